@@ -1,0 +1,67 @@
+/* check.c: argument checking shared by the constructors (NULLs, arrays, maps, node kinds). */
+#include "internal.h"
+
+void* tvm_tir__null_arg(const char* node, const char* field) {
+  if (!tvm_ffi_error_pending()) tvm_ffi_raise("ValueError", "%s: %s is NULL", node, field);
+  return NULL;
+}
+
+static const char* obj_type_name(const void* obj) {
+  return obj ? tvm_ffi_type_key(((const TVMFFIObject*)obj)->type_index) : "None";
+}
+
+int tvm_tir__check_kind(const void* obj, tvm_tir_kind kind, const char* node, const char* field) {
+  if (!obj || tvm_tir_is(obj, kind)) return 0;
+  return tvm_ffi_raise("TypeError", "%s: %s must be a %s, got %s", node, field,
+                       tvm_tir_kind_type_key(kind), obj_type_name(obj));
+}
+
+int tvm_tir__array_arg(void* arr, tvm_tir_kind elem, const char* node, const char* field,
+                       void** out) {
+  *out = NULL;
+  if (!arr) {
+    *out = tvm_tir__empty_array();
+    return 0;
+  }
+  if (tvm_ffi_type_index(arr) != kTVMFFIArray) {
+    return tvm_ffi_raise("TypeError", "%s: %s must be an ffi.Array, got %s", node, field,
+                         obj_type_name(arr));
+  }
+  int64_t n = tvm_ffi_seq_size(arr);
+  const TVMFFIAny* items = tvm_ffi_seq_data(arr);
+  int32_t want = tvm_tir__index[elem];
+  for (int64_t i = 0; i < n; ++i) {
+    if (!tvm_ffi_any_is_object(&items[i]) || !tvm_ffi_instance_of(items[i].v_obj, want)) {
+      return tvm_ffi_raise("TypeError", "%s: %s[%lld] must be a %s, got %s", node, field,
+                           (long long)i, tvm_tir_kind_type_key(elem),
+                           tvm_ffi_any_type_name(&items[i]));
+    }
+  }
+  tvm_ffi_retain(arr);
+  *out = arr;
+  return 0;
+}
+
+int tvm_tir__str_map_arg(void* map, const char* node, const char* field, void** out) {
+  *out = NULL;
+  if (!map) {
+    *out = tvm_tir__empty_map();
+    return 0;
+  }
+  if (tvm_ffi_type_index(map) != kTVMFFIMap) {
+    return tvm_ffi_raise("TypeError", "%s: %s must be an ffi.Map, got %s", node, field,
+                         obj_type_name(map));
+  }
+  const TVMFFIAny *k, *v;
+  for (int64_t pos = 0; (pos = tvm_ffi_map_next(map, pos, &k, &v)) >= 0;) {
+    TVMFFIByteArray s;
+    if (!tvm_ffi_any_as_bytes(k, &s) || k->type_index == kTVMFFIBytes ||
+        k->type_index == kTVMFFISmallBytes) {
+      return tvm_ffi_raise("TypeError", "%s: %s keys must be strings, got %s", node, field,
+                           tvm_ffi_any_type_name(k));
+    }
+  }
+  tvm_ffi_retain(map);
+  *out = map;
+  return 0;
+}

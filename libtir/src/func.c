@@ -1,0 +1,286 @@
+/*
+ * func.c: GlobalVar, PrimFunc (rule O-PRIMFUNC: the return type and tir.ret) and IRModule.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* ---- GlobalVar ----------------------------------------------------------------------------- */
+tvm_tir_global_var_obj* tvm_tir_global_var_new(const char* name_hint) {
+  void* name = tvm_tir__str(name_hint);
+  tvm_tir_global_var_obj* gv = name ? TIR_NEW(tvm_tir_global_var_obj, GlobalVar) : NULL;
+  if (!gv) {
+    tvm_ffi_release(name);
+    return NULL;
+  }
+  gv->name_hint = name;
+  return gv;
+}
+
+/* ---- PrimFunc: return type ----------------------------------------------------------------- */
+/* Whether a value returned by tir.ret fits ret_type (spec O6 items 1-3). */
+static bool ret_matches(const tvm_tir_type_obj* ret_type, const tvm_tir_expr_obj* value) {
+  if (tvm_tir_is_var(value)) {
+    return tvm_tir_type_equal(ret_type, ((const tvm_tir_var_obj*)value)->type_annotation);
+  }
+  if (tvm_tir_dtype_is_handle(value->dtype)) return TIR_IS(ret_type, PointerType);
+  return TIR_IS(ret_type, PrimType) &&
+         tvm_tir_dtype_equal(((const tvm_tir_prim_type_obj*)ret_type)->dtype, value->dtype);
+}
+
+/* The type a returned value gives a function without a declared return type (new reference). */
+static tvm_tir_type_obj* ret_type_of(const tvm_tir_expr_obj* value) {
+  if (tvm_tir_is_var(value)) {
+    tvm_tir_type_obj* t = ((const tvm_tir_var_obj*)value)->type_annotation;
+    tvm_ffi_retain(t);
+    return t;
+  }
+  if (tvm_tir_dtype_is_handle(value->dtype)) {
+    return (tvm_tir_type_obj*)tvm_tir_pointer_type_of(TVM_TIR_VOID, NULL);
+  }
+  return (tvm_tir_type_obj*)tvm_tir_prim_type_new(value->dtype);
+}
+
+typedef struct {
+  tvm_tir_type_obj* ret_type; /* owned; the declared or inferred type */
+  bool declared;
+  int count;                  /* tir.ret calls seen */
+  int failed;                 /* -1 when an error was raised */
+} ret_ctx;
+
+static int check_ret(const void* obj, void* p) {
+  ret_ctx* c = (ret_ctx*)p;
+  if (!TIR_IS(obj, Call) || !tvm_tir_is_builtin(((const tvm_tir_call_obj*)obj)->op, TVM_TIR_BUILTIN_ret)) {
+    return 0;
+  }
+  const tvm_tir_expr_obj* value = (const tvm_tir_expr_obj*)tvm_ffi_seq_obj_at(((const tvm_tir_call_obj*)obj)->args, 0);
+  if (c->count++ == 0 && !c->declared) {
+    if (!(c->ret_type = ret_type_of(value))) return -1;
+    return 0;
+  }
+  if (ret_matches(c->ret_type, value)) return 0;
+  tvm_tir__type_error(TVM_TIR_RULE_O_PRIMFUNC, "PrimFunc",
+                      c->declared ? "the value returned by tir.ret does not match ret_type"
+                                  : "the values returned by tir.ret do not all have the same type",
+                      c->declared ? "ret_type" : "first returned type", c->ret_type,
+                      "returned", value, NULL);
+  return -1;
+}
+
+/* ---- PrimFunc ------------------------------------------------------------------------------ */
+static int check_buffer_map(void* map, void** out) {
+  *out = NULL;
+  if (!map) {
+    *out = tvm_tir__empty_map();
+    return 0;
+  }
+  if (tvm_ffi_type_index(map) != kTVMFFIMap) {
+    return tvm_ffi_raise("TypeError", "PrimFunc: buffer_map must be an ffi.Map, got %s",
+                         tvm_ffi_type_key(tvm_ffi_type_index(map)));
+  }
+  const TVMFFIAny *k, *v;
+  for (int64_t pos = 0; (pos = tvm_ffi_map_next(map, pos, &k, &v)) >= 0;) {
+    if (!tvm_ffi_any_is_object(k) || !tvm_tir_is_var(k->v_obj) || !tvm_ffi_any_is_object(v) ||
+        !TIR_IS(v->v_obj, Buffer)) {
+      return tvm_ffi_raise("TypeError", "PrimFunc: buffer_map must map tir.Var to tir.Buffer, "
+                           "found %s -> %s", tvm_ffi_any_type_name(k), tvm_ffi_any_type_name(v));
+    }
+  }
+  tvm_ffi_retain(map);
+  *out = map;
+  return 0;
+}
+
+tvm_tir_prim_func_obj* tvm_tir_prim_func_new(void* params, tvm_tir_stmt_obj* body,
+                                             tvm_tir_type_obj* ret_type, void* buffer_map,
+                                             void* attrs) {
+  static const char node[] = "PrimFunc";
+  if (!body) return tvm_tir__null_arg(node, "body");
+  if (tvm_tir__check_kind(body, TVM_TIR_KIND_Stmt, node, "body") != 0 ||
+      tvm_tir__check_kind(ret_type, TVM_TIR_KIND_Type, node, "ret_type") != 0) {
+    return NULL;
+  }
+  void *ps = NULL, *bmap = NULL, *at = NULL;
+  ret_ctx rc = {ret_type, ret_type != NULL, 0, 0};
+  tvm_ffi_retain(ret_type);
+  if (tvm_tir__array_arg(params, TVM_TIR_KIND_Var, node, "params", &ps) != 0 ||
+      check_buffer_map(buffer_map, &bmap) != 0 ||
+      tvm_tir__str_map_arg(attrs, node, "attrs", &at) != 0 ||
+      tvm_tir__walk(body, false, check_ret, &rc) != 0) {
+    goto fail;
+  }
+  if (rc.count == 0) {
+    if (!rc.ret_type) {
+      if (!(rc.ret_type = (tvm_tir_type_obj*)tvm_tir_tuple_type_new(NULL))) goto fail;
+    } else if (!tvm_tir_type_is_void(rc.ret_type)) {
+      tvm_tir__type_error(TVM_TIR_RULE_O_PRIMFUNC, node,
+                          "ret_type must be TupleType([]) when the body has no tir.ret",
+                          "ret_type", rc.ret_type, NULL);
+      goto fail;
+    }
+  }
+  tvm_tir_prim_func_obj* f = TIR_NEW(tvm_tir_prim_func_obj, PrimFunc);
+  if (!f) goto fail;
+  f->func.attrs = at;
+  f->params = ps;
+  f->ret_type = rc.ret_type;
+  f->buffer_map = bmap;
+  tvm_ffi_retain(body);
+  f->body = body;
+  return f;
+fail:
+  tvm_ffi_release(rc.ret_type);
+  tvm_ffi_release(ps);
+  tvm_ffi_release(bmap);
+  tvm_ffi_release(at);
+  return NULL;
+}
+
+/* A copy of map (Map or NULL) with key = value, as a new ffi.Map. */
+static void* map_with(const void* map, const TVMFFIAny* key, const TVMFFIAny* value) {
+  void* dict = tvm_ffi_dict_new();
+  if (!dict) return NULL;
+  const TVMFFIAny *k, *v;
+  for (int64_t pos = 0; map && (pos = tvm_ffi_map_next(map, pos, &k, &v)) >= 0;) {
+    if (tvm_ffi_dict_set(dict, k, v) != 0) goto fail;
+  }
+  if (tvm_ffi_dict_set(dict, key, value) != 0) goto fail;
+  void* result = tvm_ffi_dict_to_map(dict);
+  tvm_ffi_release(dict);
+  return result;
+fail:
+  tvm_ffi_release(dict);
+  return NULL;
+}
+
+tvm_tir_prim_func_obj* tvm_tir_prim_func_with_attr(tvm_tir_prim_func_obj* func, const char* key,
+                                                   const TVMFFIAny* value) {
+  if (!func) return tvm_tir__null_arg("PrimFunc", "func");
+  if (tvm_tir__check_kind(func, TVM_TIR_KIND_PrimFunc, "PrimFunc", "func") != 0) return NULL;
+  TVMFFIAny k = tvm_ffi_any_raw_str(key ? key : "");
+  TVMFFIAny none = tvm_ffi_any_none();
+  void* attrs = map_with(func->func.attrs, &k, value ? value : &none);
+  tvm_tir_prim_func_obj* f = attrs ? TIR_NEW(tvm_tir_prim_func_obj, PrimFunc) : NULL;
+  if (!f) {
+    tvm_ffi_release(attrs);
+    return NULL;
+  }
+  f->func.attrs = attrs;
+  tvm_ffi_retain(func->params);
+  tvm_ffi_retain(func->ret_type);
+  tvm_ffi_retain(func->buffer_map);
+  tvm_ffi_retain(func->body);
+  f->params = func->params;
+  f->ret_type = func->ret_type;
+  f->buffer_map = func->buffer_map;
+  f->body = func->body;
+  return f;
+}
+
+const char* tvm_tir_func_global_symbol(const void* func) {
+  if (!tvm_tir_is(func, TVM_TIR_KIND_BaseFunc)) return NULL;
+  const void* attrs = ((const tvm_tir_base_func_obj*)func)->attrs;
+  const TVMFFIAny* v = attrs ? tvm_ffi_map_get_str(attrs, "global_symbol") : NULL;
+  if (!v) return NULL;
+  if (v->type_index == kTVMFFIStr) return tvm_ffi_str_cstr(v->v_obj);
+  if (v->type_index == kTVMFFISmallStr) return v->v_bytes; /* NUL-padded inline bytes */
+  return NULL;
+}
+
+/* ---- IRModule ------------------------------------------------------------------------------ */
+static const char* gv_name(const void* gv) {
+  return tvm_ffi_str_cstr(((const tvm_tir_global_var_obj*)gv)->name_hint);
+}
+
+tvm_tir_ir_module_obj* tvm_tir_ir_module_new(void* functions, void* attrs) {
+  static const char node[] = "IRModule";
+  void *fns = NULL, *at = NULL;
+  if (functions) {
+    if (tvm_ffi_type_index(functions) != kTVMFFIMap) {
+      tvm_ffi_raise("TypeError", "IRModule: functions must be an ffi.Map, got %s",
+                    tvm_ffi_type_key(tvm_ffi_type_index(functions)));
+      return NULL;
+    }
+    const TVMFFIAny *k, *v, *k2, *v2;
+    for (int64_t pos = 0; (pos = tvm_ffi_map_next(functions, pos, &k, &v)) >= 0;) {
+      if (!tvm_ffi_any_is_object(k) || !TIR_IS(k->v_obj, GlobalVar) || !tvm_ffi_any_is_object(v) ||
+          !tvm_tir_is(v->v_obj, TVM_TIR_KIND_BaseFunc)) {
+        tvm_ffi_raise("TypeError", "IRModule: functions must map ir.GlobalVar to ir.BaseFunc, "
+                      "found %s -> %s", tvm_ffi_any_type_name(k), tvm_ffi_any_type_name(v));
+        return NULL;
+      }
+      for (int64_t p2 = 0; (p2 = tvm_ffi_map_next(functions, p2, &k2, &v2)) >= 0 && p2 < pos;) {
+        if (strcmp(gv_name(k->v_obj), gv_name(k2->v_obj)) == 0) {
+          tvm_ffi_raise("ValueError", "IRModule: two functions are named `%s`", gv_name(k->v_obj));
+          return NULL;
+        }
+      }
+    }
+    tvm_ffi_retain(functions);
+    fns = functions;
+  } else {
+    fns = tvm_tir__empty_map();
+  }
+  if (tvm_tir__str_map_arg(attrs, node, "attrs", &at) != 0) {
+    tvm_ffi_release(fns);
+    return NULL;
+  }
+  tvm_tir_ir_module_obj* m = TIR_NEW(tvm_tir_ir_module_obj, IRModule);
+  if (!m) {
+    tvm_ffi_release(fns);
+    tvm_ffi_release(at);
+    return NULL;
+  }
+  m->functions = fns;
+  m->attrs = at;
+  return m;
+}
+
+tvm_tir_global_var_obj* tvm_tir_ir_module_get_global_var(const tvm_tir_ir_module_obj* mod,
+                                                         const char* name) {
+  const TVMFFIAny *k, *v;
+  for (int64_t pos = 0; mod && (pos = tvm_ffi_map_next(mod->functions, pos, &k, &v)) >= 0;) {
+    if (strcmp(gv_name(k->v_obj), name) == 0) {
+      tvm_ffi_retain(k->v_obj);
+      return (tvm_tir_global_var_obj*)k->v_obj;
+    }
+  }
+  return NULL;
+}
+
+void* tvm_tir_ir_module_lookup(const tvm_tir_ir_module_obj* mod, const char* name) {
+  const TVMFFIAny *k, *v;
+  for (int64_t pos = 0; mod && (pos = tvm_ffi_map_next(mod->functions, pos, &k, &v)) >= 0;) {
+    if (strcmp(gv_name(k->v_obj), name) == 0) {
+      tvm_ffi_retain(v->v_obj);
+      return v->v_obj;
+    }
+  }
+  return NULL;
+}
+
+tvm_tir_ir_module_obj* tvm_tir_ir_module_add(tvm_tir_ir_module_obj* mod, tvm_tir_global_var_obj* gv,
+                                             void* func) {
+  static const char node[] = "IRModule";
+  if (!mod) return tvm_tir__null_arg(node, "mod");
+  if (!gv) return tvm_tir__null_arg(node, "gv");
+  if (!func) return tvm_tir__null_arg(node, "func");
+  if (tvm_tir__check_kind(mod, TVM_TIR_KIND_IRModule, node, "mod") != 0 ||
+      tvm_tir__check_kind(gv, TVM_TIR_KIND_GlobalVar, node, "gv") != 0 ||
+      tvm_tir__check_kind(func, TVM_TIR_KIND_BaseFunc, node, "func") != 0) {
+    return NULL;
+  }
+  tvm_tir_global_var_obj* existing = tvm_tir_ir_module_get_global_var(mod, gv_name(gv));
+  if (existing) {
+    tvm_ffi_release(existing);
+    tvm_ffi_raise("ValueError", "IRModule: a function named `%s` already exists", gv_name(gv));
+    return NULL;
+  }
+  TVMFFIAny key = tvm_ffi_any_obj(gv), value = tvm_ffi_any_obj(func);
+  void* fns = map_with(mod->functions, &key, &value);
+  if (!fns) return NULL;
+  tvm_tir_ir_module_obj* m = tvm_tir_ir_module_new(fns, mod->attrs);
+  tvm_ffi_release(fns);
+  return m;
+}

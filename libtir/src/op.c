@@ -1,0 +1,476 @@
+/*
+ * op.c: operator helpers: literal promotion, scalar broadcast and constant folding in front of
+ * the node constructors (the rules are documented in tvm/tir/op.h).
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "internal.h"
+
+/* ---- Arithmetic on constants --------------------------------------------------------------- */
+int64_t tvm_tir__wrap_int(DLDataType t, uint64_t bits) {
+  if (t.bits >= 64) return (int64_t)bits;
+  uint64_t mask = ((uint64_t)1 << t.bits) - 1, u = bits & mask;
+  if (t.code == kDLInt && t.bits > 1 && ((u >> (t.bits - 1)) & 1)) u |= ~mask;
+  return (int64_t)u;
+}
+
+/* Round to nearest even with `precision` significant bits, normals down to 2^emin, overflow to
+ * infinity above maxv. */
+static double round_to(double v, int precision, int emin, double maxv) {
+  if (!isfinite(v) || v == 0) return v;
+  double a = fabs(v);
+  int e;
+  frexp(a, &e); /* a in [2^(e-1), 2^e) */
+  int exp = e - 1 < emin ? emin : e - 1;
+  double quantum = ldexp(1.0, exp - (precision - 1));
+  double r = nearbyint(a / quantum) * quantum;
+  return copysign(r > maxv ? INFINITY : r, v);
+}
+
+double tvm_tir__round_float(DLDataType t, double v) {
+  if (t.code == kDLBfloat) return round_to(v, 8, -126, 3.38953138925153547590470800371487866880e38);
+  if (t.bits == 16) return round_to(v, 11, -14, 65504.0);
+  if (t.bits == 32) return (double)(float)v;
+  return v;
+}
+
+/* Integer folds on int64 values of one Int/UInt type; *out gets the two's complement bits.
+ * Division by zero is rejected before folding. */
+typedef uint64_t (*int_fold_fn)(int64_t a, int64_t b);
+static uint64_t i_add(int64_t a, int64_t b) { return (uint64_t)a + (uint64_t)b; }
+static uint64_t i_sub(int64_t a, int64_t b) { return (uint64_t)a - (uint64_t)b; }
+static uint64_t i_mul(int64_t a, int64_t b) { return (uint64_t)a * (uint64_t)b; }
+static uint64_t i_div(int64_t a, int64_t b) {
+  return b == -1 ? (uint64_t)0 - (uint64_t)a : (uint64_t)(a / b); /* INT64_MIN / -1 wraps */
+}
+static uint64_t i_mod(int64_t a, int64_t b) { return b == -1 ? 0 : (uint64_t)(a % b); }
+static uint64_t i_floordiv(int64_t a, int64_t b) {
+  if (b == -1) return (uint64_t)0 - (uint64_t)a;
+  int64_t q = a / b;
+  if (a % b != 0 && ((a < 0) != (b < 0))) --q;
+  return (uint64_t)q;
+}
+static uint64_t i_floormod(int64_t a, int64_t b) {
+  if (b == -1) return 0;
+  int64_t r = a % b;
+  if (r != 0 && ((r < 0) != (b < 0))) r += b;
+  return (uint64_t)r;
+}
+static uint64_t i_min(int64_t a, int64_t b) { return (uint64_t)(a < b ? a : b); }
+static uint64_t i_max(int64_t a, int64_t b) { return (uint64_t)(a > b ? a : b); }
+static uint64_t i_eq(int64_t a, int64_t b) { return a == b; }
+static uint64_t i_ne(int64_t a, int64_t b) { return a != b; }
+static uint64_t i_lt(int64_t a, int64_t b) { return a < b; }
+static uint64_t i_le(int64_t a, int64_t b) { return a <= b; }
+static uint64_t i_gt(int64_t a, int64_t b) { return a > b; }
+static uint64_t i_ge(int64_t a, int64_t b) { return a >= b; }
+static uint64_t i_and(int64_t a, int64_t b) { return a && b; }
+static uint64_t i_or(int64_t a, int64_t b) { return a || b; }
+
+typedef double (*float_fold_fn)(double a, double b);
+static double f_add(double a, double b) { return a + b; }
+static double f_sub(double a, double b) { return a - b; }
+static double f_mul(double a, double b) { return a * b; }
+static double f_div(double a, double b) { return a / b; }
+static double f_floordiv(double a, double b) { return floor(a / b); }
+static double f_floormod(double a, double b) { return a - floor(a / b) * b; }
+static double f_min(double a, double b) { return a < b ? a : b; }
+static double f_max(double a, double b) { return a > b ? a : b; }
+static double f_eq(double a, double b) { return a == b; }
+static double f_ne(double a, double b) { return a != b; }
+static double f_lt(double a, double b) { return a < b; }
+static double f_le(double a, double b) { return a <= b; }
+static double f_gt(double a, double b) { return a > b; }
+static double f_ge(double a, double b) { return a >= b; }
+
+enum { NOT_BINOP = 0, ARITH, CMP, LOGIC };
+static const struct {
+  unsigned char klass;
+  bool divides; /* integer division by a constant zero is an error */
+  int_fold_fn i;
+  float_fold_fn f;
+} k_binops[TVM_TIR_KIND_COUNT] = {
+    [TVM_TIR_KIND_Add] = {ARITH, false, i_add, f_add},
+    [TVM_TIR_KIND_Sub] = {ARITH, false, i_sub, f_sub},
+    [TVM_TIR_KIND_Mul] = {ARITH, false, i_mul, f_mul},
+    [TVM_TIR_KIND_Div] = {ARITH, true, i_div, f_div},
+    [TVM_TIR_KIND_Mod] = {ARITH, true, i_mod, NULL},
+    [TVM_TIR_KIND_FloorDiv] = {ARITH, true, i_floordiv, f_floordiv},
+    [TVM_TIR_KIND_FloorMod] = {ARITH, true, i_floormod, f_floormod},
+    [TVM_TIR_KIND_Min] = {ARITH, false, i_min, f_min},
+    [TVM_TIR_KIND_Max] = {ARITH, false, i_max, f_max},
+    [TVM_TIR_KIND_EQ] = {CMP, false, i_eq, f_eq},
+    [TVM_TIR_KIND_NE] = {CMP, false, i_ne, f_ne},
+    [TVM_TIR_KIND_LT] = {CMP, false, i_lt, f_lt},
+    [TVM_TIR_KIND_LE] = {CMP, false, i_le, f_le},
+    [TVM_TIR_KIND_GT] = {CMP, false, i_gt, f_gt},
+    [TVM_TIR_KIND_GE] = {CMP, false, i_ge, f_ge},
+    [TVM_TIR_KIND_And] = {LOGIC, false, i_and, NULL},
+    [TVM_TIR_KIND_Or] = {LOGIC, false, i_or, NULL},
+};
+/* Every TVM_TIR_BINOP of nodes.def has an entry above. */
+#define TVM_TIR_BINOP(Name, type_key, klass, symbol) +1
+_Static_assert(0
+#include <tvm/tir/nodes.def>
+                   == 17,
+               "k_binops covers the binary operators of nodes.def");
+
+static const tvm_tir_rule k_class_rule[] = {
+    [ARITH] = TVM_TIR_RULE_T_BINOP, [CMP] = TVM_TIR_RULE_T_CMP, [LOGIC] = TVM_TIR_RULE_T_LOGIC};
+
+/* ---- Constants ----------------------------------------------------------------------------- */
+/* A scalar constant broadcast to dtype's lanes (takes the scalar). */
+static tvm_tir_expr_obj* broadcast_take(tvm_tir_expr_obj* scalar, int lanes) {
+  if (!scalar || lanes == 1) return scalar;
+  tvm_tir_expr_obj* b = tvm_tir_broadcast_new(scalar, lanes);
+  tvm_ffi_release(scalar);
+  return b;
+}
+
+tvm_tir_expr_obj* tvm_tir_const_int(DLDataType dtype, int64_t value) {
+  DLDataType elem = tvm_tir_dtype_element(dtype);
+  tvm_tir_expr_obj* c;
+  if (tvm_tir_dtype_is_integer(elem)) {
+    c = tvm_tir_int_imm_new(elem, value);
+  } else if (tvm_tir_dtype_is_floating(elem)) {
+    c = tvm_tir_float_imm_new(elem, (double)value);
+  } else {
+    char what[96];
+    snprintf(what, sizeof(what), "no constant of dtype %s", tvm_tir_dtype_str(dtype).s);
+    return tvm_tir__type_error(TVM_TIR_RULE_T_INTIMM, "IntImm", what, NULL);
+  }
+  return broadcast_take(c, dtype.lanes);
+}
+
+tvm_tir_expr_obj* tvm_tir_const_float(DLDataType dtype, double value) {
+  DLDataType elem = tvm_tir_dtype_element(dtype);
+  tvm_tir_expr_obj* c;
+  char what[128];
+  if (tvm_tir_dtype_is_floating(elem)) {
+    c = tvm_tir_float_imm_new(elem, value);
+  } else if (tvm_tir_dtype_is_integer(elem)) {
+    if (!(value == trunc(value) && fabs(value) < 9.2e18)) {
+      snprintf(what, sizeof(what), "%.17g is not an integer value of %s", value,
+               tvm_tir_dtype_str(dtype).s);
+      return tvm_tir__type_error(TVM_TIR_RULE_T_INTIMM, "IntImm", what, NULL);
+    }
+    c = tvm_tir_int_imm_new(elem, (int64_t)value);
+  } else {
+    snprintf(what, sizeof(what), "no constant of dtype %s", tvm_tir_dtype_str(dtype).s);
+    return tvm_tir__type_error(TVM_TIR_RULE_T_FLOATIMM, "FloatImm", what, NULL);
+  }
+  return broadcast_take(c, dtype.lanes);
+}
+
+/* ---- Operand matching ---------------------------------------------------------------------- */
+static bool is_literal(const void* e) { return TIR_IS(e, IntImm) || TIR_IS(e, FloatImm); }
+
+/* Whether a literal of type a should be the conversion target of a literal of type b. */
+static bool wider(DLDataType a, DLDataType b) {
+  bool fa = tvm_tir_dtype_is_floating(a), fb = tvm_tir_dtype_is_floating(b);
+  if (fa != fb) return fa;
+  return a.bits >= b.bits;
+}
+
+/* The literal lit converted to target's type (a new reference), or NULL with a TypeError naming
+ * rule and showing both operands (lit, other). */
+static tvm_tir_expr_obj* convert_literal(tvm_tir_expr_obj* lit, DLDataType target, tvm_tir_rule rule,
+                                         const char* node, const char* lit_name, const char* other_name,
+                                         tvm_tir_expr_obj* other) {
+  DLDataType elem = tvm_tir_dtype_element(target);
+  char what[160];
+  tvm_tir_expr_obj* c = NULL;
+  if (TIR_IS(lit, IntImm)) {
+    int64_t v = ((tvm_tir_int_imm_obj*)lit)->value;
+    if (tvm_tir_dtype_is_integer(elem) && tvm_tir_dtype_int_fits(elem, v)) {
+      c = tvm_tir_int_imm_new(elem, v);
+    } else if (tvm_tir_dtype_is_floating(elem)) {
+      c = tvm_tir_float_imm_new(elem, (double)v);
+    } else {
+      snprintf(what, sizeof(what), "the literal %lld does not fit in %s", (long long)v,
+               tvm_tir_dtype_str(elem).s);
+    }
+  } else {
+    double v = ((tvm_tir_float_imm_obj*)lit)->value;
+    if (tvm_tir_dtype_is_floating(elem)) {
+      c = tvm_tir_float_imm_new(elem, v);
+    } else {
+      snprintf(what, sizeof(what), "the float literal %.17g cannot be converted to %s implicitly", v,
+               tvm_tir_dtype_str(elem).s);
+    }
+  }
+  if (!c && !tvm_ffi_error_pending()) {
+    return tvm_tir__type_error(rule, node, what, lit_name, lit, other_name, other, NULL);
+  }
+  return broadcast_take(c, target.lanes);
+}
+
+/*
+ * Bring a and b to one dtype for operator `node` of rule (see op.h); *oa and *ob receive new
+ * references. check_handle rejects handle operands (arithmetic and comparisons).
+ */
+static int match_operands(tvm_tir_rule rule, const char* node, bool check_handle,
+                          const char* an, tvm_tir_expr_obj* a, const char* bn, tvm_tir_expr_obj* b,
+                          tvm_tir_expr_obj** oa, tvm_tir_expr_obj** ob) {
+  *oa = *ob = NULL;
+  DLDataType ta = a->dtype, tb = b->dtype;
+  if (check_handle && (tvm_tir_dtype_is_handle_code(ta) || tvm_tir_dtype_is_handle_code(tb))) {
+    tvm_tir__type_error(rule, node, "operands must not be handles", an, a, bn, b, NULL);
+    return -1;
+  }
+  if (tvm_tir_dtype_equal(ta, tb)) {
+    *oa = tir_expr_retain(a);
+    *ob = tir_expr_retain(b);
+    return 0;
+  }
+  bool la = is_literal(a), lb = is_literal(b);
+  if (lb && (!la || wider(ta, tb))) {
+    *ob = convert_literal(b, ta, rule, node, bn, an, a);
+    if (!*ob) return -1;
+    *oa = tir_expr_retain(a);
+    return 0;
+  }
+  if (la) {
+    *oa = convert_literal(a, tb, rule, node, an, bn, b);
+    if (!*oa) return -1;
+    *ob = tir_expr_retain(b);
+    return 0;
+  }
+  if (ta.code == tb.code && ta.bits == tb.bits && (ta.lanes == 1 || tb.lanes == 1)) {
+    *oa = ta.lanes == 1 ? tvm_tir_broadcast_new(a, tb.lanes) : tir_expr_retain(a);
+    *ob = tb.lanes == 1 ? tvm_tir_broadcast_new(b, ta.lanes) : tir_expr_retain(b);
+    if (*oa && *ob) return 0;
+    tvm_ffi_release(*oa);
+    tvm_ffi_release(*ob);
+    *oa = *ob = NULL;
+    return -1;
+  }
+  tvm_tir__type_error(rule, node, "operands must have the same dtype", an, a, bn, b, NULL);
+  return -1;
+}
+
+static bool bad_operand(const void* e, const char* node, const char* field) {
+  if (!e) {
+    tvm_tir__null_arg(node, field);
+    return true;
+  }
+  return tvm_tir__check_kind(e, TVM_TIR_KIND_PrimExpr, node, field) != 0;
+}
+
+/* ---- Binary operators ---------------------------------------------------------------------- */
+/* Fold a op b for constant scalar operands of one dtype; NULL (no error) when not foldable. */
+static tvm_tir_expr_obj* fold_binary(tvm_tir_kind kind, const tvm_tir_expr_obj* a,
+                                     const tvm_tir_expr_obj* b, bool* failed) {
+  DLDataType t = a->dtype;
+  bool cmp = k_binops[kind].klass != ARITH;
+  DLDataType rt = k_binops[kind].klass == CMP ? TVM_TIR_BOOL : t;
+  if (TIR_IS(a, IntImm) && TIR_IS(b, IntImm)) {
+    int64_t x = ((const tvm_tir_int_imm_obj*)a)->value, y = ((const tvm_tir_int_imm_obj*)b)->value;
+    int64_t r = cmp ? (int64_t)k_binops[kind].i(x, y) : tvm_tir__wrap_int(t, k_binops[kind].i(x, y));
+    if (!tvm_tir_dtype_int_fits(rt, r)) return NULL; /* a UInt64 result above INT64_MAX */
+    tvm_tir_expr_obj* c = tvm_tir_int_imm_new(rt, r);
+    *failed = !c;
+    return c;
+  }
+  if (TIR_IS(a, FloatImm) && TIR_IS(b, FloatImm) && k_binops[kind].f) {
+    double x = ((const tvm_tir_float_imm_obj*)a)->value, y = ((const tvm_tir_float_imm_obj*)b)->value;
+    double r = k_binops[kind].f(x, y);
+    tvm_tir_expr_obj* c = k_binops[kind].klass == CMP ? tvm_tir_int_imm_new(rt, (int64_t)r)
+                                                      : tvm_tir_float_imm_new(t, tvm_tir__round_float(t, r));
+    *failed = !c;
+    return c;
+  }
+  return NULL;
+}
+
+tvm_tir_expr_obj* tvm_tir_binary(tvm_tir_kind kind, tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) {
+  if (kind < 0 || kind >= TVM_TIR_KIND_COUNT || k_binops[kind].klass == NOT_BINOP) {
+    tvm_ffi_raise("ValueError", "tvm_tir_binary: %s is not a binary operator",
+                  tvm_tir_kind_name(kind));
+    return NULL;
+  }
+  const char* node = tvm_tir_kind_name(kind);
+  if (bad_operand(a, node, "a") || bad_operand(b, node, "b")) return NULL;
+  tvm_tir_expr_obj *x, *y;
+  if (match_operands(k_class_rule[k_binops[kind].klass], node, k_binops[kind].klass != LOGIC, "a", a,
+                     "b", b, &x, &y) != 0) {
+    return NULL;
+  }
+  tvm_tir_expr_obj* r = NULL;
+  bool failed = false;
+  if (k_binops[kind].divides && TIR_IS(y, IntImm) && ((tvm_tir_int_imm_obj*)y)->value == 0) {
+    tvm_ffi_raise("ValueError", "%s: division by zero: %s", node,
+                  tvm_tir_dtype_str(x->dtype).s);
+    failed = true;
+  } else {
+    r = fold_binary(kind, x, y, &failed);
+    if (!r && !failed) r = tvm_tir_binary_new(kind, x, y);
+  }
+  tvm_ffi_release(x);
+  tvm_ffi_release(y);
+  return failed ? NULL : r;
+}
+
+tvm_tir_expr_obj* tvm_tir_add(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) { return tvm_tir_binary(TVM_TIR_KIND_Add, a, b); }
+tvm_tir_expr_obj* tvm_tir_sub(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) { return tvm_tir_binary(TVM_TIR_KIND_Sub, a, b); }
+tvm_tir_expr_obj* tvm_tir_mul(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) { return tvm_tir_binary(TVM_TIR_KIND_Mul, a, b); }
+tvm_tir_expr_obj* tvm_tir_div(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) { return tvm_tir_binary(TVM_TIR_KIND_Div, a, b); }
+tvm_tir_expr_obj* tvm_tir_mod(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) { return tvm_tir_binary(TVM_TIR_KIND_Mod, a, b); }
+tvm_tir_expr_obj* tvm_tir_floordiv(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) { return tvm_tir_binary(TVM_TIR_KIND_FloorDiv, a, b); }
+tvm_tir_expr_obj* tvm_tir_floormod(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) { return tvm_tir_binary(TVM_TIR_KIND_FloorMod, a, b); }
+tvm_tir_expr_obj* tvm_tir_min(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) { return tvm_tir_binary(TVM_TIR_KIND_Min, a, b); }
+tvm_tir_expr_obj* tvm_tir_max(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) { return tvm_tir_binary(TVM_TIR_KIND_Max, a, b); }
+tvm_tir_expr_obj* tvm_tir_eq(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) { return tvm_tir_binary(TVM_TIR_KIND_EQ, a, b); }
+tvm_tir_expr_obj* tvm_tir_ne(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) { return tvm_tir_binary(TVM_TIR_KIND_NE, a, b); }
+tvm_tir_expr_obj* tvm_tir_lt(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) { return tvm_tir_binary(TVM_TIR_KIND_LT, a, b); }
+tvm_tir_expr_obj* tvm_tir_le(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) { return tvm_tir_binary(TVM_TIR_KIND_LE, a, b); }
+tvm_tir_expr_obj* tvm_tir_gt(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) { return tvm_tir_binary(TVM_TIR_KIND_GT, a, b); }
+tvm_tir_expr_obj* tvm_tir_ge(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) { return tvm_tir_binary(TVM_TIR_KIND_GE, a, b); }
+tvm_tir_expr_obj* tvm_tir_and(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) { return tvm_tir_binary(TVM_TIR_KIND_And, a, b); }
+tvm_tir_expr_obj* tvm_tir_or(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) { return tvm_tir_binary(TVM_TIR_KIND_Or, a, b); }
+
+tvm_tir_expr_obj* tvm_tir_not(tvm_tir_expr_obj* a) {
+  if (bad_operand(a, "Not", "a")) return NULL;
+  if (TIR_IS(a, IntImm) && tvm_tir_dtype_is_bool(a->dtype)) {
+    return tvm_tir_int_imm_new(TVM_TIR_BOOL, !((tvm_tir_int_imm_obj*)a)->value);
+  }
+  return tvm_tir_not_new(a);
+}
+
+tvm_tir_expr_obj* tvm_tir_neg(tvm_tir_expr_obj* a) {
+  if (bad_operand(a, "Neg", "a")) return NULL;
+  if (tvm_tir_dtype_is_handle_code(a->dtype)) {
+    return tvm_tir__type_error(TVM_TIR_RULE_T_BINOP, "Sub", "operands must not be handles", "a",
+                               a, NULL);
+  }
+  tvm_tir_expr_obj* zero = tvm_tir_const_int(a->dtype, 0);
+  if (!zero) return NULL;
+  tvm_tir_expr_obj* r = tvm_tir_sub(zero, a);
+  tvm_ffi_release(zero);
+  return r;
+}
+
+/* ---- Cast ---------------------------------------------------------------------------------- */
+/* The Float/BFloat types FloatImm supports (float16/32/64, bfloat16). */
+static bool float_max_ok(DLDataType t) {
+  return (t.code == kDLFloat && (t.bits == 16 || t.bits == 32 || t.bits == 64)) ||
+         (t.code == kDLBfloat && t.bits == 16);
+}
+
+/* The constant value cast to scalar dtype t, or NULL without error when it cannot be folded. */
+static tvm_tir_expr_obj* fold_cast(DLDataType t, const tvm_tir_expr_obj* v) {
+  if (t.lanes != 1) return NULL;
+  if (TIR_IS(v, IntImm)) {
+    int64_t x = ((const tvm_tir_int_imm_obj*)v)->value;
+    if (tvm_tir_dtype_is_bool(t)) return tvm_tir_int_imm_new(t, x != 0);
+    if (tvm_tir_dtype_is_integer(t)) {
+      int64_t r = tvm_tir__wrap_int(t, (uint64_t)x);
+      return tvm_tir_dtype_int_fits(t, r) ? tvm_tir_int_imm_new(t, r) : NULL;
+    }
+    /* A uint64 value is below 2^63 (IntImm's range), so the conversion is exact in sign. */
+    if (tvm_tir_dtype_is_floating(t) && float_max_ok(t)) {
+      return tvm_tir_float_imm_new(t, tvm_tir__round_float(t, (double)x));
+    }
+    return NULL;
+  }
+  if (TIR_IS(v, FloatImm)) {
+    double x = ((const tvm_tir_float_imm_obj*)v)->value;
+    if (tvm_tir_dtype_is_bool(t)) return tvm_tir_int_imm_new(t, x != 0);
+    if (tvm_tir_dtype_is_integer(t)) {
+      /* C truncation; NaN, infinities and values outside the target are left unfolded. */
+      if (!isfinite(x)) return NULL;
+      double tr = trunc(x);
+      if (tr < (double)tvm_tir_dtype_min_int(t) || tr >= 9.2233720368547758e18 ||
+          !tvm_tir_dtype_int_fits(t, (int64_t)tr)) {
+        return NULL;
+      }
+      return tvm_tir_int_imm_new(t, (int64_t)tr);
+    }
+    if (tvm_tir_dtype_is_floating(t) && float_max_ok(t)) {
+      return tvm_tir_float_imm_new(t, tvm_tir__round_float(t, x));
+    }
+  }
+  return NULL;
+}
+
+tvm_tir_expr_obj* tvm_tir_cast(DLDataType dtype, tvm_tir_expr_obj* value) {
+  if (bad_operand(value, "Cast", "value")) return NULL;
+  if (tvm_tir_dtype_equal(dtype, value->dtype)) return tir_expr_retain(value);
+  tvm_tir_expr_obj* c = fold_cast(dtype, value);
+  if (c || tvm_ffi_error_pending()) return c;
+  return tvm_tir_cast_new(dtype, value);
+}
+
+/* ---- Select, if_then_else, builtin calls --------------------------------------------------- */
+/* The condition as bool: a literal 0/1 converts; anything else must already be bool (the
+ * constructor checks). New reference. */
+static tvm_tir_expr_obj* bool_condition(tvm_tir_expr_obj* c, tvm_tir_rule rule, const char* node) {
+  if (TIR_IS(c, IntImm) && !tvm_tir_dtype_is_bool(c->dtype)) {
+    int64_t v = ((tvm_tir_int_imm_obj*)c)->value;
+    if (v == 0 || v == 1) return tvm_tir_int_imm_new(TVM_TIR_BOOL, v);
+    return tvm_tir__type_error(rule, node, "the condition must be bool", "condition", c, NULL);
+  }
+  return tir_expr_retain(c);
+}
+
+tvm_tir_expr_obj* tvm_tir_select(tvm_tir_expr_obj* condition, tvm_tir_expr_obj* true_value,
+                                 tvm_tir_expr_obj* false_value) {
+  if (bad_operand(condition, "Select", "condition") || bad_operand(true_value, "Select", "true_value") ||
+      bad_operand(false_value, "Select", "false_value")) {
+    return NULL;
+  }
+  tvm_tir_expr_obj *c = bool_condition(condition, TVM_TIR_RULE_T_SELECT, "Select"), *t, *f;
+  if (!c) return NULL;
+  if (match_operands(TVM_TIR_RULE_T_SELECT, "Select", false, "true_value", true_value,
+                     "false_value", false_value, &t, &f) != 0) {
+    tvm_ffi_release(c);
+    return NULL;
+  }
+  tvm_tir_expr_obj* r = tvm_tir_select_new(c, t, f);
+  tvm_ffi_release(c);
+  tvm_ffi_release(t);
+  tvm_ffi_release(f);
+  return r;
+}
+
+tvm_tir_expr_obj* tvm_tir_call_builtin(DLDataType dtype, tvm_tir_builtin id,
+                                       tvm_tir_expr_obj* const* args, int64_t num_args) {
+  for (int64_t i = 0; i < num_args; ++i) {
+    if (bad_operand(args[i], "Call", "args[i]")) return NULL;
+  }
+  tvm_tir_op_obj* op = tvm_tir_builtin_op(id);
+  void* arr = op ? tvm_ffi_array_of_objects((void* const*)args, num_args) : NULL;
+  tvm_tir_expr_obj* r = arr ? tvm_tir_call_new(dtype, op, arr) : NULL;
+  tvm_ffi_release(arr);
+  tvm_ffi_release(op);
+  return r;
+}
+
+tvm_tir_expr_obj* tvm_tir_if_then_else(tvm_tir_expr_obj* condition, tvm_tir_expr_obj* true_value,
+                                       tvm_tir_expr_obj* false_value) {
+  static const char node[] = "if_then_else";
+  if (bad_operand(condition, node, "condition") || bad_operand(true_value, node, "true_value") ||
+      bad_operand(false_value, node, "false_value")) {
+    return NULL;
+  }
+  tvm_tir_expr_obj *c = bool_condition(condition, TVM_TIR_RULE_T_CALL, node), *t, *f;
+  if (!c) return NULL;
+  tvm_tir_expr_obj* r = NULL;
+  if (!tvm_tir_dtype_is_bool(c->dtype) || c->dtype.lanes != 1) {
+    tvm_tir__type_error(TVM_TIR_RULE_T_CALL, node, "the condition must be a bool scalar",
+                        "condition", c, NULL);
+  } else if (match_operands(TVM_TIR_RULE_T_CALL, node, false, "true_value", true_value,
+                            "false_value", false_value, &t, &f) == 0) {
+    if (TIR_IS(c, IntImm)) {
+      r = tir_expr_retain(((tvm_tir_int_imm_obj*)c)->value ? t : f);
+    } else {
+      tvm_tir_expr_obj* args[3] = {c, t, f};
+      r = tvm_tir_call_builtin(t->dtype, TVM_TIR_BUILTIN_if_then_else, args, 3);
+    }
+    tvm_ffi_release(t);
+    tvm_ffi_release(f);
+  }
+  tvm_ffi_release(c);
+  return r;
+}

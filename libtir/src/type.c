@@ -1,0 +1,93 @@
+/* type.c: PrimType, PointerType, TupleType, and the type equality of the typing rules. */
+#include <string.h>
+
+#include "internal.h"
+
+tvm_tir_prim_type_obj* tvm_tir_prim_type_new(DLDataType dtype) {
+  tvm_tir_prim_type_obj* t = TIR_NEW(tvm_tir_prim_type_obj, PrimType);
+  if (t) t->dtype = dtype;
+  return t;
+}
+
+tvm_tir_pointer_type_obj* tvm_tir_pointer_type_new(tvm_tir_type_obj* element_type,
+                                                   const char* storage_scope) {
+  if (!element_type) return tvm_tir__null_arg("PointerType", "element_type");
+  if (!TIR_IS(element_type, PrimType)) {
+    return tvm_tir__type_error(TVM_TIR_RULE_T_POINTERTYPE, "PointerType",
+                               "element_type must be a PrimType", "element_type", element_type,
+                               NULL);
+  }
+  void* scope = tvm_tir__str(storage_scope);
+  if (!scope) return NULL;
+  tvm_tir_pointer_type_obj* t = TIR_NEW(tvm_tir_pointer_type_obj, PointerType);
+  if (!t) {
+    tvm_ffi_release(scope);
+    return NULL;
+  }
+  tvm_ffi_retain(element_type);
+  t->element_type = element_type;
+  t->storage_scope = scope;
+  return t;
+}
+
+tvm_tir_pointer_type_obj* tvm_tir_pointer_type_of(DLDataType dtype, const char* storage_scope) {
+  tvm_tir_prim_type_obj* elem = tvm_tir_prim_type_new(dtype);
+  if (!elem) return NULL;
+  tvm_tir_pointer_type_obj* t = tvm_tir_pointer_type_new(&elem->type, storage_scope);
+  tvm_ffi_release(elem);
+  return t;
+}
+
+tvm_tir_tuple_type_obj* tvm_tir_tuple_type_new(void* fields) {
+  void* arr;
+  if (tvm_tir__array_arg(fields, TVM_TIR_KIND_Type, "TupleType", "fields", &arr) != 0) return NULL;
+  tvm_tir_tuple_type_obj* t = TIR_NEW(tvm_tir_tuple_type_obj, TupleType);
+  if (!t) {
+    tvm_ffi_release(arr);
+    return NULL;
+  }
+  t->fields = arr;
+  return t;
+}
+
+static bool str_equal(const void* a, const void* b) {
+  TVMFFIByteArray x = tvm_ffi_str_view(a), y = tvm_ffi_str_view(b);
+  return x.size == y.size && memcmp(x.data, y.data, x.size) == 0;
+}
+
+bool tvm_tir_type_equal(const tvm_tir_type_obj* a, const tvm_tir_type_obj* b) {
+  if (a == b) return true;
+  if (!a || !b || a->header.type_index != b->header.type_index) return false;
+  switch (tvm_tir_kind_of(a)) {
+    case TVM_TIR_KIND_PrimType:
+      return tvm_tir_dtype_equal(((const tvm_tir_prim_type_obj*)a)->dtype,
+                                 ((const tvm_tir_prim_type_obj*)b)->dtype);
+    case TVM_TIR_KIND_PointerType: {
+      const tvm_tir_pointer_type_obj* x = (const tvm_tir_pointer_type_obj*)a;
+      const tvm_tir_pointer_type_obj* y = (const tvm_tir_pointer_type_obj*)b;
+      return tvm_tir_type_equal(x->element_type, y->element_type) &&
+             str_equal(x->storage_scope, y->storage_scope);
+    }
+    case TVM_TIR_KIND_TupleType: {
+      const void* fx = ((const tvm_tir_tuple_type_obj*)a)->fields;
+      const void* fy = ((const tvm_tir_tuple_type_obj*)b)->fields;
+      int64_t n = tvm_ffi_seq_size(fx);
+      if (n != tvm_ffi_seq_size(fy)) return false;
+      for (int64_t i = 0; i < n; ++i) {
+        if (!tvm_tir_type_equal(tvm_ffi_seq_obj_at(fx, i), tvm_ffi_seq_obj_at(fy, i))) return false;
+      }
+      return true;
+    }
+    default:
+      return false; /* types of other dialects: identity only */
+  }
+}
+
+bool tvm_tir_type_is_void(const tvm_tir_type_obj* t) {
+  return TIR_IS(t, TupleType) && tvm_ffi_seq_size(((const tvm_tir_tuple_type_obj*)t)->fields) == 0;
+}
+
+const char* tvm_tir_pointer_type_scope(const tvm_tir_type_obj* t) {
+  if (!TIR_IS(t, PointerType)) return NULL;
+  return tvm_ffi_str_cstr(((const tvm_tir_pointer_type_obj*)t)->storage_scope);
+}

@@ -1,0 +1,155 @@
+/*
+ * alloc.c: the one allocator interface of the suite, and the object allocator of the ABI.
+ *
+ * With TVM_FFI_USE_PRIVATE_JEMALLOC the calls go to a private, renamed copy of jemalloc
+ * (cmake/PrivateJemalloc.cmake) through its non-standard API, so embedding applications keep
+ * their own malloc. Otherwise (sanitizer builds, systems without jemalloc) libc is used.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#ifdef TVM_FFI_USE_PRIVATE_JEMALLOC
+void* tvm_je_mallocx(size_t size, int flags);
+void* tvm_je_rallocx(void* ptr, size_t size, int flags);
+void tvm_je_dallocx(void* ptr, int flags);
+/* MALLOCX_ZERO and MALLOCX_ALIGN from jemalloc.h (the private copy ships no header). */
+#define TVM_MALLOCX_ZERO ((int)0x40)
+#define TVM_MALLOCX_LG_ALIGN(la) ((int)(la))
+static int lg_align(size_t a) {
+  int lg = 0;
+  while (((size_t)1 << lg) < a) ++lg;
+  return lg;
+}
+#endif
+
+static void* oom(size_t size) {
+  tvm_ffi_raise("MemoryError", "out of memory allocating %zu bytes", size);
+  return NULL;
+}
+
+const char* tvm_ffi_allocator_name(void) {
+#ifdef TVM_FFI_USE_PRIVATE_JEMALLOC
+  return "jemalloc";
+#else
+  return "libc";
+#endif
+}
+
+void* tvm_ffi_malloc(size_t size) {
+  if (size == 0) size = 1;
+#ifdef TVM_FFI_USE_PRIVATE_JEMALLOC
+  void* p = tvm_je_mallocx(size, 0);
+#else
+  void* p = malloc(size);
+#endif
+  return p ? p : oom(size);
+}
+
+void* tvm_ffi_calloc(size_t count, size_t size) {
+  size_t total;
+  if (__builtin_mul_overflow(count, size, &total)) return oom(SIZE_MAX);
+  if (total == 0) total = 1;
+#ifdef TVM_FFI_USE_PRIVATE_JEMALLOC
+  void* p = tvm_je_mallocx(total, TVM_MALLOCX_ZERO);
+#else
+  void* p = calloc(1, total);
+#endif
+  return p ? p : oom(total);
+}
+
+void* tvm_ffi_realloc(void* ptr, size_t size) {
+  if (!ptr) return tvm_ffi_malloc(size);
+  if (size == 0) size = 1;
+#ifdef TVM_FFI_USE_PRIVATE_JEMALLOC
+  void* p = tvm_je_rallocx(ptr, size, 0);
+#else
+  void* p = realloc(ptr, size);
+#endif
+  return p ? p : oom(size);
+}
+
+void tvm_ffi_free(void* ptr) {
+  if (!ptr) return;
+#ifdef TVM_FFI_USE_PRIVATE_JEMALLOC
+  tvm_je_dallocx(ptr, 0);
+#else
+  free(ptr);
+#endif
+}
+
+void* tvm_ffi_aligned_alloc(size_t alignment, size_t size) {
+  if (alignment < sizeof(void*)) alignment = sizeof(void*);
+  if (size == 0) size = 1;
+#ifdef TVM_FFI_USE_PRIVATE_JEMALLOC
+  void* p = tvm_je_mallocx(size, TVM_MALLOCX_LG_ALIGN(lg_align(alignment)));
+#else
+  void* p = NULL;
+  if (posix_memalign(&p, alignment, size) != 0) p = NULL;
+#endif
+  return p ? p : oom(size);
+}
+
+char* tvm_ffi_strndup(const char* s, size_t n) {
+  char* p = (char*)tvm_ffi_malloc(n + 1);
+  if (!p) return NULL;
+  if (n) memcpy(p, s, n);
+  p[n] = '\0';
+  return p;
+}
+
+/* ---- The object allocator of the ABI ---------------------------------------------------- */
+/*
+ * Each object block is [TVMFFIObjectAllocHeader, padding to 16][object body]; the header sits
+ * immediately before the body, as the ABI requires.
+ */
+#define TVM_FFI_OBJ_PREFIX 16
+
+static void default_delete_space(void* body) { tvm_ffi_free((char*)body - TVM_FFI_OBJ_PREFIX); }
+
+static void* default_allocate(size_t size, size_t alignment, int32_t type_index, void* ctx) {
+  (void)type_index;
+  (void)ctx;
+  char* block;
+  if (alignment <= TVM_FFI_OBJ_PREFIX) {
+    block = (char*)tvm_ffi_malloc(TVM_FFI_OBJ_PREFIX + size);
+  } else {
+    return NULL; /* over-aligned objects are not used by the suite */
+  }
+  if (!block) return NULL;
+  char* body = block + TVM_FFI_OBJ_PREFIX;
+  ((TVMFFIObjectAllocHeader*)body - 1)->delete_space = default_delete_space;
+  return body;
+}
+
+static TVMFFICustomAllocator g_default_allocator = {default_allocate, NULL};
+static TVMFFICustomAllocator* g_allocator = &g_default_allocator;
+
+TVMFFICustomAllocator* TVMFFIGetCustomAllocator(void) {
+  return __atomic_load_n(&g_allocator, __ATOMIC_ACQUIRE);
+}
+
+int TVMFFISetCustomAllocator(TVMFFICustomAllocator* allocator) {
+  if (allocator && !allocator->allocate) {
+    return tvm_ffi_raise("ValueError", "TVMFFISetCustomAllocator: allocate is NULL");
+  }
+  __atomic_store_n(&g_allocator, allocator ? allocator : &g_default_allocator, __ATOMIC_RELEASE);
+  return 0;
+}
+
+void* tvm_ffi__object_alloc(size_t size, int32_t type_index) {
+  TVMFFICustomAllocator* a = TVMFFIGetCustomAllocator();
+  void* body = a->allocate(size, 16, type_index, a->context);
+  if (!body) {
+    if (!tvm_ffi_error_pending()) oom(size);
+    return NULL;
+  }
+  memset(body, 0, size);
+  return body;
+}
+
+void tvm_ffi__object_free(void* body) {
+  ((TVMFFIObjectAllocHeader*)body - 1)->delete_space(body);
+}

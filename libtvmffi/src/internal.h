@@ -1,0 +1,79 @@
+/* internal.h: declarations shared by libtvmffi's source files (not installed). */
+#ifndef TVM_FFI_SRC_INTERNAL_H_
+#define TVM_FFI_SRC_INTERNAL_H_
+
+#include <tvm/ffi/ffi.h>
+
+/* Most type indices a process can register (static and dynamic). */
+#define TVM_FFI_MAX_TYPES 4096
+
+/* The registry entry of a type: the public TVMFFITypeInfo first, then our extensions. */
+typedef struct tvm_ffi_type_entry {
+  TVMFFITypeInfo info;
+  size_t object_size;          /* 0 when the type was registered through the raw ABI */
+  tvm_ffi_destroy_fn destroy;  /* NULL: release reflected fields */
+  TVMFFITypeMetadata metadata; /* info.metadata points here once set */
+  /* Growable arrays behind info.fields / info.methods. */
+  TVMFFIFieldInfo* fields;
+  int32_t fields_cap;
+  TVMFFIMethodInfo* methods;
+  int32_t methods_cap;
+  /* Cached fields of the type and all ancestors, outermost first (built lazily). */
+  const TVMFFIFieldInfo** all_fields;
+  int32_t num_all_fields;
+  int32_t all_fields_version;
+} tvm_ffi_type_entry;
+
+/* Entry of a registered type, or NULL. Lock-free read. */
+tvm_ffi_type_entry* tvm_ffi__type_entry(int32_t type_index);
+
+/* Initialisers called once, in this order, by tvm_ffi_init() (init.c). Each registers the
+ * types and global functions of its own file. */
+void tvm_ffi__init_types(void);      /* type_registry.c: POD keys, ffi.Object */
+void tvm_ffi__init_objects(void);    /* object.c: ffi.OpaquePyObject */
+void tvm_ffi__init_strings(void);    /* string.c: ffi.String, ffi.Bytes */
+void tvm_ffi__init_errors(void);     /* error.c: ffi.Error */
+void tvm_ffi__init_functions(void);  /* function.c: ffi.Function, registry globals */
+void tvm_ffi__init_containers(void); /* container.c: Array, List, Map, Dict, Shape */
+void tvm_ffi__init_tensors(void);    /* tensor.c: ffi.Tensor, dtype globals */
+void tvm_ffi__init_env(void);        /* env.c: stream/allocator globals */
+void tvm_ffi__init_modules(void);    /* module.c: ffi.Module and loaders */
+void tvm_ffi__init_reflection(void); /* access_path.c, structural.c, json.c globals */
+
+/* True once tvm_ffi_init() has completed (cheap check for hot paths). */
+extern int tvm_ffi__initialized;
+
+/* A global function implemented in C, registered at init; aborts init on failure only for
+ * programmer errors (duplicate names), which tests catch. */
+void tvm_ffi__register_global(const char* name, TVMFFISafeCallType fn);
+
+/* FNV-1a 64-bit over bytes (used for type keys and global names). */
+static inline uint64_t tvm_ffi__hash_bytes(const char* data, size_t n) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (size_t i = 0; i < n; ++i) {
+    h ^= (unsigned char)data[i];
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+/* Wrap the result slot of a safe call: move an owned object into it. */
+static inline int tvm_ffi__ret_obj(TVMFFIAny* result, void* obj) {
+  if (!obj) return -1;
+  *result = tvm_ffi_any_obj(obj); /* ownership moves to the result */
+  return 0;
+}
+
+/* The backtrace of the current point as an owned C string ("" if none), for new errors. */
+char* tvm_ffi__capture_backtrace(int skip);
+
+/* Allocate the object block through the current custom allocator (zeroed). */
+void* tvm_ffi__object_alloc(size_t size, int32_t type_index);
+/* Return an object block to the allocator that made it. */
+void tvm_ffi__object_free(void* body);
+/* Deleter installed by tvm_ffi_object_new: destroy with Strong, free with Weak. */
+void tvm_ffi__object_deleter(void* self, int flags);
+/* Release the reflected object/any fields of obj (the default destructor). */
+void tvm_ffi__release_fields(void* obj);
+
+#endif /* TVM_FFI_SRC_INTERNAL_H_ */

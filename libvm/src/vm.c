@@ -1,0 +1,854 @@
+/*
+ * vm.c: the VM state, its initialisation (devices, constants, function pool, prepared code),
+ * the frame and register stacks, and the dispatch loop.
+ *
+ * Prepared code. At initialisation the verified instr_data is copied into vm->code with
+ * everything the loop would otherwise look up resolved once:
+ *   Call [1, dst, callee*, num_args, arg...]   callee* points at vm->callees[func_idx]; each
+ *        argument is a register index (>= 0), or ~pointer to a TVMFFIAny that lives as long as
+ *        the VM (a constant, an immediate, a function pool entry, None for %void, the context
+ *        for %vm)
+ *   Ret  [2, result]   Goto [3, word delta]   If [4, cond, word delta of the false branch]
+ * The loop then trusts the code: the verifier proved registers, targets and arities valid.
+ *
+ * Calls. A call of a bytecode function pushes a frame on vm->frames and a register file on
+ * the register stack (chunks that are reused, never freed while the VM lives) and continues
+ * in the same loop: recursion costs no C stack. Packed functions are called through their
+ * cell's safe_call with the arguments gathered (as views) into a scratch array of the current
+ * native nesting level. Closures (vm_tir functions, and bytecode functions while an instrument
+ * is set) get the VM context prepended. A native function that calls back into the VM nests a
+ * new loop; nesting is capped (max_nest), as is the total depth (max_depth).
+ */
+#include <string.h>
+
+#include "internal.h"
+
+static int32_t g_state_type = -1;
+int32_t tvm_vm__state_type_index(void) { return g_state_type; }
+
+static const TVMFFIAny k_none = {0};
+
+/* ---- State lifetime ---------------------------------------------------------------------- */
+static void release_array(TVMFFIAny* a, int64_t n) {
+  if (!a) return;
+  for (int64_t i = 0; i < n; ++i) tvm_ffi_any_release(&a[i]);
+  tvm_ffi_free(a);
+}
+
+static void state_destroy(void* self) {
+  tvm_vm_state* vm = (tvm_vm_state*)self;
+  int64_t nf = vm->exec ? vm->exec->num_funcs : 0;
+  release_array(vm->consts, vm->exec ? vm->exec->num_consts : 0);
+  release_array(vm->func_pool, nf);
+  release_array(vm->inputs, nf);
+  release_array(vm->outputs, nf);
+  tvm_ffi_release(vm->saved);
+  tvm_ffi_release(vm->instrument);
+  for (int32_t i = 0; i < vm->num_devices; ++i) tvm_ffi_release(vm->allocators[i]);
+  tvm_ffi_free(vm->allocators);
+  tvm_ffi_free(vm->devices);
+  tvm_ffi_free(vm->callees);
+  tvm_ffi_free(vm->code);
+  tvm_ffi_free(vm->imms);
+  tvm_ffi_free(vm->frames);
+  for (int32_t i = 0; i < vm->num_chunks; ++i) tvm_ffi_free(vm->chunks[i].base);
+  tvm_ffi_free(vm->chunks);
+  for (int32_t i = 0; i < vm->scratch_levels; ++i) tvm_ffi_free(vm->scratch[i]);
+  tvm_ffi_free(vm->scratch);
+  tvm_ffi_release(vm->exec);
+}
+
+int tvm_vm__register_state_type(void);
+int tvm_vm__register_state_type(void) {
+  g_state_type = tvm_ffi_type_register("vm.VirtualMachineState", kTVMFFIObject, -1,
+                                       sizeof(tvm_vm_state), state_destroy,
+                                       kTVMFFISEqHashKindUniqueInstance);
+  return g_state_type < 0 ? -1 : 0;
+}
+
+tvm_vm_state* tvm_vm__state_new(tvm_vm_executable* exec);
+tvm_vm_state* tvm_vm__state_new(tvm_vm_executable* exec) {
+  tvm_vm_state* vm = (tvm_vm_state*)tvm_ffi_object_new(g_state_type, sizeof(tvm_vm_state));
+  if (!vm) return NULL;
+  vm->magic = TVM_VM_STATE_MAGIC;
+  tvm_ffi_retain(exec);
+  vm->exec = exec;
+  vm->max_depth = TVM_VM_DEFAULT_MAX_DEPTH;
+  vm->max_nest = TVM_VM_DEFAULT_MAX_NESTING;
+  vm->self_any = tvm_ffi_any_ptr(vm);
+  return vm;
+}
+
+tvm_vm_state* tvm_vm__state_from_arg(const char* fname, const TVMFFIAny* arg) {
+  tvm_vm_state* vm = arg->type_index == kTVMFFIOpaquePtr ? (tvm_vm_state*)arg->v_ptr : NULL;
+  if (!vm || vm->header.type_index != g_state_type || vm->magic != TVM_VM_STATE_MAGIC) {
+    tvm_ffi_raise("TypeError", "%s: expected the VM context (the %%vm register) but got %s", fname,
+                  tvm_ffi_any_type_name(arg));
+    return NULL;
+  }
+  return vm;
+}
+
+int tvm_vm__check_initialized(tvm_vm_state* vm) {
+  if (TVM_VM_LIKELY(vm->initialized)) return 0;
+  return tvm_ffi_raise("RuntimeError",
+                       "the VM is not initialised: call vm_initialization(device_type, "
+                       "device_id, allocator_type, ...) first");
+}
+
+/* ---- Register stack and frames ----------------------------------------------------------- */
+#define FIRST_CHUNK_REGS 4096
+
+/* Move to a chunk that can hold n registers (the current one is too full). */
+static int regs_next_chunk(tvm_vm_state* vm, int64_t n) {
+  int32_t next = vm->cur_chunk + 1;
+  if (next < vm->num_chunks && vm->chunks[next].cap < (size_t)n) {
+    tvm_ffi_free(vm->chunks[next].base); /* unused above the current chunk: replace it */
+    vm->chunks[next].base = NULL;
+  }
+  if (next == vm->num_chunks) {
+    tvm_vm_reg_chunk* c = (tvm_vm_reg_chunk*)tvm_ffi_realloc(
+        vm->chunks, (size_t)(vm->num_chunks + 1) * sizeof(tvm_vm_reg_chunk));
+    if (!c) return -1;
+    vm->chunks = c;
+    c[vm->num_chunks].base = NULL;
+    c[vm->num_chunks].cap = 0;
+    vm->num_chunks++;
+  }
+  tvm_vm_reg_chunk* c = &vm->chunks[next];
+  if (!c->base) {
+    size_t cap = vm->chunks[vm->cur_chunk].cap * 2;
+    if (cap < (size_t)n) cap = (size_t)n;
+    c->base = (TVMFFIAny*)tvm_ffi_malloc(cap * sizeof(TVMFFIAny));
+    if (!c->base) return -1;
+    c->cap = cap;
+  }
+  vm->cur_chunk = next;
+  vm->top = c->base;
+  vm->limit = c->base + c->cap;
+  return 0;
+}
+
+/* n registers (set to None) on the register stack; *saved records how to give them back. */
+static inline TVMFFIAny* regs_alloc(tvm_vm_state* vm, int64_t n, TVMFFIAny** saved_top,
+                                    int32_t* saved_chunk) {
+  *saved_top = vm->top;
+  *saved_chunk = vm->cur_chunk;
+  if (TVM_VM_UNLIKELY(vm->limit - vm->top < n) && regs_next_chunk(vm, n) != 0) return NULL;
+  TVMFFIAny* r = vm->top;
+  vm->top += n;
+  memset(r, 0, (size_t)n * sizeof(TVMFFIAny));
+  return r;
+}
+
+static inline void regs_free(tvm_vm_state* vm, TVMFFIAny* regs, int64_t n, TVMFFIAny* saved_top,
+                             int32_t saved_chunk) {
+  for (int64_t i = 0; i < n; ++i) {
+    if (regs[i].type_index >= kTVMFFIStaticObjectBegin) tvm_ffi_release(regs[i].v_obj);
+  }
+  vm->top = saved_top;
+  if (TVM_VM_UNLIKELY(saved_chunk != vm->cur_chunk)) {
+    vm->cur_chunk = saved_chunk;
+    vm->limit = vm->chunks[saved_chunk].base + vm->chunks[saved_chunk].cap;
+  }
+}
+
+/* Make room for one more frame, or raise a RecursionError at the depth limit. */
+static int frames_grow(tvm_vm_state* vm, const tvm_vm_callee* callee) {
+  if (vm->depth >= vm->max_depth) {
+    return tvm_ffi_raise("RecursionError",
+                         "maximum VM call depth (%lld) exceeded calling `%s`",
+                         (long long)vm->max_depth, vm->exec->funcs[callee->index].name.data);
+  }
+  int64_t alloc = vm->frames_cap ? vm->frames_cap * 2 : 64;
+  if (alloc > vm->max_depth) alloc = vm->max_depth;
+  tvm_vm_frame* f = (tvm_vm_frame*)tvm_ffi_realloc(vm->frames, (size_t)alloc * sizeof(tvm_vm_frame));
+  if (!f) return -1;
+  vm->frames = f;
+  vm->frames_cap = alloc;
+  return 0;
+}
+
+/* Push a frame for callee with its register file; NULL with an error raised on failure. */
+static inline tvm_vm_frame* frame_push(tvm_vm_state* vm, const tvm_vm_callee* callee) {
+  if (TVM_VM_UNLIKELY(vm->depth >= vm->frames_cap) && frames_grow(vm, callee) != 0) return NULL;
+  tvm_vm_frame* fr = &vm->frames[vm->depth];
+  fr->regs = regs_alloc(vm, callee->nregs, &fr->saved_top, &fr->saved_chunk);
+  if (TVM_VM_UNLIKELY(!fr->regs)) return NULL;
+  fr->func = callee;
+  vm->depth++;
+  return fr;
+}
+
+static inline void frame_pop(tvm_vm_state* vm) {
+  tvm_vm_frame* fr = &vm->frames[--vm->depth];
+  regs_free(vm, fr->regs, fr->func->nregs, fr->saved_top, fr->saved_chunk);
+}
+
+/* Scratch argument array of nesting level `level` (max_call_args + 4 instrument slots + 1
+ * context slot). */
+static TVMFFIAny* scratch_for(tvm_vm_state* vm, int32_t level) {
+  if (level >= vm->scratch_levels) {
+    int32_t n = level + 1;
+    TVMFFIAny** s = (TVMFFIAny**)tvm_ffi_realloc(vm->scratch, (size_t)n * sizeof(TVMFFIAny*));
+    if (!s) return NULL;
+    for (int32_t i = vm->scratch_levels; i < n; ++i) s[i] = NULL;
+    vm->scratch = s;
+    vm->scratch_levels = n;
+  }
+  if (!vm->scratch[level]) {
+    vm->scratch[level] =
+        (TVMFFIAny*)tvm_ffi_calloc((size_t)vm->exec->max_call_args + 5, sizeof(TVMFFIAny));
+  }
+  return vm->scratch[level];
+}
+
+/* ---- Errors ------------------------------------------------------------------------------ */
+#define MAX_ANNOTATED_FRAMES 32
+
+/* Append "at VM function <f>, instruction <i>: <text>" for one frame to the trace in b. */
+static void trace_frame(tvm_vm_state* vm, const tvm_vm_callee* func, const int64_t* ip,
+                        tvm_ffi_strbuf* b) {
+  const tvm_vm_executable* e = vm->exec;
+  int64_t instr = tvm_vm__instr_at_word(e, ip - vm->code);
+  const tvm_vm_func_info* f = &e->funcs[func->index];
+  tvm_ffi_strbuf_printf(b, "  at VM function %s, instruction %lld: ", f->name.data,
+                        (long long)(instr - f->start_instr));
+  tvm_vm__format_instr(e, instr, b);
+  tvm_ffi_strbuf_putc(b, '\n');
+}
+
+/* Append the VM trace to the raised error's backtrace (raising a RuntimeError if a callee
+ * failed without raising anything). */
+static void attach_trace(tvm_ffi_strbuf* b) {
+  void* err = tvm_ffi_error_take();
+  if (!err) {
+    tvm_ffi_raise("RuntimeError", "a function called by the VM failed without raising an error");
+    err = tvm_ffi_error_take();
+    if (!err) return;
+  }
+  TVMFFIErrorCell* cell = TVMFFIErrorGetCellPtr(err);
+  if (cell->update_backtrace && !b->failed && b->size) {
+    TVMFFIByteArray bt = {b->data, b->size};
+    cell->update_backtrace(err, &bt, kTVMFFIBacktraceUpdateModeAppend);
+  }
+  TVMFFIErrorSetRaised(err);
+  tvm_ffi_release(err);
+}
+
+/* ---- The dispatch loop ------------------------------------------------------------------- */
+#if defined(__GNUC__) && !defined(TVM_VM_USE_SWITCH)
+#define VM_COMPUTED_GOTO 1
+#define VM_DISPATCH() goto* k_labels[*ip]
+#define VM_OP(name) L_##name:
+#define VM_LOOP_BEGIN VM_DISPATCH();
+#define VM_LOOP_END
+#else
+#define VM_COMPUTED_GOTO 0
+#define VM_DISPATCH() continue
+#define VM_OP(name) case TVM_VM_OP_##name:
+#define VM_LOOP_BEGIN \
+  for (;;) {          \
+    switch (*ip) {
+#define VM_LOOP_END            \
+  default:                     \
+    __builtin_unreachable();   \
+    }                          \
+    }
+#endif
+
+/* The argument a prepared argument word refers to. */
+#define VM_ARG(regs, w) ((w) >= 0 ? &(regs)[(w)] : (const TVMFFIAny*)(uintptr_t)~(w))
+
+/* Store an owned result into register dst (or drop it for %void). */
+static inline void write_reg(TVMFFIAny* regs, int64_t dst, TVMFFIAny v) {
+  if (TVM_VM_LIKELY(dst != TVM_VM_REG_VOID)) {
+    TVMFFIAny old = regs[dst];
+    regs[dst] = v;
+    if (old.type_index >= kTVMFFIStaticObjectBegin) tvm_ffi_release(old.v_obj);
+  } else if (v.type_index >= kTVMFFIStaticObjectBegin) {
+    tvm_ffi_release(v.v_obj);
+  }
+}
+
+/* Results must be owned: turn views (raw strings, byte arrays, r-value refs) into values. */
+static int own_result(TVMFFIAny* v) {
+  TVMFFIAny view = *v;
+  *v = tvm_ffi_any_none();
+  return tvm_ffi_any_to_owned(&view, v);
+}
+
+/* Call through the instrument: before, the call (unless skipped), after. */
+static int call_instrumented(tvm_vm_state* vm, const tvm_vm_callee* c, TVMFFIAny* scratch,
+                             int64_t nargs, TVMFFIAny* ret) {
+  TVMFFIAny* a = scratch + 5; /* the arguments; [1..4] instrument prefix, [4] also context */
+  TVMFFIAny* pre = scratch + 1;
+  const tvm_vm_func_info* f = &vm->exec->funcs[c->index];
+  TVMFFIAny r;
+  pre[0] = vm->func_pool[c->index];
+  pre[1] = tvm_ffi_any_raw_str(f->name.data);
+  pre[2] = tvm_ffi_any_bool(true);
+  pre[3] = tvm_ffi_any_none();
+  if (tvm_ffi_function_call(vm->instrument, pre, (int32_t)nargs + 4, &r) != 0) return -1;
+  bool skip = r.type_index == kTVMFFIInt && r.v_int64 == TVM_VM_INSTRUMENT_SKIP_RUN;
+  tvm_ffi_any_release(&r);
+  *ret = tvm_ffi_any_none();
+  if (skip) return 0;
+  int rc;
+  if (c->kind == TVM_VM_CALLEE_PACKED) {
+    rc = c->safe_call(c->handle, a, (int32_t)nargs, ret);
+  } else {
+    a[-1] = vm->self_any;
+    rc = c->safe_call(c->handle, a - 1, (int32_t)nargs + 1, ret);
+  }
+  if (rc != 0) return rc;
+  if (TVM_VM_UNLIKELY((uint32_t)(ret->type_index - kTVMFFIRawStr) <= 2) && own_result(ret) != 0) {
+    return -1;
+  }
+  pre[0] = vm->func_pool[c->index];
+  pre[1] = tvm_ffi_any_raw_str(f->name.data);
+  pre[2] = tvm_ffi_any_bool(false);
+  pre[3] = *ret;
+  rc = tvm_ffi_function_call(vm->instrument, pre, (int32_t)nargs + 4, &r);
+  tvm_ffi_any_release(&r);
+  if (rc != 0) tvm_ffi_any_release(ret);
+  return rc;
+}
+
+/*
+ * Run from the frame on top (pushed by the caller at index `base`) until it returns; *out
+ * receives its result. On error every frame down to and including `base` is popped and the
+ * error carries a VM backtrace.
+ */
+static int run_loop(tvm_vm_state* vm, int64_t base, TVMFFIAny* out) {
+#if VM_COMPUTED_GOTO
+  static const void* const k_labels[] = {
+#define VM_LABEL_(name, value, text, words) [value] = &&L_##name,
+      TVM_VM_OPCODES(VM_LABEL_)
+#undef VM_LABEL_
+  };
+#endif
+  tvm_vm_frame* fr = &vm->frames[vm->depth - 1];
+  TVMFFIAny* regs = fr->regs;
+  const int64_t* ip = vm->code + fr->func->start_word;
+  TVMFFIAny* const scratch = vm->scratch[vm->nest];
+
+  VM_LOOP_BEGIN
+
+  VM_OP(Call) {
+    const tvm_vm_callee* c = (const tvm_vm_callee*)(uintptr_t)ip[2];
+    const int64_t nargs = ip[3];
+    const int64_t* aw = ip + 4;
+    if (TVM_VM_LIKELY(c->kind == TVM_VM_CALLEE_BYTECODE) && !vm->instrument) {
+      tvm_vm_frame* nf = frame_push(vm, c);
+      if (TVM_VM_UNLIKELY(!nf)) goto fail;
+      for (int64_t i = 0; i < nargs; ++i) nf->regs[i] = tvm_ffi_any_copy(VM_ARG(regs, aw[i]));
+      nf->ret_ip = aw + nargs;
+      nf->caller_dst = ip[1];
+      regs = nf->regs;
+      ip = vm->code + c->start_word;
+      VM_DISPATCH();
+    }
+    TVMFFIAny* a = scratch + 5;
+    for (int64_t i = 0; i < nargs; ++i) a[i] = *VM_ARG(regs, aw[i]);
+    TVMFFIAny ret = {0};
+    int rc;
+    if (TVM_VM_UNLIKELY(vm->instrument != NULL)) {
+      rc = call_instrumented(vm, c, scratch, nargs, &ret);
+    } else if (TVM_VM_LIKELY(c->kind == TVM_VM_CALLEE_PACKED)) {
+      rc = c->safe_call(c->handle, a, (int32_t)nargs, &ret);
+      if (TVM_VM_UNLIKELY((uint32_t)(ret.type_index - kTVMFFIRawStr) <= 2) && rc == 0) {
+        rc = own_result(&ret);
+      }
+    } else {
+      a[-1] = vm->self_any;
+      rc = c->safe_call(c->handle, a - 1, (int32_t)nargs + 1, &ret);
+      if (TVM_VM_UNLIKELY((uint32_t)(ret.type_index - kTVMFFIRawStr) <= 2) && rc == 0) {
+        rc = own_result(&ret);
+      }
+    }
+    if (TVM_VM_UNLIKELY(rc != 0)) goto fail;
+    /* A callee may have re-entered the VM: our frame and registers are where we left them. */
+    write_reg(regs, ip[1], ret);
+    ip = aw + nargs;
+    VM_DISPATCH();
+  }
+
+  VM_OP(Ret) {
+    const int64_t r = ip[1];
+    TVMFFIAny rv = k_none;
+    if (TVM_VM_LIKELY(r != TVM_VM_REG_VOID)) {
+      rv = regs[r];
+      regs[r] = k_none;
+    }
+    tvm_vm_frame* done = &vm->frames[vm->depth - 1];
+    const int64_t* ret_ip = done->ret_ip;
+    const int64_t dst = done->caller_dst;
+    frame_pop(vm);
+    if (TVM_VM_UNLIKELY(vm->depth == base)) {
+      *out = rv;
+      return 0;
+    }
+    regs = vm->frames[vm->depth - 1].regs;
+    write_reg(regs, dst, rv);
+    ip = ret_ip;
+    VM_DISPATCH();
+  }
+
+  VM_OP(Goto) {
+    ip += ip[1];
+    VM_DISPATCH();
+  }
+
+  VM_OP(If) {
+    const TVMFFIAny* c = &regs[ip[1]];
+    if (TVM_VM_UNLIKELY(c->type_index != kTVMFFIInt && c->type_index != kTVMFFIBool)) {
+      tvm_ffi_raise("TypeError",
+                    "If: condition register %%%lld holds %s, expected an int or bool (convert "
+                    "tensors with vm.builtin.read_if_cond)",
+                    (long long)ip[1], tvm_ffi_any_type_name(c));
+      goto fail;
+    }
+    ip += c->v_int64 ? 3 : ip[2];
+    VM_DISPATCH();
+  }
+
+  VM_LOOP_END
+
+fail: {
+  /* Unwind this loop's frames, innermost first, recording where each one was. */
+  tvm_ffi_strbuf trace = {0};
+  int64_t unwound = 0;
+  for (;;) {
+    tvm_vm_frame* top = &vm->frames[vm->depth - 1];
+    if (unwound++ < MAX_ANNOTATED_FRAMES) trace_frame(vm, top->func, ip, &trace);
+    const int64_t* caller_ip = top->ret_ip;
+    frame_pop(vm);
+    if (vm->depth == base) break;
+    ip = caller_ip - 1; /* inside the caller's Call instruction */
+  }
+  if (unwound > MAX_ANNOTATED_FRAMES) {
+    tvm_ffi_strbuf_printf(&trace, "  ... %lld more VM frames\n",
+                          (long long)(unwound - MAX_ANNOTATED_FRAMES));
+  }
+  attach_trace(&trace);
+  tvm_ffi_strbuf_free(&trace);
+  return -1;
+}
+}
+
+/* ---- Entry points ------------------------------------------------------------------------ */
+static int invoke_bytecode(tvm_vm_state* vm, const tvm_vm_callee* c, const TVMFFIAny* args,
+                           int32_t n, TVMFFIAny* out) {
+  const tvm_vm_func_info* f = &vm->exec->funcs[c->index];
+  if (n != c->num_args) {
+    return tvm_ffi_raise("TypeError", "VM function `%s` expects %lld argument%s but got %d",
+                         f->name.data, (long long)c->num_args, c->num_args == 1 ? "" : "s", (int)n);
+  }
+  if (vm->nest >= vm->max_nest) {
+    return tvm_ffi_raise("RecursionError",
+                         "maximum native nesting of VM calls (%d) exceeded calling `%s`",
+                         (int)vm->max_nest, f->name.data);
+  }
+  if (!scratch_for(vm, vm->nest + 1)) return -1;
+  int64_t base = vm->depth;
+  tvm_vm_frame* fr = frame_push(vm, c);
+  if (!fr) return -1;
+  fr->ret_ip = NULL;
+  fr->caller_dst = TVM_VM_REG_VOID;
+  for (int32_t i = 0; i < n; ++i) {
+    if (tvm_ffi_any_to_owned(&args[i], &fr->regs[i]) != 0) {
+      frame_pop(vm);
+      return -1;
+    }
+  }
+  tvm_ffi_retain(vm); /* a callee may drop the last outside reference to the VM */
+  vm->nest++;
+  int rc = run_loop(vm, base, out);
+  vm->nest--;
+  tvm_ffi_release(vm);
+  return rc;
+}
+
+int tvm_vm__invoke_index(tvm_vm_state* vm, int64_t fidx, const TVMFFIAny* args, int32_t n,
+                         TVMFFIAny* out) {
+  *out = tvm_ffi_any_none();
+  if (tvm_vm__check_initialized(vm) != 0) return -1;
+  const tvm_vm_callee* c = &vm->callees[fidx];
+  if (c->kind == TVM_VM_CALLEE_BYTECODE) return invoke_bytecode(vm, c, args, n, out);
+  return tvm_vm__invoke_closure(vm, &vm->func_pool[fidx], args, n, out);
+}
+
+int tvm_vm__invoke_closure(tvm_vm_state* vm, const TVMFFIAny* callee, const TVMFFIAny* args,
+                           int32_t n, TVMFFIAny* out) {
+  *out = tvm_ffi_any_none();
+  if (callee->type_index == kTVMFFIFunction) return tvm_ffi_function_call(callee->v_obj, args, n, out);
+  tvm_vm_closure_obj* clo =
+      (tvm_vm_closure_obj*)tvm_ffi_any_as_object(callee, tvm_vm__closure_type_index());
+  if (!clo) {
+    return tvm_ffi_raise("TypeError", "expected a Function or a vm.Closure but got %s",
+                         tvm_ffi_any_type_name(callee));
+  }
+  TVMFFIAny small[16];
+  TVMFFIAny* all = n < 16 ? small : (TVMFFIAny*)tvm_ffi_malloc(((size_t)n + 1) * sizeof(TVMFFIAny));
+  if (!all) return -1;
+  all[0] = vm->self_any;
+  if (n) memcpy(all + 1, args, (size_t)n * sizeof(TVMFFIAny));
+  int rc = tvm_ffi_function_call(clo->impl, all, n + 1, out);
+  if (all != small) tvm_ffi_free(all);
+  return rc;
+}
+
+/* ---- Function pool: closures of bytecode and vm_tir functions ---------------------------- */
+typedef struct {
+  tvm_vm_executable* exec; /* weak: identifies the executable without keeping it alive */
+  int64_t fidx;
+  void* tir_func; /* vm_tir: the __vmtir__ function (owned) */
+} vm_fn_self;
+
+static void vm_fn_delete(void* self) {
+  vm_fn_self* s = (vm_fn_self*)self;
+  tvm_ffi_weak_release(s->exec);
+  tvm_ffi_release(s->tir_func);
+  tvm_ffi_free(s);
+}
+
+/* The VM a closure implementation was called with; it must run the closure's executable
+ * (only then is s->exec known to be alive, and s->fidx meaningful). */
+static tvm_vm_state* closure_vm(vm_fn_self* s, const TVMFFIAny* args, int32_t n) {
+  if (n < 1) {
+    tvm_ffi_raise("TypeError", "a VM closure expects the VM context as its first argument");
+    return NULL;
+  }
+  tvm_vm_state* vm = tvm_vm__state_from_arg("VM closure", &args[0]);
+  if (vm && vm->exec != s->exec) {
+    tvm_ffi_raise("ValueError", "the closure belongs to a different executable than this VM");
+    return NULL;
+  }
+  return vm;
+}
+
+static int bytecode_closure_call(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* rv) {
+  vm_fn_self* s = (vm_fn_self*)self;
+  tvm_vm_state* vm = closure_vm(s, args, n);
+  if (!vm) return -1;
+  if (tvm_vm__check_initialized(vm) != 0) return -1;
+  return invoke_bytecode(vm, &vm->callees[s->fidx], args + 1, n - 1, rv);
+}
+
+/* exec_mode="compiled": __vmtir__<name>(vm, register file, constants, function pool) with the
+ * arguments in registers 0..num_args-1 and the result left in register num_args. */
+static int vmtir_closure_call(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* rv) {
+  vm_fn_self* s = (vm_fn_self*)self;
+  tvm_vm_state* vm = closure_vm(s, args, n);
+  if (!vm || tvm_vm__check_initialized(vm) != 0) return -1;
+  const tvm_vm_func_info* f = &vm->exec->funcs[s->fidx];
+  if (n - 1 != f->num_args) {
+    return tvm_ffi_raise("TypeError", "VM function `%s` expects %lld argument%s but got %d",
+                         f->name.data, (long long)f->num_args, f->num_args == 1 ? "" : "s",
+                         (int)(n - 1));
+  }
+  TVMFFIAny* saved_top;
+  int32_t saved_chunk;
+  TVMFFIAny* regs = regs_alloc(vm, f->register_file_size, &saved_top, &saved_chunk);
+  if (!regs) return -1;
+  int rc = 0;
+  for (int64_t i = 0; i < f->num_args && rc == 0; ++i) rc = tvm_ffi_any_to_owned(&args[i + 1], &regs[i]);
+  if (rc == 0) {
+    TVMFFIAny call[4] = {vm->self_any, tvm_ffi_any_ptr(regs), tvm_ffi_any_ptr(vm->consts),
+                         tvm_ffi_any_ptr(vm->func_pool)};
+    TVMFFIAny ignored;
+    tvm_ffi_retain(vm);
+    rc = tvm_ffi_function_call(s->tir_func, call, 4, &ignored);
+    tvm_ffi_release(vm);
+    tvm_ffi_any_release(&ignored);
+  }
+  if (rc == 0) {
+    *rv = regs[f->num_args];
+    regs[f->num_args] = k_none;
+  }
+  regs_free(vm, regs, f->register_file_size, saved_top, saved_chunk);
+  return rc;
+}
+
+static int make_vm_closure(tvm_vm_state* vm, int64_t fidx, TVMFFIAny* out) {
+  const tvm_vm_func_info* f = &vm->exec->funcs[fidx];
+  vm_fn_self* s = (vm_fn_self*)tvm_ffi_calloc(1, sizeof(vm_fn_self));
+  if (!s) return -1;
+  s->exec = vm->exec;
+  tvm_ffi_weak_retain(vm->exec);
+  s->fidx = fidx;
+  if (f->kind == TVM_VM_FUNC_VMTIR) {
+    tvm_ffi_strbuf name = {0};
+    tvm_ffi_strbuf_printf(&name, "__vmtir__%s", f->name.data);
+    void* imports = vm->exec->base.imports;
+    for (int64_t i = 0; !name.failed && imports && i < tvm_ffi_seq_size(imports) && !s->tir_func; ++i) {
+      void* m = tvm_ffi_any_as_object(tvm_ffi_seq_at(imports, i), kTVMFFIModule);
+      if (m && tvm_ffi_module_get_function(m, name.data, true, &s->tir_func) != 0) break;
+    }
+    if (!s->tir_func && !tvm_ffi_error_pending()) {
+      tvm_ffi_raise("ValueError",
+                    "cannot find `%s`, the compiled implementation of vm_tir function `%s`, in "
+                    "the executable's imports",
+                    tvm_ffi_strbuf_cstr(&name), f->name.data);
+    }
+    tvm_ffi_strbuf_free(&name);
+    if (!s->tir_func) {
+      vm_fn_delete(s);
+      return -1;
+    }
+  }
+  void* impl = tvm_ffi_function_new(
+      s, f->kind == TVM_VM_FUNC_VMTIR ? vmtir_closure_call : bytecode_closure_call, vm_fn_delete);
+  if (!impl) {
+    vm_fn_delete(s);
+    return -1;
+  }
+  tvm_vm_closure_obj* clo = tvm_vm__closure_new(f->name.data, f->name.size, impl);
+  tvm_ffi_release(impl);
+  if (!clo) return -1;
+  *out = tvm_ffi_any_obj(clo);
+  return 0;
+}
+
+/* A packed function: the imports (depth first), then the global registry. */
+static int resolve_packed(tvm_vm_state* vm, int64_t fidx, TVMFFIAny* out) {
+  const tvm_vm_func_info* f = &vm->exec->funcs[fidx];
+  void* fn = NULL;
+  void* imports = vm->exec->base.imports;
+  for (int64_t i = 0; imports && i < tvm_ffi_seq_size(imports) && !fn; ++i) {
+    void* m = tvm_ffi_any_as_object(tvm_ffi_seq_at(imports, i), kTVMFFIModule);
+    if (m && tvm_ffi_module_get_function(m, f->name.data, true, &fn) != 0) return -1;
+  }
+  if (!fn) fn = tvm_ffi_global_get(f->name.data);
+  if (!fn) {
+    return tvm_ffi_raise("ValueError",
+                         "cannot find packed function `%s` (function %lld) in the executable's "
+                         "imports or the global function registry",
+                         f->name.data, (long long)fidx);
+  }
+  *out = tvm_ffi_any_obj(fn);
+  return 0;
+}
+
+/* ---- Initialisation ---------------------------------------------------------------------- */
+static int init_devices(tvm_vm_state* vm, const DLDevice* devices, const int32_t* types,
+                        int32_t n) {
+  if (n < 1 || !devices) return tvm_ffi_raise("ValueError", "a VM needs at least one device");
+  bool add_cpu = devices[n - 1].device_type != kDLCPU;
+  int32_t total = n + (add_cpu ? 1 : 0);
+  vm->devices = (DLDevice*)tvm_ffi_calloc((size_t)total, sizeof(DLDevice));
+  vm->allocators = (tvm_vm_allocator**)tvm_ffi_calloc((size_t)total, sizeof(void*));
+  if (!vm->devices || !vm->allocators) return -1;
+  for (int32_t i = 0; i < total; ++i) {
+    vm->devices[i] = i < n ? devices[i] : TVMFFIDLDeviceFromIntPair(kDLCPU, 0);
+    int32_t type = i < n && types ? types[i] : TVM_VM_ALLOC_POOLED;
+    vm->allocators[i] = tvm_vm__allocator_new(vm->devices[i], type);
+    if (!vm->allocators[i]) {
+      return tvm_ffi_raise_context("creating the allocator of device %d (%s:%d)", (int)i,
+                                   tvm_vm__device_name(vm->devices[i]),
+                                   (int)vm->devices[i].device_id);
+    }
+    vm->num_devices = i + 1;
+  }
+  return 0;
+}
+
+static int init_constants(tvm_vm_state* vm) {
+  const tvm_vm_executable* e = vm->exec;
+  vm->consts = (TVMFFIAny*)tvm_ffi_calloc((size_t)e->num_consts + 1, sizeof(TVMFFIAny));
+  if (!vm->consts) return -1;
+  DLDevice dev = vm->devices[0];
+  for (int64_t i = 0; i < e->num_consts; ++i) {
+    const TVMFFIAny* c = &e->consts[i];
+    if (c->type_index == kTVMFFITensor && dev.device_type != kDLCPU) {
+      void* t = tvm_vm__tensor_to_device(tvm_ffi_tensor_dl(c->v_obj), dev, vm->allocators[0]);
+      if (!t) return tvm_ffi_raise_context("loading constant %lld onto the device", (long long)i);
+      vm->consts[i] = tvm_ffi_any_obj(t);
+    } else {
+      vm->consts[i] = tvm_ffi_any_copy(c);
+    }
+  }
+  return 0;
+}
+
+static int init_functions(tvm_vm_state* vm) {
+  const tvm_vm_executable* e = vm->exec;
+  int64_t nf = e->num_funcs;
+  vm->func_pool = (TVMFFIAny*)tvm_ffi_calloc((size_t)nf + 1, sizeof(TVMFFIAny));
+  vm->callees = (tvm_vm_callee*)tvm_ffi_calloc((size_t)nf + 1, sizeof(tvm_vm_callee));
+  vm->inputs = (TVMFFIAny*)tvm_ffi_calloc((size_t)nf + 1, sizeof(TVMFFIAny));
+  vm->outputs = (TVMFFIAny*)tvm_ffi_calloc((size_t)nf + 1, sizeof(TVMFFIAny));
+  if (!vm->func_pool || !vm->callees || !vm->inputs || !vm->outputs) return -1;
+  for (int64_t i = 0; i < nf; ++i) {
+    const tvm_vm_func_info* f = &e->funcs[i];
+    tvm_vm_callee* c = &vm->callees[i];
+    c->index = i;
+    c->num_args = f->num_args;
+    int rc = f->kind == TVM_VM_FUNC_PACKED ? resolve_packed(vm, i, &vm->func_pool[i])
+                                           : make_vm_closure(vm, i, &vm->func_pool[i]);
+    if (rc != 0) return -1;
+    void* fn = f->kind == TVM_VM_FUNC_PACKED
+                   ? vm->func_pool[i].v_obj
+                   : ((tvm_vm_closure_obj*)vm->func_pool[i].v_obj)->impl;
+    c->handle = fn;
+    c->safe_call = TVMFFIFunctionGetCellPtr(fn)->safe_call;
+    c->kind = f->kind == TVM_VM_FUNC_PACKED ? TVM_VM_CALLEE_PACKED
+              : f->kind == TVM_VM_FUNC_VM   ? TVM_VM_CALLEE_BYTECODE
+                                            : TVM_VM_CALLEE_CLOSURE;
+    if (f->kind == TVM_VM_FUNC_VM) {
+      c->nregs = (int32_t)f->register_file_size;
+      c->start_word = e->instr_offset[f->start_instr];
+    }
+  }
+  return 0;
+}
+
+static int64_t prepare_arg(tvm_vm_state* vm, int64_t word, int64_t* next_imm) {
+  int64_t v = tvm_vm_arg_value(word);
+  const TVMFFIAny* p;
+  switch (tvm_vm_arg_kind_of(word)) {
+    case TVM_VM_ARG_REGISTER:
+      if (v < TVM_VM_REG_SPECIAL_BEGIN) return v;
+      p = v == TVM_VM_REG_VM ? &vm->self_any : &k_none;
+      break;
+    case TVM_VM_ARG_IMMEDIATE:
+      vm->imms[*next_imm] = tvm_ffi_any_int(v);
+      p = &vm->imms[(*next_imm)++];
+      break;
+    case TVM_VM_ARG_CONST_IDX:
+      p = &vm->consts[v];
+      break;
+    default:
+      p = &vm->func_pool[v];
+      break;
+  }
+  return (int64_t)~(uintptr_t)p;
+}
+
+static int init_code(tvm_vm_state* vm) {
+  const tvm_vm_executable* e = vm->exec;
+  int64_t num_imms = 0;
+  for (int64_t i = 0; i < e->num_instrs; ++i) {
+    const int64_t* w = &e->instr_data[e->instr_offset[i]];
+    if (w[0] != TVM_VM_OP_Call) continue;
+    for (int64_t a = 0; a < w[3]; ++a) num_imms += tvm_vm_arg_kind_of(w[4 + a]) == TVM_VM_ARG_IMMEDIATE;
+  }
+  vm->imms = (TVMFFIAny*)tvm_ffi_calloc((size_t)num_imms + 1, sizeof(TVMFFIAny));
+  vm->code = (int64_t*)tvm_ffi_calloc((size_t)e->num_words + 1, sizeof(int64_t));
+  if (!vm->imms || !vm->code) return -1;
+  int64_t next_imm = 0;
+  for (int64_t fi = 0; fi < e->num_funcs; ++fi) {
+    const tvm_vm_func_info* f = &e->funcs[fi];
+    if (f->kind != TVM_VM_FUNC_VM) continue;
+    for (int64_t i = f->start_instr; i < f->end_instr; ++i) {
+      int64_t off = e->instr_offset[i];
+      const int64_t* w = &e->instr_data[off];
+      int64_t* c = &vm->code[off];
+      c[0] = w[0];
+      switch (w[0]) {
+        case TVM_VM_OP_Call:
+          c[1] = w[1];
+          c[2] = (int64_t)(uintptr_t)&vm->callees[w[2]];
+          c[3] = w[3];
+          for (int64_t a = 0; a < w[3]; ++a) c[4 + a] = prepare_arg(vm, w[4 + a], &next_imm);
+          break;
+        case TVM_VM_OP_Ret:
+          c[1] = w[1];
+          break;
+        case TVM_VM_OP_Goto:
+          c[1] = e->instr_offset[i + w[1]] - off;
+          break;
+        case TVM_VM_OP_If:
+          c[1] = w[1];
+          c[2] = e->instr_offset[i + w[2]] - off;
+          break;
+      }
+    }
+  }
+  return 0;
+}
+
+int tvm_vm__init(tvm_vm_state* vm, const DLDevice* devices, const int32_t* alloc_types,
+                 int32_t num_devices) {
+  if (vm->initialized) return tvm_ffi_raise("RuntimeError", "the VM is already initialised");
+  int rc = init_devices(vm, devices, alloc_types, num_devices);
+  if (rc == 0) rc = init_constants(vm);
+  if (rc == 0) rc = init_functions(vm);
+  if (rc == 0) rc = init_code(vm);
+  if (rc == 0) {
+    vm->chunks = (tvm_vm_reg_chunk*)tvm_ffi_calloc(1, sizeof(tvm_vm_reg_chunk));
+    TVMFFIAny* base = (TVMFFIAny*)tvm_ffi_malloc(FIRST_CHUNK_REGS * sizeof(TVMFFIAny));
+    if (!vm->chunks || !base) {
+      tvm_ffi_free(base);
+      rc = -1;
+    } else {
+      vm->chunks[0].base = base;
+      vm->chunks[0].cap = FIRST_CHUNK_REGS;
+      vm->num_chunks = 1;
+      vm->top = base;
+      vm->limit = base + FIRST_CHUNK_REGS;
+    }
+  }
+  if (rc == 0 && !scratch_for(vm, 0)) rc = -1;
+  if (rc == 0) vm->initialized = true;
+  return rc;
+}
+
+/* ---- Closures by name, device conversion ------------------------------------------------- */
+tvm_vm_closure_obj* tvm_vm__get_closure(tvm_vm_state* vm, const char* name, bool allow_missing) {
+  if (vm->saved) {
+    const TVMFFIAny* s = tvm_ffi_map_get_str(vm->saved, name);
+    if (s) {
+      tvm_ffi_retain(s->v_obj);
+      return (tvm_vm_closure_obj*)s->v_obj;
+    }
+  }
+  int64_t idx = tvm_vm_executable_find_function(vm->exec, name);
+  if (idx < 0) {
+    if (!allow_missing) tvm_ffi_raise("ValueError", "unknown function `%s`", name);
+    return NULL;
+  }
+  if (vm->exec->funcs[idx].kind == TVM_VM_FUNC_PACKED) {
+    if (!allow_missing) {
+      tvm_ffi_raise("ValueError", "`%s` is a packed function, not a function of the executable", name);
+    }
+    return NULL;
+  }
+  if (tvm_vm__check_initialized(vm) != 0) return NULL;
+  tvm_ffi_retain(vm->func_pool[idx].v_obj);
+  return (tvm_vm_closure_obj*)vm->func_pool[idx].v_obj;
+}
+
+int tvm_vm__to_vm_device(tvm_vm_state* vm, const TVMFFIAny* in, TVMFFIAny* out) {
+  DLDevice dev = vm->devices[0];
+  const DLTensor* t = NULL;
+  if (in->type_index == kTVMFFIDLTensorPtr) t = (const DLTensor*)in->v_ptr;
+  if (in->type_index == kTVMFFITensor) {
+    t = tvm_ffi_tensor_dl(in->v_obj);
+    if (t->device.device_type == dev.device_type && t->device.device_id == dev.device_id) t = NULL;
+  }
+  if (t) {
+    /* A DLTensor* is copied even on the right device: the VM must not keep borrowed memory. */
+    void* c = tvm_vm__tensor_to_device(t, dev, vm->allocators[0]);
+    if (!c) return -1;
+    *out = tvm_ffi_any_obj(c);
+    return 0;
+  }
+  if (in->type_index == kTVMFFIArray) {
+    int64_t n = tvm_ffi_seq_size(in->v_obj);
+    TVMFFIAny* items = (TVMFFIAny*)tvm_ffi_calloc((size_t)n + 1, sizeof(TVMFFIAny));
+    if (!items) return -1;
+    int rc = 0;
+    for (int64_t i = 0; i < n && rc == 0; ++i) {
+      rc = tvm_vm__to_vm_device(vm, tvm_ffi_seq_at(in->v_obj, i), &items[i]);
+    }
+    void* arr = rc == 0 ? tvm_ffi_array_new_take(items, n) : NULL;
+    for (int64_t i = 0; i < n; ++i) tvm_ffi_any_release(&items[i]);
+    tvm_ffi_free(items);
+    if (!arr) return -1;
+    *out = tvm_ffi_any_obj(arr);
+    return 0;
+  }
+  return tvm_ffi_any_to_owned(in, out);
+}

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Install the build dependencies from Debian (as root, or through sudo) and build the suite.
+#   ./setup.sh                 # Release build in ./build
+#   BUILD_DIR=b ./setup.sh -DCMAKE_BUILD_TYPE=Debug -DTVM_SANITIZE=ON
+set -euo pipefail
+cd "$(dirname "$0")"
+pkgs=(build-essential cmake pkg-config libdlpack-dev libjemalloc-dev clang lua5.4)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo_cmd=""
+  [ "$(id -u)" = 0 ] || sudo_cmd=sudo
+  $sudo_cmd apt-get update
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+build=${BUILD_DIR:-build}
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release "$@"
+cmake --build "$build" -j"$(nproc)"
