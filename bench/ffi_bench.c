@@ -18,7 +18,7 @@ static void row(const char* name, double ours, double floor_ns, double upstream)
   char fl[32] = "-", up[32] = "-";
   if (floor_ns >= 0) snprintf(fl, sizeof(fl), "%.1f", floor_ns);
   if (upstream >= 0) snprintf(up, sizeof(up), "%.1f", upstream);
-  printf("| %-44s | %9.1f | %10s | %9s | %s\n", name, ours, fl, up,
+  printf("| %-52s | %9.1f | %10s | %9s | %s\n", name, ours, fl, up,
          upstream < 0 ? "" : (ours <= upstream ? "ok" : "SLOWER"));
 }
 
@@ -27,9 +27,9 @@ int main(void) {
   const int R = 15;
   const long N = 2000000;
   double t, base;
-  printf("| %-44s | %9s | %10s | %9s |\n", "operation (ns/op, median of 15)", "ours",
+  printf("| %-52s | %9s | %10s | %9s |\n", "operation (ns/op, median of 15)", "ours",
          "plain C", "upstream");
-  printf("|%s|%s|%s|%s|\n", "----------------------------------------------", "-----------",
+  printf("|%s|%s|%s|%s|\n", "------------------------------------------------------", "-----------",
          "------------", "-----------");
 
   void* f = tvm_ffi_function_new(NULL, noop, NULL);

@@ -32,8 +32,8 @@ static bool is_path(const void* p) { return p && tvm_ffi_type_index(p) == g_path
 
 void* tvm_ffi_access_path_root(void) {
   tvm_ffi_init();
-  tvm_ffi_access_path_obj* p = (tvm_ffi_access_path_obj*)tvm_ffi_object_new(
-      g_path_index, sizeof(tvm_ffi_access_path_obj));
+  tvm_ffi_access_path_obj* p =
+      (tvm_ffi_access_path_obj*)tvm_ffi_object_new(g_path_index, sizeof(tvm_ffi_access_path_obj));
   if (!p) return NULL;
   p->kind = TVM_FFI_PATH_ROOT;
   p->key = tvm_ffi_any_none();
@@ -69,8 +69,8 @@ void* tvm_ffi_access_path_extend(const void* parent, int64_t kind, const TVMFFIA
   }
   TVMFFIAny owned;
   if (tvm_ffi_any_to_owned(key, &owned) != 0) return NULL;
-  tvm_ffi_access_path_obj* p = (tvm_ffi_access_path_obj*)tvm_ffi_object_new(
-      g_path_index, sizeof(tvm_ffi_access_path_obj));
+  tvm_ffi_access_path_obj* p =
+      (tvm_ffi_access_path_obj*)tvm_ffi_object_new(g_path_index, sizeof(tvm_ffi_access_path_obj));
   if (!p) {
     tvm_ffi_any_release(&owned);
     return NULL;
@@ -217,8 +217,7 @@ bool tvm_ffi_access_path_is_prefix(const void* prefix, const void* path) {
 
 bool tvm_ffi_access_path_equal(const void* a, const void* b) {
   if (!is_path(a) || !is_path(b)) return false;
-  return ((const tvm_ffi_access_path_obj*)a)->depth ==
-             ((const tvm_ffi_access_path_obj*)b)->depth &&
+  return ((const tvm_ffi_access_path_obj*)a)->depth == ((const tvm_ffi_access_path_obj*)b)->depth &&
          tvm_ffi_access_path_is_prefix(a, b);
 }
 
@@ -245,9 +244,9 @@ static int g_to_string(void* h, const TVMFFIAny* args, int32_t n, TVMFFIAny* res
 }
 
 void tvm_ffi__init_reflection(void) {
-  g_path_index = tvm_ffi_type_register("ffi.reflection.AccessPath", kTVMFFIObject, -1,
-                                       sizeof(tvm_ffi_access_path_obj), NULL,
-                                       kTVMFFISEqHashKindTreeNode);
+  g_path_index =
+      tvm_ffi_type_register("ffi.reflection.AccessPath", kTVMFFIObject, -1,
+                            sizeof(tvm_ffi_access_path_obj), NULL, kTVMFFISEqHashKindTreeNode);
   if (g_path_index >= 0) {
     const tvm_ffi_field_def fields[] = {
         TVM_FFI_FIELD(tvm_ffi_access_path_obj, parent, g_path_index, 0),

@@ -11,8 +11,9 @@
  *   may run on) started on first use; idle workers sleep on their own condition variable. The
  *   caller runs task 0 and then claims tasks like any worker, so any number of tasks runs on
  *   any pool size. Launches from inside a task, or while another thread holds the pool, run
- *   serially in the calling thread (no deadlock, no oversubscription). Workers are joined at
- *   exit.
+ *   serially in the calling thread (no deadlock, no oversubscription). The first failure (by
+ *   task id) wins: its error is moved off the thread that raised it and re-raised on the
+ *   caller's. Workers are joined at exit; a forked child starts a pool of its own.
  */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -177,13 +178,15 @@ static int cpu_allocator(DLTensor* prototype, DLManagedTensorVersioned** out, vo
   int32_t ndim = prototype->ndim;
   const int64_t* strides = prototype->strides;
   const char* bad = NULL;
-  if (ndim < 0 || (ndim > 0 && !prototype->shape)) bad = "invalid ndim or shape";
+  if (ndim < 0 || (ndim > 0 && !prototype->shape)) {
+    bad = "DLPack allocator: the prototype has a negative ndim or no shape";
+  }
   for (int32_t i = 0; !bad && i < ndim; ++i) {
-    if (prototype->shape[i] < 0) bad = "negative dimension";
-    if (strides && strides[i] < 0) bad = "negative stride";
+    if (prototype->shape[i] < 0) bad = "DLPack allocator: the prototype has a negative dimension";
+    if (strides && strides[i] < 0) bad = "DLPack allocator: the prototype has a negative stride";
   }
   if (!bad && (prototype->dtype.bits == 0 || prototype->dtype.lanes == 0)) {
-    bad = "data type has no size";
+    bad = "DLPack allocator: the prototype's data type has no size";
   }
   if (bad) {
     if (set_error) set_error(error_ctx, "ValueError", bad);
@@ -203,7 +206,10 @@ static int cpu_allocator(DLTensor* prototype, DLManagedTensorVersioned** out, vo
       }
       if (__builtin_mul_overflow(strides[i], prototype->shape[i] - 1, &step) ||
           __builtin_add_overflow(span, step, &span)) {
-        if (set_error) set_error(error_ctx, "ValueError", "strided layout overflows int64");
+        if (set_error) {
+          set_error(error_ctx, "ValueError",
+                    "DLPack allocator: the strided layout overflows int64");
+        }
         return -1;
       }
     }
@@ -214,6 +220,15 @@ static int cpu_allocator(DLTensor* prototype, DLManagedTensorVersioned** out, vo
   if (nbytes < 0) {
     report_raised(error_ctx, set_error);
     return -1;
+  }
+  /* Compact strides can overflow even when numel does not (a zero dim hides the others). */
+  for (int64_t i = ndim - 1, s = 1; i > 0 && !strides; --i) {
+    if (__builtin_mul_overflow(s, prototype->shape[i] > 0 ? prototype->shape[i] : 1, &s)) {
+      if (set_error) {
+        set_error(error_ctx, "ValueError", "DLPack allocator: the strides overflow int64");
+      }
+      return -1;
+    }
   }
   size_t head = sizeof(DLManagedTensorVersioned) + 2 * (size_t)ndim * sizeof(int64_t);
   DLManagedTensorVersioned* m = (DLManagedTensorVersioned*)tvm_ffi_malloc(head);
@@ -229,10 +244,10 @@ static int cpu_allocator(DLTensor* prototype, DLManagedTensorVersioned** out, vo
   if (strides) {
     if (ndim) memcpy(out_strides, strides, (size_t)ndim * sizeof(int64_t));
   } else {
-    int64_t s = 1; /* cannot overflow: the element count fits in int64 */
+    int64_t s = 1; /* checked above */
     for (int32_t i = ndim - 1; i >= 0; --i) {
       out_strides[i] = s;
-      s *= shape[i] > 0 ? shape[i] : 1;
+      if (i > 0) s *= shape[i] > 0 ? shape[i] : 1;
     }
   }
   m->version.major = 1;
@@ -273,8 +288,9 @@ int TVMFFIEnvSetDLPackManagedTensorAllocator(
   return 0;
 }
 
+/* SetError for allocators called by TVMFFIEnvTensorAlloc: raise here, note it in *error_ctx. */
 static void raise_from_allocator(void* error_ctx, const char* kind, const char* message) {
-  (void)error_ctx;
+  *(int*)error_ctx = 1;
   TVMFFIErrorSetRaisedFromCStr(kind ? kind : "RuntimeError", message ? message : "");
 }
 
@@ -297,9 +313,10 @@ int TVMFFIEnvTensorAlloc(DLTensor* prototype, TVMFFIObjectHandle* out) {
   }
   DLPackManagedTensorAllocator alloc = TVMFFIEnvGetDLPackManagedTensorAllocator();
   DLManagedTensorVersioned* m = NULL;
-  int rc = alloc(prototype, &m, NULL, raise_from_allocator);
+  int reported = 0;
+  int rc = alloc(prototype, &m, &reported, raise_from_allocator);
   if (rc != 0) {
-    if (!tvm_ffi_error_pending()) {
+    if (!reported) {
       tvm_ffi_raise("RuntimeError", "%s: the allocator failed (code %d) without an error", fname,
                     rc);
     }
@@ -391,7 +408,7 @@ void* tvm_ffi_env_capi_lookup(const char* name) {
 
 /* ==== Parallel launch ===================================================================== */
 
-#define MAX_THREADS 1024
+#define MAX_THREADS 1024 /* TVM_NUM_THREADS and the core count are clamped to this */
 
 typedef struct {
   tvm_ffi_parallel_fn fn;
@@ -423,7 +440,8 @@ static struct {
             .done_cv = PTHREAD_COND_INITIALIZER,
             .launch_lock = PTHREAD_MUTEX_INITIALIZER};
 
-static pthread_once_t g_pool_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t g_pool_start_lock = PTHREAD_MUTEX_INITIALIZER;
+static int g_pool_started; /* atomic; reset in a forked child, whose pool has no threads */
 static pthread_once_t g_threads_once = PTHREAD_ONCE_INIT;
 static int g_num_threads;
 static __thread bool t_in_parallel; /* inside a task: nested launches run serially */
@@ -448,7 +466,7 @@ static void compute_num_threads(void) {
       n = c > 0 ? (c > MAX_THREADS ? MAX_THREADS : (int)c) : 1;
     }
   }
-  g_num_threads = n;
+  g_num_threads = n > MAX_THREADS ? MAX_THREADS : n;
 }
 
 int tvm_ffi_parallel_num_threads(void) {
@@ -518,6 +536,23 @@ static void pool_stop(void) {
   g_pool.num_workers = 0;
 }
 
+/* In a forked child only the forking thread exists: forget the parent's workers (and any lock
+ * state copied mid-use) so the next launch starts a fresh pool. */
+static void pool_after_fork_child(void) {
+  tvm_ffi_free(g_pool.threads);
+  tvm_ffi_free(g_pool.slots);
+  g_pool.threads = NULL;
+  g_pool.slots = NULL;
+  g_pool.num_workers = 0;
+  g_pool.shutdown = false;
+  g_pool.job = NULL;
+  pthread_mutex_init(&g_pool.lock, NULL);
+  pthread_cond_init(&g_pool.done_cv, NULL);
+  pthread_mutex_init(&g_pool.launch_lock, NULL);
+  pthread_mutex_init(&g_pool_start_lock, NULL);
+  g_pool_started = 0;
+}
+
 static void pool_start(void) {
   int want = tvm_ffi_parallel_num_threads() - 1;
   if (want <= 0) return;
@@ -545,7 +580,22 @@ static void pool_start(void) {
   }
   pthread_sigmask(SIG_SETMASK, &old, NULL);
   g_pool.num_workers = n;
-  atexit(pool_stop);
+  static bool hooks_installed;
+  if (!hooks_installed) {
+    hooks_installed = true;
+    atexit(pool_stop);
+    pthread_atfork(NULL, NULL, pool_after_fork_child);
+  }
+}
+
+static void pool_ensure_started(void) {
+  if (__atomic_load_n(&g_pool_started, __ATOMIC_ACQUIRE)) return;
+  pthread_mutex_lock(&g_pool_start_lock);
+  if (!g_pool_started) {
+    pool_start();
+    __atomic_store_n(&g_pool_started, 1, __ATOMIC_RELEASE);
+  }
+  pthread_mutex_unlock(&g_pool_start_lock);
 }
 
 /* Run tasks one after another on this thread; stops at the first failure. */
@@ -571,7 +621,7 @@ int tvm_ffi_parallel_launch(tvm_ffi_parallel_fn fn, void* closure, int num_tasks
   }
   if (num_tasks == 0) num_tasks = tvm_ffi_parallel_num_threads();
   if (num_tasks == 1 || t_in_parallel) return run_serial(fn, closure, num_tasks);
-  pthread_once(&g_pool_once, pool_start);
+  pool_ensure_started();
   if (g_pool.num_workers == 0 || pthread_mutex_trylock(&g_pool.launch_lock) != 0) {
     return run_serial(fn, closure, num_tasks);
   }

@@ -78,13 +78,27 @@ static void write_string(tvm_ffi_strbuf* b, const char* s, size_t n) {
     char esc[7] = {'\\', 0};
     size_t len = 2;
     switch (c) {
-      case '"': esc[1] = '"'; break;
-      case '\\': esc[1] = '\\'; break;
-      case '\b': esc[1] = 'b'; break;
-      case '\f': esc[1] = 'f'; break;
-      case '\n': esc[1] = 'n'; break;
-      case '\r': esc[1] = 'r'; break;
-      case '\t': esc[1] = 't'; break;
+      case '"':
+        esc[1] = '"';
+        break;
+      case '\\':
+        esc[1] = '\\';
+        break;
+      case '\b':
+        esc[1] = 'b';
+        break;
+      case '\f':
+        esc[1] = 'f';
+        break;
+      case '\n':
+        esc[1] = 'n';
+        break;
+      case '\r':
+        esc[1] = 'r';
+        break;
+      case '\t':
+        esc[1] = 't';
+        break;
       default:
         memcpy(esc + 1, "u00", 3);
         esc[4] = hex[c >> 4];
@@ -202,10 +216,15 @@ static int write_plain(tvm_ffi_strbuf* b, const TVMFFIAny* v, int depth) {
   }
 }
 
-/* The function registered for `type_index` under a type attribute, or NULL (borrowed). */
-static void* type_attr_function(const char* attr, int32_t type_index) {
+/* The column of a type attribute, or NULL when no type has it. Looked up once per save or
+ * load (the lookup takes the registry lock). */
+static const TVMFFITypeAttrColumn* attr_column(const char* attr) {
   TVMFFIByteArray name = {attr, strlen(attr)};
-  const TVMFFITypeAttrColumn* col = TVMFFIGetTypeAttrColumn(&name);
+  return TVMFFIGetTypeAttrColumn(&name);
+}
+
+/* The function a column holds for `type_index`, or NULL (borrowed). */
+static void* type_attr_function(const TVMFFITypeAttrColumn* col, int32_t type_index) {
   if (!col || type_index < col->begin_index || type_index - col->begin_index >= col->size) {
     return NULL;
   }
@@ -245,6 +264,7 @@ typedef struct {
   int64_t* kids; /* child node indices of the nodes being written, as a stack */
   int64_t num_kids, cap_kids;
   int32_t depth;
+  const TVMFFITypeAttrColumn* to_json; /* "__data_to_json__" */
 } save_ctx;
 
 enum { KEY_STR = 1, KEY_BYTES = 2 };
@@ -407,8 +427,8 @@ static int save_fields(save_ctx* c, const void* obj, int32_t t) {
     if (tvm_ffi_field_get(obj, fields[i], &v) != 0) return -1;
     int rc = save_value(c, &v, &node);
     tvm_ffi_any_release(&v);
-    if (rc != 0) return tvm_ffi_raise_context("field `%s` of %s", fields[i]->name.data,
-                                              tvm_ffi_type_key(t));
+    if (rc != 0)
+      return tvm_ffi_raise_context("field `%s` of %s", fields[i]->name.data, tvm_ffi_type_key(t));
     if (push_kid(c, node) != 0) return -1;
   }
   begin_node(c, tvm_ffi_type_key(t));
@@ -466,7 +486,7 @@ static int save_object(save_ctx* c, const TVMFFIAny* v) {
       return 0;
     }
     default: {
-      void* to_json = type_attr_function("__data_to_json__", t);
+      void* to_json = type_attr_function(c->to_json, t);
       if (to_json) {
         TVMFFIAny data;
         if (tvm_ffi_function_call(to_json, v, 1, &data) != 0) {
@@ -600,27 +620,28 @@ static int json_save(const TVMFFIAny* value, const TVMFFIAny* metadata, tvm_ffi_
   if (!value || !out) return tvm_ffi_raise("ValueError", "tvm_ffi_json_save: NULL argument");
   save_ctx c;
   memset(&c, 0, sizeof(c));
+  c.to_json = attr_column("__data_to_json__");
   int64_t root = 0;
   int rc = save_value(&c, value, &root);
-  tvm_ffi_strbuf text = {0};
+  if (rc == 0 && c.nodes.failed) rc = tvm_ffi_raise("MemoryError", "out of memory writing JSON");
+  /* The root index is known only now, so the nodes are copied once into `out`, after it; on
+   * failure `out` is restored to its previous length. */
+  size_t out_size = out->size;
   if (rc == 0) {
-    tvm_ffi_strbuf_printf(&text, "{\"root_index\":%lld,\"nodes\":[", (long long)root);
-    tvm_ffi_strbuf_append(&text, c.nodes.data ? c.nodes.data : "", c.nodes.size);
-    tvm_ffi_strbuf_putc(&text, ']');
+    tvm_ffi_strbuf_printf(out, "{\"root_index\":%lld,\"nodes\":[", (long long)root);
+    tvm_ffi_strbuf_append(out, c.nodes.data ? c.nodes.data : "", c.nodes.size);
+    tvm_ffi_strbuf_putc(out, ']');
     if (metadata && metadata->type_index != kTVMFFINone) {
-      tvm_ffi_strbuf_puts(&text, ",\"metadata\":");
-      rc = write_plain(&text, metadata, 0);
+      tvm_ffi_strbuf_puts(out, ",\"metadata\":");
+      rc = write_plain(out, metadata, 0);
     }
-    tvm_ffi_strbuf_putc(&text, '}');
+    tvm_ffi_strbuf_putc(out, '}');
+    if (rc == 0 && out->failed) rc = tvm_ffi_raise("MemoryError", "out of memory writing JSON");
+    if (rc != 0 && !out->failed) {
+      out->size = out_size;
+      if (out->data) out->data[out_size] = '\0';
+    }
   }
-  if (rc == 0 && (text.failed || c.nodes.failed)) {
-    rc = tvm_ffi_raise("MemoryError", "out of memory writing JSON");
-  }
-  if (rc == 0) {
-    tvm_ffi_strbuf_append(out, text.data, text.size);
-    if (out->failed) rc = tvm_ffi_raise("MemoryError", "out of memory writing JSON");
-  }
-  tvm_ffi_strbuf_free(&text);
   tvm_ffi_strbuf_free(&c.nodes);
   for (int64_t i = 0; i < c.num_entries; ++i) tvm_ffi_any_release(&c.entries[i].key);
   tvm_ffi_free(c.entries);
@@ -635,27 +656,28 @@ int tvm_ffi_json_save(const TVMFFIAny* value, tvm_ffi_strbuf* out) {
 
 /* ---- Parsing ----------------------------------------------------------------------------- */
 enum { J_NULL, J_FALSE, J_TRUE, J_INT, J_FLOAT, J_STR, J_ARR, J_OBJ };
-static const char* const k_jkind_names[] = {"null",   "false",  "true",  "an integer",
+static const char* const k_jkind_names[] = {"null",    "false",    "true",     "an integer",
                                             "a float", "a string", "an array", "an object"};
 
-/* One JSON value. Array elements and object members (key, value, key, value, ...) are linked
- * through `next`. */
+/* One JSON value (16 bytes: the document is held whole while a graph loads). Array elements
+ * and object members (key, value, key, value, ...) are linked through `next`. Offsets are 32
+ * bits, so texts are limited to 4 GiB. */
 typedef struct {
   uint8_t kind;
   bool in_arena; /* string bytes live in the parser's arena, not in the text */
   int32_t next;  /* next sibling or -1 */
-  int64_t off;   /* byte offset in the text */
   union {
     int64_t i;
     double f;
     struct {
-      int64_t pos, len;
+      uint32_t pos, len;
     } s;
     struct {
       int32_t first, count; /* count: elements, or members of an object */
     } c;
   } u;
 } jval;
+_Static_assert(sizeof(jval) == 16, "compact JSON values");
 
 typedef struct {
   const char* text;
@@ -673,7 +695,9 @@ static int perr(parser* p, size_t off, const char* what) {
 static int new_val(parser* p, uint8_t kind, size_t off, int32_t* out) {
   if (p->nvals == p->cap) {
     if (p->cap >= INT32_MAX / 2) return perr(p, off, "too many values");
-    int32_t cap = p->cap ? p->cap * 2 : 256;
+    /* A first guess from the text size (one value per ~6 bytes in graphs) avoids regrowing. */
+    int32_t cap =
+        p->cap ? p->cap * 2 : (int32_t)(p->len / 6 < (1u << 24) ? p->len / 6 + 64 : 1u << 24);
     jval* v = (jval*)tvm_ffi_realloc(p->vals, (size_t)cap * sizeof(jval));
     if (!v) return -1;
     p->vals = v;
@@ -683,7 +707,6 @@ static int new_val(parser* p, uint8_t kind, size_t off, int32_t* out) {
   memset(v, 0, sizeof(*v));
   v->kind = kind;
   v->next = -1;
-  v->off = (int64_t)off;
   *out = p->nvals++;
   return 0;
 }
@@ -701,9 +724,10 @@ static int hex4(parser* p, size_t at, uint32_t* out) {
   uint32_t v = 0;
   for (size_t i = at; i < at + 4; ++i) {
     char c = p->text[i];
-    int d = c >= '0' && c <= '9' ? c - '0'
+    int d = c >= '0' && c <= '9'   ? c - '0'
             : c >= 'a' && c <= 'f' ? c - 'a' + 10
-            : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+            : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                   : -1;
     if (d < 0) return perr(p, i, "invalid hex digit in \\u escape");
     v = v * 16 + (uint32_t)d;
   }
@@ -746,8 +770,8 @@ static int parse_string(parser* p, int32_t* out) {
   }
   if (new_val(p, J_STR, start, out) != 0) return -1;
   if (i < p->len && p->text[i] == '"') {
-    p->vals[*out].u.s.pos = (int64_t)p->pos;
-    p->vals[*out].u.s.len = (int64_t)(i - p->pos);
+    p->vals[*out].u.s.pos = (uint32_t)p->pos;
+    p->vals[*out].u.s.len = (uint32_t)(i - p->pos);
     p->pos = i + 1;
     return 0;
   }
@@ -800,8 +824,8 @@ static int parse_string(parser* p, int32_t* out) {
   if (a->failed) return tvm_ffi_raise("MemoryError", "out of memory parsing JSON");
   jval* v = &p->vals[*out];
   v->in_arena = true;
-  v->u.s.pos = (int64_t)apos;
-  v->u.s.len = (int64_t)(a->size - apos);
+  v->u.s.pos = (uint32_t)apos;
+  v->u.s.len = (uint32_t)(a->size - apos);
   p->pos = i + 1;
   return 0;
 }
@@ -840,8 +864,10 @@ static int parse_number(parser* p, int32_t* out) {
     bool fits = true;
     for (size_t k = start + (neg ? 1 : 0); k < i && fits; ++k) {
       uint64_t d = (uint64_t)(p->text[k] - '0');
-      if (mag > (limit - d) / 10) fits = false;
-      else mag = mag * 10 + d;
+      if (mag > (limit - d) / 10)
+        fits = false;
+      else
+        mag = mag * 10 + d;
     }
     if (fits) {
       if (new_val(p, J_INT, start, out) != 0) return -1;
@@ -882,26 +908,33 @@ static int parse_container(parser* p, bool is_object, int32_t* out) {
       int32_t item;
       skip_ws(p);
       if (is_object) {
-        if (p->pos >= p->len || p->text[p->pos] != '"') return perr(p, p->pos, "expected a string key");
+        if (p->pos >= p->len || p->text[p->pos] != '"')
+          return perr(p, p->pos, "expected a string key");
         if (parse_string(p, &item) != 0) return -1;
-        if (prev >= 0) p->vals[prev].next = item;
-        else first = item;
+        if (prev >= 0)
+          p->vals[prev].next = item;
+        else
+          first = item;
         prev = item;
         skip_ws(p);
         if (p->pos >= p->len || p->text[p->pos] != ':') return perr(p, p->pos, "expected ':'");
         p->pos++;
       }
       if (parse_value(p, &item) != 0) return -1;
-      if (prev >= 0) p->vals[prev].next = item;
-      else first = item;
+      if (prev >= 0)
+        p->vals[prev].next = item;
+      else
+        first = item;
       prev = item;
       if (count == INT32_MAX) return perr(p, p->pos, "too many elements");
       count++;
       skip_ws(p);
-      if (p->pos >= p->len) return perr(p, p->pos, is_object ? "unterminated object" : "unterminated array");
+      if (p->pos >= p->len)
+        return perr(p, p->pos, is_object ? "unterminated object" : "unterminated array");
       char c = p->text[p->pos++];
       if (c == close) break;
-      if (c != ',') return perr(p, p->pos - 1, is_object ? "expected ',' or '}'" : "expected ',' or ']'");
+      if (c != ',')
+        return perr(p, p->pos - 1, is_object ? "expected ',' or '}'" : "expected ',' or ']'");
     }
   }
   p->vals[*out].u.c.first = first;
@@ -947,6 +980,7 @@ static int parse_document(parser* p, const char* text, size_t len, int32_t* root
   memset(p, 0, sizeof(*p));
   p->text = text;
   p->len = len;
+  if (len > UINT32_MAX) return tvm_ffi_raise("ValueError", "JSON text larger than 4 GiB");
   if (parse_value(p, root) != 0) return -1;
   skip_ws(p);
   if (p->pos != p->len) return perr(p, p->pos, "trailing characters after the JSON value");
@@ -1030,14 +1064,23 @@ static int plain_to_any(const parser* p, int32_t idx, TVMFFIAny* out) {
 /* ---- Loading ----------------------------------------------------------------------------- */
 enum { NODE_NEW = 0, NODE_ACTIVE = 1, NODE_DONE = 2 };
 
+/* Type keys resolved so far, direct-mapped by hash (registry lookups take a lock and scan). */
+#define TYPE_CACHE_SIZE 64
+typedef struct {
+  TVMFFIByteArray key; /* points into the parsed document */
+  int32_t index;
+} type_cache_entry;
+
 typedef struct {
   parser p;
-  int64_t n;          /* number of nodes */
-  int32_t* node;      /* jval of each node */
-  int32_t* type;      /* type index of each node, resolved on first visit */
-  int32_t* data;      /* jval of the node's "data", or -1 */
+  type_cache_entry type_cache[TYPE_CACHE_SIZE];
+  const TVMFFITypeAttrColumn* from_json; /* "__data_from_json__" */
+  int64_t n;                             /* number of nodes */
+  int32_t* node;                         /* jval of each node */
+  int32_t* type;                         /* type index of each node, resolved on first visit */
+  int32_t* data;                         /* jval of the node's "data", or -1 */
   uint8_t* state;
-  TVMFFIAny* values;  /* decoded values (owned) */
+  TVMFFIAny* values; /* decoded values (owned) */
 } loader;
 
 static int node_err(const char* kind, int64_t i, const char* fmt, ...) TVM_FFI_PRINTF(3, 4);
@@ -1071,17 +1114,27 @@ static const TVMFFIFieldInfo* field_named(const loader* L, int32_t t, int32_t v)
 /* Built-in types with their own data format; every other object type uses fields. */
 static bool builtin_format(int32_t t) {
   switch (t) {
-    case kTVMFFINone: case kTVMFFIBool: case kTVMFFIInt: case kTVMFFIFloat:
-    case kTVMFFIDataType: case kTVMFFIDevice: case kTVMFFIStr: case kTVMFFIBytes:
-    case kTVMFFIArray: case kTVMFFIList: case kTVMFFIMap: case kTVMFFIDict: case kTVMFFIShape:
+    case kTVMFFINone:
+    case kTVMFFIBool:
+    case kTVMFFIInt:
+    case kTVMFFIFloat:
+    case kTVMFFIDataType:
+    case kTVMFFIDevice:
+    case kTVMFFIStr:
+    case kTVMFFIBytes:
+    case kTVMFFIArray:
+    case kTVMFFIList:
+    case kTVMFFIMap:
+    case kTVMFFIDict:
+    case kTVMFFIShape:
       return true;
     default:
       return false;
   }
 }
 
-static bool uses_fields(int32_t t) {
-  return !builtin_format(t) && !type_attr_function("__data_from_json__", t);
+static bool uses_fields(const loader* L, int32_t t) {
+  return !builtin_format(t) && !type_attr_function(L->from_json, t);
 }
 
 /* Check node i's form and resolve its type key (on its first visit). */
@@ -1106,9 +1159,16 @@ static int resolve_node(loader* L, int64_t i) {
     return node_err("TypeError", i, "\"type\" must be a string, got %s", jkind(L, type_v));
   }
   TVMFFIByteArray key = jstr(&L->p, &L->p.vals[type_v]);
+  type_cache_entry* ce = &L->type_cache[tvm_ffi__hash_bytes(key.data, key.size) % TYPE_CACHE_SIZE];
   int32_t t;
-  if (TVMFFITypeKeyToIndex(&key, &t) != 0) {
-    return tvm_ffi_raise_context("JSON graph node %lld", (long long)i);
+  if (ce->key.data && ce->key.size == key.size && memcmp(ce->key.data, key.data, key.size) == 0) {
+    t = ce->index;
+  } else {
+    if (TVMFFITypeKeyToIndex(&key, &t) != 0) {
+      return tvm_ffi_raise_context("JSON graph node %lld", (long long)i);
+    }
+    ce->key = key;
+    ce->index = t;
   }
   if (t < kTVMFFIStaticObjectBegin && !builtin_format(t)) {
     return node_err("TypeError", i, "a %s cannot be loaded from JSON", tvm_ffi_type_key(t));
@@ -1118,8 +1178,10 @@ static int resolve_node(loader* L, int64_t i) {
   }
   if (t == kTVMFFINone && data_v >= 0) return node_err("TypeError", i, "None takes no \"data\"");
   uint8_t want = J_NULL;
-  if (t == kTVMFFIArray || t == kTVMFFIList || t == kTVMFFIMap || t == kTVMFFIDict) want = J_ARR;
-  else if (t >= kTVMFFIStaticObjectBegin && uses_fields(t)) want = J_OBJ;
+  if (t == kTVMFFIArray || t == kTVMFFIList || t == kTVMFFIMap || t == kTVMFFIDict)
+    want = J_ARR;
+  else if (t >= kTVMFFIStaticObjectBegin && uses_fields(L, t))
+    want = J_OBJ;
   if (want != J_NULL && L->p.vals[data_v].kind != want) {
     return node_err("TypeError", i, "the data of a %s must be %s, got %s", tvm_ffi_type_key(t),
                     k_jkind_names[want], jkind(L, data_v));
@@ -1144,8 +1206,8 @@ static int node_ref(const loader* L, int64_t i, int32_t v, const char* field, in
     return node_err("TypeError", i, "expected a node index, got %s", jkind(L, v));
   }
   if (x->u.i < 0 || x->u.i >= L->n) {
-    return node_err("ValueError", i, "node index %lld out of range [0, %lld)",
-                    (long long)x->u.i, (long long)L->n);
+    return node_err("ValueError", i, "node index %lld out of range [0, %lld)", (long long)x->u.i,
+                    (long long)L->n);
   }
   *out = x->u.i;
   return 0;
@@ -1156,7 +1218,7 @@ static int node_ref(const loader* L, int64_t i, int32_t v, const char* field, in
 static int next_child(loader* L, int64_t i, int32_t* cursor, int64_t* out) {
   int32_t t = L->type[i];
   bool seq = t == kTVMFFIArray || t == kTVMFFIList || t == kTVMFFIMap || t == kTVMFFIDict;
-  bool obj = t >= kTVMFFIStaticObjectBegin && !builtin_format(t) && uses_fields(t);
+  bool obj = t >= kTVMFFIStaticObjectBegin && uses_fields(L, t);
   if (!seq && !obj) return 0;
   if (*cursor == -2) *cursor = L->p.vals[L->data[i]].u.c.first;
   while (*cursor >= 0) {
@@ -1192,17 +1254,24 @@ static int int_array(const loader* L, int64_t i, int32_t data_v, int64_t* out, i
 
 static int decode_float(const loader* L, int32_t v, double* out) {
   const jval* x = &L->p.vals[v];
-  if (x->kind == J_FLOAT) *out = x->u.f;
-  else if (x->kind == J_INT) *out = (double)x->u.i;
-  else if (x->kind == J_STR && jstr_is(&L->p, x, "inf")) *out = INFINITY;
-  else if (x->kind == J_STR && jstr_is(&L->p, x, "-inf")) *out = -INFINITY;
-  else if (x->kind == J_STR && jstr_is(&L->p, x, "nan")) *out = NAN;
-  else return -1;
+  if (x->kind == J_FLOAT)
+    *out = x->u.f;
+  else if (x->kind == J_INT)
+    *out = (double)x->u.i;
+  else if (x->kind == J_STR && jstr_is(&L->p, x, "inf"))
+    *out = INFINITY;
+  else if (x->kind == J_STR && jstr_is(&L->p, x, "-inf"))
+    *out = -INFINITY;
+  else if (x->kind == J_STR && jstr_is(&L->p, x, "nan"))
+    *out = NAN;
+  else
+    return -1;
   return 0;
 }
 
 static int decode_base64(const loader* L, int64_t i, TVMFFIByteArray s, TVMFFIAny* out) {
-  if (s.size % 4) return node_err("ValueError", i, "base64 length %zu is not a multiple of 4", s.size);
+  if (s.size % 4)
+    return node_err("ValueError", i, "base64 length %zu is not a multiple of 4", s.size);
   unsigned char* buf = (unsigned char*)tvm_ffi_malloc(s.size / 4 * 3 + 1);
   if (!buf) return -1;
   size_t n = 0;
@@ -1211,10 +1280,12 @@ static int decode_base64(const loader* L, int64_t i, TVMFFIByteArray s, TVMFFIAn
     int pad = 0;
     for (int j = 0; j < 4; ++j) {
       char c = s.data[k + j];
-      int d = c >= 'A' && c <= 'Z' ? c - 'A'
+      int d = c >= 'A' && c <= 'Z'   ? c - 'A'
               : c >= 'a' && c <= 'z' ? c - 'a' + 26
               : c >= '0' && c <= '9' ? c - '0' + 52
-              : c == '+' ? 62 : c == '/' ? 63 : -1;
+              : c == '+'             ? 62
+              : c == '/'             ? 63
+                                     : -1;
       /* '=' only as the last one or two characters of the text */
       if (c == '=' && k + 4 == s.size && j >= 2 && (j == 3 || s.data[k + 3] == '=')) {
         d = 0;
@@ -1244,12 +1315,16 @@ static int field_value(const loader* L, int64_t i, const TVMFFIFieldInfo* f, int
   const char* want = NULL;
   switch (t) {
     case kTVMFFINone:
-      if (x->kind == J_NULL) *out = tvm_ffi_any_none();
-      else want = "null";
+      if (x->kind == J_NULL)
+        *out = tvm_ffi_any_none();
+      else
+        want = "null";
       break;
     case kTVMFFIBool:
-      if (x->kind == J_TRUE || x->kind == J_FALSE) *out = tvm_ffi_any_bool(x->kind == J_TRUE);
-      else want = "a bool";
+      if (x->kind == J_TRUE || x->kind == J_FALSE)
+        *out = tvm_ffi_any_bool(x->kind == J_TRUE);
+      else
+        want = "a bool";
       break;
     case kTVMFFIInt: {
       if (x->kind != J_INT) {
@@ -1258,7 +1333,8 @@ static int field_value(const loader* L, int64_t i, const TVMFFIFieldInfo* f, int
       }
       /* Narrow int fields: reject what the setter would silently truncate. */
       int bits = f->size >= 8 ? 64 : (int)f->size * 8;
-      if (bits < 64 && (x->u.i < -(INT64_C(1) << (bits - 1)) || x->u.i >= (INT64_C(1) << (bits - 1)))) {
+      if (bits < 64 &&
+          (x->u.i < -(INT64_C(1) << (bits - 1)) || x->u.i >= (INT64_C(1) << (bits - 1)))) {
         return node_err("ValueError", i, "field `%s`: %lld does not fit in int%d", f->name.data,
                         (long long)x->u.i, bits);
       }
@@ -1267,8 +1343,10 @@ static int field_value(const loader* L, int64_t i, const TVMFFIFieldInfo* f, int
     }
     case kTVMFFIFloat: {
       double d;
-      if (decode_float(L, v, &d) == 0) *out = tvm_ffi_any_float(d);
-      else want = "a number";
+      if (decode_float(L, v, &d) == 0)
+        *out = tvm_ffi_any_float(d);
+      else
+        want = "a number";
       break;
     }
     case kTVMFFIDataType: {
@@ -1303,7 +1381,8 @@ static void* create_object(int64_t i, int32_t t) {
   void* obj = NULL;
   if (info && info->metadata && info->metadata->creator) {
     if (info->metadata->creator(&obj) != 0) {
-      tvm_ffi_raise_context("JSON graph node %lld: creating a %s", (long long)i, tvm_ffi_type_key(t));
+      tvm_ffi_raise_context("JSON graph node %lld: creating a %s", (long long)i,
+                            tvm_ffi_type_key(t));
       return NULL;
     }
     if (!obj || tvm_ffi_type_index(obj) != t) {
@@ -1349,8 +1428,8 @@ static int decode_object(loader* L, int64_t i, int32_t t, TVMFFIAny* out) {
       if (f->flags & kTVMFFIFieldFlagBitMaskDefaultFromFactory) {
         if (tvm_ffi_function_call(f->default_value_or_factory.v_obj, NULL, 0, &owned) != 0) {
           tvm_ffi_release(obj);
-          return tvm_ffi_raise_context("JSON graph node %lld: default of field `%s`",
-                                       (long long)i, f->name.data);
+          return tvm_ffi_raise_context("JSON graph node %lld: default of field `%s`", (long long)i,
+                                       f->name.data);
         }
         v = owned;
       } else {
@@ -1483,21 +1562,20 @@ static int decode_node(loader* L, int64_t i, TVMFFIAny* out) {
       return 0;
     }
     default: {
-      void* from_json = type_attr_function("__data_from_json__", t);
+      void* from_json = type_attr_function(L->from_json, t);
       if (!from_json) return decode_object(L, i, t, out);
       TVMFFIAny arg;
       if (plain_to_any(&L->p, dv, &arg) != 0) return -1;
       int rc = tvm_ffi_function_call(from_json, &arg, 1, out);
       tvm_ffi_any_release(&arg);
       if (rc != 0) {
-        return tvm_ffi_raise_context("JSON graph node %lld: __data_from_json__ of %s",
-                                     (long long)i, tvm_ffi_type_key(t));
+        return tvm_ffi_raise_context("JSON graph node %lld: __data_from_json__ of %s", (long long)i,
+                                     tvm_ffi_type_key(t));
       }
       return 0;
     }
   }
-  return node_err("TypeError", i, "invalid data for a %s: %s", tvm_ffi_type_key(t),
-                  jkind(L, dv));
+  return node_err("TypeError", i, "invalid data for a %s: %s", tvm_ffi_type_key(t), jkind(L, dv));
 }
 
 /* Decode the nodes reachable from root, children first, with an explicit stack (depth-first,
@@ -1517,7 +1595,7 @@ static int load_graph(loader* L, int64_t root, TVMFFIAny* out) {
   }
   while (rc == 0 && top > 0) {
     frame* f = &stack[top - 1];
-    int64_t child;
+    int64_t child = -1;
     int r = next_child(L, f->node, &f->cursor, &child);
     if (r < 0) {
       rc = -1;
@@ -1526,7 +1604,9 @@ static int load_graph(loader* L, int64_t root, TVMFFIAny* out) {
       if (L->state[child] == NODE_ACTIVE) {
         rc = node_err("ValueError", f->node, "reference to node %lld forms a cycle",
                       (long long)child);
-      } else if (top >= TVM_FFI_STRUCTURAL_MAX_DEPTH) {
+      } else if (top > TVM_FFI_STRUCTURAL_MAX_DEPTH) {
+        /* The limit counts objects and containers as saving does; the stack also holds the
+         * leaf below them, hence '>'. */
         rc = node_err("ValueError", f->node, "graph nested deeper than %d levels",
                       TVM_FFI_STRUCTURAL_MAX_DEPTH);
       } else if ((rc = resolve_node(L, child)) == 0) {
@@ -1551,6 +1631,7 @@ int tvm_ffi_json_load(const char* text, size_t len, TVMFFIAny* out) {
   if (!text && len) return tvm_ffi_raise("ValueError", "tvm_ffi_json_load: text is NULL");
   loader L;
   memset(&L, 0, sizeof(L));
+  L.from_json = attr_column("__data_from_json__");
   int32_t doc;
   int rc = parse_document(&L.p, text ? text : "", len, &doc);
   int32_t root_v = -1, nodes_v = -1;

@@ -142,8 +142,8 @@ static int too_deep(const char* what) {
 
 /* Host-readable device memory: tensor contents can be compared and hashed in place. */
 static bool host_readable(DLDevice d) {
-  return d.device_type == kDLCPU || d.device_type == kDLCUDAHost ||
-         d.device_type == kDLROCMHost || d.device_type == kDLCUDAManaged;
+  return d.device_type == kDLCPU || d.device_type == kDLCUDAHost || d.device_type == kDLROCMHost ||
+         d.device_type == kDLCUDAManaged;
 }
 
 /* Visit the elements of a host tensor in row-major order as byte ranges: one range for a
@@ -354,7 +354,8 @@ static int eq_tensor(eq_ctx* c, const void* a, const void* b) {
   if (a == b) return 1;
   const DLTensor *x = tvm_ffi_tensor_dl(a), *y = tvm_ffi_tensor_dl(b);
   if (x->ndim != y->ndim || !tvm_ffi_dtype_equal(x->dtype, y->dtype) ||
-      x->device.device_type != y->device.device_type || x->device.device_id != y->device.device_id) {
+      x->device.device_type != y->device.device_type ||
+      x->device.device_id != y->device.device_id) {
     return 0;
   }
   for (int i = 0; i < x->ndim; ++i) {
@@ -522,10 +523,14 @@ static int structural_equal(const TVMFFIAny* lhs, const TVMFFIAny* rhs, bool map
       tvm_ffi_release(lp);
       r = -1;
     } else {
-      if (out_lhs_path) *out_lhs_path = lp;
-      else tvm_ffi_release(lp);
-      if (out_rhs_path) *out_rhs_path = rp;
-      else tvm_ffi_release(rp);
+      if (out_lhs_path)
+        *out_lhs_path = lp;
+      else
+        tvm_ffi_release(lp);
+      if (out_rhs_path)
+        *out_rhs_path = rp;
+      else
+        tvm_ffi_release(rp);
     }
   }
   for (int64_t i = 0; i < c.nsteps; ++i) {

@@ -88,7 +88,7 @@ static int fill_compact_strides(const char* fname, int32_t ndim, const int64_t* 
   int64_t s = 1;
   for (int32_t i = ndim - 1; i >= 0; --i) {
     strides[i] = s;
-    if (__builtin_mul_overflow(s, shape[i] > 0 ? shape[i] : 1, &s)) {
+    if (i > 0 && __builtin_mul_overflow(s, shape[i] > 0 ? shape[i] : 1, &s)) {
       return tvm_ffi_raise("ValueError", "%s: shape is too large (strides overflow int64)", fname);
     }
   }
@@ -370,7 +370,8 @@ void* tvm_ffi_tensor_view(void* tensor, const int64_t* shape, int32_t ndim, cons
   tensor_obj* src = as_tensor(fname, tensor);
   if (!src || check_shape(fname, ndim, shape) != 0) return NULL;
   if (elem_offset < 0) {
-    tvm_ffi_raise("ValueError", "%s: element offset %lld is negative", fname, (long long)elem_offset);
+    tvm_ffi_raise("ValueError", "%s: element offset %lld is negative", fname,
+                  (long long)elem_offset);
     return NULL;
   }
   if (dtype.bits == 0 || dtype.lanes == 0) {
@@ -461,7 +462,9 @@ void* tvm_ffi_tensor_empty(const int64_t* shape, int32_t ndim, DLDataType dtype,
 
 /* The DLTensor of argument i (an ffi.Tensor or a DLTensor pointer), or NULL + TypeError. */
 static const DLTensor* arg_dltensor(const char* fname, const TVMFFIAny* args, int32_t i) {
-  if (args[i].type_index == kTVMFFIDLTensorPtr && args[i].v_ptr) return (const DLTensor*)args[i].v_ptr;
+  if (args[i].type_index == kTVMFFIDLTensorPtr && args[i].v_ptr) {
+    return (const DLTensor*)args[i].v_ptr;
+  }
   void* t = tvm_ffi_arg_object(fname, args, i, kTVMFFITensor);
   return t ? tvm_ffi_tensor_dl(t) : NULL;
 }
@@ -530,11 +533,12 @@ static int g_tensor_empty(void* h, const TVMFFIAny* args, int32_t n, TVMFFIAny* 
   if (!dims) return -1;
   int rc = 0;
   for (int64_t i = 0; i < ndim && rc == 0; ++i) {
-    if (items[i].type_index != kTVMFFIInt) {
+    if (items[i].type_index == kTVMFFIInt) {
+      dims[i] = items[i].v_int64;
+    } else {
       rc = tvm_ffi_raise("TypeError", "%s: dimension %lld must be an int, not %s", fname,
                          (long long)i, tvm_ffi_any_type_name(&items[i]));
     }
-    dims[i] = items[i].v_int64;
   }
   if (rc == 0) {
     rc = tvm_ffi__ret_obj(result, tvm_ffi_tensor_empty(dims, (int32_t)ndim, dtype, device));

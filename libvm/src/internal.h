@@ -124,7 +124,8 @@ typedef struct tvm_vm_allocator {
 typedef struct {
   TVMFFIObject header;
   void* data;
-  size_t size; /* bytes usable (the size class for pooled blocks) */
+  size_t size;       /* bytes requested: tensors must fit in these */
+  size_t block_size; /* bytes allocated (the size class for pooled blocks) */
   DLDevice device;
   tvm_vm_allocator* alloc; /* owned reference */
 } tvm_vm_storage_obj;

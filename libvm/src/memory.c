@@ -232,7 +232,7 @@ tvm_vm_allocator* tvm_vm__default_allocator(DLDevice dev) {
 /* ---- Storage ------------------------------------------------------------------------------ */
 static void storage_destroy(void* self) {
   tvm_vm_storage_obj* s = (tvm_vm_storage_obj*)self;
-  if (s->data) allocator_free(s->alloc, s->data, s->size);
+  if (s->data) allocator_free(s->alloc, s->data, s->block_size);
   tvm_ffi_release(s->alloc);
 }
 
@@ -243,11 +243,12 @@ tvm_vm_storage_obj* tvm_vm__storage_new(tvm_vm_allocator* alloc, size_t nbytes) 
   tvm_ffi_retain(alloc);
   s->alloc = alloc;
   s->device = alloc->device;
-  if (allocator_alloc(alloc, nbytes, &s->data, &s->size) != 0) {
+  if (allocator_alloc(alloc, nbytes, &s->data, &s->block_size) != 0) {
     s->data = NULL;
     tvm_ffi_release(s);
     return NULL;
   }
+  s->size = nbytes;
   return s;
 }
 

@@ -260,14 +260,42 @@ static void attach_trace(tvm_ffi_strbuf* b) {
 /* The argument a prepared argument word refers to. */
 #define VM_ARG(regs, w) ((w) >= 0 ? &(regs)[(w)] : (const TVMFFIAny*)(uintptr_t)~(w))
 
+/*
+ * Values move through the loop as two 8-byte words. Callees write results with 8-byte
+ * stores; reading such a value back with one 16-byte load (what a struct copy compiles to)
+ * stalls on store forwarding, ~10 cycles each time. The empty asm keeps the compiler from
+ * merging the two words into one vector load.
+ */
+typedef struct {
+  uint64_t lo; /* type_index | zero_padding << 32 */
+  uint64_t hi; /* the payload */
+} any_words;
+
+static inline any_words load_any(const TVMFFIAny* p) {
+  any_words w;
+  memcpy(&w.lo, p, 8);
+  memcpy(&w.hi, (const char*)p + 8, 8);
+  __asm__("" : "+r"(w.lo), "+r"(w.hi));
+  return w;
+}
+
+static inline void store_any(TVMFFIAny* p, any_words w) {
+  memcpy(p, &w.lo, 8);
+  memcpy((char*)p + 8, &w.hi, 8);
+}
+
+static inline bool words_is_object(any_words w) {
+  return (int32_t)(uint32_t)w.lo >= kTVMFFIStaticObjectBegin;
+}
+
 /* Store an owned result into register dst (or drop it for %void). */
-static inline void write_reg(TVMFFIAny* regs, int64_t dst, TVMFFIAny v) {
+static inline void write_reg(TVMFFIAny* regs, int64_t dst, any_words v) {
   if (TVM_VM_LIKELY(dst != TVM_VM_REG_VOID)) {
-    TVMFFIAny old = regs[dst];
-    regs[dst] = v;
-    if (old.type_index >= kTVMFFIStaticObjectBegin) tvm_ffi_release(old.v_obj);
-  } else if (v.type_index >= kTVMFFIStaticObjectBegin) {
-    tvm_ffi_release(v.v_obj);
+    any_words old = load_any(&regs[dst]);
+    store_any(&regs[dst], v);
+    if (words_is_object(old)) tvm_ffi_release((void*)(uintptr_t)old.hi);
+  } else if (words_is_object(v)) {
+    tvm_ffi_release((void*)(uintptr_t)v.hi);
   }
 }
 
@@ -342,7 +370,11 @@ static int run_loop(tvm_vm_state* vm, int64_t base, TVMFFIAny* out) {
     if (TVM_VM_LIKELY(c->kind == TVM_VM_CALLEE_BYTECODE) && !vm->instrument) {
       tvm_vm_frame* nf = frame_push(vm, c);
       if (TVM_VM_UNLIKELY(!nf)) goto fail;
-      for (int64_t i = 0; i < nargs; ++i) nf->regs[i] = tvm_ffi_any_copy(VM_ARG(regs, aw[i]));
+      for (int64_t i = 0; i < nargs; ++i) {
+        any_words v = load_any(VM_ARG(regs, aw[i]));
+        if (words_is_object(v)) tvm_ffi_retain((void*)(uintptr_t)v.hi);
+        store_any(&nf->regs[i], v);
+      }
       nf->ret_ip = aw + nargs;
       nf->caller_dst = ip[1];
       regs = nf->regs;
@@ -350,7 +382,7 @@ static int run_loop(tvm_vm_state* vm, int64_t base, TVMFFIAny* out) {
       VM_DISPATCH();
     }
     TVMFFIAny* a = scratch + 5;
-    for (int64_t i = 0; i < nargs; ++i) a[i] = *VM_ARG(regs, aw[i]);
+    for (int64_t i = 0; i < nargs; ++i) store_any(&a[i], load_any(VM_ARG(regs, aw[i])));
     TVMFFIAny ret = {0};
     int rc;
     if (TVM_VM_UNLIKELY(vm->instrument != NULL)) {
@@ -369,24 +401,24 @@ static int run_loop(tvm_vm_state* vm, int64_t base, TVMFFIAny* out) {
     }
     if (TVM_VM_UNLIKELY(rc != 0)) goto fail;
     /* A callee may have re-entered the VM: our frame and registers are where we left them. */
-    write_reg(regs, ip[1], ret);
+    write_reg(regs, ip[1], load_any(&ret));
     ip = aw + nargs;
     VM_DISPATCH();
   }
 
   VM_OP(Ret) {
     const int64_t r = ip[1];
-    TVMFFIAny rv = k_none;
+    any_words rv = {0, 0};
     if (TVM_VM_LIKELY(r != TVM_VM_REG_VOID)) {
-      rv = regs[r];
-      regs[r] = k_none;
+      rv = load_any(&regs[r]);
+      store_any(&regs[r], (any_words){0, 0});
     }
     tvm_vm_frame* done = &vm->frames[vm->depth - 1];
     const int64_t* ret_ip = done->ret_ip;
     const int64_t dst = done->caller_dst;
     frame_pop(vm);
     if (TVM_VM_UNLIKELY(vm->depth == base)) {
-      *out = rv;
+      store_any(out, rv);
       return 0;
     }
     regs = vm->frames[vm->depth - 1].regs;

@@ -3,6 +3,8 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "test_util.h"
 
@@ -36,7 +38,9 @@ TEST(streams) {
   CHECK_OK(TVMFFIEnvSetStream(kDLCUDA, 1000, (void*)0xC, NULL));
   CHECK_OK(TVMFFIEnvSetStream(100, 5, (void*)0xD, NULL));
   CHECK_OK(TVMFFIEnvSetStream(kDLCUDA, INT32_MAX, (void*)0xE, NULL));
-  for (int i = 0; i < 20; ++i) CHECK_OK(TVMFFIEnvSetStream(kDLVulkan, 100 + i, (void*)(intptr_t)(i + 1), NULL));
+  for (int i = 0; i < 20; ++i) {
+    CHECK_OK(TVMFFIEnvSetStream(kDLVulkan, 100 + i, (void*)(intptr_t)(i + 1), NULL));
+  }
   CHECK(TVMFFIEnvGetStream(kDLCUDA, 1000) == (void*)0xC);
   CHECK(TVMFFIEnvGetStream(100, 5) == (void*)0xD);
   CHECK(TVMFFIEnvGetStream(100, 6) == NULL);
@@ -232,6 +236,18 @@ TEST(default_allocator_errors) {
   CHECK(def(&proto, &m, &calls, collect_error) != 0);
   CHECK_STR_EQ(g_err_kind, "ValueError");
   CHECK_STR_CONTAINS(g_err_msg, "overflows int64");
+  int64_t hidden[3] = {INT64_C(1) << 40, 0, INT64_C(1) << 40};
+  proto.shape = hidden;
+  proto.ndim = 3;
+  CHECK_EQ_INT(def(&proto, &m, &calls, collect_error), 0);
+  CHECK(m != NULL && m->dl_tensor.strides[0] == (INT64_C(1) << 40));
+  if (m) m->deleter(m);
+  m = NULL;
+  int64_t hidden_bad[3] = {0, INT64_C(1) << 40, INT64_C(1) << 40};
+  proto.shape = hidden_bad;
+  CHECK(def(&proto, &m, &calls, collect_error) != 0);
+  CHECK_STR_CONTAINS(g_err_msg, "strides overflow int64");
+  proto.ndim = 2;
   int64_t neg_stride[2] = {-1, 1};
   proto.shape = shape;
   proto.strides = neg_stride;
@@ -239,7 +255,7 @@ TEST(default_allocator_errors) {
   CHECK_STR_CONTAINS(g_err_msg, "negative stride");
   CHECK(def(NULL, &m, &calls, collect_error) != 0);
   CHECK_STR_CONTAINS(g_err_msg, "NULL");
-  CHECK_EQ_INT(calls, 6);
+  CHECK_EQ_INT(calls, 7);
   CHECK(m == NULL);
   /* Errors went to the callback, not to this thread's error slot. */
   CHECK(!tvm_ffi_error_pending());
@@ -496,6 +512,29 @@ TEST(parallel_concurrent_launchers) {
   for (int i = 0; i < 3; ++i) CHECK(ok[i]);
 }
 
+/* A forked child has none of the parent's pool threads; its launches must still run. */
+TEST(parallel_after_fork) {
+  sum_state s;
+  memset(&s, 0, sizeof(s));
+  CHECK_OK(tvm_ffi_parallel_launch(sum_task, &s, 8)); /* the pool is running */
+  pid_t pid = fork();
+  CHECK(pid >= 0);
+  if (pid == 0) {
+    int ok = 1;
+    for (int rep = 0; rep < 5; ++rep) {
+      memset(&s, 0, sizeof(s));
+      ok &= tvm_ffi_parallel_launch(sum_task, &s, 8) == 0;
+      int64_t total = 0;
+      for (int i = 0; i < 8; ++i) total += s.partial[i];
+      ok &= total == INT64_C(10000) * 9999 / 2;
+    }
+    _exit(ok ? 0 : 1);
+  }
+  int status = 0;
+  CHECK_EQ_INT(waitpid(pid, &status, 0), pid);
+  CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 int main(void) {
   /* The pool size is read at first parallel use; set it unless the environment already did. */
   if (!getenv("TVM_NUM_THREADS")) {
@@ -513,5 +552,6 @@ int main(void) {
   RUN(parallel_errors);
   RUN(parallel_nested);
   RUN(parallel_concurrent_launchers);
+  RUN(parallel_after_fork);
   return test_summary();
 }

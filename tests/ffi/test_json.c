@@ -13,7 +13,9 @@ static const char* save(const TVMFFIAny* v, tvm_ffi_strbuf* buf) {
   return tvm_ffi_json_save(v, buf) == 0 ? tvm_ffi_strbuf_cstr(buf) : NULL;
 }
 
-static int load(const char* text, TVMFFIAny* out) { return tvm_ffi_json_load(text, strlen(text), out); }
+static int load(const char* text, TVMFFIAny* out) {
+  return tvm_ffi_json_load(text, strlen(text), out);
+}
 
 /* Save, load, and check structural equality with the original; returns the loaded value. */
 static TVMFFIAny roundtrip(TVMFFIAny v) {
@@ -79,13 +81,28 @@ TEST(pod_roundtrips) {
     TVMFFIAny back = roundtrip(I(ints[i]));
     CHECK(back.type_index == kTVMFFIInt && back.v_int64 == ints[i]);
   }
-  double floats[] = {0.0, -0.0, 0.1, -2.5, 1e300, -1e-300, 5e-324, 1.7976931348623157e308,
-                     123456789.123456789, 1.0 / 3.0, 1e16, 2.0, INFINITY, -INFINITY, NAN};
+  double floats[] = {0.0,
+                     -0.0,
+                     0.1,
+                     -2.5,
+                     1e300,
+                     -1e-300,
+                     5e-324,
+                     1.7976931348623157e308,
+                     123456789.123456789,
+                     1.0 / 3.0,
+                     1e16,
+                     2.0,
+                     INFINITY,
+                     -INFINITY,
+                     NAN};
   for (size_t i = 0; i < sizeof(floats) / sizeof(floats[0]); ++i) {
     TVMFFIAny back = roundtrip(tvm_ffi_any_float(floats[i]));
     CHECK(back.type_index == kTVMFFIFloat);
-    if (isnan(floats[i])) CHECK(isnan(back.v_float64));
-    else CHECK(memcmp(&back.v_float64, &floats[i], sizeof(double)) == 0); /* bit exact */
+    if (isnan(floats[i]))
+      CHECK(isnan(back.v_float64));
+    else
+      CHECK(memcmp(&back.v_float64, &floats[i], sizeof(double)) == 0); /* bit exact */
   }
   DLDataType dts[] = {tvm_ffi_dtype(kDLFloat, 32, 1), tvm_ffi_dtype(kDLInt, 8, 4),
                       tvm_ffi_dtype(kDLUInt, 1, 1), tvm_ffi_dtype(kDLBfloat, 16, 1),
@@ -100,8 +117,13 @@ TEST(pod_roundtrips) {
 }
 
 TEST(string_roundtrips) {
-  const char* strs[] = {"", "a", "seven77", "eight888", "quote \" backslash \\ slash /",
-                        "tab\there\nnewline\r\b\f\x01\x1f\x7f", "utf-8: \xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80",
+  const char* strs[] = {"",
+                        "a",
+                        "seven77",
+                        "eight888",
+                        "quote \" backslash \\ slash /",
+                        "tab\there\nnewline\r\b\f\x01\x1f\x7f",
+                        "utf-8: \xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80",
                         "a long string that is certainly not stored inline in the Any value"};
   for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); ++i) {
     TVMFFIAny s = tvm_ffi_string(strs[i]);
@@ -305,10 +327,13 @@ static int named_from_json(void* h, const TVMFFIAny* args, int32_t n, TVMFFIAny*
   return 0;
 }
 
-TEST(custom_data_hooks) {
-  /* A type whose state (code) is not a reflected field, written and read through hooks. */
+/* A type whose state (code) is not a reflected field, written and read through hooks. */
+static void register_named_type(void) {
   g_named_t = tvm_ffi_type_register("test.Named", kTVMFFIObject, -1, sizeof(named_obj), NULL,
                                     kTVMFFISEqHashKindUniqueInstance);
+}
+
+TEST(custom_data_hooks) {
   void* to = tvm_ffi_function_new(NULL, named_to_json, NULL);
   void* from = tvm_ffi_function_new(NULL, named_from_json, NULL);
   TVMFFIAny tov = tvm_ffi_any_obj(to), fromv = tvm_ffi_any_obj(from);
@@ -330,7 +355,8 @@ TEST(custom_data_hooks) {
   CHECK(back.type_index == kTVMFFIArray && tvm_ffi_seq_obj_at(back.v_obj, 0) == s);
   tvm_ffi_any_release(&back);
   /* The hook's error is reported with the node. */
-  CHECK(load("{\"root_index\":0,\"nodes\":[{\"type\":\"test.Named\",\"data\":\"six\"}]}", &back) != 0);
+  CHECK(load("{\"root_index\":0,\"nodes\":[{\"type\":\"test.Named\",\"data\":\"six\"}]}", &back) !=
+        0);
   CHECK_RAISED("ValueError", "node 0: __data_from_json__ of test.Named: unknown name");
   tvm_ffi_release(a);
   tvm_ffi_release(s);
@@ -376,7 +402,7 @@ TEST(malformed_json) {
   check_load_error("{\"root_index\":0,\"nodes\":[{\"type\":\"int\",\"data\":5}]", "ValueError",
                    "unterminated object");
   check_load_error("{\"root_index\":0,\"nodes\":[{\"type\":\"int\",\"data\":5}]}  x", "ValueError",
-                   "byte offset 53: trailing characters");
+                   "byte offset 52: trailing characters");
   check_load_error("{\"root_index\":0,\"nodes\":[{\"type\":\"int\",\"data\":05}]}", "ValueError",
                    "leading zeros");
   check_load_error("{\"root_index\":0,\"nodes\":[{\"type\":\"int\",\"data\":-}]}", "ValueError",
@@ -387,7 +413,8 @@ TEST(malformed_json) {
                    "expected ',' or '}'");
   check_load_error("{\"root_index\":0,\"nodes\":[{\"type\":\"ffi.String\",\"data\":\"abc}]}",
                    "ValueError", "unterminated string");
-  check_load_error(G("{\"type\":\"ffi.String\",\"data\":\"a\\qb\"}"), "ValueError", "invalid escape");
+  check_load_error(G("{\"type\":\"ffi.String\",\"data\":\"a\\qb\"}"), "ValueError",
+                   "invalid escape");
   check_load_error(G("{\"type\":\"ffi.String\",\"data\":\"\\ud800x\"}"), "ValueError",
                    "unpaired high surrogate");
   check_load_error(G("{\"type\":\"ffi.String\",\"data\":\"\\udc00\"}"), "ValueError",
@@ -435,15 +462,18 @@ TEST(bad_graphs) {
   check_load_error(G("{\"type\":\"int\"}"), "TypeError", "missing \"data\" for a int");
   check_load_error(G("{\"type\":\"None\",\"data\":1}"), "TypeError", "None takes no \"data\"");
   check_load_error(G("{\"type\":\"bool\",\"data\":1}"), "TypeError", "invalid data for a bool");
-  check_load_error(G("{\"type\":\"float\",\"data\":\"infinity\"}"), "TypeError", "invalid data for a float");
+  check_load_error(G("{\"type\":\"float\",\"data\":\"infinity\"}"), "TypeError",
+                   "invalid data for a float");
   check_load_error(G("{\"type\":\"DataType\",\"data\":\"floaty32\"}"), "ValueError", "node 0");
-  check_load_error(G("{\"type\":\"Device\",\"data\":[1]}"), "TypeError", "invalid data for a Device");
+  check_load_error(G("{\"type\":\"Device\",\"data\":[1]}"), "TypeError",
+                   "invalid data for a Device");
   check_load_error(G("{\"type\":\"Device\",\"data\":[1,4294967296]}"), "ValueError", "int32");
   check_load_error(G("{\"type\":\"void*\",\"data\":0}"), "TypeError", "a void* cannot be loaded");
   check_load_error(G("{\"type\":\"ffi.Bytes\",\"data\":\"abc\"}"), "ValueError", "multiple of 4");
   check_load_error(G("{\"type\":\"ffi.Bytes\",\"data\":\"ab=c\"}"), "ValueError", "invalid base64");
   check_load_error(G("{\"type\":\"ffi.Bytes\",\"data\":\"a===\"}"), "ValueError", "invalid base64");
-  check_load_error(G("{\"type\":\"ffi.Shape\",\"data\":[1,\"2\"]}"), "TypeError", "expected integers");
+  check_load_error(G("{\"type\":\"ffi.Shape\",\"data\":[1,\"2\"]}"), "TypeError",
+                   "expected integers");
   check_load_error(G("{\"type\":\"ffi.Array\",\"data\":{}}"), "TypeError",
                    "the data of a ffi.Array must be an array, got an object");
   check_load_error(G("{\"type\":\"ffi.Map\",\"data\":[0]}"), "ValueError", "even length");
@@ -459,8 +489,10 @@ TEST(bad_graphs) {
                    "ValueError", "forms a cycle");
   /* A forward reference that is not a cycle is fine. */
   TVMFFIAny v;
-  CHECK_OK(load("{\"root_index\":0,\"nodes\":[{\"type\":\"ffi.Array\",\"data\":[1,1]},"
-                "{\"type\":\"int\",\"data\":-3}]}", &v));
+  CHECK_OK(
+      load("{\"root_index\":0,\"nodes\":[{\"type\":\"ffi.Array\",\"data\":[1,1]},"
+           "{\"type\":\"int\",\"data\":-3}]}",
+           &v));
   CHECK(v.type_index == kTVMFFIArray && tvm_ffi_seq_size(v.v_obj) == 2 &&
         tvm_ffi_seq_at(v.v_obj, 1)->v_int64 == -3);
   tvm_ffi_any_release(&v);
@@ -471,55 +503,62 @@ TEST(bad_object_nodes) {
   /* Missing, unknown, repeated and mistyped fields are named with their node. */
   check_load_error(G("{\"type\":\"test.Var\",\"data\":{\"dtype\":\"float32\"}}"), "TypeError",
                    "node 0: missing field `name_hint` of test.Var");
-  check_load_error(G("{\"type\":\"ffi.String\",\"data\":\"x\"},"
-                     "{\"type\":\"test.Var\",\"data\":{\"name_hint\":0,\"dtype\":\"float32\",\"bogus\":1}}"),
-                   "TypeError", "node 1: test.Var has no field `bogus`");
-  check_load_error("{\"root_index\":1,\"nodes\":[{\"type\":\"ffi.String\",\"data\":\"x\"},"
-                   "{\"type\":\"test.Var\",\"data\":{\"name_hint\":0,\"dtype\":\"float32\","
-                   "\"dtype\":\"int8\"}}]}",
-                   "ValueError", "node 1: field `dtype` is given twice");
-  check_load_error("{\"root_index\":1,\"nodes\":[{\"type\":\"ffi.String\",\"data\":\"x\"},"
-                   "{\"type\":\"test.Var\",\"data\":{\"name_hint\":0,\"dtype\":32}}]}",
-                   "TypeError", "node 1: field `dtype` must be a dtype string, got an integer");
-  check_load_error("{\"root_index\":0,\"nodes\":["
-                   "{\"type\":\"test.Var\",\"data\":{\"name_hint\":\"x\",\"dtype\":\"float32\"}}]}",
-                   "TypeError", "node 0: field `name_hint` must be a node index, got a string");
+  check_load_error(
+      "{\"root_index\":1,\"nodes\":[{\"type\":\"ffi.String\",\"data\":\"x\"},"
+      "{\"type\":\"test.Var\",\"data\":{\"name_hint\":0,\"dtype\":\"float32\","
+      "\"bogus\":1}}]}",
+      "TypeError", "node 1: test.Var has no field `bogus`");
+  check_load_error(
+      "{\"root_index\":1,\"nodes\":[{\"type\":\"ffi.String\",\"data\":\"x\"},"
+      "{\"type\":\"test.Var\",\"data\":{\"name_hint\":0,\"dtype\":\"float32\","
+      "\"dtype\":\"int8\"}}]}",
+      "ValueError", "node 1: field `dtype` is given twice");
+  check_load_error(
+      "{\"root_index\":1,\"nodes\":[{\"type\":\"ffi.String\",\"data\":\"x\"},"
+      "{\"type\":\"test.Var\",\"data\":{\"name_hint\":0,\"dtype\":32}}]}",
+      "TypeError", "node 1: field `dtype` must be a dtype string, got an integer");
+  check_load_error(
+      "{\"root_index\":0,\"nodes\":["
+      "{\"type\":\"test.Var\",\"data\":{\"name_hint\":\"x\",\"dtype\":\"float32\"}}]}",
+      "TypeError", "node 0: field `name_hint` must be a node index, got a string");
   /* A node of the wrong type for an object field: the setter's TypeError, with context. */
-  check_load_error("{\"root_index\":1,\"nodes\":[{\"type\":\"int\",\"data\":1},"
-                   "{\"type\":\"test.Func\",\"data\":{\"params\":0,\"body\":0}}]}",
-                   "TypeError", "node 1 field `params`");
-  check_load_error("{\"root_index\":2,\"nodes\":[{\"type\":\"ffi.String\",\"data\":\"x\"},"
-                   "{\"type\":\"ffi.Array\",\"data\":[0]},"
-                   "{\"type\":\"test.Let\",\"data\":{\"var\":1,\"value\":0,\"body\":0}}]}",
-                   "TypeError", "node 2 field `var`: field `var` expects test.Var, got ffi.Array");
+  check_load_error(
+      "{\"root_index\":1,\"nodes\":[{\"type\":\"int\",\"data\":1},"
+      "{\"type\":\"test.Func\",\"data\":{\"params\":0,\"body\":0}}]}",
+      "TypeError", "node 1 field `params`");
+  check_load_error(
+      "{\"root_index\":2,\"nodes\":[{\"type\":\"ffi.String\",\"data\":\"x\"},"
+      "{\"type\":\"ffi.Array\",\"data\":[0]},"
+      "{\"type\":\"test.Let\",\"data\":{\"var\":1,\"value\":0,\"body\":0}}]}",
+      "TypeError", "node 2 field `var`: field `var` expects test.Var, got ffi.Array");
   /* Narrow int fields reject values that do not fit; bools must be bools. */
   const char* pod_prefix =
-      "{\"root_index\":2,\"nodes\":[{\"type\":\"None\"},{\"type\":\"ffi.String\",\"data\":\"s\"},"
-      "{\"type\":\"test.Pod\",\"data\":{";
+      "{\"root_index\":3,\"nodes\":[{\"type\":\"None\"},{\"type\":\"ffi.String\",\"data\":\"s\"},"
+      "{\"type\":\"Device\",\"data\":[1,0]},{\"type\":\"test.Pod\",\"data\":{";
   char text[1024];
   snprintf(text, sizeof(text), "%s%s}}]}", pod_prefix,
            "\"flag\":true,\"i64\":1,\"i32\":4294967296,\"i8\":1,\"f64\":1,\"f32\":1,"
-           "\"dt\":\"int8\",\"dev\":0,\"any\":0,\"str\":1");
-  check_load_error(text, "ValueError", "node 2: field `i32`: 4294967296 does not fit in int32");
+           "\"dt\":\"int8\",\"dev\":2,\"any\":0,\"str\":1");
+  check_load_error(text, "ValueError", "node 3: field `i32`: 4294967296 does not fit in int32");
   snprintf(text, sizeof(text), "%s%s}}]}", pod_prefix,
            "\"flag\":1,\"i64\":1,\"i32\":1,\"i8\":1,\"f64\":1,\"f32\":1,"
-           "\"dt\":\"int8\",\"dev\":0,\"any\":0,\"str\":1");
-  check_load_error(text, "TypeError", "node 2: field `flag` must be a bool, got an integer");
+           "\"dt\":\"int8\",\"dev\":2,\"any\":0,\"str\":1");
+  check_load_error(text, "TypeError", "node 3: field `flag` must be a bool, got an integer");
   snprintf(text, sizeof(text), "%s%s}}]}", pod_prefix,
            "\"flag\":true,\"i64\":1,\"i32\":1,\"i8\":1,\"f64\":\"x\",\"f32\":1,"
-           "\"dt\":\"int8\",\"dev\":0,\"any\":0,\"str\":1");
-  check_load_error(text, "TypeError", "node 2: field `f64` must be a number, got a string");
+           "\"dt\":\"int8\",\"dev\":2,\"any\":0,\"str\":1");
+  check_load_error(text, "TypeError", "node 3: field `f64` must be a number, got a string");
   /* Fields accept "inf"/"nan" and integers for floats. */
   snprintf(text, sizeof(text), "%s%s}}]}", pod_prefix,
            "\"flag\":true,\"i64\":-9223372036854775808,\"i32\":-2147483648,\"i8\":127,"
-           "\"f64\":\"-inf\",\"f32\":3,\"dt\":\"int8\",\"dev\":0,\"any\":0,\"str\":1");
+           "\"f64\":\"-inf\",\"f32\":3,\"dt\":\"int8\",\"dev\":2,\"any\":0,\"str\":1");
   TVMFFIAny v;
   CHECK_OK(load(text, &v));
   if (v.type_index == g_pod_t) {
     pod_obj* p = (pod_obj*)v.v_obj;
     CHECK(p->i64 == INT64_MIN && p->i32 == INT32_MIN && p->i8 == 127);
     CHECK(isinf(p->f64) && p->f64 < 0 && p->f32 == 3.0f);
-    CHECK(p->dev.device_type == 0 && p->any.type_index == kTVMFFINone);
+    CHECK(p->dev.device_type == kDLCPU && p->any.type_index == kTVMFFINone);
   }
   tvm_ffi_any_release(&v);
   /* Types whose state is not in their fields cannot be created. */
@@ -565,7 +604,8 @@ TEST(deep_graphs) {
   tvm_ffi_strbuf b = {0};
   int n = 20000;
   tvm_ffi_strbuf_printf(&b, "{\"root_index\":%d,\"nodes\":[{\"type\":\"int\",\"data\":0}", n);
-  for (int i = 1; i <= n; ++i) tvm_ffi_strbuf_printf(&b, ",{\"type\":\"ffi.Array\",\"data\":[%d]}", i - 1);
+  for (int i = 1; i <= n; ++i)
+    tvm_ffi_strbuf_printf(&b, ",{\"type\":\"ffi.Array\",\"data\":[%d]}", i - 1);
   tvm_ffi_strbuf_puts(&b, "]}");
   TVMFFIAny v;
   CHECK(tvm_ffi_json_load(b.data, b.size, &v) != 0);
@@ -574,7 +614,8 @@ TEST(deep_graphs) {
   b.size = 0;
   n = 5000;
   tvm_ffi_strbuf_printf(&b, "{\"root_index\":%d,\"nodes\":[{\"type\":\"int\",\"data\":0}", n);
-  for (int i = 1; i <= n; ++i) tvm_ffi_strbuf_printf(&b, ",{\"type\":\"ffi.Array\",\"data\":[%d]}", i - 1);
+  for (int i = 1; i <= n; ++i)
+    tvm_ffi_strbuf_printf(&b, ",{\"type\":\"ffi.Array\",\"data\":[%d]}", i - 1);
   tvm_ffi_strbuf_puts(&b, "]}");
   CHECK_OK(tvm_ffi_json_load(b.data, b.size, &v));
   tvm_ffi_strbuf out = {0};
@@ -592,6 +633,10 @@ TEST(deep_graphs) {
 }
 
 int main(void) {
+  /* Types are registered before any test runs: reflection caches are rebuilt (and the old
+   * ones kept alive for concurrent readers) whenever fields are added later. */
+  register_test_types();
+  register_named_type();
   RUN(exact_text);
   RUN(pod_roundtrips);
   RUN(string_roundtrips);

@@ -21,7 +21,9 @@ static int seq_paths(void* a, void* b, bool mfv, tvm_ffi_strbuf* lp, tvm_ffi_str
   return rc;
 }
 
-static int any_eq(TVMFFIAny a, TVMFFIAny b) { return tvm_ffi_structural_equal(&a, &b, false, NULL, NULL); }
+static int any_eq(TVMFFIAny a, TVMFFIAny b) {
+  return tvm_ffi_structural_equal(&a, &b, false, NULL, NULL);
+}
 static uint64_t any_hash(TVMFFIAny a) { return tvm_ffi_structural_hash(&a, false); }
 
 TEST(alpha_equivalent_functions) {
@@ -300,11 +302,14 @@ TEST(strings_and_pod) {
   CHECK_EQ_INT(any_eq(tvm_ffi_any_float(1.0), I(1)), 0);
   CHECK_EQ_INT(any_eq(tvm_ffi_any_none(), tvm_ffi_any_none()), 1);
   CHECK_EQ_INT(any_eq(tvm_ffi_any_dtype(tvm_ffi_dtype(kDLFloat, 16, 1)),
-                      tvm_ffi_any_dtype(tvm_ffi_dtype(kDLFloat, 16, 1))), 1);
+                      tvm_ffi_any_dtype(tvm_ffi_dtype(kDLFloat, 16, 1))),
+               1);
   CHECK_EQ_INT(any_eq(tvm_ffi_any_dtype(tvm_ffi_dtype(kDLFloat, 16, 1)),
-                      tvm_ffi_any_dtype(tvm_ffi_dtype(kDLBfloat, 16, 1))), 0);
+                      tvm_ffi_any_dtype(tvm_ffi_dtype(kDLBfloat, 16, 1))),
+               0);
   CHECK_EQ_INT(any_eq(tvm_ffi_any_device(TVMFFIDLDeviceFromIntPair(2, 0)),
-                      tvm_ffi_any_device(TVMFFIDLDeviceFromIntPair(2, 1))), 0);
+                      tvm_ffi_any_device(TVMFFIDLDeviceFromIntPair(2, 1))),
+               0);
   tvm_ffi_any_release(&boxed);
   tvm_ffi_any_release(&bytes);
   tvm_ffi_any_release(&long1);
@@ -404,7 +409,8 @@ TEST(random_trees_hash_consistency) {
       int r = tvm_ffi_structural_equal(&t1, &t3, false, NULL, NULL);
       if (r == 0) {
         unequal_pairs++;
-        distinct_hashes += tvm_ffi_structural_hash(&t1, false) != tvm_ffi_structural_hash(&t3, false);
+        distinct_hashes +=
+            tvm_ffi_structural_hash(&t1, false) != tvm_ffi_structural_hash(&t3, false);
       }
     }
     tvm_ffi_any_release(&t1);
@@ -469,10 +475,7 @@ TEST(unique_and_unsupported_kinds) {
   CHECK_EQ_INT(seq(fn1, fn2, false), 0);
   CHECK(shash(fn1, false) == shash(fn1, false));
   /* A type registered with kind Unsupported compares by identity too. */
-  int32_t t = tvm_ffi_type_register("test.Unsupported", kTVMFFIObject, -1, sizeof(add_obj), NULL,
-                                    kTVMFFISEqHashKindUnsupported);
-  const tvm_ffi_field_def f[] = {TVM_FFI_FIELD(add_obj, a, kTVMFFIAny, 0)};
-  CHECK_OK(tvm_ffi_type_add_fields(t, f, 1));
+  int32_t t = tvm_ffi_type_find("test.Unsupported");
   void* u1 = tvm_ffi_object_new(t, sizeof(add_obj));
   void* u2 = tvm_ffi_object_new(t, sizeof(add_obj));
   CHECK_EQ_INT(seq(u1, u1, false), 1);
@@ -559,7 +562,19 @@ TEST(globals) {
   tvm_ffi_release(e2);
 }
 
+/* A type with kind Unsupported (registered up front, see main). */
+static void register_unsupported_type(void) {
+  int32_t t = tvm_ffi_type_register("test.Unsupported", kTVMFFIObject, -1, sizeof(add_obj), NULL,
+                                    kTVMFFISEqHashKindUnsupported);
+  const tvm_ffi_field_def f[] = {TVM_FFI_FIELD(add_obj, a, kTVMFFIAny, 0)};
+  CHECK_OK(tvm_ffi_type_add_fields(t, f, 1));
+}
+
 int main(void) {
+  /* Types are registered before any test runs: reflection caches are rebuilt (and the old
+   * ones kept alive for concurrent readers) whenever fields are added later. */
+  register_test_types();
+  register_unsupported_type();
   RUN(alpha_equivalent_functions);
   RUN(different_variable_usage);
   RUN(free_variables);

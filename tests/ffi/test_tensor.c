@@ -102,6 +102,17 @@ TEST(empty_edge_shapes) {
   CHECK_EQ_INT((uintptr_t)dl(z)->data % 64, 0);
   tvm_ffi_release(z);
 
+  /* A zero dim makes huge neighbours harmless: no element, no overflowing stride. */
+  int64_t hidden[3] = {INT64_C(1) << 40, 0, INT64_C(1) << 40};
+  void* h = tvm_ffi_tensor_empty(hidden, 3, kF32, kCPU);
+  CHECK(h != NULL);
+  CHECK_EQ_INT(tvm_ffi_dltensor_nbytes(dl(h)), 0);
+  CHECK_EQ_INT(dl(h)->strides[0], INT64_C(1) << 40);
+  tvm_ffi_release(h);
+  int64_t hidden_bad[3] = {0, INT64_C(1) << 40, INT64_C(1) << 40};
+  CHECK(tvm_ffi_tensor_empty(hidden_bad, 3, kF32, kCPU) == NULL);
+  CHECK_RAISED("ValueError", "strides overflow int64");
+
   /* Sub-byte types pack; uint1 keeps one element per byte, as upstream. */
   int64_t three[1] = {3};
   void* f4 = tvm_ffi_tensor_empty(three, 1, tvm_ffi_dtype(kDLFloat4_e2m1fn, 4, 1), kCPU);

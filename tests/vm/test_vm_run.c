@@ -555,9 +555,13 @@ static int instrument_cb(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny
   TVMFFIByteArray name;
   tvm_ffi_any_as_bytes(&args[1], &name);
   size_t len = strlen(s->log);
-  snprintf(s->log + len, sizeof(s->log) - len, "%s %.*s(%d args)%s%lld;", args[2].v_int64 ? "before" : "after",
-           (int)name.size, name.data, (int)(n - 4), args[2].v_int64 ? "" : " ->",
-           args[2].v_int64 ? 0LL : (long long)args[3].v_int64);
+  if (args[2].v_int64) {
+    snprintf(s->log + len, sizeof(s->log) - len, "before %.*s(%d args);", (int)name.size,
+             name.data, (int)(n - 4));
+  } else {
+    snprintf(s->log + len, sizeof(s->log) - len, "after %.*s(%d args) ->%lld;", (int)name.size,
+             name.data, (int)(n - 4), (long long)args[3].v_int64);
+  }
   if (args[0].type_index < kTVMFFIStaticObjectBegin) return tvm_ffi_raise("TypeError", "no callee");
   bool skip = s->skip && args[2].v_int64 && name.size == strlen(s->skip) &&
               memcmp(name.data, s->skip, name.size) == 0;
@@ -591,8 +595,11 @@ TEST(instrumentation) {
   st.skip = NULL;
   TVMFFIAny two = tvm_ffi_any_int(2);
   CHECK_EQ_INT(call_int(fvm, "fib", &two, 1), 1);
-  CHECK_STR_CONTAINS(st.log, "before fib(1 args);before test.lt(2 args);after test.lt(2 args) ->0;");
-  CHECK_STR_CONTAINS(st.log, "after fib(1 args) ->1;");
+  /* fib(2): the top-level call is not an instruction; the recursive calls are. */
+  CHECK_STR_CONTAINS(st.log, "before test.lt(2 args);after test.lt(2 args) ->0;before test.sub(2 args);");
+  CHECK_STR_CONTAINS(st.log, "before fib(1 args);before test.lt(2 args);after test.lt(2 args) ->1;"
+                             "after fib(1 args) ->1;");
+  CHECK_STR_CONTAINS(st.log, "before test.add(2 args);after test.add(2 args) ->1;");
   /* Removing the instrument through the module function. */
   void* set = NULL;
   CHECK_OK(tvm_ffi_module_get_function(vm, "set_instrument", false, &set));
