@@ -195,43 +195,45 @@ static const char* gv_name(const void* gv) {
 
 tvm_tir_ir_module_obj* tvm_tir_ir_module_new(void* functions, void* attrs) {
   static const char node[] = "IRModule";
-  void *fns = NULL, *at = NULL;
-  if (functions) {
-    if (tvm_ffi_type_index(functions) != kTVMFFIMap) {
-      tvm_ffi_raise("TypeError", "IRModule: functions must be an ffi.Map, got %s",
-                    tvm_ffi_type_key(tvm_ffi_type_index(functions)));
-      return NULL;
-    }
-    const TVMFFIAny *k, *v, *k2, *v2;
-    for (int64_t pos = 0; (pos = tvm_ffi_map_next(functions, pos, &k, &v)) >= 0;) {
-      if (!tvm_ffi_any_is_object(k) || !TIR_IS(k->v_obj, GlobalVar) || !tvm_ffi_any_is_object(v) ||
-          !tvm_tir_is(v->v_obj, TVM_TIR_KIND_BaseFunc)) {
-        tvm_ffi_raise("TypeError", "IRModule: functions must map ir.GlobalVar to ir.BaseFunc, "
-                      "found %s -> %s", tvm_ffi_any_type_name(k), tvm_ffi_any_type_name(v));
-        return NULL;
-      }
-      for (int64_t p2 = 0; (p2 = tvm_ffi_map_next(functions, p2, &k2, &v2)) >= 0 && p2 < pos;) {
-        if (strcmp(gv_name(k->v_obj), gv_name(k2->v_obj)) == 0) {
-          tvm_ffi_raise("ValueError", "IRModule: two functions are named `%s`", gv_name(k->v_obj));
-          return NULL;
-        }
-      }
-    }
-    tvm_ffi_retain(functions);
-    fns = functions;
-  } else {
-    fns = tvm_tir__empty_map();
-  }
-  if (tvm_tir__str_map_arg(attrs, node, "attrs", &at) != 0) {
-    tvm_ffi_release(fns);
+  if (functions && tvm_ffi_type_index(functions) != kTVMFFIMap) {
+    tvm_ffi_raise("TypeError", "IRModule: functions must be an ffi.Map, got %s",
+                  tvm_ffi_type_key(tvm_ffi_type_index(functions)));
     return NULL;
   }
-  tvm_tir_ir_module_obj* m = TIR_NEW(tvm_tir_ir_module_obj, IRModule);
+  void *names = tvm_ffi_dict_new(), *fns = NULL, *gmap = NULL, *at = NULL;
+  bool ok = names != NULL;
+  const TVMFFIAny *k, *v;
+  for (int64_t pos = 0; ok && functions && (pos = tvm_ffi_map_next(functions, pos, &k, &v)) >= 0;) {
+    if (!tvm_ffi_any_is_object(k) || !TIR_IS(k->v_obj, GlobalVar) || !tvm_ffi_any_is_object(v) ||
+        !tvm_tir_is(v->v_obj, TVM_TIR_KIND_BaseFunc)) {
+      tvm_ffi_raise("TypeError", "IRModule: functions must map ir.GlobalVar to ir.BaseFunc, "
+                    "found %s -> %s", tvm_ffi_any_type_name(k), tvm_ffi_any_type_name(v));
+      ok = false;
+      break;
+    }
+    TVMFFIAny name = tvm_ffi_any_raw_str(gv_name(k->v_obj));
+    if (tvm_ffi_map_get(names, &name)) {
+      tvm_ffi_raise("ValueError", "IRModule: two functions are named `%s`", gv_name(k->v_obj));
+      ok = false;
+      break;
+    }
+    ok = tvm_ffi_dict_set(names, &name, k) == 0;
+  }
+  if (ok) {
+    fns = functions ? functions : tvm_tir__empty_map();
+    if (functions) tvm_ffi_retain(functions);
+    gmap = tvm_ffi_dict_to_map(names);
+    ok = gmap && tvm_tir__str_map_arg(attrs, node, "attrs", &at) == 0;
+  }
+  tvm_tir_ir_module_obj* m = ok ? TIR_NEW(tvm_tir_ir_module_obj, IRModule) : NULL;
+  tvm_ffi_release(names);
   if (!m) {
     tvm_ffi_release(fns);
+    tvm_ffi_release(gmap);
     tvm_ffi_release(at);
     return NULL;
   }
+  m->global_var_map_ = gmap;
   m->functions = fns;
   m->attrs = at;
   return m;
@@ -239,25 +241,18 @@ tvm_tir_ir_module_obj* tvm_tir_ir_module_new(void* functions, void* attrs) {
 
 tvm_tir_global_var_obj* tvm_tir_ir_module_get_global_var(const tvm_tir_ir_module_obj* mod,
                                                          const char* name) {
-  const TVMFFIAny *k, *v;
-  for (int64_t pos = 0; mod && (pos = tvm_ffi_map_next(mod->functions, pos, &k, &v)) >= 0;) {
-    if (strcmp(gv_name(k->v_obj), name) == 0) {
-      tvm_ffi_retain(k->v_obj);
-      return (tvm_tir_global_var_obj*)k->v_obj;
-    }
-  }
-  return NULL;
+  const TVMFFIAny* gv = mod && name ? tvm_ffi_map_get_str(mod->global_var_map_, name) : NULL;
+  if (!gv) return NULL;
+  tvm_ffi_retain(gv->v_obj);
+  return (tvm_tir_global_var_obj*)gv->v_obj;
 }
 
 void* tvm_tir_ir_module_lookup(const tvm_tir_ir_module_obj* mod, const char* name) {
-  const TVMFFIAny *k, *v;
-  for (int64_t pos = 0; mod && (pos = tvm_ffi_map_next(mod->functions, pos, &k, &v)) >= 0;) {
-    if (strcmp(gv_name(k->v_obj), name) == 0) {
-      tvm_ffi_retain(v->v_obj);
-      return v->v_obj;
-    }
-  }
-  return NULL;
+  const TVMFFIAny* gv = mod && name ? tvm_ffi_map_get_str(mod->global_var_map_, name) : NULL;
+  const TVMFFIAny* f = gv ? tvm_ffi_map_get(mod->functions, gv) : NULL;
+  if (!f) return NULL;
+  tvm_ffi_retain(f->v_obj);
+  return f->v_obj;
 }
 
 tvm_tir_ir_module_obj* tvm_tir_ir_module_add(tvm_tir_ir_module_obj* mod, tvm_tir_global_var_obj* gv,

@@ -173,11 +173,11 @@ static bool wider(DLDataType a, DLDataType b) {
   return a.bits >= b.bits;
 }
 
-/* The literal lit converted to target's type (a new reference), or NULL with a TypeError naming
- * rule and showing both operands (lit, other). */
+/* The literal lit (one of the operands a, b) converted to target's type (a new reference), or
+ * NULL with a TypeError naming rule and showing both operands. */
 static tvm_tir_expr_obj* convert_literal(tvm_tir_expr_obj* lit, DLDataType target, tvm_tir_rule rule,
-                                         const char* node, const char* lit_name, const char* other_name,
-                                         tvm_tir_expr_obj* other) {
+                                         const char* node, const char* an, tvm_tir_expr_obj* a,
+                                         const char* bn, tvm_tir_expr_obj* b) {
   DLDataType elem = tvm_tir_dtype_element(target);
   char what[160];
   tvm_tir_expr_obj* c = NULL;
@@ -201,7 +201,7 @@ static tvm_tir_expr_obj* convert_literal(tvm_tir_expr_obj* lit, DLDataType targe
     }
   }
   if (!c && !tvm_ffi_error_pending()) {
-    return tvm_tir__type_error(rule, node, what, lit_name, lit, other_name, other, NULL);
+    return tvm_tir__type_error(rule, node, what, an, a, bn, b, NULL);
   }
   return broadcast_take(c, target.lanes);
 }
@@ -226,13 +226,13 @@ static int match_operands(tvm_tir_rule rule, const char* node, bool check_handle
   }
   bool la = is_literal(a), lb = is_literal(b);
   if (lb && (!la || wider(ta, tb))) {
-    *ob = convert_literal(b, ta, rule, node, bn, an, a);
+    *ob = convert_literal(b, ta, rule, node, an, a, bn, b);
     if (!*ob) return -1;
     *oa = tir_expr_retain(a);
     return 0;
   }
   if (la) {
-    *oa = convert_literal(a, tb, rule, node, an, bn, b);
+    *oa = convert_literal(a, tb, rule, node, an, a, bn, b);
     if (!*oa) return -1;
     *ob = tir_expr_retain(b);
     return 0;
@@ -256,6 +256,21 @@ static bool bad_operand(const void* e, const char* node, const char* field) {
     return true;
   }
   return tvm_tir__check_kind(e, TVM_TIR_KIND_PrimExpr, node, field) != 0;
+}
+
+/* An operand that must be bool (a condition, an operand of And/Or): an integer literal 0 or 1
+ * converts to bool; anything else is returned as is (the constructor checks it). New
+ * reference, or NULL with a TypeError naming rule. */
+static tvm_tir_expr_obj* as_bool(tvm_tir_expr_obj* e, tvm_tir_rule rule, const char* node,
+                                 const char* name) {
+  if (TIR_IS(e, IntImm) && !tvm_tir_dtype_is_bool(e->dtype)) {
+    int64_t v = ((tvm_tir_int_imm_obj*)e)->value;
+    if (v == 0 || v == 1) return tvm_tir_int_imm_new(TVM_TIR_BOOL, v);
+    char what[96];
+    snprintf(what, sizeof(what), "the literal %lld does not fit in bool", (long long)v);
+    return tvm_tir__type_error(rule, node, what, name, e, NULL);
+  }
+  return tir_expr_retain(e);
 }
 
 /* ---- Binary operators ---------------------------------------------------------------------- */
@@ -293,15 +308,29 @@ tvm_tir_expr_obj* tvm_tir_binary(tvm_tir_kind kind, tvm_tir_expr_obj* a, tvm_tir
   const char* node = tvm_tir_kind_name(kind);
   if (bad_operand(a, node, "a") || bad_operand(b, node, "b")) return NULL;
   tvm_tir_expr_obj *x, *y;
-  if (match_operands(k_class_rule[k_binops[kind].klass], node, k_binops[kind].klass != LOGIC, "a", a,
-                     "b", b, &x, &y) != 0) {
+  bool logic = k_binops[kind].klass == LOGIC;
+  if (logic) { /* bool operands: literals 0/1 become bool first */
+    tvm_tir_expr_obj* ba = as_bool(a, TVM_TIR_RULE_T_LOGIC, node, "a");
+    tvm_tir_expr_obj* bb = ba ? as_bool(b, TVM_TIR_RULE_T_LOGIC, node, "b") : NULL;
+    int rc = bb ? match_operands(TVM_TIR_RULE_T_LOGIC, node, false, "a", ba, "b", bb, &x, &y) : -1;
+    tvm_ffi_release(ba);
+    tvm_ffi_release(bb);
+    if (rc != 0) return NULL;
+  } else if (match_operands(k_class_rule[k_binops[kind].klass], node, true, "a", a, "b", b, &x,
+                            &y) != 0) {
     return NULL;
   }
   tvm_tir_expr_obj* r = NULL;
   bool failed = false;
-  if (k_binops[kind].divides && TIR_IS(y, IntImm) && ((tvm_tir_int_imm_obj*)y)->value == 0) {
-    tvm_ffi_raise("ValueError", "%s: division by zero: %s", node,
-                  tvm_tir_dtype_str(x->dtype).s);
+  if (logic && !tvm_tir_dtype_is_bool(x->dtype)) {
+    r = tvm_tir_binary_new(kind, x, y); /* raises T-LOGIC; nothing to fold */
+    failed = !r;
+  } else if (k_binops[kind].divides && TIR_IS(y, IntImm) && ((tvm_tir_int_imm_obj*)y)->value == 0) {
+    tvm_ffi_strbuf a_text = {0};
+    tvm_tir__text(&a_text, x);
+    tvm_ffi_raise("ValueError", "%s: division by a constant zero: a = %s, b = 0 (%s)", node,
+                  tvm_ffi_strbuf_cstr(&a_text), tvm_tir_dtype_str(x->dtype).s);
+    tvm_ffi_strbuf_free(&a_text);
     failed = true;
   } else {
     r = fold_binary(kind, x, y, &failed);
@@ -403,24 +432,13 @@ tvm_tir_expr_obj* tvm_tir_cast(DLDataType dtype, tvm_tir_expr_obj* value) {
 }
 
 /* ---- Select, if_then_else, builtin calls --------------------------------------------------- */
-/* The condition as bool: a literal 0/1 converts; anything else must already be bool (the
- * constructor checks). New reference. */
-static tvm_tir_expr_obj* bool_condition(tvm_tir_expr_obj* c, tvm_tir_rule rule, const char* node) {
-  if (TIR_IS(c, IntImm) && !tvm_tir_dtype_is_bool(c->dtype)) {
-    int64_t v = ((tvm_tir_int_imm_obj*)c)->value;
-    if (v == 0 || v == 1) return tvm_tir_int_imm_new(TVM_TIR_BOOL, v);
-    return tvm_tir__type_error(rule, node, "the condition must be bool", "condition", c, NULL);
-  }
-  return tir_expr_retain(c);
-}
-
 tvm_tir_expr_obj* tvm_tir_select(tvm_tir_expr_obj* condition, tvm_tir_expr_obj* true_value,
                                  tvm_tir_expr_obj* false_value) {
   if (bad_operand(condition, "Select", "condition") || bad_operand(true_value, "Select", "true_value") ||
       bad_operand(false_value, "Select", "false_value")) {
     return NULL;
   }
-  tvm_tir_expr_obj *c = bool_condition(condition, TVM_TIR_RULE_T_SELECT, "Select"), *t, *f;
+  tvm_tir_expr_obj *c = as_bool(condition, TVM_TIR_RULE_T_SELECT, "Select", "condition"), *t, *f;
   if (!c) return NULL;
   if (match_operands(TVM_TIR_RULE_T_SELECT, "Select", false, "true_value", true_value,
                      "false_value", false_value, &t, &f) != 0) {
@@ -454,7 +472,7 @@ tvm_tir_expr_obj* tvm_tir_if_then_else(tvm_tir_expr_obj* condition, tvm_tir_expr
       bad_operand(false_value, node, "false_value")) {
     return NULL;
   }
-  tvm_tir_expr_obj *c = bool_condition(condition, TVM_TIR_RULE_T_CALL, node), *t, *f;
+  tvm_tir_expr_obj *c = as_bool(condition, TVM_TIR_RULE_T_CALL, node, "condition"), *t, *f;
   if (!c) return NULL;
   tvm_tir_expr_obj* r = NULL;
   if (!tvm_tir_dtype_is_bool(c->dtype) || c->dtype.lanes != 1) {

@@ -8,6 +8,7 @@
  */
 #include <pthread.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
@@ -174,8 +175,10 @@ static const tir_field k_fields_prim_func[] = {
     FLD(tvm_tir_prim_func_obj, ret_type, TIR(Type), 0),
     FLD(tvm_tir_prim_func_obj, buffer_map, MAP, DEF),
     FLD(tvm_tir_prim_func_obj, body, TIR(Stmt), 0), END};
-static const tir_field k_fields_ir_module[] = {FLD(tvm_tir_ir_module_obj, functions, MAP, DEF),
-                                               FLD(tvm_tir_ir_module_obj, attrs, MAP, 0), END};
+static const tir_field k_fields_ir_module[] = {
+    FLD(tvm_tir_ir_module_obj, global_var_map_, MAP, DEF),
+    FLD(tvm_tir_ir_module_obj, functions, MAP, 0),
+    FLD(tvm_tir_ir_module_obj, attrs, MAP, 0), END};
 
 /* ---- The kind table (from nodes.def) ------------------------------------------------------- */
 /* Object creators for deserialization: a zeroed object of the kind. */
@@ -218,14 +221,33 @@ static int16_t* g_kind_of;
 static int32_t g_kind_base, g_kind_span;
 static void* g_empty_array;
 static void* g_empty_map;
-static const char* g_init_error; /* why initialisation failed, or NULL */
+/* Why initialisation failed ("" when it succeeded or has not run). */
+static char g_init_error[512];
 
-static int register_kind(tvm_tir_kind k) {
+static void init_failed(const char* what) {
+  void* err = tvm_ffi_error_take();
+  snprintf(g_init_error, sizeof(g_init_error), "%s: %s: %s", what,
+           err ? tvm_ffi_error_kind(err) : "MemoryError", err ? tvm_ffi_error_message(err) : "");
+  tvm_ffi_release(err);
+}
+
+/* Registration runs in two passes, types then fields, as fields may name kinds listed later. */
+static int register_type(tvm_tir_kind k) {
   const kind_info* info = &k_kinds[k];
   int32_t parent = info->parent < 0 ? kTVMFFIObject : tvm_tir__index[info->parent];
   int32_t idx = tvm_ffi_type_register(info->type_key, parent, -1, info->size, NULL, info->seq_kind);
   if (idx < 0) return -1;
   tvm_tir__index[k] = idx;
+  TVMFFITypeMetadata md;
+  memset(&md, 0, sizeof(md));
+  md.creator = info->creator;
+  md.total_size = (int32_t)info->size;
+  md.structural_eq_hash_kind = info->seq_kind;
+  return TVMFFITypeRegisterMetadata(idx, &md);
+}
+
+static int register_fields(tvm_tir_kind k) {
+  const kind_info* info = &k_kinds[k];
   tvm_ffi_field_def defs[16];
   int32_t n = 0;
   for (const tir_field* f = info->fields; f->name; ++f, ++n) {
@@ -235,22 +257,21 @@ static int register_kind(tvm_tir_kind k) {
     defs[n].static_type_index = f->type <= -2 ? tvm_tir__index[-2 - f->type] : f->type;
     defs[n].flags = f->flags;
   }
-  if (n && tvm_ffi_type_add_fields(idx, defs, n) != 0) return -1;
-  TVMFFITypeMetadata md;
-  memset(&md, 0, sizeof(md));
-  md.creator = info->creator;
-  md.total_size = (int32_t)info->size;
-  md.structural_eq_hash_kind = info->seq_kind;
-  return TVMFFITypeRegisterMetadata(idx, &md);
+  return n ? tvm_ffi_type_add_fields(tvm_tir__index[k], defs, n) : 0;
 }
 
 static void init_all(void) {
   tvm_ffi_init();
   for (int k = 0; k < TVM_TIR_KIND_COUNT; ++k) tvm_tir__index[k] = -1;
   for (int k = 0; k < TVM_TIR_KIND_COUNT; ++k) {
-    if (register_kind((tvm_tir_kind)k) != 0) {
-      g_init_error = k_kinds[k].type_key;
-      tvm_ffi_error_clear();
+    if (register_type((tvm_tir_kind)k) != 0) {
+      init_failed(k_kinds[k].type_key);
+      return;
+    }
+  }
+  for (int k = 0; k < TVM_TIR_KIND_COUNT; ++k) {
+    if (register_fields((tvm_tir_kind)k) != 0) {
+      init_failed(k_kinds[k].type_key);
       return;
     }
   }
@@ -263,8 +284,7 @@ static void init_all(void) {
   g_empty_array = tvm_ffi_array_new(NULL, 0);
   g_empty_map = tvm_ffi_map_new(NULL, NULL, 0);
   if (!g_kind_of || !g_empty_array || !g_empty_map) {
-    g_init_error = "out of memory";
-    tvm_ffi_error_clear();
+    init_failed("tables");
     return;
   }
   for (int32_t i = 0; i <= hi - lo; ++i) g_kind_of[i] = TVM_TIR_KIND_NONE;
@@ -275,8 +295,7 @@ static void init_all(void) {
   int rc = tvm_tir__init_ops();
   tvm_tir__in_init = false;
   if (rc != 0) {
-    g_init_error = "ir.Op registry";
-    tvm_ffi_error_clear();
+    init_failed("ir.Op registry");
     return;
   }
   __atomic_store_n(&tvm_tir__initialized, 1, __ATOMIC_RELEASE);
@@ -293,8 +312,8 @@ __attribute__((constructor)) static void init_at_load(void) { tvm_tir_init(); }
 
 void* tvm_tir__new(tvm_tir_kind kind, size_t size) {
   tvm_tir__ensure_init();
-  if (g_init_error) {
-    tvm_ffi_raise("RuntimeError", "libtir failed to initialise (%s)", g_init_error);
+  if (g_init_error[0]) {
+    tvm_ffi_raise("RuntimeError", "libtir failed to initialise: %s", g_init_error);
     return NULL;
   }
   return tvm_ffi_object_new(tvm_tir__index[kind], size);

@@ -18,8 +18,6 @@
 
 /* Initialisers of the other reflection files (structural.c, json.c); they are private to the
  * reflection sources, so they are declared here rather than in internal.h. */
-void tvm_ffi__init_structural(void);
-void tvm_ffi__init_json(void);
 
 static int32_t g_path_index = -1;
 

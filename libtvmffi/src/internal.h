@@ -18,6 +18,8 @@ typedef struct tvm_ffi_type_entry {
   int32_t fields_cap;
   TVMFFIMethodInfo* methods;
   int32_t methods_cap;
+  /* Next entry with the same key hash bucket (type_registry.c's key index). */
+  struct tvm_ffi_type_entry* next_in_bucket;
   /* Cached fields of the type and all ancestors, outermost first (built lazily). */
   const TVMFFIFieldInfo** all_fields;
   int32_t num_all_fields;
@@ -38,7 +40,9 @@ void tvm_ffi__init_containers(void); /* container.c: Array, List, Map, Dict, Sha
 void tvm_ffi__init_tensors(void);    /* tensor.c: ffi.Tensor, dtype globals */
 void tvm_ffi__init_env(void);        /* env.c: stream/allocator globals */
 void tvm_ffi__init_modules(void);    /* module.c: ffi.Module and loaders */
-void tvm_ffi__init_reflection(void); /* access_path.c, structural.c, json.c globals */
+void tvm_ffi__init_reflection(void); /* access_path.c: calls the two below */
+void tvm_ffi__init_structural(void); /* structural.c */
+void tvm_ffi__init_json(void);       /* json.c */
 
 /* True once tvm_ffi_init() has completed (cheap check for hot paths). */
 extern int tvm_ffi__initialized;

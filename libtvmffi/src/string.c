@@ -27,6 +27,10 @@ static void* bytes_obj_new(int32_t type_index, const char* data, size_t n) {
 
 void* tvm_ffi_str_obj(const char* s, size_t n) { return bytes_obj_new(kTVMFFIStr, s, n); }
 
+void* tvm_ffi_bytes_obj(const void* data, size_t n) {
+  return bytes_obj_new(kTVMFFIBytes, (const char*)data, n);
+}
+
 void* tvm_ffi_str_obj_printf(const char* fmt, ...) {
   tvm_ffi_strbuf b = {0};
   va_list ap;

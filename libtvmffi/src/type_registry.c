@@ -16,16 +16,32 @@ static int32_t g_next_dyn_index = kTVMFFIDynObjectBegin;
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static int32_t g_fields_version = 1; /* bumped when any field is registered */
 
+/* Key -> entry index: hash buckets of entries chained through next_in_bucket. Entries are only
+ * ever added (at the head, with a release store), so lookups need no lock. */
+#define KEY_BUCKETS 1024
+static tvm_ffi_type_entry* g_key_buckets[KEY_BUCKETS];
+
+/* Cached field lists replaced after a later field registration: a reader may still hold one,
+ * so they stay allocated (and reachable) for the life of the process. */
+typedef struct retired_fields {
+  struct retired_fields* next;
+  const TVMFFIFieldInfo** fields;
+} retired_fields;
+static retired_fields* g_retired_fields;
+
 tvm_ffi_type_entry* tvm_ffi__type_entry(int32_t type_index) {
   if (type_index < 0 || type_index >= TVM_FFI_MAX_TYPES) return NULL;
   return __atomic_load_n(&g_types[type_index], __ATOMIC_ACQUIRE);
 }
 
-static int32_t find_key_locked(const char* key, size_t n) {
-  for (int32_t i = 0; i < TVM_FFI_MAX_TYPES; ++i) {
-    tvm_ffi_type_entry* e = g_types[i];
-    if (e && e->info.type_key.size == n && memcmp(e->info.type_key.data, key, n) == 0) return i;
-    if (i >= kTVMFFIDynObjectBegin && i >= g_next_dyn_index) break;
+static int32_t find_key(const char* key, size_t n) {
+  uint64_t h = tvm_ffi__hash_bytes(key, n);
+  tvm_ffi_type_entry* e = __atomic_load_n(&g_key_buckets[h % KEY_BUCKETS], __ATOMIC_ACQUIRE);
+  for (; e; e = e->next_in_bucket) {
+    if (e->info.type_key_hash == h && e->info.type_key.size == n &&
+        memcmp(e->info.type_key.data, key, n) == 0) {
+      return e->info.type_index;
+    }
   }
   return -1;
 }
@@ -33,9 +49,7 @@ static int32_t find_key_locked(const char* key, size_t n) {
 int TVMFFITypeKeyToIndex(const TVMFFIByteArray* type_key, int32_t* out_tindex) {
   tvm_ffi_init();
   if (!type_key || !out_tindex) return tvm_ffi_raise("ValueError", "TVMFFITypeKeyToIndex: NULL");
-  pthread_mutex_lock(&g_lock);
-  int32_t idx = find_key_locked(type_key->data, type_key->size);
-  pthread_mutex_unlock(&g_lock);
+  int32_t idx = find_key(type_key->data, type_key->size);
   if (idx < 0) {
     return tvm_ffi_raise("KeyError", "type key `%.*s` is not registered", (int)type_key->size,
                          type_key->data);
@@ -46,10 +60,7 @@ int TVMFFITypeKeyToIndex(const TVMFFIByteArray* type_key, int32_t* out_tindex) {
 
 int32_t tvm_ffi_type_find(const char* type_key) {
   tvm_ffi_init();
-  pthread_mutex_lock(&g_lock);
-  int32_t idx = find_key_locked(type_key, strlen(type_key));
-  pthread_mutex_unlock(&g_lock);
-  return idx;
+  return find_key(type_key, strlen(type_key));
 }
 
 const TVMFFITypeInfo* TVMFFIGetTypeInfo(int32_t type_index) {
@@ -84,7 +95,7 @@ int32_t TVMFFITypeGetOrAllocIndex(const TVMFFIByteArray* type_key, int32_t stati
     return -1;
   }
   pthread_mutex_lock(&g_lock);
-  int32_t existing = find_key_locked(type_key->data, type_key->size);
+  int32_t existing = find_key(type_key->data, type_key->size);
   if (existing >= 0) {
     pthread_mutex_unlock(&g_lock);
     return existing;
@@ -140,6 +151,9 @@ int32_t TVMFFITypeGetOrAllocIndex(const TVMFFIByteArray* type_key, int32_t stati
       e->info.metadata = parent->info.metadata ? &e->metadata : NULL;
     }
     __atomic_store_n(&g_types[idx], e, __ATOMIC_RELEASE);
+    tvm_ffi_type_entry** bucket = &g_key_buckets[e->info.type_key_hash % KEY_BUCKETS];
+    e->next_in_bucket = *bucket;
+    __atomic_store_n(bucket, e, __ATOMIC_RELEASE);
   }
   pthread_mutex_unlock(&g_lock);
   if (why) {
@@ -451,10 +465,8 @@ static int set_obj(void* f, const TVMFFIAny* v) {
     if (TVMFFIAnyViewToOwnedAny(v, &owned) != 0) return -1;
     if (owned.type_index == kTVMFFISmallStr || owned.type_index == kTVMFFISmallBytes) {
       TVMFFIByteArray b = TVMFFISmallBytesGetContentByteArray(&owned);
-      o = owned.type_index == kTVMFFISmallStr ? tvm_ffi_str_obj(b.data, b.size) : NULL;
-      if (owned.type_index == kTVMFFISmallBytes) {
-        return tvm_ffi_raise("TypeError", "cannot store small bytes in an object field");
-      }
+      o = owned.type_index == kTVMFFISmallStr ? tvm_ffi_str_obj(b.data, b.size)
+                                              : tvm_ffi_bytes_obj(b.data, b.size);
       if (!o) return -1;
     } else if (owned.type_index >= kTVMFFIStaticObjectBegin) {
       o = owned.v_obj;
@@ -549,8 +561,15 @@ int32_t tvm_ffi_type_all_fields(int32_t type_index, const TVMFFIFieldInfo* const
       for (int32_t i = 0; i < a->num_fields; ++i) all[k++] = &a->fields[i];
     }
     for (int32_t i = 0; i < e->info.num_fields; ++i) all[k++] = &e->info.fields[i];
-    /* The old array may still be in a reader's hands; keep it (field registration after
-     * start-up is rare, and each leak is one small array). */
+    if (e->all_fields) {
+      /* A reader may still hold the old list: keep it, reachable, for the process's life. */
+      retired_fields* r = (retired_fields*)tvm_ffi_malloc(sizeof(retired_fields));
+      if (r) {
+        r->fields = e->all_fields;
+        r->next = g_retired_fields;
+        g_retired_fields = r;
+      }
+    }
     e->all_fields = all;
     e->num_all_fields = n;
     __atomic_store_n(&e->all_fields_version, g_fields_version, __ATOMIC_RELEASE);

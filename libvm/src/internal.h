@@ -192,6 +192,7 @@ typedef struct {
   const tvm_vm_callee* func;
   TVMFFIAny* saved_top;
   int32_t saved_chunk;
+  bool caller_owns; /* the caller's registers may hold objects (see run_loop) */
 } tvm_vm_frame;
 
 typedef struct {
@@ -218,7 +219,7 @@ typedef struct tvm_vm_state {
   /* Execution state. */
   tvm_vm_frame* frames;
   int64_t depth;
-  int64_t frames_cap;
+  int64_t frames_alloc; /* >= max_depth; the array never moves while the VM runs */
   int64_t max_depth;
   tvm_vm_reg_chunk* chunks;
   int32_t num_chunks;
@@ -261,6 +262,8 @@ tvm_vm_closure_obj* tvm_vm__get_closure(tvm_vm_state* vm, const char* name, bool
 /* Copy tensors (inside tuples too) to device 0 of the VM (others returned as they are). */
 int tvm_vm__to_vm_device(tvm_vm_state* vm, const TVMFFIAny* in, TVMFFIAny* out);
 int32_t tvm_vm__state_type_index(void);
+/* Set the call depth limit (growing the frame array only while no call runs). */
+int tvm_vm__resize_frames(tvm_vm_state* vm, int64_t max_depth);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Builtins (builtins.c, builtin_list.h) and one-time initialisation (vm_module.c)            */

@@ -96,7 +96,10 @@ int tvm_vm__check_initialized(tvm_vm_state* vm) {
                        "device_id, allocator_type, ...) first");
 }
 
-/* ---- Register stack and frames ----------------------------------------------------------- */
+/* ---- Register stack and frames -----------------------------------------------------------
+ * Registers come from chunks that are reused for the VM's lifetime. Invariant: every slot
+ * above the top of the stack holds None, so a new register file needs no initialisation and
+ * freeing one releases and clears its slots in a single pass. */
 #define FIRST_CHUNK_REGS 4096
 
 /* Move to a chunk that can hold n registers (the current one is too full). */
@@ -119,7 +122,7 @@ static int regs_next_chunk(tvm_vm_state* vm, int64_t n) {
   if (!c->base) {
     size_t cap = vm->chunks[vm->cur_chunk].cap * 2;
     if (cap < (size_t)n) cap = (size_t)n;
-    c->base = (TVMFFIAny*)tvm_ffi_malloc(cap * sizeof(TVMFFIAny));
+    c->base = (TVMFFIAny*)tvm_ffi_calloc(cap, sizeof(TVMFFIAny));
     if (!c->base) return -1;
     c->cap = cap;
   }
@@ -129,23 +132,19 @@ static int regs_next_chunk(tvm_vm_state* vm, int64_t n) {
   return 0;
 }
 
-/* n registers (set to None) on the register stack; *saved records how to give them back. */
+/* n registers (all None) on the register stack; *saved records how to give them back. */
 static inline TVMFFIAny* regs_alloc(tvm_vm_state* vm, int64_t n, TVMFFIAny** saved_top,
                                     int32_t* saved_chunk) {
-  *saved_top = vm->top;
   *saved_chunk = vm->cur_chunk;
+  *saved_top = vm->top;
   if (TVM_VM_UNLIKELY(vm->limit - vm->top < n) && regs_next_chunk(vm, n) != 0) return NULL;
   TVMFFIAny* r = vm->top;
-  vm->top += n;
-  memset(r, 0, (size_t)n * sizeof(TVMFFIAny));
+  vm->top = r + n;
   return r;
 }
 
-static inline void regs_free(tvm_vm_state* vm, TVMFFIAny* regs, int64_t n, TVMFFIAny* saved_top,
-                             int32_t saved_chunk) {
-  for (int64_t i = 0; i < n; ++i) {
-    if (regs[i].type_index >= kTVMFFIStaticObjectBegin) tvm_ffi_release(regs[i].v_obj);
-  }
+/* Give registers back: the stack top returns to saved_top (in chunk saved_chunk). */
+static inline void regs_pop_to(tvm_vm_state* vm, TVMFFIAny* saved_top, int32_t saved_chunk) {
   vm->top = saved_top;
   if (TVM_VM_UNLIKELY(saved_chunk != vm->cur_chunk)) {
     vm->cur_chunk = saved_chunk;
@@ -153,25 +152,52 @@ static inline void regs_free(tvm_vm_state* vm, TVMFFIAny* regs, int64_t n, TVMFF
   }
 }
 
-/* Make room for one more frame, or raise a RecursionError at the depth limit. */
-static int frames_grow(tvm_vm_state* vm, const tvm_vm_callee* callee) {
-  if (vm->depth >= vm->max_depth) {
-    return tvm_ffi_raise("RecursionError",
-                         "maximum VM call depth (%lld) exceeded calling `%s`",
-                         (long long)vm->max_depth, vm->exec->funcs[callee->index].name.data);
+/* Release the objects in n registers and set them to None. */
+static inline void regs_release(TVMFFIAny* regs, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    int32_t type = regs[i].type_index;
+    void* obj = regs[i].v_obj;
+    memset(&regs[i], 0, sizeof(TVMFFIAny));
+    if (type >= kTVMFFIStaticObjectBegin) tvm_ffi_release(obj);
   }
-  int64_t alloc = vm->frames_cap ? vm->frames_cap * 2 : 64;
-  if (alloc > vm->max_depth) alloc = vm->max_depth;
-  tvm_vm_frame* f = (tvm_vm_frame*)tvm_ffi_realloc(vm->frames, (size_t)alloc * sizeof(tvm_vm_frame));
-  if (!f) return -1;
-  vm->frames = f;
-  vm->frames_cap = alloc;
+}
+
+static inline void regs_free(tvm_vm_state* vm, TVMFFIAny* regs, int64_t n, TVMFFIAny* saved_top,
+                             int32_t saved_chunk) {
+  regs_release(regs, n);
+  regs_pop_to(vm, saved_top, saved_chunk);
+}
+
+/* The frame array holds max_depth frames (allocated, not touched, at initialisation), so frame
+ * pointers stay valid while the VM runs. */
+static int depth_error(tvm_vm_state* vm, const tvm_vm_callee* callee) {
+  return tvm_ffi_raise("RecursionError", "maximum VM call depth (%lld) exceeded calling `%s`",
+                       (long long)vm->max_depth, vm->exec->funcs[callee->index].name.data);
+}
+
+int tvm_vm__resize_frames(tvm_vm_state* vm, int64_t max_depth) {
+  if (max_depth > vm->frames_alloc) {
+    if (vm->depth > 0) {
+      return tvm_ffi_raise("ValueError",
+                           "the call depth limit can grow past %lld only while the VM is idle",
+                           (long long)vm->frames_alloc);
+    }
+    tvm_vm_frame* f =
+        (tvm_vm_frame*)tvm_ffi_realloc(vm->frames, (size_t)max_depth * sizeof(tvm_vm_frame));
+    if (!f) return -1;
+    vm->frames = f;
+    vm->frames_alloc = max_depth;
+  }
+  vm->max_depth = max_depth;
   return 0;
 }
 
 /* Push a frame for callee with its register file; NULL with an error raised on failure. */
 static inline tvm_vm_frame* frame_push(tvm_vm_state* vm, const tvm_vm_callee* callee) {
-  if (TVM_VM_UNLIKELY(vm->depth >= vm->frames_cap) && frames_grow(vm, callee) != 0) return NULL;
+  if (TVM_VM_UNLIKELY(vm->depth >= vm->max_depth)) {
+    depth_error(vm, callee);
+    return NULL;
+  }
   tvm_vm_frame* fr = &vm->frames[vm->depth];
   fr->regs = regs_alloc(vm, callee->nregs, &fr->saved_top, &fr->saved_chunk);
   if (TVM_VM_UNLIKELY(!fr->regs)) return NULL;
@@ -236,7 +262,28 @@ static void attach_trace(tvm_ffi_strbuf* b) {
   tvm_ffi_release(err);
 }
 
-/* ---- The dispatch loop ------------------------------------------------------------------- */
+/* ---- The dispatch loop -------------------------------------------------------------------
+ * Prepared opcodes: Ret, Goto and If keep their values; Call is split by the kind of callee
+ * (resolved once at initialisation), so the loop does not test it on every call. Each body is
+ * written once; VM_OP / VM_DISPATCH make the loop a computed goto (GCC/Clang) or a switch
+ * (-DTVM_VM_USE_SWITCH). */
+#define VM_PREPARED_OPS(X) \
+  X(CallPacked, 1)         \
+  X(Ret, 2)                \
+  X(Goto, 3)               \
+  X(If, 4)                 \
+  X(CallBytecode, 5)       \
+  X(CallClosure, 6)
+
+enum {
+#define VM_PREPARED_ENUM_(name, value) VM_OP_##name = value,
+  VM_PREPARED_OPS(VM_PREPARED_ENUM_)
+#undef VM_PREPARED_ENUM_
+};
+_Static_assert((int)VM_OP_CallPacked == (int)TVM_VM_OP_Call && (int)VM_OP_Ret == (int)TVM_VM_OP_Ret &&
+                   (int)VM_OP_Goto == (int)TVM_VM_OP_Goto && (int)VM_OP_If == (int)TVM_VM_OP_If,
+               "prepared opcodes keep the values of the format");
+
 #if defined(__GNUC__) && !defined(TVM_VM_USE_SWITCH)
 #define VM_COMPUTED_GOTO 1
 #define VM_DISPATCH() goto* k_labels[*ip]
@@ -246,19 +293,23 @@ static void attach_trace(tvm_ffi_strbuf* b) {
 #else
 #define VM_COMPUTED_GOTO 0
 #define VM_DISPATCH() continue
-#define VM_OP(name) case TVM_VM_OP_##name:
+#define VM_OP(name) case VM_OP_##name:
 #define VM_LOOP_BEGIN \
   for (;;) {          \
     switch (*ip) {
-#define VM_LOOP_END            \
-  default:                     \
-    __builtin_unreachable();   \
-    }                          \
+#define VM_LOOP_END          \
+  default:                   \
+    __builtin_unreachable(); \
+    }                        \
     }
 #endif
 
-/* The argument a prepared argument word refers to. */
-#define VM_ARG(regs, w) ((w) >= 0 ? &(regs)[(w)] : (const TVMFFIAny*)(uintptr_t)~(w))
+/* Registers in prepared code are byte offsets into the register file (%void is -1). An
+ * argument word is such an offset (>= 0) or ~pointer to a value that lives as long as the VM. */
+#define VM_NO_REG INT64_C(-1)
+#define VM_REG(regs, off) ((TVMFFIAny*)((char*)(regs) + (off)))
+#define VM_ARG(regs, w) \
+  ((w) >= 0 ? (const TVMFFIAny*)((const char*)(regs) + (w)) : (const TVMFFIAny*)(uintptr_t)~(w))
 
 /*
  * Values move through the loop as two 8-byte words. Callees write results with 8-byte
@@ -288,11 +339,42 @@ static inline bool words_is_object(any_words w) {
   return (int32_t)(uint32_t)w.lo >= kTVMFFIStaticObjectBegin;
 }
 
-/* Store an owned result into register dst (or drop it for %void). */
+/* Set n registers known to hold no objects to None. (The opaque zero keeps the compiler from
+ * turning the loop into a call to memset, slower for a handful of registers.) */
+static inline void regs_clear(TVMFFIAny* regs, int64_t n) {
+  uint64_t zero = 0;
+  __asm__("" : "+r"(zero));
+  for (int64_t i = 0; i < n; ++i) store_any(&regs[i], (any_words){zero, zero});
+}
+
+/* Copy the arguments of a call (views) into a. Small counts are unrolled. */
+static inline void gather_args(TVMFFIAny* a, const TVMFFIAny* regs, const int64_t* aw,
+                               int64_t n) {
+  switch (n) {
+    case 4:
+      store_any(&a[3], load_any(VM_ARG(regs, aw[3])));
+      /* fall through */
+    case 3:
+      store_any(&a[2], load_any(VM_ARG(regs, aw[2])));
+      /* fall through */
+    case 2:
+      store_any(&a[1], load_any(VM_ARG(regs, aw[1])));
+      /* fall through */
+    case 1:
+      store_any(&a[0], load_any(VM_ARG(regs, aw[0])));
+      /* fall through */
+    case 0:
+      return;
+    default:
+      for (int64_t i = 0; i < n; ++i) store_any(&a[i], load_any(VM_ARG(regs, aw[i])));
+  }
+}
+
+/* Store an owned result into the register at byte offset dst (or drop it for %void). */
 static inline void write_reg(TVMFFIAny* regs, int64_t dst, any_words v) {
-  if (TVM_VM_LIKELY(dst != TVM_VM_REG_VOID)) {
-    any_words old = load_any(&regs[dst]);
-    store_any(&regs[dst], v);
+  if (TVM_VM_LIKELY(dst >= 0)) {
+    any_words old = load_any(VM_REG(regs, dst));
+    store_any(VM_REG(regs, dst), v);
     if (words_is_object(old)) tvm_ffi_release((void*)(uintptr_t)old.hi);
   } else if (words_is_object(v)) {
     tvm_ffi_release((void*)(uintptr_t)v.hi);
@@ -351,79 +433,136 @@ static int call_instrumented(tvm_vm_state* vm, const tvm_vm_callee* c, TVMFFIAny
 static int run_loop(tvm_vm_state* vm, int64_t base, TVMFFIAny* out) {
 #if VM_COMPUTED_GOTO
   static const void* const k_labels[] = {
-#define VM_LABEL_(name, value, text, words) [value] = &&L_##name,
-      TVM_VM_OPCODES(VM_LABEL_)
+#define VM_LABEL_(name, value) [value] = &&L_##name,
+      VM_PREPARED_OPS(VM_LABEL_)
 #undef VM_LABEL_
   };
 #endif
+  /* The frame array does not move while the VM runs (see tvm_vm__resize_frames). */
+  tvm_vm_frame* const entry = &vm->frames[base];
   tvm_vm_frame* fr = &vm->frames[vm->depth - 1];
   TVMFFIAny* regs = fr->regs;
   const int64_t* ip = vm->code + fr->func->start_word;
   TVMFFIAny* const scratch = vm->scratch[vm->nest];
+  TVMFFIAny* const a = scratch + 5; /* call arguments; a[-1] is the closure context slot */
+  /* Whether the current frame's registers may hold objects. While false, Ret clears the
+   * registers without looking for references to release. Entry frames always may. */
+  bool owns = true;
+  TVMFFIAny ret = {0}; /* results of calls into %void and of instrumented calls */
+  int rc;
 
   VM_LOOP_BEGIN
 
-  VM_OP(Call) {
+  VM_OP(CallPacked) {
+    if (TVM_VM_UNLIKELY(vm->instrument != NULL)) goto call_generic;
+    const tvm_vm_callee* c = (const tvm_vm_callee*)(uintptr_t)ip[2];
+    const int64_t dst = ip[1];
+    gather_args(a, regs, ip + 4, ip[3]);
+    /* The result goes straight into the destination register; its old value (possibly an
+     * argument of this call) is released afterwards, or put back if the call fails. */
+    TVMFFIAny* res = dst >= 0 ? VM_REG(regs, dst) : &ret;
+    any_words old = load_any(res);
+    store_any(res, (any_words){0, 0});
+    rc = c->safe_call(c->handle, a, (int32_t)ip[3], res);
+    if (TVM_VM_UNLIKELY(rc != 0 || (uint32_t)(res->type_index - kTVMFFIRawStr) <= 2)) {
+      if (rc == 0) rc = own_result(res);
+      if (rc != 0) {
+        store_any(res, old);
+        goto fail;
+      }
+    }
+    owns |= res->type_index >= kTVMFFIStaticObjectBegin;
+    if (TVM_VM_UNLIKELY(dst < 0)) {
+      any_words v = load_any(&ret);
+      store_any(&ret, (any_words){0, 0});
+      if (words_is_object(v)) tvm_ffi_release((void*)(uintptr_t)v.hi);
+    }
+    if (words_is_object(old)) tvm_ffi_release((void*)(uintptr_t)old.hi);
+    ip += 4 + ip[3];
+    VM_DISPATCH();
+  }
+
+  VM_OP(CallBytecode) {
+    if (TVM_VM_UNLIKELY(vm->instrument != NULL)) goto call_generic;
     const tvm_vm_callee* c = (const tvm_vm_callee*)(uintptr_t)ip[2];
     const int64_t nargs = ip[3];
     const int64_t* aw = ip + 4;
-    if (TVM_VM_LIKELY(c->kind == TVM_VM_CALLEE_BYTECODE) && !vm->instrument) {
-      tvm_vm_frame* nf = frame_push(vm, c);
-      if (TVM_VM_UNLIKELY(!nf)) goto fail;
-      for (int64_t i = 0; i < nargs; ++i) {
-        any_words v = load_any(VM_ARG(regs, aw[i]));
-        if (words_is_object(v)) tvm_ffi_retain((void*)(uintptr_t)v.hi);
-        store_any(&nf->regs[i], v);
-      }
-      nf->ret_ip = aw + nargs;
-      nf->caller_dst = ip[1];
-      regs = nf->regs;
-      ip = vm->code + c->start_word;
-      VM_DISPATCH();
+    if (TVM_VM_UNLIKELY(vm->depth >= vm->max_depth)) {
+      depth_error(vm, c);
+      goto fail;
     }
-    TVMFFIAny* a = scratch + 5;
-    for (int64_t i = 0; i < nargs; ++i) store_any(&a[i], load_any(VM_ARG(regs, aw[i])));
-    TVMFFIAny ret = {0};
-    int rc;
-    if (TVM_VM_UNLIKELY(vm->instrument != NULL)) {
-      rc = call_instrumented(vm, c, scratch, nargs, &ret);
-    } else if (TVM_VM_LIKELY(c->kind == TVM_VM_CALLEE_PACKED)) {
-      rc = c->safe_call(c->handle, a, (int32_t)nargs, &ret);
-      if (TVM_VM_UNLIKELY((uint32_t)(ret.type_index - kTVMFFIRawStr) <= 2) && rc == 0) {
-        rc = own_result(&ret);
+    tvm_vm_frame* nf = fr + 1;
+    TVMFFIAny* nregs = regs_alloc(vm, c->nregs, &nf->saved_top, &nf->saved_chunk);
+    if (TVM_VM_UNLIKELY(!nregs)) goto fail;
+    vm->depth++;
+    bool callee_owns = false;
+    for (int64_t i = 0; i < nargs; ++i) {
+      any_words v = load_any(VM_ARG(regs, aw[i]));
+      if (words_is_object(v)) {
+        tvm_ffi_retain((void*)(uintptr_t)v.hi);
+        callee_owns = true;
       }
+      store_any(&nregs[i], v);
+    }
+    nf->regs = nregs;
+    nf->func = c;
+    nf->ret_ip = aw + nargs;
+    nf->caller_dst = ip[1];
+    nf->caller_owns = owns;
+    owns = callee_owns;
+    fr = nf;
+    regs = nregs;
+    ip = vm->code + c->start_word;
+    VM_DISPATCH();
+  }
+
+  VM_OP(CallClosure)
+  call_generic: {
+    /* Closures, and every call while an instrument is set. */
+    const tvm_vm_callee* c = (const tvm_vm_callee*)(uintptr_t)ip[2];
+    const int64_t nargs = ip[3];
+    gather_args(a, regs, ip + 4, nargs);
+    if (vm->instrument) {
+      rc = call_instrumented(vm, c, scratch, nargs, &ret);
     } else {
+      store_any(&ret, (any_words){0, 0});
       a[-1] = vm->self_any;
       rc = c->safe_call(c->handle, a - 1, (int32_t)nargs + 1, &ret);
-      if (TVM_VM_UNLIKELY((uint32_t)(ret.type_index - kTVMFFIRawStr) <= 2) && rc == 0) {
-        rc = own_result(&ret);
-      }
+      if (rc == 0 && (uint32_t)(ret.type_index - kTVMFFIRawStr) <= 2) rc = own_result(&ret);
     }
-    if (TVM_VM_UNLIKELY(rc != 0)) goto fail;
-    /* A callee may have re-entered the VM: our frame and registers are where we left them. */
-    write_reg(regs, ip[1], load_any(&ret));
-    ip = aw + nargs;
+    if (TVM_VM_UNLIKELY(rc != 0)) {
+      store_any(&ret, (any_words){0, 0});
+      goto fail;
+    }
+    any_words v = load_any(&ret);
+    store_any(&ret, (any_words){0, 0});
+    owns |= words_is_object(v);
+    write_reg(regs, ip[1], v);
+    ip += 4 + nargs;
     VM_DISPATCH();
   }
 
   VM_OP(Ret) {
     const int64_t r = ip[1];
     any_words rv = {0, 0};
-    if (TVM_VM_LIKELY(r != TVM_VM_REG_VOID)) {
-      rv = load_any(&regs[r]);
-      store_any(&regs[r], (any_words){0, 0});
+    if (TVM_VM_LIKELY(r >= 0)) {
+      rv = load_any(VM_REG(regs, r));
+      store_any(VM_REG(regs, r), (any_words){0, 0});
     }
-    tvm_vm_frame* done = &vm->frames[vm->depth - 1];
-    const int64_t* ret_ip = done->ret_ip;
-    const int64_t dst = done->caller_dst;
-    frame_pop(vm);
-    if (TVM_VM_UNLIKELY(vm->depth == base)) {
+    if (owns) regs_release(regs, fr->func->nregs);
+    else regs_clear(regs, fr->func->nregs);
+    regs_pop_to(vm, fr->saved_top, fr->saved_chunk);
+    vm->depth--;
+    if (TVM_VM_UNLIKELY(fr == entry)) {
       store_any(out, rv);
       return 0;
     }
-    regs = vm->frames[vm->depth - 1].regs;
+    owns = fr->caller_owns | words_is_object(rv);
+    const int64_t dst = fr->caller_dst;
+    ip = fr->ret_ip;
+    fr--;
+    regs = fr->regs;
     write_reg(regs, dst, rv);
-    ip = ret_ip;
     VM_DISPATCH();
   }
 
@@ -433,12 +572,12 @@ static int run_loop(tvm_vm_state* vm, int64_t base, TVMFFIAny* out) {
   }
 
   VM_OP(If) {
-    const TVMFFIAny* c = &regs[ip[1]];
+    const TVMFFIAny* c = VM_REG(regs, ip[1]);
     if (TVM_VM_UNLIKELY(c->type_index != kTVMFFIInt && c->type_index != kTVMFFIBool)) {
       tvm_ffi_raise("TypeError",
                     "If: condition register %%%lld holds %s, expected an int or bool (convert "
                     "tensors with vm.builtin.read_if_cond)",
-                    (long long)ip[1], tvm_ffi_any_type_name(c));
+                    (long long)(ip[1] / (int64_t)sizeof(TVMFFIAny)), tvm_ffi_any_type_name(c));
       goto fail;
     }
     ip += c->v_int64 ? 3 : ip[2];
@@ -487,7 +626,7 @@ static int invoke_bytecode(tvm_vm_state* vm, const tvm_vm_callee* c, const TVMFF
   tvm_vm_frame* fr = frame_push(vm, c);
   if (!fr) return -1;
   fr->ret_ip = NULL;
-  fr->caller_dst = TVM_VM_REG_VOID;
+  fr->caller_dst = VM_NO_REG;
   for (int32_t i = 0; i < n; ++i) {
     if (tvm_ffi_any_to_owned(&args[i], &fr->regs[i]) != 0) {
       frame_pop(vm);
@@ -736,12 +875,13 @@ static int init_functions(tvm_vm_state* vm) {
   return 0;
 }
 
+/* A Call argument in prepared form (see VM_ARG). */
 static int64_t prepare_arg(tvm_vm_state* vm, int64_t word, int64_t* next_imm) {
   int64_t v = tvm_vm_arg_value(word);
   const TVMFFIAny* p;
   switch (tvm_vm_arg_kind_of(word)) {
     case TVM_VM_ARG_REGISTER:
-      if (v < TVM_VM_REG_SPECIAL_BEGIN) return v;
+      if (v < TVM_VM_REG_SPECIAL_BEGIN) return v * (int64_t)sizeof(TVMFFIAny);
       p = v == TVM_VM_REG_VM ? &vm->self_any : &k_none;
       break;
     case TVM_VM_ARG_IMMEDIATE:
@@ -758,6 +898,11 @@ static int64_t prepare_arg(tvm_vm_state* vm, int64_t word, int64_t* next_imm) {
   return (int64_t)~(uintptr_t)p;
 }
 
+/* A destination/result/condition register in prepared form. */
+static int64_t prepare_reg(int64_t reg) {
+  return reg == TVM_VM_REG_VOID ? VM_NO_REG : reg * (int64_t)sizeof(TVMFFIAny);
+}
+
 static int init_code(tvm_vm_state* vm) {
   const tvm_vm_executable* e = vm->exec;
   int64_t num_imms = 0;
@@ -769,6 +914,9 @@ static int init_code(tvm_vm_state* vm) {
   vm->imms = (TVMFFIAny*)tvm_ffi_calloc((size_t)num_imms + 1, sizeof(TVMFFIAny));
   vm->code = (int64_t*)tvm_ffi_calloc((size_t)e->num_words + 1, sizeof(int64_t));
   if (!vm->imms || !vm->code) return -1;
+  static const int64_t call_op[] = {[TVM_VM_CALLEE_PACKED] = VM_OP_CallPacked,
+                                    [TVM_VM_CALLEE_BYTECODE] = VM_OP_CallBytecode,
+                                    [TVM_VM_CALLEE_CLOSURE] = VM_OP_CallClosure};
   int64_t next_imm = 0;
   for (int64_t fi = 0; fi < e->num_funcs; ++fi) {
     const tvm_vm_func_info* f = &e->funcs[fi];
@@ -777,22 +925,25 @@ static int init_code(tvm_vm_state* vm) {
       int64_t off = e->instr_offset[i];
       const int64_t* w = &e->instr_data[off];
       int64_t* c = &vm->code[off];
-      c[0] = w[0];
       switch (w[0]) {
         case TVM_VM_OP_Call:
-          c[1] = w[1];
+          c[0] = call_op[vm->callees[w[2]].kind];
+          c[1] = prepare_reg(w[1]);
           c[2] = (int64_t)(uintptr_t)&vm->callees[w[2]];
           c[3] = w[3];
           for (int64_t a = 0; a < w[3]; ++a) c[4 + a] = prepare_arg(vm, w[4 + a], &next_imm);
           break;
         case TVM_VM_OP_Ret:
-          c[1] = w[1];
+          c[0] = VM_OP_Ret;
+          c[1] = prepare_reg(w[1]);
           break;
         case TVM_VM_OP_Goto:
+          c[0] = VM_OP_Goto;
           c[1] = e->instr_offset[i + w[1]] - off;
           break;
         case TVM_VM_OP_If:
-          c[1] = w[1];
+          c[0] = VM_OP_If;
+          c[1] = prepare_reg(w[1]);
           c[2] = e->instr_offset[i + w[2]] - off;
           break;
       }
@@ -810,7 +961,7 @@ int tvm_vm__init(tvm_vm_state* vm, const DLDevice* devices, const int32_t* alloc
   if (rc == 0) rc = init_code(vm);
   if (rc == 0) {
     vm->chunks = (tvm_vm_reg_chunk*)tvm_ffi_calloc(1, sizeof(tvm_vm_reg_chunk));
-    TVMFFIAny* base = (TVMFFIAny*)tvm_ffi_malloc(FIRST_CHUNK_REGS * sizeof(TVMFFIAny));
+    TVMFFIAny* base = (TVMFFIAny*)tvm_ffi_calloc(FIRST_CHUNK_REGS, sizeof(TVMFFIAny));
     if (!vm->chunks || !base) {
       tvm_ffi_free(base);
       rc = -1;
@@ -823,6 +974,7 @@ int tvm_vm__init(tvm_vm_state* vm, const DLDevice* devices, const int32_t* alloc
     }
   }
   if (rc == 0 && !scratch_for(vm, 0)) rc = -1;
+  if (rc == 0) rc = tvm_vm__resize_frames(vm, vm->max_depth);
   if (rc == 0) vm->initialized = true;
   return rc;
 }

@@ -166,9 +166,11 @@ int tvm_vm_set_max_call_depth(tvm_vm* vm, int64_t max_depth) {
     return tvm_ffi_raise("ValueError", "max call depth %lld out of range [max(1, current depth), 2^30]",
                          (long long)max_depth);
   }
-  s->max_depth = max_depth;
-  if (s->frames_cap > max_depth) s->frames_cap = max_depth;
-  return 0;
+  if (!s->initialized) {
+    s->max_depth = max_depth; /* the frames are allocated at initialisation */
+    return 0;
+  }
+  return tvm_vm__resize_frames(s, max_depth);
 }
 
 int tvm_vm_set_max_native_nesting(tvm_vm* vm, int32_t max_nesting) {

@@ -233,6 +233,8 @@ TVMFFIAny tvm_ffi_bytes_n(const void* data, size_t n);
 /* Always an ffi.String object (for object-typed fields), NUL-terminated. NULL on OOM. */
 void* tvm_ffi_str_obj(const char* s, size_t n);
 void* tvm_ffi_str_obj_printf(const char* fmt, ...) TVM_FFI_PRINTF(1, 2);
+/* Always an ffi.Bytes object, whatever the length. NULL on OOM. */
+void* tvm_ffi_bytes_obj(const void* data, size_t n);
 /* Content of an ffi.String / ffi.Bytes object (NUL-terminated for strings). */
 static inline TVMFFIByteArray tvm_ffi_str_view(const void* str_obj) {
   return *TVMFFIBytesGetByteArrayPtr((void*)str_obj);
@@ -499,7 +501,8 @@ void* tvm_ffi_access_path_root(void);
 void* tvm_ffi_access_path_extend(const void* parent, int64_t kind, const TVMFFIAny* key);
 void* tvm_ffi_access_path_attr(const void* parent, const char* name);
 void* tvm_ffi_access_path_item(const void* parent, int64_t index);
-/* "<root>.body[2].value" into buf; returns buf. */
+/* Append the text form, e.g. "<root>.body[2].value", `["key"]` for map items and a
+ * "<missing>" suffix for missing steps, to out. */
 void tvm_ffi_access_path_format(const void* path, tvm_ffi_strbuf* out);
 /* Whether `prefix` is a prefix of (or equal to) `path`, compared step by step. */
 bool tvm_ffi_access_path_is_prefix(const void* prefix, const void* path);
@@ -525,9 +528,12 @@ int tvm_ffi_structural_hash_checked(const TVMFFIAny* value, bool map_free_vars,
  * cyclic values raise a RuntimeError (JSON text: a ValueError) instead of overflowing the stack. */
 #define TVM_FFI_STRUCTURAL_MAX_DEPTH 10000
 
-/* Serialize any registered object graph to JSON text (shared nodes stay shared). */
+/* Serialize any registered object graph to JSON text, appended to *out (shared nodes stay
+ * shared; the format is upstream's ToJSONGraph node graph, described in json.c). */
 int tvm_ffi_json_save(const TVMFFIAny* value, tvm_ffi_strbuf* out);
-/* Parse JSON text produced by tvm_ffi_json_save back into an owned value. */
+/* Parse JSON text produced by tvm_ffi_json_save back into an owned value. Malformed or
+ * hostile input raises (ValueError/TypeError/KeyError/RuntimeError naming the byte offset or
+ * the node and field). */
 int tvm_ffi_json_load(const char* text, size_t len, TVMFFIAny* out);
 
 /* ------------------------------------------------------------------------------------------ */

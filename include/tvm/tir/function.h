@@ -45,10 +45,13 @@ tvm_tir_prim_func_obj* tvm_tir_prim_func_with_attr(tvm_tir_prim_func_obj* func, 
 /* attrs["global_symbol"] as a C string, or NULL. */
 const char* tvm_tir_func_global_symbol(const void* func);
 
-/* ir.IRModule: functions is an ffi.Map<GlobalVar, BaseFunc> (a definition site: the GlobalVar
- * keys are bound there); attrs an ffi.Map<String, Any>. */
+/* ir.IRModule: functions is an ffi.Map<GlobalVar, BaseFunc>, attrs an ffi.Map<String, Any>.
+ * global_var_map_ (upstream's field) maps each function name to its GlobalVar; it is derived
+ * from functions and is the definition site of the GlobalVars for structural equality (compared
+ * first, by name), so that two modules with distinct but equally named GlobalVars compare. */
 struct tvm_tir_ir_module_obj {
   TVMFFIObject header;
+  void* global_var_map_;
   void* functions;
   void* attrs;
 };
@@ -58,7 +61,7 @@ tvm_tir_ir_module_obj* tvm_tir_ir_module_new(void* functions, void* attrs);
 /* A new module with gv -> func added (ValueError if a function of that name exists). */
 tvm_tir_ir_module_obj* tvm_tir_ir_module_add(tvm_tir_ir_module_obj* mod, tvm_tir_global_var_obj* gv,
                                              void* func);
-/* Lookup by name: the GlobalVar / the function (borrowed), or NULL without raising. */
+/* Lookup by name: the GlobalVar / the function (new references), or NULL without raising. */
 tvm_tir_global_var_obj* tvm_tir_ir_module_get_global_var(const tvm_tir_ir_module_obj* mod,
                                                          const char* name);
 void* tvm_tir_ir_module_lookup(const tvm_tir_ir_module_obj* mod, const char* name);
