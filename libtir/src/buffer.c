@@ -142,8 +142,9 @@ tvm_tir_buffer_obj* tvm_tir_buffer_new(const tvm_tir_buffer_fields* f) {
                                : TVM_TIR_INT32;
   if (f->elem_offset) {
     if (!tvm_tir_dtype_is_index(f->elem_offset->dtype)) {
-      tvm_tir__type_error(TVM_TIR_RULE_O_BUFFER, "Buffer", "elem_offset must be an Int or UInt scalar",
-                          "elem_offset", f->elem_offset, NULL);
+      tvm_tir__type_error(TVM_TIR_RULE_O_BUFFER, "Buffer",
+                          "elem_offset must be an Int or UInt scalar", "elem_offset",
+                          f->elem_offset, NULL);
       goto fail;
     }
     offset = tir_expr_retain(f->elem_offset);
@@ -258,8 +259,8 @@ static bool is_zero(const tvm_tir_expr_obj* e) {
   return tvm_tir_as_const_int(e, &v) && v == 0;
 }
 
-tvm_tir_match_buffer_region_obj* tvm_tir_match_buffer_region_new(tvm_tir_buffer_obj* buffer,
-                                                                 tvm_tir_buffer_region_obj* source) {
+tvm_tir_match_buffer_region_obj* tvm_tir_match_buffer_region_new(
+    tvm_tir_buffer_obj* buffer, tvm_tir_buffer_region_obj* source) {
   static const char node[] = "MatchBufferRegion";
   if (!buffer) return tvm_tir__null_arg(node, "buffer");
   if (!source) return tvm_tir__null_arg(node, "source");
@@ -302,16 +303,19 @@ tvm_tir_match_buffer_region_obj* tvm_tir_match_buffer_region_new(tvm_tir_buffer_
     if (!r->extent || !tvm_tir_as_const_int(r->extent, &ext)) continue;
     if (i < offset) {
       if (ext != 1) {
-        snprintf(what, sizeof(what), "region[%lld] has extent %lld, but dimensions the buffer "
-                 "drops must have extent 1", (long long)i, (long long)ext);
+        snprintf(what, sizeof(what),
+                 "region[%lld] has extent %lld, but dimensions the buffer "
+                 "drops must have extent 1",
+                 (long long)i, (long long)ext);
         why = what;
       }
     } else {
       const void* dim = tvm_ffi_seq_obj_at(buffer->shape, i - offset);
       if (tvm_tir_as_const_int(dim, &want) && want != ext) {
-        snprintf(what, sizeof(what), "buffer shape[%lld] = %lld does not match the extent %lld "
-                 "of region[%lld]", (long long)(i - offset), (long long)want, (long long)ext,
-                 (long long)i);
+        snprintf(what, sizeof(what),
+                 "buffer shape[%lld] = %lld does not match the extent %lld "
+                 "of region[%lld]",
+                 (long long)(i - offset), (long long)want, (long long)ext, (long long)i);
         why = what;
       }
     }

@@ -102,7 +102,8 @@ tvm_tir_expr_obj* tvm_tir_cast_take(DLDataType dtype, void* value) {
 
 tvm_tir_expr_obj* tvm_tir_select_take(void* condition, void* true_value, void* false_value) {
   void* args[] = {condition, true_value, false_value};
-  tvm_tir_expr_obj* r = enter("select", args, 3) ? tvm_tir_select(condition, true_value, false_value) : NULL;
+  tvm_tir_expr_obj* r =
+      enter("select", args, 3) ? tvm_tir_select(condition, true_value, false_value) : NULL;
   release_n(args, 3);
   return r;
 }
@@ -158,7 +159,8 @@ tvm_tir_expr_obj* tvm_tir_call_takev(DLDataType dtype, const char* op_name, int6
 
 tvm_tir_expr_obj* tvm_tir_call_global_takev(DLDataType dtype, void* global_var, int64_t n,
                                             void* const* args) {
-  tvm_tir_expr_obj* r = enter("call", &global_var, 1) ? call_with(dtype, global_var, n, args) : NULL;
+  tvm_tir_expr_obj* r =
+      enter("call", &global_var, 1) ? call_with(dtype, global_var, n, args) : NULL;
   tvm_ffi_release(global_var);
   release_n(args, n);
   return r;
@@ -175,20 +177,26 @@ void* tvm_tir_list_takev(int64_t n, void* const* objs) {
 tvm_tir_buffer_obj* tvm_tir_buffer_declv(const char* name, DLDataType dtype, int64_t ndim,
                                          const int64_t* shape) {
   if (tvm_ffi_error_pending()) return NULL;
+  if (ndim < 0 || (ndim > 0 && !shape)) {
+    tvm_ffi_raise("ValueError", "buffer_decl: invalid shape (ndim %lld)", (long long)ndim);
+    return NULL;
+  }
   DLDataType index = TVM_TIR_INT32;
   for (int64_t i = 0; i < ndim; ++i) {
     if (!tvm_tir_dtype_int_fits(TVM_TIR_INT32, shape[i])) index = TVM_TIR_INT64;
   }
-  void* dims[ndim ? ndim : 1];
-  int64_t made = 0;
-  while (made < ndim && (dims[made] = tvm_tir_int_imm_new(index, shape[made]))) ++made;
-  tvm_tir_buffer_obj* b = NULL;
-  if (made == ndim) {
-    void* arr = tvm_ffi_array_of_objects(dims, ndim);
-    if (arr) b = tvm_tir_buffer_decl_new(name, dtype, arr, NULL);
-    tvm_ffi_release(arr);
+  void* dims = tvm_ffi_list_new();
+  bool ok = dims != NULL;
+  for (int64_t i = 0; ok && i < ndim; ++i) {
+    tvm_tir_expr_obj* d = tvm_tir_int_imm_new(index, shape[i]);
+    TVMFFIAny item = tvm_ffi_any_obj(d);
+    ok = d && tvm_ffi_list_push(dims, &item) == 0;
+    tvm_ffi_release(d);
   }
-  release_n(dims, made);
+  void* arr = ok ? tvm_ffi_list_to_array(dims) : NULL;
+  tvm_tir_buffer_obj* b = arr ? tvm_tir_buffer_decl_new(name, dtype, arr, NULL) : NULL;
+  tvm_ffi_release(arr);
+  tvm_ffi_release(dims);
   return b;
 }
 
@@ -357,7 +365,8 @@ tvm_tir_stmt_obj* tvm_tir_attr_take(void* node, const char* key, void* value, vo
 
 tvm_tir_stmt_obj* tvm_tir_decl_buffer_take(void* buffer, void* body) {
   void* args[] = {buffer, body};
-  tvm_tir_stmt_obj* r = enter("decl_buffer", args, 2) ? tvm_tir_decl_buffer_new(buffer, body) : NULL;
+  tvm_tir_stmt_obj* r =
+      enter("decl_buffer", args, 2) ? tvm_tir_decl_buffer_new(buffer, body) : NULL;
   release_n(args, 2);
   return r;
 }
@@ -423,7 +432,8 @@ static tvm_tir_prim_func_obj* make_func(const char* global_symbol, void* params,
       snprintf(name, sizeof(name), "%s_handle", tvm_tir_buffer_name((tvm_tir_buffer_obj*)p));
       tvm_tir_var_obj* v = tvm_tir_var_new(name, TVM_TIR_HANDLE);
       param = tvm_ffi_any_obj(v);
-      ok = v && tvm_ffi_dict_set(bmap, &param, &buffer) == 0 && tvm_ffi_list_push(vars, &param) == 0;
+      ok =
+          v && tvm_ffi_dict_set(bmap, &param, &buffer) == 0 && tvm_ffi_list_push(vars, &param) == 0;
       tvm_ffi_release(v);
     } else if (tvm_tir_is_var(p)) {
       ok = tvm_ffi_list_push(vars, &param) == 0;

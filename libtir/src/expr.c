@@ -91,10 +91,14 @@ tvm_tir_expr_obj* tvm_tir_int_imm_new(DLDataType dtype, int64_t value) {
 static double float_max(DLDataType t) {
   if (t.code == kDLBfloat) return t.bits == 16 ? 3.38953138925153547590470800371487866880e38 : 0;
   switch (t.bits) {
-    case 16: return 65504.0;
-    case 32: return 3.40282346638528859811704183484516925440e38;
-    case 64: return 1.79769313486231570814527423731704356798e308;
-    default: return 0;
+    case 16:
+      return 65504.0;
+    case 32:
+      return 3.40282346638528859811704183484516925440e38;
+    case 64:
+      return 1.79769313486231570814527423731704356798e308;
+    default:
+      return 0;
   }
 }
 
@@ -108,8 +112,8 @@ tvm_tir_expr_obj* tvm_tir_float_imm_new(DLDataType dtype, double value) {
     return tvm_tir__type_error(TVM_TIR_RULE_T_FLOATIMM, "FloatImm", what, NULL);
   }
   if (isfinite(value) && fabs(value) > maxv) {
-    snprintf(what, sizeof(what), "value %.17g is out of the range [-%.9g, %.9g] of %s", value,
-             maxv, maxv, tvm_tir_dtype_str(dtype).s);
+    snprintf(what, sizeof(what), "value %.17g is out of the range [-%.9g, %.9g] of %s", value, maxv,
+             maxv, tvm_tir_dtype_str(dtype).s);
     return tvm_tir__type_error(TVM_TIR_RULE_T_FLOATIMM, "FloatImm", what, NULL);
   }
   tvm_tir_float_imm_obj* e = TIR_NEW(tvm_tir_float_imm_obj, FloatImm);
@@ -177,14 +181,13 @@ tvm_tir_expr_obj* tvm_tir_cast_new(DLDataType dtype, tvm_tir_expr_obj* value) {
 }
 
 /* ---- Binary operators ---------------------------------------------------------------------- */
-enum { NOT_BINOP = 0, ARITH, CMP, LOGIC };
-static const unsigned char k_binop_class[TVM_TIR_KIND_COUNT] = {
+const unsigned char tvm_tir__binop_class[TVM_TIR_KIND_COUNT] = {
 #define TVM_TIR_BINOP(Name, type_key, klass, symbol) [TVM_TIR_KIND_##Name] = klass,
 #include <tvm/tir/nodes.def>
 };
 
 tvm_tir_expr_obj* tvm_tir_binary_new(tvm_tir_kind kind, tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) {
-  if (kind < 0 || kind >= TVM_TIR_KIND_COUNT || k_binop_class[kind] == NOT_BINOP) {
+  if (kind < 0 || kind >= TVM_TIR_KIND_COUNT || tvm_tir__binop_class[kind] == TIR_NOT_BINOP) {
     tvm_ffi_raise("ValueError", "tvm_tir_binary_new: %s is not a binary operator",
                   tvm_tir_kind_name(kind));
     return NULL;
@@ -192,21 +195,22 @@ tvm_tir_expr_obj* tvm_tir_binary_new(tvm_tir_kind kind, tvm_tir_expr_obj* a, tvm
   const char* node = tvm_tir_kind_name(kind);
   if (bad_expr(a, node, "a") || bad_expr(b, node, "b")) return NULL;
   DLDataType ta = DT(a), tb = DT(b), result = ta;
-  switch (k_binop_class[kind]) {
+  switch (tvm_tir__binop_class[kind]) {
     case ARITH:
     case CMP: {
-      tvm_tir_rule rule = k_binop_class[kind] == ARITH ? TVM_TIR_RULE_T_BINOP : TVM_TIR_RULE_T_CMP;
+      tvm_tir_rule rule =
+          tvm_tir__binop_class[kind] == ARITH ? TVM_TIR_RULE_T_BINOP : TVM_TIR_RULE_T_CMP;
       if (tvm_tir_dtype_is_handle_code(ta) || tvm_tir_dtype_is_handle_code(tb)) {
         return tvm_tir__type_error(rule, node, "operands must not be handles", "a", a, "b", b,
                                    NULL);
       }
       if (!tvm_tir_dtype_equal(ta, tb)) {
-        return tvm_tir__type_error(rule, node, "operands must have the same dtype", "a", a, "b",
-                                   b, NULL);
+        return tvm_tir__type_error(rule, node, "operands must have the same dtype", "a", a, "b", b,
+                                   NULL);
       }
       if (kind == TVM_TIR_KIND_Mod && !tvm_tir_dtype_is_integer(ta)) {
-        return tvm_tir__type_error(rule, node, "operands of Mod must be Int or UInt", "a", a,
-                                   "b", b, NULL);
+        return tvm_tir__type_error(rule, node, "operands of Mod must be Int or UInt", "a", a, "b",
+                                   b, NULL);
       }
       if (rule == TVM_TIR_RULE_T_CMP) result = tvm_ffi_dtype(kDLUInt, 1, ta.lanes);
       break;
@@ -334,7 +338,8 @@ tvm_tir_expr_obj* tvm_tir_buffer_load_new(tvm_tir_buffer_obj* buffer, void* indi
 }
 
 /* ---- Ramp, Broadcast ----------------------------------------------------------------------- */
-tvm_tir_expr_obj* tvm_tir_ramp_new(tvm_tir_expr_obj* base, tvm_tir_expr_obj* stride, int32_t lanes) {
+tvm_tir_expr_obj* tvm_tir_ramp_new(tvm_tir_expr_obj* base, tvm_tir_expr_obj* stride,
+                                   int32_t lanes) {
   if (bad_expr(base, "Ramp", "base") || bad_expr(stride, "Ramp", "stride")) return NULL;
   const char* why = NULL;
   char what[96];
@@ -371,7 +376,8 @@ tvm_tir_expr_obj* tvm_tir_broadcast_new(tvm_tir_expr_obj* value, int32_t lanes) 
   } else if (DT(value).lanes != 1) {
     why = "the value must be a scalar";
   }
-  if (why) return tvm_tir__type_error(TVM_TIR_RULE_T_BROADCAST, "Broadcast", why, "value", value, NULL);
+  if (why)
+    return tvm_tir__type_error(TVM_TIR_RULE_T_BROADCAST, "Broadcast", why, "value", value, NULL);
   tvm_tir_broadcast_obj* e = TIR_NEW(tvm_tir_broadcast_obj, Broadcast);
   if (!e) return NULL;
   e->expr.dtype = tvm_tir_dtype_with_lanes(DT(value), lanes);

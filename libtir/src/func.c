@@ -45,16 +45,18 @@ static tvm_tir_type_obj* ret_type_of(const tvm_tir_expr_obj* value) {
 typedef struct {
   tvm_tir_type_obj* ret_type; /* owned; the declared or inferred type */
   bool declared;
-  int count;                  /* tir.ret calls seen */
-  int failed;                 /* -1 when an error was raised */
+  int count;  /* tir.ret calls seen */
+  int failed; /* -1 when an error was raised */
 } ret_ctx;
 
 static int check_ret(const void* obj, void* p) {
   ret_ctx* c = (ret_ctx*)p;
-  if (!TIR_IS(obj, Call) || !tvm_tir_is_builtin(((const tvm_tir_call_obj*)obj)->op, TVM_TIR_BUILTIN_ret)) {
+  if (!TIR_IS(obj, Call) ||
+      !tvm_tir_is_builtin(((const tvm_tir_call_obj*)obj)->op, TVM_TIR_BUILTIN_ret)) {
     return 0;
   }
-  const tvm_tir_expr_obj* value = (const tvm_tir_expr_obj*)tvm_ffi_seq_obj_at(((const tvm_tir_call_obj*)obj)->args, 0);
+  const tvm_tir_expr_obj* value =
+      (const tvm_tir_expr_obj*)tvm_ffi_seq_obj_at(((const tvm_tir_call_obj*)obj)->args, 0);
   if (c->count++ == 0 && !c->declared) {
     if (!(c->ret_type = ret_type_of(value))) return -1;
     return 0;
@@ -63,8 +65,8 @@ static int check_ret(const void* obj, void* p) {
   tvm_tir__type_error(TVM_TIR_RULE_O_PRIMFUNC, "PrimFunc",
                       c->declared ? "the value returned by tir.ret does not match ret_type"
                                   : "the values returned by tir.ret do not all have the same type",
-                      c->declared ? "ret_type" : "first returned type", c->ret_type,
-                      "returned", value, NULL);
+                      c->declared ? "ret_type" : "first returned type", c->ret_type, "returned",
+                      value, NULL);
   return -1;
 }
 
@@ -83,8 +85,10 @@ static int check_buffer_map(void* map, void** out) {
   for (int64_t pos = 0; (pos = tvm_ffi_map_next(map, pos, &k, &v)) >= 0;) {
     if (!tvm_ffi_any_is_object(k) || !tvm_tir_is_var(k->v_obj) || !tvm_ffi_any_is_object(v) ||
         !TIR_IS(v->v_obj, Buffer)) {
-      return tvm_ffi_raise("TypeError", "PrimFunc: buffer_map must map tir.Var to tir.Buffer, "
-                           "found %s -> %s", tvm_ffi_any_type_name(k), tvm_ffi_any_type_name(v));
+      return tvm_ffi_raise("TypeError",
+                           "PrimFunc: buffer_map must map tir.Var to tir.Buffer, "
+                           "found %s -> %s",
+                           tvm_ffi_any_type_name(k), tvm_ffi_any_type_name(v));
     }
   }
   tvm_ffi_retain(map);
@@ -115,8 +119,8 @@ tvm_tir_prim_func_obj* tvm_tir_prim_func_new(void* params, tvm_tir_stmt_obj* bod
       if (!(rc.ret_type = (tvm_tir_type_obj*)tvm_tir_tuple_type_new(NULL))) goto fail;
     } else if (!tvm_tir_type_is_void(rc.ret_type)) {
       tvm_tir__type_error(TVM_TIR_RULE_O_PRIMFUNC, node,
-                          "ret_type must be TupleType([]) when the body has no tir.ret",
-                          "ret_type", rc.ret_type, NULL);
+                          "ret_type must be TupleType([]) when the body has no tir.ret", "ret_type",
+                          rc.ret_type, NULL);
       goto fail;
     }
   }
@@ -206,8 +210,10 @@ tvm_tir_ir_module_obj* tvm_tir_ir_module_new(void* functions, void* attrs) {
   for (int64_t pos = 0; ok && functions && (pos = tvm_ffi_map_next(functions, pos, &k, &v)) >= 0;) {
     if (!tvm_ffi_any_is_object(k) || !TIR_IS(k->v_obj, GlobalVar) || !tvm_ffi_any_is_object(v) ||
         !tvm_tir_is(v->v_obj, TVM_TIR_KIND_BaseFunc)) {
-      tvm_ffi_raise("TypeError", "IRModule: functions must map ir.GlobalVar to ir.BaseFunc, "
-                    "found %s -> %s", tvm_ffi_any_type_name(k), tvm_ffi_any_type_name(v));
+      tvm_ffi_raise("TypeError",
+                    "IRModule: functions must map ir.GlobalVar to ir.BaseFunc, "
+                    "found %s -> %s",
+                    tvm_ffi_any_type_name(k), tvm_ffi_any_type_name(v));
       ok = false;
       break;
     }

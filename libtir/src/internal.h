@@ -53,6 +53,10 @@ int tvm_tir__str_map_arg(void* map, const char* node, const char* field, void** 
 /* Check obj is an instance of kind (TypeError otherwise). NULL passes (callers check). */
 int tvm_tir__check_kind(const void* obj, tvm_tir_kind kind, const char* node, const char* field);
 
+/* The typing-rule family of each binary kind (the klass column of nodes.def), 0 otherwise. */
+enum { TIR_NOT_BINOP = 0, ARITH, CMP, LOGIC };
+extern const unsigned char tvm_tir__binop_class[TVM_TIR_KIND_COUNT];
+
 /* Shared by BufferLoad and BufferStore (T-BUFFERLOAD / S-BUFFERSTORE): buffer is a Buffer,
  * indices an ffi.Array of Int/UInt PrimExprs of one bit width, one per dimension, all scalar
  * but the last. *out_indices = the normalised array (new reference), *out_lanes = the lanes

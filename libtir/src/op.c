@@ -84,40 +84,30 @@ static double f_le(double a, double b) { return a <= b; }
 static double f_gt(double a, double b) { return a > b; }
 static double f_ge(double a, double b) { return a >= b; }
 
-enum { NOT_BINOP = 0, ARITH, CMP, LOGIC };
+/* Folding of each binary kind (a kind without an entry is never folded). */
 static const struct {
-  unsigned char klass;
   bool divides; /* integer division by a constant zero is an error */
   int_fold_fn i;
-  float_fold_fn f;
-} k_binops[TVM_TIR_KIND_COUNT] = {
-    [TVM_TIR_KIND_Add] = {ARITH, false, i_add, f_add},
-    [TVM_TIR_KIND_Sub] = {ARITH, false, i_sub, f_sub},
-    [TVM_TIR_KIND_Mul] = {ARITH, false, i_mul, f_mul},
-    [TVM_TIR_KIND_Div] = {ARITH, true, i_div, f_div},
-    [TVM_TIR_KIND_Mod] = {ARITH, true, i_mod, NULL},
-    [TVM_TIR_KIND_FloorDiv] = {ARITH, true, i_floordiv, f_floordiv},
-    [TVM_TIR_KIND_FloorMod] = {ARITH, true, i_floormod, f_floormod},
-    [TVM_TIR_KIND_Min] = {ARITH, false, i_min, f_min},
-    [TVM_TIR_KIND_Max] = {ARITH, false, i_max, f_max},
-    [TVM_TIR_KIND_EQ] = {CMP, false, i_eq, f_eq},
-    [TVM_TIR_KIND_NE] = {CMP, false, i_ne, f_ne},
-    [TVM_TIR_KIND_LT] = {CMP, false, i_lt, f_lt},
-    [TVM_TIR_KIND_LE] = {CMP, false, i_le, f_le},
-    [TVM_TIR_KIND_GT] = {CMP, false, i_gt, f_gt},
-    [TVM_TIR_KIND_GE] = {CMP, false, i_ge, f_ge},
-    [TVM_TIR_KIND_And] = {LOGIC, false, i_and, NULL},
-    [TVM_TIR_KIND_Or] = {LOGIC, false, i_or, NULL},
+  float_fold_fn f; /* NULL: not defined on floats */
+} k_fold[TVM_TIR_KIND_COUNT] = {
+    [TVM_TIR_KIND_Add] = {false, i_add, f_add},
+    [TVM_TIR_KIND_Sub] = {false, i_sub, f_sub},
+    [TVM_TIR_KIND_Mul] = {false, i_mul, f_mul},
+    [TVM_TIR_KIND_Div] = {true, i_div, f_div},
+    [TVM_TIR_KIND_Mod] = {true, i_mod, NULL},
+    [TVM_TIR_KIND_FloorDiv] = {true, i_floordiv, f_floordiv},
+    [TVM_TIR_KIND_FloorMod] = {true, i_floormod, f_floormod},
+    [TVM_TIR_KIND_Min] = {false, i_min, f_min},
+    [TVM_TIR_KIND_Max] = {false, i_max, f_max},
+    [TVM_TIR_KIND_EQ] = {false, i_eq, f_eq},
+    [TVM_TIR_KIND_NE] = {false, i_ne, f_ne},
+    [TVM_TIR_KIND_LT] = {false, i_lt, f_lt},
+    [TVM_TIR_KIND_LE] = {false, i_le, f_le},
+    [TVM_TIR_KIND_GT] = {false, i_gt, f_gt},
+    [TVM_TIR_KIND_GE] = {false, i_ge, f_ge},
+    [TVM_TIR_KIND_And] = {false, i_and, NULL},
+    [TVM_TIR_KIND_Or] = {false, i_or, NULL},
 };
-/* Every TVM_TIR_BINOP of nodes.def has an entry above. */
-#define TVM_TIR_BINOP(Name, type_key, klass, symbol) +1
-_Static_assert(0
-#include <tvm/tir/nodes.def>
-                   == 17,
-               "k_binops covers the binary operators of nodes.def");
-
-static const tvm_tir_rule k_class_rule[] = {
-    [ARITH] = TVM_TIR_RULE_T_BINOP, [CMP] = TVM_TIR_RULE_T_CMP, [LOGIC] = TVM_TIR_RULE_T_LOGIC};
 
 /* ---- Constants ----------------------------------------------------------------------------- */
 /* A scalar constant broadcast to dtype's lanes (takes the scalar). */
@@ -175,9 +165,9 @@ static bool wider(DLDataType a, DLDataType b) {
 
 /* The literal lit (one of the operands a, b) converted to target's type (a new reference), or
  * NULL with a TypeError naming rule and showing both operands. */
-static tvm_tir_expr_obj* convert_literal(tvm_tir_expr_obj* lit, DLDataType target, tvm_tir_rule rule,
-                                         const char* node, const char* an, tvm_tir_expr_obj* a,
-                                         const char* bn, tvm_tir_expr_obj* b) {
+static tvm_tir_expr_obj* convert_literal(tvm_tir_expr_obj* lit, DLDataType target,
+                                         tvm_tir_rule rule, const char* node, const char* an,
+                                         tvm_tir_expr_obj* a, const char* bn, tvm_tir_expr_obj* b) {
   DLDataType elem = tvm_tir_dtype_element(target);
   char what[160];
   tvm_tir_expr_obj* c = NULL;
@@ -196,8 +186,8 @@ static tvm_tir_expr_obj* convert_literal(tvm_tir_expr_obj* lit, DLDataType targe
     if (tvm_tir_dtype_is_floating(elem)) {
       c = tvm_tir_float_imm_new(elem, v);
     } else {
-      snprintf(what, sizeof(what), "the float literal %.17g cannot be converted to %s implicitly", v,
-               tvm_tir_dtype_str(elem).s);
+      snprintf(what, sizeof(what), "the float literal %.17g cannot be converted to %s implicitly",
+               v, tvm_tir_dtype_str(elem).s);
     }
   }
   if (!c && !tvm_ffi_error_pending()) {
@@ -210,8 +200,8 @@ static tvm_tir_expr_obj* convert_literal(tvm_tir_expr_obj* lit, DLDataType targe
  * Bring a and b to one dtype for operator `node` of rule (see op.h); *oa and *ob receive new
  * references. check_handle rejects handle operands (arithmetic and comparisons).
  */
-static int match_operands(tvm_tir_rule rule, const char* node, bool check_handle,
-                          const char* an, tvm_tir_expr_obj* a, const char* bn, tvm_tir_expr_obj* b,
+static int match_operands(tvm_tir_rule rule, const char* node, bool check_handle, const char* an,
+                          tvm_tir_expr_obj* a, const char* bn, tvm_tir_expr_obj* b,
                           tvm_tir_expr_obj** oa, tvm_tir_expr_obj** ob) {
   *oa = *ob = NULL;
   DLDataType ta = a->dtype, tb = b->dtype;
@@ -278,21 +268,23 @@ static tvm_tir_expr_obj* as_bool(tvm_tir_expr_obj* e, tvm_tir_rule rule, const c
 static tvm_tir_expr_obj* fold_binary(tvm_tir_kind kind, const tvm_tir_expr_obj* a,
                                      const tvm_tir_expr_obj* b, bool* failed) {
   DLDataType t = a->dtype;
-  bool cmp = k_binops[kind].klass != ARITH;
-  DLDataType rt = k_binops[kind].klass == CMP ? TVM_TIR_BOOL : t;
-  if (TIR_IS(a, IntImm) && TIR_IS(b, IntImm)) {
+  unsigned char klass = tvm_tir__binop_class[kind];
+  DLDataType rt = klass == CMP ? TVM_TIR_BOOL : t;
+  if (TIR_IS(a, IntImm) && TIR_IS(b, IntImm) && k_fold[kind].i) {
     int64_t x = ((const tvm_tir_int_imm_obj*)a)->value, y = ((const tvm_tir_int_imm_obj*)b)->value;
-    int64_t r = cmp ? (int64_t)k_binops[kind].i(x, y) : tvm_tir__wrap_int(t, k_binops[kind].i(x, y));
+    int64_t r =
+        klass != ARITH ? (int64_t)k_fold[kind].i(x, y) : tvm_tir__wrap_int(t, k_fold[kind].i(x, y));
     if (!tvm_tir_dtype_int_fits(rt, r)) return NULL; /* a UInt64 result above INT64_MAX */
     tvm_tir_expr_obj* c = tvm_tir_int_imm_new(rt, r);
     *failed = !c;
     return c;
   }
-  if (TIR_IS(a, FloatImm) && TIR_IS(b, FloatImm) && k_binops[kind].f) {
-    double x = ((const tvm_tir_float_imm_obj*)a)->value, y = ((const tvm_tir_float_imm_obj*)b)->value;
-    double r = k_binops[kind].f(x, y);
-    tvm_tir_expr_obj* c = k_binops[kind].klass == CMP ? tvm_tir_int_imm_new(rt, (int64_t)r)
-                                                      : tvm_tir_float_imm_new(t, tvm_tir__round_float(t, r));
+  if (TIR_IS(a, FloatImm) && TIR_IS(b, FloatImm) && k_fold[kind].f) {
+    double x = ((const tvm_tir_float_imm_obj*)a)->value,
+           y = ((const tvm_tir_float_imm_obj*)b)->value;
+    double r = k_fold[kind].f(x, y);
+    tvm_tir_expr_obj* c = klass == CMP ? tvm_tir_int_imm_new(rt, (int64_t)r)
+                                       : tvm_tir_float_imm_new(t, tvm_tir__round_float(t, r));
     *failed = !c;
     return c;
   }
@@ -300,7 +292,7 @@ static tvm_tir_expr_obj* fold_binary(tvm_tir_kind kind, const tvm_tir_expr_obj* 
 }
 
 tvm_tir_expr_obj* tvm_tir_binary(tvm_tir_kind kind, tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) {
-  if (kind < 0 || kind >= TVM_TIR_KIND_COUNT || k_binops[kind].klass == NOT_BINOP) {
+  if (kind < 0 || kind >= TVM_TIR_KIND_COUNT || tvm_tir__binop_class[kind] == TIR_NOT_BINOP) {
     tvm_ffi_raise("ValueError", "tvm_tir_binary: %s is not a binary operator",
                   tvm_tir_kind_name(kind));
     return NULL;
@@ -308,7 +300,8 @@ tvm_tir_expr_obj* tvm_tir_binary(tvm_tir_kind kind, tvm_tir_expr_obj* a, tvm_tir
   const char* node = tvm_tir_kind_name(kind);
   if (bad_operand(a, node, "a") || bad_operand(b, node, "b")) return NULL;
   tvm_tir_expr_obj *x, *y;
-  bool logic = k_binops[kind].klass == LOGIC;
+  unsigned char klass = tvm_tir__binop_class[kind];
+  bool logic = klass == LOGIC;
   if (logic) { /* bool operands: literals 0/1 become bool first */
     tvm_tir_expr_obj* ba = as_bool(a, TVM_TIR_RULE_T_LOGIC, node, "a");
     tvm_tir_expr_obj* bb = ba ? as_bool(b, TVM_TIR_RULE_T_LOGIC, node, "b") : NULL;
@@ -316,8 +309,8 @@ tvm_tir_expr_obj* tvm_tir_binary(tvm_tir_kind kind, tvm_tir_expr_obj* a, tvm_tir
     tvm_ffi_release(ba);
     tvm_ffi_release(bb);
     if (rc != 0) return NULL;
-  } else if (match_operands(k_class_rule[k_binops[kind].klass], node, true, "a", a, "b", b, &x,
-                            &y) != 0) {
+  } else if (match_operands(klass == ARITH ? TVM_TIR_RULE_T_BINOP : TVM_TIR_RULE_T_CMP, node, true,
+                            "a", a, "b", b, &x, &y) != 0) {
     return NULL;
   }
   tvm_tir_expr_obj* r = NULL;
@@ -325,7 +318,7 @@ tvm_tir_expr_obj* tvm_tir_binary(tvm_tir_kind kind, tvm_tir_expr_obj* a, tvm_tir
   if (logic && !tvm_tir_dtype_is_bool(x->dtype)) {
     r = tvm_tir_binary_new(kind, x, y); /* raises T-LOGIC; nothing to fold */
     failed = !r;
-  } else if (k_binops[kind].divides && TIR_IS(y, IntImm) && ((tvm_tir_int_imm_obj*)y)->value == 0) {
+  } else if (k_fold[kind].divides && TIR_IS(y, IntImm) && ((tvm_tir_int_imm_obj*)y)->value == 0) {
     tvm_ffi_strbuf a_text = {0};
     tvm_tir__text(&a_text, x);
     tvm_ffi_raise("ValueError", "%s: division by a constant zero: a = %s, b = 0 (%s)", node,
@@ -341,23 +334,57 @@ tvm_tir_expr_obj* tvm_tir_binary(tvm_tir_kind kind, tvm_tir_expr_obj* a, tvm_tir
   return failed ? NULL : r;
 }
 
-tvm_tir_expr_obj* tvm_tir_add(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) { return tvm_tir_binary(TVM_TIR_KIND_Add, a, b); }
-tvm_tir_expr_obj* tvm_tir_sub(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) { return tvm_tir_binary(TVM_TIR_KIND_Sub, a, b); }
-tvm_tir_expr_obj* tvm_tir_mul(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) { return tvm_tir_binary(TVM_TIR_KIND_Mul, a, b); }
-tvm_tir_expr_obj* tvm_tir_div(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) { return tvm_tir_binary(TVM_TIR_KIND_Div, a, b); }
-tvm_tir_expr_obj* tvm_tir_mod(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) { return tvm_tir_binary(TVM_TIR_KIND_Mod, a, b); }
-tvm_tir_expr_obj* tvm_tir_floordiv(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) { return tvm_tir_binary(TVM_TIR_KIND_FloorDiv, a, b); }
-tvm_tir_expr_obj* tvm_tir_floormod(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) { return tvm_tir_binary(TVM_TIR_KIND_FloorMod, a, b); }
-tvm_tir_expr_obj* tvm_tir_min(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) { return tvm_tir_binary(TVM_TIR_KIND_Min, a, b); }
-tvm_tir_expr_obj* tvm_tir_max(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) { return tvm_tir_binary(TVM_TIR_KIND_Max, a, b); }
-tvm_tir_expr_obj* tvm_tir_eq(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) { return tvm_tir_binary(TVM_TIR_KIND_EQ, a, b); }
-tvm_tir_expr_obj* tvm_tir_ne(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) { return tvm_tir_binary(TVM_TIR_KIND_NE, a, b); }
-tvm_tir_expr_obj* tvm_tir_lt(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) { return tvm_tir_binary(TVM_TIR_KIND_LT, a, b); }
-tvm_tir_expr_obj* tvm_tir_le(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) { return tvm_tir_binary(TVM_TIR_KIND_LE, a, b); }
-tvm_tir_expr_obj* tvm_tir_gt(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) { return tvm_tir_binary(TVM_TIR_KIND_GT, a, b); }
-tvm_tir_expr_obj* tvm_tir_ge(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) { return tvm_tir_binary(TVM_TIR_KIND_GE, a, b); }
-tvm_tir_expr_obj* tvm_tir_and(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) { return tvm_tir_binary(TVM_TIR_KIND_And, a, b); }
-tvm_tir_expr_obj* tvm_tir_or(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) { return tvm_tir_binary(TVM_TIR_KIND_Or, a, b); }
+tvm_tir_expr_obj* tvm_tir_add(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) {
+  return tvm_tir_binary(TVM_TIR_KIND_Add, a, b);
+}
+tvm_tir_expr_obj* tvm_tir_sub(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) {
+  return tvm_tir_binary(TVM_TIR_KIND_Sub, a, b);
+}
+tvm_tir_expr_obj* tvm_tir_mul(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) {
+  return tvm_tir_binary(TVM_TIR_KIND_Mul, a, b);
+}
+tvm_tir_expr_obj* tvm_tir_div(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) {
+  return tvm_tir_binary(TVM_TIR_KIND_Div, a, b);
+}
+tvm_tir_expr_obj* tvm_tir_mod(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) {
+  return tvm_tir_binary(TVM_TIR_KIND_Mod, a, b);
+}
+tvm_tir_expr_obj* tvm_tir_floordiv(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) {
+  return tvm_tir_binary(TVM_TIR_KIND_FloorDiv, a, b);
+}
+tvm_tir_expr_obj* tvm_tir_floormod(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) {
+  return tvm_tir_binary(TVM_TIR_KIND_FloorMod, a, b);
+}
+tvm_tir_expr_obj* tvm_tir_min(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) {
+  return tvm_tir_binary(TVM_TIR_KIND_Min, a, b);
+}
+tvm_tir_expr_obj* tvm_tir_max(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) {
+  return tvm_tir_binary(TVM_TIR_KIND_Max, a, b);
+}
+tvm_tir_expr_obj* tvm_tir_eq(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) {
+  return tvm_tir_binary(TVM_TIR_KIND_EQ, a, b);
+}
+tvm_tir_expr_obj* tvm_tir_ne(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) {
+  return tvm_tir_binary(TVM_TIR_KIND_NE, a, b);
+}
+tvm_tir_expr_obj* tvm_tir_lt(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) {
+  return tvm_tir_binary(TVM_TIR_KIND_LT, a, b);
+}
+tvm_tir_expr_obj* tvm_tir_le(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) {
+  return tvm_tir_binary(TVM_TIR_KIND_LE, a, b);
+}
+tvm_tir_expr_obj* tvm_tir_gt(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) {
+  return tvm_tir_binary(TVM_TIR_KIND_GT, a, b);
+}
+tvm_tir_expr_obj* tvm_tir_ge(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) {
+  return tvm_tir_binary(TVM_TIR_KIND_GE, a, b);
+}
+tvm_tir_expr_obj* tvm_tir_and(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) {
+  return tvm_tir_binary(TVM_TIR_KIND_And, a, b);
+}
+tvm_tir_expr_obj* tvm_tir_or(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) {
+  return tvm_tir_binary(TVM_TIR_KIND_Or, a, b);
+}
 
 tvm_tir_expr_obj* tvm_tir_not(tvm_tir_expr_obj* a) {
   if (bad_operand(a, "Not", "a")) return NULL;
@@ -370,8 +397,8 @@ tvm_tir_expr_obj* tvm_tir_not(tvm_tir_expr_obj* a) {
 tvm_tir_expr_obj* tvm_tir_neg(tvm_tir_expr_obj* a) {
   if (bad_operand(a, "Neg", "a")) return NULL;
   if (tvm_tir_dtype_is_handle_code(a->dtype)) {
-    return tvm_tir__type_error(TVM_TIR_RULE_T_BINOP, "Sub", "operands must not be handles", "a",
-                               a, NULL);
+    return tvm_tir__type_error(TVM_TIR_RULE_T_BINOP, "Sub", "operands must not be handles", "a", a,
+                               NULL);
   }
   tvm_tir_expr_obj* zero = tvm_tir_const_int(a->dtype, 0);
   if (!zero) return NULL;
@@ -434,7 +461,8 @@ tvm_tir_expr_obj* tvm_tir_cast(DLDataType dtype, tvm_tir_expr_obj* value) {
 /* ---- Select, if_then_else, builtin calls --------------------------------------------------- */
 tvm_tir_expr_obj* tvm_tir_select(tvm_tir_expr_obj* condition, tvm_tir_expr_obj* true_value,
                                  tvm_tir_expr_obj* false_value) {
-  if (bad_operand(condition, "Select", "condition") || bad_operand(true_value, "Select", "true_value") ||
+  if (bad_operand(condition, "Select", "condition") ||
+      bad_operand(true_value, "Select", "true_value") ||
       bad_operand(false_value, "Select", "false_value")) {
     return NULL;
   }
@@ -455,7 +483,9 @@ tvm_tir_expr_obj* tvm_tir_select(tvm_tir_expr_obj* condition, tvm_tir_expr_obj* 
 tvm_tir_expr_obj* tvm_tir_call_builtin(DLDataType dtype, tvm_tir_builtin id,
                                        tvm_tir_expr_obj* const* args, int64_t num_args) {
   for (int64_t i = 0; i < num_args; ++i) {
-    if (bad_operand(args[i], "Call", "args[i]")) return NULL;
+    char field[32];
+    snprintf(field, sizeof(field), "args[%lld]", (long long)i);
+    if (bad_operand(args[i], "Call", field)) return NULL;
   }
   tvm_tir_op_obj* op = tvm_tir_builtin_op(id);
   void* arr = op ? tvm_ffi_array_of_objects((void* const*)args, num_args) : NULL;

@@ -168,7 +168,8 @@ void* tvm_tir_op_list_names(void) {
   pthread_mutex_lock(&g_lock);
   int64_t n = tvm_ffi_map_size(g_ops);
   const char** names = (const char**)tvm_ffi_malloc((size_t)(n ? n : 1) * sizeof(char*));
-  TVMFFIAny* items = names ? (TVMFFIAny*)tvm_ffi_calloc((size_t)(n ? n : 1), sizeof(TVMFFIAny)) : NULL;
+  TVMFFIAny* items =
+      names ? (TVMFFIAny*)tvm_ffi_calloc((size_t)(n ? n : 1), sizeof(TVMFFIAny)) : NULL;
   void* arr = NULL;
   if (items) {
     int64_t i = 0;

@@ -29,8 +29,10 @@ typedef struct {
 } tir_field;
 
 #define TIR(KIND) (-2 - TVM_TIR_KIND_##KIND)
-#define FLD(S, m, type, flags) {#m, offsetof(S, m), (int32_t)sizeof(((S*)0)->m), (type), (flags)}
-#define END {NULL, 0, 0, 0, 0}
+#define FLD(S, m, type, flags) \
+  { #m, offsetof(S, m), (int32_t)sizeof(((S*)0)->m), (type), (flags) }
+#define END \
+  { NULL, 0, 0, 0, 0 }
 #define IGNORE kTVMFFIFieldFlagBitMaskSEqHashIgnore
 #define DEF kTVMFFIFieldFlagBitMaskSEqHashDef
 #define STR kTVMFFIStr
@@ -38,15 +40,20 @@ typedef struct {
 #define MAP kTVMFFIMap
 
 static const tir_field k_fields_none[] = {END};
-static const tir_field k_fields_base_expr[] = {FLD(tvm_tir_base_expr_obj, span, kTVMFFIObject, IGNORE), END};
-static const tir_field k_fields_prim_expr[] = {FLD(tvm_tir_expr_obj, dtype, kTVMFFIDataType, 0), END};
+static const tir_field k_fields_base_expr[] = {
+    FLD(tvm_tir_base_expr_obj, span, kTVMFFIObject, IGNORE), END};
+static const tir_field k_fields_prim_expr[] = {FLD(tvm_tir_expr_obj, dtype, kTVMFFIDataType, 0),
+                                               END};
 static const tir_field k_fields_relax_expr[] = {
     FLD(tvm_tir_relax_expr_obj, struct_info_, kTVMFFIObject, IGNORE), END};
 static const tir_field k_fields_base_func[] = {FLD(tvm_tir_base_func_obj, attrs, MAP, 0), END};
-static const tir_field k_fields_type_base[] = {FLD(tvm_tir_type_obj, span, kTVMFFIObject, IGNORE), END};
-static const tir_field k_fields_stmt_base[] = {FLD(tvm_tir_stmt_obj, span, kTVMFFIObject, IGNORE), END};
+static const tir_field k_fields_type_base[] = {FLD(tvm_tir_type_obj, span, kTVMFFIObject, IGNORE),
+                                               END};
+static const tir_field k_fields_stmt_base[] = {FLD(tvm_tir_stmt_obj, span, kTVMFFIObject, IGNORE),
+                                               END};
 
-static const tir_field k_fields_prim_type[] = {FLD(tvm_tir_prim_type_obj, dtype, kTVMFFIDataType, 0), END};
+static const tir_field k_fields_prim_type[] = {
+    FLD(tvm_tir_prim_type_obj, dtype, kTVMFFIDataType, 0), END};
 static const tir_field k_fields_pointer_type[] = {
     FLD(tvm_tir_pointer_type_obj, element_type, TIR(Type), 0),
     FLD(tvm_tir_pointer_type_obj, storage_scope, STR, 0), END};
@@ -55,16 +62,17 @@ static const tir_field k_fields_tuple_type[] = {FLD(tvm_tir_tuple_type_obj, fiel
 static const tir_field k_fields_var[] = {FLD(tvm_tir_var_obj, name_hint, STR, IGNORE),
                                          FLD(tvm_tir_var_obj, type_annotation, TIR(Type), 0), END};
 static const tir_field k_fields_int_imm[] = {FLD(tvm_tir_int_imm_obj, value, kTVMFFIInt, 0), END};
-static const tir_field k_fields_float_imm[] = {FLD(tvm_tir_float_imm_obj, value, kTVMFFIFloat, 0), END};
+static const tir_field k_fields_float_imm[] = {FLD(tvm_tir_float_imm_obj, value, kTVMFFIFloat, 0),
+                                               END};
 static const tir_field k_fields_string_imm[] = {FLD(tvm_tir_string_imm_obj, value, STR, 0), END};
 static const tir_field k_fields_cast[] = {FLD(tvm_tir_cast_obj, value, TIR(PrimExpr), 0), END};
 static const tir_field k_fields_binary[] = {FLD(tvm_tir_binary_obj, a, TIR(PrimExpr), 0),
                                             FLD(tvm_tir_binary_obj, b, TIR(PrimExpr), 0), END};
 static const tir_field k_fields_not_expr[] = {FLD(tvm_tir_not_obj, a, TIR(PrimExpr), 0), END};
-static const tir_field k_fields_select[] = {
-    FLD(tvm_tir_select_obj, condition, TIR(PrimExpr), 0),
-    FLD(tvm_tir_select_obj, true_value, TIR(PrimExpr), 0),
-    FLD(tvm_tir_select_obj, false_value, TIR(PrimExpr), 0), END};
+static const tir_field k_fields_select[] = {FLD(tvm_tir_select_obj, condition, TIR(PrimExpr), 0),
+                                            FLD(tvm_tir_select_obj, true_value, TIR(PrimExpr), 0),
+                                            FLD(tvm_tir_select_obj, false_value, TIR(PrimExpr), 0),
+                                            END};
 static const tir_field k_fields_buffer_load[] = {
     FLD(tvm_tir_buffer_load_obj, buffer, TIR(Buffer), 0),
     FLD(tvm_tir_buffer_load_obj, indices, ARR, 0), END};
@@ -72,7 +80,8 @@ static const tir_field k_fields_ramp[] = {FLD(tvm_tir_ramp_obj, base, TIR(PrimEx
                                           FLD(tvm_tir_ramp_obj, stride, TIR(PrimExpr), 0),
                                           FLD(tvm_tir_ramp_obj, lanes, kTVMFFIInt, 0), END};
 static const tir_field k_fields_broadcast[] = {FLD(tvm_tir_broadcast_obj, value, TIR(PrimExpr), 0),
-                                               FLD(tvm_tir_broadcast_obj, lanes, kTVMFFIInt, 0), END};
+                                               FLD(tvm_tir_broadcast_obj, lanes, kTVMFFIInt, 0),
+                                               END};
 static const tir_field k_fields_let[] = {FLD(tvm_tir_let_obj, var, TIR(Var), DEF),
                                          FLD(tvm_tir_let_obj, value, TIR(PrimExpr), 0),
                                          FLD(tvm_tir_let_obj, body, TIR(PrimExpr), 0), END};
@@ -81,7 +90,8 @@ static const tir_field k_fields_call[] = {FLD(tvm_tir_call_obj, op, TIR(RelaxExp
 static const tir_field k_fields_shuffle[] = {FLD(tvm_tir_shuffle_obj, vectors, ARR, 0),
                                              FLD(tvm_tir_shuffle_obj, indices, ARR, 0), END};
 
-static const tir_field k_fields_global_var[] = {FLD(tvm_tir_global_var_obj, name_hint, STR, 0), END};
+static const tir_field k_fields_global_var[] = {FLD(tvm_tir_global_var_obj, name_hint, STR, 0),
+                                                END};
 static const tir_field k_fields_op[] = {FLD(tvm_tir_op_obj, name, STR, 0),
                                         FLD(tvm_tir_op_obj, num_inputs, kTVMFFIInt, 0),
                                         FLD(tvm_tir_op_obj, call_effect_kind, kTVMFFIInt, 0), END};
@@ -112,7 +122,8 @@ static const tir_field k_fields_allocate[] = {
     FLD(tvm_tir_allocate_obj, extents, ARR, 0),
     FLD(tvm_tir_allocate_obj, condition, TIR(PrimExpr), 0),
     FLD(tvm_tir_allocate_obj, body, TIR(Stmt), 0),
-    FLD(tvm_tir_allocate_obj, annotations, MAP, 0), END};
+    FLD(tvm_tir_allocate_obj, annotations, MAP, 0),
+    END};
 static const tir_field k_fields_decl_buffer[] = {
     FLD(tvm_tir_decl_buffer_obj, buffer, TIR(Buffer), 0),
     FLD(tvm_tir_decl_buffer_obj, body, TIR(Stmt), 0), END};
@@ -121,27 +132,24 @@ static const tir_field k_fields_if_then_else[] = {
     FLD(tvm_tir_if_then_else_obj, condition, TIR(PrimExpr), 0),
     FLD(tvm_tir_if_then_else_obj, then_case, TIR(Stmt), 0),
     FLD(tvm_tir_if_then_else_obj, else_case, TIR(Stmt), 0), END};
-static const tir_field k_fields_evaluate[] = {FLD(tvm_tir_evaluate_obj, value, TIR(PrimExpr), 0), END};
-static const tir_field k_fields_for_stmt[] = {
-    FLD(tvm_tir_for_obj, loop_var, TIR(Var), DEF),
-    FLD(tvm_tir_for_obj, min, TIR(PrimExpr), 0),
-    FLD(tvm_tir_for_obj, extent, TIR(PrimExpr), 0),
-    FLD(tvm_tir_for_obj, kind, kTVMFFIInt, 0),
-    FLD(tvm_tir_for_obj, body, TIR(Stmt), 0),
-    FLD(tvm_tir_for_obj, thread_binding, TIR(IterVar), 0),
-    FLD(tvm_tir_for_obj, annotations, MAP, 0), END};
+static const tir_field k_fields_evaluate[] = {FLD(tvm_tir_evaluate_obj, value, TIR(PrimExpr), 0),
+                                              END};
+static const tir_field k_fields_for_stmt[] = {FLD(tvm_tir_for_obj, loop_var, TIR(Var), DEF),
+                                              FLD(tvm_tir_for_obj, min, TIR(PrimExpr), 0),
+                                              FLD(tvm_tir_for_obj, extent, TIR(PrimExpr), 0),
+                                              FLD(tvm_tir_for_obj, kind, kTVMFFIInt, 0),
+                                              FLD(tvm_tir_for_obj, body, TIR(Stmt), 0),
+                                              FLD(tvm_tir_for_obj, thread_binding, TIR(IterVar), 0),
+                                              FLD(tvm_tir_for_obj, annotations, MAP, 0),
+                                              END};
 static const tir_field k_fields_while_stmt[] = {FLD(tvm_tir_while_obj, condition, TIR(PrimExpr), 0),
                                                 FLD(tvm_tir_while_obj, body, TIR(Stmt), 0), END};
 static const tir_field k_fields_sblock[] = {
-    FLD(tvm_tir_sblock_obj, iter_vars, ARR, DEF),
-    FLD(tvm_tir_sblock_obj, reads, ARR, 0),
-    FLD(tvm_tir_sblock_obj, writes, ARR, 0),
-    FLD(tvm_tir_sblock_obj, name_hint, STR, IGNORE),
-    FLD(tvm_tir_sblock_obj, alloc_buffers, ARR, 0),
-    FLD(tvm_tir_sblock_obj, match_buffers, ARR, 0),
-    FLD(tvm_tir_sblock_obj, annotations, MAP, 0),
-    FLD(tvm_tir_sblock_obj, init, TIR(Stmt), 0),
-    FLD(tvm_tir_sblock_obj, body, TIR(Stmt), 0), END};
+    FLD(tvm_tir_sblock_obj, iter_vars, ARR, DEF),   FLD(tvm_tir_sblock_obj, reads, ARR, 0),
+    FLD(tvm_tir_sblock_obj, writes, ARR, 0),        FLD(tvm_tir_sblock_obj, name_hint, STR, IGNORE),
+    FLD(tvm_tir_sblock_obj, alloc_buffers, ARR, 0), FLD(tvm_tir_sblock_obj, match_buffers, ARR, 0),
+    FLD(tvm_tir_sblock_obj, annotations, MAP, 0),   FLD(tvm_tir_sblock_obj, init, TIR(Stmt), 0),
+    FLD(tvm_tir_sblock_obj, body, TIR(Stmt), 0),    END};
 static const tir_field k_fields_sblock_realize[] = {
     FLD(tvm_tir_sblock_realize_obj, iter_values, ARR, 0),
     FLD(tvm_tir_sblock_realize_obj, predicate, TIR(PrimExpr), 0),
@@ -163,29 +171,28 @@ static const tir_field k_fields_buffer[] = {
     FLD(tvm_tir_buffer_obj, name, STR, IGNORE),
     FLD(tvm_tir_buffer_obj, data_alignment, kTVMFFIInt, 0),
     FLD(tvm_tir_buffer_obj, offset_factor, kTVMFFIInt, 0),
-    FLD(tvm_tir_buffer_obj, buffer_type, kTVMFFIInt, 0), END};
+    FLD(tvm_tir_buffer_obj, buffer_type, kTVMFFIInt, 0),
+    END};
 static const tir_field k_fields_buffer_region[] = {
     FLD(tvm_tir_buffer_region_obj, buffer, TIR(Buffer), 0),
     FLD(tvm_tir_buffer_region_obj, region, ARR, 0), END};
 static const tir_field k_fields_match_buffer_region[] = {
     FLD(tvm_tir_match_buffer_region_obj, buffer, TIR(Buffer), 0),
     FLD(tvm_tir_match_buffer_region_obj, source, TIR(BufferRegion), 0), END};
-static const tir_field k_fields_prim_func[] = {
-    FLD(tvm_tir_prim_func_obj, params, ARR, DEF),
-    FLD(tvm_tir_prim_func_obj, ret_type, TIR(Type), 0),
-    FLD(tvm_tir_prim_func_obj, buffer_map, MAP, DEF),
-    FLD(tvm_tir_prim_func_obj, body, TIR(Stmt), 0), END};
+static const tir_field k_fields_prim_func[] = {FLD(tvm_tir_prim_func_obj, params, ARR, DEF),
+                                               FLD(tvm_tir_prim_func_obj, ret_type, TIR(Type), 0),
+                                               FLD(tvm_tir_prim_func_obj, buffer_map, MAP, DEF),
+                                               FLD(tvm_tir_prim_func_obj, body, TIR(Stmt), 0), END};
 static const tir_field k_fields_ir_module[] = {
     FLD(tvm_tir_ir_module_obj, global_var_map_, MAP, DEF),
-    FLD(tvm_tir_ir_module_obj, functions, MAP, 0),
-    FLD(tvm_tir_ir_module_obj, attrs, MAP, 0), END};
+    FLD(tvm_tir_ir_module_obj, functions, MAP, 0), FLD(tvm_tir_ir_module_obj, attrs, MAP, 0), END};
 
 /* ---- The kind table (from nodes.def) ------------------------------------------------------- */
 /* Object creators for deserialization: a zeroed object of the kind. */
-#define TVM_TIR_NODE(Name, type_key, Parent, c_struct, seq_kind, fields)                 \
-  static int create_##Name(TVMFFIObjectHandle* out) {                                   \
+#define TVM_TIR_NODE(Name, type_key, Parent, c_struct, seq_kind, fields)              \
+  static int create_##Name(TVMFFIObjectHandle* out) {                                 \
     *out = tvm_ffi_object_new(tvm_tir__index[TVM_TIR_KIND_##Name], sizeof(c_struct)); \
-    return *out ? 0 : -1;                                                               \
+    return *out ? 0 : -1;                                                             \
   }
 #include <tvm/tir/nodes.def>
 
@@ -201,22 +208,28 @@ typedef struct {
 
 #define TVM_TIR_KIND_Object (-1)
 static const kind_info k_kinds[TVM_TIR_KIND_COUNT] = {
-#define TVM_TIR_NODE(Name, type_key, Parent, c_struct, seq_kind, fields)                    \
-  [TVM_TIR_KIND_##Name] = {#Name, type_key, TVM_TIR_KIND_##Parent, sizeof(c_struct),       \
-                           kTVMFFISEqHashKind##seq_kind, k_fields_##fields, create_##Name},
+#define TVM_TIR_NODE(Name, type_key, Parent, c_struct, seq_kind, fields) \
+  [TVM_TIR_KIND_##Name] = {#Name,                                        \
+                           type_key,                                     \
+                           TVM_TIR_KIND_##Parent,                        \
+                           sizeof(c_struct),                             \
+                           kTVMFFISEqHashKind##seq_kind,                 \
+                           k_fields_##fields,                            \
+                           create_##Name},
 #include <tvm/tir/nodes.def>
 };
 #undef TVM_TIR_KIND_Object
 
 /* Layout invariants the reflection tables rely on: every derived struct starts with its base. */
 _Static_assert(offsetof(tvm_tir_expr_obj, span) == offsetof(tvm_tir_base_expr_obj, span), "span");
-_Static_assert(offsetof(tvm_tir_relax_expr_obj, span) == offsetof(tvm_tir_base_expr_obj, span), "span");
+_Static_assert(offsetof(tvm_tir_relax_expr_obj, span) == offsetof(tvm_tir_base_expr_obj, span),
+               "span");
 _Static_assert(offsetof(tvm_tir_var_obj, expr) == 0, "Var starts with PrimExpr");
 _Static_assert(offsetof(tvm_tir_prim_func_obj, func) == 0, "PrimFunc starts with BaseFunc");
 _Static_assert(offsetof(tvm_tir_base_func_obj, relax) == 0, "BaseFunc starts with RelaxExpr");
 _Static_assert(offsetof(tvm_tir_sblock_obj, stmt) == 0, "SBlock starts with Stmt");
 
-/* type index -> kind, for tvm_tir_kind_of. */
+/* type index -> kind, for tvm_tir_kind_of (published with a release store once filled). */
 static int16_t* g_kind_of;
 static int32_t g_kind_base, g_kind_span;
 static void* g_empty_array;
@@ -251,6 +264,9 @@ static int register_fields(tvm_tir_kind k) {
   tvm_ffi_field_def defs[16];
   int32_t n = 0;
   for (const tir_field* f = info->fields; f->name; ++f, ++n) {
+    if (n == (int32_t)(sizeof(defs) / sizeof(defs[0]))) {
+      return tvm_ffi_raise("RuntimeError", "%s: too many fields", info->type_key);
+    }
     defs[n].name = f->name;
     defs[n].offset = f->offset;
     defs[n].size = f->size;
@@ -280,17 +296,19 @@ static void init_all(void) {
     if (tvm_tir__index[k] < lo) lo = tvm_tir__index[k];
     if (tvm_tir__index[k] > hi) hi = tvm_tir__index[k];
   }
-  g_kind_of = (int16_t*)tvm_ffi_malloc((size_t)(hi - lo + 1) * sizeof(int16_t));
+  int16_t* kind_of = (int16_t*)tvm_ffi_malloc((size_t)(hi - lo + 1) * sizeof(int16_t));
   g_empty_array = tvm_ffi_array_new(NULL, 0);
   g_empty_map = tvm_ffi_map_new(NULL, NULL, 0);
-  if (!g_kind_of || !g_empty_array || !g_empty_map) {
+  if (!kind_of || !g_empty_array || !g_empty_map) {
+    tvm_ffi_free(kind_of);
     init_failed("tables");
     return;
   }
-  for (int32_t i = 0; i <= hi - lo; ++i) g_kind_of[i] = TVM_TIR_KIND_NONE;
-  for (int k = 0; k < TVM_TIR_KIND_COUNT; ++k) g_kind_of[tvm_tir__index[k] - lo] = (int16_t)k;
+  for (int32_t i = 0; i <= hi - lo; ++i) kind_of[i] = TVM_TIR_KIND_NONE;
+  for (int k = 0; k < TVM_TIR_KIND_COUNT; ++k) kind_of[tvm_tir__index[k] - lo] = (int16_t)k;
   g_kind_base = lo;
   g_kind_span = hi - lo + 1;
+  __atomic_store_n(&g_kind_of, kind_of, __ATOMIC_RELEASE);
   tvm_tir__in_init = true;
   int rc = tvm_tir__init_ops();
   tvm_tir__in_init = false;
@@ -341,9 +359,10 @@ int32_t tvm_tir_type_index(tvm_tir_kind kind) {
 }
 
 tvm_tir_kind tvm_tir_kind_of(const void* obj) {
-  if (!obj || !g_kind_of) return TVM_TIR_KIND_NONE;
+  const int16_t* table = __atomic_load_n(&g_kind_of, __ATOMIC_ACQUIRE);
+  if (!obj || !table) return TVM_TIR_KIND_NONE;
   uint32_t i = (uint32_t)(((const TVMFFIObject*)obj)->type_index - g_kind_base);
-  return i < (uint32_t)g_kind_span ? (tvm_tir_kind)g_kind_of[i] : TVM_TIR_KIND_NONE;
+  return i < (uint32_t)g_kind_span ? (tvm_tir_kind)table[i] : TVM_TIR_KIND_NONE;
 }
 
 const char* tvm_tir_kind_name(tvm_tir_kind kind) {

@@ -49,8 +49,9 @@ tvm_tir_stmt_obj* tvm_tir_let_stmt_new(tvm_tir_var_obj* var, tvm_tir_expr_obj* v
                                  "var", var, "value", value, NULL);
     }
   } else if (!tvm_tir_dtype_equal(var->expr.dtype, value->dtype)) {
-    return tvm_tir__type_error(TVM_TIR_RULE_S_LETSTMT, node, "var and value must have the same dtype",
-                               "var", var, "value", value, NULL);
+    return tvm_tir__type_error(TVM_TIR_RULE_S_LETSTMT, node,
+                               "var and value must have the same dtype", "var", var, "value", value,
+                               NULL);
   }
   tvm_tir_let_stmt_obj* s = TIR_NEW(tvm_tir_let_stmt_obj, LetStmt);
   if (!s) return NULL;
@@ -94,8 +95,8 @@ tvm_tir_stmt_obj* tvm_tir_assert_stmt_new(tvm_tir_expr_obj* condition, tvm_tir_e
   }
   if (!TIR_IS(message, StringImm) && !tvm_tir_dtype_equal(message->dtype, TVM_TIR_INT32)) {
     return tvm_tir__type_error(TVM_TIR_RULE_S_ASSERT, node,
-                               "the message must be a StringImm or an int32 expression",
-                               "message", message, NULL);
+                               "the message must be a StringImm or an int32 expression", "message",
+                               message, NULL);
   }
   tvm_tir_assert_stmt_obj* s = TIR_NEW(tvm_tir_assert_stmt_obj, AssertStmt);
   if (!s) return NULL;
@@ -120,9 +121,8 @@ tvm_tir_stmt_obj* tvm_tir_buffer_store_new(tvm_tir_buffer_obj* buffer, tvm_tir_e
   char what[200];
   const char* why = NULL;
   if (value->dtype.lanes != want.lanes) {
-    snprintf(what, sizeof(what),
-             "the value must have %d lanes (index lanes %d x buffer lanes %d)", (int)want.lanes,
-             index_lanes, (int)buffer->dtype.lanes);
+    snprintf(what, sizeof(what), "the value must have %d lanes (index lanes %d x buffer lanes %d)",
+             (int)want.lanes, index_lanes, (int)buffer->dtype.lanes);
     why = what;
   } else if (value->dtype.code != want.code || value->dtype.bits != want.bits) {
     snprintf(what, sizeof(what), "the value must have the buffer's element type %s",
@@ -182,8 +182,8 @@ tvm_tir_stmt_obj* tvm_tir_buffer_realize_new(tvm_tir_buffer_obj* buffer, void* b
     }
   }
   if (why) {
-    tvm_tir__type_error(TVM_TIR_RULE_S_BUFFERREALIZE, node, why, "offending", bad, "buffer",
-                        buffer, NULL);
+    tvm_tir__type_error(TVM_TIR_RULE_S_BUFFERREALIZE, node, why, "offending", bad, "buffer", buffer,
+                        NULL);
     tvm_ffi_release(arr);
     tvm_ffi_release(cond);
     return NULL;
@@ -202,9 +202,9 @@ tvm_tir_stmt_obj* tvm_tir_buffer_realize_new(tvm_tir_buffer_obj* buffer, void* b
   return &s->stmt;
 }
 
-tvm_tir_stmt_obj* tvm_tir_allocate_new(tvm_tir_var_obj* buffer_var, DLDataType dtype,
-                                       void* extents, tvm_tir_expr_obj* condition,
-                                       tvm_tir_stmt_obj* body, void* annotations) {
+tvm_tir_stmt_obj* tvm_tir_allocate_new(tvm_tir_var_obj* buffer_var, DLDataType dtype, void* extents,
+                                       tvm_tir_expr_obj* condition, tvm_tir_stmt_obj* body,
+                                       void* annotations) {
   static const char node[] = "Allocate";
   if (bad_arg(buffer_var, TVM_TIR_KIND_Var, node, "buffer_var") || BAD_STMT(body, node, "body")) {
     return NULL;
@@ -219,10 +219,11 @@ tvm_tir_stmt_obj* tvm_tir_allocate_new(tvm_tir_var_obj* buffer_var, DLDataType d
   const tvm_tir_type_obj* t = buffer_var->type_annotation;
   const tvm_tir_type_obj* elem =
       TIR_IS(t, PointerType) ? ((const tvm_tir_pointer_type_obj*)t)->element_type : NULL;
-  DLDataType et = TIR_IS(elem, PrimType) ? ((const tvm_tir_prim_type_obj*)elem)->dtype : TVM_TIR_VOID;
+  DLDataType et =
+      TIR_IS(elem, PrimType) ? ((const tvm_tir_prim_type_obj*)elem)->dtype : TVM_TIR_VOID;
   char what[200];
-  if (!elem || !(tvm_tir_dtype_equal(et, dtype) ||
-                 (tvm_tir_dtype_equal(dtype, TVM_TIR_BOOL) && tvm_tir_dtype_equal(et, TVM_TIR_INT8)))) {
+  if (!elem || !(tvm_tir_dtype_equal(et, dtype) || (tvm_tir_dtype_equal(dtype, TVM_TIR_BOOL) &&
+                                                    tvm_tir_dtype_equal(et, TVM_TIR_INT8)))) {
     snprintf(what, sizeof(what), "buffer_var must be annotated PointerType(%s)%s",
              tvm_tir_dtype_str(dtype).s,
              tvm_tir_dtype_equal(dtype, TVM_TIR_BOOL) ? " or PointerType(int8)" : "");
@@ -362,7 +363,8 @@ static tvm_tir_expr_obj* loop_bound(tvm_tir_var_obj* loop_var, tvm_tir_expr_obj*
     why = what;
   }
   if (why) {
-    return tvm_tir__type_error(TVM_TIR_RULE_S_FOR, "For", why, "loop_var", loop_var, field, e, NULL);
+    return tvm_tir__type_error(TVM_TIR_RULE_S_FOR, "For", why, "loop_var", loop_var, field, e,
+                               NULL);
   }
   return tir_expr_retain(e);
 }
@@ -384,8 +386,9 @@ tvm_tir_stmt_obj* tvm_tir_for_new(tvm_tir_var_obj* loop_var, tvm_tir_expr_obj* m
     return NULL;
   }
   if (!tvm_tir_dtype_is_index(loop_var->expr.dtype)) {
-    return tvm_tir__type_error(TVM_TIR_RULE_S_FOR, node, "the loop variable must be an Int or UInt scalar",
-                               "loop_var", loop_var, NULL);
+    return tvm_tir__type_error(TVM_TIR_RULE_S_FOR, node,
+                               "the loop variable must be an Int or UInt scalar", "loop_var",
+                               loop_var, NULL);
   }
   tvm_tir_expr_obj *lo = NULL, *ext = NULL;
   void* ann = NULL;
@@ -404,8 +407,8 @@ tvm_tir_stmt_obj* tvm_tir_for_new(tvm_tir_var_obj* loop_var, tvm_tir_expr_obj* m
       why = "a vectorized loop must not contain a While loop";
     }
     if (why) {
-      tvm_tir__type_error(TVM_TIR_RULE_S_FOR, node, why, "loop_var", loop_var, "min", lo,
-                          "extent", ext, NULL);
+      tvm_tir__type_error(TVM_TIR_RULE_S_FOR, node, why, "loop_var", loop_var, "min", lo, "extent",
+                          ext, NULL);
       goto fail;
     }
   }
@@ -436,12 +439,13 @@ tvm_tir_sblock_obj* tvm_tir_sblock_new(const tvm_tir_sblock_fields* f) {
       tvm_tir__check_kind(f->init, TVM_TIR_KIND_Stmt, node, "init") != 0) {
     return NULL;
   }
-  void *iters = NULL, *reads = NULL, *writes = NULL, *allocs = NULL, *matches = NULL,
-       *ann = NULL, *name = NULL;
+  void *iters = NULL, *reads = NULL, *writes = NULL, *allocs = NULL, *matches = NULL, *ann = NULL,
+       *name = NULL;
   if (tvm_tir__array_arg(f->iter_vars, TVM_TIR_KIND_IterVar, node, "iter_vars", &iters) != 0 ||
       tvm_tir__array_arg(f->reads, TVM_TIR_KIND_BufferRegion, node, "reads", &reads) != 0 ||
       tvm_tir__array_arg(f->writes, TVM_TIR_KIND_BufferRegion, node, "writes", &writes) != 0 ||
-      tvm_tir__array_arg(f->alloc_buffers, TVM_TIR_KIND_Buffer, node, "alloc_buffers", &allocs) != 0 ||
+      tvm_tir__array_arg(f->alloc_buffers, TVM_TIR_KIND_Buffer, node, "alloc_buffers", &allocs) !=
+          0 ||
       tvm_tir__array_arg(f->match_buffers, TVM_TIR_KIND_MatchBufferRegion, node, "match_buffers",
                          &matches) != 0 ||
       tvm_tir__str_map_arg(f->annotations, node, "annotations", &ann) != 0) {
@@ -452,8 +456,8 @@ tvm_tir_sblock_obj* tvm_tir_sblock_new(const tvm_tir_sblock_fields* f) {
     if (!tvm_tir_dtype_is_index(iv->var->expr.dtype)) {
       char name_i[32];
       snprintf(name_i, sizeof(name_i), "iter_vars[%lld]", (long long)i);
-      tvm_tir__type_error(TVM_TIR_RULE_S_BLOCK, node, "iteration variables must be Int or UInt scalars",
-                          name_i, iv->var, NULL);
+      tvm_tir__type_error(TVM_TIR_RULE_S_BLOCK, node,
+                          "iteration variables must be Int or UInt scalars", name_i, iv->var, NULL);
       goto fail;
     }
   }

@@ -133,15 +133,6 @@ bool tvm_ffi_any_equal(const TVMFFIAny* a, const TVMFFIAny* b) {
   }
 }
 
-static uint64_t mix64(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ull;
-  x ^= x >> 33;
-  return x;
-}
-
 uint64_t tvm_ffi_any_hash(const TVMFFIAny* a) {
   int32_t t = a->type_index;
   TVMFFIByteArray s;
@@ -172,5 +163,5 @@ uint64_t tvm_ffi_any_hash(const TVMFFIAny* a) {
     default:
       v = a->v_uint64;
   }
-  return mix64(v ^ ((uint64_t)(uint32_t)t << 40));
+  return tvm_ffi__mix64(v ^ ((uint64_t)(uint32_t)t << 40));
 }

@@ -61,6 +61,16 @@ static inline uint64_t tvm_ffi__hash_bytes(const char* data, size_t n) {
   return h;
 }
 
+/* A 64-bit finaliser (murmur3's fmix64): spreads every input bit over the result. */
+static inline uint64_t tvm_ffi__mix64(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ull;
+  x ^= x >> 33;
+  return x;
+}
+
 /* Wrap the result slot of a safe call: move an owned object into it. */
 static inline int tvm_ffi__ret_obj(TVMFFIAny* result, void* obj) {
   if (!obj) return -1;

@@ -560,17 +560,9 @@ typedef struct {
   ptrmap memo;               /* object -> hash, for objects hashed by kind */
 } hash_ctx;
 
-static inline uint64_t hmix(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ull;
-  x ^= x >> 33;
-  return x;
-}
 
 static inline uint64_t hcombine(uint64_t h, uint64_t v) {
-  return hmix(h * 0x9e3779b97f4a7c15ull + v + 0x632be59bd9b4e019ull);
+  return tvm_ffi__mix64(h * 0x9e3779b97f4a7c15ull + v + 0x632be59bd9b4e019ull);
 }
 
 /* Streaming byte hash: the result depends on the byte sequence only, not on how it is split

@@ -1028,6 +1028,11 @@ int tvm_vm__executable_verify(tvm_vm_executable* e) {
       owner[i] = fi;
     }
     if (rc == 0) rc = verify_function_code(e, fi);
+    if (rc == 0) {
+      int assigned = tvm_vm__regs_definitely_assigned(e, fi);
+      if (assigned < 0) rc = -1;
+      e->funcs[fi].needs_init = assigned == 0;
+    }
   }
   tvm_ffi_free(owner);
   return rc;

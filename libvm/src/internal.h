@@ -34,6 +34,9 @@ typedef struct {
   int64_t register_file_size;
   int64_t num_params;
   TVMFFIByteArray* param_names; /* owned, each NUL-terminated */
+  /* Computed by the verifier for bytecode functions: some register may be read before it is
+   * written on some path, so a new register file must start as None (see vm.c). */
+  bool needs_init;
 } tvm_vm_func_info;
 
 typedef struct {
@@ -61,8 +64,12 @@ struct tvm_vm_executable_obj {
 
 /* A new, empty executable module (NULL + error on OOM). */
 tvm_vm_executable* tvm_vm__executable_new(void);
-/* Check every invariant the interpreter relies on; builds the name index. */
+/* Check every invariant the interpreter relies on; builds the name index and runs the
+ * definite-assignment analysis (tvm_vm_func_info.needs_init). */
 int tvm_vm__executable_verify(tvm_vm_executable* exec);
+/* Definite assignment: whether every register read in bytecode function fi is preceded by a
+ * write on every path (registers 0..num_args-1 are written on entry). -1 on OOM. */
+int tvm_vm__regs_definitely_assigned(const tvm_vm_executable* exec, int64_t fi);
 /* Append the binary format of exec to out. */
 int tvm_vm__executable_serialize(const tvm_vm_executable* exec, tvm_ffi_strbuf* out);
 /* Name of a function kind ("packed", "vm", "vm_tir"). */
@@ -178,6 +185,7 @@ enum {
 typedef struct {
   int32_t kind;
   int32_t nregs; /* bytecode: register_file_size */
+  bool needs_init; /* bytecode: registers num_args.. must start as None */
   int64_t num_args;
   int64_t start_word; /* bytecode: word offset of the first instruction */
   int64_t index;      /* in the function table */

@@ -97,9 +97,11 @@ int tvm_vm__check_initialized(tvm_vm_state* vm) {
 }
 
 /* ---- Register stack and frames -----------------------------------------------------------
- * Registers come from chunks that are reused for the VM's lifetime. Invariant: every slot
- * above the top of the stack holds None, so a new register file needs no initialisation and
- * freeing one releases and clears its slots in a single pass. */
+ * Registers come from chunks that are reused for the VM's lifetime. Invariant: no slot above
+ * the top of the stack holds an object (slots hold None or stale plain values), so freeing a
+ * register file only has to release and clear its object slots, and a register file needs
+ * initialising to None only when its function may read a register before writing it
+ * (tvm_vm_func_info.needs_init, from the verifier's definite-assignment analysis). */
 #define FIRST_CHUNK_REGS 4096
 
 /* Move to a chunk that can hold n registers (the current one is too full). */
@@ -132,7 +134,8 @@ static int regs_next_chunk(tvm_vm_state* vm, int64_t n) {
   return 0;
 }
 
-/* n registers (all None) on the register stack; *saved records how to give them back. */
+/* n registers (holding no objects) on the register stack; *saved records how to give them
+ * back. */
 static inline TVMFFIAny* regs_alloc(tvm_vm_state* vm, int64_t n, TVMFFIAny** saved_top,
                                     int32_t* saved_chunk) {
   *saved_chunk = vm->cur_chunk;
@@ -152,13 +155,14 @@ static inline void regs_pop_to(tvm_vm_state* vm, TVMFFIAny* saved_top, int32_t s
   }
 }
 
-/* Release the objects in n registers and set them to None. */
+/* Release the objects in n registers, leaving None in their slots. */
 static inline void regs_release(TVMFFIAny* regs, int64_t n) {
   for (int64_t i = 0; i < n; ++i) {
-    int32_t type = regs[i].type_index;
-    void* obj = regs[i].v_obj;
-    memset(&regs[i], 0, sizeof(TVMFFIAny));
-    if (type >= kTVMFFIStaticObjectBegin) tvm_ffi_release(obj);
+    if (regs[i].type_index >= kTVMFFIStaticObjectBegin) {
+      void* obj = regs[i].v_obj;
+      memset(&regs[i], 0, sizeof(TVMFFIAny));
+      tvm_ffi_release(obj);
+    }
   }
 }
 
@@ -339,35 +343,10 @@ static inline bool words_is_object(any_words w) {
   return (int32_t)(uint32_t)w.lo >= kTVMFFIStaticObjectBegin;
 }
 
-/* Set n registers known to hold no objects to None. (The opaque zero keeps the compiler from
- * turning the loop into a call to memset, slower for a handful of registers.) */
-static inline void regs_clear(TVMFFIAny* regs, int64_t n) {
-  uint64_t zero = 0;
-  __asm__("" : "+r"(zero));
-  for (int64_t i = 0; i < n; ++i) store_any(&regs[i], (any_words){zero, zero});
-}
-
-/* Copy the arguments of a call (views) into a. Small counts are unrolled. */
+/* Copy the arguments of a call (views) into a. */
 static inline void gather_args(TVMFFIAny* a, const TVMFFIAny* regs, const int64_t* aw,
                                int64_t n) {
-  switch (n) {
-    case 4:
-      store_any(&a[3], load_any(VM_ARG(regs, aw[3])));
-      /* fall through */
-    case 3:
-      store_any(&a[2], load_any(VM_ARG(regs, aw[2])));
-      /* fall through */
-    case 2:
-      store_any(&a[1], load_any(VM_ARG(regs, aw[1])));
-      /* fall through */
-    case 1:
-      store_any(&a[0], load_any(VM_ARG(regs, aw[0])));
-      /* fall through */
-    case 0:
-      return;
-    default:
-      for (int64_t i = 0; i < n; ++i) store_any(&a[i], load_any(VM_ARG(regs, aw[i])));
-  }
+  for (int64_t i = 0; i < n; ++i) store_any(&a[i], load_any(VM_ARG(regs, aw[i])));
 }
 
 /* Store an owned result into the register at byte offset dst (or drop it for %void). */
@@ -438,9 +417,14 @@ static int run_loop(tvm_vm_state* vm, int64_t base, TVMFFIAny* out) {
 #undef VM_LABEL_
   };
 #endif
-  /* The frame array does not move while the VM runs (see tvm_vm__resize_frames). */
+  /* The frame array does not move while the VM runs (see tvm_vm__resize_frames). Frame depth
+   * and the register stack top are kept in locals and written through to the VM, so that a
+   * native callee that re-enters the VM starts above them; re-entries leave both as found. */
   tvm_vm_frame* const entry = &vm->frames[base];
-  tvm_vm_frame* fr = &vm->frames[vm->depth - 1];
+  tvm_vm_frame* const frames_end = vm->frames + vm->max_depth;
+  int64_t depth = vm->depth;
+  tvm_vm_frame* fr = &vm->frames[depth - 1];
+  TVMFFIAny* top = vm->top;
   TVMFFIAny* regs = fr->regs;
   const int64_t* ip = vm->code + fr->func->start_word;
   TVMFFIAny* const scratch = vm->scratch[vm->nest];
@@ -487,14 +471,24 @@ static int run_loop(tvm_vm_state* vm, int64_t base, TVMFFIAny* out) {
     const tvm_vm_callee* c = (const tvm_vm_callee*)(uintptr_t)ip[2];
     const int64_t nargs = ip[3];
     const int64_t* aw = ip + 4;
-    if (TVM_VM_UNLIKELY(vm->depth >= vm->max_depth)) {
+    tvm_vm_frame* nf = fr + 1;
+    if (TVM_VM_UNLIKELY(nf >= frames_end)) {
       depth_error(vm, c);
       goto fail;
     }
-    tvm_vm_frame* nf = fr + 1;
-    TVMFFIAny* nregs = regs_alloc(vm, c->nregs, &nf->saved_top, &nf->saved_chunk);
-    if (TVM_VM_UNLIKELY(!nregs)) goto fail;
-    vm->depth++;
+    nf->saved_top = top;
+    nf->saved_chunk = vm->cur_chunk;
+    if (TVM_VM_UNLIKELY(vm->limit - top < c->nregs)) {
+      if (regs_next_chunk(vm, c->nregs) != 0) goto fail;
+      top = vm->top;
+    }
+    TVMFFIAny* nregs = top;
+    top += c->nregs;
+    vm->top = top;
+    vm->depth = ++depth;
+    if (TVM_VM_UNLIKELY(c->needs_init)) {
+      memset(nregs + nargs, 0, (size_t)(c->nregs - nargs) * sizeof(TVMFFIAny));
+    }
     bool callee_owns = false;
     for (int64_t i = 0; i < nargs; ++i) {
       any_words v = load_any(VM_ARG(regs, aw[i]));
@@ -550,9 +544,10 @@ static int run_loop(tvm_vm_state* vm, int64_t base, TVMFFIAny* out) {
       store_any(VM_REG(regs, r), (any_words){0, 0});
     }
     if (owns) regs_release(regs, fr->func->nregs);
-    else regs_clear(regs, fr->func->nregs);
-    regs_pop_to(vm, fr->saved_top, fr->saved_chunk);
-    vm->depth--;
+    top = fr->saved_top;
+    vm->top = top;
+    if (TVM_VM_UNLIKELY(fr->saved_chunk != vm->cur_chunk)) regs_pop_to(vm, top, fr->saved_chunk);
+    vm->depth = --depth;
     if (TVM_VM_UNLIKELY(fr == entry)) {
       store_any(out, rv);
       return 0;
@@ -627,6 +622,7 @@ static int invoke_bytecode(tvm_vm_state* vm, const tvm_vm_callee* c, const TVMFF
   if (!fr) return -1;
   fr->ret_ip = NULL;
   fr->caller_dst = VM_NO_REG;
+  if (c->needs_init) memset(fr->regs + n, 0, (size_t)(c->nregs - n) * sizeof(TVMFFIAny));
   for (int32_t i = 0; i < n; ++i) {
     if (tvm_ffi_any_to_owned(&args[i], &fr->regs[i]) != 0) {
       frame_pop(vm);
@@ -723,6 +719,7 @@ static int vmtir_closure_call(void* self, const TVMFFIAny* args, int32_t n, TVMF
   int32_t saved_chunk;
   TVMFFIAny* regs = regs_alloc(vm, f->register_file_size, &saved_top, &saved_chunk);
   if (!regs) return -1;
+  memset(regs, 0, (size_t)f->register_file_size * sizeof(TVMFFIAny));
   int rc = 0;
   for (int64_t i = 0; i < f->num_args && rc == 0; ++i) rc = tvm_ffi_any_to_owned(&args[i + 1], &regs[i]);
   if (rc == 0) {
@@ -869,6 +866,7 @@ static int init_functions(tvm_vm_state* vm) {
                                             : TVM_VM_CALLEE_CLOSURE;
     if (f->kind == TVM_VM_FUNC_VM) {
       c->nregs = (int32_t)f->register_file_size;
+      c->needs_init = f->needs_init;
       c->start_word = e->instr_offset[f->start_instr];
     }
   }

@@ -76,7 +76,8 @@ TEST(int_folding) {
   CHECK_EQ_INT(IVAL(B(TVM_TIR_KIND_Min, I(-6), I(7)), "int32"), -6);
   CHECK_EQ_INT(IVAL(B(TVM_TIR_KIND_Max, I(-6), I(7)), "int32"), 7);
   CHECK_EQ_INT(IVAL(B(TVM_TIR_KIND_Div, C(TVM_TIR_UINT32, 7), C(TVM_TIR_UINT32, 2)), "uint32"), 3);
-  CHECK_EQ_INT(IVAL(B(TVM_TIR_KIND_Max, C(TVM_TIR_INT64, INT64_MIN), C(TVM_TIR_INT64, 0)), "int64"), 0);
+  CHECK_EQ_INT(IVAL(B(TVM_TIR_KIND_Max, C(TVM_TIR_INT64, INT64_MIN), C(TVM_TIR_INT64, 0)), "int64"),
+               0);
 }
 
 TEST(wrap_around) {
@@ -86,17 +87,27 @@ TEST(wrap_around) {
   CHECK_EQ_INT(IVAL(B(TVM_TIR_KIND_Div, C(TVM_TIR_INT8, -128), C(TVM_TIR_INT8, -1)), "int8"), -128);
   CHECK_EQ_INT(IVAL(B(TVM_TIR_KIND_Add, C(TVM_TIR_UINT8, 255), C(TVM_TIR_UINT8, 1)), "uint8"), 0);
   CHECK_EQ_INT(IVAL(B(TVM_TIR_KIND_Sub, C(TVM_TIR_UINT8, 0), C(TVM_TIR_UINT8, 1)), "uint8"), 255);
-  CHECK_EQ_INT(IVAL(B(TVM_TIR_KIND_Add, C(TVM_TIR_INT16, 32767), C(TVM_TIR_INT16, 1)), "int16"), -32768);
-  CHECK_EQ_INT(IVAL(B(TVM_TIR_KIND_Sub, C(TVM_TIR_UINT16, 0), C(TVM_TIR_UINT16, 1)), "uint16"), 65535);
-  CHECK_EQ_INT(IVAL(B(TVM_TIR_KIND_Mul, C(TVM_TIR_INT16, 300), C(TVM_TIR_INT16, 300)), "int16"), 24464);
+  CHECK_EQ_INT(IVAL(B(TVM_TIR_KIND_Add, C(TVM_TIR_INT16, 32767), C(TVM_TIR_INT16, 1)), "int16"),
+               -32768);
+  CHECK_EQ_INT(IVAL(B(TVM_TIR_KIND_Sub, C(TVM_TIR_UINT16, 0), C(TVM_TIR_UINT16, 1)), "uint16"),
+               65535);
+  CHECK_EQ_INT(IVAL(B(TVM_TIR_KIND_Mul, C(TVM_TIR_INT16, 300), C(TVM_TIR_INT16, 300)), "int16"),
+               24464);
   CHECK_EQ_INT(IVAL(B(TVM_TIR_KIND_Add, I(INT32_MAX), I(1)), "int32"), INT32_MIN);
   CHECK_EQ_INT(IVAL(B(TVM_TIR_KIND_Mul, I(65536), I(65536)), "int32"), 0);
   CHECK_EQ_INT(IVAL(B(TVM_TIR_KIND_Mul, I(65536), I(-32768)), "int32"), INT32_MIN);
-  CHECK_EQ_INT(IVAL(B(TVM_TIR_KIND_Sub, C(TVM_TIR_UINT32, 0), C(TVM_TIR_UINT32, 1)), "uint32"), 4294967295);
-  CHECK_EQ_INT(IVAL(B(TVM_TIR_KIND_Add, C(TVM_TIR_INT64, INT64_MAX), C(TVM_TIR_INT64, 1)), "int64"), INT64_MIN);
-  CHECK_EQ_INT(IVAL(B(TVM_TIR_KIND_Div, C(TVM_TIR_INT64, INT64_MIN), C(TVM_TIR_INT64, -1)), "int64"), INT64_MIN);
-  CHECK_EQ_INT(IVAL(B(TVM_TIR_KIND_Mod, C(TVM_TIR_INT64, INT64_MIN), C(TVM_TIR_INT64, -1)), "int64"), 0);
-  CHECK_EQ_INT(IVAL(B(TVM_TIR_KIND_FloorDiv, C(TVM_TIR_INT64, INT64_MIN), C(TVM_TIR_INT64, -1)), "int64"), INT64_MIN);
+  CHECK_EQ_INT(IVAL(B(TVM_TIR_KIND_Sub, C(TVM_TIR_UINT32, 0), C(TVM_TIR_UINT32, 1)), "uint32"),
+               4294967295);
+  CHECK_EQ_INT(IVAL(B(TVM_TIR_KIND_Add, C(TVM_TIR_INT64, INT64_MAX), C(TVM_TIR_INT64, 1)), "int64"),
+               INT64_MIN);
+  CHECK_EQ_INT(
+      IVAL(B(TVM_TIR_KIND_Div, C(TVM_TIR_INT64, INT64_MIN), C(TVM_TIR_INT64, -1)), "int64"),
+      INT64_MIN);
+  CHECK_EQ_INT(
+      IVAL(B(TVM_TIR_KIND_Mod, C(TVM_TIR_INT64, INT64_MIN), C(TVM_TIR_INT64, -1)), "int64"), 0);
+  CHECK_EQ_INT(
+      IVAL(B(TVM_TIR_KIND_FloorDiv, C(TVM_TIR_INT64, INT64_MIN), C(TVM_TIR_INT64, -1)), "int64"),
+      INT64_MIN);
   CHECK_EQ_INT(IVAL(B(TVM_TIR_KIND_Add, C(TVM_TIR_BOOL, 1), C(TVM_TIR_BOOL, 1)), "bool"), 0);
   /* A uint64 result above INT64_MAX has no IntImm: left as a Sub node. */
   tvm_tir_expr_obj* u = B(TVM_TIR_KIND_Sub, C(TVM_TIR_UINT64, 0), C(TVM_TIR_UINT64, 1));
@@ -104,28 +115,41 @@ TEST(wrap_around) {
 }
 
 TEST(float_folding) {
-  CHECK(FVAL(B(TVM_TIR_KIND_Add, F(TVM_TIR_FLOAT64, 0.1), F(TVM_TIR_FLOAT64, 0.2)), "float64") == 0.1 + 0.2);
+  CHECK(FVAL(B(TVM_TIR_KIND_Add, F(TVM_TIR_FLOAT64, 0.1), F(TVM_TIR_FLOAT64, 0.2)), "float64") ==
+        0.1 + 0.2);
   CHECK(FVAL(B(TVM_TIR_KIND_Add, F(TVM_TIR_FLOAT32, 0.1), F(TVM_TIR_FLOAT32, 0.2)), "float32") ==
         (double)(float)(0.1 + 0.2));
-  CHECK(FVAL(B(TVM_TIR_KIND_Mul, F(TVM_TIR_FLOAT32, 3), F(TVM_TIR_FLOAT32, -2.5)), "float32") == -7.5);
-  CHECK(FVAL(B(TVM_TIR_KIND_Sub, F(TVM_TIR_FLOAT16, 1), F(TVM_TIR_FLOAT16, 0.25)), "float16") == 0.75);
+  CHECK(FVAL(B(TVM_TIR_KIND_Mul, F(TVM_TIR_FLOAT32, 3), F(TVM_TIR_FLOAT32, -2.5)), "float32") ==
+        -7.5);
+  CHECK(FVAL(B(TVM_TIR_KIND_Sub, F(TVM_TIR_FLOAT16, 1), F(TVM_TIR_FLOAT16, 0.25)), "float16") ==
+        0.75);
   /* float16 has 11 significant bits: 1 + 2^-11 is a tie, rounded to even (1); 65504 + 32
    * overflows to infinity. */
-  CHECK(FVAL(B(TVM_TIR_KIND_Add, F(TVM_TIR_FLOAT16, 1), F(TVM_TIR_FLOAT16, 0x1p-11)), "float16") == 1.0);
-  CHECK(FVAL(B(TVM_TIR_KIND_Add, F(TVM_TIR_FLOAT16, 1), F(TVM_TIR_FLOAT16, 0x1.8p-10)), "float16") == 1.0 + 0x1p-9);
-  CHECK(isinf(FVAL(B(TVM_TIR_KIND_Add, F(TVM_TIR_FLOAT16, 65504), F(TVM_TIR_FLOAT16, 32)), "float16")));
-  CHECK(FVAL(B(TVM_TIR_KIND_Mul, F(TVM_TIR_FLOAT16, 0x1p-14), F(TVM_TIR_FLOAT16, 0x1p-5)), "float16") == 0x1p-19);
+  CHECK(FVAL(B(TVM_TIR_KIND_Add, F(TVM_TIR_FLOAT16, 1), F(TVM_TIR_FLOAT16, 0x1p-11)), "float16") ==
+        1.0);
+  CHECK(FVAL(B(TVM_TIR_KIND_Add, F(TVM_TIR_FLOAT16, 1), F(TVM_TIR_FLOAT16, 0x1.8p-10)),
+             "float16") == 1.0 + 0x1p-9);
+  CHECK(isinf(
+      FVAL(B(TVM_TIR_KIND_Add, F(TVM_TIR_FLOAT16, 65504), F(TVM_TIR_FLOAT16, 32)), "float16")));
+  CHECK(FVAL(B(TVM_TIR_KIND_Mul, F(TVM_TIR_FLOAT16, 0x1p-14), F(TVM_TIR_FLOAT16, 0x1p-5)),
+             "float16") == 0x1p-19);
   /* bfloat16 has 8: 1 + 3 * 2^-8 is a tie between 1 + 2^-7 and 1 + 2^-6, even wins. */
-  CHECK(FVAL(B(TVM_TIR_KIND_Add, F(TVM_TIR_BFLOAT16, 1), F(TVM_TIR_BFLOAT16, 3 * 0x1p-8)), "bfloat16") == 1.015625);
-  CHECK(FVAL(B(TVM_TIR_KIND_Add, F(TVM_TIR_BFLOAT16, 1), F(TVM_TIR_BFLOAT16, 0x1p-8)), "bfloat16") == 1.0);
+  CHECK(FVAL(B(TVM_TIR_KIND_Add, F(TVM_TIR_BFLOAT16, 1), F(TVM_TIR_BFLOAT16, 3 * 0x1p-8)),
+             "bfloat16") == 1.015625);
+  CHECK(FVAL(B(TVM_TIR_KIND_Add, F(TVM_TIR_BFLOAT16, 1), F(TVM_TIR_BFLOAT16, 0x1p-8)),
+             "bfloat16") == 1.0);
   /* Division follows IEEE 754 (no error for floats). */
   CHECK(isinf(FVAL(B(TVM_TIR_KIND_Div, F(TVM_TIR_FLOAT32, 1), F(TVM_TIR_FLOAT32, 0)), "float32")));
   CHECK(isnan(FVAL(B(TVM_TIR_KIND_Div, F(TVM_TIR_FLOAT32, 0), F(TVM_TIR_FLOAT32, 0)), "float32")));
-  CHECK(FVAL(B(TVM_TIR_KIND_FloorDiv, F(TVM_TIR_FLOAT64, -5.5), F(TVM_TIR_FLOAT64, 2)), "float64") == -3);
-  CHECK(FVAL(B(TVM_TIR_KIND_FloorMod, F(TVM_TIR_FLOAT64, -5.5), F(TVM_TIR_FLOAT64, 2)), "float64") == 0.5);
-  CHECK(FVAL(B(TVM_TIR_KIND_Min, F(TVM_TIR_FLOAT64, -5.5), F(TVM_TIR_FLOAT64, 2)), "float64") == -5.5);
+  CHECK(FVAL(B(TVM_TIR_KIND_FloorDiv, F(TVM_TIR_FLOAT64, -5.5), F(TVM_TIR_FLOAT64, 2)),
+             "float64") == -3);
+  CHECK(FVAL(B(TVM_TIR_KIND_FloorMod, F(TVM_TIR_FLOAT64, -5.5), F(TVM_TIR_FLOAT64, 2)),
+             "float64") == 0.5);
+  CHECK(FVAL(B(TVM_TIR_KIND_Min, F(TVM_TIR_FLOAT64, -5.5), F(TVM_TIR_FLOAT64, 2)), "float64") ==
+        -5.5);
   CHECK(FVAL(B(TVM_TIR_KIND_Max, F(TVM_TIR_FLOAT64, -5.5), F(TVM_TIR_FLOAT64, 2)), "float64") == 2);
-  CHECK(FVAL(B(TVM_TIR_KIND_Div, F(TVM_TIR_FLOAT32, 1), F(TVM_TIR_FLOAT32, 3)), "float32") == (double)(1.0f / 3.0f));
+  CHECK(FVAL(B(TVM_TIR_KIND_Div, F(TVM_TIR_FLOAT32, 1), F(TVM_TIR_FLOAT32, 3)), "float32") ==
+        (double)(1.0f / 3.0f));
 }
 
 TEST(compare_and_logic_folding) {
@@ -165,10 +189,13 @@ TEST(cast_folding) {
   CHECK_EQ_INT(IVAL(tir_temp(tvm_tir_cast(TVM_TIR_INT32, F(TVM_TIR_FLOAT32, 3.7))), "int32"), 3);
   CHECK_EQ_INT(IVAL(tir_temp(tvm_tir_cast(TVM_TIR_INT32, F(TVM_TIR_FLOAT32, -3.7))), "int32"), -3);
   CHECK(FVAL(tir_temp(tvm_tir_cast(TVM_TIR_FLOAT32, I(16777217))), "float32") == 16777216.0);
-  CHECK(FVAL(tir_temp(tvm_tir_cast(TVM_TIR_FLOAT32, F(TVM_TIR_FLOAT64, 0.1))), "float32") == (double)0.1f);
+  CHECK(FVAL(tir_temp(tvm_tir_cast(TVM_TIR_FLOAT32, F(TVM_TIR_FLOAT64, 0.1))), "float32") ==
+        (double)0.1f);
   /* Out of range / NaN: not folded, a Cast node (the value is implementation-defined). */
-  CHECK(tvm_tir_kind_of(tir_temp(tvm_tir_cast(TVM_TIR_INT32, F(TVM_TIR_FLOAT64, 1e10)))) == TVM_TIR_KIND_Cast);
-  CHECK(tvm_tir_kind_of(tir_temp(tvm_tir_cast(TVM_TIR_INT32, F(TVM_TIR_FLOAT64, NAN)))) == TVM_TIR_KIND_Cast);
+  CHECK(tvm_tir_kind_of(tir_temp(tvm_tir_cast(TVM_TIR_INT32, F(TVM_TIR_FLOAT64, 1e10)))) ==
+        TVM_TIR_KIND_Cast);
+  CHECK(tvm_tir_kind_of(tir_temp(tvm_tir_cast(TVM_TIR_INT32, F(TVM_TIR_FLOAT64, NAN)))) ==
+        TVM_TIR_KIND_Cast);
   CHECK(tvm_tir_kind_of(tir_temp(tvm_tir_cast(TVM_TIR_FLOAT32, x))) == TVM_TIR_KIND_Cast);
   tvm_tir_expr_obj* same = tir_temp(tvm_tir_cast(TVM_TIR_INT32, x));
   CHECK(same == x); /* already int32 */
@@ -195,7 +222,8 @@ TEST(literal_promotion) {
   if (EXPECT_OK(e4)) CHECK(FVAL(((tvm_tir_binary_obj*)e4)->b, "float16") == 1.5);
   /* Both literals: the narrower converts to the wider; int converts to float. */
   CHECK(FVAL(B(TVM_TIR_KIND_Add, I(1), F(TVM_TIR_FLOAT32, 0.5)), "float32") == 1.5);
-  CHECK_EQ_INT(IVAL(B(TVM_TIR_KIND_Add, C(TVM_TIR_INT64, 1LL << 40), I(1)), "int64"), (1LL << 40) + 1);
+  CHECK_EQ_INT(IVAL(B(TVM_TIR_KIND_Add, C(TVM_TIR_INT64, 1LL << 40), I(1)), "int64"),
+               (1LL << 40) + 1);
   /* A vector operand broadcasts the literal, and a scalar of the same element type. */
   tvm_tir_expr_obj* e5 = B(TVM_TIR_KIND_Add, v, I(1));
   if (EXPECT_OK(e5)) {
@@ -207,25 +235,30 @@ TEST(literal_promotion) {
   tvm_tir_expr_obj* e7 = B(TVM_TIR_KIND_LT, x8, I(-128));
   if (EXPECT_OK(e7)) CHECK_STR_EQ(DT(((tvm_tir_binary_obj*)e7)->b), "int8");
   /* Literals that do not fit, and non-literal mismatches. */
-  EXPECT_ERROR("TypeError", tvm_tir_add(x8, I(300)), "rule T-BINOP", "the literal 300 does not fit in int8",
-               "a = x8 (int8)", "b = 300 (int32)");
-  EXPECT_ERROR("TypeError", tvm_tir_lt(x8, I(-129)), "rule T-CMP", "the literal -129 does not fit in int8");
+  EXPECT_ERROR("TypeError", tvm_tir_add(x8, I(300)), "rule T-BINOP",
+               "the literal 300 does not fit in int8", "a = x8 (int8)", "b = 300 (int32)");
+  EXPECT_ERROR("TypeError", tvm_tir_lt(x8, I(-129)), "rule T-CMP",
+               "the literal -129 does not fit in int8");
   EXPECT_ERROR("TypeError", tvm_tir_add(V("u8", TVM_TIR_UINT8), I(-1)), "rule T-BINOP",
                "the literal -1 does not fit in uint8");
-  CHECK_EQ_INT(IVAL(B(TVM_TIR_KIND_Add, C(TVM_TIR_UINT8, 1), I(-1)), "int32"), 0); /* both literals */
+  CHECK_EQ_INT(IVAL(B(TVM_TIR_KIND_Add, C(TVM_TIR_UINT8, 1), I(-1)), "int32"),
+               0); /* both literals */
   EXPECT_ERROR("TypeError", tvm_tir_add(x32, F(TVM_TIR_FLOAT32, 0.5)), "rule T-BINOP",
                "cannot be converted to int32 implicitly", "b = T.float32(0.5) (float32)");
-  EXPECT_ERROR("TypeError", tvm_tir_add(h16, F(TVM_TIR_FLOAT64, 1e10)), "rule T-FLOATIMM", "float16");
+  EXPECT_ERROR("TypeError", tvm_tir_add(h16, F(TVM_TIR_FLOAT64, 1e10)), "rule T-FLOATIMM",
+               "float16");
   EXPECT_ERROR("TypeError", tvm_tir_add(x32, x64), "rule T-BINOP", "same dtype", "a = x32 (int32)",
                "b = x64 (int64)");
-  EXPECT_ERROR("TypeError", tvm_tir_mul(f, x32), "rule T-BINOP", "a = f (float32)", "b = x32 (int32)");
+  EXPECT_ERROR("TypeError", tvm_tir_mul(f, x32), "rule T-BINOP", "a = f (float32)",
+               "b = x32 (int32)");
   /* Select promotes its values; its condition accepts a literal 0/1. */
   tvm_tir_expr_obj* s = tir_temp(tvm_tir_select(I(1), x8, I(3)));
   if (EXPECT_OK(s)) CHECK_STR_EQ(DT(s), "int8");
   EXPECT_ERROR("TypeError", tvm_tir_select(I(2), x8, x8), "rule T-SELECT", "condition = 2 (int32)");
   /* const_int / const_float */
   tvm_tir_expr_obj* c4 = C(tvm_tir_dtype_with_lanes(TVM_TIR_FLOAT32, 4), 1);
-  if (EXPECT_OK(c4)) CHECK(tvm_tir_kind_of(c4) == TVM_TIR_KIND_Broadcast && !strcmp(DT(c4), "float32x4"));
+  if (EXPECT_OK(c4))
+    CHECK(tvm_tir_kind_of(c4) == TVM_TIR_KIND_Broadcast && !strcmp(DT(c4), "float32x4"));
   tvm_tir_expr_obj* ci = tir_temp(tvm_tir_const_float(TVM_TIR_INT64, 4.0));
   CHECK_EQ_INT(IVAL(ci, "int64"), 4);
   EXPECT_ERROR("TypeError", tvm_tir_const_float(TVM_TIR_INT32, 2.5), "rule T-INTIMM", "2.5");
@@ -235,8 +268,8 @@ TEST(literal_promotion) {
 
 TEST(handle_operands) {
   tvm_tir_expr_obj* h = V("h", TVM_TIR_HANDLE);
-  EXPECT_ERROR("TypeError", tvm_tir_add(h, I(1)), "Add: operands must not be handles", "rule T-BINOP",
-               "a = h (handle)", "b = 1 (int32)");
+  EXPECT_ERROR("TypeError", tvm_tir_add(h, I(1)), "Add: operands must not be handles",
+               "rule T-BINOP", "a = h (handle)", "b = 1 (int32)");
   EXPECT_ERROR("TypeError", tvm_tir_mul(I(2), h), "rule T-BINOP", "handles");
   EXPECT_ERROR("TypeError", tvm_tir_lt(h, h), "LT: operands must not be handles", "rule T-CMP");
   EXPECT_ERROR("TypeError", tvm_tir_neg(h), "rule T-BINOP", "handles");
@@ -249,8 +282,10 @@ TEST(division_by_zero) {
   tvm_tir_expr_obj* x = V("x", TVM_TIR_INT32);
   EXPECT_ERROR("ValueError", tvm_tir_div(x, I(0)), "Div: division by a constant zero", "a = x");
   EXPECT_ERROR("ValueError", tvm_tir_mod(I(7), I(0)), "Mod: division by a constant zero");
-  EXPECT_ERROR("ValueError", tvm_tir_floordiv(x, C(TVM_TIR_INT64, 0)), "FloorDiv: division by a constant zero");
-  EXPECT_ERROR("ValueError", tvm_tir_floormod(C(TVM_TIR_UINT8, 3), C(TVM_TIR_UINT8, 0)), "FloorMod");
+  EXPECT_ERROR("ValueError", tvm_tir_floordiv(x, C(TVM_TIR_INT64, 0)),
+               "FloorDiv: division by a constant zero");
+  EXPECT_ERROR("ValueError", tvm_tir_floormod(C(TVM_TIR_UINT8, 3), C(TVM_TIR_UINT8, 0)),
+               "FloorMod");
   /* Dividing by a non-constant is not folded. */
   CHECK(tvm_tir_kind_of(B(TVM_TIR_KIND_Div, I(7), x)) == TVM_TIR_KIND_Div);
 }

@@ -123,10 +123,12 @@ TEST(registration) {
                "already registered with num_inputs 2");
   EXPECT_ERROR("ValueError", tvm_tir_op_register("tir.exp", 1, TVM_TIR_EFFECT_OPAQUE), "tir.exp");
   EXPECT_ERROR("ValueError", tvm_tir_op_register("", 1, TVM_TIR_EFFECT_PURE), "empty op name");
-  EXPECT_ERROR("ValueError", tvm_tir_op_register("test.bad", -2, TVM_TIR_EFFECT_PURE), "num_inputs -2");
+  EXPECT_ERROR("ValueError", tvm_tir_op_register("test.bad", -2, TVM_TIR_EFFECT_PURE),
+               "num_inputs -2");
   /* A registered op is callable with its arity checked. */
   tvm_tir_var_obj* x = tvm_tir_var("x", TVM_TIR_INT32);
-  tvm_tir_expr_obj* c = tvm_tir_call_take(TVM_TIR_INT32, "test.my_op", tvm_tir_ref(x), tvm_tir_ref(x));
+  tvm_tir_expr_obj* c =
+      tvm_tir_call_take(TVM_TIR_INT32, "test.my_op", tvm_tir_ref(x), tvm_tir_ref(x));
   EXPECT_OK(c);
   EXPECT_ERROR("TypeError", tvm_tir_call_take(TVM_TIR_INT32, "test.my_op", tvm_tir_ref(x)),
                "rule T-CALL", "test.my_op takes 2 arguments but 1 was given");
@@ -155,7 +157,8 @@ TEST(concurrent_registry) {
 TEST(call_arity) {
   tvm_tir_var_obj* f = tvm_tir_var("f", TVM_TIR_FLOAT32);
   tvm_tir_var_obj* p = tvm_tir_var("p", TVM_TIR_HANDLE);
-  tvm_tir_expr_obj* ok1 = tvm_tir_call_take(TVM_TIR_FLOAT32, "tir.pow", tvm_tir_ref(f), tvm_tir_ref(f));
+  tvm_tir_expr_obj* ok1 =
+      tvm_tir_call_take(TVM_TIR_FLOAT32, "tir.pow", tvm_tir_ref(f), tvm_tir_ref(f));
   tvm_tir_expr_obj* ok2 = tvm_tir_call_takev(TVM_TIR_INT32, "tir.tvm_throw_last_error", 0, NULL);
   tvm_tir_expr_obj* ok3 = tvm_tir_call_take(TVM_TIR_INT32, "tir.tvm_call_packed", tvm_tir_str("fn"),
                                             tvm_tir_ref(f), tvm_tir_ref(p), tvm_tir_int(1));
@@ -163,16 +166,20 @@ TEST(call_arity) {
                                             tvm_tir_int(0), tvm_tir_int(1));
   CHECK(EXPECT_OK(ok1) && EXPECT_OK(ok2) && EXPECT_OK(ok3) && EXPECT_OK(ok4));
   if (ok3) CHECK_EQ_INT(tvm_ffi_seq_size(((tvm_tir_call_obj*)ok3)->args), 4);
-  EXPECT_ERROR("TypeError", tvm_tir_call_take(TVM_TIR_FLOAT32, "tir.pow", tvm_tir_ref(f)), "rule T-CALL",
-               "tir.pow takes 2 arguments but 1 was given", "args = [f]");
-  EXPECT_ERROR("TypeError", tvm_tir_call_take(TVM_TIR_INT32, "tir.tvm_throw_last_error", tvm_tir_ref(f)),
+  EXPECT_ERROR("TypeError", tvm_tir_call_take(TVM_TIR_FLOAT32, "tir.pow", tvm_tir_ref(f)),
+               "rule T-CALL", "tir.pow takes 2 arguments but 1 was given", "args = [f]");
+  EXPECT_ERROR("TypeError",
+               tvm_tir_call_take(TVM_TIR_INT32, "tir.tvm_throw_last_error", tvm_tir_ref(f)),
                "takes 0 arguments but 1 was given");
-  EXPECT_ERROR("TypeError", tvm_tir_call_take(TVM_TIR_INT32, "tir.if_then_else", tvm_tir_ref(f), tvm_tir_ref(f)),
+  EXPECT_ERROR("TypeError",
+               tvm_tir_call_take(TVM_TIR_INT32, "tir.if_then_else", tvm_tir_ref(f), tvm_tir_ref(f)),
                "tir.if_then_else takes 3 arguments but 2 were given");
-  EXPECT_ERROR("KeyError", tvm_tir_call_take(TVM_TIR_INT32, "tir.nope", tvm_tir_ref(f)), "tir.nope");
+  EXPECT_ERROR("KeyError", tvm_tir_call_take(TVM_TIR_INT32, "tir.nope", tvm_tir_ref(f)),
+               "tir.nope");
   /* Calls of GlobalVars (other PrimFuncs) are not arity-checked here (the function decides). */
   tvm_tir_global_var_obj* gv = tvm_tir_global_var_new("callee");
-  tvm_tir_expr_obj* g = tvm_tir_call_global_takev(TVM_TIR_INT32, tvm_tir_ref(gv), 1, (void* []){tvm_tir_ref(f)});
+  tvm_tir_expr_obj* g =
+      tvm_tir_call_global_takev(TVM_TIR_INT32, tvm_tir_ref(gv), 1, (void*[]){tvm_tir_ref(f)});
   EXPECT_OK(g);
   /* The builtin helper. */
   tvm_tir_expr_obj* fe = &f->expr;

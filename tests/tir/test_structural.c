@@ -77,12 +77,12 @@ TEST(free_variables) {
 }
 
 TEST(modules) {
-  tvm_tir_ir_module_obj* m1 =
-      tvm_tir_module_take(tvm_tir_testing_make_matmul("", 8, 8, 8), tvm_tir_testing_make_large_func(10));
-  tvm_tir_ir_module_obj* m2 =
-      tvm_tir_module_take(tvm_tir_testing_make_matmul("x", 8, 8, 8), tvm_tir_testing_make_large_func(10));
-  tvm_tir_ir_module_obj* m3 =
-      tvm_tir_module_take(tvm_tir_testing_make_matmul("", 8, 8, 4), tvm_tir_testing_make_large_func(10));
+  tvm_tir_ir_module_obj* m1 = tvm_tir_module_take(tvm_tir_testing_make_matmul("", 8, 8, 8),
+                                                  tvm_tir_testing_make_large_func(10));
+  tvm_tir_ir_module_obj* m2 = tvm_tir_module_take(tvm_tir_testing_make_matmul("x", 8, 8, 8),
+                                                  tvm_tir_testing_make_large_func(10));
+  tvm_tir_ir_module_obj* m3 = tvm_tir_module_take(tvm_tir_testing_make_matmul("", 8, 8, 4),
+                                                  tvm_tir_testing_make_large_func(10));
   if (EXPECT_OK(m1) && EXPECT_OK(m2) && EXPECT_OK(m3)) {
     CHECK_EQ_INT(equal(m1, m2, false), 1);
     CHECK(hash(m1, false) == hash(m2, false));
@@ -94,14 +94,14 @@ TEST(modules) {
 /* ---- JSON ---------------------------------------------------------------------------------- */
 static bool g_seen[TVM_TIR_KIND_COUNT];
 
-
 /* Save obj to JSON, load it back, check it is structurally equal (and of the same type). */
 static void json_roundtrip(const void* obj, bool map_free_vars, int line) {
   TVMFFIAny v = tvm_ffi_any_obj(obj), loaded;
   tvm_ffi_strbuf text = {0};
   if (tvm_ffi_json_save(&v, &text) != 0) {
     void* e = tvm_ffi_error_take();
-    fprintf(stderr, "%s:%d: json_save failed: %s\n", __FILE__, line, e ? tvm_ffi_error_message(e) : "?");
+    fprintf(stderr, "%s:%d: json_save failed: %s\n", __FILE__, line,
+            e ? tvm_ffi_error_message(e) : "?");
     tvm_ffi_release(e);
     g_test_failed_checks++;
     tvm_ffi_strbuf_free(&text);
@@ -109,7 +109,8 @@ static void json_roundtrip(const void* obj, bool map_free_vars, int line) {
   }
   if (tvm_ffi_json_load(text.data, text.size, &loaded) != 0) {
     void* e = tvm_ffi_error_take();
-    fprintf(stderr, "%s:%d: json_load failed: %s\n", __FILE__, line, e ? tvm_ffi_error_message(e) : "?");
+    fprintf(stderr, "%s:%d: json_load failed: %s\n", __FILE__, line,
+            e ? tvm_ffi_error_message(e) : "?");
     tvm_ffi_release(e);
     g_test_failed_checks++;
     tvm_ffi_strbuf_free(&text);
@@ -180,14 +181,14 @@ TEST(json_every_kind) {
 
   /* Expressions: every binary kind, and the rest. */
   void* exprs = tvm_ffi_list_new();
-#define PUSH(list, obj)                            \
-  do {                                             \
-    void* o_ = (obj);                              \
-    if (EXPECT_OK(o_)) {                           \
-      TVMFFIAny it_ = tvm_ffi_any_obj(o_);         \
-      tvm_ffi_list_push((list), &it_);             \
-    }                                              \
-    tvm_ffi_release(o_);                           \
+#define PUSH(list, obj)                    \
+  do {                                     \
+    void* o_ = (obj);                      \
+    if (EXPECT_OK(o_)) {                   \
+      TVMFFIAny it_ = tvm_ffi_any_obj(o_); \
+      tvm_ffi_list_push((list), &it_);     \
+    }                                      \
+    tvm_ffi_release(o_);                   \
   } while (0)
   for (tvm_tir_kind k = TVM_TIR_KIND_Add; k <= TVM_TIR_KIND_GE; ++k) {
     PUSH(exprs, tvm_tir_binary_new(k, &i->expr, &n->expr));
@@ -202,12 +203,15 @@ TEST(json_every_kind) {
   PUSH(exprs, tvm_tir_int_imm_new(TVM_TIR_UINT64, INT64_MAX));
   PUSH(exprs, tvm_tir_string_imm_new("a \"quoted\"\nstring"));
   PUSH(exprs, tvm_tir_select_take(tvm_tir_ref(c), tvm_tir_ref(f), tvm_tir_f32(0)));
-  PUSH(exprs, tvm_tir_load_take(tvm_tir_ref(A), tvm_tir_ref(i), tvm_tir_ramp_take(tvm_tir_int(0), tvm_tir_int(2), 4)));
+  PUSH(exprs, tvm_tir_load_take(tvm_tir_ref(A), tvm_tir_ref(i),
+                                tvm_tir_ramp_take(tvm_tir_int(0), tvm_tir_int(2), 4)));
   PUSH(exprs, tvm_tir_broadcast_take(tvm_tir_ref(f), 8));
-  PUSH(exprs, tvm_tir_let_take(tvm_tir_ref(t), tvm_tir_int(3), tvm_tir_mul_take(tvm_tir_ref(t), tvm_tir_ref(i))));
+  PUSH(exprs, tvm_tir_let_take(tvm_tir_ref(t), tvm_tir_int(3),
+                               tvm_tir_mul_take(tvm_tir_ref(t), tvm_tir_ref(i))));
   PUSH(exprs, tvm_tir_call_take(TVM_TIR_FLOAT32, "tir.exp", tvm_tir_ref(f)));
-  PUSH(exprs, tvm_tir_shuffle_new(tir_temp(tvm_tir_list_take(tvm_tir_ramp_take(tvm_tir_int(0), tvm_tir_int(1), 2))),
-                                  tir_temp(tvm_tir_list_take(tvm_tir_int(1), tvm_tir_int(0)))));
+  PUSH(exprs, tvm_tir_shuffle_new(
+                  tir_temp(tvm_tir_list_take(tvm_tir_ramp_take(tvm_tir_int(0), tvm_tir_int(1), 2))),
+                  tir_temp(tvm_tir_list_take(tvm_tir_int(1), tvm_tir_int(0)))));
   void* exprs_arr = tvm_ffi_list_to_array(exprs);
   JSON_ROUNDTRIP(exprs_arr, true);
   visit_kinds(exprs_arr);
@@ -218,31 +222,39 @@ TEST(json_every_kind) {
       tvm_tir_let_stmt_take(tvm_tir_ref(t), tvm_tir_int(1), tvm_tir_evaluate_take(tvm_tir_ref(t))),
       tvm_tir_attr_take(tvm_tir_ref(i), "pragma_x", tvm_tir_int(1), tvm_tir_ref(store)),
       tvm_tir_assert_take(tvm_tir_ref(c), "failed", tvm_tir_ref(store)),
-      tvm_tir_allocate_takev(tvm_tir_ref(p), TVM_TIR_FLOAT32, 1, (void* []){tvm_tir_int(32)}, tvm_tir_ref(store)),
+      tvm_tir_allocate_takev(tvm_tir_ref(p), TVM_TIR_FLOAT32, 1, (void*[]){tvm_tir_int(32)},
+                             tvm_tir_ref(store)),
       tvm_tir_decl_buffer_take(tvm_tir_ref(S), tvm_tir_ref(store)),
       tvm_tir_if_take(tvm_tir_ref(c), tvm_tir_ref(store), tvm_tir_evaluate_take(tvm_tir_int(0))),
       tvm_tir_while_take(tvm_tir_ref(i), tvm_tir_ref(store)),
-      tvm_tir_for_take(tvm_tir_ref(i), tvm_tir_int(0), tvm_tir_int(4), TVM_TIR_FOR_UNROLLED, tvm_tir_ref(store)));
+      tvm_tir_for_take(tvm_tir_ref(i), tvm_tir_int(0), tvm_tir_int(4), TVM_TIR_FOR_UNROLLED,
+                       tvm_tir_ref(store)));
   tvm_tir_expr_obj *zero = tvm_tir_int(0), *sixteen = tvm_tir_int(16);
   tvm_tir_range_obj* r16 = tvm_tir_range_new(zero, sixteen);
-  tvm_tir_stmt_obj* realize = tvm_tir_buffer_realize_new(S, tir_temp(tvm_tir_list_take(tvm_tir_ref(r16))), NULL, body);
-  tvm_tir_buffer_region_obj* sub = tvm_tir_region_take(tvm_tir_ref(A), tvm_tir_range_take(tvm_tir_ref(vi), tvm_tir_int(1)),
-                                                       tvm_tir_ref(r16));
+  tvm_tir_stmt_obj* realize =
+      tvm_tir_buffer_realize_new(S, tir_temp(tvm_tir_list_take(tvm_tir_ref(r16))), NULL, body);
+  tvm_tir_buffer_region_obj* sub = tvm_tir_region_take(
+      tvm_tir_ref(A), tvm_tir_range_take(tvm_tir_ref(vi), tvm_tir_int(1)), tvm_tir_ref(r16));
   tvm_tir_buffer_obj* M = tvm_tir_buffer_decl("M", TVM_TIR_FLOAT32, 16);
   tvm_tir_match_buffer_region_obj* mb = tvm_tir_match_buffer_region_new(M, sub);
-  tvm_tir_iter_var_obj* iv = tvm_tir_iter_var_take(tvm_tir_ref(vi), tvm_tir_int(0), tvm_tir_int(16), TVM_TIR_ITER_DATA_PAR);
+  tvm_tir_iter_var_obj* iv = tvm_tir_iter_var_take(tvm_tir_ref(vi), tvm_tir_int(0), tvm_tir_int(16),
+                                                   TVM_TIR_ITER_DATA_PAR);
   tvm_tir_sblock_fields bf = {.iter_vars = tir_temp(tvm_tir_list_take(tvm_tir_ref(iv))),
                               .reads = tir_temp(tvm_tir_list_take(tvm_tir_ref(sub))),
                               .name_hint = "blk",
                               .body = realize,
                               .match_buffers = tir_temp(tvm_tir_list_take(tvm_tir_ref(mb)))};
   tvm_tir_sblock_obj* blk = tvm_tir_sblock_new(&bf);
-  tvm_tir_stmt_obj* br = tvm_tir_sblock_realize_new(tir_temp(tvm_tir_list_take(tvm_tir_int(0))), NULL, blk);
+  tvm_tir_stmt_obj* br =
+      tvm_tir_sblock_realize_new(tir_temp(tvm_tir_list_take(tvm_tir_int(0))), NULL, blk);
   tvm_tir_expr_obj* ret_v = tvm_tir_call_take(TVM_TIR_VOID, "tir.ret", tvm_tir_ref(v));
-  tvm_tir_stmt_obj* full = tvm_tir_seq_take(tvm_tir_ref(br), tvm_tir_evaluate_take(tvm_tir_ref(ret_v)));
-  tvm_tir_prim_func_obj* func = tvm_tir_func_take("everything", tvm_tir_list_take(tvm_tir_ref(A), tvm_tir_ref(v), tvm_tir_ref(n)),
-                                                  tvm_tir_ref(full));
-  tvm_tir_ir_module_obj* mod = tvm_tir_module_take(tvm_tir_ref(func), tvm_tir_testing_make_matmul("", 4, 4, 4));
+  tvm_tir_stmt_obj* full =
+      tvm_tir_seq_take(tvm_tir_ref(br), tvm_tir_evaluate_take(tvm_tir_ref(ret_v)));
+  tvm_tir_prim_func_obj* func = tvm_tir_func_take(
+      "everything", tvm_tir_list_take(tvm_tir_ref(A), tvm_tir_ref(v), tvm_tir_ref(n)),
+      tvm_tir_ref(full));
+  tvm_tir_ir_module_obj* mod =
+      tvm_tir_module_take(tvm_tir_ref(func), tvm_tir_testing_make_matmul("", 4, 4, 4));
   if (EXPECT_OK(mod)) {
     /* The body uses i, t, vi before (or without) binding them: map free variables. */
     JSON_ROUNDTRIP(mod, true);
@@ -250,15 +262,16 @@ TEST(json_every_kind) {
   }
   /* Every concrete kind was saved and loaded. */
   for (int k = 0; k < TVM_TIR_KIND_COUNT; ++k) {
-    bool abstract = k == TVM_TIR_KIND_BaseExpr || k == TVM_TIR_KIND_PrimExpr || k == TVM_TIR_KIND_RelaxExpr ||
-                    k == TVM_TIR_KIND_BaseFunc || k == TVM_TIR_KIND_Type || k == TVM_TIR_KIND_Stmt;
+    bool abstract = k == TVM_TIR_KIND_BaseExpr || k == TVM_TIR_KIND_PrimExpr ||
+                    k == TVM_TIR_KIND_RelaxExpr || k == TVM_TIR_KIND_BaseFunc ||
+                    k == TVM_TIR_KIND_Type || k == TVM_TIR_KIND_Stmt;
     if (!abstract && !g_seen[k]) {
       fprintf(stderr, "json_every_kind: %s was not covered\n", tvm_tir_kind_name((tvm_tir_kind)k));
       g_test_failed_checks++;
     }
   }
-  RELEASE(A, S, i, n, c, f, p, vi, t, v, exprs, exprs_arr, store, body, zero, sixteen, r16, realize, sub, M,
-          mb, iv, blk, br, ret_v, full, func, mod);
+  RELEASE(A, S, i, n, c, f, p, vi, t, v, exprs, exprs_arr, store, body, zero, sixteen, r16, realize,
+          sub, M, mb, iv, blk, br, ret_v, full, func, mod);
 }
 
 TEST(json_closed_functions) {

@@ -37,7 +37,8 @@ TEST(t_var) {
   tvm_tir_var_obj* h = var("h", TVM_TIR_HANDLE);
   CHECK(tvm_tir_kind_of(h->type_annotation) == TVM_TIR_KIND_PrimType);
   tvm_tir_tuple_type_obj* pair = tvm_tir_tuple_type_new(ARR(pt, pt));
-  EXPECT_ERROR("TypeError", tvm_tir_var_new_typed("bad", &pair->type), "rule T-VAR", "(float32, float32)");
+  EXPECT_ERROR("TypeError", tvm_tir_var_new_typed("bad", &pair->type), "rule T-VAR",
+               "(float32, float32)");
   RELEASE(pt, x, ptr, p, unit, v, w, h, pair);
 }
 
@@ -52,7 +53,8 @@ TEST(t_intimm) {
   EXPECT_ERROR("TypeError", tvm_tir_int_imm_new(TVM_TIR_UINT8, -1), "rule T-INTIMM", "-1", "uint8");
   EXPECT_ERROR("TypeError", tvm_tir_int_imm_new(TVM_TIR_BOOL, 2), "rule T-INTIMM", "bool");
   EXPECT_ERROR("TypeError", tvm_tir_int_imm_new(tvm_tir_dtype_int(1), -1), "rule T-INTIMM");
-  EXPECT_ERROR("TypeError", tvm_tir_int_imm_new(TVM_TIR_FLOAT32, 1), "rule T-INTIMM", "scalar Int or UInt");
+  EXPECT_ERROR("TypeError", tvm_tir_int_imm_new(TVM_TIR_FLOAT32, 1), "rule T-INTIMM",
+               "scalar Int or UInt");
   EXPECT_ERROR("TypeError", tvm_tir_int_imm_new(tvm_tir_dtype_with_lanes(TVM_TIR_INT32, 4), 1),
                "rule T-INTIMM", "int32x4");
   RELEASE(ok, u, b);
@@ -64,8 +66,10 @@ TEST(t_floatimm) {
   tvm_tir_expr_obj* inf = tvm_tir_float_imm_new(TVM_TIR_FLOAT32, INFINITY);
   tvm_tir_expr_obj* nan = tvm_tir_float_imm_new(TVM_TIR_FLOAT64, NAN);
   CHECK(EXPECT_OK(h) && EXPECT_OK(bf) && EXPECT_OK(inf) && EXPECT_OK(nan));
-  EXPECT_ERROR("TypeError", tvm_tir_float_imm_new(TVM_TIR_FLOAT16, 70000), "rule T-FLOATIMM", "70000", "float16");
-  EXPECT_ERROR("TypeError", tvm_tir_float_imm_new(TVM_TIR_FLOAT32, 1e39), "rule T-FLOATIMM", "float32");
+  EXPECT_ERROR("TypeError", tvm_tir_float_imm_new(TVM_TIR_FLOAT16, 70000), "rule T-FLOATIMM",
+               "70000", "float16");
+  EXPECT_ERROR("TypeError", tvm_tir_float_imm_new(TVM_TIR_FLOAT32, 1e39), "rule T-FLOATIMM",
+               "float32");
   EXPECT_ERROR("TypeError", tvm_tir_float_imm_new(TVM_TIR_INT32, 1.0), "rule T-FLOATIMM", "int32");
   EXPECT_ERROR("TypeError", tvm_tir_float_imm_new(tvm_tir_dtype_float(8), 1.0), "rule T-FLOATIMM");
   RELEASE(h, bf, inf, nan);
@@ -120,7 +124,8 @@ TEST(t_binop) {
                "b = v (int32x4)");
   tvm_tir_expr_obj* fm = tvm_tir_binary_new(TVM_TIR_KIND_FloorMod, E(f), E(f));
   EXPECT_OK(fm);
-  EXPECT_ERROR("ValueError", tvm_tir_binary_new(TVM_TIR_KIND_Not, E(x), E(y)), "not a binary operator");
+  EXPECT_ERROR("ValueError", tvm_tir_binary_new(TVM_TIR_KIND_Not, E(x), E(y)),
+               "not a binary operator");
   RELEASE(x, y, f, h, v, fm);
 }
 
@@ -140,7 +145,8 @@ TEST(t_cmp_logic_not) {
     EXPECT_ERROR("TypeError", tvm_tir_binary_new(k, E(x), E(f)), "rule T-CMP", "a = x (int32)",
                  "b = f (float32)");
   }
-  EXPECT_ERROR("TypeError", tvm_tir_binary_new(TVM_TIR_KIND_EQ, E(h), E(h)), "rule T-CMP", "handles");
+  EXPECT_ERROR("TypeError", tvm_tir_binary_new(TVM_TIR_KIND_EQ, E(h), E(h)), "rule T-CMP",
+               "handles");
   tvm_tir_expr_obj* a = tvm_tir_binary_new(TVM_TIR_KIND_And, E(c), E(c));
   tvm_tir_expr_obj* o = tvm_tir_binary_new(TVM_TIR_KIND_Or, E(c4), E(c4));
   if (EXPECT_OK(a) && EXPECT_OK(o)) CHECK_STR_EQ(DT(o), "boolx4");
@@ -177,7 +183,8 @@ TEST(t_select) {
 
 TEST(t_bufferload) {
   tvm_tir_buffer_obj* A = buffer2d("A", TVM_TIR_FLOAT32);
-  tvm_tir_buffer_obj* V = tvm_tir_buffer_decl("V", tvm_tir_dtype_with_lanes(TVM_TIR_FLOAT32, 4), 16);
+  tvm_tir_buffer_obj* V =
+      tvm_tir_buffer_decl("V", tvm_tir_dtype_with_lanes(TVM_TIR_FLOAT32, 4), 16);
   tvm_tir_var_obj* i = var("i", TVM_TIR_INT32);
   tvm_tir_var_obj* j = var("j", TVM_TIR_INT32);
   tvm_tir_var_obj* k = var("k", TVM_TIR_INT64);
@@ -209,7 +216,8 @@ TEST(t_ramp_broadcast) {
   tvm_tir_expr_obj* i64 = tvm_tir_int_imm_new(TVM_TIR_INT64, 1);
   tvm_tir_expr_obj* r = tvm_tir_ramp_new(zero, one, 8);
   if (EXPECT_OK(r)) CHECK_STR_EQ(DT(r), "int32x8");
-  EXPECT_ERROR("TypeError", tvm_tir_ramp_new(zero, one, 1), "rule T-RAMP", "lanes", "base = 0 (int32)");
+  EXPECT_ERROR("TypeError", tvm_tir_ramp_new(zero, one, 1), "rule T-RAMP", "lanes",
+               "base = 0 (int32)");
   EXPECT_ERROR("TypeError", tvm_tir_ramp_new(fz, fz, 4), "rule T-RAMP", "Int or UInt",
                "base = T.float32(0) (float32)");
   EXPECT_ERROR("TypeError", tvm_tir_ramp_new(zero, i64, 4), "rule T-RAMP", "same dtype",
@@ -248,7 +256,8 @@ TEST(t_call) {
                "but 0 were given");
   EXPECT_ERROR("TypeError", tvm_tir_call_new(TVM_TIR_FLOAT32, f, NULL), "op must be an ir.Op");
   void* bad_args = ARR(exp);
-  EXPECT_ERROR("TypeError", tvm_tir_call_new(TVM_TIR_FLOAT32, exp, bad_args), "args[0] must be a ir.PrimExpr");
+  EXPECT_ERROR("TypeError", tvm_tir_call_new(TVM_TIR_FLOAT32, exp, bad_args),
+               "args[0] must be a ir.PrimExpr");
   RELEASE(f, exp, ext, name, c1, c2);
 }
 
@@ -259,7 +268,8 @@ TEST(t_shuffle) {
   tvm_tir_expr_obj *i0 = i32(0), *i1 = i32(1), *i2 = i32(2), *i3 = i32(3), *fx = f32(1);
   tvm_tir_expr_obj* s = tvm_tir_shuffle_new(ARR(a, b), ARR(i3, i2, i1, i0));
   if (EXPECT_OK(s)) CHECK_STR_EQ(DT(s), "int32x4");
-  EXPECT_ERROR("TypeError", tvm_tir_shuffle_new(NULL, NULL), "rule T-SHUFFLE", "vectors must not be empty");
+  EXPECT_ERROR("TypeError", tvm_tir_shuffle_new(NULL, NULL), "rule T-SHUFFLE",
+               "vectors must not be empty");
   EXPECT_ERROR("TypeError", tvm_tir_shuffle_new(ARR(a, c), ARR(i0, i1, i2, i3)), "rule T-SHUFFLE",
                "same element type", "offending = c (float32x2)");
   EXPECT_ERROR("TypeError", tvm_tir_shuffle_new(ARR(a, b), ARR(i0, i1)), "rule T-SHUFFLE",
@@ -289,8 +299,8 @@ TEST(s_letstmt) {
   tvm_tir_stmt_obj* s1 = tvm_tir_let_stmt_new(x, one, body);
   tvm_tir_stmt_obj* s2 = tvm_tir_let_stmt_new(p, E(h), body); /* pointers convert implicitly */
   CHECK(EXPECT_OK(s1) && EXPECT_OK(s2));
-  EXPECT_ERROR("TypeError", tvm_tir_let_stmt_new(y, one, body), "rule S-LETSTMT",
-               "var = y (int64)", "value = 1 (int32)");
+  EXPECT_ERROR("TypeError", tvm_tir_let_stmt_new(y, one, body), "rule S-LETSTMT", "var = y (int64)",
+               "value = 1 (int32)");
   EXPECT_ERROR("TypeError", tvm_tir_let_stmt_new(p, one, body), "rule S-LETSTMT", "handle",
                "var = p (handle)");
   EXPECT_ERROR("ValueError", tvm_tir_let_stmt_new(x, one, NULL), "LetStmt: body is NULL");
@@ -300,7 +310,8 @@ TEST(s_letstmt) {
 TEST(s_attr_assert) {
   tvm_tir_var_obj* tx = var("threadIdx.x", TVM_TIR_INT32);
   tvm_tir_stmt_obj* body = nop();
-  tvm_tir_expr_obj *n = i32(32), *msg = tvm_tir_string_imm_new("bad"), *c = tvm_tir_int_imm_new(TVM_TIR_BOOL, 1);
+  tvm_tir_expr_obj *n = i32(32), *msg = tvm_tir_string_imm_new("bad"),
+                   *c = tvm_tir_int_imm_new(TVM_TIR_BOOL, 1);
   TVMFFIAny node = tvm_ffi_any_obj(tx);
   tvm_tir_stmt_obj* attr = tvm_tir_attr_stmt_new(&node, "thread_extent", n, body);
   if (EXPECT_OK(attr)) {
@@ -328,10 +339,12 @@ TEST(s_bufferstore) {
   tvm_tir_stmt_obj* s2 = tvm_tir_buffer_store_new(A, bv, ARR(i, ramp));
   CHECK(EXPECT_OK(s1) && EXPECT_OK(s2));
   EXPECT_ERROR("TypeError", tvm_tir_buffer_store_new(A, one, ARR(i, i)), "rule S-BUFFERSTORE",
-               "element type float32", "value = 1 (int32)", "buffer = T.Buffer(A, (16, 16), \"float32\")");
+               "element type float32", "value = 1 (int32)",
+               "buffer = T.Buffer(A, (16, 16), \"float32\")");
   EXPECT_ERROR("TypeError", tvm_tir_buffer_store_new(A, fv, ARR(i, ramp)), "rule S-BUFFERSTORE",
                "4 lanes", "value = T.float32(2) (float32)");
-  EXPECT_ERROR("TypeError", tvm_tir_buffer_store_new(A, fv, ARR(i)), "rule S-BUFFERSTORE", "2 dimensions");
+  EXPECT_ERROR("TypeError", tvm_tir_buffer_store_new(A, fv, ARR(i)), "rule S-BUFFERSTORE",
+               "2 dimensions");
   RELEASE(A, i, zero, one, fv, ramp, bv, s1, s2);
 }
 
@@ -386,7 +399,8 @@ TEST(s_seq_if_evaluate) {
   tvm_tir_stmt_obj* i2 = tvm_tir_if_then_else_new(E(c), body, body);
   CHECK(EXPECT_OK(i1) && EXPECT_OK(i2));
   if (i1) CHECK(((tvm_tir_if_then_else_obj*)i1)->else_case == NULL);
-  EXPECT_ERROR("TypeError", tvm_tir_if_then_else_new(E(x), body, NULL), "rule S-IF", "condition = x (int32)");
+  EXPECT_ERROR("TypeError", tvm_tir_if_then_else_new(E(x), body, NULL), "rule S-IF",
+               "condition = x (int32)");
   EXPECT_ERROR("TypeError", tvm_tir_if_then_else_new(E(c4), body, NULL), "rule S-IF", "bool scalar",
                "condition = c4 (boolx4)");
   EXPECT_ERROR("ValueError", tvm_tir_evaluate_new(NULL), "Evaluate: value is NULL");
@@ -399,7 +413,8 @@ TEST(s_for) {
   tvm_tir_var_obj* n = var("n", TVM_TIR_INT32);
   tvm_tir_var_obj* f = var("f", TVM_TIR_FLOAT32);
   tvm_tir_var_obj* u = var("u", TVM_TIR_UINT64);
-  tvm_tir_expr_obj *zero = i32(0), *ten = i32(10), *neg = i32(-1), *big = tvm_tir_int_imm_new(TVM_TIR_INT64, 5);
+  tvm_tir_expr_obj *zero = i32(0), *ten = i32(10), *neg = i32(-1),
+                   *big = tvm_tir_int_imm_new(TVM_TIR_INT64, 5);
   tvm_tir_stmt_obj* body = nop();
   tvm_tir_stmt_obj* f1 = tvm_tir_for_new(i, zero, E(n), TVM_TIR_FOR_SERIAL, body, NULL, NULL);
   /* IntImm bounds narrower than the loop variable are promoted (S11 items 3-4). */
@@ -421,7 +436,8 @@ TEST(s_for) {
   tvm_tir_expr_obj* four = i32(4);
   tvm_tir_stmt_obj* v = tvm_tir_for_new(i, zero, four, TVM_TIR_FOR_VECTORIZED, body, NULL, NULL);
   EXPECT_OK(v);
-  EXPECT_ERROR("TypeError", tvm_tir_for_new(i, zero, E(n), TVM_TIR_FOR_VECTORIZED, body, NULL, NULL),
+  EXPECT_ERROR("TypeError",
+               tvm_tir_for_new(i, zero, E(n), TVM_TIR_FOR_VECTORIZED, body, NULL, NULL),
                "rule S-FOR", "constant extent");
   EXPECT_ERROR("TypeError", tvm_tir_for_new(i, ten, four, TVM_TIR_FOR_VECTORIZED, body, NULL, NULL),
                "rule S-FOR", "min 0");
@@ -429,7 +445,8 @@ TEST(s_for) {
   tvm_tir_stmt_obj* w = tvm_tir_while_new(cond, body);
   tvm_tir_stmt_obj* seq = tvm_tir_seq_stmt_new(ARR(body, w));
   tvm_tir_stmt_obj* wrapped = tvm_tir_if_then_else_new(cond, seq, NULL);
-  EXPECT_ERROR("TypeError", tvm_tir_for_new(i, zero, four, TVM_TIR_FOR_VECTORIZED, wrapped, NULL, NULL),
+  EXPECT_ERROR("TypeError",
+               tvm_tir_for_new(i, zero, four, TVM_TIR_FOR_VECTORIZED, wrapped, NULL, NULL),
                "rule S-FOR", "must not contain a While");
   EXPECT_ERROR("ValueError", tvm_tir_for_new(i, zero, four, (tvm_tir_for_kind)9, body, NULL, NULL),
                "invalid kind 9");
@@ -445,8 +462,10 @@ TEST(s_while) {
   tvm_tir_stmt_obj* w1 = tvm_tir_while_new(c, body);
   tvm_tir_stmt_obj* w2 = tvm_tir_while_new(E(n), body); /* any Int/UInt scalar */
   CHECK(EXPECT_OK(w1) && EXPECT_OK(w2));
-  EXPECT_ERROR("TypeError", tvm_tir_while_new(one, body), "rule S-WHILE", "IntImm", "condition = 1 (int32)");
-  EXPECT_ERROR("TypeError", tvm_tir_while_new(E(f), body), "rule S-WHILE", "condition = f (float32)");
+  EXPECT_ERROR("TypeError", tvm_tir_while_new(one, body), "rule S-WHILE", "IntImm",
+               "condition = 1 (int32)");
+  EXPECT_ERROR("TypeError", tvm_tir_while_new(E(f), body), "rule S-WHILE",
+               "condition = f (float32)");
   RELEASE(n, f, one, c, body, w1, w2);
 }
 
@@ -464,7 +483,8 @@ TEST(s_block) {
   tvm_tir_sblock_obj* blk = tvm_tir_sblock_new(&fields);
   EXPECT_OK(blk);
   tvm_tir_sblock_fields bad = {.iter_vars = ARR(fv), .name_hint = "bad", .body = body};
-  EXPECT_ERROR("TypeError", tvm_tir_sblock_new(&bad), "rule S-BLOCK", "iter_vars[0] = vf (float32)");
+  EXPECT_ERROR("TypeError", tvm_tir_sblock_new(&bad), "rule S-BLOCK",
+               "iter_vars[0] = vf (float32)");
   tvm_tir_stmt_obj* r = tvm_tir_sblock_realize_new(ARR(i), NULL, blk);
   EXPECT_OK(r);
   EXPECT_ERROR("TypeError", tvm_tir_sblock_realize_new(NULL, NULL, blk), "rule S-BLOCKREALIZE",
@@ -484,11 +504,13 @@ TEST(o_itervar) {
   tvm_tir_range_obj* unsig = tvm_tir_range_new(zero, u);
   tvm_tir_iter_var_obj* iv = tvm_tir_iter_var_new(ok, v, TVM_TIR_ITER_THREAD_INDEX, "threadIdx.x");
   if (EXPECT_OK(iv)) CHECK_STR_EQ(tvm_ffi_str_cstr(iv->thread_tag), "threadIdx.x");
-  EXPECT_ERROR("TypeError", tvm_tir_iter_var_new(wide, v, TVM_TIR_ITER_DATA_PAR, NULL), "rule O-ITERVAR",
-               "same dtype", "dom->extent = T.int64(8) (int64)", "var = v (int32)");
-  EXPECT_ERROR("TypeError", tvm_tir_iter_var_new(unsig, v, TVM_TIR_ITER_DATA_PAR, NULL), "rule O-ITERVAR",
-               "Int scalar");
-  EXPECT_ERROR("ValueError", tvm_tir_iter_var_new(ok, v, (tvm_tir_iter_var_type)42, NULL), "iter_type 42");
+  EXPECT_ERROR("TypeError", tvm_tir_iter_var_new(wide, v, TVM_TIR_ITER_DATA_PAR, NULL),
+               "rule O-ITERVAR", "same dtype", "dom->extent = T.int64(8) (int64)",
+               "var = v (int32)");
+  EXPECT_ERROR("TypeError", tvm_tir_iter_var_new(unsig, v, TVM_TIR_ITER_DATA_PAR, NULL),
+               "rule O-ITERVAR", "Int scalar");
+  EXPECT_ERROR("ValueError", tvm_tir_iter_var_new(ok, v, (tvm_tir_iter_var_type)42, NULL),
+               "iter_type 42");
   RELEASE(v, zero, n, n64, u, ok, wide, unsig, iv);
 }
 
@@ -498,7 +520,8 @@ TEST(o_buffer) {
   tvm_tir_var_obj* n = var("n", TVM_TIR_INT32);
   tvm_tir_var_obj* s64 = var("s64", TVM_TIR_INT64);
   tvm_tir_expr_obj *f = f32(2), *one = i32(1);
-  tvm_tir_buffer_fields fl = {.data = data, .dtype = TVM_TIR_FLOAT32, .shape = ARR(n, n), .name = "B"};
+  tvm_tir_buffer_fields fl = {
+      .data = data, .dtype = TVM_TIR_FLOAT32, .shape = ARR(n, n), .name = "B"};
   tvm_tir_buffer_obj* b = tvm_tir_buffer_new(&fl);
   if (EXPECT_OK(b)) { /* defaults */
     CHECK_EQ_INT(b->data_alignment, TVM_TIR_DEFAULT_ALIGNMENT);
@@ -518,18 +541,20 @@ TEST(o_buffer) {
   }
   tvm_tir_buffer_fields e1 = fl;
   e1.data = plain;
-  EXPECT_ERROR("TypeError", tvm_tir_buffer_new(&e1), "rule O-BUFFER", "PointerType", "data = plain (handle)");
+  EXPECT_ERROR("TypeError", tvm_tir_buffer_new(&e1), "rule O-BUFFER", "PointerType",
+               "data = plain (handle)");
   tvm_tir_buffer_fields e2 = fl;
   e2.shape = ARR(n, f);
-  EXPECT_ERROR("TypeError", tvm_tir_buffer_new(&e2), "rule O-BUFFER", "shape must be Int or UInt scalars",
-               "shape[1] = T.float32(2) (float32)");
+  EXPECT_ERROR("TypeError", tvm_tir_buffer_new(&e2), "rule O-BUFFER",
+               "shape must be Int or UInt scalars", "shape[1] = T.float32(2) (float32)");
   tvm_tir_buffer_fields e3 = fl;
   e3.strides = ARR(n, s64);
-  EXPECT_ERROR("TypeError", tvm_tir_buffer_new(&e3), "rule O-BUFFER", "strides must all have the same dtype",
-               "strides[1] = s64 (int64)");
+  EXPECT_ERROR("TypeError", tvm_tir_buffer_new(&e3), "rule O-BUFFER",
+               "strides must all have the same dtype", "strides[1] = s64 (int64)");
   tvm_tir_buffer_fields e4 = fl;
   e4.elem_offset = f;
-  EXPECT_ERROR("TypeError", tvm_tir_buffer_new(&e4), "rule O-BUFFER", "elem_offset = T.float32(2) (float32)");
+  EXPECT_ERROR("TypeError", tvm_tir_buffer_new(&e4), "rule O-BUFFER",
+               "elem_offset = T.float32(2) (float32)");
   tvm_tir_buffer_fields e5 = fl;
   e5.axis_separators = ARR(n);
   EXPECT_ERROR("TypeError", tvm_tir_buffer_new(&e5), "axis_separators[0] must be a ir.IntImm");
@@ -568,8 +593,8 @@ TEST(o_matchbuffer) {
   tvm_tir_buffer_region_obj* src2 = tvm_tir_buffer_region_new(A, ARR(rows2, cols));
   tvm_tir_match_buffer_region_obj* m = tvm_tir_match_buffer_region_new(S, src);
   EXPECT_OK(m);
-  EXPECT_ERROR("TypeError", tvm_tir_match_buffer_region_new(I, src), "rule O-MATCHBUFFER", "same dtype",
-               "buffer = T.Buffer(I, (8,), \"int32\")");
+  EXPECT_ERROR("TypeError", tvm_tir_match_buffer_region_new(I, src), "rule O-MATCHBUFFER",
+               "same dtype", "buffer = T.Buffer(I, (8,), \"int32\")");
   EXPECT_ERROR("TypeError", tvm_tir_match_buffer_region_new(SH, src), "rule O-MATCHBUFFER",
                "storage scopes differ: \"shared\" and \"\"");
   EXPECT_ERROR("TypeError", tvm_tir_match_buffer_region_new(S4, src), "rule O-MATCHBUFFER",
@@ -607,11 +632,14 @@ TEST(o_primfunc) {
   tvm_tir_prim_func_obj* g3 = tvm_tir_prim_func_new(ARR(p), s_p, p->type_annotation, NULL, NULL);
   CHECK(EXPECT_OK(g2) && EXPECT_OK(g3));
   EXPECT_ERROR("TypeError", tvm_tir_prim_func_new(ARR(x), s_x, &t_f32->type, NULL, NULL),
-               "rule O-PRIMFUNC", "does not match ret_type", "ret_type = float32", "returned = x (int32)");
+               "rule O-PRIMFUNC", "does not match ret_type", "ret_type = float32",
+               "returned = x (int32)");
   tvm_tir_stmt_obj* both = tvm_tir_seq_stmt_new(ARR(s_x, s_h));
-  EXPECT_ERROR("TypeError", tvm_tir_prim_func_new(ARR(x), both, NULL, NULL, NULL), "rule O-PRIMFUNC",
-               "do not all have the same type", "returned = T.float32(0.5) (float32)");
-  RELEASE(x, p, one, half, body, f, t_i32, t_f32, ret_x, ret_h, ret_p, s_x, s_h, s_p, g, g2, g3, both);
+  EXPECT_ERROR("TypeError", tvm_tir_prim_func_new(ARR(x), both, NULL, NULL, NULL),
+               "rule O-PRIMFUNC", "do not all have the same type",
+               "returned = T.float32(0.5) (float32)");
+  RELEASE(x, p, one, half, body, f, t_i32, t_f32, ret_x, ret_h, ret_p, s_x, s_h, s_p, g, g2, g3,
+          both);
 }
 
 TEST(kinds) {
@@ -628,7 +656,8 @@ TEST(kinds) {
   void* a = tvm_ffi_array_new(NULL, 0);
   CHECK(tvm_tir_kind_of(a) == TVM_TIR_KIND_NONE);
   CHECK(tvm_tir_type_index(TVM_TIR_KIND_PrimFunc) == tvm_ffi_type_find("tir.PrimFunc"));
-  CHECK(tvm_tir_is(tvm_tir_type_index(TVM_TIR_KIND_PrimFunc) >= 0 ? x : NULL, TVM_TIR_KIND_BaseExpr));
+  CHECK(
+      tvm_tir_is(tvm_tir_type_index(TVM_TIR_KIND_PrimFunc) >= 0 ? x : NULL, TVM_TIR_KIND_BaseExpr));
   CHECK_STR_EQ(tvm_tir_rule_name(TVM_TIR_RULE_T_BINOP), "T-BINOP");
   CHECK_STR_EQ(tvm_tir_rule_spec_ref(TVM_TIR_RULE_S_FOR), "S11");
   RELEASE(x, s, a);

@@ -56,8 +56,9 @@ static inline bool tir_expect_ok_(int line, const void* obj) {
 static inline void tir_release_all_(void* const* objs, size_t n) {
   for (size_t i = 0; i < n; ++i) tvm_ffi_release(objs[i]);
 }
-#define RELEASE(...) \
-  tir_release_all_((void* const[]){__VA_ARGS__}, sizeof((void* const[]){__VA_ARGS__}) / sizeof(void*))
+#define RELEASE(...)                             \
+  tir_release_all_((void* const[]){__VA_ARGS__}, \
+                   sizeof((void* const[]){__VA_ARGS__}) / sizeof(void*))
 
 /* Temporaries: objects kept alive until tir_release_temps(). */
 static void* g_tir_temps;
@@ -73,8 +74,8 @@ static inline void tir_release_temps(void) {
   tvm_ffi_release(g_tir_temps);
   g_tir_temps = NULL;
 }
-#define ARR(...)                                                                  \
-  tir_temp(tvm_ffi_array_of_objects((void* const[]){__VA_ARGS__},                 \
+#define ARR(...)                                                  \
+  tir_temp(tvm_ffi_array_of_objects((void* const[]){__VA_ARGS__}, \
                                     sizeof((void* const[]){__VA_ARGS__}) / sizeof(void*)))
 
 /* Text of a dtype, for CHECK_STR_EQ. */

@@ -7,7 +7,8 @@ static void* ref(void* obj) { return tvm_tir_ref(obj); }
 
 tvm_tir_prim_func_obj* tvm_tir_testing_make_large_func(int64_t n) {
   if (n < 1 || n > INT32_MAX) {
-    tvm_ffi_raise("ValueError", "make_large_func: n must be in 1..INT32_MAX, got %lld", (long long)n);
+    tvm_ffi_raise("ValueError", "make_large_func: n must be in 1..INT32_MAX, got %lld",
+                  (long long)n);
     return NULL;
   }
   tvm_tir_buffer_obj* A = tvm_tir_buffer_decl("A", TVM_TIR_FLOAT32, n);
@@ -18,9 +19,13 @@ tvm_tir_prim_func_obj* tvm_tir_testing_make_large_func(int64_t n) {
     snprintf(name, sizeof(name), "j%lld", (long long)i);
     tvm_tir_var_obj* j = tvm_tir_var(name, TVM_TIR_INT32);
     /* B[(i + j) % n] = A[(i * 7 + j) % n] * float(i) + 1 */
-    void* load = tvm_tir_load_take(ref(A), tvm_tir_floormod_take(tvm_tir_add_take(tvm_tir_int((i * 7) % n), ref(j)), tvm_tir_int(n)));
+    void* load = tvm_tir_load_take(
+        ref(A),
+        tvm_tir_floormod_take(tvm_tir_add_take(tvm_tir_int((i * 7) % n), ref(j)), tvm_tir_int(n)));
     void* value = tvm_tir_add_take(tvm_tir_mul_take(load, tvm_tir_f32((double)i)), tvm_tir_f32(1));
-    void* body = tvm_tir_store_take(ref(B), value, tvm_tir_floormod_take(tvm_tir_add_take(tvm_tir_int(i), ref(j)), tvm_tir_int(n)));
+    void* body = tvm_tir_store_take(
+        ref(B), value,
+        tvm_tir_floormod_take(tvm_tir_add_take(tvm_tir_int(i), ref(j)), tvm_tir_int(n)));
     if (i % 4 == 0) body = tvm_tir_if_take(tvm_tir_lt_take(ref(j), tvm_tir_int(4)), body, NULL);
     void* loop = tvm_tir_serial_take(j, tvm_tir_int(0), tvm_tir_int(8), body);
     if (i % 8 == 0) {
@@ -47,7 +52,8 @@ tvm_tir_prim_func_obj* tvm_tir_testing_make_large_func(int64_t n) {
   return f;
 }
 
-tvm_tir_prim_func_obj* tvm_tir_testing_make_matmul(const char* tag, int64_t m, int64_t n, int64_t k) {
+tvm_tir_prim_func_obj* tvm_tir_testing_make_matmul(const char* tag, int64_t m, int64_t n,
+                                                   int64_t k) {
   char name[64];
 #define NAME(base) (snprintf(name, sizeof(name), "%s%s", base, tag), name)
   tvm_tir_buffer_obj* A = tvm_tir_buffer_decl(NAME("A"), TVM_TIR_FLOAT32, m, k);
@@ -68,13 +74,14 @@ tvm_tir_prim_func_obj* tvm_tir_testing_make_matmul(const char* tag, int64_t m, i
                                         tvm_tir_load_take(ref(B), ref(vk), ref(vj)))),
       ref(vi), ref(vj));
   void* init = tvm_tir_store_take(ref(C), tvm_tir_f32(0), ref(vi), ref(vj));
-  void* reads = tvm_tir_list_take(
-      tvm_tir_region_take(ref(A), tvm_tir_range_take(ref(vi), tvm_tir_int(1)),
-                          tvm_tir_range_take(ref(vk), tvm_tir_int(1))),
-      tvm_tir_region_take(ref(B), tvm_tir_range_take(ref(vk), tvm_tir_int(1)),
-                          tvm_tir_range_take(ref(vj), tvm_tir_int(1))));
-  void* writes = tvm_tir_list_take(tvm_tir_region_take(
-      ref(C), tvm_tir_range_take(ref(vi), tvm_tir_int(1)), tvm_tir_range_take(ref(vj), tvm_tir_int(1))));
+  void* reads =
+      tvm_tir_list_take(tvm_tir_region_take(ref(A), tvm_tir_range_take(ref(vi), tvm_tir_int(1)),
+                                            tvm_tir_range_take(ref(vk), tvm_tir_int(1))),
+                        tvm_tir_region_take(ref(B), tvm_tir_range_take(ref(vk), tvm_tir_int(1)),
+                                            tvm_tir_range_take(ref(vj), tvm_tir_int(1))));
+  void* writes =
+      tvm_tir_list_take(tvm_tir_region_take(ref(C), tvm_tir_range_take(ref(vi), tvm_tir_int(1)),
+                                            tvm_tir_range_take(ref(vj), tvm_tir_int(1))));
   /* The IterVars take the last references to vi, vj, vk. */
   void* iters = tvm_tir_list_take(
       tvm_tir_iter_var_take(vi, tvm_tir_int(0), tvm_tir_int(m), TVM_TIR_ITER_DATA_PAR),

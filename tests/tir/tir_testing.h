@@ -21,6 +21,7 @@ tvm_tir_prim_func_obj* tvm_tir_testing_make_large_func(int64_t n);
  * every variable and buffer name (so two calls with different tags are alpha-equivalent);
  * the loop extents are the shapes.
  */
-tvm_tir_prim_func_obj* tvm_tir_testing_make_matmul(const char* tag, int64_t m, int64_t n, int64_t k);
+tvm_tir_prim_func_obj* tvm_tir_testing_make_matmul(const char* tag, int64_t m, int64_t n,
+                                                   int64_t k);
 
 #endif /* TVM_TESTS_TIR_TIR_TESTING_H_ */

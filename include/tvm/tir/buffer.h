@@ -42,14 +42,13 @@ struct tvm_tir_iter_var_obj {
   TVMFFIObject header;
   tvm_tir_range_obj* dom;
   tvm_tir_var_obj* var;
-  int32_t iter_type;  /* tvm_tir_iter_var_type */
-  void* thread_tag;   /* ffi.String, "" when none */
+  int32_t iter_type; /* tvm_tir_iter_var_type */
+  void* thread_tag;  /* ffi.String, "" when none */
 };
 /* O-ITERVAR: a defined dom->extent must have an Int datatype equal to var's. thread_tag NULL
  * means "". */
 tvm_tir_iter_var_obj* tvm_tir_iter_var_new(tvm_tir_range_obj* dom, tvm_tir_var_obj* var,
-                                           tvm_tir_iter_var_type iter_type,
-                                           const char* thread_tag);
+                                           tvm_tir_iter_var_type iter_type, const char* thread_tag);
 
 /* ---- Buffer -------------------------------------------------------------------------------- */
 /* Upstream's BufferType values. */
@@ -63,30 +62,30 @@ typedef enum { TVM_TIR_BUFFER_DEFAULT = 1, TVM_TIR_BUFFER_AUTO_BROADCAST = 2 } t
  * the first occurrence of the buffer); name is ignored by it. */
 struct tvm_tir_buffer_obj {
   TVMFFIObject header;
-  tvm_tir_var_obj* data;          /* handle Var annotated PointerType(PrimType(...), scope) */
+  tvm_tir_var_obj* data; /* handle Var annotated PointerType(PrimType(...), scope) */
   DLDataType dtype;
-  void* shape;                    /* ffi.Array of PrimExpr; empty for a scalar buffer */
-  void* strides;                  /* ffi.Array of PrimExpr; empty when compact row-major */
-  void* axis_separators;          /* ffi.Array of IntImm */
-  tvm_tir_expr_obj* elem_offset;  /* in elements; IntImm 0 unless given */
-  void* name;                     /* ffi.String */
+  void* shape;                   /* ffi.Array of PrimExpr; empty for a scalar buffer */
+  void* strides;                 /* ffi.Array of PrimExpr; empty when compact row-major */
+  void* axis_separators;         /* ffi.Array of IntImm */
+  tvm_tir_expr_obj* elem_offset; /* in elements; IntImm 0 unless given */
+  void* name;                    /* ffi.String */
   int32_t data_alignment;
   int32_t offset_factor;
-  int32_t buffer_type;            /* tvm_tir_buffer_type */
+  int32_t buffer_type; /* tvm_tir_buffer_type */
 };
 
 /* Arguments of tvm_tir_buffer_new; zero-initialise and set what you need. */
 typedef struct {
-  tvm_tir_var_obj* data;            /* required */
+  tvm_tir_var_obj* data; /* required */
   DLDataType dtype;
-  void* shape;                      /* ffi.Array of PrimExpr, NULL = () */
-  void* strides;                    /* ffi.Array of PrimExpr, NULL = compact */
-  void* axis_separators;            /* ffi.Array of IntImm, NULL = none */
-  tvm_tir_expr_obj* elem_offset;    /* NULL = IntImm(index dtype, 0) */
-  const char* name;                 /* NULL = "buffer" */
-  int32_t data_alignment;           /* <= 0: TVM_TIR_DEFAULT_ALIGNMENT */
-  int32_t offset_factor;            /* 0: 1 */
-  tvm_tir_buffer_type buffer_type;  /* 0: TVM_TIR_BUFFER_DEFAULT */
+  void* shape;                     /* ffi.Array of PrimExpr, NULL = () */
+  void* strides;                   /* ffi.Array of PrimExpr, NULL = compact */
+  void* axis_separators;           /* ffi.Array of IntImm, NULL = none */
+  tvm_tir_expr_obj* elem_offset;   /* NULL = IntImm(index dtype, 0) */
+  const char* name;                /* NULL = "buffer" */
+  int32_t data_alignment;          /* <= 0: TVM_TIR_DEFAULT_ALIGNMENT */
+  int32_t offset_factor;           /* 0: 1 */
+  tvm_tir_buffer_type buffer_type; /* 0: TVM_TIR_BUFFER_DEFAULT */
 } tvm_tir_buffer_fields;
 
 /* O-BUFFER. The index dtype (of the default elem_offset) is the dtype of shape[0], or int32.

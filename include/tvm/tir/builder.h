@@ -56,13 +56,13 @@ static inline void* tvm_tir_ref(void* obj) {
 tvm_tir_var_obj* tvm_tir_var(const char* name, DLDataType dtype);
 /* A handle Var annotated PointerType(PrimType(element), scope); scope NULL = global. */
 tvm_tir_var_obj* tvm_tir_ptr_var(const char* name, DLDataType element, const char* scope);
-tvm_tir_expr_obj* tvm_tir_int(int64_t v);   /* int32 (TypeError if out of range) */
-tvm_tir_expr_obj* tvm_tir_i64(int64_t v);   /* int64 */
-tvm_tir_expr_obj* tvm_tir_f32(double v);    /* float32 */
-tvm_tir_expr_obj* tvm_tir_f64(double v);    /* float64 */
-tvm_tir_expr_obj* tvm_tir_bool(bool v);     /* bool (uint1) */
+tvm_tir_expr_obj* tvm_tir_int(int64_t v); /* int32 (TypeError if out of range) */
+tvm_tir_expr_obj* tvm_tir_i64(int64_t v); /* int64 */
+tvm_tir_expr_obj* tvm_tir_f32(double v);  /* float32 */
+tvm_tir_expr_obj* tvm_tir_f64(double v);  /* float64 */
+tvm_tir_expr_obj* tvm_tir_bool(bool v);   /* bool (uint1) */
 tvm_tir_expr_obj* tvm_tir_const(DLDataType dtype, int64_t v); /* tvm_tir_const_int */
-tvm_tir_expr_obj* tvm_tir_str(const char* s); /* StringImm */
+tvm_tir_expr_obj* tvm_tir_str(const char* s);                 /* StringImm */
 
 /* ---- Expressions (consume their arguments) ------------------------------------------------- */
 tvm_tir_expr_obj* tvm_tir_binary_take(tvm_tir_kind kind, void* a, void* b);
@@ -95,7 +95,7 @@ tvm_tir_expr_obj* tvm_tir_broadcast_take(void* value, int32_t lanes);
 tvm_tir_expr_obj* tvm_tir_load_takev(void* buffer, int64_t n, void* const* indices);
 #define tvm_tir_load_take(buffer, ...) \
   tvm_tir_load_takev((buffer), TVM_TIR_NARGS(__VA_ARGS__), (void*[]){__VA_ARGS__})
-/* A call of the op named op_name ("tir.exp", ...) or of a GlobalVar (op_name NULL, gv given). */
+/* A call of the op named op_name ("tir.exp", ...) / of a GlobalVar (another PrimFunc). */
 tvm_tir_expr_obj* tvm_tir_call_takev(DLDataType dtype, const char* op_name, int64_t n,
                                      void* const* args);
 #define tvm_tir_call_take(dtype, op_name, ...) \
@@ -107,14 +107,16 @@ tvm_tir_expr_obj* tvm_tir_call_global_takev(DLDataType dtype, void* global_var, 
 /* An ffi.Array of the objects (consumed). Where a builder function takes an array, NULL means
  * empty. */
 void* tvm_tir_list_takev(int64_t n, void* const* objs);
-#define tvm_tir_list_take(...) tvm_tir_list_takev(TVM_TIR_NARGS(__VA_ARGS__), (void*[]){__VA_ARGS__})
+#define tvm_tir_list_take(...) \
+  tvm_tir_list_takev(TVM_TIR_NARGS(__VA_ARGS__), (void*[]){__VA_ARGS__})
 
 /* ---- Buffers and regions ------------------------------------------------------------------- */
 /* A global-scope buffer of constant shape (dims as int64; int32 IntImms when they all fit). */
 tvm_tir_buffer_obj* tvm_tir_buffer_declv(const char* name, DLDataType dtype, int64_t ndim,
                                          const int64_t* shape);
-#define tvm_tir_buffer_decl(name, dtype, ...)                                            \
-  tvm_tir_buffer_declv((name), (dtype), (int64_t)(sizeof((int64_t[]){__VA_ARGS__}) / sizeof(int64_t)), \
+#define tvm_tir_buffer_decl(name, dtype, ...)                                         \
+  tvm_tir_buffer_declv((name), (dtype),                                               \
+                       (int64_t)(sizeof((int64_t[]){__VA_ARGS__}) / sizeof(int64_t)), \
                        (int64_t[]){__VA_ARGS__})
 /* A buffer of symbolic shape (PrimExprs, consumed) in scope (NULL = global). */
 tvm_tir_buffer_obj* tvm_tir_buffer_decl_takev(const char* name, DLDataType dtype, int64_t ndim,
@@ -170,7 +172,8 @@ tvm_tir_prim_func_obj* tvm_tir_func_take(const char* global_symbol, void* params
 /* An IRModule of the functions (consumed), each under a GlobalVar named by its global_symbol
  * (ValueError when a function has none). */
 tvm_tir_ir_module_obj* tvm_tir_module_takev(int64_t n, void* const* funcs);
-#define tvm_tir_module_take(...) tvm_tir_module_takev(TVM_TIR_NARGS(__VA_ARGS__), (void*[]){__VA_ARGS__})
+#define tvm_tir_module_take(...) \
+  tvm_tir_module_takev(TVM_TIR_NARGS(__VA_ARGS__), (void*[]){__VA_ARGS__})
 
 #ifdef __cplusplus
 }

@@ -26,19 +26,29 @@ extern "C" {
 #endif
 
 /* ---- Constructors ------------------------------------------------------------------------ */
-static inline DLDataType tvm_tir_dtype_int(int bits) { return tvm_ffi_dtype(kDLInt, (uint8_t)bits, 1); }
-static inline DLDataType tvm_tir_dtype_uint(int bits) { return tvm_ffi_dtype(kDLUInt, (uint8_t)bits, 1); }
-static inline DLDataType tvm_tir_dtype_float(int bits) { return tvm_ffi_dtype(kDLFloat, (uint8_t)bits, 1); }
+static inline DLDataType tvm_tir_dtype_int(int bits) {
+  return tvm_ffi_dtype(kDLInt, (uint8_t)bits, 1);
+}
+static inline DLDataType tvm_tir_dtype_uint(int bits) {
+  return tvm_ffi_dtype(kDLUInt, (uint8_t)bits, 1);
+}
+static inline DLDataType tvm_tir_dtype_float(int bits) {
+  return tvm_ffi_dtype(kDLFloat, (uint8_t)bits, 1);
+}
 static inline DLDataType tvm_tir_dtype_bfloat16(void) { return tvm_ffi_dtype(kDLBfloat, 16, 1); }
 static inline DLDataType tvm_tir_dtype_bool(void) { return tvm_ffi_dtype(kDLUInt, 1, 1); }
-static inline DLDataType tvm_tir_dtype_handle(void) { return tvm_ffi_dtype(kDLOpaqueHandle, 64, 1); }
+static inline DLDataType tvm_tir_dtype_handle(void) {
+  return tvm_ffi_dtype(kDLOpaqueHandle, 64, 1);
+}
 static inline DLDataType tvm_tir_dtype_void(void) { return tvm_ffi_dtype(kDLOpaqueHandle, 0, 0); }
 /* The same element type with `lanes` lanes / with one lane. */
 static inline DLDataType tvm_tir_dtype_with_lanes(DLDataType t, int lanes) {
   t.lanes = (uint16_t)lanes;
   return t;
 }
-static inline DLDataType tvm_tir_dtype_element(DLDataType t) { return tvm_tir_dtype_with_lanes(t, 1); }
+static inline DLDataType tvm_tir_dtype_element(DLDataType t) {
+  return tvm_tir_dtype_with_lanes(t, 1);
+}
 
 /* Shorthands for the common scalar types. */
 #define TVM_TIR_INT8 tvm_tir_dtype_int(8)
@@ -58,26 +68,42 @@ static inline DLDataType tvm_tir_dtype_element(DLDataType t) { return tvm_tir_dt
 #define TVM_TIR_VOID tvm_tir_dtype_void()
 
 /* ---- Predicates (spec: "Definitions Related to DataType") ---------------------------------- */
-static inline bool tvm_tir_dtype_equal(DLDataType a, DLDataType b) { return tvm_ffi_dtype_equal(a, b); }
+static inline bool tvm_tir_dtype_equal(DLDataType a, DLDataType b) {
+  return tvm_ffi_dtype_equal(a, b);
+}
 static inline bool tvm_tir_dtype_is_int(DLDataType t) { return t.code == kDLInt; }
 static inline bool tvm_tir_dtype_is_uint(DLDataType t) { return t.code == kDLUInt; }
 /* Int or UInt (bool included). */
-static inline bool tvm_tir_dtype_is_integer(DLDataType t) { return t.code == kDLInt || t.code == kDLUInt; }
+static inline bool tvm_tir_dtype_is_integer(DLDataType t) {
+  return t.code == kDLInt || t.code == kDLUInt;
+}
 static inline bool tvm_tir_dtype_is_float(DLDataType t) { return t.code == kDLFloat; }
 static inline bool tvm_tir_dtype_is_bfloat(DLDataType t) { return t.code == kDLBfloat; }
 /* Float or BFloat. */
-static inline bool tvm_tir_dtype_is_floating(DLDataType t) { return t.code == kDLFloat || t.code == kDLBfloat; }
+static inline bool tvm_tir_dtype_is_floating(DLDataType t) {
+  return t.code == kDLFloat || t.code == kDLBfloat;
+}
 /* A handle (pointer, bits != 0) or void (bits == 0): both carry the Handle code. */
 static inline bool tvm_tir_dtype_is_handle_code(DLDataType t) { return t.code == kDLOpaqueHandle; }
-static inline bool tvm_tir_dtype_is_void(DLDataType t) { return t.code == kDLOpaqueHandle && t.bits == 0; }
-static inline bool tvm_tir_dtype_is_handle(DLDataType t) { return t.code == kDLOpaqueHandle && t.bits != 0; }
+static inline bool tvm_tir_dtype_is_void(DLDataType t) {
+  return t.code == kDLOpaqueHandle && t.bits == 0;
+}
+static inline bool tvm_tir_dtype_is_handle(DLDataType t) {
+  return t.code == kDLOpaqueHandle && t.bits != 0;
+}
 /* Bool of any lane count: {kDLUInt, 1, lanes}. */
 static inline bool tvm_tir_dtype_is_bool(DLDataType t) { return t.code == kDLUInt && t.bits == 1; }
 /* Scalar / vector apply to the value codes (Int, UInt, Float, BFloat), as in the spec. */
-static inline bool tvm_tir_dtype_is_scalar(DLDataType t) { return t.code != kDLOpaqueHandle && t.lanes == 1; }
-static inline bool tvm_tir_dtype_is_vector(DLDataType t) { return t.code != kDLOpaqueHandle && t.lanes > 1; }
+static inline bool tvm_tir_dtype_is_scalar(DLDataType t) {
+  return t.code != kDLOpaqueHandle && t.lanes == 1;
+}
+static inline bool tvm_tir_dtype_is_vector(DLDataType t) {
+  return t.code != kDLOpaqueHandle && t.lanes > 1;
+}
 /* Int/UInt with one lane: the type of loop variables, indices, extents. */
-static inline bool tvm_tir_dtype_is_index(DLDataType t) { return tvm_tir_dtype_is_integer(t) && t.lanes == 1; }
+static inline bool tvm_tir_dtype_is_index(DLDataType t) {
+  return tvm_tir_dtype_is_integer(t) && t.lanes == 1;
+}
 
 /* Smallest / largest value of an Int or UInt element type (IntImm's range, spec rule 2). UInt64
  * tops out at INT64_MAX because IntImm stores an int64 (larger values use tir.large_uint_imm). */

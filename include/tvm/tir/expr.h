@@ -22,8 +22,8 @@ extern "C" {
  * equality; a Var is equal to the Var bound at the corresponding definition site. */
 struct tvm_tir_var_obj {
   tvm_tir_expr_obj expr;
-  void* name_hint;                    /* ffi.String */
-  tvm_tir_type_obj* type_annotation;  /* PrimType(dtype), PointerType, or TupleType([]) */
+  void* name_hint;                   /* ffi.String */
+  tvm_tir_type_obj* type_annotation; /* PrimType(dtype), PointerType, or TupleType([]) */
 };
 /* ir.IntImm: Int or UInt scalar constant (bool is uint1 with value 0 or 1). */
 struct tvm_tir_int_imm_obj {

@@ -49,7 +49,8 @@ typedef enum {
 /* Struct tags of every kind (C11 allows the repeated identical typedefs). */
 #define TVM_TIR_NODE(Name, type_key, Parent, c_struct, seq_kind, fields) \
   typedef struct c_struct c_struct;
-#define TVM_TIR_BINOP(Name, type_key, klass, symbol) typedef struct tvm_tir_binary_obj tvm_tir_binary_obj;
+#define TVM_TIR_BINOP(Name, type_key, klass, symbol) \
+  typedef struct tvm_tir_binary_obj tvm_tir_binary_obj;
 #include <tvm/tir/nodes.def>
 
 /* The registered type index of a kind. */
@@ -62,7 +63,9 @@ const char* tvm_tir_kind_name(tvm_tir_kind kind);
 const char* tvm_tir_kind_type_key(tvm_tir_kind kind);
 /* Whether obj is an instance of kind or of a kind derived from it (e.g. PrimExpr, Stmt, Var). */
 bool tvm_tir_is(const void* obj, tvm_tir_kind kind);
-static inline bool tvm_tir_is_expr(const void* obj) { return tvm_tir_is(obj, TVM_TIR_KIND_PrimExpr); }
+static inline bool tvm_tir_is_expr(const void* obj) {
+  return tvm_tir_is(obj, TVM_TIR_KIND_PrimExpr);
+}
 static inline bool tvm_tir_is_stmt(const void* obj) { return tvm_tir_is(obj, TVM_TIR_KIND_Stmt); }
 static inline bool tvm_tir_is_type(const void* obj) { return tvm_tir_is(obj, TVM_TIR_KIND_Type); }
 /* Var or SizeVar. */

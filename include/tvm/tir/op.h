@@ -39,14 +39,14 @@ extern "C" {
 /* ---- Op registry --------------------------------------------------------------------------- */
 /* Upstream's CallEffectKind values (OPAQUE is UPDATE_STATE, as upstream). */
 typedef enum {
-  TVM_TIR_EFFECT_EXPR_ANNOTATION = 0, /* an annotation; the identity on its argument */
-  TVM_TIR_EFFECT_PURE = 1,            /* no effect besides its result */
-  TVM_TIR_EFFECT_READ_STATE = 2,      /* may read memory other than its arguments */
-  TVM_TIR_EFFECT_UPDATE_STATE = 3,    /* may write memory */
-  TVM_TIR_EFFECT_OPAQUE = 3,          /* no assumption possible */
-  TVM_TIR_EFFECT_SPECIAL_CALL_ARG = 4,/* only valid as an argument of certain builtins */
-  TVM_TIR_EFFECT_EMBED_INFO = 5,      /* information for the compiler; removed in codegen */
-  TVM_TIR_EFFECT_CONTROL_JUMP = 6     /* changes control flow (tir.ret) */
+  TVM_TIR_EFFECT_EXPR_ANNOTATION = 0,  /* an annotation; the identity on its argument */
+  TVM_TIR_EFFECT_PURE = 1,             /* no effect besides its result */
+  TVM_TIR_EFFECT_READ_STATE = 2,       /* may read memory other than its arguments */
+  TVM_TIR_EFFECT_UPDATE_STATE = 3,     /* may write memory */
+  TVM_TIR_EFFECT_OPAQUE = 3,           /* no assumption possible */
+  TVM_TIR_EFFECT_SPECIAL_CALL_ARG = 4, /* only valid as an argument of certain builtins */
+  TVM_TIR_EFFECT_EMBED_INFO = 5,       /* information for the compiler; removed in codegen */
+  TVM_TIR_EFFECT_CONTROL_JUMP = 6      /* changes control flow (tir.ret) */
 } tvm_tir_call_effect_kind;
 
 typedef enum {

@@ -67,7 +67,7 @@ struct tvm_tir_allocate_obj {
   tvm_tir_stmt_obj stmt;
   tvm_tir_var_obj* buffer_var;
   DLDataType dtype;
-  void* extents;  /* ffi.Array of PrimExpr */
+  void* extents; /* ffi.Array of PrimExpr */
   tvm_tir_expr_obj* condition;
   tvm_tir_stmt_obj* body;
   void* annotations; /* ffi.Map<String, Any> */
@@ -116,13 +116,13 @@ struct tvm_tir_while_obj {
  * structural equality; init optional. */
 struct tvm_tir_sblock_obj {
   tvm_tir_stmt_obj stmt;
-  void* iter_vars;      /* ffi.Array of IterVar */
-  void* reads;          /* ffi.Array of BufferRegion */
-  void* writes;         /* ffi.Array of BufferRegion */
-  void* name_hint;      /* ffi.String */
-  void* alloc_buffers;  /* ffi.Array of Buffer */
-  void* match_buffers;  /* ffi.Array of MatchBufferRegion */
-  void* annotations;    /* ffi.Map<String, Any> */
+  void* iter_vars;     /* ffi.Array of IterVar */
+  void* reads;         /* ffi.Array of BufferRegion */
+  void* writes;        /* ffi.Array of BufferRegion */
+  void* name_hint;     /* ffi.String */
+  void* alloc_buffers; /* ffi.Array of Buffer */
+  void* match_buffers; /* ffi.Array of MatchBufferRegion */
+  void* annotations;   /* ffi.Map<String, Any> */
   tvm_tir_stmt_obj* init;
   tvm_tir_stmt_obj* body;
 };
@@ -151,11 +151,12 @@ tvm_tir_stmt_obj* tvm_tir_buffer_store_new(tvm_tir_buffer_obj* buffer, tvm_tir_e
 tvm_tir_stmt_obj* tvm_tir_buffer_realize_new(tvm_tir_buffer_obj* buffer, void* bounds,
                                              tvm_tir_expr_obj* condition, tvm_tir_stmt_obj* body);
 /* S-ALLOCATE: condition NULL = true. */
-tvm_tir_stmt_obj* tvm_tir_allocate_new(tvm_tir_var_obj* buffer_var, DLDataType dtype,
-                                       void* extents, tvm_tir_expr_obj* condition,
-                                       tvm_tir_stmt_obj* body, void* annotations);
+tvm_tir_stmt_obj* tvm_tir_allocate_new(tvm_tir_var_obj* buffer_var, DLDataType dtype, void* extents,
+                                       tvm_tir_expr_obj* condition, tvm_tir_stmt_obj* body,
+                                       void* annotations);
 tvm_tir_stmt_obj* tvm_tir_decl_buffer_new(tvm_tir_buffer_obj* buffer, tvm_tir_stmt_obj* body);
-/* S-SEQ: every element a Stmt. The sequence is kept as given (no flattening; see builder.h). */
+/* Every element a Stmt (S8: always valid otherwise). Kept as given: no flattening (see
+ * tvm_tir_seq_takev in builder.h). */
 tvm_tir_stmt_obj* tvm_tir_seq_stmt_new(void* seq);
 /* S-IF: else_case NULL = none. */
 tvm_tir_stmt_obj* tvm_tir_if_then_else_new(tvm_tir_expr_obj* condition, tvm_tir_stmt_obj* then_case,
@@ -172,15 +173,15 @@ tvm_tir_stmt_obj* tvm_tir_while_new(tvm_tir_expr_obj* condition, tvm_tir_stmt_ob
 
 /* Arguments of tvm_tir_sblock_new; zero-initialise and set what you need. */
 typedef struct {
-  void* iter_vars;      /* ffi.Array of IterVar, NULL = none */
-  void* reads;          /* ffi.Array of BufferRegion, NULL = none */
-  void* writes;         /* ffi.Array of BufferRegion, NULL = none */
-  const char* name_hint;/* NULL = "" */
+  void* iter_vars;        /* ffi.Array of IterVar, NULL = none */
+  void* reads;            /* ffi.Array of BufferRegion, NULL = none */
+  void* writes;           /* ffi.Array of BufferRegion, NULL = none */
+  const char* name_hint;  /* NULL = "" */
   tvm_tir_stmt_obj* body; /* required */
   tvm_tir_stmt_obj* init; /* optional */
-  void* alloc_buffers;  /* ffi.Array of Buffer, NULL = none */
-  void* match_buffers;  /* ffi.Array of MatchBufferRegion, NULL = none */
-  void* annotations;    /* ffi.Map<String, Any>, NULL = empty */
+  void* alloc_buffers;    /* ffi.Array of Buffer, NULL = none */
+  void* match_buffers;    /* ffi.Array of MatchBufferRegion, NULL = none */
+  void* annotations;      /* ffi.Map<String, Any>, NULL = empty */
 } tvm_tir_sblock_fields;
 /* S-BLOCK */
 tvm_tir_sblock_obj* tvm_tir_sblock_new(const tvm_tir_sblock_fields* fields);
