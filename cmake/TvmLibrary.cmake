@@ -76,13 +76,15 @@ function(tvm_add_library layer)
     endif()
   endforeach()
   set(pc "${CMAKE_CURRENT_BINARY_DIR}/${name}.pc")
+  file(RELATIVE_PATH pc_to_prefix "/p/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/p")
   file(WRITE "${pc}"
-"prefix=${CMAKE_INSTALL_PREFIX}
+"# relocatable: the prefix is found from where this file is installed
+prefix=\${pcfiledir}/${pc_to_prefix}
 libdir=\${prefix}/${CMAKE_INSTALL_LIBDIR}
 includedir=\${prefix}/${CMAKE_INSTALL_INCLUDEDIR}
 
 Name: ${name}
-Description: lib${layer} of the TVM C suite
+Description: ${name}, the lib${layer} layer of the TVM C suite
 Version: ${version}
 Requires.private: ${requires}
 Cflags: -I\${includedir}
