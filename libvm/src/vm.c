@@ -277,7 +277,11 @@ static void attach_trace(tvm_ffi_strbuf* b) {
   X(Goto, 3)               \
   X(If, 4)                 \
   X(CallBytecode, 5)       \
-  X(CallClosure, 6)
+  X(CallClosure, 6)        \
+  X(CallPacked0, 7)        \
+  X(CallPacked1, 8)        \
+  X(CallPacked2, 9)        \
+  X(CallPacked3, 10)
 
 enum {
 #define VM_PREPARED_ENUM_(name, value) VM_OP_##name = value,
@@ -404,6 +408,35 @@ static int call_instrumented(tvm_vm_state* vm, const tvm_vm_callee* c, TVMFFIAny
   return rc;
 }
 
+/* Call the packed function of a prepared Call with its arguments gathered in a. The result
+ * goes straight into the destination register; its old value (possibly an argument of this
+ * call) is released afterwards, or put back if the call fails. */
+static inline __attribute__((always_inline)) int call_packed(const int64_t* ip, TVMFFIAny* regs,
+                                                             const TVMFFIAny* a, int64_t nargs,
+                                                             TVMFFIAny* ret, bool* owns) {
+  const tvm_vm_callee* c = (const tvm_vm_callee*)(uintptr_t)ip[2];
+  const int64_t dst = ip[1];
+  TVMFFIAny* res = dst >= 0 ? VM_REG(regs, dst) : ret;
+  any_words old = load_any(res);
+  store_any(res, (any_words){0, 0});
+  int rc = c->safe_call(c->handle, a, (int32_t)nargs, res);
+  if (TVM_VM_UNLIKELY(rc != 0 || (uint32_t)(res->type_index - kTVMFFIRawStr) <= 2)) {
+    if (rc == 0) rc = own_result(res);
+    if (rc != 0) {
+      store_any(res, old);
+      return rc;
+    }
+  }
+  *owns |= res->type_index >= kTVMFFIStaticObjectBegin;
+  if (TVM_VM_UNLIKELY(dst < 0)) {
+    any_words v = load_any(ret);
+    store_any(ret, (any_words){0, 0});
+    if (words_is_object(v)) tvm_ffi_release((void*)(uintptr_t)v.hi);
+  }
+  if (words_is_object(old)) tvm_ffi_release((void*)(uintptr_t)old.hi);
+  return 0;
+}
+
 /*
  * Run from the frame on top (pushed by the caller at index `base`) until it returns; *out
  * receives its result. On error every frame down to and including `base` is popped and the
@@ -437,34 +470,23 @@ static int run_loop(tvm_vm_state* vm, int64_t base, TVMFFIAny* out) {
 
   VM_LOOP_BEGIN
 
-  VM_OP(CallPacked) {
-    if (TVM_VM_UNLIKELY(vm->instrument != NULL)) goto call_generic;
-    const tvm_vm_callee* c = (const tvm_vm_callee*)(uintptr_t)ip[2];
-    const int64_t dst = ip[1];
-    gather_args(a, regs, ip + 4, ip[3]);
-    /* The result goes straight into the destination register; its old value (possibly an
-     * argument of this call) is released afterwards, or put back if the call fails. */
-    TVMFFIAny* res = dst >= 0 ? VM_REG(regs, dst) : &ret;
-    any_words old = load_any(res);
-    store_any(res, (any_words){0, 0});
-    rc = c->safe_call(c->handle, a, (int32_t)ip[3], res);
-    if (TVM_VM_UNLIKELY(rc != 0 || (uint32_t)(res->type_index - kTVMFFIRawStr) <= 2)) {
-      if (rc == 0) rc = own_result(res);
-      if (rc != 0) {
-        store_any(res, old);
-        goto fail;
-      }
-    }
-    owns |= res->type_index >= kTVMFFIStaticObjectBegin;
-    if (TVM_VM_UNLIKELY(dst < 0)) {
-      any_words v = load_any(&ret);
-      store_any(&ret, (any_words){0, 0});
-      if (words_is_object(v)) tvm_ffi_release((void*)(uintptr_t)v.hi);
-    }
-    if (words_is_object(old)) tvm_ffi_release((void*)(uintptr_t)old.hi);
-    ip += 4 + ip[3];
-    VM_DISPATCH();
+  /* Packed function calls; the common argument counts get their own copy of the body
+   * (VM_CALL_PACKED) with the gather unrolled. */
+#define VM_CALL_PACKED(NARGS)                                                           \
+  {                                                                                     \
+    if (TVM_VM_UNLIKELY(vm->instrument != NULL)) goto call_generic;                     \
+    const int64_t nargs_ = (NARGS);                                                     \
+    gather_args(a, regs, ip + 4, nargs_);                                               \
+    if (TVM_VM_UNLIKELY(call_packed(ip, regs, a, nargs_, &ret, &owns) != 0)) goto fail; \
+    ip += 4 + nargs_;                                                                   \
+    VM_DISPATCH();                                                                      \
   }
+  VM_OP(CallPacked) VM_CALL_PACKED(ip[3])
+  VM_OP(CallPacked0) VM_CALL_PACKED(0)
+  VM_OP(CallPacked1) VM_CALL_PACKED(1)
+  VM_OP(CallPacked2) VM_CALL_PACKED(2)
+  VM_OP(CallPacked3) VM_CALL_PACKED(3)
+#undef VM_CALL_PACKED
 
   VM_OP(CallBytecode) {
     if (TVM_VM_UNLIKELY(vm->instrument != NULL)) goto call_generic;
@@ -915,6 +937,8 @@ static int init_code(tvm_vm_state* vm) {
   static const int64_t call_op[] = {[TVM_VM_CALLEE_PACKED] = VM_OP_CallPacked,
                                     [TVM_VM_CALLEE_BYTECODE] = VM_OP_CallBytecode,
                                     [TVM_VM_CALLEE_CLOSURE] = VM_OP_CallClosure};
+  static const int64_t packed_op[] = {VM_OP_CallPacked0, VM_OP_CallPacked1, VM_OP_CallPacked2,
+                                      VM_OP_CallPacked3};
   int64_t next_imm = 0;
   for (int64_t fi = 0; fi < e->num_funcs; ++fi) {
     const tvm_vm_func_info* f = &e->funcs[fi];
@@ -926,6 +950,7 @@ static int init_code(tvm_vm_state* vm) {
       switch (w[0]) {
         case TVM_VM_OP_Call:
           c[0] = call_op[vm->callees[w[2]].kind];
+          if (c[0] == VM_OP_CallPacked && w[3] < 4) c[0] = packed_op[w[3]];
           c[1] = prepare_reg(w[1]);
           c[2] = (int64_t)(uintptr_t)&vm->callees[w[2]];
           c[3] = w[3];
