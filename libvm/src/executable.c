@@ -225,7 +225,11 @@ static int truncated(reader* r, size_t need, const char* what) {
 }
 
 static int read_raw(reader* r, void* out, size_t n, const char* what) {
-  if (r->left < n) return truncated(r, n, what);
+  if (r->left < n) {
+    memset(out, 0, n); /* outputs are defined on every path */
+    truncated(r, n, what);
+    return -1;
+  }
   memcpy(out, r->p, n);
   r->p += n;
   r->left -= n;
@@ -236,7 +240,8 @@ static int read_raw(reader* r, void* out, size_t n, const char* what) {
 /* A count of items of at least min_item_bytes each, checked against the remaining bytes
  * before anything is allocated for it. */
 static int read_count(reader* r, size_t min_item_bytes, const char* what, int64_t* out) {
-  uint64_t n;
+  uint64_t n = 0;
+  *out = 0;
   if (READ(r, n, what) != 0) return -1;
   if (min_item_bytes && n > r->left / min_item_bytes) {
     return tvm_ffi_raise("ValueError",

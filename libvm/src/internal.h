@@ -14,6 +14,8 @@
 
 #define TVM_VM_LIKELY(x) __builtin_expect(!!(x), 1)
 #define TVM_VM_UNLIKELY(x) __builtin_expect(!!(x), 0)
+/* Rarely run: kept out of line, away from the interpreter's hot code. */
+#define TVM_VM_COLD __attribute__((cold, noinline))
 
 /* Sanity limits the verifier enforces (far beyond what any compiler emits). */
 #define TVM_VM_MAX_REGISTERS (INT64_C(1) << 24)  /* per function */
@@ -187,20 +189,25 @@ typedef struct {
   int32_t nregs; /* bytecode: register_file_size */
   bool needs_init; /* bytecode: registers num_args.. must start as None */
   int64_t num_args;
-  int64_t start_word; /* bytecode: word offset of the first instruction */
+  const int64_t* code; /* bytecode: its first instruction in the prepared code */
   int64_t index;      /* in the function table */
   TVMFFISafeCallType safe_call;
   void* handle;
 } tvm_vm_callee;
 
+/* Flags of a frame. */
+enum {
+  TVM_VM_FRAME_NEW_CHUNK = 1,   /* its registers start a new register stack chunk */
+  TVM_VM_FRAME_CALLER_OWNS = 2  /* the caller's registers may hold objects (see run_loop) */
+};
+
+/* A call in progress; frames[depth - 1] is the innermost. The register stack top is the end
+ * of the innermost frame's registers. */
 typedef struct {
-  const int64_t* ret_ip; /* caller's next instruction; NULL for an entry frame */
+  const int64_t* call_ip; /* the caller's Call instruction (prepared code); NULL for entries */
   TVMFFIAny* regs;
-  int64_t caller_dst;
   const tvm_vm_callee* func;
-  TVMFFIAny* saved_top;
-  int32_t saved_chunk;
-  bool caller_owns; /* the caller's registers may hold objects (see run_loop) */
+  uint64_t flags;
 } tvm_vm_frame;
 
 typedef struct {
@@ -229,11 +236,11 @@ typedef struct tvm_vm_state {
   int64_t depth;
   int64_t frames_alloc; /* >= max_depth; the array never moves while the VM runs */
   int64_t max_depth;
+  tvm_vm_frame* frames_end; /* frames + max_depth */
   tvm_vm_reg_chunk* chunks;
   int32_t num_chunks;
   int32_t cur_chunk;
-  TVMFFIAny* top;
-  TVMFFIAny* limit;
+  TVMFFIAny* limit; /* end of the current chunk */
   int32_t nest;
   int32_t max_nest;
   TVMFFIAny** scratch; /* per nesting level, max_call_args + 4 each, allocated on first use */
@@ -250,6 +257,9 @@ struct tvm_vm_obj {
   tvm_vm_state* state; /* owned */
 };
 
+/* Re-select the handler of every Call after the instrument changed (all calls go through the
+ * generic handler while one is set). */
+void tvm_vm__set_call_handlers(tvm_vm_state* vm);
 /* A VM module for exec, not yet initialised (vm_load_executable). */
 tvm_vm* tvm_vm__new(tvm_vm_executable* exec);
 /* Set up devices, allocators, constants, the function pool and the prepared code. */

@@ -104,8 +104,8 @@ int tvm_vm__check_initialized(tvm_vm_state* vm) {
  * (tvm_vm_func_info.needs_init, from the verifier's definite-assignment analysis). */
 #define FIRST_CHUNK_REGS 4096
 
-/* Move to a chunk that can hold n registers (the current one is too full). */
-static int regs_next_chunk(tvm_vm_state* vm, int64_t n) {
+/* Move to a chunk that can hold n registers (the current one is too full); returns its base. */
+static TVM_VM_COLD TVMFFIAny* regs_next_chunk(tvm_vm_state* vm, int64_t n) {
   int32_t next = vm->cur_chunk + 1;
   if (next < vm->num_chunks && vm->chunks[next].cap < (size_t)n) {
     tvm_ffi_free(vm->chunks[next].base); /* unused above the current chunk: replace it */
@@ -114,7 +114,7 @@ static int regs_next_chunk(tvm_vm_state* vm, int64_t n) {
   if (next == vm->num_chunks) {
     tvm_vm_reg_chunk* c = (tvm_vm_reg_chunk*)tvm_ffi_realloc(
         vm->chunks, (size_t)(vm->num_chunks + 1) * sizeof(tvm_vm_reg_chunk));
-    if (!c) return -1;
+    if (!c) return NULL;
     vm->chunks = c;
     c[vm->num_chunks].base = NULL;
     c[vm->num_chunks].cap = 0;
@@ -125,38 +125,22 @@ static int regs_next_chunk(tvm_vm_state* vm, int64_t n) {
     size_t cap = vm->chunks[vm->cur_chunk].cap * 2;
     if (cap < (size_t)n) cap = (size_t)n;
     c->base = (TVMFFIAny*)tvm_ffi_calloc(cap, sizeof(TVMFFIAny));
-    if (!c->base) return -1;
+    if (!c->base) return NULL;
     c->cap = cap;
   }
   vm->cur_chunk = next;
-  vm->top = c->base;
   vm->limit = c->base + c->cap;
-  return 0;
+  return c->base;
 }
 
-/* n registers (holding no objects) on the register stack; *saved records how to give them
- * back. */
-static inline TVMFFIAny* regs_alloc(tvm_vm_state* vm, int64_t n, TVMFFIAny** saved_top,
-                                    int32_t* saved_chunk) {
-  *saved_chunk = vm->cur_chunk;
-  *saved_top = vm->top;
-  if (TVM_VM_UNLIKELY(vm->limit - vm->top < n) && regs_next_chunk(vm, n) != 0) return NULL;
-  TVMFFIAny* r = vm->top;
-  vm->top = r + n;
-  return r;
-}
-
-/* Give registers back: the stack top returns to saved_top (in chunk saved_chunk). */
-static inline void regs_pop_to(tvm_vm_state* vm, TVMFFIAny* saved_top, int32_t saved_chunk) {
-  vm->top = saved_top;
-  if (TVM_VM_UNLIKELY(saved_chunk != vm->cur_chunk)) {
-    vm->cur_chunk = saved_chunk;
-    vm->limit = vm->chunks[saved_chunk].base + vm->chunks[saved_chunk].cap;
-  }
+/* Back to the previous chunk, when the frame that started the current one returns. */
+static TVM_VM_COLD void regs_prev_chunk(tvm_vm_state* vm) {
+  tvm_vm_reg_chunk* c = &vm->chunks[--vm->cur_chunk];
+  vm->limit = c->base + c->cap;
 }
 
 /* Release the objects in n registers, leaving None in their slots. */
-static inline void regs_release(TVMFFIAny* regs, int64_t n) {
+static void regs_release(TVMFFIAny* regs, int64_t n) {
   for (int64_t i = 0; i < n; ++i) {
     if (regs[i].type_index >= kTVMFFIStaticObjectBegin) {
       void* obj = regs[i].v_obj;
@@ -166,15 +150,9 @@ static inline void regs_release(TVMFFIAny* regs, int64_t n) {
   }
 }
 
-static inline void regs_free(tvm_vm_state* vm, TVMFFIAny* regs, int64_t n, TVMFFIAny* saved_top,
-                             int32_t saved_chunk) {
-  regs_release(regs, n);
-  regs_pop_to(vm, saved_top, saved_chunk);
-}
-
 /* The frame array holds max_depth frames (allocated, not touched, at initialisation), so frame
  * pointers stay valid while the VM runs. */
-static int depth_error(tvm_vm_state* vm, const tvm_vm_callee* callee) {
+static TVM_VM_COLD int depth_error(tvm_vm_state* vm, const tvm_vm_callee* callee) {
   return tvm_ffi_raise("RecursionError", "maximum VM call depth (%lld) exceeded calling `%s`",
                        (long long)vm->max_depth, vm->exec->funcs[callee->index].name.data);
 }
@@ -193,26 +171,40 @@ int tvm_vm__resize_frames(tvm_vm_state* vm, int64_t max_depth) {
     vm->frames_alloc = max_depth;
   }
   vm->max_depth = max_depth;
+  vm->frames_end = vm->frames + max_depth;
   return 0;
 }
 
-/* Push a frame for callee with its register file; NULL with an error raised on failure. */
-static inline tvm_vm_frame* frame_push(tvm_vm_state* vm, const tvm_vm_callee* callee) {
+/* Push a frame (outside the loop: entries and vm_tir calls) for callee with its register file
+ * (holding no objects); NULL with an error raised on failure. */
+static tvm_vm_frame* frame_push(tvm_vm_state* vm, const tvm_vm_callee* callee) {
   if (TVM_VM_UNLIKELY(vm->depth >= vm->max_depth)) {
     depth_error(vm, callee);
     return NULL;
   }
+  TVMFFIAny* top = vm->chunks[0].base;
+  if (vm->depth > 0) {
+    const tvm_vm_frame* cur = &vm->frames[vm->depth - 1];
+    top = cur->regs + cur->func->nregs;
+  }
   tvm_vm_frame* fr = &vm->frames[vm->depth];
-  fr->regs = regs_alloc(vm, callee->nregs, &fr->saved_top, &fr->saved_chunk);
-  if (TVM_VM_UNLIKELY(!fr->regs)) return NULL;
+  fr->flags = 0;
+  if (vm->limit - top < callee->nregs) {
+    if (!(top = regs_next_chunk(vm, callee->nregs))) return NULL;
+    fr->flags = TVM_VM_FRAME_NEW_CHUNK;
+  }
+  fr->call_ip = NULL;
+  fr->regs = top;
   fr->func = callee;
   vm->depth++;
   return fr;
 }
 
-static inline void frame_pop(tvm_vm_state* vm) {
+/* Pop the innermost frame, releasing its registers. */
+static void frame_pop(tvm_vm_state* vm) {
   tvm_vm_frame* fr = &vm->frames[--vm->depth];
-  regs_free(vm, fr->regs, fr->func->nregs, fr->saved_top, fr->saved_chunk);
+  regs_release(fr->regs, fr->func->nregs);
+  if (fr->flags & TVM_VM_FRAME_NEW_CHUNK) regs_prev_chunk(vm);
 }
 
 /* Scratch argument array of nesting level `level` (max_call_args + 4 instrument slots + 1
@@ -267,41 +259,62 @@ static void attach_trace(tvm_ffi_strbuf* b) {
 }
 
 /* ---- The dispatch loop -------------------------------------------------------------------
- * Prepared opcodes: Ret, Goto and If keep their values; Call is split by the kind of callee
- * (resolved once at initialisation), so the loop does not test it on every call. Each body is
- * written once; VM_OP / VM_DISPATCH make the loop a computed goto (GCC/Clang) or a switch
- * (-DTVM_VM_USE_SWITCH). */
-#define VM_PREPARED_OPS(X) \
-  X(CallPacked, 1)         \
-  X(Ret, 2)                \
-  X(Goto, 3)               \
-  X(If, 4)                 \
-  X(CallBytecode, 5)       \
-  X(CallClosure, 6)        \
-  X(CallPacked0, 7)        \
-  X(CallPacked1, 8)        \
-  X(CallPacked2, 9)        \
-  X(CallPacked3, 10)
+ * Prepared opcodes. Ret, Goto and If keep one handler each. Call is split by the kind of
+ * callee (resolved once at initialisation) so the loop never tests it: closures
+ * (CallClosure), bytecode functions (CallBytecode) and packed functions, which get variants
+ * for 0..3 arguments (the gather unrolled) and for any count, each also fused with a
+ * following If that tests the call's result (CallPackedIf: the shape of every Relax branch),
+ * and for arguments that are consecutive registers, passed in place.
+ *
+ * VM_OP / VM_DISPATCH make the loop a computed goto with direct threading (GCC/Clang: the
+ * opcode word holds the handler's address) or a switch (-DTVM_VM_USE_SWITCH). */
+/* M(variant, nargs (-1: any), direct, next). Direct: the arguments are consecutive registers
+ * (none of them the destination) passed in place, without a copy. Next: what the following
+ * instruction does with the result when the call is fused with it: 0 nothing, 1 If tests
+ * it, 2 Ret returns it. */
+#define VM_PACKED_VARIANTS(M) \
+  M(0, 0, 0, 0)               \
+  M(1, 1, 0, 0)               \
+  M(2, 2, 0, 0)               \
+  M(3, 3, 0, 0)               \
+  M(4, -1, 0, 0)              \
+  M(5, -1, 1, 0)              \
+  M(6, 0, 0, 1)               \
+  M(7, 1, 0, 1)               \
+  M(8, 2, 0, 1)               \
+  M(9, 3, 0, 1)               \
+  M(10, -1, 0, 1)             \
+  M(11, -1, 1, 1)             \
+  M(12, 0, 0, 2)              \
+  M(13, 1, 0, 2)              \
+  M(14, 2, 0, 2)              \
+  M(15, 3, 0, 2)              \
+  M(16, -1, 0, 2)             \
+  M(17, -1, 1, 2)
+/* The variant of a packed call: nargs, arguments in place, next (as above). */
+#define VM_PACKED_VARIANT(nargs, direct, next) \
+  ((next) * 6 + ((direct) ? 5 : (nargs) < 4 ? (int)(nargs) : 4))
 
 enum {
-#define VM_PREPARED_ENUM_(name, value) VM_OP_##name = value,
-  VM_PREPARED_OPS(VM_PREPARED_ENUM_)
-#undef VM_PREPARED_ENUM_
+  VM_OP_Ret = 1,
+  VM_OP_Goto,
+  VM_OP_If,
+  VM_OP_CallClosure,
+  VM_OP_CallBytecode,
+  VM_OP_CallPacked, /* + variant */
+  VM_NUM_OPS = VM_OP_CallPacked + 18
 };
-_Static_assert((int)VM_OP_CallPacked == (int)TVM_VM_OP_Call && (int)VM_OP_Ret == (int)TVM_VM_OP_Ret &&
-                   (int)VM_OP_Goto == (int)TVM_VM_OP_Goto && (int)VM_OP_If == (int)TVM_VM_OP_If,
-               "prepared opcodes keep the values of the format");
 
 #if defined(__GNUC__) && !defined(TVM_VM_USE_SWITCH)
 #define VM_COMPUTED_GOTO 1
-#define VM_DISPATCH() goto* k_labels[*ip]
-#define VM_OP(name) L_##name:
+#define VM_DISPATCH() goto*(const void*)(uintptr_t)*ip
+#define VM_OP_AT(label, value) L_##label:
 #define VM_LOOP_BEGIN VM_DISPATCH();
 #define VM_LOOP_END
 #else
 #define VM_COMPUTED_GOTO 0
 #define VM_DISPATCH() continue
-#define VM_OP(name) case VM_OP_##name:
+#define VM_OP_AT(label, value) case (value):
 #define VM_LOOP_BEGIN \
   for (;;) {          \
     switch (*ip) {
@@ -310,6 +323,17 @@ _Static_assert((int)VM_OP_CallPacked == (int)TVM_VM_OP_Call && (int)VM_OP_Ret ==
     __builtin_unreachable(); \
     }                        \
     }
+#endif
+#define VM_OP(name) VM_OP_AT(name, VM_OP_##name)
+
+/* In prepared code the opcode word holds the handler's address (computed goto: direct
+ * threading) or the opcode (switch). */
+#if VM_COMPUTED_GOTO
+static const void* const* g_handlers; /* set (atomically, always to the same table) by run_loop */
+#define VM_ENCODE_OP(op) \
+  ((int64_t)(uintptr_t)__atomic_load_n(&g_handlers, __ATOMIC_ACQUIRE)[op])
+#else
+#define VM_ENCODE_OP(op) ((int64_t)(op))
 #endif
 
 /* Registers in prepared code are byte offsets into the register file (%void is -1). An
@@ -365,7 +389,7 @@ static inline void write_reg(TVMFFIAny* regs, int64_t dst, any_words v) {
 }
 
 /* Results must be owned: turn views (raw strings, byte arrays, r-value refs) into values. */
-static int own_result(TVMFFIAny* v) {
+static TVM_VM_COLD int own_result(TVMFFIAny* v) {
   TVMFFIAny view = *v;
   *v = tvm_ffi_any_none();
   return tvm_ffi_any_to_owned(&view, v);
@@ -378,63 +402,77 @@ static int call_instrumented(tvm_vm_state* vm, const tvm_vm_callee* c, TVMFFIAny
   TVMFFIAny* pre = scratch + 1;
   const tvm_vm_func_info* f = &vm->exec->funcs[c->index];
   TVMFFIAny r;
+  /* The instrument may replace itself (set_instrument) while it runs: hold this one. */
+  void* instrument = vm->instrument;
+  tvm_ffi_retain(instrument);
   pre[0] = vm->func_pool[c->index];
   pre[1] = tvm_ffi_any_raw_str(f->name.data);
   pre[2] = tvm_ffi_any_bool(true);
   pre[3] = tvm_ffi_any_none();
-  if (tvm_ffi_function_call(vm->instrument, pre, (int32_t)nargs + 4, &r) != 0) return -1;
-  bool skip = r.type_index == kTVMFFIInt && r.v_int64 == TVM_VM_INSTRUMENT_SKIP_RUN;
-  tvm_ffi_any_release(&r);
   *ret = tvm_ffi_any_none();
-  if (skip) return 0;
-  int rc;
+  int rc = tvm_ffi_function_call(instrument, pre, (int32_t)nargs + 4, &r);
+  bool skip = rc == 0 && r.type_index == kTVMFFIInt && r.v_int64 == TVM_VM_INSTRUMENT_SKIP_RUN;
+  tvm_ffi_any_release(&r);
+  if (rc != 0 || skip) {
+    tvm_ffi_release(instrument);
+    return rc;
+  }
   if (c->kind == TVM_VM_CALLEE_PACKED) {
     rc = c->safe_call(c->handle, a, (int32_t)nargs, ret);
   } else {
     a[-1] = vm->self_any;
     rc = c->safe_call(c->handle, a - 1, (int32_t)nargs + 1, ret);
   }
-  if (rc != 0) return rc;
-  if (TVM_VM_UNLIKELY((uint32_t)(ret->type_index - kTVMFFIRawStr) <= 2) && own_result(ret) != 0) {
-    return -1;
+  if (rc == 0 && (uint32_t)(ret->type_index - kTVMFFIRawStr) <= 2) rc = own_result(ret);
+  if (rc == 0) {
+    pre[0] = vm->func_pool[c->index];
+    pre[1] = tvm_ffi_any_raw_str(f->name.data);
+    pre[2] = tvm_ffi_any_bool(false);
+    pre[3] = *ret;
+    rc = tvm_ffi_function_call(instrument, pre, (int32_t)nargs + 4, &r);
+    tvm_ffi_any_release(&r);
+    if (rc != 0) tvm_ffi_any_release(ret);
   }
-  pre[0] = vm->func_pool[c->index];
-  pre[1] = tvm_ffi_any_raw_str(f->name.data);
-  pre[2] = tvm_ffi_any_bool(false);
-  pre[3] = *ret;
-  rc = tvm_ffi_function_call(vm->instrument, pre, (int32_t)nargs + 4, &r);
-  tvm_ffi_any_release(&r);
-  if (rc != 0) tvm_ffi_any_release(ret);
+  tvm_ffi_release(instrument);
   return rc;
 }
 
-/* Call the packed function of a prepared Call with its arguments gathered in a. The result
- * goes straight into the destination register; its old value (possibly an argument of this
- * call) is released afterwards, or put back if the call fails. */
-static inline __attribute__((always_inline)) int call_packed(const int64_t* ip, TVMFFIAny* regs,
-                                                             const TVMFFIAny* a, int64_t nargs,
-                                                             TVMFFIAny* ret, bool* owns) {
-  const tvm_vm_callee* c = (const tvm_vm_callee*)(uintptr_t)ip[2];
-  const int64_t dst = ip[1];
-  TVMFFIAny* res = dst >= 0 ? VM_REG(regs, dst) : ret;
+/* Call packed function c with args; the result goes straight into *res (a register, or the
+ * caller's destination for a call fused with Ret), whose old value (possibly an argument of
+ * this call) is released afterwards, or put back if the call fails. With drop (a %void
+ * destination) the result is released at once. Returns whether the result is an object, or
+ * -1 with an error raised. */
+static inline __attribute__((always_inline)) int call_packed(const tvm_vm_callee* c,
+                                                             const TVMFFIAny* args,
+                                                             int64_t nargs, TVMFFIAny* res,
+                                                             bool drop) {
   any_words old = load_any(res);
   store_any(res, (any_words){0, 0});
-  int rc = c->safe_call(c->handle, a, (int32_t)nargs, res);
+  int rc = c->safe_call(c->handle, args, (int32_t)nargs, res);
   if (TVM_VM_UNLIKELY(rc != 0 || (uint32_t)(res->type_index - kTVMFFIRawStr) <= 2)) {
     if (rc == 0) rc = own_result(res);
     if (rc != 0) {
       store_any(res, old);
-      return rc;
+      return -1;
     }
   }
-  *owns |= res->type_index >= kTVMFFIStaticObjectBegin;
-  if (TVM_VM_UNLIKELY(dst < 0)) {
-    any_words v = load_any(ret);
-    store_any(ret, (any_words){0, 0});
+  int is_object = res->type_index >= kTVMFFIStaticObjectBegin;
+  if (TVM_VM_UNLIKELY(drop)) {
+    any_words v = load_any(res);
+    store_any(res, (any_words){0, 0});
     if (words_is_object(v)) tvm_ffi_release((void*)(uintptr_t)v.hi);
   }
   if (words_is_object(old)) tvm_ffi_release((void*)(uintptr_t)old.hi);
-  return 0;
+  return is_object;
+}
+
+/* Where the value frame fr returns goes: the caller's destination register, *out for the
+ * entry frame, or tmp for a %void destination. */
+static inline TVMFFIAny* ret_slot(tvm_vm_frame* fr, tvm_vm_frame* entry, TVMFFIAny* out,
+                                  TVMFFIAny* tmp) {
+  if (TVM_VM_UNLIKELY(fr == entry)) return out;
+  int64_t dst = fr->call_ip[1];
+  return dst >= 0 ? VM_REG(fr[-1].regs, dst) : tmp;
 }
 
 /*
@@ -444,70 +482,86 @@ static inline __attribute__((always_inline)) int call_packed(const int64_t* ip, 
  */
 static int run_loop(tvm_vm_state* vm, int64_t base, TVMFFIAny* out) {
 #if VM_COMPUTED_GOTO
-  static const void* const k_labels[] = {
-#define VM_LABEL_(name, value) [value] = &&L_##name,
-      VM_PREPARED_OPS(VM_LABEL_)
-#undef VM_LABEL_
+  static const void* const k_labels[VM_NUM_OPS] = {
+      [VM_OP_Ret] = &&L_Ret,
+      [VM_OP_Goto] = &&L_Goto,
+      [VM_OP_If] = &&L_If,
+      [VM_OP_CallClosure] = &&L_CallClosure,
+      [VM_OP_CallBytecode] = &&L_CallBytecode,
+#define VM_PACKED_LABEL_(V, NARGS, DIRECT, NEXT) [VM_OP_CallPacked + V] = &&L_CallPacked_##V,
+      VM_PACKED_VARIANTS(VM_PACKED_LABEL_)
+#undef VM_PACKED_LABEL_
   };
+  if (TVM_VM_UNLIKELY(!vm)) { /* called by init_code to learn the handler addresses */
+    __atomic_store_n(&g_handlers, k_labels, __ATOMIC_RELEASE);
+    return 0;
+  }
 #endif
-  /* The frame array does not move while the VM runs (see tvm_vm__resize_frames). Frame depth
-   * and the register stack top are kept in locals and written through to the VM, so that a
-   * native callee that re-enters the VM starts above them; re-entries leave both as found. */
+  /* The frame array does not move while the VM runs (see tvm_vm__resize_frames). */
   tvm_vm_frame* const entry = &vm->frames[base];
-  tvm_vm_frame* const frames_end = vm->frames + vm->max_depth;
-  int64_t depth = vm->depth;
-  tvm_vm_frame* fr = &vm->frames[depth - 1];
-  TVMFFIAny* top = vm->top;
+  tvm_vm_frame* fr = &vm->frames[vm->depth - 1];
   TVMFFIAny* regs = fr->regs;
-  const int64_t* ip = vm->code + fr->func->start_word;
+  TVMFFIAny* top = regs + fr->func->nregs; /* register stack top: the end of fr's registers */
+  const int64_t* ip = fr->func->code;
   TVMFFIAny* const scratch = vm->scratch[vm->nest];
   TVMFFIAny* const a = scratch + 5; /* call arguments; a[-1] is the closure context slot */
-  /* Whether the current frame's registers may hold objects. While false, Ret clears the
-   * registers without looking for references to release. Entry frames always may. */
+  /* Whether the current frame's registers may hold objects. While false, Ret needs not look
+   * for references to release. Entry frames always may. */
   bool owns = true;
   TVMFFIAny ret = {0}; /* results of calls into %void and of instrumented calls */
+  bool result_is_object; /* of the value a Ret just handed to the caller */
   int rc;
 
   VM_LOOP_BEGIN
 
-  /* Packed function calls; the common argument counts get their own copy of the body
-   * (VM_CALL_PACKED) with the gather unrolled. */
-#define VM_CALL_PACKED(NARGS)                                                           \
+  /* Packed function calls (see the variants above). */
+#define VM_CALL_PACKED_BODY(NARGS, DIRECT, NEXT)                                        \
   {                                                                                     \
-    if (TVM_VM_UNLIKELY(vm->instrument != NULL)) goto call_generic;                     \
-    const int64_t nargs_ = (NARGS);                                                     \
-    gather_args(a, regs, ip + 4, nargs_);                                               \
-    if (TVM_VM_UNLIKELY(call_packed(ip, regs, a, nargs_, &ret, &owns) != 0)) goto fail; \
+    const tvm_vm_callee* c = (const tvm_vm_callee*)(uintptr_t)ip[2];                    \
+    const int64_t nargs_ = (NARGS) < 0 ? ip[3] : (NARGS);                               \
+    const TVMFFIAny* args_ = a;                                                         \
+    if (DIRECT) args_ = VM_REG(regs, ip[4]);                                            \
+    else gather_args(a, regs, ip + 4, nargs_);                                          \
+    if ((NEXT) == 2) {                                                                  \
+      /* The next instruction returns the result: write it to the caller's slot. */     \
+      TVMFFIAny* res = ret_slot(fr, entry, out, &ret);                                  \
+      int obj = call_packed(c, args_, nargs_, res, res == &ret);                        \
+      if (TVM_VM_UNLIKELY(obj < 0)) goto fail;                                          \
+      result_is_object = obj > 0;                                                       \
+      ip += 4 + nargs_;                                                                 \
+      goto ret_pop;                                                                     \
+    }                                                                                   \
+    const int64_t dst = ip[1];                                                          \
+    int obj = call_packed(c, args_, nargs_, dst >= 0 ? VM_REG(regs, dst) : &ret, dst < 0); \
+    if (TVM_VM_UNLIKELY(obj < 0)) goto fail;                                            \
+    owns |= obj > 0;                                                                    \
     ip += 4 + nargs_;                                                                   \
+    if ((NEXT) == 1) goto op_if;                                                        \
     VM_DISPATCH();                                                                      \
   }
-  VM_OP(CallPacked) VM_CALL_PACKED(ip[3])
-  VM_OP(CallPacked0) VM_CALL_PACKED(0)
-  VM_OP(CallPacked1) VM_CALL_PACKED(1)
-  VM_OP(CallPacked2) VM_CALL_PACKED(2)
-  VM_OP(CallPacked3) VM_CALL_PACKED(3)
-#undef VM_CALL_PACKED
+#define VM_PACKED_HANDLER(V, NARGS, DIRECT, NEXT) \
+  VM_OP_AT(CallPacked_##V, VM_OP_CallPacked + V) VM_CALL_PACKED_BODY(NARGS, DIRECT, NEXT)
+  VM_PACKED_VARIANTS(VM_PACKED_HANDLER)
+#undef VM_PACKED_HANDLER
+#undef VM_CALL_PACKED_BODY
 
+  /* Calls of bytecode functions: a new frame in this loop. */
   VM_OP(CallBytecode) {
-    if (TVM_VM_UNLIKELY(vm->instrument != NULL)) goto call_generic;
     const tvm_vm_callee* c = (const tvm_vm_callee*)(uintptr_t)ip[2];
     const int64_t nargs = ip[3];
     const int64_t* aw = ip + 4;
-    tvm_vm_frame* nf = fr + 1;
-    if (TVM_VM_UNLIKELY(nf >= frames_end)) {
+    if (TVM_VM_UNLIKELY(fr + 1 >= vm->frames_end)) {
       depth_error(vm, c);
       goto fail;
     }
-    nf->saved_top = top;
-    nf->saved_chunk = vm->cur_chunk;
-    if (TVM_VM_UNLIKELY(vm->limit - top < c->nregs)) {
-      if (regs_next_chunk(vm, c->nregs) != 0) goto fail;
-      top = vm->top;
-    }
+    /* The new registers follow the caller's, in a new chunk if this one is full. */
     TVMFFIAny* nregs = top;
-    top += c->nregs;
-    vm->top = top;
-    vm->depth = ++depth;
+    uint64_t flags = owns ? TVM_VM_FRAME_CALLER_OWNS : 0;
+    if (TVM_VM_UNLIKELY(vm->limit - nregs < c->nregs)) {
+      if (!(nregs = regs_next_chunk(vm, c->nregs))) goto fail;
+      flags |= TVM_VM_FRAME_NEW_CHUNK;
+    }
+    top = nregs + c->nregs;
     if (TVM_VM_UNLIKELY(c->needs_init)) {
       memset(nregs + nargs, 0, (size_t)(c->nregs - nargs) * sizeof(TVMFFIAny));
     }
@@ -520,21 +574,20 @@ static int run_loop(tvm_vm_state* vm, int64_t base, TVMFFIAny* out) {
       }
       store_any(&nregs[i], v);
     }
-    nf->regs = nregs;
-    nf->func = c;
-    nf->ret_ip = aw + nargs;
-    nf->caller_dst = ip[1];
-    nf->caller_owns = owns;
+    ++fr;
+    fr->call_ip = ip;
+    fr->regs = nregs;
+    fr->func = c;
+    fr->flags = flags;
+    vm->depth++;
     owns = callee_owns;
-    fr = nf;
     regs = nregs;
-    ip = vm->code + c->start_word;
+    ip = c->code;
     VM_DISPATCH();
   }
 
-  VM_OP(CallClosure)
-  call_generic: {
-    /* Closures, and every call while an instrument is set. */
+  VM_OP(CallClosure) {
+    /* Closures, and every call while an instrument is set (see tvm_vm__set_call_handlers). */
     const tvm_vm_callee* c = (const tvm_vm_callee*)(uintptr_t)ip[2];
     const int64_t nargs = ip[3];
     gather_args(a, regs, ip + 4, nargs);
@@ -559,27 +612,38 @@ static int run_loop(tvm_vm_state* vm, int64_t base, TVMFFIAny* out) {
   }
 
   VM_OP(Ret) {
+    /* Move the result into the caller's destination (or *out), then pop the frame. */
     const int64_t r = ip[1];
     any_words rv = {0, 0};
     if (TVM_VM_LIKELY(r >= 0)) {
       rv = load_any(VM_REG(regs, r));
       store_any(VM_REG(regs, r), (any_words){0, 0});
     }
-    if (owns) regs_release(regs, fr->func->nregs);
-    top = fr->saved_top;
-    vm->top = top;
-    if (TVM_VM_UNLIKELY(fr->saved_chunk != vm->cur_chunk)) regs_pop_to(vm, top, fr->saved_chunk);
-    vm->depth = --depth;
+    result_is_object = words_is_object(rv);
     if (TVM_VM_UNLIKELY(fr == entry)) {
       store_any(out, rv);
+    } else {
+      write_reg(fr[-1].regs, fr->call_ip[1], rv);
+    }
+  }
+  ret_pop: {
+    if (owns) regs_release(regs, fr->func->nregs);
+    const uint64_t flags = fr->flags;
+    top = regs;
+    vm->depth--;
+    if (TVM_VM_UNLIKELY(fr == entry)) {
+      if (flags & TVM_VM_FRAME_NEW_CHUNK) regs_prev_chunk(vm);
       return 0;
     }
-    owns = fr->caller_owns | words_is_object(rv);
-    const int64_t dst = fr->caller_dst;
-    ip = fr->ret_ip;
-    fr--;
+    const int64_t* call = fr->call_ip;
+    owns = (flags & TVM_VM_FRAME_CALLER_OWNS) || result_is_object;
+    --fr;
     regs = fr->regs;
-    write_reg(regs, dst, rv);
+    if (TVM_VM_UNLIKELY(flags & TVM_VM_FRAME_NEW_CHUNK)) {
+      regs_prev_chunk(vm);
+      top = regs + fr->func->nregs;
+    }
+    ip = call + 4 + call[3];
     VM_DISPATCH();
   }
 
@@ -588,7 +652,8 @@ static int run_loop(tvm_vm_state* vm, int64_t base, TVMFFIAny* out) {
     VM_DISPATCH();
   }
 
-  VM_OP(If) {
+  VM_OP(If)
+  op_if: {
     const TVMFFIAny* c = VM_REG(regs, ip[1]);
     if (TVM_VM_UNLIKELY(c->type_index != kTVMFFIInt && c->type_index != kTVMFFIBool)) {
       tvm_ffi_raise("TypeError",
@@ -610,10 +675,10 @@ fail: {
   for (;;) {
     tvm_vm_frame* top = &vm->frames[vm->depth - 1];
     if (unwound++ < MAX_ANNOTATED_FRAMES) trace_frame(vm, top->func, ip, &trace);
-    const int64_t* caller_ip = top->ret_ip;
+    const int64_t* call = top->call_ip;
     frame_pop(vm);
     if (vm->depth == base) break;
-    ip = caller_ip - 1; /* inside the caller's Call instruction */
+    ip = call; /* the caller's Call instruction */
   }
   if (unwound > MAX_ANNOTATED_FRAMES) {
     tvm_ffi_strbuf_printf(&trace, "  ... %lld more VM frames\n",
@@ -642,8 +707,6 @@ static int invoke_bytecode(tvm_vm_state* vm, const tvm_vm_callee* c, const TVMFF
   int64_t base = vm->depth;
   tvm_vm_frame* fr = frame_push(vm, c);
   if (!fr) return -1;
-  fr->ret_ip = NULL;
-  fr->caller_dst = VM_NO_REG;
   if (c->needs_init) memset(fr->regs + n, 0, (size_t)(c->nregs - n) * sizeof(TVMFFIAny));
   for (int32_t i = 0; i < n; ++i) {
     if (tvm_ffi_any_to_owned(&args[i], &fr->regs[i]) != 0) {
@@ -737,10 +800,9 @@ static int vmtir_closure_call(void* self, const TVMFFIAny* args, int32_t n, TVMF
                          f->name.data, (long long)f->num_args, f->num_args == 1 ? "" : "s",
                          (int)(n - 1));
   }
-  TVMFFIAny* saved_top;
-  int32_t saved_chunk;
-  TVMFFIAny* regs = regs_alloc(vm, f->register_file_size, &saved_top, &saved_chunk);
-  if (!regs) return -1;
+  tvm_vm_frame* fr = frame_push(vm, &vm->callees[s->fidx]);
+  if (!fr) return -1;
+  TVMFFIAny* regs = fr->regs;
   memset(regs, 0, (size_t)f->register_file_size * sizeof(TVMFFIAny));
   int rc = 0;
   for (int64_t i = 0; i < f->num_args && rc == 0; ++i) rc = tvm_ffi_any_to_owned(&args[i + 1], &regs[i]);
@@ -757,7 +819,7 @@ static int vmtir_closure_call(void* self, const TVMFFIAny* args, int32_t n, TVMF
     *rv = regs[f->num_args];
     regs[f->num_args] = k_none;
   }
-  regs_free(vm, regs, f->register_file_size, saved_top, saved_chunk);
+  frame_pop(vm);
   return rc;
 }
 
@@ -886,10 +948,9 @@ static int init_functions(tvm_vm_state* vm) {
     c->kind = f->kind == TVM_VM_FUNC_PACKED ? TVM_VM_CALLEE_PACKED
               : f->kind == TVM_VM_FUNC_VM   ? TVM_VM_CALLEE_BYTECODE
                                             : TVM_VM_CALLEE_CLOSURE;
+    c->nregs = f->kind == TVM_VM_FUNC_PACKED ? 0 : (int32_t)f->register_file_size;
     if (f->kind == TVM_VM_FUNC_VM) {
-      c->nregs = (int32_t)f->register_file_size;
       c->needs_init = f->needs_init;
-      c->start_word = e->instr_offset[f->start_instr];
     }
   }
   return 0;
@@ -918,6 +979,57 @@ static int64_t prepare_arg(tvm_vm_state* vm, int64_t word, int64_t* next_imm) {
   return (int64_t)~(uintptr_t)p;
 }
 
+/* Whether the arguments of Call w are registers r, r+1, ..., none of them the destination:
+ * they can be passed in place. */
+static bool args_in_place(const int64_t* w) {
+  if (w[3] < 2) return false; /* nothing to gain */
+  for (int64_t k = 0; k < w[3]; ++k) {
+    int64_t arg = w[4 + k], r = tvm_vm_arg_value(arg);
+    if (tvm_vm_arg_kind_of(arg) != TVM_VM_ARG_REGISTER || r >= TVM_VM_REG_SPECIAL_BEGIN ||
+        r != tvm_vm_arg_value(w[4]) + k || r == w[1]) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/* The handler of the Call at instruction i: the generic one while an instrument is set, else
+ * the one specialised for its callee, arguments and the following instruction. */
+static int64_t call_opcode(const tvm_vm_state* vm, int64_t i) {
+  const tvm_vm_executable* e = vm->exec;
+  const int64_t* w = &e->instr_data[e->instr_offset[i]];
+  if (vm->instrument) return VM_OP_CallClosure;
+  switch (vm->callees[w[2]].kind) {
+    case TVM_VM_CALLEE_PACKED: {
+      /* Fused with a following If that tests the result or Ret that returns it (i + 1 is in
+       * the function: a call never ends one). */
+      const int64_t* next = &e->instr_data[e->instr_offset[i + 1]];
+      int fuse = w[1] == TVM_VM_REG_VOID                            ? 0
+                 : next[0] == TVM_VM_OP_If && next[1] == w[1]  ? 1
+                 : next[0] == TVM_VM_OP_Ret && next[1] == w[1] ? 2
+                                                               : 0;
+      return VM_OP_CallPacked + VM_PACKED_VARIANT(w[3], args_in_place(w), fuse);
+    }
+    case TVM_VM_CALLEE_BYTECODE:
+      return VM_OP_CallBytecode;
+    default:
+      return VM_OP_CallClosure;
+  }
+}
+
+void tvm_vm__set_call_handlers(tvm_vm_state* vm) {
+  const tvm_vm_executable* e = vm->exec;
+  if (!vm->code) return; /* not initialised: init_code reads vm->instrument */
+  for (int64_t fi = 0; fi < e->num_funcs; ++fi) {
+    const tvm_vm_func_info* f = &e->funcs[fi];
+    if (f->kind != TVM_VM_FUNC_VM) continue;
+    for (int64_t i = f->start_instr; i < f->end_instr; ++i) {
+      int64_t off = e->instr_offset[i];
+      if (e->instr_data[off] == TVM_VM_OP_Call) vm->code[off] = VM_ENCODE_OP(call_opcode(vm, i));
+    }
+  }
+}
+
 /* A destination/result/condition register in prepared form. */
 static int64_t prepare_reg(int64_t reg) {
   return reg == TVM_VM_REG_VOID ? VM_NO_REG : reg * (int64_t)sizeof(TVMFFIAny);
@@ -934,11 +1046,14 @@ static int init_code(tvm_vm_state* vm) {
   vm->imms = (TVMFFIAny*)tvm_ffi_calloc((size_t)num_imms + 1, sizeof(TVMFFIAny));
   vm->code = (int64_t*)tvm_ffi_calloc((size_t)e->num_words + 1, sizeof(int64_t));
   if (!vm->imms || !vm->code) return -1;
-  static const int64_t call_op[] = {[TVM_VM_CALLEE_PACKED] = VM_OP_CallPacked,
-                                    [TVM_VM_CALLEE_BYTECODE] = VM_OP_CallBytecode,
-                                    [TVM_VM_CALLEE_CLOSURE] = VM_OP_CallClosure};
-  static const int64_t packed_op[] = {VM_OP_CallPacked0, VM_OP_CallPacked1, VM_OP_CallPacked2,
-                                      VM_OP_CallPacked3};
+#if VM_COMPUTED_GOTO
+  if (!__atomic_load_n(&g_handlers, __ATOMIC_ACQUIRE)) run_loop(NULL, 0, NULL);
+#endif
+  for (int64_t fi = 0; fi < e->num_funcs; ++fi) {
+    if (e->funcs[fi].kind == TVM_VM_FUNC_VM) {
+      vm->callees[fi].code = vm->code + e->instr_offset[e->funcs[fi].start_instr];
+    }
+  }
   int64_t next_imm = 0;
   for (int64_t fi = 0; fi < e->num_funcs; ++fi) {
     const tvm_vm_func_info* f = &e->funcs[fi];
@@ -949,23 +1064,22 @@ static int init_code(tvm_vm_state* vm) {
       int64_t* c = &vm->code[off];
       switch (w[0]) {
         case TVM_VM_OP_Call:
-          c[0] = call_op[vm->callees[w[2]].kind];
-          if (c[0] == VM_OP_CallPacked && w[3] < 4) c[0] = packed_op[w[3]];
+          c[0] = VM_ENCODE_OP(call_opcode(vm, i));
           c[1] = prepare_reg(w[1]);
           c[2] = (int64_t)(uintptr_t)&vm->callees[w[2]];
           c[3] = w[3];
           for (int64_t a = 0; a < w[3]; ++a) c[4 + a] = prepare_arg(vm, w[4 + a], &next_imm);
           break;
         case TVM_VM_OP_Ret:
-          c[0] = VM_OP_Ret;
+          c[0] = VM_ENCODE_OP(VM_OP_Ret);
           c[1] = prepare_reg(w[1]);
           break;
         case TVM_VM_OP_Goto:
-          c[0] = VM_OP_Goto;
+          c[0] = VM_ENCODE_OP(VM_OP_Goto);
           c[1] = e->instr_offset[i + w[1]] - off;
           break;
         case TVM_VM_OP_If:
-          c[0] = VM_OP_If;
+          c[0] = VM_ENCODE_OP(VM_OP_If);
           c[1] = prepare_reg(w[1]);
           c[2] = e->instr_offset[i + w[2]] - off;
           break;
@@ -992,7 +1106,6 @@ int tvm_vm__init(tvm_vm_state* vm, const DLDevice* devices, const int32_t* alloc
       vm->chunks[0].base = base;
       vm->chunks[0].cap = FIRST_CHUNK_REGS;
       vm->num_chunks = 1;
-      vm->top = base;
       vm->limit = base + FIRST_CHUNK_REGS;
     }
   }

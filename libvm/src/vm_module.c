@@ -405,9 +405,11 @@ static int set_instrument(tvm_vm_state* s, void* func) {
   if (func && !tvm_ffi_instance_of(func, kTVMFFIFunction)) {
     return tvm_ffi_raise("TypeError", "set_instrument expects a Function or None");
   }
+  void* previous = s->instrument;
   tvm_ffi_retain(func);
-  tvm_ffi_release(s->instrument);
   s->instrument = func;
+  if ((previous != NULL) != (func != NULL)) tvm_vm__set_call_handlers(s);
+  tvm_ffi_release(previous);
   return 0;
 }
 

@@ -10,6 +10,7 @@
  *   function.h  GlobalVar, PrimFunc, IRModule
  *   op.h        the ir.Op registry (ops.def) and operator helpers with promotion and folding
  *   builder.h   terse hand construction of IR (_take functions)
+ *   interp.h    the reference interpreter (tvm_tir_interp_run)
  */
 #ifndef TVM_TIR_TIR_H_
 #define TVM_TIR_TIR_H_
@@ -23,5 +24,6 @@
 #include <tvm/tir/op.h>
 #include <tvm/tir/stmt.h>
 #include <tvm/tir/type.h>
+#include <tvm/tir/interp.h>
 
 #endif /* TVM_TIR_TIR_H_ */

@@ -1,0 +1,40 @@
+/*
+ * tvm/tir/analysis.h: analyses over whole functions.
+ */
+#ifndef TVM_TIR_ANALYSIS_H_
+#define TVM_TIR_ANALYSIS_H_
+
+#include <tvm/tir/node.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Check that a PrimFunc (or every PrimFunc of an IRModule) is well formed (spec "Variable
+ * Scoping" and the buffer rules). Returns 0, or -1 with a ValueError
+ *
+ *   well-formedness: <what is wrong> (<rule>) at <access path of the offending node>
+ *
+ * whose path starts at the function ("<root>.body.seq[1].value"); for a module the message is
+ * prefixed with "in function `name`: ". Rules:
+ *  - SSA: every Var is bound at most once in the function (params, buffer_map shape variables,
+ *    Let/LetStmt, For, Allocate, block iter vars, thread_extent/virtual_thread AttrStmts, data
+ *    variables of allocated, matched, realized and declared buffers).
+ *  - Scoping: a Var is used only inside the scope of its binding site (params and the variables
+ *    defined by buffer_map are in scope in the whole body; a binding's own value/extent is
+ *    outside its scope).
+ *  - Buffers: BufferLoad/BufferStore/BufferRegion name a buffer in scope (buffer_map, block
+ *    alloc_buffers and match_buffers, DeclBuffer, BufferRealize); a BufferRegion has one range
+ *    per dimension (O4); a MatchBufferRegion satisfies O5, its extents proved with the
+ *    simplifier (tvm/tir/arith.h) under the ranges of the enclosing loops and block iter vars.
+ *  - SBlockRealize: as many iter_values as iter_vars, each of its iter var's dtype (S14).
+ *  - Reduction init: a block with init has a kCommReduce iter var, and its init does not use one.
+ * Any other object is a TypeError.
+ */
+int tvm_tir_verify_well_formed(const void* func_or_module);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TVM_TIR_ANALYSIS_H_ */

@@ -1,0 +1,60 @@
+/*
+ * tvm/tir/interp.h: the TIR reference interpreter.
+ *
+ * Executes a PrimFunc exactly as the semantics sections of the TIR Language Specification say
+ * (shared/seeds/tir-spec.md), with the choices written down in docs/tir-decisions.md
+ * ("Interpreter"). It is the oracle that generated code is tested against, so it favours
+ * exactness and clear errors over speed: every buffer access is bounds checked, integer
+ * division by zero, failed assertions, unbound variables and unsupported builtins raise.
+ *
+ * Arguments (spec: "Semantics of Statements", PrimFunc):
+ *   - a parameter that is a key of buffer_map takes a DLTensor pointer (kTVMFFIDLTensorPtr) or
+ *     an ffi.Tensor object in host memory; its dtype and ndim must match the buffer's, and the
+ *     buffer's symbolic shape / strides / elem_offset variables are bound from it (the first
+ *     binding wins; a later mismatch is a ValueError naming the argument and dimension);
+ *   - a scalar parameter takes an int, bool or float value (converted to the parameter's
+ *     dtype; an int that does not fit is a ValueError); a handle parameter takes a DLTensor
+ *     pointer, an opaque pointer or None;
+ *   - num_args is either len(params), or the number of parameters that are not themselves
+ *     shape / stride / elem_offset variables of a buffer in buffer_map (those are then bound
+ *     from the tensors, spec PrimFunc item i).
+ *
+ * Result: *out_ret is the value passed to tir.ret (int, bool, float or opaque pointer), or None
+ * when the function returns nothing.
+ */
+#ifndef TVM_TIR_INTERP_H_
+#define TVM_TIR_INTERP_H_
+
+#include <tvm/tir/function.h>
+#include <tvm/tir/node.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Run a PrimFunc. func_or_module is a tir.PrimFunc (func_name NULL) or an ir.IRModule
+ * (func_name names the function to run; calls through GlobalVars resolve in the module; a
+ * PrimFunc passed alone can only call itself through a GlobalVar named by its global_symbol).
+ * Arguments are borrowed. Returns 0, or -1 with an error raised:
+ *   TypeError       wrong number or kind of arguments
+ *   ValueError      tensor dtype/ndim/shape/stride/offset/device mismatch, integer division by
+ *                   zero, an invalid shift amount, a float cast to an integer it does not fit
+ *   IndexError      a buffer index outside the buffer's shape, an address outside any live
+ *                   allocation, a Shuffle index out of range
+ *   AssertionError  an AssertStmt failed (the message is the statement's)
+ *   RuntimeError    an unbound variable, a call to a missing function, recursion too deep
+ *   NotImplementedError  a builtin or node the interpreter does not execute (named)
+ */
+int tvm_tir_interp_run(const void* func_or_module, const char* func_name, const TVMFFIAny* args,
+                       int32_t num_args, TVMFFIAny* out_ret);
+
+/* The maximum number of lanes of a value (the spec's largest vector width). */
+#define TVM_TIR_INTERP_MAX_LANES 64
+/* The maximum depth of nested PrimFunc calls (recursion through GlobalVars). */
+#define TVM_TIR_INTERP_MAX_CALL_DEPTH 64
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TVM_TIR_INTERP_H_ */

@@ -1,0 +1,145 @@
+/*
+ * interp_internal.h: the reference interpreter's shared state (not installed).
+ *
+ *   interp_value.c  values: lanes of every dtype, conversions, memory encoding of elements
+ *   interp_expr.c   expression evaluation (a table indexed by node kind) and the builtins
+ *                   (a table indexed by builtin id)
+ *   interp_stmt.c   statement execution (a table indexed by node kind), buffers, scopes,
+ *                   calls and the entry point tvm_tir_interp_run
+ *
+ * Status codes: every eval/exec function returns TIR_OK, TIR_ERROR (an error is raised) or
+ * TIR_RETURNED (tir.ret was executed; the value is in the current frame), and callers pass any
+ * non-OK status up unchanged (TRY).
+ */
+#ifndef TVM_TIR_SRC_INTERP_INTERNAL_H_
+#define TVM_TIR_SRC_INTERP_INTERNAL_H_
+
+#include <tvm/tir/interp.h>
+
+#include "internal.h"
+
+enum { TIR_OK = 0, TIR_ERROR = -1, TIR_RETURNED = 1 };
+#define TRY(call)                      \
+  do {                                 \
+    int rc_ = (call);                  \
+    if (rc_ != TIR_OK) return rc_;     \
+  } while (0)
+
+/* ---- Values (interp_value.c) --------------------------------------------------------------- */
+/* One lane. Invariant (tir_normalize): Int lanes hold the sign-extended value of their width,
+ * UInt lanes the zero-extended one (uint64 as its bit pattern), bool 0 or 1; Float/BFloat lanes
+ * hold a double exactly representable in the lane type; handles a pointer. */
+typedef union {
+  int64_t i;
+  double f;
+  void* p;
+} tir_lane;
+
+/* A scalar (lanes 1), a vector, a handle or void (dtype void, no lanes). */
+typedef struct {
+  DLDataType dtype;
+  tir_lane lane[TVM_TIR_INTERP_MAX_LANES];
+} tir_value;
+
+static inline int tir_lanes(const tir_value* v) { return v->dtype.lanes ? v->dtype.lanes : 0; }
+static inline bool tir_is_unsigned(DLDataType t) { return t.code == kDLUInt; }
+
+/* Bring a lane to the invariant of its element type (wrap an integer, round a float). */
+tir_lane tir_normalize(DLDataType elem, tir_lane x);
+/* Scalar constructors. */
+void tir_value_int(tir_value* out, DLDataType t, int64_t v); /* wrapped to t */
+void tir_value_void(tir_value* out);
+/* Whether a scalar Int/UInt/bool lane is non-zero; its value as int64 (uint64 bits as is). */
+static inline bool tir_truthy(const tir_value* v) { return v->lane[0].i != 0; }
+/* The lane as a float of its type (ints converted exactly as C does for that type). */
+double tir_lane_as_double(DLDataType elem, tir_lane x);
+
+/* Cast one lane from element type `from` to `to` with C semantics (spec E5 semantics): -1 and
+ * a ValueError when a float does not fit the target integer type. `what` names the node. */
+int tir_cast_lane(DLDataType from, DLDataType to, tir_lane x, tir_lane* out, const char* what);
+
+/* NotImplementedError unless elements of elem can live in memory (int/uint 8-64, bool,
+ * float16/32/64, bfloat16, handle). */
+int tir_check_storable(DLDataType elem, const char* what);
+/* Element encoding in memory (one element of dtype elem, all its lanes). bool takes a byte. */
+void tir_mem_read(DLDataType elem, const void* addr, tir_lane* out);
+void tir_mem_write(DLDataType elem, void* addr, const tir_lane* in);
+/* Bytes of one element in memory (lanes included). */
+int64_t tir_elem_bytes(DLDataType elem);
+
+/* Text of a lane for messages ("-3", "1.5", "0x..."). */
+void tir_lane_text(DLDataType elem, tir_lane x, char* buf, size_t n);
+
+/* ---- Interpreter state (interp_stmt.c) ----------------------------------------------------- */
+typedef struct {
+  const tvm_tir_var_obj* var;
+  tir_value value;
+} tir_binding;
+
+/* A match_buffer alias (spec Block item iii): accesses to `buffer` are accesses to `source`
+ * at [mins[0..offset), mins[offset + k] + index[k]]. */
+typedef struct {
+  const tvm_tir_buffer_obj* buffer;
+  const tvm_tir_buffer_obj* source;
+  int64_t* mins; /* len(region) entries */
+  int64_t num_mins;
+} tir_alias;
+
+/* A live allocation: every access must stay inside one. */
+typedef struct {
+  char* base;
+  int64_t nbytes;
+  bool owned; /* allocated by the interpreter (freed when the region is popped) */
+} tir_region;
+
+/* The scope of one PrimFunc call. */
+typedef struct {
+  tir_binding* vars;
+  int64_t num_vars, cap_vars;
+  tir_alias* aliases;
+  int64_t num_aliases, cap_aliases;
+  tir_value ret;
+} tir_frame;
+
+typedef struct {
+  const tvm_tir_ir_module_obj* mod; /* NULL when a PrimFunc runs alone */
+  const tvm_tir_prim_func_obj* root; /* the function run by tvm_tir_interp_run */
+  tir_frame* frame;
+  tir_region* regions;
+  int64_t num_regions, cap_regions;
+  int depth;
+} tir_interp;
+
+/* Variables of the current frame. */
+const tir_value* tir_lookup(tir_interp* in, const tvm_tir_var_obj* var);
+int tir_bind(tir_interp* in, const tvm_tir_var_obj* var, const tir_value* v);
+static inline int64_t tir_scope_mark(tir_interp* in) { return in->frame->num_vars; }
+static inline void tir_scope_pop(tir_interp* in, int64_t mark) { in->frame->num_vars = mark; }
+
+/* The address of buffer[indices] (all scalar, n of them), bounds checked (IndexError). */
+int tir_element_addr(tir_interp* in, const tvm_tir_buffer_obj* buf, const int64_t* idx, int64_t n,
+                     char** out);
+
+/* Call a PrimFunc of the module (args evaluated), result in *out (void when none). */
+int tir_call_global(tir_interp* in, const tvm_tir_global_var_obj* gv, const tir_value* args,
+                    int64_t num_args, tir_value* out);
+
+/* ---- Expressions (interp_expr.c) ----------------------------------------------------------- */
+/* The most dimensions a buffer access may have. */
+#define TIR_MAX_DIMS 32
+/* Evaluate the indices of a BufferLoad/BufferStore (node) to int64 idx[] (spec: cast to the
+ * back end's index type); the lanes of the last index go to last[], *last_lanes of them. */
+int tir_eval_indices(tir_interp* in, const void* node, void* indices, int64_t* idx,
+                     int64_t max_dims, int64_t last[], int* last_lanes);
+int tir_eval(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* out);
+/* Evaluate a scalar Int/UInt expression as int64 (uint64 as its bit pattern). */
+int tir_eval_int(tir_interp* in, const tvm_tir_expr_obj* e, int64_t* out);
+
+/* Raise an error of kind with the formatted message followed by " (in `<node text>`)" when node
+ * is given. Returns TIR_ERROR. */
+int tir_raise_at(const char* kind, const void* node, const char* fmt, ...) TVM_FFI_PRINTF(3, 4);
+
+/* Statements (interp_stmt.c). */
+int tir_exec(tir_interp* in, const tvm_tir_stmt_obj* s);
+
+#endif /* TVM_TIR_SRC_INTERP_INTERNAL_H_ */

@@ -1,0 +1,599 @@
+/*
+ * wellformed.c: the well-formedness checker (tvm/tir/analysis.h). A tvm_tir_visitor whose
+ * per-kind pre callbacks handle the binding sites (they visit the fields of a node in scoping
+ * order themselves and return SKIP); every other node gets the generic child walk, so a Var use
+ * anywhere is checked by the Var callback. The first violation stops the walk with a ValueError
+ * carrying the access path of the offending node.
+ */
+#include <stdarg.h>
+#include <string.h>
+#include <tvm/tir/analysis.h>
+#include <tvm/tir/arith.h>
+#include <tvm/tir/visit.h>
+
+#include "internal.h"
+
+typedef struct {
+  tvm_tir_visitor v; /* first: callbacks get the state through their visitor pointer */
+  void* bound;       /* ffi.Dict: every Var bound so far (SSA) */
+  void* scope;       /* ffi.Dict: Vars in scope */
+  void* buffers;     /* ffi.Dict: Buffers in scope */
+  void* ranges;      /* ffi.Dict Var -> Range: loop and block iter var ranges in scope */
+  void* no_use;      /* ffi.Dict: reduction iter vars while visiting a block's init */
+  void* sym_owner;   /* ffi.Dict Var -> Buffer: shape/stride/offset Vars a buffer defined */
+} wf;
+
+#define SELF ((wf*)v)
+#define K(Name) TVM_TIR_KIND_##Name
+
+/* ---- Errors ---------------------------------------------------------------------------------- */
+/* Raise at the current path extended by field (NULL: the current node) and index (-1: none). */
+static int fail_at(wf* w, const char* field, int64_t index, const char* fmt, ...) {
+  int pushed = 0;
+  if (field && tvm_tir_visitor_push_attr(&w->v, field) == 0) pushed++;
+  if (index >= 0 && tvm_tir_visitor_push_item(&w->v, index) == 0) pushed++;
+  tvm_ffi_strbuf msg = {0};
+  tvm_ffi_strbuf_puts(&msg, "well-formedness: ");
+  va_list ap;
+  va_start(ap, fmt);
+  tvm_ffi_strbuf_vprintf(&msg, fmt, ap);
+  va_end(ap);
+  tvm_ffi_strbuf_puts(&msg, " at ");
+  tvm_tir_visitor_path_format(&w->v, &msg);
+  while (pushed--) tvm_tir_visitor_pop(&w->v);
+  tvm_ffi_raise("ValueError", "%s", tvm_ffi_strbuf_cstr(&msg));
+  tvm_ffi_strbuf_free(&msg);
+  return -1;
+}
+
+/* ---- Sets -------------------------------------------------------------------------------- */
+static bool has(const void* dict, const void* obj) {
+  TVMFFIAny k = tvm_ffi_any_obj(obj);
+  return tvm_ffi_map_get(dict, &k) != NULL;
+}
+static int put(void* dict, const void* obj, const void* value) {
+  TVMFFIAny k = tvm_ffi_any_obj(obj), val = tvm_ffi_any_obj(value);
+  return tvm_ffi_dict_set(dict, &k, &val);
+}
+static void drop(void* dict, const void* obj) {
+  TVMFFIAny k = tvm_ffi_any_obj(obj);
+  tvm_ffi_dict_erase(dict, &k);
+}
+static const char* vname(const void* var) { return tvm_tir_var_name((const tvm_tir_var_obj*)var); }
+
+/* Bind var at the current path + field[index]: SSA check, then in scope. */
+static int bind(wf* w, const tvm_tir_var_obj* var, const char* field, int64_t index) {
+  if (has(w->bound, var)) {
+    return fail_at(w, field, index, "variable `%s` is bound more than once (SSA)", vname(var));
+  }
+  if (put(w->bound, var, NULL) != 0 || put(w->scope, var, NULL) != 0) return -1;
+  return 0;
+}
+static void unbind(wf* w, const void* var) {
+  drop(w->scope, var);
+  drop(w->ranges, var);
+}
+
+/* Visit the children of field (an object, array elements, map values) as uses. */
+static int uses(wf* w, const void* node, const char* field) {
+  return tvm_tir_visit_field(&w->v, node, field);
+}
+
+/* Visit node at the current path + field[index]. */
+static int visit_at(wf* w, const void* node, const char* field, int64_t index) {
+  if (!node) return 0;
+  if (tvm_tir_visitor_push_attr(&w->v, field) != 0) return -1;
+  int rc = index >= 0 ? tvm_tir_visitor_push_item(&w->v, index) : 0;
+  if (rc == 0) {
+    rc = tvm_tir_visit_node(&w->v, node);
+    if (index >= 0) tvm_tir_visitor_pop(&w->v);
+  }
+  tvm_tir_visitor_pop(&w->v);
+  return rc;
+}
+
+/* ---- Buffers ------------------------------------------------------------------------------- */
+/* How a declaration treats the buffer's data var and its shape/strides/elem_offset symbols. */
+typedef enum {
+  DECL_ALLOC,   /* data bound here; symbols must be in scope (block alloc_buffers) */
+  DECL_DEFINE,  /* data bound here; Vars not in scope are defined here (buffer_map, match
+                   buffers, BufferRealize) */
+  DECL_DECLARE  /* DeclBuffer: data used if in scope (Allocate / LetStmt before it), else bound;
+                   symbols must be in scope */
+} decl_mode;
+
+/* e (field[index] of the buffer at the current path): defined when a fresh Var and mode allows,
+ * else a use. */
+static int buffer_symbol(wf* w, const tvm_tir_buffer_obj* b, const void* e, decl_mode mode,
+                         const char* field, int64_t index) {
+  if (!e) return 0;
+  if (mode == DECL_DEFINE && tvm_tir_is_var(e) && !has(w->scope, e)) {
+    return bind(w, e, field, index) != 0 || put(w->sym_owner, e, b) != 0 ? -1 : 0;
+  }
+  return visit_at(w, e, field, index);
+}
+
+/* Declare buffer b, found at the current path + field[index]. *out_data: whether its data var
+ * was bound here (the caller unbinds it at the end of the scope). */
+static int declare_buffer(wf* w, const tvm_tir_buffer_obj* b, decl_mode mode, const char* field,
+                          int64_t index, bool* out_data) {
+  *out_data = false;
+  int depth = (int)w->v.depth, rc = 0;
+  if (field) rc = tvm_tir_visitor_push_attr(&w->v, field);
+  if (rc == 0 && index >= 0) rc = tvm_tir_visitor_push_item(&w->v, index);
+  if (rc == 0 && !(mode == DECL_DECLARE && has(w->scope, b->data))) {
+    rc = bind(w, b->data, "data", -1);
+    *out_data = rc == 0;
+  }
+  for (int64_t i = 0; rc == 0 && i < tvm_ffi_seq_size(b->shape); ++i) {
+    rc = buffer_symbol(w, b, tvm_ffi_seq_obj_at(b->shape, i), mode, "shape", i);
+  }
+  for (int64_t i = 0; rc == 0 && i < tvm_ffi_seq_size(b->strides); ++i) {
+    rc = buffer_symbol(w, b, tvm_ffi_seq_obj_at(b->strides, i), mode, "strides", i);
+  }
+  if (rc == 0) rc = buffer_symbol(w, b, b->elem_offset, mode, "elem_offset", -1);
+  w->v.depth = depth;
+  if (rc == 0) rc = put(w->buffers, b, NULL);
+  return rc;
+}
+
+static void unbind_symbol(wf* w, const tvm_tir_buffer_obj* b, const void* e) {
+  TVMFFIAny k = tvm_ffi_any_obj(e);
+  const TVMFFIAny* owner = e ? tvm_ffi_map_get(w->sym_owner, &k) : NULL;
+  if (owner && owner->v_obj == (const void*)b) {
+    unbind(w, e);
+    tvm_ffi_dict_erase(w->sym_owner, &k);
+  }
+}
+
+/* End of a declared buffer's scope: it, its data var (when bound by the declaration) and the
+ * symbols it defined leave scope (they stay bound for the SSA check). */
+static void undeclare_buffer(wf* w, const tvm_tir_buffer_obj* b, bool data_bound) {
+  drop(w->buffers, b);
+  if (data_bound) unbind(w, b->data);
+  for (int64_t i = 0; i < tvm_ffi_seq_size(b->shape); ++i) {
+    unbind_symbol(w, b, tvm_ffi_seq_obj_at(b->shape, i));
+  }
+  for (int64_t i = 0; i < tvm_ffi_seq_size(b->strides); ++i) {
+    unbind_symbol(w, b, tvm_ffi_seq_obj_at(b->strides, i));
+  }
+  unbind_symbol(w, b, b->elem_offset);
+}
+
+/* The buffer of a load/store/region, at field "buffer" of the current node. */
+static int check_buffer_use(wf* w, const tvm_tir_buffer_obj* b) {
+  if (has(w->buffers, b)) return 0;
+  return fail_at(w, "buffer", -1, "buffer `%s` is not declared in this scope",
+                 tvm_tir_buffer_name(b));
+}
+
+/* ---- Expressions --------------------------------------------------------------------------- */
+static int pre_var(tvm_tir_visitor* v, const void* node) {
+  if (!has(SELF->scope, node)) {
+    return fail_at(SELF, NULL, -1, "variable `%s` used outside its scope", vname(node));
+  }
+  if (has(SELF->no_use, node)) {
+    return fail_at(SELF, NULL, -1,
+                   "the init of a reduction block uses reduction iter var `%s` (init rule)",
+                   vname(node));
+  }
+  return TVM_TIR_VISIT_SKIP;
+}
+
+static int pre_skip(tvm_tir_visitor* v, const void* node) {
+  (void)v;
+  (void)node;
+  return TVM_TIR_VISIT_SKIP;
+}
+
+static int pre_let(tvm_tir_visitor* v, const void* node) {
+  /* Let and LetStmt share the layout var, value, body after their base. */
+  bool is_expr = TIR_IS(node, Let);
+  const void* var = is_expr ? (const void*)((const tvm_tir_let_obj*)node)->var
+                            : (const void*)((const tvm_tir_let_stmt_obj*)node)->var;
+  if (uses(SELF, node, "value") != 0 || bind(SELF, var, "var", -1) != 0) return -1;
+  int rc = uses(SELF, node, "body");
+  unbind(SELF, var);
+  return rc ? -1 : TVM_TIR_VISIT_SKIP;
+}
+
+static int pre_buffer_load(tvm_tir_visitor* v, const void* node) {
+  const tvm_tir_buffer_load_obj* l = node;
+  if (check_buffer_use(SELF, l->buffer) != 0 || uses(SELF, node, "indices") != 0) return -1;
+  return TVM_TIR_VISIT_SKIP;
+}
+
+/* ---- Statements ---------------------------------------------------------------------------- */
+static int pre_buffer_store(tvm_tir_visitor* v, const void* node) {
+  const tvm_tir_buffer_store_obj* s = node;
+  if (check_buffer_use(SELF, s->buffer) != 0 || uses(SELF, node, "value") != 0 ||
+      uses(SELF, node, "indices") != 0) {
+    return -1;
+  }
+  return TVM_TIR_VISIT_SKIP;
+}
+
+static int add_range(wf* w, const void* var, tvm_tir_expr_obj* min, tvm_tir_expr_obj* extent) {
+  if (!min || !extent) return 0;
+  tvm_tir_range_obj* r = tvm_tir_range_new(min, extent);
+  int rc = r ? put(w->ranges, var, r) : -1;
+  tvm_ffi_release(r);
+  return rc;
+}
+
+static int pre_for(tvm_tir_visitor* v, const void* node) {
+  const tvm_tir_for_obj* f = node;
+  if (uses(SELF, node, "min") != 0 || uses(SELF, node, "extent") != 0 ||
+      bind(SELF, f->loop_var, "loop_var", -1) != 0 ||
+      add_range(SELF, f->loop_var, f->min, f->extent) != 0) {
+    return -1;
+  }
+  int rc = uses(SELF, node, "body");
+  unbind(SELF, f->loop_var);
+  return rc ? -1 : TVM_TIR_VISIT_SKIP;
+}
+
+static int pre_allocate(tvm_tir_visitor* v, const void* node) {
+  const tvm_tir_allocate_obj* a = node;
+  if (uses(SELF, node, "extents") != 0 || uses(SELF, node, "condition") != 0 ||
+      bind(SELF, a->buffer_var, "buffer_var", -1) != 0) {
+    return -1;
+  }
+  int rc = uses(SELF, node, "body");
+  unbind(SELF, a->buffer_var);
+  return rc ? -1 : TVM_TIR_VISIT_SKIP;
+}
+
+static int pre_attr_stmt(tvm_tir_visitor* v, const void* node) {
+  const tvm_tir_attr_stmt_obj* a = node;
+  const char* key = tvm_ffi_str_cstr(a->attr_key);
+  const void* n = tvm_ffi_any_is_object(&a->node) ? a->node.v_obj : NULL;
+  const void* var = NULL;
+  if (strcmp(key, "thread_extent") == 0 || strcmp(key, "virtual_thread") == 0) {
+    if (tvm_tir_is_var(n)) var = n;
+    if (TIR_IS(n, IterVar)) var = ((const tvm_tir_iter_var_obj*)n)->var;
+  }
+  if (!var) return TVM_TIR_VISIT_CONTINUE;
+  if (uses(SELF, node, "value") != 0) return -1;
+  int rc = tvm_tir_visitor_push_attr(v, "node");
+  if (rc == 0) {
+    rc = TIR_IS(n, IterVar) ? bind(SELF, var, "var", -1) : bind(SELF, var, NULL, -1);
+    tvm_tir_visitor_pop(v);
+  }
+  if (rc == 0) rc = uses(SELF, node, "body");
+  unbind(SELF, var);
+  return rc ? -1 : TVM_TIR_VISIT_SKIP;
+}
+
+static int pre_decl_buffer(tvm_tir_visitor* v, const void* node) {
+  const tvm_tir_decl_buffer_obj* d = node;
+  bool data;
+  if (declare_buffer(SELF, d->buffer, DECL_DECLARE, "buffer", -1, &data) != 0) return -1;
+  int rc = uses(SELF, node, "body");
+  undeclare_buffer(SELF, d->buffer, data);
+  return rc ? -1 : TVM_TIR_VISIT_SKIP;
+}
+
+static int pre_buffer_realize(tvm_tir_visitor* v, const void* node) {
+  const tvm_tir_buffer_realize_obj* r = node;
+  bool data;
+  if (declare_buffer(SELF, r->buffer, DECL_DEFINE, "buffer", -1, &data) != 0) return -1;
+  int rc = uses(SELF, node, "bounds");
+  if (rc == 0) rc = uses(SELF, node, "condition");
+  if (rc == 0) rc = uses(SELF, node, "body");
+  undeclare_buffer(SELF, r->buffer, data);
+  return rc ? -1 : TVM_TIR_VISIT_SKIP;
+}
+
+/* O4: one range per dimension, on a buffer in scope. */
+static int pre_buffer_region(tvm_tir_visitor* v, const void* node) {
+  const tvm_tir_buffer_region_obj* r = node;
+  if (check_buffer_use(SELF, r->buffer) != 0) return -1;
+  int64_t n = tvm_ffi_seq_size(r->region), ndim = tvm_tir_buffer_ndim(r->buffer);
+  if (n != ndim) {
+    return fail_at(SELF, "region", -1,
+                   "region of buffer `%s` has %lld ranges for %lld dimensions (rule "
+                   "O-BUFFERREGION, spec O4)",
+                   tvm_tir_buffer_name(r->buffer), (long long)n, (long long)ndim);
+  }
+  return uses(SELF, node, "region") ? -1 : TVM_TIR_VISIT_SKIP;
+}
+
+static int pre_sblock_realize(tvm_tir_visitor* v, const void* node) {
+  const tvm_tir_sblock_realize_obj* r = node;
+  int64_t nv = tvm_ffi_seq_size(r->iter_values), ni = tvm_ffi_seq_size(r->block->iter_vars);
+  if (nv != ni) {
+    return fail_at(SELF, "iter_values", -1,
+                   "%lld iter_values for block `%s` with %lld iter_vars (rule S-BLOCKREALIZE, "
+                   "spec S14)",
+                   (long long)nv, tvm_ffi_str_cstr(r->block->name_hint), (long long)ni);
+  }
+  for (int64_t i = 0; i < nv; ++i) {
+    const tvm_tir_expr_obj* val = tvm_ffi_seq_obj_at(r->iter_values, i);
+    const tvm_tir_iter_var_obj* iv = tvm_ffi_seq_obj_at(r->block->iter_vars, i);
+    if (!tvm_tir_dtype_equal(val->dtype, iv->var->expr.dtype)) {
+      return fail_at(SELF, "iter_values", i,
+                     "iter value of dtype %s bound to iter var `%s` of dtype %s (rule "
+                     "S-BLOCKREALIZE)",
+                     tvm_tir_dtype_str(val->dtype).s, vname(iv->var),
+                     tvm_tir_dtype_str(iv->var->expr.dtype).s);
+    }
+  }
+  if (uses(SELF, node, "iter_values") != 0 || uses(SELF, node, "predicate") != 0 ||
+      uses(SELF, node, "block") != 0) {
+    return -1;
+  }
+  return TVM_TIR_VISIT_SKIP;
+}
+
+/* prove a == b (casting b to a's dtype when they differ); false when it cannot be shown. */
+static bool prove_equal(wf* w, tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) {
+  tvm_tir_expr_obj* bb = tvm_tir_cast(a->dtype, b);
+  tvm_tir_expr_obj* eq = bb ? tvm_tir_eq(a, bb) : NULL;
+  int r = eq ? tvm_tir_prove(eq, w->ranges) : -1;
+  tvm_ffi_release(bb);
+  tvm_ffi_release(eq);
+  if (r < 0) tvm_ffi_error_clear();
+  return r == 1;
+}
+
+/* O5 on match_buffers[j] (the current path is the block). */
+static int check_match_buffer(wf* w, const tvm_tir_match_buffer_region_obj* mb, int64_t j) {
+  const tvm_tir_buffer_obj* buf = mb->buffer;
+  const tvm_tir_buffer_obj* src = mb->source->buffer;
+  const char* name = tvm_tir_buffer_name(buf);
+  const char* why = NULL;
+  if (!tvm_tir_dtype_equal(buf->dtype, src->dtype)) {
+    why = "its dtype differs from the source buffer's (item 2)";
+  } else if (buf->data_alignment <= 0 || src->data_alignment % buf->data_alignment != 0) {
+    why = "the source alignment is not a multiple of its alignment (item 3)";
+  } else if (strcmp(tvm_tir_buffer_scope(buf), tvm_tir_buffer_scope(src)) != 0) {
+    why = "its storage scope differs from the source buffer's (item 5)";
+  } else if (buf->buffer_type != TVM_TIR_BUFFER_DEFAULT ||
+             src->buffer_type != TVM_TIR_BUFFER_DEFAULT) {
+    why = "buffer types must be kDefault (item 6)";
+  }
+  if (why) {
+    return fail_at(w, "match_buffers", j, "match_buffer `%s`: %s (rule O-MATCHBUFFER, spec O5)",
+                   name, why);
+  }
+  void* region = mb->source->region;
+  int64_t nr = tvm_ffi_seq_size(region), ns = tvm_ffi_seq_size(buf->shape);
+  int64_t offset = nr - ns;
+  if (offset < 0) {
+    return fail_at(w, "match_buffers", j,
+                   "match_buffer `%s`: %lld dimensions for a region of %lld (rule O-MATCHBUFFER, "
+                   "spec O5 item 7)",
+                   name, (long long)ns, (long long)nr);
+  }
+  tvm_tir_expr_obj* one = tvm_tir_int(1);
+  if (!one) return -1;
+  int rc = 0;
+  for (int64_t i = 0; rc == 0 && i < nr; ++i) {
+    const tvm_tir_range_obj* r = tvm_ffi_seq_obj_at(region, i);
+    tvm_tir_expr_obj* shape = i >= offset ? tvm_ffi_seq_obj_at(buf->shape, i - offset) : NULL;
+    if (i >= offset && tvm_tir_is_var(shape)) continue; /* bound by the match */
+    tvm_tir_expr_obj* want = i < offset ? one : shape;
+    if (!r->extent || !prove_equal(w, want, r->extent)) {
+      rc = -1;
+      if (tvm_tir_visitor_push_attr(&w->v, "match_buffers") != 0) break;
+      if (tvm_tir_visitor_push_item(&w->v, j) == 0) {
+        tvm_ffi_strbuf t = {0};
+        tvm_tir__text(&t, want);
+        rc = fail_at(w, "source", -1,
+                     "match_buffer `%s`: cannot prove that the extent of region[%lld] equals %s "
+                     "(rule O-MATCHBUFFER, spec O5 item %d)",
+                     name, (long long)i, tvm_ffi_strbuf_cstr(&t), i < offset ? 8 : 9);
+        tvm_ffi_strbuf_free(&t);
+        tvm_tir_visitor_pop(&w->v);
+      }
+      tvm_tir_visitor_pop(&w->v);
+    }
+  }
+  tvm_ffi_release(one);
+  return rc;
+}
+
+static bool is_reduce(const void* iv) {
+  return ((const tvm_tir_iter_var_obj*)iv)->iter_type == TVM_TIR_ITER_COMM_REDUCE;
+}
+
+static int visit_block(wf* w, const tvm_tir_sblock_obj* b) {
+  int64_t ni = tvm_ffi_seq_size(b->iter_vars);
+  int64_t na = tvm_ffi_seq_size(b->alloc_buffers), nm = tvm_ffi_seq_size(b->match_buffers);
+  const char* bname = tvm_ffi_str_cstr(b->name_hint);
+  bool has_reduce = false;
+  /* Iter vars: domains are uses outside the block; the vars are bound in it. */
+  for (int64_t i = 0; i < ni; ++i) {
+    const tvm_tir_iter_var_obj* iv = tvm_ffi_seq_obj_at(b->iter_vars, i);
+    has_reduce |= is_reduce(iv);
+    int rc = tvm_tir_visitor_push_attr(&w->v, "iter_vars");
+    if (rc == 0) {
+      rc = tvm_tir_visitor_push_item(&w->v, i);
+      if (rc == 0) {
+        rc = tvm_tir_visit_child(&w->v, iv->dom, "dom");
+        tvm_tir_visitor_pop(&w->v);
+      }
+      tvm_tir_visitor_pop(&w->v);
+    }
+    if (rc != 0) return -1;
+  }
+  if (b->init && !has_reduce) {
+    return fail_at(w, "init", -1,
+                   "block `%s` has an init statement but no reduction (kCommReduce) iter var "
+                   "(init rule)",
+                   bname);
+  }
+  for (int64_t i = 0; i < ni; ++i) {
+    const tvm_tir_iter_var_obj* iv = tvm_ffi_seq_obj_at(b->iter_vars, i);
+    int rc = tvm_tir_visitor_push_attr(&w->v, "iter_vars");
+    if (rc == 0) {
+      rc = tvm_tir_visitor_push_item(&w->v, i);
+      if (rc == 0) {
+        rc = bind(w, iv->var, "var", -1);
+        tvm_tir_visitor_pop(&w->v);
+      }
+      tvm_tir_visitor_pop(&w->v);
+    }
+    if (rc == 0 && iv->dom) rc = add_range(w, iv->var, iv->dom->min, iv->dom->extent);
+    if (rc != 0) return -1;
+  }
+  for (int64_t i = 0; i < na; ++i) {
+    bool data;
+    if (declare_buffer(w, tvm_ffi_seq_obj_at(b->alloc_buffers, i), DECL_ALLOC, "alloc_buffers", i,
+                       &data) != 0) {
+      return -1;
+    }
+  }
+  for (int64_t j = 0; j < nm; ++j) {
+    const tvm_tir_match_buffer_region_obj* mb = tvm_ffi_seq_obj_at(b->match_buffers, j);
+    bool data;
+    int rc = tvm_tir_visitor_push_attr(&w->v, "match_buffers");
+    if (rc == 0) {
+      rc = tvm_tir_visitor_push_item(&w->v, j);
+      if (rc == 0) {
+        rc = tvm_tir_visit_child(&w->v, mb->source, "source");
+        tvm_tir_visitor_pop(&w->v);
+      }
+      tvm_tir_visitor_pop(&w->v);
+    }
+    if (rc == 0) rc = check_match_buffer(w, mb, j);
+    if (rc == 0) {
+      rc = tvm_tir_visitor_push_attr(&w->v, "match_buffers");
+      if (rc == 0) {
+        rc = declare_buffer(w, mb->buffer, DECL_DEFINE, NULL, j, &data);
+        tvm_tir_visitor_pop(&w->v);
+      }
+    }
+    if (rc != 0) return -1;
+  }
+  if (uses(w, b, "reads") != 0 || uses(w, b, "writes") != 0) return -1;
+  if (b->init) {
+    for (int64_t i = 0; i < ni; ++i) {
+      const tvm_tir_iter_var_obj* iv = tvm_ffi_seq_obj_at(b->iter_vars, i);
+      if (is_reduce(iv) && put(w->no_use, iv->var, NULL) != 0) return -1;
+    }
+    int rc = uses(w, b, "init");
+    tvm_ffi_dict_clear(w->no_use);
+    if (rc != 0) return -1;
+  }
+  if (uses(w, b, "body") != 0) return -1;
+  /* Leave the block's scope. */
+  for (int64_t i = 0; i < na; ++i) {
+    const tvm_tir_buffer_obj* buf = tvm_ffi_seq_obj_at(b->alloc_buffers, i);
+    undeclare_buffer(w, buf, true);
+  }
+  for (int64_t j = 0; j < nm; ++j) {
+    const tvm_tir_match_buffer_region_obj* mb = tvm_ffi_seq_obj_at(b->match_buffers, j);
+    undeclare_buffer(w, mb->buffer, true);
+  }
+  for (int64_t i = 0; i < ni; ++i) {
+    unbind(w, ((const tvm_tir_iter_var_obj*)tvm_ffi_seq_obj_at(b->iter_vars, i))->var);
+  }
+  return 0;
+}
+
+static int pre_sblock(tvm_tir_visitor* v, const void* node) {
+  return visit_block(SELF, node) ? -1 : TVM_TIR_VISIT_SKIP;
+}
+
+static int pre_prim_func(tvm_tir_visitor* v, const void* node) {
+  const tvm_tir_prim_func_obj* f = node;
+  int64_t n = tvm_ffi_seq_size(f->params);
+  for (int64_t i = 0; i < n; ++i) {
+    if (bind(SELF, tvm_ffi_seq_obj_at(f->params, i), "params", i) != 0) return -1;
+  }
+  /* buffer_map: each buffer's data is bound; its symbolic shape Vars are defined here. */
+  const TVMFFIAny *key, *val;
+  for (int64_t pos = 0; (pos = tvm_ffi_map_next(f->buffer_map, pos, &key, &val)) >= 0;) {
+    const tvm_tir_buffer_obj* b = tvm_ffi_any_as_object(val, tvm_tir_type_index(K(Buffer)));
+    if (!b) continue;
+    bool data;
+    int rc = tvm_tir_visitor_push_attr(v, "buffer_map");
+    if (rc == 0) {
+      rc = tvm_tir_visitor_push_key(v, key);
+      if (rc == 0) {
+        rc = declare_buffer(SELF, b, DECL_DEFINE, NULL, -1, &data);
+        tvm_tir_visitor_pop(v);
+      }
+      tvm_tir_visitor_pop(v);
+    }
+    if (rc != 0) return -1;
+  }
+  return uses(SELF, node, "body") ? -1 : TVM_TIR_VISIT_SKIP;
+}
+
+/* The callbacks by kind. */
+static const tvm_tir_visit_fn k_pre[TVM_TIR_KIND_COUNT] = {
+    [K(Var)] = pre_var,
+    [K(SizeVar)] = pre_var,
+    [K(Let)] = pre_let,
+    [K(LetStmt)] = pre_let,
+    [K(BufferLoad)] = pre_buffer_load,
+    [K(BufferStore)] = pre_buffer_store,
+    [K(For)] = pre_for,
+    [K(Allocate)] = pre_allocate,
+    [K(AttrStmt)] = pre_attr_stmt,
+    [K(DeclBuffer)] = pre_decl_buffer,
+    [K(BufferRealize)] = pre_buffer_realize,
+    [K(BufferRegion)] = pre_buffer_region,
+    [K(SBlockRealize)] = pre_sblock_realize,
+    [K(SBlock)] = pre_sblock,
+    [K(PrimFunc)] = pre_prim_func,
+    /* Reached only where they are not uses: a buffer's internals are checked where it is
+     * declared; a For's thread_binding IterVar binds nothing of the body; types hold no Vars
+     * of the function. */
+    [K(Buffer)] = pre_skip,
+    [K(IterVar)] = pre_skip,
+    [K(PrimType)] = pre_skip,
+    [K(PointerType)] = pre_skip,
+    [K(TupleType)] = pre_skip,
+};
+
+static int verify_func(const tvm_tir_prim_func_obj* f) {
+  wf w;
+  memset(&w, 0, sizeof(w));
+  memcpy(w.v.pre, k_pre, sizeof(k_pre));
+  w.bound = tvm_ffi_dict_new();
+  w.scope = tvm_ffi_dict_new();
+  w.buffers = tvm_ffi_dict_new();
+  w.ranges = tvm_ffi_dict_new();
+  w.no_use = tvm_ffi_dict_new();
+  w.sym_owner = tvm_ffi_dict_new();
+  int rc = -1;
+  if (w.bound && w.scope && w.buffers && w.ranges && w.no_use && w.sym_owner) {
+    rc = tvm_tir_visit(&w.v, f);
+  }
+  tvm_tir_visitor_free(&w.v);
+  tvm_ffi_release(w.bound);
+  tvm_ffi_release(w.scope);
+  tvm_ffi_release(w.buffers);
+  tvm_ffi_release(w.ranges);
+  tvm_ffi_release(w.no_use);
+  tvm_ffi_release(w.sym_owner);
+  return rc;
+}
+
+int tvm_tir_verify_well_formed(const void* func_or_module) {
+  if (!func_or_module) {
+    tvm_tir__null_arg("tvm_tir_verify_well_formed", "func_or_module");
+    return -1;
+  }
+  if (TIR_IS(func_or_module, PrimFunc)) return verify_func(func_or_module);
+  if (!TIR_IS(func_or_module, IRModule)) {
+    return tvm_ffi_raise("TypeError",
+                         "tvm_tir_verify_well_formed: expected a PrimFunc or an IRModule, got %s",
+                         tvm_ffi_type_key(tvm_ffi_type_index(func_or_module)));
+  }
+  const tvm_tir_ir_module_obj* mod = func_or_module;
+  const TVMFFIAny *key, *val;
+  for (int64_t pos = 0; (pos = tvm_ffi_map_next(mod->functions, pos, &key, &val)) >= 0;) {
+    const void* f = tvm_ffi_any_is_object(val) ? val->v_obj : NULL;
+    if (!TIR_IS(f, PrimFunc)) continue;
+    if (verify_func(f) != 0) {
+      const tvm_tir_global_var_obj* gv = (const void*)key->v_obj;
+      return tvm_ffi_raise_context("in function `%s`", tvm_ffi_str_cstr(gv->name_hint));
+    }
+  }
+  return 0;
+}
