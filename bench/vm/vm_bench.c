@@ -21,9 +21,11 @@ static double cpu_now_ns(void) {
 
 static int b_noop(void* h, const TVMFFIAny* a, int32_t n, TVMFFIAny* r) { return 0; }
 
-#define INT_ARGS(name)                                                                      \
-  if (n != 2 || a[0].type_index != kTVMFFIInt || a[1].type_index != kTVMFFIInt) {           \
-    return tvm_ffi_raise("TypeError", name " expects two ints");                            \
+/* Arithmetic for the fib program, checking its arguments like any packed function must. */
+#define INT_ARGS(name)                                                                        \
+  if (__builtin_expect(n != 2 || a[0].type_index != kTVMFFIInt || a[1].type_index != kTVMFFIInt, \
+                       0)) {                                                                  \
+    return tvm_ffi_raise("TypeError", name " expects two ints");                              \
   }
 static int b_add(void* h, const TVMFFIAny* a, int32_t n, TVMFFIAny* r) {
   INT_ARGS("bench.add");

@@ -10,8 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arith_internal.h"
 #include <tvm/tir/visit.h>
+
+#include "arith_internal.h"
 
 typedef struct {
   tvm_tir_mutator m; /* first: the callbacks get the state through their mutator pointer */
@@ -41,13 +42,25 @@ static void lin_free(lin* l) {
   memset(l, 0, sizeof(*l));
 }
 
+/* A call that is not pure (or calls another function): two such calls may differ. */
+static int find_impure_call(const void* obj, void* ctx) {
+  (void)ctx;
+  if (!TIR_IS(obj, Call)) return 0;
+  const void* op = ((const tvm_tir_call_obj*)obj)->op;
+  if (!TIR_IS(op, Op)) return 1;
+  int32_t effect = ((const tvm_tir_op_obj*)op)->call_effect_kind;
+  return effect != TVM_TIR_EFFECT_PURE && effect != TVM_TIR_EFFECT_EXPR_ANNOTATION;
+}
+
+/* Whether two sub-expressions always have the same value: the same object, or structurally
+ * equal without impure calls. */
 static bool same_expr(const void* a, const void* b) {
   if (a == b) return true;
   if (tvm_tir_kind_of(a) != tvm_tir_kind_of(b) || tvm_tir_is_var(a)) return false;
   TVMFFIAny x = tvm_ffi_any_obj(a), y = tvm_ffi_any_obj(b);
   int r = tvm_ffi_structural_equal(&x, &y, false, NULL, NULL);
   if (r < 0) tvm_ffi_error_clear();
-  return r == 1;
+  return r == 1 && tvm_tir__walk(a, false, find_impure_call, NULL) == 0;
 }
 
 /* l += coef * atom (atom borrowed). */

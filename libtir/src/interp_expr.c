@@ -33,8 +33,9 @@ int tir_raise_at(const char* kind, const void* node, const char* fmt, ...) {
 
 static int check_lanes(const void* node, int lanes) {
   if (lanes >= 1 && lanes <= TVM_TIR_INTERP_MAX_LANES) return TIR_OK;
-  return tir_raise_at("NotImplementedError", node, "a value of %d lanes (the interpreter supports %d)",
-                  lanes, TVM_TIR_INTERP_MAX_LANES);
+  return tir_raise_at("NotImplementedError", node,
+                      "a value of %d lanes (the interpreter supports %d)", lanes,
+                      TVM_TIR_INTERP_MAX_LANES);
 }
 
 /* ---- Leaves --------------------------------------------------------------------------------- */
@@ -42,7 +43,7 @@ static int eval_var(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* out) {
   const tir_value* v = tir_lookup(in, (const tvm_tir_var_obj*)e);
   if (!v) {
     return tir_raise_at("RuntimeError", NULL, "unbound variable '%s'",
-                    tvm_tir_var_name((const tvm_tir_var_obj*)e));
+                        tvm_tir_var_name((const tvm_tir_var_obj*)e));
   }
   *out = *v;
   return TIR_OK;
@@ -105,9 +106,18 @@ static int eval_not(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* out) {
 /* Integer lane functions on the two's complement values (u: the type is unsigned); the caller
  * wraps the result. Division by zero is rejected before they run. */
 typedef uint64_t (*int_fn)(bool u, int64_t a, int64_t b);
-static uint64_t i_add(bool u, int64_t a, int64_t b) { (void)u; return (uint64_t)a + (uint64_t)b; }
-static uint64_t i_sub(bool u, int64_t a, int64_t b) { (void)u; return (uint64_t)a - (uint64_t)b; }
-static uint64_t i_mul(bool u, int64_t a, int64_t b) { (void)u; return (uint64_t)a * (uint64_t)b; }
+static uint64_t i_add(bool u, int64_t a, int64_t b) {
+  (void)u;
+  return (uint64_t)a + (uint64_t)b;
+}
+static uint64_t i_sub(bool u, int64_t a, int64_t b) {
+  (void)u;
+  return (uint64_t)a - (uint64_t)b;
+}
+static uint64_t i_mul(bool u, int64_t a, int64_t b) {
+  (void)u;
+  return (uint64_t)a * (uint64_t)b;
+}
 static uint64_t i_div(bool u, int64_t a, int64_t b) {
   if (u) return (uint64_t)a / (uint64_t)b;
   return b == -1 ? (uint64_t)0 - (uint64_t)a : (uint64_t)(a / b); /* INT64_MIN / -1 wraps */
@@ -131,8 +141,14 @@ static uint64_t i_floormod(bool u, int64_t a, int64_t b) {
 static bool i_less(bool u, int64_t a, int64_t b) { return u ? (uint64_t)a < (uint64_t)b : a < b; }
 static uint64_t i_min(bool u, int64_t a, int64_t b) { return (uint64_t)(i_less(u, a, b) ? a : b); }
 static uint64_t i_max(bool u, int64_t a, int64_t b) { return (uint64_t)(i_less(u, b, a) ? a : b); }
-static uint64_t i_eq(bool u, int64_t a, int64_t b) { (void)u; return a == b; }
-static uint64_t i_ne(bool u, int64_t a, int64_t b) { (void)u; return a != b; }
+static uint64_t i_eq(bool u, int64_t a, int64_t b) {
+  (void)u;
+  return a == b;
+}
+static uint64_t i_ne(bool u, int64_t a, int64_t b) {
+  (void)u;
+  return a != b;
+}
 static uint64_t i_lt(bool u, int64_t a, int64_t b) { return i_less(u, a, b); }
 static uint64_t i_le(bool u, int64_t a, int64_t b) { return !i_less(u, b, a); }
 static uint64_t i_gt(bool u, int64_t a, int64_t b) { return i_less(u, b, a); }
@@ -140,20 +156,20 @@ static uint64_t i_ge(bool u, int64_t a, int64_t b) { return !i_less(u, a, b); }
 
 /* Float lane functions, once in float and once in double. Min/Max are `a < b ? a : b` and
  * `a > b ? a : b` (what upstream's code generators emit; a NaN operand yields b). */
-#define TIR_FLOAT_FNS(T, S, FLOOR)                                           \
-  static T S##_add(T a, T b) { return a + b; }                               \
-  static T S##_sub(T a, T b) { return a - b; }                               \
-  static T S##_mul(T a, T b) { return a * b; }                               \
-  static T S##_div(T a, T b) { return a / b; }                               \
-  static T S##_floordiv(T a, T b) { return FLOOR(a / b); }                   \
-  static T S##_floormod(T a, T b) { return a - FLOOR(a / b) * b; }           \
-  static T S##_min(T a, T b) { return a < b ? a : b; }                       \
-  static T S##_max(T a, T b) { return a > b ? a : b; }                       \
-  static T S##_eq(T a, T b) { return a == b; }                               \
-  static T S##_ne(T a, T b) { return a != b; }                               \
-  static T S##_lt(T a, T b) { return a < b; }                                \
-  static T S##_le(T a, T b) { return a <= b; }                               \
-  static T S##_gt(T a, T b) { return a > b; }                                \
+#define TIR_FLOAT_FNS(T, S, FLOOR)                                 \
+  static T S##_add(T a, T b) { return a + b; }                     \
+  static T S##_sub(T a, T b) { return a - b; }                     \
+  static T S##_mul(T a, T b) { return a * b; }                     \
+  static T S##_div(T a, T b) { return a / b; }                     \
+  static T S##_floordiv(T a, T b) { return FLOOR(a / b); }         \
+  static T S##_floormod(T a, T b) { return a - FLOOR(a / b) * b; } \
+  static T S##_min(T a, T b) { return a < b ? a : b; }             \
+  static T S##_max(T a, T b) { return a > b ? a : b; }             \
+  static T S##_eq(T a, T b) { return a == b; }                     \
+  static T S##_ne(T a, T b) { return a != b; }                     \
+  static T S##_lt(T a, T b) { return a < b; }                      \
+  static T S##_le(T a, T b) { return a <= b; }                     \
+  static T S##_gt(T a, T b) { return a > b; }                      \
   static T S##_ge(T a, T b) { return a >= b; }
 TIR_FLOAT_FNS(float, f32, floorf)
 TIR_FLOAT_FNS(double, f64, floor)
@@ -168,24 +184,31 @@ typedef struct {
 
 #define BINOP(Name, i, f, div) [TVM_TIR_KIND_##Name] = {i, f32_##f, f64_##f, div}
 static const binop_impl k_binops[TVM_TIR_KIND_COUNT] = {
-    BINOP(Add, i_add, add, false),       BINOP(Sub, i_sub, sub, false),
-    BINOP(Mul, i_mul, mul, false),       BINOP(Div, i_div, div, true),
+    BINOP(Add, i_add, add, false),
+    BINOP(Sub, i_sub, sub, false),
+    BINOP(Mul, i_mul, mul, false),
+    BINOP(Div, i_div, div, true),
     [TVM_TIR_KIND_Mod] = {i_mod, NULL, NULL, true},
-    BINOP(FloorDiv, i_floordiv, floordiv, true), BINOP(FloorMod, i_floormod, floormod, true),
-    BINOP(Min, i_min, min, false),       BINOP(Max, i_max, max, false),
-    BINOP(EQ, i_eq, eq, false),          BINOP(NE, i_ne, ne, false),
-    BINOP(LT, i_lt, lt, false),          BINOP(LE, i_le, le, false),
-    BINOP(GT, i_gt, gt, false),          BINOP(GE, i_ge, ge, false),
+    BINOP(FloorDiv, i_floordiv, floordiv, true),
+    BINOP(FloorMod, i_floormod, floormod, true),
+    BINOP(Min, i_min, min, false),
+    BINOP(Max, i_max, max, false),
+    BINOP(EQ, i_eq, eq, false),
+    BINOP(NE, i_ne, ne, false),
+    BINOP(LT, i_lt, lt, false),
+    BINOP(LE, i_le, le, false),
+    BINOP(GT, i_gt, gt, false),
+    BINOP(GE, i_ge, ge, false),
 };
 #undef BINOP
 
 /* One lane of a binary operator on element type t; the result is of type rt. */
-static int binop_lane(const binop_impl* op, const tvm_tir_expr_obj* e, DLDataType t,
-                      DLDataType rt, tir_lane a, tir_lane b, tir_lane* out) {
+static int binop_lane(const binop_impl* op, const tvm_tir_expr_obj* e, DLDataType t, DLDataType rt,
+                      tir_lane a, tir_lane b, tir_lane* out) {
   if (tvm_tir_dtype_is_integer(t)) {
     if (op->divides && b.i == 0) {
       return tir_raise_at("ValueError", e, "%s: integer division by zero",
-                      tvm_tir_kind_name(tvm_tir_kind_of(e)));
+                          tvm_tir_kind_name(tvm_tir_kind_of(e)));
     }
     out->i = (int64_t)op->i(tir_is_unsigned(t), a.i, b.i);
   } else if (tvm_tir_dtype_is_floating(t) && op->f64) {
@@ -197,7 +220,7 @@ static int binop_lane(const binop_impl* op, const tvm_tir_expr_obj* e, DLDataTyp
     if (tvm_tir_dtype_is_bool(rt)) out->i = out->f != 0;
   } else {
     return tir_raise_at("NotImplementedError", e, "%s on %s operands is not supported",
-                    tvm_tir_kind_name(tvm_tir_kind_of(e)), tvm_tir_dtype_str(t).s);
+                        tvm_tir_kind_name(tvm_tir_kind_of(e)), tvm_tir_dtype_str(t).s);
   }
   *out = tir_normalize(rt, *out);
   return TIR_OK;
@@ -210,7 +233,7 @@ static int eval_binary(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* out
   TRY(tir_eval(in, bin->b, &b));
   if (tir_lanes(&a) != tir_lanes(&b)) {
     return tir_raise_at("RuntimeError", e, "operands have %d and %d lanes", tir_lanes(&a),
-                    tir_lanes(&b));
+                        tir_lanes(&b));
   }
   const binop_impl* op = &k_binops[tvm_tir_kind_of(e)];
   DLDataType t = tvm_tir_dtype_element(a.dtype), rt = tvm_tir_dtype_element(e->dtype);
@@ -254,7 +277,8 @@ static int eval_ramp(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* out) 
   }
   out->dtype = e->dtype;
   for (int l = 0; l < r->lanes; ++l) {
-    tir_lane x = {.i = (int64_t)((uint64_t)base.lane[0].i + (uint64_t)l * (uint64_t)stride.lane[0].i)};
+    tir_lane x = {
+        .i = (int64_t)((uint64_t)base.lane[0].i + (uint64_t)l * (uint64_t)stride.lane[0].i)};
     out->lane[l] = tir_normalize(t, x);
   }
   return TIR_OK;
@@ -288,7 +312,7 @@ static int eval_shuffle(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* ou
     TRY(tir_eval_int(in, tvm_tir_array_at(s->indices, k), &idx));
     if (idx < 0 || idx >= total) {
       return tir_raise_at("IndexError", e, "Shuffle: index %lld out of range for %d lanes",
-                      (long long)idx, total);
+                          (long long)idx, total);
     }
     out->lane[k] = all.lane[idx];
   }
@@ -301,8 +325,8 @@ static int eval_shuffle(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* ou
 int tir_eval_indices(tir_interp* in, const void* node, void* indices, int64_t* idx,
                      int64_t max_dims, int64_t last[], int* last_lanes) {
   int64_t n = tvm_tir_array_size(indices);
-  if (n > max_dims) return tir_raise_at("NotImplementedError", node, "more than %lld indices",
-                                    (long long)max_dims);
+  if (n > max_dims)
+    return tir_raise_at("NotImplementedError", node, "more than %lld indices", (long long)max_dims);
   *last_lanes = 1;
   for (int64_t k = 0; k < n; ++k) {
     tir_value v;
@@ -407,7 +431,7 @@ static int b_reinterpret(tir_interp* in, const tvm_tir_call_obj* call, tir_value
   if (tvm_tir_dtype_is_bool(v.dtype) || tvm_tir_dtype_is_bool(to) ||
       tir_elem_bytes(v.dtype) != tir_elem_bytes(to)) {
     return tir_raise_at("ValueError", call, "tir.reinterpret: %s and %s differ in size",
-                    tvm_tir_dtype_str(v.dtype).s, tvm_tir_dtype_str(to).s);
+                        tvm_tir_dtype_str(v.dtype).s, tvm_tir_dtype_str(to).s);
   }
   char bytes[TVM_TIR_INTERP_MAX_LANES * 8];
   tir_mem_write(v.dtype, bytes, v.lane);
@@ -442,7 +466,7 @@ static int l_not(const tvm_tir_call_obj* c, DLDataType t, int64_t a, int64_t b, 
 static int check_shift(const tvm_tir_call_obj* c, DLDataType t, int64_t b) {
   if (b >= 0 && b < t.bits) return TIR_OK;
   return tir_raise_at("ValueError", c, "%s: shift amount %lld is outside [0, %d)", op_name(c),
-                  (long long)b, t.bits);
+                      (long long)b, t.bits);
 }
 static int l_shl(const tvm_tir_call_obj* c, DLDataType t, int64_t a, int64_t b, int64_t* o) {
   TRY(check_shift(c, t, b));
@@ -463,19 +487,21 @@ static int l_popcount(const tvm_tir_call_obj* c, DLDataType t, int64_t a, int64_
   *o = __builtin_popcountll(width_bits(t, a));
   return TIR_OK;
 }
-/* Leading zeros within the width; clz(0) is the width. */
+/* Leading zeros within the width; clz(0) is undefined (upstream emits ctlz with
+ * is_zero_undef), so it is an error here. */
 static int l_clz(const tvm_tir_call_obj* c, DLDataType t, int64_t a, int64_t b, int64_t* o) {
-  (void)c, (void)b;
+  (void)b;
   uint64_t u = width_bits(t, a);
-  *o = u == 0 ? t.bits : __builtin_clzll(u) - (64 - t.bits);
+  if (u == 0) return tir_raise_at("ValueError", c, "tir.clz: the result for 0 is undefined");
+  *o = __builtin_clzll(u) - (64 - t.bits);
   return TIR_OK;
 }
 
 static const int_lane_fn k_int_lane[TVM_TIR_BUILTIN_COUNT] = {
-    [TVM_TIR_BUILTIN_bitwise_and] = l_and,       [TVM_TIR_BUILTIN_bitwise_or] = l_or,
-    [TVM_TIR_BUILTIN_bitwise_xor] = l_xor,       [TVM_TIR_BUILTIN_bitwise_not] = l_not,
-    [TVM_TIR_BUILTIN_shift_left] = l_shl,        [TVM_TIR_BUILTIN_shift_right] = l_shr,
-    [TVM_TIR_BUILTIN_popcount] = l_popcount,     [TVM_TIR_BUILTIN_clz] = l_clz,
+    [TVM_TIR_BUILTIN_bitwise_and] = l_and,   [TVM_TIR_BUILTIN_bitwise_or] = l_or,
+    [TVM_TIR_BUILTIN_bitwise_xor] = l_xor,   [TVM_TIR_BUILTIN_bitwise_not] = l_not,
+    [TVM_TIR_BUILTIN_shift_left] = l_shl,    [TVM_TIR_BUILTIN_shift_right] = l_shr,
+    [TVM_TIR_BUILTIN_popcount] = l_popcount, [TVM_TIR_BUILTIN_clz] = l_clz,
 };
 
 /* Evaluate the 1 or 2 arguments of a builtin into a[]; all must have the dtype of the first. */
@@ -484,7 +510,7 @@ static int eval_args(tir_interp* in, const tvm_tir_call_obj* call, tir_value* a,
     TRY(tir_eval(in, arg(call, k), &a[k]));
     if (k > 0 && !tvm_tir_dtype_equal(a[k].dtype, a[0].dtype)) {
       return tir_raise_at("TypeError", call, "%s: arguments of types %s and %s", op_name(call),
-                      tvm_tir_dtype_str(a[0].dtype).s, tvm_tir_dtype_str(a[k].dtype).s);
+                          tvm_tir_dtype_str(a[0].dtype).s, tvm_tir_dtype_str(a[k].dtype).s);
     }
   }
   return TIR_OK;
@@ -498,7 +524,7 @@ static int b_int_lanes(tir_interp* in, const tvm_tir_call_obj* call, int_lane_fn
   DLDataType t = tvm_tir_dtype_element(a[0].dtype);
   if (!tvm_tir_dtype_is_integer(t)) {
     return tir_raise_at("TypeError", call, "%s: needs integer arguments, got %s", op_name(call),
-                    tvm_tir_dtype_str(t).s);
+                        tvm_tir_dtype_str(t).s);
   }
   DLDataType rt = tvm_tir_dtype_element(call->expr.dtype);
   out->dtype = call->expr.dtype;
@@ -527,13 +553,15 @@ static double exp10_(double x) { return pow(10.0, x); }
 #define M1X(id, fn) [TVM_TIR_BUILTIN_##id] = {fn##f_, fn##_, NULL, NULL}
 #define M2(id, fn) [TVM_TIR_BUILTIN_##id] = {NULL, NULL, fn##f, fn}
 static const math_impl k_math[TVM_TIR_BUILTIN_COUNT] = {
-    M1(exp, exp),     M1(exp2, exp2),   M1X(exp10, exp10), M1(log, log),       M1(log2, log2),
-    M1(log10, log10), M1(log1p, log1p), M1(sqrt, sqrt),    M1X(rsqrt, rsqrt),  M1(tanh, tanh),
-    M1X(sigmoid, sigmoid), M1(erf, erf), M1(floor, floor), M1(ceil, ceil),     M1(round, round),
-    M1(nearbyint, nearbyint), M1(trunc, trunc), M1(fabs, fabs), M1(sin, sin),  M1(cos, cos),
-    M1(tan, tan),     M1(asin, asin),   M1(acos, acos),    M1(atan, atan),     M1(sinh, sinh),
-    M1(cosh, cosh),   M1(asinh, asinh), M1(acosh, acosh),  M1(atanh, atanh),   M2(pow, pow),
-    M2(fmod, fmod),   M2(atan2, atan2), M2(copysign, copysign), M2(hypot, hypot),
+    M1(exp, exp),           M1(exp2, exp2),   M1X(exp10, exp10),     M1(log, log),
+    M1(log2, log2),         M1(log10, log10), M1(log1p, log1p),      M1(sqrt, sqrt),
+    M1X(rsqrt, rsqrt),      M1(tanh, tanh),   M1X(sigmoid, sigmoid), M1(erf, erf),
+    M1(floor, floor),       M1(ceil, ceil),   M1(round, round),      M1(nearbyint, nearbyint),
+    M1(trunc, trunc),       M1(fabs, fabs),   M1(sin, sin),          M1(cos, cos),
+    M1(tan, tan),           M1(asin, asin),   M1(acos, acos),        M1(atan, atan),
+    M1(sinh, sinh),         M1(cosh, cosh),   M1(asinh, asinh),      M1(acosh, acosh),
+    M1(atanh, atanh),       M2(pow, pow),     M2(fmod, fmod),        M2(atan2, atan2),
+    M2(copysign, copysign), M2(hypot, hypot),
 };
 #undef M1
 #undef M1X
@@ -546,9 +574,9 @@ static int b_math(tir_interp* in, const tvm_tir_call_obj* call, const math_impl*
   TRY(eval_args(in, call, a, n));
   DLDataType t = tvm_tir_dtype_element(a[0].dtype);
   if (!tvm_tir_dtype_is_floating(t) || !tvm_tir_dtype_equal(a[0].dtype, call->expr.dtype)) {
-    return tir_raise_at("TypeError", call, "%s: needs float arguments of the call's type %s, got %s",
-                    op_name(call), tvm_tir_dtype_str(call->expr.dtype).s,
-                    tvm_tir_dtype_str(a[0].dtype).s);
+    return tir_raise_at("TypeError", call,
+                        "%s: needs float arguments of the call's type %s, got %s", op_name(call),
+                        tvm_tir_dtype_str(call->expr.dtype).s, tvm_tir_dtype_str(a[0].dtype).s);
   }
   bool f64 = t.code == kDLFloat && t.bits == 64;
   out->dtype = a[0].dtype;
@@ -573,13 +601,21 @@ static int b_classify(tir_interp* in, const tvm_tir_call_obj* call, int which, t
   out->dtype = tvm_tir_dtype_with_lanes(tvm_tir_dtype_bool(), tir_lanes(&a));
   for (int l = 0; l < tir_lanes(&a); ++l) {
     double x = a.lane[l].f;
-    out->lane[l].i = which == 0 ? (fl && isnan(x)) : which == 1 ? (fl && isinf(x)) : (!fl || isfinite(x));
+    out->lane[l].i = which == 0   ? (fl && isnan(x))
+                     : which == 1 ? (fl && isinf(x))
+                                  : (!fl || isfinite(x));
   }
   return TIR_OK;
 }
-static int b_isnan(tir_interp* in, const tvm_tir_call_obj* c, tir_value* o) { return b_classify(in, c, 0, o); }
-static int b_isinf(tir_interp* in, const tvm_tir_call_obj* c, tir_value* o) { return b_classify(in, c, 1, o); }
-static int b_isfinite(tir_interp* in, const tvm_tir_call_obj* c, tir_value* o) { return b_classify(in, c, 2, o); }
+static int b_isnan(tir_interp* in, const tvm_tir_call_obj* c, tir_value* o) {
+  return b_classify(in, c, 0, o);
+}
+static int b_isinf(tir_interp* in, const tvm_tir_call_obj* c, tir_value* o) {
+  return b_classify(in, c, 1, o);
+}
+static int b_isfinite(tir_interp* in, const tvm_tir_call_obj* c, tir_value* o) {
+  return b_classify(in, c, 2, o);
+}
 
 /* tir.fma(a, b, c) = a * b + c with one rounding (in float for float32/16, bfloat16). */
 static int b_fma(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out) {
@@ -588,13 +624,13 @@ static int b_fma(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out) {
   DLDataType t = tvm_tir_dtype_element(a[0].dtype);
   if (!tvm_tir_dtype_is_floating(t)) {
     return tir_raise_at("TypeError", call, "tir.fma: needs float arguments, got %s",
-                    tvm_tir_dtype_str(t).s);
+                        tvm_tir_dtype_str(t).s);
   }
   *out = a[0];
   for (int l = 0; l < tir_lanes(&a[0]); ++l) {
     double x = a[0].lane[l].f, y = a[1].lane[l].f, z = a[2].lane[l].f;
-    double r = (t.code == kDLFloat && t.bits == 64) ? fma(x, y, z)
-                                                   : fmaf((float)x, (float)y, (float)z);
+    double r =
+        (t.code == kDLFloat && t.bits == 64) ? fma(x, y, z) : fmaf((float)x, (float)y, (float)z);
     out->lane[l].f = tvm_tir__round_float(t, r);
   }
   return TIR_OK;
@@ -614,7 +650,7 @@ static int b_ldexp(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out)
     double e = tir_lane_as_double(n.dtype, n.lane[l]);
     int ei = e > 100000 ? 100000 : e < -100000 ? -100000 : (int)e;
     double r = (t.code == kDLFloat && t.bits == 64) ? ldexp(x.lane[l].f, ei)
-                                                   : ldexpf((float)x.lane[l].f, ei);
+                                                    : ldexpf((float)x.lane[l].f, ei);
     out->lane[l].f = tvm_tir__round_float(t, r);
   }
   return TIR_OK;
@@ -636,8 +672,12 @@ static int b_vector_half(tir_interp* in, const tvm_tir_call_obj* call, bool high
   memcpy(out->lane, &v.lane[high ? tir_lanes(&v) - half : 0], sizeof(tir_lane) * (size_t)half);
   return TIR_OK;
 }
-static int b_vectorlow(tir_interp* in, const tvm_tir_call_obj* c, tir_value* o) { return b_vector_half(in, c, false, o); }
-static int b_vectorhigh(tir_interp* in, const tvm_tir_call_obj* c, tir_value* o) { return b_vector_half(in, c, true, o); }
+static int b_vectorlow(tir_interp* in, const tvm_tir_call_obj* c, tir_value* o) {
+  return b_vector_half(in, c, false, o);
+}
+static int b_vectorhigh(tir_interp* in, const tvm_tir_call_obj* c, tir_value* o) {
+  return b_vector_half(in, c, true, o);
+}
 
 static int b_vectorcombine(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out) {
   tir_value a, b;
@@ -664,7 +704,8 @@ static int b_extern(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out
   if (num_args(call) > 0 && tvm_tir_kind_of(arg(call, 0)) == TVM_TIR_KIND_StringImm) {
     name = tvm_ffi_str_cstr(((const tvm_tir_string_imm_obj*)arg(call, 0))->value);
   }
-  return tir_raise_at("RuntimeError", call, "%s: unknown external function '%s'", op_name(call), name);
+  return tir_raise_at("RuntimeError", call, "%s: unknown external function '%s'", op_name(call),
+                      name);
 }
 
 static const builtin_fn k_builtins[TVM_TIR_BUILTIN_COUNT] = {
@@ -698,7 +739,7 @@ static int eval_builtin(tir_interp* in, const tvm_tir_call_obj* call, tir_value*
     break;
   }
   return tir_raise_at("NotImplementedError", call, "builtin %s is not supported by the interpreter",
-                  op_name(call));
+                      op_name(call));
 }
 
 static int eval_call(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* out) {
@@ -744,10 +785,10 @@ int tir_eval(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* out) {
   tvm_tir_kind kind = tvm_tir_kind_of(e);
   eval_fn fn = kind >= 0 ? k_eval[kind] : NULL;
   if (!fn) {
-    return tir_raise_at("NotImplementedError", NULL, "cannot evaluate a %s",
-                    e ? (kind >= 0 ? tvm_tir_kind_name(kind)
-                                   : tvm_ffi_type_key(tvm_ffi_type_index(e)))
-                      : "missing (NULL) expression");
+    return tir_raise_at(
+        "NotImplementedError", NULL, "cannot evaluate a %s",
+        e ? (kind >= 0 ? tvm_tir_kind_name(kind) : tvm_ffi_type_key(tvm_ffi_type_index(e)))
+          : "missing (NULL) expression");
   }
   TRY(check_lanes(e, e->dtype.lanes ? e->dtype.lanes : 1));
   return fn(in, e, out);
@@ -758,7 +799,7 @@ int tir_eval_int(tir_interp* in, const tvm_tir_expr_obj* e, int64_t* out) {
   TRY(tir_eval(in, e, &v));
   if (!tvm_tir_dtype_is_integer(v.dtype) || tir_lanes(&v) != 1) {
     return tir_raise_at("TypeError", e, "expected an integer scalar, got %s",
-                    tvm_tir_dtype_str(v.dtype).s);
+                        tvm_tir_dtype_str(v.dtype).s);
   }
   *out = v.lane[0].i;
   return TIR_OK;

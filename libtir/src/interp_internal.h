@@ -19,10 +19,10 @@
 #include "internal.h"
 
 enum { TIR_OK = 0, TIR_ERROR = -1, TIR_RETURNED = 1 };
-#define TRY(call)                      \
-  do {                                 \
-    int rc_ = (call);                  \
-    if (rc_ != TIR_OK) return rc_;     \
+#define TRY(call)                  \
+  do {                             \
+    int rc_ = (call);              \
+    if (rc_ != TIR_OK) return rc_; \
   } while (0)
 
 /* ---- Values (interp_value.c) --------------------------------------------------------------- */
@@ -102,7 +102,7 @@ typedef struct {
 } tir_frame;
 
 typedef struct {
-  const tvm_tir_ir_module_obj* mod; /* NULL when a PrimFunc runs alone */
+  const tvm_tir_ir_module_obj* mod;  /* NULL when a PrimFunc runs alone */
   const tvm_tir_prim_func_obj* root; /* the function run by tvm_tir_interp_run */
   tir_frame* frame;
   tir_region* regions;

@@ -57,8 +57,8 @@ static int bind_int(tir_interp* in, const tvm_tir_var_obj* var, int64_t value, c
   tir_value v;
   tir_value_int(&v, var->expr.dtype, value);
   if (v.lane[0].i != value || !tvm_tir_dtype_is_index(var->expr.dtype)) {
-    return tir_raise_at("ValueError", NULL, "%s: %lld does not fit variable '%s' of type %s",
-                        what, (long long)value, tvm_tir_var_name(var),
+    return tir_raise_at("ValueError", NULL, "%s: %lld does not fit variable '%s' of type %s", what,
+                        (long long)value, tvm_tir_var_name(var),
                         tvm_tir_dtype_str(var->expr.dtype).s);
   }
   return tir_bind(in, var, &v);
@@ -69,8 +69,8 @@ static int bind_int(tir_interp* in, const tvm_tir_var_obj* var, int64_t value, c
  * unbound Var is bound to it (the first binding wins), anything else is evaluated and must be
  * equal (ValueError "<owner>: <field>[dim] is <actual> but <e> is <expected>").
  */
-static int match_field(tir_interp* in, const tvm_tir_expr_obj* e, int64_t actual,
-                       const char* owner, const char* field, int64_t dim) {
+static int match_field(tir_interp* in, const tvm_tir_expr_obj* e, int64_t actual, const char* owner,
+                       const char* field, int64_t dim) {
   char what[160];
   if (dim >= 0) {
     snprintf(what, sizeof(what), "%s: %s[%lld]", owner, field, (long long)dim);
@@ -137,7 +137,8 @@ static const tir_alias* find_alias(tir_interp* in, const tvm_tir_buffer_obj* buf
 }
 
 static void pop_aliases(tir_interp* in, int64_t mark) {
-  while (in->frame->num_aliases > mark) tvm_ffi_free(in->frame->aliases[--in->frame->num_aliases].mins);
+  while (in->frame->num_aliases > mark)
+    tvm_ffi_free(in->frame->aliases[--in->frame->num_aliases].mins);
 }
 
 static int eval_shape(tir_interp* in, const tvm_tir_buffer_obj* buf, int64_t* shape) {
@@ -146,7 +147,8 @@ static int eval_shape(tir_interp* in, const tvm_tir_buffer_obj* buf, int64_t* sh
     return tir_raise_at("NotImplementedError", buf, "buffer %s has more than %d dimensions",
                         tvm_tir_buffer_name(buf), TIR_MAX_DIMS);
   }
-  for (int64_t k = 0; k < ndim; ++k) TRY(tir_eval_int(in, tvm_tir_array_at(buf->shape, k), &shape[k]));
+  for (int64_t k = 0; k < ndim; ++k)
+    TRY(tir_eval_int(in, tvm_tir_array_at(buf->shape, k), &shape[k]));
   return TIR_OK;
 }
 
@@ -192,7 +194,8 @@ static int buffer_layout(tir_interp* in, const tvm_tir_buffer_obj* buf, int64_t*
 
 static void format_indices(tvm_ffi_strbuf* b, const int64_t* v, int64_t n) {
   tvm_ffi_strbuf_putc(b, '[');
-  for (int64_t k = 0; k < n; ++k) tvm_ffi_strbuf_printf(b, "%s%lld", k ? ", " : "", (long long)v[k]);
+  for (int64_t k = 0; k < n; ++k)
+    tvm_ffi_strbuf_printf(b, "%s%lld", k ? ", " : "", (long long)v[k]);
   tvm_ffi_strbuf_putc(b, ']');
 }
 
@@ -225,7 +228,8 @@ int tir_element_addr(tir_interp* in, const tvm_tir_buffer_obj* buf, const int64_
   const tir_alias* a = find_alias(in, buf);
   if (a) { /* spec Block item iii: an access to the source at the region's mins + indices */
     int64_t src[TIR_MAX_DIMS], offset = a->num_mins - n;
-    for (int64_t k = 0; k < a->num_mins; ++k) src[k] = a->mins[k] + (k >= offset ? idx[k - offset] : 0);
+    for (int64_t k = 0; k < a->num_mins; ++k)
+      src[k] = a->mins[k] + (k >= offset ? idx[k - offset] : 0);
     return tir_element_addr(in, a->source, src, a->num_mins, out);
   }
   int64_t strides[TIR_MAX_DIMS], flat;
@@ -322,7 +326,9 @@ static int match_buffer(tir_interp* in, const tvm_tir_match_buffer_region_obj* m
                           name, (long long)mins[k], (long long)(mins[k] + extent), (long long)k,
                           tvm_tir_buffer_name(src), (long long)src_shape[k]);
     }
-    if (k >= nr - nb) TRY(match_field(in, tvm_tir_array_at(buf->shape, k - (nr - nb)), extent, name, "shape", k - (nr - nb)));
+    if (k >= nr - nb)
+      TRY(match_field(in, tvm_tir_array_at(buf->shape, k - (nr - nb)), extent, name, "shape",
+                      k - (nr - nb)));
   }
   /* The alias shares the source's data; its layout variables, if any, describe the view. */
   const tir_value* data = tir_lookup(in, src->data);
@@ -335,7 +341,8 @@ static int match_buffer(tir_interp* in, const tvm_tir_match_buffer_region_obj* m
   for (int64_t k = 0; k < nr; ++k) src_offset += mins[k] * src_strides[k];
   for (int64_t k = 0; k < tvm_tir_array_size(buf->strides) && k < nb; ++k) {
     const tvm_tir_expr_obj* s = tvm_tir_array_at(buf->strides, k);
-    if (is_unbound_var(in, s)) TRY(bind_int(in, (const tvm_tir_var_obj*)s, src_strides[nr - nb + k], name));
+    if (is_unbound_var(in, s))
+      TRY(bind_int(in, (const tvm_tir_var_obj*)s, src_strides[nr - nb + k], name));
   }
   if (is_unbound_var(in, buf->elem_offset)) {
     TRY(bind_int(in, (const tvm_tir_var_obj*)buf->elem_offset, src_offset, name));
@@ -376,7 +383,8 @@ static int exec_attr_stmt(tir_interp* in, const tvm_tir_stmt_obj* s) {
     return tir_exec(in, a->body);
   }
   const void* node = tvm_ffi_any_is_object(&a->node) ? a->node.v_obj : NULL;
-  if (tvm_tir_kind_of(node) == TVM_TIR_KIND_IterVar) node = ((const tvm_tir_iter_var_obj*)node)->var;
+  if (tvm_tir_kind_of(node) == TVM_TIR_KIND_IterVar)
+    node = ((const tvm_tir_iter_var_obj*)node)->var;
   if (!tvm_tir_is_var(node)) {
     return tir_raise_at("RuntimeError", s, "AttrStmt %s: the node must be a Var or IterVar", key);
   }
@@ -500,7 +508,8 @@ static int exec_for(tir_interp* in, const tvm_tir_stmt_obj* s) {
   tir_lane lm, le;
   TRY(tir_eval(in, f->min, &m));
   TRY(tir_eval(in, f->extent, &e));
-  if (tir_cast_lane(m.dtype, t, m.lane[0], &lm, "For") || tir_cast_lane(e.dtype, t, e.lane[0], &le, "For")) {
+  if (tir_cast_lane(m.dtype, t, m.lane[0], &lm, "For") ||
+      tir_cast_lane(e.dtype, t, e.lane[0], &le, "For")) {
     return TIR_ERROR;
   }
   for (int64_t k = 0; k < le.i; ++k) {
@@ -569,8 +578,9 @@ static int exec_sblock_realize(tir_interp* in, const tvm_tir_stmt_obj* s) {
   const tvm_tir_sblock_realize_obj* r = (const tvm_tir_sblock_realize_obj*)s;
   int64_t n = tvm_tir_array_size(r->iter_values);
   if (n != tvm_tir_array_size(r->block->iter_vars)) {
-    return tir_raise_at("RuntimeError", s, "SBlockRealize: %lld values for %lld iteration variables",
-                        (long long)n, (long long)tvm_tir_array_size(r->block->iter_vars));
+    return tir_raise_at("RuntimeError", s,
+                        "SBlockRealize: %lld values for %lld iteration variables", (long long)n,
+                        (long long)tvm_tir_array_size(r->block->iter_vars));
   }
   int64_t mark = tir_scope_mark(in);
   int rc = TIR_OK;
@@ -608,9 +618,10 @@ int tir_exec(tir_interp* in, const tvm_tir_stmt_obj* s) {
   tvm_tir_kind kind = tvm_tir_kind_of(s);
   exec_fn fn = kind >= 0 ? k_exec[kind] : NULL;
   if (!fn) {
-    return tir_raise_at("NotImplementedError", NULL, "cannot execute a %s",
-                        s ? (kind >= 0 ? tvm_tir_kind_name(kind) : tvm_ffi_type_key(tvm_ffi_type_index(s)))
-                          : "missing (NULL) statement");
+    return tir_raise_at(
+        "NotImplementedError", NULL, "cannot execute a %s",
+        s ? (kind >= 0 ? tvm_tir_kind_name(kind) : tvm_ffi_type_key(tvm_ffi_type_index(s)))
+          : "missing (NULL) statement");
   }
   return fn(in, s);
 }
@@ -705,15 +716,16 @@ static int bind_tensor(tir_interp* in, const tvm_tir_buffer_obj* b, const DLTens
       tvm_ffi_error_clear();
       snprintf(have, sizeof(have), "dtype(code=%d, bits=%d)", t->dtype.code, t->dtype.bits);
     }
-    return tir_raise_at("ValueError", NULL, "%s: dtype %s does not match buffer %s of dtype %s", arg,
-                        have, bname, tvm_tir_dtype_str(b->dtype).s);
+    return tir_raise_at("ValueError", NULL, "%s: dtype %s does not match buffer %s of dtype %s",
+                        arg, have, bname, tvm_tir_dtype_str(b->dtype).s);
   }
   TRY(tir_check_storable(b->dtype, bname));
   if (t->ndim != ndim || ndim > TIR_MAX_DIMS || (ndim > 0 && !t->shape)) {
-    return tir_raise_at("ValueError", NULL, "%s: ndim %d does not match buffer %s of ndim %lld", arg,
-                        (int)t->ndim, bname, (long long)ndim);
+    return tir_raise_at("ValueError", NULL, "%s: ndim %d does not match buffer %s of ndim %lld",
+                        arg, (int)t->ndim, bname, (long long)ndim);
   }
-  for (int64_t k = 0; k < ndim; ++k) TRY(match_field(in, tvm_tir_array_at(b->shape, k), t->shape[k], arg, "shape", k));
+  for (int64_t k = 0; k < ndim; ++k)
+    TRY(match_field(in, tvm_tir_array_at(b->shape, k), t->shape[k], arg, "shape", k));
   int64_t compact[TIR_MAX_DIMS];
   TRY(compact_strides(b, t->shape, ndim, compact));
   if (tvm_tir_array_size(b->strides) == 0) {
@@ -749,7 +761,8 @@ static int bind_tensor(tir_interp* in, const tvm_tir_buffer_obj* b, const DLTens
     int64_t stride = t->strides ? t->strides[k] : compact[k], span;
     if (t->shape[k] == 0) return TIR_OK; /* no element: nothing is reachable */
     overflow |= __builtin_mul_overflow(stride, t->shape[k] - 1, &span);
-    overflow |= span < 0 ? __builtin_add_overflow(lo, span, &lo) : __builtin_add_overflow(hi, span, &hi);
+    overflow |=
+        span < 0 ? __builtin_add_overflow(lo, span, &lo) : __builtin_add_overflow(hi, span, &hi);
   }
   if (overflow || __builtin_mul_overflow(lo, size, &lo) || __builtin_mul_overflow(hi, size, &hi)) {
     return tir_raise_at("ValueError", NULL, "%s: tensor extent overflows", arg);
@@ -774,15 +787,21 @@ static int bind_handle_as_tensor(tir_interp* in, const tvm_tir_buffer_obj* b, co
                           tvm_tir_buffer_name(b));
     }
   }
-  DLTensor t = {.data = v->lane[0].p, .device = {kDLCPU, 0}, .ndim = (int32_t)ndim,
-                .dtype = b->dtype, .shape = shape, .strides = NULL, .byte_offset = 0};
+  DLTensor t = {.data = v->lane[0].p,
+                .device = {kDLCPU, 0},
+                .ndim = (int32_t)ndim,
+                .dtype = b->dtype,
+                .shape = shape,
+                .strides = NULL,
+                .byte_offset = 0};
   return bind_tensor(in, b, &t, arg, false);
 }
 
 static int bind_params(tir_interp* in, const tvm_tir_prim_func_obj* f, const char* fname,
                        const call_args* args) {
   int64_t np = tvm_tir_array_size(f->params), implicit = 0;
-  for (int64_t i = 0; i < np; ++i) implicit += is_buffer_field_var(f, tvm_tir_array_at(f->params, i));
+  for (int64_t i = 0; i < np; ++i)
+    implicit += is_buffer_field_var(f, tvm_tir_array_at(f->params, i));
   bool skip_implicit = args->count != np && args->count == np - implicit;
   if (args->count != np && !skip_implicit) {
     return tir_raise_at("TypeError", NULL, "%s: expected %lld arguments, got %lld", fname,
@@ -798,13 +817,14 @@ static int bind_params(tir_interp* in, const tvm_tir_prim_func_obj* f, const cha
       const tvm_tir_buffer_obj* b = param_buffer(f, p);
       if ((b != NULL) != (pass == 1)) continue;
       char arg[128];
-      snprintf(arg, sizeof(arg), "%s: argument %lld ('%s')", fname, (long long)k, tvm_tir_var_name(p));
+      snprintf(arg, sizeof(arg), "%s: argument %lld ('%s')", fname, (long long)k,
+               tvm_tir_var_name(p));
       if (b && args->any) {
         const TVMFFIAny* x = &args->any[k];
         void* tensor = tvm_ffi_any_as_object(x, kTVMFFITensor);
         const DLTensor* t = x->type_index == kTVMFFIDLTensorPtr ? (const DLTensor*)x->v_ptr
-                            : tensor                           ? tvm_ffi_tensor_dl(tensor)
-                                                               : NULL;
+                            : tensor                            ? tvm_ffi_tensor_dl(tensor)
+                                                                : NULL;
         if (!t) {
           return tir_raise_at("TypeError", NULL, "%s: buffer %s needs a tensor, got %s", arg,
                               tvm_tir_buffer_name(b), tvm_ffi_any_type_name(x));
@@ -917,17 +937,21 @@ int tvm_tir_interp_run(const void* func_or_module, const char* func_name, const 
     if (!name) name = "PrimFunc";
   } else if (kind == TVM_TIR_KIND_IRModule) {
     in.mod = func_or_module;
-    if (!name) return tvm_ffi_raise("ValueError", "tvm_tir_interp_run: a module needs a function name");
+    if (!name)
+      return tvm_ffi_raise("ValueError", "tvm_tir_interp_run: a module needs a function name");
     owned = tvm_tir_ir_module_lookup(in.mod, name);
-    if (!owned) return tvm_ffi_raise("ValueError", "tvm_tir_interp_run: no function '%s' in the module", name);
+    if (!owned)
+      return tvm_ffi_raise("ValueError", "tvm_tir_interp_run: no function '%s' in the module",
+                           name);
     if (tvm_tir_kind_of(owned) != TVM_TIR_KIND_PrimFunc) {
       tvm_ffi_release(owned);
       return tvm_ffi_raise("TypeError", "tvm_tir_interp_run: '%s' is not a PrimFunc", name);
     }
     f = owned;
   } else {
-    return tvm_ffi_raise("TypeError", "tvm_tir_interp_run: expected a PrimFunc or an IRModule, got %s",
-                         func_or_module ? tvm_ffi_type_key(tvm_ffi_type_index(func_or_module)) : "NULL");
+    return tvm_ffi_raise(
+        "TypeError", "tvm_tir_interp_run: expected a PrimFunc or an IRModule, got %s",
+        func_or_module ? tvm_ffi_type_key(tvm_ffi_type_index(func_or_module)) : "NULL");
   }
   in.root = f;
   int rc;

@@ -57,8 +57,16 @@ void tvm_tir_visitor_free(tvm_tir_visitor* v) {
   v->depth = v->capacity = 0;
 }
 
+/* Path steps allowed (each nested node adds at least one): deeper IR raises instead of
+ * overflowing the stack. */
+#define MAX_DEPTH TVM_FFI_STRUCTURAL_MAX_DEPTH
+
 static int visit_node(tvm_tir_visitor* v, const void* node) {
   if (!node) return 0;
+  if (v->depth > MAX_DEPTH) {
+    tvm_ffi_raise("RuntimeError", "tvm_tir_visit: IR nested deeper than %d levels", MAX_DEPTH);
+    return -1;
+  }
   tvm_tir_kind k = tvm_tir_kind_of(node);
   tvm_tir_visit_fn pre = k >= 0 && v->pre[k] ? v->pre[k] : v->pre_default;
   tvm_tir_visit_fn post = k >= 0 && v->post[k] ? v->post[k] : v->post_default;
@@ -316,12 +324,24 @@ void* tvm_tir_mutate(tvm_tir_mutator* m, const void* node) {
     tvm_ffi_retain((void*)node);
     return (void*)node;
   }
+  if (m->depth >= MAX_DEPTH) {
+    tvm_ffi_raise("RuntimeError", "tvm_tir_mutate: IR nested deeper than %d levels", MAX_DEPTH);
+    return NULL;
+  }
+  m->depth++;
+  void* r;
   tvm_tir_mutate_fn pre = m->pre[k] ? m->pre[k] : m->pre_default;
-  if (pre) return pre(m, node);
-  void* r = tvm_tir_mutate_children(m, node);
-  tvm_tir_mutate_fn post = m->post[k] ? m->post[k] : m->post_default;
-  if (!r || !post) return r;
-  void* p = post(m, r);
-  tvm_ffi_release(r);
-  return p;
+  if (pre) {
+    r = pre(m, node);
+  } else {
+    r = tvm_tir_mutate_children(m, node);
+    tvm_tir_mutate_fn post = m->post[k] ? m->post[k] : m->post_default;
+    if (r && post) {
+      void* p = post(m, r);
+      tvm_ffi_release(r);
+      r = p;
+    }
+  }
+  m->depth--;
+  return r;
 }

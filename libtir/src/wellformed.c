@@ -3,7 +3,8 @@
  * per-kind pre callbacks handle the binding sites (they visit the fields of a node in scoping
  * order themselves and return SKIP); every other node gets the generic child walk, so a Var use
  * anywhere is checked by the Var callback. The first violation stops the walk with a ValueError
- * carrying the access path of the offending node.
+ * carrying the access path of the offending node. A first, generic pass (pre_structure) checks
+ * that the fields the scoped pass reads are present and of the right kinds.
  */
 #include <stdarg.h>
 #include <string.h>
@@ -21,6 +22,7 @@ typedef struct {
   void* ranges;      /* ffi.Dict Var -> Range: loop and block iter var ranges in scope */
   void* no_use;      /* ffi.Dict: reduction iter vars while visiting a block's init */
   void* sym_owner;   /* ffi.Dict Var -> Buffer: shape/stride/offset Vars a buffer defined */
+  void* allocs;      /* ffi.Dict: data Vars of Allocates in scope */
 } wf;
 
 #define SELF ((wf*)v)
@@ -28,10 +30,10 @@ typedef struct {
 
 /* ---- Errors ---------------------------------------------------------------------------------- */
 /* Raise at the current path extended by field (NULL: the current node) and index (-1: none). */
-static int fail_at(wf* w, const char* field, int64_t index, const char* fmt, ...) {
+static int fail_at(tvm_tir_visitor* v, const char* field, int64_t index, const char* fmt, ...) {
   int pushed = 0;
-  if (field && tvm_tir_visitor_push_attr(&w->v, field) == 0) pushed++;
-  if (index >= 0 && tvm_tir_visitor_push_item(&w->v, index) == 0) pushed++;
+  if (field && tvm_tir_visitor_push_attr(v, field) == 0) pushed++;
+  if (index >= 0 && tvm_tir_visitor_push_item(v, index) == 0) pushed++;
   tvm_ffi_strbuf msg = {0};
   tvm_ffi_strbuf_puts(&msg, "well-formedness: ");
   va_list ap;
@@ -39,8 +41,8 @@ static int fail_at(wf* w, const char* field, int64_t index, const char* fmt, ...
   tvm_ffi_strbuf_vprintf(&msg, fmt, ap);
   va_end(ap);
   tvm_ffi_strbuf_puts(&msg, " at ");
-  tvm_tir_visitor_path_format(&w->v, &msg);
-  while (pushed--) tvm_tir_visitor_pop(&w->v);
+  tvm_tir_visitor_path_format(v, &msg);
+  while (pushed--) tvm_tir_visitor_pop(v);
   tvm_ffi_raise("ValueError", "%s", tvm_ffi_strbuf_cstr(&msg));
   tvm_ffi_strbuf_free(&msg);
   return -1;
@@ -64,7 +66,7 @@ static const char* vname(const void* var) { return tvm_tir_var_name((const tvm_t
 /* Bind var at the current path + field[index]: SSA check, then in scope. */
 static int bind(wf* w, const tvm_tir_var_obj* var, const char* field, int64_t index) {
   if (has(w->bound, var)) {
-    return fail_at(w, field, index, "variable `%s` is bound more than once (SSA)", vname(var));
+    return fail_at(&w->v, field, index, "variable `%s` is bound more than once (SSA)", vname(var));
   }
   if (put(w->bound, var, NULL) != 0 || put(w->scope, var, NULL) != 0) return -1;
   return 0;
@@ -118,9 +120,9 @@ static int buffer_symbol(wf* w, const tvm_tir_buffer_obj* b, const void* e, decl
 static int declare_buffer(wf* w, const tvm_tir_buffer_obj* b, decl_mode mode, const char* field,
                           int64_t index, bool* out_data) {
   *out_data = false;
-  int depth = (int)w->v.depth, rc = 0;
-  if (field) rc = tvm_tir_visitor_push_attr(&w->v, field);
-  if (rc == 0 && index >= 0) rc = tvm_tir_visitor_push_item(&w->v, index);
+  int pushed = 0, rc = 0;
+  if (field && (rc = tvm_tir_visitor_push_attr(&w->v, field)) == 0) pushed++;
+  if (rc == 0 && index >= 0 && (rc = tvm_tir_visitor_push_item(&w->v, index)) == 0) pushed++;
   if (rc == 0 && !(mode == DECL_DECLARE && has(w->scope, b->data))) {
     rc = bind(w, b->data, "data", -1);
     *out_data = rc == 0;
@@ -132,7 +134,7 @@ static int declare_buffer(wf* w, const tvm_tir_buffer_obj* b, decl_mode mode, co
     rc = buffer_symbol(w, b, tvm_ffi_seq_obj_at(b->strides, i), mode, "strides", i);
   }
   if (rc == 0) rc = buffer_symbol(w, b, b->elem_offset, mode, "elem_offset", -1);
-  w->v.depth = depth;
+  while (pushed--) tvm_tir_visitor_pop(&w->v);
   if (rc == 0) rc = put(w->buffers, b, NULL);
   return rc;
 }
@@ -160,20 +162,29 @@ static void undeclare_buffer(wf* w, const tvm_tir_buffer_obj* b, bool data_bound
   unbind_symbol(w, b, b->elem_offset);
 }
 
-/* The buffer of a load/store/region, at field "buffer" of the current node. */
+/* The buffer of a load/store/region, at field "buffer" of the current node: declared, or a
+ * view of an Allocate in scope (then its shape, strides and elem_offset are uses). */
 static int check_buffer_use(wf* w, const tvm_tir_buffer_obj* b) {
   if (has(w->buffers, b)) return 0;
-  return fail_at(w, "buffer", -1, "buffer `%s` is not declared in this scope",
+  if (has(w->allocs, b->data)) {
+    int rc = tvm_tir_visitor_push_attr(&w->v, "buffer");
+    if (rc == 0) {
+      rc = uses(w, b, "shape") || uses(w, b, "strides") || uses(w, b, "elem_offset") ? -1 : 0;
+      tvm_tir_visitor_pop(&w->v);
+    }
+    return rc;
+  }
+  return fail_at(&w->v, "buffer", -1, "buffer `%s` is not declared in this scope",
                  tvm_tir_buffer_name(b));
 }
 
 /* ---- Expressions --------------------------------------------------------------------------- */
 static int pre_var(tvm_tir_visitor* v, const void* node) {
   if (!has(SELF->scope, node)) {
-    return fail_at(SELF, NULL, -1, "variable `%s` used outside its scope", vname(node));
+    return fail_at(v, NULL, -1, "variable `%s` used outside its scope", vname(node));
   }
   if (has(SELF->no_use, node)) {
-    return fail_at(SELF, NULL, -1,
+    return fail_at(v, NULL, -1,
                    "the init of a reduction block uses reduction iter var `%s` (init rule)",
                    vname(node));
   }
@@ -236,11 +247,12 @@ static int pre_for(tvm_tir_visitor* v, const void* node) {
 static int pre_allocate(tvm_tir_visitor* v, const void* node) {
   const tvm_tir_allocate_obj* a = node;
   if (uses(SELF, node, "extents") != 0 || uses(SELF, node, "condition") != 0 ||
-      bind(SELF, a->buffer_var, "buffer_var", -1) != 0) {
+      bind(SELF, a->buffer_var, "buffer_var", -1) != 0 || put(SELF->allocs, a->buffer_var, NULL)) {
     return -1;
   }
   int rc = uses(SELF, node, "body");
   unbind(SELF, a->buffer_var);
+  drop(SELF->allocs, a->buffer_var);
   return rc ? -1 : TVM_TIR_VISIT_SKIP;
 }
 
@@ -267,10 +279,10 @@ static int pre_attr_stmt(tvm_tir_visitor* v, const void* node) {
 
 static int pre_decl_buffer(tvm_tir_visitor* v, const void* node) {
   const tvm_tir_decl_buffer_obj* d = node;
-  bool data;
+  bool data, declared = has(SELF->buffers, d->buffer); /* e.g. a parameter's buffer */
   if (declare_buffer(SELF, d->buffer, DECL_DECLARE, "buffer", -1, &data) != 0) return -1;
   int rc = uses(SELF, node, "body");
-  undeclare_buffer(SELF, d->buffer, data);
+  if (!declared) undeclare_buffer(SELF, d->buffer, data);
   return rc ? -1 : TVM_TIR_VISIT_SKIP;
 }
 
@@ -291,7 +303,7 @@ static int pre_buffer_region(tvm_tir_visitor* v, const void* node) {
   if (check_buffer_use(SELF, r->buffer) != 0) return -1;
   int64_t n = tvm_ffi_seq_size(r->region), ndim = tvm_tir_buffer_ndim(r->buffer);
   if (n != ndim) {
-    return fail_at(SELF, "region", -1,
+    return fail_at(v, "region", -1,
                    "region of buffer `%s` has %lld ranges for %lld dimensions (rule "
                    "O-BUFFERREGION, spec O4)",
                    tvm_tir_buffer_name(r->buffer), (long long)n, (long long)ndim);
@@ -303,7 +315,7 @@ static int pre_sblock_realize(tvm_tir_visitor* v, const void* node) {
   const tvm_tir_sblock_realize_obj* r = node;
   int64_t nv = tvm_ffi_seq_size(r->iter_values), ni = tvm_ffi_seq_size(r->block->iter_vars);
   if (nv != ni) {
-    return fail_at(SELF, "iter_values", -1,
+    return fail_at(v, "iter_values", -1,
                    "%lld iter_values for block `%s` with %lld iter_vars (rule S-BLOCKREALIZE, "
                    "spec S14)",
                    (long long)nv, tvm_ffi_str_cstr(r->block->name_hint), (long long)ni);
@@ -312,7 +324,7 @@ static int pre_sblock_realize(tvm_tir_visitor* v, const void* node) {
     const tvm_tir_expr_obj* val = tvm_ffi_seq_obj_at(r->iter_values, i);
     const tvm_tir_iter_var_obj* iv = tvm_ffi_seq_obj_at(r->block->iter_vars, i);
     if (!tvm_tir_dtype_equal(val->dtype, iv->var->expr.dtype)) {
-      return fail_at(SELF, "iter_values", i,
+      return fail_at(v, "iter_values", i,
                      "iter value of dtype %s bound to iter var `%s` of dtype %s (rule "
                      "S-BLOCKREALIZE)",
                      tvm_tir_dtype_str(val->dtype).s, vname(iv->var),
@@ -354,14 +366,14 @@ static int check_match_buffer(wf* w, const tvm_tir_match_buffer_region_obj* mb, 
     why = "buffer types must be kDefault (item 6)";
   }
   if (why) {
-    return fail_at(w, "match_buffers", j, "match_buffer `%s`: %s (rule O-MATCHBUFFER, spec O5)",
+    return fail_at(&w->v, "match_buffers", j, "match_buffer `%s`: %s (rule O-MATCHBUFFER, spec O5)",
                    name, why);
   }
   void* region = mb->source->region;
   int64_t nr = tvm_ffi_seq_size(region), ns = tvm_ffi_seq_size(buf->shape);
   int64_t offset = nr - ns;
   if (offset < 0) {
-    return fail_at(w, "match_buffers", j,
+    return fail_at(&w->v, "match_buffers", j,
                    "match_buffer `%s`: %lld dimensions for a region of %lld (rule O-MATCHBUFFER, "
                    "spec O5 item 7)",
                    name, (long long)ns, (long long)nr);
@@ -380,7 +392,7 @@ static int check_match_buffer(wf* w, const tvm_tir_match_buffer_region_obj* mb, 
       if (tvm_tir_visitor_push_item(&w->v, j) == 0) {
         tvm_ffi_strbuf t = {0};
         tvm_tir__text(&t, want);
-        rc = fail_at(w, "source", -1,
+        rc = fail_at(&w->v, "source", -1,
                      "match_buffer `%s`: cannot prove that the extent of region[%lld] equals %s "
                      "(rule O-MATCHBUFFER, spec O5 item %d)",
                      name, (long long)i, tvm_ffi_strbuf_cstr(&t), i < offset ? 8 : 9);
@@ -419,7 +431,7 @@ static int visit_block(wf* w, const tvm_tir_sblock_obj* b) {
     if (rc != 0) return -1;
   }
   if (b->init && !has_reduce) {
-    return fail_at(w, "init", -1,
+    return fail_at(&w->v, "init", -1,
                    "block `%s` has an init statement but no reduction (kCommReduce) iter var "
                    "(init rule)",
                    bname);
@@ -550,6 +562,65 @@ static const tvm_tir_visit_fn k_pre[TVM_TIR_KIND_COUNT] = {
     [K(TupleType)] = pre_skip,
 };
 
+/* ---- Structure ------------------------------------------------------------------------------
+ * A first pass (the scoped pass dereferences fields freely): every object field of a libtir
+ * node is present unless optional, and the arrays the scoped pass reads hold the right kinds.
+ * Constructors guarantee this; deserialized IR may not. */
+static bool optional_field(tvm_tir_kind k, const char* f) {
+  static const char* const any_kind[] = {"span", "struct_info_", "else_case", "thread_binding",
+                                         "init", "dom"};
+  for (size_t i = 0; i < sizeof(any_kind) / sizeof(*any_kind); ++i) {
+    if (strcmp(f, any_kind[i]) == 0) return true;
+  }
+  return k == K(Range) && strcmp(f, "extent") == 0;
+}
+
+static tvm_tir_kind element_kind(const char* f) {
+  static const struct {
+    const char* field;
+    tvm_tir_kind kind;
+  } table[] = {{"params", K(Var)},          {"iter_vars", K(IterVar)},
+               {"alloc_buffers", K(Buffer)}, {"match_buffers", K(MatchBufferRegion)},
+               {"reads", K(BufferRegion)},   {"writes", K(BufferRegion)},
+               {"iter_values", K(PrimExpr)}, {"indices", K(PrimExpr)},
+               {"shape", K(PrimExpr)},       {"strides", K(PrimExpr)},
+               {"extents", K(PrimExpr)},     {"args", K(PrimExpr)},
+               {"region", K(Range)},         {"bounds", K(Range)},
+               {"seq", K(Stmt)}};
+  for (size_t i = 0; i < sizeof(table) / sizeof(*table); ++i) {
+    if (strcmp(f, table[i].field) == 0) return table[i].kind;
+  }
+  return TVM_TIR_KIND_NONE;
+}
+
+static int pre_structure(tvm_tir_visitor* v, const void* node) {
+  tvm_tir_kind k = tvm_tir_kind_of(node);
+  if (k < 0) return TVM_TIR_VISIT_CONTINUE;
+  const TVMFFIFieldInfo* const* fields;
+  int32_t n = tvm_ffi_type_all_fields(tvm_ffi_type_index(node), &fields);
+  for (int32_t i = 0; i < n; ++i) {
+    const TVMFFIFieldInfo* f = fields[i];
+    if (f->field_static_type_index < kTVMFFIStaticObjectBegin) continue;
+    const void* val = *(void* const*)((const char*)node + f->offset);
+    const char* name = f->name.data;
+    if (!val) {
+      if (optional_field(k, name)) continue;
+      return fail_at(v, name, -1, "required field `%s` of %s is missing", name,
+                     tvm_tir_kind_name(k));
+    }
+    tvm_tir_kind elem = element_kind(name);
+    if (elem < 0 || tvm_ffi_type_index(val) != kTVMFFIArray) continue;
+    for (int64_t j = 0; j < tvm_ffi_seq_size(val); ++j) {
+      const TVMFFIAny* a = tvm_ffi_seq_at(val, j);
+      if (!tvm_ffi_any_is_object(a) || !tvm_tir_is(a->v_obj, elem)) {
+        return fail_at(v, name, j, "%s[%lld] of %s must be a %s, got %s", name, (long long)j,
+                       tvm_tir_kind_name(k), tvm_tir_kind_name(elem), tvm_ffi_any_type_name(a));
+      }
+    }
+  }
+  return TVM_TIR_VISIT_CONTINUE;
+}
+
 static int verify_func(const tvm_tir_prim_func_obj* f) {
   wf w;
   memset(&w, 0, sizeof(w));
@@ -560,9 +631,14 @@ static int verify_func(const tvm_tir_prim_func_obj* f) {
   w.ranges = tvm_ffi_dict_new();
   w.no_use = tvm_ffi_dict_new();
   w.sym_owner = tvm_ffi_dict_new();
+  w.allocs = tvm_ffi_dict_new();
   int rc = -1;
-  if (w.bound && w.scope && w.buffers && w.ranges && w.no_use && w.sym_owner) {
-    rc = tvm_tir_visit(&w.v, f);
+  if (w.bound && w.scope && w.buffers && w.ranges && w.no_use && w.sym_owner && w.allocs) {
+    tvm_tir_visitor structure = {0};
+    structure.pre_default = pre_structure;
+    rc = tvm_tir_visit(&structure, f);
+    tvm_tir_visitor_free(&structure);
+    if (rc == 0) rc = tvm_tir_visit(&w.v, f);
   }
   tvm_tir_visitor_free(&w.v);
   tvm_ffi_release(w.bound);
@@ -571,6 +647,7 @@ static int verify_func(const tvm_tir_prim_func_obj* f) {
   tvm_ffi_release(w.ranges);
   tvm_ffi_release(w.no_use);
   tvm_ffi_release(w.sym_owner);
+  tvm_ffi_release(w.allocs);
   return rc;
 }
 

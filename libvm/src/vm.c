@@ -617,7 +617,8 @@ static int run_loop(tvm_vm_state* vm, int64_t base, TVMFFIAny* out) {
     any_words rv = {0, 0};
     if (TVM_VM_LIKELY(r >= 0)) {
       rv = load_any(VM_REG(regs, r));
-      store_any(VM_REG(regs, r), (any_words){0, 0});
+      /* The reference moves to the caller (a plain value may stay: it is released by none). */
+      if (words_is_object(rv)) store_any(VM_REG(regs, r), (any_words){0, 0});
     }
     result_is_object = words_is_object(rv);
     if (TVM_VM_UNLIKELY(fr == entry)) {

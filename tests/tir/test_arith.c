@@ -174,6 +174,26 @@ TEST(simplify_rules) {
   CHECK(simplifies_to(
       tvm_tir_load_take(R(A), tvm_tir_sub_take(tvm_tir_add_take(R(x), tvm_tir_int(1)), tvm_tir_int(1))),
       r, tvm_tir_load_take(R(A), R(x))));
+  /* UInt: no negative coefficients; cancellation still works. */
+  tvm_tir_var_obj* u = tvm_tir_var("u", TVM_TIR_UINT32);
+  tvm_tir_var_obj* w = tvm_tir_var("w", TVM_TIR_UINT32);
+  CHECK(simplifies_to(tvm_tir_sub_take(tvm_tir_add_take(R(u), tvm_tir_const(TVM_TIR_UINT32, 1)), R(u)),
+                      NULL, tvm_tir_const(TVM_TIR_UINT32, 1)));
+  CHECK(simplifies_to(tvm_tir_sub_take(R(u), R(w)), NULL, tvm_tir_sub_take(R(u), R(w))));
+  CHECK(simplifies_to(tvm_tir_sub_take(tvm_tir_const(TVM_TIR_UINT32, 0), R(u)), NULL,
+                      tvm_tir_sub_take(tvm_tir_const(TVM_TIR_UINT32, 0), R(u))));
+  RELEASE(u, w);
+  /* Equal pure sub-expressions cancel; impure calls do not. */
+  tvm_tir_buffer_obj* I = tvm_tir_buffer_decl("I", TVM_TIR_INT32, 64);
+  tvm_tir_expr_obj* ld = tvm_tir_load_take(R(I), R(x));
+  CHECK(simplifies_to(tvm_tir_sub_take(R(ld), tvm_tir_load_take(R(I), R(x))), r, tvm_tir_int(0)));
+  tvm_tir_op_obj* opaque = tvm_tir_op_register("test.opaque_rand", 0, TVM_TIR_EFFECT_OPAQUE);
+  tvm_tir_expr_obj* call0 = tvm_tir_call_new(TVM_TIR_INT32, opaque, NULL);
+  tvm_tir_expr_obj* call1 = tvm_tir_call_new(TVM_TIR_INT32, opaque, NULL);
+  tvm_tir_expr_obj* diff = call0 && call1 ? tvm_tir_sub(call0, call1) : NULL;
+  tvm_tir_expr_obj* sd = diff ? tvm_tir_simplify_expr(diff, r) : NULL;
+  CHECK(sd && tvm_tir_kind_of(sd) == TVM_TIR_KIND_Sub);
+  RELEASE(I, ld, opaque, call0, call1, diff, sd);
   /* Unchanged expressions come back as the same object. */
   tvm_tir_expr_obj* e = tvm_tir_add_take(R(x), R(y));
   tvm_tir_expr_obj* s = tvm_tir_simplify_expr(e, r);
@@ -208,7 +228,9 @@ static tvm_tir_expr_obj* gen(int depth) {
     if (rnd() % 3 == 0) return tvm_tir_int(rnd_in(-9, 9));
     return (tvm_tir_expr_obj*)tvm_tir_ref(g_vars[rnd() % NV]);
   }
-  switch (rnd() % 9) {
+  switch (rnd() % 11) {
+    case 9: return tvm_tir_div_take(gen(depth - 1), tvm_tir_int(rnd_in(1, 8)));
+    case 10: return tvm_tir_mod_take(gen(depth - 1), tvm_tir_int(rnd_in(1, 8)));
     case 0: return tvm_tir_add_take(gen(depth - 1), gen(depth - 1));
     case 1: return tvm_tir_sub_take(gen(depth - 1), gen(depth - 1));
     case 2: return tvm_tir_mul_take(gen(depth - 1), tvm_tir_int(rnd_in(-4, 4)));

@@ -48,7 +48,7 @@ static inline void* ret_func_take(void* params, void* value) {
 
 static inline void interp_fail_(int line, const char* what) {
   void* e = tvm_ffi_error_take();
-  fprintf(stderr, "%s:%d: %s: %s: %s\n", __FILE__, line, what, e ? tvm_ffi_error_kind(e) : "?",
+  fprintf(stderr, "line %d: %s: %s: %s\n", line, what, e ? tvm_ffi_error_kind(e) : "?",
           e ? tvm_ffi_error_message(e) : "(no error raised)");
   tvm_ffi_release(e);
   g_test_failed_checks++;
@@ -67,15 +67,15 @@ static inline void run_err_(int line, const char* kind, const char* part, void* 
   TVMFFIAny out;
   if (!tir_expect_ok_(line, f)) return;
   if (tvm_tir_interp_run(f, NULL, args, n, &out) == 0) {
-    fprintf(stderr, "%s:%d: expected %s, the run succeeded\n", __FILE__, line, kind);
+    fprintf(stderr, "line %d: expected %s, the run succeeded\n", line, kind);
     g_test_failed_checks++;
     tvm_ffi_any_release(&out);
     return;
   }
   void* e = tvm_ffi_error_take();
   if (!e || strcmp(tvm_ffi_error_kind(e), kind) != 0 || !strstr(tvm_ffi_error_message(e), part)) {
-    fprintf(stderr, "%s:%d: expected %s containing \"%s\", got %s: %s\n", __FILE__, line, kind,
-            part, e ? tvm_ffi_error_kind(e) : "nothing", e ? tvm_ffi_error_message(e) : "");
+    fprintf(stderr, "line %d: expected %s containing \"%s\", got %s: %s\n", line, kind, part,
+            e ? tvm_ffi_error_kind(e) : "nothing", e ? tvm_ffi_error_message(e) : "");
     g_test_failed_checks++;
   }
   tvm_ffi_release(e);
@@ -86,8 +86,7 @@ static inline int64_t eval_i_(int line, void* params, void* value, const TVMFFIA
   TVMFFIAny out = tvm_ffi_any_none();
   int64_t v = INT64_MIN;
   if (run_ok_(line, f, args, n, &out) && !tvm_ffi_any_as_int(&out, &v)) {
-    fprintf(stderr, "%s:%d: result is a %s, not an int\n", __FILE__, line,
-            tvm_ffi_any_type_name(&out));
+    fprintf(stderr, "line %d: result is a %s, not an int\n", line, tvm_ffi_any_type_name(&out));
     g_test_failed_checks++;
   }
   tvm_ffi_release(f);
@@ -99,8 +98,7 @@ static inline double eval_f_(int line, void* params, void* value, const TVMFFIAn
   TVMFFIAny out = tvm_ffi_any_none();
   double v = -12345.678;
   if (run_ok_(line, f, args, n, &out) && out.type_index != kTVMFFIFloat) {
-    fprintf(stderr, "%s:%d: result is a %s, not a float\n", __FILE__, line,
-            tvm_ffi_any_type_name(&out));
+    fprintf(stderr, "line %d: result is a %s, not a float\n", line, tvm_ffi_any_type_name(&out));
     g_test_failed_checks++;
   } else if (out.type_index == kTVMFFIFloat) {
     v = out.v_float64;
@@ -124,6 +122,7 @@ static inline void eval_err_(int line, const char* kind, const char* part, void*
   eval_err_(__LINE__, (kind), (part), (params), (value), INTERP_ARGS(__VA_ARGS__))
 #define RUN_OK(f, ...) run_ok_(__LINE__, (f), INTERP_ARGS(__VA_ARGS__), &(TVMFFIAny){0})
 #define RUN_OK0(f) run_ok_(__LINE__, (f), NULL, 0, &(TVMFFIAny){0})
-#define RUN_ERR(kind, part, f, ...) run_err_(__LINE__, (kind), (part), (f), INTERP_ARGS(__VA_ARGS__))
+#define RUN_ERR(kind, part, f, ...) \
+  run_err_(__LINE__, (kind), (part), (f), INTERP_ARGS(__VA_ARGS__))
 
 #endif /* TVM_TESTS_TIR_TEST_INTERP_H_ */

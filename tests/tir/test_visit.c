@@ -190,10 +190,29 @@ TEST(mutate_rebuilds_changed_subtrees_only) {
   RELEASE(f, g, q);
 }
 
+TEST(deep_nesting_raises) {
+  /* x + 1 + 1 + ... nested deeper than the walk allows. */
+  tvm_tir_var_obj* x = tvm_tir_var("x", TVM_TIR_INT32);
+  tvm_tir_expr_obj* e = (tvm_tir_expr_obj*)tvm_tir_ref(x);
+  for (int i = 0; e && i < TVM_FFI_STRUCTURAL_MAX_DEPTH + 10; ++i) {
+    e = tvm_tir_add_take(e, tvm_tir_int(1));
+  }
+  if (!EXPECT_OK(e)) return;
+  tvm_tir_visitor v = {0};
+  CHECK_EQ_INT(tvm_tir_visit(&v, e), -1);
+  CHECK_RAISED("RuntimeError", "nested deeper than");
+  tvm_tir_visitor_free(&v);
+  tvm_tir_mutator m = {0};
+  CHECK(tvm_tir_mutate(&m, e) == NULL);
+  CHECK_RAISED("RuntimeError", "nested deeper than");
+  RELEASE(x, e);
+}
+
 int main(void) {
   RUN(visit_large_function);
   RUN(visit_tables_skip_and_stop);
   RUN(mutate_rebuilds_changed_subtrees_only);
+  RUN(deep_nesting_raises);
   tir_release_temps();
   return test_summary();
 }

@@ -93,7 +93,18 @@ TEST(well_formed_programs) {
                           tvm_tir_while_take(tvm_tir_lt_take(R(n), tvm_tir_int(0)),
                                              store0(A, tvm_tir_int(0)))));
   EXPECT_WELL_FORMED(tvm_tir_func_take("f", tvm_tir_list_take(R(A)), body));
-  RELEASE(n, A, i, t, tx, p, S);
+  /* A view of an Allocate without DeclBuffer; a parameter's buffer declared again. */
+  tvm_tir_var_obj* q = tvm_tir_ptr_var("q", TVM_TIR_FLOAT32, NULL);
+  bf.data = q;
+  bf.shape = tvm_tir_list_take(R(n));
+  bf.name = "Q";
+  tvm_tir_buffer_obj* Q = tvm_tir_buffer_new(&bf);
+  tvm_ffi_release(bf.shape);
+  void* body2 = tvm_tir_seq_take(
+      tvm_tir_allocate_takev(R(q), TVM_TIR_FLOAT32, 1, (void*[]){R(n)}, store0(Q, tvm_tir_int(0))),
+      tvm_tir_decl_buffer_take(R(A), store0(A, tvm_tir_int(0))), store0(A, tvm_tir_int(1)));
+  EXPECT_WELL_FORMED(tvm_tir_func_take("f", tvm_tir_list_take(R(A)), body2));
+  RELEASE(n, A, i, t, tx, p, S, q, Q);
 }
 
 /* for i in range(4): block with match_buffer M = A[i*4 : i*4 + 4] whose extent is written
@@ -280,6 +291,25 @@ TEST(reduction_init) {
   RELEASE(A, vi, vk);
 }
 
+TEST(malformed_structure) {
+  /* What the constructors refuse but deserialized IR may hold: a missing field, an array
+   * element of the wrong kind. */
+  tvm_tir_buffer_obj* A = tvm_tir_buffer_decl("A", TVM_TIR_FLOAT32, 4);
+  tvm_tir_var_obj* vi = tvm_tir_var("vi", TVM_TIR_INT32);
+  void* realize = tvm_tir_block_take(
+      "b", tvm_tir_list_take(tvm_tir_iter_var_take(R(vi), tvm_tir_int(0), tvm_tir_int(4), TVM_TIR_ITER_DATA_PAR)),
+      tvm_tir_list_take(tvm_tir_int(0)), NULL, NULL, store0(A, R(vi)));
+  realize = realize ? with_field(realize, "block", NULL) : NULL;
+  EXPECT_ILL_FORMED(tvm_tir_func_take("f", tvm_tir_list_take(R(A)), realize),
+                    "well-formedness: required field `block` of SBlockRealize is missing at "
+                    "<root>.body.block");
+  void* f = tvm_tir_func_take("f", tvm_tir_list_take(R(A)), store0(A, tvm_tir_int(0)));
+  f = f ? with_field(f, "params", tvm_tir_list_take(tvm_tir_int(3))) : NULL;
+  EXPECT_ILL_FORMED(f, "well-formedness: params[0] of PrimFunc must be a Var, got ir.IntImm at "
+                       "<root>.params[0]");
+  RELEASE(A, vi);
+}
+
 TEST(module_and_arguments) {
   tvm_tir_buffer_obj* A = tvm_tir_buffer_decl("A", TVM_TIR_FLOAT32, 8);
   tvm_tir_var_obj* i = tvm_tir_var("i", TVM_TIR_INT32);
@@ -304,6 +334,7 @@ int main(void) {
   RUN(region_arity);
   RUN(block_realize_arity_and_dtype);
   RUN(reduction_init);
+  RUN(malformed_structure);
   RUN(module_and_arguments);
   tir_release_temps();
   return test_summary();

@@ -4,6 +4,8 @@
  * interface, saved functions, the time evaluator, compiled (vm_tir) functions, imports, errors
  * and limits.
  */
+#include <stdio.h>
+
 #include "vm_test_funcs.h"
 
 /* main(a, b) = (a + b) * (a - b) */
@@ -864,6 +866,171 @@ TEST(native_reentry) {
   tvm_vm_executable_release(e);
 }
 
+
+/* Registers read before any write are None, even where earlier frames left values behind. */
+TEST(unwritten_registers_are_none) {
+  tvm_vm_builder* b = tvm_vm_builder_new();
+  tvm_vm_builder_declare_packed(b, "test.add");
+  tvm_vm_builder_declare_packed(b, "vm.builtin.copy");
+  /* fill(x): writes x + i into registers 1..7 */
+  tvm_vm_builder_function_begin(b, "fill", 1, 8, NULL);
+  for (int r = 1; r < 8; ++r) {
+    int64_t args[] = {tvm_vm_arg_reg(0), tvm_vm_arg_imm(r)};
+    tvm_vm_builder_emit_call(b, "test.add", args, 2, r);
+  }
+  tvm_vm_builder_emit_ret(b, 7);
+  tvm_vm_builder_function_end(b);
+  /* peek(flag): if flag: %2 = copy(1); return copy(%2) -- %2 is unwritten when flag is 0 */
+  tvm_vm_builder_function_begin(b, "peek", 1, 8, NULL);
+  int64_t br = tvm_vm_builder_emit_if(b, 0, 0);
+  int64_t one[] = {tvm_vm_arg_imm(1)};
+  tvm_vm_builder_emit_call(b, "vm.builtin.copy", one, 1, 2);
+  tvm_vm_builder_set_jump_target(b, br, tvm_vm_builder_next_instr(b));
+  int64_t r2[] = {tvm_vm_arg_reg(2)};
+  tvm_vm_builder_emit_call(b, "vm.builtin.copy", r2, 1, 3);
+  tvm_vm_builder_emit_ret(b, 3);
+  tvm_vm_builder_function_end(b);
+  /* both(x) = fill(x); peek(0) -- peek's frame reuses fill's registers */
+  tvm_vm_builder_function_begin(b, "both", 1, 2, NULL);
+  int64_t x[] = {tvm_vm_arg_reg(0)}, zero[] = {tvm_vm_arg_imm(0)};
+  tvm_vm_builder_emit_call(b, "fill", x, 1, 1);
+  tvm_vm_builder_emit_call(b, "peek", zero, 1, 1);
+  tvm_vm_builder_emit_ret(b, 1);
+  tvm_vm_builder_function_end(b);
+  tvm_vm_executable* e = tvm_vm_builder_finish(b);
+  tvm_vm_builder_free(b);
+  tvm_vm* vm = cpu_vm(e);
+  TVMFFIAny v = tvm_ffi_any_int(100), r;
+  CHECK_OK(tvm_vm_invoke(vm, "both", &v, 1, &r));
+  CHECK_EQ_INT(r.type_index, kTVMFFINone);
+  v = tvm_ffi_any_int(1);
+  CHECK_EQ_INT(call_int(vm, "peek", &v, 1), 1);
+  tvm_vm_release(vm);
+  tvm_vm_executable_release(e);
+}
+
+/* Objects through every call path: in-place arguments, results fused with Ret and If, %void
+ * destinations, deep recursion across register stack chunks. Leaks show under ASan. */
+static int test_concat(void* h, const TVMFFIAny* a, int32_t n, TVMFFIAny* r) {
+  TVMFFIByteArray x, y;
+  if (!tvm_ffi_check_num_args("test.concat", n, 2) || !tvm_ffi_arg_bytes("test.concat", a, 0, &x) ||
+      !tvm_ffi_arg_bytes("test.concat", a, 1, &y)) {
+    return -1;
+  }
+  char buf[256];
+  snprintf(buf, sizeof(buf), "%.*s%.*s", (int)x.size, x.data, (int)y.size, y.data);
+  *r = tvm_ffi_string(buf);
+  return 0;
+}
+
+static int test_nonempty(void* h, const TVMFFIAny* a, int32_t n, TVMFFIAny* r) {
+  TVMFFIByteArray x;
+  if (!tvm_ffi_arg_bytes("test.nonempty", a, 0, &x)) return -1;
+  *r = tvm_ffi_any_bool(x.size > 0);
+  return 0;
+}
+
+TEST(objects_through_every_call_path) {
+  tvm_ffi_global_register("test.concat", test_concat, true);
+  tvm_ffi_global_register("test.nonempty", test_nonempty, true);
+  tvm_vm_builder* b = tvm_vm_builder_new();
+  tvm_vm_builder_declare_packed(b, "test.concat");
+  tvm_vm_builder_declare_packed(b, "test.nonempty");
+  tvm_vm_builder_declare_packed(b, "test.sub");
+  tvm_vm_builder_declare_packed(b, "test.lt");
+  int64_t suffix = tvm_vm_builder_const_str(b, "-suffix-long-enough");
+  /* join(a, b) = concat(a, b)   (in-place arguments, fused with Ret) */
+  tvm_vm_builder_function_begin(b, "join", 2, 3, NULL);
+  int64_t ab[] = {tvm_vm_arg_reg(0), tvm_vm_arg_reg(1)};
+  tvm_vm_builder_emit_call(b, "test.concat", ab, 2, 2);
+  tvm_vm_builder_emit_ret(b, 2);
+  tvm_vm_builder_function_end(b);
+  /* pick(s) = nonempty(s) ? join(s, c) : s   (fused If, %void discarded object) */
+  tvm_vm_builder_function_begin(b, "pick", 1, 3, NULL);
+  int64_t s0[] = {tvm_vm_arg_reg(0)}, sc[] = {tvm_vm_arg_reg(0), tvm_vm_arg_const(suffix)};
+  tvm_vm_builder_emit_call(b, "test.concat", sc, 2, TVM_VM_REG_VOID);
+  tvm_vm_builder_emit_call(b, "test.nonempty", s0, 1, 1);
+  int64_t br = tvm_vm_builder_emit_if(b, 1, 0);
+  tvm_vm_builder_emit_call(b, "join", sc, 2, 2);
+  tvm_vm_builder_emit_ret(b, 2);
+  tvm_vm_builder_set_jump_target(b, br, tvm_vm_builder_next_instr(b));
+  tvm_vm_builder_emit_ret(b, 0);
+  tvm_vm_builder_function_end(b);
+  /* deep(n, s) = n < 1 ? s : deep(n - 1, s)   (objects in every frame, chunks switch) */
+  tvm_vm_builder_function_begin(b, "deep", 2, 4, NULL);
+  int64_t lt[] = {tvm_vm_arg_reg(0), tvm_vm_arg_imm(1)}, dec[] = {tvm_vm_arg_reg(0), tvm_vm_arg_imm(1)};
+  tvm_vm_builder_emit_call(b, "test.lt", lt, 2, 2);
+  int64_t br2 = tvm_vm_builder_emit_if(b, 2, 0);
+  tvm_vm_builder_emit_ret(b, 1);
+  tvm_vm_builder_set_jump_target(b, br2, tvm_vm_builder_next_instr(b));
+  tvm_vm_builder_emit_call(b, "test.sub", dec, 2, 3);
+  int64_t rec[] = {tvm_vm_arg_reg(3), tvm_vm_arg_reg(1)};
+  tvm_vm_builder_emit_call(b, "deep", rec, 2, 2);
+  tvm_vm_builder_emit_ret(b, 2);
+  tvm_vm_builder_function_end(b);
+  tvm_vm_executable* e = tvm_vm_builder_finish(b);
+  tvm_vm_builder_free(b);
+  tvm_vm* vm = cpu_vm(e);
+  TVMFFIAny args[] = {tvm_ffi_string("left-part-object"), tvm_ffi_string("right-part-object")}, r;
+  CHECK_OK(tvm_vm_invoke(vm, "join", args, 2, &r));
+  CHECK_STR_EQ(tvm_ffi_str_cstr(r.v_obj), "left-part-objectright-part-object");
+  tvm_ffi_any_release(&r);
+  CHECK_OK(tvm_vm_invoke(vm, "pick", args, 1, &r));
+  CHECK_STR_EQ(tvm_ffi_str_cstr(r.v_obj), "left-part-object-suffix-long-enough");
+  tvm_ffi_any_release(&r);
+  TVMFFIAny empty = tvm_ffi_string(""), deep_args[] = {tvm_ffi_any_int(20000), args[1]};
+  CHECK_OK(tvm_vm_invoke(vm, "pick", &empty, 1, &r));
+  CHECK(tvm_ffi_any_as_bytes(&r, &(TVMFFIByteArray){0}));
+  tvm_ffi_any_release(&r);
+  CHECK_OK(tvm_vm_set_max_call_depth(vm, 30000));
+  CHECK_OK(tvm_vm_invoke(vm, "deep", deep_args, 2, &r));
+  CHECK(r.v_obj == args[1].v_obj);
+  CHECK_EQ_INT(tvm_ffi_strong_count(args[1].v_obj), 2); /* ours and r: all frames let go */
+  tvm_ffi_any_release(&r);
+  /* Errors unwind frames that hold objects. */
+  deep_args[0] = tvm_ffi_any_int(40000);
+  CHECK(tvm_vm_invoke(vm, "deep", deep_args, 2, &r) != 0);
+  CHECK_RAISED("RecursionError", "maximum VM call depth (30000)");
+  CHECK_EQ_INT(tvm_ffi_strong_count(args[1].v_obj), 1);
+  tvm_ffi_any_release(&args[0]);
+  tvm_ffi_any_release(&args[1]);
+  tvm_vm_release(vm);
+  tvm_vm_executable_release(e);
+}
+
+/* An instrument that removes itself from inside its callback. */
+typedef struct {
+  void* remove; /* the VM's set_instrument function */
+  int calls;
+} self_removing;
+
+static int self_removing_cb(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* rv) {
+  self_removing* s = (self_removing*)self;
+  if (++s->calls == 3) {
+    TVMFFIAny none = tvm_ffi_any_none(), r;
+    if (tvm_ffi_function_call(s->remove, &none, 1, &r) != 0) return -1;
+  }
+  return 0;
+}
+
+TEST(instrument_removed_during_a_call) {
+  tvm_vm_executable* e = build_fib();
+  tvm_vm* vm = cpu_vm(e);
+  self_removing st = {NULL, 0};
+  CHECK_OK(tvm_ffi_module_get_function(vm, "set_instrument", false, &st.remove));
+  void* cb = tvm_ffi_function_new(&st, self_removing_cb, NULL);
+  CHECK_OK(tvm_vm_set_instrument(vm, cb));
+  tvm_ffi_release(cb); /* the VM holds it; the callback drops the VM's reference itself */
+  TVMFFIAny n = tvm_ffi_any_int(15);
+  CHECK_EQ_INT(call_int(vm, "fib", &n, 1), 610);
+  CHECK_EQ_INT(st.calls, 4); /* the call whose "before" removed it still gets its "after" */
+  CHECK_EQ_INT(call_int(vm, "fib", &n, 1), 610);
+  CHECK_EQ_INT(st.calls, 4);
+  tvm_ffi_release(st.remove);
+  tvm_vm_release(vm);
+  tvm_vm_executable_release(e);
+}
+
 int main(void) {
   tvm_vm_init();
   register_test_funcs();
@@ -884,5 +1051,8 @@ int main(void) {
   RUN(compiled_functions_and_imports);
   RUN(missing_packed_function);
   RUN(native_reentry);
+  RUN(unwritten_registers_are_none);
+  RUN(objects_through_every_call_path);
+  RUN(instrument_removed_during_a_call);
   return test_summary();
 }

@@ -25,7 +25,8 @@ extern "C" {
  *    defined by buffer_map are in scope in the whole body; a binding's own value/extent is
  *    outside its scope).
  *  - Buffers: BufferLoad/BufferStore/BufferRegion name a buffer in scope (buffer_map, block
- *    alloc_buffers and match_buffers, DeclBuffer, BufferRealize); a BufferRegion has one range
+ *    alloc_buffers and match_buffers, DeclBuffer, BufferRealize, or a buffer whose data var is
+ *    the buffer_var of an enclosing Allocate); a BufferRegion has one range
  *    per dimension (O4); a MatchBufferRegion satisfies O5, its extents proved with the
  *    simplifier (tvm/tir/arith.h) under the ranges of the enclosing loops and block iter vars.
  *  - SBlockRealize: as many iter_values as iter_vars, each of its iter var's dtype (S14).

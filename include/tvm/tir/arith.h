@@ -32,7 +32,8 @@ int tvm_tir_const_int_bound(const tvm_tir_expr_obj* expr, const void* ranges, in
  * reference; expr itself when nothing simplifies), or NULL + error. Scalar integer expressions
  * are put in canonical affine form: sum of c_i * t_i + c0 with the terms t_i (variables first,
  * ordered by name then first appearance, then other sub-expressions in order of appearance)
- * combined and cancelled; FloorDiv/FloorMod (and Div/Mod of non-negative values) by positive
+ * combined and cancelled (equal terms: the same object, or structurally equal without calls of
+ * impure ops); FloorDiv/FloorMod (and Div/Mod of non-negative values) by positive
  * constants split off multiples of the divisor, vanish when the bounds allow, and nest
  * (floordiv(floordiv(x, a), b) = floordiv(x, a * b)); Min/Max and comparisons decided by the
  * bounds become one side / bool constants; Select, And, Or, Not fold constants. Other

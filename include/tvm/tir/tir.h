@@ -24,6 +24,9 @@
 #include <tvm/tir/op.h>
 #include <tvm/tir/stmt.h>
 #include <tvm/tir/type.h>
+#include <tvm/tir/analysis.h>
+#include <tvm/tir/arith.h>
 #include <tvm/tir/interp.h>
+#include <tvm/tir/visit.h>
 
 #endif /* TVM_TIR_TIR_H_ */

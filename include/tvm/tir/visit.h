@@ -66,7 +66,8 @@ struct tvm_tir_visitor {
 };
 
 /* Visit root (path "<root>") and everything below it. 0, or -1 when a callback stopped the
- * walk (its error raised). */
+ * walk (its error raised) or the IR is nested deeper than TVM_FFI_STRUCTURAL_MAX_DEPTH path
+ * steps (RuntimeError; the mutator has the same limit on nested nodes). */
 int tvm_tir_visit(tvm_tir_visitor* v, const void* root);
 /* From inside a callback: visit node (a child of the current node) at the current path
  * extended by one field step `field` ("body"). */
@@ -109,6 +110,7 @@ struct tvm_tir_mutator {
   tvm_tir_mutate_fn pre_default;
   tvm_tir_mutate_fn post_default;
   void* ctx;
+  int64_t depth; /* nesting of tvm_tir_mutate calls (walk state; leave 0) */
 };
 
 /* The mutated node (a new reference; node itself when nothing changed), or NULL + error. */

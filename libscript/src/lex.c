@@ -1,0 +1,667 @@
+/* lex.c: the TVMScript tokenizer (see tvm/script/lexer.h for the rules it follows). */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <tvm/script/lexer.h>
+
+static const char* const kKindNames[TVM_SCRIPT_TOK_COUNT_] = {
+    "end of input", "end of line", "indent", "dedent", "identifier", "integer", "float",
+    "string",
+#define X(e, s) "'" s "'",
+    TVM_SCRIPT_TOKEN_KEYWORDS(X) TVM_SCRIPT_TOKEN_OPERATORS(X)
+#undef X
+};
+
+const char* tvm_script_token_kind_name(int kind) {
+  return kind >= 0 && kind < TVM_SCRIPT_TOK_COUNT_ ? kKindNames[kind] : "<bad token>";
+}
+
+typedef struct {
+  const char* text;
+  uint8_t size;
+  int32_t kind;
+} spelling;
+
+static const spelling kKeywords[] = {
+#define X(e, s) {s, sizeof(s) - 1, TVM_SCRIPT_TOK_KW_##e},
+    TVM_SCRIPT_TOKEN_KEYWORDS(X)
+#undef X
+};
+static const spelling kOperators[] = {
+#define X(e, s) {s, sizeof(s) - 1, TVM_SCRIPT_TOK_##e},
+    TVM_SCRIPT_TOKEN_OPERATORS(X)
+#undef X
+};
+
+typedef struct {
+  const char* src;
+  size_t len;
+  const char* filename;
+  size_t pos;
+  int32_t line;
+  size_t line_start;
+  tvm_script_tokens* out;
+  size_t cap;
+  tvm_ffi_strbuf strings;
+  /* Indentation stack in columns with tabs to multiples of 8 and with tabs as 1. */
+  int32_t indent8[TVM_SCRIPT_MAX_NESTING + 1], indent1[TVM_SCRIPT_MAX_NESTING + 1];
+  int ndent;
+  /* Open brackets: their kind and span, for matching and for "never closed". */
+  int32_t brackets[TVM_SCRIPT_MAX_NESTING];
+  tvm_script_span bracket_spans[TVM_SCRIPT_MAX_NESTING];
+  int depth;
+  bool line_has_tokens;
+} lexer;
+
+static inline bool is_ident_start(unsigned char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
+}
+static inline bool is_ident_char(unsigned char c) {
+  return is_ident_start(c) || (c >= '0' && c <= '9');
+}
+static inline int hex_value(unsigned char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+/* Span of bytes [begin, end) that lie on the current line. */
+static tvm_script_span span_here(const lexer* lx, size_t begin, size_t end) {
+  tvm_script_span s;
+  s.start_byte = (int64_t)begin;
+  s.end_byte = (int64_t)end;
+  s.start_line = s.end_line = lx->line;
+  s.start_col = (int32_t)(begin - lx->line_start + 1);
+  s.end_col = (int32_t)(end - lx->line_start + 1);
+  return s;
+}
+
+static int fail(const lexer* lx, tvm_script_span span, const char* fmt, ...)
+    TVM_FFI_PRINTF(3, 4);
+static int fail(const lexer* lx, tvm_script_span span, const char* fmt, ...) {
+  tvm_ffi_strbuf msg = {0};
+  va_list ap;
+  va_start(ap, fmt);
+  tvm_ffi_strbuf_vprintf(&msg, fmt, ap);
+  va_end(ap);
+  tvm_script_diag_raise("SyntaxError", lx->src, lx->len, lx->filename, span, "%s",
+                        tvm_ffi_strbuf_cstr(&msg));
+  tvm_ffi_strbuf_free(&msg);
+  return -1;
+}
+
+static tvm_script_token* push(lexer* lx, int32_t kind, tvm_script_span span) {
+  tvm_script_tokens* out = lx->out;
+  if (out->count == lx->cap) {
+    size_t cap = lx->cap * 2;
+    tvm_script_token* data = tvm_ffi_realloc(out->data, cap * sizeof(tvm_script_token));
+    if (!data) return NULL;
+    out->data = data;
+    lx->cap = cap;
+  }
+  tvm_script_token* t = &out->data[out->count++];
+  t->kind = kind;
+  t->str_off = t->str_len = 0;
+  t->v.i = 0;
+  t->span = span;
+  return t;
+}
+
+static void newline_seen(lexer* lx) {
+  /* lx->pos is at '\n' or '\r'; step over it (and the '\n' of "\r\n"). */
+  if (lx->src[lx->pos] == '\r' && lx->pos + 1 < lx->len && lx->src[lx->pos + 1] == '\n') ++lx->pos;
+  ++lx->pos;
+  ++lx->line;
+  lx->line_start = lx->pos;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Indentation                                                                              */
+/* ---------------------------------------------------------------------------------------- */
+
+/* At the start of a logical line outside brackets: skip blank and comment-only lines, then
+ * emit INDENT/DEDENT tokens for the first line with content. Returns 1 at end of input. */
+static int indentation(lexer* lx) {
+  for (;;) {
+    int32_t col8 = 0, col1 = 0;
+    size_t p = lx->pos;
+    for (; p < lx->len; ++p) {
+      char c = lx->src[p];
+      if (c == ' ') {
+        ++col8, ++col1;
+      } else if (c == '\t') {
+        col8 = (col8 / 8 + 1) * 8;
+        ++col1;
+      } else if (c == '\f') {
+        col8 = col1 = 0;
+      } else {
+        break;
+      }
+    }
+    lx->pos = p;
+    if (p >= lx->len) return 1;
+    char c = lx->src[p];
+    if (c == '#') {
+      while (lx->pos < lx->len && lx->src[lx->pos] != '\n' && lx->src[lx->pos] != '\r') ++lx->pos;
+      if (lx->pos >= lx->len) return 1;
+      newline_seen(lx);
+      continue;
+    }
+    if (c == '\n' || c == '\r') {
+      newline_seen(lx);
+      continue;
+    }
+    tvm_script_span ws = span_here(lx, lx->line_start, p);
+    int top = lx->ndent;
+    if (col8 == lx->indent8[top]) {
+      if (col1 != lx->indent1[top]) goto inconsistent;
+      return 0;
+    }
+    if (col8 > lx->indent8[top]) {
+      if (col1 <= lx->indent1[top]) goto inconsistent;
+      if (top == TVM_SCRIPT_MAX_NESTING) {
+        return fail(lx, ws, "too many levels of indentation (the limit is %d)",
+                    TVM_SCRIPT_MAX_NESTING);
+      }
+      lx->ndent = top + 1;
+      lx->indent8[top + 1] = col8;
+      lx->indent1[top + 1] = col1;
+      return push(lx, TVM_SCRIPT_TOK_INDENT, ws) ? 0 : -1;
+    }
+    tvm_script_span at = span_here(lx, p, p);
+    while (lx->ndent > 0 && col8 < lx->indent8[lx->ndent]) {
+      --lx->ndent;
+      if (!push(lx, TVM_SCRIPT_TOK_DEDENT, at)) return -1;
+    }
+    if (col8 != lx->indent8[lx->ndent]) {
+      return fail(lx, ws, "unindent does not match any outer indentation level");
+    }
+    if (col1 != lx->indent1[lx->ndent]) goto inconsistent;
+    return 0;
+  inconsistent:
+    return fail(lx, ws, "inconsistent use of tabs and spaces in indentation");
+  }
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Numbers                                                                                  */
+/* ---------------------------------------------------------------------------------------- */
+
+/* Scan digits of `base` with single underscores between them, from lx->pos. Returns the count
+ * of digits, or -1 for a misplaced underscore (lx->pos is then at the offending byte). */
+static int64_t scan_digits(lexer* lx, int base, bool leading_underscore_ok) {
+  int64_t n = 0;
+  bool after_underscore = leading_underscore_ok;
+  while (lx->pos < lx->len) {
+    unsigned char c = (unsigned char)lx->src[lx->pos];
+    if (c == '_') {
+      if (!after_underscore && n == 0) return -1;
+      if (lx->pos + 1 >= lx->len) return -1;
+      int next = hex_value((unsigned char)lx->src[lx->pos + 1]);
+      if (next < 0 || next >= base) return -1;
+      ++lx->pos;
+      after_underscore = false;
+      continue;
+    }
+    int v = hex_value(c);
+    if (v < 0 || v >= base) break;
+    ++n;
+    ++lx->pos;
+  }
+  return n;
+}
+
+static int lex_number(lexer* lx) {
+  size_t start = lx->pos;
+  const char* s = lx->src;
+  bool is_float = false;
+  int base = 10;
+  const char* base_name = "decimal";
+  if (s[start] == '0' && start + 1 < lx->len) {
+    char p = s[start + 1];
+    if (p == 'x' || p == 'X') base = 16, base_name = "hexadecimal";
+    if (p == 'o' || p == 'O') base = 8, base_name = "octal";
+    if (p == 'b' || p == 'B') base = 2, base_name = "binary";
+  }
+  if (base != 10) {
+    lx->pos += 2;
+    if (scan_digits(lx, base, true) <= 0) {
+      return fail(lx, span_here(lx, start, lx->pos + (lx->pos < lx->len)),
+                  "invalid %s literal", base_name);
+    }
+  } else {
+    int64_t int_digits = 0;
+    if (s[start] != '.') {
+      int_digits = scan_digits(lx, 10, false);
+      if (int_digits < 0) goto bad_decimal;
+    }
+    if (lx->pos < lx->len && s[lx->pos] == '.') {
+      is_float = true;
+      ++lx->pos;
+      if (lx->pos < lx->len && s[lx->pos] >= '0' && s[lx->pos] <= '9' &&
+          scan_digits(lx, 10, false) < 0) {
+        goto bad_decimal;
+      }
+    }
+    if (lx->pos < lx->len && (s[lx->pos] == 'e' || s[lx->pos] == 'E')) {
+      is_float = true;
+      ++lx->pos;
+      if (lx->pos < lx->len && (s[lx->pos] == '+' || s[lx->pos] == '-')) ++lx->pos;
+      if (lx->pos >= lx->len || s[lx->pos] < '0' || s[lx->pos] > '9') goto bad_decimal;
+      if (scan_digits(lx, 10, false) < 0) goto bad_decimal;
+    }
+    if (lx->pos < lx->len && (s[lx->pos] == 'j' || s[lx->pos] == 'J')) {
+      return fail(lx, span_here(lx, start, lx->pos + 1),
+                  "complex literals are not supported in TVMScript");
+    }
+    if (!is_float && s[start] == '0') {
+      for (size_t i = start; i < lx->pos; ++i) {
+        if (s[i] != '0' && s[i] != '_') {
+          return fail(lx, span_here(lx, start, lx->pos),
+                      "leading zeros in decimal integer literals are not permitted; use an 0o "
+                      "prefix for octal integers");
+        }
+      }
+    }
+  }
+  if (lx->pos < lx->len && is_ident_char((unsigned char)s[lx->pos])) {
+    return fail(lx, span_here(lx, start, lx->pos + 1), "invalid %s literal", base_name);
+  }
+  tvm_script_span span = span_here(lx, start, lx->pos);
+  if (is_float) {
+    char small[64];
+    size_t n = lx->pos - start;
+    char* buf = n < sizeof(small) ? small : tvm_ffi_malloc(n + 1);
+    if (!buf) return -1;
+    size_t k = 0;
+    for (size_t i = start; i < lx->pos; ++i) {
+      if (s[i] != '_') buf[k++] = s[i];
+    }
+    buf[k] = '\0';
+    double v = strtod(buf, NULL);
+    if (buf != small) tvm_ffi_free(buf);
+    tvm_script_token* t = push(lx, TVM_SCRIPT_TOK_FLOAT, span);
+    if (!t) return -1;
+    t->v.f = v;
+    return 0;
+  }
+  uint64_t v = 0;
+  for (size_t i = start + (base == 10 ? 0 : 2); i < lx->pos; ++i) {
+    if (s[i] == '_') continue;
+    uint64_t d = (uint64_t)hex_value((unsigned char)s[i]);
+    if (v > (UINT64_C(0x7FFFFFFFFFFFFFFF) - d) / (uint64_t)base) {
+      return fail(lx, span, "integer literal is too large (the limit is 2**63 - 1)");
+    }
+    v = v * (uint64_t)base + d;
+  }
+  tvm_script_token* t = push(lx, TVM_SCRIPT_TOK_INT, span);
+  if (!t) return -1;
+  t->v.i = (int64_t)v;
+  return 0;
+bad_decimal:
+  return fail(lx, span_here(lx, start, lx->pos + (lx->pos < lx->len)), "invalid decimal literal");
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Strings                                                                                  */
+/* ---------------------------------------------------------------------------------------- */
+
+static void put_utf8(tvm_ffi_strbuf* b, uint32_t cp) {
+  char u[4];
+  size_t n;
+  if (cp < 0x80) {
+    u[0] = (char)cp, n = 1;
+  } else if (cp < 0x800) {
+    u[0] = (char)(0xC0 | (cp >> 6)), u[1] = (char)(0x80 | (cp & 0x3F)), n = 2;
+  } else if (cp < 0x10000) {
+    u[0] = (char)(0xE0 | (cp >> 12)), u[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    u[2] = (char)(0x80 | (cp & 0x3F)), n = 3;
+  } else {
+    u[0] = (char)(0xF0 | (cp >> 18)), u[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+    u[2] = (char)(0x80 | ((cp >> 6) & 0x3F)), u[3] = (char)(0x80 | (cp & 0x3F)), n = 4;
+  }
+  tvm_ffi_strbuf_append(b, u, n);
+}
+
+/* An escape sequence at lx->pos (the byte after the backslash); `bs` is the backslash. */
+static int lex_escape(lexer* lx, size_t bs) {
+  tvm_ffi_strbuf* b = &lx->strings;
+  const char* s = lx->src;
+  char c = s[lx->pos];
+  static const char kSimple[] = "\\\\''\"\"a\ab\bf\fn\nr\rt\tv\v";
+  for (size_t i = 0; i + 1 < sizeof(kSimple); i += 2) {
+    if (c == kSimple[i]) {
+      tvm_ffi_strbuf_putc(b, kSimple[i + 1]);
+      ++lx->pos;
+      return 0;
+    }
+  }
+  if (c >= '0' && c <= '7') {
+    uint32_t v = 0;
+    for (int k = 0; k < 3 && lx->pos < lx->len && s[lx->pos] >= '0' && s[lx->pos] <= '7'; ++k) {
+      v = v * 8 + (uint32_t)(s[lx->pos++] - '0');
+    }
+    put_utf8(b, v);
+    return 0;
+  }
+  int digits = c == 'x' ? 2 : c == 'u' ? 4 : c == 'U' ? 8 : 0;
+  if (digits) {
+    ++lx->pos;
+    uint32_t v = 0;
+    for (int k = 0; k < digits; ++k) {
+      int h = lx->pos < lx->len ? hex_value((unsigned char)s[lx->pos]) : -1;
+      if (h < 0) {
+        return fail(lx, span_here(lx, bs, lx->pos), "truncated \\%c escape: expected %d hex digits",
+                    c, digits);
+      }
+      v = v * 16 + (uint32_t)h;
+      ++lx->pos;
+    }
+    if (v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) {
+      return fail(lx, span_here(lx, bs, lx->pos), "invalid Unicode code point in \\%c escape", c);
+    }
+    put_utf8(b, v);
+    return 0;
+  }
+  if (c == 'N') {
+    return fail(lx, span_here(lx, bs, lx->pos + 1),
+                "\\N{...} escapes are not supported in TVMScript");
+  }
+  /* An unknown escape keeps its backslash (Python's behaviour). */
+  tvm_ffi_strbuf_putc(b, '\\');
+  return 0;
+}
+
+/* A string literal whose prefix (possibly empty) starts at `start`; lx->pos is at the quote. */
+static int lex_string(lexer* lx, size_t start) {
+  const char* s = lx->src;
+  bool raw = false;
+  for (size_t i = start; i < lx->pos; ++i) {
+    char p = s[i];
+    if (p == 'r' || p == 'R') raw = true;
+    if (p == 'b' || p == 'B') {
+      return fail(lx, span_here(lx, start, lx->pos + 1),
+                  "bytes literals are not supported in TVMScript");
+    }
+    if (p == 'f' || p == 'F') {
+      return fail(lx, span_here(lx, start, lx->pos + 1),
+                  "f-strings are not supported in TVMScript");
+    }
+  }
+  char q = s[lx->pos];
+  bool triple = lx->pos + 2 < lx->len && s[lx->pos + 1] == q && s[lx->pos + 2] == q;
+  int32_t line0 = lx->line;
+  size_t line_start0 = lx->line_start;
+  tvm_script_span open = span_here(lx, start, lx->pos + (triple ? 3 : 1));
+  lx->pos += triple ? 3 : 1;
+  tvm_ffi_strbuf* b = &lx->strings;
+  size_t off = b->size;
+  for (;;) {
+    size_t run = lx->pos;
+    while (lx->pos < lx->len) {
+      char c = s[lx->pos];
+      if (c == q || c == '\\' || c == '\n' || c == '\r') break;
+      ++lx->pos;
+    }
+    tvm_ffi_strbuf_append(b, s + run, lx->pos - run);
+    if (lx->pos >= lx->len) goto unterminated;
+    char c = s[lx->pos];
+    if (c == q) {
+      if (!triple) {
+        ++lx->pos;
+        break;
+      }
+      if (lx->pos + 2 < lx->len && s[lx->pos + 1] == q && s[lx->pos + 2] == q) {
+        lx->pos += 3;
+        break;
+      }
+      tvm_ffi_strbuf_putc(b, q);
+      ++lx->pos;
+    } else if (c == '\n' || c == '\r') {
+      if (!triple) goto unterminated;
+      tvm_ffi_strbuf_putc(b, '\n');
+      newline_seen(lx);
+    } else { /* backslash */
+      size_t bs = lx->pos++;
+      if (lx->pos >= lx->len) goto unterminated;
+      char e = s[lx->pos];
+      if (e == '\n' || e == '\r') {
+        if (raw) {
+          tvm_ffi_strbuf_append(b, "\\\n", 2);
+        }
+        newline_seen(lx);
+      } else if (raw) {
+        tvm_ffi_strbuf_putc(b, '\\');
+        tvm_ffi_strbuf_putc(b, e);
+        ++lx->pos;
+      } else if (lex_escape(lx, bs) != 0) {
+        return -1;
+      }
+    }
+  }
+  if (b->failed) return tvm_ffi_raise("MemoryError", "out of memory lexing a string literal");
+  if (b->size - off > UINT32_MAX - 1 || b->size > UINT32_MAX - 1) {
+    return fail(lx, open, "string literal too long");
+  }
+  tvm_script_span span = open;
+  span.end_byte = (int64_t)lx->pos;
+  span.end_line = lx->line;
+  span.end_col = (int32_t)(lx->pos - lx->line_start + 1);
+  tvm_script_token* t = push(lx, TVM_SCRIPT_TOK_STRING, span);
+  if (!t) return -1;
+  t->str_off = (uint32_t)off;
+  t->str_len = (uint32_t)(b->size - off);
+  tvm_ffi_strbuf_putc(b, '\0');
+  return 0;
+unterminated:
+  /* Report at the opening quote(s), on the line where the literal started. */
+  lx->line = line0;
+  lx->line_start = line_start0;
+  if (triple) return fail(lx, open, "unterminated triple-quoted string literal");
+  {
+    size_t end = (size_t)open.start_byte;
+    while (end < lx->len && s[end] != '\n' && s[end] != '\r') ++end;
+    return fail(lx, span_here(lx, start, end), "unterminated string literal");
+  }
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Names, operators, the main loop                                                          */
+/* ---------------------------------------------------------------------------------------- */
+
+/* Length of a well-formed UTF-8 sequence of 2..4 bytes at p, or 0. */
+static int utf8_seq(const unsigned char* p, size_t avail) {
+  int n = p[0] >= 0xC2 && p[0] <= 0xDF ? 2 : p[0] >= 0xE0 && p[0] <= 0xEF ? 3
+        : p[0] >= 0xF0 && p[0] <= 0xF4 ? 4 : 0;
+  if (n == 0 || (size_t)n > avail) return 0;
+  for (int i = 1; i < n; ++i) {
+    if ((p[i] & 0xC0) != 0x80) return 0;
+  }
+  return n;
+}
+
+static int lex_name(lexer* lx) {
+  size_t start = lx->pos;
+  const unsigned char* s = (const unsigned char*)lx->src;
+  bool ascii = true;
+  while (lx->pos < lx->len && is_ident_char(s[lx->pos])) {
+    if (s[lx->pos] >= 0x80) {
+      int n = utf8_seq(s + lx->pos, lx->len - lx->pos);
+      if (!n) {
+        return fail(lx, span_here(lx, lx->pos, lx->pos + 1), "invalid UTF-8 byte 0x%02x",
+                    s[lx->pos]);
+      }
+      ascii = false;
+      lx->pos += (size_t)n;
+    } else {
+      ++lx->pos;
+    }
+  }
+  size_t n = lx->pos - start;
+  if (lx->pos < lx->len && (s[lx->pos] == '"' || s[lx->pos] == '\'') && n <= 2 && ascii) {
+    bool prefix = true;
+    for (size_t i = start; i < lx->pos; ++i) {
+      prefix = prefix && strchr("rRbBuUfF", s[i]) != NULL;
+    }
+    if (prefix) return lex_string(lx, start);
+  }
+  int32_t kind = TVM_SCRIPT_TOK_NAME;
+  if (n >= 2 && n <= 8 && ascii) {
+    for (size_t k = 0; k < sizeof(kKeywords) / sizeof(kKeywords[0]); ++k) {
+      const spelling* kw = &kKeywords[k];
+      if (kw->size == n && kw->text[0] == (char)s[start] &&
+          memcmp(kw->text, s + start, n) == 0) {
+        kind = kw->kind;
+        break;
+      }
+    }
+  }
+  return push(lx, kind, span_here(lx, start, lx->pos)) ? 0 : -1;
+}
+
+static bool is_open(int32_t k) {
+  return k == TVM_SCRIPT_TOK_LPAREN || k == TVM_SCRIPT_TOK_LBRACKET || k == TVM_SCRIPT_TOK_LBRACE;
+}
+static int32_t closer_of(int32_t k) {
+  return k == TVM_SCRIPT_TOK_LPAREN ? TVM_SCRIPT_TOK_RPAREN
+         : k == TVM_SCRIPT_TOK_LBRACKET ? TVM_SCRIPT_TOK_RBRACKET : TVM_SCRIPT_TOK_RBRACE;
+}
+
+static int lex_operator(lexer* lx) {
+  const char* s = lx->src + lx->pos;
+  size_t avail = lx->len - lx->pos;
+  for (size_t k = 0; k < sizeof(kOperators) / sizeof(kOperators[0]); ++k) {
+    const spelling* op = &kOperators[k];
+    if (op->text[0] != s[0] || op->size > avail || memcmp(op->text, s, op->size) != 0) continue;
+    tvm_script_span span = span_here(lx, lx->pos, lx->pos + op->size);
+    if (is_open(op->kind)) {
+      if (lx->depth == TVM_SCRIPT_MAX_NESTING) {
+        return fail(lx, span, "too many nested brackets (the limit is %d)",
+                    TVM_SCRIPT_MAX_NESTING);
+      }
+      lx->brackets[lx->depth] = op->kind;
+      lx->bracket_spans[lx->depth++] = span;
+    } else if (op->kind == TVM_SCRIPT_TOK_RPAREN || op->kind == TVM_SCRIPT_TOK_RBRACKET ||
+               op->kind == TVM_SCRIPT_TOK_RBRACE) {
+      if (lx->depth == 0) return fail(lx, span, "unmatched '%s'", op->text);
+      int32_t open = lx->brackets[lx->depth - 1];
+      if (closer_of(open) != op->kind) {
+        return fail(lx, span, "closing parenthesis '%s' does not match opening parenthesis %s",
+                    op->text, kKindNames[open]);
+      }
+      --lx->depth;
+    }
+    lx->pos += op->size;
+    return push(lx, op->kind, span) ? 0 : -1;
+  }
+  unsigned char c = (unsigned char)s[0];
+  if (c >= 0x21 && c < 0x7F) {
+    return fail(lx, span_here(lx, lx->pos, lx->pos + 1), "invalid character '%c'", c);
+  }
+  return fail(lx, span_here(lx, lx->pos, lx->pos + 1), "invalid character (byte 0x%02x)", c);
+}
+
+static int lex_all(lexer* lx) {
+  const char* s = lx->src;
+  bool line_start = true;
+  for (;;) {
+    if (line_start) {
+      line_start = false;
+      int r = indentation(lx);
+      if (r < 0) return -1;
+      if (r == 1) break;
+    }
+    while (lx->pos < lx->len && (s[lx->pos] == ' ' || s[lx->pos] == '\t' || s[lx->pos] == '\f')) {
+      ++lx->pos;
+    }
+    if (lx->pos >= lx->len) break;
+    unsigned char c = (unsigned char)s[lx->pos];
+    int r;
+    if (c == '#') {
+      while (lx->pos < lx->len && s[lx->pos] != '\n' && s[lx->pos] != '\r') ++lx->pos;
+      continue;
+    } else if (c == '\n' || c == '\r') {
+      if (lx->depth == 0 && lx->line_has_tokens) {
+        size_t nl_end = lx->pos + (c == '\r' && lx->pos + 1 < lx->len && s[lx->pos + 1] == '\n'
+                                       ? 2 : 1);
+        if (!push(lx, TVM_SCRIPT_TOK_NEWLINE, span_here(lx, lx->pos, nl_end))) return -1;
+        lx->line_has_tokens = false;
+      }
+      newline_seen(lx);
+      line_start = lx->depth == 0;
+      continue;
+    } else if (c == '\\') {
+      size_t bs = lx->pos++;
+      if (lx->pos < lx->len && (s[lx->pos] == '\n' || s[lx->pos] == '\r')) {
+        newline_seen(lx);
+        if (lx->pos >= lx->len) {
+          return fail(lx, span_here(lx, lx->pos, lx->pos), "unexpected end of input after a "
+                      "line continuation");
+        }
+        continue;
+      }
+      lx->pos = bs;
+      return fail(lx, span_here(lx, bs, bs + 1),
+                  "unexpected character after line continuation character");
+    } else if (c >= '0' && c <= '9') {
+      r = lex_number(lx);
+    } else if (c == '.' && lx->pos + 1 < lx->len && s[lx->pos + 1] >= '0' &&
+               s[lx->pos + 1] <= '9') {
+      r = lex_number(lx);
+    } else if (is_ident_start(c)) {
+      r = lex_name(lx);
+    } else if (c == '"' || c == '\'') {
+      r = lex_string(lx, lx->pos);
+    } else {
+      r = lex_operator(lx);
+    }
+    if (r != 0) return -1;
+    lx->line_has_tokens = true;
+  }
+  if (lx->depth > 0) {
+    const tvm_script_span* open = &lx->bracket_spans[lx->depth - 1];
+    return fail(lx, *open, "%s was never closed", kKindNames[lx->brackets[lx->depth - 1]]);
+  }
+  tvm_script_span eof = span_here(lx, lx->pos, lx->pos);
+  if (lx->line_has_tokens && !push(lx, TVM_SCRIPT_TOK_NEWLINE, eof)) return -1;
+  for (; lx->ndent > 0; --lx->ndent) {
+    if (!push(lx, TVM_SCRIPT_TOK_DEDENT, eof)) return -1;
+  }
+  return push(lx, TVM_SCRIPT_TOK_ENDMARKER, eof) ? 0 : -1;
+}
+
+int tvm_script_lex(const char* source, size_t len, const char* filename, tvm_script_tokens* out) {
+  memset(out, 0, sizeof(*out));
+  if (len >= INT32_MAX) {
+    return tvm_ffi_raise("SyntaxError", "%s: source too large (%zu bytes)",
+                         filename ? filename : "<string>", len);
+  }
+  lexer lx;
+  memset(&lx, 0, sizeof(lx));
+  lx.src = source;
+  lx.len = len;
+  lx.filename = filename;
+  lx.line = 1;
+  lx.out = out;
+  lx.cap = len / 3 + 16;
+  out->data = tvm_ffi_malloc(lx.cap * sizeof(tvm_script_token));
+  int rc = out->data ? lex_all(&lx) : -1;
+  if (rc == 0 && lx.strings.failed) {
+    rc = tvm_ffi_raise("MemoryError", "out of memory lexing string literals");
+  }
+  if (rc != 0) {
+    tvm_ffi_strbuf_free(&lx.strings);
+    tvm_script_tokens_free(out);
+    return -1;
+  }
+  out->strings = lx.strings.data;
+  out->strings_size = lx.strings.size;
+  return 0;
+}
+
+void tvm_script_tokens_free(tvm_script_tokens* tokens) {
+  tvm_ffi_free(tokens->data);
+  tvm_ffi_free(tokens->strings);
+  memset(tokens, 0, sizeof(*tokens));
+}
