@@ -4,8 +4,10 @@
  *   interp_value.c  values: lanes of every dtype, conversions, memory encoding of elements
  *   interp_expr.c   expression evaluation (a table indexed by node kind) and the builtins
  *                   (a table indexed by builtin id)
- *   interp_stmt.c   statement execution (a table indexed by node kind), buffers, scopes,
- *                   calls and the entry point tvm_tir_interp_run
+ *   interp_memory.c variables and scopes, live memory regions, buffer addressing, allocation
+ *                   and match_buffer aliases
+ *   interp_stmt.c   statement execution (a table indexed by node kind)
+ *   interp_call.c   argument binding, PrimFunc calls and the entry point tvm_tir_interp_run
  *
  * Status codes: every eval/exec function returns TIR_OK, TIR_ERROR (an error is raised) or
  * TIR_RETURNED (tir.ret was executed; the value is in the current frame), and callers pass any
@@ -70,7 +72,7 @@ int64_t tir_elem_bytes(DLDataType elem);
 /* Text of a lane for messages ("-3", "1.5", "0x..."). */
 void tir_lane_text(DLDataType elem, tir_lane x, char* buf, size_t n);
 
-/* ---- Interpreter state (interp_stmt.c) ----------------------------------------------------- */
+/* ---- Interpreter state ---------------------------------------------------------------------- */
 typedef struct {
   const tvm_tir_var_obj* var;
   tir_value value;
@@ -110,16 +112,45 @@ typedef struct {
   int depth;
 } tir_interp;
 
-/* Variables of the current frame. */
+/* ---- Variables, memory, buffers (interp_memory.c) ----------------------------------------- */
+/* Variables of the current frame; a scope is popped by restoring its mark. */
 const tir_value* tir_lookup(tir_interp* in, const tvm_tir_var_obj* var);
 int tir_bind(tir_interp* in, const tvm_tir_var_obj* var, const tir_value* v);
+int tir_bind_handle(tir_interp* in, const tvm_tir_var_obj* var, void* p);
+/* Bind an integer to var, which must hold it exactly (ValueError naming `what`). */
+int tir_bind_int(tir_interp* in, const tvm_tir_var_obj* var, int64_t value, const char* what);
 static inline int64_t tir_scope_mark(tir_interp* in) { return in->frame->num_vars; }
 static inline void tir_scope_pop(tir_interp* in, int64_t mark) { in->frame->num_vars = mark; }
+/*
+ * Match a buffer field (shape / stride / elem_offset expression e) against an actual value: an
+ * unbound Var is bound to it (the first binding wins), anything else is evaluated and must be
+ * equal (ValueError "<owner>: <field>[dim] is <actual> but the buffer requires <expected>";
+ * dim < 0 omits "[dim]").
+ */
+int tir_match_field(tir_interp* in, const tvm_tir_expr_obj* e, int64_t actual, const char* owner,
+                    const char* field, int64_t dim);
 
+/* Live memory regions: push one (owned ones are freed when popped), pop down to a mark
+ * (in->num_regions before the pushes), or allocate a zero-filled owned one. */
+int tir_push_region(tir_interp* in, char* base, int64_t nbytes, bool owned);
+void tir_pop_regions(tir_interp* in, int64_t mark);
+int tir_alloc_region(tir_interp* in, int64_t nbytes, char** out);
+
+/* Compact row-major strides of a shape (ValueError naming buf for a negative or huge shape). */
+int tir_compact_strides(const tvm_tir_buffer_obj* buf, const int64_t* shape, int64_t ndim,
+                        int64_t* strides);
 /* The address of buffer[indices] (all scalar, n of them), bounds checked (IndexError). */
 int tir_element_addr(tir_interp* in, const tvm_tir_buffer_obj* buf, const int64_t* idx, int64_t n,
                      char** out);
+/* Allocate a buffer's memory (zero-filled, a region) and bind its data variable. With
+ * bind_layout (BufferRealize), unbound stride / elem_offset variables get the compact layout. */
+int tir_alloc_buffer(tir_interp* in, const tvm_tir_buffer_obj* buf, bool bind_layout);
+/* Make m->buffer an alias of its source region (spec Block item iii); tir_pop_aliases drops
+ * the aliases above a mark (in->frame->num_aliases before). */
+int tir_match_buffer(tir_interp* in, const tvm_tir_match_buffer_region_obj* m);
+void tir_pop_aliases(tir_interp* in, int64_t mark);
 
+/* ---- Calls (interp_call.c) ----------------------------------------------------------------- */
 /* Call a PrimFunc of the module (args evaluated), result in *out (void when none). */
 int tir_call_global(tir_interp* in, const tvm_tir_global_var_obj* gv, const tir_value* args,
                     int64_t num_args, tir_value* out);
@@ -139,7 +170,7 @@ int tir_eval_int(tir_interp* in, const tvm_tir_expr_obj* e, int64_t* out);
  * is given. Returns TIR_ERROR. */
 int tir_raise_at(const char* kind, const void* node, const char* fmt, ...) TVM_FFI_PRINTF(3, 4);
 
-/* Statements (interp_stmt.c). */
+/* ---- Statements (interp_stmt.c) ------------------------------------------------------------ */
 int tir_exec(tir_interp* in, const tvm_tir_stmt_obj* s);
 
 #endif /* TVM_TIR_SRC_INTERP_INTERNAL_H_ */

@@ -331,6 +331,31 @@ TEST(matmul_reduction_init_random) {
   RELEASE(f, tc);
 }
 
+TEST(sum_reduction_init_at_domain_min) {
+  /* for k in 0..4: block(vk = k + 2, vk in [2, 6) reduce) init S[0] = 0 { S[0] += A[vk] } */
+  tvm_tir_buffer_obj* A = buf1("A", TVM_TIR_INT32, 6);
+  tvm_tir_buffer_obj* S = buf1("S", TVM_TIR_INT32, 1);
+  tvm_tir_var_obj* k = tvm_tir_var("k", TVM_TIR_INT32);
+  tvm_tir_var_obj* vk = tvm_tir_var("vk", TVM_TIR_INT32);
+  void* iters = tvm_tir_list_take(
+      tvm_tir_iter_var_take(ref(vk), tvm_tir_int(2), tvm_tir_int(4), TVM_TIR_ITER_COMM_REDUCE));
+  void* init = tvm_tir_store_take(ref(S), tvm_tir_int(0), tvm_tir_int(0));
+  void* update = tvm_tir_store_take(ref(S),
+                                    tvm_tir_add_take(tvm_tir_load_take(ref(S), tvm_tir_int(0)),
+                                                     tvm_tir_load_take(ref(A), ref(vk))),
+                                    tvm_tir_int(0));
+  void* block = tvm_tir_block_full_take("sum", iters,
+                                        tvm_tir_list_take(tvm_tir_add_take(ref(k), tvm_tir_int(2))),
+                                        NULL, NULL, init, NULL, update);
+  void* f = tvm_tir_func_take("f", tvm_tir_list_take(ref(A), ref(S)),
+                              tvm_tir_serial_take(ref(k), tvm_tir_int(0), tvm_tir_int(4), block));
+  int32_t a[6] = {1, 2, 3, 4, 5, 6}, sum = 999;
+  int64_t s6[] = {6}, s1[] = {1};
+  DLTensor ta = dl(a, TVM_TIR_INT32, 1, s6, NULL), ts = dl(&sum, TVM_TIR_INT32, 1, s1, NULL);
+  if (RUN_OK(f, T(&ta), T(&ts))) CHECK_EQ_INT(sum, 3 + 4 + 5 + 6);
+  RELEASE(A, S, k, vk, f);
+}
+
 /* ---- Arguments ----------------------------------------------------------------------------- */
 TEST(symbolic_shape_binding) {
   tvm_tir_var_obj* n = tvm_tir_var("n", TVM_TIR_INT32);
@@ -471,6 +496,11 @@ TEST(bad_arguments) {
   RUN_ERR("TypeError", "buffer A needs a tensor, got int", f, I(1), I(3));
   RUN_ERR("TypeError", "argument 'x' of type int8 cannot be passed", f, T(&ok), T(&ok));
   RUN_ERR("ValueError", "argument 'x' = 300 does not fit int8", f, T(&ok), I(300));
+  DLTensor no_shape = dl(a, TVM_TIR_FLOAT32, 1, NULL, NULL);
+  RUN_ERR("ValueError", "tensor of ndim 1 has no shape", f, T(&no_shape), I(3));
+  DLTensor no_data = dl(NULL, TVM_TIR_FLOAT32, 1, s4, NULL);
+  RUN_ERR("ValueError", "tensor data is NULL", f, T(&no_data), I(3));
+  RUN_ERR("TypeError", "needs a tensor", f, T(NULL), I(3));
   DLTensor gpu = ok;
   gpu.device.device_type = kDLCUDA;
   RUN_ERR("ValueError", "not in host memory", f, T(&gpu), I(3));
@@ -574,6 +604,94 @@ TEST(float16_bfloat16_bool_buffers) {
   RELEASE(D, i, g);
 }
 
+TEST(half_precision_round_trip_every_bit_pattern) {
+  /* B[i] = A[i] * 1 over all 65536 float16 / bfloat16 bit patterns: every value (subnormals,
+   * infinities, signed zeros) comes back bit for bit; NaNs stay NaNs. */
+  DLDataType types[] = {TVM_TIR_FLOAT16, TVM_TIR_BFLOAT16};
+  uint16_t exp_mask[] = {0x7c00, 0x7f80};
+  static uint16_t a[65536], b[65536];
+  for (int t = 0; t < 2; ++t) {
+    tvm_tir_buffer_obj* A = buf1("A", types[t], 65536);
+    tvm_tir_buffer_obj* B = buf1("B", types[t], 65536);
+    tvm_tir_var_obj* i = tvm_tir_var("i", TVM_TIR_INT32);
+    void* f = tvm_tir_func_take(
+        "f", tvm_tir_list_take(ref(A), ref(B)),
+        tvm_tir_serial_take(ref(i), tvm_tir_int(0), tvm_tir_int(65536),
+                            tvm_tir_store_take(ref(B),
+                                               tvm_tir_mul_take(tvm_tir_load_take(ref(A), ref(i)),
+                                                                tvm_tir_const_float(types[t], 1)),
+                                               ref(i))));
+    for (int k = 0; k < 65536; ++k) a[k] = (uint16_t)k;
+    int64_t n[] = {65536};
+    DLTensor ta = dl(a, types[t], 1, n, NULL), tb = dl(b, types[t], 1, n, NULL);
+    if (RUN_OK(f, T(&ta), T(&tb))) {
+      int bad = 0;
+      for (int k = 0; k < 65536; ++k) {
+        bool nan = (k & exp_mask[t]) == exp_mask[t] && (k & ~exp_mask[t] & 0x7fff) != 0;
+        bool b_nan = (b[k] & exp_mask[t]) == exp_mask[t] && (b[k] & ~exp_mask[t] & 0x7fff) != 0;
+        bad += nan ? !b_nan : b[k] != k;
+      }
+      CHECK_EQ_INT(bad, 0);
+    }
+    RELEASE(A, B, i, f);
+  }
+}
+
+TEST(vector_logic_into_bool_buffer) {
+  /* r = ramp(0, 1, 4); D[0:4] = (r < 2 or r == 3) and not (r == 0)  -> [0, 1, 0, 1] */
+  tvm_tir_buffer_obj* D = buf1("D", TVM_TIR_BOOL, 4);
+  tvm_tir_expr_obj* r = tvm_tir_ramp_take(tvm_tir_int(0), tvm_tir_int(1), 4);
+  void* value = tvm_tir_and_take(
+      tvm_tir_or_take(tvm_tir_lt_take(ref(r), tvm_tir_broadcast_take(tvm_tir_int(2), 4)),
+                      tvm_tir_eq_take(ref(r), tvm_tir_broadcast_take(tvm_tir_int(3), 4))),
+      tvm_tir_not_take(tvm_tir_eq_take(ref(r), tvm_tir_broadcast_take(tvm_tir_int(0), 4))));
+  void* f =
+      tvm_tir_func_take("f", tvm_tir_list_take(ref(D)), tvm_tir_store_take(ref(D), value, ref(r)));
+  uint8_t d[4] = {9, 9, 9, 9};
+  int64_t s4[] = {4};
+  DLTensor td = dl(d, tvm_ffi_dtype(kDLBool, 8, 1), 1, s4, NULL);
+  if (RUN_OK(f, T(&td))) {
+    CHECK_EQ_INT(d[0], 0);
+    CHECK_EQ_INT(d[1], 1);
+    CHECK_EQ_INT(d[2], 0);
+    CHECK_EQ_INT(d[3], 1);
+  }
+  RELEASE(D, r, f);
+}
+
+TEST(call_passing_a_buffer_handle) {
+  /* fill(B: int32[n_b]) { for i: B[i] = i * i }; main(A: int32[4]) { fill(A.data) } */
+  int64_t sizes[] = {4, 8};
+  int32_t a[4] = {0};
+  int64_t s4[] = {4};
+  DLTensor ta = dl(a, TVM_TIR_INT32, 1, s4, NULL);
+  for (int c = 0; c < 2; ++c) {
+    tvm_tir_buffer_obj* B = buf1("B", TVM_TIR_INT32, sizes[c]);
+    tvm_tir_var_obj* i = tvm_tir_var("i", TVM_TIR_INT32);
+    void* fill = tvm_tir_func_take(
+        "fill", tvm_tir_list_take(ref(B)),
+        tvm_tir_serial_take(ref(i), tvm_tir_int(0), tvm_tir_int(sizes[c]),
+                            tvm_tir_store_take(ref(B), tvm_tir_mul_take(ref(i), ref(i)), ref(i))));
+    tvm_tir_buffer_obj* A = buf1("A", TVM_TIR_INT32, 4);
+    tvm_tir_global_var_obj* gv = tvm_tir_global_var_new("fill");
+    void* main_fn = tvm_tir_func_take("main", tvm_tir_list_take(ref(A)),
+                                      tvm_tir_evaluate_take(tvm_tir_call_global_takev(
+                                          TVM_TIR_VOID, ref(gv), 1, (void*[]){ref(A->data)})));
+    void* mod = tvm_tir_module_take(ref(fill), ref(main_fn));
+    TVMFFIAny args[] = {T(&ta)}, out;
+    if (EXPECT_OK(mod) && c == 0) {
+      CHECK_OK(tvm_tir_interp_run(mod, "main", args, 1, &out));
+      for (int k = 0; k < 4; ++k) CHECK_EQ_INT(a[k], k * k);
+    } else if (mod) {
+      /* The callee's buffer is larger than the caller's memory. */
+      CHECK(tvm_tir_interp_run(mod, "main", args, 1, &out) != 0);
+      CHECK_RAISED("IndexError",
+                   "buffer B: index [4] addresses memory outside every live allocation");
+    }
+    RELEASE(B, i, fill, A, gv, main_fn, mod);
+  }
+}
+
 int main(void) {
   RUN(indexing_spec_example);
   RUN(out_of_bounds_access);
@@ -583,6 +701,7 @@ int main(void) {
   RUN(match_buffer_with_offsets);
   RUN(block_predicate_and_iter_values);
   RUN(matmul_reduction_init_random);
+  RUN(sum_reduction_init_at_domain_min);
   RUN(symbolic_shape_binding);
   RUN(strides_and_elem_offset);
   RUN(elementwise_add_with_broadcasting);
@@ -590,6 +709,9 @@ int main(void) {
   RUN(control_flow_statements);
   RUN(assert_stmt);
   RUN(float16_bfloat16_bool_buffers);
+  RUN(half_precision_round_trip_every_bit_pattern);
+  RUN(vector_logic_into_bool_buffer);
+  RUN(call_passing_a_buffer_handle);
   tir_release_temps();
   return test_summary();
 }

@@ -38,8 +38,9 @@ extern "C" {
  * PrimFunc passed alone can only call itself through a GlobalVar named by its global_symbol).
  * Arguments are borrowed. Returns 0, or -1 with an error raised:
  *   TypeError       wrong number or kind of arguments
- *   ValueError      tensor dtype/ndim/shape/stride/offset/device mismatch, integer division by
- *                   zero, an invalid shift amount, a float cast to an integer it does not fit
+ *   ValueError      tensor dtype/ndim/shape/stride/offset/device mismatch or NULL data,
+ *                   integer division by zero, an invalid shift amount, tir.clz(0), a float
+ *                   cast to an integer type it does not fit
  *   IndexError      a buffer index outside the buffer's shape, an address outside any live
  *                   allocation, a Shuffle index out of range
  *   AssertionError  an AssertStmt failed (the message is the statement's)
