@@ -11,6 +11,7 @@
  *   op.h        the ir.Op registry (ops.def) and operator helpers with promotion and folding
  *   builder.h   terse hand construction of IR (_take functions)
  *   interp.h    the reference interpreter (tvm_tir_interp_run)
+ *   transform.h the lowering passes and their pipeline (tvm_tir_lower)
  */
 #ifndef TVM_TIR_TIR_H_
 #define TVM_TIR_TIR_H_
@@ -28,5 +29,6 @@
 #include <tvm/tir/arith.h>
 #include <tvm/tir/interp.h>
 #include <tvm/tir/visit.h>
+#include <tvm/tir/transform.h>
 
 #endif /* TVM_TIR_TIR_H_ */

@@ -1,0 +1,102 @@
+/*
+ * tvm/tir/transform.h: the TIR -> TIR lowering passes consumed by the code generators.
+ *
+ * Every pass is a plain function
+ *
+ *   void* tvm_tir_transform_<name>(const void* mod_or_func);
+ *
+ * taking a tir.PrimFunc or an ir.IRModule (borrowed) and returning a new reference to the
+ * transformed PrimFunc / IRModule (the argument itself, retained, when nothing changed), or NULL
+ * with an error raised. On a module the pass runs on every PrimFunc (other functions are kept).
+ * Errors name the pass and the offending node, with its access path in the input function when
+ * it has one: "<pass>: <what> (<node text>) at <root>.body..."; on a module they are prefixed
+ * with "in function `name`: ", through tvm_tir_lower with "lower: pass <name>: ".
+ *
+ * The pipeline, in order (TVM_TIR_LOWER_PASSES lists it; tvm_tir_lower runs it):
+ *
+ *  1. lower_init       SBlock.init -> IfThenElse(every kCommReduce iter var == its dom min,
+ *                      init) in front of the block body (the spec's "first iteration"); the
+ *                      init of a block without reduction iter vars runs unconditionally.
+ *  2. convert_blocks   SBlockRealize/SBlock -> plain statements: iter vars substituted by their
+ *                      values (a LetStmt when the value reads memory, calls or holds a Let), the
+ *                      predicate an IfThenElse, alloc_buffers Allocate + DeclBuffer,
+ *                      match_buffers a DeclBuffer'd view of the source (its data Var, the source
+ *                      strides, elem_offset = source offset + sum(min_k * stride_k)) that replaces
+ *                      the matched buffer, whose shape/stride/elem_offset Vars are substituted by
+ *                      the view's values; reads/writes/annotations dropped. Needs lower_init.
+ *  3. flatten_buffers  every BufferLoad/BufferStore to a flat buffer: index = elem_offset +
+ *                      sum(index_k * stride_k) (row-major strides when strides are empty), one
+ *                      flat axis per axis_separators group; Allocate extents -> their product.
+ *                      buffer_map keeps the parameters' original buffers (the packed-API pass
+ *                      reads their shape/strides/elem_offset); the body starts with a DeclBuffer
+ *                      of each parameter's flat view (same data Var, elem_offset 0, strides
+ *                      empty, shape [elem_offset + span]) and uses only flat buffers.
+ *  4. simplify         tvm_tir_simplify_expr on every expression under the ranges of the
+ *                      enclosing loops; IfThenElse with a constant condition folded, no-op
+ *                      Evaluate(constant) statements dropped from sequences.
+ *  5. unroll_loops     For kind unrolled with a constant extent -> the body repeated with the
+ *                      loop var replaced by each value (binding sites renamed so SSA holds); a
+ *                      non-constant extent becomes a serial loop; above 65536 is a ValueError.
+ *  6. vectorize_loops  For kind vectorized with a constant extent N (1 < N <= 64) -> one vector
+ *                      body: loop var -> Ramp(min, 1, N), invariant scalars broadcast, loads and
+ *                      stores with Ramp indices. A body that cannot be vectorized (a loop, an
+ *                      allocation, an if on a lane-varying condition, a call that is not
+ *                      elementwise, a store to a lane-invariant location, a vector buffer, ...)
+ *                      keeps a serial loop, which is always correct, as do N > 64 and a
+ *                      non-constant extent. N == 1 substitutes min.
+ *  7. simplify         again, to fold what unrolling and vectorizing exposed.
+ *
+ * After step 3 no SBlock, SBlockRealize or BufferRealize is left and buffer accesses have one
+ * index per axis_separators group; after step 6 no unrolled or vectorized loop is left.
+ */
+#ifndef TVM_TIR_TRANSFORM_H_
+#define TVM_TIR_TRANSFORM_H_
+
+#include <stdbool.h>
+#include <tvm/tir/node.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+void* tvm_tir_transform_lower_init(const void* mod_or_func);
+void* tvm_tir_transform_convert_blocks(const void* mod_or_func);
+void* tvm_tir_transform_flatten_buffers(const void* mod_or_func);
+void* tvm_tir_transform_simplify(const void* mod_or_func);
+void* tvm_tir_transform_unroll_loops(const void* mod_or_func);
+void* tvm_tir_transform_vectorize_loops(const void* mod_or_func);
+
+/* A pass of the pipeline. */
+typedef void* (*tvm_tir_pass_fn)(const void* mod_or_func);
+typedef struct {
+  const char* name;
+  tvm_tir_pass_fn fn;
+} tvm_tir_pass;
+
+/* The flat pipeline (the order above). */
+#define TVM_TIR_LOWER_PASSES                                                                      \
+  {"lower_init", tvm_tir_transform_lower_init},                                                   \
+      {"convert_blocks", tvm_tir_transform_convert_blocks},                                       \
+      {"flatten_buffers", tvm_tir_transform_flatten_buffers},                                     \
+      {"simplify", tvm_tir_transform_simplify}, {"unroll_loops", tvm_tir_transform_unroll_loops}, \
+      {"vectorize_loops", tvm_tir_transform_vectorize_loops}, {                                   \
+    "simplify", tvm_tir_transform_simplify                                                        \
+  }
+
+typedef struct {
+  /* Run tvm_tir_verify_well_formed on the input and after every pass; a failure is a
+   * ValueError "lower: after pass <name>: well-formedness: ...". */
+  bool check;
+} tvm_tir_lower_options;
+
+/* Default options: check on in debug builds (NDEBUG undefined), off otherwise. */
+tvm_tir_lower_options tvm_tir_lower_options_default(void);
+
+/* Run the pipeline on a PrimFunc or IRModule (borrowed); options NULL = the defaults. A new
+ * reference, or NULL with the failing pass's error raised (prefixed "lower: pass <name>: "). */
+void* tvm_tir_lower(const void* mod_or_func, const tvm_tir_lower_options* options);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TVM_TIR_TRANSFORM_H_ */
