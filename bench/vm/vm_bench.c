@@ -19,6 +19,23 @@ static double cpu_now_ns(void) {
   return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
+/* BENCH_MEDIAN_NS measured in CPU time: the median over `repeats` samples of the time per
+ * iteration of BODY. */
+#define CPU_MEDIAN_NS(out, repeats, iters, BODY)                      \
+  do {                                                                \
+    double samples_[64];                                              \
+    int reps_ = (repeats) > 64 ? 64 : (repeats);                      \
+    for (int r_ = 0; r_ < reps_; ++r_) {                              \
+      double t0_ = cpu_now_ns();                                      \
+      for (long i_ = 0; i_ < (long)(iters); ++i_) {                   \
+        BODY;                                                         \
+      }                                                               \
+      samples_[r_] = (cpu_now_ns() - t0_) / (double)(iters);          \
+    }                                                                 \
+    qsort(samples_, (size_t)reps_, sizeof(double), bench_cmp_double); \
+    (out) = samples_[reps_ / 2];                                      \
+  } while (0)
+
 static int b_noop(void* h, const TVMFFIAny* a, int32_t n, TVMFFIAny* r) { return 0; }
 
 /* Arithmetic for the fib program, checking its arguments like any packed function must. */
@@ -74,7 +91,7 @@ static double bench_dispatch(void) {
   void* f = tvm_vm_get_function(vm, "calls");
   TVMFFIAny x = tvm_ffi_any_int(1), r;
   double ns;
-  BENCH_MEDIAN_NS(ns, 15, 2000, {
+  CPU_MEDIAN_NS(ns, 15, 2000, {
     if (tvm_ffi_function_call(f, &x, 1, &r) != 0) die("calls");
   });
   tvm_ffi_release(f);
@@ -182,7 +199,7 @@ static double bench_load(size_t* out_size) {
   tvm_ffi_any_as_bytes(&bytes, &data);
   *out_size = data.size;
   double ns;
-  BENCH_MEDIAN_NS(ns, 21, 5, {
+  CPU_MEDIAN_NS(ns, 21, 5, {
     tvm_vm_executable* l = tvm_vm_executable_load_bytes(data.data, data.size);
     if (!l) die("loading");
     tvm_vm_executable_release(l);

@@ -28,8 +28,8 @@ static void pad(tvm_ffi_strbuf* out, const char* src, size_t from, size_t to, ch
 void tvm_script_diag_render(const char* source, size_t len, const char* filename,
                             tvm_script_span span, const char* kind, const char* message,
                             tvm_ffi_strbuf* out) {
-  tvm_ffi_strbuf_printf(out, "%s:%d:%d: %s: %s\n", filename ? filename : "<string>", span.start_line,
-                        span.start_col, kind, message);
+  tvm_ffi_strbuf_printf(out, "%s:%d:%d: %s: %s\n", filename ? filename : "<string>",
+                        span.start_line, span.start_col, kind, message);
   if (!source || span.start_line < 1) return;
   size_t start = line_start(source, len, span.start_line);
   size_t end = start;
@@ -38,7 +38,8 @@ void tvm_script_diag_render(const char* source, size_t len, const char* filename
   tvm_ffi_strbuf_putc(out, '\n');
   size_t col = start + (size_t)(span.start_col > 0 ? span.start_col - 1 : 0);
   if (col > end) col = end;
-  size_t stop = span.end_line == span.start_line ? start + (size_t)(span.end_col - 1) : end;
+  size_t stop = span.end_line != span.start_line ? end
+                : span.end_col > 0 ? start + (size_t)(span.end_col - 1) : col;
   if (stop > end) stop = end;
   pad(out, source, start, col, ' ');
   if (stop <= col) {

@@ -148,10 +148,11 @@ static void init_once(void) {
   for (int k = 0; k < TVM_SCRIPT_DOC_COUNT; ++k) g_kind_of[g_index[k] - lo] = (int16_t)k;
   g_kind_base = lo;
   g_kind_span = hi - lo + 1;
-  g_init_ok = 1;
+  __atomic_store_n(&g_init_ok, 1, __ATOMIC_RELEASE);
 }
 
 int tvm_script__doc_init(void) {
+  if (__atomic_load_n(&g_init_ok, __ATOMIC_ACQUIRE)) return 0;
   pthread_once(&g_once, init_once);
   if (!g_init_ok) return tvm_ffi_raise("RuntimeError", "libscript: Doc type registration failed");
   return 0;
@@ -281,6 +282,18 @@ tvm_script_doc_obj* tvm_script_id_doc_n(const char* name, size_t n) {
   }
   return &d->doc;
 }
+tvm_script_doc_obj* tvm_script_id_doc_str(const void* name_str) {
+  if (!name_str || !tvm_ffi_instance_of(name_str, kTVMFFIStr)) {
+    tvm_ffi_raise("TypeError", "IdDoc: the name must be an ffi.String object");
+    return NULL;
+  }
+  tvm_script_id_doc_obj* d = doc_new(TVM_SCRIPT_DOC_IdDoc);
+  if (!d) return NULL;
+  tvm_ffi_retain((void*)name_str);
+  d->name = (void*)name_str;
+  return &d->doc;
+}
+
 tvm_script_doc_obj* tvm_script_id_doc(const char* name) {
   return tvm_script_id_doc_n(name ? name : "", name ? strlen(name) : 0);
 }

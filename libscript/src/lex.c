@@ -4,6 +4,8 @@
 #include <string.h>
 #include <tvm/script/lexer.h>
 
+#include "lex_internal.h"
+
 static const char* const kKindNames[TVM_SCRIPT_TOK_COUNT_] = {
     "end of input", "end of line", "indent", "dedent", "identifier", "integer", "float",
     "string",
@@ -33,25 +35,7 @@ static const spelling kOperators[] = {
 #undef X
 };
 
-typedef struct {
-  const char* src;
-  size_t len;
-  const char* filename;
-  size_t pos;
-  int32_t line;
-  size_t line_start;
-  tvm_script_tokens* out;
-  size_t cap;
-  tvm_ffi_strbuf strings;
-  /* Indentation stack in columns with tabs to multiples of 8 and with tabs as 1. */
-  int32_t indent8[TVM_SCRIPT_MAX_NESTING + 1], indent1[TVM_SCRIPT_MAX_NESTING + 1];
-  int ndent;
-  /* Open brackets: their kind and span, for matching and for "never closed". */
-  int32_t brackets[TVM_SCRIPT_MAX_NESTING];
-  tvm_script_span bracket_spans[TVM_SCRIPT_MAX_NESTING];
-  int depth;
-  bool line_has_tokens;
-} lexer;
+typedef tvm_script__lexer lexer;
 
 static inline bool is_ident_start(unsigned char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
@@ -92,15 +76,14 @@ static int fail(const lexer* lx, tvm_script_span span, const char* fmt, ...) {
 }
 
 static tvm_script_token* push(lexer* lx, int32_t kind, tvm_script_span span) {
-  tvm_script_tokens* out = lx->out;
-  if (out->count == lx->cap) {
-    size_t cap = lx->cap * 2;
-    tvm_script_token* data = tvm_ffi_realloc(out->data, cap * sizeof(tvm_script_token));
+  if (lx->count == lx->cap) {
+    size_t cap = lx->cap ? lx->cap * 2 : 256;
+    tvm_script_token* data = tvm_ffi_realloc(lx->data, cap * sizeof(tvm_script_token));
     if (!data) return NULL;
-    out->data = data;
+    lx->data = data;
     lx->cap = cap;
   }
-  tvm_script_token* t = &out->data[out->count++];
+  tvm_script_token* t = &lx->data[lx->count++];
   t->kind = kind;
   t->str_off = t->str_len = 0;
   t->v.i = 0;
@@ -508,10 +491,9 @@ static int lex_name(lexer* lx) {
   }
   int32_t kind = TVM_SCRIPT_TOK_NAME;
   if (n >= 2 && n <= 8 && ascii) {
-    for (size_t k = 0; k < sizeof(kKeywords) / sizeof(kKeywords[0]); ++k) {
-      const spelling* kw = &kKeywords[k];
-      if (kw->size == n && kw->text[0] == (char)s[start] &&
-          memcmp(kw->text, s + start, n) == 0) {
+    for (const uint8_t* cand = lx->kw_cand[s[start]]; *cand; ++cand) {
+      const spelling* kw = &kKeywords[*cand - 1];
+      if (kw->size == n && memcmp(kw->text, s + start, n) == 0) {
         kind = kw->kind;
         break;
       }
@@ -531,9 +513,10 @@ static int32_t closer_of(int32_t k) {
 static int lex_operator(lexer* lx) {
   const char* s = lx->src + lx->pos;
   size_t avail = lx->len - lx->pos;
-  for (size_t k = 0; k < sizeof(kOperators) / sizeof(kOperators[0]); ++k) {
-    const spelling* op = &kOperators[k];
-    if (op->text[0] != s[0] || op->size > avail || memcmp(op->text, s, op->size) != 0) continue;
+  const uint8_t* cand = (unsigned char)s[0] < 128 ? lx->op_cand[(unsigned char)s[0]] : NULL;
+  for (; cand && *cand; ++cand) {
+    const spelling* op = &kOperators[*cand - 1];
+    if (op->size > avail || memcmp(op->text, s, op->size) != 0) continue;
     tvm_script_span span = span_here(lx, lx->pos, lx->pos + op->size);
     if (is_open(op->kind)) {
       if (lx->depth == TVM_SCRIPT_MAX_NESTING) {
@@ -562,34 +545,51 @@ static int lex_operator(lexer* lx) {
   return fail(lx, span_here(lx, lx->pos, lx->pos + 1), "invalid character (byte 0x%02x)", c);
 }
 
-static int lex_all(lexer* lx) {
+/* The end of input: close what is open, then ENDMARKER. */
+static int finish(lexer* lx) {
+  lx->done = true;
+  if (lx->depth > 0) {
+    const tvm_script_span* open = &lx->bracket_spans[lx->depth - 1];
+    return fail(lx, *open, "%s was never closed", kKindNames[lx->brackets[lx->depth - 1]]);
+  }
+  tvm_script_span eof = span_here(lx, lx->pos, lx->pos);
+  if (lx->line_has_tokens && !push(lx, TVM_SCRIPT_TOK_NEWLINE, eof)) return -1;
+  for (; lx->ndent > 0; --lx->ndent) {
+    if (!push(lx, TVM_SCRIPT_TOK_DEDENT, eof)) return -1;
+  }
+  return push(lx, TVM_SCRIPT_TOK_ENDMARKER, eof) ? 0 : -1;
+}
+
+/* Lex at least one token (several at line starts and at the end). */
+static int lex_step(lexer* lx) {
   const char* s = lx->src;
-  bool line_start = true;
   for (;;) {
-    if (line_start) {
-      line_start = false;
+    if (lx->at_line_start) {
+      lx->at_line_start = false;
       int r = indentation(lx);
       if (r < 0) return -1;
-      if (r == 1) break;
+      if (r == 1) return finish(lx);
     }
     while (lx->pos < lx->len && (s[lx->pos] == ' ' || s[lx->pos] == '\t' || s[lx->pos] == '\f')) {
       ++lx->pos;
     }
-    if (lx->pos >= lx->len) break;
+    if (lx->pos >= lx->len) return finish(lx);
     unsigned char c = (unsigned char)s[lx->pos];
     int r;
     if (c == '#') {
       while (lx->pos < lx->len && s[lx->pos] != '\n' && s[lx->pos] != '\r') ++lx->pos;
       continue;
     } else if (c == '\n' || c == '\r') {
-      if (lx->depth == 0 && lx->line_has_tokens) {
+      bool emitted = lx->depth == 0 && lx->line_has_tokens;
+      if (emitted) {
         size_t nl_end = lx->pos + (c == '\r' && lx->pos + 1 < lx->len && s[lx->pos + 1] == '\n'
                                        ? 2 : 1);
         if (!push(lx, TVM_SCRIPT_TOK_NEWLINE, span_here(lx, lx->pos, nl_end))) return -1;
         lx->line_has_tokens = false;
       }
       newline_seen(lx);
-      line_start = lx->depth == 0;
+      lx->at_line_start = lx->depth == 0;
+      if (emitted) return 0;
       continue;
     } else if (c == '\\') {
       size_t bs = lx->pos++;
@@ -618,43 +618,71 @@ static int lex_all(lexer* lx) {
     }
     if (r != 0) return -1;
     lx->line_has_tokens = true;
+    return 0;
   }
-  if (lx->depth > 0) {
-    const tvm_script_span* open = &lx->bracket_spans[lx->depth - 1];
-    return fail(lx, *open, "%s was never closed", kKindNames[lx->brackets[lx->depth - 1]]);
+}
+
+int tvm_script__lexer_init(lexer* lx, const char* source, size_t len, const char* filename) {
+  memset(lx, 0, sizeof(*lx));
+  lx->src = source ? source : "";
+  lx->len = len;
+  lx->filename = filename ? filename : "<string>";
+  lx->line = 1;
+  lx->at_line_start = true;
+  if (len >= INT32_MAX) {
+    lx->done = true;
+    return tvm_ffi_raise("SyntaxError", "%s: source too large (%zu bytes)", lx->filename, len);
   }
-  tvm_script_span eof = span_here(lx, lx->pos, lx->pos);
-  if (lx->line_has_tokens && !push(lx, TVM_SCRIPT_TOK_NEWLINE, eof)) return -1;
-  for (; lx->ndent > 0; --lx->ndent) {
-    if (!push(lx, TVM_SCRIPT_TOK_DEDENT, eof)) return -1;
+  for (size_t k = 0; k < sizeof(kOperators) / sizeof(kOperators[0]); ++k) {
+    uint8_t* cand = lx->op_cand[(unsigned char)kOperators[k].text[0]];
+    while (*cand) ++cand;
+    *cand = (uint8_t)(k + 1);
   }
-  return push(lx, TVM_SCRIPT_TOK_ENDMARKER, eof) ? 0 : -1;
+  for (size_t k = 0; k < sizeof(kKeywords) / sizeof(kKeywords[0]); ++k) {
+    uint8_t* cand = lx->kw_cand[(unsigned char)kKeywords[k].text[0]];
+    while (*cand) ++cand;
+    *cand = (uint8_t)(k + 1);
+  }
+  return 0;
+}
+
+int tvm_script__lexer_fill(lexer* lx, size_t want) {
+  while (!lx->done && lx->count < want) {
+    if (lex_step(lx) != 0) {
+      lx->done = true;
+      return -1;
+    }
+  }
+  if (lx->strings.failed) {
+    lx->done = true;
+    return tvm_ffi_raise("MemoryError", "out of memory lexing string literals");
+  }
+  return 0;
+}
+
+void tvm_script__lexer_drop(lexer* lx, size_t n) {
+  if (n > lx->count) n = lx->count;
+  memmove(lx->data, lx->data + n, (lx->count - n) * sizeof(tvm_script_token));
+  lx->count -= n;
+}
+
+void tvm_script__lexer_free(lexer* lx) {
+  tvm_ffi_free(lx->data);
+  tvm_ffi_strbuf_free(&lx->strings);
+  lx->data = NULL;
+  lx->count = lx->cap = 0;
 }
 
 int tvm_script_lex(const char* source, size_t len, const char* filename, tvm_script_tokens* out) {
   memset(out, 0, sizeof(*out));
-  if (len >= INT32_MAX) {
-    return tvm_ffi_raise("SyntaxError", "%s: source too large (%zu bytes)",
-                         filename ? filename : "<string>", len);
-  }
   lexer lx;
-  memset(&lx, 0, sizeof(lx));
-  lx.src = source;
-  lx.len = len;
-  lx.filename = filename;
-  lx.line = 1;
-  lx.out = out;
-  lx.cap = len / 3 + 16;
-  out->data = tvm_ffi_malloc(lx.cap * sizeof(tvm_script_token));
-  int rc = out->data ? lex_all(&lx) : -1;
-  if (rc == 0 && lx.strings.failed) {
-    rc = tvm_ffi_raise("MemoryError", "out of memory lexing string literals");
-  }
-  if (rc != 0) {
-    tvm_ffi_strbuf_free(&lx.strings);
-    tvm_script_tokens_free(out);
+  if (tvm_script__lexer_init(&lx, source, len, filename) != 0 ||
+      tvm_script__lexer_fill(&lx, SIZE_MAX) != 0) {
+    tvm_script__lexer_free(&lx);
     return -1;
   }
+  out->data = lx.data;
+  out->count = lx.count;
   out->strings = lx.strings.data;
   out->strings_size = lx.strings.size;
   return 0;

@@ -46,13 +46,8 @@ int tvm_vm__builtin_alloc_storage(void* self, const TVMFFIAny* args, int32_t n, 
     return tvm_ffi_raise("IndexError", "%s: device index %lld out of range (the VM has %d devices)",
                          fname, (long long)device_index, (int)vm->num_devices);
   }
-  uint64_t nbytes = ((uint64_t)hint.bits * hint.lanes + 7) / 8;
-  for (int64_t d = 0; d < ndim; ++d) {
-    if (dims[d] < 0 || __builtin_mul_overflow(nbytes, (uint64_t)dims[d], &nbytes)) {
-      return tvm_ffi_raise("ValueError", "%s: bad storage shape (dimension %lld is %lld)", fname,
-                           (long long)d, (long long)dims[d]);
-    }
-  }
+  int64_t nbytes = tvm_vm__nbytes(dims, ndim > INT32_MAX ? -1 : (int32_t)ndim, hint, fname);
+  if (nbytes < 0) return -1;
   tvm_vm_storage_obj* s = tvm_vm__storage_new(vm->allocators[device_index], (size_t)nbytes);
   if (!s) return -1;
   *rv = tvm_ffi_any_obj(s);

@@ -62,16 +62,21 @@ struct tvm_vm_executable_obj {
   int64_t max_call_args;
   int64_t name_cap;    /* power of two */
   int64_t* name_slots; /* function index + 1, 0 = empty */
+  uint64_t* fresh_dst;  /* bit i: the Call at instruction i writes a never written register */
 };
 
 /* A new, empty executable module (NULL + error on OOM). */
 tvm_vm_executable* tvm_vm__executable_new(void);
 /* Check every invariant the interpreter relies on; builds the name index and runs the
- * definite-assignment analysis (tvm_vm_func_info.needs_init). */
+ * register analysis (needs_init, fresh_dst). */
 int tvm_vm__executable_verify(tvm_vm_executable* exec);
-/* Definite assignment: whether every register read in bytecode function fi is preceded by a
- * write on every path (registers 0..num_args-1 are written on entry). -1 on OOM. */
-int tvm_vm__regs_definitely_assigned(const tvm_vm_executable* exec, int64_t fi);
+/* The register analysis of verified bytecode function fi (exec_analysis.c): sets its
+ * needs_init and the fresh_dst bits of its Calls. -1 on OOM. */
+int tvm_vm__analyze_registers(tvm_vm_executable* exec, int64_t fi);
+/* Whether the Call at instruction i writes a register no path to it has written. */
+static inline bool tvm_vm__fresh_dst(const tvm_vm_executable* exec, int64_t i) {
+  return (exec->fresh_dst[i >> 6] >> (i & 63)) & 1;
+}
 /* Append the binary format of exec to out. */
 int tvm_vm__executable_serialize(const tvm_vm_executable* exec, tvm_ffi_strbuf* out);
 /* Name of a function kind ("packed", "vm", "vm_tir"). */
@@ -80,6 +85,8 @@ const char* tvm_vm__func_kind_name(int32_t kind);
 static inline int64_t tvm_vm__instr_words(const int64_t* data, int64_t off) {
   return data[off] == TVM_VM_OP_Call ? 4 + data[off + 3] : data[off] == TVM_VM_OP_If ? 3 : 2;
 }
+/* Index of the function named s[0..n) (after verification), or -1. */
+int64_t tvm_vm__find_name(const tvm_vm_executable* exec, const char* s, size_t n);
 /* Instruction index containing word offset `word` (binary search). */
 int64_t tvm_vm__instr_at_word(const tvm_vm_executable* exec, int64_t word);
 /* One-line text of instruction i ("call test.add in: %0, i1 dst: %2"). */
@@ -141,6 +148,9 @@ typedef struct {
 
 #define TVM_VM_ALLOC_ALIGNMENT 64
 
+/* Bytes of a compact tensor (the tvm-ffi sizing rule), or -1 with a ValueError naming `what`
+ * for a bad shape or dtype. */
+int64_t tvm_vm__nbytes(const int64_t* shape, int32_t ndim, DLDataType dtype, const char* what);
 /* A new allocator (an object) for a device; initialises the device API. */
 tvm_vm_allocator* tvm_vm__allocator_new(DLDevice dev, int32_t type);
 /* The process-wide naive allocator of a device (borrowed), for copies outside a VM. */
@@ -204,9 +214,12 @@ enum {
 /* A call in progress; frames[depth - 1] is the innermost. The register stack top is the end
  * of the innermost frame's registers. */
 typedef struct {
-  const int64_t* call_ip; /* the caller's Call instruction (prepared code); NULL for entries */
+  const int64_t* ret_ip; /* where the caller goes on (prepared code), after its Call; NULL for
+                          * entries */
   TVMFFIAny* regs;
   const tvm_vm_callee* func;
+  TVMFFIAny* dst; /* receives the result: the caller's destination register, the entry's
+                   * output, or NULL for %void */
   uint64_t flags;
 } tvm_vm_frame;
 

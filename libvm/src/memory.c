@@ -262,9 +262,7 @@ static void storage_view_delete(DLManagedTensorVersioned* m) {
   tvm_ffi_free(m);
 }
 
-/* Bytes of a compact tensor, or -1 (ValueError naming `what`) on a bad shape. */
-static int64_t compact_nbytes(const int64_t* shape, int32_t ndim, DLDataType dtype,
-                              const char* what) {
+int64_t tvm_vm__nbytes(const int64_t* shape, int32_t ndim, DLDataType dtype, const char* what) {
   if (ndim < 0 || ndim > TVM_VM_MAX_TENSOR_NDIM) {
     tvm_ffi_raise("ValueError", "%s: ndim %d out of range [0, %d]", what, (int)ndim,
                   TVM_VM_MAX_TENSOR_NDIM);
@@ -274,24 +272,29 @@ static int64_t compact_nbytes(const int64_t* shape, int32_t ndim, DLDataType dty
     tvm_ffi_raise("ValueError", "%s: dtype with zero bits or lanes", what);
     return -1;
   }
-  uint64_t n = ((uint64_t)dtype.bits * dtype.lanes + 7) / 8;
+  int64_t numel = 1;
   for (int32_t d = 0; d < ndim; ++d) {
     if (shape[d] < 0) {
       tvm_ffi_raise("ValueError", "%s: dimension %d is negative (%lld)", what, (int)d,
                     (long long)shape[d]);
       return -1;
     }
-    if (__builtin_mul_overflow(n, (uint64_t)shape[d], &n) || n > (uint64_t)INT64_MAX) {
+    if (__builtin_mul_overflow(numel, shape[d], &numel) ||
+        __builtin_mul_overflow(numel, (int64_t)dtype.bits * dtype.lanes, &(int64_t){0})) {
       tvm_ffi_raise("ValueError", "%s: tensor size overflows", what);
       return -1;
     }
   }
-  return (int64_t)n;
+  /* The tvm-ffi rule (sub-byte types packed, one byte per bool): what tensors are sized by. */
+  DLTensor proto = {.ndim = ndim, .dtype = dtype, .shape = (int64_t*)shape};
+  int64_t n = tvm_ffi_dltensor_nbytes(&proto);
+  if (n < 0) tvm_ffi_raise_context("%s", what);
+  return n;
 }
 
 void* tvm_vm__storage_tensor(tvm_vm_storage_obj* s, int64_t offset, const int64_t* shape,
                              int32_t ndim, DLDataType dtype) {
-  int64_t nbytes = compact_nbytes(shape, ndim, dtype, "vm.builtin.alloc_tensor");
+  int64_t nbytes = tvm_vm__nbytes(shape, ndim, dtype, "vm.builtin.alloc_tensor");
   if (nbytes < 0) return NULL;
   if (offset < 0 || (uint64_t)offset > s->size || (uint64_t)nbytes > s->size - (uint64_t)offset) {
     tvm_ffi_raise("ValueError",
@@ -323,7 +326,7 @@ void* tvm_vm__storage_tensor(tvm_vm_storage_obj* s, int64_t offset, const int64_
 
 void* tvm_vm__alloc_tensor(tvm_vm_allocator* alloc, const int64_t* shape, int32_t ndim,
                            DLDataType dtype) {
-  int64_t nbytes = compact_nbytes(shape, ndim, dtype, "allocating a tensor");
+  int64_t nbytes = tvm_vm__nbytes(shape, ndim, dtype, "allocating a tensor");
   if (nbytes < 0) return NULL;
   tvm_vm_storage_obj* s = tvm_vm__storage_new(alloc, (size_t)nbytes);
   if (!s) return NULL;
@@ -381,7 +384,7 @@ static void gather_strided(const DLTensor* t, int64_t elem, char* dst) {
 }
 
 void* tvm_vm__tensor_copy_to_cpu(const DLTensor* t) {
-  int64_t nbytes = compact_nbytes(t->shape, t->ndim, t->dtype, "copying a tensor");
+  int64_t nbytes = tvm_vm__nbytes(t->shape, t->ndim, t->dtype, "copying a tensor");
   if (nbytes < 0) return NULL;
   DLDevice cpu = TVMFFIDLDeviceFromIntPair(kDLCPU, 0);
   void* out = tvm_ffi_tensor_empty(t->shape, t->ndim, t->dtype, cpu);

@@ -4,20 +4,23 @@
  *
  * Prepared code. At initialisation the verified instr_data is copied into vm->code with
  * everything the loop would otherwise look up resolved once:
- *   Call [1, dst, callee*, num_args, arg...]   callee* points at vm->callees[func_idx]; each
- *        argument is a register index (>= 0), or ~pointer to a TVMFFIAny that lives as long as
- *        the VM (a constant, an immediate, a function pool entry, None for %void, the context
- *        for %vm)
- *   Ret  [2, result]   Goto [3, word delta]   If [4, cond, word delta of the false branch]
- * The loop then trusts the code: the verifier proved registers, targets and arities valid.
+ *   Call [handler, dst, callee*, num_args, arg...]  callee* points at vm->callees[func_idx];
+ *        registers are byte offsets into the register file (%void is -1); an argument is such
+ *        an offset (>= 0) or ~pointer to a TVMFFIAny that lives as long as the VM (a constant,
+ *        an immediate, a function pool entry, None for %void, the context for %vm)
+ *   Ret  [handler, result]   Goto [handler, word delta]   If [handler, cond, false word delta]
+ * The handler word selects a specialised Call handler (see the prepared opcodes below). The
+ * loop trusts the code: the verifier proved registers, targets and arities valid.
  *
- * Calls. A call of a bytecode function pushes a frame on vm->frames and a register file on
- * the register stack (chunks that are reused, never freed while the VM lives) and continues
- * in the same loop: recursion costs no C stack. Packed functions are called through their
- * cell's safe_call with the arguments gathered (as views) into a scratch array of the current
- * native nesting level. Closures (vm_tir functions, and bytecode functions while an instrument
- * is set) get the VM context prepended. A native function that calls back into the VM nests a
- * new loop; nesting is capped (max_nest), as is the total depth (max_depth).
+ * Calls. A call of a bytecode function pushes a frame (vm->frames, allocated for max_depth
+ * frames up front so that it never moves) and a register file on the register stack (chunks
+ * reused for the VM's lifetime) and continues in the same loop: recursion costs no C stack.
+ * Packed functions are called through their cell's safe_call with the arguments gathered (as
+ * views) into the scratch array of the current nesting level, or passed in place when they
+ * are consecutive registers; the result goes straight into the destination register.
+ * Closures (vm_tir functions, and every call while an instrument is set) get the VM context
+ * prepended. A native function that calls back into the VM nests a new loop; nesting is
+ * capped (max_nest), as is the depth (max_depth).
  */
 #include <string.h>
 
@@ -193,7 +196,8 @@ static tvm_vm_frame* frame_push(tvm_vm_state* vm, const tvm_vm_callee* callee) {
     if (!(top = regs_next_chunk(vm, callee->nregs))) return NULL;
     fr->flags = TVM_VM_FRAME_NEW_CHUNK;
   }
-  fr->call_ip = NULL;
+  fr->ret_ip = NULL;
+  fr->dst = NULL;
   fr->regs = top;
   fr->func = callee;
   vm->depth++;
@@ -261,39 +265,35 @@ static void attach_trace(tvm_ffi_strbuf* b) {
 /* ---- The dispatch loop -------------------------------------------------------------------
  * Prepared opcodes. Ret, Goto and If keep one handler each. Call is split by the kind of
  * callee (resolved once at initialisation) so the loop never tests it: closures
- * (CallClosure), bytecode functions (CallBytecode) and packed functions, which get variants
- * for 0..3 arguments (the gather unrolled) and for any count, each also fused with a
- * following If that tests the call's result (CallPackedIf: the shape of every Relax branch),
- * and for arguments that are consecutive registers, passed in place.
+ * (CallClosure), bytecode functions (CallBytecode) and packed functions, whose variants
+ * specialise the gather of the arguments, the destination, and fuse the call with the
+ * instruction after it.
  *
  * VM_OP / VM_DISPATCH make the loop a computed goto with direct threading (GCC/Clang: the
  * opcode word holds the handler's address) or a switch (-DTVM_VM_USE_SWITCH). */
-/* M(variant, nargs (-1: any), direct, next). Direct: the arguments are consecutive registers
- * (none of them the destination) passed in place, without a copy. Next: what the following
- * instruction does with the result when the call is fused with it: 0 nothing, 1 If tests
- * it, 2 Ret returns it. */
+/* M(group, shape, nargs, direct) lists the packed call variants, variant group * 6 + shape.
+ * Shapes: 0..3 arguments (the gather unrolled), any count (nargs -1), and direct: arguments
+ * that are consecutive registers (none of them the destination) passed in place, without a
+ * copy. Groups: what the following instruction does with the result when the call is fused
+ * with it (VM_GROUP_NEXT: 0 nothing, 1 If tests it, 2 Ret returns it), and whether the
+ * destination is fresh (VM_GROUP_FRESH: no path to the call wrote it, so it holds no object
+ * and its old value needs no release; tvm_vm__fresh_dst). */
+#define VM_PACKED_SHAPES(M, group) \
+  M(group, 0, 0, 0)                \
+  M(group, 1, 1, 0)                \
+  M(group, 2, 2, 0)                \
+  M(group, 3, 3, 0)                \
+  M(group, 4, -1, 0)               \
+  M(group, 5, -1, 1)
 #define VM_PACKED_VARIANTS(M) \
-  M(0, 0, 0, 0)               \
-  M(1, 1, 0, 0)               \
-  M(2, 2, 0, 0)               \
-  M(3, 3, 0, 0)               \
-  M(4, -1, 0, 0)              \
-  M(5, -1, 1, 0)              \
-  M(6, 0, 0, 1)               \
-  M(7, 1, 0, 1)               \
-  M(8, 2, 0, 1)               \
-  M(9, 3, 0, 1)               \
-  M(10, -1, 0, 1)             \
-  M(11, -1, 1, 1)             \
-  M(12, 0, 0, 2)              \
-  M(13, 1, 0, 2)              \
-  M(14, 2, 0, 2)              \
-  M(15, 3, 0, 2)              \
-  M(16, -1, 0, 2)             \
-  M(17, -1, 1, 2)
-/* The variant of a packed call: nargs, arguments in place, next (as above). */
-#define VM_PACKED_VARIANT(nargs, direct, next) \
-  ((next) * 6 + ((direct) ? 5 : (nargs) < 4 ? (int)(nargs) : 4))
+  VM_PACKED_SHAPES(M, 0)      \
+  VM_PACKED_SHAPES(M, 1)      \
+  VM_PACKED_SHAPES(M, 2)      \
+  VM_PACKED_SHAPES(M, 3)      \
+  VM_PACKED_SHAPES(M, 4)
+#define VM_GROUP_NEXT(group) ((group) / 2)
+#define VM_GROUP_FRESH(group) ((group) & 1) /* group 4 (Ret) writes the caller's register */
+#define VM_PACKED_VARIANT(group, shape) ((group) * 6 + (shape))
 
 enum {
   VM_OP_Ret = 1,
@@ -302,7 +302,7 @@ enum {
   VM_OP_CallClosure,
   VM_OP_CallBytecode,
   VM_OP_CallPacked, /* + variant */
-  VM_NUM_OPS = VM_OP_CallPacked + 18
+  VM_NUM_OPS = VM_OP_CallPacked + VM_PACKED_VARIANT(5, 0)
 };
 
 #if defined(__GNUC__) && !defined(TVM_VM_USE_SWITCH)
@@ -377,15 +377,20 @@ static inline void gather_args(TVMFFIAny* a, const TVMFFIAny* regs, const int64_
   for (int64_t i = 0; i < n; ++i) store_any(&a[i], load_any(VM_ARG(regs, aw[i])));
 }
 
-/* Store an owned result into the register at byte offset dst (or drop it for %void). */
-static inline void write_reg(TVMFFIAny* regs, int64_t dst, any_words v) {
-  if (TVM_VM_LIKELY(dst >= 0)) {
-    any_words old = load_any(VM_REG(regs, dst));
-    store_any(VM_REG(regs, dst), v);
+/* Store an owned result into *dst (or drop it for a NULL dst), releasing the old value. */
+static inline void write_result(TVMFFIAny* dst, any_words v) {
+  if (TVM_VM_LIKELY(dst != NULL)) {
+    any_words old = load_any(dst);
+    store_any(dst, v);
     if (words_is_object(old)) tvm_ffi_release((void*)(uintptr_t)old.hi);
   } else if (words_is_object(v)) {
     tvm_ffi_release((void*)(uintptr_t)v.hi);
   }
+}
+
+/* Store an owned result into the register at byte offset dst (or drop it for %void). */
+static inline void write_reg(TVMFFIAny* regs, int64_t dst, any_words v) {
+  write_result(dst >= 0 ? VM_REG(regs, dst) : NULL, v);
 }
 
 /* Results must be owned: turn views (raw strings, byte arrays, r-value refs) into values. */
@@ -445,8 +450,10 @@ static int call_instrumented(tvm_vm_state* vm, const tvm_vm_callee* c, TVMFFIAny
 static inline __attribute__((always_inline)) int call_packed(const tvm_vm_callee* c,
                                                              const TVMFFIAny* args,
                                                              int64_t nargs, TVMFFIAny* res,
-                                                             bool drop) {
-  any_words old = load_any(res);
+                                                             bool drop, bool fresh) {
+  /* A fresh destination holds no object: its old value is not even loaded. */
+  any_words old = {0, 0};
+  if (!fresh) old = load_any(res);
   store_any(res, (any_words){0, 0});
   int rc = c->safe_call(c->handle, args, (int32_t)nargs, res);
   if (TVM_VM_UNLIKELY(rc != 0 || (uint32_t)(res->type_index - kTVMFFIRawStr) <= 2)) {
@@ -466,15 +473,6 @@ static inline __attribute__((always_inline)) int call_packed(const tvm_vm_callee
   return is_object;
 }
 
-/* Where the value frame fr returns goes: the caller's destination register, *out for the
- * entry frame, or tmp for a %void destination. */
-static inline TVMFFIAny* ret_slot(tvm_vm_frame* fr, tvm_vm_frame* entry, TVMFFIAny* out,
-                                  TVMFFIAny* tmp) {
-  if (TVM_VM_UNLIKELY(fr == entry)) return out;
-  int64_t dst = fr->call_ip[1];
-  return dst >= 0 ? VM_REG(fr[-1].regs, dst) : tmp;
-}
-
 /*
  * Run from the frame on top (pushed by the caller at index `base`) until it returns; *out
  * receives its result. On error every frame down to and including `base` is popped and the
@@ -488,7 +486,8 @@ static int run_loop(tvm_vm_state* vm, int64_t base, TVMFFIAny* out) {
       [VM_OP_If] = &&L_If,
       [VM_OP_CallClosure] = &&L_CallClosure,
       [VM_OP_CallBytecode] = &&L_CallBytecode,
-#define VM_PACKED_LABEL_(V, NARGS, DIRECT, NEXT) [VM_OP_CallPacked + V] = &&L_CallPacked_##V,
+#define VM_PACKED_LABEL_(GROUP, SHAPE, NARGS, DIRECT) \
+  [VM_OP_CallPacked + VM_PACKED_VARIANT(GROUP, SHAPE)] = &&L_CallPacked_##GROUP##_##SHAPE,
       VM_PACKED_VARIANTS(VM_PACKED_LABEL_)
 #undef VM_PACKED_LABEL_
   };
@@ -500,8 +499,15 @@ static int run_loop(tvm_vm_state* vm, int64_t base, TVMFFIAny* out) {
   /* The frame array does not move while the VM runs (see tvm_vm__resize_frames). */
   tvm_vm_frame* const entry = &vm->frames[base];
   tvm_vm_frame* fr = &vm->frames[vm->depth - 1];
+  *out = tvm_ffi_any_none();
+  entry->dst = out;
   TVMFFIAny* regs = fr->regs;
   TVMFFIAny* top = regs + fr->func->nregs; /* register stack top: the end of fr's registers */
+  /* Nested runs leave the chunk where they found it, so the limit changes only here. A call
+   * depth limit set while this loop runs (frames_end) takes effect in runs started later;
+   * the frame array is as long as the largest limit (it grows only while the VM is idle). */
+  TVMFFIAny* limit = vm->limit;
+  tvm_vm_frame* const frames_end = vm->frames_end;
   const int64_t* ip = fr->func->code;
   TVMFFIAny* const scratch = vm->scratch[vm->nest];
   TVMFFIAny* const a = scratch + 5; /* call arguments; a[-1] is the closure context slot */
@@ -509,13 +515,13 @@ static int run_loop(tvm_vm_state* vm, int64_t base, TVMFFIAny* out) {
    * for references to release. Entry frames always may. */
   bool owns = true;
   TVMFFIAny ret = {0}; /* results of calls into %void and of instrumented calls */
-  bool result_is_object; /* of the value a Ret just handed to the caller */
+  bool result_is_object = false; /* of the value a Ret just handed to the caller */
   int rc;
 
   VM_LOOP_BEGIN
 
   /* Packed function calls (see the variants above). */
-#define VM_CALL_PACKED_BODY(NARGS, DIRECT, NEXT)                                        \
+#define VM_CALL_PACKED_BODY(NARGS, DIRECT, NEXT, FRESH)                                 \
   {                                                                                     \
     const tvm_vm_callee* c = (const tvm_vm_callee*)(uintptr_t)ip[2];                    \
     const int64_t nargs_ = (NARGS) < 0 ? ip[3] : (NARGS);                               \
@@ -524,23 +530,25 @@ static int run_loop(tvm_vm_state* vm, int64_t base, TVMFFIAny* out) {
     else gather_args(a, regs, ip + 4, nargs_);                                          \
     if ((NEXT) == 2) {                                                                  \
       /* The next instruction returns the result: write it to the caller's slot. */     \
-      TVMFFIAny* res = ret_slot(fr, entry, out, &ret);                                  \
-      int obj = call_packed(c, args_, nargs_, res, res == &ret);                        \
+      TVMFFIAny* res = fr->dst ? fr->dst : &ret;                                        \
+      int obj = call_packed(c, args_, nargs_, res, res == &ret, false);                 \
       if (TVM_VM_UNLIKELY(obj < 0)) goto fail;                                          \
       result_is_object = obj > 0;                                                       \
       ip += 4 + nargs_;                                                                 \
       goto ret_pop;                                                                     \
     }                                                                                   \
     const int64_t dst = ip[1];                                                          \
-    int obj = call_packed(c, args_, nargs_, dst >= 0 ? VM_REG(regs, dst) : &ret, dst < 0); \
+    int obj = call_packed(c, args_, nargs_, dst >= 0 ? VM_REG(regs, dst) : &ret, dst < 0, \
+                          (FRESH));                                                     \
     if (TVM_VM_UNLIKELY(obj < 0)) goto fail;                                            \
     owns |= obj > 0;                                                                    \
     ip += 4 + nargs_;                                                                   \
     if ((NEXT) == 1) goto op_if;                                                        \
     VM_DISPATCH();                                                                      \
   }
-#define VM_PACKED_HANDLER(V, NARGS, DIRECT, NEXT) \
-  VM_OP_AT(CallPacked_##V, VM_OP_CallPacked + V) VM_CALL_PACKED_BODY(NARGS, DIRECT, NEXT)
+#define VM_PACKED_HANDLER(GROUP, SHAPE, NARGS, DIRECT)                                 \
+  VM_OP_AT(CallPacked_##GROUP##_##SHAPE, VM_OP_CallPacked + VM_PACKED_VARIANT(GROUP, SHAPE)) \
+  VM_CALL_PACKED_BODY(NARGS, DIRECT, VM_GROUP_NEXT(GROUP), VM_GROUP_FRESH(GROUP))
   VM_PACKED_VARIANTS(VM_PACKED_HANDLER)
 #undef VM_PACKED_HANDLER
 #undef VM_CALL_PACKED_BODY
@@ -550,15 +558,16 @@ static int run_loop(tvm_vm_state* vm, int64_t base, TVMFFIAny* out) {
     const tvm_vm_callee* c = (const tvm_vm_callee*)(uintptr_t)ip[2];
     const int64_t nargs = ip[3];
     const int64_t* aw = ip + 4;
-    if (TVM_VM_UNLIKELY(fr + 1 >= vm->frames_end)) {
+    if (TVM_VM_UNLIKELY(fr + 1 >= frames_end)) {
       depth_error(vm, c);
       goto fail;
     }
     /* The new registers follow the caller's, in a new chunk if this one is full. */
     TVMFFIAny* nregs = top;
     uint64_t flags = owns ? TVM_VM_FRAME_CALLER_OWNS : 0;
-    if (TVM_VM_UNLIKELY(vm->limit - nregs < c->nregs)) {
+    if (TVM_VM_UNLIKELY(limit - nregs < c->nregs)) {
       if (!(nregs = regs_next_chunk(vm, c->nregs))) goto fail;
+      limit = vm->limit;
       flags |= TVM_VM_FRAME_NEW_CHUNK;
     }
     top = nregs + c->nregs;
@@ -575,9 +584,10 @@ static int run_loop(tvm_vm_state* vm, int64_t base, TVMFFIAny* out) {
       store_any(&nregs[i], v);
     }
     ++fr;
-    fr->call_ip = ip;
+    fr->ret_ip = aw + nargs;
     fr->regs = nregs;
     fr->func = c;
+    fr->dst = ip[1] >= 0 ? VM_REG(regs, ip[1]) : NULL;
     fr->flags = flags;
     vm->depth++;
     owns = callee_owns;
@@ -612,7 +622,7 @@ static int run_loop(tvm_vm_state* vm, int64_t base, TVMFFIAny* out) {
   }
 
   VM_OP(Ret) {
-    /* Move the result into the caller's destination (or *out), then pop the frame. */
+    /* Move the result into the frame's destination, then pop the frame. */
     const int64_t r = ip[1];
     any_words rv = {0, 0};
     if (TVM_VM_LIKELY(r >= 0)) {
@@ -621,11 +631,7 @@ static int run_loop(tvm_vm_state* vm, int64_t base, TVMFFIAny* out) {
       if (words_is_object(rv)) store_any(VM_REG(regs, r), (any_words){0, 0});
     }
     result_is_object = words_is_object(rv);
-    if (TVM_VM_UNLIKELY(fr == entry)) {
-      store_any(out, rv);
-    } else {
-      write_reg(fr[-1].regs, fr->call_ip[1], rv);
-    }
+    write_result(fr->dst, rv);
   }
   ret_pop: {
     if (owns) regs_release(regs, fr->func->nregs);
@@ -636,15 +642,15 @@ static int run_loop(tvm_vm_state* vm, int64_t base, TVMFFIAny* out) {
       if (flags & TVM_VM_FRAME_NEW_CHUNK) regs_prev_chunk(vm);
       return 0;
     }
-    const int64_t* call = fr->call_ip;
+    ip = fr->ret_ip;
     owns = (flags & TVM_VM_FRAME_CALLER_OWNS) || result_is_object;
     --fr;
     regs = fr->regs;
     if (TVM_VM_UNLIKELY(flags & TVM_VM_FRAME_NEW_CHUNK)) {
       regs_prev_chunk(vm);
+      limit = vm->limit;
       top = regs + fr->func->nregs;
     }
-    ip = call + 4 + call[3];
     VM_DISPATCH();
   }
 
@@ -674,12 +680,12 @@ fail: {
   tvm_ffi_strbuf trace = {0};
   int64_t unwound = 0;
   for (;;) {
-    tvm_vm_frame* top = &vm->frames[vm->depth - 1];
-    if (unwound++ < MAX_ANNOTATED_FRAMES) trace_frame(vm, top->func, ip, &trace);
-    const int64_t* call = top->call_ip;
+    tvm_vm_frame* inner = &vm->frames[vm->depth - 1];
+    if (unwound++ < MAX_ANNOTATED_FRAMES) trace_frame(vm, inner->func, ip, &trace);
+    const int64_t* ret_ip = inner->ret_ip;
     frame_pop(vm);
     if (vm->depth == base) break;
-    ip = call; /* the caller's Call instruction */
+    ip = ret_ip - 1; /* in the caller's Call instruction */
   }
   if (unwound > MAX_ANNOTATED_FRAMES) {
     tvm_ffi_strbuf_printf(&trace, "  ... %lld more VM frames\n",
@@ -1009,7 +1015,9 @@ static int64_t call_opcode(const tvm_vm_state* vm, int64_t i) {
                  : next[0] == TVM_VM_OP_If && next[1] == w[1]  ? 1
                  : next[0] == TVM_VM_OP_Ret && next[1] == w[1] ? 2
                                                                : 0;
-      return VM_OP_CallPacked + VM_PACKED_VARIANT(w[3], args_in_place(w), fuse);
+      int group = fuse * 2 + (fuse < 2 && tvm_vm__fresh_dst(e, i));
+      int shape = args_in_place(w) ? 5 : w[3] < 4 ? (int)w[3] : 4;
+      return VM_OP_CallPacked + VM_PACKED_VARIANT(group, shape);
     }
     case TVM_VM_CALLEE_BYTECODE:
       return VM_OP_CallBytecode;

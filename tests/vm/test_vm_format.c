@@ -478,6 +478,49 @@ TEST(builder_checks) {
   tvm_vm_builder_free(b);
 }
 
+/* Sub-byte tensors are stored packed (the tvm-ffi sizing rule): int4[5] takes 3 bytes. A
+ * record claiming one byte per element is rejected (found by fuzzing: it overflowed). */
+TEST(sub_byte_tensor_constants) {
+  int64_t five = 5;
+  void* t = tvm_ffi_tensor_empty(&five, 1, tvm_ffi_dtype(kDLInt, 4, 1), (DLDevice){kDLCPU, 0});
+  memcpy(tvm_ffi_tensor_dl(t)->data, "\x12\x34\x05", 3);
+  tvm_vm_builder* b = tvm_vm_builder_new();
+  CHECK_EQ_INT(tvm_vm_builder_const_tensor(b, t), 0);
+  tvm_vm_builder_function_begin(b, "f", 0, 0, NULL);
+  tvm_vm_builder_emit_ret(b, TVM_VM_REG_VOID);
+  tvm_vm_builder_function_end(b);
+  tvm_vm_executable* e = tvm_vm_builder_finish(b);
+  tvm_vm_builder_free(b);
+  TVMFFIAny saved;
+  CHECK_OK(tvm_vm_executable_save(e, &saved));
+  TVMFFIByteArray bytes = bytes_of(&saved);
+  tvm_vm_executable* e2 = tvm_vm_executable_load_bytes(bytes.data, bytes.size);
+  CHECK(e2 != NULL);
+  if (e2) {
+    const DLTensor* d = tvm_ffi_tensor_dl(tvm_vm_executable_constant(e2, 0)->v_obj);
+    CHECK(d->dtype.bits == 4 && d->shape[0] == 5 && memcmp(d->data, "\x12\x34\x05", 3) == 0);
+  }
+  /* Find the record's data size field (3, just before the 3 data bytes) and make it 5. */
+  char* copy = (char*)malloc(bytes.size);
+  memcpy(copy, bytes.data, bytes.size);
+  size_t at = 0;
+  for (size_t i = 0; i + 8 <= bytes.size; ++i) {
+    int64_t v;
+    memcpy(&v, copy + i, 8);
+    if (v == 3 && memcmp(copy + i + 8, "\x12\x34\x05", 3) == 0) at = i;
+  }
+  CHECK(at != 0);
+  int64_t wrong = 5;
+  memcpy(copy + at, &wrong, 8);
+  CHECK(tvm_vm_executable_load_bytes(copy, bytes.size) == NULL);
+  CHECK_RAISED("ValueError", "tensor data size 5 does not match its shape and dtype (3 bytes)");
+  free(copy);
+  tvm_ffi_any_release(&saved);
+  tvm_ffi_release(e2);
+  tvm_vm_executable_release(e);
+  tvm_ffi_release(t);
+}
+
 TEST(text_dumps) {
   tvm_vm_executable* e = build_fib();
   TVMFFIAny text, py, stats;
@@ -511,6 +554,7 @@ int main(void) {
   RUN(hand_made_files);
   RUN(code_verification);
   RUN(builder_checks);
+  RUN(sub_byte_tensor_constants);
   RUN(text_dumps);
   return test_summary();
 }

@@ -245,6 +245,8 @@ tvm_script_doc_obj* tvm_script_literal_float(double v);
 tvm_script_doc_obj* tvm_script_literal_str(const char* s);
 tvm_script_doc_obj* tvm_script_id_doc(const char* name);
 tvm_script_doc_obj* tvm_script_id_doc_n(const char* name, size_t n);
+/* An IdDoc sharing an existing ffi.String object (borrowed) as its name. */
+tvm_script_doc_obj* tvm_script_id_doc_str(const void* name_str);
 tvm_script_doc_obj* tvm_script_attr_doc_take(void* value, const char* name);
 tvm_script_doc_obj* tvm_script_index_doc_take(void* value, void* indices);
 /* kwargs_keys: an Array of ffi.String (consumed, may be NULL) with as many values. */

@@ -34,12 +34,14 @@ extern "C" {
 typedef struct tvm_script_docsifier tvm_script_docsifier;
 
 /* A converter: the doc of obj (borrowed), printed from `path` (an access path, borrowed). The
- * docsifier adds `path` to the returned doc's source_paths. */
+ * docsifier adds `path` to the returned doc's source_paths (when paths are tracked). */
 typedef tvm_script_doc_obj* (*tvm_script_converter)(tvm_script_docsifier* d, const TVMFFIAny* obj,
                                                     const void* path);
 
 /* Register fn for values of exactly type_index (an object type or a POD index such as kTVMFFIInt)
- * under token ("" = the default). Thread-safe; a later registration replaces an earlier one. */
+ * under token ("" = the default); a later registration replaces an earlier one. Registrations
+ * are serialized, but lookups do not lock: register during initialisation (as the built-in
+ * dialects do on the first print), not while other threads print. */
 int tvm_script_register_converter(const char* token, int32_t type_index, tvm_script_converter fn);
 /* Registers the built-in dialects' converters (idempotent; print entry points call it). */
 int tvm_script_register_builtin_converters(void);
@@ -55,6 +57,17 @@ tvm_script_doc_obj* tvm_script_as_doc_attr(tvm_script_docsifier* d, const void* 
                                            const void* path, const char* name);
 /* ffi.Array of the docs of the items of arr (an ffi.Array at path). */
 void* tvm_script_as_doc_array(tvm_script_docsifier* d, const void* arr, const void* path);
+
+/* ---- Access paths of children ------------------------------------------------------------- */
+/* path.name / path[i] / path[key] as new references (NULL + error on OOM). When the print call
+ * underlines nothing, paths are not tracked: these return `path` itself (retained) and
+ * tvm_script_as_doc attaches no source paths, so printing allocates no path objects. */
+void* tvm_script_path_attr(tvm_script_docsifier* d, const void* path, const char* name);
+void* tvm_script_path_item(tvm_script_docsifier* d, const void* path, int64_t i);
+void* tvm_script_path_map_item(tvm_script_docsifier* d, const void* path, const TVMFFIAny* key);
+bool tvm_script_tracks_paths(const tvm_script_docsifier* d);
+/* Attach path to doc's source paths when paths are tracked (for docs not made by as_doc). */
+void tvm_script_doc_mark(tvm_script_docsifier* d, void* doc, const void* path);
 
 /* ---- Dispatch tokens and prefixes ---------------------------------------------------------- */
 int tvm_script_push_token(tvm_script_docsifier* d, const char* token);
@@ -73,6 +86,7 @@ typedef struct tvm_script_frame {
   void* stmts;    /* ffi.List of StmtDocs emitted into this frame */
   void* vars;     /* ffi.List of the objects defined in this frame (private) */
   void* data;     /* dialect state, borrowed */
+  int32_t flags;  /* dialect-defined bits */
 } tvm_script_frame;
 enum { TVM_SCRIPT_FRAME_ROOT = 0, TVM_SCRIPT_FRAME_MODULE, TVM_SCRIPT_FRAME_FUNC,
        TVM_SCRIPT_FRAME_SCOPE };
@@ -84,6 +98,9 @@ void tvm_script_frame_pop(tvm_script_docsifier* d);
 tvm_script_frame* tvm_script_frame_top(tvm_script_docsifier* d);
 tvm_script_frame* tvm_script_frame_root(tvm_script_docsifier* d);
 tvm_script_frame* tvm_script_frame_find(tvm_script_docsifier* d, int32_t kind);
+/* The number of frames and frame i (0 = outermost). */
+int tvm_script_frame_count(const tvm_script_docsifier* d);
+tvm_script_frame* tvm_script_frame_at(tvm_script_docsifier* d, int i);
 /* Append a statement doc (consumed) to frame->stmts. */
 int tvm_script_frame_emit_take(tvm_script_frame* frame, void* stmt_doc);
 

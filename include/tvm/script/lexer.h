@@ -3,7 +3,8 @@
  *
  * tvm_script_lex turns a whole source text into a token array, Python style: NEWLINE ends a
  * logical line (blank and comment-only lines give none), INDENT/DEDENT bracket blocks, newlines
- * inside (), [], {} and after a backslash are joined, and ENDMARKER ends the array.
+ * inside (), [], {} and after a backslash are joined, and ENDMARKER ends the array. (The parser
+ * drives the same lexer incrementally through a small token window: libscript/src/lex_internal.h.)
  *
  * Decisions (documented behaviour, tested):
  * - Columns are 1-based byte columns; lines are 1-based. Offsets are byte offsets from 0.
@@ -38,7 +39,7 @@ extern "C" {
 
 /* Keywords, as X(ENUM_SUFFIX, "spelling"). Every Python keyword lexes as one, so that the
  * parser can reject the ones TVMScript does not support by name. */
-#define TVM_SCRIPT_TOKEN_KEYWORDS(X)                                                                \
+#define TVM_SCRIPT_TOKEN_KEYWORDS(X)                                                          \
   X(FALSE, "False") X(NONE, "None") X(TRUE, "True") X(AND, "and") X(AS, "as")                 \
   X(ASSERT, "assert") X(ASYNC, "async") X(AWAIT, "await") X(BREAK, "break")                   \
   X(CLASS, "class") X(CONTINUE, "continue") X(DEF, "def") X(DEL, "del") X(ELIF, "elif")       \
@@ -49,7 +50,7 @@ extern "C" {
   X(YIELD, "yield")
 
 /* Operators and delimiters, longest first within a shared prefix (the lexer relies on it). */
-#define TVM_SCRIPT_TOKEN_OPERATORS(X)                                                               \
+#define TVM_SCRIPT_TOKEN_OPERATORS(X)                                                         \
   X(POW_ASSIGN, "**=") X(FLOORDIV_ASSIGN, "//=") X(RSHIFT_ASSIGN, ">>=")                      \
   X(LSHIFT_ASSIGN, "<<=") X(ELLIPSIS, "...")                                                  \
   X(POW, "**") X(FLOORDIV, "//") X(LSHIFT, "<<") X(RSHIFT, ">>") X(LE, "<=") X(GE, ">=")      \

@@ -83,11 +83,6 @@ int tvm_script_doc_to_python(const void* doc, const tvm_script_print_options* op
 int tvm_script_structural_equal_report(const TVMFFIAny* lhs, const TVMFFIAny* rhs,
                                        bool map_free_vars, tvm_ffi_strbuf* out);
 
-/* ---- Benchmark hook ------------------------------------------------------------------------ */
-/* Prints obj with default options into *out (cleared first) and returns the number of bytes,
- * or -1 + error. For bench/printer rows (e.g. tvm_tir_testing_make_large_func). */
-int64_t tvm_script_bench_print(const void* obj, tvm_ffi_strbuf* out);
-
 #ifdef __cplusplus
 }
 #endif

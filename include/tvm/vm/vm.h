@@ -33,7 +33,9 @@
  *                  70 Tensor   the dmlc NDArray record: u64 magic 0xDD5E40F096B4A13F,
  *                              u64 reserved (0), i32 device_type (1: CPU), i32 device_id (0),
  *                              i32 ndim, u8 code, u8 bits, u16 lanes, i64 shape[ndim],
- *                              i64 data_byte_size, data bytes (row-major)
+ *                              i64 data_byte_size, data bytes (row-major; sized by the tvm-ffi
+ *                              rule: sub-byte types packed, e.g. int4[5] is 3 bytes, which is
+ *                              upstream's size for every byte-multiple type)
  *                  69 Shape    vec<i64>
  *                  65 String   str
  *                   1 Int      i64
@@ -50,7 +52,17 @@
  *     instr_data exactly, out-of-range registers/constants/functions/jump targets, a VM
  *     function whose last instruction can fall through, and argument counts of calls to VM
  *     functions that differ from the callee's num_args are all rejected.
- *   - Only version "0.14" is accepted.
+ *   - Only version "0.14" is accepted. Tensor records must say CPU, device 0, reserved 0.
+ *
+ * ---- Execution notes
+ *   - A register read before any write reads None. (The verifier proves, per function, whether
+ *     every read follows a write on all paths; only functions where it cannot are given
+ *     None-initialised register files.)
+ *   - VM-to-VM calls run in one loop with an explicit frame stack: recursion depth is limited
+ *     by tvm_vm_set_max_call_depth, not by the C stack.
+ *   - Errors raised by callees keep their kind and message; the VM appends where they
+ *     happened ("at VM function f, instruction i: call g in: %0 dst: %1") to the error's
+ *     backtrace, innermost first (at most 32 frames, then a count).
  */
 #ifndef TVM_VM_VM_H_
 #define TVM_VM_VM_H_
@@ -84,9 +96,9 @@ typedef struct tvm_vm_executable_obj tvm_vm_executable; /* an ffi.Module, kind r
 /* Parse and verify an executable. Errors name the section and what was wrong. */
 tvm_vm_executable* tvm_vm_executable_load_bytes(const void* data, size_t size);
 tvm_vm_executable* tvm_vm_executable_load_file(const char* path);
-/* The executable inside a module: the module itself if it is one, else the first executable
- * among its imports (depth first), else the result of its `vm_load_executable` function (an
- * executable, or a VM whose executable is taken). */
+/* The executable inside a module: the module itself if it is one, the executable of a VM
+ * module, else the first executable among its imports (depth first), else the result of its
+ * `vm_load_executable` function (an executable, or a VM whose executable is taken). */
 tvm_vm_executable* tvm_vm_executable_load_from_module(void* module);
 /* True if obj is an executable. */
 bool tvm_vm_is_executable(const void* obj);
@@ -161,7 +173,10 @@ int tvm_vm_save_function(tvm_vm* vm, const char* func_name, const char* saved_na
  * Instrumentation: func (a Function, or NULL to remove) is called before and after every Call
  * instruction as func(callee, callee_name, before_run, ret_value, args...). ret_value is None
  * before the call. Returning the int TVM_VM_INSTRUMENT_SKIP_RUN (1) from the "before" call
- * skips the call (its destination becomes None, and no "after" call follows).
+ * skips the call (its destination becomes None, and no "after" call follows). Calls of
+ * bytecode functions go through their closures while an instrument is set, so they are
+ * reported too (the top-level call made through this API is not an instruction and is not).
+ * An instrument may replace itself; a call whose "before" ran still gets its "after".
  */
 int tvm_vm_set_instrument(tvm_vm* vm, void* func);
 
@@ -176,9 +191,10 @@ int tvm_vm_time_evaluator(tvm_vm* vm, const char* name, const TVMFFIAny* args,
                           int32_t num_args, int32_t number, int32_t repeat,
                           int32_t min_repeat_ms, double* out_seconds);
 
-/* Limits: VM call depth (frames, default 10000) and nested native re-entries of the
- * interpreter (packed functions calling back into the VM, default 256). Exceeding either
- * raises a RecursionError. */
+/* Limits: VM call depth (frames, default 10000; raising it beyond the frames already allocated
+ * is only possible while no call runs) and nested native re-entries of the interpreter
+ * (packed functions calling back into the VM, default 256). Exceeding either raises a
+ * RecursionError. */
 int tvm_vm_set_max_call_depth(tvm_vm* vm, int64_t max_depth);
 int tvm_vm_set_max_native_nesting(tvm_vm* vm, int32_t max_nesting);
 

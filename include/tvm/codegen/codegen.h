@@ -1,0 +1,75 @@
+/*
+ * tvm/codegen/codegen.h: lowered TIR -> native CPU code through LLVM (libcodegen).
+ *
+ * Input: a tir.PrimFunc or an ir.IRModule of PrimFuncs, already lowered with tvm_tir_lower
+ * (flat 1-D buffers, no blocks, vectorized loops turned into Ramp/Broadcast); every function
+ * needs a global_symbol. Each function becomes an exported entry point
+ *
+ *   int __tvm_ffi_<global_symbol>(void* handle, const TVMFFIAny* args, int32_t num_args,
+ *                                 TVMFFIAny* result);
+ *
+ * whose prologue (the packed API, generated directly in LLVM IR from the PrimFunc's signature)
+ * checks the argument count, then for each parameter: its type index (a DLTensor pointer or an
+ * ffi.Tensor for a buffer; int / bool / float for a scalar), ndim, dtype, device (CPU), data not
+ * NULL, the shape against the buffer's (binding symbolic dimensions on first sight, checking
+ * them afterwards), the strides (compact when the buffer has none, else bound/checked) and the
+ * byte_offset against elem_offset. A failed check raises through TVMFFIErrorSetRaisedFromCStrParts
+ * ("TypeError" for the count and type indices, "ValueError" otherwise) with a message naming the
+ * function, the argument and what was wrong, e.g.
+ *   "add: argument A: expected dtype float32, got float16"
+ * and returns -1. A failed AssertStmt raises "AssertionError" with its message.
+ *
+ * Limits (this version): parallel loops run serially; Allocate needs a constant size (stack,
+ * at most TVM_CODEGEN_MAX_STACK_ALLOC bytes); tir.ret, calls between PrimFuncs, packed calls and
+ * the tvm_struct_* builtins are not supported (NotImplementedError at build time); integer
+ * division by zero is undefined behaviour as in C (the interpreter raises).
+ */
+#ifndef TVM_CODEGEN_CODEGEN_H_
+#define TVM_CODEGEN_CODEGEN_H_
+
+#include <stdbool.h>
+#include <tvm/ffi/ffi.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* "MAJOR.MINOR.PATCH" of libcodegen (libcodegen/VERSION). */
+const char* tvm_codegen_version(void);
+
+#define TVM_CODEGEN_MAX_STACK_ALLOC (1 << 20)
+
+typedef struct {
+  int opt_level;     /* 0..3: the LLVM pipeline default<On>; default 3 */
+  bool fast_math;    /* fast-math flags on float operations; default off */
+  bool host_cpu;     /* use the host CPU name and features (AVX2, FMA, ...); default on */
+} tvm_codegen_options;
+
+tvm_codegen_options tvm_codegen_options_default(void);
+
+/*
+ * Compile mod_or_func (borrowed) for target "llvm" (NULL = "llvm") and load it in-process (ORC
+ * LLJIT). Returns a new ffi.Module (kind "llvm_jit") whose get_function("<global_symbol>")
+ * gives ordinary FFI Functions; the module owns the JIT and the code. NULL + error on failure.
+ * options NULL = the defaults.
+ */
+void* tvm_codegen_build(const void* mod_or_func, const char* target,
+                        const tvm_codegen_options* options);
+
+/*
+ * Compile mod_or_func and write a shared library to path_so (an object file next to it,
+ * "<path_so>.o", is linked with `cc -shared` and removed). The library exports
+ * __tvm_ffi_<global_symbol> for each function and references only TVMFFI* symbols (and libm);
+ * it loads with tvm_ffi_module_load_file / ffi.Module.load_from_file.so. 0, or -1 + error.
+ */
+int tvm_codegen_export(const void* mod_or_func, const char* path_so,
+                       const tvm_codegen_options* options);
+
+/* The textual LLVM IR of the compiled (optimised) module, as an owned string value. */
+int tvm_codegen_emit_llvm_ir(const void* mod_or_func, const tvm_codegen_options* options,
+                             TVMFFIAny* out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TVM_CODEGEN_CODEGEN_H_ */

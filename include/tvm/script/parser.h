@@ -1,0 +1,57 @@
+/*
+ * tvm/script/parser.h: TVMScript text -> Doc tree (tvm/script/doc.h), the parser's front end.
+ *
+ * The result is a StmtBlockDoc of the module's statements; every doc carries the exact source
+ * span of its text (for a parenthesised expression, the span of what is inside the parentheses,
+ * as Python's ast does). A bad program fails with ONE "SyntaxError" whose message is rendered by
+ * tvm_script_diag_render: `file:line:col: error: <message>`, the source line and '^' under the
+ * offending span. The parser never recurses deeper than TVM_SCRIPT_MAX_NESTING levels.
+ *
+ * The Python subset and how it maps onto docs:
+ *   header lines    `from tvm.script import tirx as T` (also tir, ir, relax; several names per
+ *                   line) are recorded in the imports map (alias -> module), not in the tree.
+ *   @d def f(a: T, b: U = v) -> R: body      FunctionDoc, args AssignDoc(IdDoc, default, ann)
+ *   @d class C: body                          ClassDoc (no base classes)
+ *   x = v, a, b = v, x: T = v, x: T           AssignDoc (tuple targets are TupleDocs)
+ *   x op= v                                   AssignDoc(x, OperationDoc(op, x, v)), sharing x
+ *   if / elif / else                          IfDoc (elif: an else branch of one IfDoc)
+ *   for t in e / while c                      ForDoc / WhileDoc (no `else` clause)
+ *   with a as x, b as y: body                 nested ScopeDocs, one per item
+ *   return [v], assert c[, msg], e            ReturnDoc, AssertDoc, ExprStmtDoc
+ *   a string first in a def/class body       DocStringDoc
+ *   pass                                      nothing (an empty body is a pass)
+ *   a < b < c                                 OperationDoc(And, a < b, b < c) sharing b
+ *   x if c else y                             OperationDoc(IfThenElse, x, c, y)
+ *   +x                                        x itself (its span widened over the '+')
+ *   "a" "b"                                   one LiteralDoc "ab"
+ *   a[i, 1:n:2]                               IndexDoc with indices [i, SliceDoc]
+ *   lambda x, y: e                            LambdaDoc
+ * Rejected with "... is not supported in TVMScript" at the construct: other imports, try, raise,
+ * global, nonlocal, del, yield, await, async, break, continue, comprehensions, set literals,
+ * walrus, starred and double-starred arguments, `@` (matmul), `is` / `in` comparisons, `...`,
+ * for/while `else`, chained assignment, class bases, `*`/`**` parameters, bytes, f-strings.
+ */
+#ifndef TVM_SCRIPT_PARSER_H_
+#define TVM_SCRIPT_PARSER_H_
+
+#include <stddef.h>
+#include <tvm/script/doc.h>
+#include <tvm/script/lexer.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Parse source[0..len) (filename is for messages; NULL: "<string>"). Returns a new
+ * StmtBlockDoc, or NULL with a SyntaxError raised. */
+void* tvm_script_parse_doc(const char* source, size_t len, const char* filename);
+
+/* As tvm_script_parse_doc; also *out_imports = a new ffi.Map from each imported alias ("T") to
+ * its module name as written ("tirx", "tir", "ir", "relax"). out_imports may be NULL. */
+void* tvm_script_parse_doc_ex(const char* source, size_t len, const char* filename,
+                              void** out_imports);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TVM_SCRIPT_PARSER_H_ */

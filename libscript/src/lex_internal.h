@@ -1,0 +1,47 @@
+/* lex_internal.h: the streaming interface of the tokenizer (lex.c), used by the parser so that
+ * tokens are produced on demand into a small window instead of one array for the whole file. */
+#ifndef TVM_SCRIPT_LEX_INTERNAL_H_
+#define TVM_SCRIPT_LEX_INTERNAL_H_
+
+#include <stdbool.h>
+#include <tvm/script/lexer.h>
+
+typedef struct {
+  const char* src;
+  size_t len;
+  const char* filename;
+  size_t pos;
+  int32_t line;
+  size_t line_start;
+  bool at_line_start;
+  bool line_has_tokens;
+  bool done; /* ENDMARKER (or, after an error, nothing more) has been produced */
+  /* The produced tokens not yet dropped by the consumer. */
+  tvm_script_token* data;
+  size_t count, cap;
+  /* Decoded string literals (tokens refer to them by offset; NUL separated). */
+  tvm_ffi_strbuf strings;
+  /* Indentation stack in columns with tabs to multiples of 8 and with tabs as 1. */
+  int32_t indent8[TVM_SCRIPT_MAX_NESTING + 1], indent1[TVM_SCRIPT_MAX_NESTING + 1];
+  int ndent;
+  /* Open brackets: their kind and span, for matching and for "never closed". */
+  int32_t brackets[TVM_SCRIPT_MAX_NESTING];
+  tvm_script_span bracket_spans[TVM_SCRIPT_MAX_NESTING];
+  int depth;
+  /* Operator candidates by first byte (indices into the operator table, longest first). */
+  uint8_t op_cand[128][5];
+  /* Keyword candidates by first byte (indices into the keyword table). */
+  uint8_t kw_cand[128][6];
+} tvm_script__lexer;
+
+/* Start lexing source[0..len). Returns 0, or -1 with an error raised. */
+int tvm_script__lexer_init(tvm_script__lexer* lx, const char* source, size_t len,
+                           const char* filename);
+/* Lex until at least `want` tokens are buffered or the end is reached. Returns 0, or -1 with a
+ * SyntaxError raised (lx->done is then set and nothing more is produced). */
+int tvm_script__lexer_fill(tvm_script__lexer* lx, size_t want);
+/* Drop the first `n` buffered tokens (the rest move to the front). */
+void tvm_script__lexer_drop(tvm_script__lexer* lx, size_t n);
+void tvm_script__lexer_free(tvm_script__lexer* lx);
+
+#endif /* TVM_SCRIPT_LEX_INTERNAL_H_ */

@@ -1,0 +1,1366 @@
+/* parse.c: TVMScript tokens -> Doc tree, a recursive-descent parser pulling tokens from the lexer
+ * (tvm/script/parser.h lists the subset and how each construct maps onto docs).
+ *
+ * Every parse_* function returns a new reference (or pushes onto the scratch stack) and returns
+ * NULL (-1) with one SyntaxError raised on failure, having released what it held. Expression
+ * recursion is bounded by p->depth; statement recursion by the lexer's indentation limit.
+ *
+ * Tokens are pulled from the lexer into a window: at least LOOKAHEAD tokens from p->tok on are
+ * buffered (or the end), so a token pointer is valid only until the next advance(). A lexing
+ * error met while parsing ends the parse with that error alone. */
+#include <stdio.h>
+#include <string.h>
+#include <tvm/script/parser.h>
+
+#include "lex_internal.h"
+
+#define TOK(x) TVM_SCRIPT_TOK_##x
+#define KW(x) TVM_SCRIPT_TOK_KW_##x
+#define OP(x) TVM_SCRIPT_OP_##x
+
+typedef tvm_script_doc_obj doc;
+
+typedef struct {
+  const char* src;
+  size_t len;
+  const char* filename;
+  tvm_script__lexer lx;
+  const tvm_script_token* tok; /* the current token; never moves past ENDMARKER */
+  const tvm_script_token* end; /* end of the buffered tokens */
+  bool lex_failed;             /* a lexing error is raised; no other error may replace it */
+  tvm_script_span prev;        /* span of the last consumed token other than layout tokens */
+  int depth;                   /* expression nesting */
+  int block_depth;             /* statement nesting: 0 at module level */
+  void** stack;                /* scratch stack of owned objects, used in nested fashion */
+  size_t sp, cap;
+  void* imports; /* ffi.Dict alias -> module name */
+  /* Interned identifier strings (names repeat a lot: T, A, vi, ...), so that each IdDoc and
+   * AttrAccessDoc shares one ffi.String per distinct name. Open addressing; text points into
+   * the source; NULL when the table could not be allocated (then nothing is interned). */
+  struct name_slot {
+    const char* text;
+    size_t size;
+    void* str;
+  } * names;
+  int32_t id_index, attr_index; /* type indices of IdDoc and AttrAccessDoc */
+} parser;
+
+enum { NAME_SLOTS = 4096, NAME_PROBES = 8 };
+
+/* ---------------------------------------------------------------------------------------- */
+/* Tokens, spans, errors                                                                     */
+/* ---------------------------------------------------------------------------------------- */
+
+static inline int kind(const parser* p) { return p->tok->kind; }
+
+enum { LOOKAHEAD = 4, WINDOW = 1024 };
+static const tvm_script_token kEndOfInput = {TOK(ENDMARKER)};
+
+/* Drop the consumed tokens and lex more. On a lexing error the parse sees the end of input. */
+static void refill(parser* p) {
+  tvm_script__lexer_drop(&p->lx, (size_t)(p->tok - p->lx.data));
+  if (tvm_script__lexer_fill(&p->lx, WINDOW) != 0) {
+    p->lex_failed = true;
+    p->tok = &kEndOfInput;
+    p->end = p->tok + 1;
+    return;
+  }
+  p->tok = p->lx.data;
+  p->end = p->lx.data + p->lx.count;
+}
+
+static void advance(parser* p) {
+  int k = p->tok->kind;
+  if (k == TOK(ENDMARKER)) return;
+  if (k != TOK(NEWLINE) && k != TOK(INDENT) && k != TOK(DEDENT)) p->prev = p->tok->span;
+  ++p->tok;
+  if (p->end - p->tok < LOOKAHEAD && !p->lx.done) refill(p);
+}
+
+static bool accept(parser* p, int k) {
+  if (kind(p) != k) return false;
+  advance(p);
+  return true;
+}
+
+static tvm_script_span join(tvm_script_span a, tvm_script_span b) {
+  a.end_line = b.end_line;
+  a.end_col = b.end_col;
+  a.end_byte = b.end_byte;
+  return a;
+}
+/* From `start` to the end of the last consumed token. */
+static inline tvm_script_span since(const parser* p, tvm_script_span start) {
+  return join(start, p->prev);
+}
+static inline doc* spanned(doc* d, tvm_script_span s) {
+  if (d) d->span = s;
+  return d;
+}
+
+/* A new reference to the ffi.String of s[0..n), shared through the intern table. */
+static void* intern(parser* p, const char* s, size_t n) {
+  if (!p->names) return tvm_ffi_str_obj(s, n);
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < n; ++i) h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+  for (size_t k = 0; k < NAME_PROBES; ++k) {
+    struct name_slot* slot = &p->names[(h + k) & (NAME_SLOTS - 1)];
+    if (!slot->str) {
+      slot->str = tvm_ffi_str_obj(s, n);
+      if (!slot->str) return NULL;
+      slot->text = s;
+      slot->size = n;
+      tvm_ffi_retain(slot->str);
+      return slot->str;
+    }
+    if (slot->size == n && memcmp(slot->text, s, n) == 0) {
+      tvm_ffi_retain(slot->str);
+      return slot->str;
+    }
+  }
+  return tvm_ffi_str_obj(s, n);
+}
+
+/* IdDoc / AttrAccessDoc built directly (their constructors copy the name; these share it).
+ * make_attr consumes value. */
+static doc* make_id(parser* p, const char* s, size_t n, tvm_script_span span) {
+  void* name = intern(p, s, n);
+  tvm_script_id_doc_obj* d = name ? tvm_ffi_object_new(p->id_index, sizeof(*d)) : NULL;
+  if (!d) {
+    tvm_ffi_release(name);
+    return NULL;
+  }
+  d->name = name;
+  d->doc.span = span;
+  return &d->doc;
+}
+static doc* make_attr(parser* p, doc* value, const char* s, size_t n, tvm_script_span span) {
+  void* name = intern(p, s, n);
+  tvm_script_attr_doc_obj* d = name ? tvm_ffi_object_new(p->attr_index, sizeof(*d)) : NULL;
+  if (!d) {
+    tvm_ffi_release(name);
+    tvm_ffi_release(value);
+    return NULL;
+  }
+  d->value = value;
+  d->name = name;
+  d->doc.span = span;
+  return &d->doc;
+}
+
+static inline const char* tok_text(const parser* p, const tvm_script_token* t) {
+  return p->src + t->span.start_byte;
+}
+static inline size_t tok_size(const tvm_script_token* t) {
+  return (size_t)(t->span.end_byte - t->span.start_byte);
+}
+
+static void* error_at(parser* p, tvm_script_span s, const char* fmt, ...) TVM_FFI_PRINTF(3, 4);
+static void* error_at(parser* p, tvm_script_span s, const char* fmt, ...) {
+  if (p->lex_failed) return NULL; /* the lexer's error stands */
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof(msg), fmt, ap);
+  va_end(ap);
+  tvm_script_diag_raise("SyntaxError", p->src, p->len, p->filename, s, "%s", msg);
+  return NULL;
+}
+
+/* "identifier 'x'", "number '1'", "string literal", "'+'", "end of line", ... */
+static void describe(const parser* p, const tvm_script_token* t, char* buf, size_t n) {
+  int k = t->kind;
+  int size = (int)(tok_size(t) > 40 ? 40 : tok_size(t));
+  if (k == TOK(NAME)) {
+    snprintf(buf, n, "identifier '%.*s'", size, tok_text(p, t));
+  } else if (k == TOK(INT) || k == TOK(FLOAT)) {
+    snprintf(buf, n, "number '%.*s'", size, tok_text(p, t));
+  } else if (k == TOK(STRING)) {
+    snprintf(buf, n, "string literal");
+  } else {
+    snprintf(buf, n, "%s", tvm_script_token_kind_name(k));
+  }
+}
+
+static void* expected(parser* p, const char* what) {
+  char found[96];
+  describe(p, p->tok, found, sizeof(found));
+  return error_at(p, p->tok->span, "expected %s, found %s", what, found);
+}
+
+static bool expect(parser* p, int k, const char* what) {
+  if (accept(p, k)) return true;
+  expected(p, what);
+  return false;
+}
+
+/* `what` names the construct with its verb: "'try' statements are". */
+static void* unsupported(parser* p, tvm_script_span s, const char* what) {
+  return error_at(p, s, "%s not supported in TVMScript", what);
+}
+
+static bool enter(parser* p) {
+  if (p->depth >= TVM_SCRIPT_MAX_NESTING) {
+    error_at(p, p->tok->span, "expression nested too deeply (the limit is %d levels)",
+             TVM_SCRIPT_MAX_NESTING);
+    return false;
+  }
+  ++p->depth;
+  return true;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* The scratch stack                                                                         */
+/* ---------------------------------------------------------------------------------------- */
+
+/* Push an owned object (NULL allowed: an absent optional part). */
+static int push_opt(parser* p, void* obj) {
+  if (p->sp == p->cap) {
+    size_t cap = p->cap ? p->cap * 2 : 64;
+    void** s = tvm_ffi_realloc(p->stack, cap * sizeof(void*));
+    if (!s) {
+      tvm_ffi_release(obj);
+      return -1;
+    }
+    p->stack = s;
+    p->cap = cap;
+  }
+  p->stack[p->sp++] = obj;
+  return 0;
+}
+/* Push the result of a parse (NULL: it failed). */
+static int push(parser* p, void* obj) { return obj ? push_opt(p, obj) : -1; }
+
+static void drop(parser* p, size_t base) {
+  while (p->sp > base) tvm_ffi_release(p->stack[--p->sp]);
+}
+
+/* An ffi.Array of the objects pushed since base (popped). */
+static void* take_array(parser* p, size_t base) {
+  void* const* items = p->stack ? p->stack + base : NULL;
+  void* arr = tvm_script_doc_array_takev((int64_t)(p->sp - base), items);
+  p->sp = base;
+  return arr;
+}
+
+/* The objects pushed since base alternate a0, b0, a1, b1, ...: pop them into two arrays. */
+static int take_pairs(parser* p, size_t base, void** out_a, void** out_b) {
+  size_t n = (p->sp - base) / 2;
+  void** tmp = tvm_ffi_malloc((2 * n + 1) * sizeof(void*));
+  if (!tmp) {
+    drop(p, base);
+    return -1;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    tmp[i] = p->stack[base + 2 * i];
+    tmp[n + i] = p->stack[base + 2 * i + 1];
+  }
+  p->sp = base;
+  *out_a = tvm_script_doc_array_takev((int64_t)n, tmp);
+  *out_b = tvm_script_doc_array_takev((int64_t)n, tmp + n);
+  tvm_ffi_free(tmp);
+  if (!*out_a || !*out_b) {
+    tvm_ffi_release(*out_a);
+    tvm_ffi_release(*out_b);
+    return -1;
+  }
+  return 0;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Expressions                                                                               */
+/* ---------------------------------------------------------------------------------------- */
+
+static doc* parse_test(parser* p);
+static doc* parse_binary(parser* p, int min_prec);
+
+static bool starts_expr(int k) {
+  switch (k) {
+    case TOK(NAME): case TOK(INT): case TOK(FLOAT): case TOK(STRING): case TOK(LPAREN):
+    case TOK(LBRACKET): case TOK(LBRACE): case TOK(MINUS): case TOK(PLUS): case TOK(TILDE):
+    case TOK(ELLIPSIS): case KW(NOT): case KW(LAMBDA): case KW(TRUE): case KW(FALSE):
+    case KW(NONE): case KW(AWAIT): case KW(YIELD):
+      return true;
+    default:
+      return false;
+  }
+}
+
+static doc* binop(int op, doc* lhs, doc* rhs, tvm_script_span s) {
+  if (!rhs) {
+    tvm_ffi_release(lhs);
+    return NULL;
+  }
+  return spanned(tvm_script_operation_doc_take(op, tvm_script_doc_array_take(lhs, rhs)), s);
+}
+
+static doc* parse_string(parser* p) {
+  const tvm_script_token* first = p->tok;
+  tvm_script_span start = first->span;
+  TVMFFIAny value;
+  if (first[1].kind != TOK(STRING)) {
+    value = tvm_ffi_string_n(p->lx.strings.data + first->str_off, first->str_len);
+    advance(p);
+  } else {
+    tvm_ffi_strbuf b = {0};
+    while (kind(p) == TOK(STRING)) {
+      tvm_ffi_strbuf_append(&b, p->lx.strings.data + p->tok->str_off, p->tok->str_len);
+      advance(p);
+    }
+    value = b.failed ? tvm_ffi_any_none() : tvm_ffi_string_n(b.data ? b.data : "", b.size);
+    tvm_ffi_strbuf_free(&b);
+  }
+  if (value.type_index == kTVMFFINone) {
+    tvm_ffi_raise("MemoryError", "out of memory building a string literal");
+    return NULL;
+  }
+  doc* d = tvm_script_literal_doc(&value);
+  tvm_ffi_any_release(&value);
+  return spanned(d, since(p, start));
+}
+
+/* After the first element of a bracketed display: reject comprehensions and walrus. */
+static bool check_display(parser* p) {
+  if (kind(p) == KW(FOR) || kind(p) == KW(ASYNC)) {
+    unsupported(p, p->tok->span, "comprehensions and generator expressions are");
+    return false;
+  }
+  if (kind(p) == TOK(WALRUS)) {
+    unsupported(p, p->tok->span, "assignment expressions (':=') are");
+    return false;
+  }
+  return true;
+}
+
+/* ( ... ): a parenthesised expression (its own span) or a tuple (span with parentheses). */
+static doc* parse_paren(parser* p) {
+  tvm_script_span start = p->tok->span;
+  advance(p);
+  if (accept(p, TOK(RPAREN))) {
+    return spanned(tvm_script_tuple_doc_take(NULL), since(p, start));
+  }
+  doc* first = parse_test(p);
+  if (!first) return NULL;
+  if (!check_display(p)) {
+    tvm_ffi_release(first);
+    return NULL;
+  }
+  if (accept(p, TOK(RPAREN))) return first;
+  if (kind(p) != TOK(COMMA)) {
+    tvm_ffi_release(first);
+    return expected(p, "',' or ')'");
+  }
+  size_t base = p->sp;
+  if (push(p, first) != 0) return NULL;
+  while (accept(p, TOK(COMMA)) && kind(p) != TOK(RPAREN)) {
+    if (push(p, parse_test(p)) != 0) goto fail;
+  }
+  if (!expect(p, TOK(RPAREN), "',' or ')'")) goto fail;
+  return spanned(tvm_script_tuple_doc_take(take_array(p, base)), since(p, start));
+fail:
+  drop(p, base);
+  return NULL;
+}
+
+static doc* parse_list(parser* p) {
+  tvm_script_span start = p->tok->span;
+  advance(p);
+  size_t base = p->sp;
+  while (kind(p) != TOK(RBRACKET)) {
+    if (push(p, parse_test(p)) != 0) goto fail;
+    if (p->sp == base + 1 && !check_display(p)) goto fail;
+    if (!accept(p, TOK(COMMA))) break;
+  }
+  if (!expect(p, TOK(RBRACKET), "',' or ']'")) goto fail;
+  return spanned(tvm_script_list_doc_take(take_array(p, base)), since(p, start));
+fail:
+  drop(p, base);
+  return NULL;
+}
+
+static doc* parse_dict(parser* p) {
+  tvm_script_span start = p->tok->span;
+  advance(p);
+  size_t base = p->sp;
+  while (kind(p) != TOK(RBRACE)) {
+    if (kind(p) == TOK(POW)) {
+      unsupported(p, p->tok->span, "'**' unpacking in dict displays are");
+      goto fail;
+    }
+    if (push(p, parse_test(p)) != 0) goto fail;
+    if (kind(p) != TOK(COLON)) {
+      if (p->sp == base + 1 && (kind(p) == TOK(COMMA) || kind(p) == TOK(RBRACE))) {
+        unsupported(p, since(p, start), "set displays are");
+      } else if (p->sp == base + 1 && !check_display(p)) {
+        /* raised by check_display */
+      } else {
+        expected(p, "':'");
+      }
+      goto fail;
+    }
+    advance(p);
+    if (push(p, parse_test(p)) != 0) goto fail;
+    if (p->sp == base + 2 && !check_display(p)) goto fail;
+    if (!accept(p, TOK(COMMA))) break;
+  }
+  if (!expect(p, TOK(RBRACE), "',' or '}'")) goto fail;
+  void *keys, *values;
+  if (take_pairs(p, base, &keys, &values) != 0) return NULL;
+  return spanned(tvm_script_dict_doc_take(keys, values), since(p, start));
+fail:
+  drop(p, base);
+  return NULL;
+}
+
+static doc* parse_atom(parser* p) {
+  const tvm_script_token* t = p->tok;
+  tvm_script_span span = t->span;
+  doc* d;
+  switch (t->kind) {
+    case TOK(NAME):
+      d = make_id(p, tok_text(p, t), tok_size(t), span);
+      break;
+    case TOK(INT):
+      d = tvm_script_literal_int(t->v.i);
+      break;
+    case TOK(FLOAT):
+      d = tvm_script_literal_float(t->v.f);
+      break;
+    case KW(TRUE):
+    case KW(FALSE):
+      d = tvm_script_literal_bool(t->kind == KW(TRUE));
+      break;
+    case KW(NONE):
+      d = tvm_script_literal_none();
+      break;
+    case TOK(STRING):
+      return parse_string(p);
+    case TOK(LPAREN):
+      return parse_paren(p);
+    case TOK(LBRACKET):
+      return parse_list(p);
+    case TOK(LBRACE):
+      return parse_dict(p);
+    case TOK(ELLIPSIS):
+      return unsupported(p, t->span, "'...' (Ellipsis) is");
+    case KW(AWAIT):
+      return unsupported(p, t->span, "'await' expressions are");
+    case KW(YIELD):
+      return unsupported(p, t->span, "'yield' expressions are");
+    default:
+      return expected(p, "an expression");
+  }
+  advance(p);
+  return spanned(d, span);
+}
+
+/* callee( args ): positional arguments, then keyword arguments. */
+static doc* parse_call(parser* p, doc* callee, tvm_script_span start) {
+  advance(p);
+  size_t base = p->sp, kw_base = 0;
+  bool has_kw = false;
+  while (kind(p) != TOK(RPAREN)) {
+    if (kind(p) == TOK(STAR) || kind(p) == TOK(POW)) {
+      unsupported(p, p->tok->span,
+                  kind(p) == TOK(STAR) ? "starred arguments ('*args') are"
+                                       : "double-starred arguments ('**kwargs') are");
+      goto fail;
+    }
+    if (kind(p) == TOK(NAME) && p->tok[1].kind == TOK(ASSIGN)) {
+      if (!has_kw) kw_base = p->sp;
+      has_kw = true;
+      if (push(p, tvm_ffi_str_obj(tok_text(p, p->tok), tok_size(p->tok))) != 0) goto fail;
+      advance(p);
+      advance(p);
+      if (push(p, parse_test(p)) != 0) goto fail;
+    } else {
+      tvm_script_span arg_start = p->tok->span;
+      doc* arg = parse_test(p);
+      if (!arg) goto fail;
+      if (has_kw) {
+        tvm_ffi_release(arg);
+        error_at(p, since(p, arg_start), "positional argument follows keyword argument");
+        goto fail;
+      }
+      if (push(p, arg) != 0) goto fail;
+      if (p->sp == base + 1 && !check_display(p)) goto fail;
+    }
+    if (!accept(p, TOK(COMMA))) break;
+  }
+  if (!expect(p, TOK(RPAREN), "',' or ')'")) goto fail;
+  void *keys = NULL, *values = NULL;
+  if (has_kw && take_pairs(p, kw_base, &keys, &values) != 0) goto fail;
+  void* args = take_array(p, base);
+  return spanned(tvm_script_call_doc_take(callee, args, keys, values), since(p, start));
+fail:
+  drop(p, base);
+  tvm_ffi_release(callee);
+  return NULL;
+}
+
+/* One index: an expression or a slice [lower]:[upper][:[step]]. */
+static doc* parse_subscript(parser* p) {
+  tvm_script_span start = p->tok->span;
+  doc *lower = NULL, *upper = NULL, *step = NULL;
+  if (kind(p) != TOK(COLON)) {
+    lower = parse_test(p);
+    if (!lower || kind(p) != TOK(COLON)) return lower;
+  }
+  advance(p);
+  int k = kind(p);
+  if (k != TOK(COLON) && k != TOK(COMMA) && k != TOK(RBRACKET) && !(upper = parse_test(p))) {
+    goto fail;
+  }
+  if (accept(p, TOK(COLON))) {
+    k = kind(p);
+    if (k != TOK(COMMA) && k != TOK(RBRACKET) && !(step = parse_test(p))) goto fail;
+  }
+  return spanned(tvm_script_slice_doc_take(lower, upper, step), since(p, start));
+fail:
+  tvm_ffi_release(lower);
+  tvm_ffi_release(upper);
+  return NULL;
+}
+
+static doc* parse_index(parser* p, doc* value, tvm_script_span start) {
+  advance(p);
+  size_t base = p->sp;
+  if (kind(p) == TOK(RBRACKET)) {
+    expected(p, "an index");
+    goto fail;
+  }
+  bool trailing_comma = false;
+  while (kind(p) != TOK(RBRACKET)) {
+    if (push(p, parse_subscript(p)) != 0) goto fail;
+    trailing_comma = accept(p, TOK(COMMA));
+    if (!trailing_comma) break;
+  }
+  tvm_script_span comma = p->prev;
+  if (!expect(p, TOK(RBRACKET), "',' or ']'")) goto fail;
+  /* a[i,] indexes with the tuple (i,), spanning "i,". */
+  if (trailing_comma && p->sp == base + 1 &&
+      tvm_script_doc_kind_of(p->stack[base]) != TVM_SCRIPT_DOC_SliceDoc) {
+    tvm_script_span s = join(((doc*)p->stack[base])->span, comma);
+    if (push(p, spanned(tvm_script_tuple_doc_take(take_array(p, base)), s)) != 0) goto fail;
+  }
+  return spanned(tvm_script_index_doc_take(value, take_array(p, base)), since(p, start));
+fail:
+  drop(p, base);
+  tvm_ffi_release(value);
+  return NULL;
+}
+
+/* atom followed by .name, (args) and [indices]. */
+static doc* parse_primary(parser* p) {
+  tvm_script_span start = p->tok->span;
+  doc* d = parse_atom(p);
+  while (d) {
+    if (kind(p) == TOK(DOT)) {
+      advance(p);
+      if (kind(p) != TOK(NAME)) {
+        tvm_ffi_release(d);
+        return expected(p, "an attribute name");
+      }
+      const char* name = tok_text(p, p->tok);
+      size_t n = tok_size(p->tok);
+      advance(p);
+      d = make_attr(p, d, name, n, since(p, start));
+    } else if (kind(p) == TOK(LPAREN)) {
+      d = parse_call(p, d, start);
+    } else if (kind(p) == TOK(LBRACKET)) {
+      d = parse_index(p, d, start);
+    } else {
+      break;
+    }
+  }
+  return d;
+}
+
+static doc* parse_factor(parser* p);
+
+/* primary ['**' factor] */
+static doc* parse_power(parser* p) {
+  tvm_script_span start = p->tok->span;
+  doc* base = parse_primary(p);
+  if (!base || kind(p) != TOK(POW)) return base;
+  if (!enter(p)) { /* a ** b ** c ... recurses through the exponent */
+    tvm_ffi_release(base);
+    return NULL;
+  }
+  advance(p);
+  doc* exponent = parse_factor(p);
+  --p->depth;
+  return binop(OP(Pow), base, exponent, since(p, start));
+}
+
+/* ('+' | '-' | '~') factor | power */
+static doc* parse_factor(parser* p) {
+  int k = kind(p);
+  if (k != TOK(PLUS) && k != TOK(MINUS) && k != TOK(TILDE)) return parse_power(p);
+  if (!enter(p)) return NULL;
+  tvm_script_span start = p->tok->span;
+  advance(p);
+  doc* operand = parse_factor(p);
+  --p->depth;
+  if (!operand) return NULL;
+  if (k == TOK(PLUS)) return spanned(operand, since(p, start));
+  int op = k == TOK(MINUS) ? OP(USub) : OP(Invert);
+  return spanned(tvm_script_operation_doc_take(op, tvm_script_doc_array_take(operand)),
+                 since(p, start));
+}
+
+/* Binary operators by token: precedence (1 loosest .. 6 tightest, 0 = not binary) and the
+ * OperationDoc kind. All are left associative ('**' is handled by parse_power). */
+static const uint8_t kBinaryPrec[TVM_SCRIPT_TOK_COUNT_] = {
+    [TOK(PIPE)] = 1,    [TOK(CARET)] = 2, [TOK(AMP)] = 3,      [TOK(LSHIFT)] = 4,
+    [TOK(RSHIFT)] = 4,  [TOK(PLUS)] = 5,  [TOK(MINUS)] = 5,    [TOK(STAR)] = 6,
+    [TOK(SLASH)] = 6,   [TOK(FLOORDIV)] = 6, [TOK(PERCENT)] = 6, [TOK(AT)] = 6,
+};
+static const uint8_t kBinaryOp[TVM_SCRIPT_TOK_COUNT_] = {
+    [TOK(PIPE)] = OP(BitOr),  [TOK(CARET)] = OP(BitXor),   [TOK(AMP)] = OP(BitAnd),
+    [TOK(LSHIFT)] = OP(LShift), [TOK(RSHIFT)] = OP(RShift), [TOK(PLUS)] = OP(Add),
+    [TOK(MINUS)] = OP(Sub),   [TOK(STAR)] = OP(Mult),      [TOK(SLASH)] = OP(Div),
+    [TOK(FLOORDIV)] = OP(FloorDiv), [TOK(PERCENT)] = OP(Mod),
+};
+
+/* Precedence climbing over the binary operators binding at least as tight as min_prec; the
+ * recursion is at most 6 deep per expression level. */
+static doc* parse_binary(parser* p, int min_prec) {
+  tvm_script_span start = p->tok->span;
+  doc* lhs = parse_factor(p);
+  while (lhs) {
+    int k = kind(p);
+    int prec = kBinaryPrec[k];
+    if (prec == 0 || prec < min_prec) break;
+    if (k == TOK(AT)) {
+      tvm_ffi_release(lhs);
+      return unsupported(p, p->tok->span, "the '@' (matrix multiplication) operator is");
+    }
+    advance(p);
+    doc* rhs = parse_binary(p, prec + 1);
+    lhs = binop(kBinaryOp[k], lhs, rhs, since(p, start));
+  }
+  return lhs;
+}
+
+/* The operand of comparisons and of `for`/`with` targets: the bitwise-or level. */
+static inline doc* parse_bitor(parser* p) { return parse_binary(p, 1); }
+
+static int comparison_op(parser* p) {
+  switch (kind(p)) {
+    case TOK(LT): return OP(Lt);
+    case TOK(GT): return OP(Gt);
+    case TOK(LE): return OP(LtE);
+    case TOK(GE): return OP(GtE);
+    case TOK(EQ): return OP(Eq);
+    case TOK(NE): return OP(NotEq);
+    case KW(IN): unsupported(p, p->tok->span, "'in' comparisons are"); return -1;
+    case KW(IS): unsupported(p, p->tok->span, "'is' comparisons are"); return -1;
+    case KW(NOT):
+      unsupported(p, join(p->tok->span, p->tok[1].span), "'not in' comparisons are");
+      return -1;
+    default: return 0;
+  }
+}
+
+/* a < b < c is (a < b) and (b < c), b shared. */
+static doc* parse_comparison(parser* p) {
+  tvm_script_span start = p->tok->span;
+  doc* lhs = parse_bitor(p);
+  doc* result = NULL;
+  while (lhs) {
+    int op = comparison_op(p);
+    if (op <= 0) {
+      if (op == 0) break;
+      tvm_ffi_release(lhs);
+      tvm_ffi_release(result);
+      return NULL;
+    }
+    advance(p);
+    doc* rhs = parse_bitor(p);
+    if (!rhs) {
+      tvm_ffi_release(lhs);
+      tvm_ffi_release(result);
+      return NULL;
+    }
+    tvm_ffi_retain(rhs); /* one for the pair, one as the next left operand */
+    doc* pair = binop(op, lhs, rhs, join(lhs->span, rhs->span));
+    result = result ? binop(OP(And), result, pair, since(p, start)) : pair;
+    lhs = rhs;
+    if (!result) {
+      tvm_ffi_release(lhs);
+      return NULL;
+    }
+  }
+  if (!result) return lhs;
+  tvm_ffi_release(lhs);
+  return result;
+}
+
+static doc* parse_not(parser* p) {
+  if (kind(p) != KW(NOT)) return parse_comparison(p);
+  if (!enter(p)) return NULL;
+  tvm_script_span start = p->tok->span;
+  advance(p);
+  doc* operand = parse_not(p);
+  --p->depth;
+  if (!operand) return NULL;
+  return spanned(tvm_script_operation_doc_take(OP(Not), tvm_script_doc_array_take(operand)),
+                 since(p, start));
+}
+
+static doc* parse_and(parser* p) {
+  tvm_script_span start = p->tok->span;
+  doc* lhs = parse_not(p);
+  while (lhs && accept(p, KW(AND))) {
+    doc* rhs = parse_not(p);
+    lhs = binop(OP(And), lhs, rhs, since(p, start));
+  }
+  return lhs;
+}
+
+static doc* parse_or(parser* p) {
+  tvm_script_span start = p->tok->span;
+  doc* lhs = parse_and(p);
+  while (lhs && accept(p, KW(OR))) {
+    doc* rhs = parse_and(p);
+    lhs = binop(OP(Or), lhs, rhs, since(p, start));
+  }
+  return lhs;
+}
+
+static doc* parse_lambda(parser* p) {
+  tvm_script_span start = p->tok->span;
+  advance(p);
+  size_t base = p->sp;
+  while (kind(p) != TOK(COLON)) {
+    if (kind(p) != TOK(NAME)) {
+      expected(p, "a lambda parameter name or ':'");
+      goto fail;
+    }
+    if (push(p, make_id(p, tok_text(p, p->tok), tok_size(p->tok), p->tok->span)) != 0) goto fail;
+    advance(p);
+    if (kind(p) == TOK(ASSIGN)) {
+      unsupported(p, p->tok->span, "default values of lambda parameters are");
+      goto fail;
+    }
+    if (!accept(p, TOK(COMMA))) break;
+  }
+  if (!expect(p, TOK(COLON), "',' or ':'")) goto fail;
+  doc* body = parse_test(p);
+  if (!body) goto fail;
+  return spanned(tvm_script_lambda_doc_take(take_array(p, base), body), since(p, start));
+fail:
+  drop(p, base);
+  return NULL;
+}
+
+/* lambda | or_test ['if' or_test 'else' test] */
+static doc* parse_test(parser* p) {
+  if (!enter(p)) return NULL;
+  doc* result;
+  if (kind(p) == KW(LAMBDA)) {
+    result = parse_lambda(p);
+  } else {
+    tvm_script_span start = p->tok->span;
+    result = parse_or(p);
+    if (result && accept(p, KW(IF))) {
+      doc* cond = parse_or(p);
+      doc* other = NULL;
+      if (cond && expect(p, KW(ELSE), "'else' in the conditional expression")) {
+        other = parse_test(p);
+      }
+      if (!other) {
+        tvm_ffi_release(result);
+        tvm_ffi_release(cond);
+        result = NULL;
+      } else {
+        result = spanned(tvm_script_operation_doc_take(
+                             OP(IfThenElse), tvm_script_doc_array_take(result, cond, other)),
+                         since(p, start));
+      }
+    }
+  }
+  --p->depth;
+  return result;
+}
+
+/* test (',' test)* [','] : a tuple (without parentheses) when there is a comma. `elem` parses
+ * one element (parse_test, or the bitwise-or level for `for` targets, which stops at 'in'). */
+static doc* parse_list_of(parser* p, bool targets) {
+  tvm_script_span start = p->tok->span;
+  doc* first = targets ? parse_bitor(p) : parse_test(p);
+  if (!first || kind(p) != TOK(COMMA)) return first;
+  size_t base = p->sp;
+  if (push(p, first) != 0) return NULL;
+  while (accept(p, TOK(COMMA)) && starts_expr(kind(p))) {
+    if (push(p, targets ? parse_bitor(p) : parse_test(p)) != 0) {
+      drop(p, base);
+      return NULL;
+    }
+  }
+  return spanned(tvm_script_tuple_doc_take(take_array(p, base)), since(p, start));
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Statements                                                                                */
+/* ---------------------------------------------------------------------------------------- */
+
+static int parse_statement(parser* p, bool docstring_ok);
+static int parse_simple_stmts(parser* p, bool docstring_ok);
+
+/* Whether d can be assigned to; raises "cannot assign to ..." when not. */
+static bool check_target(parser* p, const doc* d, bool single) {
+  tvm_script_doc_kind k = tvm_script_doc_kind_of(d);
+  if (k == TVM_SCRIPT_DOC_IdDoc || k == TVM_SCRIPT_DOC_AttrAccessDoc ||
+      k == TVM_SCRIPT_DOC_IndexDoc) {
+    return true;
+  }
+  if (!single && (k == TVM_SCRIPT_DOC_TupleDoc || k == TVM_SCRIPT_DOC_ListDoc)) {
+    const void* items = ((const tvm_script_seq_doc_obj*)d)->elements;
+    for (int64_t i = 0; i < tvm_ffi_seq_size(items); ++i) {
+      if (!check_target(p, tvm_ffi_seq_obj_at(items, i), false)) return false;
+    }
+    return true;
+  }
+  const char* what = k == TVM_SCRIPT_DOC_CallDoc      ? "a function call"
+                     : k == TVM_SCRIPT_DOC_LiteralDoc ? "a literal"
+                     : k == TVM_SCRIPT_DOC_TupleDoc   ? "a tuple here"
+                     : k == TVM_SCRIPT_DOC_ListDoc    ? "a list here"
+                                                      : "an expression";
+  error_at(p, d->span, "cannot assign to %s", what);
+  return false;
+}
+
+/* ':' then a block: NEWLINE INDENT statements DEDENT, or simple statements on the same line.
+ * Returns an ffi.Array of statement docs. */
+static void* parse_block(parser* p, bool docstring_ok) {
+  if (!expect(p, TOK(COLON), "':'")) return NULL;
+  size_t base = p->sp;
+  ++p->block_depth;
+  int rc = 0;
+  if (kind(p) != TOK(NEWLINE)) {
+    rc = parse_simple_stmts(p, docstring_ok); /* `if c: x = 1` (no compound statement here) */
+  } else {
+    advance(p);
+    if (kind(p) != TOK(INDENT)) {
+      expected(p, "an indented block");
+      rc = -1;
+    } else {
+      advance(p);
+      for (bool first = true; rc == 0 && kind(p) != TOK(DEDENT) && kind(p) != TOK(ENDMARKER);
+           first = false) {
+        rc = parse_statement(p, first && docstring_ok);
+      }
+      accept(p, TOK(DEDENT));
+    }
+  }
+  --p->block_depth;
+  if (rc != 0) {
+    drop(p, base);
+    return NULL;
+  }
+  return take_array(p, base);
+}
+
+static const struct {
+  int tok, op;
+} kAugOps[] = {
+    {TOK(ADD_ASSIGN), OP(Add)},       {TOK(SUB_ASSIGN), OP(Sub)},
+    {TOK(MUL_ASSIGN), OP(Mult)},      {TOK(DIV_ASSIGN), OP(Div)},
+    {TOK(FLOORDIV_ASSIGN), OP(FloorDiv)}, {TOK(MOD_ASSIGN), OP(Mod)},
+    {TOK(POW_ASSIGN), OP(Pow)},       {TOK(AND_ASSIGN), OP(BitAnd)},
+    {TOK(OR_ASSIGN), OP(BitOr)},      {TOK(XOR_ASSIGN), OP(BitXor)},
+    {TOK(LSHIFT_ASSIGN), OP(LShift)}, {TOK(RSHIFT_ASSIGN), OP(RShift)},
+};
+
+/* Expression statement, assignment, annotated or augmented assignment. */
+static doc* parse_expr_stmt(parser* p, bool docstring_ok) {
+  tvm_script_span start = p->tok->span;
+  doc* lhs = parse_list_of(p, false);
+  if (!lhs) return NULL;
+  int k = kind(p);
+  if (k == TOK(COLON)) {
+    if (tvm_script_doc_kind_of(lhs) == TVM_SCRIPT_DOC_TupleDoc) {
+      error_at(p, lhs->span, "only a single target can be annotated");
+      goto fail;
+    }
+    if (!check_target(p, lhs, true)) goto fail;
+    advance(p);
+    doc* ann = parse_test(p);
+    if (!ann) goto fail;
+    doc* rhs = NULL;
+    if (accept(p, TOK(ASSIGN)) && !(rhs = parse_list_of(p, false))) {
+      tvm_ffi_release(ann);
+      goto fail;
+    }
+    return spanned(tvm_script_assign_doc_take(lhs, rhs, ann), since(p, start));
+  }
+  if (k == TOK(ASSIGN)) {
+    if (!check_target(p, lhs, false)) goto fail;
+    advance(p);
+    doc* rhs = parse_list_of(p, false);
+    if (!rhs) goto fail;
+    if (kind(p) == TOK(ASSIGN)) {
+      tvm_ffi_release(rhs);
+      unsupported(p, p->tok->span, "chained assignments are");
+      goto fail;
+    }
+    return spanned(tvm_script_assign_doc_take(lhs, rhs, NULL), since(p, start));
+  }
+  for (size_t i = 0; i < sizeof(kAugOps) / sizeof(kAugOps[0]); ++i) {
+    if (kAugOps[i].tok != k) continue;
+    if (!check_target(p, lhs, true)) goto fail;
+    advance(p);
+    doc* rhs = parse_list_of(p, false);
+    if (!rhs) goto fail;
+    tvm_script_span s = since(p, start);
+    tvm_ffi_retain(lhs); /* shared by the target and the operation */
+    doc* value = binop(kAugOps[i].op, lhs, rhs, s);
+    return spanned(tvm_script_assign_doc_take(lhs, value, NULL), s);
+  }
+  if (k == TOK(WALRUS)) {
+    unsupported(p, p->tok->span, "assignment expressions (':=') are");
+    goto fail;
+  }
+  if (k == TOK(MATMUL_ASSIGN)) {
+    unsupported(p, p->tok->span, "the '@=' operator is");
+    goto fail;
+  }
+  if (docstring_ok && tvm_script_doc_kind_of(lhs) == TVM_SCRIPT_DOC_LiteralDoc) {
+    const TVMFFIAny* v = &((tvm_script_literal_doc_obj*)lhs)->value;
+    TVMFFIByteArray text;
+    if (tvm_ffi_any_as_bytes(v, &text) && memchr(text.data, 0, text.size) == NULL) {
+      char* s = tvm_ffi_strndup(text.data, text.size);
+      doc* d = s ? tvm_script_doc_string_doc(s) : NULL;
+      tvm_ffi_free(s);
+      tvm_ffi_release(lhs);
+      return spanned(d, since(p, start));
+    }
+  }
+  return spanned(tvm_script_expr_stmt_doc_take(lhs), since(p, start));
+fail:
+  tvm_ffi_release(lhs);
+  return NULL;
+}
+
+/* One simple statement (pushed, except `pass`). */
+static int parse_small_stmt(parser* p, bool docstring_ok) {
+  const tvm_script_token* t = p->tok; /* valid until the first advance */
+  tvm_script_span start = t->span;
+  switch (t->kind) {
+    case KW(PASS):
+      advance(p);
+      return 0;
+    case KW(RETURN): {
+      advance(p);
+      doc* value = NULL;
+      if (kind(p) != TOK(NEWLINE) && kind(p) != TOK(SEMI) && !(value = parse_list_of(p, false))) {
+        return -1;
+      }
+      return push(p, spanned(tvm_script_return_doc_take(value), since(p, start)));
+    }
+    case KW(ASSERT): {
+      advance(p);
+      doc* test = parse_test(p);
+      if (!test) return -1;
+      doc* msg = NULL;
+      if (accept(p, TOK(COMMA)) && !(msg = parse_test(p))) {
+        tvm_ffi_release(test);
+        return -1;
+      }
+      return push(p, spanned(tvm_script_assert_doc_take(test, msg), since(p, start)));
+    }
+    case KW(DEL): unsupported(p, t->span, "'del' statements are"); return -1;
+    case KW(GLOBAL): unsupported(p, t->span, "'global' statements are"); return -1;
+    case KW(NONLOCAL): unsupported(p, t->span, "'nonlocal' statements are"); return -1;
+    case KW(RAISE): unsupported(p, t->span, "'raise' statements are"); return -1;
+    case KW(BREAK): unsupported(p, t->span, "'break' statements are"); return -1;
+    case KW(CONTINUE): unsupported(p, t->span, "'continue' statements are"); return -1;
+    case KW(IMPORT):
+    case KW(FROM):
+      unsupported(p, t->span,
+                  "imports other than the 'from tvm.script import ...' header lines are");
+      return -1;
+    default:
+      return push(p, parse_expr_stmt(p, docstring_ok));
+  }
+}
+
+/* small_stmt (';' small_stmt)* [';'] NEWLINE */
+static int parse_simple_stmts(parser* p, bool docstring_ok) {
+  for (;;) {
+    if (parse_small_stmt(p, docstring_ok) != 0) return -1;
+    docstring_ok = false;
+    if (!accept(p, TOK(SEMI)) || kind(p) == TOK(NEWLINE)) break;
+  }
+  return expect(p, TOK(NEWLINE), "end of line") ? 0 : -1;
+}
+
+/* if / elif chain: built from the innermost elif outwards (no recursion per elif). */
+static int parse_if(parser* p) {
+  size_t base = p->sp;
+  tvm_script_span* starts = NULL;
+  size_t n = 0, cap = 0;
+  do {
+    if (n == cap) {
+      cap = cap ? cap * 2 : 4;
+      tvm_script_span* s = tvm_ffi_realloc(starts, cap * sizeof(*s));
+      if (!s) goto fail;
+      starts = s;
+    }
+    starts[n++] = p->tok->span;
+    advance(p);
+    if (push(p, parse_test(p)) != 0 || push(p, parse_block(p, false)) != 0) goto fail;
+  } while (kind(p) == KW(ELIF));
+  void* else_branch = NULL;
+  if (accept(p, KW(ELSE)) && !(else_branch = parse_block(p, false))) goto fail;
+  tvm_script_span end = p->prev;
+  doc* node = NULL;
+  for (size_t i = n; i-- > 0;) {
+    void* pred = p->stack[base + 2 * i];
+    void* then = p->stack[base + 2 * i + 1];
+    p->sp = base + 2 * i;
+    node = spanned(tvm_script_if_doc_take(pred, then, else_branch), join(starts[i], end));
+    if (!node) {
+      drop(p, base);
+      goto fail;
+    }
+    if (i > 0 && !(else_branch = tvm_script_doc_array_take(node))) {
+      drop(p, base);
+      goto fail;
+    }
+  }
+  tvm_ffi_free(starts);
+  return push(p, node);
+fail:
+  drop(p, base);
+  tvm_ffi_free(starts);
+  return -1;
+}
+
+static int parse_for(parser* p) {
+  tvm_script_span start = p->tok->span;
+  advance(p);
+  doc* target = parse_list_of(p, true);
+  if (!target) return -1;
+  doc* iter = NULL;
+  void* body = NULL;
+  if (!check_target(p, target, false) || !expect(p, KW(IN), "'in'") ||
+      !(iter = parse_list_of(p, false)) || !(body = parse_block(p, false))) {
+    goto fail;
+  }
+  if (kind(p) == KW(ELSE)) {
+    unsupported(p, p->tok->span, "'else' clauses of 'for' loops are");
+    goto fail;
+  }
+  return push(p, spanned(tvm_script_for_doc_take(target, iter, body), since(p, start)));
+fail:
+  tvm_ffi_release(target);
+  tvm_ffi_release(iter);
+  tvm_ffi_release(body);
+  return -1;
+}
+
+static int parse_while(parser* p) {
+  tvm_script_span start = p->tok->span;
+  advance(p);
+  doc* cond = parse_test(p);
+  if (!cond) return -1;
+  void* body = parse_block(p, false);
+  if (!body) goto fail;
+  if (kind(p) == KW(ELSE)) {
+    unsupported(p, p->tok->span, "'else' clauses of 'while' loops are");
+    goto fail;
+  }
+  return push(p, spanned(tvm_script_while_doc_take(cond, body), since(p, start)));
+fail:
+  tvm_ffi_release(cond);
+  tvm_ffi_release(body);
+  return -1;
+}
+
+/* with a [as x], b [as y]: body -> ScopeDoc(x, a, [ScopeDoc(y, b, body)]). */
+static int parse_with(parser* p) {
+  size_t base = p->sp;
+  tvm_script_span* starts = NULL;
+  size_t n = 0, cap = 0;
+  tvm_script_span with_start = p->tok->span;
+  advance(p);
+  do {
+    if (n == cap) {
+      cap = cap ? cap * 2 : 4;
+      tvm_script_span* s = tvm_ffi_realloc(starts, cap * sizeof(*s));
+      if (!s) goto fail;
+      starts = s;
+    }
+    starts[n] = n == 0 ? with_start : p->tok->span;
+    ++n;
+    if (push(p, parse_test(p)) != 0) goto fail;
+    doc* target = NULL;
+    if (accept(p, KW(AS))) {
+      if (!(target = parse_bitor(p))) goto fail;
+      if (!check_target(p, target, false)) {
+        tvm_ffi_release(target);
+        goto fail;
+      }
+    }
+    if (push_opt(p, target) != 0) goto fail;
+  } while (accept(p, TOK(COMMA)));
+  void* body = parse_block(p, false);
+  if (!body) goto fail;
+  tvm_script_span end = p->prev;
+  doc* node = NULL;
+  for (size_t i = n; i-- > 0;) {
+    void* ctx = p->stack[base + 2 * i];
+    void* target = p->stack[base + 2 * i + 1];
+    p->sp = base + 2 * i;
+    node = spanned(tvm_script_scope_doc_take(target, ctx, body), join(starts[i], end));
+    if (!node || (i > 0 && !(body = tvm_script_doc_array_take(node)))) {
+      drop(p, base);
+      goto fail;
+    }
+  }
+  tvm_ffi_free(starts);
+  return push(p, node);
+fail:
+  drop(p, base);
+  tvm_ffi_free(starts);
+  return -1;
+}
+
+static doc* parse_name(parser* p, const char* what) {
+  if (kind(p) != TOK(NAME)) return expected(p, what);
+  doc* d = make_id(p, tok_text(p, p->tok), tok_size(p->tok), p->tok->span);
+  advance(p);
+  return d;
+}
+
+/* def name(params) [-> ret]: body; the decorators are on the stack from `decorators_base`. */
+static doc* parse_def(parser* p, size_t decorators_base) {
+  tvm_script_span start = p->tok->span;
+  advance(p);
+  doc *name = parse_name(p, "a function name"), *ret = NULL;
+  void* body = NULL;
+  if (!name || !expect(p, TOK(LPAREN), "'('")) goto fail;
+  size_t args_base = p->sp;
+  while (kind(p) != TOK(RPAREN)) {
+    int k = kind(p);
+    if (k == TOK(STAR) || k == TOK(POW) || k == TOK(SLASH)) {
+      unsupported(p, p->tok->span,
+                  k == TOK(SLASH)  ? "positional-only parameter markers ('/') are"
+                  : k == TOK(STAR) ? "'*' parameters are"
+                                   : "'**' parameters are");
+      goto fail;
+    }
+    tvm_script_span param_start = p->tok->span;
+    doc *param = parse_name(p, "a parameter name"), *ann = NULL, *dflt = NULL;
+    if (!param) goto fail;
+    if ((accept(p, TOK(COLON)) && !(ann = parse_test(p))) ||
+        (accept(p, TOK(ASSIGN)) && !(dflt = parse_test(p)))) {
+      tvm_ffi_release(param);
+      tvm_ffi_release(ann);
+      goto fail;
+    }
+    doc* arg = tvm_script_assign_doc_take(param, dflt, ann);
+    if (push(p, spanned(arg, since(p, param_start))) != 0) goto fail;
+    if (!accept(p, TOK(COMMA))) break;
+  }
+  if (!expect(p, TOK(RPAREN), "',' or ')'")) goto fail;
+  if (accept(p, TOK(ARROW)) && !(ret = parse_test(p))) goto fail;
+  if (!(body = parse_block(p, true))) goto fail;
+  void* args = take_array(p, args_base);
+  void* decorators = take_array(p, decorators_base);
+  return spanned(tvm_script_function_doc_take(name, args, decorators, ret, body),
+                 since(p, start));
+fail:
+  drop(p, decorators_base);
+  tvm_ffi_release(name);
+  tvm_ffi_release(ret);
+  return NULL;
+}
+
+static doc* parse_class(parser* p, size_t decorators_base) {
+  tvm_script_span start = p->tok->span;
+  advance(p);
+  doc* name = parse_name(p, "a class name");
+  void* body = NULL;
+  if (!name) goto fail;
+  if (kind(p) == TOK(LPAREN)) {
+    tvm_script_span open = p->tok->span;
+    advance(p);
+    if (kind(p) != TOK(RPAREN)) {
+      unsupported(p, join(open, p->tok->span), "base classes are");
+      goto fail;
+    }
+    advance(p);
+  }
+  if (!(body = parse_block(p, true))) goto fail;
+  return spanned(tvm_script_class_doc_take(name, take_array(p, decorators_base), body),
+                 since(p, start));
+fail:
+  drop(p, decorators_base);
+  tvm_ffi_release(name);
+  return NULL;
+}
+
+static int parse_decorated(parser* p) {
+  size_t base = p->sp;
+  while (accept(p, TOK(AT))) {
+    if (push(p, parse_test(p)) != 0 || !expect(p, TOK(NEWLINE), "end of line")) goto fail;
+  }
+  if (kind(p) == KW(DEF)) return push(p, parse_def(p, base));
+  if (kind(p) == KW(CLASS)) return push(p, parse_class(p, base));
+  expected(p, "'def' or 'class' after decorators");
+fail:
+  drop(p, base);
+  return -1;
+}
+
+/* from tvm.script import tirx as T, ir as I */
+static int parse_import(parser* p) {
+  static const char* const kModules[] = {"tir", "tirx", "ir", "relax"};
+  tvm_script_span start = p->tok->span;
+  advance(p);
+  const tvm_script_token* t = p->tok;
+  bool ok = t[0].kind == TOK(NAME) && t[1].kind == TOK(DOT) && t[2].kind == TOK(NAME) &&
+            t[3].kind == KW(IMPORT) && tok_size(&t[0]) == 3 &&
+            memcmp(tok_text(p, &t[0]), "tvm", 3) == 0 && tok_size(&t[2]) == 6 &&
+            memcmp(tok_text(p, &t[2]), "script", 6) == 0;
+  if (!ok) {
+    while (kind(p) != TOK(NEWLINE) && kind(p) != KW(IMPORT) && kind(p) != TOK(ENDMARKER)) {
+      advance(p);
+    }
+    unsupported(p, since(p, start),
+                "imports other than the 'from tvm.script import ...' header lines are");
+    return -1;
+  }
+  for (int i = 0; i < 4; ++i) advance(p);
+  do {
+    tvm_script_token mod = *p->tok, alias;
+    if (mod.kind != TOK(NAME)) {
+      expected(p, "a TVMScript module name");
+      return -1;
+    }
+    bool known = false;
+    for (size_t i = 0; i < sizeof(kModules) / sizeof(kModules[0]); ++i) {
+      known = known || (tok_size(&mod) == strlen(kModules[i]) &&
+                        memcmp(tok_text(p, &mod), kModules[i], tok_size(&mod)) == 0);
+    }
+    if (!known) {
+      error_at(p, mod.span, "unknown TVMScript module '%.*s' (expected ir, tir, tirx or relax)",
+               (int)tok_size(&mod), tok_text(p, &mod));
+      return -1;
+    }
+    advance(p);
+    alias = mod;
+    if (accept(p, KW(AS))) {
+      alias = *p->tok;
+      if (alias.kind != TOK(NAME)) {
+        expected(p, "an alias name");
+        return -1;
+      }
+      advance(p);
+    }
+    TVMFFIAny key = tvm_ffi_string_n(tok_text(p, &alias), tok_size(&alias));
+    TVMFFIAny value = tvm_ffi_string_n(tok_text(p, &mod), tok_size(&mod));
+    int rc = key.type_index == kTVMFFINone || value.type_index == kTVMFFINone
+                 ? tvm_ffi_raise("MemoryError", "out of memory recording an import")
+                 : tvm_ffi_dict_set(p->imports, &key, &value);
+    tvm_ffi_any_release(&key);
+    tvm_ffi_any_release(&value);
+    if (rc != 0) return -1;
+  } while (accept(p, TOK(COMMA)));
+  return expect(p, TOK(NEWLINE), "end of line") ? 0 : -1;
+}
+
+/* One statement; pushes its doc (nothing for `pass` and header imports). */
+static int parse_statement(parser* p, bool docstring_ok) {
+  switch (kind(p)) {
+    case TOK(AT):
+    case KW(DEF):
+    case KW(CLASS):
+      return parse_decorated(p);
+    case KW(IF):
+      return parse_if(p);
+    case KW(FOR):
+      return parse_for(p);
+    case KW(WHILE):
+      return parse_while(p);
+    case KW(WITH):
+      return parse_with(p);
+    case KW(TRY):
+      unsupported(p, p->tok->span, "'try' statements are");
+      return -1;
+    case KW(ASYNC):
+      unsupported(p, p->tok->span, "'async' statements are");
+      return -1;
+    case TOK(INDENT):
+      error_at(p, p->tok->span, "unexpected indent");
+      return -1;
+    case KW(FROM):
+      if (p->block_depth == 0) return parse_import(p);
+      return parse_simple_stmts(p, false);
+    default:
+      return parse_simple_stmts(p, docstring_ok);
+  }
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Entry points                                                                              */
+/* ---------------------------------------------------------------------------------------- */
+
+void* tvm_script_parse_doc_ex(const char* source, size_t len, const char* filename,
+                              void** out_imports) {
+  if (out_imports) *out_imports = NULL;
+  if (!source && len) {
+    tvm_ffi_raise("ValueError", "tvm_script_parse_doc: NULL source");
+    return NULL;
+  }
+  parser p;
+  memset(&p, 0, sizeof(p));
+  p.src = source ? source : "";
+  p.len = len;
+  p.filename = filename ? filename : "<string>";
+  void* result = NULL;
+  if (tvm_script__lexer_init(&p.lx, p.src, len, p.filename) != 0 ||
+      tvm_script__lexer_fill(&p.lx, WINDOW) != 0) {
+    tvm_script__lexer_free(&p.lx);
+    return NULL;
+  }
+  p.tok = p.lx.data;
+  p.end = p.lx.data + p.lx.count;
+  p.id_index = tvm_script_doc_type_index(TVM_SCRIPT_DOC_IdDoc);
+  p.attr_index = tvm_script_doc_type_index(TVM_SCRIPT_DOC_AttrAccessDoc);
+  p.names = tvm_ffi_calloc(NAME_SLOTS, sizeof(struct name_slot));
+  p.imports = tvm_ffi_dict_new();
+  if (!p.imports || p.id_index < 0 || p.attr_index < 0) goto done;
+  p.prev = p.tok->span;
+  p.prev.end_line = p.prev.start_line;
+  p.prev.end_col = p.prev.start_col;
+  p.prev.end_byte = p.prev.start_byte;
+  tvm_script_span start = p.prev;
+  start.start_line = start.start_col = 1;
+  start.start_byte = 0;
+  while (kind(&p) != TOK(ENDMARKER)) {
+    if (parse_statement(&p, false) != 0) goto done;
+  }
+  if (p.lex_failed) goto done;
+  result = spanned(tvm_script_stmt_block_doc_take(take_array(&p, 0)), since(&p, start));
+  if (result && out_imports && !(*out_imports = tvm_ffi_dict_to_map(p.imports))) {
+    tvm_ffi_release(result);
+    result = NULL;
+  }
+done:
+  drop(&p, 0);
+  tvm_ffi_free(p.stack);
+  tvm_ffi_release(p.imports);
+  for (size_t i = 0; p.names && i < NAME_SLOTS; ++i) tvm_ffi_release(p.names[i].str);
+  tvm_ffi_free(p.names);
+  tvm_script__lexer_free(&p.lx);
+  return result;
+}
+
+void* tvm_script_parse_doc(const char* source, size_t len, const char* filename) {
+  return tvm_script_parse_doc_ex(source, len, filename, NULL);
+}

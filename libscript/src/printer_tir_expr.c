@@ -1,0 +1,391 @@
+/*
+ * printer_tir_expr.c: TIR expressions and types -> Doc (registered under the default token, as
+ * these nodes belong to TIR alone).
+ *
+ * Literals carry their type unless it is the default (int32 prints bare; every float is typed:
+ * `T.float32(1.0)`; booleans as `T.bool(True)`). Operators print infix with Python's
+ * precedence where TVMScript parses them back to the same node, and as calls otherwise
+ * (`T.Div(a, b)` on integers, `T.min`, `T.truncmod`; `T.Add(1, 2)` when both operands are
+ * constants, which infix text would fold).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "printer_tir.h"
+
+/* ---- Shared helpers ------------------------------------------------------------------------ */
+void* tir_path(tvm_script_docsifier* d, const void* path, const char* name) {
+  return tvm_script_path_attr(d, path, name);
+}
+
+void* tir_path_item(tvm_script_docsifier* d, const void* path, const char* name, int64_t i) {
+  void* p = tvm_script_path_attr(d, path, name);
+  void* q = p ? tvm_script_path_item(d, p, i) : NULL;
+  tvm_ffi_release(p);
+  return q;
+}
+
+tvm_script_doc_obj* tir_child(tvm_script_docsifier* d, const void* child, const void* path,
+                              const char* name) {
+  void* p = tir_path(d, path, name);
+  tvm_script_doc_obj* doc = p ? tvm_script_as_doc_obj(d, child, p) : NULL;
+  tvm_ffi_release(p);
+  return doc;
+}
+
+tvm_script_doc_obj* tir_child_item(tvm_script_docsifier* d, const void* arr, const void* path,
+                                   const char* name, int64_t i) {
+  void* p = tir_path_item(d, path, name, i);
+  tvm_script_doc_obj* doc = p ? tvm_script_as_doc(d, tvm_ffi_seq_at(arr, i), p) : NULL;
+  tvm_ffi_release(p);
+  return doc;
+}
+
+tvm_script_doc_obj* tir_dtype_literal(DLDataType t) {
+  return tvm_script_literal_str(tvm_tir_dtype_str(t).s);
+}
+
+tvm_script_doc_obj* tir_dtype_attr(tvm_script_docsifier* d, DLDataType t) {
+  return tvm_script_attr_doc_take(tvm_script_prefix(d, "tirx"), tvm_tir_dtype_str(t).s);
+}
+
+bool tir_is_const(const void* e, int64_t v) {
+  return tvm_tir_kind_of(e) == TVM_TIR_KIND_IntImm && ((const tvm_tir_int_imm_obj*)e)->value == v;
+}
+
+bool tir_expr_has_var(const void* e) {
+  switch (tvm_tir_kind_of(e)) {
+    case TVM_TIR_KIND_IntImm:
+    case TVM_TIR_KIND_FloatImm:
+    case TVM_TIR_KIND_StringImm: return false;
+    case TVM_TIR_KIND_Cast: return tir_expr_has_var(((const tvm_tir_cast_obj*)e)->value);
+#define TVM_TIR_BINOP(Name, type_key, klass, symbol) case TVM_TIR_KIND_##Name:
+#include <tvm/tir/nodes.def>
+      return tir_expr_has_var(((const tvm_tir_binary_obj*)e)->a) ||
+             tir_expr_has_var(((const tvm_tir_binary_obj*)e)->b);
+    default: return true;
+  }
+}
+
+tvm_script_frame* tir_decl_frame(tvm_script_docsifier* d) {
+  tvm_script_frame* f = tvm_script_frame_find(d, TVM_SCRIPT_FRAME_FUNC);
+  return f ? f : tvm_script_frame_root(d);
+}
+
+/* `T.int32()`, `T.int32(is_size_var=True)`, `T.handle("float32", "shared")`. */
+static tvm_script_doc_obj* var_creation(tvm_script_docsifier* d, const tvm_tir_var_obj* var,
+                                        const void* path) {
+  const tvm_tir_type_obj* ty = var->type_annotation;
+  if (tvm_tir_kind_of(ty) == TVM_TIR_KIND_PointerType) {
+    void* p = tir_path(d, path, "type_annotation");
+    tvm_script_doc_obj* doc = p ? tvm_script_as_doc_obj(d, ty, p) : NULL;
+    tvm_ffi_release(p);
+    return doc;
+  }
+  tvm_script_doc_obj* callee = tir_dtype_attr(d, var->expr.dtype);
+  if (tvm_tir_kind_of(var) == TVM_TIR_KIND_SizeVar) {
+    return tvm_script_call_doc_take(callee, NULL, tvm_script__str_array1("is_size_var"),
+                                    tvm_script_doc_array_take(tvm_script_literal_bool(true)));
+  }
+  return tvm_script_call_doc_take(callee, NULL, NULL, NULL);
+}
+
+int tir_declare_var(tvm_script_docsifier* d, const tvm_tir_var_obj* var, const void* path,
+                    tvm_script_frame* frame) {
+  tvm_script_doc_obj* rhs = var_creation(d, var, path);
+  if (!rhs) return -1;
+  tvm_script_doc_obj* lhs = tvm_script_define_var(d, var, tvm_tir_var_name(var), frame);
+  return tvm_script_frame_emit_take(frame, tvm_script_assign_doc_take(lhs, rhs, NULL));
+}
+
+/* ---- Variables and literals ---------------------------------------------------------------- */
+static tvm_script_doc_obj* conv_var(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                    const void* path) {
+  const tvm_tir_var_obj* var = (const void*)obj->v_obj;
+  tvm_script_doc_obj* doc = tvm_script_var_doc(d, var);
+  if (doc) return doc;
+  /* A free variable: declared once, before the statement that first uses it. */
+  if (tir_declare_var(d, var, path, tir_decl_frame(d)) != 0) return NULL;
+  return tvm_script_var_doc(d, var);
+}
+
+/* `T.<dtype>(value_doc)` */
+static tvm_script_doc_obj* typed(tvm_script_docsifier* d, DLDataType t, void* value_doc) {
+  return tvm_script_doc_call_take(tir_dtype_attr(d, t), value_doc);
+}
+
+static tvm_script_doc_obj* conv_int_imm(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                        const void* path) {
+  const tvm_tir_int_imm_obj* imm = (const void*)obj->v_obj;
+  DLDataType t = imm->expr.dtype;
+  if (tvm_tir_dtype_is_bool(t)) return typed(d, t, tvm_script_literal_bool(imm->value != 0));
+  tvm_script_doc_obj* lit = tvm_script_literal_int(imm->value);
+  bool bare = tvm_tir_dtype_equal(t, TVM_TIR_INT32) && !tvm_script_docsifier_options(d)->verbose_literals;
+  return bare ? lit : typed(d, t, lit);
+}
+
+/* The value with the shortest decimal text that reads back as the same value of the float
+ * type (round-tripping is monotonic in the number of digits, so the digits are bisected). */
+static double shortest(double v, DLDataType t) {
+  if (v > -1e15 && v < 1e15 && v == (double)(int64_t)v) return v; /* integral: exact */
+  char buf[400]; /* %.17g needs ~25 bytes; the size silences -Wformat-truncation */
+  int lo = 1, hi = 17;
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    snprintf(buf, sizeof(buf), "%.*g", mid, v);
+    double r = strtod(buf, NULL);
+    if (t.bits == 32 ? (float)r == (float)v : r == v) {
+      hi = mid;
+    } else {
+      lo = mid + 1;
+    }
+  }
+  snprintf(buf, sizeof(buf), "%.*g", lo, v);
+  return strtod(buf, NULL);
+}
+
+static tvm_script_doc_obj* conv_float_imm(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                          const void* path) {
+  const tvm_tir_float_imm_obj* imm = (const void*)obj->v_obj;
+  double v = imm->value;
+  tvm_script_doc_obj* lit;
+  if (isnan(v)) {
+    lit = tvm_script_literal_str("nan");
+  } else if (isinf(v)) {
+    lit = tvm_script_literal_str(v > 0 ? "inf" : "-inf");
+  } else {
+    lit = tvm_script_literal_float(shortest(v, imm->expr.dtype));
+  }
+  return typed(d, imm->expr.dtype, lit);
+}
+
+static tvm_script_doc_obj* conv_string_imm(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                           const void* path) {
+  return tvm_script_literal_str(tvm_ffi_str_cstr(((const tvm_tir_string_imm_obj*)obj->v_obj)->value));
+}
+
+/* ---- Operators ----------------------------------------------------------------------------- */
+static tvm_script_doc_obj* conv_cast(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                     const void* path) {
+  const tvm_tir_cast_obj* c = (const void*)obj->v_obj;
+  return tvm_script_doc_call_take(tir_prefixed(d, "Cast"), tir_dtype_literal(c->expr.dtype),
+                                  tir_child(d, c->value, path, "value"));
+}
+
+static bool is_imm(const void* e) {
+  tvm_tir_kind k = tvm_tir_kind_of(e);
+  return k == TVM_TIR_KIND_IntImm || k == TVM_TIR_KIND_FloatImm;
+}
+
+/* Infix operator of a binary kind (0 = none) and the name of its call form. */
+static void binop_info(tvm_tir_kind k, int32_t* op, const char** name) {
+  switch (k) {
+    case TVM_TIR_KIND_Add: *op = TVM_SCRIPT_OP_Add; *name = "Add"; return;
+    case TVM_TIR_KIND_Sub: *op = TVM_SCRIPT_OP_Sub; *name = "Sub"; return;
+    case TVM_TIR_KIND_Mul: *op = TVM_SCRIPT_OP_Mult; *name = "Mul"; return;
+    case TVM_TIR_KIND_Div: *op = TVM_SCRIPT_OP_Div; *name = "Div"; return;
+    case TVM_TIR_KIND_Mod: *op = 0; *name = "truncmod"; return;
+    case TVM_TIR_KIND_FloorDiv: *op = TVM_SCRIPT_OP_FloorDiv; *name = "FloorDiv"; return;
+    case TVM_TIR_KIND_FloorMod: *op = TVM_SCRIPT_OP_Mod; *name = "FloorMod"; return;
+    case TVM_TIR_KIND_Min: *op = 0; *name = "min"; return;
+    case TVM_TIR_KIND_Max: *op = 0; *name = "max"; return;
+    case TVM_TIR_KIND_EQ: *op = TVM_SCRIPT_OP_Eq; *name = "EQ"; return;
+    case TVM_TIR_KIND_NE: *op = TVM_SCRIPT_OP_NotEq; *name = "NE"; return;
+    case TVM_TIR_KIND_LT: *op = TVM_SCRIPT_OP_Lt; *name = "LT"; return;
+    case TVM_TIR_KIND_LE: *op = TVM_SCRIPT_OP_LtE; *name = "LE"; return;
+    case TVM_TIR_KIND_GT: *op = TVM_SCRIPT_OP_Gt; *name = "GT"; return;
+    case TVM_TIR_KIND_GE: *op = TVM_SCRIPT_OP_GtE; *name = "GE"; return;
+    case TVM_TIR_KIND_And: *op = TVM_SCRIPT_OP_And; *name = "And"; return;
+    default: *op = TVM_SCRIPT_OP_Or; *name = "Or"; return;
+  }
+}
+
+static tvm_script_doc_obj* conv_binary(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                       const void* path) {
+  const tvm_tir_binary_obj* b = (const void*)obj->v_obj;
+  int32_t op;
+  const char* name;
+  binop_info(tvm_tir_kind_of(b), &op, &name);
+  /* Integer `/` would parse as floor division; two constants would fold. */
+  if (op == TVM_SCRIPT_OP_Div && !tvm_tir_dtype_is_float(b->expr.dtype)) op = 0;
+  if (is_imm(b->a) && is_imm(b->b)) op = 0;
+  tvm_script_doc_obj* a = tir_child(d, b->a, path, "a");
+  tvm_script_doc_obj* c = tir_child(d, b->b, path, "b");
+  if (op) return tvm_script_operation_doc_take(op, tvm_script_doc_array_take(a, c));
+  return tvm_script_doc_call_take(tir_prefixed(d, name), a, c);
+}
+
+static tvm_script_doc_obj* conv_not(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                    const void* path) {
+  const tvm_tir_not_obj* n = (const void*)obj->v_obj;
+  return tvm_script_operation_doc_take(TVM_SCRIPT_OP_Not,
+                                       tvm_script_doc_array_take(tir_child(d, n->a, path, "a")));
+}
+
+static tvm_script_doc_obj* conv_select(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                       const void* path) {
+  const tvm_tir_select_obj* s = (const void*)obj->v_obj;
+  return tvm_script_doc_call_take(tir_prefixed(d, "Select"),
+                                  tir_child(d, s->condition, path, "condition"),
+                                  tir_child(d, s->true_value, path, "true_value"),
+                                  tir_child(d, s->false_value, path, "false_value"));
+}
+
+static tvm_script_doc_obj* conv_buffer_load(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                            const void* path) {
+  const tvm_tir_buffer_load_obj* l = (const void*)obj->v_obj;
+  tvm_script_doc_obj* buf = tir_child(d, l->buffer, path, "buffer");
+  void* p = tir_path(d, path, "indices");
+  void* indices = buf && p ? tvm_script_as_doc_array(d, l->indices, p) : NULL;
+  tvm_ffi_release(p);
+  return tvm_script_index_doc_take(buf, indices);
+}
+
+static tvm_script_doc_obj* conv_ramp(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                     const void* path) {
+  const tvm_tir_ramp_obj* r = (const void*)obj->v_obj;
+  return tvm_script_doc_call_take(tir_prefixed(d, "Ramp"), tir_child(d, r->base, path, "base"),
+                                  tir_child(d, r->stride, path, "stride"),
+                                  tvm_script_literal_int(r->lanes));
+}
+
+static tvm_script_doc_obj* conv_broadcast(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                          const void* path) {
+  const tvm_tir_broadcast_obj* b = (const void*)obj->v_obj;
+  return tvm_script_doc_call_take(tir_prefixed(d, "Broadcast"),
+                                  tir_child(d, b->value, path, "value"),
+                                  tvm_script_literal_int(b->lanes));
+}
+
+/* T.Let(body, where={var: value}) */
+static tvm_script_doc_obj* conv_let(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                    const void* path) {
+  const tvm_tir_let_obj* l = (const void*)obj->v_obj;
+  tvm_script_doc_obj* value = tir_child(d, l->value, path, "value");
+  tvm_script_doc_obj* var = tir_child(d, l->var, path, "var");
+  tvm_script_doc_obj* body = tir_child(d, l->body, path, "body");
+  tvm_script_doc_obj* where = tvm_script_dict_doc_take(tvm_script_doc_array_take(var),
+                                                       tvm_script_doc_array_take(value));
+  return tvm_script_call_doc_take(tir_prefixed(d, "Let"), tvm_script_doc_array_take(body),
+                                  tvm_script__str_array1("where"),
+                                  tvm_script_doc_array_take(where));
+}
+
+/* Ops whose TVMScript call takes the result dtype first. */
+static bool dtype_first(const void* op) {
+  return tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_call_extern) ||
+         tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_call_pure_extern) ||
+         tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_call_llvm_intrin) ||
+         tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_call_llvm_pure_intrin) ||
+         tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_reinterpret);
+}
+
+static tvm_script_doc_obj* conv_call(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                     const void* path) {
+  const tvm_tir_call_obj* c = (const void*)obj->v_obj;
+  tvm_script_doc_obj* callee = tir_child(d, c->op, path, "op");
+  void* p = tir_path(d, path, "args");
+  void* args = p ? tvm_script_as_doc_array(d, c->args, p) : NULL;
+  tvm_ffi_release(p);
+  if (args && tvm_tir_kind_of(c->op) == TVM_TIR_KIND_Op &&
+      (dtype_first(c->op) || tvm_tir_is_builtin(c->op, TVM_TIR_BUILTIN_tvm_struct_get))) {
+    /* Rebuild the argument list with the dtype literal first (or last for tvm_struct_get). */
+    bool first = dtype_first(c->op);
+    int64_t n = tvm_ffi_seq_size(args);
+    void* list = tvm_ffi_list_new();
+    tvm_script_doc_obj* dt = tir_dtype_literal(c->expr.dtype);
+    TVMFFIAny dta = tvm_ffi_any_obj(dt);
+    bool ok = list && dt && (!first || tvm_ffi_list_push(list, &dta) == 0);
+    for (int64_t i = 0; ok && i < n; ++i) ok = tvm_ffi_list_push(list, tvm_ffi_seq_at(args, i)) == 0;
+    if (ok && !first) ok = tvm_ffi_list_push(list, &dta) == 0;
+    tvm_ffi_release(dt);
+    tvm_ffi_release(args);
+    args = ok ? tvm_script_doc_list_to_array_take(list) : (tvm_ffi_release(list), NULL);
+  }
+  return tvm_script_call_doc_take(callee, args, NULL, NULL);
+}
+
+static tvm_script_doc_obj* conv_shuffle(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                        const void* path) {
+  const tvm_tir_shuffle_obj* s = (const void*)obj->v_obj;
+  return tvm_script_doc_call_take(tir_prefixed(d, "Shuffle"),
+                                  tir_child(d, s->vectors, path, "vectors"),
+                                  tir_child(d, s->indices, path, "indices"));
+}
+
+/* An op: `T.exp` for "tir.exp", `I.Op("name")` for other dialects' ops. */
+static tvm_script_doc_obj* conv_op(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                   const void* path) {
+  const char* name = tvm_tir_op_name((const void*)obj->v_obj);
+  if (strncmp(name, "tir.", 4) == 0) return tir_prefixed(d, name + 4);
+  return tvm_script_doc_call_take(tvm_script_prefixed(d, "ir", "Op"), tvm_script_literal_str(name));
+}
+
+/* ---- Types --------------------------------------------------------------------------------- */
+static tvm_script_doc_obj* conv_prim_type(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                          const void* path) {
+  return tir_dtype_attr(d, ((const tvm_tir_prim_type_obj*)obj->v_obj)->dtype);
+}
+
+/* T.handle("float32", "shared") (scope omitted when global). */
+static tvm_script_doc_obj* conv_pointer_type(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                             const void* path) {
+  const tvm_tir_pointer_type_obj* t = (const void*)obj->v_obj;
+  tvm_script_doc_obj* elem;
+  if (tvm_tir_kind_of(t->element_type) == TVM_TIR_KIND_PrimType) {
+    elem = tir_dtype_literal(((const tvm_tir_prim_type_obj*)t->element_type)->dtype);
+  } else {
+    elem = tir_child(d, t->element_type, path, "element_type");
+  }
+  const char* scope = tvm_ffi_str_cstr(t->storage_scope);
+  if (!*scope) return tvm_script_doc_call_take(tir_prefixed(d, "handle"), elem);
+  return tvm_script_doc_call_take(tir_prefixed(d, "handle"), elem, tvm_script_literal_str(scope));
+}
+
+/* TupleType([]) is void: `None`; others: `T.Tuple(...)`. */
+static tvm_script_doc_obj* conv_tuple_type(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                           const void* path) {
+  const tvm_tir_tuple_type_obj* t = (const void*)obj->v_obj;
+  if (tvm_ffi_seq_size(t->fields) == 0) return tvm_script_literal_none();
+  void* p = tir_path(d, path, "fields");
+  void* fields = p ? tvm_script_as_doc_array(d, t->fields, p) : NULL;
+  tvm_ffi_release(p);
+  return tvm_script_call_doc_take(tir_prefixed(d, "Tuple"), fields, NULL, NULL);
+}
+
+int tvm_script__register_tir_expr(void) {
+  static const struct {
+    tvm_tir_kind kind;
+    tvm_script_converter fn;
+  } k_table[] = {
+      {TVM_TIR_KIND_Var, conv_var},
+      {TVM_TIR_KIND_SizeVar, conv_var},
+      {TVM_TIR_KIND_IntImm, conv_int_imm},
+      {TVM_TIR_KIND_FloatImm, conv_float_imm},
+      {TVM_TIR_KIND_StringImm, conv_string_imm},
+      {TVM_TIR_KIND_Cast, conv_cast},
+#define TVM_TIR_BINOP(Name, type_key, klass, symbol) {TVM_TIR_KIND_##Name, conv_binary},
+#include <tvm/tir/nodes.def>
+      {TVM_TIR_KIND_Not, conv_not},
+      {TVM_TIR_KIND_Select, conv_select},
+      {TVM_TIR_KIND_BufferLoad, conv_buffer_load},
+      {TVM_TIR_KIND_Ramp, conv_ramp},
+      {TVM_TIR_KIND_Broadcast, conv_broadcast},
+      {TVM_TIR_KIND_Let, conv_let},
+      {TVM_TIR_KIND_Call, conv_call},
+      {TVM_TIR_KIND_Shuffle, conv_shuffle},
+      {TVM_TIR_KIND_Op, conv_op},
+      {TVM_TIR_KIND_PrimType, conv_prim_type},
+      {TVM_TIR_KIND_PointerType, conv_pointer_type},
+      {TVM_TIR_KIND_TupleType, conv_tuple_type},
+  };
+  tvm_tir_init();
+  for (size_t i = 0; i < sizeof(k_table) / sizeof(k_table[0]); ++i) {
+    if (tvm_script_register_converter("", tvm_tir_type_index(k_table[i].kind), k_table[i].fn) != 0) {
+      return -1;
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,377 @@
+/*
+ * printer_tir_func.c: buffers, ranges, iteration variables and PrimFuncs -> Doc.
+ *
+ * A PrimFunc prints as `@T.prim_func` (`(private=True)` without a global_symbol) with its
+ * parameters; a parameter bound in buffer_map to a simple buffer (constant shape, compact,
+ * global, default alignment/offset/type) is annotated in the signature
+ * (`A: T.Buffer((128, 128), "float32")`), any other buffer is matched in the body
+ * (`A = T.match_buffer(a, (n,), "float32")`, after `n = T.int32()`). The dtype is always
+ * printed (shared/TVMSCRIPT.md). The implicit root block prints as `# with T.sblock("root"):`.
+ */
+#include <string.h>
+
+#include "printer_tir.h"
+
+/* ---- Buffers ------------------------------------------------------------------------------- */
+/* Append key=value (value consumed) to the kwargs lists. */
+static bool kwarg(void* keys, void* values, const char* key, void* value) {
+  void* s = value ? tvm_ffi_str_obj(key, strlen(key)) : NULL;
+  TVMFFIAny sa = tvm_ffi_any_obj(s), va = tvm_ffi_any_obj(value);
+  bool ok = s && tvm_ffi_list_push(keys, &sa) == 0 && tvm_ffi_list_push(values, &va) == 0;
+  tvm_ffi_release(s);
+  tvm_ffi_release(value);
+  return ok;
+}
+
+static void* array_doc(tvm_script_docsifier* d, const void* arr, const void* path,
+                       const char* field, bool tuple) {
+  void* p = tir_path(d, path, field);
+  void* docs = p ? tvm_script_as_doc_array(d, arr, p) : NULL;
+  tvm_ffi_release(p);
+  return tuple ? tvm_script_tuple_doc_take(docs) : tvm_script_list_doc_take(docs);
+}
+
+tvm_script_doc_obj* tir_buffer_call(tvm_script_docsifier* d, const tvm_tir_buffer_obj* buf,
+                                    const void* path, const char* api, void* first_arg,
+                                    const void* lhs, tvm_script_frame* frame) {
+  void* args = tvm_ffi_list_new();
+  void *keys = tvm_ffi_list_new(), *values = tvm_ffi_list_new();
+  bool ok = args && keys && values;
+  if (ok && first_arg) {
+    TVMFFIAny a = tvm_ffi_any_obj(first_arg);
+    ok = tvm_ffi_list_push(args, &a) == 0;
+  }
+  tvm_ffi_release(first_arg);
+  if (ok) {
+    tvm_script_doc_obj* shape = array_doc(d, buf->shape, path, "shape", true);
+    tvm_script_doc_obj* dtype = tir_dtype_literal(buf->dtype);
+    TVMFFIAny sa = tvm_ffi_any_obj(shape), da = tvm_ffi_any_obj(dtype);
+    ok = shape && dtype && tvm_ffi_list_push(args, &sa) == 0 && tvm_ffi_list_push(args, &da) == 0;
+    tvm_ffi_release(shape);
+    tvm_ffi_release(dtype);
+  }
+  if (ok) {
+    if (tvm_script_is_var_defined(d, buf->data)) {
+      ok = kwarg(keys, values, "data", tir_child(d, buf->data, path, "data"));
+    } else {
+      tvm_ffi_retain((void*)lhs);
+      tvm_script_doc_obj* data = tvm_script_attr_doc_take((void*)lhs, "data");
+      ok = data && tvm_script_define_var_doc(d, buf->data, data, frame) == 0;
+      tvm_ffi_release(data);
+    }
+  }
+  if (ok && tvm_ffi_seq_size(buf->strides)) {
+    ok = kwarg(keys, values, "strides", array_doc(d, buf->strides, path, "strides", true));
+  }
+  if (ok && !tir_is_const(buf->elem_offset, 0)) {
+    ok = kwarg(keys, values, "elem_offset", tir_child(d, buf->elem_offset, path, "elem_offset"));
+  }
+  const char* scope = tvm_tir_buffer_scope(buf);
+  if (ok && scope && *scope && strcmp(scope, "global") != 0) {
+    ok = kwarg(keys, values, "scope", tvm_script_literal_str(scope));
+  }
+  if (ok && buf->data_alignment != TVM_TIR_DEFAULT_ALIGNMENT) {
+    ok = kwarg(keys, values, "align", tvm_script_literal_int(buf->data_alignment));
+  }
+  if (ok && buf->offset_factor != 1) {
+    ok = kwarg(keys, values, "offset_factor", tvm_script_literal_int(buf->offset_factor));
+  }
+  if (ok && buf->buffer_type == TVM_TIR_BUFFER_AUTO_BROADCAST) {
+    ok = kwarg(keys, values, "buffer_type", tvm_script_literal_str("auto"));
+  }
+  if (ok && tvm_ffi_seq_size(buf->axis_separators)) {
+    ok = kwarg(keys, values, "axis_separators",
+               array_doc(d, buf->axis_separators, path, "axis_separators", false));
+  }
+  if (!ok) {
+    tvm_ffi_release(args);
+    tvm_ffi_release(keys);
+    tvm_ffi_release(values);
+    return NULL;
+  }
+  return tvm_script_call_doc_take(tir_prefixed(d, api), tvm_script_doc_list_to_array_take(args),
+                                  tvm_script_doc_list_to_array_take(keys),
+                                  tvm_script_doc_list_to_array_take(values));
+}
+
+int tir_emit_buffer_decl(tvm_script_docsifier* d, const tvm_tir_buffer_obj* buf, const void* path,
+                         const char* api, void* first_arg, tvm_script_frame* frame) {
+  tvm_script_doc_obj* lhs = tvm_script_define_var(d, buf, tvm_tir_buffer_name(buf), frame);
+  if (!lhs) {
+    tvm_ffi_release(first_arg);
+    return -1;
+  }
+  tvm_script_doc_obj* rhs = tir_buffer_call(d, buf, path, api, first_arg, lhs, frame);
+  return tvm_script_frame_emit_take(frame, tvm_script_assign_doc_take(lhs, rhs, NULL));
+}
+
+/* A buffer used where it is not defined (a fragment): declared once as `A = T.Buffer(...)`. */
+static tvm_script_doc_obj* conv_buffer(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                       const void* path) {
+  const tvm_tir_buffer_obj* buf = (const void*)obj->v_obj;
+  tvm_script_doc_obj* doc = tvm_script_var_doc(d, buf);
+  if (doc) return doc;
+  if (tir_emit_buffer_decl(d, buf, path, "Buffer", NULL, tir_decl_frame(d)) != 0) return NULL;
+  return tvm_script_var_doc(d, buf);
+}
+
+/* ---- Range and IterVar --------------------------------------------------------------------- */
+static tvm_script_doc_obj* conv_range(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                      const void* path) {
+  const tvm_tir_range_obj* r = (const void*)obj->v_obj;
+  if (!r->extent) {
+    return tvm_script_doc_call_take(tvm_script_prefixed(d, "ir", "Range"),
+                                    tir_child(d, r->min, path, "min"));
+  }
+  tvm_tir_expr_obj* end = tvm_tir_add(r->min, r->extent);
+  tvm_script_doc_obj* doc = tvm_script_doc_call_take(
+      tvm_script_prefixed(d, "ir", "Range"), tir_child(d, r->min, path, "min"),
+      end ? tir_child(d, end, path, "extent") : NULL);
+  tvm_ffi_release(end);
+  return doc;
+}
+
+static tvm_script_doc_obj* conv_iter_var(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                         const void* path) {
+  static const char* const k_types[] = {"DataPar",    "ThreadIndex", "CommReduce",
+                                        "Ordered",    "Opaque",      "Unrolled",
+                                        "Vectorized", "Parallelized", "Tensorized"};
+  const tvm_tir_iter_var_obj* iv = (const void*)obj->v_obj;
+  if (iv->iter_type < 0 || iv->iter_type > TVM_TIR_ITER_TENSORIZED) {
+    tvm_ffi_raise("ValueError", "printer: IterVar with iter type %d", iv->iter_type);
+    return NULL;
+  }
+  tvm_script_doc_obj* dom =
+      iv->dom ? tir_child(d, iv->dom, path, "dom") : tvm_script_literal_none();
+  return tvm_script_doc_call_take(tir_prefixed(d, "iter_var"), tir_child(d, iv->var, path, "var"),
+                                  dom, tvm_script_literal_str(k_types[iv->iter_type]),
+                                  tvm_script_literal_str(tvm_ffi_str_cstr(iv->thread_tag)));
+}
+
+/* ---- PrimFunc ------------------------------------------------------------------------------ */
+/* Whether buf can be written in the signature as T.Buffer(shape, dtype). */
+static bool simple_buffer(const tvm_tir_buffer_obj* buf, const void* buffer_map) {
+  if (tvm_ffi_seq_size(buf->strides) || tvm_ffi_seq_size(buf->axis_separators) ||
+      !tir_is_const(buf->elem_offset, 0) || buf->data_alignment != TVM_TIR_DEFAULT_ALIGNMENT ||
+      buf->offset_factor != 1 || buf->buffer_type != TVM_TIR_BUFFER_DEFAULT) {
+    return false;
+  }
+  const char* scope = tvm_tir_buffer_scope(buf);
+  if (scope && *scope && strcmp(scope, "global") != 0) return false;
+  for (int64_t i = 0; i < tvm_ffi_seq_size(buf->shape); ++i) {
+    if (tir_expr_has_var(tvm_ffi_seq_obj_at(buf->shape, i))) return false;
+  }
+  /* The data pointer must belong to this buffer alone. */
+  int shared = 0;
+  const TVMFFIAny *k, *v;
+  for (int64_t pos = tvm_ffi_map_next(buffer_map, 0, &k, &v); pos >= 0;
+       pos = tvm_ffi_map_next(buffer_map, pos, &k, &v)) {
+    const tvm_tir_buffer_obj* other = (const void*)v->v_obj;
+    if (other->data == buf->data) ++shared;
+  }
+  return shared == 1;
+}
+
+/* path.buffer_map[var] */
+static void* buffer_map_path(tvm_script_docsifier* d, const void* path, const void* var) {
+  void* p = tir_path(d, path, "buffer_map");
+  TVMFFIAny key = tvm_ffi_any_obj(var);
+  void* q = p ? tvm_script_path_map_item(d, p, &key) : NULL;
+  tvm_ffi_release(p);
+  return q;
+}
+
+static void* func_params(tvm_script_docsifier* d, const tvm_tir_prim_func_obj* fn,
+                         const void* path, tvm_script_frame* f, bool* inlined) {
+  void* args = tvm_ffi_list_new();
+  bool ok = args != NULL;
+  for (int64_t i = 0; ok && i < tvm_ffi_seq_size(fn->params); ++i) {
+    const tvm_tir_var_obj* var = tvm_ffi_seq_obj_at(fn->params, i);
+    TVMFFIAny key = tvm_ffi_any_obj(var);
+    const TVMFFIAny* bv = tvm_ffi_map_get(fn->buffer_map, &key);
+    const tvm_tir_buffer_obj* buf = bv ? (const void*)bv->v_obj : NULL;
+    void* pp = tir_path_item(d, path, "params", i);
+    tvm_script_doc_obj *lhs = NULL, *ann = NULL;
+    inlined[i] = buf && simple_buffer(buf, fn->buffer_map);
+    if (inlined[i]) {
+      void* bp = buffer_map_path(d, path, var);
+      lhs = bp ? tvm_script_define_var(d, buf, tvm_tir_buffer_name(buf), f) : NULL;
+      ann = lhs ? tir_buffer_call(d, buf, bp, "Buffer", NULL, lhs, f) : NULL;
+      if (ann && bp) tvm_script_doc_mark(d, ann, bp);
+      tvm_ffi_release(bp);
+    } else if (pp) {
+      lhs = tvm_script_define_var(d, var, tvm_tir_var_name(var), f);
+      ann = lhs ? tir_child(d, var->type_annotation, pp, "type_annotation") : NULL;
+    }
+    if (lhs && pp) tvm_script_doc_mark(d, lhs, pp);
+    tvm_ffi_release(pp);
+    tvm_script_doc_obj* arg = tvm_script_assign_doc_take(lhs, NULL, ann);
+    TVMFFIAny a = tvm_ffi_any_obj(arg);
+    ok = arg && tvm_ffi_list_push_take(args, &a) == 0;
+    if (!ok) tvm_ffi_release(arg);
+  }
+  if (!ok) {
+    tvm_ffi_release(args);
+    return NULL;
+  }
+  return tvm_script_doc_list_to_array_take(args);
+}
+
+/* The block of an implicit root (printed as a comment), or NULL. */
+static const tvm_tir_sblock_obj* implicit_root(const tvm_tir_stmt_obj* body) {
+  if (tvm_tir_kind_of(body) != TVM_TIR_KIND_SBlockRealize) return NULL;
+  const tvm_tir_sblock_realize_obj* r = (const tvm_tir_sblock_realize_obj*)body;
+  const tvm_tir_sblock_obj* b = r->block;
+  if (tvm_ffi_seq_size(r->iter_values) || !tir_is_const(r->predicate, 1) ||
+      tvm_ffi_seq_size(b->iter_vars) || tvm_ffi_map_size(b->annotations) ||
+      tvm_ffi_seq_size(b->match_buffers) || tvm_ffi_seq_size(b->reads) ||
+      tvm_ffi_seq_size(b->writes) || b->init || strcmp(tvm_ffi_str_cstr(b->name_hint), "root") != 0) {
+    return NULL;
+  }
+  return b;
+}
+
+static int func_body(tvm_script_docsifier* d, const tvm_tir_prim_func_obj* fn, const void* path,
+                     tvm_script_frame* f) {
+  const tvm_tir_sblock_obj* root = implicit_root(fn->body);
+  if (!root) {
+    void* bp = tir_path(d, path, "body");
+    int rc = bp ? tir_body(d, fn->body, bp, f) : -1;
+    tvm_ffi_release(bp);
+    return rc;
+  }
+  void* p1 = tir_path(d, path, "body");
+  void* rp = p1 ? tir_path(d, p1, "block") : NULL;
+  tvm_ffi_release(p1);
+  int rc = rp ? tvm_script_frame_emit_take(f, tvm_script_comment_doc("with T.sblock(\"root\"):"))
+              : -1;
+  for (int64_t i = 0; rc == 0 && i < tvm_ffi_seq_size(root->alloc_buffers); ++i) {
+    void* bp = tir_path_item(d, rp, "alloc_buffers", i);
+    rc = bp ? tir_emit_buffer_decl(d, tvm_ffi_seq_obj_at(root->alloc_buffers, i), bp,
+                                   "sblock_alloc_buffer", NULL, f)
+            : -1;
+    tvm_ffi_release(bp);
+  }
+  void* body_p = rc == 0 ? tir_path(d, rp, "body") : NULL;
+  if (rc == 0) rc = body_p ? tir_body(d, root->body, body_p, f) : -1;
+  tvm_ffi_release(body_p);
+  tvm_ffi_release(rp);
+  return rc;
+}
+
+/* Prepend `cls = Module` to the body when it refers to sibling functions. */
+static void* with_cls(tvm_script_docsifier* d, void* body) {
+  tvm_script_frame* mf = tvm_script_frame_find(d, TVM_SCRIPT_FRAME_MODULE);
+  const tvm_script__module_ctx* ctx = mf ? mf->data : NULL;
+  tvm_script_doc_obj* mod = ctx ? tvm_script_var_doc(d, ctx->mod) : NULL;
+  tvm_script_doc_obj* assign =
+      mod ? tvm_script_assign_doc_take(tvm_script_id_doc("cls"), mod, NULL) : NULL;
+  void* list = assign ? tvm_ffi_list_new() : NULL;
+  TVMFFIAny a = tvm_ffi_any_obj(assign);
+  bool ok = list && tvm_ffi_list_push(list, &a) == 0;
+  for (int64_t i = 0; ok && i < tvm_ffi_seq_size(body); ++i) {
+    ok = tvm_ffi_list_push(list, tvm_ffi_seq_at(body, i)) == 0;
+  }
+  tvm_ffi_release(assign);
+  tvm_ffi_release(body);
+  if (!ok) {
+    tvm_ffi_release(list);
+    if (!tvm_ffi_error_pending()) tvm_ffi_raise("RuntimeError", "printer: `cls` outside a module");
+    return NULL;
+  }
+  return tvm_script_doc_list_to_array_take(list);
+}
+
+static tvm_script_doc_obj* conv_prim_func(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                          const void* path) {
+  const tvm_tir_prim_func_obj* fn = (const void*)obj->v_obj;
+  const char* symbol = tvm_tir_func_global_symbol(fn);
+  tvm_script_frame* mf = tvm_script_frame_find(d, TVM_SCRIPT_FRAME_MODULE);
+  const tvm_script__module_ctx* ctx = mf ? mf->data : NULL;
+  const char* name = ctx && ctx->func_name ? ctx->func_name
+                     : symbol               ? symbol
+                                            : tvm_script_docsifier_options(d)->default_func_name;
+  int64_t n = tvm_ffi_seq_size(fn->params);
+  bool* inlined = tvm_ffi_calloc((size_t)n + 1, sizeof(bool));
+  tvm_script_frame* f = inlined ? tvm_script_frame_push(d, TVM_SCRIPT_FRAME_FUNC) : NULL;
+  if (!f) {
+    tvm_ffi_free(inlined);
+    return NULL;
+  }
+  void* args = func_params(d, fn, path, f, inlined);
+  int rc = args ? 0 : -1;
+  /* T.func_attr({...}) without a global_symbol equal to the function's name. */
+  const char* skip = symbol && strcmp(symbol, name) == 0 ? "global_symbol" : NULL;
+  if (rc == 0 && tvm_ffi_map_size(fn->func.attrs) > (skip ? 1 : 0)) {
+    void* ap = tir_path(d, path, "attrs");
+    tvm_script_doc_obj* attrs = ap ? tvm_script__map_doc(d, fn->func.attrs, ap, skip) : NULL;
+    tvm_ffi_release(ap);
+    rc = tvm_script_frame_emit_take(
+        f, tvm_script_expr_stmt_doc_take(
+               tvm_script_doc_call_take(tir_prefixed(d, "func_attr"), attrs)));
+  }
+  for (int64_t i = 0; rc == 0 && i < n; ++i) {
+    if (inlined[i]) continue;
+    const tvm_tir_var_obj* var = tvm_ffi_seq_obj_at(fn->params, i);
+    TVMFFIAny key = tvm_ffi_any_obj(var);
+    const TVMFFIAny* bv = tvm_ffi_map_get(fn->buffer_map, &key);
+    if (!bv) continue;
+    void* bp = buffer_map_path(d, path, var);
+    rc = bp ? tir_emit_buffer_decl(d, (const void*)bv->v_obj, bp, "match_buffer", tvm_script_var_doc(d, var), f)
+            : -1;
+    tvm_ffi_release(bp);
+  }
+  tvm_ffi_free(inlined);
+  if (rc == 0) rc = func_body(d, fn, path, f);
+  void* body = rc == 0 ? tvm_script_stmts_to_array(f->stmts) : NULL;
+  if (body && (f->flags & SCRIPT_FRAME_USES_CLS)) body = with_cls(d, body);
+  tvm_script_doc_obj* ret = NULL;
+  if (body && !tvm_tir_type_is_void(fn->ret_type)) {
+    ret = tir_child(d, fn->ret_type, path, "ret_type");
+    if (!ret) rc = -1;
+  }
+  tvm_script_frame_pop(d);
+  if (rc != 0 || !body) {
+    tvm_ffi_release(args);
+    tvm_ffi_release(body);
+    tvm_ffi_release(ret);
+    return NULL;
+  }
+  tvm_script_doc_obj* deco = tir_prefixed(d, "prim_func");
+  if (!symbol) {
+    deco = tvm_script_call_doc_take(deco, NULL, tvm_script__str_array1("private"),
+                                    tvm_script_doc_array_take(tvm_script_literal_bool(true)));
+  }
+  tvm_script_doc_obj* name_doc = tvm_script_id_doc(name);
+  if (name_doc && symbol) {
+    /* The name stands for attrs["global_symbol"] when it is left out of T.func_attr. */
+    void* ap = tir_path(d, path, "attrs");
+    TVMFFIAny key = tvm_ffi_any_raw_str("global_symbol"), owned;
+    bool owned_ok = ap && tvm_ffi_any_to_owned(&key, &owned) == 0;
+    void* sp = owned_ok ? tvm_script_path_map_item(d, ap, &owned) : NULL;
+    if (owned_ok) tvm_ffi_any_release(&owned);
+    if (sp) tvm_script_doc_mark(d, name_doc, sp);
+    tvm_ffi_release(sp);
+    tvm_ffi_release(ap);
+  }
+  return tvm_script_function_doc_take(name_doc, args,
+                                      tvm_script_doc_array_take(deco), ret, body);
+}
+
+int tvm_script__register_tir_func(void) {
+  static const struct {
+    tvm_tir_kind kind;
+    tvm_script_converter fn;
+  } k_table[] = {
+      {TVM_TIR_KIND_Buffer, conv_buffer},
+      {TVM_TIR_KIND_Range, conv_range},
+      {TVM_TIR_KIND_IterVar, conv_iter_var},
+      {TVM_TIR_KIND_PrimFunc, conv_prim_func},
+  };
+  for (size_t i = 0; i < sizeof(k_table) / sizeof(k_table[0]); ++i) {
+    if (tvm_script_register_converter("", tvm_tir_type_index(k_table[i].kind), k_table[i].fn) != 0) {
+      return -1;
+    }
+  }
+  return 0;
+}

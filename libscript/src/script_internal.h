@@ -1,0 +1,52 @@
+/* script_internal.h: what libscript's files share privately. */
+#ifndef TVM_SCRIPT_INTERNAL_H_
+#define TVM_SCRIPT_INTERNAL_H_
+
+#include <tvm/script/doc.h>
+#include <tvm/script/ir_docsifier.h>
+#include <tvm/script/printer.h>
+
+/* Registers the Doc types once (doc.c). 0, or -1 + error. */
+int tvm_script__doc_init(void);
+
+/* Converters of the built-in dialects (printer_ir.c, printer_tir*.c). */
+int tvm_script__register_ir(void);
+int tvm_script__register_tir_expr(void);
+int tvm_script__register_tir_stmt(void);
+int tvm_script__register_tir_func(void);
+
+/* A docsifier for one print call (ir_docsifier.c). */
+tvm_script_docsifier* tvm_script__docsifier_new(const tvm_script_print_options* opts);
+void tvm_script__docsifier_free(tvm_script_docsifier* d);
+/* Whether a dialect ("ir", "tirx", "relax") was used, for the import header. */
+bool tvm_script__dialect_used(const tvm_script_docsifier* d, const char* dialect);
+
+/* Frame flags shared by the dialects. */
+enum {
+  SCRIPT_FRAME_CONCISE = 1, /* a scoped statement may print concisely (last of its body) */
+  SCRIPT_FRAME_USES_CLS = 2 /* (function frame) the body refers to `cls` */
+};
+
+/* The data of a module frame: the module and the name of the function being printed. */
+typedef struct {
+  const void* mod;
+  const char* func_name;
+} tvm_script__module_ctx;
+
+/* A DictDoc of an ffi.Map at path (string keys sorted), leaving out `skip_key` (NULL = none). */
+tvm_script_doc_obj* tvm_script__map_doc(tvm_script_docsifier* d, const void* map, const void* path,
+                                        const char* skip_key);
+
+/* An ffi.Array holding one ffi.String (keyword names of a CallDoc), or NULL + error. */
+void* tvm_script__str_array1(const char* key);
+
+/* Consume `doc` and return it, or release it and return NULL when `ok` is false. */
+static inline void* tvm_script__keep_if(void* doc, bool ok) {
+  if (!ok) {
+    tvm_ffi_release(doc);
+    return NULL;
+  }
+  return doc;
+}
+
+#endif /* TVM_SCRIPT_INTERNAL_H_ */

@@ -1,0 +1,3 @@
+def f(:
+    x = 'unterminated
+  y = [i for i in z]

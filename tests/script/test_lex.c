@@ -1,0 +1,265 @@
+/* test_lex.c: the TVMScript tokenizer: literals, operators, layout tokens, spans, errors. */
+#include <tvm/script/lexer.h>
+
+#include "test_util.h"
+
+/* Tokens as text: names and keywords/operators by spelling, i:INT f:FLOAT s:<string>,
+ * NL, IN, DE, EOF; "ERR" when lexing failed (the error stays raised). */
+static char g_buf[8192];
+static const char* lex_str(const char* src) {
+  tvm_script_tokens toks;
+  if (tvm_script_lex(src, strlen(src), "t.py", &toks) != 0) return "ERR";
+  size_t n = 0;
+  g_buf[0] = '\0';
+  for (size_t i = 0; i < toks.count && n < sizeof(g_buf) - 256; ++i) {
+    const tvm_script_token* t = &toks.data[i];
+    const char* sep = i ? " " : "";
+    switch (t->kind) {
+      case TVM_SCRIPT_TOK_NAME:
+        n += (size_t)snprintf(g_buf + n, sizeof(g_buf) - n, "%s%.*s", sep,
+                              (int)(t->span.end_byte - t->span.start_byte),
+                              src + t->span.start_byte);
+        break;
+      case TVM_SCRIPT_TOK_INT:
+        n += (size_t)snprintf(g_buf + n, sizeof(g_buf) - n, "%si:%" PRId64, sep, t->v.i);
+        break;
+      case TVM_SCRIPT_TOK_FLOAT:
+        n += (size_t)snprintf(g_buf + n, sizeof(g_buf) - n, "%sf:%g", sep, t->v.f);
+        break;
+      case TVM_SCRIPT_TOK_STRING:
+        n += (size_t)snprintf(g_buf + n, sizeof(g_buf) - n, "%ss:%.*s", sep, (int)t->str_len,
+                              toks.strings + t->str_off);
+        break;
+      case TVM_SCRIPT_TOK_NEWLINE:
+      case TVM_SCRIPT_TOK_INDENT:
+      case TVM_SCRIPT_TOK_DEDENT:
+      case TVM_SCRIPT_TOK_ENDMARKER: {
+        static const char* const kLayout[] = {"EOF", "NL", "IN", "DE"};
+        n += (size_t)snprintf(g_buf + n, sizeof(g_buf) - n, "%s%s", sep, kLayout[t->kind]);
+        break;
+      }
+      default: {
+        const char* name = tvm_script_token_kind_name(t->kind); /* "'x'" */
+        n += (size_t)snprintf(g_buf + n, sizeof(g_buf) - n, "%s%.*s", sep,
+                              (int)strlen(name) - 2, name + 1);
+      }
+    }
+  }
+  tvm_script_tokens_free(&toks);
+  return g_buf;
+}
+
+/* The message of the raised SyntaxError (consumed), or "(none)". */
+static char g_err[2048];
+static const char* lex_err(const char* src) {
+  tvm_script_tokens toks;
+  if (tvm_script_lex(src, strlen(src), "t.py", &toks) == 0) {
+    tvm_script_tokens_free(&toks);
+    return "(none)";
+  }
+  void* e = tvm_ffi_error_take();
+  snprintf(g_err, sizeof(g_err), "%s: %s", tvm_ffi_error_kind(e), tvm_ffi_error_message(e));
+  tvm_ffi_release(e);
+  return g_err;
+}
+
+TEST(empty_and_blank) {
+  CHECK_STR_EQ(lex_str(""), "EOF");
+  CHECK_STR_EQ(lex_str("\n\n   \n# only a comment\n"), "EOF");
+  CHECK_STR_EQ(lex_str("x"), "x NL EOF");
+  CHECK_STR_EQ(lex_str("x  # trailing comment\r\ny\r\n"), "x NL y NL EOF");
+}
+
+TEST(integers) {
+  CHECK_STR_EQ(lex_str("1 0 00 0x1F 0XfF 0o17 0O7 0b101 0B1 1_000 0x_ff 0b1_0"),
+               "i:1 i:0 i:0 i:31 i:255 i:15 i:7 i:5 i:1 i:1000 i:255 i:2 NL EOF");
+  CHECK_STR_EQ(lex_str("9223372036854775807"), "i:9223372036854775807 NL EOF");
+  CHECK_STR_EQ(lex_err("x = 9223372036854775808"),
+               "SyntaxError: t.py:1:5: error: integer literal is too large (the limit is 2**63 "
+               "- 1)\nx = 9223372036854775808\n    ^^^^^^^^^^^^^^^^^^^");
+  CHECK_STR_EQ(lex_err("012"),
+               "SyntaxError: t.py:1:1: error: leading zeros in decimal integer literals are not "
+               "permitted; use an 0o prefix for octal integers\n012\n^^^");
+  CHECK_STR_CONTAINS(lex_err("1__0"), "invalid decimal literal");
+  CHECK_STR_CONTAINS(lex_err("1_"), "invalid decimal literal");
+  CHECK_STR_CONTAINS(lex_err("0x"), "invalid hexadecimal literal");
+  CHECK_STR_CONTAINS(lex_err("0b102"), "invalid binary literal");
+  CHECK_STR_CONTAINS(lex_err("0o8"), "invalid octal literal");
+  CHECK_STR_CONTAINS(lex_err("12abc"), "invalid decimal literal");
+  CHECK_STR_CONTAINS(lex_err("1j"), "complex literals are not supported in TVMScript");
+}
+
+TEST(floats) {
+  CHECK_STR_EQ(lex_str("1.0 1e-3 .5 1.5e+10 1. 2E3 1_0.2_5 0.0 1e308"),
+               "f:1 f:0.001 f:0.5 f:1.5e+10 f:1 f:2000 f:10.25 f:0 f:1e+308 NL EOF");
+  CHECK_STR_CONTAINS(lex_err("1e"), "invalid decimal literal");
+  CHECK_STR_CONTAINS(lex_err("1e+"), "invalid decimal literal");
+  /* a.b is an attribute, 1 .real a number then a name */
+  CHECK_STR_EQ(lex_str("a.b"), "a . b NL EOF");
+}
+
+TEST(strings_and_escapes) {
+  CHECK_STR_EQ(lex_str("'a' \"b\" r'\\n' R\"\\\"\" u'x'"), "s:a s:b s:\\n s:\\\" s:x NL EOF");
+  CHECK_STR_EQ(lex_str("'\\\\ \\' \\\" \\t|\\n|'"), "s:\\ ' \" \t|\n| NL EOF");
+  CHECK_STR_EQ(lex_str("'\\x41\\u00e9\\U0001F600\\101\\0'"),
+               "s:A\xc3\xa9\xf0\x9f\x98\x80" "A NL EOF");
+  CHECK_STR_EQ(lex_str("'\\a\\b\\f\\r\\v\\q'"), "s:\a\b\f\r\v\\q NL EOF");
+  CHECK_STR_EQ(lex_str("'ab\\\ncd'"), "s:abcd NL EOF");
+  CHECK_STR_EQ(lex_str("\"\"\"doc\nstring 'q' \"\" x\"\"\" '''a'''"),
+               "s:doc\nstring 'q' \"\" x s:a NL EOF");
+  /* An embedded NUL is kept: the token's length counts it. */
+  tvm_script_tokens toks;
+  CHECK_OK(tvm_script_lex("'a\\0b'", 6, NULL, &toks));
+  CHECK_EQ_INT(toks.data[0].str_len, 3);
+  tvm_script_tokens_free(&toks);
+  CHECK_STR_EQ(lex_err("x = 'abc"),
+               "SyntaxError: t.py:1:5: error: unterminated string literal\nx = 'abc\n    ^^^^");
+  CHECK_STR_EQ(lex_err("x = \"\"\"abc\n\ndef"),
+               "SyntaxError: t.py:1:5: error: unterminated triple-quoted string literal\n"
+               "x = \"\"\"abc\n    ^^^");
+  CHECK_STR_EQ(lex_err("'\\x4'"),
+               "SyntaxError: t.py:1:2: error: truncated \\x escape: expected 2 hex digits\n"
+               "'\\x4'\n ^^^");
+  CHECK_STR_CONTAINS(lex_err("'\\ud800'"), "invalid Unicode code point in \\u escape");
+  CHECK_STR_CONTAINS(lex_err("'\\U00110000'"), "invalid Unicode code point in \\U escape");
+  CHECK_STR_CONTAINS(lex_err("'\\N{DASH}'"), "\\N{...} escapes are not supported in TVMScript");
+  CHECK_STR_CONTAINS(lex_err("b'x'"), "bytes literals are not supported in TVMScript");
+  CHECK_STR_CONTAINS(lex_err("f'{x}'"), "f-strings are not supported in TVMScript");
+  CHECK_STR_CONTAINS(lex_err("'a\nb'"), "unterminated string literal");
+}
+
+TEST(operators_and_keywords) {
+  CHECK_STR_EQ(lex_str("+ - * / // % ** @ << >> & | ^ ~ < > <= >= == != -> : = ; , ."),
+               "+ - * / // % ** @ << >> & | ^ ~ < > <= >= == != -> : = ; , . NL EOF");
+  CHECK_STR_EQ(lex_str("+= -= *= /= //= %= **= &= |= ^= >>= <<= @= := ..."),
+               "+= -= *= /= //= %= **= &= |= ^= >>= <<= @= := ... NL EOF");
+  CHECK_STR_EQ(lex_str("a**-b//c<<=d"), "a ** - b // c <<= d NL EOF");
+  CHECK_STR_EQ(lex_str("def if elif else for in while with as return pass assert lambda not and "
+                       "or True False None class from import definitely"),
+               "def if elif else for in while with as return pass assert lambda not and or "
+               "True False None class from import definitely NL EOF");
+  CHECK_STR_EQ(lex_str("\xc3\xa9t\xc3\xa9 = _x1"), "\xc3\xa9t\xc3\xa9 = _x1 NL EOF");
+  CHECK_STR_EQ(lex_err("a ? b"), "SyntaxError: t.py:1:3: error: invalid character '?'\na ? b\n  ^");
+  CHECK_STR_CONTAINS(lex_err("a $"), "invalid character '$'");
+  CHECK_STR_CONTAINS(lex_err("a \x01"), "invalid character (byte 0x01)");
+  CHECK_STR_CONTAINS(lex_err("\xff"), "invalid UTF-8 byte 0xff");
+  CHECK_STR_CONTAINS(lex_err("a\xc3"), "invalid UTF-8 byte 0xc3");
+}
+
+TEST(brackets_and_continuation) {
+  CHECK_STR_EQ(lex_str("f(a,\n  b\n\n      # c\n)\nx"), "f ( a , b ) NL x NL EOF");
+  CHECK_STR_EQ(lex_str("x = 1 + \\\n    2\ny"), "x = i:1 + i:2 NL y NL EOF");
+  CHECK_STR_EQ(lex_err("x = (1,\n2"),
+               "SyntaxError: t.py:1:5: error: '(' was never closed\nx = (1,\n    ^");
+  CHECK_STR_EQ(lex_err("x = 1)"), "SyntaxError: t.py:1:6: error: unmatched ')'\nx = 1)\n     ^");
+  CHECK_STR_EQ(lex_err("a[1)"),
+               "SyntaxError: t.py:1:4: error: closing parenthesis ')' does not match opening "
+               "parenthesis '['\na[1)\n   ^");
+  CHECK_STR_CONTAINS(lex_err("x = 1 \\ 2"), "unexpected character after line continuation");
+  CHECK_STR_CONTAINS(lex_err("x = 1 \\\n"), "unexpected end of input after a line continuation");
+}
+
+TEST(indentation) {
+  CHECK_STR_EQ(lex_str("if a:\n  b\n  if c:\n      d\n  e\nf\n"),
+               "if a : NL IN b NL if c : NL IN d NL DE e NL DE f NL EOF");
+  /* Dedent to zero from two levels at end of input. */
+  CHECK_STR_EQ(lex_str("if a:\n  if b:\n    c"), "if a : NL IN if b : NL IN c NL DE DE EOF");
+  /* Comment-only and blank lines at odd indentation are ignored. */
+  CHECK_STR_EQ(lex_str("if a:\n    b\n  # odd\n        \n\t\n    c\n"),
+               "if a : NL IN b NL c NL DE EOF");
+  /* Tabs: a tab is 8 columns, consistently used. */
+  CHECK_STR_EQ(lex_str("if a:\n\tb\n\tif c:\n\t\td\n"),
+               "if a : NL IN b NL if c : NL IN d NL DE DE EOF");
+  CHECK_STR_EQ(lex_err("if a:\n    b\n  c\n"),
+               "SyntaxError: t.py:3:1: error: unindent does not match any outer indentation "
+               "level\n  c\n^^");
+  CHECK_STR_EQ(lex_err("if a:\n        b\n\tc\n"),
+               "SyntaxError: t.py:3:1: error: inconsistent use of tabs and spaces in "
+               "indentation\n\tc\n^");
+  CHECK_STR_CONTAINS(lex_err("if a:\n\tb\n        c\n"), "inconsistent use of tabs and spaces");
+}
+
+TEST(spans) {
+  const char* src = "def f(x):\n  return x  +  10\n";
+  tvm_script_tokens toks;
+  CHECK_OK(tvm_script_lex(src, strlen(src), NULL, &toks));
+  /* def f ( x ) : NL IN return x + 10 NL DE EOF */
+  CHECK_EQ_INT(toks.count, 15);
+  const tvm_script_token* ret = &toks.data[8];
+  CHECK_EQ_INT(ret->kind, TVM_SCRIPT_TOK_KW_RETURN);
+  CHECK_EQ_INT(ret->span.start_line, 2);
+  CHECK_EQ_INT(ret->span.start_col, 3);
+  CHECK_EQ_INT(ret->span.end_line, 2);
+  CHECK_EQ_INT(ret->span.end_col, 9);
+  CHECK_EQ_INT(ret->span.start_byte, 12);
+  CHECK_EQ_INT(ret->span.end_byte, 18);
+  const tvm_script_token* ten = &toks.data[11];
+  CHECK_EQ_INT(ten->kind, TVM_SCRIPT_TOK_INT);
+  CHECK_EQ_INT(ten->span.start_col, 16);
+  CHECK_EQ_INT(ten->span.end_col, 18);
+  const tvm_script_token* indent = &toks.data[7];
+  CHECK_EQ_INT(indent->kind, TVM_SCRIPT_TOK_INDENT);
+  CHECK_EQ_INT(indent->span.start_col, 1);
+  CHECK_EQ_INT(indent->span.end_col, 3);
+  tvm_script_tokens_free(&toks);
+  /* A triple-quoted string spans lines. */
+  const char* doc = "x = '''a\nbc'''\n";
+  CHECK_OK(tvm_script_lex(doc, strlen(doc), NULL, &toks));
+  CHECK_EQ_INT(toks.data[2].span.start_line, 1);
+  CHECK_EQ_INT(toks.data[2].span.start_col, 5);
+  CHECK_EQ_INT(toks.data[2].span.end_line, 2);
+  CHECK_EQ_INT(toks.data[2].span.end_col, 6);
+  tvm_script_tokens_free(&toks);
+}
+
+TEST(nesting_limits) {
+  char src[4096];
+  size_t n = 0;
+  for (int i = 0; i < TVM_SCRIPT_MAX_NESTING + 1; ++i) src[n++] = '(';
+  src[n] = '\0';
+  CHECK_STR_CONTAINS(lex_err(src), "too many nested brackets (the limit is 200)");
+  /* 201 nested indentation levels, one more space each. */
+  size_t big = 0;
+  char* deep = tvm_ffi_malloc(200000);
+  for (int i = 0; i <= TVM_SCRIPT_MAX_NESTING + 1; ++i) {
+    for (int k = 0; k < i; ++k) deep[big++] = ' ';
+    memcpy(deep + big, "if a:\n", 6);
+    big += 6;
+  }
+  deep[big] = '\0';
+  CHECK_STR_CONTAINS(lex_err(deep), "too many levels of indentation (the limit is 200)");
+  tvm_ffi_free(deep);
+}
+
+TEST(diag_render) {
+  const char* src = "a = 1\n\tfoo(b\xc3\xa9, c)\nlast";
+  tvm_script_span s = {2, 6, 2, 10, 11, 15};
+  tvm_ffi_strbuf out = {0};
+  tvm_script_diag_render(src, strlen(src), "m.py", s, "error", "bad", &out);
+  CHECK_STR_EQ(tvm_ffi_strbuf_cstr(&out), "m.py:2:6: error: bad\n\tfoo(b\xc3\xa9, c)\n\t    ^^^\n");
+  tvm_ffi_strbuf_free(&out);
+  /* A span over several lines underlines to the end of its first line; an empty one gets one
+   * caret; a span on the last line without a newline works too. */
+  tvm_script_span multi = {1, 3, 3, 2, 2, 21};
+  tvm_script_diag_render(src, strlen(src), NULL, multi, "note", "m", &out);
+  CHECK_STR_EQ(tvm_ffi_strbuf_cstr(&out), "<string>:1:3: note: m\na = 1\n  ^^^\n");
+  tvm_ffi_strbuf_free(&out);
+  tvm_script_span empty = {3, 5, 3, 5, 22, 22};
+  tvm_script_diag_render(src, strlen(src), "m.py", empty, "error", "eof", &out);
+  CHECK_STR_EQ(tvm_ffi_strbuf_cstr(&out), "m.py:3:5: error: eof\nlast\n    ^\n");
+  tvm_ffi_strbuf_free(&out);
+}
+
+int main(void) {
+  RUN(empty_and_blank);
+  RUN(integers);
+  RUN(floats);
+  RUN(strings_and_escapes);
+  RUN(operators_and_keywords);
+  RUN(brackets_and_continuation);
+  RUN(indentation);
+  RUN(spans);
+  RUN(nesting_limits);
+  RUN(diag_render);
+  return test_summary();
+}

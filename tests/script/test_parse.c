@@ -1,0 +1,732 @@
+/* test_parse.c: TVMScript text -> Doc tree: each construct, precedence, spans, a real program,
+ * and the exact rendered message of each kind of syntax error. */
+#include <tvm/script/parser.h>
+
+#include "test_util.h"
+
+/* ---- An S-expression dump of a doc tree ---------------------------------------------------- */
+static void dump(const void* d, tvm_ffi_strbuf* b);
+
+static void dump_seq(const void* arr, tvm_ffi_strbuf* b) {
+  tvm_ffi_strbuf_putc(b, '(');
+  for (int64_t i = 0; i < tvm_ffi_seq_size(arr); ++i) {
+    if (i) tvm_ffi_strbuf_putc(b, ' ');
+    dump(tvm_ffi_seq_obj_at(arr, i), b);
+  }
+  tvm_ffi_strbuf_putc(b, ')');
+}
+
+static void dump_items(const void* arr, tvm_ffi_strbuf* b) {
+  for (int64_t i = 0; i < tvm_ffi_seq_size(arr); ++i) {
+    tvm_ffi_strbuf_putc(b, ' ');
+    dump(tvm_ffi_seq_obj_at(arr, i), b);
+  }
+}
+
+static void dump(const void* d, tvm_ffi_strbuf* b) {
+  if (!d) {
+    tvm_ffi_strbuf_putc(b, '_');
+    return;
+  }
+  switch (tvm_script_doc_kind_of(d)) {
+    case TVM_SCRIPT_DOC_IdDoc:
+      tvm_ffi_strbuf_puts(b, tvm_ffi_str_cstr(((const tvm_script_id_doc_obj*)d)->name));
+      break;
+    case TVM_SCRIPT_DOC_LiteralDoc: {
+      const TVMFFIAny* v = &((const tvm_script_literal_doc_obj*)d)->value;
+      TVMFFIByteArray s;
+      if (v->type_index == kTVMFFINone) tvm_ffi_strbuf_puts(b, "None");
+      else if (v->type_index == kTVMFFIBool) tvm_ffi_strbuf_puts(b, v->v_int64 ? "True" : "False");
+      else if (v->type_index == kTVMFFIInt) tvm_ffi_strbuf_printf(b, "%" PRId64, v->v_int64);
+      else if (v->type_index == kTVMFFIFloat) tvm_ffi_strbuf_printf(b, "%gf", v->v_float64);
+      else if (tvm_ffi_any_as_bytes(v, &s))
+        tvm_ffi_strbuf_printf(b, "\"%.*s\"", (int)s.size, s.data);
+      break;
+    }
+    case TVM_SCRIPT_DOC_AttrAccessDoc: {
+      const tvm_script_attr_doc_obj* a = d;
+      dump(a->value, b);
+      tvm_ffi_strbuf_printf(b, ".%s", tvm_ffi_str_cstr(a->name));
+      break;
+    }
+    case TVM_SCRIPT_DOC_IndexDoc: {
+      const tvm_script_index_doc_obj* x = d;
+      tvm_ffi_strbuf_puts(b, "([] ");
+      dump(x->value, b);
+      dump_items(x->indices, b);
+      tvm_ffi_strbuf_putc(b, ')');
+      break;
+    }
+    case TVM_SCRIPT_DOC_CallDoc: {
+      const tvm_script_call_doc_obj* c = d;
+      tvm_ffi_strbuf_puts(b, "(call ");
+      dump(c->callee, b);
+      dump_items(c->args, b);
+      for (int64_t i = 0; i < tvm_ffi_seq_size(c->kwargs_keys); ++i) {
+        tvm_ffi_strbuf_printf(b, " %s=", tvm_ffi_str_cstr(tvm_ffi_seq_obj_at(c->kwargs_keys, i)));
+        dump(tvm_ffi_seq_obj_at(c->kwargs_values, i), b);
+      }
+      tvm_ffi_strbuf_putc(b, ')');
+      break;
+    }
+    case TVM_SCRIPT_DOC_OperationDoc: {
+      const tvm_script_operation_doc_obj* o = d;
+      tvm_ffi_strbuf_printf(b, "(%s",
+                            o->op == TVM_SCRIPT_OP_USub ? "neg" : tvm_script_op_text(o->op));
+      dump_items(o->operands, b);
+      tvm_ffi_strbuf_putc(b, ')');
+      break;
+    }
+    case TVM_SCRIPT_DOC_LambdaDoc: {
+      const tvm_script_lambda_doc_obj* l = d;
+      tvm_ffi_strbuf_puts(b, "(lambda ");
+      dump_seq(l->args, b);
+      tvm_ffi_strbuf_putc(b, ' ');
+      dump(l->body, b);
+      tvm_ffi_strbuf_putc(b, ')');
+      break;
+    }
+    case TVM_SCRIPT_DOC_TupleDoc:
+    case TVM_SCRIPT_DOC_ListDoc:
+      tvm_ffi_strbuf_puts(
+          b, tvm_script_doc_kind_of(d) == TVM_SCRIPT_DOC_TupleDoc ? "(tuple" : "(list");
+      dump_items(((const tvm_script_seq_doc_obj*)d)->elements, b);
+      tvm_ffi_strbuf_putc(b, ')');
+      break;
+    case TVM_SCRIPT_DOC_DictDoc: {
+      const tvm_script_dict_doc_obj* x = d;
+      tvm_ffi_strbuf_puts(b, "(dict");
+      for (int64_t i = 0; i < tvm_ffi_seq_size(x->keys); ++i) {
+        tvm_ffi_strbuf_putc(b, ' ');
+        dump(tvm_ffi_seq_obj_at(x->keys, i), b);
+        tvm_ffi_strbuf_putc(b, ':');
+        dump(tvm_ffi_seq_obj_at(x->values, i), b);
+      }
+      tvm_ffi_strbuf_putc(b, ')');
+      break;
+    }
+    case TVM_SCRIPT_DOC_SliceDoc: {
+      const tvm_script_slice_doc_obj* s = d;
+      tvm_ffi_strbuf_puts(b, "(: ");
+      dump(s->start, b);
+      tvm_ffi_strbuf_putc(b, ' ');
+      dump(s->stop, b);
+      tvm_ffi_strbuf_putc(b, ' ');
+      dump(s->step, b);
+      tvm_ffi_strbuf_putc(b, ')');
+      break;
+    }
+    case TVM_SCRIPT_DOC_StmtBlockDoc:
+      dump_seq(((const tvm_script_stmt_block_doc_obj*)d)->stmts, b);
+      break;
+    case TVM_SCRIPT_DOC_AssignDoc: {
+      const tvm_script_assign_doc_obj* a = d;
+      tvm_ffi_strbuf_puts(b, "(= ");
+      dump(a->lhs, b);
+      tvm_ffi_strbuf_putc(b, ' ');
+      dump(a->rhs, b);
+      if (a->annotation) {
+        tvm_ffi_strbuf_puts(b, " : ");
+        dump(a->annotation, b);
+      }
+      tvm_ffi_strbuf_putc(b, ')');
+      break;
+    }
+    case TVM_SCRIPT_DOC_IfDoc: {
+      const tvm_script_if_doc_obj* x = d;
+      tvm_ffi_strbuf_puts(b, "(if ");
+      dump(x->predicate, b);
+      tvm_ffi_strbuf_putc(b, ' ');
+      dump_seq(x->then_branch, b);
+      tvm_ffi_strbuf_putc(b, ' ');
+      dump_seq(x->else_branch, b);
+      tvm_ffi_strbuf_putc(b, ')');
+      break;
+    }
+    case TVM_SCRIPT_DOC_WhileDoc: {
+      const tvm_script_while_doc_obj* x = d;
+      tvm_ffi_strbuf_puts(b, "(while ");
+      dump(x->predicate, b);
+      tvm_ffi_strbuf_putc(b, ' ');
+      dump_seq(x->body, b);
+      tvm_ffi_strbuf_putc(b, ')');
+      break;
+    }
+    case TVM_SCRIPT_DOC_ForDoc:
+    case TVM_SCRIPT_DOC_ScopeDoc: {
+      const tvm_script_for_doc_obj* x = d; /* same layout as ScopeDoc */
+      tvm_ffi_strbuf_puts(b,
+                          tvm_script_doc_kind_of(d) == TVM_SCRIPT_DOC_ForDoc ? "(for " : "(with ");
+      dump(x->lhs, b);
+      tvm_ffi_strbuf_putc(b, ' ');
+      dump(x->rhs, b);
+      tvm_ffi_strbuf_putc(b, ' ');
+      dump_seq(x->body, b);
+      tvm_ffi_strbuf_putc(b, ')');
+      break;
+    }
+    case TVM_SCRIPT_DOC_ExprStmtDoc:
+      tvm_ffi_strbuf_puts(b, "(expr ");
+      dump(((const tvm_script_expr_stmt_doc_obj*)d)->expr, b);
+      tvm_ffi_strbuf_putc(b, ')');
+      break;
+    case TVM_SCRIPT_DOC_AssertDoc: {
+      const tvm_script_assert_doc_obj* x = d;
+      tvm_ffi_strbuf_puts(b, "(assert ");
+      dump(x->test, b);
+      tvm_ffi_strbuf_putc(b, ' ');
+      dump(x->msg, b);
+      tvm_ffi_strbuf_putc(b, ')');
+      break;
+    }
+    case TVM_SCRIPT_DOC_ReturnDoc:
+      tvm_ffi_strbuf_puts(b, "(return ");
+      dump(((const tvm_script_return_doc_obj*)d)->value, b);
+      tvm_ffi_strbuf_putc(b, ')');
+      break;
+    case TVM_SCRIPT_DOC_FunctionDoc: {
+      const tvm_script_function_doc_obj* f = d;
+      tvm_ffi_strbuf_puts(b, "(def ");
+      dump(f->name, b);
+      tvm_ffi_strbuf_putc(b, ' ');
+      dump_seq(f->args, b);
+      tvm_ffi_strbuf_putc(b, ' ');
+      dump_seq(f->decorators, b);
+      tvm_ffi_strbuf_putc(b, ' ');
+      dump(f->return_type, b);
+      tvm_ffi_strbuf_putc(b, ' ');
+      dump_seq(f->body, b);
+      tvm_ffi_strbuf_putc(b, ')');
+      break;
+    }
+    case TVM_SCRIPT_DOC_ClassDoc: {
+      const tvm_script_class_doc_obj* c = d;
+      tvm_ffi_strbuf_puts(b, "(class ");
+      dump(c->name, b);
+      tvm_ffi_strbuf_putc(b, ' ');
+      dump_seq(c->decorators, b);
+      tvm_ffi_strbuf_putc(b, ' ');
+      dump_seq(c->body, b);
+      tvm_ffi_strbuf_putc(b, ')');
+      break;
+    }
+    case TVM_SCRIPT_DOC_DocStringDoc:
+      tvm_ffi_strbuf_printf(b, "(doc \"%s\")",
+                            tvm_ffi_str_cstr(((const tvm_script_stmt_doc_obj*)d)->comment));
+      break;
+    default:
+      tvm_ffi_strbuf_printf(b, "<%s>", tvm_script_doc_kind_name(tvm_script_doc_kind_of(d)));
+  }
+}
+
+/* The dump of a parsed program ("ERR" when parsing failed; the error stays raised). */
+static char g_out[16384];
+static const char* parse_str(const char* src) {
+  void* m = tvm_script_parse_doc(src, strlen(src), "t.py");
+  if (!m) return "ERR";
+  tvm_ffi_strbuf b = {0};
+  dump(m, &b);
+  snprintf(g_out, sizeof(g_out), "%s", tvm_ffi_strbuf_cstr(&b));
+  tvm_ffi_strbuf_free(&b);
+  tvm_ffi_release(m);
+  return g_out;
+}
+
+/* The dump of one expression statement's expression. */
+static const char* expr_str(const char* src) {
+  const char* s = parse_str(src);
+  static char e[16384];
+  size_t n = strlen(s);
+  if (strncmp(s, "((expr ", 7) == 0 && n > 9) {
+    snprintf(e, sizeof(e), "%.*s", (int)(n - 9), s + 7);
+    return e;
+  }
+  return s;
+}
+
+/* The message of the raised error (consumed), or "(none)". */
+static char g_err[4096];
+static const char* parse_err(const char* src) {
+  void* m = tvm_script_parse_doc(src, strlen(src), "t.py");
+  if (m) {
+    tvm_ffi_release(m);
+    return "(none)";
+  }
+  void* e = tvm_ffi_error_take();
+  snprintf(g_err, sizeof(g_err), "%s: %s", tvm_ffi_error_kind(e), tvm_ffi_error_message(e));
+  tvm_ffi_release(e);
+  return g_err;
+}
+
+static char g_span[64];
+static const char* span_str(const void* d) {
+  const tvm_script_span* s = &((const tvm_script_doc_obj*)d)->span;
+  snprintf(g_span, sizeof(g_span), "%d:%d-%d:%d@%lld-%lld", s->start_line, s->start_col,
+           s->end_line, s->end_col, (long long)s->start_byte, (long long)s->end_byte);
+  return g_span;
+}
+
+static const void* stmt_at(const void* block, int64_t i) {
+  return tvm_ffi_seq_obj_at(((const tvm_script_stmt_block_doc_obj*)block)->stmts, i);
+}
+
+/* ---- Expressions ---------------------------------------------------------------------------- */
+
+TEST(literals_and_atoms) {
+  CHECK_STR_EQ(expr_str("1"), "1");
+  CHECK_STR_EQ(expr_str("1.5"), "1.5f");
+  CHECK_STR_EQ(expr_str("'a' \"b\"  'c'"), "\"abc\"");
+  CHECK_STR_EQ(expr_str("True"), "True");
+  CHECK_STR_EQ(expr_str("None"), "None");
+  CHECK_STR_EQ(expr_str("x"), "x");
+  CHECK_STR_EQ(expr_str("(x)"), "x");
+  CHECK_STR_EQ(expr_str("()"), "(tuple)");
+  CHECK_STR_EQ(expr_str("(1,)"), "(tuple 1)");
+  CHECK_STR_EQ(expr_str("(1, 2,)"), "(tuple 1 2)");
+  CHECK_STR_EQ(expr_str("1, 2"), "(tuple 1 2)");
+  CHECK_STR_EQ(expr_str("[]"), "(list)");
+  CHECK_STR_EQ(expr_str("[1, [2], (3,)]"), "(list 1 (list 2) (tuple 3))");
+  CHECK_STR_EQ(expr_str("{}"), "(dict)");
+  CHECK_STR_EQ(expr_str("{'a': 1, \"b\": x,}"), "(dict \"a\":1 \"b\":x)");
+}
+
+TEST(calls_attrs_subscripts) {
+  CHECK_STR_EQ(expr_str("T.prim_func"), "T.prim_func");
+  CHECK_STR_EQ(expr_str("f()"), "(call f)");
+  CHECK_STR_EQ(expr_str("T.Buffer((128, 128), \"float32\")"),
+               "(call T.Buffer (tuple 128 128) \"float32\")");
+  CHECK_STR_EQ(expr_str("f(a, b=1, c=g(x),)"), "(call f a b=1 c=(call g x))");
+  CHECK_STR_EQ(expr_str("a.b(c).d[e]"), "([] (call a.b c).d e)");
+  CHECK_STR_EQ(expr_str("a[1:2]"), "([] a (: 1 2 _))");
+  CHECK_STR_EQ(expr_str("a[:, 0]"), "([] a (: _ _ _) 0)");
+  CHECK_STR_EQ(expr_str("a[::2]"), "([] a (: _ _ 2))");
+  CHECK_STR_EQ(expr_str("a[i:i + 4, j:, ::k]"), "([] a (: i (+ i 4) _) (: j _ _) (: _ _ k))");
+  CHECK_STR_EQ(expr_str("a[i, j]"), "([] a i j)");
+  CHECK_STR_EQ(expr_str("a[(i, j)]"), "([] a (tuple i j))");
+  CHECK_STR_EQ(expr_str("a[i,]"), "([] a (tuple i))");
+  CHECK_STR_EQ(expr_str("lambda x, y: x + y"), "(lambda (x y) (+ x y))");
+  CHECK_STR_EQ(expr_str("lambda: 0"), "(lambda () 0)");
+  CHECK_STR_EQ(expr_str("T.comm_reducer(lambda x, y: x + y, [T.float32(0)])"),
+               "(call T.comm_reducer (lambda (x y) (+ x y)) (list (call T.float32 0)))");
+}
+
+TEST(precedence) {
+  CHECK_STR_EQ(expr_str("a + b * c ** -d"), "(+ a (* b (** c (neg d))))");
+  CHECK_STR_EQ(expr_str("-a ** b"), "(neg (** a b))");
+  CHECK_STR_EQ(expr_str("a ** b ** c"), "(** a (** b c))");
+  CHECK_STR_EQ(expr_str("a - b - c"), "(- (- a b) c)");
+  CHECK_STR_EQ(expr_str("a // b % c / d"), "(/ (% (// a b) c) d)");
+  CHECK_STR_EQ(expr_str("not a and b or c"), "(or (and (not a) b) c)");
+  CHECK_STR_EQ(expr_str("a or b and not c"), "(or a (and b (not c)))");
+  CHECK_STR_EQ(expr_str("a | b ^ c & d << e + f"), "(| a (^ b (& c (<< d (+ e f)))))");
+  CHECK_STR_EQ(expr_str("~a >> 1"), "(>> (~ a) 1)");
+  CHECK_STR_EQ(expr_str("+a"), "a");
+  CHECK_STR_EQ(expr_str("a < b"), "(< a b)");
+  CHECK_STR_EQ(expr_str("a < b <= c"), "(and (< a b) (<= b c))");
+  CHECK_STR_EQ(expr_str("a == b != c > d >= e"),
+               "(and (and (and (== a b) (!= b c)) (> c d)) (>= d e))");
+  CHECK_STR_EQ(expr_str("not a < b"), "(not (< a b))");
+  CHECK_STR_EQ(expr_str("x if c else y"), "(if x c y)");
+  CHECK_STR_EQ(expr_str("x if a or b else y if c else z"), "(if x (or a b) (if y c z))");
+  CHECK_STR_EQ(expr_str("(a + b) * c"), "(* (+ a b) c)");
+}
+
+TEST(expression_spans) {
+  const char* src = "y = f(a, k=b)[1:n] + -x * (c + d)\n";
+  void* m = tvm_script_parse_doc(src, strlen(src), NULL);
+  CHECK(m != NULL);
+  if (!m) return;
+  const tvm_script_assign_doc_obj* a = stmt_at(m, 0);
+  CHECK_STR_EQ(span_str(a), "1:1-1:34@0-33");
+  CHECK_STR_EQ(span_str(a->lhs), "1:1-1:2@0-1");
+  const tvm_script_operation_doc_obj* add = (const void*)a->rhs;
+  CHECK_STR_EQ(span_str(add), "1:5-1:34@4-33");
+  const tvm_script_index_doc_obj* idx = tvm_ffi_seq_obj_at(add->operands, 0);
+  CHECK_STR_EQ(span_str(idx), "1:5-1:19@4-18");
+  CHECK_STR_EQ(span_str(idx->value), "1:5-1:14@4-13");
+  CHECK_STR_EQ(span_str(tvm_ffi_seq_obj_at(idx->indices, 0)), "1:15-1:18@14-17");
+  const tvm_script_operation_doc_obj* mul = tvm_ffi_seq_obj_at(add->operands, 1);
+  CHECK_STR_EQ(span_str(mul), "1:22-1:34@21-33");
+  CHECK_STR_EQ(span_str(tvm_ffi_seq_obj_at(mul->operands, 0)), "1:22-1:24@21-23");
+  /* a parenthesised expression keeps the span of its contents */
+  CHECK_STR_EQ(span_str(tvm_ffi_seq_obj_at(mul->operands, 1)), "1:28-1:33@27-32");
+  CHECK_STR_EQ(span_str(m), "1:1-1:34@0-33");
+  tvm_ffi_release(m);
+}
+
+/* ---- Statements ----------------------------------------------------------------------------- */
+
+TEST(assignments) {
+  CHECK_STR_EQ(parse_str("x = 1"), "((= x 1))");
+  CHECK_STR_EQ(parse_str("a, b = c"), "((= (tuple a b) c))");
+  CHECK_STR_EQ(parse_str("(a, b), [c] = d, e"), "((= (tuple (tuple a b) (list c)) (tuple d e)))");
+  CHECK_STR_EQ(parse_str("x: T.let = y + 1"), "((= x (+ y 1) : T.let))");
+  CHECK_STR_EQ(parse_str("x: T.int32"), "((= x _ : T.int32))");
+  CHECK_STR_EQ(parse_str("A[i, j] = 0.0"), "((= ([] A i j) 0f))");
+  CHECK_STR_EQ(parse_str("x += 1; y.z //= 2"), "((= x (+ x 1)) (= y.z (// y.z 2)))");
+  CHECK_STR_EQ(parse_str("C[i] **= 2"), "((= ([] C i) (** ([] C i) 2)))");
+  CHECK_STR_EQ(parse_str("f(x)"), "((expr (call f x)))");
+  CHECK_STR_EQ(parse_str("x = 1;"), "((= x 1))");
+}
+
+TEST(compound_statements) {
+  CHECK_STR_EQ(parse_str("if a:\n    b = 1\nelif c:\n    pass\nelif d: e\nelse:\n    f\n"),
+               "((if a ((= b 1)) ((if c () ((if d ((expr e)) ((expr f))))))))");
+  CHECK_STR_EQ(parse_str("if a: pass\n"), "((if a () ()))");
+  CHECK_STR_EQ(parse_str("for i in range(10):\n  x = i\n"), "((for i (call range 10) ((= x i))))");
+  CHECK_STR_EQ(parse_str("for i, j in T.grid(4, 4):\n  pass\n"),
+               "((for (tuple i j) (call T.grid 4 4) ()))");
+  CHECK_STR_EQ(parse_str("while i < n:\n  i += 1\n"), "((while (< i n) ((= i (+ i 1)))))");
+  CHECK_STR_EQ(parse_str("with T.sblock(\"b\"):\n  pass\n"), "((with _ (call T.sblock \"b\") ()))");
+  CHECK_STR_EQ(parse_str("with a as x, b() as (y, z):\n  w\n"),
+               "((with x a ((with (tuple y z) (call b) ((expr w))))))");
+  CHECK_STR_EQ(parse_str("def f():\n  return\n"), "((def f () () _ ((return _))))");
+  CHECK_STR_EQ(parse_str("def f(a: T.handle, b=2, c: int = 3) -> T.int32:\n"
+                         "  '''doc'''\n  return a, b\n"),
+               "((def f ((= a _ : T.handle) (= b 2) (= c 3 : int)) () T.int32 "
+               "((doc \"doc\") (return (tuple a b)))))");
+  CHECK_STR_EQ(parse_str("assert x > 0, \"positive\"\nassert y\n"),
+               "((assert (> x 0) \"positive\") (assert y _))");
+  CHECK_STR_EQ(parse_str("@I.ir_module\nclass M:\n  @T.prim_func(private=True)\n"
+                         "  def f():\n    pass\n  x = 1\n"),
+               "((class M (I.ir_module) ((def f () ((call T.prim_func private=True)) _ ()) "
+               "(= x 1))))");
+  CHECK_STR_EQ(parse_str("class C():\n  pass\n"), "((class C () ()))");
+}
+
+TEST(statement_spans) {
+  const char* src =
+      "@T.prim_func\n"
+      "def f(a: T.handle):\n"
+      "    for i in range(4):\n"
+      "        if i:\n"
+      "            x = 1\n"
+      "        elif i < 2:\n"
+      "            y = 2\n"
+      "    with T.sblock(\"b\") as b, c:\n"
+      "        pass\n"
+      "        z = (3,\n"
+      "             4)\n";
+  void* m = tvm_script_parse_doc(src, strlen(src), NULL);
+  CHECK(m != NULL);
+  if (!m) return;
+  const tvm_script_function_doc_obj* f = stmt_at(m, 0);
+  CHECK_STR_EQ(span_str(f), "2:1-11:16@13-202");
+  CHECK_STR_EQ(span_str(tvm_ffi_seq_obj_at(f->decorators, 0)), "1:2-1:13@1-12");
+  CHECK_STR_EQ(span_str(tvm_ffi_seq_obj_at(f->args, 0)), "2:7-2:18@19-30");
+  const tvm_script_for_doc_obj* loop = tvm_ffi_seq_obj_at(f->body, 0);
+  CHECK_STR_EQ(span_str(loop), "3:5-7:18@37-125");
+  const tvm_script_if_doc_obj* cond = tvm_ffi_seq_obj_at(loop->body, 0);
+  CHECK_STR_EQ(span_str(cond), "4:9-7:18@64-125");
+  CHECK_STR_EQ(span_str(tvm_ffi_seq_obj_at(cond->else_branch, 0)), "6:9-7:18@96-125");
+  const tvm_script_scope_doc_obj* w = tvm_ffi_seq_obj_at(f->body, 1);
+  CHECK_STR_EQ(span_str(w), "8:5-11:16@130-202");
+  const tvm_script_scope_doc_obj* inner = tvm_ffi_seq_obj_at(w->body, 0);
+  CHECK_STR_EQ(span_str(inner), "8:30-11:16@155-202");
+  const tvm_script_assign_doc_obj* z = tvm_ffi_seq_obj_at(inner->body, 0);
+  CHECK_STR_EQ(span_str(z), "10:9-11:16@179-202");
+  CHECK_STR_EQ(span_str(z->rhs), "10:13-11:16@183-202");
+  tvm_ffi_release(m);
+}
+
+TEST(imports) {
+  const char* src = "from tvm.script import tirx as T\nfrom tvm.script import ir as I, relax as R\n"
+                    "from tvm.script import tir\nx = 1\n";
+  void* imports = NULL;
+  void* m = tvm_script_parse_doc_ex(src, strlen(src), NULL, &imports);
+  CHECK(m != NULL && imports != NULL);
+  if (!m || !imports) return;
+  CHECK_EQ_INT(tvm_ffi_map_size(imports), 4);
+  TVMFFIByteArray v;
+  CHECK(tvm_ffi_any_as_bytes(tvm_ffi_map_get_str(imports, "T"), &v) && strcmp(v.data, "tirx") == 0);
+  CHECK(tvm_ffi_any_as_bytes(tvm_ffi_map_get_str(imports, "I"), &v) && strcmp(v.data, "ir") == 0);
+  CHECK(tvm_ffi_any_as_bytes(tvm_ffi_map_get_str(imports, "R"), &v) &&
+        strcmp(v.data, "relax") == 0);
+  CHECK(tvm_ffi_any_as_bytes(tvm_ffi_map_get_str(imports, "tir"), &v) &&
+        strcmp(v.data, "tir") == 0);
+  CHECK_EQ_INT(tvm_ffi_seq_size(((tvm_script_stmt_block_doc_obj*)m)->stmts), 1);
+  tvm_ffi_release(m);
+  tvm_ffi_release(imports);
+}
+
+static const char kMatmul[] =
+    "# from tvm.script import ir as I\n"
+    "from tvm.script import ir as I\n"
+    "from tvm.script import tirx as T\n"
+    "\n"
+    "@I.ir_module\n"
+    "class Module:\n"
+    "    @T.prim_func(private=True)\n"
+    "    def matmul(A: T.Buffer((128, 128), \"float32\"), B: T.Buffer((128, 128), \"float32\"),\n"
+    "               C: T.Buffer((128, 128), \"float32\")):\n"
+    "        \"\"\"C = A @ B.\"\"\"\n"
+    "        T.func_attr({\"global_symbol\": \"matmul\", \"tir.noalias\": True})\n"
+    "        # with T.sblock(\"root\"):\n"
+    "        for i, j, k in T.grid(128, 128, 128):\n"
+    "            with T.sblock(\"C\"):\n"
+    "                vi, vj, vk = T.axis.remap(\"SSR\", [i, j, k])\n"
+    "                T.reads(A[vi, vk], B[vk, vj])\n"
+    "                T.writes(C[vi, vj])\n"
+    "                with T.init():\n"
+    "                    C[vi, vj] = T.float32(0.0)\n"
+    "                C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]\n"
+    "\n"
+    "    @T.prim_func\n"
+    "    def scale(a: T.handle, n: T.int32):\n"
+    "        m = T.int64()\n"
+    "        X = T.match_buffer(a, (m,), \"float32\")\n"
+    "        for i in T.serial(m):\n"
+    "            if i % 2 == 0 and i < n:\n"
+    "                X[i] = X[i] * T.float32(2) if X[i] > T.float32(0) else -X[i]\n"
+    "            else:\n"
+    "                X[i] = T.max(X[i], T.min_value(\"float32\"))\n";
+
+TEST(real_program) {
+  void* imports = NULL;
+  void* m = tvm_script_parse_doc_ex(kMatmul, strlen(kMatmul), "matmul.py", &imports);
+  CHECK(m != NULL);
+  if (!m) return;
+  CHECK_EQ_INT(tvm_ffi_map_size(imports), 2);
+  const tvm_script_class_doc_obj* c = stmt_at(m, 0);
+  CHECK_EQ_INT(tvm_script_doc_kind_of(c), TVM_SCRIPT_DOC_ClassDoc);
+  CHECK_EQ_INT(tvm_ffi_seq_size(c->body), 2);
+  const tvm_script_function_doc_obj* mm = tvm_ffi_seq_obj_at(c->body, 0);
+  tvm_ffi_strbuf b = {0};
+  dump(mm, &b);
+  CHECK_STR_EQ(tvm_ffi_strbuf_cstr(&b),
+               "(def matmul ((= A _ : (call T.Buffer (tuple 128 128) \"float32\")) "
+               "(= B _ : (call T.Buffer (tuple 128 128) \"float32\")) "
+               "(= C _ : (call T.Buffer (tuple 128 128) \"float32\"))) "
+               "((call T.prim_func private=True)) _ "
+               "((doc \"C = A @ B.\") "
+               "(expr (call T.func_attr (dict \"global_symbol\":\"matmul\" \"tir.noalias\":True))) "
+               "(for (tuple i j k) (call T.grid 128 128 128) "
+               "((with _ (call T.sblock \"C\") "
+               "((= (tuple vi vj vk) (call T.axis.remap \"SSR\" (list i j k))) "
+               "(expr (call T.reads ([] A vi vk) ([] B vk vj))) "
+               "(expr (call T.writes ([] C vi vj))) "
+               "(with _ (call T.init) ((= ([] C vi vj) (call T.float32 0f)))) "
+               "(= ([] C vi vj) (+ ([] C vi vj) (* ([] A vi vk) ([] B vk vj))))))))))");
+  tvm_ffi_strbuf_free(&b);
+  const tvm_script_function_doc_obj* sc = tvm_ffi_seq_obj_at(c->body, 1);
+  dump(tvm_ffi_seq_obj_at(sc->body, 2), &b);
+  CHECK_STR_EQ(tvm_ffi_strbuf_cstr(&b),
+               "(for i (call T.serial m) ((if (and (== (% i 2) 0) (< i n)) "
+               "((= ([] X i) (if (* ([] X i) (call T.float32 2)) (> ([] X i) (call T.float32 0)) "
+               "(neg ([] X i))))) "
+               "((= ([] X i) (call T.max ([] X i) (call T.min_value \"float32\")))))))");
+  tvm_ffi_strbuf_free(&b);
+  tvm_ffi_release(m);
+  tvm_ffi_release(imports);
+}
+
+/* ---- Errors: the exact rendered message ----------------------------------------------------- */
+
+TEST(error_messages) {
+  CHECK_STR_EQ(parse_err("def f(:)\n  pass\n"),
+               "SyntaxError: t.py:1:7: error: expected a parameter name, found ':'\n"
+               "def f(:)\n      ^");
+  CHECK_STR_EQ(parse_err("x = (a +)\n"),
+               "SyntaxError: t.py:1:9: error: expected an expression, found ')'\n"
+               "x = (a +)\n        ^");
+  CHECK_STR_EQ(parse_err("if x\n  y\n"),
+               "SyntaxError: t.py:1:5: error: expected ':', found end of line\nif x\n    ^");
+  CHECK_STR_EQ(parse_err("if x:\ny\n"),
+               "SyntaxError: t.py:2:1: error: expected an indented block, found identifier 'y'\n"
+               "y\n^");
+  CHECK_STR_EQ(parse_err("x = 1\n  y = 2\n"),
+               "SyntaxError: t.py:2:1: error: unexpected indent\n  y = 2\n^^");
+  CHECK_STR_EQ(parse_err("x = foo bar\n"),
+               "SyntaxError: t.py:1:9: error: expected end of line, found identifier 'bar'\n"
+               "x = foo bar\n        ^^^");
+  CHECK_STR_EQ(parse_err("f(x=1, y)\n"),
+               "SyntaxError: t.py:1:8: error: positional argument follows keyword argument\n"
+               "f(x=1, y)\n       ^");
+  CHECK_STR_EQ(parse_err("f() = 1\n"),
+               "SyntaxError: t.py:1:1: error: cannot assign to a function call\nf() = 1\n^^^");
+  CHECK_STR_EQ(parse_err("x = 'abc\n"),
+               "SyntaxError: t.py:1:5: error: unterminated string literal\nx = 'abc\n    ^^^^");
+  CHECK_STR_EQ(parse_err("if a:\n    b\n  c\n"),
+               "SyntaxError: t.py:3:1: error: unindent does not match any outer indentation "
+               "level\n  c\n^^");
+  CHECK_STR_EQ(parse_err("@T.prim_func\nx = 1\n"),
+               "SyntaxError: t.py:2:1: error: expected 'def' or 'class' after decorators, found "
+               "identifier 'x'\nx = 1\n^");
+  CHECK_STR_EQ(parse_err("x = a if b\n"),
+               "SyntaxError: t.py:1:11: error: expected 'else' in the conditional expression, "
+               "found end of line\nx = a if b\n          ^");
+  CHECK_STR_EQ(parse_err("a[]\n"),
+               "SyntaxError: t.py:1:3: error: expected an index, found ']'\na[]\n  ^");
+}
+
+TEST(unsupported_constructs) {
+  CHECK_STR_EQ(parse_err("import numpy\n"),
+               "SyntaxError: t.py:1:1: error: imports other than the 'from tvm.script import "
+               "...' header lines are not supported in TVMScript\nimport numpy\n^^^^^^");
+  CHECK_STR_EQ(parse_err("from os import path\n"),
+               "SyntaxError: t.py:1:1: error: imports other than the 'from tvm.script import "
+               "...' header lines are not supported in TVMScript\nfrom os import path\n^^^^^^^");
+  CHECK_STR_EQ(parse_err("from tvm.script import numpy as np\n"),
+               "SyntaxError: t.py:1:24: error: unknown TVMScript module 'numpy' (expected ir, "
+               "tir, tirx or relax)\nfrom tvm.script import numpy as np\n"
+               "                       ^^^^^");
+  CHECK_STR_EQ(parse_err("def f():\n    try:\n        pass\n"),
+               "SyntaxError: t.py:2:5: error: 'try' statements are not supported in TVMScript\n"
+               "    try:\n    ^^^");
+  CHECK_STR_EQ(parse_err("x = [i for i in y]\n"),
+               "SyntaxError: t.py:1:8: error: comprehensions and generator expressions are not "
+               "supported in TVMScript\nx = [i for i in y]\n       ^^^");
+  CHECK_STR_EQ(parse_err("if (n := 10) > 5:\n  pass\n"),
+               "SyntaxError: t.py:1:7: error: assignment expressions (':=') are not supported in "
+               "TVMScript\nif (n := 10) > 5:\n      ^^");
+  CHECK_STR_CONTAINS(parse_err("def f():\n  yield x\n"), "'yield' expressions are not supported");
+  CHECK_STR_CONTAINS(parse_err("global x\n"), "'global' statements are not supported");
+  CHECK_STR_CONTAINS(parse_err("nonlocal x\n"), "'nonlocal' statements are not supported");
+  CHECK_STR_CONTAINS(parse_err("del x\n"), "'del' statements are not supported");
+  CHECK_STR_CONTAINS(parse_err("raise x\n"), "'raise' statements are not supported");
+  CHECK_STR_CONTAINS(parse_err("for i in x:\n  break\n"), "'break' statements are not supported");
+  CHECK_STR_CONTAINS(parse_err("async def f():\n  pass\n"), "'async' statements are not supported");
+  CHECK_STR_CONTAINS(parse_err("x = {1, 2}\n"), "set displays are not supported");
+  CHECK_STR_CONTAINS(parse_err("x = {k: v for k in y}\n"), "comprehensions");
+  CHECK_STR_CONTAINS(parse_err("f(*args)\n"), "starred arguments ('*args') are not supported");
+  CHECK_STR_CONTAINS(parse_err("f(**kw)\n"), "double-starred arguments ('**kwargs') are not");
+  CHECK_STR_CONTAINS(parse_err("f(x for x in y)\n"), "comprehensions");
+  CHECK_STR_CONTAINS(parse_err("x = a @ b\n"), "the '@' (matrix multiplication) operator is not");
+  CHECK_STR_CONTAINS(parse_err("x @= b\n"), "the '@=' operator is not supported in TVMScript");
+  CHECK_STR_CONTAINS(parse_err("x = a in b\n"), "'in' comparisons are not supported");
+  CHECK_STR_CONTAINS(parse_err("x = a is None\n"), "'is' comparisons are not supported");
+  CHECK_STR_CONTAINS(parse_err("x = a not in b\n"), "'not in' comparisons are not supported");
+  CHECK_STR_CONTAINS(parse_err("x = a[...]\n"), "'...' (Ellipsis) is not supported");
+  CHECK_STR_CONTAINS(parse_err("for i in x:\n  pass\nelse:\n  pass\n"), "'else' clauses of 'for'");
+  CHECK_STR_CONTAINS(parse_err("while x:\n  pass\nelse:\n  pass\n"), "'else' clauses of 'while'");
+  CHECK_STR_CONTAINS(parse_err("a = b = c\n"), "chained assignments are not supported");
+  CHECK_STR_CONTAINS(parse_err("class A(B):\n  pass\n"), "base classes are not supported");
+  CHECK_STR_CONTAINS(parse_err("def f(*a):\n  pass\n"), "'*' parameters are not supported");
+  CHECK_STR_CONTAINS(parse_err("lambda x=1: x\n"), "default values of lambda parameters");
+  CHECK_STR_CONTAINS(parse_err("a, b: int = 1\n"), "only a single target can be annotated");
+  CHECK_STR_CONTAINS(parse_err("def f():\n  import os\n"), "imports other than");
+}
+
+TEST(nesting_limits) {
+  /* 250 unary minus signs: deeper than the limit, one line, no brackets. */
+  char src[1024];
+  size_t n = 0;
+  memcpy(src, "x = ", 4);
+  n = 4;
+  for (int i = 0; i < 250; ++i) src[n++] = '-';
+  src[n++] = '1';
+  src[n] = '\0';
+  CHECK_STR_CONTAINS(parse_err(src),
+                     "t.py:1:204: error: expression nested too deeply (the limit is 200 levels)");
+  n = 4;
+  for (int i = 0; i < 250; ++i) {
+    memcpy(src + n, "not ", 4);
+    n += 4;
+    if (n > 900) break;
+  }
+  src[n++] = 'a';
+  src[n] = '\0';
+  CHECK_STR_CONTAINS(parse_err(src), "expression nested too deeply (the limit is 200 levels)");
+  n = 0;
+  for (int i = 0; i < 250; ++i) {
+    memcpy(src + n, "a**", 3);
+    n += 3;
+  }
+  src[n++] = 'a';
+  src[n] = '\0';
+  CHECK_STR_CONTAINS(parse_err(src), "expression nested too deeply (the limit is 200 levels)");
+  /* 150 nested brackets are fine (each level costs one expression level). */
+  n = 0;
+  for (int i = 0; i < 150; ++i) src[n++] = '[';
+  for (int i = 0; i < 150; ++i) src[n++] = ']';
+  src[n] = '\0';
+  CHECK(strncmp(parse_str(src), "((expr (list (list", 18) == 0);
+  for (int i = 0; i < 201; ++i) src[i] = '(';
+  src[201] = '\0';
+  CHECK_STR_CONTAINS(parse_err(src), "too many nested brackets (the limit is 200)");
+  /* A long elif chain is not recursion. */
+  tvm_ffi_strbuf b = {0};
+  tvm_ffi_strbuf_puts(&b, "if a:\n  pass\n");
+  for (int i = 0; i < 5000; ++i) tvm_ffi_strbuf_puts(&b, "elif a:\n  pass\n");
+  void* m = tvm_script_parse_doc(b.data, b.size, NULL);
+  CHECK(m != NULL);
+  tvm_ffi_release(m);
+  tvm_ffi_strbuf_free(&b);
+}
+
+TEST(odd_inputs) {
+  CHECK_STR_EQ(parse_str(""), "()");
+  CHECK_STR_EQ(parse_str("\n\n# c\n"), "()");
+  void* empty = tvm_script_parse_doc(NULL, 0, NULL);
+  CHECK(empty != NULL);
+  tvm_ffi_release(empty);
+  void* m = tvm_script_parse_doc("x = 1\0y", 7, NULL);
+  CHECK(m == NULL);
+  CHECK_RAISED("SyntaxError", "invalid character (byte 0x00)");
+  CHECK_STR_CONTAINS(parse_err("x ="), "expected an expression, found end of line");
+  CHECK_STR_CONTAINS(parse_err("def"), "expected a function name, found end of line");
+  CHECK_STR_CONTAINS(parse_err("else:\n  x\n"), "expected an expression, found 'else'");
+  CHECK_STR_CONTAINS(parse_err("x = 1 = 2 = 3"), "chained assignments");
+  /* A compound statement cannot follow a colon on the same line (nor recurse that way). */
+  CHECK_STR_EQ(parse_err("if a: if b: c\n"),
+               "SyntaxError: t.py:1:7: error: expected an expression, found 'if'\n"
+               "if a: if b: c\n      ^^");
+}
+
+/* Tokens are lexed in windows while parsing: errors far from the start keep their exact form. */
+TEST(long_inputs) {
+  tvm_ffi_strbuf b = {0};
+  for (int i = 0; i < 3000; ++i) tvm_ffi_strbuf_printf(&b, "x%d = f(a, b)[i]\n", i);
+  size_t prefix = b.size;
+  tvm_ffi_strbuf_puts(&b, "y = 'abc\n");
+  void* m = tvm_script_parse_doc(b.data, b.size, "t.py");
+  CHECK(m == NULL);
+  CHECK_RAISED("SyntaxError", "t.py:3001:5: error: unterminated string literal\ny = 'abc\n    ^^^^");
+  b.size = prefix;
+  tvm_ffi_strbuf_puts(&b, "y = (1,\n");
+  m = tvm_script_parse_doc(b.data, b.size, "t.py");
+  CHECK(m == NULL);
+  CHECK_RAISED("SyntaxError", "t.py:3001:5: error: '(' was never closed\ny = (1,\n    ^");
+  b.size = prefix;
+  tvm_ffi_strbuf_puts(&b, "y = = 1\n");
+  m = tvm_script_parse_doc(b.data, b.size, "t.py");
+  CHECK(m == NULL);
+  CHECK_RAISED("SyntaxError",
+               "t.py:3001:5: error: expected an expression, found '='\ny = = 1\n    ^");
+  b.size = prefix;
+  m = tvm_script_parse_doc(b.data, b.size, "t.py");
+  CHECK(m != NULL);
+  if (m) {
+    const void* stmts = ((tvm_script_stmt_block_doc_obj*)m)->stmts;
+    CHECK_EQ_INT(tvm_ffi_seq_size(stmts), 3000);
+    CHECK_STR_EQ(span_str(tvm_ffi_seq_obj_at(stmts, 2999)), "3000:1-3000:19@55871-55889");
+  }
+  tvm_ffi_release(m);
+  tvm_ffi_strbuf_free(&b);
+}
+
+TEST(line_endings) {
+  CHECK_STR_EQ(parse_str("if a:\r\n  b = 1\r\nc\r\n"), "((if a ((= b 1)) ()) (expr c))");
+  CHECK_STR_EQ(parse_str("if a:\r  b = 1\rc"), "((if a ((= b 1)) ()) (expr c))");
+  CHECK_STR_EQ(parse_err("if a:\r\n  b = (\r\n"),
+               "SyntaxError: t.py:2:7: error: '(' was never closed\n  b = (\n      ^");
+}
+
+int main(void) {
+  RUN(literals_and_atoms);
+  RUN(calls_attrs_subscripts);
+  RUN(precedence);
+  RUN(expression_spans);
+  RUN(assignments);
+  RUN(compound_statements);
+  RUN(statement_spans);
+  RUN(imports);
+  RUN(real_program);
+  RUN(error_messages);
+  RUN(unsupported_constructs);
+  RUN(nesting_limits);
+  RUN(odd_inputs);
+  RUN(long_inputs);
+  RUN(line_endings);
+  return test_summary();
+}
