@@ -17,7 +17,9 @@
  * reused for the VM's lifetime) and continues in the same loop: recursion costs no C stack.
  * Packed functions are called through their cell's safe_call with the arguments gathered (as
  * views) into the scratch array of the current nesting level, or passed in place when they
- * are consecutive registers; the result goes straight into the destination register.
+ * are consecutive registers; the result goes straight into the destination register, whose
+ * old value is not even looked at when the verifier proved no path wrote it before (a fresh
+ * destination: the common case, as compilers give every binding its own register).
  * Closures (vm_tir functions, and every call while an instrument is set) get the VM context
  * prepended. A native function that calls back into the VM nests a new loop; nesting is
  * capped (max_nest), as is the depth (max_depth).
@@ -444,9 +446,9 @@ static int call_instrumented(tvm_vm_state* vm, const tvm_vm_callee* c, TVMFFIAny
 
 /* Call packed function c with args; the result goes straight into *res (a register, or the
  * caller's destination for a call fused with Ret), whose old value (possibly an argument of
- * this call) is released afterwards, or put back if the call fails. With drop (a %void
- * destination) the result is released at once. Returns whether the result is an object, or
- * -1 with an error raised. */
+ * this call) is released afterwards, or put back if the call fails; a fresh destination has
+ * none. With drop (a %void destination) the result is released at once. Returns whether the
+ * result is an object, or -1 with an error raised. */
 static inline __attribute__((always_inline)) int call_packed(const tvm_vm_callee* c,
                                                              const TVMFFIAny* args,
                                                              int64_t nargs, TVMFFIAny* res,

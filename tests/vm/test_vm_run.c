@@ -998,6 +998,71 @@ TEST(objects_through_every_call_path) {
   tvm_vm_executable_release(e);
 }
 
+/* Registers overwritten in a loop and after a branch merge hold objects when written again:
+ * the analysis must not call those destinations fresh (a leak or a use after free would
+ * show under ASan), while first writes are. */
+TEST(objects_overwritten_in_loops_and_merges) {
+  tvm_ffi_global_register("test.concat", test_concat, true);
+  tvm_vm_builder* b = tvm_vm_builder_new();
+  tvm_vm_builder_declare_packed(b, "test.concat");
+  tvm_vm_builder_declare_packed(b, "test.add");
+  tvm_vm_builder_declare_packed(b, "test.lt");
+  tvm_vm_builder_declare_packed(b, "vm.builtin.copy");
+  /* repeat(n, s): acc = s; i = 0; do { acc = concat(acc, s); i += 1 } while (i < n); acc */
+  tvm_vm_builder_function_begin(b, "repeat", 2, 5, NULL);
+  int64_t s1[] = {tvm_vm_arg_reg(1)}, zero[] = {tvm_vm_arg_imm(0)};
+  tvm_vm_builder_emit_call(b, "vm.builtin.copy", s1, 1, 3);
+  tvm_vm_builder_emit_call(b, "vm.builtin.copy", zero, 1, 2);
+  int64_t loop = tvm_vm_builder_next_instr(b);
+  int64_t cat[] = {tvm_vm_arg_reg(3), tvm_vm_arg_reg(1)};
+  tvm_vm_builder_emit_call(b, "test.concat", cat, 2, 3); /* dst is also an argument */
+  int64_t inc[] = {tvm_vm_arg_reg(2), tvm_vm_arg_imm(1)}, lt[] = {tvm_vm_arg_reg(2), tvm_vm_arg_reg(0)};
+  tvm_vm_builder_emit_call(b, "test.add", inc, 2, 2);
+  tvm_vm_builder_emit_call(b, "test.lt", lt, 2, 4);
+  int64_t br = tvm_vm_builder_emit_if(b, 4, 0);
+  int64_t back = tvm_vm_builder_emit_goto(b, 0);
+  tvm_vm_builder_set_jump_target(b, back, loop);
+  tvm_vm_builder_set_jump_target(b, br, tvm_vm_builder_next_instr(b));
+  tvm_vm_builder_emit_ret(b, 3);
+  tvm_vm_builder_function_end(b);
+  /* merge(flag, x, y): r = flag ? concat(x, y) : concat(y, x); r = concat(r, x); r */
+  tvm_vm_builder_function_begin(b, "merge", 3, 4, NULL);
+  int64_t xy[] = {tvm_vm_arg_reg(1), tvm_vm_arg_reg(2)}, yx[] = {tvm_vm_arg_reg(2), tvm_vm_arg_reg(1)};
+  int64_t rx[] = {tvm_vm_arg_reg(3), tvm_vm_arg_reg(1)};
+  int64_t br2 = tvm_vm_builder_emit_if(b, 0, 0);
+  tvm_vm_builder_emit_call(b, "test.concat", xy, 2, 3);
+  int64_t join = tvm_vm_builder_emit_goto(b, 0);
+  tvm_vm_builder_set_jump_target(b, br2, tvm_vm_builder_next_instr(b));
+  tvm_vm_builder_emit_call(b, "test.concat", yx, 2, 3);
+  tvm_vm_builder_set_jump_target(b, join, tvm_vm_builder_next_instr(b));
+  tvm_vm_builder_emit_call(b, "test.concat", rx, 2, 3); /* overwrites an object */
+  tvm_vm_builder_emit_call(b, "test.concat", rx, 2, 3);
+  tvm_vm_builder_emit_ret(b, 3);
+  tvm_vm_builder_function_end(b);
+  tvm_vm_executable* e = tvm_vm_builder_finish(b);
+  tvm_vm_builder_free(b);
+  tvm_vm* vm = cpu_vm(e);
+  TVMFFIAny args[] = {tvm_ffi_any_int(3), tvm_ffi_string("abcdefgh")}, r;
+  CHECK_OK(tvm_vm_invoke(vm, "repeat", args, 2, &r));
+  CHECK_STR_EQ(tvm_ffi_str_cstr(r.v_obj), "abcdefghabcdefghabcdefghabcdefgh");
+  tvm_ffi_any_release(&r);
+  CHECK_EQ_INT(tvm_ffi_strong_count(args[1].v_obj), 1);
+  TVMFFIAny margs[] = {tvm_ffi_any_bool(true), tvm_ffi_string("x-object"), tvm_ffi_string("y-object")};
+  CHECK_OK(tvm_vm_invoke(vm, "merge", margs, 3, &r));
+  CHECK_STR_EQ(tvm_ffi_str_cstr(r.v_obj), "x-objecty-objectx-objectx-object");
+  tvm_ffi_any_release(&r);
+  margs[0] = tvm_ffi_any_bool(false);
+  CHECK_OK(tvm_vm_invoke(vm, "merge", margs, 3, &r));
+  CHECK_STR_EQ(tvm_ffi_str_cstr(r.v_obj), "y-objectx-objectx-objectx-object");
+  tvm_ffi_any_release(&r);
+  CHECK_EQ_INT(tvm_ffi_strong_count(margs[1].v_obj), 1);
+  tvm_ffi_any_release(&args[1]);
+  tvm_ffi_any_release(&margs[1]);
+  tvm_ffi_any_release(&margs[2]);
+  tvm_vm_release(vm);
+  tvm_vm_executable_release(e);
+}
+
 /* An instrument that removes itself from inside its callback. */
 typedef struct {
   void* remove; /* the VM's set_instrument function */
@@ -1053,6 +1118,7 @@ int main(void) {
   RUN(native_reentry);
   RUN(unwritten_registers_are_none);
   RUN(objects_through_every_call_path);
+  RUN(objects_overwritten_in_loops_and_merges);
   RUN(instrument_removed_during_a_call);
   return test_summary();
 }

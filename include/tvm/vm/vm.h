@@ -192,7 +192,8 @@ int tvm_vm_time_evaluator(tvm_vm* vm, const char* name, const TVMFFIAny* args,
                           int32_t min_repeat_ms, double* out_seconds);
 
 /* Limits: VM call depth (frames, default 10000; raising it beyond the frames already allocated
- * is only possible while no call runs) and nested native re-entries of the interpreter
+ * is only possible while no call runs; a depth limit set from inside a call applies to the
+ * interpreter runs started after it) and nested native re-entries of the interpreter
  * (packed functions calling back into the VM, default 256). Exceeding either raises a
  * RecursionError. */
 int tvm_vm_set_max_call_depth(tvm_vm* vm, int64_t max_depth);
