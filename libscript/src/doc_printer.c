@@ -177,22 +177,11 @@ static void put_float(printer* p, double v) {
     put(p, v < 0 ? "-float(\"inf\")" : "float(\"inf\")");
     return;
   }
-  char buf[400]; /* %.17g needs ~25 bytes; the size silences -Wformat-truncation */
+  char buf[400]; /* %.0f of |v| < 1e15 needs < 20 bytes; the size silences -Wformat-truncation */
   if (v > -1e15 && v < 1e15 && v == (double)(int64_t)v) {
     snprintf(buf, sizeof(buf), "%.0f", v); /* integral: exact; ".0" is added below */
   } else {
-    /* The shortest text that reads back as v (monotonic in the digits: bisect). */
-    int lo = 1, hi = 17;
-    while (lo < hi) {
-      int mid = (lo + hi) / 2;
-      snprintf(buf, sizeof(buf), "%.*g", mid, v);
-      if (strtod(buf, NULL) == v) {
-        hi = mid;
-      } else {
-        lo = mid + 1;
-      }
-    }
-    snprintf(buf, sizeof(buf), "%.*g", lo, v);
+    tvm_ffi_format_double(v, false, buf, sizeof(buf)); /* shortest exact text */
   }
   put(p, buf);
   if (!strpbrk(buf, ".eEn")) put(p, ".0");

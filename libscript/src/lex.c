@@ -262,7 +262,7 @@ static int lex_number(lexer* lx) {
       if (s[i] != '_') buf[k++] = s[i];
     }
     buf[k] = '\0';
-    double v = strtod(buf, NULL);
+    double v = tvm_ffi_strtod(buf, NULL);
     if (buf != small) tvm_ffi_free(buf);
     tvm_script_token* t = push(lx, TVM_SCRIPT_TOK_FLOAT, span);
     if (!t) return -1;

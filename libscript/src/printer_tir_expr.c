@@ -127,23 +127,12 @@ static tvm_script_doc_obj* conv_int_imm(tvm_script_docsifier* d, const TVMFFIAny
 }
 
 /* The value with the shortest decimal text that reads back as the same value of the float
- * type (round-tripping is monotonic in the number of digits, so the digits are bisected). */
+ * type (float32 values compare in float precision). */
 static double shortest(double v, DLDataType t) {
   if (v > -1e15 && v < 1e15 && v == (double)(int64_t)v) return v; /* integral: exact */
-  char buf[400]; /* %.17g needs ~25 bytes; the size silences -Wformat-truncation */
-  int lo = 1, hi = 17;
-  while (lo < hi) {
-    int mid = (lo + hi) / 2;
-    snprintf(buf, sizeof(buf), "%.*g", mid, v);
-    double r = strtod(buf, NULL);
-    if (t.bits == 32 ? (float)r == (float)v : r == v) {
-      hi = mid;
-    } else {
-      lo = mid + 1;
-    }
-  }
-  snprintf(buf, sizeof(buf), "%.*g", lo, v);
-  return strtod(buf, NULL);
+  char buf[40];
+  tvm_ffi_format_double(v, t.bits == 32, buf, sizeof(buf));
+  return tvm_ffi_strtod(buf, NULL);
 }
 
 static tvm_script_doc_obj* conv_float_imm(tvm_script_docsifier* d, const TVMFFIAny* obj,

@@ -37,10 +37,7 @@
  * TypeError (wrong JSON kinds, missing or unknown fields, naming the node and field), KeyError
  * (unknown type keys) or RuntimeError (types that cannot be created).
  */
-#define _GNU_SOURCE /* newlocale / uselocale */
-#include <locale.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,21 +46,6 @@
 
 /* Nesting of the JSON text itself. Graphs are flat (depth 4), so only custom data nests. */
 #define JSON_MAX_NESTING 512
-
-/* ---- Locale-independent number text ------------------------------------------------------ */
-/* printf/strtod follow LC_NUMERIC; JSON needs '.', so number conversions run in the C locale
- * (thread-locally, with uselocale). */
-static locale_t g_c_locale;
-static pthread_once_t g_locale_once = PTHREAD_ONCE_INIT;
-static void make_c_locale(void) { g_c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0); }
-
-static locale_t enter_c_locale(void) {
-  pthread_once(&g_locale_once, make_c_locale);
-  return g_c_locale ? uselocale(g_c_locale) : (locale_t)0;
-}
-static void leave_c_locale(locale_t old) {
-  if (old) uselocale(old);
-}
 
 /* ---- Writing ----------------------------------------------------------------------------- */
 static void write_string(tvm_ffi_strbuf* b, const char* s, size_t n) {
@@ -122,13 +104,7 @@ static void write_double(tvm_ffi_strbuf* b, double d) {
     return;
   }
   char buf[40];
-  locale_t old = enter_c_locale();
-  for (int prec = 15; prec <= 17; ++prec) {
-    snprintf(buf, sizeof(buf), "%.*g", prec, d);
-    double back = strtod(buf, NULL);
-    if (memcmp(&back, &d, sizeof(d)) == 0) break;
-  }
-  leave_c_locale(old);
+  tvm_ffi_format_double(d, false, buf, sizeof(buf));
   tvm_ffi_strbuf_puts(b, buf);
   if (!strpbrk(buf, ".e")) tvm_ffi_strbuf_puts(b, ".0"); /* keep it a float for any reader */
 }
@@ -882,9 +858,7 @@ static int parse_number(parser* p, int32_t* out) {
   if (!buf) return -1;
   memcpy(buf, p->text + start, n);
   buf[n] = '\0';
-  locale_t old = enter_c_locale();
-  double d = strtod(buf, NULL);
-  leave_c_locale(old);
+  double d = tvm_ffi_strtod(buf, NULL);
   if (buf != small) tvm_ffi_free(buf);
   if (new_val(p, J_FLOAT, start, out) != 0) return -1;
   p->vals[*out].u.f = d;

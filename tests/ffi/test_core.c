@@ -572,6 +572,21 @@ TEST(allocator_interface) {
   CHECK(strlen(tvm_ffi_allocator_name()) > 0);
 }
 
+TEST(number_text) {
+  char buf[40];
+  CHECK_EQ_INT(tvm_ffi_format_double(0.1, false, buf, sizeof(buf)), 3);
+  CHECK_STR_EQ(buf, "0.1");
+  tvm_ffi_format_double(1.0 / 3.0, false, buf, sizeof(buf));
+  CHECK(tvm_ffi_strtod(buf, NULL) == 1.0 / 3.0);
+  tvm_ffi_format_double((double)0.1f, true, buf, sizeof(buf));
+  CHECK_STR_EQ(buf, "0.1");
+  tvm_ffi_format_double((double)0.1f, false, buf, sizeof(buf));
+  CHECK(strlen(buf) > 8); /* the exact double of 0.1f needs more digits */
+  char* end = NULL;
+  CHECK(tvm_ffi_strtod("2.5e3x", &end) == 2500.0);
+  CHECK(*end == 'x');
+}
+
 int main(void) {
   RUN(refcount_and_destruction);
   RUN(weak_references);
@@ -589,5 +604,6 @@ int main(void) {
   RUN(custom_object_allocator);
   RUN(opaque_objects);
   RUN(allocator_interface);
+  RUN(number_text);
   return test_summary();
 }

@@ -1,6 +1,7 @@
 /* test_parse.c: TVMScript text -> Doc tree: each construct, precedence, spans, a real program,
  * and the exact rendered message of each kind of syntax error. */
 #include <tvm/script/parser.h>
+#include <tvm/script/printer.h>
 
 #include "test_util.h"
 
@@ -520,6 +521,39 @@ TEST(real_program) {
   tvm_ffi_release(imports);
 }
 
+/* Text in the printer's canonical form survives text -> Doc -> text unchanged. */
+static const char kCanonical[] =
+    "@I.ir_module\n"
+    "class Module:\n"
+    "    @T.prim_func(private=True)\n"
+    "    def f(a: T.handle, n: T.int32) -> T.int32:\n"
+    "        A = T.match_buffer(a, (n, 16), \"float32\")\n"
+    "        for i, j in T.grid(n, 16):\n"
+    "            with T.sblock(\"b\") as blk:\n"
+    "                if i < n and not j == 0:\n"
+    "                    A[i, j] = (A[i, j] + T.float32(1)) * -A[i - 1, j] ** 2\n"
+    "                elif i % 2 == 0 or j >= 4:\n"
+    "                    A[i, 0:4] = A[i, ::2]\n"
+    "                else:\n"
+    "                    x: T.let = T.if_then_else(i > 0, 1, 2) if n != 0 else "
+    "(lambda u, v: u // v)\n"
+    "        while n > 0:\n"
+    "            n = n >> 1 | 1 & ~n\n"
+    "        assert n == 0, \"zero\"\n"
+    "        T.func_attr({\"global_symbol\": \"f\", \"tir.noalias\": True})\n"
+    "        return n";
+
+TEST(printer_roundtrip) {
+  void* m = tvm_script_parse_doc(kCanonical, strlen(kCanonical), "canonical.py");
+  CHECK(m != NULL);
+  if (!m) return;
+  tvm_ffi_strbuf out = {0};
+  CHECK_OK(tvm_script_doc_to_python(m, NULL, &out));
+  CHECK_STR_EQ(tvm_ffi_strbuf_cstr(&out), kCanonical);
+  tvm_ffi_strbuf_free(&out);
+  tvm_ffi_release(m);
+}
+
 /* ---- Errors: the exact rendered message ----------------------------------------------------- */
 
 TEST(error_messages) {
@@ -681,7 +715,8 @@ TEST(long_inputs) {
   tvm_ffi_strbuf_puts(&b, "y = 'abc\n");
   void* m = tvm_script_parse_doc(b.data, b.size, "t.py");
   CHECK(m == NULL);
-  CHECK_RAISED("SyntaxError", "t.py:3001:5: error: unterminated string literal\ny = 'abc\n    ^^^^");
+  CHECK_RAISED("SyntaxError",
+               "t.py:3001:5: error: unterminated string literal\ny = 'abc\n    ^^^^");
   b.size = prefix;
   tvm_ffi_strbuf_puts(&b, "y = (1,\n");
   m = tvm_script_parse_doc(b.data, b.size, "t.py");
@@ -722,6 +757,7 @@ int main(void) {
   RUN(statement_spans);
   RUN(imports);
   RUN(real_program);
+  RUN(printer_roundtrip);
   RUN(error_messages);
   RUN(unsupported_constructs);
   RUN(nesting_limits);

@@ -243,6 +243,12 @@ static inline const char* tvm_ffi_str_cstr(const void* str_obj) {
   return TVMFFIBytesGetByteArrayPtr((void*)str_obj)->data;
 }
 
+/* Locale-independent number text ('.' as the decimal point whatever LC_NUMERIC says). */
+double tvm_ffi_strtod(const char* s, char** end);
+/* The shortest "%.Ng" text (N <= 17) that reads back as exactly v (as the same float32 value
+ * when as_float32); returns the length written to buf (use at least 32 bytes). */
+int tvm_ffi_format_double(double v, bool as_float32, char* buf, size_t size);
+
 /* A growable byte buffer for building text (error messages, printers, JSON). */
 typedef struct {
   char* data;
