@@ -52,15 +52,71 @@ static int find_impure_call(const void* obj, void* ctx) {
   return effect != TVM_TIR_EFFECT_PURE && effect != TVM_TIR_EFFECT_EXPR_ANNOTATION;
 }
 
-/* Whether two sub-expressions always have the same value: the same object, or structurally
- * equal without impure calls. */
+/*
+ * Value equality of two sub-expressions: the same node kind with equal fields, where variables
+ * and buffers are equal only to themselves. Structural equality is the wrong tool here: it
+ * treats a Buffer as the definition site of its data variable, so A[i] and B[i] over two
+ * different buffers would compare equal. Fields ignored by structural equality (names, spans)
+ * are skipped. Too deep an expression compares unequal, which only loses a simplification.
+ */
+static bool deep_equal_any(const TVMFFIAny* a, const TVMFFIAny* b, int depth);
+
+static bool deep_equal(const void* a, const void* b, int depth) {
+  if (a == b) return true;
+  if (!a || !b || depth > 1000) return false;
+  int32_t t = tvm_ffi_type_index(a);
+  if (t != tvm_ffi_type_index(b) || tvm_tir_is(a, TVM_TIR_KIND_Var) ||
+      tvm_tir_is(a, TVM_TIR_KIND_Buffer)) {
+    return false;
+  }
+  if (t == kTVMFFIArray || t == kTVMFFIList) {
+    int64_t n = tvm_ffi_seq_size(a);
+    if (n != tvm_ffi_seq_size(b)) return false;
+    for (int64_t i = 0; i < n; ++i) {
+      if (!deep_equal_any(tvm_ffi_seq_at(a, i), tvm_ffi_seq_at(b, i), depth + 1)) return false;
+    }
+    return true;
+  }
+  if (t == kTVMFFIStr || t == kTVMFFIBytes) {
+    TVMFFIAny x = tvm_ffi_any_obj(a), y = tvm_ffi_any_obj(b);
+    return tvm_ffi_any_equal(&x, &y);
+  }
+  if (t < kTVMFFIDynObjectBegin) return false; /* maps, tensors, ...: not in index math */
+  const TVMFFIFieldInfo* const* fields;
+  int32_t nf = tvm_ffi_type_all_fields(t, &fields);
+  for (int32_t i = 0; i < nf; ++i) {
+    if (fields[i]->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) continue;
+    TVMFFIAny x, y;
+    if (tvm_ffi_field_get(a, fields[i], &x) != 0) {
+      tvm_ffi_error_clear();
+      return false;
+    }
+    if (tvm_ffi_field_get(b, fields[i], &y) != 0) {
+      tvm_ffi_error_clear();
+      tvm_ffi_any_release(&x);
+      return false;
+    }
+    bool eq = deep_equal_any(&x, &y, depth + 1);
+    tvm_ffi_any_release(&x);
+    tvm_ffi_any_release(&y);
+    if (!eq) return false;
+  }
+  return true;
+}
+
+static bool deep_equal_any(const TVMFFIAny* a, const TVMFFIAny* b, int depth) {
+  if (a->type_index >= kTVMFFIStaticObjectBegin && b->type_index >= kTVMFFIStaticObjectBegin) {
+    return deep_equal(a->v_obj, b->v_obj, depth);
+  }
+  return tvm_ffi_any_equal(a, b);
+}
+
+/* Whether two sub-expressions always have the same value: the same object, or equal as values
+ * (deep_equal) without impure calls. */
 static bool same_expr(const void* a, const void* b) {
   if (a == b) return true;
   if (tvm_tir_kind_of(a) != tvm_tir_kind_of(b) || tvm_tir_is_var(a)) return false;
-  TVMFFIAny x = tvm_ffi_any_obj(a), y = tvm_ffi_any_obj(b);
-  int r = tvm_ffi_structural_equal(&x, &y, false, NULL, NULL);
-  if (r < 0) tvm_ffi_error_clear();
-  return r == 1 && tvm_tir__walk(a, false, find_impure_call, NULL) == 0;
+  return deep_equal(a, b, 0) && tvm_tir__walk(a, false, find_impure_call, NULL) == 0;
 }
 
 /* l += coef * atom (atom borrowed). */

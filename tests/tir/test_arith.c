@@ -321,10 +321,41 @@ TEST(random_affine_agree) {
   RELEASE(r, g_vars[0], g_vars[1], g_vars[2]);
 }
 
+/* Loads from two different buffers are different values even when the buffers look alike
+ * (a Buffer defines its data variable, so structural equality would call them equal). */
+TEST(distinct_buffers_are_not_merged) {
+  tvm_tir_buffer_obj* A = tvm_tir_buffer_decl("A", TVM_TIR_INT32, 16);
+  tvm_tir_buffer_obj* B = tvm_tir_buffer_decl("B", TVM_TIR_INT32, 16);
+  tvm_tir_var_obj* i = tvm_tir_var("i", TVM_TIR_INT32);
+  tvm_tir_expr_obj* sum = tvm_tir_add_take(tvm_tir_load_take(tvm_tir_ref(A), tvm_tir_ref(i)),
+                                           tvm_tir_load_take(tvm_tir_ref(B), tvm_tir_ref(i)));
+  tvm_tir_expr_obj* simp = tvm_tir_simplify_expr(sum, NULL);
+  CHECK(simp != NULL);
+  CHECK(tvm_tir_kind_of(simp) == TVM_TIR_KIND_Add);
+  tvm_tir_expr_obj* twice = tvm_tir_sub_take(tvm_tir_load_take(tvm_tir_ref(A), tvm_tir_ref(i)),
+                                             tvm_tir_load_take(tvm_tir_ref(A), tvm_tir_ref(i)));
+  tvm_tir_expr_obj* zero = tvm_tir_simplify_expr(twice, NULL);
+  CHECK(zero != NULL && tvm_tir_kind_of(zero) == TVM_TIR_KIND_IntImm);
+  tvm_tir_expr_obj* diff = tvm_tir_sub_take(tvm_tir_load_take(tvm_tir_ref(A), tvm_tir_ref(i)),
+                                            tvm_tir_load_take(tvm_tir_ref(B), tvm_tir_ref(i)));
+  tvm_tir_expr_obj* kept = tvm_tir_simplify_expr(diff, NULL);
+  CHECK(kept != NULL && tvm_tir_kind_of(kept) == TVM_TIR_KIND_Sub);
+  tvm_ffi_release(kept);
+  tvm_ffi_release(diff);
+  tvm_ffi_release(zero);
+  tvm_ffi_release(twice);
+  tvm_ffi_release(simp);
+  tvm_ffi_release(sum);
+  tvm_ffi_release(i);
+  tvm_ffi_release(B);
+  tvm_ffi_release(A);
+}
+
 int main(void) {
   RUN(const_int_bound);
   RUN(simplify_rules);
   RUN(random_affine_agree);
+  RUN(distinct_buffers_are_not_merged);
   tir_release_temps();
   return test_summary();
 }
