@@ -3,6 +3,7 @@
 #define TVM_CODEGEN_INTERNAL_H_
 
 #include <llvm-c/Core.h>
+#include <llvm-c/Error.h>
 #include <llvm-c/TargetMachine.h>
 #include <tvm/codegen/codegen.h>
 #include <tvm/tir/tir.h>
@@ -18,17 +19,21 @@ typedef struct {
   LLVMContextRef ctx;
   LLVMModuleRef mod;
   LLVMBuilderRef b;
-  LLVMValueRef fn;       /* the function being generated */
+  LLVMValueRef fn;         /* the function being generated */
   LLVMBasicBlockRef entry; /* its entry block (allocas) */
-  const char* fname;     /* its global symbol, for messages */
+  const char* fname;       /* its global symbol, for messages */
   const tvm_codegen_options* opts;
   cg_binding* binds;
   int64_t nbinds, cap;
-  bool failed;           /* an error is raised; stop generating */
+  bool failed; /* an error is raised; stop generating */
   LLVMTypeRef i1, i8, i16, i32, i64, ptr, vd;
   LLVMValueRef fn_raise_parts; /* TVMFFIErrorSetRaisedFromCStrParts */
   LLVMValueRef fn_fmt_i64;     /* internal: int64 -> decimal text */
   const tvm_tir_prim_func_obj* func;
+  /* Parallel loops call tvm_ffi_parallel_launch (JIT only: exported code references TVMFFI*
+   * symbols alone, so there they run serially). */
+  bool parallel;
+  int nclosures;
 } cg_state;
 
 /* codegen_llvm.c */

@@ -19,7 +19,10 @@
  *   "add: argument A: expected dtype float32, got float16"
  * and returns -1. A failed AssertStmt raises "AssertionError" with its message.
  *
- * Limits (this version): parallel loops run serially; Allocate needs a constant size (stack,
+ * Parallel loops run on the tvm_ffi_parallel_launch pool in the JIT and serially in exported
+ * libraries (which reference TVMFFI* symbols only).
+ *
+ * Limits (this version): Allocate needs a constant size (stack,
  * at most TVM_CODEGEN_MAX_STACK_ALLOC bytes); tir.ret, calls between PrimFuncs, packed calls and
  * the tvm_struct_* builtins are not supported (NotImplementedError at build time); integer
  * division by zero is undefined behaviour as in C (the interpreter raises).
@@ -40,9 +43,9 @@ const char* tvm_codegen_version(void);
 #define TVM_CODEGEN_MAX_STACK_ALLOC (1 << 20)
 
 typedef struct {
-  int opt_level;     /* 0..3: the LLVM pipeline default<On>; default 3 */
-  bool fast_math;    /* fast-math flags on float operations; default off */
-  bool host_cpu;     /* use the host CPU name and features (AVX2, FMA, ...); default on */
+  int opt_level;  /* 0..3: the LLVM pipeline default<On>; default 3 */
+  bool fast_math; /* fast-math flags on float operations; default off */
+  bool host_cpu;  /* use the host CPU name and features (AVX2, FMA, ...); default on */
 } tvm_codegen_options;
 
 tvm_codegen_options tvm_codegen_options_default(void);

@@ -1,0 +1,1037 @@
+/*
+ * codegen_llvm.c: lowered TIR expressions and statements -> LLVM IR (LLVM C API).
+ *
+ * Per-node behaviour dispatches through tables indexed by tvm_tir_kind_of (filled in
+ * cg_tables_init), as DESIGN.md asks. Values: scalars are LLVM scalars, vectors LLVM fixed
+ * vectors; bool is i1 in registers and i8 in memory; float16 is `half`, bfloat16 `bfloat`.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* ---- State, errors, bindings -------------------------------------------------------------- */
+void cg_init(cg_state* s, LLVMContextRef ctx, LLVMModuleRef mod, const tvm_codegen_options* o) {
+  memset(s, 0, sizeof(*s));
+  s->ctx = ctx;
+  s->mod = mod;
+  s->opts = o;
+  s->b = LLVMCreateBuilderInContext(ctx);
+  s->i1 = LLVMInt1TypeInContext(ctx);
+  s->i8 = LLVMInt8TypeInContext(ctx);
+  s->i16 = LLVMInt16TypeInContext(ctx);
+  s->i32 = LLVMInt32TypeInContext(ctx);
+  s->i64 = LLVMInt64TypeInContext(ctx);
+  s->ptr = LLVMPointerTypeInContext(ctx, 0);
+  s->vd = LLVMVoidTypeInContext(ctx);
+}
+
+void cg_free(cg_state* s) {
+  if (s->b) LLVMDisposeBuilder(s->b);
+  tvm_ffi_free(s->binds);
+  s->binds = NULL;
+  s->b = NULL;
+}
+
+int cg_fail(cg_state* s, const char* kind, const char* fmt, ...) {
+  if (s->failed) return -1;
+  s->failed = true;
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof(msg), fmt, ap);
+  va_end(ap);
+  return tvm_ffi_raise(kind, "codegen: %s: %s", s->fname ? s->fname : "?", msg);
+}
+
+int cg_bind(cg_state* s, const void* var, LLVMValueRef v) {
+  if (s->nbinds == s->cap) {
+    int64_t cap = s->cap ? s->cap * 2 : 32;
+    cg_binding* nb = tvm_ffi_realloc(s->binds, (size_t)cap * sizeof(cg_binding));
+    if (!nb) {
+      s->failed = true;
+      return -1;
+    }
+    s->binds = nb;
+    s->cap = cap;
+  }
+  s->binds[s->nbinds].var = var;
+  s->binds[s->nbinds].value = v;
+  s->nbinds++;
+  return 0;
+}
+
+LLVMValueRef cg_lookup(cg_state* s, const void* var) {
+  for (int64_t i = s->nbinds - 1; i >= 0; --i)
+    if (s->binds[i].var == var) return s->binds[i].value;
+  return NULL;
+}
+
+/* ---- Types -------------------------------------------------------------------------------- */
+static LLVMTypeRef scalar_type(cg_state* s, DLDataType t, bool mem) {
+  switch (t.code) {
+    case kDLInt:
+    case kDLUInt:
+      if (t.bits == 1) return mem ? s->i8 : s->i1;
+      return LLVMIntTypeInContext(s->ctx, t.bits);
+    case kDLFloat:
+      if (t.bits == 16) return LLVMHalfTypeInContext(s->ctx);
+      if (t.bits == 32) return LLVMFloatTypeInContext(s->ctx);
+      if (t.bits == 64) return LLVMDoubleTypeInContext(s->ctx);
+      return NULL;
+    case kDLBfloat:
+      return t.bits == 16 ? LLVMBFloatTypeInContext(s->ctx) : NULL;
+    case kDLOpaqueHandle:
+      return t.bits == 0 ? s->vd : s->ptr;
+    default:
+      return NULL;
+  }
+}
+
+static LLVMTypeRef type_of(cg_state* s, DLDataType t, bool mem) {
+  LLVMTypeRef e = scalar_type(s, t, mem);
+  if (!e) {
+    cg_fail(s, "NotImplementedError", "unsupported dtype %s", tvm_tir_dtype_str(t).s);
+    return NULL;
+  }
+  if (t.lanes > 1 && t.code != kDLOpaqueHandle) return LLVMVectorType(e, t.lanes);
+  return e;
+}
+LLVMTypeRef cg_type(cg_state* s, DLDataType t) { return type_of(s, t, false); }
+LLVMTypeRef cg_mem_type(cg_state* s, DLDataType t) { return type_of(s, t, true); }
+
+static bool is_float(DLDataType t) { return t.code == kDLFloat || t.code == kDLBfloat; }
+static bool is_signed(DLDataType t) { return t.code == kDLInt; }
+
+static LLVMValueRef const_i32(cg_state* s, int64_t v) {
+  return LLVMConstInt(s->i32, (unsigned long long)v, 1);
+}
+static LLVMValueRef const_i64(cg_state* s, int64_t v) {
+  return LLVMConstInt(s->i64, (unsigned long long)v, 1);
+}
+
+static LLVMValueRef splat(cg_state* s, LLVMValueRef v, int lanes) {
+  LLVMTypeRef vt = LLVMVectorType(LLVMTypeOf(v), (unsigned)lanes);
+  LLVMValueRef one = LLVMBuildInsertElement(s->b, LLVMGetUndef(vt), v, const_i32(s, 0), "");
+  LLVMValueRef mask = LLVMConstNull(LLVMVectorType(s->i32, (unsigned)lanes));
+  return LLVMBuildShuffleVector(s->b, one, LLVMGetUndef(vt), mask, "");
+}
+
+/* ---- Errors raised by generated code ------------------------------------------------------ */
+void cg_emit_raise(cg_state* s, const char* kind, LLVMValueRef* parts, int n) {
+  LLVMTypeRef arr_t = LLVMArrayType(s->ptr, (unsigned)n);
+  LLVMBasicBlockRef cur = LLVMGetInsertBlock(s->b);
+  LLVMPositionBuilder(s->b, s->entry, LLVMGetFirstInstruction(s->entry));
+  LLVMValueRef arr = LLVMBuildAlloca(s->b, arr_t, "msg_parts");
+  LLVMPositionBuilderAtEnd(s->b, cur);
+  for (int i = 0; i < n; ++i) {
+    LLVMValueRef idx[2] = {const_i32(s, 0), const_i32(s, i)};
+    LLVMBuildStore(s->b, parts[i], LLVMBuildGEP2(s->b, arr_t, arr, idx, 2, ""));
+  }
+  LLVMTypeRef ft_params[3] = {s->ptr, s->ptr, s->i32};
+  LLVMTypeRef ft = LLVMFunctionType(s->vd, ft_params, 3, 0);
+  LLVMValueRef args[3] = {cg_cstr(s, kind), arr, const_i32(s, n)};
+  LLVMBuildCall2(s->b, ft, s->fn_raise_parts, args, 3, "");
+  LLVMBuildRet(s->b, const_i32(s, -1));
+}
+
+void cg_emit_check(cg_state* s, LLVMValueRef cond, const char* kind, LLVMValueRef* parts, int n) {
+  LLVMBasicBlockRef fail = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "check_fail");
+  LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "check_ok");
+  LLVMBuildCondBr(s->b, cond, ok, fail);
+  LLVMPositionBuilderAtEnd(s->b, fail);
+  cg_emit_raise(s, kind, parts, n);
+  LLVMPositionBuilderAtEnd(s->b, ok);
+}
+
+/* Decimal text of an int64 (an internal function of the module, so that exported code needs
+ * no libc): returns a pointer into a per-call stack buffer of the caller. */
+LLVMValueRef cg_fmt_i64(cg_state* s, LLVMValueRef v) {
+  LLVMTypeRef buf_t = LLVMArrayType(s->i8, 24);
+  LLVMTypeRef ft_params[2] = {s->i64, s->ptr};
+  LLVMTypeRef ft = LLVMFunctionType(s->ptr, ft_params, 2, 0);
+  if (!s->fn_fmt_i64) {
+    LLVMValueRef f = LLVMAddFunction(s->mod, "__tvm_codegen_fmt_i64", ft);
+    LLVMSetLinkage(f, LLVMInternalLinkage);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(s->ctx);
+    LLVMBasicBlockRef e = LLVMAppendBasicBlockInContext(s->ctx, f, "entry");
+    LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(s->ctx, f, "loop");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(s->ctx, f, "done");
+    LLVMPositionBuilderAtEnd(b, e);
+    LLVMValueRef x = LLVMGetParam(f, 0), buf = LLVMGetParam(f, 1);
+    LLVMValueRef neg = LLVMBuildICmp(b, LLVMIntSLT, x, const_i64(s, 0), "");
+    LLVMValueRef mag = LLVMBuildSelect(b, neg, LLVMBuildSub(b, const_i64(s, 0), x, ""), x, "");
+    LLVMValueRef endp = LLVMBuildGEP2(b, s->i8, buf, (LLVMValueRef[]){const_i64(s, 23)}, 1, "");
+    LLVMBuildStore(b, LLVMConstInt(s->i8, 0, 0), endp);
+    LLVMBuildBr(b, loop);
+    LLVMPositionBuilderAtEnd(b, loop);
+    LLVMValueRef u = LLVMBuildPhi(b, s->i64, "u");
+    LLVMValueRef p = LLVMBuildPhi(b, s->ptr, "p");
+    LLVMValueRef p1 = LLVMBuildGEP2(b, s->i8, p, (LLVMValueRef[]){const_i64(s, -1)}, 1, "");
+    LLVMValueRef digit = LLVMBuildURem(b, u, const_i64(s, 10), "");
+    LLVMBuildStore(b, LLVMBuildTrunc(b, LLVMBuildAdd(b, digit, const_i64(s, '0'), ""), s->i8, ""),
+                   p1);
+    LLVMValueRef u1 = LLVMBuildUDiv(b, u, const_i64(s, 10), "");
+    LLVMValueRef more = LLVMBuildICmp(b, LLVMIntNE, u1, const_i64(s, 0), "");
+    LLVMAddIncoming(u, (LLVMValueRef[]){mag, u1}, (LLVMBasicBlockRef[]){e, loop}, 2);
+    LLVMAddIncoming(p, (LLVMValueRef[]){endp, p1}, (LLVMBasicBlockRef[]){e, loop}, 2);
+    LLVMBuildCondBr(b, more, loop, done);
+    LLVMPositionBuilderAtEnd(b, done);
+    LLVMValueRef pm = LLVMBuildGEP2(b, s->i8, p1, (LLVMValueRef[]){const_i64(s, -1)}, 1, "");
+    LLVMValueRef res = LLVMBuildSelect(b, neg, pm, p1, "");
+    LLVMBuildStore(
+        b, LLVMBuildSelect(b, neg, LLVMConstInt(s->i8, '-', 0), LLVMConstInt(s->i8, '0', 0), ""),
+        LLVMBuildSelect(b, neg, pm,
+                        LLVMBuildGEP2(b, s->i8, buf, (LLVMValueRef[]){const_i64(s, 0)}, 1, ""),
+                        ""));
+    LLVMBuildRet(b, res);
+    LLVMDisposeBuilder(b);
+    s->fn_fmt_i64 = f;
+  }
+  LLVMBasicBlockRef cur = LLVMGetInsertBlock(s->b);
+  LLVMPositionBuilder(s->b, s->entry, LLVMGetFirstInstruction(s->entry));
+  LLVMValueRef buf = LLVMBuildAlloca(s->b, buf_t, "numbuf");
+  LLVMPositionBuilderAtEnd(s->b, cur);
+  if (LLVMTypeOf(v) != s->i64) v = LLVMBuildSExt(s->b, v, s->i64, "");
+  LLVMValueRef args[2] = {v, buf};
+  return LLVMBuildCall2(s->b, ft, s->fn_fmt_i64, args, 2, "");
+}
+
+/* ---- Expressions -------------------------------------------------------------------------- */
+typedef LLVMValueRef (*expr_fn)(cg_state* s, const void* e);
+static expr_fn g_expr[TVM_TIR_KIND_COUNT];
+typedef int (*stmt_fn)(cg_state* s, const void* st);
+static stmt_fn g_stmt[TVM_TIR_KIND_COUNT];
+
+LLVMValueRef cg_expr(cg_state* s, const void* e) {
+  if (s->failed) return NULL;
+  tvm_tir_kind k = tvm_tir_kind_of(e);
+  if (k == TVM_TIR_KIND_NONE || !g_expr[k]) {
+    cg_fail(s, "NotImplementedError", "unsupported expression %s",
+            k == TVM_TIR_KIND_NONE ? "?" : tvm_tir_kind_name(k));
+    return NULL;
+  }
+  return g_expr[k](s, e);
+}
+
+static LLVMValueRef e_var(cg_state* s, const void* e) {
+  LLVMValueRef v = cg_lookup(s, e);
+  if (!v) cg_fail(s, "RuntimeError", "unbound variable %s", tvm_tir_var_name(e));
+  return v;
+}
+
+static LLVMValueRef e_int_imm(cg_state* s, const void* e) {
+  const tvm_tir_int_imm_obj* n = e;
+  LLVMTypeRef t = cg_type(s, n->expr.dtype);
+  return t ? LLVMConstInt(t, (unsigned long long)n->value, is_signed(n->expr.dtype)) : NULL;
+}
+
+static LLVMValueRef e_float_imm(cg_state* s, const void* e) {
+  const tvm_tir_float_imm_obj* n = e;
+  LLVMTypeRef t = cg_type(s, n->expr.dtype);
+  return t ? LLVMConstReal(t, n->value) : NULL;
+}
+
+static LLVMValueRef e_string_imm(cg_state* s, const void* e) {
+  const tvm_tir_string_imm_obj* n = e;
+  return cg_cstr(s, tvm_ffi_str_cstr(n->value));
+}
+
+static LLVMValueRef convert(cg_state* s, LLVMValueRef v, DLDataType from, DLDataType to) {
+  if (tvm_tir_dtype_equal(from, to)) return v;
+  LLVMTypeRef tt = cg_type(s, to);
+  if (!tt) return NULL;
+  if (from.lanes == 1 && to.lanes > 1) {
+    v = convert(s, v, from, tvm_tir_dtype_element(to));
+    return v ? splat(s, v, to.lanes) : NULL;
+  }
+  bool fb = from.code == kDLUInt && from.bits == 1, tb = to.code == kDLUInt && to.bits == 1;
+  if (is_float(from) && is_float(to)) return LLVMBuildFPCast(s->b, v, tt, "");
+  if (is_float(from)) {
+    if (tb) return LLVMBuildFCmp(s->b, LLVMRealUNE, v, LLVMConstNull(LLVMTypeOf(v)), "");
+    return is_signed(to) ? LLVMBuildFPToSI(s->b, v, tt, "") : LLVMBuildFPToUI(s->b, v, tt, "");
+  }
+  if (is_float(to)) {
+    return (is_signed(from) && !fb) ? LLVMBuildSIToFP(s->b, v, tt, "")
+                                    : LLVMBuildUIToFP(s->b, v, tt, "");
+  }
+  if (tvm_tir_dtype_is_integer(from) && tvm_tir_dtype_is_integer(to)) {
+    if (tb) return LLVMBuildICmp(s->b, LLVMIntNE, v, LLVMConstNull(LLVMTypeOf(v)), "");
+    return LLVMBuildIntCast2(s->b, v, tt, is_signed(from) && !fb, "");
+  }
+  cg_fail(s, "NotImplementedError", "unsupported cast from %s to %s", tvm_tir_dtype_str(from).s,
+          tvm_tir_dtype_str(to).s);
+  return NULL;
+}
+
+static LLVMValueRef e_cast(cg_state* s, const void* e) {
+  const tvm_tir_cast_obj* n = e;
+  LLVMValueRef v = cg_expr(s, n->value);
+  return v ? convert(s, v, n->value->dtype, n->expr.dtype) : NULL;
+}
+
+/* Float fast-math flags only when the user asked for them. */
+static LLVMValueRef fm(cg_state* s, LLVMValueRef v) {
+  if (s->opts->fast_math && v && LLVMIsAInstruction(v) && LLVMCanValueUseFastMathFlags(v))
+    LLVMSetFastMathFlags(v, LLVMFastMathAll);
+  return v;
+}
+
+static LLVMValueRef call_intrin(cg_state* s, const char* name, LLVMTypeRef t, LLVMValueRef* args,
+                                unsigned n) {
+  unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+  if (!id) {
+    cg_fail(s, "NotImplementedError", "no LLVM intrinsic %s", name);
+    return NULL;
+  }
+  LLVMValueRef f = LLVMGetIntrinsicDeclaration(s->mod, id, &t, 1);
+  LLVMTypeRef ft = LLVMIntrinsicGetType(s->ctx, id, &t, 1);
+  return fm(s, LLVMBuildCall2(s->b, ft, f, args, n, ""));
+}
+
+static LLVMValueRef binop(cg_state* s, tvm_tir_kind k, DLDataType t, LLVMValueRef a,
+                          LLVMValueRef b) {
+  bool fl = is_float(t), sg = is_signed(t);
+  LLVMBuilderRef B = s->b;
+  switch (k) {
+    case TVM_TIR_KIND_Add:
+      return fl ? fm(s, LLVMBuildFAdd(B, a, b, "")) : LLVMBuildAdd(B, a, b, "");
+    case TVM_TIR_KIND_Sub:
+      return fl ? fm(s, LLVMBuildFSub(B, a, b, "")) : LLVMBuildSub(B, a, b, "");
+    case TVM_TIR_KIND_Mul:
+      return fl ? fm(s, LLVMBuildFMul(B, a, b, "")) : LLVMBuildMul(B, a, b, "");
+    case TVM_TIR_KIND_Div:
+      return fl   ? fm(s, LLVMBuildFDiv(B, a, b, ""))
+             : sg ? LLVMBuildSDiv(B, a, b, "")
+                  : LLVMBuildUDiv(B, a, b, "");
+    case TVM_TIR_KIND_Mod:
+      return fl   ? fm(s, LLVMBuildFRem(B, a, b, ""))
+             : sg ? LLVMBuildSRem(B, a, b, "")
+                  : LLVMBuildURem(B, a, b, "");
+    case TVM_TIR_KIND_FloorDiv:
+    case TVM_TIR_KIND_FloorMod: {
+      if (fl) {
+        LLVMValueRef q = fm(s, LLVMBuildFDiv(B, a, b, ""));
+        LLVMValueRef fq = call_intrin(s, "llvm.floor", LLVMTypeOf(q), &q, 1);
+        if (k == TVM_TIR_KIND_FloorDiv) return fq;
+        return fm(s, LLVMBuildFSub(B, a, fm(s, LLVMBuildFMul(B, fq, b, "")), ""));
+      }
+      if (!sg)
+        return k == TVM_TIR_KIND_FloorDiv ? LLVMBuildUDiv(B, a, b, "") : LLVMBuildURem(B, a, b, "");
+      LLVMValueRef q = LLVMBuildSDiv(B, a, b, ""), r = LLVMBuildSRem(B, a, b, "");
+      LLVMValueRef zero = LLVMConstNull(LLVMTypeOf(a));
+      LLVMValueRef adj = LLVMBuildAnd(B, LLVMBuildICmp(B, LLVMIntNE, r, zero, ""),
+                                      LLVMBuildXor(B, LLVMBuildICmp(B, LLVMIntSLT, r, zero, ""),
+                                                   LLVMBuildICmp(B, LLVMIntSLT, b, zero, ""), ""),
+                                      "");
+      if (k == TVM_TIR_KIND_FloorDiv)
+        return LLVMBuildSub(B, q, LLVMBuildZExt(B, adj, LLVMTypeOf(q), ""), "");
+      return LLVMBuildSelect(B, adj, LLVMBuildAdd(B, r, b, ""), r, "");
+    }
+    case TVM_TIR_KIND_Min:
+    case TVM_TIR_KIND_Max: {
+      bool mn = k == TVM_TIR_KIND_Min;
+      LLVMValueRef c =
+          fl ? LLVMBuildFCmp(B, mn ? LLVMRealOLT : LLVMRealOGT, a, b, "")
+             : LLVMBuildICmp(B,
+                             mn ? (sg ? LLVMIntSLT : LLVMIntULT) : (sg ? LLVMIntSGT : LLVMIntUGT),
+                             a, b, "");
+      return LLVMBuildSelect(B, c, a, b, "");
+    }
+    case TVM_TIR_KIND_EQ:
+      return fl ? LLVMBuildFCmp(B, LLVMRealOEQ, a, b, "") : LLVMBuildICmp(B, LLVMIntEQ, a, b, "");
+    case TVM_TIR_KIND_NE:
+      return fl ? LLVMBuildFCmp(B, LLVMRealUNE, a, b, "") : LLVMBuildICmp(B, LLVMIntNE, a, b, "");
+    case TVM_TIR_KIND_LT:
+      return fl ? LLVMBuildFCmp(B, LLVMRealOLT, a, b, "")
+                : LLVMBuildICmp(B, sg ? LLVMIntSLT : LLVMIntULT, a, b, "");
+    case TVM_TIR_KIND_LE:
+      return fl ? LLVMBuildFCmp(B, LLVMRealOLE, a, b, "")
+                : LLVMBuildICmp(B, sg ? LLVMIntSLE : LLVMIntULE, a, b, "");
+    case TVM_TIR_KIND_GT:
+      return fl ? LLVMBuildFCmp(B, LLVMRealOGT, a, b, "")
+                : LLVMBuildICmp(B, sg ? LLVMIntSGT : LLVMIntUGT, a, b, "");
+    case TVM_TIR_KIND_GE:
+      return fl ? LLVMBuildFCmp(B, LLVMRealOGE, a, b, "")
+                : LLVMBuildICmp(B, sg ? LLVMIntSGE : LLVMIntUGE, a, b, "");
+    case TVM_TIR_KIND_And:
+      return LLVMBuildAnd(B, a, b, "");
+    case TVM_TIR_KIND_Or:
+      return LLVMBuildOr(B, a, b, "");
+    default:
+      cg_fail(s, "NotImplementedError", "unsupported binary op %s", tvm_tir_kind_name(k));
+      return NULL;
+  }
+}
+
+static LLVMValueRef e_binary(cg_state* s, const void* e) {
+  const tvm_tir_binary_obj* n = e;
+  LLVMValueRef a = cg_expr(s, n->a);
+  LLVMValueRef b = a ? cg_expr(s, n->b) : NULL;
+  if (!b) return NULL;
+  return binop(s, tvm_tir_kind_of(e), n->a->dtype, a, b);
+}
+
+static LLVMValueRef e_not(cg_state* s, const void* e) {
+  LLVMValueRef a = cg_expr(s, ((const tvm_tir_not_obj*)e)->a);
+  return a ? LLVMBuildNot(s->b, a, "") : NULL;
+}
+
+static LLVMValueRef e_select(cg_state* s, const void* e) {
+  const tvm_tir_select_obj* n = e;
+  LLVMValueRef c = cg_expr(s, n->condition);
+  LLVMValueRef t = c ? cg_expr(s, n->true_value) : NULL;
+  LLVMValueRef f = t ? cg_expr(s, n->false_value) : NULL;
+  if (!f) return NULL;
+  if (n->condition->dtype.lanes == 1 && n->expr.dtype.lanes > 1)
+    c = splat(s, c, n->expr.dtype.lanes);
+  return LLVMBuildSelect(s->b, c, t, f, "");
+}
+
+static LLVMValueRef e_ramp(cg_state* s, const void* e) {
+  const tvm_tir_ramp_obj* n = e;
+  LLVMValueRef base = cg_expr(s, n->base);
+  LLVMValueRef stride = base ? cg_expr(s, n->stride) : NULL;
+  if (!stride) return NULL;
+  LLVMTypeRef et = LLVMTypeOf(base);
+  LLVMValueRef* lanes = tvm_ffi_malloc(sizeof(LLVMValueRef) * (size_t)n->lanes);
+  if (!lanes) return NULL;
+  for (int i = 0; i < n->lanes; ++i) lanes[i] = LLVMConstInt(et, (unsigned long long)i, 0);
+  LLVMValueRef iota = LLVMConstVector(lanes, (unsigned)n->lanes);
+  tvm_ffi_free(lanes);
+  return LLVMBuildAdd(s->b, splat(s, base, n->lanes),
+                      LLVMBuildMul(s->b, splat(s, stride, n->lanes), iota, ""), "");
+}
+
+static LLVMValueRef e_broadcast(cg_state* s, const void* e) {
+  const tvm_tir_broadcast_obj* n = e;
+  LLVMValueRef v = cg_expr(s, n->value);
+  return v ? splat(s, v, n->lanes) : NULL;
+}
+
+static LLVMValueRef e_let(cg_state* s, const void* e) {
+  const tvm_tir_let_obj* n = e;
+  LLVMValueRef v = cg_expr(s, n->value);
+  if (!v || cg_bind(s, n->var, v) != 0) return NULL;
+  LLVMValueRef r = cg_expr(s, n->body);
+  s->nbinds--;
+  return r;
+}
+
+static LLVMValueRef e_shuffle(cg_state* s, const void* e) {
+  const tvm_tir_shuffle_obj* n = e;
+  int64_t nv = tvm_tir_array_size(n->vectors), ni = tvm_tir_array_size(n->indices);
+  LLVMValueRef vals[64];
+  int lanes_of[64];
+  if (nv > 64) {
+    cg_fail(s, "NotImplementedError", "Shuffle of more than 64 vectors");
+    return NULL;
+  }
+  for (int64_t i = 0; i < nv; ++i) {
+    const tvm_tir_expr_obj* v = tvm_tir_array_at(n->vectors, i);
+    vals[i] = cg_expr(s, v);
+    lanes_of[i] = v->dtype.lanes;
+    if (!vals[i]) return NULL;
+  }
+  LLVMTypeRef rt = cg_type(s, n->expr.dtype);
+  if (!rt) return NULL;
+  LLVMValueRef r = n->expr.dtype.lanes > 1 ? LLVMGetUndef(rt) : NULL;
+  for (int64_t j = 0; j < ni; ++j) {
+    int64_t idx;
+    if (!tvm_tir_as_const_int(tvm_tir_array_at(n->indices, j), &idx)) {
+      cg_fail(s, "NotImplementedError", "Shuffle with a non-constant index");
+      return NULL;
+    }
+    LLVMValueRef x = NULL;
+    for (int64_t i = 0; i < nv; ++i) {
+      if (idx < lanes_of[i]) {
+        x = lanes_of[i] == 1 ? vals[i]
+                             : LLVMBuildExtractElement(s->b, vals[i], const_i32(s, idx), "");
+        break;
+      }
+      idx -= lanes_of[i];
+    }
+    if (!x) {
+      cg_fail(s, "IndexError", "Shuffle index out of range");
+      return NULL;
+    }
+    if (!r) return x;
+    r = LLVMBuildInsertElement(s->b, r, x, const_i32(s, j), "");
+  }
+  return r;
+}
+
+/* The address of buffer[index] for a scalar index. */
+static LLVMValueRef elem_ptr(cg_state* s, LLVMValueRef base, LLVMTypeRef et, LLVMValueRef idx) {
+  if (LLVMTypeOf(idx) != s->i64) idx = LLVMBuildSExt(s->b, idx, s->i64, "");
+  return LLVMBuildGEP2(s->b, et, base, &idx, 1, "");
+}
+
+static LLVMValueRef buffer_base(cg_state* s, const tvm_tir_buffer_obj* buf) {
+  LLVMValueRef p = cg_lookup(s, buf->data);
+  if (!p) cg_fail(s, "RuntimeError", "unbound buffer data %s", tvm_tir_var_name(buf->data));
+  return p;
+}
+
+static unsigned elem_align(DLDataType t) { return (unsigned)((t.bits + 7) / 8); }
+
+/* A contiguous Ramp index (stride 1): its base, else NULL. */
+static const void* contiguous_base(const void* index) {
+  if (tvm_tir_kind_of(index) != TVM_TIR_KIND_Ramp) return NULL;
+  const tvm_tir_ramp_obj* r = index;
+  int64_t st;
+  return tvm_tir_as_const_int(r->stride, &st) && st == 1 ? r->base : NULL;
+}
+
+static LLVMValueRef from_mem(cg_state* s, LLVMValueRef v, DLDataType t) {
+  return tvm_tir_dtype_is_bool(t) ? LLVMBuildTrunc(s->b, v, cg_type(s, t), "") : v;
+}
+static LLVMValueRef to_mem(cg_state* s, LLVMValueRef v, DLDataType t) {
+  return tvm_tir_dtype_is_bool(t) ? LLVMBuildZExt(s->b, v, cg_mem_type(s, t), "") : v;
+}
+
+static LLVMValueRef e_buffer_load(cg_state* s, const void* e) {
+  const tvm_tir_buffer_load_obj* n = e;
+  if (tvm_tir_array_size(n->indices) != 1) {
+    cg_fail(s, "ValueError", "BufferLoad of %s is not flat (run tvm_tir_lower first)",
+            tvm_tir_buffer_name(n->buffer));
+    return NULL;
+  }
+  DLDataType et = tvm_tir_dtype_element(n->buffer->dtype);
+  LLVMTypeRef emt = cg_mem_type(s, et);
+  LLVMValueRef base = buffer_base(s, n->buffer);
+  if (!base || !emt) return NULL;
+  const void* index = tvm_tir_array_at(n->indices, 0);
+  int lanes = n->expr.dtype.lanes;
+  const void* cb = contiguous_base(index);
+  if (lanes > 1 && cb && n->buffer->dtype.lanes == 1) {
+    LLVMValueRef b0 = cg_expr(s, cb);
+    if (!b0) return NULL;
+    LLVMTypeRef vt = LLVMVectorType(emt, (unsigned)lanes);
+    LLVMValueRef ld = LLVMBuildLoad2(s->b, vt, elem_ptr(s, base, emt, b0), "");
+    LLVMSetAlignment(ld, elem_align(et));
+    return from_mem(s, ld, n->expr.dtype);
+  }
+  LLVMValueRef idx = cg_expr(s, index);
+  if (!idx) return NULL;
+  if (tvm_tir_expr_dtype(index).lanes == 1) {
+    /* A scalar index counts whole elements of the buffer's dtype (a vector for a vector buffer). */
+    LLVMTypeRef lt = cg_mem_type(s, n->expr.dtype);
+    LLVMValueRef ld =
+        LLVMBuildLoad2(s->b, lt, elem_ptr(s, base, cg_mem_type(s, n->buffer->dtype), idx), "");
+    LLVMSetAlignment(ld, elem_align(et));
+    return from_mem(s, ld, n->expr.dtype);
+  }
+  /* A general vector index: one scalar load per lane. */
+  LLVMValueRef r = LLVMGetUndef(cg_mem_type(s, n->expr.dtype));
+  for (int i = 0; i < lanes; ++i) {
+    LLVMValueRef li = LLVMBuildExtractElement(s->b, idx, const_i32(s, i), "");
+    LLVMValueRef ld = LLVMBuildLoad2(s->b, emt, elem_ptr(s, base, emt, li), "");
+    LLVMSetAlignment(ld, elem_align(et));
+    r = LLVMBuildInsertElement(s->b, r, ld, const_i32(s, i), "");
+  }
+  return from_mem(s, r, n->expr.dtype);
+}
+
+/* ---- Calls -------------------------------------------------------------------------------- */
+/* Apply a scalar libm function lane by lane (float16/bfloat16 computed in float32). */
+static LLVMValueRef libm_call(cg_state* s, const char* name, DLDataType t, LLVMValueRef* args,
+                              int n) {
+  DLDataType et = tvm_tir_dtype_element(t);
+  bool dbl = et.bits == 64;
+  DLDataType ct = dbl ? TVM_TIR_FLOAT64 : TVM_TIR_FLOAT32;
+  LLVMTypeRef cty = cg_type(s, ct);
+  char fname[32];
+  snprintf(fname, sizeof(fname), dbl ? "%s" : "%sf", name);
+  LLVMTypeRef pts[2] = {cty, cty};
+  LLVMTypeRef ft = LLVMFunctionType(cty, pts, (unsigned)n, 0);
+  LLVMValueRef f = LLVMGetNamedFunction(s->mod, fname);
+  if (!f) f = LLVMAddFunction(s->mod, fname, ft);
+  int lanes = t.lanes;
+  LLVMValueRef r = lanes > 1 ? LLVMGetUndef(cg_type(s, t)) : NULL;
+  for (int i = 0; i < lanes; ++i) {
+    LLVMValueRef a[2];
+    for (int k = 0; k < n; ++k) {
+      LLVMValueRef x =
+          lanes > 1 ? LLVMBuildExtractElement(s->b, args[k], const_i32(s, i), "") : args[k];
+      a[k] = convert(s, x, et, ct);
+    }
+    LLVMValueRef y = convert(s, LLVMBuildCall2(s->b, ft, f, a, (unsigned)n, ""), ct, et);
+    if (lanes == 1) return y;
+    r = LLVMBuildInsertElement(s->b, r, y, const_i32(s, i), "");
+  }
+  return r;
+}
+
+static LLVMValueRef lazy_if(cg_state* s, const tvm_tir_call_obj* n) {
+  const void* c = tvm_tir_array_at(n->args, 0);
+  LLVMValueRef cond = cg_expr(s, c);
+  if (!cond) return NULL;
+  if (tvm_tir_expr_dtype(c).lanes > 1) { /* lane-wise: both sides, then select */
+    LLVMValueRef t = cg_expr(s, tvm_tir_array_at(n->args, 1));
+    LLVMValueRef f = t ? cg_expr(s, tvm_tir_array_at(n->args, 2)) : NULL;
+    return f ? LLVMBuildSelect(s->b, cond, t, f, "") : NULL;
+  }
+  LLVMBasicBlockRef bt = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "ite_then");
+  LLVMBasicBlockRef bf = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "ite_else");
+  LLVMBasicBlockRef bj = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "ite_join");
+  LLVMBuildCondBr(s->b, cond, bt, bf);
+  LLVMPositionBuilderAtEnd(s->b, bt);
+  LLVMValueRef t = cg_expr(s, tvm_tir_array_at(n->args, 1));
+  if (!t) return NULL;
+  LLVMBasicBlockRef et = LLVMGetInsertBlock(s->b);
+  LLVMBuildBr(s->b, bj);
+  LLVMPositionBuilderAtEnd(s->b, bf);
+  LLVMValueRef f = cg_expr(s, tvm_tir_array_at(n->args, 2));
+  if (!f) return NULL;
+  LLVMBasicBlockRef ef = LLVMGetInsertBlock(s->b);
+  LLVMBuildBr(s->b, bj);
+  LLVMPositionBuilderAtEnd(s->b, bj);
+  LLVMValueRef phi = LLVMBuildPhi(s->b, LLVMTypeOf(t), "");
+  LLVMAddIncoming(phi, (LLVMValueRef[]){t, f}, (LLVMBasicBlockRef[]){et, ef}, 2);
+  return phi;
+}
+
+static LLVMValueRef e_call(cg_state* s, const void* e) {
+  const tvm_tir_call_obj* n = e;
+  if (tvm_tir_kind_of(n->op) != TVM_TIR_KIND_Op) {
+    cg_fail(s, "NotImplementedError", "calls between PrimFuncs are not supported");
+    return NULL;
+  }
+  const tvm_tir_op_obj* op = (const tvm_tir_op_obj*)n->op;
+  const char* name = tvm_tir_op_name(op);
+  DLDataType t = n->expr.dtype;
+  if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_if_then_else)) return lazy_if(s, n);
+  int64_t na = tvm_tir_array_size(n->args);
+  LLVMValueRef a[4] = {0};
+  if (na > 4) {
+    cg_fail(s, "NotImplementedError", "unsupported call to %s", name);
+    return NULL;
+  }
+  for (int64_t i = 0; i < na; ++i) {
+    a[i] = cg_expr(s, tvm_tir_array_at(n->args, i));
+    if (!a[i]) return NULL;
+  }
+  LLVMTypeRef ty = cg_type(s, t);
+  if (!ty) return NULL;
+  DLDataType at = na ? tvm_tir_expr_dtype(tvm_tir_array_at(n->args, 0)) : t;
+  LLVMTypeRef aty = na ? LLVMTypeOf(a[0]) : ty;
+  static const struct {
+    int id;
+    const char* intrin;
+  } intrins[] = {
+      {TVM_TIR_BUILTIN_exp, "llvm.exp"},
+      {TVM_TIR_BUILTIN_exp2, "llvm.exp2"},
+      {TVM_TIR_BUILTIN_exp10, "llvm.exp10"},
+      {TVM_TIR_BUILTIN_log, "llvm.log"},
+      {TVM_TIR_BUILTIN_log2, "llvm.log2"},
+      {TVM_TIR_BUILTIN_log10, "llvm.log10"},
+      {TVM_TIR_BUILTIN_sqrt, "llvm.sqrt"},
+      {TVM_TIR_BUILTIN_floor, "llvm.floor"},
+      {TVM_TIR_BUILTIN_ceil, "llvm.ceil"},
+      {TVM_TIR_BUILTIN_round, "llvm.round"},
+      {TVM_TIR_BUILTIN_nearbyint, "llvm.nearbyint"},
+      {TVM_TIR_BUILTIN_trunc, "llvm.trunc"},
+      {TVM_TIR_BUILTIN_fabs, "llvm.fabs"},
+      {TVM_TIR_BUILTIN_sin, "llvm.sin"},
+      {TVM_TIR_BUILTIN_cos, "llvm.cos"},
+      {TVM_TIR_BUILTIN_pow, "llvm.pow"},
+      {TVM_TIR_BUILTIN_fma, "llvm.fma"},
+      {TVM_TIR_BUILTIN_copysign, "llvm.copysign"},
+      {TVM_TIR_BUILTIN_popcount, "llvm.ctpop"},
+  };
+  for (size_t i = 0; i < sizeof(intrins) / sizeof(intrins[0]); ++i)
+    if (tvm_tir_is_builtin(op, (tvm_tir_builtin)intrins[i].id))
+      return call_intrin(s, intrins[i].intrin, ty, a, (unsigned)na);
+  static const struct {
+    int id;
+    const char* fn;
+  } libm[] = {
+      {TVM_TIR_BUILTIN_tanh, "tanh"},   {TVM_TIR_BUILTIN_erf, "erf"},
+      {TVM_TIR_BUILTIN_tan, "tan"},     {TVM_TIR_BUILTIN_asin, "asin"},
+      {TVM_TIR_BUILTIN_acos, "acos"},   {TVM_TIR_BUILTIN_atan, "atan"},
+      {TVM_TIR_BUILTIN_sinh, "sinh"},   {TVM_TIR_BUILTIN_cosh, "cosh"},
+      {TVM_TIR_BUILTIN_asinh, "asinh"}, {TVM_TIR_BUILTIN_acosh, "acosh"},
+      {TVM_TIR_BUILTIN_atanh, "atanh"}, {TVM_TIR_BUILTIN_log1p, "log1p"},
+      {TVM_TIR_BUILTIN_fmod, "fmod"},   {TVM_TIR_BUILTIN_atan2, "atan2"},
+      {TVM_TIR_BUILTIN_hypot, "hypot"}, {TVM_TIR_BUILTIN_nextafter, "nextafter"},
+  };
+  for (size_t i = 0; i < sizeof(libm) / sizeof(libm[0]); ++i)
+    if (tvm_tir_is_builtin(op, (tvm_tir_builtin)libm[i].id))
+      return libm_call(s, libm[i].fn, t, a, (int)na);
+  LLVMBuilderRef B = s->b;
+  if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_likely)) return a[0];
+  if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_reinterpret)) return LLVMBuildBitCast(B, a[0], ty, "");
+  if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_bitwise_and)) return LLVMBuildAnd(B, a[0], a[1], "");
+  if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_bitwise_or)) return LLVMBuildOr(B, a[0], a[1], "");
+  if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_bitwise_xor)) return LLVMBuildXor(B, a[0], a[1], "");
+  if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_bitwise_not)) return LLVMBuildNot(B, a[0], "");
+  if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_shift_left)) return LLVMBuildShl(B, a[0], a[1], "");
+  if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_shift_right))
+    return is_signed(at) ? LLVMBuildAShr(B, a[0], a[1], "") : LLVMBuildLShr(B, a[0], a[1], "");
+  if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_clz)) {
+    LLVMValueRef args[2] = {a[0], LLVMConstInt(s->i1, 0, 0)};
+    LLVMValueRef r = call_intrin(s, "llvm.ctlz", aty, args, 2);
+    return r ? LLVMBuildIntCast2(B, r, ty, 0, "") : NULL;
+  }
+  if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_sigmoid)) {
+    LLVMValueRef neg = fm(s, LLVMBuildFNeg(B, a[0], ""));
+    LLVMValueRef ex = call_intrin(s, "llvm.exp", ty, &neg, 1);
+    if (!ex) return NULL;
+    LLVMValueRef one = LLVMConstReal(scalar_type(s, t, false), 1.0);
+    if (t.lanes > 1) one = splat(s, one, t.lanes);
+    return fm(s, LLVMBuildFDiv(B, one, fm(s, LLVMBuildFAdd(B, one, ex, "")), ""));
+  }
+  if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_rsqrt)) {
+    LLVMValueRef sq = call_intrin(s, "llvm.sqrt", ty, a, 1);
+    LLVMValueRef one = LLVMConstReal(scalar_type(s, t, false), 1.0);
+    if (t.lanes > 1) one = splat(s, one, t.lanes);
+    return sq ? fm(s, LLVMBuildFDiv(B, one, sq, "")) : NULL;
+  }
+  if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_isnan))
+    return LLVMBuildFCmp(B, LLVMRealUNO, a[0], a[0], "");
+  if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_isinf) ||
+      tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_isfinite)) {
+    LLVMValueRef ab = call_intrin(s, "llvm.fabs", aty, a, 1);
+    if (!ab) return NULL;
+    LLVMValueRef inf = LLVMConstReal(scalar_type(s, at, false), __builtin_inf());
+    if (at.lanes > 1) inf = splat(s, inf, at.lanes);
+    if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_isinf))
+      return LLVMBuildFCmp(B, LLVMRealOEQ, ab, inf, "");
+    return LLVMBuildFCmp(B, LLVMRealOLT, ab, inf, "");
+  }
+  cg_fail(s, "NotImplementedError", "unsupported builtin %s", name);
+  return NULL;
+}
+
+/* ---- Statements --------------------------------------------------------------------------- */
+int cg_stmt(cg_state* s, const void* st) {
+  if (s->failed) return -1;
+  tvm_tir_kind k = tvm_tir_kind_of(st);
+  if (k == TVM_TIR_KIND_NONE || !g_stmt[k])
+    return cg_fail(s, "NotImplementedError", "unsupported statement %s",
+                   k == TVM_TIR_KIND_NONE ? "?" : tvm_tir_kind_name(k));
+  return g_stmt[k](s, st);
+}
+
+static int s_let(cg_state* s, const void* st) {
+  const tvm_tir_let_stmt_obj* n = st;
+  LLVMValueRef v = cg_expr(s, n->value);
+  if (!v || cg_bind(s, n->var, v) != 0) return -1;
+  int rc = cg_stmt(s, n->body);
+  s->nbinds--;
+  return rc;
+}
+
+static int s_attr(cg_state* s, const void* st) {
+  return cg_stmt(s, ((const tvm_tir_attr_stmt_obj*)st)->body);
+}
+
+static int s_decl_buffer(cg_state* s, const void* st) {
+  return cg_stmt(s, ((const tvm_tir_decl_buffer_obj*)st)->body);
+}
+
+static int s_assert(cg_state* s, const void* st) {
+  const tvm_tir_assert_stmt_obj* n = st;
+  LLVMValueRef c = cg_expr(s, n->condition);
+  if (!c) return -1;
+  const char* msg = "assertion failed";
+  if (tvm_tir_kind_of(n->message) == TVM_TIR_KIND_StringImm)
+    msg = tvm_ffi_str_cstr(((const tvm_tir_string_imm_obj*)n->message)->value);
+  LLVMValueRef parts[1] = {cg_cstr(s, msg)};
+  cg_emit_check(s, c, "AssertionError", parts, 1);
+  return cg_stmt(s, n->body);
+}
+
+static int s_buffer_store(cg_state* s, const void* st) {
+  const tvm_tir_buffer_store_obj* n = st;
+  if (tvm_tir_array_size(n->indices) != 1)
+    return cg_fail(s, "ValueError", "BufferStore to %s is not flat (run tvm_tir_lower first)",
+                   tvm_tir_buffer_name(n->buffer));
+  DLDataType et = tvm_tir_dtype_element(n->buffer->dtype);
+  DLDataType vt = n->value->dtype;
+  LLVMTypeRef emt = cg_mem_type(s, et);
+  LLVMValueRef base = buffer_base(s, n->buffer);
+  LLVMValueRef v = base && emt ? cg_expr(s, n->value) : NULL;
+  if (!v) return -1;
+  v = to_mem(s, v, vt);
+  const void* index = tvm_tir_array_at(n->indices, 0);
+  const void* cb = contiguous_base(index);
+  if (vt.lanes > 1 && cb && n->buffer->dtype.lanes == 1) {
+    LLVMValueRef b0 = cg_expr(s, cb);
+    if (!b0) return -1;
+    LLVMSetAlignment(LLVMBuildStore(s->b, v, elem_ptr(s, base, emt, b0)), elem_align(et));
+    return 0;
+  }
+  LLVMValueRef idx = cg_expr(s, index);
+  if (!idx) return -1;
+  if (tvm_tir_expr_dtype(index).lanes == 1) {
+    LLVMValueRef p = elem_ptr(s, base, cg_mem_type(s, n->buffer->dtype), idx);
+    LLVMSetAlignment(LLVMBuildStore(s->b, v, p), elem_align(et));
+    return 0;
+  }
+  for (int i = 0; i < vt.lanes; ++i) { /* scatter, lane by lane */
+    LLVMValueRef li = LLVMBuildExtractElement(s->b, idx, const_i32(s, i), "");
+    LLVMValueRef x = LLVMBuildExtractElement(s->b, v, const_i32(s, i), "");
+    LLVMSetAlignment(LLVMBuildStore(s->b, x, elem_ptr(s, base, emt, li)), elem_align(et));
+  }
+  return 0;
+}
+
+static int s_allocate(cg_state* s, const void* st) {
+  const tvm_tir_allocate_obj* n = st;
+  int64_t count = 1;
+  for (int64_t i = 0; i < tvm_tir_array_size(n->extents); ++i) {
+    int64_t v;
+    if (!tvm_tir_as_const_int(tvm_tir_array_at(n->extents, i), &v) || v < 0)
+      return cg_fail(s, "NotImplementedError", "Allocate of %s with a non-constant size",
+                     tvm_tir_var_name(n->buffer_var));
+    count *= v;
+    if (count > TVM_CODEGEN_MAX_STACK_ALLOC) break;
+  }
+  int64_t bytes = count * tvm_ffi_dtype_bytes(n->dtype);
+  if (bytes > TVM_CODEGEN_MAX_STACK_ALLOC)
+    return cg_fail(s, "NotImplementedError", "Allocate of %s: %lld bytes exceed the stack limit",
+                   tvm_tir_var_name(n->buffer_var), (long long)bytes);
+  LLVMTypeRef et = cg_mem_type(s, tvm_tir_dtype_element(n->dtype));
+  if (!et) return -1;
+  LLVMBasicBlockRef cur = LLVMGetInsertBlock(s->b);
+  LLVMPositionBuilder(s->b, s->entry, LLVMGetFirstInstruction(s->entry));
+  LLVMValueRef a =
+      LLVMBuildAlloca(s->b, LLVMArrayType(et, (unsigned)(count ? count * n->dtype.lanes : 1)),
+                      tvm_tir_var_name(n->buffer_var));
+  LLVMSetAlignment(a, 64);
+  LLVMPositionBuilderAtEnd(s->b, cur);
+  if (cg_bind(s, n->buffer_var, a) != 0) return -1;
+  int rc = cg_stmt(s, n->body);
+  s->nbinds--;
+  return rc;
+}
+
+static int s_seq(cg_state* s, const void* st) {
+  const tvm_tir_seq_stmt_obj* n = st;
+  for (int64_t i = 0; i < tvm_tir_array_size(n->seq); ++i)
+    if (cg_stmt(s, tvm_tir_array_at(n->seq, i)) != 0) return -1;
+  return 0;
+}
+
+static int s_if(cg_state* s, const void* st) {
+  const tvm_tir_if_then_else_obj* n = st;
+  LLVMValueRef c = cg_expr(s, n->condition);
+  if (!c) return -1;
+  LLVMBasicBlockRef bt = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "if_then");
+  LLVMBasicBlockRef be =
+      n->else_case ? LLVMAppendBasicBlockInContext(s->ctx, s->fn, "if_else") : NULL;
+  LLVMBasicBlockRef bj = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "if_end");
+  LLVMBuildCondBr(s->b, c, bt, be ? be : bj);
+  LLVMPositionBuilderAtEnd(s->b, bt);
+  if (cg_stmt(s, n->then_case) != 0) return -1;
+  LLVMBuildBr(s->b, bj);
+  if (be) {
+    LLVMPositionBuilderAtEnd(s->b, be);
+    if (cg_stmt(s, n->else_case) != 0) return -1;
+    LLVMBuildBr(s->b, bj);
+  }
+  LLVMPositionBuilderAtEnd(s->b, bj);
+  return 0;
+}
+
+static int s_evaluate(cg_state* s, const void* st) {
+  const tvm_tir_evaluate_obj* n = st;
+  if (tvm_tir_kind_of(n->value) == TVM_TIR_KIND_Call &&
+      tvm_tir_is_builtin(((const tvm_tir_call_obj*)n->value)->op, TVM_TIR_BUILTIN_ret))
+    return cg_fail(s, "NotImplementedError", "tir.ret is not supported");
+  if (tvm_tir_kind_of(n->value) == TVM_TIR_KIND_IntImm) return 0;
+  return cg_expr(s, n->value) ? 0 : -1;
+}
+
+/* A parallel loop: its body outlined into `int closure(task_id, num_tasks, env)` over a chunk
+ * [lo + task_id * chunk, min(lo + (task_id + 1) * chunk, hi)), env a stack struct holding every
+ * value bound so far, run with tvm_ffi_parallel_launch (0 tasks = the pool size). A failed task's
+ * error is raised on the caller's thread and its code returned. */
+static int s_parallel_for(cg_state* s, const tvm_tir_for_obj* n, LLVMValueRef lo,
+                          LLVMValueRef ext) {
+  LLVMTypeRef t = LLVMTypeOf(lo);
+  int64_t nb = s->nbinds;
+  LLVMTypeRef* ft = tvm_ffi_malloc(sizeof(LLVMTypeRef) * (size_t)(nb + 2));
+  if (!ft) {
+    s->failed = true;
+    return -1;
+  }
+  ft[0] = t; /* lo */
+  ft[1] = t; /* extent */
+  for (int64_t i = 0; i < nb; ++i) ft[i + 2] = LLVMTypeOf(s->binds[i].value);
+  LLVMTypeRef env_t = LLVMStructTypeInContext(s->ctx, ft, (unsigned)(nb + 2), 0);
+  tvm_ffi_free(ft);
+  /* Caller side: fill the environment, launch, propagate a failure. */
+  LLVMBasicBlockRef cur = LLVMGetInsertBlock(s->b);
+  LLVMPositionBuilder(s->b, s->entry, LLVMGetFirstInstruction(s->entry));
+  LLVMValueRef env = LLVMBuildAlloca(s->b, env_t, "par_env");
+  LLVMPositionBuilderAtEnd(s->b, cur);
+  LLVMBuildStore(s->b, lo, LLVMBuildStructGEP2(s->b, env_t, env, 0, ""));
+  LLVMBuildStore(s->b, ext, LLVMBuildStructGEP2(s->b, env_t, env, 1, ""));
+  for (int64_t i = 0; i < nb; ++i)
+    LLVMBuildStore(s->b, s->binds[i].value,
+                   LLVMBuildStructGEP2(s->b, env_t, env, (unsigned)(i + 2), ""));
+  char name[600];
+  snprintf(name, sizeof(name), "__tvm_codegen_%s_parallel_%d", s->fname, s->nclosures++);
+  LLVMTypeRef cpt[3] = {s->i32, s->i32, s->ptr};
+  LLVMTypeRef closure_t = LLVMFunctionType(s->i32, cpt, 3, 0);
+  LLVMValueRef closure = LLVMAddFunction(s->mod, name, closure_t);
+  LLVMSetLinkage(closure, LLVMInternalLinkage);
+  LLVMValueRef launch = LLVMGetNamedFunction(s->mod, "tvm_ffi_parallel_launch");
+  LLVMTypeRef lpt[3] = {s->ptr, s->ptr, s->i32};
+  LLVMTypeRef launch_t = LLVMFunctionType(s->i32, lpt, 3, 0);
+  if (!launch) launch = LLVMAddFunction(s->mod, "tvm_ffi_parallel_launch", launch_t);
+  LLVMValueRef largs[3] = {closure, env, LLVMConstInt(s->i32, 0, 0)};
+  LLVMValueRef rc = LLVMBuildCall2(s->b, launch_t, launch, largs, 3, "");
+  LLVMBasicBlockRef fail = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "par_fail");
+  LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "par_ok");
+  LLVMBuildCondBr(s->b, LLVMBuildICmp(s->b, LLVMIntEQ, rc, LLVMConstInt(s->i32, 0, 0), ""), ok,
+                  fail);
+  LLVMPositionBuilderAtEnd(s->b, fail);
+  LLVMBuildRet(s->b, rc);
+  LLVMPositionBuilderAtEnd(s->b, ok);
+  LLVMBasicBlockRef resume = ok;
+  /* Closure side: the same bindings, reloaded from the environment. */
+  LLVMValueRef saved_fn = s->fn;
+  LLVMBasicBlockRef saved_entry = s->entry;
+  s->fn = closure;
+  s->entry = LLVMAppendBasicBlockInContext(s->ctx, closure, "entry");
+  LLVMPositionBuilderAtEnd(s->b, s->entry);
+  LLVMValueRef cenv = LLVMGetParam(closure, 2);
+  LLVMValueRef clo = LLVMBuildLoad2(s->b, t, LLVMBuildStructGEP2(s->b, env_t, cenv, 0, ""), "");
+  LLVMValueRef cext = LLVMBuildLoad2(s->b, t, LLVMBuildStructGEP2(s->b, env_t, cenv, 1, ""), "");
+  /* Rebind in place (the outer values are not valid in this function), restored below. */
+  LLVMValueRef* outer = tvm_ffi_malloc(sizeof(LLVMValueRef) * (size_t)(nb + 1));
+  if (!outer) {
+    s->failed = true;
+    return -1;
+  }
+  for (int64_t i = 0; i < nb; ++i) {
+    outer[i] = s->binds[i].value;
+    s->binds[i].value =
+        LLVMBuildLoad2(s->b, LLVMTypeOf(outer[i]),
+                       LLVMBuildStructGEP2(s->b, env_t, cenv, (unsigned)(i + 2), ""), "");
+  }
+  /* chunk = ceil(extent / num_tasks); [begin, end) clipped to the extent. */
+  LLVMValueRef tid = LLVMBuildIntCast2(s->b, LLVMGetParam(closure, 0), t, 1, "");
+  LLVMValueRef nt = LLVMBuildIntCast2(s->b, LLVMGetParam(closure, 1), t, 1, "");
+  LLVMValueRef one = LLVMConstInt(t, 1, 0);
+  LLVMValueRef chunk =
+      LLVMBuildSDiv(s->b, LLVMBuildSub(s->b, LLVMBuildAdd(s->b, cext, nt, ""), one, ""), nt, "");
+  LLVMValueRef b0 = LLVMBuildMul(s->b, tid, chunk, "");
+  LLVMValueRef e0 = LLVMBuildAdd(s->b, b0, chunk, "");
+  e0 = LLVMBuildSelect(s->b, LLVMBuildICmp(s->b, LLVMIntSLT, e0, cext, ""), e0, cext, "");
+  LLVMValueRef begin = LLVMBuildAdd(s->b, clo, b0, "");
+  LLVMValueRef end = LLVMBuildAdd(s->b, clo, e0, "");
+  LLVMBasicBlockRef pre = LLVMGetInsertBlock(s->b);
+  LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(s->ctx, closure, "pfor_head");
+  LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(s->ctx, closure, "pfor_body");
+  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(s->ctx, closure, "pfor_end");
+  LLVMBuildBr(s->b, head);
+  LLVMPositionBuilderAtEnd(s->b, head);
+  LLVMValueRef i = LLVMBuildPhi(s->b, t, tvm_tir_var_name(n->loop_var));
+  LLVMBuildCondBr(s->b, LLVMBuildICmp(s->b, LLVMIntSLT, i, end, ""), body, done);
+  LLVMPositionBuilderAtEnd(s->b, body);
+  int rc_body = cg_bind(s, n->loop_var, i) == 0 ? cg_stmt(s, n->body) : -1;
+  s->nbinds = nb;
+  for (int64_t k = 0; k < nb; ++k) s->binds[k].value = outer[k];
+  tvm_ffi_free(outer);
+  if (rc_body != 0) return -1;
+  LLVMValueRef next = LLVMBuildAdd(s->b, i, one, "");
+  LLVMBasicBlockRef latch = LLVMGetInsertBlock(s->b);
+  LLVMBuildBr(s->b, head);
+  LLVMAddIncoming(i, (LLVMValueRef[]){begin, next}, (LLVMBasicBlockRef[]){pre, latch}, 2);
+  LLVMPositionBuilderAtEnd(s->b, done);
+  LLVMBuildRet(s->b, LLVMConstInt(s->i32, 0, 0));
+  s->fn = saved_fn;
+  s->entry = saved_entry;
+  LLVMPositionBuilderAtEnd(s->b, resume);
+  return 0;
+}
+
+static int s_for(cg_state* s, const void* st) {
+  const tvm_tir_for_obj* n = st;
+  /* Serial loops, and parallel ones where parallel launch is unavailable (export) or the loop
+   * variable is unsigned; thread bindings are not CPU code. */
+  if (n->kind == TVM_TIR_FOR_THREAD_BINDING)
+    return cg_fail(s, "NotImplementedError", "thread-bound loop %s on the CPU",
+                   tvm_tir_var_name(n->loop_var));
+  LLVMValueRef lo = cg_expr(s, n->min);
+  LLVMValueRef ext = lo ? cg_expr(s, n->extent) : NULL;
+  if (!ext) return -1;
+  LLVMTypeRef t = LLVMTypeOf(lo);
+  if (LLVMTypeOf(ext) != t) ext = LLVMBuildIntCast2(s->b, ext, t, 1, "");
+  if (n->kind == TVM_TIR_FOR_PARALLEL && s->parallel && is_signed(n->loop_var->expr.dtype))
+    return s_parallel_for(s, n, lo, ext);
+  LLVMValueRef hi = LLVMBuildAdd(s->b, lo, ext, "");
+  LLVMBasicBlockRef pre = LLVMGetInsertBlock(s->b);
+  LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "for_head");
+  LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "for_body");
+  LLVMBasicBlockRef end = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "for_end");
+  LLVMBuildBr(s->b, head);
+  LLVMPositionBuilderAtEnd(s->b, head);
+  LLVMValueRef i = LLVMBuildPhi(s->b, t, tvm_tir_var_name(n->loop_var));
+  bool sg = is_signed(n->loop_var->expr.dtype);
+  LLVMBuildCondBr(s->b, LLVMBuildICmp(s->b, sg ? LLVMIntSLT : LLVMIntULT, i, hi, ""), body, end);
+  LLVMPositionBuilderAtEnd(s->b, body);
+  if (cg_bind(s, n->loop_var, i) != 0) return -1;
+  int rc = cg_stmt(s, n->body);
+  s->nbinds--;
+  if (rc != 0) return -1;
+  LLVMValueRef next = LLVMBuildAdd(s->b, i, LLVMConstInt(t, 1, 0), "");
+  LLVMBasicBlockRef latch = LLVMGetInsertBlock(s->b);
+  LLVMBuildBr(s->b, head);
+  LLVMAddIncoming(i, (LLVMValueRef[]){lo, next}, (LLVMBasicBlockRef[]){pre, latch}, 2);
+  LLVMPositionBuilderAtEnd(s->b, end);
+  return 0;
+}
+
+static int s_while(cg_state* s, const void* st) {
+  const tvm_tir_while_obj* n = st;
+  LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "while_head");
+  LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "while_body");
+  LLVMBasicBlockRef end = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "while_end");
+  LLVMBuildBr(s->b, head);
+  LLVMPositionBuilderAtEnd(s->b, head);
+  LLVMValueRef c = cg_expr(s, n->condition);
+  if (!c) return -1;
+  LLVMBuildCondBr(s->b, c, body, end);
+  LLVMPositionBuilderAtEnd(s->b, body);
+  if (cg_stmt(s, n->body) != 0) return -1;
+  LLVMBuildBr(s->b, head);
+  LLVMPositionBuilderAtEnd(s->b, end);
+  return 0;
+}
+
+__attribute__((constructor)) static void cg_tables_init(void) {
+  g_expr[TVM_TIR_KIND_Var] = e_var;
+  g_expr[TVM_TIR_KIND_SizeVar] = e_var;
+  g_expr[TVM_TIR_KIND_IntImm] = e_int_imm;
+  g_expr[TVM_TIR_KIND_FloatImm] = e_float_imm;
+  g_expr[TVM_TIR_KIND_StringImm] = e_string_imm;
+  g_expr[TVM_TIR_KIND_Cast] = e_cast;
+#define TVM_TIR_BINOP(Name, type_key, klass, symbol) g_expr[TVM_TIR_KIND_##Name] = e_binary;
+#include <tvm/tir/nodes.def>
+  g_expr[TVM_TIR_KIND_Not] = e_not;
+  g_expr[TVM_TIR_KIND_Select] = e_select;
+  g_expr[TVM_TIR_KIND_BufferLoad] = e_buffer_load;
+  g_expr[TVM_TIR_KIND_Ramp] = e_ramp;
+  g_expr[TVM_TIR_KIND_Broadcast] = e_broadcast;
+  g_expr[TVM_TIR_KIND_Let] = e_let;
+  g_expr[TVM_TIR_KIND_Call] = e_call;
+  g_expr[TVM_TIR_KIND_Shuffle] = e_shuffle;
+  g_stmt[TVM_TIR_KIND_LetStmt] = s_let;
+  g_stmt[TVM_TIR_KIND_AttrStmt] = s_attr;
+  g_stmt[TVM_TIR_KIND_AssertStmt] = s_assert;
+  g_stmt[TVM_TIR_KIND_BufferStore] = s_buffer_store;
+  g_stmt[TVM_TIR_KIND_Allocate] = s_allocate;
+  g_stmt[TVM_TIR_KIND_DeclBuffer] = s_decl_buffer;
+  g_stmt[TVM_TIR_KIND_SeqStmt] = s_seq;
+  g_stmt[TVM_TIR_KIND_IfThenElse] = s_if;
+  g_stmt[TVM_TIR_KIND_Evaluate] = s_evaluate;
+  g_stmt[TVM_TIR_KIND_For] = s_for;
+  g_stmt[TVM_TIR_KIND_While] = s_while;
+}

@@ -1,0 +1,204 @@
+/*
+ * codegen_llvm_compat.c: every LLVM call that depends on the LLVM version (target setup, the
+ * new pass manager through LLVMRunPasses, object emission, ORC LLJIT). Written against LLVM 19;
+ * porting to another version should touch only this file.
+ */
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/LLJIT.h>
+#include <llvm-c/Orc.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+static pthread_once_t g_init_once = PTHREAD_ONCE_INIT;
+static int g_init_rc;
+
+static void llvm_init_once(void) {
+  if (LLVMInitializeNativeTarget() || LLVMInitializeNativeAsmPrinter()) g_init_rc = -1;
+}
+
+int cg_llvm_init(void) {
+  pthread_once(&g_init_once, llvm_init_once);
+  if (g_init_rc != 0) return tvm_ffi_raise("RuntimeError", "codegen: LLVM has no native target");
+  return 0;
+}
+
+int cg_llvm_error(LLVMErrorRef err, const char* what) {
+  char* msg = LLVMGetErrorMessage(err); /* consumes err */
+  tvm_ffi_raise("RuntimeError", "codegen: %s: %s", what, msg ? msg : "?");
+  LLVMDisposeErrorMessage(msg);
+  return -1;
+}
+
+LLVMTargetMachineRef cg_target_machine(const tvm_codegen_options* o, bool jit) {
+  char* triple = LLVMGetDefaultTargetTriple();
+  char* cpu = o->host_cpu ? LLVMGetHostCPUName() : NULL;
+  char* features = o->host_cpu ? LLVMGetHostCPUFeatures() : NULL;
+  LLVMTargetRef target = NULL;
+  char* err = NULL;
+  LLVMTargetMachineRef tm = NULL;
+  if (LLVMGetTargetFromTriple(triple, &target, &err) != 0) {
+    tvm_ffi_raise("RuntimeError", "codegen: no LLVM target for %s: %s", triple, err ? err : "");
+  } else {
+    LLVMCodeGenOptLevel lvl = o->opt_level >= 3   ? LLVMCodeGenLevelAggressive
+                              : o->opt_level == 0 ? LLVMCodeGenLevelNone
+                                                  : LLVMCodeGenLevelDefault;
+    tm = LLVMCreateTargetMachine(target, triple, cpu ? cpu : "generic", features ? features : "",
+                                 lvl, LLVMRelocPIC,
+                                 jit ? LLVMCodeModelJITDefault : LLVMCodeModelDefault);
+    if (!tm)
+      tvm_ffi_raise("RuntimeError", "codegen: cannot create a target machine for %s", triple);
+  }
+  if (err) LLVMDisposeMessage(err);
+  LLVMDisposeMessage(triple);
+  if (cpu) LLVMDisposeMessage(cpu);
+  if (features) LLVMDisposeMessage(features);
+  return tm;
+}
+
+int cg_optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm, const tvm_codegen_options* o) {
+  char* triple = LLVMGetTargetMachineTriple(tm);
+  LLVMSetTarget(mod, triple);
+  LLVMDisposeMessage(triple);
+  LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
+  char* layout = LLVMCopyStringRepOfTargetData(td);
+  LLVMSetDataLayout(mod, layout);
+  LLVMDisposeMessage(layout);
+  LLVMDisposeTargetData(td);
+  char* msg = NULL;
+  if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg)) {
+    tvm_ffi_raise("InternalError", "codegen: generated LLVM IR is invalid: %s", msg ? msg : "");
+    LLVMDisposeMessage(msg);
+    return -1;
+  }
+  if (msg) LLVMDisposeMessage(msg);
+  char pipeline[32];
+  int lvl = o->opt_level < 0 ? 0 : o->opt_level > 3 ? 3 : o->opt_level;
+  snprintf(pipeline, sizeof(pipeline), "default<O%d>", lvl);
+  LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+  LLVMPassBuilderOptionsSetLoopVectorization(po, lvl >= 2);
+  LLVMPassBuilderOptionsSetSLPVectorization(po, lvl >= 2);
+  LLVMPassBuilderOptionsSetLoopUnrolling(po, lvl >= 2);
+  LLVMErrorRef err = LLVMRunPasses(mod, pipeline, tm, po);
+  LLVMDisposePassBuilderOptions(po);
+  if (err) return cg_llvm_error(err, "optimisation");
+  return 0;
+}
+
+int cg_emit_object(LLVMModuleRef mod, LLVMTargetMachineRef tm, const char* path) {
+  char* err = NULL;
+  if (LLVMTargetMachineEmitToFile(tm, mod, (char*)path, LLVMObjectFile, &err) != 0) {
+    tvm_ffi_raise("RuntimeError", "codegen: cannot write %s: %s", path, err ? err : "");
+    if (err) LLVMDisposeMessage(err);
+    return -1;
+  }
+  if (err) LLVMDisposeMessage(err);
+  return 0;
+}
+
+/* A pointer to a private constant C string (LLVM 20 renames this builder call). */
+LLVMValueRef cg_cstr(cg_state* s, const char* text) {
+  return LLVMBuildGlobalStringPtr(s->b, text, ".str");
+}
+
+/* ---- ORC LLJIT ---------------------------------------------------------------------------- */
+struct cg_jit {
+  LLVMOrcLLJITRef jit;
+};
+
+void* cg_tsctx_new(LLVMContextRef* out_ctx) {
+  LLVMOrcThreadSafeContextRef t = LLVMOrcCreateNewThreadSafeContext();
+  *out_ctx = LLVMOrcThreadSafeContextGetContext(t);
+  return t;
+}
+void cg_tsctx_dispose(void* tsctx) {
+  if (tsctx) LLVMOrcDisposeThreadSafeContext(tsctx);
+}
+
+/* The ABI functions generated code may call, defined as absolute symbols so that the JIT does
+ * not depend on the host executable exporting them. */
+static const struct {
+  const char* name;
+  void* addr;
+} g_abi_symbols[] = {
+    {"TVMFFIErrorSetRaisedFromCStrParts", (void*)TVMFFIErrorSetRaisedFromCStrParts},
+    {"TVMFFIErrorSetRaisedFromCStr", (void*)TVMFFIErrorSetRaisedFromCStr},
+    {"TVMFFIEnvGetStream", (void*)TVMFFIEnvGetStream},
+    {"TVMFFIEnvTensorAlloc", (void*)TVMFFIEnvTensorAlloc},
+    {"tvm_ffi_parallel_launch", (void*)tvm_ffi_parallel_launch}, /* JIT-only parallel loops */
+};
+
+cg_jit* cg_jit_create(LLVMTargetMachineRef tm_taken) {
+  cg_jit* j = tvm_ffi_calloc(1, sizeof(cg_jit));
+  if (!j) {
+    LLVMDisposeTargetMachine(tm_taken);
+    return NULL;
+  }
+  LLVMOrcLLJITBuilderRef builder = LLVMOrcCreateLLJITBuilder();
+  LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(
+      builder, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(tm_taken));
+  LLVMErrorRef err = LLVMOrcCreateLLJIT(&j->jit, builder);
+  if (err) {
+    cg_llvm_error(err, "creating the JIT");
+    tvm_ffi_free(j);
+    return NULL;
+  }
+  LLVMOrcJITDylibRef jd = LLVMOrcLLJITGetMainJITDylib(j->jit);
+  enum { N = sizeof(g_abi_symbols) / sizeof(g_abi_symbols[0]) };
+  LLVMOrcCSymbolMapPair pairs[N];
+  for (int i = 0; i < N; ++i) {
+    pairs[i].Name = LLVMOrcLLJITMangleAndIntern(j->jit, g_abi_symbols[i].name);
+    pairs[i].Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)g_abi_symbols[i].addr;
+    pairs[i].Sym.Flags.GenericFlags =
+        LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable;
+    pairs[i].Sym.Flags.TargetFlags = 0;
+  }
+  err = LLVMOrcJITDylibDefine(jd, LLVMOrcAbsoluteSymbols(pairs, N));
+  if (err) {
+    cg_llvm_error(err, "defining the ABI symbols");
+    cg_jit_dispose(j);
+    return NULL;
+  }
+  /* Everything else (libm: expf, tanhf, ...) resolves from the process. */
+  LLVMOrcDefinitionGeneratorRef gen = NULL;
+  err = LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(
+      &gen, LLVMOrcLLJITGetGlobalPrefix(j->jit), NULL, NULL);
+  if (err) {
+    cg_llvm_error(err, "searching the process for symbols");
+    cg_jit_dispose(j);
+    return NULL;
+  }
+  LLVMOrcJITDylibAddGenerator(jd, gen);
+  return j;
+}
+
+int cg_jit_add_module(cg_jit* j, LLVMModuleRef mod_taken, void* tsctx) {
+  LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(mod_taken, tsctx);
+  LLVMErrorRef err = LLVMOrcLLJITAddLLVMIRModule(j->jit, LLVMOrcLLJITGetMainJITDylib(j->jit), tsm);
+  if (err) return cg_llvm_error(err, "adding the module to the JIT");
+  return 0;
+}
+
+void* cg_jit_lookup(cg_jit* j, const char* name) {
+  LLVMOrcExecutorAddress addr = 0;
+  LLVMErrorRef err = LLVMOrcLLJITLookup(j->jit, &addr, name);
+  if (err) {
+    cg_llvm_error(err, "JIT lookup");
+    return NULL;
+  }
+  return (void*)(uintptr_t)addr;
+}
+
+void cg_jit_dispose(cg_jit* j) {
+  if (!j) return;
+  if (j->jit) {
+    LLVMErrorRef err = LLVMOrcDisposeLLJIT(j->jit);
+    if (err) LLVMConsumeError(err);
+  }
+  tvm_ffi_free(j);
+}
