@@ -429,8 +429,8 @@ bool tvm_script_is_var_defined(tvm_script_docsifier* d, const void* obj) {
   return obj && tvm_ffi_map_get(d->var_table, &key) != NULL;
 }
 
-/* A fresh copy of a name-like doc (IdDoc, or attribute chains of them), so that each use gets
- * its own source paths; other docs are shared. */
+/* A fresh copy of a name-like doc (IdDoc, or attribute / index chains of them), so that each
+ * use gets its own source paths; other docs are shared. */
 static tvm_script_doc_obj* fresh(const tvm_script_doc_obj* doc) {
   switch (tvm_script_doc_kind_of(doc)) {
     case TVM_SCRIPT_DOC_IdDoc:
@@ -439,6 +439,13 @@ static tvm_script_doc_obj* fresh(const tvm_script_doc_obj* doc) {
       const tvm_script_attr_doc_obj* a = (const tvm_script_attr_doc_obj*)doc;
       tvm_script_doc_obj* v = fresh(a->value);
       return v ? tvm_script_attr_doc_take(v, tvm_ffi_str_cstr(a->name)) : NULL;
+    }
+    case TVM_SCRIPT_DOC_IndexDoc: {
+      const tvm_script_index_doc_obj* x = (const tvm_script_index_doc_obj*)doc;
+      tvm_script_doc_obj* v = fresh(x->value);
+      if (!v) return NULL;
+      tvm_ffi_retain(x->indices);
+      return tvm_script_index_doc_take(v, x->indices);
     }
     default:
       tvm_ffi_retain((void*)doc);

@@ -126,10 +126,53 @@ static tvm_script_doc_obj* conv_int_imm(tvm_script_docsifier* d, const TVMFFIAny
   return bare ? lit : typed(d, t, lit);
 }
 
+/* v rounded to nearest even in a binary format with `precision` significand bits, minimum
+ * normal exponent emin and largest finite value maxv (float16, bfloat16). */
+static double round_to_format(double v, int precision, int emin, double maxv) {
+  if (!isfinite(v) || v == 0) return v;
+  int e;
+  frexp(fabs(v), &e); /* |v| in [2^(e-1), 2^e) */
+  double quantum = ldexp(1.0, (e - 1 < emin ? emin : e - 1) - (precision - 1));
+  double r = nearbyint(fabs(v) / quantum) * quantum;
+  return copysign(r > maxv ? INFINITY : r, v);
+}
+
+static double round_half(double v, bool bf16) {
+  return bf16 ? round_to_format(v, 8, -126, 3.38953138925153547590470800371487866880e38)
+              : round_to_format(v, 11, -14, 65504.0);
+}
+
+/* "%.*g" of v read back (whatever decimal point the locale writes). */
+static double read_back_g(double v, int digits) {
+  char buf[48], norm[48];
+  snprintf(buf, sizeof(buf), "%.*g", digits, v);
+  size_t n = 0;
+  for (const char* c = buf; *c && n + 1 < sizeof(norm); ++c) {
+    bool keep = (*c >= '0' && *c <= '9') || *c == 'e' || *c == 'E' || *c == '+' || *c == '-';
+    if (keep) {
+      norm[n++] = *c;
+    } else if (n == 0 || norm[n - 1] != '.') {
+      norm[n++] = '.';
+    }
+  }
+  norm[n] = '\0';
+  return tvm_ffi_strtod(norm, NULL);
+}
+
 /* The value with the shortest decimal text that reads back as the same value of the float
- * type (float32 values compare in float precision). */
+ * type (float32 values compare in float precision, float16/bfloat16 values after rounding to
+ * that type). */
 static double shortest(double v, DLDataType t) {
   if (v > -1e15 && v < 1e15 && v == (double)(int64_t)v) return v; /* integral: exact */
+  if (t.bits == 16 && (t.code == kDLFloat || t.code == kDLBfloat)) {
+    bool bf16 = t.code == kDLBfloat;
+    double target = round_half(v, bf16);
+    for (int digits = 1; digits < 17; ++digits) {
+      double r = read_back_g(v, digits);
+      if (round_half(r, bf16) == target) return r;
+    }
+    return v;
+  }
   char buf[40];
   tvm_ffi_format_double(v, t.bits == 32, buf, sizeof(buf));
   return tvm_ffi_strtod(buf, NULL);

@@ -3,7 +3,8 @@
  *
  * A PrimFunc prints as `@T.prim_func` (`(private=True)` without a global_symbol) with its
  * parameters; a parameter bound in buffer_map to a simple buffer (constant shape, compact,
- * global, default alignment/offset/type) is annotated in the signature
+ * global, default alignment/offset/type) and used nowhere else (not in the body) is annotated
+ * in the signature
  * (`A: T.Buffer((128, 128), "float32")`), any other buffer is matched in the body
  * (`A = T.match_buffer(a, (n,), "float32")`, after `n = T.int32()`). The dtype is always
  * printed (shared/TVMSCRIPT.md). The implicit root block prints as `# with T.sblock("root"):`.
@@ -29,6 +30,80 @@ static void* array_doc(tvm_script_docsifier* d, const void* arr, const void* pat
   void* docs = p ? tvm_script_as_doc_array(d, arr, p) : NULL;
   tvm_ffi_release(p);
   return tuple ? tvm_script_tuple_doc_take(docs) : tvm_script_list_doc_take(docs);
+}
+
+/* Occurrences of one variable in a walk. */
+typedef struct {
+  const void* var;
+  int64_t count;
+} occurrence_ctx;
+
+static int count_occurrence(tvm_tir_visitor* v, const void* node) {
+  occurrence_ctx* ctx = v->ctx;
+  if (node == ctx->var) ++ctx->count;
+  return TVM_TIR_VISIT_CONTINUE;
+}
+
+static void occurrence_visitor(tvm_tir_visitor* v, occurrence_ctx* ctx) {
+  v->pre[TVM_TIR_KIND_Var] = count_occurrence;
+  v->pre[TVM_TIR_KIND_SizeVar] = count_occurrence;
+  v->ctx = ctx;
+}
+
+/* Whether e is a variable not defined yet that occurs once in the buffer's data, shape,
+ * strides and elem_offset: upstream then defines it through the buffer (`A.strides[0]`,
+ * `A.elem_offset`) instead of on a line of its own. */
+static int inline_buffer_var(tvm_script_docsifier* d, const tvm_tir_buffer_obj* buf,
+                             const void* e, bool* inline_def) {
+  tvm_tir_kind k = tvm_tir_kind_of(e);
+  *inline_def = false;
+  if ((k != TVM_TIR_KIND_Var && k != TVM_TIR_KIND_SizeVar) || tvm_script_is_var_defined(d, e)) {
+    return 0;
+  }
+  occurrence_ctx ctx = {e, 0};
+  tvm_tir_visitor v = {0};
+  occurrence_visitor(&v, &ctx);
+  int rc = tvm_tir_visit(&v, buf);
+  tvm_tir_visitor_free(&v);
+  *inline_def = rc == 0 && ctx.count == 1;
+  return rc;
+}
+
+/* `strides=(...)`: a stride variable defined by this buffer prints as its name (a string) and
+ * is defined as `lhs.strides[i]` in frame. */
+static tvm_script_doc_obj* strides_doc(tvm_script_docsifier* d, const tvm_tir_buffer_obj* buf,
+                                       const void* path, const void* lhs,
+                                       tvm_script_frame* frame) {
+  void* list = tvm_ffi_list_new();
+  bool ok = list != NULL;
+  for (int64_t i = 0; ok && i < tvm_ffi_seq_size(buf->strides); ++i) {
+    const void* e = tvm_ffi_seq_obj_at(buf->strides, i);
+    bool inline_def;
+    ok = inline_buffer_var(d, buf, e, &inline_def) == 0;
+    tvm_script_doc_obj* doc = NULL;
+    if (ok && inline_def) {
+      tvm_ffi_retain((void*)lhs);
+      tvm_script_doc_obj* def = tvm_script_index_doc_take(
+          tvm_script_attr_doc_take((void*)lhs, "strides"),
+          tvm_script_doc_array_take(tvm_script_literal_int(i)));
+      ok = def && tvm_script_define_var_doc(d, e, def, frame) == 0;
+      tvm_ffi_release(def);
+      void* p = ok ? tir_path_item(d, path, "strides", i) : NULL;
+      doc = p ? tvm_script_literal_str(tvm_tir_var_name((const tvm_tir_var_obj*)e)) : NULL;
+      if (doc) tvm_script_doc_mark(d, doc, p);
+      tvm_ffi_release(p);
+    } else if (ok) {
+      doc = tir_child_item(d, buf->strides, path, "strides", i);
+    }
+    TVMFFIAny a = tvm_ffi_any_obj(doc);
+    ok = doc && tvm_ffi_list_push_take(list, &a) == 0;
+    if (!ok) tvm_ffi_release(doc);
+  }
+  if (!ok) {
+    tvm_ffi_release(list);
+    return NULL;
+  }
+  return tvm_script_tuple_doc_take(tvm_script_doc_list_to_array_take(list));
 }
 
 tvm_script_doc_obj* tir_buffer_call(tvm_script_docsifier* d, const tvm_tir_buffer_obj* buf,
@@ -61,10 +136,21 @@ tvm_script_doc_obj* tir_buffer_call(tvm_script_docsifier* d, const tvm_tir_buffe
     }
   }
   if (ok && tvm_ffi_seq_size(buf->strides)) {
-    ok = kwarg(keys, values, "strides", array_doc(d, buf->strides, path, "strides", true));
+    ok = kwarg(keys, values, "strides", strides_doc(d, buf, path, lhs, frame));
   }
+  /* An elem_offset variable defined by this buffer (`lhs.elem_offset`) is left out, and
+   * offset_factor is then always printed. */
+  bool offset_defined = false;
   if (ok && !tir_is_const(buf->elem_offset, 0)) {
-    ok = kwarg(keys, values, "elem_offset", tir_child(d, buf->elem_offset, path, "elem_offset"));
+    ok = inline_buffer_var(d, buf, buf->elem_offset, &offset_defined) == 0;
+    if (ok && offset_defined) {
+      tvm_ffi_retain((void*)lhs);
+      tvm_script_doc_obj* def = tvm_script_attr_doc_take((void*)lhs, "elem_offset");
+      ok = def && tvm_script_define_var_doc(d, buf->elem_offset, def, frame) == 0;
+      tvm_ffi_release(def);
+    } else if (ok) {
+      ok = kwarg(keys, values, "elem_offset", tir_child(d, buf->elem_offset, path, "elem_offset"));
+    }
   }
   const char* scope = tvm_tir_buffer_scope(buf);
   if (ok && scope && *scope && strcmp(scope, "global") != 0) {
@@ -73,7 +159,7 @@ tvm_script_doc_obj* tir_buffer_call(tvm_script_docsifier* d, const tvm_tir_buffe
   if (ok && buf->data_alignment != TVM_TIR_DEFAULT_ALIGNMENT) {
     ok = kwarg(keys, values, "align", tvm_script_literal_int(buf->data_alignment));
   }
-  if (ok && buf->offset_factor != 1) {
+  if (ok && (offset_defined || buf->offset_factor != 1)) {
     ok = kwarg(keys, values, "offset_factor", tvm_script_literal_int(buf->offset_factor));
   }
   if (ok && buf->buffer_type == TVM_TIR_BUFFER_AUTO_BROADCAST) {
@@ -172,6 +258,26 @@ static bool simple_buffer(const tvm_tir_buffer_obj* buf, const void* buffer_map)
   return shared == 1;
 }
 
+/* Whether param occurs only as itself in params and as its buffer_map key (upstream's
+ * CountVarOccurrence == 2): not in the body, another parameter slot or any matched buffer. */
+static int param_used_elsewhere(const tvm_tir_prim_func_obj* fn, const void* param, bool* used) {
+  occurrence_ctx ctx = {param, 0};
+  tvm_tir_visitor v = {0};
+  occurrence_visitor(&v, &ctx);
+  int rc = tvm_tir_visit(&v, fn->body);
+  const TVMFFIAny *k, *val;
+  for (int64_t pos = tvm_ffi_map_next(fn->buffer_map, 0, &k, &val); rc == 0 && pos >= 0;
+       pos = tvm_ffi_map_next(fn->buffer_map, pos, &k, &val)) {
+    rc = tvm_tir_visit(&v, val->v_obj);
+  }
+  tvm_tir_visitor_free(&v);
+  for (int64_t i = 0; i < tvm_ffi_seq_size(fn->params); ++i) {
+    if (tvm_ffi_seq_obj_at(fn->params, i) == param) ++ctx.count;
+  }
+  *used = ctx.count != 1;
+  return rc;
+}
+
 /* path.buffer_map[var] */
 static void* buffer_map_path(tvm_script_docsifier* d, const void* path, const void* var) {
   void* p = tir_path(d, path, "buffer_map");
@@ -192,7 +298,13 @@ static void* func_params(tvm_script_docsifier* d, const tvm_tir_prim_func_obj* f
     const tvm_tir_buffer_obj* buf = bv ? (const void*)bv->v_obj : NULL;
     void* pp = tir_path_item(d, path, "params", i);
     tvm_script_doc_obj *lhs = NULL, *ann = NULL;
-    inlined[i] = buf && simple_buffer(buf, fn->buffer_map);
+    bool used = false;
+    if (buf && param_used_elsewhere(fn, var, &used) != 0) {
+      tvm_ffi_release(pp);
+      ok = false;
+      break;
+    }
+    inlined[i] = buf && !used && simple_buffer(buf, fn->buffer_map);
     if (inlined[i]) {
       void* bp = buffer_map_path(d, path, var);
       lhs = bp ? tvm_script_define_var(d, buf, tvm_tir_buffer_name(buf), f) : NULL;

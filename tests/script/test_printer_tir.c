@@ -412,6 +412,144 @@ TEST(function_forms) {
   tvm_ffi_release(x);
 }
 
+TEST(half_precision_literals_print_shortest) {
+  /* float16 / bfloat16 values print as the shortest text that reads back to the same value of
+   * that type, not as their exact decimal expansion. */
+  EXPECT(tvm_tir_float_imm_new(TVM_TIR_FLOAT16, 0.0999755859375), "T.float16(0.1)");
+  EXPECT(tvm_tir_float_imm_new(TVM_TIR_FLOAT16, 0.333251953125), "T.float16(0.3333)");
+  EXPECT(tvm_tir_float_imm_new(TVM_TIR_FLOAT16, -3.140625), "T.float16(-3.14)");
+  EXPECT(tvm_tir_float_imm_new(TVM_TIR_FLOAT16, 5.9604644775390625e-08), "T.float16(6e-08)");
+  EXPECT(tvm_tir_float_imm_new(TVM_TIR_FLOAT16, 65504), "T.float16(65504.0)");
+  EXPECT(tvm_tir_float_imm_new(TVM_TIR_FLOAT16, 0.1), "T.float16(0.1)");
+  EXPECT(tvm_tir_float_imm_new(TVM_TIR_BFLOAT16, 0.10009765625), "T.bfloat16(0.1)");
+  EXPECT(tvm_tir_float_imm_new(TVM_TIR_BFLOAT16, 0.333984375), "T.bfloat16(0.334)");
+  EXPECT(tvm_tir_float_imm_new(TVM_TIR_BFLOAT16, 3.140625), "T.bfloat16(3.14)");
+  EXPECT(tvm_tir_float_imm_new(TVM_TIR_BFLOAT16, 0.00099945068359375), "T.bfloat16(0.001)");
+  /* float32 / float64 keep their own precision. */
+  EXPECT(tvm_tir_float_imm_new(TVM_TIR_FLOAT32, 0.333251953125), "T.float32(0.33325195)");
+  EXPECT(tvm_tir_float_imm_new(TVM_TIR_FLOAT64, 0.333251953125), "T.float64(0.333251953125)");
+}
+
+/* A buffer over a fresh data pointer with the given strides / elem_offset (borrowed). */
+static tvm_tir_buffer_obj* strided_buffer(const char* name, void* shape, void* strides,
+                                          void* elem_offset, int32_t offset_factor) {
+  tvm_tir_buffer_obj* base = tvm_tir_buffer_decl_new(name, TVM_TIR_FLOAT32, NULL, NULL);
+  tvm_tir_buffer_fields bf = {0};
+  bf.data = base ? base->data : NULL;
+  bf.dtype = TVM_TIR_FLOAT32;
+  bf.shape = shape;
+  bf.strides = strides;
+  bf.elem_offset = elem_offset;
+  bf.name = name;
+  bf.offset_factor = offset_factor;
+  tvm_tir_buffer_obj* buf = base ? tvm_tir_buffer_new(&bf) : NULL;
+  tvm_ffi_release(base);
+  return buf;
+}
+
+TEST(buffer_strides_and_elem_offset_defined_by_the_buffer) {
+  /* Stride and offset variables first seen in a buffer's declaration are defined through it
+   * (`A.strides[0]`, `A.elem_offset`): the strides print as the variables' names and
+   * offset_factor is always printed (upstream BufferAttrs). */
+  tvm_tir_var_obj* s0 = tvm_tir_var("s0", TVM_TIR_INT32);
+  tvm_tir_var_obj* s1 = tvm_tir_var("s1", TVM_TIR_INT32);
+  tvm_tir_var_obj* off = tvm_tir_var("off", TVM_TIR_INT32);
+  void* shape = tvm_tir_list_take(tvm_tir_int(16), tvm_tir_int(16));
+  void* strides = tvm_tir_list_take(ref(s0), ref(s1));
+  tvm_tir_buffer_obj* A = strided_buffer("A", shape, strides, off, 1);
+  void* body = tvm_tir_seq_take(
+      tvm_tir_store_take(ref(A), tvm_tir_f32(0), tvm_tir_int(0), tvm_tir_int(1)),
+      tvm_tir_evaluate_take(tvm_tir_add_take(tvm_tir_mul_take(ref(s0), tvm_tir_int(2)), ref(off))));
+  EXPECT(tvm_tir_func_take("f", tvm_tir_list_take(ref(A)), body),
+         "@T.prim_func\n"
+         "def f(A_handle: T.handle):\n"
+         "    A = T.match_buffer(A_handle, (16, 16), \"float32\", strides=(\"s0\", \"s1\"), "
+         "offset_factor=1)\n"
+         "    A[0, 1] = T.float32(0.0)\n"
+         "    T.evaluate(A.strides[0] * 2 + A.elem_offset)");
+  /* A free buffer: the same, with a non-default offset factor. */
+  EXPECT(ref(A), "A = T.Buffer((16, 16), \"float32\", strides=(\"s0\", \"s1\"), offset_factor=1)");
+  tvm_tir_buffer_obj* B = strided_buffer("B", shape, strides, off, 4);
+  EXPECT(ref(B), "B = T.Buffer((16, 16), \"float32\", strides=(\"s0\", \"s1\"), offset_factor=4)");
+  /* A variable used twice in the buffer, or already defined, is declared on its own line and
+   * printed by name. */
+  void* shape_n = tvm_tir_list_take(ref(s1), tvm_tir_int(8));
+  void* strides_ss = tvm_tir_list_take(ref(s0), ref(s0));
+  tvm_tir_buffer_obj* C = strided_buffer("C", shape_n, strides_ss, s1, 1);
+  EXPECT(ref(C),
+         "s1 = T.int32()\ns0 = T.int32()\n"
+         "C = T.Buffer((s1, 8), \"float32\", strides=(s0, s0), elem_offset=s1)");
+  /* In a block's match_buffer, as used by tensor intrinsics. */
+  tvm_tir_buffer_obj* G = tvm_tir_buffer_decl("G", TVM_TIR_FLOAT32, 16, 16);
+  void* shape4 = tvm_tir_list_take(tvm_tir_int(4), tvm_tir_int(4));
+  void* strides_s1 = tvm_tir_list_take(ref(s0), tvm_tir_int(1));
+  tvm_tir_buffer_obj* S = strided_buffer("S", shape4, strides_s1, off, 1);
+  void* region = tvm_tir_region_take(ref(G), tvm_tir_range_take(tvm_tir_int(0), tvm_tir_int(4)),
+                                     tvm_tir_range_take(tvm_tir_int(4), tvm_tir_int(4)));
+  tvm_tir_match_buffer_region_obj* m = tvm_tir_match_buffer_region_new(S, region);
+  tvm_tir_sblock_fields bf = {0};
+  bf.name_hint = "tile";
+  bf.match_buffers = tvm_tir_list_take(ref(m));
+  bf.body = tvm_tir_evaluate_take(tvm_tir_add_take(ref(s0), ref(off)));
+  tvm_tir_sblock_obj* block = tvm_tir_sblock_new(&bf);
+  EXPECT(block ? tvm_tir_sblock_realize_new(NULL, NULL, block) : NULL,
+         "G = T.Buffer((16, 16), \"float32\")\n"
+         "with T.sblock(\"tile\"):\n"
+         "    T.reads()\n"
+         "    T.writes()\n"
+         "    S = T.match_buffer(G[0:4, 4:8], (4, 4), \"float32\", strides=(\"s0\", 1), "
+         "offset_factor=1)\n"
+         "    T.evaluate(S.strides[0] + S.elem_offset)");
+  tvm_ffi_release(bf.match_buffers);
+  tvm_ffi_release(bf.body);
+  tvm_ffi_release(block);
+  tvm_ffi_release(m);
+  tvm_ffi_release(region);
+  tvm_ffi_release(shape4);
+  tvm_ffi_release(strides_s1);
+  tvm_ffi_release(S);
+  tvm_ffi_release(G);
+  tvm_ffi_release(shape_n);
+  tvm_ffi_release(strides_ss);
+  tvm_ffi_release(C);
+  tvm_ffi_release(B);
+  tvm_ffi_release(shape);
+  tvm_ffi_release(strides);
+  tvm_ffi_release(A);
+  tvm_ffi_release(s0);
+  tvm_ffi_release(s1);
+  tvm_ffi_release(off);
+}
+
+TEST(handle_used_in_body_is_matched_in_body) {
+  /* A handle parameter used anywhere besides buffer_map keeps `a: T.handle` and its buffer is
+   * matched in the body (upstream: CountVarOccurrence(func, param) == 2 to inline). */
+  tvm_tir_var_obj* a = tvm_tir_var("a", TVM_TIR_HANDLE);
+  tvm_tir_buffer_obj* A = tvm_tir_buffer_decl("A", TVM_TIR_FLOAT32, 16);
+  TVMFFIAny key = tvm_ffi_any_obj(a), val = tvm_ffi_any_obj(A);
+  void* buffer_map = tvm_ffi_map_new(&key, &val, 1);
+  void* params = tvm_tir_list_take(ref(a));
+  tvm_tir_stmt_obj* store = tvm_tir_store_take(ref(A), tvm_tir_f32(0), tvm_tir_int(0));
+  tvm_tir_stmt_obj* used = tvm_tir_seq_take(tvm_tir_evaluate_take(ref(a)), ref(store));
+  EXPECT(tvm_tir_prim_func_new(params, used, NULL, buffer_map, NULL),
+         "@T.prim_func(private=True)\n"
+         "def main(a: T.handle):\n"
+         "    A = T.match_buffer(a, (16,), \"float32\")\n"
+         "    T.evaluate(a)\n"
+         "    A[0] = T.float32(0.0)");
+  /* Not used in the body: the buffer goes in the signature. */
+  EXPECT(tvm_tir_prim_func_new(params, store, NULL, buffer_map, NULL),
+         "@T.prim_func(private=True)\n"
+         "def main(A: T.Buffer((16,), \"float32\")):\n"
+         "    A[0] = T.float32(0.0)");
+  tvm_ffi_release(used);
+  tvm_ffi_release(store);
+  tvm_ffi_release(params);
+  tvm_ffi_release(buffer_map);
+  tvm_ffi_release(A);
+  tvm_ffi_release(a);
+}
+
 TEST(module_with_cls) {
   tvm_tir_var_obj* x = tvm_tir_var("x", TVM_TIR_INT32);
   tvm_tir_prim_func_obj* inc = tvm_tir_func_take(
@@ -539,6 +677,9 @@ int main(void) {
   RUN(other_nodes);
   RUN(block_details);
   RUN(function_forms);
+  RUN(half_precision_literals_print_shortest);
+  RUN(buffer_strides_and_elem_offset_defined_by_the_buffer);
+  RUN(handle_used_in_body_is_matched_in_body);
   RUN(module_with_cls);
   RUN(errors_are_raised_not_crashes);
   RUN(large_function_prints_in_one_pass);
