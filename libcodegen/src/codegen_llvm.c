@@ -846,6 +846,87 @@ static int s_evaluate(cg_state* s, const void* st) {
   return cg_expr(s, n->value) ? 0 : -1;
 }
 
+/* ---- Loop metadata (policy: TVM_CODEGEN_UNROLL_* in codegen.h, README "Loop metadata") ---- */
+typedef struct {
+  int64_t size;  /* TIR operations (non-leaf expressions and statements), saturating */
+  int vbits;     /* widest vector value seen, in bits (0: scalar code only) */
+} loop_cost;
+
+static int64_t sat_add(int64_t a, int64_t b) { return a > INT64_MAX - b ? INT64_MAX : a + b; }
+static int64_t sat_mul(int64_t a, int64_t b) {
+  return b != 0 && a > INT64_MAX / b ? INT64_MAX : a * b;
+}
+
+static void cost_of(const void* body, loop_cost* out);
+
+static int cost_pre(tvm_tir_visitor* v, const void* node) {
+  loop_cost* c = v->ctx;
+  int kind = tvm_tir_kind_of(node);
+  switch (kind) {
+    case TVM_TIR_KIND_Buffer: /* declarations (shape, strides): not executed per iteration */
+    case TVM_TIR_KIND_Var:
+    case TVM_TIR_KIND_SizeVar:
+    case TVM_TIR_KIND_IntImm:
+    case TVM_TIR_KIND_FloatImm:
+    case TVM_TIR_KIND_StringImm:
+      return TVM_TIR_VISIT_SKIP;
+    default:
+      break;
+  }
+  if (tvm_tir_is_expr(node)) {
+    DLDataType t = tvm_tir_expr_dtype(node);
+    int bits = t.lanes > 1 ? (int)t.lanes * (int)t.bits : 0;
+    if (bits > c->vbits) c->vbits = bits;
+  }
+  if (kind == TVM_TIR_KIND_For) {
+    /* A nested loop costs its body times its constant extent (an unknown extent counts as
+     * 2 * budget: too large to unroll around). */
+    const tvm_tir_for_obj* f = node;
+    loop_cost in;
+    cost_of(f->body, &in);
+    int64_t trips = tvm_tir_kind_of(f->extent) == TVM_TIR_KIND_IntImm
+                        ? ((const tvm_tir_int_imm_obj*)f->extent)->value
+                        : 2 * TVM_CODEGEN_UNROLL_BUDGET;
+    if (trips < 1) trips = 1;
+    c->size = sat_add(c->size, sat_add(1, sat_mul(in.size, trips)));
+    if (in.vbits > c->vbits) c->vbits = in.vbits;
+    return TVM_TIR_VISIT_SKIP;
+  }
+  /* Arrays, maps and other non-IR objects are walked through but not counted. */
+  if (kind != TVM_TIR_KIND_SeqStmt && (tvm_tir_is_expr(node) || tvm_tir_is_stmt(node)))
+    c->size = sat_add(c->size, 1);
+  return TVM_TIR_VISIT_CONTINUE;
+}
+
+static void cost_of(const void* body, loop_cost* out) {
+  out->size = 0;
+  out->vbits = 0;
+  tvm_tir_visitor v = {0};
+  v.pre_default = cost_pre;
+  v.ctx = out;
+  if (tvm_tir_visit(&v, body) != 0) { /* too deep to walk: treat as too large to unroll */
+    tvm_ffi_error_clear();
+    out->size = INT64_MAX;
+  }
+  tvm_tir_visitor_free(&v);
+}
+
+/* The unroll hint of loop n (cg_loop_metadata's unroll_count): 0 = LLVM's default. */
+static unsigned unroll_hint(const tvm_tir_for_obj* n) {
+  if (tvm_tir_kind_of(n->extent) != TVM_TIR_KIND_IntImm) return 0;
+  int64_t trips = ((const tvm_tir_int_imm_obj*)n->extent)->value;
+  if (trips <= 1) return 0;
+  loop_cost c;
+  cost_of(n->body, &c);
+  if (c.vbits < TVM_CODEGEN_UNROLL_VECTOR_BITS) return 0;
+  int64_t body = c.size < 1 ? 1 : c.size;
+  if (sat_mul(body, trips) <= TVM_CODEGEN_UNROLL_BUDGET) return 0;
+  unsigned count = 1;
+  while ((int64_t)count * 2 * body <= TVM_CODEGEN_UNROLL_BUDGET && (int64_t)count * 2 < trips)
+    count *= 2;
+  return count;
+}
+
 /* A parallel loop: its body outlined into `int closure(task_id, num_tasks, env)` over a chunk
  * [lo + task_id * chunk, min(lo + (task_id + 1) * chunk, hi)), env a stack struct holding every
  * value bound so far, run with tvm_ffi_parallel_launch (0 tasks = the pool size). A failed task's
@@ -942,7 +1023,7 @@ static int s_parallel_for(cg_state* s, const tvm_tir_for_obj* n, LLVMValueRef lo
   if (rc_body != 0) return -1;
   LLVMValueRef next = LLVMBuildAdd(s->b, i, one, "");
   LLVMBasicBlockRef latch = LLVMGetInsertBlock(s->b);
-  LLVMBuildBr(s->b, head);
+  cg_loop_metadata(s, LLVMBuildBr(s->b, head), true, unroll_hint(n));
   LLVMAddIncoming(i, (LLVMValueRef[]){begin, next}, (LLVMBasicBlockRef[]){pre, latch}, 2);
   LLVMPositionBuilderAtEnd(s->b, done);
   LLVMBuildRet(s->b, LLVMConstInt(s->i32, 0, 0));
@@ -983,7 +1064,7 @@ static int s_for(cg_state* s, const void* st) {
   if (rc != 0) return -1;
   LLVMValueRef next = LLVMBuildAdd(s->b, i, LLVMConstInt(t, 1, 0), "");
   LLVMBasicBlockRef latch = LLVMGetInsertBlock(s->b);
-  LLVMBuildBr(s->b, head);
+  cg_loop_metadata(s, LLVMBuildBr(s->b, head), true, unroll_hint(n));
   LLVMAddIncoming(i, (LLVMValueRef[]){lo, next}, (LLVMBasicBlockRef[]){pre, latch}, 2);
   LLVMPositionBuilderAtEnd(s->b, end);
   return 0;

@@ -4,6 +4,7 @@
  * porting to another version should touch only this file.
  */
 #include <llvm-c/Analysis.h>
+#include <llvm-c/DebugInfo.h>
 #include <llvm-c/Error.h>
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Orc.h>
@@ -104,6 +105,32 @@ int cg_emit_object(LLVMModuleRef mod, LLVMTargetMachineRef tm, const char* path)
 /* A pointer to a private constant C string (LLVM 20 renames this builder call). */
 LLVMValueRef cg_cstr(cg_state* s, const char* text) {
   return LLVMBuildGlobalStringPtr(s->b, text, ".str");
+}
+
+/* Loop metadata: !{!self, !{"llvm.loop.mustprogress"}, !{"llvm.loop.unroll.count", i32 n}}, the
+ * self reference made through a temporary node (LLVMMetadataReplaceAllUsesWith deletes it). */
+static LLVMMetadataRef md_flag(LLVMContextRef ctx, const char* name, LLVMMetadataRef value) {
+  LLVMMetadataRef ops[2] = {LLVMMDStringInContext2(ctx, name, strlen(name)), value};
+  return LLVMMDNodeInContext2(ctx, ops, value ? 2 : 1);
+}
+
+void cg_loop_metadata(cg_state* s, LLVMValueRef latch_br, bool must_progress,
+                      unsigned unroll_count) {
+  if (!must_progress && unroll_count == 0) return;
+  LLVMMetadataRef ops[3];
+  size_t n = 0;
+  LLVMMetadataRef self = LLVMTemporaryMDNode(s->ctx, NULL, 0);
+  ops[n++] = self;
+  if (must_progress) ops[n++] = md_flag(s->ctx, "llvm.loop.mustprogress", NULL);
+  if (unroll_count == 1)
+    ops[n++] = md_flag(s->ctx, "llvm.loop.unroll.disable", NULL);
+  else if (unroll_count > 1)
+    ops[n++] = md_flag(s->ctx, "llvm.loop.unroll.count",
+                       LLVMValueAsMetadata(LLVMConstInt(s->i32, unroll_count, 0)));
+  LLVMMetadataRef loop = LLVMMDNodeInContext2(s->ctx, ops, n);
+  LLVMMetadataReplaceAllUsesWith(self, loop);
+  unsigned kind = LLVMGetMDKindIDInContext(s->ctx, "llvm.loop", 9);
+  LLVMSetMetadata(latch_br, kind, LLVMMetadataAsValue(s->ctx, loop));
 }
 
 /* ---- ORC LLJIT ---------------------------------------------------------------------------- */

@@ -69,5 +69,10 @@ void cg_jit_dispose(cg_jit* j);
 void* cg_tsctx_new(LLVMContextRef* out_ctx);
 void cg_tsctx_dispose(void* tsctx);
 int cg_llvm_error(LLVMErrorRef err, const char* what);
+/* Attach a self-referential llvm.loop node to a loop's latch branch: llvm.loop.mustprogress
+ * when must_progress, and unroll_count 0 = no unroll hint, 1 = llvm.loop.unroll.disable,
+ * n > 1 = llvm.loop.unroll.count n. */
+void cg_loop_metadata(cg_state* s, LLVMValueRef latch_br, bool must_progress,
+                      unsigned unroll_count);
 
 #endif

@@ -597,6 +597,69 @@ TEST(matmul_loop_kinds) {
   tvm_ffi_release(f);
 }
 
+/* Loop metadata: every For loop is llvm.loop.mustprogress; a loop with a vector body whose
+ * constant extent times body size exceeds TVM_CODEGEN_UNROLL_BUDGET (here k, 64 steps over
+ * <8 x float>) gets llvm.loop.unroll.count instead of full unrolling, scalar loops keep LLVM's
+ * default. Results still match the interpreter. */
+static bool ir_contains(void* g, int opt_level, const char* what) {
+  tvm_codegen_options o = tvm_codegen_options_default();
+  o.opt_level = opt_level;
+  TVMFFIAny ir = tvm_ffi_any_none();
+  TVMFFIByteArray text;
+  bool found = false;
+  CHECK_OK(tvm_codegen_emit_llvm_ir(g, &o, &ir));
+  if (tvm_ffi_any_as_bytes(&ir, &text)) found = strstr(text.data, what) != NULL;
+  tvm_ffi_any_release(&ir);
+  return found;
+}
+
+/* C[i, j] += A[i, k] * B[k, j] over i in 4, k in 64, j in 8 of kind jk (C read and written). */
+static void* make_mac(tvm_tir_for_kind jk) {
+  tvm_tir_buffer_obj* A = tvm_tir_buffer_decl("A", TVM_TIR_FLOAT32, 4, 64);
+  tvm_tir_buffer_obj* B = tvm_tir_buffer_decl("B", TVM_TIR_FLOAT32, 64, 8);
+  tvm_tir_buffer_obj* C = tvm_tir_buffer_decl("C", TVM_TIR_FLOAT32, 4, 8);
+  tvm_tir_var_obj* i = tvm_tir_var("i", TVM_TIR_INT32);
+  tvm_tir_var_obj* k = tvm_tir_var("k", TVM_TIR_INT32);
+  tvm_tir_var_obj* j = tvm_tir_var("j", TVM_TIR_INT32);
+  void* store = tvm_tir_store_take(
+      ref(C),
+      tvm_tir_add_take(tvm_tir_load_take(ref(C), ref(i), ref(j)),
+                       tvm_tir_mul_take(tvm_tir_load_take(ref(A), ref(i), ref(k)),
+                                        tvm_tir_load_take(ref(B), ref(k), ref(j)))),
+      ref(i), ref(j));
+  void* body = tvm_tir_serial_take(
+      ref(i), tvm_tir_int(0), tvm_tir_int(4),
+      tvm_tir_serial_take(ref(k), tvm_tir_int(0), tvm_tir_int(64),
+                          tvm_tir_for_take(ref(j), tvm_tir_int(0), tvm_tir_int(8), jk, store)));
+  void* f = tvm_tir_func_take("mac", tvm_tir_list_take(ref(A), ref(B), ref(C)), body);
+  RELEASE(A, B, C, i, k, j);
+  return f;
+}
+
+TEST(loop_metadata) {
+  void* fv = make_mac(TVM_TIR_FOR_VECTORIZED); /* k: 64 steps over <8 x float> */
+  void* fs = make_mac(TVM_TIR_FOR_SERIAL);     /* scalar code only */
+  DIFF(fv, .seed = 31);
+  DIFF(fs, .seed = 32);
+  void* gv = tvm_tir_lower(fv, NULL);
+  void* gs = tvm_tir_lower(fs, NULL);
+  CHECK(gv != NULL && gs != NULL);
+  if (gv && gs) {
+    /* As generated (O0: no pass rewrites the metadata). */
+    CHECK(ir_contains(gv, 0, "<8 x float>"));
+    CHECK(ir_contains(gv, 0, "!{!\"llvm.loop.mustprogress\"}"));
+    CHECK(ir_contains(gv, 0, "!{!\"llvm.loop.unroll.count\", i32 "));
+    CHECK(ir_contains(gv, 0, ", !llvm.loop !"));
+    CHECK(ir_contains(gs, 0, "!{!\"llvm.loop.mustprogress\"}"));
+    CHECK(!ir_contains(gs, 0, "llvm.loop.unroll"));
+    /* Optimised: the k loop stays a loop over vectors, with its metadata. */
+    CHECK(ir_contains(gv, 3, "<8 x float>"));
+    CHECK(ir_contains(gv, 3, "!{!\"llvm.loop.mustprogress\"}"));
+    CHECK(ir_contains(gv, 3, ", !llvm.loop !"));
+  }
+  RELEASE(fv, fs, gv, gs);
+}
+
 static int count_threads(void) {
   FILE* p = fopen("/proc/self/status", "r");
   int n = 0;
@@ -936,6 +999,7 @@ int main(void) {
   RUN(local_allocation);
   RUN(large_func);
   RUN(matmul_loop_kinds);
+  RUN(loop_metadata);
   RUN(options);
   RUN(jit_module_of_functions);
   RUN(parallel_loop);

@@ -42,6 +42,15 @@ const char* tvm_codegen_version(void);
 
 #define TVM_CODEGEN_MAX_STACK_ALLOC (1 << 20)
 
+/* Loop unrolling policy (libcodegen/README.md, "Loop metadata"): a For loop whose body holds
+ * vector values of at least TVM_CODEGEN_UNROLL_VECTOR_BITS bits and whose constant extent times
+ * its body size (TIR operations, nested constant extents multiplied in) exceeds
+ * TVM_CODEGEN_UNROLL_BUDGET gets llvm.loop.unroll.count = the largest power of two c with
+ * c * body size <= the budget (llvm.loop.unroll.disable when c = 1) instead of LLVM's full
+ * unrolling. Other loops keep LLVM's default; every For loop is llvm.loop.mustprogress. */
+#define TVM_CODEGEN_UNROLL_VECTOR_BITS 128
+#define TVM_CODEGEN_UNROLL_BUDGET 128
+
 typedef struct {
   int opt_level;  /* 0..3: the LLVM pipeline default<On>; default 3 */
   bool fast_math; /* fast-math flags on float operations; default off */
