@@ -187,51 +187,19 @@ TEST(block_alloc_buffers_and_realize) {
   RELEASE(A, B, Tb, j, k, f, U, g);
 }
 
-static void* block_with_matches(void* match_buffers, void* body) {
-  tvm_tir_sblock_fields fields = {0};
-  fields.name_hint = "m";
-  fields.body = body;
-  fields.match_buffers = match_buffers;
-  tvm_tir_sblock_obj* block = match_buffers && body ? tvm_tir_sblock_new(&fields) : NULL;
-  void* realize = block ? tvm_tir_sblock_realize_new(NULL, NULL, block) : NULL;
-  RELEASE(match_buffers, body, block);
-  return realize;
-}
 
 TEST(match_buffer_with_offsets) {
-  /* S (2, 3) aliases A[1:3, 2:5]; S2 (3,) aliases A[3:4, 0:3] (fewer dimensions). */
-  tvm_tir_buffer_obj* A = tvm_tir_buffer_decl("A", TVM_TIR_INT32, 4, 6);
-  tvm_tir_buffer_obj* S = tvm_tir_buffer_decl("S", TVM_TIR_INT32, 2, 3);
-  tvm_tir_buffer_obj* S2 = buf1("S2", TVM_TIR_INT32, 3);
-  /* S3 (1, 2) aliases A[2:3, 4:6] with symbolic strides and elem_offset, bound from the view. */
-  tvm_tir_var_obj* off = tvm_tir_var("off", TVM_TIR_INT32);
-  tvm_tir_var_obj* s0 = tvm_tir_var("s0", TVM_TIR_INT32);
-  tvm_tir_var_obj* s1 = tvm_tir_var("s1", TVM_TIR_INT32);
-  void* shape3 = tvm_tir_list_take(tvm_tir_int(1), tvm_tir_int(2));
-  void* strides3 = tvm_tir_list_take(ref(s0), ref(s1));
-  tvm_tir_var_obj* d3 = tvm_tir_ptr_var("S3", TVM_TIR_INT32, NULL);
-  tvm_tir_buffer_obj* S3 = tvm_tir_buffer_new(&(tvm_tir_buffer_fields){.data = d3,
-                                                                       .dtype = TVM_TIR_INT32,
-                                                                       .shape = shape3,
-                                                                       .strides = strides3,
-                                                                       .elem_offset = &off->expr,
-                                                                       .name = "S3"});
-  RELEASE(shape3, strides3, d3);
+  /* The aliases S, S2, S3 of A from tvm_tir_testing_make_aliases (tir_testing.h). */
+  tvm_tir_testing_aliases al;
+  if (tvm_tir_testing_make_aliases(&al) != 0) {
+    CHECK_OK(-1);
+    return;
+  }
+  tvm_tir_buffer_obj *A = al.A, *S = al.S, *S2 = al.S2, *S3 = al.S3;
+  tvm_tir_var_obj *off = al.off, *s0 = al.s0;
   tvm_tir_var_obj* i = tvm_tir_var("i", TVM_TIR_INT32);
   tvm_tir_var_obj* j = tvm_tir_var("j", TVM_TIR_INT32);
-  void* mb = tvm_tir_list_take(
-      tvm_tir_match_buffer_region_new(
-          S,
-          tir_temp(tvm_tir_region_take(ref(A), tvm_tir_range_take(tvm_tir_int(1), tvm_tir_int(2)),
-                                       tvm_tir_range_take(tvm_tir_int(2), tvm_tir_int(3))))),
-      tvm_tir_match_buffer_region_new(
-          S2,
-          tir_temp(tvm_tir_region_take(ref(A), tvm_tir_range_take(tvm_tir_int(3), tvm_tir_int(1)),
-                                       tvm_tir_range_take(tvm_tir_int(0), tvm_tir_int(3))))),
-      tvm_tir_match_buffer_region_new(
-          S3,
-          tir_temp(tvm_tir_region_take(ref(A), tvm_tir_range_take(tvm_tir_int(2), tvm_tir_int(1)),
-                                       tvm_tir_range_take(tvm_tir_int(4), tvm_tir_int(2))))));
+  void* mb = ref(al.match_buffers);
   void* body = tvm_tir_seq_take(
       tvm_tir_serial_take(
           ref(i), tvm_tir_int(0), tvm_tir_int(2),
@@ -244,7 +212,7 @@ TEST(match_buffer_with_offsets) {
       tvm_tir_store_take(ref(S2), tvm_tir_int(100), tvm_tir_int(2)),
       tvm_tir_store_take(ref(S3), ref(off), tvm_tir_int(0), tvm_tir_int(0)),
       tvm_tir_store_take(ref(S3), ref(s0), tvm_tir_int(0), tvm_tir_int(1)));
-  void* f = tvm_tir_func_take("f", tvm_tir_list_take(ref(A)), block_with_matches(mb, body));
+  void* f = tvm_tir_func_take("f", tvm_tir_list_take(ref(A)), tvm_tir_testing_block_with_matches(mb, body));
   int32_t a[24] = {0};
   int64_t sa[] = {4, 6};
   DLTensor ta = dl(a, TVM_TIR_INT32, 2, sa, NULL);
@@ -263,10 +231,11 @@ TEST(match_buffer_with_offsets) {
                                       tvm_tir_range_take(tvm_tir_int(2), tvm_tir_int(3))))));
   void* g = tvm_tir_func_take(
       "g", tvm_tir_list_take(ref(A)),
-      block_with_matches(
+      tvm_tir_testing_block_with_matches(
           mb2, tvm_tir_store_take(ref(S), tvm_tir_int(1), tvm_tir_int(0), tvm_tir_int(3))));
   RUN_ERR("IndexError", "buffer S: index [0, 3] is out of bounds for shape [2, 3]", g, T(&ta));
-  RELEASE(A, S, S2, S3, off, s0, s1, i, j, f, g);
+  RELEASE(i, j, f, g);
+  tvm_tir_testing_aliases_release(&al);
 }
 
 TEST(block_predicate_and_iter_values) {

@@ -2,6 +2,7 @@
 #include "tir_testing.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static void* ref(void* obj) { return tvm_tir_ref(obj); }
 
@@ -94,4 +95,68 @@ tvm_tir_prim_func_obj* tvm_tir_testing_make_matmul(const char* tag, int64_t m, i
       tvm_tir_serial_take(j, tvm_tir_int(0), tvm_tir_int(n),
                           tvm_tir_serial_take(kk, tvm_tir_int(0), tvm_tir_int(k), block)));
   return tvm_tir_func_take("matmul", tvm_tir_list_take(A, B, C), loops);
+}
+
+void* tvm_tir_testing_block_with_matches(void* match_buffers, void* body) {
+  tvm_tir_sblock_fields fields = {0};
+  fields.name_hint = "m";
+  fields.body = body;
+  fields.match_buffers = match_buffers;
+  tvm_tir_sblock_obj* block = match_buffers && body ? tvm_tir_sblock_new(&fields) : NULL;
+  void* realize = block ? tvm_tir_sblock_realize_new(NULL, NULL, block) : NULL;
+  tvm_ffi_release(match_buffers);
+  tvm_ffi_release(body);
+  tvm_ffi_release(block);
+  return realize;
+}
+
+/* MatchBufferRegion of `alias` over A[r0 : r0 + e0, r1 : r1 + e1] (a new reference). */
+static void* match2(tvm_tir_buffer_obj* alias, tvm_tir_buffer_obj* A, int64_t r0, int64_t e0,
+                    int64_t r1, int64_t e1) {
+  tvm_tir_buffer_region_obj* region =
+      tvm_tir_region_take(ref(A), tvm_tir_range_take(tvm_tir_int(r0), tvm_tir_int(e0)),
+                          tvm_tir_range_take(tvm_tir_int(r1), tvm_tir_int(e1)));
+  void* m = region ? tvm_tir_match_buffer_region_new(alias, region) : NULL;
+  tvm_ffi_release(region);
+  return m;
+}
+
+void tvm_tir_testing_aliases_release(tvm_tir_testing_aliases* a) {
+  void* objs[] = {a->A, a->S, a->S2, a->S3, a->off, a->s0, a->s1, a->match_buffers};
+  for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); ++i) tvm_ffi_release(objs[i]);
+  memset(a, 0, sizeof(*a));
+}
+
+int tvm_tir_testing_make_aliases(tvm_tir_testing_aliases* out) {
+  memset(out, 0, sizeof(*out));
+  out->A = tvm_tir_buffer_decl("A", TVM_TIR_INT32, 4, 6);
+  out->S = tvm_tir_buffer_decl("S", TVM_TIR_INT32, 2, 3);
+  out->S2 = tvm_tir_buffer_decl("S2", TVM_TIR_INT32, 3);
+  out->off = tvm_tir_var("off", TVM_TIR_INT32);
+  out->s0 = tvm_tir_var("s0", TVM_TIR_INT32);
+  out->s1 = tvm_tir_var("s1", TVM_TIR_INT32);
+  void* shape3 = tvm_tir_list_take(tvm_tir_int(1), tvm_tir_int(2));
+  void* strides3 = tvm_tir_list_take(ref(out->s0), ref(out->s1));
+  tvm_tir_var_obj* d3 = tvm_tir_ptr_var("S3", TVM_TIR_INT32, NULL);
+  if (shape3 && strides3 && d3 && out->off) {
+    out->S3 = tvm_tir_buffer_new(&(tvm_tir_buffer_fields){.data = d3,
+                                                          .dtype = TVM_TIR_INT32,
+                                                          .shape = shape3,
+                                                          .strides = strides3,
+                                                          .elem_offset = &out->off->expr,
+                                                          .name = "S3"});
+  }
+  tvm_ffi_release(shape3);
+  tvm_ffi_release(strides3);
+  tvm_ffi_release(d3);
+  if (out->A && out->S && out->S2 && out->S3) {
+    out->match_buffers = tvm_tir_list_take(match2(out->S, out->A, 1, 2, 2, 3),
+                                           match2(out->S2, out->A, 3, 1, 0, 3),
+                                           match2(out->S3, out->A, 2, 1, 4, 2));
+  }
+  if (!out->match_buffers) {
+    tvm_tir_testing_aliases_release(out);
+    return -1;
+  }
+  return 0;
 }
