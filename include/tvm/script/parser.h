@@ -34,6 +34,7 @@
 #ifndef TVM_SCRIPT_PARSER_H_
 #define TVM_SCRIPT_PARSER_H_
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <tvm/script/doc.h>
 #include <tvm/script/lexer.h>
@@ -50,6 +51,27 @@ void* tvm_script_parse_doc(const char* source, size_t len, const char* filename)
  * its module name as written ("tirx", "tir", "ir", "relax"). out_imports may be NULL. */
 void* tvm_script_parse_doc_ex(const char* source, size_t len, const char* filename,
                               void** out_imports);
+
+/* ---- Text -> IR -------------------------------------------------------------------------- */
+typedef struct {
+  const char* filename;    /* for messages; NULL = "<string>" */
+  /* Caller-supplied bindings visible to the program (upstream's extra_vars): an
+   * ffi.Map<String, Any> (borrowed; NULL = none). Names defined in the file shadow them. */
+  const void* extra_vars;
+  bool check_well_formed;  /* run tvm_tir_verify_well_formed on the result (default true;
+                              a decorator's check_well_formed=False turns it off) */
+} tvm_script_parse_options;
+void tvm_script_parse_options_init(tvm_script_parse_options* opts);
+
+/*
+ * TVMScript text -> IR. The result (a new reference) is an IRModule for `@I.ir_module class`,
+ * a PrimFunc for a lone `@T.prim_func def`, and for statements outside any definition (a
+ * printed fragment, its free variables declared first) the Stmt / PrimExpr they build. NULL on
+ * failure with ONE error raised: SyntaxError for bad syntax; for a semantic error the kind of
+ * the underlying error (TypeError, ValueError, NameError, ...). Its message is rendered by
+ * tvm_script_diag_render at the span of the construct that caused it. opts NULL = defaults.
+ */
+void* tvm_script_parse(const char* source, size_t len, const tvm_script_parse_options* opts);
 
 #ifdef __cplusplus
 }

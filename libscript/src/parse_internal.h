@@ -1,0 +1,115 @@
+/*
+ * parse_internal.h: the contract between the TVMScript parser's evaluator (parse_eval.c and the
+ * statement handlers) and the registries of `T.*` / `I.*` builtins implemented in C.
+ *
+ * Values. The evaluator works on TVMFFIAny values (owned): None, bool, int, float, ffi.String,
+ * ffi.Array (tuples and lists), ffi.Map (dicts), and IR objects (PrimExpr, Var, Buffer,
+ * BufferRegion, Range, IterVar, GlobalVar, Stmt, types). A subscript `A[i, j]` of a Buffer
+ * evaluates to a BufferLoad when every index is a scalar, and to a BufferRegion when one is a
+ * slice (`A[0:4, i]`): builtins that want regions (T.reads) convert a BufferLoad to a point
+ * region with tvm_script_value_to_region.
+ *
+ * Builtins. Every `T.<name>` (dotted names included: "axis.remap") is one entry of a table:
+ *   - expression builtins (parse_tir_builtins_expr.c): dtype constructors `T.float32(1)` /
+ *     `T.int32()` (a new Var when called with no value), operators and intrinsics
+ *     (`T.max`, `T.exp`, `T.Cast`, `T.if_then_else`, `T.call_extern`, ...);
+ *   - statement and frame builtins (parse_tir_builtins_stmt.c): `T.sblock`, `T.init`, `T.reads`,
+ *     `T.axis.*`, `T.serial`/`T.grid`/..., `T.func_attr`, `T.match_buffer`, `T.Buffer`,
+ *     `T.alloc_buffer`, `T.decl_buffer`, `T.launch_thread`, `T.attr`, `T.evaluate`, ... which
+ *     call the IR builder (tvm/script/ir_builder.h).
+ * A builtin that opens frames (T.sblock in a `with`, T.grid in a `for`) enters them in the
+ * builder and returns; the statement handler that evaluated it recorded the builder depth before
+ * and closes the frames it opened after the body (tvm_script_builder_exit until the depth is
+ * back). In an assignment context a frame builtin opens a rest-of-body frame instead.
+ *
+ * Errors. A builtin raises through the FFI error slot (TypeError, ValueError, ...) with a
+ * message that does not include a location; before raising it may set call->error_arg to the
+ * index of the offending argument (positional i, or num_args + k for keyword k). The evaluator
+ * then re-raises the same kind with the message rendered at the span of that argument (or of
+ * the whole call when error_arg < 0) by tvm_script_diag_render.
+ */
+#ifndef TVM_SCRIPT_PARSE_INTERNAL_H_
+#define TVM_SCRIPT_PARSE_INTERNAL_H_
+
+#include <tvm/script/ir_builder.h>
+#include <tvm/script/parser.h>
+#include <tvm/tir/tir.h>
+
+/* Where a call appears; frame builtins and var-creating builtins behave accordingly. */
+typedef enum {
+  TVM_SCRIPT_CTX_EXPR = 0, /* inside an expression */
+  TVM_SCRIPT_CTX_STMT,     /* an expression statement: `T.reads(...)` */
+  TVM_SCRIPT_CTX_ASSIGN,   /* the right side of `x = ...` / `a, b = ...` (targets named) */
+  TVM_SCRIPT_CTX_WITH,     /* a `with` item: `with T.sblock("b"):` / `... as x` (target named) */
+  TVM_SCRIPT_CTX_FOR,      /* the iterable of `for i, j in ...` (targets named) */
+} tvm_script_call_ctx;
+
+typedef struct tvm_script_call {
+  tvm_script_builder* builder;
+  const char* name;          /* "T.max": for messages */
+  tvm_script_call_ctx ctx;
+  /* Names being bound by the statement (assignment / for / with-as targets), else 0 / NULL. */
+  int32_t num_targets;
+  const char* const* targets;
+  int32_t num_args;
+  const TVMFFIAny* args; /* borrowed */
+  int32_t num_kwargs;
+  const char* const* kw_names;
+  const TVMFFIAny* kwargs; /* borrowed */
+  int32_t error_arg;       /* set by the builtin before raising; -1 = the whole call */
+} tvm_script_call;
+
+/* Returns 0 with *out set (a new value; None when the builtin only has a side effect), or -1
+ * with an error raised. */
+typedef int (*tvm_script_builtin_fn)(tvm_script_call* call, TVMFFIAny* out);
+
+typedef struct {
+  const char* name; /* without the "T." prefix: "max", "axis.remap", "float32" */
+  tvm_script_builtin_fn fn;
+} tvm_script_builtin;
+
+/* The two tables (each file defines its array and count). */
+extern const tvm_script_builtin tvm_script__tir_expr_builtins[];
+extern const int32_t tvm_script__tir_expr_builtin_count;
+extern const tvm_script_builtin tvm_script__tir_stmt_builtins[];
+extern const int32_t tvm_script__tir_stmt_builtin_count;
+
+/* The builtin `T.<name>` (name[0..len)), or NULL (no error raised). Thread-safe. */
+const tvm_script_builtin* tvm_script__tir_builtin_lookup(const char* name, size_t len);
+/* Whether `name` is a TIR dtype spelling usable as `T.<name>` ("float32", "int8x4", "handle",
+ * "bool", ...); *out_dtype gets it. */
+bool tvm_script__tir_dtype_name(const char* name, size_t len, DLDataType* out_dtype);
+
+/* ---- Argument binding (parse_builtin_args.c) ------------------------------------------------- */
+/*
+ * Bind the call's arguments to a Python-like signature: spec is a comma-separated list of
+ * parameter names, a trailing '=' marks an optional one ("extent, binding, dtype="), a leading
+ * '*' a keyword-only one. out[i] receives a borrowed view of parameter i, or type_index
+ * TVM_SCRIPT_ARG_ABSENT when an optional parameter is absent (test with tvm_script_arg_given).
+ * Raises TypeError like Python: "T.axis.spatial() takes at most 3 arguments (4 given)",
+ * "T.axis.spatial() missing required argument 'binding'", "T.axis.spatial() got an unexpected
+ * keyword argument 'x'", "... got multiple values for argument 'dom'" (setting error_arg).
+ * n_out must equal the number of parameters in spec.
+ */
+#define TVM_SCRIPT_ARG_ABSENT (-1)
+int tvm_script_bind_args(tvm_script_call* call, const char* spec, TVMFFIAny* out, int n_out);
+bool tvm_script_arg_given(const TVMFFIAny* v);
+
+/* Conversions of argument values (each raises TypeError naming `what`, e.g. "argument
+ * 'extent' of T.serial", and returns -1 / NULL on mismatch; call->error_arg is left to the
+ * caller). Results are new references. */
+/* A PrimExpr: PrimExpr objects as they are; Python int -> int32 IntImm (int64 when it does not
+ * fit); float -> float32 FloatImm; bool -> bool IntImm. */
+tvm_tir_expr_obj* tvm_script_value_to_expr(const TVMFFIAny* v, const char* what);
+/* A dtype from a string ("float32"), or from a `T.float32`-like dtype value. */
+int tvm_script_value_to_dtype(const TVMFFIAny* v, const char* what, DLDataType* out);
+/* A borrowed C string of an ffi.String / small string value. */
+const char* tvm_script_value_to_cstr(const TVMFFIAny* v, const char* what);
+/* An int (Python int, or an IntImm). */
+int tvm_script_value_to_int(const TVMFFIAny* v, const char* what, int64_t* out);
+/* An ffi.Array of PrimExpr from a tuple / list / single value (shape-like). */
+void* tvm_script_value_to_expr_array(const TVMFFIAny* v, const char* what);
+/* A BufferRegion from a BufferRegion or BufferLoad (point region) or Buffer (full region). */
+tvm_tir_buffer_region_obj* tvm_script_value_to_region(const TVMFFIAny* v, const char* what);
+
+#endif /* TVM_SCRIPT_PARSE_INTERNAL_H_ */
