@@ -31,23 +31,28 @@
  *                      reads their shape/strides/elem_offset); the body starts with a DeclBuffer
  *                      of each parameter's flat view (same data Var, elem_offset 0, strides
  *                      empty, shape [elem_offset + span]) and uses only flat buffers.
- *  4. simplify         tvm_tir_simplify_expr on every expression under the ranges of the
+ *  4. loop_partition   a serial/parallel loop with constant bounds whose body tests a
+ *                      condition on its variable (the tail predicate of a split loop, a padding
+ *                      border) -> up to three loops, the middle one over the largest interval
+ *                      where the condition is provably true (the next simplify folds it away
+ *                      there, leaving straight-line code to vectorize); fresh variables per part.
+ *  5. simplify         tvm_tir_simplify_expr on every expression under the ranges of the
  *                      enclosing loops; IfThenElse with a constant condition folded, no-op
  *                      Evaluate(constant) statements dropped from sequences.
- *  5. unroll_loops     For kind unrolled with a constant extent -> the body repeated with the
+ *  6. unroll_loops     For kind unrolled with a constant extent -> the body repeated with the
  *                      loop var replaced by each value (binding sites renamed so SSA holds); a
  *                      non-constant extent becomes a serial loop; above 65536 is a ValueError.
- *  6. vectorize_loops  For kind vectorized with a constant extent N (1 < N <= 64) -> one vector
+ *  7. vectorize_loops  For kind vectorized with a constant extent N (1 < N <= 64) -> one vector
  *                      body: loop var -> Ramp(min, 1, N), invariant scalars broadcast, loads and
  *                      stores with Ramp indices. A body that cannot be vectorized (a loop, an
  *                      allocation, an if on a lane-varying condition, a call that is not
  *                      elementwise, a store to a lane-invariant location, a vector buffer, ...)
  *                      keeps a serial loop, which is always correct, as do N > 64 and a
  *                      non-constant extent. N == 1 substitutes min.
- *  7. simplify         again, to fold what unrolling and vectorizing exposed.
+ *  8. simplify         again, to fold what unrolling and vectorizing exposed.
  *
  * After step 3 no SBlock, SBlockRealize or BufferRealize is left and buffer accesses have one
- * index per axis_separators group; after step 6 no unrolled or vectorized loop is left.
+ * index per axis_separators group; after step 7 no unrolled or vectorized loop is left.
  */
 #ifndef TVM_TIR_TRANSFORM_H_
 #define TVM_TIR_TRANSFORM_H_
@@ -62,6 +67,7 @@ extern "C" {
 void* tvm_tir_transform_lower_init(const void* mod_or_func);
 void* tvm_tir_transform_convert_blocks(const void* mod_or_func);
 void* tvm_tir_transform_flatten_buffers(const void* mod_or_func);
+void* tvm_tir_transform_loop_partition(const void* mod_or_func);
 void* tvm_tir_transform_simplify(const void* mod_or_func);
 void* tvm_tir_transform_unroll_loops(const void* mod_or_func);
 void* tvm_tir_transform_vectorize_loops(const void* mod_or_func);
@@ -74,14 +80,15 @@ typedef struct {
 } tvm_tir_pass;
 
 /* The flat pipeline (the order above). */
-#define TVM_TIR_LOWER_PASSES                                                                      \
-  {"lower_init", tvm_tir_transform_lower_init},                                                   \
-      {"convert_blocks", tvm_tir_transform_convert_blocks},                                       \
-      {"flatten_buffers", tvm_tir_transform_flatten_buffers},                                     \
-      {"simplify", tvm_tir_transform_simplify}, {"unroll_loops", tvm_tir_transform_unroll_loops}, \
-      {"vectorize_loops", tvm_tir_transform_vectorize_loops}, {                                   \
-    "simplify", tvm_tir_transform_simplify                                                        \
-  }
+#define TVM_TIR_LOWER_PASSES                                  \
+  {"lower_init", tvm_tir_transform_lower_init},               \
+      {"convert_blocks", tvm_tir_transform_convert_blocks},   \
+      {"flatten_buffers", tvm_tir_transform_flatten_buffers}, \
+      {"loop_partition", tvm_tir_transform_loop_partition},   \
+      {"simplify", tvm_tir_transform_simplify},               \
+      {"unroll_loops", tvm_tir_transform_unroll_loops},       \
+      {"vectorize_loops", tvm_tir_transform_vectorize_loops}, \
+      {"simplify", tvm_tir_transform_simplify}
 
 typedef struct {
   /* Run tvm_tir_verify_well_formed on the input and after every pass; a failure is a
