@@ -4,7 +4,8 @@
 #   BUILD_DIR=b ./setup.sh -DCMAKE_BUILD_TYPE=Debug -DTVM_SANITIZE=ON
 set -euo pipefail
 cd "$(dirname "$0")"
-pkgs=(build-essential cmake pkg-config libdlpack-dev libjemalloc-dev clang llvm-19-dev lua5.4)
+pkgs=(build-essential cmake pkg-config libdlpack-dev libjemalloc-dev clang llvm-19-dev lua5.4
+      libopenblas-dev python3)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

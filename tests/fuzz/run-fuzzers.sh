@@ -21,6 +21,8 @@ for f in "$build"/tests/fuzz/fuzz_*; do
   fi
   args=("$corpus")
   [ -d "$seeds" ] && args+=("$seeds")
+  # The TVMScript parsers start from the project's corpus of real programs.
+  case $name in fuzz_parse*) [ -d tests/corpus/tir ] && args+=(tests/corpus/tir) ;; esac
   echo "-- $name for ${secs}s"
   if ! "$f" -max_total_time="$secs" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
       -print_final_stats=1 "${args[@]}" > "$build/tests/fuzz/$name.log" 2>&1; then
