@@ -160,8 +160,10 @@ static double read_back_g(double v, int digits) {
 }
 
 /* The value with the shortest decimal text that reads back as the same value of the float
- * type (float32 values compare in float precision, float16/bfloat16 values after rounding to
- * that type). */
+ * type: float32 values compare in float precision when the stored double is a float32 value
+ * (a folded constant may not be: then the double's own shortest text, so that parsing gives back
+ * the same double), float16/bfloat16 values after rounding to that type (the parser rounds
+ * them). */
 static double shortest(double v, DLDataType t) {
   if (v > -1e15 && v < 1e15 && v == (double)(int64_t)v) return v; /* integral: exact */
   if (t.bits == 16 && (t.code == kDLFloat || t.code == kDLBfloat)) {
@@ -174,7 +176,7 @@ static double shortest(double v, DLDataType t) {
     return v;
   }
   char buf[40];
-  tvm_ffi_format_double(v, t.bits == 32, buf, sizeof(buf));
+  tvm_ffi_format_double(v, t.bits == 32 && (double)(float)v == v, buf, sizeof(buf));
   return tvm_ffi_strtod(buf, NULL);
 }
 
@@ -252,8 +254,10 @@ static tvm_script_doc_obj* conv_binary(tvm_script_docsifier* d, const TVMFFIAny*
 static tvm_script_doc_obj* conv_not(tvm_script_docsifier* d, const TVMFFIAny* obj,
                                     const void* path) {
   const tvm_tir_not_obj* n = (const void*)obj->v_obj;
-  return tvm_script_operation_doc_take(TVM_SCRIPT_OP_Not,
-                                       tvm_script_doc_array_take(tir_child(d, n->a, path, "a")));
+  tvm_script_doc_obj* a = tir_child(d, n->a, path, "a");
+  /* `not` of a constant would fold when parsed. */
+  if (is_imm(n->a)) return tvm_script_doc_call_take(tir_prefixed(d, "Not"), a);
+  return tvm_script_operation_doc_take(TVM_SCRIPT_OP_Not, tvm_script_doc_array_take(a));
 }
 
 static tvm_script_doc_obj* conv_select(tvm_script_docsifier* d, const TVMFFIAny* obj,
