@@ -71,10 +71,9 @@ static int collect(const void* mod_or_func, func_list* out) {
 
 /* Generate (unoptimised) IR for every function into mod. */
 static int generate(const func_list* l, LLVMContextRef ctx, LLVMModuleRef mod,
-                    const tvm_codegen_options* o, bool parallel) {
+                    const tvm_codegen_options* o) {
   cg_state s;
   cg_init(&s, ctx, mod, o);
-  s.parallel = parallel;
   int rc = 0;
   for (int64_t i = 0; i < l->n && rc == 0; ++i) rc = cg_function(&s, l->funcs[i], l->names[i]);
   if (rc != 0 && !tvm_ffi_error_pending()) tvm_ffi_raise("RuntimeError", "codegen failed");
@@ -155,15 +154,23 @@ void* tvm_codegen_build(const void* mod_or_func, const char* target,
   LLVMTargetMachineRef tm = NULL;
   jit_module* m = NULL;
   cg_jit* jit = NULL;
-  if (generate(&l, ctx, mod, &o, true) != 0) goto fail;
+  if (generate(&l, ctx, mod, &o) != 0) goto fail;
   tm = cg_target_machine(&o, true);
   if (!tm || cg_optimize(mod, tm, &o) != 0) goto fail;
   jit = cg_jit_create(tm); /* takes tm */
   tm = NULL;
   if (!jit) goto fail;
+  bool parallel = LLVMGetNamedGlobal(mod, CG_PARALLEL_LAUNCH_SYMBOL) != NULL;
   LLVMModuleRef taken = mod;
   mod = NULL;
   if (cg_jit_add_module(jit, taken, tsctx) != 0) goto fail;
+  if (parallel) {
+    /* What the loader does for a library: fill the launch variable with libtvmffi's
+     * TVMBackendParallelLaunch (NULL, hence serial loops, if the runtime has none). */
+    void** var = cg_jit_lookup(jit, CG_PARALLEL_LAUNCH_SYMBOL);
+    if (!var) goto fail;
+    *var = tvm_ffi_env_capi_lookup(CG_PARALLEL_LAUNCH_CAPI);
+  }
   m = tvm_ffi_module_new(&g_jit_vtable, sizeof(jit_module));
   if (!m) goto fail;
   m->names = tvm_ffi_calloc((size_t)l.n + 1, sizeof(char*));
@@ -198,7 +205,7 @@ static int build_standalone(const void* mod_or_func, const tvm_codegen_options* 
   LLVMContextRef ctx = LLVMContextCreate();
   LLVMModuleRef mod = LLVMModuleCreateWithNameInContext("tvm_codegen", ctx);
   LLVMTargetMachineRef tm = NULL;
-  int rc = generate(&l, ctx, mod, o, false);
+  int rc = generate(&l, ctx, mod, o);
   func_list_free(&l);
   if (rc == 0) tm = cg_target_machine(o, false);
   if (rc == 0 && (!tm || cg_optimize(mod, tm, o) != 0)) rc = -1;

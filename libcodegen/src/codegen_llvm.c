@@ -30,7 +30,9 @@ void cg_init(cg_state* s, LLVMContextRef ctx, LLVMModuleRef mod, const tvm_codeg
 void cg_free(cg_state* s) {
   if (s->b) LLVMDisposeBuilder(s->b);
   tvm_ffi_free(s->binds);
+  tvm_ffi_free(s->live_allocs);
   s->binds = NULL;
+  s->live_allocs = NULL;
   s->b = NULL;
 }
 
@@ -111,6 +113,9 @@ static LLVMValueRef const_i64(cg_state* s, int64_t v) {
   return LLVMConstInt(s->i64, (unsigned long long)v, 1);
 }
 
+LLVMValueRef cg_const_i32(cg_state* s, int64_t v) { return const_i32(s, v); }
+LLVMValueRef cg_const_i64(cg_state* s, int64_t v) { return const_i64(s, v); }
+
 static LLVMValueRef splat(cg_state* s, LLVMValueRef v, int lanes) {
   LLVMTypeRef vt = LLVMVectorType(LLVMTypeOf(v), (unsigned)lanes);
   LLVMValueRef one = LLVMBuildInsertElement(s->b, LLVMGetUndef(vt), v, const_i32(s, 0), "");
@@ -119,12 +124,35 @@ static LLVMValueRef splat(cg_state* s, LLVMValueRef v, int lanes) {
 }
 
 /* ---- Errors raised by generated code ------------------------------------------------------ */
-void cg_emit_raise(cg_state* s, const char* kind, LLVMValueRef* parts, int n) {
-  LLVMTypeRef arr_t = LLVMArrayType(s->ptr, (unsigned)n);
+LLVMValueRef cg_entry_alloca(cg_state* s, LLVMTypeRef t, const char* name) {
   LLVMBasicBlockRef cur = LLVMGetInsertBlock(s->b);
   LLVMPositionBuilder(s->b, s->entry, LLVMGetFirstInstruction(s->entry));
-  LLVMValueRef arr = LLVMBuildAlloca(s->b, arr_t, "msg_parts");
+  LLVMValueRef a = LLVMBuildAlloca(s->b, t, name);
   LLVMPositionBuilderAtEnd(s->b, cur);
+  return a;
+}
+
+void cg_emit_release(cg_state* s, LLVMValueRef handle) {
+  LLVMTypeRef ft = LLVMFunctionType(s->i32, &s->ptr, 1, 0);
+  LLVMValueRef decref = LLVMGetNamedFunction(s->mod, "TVMFFIObjectDecRef");
+  if (!decref) decref = LLVMAddFunction(s->mod, "TVMFFIObjectDecRef", ft);
+  LLVMBasicBlockRef rel = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "release");
+  LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "released");
+  LLVMBuildCondBr(s->b, LLVMBuildIsNotNull(s->b, handle, ""), rel, next);
+  LLVMPositionBuilderAtEnd(s->b, rel);
+  LLVMBuildCall2(s->b, ft, decref, &handle, 1, "");
+  LLVMBuildBr(s->b, next);
+  LLVMPositionBuilderAtEnd(s->b, next);
+}
+
+void cg_emit_ret(cg_state* s, LLVMValueRef v) {
+  for (int64_t k = s->nallocs - 1; k >= s->alloc_base; --k) cg_emit_release(s, s->live_allocs[k]);
+  LLVMBuildRet(s->b, v);
+}
+
+void cg_emit_raise(cg_state* s, const char* kind, LLVMValueRef* parts, int n) {
+  LLVMTypeRef arr_t = LLVMArrayType(s->ptr, (unsigned)n);
+  LLVMValueRef arr = cg_entry_alloca(s, arr_t, "msg_parts");
   for (int i = 0; i < n; ++i) {
     LLVMValueRef idx[2] = {const_i32(s, 0), const_i32(s, i)};
     LLVMBuildStore(s->b, parts[i], LLVMBuildGEP2(s->b, arr_t, arr, idx, 2, ""));
@@ -133,7 +161,7 @@ void cg_emit_raise(cg_state* s, const char* kind, LLVMValueRef* parts, int n) {
   LLVMTypeRef ft = LLVMFunctionType(s->vd, ft_params, 3, 0);
   LLVMValueRef args[3] = {cg_cstr(s, kind), arr, const_i32(s, n)};
   LLVMBuildCall2(s->b, ft, s->fn_raise_parts, args, 3, "");
-  LLVMBuildRet(s->b, const_i32(s, -1));
+  cg_emit_ret(s, const_i32(s, -1));
 }
 
 void cg_emit_check(cg_state* s, LLVMValueRef cond, const char* kind, LLVMValueRef* parts, int n) {
@@ -365,12 +393,58 @@ static LLVMValueRef binop(cg_state* s, tvm_tir_kind k, DLDataType t, LLVMValueRe
   }
 }
 
+/* A constant integer divisor other than 0 and -1 (a scalar or a Broadcast of one). */
+static bool safe_const_divisor(const void* b) {
+  if (tvm_tir_kind_of(b) == TVM_TIR_KIND_Broadcast) b = ((const tvm_tir_broadcast_obj*)b)->value;
+  int64_t v;
+  return tvm_tir_as_const_int(b, &v) && v != 0 && v != -1;
+}
+
+/* Integer division semantics of the interpreter for a divisor that is not a safe constant: a
+ * zero divisor (in any lane) raises ValueError "<fname>: <Op>: integer division by zero" instead
+ * of being undefined (SIGFPE on x86); a signed MIN / -1 wraps (MIN, remainder 0) by dividing by
+ * 1 instead. The check branches to a returning block, so a loop-invariant divisor's check is
+ * unswitched out of the loop; constant divisors (all index arithmetic) get no check at all. */
+static LLVMValueRef checked_divisor(cg_state* s, tvm_tir_kind k, DLDataType t, LLVMValueRef a,
+                                    LLVMValueRef b) {
+  LLVMTypeRef ty = LLVMTypeOf(b);
+  LLVMValueRef zero = LLVMConstNull(ty);
+  LLVMValueRef is_zero = LLVMBuildICmp(s->b, LLVMIntEQ, b, zero, "");
+  if (t.lanes > 1)
+    is_zero = call_intrin(s, "llvm.vector.reduce.or", LLVMTypeOf(is_zero), &is_zero, 1);
+  if (!is_zero) return NULL;
+  char msg[600];
+  snprintf(msg, sizeof(msg), "%s: %s: integer division by zero", s->fname, tvm_tir_kind_name(k));
+  LLVMValueRef parts[1] = {cg_cstr(s, msg)};
+  cg_emit_check(s, LLVMBuildNot(s->b, is_zero, ""), "ValueError", parts, 1);
+  if (!is_signed(t)) return b;
+  LLVMValueRef min = LLVMConstInt(LLVMIntTypeInContext(s->ctx, t.bits), 1ULL << (t.bits - 1), 0);
+  LLVMValueRef m1 = LLVMConstAllOnes(LLVMIntTypeInContext(s->ctx, t.bits));
+  LLVMValueRef one = LLVMConstInt(LLVMIntTypeInContext(s->ctx, t.bits), 1, 0);
+  if (t.lanes > 1) {
+    min = splat(s, min, t.lanes);
+    m1 = splat(s, m1, t.lanes);
+    one = splat(s, one, t.lanes);
+  }
+  LLVMValueRef overflow = LLVMBuildAnd(s->b, LLVMBuildICmp(s->b, LLVMIntEQ, a, min, ""),
+                                       LLVMBuildICmp(s->b, LLVMIntEQ, b, m1, ""), "");
+  return LLVMBuildSelect(s->b, overflow, one, b, "");
+}
+
 static LLVMValueRef e_binary(cg_state* s, const void* e) {
   const tvm_tir_binary_obj* n = e;
   LLVMValueRef a = cg_expr(s, n->a);
   LLVMValueRef b = a ? cg_expr(s, n->b) : NULL;
   if (!b) return NULL;
-  return binop(s, tvm_tir_kind_of(e), n->a->dtype, a, b);
+  tvm_tir_kind k = tvm_tir_kind_of(e);
+  bool divides = k == TVM_TIR_KIND_Div || k == TVM_TIR_KIND_Mod || k == TVM_TIR_KIND_FloorDiv ||
+                 k == TVM_TIR_KIND_FloorMod;
+  if (divides && tvm_tir_dtype_is_integer(n->a->dtype) && !tvm_tir_dtype_is_bool(n->a->dtype) &&
+      !safe_const_divisor(n->b)) {
+    b = checked_divisor(s, k, n->a->dtype, a, b);
+    if (!b) return NULL;
+  }
+  return binop(s, k, n->a->dtype, a, b);
 }
 
 static LLVMValueRef e_not(cg_state* s, const void* e) {
@@ -603,6 +677,9 @@ static LLVMValueRef e_call(cg_state* s, const void* e) {
   const char* name = tvm_tir_op_name(op);
   DLDataType t = n->expr.dtype;
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_if_then_else)) return lazy_if(s, n);
+  if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_call_extern) ||
+      tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_call_pure_extern))
+    return cg_call_extern(s, n);
   int64_t na = tvm_tir_array_size(n->args);
   LLVMValueRef a[4] = {0};
   if (na > 4) {
@@ -779,35 +856,7 @@ static int s_buffer_store(cg_state* s, const void* st) {
   return 0;
 }
 
-static int s_allocate(cg_state* s, const void* st) {
-  const tvm_tir_allocate_obj* n = st;
-  int64_t count = 1;
-  for (int64_t i = 0; i < tvm_tir_array_size(n->extents); ++i) {
-    int64_t v;
-    if (!tvm_tir_as_const_int(tvm_tir_array_at(n->extents, i), &v) || v < 0)
-      return cg_fail(s, "NotImplementedError", "Allocate of %s with a non-constant size",
-                     tvm_tir_var_name(n->buffer_var));
-    count *= v;
-    if (count > TVM_CODEGEN_MAX_STACK_ALLOC) break;
-  }
-  int64_t bytes = count * tvm_ffi_dtype_bytes(n->dtype);
-  if (bytes > TVM_CODEGEN_MAX_STACK_ALLOC)
-    return cg_fail(s, "NotImplementedError", "Allocate of %s: %lld bytes exceed the stack limit",
-                   tvm_tir_var_name(n->buffer_var), (long long)bytes);
-  LLVMTypeRef et = cg_mem_type(s, tvm_tir_dtype_element(n->dtype));
-  if (!et) return -1;
-  LLVMBasicBlockRef cur = LLVMGetInsertBlock(s->b);
-  LLVMPositionBuilder(s->b, s->entry, LLVMGetFirstInstruction(s->entry));
-  LLVMValueRef a =
-      LLVMBuildAlloca(s->b, LLVMArrayType(et, (unsigned)(count ? count * n->dtype.lanes : 1)),
-                      tvm_tir_var_name(n->buffer_var));
-  LLVMSetAlignment(a, 64);
-  LLVMPositionBuilderAtEnd(s->b, cur);
-  if (cg_bind(s, n->buffer_var, a) != 0) return -1;
-  int rc = cg_stmt(s, n->body);
-  s->nbinds--;
-  return rc;
-}
+static int s_allocate(cg_state* s, const void* st) { return cg_allocate(s, st); }
 
 static int s_seq(cg_state* s, const void* st) {
   const tvm_tir_seq_stmt_obj* n = st;
@@ -848,8 +897,8 @@ static int s_evaluate(cg_state* s, const void* st) {
 
 /* ---- Loop metadata (policy: TVM_CODEGEN_UNROLL_* in codegen.h, README "Loop metadata") ---- */
 typedef struct {
-  int64_t size;  /* TIR operations (non-leaf expressions and statements), saturating */
-  int vbits;     /* widest vector value seen, in bits (0: scalar code only) */
+  int64_t size; /* TIR operations (non-leaf expressions and statements), saturating */
+  int vbits;    /* widest vector value seen, in bits (0: scalar code only) */
 } loop_cost;
 
 static int64_t sat_add(int64_t a, int64_t b) { return a > INT64_MAX - b ? INT64_MAX : a + b; }
@@ -912,7 +961,7 @@ static void cost_of(const void* body, loop_cost* out) {
 }
 
 /* The unroll hint of loop n (cg_loop_metadata's unroll_count): 0 = LLVM's default. */
-static unsigned unroll_hint(const tvm_tir_for_obj* n) {
+unsigned cg_unroll_hint(const tvm_tir_for_obj* n) {
   if (tvm_tir_kind_of(n->extent) != TVM_TIR_KIND_IntImm) return 0;
   int64_t trips = ((const tvm_tir_int_imm_obj*)n->extent)->value;
   if (trips <= 1) return 0;
@@ -927,116 +976,10 @@ static unsigned unroll_hint(const tvm_tir_for_obj* n) {
   return count;
 }
 
-/* A parallel loop: its body outlined into `int closure(task_id, num_tasks, env)` over a chunk
- * [lo + task_id * chunk, min(lo + (task_id + 1) * chunk, hi)), env a stack struct holding every
- * value bound so far, run with tvm_ffi_parallel_launch (0 tasks = the pool size). A failed task's
- * error is raised on the caller's thread and its code returned. */
-static int s_parallel_for(cg_state* s, const tvm_tir_for_obj* n, LLVMValueRef lo,
-                          LLVMValueRef ext) {
-  LLVMTypeRef t = LLVMTypeOf(lo);
-  int64_t nb = s->nbinds;
-  LLVMTypeRef* ft = tvm_ffi_malloc(sizeof(LLVMTypeRef) * (size_t)(nb + 2));
-  if (!ft) {
-    s->failed = true;
-    return -1;
-  }
-  ft[0] = t; /* lo */
-  ft[1] = t; /* extent */
-  for (int64_t i = 0; i < nb; ++i) ft[i + 2] = LLVMTypeOf(s->binds[i].value);
-  LLVMTypeRef env_t = LLVMStructTypeInContext(s->ctx, ft, (unsigned)(nb + 2), 0);
-  tvm_ffi_free(ft);
-  /* Caller side: fill the environment, launch, propagate a failure. */
-  LLVMBasicBlockRef cur = LLVMGetInsertBlock(s->b);
-  LLVMPositionBuilder(s->b, s->entry, LLVMGetFirstInstruction(s->entry));
-  LLVMValueRef env = LLVMBuildAlloca(s->b, env_t, "par_env");
-  LLVMPositionBuilderAtEnd(s->b, cur);
-  LLVMBuildStore(s->b, lo, LLVMBuildStructGEP2(s->b, env_t, env, 0, ""));
-  LLVMBuildStore(s->b, ext, LLVMBuildStructGEP2(s->b, env_t, env, 1, ""));
-  for (int64_t i = 0; i < nb; ++i)
-    LLVMBuildStore(s->b, s->binds[i].value,
-                   LLVMBuildStructGEP2(s->b, env_t, env, (unsigned)(i + 2), ""));
-  char name[600];
-  snprintf(name, sizeof(name), "__tvm_codegen_%s_parallel_%d", s->fname, s->nclosures++);
-  LLVMTypeRef cpt[3] = {s->i32, s->i32, s->ptr};
-  LLVMTypeRef closure_t = LLVMFunctionType(s->i32, cpt, 3, 0);
-  LLVMValueRef closure = LLVMAddFunction(s->mod, name, closure_t);
-  LLVMSetLinkage(closure, LLVMInternalLinkage);
-  LLVMValueRef launch = LLVMGetNamedFunction(s->mod, "tvm_ffi_parallel_launch");
-  LLVMTypeRef lpt[3] = {s->ptr, s->ptr, s->i32};
-  LLVMTypeRef launch_t = LLVMFunctionType(s->i32, lpt, 3, 0);
-  if (!launch) launch = LLVMAddFunction(s->mod, "tvm_ffi_parallel_launch", launch_t);
-  LLVMValueRef largs[3] = {closure, env, LLVMConstInt(s->i32, 0, 0)};
-  LLVMValueRef rc = LLVMBuildCall2(s->b, launch_t, launch, largs, 3, "");
-  LLVMBasicBlockRef fail = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "par_fail");
-  LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "par_ok");
-  LLVMBuildCondBr(s->b, LLVMBuildICmp(s->b, LLVMIntEQ, rc, LLVMConstInt(s->i32, 0, 0), ""), ok,
-                  fail);
-  LLVMPositionBuilderAtEnd(s->b, fail);
-  LLVMBuildRet(s->b, rc);
-  LLVMPositionBuilderAtEnd(s->b, ok);
-  LLVMBasicBlockRef resume = ok;
-  /* Closure side: the same bindings, reloaded from the environment. */
-  LLVMValueRef saved_fn = s->fn;
-  LLVMBasicBlockRef saved_entry = s->entry;
-  s->fn = closure;
-  s->entry = LLVMAppendBasicBlockInContext(s->ctx, closure, "entry");
-  LLVMPositionBuilderAtEnd(s->b, s->entry);
-  LLVMValueRef cenv = LLVMGetParam(closure, 2);
-  LLVMValueRef clo = LLVMBuildLoad2(s->b, t, LLVMBuildStructGEP2(s->b, env_t, cenv, 0, ""), "");
-  LLVMValueRef cext = LLVMBuildLoad2(s->b, t, LLVMBuildStructGEP2(s->b, env_t, cenv, 1, ""), "");
-  /* Rebind in place (the outer values are not valid in this function), restored below. */
-  LLVMValueRef* outer = tvm_ffi_malloc(sizeof(LLVMValueRef) * (size_t)(nb + 1));
-  if (!outer) {
-    s->failed = true;
-    return -1;
-  }
-  for (int64_t i = 0; i < nb; ++i) {
-    outer[i] = s->binds[i].value;
-    s->binds[i].value =
-        LLVMBuildLoad2(s->b, LLVMTypeOf(outer[i]),
-                       LLVMBuildStructGEP2(s->b, env_t, cenv, (unsigned)(i + 2), ""), "");
-  }
-  /* chunk = ceil(extent / num_tasks); [begin, end) clipped to the extent. */
-  LLVMValueRef tid = LLVMBuildIntCast2(s->b, LLVMGetParam(closure, 0), t, 1, "");
-  LLVMValueRef nt = LLVMBuildIntCast2(s->b, LLVMGetParam(closure, 1), t, 1, "");
-  LLVMValueRef one = LLVMConstInt(t, 1, 0);
-  LLVMValueRef chunk =
-      LLVMBuildSDiv(s->b, LLVMBuildSub(s->b, LLVMBuildAdd(s->b, cext, nt, ""), one, ""), nt, "");
-  LLVMValueRef b0 = LLVMBuildMul(s->b, tid, chunk, "");
-  LLVMValueRef e0 = LLVMBuildAdd(s->b, b0, chunk, "");
-  e0 = LLVMBuildSelect(s->b, LLVMBuildICmp(s->b, LLVMIntSLT, e0, cext, ""), e0, cext, "");
-  LLVMValueRef begin = LLVMBuildAdd(s->b, clo, b0, "");
-  LLVMValueRef end = LLVMBuildAdd(s->b, clo, e0, "");
-  LLVMBasicBlockRef pre = LLVMGetInsertBlock(s->b);
-  LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(s->ctx, closure, "pfor_head");
-  LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(s->ctx, closure, "pfor_body");
-  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(s->ctx, closure, "pfor_end");
-  LLVMBuildBr(s->b, head);
-  LLVMPositionBuilderAtEnd(s->b, head);
-  LLVMValueRef i = LLVMBuildPhi(s->b, t, tvm_tir_var_name(n->loop_var));
-  LLVMBuildCondBr(s->b, LLVMBuildICmp(s->b, LLVMIntSLT, i, end, ""), body, done);
-  LLVMPositionBuilderAtEnd(s->b, body);
-  int rc_body = cg_bind(s, n->loop_var, i) == 0 ? cg_stmt(s, n->body) : -1;
-  s->nbinds = nb;
-  for (int64_t k = 0; k < nb; ++k) s->binds[k].value = outer[k];
-  tvm_ffi_free(outer);
-  if (rc_body != 0) return -1;
-  LLVMValueRef next = LLVMBuildAdd(s->b, i, one, "");
-  LLVMBasicBlockRef latch = LLVMGetInsertBlock(s->b);
-  cg_loop_metadata(s, LLVMBuildBr(s->b, head), true, unroll_hint(n));
-  LLVMAddIncoming(i, (LLVMValueRef[]){begin, next}, (LLVMBasicBlockRef[]){pre, latch}, 2);
-  LLVMPositionBuilderAtEnd(s->b, done);
-  LLVMBuildRet(s->b, LLVMConstInt(s->i32, 0, 0));
-  s->fn = saved_fn;
-  s->entry = saved_entry;
-  LLVMPositionBuilderAtEnd(s->b, resume);
-  return 0;
-}
-
 static int s_for(cg_state* s, const void* st) {
   const tvm_tir_for_obj* n = st;
-  /* Serial loops, and parallel ones where parallel launch is unavailable (export) or the loop
-   * variable is unsigned; thread bindings are not CPU code. */
+  /* Serial loops, and parallel ones over an unsigned variable (the closure's chunking is
+   * signed); thread bindings are not CPU code. */
   if (n->kind == TVM_TIR_FOR_THREAD_BINDING)
     return cg_fail(s, "NotImplementedError", "thread-bound loop %s on the CPU",
                    tvm_tir_var_name(n->loop_var));
@@ -1045,8 +988,8 @@ static int s_for(cg_state* s, const void* st) {
   if (!ext) return -1;
   LLVMTypeRef t = LLVMTypeOf(lo);
   if (LLVMTypeOf(ext) != t) ext = LLVMBuildIntCast2(s->b, ext, t, 1, "");
-  if (n->kind == TVM_TIR_FOR_PARALLEL && s->parallel && is_signed(n->loop_var->expr.dtype))
-    return s_parallel_for(s, n, lo, ext);
+  if (n->kind == TVM_TIR_FOR_PARALLEL && is_signed(n->loop_var->expr.dtype))
+    return cg_parallel_for(s, n, lo, ext);
   LLVMValueRef hi = LLVMBuildAdd(s->b, lo, ext, "");
   LLVMBasicBlockRef pre = LLVMGetInsertBlock(s->b);
   LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "for_head");
@@ -1064,7 +1007,7 @@ static int s_for(cg_state* s, const void* st) {
   if (rc != 0) return -1;
   LLVMValueRef next = LLVMBuildAdd(s->b, i, LLVMConstInt(t, 1, 0), "");
   LLVMBasicBlockRef latch = LLVMGetInsertBlock(s->b);
-  cg_loop_metadata(s, LLVMBuildBr(s->b, head), true, unroll_hint(n));
+  cg_loop_metadata(s, LLVMBuildBr(s->b, head), true, cg_unroll_hint(n));
   LLVMAddIncoming(i, (LLVMValueRef[]){lo, next}, (LLVMBasicBlockRef[]){pre, latch}, 2);
   LLVMPositionBuilderAtEnd(s->b, end);
   return 0;

@@ -157,7 +157,7 @@ static const struct {
     {"TVMFFIErrorSetRaisedFromCStr", (void*)TVMFFIErrorSetRaisedFromCStr},
     {"TVMFFIEnvGetStream", (void*)TVMFFIEnvGetStream},
     {"TVMFFIEnvTensorAlloc", (void*)TVMFFIEnvTensorAlloc},
-    {"tvm_ffi_parallel_launch", (void*)tvm_ffi_parallel_launch}, /* JIT-only parallel loops */
+    {"TVMFFIObjectDecRef", (void*)TVMFFIObjectDecRef},
 };
 
 cg_jit* cg_jit_create(LLVMTargetMachineRef tm_taken) {

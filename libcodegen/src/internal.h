@@ -30,11 +30,20 @@ typedef struct {
   LLVMValueRef fn_raise_parts; /* TVMFFIErrorSetRaisedFromCStrParts */
   LLVMValueRef fn_fmt_i64;     /* internal: int64 -> decimal text */
   const tvm_tir_prim_func_obj* func;
-  /* Parallel loops call tvm_ffi_parallel_launch (JIT only: exported code references TVMFFI*
-   * symbols alone, so there they run serially). */
-  bool parallel;
-  int nclosures;
+  int nclosures; /* parallel-loop closures generated so far (for unique names) */
+  /* Heap allocations live at the builder's position (their ffi.Tensor handle values, NULL when
+   * the allocation is on the stack): every return emitted while they are live releases
+   * live_allocs[alloc_base .. nallocs) first. alloc_base is where the current function (body
+   * or parallel closure) starts: a closure does not release its caller's allocations. */
+  LLVMValueRef* live_allocs;
+  int64_t nallocs, alloc_cap, alloc_base;
 } cg_state;
+
+/* The pointer variable through which generated code launches parallel loops: upstream TVM's
+ * context symbol, filled by the loader (TVMFFIEnvModRegisterContextSymbol) and by the JIT. */
+#define CG_PARALLEL_LAUNCH_SYMBOL "__TVMBackendParallelLaunch"
+/* Where libtvmffi publishes the function the variable is set to (tvm_ffi_env_capi_lookup). */
+#define CG_PARALLEL_LAUNCH_CAPI "TVMBackendParallelLaunch"
 
 /* codegen_llvm.c */
 void cg_init(cg_state* s, LLVMContextRef ctx, LLVMModuleRef mod, const tvm_codegen_options* o);
@@ -52,6 +61,25 @@ void cg_emit_raise(cg_state* s, const char* kind, LLVMValueRef* parts, int n);
 /* Emit a branch on cond: if false, raise and return -1; continues on the true path. */
 void cg_emit_check(cg_state* s, LLVMValueRef cond, const char* kind, LLVMValueRef* parts, int n);
 LLVMValueRef cg_fmt_i64(cg_state* s, LLVMValueRef v);
+/* Emit TVMFFIObjectDecRef(handle) when handle (an ffi object or NULL) is not NULL. */
+void cg_emit_release(cg_state* s, LLVMValueRef handle);
+/* Emit `ret i32 v` after releasing the live heap allocations of the current function. */
+void cg_emit_ret(cg_state* s, LLVMValueRef v);
+/* An alloca in the current function's entry block (so it is allocated once per call). */
+LLVMValueRef cg_entry_alloca(cg_state* s, LLVMTypeRef t, const char* name);
+LLVMValueRef cg_const_i32(cg_state* s, int64_t v);
+LLVMValueRef cg_const_i64(cg_state* s, int64_t v);
+
+/* codegen_llvm_parallel.c: For loops of kind parallel. */
+int cg_parallel_for(cg_state* s, const tvm_tir_for_obj* n, LLVMValueRef lo, LLVMValueRef ext);
+/* The unroll hint of a For loop (codegen_llvm.c, policy in codegen.h). */
+unsigned cg_unroll_hint(const tvm_tir_for_obj* n);
+
+/* codegen_llvm_alloc.c: the Allocate statement (stack or heap). */
+int cg_allocate(cg_state* s, const tvm_tir_allocate_obj* n);
+
+/* codegen_llvm_extern.c: tir.call_extern / tir.call_pure_extern of a C function by name. */
+LLVMValueRef cg_call_extern(cg_state* s, const tvm_tir_call_obj* n);
 /* Generate the whole exported function of a lowered PrimFunc (codegen_llvm_entry.c). */
 int cg_function(cg_state* s, const tvm_tir_prim_func_obj* f, const char* symbol);
 

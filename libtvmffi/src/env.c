@@ -14,6 +14,10 @@
  *   serially in the calling thread (no deadlock, no oversubscription). The first failure (by
  *   task id) wins: its error is moved off the thread that raised it and re-raised on the
  *   caller's. Workers are joined at exit; a forked child starts a pool of its own.
+ * - TVMBackendParallelLaunch: upstream TVM's backend entry point for parallel loops, adapted
+ *   over the pool and registered at init as the context symbol "__TVMBackendParallelLaunch"
+ *   (written into that pointer variable of every library loaded afterwards, as upstream's
+ *   runtime does) and as the C API "TVMBackendParallelLaunch" (for in-process JITs).
  */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -661,7 +665,43 @@ int tvm_ffi_parallel_launch(tvm_ffi_parallel_fn fn, void* closure, int num_tasks
   return job.fail_rc;
 }
 
+/* ==== TVMBackendParallelLaunch ============================================================ */
+/* Upstream TVM's types (include/tvm/runtime/c_backend_api.h); sync_handle serves
+ * TVMBackendParallelBarrier, which this runtime does not provide (it is NULL). */
+typedef struct {
+  void* sync_handle;
+  int32_t num_task;
+} backend_group_env;
+typedef int (*backend_lambda)(int task_id, backend_group_env* penv, void* cdata);
+
+typedef struct {
+  backend_lambda flambda;
+  void* cdata;
+} backend_job;
+
+static int backend_task(int task_id, int num_tasks, void* closure) {
+  const backend_job* job = (const backend_job*)closure;
+  backend_group_env env = {NULL, num_tasks};
+  return job->flambda(task_id, &env, job->cdata);
+}
+
+/* int TVMBackendParallelLaunch(FTVMParallelLambda, void* cdata, int num_task): 0, or the failed
+ * task's code with its error raised on the caller (num_task 0 = the pool size). */
+static int backend_parallel_launch(backend_lambda flambda, void* cdata, int num_task) {
+  if (!flambda) return tvm_ffi_raise("ValueError", "TVMBackendParallelLaunch: flambda is NULL");
+  backend_job job = {flambda, cdata};
+  return tvm_ffi_parallel_launch(backend_task, &job, num_task);
+}
+
 /* The environment registers no types or global functions (everything here is reached through
- * the C ABI); init only creates the thread-exit key of the stream lists. TVM_NUM_THREADS is
- * read at first parallel use, not here, so a program may still set it in main(). */
-void tvm_ffi__init_env(void) { pthread_once(&g_streams_key_once, make_streams_key); }
+ * the C ABI); init creates the thread-exit key of the stream lists and registers the parallel
+ * launch entry point for loaded libraries. TVM_NUM_THREADS is read at first parallel use, not
+ * here, so a program may still set it in main(). */
+void tvm_ffi__init_env(void) {
+  pthread_once(&g_streams_key_once, make_streams_key);
+  void* launch = (void*)backend_parallel_launch;
+  /* Allocation failure at start-up leaves loaded libraries' parallel loops serial. */
+  if (TVMFFIEnvModRegisterContextSymbol("__TVMBackendParallelLaunch", launch) != 0 ||
+      TVMFFIEnvRegisterCAPI("TVMBackendParallelLaunch", launch) != 0)
+    tvm_ffi_error_clear();
+}

@@ -1,20 +1,27 @@
 /*
  * codegen_testing.h: helpers of the libcodegen tests.
  *
- *   DIFF(f, ...)      lower f to g, compile g with the JIT, run the interpreter on g and the
- *                     compiled code on the same random arguments (fixed seed, never zero) and
- * compare every buffer (integers exactly, floats within a relative tolerance of the dtype)
- *   jit_fn(f, name)   lower + build + get_function: a new Function reference, or NULL (check
- * failed) EXPECT_CALL_ERR   a call returning -1 with an error of a kind whose message contains a
- * part
+ *   DIFF(f, ...)       lower f to g, compile g with the JIT, run the interpreter on f and the
+ *                      compiled code on the same random arguments (fixed seed, never zero) and
+ *                      compare every buffer (integers exactly, floats within a relative
+ *                      tolerance of the dtype)
+ *   jit_fn_(line, f, name, &mod)  lower + build + get_function: a new Function reference, or
+ *                      NULL (check failed)
+ *   diff_fn_(line, oracle, g, fn, opts)  the comparison of DIFF for an already built fn
+ *   EXPECT_CALL_ERR    a call returning -1 with an error of a kind whose message contains a part
+ *   make_binary        C = A <op> B over 2-D buffers, the inner loop of a given kind
+ *   EXPORT_LOAD(g, tag, path)  export g to a .so and load it through ffi.Module.load_from_file.so
+ *   GET_FN(mod, name)  a module's function (a new reference)
  */
 #ifndef TVM_TESTS_CODEGEN_CODEGEN_TESTING_H_
 #define TVM_TESTS_CODEGEN_CODEGEN_TESTING_H_
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <tvm/codegen/codegen.h>
 #include <tvm/tir/transform.h>
+#include <unistd.h>
 
 #include "test_transform.h"
 #include "tir_testing.h"
@@ -236,6 +243,69 @@ static inline void diff_(int line, void* f, const cg_opts* o) {
 }
 /* DIFF(f, .seed = 3, ...): f borrowed. */
 #define DIFF(f, ...) diff_(__LINE__, (f), &(cg_opts){__VA_ARGS__})
+
+/* ---- Shared kernels and export helpers ---------------------------------------------------- */
+/* C[i, j] = A[i, j] <op> B[i, j] over (rows, cols) buffers of dtype t; j a loop of kind jk. */
+static inline void* make_binary(const char* name, DLDataType t, int64_t rows, int64_t cols,
+                                tvm_tir_kind op, tvm_tir_for_kind jk) {
+  tvm_tir_buffer_obj* A = tvm_tir_buffer_decl("A", t, rows, cols);
+  tvm_tir_buffer_obj* B = tvm_tir_buffer_decl("B", t, rows, cols);
+  tvm_tir_buffer_obj* C = tvm_tir_buffer_decl("C", t, rows, cols);
+  tvm_tir_var_obj* i = tvm_tir_var("i", TVM_TIR_INT32);
+  tvm_tir_var_obj* j = tvm_tir_var("j", TVM_TIR_INT32);
+  void* store =
+      tvm_tir_store_take(ref(C),
+                         tvm_tir_binary_take(op, tvm_tir_load_take(ref(A), ref(i), ref(j)),
+                                             tvm_tir_load_take(ref(B), ref(i), ref(j))),
+                         ref(i), ref(j));
+  void* body =
+      tvm_tir_serial_take(ref(i), tvm_tir_int(0), tvm_tir_int(rows),
+                          tvm_tir_for_take(ref(j), tvm_tir_int(0), tvm_tir_int(cols), jk, store));
+  void* f = tvm_tir_func_take(name, tvm_tir_list_take(ref(A), ref(B), ref(C)), body);
+  RELEASE(A, B, C, i, j);
+  return f;
+}
+
+/* Export g (borrowed) to a fresh shared library under the test directory, its path written to
+ * path (the caller unlinks it), and load it through the ABI global ffi.Module.load_from_file.so
+ * as any tvm-ffi runtime would: the module (a new reference), or NULL with a failed check. */
+static inline void* cg_export_load_(int line, const void* g, const char* tag, char* path,
+                                    size_t path_size) {
+  static int counter;
+  snprintf(path, path_size, "%s/codegen_%s_%d_%d.so", TVM_CODEGEN_TEST_TMPDIR, tag, (int)getpid(),
+           counter++);
+  if (tvm_codegen_export(g, path, NULL) != 0) {
+    interp_fail_(line, "export failed");
+    return NULL;
+  }
+  void* load = tvm_ffi_global_get("ffi.Module.load_from_file.so");
+  TVMFFIAny args[2] = {tvm_ffi_any_raw_str(path), tvm_ffi_any_raw_str("so")};
+  TVMFFIAny lib = tvm_ffi_any_none();
+  if (!load || tvm_ffi_function_call(load, args, 2, &lib) != 0) {
+    interp_fail_(line, "loading the exported library failed");
+    tvm_ffi_release(load);
+    return NULL;
+  }
+  tvm_ffi_release(load);
+  void* mod = tvm_ffi_any_as_object(&lib, kTVMFFIModule);
+  if (!mod) {
+    interp_fail_(line, "the exported library did not load as a module");
+    tvm_ffi_any_release(&lib);
+  }
+  return mod; /* the reference lib held */
+}
+#define EXPORT_LOAD(g, tag, path) cg_export_load_(__LINE__, (g), (tag), (path), sizeof(path))
+
+/* Function `name` of module mod (a new reference), or NULL with a failed check. */
+static inline void* cg_get_fn_(int line, void* mod, const char* name) {
+  void* fn = NULL;
+  if (!mod || tvm_ffi_module_get_function(mod, name, false, &fn) != 0 || !fn) {
+    interp_fail_(line, "get_function failed");
+    return NULL;
+  }
+  return fn;
+}
+#define GET_FN(mod, name) cg_get_fn_(__LINE__, (mod), (name))
 
 /* Call fn and expect -1 with an error of `kind` whose message contains `part`. */
 #define EXPECT_CALL_ERR(fn, args, n, kind, part)             \

@@ -1,6 +1,7 @@
 /* test_env.c: streams, the DLPack allocator, TVMFFIEnvTensorAlloc, the C API registry and the
  * parallel runtime (env.c). */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -535,6 +536,50 @@ TEST(parallel_after_fork) {
   CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
+/* ---- TVMBackendParallelLaunch ------------------------------------------------------------ */
+/* Upstream TVM's types (c_backend_api.h): what generated code passes. */
+typedef struct {
+  void* sync_handle;
+  int32_t num_task;
+} group_env;
+typedef int (*lambda_fn)(int task_id, group_env* penv, void* cdata);
+typedef int (*launch_fn)(lambda_fn flambda, void* cdata, int num_task);
+
+/* Registered at init under "TVMBackendParallelLaunch" (C API registry; the same function is the
+ * "__TVMBackendParallelLaunch" context symbol written into loaded libraries, tested by
+ * tests/codegen/test_codegen_parallel.c): every task runs once and sees the group's size; a
+ * failure raises on the caller. */
+static atomic_int g_task_sum;
+static int sum_lambda(int task_id, group_env* penv, void* cdata) {
+  atomic_fetch_add(&g_task_sum, task_id + 1);
+  if (penv->num_task != *(int*)cdata) return -5;
+  return 0;
+}
+static int failing_lambda(int task_id, group_env* penv, void* cdata) {
+  (void)penv;
+  (void)cdata;
+  if (task_id == 3) return tvm_ffi_raise("ValueError", "task 3 failed");
+  return 0;
+}
+
+TEST(backend_parallel_launch_adapter) {
+  launch_fn launch = (launch_fn)tvm_ffi_env_capi_lookup("TVMBackendParallelLaunch");
+  CHECK(launch != NULL);
+  if (!launch) return;
+  int n = 9;
+  atomic_store(&g_task_sum, 0);
+  CHECK_OK(launch(sum_lambda, &n, 9));
+  CHECK_EQ_INT(atomic_load(&g_task_sum), 45);
+  n = tvm_ffi_parallel_num_threads();
+  atomic_store(&g_task_sum, 0);
+  CHECK_OK(launch(sum_lambda, &n, 0)); /* 0 tasks: the pool size */
+  CHECK_EQ_INT(atomic_load(&g_task_sum), n * (n + 1) / 2);
+  CHECK(launch(failing_lambda, NULL, 6) != 0);
+  CHECK_RAISED("ValueError", "task 3 failed");
+  CHECK(launch(NULL, NULL, 2) != 0);
+  CHECK_RAISED("ValueError", "flambda is NULL");
+}
+
 int main(void) {
   /* The pool size is read at first parallel use; set it unless the environment already did. */
   if (!getenv("TVM_NUM_THREADS")) {
@@ -553,5 +598,6 @@ int main(void) {
   RUN(parallel_nested);
   RUN(parallel_concurrent_launchers);
   RUN(parallel_after_fork);
+  RUN(backend_parallel_launch_adapter);
   return test_summary();
 }

@@ -19,13 +19,37 @@
  *   "add: argument A: expected dtype float32, got float16"
  * and returns -1. A failed AssertStmt raises "AssertionError" with its message.
  *
- * Parallel loops run on the tvm_ffi_parallel_launch pool in the JIT and serially in exported
- * libraries (which reference TVMFFI* symbols only).
+ * Parallel loops: the body is outlined into a closure with upstream TVM's FTVMParallelLambda
+ * signature, launched through the module's pointer variable `__TVMBackendParallelLaunch`
+ * (upstream's context symbol, `int (*)(FTVMParallelLambda, void* cdata, int num_task)`): the
+ * loader fills it at load time (libtvmffi registers its adapter over tvm_ffi_parallel_launch
+ * with TVMFFIEnvModRegisterContextSymbol at init) and the JIT fills it after adding the module;
+ * while it is NULL (a runtime without it) the loop runs serially. A failed task's error is
+ * raised on the caller. A parallel loop over an unsigned variable runs serially.
  *
- * Limits (this version): Allocate needs a constant size (stack,
- * at most TVM_CODEGEN_MAX_STACK_ALLOC bytes); tir.ret, calls between PrimFuncs, packed calls and
- * the tvm_struct_* builtins are not supported (NotImplementedError at build time); integer
- * division by zero is undefined behaviour as in C (the interpreter raises).
+ * Allocate: constant sizes up to TVM_CODEGEN_MAX_STACK_ALLOC are stack slots; other sizes
+ * (symbolic, or larger) are computed at run time (a negative extent or an int64 overflow is a
+ * ValueError) and go on
+ * the stack up to TVM_CODEGEN_MAX_DYN_STACK_ALLOC bytes (restored at the end of the Allocate's
+ * scope, so an Allocate inside a loop does not grow the stack), else to TVMFFIEnvTensorAlloc,
+ * released on every exit path (normal, failed checks, failed tasks).
+ *
+ * tir.call_extern / tir.call_pure_extern("name", args...) call the C function `name` with the
+ * C types of the argument dtypes, returning the call's dtype (void for a 0-bit handle); the
+ * symbol resolves from the process in the JIT and at load time in an exported library.
+ *
+ * Integer Div/Mod/FloorDiv/FloorMod by a divisor that is not a constant other than 0 and -1
+ * raise ValueError "<name>: <Op>: integer division by zero" for a zero divisor and wrap for
+ * MIN / -1, as the interpreter does (a loop-invariant divisor's check is hoisted out of the loop;
+ * constant divisors get none).
+ *
+ * Limits (this version): tir.ret, calls between PrimFuncs, packed calls, the tvm_struct_* /
+ * tvm_stack_* builtins, thread-bound loops and vector arguments or results of call_extern are
+ * not supported (NotImplementedError at build time); TVMBackendParallelBarrier is not provided
+ * (the group's sync_handle is NULL).
+ *
+ * Dependencies of exported libraries: TVMFFI* functions of the loading runtime, libm (math
+ * builtins computed lane by lane) and whatever call_extern names; nothing else.
  */
 #ifndef TVM_CODEGEN_CODEGEN_H_
 #define TVM_CODEGEN_CODEGEN_H_
@@ -40,7 +64,11 @@ extern "C" {
 /* "MAJOR.MINOR.PATCH" of libcodegen (libcodegen/VERSION). */
 const char* tvm_codegen_version(void);
 
+/* Allocate: a constant size of at most TVM_CODEGEN_MAX_STACK_ALLOC bytes is a stack slot of
+ * the function; any other size is computed at run time and goes on the stack (released per
+ * iteration) up to TVM_CODEGEN_MAX_DYN_STACK_ALLOC bytes, else to TVMFFIEnvTensorAlloc. */
 #define TVM_CODEGEN_MAX_STACK_ALLOC (1 << 20)
+#define TVM_CODEGEN_MAX_DYN_STACK_ALLOC (16 << 10)
 
 /* Loop unrolling policy (libcodegen/README.md, "Loop metadata"): a For loop whose body holds
  * vector values of at least TVM_CODEGEN_UNROLL_VECTOR_BITS bits and whose constant extent times
@@ -71,8 +99,9 @@ void* tvm_codegen_build(const void* mod_or_func, const char* target,
 /*
  * Compile mod_or_func and write a shared library to path_so (an object file next to it,
  * "<path_so>.o", is linked with `cc -shared` and removed). The library exports
- * __tvm_ffi_<global_symbol> for each function and references only TVMFFI* symbols (and libm);
- * it loads with tvm_ffi_module_load_file / ffi.Module.load_from_file.so. 0, or -1 + error.
+ * __tvm_ffi_<global_symbol> for each function (and __TVMBackendParallelLaunch when it has
+ * parallel loops) and references only TVMFFI* symbols, libm and call_extern targets; it loads
+ * with tvm_ffi_module_load_file / ffi.Module.load_from_file.so. 0, or -1 + error.
  */
 int tvm_codegen_export(const void* mod_or_func, const char* path_so,
                        const tvm_codegen_options* options);

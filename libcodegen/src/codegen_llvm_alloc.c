@@ -1,0 +1,195 @@
+/*
+ * codegen_llvm_alloc.c: the Allocate statement.
+ *
+ * - A constant size of at most TVM_CODEGEN_MAX_STACK_ALLOC bytes: a 64-byte aligned alloca in
+ *   the entry block of the current function (allocated once per call, so an Allocate inside a
+ *   loop reuses one slot; an Allocate's contents are undefined on entry anyway).
+ * - Otherwise (a symbolic size, or a constant one above the stack limit) the size is computed
+ *   at run time, each extent checked non-negative (ValueError), and
+ *     size <= TVM_CODEGEN_MAX_DYN_STACK_ALLOC: a dynamic alloca between llvm.stacksave and
+ *       llvm.stackrestore, so a loop around the Allocate does not grow the stack;
+ *     larger: the environment's tensor allocator (TVMFFIEnvTensorAlloc of a 1-D uint8 CPU
+ *       tensor, 64-byte aligned data), released with TVMFFIObjectDecRef at the end of the
+ *       Allocate's scope and on every return while it is live (failed checks, failed parallel
+ *       tasks: cg_emit_ret). An allocation failure raises the allocator's error and returns -1.
+ *   Through the ABI rather than libc, exported code keeps referencing TVMFFI* symbols only, and
+ *   allocations follow the embedding application's allocator.
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* Bytes per element in memory (bool lanes take a byte each). */
+static int64_t elem_bytes(DLDataType t) {
+  return (t.bits == 1 ? 1 : (int64_t)(t.bits + 7) / 8) * (t.lanes ? t.lanes : 1);
+}
+
+/* The number of elements when every extent is a constant and the size fits the stack limit. */
+static bool const_count(const tvm_tir_allocate_obj* n, int64_t* out) {
+  int64_t count = 1, limit = TVM_CODEGEN_MAX_STACK_ALLOC / elem_bytes(n->dtype);
+  for (int64_t i = 0; i < tvm_tir_array_size(n->extents); ++i) {
+    int64_t v;
+    if (!tvm_tir_as_const_int(tvm_tir_array_at(n->extents, i), &v) || v < 0) return false;
+    if (v != 0 && count > limit / v) return false;
+    count *= v;
+  }
+  *out = count;
+  return true;
+}
+
+static LLVMValueRef stack_intrin(cg_state* s, const char* name, LLVMValueRef* args, unsigned n) {
+  unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+  bool ov = LLVMIntrinsicIsOverloaded(id); /* llvm.stacksave.p0 since LLVM 18 */
+  LLVMValueRef f = LLVMGetIntrinsicDeclaration(s->mod, id, ov ? &s->ptr : NULL, ov ? 1 : 0);
+  LLVMTypeRef ft = LLVMIntrinsicGetType(s->ctx, id, ov ? &s->ptr : NULL, ov ? 1 : 0);
+  return LLVMBuildCall2(s->b, ft, f, args, n, "");
+}
+
+/* The run-time byte size of n (i64), raising ValueError for a negative extent or a size that
+ * does not fit in int64. */
+static LLVMValueRef dynamic_bytes(cg_state* s, const tvm_tir_allocate_obj* n) {
+  LLVMValueRef bytes = cg_const_i64(s, elem_bytes(n->dtype));
+  LLVMValueRef overflow = LLVMConstInt(s->i1, 0, 0);
+  unsigned smul = LLVMLookupIntrinsicID("llvm.smul.with.overflow", 23);
+  LLVMValueRef smul_f = LLVMGetIntrinsicDeclaration(s->mod, smul, &s->i64, 1);
+  LLVMTypeRef smul_t = LLVMIntrinsicGetType(s->ctx, smul, &s->i64, 1);
+  const char* name = tvm_tir_var_name(n->buffer_var);
+  char msg[300];
+  for (int64_t i = 0; i < tvm_tir_array_size(n->extents); ++i) {
+    const void* e = tvm_tir_array_at(n->extents, i);
+    LLVMValueRef v = cg_expr(s, e);
+    if (!v) return NULL;
+    v = LLVMBuildIntCast2(s->b, v, s->i64, tvm_tir_expr_dtype(e).code == kDLInt, "");
+    snprintf(msg, sizeof(msg), "%s: Allocate of %s: extent %lld is negative: ", s->fname, name,
+             (long long)i);
+    LLVMValueRef parts[2] = {cg_cstr(s, msg), cg_fmt_i64(s, v)};
+    cg_emit_check(s, LLVMBuildICmp(s->b, LLVMIntSGE, v, cg_const_i64(s, 0), ""), "ValueError",
+                  parts, 2);
+    LLVMValueRef args[2] = {bytes, v};
+    LLVMValueRef r = LLVMBuildCall2(s->b, smul_t, smul_f, args, 2, "");
+    bytes = LLVMBuildExtractValue(s->b, r, 0, "");
+    overflow = LLVMBuildOr(s->b, overflow, LLVMBuildExtractValue(s->b, r, 1, ""), "");
+  }
+  snprintf(msg, sizeof(msg), "%s: Allocate of %s: the size overflows int64", s->fname, name);
+  LLVMValueRef parts[1] = {cg_cstr(s, msg)};
+  cg_emit_check(s, LLVMBuildNot(s->b, overflow, ""), "ValueError", parts, 1);
+  return bytes;
+}
+
+/* Heap path: TVMFFIEnvTensorAlloc(&{NULL, CPU:0, 1, uint8, &bytes, NULL, 0}, &handle). Returns
+ * the handle; *out_data its data pointer. */
+static LLVMValueRef heap_alloc(cg_state* s, LLVMValueRef bytes, LLVMValueRef* out_data) {
+  enum { DL_SIZE = 48 };
+  _Static_assert(sizeof(DLTensor) == DL_SIZE, "DLTensor layout");
+  LLVMValueRef proto = cg_entry_alloca(s, LLVMArrayType(s->i8, DL_SIZE), "alloc_proto");
+  LLVMSetAlignment(proto, 8);
+  LLVMValueRef shape = cg_entry_alloca(s, s->i64, "alloc_shape");
+  LLVMValueRef out = cg_entry_alloca(s, s->ptr, "alloc_handle");
+  LLVMBuildStore(s->b, bytes, shape);
+  struct {
+    int64_t off;
+    LLVMValueRef v;
+  } fields[] = {
+      {offsetof(DLTensor, data), LLVMConstNull(s->ptr)},
+      {offsetof(DLTensor, device), cg_const_i32(s, kDLCPU)},
+      {offsetof(DLTensor, device) + 4, cg_const_i32(s, 0)},
+      {offsetof(DLTensor, ndim), cg_const_i32(s, 1)},
+      {offsetof(DLTensor, dtype), cg_const_i32(s, kDLUInt | (8 << 8) | (1 << 16))},
+      {offsetof(DLTensor, shape), shape},
+      {offsetof(DLTensor, strides), LLVMConstNull(s->ptr)},
+      {offsetof(DLTensor, byte_offset), cg_const_i64(s, 0)},
+  };
+  for (size_t k = 0; k < sizeof(fields) / sizeof(fields[0]); ++k) {
+    LLVMValueRef off = cg_const_i64(s, fields[k].off);
+    LLVMBuildStore(s->b, fields[k].v, LLVMBuildGEP2(s->b, s->i8, proto, &off, 1, ""));
+  }
+  LLVMTypeRef pt[2] = {s->ptr, s->ptr};
+  LLVMTypeRef ft = LLVMFunctionType(s->i32, pt, 2, 0);
+  LLVMValueRef fn = LLVMGetNamedFunction(s->mod, "TVMFFIEnvTensorAlloc");
+  if (!fn) fn = LLVMAddFunction(s->mod, "TVMFFIEnvTensorAlloc", ft);
+  LLVMValueRef args[2] = {proto, out};
+  LLVMValueRef rc = LLVMBuildCall2(s->b, ft, fn, args, 2, "");
+  /* The allocator raised already: return its failure (releasing what is live). */
+  LLVMBasicBlockRef fail = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "alloc_fail");
+  LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "alloc_ok");
+  LLVMBuildCondBr(s->b, LLVMBuildICmp(s->b, LLVMIntEQ, rc, cg_const_i32(s, 0), ""), ok, fail);
+  LLVMPositionBuilderAtEnd(s->b, fail);
+  cg_emit_ret(s, cg_const_i32(s, -1));
+  LLVMPositionBuilderAtEnd(s->b, ok);
+  LLVMValueRef h = LLVMBuildLoad2(s->b, s->ptr, out, "alloc_tensor");
+  /* An ffi.Tensor holds its DLTensor (data first) right after the 24-byte object header. */
+  LLVMValueRef off = cg_const_i64(s, sizeof(TVMFFIObject));
+  *out_data = LLVMBuildLoad2(s->b, s->ptr, LLVMBuildGEP2(s->b, s->i8, h, &off, 1, ""), "");
+  return h;
+}
+
+static int push_alloc(cg_state* s, LLVMValueRef h) {
+  if (s->nallocs == s->alloc_cap) {
+    int64_t cap = s->alloc_cap ? 2 * s->alloc_cap : 8;
+    LLVMValueRef* p = tvm_ffi_realloc(s->live_allocs, (size_t)cap * sizeof(LLVMValueRef));
+    if (!p) {
+      s->failed = true;
+      return -1;
+    }
+    s->live_allocs = p;
+    s->alloc_cap = cap;
+  }
+  s->live_allocs[s->nallocs++] = h;
+  return 0;
+}
+
+static int dynamic_allocate(cg_state* s, const tvm_tir_allocate_obj* n) {
+  LLVMValueRef bytes = dynamic_bytes(s, n);
+  if (!bytes) return -1;
+  LLVMValueRef sp = stack_intrin(s, "llvm.stacksave", NULL, 0);
+  LLVMBasicBlockRef stk = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "alloc_stack");
+  LLVMBasicBlockRef heap = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "alloc_heap");
+  LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "alloc_join");
+  LLVMValueRef small =
+      LLVMBuildICmp(s->b, LLVMIntULE, bytes, cg_const_i64(s, TVM_CODEGEN_MAX_DYN_STACK_ALLOC), "");
+  LLVMBuildCondBr(s->b, small, stk, heap);
+  LLVMPositionBuilderAtEnd(s->b, stk);
+  LLVMValueRef a = LLVMBuildArrayAlloca(s->b, s->i8, bytes, tvm_tir_var_name(n->buffer_var));
+  LLVMSetAlignment(a, 64);
+  LLVMBuildBr(s->b, join);
+  LLVMPositionBuilderAtEnd(s->b, heap);
+  LLVMValueRef data;
+  LLVMValueRef h = heap_alloc(s, bytes, &data);
+  LLVMBasicBlockRef heap_end = LLVMGetInsertBlock(s->b);
+  LLVMBuildBr(s->b, join);
+  LLVMPositionBuilderAtEnd(s->b, join);
+  LLVMValueRef p = LLVMBuildPhi(s->b, s->ptr, tvm_tir_var_name(n->buffer_var));
+  LLVMAddIncoming(p, (LLVMValueRef[]){a, data}, (LLVMBasicBlockRef[]){stk, heap_end}, 2);
+  LLVMValueRef hp = LLVMBuildPhi(s->b, s->ptr, "alloc_owner");
+  LLVMAddIncoming(hp, (LLVMValueRef[]){LLVMConstNull(s->ptr), h},
+                  (LLVMBasicBlockRef[]){stk, heap_end}, 2);
+  if (push_alloc(s, hp) != 0 || cg_bind(s, n->buffer_var, p) != 0) return -1;
+  int rc = cg_stmt(s, n->body);
+  s->nbinds--;
+  if (rc != 0) return -1;
+  /* End of scope: release a heap allocation, pop the stack. */
+  cg_emit_release(s, hp);
+  s->nallocs--;
+  stack_intrin(s, "llvm.stackrestore", &sp, 1);
+  return 0;
+}
+
+int cg_allocate(cg_state* s, const tvm_tir_allocate_obj* n) {
+  if (n->dtype.code == kDLOpaqueHandle)
+    return cg_fail(s, "NotImplementedError", "Allocate of %s with dtype handle",
+                   tvm_tir_var_name(n->buffer_var));
+  int64_t count;
+  if (!const_count(n, &count)) return dynamic_allocate(s, n);
+  LLVMTypeRef et = cg_mem_type(s, tvm_tir_dtype_element(n->dtype));
+  if (!et) return -1;
+  unsigned elems = (unsigned)(count * n->dtype.lanes);
+  LLVMValueRef a =
+      cg_entry_alloca(s, LLVMArrayType(et, elems ? elems : 1), tvm_tir_var_name(n->buffer_var));
+  LLVMSetAlignment(a, 64);
+  if (cg_bind(s, n->buffer_var, a) != 0) return -1;
+  int rc = cg_stmt(s, n->body);
+  s->nbinds--;
+  return rc;
+}
