@@ -63,6 +63,8 @@ static const tvm_ffi_field_def k_f_TupleDoc[] = {FLD(tvm_script_seq_doc_obj, ele
 #define k_f_ListDoc k_f_TupleDoc
 static const tvm_ffi_field_def k_f_DictDoc[] = {FLD(tvm_script_dict_doc_obj, keys, ARR, 0),
                                                 FLD(tvm_script_dict_doc_obj, values, ARR, 0), END};
+static const tvm_ffi_field_def k_f_StarredDoc[] = {
+    FLD(tvm_script_starred_doc_obj, value, OBJ, 0), END};
 static const tvm_ffi_field_def k_f_SliceDoc[] = {FLD(tvm_script_slice_doc_obj, start, OBJ, 0),
                                                  FLD(tvm_script_slice_doc_obj, stop, OBJ, 0),
                                                  FLD(tvm_script_slice_doc_obj, step, OBJ, 0), END};
@@ -403,6 +405,12 @@ tvm_script_doc_obj* tvm_script_slice_doc_take(void* start, void* stop, void* ste
   const bool is_array[] = {false, false, false};
   return BUILD(SliceDoc, 0, OFF(tvm_script_slice_doc_obj, start),
                OFF(tvm_script_slice_doc_obj, stop), OFF(tvm_script_slice_doc_obj, step));
+}
+
+tvm_script_doc_obj* tvm_script_starred_doc_take(void* value) {
+  void* objs[] = {value};
+  const bool is_array[] = {false};
+  return BUILD(StarredDoc, 1, OFF(tvm_script_starred_doc_obj, value));
 }
 
 tvm_script_doc_obj* tvm_script_stmt_block_doc_take(void* stmts) {

@@ -284,6 +284,12 @@ static void print_call(printer* p, const void* doc) {
   put(p, ")");
 }
 
+/* `*value`: the value is a whole expression in Python's grammar, so it needs no parentheses. */
+static void print_starred(printer* p, const void* doc) {
+  put(p, "*");
+  print_doc(p, ((const tvm_script_starred_doc_obj*)doc)->value);
+}
+
 static void print_operation(printer* p, const void* doc) {
   const tvm_script_operation_doc_obj* d = doc;
   int prec = op_prec(d->op);
@@ -614,6 +620,7 @@ static const print_fn k_print[TVM_SCRIPT_DOC_COUNT] = {
     [TVM_SCRIPT_DOC_TupleDoc] = print_tuple,
     [TVM_SCRIPT_DOC_ListDoc] = print_list_doc,
     [TVM_SCRIPT_DOC_DictDoc] = print_dict,
+    [TVM_SCRIPT_DOC_StarredDoc] = print_starred,
     [TVM_SCRIPT_DOC_SliceDoc] = print_slice,
     [TVM_SCRIPT_DOC_StmtBlockDoc] = print_stmt_block,
     [TVM_SCRIPT_DOC_AssignDoc] = print_assign,

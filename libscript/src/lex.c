@@ -50,6 +50,14 @@ static inline int hex_value(unsigned char c) {
   return -1;
 }
 
+/* memcmp(a, b, n) == 0 for the short spellings of keywords and operators, without a call. */
+static inline bool same_text(const char* a, const char* b, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+
 /* Span of bytes [begin, end) that lie on the current line. */
 static tvm_script_span span_here(const lexer* lx, size_t begin, size_t end) {
   tvm_script_span s;
@@ -493,7 +501,7 @@ static int lex_name(lexer* lx) {
   if (n >= 2 && n <= 8 && ascii) {
     for (const uint8_t* cand = lx->kw_cand[s[start]]; *cand; ++cand) {
       const spelling* kw = &kKeywords[*cand - 1];
-      if (kw->size == n && memcmp(kw->text, s + start, n) == 0) {
+      if (kw->size == n && same_text(kw->text, (const char*)s + start, n)) {
         kind = kw->kind;
         break;
       }
@@ -510,13 +518,27 @@ static int32_t closer_of(int32_t k) {
          : k == TVM_SCRIPT_TOK_LBRACKET ? TVM_SCRIPT_TOK_RBRACKET : TVM_SCRIPT_TOK_RBRACE;
 }
 
+/* The operator at s (avail bytes), or NULL. */
+static const spelling* match_operator(const lexer* lx, const char* s, size_t avail) {
+  unsigned char c = (unsigned char)s[0];
+  if (c >= 128) return NULL;
+  /* Most operators are one byte that nothing longer continues: `(`, `,`, `.`, `=`. */
+  if (lx->op_single[c]) {
+    bool longer = false;
+    for (const uint8_t* f = lx->op_follow[c]; avail > 1 && *f; ++f) longer |= *f == s[1];
+    if (!longer) return &kOperators[lx->op_single[c] - 1];
+  }
+  for (const uint8_t* cand = lx->op_cand[c]; *cand; ++cand) {
+    const spelling* op = &kOperators[*cand - 1];
+    if (op->size <= avail && same_text(op->text, s, op->size)) return op;
+  }
+  return NULL;
+}
+
 static int lex_operator(lexer* lx) {
   const char* s = lx->src + lx->pos;
-  size_t avail = lx->len - lx->pos;
-  const uint8_t* cand = (unsigned char)s[0] < 128 ? lx->op_cand[(unsigned char)s[0]] : NULL;
-  for (; cand && *cand; ++cand) {
-    const spelling* op = &kOperators[*cand - 1];
-    if (op->size > avail || memcmp(op->text, s, op->size) != 0) continue;
+  const spelling* op = match_operator(lx, s, lx->len - lx->pos);
+  if (op) {
     tvm_script_span span = span_here(lx, lx->pos, lx->pos + op->size);
     if (is_open(op->kind)) {
       if (lx->depth == TVM_SCRIPT_MAX_NESTING) {
@@ -634,9 +656,16 @@ int tvm_script__lexer_init(lexer* lx, const char* source, size_t len, const char
     return tvm_ffi_raise("SyntaxError", "%s: source too large (%zu bytes)", lx->filename, len);
   }
   for (size_t k = 0; k < sizeof(kOperators) / sizeof(kOperators[0]); ++k) {
-    uint8_t* cand = lx->op_cand[(unsigned char)kOperators[k].text[0]];
+    const spelling* op = &kOperators[k];
+    unsigned char c = (unsigned char)op->text[0];
+    uint8_t* cand = lx->op_cand[c];
     while (*cand) ++cand;
     *cand = (uint8_t)(k + 1);
+    if (op->size == 1) {
+      lx->op_single[c] = (uint8_t)(k + 1);
+    } else if (!strchr((const char*)lx->op_follow[c], op->text[1])) {
+      lx->op_follow[c][strlen((const char*)lx->op_follow[c])] = (uint8_t)op->text[1];
+    }
   }
   for (size_t k = 0; k < sizeof(kKeywords) / sizeof(kKeywords[0]); ++k) {
     uint8_t* cand = lx->kw_cand[(unsigned char)kKeywords[k].text[0]];

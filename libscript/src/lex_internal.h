@@ -28,8 +28,11 @@ typedef struct {
   int32_t brackets[TVM_SCRIPT_MAX_NESTING];
   tvm_script_span bracket_spans[TVM_SCRIPT_MAX_NESTING];
   int depth;
-  /* Operator candidates by first byte (indices into the operator table, longest first). */
+  /* Operator candidates by first byte (indices into the operator table, longest first); the
+   * one-byte operator of a byte, and the bytes that can follow it in a longer one. */
   uint8_t op_cand[128][5];
+  uint8_t op_single[128];
+  uint8_t op_follow[128][4];
   /* Keyword candidates by first byte (indices into the keyword table). */
   uint8_t kw_cand[128][6];
 } tvm_script__lexer;

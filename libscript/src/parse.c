@@ -7,7 +7,11 @@
  *
  * Tokens are pulled from the lexer into a window: at least LOOKAHEAD tokens from p->tok on are
  * buffered (or the end), so a token pointer is valid only until the next advance(). A lexing
- * error met while parsing ends the parse with that error alone. */
+ * error met while parsing ends the parse with that error alone.
+ *
+ * The docs and arrays of one parse live in an arena (see "The doc arena" below): allocation is a
+ * pointer bump and a tree released as a whole is freed without walking it. */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <tvm/script/parser.h>
@@ -19,6 +23,7 @@
 #define OP(x) TVM_SCRIPT_OP_##x
 
 typedef tvm_script_doc_obj doc;
+typedef struct doc_arena doc_arena;
 
 typedef struct {
   const char* src;
@@ -35,17 +40,19 @@ typedef struct {
   size_t sp, cap;
   void* imports; /* ffi.Dict alias -> module name */
   /* Interned identifier strings (names repeat a lot: T, A, vi, ...), so that each IdDoc and
-   * AttrAccessDoc shares one ffi.String per distinct name. Open addressing; text points into
-   * the source; NULL when the table could not be allocated (then nothing is interned). */
+   * AttrAccessDoc shares one ffi.String per distinct name. Open addressing with linear probing,
+   * at most half full; text points into the source. */
   struct name_slot {
     const char* text;
-    size_t size;
+    uint32_t size, hash;
     void* str;
   } * names;
-  int32_t id_index, attr_index; /* type indices of IdDoc and AttrAccessDoc */
+  size_t n_names, names_cap; /* names_cap: a power of two, or 0 (nothing is interned) */
+  doc_arena* arena; /* where docs and arrays are allocated */
+  void* empty;      /* the arena's empty array, shared by every empty array field */
 } parser;
 
-enum { NAME_SLOTS = 4096, NAME_PROBES = 8 };
+enum { FIRST_NAME_SLOTS = 1024 };
 
 /* ---------------------------------------------------------------------------------------- */
 /* Tokens, spans, errors                                                                     */
@@ -98,54 +105,608 @@ static inline doc* spanned(doc* d, tvm_script_span s) {
   return d;
 }
 
-/* A new reference to the ffi.String of s[0..n), shared through the intern table. */
-static void* intern(parser* p, const char* s, size_t n) {
-  if (!p->names) return tvm_ffi_str_obj(s, n);
-  uint64_t h = 1469598103934665603ull;
-  for (size_t i = 0; i < n; ++i) h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-  for (size_t k = 0; k < NAME_PROBES; ++k) {
-    struct name_slot* slot = &p->names[(h + k) & (NAME_SLOTS - 1)];
-    if (!slot->str) {
-      slot->str = tvm_ffi_str_obj(s, n);
-      if (!slot->str) return NULL;
-      slot->text = s;
-      slot->size = n;
-      tvm_ffi_retain(slot->str);
-      return slot->str;
-    }
-    if (slot->size == n && memcmp(slot->text, s, n) == 0) {
-      tvm_ffi_retain(slot->str);
-      return slot->str;
+/* ---------------------------------------------------------------------------------------- */
+/* The doc arena                                                                             */
+/* ---------------------------------------------------------------------------------------- */
+/*
+ * Every doc and array of one parse is bump-allocated in the chunks of an arena. They stay
+ * ordinary FFI objects (reference counted, weak references work, every algorithm sees the usual
+ * layouts, kTVMFFIArray included); only their deleter is the arena's: a dying object releases
+ * its fields as usual, but its memory stays in its chunk until every object of the arena has
+ * died, and then the chunks are freed together (up to ARENA_POOL_BYTES of them are kept for the
+ * next parse: a parse touches ~27 bytes of docs per byte of text, and fresh pages cost more
+ * than everything else the parser does).
+ *
+ * Fast teardown: a parse tree usually dies as a whole, when its root is released. The root's
+ * deleter then checks every other live object, newest first (so parents before children),
+ * for a strong count equal to the references it has from other objects of the arena (`refs`)
+ * and no weak reference. If all pass, nothing outside the arena can reach any of them, so the
+ * arena releases what they hold from outside (names, string literals, comments, paths) and
+ * frees its chunks, without walking the tree. Otherwise the root dies like any other object,
+ * releasing its children. (Why parents first: a thread that gets an object after that object
+ * passed its check can only have read it from a parent it held then, and that parent, checked
+ * earlier, would have failed.) `refs` is kept exact while the parser builds, the only time
+ * objects other than the root can die before the root.
+ */
+typedef struct {
+  uint32_t back; /* bytes from the previous block of the chunk to this one (0: the first) */
+  uint32_t refs; /* references from arena objects; ARENA_FREED once the memory is dead */
+  doc_arena* arena;
+} arena_block; /* precedes each object */
+
+typedef struct arena_chunk {
+  struct arena_chunk* older;
+  size_t used, cap, last; /* bytes used and available in data; offset of the newest block */
+  char data[];
+} arena_chunk;
+
+struct doc_arena {
+  int64_t live;        /* objects whose memory is in use (+ ARENA_BIAS while building) */
+  int64_t allocated;   /* objects allocated (only the builder touches it) */
+  arena_chunk* chunks; /* newest first */
+  void* root;          /* the parse result; NULL while building or after a failed parse */
+  bool done;           /* the parser has finished: `refs` is no longer maintained */
+};
+
+/* Chunks have ARENA_CHUNK bytes of data (with their header, within jemalloc's 256 KiB size
+ * class), except those made for one larger object. */
+enum { ARENA_CHUNK = (256 << 10) - 64 };
+#define ARENA_POOL_BYTES ((size_t)64 << 20)
+#define ARENA_FREED UINT32_MAX
+#define ARENA_BIAS (INT64_C(1) << 40)
+#define STRONG_ONE UINT64_C(1)
+#define WEAK_ONE (UINT64_C(1) << 32)
+_Static_assert(sizeof(arena_block) == 16 && offsetof(arena_chunk, data) % 16 == 0,
+               "objects are 16-byte aligned like the default allocator's");
+
+/* Pooled chunks are poisoned for AddressSanitizer until reused. */
+#if defined(__SANITIZE_ADDRESS__)
+#define ARENA_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ARENA_ASAN 1
+#endif
+#endif
+#ifdef ARENA_ASAN
+#include <sanitizer/asan_interface.h>
+#define POOL_POISON(c) ASAN_POISON_MEMORY_REGION((c)->data, (c)->cap)
+#define POOL_UNPOISON(c) ASAN_UNPOISON_MEMORY_REGION((c)->data, (c)->cap)
+#else
+#define POOL_POISON(c) ((void)(c))
+#define POOL_UNPOISON(c) ((void)(c))
+#endif
+static struct {
+  pthread_mutex_t lock;
+  arena_chunk* chunks;
+  size_t bytes;
+} g_pool = {PTHREAD_MUTEX_INITIALIZER, NULL, 0};
+
+/* A seq_obj of libtvmffi: kTVMFFIArray is { TVMFFIObject, TVMFFISeqCell } in the ABI. */
+typedef struct {
+  TVMFFIObject header;
+  TVMFFISeqCell cell;
+  TVMFFIAny items[];
+} arena_array;
+
+/* Per doc kind (from reflection), the fields holding references: objects, arrays, strings,
+ * Any values. Only source_paths, strings and Any values can refer outside the arena: the other
+ * fields hold the parser's docs and arrays and are not set again once a doc is shared (setting
+ * a NULL one to an outside object would leak that object at a fast teardown; any other change
+ * makes the old value's count disagree with its `refs` and turns the fast teardown off).
+ * g_kind_of maps type index - g_kind_base to the kind. */
+typedef struct {
+  uint8_t n;
+  struct {
+    uint16_t offset;
+    bool any;     /* a TVMFFIAny, else an object pointer */
+    bool outside; /* may refer outside the arena */
+  } f[8];
+} ref_fields;
+static ref_fields g_ref_fields[TVM_SCRIPT_DOC_COUNT];
+static int32_t g_doc_index[TVM_SCRIPT_DOC_COUNT];
+static int8_t* g_kind_of;
+static int32_t g_kind_base;
+static pthread_once_t g_ref_once = PTHREAD_ONCE_INIT;
+static bool g_ref_ok;
+
+static void init_ref_fields(void) {
+  int32_t lo = INT32_MAX, hi = -1;
+  for (int k = 0; k < TVM_SCRIPT_DOC_COUNT; ++k) {
+    int32_t idx = g_doc_index[k] = tvm_script_doc_type_index(k);
+    const TVMFFIFieldInfo* const* fields;
+    int32_t n = idx < 0 ? -1 : tvm_ffi_type_all_fields(idx, &fields);
+    if (n < 0) return;
+    lo = idx < lo ? idx : lo;
+    hi = idx > hi ? idx : hi;
+    ref_fields* r = &g_ref_fields[k];
+    for (int32_t i = 0; i < n; ++i) {
+      int32_t t = fields[i]->field_static_type_index;
+      if (t != kTVMFFIAny && t < kTVMFFIStaticObjectBegin) continue;
+      if (r->n == sizeof(r->f) / sizeof(r->f[0])) return;
+      r->f[r->n].offset = (uint16_t)fields[i]->offset;
+      r->f[r->n].any = t == kTVMFFIAny;
+      r->f[r->n++].outside = t == kTVMFFIAny || t == kTVMFFIStr ||
+                             fields[i]->offset == offsetof(tvm_script_doc_obj, source_paths);
     }
   }
-  return tvm_ffi_str_obj(s, n);
+  if (!(g_kind_of = tvm_ffi_calloc((size_t)(hi - lo + 1), 1))) return;
+  g_kind_base = lo;
+  for (int k = 0; k < TVM_SCRIPT_DOC_COUNT; ++k) g_kind_of[g_doc_index[k] - lo] = (int8_t)k;
+  g_ref_ok = true;
 }
 
-/* IdDoc / AttrAccessDoc built directly (their constructors copy the name; these share it).
- * make_attr consumes value. */
-static doc* make_id(parser* p, const char* s, size_t n, tvm_script_span span) {
-  void* name = intern(p, s, n);
-  tvm_script_id_doc_obj* d = name ? tvm_ffi_object_new(p->id_index, sizeof(*d)) : NULL;
-  if (!d) {
-    tvm_ffi_release(name);
+static void arena_deleter(void* self, int flags);
+
+static inline arena_block* block_of(const void* obj) { return (arena_block*)obj - 1; }
+static inline bool in_arena(const void* obj) {
+  return obj && ((const TVMFFIObject*)obj)->deleter == arena_deleter;
+}
+/* Record a reference from an arena object to obj (which it now owns). */
+static inline void* link(void* obj) {
+  if (in_arena(obj)) ++block_of(obj)->refs;
+  return obj;
+}
+
+static void arena_free(doc_arena* a) {
+  for (arena_chunk* c = a->chunks; c;) {
+    arena_chunk* older = c->older;
+    pthread_mutex_lock(&g_pool.lock);
+    bool keep = c->cap == ARENA_CHUNK && g_pool.bytes < ARENA_POOL_BYTES;
+    if (keep) {
+      POOL_POISON(c);
+      c->older = g_pool.chunks;
+      g_pool.chunks = c;
+      g_pool.bytes += c->cap;
+    }
+    pthread_mutex_unlock(&g_pool.lock);
+    if (!keep) tvm_ffi_free(c);
+    c = older;
+  }
+  tvm_ffi_free(a);
+}
+
+static arena_chunk* chunk_new(size_t cap) {
+  arena_chunk* c = NULL;
+  if (cap == ARENA_CHUNK) {
+    pthread_mutex_lock(&g_pool.lock);
+    if ((c = g_pool.chunks)) {
+      g_pool.chunks = c->older;
+      g_pool.bytes -= c->cap;
+    }
+    pthread_mutex_unlock(&g_pool.lock);
+    if (c) POOL_UNPOISON(c);
+  }
+  if (!c && !(c = tvm_ffi_malloc(sizeof(arena_chunk) + cap))) return NULL;
+  c->used = c->last = 0;
+  c->cap = cap;
+  return c;
+}
+
+/* Calls fn(ref, ctx) on each reference held by an arena object (a doc or an array). */
+static inline void for_each_ref(void* obj, void (*fn)(void* ref, void* ctx), void* ctx) {
+  int32_t t = ((TVMFFIObject*)obj)->type_index;
+  if (t == kTVMFFIArray) {
+    arena_array* arr = obj;
+    for (int64_t i = 0; i < arr->cell.size; ++i) {
+      if (arr->items[i].type_index >= kTVMFFIStaticObjectBegin) fn(arr->items[i].v_obj, ctx);
+    }
+    return;
+  }
+  const ref_fields* r = &g_ref_fields[g_kind_of[t - g_kind_base]];
+  for (int i = 0; i < r->n; ++i) {
+    char* field = (char*)obj + r->f[i].offset;
+    if (!r->f[i].any) {
+      if (*(void**)field) fn(*(void**)field, ctx);
+    } else if (((TVMFFIAny*)field)->type_index >= kTVMFFIStaticObjectBegin) {
+      fn(((TVMFFIAny*)field)->v_obj, ctx);
+    }
+  }
+}
+
+static void drop_ref(void* ref, void* building) {
+  if (building && in_arena(ref)) --block_of(ref)->refs;
+  tvm_ffi_release(ref);
+}
+
+/* References from the arena to objects outside it, released once the arena is found dead. */
+typedef struct {
+  void** data;
+  size_t n, cap;
+  bool failed;
+} ref_list;
+static void note(ref_list* l, void* ref) {
+  if (l->failed) return;
+  if (l->n == l->cap) {
+    size_t cap = l->cap ? l->cap * 2 : 1024;
+    void** data = tvm_ffi_realloc(l->data, cap * sizeof(void*));
+    if (!data) {
+      l->failed = true;
+      return;
+    }
+    l->data = data;
+    l->cap = cap;
+  }
+  l->data[l->n++] = ref;
+}
+/* Notes the outside references of an arena object, telling them by the field (see ref_fields)
+ * without touching what they point to. */
+static inline void note_outside_refs(void* obj, ref_list* l) {
+  int32_t t = ((TVMFFIObject*)obj)->type_index;
+  if (t == kTVMFFIArray) { /* the parser's arrays hold docs of the arena, or names */
+    arena_array* arr = obj;
+    for (int64_t i = 0; i < arr->cell.size; ++i) {
+      if (arr->items[i].type_index == kTVMFFIStr) note(l, arr->items[i].v_obj);
+    }
+    return;
+  }
+  const ref_fields* r = &g_ref_fields[g_kind_of[t - g_kind_base]];
+  for (int i = 0; i < r->n; ++i) {
+    if (!r->f[i].outside) continue;
+    char* field = (char*)obj + r->f[i].offset;
+    if (!r->f[i].any) {
+      if (*(void**)field) note(l, *(void**)field);
+    } else if (((TVMFFIAny*)field)->type_index >= kTVMFFIStaticObjectBegin) {
+      note(l, ((TVMFFIAny*)field)->v_obj);
+    }
+  }
+}
+
+/* The check-then-free of the whole arena described above; false when something is shared. */
+static bool fast_teardown(doc_arena* a) {
+  ref_list outside = {0};
+  for (arena_chunk* c = a->chunks; c && !outside.failed; c = c->older) {
+    if (c->used == 0) continue;
+    for (char* h = c->data + c->last;; h -= ((arena_block*)h)->back) {
+      arena_block* b = (arena_block*)h;
+      TVMFFIObject* o = (TVMFFIObject*)(b + 1);
+      if (b->refs != ARENA_FREED) {
+        uint64_t count = __atomic_load_n(&o->combined_ref_count, __ATOMIC_ACQUIRE);
+        if (o != a->root && (b->refs == 0 || count != (WEAK_ONE | b->refs))) {
+          tvm_ffi_free(outside.data);
+          return false;
+        }
+        note_outside_refs(o, &outside);
+      }
+      if (b->back == 0) break;
+    }
+  }
+  if (outside.failed) { /* out of memory: take the slow path, which needs none */
+    tvm_ffi_free(outside.data);
+    return false;
+  }
+  for (size_t i = 0; i < outside.n; ++i) tvm_ffi_release(outside.data[i]);
+  tvm_ffi_free(outside.data);
+  arena_free(a);
+  return true;
+}
+
+static void arena_deleter(void* self, int flags) {
+  arena_block* b = block_of(self);
+  doc_arena* a = b->arena;
+  if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) {
+    if (flags == kTVMFFIObjectDeleterFlagBitMaskBoth && self == a->root && fast_teardown(a)) {
+      return;
+    }
+    for_each_ref(self, drop_ref, a->done ? NULL : a);
+  }
+  if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) {
+    b->refs = ARENA_FREED;
+    if (__atomic_sub_fetch(&a->live, 1, __ATOMIC_ACQ_REL) == 0) arena_free(a);
+  }
+}
+
+static doc_arena* arena_new(void) {
+  pthread_once(&g_ref_once, init_ref_fields);
+  if (!g_ref_ok) {
+    if (!tvm_ffi_error_pending()) {
+      tvm_ffi_raise("RuntimeError", "TVMScript parser: unexpected Doc type layout");
+    }
     return NULL;
   }
-  d->name = name;
-  d->doc.span = span;
-  return &d->doc;
+  doc_arena* a = tvm_ffi_calloc(1, sizeof(doc_arena));
+  if (a) a->live = ARENA_BIAS;
+  return a;
 }
-static doc* make_attr(parser* p, doc* value, const char* s, size_t n, tvm_script_span span) {
-  void* name = intern(p, s, n);
-  tvm_script_attr_doc_obj* d = name ? tvm_ffi_object_new(p->attr_index, sizeof(*d)) : NULL;
+
+/* The builder is done: from now on the objects alone keep the arena. */
+static void arena_finish(doc_arena* a, void* root) {
+  a->root = root;
+  a->done = true;
+  if (__atomic_add_fetch(&a->live, a->allocated - ARENA_BIAS, __ATOMIC_ACQ_REL) == 0) {
+    arena_free(a);
+  }
+}
+
+/* A zeroed object of `size` bytes with one strong reference, or NULL + MemoryError. */
+static void* arena_object(doc_arena* a, int32_t type_index, size_t size) {
+  size_t need = (sizeof(arena_block) + size + 15) & ~(size_t)15;
+  arena_chunk* c = a->chunks;
+  if (!c || c->cap - c->used < need) {
+    if (need > UINT32_MAX) {
+      tvm_ffi_raise("MemoryError", "TVMScript parser: a doc of %zu bytes is too large", size);
+      return NULL;
+    }
+    if (!(c = chunk_new(need > ARENA_CHUNK ? need : ARENA_CHUNK))) return NULL;
+    c->older = a->chunks;
+    a->chunks = c;
+  }
+  arena_block* b = (arena_block*)(c->data + c->used);
+  b->back = (uint32_t)(c->used - c->last);
+  b->refs = 0;
+  b->arena = a;
+  c->last = c->used;
+  c->used += need;
+  ++a->allocated;
+  TVMFFIObject* o = (TVMFFIObject*)(b + 1);
+  memset(o, 0, size);
+  o->combined_ref_count = STRONG_ONE | WEAK_ONE;
+  o->type_index = type_index;
+  o->deleter = arena_deleter;
+  return o;
+}
+
+/* ---- The parser's constructors: docs and arrays in the arena --------------------------- */
+/* Each consumes its object arguments and returns NULL (having released them) when a required
+ * one is NULL (its parse failed: an error is raised) or allocation fails. */
+
+/* An ffi.Array of objs[0..n) (moved in; a NULL one fails the call). */
+static void* array_take(parser* p, size_t n, void* const* objs) {
+  bool ok = true;
+  for (size_t i = 0; i < n; ++i)
+    ok = ok && objs[i];
+  if (ok && n == 0) {
+    tvm_ffi_retain(p->empty);
+    return p->empty;
+  }
+  arena_array* a =
+      ok ? arena_object(p->arena, kTVMFFIArray, sizeof(arena_array) + n * sizeof(TVMFFIAny)) : NULL;
+  if (!a) {
+    for (size_t i = 0; i < n; ++i)
+      tvm_ffi_release(objs[i]);
+    return NULL;
+  }
+  for (size_t i = 0; i < n; ++i)
+    a->items[i] = tvm_ffi_any_obj(link(objs[i]));
+  a->cell.data = a->items;
+  a->cell.size = a->cell.capacity = (int64_t)n;
+  return a;
+}
+#define ARRAY(p, ...) array_take((p), (size_t)TVM_SCRIPT_NARGS(__VA_ARGS__), (void*[]){__VA_ARGS__})
+
+/* A doc of kind k (struct size `size`) whose reference fields at offs[i] get objs[i]; the first
+ * n_req are required; a NULL array field (bit i of `arrays`) gets the empty array unless an
+ * error is raised (the NULL is then a failed parse). */
+static doc* build(parser* p, tvm_script_doc_kind k, size_t size, int n, int n_req, unsigned arrays,
+                  void* const* objs, const uint16_t* offs) {
+  bool ok = true;
+  for (int i = 0; i < n && ok; ++i) {
+    if (!objs[i])
+      ok = i >= n_req && !((arrays >> i & 1) && tvm_ffi_error_pending());
+  }
+  char* d = ok ? arena_object(p->arena, g_doc_index[k], size) : NULL;
   if (!d) {
-    tvm_ffi_release(name);
-    tvm_ffi_release(value);
+    for (int i = 0; i < n; ++i)
+      tvm_ffi_release(objs[i]);
+    return NULL;
+  }
+  for (int i = 0; i < n; ++i) {
+    void* o = objs[i];
+    if (!o && (arrays >> i & 1)) {
+      tvm_ffi_retain(p->empty);
+      o = p->empty;
+    }
+    *(void**)(d + offs[i]) = link(o);
+  }
+  return (doc*)d;
+}
+#define O(S, m) (uint16_t) offsetof(S, m)
+
+/* value (owned) is moved in. */
+static doc* new_literal(parser* p, TVMFFIAny value) {
+  tvm_script_literal_doc_obj* d =
+      arena_object(p->arena, g_doc_index[TVM_SCRIPT_DOC_LiteralDoc], sizeof(*d));
+  if (!d) {
+    tvm_ffi_any_release(&value);
     return NULL;
   }
   d->value = value;
-  d->name = name;
-  d->doc.span = span;
   return &d->doc;
+}
+/* name (an ffi.String) is moved in. */
+static doc* new_id(parser* p, void* name) {
+  tvm_script_id_doc_obj* d =
+      name ? arena_object(p->arena, g_doc_index[TVM_SCRIPT_DOC_IdDoc], sizeof(*d)) : NULL;
+  if (!d) {
+    tvm_ffi_release(name);
+    return NULL;
+  }
+  d->name = name;
+  return &d->doc;
+}
+static doc* new_attr(parser* p, doc* value, void* name) {
+  tvm_script_attr_doc_obj* d =
+      value && name ? arena_object(p->arena, g_doc_index[TVM_SCRIPT_DOC_AttrAccessDoc], sizeof(*d))
+                    : NULL;
+  if (!d) {
+    tvm_ffi_release(value);
+    tvm_ffi_release(name);
+    return NULL;
+  }
+  d->value = link(value);
+  d->name = name;
+  return &d->doc;
+}
+static doc* new_operation(parser* p, int32_t op, void* operands) {
+  typedef tvm_script_operation_doc_obj S;
+  S* d = (S*)build(p, TVM_SCRIPT_DOC_OperationDoc, sizeof(S), 1, 1, 0, (void*[]){operands},
+                   (const uint16_t[]){O(S, operands)});
+  if (d) d->op = op;
+  return (doc*)d;
+}
+static doc* new_index(parser* p, doc* value, void* indices) {
+  typedef tvm_script_index_doc_obj S;
+  return build(p, TVM_SCRIPT_DOC_IndexDoc, sizeof(S), 2, 2, 0, (void*[]){value, indices},
+               (const uint16_t[]){O(S, value), O(S, indices)});
+}
+static doc* new_call(parser* p, doc* callee, void* args, void* keys, void* values) {
+  typedef tvm_script_call_doc_obj S;
+  return build(
+      p, TVM_SCRIPT_DOC_CallDoc, sizeof(S), 4, 2, 0xC, (void*[]){callee, args, keys, values},
+      (const uint16_t[]){O(S, callee), O(S, args), O(S, kwargs_keys), O(S, kwargs_values)});
+}
+static doc* new_lambda(parser* p, void* args, doc* body) {
+  typedef tvm_script_lambda_doc_obj S;
+  return build(p, TVM_SCRIPT_DOC_LambdaDoc, sizeof(S), 2, 2, 0, (void*[]){args, body},
+               (const uint16_t[]){O(S, args), O(S, body)});
+}
+static doc* new_tuple(parser* p, void* elements) {
+  typedef tvm_script_seq_doc_obj S;
+  return build(p, TVM_SCRIPT_DOC_TupleDoc, sizeof(S), 1, 0, 1, (void*[]){elements},
+               (const uint16_t[]){O(S, elements)});
+}
+static doc* new_list(parser* p, void* elements) {
+  typedef tvm_script_seq_doc_obj S;
+  return build(p, TVM_SCRIPT_DOC_ListDoc, sizeof(S), 1, 1, 0, (void*[]){elements},
+               (const uint16_t[]){O(S, elements)});
+}
+static doc* new_dict(parser* p, void* keys, void* values) {
+  typedef tvm_script_dict_doc_obj S;
+  return build(p, TVM_SCRIPT_DOC_DictDoc, sizeof(S), 2, 2, 0, (void*[]){keys, values},
+               (const uint16_t[]){O(S, keys), O(S, values)});
+}
+static doc* new_slice(parser* p, doc* start, doc* stop, doc* step) {
+  typedef tvm_script_slice_doc_obj S;
+  return build(p, TVM_SCRIPT_DOC_SliceDoc, sizeof(S), 3, 0, 0, (void*[]){start, stop, step},
+               (const uint16_t[]){O(S, start), O(S, stop), O(S, step)});
+}
+static doc* new_starred(parser* p, doc* value) {
+  typedef tvm_script_starred_doc_obj S;
+  return build(p, TVM_SCRIPT_DOC_StarredDoc, sizeof(S), 1, 1, 0, (void*[]){value},
+               (const uint16_t[]){O(S, value)});
+}
+static doc* new_stmt_block(parser* p, void* stmts) {
+  typedef tvm_script_stmt_block_doc_obj S;
+  return build(p, TVM_SCRIPT_DOC_StmtBlockDoc, sizeof(S), 1, 1, 0, (void*[]){stmts},
+               (const uint16_t[]){O(S, stmts)});
+}
+static doc* new_assign(parser* p, doc* lhs, doc* rhs, doc* annotation) {
+  typedef tvm_script_assign_doc_obj S;
+  return build(p, TVM_SCRIPT_DOC_AssignDoc, sizeof(S), 3, 1, 0, (void*[]){lhs, rhs, annotation},
+               (const uint16_t[]){O(S, lhs), O(S, rhs), O(S, annotation)});
+}
+static doc* new_if(parser* p, doc* predicate, void* then_branch, void* else_branch) {
+  typedef tvm_script_if_doc_obj S;
+  return build(p, TVM_SCRIPT_DOC_IfDoc, sizeof(S), 3, 2, 0x4,
+               (void*[]){predicate, then_branch, else_branch},
+               (const uint16_t[]){O(S, predicate), O(S, then_branch), O(S, else_branch)});
+}
+static doc* new_while(parser* p, doc* predicate, void* body) {
+  typedef tvm_script_while_doc_obj S;
+  return build(p, TVM_SCRIPT_DOC_WhileDoc, sizeof(S), 2, 2, 0, (void*[]){predicate, body},
+               (const uint16_t[]){O(S, predicate), O(S, body)});
+}
+static doc* new_for(parser* p, doc* lhs, doc* rhs, void* body) {
+  typedef tvm_script_for_doc_obj S;
+  return build(p, TVM_SCRIPT_DOC_ForDoc, sizeof(S), 3, 3, 0, (void*[]){lhs, rhs, body},
+               (const uint16_t[]){O(S, lhs), O(S, rhs), O(S, body)});
+}
+/* with rhs as lhs: body (lhs optional) */
+static doc* new_scope(parser* p, doc* rhs, doc* lhs, void* body) {
+  typedef tvm_script_scope_doc_obj S;
+  return build(p, TVM_SCRIPT_DOC_ScopeDoc, sizeof(S), 3, 1, 0x4, (void*[]){rhs, lhs, body},
+               (const uint16_t[]){O(S, rhs), O(S, lhs), O(S, body)});
+}
+static doc* new_expr_stmt(parser* p, doc* expr) {
+  typedef tvm_script_expr_stmt_doc_obj S;
+  return build(p, TVM_SCRIPT_DOC_ExprStmtDoc, sizeof(S), 1, 1, 0, (void*[]){expr},
+               (const uint16_t[]){O(S, expr)});
+}
+static doc* new_assert(parser* p, doc* test, doc* msg) {
+  typedef tvm_script_assert_doc_obj S;
+  return build(p, TVM_SCRIPT_DOC_AssertDoc, sizeof(S), 2, 1, 0, (void*[]){test, msg},
+               (const uint16_t[]){O(S, test), O(S, msg)});
+}
+static doc* new_return(parser* p, doc* value) {
+  typedef tvm_script_return_doc_obj S;
+  return build(p, TVM_SCRIPT_DOC_ReturnDoc, sizeof(S), 1, 0, 0, (void*[]){value},
+               (const uint16_t[]){O(S, value)});
+}
+static doc* new_function(parser* p, doc* name, void* args, void* decorators, void* body,
+                         doc* return_type) {
+  typedef tvm_script_function_doc_obj S;
+  return build(
+      p, TVM_SCRIPT_DOC_FunctionDoc, sizeof(S), 5, 4, 0,
+      (void*[]){name, args, decorators, body, return_type},
+      (const uint16_t[]){O(S, name), O(S, args), O(S, decorators), O(S, body), O(S, return_type)});
+}
+static doc* new_class(parser* p, doc* name, void* decorators, void* body) {
+  typedef tvm_script_class_doc_obj S;
+  return build(p, TVM_SCRIPT_DOC_ClassDoc, sizeof(S), 3, 3, 0, (void*[]){name, decorators, body},
+               (const uint16_t[]){O(S, name), O(S, decorators), O(S, body)});
+}
+static doc* new_doc_string(parser* p, const char* text, size_t n) {
+  tvm_script_stmt_doc_obj* d =
+      arena_object(p->arena, g_doc_index[TVM_SCRIPT_DOC_DocStringDoc], sizeof(*d));
+  if (d && !(d->comment = tvm_ffi_str_obj(text, n))) {
+    tvm_ffi_release(d);
+    return NULL;
+  }
+  return d ? &d->doc : NULL;
+}
+
+/* A new reference to the ffi.String of s[0..n), shared through the intern table. */
+/* memcmp(a, b, n) == 0 without a call: names are short. */
+static inline bool same_text(const char* a, const char* b, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+
+static void* intern(parser* p, const char* s, size_t n) {
+  uint32_t h = 2166136261u; /* FNV-1a */
+  for (size_t i = 0; i < n; ++i) h = (h ^ (unsigned char)s[i]) * 16777619u;
+  if (2 * (p->n_names + 1) > p->names_cap && n <= UINT32_MAX) { /* grow (or start) the table */
+    size_t cap = p->names_cap ? 2 * p->names_cap : FIRST_NAME_SLOTS;
+    struct name_slot* slots = tvm_ffi_calloc(cap, sizeof(*slots));
+    if (!slots) {
+      tvm_ffi_error_clear(); /* go on without interning more */
+      return tvm_ffi_str_obj(s, n);
+    }
+    for (size_t i = 0; i < p->names_cap; ++i) {
+      if (!p->names[i].str) continue;
+      size_t j = p->names[i].hash & (cap - 1);
+      while (slots[j].str) j = (j + 1) & (cap - 1);
+      slots[j] = p->names[i];
+    }
+    tvm_ffi_free(p->names);
+    p->names = slots;
+    p->names_cap = cap;
+  }
+  if (!p->names_cap || n > UINT32_MAX) return tvm_ffi_str_obj(s, n);
+  size_t j = h & (p->names_cap - 1);
+  for (;; j = (j + 1) & (p->names_cap - 1)) {
+    struct name_slot* slot = &p->names[j];
+    if (!slot->str) {
+      if (!(slot->str = tvm_ffi_str_obj(s, n))) return NULL;
+      slot->text = s;
+      slot->size = (uint32_t)n;
+      slot->hash = h;
+      ++p->n_names;
+      break;
+    }
+    if (slot->hash == h && slot->size == n && same_text(slot->text, s, n)) break;
+  }
+  tvm_ffi_retain(p->names[j].str);
+  return p->names[j].str;
+}
+
+static doc* make_id(parser* p, const char* s, size_t n, tvm_script_span span) {
+  return spanned(new_id(p, intern(p, s, n)), span);
+}
+/* Consumes value. */
+static doc* make_attr(parser* p, doc* value, const char* s, size_t n, tvm_script_span span) {
+  return spanned(new_attr(p, value, intern(p, s, n)), span);
 }
 
 static inline const char* tok_text(const parser* p, const tvm_script_token* t) {
@@ -237,8 +798,7 @@ static void drop(parser* p, size_t base) {
 
 /* An ffi.Array of the objects pushed since base (popped). */
 static void* take_array(parser* p, size_t base) {
-  void* const* items = p->stack ? p->stack + base : NULL;
-  void* arr = tvm_script_doc_array_takev((int64_t)(p->sp - base), items);
+  void* arr = array_take(p, p->sp - base, p->stack ? p->stack + base : NULL);
   p->sp = base;
   return arr;
 }
@@ -256,8 +816,8 @@ static int take_pairs(parser* p, size_t base, void** out_a, void** out_b) {
     tmp[n + i] = p->stack[base + 2 * i + 1];
   }
   p->sp = base;
-  *out_a = tvm_script_doc_array_takev((int64_t)n, tmp);
-  *out_b = tvm_script_doc_array_takev((int64_t)n, tmp + n);
+  *out_a = array_take(p, n, tmp);
+  *out_b = array_take(p, n, tmp + n);
   tvm_ffi_free(tmp);
   if (!*out_a || !*out_b) {
     tvm_ffi_release(*out_a);
@@ -286,12 +846,12 @@ static bool starts_expr(int k) {
   }
 }
 
-static doc* binop(int op, doc* lhs, doc* rhs, tvm_script_span s) {
+static doc* binop(parser* p, int op, doc* lhs, doc* rhs, tvm_script_span s) {
   if (!rhs) {
     tvm_ffi_release(lhs);
     return NULL;
   }
-  return spanned(tvm_script_operation_doc_take(op, tvm_script_doc_array_take(lhs, rhs)), s);
+  return spanned(new_operation(p, op, ARRAY(p, lhs, rhs)), s);
 }
 
 static doc* parse_string(parser* p) {
@@ -314,9 +874,7 @@ static doc* parse_string(parser* p) {
     tvm_ffi_raise("MemoryError", "out of memory building a string literal");
     return NULL;
   }
-  doc* d = tvm_script_literal_doc(&value);
-  tvm_ffi_any_release(&value);
-  return spanned(d, since(p, start));
+  return spanned(new_literal(p, value), since(p, start));
 }
 
 /* After the first element of a bracketed display: reject comprehensions and walrus. */
@@ -337,7 +895,7 @@ static doc* parse_paren(parser* p) {
   tvm_script_span start = p->tok->span;
   advance(p);
   if (accept(p, TOK(RPAREN))) {
-    return spanned(tvm_script_tuple_doc_take(NULL), since(p, start));
+    return spanned(new_tuple(p, NULL), since(p, start));
   }
   doc* first = parse_test(p);
   if (!first) return NULL;
@@ -356,7 +914,7 @@ static doc* parse_paren(parser* p) {
     if (push(p, parse_test(p)) != 0) goto fail;
   }
   if (!expect(p, TOK(RPAREN), "',' or ')'")) goto fail;
-  return spanned(tvm_script_tuple_doc_take(take_array(p, base)), since(p, start));
+  return spanned(new_tuple(p, take_array(p, base)), since(p, start));
 fail:
   drop(p, base);
   return NULL;
@@ -372,7 +930,7 @@ static doc* parse_list(parser* p) {
     if (!accept(p, TOK(COMMA))) break;
   }
   if (!expect(p, TOK(RBRACKET), "',' or ']'")) goto fail;
-  return spanned(tvm_script_list_doc_take(take_array(p, base)), since(p, start));
+  return spanned(new_list(p, take_array(p, base)), since(p, start));
 fail:
   drop(p, base);
   return NULL;
@@ -406,7 +964,7 @@ static doc* parse_dict(parser* p) {
   if (!expect(p, TOK(RBRACE), "',' or '}'")) goto fail;
   void *keys, *values;
   if (take_pairs(p, base, &keys, &values) != 0) return NULL;
-  return spanned(tvm_script_dict_doc_take(keys, values), since(p, start));
+  return spanned(new_dict(p, keys, values), since(p, start));
 fail:
   drop(p, base);
   return NULL;
@@ -421,17 +979,17 @@ static doc* parse_atom(parser* p) {
       d = make_id(p, tok_text(p, t), tok_size(t), span);
       break;
     case TOK(INT):
-      d = tvm_script_literal_int(t->v.i);
+      d = new_literal(p, tvm_ffi_any_int(t->v.i));
       break;
     case TOK(FLOAT):
-      d = tvm_script_literal_float(t->v.f);
+      d = new_literal(p, tvm_ffi_any_float(t->v.f));
       break;
     case KW(TRUE):
     case KW(FALSE):
-      d = tvm_script_literal_bool(t->kind == KW(TRUE));
+      d = new_literal(p, tvm_ffi_any_bool(t->kind == KW(TRUE)));
       break;
     case KW(NONE):
-      d = tvm_script_literal_none();
+      d = new_literal(p, tvm_ffi_any_none());
       break;
     case TOK(STRING):
       return parse_string(p);
@@ -460,16 +1018,27 @@ static doc* parse_call(parser* p, doc* callee, tvm_script_span start) {
   size_t base = p->sp, kw_base = 0;
   bool has_kw = false;
   while (kind(p) != TOK(RPAREN)) {
-    if (kind(p) == TOK(STAR) || kind(p) == TOK(POW)) {
-      unsupported(p, p->tok->span,
-                  kind(p) == TOK(STAR) ? "starred arguments ('*args') are"
-                                       : "double-starred arguments ('**kwargs') are");
+    if (kind(p) == TOK(POW)) {
+      unsupported(p, p->tok->span, "double-starred arguments ('**kwargs') are");
       goto fail;
     }
-    if (kind(p) == TOK(NAME) && p->tok[1].kind == TOK(ASSIGN)) {
+    if (kind(p) == TOK(STAR)) {
+      /* *xs is positional even after keywords (as in Python); the CallDoc keeps it in args. */
+      tvm_script_span star = p->tok->span;
+      advance(p);
+      doc* value = parse_test(p);
+      if (!value) goto fail;
+      doc* arg = spanned(new_starred(p, value), since(p, star));
+      if (push(p, arg) != 0) goto fail;
+      if (has_kw) { /* move it below the keyword pairs */
+        size_t n_kw = p->sp - 1 - kw_base;
+        memmove(&p->stack[kw_base + 1], &p->stack[kw_base], n_kw * sizeof(void*));
+        p->stack[kw_base++] = arg;
+      }
+    } else if (kind(p) == TOK(NAME) && p->tok[1].kind == TOK(ASSIGN)) {
       if (!has_kw) kw_base = p->sp;
       has_kw = true;
-      if (push(p, tvm_ffi_str_obj(tok_text(p, p->tok), tok_size(p->tok))) != 0) goto fail;
+      if (push(p, intern(p, tok_text(p, p->tok), tok_size(p->tok))) != 0) goto fail;
       advance(p);
       advance(p);
       if (push(p, parse_test(p)) != 0) goto fail;
@@ -491,7 +1060,7 @@ static doc* parse_call(parser* p, doc* callee, tvm_script_span start) {
   void *keys = NULL, *values = NULL;
   if (has_kw && take_pairs(p, kw_base, &keys, &values) != 0) goto fail;
   void* args = take_array(p, base);
-  return spanned(tvm_script_call_doc_take(callee, args, keys, values), since(p, start));
+  return spanned(new_call(p, callee, args, keys, values), since(p, start));
 fail:
   drop(p, base);
   tvm_ffi_release(callee);
@@ -515,7 +1084,7 @@ static doc* parse_subscript(parser* p) {
     k = kind(p);
     if (k != TOK(COMMA) && k != TOK(RBRACKET) && !(step = parse_test(p))) goto fail;
   }
-  return spanned(tvm_script_slice_doc_take(lower, upper, step), since(p, start));
+  return spanned(new_slice(p, lower, upper, step), since(p, start));
 fail:
   tvm_ffi_release(lower);
   tvm_ffi_release(upper);
@@ -541,9 +1110,9 @@ static doc* parse_index(parser* p, doc* value, tvm_script_span start) {
   if (trailing_comma && p->sp == base + 1 &&
       tvm_script_doc_kind_of(p->stack[base]) != TVM_SCRIPT_DOC_SliceDoc) {
     tvm_script_span s = join(((doc*)p->stack[base])->span, comma);
-    if (push(p, spanned(tvm_script_tuple_doc_take(take_array(p, base)), s)) != 0) goto fail;
+    if (push(p, spanned(new_tuple(p, take_array(p, base)), s)) != 0) goto fail;
   }
-  return spanned(tvm_script_index_doc_take(value, take_array(p, base)), since(p, start));
+  return spanned(new_index(p, value, take_array(p, base)), since(p, start));
 fail:
   drop(p, base);
   tvm_ffi_release(value);
@@ -590,7 +1159,7 @@ static doc* parse_power(parser* p) {
   advance(p);
   doc* exponent = parse_factor(p);
   --p->depth;
-  return binop(OP(Pow), base, exponent, since(p, start));
+  return binop(p, OP(Pow), base, exponent, since(p, start));
 }
 
 /* ('+' | '-' | '~') factor | power */
@@ -605,7 +1174,7 @@ static doc* parse_factor(parser* p) {
   if (!operand) return NULL;
   if (k == TOK(PLUS)) return spanned(operand, since(p, start));
   int op = k == TOK(MINUS) ? OP(USub) : OP(Invert);
-  return spanned(tvm_script_operation_doc_take(op, tvm_script_doc_array_take(operand)),
+  return spanned(new_operation(p, op, ARRAY(p, operand)),
                  since(p, start));
 }
 
@@ -638,7 +1207,7 @@ static doc* parse_binary(parser* p, int min_prec) {
     }
     advance(p);
     doc* rhs = parse_binary(p, prec + 1);
-    lhs = binop(kBinaryOp[k], lhs, rhs, since(p, start));
+    lhs = binop(p, kBinaryOp[k], lhs, rhs, since(p, start));
   }
   return lhs;
 }
@@ -684,8 +1253,8 @@ static doc* parse_comparison(parser* p) {
       return NULL;
     }
     tvm_ffi_retain(rhs); /* one for the pair, one as the next left operand */
-    doc* pair = binop(op, lhs, rhs, join(lhs->span, rhs->span));
-    result = result ? binop(OP(And), result, pair, since(p, start)) : pair;
+    doc* pair = binop(p, op, lhs, rhs, join(lhs->span, rhs->span));
+    result = result ? binop(p, OP(And), result, pair, since(p, start)) : pair;
     lhs = rhs;
     if (!result) {
       tvm_ffi_release(lhs);
@@ -705,7 +1274,7 @@ static doc* parse_not(parser* p) {
   doc* operand = parse_not(p);
   --p->depth;
   if (!operand) return NULL;
-  return spanned(tvm_script_operation_doc_take(OP(Not), tvm_script_doc_array_take(operand)),
+  return spanned(new_operation(p, OP(Not), ARRAY(p, operand)),
                  since(p, start));
 }
 
@@ -714,7 +1283,7 @@ static doc* parse_and(parser* p) {
   doc* lhs = parse_not(p);
   while (lhs && accept(p, KW(AND))) {
     doc* rhs = parse_not(p);
-    lhs = binop(OP(And), lhs, rhs, since(p, start));
+    lhs = binop(p, OP(And), lhs, rhs, since(p, start));
   }
   return lhs;
 }
@@ -724,7 +1293,7 @@ static doc* parse_or(parser* p) {
   doc* lhs = parse_and(p);
   while (lhs && accept(p, KW(OR))) {
     doc* rhs = parse_and(p);
-    lhs = binop(OP(Or), lhs, rhs, since(p, start));
+    lhs = binop(p, OP(Or), lhs, rhs, since(p, start));
   }
   return lhs;
 }
@@ -749,14 +1318,25 @@ static doc* parse_lambda(parser* p) {
   if (!expect(p, TOK(COLON), "',' or ':'")) goto fail;
   doc* body = parse_test(p);
   if (!body) goto fail;
-  return spanned(tvm_script_lambda_doc_take(take_array(p, base), body), since(p, start));
+  return spanned(new_lambda(p, take_array(p, base), body), since(p, start));
 fail:
   drop(p, base);
   return NULL;
 }
 
 /* lambda | or_test ['if' or_test 'else' test] */
+/* Tokens that end an expression after an atom: most operands (`f(a, 1)`, `x = 1`, `A[i]`) are
+ * lone atoms, which then skip the descent through every precedence level. */
+static const bool kEndsAtom[TVM_SCRIPT_TOK_COUNT_] = {
+    [TOK(COMMA)] = true, [TOK(RPAREN)] = true,  [TOK(RBRACKET)] = true, [TOK(RBRACE)] = true,
+    [TOK(COLON)] = true, [TOK(NEWLINE)] = true, [TOK(ASSIGN)] = true,   [TOK(SEMI)] = true,
+};
+
 static doc* parse_test(parser* p) {
+  int k = kind(p);
+  if ((k == TOK(NAME) || k == TOK(INT) || k == TOK(FLOAT)) && kEndsAtom[p->tok[1].kind]) {
+    return parse_atom(p); /* tok is not the last token: ENDMARKER follows at the latest */
+  }
   if (!enter(p)) return NULL;
   doc* result;
   if (kind(p) == KW(LAMBDA)) {
@@ -775,8 +1355,7 @@ static doc* parse_test(parser* p) {
         tvm_ffi_release(cond);
         result = NULL;
       } else {
-        result = spanned(tvm_script_operation_doc_take(
-                             OP(IfThenElse), tvm_script_doc_array_take(result, cond, other)),
+        result = spanned(new_operation(p, OP(IfThenElse), ARRAY(p, result, cond, other)),
                          since(p, start));
       }
     }
@@ -799,7 +1378,7 @@ static doc* parse_list_of(parser* p, bool targets) {
       return NULL;
     }
   }
-  return spanned(tvm_script_tuple_doc_take(take_array(p, base)), since(p, start));
+  return spanned(new_tuple(p, take_array(p, base)), since(p, start));
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -894,7 +1473,7 @@ static doc* parse_expr_stmt(parser* p, bool docstring_ok) {
       tvm_ffi_release(ann);
       goto fail;
     }
-    return spanned(tvm_script_assign_doc_take(lhs, rhs, ann), since(p, start));
+    return spanned(new_assign(p, lhs, rhs, ann), since(p, start));
   }
   if (k == TOK(ASSIGN)) {
     if (!check_target(p, lhs, false)) goto fail;
@@ -906,7 +1485,7 @@ static doc* parse_expr_stmt(parser* p, bool docstring_ok) {
       unsupported(p, p->tok->span, "chained assignments are");
       goto fail;
     }
-    return spanned(tvm_script_assign_doc_take(lhs, rhs, NULL), since(p, start));
+    return spanned(new_assign(p, lhs, rhs, NULL), since(p, start));
   }
   for (size_t i = 0; i < sizeof(kAugOps) / sizeof(kAugOps[0]); ++i) {
     if (kAugOps[i].tok != k) continue;
@@ -916,8 +1495,8 @@ static doc* parse_expr_stmt(parser* p, bool docstring_ok) {
     if (!rhs) goto fail;
     tvm_script_span s = since(p, start);
     tvm_ffi_retain(lhs); /* shared by the target and the operation */
-    doc* value = binop(kAugOps[i].op, lhs, rhs, s);
-    return spanned(tvm_script_assign_doc_take(lhs, value, NULL), s);
+    doc* value = binop(p, kAugOps[i].op, lhs, rhs, s);
+    return spanned(new_assign(p, lhs, value, NULL), s);
   }
   if (k == TOK(WALRUS)) {
     unsupported(p, p->tok->span, "assignment expressions (':=') are");
@@ -931,14 +1510,12 @@ static doc* parse_expr_stmt(parser* p, bool docstring_ok) {
     const TVMFFIAny* v = &((tvm_script_literal_doc_obj*)lhs)->value;
     TVMFFIByteArray text;
     if (tvm_ffi_any_as_bytes(v, &text) && memchr(text.data, 0, text.size) == NULL) {
-      char* s = tvm_ffi_strndup(text.data, text.size);
-      doc* d = s ? tvm_script_doc_string_doc(s) : NULL;
-      tvm_ffi_free(s);
+      doc* d = new_doc_string(p, text.data, text.size);
       tvm_ffi_release(lhs);
       return spanned(d, since(p, start));
     }
   }
-  return spanned(tvm_script_expr_stmt_doc_take(lhs), since(p, start));
+  return spanned(new_expr_stmt(p, lhs), since(p, start));
 fail:
   tvm_ffi_release(lhs);
   return NULL;
@@ -958,7 +1535,7 @@ static int parse_small_stmt(parser* p, bool docstring_ok) {
       if (kind(p) != TOK(NEWLINE) && kind(p) != TOK(SEMI) && !(value = parse_list_of(p, false))) {
         return -1;
       }
-      return push(p, spanned(tvm_script_return_doc_take(value), since(p, start)));
+      return push(p, spanned(new_return(p, value), since(p, start)));
     }
     case KW(ASSERT): {
       advance(p);
@@ -969,7 +1546,7 @@ static int parse_small_stmt(parser* p, bool docstring_ok) {
         tvm_ffi_release(test);
         return -1;
       }
-      return push(p, spanned(tvm_script_assert_doc_take(test, msg), since(p, start)));
+      return push(p, spanned(new_assert(p, test, msg), since(p, start)));
     }
     case KW(DEL): unsupported(p, t->span, "'del' statements are"); return -1;
     case KW(GLOBAL): unsupported(p, t->span, "'global' statements are"); return -1;
@@ -1021,12 +1598,12 @@ static int parse_if(parser* p) {
     void* pred = p->stack[base + 2 * i];
     void* then = p->stack[base + 2 * i + 1];
     p->sp = base + 2 * i;
-    node = spanned(tvm_script_if_doc_take(pred, then, else_branch), join(starts[i], end));
+    node = spanned(new_if(p, pred, then, else_branch), join(starts[i], end));
     if (!node) {
       drop(p, base);
       goto fail;
     }
-    if (i > 0 && !(else_branch = tvm_script_doc_array_take(node))) {
+    if (i > 0 && !(else_branch = ARRAY(p, node))) {
       drop(p, base);
       goto fail;
     }
@@ -1054,7 +1631,7 @@ static int parse_for(parser* p) {
     unsupported(p, p->tok->span, "'else' clauses of 'for' loops are");
     goto fail;
   }
-  return push(p, spanned(tvm_script_for_doc_take(target, iter, body), since(p, start)));
+  return push(p, spanned(new_for(p, target, iter, body), since(p, start)));
 fail:
   tvm_ffi_release(target);
   tvm_ffi_release(iter);
@@ -1073,7 +1650,7 @@ static int parse_while(parser* p) {
     unsupported(p, p->tok->span, "'else' clauses of 'while' loops are");
     goto fail;
   }
-  return push(p, spanned(tvm_script_while_doc_take(cond, body), since(p, start)));
+  return push(p, spanned(new_while(p, cond, body), since(p, start)));
 fail:
   tvm_ffi_release(cond);
   tvm_ffi_release(body);
@@ -1115,8 +1692,8 @@ static int parse_with(parser* p) {
     void* ctx = p->stack[base + 2 * i];
     void* target = p->stack[base + 2 * i + 1];
     p->sp = base + 2 * i;
-    node = spanned(tvm_script_scope_doc_take(target, ctx, body), join(starts[i], end));
-    if (!node || (i > 0 && !(body = tvm_script_doc_array_take(node)))) {
+    node = spanned(new_scope(p, ctx, target, body), join(starts[i], end));
+    if (!node || (i > 0 && !(body = ARRAY(p, node)))) {
       drop(p, base);
       goto fail;
     }
@@ -1162,7 +1739,7 @@ static doc* parse_def(parser* p, size_t decorators_base) {
       tvm_ffi_release(ann);
       goto fail;
     }
-    doc* arg = tvm_script_assign_doc_take(param, dflt, ann);
+    doc* arg = new_assign(p, param, dflt, ann);
     if (push(p, spanned(arg, since(p, param_start))) != 0) goto fail;
     if (!accept(p, TOK(COMMA))) break;
   }
@@ -1171,8 +1748,7 @@ static doc* parse_def(parser* p, size_t decorators_base) {
   if (!(body = parse_block(p, true))) goto fail;
   void* args = take_array(p, args_base);
   void* decorators = take_array(p, decorators_base);
-  return spanned(tvm_script_function_doc_take(name, args, decorators, ret, body),
-                 since(p, start));
+  return spanned(new_function(p, name, args, decorators, body, ret), since(p, start));
 fail:
   drop(p, decorators_base);
   tvm_ffi_release(name);
@@ -1196,8 +1772,7 @@ static doc* parse_class(parser* p, size_t decorators_base) {
     advance(p);
   }
   if (!(body = parse_block(p, true))) goto fail;
-  return spanned(tvm_script_class_doc_take(name, take_array(p, decorators_base), body),
-                 since(p, start));
+  return spanned(new_class(p, name, take_array(p, decorators_base), body), since(p, start));
 fail:
   drop(p, decorators_base);
   tvm_ffi_release(name);
@@ -1330,11 +1905,12 @@ void* tvm_script_parse_doc_ex(const char* source, size_t len, const char* filena
   }
   p.tok = p.lx.data;
   p.end = p.lx.data + p.lx.count;
-  p.id_index = tvm_script_doc_type_index(TVM_SCRIPT_DOC_IdDoc);
-  p.attr_index = tvm_script_doc_type_index(TVM_SCRIPT_DOC_AttrAccessDoc);
-  p.names = tvm_ffi_calloc(NAME_SLOTS, sizeof(struct name_slot));
   p.imports = tvm_ffi_dict_new();
-  if (!p.imports || p.id_index < 0 || p.attr_index < 0) goto done;
+  p.arena = p.imports ? arena_new() : NULL;
+  arena_array* empty = p.arena ? arena_object(p.arena, kTVMFFIArray, sizeof(arena_array)) : NULL;
+  if (!empty) goto done;
+  empty->cell.data = empty->items;
+  p.empty = empty;
   p.prev = p.tok->span;
   p.prev.end_line = p.prev.start_line;
   p.prev.end_col = p.prev.start_col;
@@ -1346,16 +1922,18 @@ void* tvm_script_parse_doc_ex(const char* source, size_t len, const char* filena
     if (parse_statement(&p, false) != 0) goto done;
   }
   if (p.lex_failed) goto done;
-  result = spanned(tvm_script_stmt_block_doc_take(take_array(&p, 0)), since(&p, start));
+  result = spanned(new_stmt_block(&p, take_array(&p, 0)), since(&p, start));
   if (result && out_imports && !(*out_imports = tvm_ffi_dict_to_map(p.imports))) {
     tvm_ffi_release(result);
     result = NULL;
   }
 done:
   drop(&p, 0);
+  tvm_ffi_release(p.empty);
+  if (p.arena) arena_finish(p.arena, result);
   tvm_ffi_free(p.stack);
   tvm_ffi_release(p.imports);
-  for (size_t i = 0; p.names && i < NAME_SLOTS; ++i) tvm_ffi_release(p.names[i].str);
+  for (size_t i = 0; i < p.names_cap; ++i) tvm_ffi_release(p.names[i].str);
   tvm_ffi_free(p.names);
   tvm_script__lexer_free(&p.lx);
   return result;

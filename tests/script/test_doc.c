@@ -121,6 +121,43 @@ TEST(expressions_and_precedence) {
   EXPECT(tvm_script_literal_none(), "None");
 }
 
+/* *value among call arguments: the value is a whole expression, printed without parentheses. */
+TEST(starred_doc) {
+  tvm_script_doc_obj* star = tvm_script_starred_doc_take(id("xs"));
+  CHECK(star != NULL);
+  if (!star) return;
+  CHECK_STR_EQ(tvm_ffi_type_key(tvm_ffi_type_index(star)), "script.printer.StarredDoc");
+  CHECK_EQ_INT(tvm_script_doc_kind_of(star), TVM_SCRIPT_DOC_StarredDoc);
+  CHECK_STR_EQ(tvm_script_doc_kind_name(TVM_SCRIPT_DOC_StarredDoc), "StarredDoc");
+  CHECK(tvm_script_is_expr_doc(star));
+  CHECK(tvm_ffi_type_find_field(tvm_ffi_type_index(star), "value") != NULL);
+  EXPECT(tvm_script_doc_call_take(id("f"), id("a"), star, lit(1)), "f(a, *xs, 1)");
+  EXPECT(tvm_script_doc_call_take(id("f"), tvm_script_starred_doc_take(op2(
+                                               TVM_SCRIPT_OP_Add, id("a"), id("b")))),
+         "f(*a + b)");
+  EXPECT(tvm_script_call_doc_take(
+             id("g"), tvm_script_doc_array_take(tvm_script_starred_doc_take(
+                          tvm_script_doc_call_take(id("h"), id("x")))),
+             tvm_script_doc_list_to_array_take(({
+               void* l = tvm_ffi_list_new();
+               TVMFFIAny k = tvm_ffi_string("k");
+               tvm_ffi_list_push_take(l, &k);
+               l;
+             })),
+             tvm_script_doc_array_take(lit(2))),
+         "g(*h(x), k=2)");
+  /* Equality compares the value. */
+  tvm_script_doc_obj *s1 = tvm_script_starred_doc_take(id("a")),
+                     *s2 = tvm_script_starred_doc_take(id("b"));
+  TVMFFIAny a = tvm_ffi_any_obj(s1), b = tvm_ffi_any_obj(s2);
+  CHECK_EQ_INT(tvm_ffi_structural_equal(&a, &b, false, NULL, NULL), 0);
+  tvm_ffi_release(s1);
+  tvm_ffi_release(s2);
+  /* The value is required. */
+  CHECK(tvm_script_starred_doc_take(NULL) == NULL);
+  CHECK_RAISED("ValueError", "required argument");
+}
+
 TEST(statements) {
   void* body = tvm_script_doc_array_take(
       tvm_script_assign_doc_take(id("x"), lit(1), tvm_script_attr_doc_take(id("T"), "int32")),
@@ -194,6 +231,7 @@ int main(void) {
   RUN(doc_objects);
   RUN(constructor_errors);
   RUN(expressions_and_precedence);
+  RUN(starred_doc);
   RUN(statements);
   RUN(deep_and_bad_docs_are_errors);
   return test_summary();

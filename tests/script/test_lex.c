@@ -134,6 +134,11 @@ TEST(operators_and_keywords) {
   CHECK_STR_EQ(lex_str("+= -= *= /= //= %= **= &= |= ^= >>= <<= @= := ..."),
                "+= -= *= /= //= %= **= &= |= ^= >>= <<= @= := ... NL EOF");
   CHECK_STR_EQ(lex_str("a**-b//c<<=d"), "a ** - b // c <<= d NL EOF");
+  /* Longest match, also where a one-byte operator could end early or the input ends. */
+  CHECK_STR_EQ(lex_str("a..b.c->d:=e!=f==g=-h*=*i**"),
+               "a . . b . c -> d := e != f == g = - h *= * i ** NL EOF");
+  CHECK_STR_EQ(lex_str("x[...]//=y>>z<-w"), "x [ ... ] //= y >> z < - w NL EOF");
+  CHECK_STR_CONTAINS(lex_err("a!b"), "invalid character '!'");
   CHECK_STR_EQ(lex_str("def if elif else for in while with as return pass assert lambda not and "
                        "or True False None class from import definitely"),
                "def if elif else for in while with as return pass assert lambda not and or "

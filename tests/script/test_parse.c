@@ -1,5 +1,6 @@
 /* test_parse.c: TVMScript text -> Doc tree: each construct, precedence, spans, a real program,
  * and the exact rendered message of each kind of syntax error. */
+#include <pthread.h>
 #include <tvm/script/parser.h>
 #include <tvm/script/printer.h>
 
@@ -215,6 +216,11 @@ static void dump(const void* d, tvm_ffi_strbuf* b) {
       tvm_ffi_strbuf_printf(b, "(doc \"%s\")",
                             tvm_ffi_str_cstr(((const tvm_script_stmt_doc_obj*)d)->comment));
       break;
+    case TVM_SCRIPT_DOC_StarredDoc:
+      tvm_ffi_strbuf_puts(b, "(* ");
+      dump(((const tvm_script_starred_doc_obj*)d)->value, b);
+      tvm_ffi_strbuf_putc(b, ')');
+      break;
     default:
       tvm_ffi_strbuf_printf(b, "<%s>", tvm_script_doc_kind_name(tvm_script_doc_kind_of(d)));
   }
@@ -309,6 +315,43 @@ TEST(calls_attrs_subscripts) {
   CHECK_STR_EQ(expr_str("lambda: 0"), "(lambda () 0)");
   CHECK_STR_EQ(expr_str("T.comm_reducer(lambda x, y: x + y, [T.float32(0)])"),
                "(call T.comm_reducer (lambda (x y) (+ x y)) (list (call T.float32 0)))");
+}
+
+TEST(starred_arguments) {
+  CHECK_STR_EQ(expr_str("f(*args)"), "(call f (* args))");
+  CHECK_STR_EQ(expr_str("f(a, *xs, b)"), "(call f a (* xs) b)");
+  CHECK_STR_EQ(expr_str("f(*a, *b,)"), "(call f (* a) (* b))");
+  /* `*` takes a whole expression; after keywords it is still positional (as in Python). */
+  CHECK_STR_EQ(expr_str("f(*a + b, k=1)"), "(call f (* (+ a b)) k=1)");
+  CHECK_STR_EQ(expr_str("f(k=1, *xs, j=2, *ys)"), "(call f (* xs) (* ys) k=1 j=2)");
+  CHECK_STR_EQ(expr_str("T.call(*(x if c else y))"), "(call T.call (* (if x c y)))");
+  const char* src = "f(a, *g(x))\n";
+  void* m = tvm_script_parse_doc(src, strlen(src), NULL);
+  CHECK(m != NULL);
+  if (m) {
+    const tvm_script_expr_stmt_doc_obj* e = stmt_at(m, 0);
+    const tvm_script_call_doc_obj* c = (const void*)e->expr;
+    const tvm_script_starred_doc_obj* star = tvm_ffi_seq_obj_at(c->args, 1);
+    CHECK_EQ_INT(tvm_script_doc_kind_of(star), TVM_SCRIPT_DOC_StarredDoc);
+    CHECK(tvm_script_is_expr_doc(star));
+    CHECK_STR_EQ(span_str(star), "1:6-1:11@5-10");
+    CHECK_STR_EQ(span_str(star->value), "1:7-1:11@6-10");
+    tvm_ffi_strbuf out = {0};
+    CHECK_OK(tvm_script_doc_to_python(m, NULL, &out));
+    CHECK_STR_EQ(tvm_ffi_strbuf_cstr(&out), "f(a, *g(x))");
+    tvm_ffi_strbuf_free(&out);
+  }
+  tvm_ffi_release(m);
+  /* Only call arguments unpack; `**` stays rejected; the operand is required. */
+  CHECK_STR_EQ(parse_err("f(**kw)\n"),
+               "SyntaxError: t.py:1:3: error: double-starred arguments ('**kwargs') are not "
+               "supported in TVMScript\nf(**kw)\n  ^^");
+  CHECK_STR_EQ(parse_err("f(*)\n"),
+               "SyntaxError: t.py:1:4: error: expected an expression, found ')'\nf(*)\n   ^");
+  CHECK_STR_CONTAINS(parse_err("x = *a\n"), "expected an expression, found '*'");
+  CHECK_STR_CONTAINS(parse_err("[*a]\n"), "expected an expression, found '*'");
+  CHECK_STR_CONTAINS(parse_err("f(*a for a in b)\n"), "expected ',' or ')', found 'for'");
+  CHECK_STR_CONTAINS(parse_err("f(*a, k=1, b)\n"), "positional argument follows keyword argument");
 }
 
 TEST(precedence) {
@@ -554,6 +597,190 @@ TEST(printer_roundtrip) {
   tvm_ffi_release(m);
 }
 
+/* ---- Lifetimes: the docs of a parse share an arena but are ordinary counted objects --------- */
+
+static const void* expr_of(const void* block, int64_t i) {
+  return ((const tvm_script_expr_stmt_doc_obj*)stmt_at(block, i))->expr;
+}
+
+TEST(doc_lifetimes) {
+  const char* src = "f(a, g(b, c=[1, 'x']))\nx += y\n";
+  void* m = tvm_script_parse_doc(src, strlen(src), NULL);
+  CHECK(m != NULL);
+  if (!m) return;
+  CHECK_EQ_INT(tvm_ffi_strong_count(m), 1);
+  const tvm_script_call_doc_obj* f = expr_of(m, 0);
+  CHECK_EQ_INT(tvm_ffi_strong_count(f), 1);
+  /* `x += y` shares x between the target and the operation. */
+  const tvm_script_assign_doc_obj* aug = stmt_at(m, 1);
+  CHECK_EQ_INT(tvm_ffi_strong_count(aug->lhs), 2);
+  /* A subtree held past its root stays whole; so does the shared x. */
+  void* g = tvm_ffi_seq_obj_at(f->args, 1);
+  void* x = aug->lhs;
+  tvm_ffi_retain(g);
+  tvm_ffi_retain(x);
+  tvm_ffi_release(m);
+  tvm_ffi_strbuf b = {0};
+  dump(g, &b);
+  dump(x, &b);
+  CHECK_STR_EQ(tvm_ffi_strbuf_cstr(&b), "(call g b c=(list 1 \"x\"))x");
+  CHECK_EQ_INT(tvm_ffi_strong_count(g), 1);
+  CHECK_EQ_INT(tvm_ffi_strong_count(x), 1);
+  tvm_ffi_strbuf_free(&b);
+  tvm_ffi_release(g);
+  tvm_ffi_release(x);
+
+  /* Weak references: to an inner doc (dies with the tree), and to the root. */
+  m = tvm_script_parse_doc(src, strlen(src), NULL);
+  CHECK(m != NULL);
+  if (!m) return;
+  void* inner = (void*)expr_of(m, 0);
+  tvm_ffi_weak_retain(inner);
+  tvm_ffi_weak_retain(m);
+  void* locked = tvm_ffi_weak_lock(inner);
+  CHECK(locked == inner);
+  tvm_ffi_release(locked);
+  tvm_ffi_release(m);
+  CHECK(tvm_ffi_weak_lock(inner) == NULL);
+  CHECK(tvm_ffi_weak_lock(m) == NULL);
+  tvm_ffi_weak_release(inner);
+  tvm_ffi_weak_release(m);
+
+  /* Docs may still be annotated after parsing (paths and comments are released with them). */
+  m = tvm_script_parse_doc(src, strlen(src), NULL);
+  CHECK(m != NULL);
+  if (!m) return;
+  void* root_path = tvm_ffi_access_path_root();
+  CHECK_OK(tvm_script_doc_add_path((void*)expr_of(m, 0), root_path));
+  CHECK_OK(tvm_script_stmt_doc_set_comment((void*)stmt_at(m, 1), "note"));
+  tvm_ffi_release(root_path);
+  tvm_ffi_strbuf out = {0};
+  CHECK_OK(tvm_script_doc_to_python(m, NULL, &out));
+  CHECK_STR_EQ(tvm_ffi_strbuf_cstr(&out), "f(a, g(b, c=[1, \"x\"]))\nx = x + y  # note");
+  tvm_ffi_strbuf_free(&out);
+  tvm_ffi_release(m);
+}
+
+/* Generic algorithms see the parser's arrays as ordinary ffi.Arrays. */
+TEST(docs_with_generic_algorithms) {
+  const char* src = "def f(a: T.handle):\n  x = a[1:2, (3, 4)]\n  return {'k': [x, None]}\n";
+  void* m1 = tvm_script_parse_doc(src, strlen(src), NULL);
+  void* m2 = tvm_script_parse_doc(src, strlen(src), NULL);
+  CHECK(m1 && m2);
+  if (!m1 || !m2) {
+    tvm_ffi_release(m1);
+    tvm_ffi_release(m2);
+    return;
+  }
+  TVMFFIAny a = tvm_ffi_any_obj(m1), b = tvm_ffi_any_obj(m2);
+  CHECK_EQ_INT(tvm_ffi_structural_equal(&a, &b, false, NULL, NULL), 1);
+  CHECK(tvm_ffi_structural_hash(&a, false) == tvm_ffi_structural_hash(&b, false));
+  tvm_ffi_strbuf json = {0};
+  CHECK_OK(tvm_ffi_json_save(&a, &json));
+  TVMFFIAny back = tvm_ffi_any_none();
+  CHECK_OK(tvm_ffi_json_load(json.data, json.size, &back));
+  CHECK_EQ_INT(tvm_ffi_structural_equal(&a, &back, false, NULL, NULL), 1);
+  tvm_ffi_any_release(&back);
+  tvm_ffi_strbuf_free(&json);
+  const void* stmts = ((const tvm_script_stmt_block_doc_obj*)m1)->stmts;
+  CHECK_EQ_INT(tvm_ffi_type_index(stmts), kTVMFFIArray);
+  void* copy = tvm_ffi_array_new(tvm_ffi_seq_data(stmts), tvm_ffi_seq_size(stmts));
+  CHECK(copy != NULL);
+  tvm_ffi_release(m1); /* the copy keeps the function doc */
+  CHECK_EQ_INT(tvm_script_doc_kind_of(tvm_ffi_seq_obj_at(copy, 0)), TVM_SCRIPT_DOC_FunctionDoc);
+  tvm_ffi_release(copy);
+  tvm_ffi_release(m2);
+}
+
+/* Many and large parses: arrays bigger than an arena chunk, the chunk pool reused. */
+TEST(many_and_large_parses) {
+  tvm_ffi_strbuf b = {0};
+  tvm_ffi_strbuf_puts(&b, "x = [");
+  for (int i = 0; i < 30000; ++i) tvm_ffi_strbuf_printf(&b, "%d, ", i);
+  tvm_ffi_strbuf_puts(&b, "]\n");
+  for (int i = 0; i < 20000; ++i) tvm_ffi_strbuf_printf(&b, "y%d = f(%d)\n", i, i);
+  for (int round = 0; round < 3; ++round) {
+    void* m = tvm_script_parse_doc(b.data, b.size, "big.py");
+    CHECK(m != NULL);
+    if (!m) break;
+    const void* stmts = ((const tvm_script_stmt_block_doc_obj*)m)->stmts;
+    CHECK_EQ_INT(tvm_ffi_seq_size(stmts), 20001);
+    const tvm_script_assign_doc_obj* list = tvm_ffi_seq_obj_at(stmts, 0);
+    const void* items = ((const tvm_script_seq_doc_obj*)list->rhs)->elements;
+    CHECK_EQ_INT(tvm_ffi_seq_size(items), 30000);
+    CHECK_EQ_INT(
+        ((const tvm_script_literal_doc_obj*)tvm_ffi_seq_obj_at(items, 29999))->value.v_int64,
+        29999);
+    const tvm_script_assign_doc_obj* last = tvm_ffi_seq_obj_at(stmts, 20000);
+    CHECK_STR_EQ(tvm_ffi_str_cstr(((const tvm_script_id_doc_obj*)last->lhs)->name), "y19999");
+    if (round == 1) { /* keep one statement past the root: the whole arena stays */
+      void* keep = (void*)last;
+      tvm_ffi_retain(keep);
+      tvm_ffi_release(m);
+      tvm_ffi_strbuf d = {0};
+      dump(keep, &d);
+      CHECK_STR_EQ(tvm_ffi_strbuf_cstr(&d), "(= y19999 (call f 19999))");
+      tvm_ffi_strbuf_free(&d);
+      tvm_ffi_release(keep);
+    } else {
+      tvm_ffi_release(m);
+    }
+  }
+  /* A failure late in a big program releases everything built before it. */
+  tvm_ffi_strbuf_puts(&b, "z = (1 +\n");
+  CHECK(tvm_script_parse_doc(b.data, b.size, "big.py") == NULL);
+  CHECK_RAISED("SyntaxError", "big.py:20002:5: error: '(' was never closed");
+  tvm_ffi_strbuf_free(&b);
+}
+
+/* Parses in several threads at once (the arenas share a chunk pool); each result is released by
+ * another thread than the one that parsed it. */
+enum { N_THREADS = 4, N_ROUNDS = 20 };
+static void* g_thread_docs[N_THREADS];
+static void* parse_in_thread(void* arg) {
+  intptr_t t = (intptr_t)arg;
+  tvm_ffi_strbuf b = {0};
+  for (int i = 0; i < 2000; ++i)
+    tvm_ffi_strbuf_printf(&b, "x%d = f(a, b=[%d, %d])\n", i, i, (int)t);
+  void* result = NULL;
+  for (int round = 0; round < N_ROUNDS; ++round) {
+    tvm_ffi_release(result);
+    result = tvm_script_parse_doc(b.data, b.size, "t.py");
+    if (!result) break;
+  }
+  tvm_ffi_strbuf_free(&b);
+  g_thread_docs[t] = result;
+  return NULL;
+}
+static void* release_in_thread(void* doc) {
+  tvm_ffi_release(doc);
+  return NULL;
+}
+
+TEST(parses_in_threads) {
+  pthread_t threads[N_THREADS];
+  for (intptr_t t = 0; t < N_THREADS; ++t) {
+    CHECK_EQ_INT(pthread_create(&threads[t], NULL, parse_in_thread, (void*)t), 0);
+  }
+  for (int t = 0; t < N_THREADS; ++t) pthread_join(threads[t], NULL);
+  for (int t = 0; t < N_THREADS; ++t) {
+    CHECK(g_thread_docs[t] != NULL);
+    if (!g_thread_docs[t]) continue;
+    const void* stmts = ((const tvm_script_stmt_block_doc_obj*)g_thread_docs[t])->stmts;
+    CHECK_EQ_INT(tvm_ffi_seq_size(stmts), 2000);
+    tvm_ffi_strbuf d = {0};
+    dump(tvm_ffi_seq_obj_at(stmts, 1999), &d);
+    char want[64];
+    snprintf(want, sizeof(want), "(= x1999 (call f a b=(list 1999 %d)))", t);
+    CHECK_STR_EQ(tvm_ffi_strbuf_cstr(&d), want);
+    tvm_ffi_strbuf_free(&d);
+    CHECK_EQ_INT(pthread_create(&threads[t], NULL, release_in_thread, g_thread_docs[t]), 0);
+  }
+  for (int t = 0; t < N_THREADS; ++t) {
+    if (g_thread_docs[t]) pthread_join(threads[t], NULL);
+  }
+}
+
 /* ---- Errors: the exact rendered message ----------------------------------------------------- */
 
 TEST(error_messages) {
@@ -622,7 +849,6 @@ TEST(unsupported_constructs) {
   CHECK_STR_CONTAINS(parse_err("async def f():\n  pass\n"), "'async' statements are not supported");
   CHECK_STR_CONTAINS(parse_err("x = {1, 2}\n"), "set displays are not supported");
   CHECK_STR_CONTAINS(parse_err("x = {k: v for k in y}\n"), "comprehensions");
-  CHECK_STR_CONTAINS(parse_err("f(*args)\n"), "starred arguments ('*args') are not supported");
   CHECK_STR_CONTAINS(parse_err("f(**kw)\n"), "double-starred arguments ('**kwargs') are not");
   CHECK_STR_CONTAINS(parse_err("f(x for x in y)\n"), "comprehensions");
   CHECK_STR_CONTAINS(parse_err("x = a @ b\n"), "the '@' (matrix multiplication) operator is not");
@@ -750,6 +976,7 @@ TEST(line_endings) {
 int main(void) {
   RUN(literals_and_atoms);
   RUN(calls_attrs_subscripts);
+  RUN(starred_arguments);
   RUN(precedence);
   RUN(expression_spans);
   RUN(assignments);
@@ -758,6 +985,10 @@ int main(void) {
   RUN(imports);
   RUN(real_program);
   RUN(printer_roundtrip);
+  RUN(doc_lifetimes);
+  RUN(docs_with_generic_algorithms);
+  RUN(many_and_large_parses);
+  RUN(parses_in_threads);
   RUN(error_messages);
   RUN(unsupported_constructs);
   RUN(nesting_limits);

@@ -139,6 +139,11 @@ typedef struct {
   void* keys;
   void* values;
 } tvm_script_dict_doc_obj;
+/* *value: an unpacked positional argument (only among CallDoc.args). */
+typedef struct {
+  tvm_script_doc_obj doc;
+  tvm_script_doc_obj* value;
+} tvm_script_starred_doc_obj;
 /* start:stop:step, each optional. */
 typedef struct {
   tvm_script_doc_obj doc;
@@ -258,6 +263,7 @@ tvm_script_doc_obj* tvm_script_tuple_doc_take(void* elements);
 tvm_script_doc_obj* tvm_script_list_doc_take(void* elements);
 tvm_script_doc_obj* tvm_script_dict_doc_take(void* keys, void* values);
 tvm_script_doc_obj* tvm_script_slice_doc_take(void* start, void* stop, void* step);
+tvm_script_doc_obj* tvm_script_starred_doc_take(void* value);
 
 tvm_script_doc_obj* tvm_script_stmt_block_doc_take(void* stmts);
 tvm_script_doc_obj* tvm_script_assign_doc_take(void* lhs, void* rhs, void* annotation);
