@@ -46,7 +46,7 @@ typedef enum {
 
 typedef struct tvm_script_call {
   tvm_script_builder* builder;
-  const char* name;          /* "T.max": for messages */
+  const char* name;          /* "T.max": for messages; ends with the name looked up */
   tvm_script_call_ctx ctx;
   /* Names being bound by the statement (assignment / for / with-as targets), else 0 / NULL. */
   int32_t num_targets;
@@ -74,7 +74,14 @@ extern const int32_t tvm_script__tir_expr_builtin_count;
 extern const tvm_script_builtin tvm_script__tir_stmt_builtins[];
 extern const int32_t tvm_script__tir_stmt_builtin_count;
 
-/* The builtin `T.<name>` (name[0..len)), or NULL (no error raised). Thread-safe. */
+/* The constructor of every dtype spelling (`T.float32(1.0)`, `T.int64()`, `T.bool(True)`,
+ * `T.float32x4(...)`): the lookup returns it for any name tvm_script__tir_dtype_name accepts
+ * that no table lists. It reads the dtype from call->name after its last '.', so call->name
+ * must end with the name looked up ("T.float32"). */
+extern const tvm_script_builtin tvm_script__tir_dtype_builtin;
+
+/* The builtin `T.<name>` (name[0..len)), or NULL (no error raised). Thread-safe; a binary search
+ * over both tables (sorted once), then the dtype spellings. */
 const tvm_script_builtin* tvm_script__tir_builtin_lookup(const char* name, size_t len);
 /* Whether `name` is a TIR dtype spelling usable as `T.<name>` ("float32", "int8x4", "handle",
  * "bool", ...); *out_dtype gets it. */
@@ -94,22 +101,33 @@ bool tvm_script__tir_dtype_name(const char* name, size_t len, DLDataType* out_dt
 #define TVM_SCRIPT_ARG_ABSENT (-1)
 int tvm_script_bind_args(tvm_script_call* call, const char* spec, TVMFFIAny* out, int n_out);
 bool tvm_script_arg_given(const TVMFFIAny* v);
+/* For messages after a successful bind: the error_arg index of parameter `param` of spec in
+ * this call (its positional index, or num_args + k for keyword k; -1 when not given), and
+ * "argument 'extent' of T.serial" written into buf (returned). */
+int32_t tvm_script_arg_index(const tvm_script_call* call, const char* spec, int param);
+const char* tvm_script_arg_what(const tvm_script_call* call, const char* spec, int param,
+                                char* buf, size_t size);
 
 /* Conversions of argument values (each raises TypeError naming `what`, e.g. "argument
  * 'extent' of T.serial", and returns -1 / NULL on mismatch; call->error_arg is left to the
  * caller). Results are new references. */
 /* A PrimExpr: PrimExpr objects as they are; Python int -> int32 IntImm (int64 when it does not
- * fit); float -> float32 FloatImm; bool -> bool IntImm. */
+ * fit); float -> float32 FloatImm; bool -> bool IntImm; string -> StringImm (as upstream
+ * converts a String argument of call_extern & co). */
 tvm_tir_expr_obj* tvm_script_value_to_expr(const TVMFFIAny* v, const char* what);
-/* A dtype from a string ("float32"), or from a `T.float32`-like dtype value. */
+/* A dtype from a string ("float32"), a DataType value (kTVMFFIDataType: what a bare `T.float32`
+ * should evaluate to) or a PrimType object. An unknown spelling is a ValueError. */
 int tvm_script_value_to_dtype(const TVMFFIAny* v, const char* what, DLDataType* out);
-/* A borrowed C string of an ffi.String / small string value. */
+/* A borrowed C string of a string value (ffi.String, small or raw string) or StringImm. For a
+ * small string it points into *v itself: valid while that TVMFFIAny lives. */
 const char* tvm_script_value_to_cstr(const TVMFFIAny* v, const char* what);
-/* An int (Python int, or an IntImm). */
+/* An int (Python int or bool, or an IntImm). */
 int tvm_script_value_to_int(const TVMFFIAny* v, const char* what, int64_t* out);
-/* An ffi.Array of PrimExpr from a tuple / list / single value (shape-like). */
+/* A new ffi.Array of PrimExpr from a tuple / list / single value (shape-like), each element
+ * converted by tvm_script_value_to_expr. */
 void* tvm_script_value_to_expr_array(const TVMFFIAny* v, const char* what);
-/* A BufferRegion from a BufferRegion or BufferLoad (point region) or Buffer (full region). */
+/* A BufferRegion from a BufferRegion or BufferLoad (point region; a Ramp index of constant
+ * stride covers its lanes) or Buffer (full region). */
 tvm_tir_buffer_region_obj* tvm_script_value_to_region(const TVMFFIAny* v, const char* what);
 
 #endif /* TVM_SCRIPT_PARSE_INTERNAL_H_ */

@@ -28,13 +28,15 @@
  * `A = T.decl_buffer(...)`) the frame's body is everything emitted after it up to the end of the
  * enclosing explicit frame: tvm_script_builder_exit first closes every rest-of-body frame opened
  * above the explicit frame it exits. When false (`with T.attr(...):`), the frame is explicit and
- * closes with its own tvm_script_builder_exit.
+ * closes with its own tvm_script_builder_exit. The typing rules of a scoped statement are
+ * checked when it is entered (its node is built once around a placeholder body), so their
+ * TypeErrors point at the statement, not at the end of its body.
  *
  * Ownership follows DESIGN.md: object arguments are borrowed; returned objects are new
  * references. Errors: functions return NULL / -1 with the error raised (TypeError from the libtir
- * constructors, ValueError for a builder call in the wrong frame, e.g. "T.reads outside of a
- * T.sblock"). After an error the builder is still valid and may be freed; its state is not
- * otherwise specified.
+ * constructors, ValueError for a builder call in the wrong frame, e.g. "T.reads is only valid
+ * inside a T.sblock"). After an error the builder is still valid and may be freed; its state is
+ * not otherwise specified.
  */
 #ifndef TVM_SCRIPT_IR_BUILDER_H_
 #define TVM_SCRIPT_IR_BUILDER_H_
@@ -67,6 +69,7 @@ typedef enum {
   TVM_SCRIPT_FRAME_DECL_BUFFER,
   TVM_SCRIPT_FRAME_ATTR,
   TVM_SCRIPT_FRAME_LAUNCH_THREAD,
+  TVM_SCRIPT_FRAME_REALIZE,       /* with T.realize(A[...], "global"): */
 } tvm_script_frame_kind;
 
 /* ---- The builder ----------------------------------------------------------------------------- */
@@ -77,11 +80,13 @@ void tvm_script_builder_free(tvm_script_builder* b);
  * NONE when there is no such frame). */
 int tvm_script_builder_depth(const tvm_script_builder* b);
 tvm_script_frame_kind tvm_script_builder_frame_kind(const tvm_script_builder* b, int level);
-/* Close the innermost explicit frame (after the rest-of-body frames above it). 0 or -1. */
+/* Close the innermost explicit frame (after the rest-of-body frames above it). 0 or -1
+ * (ValueError when no explicit frame is open). */
 int tvm_script_builder_exit(tvm_script_builder* b);
 /* The finished object, a new reference: the IRModule or PrimFunc of the last top-level frame
- * exited, else the top-level statements (one Stmt or a SeqStmt). ValueError while frames are
- * open or when nothing was built. */
+ * exited, else the top-level statements (one Stmt or a SeqStmt). Rest-of-body frames opened at
+ * the top level (a fragment `x: T.let = v; ...`) are closed first. ValueError while other
+ * frames are open or when nothing was built. */
 void* tvm_script_builder_result(tvm_script_builder* b);
 
 /* ---- ir: modules ----------------------------------------------------------------------------- */
@@ -100,13 +105,22 @@ int tvm_script_ir_module_global_infos(tvm_script_builder* b, const void* infos);
  * name becomes its global_symbol unless func_attr sets one. */
 int tvm_script_tir_prim_func_enter(tvm_script_builder* b, bool is_private);
 int tvm_script_tir_func_name(tvm_script_builder* b, const char* name);
-/* A parameter. param: a Var (appended to params; returned) or a Buffer (a handle Var named
- * `name` is appended to params and mapped to the buffer; the Buffer is returned). */
+/* A parameter. param: a Var (appended to params; returned) or a Buffer (`A: T.Buffer(...)`: a
+ * handle Var "<name>_handle" is appended to params and mapped to the buffer, as upstream and
+ * tvm_tir_func_take do; the Buffer is returned, renamed `name` (with its data Var, when that
+ * was made with the old name) if T.Buffer did not know the name). */
 void* tvm_script_tir_arg(tvm_script_builder* b, const char* name, const void* param);
 /* T.func_attr({...}): merged into the function's attrs (later keys win). */
 int tvm_script_tir_func_attrs(tvm_script_builder* b, const void* attrs);
 /* -> T.int32 etc.: the function's declared return type (a tir Type). */
 int tvm_script_tir_func_ret(tvm_script_builder* b, const void* type);
+/* The implicit root block. The function's body becomes SBlockRealize([], true, SBlock("root",
+ * body, alloc_buffers)) when it has root allocations (T.sblock_alloc_buffer / T.alloc_buffer
+ * directly in the function body) or when this was called: the parser calls it when the body
+ * starts with the comment `# with T.sblock("root"):`, which the printer writes for exactly such
+ * a block (a root without allocations is otherwise invisible in the text). A body with blocks
+ * and no root stays as it is, so print -> parse rebuilds both forms. */
+int tvm_script_tir_func_root_block(tvm_script_builder* b);
 
 /* ---- tir: buffers ---------------------------------------------------------------------------- */
 /* Arguments of T.Buffer / T.match_buffer / T.alloc_buffer / T.decl_buffer; init, then set what
@@ -133,8 +147,9 @@ tvm_tir_buffer_obj* tvm_script_tir_buffer(const tvm_script_buffer_args* a);
  * (-> buffer_map) or a BufferRegion inside a block frame (-> the block's match_buffers). */
 tvm_tir_buffer_obj* tvm_script_tir_match_buffer(tvm_script_builder* b, const void* param,
                                                 const tvm_script_buffer_args* a);
-/* T.sblock_alloc_buffer / T.alloc_buffer: allocated by the innermost block frame; directly in a
- * PrimFunc frame it goes to the implicit root block (created when the function is exited). */
+/* T.sblock_alloc_buffer / T.alloc_buffer: allocated by the innermost block frame (anywhere up
+ * the stack, as upstream); with none, directly in a PrimFunc frame, it goes to the implicit root
+ * block (see tvm_script_tir_func_root_block). */
 tvm_tir_buffer_obj* tvm_script_tir_alloc_buffer(tvm_script_builder* b,
                                                 const tvm_script_buffer_args* a);
 /* A = T.decl_buffer(...) (rest_of_body) / with T.decl_buffer(...) as A: a DeclBuffer frame. */
@@ -148,8 +163,18 @@ tvm_tir_var_obj* tvm_script_tir_allocate_enter(tvm_script_builder* b, const char
                                                const char* scope, const void* condition,
                                                const void* annotations, bool rest_of_body);
 
+/* T.realize(A[0:4, j], scope[, condition]): a BufferRealize of the region (a BufferRegion;
+ * condition NULL = true). scope must be the buffer's storage scope ("global" = ""). */
+int tvm_script_tir_realize_enter(tvm_script_builder* b, const void* region, const char* scope,
+                                 const void* condition, bool rest_of_body);
+
 /* ---- tir: blocks ----------------------------------------------------------------------------- */
-/* with T.sblock(name[, no_realize]) */
+/* with T.sblock(name[, no_realize]): exiting gives SBlockRealize(iter_values, predicate,
+ * SBlock(...)), or with no_realize the bare SBlock (its axes then have no bindings). A block
+ * without T.reads / T.writes gets them inferred from its body as upstream's parser does
+ * (covering regions of its loads and stores; see ir_builder_regions.c), except a root block
+ * written out (`with T.sblock("root"):` directly in the function body, no axes), which keeps
+ * none. */
 int tvm_script_tir_block_enter(tvm_script_builder* b, const char* name, bool no_realize);
 int tvm_script_tir_block_init_enter(tvm_script_builder* b); /* with T.init(): */
 int tvm_script_tir_where(tvm_script_builder* b, const void* predicate);
@@ -189,20 +214,31 @@ int tvm_script_tir_assert_enter(tvm_script_builder* b, const void* condition, co
 tvm_tir_var_obj* tvm_script_tir_let_enter(tvm_script_builder* b, const char* name,
                                           const void* value, const void* type_annotation,
                                           bool rest_of_body);
+/* with T.LetStmt(value, var=x): a LetStmt binding the existing Var x (returned). */
+tvm_tir_var_obj* tvm_script_tir_let_bind_enter(tvm_script_builder* b, const void* var,
+                                               const void* value, bool rest_of_body);
 /* T.attr(node, key, value) */
 int tvm_script_tir_attr_enter(tvm_script_builder* b, const TVMFFIAny* node, const char* key,
                               const void* value, bool rest_of_body);
-/* T.launch_thread(thread_tag_or_env_var, extent): an AttrStmt "thread_extent" over an IterVar
- * of the thread; returns the thread Var (named name). */
+/* T.launch_thread(thread, extent): thread a tag string ("threadIdx.x": a new Var named name),
+ * a Var from tvm_script_tir_env_thread_var or an earlier launch, or an IterVar. An AttrStmt
+ * "thread_extent" ("virtual_thread" for vthread tags) over IterVar(Range(0, extent), var,
+ * ThreadIndex, tag), as upstream; returns the thread Var. */
 tvm_tir_var_obj* tvm_script_tir_launch_thread_enter(tvm_script_builder* b, const char* name,
                                                     const TVMFFIAny* thread, const void* extent,
                                                     bool rest_of_body);
 /* T.env_thread("threadIdx.x"): an IterVar of kind ThreadIndex (no statement). */
 tvm_tir_iter_var_obj* tvm_script_tir_env_thread(const char* name, const char* thread_tag,
                                                 DLDataType dtype);
+/* `tx = T.env_thread("threadIdx.x")` in a script: the IterVar's Var (what the script's
+ * expressions use), remembered by the builder so that T.launch_thread(tx, n) finds its tag. */
+tvm_tir_var_obj* tvm_script_tir_env_thread_var(tvm_script_builder* b, const char* name,
+                                               const char* thread_tag, DLDataType dtype);
 
 /* ---- tir: plain statements ------------------------------------------------------------------- */
-/* buffer[indices] = value (indices an Array of PrimExpr; a Ramp index for a slice). */
+/* buffer[indices] = value (indices an Array of PrimExpr; a Ramp index for a slice). An int or
+ * float literal value takes the buffer's element type (`A[i] = 0` into float16), as upstream;
+ * anything else must match (the BufferStore constructor's TypeError). */
 int tvm_script_tir_buffer_store(tvm_script_builder* b, const void* buffer, const void* value,
                                 const void* indices);
 int tvm_script_tir_evaluate(tvm_script_builder* b, const void* value); /* T.evaluate(e) / e */

@@ -1,11 +1,26 @@
 /*
- * tvm/script/parser.h: TVMScript text -> Doc tree (tvm/script/doc.h), the parser's front end.
+ * tvm/script/parser.h: the TVMScript parser, in two halves.
  *
- * The result is a StmtBlockDoc of the module's statements; every doc carries the exact source
- * span of its text (for a parenthesised expression, the span of what is inside the parentheses,
- * as Python's ast does). A bad program fails with ONE "SyntaxError" whose message is rendered by
- * tvm_script_diag_render: `file:line:col: error: <message>`, the source line and '^' under the
- * offending span. The parser never recurses deeper than TVM_SCRIPT_MAX_NESTING levels.
+ * 1. Front end (tvm_script_parse_doc, parse.c): text -> Doc tree (tvm/script/doc.h).
+ * 2. Semantic half (tvm_script_parse, libscript/src/parse_*.c): walks the Doc tree, evaluates
+ *    its expressions (Python values, PrimExprs through libtir's operator helpers, `T.*`
+ *    builtins) over a scoped variable table, and drives the IR builder (tvm/script/ir_builder.h)
+ *    to produce an IRModule, a PrimFunc or a fragment's Stmt / PrimExpr. Statements dispatch on
+ *    (dialect token, doc kind): the decorator picks the token (`@T.prim_func` -> "tirx",
+ *    `@I.ir_module` -> "ir"; `@R.function` -> "relax", not supported yet). Names resolve
+ *    through the variable table (function / loop / with / branch scopes over the file's
+ *    module-level constants), then the file's import aliases, opts->extra_vars and Python
+ *    builtins (`range`). Every semantic error is ONE error of the underlying kind (NameError,
+ *    TypeError from a typing rule, ValueError from the well-formedness check, ...) rendered by
+ *    tvm_script_diag_render at the construct that caused it (a builtin's offending argument,
+ *    the function's name for an ill-formed function).
+ *
+ * Front end. The result is a StmtBlockDoc of the module's statements; every doc carries the
+ * exact source span of its text (for a parenthesised expression, the span of what is inside
+ * the parentheses, as Python's ast does). A bad program fails with ONE "SyntaxError" whose
+ * message is rendered by tvm_script_diag_render: `file:line:col: error: <message>`, the source
+ * line and '^' under the offending span. The parser never recurses deeper than
+ * TVM_SCRIPT_MAX_NESTING levels.
  *
  * The Python subset and how it maps onto docs:
  *   header lines    `from tvm.script import tirx as T` (also tir, ir, relax; several names per
@@ -26,10 +41,13 @@
  *   "a" "b"                                   one LiteralDoc "ab"
  *   a[i, 1:n:2]                               IndexDoc with indices [i, SliceDoc]
  *   lambda x, y: e                            LambdaDoc
+ *   f(a, *xs, k=v)                            CallDoc; `*xs` is a StarredDoc among the args
+ *                                             (also after keywords, as Python allows)
  * Rejected with "... is not supported in TVMScript" at the construct: other imports, try, raise,
  * global, nonlocal, del, yield, await, async, break, continue, comprehensions, set literals,
- * walrus, starred and double-starred arguments, `@` (matmul), `is` / `in` comparisons, `...`,
+ * walrus, double-starred arguments (`**kw`), `@` (matmul), `is` / `in` comparisons, `...`,
  * for/while `else`, chained assignment, class bases, `*`/`**` parameters, bytes, f-strings.
+ * (`*x` outside call arguments is not an expression: "expected an expression".)
  */
 #ifndef TVM_SCRIPT_PARSER_H_
 #define TVM_SCRIPT_PARSER_H_
@@ -44,7 +62,9 @@ extern "C" {
 #endif
 
 /* Parse source[0..len) (filename is for messages; NULL: "<string>"). Returns a new
- * StmtBlockDoc, or NULL with a SyntaxError raised. */
+ * StmtBlockDoc, or NULL with a SyntaxError raised. The docs of one parse are ordinary counted
+ * objects allocated together: a doc kept past the root keeps the memory of the whole tree
+ * (about 27 bytes per byte of source) until it is released. */
 void* tvm_script_parse_doc(const char* source, size_t len, const char* filename);
 
 /* As tvm_script_parse_doc; also *out_imports = a new ffi.Map from each imported alias ("T") to
@@ -65,8 +85,12 @@ void tvm_script_parse_options_init(tvm_script_parse_options* opts);
 
 /*
  * TVMScript text -> IR. The result (a new reference) is an IRModule for `@I.ir_module class`,
- * a PrimFunc for a lone `@T.prim_func def`, and for statements outside any definition (a
- * printed fragment, its free variables declared first) the Stmt / PrimExpr they build. NULL on
+ * a PrimFunc for a lone `@T.prim_func def`, an IRModule of the functions (by name, each able to
+ * call the others by name) for several top-level `@T.prim_func` defs, and for statements
+ * outside any definition (a printed fragment, its free variables declared first) the Stmt they
+ * build; when the fragment is only declarations and a final expression statement, the value of
+ * that expression (a PrimExpr, BufferRegion, ...); when only declarations, the last declared
+ * Var or Buffer. Module-level assignments before the definitions are Python constants. NULL on
  * failure with ONE error raised: SyntaxError for bad syntax; for a semantic error the kind of
  * the underlying error (TypeError, ValueError, NameError, ...). Its message is rendered by
  * tvm_script_diag_render at the span of the construct that caused it. opts NULL = defaults.

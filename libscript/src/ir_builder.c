@@ -1,0 +1,309 @@
+/*
+ * ir_builder.c: the IR builder's frame stack (tvm/script/ir_builder.h): pushing, exiting and
+ * dropping frames, the statement lists, the result, and module frames. The TIR frames are in
+ * ir_builder_tir.c.
+ */
+#include <string.h>
+
+#include "ir_builder_internal.h"
+
+/* How a frame kind is written in TVMScript, for messages. */
+static const char* frame_spelling(tvm_script_frame_kind kind) {
+  switch (kind) {
+    case TVM_SCRIPT_FRAME_MODULE: return "I.ir_module";
+    case TVM_SCRIPT_FRAME_PRIM_FUNC: return "T.prim_func";
+    case TVM_SCRIPT_FRAME_BLOCK: return "T.sblock";
+    case TVM_SCRIPT_FRAME_BLOCK_INIT: return "T.init";
+    case TVM_SCRIPT_FRAME_FOR: return "for loop";
+    case TVM_SCRIPT_FRAME_IF: return "if";
+    case TVM_SCRIPT_FRAME_THEN: return "T.Then";
+    case TVM_SCRIPT_FRAME_ELSE: return "T.Else";
+    case TVM_SCRIPT_FRAME_WHILE: return "while";
+    case TVM_SCRIPT_FRAME_ASSERT: return "assert";
+    case TVM_SCRIPT_FRAME_LET: return "T.let";
+    case TVM_SCRIPT_FRAME_ALLOCATE: return "T.allocate";
+    case TVM_SCRIPT_FRAME_DECL_BUFFER: return "T.decl_buffer";
+    case TVM_SCRIPT_FRAME_ATTR: return "T.attr";
+    case TVM_SCRIPT_FRAME_LAUNCH_THREAD: return "T.launch_thread";
+    case TVM_SCRIPT_FRAME_REALIZE: return "T.realize";
+    default: return "frame";
+  }
+}
+
+/* ---- Frames -------------------------------------------------------------------------------- */
+void tvm_script__frame_clear(tvm_script__frame* f) {
+  void* objs[] = {f->stmts,     f->var,        f->min,           f->extent,        f->cond,
+                  f->value,     f->thread,     f->buffer,        f->extents,       f->then_case,
+                  f->else_case, f->init,       f->ret_type,      f->iter_vars,     f->iter_values,
+                  f->reads,     f->writes,     f->alloc_buffers, f->match_buffers, f->annotations,
+                  f->params,    f->buffer_map, f->attrs,         f->functions,     f->global_vars};
+  for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); ++i) tvm_ffi_release(objs[i]);
+  tvm_ffi_any_release(&f->node);
+  tvm_ffi_free(f->name);
+  memset(f, 0, sizeof(*f));
+}
+
+tvm_script__frame* tvm_script__push_frame(tvm_script_builder* b, tvm_script_frame_kind kind) {
+  if (b->depth == b->capacity) {
+    int cap = b->capacity ? 2 * b->capacity : 8;
+    tvm_script__frame* frames = tvm_ffi_realloc(b->frames, (size_t)cap * sizeof(*frames));
+    if (!frames) return NULL;
+    b->frames = frames;
+    b->capacity = cap;
+  }
+  void* stmts = tvm_ffi_list_new();
+  if (!stmts) return NULL;
+  tvm_script__frame* f = &b->frames[b->depth++];
+  memset(f, 0, sizeof(*f));
+  f->kind = kind;
+  f->stmts = stmts;
+  f->node = tvm_ffi_any_none();
+  return f;
+}
+
+tvm_script__frame* tvm_script__find_frame(tvm_script_builder* b, tvm_script_frame_kind kind) {
+  for (int i = b->depth - 1; i >= 0; --i) {
+    if (b->frames[i].kind == kind) return &b->frames[i];
+  }
+  return NULL;
+}
+
+tvm_script__frame* tvm_script__require_top(tvm_script_builder* b, tvm_script_frame_kind kind,
+                                           const char* what, const char* where) {
+  tvm_script__frame* f = b->depth ? &b->frames[b->depth - 1] : NULL;
+  if (f && f->kind == kind) return f;
+  tvm_ffi_raise("ValueError", "%s is only valid inside a %s%s%s", what, where,
+                f ? ", not directly inside a " : " (no frame is open)",
+                f ? frame_spelling(f->kind) : "");
+  return NULL;
+}
+
+int tvm_script__emit(tvm_script_builder* b, const void* stmt) {
+  if (!tvm_tir_is_stmt(stmt)) {
+    return tvm_ffi_raise("TypeError", "a statement was expected, got %s",
+                         stmt ? tvm_ffi_type_key(tvm_ffi_type_index(stmt)) : "None");
+  }
+  tvm_script__frame* f = b->depth ? &b->frames[b->depth - 1] : NULL;
+  if (f && (f->kind == TVM_SCRIPT_FRAME_MODULE || f->kind == TVM_SCRIPT_FRAME_IF)) {
+    return tvm_ffi_raise(
+        "ValueError", "a statement is not valid directly inside %s",
+        f->kind == TVM_SCRIPT_FRAME_IF ? "T.If (use T.Then / T.Else)" : "an I.ir_module");
+  }
+  TVMFFIAny a = tvm_ffi_any_obj(stmt);
+  return tvm_ffi_list_push(f ? f->stmts : b->top_stmts, &a);
+}
+
+tvm_tir_stmt_obj* tvm_script__frame_body(const tvm_script__frame* f) {
+  int64_t n = tvm_ffi_seq_size(f->stmts);
+  void** items = tvm_ffi_malloc((size_t)(n ? n : 1) * sizeof(void*));
+  if (!items) return NULL;
+  for (int64_t i = 0; i < n; ++i) items[i] = tvm_tir_ref(tvm_ffi_seq_obj_at(f->stmts, i));
+  tvm_tir_stmt_obj* body = tvm_tir_seq_takev(n, items);
+  tvm_ffi_free(items);
+  return body;
+}
+
+/* ---- The builder --------------------------------------------------------------------------- */
+tvm_script_builder* tvm_script_builder_new(void) {
+  tvm_tir_init();
+  tvm_script_builder* b = tvm_ffi_calloc(1, sizeof(*b));
+  if (!b) return NULL;
+  b->top_stmts = tvm_ffi_list_new();
+  if (!b->top_stmts) {
+    tvm_ffi_free(b);
+    return NULL;
+  }
+  return b;
+}
+
+void tvm_script_builder_free(tvm_script_builder* b) {
+  if (!b) return;
+  for (int i = 0; i < b->depth; ++i) tvm_script__frame_clear(&b->frames[i]);
+  tvm_ffi_free(b->frames);
+  tvm_ffi_release(b->top_stmts);
+  tvm_ffi_release(b->result);
+  tvm_ffi_release(b->env_threads);
+  tvm_ffi_free(b);
+}
+
+int tvm_script_builder_depth(const tvm_script_builder* b) { return b ? b->depth : 0; }
+
+tvm_script_frame_kind tvm_script_builder_frame_kind(const tvm_script_builder* b, int level) {
+  if (!b || level < 0 || level >= b->depth) return TVM_SCRIPT_FRAME_NONE;
+  return b->frames[b->depth - 1 - level].kind;
+}
+
+static int finish_module(tvm_script_builder* b, tvm_script__frame* f);
+
+/* Pop the innermost frame, build its node and hand it on. */
+static int pop_frame(tvm_script_builder* b) {
+  tvm_script__frame f = b->frames[--b->depth];
+  int rc = f.kind == TVM_SCRIPT_FRAME_MODULE ? finish_module(b, &f)
+                                             : tvm_script__finish_tir_frame(b, &f);
+  tvm_script__frame_clear(&f);
+  return rc;
+}
+
+int tvm_script_builder_exit(tvm_script_builder* b) {
+  int explicit_at = b->depth - 1;
+  while (explicit_at >= 0 && b->frames[explicit_at].rest_of_body) --explicit_at;
+  if (explicit_at < 0) {
+    return tvm_ffi_raise("ValueError", "exit of a frame, but no %sframe is open",
+                         b->depth ? "explicit " : "");
+  }
+  while (b->depth > explicit_at) {
+    if (pop_frame(b) != 0) return -1;
+  }
+  return 0;
+}
+
+void* tvm_script_builder_result(tvm_script_builder* b) {
+  /* Statement-form frames at the top level (a fragment `x: T.let = v` ...) end with it. */
+  bool all_rest = true;
+  for (int i = 0; i < b->depth; ++i) all_rest = all_rest && b->frames[i].rest_of_body;
+  while (all_rest && b->depth) {
+    if (pop_frame(b) != 0) return NULL;
+  }
+  if (b->depth) {
+    tvm_ffi_raise("ValueError", "the IR builder has %d open frame%s (innermost: %s)", b->depth,
+                  b->depth == 1 ? "" : "s", frame_spelling(b->frames[b->depth - 1].kind));
+    return NULL;
+  }
+  if (b->result) {
+    tvm_ffi_retain(b->result);
+    return b->result;
+  }
+  if (tvm_ffi_seq_size(b->top_stmts) == 0) {
+    tvm_ffi_raise("ValueError", "the IR builder has built nothing");
+    return NULL;
+  }
+  tvm_script__frame top = {.stmts = b->top_stmts};
+  return tvm_script__frame_body(&top);
+}
+
+int tvm_script_tir_add_stmt(tvm_script_builder* b, const void* stmt) {
+  return tvm_script__emit(b, stmt);
+}
+
+/* ---- Modules ------------------------------------------------------------------------------- */
+int tvm_script_ir_module_enter(tvm_script_builder* b) {
+  if (b->depth) {
+    return tvm_ffi_raise("ValueError", "I.ir_module is only valid at the top level, not inside %s",
+                         frame_spelling(b->frames[b->depth - 1].kind));
+  }
+  tvm_script__frame* f = tvm_script__push_frame(b, TVM_SCRIPT_FRAME_MODULE);
+  if (!f) return -1;
+  f->functions = tvm_ffi_dict_new();
+  f->global_vars = tvm_ffi_dict_new();
+  f->attrs = tvm_ffi_dict_new();
+  return f->functions && f->global_vars && f->attrs ? 0 : -1;
+}
+
+tvm_tir_global_var_obj* tvm_script_ir_module_global_var(tvm_script_builder* b, const char* name) {
+  tvm_script__frame* f = tvm_script__find_frame(b, TVM_SCRIPT_FRAME_MODULE);
+  if (!f) {
+    tvm_ffi_raise("ValueError", "a module function (`%s`) is only valid inside an I.ir_module",
+                  name);
+    return NULL;
+  }
+  const TVMFFIAny* gv = tvm_ffi_map_get_str(f->global_vars, name);
+  if (gv) {
+    tvm_ffi_retain(gv->v_obj);
+    return (tvm_tir_global_var_obj*)gv->v_obj;
+  }
+  tvm_tir_global_var_obj* v = tvm_tir_global_var_new(name);
+  TVMFFIAny key = tvm_ffi_string(name), val = tvm_ffi_any_obj(v);
+  int rc = v ? tvm_ffi_dict_set(f->global_vars, &key, &val) : -1;
+  tvm_ffi_any_release(&key);
+  if (rc != 0) {
+    tvm_ffi_release(v);
+    return NULL;
+  }
+  return v;
+}
+
+/* Merge map (an ffi.Map/Dict with string keys) into dict; later keys win. */
+static int merge_attrs(void* dict, const void* map, const char* what) {
+  if (!map || !tvm_ffi_instance_of(map, kTVMFFIMap)) {
+    return tvm_ffi_raise("TypeError", "%s expects a dict, got %s", what,
+                         map ? tvm_ffi_type_key(tvm_ffi_type_index(map)) : "None");
+  }
+  const TVMFFIAny *k, *v;
+  for (int64_t pos = tvm_ffi_map_next(map, 0, &k, &v); pos >= 0;
+       pos = tvm_ffi_map_next(map, pos, &k, &v)) {
+    TVMFFIByteArray bytes;
+    if (!tvm_ffi_any_as_bytes(k, &bytes)) {
+      return tvm_ffi_raise("TypeError", "%s: keys must be strings, got %s", what,
+                           tvm_ffi_any_type_name(k));
+    }
+    if (tvm_ffi_dict_set(dict, k, v) != 0) return -1;
+  }
+  return 0;
+}
+
+int tvm_script__merge_attrs(void* dict, const void* map, const char* what) {
+  return merge_attrs(dict, map, what);
+}
+
+int tvm_script_ir_module_attrs(tvm_script_builder* b, const void* attrs) {
+  tvm_script__frame* f =
+      tvm_script__require_top(b, TVM_SCRIPT_FRAME_MODULE, "I.module_attrs", "I.ir_module");
+  return f ? merge_attrs(f->attrs, attrs, "I.module_attrs") : -1;
+}
+
+int tvm_script_ir_module_global_infos(tvm_script_builder* b, const void* infos) {
+  tvm_script__frame* f =
+      tvm_script__require_top(b, TVM_SCRIPT_FRAME_MODULE, "I.module_global_infos", "I.ir_module");
+  if (!f) return -1;
+  if (!infos || !tvm_ffi_instance_of(infos, kTVMFFIMap)) {
+    return tvm_ffi_raise("TypeError", "I.module_global_infos expects a dict");
+  }
+  TVMFFIAny key = tvm_ffi_string("global_infos"), val = tvm_ffi_any_obj(infos);
+  int rc = tvm_ffi_dict_set(f->attrs, &key, &val);
+  tvm_ffi_any_release(&key);
+  return rc;
+}
+
+int tvm_script__deliver_func(tvm_script_builder* b, const char* name, void* func) {
+  tvm_script__frame* mod = b->depth ? &b->frames[b->depth - 1] : NULL;
+  if (!mod) {
+    tvm_ffi_release(b->result);
+    tvm_ffi_retain(func);
+    b->result = func;
+    return 0;
+  }
+  if (mod->kind != TVM_SCRIPT_FRAME_MODULE) {
+    return tvm_ffi_raise("ValueError",
+                         "T.prim_func is only valid at the top level or in an "
+                         "I.ir_module, not inside %s",
+                         frame_spelling(mod->kind));
+  }
+  tvm_tir_global_var_obj* gv = tvm_script_ir_module_global_var(b, name);
+  if (!gv) return -1;
+  TVMFFIAny key = tvm_ffi_any_obj(gv), val = tvm_ffi_any_obj(func);
+  int rc = tvm_ffi_map_get(mod->functions, &key)
+               ? tvm_ffi_raise("ValueError", "the module defines `%s` twice", name)
+               : tvm_ffi_dict_set(mod->functions, &key, &val);
+  tvm_ffi_release(gv);
+  return rc;
+}
+
+static int finish_module(tvm_script_builder* b, tvm_script__frame* f) {
+  const TVMFFIAny *k, *v;
+  for (int64_t pos = tvm_ffi_map_next(f->global_vars, 0, &k, &v); pos >= 0;
+       pos = tvm_ffi_map_next(f->global_vars, pos, &k, &v)) {
+    if (!tvm_ffi_map_get(f->functions, v)) {
+      return tvm_ffi_raise("ValueError", "the module refers to `%s`, which it does not define",
+                           tvm_ffi_str_cstr(((tvm_tir_global_var_obj*)v->v_obj)->name_hint));
+    }
+  }
+  void* funcs = tvm_ffi_dict_to_map(f->functions);
+  void* attrs = funcs ? tvm_ffi_dict_to_map(f->attrs) : NULL;
+  tvm_tir_ir_module_obj* mod = attrs ? tvm_tir_ir_module_new(funcs, attrs) : NULL;
+  tvm_ffi_release(funcs);
+  tvm_ffi_release(attrs);
+  if (!mod) return -1;
+  tvm_ffi_release(b->result);
+  b->result = mod;
+  return 0;
+}

@@ -1,0 +1,106 @@
+/*
+ * ir_builder_internal.h: the frame stack shared by ir_builder.c (generic frames, modules) and
+ * ir_builder_tir.c (TIR frames). See tvm/script/ir_builder.h for the model.
+ */
+#ifndef TVM_SCRIPT_IR_BUILDER_INTERNAL_H_
+#define TVM_SCRIPT_IR_BUILDER_INTERNAL_H_
+
+#include <tvm/script/ir_builder.h>
+#include <tvm/tir/tir.h>
+
+/* One open frame. Object fields are owned (NULL when unset) and their meaning depends on kind;
+ * every one is released when the frame is dropped, so a frame abandoned by an error leaks
+ * nothing. */
+typedef struct {
+  tvm_script_frame_kind kind;
+  bool rest_of_body; /* closed implicitly by the exit of the explicit frame below it */
+  bool flag;         /* PRIM_FUNC: private; BLOCK: no_realize */
+  bool root;         /* PRIM_FUNC: the body goes in the implicit root block */
+  void* stmts;       /* ffi.List of the statements emitted while this frame was innermost */
+  char* name;        /* PRIM_FUNC / BLOCK name; ATTR key */
+  /* Expressions and nodes. */
+  void* var;        /* FOR loop var, LET var, ALLOCATE buffer var */
+  void* min;        /* FOR min */
+  void* extent;     /* FOR extent */
+  void* cond;       /* IF / WHILE / ASSERT / ALLOCATE / REALIZE condition, BLOCK predicate */
+  void* value;      /* LET / ATTR value, ASSERT message */
+  void* thread;     /* FOR thread_binding IterVar */
+  void* buffer;     /* DECL_BUFFER / REALIZE buffer */
+  void* extents;    /* ALLOCATE extents; REALIZE bounds (Array of Range) */
+  TVMFFIAny node;   /* ATTR node (owned) */
+  DLDataType dtype; /* ALLOCATE dtype */
+  int32_t for_kind;
+  void* then_case; /* IF */
+  void* else_case; /* IF */
+  void* init;      /* BLOCK init statement */
+  void* ret_type;  /* PRIM_FUNC */
+  /* Collections: ffi.Lists, ffi.Dicts where noted. */
+  void* iter_vars;     /* BLOCK */
+  void* iter_values;   /* BLOCK */
+  void* reads;         /* BLOCK: ffi.Array once T.reads ran, else NULL */
+  void* writes;        /* BLOCK: ffi.Array once T.writes ran, else NULL */
+  void* alloc_buffers; /* BLOCK, PRIM_FUNC (root block) */
+  void* match_buffers; /* BLOCK */
+  void* annotations;   /* FOR / ALLOCATE: ffi.Map or NULL; BLOCK: ffi.Dict */
+  void* params;        /* PRIM_FUNC */
+  void* buffer_map;    /* PRIM_FUNC: ffi.Dict Var -> Buffer */
+  void* attrs;         /* PRIM_FUNC / MODULE: ffi.Dict String -> Any */
+  void* functions;     /* MODULE: ffi.Dict GlobalVar -> function */
+  void* global_vars;   /* MODULE: ffi.Dict name -> GlobalVar */
+} tvm_script__frame;
+
+struct tvm_script_builder {
+  tvm_script__frame* frames;
+  int depth;
+  int capacity;
+  void* top_stmts;   /* ffi.List: statements emitted with no frame open */
+  void* result;      /* the last finished top-level IRModule / PrimFunc */
+  void* env_threads; /* ffi.Dict: thread Var (T.env_thread or launched) -> IterVar; lazily */
+};
+
+/* Push a frame of kind (zeroed, with an empty statement list); NULL + MemoryError. The pointer
+ * is valid until the next push. */
+tvm_script__frame* tvm_script__push_frame(tvm_script_builder* b, tvm_script_frame_kind kind);
+/* The innermost frame of kind, or NULL. */
+tvm_script__frame* tvm_script__find_frame(tvm_script_builder* b, tvm_script_frame_kind kind);
+/* The innermost frame if it is of kind, else NULL with a ValueError "<what> is only valid
+ * inside a <where>". */
+tvm_script__frame* tvm_script__require_top(tvm_script_builder* b, tvm_script_frame_kind kind,
+                                           const char* what, const char* where);
+/* Append a statement (borrowed) to the innermost frame or the top-level list. */
+int tvm_script__emit(tvm_script_builder* b, const void* stmt);
+/* The statements of f as one Stmt: SeqStmt (flattened), the single statement, or Evaluate(0). */
+tvm_tir_stmt_obj* tvm_script__frame_body(const tvm_script__frame* f);
+/* Build the node of a TIR frame that was just popped (f, owned by the caller) and hand it to
+ * the frame below (ir_builder_tir_stmt.c; functions and blocks by the two below, in
+ * ir_builder_tir.c). 0 or -1. */
+int tvm_script__finish_tir_frame(tvm_script_builder* b, tvm_script__frame* f);
+int tvm_script__finish_prim_func(tvm_script_builder* b, tvm_script__frame* f);
+int tvm_script__finish_block(tvm_script_builder* b, tvm_script__frame* f);
+
+/* ---- Checks and conversions shared by the TIR frames (ir_builder_tir.c) -------------------- */
+/* The type key of an object for messages ("None" for NULL). */
+const char* tvm_script__type_name(const void* obj);
+/* 0, or -1 with a TypeError "<what> must be a PrimExpr" / "... an integer". */
+int tvm_script__expect_expr(const void* obj, const char* what);
+int tvm_script__expect_int(const void* obj, const char* what);
+/* A new ffi.Array of PrimExpr from an Array/List of PrimExpr and Python ints (int32 IntImm,
+ * int64 when it does not fit); arr NULL gives NULL with *ok true. *ok false on error. */
+void* tvm_script__expr_array(const void* arr, const char* what, bool* ok);
+/* A storage scope as PointerType stores it: "global" and NULL are "". */
+const char* tvm_script__norm_scope(const char* scope);
+/* e in dtype when it is an integer literal of another dtype (folded cast), else e; new ref. */
+tvm_tir_expr_obj* tvm_script__int_literal_to(const void* e, DLDataType dtype);
+/* Hand a finished PrimFunc (borrowed) to the enclosing module frame under name, or make it
+ * the result at the top level. 0 or -1. */
+int tvm_script__deliver_func(tvm_script_builder* b, const char* name, void* func);
+/* Merge map (string keys) into dict, later keys winning; TypeError naming what otherwise. */
+int tvm_script__merge_attrs(void* dict, const void* map, const char* what);
+/* The reads and writes of a block frame f (just popped from b) with body `body`, written
+ * without T.reads / T.writes (ir_builder_regions.c): new ffi.Arrays of BufferRegion. 0 or -1. */
+int tvm_script__infer_regions(const tvm_script_builder* b, const tvm_script__frame* f,
+                              const void* body, void** out_reads, void** out_writes);
+/* Release everything a frame holds. */
+void tvm_script__frame_clear(tvm_script__frame* f);
+
+#endif /* TVM_SCRIPT_IR_BUILDER_INTERNAL_H_ */

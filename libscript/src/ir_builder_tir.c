@@ -1,0 +1,607 @@
+/*
+ * ir_builder_tir.c: the TIR frames of the IR builder (tvm/script/ir_builder.h) for functions,
+ * buffers and blocks, and the checks the TIR frames share. Each frame's node is built with the
+ * libtir constructors when the frame exits, so their TypeErrors are the builder's. Loops,
+ * control flow and scoped statements are in ir_builder_tir_stmt.c.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "ir_builder_internal.h"
+
+/* ---- Helpers ------------------------------------------------------------------------------- */
+/* Append obj (retained) to an ffi.List. */
+static bool push_obj(void* list, const void* obj) {
+  TVMFFIAny a = tvm_ffi_any_obj(obj);
+  return tvm_ffi_list_push(list, &a) == 0;
+}
+
+/* New empty lists in the given slots (NULL slots skipped); false on MemoryError. */
+static bool new_lists(void** a, void** b, void** c, void** d) {
+  void** slots[] = {a, b, c, d};
+  for (int i = 0; i < 4; ++i) {
+    if (slots[i] && !(*slots[i] = tvm_ffi_list_new())) return false;
+  }
+  return true;
+}
+
+const char* tvm_script__type_name(const void* obj) {
+  return obj ? tvm_ffi_type_key(tvm_ffi_type_index(obj)) : "None";
+}
+
+int tvm_script__expect_expr(const void* obj, const char* what) {
+  if (tvm_tir_is_expr(obj)) return 0;
+  return tvm_ffi_raise("TypeError", "%s must be a PrimExpr, got %s", what,
+                       tvm_script__type_name(obj));
+}
+
+/* A scalar integer PrimExpr (loop bounds). */
+int tvm_script__expect_int(const void* obj, const char* what) {
+  if (tvm_script__expect_expr(obj, what) != 0) return -1;
+  DLDataType t = tvm_tir_expr_dtype(obj);
+  if ((t.code == kDLInt || t.code == kDLUInt) && t.lanes == 1) return 0;
+  char dt[32] = "?";
+  tvm_ffi_dtype_format(t, dt, sizeof(dt));
+  return tvm_ffi_raise("TypeError", "%s must be an integer, got a %s expression", what, dt);
+}
+
+/* An ffi.Array of PrimExpr from an Array of PrimExpr / Python ints (int32 IntImm, int64 when
+ * it does not fit); NULL arr gives NULL without error. */
+void* tvm_script__expr_array(const void* arr, const char* what, bool* ok) {
+  *ok = true;
+  if (!arr) return NULL;
+  if (!tvm_ffi_instance_of(arr, kTVMFFIArray) && !tvm_ffi_instance_of(arr, kTVMFFIList)) {
+    *ok = false;
+    tvm_ffi_raise("TypeError", "%s must be a list of PrimExpr, got %s", what,
+                  tvm_script__type_name(arr));
+    return NULL;
+  }
+  int64_t n = tvm_ffi_seq_size(arr);
+  TVMFFIAny* items = tvm_ffi_calloc((size_t)(n ? n : 1), sizeof(TVMFFIAny));
+  *ok = items != NULL;
+  for (int64_t i = 0; *ok && i < n; ++i) {
+    const TVMFFIAny* v = tvm_ffi_seq_at(arr, i);
+    int64_t x;
+    void* e = NULL;
+    if (v->type_index == kTVMFFIInt && tvm_ffi_any_as_int(v, &x)) {
+      e = x >= INT32_MIN && x <= INT32_MAX ? tvm_tir_int(x) : tvm_tir_i64(x);
+    } else if (tvm_ffi_any_is_object(v) && tvm_tir_is_expr(v->v_obj)) {
+      e = tvm_tir_ref(v->v_obj);
+    } else {
+      tvm_ffi_raise("TypeError", "%s: element %lld must be a PrimExpr, got %s", what, (long long)i,
+                    tvm_ffi_any_type_name(v));
+    }
+    items[i] = tvm_ffi_any_obj(e);
+    *ok = e != NULL;
+  }
+  void* out = *ok ? tvm_ffi_array_new_take(items, n) : NULL;
+  if (!out) {
+    for (int64_t i = 0; items && i < n; ++i) tvm_ffi_any_release(&items[i]);
+    *ok = false;
+  }
+  tvm_ffi_free(items);
+  return out;
+}
+
+static void* list_to_array(const void* list) { return tvm_ffi_list_to_array(list); }
+
+const char* tvm_script__norm_scope(const char* scope) {
+  return !scope || strcmp(scope, "global") == 0 ? "" : scope;
+}
+
+/* The expression e in dtype when it is an integer literal (folded cast); else e itself. */
+tvm_tir_expr_obj* tvm_script__int_literal_to(const void* e, DLDataType dtype) {
+  if (tvm_tir_kind_of(e) == TVM_TIR_KIND_IntImm &&
+      !tvm_ffi_dtype_equal(tvm_tir_expr_dtype(e), dtype)) {
+    return tvm_tir_cast(dtype, (tvm_tir_expr_obj*)e);
+  }
+  return tvm_tir_ref((void*)e);
+}
+
+/* ---- Functions ----------------------------------------------------------------------------- */
+int tvm_script_tir_prim_func_enter(tvm_script_builder* b, bool is_private) {
+  if (b->depth && b->frames[b->depth - 1].kind != TVM_SCRIPT_FRAME_MODULE) {
+    return tvm_ffi_raise("ValueError",
+                         "T.prim_func is only valid at the top level or in an I.ir_module");
+  }
+  tvm_script__frame* f = tvm_script__push_frame(b, TVM_SCRIPT_FRAME_PRIM_FUNC);
+  if (!f) return -1;
+  f->flag = is_private;
+  if (!new_lists(&f->params, &f->alloc_buffers, NULL, NULL)) return -1;
+  f->buffer_map = tvm_ffi_dict_new();
+  f->attrs = tvm_ffi_dict_new();
+  return f->buffer_map && f->attrs ? 0 : -1;
+}
+
+static tvm_script__frame* func_frame(tvm_script_builder* b, const char* what) {
+  return tvm_script__require_top(b, TVM_SCRIPT_FRAME_PRIM_FUNC, what, "T.prim_func");
+}
+
+int tvm_script_tir_func_name(tvm_script_builder* b, const char* name) {
+  tvm_script__frame* f = func_frame(b, "T.func_name");
+  if (!f) return -1;
+  tvm_ffi_free(f->name);
+  f->name = tvm_ffi_strndup(name, strlen(name));
+  return f->name ? 0 : -1;
+}
+
+/* buf renamed `name` (a new reference): T.Buffer in a signature does not know the parameter's
+ * name. A data var named after the old buffer was made with it and is renamed too. */
+static tvm_tir_buffer_obj* buffer_named(tvm_tir_buffer_obj* buf, const char* name) {
+  if (strcmp(tvm_tir_buffer_name(buf), name) == 0) return tvm_tir_ref(buf);
+  tvm_tir_var_obj* data = buf->data;
+  bool fresh = strcmp(tvm_tir_var_name(data), tvm_tir_buffer_name(buf)) == 0;
+  data = fresh ? tvm_tir_var_new_typed(name, data->type_annotation) : tvm_tir_ref(data);
+  if (!data) return NULL;
+  tvm_tir_buffer_fields bf = {.data = data,
+                              .dtype = buf->dtype,
+                              .shape = buf->shape,
+                              .strides = buf->strides,
+                              .axis_separators = buf->axis_separators,
+                              .elem_offset = buf->elem_offset,
+                              .name = name,
+                              .data_alignment = buf->data_alignment,
+                              .offset_factor = buf->offset_factor,
+                              .buffer_type = buf->buffer_type};
+  tvm_tir_buffer_obj* out = tvm_tir_buffer_new(&bf);
+  tvm_ffi_release(data);
+  return out;
+}
+
+void* tvm_script_tir_arg(tvm_script_builder* b, const char* name, const void* param) {
+  tvm_script__frame* f = func_frame(b, "a function parameter");
+  if (!f) return NULL;
+  if (tvm_tir_is_var(param)) {
+    return push_obj(f->params, param) ? tvm_tir_ref((void*)param) : NULL;
+  }
+  if (tvm_tir_kind_of(param) != TVM_TIR_KIND_Buffer) {
+    tvm_ffi_raise("TypeError", "parameter `%s` must be a Var or a Buffer, got %s", name,
+                  tvm_script__type_name(param));
+    return NULL;
+  }
+  tvm_tir_buffer_obj* buf = buffer_named((tvm_tir_buffer_obj*)param, name);
+  char handle_name[256];
+  snprintf(handle_name, sizeof(handle_name), "%s_handle", name);
+  tvm_tir_var_obj* handle = buf ? tvm_tir_var_new(handle_name, TVM_TIR_HANDLE) : NULL;
+  TVMFFIAny k = tvm_ffi_any_obj(handle), v = tvm_ffi_any_obj(buf);
+  bool ok = handle && push_obj(f->params, handle) && tvm_ffi_dict_set(f->buffer_map, &k, &v) == 0;
+  tvm_ffi_release(handle);
+  if (!ok) {
+    tvm_ffi_release(buf);
+    return NULL;
+  }
+  return buf;
+}
+
+int tvm_script_tir_func_attrs(tvm_script_builder* b, const void* attrs) {
+  tvm_script__frame* f = func_frame(b, "T.func_attr");
+  return f ? tvm_script__merge_attrs(f->attrs, attrs, "T.func_attr") : -1;
+}
+
+int tvm_script_tir_func_ret(tvm_script_builder* b, const void* type) {
+  tvm_script__frame* f = func_frame(b, "T.ret_type");
+  if (!f) return -1;
+  if (!tvm_tir_is_type(type)) {
+    return tvm_ffi_raise("TypeError", "the return type must be a type, got %s",
+                         tvm_script__type_name(type));
+  }
+  tvm_ffi_release(f->ret_type);
+  f->ret_type = tvm_tir_ref((void*)type);
+  return 0;
+}
+
+int tvm_script_tir_func_root_block(tvm_script_builder* b) {
+  tvm_script__frame* f = func_frame(b, "the root block");
+  if (!f) return -1;
+  f->root = true;
+  return 0;
+}
+
+/* The function body, in the implicit root block when it has root allocations or the script
+ * asked for one: the inverse of the printer's implicit_root(), which prints such a block as
+ * `# with T.sblock("root"):` and its allocations as T.sblock_alloc_buffer at function level. */
+static tvm_tir_stmt_obj* func_body(tvm_script__frame* f) {
+  tvm_tir_stmt_obj* body = tvm_script__frame_body(f);
+  if (!body || (!f->root && tvm_ffi_seq_size(f->alloc_buffers) == 0)) return body;
+  void* allocs = list_to_array(f->alloc_buffers);
+  tvm_tir_sblock_fields bf = {.name_hint = "root", .body = body, .alloc_buffers = allocs};
+  tvm_tir_sblock_obj* root = allocs ? tvm_tir_sblock_new(&bf) : NULL;
+  tvm_tir_stmt_obj* out = root ? tvm_tir_sblock_realize_new(NULL, NULL, root) : NULL;
+  tvm_ffi_release(root);
+  tvm_ffi_release(allocs);
+  tvm_ffi_release(body);
+  return out;
+}
+
+int tvm_script__finish_prim_func(tvm_script_builder* b, tvm_script__frame* f) {
+  const char* name = f->name ? f->name : "main";
+  /* A public function is exported under its name unless T.func_attr names another symbol
+   * (the printer leaves global_symbol out of T.func_attr exactly when it equals the name, and
+   * prints private=True exactly when there is none). */
+  if (!f->flag && !tvm_ffi_map_get_str(f->attrs, "global_symbol")) {
+    TVMFFIAny k = tvm_ffi_string("global_symbol"), v = tvm_ffi_string(name);
+    int rc = tvm_ffi_dict_set(f->attrs, &k, &v);
+    tvm_ffi_any_release(&k);
+    tvm_ffi_any_release(&v);
+    if (rc != 0) return -1;
+  }
+  tvm_tir_stmt_obj* body = func_body(f);
+  void* params = body ? list_to_array(f->params) : NULL;
+  void* buffer_map = params ? tvm_ffi_dict_to_map(f->buffer_map) : NULL;
+  void* attrs = buffer_map ? tvm_ffi_dict_to_map(f->attrs) : NULL;
+  tvm_tir_prim_func_obj* fn =
+      attrs ? tvm_tir_prim_func_new(params, body, f->ret_type, buffer_map, attrs) : NULL;
+  tvm_ffi_release(body);
+  tvm_ffi_release(params);
+  tvm_ffi_release(buffer_map);
+  tvm_ffi_release(attrs);
+  int rc = fn ? tvm_script__deliver_func(b, name, fn) : -1;
+  tvm_ffi_release(fn);
+  return rc;
+}
+
+/* ---- Buffers ------------------------------------------------------------------------------- */
+void tvm_script_buffer_args_init(tvm_script_buffer_args* a) {
+  memset(a, 0, sizeof(*a));
+  a->dtype = TVM_TIR_FLOAT32;
+  a->align = -1;
+}
+
+tvm_tir_buffer_obj* tvm_script_tir_buffer(const tvm_script_buffer_args* a) {
+  const char* name = a->name ? a->name : "buffer";
+  if (!a->shape) {
+    tvm_ffi_raise("TypeError", "buffer `%s` needs a shape", name);
+    return NULL;
+  }
+  tvm_tir_buffer_type type = TVM_TIR_BUFFER_DEFAULT;
+  if (a->buffer_type && strcmp(a->buffer_type, "auto") == 0) {
+    type = TVM_TIR_BUFFER_AUTO_BROADCAST;
+  } else if (a->buffer_type && *a->buffer_type && strcmp(a->buffer_type, "default") != 0) {
+    tvm_ffi_raise("ValueError",
+                  "buffer `%s`: buffer_type must be \"default\" or \"auto\", got "
+                  "\"%s\"",
+                  name, a->buffer_type);
+    return NULL;
+  }
+  if (a->data &&
+      (!tvm_tir_is_var(a->data) || tvm_tir_expr_dtype(a->data).code != kDLOpaqueHandle)) {
+    tvm_ffi_raise("TypeError", "buffer `%s`: data must be a handle Var, got %s", name,
+                  tvm_script__type_name(a->data));
+    return NULL;
+  }
+  if (a->elem_offset && tvm_script__expect_expr(a->elem_offset, "elem_offset") != 0) return NULL;
+  bool ok1 = false, ok2 = false, ok3 = false;
+  void* shape = tvm_script__expr_array(a->shape, "shape", &ok1);
+  void* strides = ok1 ? tvm_script__expr_array(a->strides, "strides", &ok2) : NULL;
+  void* seps =
+      ok1 && ok2 ? tvm_script__expr_array(a->axis_separators, "axis_separators", &ok3) : NULL;
+  tvm_tir_var_obj* data = NULL;
+  tvm_tir_expr_obj* offset = NULL;
+  tvm_tir_buffer_obj* buf = NULL;
+  if (ok1 && ok2 && ok3) {
+    data = a->data ? tvm_tir_ref((void*)a->data)
+                   : tvm_tir_ptr_var(name, a->dtype, tvm_script__norm_scope(a->scope));
+    /* Without an elem_offset, a non-zero offset_factor makes it a fresh variable (upstream). */
+    DLDataType index_t =
+        tvm_ffi_seq_size(shape) ? tvm_tir_expr_dtype(tvm_ffi_seq_obj_at(shape, 0)) : TVM_TIR_INT32;
+    offset = a->elem_offset     ? tvm_tir_ref((void*)a->elem_offset)
+             : a->offset_factor ? (tvm_tir_expr_obj*)tvm_tir_var("elem_offset", index_t)
+                                : NULL;
+    tvm_tir_buffer_fields bf = {.data = data,
+                                .dtype = a->dtype,
+                                .shape = shape,
+                                .strides = strides,
+                                .axis_separators = seps,
+                                .elem_offset = offset,
+                                .name = name,
+                                .data_alignment = a->align,
+                                .offset_factor = a->offset_factor,
+                                .buffer_type = type};
+    bool parts_ok = data && (offset || !(a->elem_offset || a->offset_factor));
+    buf = parts_ok ? tvm_tir_buffer_new(&bf) : NULL;
+  }
+  tvm_ffi_release(shape);
+  tvm_ffi_release(strides);
+  tvm_ffi_release(seps);
+  tvm_ffi_release(data);
+  tvm_ffi_release(offset);
+  return buf;
+}
+
+static bool list_contains(const void* list, const void* obj) {
+  for (int64_t i = 0; i < tvm_ffi_seq_size(list); ++i) {
+    if (tvm_ffi_seq_obj_at(list, i) == obj) return true;
+  }
+  return false;
+}
+
+tvm_tir_buffer_obj* tvm_script_tir_match_buffer(tvm_script_builder* b, const void* param,
+                                                const tvm_script_buffer_args* a) {
+  if (tvm_tir_kind_of(param) == TVM_TIR_KIND_BufferRegion) {
+    tvm_script__frame* f = tvm_script__require_top(b, TVM_SCRIPT_FRAME_BLOCK,
+                                                   "T.match_buffer of a region", "T.sblock");
+    tvm_tir_buffer_obj* buf = f ? tvm_script_tir_buffer(a) : NULL;
+    tvm_tir_match_buffer_region_obj* m =
+        buf ? tvm_tir_match_buffer_region_new(buf, (tvm_tir_buffer_region_obj*)param) : NULL;
+    bool ok = m && push_obj(f->match_buffers, m);
+    tvm_ffi_release(m);
+    if (!ok) tvm_ffi_release(buf), buf = NULL;
+    return buf;
+  }
+  if (!tvm_tir_is_var(param)) {
+    tvm_ffi_raise("TypeError",
+                  "T.match_buffer expects a handle parameter or a buffer region, "
+                  "got %s",
+                  tvm_script__type_name(param));
+    return NULL;
+  }
+  tvm_script__frame* f = tvm_script__find_frame(b, TVM_SCRIPT_FRAME_PRIM_FUNC);
+  const char* pname = tvm_tir_var_name(param);
+  if (tvm_tir_expr_dtype(param).code != kDLOpaqueHandle) {
+    tvm_ffi_raise("TypeError", "T.match_buffer: parameter `%s` is not a handle", pname);
+    return NULL;
+  }
+  if (!f || !list_contains(f->params, param)) {
+    tvm_ffi_raise("ValueError", "T.match_buffer: `%s` is not a parameter of the function", pname);
+    return NULL;
+  }
+  TVMFFIAny key = tvm_ffi_any_obj(param);
+  if (tvm_ffi_map_get(f->buffer_map, &key)) {
+    tvm_ffi_raise("ValueError", "T.match_buffer: parameter `%s` is already matched to a buffer",
+                  pname);
+    return NULL;
+  }
+  tvm_tir_buffer_obj* buf = tvm_script_tir_buffer(a);
+  TVMFFIAny val = tvm_ffi_any_obj(buf);
+  if (buf && tvm_ffi_dict_set(f->buffer_map, &key, &val) != 0) tvm_ffi_release(buf), buf = NULL;
+  return buf;
+}
+
+tvm_tir_buffer_obj* tvm_script_tir_alloc_buffer(tvm_script_builder* b,
+                                                const tvm_script_buffer_args* a) {
+  /* Like upstream: the innermost block anywhere up the stack, else the function's root. */
+  tvm_script__frame* f = tvm_script__find_frame(b, TVM_SCRIPT_FRAME_BLOCK);
+  if (!f) {
+    f = tvm_script__require_top(b, TVM_SCRIPT_FRAME_PRIM_FUNC, "T.alloc_buffer",
+                                "T.sblock or directly in a T.prim_func body");
+  }
+  tvm_tir_buffer_obj* buf = f ? tvm_script_tir_buffer(a) : NULL;
+  if (buf && !push_obj(f->alloc_buffers, buf)) tvm_ffi_release(buf), buf = NULL;
+  return buf;
+}
+
+tvm_tir_buffer_obj* tvm_script_tir_decl_buffer_enter(tvm_script_builder* b,
+                                                     const tvm_script_buffer_args* a,
+                                                     bool rest_of_body) {
+  tvm_tir_buffer_obj* buf = tvm_script_tir_buffer(a);
+  tvm_script__frame* f = buf ? tvm_script__push_frame(b, TVM_SCRIPT_FRAME_DECL_BUFFER) : NULL;
+  if (!f) {
+    tvm_ffi_release(buf);
+    return NULL;
+  }
+  f->rest_of_body = rest_of_body;
+  f->buffer = tvm_tir_ref(buf);
+  return buf;
+}
+
+/* ---- Blocks -------------------------------------------------------------------------------- */
+int tvm_script_tir_block_enter(tvm_script_builder* b, const char* name, bool no_realize) {
+  tvm_script__frame* f = tvm_script__push_frame(b, TVM_SCRIPT_FRAME_BLOCK);
+  if (!f) return -1;
+  f->flag = no_realize;
+  f->name = tvm_ffi_strndup(name ? name : "", name ? strlen(name) : 0);
+  if (!f->name ||
+      !new_lists(&f->iter_vars, &f->iter_values, &f->alloc_buffers, &f->match_buffers)) {
+    return -1;
+  }
+  f->annotations = tvm_ffi_dict_new();
+  return f->annotations ? 0 : -1;
+}
+
+int tvm_script_tir_block_init_enter(tvm_script_builder* b) {
+  tvm_script__frame* f = tvm_script__require_top(b, TVM_SCRIPT_FRAME_BLOCK, "T.init", "T.sblock");
+  if (!f) return -1;
+  if (f->init) return tvm_ffi_raise("ValueError", "a T.sblock has at most one T.init");
+  return tvm_script__push_frame(b, TVM_SCRIPT_FRAME_BLOCK_INIT) ? 0 : -1;
+}
+
+int tvm_script_tir_where(tvm_script_builder* b, const void* predicate) {
+  tvm_script__frame* f = tvm_script__require_top(b, TVM_SCRIPT_FRAME_BLOCK, "T.where", "T.sblock");
+  if (!f) return -1;
+  if (f->cond) return tvm_ffi_raise("ValueError", "T.where is given twice in a T.sblock");
+  if (tvm_script__expect_expr(predicate, "the predicate of T.where") != 0) return -1;
+  DLDataType t = tvm_tir_expr_dtype(predicate);
+  if (!tvm_tir_dtype_is_bool(t) || t.lanes != 1) {
+    char dt[32] = "?";
+    tvm_ffi_dtype_format(t, dt, sizeof(dt));
+    return tvm_ffi_raise("TypeError",
+                         "the predicate of T.where must be a bool expression, got "
+                         "%s (rule S-BLOCKREALIZE)",
+                         dt);
+  }
+  f->cond = tvm_tir_ref((void*)predicate);
+  return 0;
+}
+
+static int set_regions(tvm_script_builder* b, const void* regions, const char* what, bool writes) {
+  tvm_script__frame* f = tvm_script__require_top(b, TVM_SCRIPT_FRAME_BLOCK, what, "T.sblock");
+  if (!f) return -1;
+  void** slot = writes ? &f->writes : &f->reads;
+  if (*slot) return tvm_ffi_raise("ValueError", "%s is given twice in a T.sblock", what);
+  if (!regions ||
+      (!tvm_ffi_instance_of(regions, kTVMFFIArray) && !tvm_ffi_instance_of(regions, kTVMFFIList))) {
+    return tvm_ffi_raise("TypeError", "%s expects a list of buffer regions, got %s", what,
+                         tvm_script__type_name(regions));
+  }
+  for (int64_t i = 0; i < tvm_ffi_seq_size(regions); ++i) {
+    const TVMFFIAny* r = tvm_ffi_seq_at(regions, i);
+    if (!tvm_ffi_any_is_object(r) || tvm_tir_kind_of(r->v_obj) != TVM_TIR_KIND_BufferRegion) {
+      return tvm_ffi_raise("TypeError", "%s: element %lld must be a buffer region, got %s", what,
+                           (long long)i, tvm_ffi_any_type_name(r));
+    }
+  }
+  *slot = tvm_ffi_instance_of(regions, kTVMFFIList) ? list_to_array(regions)
+                                                    : tvm_tir_ref((void*)regions);
+  return *slot ? 0 : -1;
+}
+
+int tvm_script_tir_reads(tvm_script_builder* b, const void* regions) {
+  return set_regions(b, regions, "T.reads", false);
+}
+
+int tvm_script_tir_writes(tvm_script_builder* b, const void* regions) {
+  return set_regions(b, regions, "T.writes", true);
+}
+
+int tvm_script_tir_block_attrs(tvm_script_builder* b, const void* attrs) {
+  tvm_script__frame* f =
+      tvm_script__require_top(b, TVM_SCRIPT_FRAME_BLOCK, "T.sblock_attr", "T.sblock");
+  return f ? tvm_script__merge_attrs(f->annotations, attrs, "T.sblock_attr") : -1;
+}
+
+tvm_tir_var_obj* tvm_script_tir_axis(tvm_script_builder* b, const char* name,
+                                     tvm_tir_iter_var_type kind, const void* dom,
+                                     const void* binding) {
+  tvm_script__frame* f = tvm_script__require_top(b, TVM_SCRIPT_FRAME_BLOCK, "T.axis", "T.sblock");
+  if (!f) return NULL;
+  const void *dmin = NULL, *dext = dom;
+  if (tvm_tir_kind_of(dom) == TVM_TIR_KIND_Range) {
+    dmin = ((const tvm_tir_range_obj*)dom)->min;
+    dext = ((const tvm_tir_range_obj*)dom)->extent;
+  }
+  if (tvm_script__expect_expr(dext, "the domain of a block axis") != 0) return NULL;
+  if (binding && tvm_script__expect_expr(binding, "the binding of a block axis") != 0) return NULL;
+  if (!binding && !f->flag) {
+    tvm_ffi_raise("ValueError",
+                  "block axis `%s` needs a binding (only a T.sblock with "
+                  "no_realize=True has axes without one)",
+                  name);
+    return NULL;
+  }
+  /* The axis has its binding's dtype; integer literals in the domain follow it (and a literal
+   * binding follows a symbolic domain). */
+  DLDataType dtype = tvm_tir_expr_dtype(binding ? binding : dext);
+  if (binding && tvm_tir_kind_of(binding) == TVM_TIR_KIND_IntImm &&
+      tvm_tir_kind_of(dext) != TVM_TIR_KIND_IntImm) {
+    dtype = tvm_tir_expr_dtype(dext);
+  }
+  tvm_tir_expr_obj* ext = tvm_script__int_literal_to(dext, dtype);
+  tvm_tir_expr_obj* mn =
+      dmin ? tvm_script__int_literal_to(dmin, dtype) : tvm_tir_const_int(dtype, 0);
+  tvm_tir_expr_obj* value = binding ? tvm_script__int_literal_to(binding, dtype) : NULL;
+  tvm_tir_var_obj* var = ext && mn && (value || !binding) ? tvm_tir_var(name, dtype) : NULL;
+  tvm_tir_range_obj* range = var ? tvm_tir_range_new(mn, ext) : NULL;
+  tvm_tir_iter_var_obj* iv = range ? tvm_tir_iter_var_new(range, var, kind, NULL) : NULL;
+  bool ok = iv && push_obj(f->iter_vars, iv) && (!value || push_obj(f->iter_values, value));
+  tvm_ffi_release(ext);
+  tvm_ffi_release(mn);
+  tvm_ffi_release(value);
+  tvm_ffi_release(range);
+  tvm_ffi_release(iv);
+  if (!ok) tvm_ffi_release(var), var = NULL;
+  return var;
+}
+
+void* tvm_script_tir_axis_remap(tvm_script_builder* b, const char* kinds, const void* bindings,
+                                const char* const* names) {
+  if (!tvm_script__require_top(b, TVM_SCRIPT_FRAME_BLOCK, "T.axis.remap", "T.sblock")) return NULL;
+  size_t n = strlen(kinds);
+  if (!bindings || (!tvm_ffi_instance_of(bindings, kTVMFFIArray) &&
+                    !tvm_ffi_instance_of(bindings, kTVMFFIList))) {
+    tvm_ffi_raise("TypeError", "T.axis.remap expects a list of loop variables, got %s",
+                  tvm_script__type_name(bindings));
+    return NULL;
+  }
+  if ((int64_t)n != tvm_ffi_seq_size(bindings)) {
+    tvm_ffi_raise("ValueError", "T.axis.remap: %zu kinds (\"%s\") for %lld variables", n, kinds,
+                  (long long)tvm_ffi_seq_size(bindings));
+    return NULL;
+  }
+  void* vars = tvm_ffi_list_new();
+  for (size_t i = 0; vars && i < n; ++i) {
+    const TVMFFIAny* v = tvm_ffi_seq_at(bindings, (int64_t)i);
+    tvm_tir_iter_var_type kind = kinds[i] == 'S'   ? TVM_TIR_ITER_DATA_PAR
+                                 : kinds[i] == 'R' ? TVM_TIR_ITER_COMM_REDUCE
+                                                   : (tvm_tir_iter_var_type)-1;
+    const tvm_script__frame* loop = NULL;
+    for (int d = b->depth - 1; d >= 0 && tvm_ffi_any_is_object(v) && !loop; --d) {
+      if (b->frames[d].kind == TVM_SCRIPT_FRAME_FOR && b->frames[d].var == v->v_obj) {
+        loop = &b->frames[d];
+      }
+    }
+    tvm_tir_var_obj* var = NULL;
+    if ((int)kind < 0) {
+      tvm_ffi_raise("ValueError", "T.axis.remap: unknown axis kind '%c' in \"%s\" (S or R)",
+                    kinds[i], kinds);
+    } else if (!loop) {
+      tvm_ffi_raise("ValueError",
+                    "T.axis.remap: binding %zu (%s) is not the variable of an "
+                    "enclosing loop",
+                    i,
+                    tvm_ffi_any_is_object(v) && tvm_tir_is_var(v->v_obj)
+                        ? tvm_tir_var_name((const tvm_tir_var_obj*)v->v_obj)
+                        : tvm_ffi_any_type_name(v));
+    } else {
+      char buf[256];
+      const char* name = names && names[i] ? names[i] : NULL;
+      if (!name) {
+        snprintf(buf, sizeof(buf), "v%s", tvm_tir_var_name(loop->var));
+        name = buf;
+      }
+      tvm_tir_range_obj* dom = tvm_tir_range_new(loop->min, loop->extent);
+      var = dom ? tvm_script_tir_axis(b, name, kind, dom, loop->var) : NULL;
+      tvm_ffi_release(dom);
+    }
+    if (!var || !push_obj(vars, var)) {
+      tvm_ffi_release(var);
+      tvm_ffi_release(vars);
+      return NULL;
+    }
+    tvm_ffi_release(var);
+  }
+  void* out = vars ? list_to_array(vars) : NULL;
+  tvm_ffi_release(vars);
+  return out;
+}
+
+int tvm_script__finish_block(tvm_script_builder* b, tvm_script__frame* f) {
+  if (f->flag && f->cond) {
+    return tvm_ffi_raise("ValueError", "T.where needs a realized block (not no_realize=True)");
+  }
+  tvm_tir_stmt_obj* body = tvm_script__frame_body(f);
+  /* Without T.reads / T.writes the regions are inferred from the body (as upstream), except
+   * for a root block written out (`with T.sblock("root"):` directly in the function, no axes),
+   * which keeps none and so prints as the implicit root. */
+  const tvm_script__frame* p = b->depth ? &b->frames[b->depth - 1] : NULL;
+  bool root = p && p->kind == TVM_SCRIPT_FRAME_PRIM_FUNC && !tvm_ffi_seq_size(f->iter_vars) &&
+              strcmp(f->name, "root") == 0;
+  void *reads = NULL, *writes = NULL;
+  if (body && !root && (!f->reads || !f->writes) &&
+      tvm_script__infer_regions(b, f, body, &reads, &writes) != 0) {
+    tvm_ffi_release(body);
+    return -1;
+  }
+  void* iter_vars = body ? list_to_array(f->iter_vars) : NULL;
+  void* allocs = iter_vars ? list_to_array(f->alloc_buffers) : NULL;
+  void* matches = allocs ? list_to_array(f->match_buffers) : NULL;
+  void* annotations = matches ? tvm_ffi_dict_to_map(f->annotations) : NULL;
+  tvm_tir_sblock_fields bf = {.iter_vars = iter_vars,
+                              .reads = f->reads ? f->reads : reads,
+                              .writes = f->writes ? f->writes : writes,
+                              .name_hint = f->name,
+                              .body = body,
+                              .init = f->init,
+                              .alloc_buffers = allocs,
+                              .match_buffers = matches,
+                              .annotations = annotations};
+  tvm_tir_sblock_obj* block = annotations ? tvm_tir_sblock_new(&bf) : NULL;
+  void* values = block && !f->flag ? list_to_array(f->iter_values) : NULL;
+  void* stmt = f->flag  ? tvm_tir_ref(block)
+               : values ? tvm_tir_sblock_realize_new(values, f->cond, block)
+                        : NULL;
+  void* objs[] = {body, reads, writes, iter_vars, allocs, matches, annotations, block, values};
+  for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); ++i) tvm_ffi_release(objs[i]);
+  int rc = stmt ? tvm_script__emit(b, stmt) : -1;
+  tvm_ffi_release(stmt);
+  return rc;
+}

@@ -1,0 +1,377 @@
+/*
+ * parse_builtin_args.c: what every `T.*` builtin shares: binding a call's arguments to a
+ * Python-like signature, converting argument values (ints, floats, strings, dtypes, shapes,
+ * regions), the lookup of a builtin by name over the expression and statement tables, and the
+ * recognition of dtype spellings (`T.float32`, `T.int8x4`, ...).
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse_internal.h"
+
+/* ---- Argument binding ---------------------------------------------------------------------- */
+/* Signatures are short; a longer spec is a programming error reported as a RuntimeError. */
+#define MAX_PARAMS 24
+
+typedef struct {
+  const char* name;
+  size_t len;
+  bool optional; /* trailing '=' */
+  bool kw_only;  /* leading '*' */
+} param_spec;
+
+/* Split "a, b=, *c=" into params; the count, or -1 when the spec is malformed. */
+static int parse_spec(const char* spec, param_spec* ps) {
+  int n = 0;
+  const char* s = spec;
+  while (*s) {
+    while (*s == ' ' || *s == ',') ++s;
+    if (!*s) break;
+    if (n == MAX_PARAMS) return -1;
+    param_spec p = {NULL, 0, false, false};
+    if (*s == '*') {
+      p.kw_only = true;
+      ++s;
+    }
+    p.name = s;
+    while (*s && *s != ',' && *s != '=' && *s != ' ') ++s;
+    p.len = (size_t)(s - p.name);
+    if (*s == '=') {
+      p.optional = true;
+      ++s;
+    }
+    while (*s == ' ') ++s;
+    if (p.len == 0 || (*s && *s != ',')) return -1;
+    ps[n++] = p;
+  }
+  return n;
+}
+
+static bool param_is(const param_spec* p, const char* name) {
+  return strlen(name) == p->len && memcmp(name, p->name, p->len) == 0;
+}
+
+int tvm_script_bind_args(tvm_script_call* call, const char* spec, TVMFFIAny* out, int n_out) {
+  param_spec ps[MAX_PARAMS];
+  int n = parse_spec(spec, ps);
+  if (n < 0 || n != n_out) {
+    return tvm_ffi_raise("RuntimeError", "%s(): bad argument spec \"%s\" for %d parameters",
+                         call->name, spec, n_out);
+  }
+  for (int i = 0; i < n; ++i) {
+    out[i] = tvm_ffi_any_none();
+    out[i].type_index = TVM_SCRIPT_ARG_ABSENT;
+  }
+  /* Positional arguments fill the parameters that are not keyword-only, in order. */
+  int n_pos = 0, n_required_pos = 0;
+  for (int i = 0; i < n; ++i) {
+    if (ps[i].kw_only) continue;
+    ++n_pos;
+    if (!ps[i].optional) ++n_required_pos;
+  }
+  if (call->num_args > n_pos) {
+    call->error_arg = n_pos;
+    if (n_pos == 0) {
+      return tvm_ffi_raise("TypeError", "%s() takes no positional arguments (%d given)", call->name,
+                           (int)call->num_args);
+    }
+    return tvm_ffi_raise("TypeError", "%s() takes %s %d argument%s (%d given)", call->name,
+                         n_required_pos == n_pos ? "exactly" : "at most", n_pos,
+                         n_pos == 1 ? "" : "s", (int)call->num_args);
+  }
+  for (int i = 0, a = 0; i < n && a < call->num_args; ++i) {
+    if (!ps[i].kw_only) out[i] = call->args[a++];
+  }
+  for (int k = 0; k < call->num_kwargs; ++k) {
+    const char* kw = call->kw_names[k];
+    int i = 0;
+    while (i < n && !param_is(&ps[i], kw)) ++i;
+    if (i == n) {
+      call->error_arg = call->num_args + k;
+      return tvm_ffi_raise("TypeError", "%s() got an unexpected keyword argument '%s'", call->name,
+                           kw);
+    }
+    if (tvm_script_arg_given(&out[i])) {
+      call->error_arg = call->num_args + k;
+      return tvm_ffi_raise("TypeError", "%s() got multiple values for argument '%s'", call->name,
+                           kw);
+    }
+    out[i] = call->kwargs[k];
+  }
+  for (int i = 0; i < n; ++i) {
+    if (!ps[i].optional && !tvm_script_arg_given(&out[i])) {
+      call->error_arg = -1;
+      return tvm_ffi_raise("TypeError", "%s() missing required %sargument '%.*s'", call->name,
+                           ps[i].kw_only ? "keyword-only " : "", (int)ps[i].len, ps[i].name);
+    }
+  }
+  return 0;
+}
+
+bool tvm_script_arg_given(const TVMFFIAny* v) { return v->type_index != TVM_SCRIPT_ARG_ABSENT; }
+
+int32_t tvm_script_arg_index(const tvm_script_call* call, const char* spec, int param) {
+  param_spec ps[MAX_PARAMS];
+  int n = parse_spec(spec, ps);
+  if (param < 0 || param >= n) return -1;
+  if (!ps[param].kw_only) {
+    int pos = 0;
+    for (int i = 0; i < param; ++i) pos += !ps[i].kw_only;
+    if (pos < call->num_args) return pos;
+  }
+  for (int k = 0; k < call->num_kwargs; ++k) {
+    if (param_is(&ps[param], call->kw_names[k])) return call->num_args + k;
+  }
+  return -1;
+}
+
+const char* tvm_script_arg_what(const tvm_script_call* call, const char* spec, int param, char* buf,
+                                size_t size) {
+  param_spec ps[MAX_PARAMS];
+  int n = parse_spec(spec, ps);
+  if (param >= 0 && param < n) {
+    snprintf(buf, size, "argument '%.*s' of %s", (int)ps[param].len, ps[param].name, call->name);
+  } else {
+    snprintf(buf, size, "an argument of %s", call->name);
+  }
+  return buf;
+}
+
+/* ---- Conversions --------------------------------------------------------------------------- */
+static int type_error(const TVMFFIAny* v, const char* what, const char* expected) {
+  return tvm_ffi_raise("TypeError", "%s must be %s, got %s", what, expected,
+                       tvm_ffi_any_type_name(v));
+}
+
+static bool is_string(const TVMFFIAny* v) {
+  return v->type_index == kTVMFFISmallStr || v->type_index == kTVMFFIStr ||
+         v->type_index == kTVMFFIRawStr;
+}
+
+tvm_tir_expr_obj* tvm_script_value_to_expr(const TVMFFIAny* v, const char* what) {
+  switch (v->type_index) {
+    case kTVMFFIInt: {
+      bool fits = v->v_int64 >= INT32_MIN && v->v_int64 <= INT32_MAX;
+      return tvm_tir_int_imm_new(fits ? TVM_TIR_INT32 : TVM_TIR_INT64, v->v_int64);
+    }
+    case kTVMFFIBool: return tvm_tir_int_imm_new(TVM_TIR_BOOL, v->v_int64 != 0);
+    case kTVMFFIFloat: return tvm_tir_float_imm_new(TVM_TIR_FLOAT32, v->v_float64);
+    default: break;
+  }
+  if (is_string(v)) {
+    /* A string where an expression is expected is a StringImm (the argument of call_extern,
+     * call_packed, ...), as upstream converts String to PrimExpr. */
+    const char* s = tvm_script_value_to_cstr(v, what);
+    return s ? tvm_tir_string_imm_new(s) : NULL;
+  }
+  if (tvm_ffi_any_is_object(v) && tvm_tir_is_expr(v->v_obj)) {
+    tvm_ffi_retain(v->v_obj);
+    return (tvm_tir_expr_obj*)v->v_obj;
+  }
+  type_error(v, what, "a PrimExpr");
+  return NULL;
+}
+
+int tvm_script_value_to_dtype(const TVMFFIAny* v, const char* what, DLDataType* out) {
+  if (v->type_index == kTVMFFIDataType) {
+    *out = v->v_dtype;
+    return 0;
+  }
+  if (tvm_ffi_any_is_object(v) && tvm_tir_kind_of(v->v_obj) == TVM_TIR_KIND_PrimType) {
+    *out = ((const tvm_tir_prim_type_obj*)v->v_obj)->dtype;
+    return 0;
+  }
+  TVMFFIByteArray s;
+  if (!is_string(v) || !tvm_ffi_any_as_bytes(v, &s)) return type_error(v, what, "a dtype");
+  if (tvm_tir_dtype_parse(s.data, s.size, out) != 0) {
+    tvm_ffi_error_clear();
+    return tvm_ffi_raise("ValueError", "%s: unknown dtype \"%.*s\"", what, (int)s.size, s.data);
+  }
+  return 0;
+}
+
+const char* tvm_script_value_to_cstr(const TVMFFIAny* v, const char* what) {
+  switch (v->type_index) {
+    case kTVMFFIRawStr: return v->v_c_str;
+    /* Up to 7 bytes inline, NUL-padded: the pointer is into *v itself. */
+    case kTVMFFISmallStr: return (const char*)v->v_bytes;
+    case kTVMFFIStr: return tvm_ffi_str_cstr(v->v_obj);
+    default: break;
+  }
+  if (tvm_ffi_any_is_object(v) && tvm_tir_kind_of(v->v_obj) == TVM_TIR_KIND_StringImm) {
+    return tvm_ffi_str_cstr(((const tvm_tir_string_imm_obj*)v->v_obj)->value);
+  }
+  type_error(v, what, "a string");
+  return NULL;
+}
+
+int tvm_script_value_to_int(const TVMFFIAny* v, const char* what, int64_t* out) {
+  if (v->type_index == kTVMFFIInt || v->type_index == kTVMFFIBool) {
+    *out = v->v_int64;
+    return 0;
+  }
+  if (tvm_ffi_any_is_object(v) && tvm_tir_kind_of(v->v_obj) == TVM_TIR_KIND_IntImm) {
+    *out = ((const tvm_tir_int_imm_obj*)v->v_obj)->value;
+    return 0;
+  }
+  return type_error(v, what, "an int");
+}
+
+void* tvm_script_value_to_expr_array(const TVMFFIAny* v, const char* what) {
+  const void* seq = tvm_ffi_any_as_object(v, kTVMFFIArray);
+  if (!seq) seq = tvm_ffi_any_as_object(v, kTVMFFIList);
+  if (!seq) {
+    tvm_tir_expr_obj* e = tvm_script_value_to_expr(v, what);
+    if (!e) return NULL;
+    TVMFFIAny item = tvm_ffi_any_obj(e);
+    return tvm_ffi_array_new_take(&item, 1);
+  }
+  int64_t n = tvm_ffi_seq_size(seq);
+  TVMFFIAny* items = tvm_ffi_calloc(n ? (size_t)n : 1, sizeof(TVMFFIAny));
+  if (!items) return NULL;
+  void* result = NULL;
+  int64_t done = 0;
+  for (; done < n; ++done) {
+    tvm_tir_expr_obj* e = tvm_script_value_to_expr(tvm_ffi_seq_at(seq, done), what);
+    if (!e) break;
+    items[done] = tvm_ffi_any_obj(e);
+  }
+  if (done == n) {
+    result = tvm_ffi_array_new_take(items, n);
+  } else {
+    for (int64_t i = 0; i < done; ++i) tvm_ffi_any_release(&items[i]);
+  }
+  tvm_ffi_free(items);
+  return result;
+}
+
+/* The range an index of a BufferLoad covers: [i, i + 1), or for a Ramp of constant stride s
+ * [base, base + (lanes - 1) * s + 1) (a vector access). */
+static tvm_tir_range_obj* index_range(tvm_tir_expr_obj* index) {
+  tvm_tir_expr_obj* min = index;
+  int64_t extent_value = 1, stride;
+  if (tvm_tir_kind_of(index) == TVM_TIR_KIND_Ramp) {
+    const tvm_tir_ramp_obj* r = (const tvm_tir_ramp_obj*)index;
+    if (tvm_tir_as_const_int(r->stride, &stride) && stride > 0) {
+      min = r->base;
+      extent_value = (int64_t)(r->lanes - 1) * stride + 1;
+    }
+  }
+  tvm_tir_expr_obj* extent = tvm_tir_const_int(tvm_tir_expr_dtype(min), extent_value);
+  tvm_tir_range_obj* range = extent ? tvm_tir_range_new(min, extent) : NULL;
+  tvm_ffi_release(extent);
+  return range;
+}
+
+tvm_tir_buffer_region_obj* tvm_script_value_to_region(const TVMFFIAny* v, const char* what) {
+  void* obj = tvm_ffi_any_is_object(v) ? v->v_obj : NULL;
+  switch (tvm_tir_kind_of(obj)) {
+    case TVM_TIR_KIND_BufferRegion: tvm_ffi_retain(obj); return obj;
+    case TVM_TIR_KIND_Buffer: return tvm_tir_buffer_region_full(obj);
+    case TVM_TIR_KIND_BufferLoad: {
+      const tvm_tir_buffer_load_obj* load = obj;
+      int64_t n = tvm_ffi_seq_size(load->indices);
+      void* ranges = tvm_ffi_list_new();
+      bool ok = ranges != NULL;
+      for (int64_t i = 0; ok && i < n; ++i) {
+        tvm_tir_range_obj* r = index_range(tvm_ffi_seq_obj_at(load->indices, i));
+        TVMFFIAny item = tvm_ffi_any_obj(r);
+        ok = r && tvm_ffi_list_push_take(ranges, &item) == 0;
+      }
+      void* region = ok ? tvm_ffi_list_to_array(ranges) : NULL;
+      tvm_ffi_release(ranges);
+      tvm_tir_buffer_region_obj* result =
+          region ? tvm_tir_buffer_region_new(load->buffer, region) : NULL;
+      tvm_ffi_release(region);
+      return result;
+    }
+    default: type_error(v, what, "a buffer region"); return NULL;
+  }
+}
+
+/* ---- dtype spellings ----------------------------------------------------------------------- */
+/* A cheap filter first: the lookup runs for every `T.<name>`, and a failed parse raises (and
+ * captures a backtrace), so only names shaped like a dtype reach tvm_tir_dtype_parse. */
+static bool dtype_shaped(const char* s, size_t n) {
+  static const char* const k_bases[] = {"int", "uint", "float", "bfloat", "bool", "handle", "void"};
+  for (size_t b = 0; b < sizeof(k_bases) / sizeof(k_bases[0]); ++b) {
+    size_t len = strlen(k_bases[b]);
+    if (n < len || memcmp(s, k_bases[b], len) != 0) continue;
+    for (size_t i = len; i < n; ++i) {
+      char c = s[i];
+      if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || c == '_')) return false;
+    }
+    return true;
+  }
+  return false;
+}
+
+bool tvm_script__tir_dtype_name(const char* name, size_t len, DLDataType* out_dtype) {
+  if (!name || !dtype_shaped(name, len)) return false;
+  DLDataType t;
+  if (tvm_tir_dtype_parse(name, len, &t) != 0) {
+    tvm_ffi_error_clear();
+    return false;
+  }
+  if (out_dtype) *out_dtype = t;
+  return true;
+}
+
+/* ---- Lookup -------------------------------------------------------------------------------- */
+/* Both tables merged and sorted by name once; lookups are a binary search. */
+static const tvm_script_builtin** g_sorted;
+static int32_t g_sorted_count;
+static pthread_once_t g_sorted_once = PTHREAD_ONCE_INIT;
+
+static int cmp_builtin(const void* a, const void* b) {
+  return strcmp((*(const tvm_script_builtin* const*)a)->name,
+                (*(const tvm_script_builtin* const*)b)->name);
+}
+
+static void build_sorted(void) {
+  int32_t n = tvm_script__tir_expr_builtin_count + tvm_script__tir_stmt_builtin_count;
+  /* Allocated once for the life of the process (never freed, like the op registry). */
+  const tvm_script_builtin** all = tvm_ffi_malloc((size_t)(n ? n : 1) * sizeof(*all));
+  if (!all) {
+    tvm_ffi_error_clear(); /* lookups then find only dtypes; nothing to report them to */
+    return;
+  }
+  int32_t k = 0;
+  for (int32_t i = 0; i < tvm_script__tir_expr_builtin_count; ++i) {
+    all[k++] = &tvm_script__tir_expr_builtins[i];
+  }
+  for (int32_t i = 0; i < tvm_script__tir_stmt_builtin_count; ++i) {
+    all[k++] = &tvm_script__tir_stmt_builtins[i];
+  }
+  qsort(all, (size_t)n, sizeof(*all), cmp_builtin);
+  g_sorted = all;
+  g_sorted_count = n;
+}
+
+/* strcmp of a NUL-terminated table name against name[0..len). */
+static int cmp_name(const char* table_name, const char* name, size_t len) {
+  int c = strncmp(table_name, name, len);
+  if (c != 0) return c;
+  return table_name[len] == '\0' ? 0 : 1;
+}
+
+const tvm_script_builtin* tvm_script__tir_builtin_lookup(const char* name, size_t len) {
+  pthread_once(&g_sorted_once, build_sorted);
+  if (!name) return NULL;
+  int32_t lo = 0, hi = g_sorted_count;
+  while (lo < hi) {
+    int32_t mid = lo + (hi - lo) / 2;
+    int c = cmp_name(g_sorted[mid]->name, name, len);
+    if (c == 0) return g_sorted[mid];
+    if (c < 0) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  /* Every dtype spelling is a constructor: T.float32(1), T.int8x4(...), T.int64(). */
+  if (tvm_script__tir_dtype_name(name, len, NULL)) return &tvm_script__tir_dtype_builtin;
+  return NULL;
+}

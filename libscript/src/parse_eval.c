@@ -1,0 +1,1025 @@
+/*
+ * parse_eval.c: the TVMScript evaluator: values, names, operators, calls and the dispatch over
+ * expression kinds (the variable table is in parse_vartable.c, subscripts in parse_subscript.c).
+ *
+ * Values are owned TVMFFIAny (parse_internal.h "Values"); Python numbers compute with Python's
+ * semantics (int // and % floor, / true division), PrimExprs through libtir's operator helpers
+ * (tvm/tir/op.h) with Python's operator mapping. A name resolves through the variable table
+ * (which holds the file's module-level constants in its outermost scope), then the file's
+ * import aliases, then the caller's extra_vars, then Python builtins (`range`, `True`), then
+ * (for a file without imports, such as a printed fragment) the default aliases T / I / R.
+ */
+#include "parse_eval.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+/* ---- Special values ----------------------------------------------------------------------- */
+static const script_special kModTir = {SCRIPT_SPECIAL_MODULE, "tirx"};
+static const script_special kModIr = {SCRIPT_SPECIAL_MODULE, "ir"};
+static const script_special kModRelax = {SCRIPT_SPECIAL_MODULE, "relax"};
+static const script_special kCls = {SCRIPT_SPECIAL_CLS, "cls"};
+static const script_special kRange = {SCRIPT_SPECIAL_RANGE, "range"};
+
+const script_special* script__special_of(const TVMFFIAny* v) {
+  if (v->type_index != kTVMFFIOpaquePtr) return NULL;
+  const void* q = v->v_ptr;
+  if (q == &kModTir || q == &kModIr || q == &kModRelax || q == &kCls || q == &kRange) return q;
+  return NULL;
+}
+
+static TVMFFIAny special_value(const script_special* s) { return tvm_ffi_any_ptr((void*)s); }
+
+TVMFFIAny script__cls_value(void) { return special_value(&kCls); }
+
+/* ---- Errors -------------------------------------------------------------------------------- */
+static tvm_script_span span_of(const void* doc) {
+  tvm_script_span s = {0, 0, 0, 0, -1, -1};
+  return doc ? ((const tvm_script_doc_obj*)doc)->span : s;
+}
+
+int script__error_at(script_parser* p, const void* doc, const char* kind, const char* fmt, ...) {
+  tvm_ffi_strbuf msg = {0};
+  va_list ap;
+  va_start(ap, fmt);
+  tvm_ffi_strbuf_vprintf(&msg, fmt, ap);
+  va_end(ap);
+  tvm_script_diag_raise(kind, p->src, p->len, p->filename, span_of(doc), "%s",
+                        tvm_ffi_strbuf_cstr(&msg));
+  tvm_ffi_strbuf_free(&msg);
+  return -1;
+}
+
+int script__relocate(script_parser* p, const void* doc) {
+  void* err = tvm_ffi_error_take();
+  if (!err) {
+    return script__error_at(p, doc, "RuntimeError", "internal error: failure without an error");
+  }
+  tvm_script_diag_raise(tvm_ffi_error_kind(err), p->src, p->len, p->filename, span_of(doc), "%s",
+                        tvm_ffi_error_message(err));
+  tvm_ffi_release(err);
+  return -1;
+}
+
+/* ---- Names --------------------------------------------------------------------------------- */
+static bool name_is(const char* s, uint32_t n, const char* lit) {
+  return strlen(lit) == n && memcmp(s, lit, n) == 0;
+}
+
+static const script_special* module_marker(const char* module, size_t n) {
+  if ((n == 4 && memcmp(module, "tirx", 4) == 0) || (n == 3 && memcmp(module, "tir", 3) == 0)) {
+    return &kModTir;
+  }
+  if (n == 2 && memcmp(module, "ir", 2) == 0) return &kModIr;
+  if (n == 5 && memcmp(module, "relax", 5) == 0) return &kModRelax;
+  return NULL;
+}
+
+/* Resolve a name into *out (owned copy); false when undefined. */
+static bool resolve_name(script_parser* p, const void* name_str, TVMFFIAny* out) {
+  TVMFFIByteArray s = tvm_ffi_str_view(name_str);
+  const TVMFFIAny* v = script__vt_lookup(&p->vt, s.data, (uint32_t)s.size);
+  if (v) {
+    *out = tvm_ffi_any_copy(v);
+    return true;
+  }
+  if (p->imports && (v = tvm_ffi_map_get_str(p->imports, s.data))) {
+    TVMFFIByteArray m;
+    const script_special* sp = tvm_ffi_any_as_bytes(v, &m) ? module_marker(m.data, m.size) : NULL;
+    if (sp) {
+      *out = special_value(sp);
+      return true;
+    }
+  }
+  if (p->extra_vars && (v = tvm_ffi_map_get_str(p->extra_vars, s.data))) {
+    *out = tvm_ffi_any_copy(v);
+    return true;
+  }
+  uint32_t n = (uint32_t)s.size;
+  if (name_is(s.data, n, "range")) {
+    *out = special_value(&kRange);
+    return true;
+  }
+  if (name_is(s.data, n, "True") || name_is(s.data, n, "False")) {
+    *out = tvm_ffi_any_bool(s.data[0] == 'T');
+    return true;
+  }
+  if (name_is(s.data, n, "None")) {
+    *out = tvm_ffi_any_none();
+    return true;
+  }
+  /* Without an import header (a printed fragment), the printer's default prefixes. */
+  if (!p->imports || tvm_ffi_map_size(p->imports) == 0) {
+    const script_special* sp = name_is(s.data, n, "T")   ? &kModTir
+                               : name_is(s.data, n, "I") ? &kModIr
+                               : name_is(s.data, n, "R") ? &kModRelax
+                                                         : NULL;
+    if (sp) {
+      *out = special_value(sp);
+      return true;
+    }
+  }
+  return false;
+}
+
+const script_special* script__dotted(script_parser* p, const script_doc* d, char* buf,
+                                     size_t bufsize, size_t* out_len) {
+  /* Collect the attribute names from the outside in, then write them in order. */
+  const void* names[16];
+  int n = 0;
+  while (script__is_kind(d, TVM_SCRIPT_DOC_AttrAccessDoc)) {
+    if (n == 16) return NULL;
+    const tvm_script_attr_doc_obj* a = (const void*)d;
+    names[n++] = a->name;
+    d = a->value;
+  }
+  if (n == 0 || !script__is_kind(d, TVM_SCRIPT_DOC_IdDoc)) return NULL;
+  TVMFFIAny root = tvm_ffi_any_none();
+  if (!resolve_name(p, ((const tvm_script_id_doc_obj*)d)->name, &root)) return NULL;
+  const script_special* sp = script__special_of(&root);
+  tvm_ffi_any_release(&root);
+  if (!sp || sp->kind != SCRIPT_SPECIAL_MODULE) return NULL;
+  size_t len = 0;
+  for (int i = n - 1; i >= 0; --i) {
+    TVMFFIByteArray s = tvm_ffi_str_view(names[i]);
+    if (len + s.size + 2 > bufsize) return NULL;
+    if (i != n - 1) buf[len++] = '.';
+    memcpy(buf + len, s.data, s.size);
+    len += s.size;
+  }
+  buf[len] = '\0';
+  *out_len = len;
+  return sp;
+}
+
+bool script__is_let_annotation(script_parser* p, const script_doc* ann) {
+  char buf[64];
+  size_t n;
+  const script_special* sp = script__dotted(p, ann, buf, sizeof(buf), &n);
+  return sp == &kModTir && n == 3 && memcmp(buf, "let", 3) == 0;
+}
+
+/* ---- Value helpers ------------------------------------------------------------------------- */
+static bool is_py_number(const TVMFFIAny* v) {
+  return v->type_index == kTVMFFIInt || v->type_index == kTVMFFIBool ||
+         v->type_index == kTVMFFIFloat;
+}
+
+static void* obj_of(const TVMFFIAny* v) { return tvm_ffi_any_is_object(v) ? v->v_obj : NULL; }
+
+static bool is_prim_expr(const TVMFFIAny* v) {
+  void* o = obj_of(v);
+  return o && tvm_tir_is_expr(o);
+}
+
+static bool is_kind(const TVMFFIAny* v, tvm_tir_kind k) {
+  void* o = obj_of(v);
+  return o && tvm_tir_kind_of(o) == k;
+}
+
+static bool is_seq(const TVMFFIAny* v) {
+  return v->type_index == kTVMFFIArray || v->type_index == kTVMFFIList;
+}
+
+bool script__truthy(const TVMFFIAny* v) {
+  int64_t i;
+  double f;
+  TVMFFIByteArray s;
+  switch (v->type_index) {
+    case kTVMFFINone:
+      return false;
+    case kTVMFFIBool:
+    case kTVMFFIInt:
+      return v->v_int64 != 0;
+    case kTVMFFIFloat:
+      return v->v_float64 != 0;
+    default:
+      break;
+  }
+  if (tvm_ffi_any_as_bytes(v, &s)) return s.size != 0;
+  if (is_seq(v)) return tvm_ffi_seq_size(v->v_obj) != 0;
+  if (v->type_index == kTVMFFIMap || v->type_index == kTVMFFIDict) {
+    return tvm_ffi_map_size(v->v_obj) != 0;
+  }
+  void* o = obj_of(v);
+  if (o && tvm_tir_as_const_int(o, &i)) return i != 0;
+  if (o && tvm_tir_as_const_float(o, &f)) return f != 0;
+  return true;
+}
+
+bool script__as_dtype(const TVMFFIAny* v, DLDataType* out) {
+  if (v->type_index == kTVMFFIDataType) {
+    *out = v->v_dtype;
+    return true;
+  }
+  TVMFFIByteArray s;
+  if (tvm_ffi_any_as_bytes(v, &s) && v->type_index != kTVMFFIBytes) {
+    if (tvm_tir_dtype_parse(s.data, s.size, out) == 0) return true;
+    tvm_ffi_error_clear();
+  }
+  return false;
+}
+
+tvm_tir_expr_obj* script__to_expr(const TVMFFIAny* v, const DLDataType* like) {
+  void* o = obj_of(v);
+  if (o && tvm_tir_is_expr(o)) {
+    tvm_ffi_retain(o);
+    return o;
+  }
+  if (like && !tvm_tir_dtype_is_handle_code(*like)) {
+    tvm_tir_expr_obj* r = NULL;
+    DLDataType t = *like;
+    if (v->type_index == kTVMFFIInt) {
+      if (tvm_tir_dtype_is_integer(t) && !tvm_tir_dtype_is_bool(t)) {
+        r = tvm_tir_const_int(t, v->v_int64);
+      } else if (tvm_tir_dtype_is_floating(t)) {
+        r = tvm_tir_const_float(t, (double)v->v_int64);
+      }
+    } else if (v->type_index == kTVMFFIFloat && tvm_tir_dtype_is_floating(t)) {
+      r = tvm_tir_const_float(t, v->v_float64);
+    }
+    if (r) return r;
+    tvm_ffi_error_clear(); /* does not fit: let the operator report it with its rule */
+  }
+  return tvm_script_value_to_expr(v, "operand");
+}
+
+/* ---- Python arithmetic --------------------------------------------------------------------- */
+static int py_int_op(script_parser* p, const void* d, int op, int64_t a, int64_t b,
+                     TVMFFIAny* out) {
+  int64_t r = 0;
+  bool ovf = false;
+  switch (op) {
+    case TVM_SCRIPT_OP_Add:
+      ovf = __builtin_add_overflow(a, b, &r);
+      break;
+    case TVM_SCRIPT_OP_Sub:
+      ovf = __builtin_sub_overflow(a, b, &r);
+      break;
+    case TVM_SCRIPT_OP_Mult:
+      ovf = __builtin_mul_overflow(a, b, &r);
+      break;
+    case TVM_SCRIPT_OP_Div:
+      if (b == 0) return script__error_at(p, d, "ZeroDivisionError", "division by zero");
+      *out = tvm_ffi_any_float((double)a / (double)b);
+      return 0;
+    case TVM_SCRIPT_OP_FloorDiv:
+    case TVM_SCRIPT_OP_Mod: {
+      if (b == 0) {
+        return script__error_at(p, d, "ZeroDivisionError", "integer division or modulo by zero");
+      }
+      if (a == INT64_MIN && b == -1) {
+        ovf = op == TVM_SCRIPT_OP_FloorDiv;
+        r = 0;
+        break;
+      }
+      int64_t q = a / b, m = a % b;
+      if (m != 0 && ((m < 0) != (b < 0))) {
+        --q;
+        m += b;
+      }
+      r = op == TVM_SCRIPT_OP_FloorDiv ? q : m;
+      break;
+    }
+    case TVM_SCRIPT_OP_Pow: {
+      if (b < 0) {
+        *out = tvm_ffi_any_float(pow((double)a, (double)b));
+        return 0;
+      }
+      r = 1;
+      for (int64_t base = a, e = b; e > 0 && !ovf; e >>= 1) {
+        if (e & 1) ovf = __builtin_mul_overflow(r, base, &r);
+        if (e > 1 && !ovf) ovf = __builtin_mul_overflow(base, base, &base);
+      }
+      break;
+    }
+    case TVM_SCRIPT_OP_LShift:
+      if (b < 0) return script__error_at(p, d, "ValueError", "negative shift count");
+      if (b >= 63 || (a != 0 && (a > (INT64_MAX >> b) || a < (INT64_MIN >> b)))) {
+        ovf = a != 0;
+      } else {
+        r = (int64_t)((uint64_t)a << b);
+      }
+      break;
+    case TVM_SCRIPT_OP_RShift:
+      if (b < 0) return script__error_at(p, d, "ValueError", "negative shift count");
+      r = b >= 63 ? (a < 0 ? -1 : 0) : a >> b;
+      break;
+    case TVM_SCRIPT_OP_BitAnd:
+      r = a & b;
+      break;
+    case TVM_SCRIPT_OP_BitOr:
+      r = a | b;
+      break;
+    case TVM_SCRIPT_OP_BitXor:
+      r = a ^ b;
+      break;
+    case TVM_SCRIPT_OP_Lt:
+      *out = tvm_ffi_any_bool(a < b);
+      return 0;
+    case TVM_SCRIPT_OP_LtE:
+      *out = tvm_ffi_any_bool(a <= b);
+      return 0;
+    case TVM_SCRIPT_OP_Gt:
+      *out = tvm_ffi_any_bool(a > b);
+      return 0;
+    case TVM_SCRIPT_OP_GtE:
+      *out = tvm_ffi_any_bool(a >= b);
+      return 0;
+    case TVM_SCRIPT_OP_Eq:
+      *out = tvm_ffi_any_bool(a == b);
+      return 0;
+    case TVM_SCRIPT_OP_NotEq:
+      *out = tvm_ffi_any_bool(a != b);
+      return 0;
+    default:
+      return script__error_at(p, d, "TypeError", "unsupported operator on int");
+  }
+  if (ovf) {
+    return script__error_at(p, d, "OverflowError", "integer result does not fit in 64 bits");
+  }
+  *out = tvm_ffi_any_int(r);
+  return 0;
+}
+
+static int py_float_op(script_parser* p, const void* d, int op, double a, double b,
+                       TVMFFIAny* out) {
+  double r;
+  switch (op) {
+    case TVM_SCRIPT_OP_Add:
+      r = a + b;
+      break;
+    case TVM_SCRIPT_OP_Sub:
+      r = a - b;
+      break;
+    case TVM_SCRIPT_OP_Mult:
+      r = a * b;
+      break;
+    case TVM_SCRIPT_OP_Div:
+    case TVM_SCRIPT_OP_FloorDiv:
+    case TVM_SCRIPT_OP_Mod:
+      if (b == 0) return script__error_at(p, d, "ZeroDivisionError", "float division by zero");
+      if (op == TVM_SCRIPT_OP_Div) {
+        r = a / b;
+      } else if (op == TVM_SCRIPT_OP_FloorDiv) {
+        r = floor(a / b);
+      } else {
+        r = fmod(a, b); /* Python's sign convention: the result has b's sign */
+        if (r != 0 && ((r < 0) != (b < 0))) r += b;
+      }
+      break;
+    case TVM_SCRIPT_OP_Pow:
+      r = pow(a, b);
+      break;
+    case TVM_SCRIPT_OP_Lt:
+      *out = tvm_ffi_any_bool(a < b);
+      return 0;
+    case TVM_SCRIPT_OP_LtE:
+      *out = tvm_ffi_any_bool(a <= b);
+      return 0;
+    case TVM_SCRIPT_OP_Gt:
+      *out = tvm_ffi_any_bool(a > b);
+      return 0;
+    case TVM_SCRIPT_OP_GtE:
+      *out = tvm_ffi_any_bool(a >= b);
+      return 0;
+    case TVM_SCRIPT_OP_Eq:
+      *out = tvm_ffi_any_bool(a == b);
+      return 0;
+    case TVM_SCRIPT_OP_NotEq:
+      *out = tvm_ffi_any_bool(a != b);
+      return 0;
+    default:
+      return script__error_at(p, d, "TypeError", "unsupported operand type(s) for %s: 'float'",
+                              tvm_script_op_text(op));
+  }
+  *out = tvm_ffi_any_float(r);
+  return 0;
+}
+
+/* ---- PrimExpr operators -------------------------------------------------------------------- */
+static tvm_tir_expr_obj* bit_call(tvm_tir_builtin id, tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) {
+  DLDataType ta = a->dtype, tb = b->dtype;
+  if (!tvm_tir_dtype_is_integer(ta) || !tvm_tir_dtype_equal(ta, tb)) {
+    tvm_ffi_raise("TypeError",
+                  "bitwise operators need operands of one integer dtype, got %s and %s",
+                  tvm_tir_dtype_str(ta).s, tvm_tir_dtype_str(tb).s);
+    return NULL;
+  }
+  tvm_tir_expr_obj* args[2] = {a, b};
+  return tvm_tir_call_builtin(ta, id, args, 2);
+}
+
+static tvm_tir_expr_obj* expr_binop(int op, tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) {
+  switch (op) {
+    case TVM_SCRIPT_OP_Add:
+      return tvm_tir_add(a, b);
+    case TVM_SCRIPT_OP_Sub:
+      return tvm_tir_sub(a, b);
+    case TVM_SCRIPT_OP_Mult:
+      return tvm_tir_mul(a, b);
+    case TVM_SCRIPT_OP_Div:
+      return tvm_tir_div(a, b);
+    case TVM_SCRIPT_OP_FloorDiv:
+      return tvm_tir_floordiv(a, b);
+    case TVM_SCRIPT_OP_Mod:
+      return tvm_tir_floormod(a, b);
+    case TVM_SCRIPT_OP_Lt:
+      return tvm_tir_lt(a, b);
+    case TVM_SCRIPT_OP_LtE:
+      return tvm_tir_le(a, b);
+    case TVM_SCRIPT_OP_Gt:
+      return tvm_tir_gt(a, b);
+    case TVM_SCRIPT_OP_GtE:
+      return tvm_tir_ge(a, b);
+    case TVM_SCRIPT_OP_Eq:
+      return tvm_tir_eq(a, b);
+    case TVM_SCRIPT_OP_NotEq:
+      return tvm_tir_ne(a, b);
+    case TVM_SCRIPT_OP_And:
+      return tvm_tir_and(a, b);
+    case TVM_SCRIPT_OP_Or:
+      return tvm_tir_or(a, b);
+    case TVM_SCRIPT_OP_BitAnd:
+      return bit_call(TVM_TIR_BUILTIN_bitwise_and, a, b);
+    case TVM_SCRIPT_OP_BitOr:
+      return bit_call(TVM_TIR_BUILTIN_bitwise_or, a, b);
+    case TVM_SCRIPT_OP_BitXor:
+      return bit_call(TVM_TIR_BUILTIN_bitwise_xor, a, b);
+    case TVM_SCRIPT_OP_LShift:
+      return bit_call(TVM_TIR_BUILTIN_shift_left, a, b);
+    case TVM_SCRIPT_OP_RShift:
+      return bit_call(TVM_TIR_BUILTIN_shift_right, a, b);
+    case TVM_SCRIPT_OP_Pow: {
+      tvm_tir_op_obj* pw = tvm_tir_op_get("tir.pow");
+      if (!pw) return NULL;
+      void* args = tvm_tir_list_take(tvm_tir_ref(a), tvm_tir_ref(b));
+      tvm_tir_expr_obj* r = args ? tvm_tir_call_new(a->dtype, pw, args) : NULL;
+      tvm_ffi_release(args);
+      tvm_ffi_release(pw);
+      return r;
+    }
+    default:
+      tvm_ffi_raise("TypeError", "unsupported operator '%s' on PrimExpr", tvm_script_op_text(op));
+      return NULL;
+  }
+}
+
+/* A binary operation on two evaluated values (borrowed). */
+static int apply_binop(script_parser* p, const void* d, int op, const TVMFFIAny* a,
+                       const TVMFFIAny* b, TVMFFIAny* out) {
+  if (is_prim_expr(a) || is_prim_expr(b)) {
+    if ((!is_prim_expr(a) && !is_py_number(a)) || (!is_prim_expr(b) && !is_py_number(b))) {
+      goto unsupported;
+    }
+    const DLDataType* like_a = is_prim_expr(b) ? &((tvm_tir_expr_obj*)b->v_obj)->dtype : NULL;
+    const DLDataType* like_b = is_prim_expr(a) ? &((tvm_tir_expr_obj*)a->v_obj)->dtype : NULL;
+    tvm_tir_expr_obj* ea = script__to_expr(a, like_a);
+    tvm_tir_expr_obj* eb = ea ? script__to_expr(b, like_b) : NULL;
+    tvm_tir_expr_obj* r = eb ? expr_binop(op, ea, eb) : NULL;
+    tvm_ffi_release(ea);
+    tvm_ffi_release(eb);
+    if (!r) return script__relocate(p, d);
+    *out = tvm_ffi_any_obj(r);
+    return 0;
+  }
+  if (is_py_number(a) && is_py_number(b)) {
+    if (a->type_index == kTVMFFIFloat || b->type_index == kTVMFFIFloat) {
+      double x, y;
+      tvm_ffi_any_as_float(a, &x);
+      tvm_ffi_any_as_float(b, &y);
+      return py_float_op(p, d, op, x, y, out);
+    }
+    return py_int_op(p, d, op, a->v_int64, b->v_int64, out);
+  }
+  TVMFFIByteArray sa, sb;
+  bool strs = tvm_ffi_any_as_bytes(a, &sa) && tvm_ffi_any_as_bytes(b, &sb);
+  if (strs && op == TVM_SCRIPT_OP_Add) {
+    tvm_ffi_strbuf buf = {0};
+    tvm_ffi_strbuf_append(&buf, sa.data, sa.size);
+    tvm_ffi_strbuf_append(&buf, sb.data, sb.size);
+    *out = tvm_ffi_string_n(buf.data ? buf.data : "", buf.size);
+    tvm_ffi_strbuf_free(&buf);
+    return 0;
+  }
+  if (op == TVM_SCRIPT_OP_Eq || op == TVM_SCRIPT_OP_NotEq) {
+    bool eq;
+    DLDataType ta, tb;
+    if (a->type_index == kTVMFFIDataType || b->type_index == kTVMFFIDataType) {
+      /* `A.dtype == "float32"`: a dtype compares with its spelling, as upstream's str dtype. */
+      eq = script__as_dtype(a, &ta) && script__as_dtype(b, &tb) && tvm_tir_dtype_equal(ta, tb);
+    } else {
+      eq = strs ? sa.size == sb.size && memcmp(sa.data, sb.data, sa.size) == 0
+                : tvm_ffi_any_equal(a, b);
+    }
+    *out = tvm_ffi_any_bool(eq == (op == TVM_SCRIPT_OP_Eq));
+    return 0;
+  }
+unsupported:
+  return script__error_at(p, d, "TypeError", "unsupported operand type(s) for %s: '%s' and '%s'",
+                          tvm_script_op_text(op), tvm_ffi_any_type_name(a),
+                          tvm_ffi_any_type_name(b));
+}
+
+/* ---- Expressions --------------------------------------------------------------------------- */
+static int eval_operation(script_parser* p, const tvm_script_operation_doc_obj* d, TVMFFIAny* out) {
+  const void* ops = d->operands;
+  int64_t n = tvm_ffi_seq_size(ops);
+  int op = d->op;
+  if (tvm_script_op_arity(op) != n) {
+    return script__error_at(p, d, "SyntaxError", "malformed operation");
+  }
+  const script_doc* o0 = tvm_ffi_seq_obj_at(ops, 0);
+  TVMFFIAny a = tvm_ffi_any_none(), b = tvm_ffi_any_none();
+  int rc = -1;
+  if (op == TVM_SCRIPT_OP_IfThenElse) {
+    /* `x if c else y`: a Python condition picks one side (the other is not evaluated); a
+     * PrimExpr condition gives tir.if_then_else. */
+    TVMFFIAny c = tvm_ffi_any_none();
+    if (script__eval(p, tvm_ffi_seq_obj_at(ops, 1), &c) != 0) return -1;
+    if (!is_prim_expr(&c)) {
+      bool t = script__truthy(&c);
+      tvm_ffi_any_release(&c);
+      return script__eval(p, tvm_ffi_seq_obj_at(ops, t ? 0 : 2), out);
+    }
+    if (script__eval(p, o0, &a) == 0 && script__eval(p, tvm_ffi_seq_obj_at(ops, 2), &b) == 0) {
+      if ((!is_prim_expr(&a) && !is_py_number(&a)) || (!is_prim_expr(&b) && !is_py_number(&b))) {
+        script__error_at(p, d, "TypeError",
+                         "the branches of a conditional on a PrimExpr must be "
+                         "PrimExprs or numbers");
+      } else {
+        const DLDataType* la = is_prim_expr(&b) ? &((tvm_tir_expr_obj*)b.v_obj)->dtype : NULL;
+        const DLDataType* lb = is_prim_expr(&a) ? &((tvm_tir_expr_obj*)a.v_obj)->dtype : NULL;
+        tvm_tir_expr_obj* ea = script__to_expr(&a, la);
+        tvm_tir_expr_obj* eb = ea ? script__to_expr(&b, lb) : NULL;
+        tvm_tir_expr_obj* r = eb ? tvm_tir_if_then_else((void*)c.v_obj, ea, eb) : NULL;
+        tvm_ffi_release(ea);
+        tvm_ffi_release(eb);
+        if (r) {
+          *out = tvm_ffi_any_obj(r);
+          rc = 0;
+        } else {
+          script__relocate(p, d);
+        }
+      }
+    }
+    tvm_ffi_any_release(&c);
+    goto done;
+  }
+  if (script__eval(p, o0, &a) != 0) return -1;
+  if (n == 1) {
+    if (is_prim_expr(&a)) {
+      tvm_tir_expr_obj* e = (void*)a.v_obj;
+      tvm_tir_expr_obj* r =
+          op == TVM_SCRIPT_OP_USub ? tvm_tir_neg(e)
+          : op == TVM_SCRIPT_OP_Not
+              ? tvm_tir_not(e)
+              : tvm_tir_call_builtin(e->dtype, TVM_TIR_BUILTIN_bitwise_not, &e, 1);
+      if (!r) {
+        script__relocate(p, d);
+      } else {
+        *out = tvm_ffi_any_obj(r);
+        rc = 0;
+      }
+    } else if (op == TVM_SCRIPT_OP_Not) {
+      *out = tvm_ffi_any_bool(!script__truthy(&a));
+      rc = 0;
+    } else if (a.type_index == kTVMFFIFloat && op == TVM_SCRIPT_OP_USub) {
+      *out = tvm_ffi_any_float(-a.v_float64);
+      rc = 0;
+    } else if (a.type_index == kTVMFFIInt || a.type_index == kTVMFFIBool) {
+      if (op == TVM_SCRIPT_OP_USub && a.v_int64 == INT64_MIN) {
+        script__error_at(p, d, "OverflowError", "integer result does not fit in 64 bits");
+      } else {
+        *out = tvm_ffi_any_int(op == TVM_SCRIPT_OP_USub ? -a.v_int64 : ~a.v_int64);
+        rc = 0;
+      }
+    } else {
+      script__error_at(p, d, "TypeError", "bad operand type for unary %s: '%s'",
+                       tvm_script_op_text(op), tvm_ffi_any_type_name(&a));
+    }
+    goto done;
+  }
+  if ((op == TVM_SCRIPT_OP_And || op == TVM_SCRIPT_OP_Or) && !is_prim_expr(&a)) {
+    /* Python short-circuit: the result is one of the operands. */
+    bool t = script__truthy(&a);
+    if (t == (op == TVM_SCRIPT_OP_Or)) {
+      *out = a;
+      return 0;
+    }
+    tvm_ffi_any_release(&a);
+    return script__eval(p, tvm_ffi_seq_obj_at(ops, 1), out);
+  }
+  if (script__eval(p, tvm_ffi_seq_obj_at(ops, 1), &b) == 0) rc = apply_binop(p, d, op, &a, &b, out);
+done:
+  tvm_ffi_any_release(&a);
+  tvm_ffi_any_release(&b);
+  return rc;
+}
+
+/* Evaluate the elements of a sequence doc into an ffi.Array. */
+static int eval_seq(script_parser* p, const void* elements, TVMFFIAny* out) {
+  int64_t n = elements ? tvm_ffi_seq_size(elements) : 0;
+  TVMFFIAny stack_items[8];
+  TVMFFIAny* items = n <= 8 ? stack_items : tvm_ffi_calloc((size_t)n, sizeof(TVMFFIAny));
+  if (!items) return -1;
+  int64_t done = 0;
+  int rc = 0;
+  for (; done < n; ++done) {
+    if (script__eval(p, tvm_ffi_seq_obj_at(elements, done), &items[done]) != 0) {
+      rc = -1;
+      break;
+    }
+  }
+  void* arr = NULL;
+  if (rc == 0) {
+    arr = tvm_ffi_array_new_take(items, n);
+    if (!arr) rc = -1;
+  }
+  for (int64_t i = 0; i < done; ++i) tvm_ffi_any_release(&items[i]);
+  if (items != stack_items) tvm_ffi_free(items);
+  if (arr) *out = tvm_ffi_any_obj(arr);
+  return rc;
+}
+
+static int eval_dict(script_parser* p, const tvm_script_dict_doc_obj* d, TVMFFIAny* out) {
+  int64_t n = tvm_ffi_seq_size(d->keys);
+  void* dict = tvm_ffi_dict_new();
+  if (!dict) return script__relocate(p, d);
+  for (int64_t i = 0; i < n; ++i) {
+    TVMFFIAny k = tvm_ffi_any_none(), v = tvm_ffi_any_none();
+    int rc = script__eval(p, tvm_ffi_seq_obj_at(d->keys, i), &k);
+    if (rc == 0) rc = script__eval(p, tvm_ffi_seq_obj_at(d->values, i), &v);
+    if (rc == 0 && tvm_ffi_dict_set(dict, &k, &v) != 0) rc = script__relocate(p, d);
+    tvm_ffi_any_release(&k);
+    tvm_ffi_any_release(&v);
+    if (rc != 0) {
+      tvm_ffi_release(dict);
+      return -1;
+    }
+  }
+  void* map = tvm_ffi_dict_to_map(dict);
+  tvm_ffi_release(dict);
+  if (!map) return script__relocate(p, d);
+  *out = tvm_ffi_any_obj(map);
+  return 0;
+}
+
+/* value.name: module attributes (T.float32 is a dtype), `cls.f`, and fields of IR objects
+ * (`A.data`, `A.shape`, `A.strides`, `A.elem_offset`, `A.dtype`, ...) by reflection. */
+static int eval_attr(script_parser* p, const tvm_script_attr_doc_obj* d, TVMFFIAny* out) {
+  char buf[128];
+  size_t n;
+  const script_special* mod = script__dotted(p, (const script_doc*)d, buf, sizeof(buf), &n);
+  if (mod) {
+    if (mod == &kModTir) {
+      DLDataType t;
+      if (tvm_script__tir_dtype_name(buf, n, &t)) {
+        *out = tvm_ffi_any_dtype(t);
+        return 0;
+      }
+      if (tvm_script__tir_builtin_lookup(buf, n)) {
+        return script__error_at(p, d, "TypeError", "T.%s is a function: call it", buf);
+      }
+      /* `T.axis` of `T.axis.spatial` is only reached through the whole dotted name. */
+      return script__error_at(p, d, "AttributeError",
+                              "module 'tvm.script.tirx' has no attribute '%s'", buf);
+    }
+    if (mod == &kModRelax) {
+      return script__error_at(p, d, "NotImplementedError",
+                              "Relax (R.%s) is not supported by this parser yet", buf);
+    }
+    return script__error_at(p, d, "AttributeError", "module 'tvm.script.ir' has no attribute '%s'",
+                            buf);
+  }
+  TVMFFIAny v = tvm_ffi_any_none();
+  if (script__eval(p, d->value, &v) != 0) return -1;
+  TVMFFIByteArray name = tvm_ffi_str_view(d->name);
+  const script_special* sp = script__special_of(&v);
+  int rc = -1;
+  if (sp && sp->kind == SCRIPT_SPECIAL_CLS) {
+    tvm_tir_global_var_obj* gv = tvm_script_ir_module_global_var(p->b, name.data);
+    if (gv) {
+      *out = tvm_ffi_any_obj(gv);
+      rc = 0;
+    } else {
+      script__relocate(p, d);
+    }
+  } else if (tvm_ffi_any_is_object(&v)) {
+    const TVMFFIFieldInfo* f = tvm_ffi_type_find_field(v.type_index, name.data);
+    if (f) {
+      rc = tvm_ffi_field_get(v.v_obj, f, out) == 0 ? 0 : script__relocate(p, d);
+      /* A Buffer's scope lives on its data pointer's type. */
+    } else if (is_kind(&v, TVM_TIR_KIND_Buffer) && strcmp(name.data, "scope") == 0) {
+      *out = tvm_ffi_string(tvm_tir_buffer_scope((void*)v.v_obj));
+      rc = 0;
+    } else {
+      script__error_at(p, d, "AttributeError", "'%s' object has no attribute '%s'",
+                       tvm_ffi_any_type_name(&v), name.data);
+    }
+  } else {
+    script__error_at(p, d, "AttributeError", "'%s' object has no attribute '%s'",
+                     tvm_ffi_any_type_name(&v), name.data);
+  }
+  tvm_ffi_any_release(&v);
+  return rc;
+}
+
+/* ---- Calls --------------------------------------------------------------------------------- */
+typedef struct {
+  TVMFFIAny* args;
+  const script_doc** arg_docs; /* the doc each positional arg came from */
+  int32_t n, cap;
+  TVMFFIAny stack_args[8];
+  const script_doc* stack_docs[8];
+} arg_list;
+
+static int arg_push(arg_list* l, TVMFFIAny* v, const script_doc* d) {
+  if (l->n == l->cap) {
+    int32_t cap = l->cap * 2;
+    TVMFFIAny* a = tvm_ffi_calloc((size_t)cap, sizeof(TVMFFIAny));
+    const script_doc** ds = tvm_ffi_calloc((size_t)cap, sizeof(void*));
+    if (!a || !ds) {
+      tvm_ffi_free(a);
+      tvm_ffi_free(ds);
+      return -1;
+    }
+    memcpy(a, l->args, (size_t)l->n * sizeof(TVMFFIAny));
+    memcpy(ds, l->arg_docs, (size_t)l->n * sizeof(void*));
+    if (l->args != l->stack_args) tvm_ffi_free(l->args);
+    if (l->arg_docs != l->stack_docs) tvm_ffi_free((void*)l->arg_docs);
+    l->args = a;
+    l->arg_docs = ds;
+    l->cap = cap;
+  }
+  l->args[l->n] = *v;
+  l->arg_docs[l->n++] = d;
+  *v = tvm_ffi_any_none();
+  return 0;
+}
+
+static void arg_list_free(arg_list* l) {
+  for (int32_t i = 0; i < l->n; ++i) tvm_ffi_any_release(&l->args[i]);
+  if (l->args != l->stack_args) tvm_ffi_free(l->args);
+  if (l->arg_docs != l->stack_docs) tvm_ffi_free((void*)l->arg_docs);
+}
+
+/* Evaluate positional arguments (expanding `*xs`) and keyword values. */
+static int eval_args(script_parser* p, const tvm_script_call_doc_obj* c, arg_list* pos,
+                     arg_list* kw) {
+  int64_t n = c->args ? tvm_ffi_seq_size(c->args) : 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const script_doc* a = tvm_ffi_seq_obj_at(c->args, i);
+    TVMFFIAny v = tvm_ffi_any_none();
+    if (script__is_kind(a, TVM_SCRIPT_DOC_StarredDoc)) { /* f(*xs): the items of xs */
+      if (script__eval(p, ((const tvm_script_starred_doc_obj*)a)->value, &v) != 0) return -1;
+      if (!is_seq(&v)) {
+        tvm_ffi_any_release(&v);
+        return script__error_at(p, a, "TypeError", "argument after * must be a tuple or list");
+      }
+      for (int64_t j = 0; j < tvm_ffi_seq_size(v.v_obj); ++j) {
+        TVMFFIAny e = tvm_ffi_any_copy(tvm_ffi_seq_at(v.v_obj, j));
+        if (arg_push(pos, &e, a) != 0) {
+          tvm_ffi_any_release(&e);
+          tvm_ffi_any_release(&v);
+          return script__relocate(p, a);
+        }
+      }
+      tvm_ffi_any_release(&v);
+      continue;
+    }
+    if (script__eval(p, a, &v) != 0) return -1;
+    if (arg_push(pos, &v, a) != 0) {
+      tvm_ffi_any_release(&v);
+      return script__relocate(p, a);
+    }
+  }
+  int64_t nk = c->kwargs_values ? tvm_ffi_seq_size(c->kwargs_values) : 0;
+  for (int64_t i = 0; i < nk; ++i) {
+    const script_doc* a = tvm_ffi_seq_obj_at(c->kwargs_values, i);
+    TVMFFIAny v = tvm_ffi_any_none();
+    if (script__eval(p, a, &v) != 0) return -1;
+    if (arg_push(kw, &v, a) != 0) {
+      tvm_ffi_any_release(&v);
+      return script__relocate(p, a);
+    }
+  }
+  return 0;
+}
+
+static void arg_list_init(arg_list* l) {
+  l->args = l->stack_args;
+  l->arg_docs = l->stack_docs;
+  l->n = 0;
+  l->cap = 8;
+}
+
+/* The dtype a call of the module's function `name` returns: its `-> T.int32` annotation, else
+ * void (as upstream's call_tir without a checked type). */
+static int callee_dtype(script_parser* p, const tvm_tir_global_var_obj* gv, DLDataType* out) {
+  *out = TVM_TIR_VOID;
+  const void* defs = p->module_defs;
+  const char* name = tvm_ffi_str_cstr(gv->name_hint);
+  for (int64_t i = 0; defs && i < tvm_ffi_seq_size(defs); ++i) {
+    const tvm_script_function_doc_obj* f = tvm_ffi_seq_obj_at(defs, i);
+    if (!script__is_kind(f, TVM_SCRIPT_DOC_FunctionDoc) || !f->return_type ||
+        strcmp(tvm_ffi_str_cstr(((const tvm_script_id_doc_obj*)f->name)->name), name) != 0) {
+      continue;
+    }
+    TVMFFIAny t;
+    if (script__eval(p, f->return_type, &t) != 0) return -1;
+    if (!script__as_dtype(&t, out) && tvm_ffi_any_is_object(&t) &&
+        tvm_tir_kind_of(t.v_obj) == TVM_TIR_KIND_PrimType) {
+      *out = ((const tvm_tir_prim_type_obj*)(void*)t.v_obj)->dtype;
+    }
+    tvm_ffi_any_release(&t);
+    break;
+  }
+  return 0;
+}
+
+/* A call of a GlobalVar (`cls.f(x)`): a tir.Call of the callee's return dtype. */
+static int call_global(script_parser* p, const tvm_script_call_doc_obj* c, const TVMFFIAny* gv,
+                       const arg_list* pos, TVMFFIAny* out) {
+  DLDataType dtype;
+  if (callee_dtype(p, (const void*)gv->v_obj, &dtype) != 0) return -1;
+  void* list = tvm_ffi_list_new();
+  int rc = list ? 0 : -1;
+  for (int32_t i = 0; rc == 0 && i < pos->n; ++i) {
+    tvm_tir_expr_obj* e = script__to_expr(&pos->args[i], NULL);
+    if (!e) return tvm_ffi_release(list), script__relocate(p, pos->arg_docs[i]);
+    TVMFFIAny ea = tvm_ffi_any_obj(e);
+    rc = tvm_ffi_list_push(list, &ea);
+    tvm_ffi_release(e);
+  }
+  void* arr = rc == 0 ? tvm_ffi_list_to_array(list) : NULL;
+  tvm_ffi_release(list);
+  tvm_tir_expr_obj* r = arr ? tvm_tir_call_new(dtype, gv->v_obj, arr) : NULL;
+  tvm_ffi_release(arr);
+  if (!r) return script__relocate(p, c);
+  *out = tvm_ffi_any_obj(r);
+  return 0;
+}
+
+/* The `I.*` calls an expression may hold, as the printer writes them: I.GlobalVar("f") (a
+ * function outside its module) and I.Op("name") (another dialect's op). */
+static int call_ir(script_parser* p, const tvm_script_call_doc_obj* c, const char* name,
+                   TVMFFIAny* out) {
+  bool gv = strcmp(name, "GlobalVar") == 0, op = strcmp(name, "Op") == 0;
+  if (!gv && !op) {
+    return script__error_at(p, c->callee, "AttributeError",
+                            "module 'tvm.script.ir' has no attribute '%s' usable here", name);
+  }
+  if (!c->args || tvm_ffi_seq_size(c->args) != 1 || tvm_ffi_seq_size(c->kwargs_keys) != 0) {
+    return script__error_at(p, c, "TypeError", "I.%s() takes exactly one argument (a name)", name);
+  }
+  const script_doc* ad = tvm_ffi_seq_obj_at(c->args, 0);
+  TVMFFIAny v;
+  if (script__eval(p, ad, &v) != 0) return -1;
+  const char* s = tvm_script_value_to_cstr(
+      &v, gv ? "argument 'name' of I.GlobalVar" : "argument 'name' of I.Op");
+  void* r = !s ? NULL : gv ? (void*)tvm_tir_global_var_new(s) : (void*)tvm_tir_op_get(s);
+  tvm_ffi_any_release(&v);
+  if (!r) return script__relocate(p, ad);
+  *out = tvm_ffi_any_obj(r);
+  return 0;
+}
+
+int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_ctx ctx,
+                      const char* const* targets, int32_t num_targets, TVMFFIAny* out) {
+  const tvm_script_call_doc_obj* c = (const void*)call;
+  *out = tvm_ffi_any_none();
+  char name[128];
+  size_t n = 0;
+  const script_special* mod = script__dotted(p, c->callee, name, sizeof(name), &n);
+  const tvm_script_builtin* fn = NULL;
+  TVMFFIAny callee = tvm_ffi_any_none();
+  if (mod == &kModTir) {
+    fn = tvm_script__tir_builtin_lookup(name, n);
+    if (!fn) {
+      return script__error_at(p, c->callee, "AttributeError",
+                              "module 'tvm.script.tirx' has no attribute '%s'", name);
+    }
+  } else if (mod == &kModRelax) {
+    return script__error_at(p, c->callee, "NotImplementedError",
+                            "Relax (R.%s) is not supported by this parser yet", name);
+  } else if (mod) {
+    return call_ir(p, c, name, out);
+  } else {
+    if (script__eval(p, c->callee, &callee) != 0) return -1;
+    if (!is_kind(&callee, TVM_TIR_KIND_GlobalVar)) {
+      const script_special* sp = script__special_of(&callee);
+      tvm_ffi_any_release(&callee);
+      if (sp && sp->kind == SCRIPT_SPECIAL_RANGE) {
+        return script__error_at(p, call, "TypeError",
+                                "range() is only supported as a for loop's "
+                                "iterable");
+      }
+      return script__error_at(p, c->callee, "TypeError", "this object is not callable");
+    }
+  }
+  arg_list pos, kw;
+  arg_list_init(&pos);
+  arg_list_init(&kw);
+  int rc = eval_args(p, c, &pos, &kw);
+  if (rc == 0 && !fn) {
+    rc = kw.n ? script__error_at(p, call, "TypeError", "a function call takes no keyword arguments")
+              : call_global(p, c, &callee, &pos, out);
+  } else if (rc == 0) {
+    const char* kw_names_stack[8];
+    const char** kw_names =
+        kw.n <= 8 ? kw_names_stack : tvm_ffi_calloc((size_t)kw.n, sizeof(char*));
+    char full[136] = "T.";
+    memcpy(full + 2, name, n + 1);
+    for (int32_t i = 0; kw_names && i < kw.n; ++i) {
+      kw_names[i] = tvm_ffi_str_cstr(tvm_ffi_seq_obj_at(c->kwargs_keys, i));
+    }
+    tvm_script_call call_info = {p->b,     full, ctx,      num_targets, targets, pos.n,
+                                 pos.args, kw.n, kw_names, kw.args,     -1};
+    if (!kw_names) {
+      rc = script__relocate(p, call);
+    } else if (fn->fn(&call_info, out) != 0) {
+      int32_t e = call_info.error_arg;
+      const void* at = e >= 0 && e < pos.n              ? (const void*)pos.arg_docs[e]
+                       : e >= pos.n && e < pos.n + kw.n ? (const void*)kw.arg_docs[e - pos.n]
+                                                        : (const void*)call;
+      *out = tvm_ffi_any_none();
+      rc = script__relocate(p, at);
+    }
+    if (kw_names != kw_names_stack) tvm_ffi_free(kw_names);
+  }
+  arg_list_free(&pos);
+  arg_list_free(&kw);
+  tvm_ffi_any_release(&callee);
+  return rc;
+}
+
+/* ---- The dispatch over expression kinds ----------------------------------------------------- */
+static int eval_kind(script_parser* p, const script_doc* d, TVMFFIAny* out);
+
+int script__eval(script_parser* p, const script_doc* d, TVMFFIAny* out) {
+  /* The front end bounds its recursion, not the depth of the tree it builds: `a + a + ... + a`
+   * is a left-deep chain as long as the line. Bound the evaluation (and so the depth of the IR
+   * built, which every later recursive pass walks) instead of overflowing the stack. */
+  if (p->eval_depth >= SCRIPT_MAX_EVAL_DEPTH) {
+    *out = tvm_ffi_any_none();
+    return script__error_at(p, d, "SyntaxError",
+                            "expression nested too deeply (more than %d "
+                            "levels)",
+                            SCRIPT_MAX_EVAL_DEPTH);
+  }
+  ++p->eval_depth;
+  int rc = eval_kind(p, d, out);
+  --p->eval_depth;
+  return rc;
+}
+
+static int eval_kind(script_parser* p, const script_doc* d, TVMFFIAny* out) {
+  *out = tvm_ffi_any_none();
+  switch (tvm_script_doc_kind_of(d)) {
+    case TVM_SCRIPT_DOC_LiteralDoc:
+      *out = tvm_ffi_any_copy(&((const tvm_script_literal_doc_obj*)d)->value);
+      return 0;
+    case TVM_SCRIPT_DOC_IdDoc: {
+      const tvm_script_id_doc_obj* id = (const void*)d;
+      if (resolve_name(p, id->name, out)) return 0;
+      return script__error_at(p, d, "NameError", "name '%s' is not defined",
+                              tvm_ffi_str_cstr(id->name));
+    }
+    case TVM_SCRIPT_DOC_AttrAccessDoc:
+      return eval_attr(p, (const void*)d, out);
+    case TVM_SCRIPT_DOC_IndexDoc:
+      return script__eval_index(p, (const void*)d, out);
+    case TVM_SCRIPT_DOC_CallDoc:
+      return script__eval_call(p, d, TVM_SCRIPT_CTX_EXPR, NULL, 0, out);
+    case TVM_SCRIPT_DOC_OperationDoc:
+      return eval_operation(p, (const void*)d, out);
+    case TVM_SCRIPT_DOC_TupleDoc:
+    case TVM_SCRIPT_DOC_ListDoc:
+      return eval_seq(p, ((const tvm_script_seq_doc_obj*)d)->elements, out);
+    case TVM_SCRIPT_DOC_DictDoc:
+      return eval_dict(p, (const void*)d, out);
+    case TVM_SCRIPT_DOC_LambdaDoc:
+      return script__error_at(p, d, "NotImplementedError",
+                              "lambda expressions are not supported by this parser yet");
+    case TVM_SCRIPT_DOC_SliceDoc:
+      return script__error_at(p, d, "SyntaxError", "a slice is only valid in a subscript");
+    case TVM_SCRIPT_DOC_StarredDoc:
+      return script__error_at(p, d, "SyntaxError",
+                              "a starred expression is only valid as a "
+                              "call argument");
+    default:
+      return script__error_at(p, d, "SyntaxError", "%s is not an expression",
+                              tvm_script_doc_kind_name(tvm_script_doc_kind_of(d)));
+  }
+}
+
+tvm_tir_expr_obj* script__eval_expr(script_parser* p, const script_doc* d) {
+  TVMFFIAny v;
+  if (script__eval(p, d, &v) != 0) return NULL;
+  tvm_tir_expr_obj* e = script__to_expr(&v, NULL);
+  tvm_ffi_any_release(&v);
+  if (!e) script__relocate(p, d);
+  return e;
+}

@@ -1,0 +1,176 @@
+/*
+ * parse_eval.h: what the semantic half of the TVMScript parser shares between its files:
+ *   parse_eval.c       values and the expression evaluator;
+ *   parse_vartable.c   the variable table;
+ *   parse_subscript.c  subscripts (loads, regions, element access) and buffer stores;
+ *   parse_stmt.c       the statement handlers of TIR;
+ *   parse_func.c       decorators, functions, modules, fragments, the dispatch table and
+ *                      tvm_script_parse.
+ *
+ * Errors. Every function here that fails returns -1 (or NULL) with ONE error raised whose
+ * message is already rendered at a source span (tvm_script_diag_render). Errors coming from
+ * libtir, the IR builder or a builtin carry no location: the caller that made that call
+ * relocates them (script__relocate) at the doc that caused them, keeping their kind.
+ */
+#ifndef TVM_SCRIPT_PARSE_EVAL_H_
+#define TVM_SCRIPT_PARSE_EVAL_H_
+
+#include <tvm/script/doc.h>
+#include <tvm/script/lexer.h>
+#include <tvm/tir/tir.h>
+
+#include "parse_internal.h"
+
+typedef tvm_script_doc_obj script_doc;
+
+/* ---- Dialect tokens and the statement dispatch table ---------------------------------------- */
+/* The decorator of a definition picks the token; handlers are looked up by (token, doc kind),
+ * falling back to the default token. */
+typedef enum {
+  SCRIPT_TOKEN_DEFAULT = 0,
+  SCRIPT_TOKEN_IR,
+  SCRIPT_TOKEN_TIRX,
+  SCRIPT_TOKEN_RELAX,
+  SCRIPT_TOKEN_COUNT
+} script_token;
+
+typedef struct script_parser script_parser;
+typedef int (*script_stmt_handler)(script_parser* p, const script_doc* stmt);
+
+/* Install a handler (at start-up, before any parse; not thread-safe). NULL removes it. */
+void script__register_handler(script_token token, tvm_script_doc_kind kind, script_stmt_handler fn);
+/* The handlers of the built-in dialects (parse_stmt.c), installed once by tvm_script_parse. */
+void script__register_tir_handlers(void);
+
+/* ---- The variable table -----------------------------------------------------------------------
+ */
+/* Names map to owned values; scopes (function, for/with body, if branch) undo their bindings
+ * when popped, so shadowing restores the outer value. Open addressing over interned name slots
+ * plus an undo log: a lookup hashes the name once and allocates nothing. */
+typedef struct {
+  const char* name; /* not owned: points into a doc's string, or a static string */
+  uint32_t size, hash;
+  int32_t top; /* index of the innermost binding in binds, -1 = unbound */
+} script_vt_slot;
+typedef struct {
+  TVMFFIAny value;
+  int32_t slot, prev;
+} script_vt_binding;
+typedef struct {
+  script_vt_slot* slots;
+  uint32_t cap, used;
+  script_vt_binding* binds;
+  int32_t nbinds, cap_binds;
+  int32_t* scopes;
+  int32_t nscopes, cap_scopes;
+} script_var_table;
+
+/* ---- Parser state -------------------------------------------------------------------------------
+ */
+/* Deepest expression evaluated (a left-deep operator chain counts one level per operator). */
+#define SCRIPT_MAX_EVAL_DEPTH 1000
+
+struct script_parser {
+  const char* src;
+  size_t len;
+  const char* filename;
+  tvm_script_builder* b;
+  const void* imports;    /* ffi.Map alias -> module name (borrowed) */
+  const void* extra_vars; /* ffi.Map<String, Any> or NULL (borrowed) */
+  script_var_table vt;
+  script_token token;
+  int func_depth; /* > 0 inside a function body */
+  bool check_wf;  /* options' check_well_formed */
+  bool fragment;  /* statements outside any definition (a printed fragment) */
+  int eval_depth; /* nesting of script__eval (bounded by SCRIPT_MAX_EVAL_DEPTH) */
+  /* The statements holding the functions of the module being parsed (a class body, or the
+   * file's top level for several functions), to find a callee's return type; else NULL. */
+  const void* module_defs;
+};
+
+int script__vt_init(script_var_table* vt);
+void script__vt_free(script_var_table* vt);
+int script__vt_push_scope(script_var_table* vt);
+void script__vt_pop_scope(script_var_table* vt);
+/* Bind name[0..size) to value (moved; *value becomes None). -1 only on OOM (raised, unlocated). */
+int script__vt_bind(script_var_table* vt, const char* name, uint32_t size, TVMFFIAny* value);
+/* The innermost binding's value (borrowed), or NULL. */
+const TVMFFIAny* script__vt_lookup(const script_var_table* vt, const char* name, uint32_t size);
+/* Whether some visible name is bound to the object (a linear scan: for rare questions only). */
+bool script__vt_holds(const script_var_table* vt, const void* obj);
+
+/* ---- Special values ---------------------------------------------------------------------------
+ */
+/* Values with no FFI type are opaque pointers to these static markers. */
+typedef enum {
+  SCRIPT_SPECIAL_MODULE, /* an imported TVMScript module (T, I, R): name = "tirx"/"ir"/"relax" */
+  SCRIPT_SPECIAL_CLS,    /* `cls` / the class name inside an @I.ir_module class */
+  SCRIPT_SPECIAL_RANGE,  /* Python's `range` */
+} script_special_kind;
+typedef struct {
+  script_special_kind kind;
+  const char* name;
+} script_special;
+/* The value of `cls` (and of the class name) inside a module class. */
+TVMFFIAny script__cls_value(void);
+/* The marker of value v, or NULL. */
+const script_special* script__special_of(const TVMFFIAny* v);
+
+/* ---- Errors --------------------------------------------------------------------------------- */
+/* Raise `kind` with a message rendered at the doc's span. Returns -1. */
+int script__error_at(script_parser* p, const void* doc, const char* kind, const char* fmt, ...)
+    TVM_FFI_PRINTF(4, 5);
+/* Re-raise the pending (unlocated) error at the doc's span, keeping its kind. Returns -1. */
+int script__relocate(script_parser* p, const void* doc);
+
+/* ---- Evaluation --------------------------------------------------------------------------- */
+/* Evaluate an expression doc into *out (owned). */
+int script__eval(script_parser* p, const script_doc* d, TVMFFIAny* out);
+/* Evaluate a call doc in a context (statement handlers: STMT, ASSIGN, WITH, FOR) with the
+ * names being bound. */
+int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_ctx ctx,
+                      const char* const* targets, int32_t num_targets, TVMFFIAny* out);
+/* Evaluate to a PrimExpr (Python numbers converted as tvm_script_value_to_expr does). NULL on
+ * failure. */
+tvm_tir_expr_obj* script__eval_expr(script_parser* p, const script_doc* d);
+/* A PrimExpr of value v (borrowed): a PrimExpr as is, a Python number converted to the dtype
+ * `like` when given (a literal next to a PrimExpr of that dtype) else as
+ * tvm_script_value_to_expr. Unlocated error on failure. */
+tvm_tir_expr_obj* script__to_expr(const TVMFFIAny* v, const DLDataType* like);
+/* Python truthiness of a non-PrimExpr value. */
+bool script__truthy(const TVMFFIAny* v);
+/* The TIR dtype a value names (`T.float32`, "float32"), or false. */
+bool script__as_dtype(const TVMFFIAny* v, DLDataType* out);
+/* Whether an annotation doc is `T.let`. */
+bool script__is_let_annotation(script_parser* p, const script_doc* ann);
+/* Resolve `<alias>.a.b` to its module marker and dotted rest ("a.b" into buf). */
+const script_special* script__dotted(script_parser* p, const script_doc* d, char* buf,
+                                     size_t bufsize, size_t* out_len);
+
+/* value[indices...] (parse_subscript.c). */
+int script__eval_index(script_parser* p, const tvm_script_index_doc_obj* d, TVMFFIAny* out);
+/* lhs[...] = value (a BufferStore; slices become Ramp indices; a Python literal takes the
+ * buffer's dtype). Errors of the store itself are located at `at`. */
+int script__store(script_parser* p, const tvm_script_index_doc_obj* lhs, const TVMFFIAny* value,
+                  const script_doc* at);
+
+/* Doc helpers. */
+static inline const char* script__id_name(const script_doc* d, uint32_t* out_size) {
+  TVMFFIByteArray s = tvm_ffi_str_view(((const tvm_script_id_doc_obj*)d)->name);
+  if (out_size) *out_size = (uint32_t)s.size;
+  return s.data;
+}
+static inline bool script__is_kind(const void* d, tvm_script_doc_kind k) {
+  return tvm_script_doc_kind_of(d) == k;
+}
+/* The body of a statement (an ffi.Array of docs, possibly NULL): run each statement through
+ * the dispatch table. */
+int script__run_body(script_parser* p, const void* stmts);
+int script__run_stmt(script_parser* p, const script_doc* stmt);
+/* Close builder frames until the depth is back at `depth` (errors relocated at doc). */
+int script__exit_to(script_parser* p, int depth, const void* doc);
+
+/* Definitions (parse_func.c): a FunctionDoc in the current dialect / inside a class. */
+int script__parse_function(script_parser* p, const script_doc* fn);
+
+#endif /* TVM_SCRIPT_PARSE_EVAL_H_ */

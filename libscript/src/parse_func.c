@@ -1,0 +1,636 @@
+/*
+ * parse_func.c: the top of the TVMScript parser's semantic half: the statement dispatch table,
+ * decorators, `@T.prim_func` functions, `@I.ir_module` classes, module-level constants,
+ * fragments, and tvm_script_parse.
+ *
+ * Dispatch: a statement doc runs the handler registered for (current dialect token, doc kind),
+ * else the one registered for the default token. The decorator of a definition sets the token
+ * for its body: `@T.prim_func` -> "tirx", `@I.ir_module` -> "ir" (its functions pick their own),
+ * `@R.function` -> "relax", which has no handlers yet (a located NotImplementedError).
+ */
+#include <ctype.h>
+#include <pthread.h>
+#include <string.h>
+#include <tvm/script/parser.h>
+#include <tvm/tir/analysis.h>
+
+#include "parse_eval.h"
+
+/* ---- Dispatch ------------------------------------------------------------------------------ */
+static script_stmt_handler g_handlers[SCRIPT_TOKEN_COUNT][TVM_SCRIPT_DOC_COUNT];
+static const char* const kTokenNames[SCRIPT_TOKEN_COUNT] = {"", "ir", "tirx", "relax"};
+
+void script__register_handler(script_token token, tvm_script_doc_kind kind,
+                              script_stmt_handler fn) {
+  if ((int)token >= 0 && token < SCRIPT_TOKEN_COUNT && (int)kind >= 0 &&
+      kind < TVM_SCRIPT_DOC_COUNT) {
+    g_handlers[token][kind] = fn;
+  }
+}
+
+int script__run_stmt(script_parser* p, const script_doc* stmt) {
+  tvm_script_doc_kind k = tvm_script_doc_kind_of(stmt);
+  script_stmt_handler h = NULL;
+  if ((int)k >= 0 && k < TVM_SCRIPT_DOC_COUNT) {
+    h = g_handlers[p->token][k];
+    if (!h) h = g_handlers[SCRIPT_TOKEN_DEFAULT][k];
+  }
+  if (!h) {
+    if (p->token == SCRIPT_TOKEN_DEFAULT) {
+      return script__error_at(p, stmt, "SyntaxError",
+                              "this statement (%s) is not supported at "
+                              "module level",
+                              tvm_script_doc_kind_name(k));
+    }
+    return script__error_at(p, stmt, "SyntaxError",
+                            "this statement (%s) is not supported in "
+                            "dialect '%s'",
+                            tvm_script_doc_kind_name(k), kTokenNames[p->token]);
+  }
+  return h(p, stmt);
+}
+
+int script__run_body(script_parser* p, const void* stmts) {
+  int64_t n = stmts ? tvm_ffi_seq_size(stmts) : 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (script__run_stmt(p, tvm_ffi_seq_obj_at(stmts, i)) != 0) return -1;
+  }
+  return 0;
+}
+
+int script__exit_to(script_parser* p, int depth, const void* doc) {
+  while (tvm_script_builder_depth(p->b) > depth) {
+    if (tvm_script_builder_exit(p->b) != 0) return script__relocate(p, doc);
+  }
+  return 0;
+}
+
+/* ---- Decorators ---------------------------------------------------------------------------- */
+typedef struct {
+  script_token token; /* TIRX for @T.prim_func, IR for @I.ir_module, RELAX for @R.function */
+  bool is_private;
+  bool check_wf;
+} decorator_info;
+
+static int parse_decorators(script_parser* p, const script_doc* def, const void* decorators,
+                            decorator_info* out) {
+  out->token = SCRIPT_TOKEN_DEFAULT;
+  out->is_private = false;
+  out->check_wf = true;
+  int64_t n = decorators ? tvm_ffi_seq_size(decorators) : 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const script_doc* d = tvm_ffi_seq_obj_at(decorators, i);
+    const tvm_script_call_doc_obj* call =
+        script__is_kind(d, TVM_SCRIPT_DOC_CallDoc) ? (const void*)d : NULL;
+    char name[64];
+    size_t len = 0;
+    const script_special* mod =
+        script__dotted(p, call ? call->callee : d, name, sizeof(name), &len);
+    script_token token = SCRIPT_TOKEN_DEFAULT;
+    if (mod && strcmp(mod->name, "tirx") == 0 && strcmp(name, "prim_func") == 0) {
+      token = SCRIPT_TOKEN_TIRX;
+    } else if (mod && strcmp(mod->name, "ir") == 0 && strcmp(name, "ir_module") == 0) {
+      token = SCRIPT_TOKEN_IR;
+    } else if (mod && strcmp(mod->name, "relax") == 0 && strcmp(name, "function") == 0) {
+      return script__error_at(p, d, "NotImplementedError",
+                              "Relax functions (@R.function) are not supported by this parser yet");
+    } else {
+      return script__error_at(p, d, "SyntaxError",
+                              "unknown decorator (expected @T.prim_func or @I.ir_module)");
+    }
+    if (out->token != SCRIPT_TOKEN_DEFAULT) {
+      return script__error_at(p, d, "SyntaxError", "a definition takes one decorator");
+    }
+    out->token = token;
+    if (!call) continue;
+    if (call->args && tvm_ffi_seq_size(call->args) != 0) {
+      return script__error_at(p, tvm_ffi_seq_obj_at(call->args, 0), "TypeError",
+                              "the decorator takes keyword arguments only");
+    }
+    for (int64_t k = 0; k < tvm_ffi_seq_size(call->kwargs_keys); ++k) {
+      const char* key = tvm_ffi_str_cstr(tvm_ffi_seq_obj_at(call->kwargs_keys, k));
+      const script_doc* vd = tvm_ffi_seq_obj_at(call->kwargs_values, k);
+      TVMFFIAny v;
+      if (script__eval(p, vd, &v) != 0) return -1;
+      bool flag = script__truthy(&v);
+      tvm_ffi_any_release(&v);
+      if (strcmp(key, "private") == 0) {
+        out->is_private = flag;
+      } else if (strcmp(key, "check_well_formed") == 0) {
+        out->check_wf = flag;
+      } else if (strcmp(key, "s_tir") != 0 && strcmp(key, "pure") != 0) {
+        return script__error_at(p, vd, "TypeError", "unknown decorator argument '%s'", key);
+      }
+    }
+  }
+  if (out->token == SCRIPT_TOKEN_DEFAULT) {
+    const script_doc* name = script__is_kind(def, TVM_SCRIPT_DOC_ClassDoc)
+                                 ? ((const tvm_script_class_doc_obj*)def)->name
+                                 : ((const tvm_script_function_doc_obj*)def)->name;
+    return script__error_at(p, name, "SyntaxError",
+                            "a definition needs a decorator (@T.prim_func or @I.ir_module)");
+  }
+  return 0;
+}
+
+/* ---- Functions ------------------------------------------------------------------------------ */
+/* The parameter object for an annotation value: a Buffer or Var as it is, a dtype (`T.int32`,
+ * `T.handle`) or a type as a new Var. NULL with an unlocated error. */
+static void* param_object(const TVMFFIAny* ann, const char* name) {
+  DLDataType t;
+  if (tvm_ffi_any_is_object(ann)) {
+    void* o = ann->v_obj;
+    if (tvm_tir_kind_of(o) == TVM_TIR_KIND_Buffer || tvm_tir_is_var(o)) {
+      tvm_ffi_retain(o);
+      return o;
+    }
+    if (tvm_tir_is_type(o)) return tvm_tir_var_new_typed(name, o);
+  }
+  if (script__as_dtype(ann, &t)) return tvm_tir_var_new(name, t);
+  tvm_ffi_raise("TypeError",
+                "a parameter annotation must be T.Buffer(...), T.handle or a dtype, "
+                "not '%s'",
+                tvm_ffi_any_type_name(ann));
+  return NULL;
+}
+
+/* Parameter `index` of the function's params (earlier ones already checked). */
+static int parse_param(script_parser* p, const void* params, int64_t index) {
+  const script_doc* arg = tvm_ffi_seq_obj_at(params, index);
+  const tvm_script_assign_doc_obj* a = (const void*)arg;
+  if (!script__is_kind(arg, TVM_SCRIPT_DOC_AssignDoc) ||
+      !script__is_kind(a->lhs, TVM_SCRIPT_DOC_IdDoc)) {
+    return script__error_at(p, arg, "SyntaxError", "malformed parameter");
+  }
+  if (!a->annotation) {
+    return script__error_at(p, arg, "TypeError", "a TIR parameter needs a type annotation");
+  }
+  if (a->rhs) return script__error_at(p, a->rhs, "SyntaxError", "TIR parameters take no defaults");
+  const char* name = tvm_ffi_str_cstr(((const tvm_script_id_doc_obj*)a->lhs)->name);
+  for (int64_t i = 0; i < index; ++i) { /* as Python: a name once per signature */
+    const tvm_script_assign_doc_obj* prev = tvm_ffi_seq_obj_at(params, i);
+    if (strcmp(tvm_ffi_str_cstr(((const tvm_script_id_doc_obj*)prev->lhs)->name), name) == 0) {
+      return script__error_at(p, a->lhs, "SyntaxError",
+                              "duplicate argument '%s' in function definition", name);
+    }
+  }
+  TVMFFIAny ann;
+  int rc = script__is_kind(a->annotation, TVM_SCRIPT_DOC_CallDoc)
+               ? script__eval_call(p, a->annotation, TVM_SCRIPT_CTX_ASSIGN, &name, 1, &ann)
+               : script__eval(p, a->annotation, &ann);
+  if (rc != 0) return -1;
+  void* param = param_object(&ann, name);
+  tvm_ffi_any_release(&ann);
+  if (!param) return script__relocate(p, a->annotation);
+  void* bound = tvm_script_tir_arg(p->b, name, param);
+  tvm_ffi_release(param);
+  if (!bound) return script__relocate(p, arg);
+  TVMFFIAny v = tvm_ffi_any_obj(bound);
+  uint32_t n;
+  const char* s = script__id_name(a->lhs, &n);
+  if (script__vt_bind(&p->vt, s, n, &v) != 0) {
+    tvm_ffi_any_release(&v);
+    return script__relocate(p, arg);
+  }
+  return 0;
+}
+
+static int parse_ret_type(script_parser* p, const script_doc* rt) {
+  TVMFFIAny v;
+  if (script__eval(p, rt, &v) != 0) return -1;
+  DLDataType t;
+  void* type = NULL;
+  if (tvm_ffi_any_is_object(&v) && tvm_tir_is_type(v.v_obj)) {
+    type = v.v_obj;
+    tvm_ffi_retain(type);
+  } else if (script__as_dtype(&v, &t)) {
+    type = tvm_tir_prim_type_new(t);
+  } else if (tvm_ffi_any_is_none(&v)) {
+    return 0;
+  } else {
+    tvm_ffi_any_release(&v);
+    return script__error_at(p, rt, "TypeError",
+                            "a return annotation must be a dtype such as T.int32");
+  }
+  tvm_ffi_any_release(&v);
+  int rc = type && tvm_script_tir_func_ret(p->b, type) == 0 ? 0 : script__relocate(p, rt);
+  tvm_ffi_release(type);
+  return rc;
+}
+
+/* Whether a comment line `# with <T>.sblock("root"):` (or `.block`) lies in bytes [from, to)
+ * of the source. */
+static bool has_root_comment(const char* src, size_t from, size_t to) {
+  static const char* const kForms[] = {".sblock(\"root\"):", ".block(\"root\"):",
+                                       ".sblock('root'):", ".block('root'):"};
+  for (size_t i = from; i < to; ++i) {
+    if (src[i] != '#' || (i > from && src[i - 1] != ' ' && src[i - 1] != '\t' && src[i - 1] != '\n'))
+      continue;
+    size_t k = i + 1;
+    while (k < to && src[k] == ' ') ++k;
+    if (to - k < 5 || memcmp(src + k, "with ", 5) != 0) continue;
+    k += 5;
+    while (k < to && (src[k] == '_' || isalnum((unsigned char)src[k]))) ++k;
+    for (size_t f = 0; f < sizeof(kForms) / sizeof(kForms[0]); ++f) {
+      size_t n = strlen(kForms[f]);
+      if (to - k >= n && memcmp(src + k, kForms[f], n) == 0) return true;
+    }
+  }
+  return false;
+}
+
+/* The printer writes a function's implicit root block (no iter vars, reads, writes or init) as
+ * the comment `# with T.sblock("root"):` before the body: comments are not in the Doc tree, so
+ * look for it in the text before the last statement of the body, and ask the builder for the
+ * root block (which it also creates for root allocations). */
+static int request_root_block(script_parser* p, const tvm_script_function_doc_obj* f) {
+  int64_t n = tvm_ffi_seq_size(f->body);
+  if (n == 0 || !p->src) return 0;
+  const tvm_script_doc_obj* last = tvm_ffi_seq_obj_at(f->body, n - 1);
+  int64_t from = f->stmt.doc.span.start_byte, to = last->span.start_byte;
+  if (from < 0 || to < from || (size_t)to > p->len) return 0;
+  if (!has_root_comment(p->src, (size_t)from, (size_t)to)) return 0;
+  return tvm_script_tir_func_root_block(p->b);
+}
+
+/* A decorated def in any context (module level or inside a class). */
+int script__parse_function(script_parser* p, const script_doc* fn) {
+  const tvm_script_function_doc_obj* f = (const void*)fn;
+  decorator_info deco;
+  if (parse_decorators(p, fn, f->decorators, &deco) != 0) return -1;
+  if (deco.token != SCRIPT_TOKEN_TIRX) {
+    return script__error_at(p, tvm_ffi_seq_obj_at(f->decorators, 0), "SyntaxError",
+                            "@I.ir_module decorates a class, not a function");
+  }
+  const char* name = tvm_ffi_str_cstr(((const tvm_script_id_doc_obj*)f->name)->name);
+  script_token saved = p->token;
+  int depth = tvm_script_builder_depth(p->b);
+  if (tvm_script_tir_prim_func_enter(p->b, deco.is_private) != 0 ||
+      tvm_script_tir_func_name(p->b, name) != 0) {
+    return script__relocate(p, f->name);
+  }
+  if (script__vt_push_scope(&p->vt) != 0) return script__relocate(p, f->name);
+  p->token = SCRIPT_TOKEN_TIRX;
+  ++p->func_depth;
+  int rc = 0;
+  for (int64_t i = 0; rc == 0 && i < tvm_ffi_seq_size(f->args); ++i) {
+    rc = parse_param(p, f->args, i);
+  }
+  if (rc == 0 && f->return_type) rc = parse_ret_type(p, f->return_type);
+  if (rc == 0 && request_root_block(p, f) != 0) rc = script__relocate(p, f->name);
+  if (rc == 0) rc = script__run_body(p, f->body);
+  --p->func_depth;
+  p->token = saved;
+  script__vt_pop_scope(&p->vt);
+  if (rc != 0) return -1;
+  return script__exit_to(p, depth, f->name);
+}
+
+/* Verify a finished PrimFunc, reporting a failure at the function's name. */
+static int check_function(script_parser* p, const script_doc* fn, const void* func) {
+  if (tvm_tir_verify_well_formed(func) == 0) return 0;
+  return script__relocate(p, ((const tvm_script_function_doc_obj*)fn)->name);
+}
+
+/* ---- Modules ------------------------------------------------------------------------------- */
+/* I.module_attrs({...}) / I.module_global_infos({...}) in a class body. */
+static int ir_expr_stmt(script_parser* p, const script_doc* d) {
+  const script_doc* e = ((const tvm_script_expr_stmt_doc_obj*)d)->expr;
+  const tvm_script_call_doc_obj* c =
+      script__is_kind(e, TVM_SCRIPT_DOC_CallDoc) ? (const void*)e : NULL;
+  char name[64];
+  size_t len;
+  const script_special* mod = c ? script__dotted(p, c->callee, name, sizeof(name), &len) : NULL;
+  bool attrs = mod && strcmp(mod->name, "ir") == 0 && strcmp(name, "module_attrs") == 0;
+  bool infos = mod && strcmp(mod->name, "ir") == 0 && strcmp(name, "module_global_infos") == 0;
+  if (!attrs && !infos) {
+    if (script__is_kind(e, TVM_SCRIPT_DOC_LiteralDoc)) return 0; /* a stray string */
+    return script__error_at(p, d, "SyntaxError",
+                            "an @I.ir_module class holds functions, "
+                            "I.module_attrs and I.module_global_infos");
+  }
+  if (!c->args || tvm_ffi_seq_size(c->args) != 1 || tvm_ffi_seq_size(c->kwargs_keys) != 0) {
+    return script__error_at(p, e, "TypeError", "I.%s() takes exactly one argument (a dict)", name);
+  }
+  const script_doc* ad = tvm_ffi_seq_obj_at(c->args, 0);
+  TVMFFIAny v;
+  if (script__eval(p, ad, &v) != 0) return -1;
+  int rc;
+  if (v.type_index != kTVMFFIMap) {
+    rc = script__error_at(p, ad, "TypeError", "I.%s() takes a dict, not '%s'", name,
+                          tvm_ffi_any_type_name(&v));
+  } else {
+    rc = (attrs ? tvm_script_ir_module_attrs(p->b, v.v_obj)
+                : tvm_script_ir_module_global_infos(p->b, v.v_obj)) == 0
+             ? 0
+             : script__relocate(p, e);
+  }
+  tvm_ffi_any_release(&v);
+  return rc;
+}
+
+static int ir_function(script_parser* p, const script_doc* d) {
+  return script__parse_function(p, d);
+}
+
+static int ir_nested_class(script_parser* p, const script_doc* d) {
+  return script__error_at(p, d, "SyntaxError", "nested classes are not supported");
+}
+
+/* Whether the definition asks for the well-formedness check (decorator flag). */
+static bool wants_check(script_parser* p, const script_doc* def, const void* decorators) {
+  decorator_info deco;
+  if (parse_decorators(p, def, decorators, &deco) != 0) {
+    tvm_ffi_error_clear();
+    return true;
+  }
+  return deco.check_wf;
+}
+
+/* Check each PrimFunc of a finished module defined by the FunctionDocs among stmts. */
+static int check_module_functions(script_parser* p, const void* mod, const void* stmts) {
+  for (int64_t i = 0; p->check_wf && i < tvm_ffi_seq_size(stmts); ++i) {
+    const script_doc* s = tvm_ffi_seq_obj_at(stmts, i);
+    if (!script__is_kind(s, TVM_SCRIPT_DOC_FunctionDoc)) continue;
+    const tvm_script_function_doc_obj* f = (const void*)s;
+    if (!wants_check(p, s, f->decorators)) continue;
+    void* func = tvm_tir_ir_module_lookup(
+        mod, tvm_ffi_str_cstr(((const tvm_script_id_doc_obj*)f->name)->name));
+    int rc =
+        func && tvm_tir_kind_of(func) == TVM_TIR_KIND_PrimFunc ? check_function(p, s, func) : 0;
+    tvm_ffi_release(func);
+    if (rc != 0) return -1;
+  }
+  return 0;
+}
+
+/* Declare the GlobalVar of every function among stmts, so that `cls.f` may refer to a
+ * function defined later; with bind_names, the bare names refer to them as well (functions
+ * at a file's top level, which have no `cls`). */
+static int declare_functions(script_parser* p, const void* stmts, bool bind_names) {
+  for (int64_t i = 0; i < tvm_ffi_seq_size(stmts); ++i) {
+    const script_doc* s = tvm_ffi_seq_obj_at(stmts, i);
+    if (!script__is_kind(s, TVM_SCRIPT_DOC_FunctionDoc)) continue;
+    const script_doc* fname = ((const tvm_script_function_doc_obj*)s)->name;
+    tvm_tir_global_var_obj* gv = tvm_script_ir_module_global_var(
+        p->b, tvm_ffi_str_cstr(((const tvm_script_id_doc_obj*)fname)->name));
+    if (!gv) return script__relocate(p, fname);
+    TVMFFIAny v = tvm_ffi_any_obj(gv);
+    uint32_t len;
+    const char* name = script__id_name(fname, &len);
+    if (!bind_names) {
+      tvm_ffi_release(gv);
+    } else if (script__vt_bind(&p->vt, name, len, &v) != 0) {
+      tvm_ffi_any_release(&v);
+      return script__relocate(p, fname);
+    }
+  }
+  return 0;
+}
+
+static int parse_class(script_parser* p, const script_doc* cd, void** out) {
+  const tvm_script_class_doc_obj* c = (const void*)cd;
+  decorator_info deco;
+  if (parse_decorators(p, cd, c->decorators, &deco) != 0) return -1;
+  if (deco.token != SCRIPT_TOKEN_IR) {
+    return script__error_at(p, tvm_ffi_seq_obj_at(c->decorators, 0), "SyntaxError",
+                            "a class needs the @I.ir_module decorator");
+  }
+  if (tvm_script_ir_module_enter(p->b) != 0) return script__relocate(p, c->name);
+  if (script__vt_push_scope(&p->vt) != 0) return script__relocate(p, c->name);
+  /* `cls` and the class name refer to the module; every function is declared up front so that
+   * `cls.f` may refer to a function defined later. */
+  uint32_t nlen;
+  const char* cname = script__id_name(c->name, &nlen);
+  TVMFFIAny m1 = script__cls_value(), m2 = script__cls_value();
+  int rc =
+      script__vt_bind(&p->vt, cname, nlen, &m1) == 0 && script__vt_bind(&p->vt, "cls", 3, &m2) == 0
+          ? 0
+          : script__relocate(p, c->name);
+  if (rc == 0) rc = declare_functions(p, c->body, false);
+  script_token saved = p->token;
+  p->token = SCRIPT_TOKEN_IR;
+  p->module_defs = c->body;
+  if (rc == 0) rc = script__run_body(p, c->body);
+  p->module_defs = NULL;
+  p->token = saved;
+  script__vt_pop_scope(&p->vt);
+  if (rc == 0) rc = script__exit_to(p, 0, c->name);
+  void* mod = rc == 0 ? tvm_script_builder_result(p->b) : NULL;
+  if (rc == 0 && !mod) rc = script__relocate(p, c->name);
+  if (rc == 0 && tvm_tir_kind_of(mod) != TVM_TIR_KIND_IRModule) {
+    rc = script__error_at(p, c->name, "RuntimeError", "the IR builder did not produce an IRModule");
+  }
+  if (rc == 0 && deco.check_wf) rc = check_module_functions(p, mod, c->body);
+  if (rc != 0) {
+    tvm_ffi_release(mod);
+    return -1;
+  }
+  *out = mod;
+  return 0;
+}
+
+/* ---- Top level ------------------------------------------------------------------------------ */
+static pthread_once_t g_register_once = PTHREAD_ONCE_INIT;
+
+static void register_handlers(void) {
+  script__register_tir_handlers();
+  script__register_handler(SCRIPT_TOKEN_IR, TVM_SCRIPT_DOC_FunctionDoc, ir_function);
+  script__register_handler(SCRIPT_TOKEN_IR, TVM_SCRIPT_DOC_ClassDoc, ir_nested_class);
+  script__register_handler(SCRIPT_TOKEN_IR, TVM_SCRIPT_DOC_ExprStmtDoc, ir_expr_stmt);
+}
+
+void tvm_script_parse_options_init(tvm_script_parse_options* opts) {
+  memset(opts, 0, sizeof(*opts));
+  opts->check_well_formed = true;
+}
+
+/* A file of definitions: module-level constants and either one @I.ir_module class or
+ * @T.prim_func functions: one gives a PrimFunc, several an IRModule of them (by name). */
+static void* parse_definitions(script_parser* p, const void* stmts) {
+  int64_t n = tvm_ffi_seq_size(stmts), nfn = 0, ncls = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const script_doc* s = tvm_ffi_seq_obj_at(stmts, i);
+    bool is_fn = script__is_kind(s, TVM_SCRIPT_DOC_FunctionDoc);
+    bool is_cls = script__is_kind(s, TVM_SCRIPT_DOC_ClassDoc);
+    nfn += is_fn;
+    ncls += is_cls;
+    if ((is_cls && ncls + nfn > 1) || (is_fn && ncls > 0)) {
+      script__error_at(p, s, "SyntaxError",
+                       "a TVMScript file holds one @I.ir_module class or "
+                       "@T.prim_func functions, not both");
+      return NULL;
+    }
+  }
+  bool implicit_module = nfn > 1;
+  if (implicit_module) {
+    const script_doc* first = NULL;
+    for (int64_t i = 0; !first && i < n; ++i) {
+      const script_doc* s = tvm_ffi_seq_obj_at(stmts, i);
+      if (script__is_kind(s, TVM_SCRIPT_DOC_FunctionDoc)) first = s;
+    }
+    if (tvm_script_ir_module_enter(p->b) != 0) {
+      script__relocate(p, first);
+      return NULL;
+    }
+    if (declare_functions(p, stmts, true) != 0) return NULL;
+    p->module_defs = stmts;
+  }
+  void* result = NULL;
+  for (int64_t i = 0; i < n; ++i) {
+    const script_doc* s = tvm_ffi_seq_obj_at(stmts, i);
+    if (script__is_kind(s, TVM_SCRIPT_DOC_ClassDoc)) {
+      if (parse_class(p, s, &result) != 0) goto fail;
+    } else if (!script__is_kind(s, TVM_SCRIPT_DOC_FunctionDoc)) {
+      if (script__run_stmt(p, s) != 0) goto fail;
+    } else {
+      const script_doc* name = ((const tvm_script_function_doc_obj*)s)->name;
+      if (script__parse_function(p, s) != 0) goto fail;
+      if (implicit_module) continue;
+      if (!(result = tvm_script_builder_result(p->b))) {
+        script__relocate(p, name);
+        goto fail;
+      }
+      if (p->check_wf && wants_check(p, s, ((const tvm_script_function_doc_obj*)s)->decorators) &&
+          check_function(p, s, result) != 0) {
+        goto fail;
+      }
+    }
+  }
+  if (implicit_module) {
+    if (script__exit_to(p, 0, stmts ? tvm_ffi_seq_obj_at(stmts, n - 1) : NULL) != 0) goto fail;
+    if (!(result = tvm_script_builder_result(p->b))) {
+      script__relocate(p, tvm_ffi_seq_obj_at(stmts, n - 1));
+      goto fail;
+    }
+    if (check_module_functions(p, result, stmts) != 0) goto fail;
+  }
+  return result;
+fail:
+  tvm_ffi_release(result);
+  return NULL;
+}
+
+/* Whether the statement just run at the top of a fragment only declared free variables or
+ * buffers (`n = T.int32()`, `A = T.Buffer(...)`, `n, m = T.int32(), T.int32()`), emitting
+ * nothing; *last gets the last value declared. */
+static bool is_declaration(script_parser* p, const script_doc* s, int depth_before,
+                           TVMFFIAny* last) {
+  const tvm_script_assign_doc_obj* a = (const void*)s;
+  if (!script__is_kind(s, TVM_SCRIPT_DOC_AssignDoc) || a->annotation || !a->rhs ||
+      tvm_script_builder_depth(p->b) != depth_before) {
+    return false;
+  }
+  bool single = script__is_kind(a->lhs, TVM_SCRIPT_DOC_IdDoc);
+  const void* targets = single ? NULL : ((const tvm_script_seq_doc_obj*)a->lhs)->elements;
+  const void* values = script__is_kind(a->rhs, TVM_SCRIPT_DOC_TupleDoc)
+                           ? ((const tvm_script_seq_doc_obj*)a->rhs)->elements
+                           : NULL;
+  int64_t n = single ? 1 : tvm_ffi_seq_size(targets);
+  if (!(single || script__is_kind(a->lhs, TVM_SCRIPT_DOC_TupleDoc))) return false;
+  for (int64_t i = 0; i < n; ++i) {
+    const script_doc* id = single ? a->lhs : tvm_ffi_seq_obj_at(targets, i);
+    const script_doc* rhs = single || !values ? a->rhs : tvm_ffi_seq_obj_at(values, i);
+    if (!script__is_kind(id, TVM_SCRIPT_DOC_IdDoc) ||
+        !script__is_kind(rhs, TVM_SCRIPT_DOC_CallDoc)) {
+      return false;
+    }
+    uint32_t len;
+    const char* name = script__id_name(id, &len);
+    const TVMFFIAny* v = script__vt_lookup(&p->vt, name, len);
+    if (!v || !tvm_ffi_any_is_object(v)) return false;
+    void* o = v->v_obj;
+    if (!tvm_tir_is_var(o) && tvm_tir_kind_of(o) != TVM_TIR_KIND_Buffer) return false;
+    tvm_ffi_any_release(last);
+    *last = tvm_ffi_any_copy(v);
+  }
+  return true;
+}
+
+/* Statements outside any definition: the Stmt they build, or the PrimExpr of a lone
+ * expression statement after the declarations (or any IR object it evaluates to, such as
+ * a BufferRegion), or the last declared Var / Buffer. */
+static void* parse_fragment(script_parser* p, const script_doc* root, const void* stmts) {
+  p->fragment = true;
+  p->token = SCRIPT_TOKEN_TIRX;
+  int64_t n = tvm_ffi_seq_size(stmts);
+  bool decls_only = true;
+  TVMFFIAny last = tvm_ffi_any_none();
+  void* result = NULL;
+  for (int64_t i = 0; i < n; ++i) {
+    const script_doc* s = tvm_ffi_seq_obj_at(stmts, i);
+    if (decls_only && i == n - 1 && script__is_kind(s, TVM_SCRIPT_DOC_ExprStmtDoc)) {
+      const script_doc* e = ((const tvm_script_expr_stmt_doc_obj*)s)->expr;
+      TVMFFIAny v;
+      int rc = script__is_kind(e, TVM_SCRIPT_DOC_CallDoc)
+                   ? script__eval_call(p, e, TVM_SCRIPT_CTX_STMT, NULL, 0, &v)
+                   : script__eval(p, e, &v);
+      if (rc != 0) goto done;
+      if (tvm_ffi_any_is_object(&v)) { /* a PrimExpr, a BufferRegion, ... */
+        result = v.v_obj;
+        goto done;
+      }
+      tvm_ffi_any_release(&v);
+      decls_only = false; /* the call emitted its statement (T.evaluate(...)) */
+      break;
+    }
+    if (script__is_kind(s, TVM_SCRIPT_DOC_DocStringDoc) ||
+        script__is_kind(s, TVM_SCRIPT_DOC_CommentDoc)) {
+      continue;
+    }
+    int depth = tvm_script_builder_depth(p->b);
+    if (script__run_stmt(p, s) != 0) goto done;
+    decls_only = decls_only && is_declaration(p, s, depth, &last);
+  }
+  if (decls_only && tvm_ffi_any_is_object(&last)) {
+    result = last.v_obj;
+    last = tvm_ffi_any_none();
+    goto done;
+  }
+  /* (Rest-of-body frames still open at the top, `x: T.let = v`, end with the fragment.) */
+  result = tvm_script_builder_result(p->b);
+  if (!result) script__relocate(p, root);
+done:
+  tvm_ffi_any_release(&last);
+  return result;
+}
+
+void* tvm_script_parse(const char* source, size_t len, const tvm_script_parse_options* opts) {
+  tvm_script_parse_options defaults;
+  if (!opts) {
+    tvm_script_parse_options_init(&defaults);
+    opts = &defaults;
+  }
+  pthread_once(&g_register_once, register_handlers);
+  void* imports = NULL;
+  void* root = tvm_script_parse_doc_ex(source, len, opts->filename, &imports);
+  if (!root) return NULL;
+  script_parser p;
+  memset(&p, 0, sizeof(p));
+  p.src = source ? source : "";
+  p.len = len;
+  p.filename = opts->filename ? opts->filename : "<string>";
+  p.imports = imports;
+  p.extra_vars = opts->extra_vars;
+  p.check_wf = opts->check_well_formed;
+  p.token = SCRIPT_TOKEN_DEFAULT;
+  void* result = NULL;
+  if (script__vt_init(&p.vt) != 0 || !(p.b = tvm_script_builder_new())) {
+    script__relocate(&p, root);
+    goto done;
+  }
+  const void* stmts = ((const tvm_script_stmt_block_doc_obj*)root)->stmts;
+  bool has_def = false;
+  for (int64_t i = 0; i < tvm_ffi_seq_size(stmts); ++i) {
+    const void* s = tvm_ffi_seq_obj_at(stmts, i);
+    has_def = has_def || script__is_kind(s, TVM_SCRIPT_DOC_FunctionDoc) ||
+              script__is_kind(s, TVM_SCRIPT_DOC_ClassDoc);
+  }
+  result = has_def ? parse_definitions(&p, stmts) : parse_fragment(&p, root, stmts);
+done:
+  tvm_script_builder_free(p.b);
+  script__vt_free(&p.vt);
+  tvm_ffi_release(imports);
+  tvm_ffi_release(root);
+  return result;
+}

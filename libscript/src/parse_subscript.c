@@ -1,0 +1,301 @@
+/*
+ * parse_subscript.c: subscripts in the TVMScript evaluator (parse_eval.h), as upstream's
+ * Buffer.__getitem__: Buffer[i, j] is a BufferLoad; with a slice and no step a BufferRegion
+ * (`A[0:4, i]`, extents simplified: `A[4 * i:4 * i + 4]` has extent 4); with a step a BufferLoad
+ * through Ramp indices. Tuples / lists / `A.shape` index by int (negative from the end), dicts
+ * by key. Stores (`A[i] = v`, `A[0:4] = v`) use the same indices, a slice becoming a Ramp.
+ */
+#include <string.h>
+#include <tvm/tir/arith.h>
+
+#include "parse_eval.h"
+
+static bool is_kind(const TVMFFIAny* v, tvm_tir_kind k) {
+  return tvm_ffi_any_is_object(v) && tvm_tir_kind_of(v->v_obj) == k;
+}
+
+static bool is_seq(const TVMFFIAny* v) {
+  return v->type_index == kTVMFFIArray || v->type_index == kTVMFFIList;
+}
+
+/* One index of a subscript: a slice's parts (None when absent) or a scalar value. */
+typedef struct {
+  bool is_slice;
+  TVMFFIAny value, start, stop, step;
+} index_val;
+
+static void index_vals_free(index_val* iv, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    tvm_ffi_any_release(&iv[i].value);
+    tvm_ffi_any_release(&iv[i].start);
+    tvm_ffi_any_release(&iv[i].stop);
+    tvm_ffi_any_release(&iv[i].step);
+  }
+}
+
+static int eval_opt(script_parser* p, const script_doc* d, TVMFFIAny* out) {
+  *out = tvm_ffi_any_none();
+  return d ? script__eval(p, d, out) : 0;
+}
+
+static int eval_indices(script_parser* p, const void* indices, index_val* iv, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    const script_doc* ix = tvm_ffi_seq_obj_at(indices, i);
+    memset(&iv[i], 0, sizeof(iv[i]));
+    if (script__is_kind(ix, TVM_SCRIPT_DOC_SliceDoc)) {
+      const tvm_script_slice_doc_obj* s = (const void*)ix;
+      iv[i].is_slice = true;
+      if (eval_opt(p, s->start, &iv[i].start) != 0 || eval_opt(p, s->stop, &iv[i].stop) != 0 ||
+          eval_opt(p, s->step, &iv[i].step) != 0) {
+        index_vals_free(iv, i + 1);
+        return -1;
+      }
+    } else if (script__eval(p, ix, &iv[i].value) != 0) {
+      index_vals_free(iv, i + 1);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* start/stop/step of a slice index as PrimExprs (start default 0, stop default dim). */
+static int slice_parts(const index_val* iv, const tvm_tir_buffer_obj* buf, int64_t dim,
+                       tvm_tir_expr_obj** start, tvm_tir_expr_obj** stop, int64_t* step) {
+  *start = *stop = NULL;
+  *step = 1;
+  if (!tvm_ffi_any_is_none(&iv->step) &&
+      tvm_script_value_to_int(&iv->step, "the step of a slice", step) != 0) {
+    return -1;
+  }
+  if (*step <= 0) return tvm_ffi_raise("ValueError", "the step of a slice must be positive");
+  const TVMFFIAny* shp =
+      dim < tvm_ffi_seq_size(buf->shape) ? tvm_ffi_seq_at(buf->shape, dim) : NULL;
+  DLDataType idx =
+      shp && tvm_ffi_any_is_object(shp) ? tvm_tir_expr_dtype(shp->v_obj) : TVM_TIR_INT32;
+  *start = tvm_ffi_any_is_none(&iv->start) ? tvm_tir_const_int(idx, 0)
+                                           : script__to_expr(&iv->start, NULL);
+  if (!*start) return -1;
+  if (tvm_ffi_any_is_none(&iv->stop)) {
+    if (!shp) return tvm_ffi_raise("ValueError", "a slice without a stop needs a buffer dimension");
+    *stop = script__to_expr(shp, NULL);
+  } else {
+    *stop = script__to_expr(&iv->stop, &(*start)->dtype);
+  }
+  return *stop ? 0 : -1;
+}
+
+/* stop - start, simplified when it does not fold (`A[i * 4:i * 4 + 4]` has extent 4, as
+ * upstream's analyzer gives). Unlocated error. */
+static tvm_tir_expr_obj* slice_extent(tvm_tir_expr_obj* start, tvm_tir_expr_obj* stop) {
+  tvm_tir_expr_obj* ext = tvm_tir_sub(stop, start);
+  int64_t c;
+  if (!ext || tvm_tir_as_const_int(ext, &c) || !tvm_tir_dtype_is_index(ext->dtype)) return ext;
+  tvm_tir_expr_obj* s = tvm_tir_simplify_expr(ext, NULL);
+  tvm_ffi_release(ext);
+  return s;
+}
+
+/* Constant number of lanes of start:stop:step, or -1 with an error. */
+static int64_t slice_lanes(tvm_tir_expr_obj* start, tvm_tir_expr_obj* stop, int64_t step) {
+  tvm_tir_expr_obj* ext = slice_extent(start, stop);
+  int64_t e;
+  bool ok = ext && tvm_tir_as_const_int(ext, &e);
+  tvm_ffi_release(ext);
+  if (!ok) {
+    if (!tvm_ffi_error_pending()) {
+      tvm_ffi_raise("ValueError", "a vector slice needs a constant length");
+    }
+    return -1;
+  }
+  if (e <= 0) return tvm_ffi_raise("ValueError", "a vector slice must not be empty");
+  return (e + step - 1) / step;
+}
+
+/* A Ramp index for a slice (or the start when it has one lane). */
+static tvm_tir_expr_obj* ramp_index(const index_val* iv, const tvm_tir_buffer_obj* buf,
+                                    int64_t dim) {
+  tvm_tir_expr_obj *start, *stop;
+  int64_t step;
+  if (slice_parts(iv, buf, dim, &start, &stop, &step) != 0) {
+    tvm_ffi_release(start);
+    tvm_ffi_release(stop);
+    return NULL;
+  }
+  int64_t lanes = slice_lanes(start, stop, step);
+  tvm_tir_expr_obj* r = NULL;
+  if (lanes == 1) {
+    r = start;
+    start = NULL;
+  } else if (lanes > 1) {
+    tvm_tir_expr_obj* st = tvm_tir_const_int(start->dtype, step);
+    r = st ? tvm_tir_ramp_new(start, st, (int32_t)lanes) : NULL;
+    tvm_ffi_release(st);
+  }
+  tvm_ffi_release(start);
+  tvm_ffi_release(stop);
+  return r;
+}
+
+/* The indices of buffer[...] as an Array of PrimExpr (slices become Ramps). Unlocated error. */
+static void* buffer_indices(const tvm_tir_buffer_obj* buf, const index_val* iv, int64_t n) {
+  void* items[16] = {NULL};
+  void** objs = n <= 16 ? items : tvm_ffi_calloc((size_t)n, sizeof(void*));
+  if (!objs) return NULL;
+  int64_t k = 0;
+  for (; k < n; ++k) {
+    objs[k] = iv[k].is_slice ? ramp_index(&iv[k], buf, k) : script__to_expr(&iv[k].value, NULL);
+    if (!objs[k]) break;
+  }
+  void* arr = k == n ? tvm_ffi_array_of_objects(objs, n) : NULL;
+  for (int64_t i = 0; i < k; ++i) tvm_ffi_release(objs[i]);
+  if (objs != items) tvm_ffi_free(objs);
+  return arr;
+}
+
+/* buffer[...] with a slice and no step: a BufferRegion. Unlocated error. */
+static void* buffer_region(tvm_tir_buffer_obj* buf, const index_val* iv, int64_t n) {
+  void* ranges = tvm_ffi_list_new();
+  if (!ranges) return NULL;
+  int rc = 0;
+  for (int64_t k = 0; rc == 0 && k < n; ++k) {
+    tvm_tir_expr_obj *start = NULL, *stop = NULL, *ext = NULL;
+    int64_t step = 1;
+    if (iv[k].is_slice) {
+      rc = slice_parts(&iv[k], buf, k, &start, &stop, &step);
+      ext = rc == 0 ? slice_extent(start, stop) : NULL;
+    } else {
+      start = script__to_expr(&iv[k].value, NULL);
+      ext = start ? tvm_tir_const_int(start->dtype, 1) : NULL;
+    }
+    tvm_tir_range_obj* r = ext ? tvm_tir_range_new(start, ext) : NULL;
+    TVMFFIAny ra = tvm_ffi_any_obj(r);
+    if (!r || tvm_ffi_list_push(ranges, &ra) != 0) rc = -1;
+    tvm_ffi_release(r);
+    tvm_ffi_release(start);
+    tvm_ffi_release(stop);
+    tvm_ffi_release(ext);
+  }
+  void* arr = rc == 0 ? tvm_ffi_list_to_array(ranges) : NULL;
+  tvm_ffi_release(ranges);
+  void* region = arr ? tvm_tir_buffer_region_new(buf, arr) : NULL;
+  tvm_ffi_release(arr);
+  return region;
+}
+
+/* An int index into a sequence of size n (Python's negative indices). */
+static int seq_index(script_parser* p, const void* d, const TVMFFIAny* v, int64_t n, int64_t* out) {
+  int64_t i;
+  if (tvm_script_value_to_int(v, "an index", &i) != 0) return script__relocate(p, d);
+  if (i < 0) i += n;
+  if (i < 0 || i >= n) return script__error_at(p, d, "IndexError", "index out of range");
+  *out = i;
+  return 0;
+}
+
+int script__eval_index(script_parser* p, const tvm_script_index_doc_obj* d, TVMFFIAny* out) {
+  TVMFFIAny v = tvm_ffi_any_none();
+  if (script__eval(p, d->value, &v) != 0) return -1;
+  int64_t n = tvm_ffi_seq_size(d->indices);
+  index_val stack_iv[8];
+  index_val* iv = n <= 8 ? stack_iv : tvm_ffi_calloc((size_t)n, sizeof(index_val));
+  int rc = -1;
+  if (!iv) {
+    script__relocate(p, d);
+    goto done_v;
+  }
+  if (eval_indices(p, d->indices, iv, n) != 0) goto done_iv_nofree;
+  bool any_slice = false, any_step = false;
+  for (int64_t i = 0; i < n; ++i) {
+    any_slice |= iv[i].is_slice;
+    any_step |= iv[i].is_slice && !tvm_ffi_any_is_none(&iv[i].step);
+  }
+  if (is_kind(&v, TVM_TIR_KIND_Buffer)) {
+    void* r;
+    if (any_slice && !any_step) {
+      r = buffer_region((void*)v.v_obj, iv, n);
+    } else {
+      void* idx = buffer_indices((void*)v.v_obj, iv, n);
+      r = idx ? tvm_tir_buffer_load_new((void*)v.v_obj, idx) : NULL;
+      tvm_ffi_release(idx);
+    }
+    if (r) {
+      *out = tvm_ffi_any_obj(r);
+      rc = 0;
+    } else {
+      script__relocate(p, d);
+    }
+  } else if (is_seq(&v) && n == 1 && !any_slice) {
+    int64_t i = 0;
+    if (seq_index(p, tvm_ffi_seq_obj_at(d->indices, 0), &iv[0].value, tvm_ffi_seq_size(v.v_obj),
+                  &i) == 0) {
+      *out = tvm_ffi_any_copy(tvm_ffi_seq_at(v.v_obj, i));
+      rc = 0;
+    }
+  } else if ((v.type_index == kTVMFFIMap || v.type_index == kTVMFFIDict) && n == 1 && !any_slice) {
+    const TVMFFIAny* r = tvm_ffi_map_get(v.v_obj, &iv[0].value);
+    if (r) {
+      *out = tvm_ffi_any_copy(r);
+      rc = 0;
+    } else {
+      script__error_at(p, tvm_ffi_seq_obj_at(d->indices, 0), "KeyError", "key not found");
+    }
+  } else {
+    script__error_at(p, d->value, "TypeError", "'%s' object is not subscriptable%s",
+                     tvm_ffi_any_type_name(&v),
+                     is_seq(&v) || v.type_index == kTVMFFIMap ? " this way" : "");
+  }
+  index_vals_free(iv, n);
+done_iv_nofree:
+  if (iv != stack_iv) tvm_ffi_free(iv);
+done_v:
+  tvm_ffi_any_release(&v);
+  return rc;
+}
+
+int script__store(script_parser* p, const tvm_script_index_doc_obj* lhs, const TVMFFIAny* value,
+                  const script_doc* at) {
+  TVMFFIAny bv = tvm_ffi_any_none();
+  if (script__eval(p, lhs->value, &bv) != 0) return -1;
+  if (!is_kind(&bv, TVM_TIR_KIND_Buffer)) {
+    script__error_at(p, lhs->value, "TypeError",
+                     "cannot store into '%s': only a Buffer can be "
+                     "stored into with [...]",
+                     tvm_ffi_any_type_name(&bv));
+    tvm_ffi_any_release(&bv);
+    return -1;
+  }
+  tvm_tir_buffer_obj* buf = (void*)bv.v_obj;
+  int64_t n = tvm_ffi_seq_size(lhs->indices);
+  index_val stack_iv[8];
+  index_val* iv = n <= 8 ? stack_iv : tvm_ffi_calloc((size_t)n, sizeof(index_val));
+  int rc = -1;
+  if (!iv) {
+    script__relocate(p, lhs);
+  } else if (eval_indices(p, lhs->indices, iv, n) == 0) {
+    void* idx = buffer_indices(buf, iv, n);
+    index_vals_free(iv, n);
+    if (!idx) {
+      script__relocate(p, lhs);
+    } else {
+      /* A Python literal takes the buffer's element type (with the indices' lanes). */
+      DLDataType t = buf->dtype;
+      for (int64_t i = 0; i < tvm_ffi_seq_size(idx); ++i) {
+        int lanes = tvm_tir_expr_dtype(tvm_ffi_seq_obj_at(idx, i)).lanes;
+        if (lanes > 1) t.lanes = (uint16_t)(t.lanes * lanes);
+      }
+      tvm_tir_expr_obj* v = script__to_expr(value, &t);
+      if (!v) {
+        script__relocate(p, at);
+      } else if (tvm_script_tir_buffer_store(p->b, buf, v, idx) != 0) {
+        script__relocate(p, at);
+      } else {
+        rc = 0;
+      }
+      tvm_ffi_release(v);
+      tvm_ffi_release(idx);
+    }
+  }
+  if (iv && iv != stack_iv) tvm_ffi_free(iv);
+  tvm_ffi_any_release(&bv);
+  return rc;
+}

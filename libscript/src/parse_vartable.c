@@ -1,0 +1,137 @@
+/*
+ * parse_vartable.c: the parser's variable table (parse_eval.h): names -> owned values, with
+ * scopes whose bindings are undone when they are popped (so shadowing restores the outer
+ * value). Names are open-addressed slots (hashed once per lookup; the names point into the Doc
+ * tree, which outlives the parse); bindings form an undo log, each remembering the binding it
+ * shadows.
+ */
+#include <string.h>
+
+#include "parse_eval.h"
+
+static uint32_t hash_name(const char* s, uint32_t n) {
+  uint32_t h = 2166136261u;
+  for (uint32_t i = 0; i < n; ++i) h = (h ^ (uint8_t)s[i]) * 16777619u;
+  return h;
+}
+
+int script__vt_init(script_var_table* vt) {
+  memset(vt, 0, sizeof(*vt));
+  vt->cap = 256;
+  vt->slots = tvm_ffi_calloc(vt->cap, sizeof(script_vt_slot));
+  return vt->slots ? script__vt_push_scope(vt) : -1;
+}
+
+void script__vt_free(script_var_table* vt) {
+  for (int32_t i = 0; i < vt->nbinds; ++i) tvm_ffi_any_release(&vt->binds[i].value);
+  tvm_ffi_free(vt->slots);
+  tvm_ffi_free(vt->binds);
+  tvm_ffi_free(vt->scopes);
+  memset(vt, 0, sizeof(*vt));
+}
+
+int script__vt_push_scope(script_var_table* vt) {
+  if (vt->nscopes == vt->cap_scopes) {
+    int32_t cap = vt->cap_scopes ? vt->cap_scopes * 2 : 16;
+    int32_t* s = tvm_ffi_realloc(vt->scopes, (size_t)cap * sizeof(int32_t));
+    if (!s) return -1;
+    vt->scopes = s;
+    vt->cap_scopes = cap;
+  }
+  vt->scopes[vt->nscopes++] = vt->nbinds;
+  return 0;
+}
+
+void script__vt_pop_scope(script_var_table* vt) {
+  if (vt->nscopes == 0) return;
+  int32_t mark = vt->scopes[--vt->nscopes];
+  while (vt->nbinds > mark) {
+    script_vt_binding* bd = &vt->binds[--vt->nbinds];
+    vt->slots[bd->slot].top = bd->prev;
+    tvm_ffi_any_release(&bd->value);
+  }
+}
+
+/* The slot of a name: its index, or the empty slot where it would go. */
+static uint32_t find_slot(const script_var_table* vt, const char* name, uint32_t size,
+                          uint32_t hash) {
+  uint32_t mask = vt->cap - 1, i = hash & mask;
+  for (;;) {
+    const script_vt_slot* s = &vt->slots[i];
+    if (!s->name) return i;
+    if (s->hash == hash && s->size == size && memcmp(s->name, name, size) == 0) return i;
+    i = (i + 1) & mask;
+  }
+}
+
+static int grow_slots(script_var_table* vt) {
+  uint32_t old_cap = vt->cap;
+  script_vt_slot* old = vt->slots;
+  script_vt_slot* slots = tvm_ffi_calloc(old_cap * 2, sizeof(script_vt_slot));
+  if (!slots) return -1;
+  vt->slots = slots;
+  vt->cap = old_cap * 2;
+  /* Bindings refer to slots by index: remap them. */
+  int32_t* remap = tvm_ffi_malloc(old_cap * sizeof(int32_t));
+  if (!remap) {
+    vt->slots = old;
+    vt->cap = old_cap;
+    tvm_ffi_free(slots);
+    return -1;
+  }
+  for (uint32_t i = 0; i < old_cap; ++i) {
+    if (!old[i].name) continue;
+    uint32_t j = find_slot(vt, old[i].name, old[i].size, old[i].hash);
+    slots[j] = old[i];
+    remap[i] = (int32_t)j;
+  }
+  for (int32_t k = 0; k < vt->nbinds; ++k) vt->binds[k].slot = remap[vt->binds[k].slot];
+  tvm_ffi_free(remap);
+  tvm_ffi_free(old);
+  return 0;
+}
+
+int script__vt_bind(script_var_table* vt, const char* name, uint32_t size, TVMFFIAny* value) {
+  if ((vt->used + 1) * 2 > vt->cap && grow_slots(vt) != 0) return -1;
+  if (vt->nbinds == vt->cap_binds) {
+    int32_t cap = vt->cap_binds ? vt->cap_binds * 2 : 64;
+    script_vt_binding* b = tvm_ffi_realloc(vt->binds, (size_t)cap * sizeof(*b));
+    if (!b) return -1;
+    vt->binds = b;
+    vt->cap_binds = cap;
+  }
+  uint32_t h = hash_name(name, size);
+  uint32_t i = find_slot(vt, name, size, h);
+  script_vt_slot* s = &vt->slots[i];
+  if (!s->name) {
+    s->name = name;
+    s->size = size;
+    s->hash = h;
+    s->top = -1;
+    ++vt->used;
+  }
+  script_vt_binding* bd = &vt->binds[vt->nbinds];
+  bd->value = *value;
+  bd->slot = (int32_t)i;
+  bd->prev = s->top;
+  s->top = vt->nbinds++;
+  *value = tvm_ffi_any_none();
+  return 0;
+}
+
+const TVMFFIAny* script__vt_lookup(const script_var_table* vt, const char* name, uint32_t size) {
+  uint32_t i = find_slot(vt, name, size, hash_name(name, size));
+  const script_vt_slot* s = &vt->slots[i];
+  return s->name && s->top >= 0 ? &vt->binds[s->top].value : NULL;
+}
+
+bool script__vt_holds(const script_var_table* vt, const void* obj) {
+  for (int32_t i = vt->nbinds - 1; i >= 0; --i) {
+    const script_vt_binding* bd = &vt->binds[i];
+    if (tvm_ffi_any_is_object(&bd->value) && bd->value.v_obj == obj &&
+        vt->slots[bd->slot].top == i) {
+      return true;
+    }
+  }
+  return false;
+}
