@@ -159,11 +159,10 @@ static double read_back_g(double v, int digits) {
   return tvm_ffi_strtod(norm, NULL);
 }
 
-/* The value with the shortest decimal text that reads back as the same value of the float
- * type: float32 values compare in float precision when the stored double is a float32 value
- * (a folded constant may not be: then the double's own shortest text, so that parsing gives back
- * the same double), float16/bfloat16 values after rounding to that type (the parser rounds
- * them). */
+/* The value with the shortest decimal text that reads back as the same value: float32 and
+ * float64 constants store a double, which the parser keeps as read (as upstream), so its own
+ * shortest text (0.1 stays "0.1"; a float32-rounded 0.1 prints all its digits);
+ * float16/bfloat16 values compare after rounding to that type (the parser rounds them). */
 static double shortest(double v, DLDataType t) {
   if (v > -1e15 && v < 1e15 && v == (double)(int64_t)v) return v; /* integral: exact */
   if (t.bits == 16 && (t.code == kDLFloat || t.code == kDLBfloat)) {
@@ -176,7 +175,7 @@ static double shortest(double v, DLDataType t) {
     return v;
   }
   char buf[40];
-  tvm_ffi_format_double(v, t.bits == 32 && (double)(float)v == v, buf, sizeof(buf));
+  tvm_ffi_format_double(v, false, buf, sizeof(buf));
   return tvm_ffi_strtod(buf, NULL);
 }
 
@@ -315,7 +314,8 @@ static bool dtype_first(const void* op) {
          tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_call_pure_extern) ||
          tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_call_llvm_intrin) ||
          tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_call_llvm_pure_intrin) ||
-         tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_reinterpret);
+         tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_reinterpret) ||
+         tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_type_annotation);
 }
 
 static tvm_script_doc_obj* conv_call(tvm_script_docsifier* d, const TVMFFIAny* obj,

@@ -191,13 +191,37 @@ int tir_emit_buffer_decl(tvm_script_docsifier* d, const tvm_tir_buffer_obj* buf,
   return tvm_script_frame_emit_take(frame, tvm_script_assign_doc_take(lhs, rhs, NULL));
 }
 
-/* A buffer used where it is not defined (a fragment): declared once as `A = T.Buffer(...)`. */
+/* The index of frame f, or -1. */
+static int frame_index(tvm_script_docsifier* d, const tvm_script_frame* f) {
+  for (int i = tvm_script_frame_count(d) - 1; i >= 0; --i) {
+    if (tvm_script_frame_at(d, i) == f) return i;
+  }
+  return -1;
+}
+
+/* The index of the innermost frame defining obj, or -1. */
+static int defining_frame(tvm_script_docsifier* d, const void* obj) {
+  for (int i = tvm_script_frame_count(d) - 1; i >= 0; --i) {
+    const void* vars = tvm_script_frame_at(d, i)->vars;
+    for (int64_t k = 0; k < tvm_ffi_seq_size(vars); ++k) {
+      if (tvm_ffi_seq_obj_at(vars, k) == obj) return i;
+    }
+  }
+  return -1;
+}
+
+/* A buffer used where it is not defined (a fragment, or a buffer over an allocation's data):
+ * declared once as `A = T.Buffer(...)`, in the function's frame, or in the deeper frame that
+ * defines its data variable (`buf = T.allocate(...)`) so that it follows that definition. */
 static tvm_script_doc_obj* conv_buffer(tvm_script_docsifier* d, const TVMFFIAny* obj,
                                        const void* path) {
   const tvm_tir_buffer_obj* buf = (const void*)obj->v_obj;
   tvm_script_doc_obj* doc = tvm_script_var_doc(d, buf);
   if (doc) return doc;
-  if (tir_emit_buffer_decl(d, buf, path, "Buffer", NULL, tir_decl_frame(d)) != 0) return NULL;
+  tvm_script_frame* frame = tir_decl_frame(d);
+  int data_at = defining_frame(d, buf->data);
+  if (data_at >= 0 && data_at > frame_index(d, frame)) frame = tvm_script_frame_at(d, data_at);
+  if (tir_emit_buffer_decl(d, buf, path, "Buffer", NULL, frame) != 0) return NULL;
   return tvm_script_var_doc(d, buf);
 }
 
