@@ -1,0 +1,223 @@
+/*
+ * cmd_check.c: `tvmc check`: parse a TVMScript file and check its well-formedness.
+ *
+ * Parse errors come rendered by libscript ("file:line:col: error: ..." + source line + carets).
+ * Well-formedness errors come from libtir with the access path of the offending node in their
+ * message ("well-formedness: <what> (<rule>) at <root>.body.seq[1]..."): the path is read back,
+ * the program is printed with that node underlined, and when the file is in canonical form
+ * (so the printed text is the file's text) the underline also gives the file's line:col.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <tvm/script/printer.h>
+#include <tvm/tir/analysis.h>
+
+#include "tvmc.h"
+
+static const char kUsage[] =
+    "usage: tvmc check FILE\n"
+    "\n"
+    "Parse FILE and check that its functions are well formed (typing, variable scoping and\n"
+    "SSA, buffer rules). Prints \"ok\" and exits 0, or prints each error with its location in\n"
+    "FILE (the program with the offending node underlined for well-formedness errors) and\n"
+    "exits 1.\n";
+
+/* Extend path (consumed) by the steps of text "<root>.a.b[2]..." (function relative). Stops
+ * at a step it cannot read back (a map key that is an object): the node above it is shown. */
+static void* path_from_text(void* path, const char* s) {
+  if (strncmp(s, "<root>", 6) != 0) return path;
+  s += 6;
+  while (path && *s) {
+    void* next = NULL;
+    if (*s == '.') {
+      size_t n = 1;
+      while (isalnum((unsigned char)s[n]) || s[n] == '_') n++;
+      if (n == 1) break;
+      char name[128];
+      if (n - 1 >= sizeof(name)) break;
+      memcpy(name, s + 1, n - 1);
+      name[n - 1] = '\0';
+      next = tvm_ffi_access_path_attr(path, name);
+      s += n;
+    } else if (*s == '[' && isdigit((unsigned char)s[1])) {
+      char* end;
+      long long index = strtoll(s + 1, &end, 10);
+      if (*end != ']') break;
+      next = tvm_ffi_access_path_item(path, index);
+      s = end + 1;
+    } else {
+      break;
+    }
+    tvm_ffi_release(path);
+    path = next;
+  }
+  return path;
+}
+
+/* Line and column (1-based) of the first underline in `marked` (the program printed with an
+ * underline) relative to `plain` (the same program printed without). False if there is none. */
+static bool first_caret(const char* plain, const char* marked, int64_t* out_line,
+                        int64_t* out_col) {
+  int64_t line = 0;
+  const char *p = plain, *m = marked;
+  while (*m) {
+    size_t mn = strcspn(m, "\n"), pn = strcspn(p, "\n");
+    if (mn == pn && memcmp(m, p, mn) == 0 && *p) {
+      line++;
+      p += pn + (p[pn] == '\n');
+    } else {
+      const char* caret = memchr(m, '^', mn);
+      if (!caret || line == 0) return false;
+      *out_line = line;
+      *out_col = caret - m + 1;
+      return true;
+    }
+    m += mn + (m[mn] == '\n');
+  }
+  return false;
+}
+
+/* Line `line` (1-based) of text: its start and length (NULL past the end). */
+static const char* line_at(const char* text, int64_t line, size_t* out_len) {
+  for (int64_t k = 1; k < line && text; ++k) {
+    text = strchr(text, '\n');
+    if (text) text++;
+  }
+  if (!text || !*text) return NULL;
+  *out_len = strcspn(text, "\n");
+  return text;
+}
+
+static size_t indent_of(const char* s, size_t n) {
+  size_t i = 0;
+  while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
+  return i;
+}
+
+/* Map *line:*col of the printed text to src: the one source line whose text, indentation
+ * aside, equals the printed line's. False when there is no such line or several. */
+static bool locate_in_source(const char* src, const char* printed, int64_t* line, int64_t* col) {
+  size_t pn;
+  const char* p = line_at(printed, *line, &pn);
+  if (!p) return false;
+  size_t pi = indent_of(p, pn);
+  if ((size_t)*col <= pi || pi == pn) return false;
+  int64_t found = 0, found_col = 0, k = 1;
+  for (const char* s = src; *s; ++k) {
+    size_t sn = strcspn(s, "\n"), si = indent_of(s, sn);
+    if (sn - si == pn - pi && memcmp(s + si, p + pi, pn - pi) == 0) {
+      if (found) return false;
+      found = k;
+      found_col = *col - (int64_t)pi + (int64_t)si;
+    }
+    s += sn + (s[sn] == '\n');
+  }
+  if (!found) return false;
+  *line = found;
+  *col = found_col;
+  return true;
+}
+
+/* Print libtir's well-formedness error `message` about ir, parsed from path whose text is
+ * src. */
+static void report_well_formedness(const char* path, const char* src, const void* ir,
+                                   const char* message) {
+  /* "[in function `name`: ]well-formedness: ... at <root>..." */
+  char func_name[256] = "";
+  const char* msg = message;
+  if (strncmp(msg, "in function `", 13) == 0) {
+    const char* end = strchr(msg + 13, '`');
+    if (end && (size_t)(end - msg - 13) < sizeof(func_name)) {
+      memcpy(func_name, msg + 13, (size_t)(end - msg - 13));
+      func_name[end - msg - 13] = '\0';
+      msg = end + 1;
+      if (strncmp(msg, ": ", 2) == 0) msg += 2;
+    }
+  }
+  const char* at = strstr(msg, " at <root>");
+  for (const char* later; at && (later = strstr(at + 1, " at <root>"));) at = later;
+  int what_len = at ? (int)(at - msg) : (int)strlen(msg);
+
+  /* The underlined node's path, relative to the printed object (the module when there is one:
+   * a function of a module is at <root>.functions[<its GlobalVar>]). */
+  void* upath = tvm_ffi_access_path_root();
+  if (tvm_tir_kind_of(ir) == TVM_TIR_KIND_IRModule && func_name[0]) {
+    tvm_tir_global_var_obj* gv = tvm_tir_ir_module_get_global_var(ir, func_name);
+    void* fns = upath ? tvm_ffi_access_path_attr(upath, "functions") : NULL;
+    TVMFFIAny key = tvm_ffi_any_obj(gv);
+    tvm_ffi_release(upath);
+    upath = fns && gv ? tvm_ffi_access_path_extend(fns, TVM_FFI_PATH_MAP_ITEM, &key) : NULL;
+    tvm_ffi_release(fns);
+    tvm_ffi_release(gv);
+  }
+  if (upath && at) upath = path_from_text(upath, at + 4);
+
+  tvm_script_print_options opts;
+  tvm_script_print_options_init(&opts);
+  void* plain = tvm_script_print_obj(ir, &opts);
+  opts.underline_paths = (const void* const*)&upath;
+  opts.num_underline_paths = upath ? 1 : 0;
+  void* marked = tvm_script_print_obj(ir, &opts);
+  tvm_ffi_error_clear(); /* a failure to print only loses the picture, not the error */
+
+  /* The printed program's line:col is the file's when the file is canonical; otherwise the
+   * underlined line, when the file holds exactly one line with its text, gives it. */
+  int64_t line = 0, col = 0;
+  bool canonical = plain && strlen(src) == tvm_ffi_str_view(plain).size + 1 &&
+                   memcmp(src, tvm_ffi_str_cstr(plain), tvm_ffi_str_view(plain).size) == 0;
+  bool located = plain && marked &&
+                 first_caret(tvm_ffi_str_cstr(plain), tvm_ffi_str_cstr(marked), &line, &col) &&
+                 (canonical || locate_in_source(src, tvm_ffi_str_cstr(plain), &line, &col));
+  if (located)
+    fprintf(stderr, "%s:%lld:%lld: error: %.*s\n", path, (long long)line, (long long)col,
+            what_len, msg);
+  else
+    fprintf(stderr, "%s: error: %.*s\n", path, what_len, msg);
+  if (func_name[0] || at)
+    fprintf(stderr, "  %s%s%s%s%s\n", func_name[0] ? "in function `" : "", func_name,
+            func_name[0] ? "`" : "", func_name[0] && at ? ", " : "",
+            at ? at + 1 : "");
+  if (marked) fprintf(stderr, "%s%s\n", canonical ? "" : "(as printed by `tvmc fmt`)\n",
+                      tvm_ffi_str_cstr(marked));
+  tvm_ffi_release(plain);
+  tvm_ffi_release(marked);
+  tvm_ffi_release(upath);
+}
+
+int tvmc_cmd_check(int argc, char** argv) {
+  const char* cmd = "check";
+  const char* path = NULL;
+  for (int i = 1; i < argc; ++i) {
+    if (tvmc_is_help(argv[i])) {
+      fputs(kUsage, stdout);
+      return TVMC_OK;
+    } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+      return tvmc_usage_error(cmd, "unknown option '%s'", argv[i]);
+    } else if (path) {
+      return tvmc_usage_error(cmd, "one FILE only (got '%s' and '%s')", path, argv[i]);
+    } else {
+      path = argv[i];
+    }
+  }
+  if (!path) return tvmc_usage_error(cmd, "missing FILE");
+
+  size_t len;
+  char* src = tvmc_read_file(cmd, path, &len);
+  if (!src) return TVMC_USAGE_ERROR;
+  int status;
+  /* Parse without the parser's own check, to get libtir's error with its access path. */
+  void* ir = tvmc_parse_file(cmd, path, false, &status);
+  if (ir && tvm_tir_verify_well_formed(ir) != 0) {
+    void* err = tvm_ffi_error_take();
+    report_well_formedness(path, src, ir, err ? tvm_ffi_error_message(err) : "unknown error");
+    tvm_ffi_release(err);
+    status = TVMC_PROGRAM_ERROR;
+  } else if (ir) {
+    printf("ok\n");
+  }
+  tvm_ffi_release(ir);
+  free(src);
+  return status;
+}

@@ -1,0 +1,327 @@
+/*
+ * cmd_run.c: `tvmc run`: parse, lower and JIT-compile a kernel (or load it from a library
+ * `tvmc build` wrote), run it on random inputs, check every buffer against the reference
+ * interpreter run on a copy of the same inputs, then time repeated runs.
+ *
+ * The interpreter is exact but slow (it bounds-checks every access), so the check is sized:
+ * below TVMC_CHECK_WORK evaluated IR nodes it runs on the problem as given; above it a kernel
+ * with symbolic sizes is checked at smaller sizes (halved until small enough), and a kernel
+ * with constant sizes is checked on a sample of its outputs (run_sample.c): the outermost
+ * data-parallel loops of the reference run are narrowed to their first iterations and only the
+ * elements that run wrote are compared. The output says which was done.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <tvm/codegen/codegen.h>
+#include <tvm/tir/interp.h>
+#include <tvm/tir/transform.h>
+
+#include "run.h"
+#include "tvmc.h"
+
+/* Interpreter budget of a check in evaluated IR nodes (of the function as written): about 2 s
+ * of interpretation in a Release build (measured: 1e8 to 1.5e8 nodes/s). The environment
+ * variable TVMC_CHECK_WORK overrides it (tests use it to reach the reduced checks on small
+ * problems). */
+#define TVMC_CHECK_WORK 2e8
+
+static double check_budget(void) {
+  const char* env = getenv("TVMC_CHECK_WORK");
+  char* end;
+  double v = env ? strtod(env, &end) : 0;
+  return env && end != env && v > 0 ? v : TVMC_CHECK_WORK;
+}
+
+static const char kUsage[] =
+    "usage: tvmc run FILE [--func NAME] [--shape NAME=VALUE ...] [--repeat N] [--seed S]\n"
+    "                [--no-check] [--lib LIB.so]\n"
+    "\n"
+    "Lower and JIT-compile the kernel, run it on random inputs (non-zero values of each\n"
+    "buffer's dtype; shapes from its signature), check every buffer against the reference\n"
+    "interpreter run on a copy of the same inputs, then time repeated runs and print the\n"
+    "median time, GFLOP/s (float add/sub/mul/fma counted in the lowered loops; n/a when a\n"
+    "trip count is unknown) and GB/s (bytes of all buffer arguments / time).\n"
+    "Large problems are checked at smaller symbolic sizes, or on a sample of the outputs.\n"
+    "\n"
+    "options:\n"
+    "  --func NAME          the function of the module to run (default: the only one, or main)\n"
+    "  --shape NAME=VALUE   bind a symbolic size (a Var in a buffer shape or an integer\n"
+    "                       scalar parameter); repeat for each; every one must be bound\n"
+    "  --repeat N           timed runs (default 10; 0 = no timing)\n"
+    "  --seed S             seed of the random inputs (default 1)\n"
+    "  --no-check           skip the comparison with the interpreter\n"
+    "  --lib LIB.so         run the kernel of a library built by `tvmc build` instead of\n"
+    "                       compiling FILE (FILE still gives the signature and the reference)\n"
+    "\n"
+    "exit status: 1 when a result differs from the interpreter (the first mismatch is\n"
+    "printed with its index and both values), 2 for unbound or unknown --shape names.\n";
+
+enum { MAX_SHAPES = 64 };
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void* a, const void* b) {
+  double x = *(const double*)a, y = *(const double*)b;
+  return (x > y) - (x < y);
+}
+
+/* Exit status for an error the interpreter raised: the program's fault or the tool's. */
+static int interp_error_status(void) {
+  void* err = tvm_ffi_error_take();
+  const char* kind = err ? tvm_ffi_error_kind(err) : "";
+  bool program = strcmp(kind, "IndexError") == 0 || strcmp(kind, "AssertionError") == 0 ||
+                 strcmp(kind, "ValueError") == 0;
+  fprintf(stderr, "tvmc run: the reference interpreter %s: %s: %s\n",
+          program ? "rejected the program on these inputs" : "failed", err ? kind : "Error",
+          err ? tvm_ffi_error_message(err) : "unknown error");
+  if (strcmp(kind, "IndexError") == 0)
+    fprintf(stderr, "  (inputs are random: integers in [-99, 99]; a kernel that indexes with an "
+                    "input needs other inputs than tvmc run makes)\n");
+  tvm_ffi_release(err);
+  return program ? TVMC_PROGRAM_ERROR : TVMC_FAILURE;
+}
+
+/* Run the compiled fn and the interpreter on f_ref with copies of `inputs` and compare every
+ * element, or with `sampled` only the elements the reference run changed: from the inputs, or,
+ * given f_base, from what f_base computes (run_sample.c). *out_compared counts the elements
+ * compared. */
+static int check_on(void* fn, const void* f_ref, const void* f_base, const tvmc_args* inputs,
+                    bool sampled, int64_t* out_compared) {
+  tvmc_args got, want, base;
+  if (!tvmc_args_copy(inputs, &base)) return TVMC_FAILURE;
+  if (!tvmc_args_copy(inputs, &got)) {
+    tvmc_args_free(&base);
+    return TVMC_FAILURE;
+  }
+  if (!tvmc_args_copy(inputs, &want)) {
+    tvmc_args_free(&base);
+    tvmc_args_free(&got);
+    return TVMC_FAILURE;
+  }
+  /* The interpreter first: inputs it rejects (an out-of-bounds index read from an input, say)
+   * would make the compiled kernel touch memory it must not. */
+  int status = TVMC_OK;
+  TVMFFIAny ret = tvm_ffi_any_none();
+  if (tvm_tir_interp_run(f_ref, NULL, want.args, want.n, &ret) != 0)
+    status = interp_error_status();
+  tvm_ffi_any_release(&ret);
+  if (status == TVMC_OK && f_base && tvm_tir_interp_run(f_base, NULL, base.args, base.n, &ret) != 0)
+    status = interp_error_status();
+  tvm_ffi_any_release(&ret);
+  if (status == TVMC_OK && tvm_ffi_function_call(fn, got.args, got.n, &ret) != 0) {
+    tvmc_report_error("run", "the compiled kernel failed");
+    status = TVMC_FAILURE;
+  }
+  tvm_ffi_any_release(&ret);
+  *out_compared = 0;
+  if (status == TVMC_OK &&
+      tvmc_args_compare(&got, &want, sampled ? &base : NULL, out_compared) != 0)
+    status = TVMC_PROGRAM_ERROR;
+  tvmc_args_free(&base);
+  tvmc_args_free(&got);
+  tvmc_args_free(&want);
+  return status;
+}
+
+/* ", n=64, m=32" of bindings into out. */
+static void format_bindings(const void* bindings, tvm_ffi_strbuf* out) {
+  const TVMFFIAny *key, *val;
+  for (int64_t pos = 0; (pos = tvm_ffi_map_next(bindings, pos, &key, &val)) >= 0;)
+    tvm_ffi_strbuf_printf(out, "%s%s=%lld", out->size ? ", " : "",
+                          tvm_ffi_str_cstr(((const tvm_tir_var_obj*)key->v_obj)->name_hint),
+                          (long long)val->v_int64);
+}
+
+/* The check, sized as the file comment says: the work is counted on f itself, which is what
+ * the interpreter runs (before lowering, a vectorized loop is still a loop of scalar
+ * iterations). Prints one "check: ..." line on success. */
+static int check(void* fn, const tvm_tir_prim_func_obj* f, const void* bindings,
+                 const tvmc_args* inputs, unsigned seed) {
+  int64_t compared = 0;
+  double budget = check_budget();
+  tvmc_counts full;
+  if (tvmc_count_ops(f, bindings, &full) != 0) {
+    tvmc_report_error("run", "cannot estimate the cost of the check");
+    return TVMC_FAILURE;
+  }
+  if (!full.known || full.work <= budget) {
+    int status = check_on(fn, f, NULL, inputs, false, &compared);
+    if (status == TVMC_OK)
+      printf("check: ok (%lld elements match the reference interpreter)\n", (long long)compared);
+    return status;
+  }
+  /* Symbolic sizes: shrink them until the reference run is affordable. */
+  void* small = NULL;
+  bool fits = false;
+  for (void* next; !fits && (next = tvmc_bindings_halved(small ? small : bindings));) {
+    tvm_ffi_release(small);
+    small = next;
+    tvmc_counts c;
+    if (tvmc_count_ops(f, small, &c) != 0) {
+      tvm_ffi_release(small);
+      tvmc_report_error("run", "cannot count the operations at smaller sizes");
+      return TVMC_FAILURE;
+    }
+    if (!c.known) break;
+    fits = c.work <= budget;
+  }
+  if (fits) {
+    tvmc_args small_args;
+    int status = TVMC_FAILURE;
+    if (tvmc_args_make("run", f, small, seed, &small_args)) {
+      status = check_on(fn, f, NULL, &small_args, false, &compared);
+      tvmc_args_free(&small_args);
+    }
+    if (status == TVMC_OK) {
+      tvm_ffi_strbuf at = {0};
+      format_bindings(small, &at);
+      printf("check: ok at the smaller sizes %s (%lld elements match the reference "
+             "interpreter, which is too slow for the sizes given)\n",
+             tvm_ffi_strbuf_cstr(&at), (long long)compared);
+      tvm_ffi_strbuf_free(&at);
+    }
+    tvm_ffi_release(small);
+    return status;
+  }
+  tvm_ffi_release(small);
+  /* Constant sizes: a sample of the outputs. */
+  char what[256];
+  void* base;
+  void* narrowed = tvmc_sample_func(f, full.work, budget, what, sizeof(what), &base);
+  if (narrowed) {
+    int status = check_on(fn, narrowed, base, inputs, true, &compared);
+    tvm_ffi_release(narrowed);
+    tvm_ffi_release(base);
+    if (status == TVMC_OK)
+      printf("check: ok on a sample: %lld output elements (%s) match the reference "
+             "interpreter; the rest was not checked\n",
+             (long long)compared, what);
+    return status;
+  }
+  tvm_ffi_error_clear();
+  fprintf(stderr,
+          "tvmc run: checking the whole problem with the reference interpreter: %.1e IR nodes "
+          "to evaluate, about %.1f s in a Release build (--no-check skips it)\n",
+          full.work, full.work / 1e8);
+  int status = check_on(fn, f, NULL, inputs, false, &compared);
+  if (status == TVMC_OK)
+    printf("check: ok (%lld elements match the reference interpreter)\n", (long long)compared);
+  return status;
+}
+
+/* Time `repeat` runs after a warm-up; prints the result line. */
+static int time_runs(void* fn, const char* name, const tvmc_args* args, int64_t repeat,
+                     const tvmc_counts* counts) {
+  double* t = calloc((size_t)repeat, sizeof(double));
+  if (!t) return TVMC_FAILURE;
+  TVMFFIAny ret = tvm_ffi_any_none();
+  for (int64_t r = -1; r < repeat; ++r) {
+    double start = now_s();
+    if (tvm_ffi_function_call(fn, args->args, args->n, &ret) != 0) {
+      free(t);
+      tvmc_report_error("run", "the compiled kernel failed");
+      return TVMC_FAILURE;
+    }
+    tvm_ffi_any_release(&ret);
+    if (r >= 0) t[r] = now_s() - start;
+  }
+  qsort(t, (size_t)repeat, sizeof(double), cmp_double);
+  double median = repeat % 2 ? t[repeat / 2] : 0.5 * (t[repeat / 2 - 1] + t[repeat / 2]);
+  free(t);
+  double bytes = tvmc_args_bytes(args);
+  char flops[64] = "n/a GFLOP/s";
+  if (counts->known && median > 0)
+    snprintf(flops, sizeof(flops), "%.2f GFLOP/s (%.0f flops)", counts->flops / median * 1e-9,
+             counts->flops);
+  printf("%s: median %.4g ms over %lld runs; %s, %.2f GB/s (%.0f bytes)\n", name, median * 1e3,
+         (long long)repeat, flops, median > 0 ? bytes / median * 1e-9 : 0.0, bytes);
+  return TVMC_OK;
+}
+
+int tvmc_cmd_run(int argc, char** argv) {
+  const char* cmd = "run";
+  const char *path = NULL, *func = NULL, *lib = NULL, *value;
+  const char* shapes[MAX_SHAPES];
+  int num_shapes = 0;
+  int64_t repeat = 10, seed = 1;
+  bool no_check = false;
+  for (int i = 1; i < argc; ++i) {
+    int r;
+    if (tvmc_is_help(argv[i])) {
+      fputs(kUsage, stdout);
+      return TVMC_OK;
+    } else if (strcmp(argv[i], "--no-check") == 0) {
+      no_check = true;
+    } else if ((r = tvmc_flag_value(cmd, argc, argv, &i, "--func", NULL, &func)) != 0 ||
+               (r = tvmc_flag_value(cmd, argc, argv, &i, "--lib", NULL, &lib)) != 0) {
+      if (r < 0) return TVMC_USAGE_ERROR;
+    } else if ((r = tvmc_flag_value(cmd, argc, argv, &i, "--shape", NULL, &value)) != 0) {
+      if (r < 0) return TVMC_USAGE_ERROR;
+      if (num_shapes == MAX_SHAPES) return tvmc_usage_error(cmd, "too many --shape options");
+      shapes[num_shapes++] = value;
+    } else if ((r = tvmc_flag_value(cmd, argc, argv, &i, "--repeat", NULL, &value)) != 0) {
+      if (r < 0 || !tvmc_parse_int(cmd, "--repeat", value, &repeat)) return TVMC_USAGE_ERROR;
+      if (repeat < 0 || repeat > 1000000)
+        return tvmc_usage_error(cmd, "--repeat must be in [0, 1000000], got %s", value);
+    } else if ((r = tvmc_flag_value(cmd, argc, argv, &i, "--seed", NULL, &value)) != 0) {
+      if (r < 0 || !tvmc_parse_int(cmd, "--seed", value, &seed)) return TVMC_USAGE_ERROR;
+    } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+      return tvmc_usage_error(cmd, "unknown option '%s'", argv[i]);
+    } else if (path) {
+      return tvmc_usage_error(cmd, "one FILE only (got '%s' and '%s')", path, argv[i]);
+    } else {
+      path = argv[i];
+    }
+  }
+  if (!path) return tvmc_usage_error(cmd, "missing FILE");
+  if (lib && access(lib, R_OK) != 0) {
+    fprintf(stderr, "tvmc run: cannot open '%s': %s\n", lib, strerror(errno));
+    return TVMC_USAGE_ERROR;
+  }
+
+  int status;
+  void* ir = tvmc_parse_file(cmd, path, true, &status);
+  if (!ir) return status;
+  tvm_tir_prim_func_obj* f = tvmc_select_func(cmd, path, ir, func);
+  tvm_ffi_release(ir);
+  if (!f) return TVMC_USAGE_ERROR;
+  const char* name = tvm_tir_func_global_symbol(f);
+  void* bindings = tvmc_bind_shapes(cmd, f, shapes, num_shapes);
+  void *lowered = NULL, *mod = NULL, *fn = NULL;
+  tvmc_args args = {0};
+  tvmc_counts counts = {0};
+  status = TVMC_FAILURE;
+  if (!bindings) {
+    status = TVMC_USAGE_ERROR;
+  } else if (!(lowered = tvm_tir_lower(f, NULL))) {
+    tvmc_report_error(cmd, "lowering failed");
+  } else if (tvmc_count_ops(lowered, bindings, &counts) != 0) {
+    tvmc_report_error(cmd, "cannot count the operations");
+  } else if (!(mod = lib ? tvm_ffi_module_load_file(lib) : tvm_codegen_build(lowered, "llvm", NULL))) {
+    tvmc_report_error(cmd, lib ? "cannot load the library" : "compilation failed");
+  } else if (tvm_ffi_module_get_function(mod, name, false, &fn) != 0 || !fn) {
+    if (tvm_ffi_error_pending())
+      tvmc_report_error(cmd, "cannot get the kernel");
+    else
+      fprintf(stderr, "tvmc run: %s has no function `%s`\n", lib ? lib : "the compiled module",
+              name);
+  } else if (tvmc_args_make(cmd, f, bindings, (unsigned)seed, &args)) {
+    status = no_check ? TVMC_OK : check(fn, f, bindings, &args, (unsigned)seed);
+    if (status == TVMC_OK && repeat > 0) status = time_runs(fn, name, &args, repeat, &counts);
+  }
+  tvmc_args_free(&args);
+  tvm_ffi_release(fn);
+  tvm_ffi_release(mod);
+  tvm_ffi_release(lowered);
+  tvm_ffi_release(bindings);
+  tvm_ffi_release(f);
+  return status;
+}

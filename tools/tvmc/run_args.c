@@ -1,0 +1,436 @@
+/*
+ * run_args.c: binding symbolic sizes, random arguments for a PrimFunc's signature and the
+ * comparison of results (run.h).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <tvm/tir/tir.h>
+#include <tvm/tir/visit.h>
+
+#include "run.h"
+#include "tvmc.h"
+
+/* ---- Symbols of a signature ----------------------------------------------------------------- */
+enum { MAX_SYMBOLS = 64 };
+typedef struct {
+  int n;
+  const tvm_tir_var_obj* var[MAX_SYMBOLS];
+  bool in_shape[MAX_SYMBOLS]; /* a buffer dimension uses it (so it must be positive) */
+} symbols;
+
+static void add_symbol(symbols* s, const tvm_tir_var_obj* var, bool in_shape) {
+  for (int k = 0; k < s->n; ++k)
+    if (s->var[k] == var) {
+      s->in_shape[k] |= in_shape;
+      return;
+    }
+  if (s->n < MAX_SYMBOLS) {
+    s->var[s->n] = var;
+    s->in_shape[s->n++] = in_shape;
+  }
+}
+
+static int collect_var(tvm_tir_visitor* v, const void* node) {
+  add_symbol(v->ctx, node, true);
+  return TVM_TIR_VISIT_CONTINUE;
+}
+
+static const tvm_tir_buffer_obj* param_buffer(const tvm_tir_prim_func_obj* f, int64_t k) {
+  TVMFFIAny key = tvm_ffi_any_obj(tvm_tir_array_at(f->params, k));
+  const TVMFFIAny* b = tvm_ffi_map_get(f->buffer_map, &key);
+  return b ? (const void*)b->v_obj : NULL;
+}
+
+static bool is_int_dtype(DLDataType t) { return t.code == kDLInt || t.code == kDLUInt; }
+
+/* The integer symbols of f's signature: Vars in buffer shapes, then integer scalar params. */
+static int collect_symbols(const tvm_tir_prim_func_obj* f, symbols* s) {
+  memset(s, 0, sizeof(*s));
+  tvm_tir_visitor v = {0};
+  v.pre[TVM_TIR_KIND_Var] = v.pre[TVM_TIR_KIND_SizeVar] = collect_var;
+  v.ctx = s;
+  int rc = 0;
+  int64_t n = tvm_tir_array_size(f->params);
+  for (int64_t k = 0; k < n && rc == 0; ++k) {
+    const tvm_tir_buffer_obj* b = param_buffer(f, k);
+    if (b) rc = tvm_tir_visit(&v, b->shape);
+  }
+  tvm_tir_visitor_free(&v);
+  for (int64_t k = 0; k < n; ++k) {
+    const tvm_tir_var_obj* p = tvm_tir_array_at(f->params, k);
+    if (!param_buffer(f, k) && is_int_dtype(tvm_tir_expr_dtype(p))) add_symbol(s, p, false);
+  }
+  return rc;
+}
+
+static const char* var_name(const tvm_tir_var_obj* v) { return tvm_ffi_str_cstr(v->name_hint); }
+
+static const char* func_name(const tvm_tir_prim_func_obj* f) {
+  const char* s = tvm_tir_func_global_symbol(f);
+  return s ? s : "main";
+}
+
+void* tvmc_bind_shapes(const char* cmd, const tvm_tir_prim_func_obj* func, const char** items,
+                       int num_items) {
+  symbols s;
+  if (collect_symbols(func, &s) != 0) {
+    tvmc_report_error(cmd, "cannot read the function's signature");
+    return NULL;
+  }
+  tvm_ffi_strbuf names = {0};
+  for (int k = 0; k < s.n; ++k) tvm_ffi_strbuf_printf(&names, "%s%s", k ? ", " : "", var_name(s.var[k]));
+  void* dict = tvm_ffi_dict_new();
+  bool ok = dict != NULL;
+  for (int i = 0; ok && i < num_items; ++i) {
+    const char* eq = strchr(items[i], '=');
+    int64_t value;
+    if (!eq || eq == items[i]) {
+      tvmc_usage_error(cmd, "--shape expects NAME=VALUE, got '%s'", items[i]);
+      ok = false;
+      break;
+    }
+    if (!tvmc_parse_int(cmd, "--shape", eq + 1, &value)) {
+      ok = false;
+      break;
+    }
+    size_t len = (size_t)(eq - items[i]);
+    bool found = false;
+    for (int k = 0; ok && k < s.n; ++k) {
+      const char* nm = var_name(s.var[k]);
+      if (strlen(nm) != len || memcmp(nm, items[i], len) != 0) continue;
+      found = true;
+      if (s.in_shape[k] && value <= 0) {
+        tvmc_usage_error(cmd, "--shape %s: a size must be positive", items[i]);
+        ok = false;
+      }
+      TVMFFIAny key = tvm_ffi_any_obj(s.var[k]), val = tvm_ffi_any_int(value);
+      if (ok && tvm_ffi_dict_set(dict, &key, &val) != 0) ok = false;
+    }
+    if (ok && !found) {
+      if (s.n)
+        tvmc_usage_error(cmd, "--shape %s: `%s` has no symbolic size named `%.*s` (it has: %s)",
+                         items[i], func_name(func), (int)len, items[i],
+                         tvm_ffi_strbuf_cstr(&names));
+      else
+        tvmc_usage_error(cmd, "--shape %s: `%s` has no symbolic sizes (its shapes are constant)",
+                         items[i], func_name(func));
+      ok = false;
+    }
+  }
+  if (ok) {
+    tvm_ffi_strbuf unbound = {0};
+    for (int k = 0; k < s.n; ++k) {
+      TVMFFIAny key = tvm_ffi_any_obj(s.var[k]);
+      if (!tvm_ffi_map_get(dict, &key))
+        tvm_ffi_strbuf_printf(&unbound, "%s%s", unbound.size ? ", " : "", var_name(s.var[k]));
+    }
+    if (unbound.size) {
+      tvmc_usage_error(cmd, "`%s` has symbolic sizes; bind %s with --shape NAME=VALUE",
+                       func_name(func), tvm_ffi_strbuf_cstr(&unbound));
+      ok = false;
+    }
+    tvm_ffi_strbuf_free(&unbound);
+  }
+  tvm_ffi_strbuf_free(&names);
+  if (!ok) {
+    if (tvm_ffi_error_pending()) tvmc_report_error(cmd, "cannot bind the sizes");
+    tvm_ffi_release(dict);
+    return NULL;
+  }
+  return dict;
+}
+
+void* tvmc_bindings_halved(const void* bindings) {
+  void* dict = tvm_ffi_dict_new();
+  bool changed = false;
+  const TVMFFIAny *key, *val;
+  for (int64_t pos = 0; dict && (pos = tvm_ffi_map_next(bindings, pos, &key, &val)) >= 0;) {
+    int64_t v = 0;
+    tvm_ffi_any_as_int(val, &v);
+    /* Keep v mod 64, so divisibility the kernel may rely on (n % 8 == 0) still holds. */
+    int64_t r = v % 64, k = v / 64, smaller = r + 64 * (k / 2);
+    if (v > 0 && smaller >= 1 && smaller < v) {
+      v = smaller;
+      changed = true;
+    }
+    TVMFFIAny nv = tvm_ffi_any_int(v);
+    if (tvm_ffi_dict_set(dict, key, &nv) != 0) {
+      tvm_ffi_release(dict);
+      return NULL;
+    }
+  }
+  if (!changed) {
+    tvm_ffi_release(dict);
+    return NULL;
+  }
+  return dict;
+}
+
+/* ---- Random arguments ----------------------------------------------------------------------- */
+static uint64_t next_random(uint64_t* state) { /* splitmix64 */
+  uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/* A random non-zero integer in [-range, range] (in [1, range] when unsigned). */
+static int64_t random_int(uint64_t* st, int64_t range, bool is_unsigned) {
+  if (is_unsigned) return 1 + (int64_t)(next_random(st) % (uint64_t)range);
+  int64_t r = (int64_t)(next_random(st) % (uint64_t)(2 * range)) - range;
+  return r >= 0 ? r + 1 : r; /* skip 0: [-range, -1] u [1, range] */
+}
+
+/* A random element of the scalar type t at p. Floats are k/16 (exact in every float type, so
+ * sums and products of a few of them are exact and results compare tightly). */
+static void random_elem(DLDataType t, uint64_t* st, char* p) {
+  if (t.code == kDLFloat || t.code == kDLBfloat) {
+    float x = (float)random_int(st, 64, false) / 16.0f;
+    if (t.code == kDLBfloat) {
+      uint32_t u;
+      memcpy(&u, &x, 4);
+      uint16_t hi = (uint16_t)(u >> 16);
+      memcpy(p, &hi, 2);
+    } else if (t.bits == 16) {
+      _Float16 h = (_Float16)x;
+      memcpy(p, &h, 2);
+    } else if (t.bits == 32) {
+      memcpy(p, &x, 4);
+    } else {
+      double d = x;
+      memcpy(p, &d, 8);
+    }
+    return;
+  }
+  int64_t v = t.bits == 1 ? (int64_t)(next_random(st) & 1) : random_int(st, 99, t.code == kDLUInt);
+  switch (t.bits) {
+    case 64: memcpy(p, &v, 8); break;
+    case 32: { int32_t x = (int32_t)v; memcpy(p, &x, 4); break; }
+    case 16: { int16_t x = (int16_t)v; memcpy(p, &x, 2); break; }
+    default: { int8_t x = (int8_t)v; memcpy(p, &x, 1); break; }
+  }
+}
+
+static DLDataType scalar_of(DLDataType t) {
+  t.lanes = 1;
+  return t;
+}
+
+static size_t elem_bytes(DLDataType t) {
+  int64_t b = tvm_ffi_dtype_bytes(scalar_of(t));
+  return b > 0 ? (size_t)b : 1;
+}
+
+bool tvmc_args_make(const char* cmd, const tvm_tir_prim_func_obj* func, const void* bindings,
+                    unsigned seed, tvmc_args* out) {
+  memset(out, 0, sizeof(*out));
+  uint64_t st = seed;
+  int64_t n = tvm_tir_array_size(func->params);
+  if (n > TVMC_MAX_PARAMS) {
+    fprintf(stderr, "tvmc %s: `%s` has %lld parameters; at most %d are supported\n", cmd,
+            func_name(func), (long long)n, TVMC_MAX_PARAMS);
+    return false;
+  }
+  out->n = (int)n;
+  for (int k = 0; k < out->n; ++k) {
+    const tvm_tir_var_obj* p = tvm_tir_array_at(func->params, k);
+    const tvm_tir_buffer_obj* b = param_buffer(func, k);
+    out->name[k] = b ? tvm_tir_buffer_name(b) : var_name(p);
+    if (!b) {
+      DLDataType t = tvm_tir_expr_dtype(p);
+      int64_t v;
+      if (t.code == kDLFloat || t.code == kDLBfloat) {
+        out->args[k] = tvm_ffi_any_float((double)random_int(&st, 64, false) / 16.0);
+      } else if (is_int_dtype(t) && tvmc_eval_int(p, bindings, &v)) {
+        out->args[k] = tvm_ffi_any_int(v);
+      } else {
+        fprintf(stderr,
+                "tvmc %s: parameter `%s` of `%s` is a handle without a buffer "
+                "(T.match_buffer it); cannot make an argument for it\n",
+                cmd, var_name(p), func_name(func));
+        tvmc_args_free(out);
+        return false;
+      }
+      continue;
+    }
+    int ndim = (int)tvm_tir_buffer_ndim(b);
+    if (ndim > TVMC_MAX_NDIM || tvm_tir_array_size(b->strides) != 0) {
+      fprintf(stderr, "tvmc %s: buffer `%s`: %s are not supported by tvmc run\n", cmd,
+              out->name[k], ndim > TVMC_MAX_NDIM ? "more than 16 dimensions" : "explicit strides");
+      tvmc_args_free(out);
+      return false;
+    }
+    int64_t numel = 1;
+    for (int d = 0; d < ndim; ++d) {
+      int64_t v;
+      if (!tvmc_eval_int(tvm_tir_array_at(b->shape, d), bindings, &v) || v < 0) {
+        fprintf(stderr, "tvmc %s: cannot compute dimension %d of buffer `%s` from the bound sizes\n",
+                cmd, d, out->name[k]);
+        tvmc_args_free(out);
+        return false;
+      }
+      out->shape[k][d] = v;
+      numel *= v;
+    }
+    int64_t offset = 0; /* a symbolic elem_offset is bound to 0 */
+    if (!tvmc_eval_int(b->elem_offset, bindings, &offset) || offset < 0) offset = 0;
+    DLDataType et = scalar_of(b->dtype);
+    size_t esize = elem_bytes(et);
+    size_t scalars = (size_t)numel * b->dtype.lanes;
+    size_t bytes = (size_t)offset * b->dtype.lanes * esize + scalars * esize;
+    out->nbytes[k] = bytes;
+    if (posix_memalign(&out->data[k], 64, bytes ? (bytes + 63) / 64 * 64 : 64) != 0) {
+      out->data[k] = NULL;
+      fprintf(stderr, "tvmc %s: out of memory for buffer `%s` (%zu bytes)\n", cmd, out->name[k],
+              bytes);
+      tvmc_args_free(out);
+      return false;
+    }
+    for (size_t e = 0; e < bytes / esize; ++e) random_elem(et, &st, (char*)out->data[k] + e * esize);
+    DLTensor* t = &out->t[k];
+    t->data = out->data[k];
+    t->device = (DLDevice){kDLCPU, 0};
+    t->ndim = ndim;
+    t->dtype = b->dtype;
+    t->shape = out->shape[k];
+    t->strides = NULL;
+    t->byte_offset = (uint64_t)offset * b->dtype.lanes * esize;
+    out->args[k] = tvm_ffi_any_dltensor(t);
+  }
+  return true;
+}
+
+bool tvmc_args_copy(const tvmc_args* src, tvmc_args* dst) {
+  *dst = *src;
+  for (int k = 0; k < src->n; ++k) dst->data[k] = NULL;
+  for (int k = 0; k < src->n; ++k) {
+    if (!src->data[k]) continue;
+    size_t alloc = src->nbytes[k] ? (src->nbytes[k] + 63) / 64 * 64 : 64;
+    if (posix_memalign(&dst->data[k], 64, alloc) != 0) {
+      dst->data[k] = NULL;
+      tvmc_args_free(dst);
+      return false;
+    }
+    memcpy(dst->data[k], src->data[k], src->nbytes[k]);
+    dst->t[k].data = dst->data[k];
+    dst->t[k].shape = dst->shape[k];
+    dst->args[k] = tvm_ffi_any_dltensor(&dst->t[k]);
+  }
+  return true;
+}
+
+void tvmc_args_free(tvmc_args* a) {
+  for (int k = 0; k < a->n; ++k) {
+    free(a->data[k]);
+    a->data[k] = NULL;
+  }
+}
+
+double tvmc_args_bytes(const tvmc_args* a) {
+  double total = 0;
+  for (int k = 0; k < a->n; ++k)
+    if (a->data[k]) total += (double)(a->nbytes[k] - a->t[k].byte_offset);
+  return total;
+}
+
+/* ---- Comparison ------------------------------------------------------------------------------ */
+static double read_float(DLDataType t, const char* p) {
+  if (t.code == kDLBfloat) {
+    uint16_t hi;
+    memcpy(&hi, p, 2);
+    uint32_t u = (uint32_t)hi << 16;
+    float x;
+    memcpy(&x, &u, 4);
+    return x;
+  }
+  if (t.bits == 16) {
+    _Float16 h;
+    memcpy(&h, p, 2);
+    return (double)h;
+  }
+  if (t.bits == 32) {
+    float x;
+    memcpy(&x, p, 4);
+    return x;
+  }
+  double d;
+  memcpy(&d, p, 8);
+  return d;
+}
+
+static int64_t read_int(DLDataType t, const char* p) {
+  switch (t.bits) {
+    case 64: { int64_t x; memcpy(&x, p, 8); return x; }
+    case 32: { int32_t x; memcpy(&x, p, 4); return t.code == kDLUInt ? (int64_t)(uint32_t)x : x; }
+    case 16: { int16_t x; memcpy(&x, p, 2); return t.code == kDLUInt ? (int64_t)(uint16_t)x : x; }
+    default: { int8_t x; memcpy(&x, p, 1); return t.code == kDLUInt ? (int64_t)(uint8_t)x : x; }
+  }
+}
+
+static double tolerance(DLDataType t) {
+  if (t.code == kDLBfloat) return 2e-2;
+  return t.bits == 16 ? 1e-2 : t.bits == 32 ? 1e-4 : 1e-9;
+}
+
+/* "[i, j]" of the flat scalar index e of tensor t. */
+static void format_index(const DLTensor* t, size_t e, tvm_ffi_strbuf* out) {
+  size_t elem = e / t->dtype.lanes;
+  int64_t idx[TVMC_MAX_NDIM];
+  for (int d = t->ndim - 1; d >= 0; --d) {
+    int64_t n = t->shape[d] > 0 ? t->shape[d] : 1;
+    idx[d] = (int64_t)(elem % (size_t)n);
+    elem /= (size_t)n;
+  }
+  tvm_ffi_strbuf_putc(out, '[');
+  for (int d = 0; d < t->ndim; ++d) tvm_ffi_strbuf_printf(out, "%s%lld", d ? ", " : "", (long long)idx[d]);
+  tvm_ffi_strbuf_putc(out, ']');
+  if (t->dtype.lanes > 1) tvm_ffi_strbuf_printf(out, " lane %zu", e % t->dtype.lanes);
+}
+
+int64_t tvmc_args_compare(const tvmc_args* got, const tvmc_args* want, const tvmc_args* init,
+                          int64_t* out_compared) {
+  int64_t bad = 0;
+  for (int k = 0; k < got->n; ++k) {
+    if (!got->data[k]) continue;
+    DLDataType t = scalar_of(got->t[k].dtype);
+    size_t es = elem_bytes(t), off = got->t[k].byte_offset;
+    size_t count = (got->nbytes[k] - off) / es;
+    bool is_float = t.code == kDLFloat || t.code == kDLBfloat;
+    int64_t bad_here = 0;
+    for (size_t e = 0; e < count; ++e) {
+      const char* x = (const char*)got->data[k] + off + e * es;
+      const char* y = (const char*)want->data[k] + off + e * es;
+      if (init && memcmp(y, (const char*)init->data[k] + off + e * es, es) == 0) continue;
+      ++*out_compared;
+      bool same;
+      double u = 0, v = 0;
+      if (is_float) {
+        u = read_float(t, x);
+        v = read_float(t, y);
+        same = u == v || (isnan(u) && isnan(v)) ||
+               fabs(u - v) <= tolerance(t) * fmax(1.0, fmax(fabs(u), fabs(v)));
+      } else {
+        same = memcmp(x, y, es) == 0;
+      }
+      if (same) continue;
+      if (bad + bad_here == 0) {
+        tvm_ffi_strbuf where = {0};
+        format_index(&got->t[k], e, &where);
+        if (is_float)
+          printf("check FAILED: %s%s: compiled %.9g, interpreter %.9g (relative tolerance %g)\n",
+                 got->name[k], tvm_ffi_strbuf_cstr(&where), u, v, tolerance(t));
+        else
+          printf("check FAILED: %s%s: compiled %lld, interpreter %lld\n", got->name[k],
+                 tvm_ffi_strbuf_cstr(&where), (long long)read_int(t, x), (long long)read_int(t, y));
+        tvm_ffi_strbuf_free(&where);
+      }
+      bad_here++;
+    }
+    if (bad_here)
+      printf("  %s: %lld of %zu elements differ\n", got->name[k], (long long)bad_here, count);
+    bad += bad_here;
+  }
+  return bad;
+}
