@@ -19,6 +19,7 @@ tvm_codegen_options tvm_codegen_options_default(void) {
   tvm_codegen_options o;
   o.opt_level = 3;
   o.fast_math = false;
+  o.fp_contract = true;
   o.host_cpu = true;
   return o;
 }

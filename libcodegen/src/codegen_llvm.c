@@ -299,10 +299,13 @@ static LLVMValueRef e_cast(cg_state* s, const void* e) {
   return v ? convert(s, v, n->value->dtype, n->expr.dtype) : NULL;
 }
 
-/* Float fast-math flags only when the user asked for them. */
+/* Float fast-math flags: all of them only when the user asked; otherwise just `contract`
+ * (fp_contract, on by default as in gcc and upstream TVM), which lets a * b + c become one
+ * FMA (one rounding instead of two) and nothing else. */
 static LLVMValueRef fm(cg_state* s, LLVMValueRef v) {
-  if (s->opts->fast_math && v && LLVMIsAInstruction(v) && LLVMCanValueUseFastMathFlags(v))
-    LLVMSetFastMathFlags(v, LLVMFastMathAll);
+  if (!v || !LLVMIsAInstruction(v) || !LLVMCanValueUseFastMathFlags(v)) return v;
+  if (s->opts->fast_math) LLVMSetFastMathFlags(v, LLVMFastMathAll);
+  else if (s->opts->fp_contract) LLVMSetFastMathFlags(v, LLVMFastMathAllowContract);
   return v;
 }
 

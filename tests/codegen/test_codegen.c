@@ -722,8 +722,9 @@ TEST(jit_module_of_functions) {
   RELEASE(mod, g);
 }
 
-/* Options: fast-math flags appear only when asked for; O0 and no host CPU still compute the same.
- */
+/* Options: fast-math flags appear only when asked for (by default float operations carry only
+ * `contract`, for FMA fusion, which fp_contract = false removes); O0 and no host CPU still
+ * compute the same. */
 TEST(options) {
   void* f = make_softmax();
   void* g = tvm_tir_lower(f, NULL);
@@ -731,7 +732,14 @@ TEST(options) {
   TVMFFIAny ir = tvm_ffi_any_none();
   TVMFFIByteArray text;
   CHECK_OK(tvm_codegen_emit_llvm_ir(g, &o, &ir));
-  if (tvm_ffi_any_as_bytes(&ir, &text)) CHECK(strstr(text.data, " fast ") == NULL);
+  if (tvm_ffi_any_as_bytes(&ir, &text)) {
+    CHECK(strstr(text.data, " fast ") == NULL);
+    CHECK(strstr(text.data, " contract ") != NULL);
+  }
+  tvm_ffi_any_release(&ir);
+  o.fp_contract = false;
+  CHECK_OK(tvm_codegen_emit_llvm_ir(g, &o, &ir));
+  if (tvm_ffi_any_as_bytes(&ir, &text)) CHECK(strstr(text.data, "contract") == NULL);
   tvm_ffi_any_release(&ir);
   o.fast_math = true;
   CHECK_OK(tvm_codegen_emit_llvm_ir(g, &o, &ir));

@@ -82,6 +82,10 @@ const char* tvm_codegen_version(void);
 typedef struct {
   int opt_level;  /* 0..3: the LLVM pipeline default<On>; default 3 */
   bool fast_math; /* fast-math flags on float operations; default off */
+  /* Allow fusing a float multiply and add into an FMA (LLVM's `contract` flag alone, like
+   * gcc's -ffp-contract=fast); results may differ from separate roundings in the last bit.
+   * Default on. */
+  bool fp_contract;
   bool host_cpu;  /* use the host CPU name and features (AVX2, FMA, ...); default on */
 } tvm_codegen_options;
 
