@@ -19,9 +19,9 @@
  * Medians of repeated runs after one warm-up run; results are checked against the gcc baselines
  * (normwise relative difference max|ours - gcc| / max|gcc| <= 1e-3, else "CHECK FAILED"; the
  * inputs are small multiples of 1/64, so every matmul sum here is exact in float32 and any
- * indexing mistake shows). libcodegen does not contract a*b+c into FMA (no fast-math by default);
- * gcc does with -march=native (-ffp-contract=fast is its GNU C default); the scheduled matmul
- * asks for it with T.fma.
+ * indexing mistake shows). Both libcodegen (its fp_contract option, on by default) and gcc
+ * (-ffp-contract=fast is its GNU C default) contract a*b+c into FMA; the scheduled matmul also
+ * writes T.fma explicitly.
  * `codegen_bench --print-script` prints the scheduled matmul of examples/matmul.py as TVMScript;
  * `--check-example` tells whether that file parses to it (structural equality; a line under the
  * table says the same).

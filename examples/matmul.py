@@ -29,9 +29,10 @@
 #                           4-cycle latency.
 #   i1, j1                  write the finished tile to C, once.
 #
-# T.fma(a, b, c) is a * b + c with one rounding. It is written out because the code generator
-# does not contract a * b + c by itself (no fast-math by default), and an FMA does the multiply
-# and the add in one instruction.
+# T.fma(a, b, c) is a * b + c with one rounding: one instruction for the multiply and the add.
+# The code generator also fuses a plain `C_local[ii, jj] + A[...] * B_panel[k, jj]` into an FMA
+# (its fp_contract option, on by default), which runs as fast; writing T.fma states the intent
+# and does not depend on that option.
 #
 # Run:   build/tools/tvmc run examples/matmul.py
 # Build: build/tools/tvmc build examples/matmul.py -o matmul.so
