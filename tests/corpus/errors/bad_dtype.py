@@ -1,0 +1,7 @@
+# expect: ValueError 6:25
+from tvm.script import tirx as T
+
+
+@T.prim_func
+def f(A: T.Buffer((4,), "floaty32")):
+    A[0] = T.float32(0)

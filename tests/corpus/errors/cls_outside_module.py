@@ -1,0 +1,8 @@
+# expect: NameError 7:11
+from tvm.script import tirx as T
+
+
+@T.prim_func
+def f(A: T.Buffer((4,), "int32")):
+    cls = Module
+    A[0] = 1

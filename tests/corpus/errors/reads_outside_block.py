@@ -1,0 +1,8 @@
+# expect: ValueError 7:5
+from tvm.script import tirx as T
+
+
+@T.prim_func
+def f(A: T.Buffer((4,), "float32")):
+    T.reads(A[0])
+    A[0] = T.float32(0)

@@ -1,0 +1,10 @@
+# expect: SyntaxError 7:5
+from tvm.script import tirx as T
+
+
+@T.prim_func
+def f(A: T.Buffer((4,), "float32")):
+    try:
+        A[0] = T.float32(0)
+    except Exception:
+        pass

@@ -1,0 +1,9 @@
+# expect: SyntaxError 9:1
+from tvm.script import tirx as T
+
+
+@T.prim_func
+def f(A: T.Buffer((4,), "float32")):
+    for i in range(4):
+        A[i] = T.float32(0)
+      A[0] = T.float32(1)

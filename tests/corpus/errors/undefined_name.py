@@ -1,0 +1,8 @@
+# expect: NameError 8:18
+from tvm.script import tirx as T
+
+
+@T.prim_func
+def f(A: T.Buffer((16,), "float32")):
+    for i in range(16):
+        A[i] = A[j] + T.float32(1)
