@@ -639,7 +639,7 @@ static int b_env_thread(tvm_script_call* call, TVMFFIAny* out) {
 /* tx = T.launch_thread("threadIdx.x", 128) / T.launch_thread(tx, 128) */
 static int b_launch_thread(tvm_script_call* call, TVMFFIAny* out) {
   bound_args a;
-  bool rest;
+  bool rest = false;
   if (scoped_form(call, &rest) != 0 || bind(&a, call, "thread, extent", 2) != 0) return -1;
   tvm_tir_expr_obj* extent = arg_expr(&a, 1);
   tvm_tir_var_obj* var = extent ? tvm_script_tir_launch_thread_enter(call->builder, target(call),
@@ -653,7 +653,7 @@ static int b_launch_thread(tvm_script_call* call, TVMFFIAny* out) {
 /* T.attr(node, "key", value) */
 static int b_attr(tvm_script_call* call, TVMFFIAny* out) {
   bound_args a;
-  bool rest;
+  bool rest = false;
   if (scoped_form(call, &rest) != 0 || bind(&a, call, "node, attr_key, value", 3) != 0) return -1;
   const char* key = arg_cstr(&a, 1);
   tvm_tir_expr_obj* value = key ? arg_expr(&a, 2) : NULL;
@@ -665,7 +665,7 @@ static int b_attr(tvm_script_call* call, TVMFFIAny* out) {
 /* buf = T.allocate([n], "float32", "global"[, condition][, annotations=...]) */
 static int b_allocate(tvm_script_call* call, TVMFFIAny* out) {
   bound_args a;
-  bool rest;
+  bool rest = false;
   if (scoped_form(call, &rest) != 0 ||
       bind(&a, call, "extents, dtype, scope=, condition=, annotations=", 5) != 0) {
     return -1;
@@ -690,7 +690,7 @@ static int b_allocate(tvm_script_call* call, TVMFFIAny* out) {
 /* with T.LetStmt(value) as x: / x = T.LetStmt(value) / T.LetStmt(value, var=x) (x defined) */
 static int b_LetStmt(tvm_script_call* call, TVMFFIAny* out) {
   bound_args a;
-  bool rest;
+  bool rest = false;
   if (scoped_form(call, &rest) != 0 || bind(&a, call, "value, *type_annotation=, *var=", 3) != 0) {
     return -1;
   }
@@ -716,7 +716,7 @@ static int b_LetStmt(tvm_script_call* call, TVMFFIAny* out) {
 /* T.realize(A[0:4], "global"[, condition]) */
 static int b_realize(tvm_script_call* call, TVMFFIAny* out) {
   bound_args a;
-  bool rest;
+  bool rest = false;
   if (scoped_form(call, &rest) != 0 || bind(&a, call, "buffer_slice, scope=, condition=", 3) != 0) {
     return -1;
   }
@@ -736,7 +736,7 @@ static int b_realize(tvm_script_call* call, TVMFFIAny* out) {
 /* with T.Assert(condition, "message"): */
 static int b_Assert(tvm_script_call* call, TVMFFIAny* out) {
   bound_args a;
-  bool rest;
+  bool rest = false;
   if (scoped_form(call, &rest) != 0 || bind(&a, call, "condition, message", 2) != 0) return -1;
   tvm_tir_expr_obj* cond = arg_expr(&a, 0);
   tvm_tir_expr_obj* msg = cond ? arg_expr(&a, 1) : NULL;

@@ -352,7 +352,7 @@ static void run_externs(void* fn) {
 TEST(call_extern) {
   void* f = make_externs();
   void* g = tvm_tir_lower(f, NULL);
-  void* m;
+  void* m = NULL;
   void* fn = g ? build_fn_(__LINE__, g, "externs", &m) : NULL;
   if (fn) run_externs(fn);
   RELEASE(fn, m);
