@@ -9,13 +9,13 @@
  * buffered (or the end), so a token pointer is valid only until the next advance(). A lexing
  * error met while parsing ends the parse with that error alone.
  *
- * The docs and arrays of one parse live in an arena (see "The doc arena" below): allocation is a
- * pointer bump and a tree released as a whole is freed without walking it. */
-#include <pthread.h>
+ * The docs and arrays of one parse live in an arena (doc_arena.h): allocation is a pointer bump
+ * and a tree released as a whole is freed without walking it. */
 #include <stdio.h>
 #include <string.h>
 #include <tvm/script/parser.h>
 
+#include "doc_arena.h"
 #include "lex_internal.h"
 
 #define TOK(x) TVM_SCRIPT_TOK_##x
@@ -23,7 +23,6 @@
 #define OP(x) TVM_SCRIPT_OP_##x
 
 typedef tvm_script_doc_obj doc;
-typedef struct doc_arena doc_arena;
 
 typedef struct {
   const char* src;
@@ -48,8 +47,8 @@ typedef struct {
     void* str;
   } * names;
   size_t n_names, names_cap; /* names_cap: a power of two, or 0 (nothing is interned) */
-  doc_arena* arena; /* where docs and arrays are allocated */
-  void* empty;      /* the arena's empty array, shared by every empty array field */
+  tvm_script__doc_arena* arena; /* where docs and arrays are allocated (doc_arena.h) */
+  void* empty; /* the arena's empty array, shared by every empty array field */
 } parser;
 
 enum { FIRST_NAME_SLOTS = 1024 };
@@ -105,346 +104,6 @@ static inline doc* spanned(doc* d, tvm_script_span s) {
   return d;
 }
 
-/* ---------------------------------------------------------------------------------------- */
-/* The doc arena                                                                             */
-/* ---------------------------------------------------------------------------------------- */
-/*
- * Every doc and array of one parse is bump-allocated in the chunks of an arena. They stay
- * ordinary FFI objects (reference counted, weak references work, every algorithm sees the usual
- * layouts, kTVMFFIArray included); only their deleter is the arena's: a dying object releases
- * its fields as usual, but its memory stays in its chunk until every object of the arena has
- * died, and then the chunks are freed together (up to ARENA_POOL_BYTES of them are kept for the
- * next parse: a parse touches ~27 bytes of docs per byte of text, and fresh pages cost more
- * than everything else the parser does).
- *
- * Fast teardown: a parse tree usually dies as a whole, when its root is released. The root's
- * deleter then checks every other live object, newest first (so parents before children),
- * for a strong count equal to the references it has from other objects of the arena (`refs`)
- * and no weak reference. If all pass, nothing outside the arena can reach any of them, so the
- * arena releases what they hold from outside (names, string literals, comments, paths) and
- * frees its chunks, without walking the tree. Otherwise the root dies like any other object,
- * releasing its children. (Why parents first: a thread that gets an object after that object
- * passed its check can only have read it from a parent it held then, and that parent, checked
- * earlier, would have failed.) `refs` is kept exact while the parser builds, the only time
- * objects other than the root can die before the root.
- */
-typedef struct {
-  uint32_t back; /* bytes from the previous block of the chunk to this one (0: the first) */
-  uint32_t refs; /* references from arena objects; ARENA_FREED once the memory is dead */
-  doc_arena* arena;
-} arena_block; /* precedes each object */
-
-typedef struct arena_chunk {
-  struct arena_chunk* older;
-  size_t used, cap, last; /* bytes used and available in data; offset of the newest block */
-  char data[];
-} arena_chunk;
-
-struct doc_arena {
-  int64_t live;        /* objects whose memory is in use (+ ARENA_BIAS while building) */
-  int64_t allocated;   /* objects allocated (only the builder touches it) */
-  arena_chunk* chunks; /* newest first */
-  void* root;          /* the parse result; NULL while building or after a failed parse */
-  bool done;           /* the parser has finished: `refs` is no longer maintained */
-};
-
-/* Chunks have ARENA_CHUNK bytes of data (with their header, within jemalloc's 256 KiB size
- * class), except those made for one larger object. */
-enum { ARENA_CHUNK = (256 << 10) - 64 };
-#define ARENA_POOL_BYTES ((size_t)64 << 20)
-#define ARENA_FREED UINT32_MAX
-#define ARENA_BIAS (INT64_C(1) << 40)
-#define STRONG_ONE UINT64_C(1)
-#define WEAK_ONE (UINT64_C(1) << 32)
-_Static_assert(sizeof(arena_block) == 16 && offsetof(arena_chunk, data) % 16 == 0,
-               "objects are 16-byte aligned like the default allocator's");
-
-/* Pooled chunks are poisoned for AddressSanitizer until reused. */
-#if defined(__SANITIZE_ADDRESS__)
-#define ARENA_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ARENA_ASAN 1
-#endif
-#endif
-#ifdef ARENA_ASAN
-#include <sanitizer/asan_interface.h>
-#define POOL_POISON(c) ASAN_POISON_MEMORY_REGION((c)->data, (c)->cap)
-#define POOL_UNPOISON(c) ASAN_UNPOISON_MEMORY_REGION((c)->data, (c)->cap)
-#else
-#define POOL_POISON(c) ((void)(c))
-#define POOL_UNPOISON(c) ((void)(c))
-#endif
-static struct {
-  pthread_mutex_t lock;
-  arena_chunk* chunks;
-  size_t bytes;
-} g_pool = {PTHREAD_MUTEX_INITIALIZER, NULL, 0};
-
-/* A seq_obj of libtvmffi: kTVMFFIArray is { TVMFFIObject, TVMFFISeqCell } in the ABI. */
-typedef struct {
-  TVMFFIObject header;
-  TVMFFISeqCell cell;
-  TVMFFIAny items[];
-} arena_array;
-
-/* Per doc kind (from reflection), the fields holding references: objects, arrays, strings,
- * Any values. Only source_paths, strings and Any values can refer outside the arena: the other
- * fields hold the parser's docs and arrays and are not set again once a doc is shared (setting
- * a NULL one to an outside object would leak that object at a fast teardown; any other change
- * makes the old value's count disagree with its `refs` and turns the fast teardown off).
- * g_kind_of maps type index - g_kind_base to the kind. */
-typedef struct {
-  uint8_t n;
-  struct {
-    uint16_t offset;
-    bool any;     /* a TVMFFIAny, else an object pointer */
-    bool outside; /* may refer outside the arena */
-  } f[8];
-} ref_fields;
-static ref_fields g_ref_fields[TVM_SCRIPT_DOC_COUNT];
-static int32_t g_doc_index[TVM_SCRIPT_DOC_COUNT];
-static int8_t* g_kind_of;
-static int32_t g_kind_base;
-static pthread_once_t g_ref_once = PTHREAD_ONCE_INIT;
-static bool g_ref_ok;
-
-static void init_ref_fields(void) {
-  int32_t lo = INT32_MAX, hi = -1;
-  for (int k = 0; k < TVM_SCRIPT_DOC_COUNT; ++k) {
-    int32_t idx = g_doc_index[k] = tvm_script_doc_type_index(k);
-    const TVMFFIFieldInfo* const* fields;
-    int32_t n = idx < 0 ? -1 : tvm_ffi_type_all_fields(idx, &fields);
-    if (n < 0) return;
-    lo = idx < lo ? idx : lo;
-    hi = idx > hi ? idx : hi;
-    ref_fields* r = &g_ref_fields[k];
-    for (int32_t i = 0; i < n; ++i) {
-      int32_t t = fields[i]->field_static_type_index;
-      if (t != kTVMFFIAny && t < kTVMFFIStaticObjectBegin) continue;
-      if (r->n == sizeof(r->f) / sizeof(r->f[0])) return;
-      r->f[r->n].offset = (uint16_t)fields[i]->offset;
-      r->f[r->n].any = t == kTVMFFIAny;
-      r->f[r->n++].outside = t == kTVMFFIAny || t == kTVMFFIStr ||
-                             fields[i]->offset == offsetof(tvm_script_doc_obj, source_paths);
-    }
-  }
-  if (!(g_kind_of = tvm_ffi_calloc((size_t)(hi - lo + 1), 1))) return;
-  g_kind_base = lo;
-  for (int k = 0; k < TVM_SCRIPT_DOC_COUNT; ++k) g_kind_of[g_doc_index[k] - lo] = (int8_t)k;
-  g_ref_ok = true;
-}
-
-static void arena_deleter(void* self, int flags);
-
-static inline arena_block* block_of(const void* obj) { return (arena_block*)obj - 1; }
-static inline bool in_arena(const void* obj) {
-  return obj && ((const TVMFFIObject*)obj)->deleter == arena_deleter;
-}
-/* Record a reference from an arena object to obj (which it now owns). */
-static inline void* link(void* obj) {
-  if (in_arena(obj)) ++block_of(obj)->refs;
-  return obj;
-}
-
-static void arena_free(doc_arena* a) {
-  for (arena_chunk* c = a->chunks; c;) {
-    arena_chunk* older = c->older;
-    pthread_mutex_lock(&g_pool.lock);
-    bool keep = c->cap == ARENA_CHUNK && g_pool.bytes < ARENA_POOL_BYTES;
-    if (keep) {
-      POOL_POISON(c);
-      c->older = g_pool.chunks;
-      g_pool.chunks = c;
-      g_pool.bytes += c->cap;
-    }
-    pthread_mutex_unlock(&g_pool.lock);
-    if (!keep) tvm_ffi_free(c);
-    c = older;
-  }
-  tvm_ffi_free(a);
-}
-
-static arena_chunk* chunk_new(size_t cap) {
-  arena_chunk* c = NULL;
-  if (cap == ARENA_CHUNK) {
-    pthread_mutex_lock(&g_pool.lock);
-    if ((c = g_pool.chunks)) {
-      g_pool.chunks = c->older;
-      g_pool.bytes -= c->cap;
-    }
-    pthread_mutex_unlock(&g_pool.lock);
-    if (c) POOL_UNPOISON(c);
-  }
-  if (!c && !(c = tvm_ffi_malloc(sizeof(arena_chunk) + cap))) return NULL;
-  c->used = c->last = 0;
-  c->cap = cap;
-  return c;
-}
-
-/* Calls fn(ref, ctx) on each reference held by an arena object (a doc or an array). */
-static inline void for_each_ref(void* obj, void (*fn)(void* ref, void* ctx), void* ctx) {
-  int32_t t = ((TVMFFIObject*)obj)->type_index;
-  if (t == kTVMFFIArray) {
-    arena_array* arr = obj;
-    for (int64_t i = 0; i < arr->cell.size; ++i) {
-      if (arr->items[i].type_index >= kTVMFFIStaticObjectBegin) fn(arr->items[i].v_obj, ctx);
-    }
-    return;
-  }
-  const ref_fields* r = &g_ref_fields[g_kind_of[t - g_kind_base]];
-  for (int i = 0; i < r->n; ++i) {
-    char* field = (char*)obj + r->f[i].offset;
-    if (!r->f[i].any) {
-      if (*(void**)field) fn(*(void**)field, ctx);
-    } else if (((TVMFFIAny*)field)->type_index >= kTVMFFIStaticObjectBegin) {
-      fn(((TVMFFIAny*)field)->v_obj, ctx);
-    }
-  }
-}
-
-static void drop_ref(void* ref, void* building) {
-  if (building && in_arena(ref)) --block_of(ref)->refs;
-  tvm_ffi_release(ref);
-}
-
-/* References from the arena to objects outside it, released once the arena is found dead. */
-typedef struct {
-  void** data;
-  size_t n, cap;
-  bool failed;
-} ref_list;
-static void note(ref_list* l, void* ref) {
-  if (l->failed) return;
-  if (l->n == l->cap) {
-    size_t cap = l->cap ? l->cap * 2 : 1024;
-    void** data = tvm_ffi_realloc(l->data, cap * sizeof(void*));
-    if (!data) {
-      l->failed = true;
-      return;
-    }
-    l->data = data;
-    l->cap = cap;
-  }
-  l->data[l->n++] = ref;
-}
-/* Notes the outside references of an arena object, telling them by the field (see ref_fields)
- * without touching what they point to. */
-static inline void note_outside_refs(void* obj, ref_list* l) {
-  int32_t t = ((TVMFFIObject*)obj)->type_index;
-  if (t == kTVMFFIArray) { /* the parser's arrays hold docs of the arena, or names */
-    arena_array* arr = obj;
-    for (int64_t i = 0; i < arr->cell.size; ++i) {
-      if (arr->items[i].type_index == kTVMFFIStr) note(l, arr->items[i].v_obj);
-    }
-    return;
-  }
-  const ref_fields* r = &g_ref_fields[g_kind_of[t - g_kind_base]];
-  for (int i = 0; i < r->n; ++i) {
-    if (!r->f[i].outside) continue;
-    char* field = (char*)obj + r->f[i].offset;
-    if (!r->f[i].any) {
-      if (*(void**)field) note(l, *(void**)field);
-    } else if (((TVMFFIAny*)field)->type_index >= kTVMFFIStaticObjectBegin) {
-      note(l, ((TVMFFIAny*)field)->v_obj);
-    }
-  }
-}
-
-/* The check-then-free of the whole arena described above; false when something is shared. */
-static bool fast_teardown(doc_arena* a) {
-  ref_list outside = {0};
-  for (arena_chunk* c = a->chunks; c && !outside.failed; c = c->older) {
-    if (c->used == 0) continue;
-    for (char* h = c->data + c->last;; h -= ((arena_block*)h)->back) {
-      arena_block* b = (arena_block*)h;
-      TVMFFIObject* o = (TVMFFIObject*)(b + 1);
-      if (b->refs != ARENA_FREED) {
-        uint64_t count = __atomic_load_n(&o->combined_ref_count, __ATOMIC_ACQUIRE);
-        if (o != a->root && (b->refs == 0 || count != (WEAK_ONE | b->refs))) {
-          tvm_ffi_free(outside.data);
-          return false;
-        }
-        note_outside_refs(o, &outside);
-      }
-      if (b->back == 0) break;
-    }
-  }
-  if (outside.failed) { /* out of memory: take the slow path, which needs none */
-    tvm_ffi_free(outside.data);
-    return false;
-  }
-  for (size_t i = 0; i < outside.n; ++i) tvm_ffi_release(outside.data[i]);
-  tvm_ffi_free(outside.data);
-  arena_free(a);
-  return true;
-}
-
-static void arena_deleter(void* self, int flags) {
-  arena_block* b = block_of(self);
-  doc_arena* a = b->arena;
-  if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) {
-    if (flags == kTVMFFIObjectDeleterFlagBitMaskBoth && self == a->root && fast_teardown(a)) {
-      return;
-    }
-    for_each_ref(self, drop_ref, a->done ? NULL : a);
-  }
-  if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) {
-    b->refs = ARENA_FREED;
-    if (__atomic_sub_fetch(&a->live, 1, __ATOMIC_ACQ_REL) == 0) arena_free(a);
-  }
-}
-
-static doc_arena* arena_new(void) {
-  pthread_once(&g_ref_once, init_ref_fields);
-  if (!g_ref_ok) {
-    if (!tvm_ffi_error_pending()) {
-      tvm_ffi_raise("RuntimeError", "TVMScript parser: unexpected Doc type layout");
-    }
-    return NULL;
-  }
-  doc_arena* a = tvm_ffi_calloc(1, sizeof(doc_arena));
-  if (a) a->live = ARENA_BIAS;
-  return a;
-}
-
-/* The builder is done: from now on the objects alone keep the arena. */
-static void arena_finish(doc_arena* a, void* root) {
-  a->root = root;
-  a->done = true;
-  if (__atomic_add_fetch(&a->live, a->allocated - ARENA_BIAS, __ATOMIC_ACQ_REL) == 0) {
-    arena_free(a);
-  }
-}
-
-/* A zeroed object of `size` bytes with one strong reference, or NULL + MemoryError. */
-static void* arena_object(doc_arena* a, int32_t type_index, size_t size) {
-  size_t need = (sizeof(arena_block) + size + 15) & ~(size_t)15;
-  arena_chunk* c = a->chunks;
-  if (!c || c->cap - c->used < need) {
-    if (need > UINT32_MAX) {
-      tvm_ffi_raise("MemoryError", "TVMScript parser: a doc of %zu bytes is too large", size);
-      return NULL;
-    }
-    if (!(c = chunk_new(need > ARENA_CHUNK ? need : ARENA_CHUNK))) return NULL;
-    c->older = a->chunks;
-    a->chunks = c;
-  }
-  arena_block* b = (arena_block*)(c->data + c->used);
-  b->back = (uint32_t)(c->used - c->last);
-  b->refs = 0;
-  b->arena = a;
-  c->last = c->used;
-  c->used += need;
-  ++a->allocated;
-  TVMFFIObject* o = (TVMFFIObject*)(b + 1);
-  memset(o, 0, size);
-  o->combined_ref_count = STRONG_ONE | WEAK_ONE;
-  o->type_index = type_index;
-  o->deleter = arena_deleter;
-  return o;
-}
-
 /* ---- The parser's constructors: docs and arrays in the arena --------------------------- */
 /* Each consumes its object arguments and returns NULL (having released them) when a required
  * one is NULL (its parse failed: an error is raised) or allocation fails. */
@@ -458,17 +117,14 @@ static void* array_take(parser* p, size_t n, void* const* objs) {
     tvm_ffi_retain(p->empty);
     return p->empty;
   }
-  arena_array* a =
-      ok ? arena_object(p->arena, kTVMFFIArray, sizeof(arena_array) + n * sizeof(TVMFFIAny)) : NULL;
+  tvm_script__arena_array* a = ok ? tvm_script__doc_arena_array(p->arena, n) : NULL;
   if (!a) {
     for (size_t i = 0; i < n; ++i)
       tvm_ffi_release(objs[i]);
     return NULL;
   }
   for (size_t i = 0; i < n; ++i)
-    a->items[i] = tvm_ffi_any_obj(link(objs[i]));
-  a->cell.data = a->items;
-  a->cell.size = a->cell.capacity = (int64_t)n;
+    a->items[i] = tvm_ffi_any_obj(tvm_script__doc_arena_link(objs[i]));
   return a;
 }
 #define ARRAY(p, ...) array_take((p), (size_t)TVM_SCRIPT_NARGS(__VA_ARGS__), (void*[]){__VA_ARGS__})
@@ -483,7 +139,7 @@ static doc* build(parser* p, tvm_script_doc_kind k, size_t size, int n, int n_re
     if (!objs[i])
       ok = i >= n_req && !((arrays >> i & 1) && tvm_ffi_error_pending());
   }
-  char* d = ok ? arena_object(p->arena, g_doc_index[k], size) : NULL;
+  char* d = ok ? tvm_script__doc_arena_doc(p->arena, k, size) : NULL;
   if (!d) {
     for (int i = 0; i < n; ++i)
       tvm_ffi_release(objs[i]);
@@ -495,7 +151,7 @@ static doc* build(parser* p, tvm_script_doc_kind k, size_t size, int n, int n_re
       tvm_ffi_retain(p->empty);
       o = p->empty;
     }
-    *(void**)(d + offs[i]) = link(o);
+    *(void**)(d + offs[i]) = tvm_script__doc_arena_link(o);
   }
   return (doc*)d;
 }
@@ -504,7 +160,7 @@ static doc* build(parser* p, tvm_script_doc_kind k, size_t size, int n, int n_re
 /* value (owned) is moved in. */
 static doc* new_literal(parser* p, TVMFFIAny value) {
   tvm_script_literal_doc_obj* d =
-      arena_object(p->arena, g_doc_index[TVM_SCRIPT_DOC_LiteralDoc], sizeof(*d));
+      tvm_script__doc_arena_doc(p->arena, TVM_SCRIPT_DOC_LiteralDoc, sizeof(*d));
   if (!d) {
     tvm_ffi_any_release(&value);
     return NULL;
@@ -515,7 +171,7 @@ static doc* new_literal(parser* p, TVMFFIAny value) {
 /* name (an ffi.String) is moved in. */
 static doc* new_id(parser* p, void* name) {
   tvm_script_id_doc_obj* d =
-      name ? arena_object(p->arena, g_doc_index[TVM_SCRIPT_DOC_IdDoc], sizeof(*d)) : NULL;
+      name ? tvm_script__doc_arena_doc(p->arena, TVM_SCRIPT_DOC_IdDoc, sizeof(*d)) : NULL;
   if (!d) {
     tvm_ffi_release(name);
     return NULL;
@@ -525,14 +181,14 @@ static doc* new_id(parser* p, void* name) {
 }
 static doc* new_attr(parser* p, doc* value, void* name) {
   tvm_script_attr_doc_obj* d =
-      value && name ? arena_object(p->arena, g_doc_index[TVM_SCRIPT_DOC_AttrAccessDoc], sizeof(*d))
+      value && name ? tvm_script__doc_arena_doc(p->arena, TVM_SCRIPT_DOC_AttrAccessDoc, sizeof(*d))
                     : NULL;
   if (!d) {
     tvm_ffi_release(value);
     tvm_ffi_release(name);
     return NULL;
   }
-  d->value = link(value);
+  d->value = tvm_script__doc_arena_link(value);
   d->name = name;
   return &d->doc;
 }
@@ -646,7 +302,7 @@ static doc* new_class(parser* p, doc* name, void* decorators, void* body) {
 }
 static doc* new_doc_string(parser* p, const char* text, size_t n) {
   tvm_script_stmt_doc_obj* d =
-      arena_object(p->arena, g_doc_index[TVM_SCRIPT_DOC_DocStringDoc], sizeof(*d));
+      tvm_script__doc_arena_doc(p->arena, TVM_SCRIPT_DOC_DocStringDoc, sizeof(*d));
   if (d && !(d->comment = tvm_ffi_str_obj(text, n))) {
     tvm_ffi_release(d);
     return NULL;
@@ -1906,11 +1562,8 @@ void* tvm_script_parse_doc_ex(const char* source, size_t len, const char* filena
   p.tok = p.lx.data;
   p.end = p.lx.data + p.lx.count;
   p.imports = tvm_ffi_dict_new();
-  p.arena = p.imports ? arena_new() : NULL;
-  arena_array* empty = p.arena ? arena_object(p.arena, kTVMFFIArray, sizeof(arena_array)) : NULL;
-  if (!empty) goto done;
-  empty->cell.data = empty->items;
-  p.empty = empty;
+  p.arena = p.imports ? tvm_script__doc_arena_new() : NULL;
+  if (!p.arena || !(p.empty = tvm_script__doc_arena_array(p.arena, 0))) goto done;
   p.prev = p.tok->span;
   p.prev.end_line = p.prev.start_line;
   p.prev.end_col = p.prev.start_col;
@@ -1930,7 +1583,7 @@ void* tvm_script_parse_doc_ex(const char* source, size_t len, const char* filena
 done:
   drop(&p, 0);
   tvm_ffi_release(p.empty);
-  if (p.arena) arena_finish(p.arena, result);
+  if (p.arena) tvm_script__doc_arena_finish(p.arena, result);
   tvm_ffi_free(p.stack);
   tvm_ffi_release(p.imports);
   for (size_t i = 0; i < p.names_cap; ++i) tvm_ffi_release(p.names[i].str);

@@ -1,9 +1,13 @@
 /* test_parse.c: TVMScript text -> Doc tree: each construct, precedence, spans, a real program,
  * and the exact rendered message of each kind of syntax error. */
 #include <pthread.h>
+#include <stdlib.h>
+#include <sys/wait.h>
 #include <tvm/script/parser.h>
 #include <tvm/script/printer.h>
+#include <unistd.h>
 
+#include "../../libscript/src/doc_arena.h"
 #include "test_util.h"
 
 /* ---- An S-expression dump of a doc tree ---------------------------------------------------- */
@@ -781,6 +785,159 @@ TEST(parses_in_threads) {
   }
 }
 
+/* Docs and values of a tree held from outside when its root dies: an array of the arena, the
+ * empty array every empty field shares, a parsed doc inside a doc built by doc.c, a weak
+ * reference, and the outside objects the tree holds (each released exactly once, whichever way
+ * the tree dies). */
+TEST(docs_held_past_the_root) {
+  const char* src = "f(a, 'a long literal')\ng()\n"; /* long: an ffi.String object */
+  for (int held = 0; held < 5; ++held) {
+    void* m = tvm_script_parse_doc(src, strlen(src), NULL);
+    CHECK(m != NULL);
+    if (!m) return;
+    const tvm_script_call_doc_obj* f = expr_of(m, 0);
+    const tvm_script_call_doc_obj* g = expr_of(m, 1);
+    void* name = ((const tvm_script_id_doc_obj*)f->callee)->name;
+    const tvm_script_literal_doc_obj* literal = tvm_ffi_seq_obj_at(f->args, 1);
+    const TVMFFIAny* value = &literal->value;
+    CHECK_EQ_INT(value->type_index, kTVMFFIStr);
+    void* lit = value->v_obj;
+    tvm_ffi_retain(name);
+    tvm_ffi_retain(lit);
+    void* keep = NULL;
+    const char* want = NULL;
+    if (held == 1) { /* an array of the arena */
+      keep = f->args;
+      tvm_ffi_retain(keep);
+      want = " a \"a long literal\""; /* dump_items puts a space before each item */
+    } else if (held == 2) { /* the shared empty array */
+      keep = g->args;
+      tvm_ffi_retain(keep);
+      CHECK(keep == (void*)g->kwargs_keys && keep == (void*)f->kwargs_values);
+      want = "";
+    } else if (held == 3) { /* a parsed call inside a statement doc built by doc.c */
+      tvm_ffi_retain((void*)f);
+      keep = tvm_script_expr_stmt_doc_take((void*)f);
+      CHECK(keep != NULL);
+      want = "(expr (call f a \"a long literal\"))";
+    }
+    if (held == 4) { /* only a weak reference to a doc of the tree */
+      tvm_ffi_weak_retain((void*)g);
+      tvm_ffi_release(m);
+      CHECK(tvm_ffi_weak_lock((void*)g) == NULL);
+      tvm_ffi_weak_release((void*)g);
+    } else {
+      tvm_ffi_release(m);
+    }
+    if (keep) {
+      tvm_ffi_strbuf b = {0};
+      if (held == 3) dump(keep, &b);
+      else dump_items(keep, &b);
+      CHECK_STR_EQ(tvm_ffi_strbuf_cstr(&b), want);
+      CHECK_EQ_INT(tvm_ffi_strong_count(keep), 1);
+      tvm_ffi_strbuf_free(&b);
+      tvm_ffi_release(keep);
+    }
+    /* The tree is gone: these are the only references left. */
+    CHECK_EQ_INT(tvm_ffi_strong_count(name), 1);
+    CHECK_EQ_INT(tvm_ffi_strong_count(lit), 1);
+    CHECK_STR_EQ(tvm_ffi_str_cstr(name), "f");
+    CHECK_STR_EQ(tvm_ffi_str_cstr(lit), "a long literal");
+    tvm_ffi_release(name);
+    tvm_ffi_release(lit);
+  }
+}
+
+/* The root released in one thread while another releases a doc of its tree, or locks a weak
+ * reference to one and reads it: whichever runs first, no doc is freed while reachable (ASan)
+ * and none is leaked (LeakSanitizer). */
+typedef struct {
+  void* strong; /* released by the thread */
+  void* weak;   /* weakly held; locked, read, released by the thread */
+  int bad;      /* a locked doc that did not read back */
+} racer;
+static void* race_root(void* arg) {
+  racer* r = arg;
+  tvm_ffi_release(r->strong);
+  void* locked = tvm_ffi_weak_lock(r->weak);
+  if (locked) {
+    tvm_ffi_strbuf b = {0};
+    dump(locked, &b);
+    r->bad = strcmp(tvm_ffi_strbuf_cstr(&b), "(call h (list x 2))") != 0;
+    tvm_ffi_strbuf_free(&b);
+    tvm_ffi_release(locked);
+  }
+  tvm_ffi_weak_release(r->weak);
+  return NULL;
+}
+
+TEST(releases_racing_the_root) {
+  const char* src = "y = g(a, b)\nz = h([x, 2])\n";
+  int bad = 0;
+  for (int i = 0; i < 300; ++i) {
+    void* m = tvm_script_parse_doc(src, strlen(src), NULL);
+    CHECK(m != NULL);
+    if (!m) return;
+    /* Every other round, only the weak reference: nothing else keeps the tree. */
+    racer r = {i % 2 ? NULL : (void*)((const tvm_script_assign_doc_obj*)stmt_at(m, 0))->rhs,
+               (void*)((const tvm_script_assign_doc_obj*)stmt_at(m, 1))->rhs, 0};
+    tvm_ffi_retain(r.strong);
+    tvm_ffi_weak_retain(r.weak);
+    pthread_t t;
+    bool started = pthread_create(&t, NULL, race_root, &r) == 0;
+    CHECK(started);
+    tvm_ffi_release(m);
+    if (!started) {
+      race_root(&r);
+    } else {
+      pthread_join(t, NULL);
+    }
+    bad += r.bad;
+  }
+  CHECK_EQ_INT(bad, 0);
+}
+
+/* TVM_SCRIPT_DOC_POOL_MB: a number of MiB, 0 for none; anything else means the default. */
+TEST(doc_pool_setting) {
+  const size_t mib = (size_t)1 << 20;
+  CHECK_EQ_INT(tvm_script__doc_pool_limit_from(NULL), 8 * mib);
+  CHECK_EQ_INT(tvm_script__doc_pool_limit_from("0"), 0);
+  CHECK_EQ_INT(tvm_script__doc_pool_limit_from("16"), 16 * mib);
+  CHECK_EQ_INT(tvm_script__doc_pool_limit_from("064"), 64 * mib);
+  CHECK_EQ_INT(tvm_script__doc_pool_limit_from("99999999999999999999999"), mib << 20);
+  const char* bad[] = {"", "x", "-1", "+8", " 8", "8 ", "8MB", "0x10"};
+  for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); ++i) {
+    CHECK_EQ_INT(tvm_script__doc_pool_limit_from(bad[i]), 8 * mib);
+  }
+  size_t bytes, limit;
+  tvm_script__doc_pool_stats(&bytes, &limit);
+  CHECK_EQ_INT(limit, tvm_script__doc_pool_limit_from(getenv("TVM_SCRIPT_DOC_POOL_MB")));
+}
+
+/* The pool keeps at most its limit, and fills up to within a chunk of it after a big parse. */
+TEST(doc_pool_bounded) {
+  tvm_ffi_strbuf b = {0};
+  for (int i = 0; i < 20000; ++i) tvm_ffi_strbuf_printf(&b, "y%d = f(%d, [a, b])\n", i, i);
+  for (int round = 0; round < 2; ++round) {
+    void* m = tvm_script_parse_doc(b.data, b.size, "big.py");
+    CHECK(m != NULL);
+    size_t bytes, limit;
+    tvm_script__doc_pool_stats(&bytes, &limit);
+    CHECK(bytes <= limit);
+    tvm_ffi_release(m);
+    tvm_script__doc_pool_stats(&bytes, &limit);
+    CHECK(bytes <= limit);
+    if (limit == 0) {
+      CHECK_EQ_INT(bytes, 0);
+    } else if (limit <= (size_t)8 << 20) { /* less than the ~10 MiB of docs of this parse */
+      CHECK(bytes + (256 << 10) > limit);
+    } else {
+      CHECK(bytes > 0);
+    }
+  }
+  tvm_ffi_strbuf_free(&b);
+}
+
 /* ---- Errors: the exact rendered message ----------------------------------------------------- */
 
 TEST(error_messages) {
@@ -973,7 +1130,33 @@ TEST(line_endings) {
                "SyntaxError: t.py:2:7: error: '(' was never closed\n  b = (\n      ^");
 }
 
+/* The arena's tests once more in a child process with the chunk pool off: the setting is read
+ * once per process, so the child sets it before its first parse (this runs first). */
+TEST(arena_without_pool) {
+  fflush(stdout);
+  fflush(stderr);
+  pid_t pid = fork();
+  CHECK(pid >= 0);
+  if (pid == 0) {
+    setenv("TVM_SCRIPT_DOC_POOL_MB", "0", 1);
+    RUN(doc_lifetimes);
+    RUN(docs_with_generic_algorithms);
+    RUN(many_and_large_parses);
+    RUN(parses_in_threads);
+    RUN(docs_held_past_the_root);
+    RUN(releases_racing_the_root);
+    RUN(doc_pool_setting);
+    RUN(doc_pool_bounded);
+    fflush(stdout);
+    exit(g_tests_failed ? 1 : 0); /* exit, not _exit: LeakSanitizer checks the child too */
+  }
+  int status = 0;
+  CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+  CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 int main(void) {
+  RUN(arena_without_pool);
   RUN(literals_and_atoms);
   RUN(calls_attrs_subscripts);
   RUN(starred_arguments);
@@ -989,6 +1172,10 @@ int main(void) {
   RUN(docs_with_generic_algorithms);
   RUN(many_and_large_parses);
   RUN(parses_in_threads);
+  RUN(docs_held_past_the_root);
+  RUN(releases_racing_the_root);
+  RUN(doc_pool_setting);
+  RUN(doc_pool_bounded);
   RUN(error_messages);
   RUN(unsupported_constructs);
   RUN(nesting_limits);
