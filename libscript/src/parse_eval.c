@@ -9,7 +9,10 @@
  * import aliases, then the caller's extra_vars, then Python builtins (`range`, `True`), then
  * (for a file without imports, such as a printed fragment) the default aliases T / I / R.
  */
+#include "ir_builder_internal.h"
 #include "parse_eval.h"
+#include "parse_lambda.h"
+#include "parse_tir_builtins_attr.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -234,10 +237,10 @@ tvm_tir_expr_obj* script__to_expr(const TVMFFIAny* v, const DLDataType* like) {
       if (tvm_tir_dtype_is_integer(t) && !tvm_tir_dtype_is_bool(t)) {
         r = tvm_tir_const_int(t, v->v_int64);
       } else if (tvm_tir_dtype_is_floating(t)) {
-        r = tvm_tir_const_float(t, (double)v->v_int64);
+        r = tvm_tir_const_float(t, tvm_script__float_value_in(t, (double)v->v_int64));
       }
     } else if (v->type_index == kTVMFFIFloat && tvm_tir_dtype_is_floating(t)) {
-      r = tvm_tir_const_float(t, v->v_float64);
+      r = tvm_tir_const_float(t, tvm_script__float_value_in(t, v->v_float64));
     }
     if (r) return r;
     tvm_ffi_error_clear(); /* does not fit: let the operator report it with its rule */
@@ -733,6 +736,7 @@ typedef struct {
   int32_t n, cap;
   TVMFFIAny stack_args[8];
   const script_doc* stack_docs[8];
+  script_lambda* lambdas; /* the lambda arguments (parse_lambda.h) */
 } arg_list;
 
 static int arg_push(arg_list* l, TVMFFIAny* v, const script_doc* d) {
@@ -760,6 +764,7 @@ static int arg_push(arg_list* l, TVMFFIAny* v, const script_doc* d) {
 }
 
 static void arg_list_free(arg_list* l) {
+  script__lambdas_end(&l->lambdas, false);
   for (int32_t i = 0; i < l->n; ++i) tvm_ffi_any_release(&l->args[i]);
   if (l->args != l->stack_args) tvm_ffi_free(l->args);
   if (l->arg_docs != l->stack_docs) tvm_ffi_free((void*)l->arg_docs);
@@ -789,7 +794,11 @@ static int eval_args(script_parser* p, const tvm_script_call_doc_obj* c, arg_lis
       tvm_ffi_any_release(&v);
       continue;
     }
-    if (script__eval(p, a, &v) != 0) return -1;
+    if (script__is_kind(a, TVM_SCRIPT_DOC_LambdaDoc)) {
+      if (script__lambda_new(p, a, &pos->lambdas, &v) != 0) return -1;
+    } else if (script__eval(p, a, &v) != 0) {
+      return -1;
+    }
     if (arg_push(pos, &v, a) != 0) {
       tvm_ffi_any_release(&v);
       return script__relocate(p, a);
@@ -799,7 +808,11 @@ static int eval_args(script_parser* p, const tvm_script_call_doc_obj* c, arg_lis
   for (int64_t i = 0; i < nk; ++i) {
     const script_doc* a = tvm_ffi_seq_obj_at(c->kwargs_values, i);
     TVMFFIAny v = tvm_ffi_any_none();
-    if (script__eval(p, a, &v) != 0) return -1;
+    if (script__is_kind(a, TVM_SCRIPT_DOC_LambdaDoc)) {
+      if (script__lambda_new(p, a, &kw->lambdas, &v) != 0) return -1;
+    } else if (script__eval(p, a, &v) != 0) {
+      return -1;
+    }
     if (arg_push(kw, &v, a) != 0) {
       tvm_ffi_any_release(&v);
       return script__relocate(p, a);
@@ -813,6 +826,7 @@ static void arg_list_init(arg_list* l) {
   l->arg_docs = l->stack_docs;
   l->n = 0;
   l->cap = 8;
+  l->lambdas = NULL;
 }
 
 /* The dtype a call of the module's function `name` returns: its `-> T.int32` annotation, else
@@ -862,10 +876,52 @@ static int call_global(script_parser* p, const tvm_script_call_doc_obj* c, const
   return 0;
 }
 
+/* I.Range(begin, end): [begin, end) as Range(begin, end - begin) (folded, as upstream);
+ * I.Range(begin): a Range without extent, as the printer writes one. A Python int takes the
+ * other bound's dtype. */
+static int call_ir_range(script_parser* p, const tvm_script_call_doc_obj* c, TVMFFIAny* out) {
+  int64_t n = c->args ? tvm_ffi_seq_size(c->args) : 0;
+  if (n < 1 || n > 2 || tvm_ffi_seq_size(c->kwargs_keys) != 0) {
+    return script__error_at(p, c, "TypeError", "I.Range() takes 1 or 2 positional arguments");
+  }
+  TVMFFIAny v[2] = {tvm_ffi_any_none(), tvm_ffi_any_none()};
+  tvm_tir_expr_obj* e[2] = {NULL, NULL};
+  int rc = 0;
+  for (int64_t i = 0; rc == 0 && i < n; ++i) {
+    rc = script__eval(p, tvm_ffi_seq_obj_at(c->args, i), &v[i]);
+  }
+  /* Convert a PrimExpr bound first, so that a literal next to it takes its dtype. */
+  int first = n == 2 && tvm_ffi_any_is_object(&v[1]) && !tvm_ffi_any_is_object(&v[0]) ? 1 : 0;
+  for (int k = 0; rc == 0 && k < n; ++k) {
+    int i = k == 0 ? first : 1 - first;
+    DLDataType like = k ? tvm_tir_expr_dtype(e[first]) : TVM_TIR_INT32;
+    e[i] = script__to_expr(&v[i], k ? &like : NULL);
+    if (!e[i]) rc = script__relocate(p, tvm_ffi_seq_obj_at(c->args, i));
+  }
+  tvm_tir_range_obj* r = NULL;
+  if (rc == 0) {
+    int64_t lo = -1;
+    bool from_zero = tvm_tir_as_const_int(e[0], &lo) && lo == 0;
+    tvm_tir_expr_obj* extent = n == 1      ? NULL
+                               : from_zero ? tvm_tir_ref(e[1])
+                                           : tvm_tir_sub(e[1], e[0]);
+    r = n == 1 || extent ? tvm_tir_range_new(e[0], extent) : NULL;
+    tvm_ffi_release(extent);
+    if (!r) rc = script__relocate(p, c);
+  }
+  for (int i = 0; i < 2; ++i) {
+    tvm_ffi_any_release(&v[i]);
+    tvm_ffi_release(e[i]);
+  }
+  if (rc == 0) *out = tvm_ffi_any_obj(r);
+  return rc;
+}
+
 /* The `I.*` calls an expression may hold, as the printer writes them: I.GlobalVar("f") (a
- * function outside its module) and I.Op("name") (another dialect's op). */
+ * function outside its module), I.Op("name") (another dialect's op) and I.Range. */
 static int call_ir(script_parser* p, const tvm_script_call_doc_obj* c, const char* name,
                    TVMFFIAny* out) {
+  if (strcmp(name, "Range") == 0) return call_ir_range(p, c, out);
   bool gv = strcmp(name, "GlobalVar") == 0, op = strcmp(name, "Op") == 0;
   if (!gv && !op) {
     return script__error_at(p, c->callee, "AttributeError",
@@ -904,6 +960,8 @@ int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_
   } else if (mod == &kModRelax) {
     return script__error_at(p, c->callee, "NotImplementedError",
                             "Relax (R.%s) is not supported by this parser yet", name);
+  } else if (mod == &kModIr && (fn = tvm_script__ir_builtin_lookup(name, n)) != NULL) {
+    /* I.vdevice, I.meta_var: builtins called like the T.* ones. */
   } else if (mod) {
     return call_ir(p, c, name, out);
   } else {
@@ -931,6 +989,7 @@ int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_
     const char** kw_names =
         kw.n <= 8 ? kw_names_stack : tvm_ffi_calloc((size_t)kw.n, sizeof(char*));
     char full[136] = "T.";
+    if (mod == &kModIr) full[0] = 'I';
     memcpy(full + 2, name, n + 1);
     for (int32_t i = 0; kw_names && i < kw.n; ++i) {
       kw_names[i] = tvm_ffi_str_cstr(tvm_ffi_seq_obj_at(c->kwargs_keys, i));
@@ -945,7 +1004,18 @@ int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_
                        : e >= pos.n && e < pos.n + kw.n ? (const void*)kw.arg_docs[e - pos.n]
                                                         : (const void*)call;
       *out = tvm_ffi_any_none();
-      rc = script__relocate(p, at);
+      /* A lambda argument whose body failed raised a located error of its own. */
+      bool located =
+          script__lambdas_end(&pos.lambdas, true) || script__lambdas_end(&kw.lambdas, true);
+      rc = located ? -1 : script__relocate(p, at);
+    } else if (script__lambda_escaped(pos.lambdas) || script__lambda_escaped(kw.lambdas)) {
+      /* A builtin kept a lambda (T.attr's node, T.meta_var): it would outlive the parse. */
+      tvm_ffi_any_release(out);
+      *out = tvm_ffi_any_none();
+      rc = script__error_at(p, call, "NotImplementedError",
+                            "%s() cannot keep a lambda; a lambda is only supported as an "
+                            "argument that the builtin calls (T.comm_reducer, T.index_map)",
+                            full);
     }
     if (kw_names != kw_names_stack) tvm_ffi_free(kw_names);
   }
@@ -1002,7 +1072,8 @@ static int eval_kind(script_parser* p, const script_doc* d, TVMFFIAny* out) {
       return eval_dict(p, (const void*)d, out);
     case TVM_SCRIPT_DOC_LambdaDoc:
       return script__error_at(p, d, "NotImplementedError",
-                              "lambda expressions are not supported by this parser yet");
+                              "a lambda is only supported as an argument of a T.* call "
+                              "(T.comm_reducer)");
     case TVM_SCRIPT_DOC_SliceDoc:
       return script__error_at(p, d, "SyntaxError", "a slice is only valid in a subscript");
     case TVM_SCRIPT_DOC_StarredDoc:

@@ -132,13 +132,31 @@ static tvm_script_doc_obj* conv_ir_module(tvm_script_docsifier* d, const TVMFFIA
     rc = cls ? tvm_script_define_var_doc(d, items[i].gv, cls, mf) : -1;
     tvm_ffi_release(cls);
   }
-  if (rc == 0 && tvm_ffi_map_size(mod->attrs)) {
+  /* The attribute "global_infos" (where I.module_global_infos puts its dict) prints as that
+   * call, after I.module_attrs of the others, as upstream prints the two fields. */
+  const TVMFFIAny* infos = tvm_ffi_map_get_str(mod->attrs, "global_infos");
+  if (infos && infos->type_index != kTVMFFIMap) infos = NULL; /* not from I.module_global_infos */
+  int64_t n_attrs = tvm_ffi_map_size(mod->attrs) - (infos ? 1 : 0);
+  if (rc == 0 && n_attrs > 0) {
     void* ap = tvm_script_path_attr(d, path, "attrs");
-    tvm_script_doc_obj* attrs = ap ? tvm_script__map_doc(d, mod->attrs, ap, NULL) : NULL;
+    tvm_script_doc_obj* attrs =
+        ap ? tvm_script__map_doc(d, mod->attrs, ap, infos ? "global_infos" : NULL) : NULL;
     tvm_ffi_release(ap);
     rc = tvm_script_frame_emit_take(
         mf, tvm_script_expr_stmt_doc_take(tvm_script_doc_call_take(
                 tvm_script_prefixed(d, "ir", "module_attrs"), attrs)));
+  }
+  if (rc == 0 && infos) {
+    void* ap = tvm_script_path_attr(d, path, "attrs");
+    TVMFFIAny key = tvm_ffi_string("global_infos");
+    void* ip = ap ? tvm_script_path_map_item(d, ap, &key) : NULL;
+    tvm_ffi_any_release(&key);
+    tvm_script_doc_obj* doc = ip ? tvm_script_as_doc(d, infos, ip) : NULL;
+    tvm_ffi_release(ip);
+    tvm_ffi_release(ap);
+    rc = tvm_script_frame_emit_take(
+        mf, tvm_script_expr_stmt_doc_take(tvm_script_doc_call_take(
+                tvm_script_prefixed(d, "ir", "module_global_infos"), doc)));
   }
   void* fp = rc == 0 ? tvm_script_path_attr(d, path, "functions") : NULL;
   for (int64_t i = 0; rc == 0 && i < m; ++i) {

@@ -391,6 +391,170 @@ static tvm_script_doc_obj* conv_tuple_type(tvm_script_docsifier* d, const TVMFFI
   return tvm_script_call_doc_take(tir_prefixed(d, "Tuple"), fields, NULL, NULL);
 }
 
+/* ---- Attribute values ---------------------------------------------------------------------- */
+/* `T.comm_reducer(lambda x, y: x + y, [T.float32(0.0)])`: the lhs then rhs Vars are the
+ * lambda's parameters (defined in a scope of their own); several results print as a tuple. */
+static tvm_script_doc_obj* conv_comm_reducer(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                             const void* path) {
+  const tvm_tir_comm_reducer_obj* r = (const void*)obj->v_obj;
+  tvm_script_frame* f = tvm_script_frame_push(d, TVM_SCRIPT_FRAME_SCOPE);
+  if (!f) return NULL;
+  void *params = tvm_ffi_list_new(), *results = tvm_ffi_list_new();
+  bool ok = params && results;
+  for (int side = 0; ok && side < 2; ++side) {
+    const void* vars = side == 0 ? r->lhs : r->rhs;
+    for (int64_t i = 0; ok && i < tvm_ffi_seq_size(vars); ++i) {
+      const tvm_tir_var_obj* v = tvm_ffi_seq_obj_at(vars, i);
+      tvm_script_doc_obj* id = tvm_script_define_var(d, v, tvm_tir_var_name(v), f);
+      TVMFFIAny a = tvm_ffi_any_obj(id);
+      ok = id && tvm_ffi_list_push(params, &a) == 0;
+      tvm_ffi_release(id);
+    }
+  }
+  for (int64_t i = 0; ok && i < tvm_ffi_seq_size(r->result); ++i) {
+    tvm_script_doc_obj* e = tir_child_item(d, r->result, path, "result", i);
+    TVMFFIAny a = tvm_ffi_any_obj(e);
+    ok = e && tvm_ffi_list_push(results, &a) == 0;
+    tvm_ffi_release(e);
+  }
+  tvm_script_frame_pop(d);
+  if (!ok) {
+    tvm_ffi_release(params);
+    tvm_ffi_release(results);
+    return NULL;
+  }
+  void* body_items = tvm_script_doc_list_to_array_take(results);
+  tvm_script_doc_obj* body = NULL;
+  if (body_items && tvm_ffi_seq_size(body_items) == 1) {
+    body = tvm_ffi_seq_obj_at(body_items, 0);
+    tvm_ffi_retain(body);
+    tvm_ffi_release(body_items);
+  } else {
+    body = tvm_script_tuple_doc_take(body_items);
+  }
+  tvm_script_doc_obj* lambda =
+      tvm_script_lambda_doc_take(tvm_script_doc_list_to_array_take(params), body);
+  return tvm_script_doc_call_take(tir_prefixed(d, "comm_reducer"), lambda,
+                                  tir_child(d, r->identity_element, path, "identity_element"));
+}
+
+/* `lambda i, j: (j, i)` of an IndexMap m at path (its Vars defined in a scope of their own). */
+static tvm_script_doc_obj* index_map_lambda(tvm_script_docsifier* d,
+                                            const tvm_tir_index_map_obj* m, const void* path) {
+  tvm_script_frame* f = tvm_script_frame_push(d, TVM_SCRIPT_FRAME_SCOPE);
+  if (!f) return NULL;
+  void* params = tvm_ffi_list_new();
+  bool ok = params != NULL;
+  for (int64_t i = 0; ok && i < tvm_ffi_seq_size(m->initial_indices); ++i) {
+    const tvm_tir_var_obj* v = tvm_ffi_seq_obj_at(m->initial_indices, i);
+    tvm_script_doc_obj* id = tvm_script_define_var(d, v, tvm_tir_var_name(v), f);
+    TVMFFIAny a = tvm_ffi_any_obj(id);
+    ok = id && tvm_ffi_list_push(params, &a) == 0;
+    tvm_ffi_release(id);
+  }
+  void* fp = ok ? tir_path(d, path, "final_indices") : NULL;
+  void* final = fp ? tvm_script_as_doc_array(d, m->final_indices, fp) : NULL;
+  tvm_ffi_release(fp);
+  tvm_script_frame_pop(d);
+  if (!final) {
+    tvm_ffi_release(params);
+    return NULL;
+  }
+  return tvm_script_lambda_doc_take(tvm_script_doc_list_to_array_take(params),
+                                    tvm_script_tuple_doc_take(final));
+}
+
+/* `T.index_map(lambda i, j: (j, i))`, plus `inverse_index_map=lambda ...` when it has one, as
+ * upstream; and `index_dtype="int32"` when the indices are not int64 (upstream's parser's
+ * default, which its printer leaves out). */
+static tvm_script_doc_obj* conv_index_map(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                          const void* path) {
+  const tvm_tir_index_map_obj* m = (const void*)obj->v_obj;
+  const tvm_tir_index_map_obj* inv =
+      tvm_ffi_any_as_object(&m->inverse_index_map, tvm_tir_type_index(TVM_TIR_KIND_IndexMap));
+  void *keys = tvm_ffi_list_new(), *values = tvm_ffi_list_new();
+  tvm_script_doc_obj* map = index_map_lambda(d, m, path);
+  bool ok = keys && values && map;
+  if (ok && inv) {
+    void* ip = tir_path(d, path, "inverse_index_map");
+    tvm_script_doc_obj* inv_doc = ip ? index_map_lambda(d, inv, ip) : NULL;
+    tvm_ffi_release(ip);
+    TVMFFIAny k = tvm_ffi_string("inverse_index_map"), v = tvm_ffi_any_obj(inv_doc);
+    ok = inv_doc && tvm_ffi_list_push(keys, &k) == 0 && tvm_ffi_list_push(values, &v) == 0;
+    tvm_ffi_any_release(&k);
+    tvm_ffi_release(inv_doc);
+  }
+  if (ok && tvm_ffi_seq_size(m->initial_indices) > 0) {
+    DLDataType t = tvm_tir_expr_dtype(tvm_ffi_seq_obj_at(m->initial_indices, 0));
+    if (!tvm_tir_dtype_equal(t, TVM_TIR_INT64)) {
+      tvm_script_doc_obj* dt = tir_dtype_literal(t);
+      TVMFFIAny k = tvm_ffi_string("index_dtype"), v = tvm_ffi_any_obj(dt);
+      ok = dt && tvm_ffi_list_push(keys, &k) == 0 && tvm_ffi_list_push(values, &v) == 0;
+      tvm_ffi_any_release(&k);
+      tvm_ffi_release(dt);
+    }
+  }
+  void* key_arr = keys ? tvm_ffi_list_to_array(keys) : NULL;
+  tvm_ffi_release(keys);
+  if (!ok || !key_arr) {
+    tvm_ffi_release(map);
+    tvm_ffi_release(values);
+    tvm_ffi_release(key_arr);
+    return NULL;
+  }
+  return tvm_script_call_doc_take(tir_prefixed(d, "index_map"), tvm_script_doc_array_take(map),
+                                  key_arr, tvm_script_doc_list_to_array_take(values));
+}
+
+/* `{"kind": "cuda", ...}`: upstream's export dict of a Target, the kind first and then the
+ * attributes this Target has. */
+static tvm_script_doc_obj* target_dict(tvm_script_docsifier* d, const tvm_tir_target_obj* t,
+                                       const void* path) {
+  void* ap = tir_path(d, path, "attrs");
+  tvm_script_dict_doc_obj* attrs = ap ? (void*)tvm_script__map_doc(d, t->attrs, ap, NULL) : NULL;
+  tvm_ffi_release(ap);
+  if (!attrs) return NULL;
+  void *keys = tvm_ffi_list_new(), *values = tvm_ffi_list_new();
+  tvm_script_doc_obj* kk = tvm_script_literal_str("kind");
+  tvm_script_doc_obj* kv = tir_child(d, t->kind, path, "kind");
+  TVMFFIAny ka = tvm_ffi_any_obj(kk), va = tvm_ffi_any_obj(kv);
+  bool ok = keys && values && kk && kv && tvm_ffi_list_push(keys, &ka) == 0 &&
+            tvm_ffi_list_push(values, &va) == 0;
+  for (int64_t i = 0; ok && i < tvm_ffi_seq_size(attrs->keys); ++i) {
+    ok = tvm_ffi_list_push(keys, tvm_ffi_seq_at(attrs->keys, i)) == 0 &&
+         tvm_ffi_list_push(values, tvm_ffi_seq_at(attrs->values, i)) == 0;
+  }
+  tvm_ffi_release(kk);
+  tvm_ffi_release(kv);
+  tvm_ffi_release(attrs);
+  if (!ok) {
+    tvm_ffi_release(keys);
+    tvm_ffi_release(values);
+    return NULL;
+  }
+  return tvm_script_dict_doc_take(tvm_script_doc_list_to_array_take(keys),
+                                  tvm_script_doc_list_to_array_take(values));
+}
+
+/* `T.target({"kind": "cuda", ...})`, as upstream prints a Target. */
+static tvm_script_doc_obj* conv_target(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                       const void* path) {
+  return tvm_script_doc_call_take(tir_prefixed(d, "target"),
+                                  target_dict(d, (const void*)obj->v_obj, path));
+}
+
+/* `I.vdevice({"kind": "cuda", ...}, 0, "global")`, as upstream (the target as its dict). */
+static tvm_script_doc_obj* conv_vdevice(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                        const void* path) {
+  const tvm_tir_vdevice_obj* v = (const void*)obj->v_obj;
+  void* tp = tir_path(d, path, "target");
+  tvm_script_doc_obj* target = tp ? target_dict(d, v->target, tp) : NULL;
+  tvm_ffi_release(tp);
+  return tvm_script_doc_call_take(tvm_script_prefixed(d, "ir", "vdevice"), target,
+                                  tvm_script_literal_int(v->vdevice_id),
+                                  tvm_script_literal_str(tvm_ffi_str_cstr(v->memory_scope)));
+}
+
 int tvm_script__register_tir_expr(void) {
   static const struct {
     tvm_tir_kind kind;
@@ -416,6 +580,10 @@ int tvm_script__register_tir_expr(void) {
       {TVM_TIR_KIND_PrimType, conv_prim_type},
       {TVM_TIR_KIND_PointerType, conv_pointer_type},
       {TVM_TIR_KIND_TupleType, conv_tuple_type},
+      {TVM_TIR_KIND_CommReducer, conv_comm_reducer},
+      {TVM_TIR_KIND_Target, conv_target},
+      {TVM_TIR_KIND_IndexMap, conv_index_map},
+      {TVM_TIR_KIND_VDevice, conv_vdevice},
   };
   tvm_tir_init();
   for (size_t i = 0; i < sizeof(k_table) / sizeof(k_table[0]); ++i) {

@@ -186,6 +186,19 @@ static const tir_field k_fields_prim_func[] = {FLD(tvm_tir_prim_func_obj, params
 static const tir_field k_fields_ir_module[] = {
     FLD(tvm_tir_ir_module_obj, global_var_map_, MAP, DEF),
     FLD(tvm_tir_ir_module_obj, functions, MAP, 0), FLD(tvm_tir_ir_module_obj, attrs, MAP, 0), END};
+static const tir_field k_fields_comm_reducer[] = {
+    FLD(tvm_tir_comm_reducer_obj, lhs, ARR, DEF), FLD(tvm_tir_comm_reducer_obj, rhs, ARR, DEF),
+    FLD(tvm_tir_comm_reducer_obj, result, ARR, 0),
+    FLD(tvm_tir_comm_reducer_obj, identity_element, ARR, 0), END};
+static const tir_field k_fields_target[] = {FLD(tvm_tir_target_obj, kind, STR, 0),
+                                            FLD(tvm_tir_target_obj, attrs, MAP, 0), END};
+static const tir_field k_fields_index_map[] = {
+    FLD(tvm_tir_index_map_obj, initial_indices, ARR, DEF),
+    FLD(tvm_tir_index_map_obj, final_indices, ARR, 0),
+    FLD(tvm_tir_index_map_obj, inverse_index_map, kTVMFFIAny, 0), END};
+static const tir_field k_fields_vdevice[] = {FLD(tvm_tir_vdevice_obj, target, TIR(Target), 0),
+                                             FLD(tvm_tir_vdevice_obj, vdevice_id, kTVMFFIInt, 0),
+                                             FLD(tvm_tir_vdevice_obj, memory_scope, STR, 0), END};
 
 /* ---- The kind table (from nodes.def) ------------------------------------------------------- */
 /* Object creators for deserialization: a zeroed object of the kind. */

@@ -216,6 +216,35 @@ TEST(json_every_kind) {
   JSON_ROUNDTRIP(exprs_arr, true);
   visit_kinds(exprs_arr);
 
+  /* Attribute values (tvm/tir/attr_value.h): their Vars are bound inside them. */
+  {
+    tvm_tir_var_obj *x = tvm_tir_var("x", TVM_TIR_FLOAT32), *y = tvm_tir_var("y", TVM_TIR_FLOAT32);
+    tvm_tir_var_obj* j = tvm_tir_var("j", TVM_TIR_INT64);
+    void* values = tvm_ffi_list_new();
+    PUSH(values, tvm_tir_comm_reducer_new(
+                     tir_temp(tvm_tir_list_take(tvm_tir_ref(x))),
+                     tir_temp(tvm_tir_list_take(tvm_tir_ref(y))),
+                     tir_temp(tvm_tir_list_take(tvm_tir_add_take(tvm_tir_ref(x), tvm_tir_ref(y)))),
+                     tir_temp(tvm_tir_list_take(tvm_tir_f32(0)))));
+    tvm_tir_target_obj* host = tvm_tir_target_new("llvm", NULL);
+    TVMFFIAny keys[2] = {tvm_ffi_string("host"), tvm_ffi_string("mcpu")};
+    TVMFFIAny vals[2] = {tvm_ffi_any_obj(host), tvm_ffi_string("sm_80")};
+    void* attrs = tvm_ffi_map_new(keys, vals, 2);
+    PUSH(values, tvm_tir_target_new("cuda", attrs));
+    PUSH(values, tvm_tir_vdevice_new(host, 1, "global"));
+    tvm_tir_index_map_obj* inv = tvm_tir_index_map_new(
+        tir_temp(tvm_tir_list_take(tvm_tir_ref(j))), tir_temp(tvm_tir_list_take(tvm_tir_ref(j))),
+        NULL);
+    PUSH(values, tvm_tir_index_map_new(tir_temp(tvm_tir_list_take(tvm_tir_ref(j))),
+                                       tir_temp(tvm_tir_list_take(tvm_tir_ref(j))), inv));
+    void* values_arr = tvm_ffi_list_to_array(values);
+    JSON_ROUNDTRIP(values_arr, false);
+    visit_kinds(values_arr);
+    for (int k = 0; k < 2; ++k) tvm_ffi_any_release(&keys[k]);
+    tvm_ffi_any_release(&vals[1]);
+    RELEASE(x, y, j, values, values_arr, host, attrs, inv);
+  }
+
   /* Statements and the other constructs, in a module. */
   void* store = tvm_tir_store_take(tvm_tir_ref(A), tvm_tir_ref(f), tvm_tir_ref(i), tvm_tir_ref(i));
   void* body = tvm_tir_seq_take(

@@ -24,6 +24,7 @@
 #include <tvm/tir/node.h>
 #include <tvm/tir/op.h>
 #include <tvm/tir/stmt.h>
+#include <tvm/tir/attr_value.h>
 #include <tvm/tir/type.h>
 #include <tvm/tir/analysis.h>
 #include <tvm/tir/arith.h>
