@@ -4,6 +4,7 @@
  * libtir constructors when the frame exits, so their TypeErrors are the builder's. Loops,
  * control flow and scoped statements are in ir_builder_tir_stmt.c.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -45,6 +46,17 @@ int tvm_script__expect_int(const void* obj, const char* what) {
   return tvm_ffi_raise("TypeError", "%s must be an integer, got a %s expression", what, dt);
 }
 
+/* Whether arr is an ffi.Array of PrimExprs: Arrays are immutable, so the common case (indices
+ * the evaluator has just built) is shared rather than copied. */
+static bool all_exprs(const void* arr) {
+  if (tvm_ffi_type_index(arr) != kTVMFFIArray) return false;
+  for (int64_t i = 0, n = tvm_ffi_seq_size(arr); i < n; ++i) {
+    const TVMFFIAny* v = tvm_ffi_seq_at(arr, i);
+    if (!tvm_ffi_any_is_object(v) || !tvm_tir_is_expr(v->v_obj)) return false;
+  }
+  return true;
+}
+
 /* An ffi.Array of PrimExpr from an Array of PrimExpr / Python ints (int32 IntImm, int64 when
  * it does not fit); NULL arr gives NULL without error. */
 void* tvm_script__expr_array(const void* arr, const char* what, bool* ok) {
@@ -57,6 +69,7 @@ void* tvm_script__expr_array(const void* arr, const char* what, bool* ok) {
     return NULL;
   }
   int64_t n = tvm_ffi_seq_size(arr);
+  if (all_exprs(arr)) return tvm_tir_ref((void*)arr);
   TVMFFIAny* items = tvm_ffi_calloc((size_t)(n ? n : 1), sizeof(TVMFFIAny));
   *ok = items != NULL;
   for (int64_t i = 0; *ok && i < n; ++i) {
@@ -96,6 +109,21 @@ tvm_tir_expr_obj* tvm_script__int_literal_to(const void* e, DLDataType dtype) {
     return tvm_tir_cast(dtype, (tvm_tir_expr_obj*)e);
   }
   return tvm_tir_ref((void*)e);
+}
+
+double tvm_script__float_value_in(DLDataType dtype, double v) {
+  DLDataType elem = tvm_tir_dtype_element(dtype);
+  if (elem.bits != 16 || !tvm_tir_dtype_is_floating(elem) || !isfinite(v)) return v;
+  tvm_tir_expr_obj* wide = tvm_tir_float_imm_new(TVM_TIR_FLOAT64, v);
+  tvm_tir_expr_obj* r = wide ? tvm_tir_cast(elem, wide) : NULL;
+  tvm_ffi_release(wide);
+  if (!r) tvm_ffi_error_clear(); /* v stays for the constructor to report */
+  if (r && tvm_tir_kind_of(r) == TVM_TIR_KIND_FloatImm &&
+      isfinite(((const tvm_tir_float_imm_obj*)r)->value)) {
+    v = ((const tvm_tir_float_imm_obj*)r)->value;
+  }
+  tvm_ffi_release(r);
+  return v;
 }
 
 /* ---- Functions ----------------------------------------------------------------------------- */

@@ -4,6 +4,7 @@
  * allocate, realize) and plain statements, and the exit of every TIR frame. Functions, buffers
  * and blocks are in ir_builder_tir.c.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,11 +23,13 @@ static tvm_tir_expr_obj* literal_to(const void* value, DLDataType dtype) {
   if (k == TVM_TIR_KIND_IntImm && tvm_tir_as_const_int(value, &i) &&
       (dtype.code == kDLInt || dtype.code == kDLUInt || dtype.code == kDLFloat ||
        dtype.code == kDLBfloat)) {
-    return tvm_tir_const_int(dtype, i);
+    /* float16 4097 is 4096: the constant holds the value of its type (the printer needs it). */
+    double in = tvm_script__float_value_in(dtype, (double)i);
+    return in != (double)i ? tvm_tir_const_float(dtype, in) : tvm_tir_const_int(dtype, i);
   }
   if (k == TVM_TIR_KIND_FloatImm && tvm_tir_as_const_float(value, &d) &&
       (dtype.code == kDLFloat || dtype.code == kDLBfloat)) {
-    return tvm_tir_const_float(dtype, d);
+    return tvm_tir_const_float(dtype, tvm_script__float_value_in(dtype, d));
   }
   return tvm_tir_ref((void*)value);
 }
@@ -34,11 +37,26 @@ static tvm_tir_expr_obj* literal_to(const void* value, DLDataType dtype) {
 /* The typing rules of a scoped statement are checked when its frame is entered, by building
  * the node once around a placeholder body: the constructor's TypeError then points at the
  * statement that caused it rather than at the end of its body. */
-static tvm_tir_stmt_obj* placeholder(void) {
+static tvm_tir_stmt_obj* new_placeholder(void) {
   tvm_tir_expr_obj* zero = tvm_tir_int(0);
   tvm_tir_stmt_obj* s = zero ? tvm_tir_evaluate_new(zero) : NULL;
   tvm_ffi_release(zero);
   return s;
+}
+
+/* The placeholder is immutable and never part of the IR built: one is shared (made once for
+ * the life of the process, like the op registry), as every loop and scope enters with one. */
+static tvm_tir_stmt_obj* g_placeholder;
+static pthread_once_t g_placeholder_once = PTHREAD_ONCE_INIT;
+
+static void make_placeholder(void) {
+  g_placeholder = new_placeholder();
+  if (!g_placeholder) tvm_ffi_error_clear(); /* each call then makes its own */
+}
+
+static tvm_tir_stmt_obj* placeholder(void) {
+  pthread_once(&g_placeholder_once, make_placeholder);
+  return g_placeholder ? tvm_tir_ref(g_placeholder) : new_placeholder();
 }
 
 /* 0 when the node s built around the placeholder body exists (both consumed), else -1. */

@@ -229,6 +229,16 @@ void* tvm_script_value_to_expr_array(const TVMFFIAny* v, const char* what) {
     return tvm_ffi_array_new_take(&item, 1);
   }
   int64_t n = tvm_ffi_seq_size(seq);
+  /* An Array that holds PrimExprs only is immutable and already the result: share it. */
+  bool exprs = tvm_ffi_type_index(seq) == kTVMFFIArray;
+  for (int64_t i = 0; exprs && i < n; ++i) {
+    const TVMFFIAny* e = tvm_ffi_seq_at(seq, i);
+    exprs = tvm_ffi_any_is_object(e) && tvm_tir_is_expr(e->v_obj);
+  }
+  if (exprs) {
+    tvm_ffi_retain((void*)seq);
+    return (void*)seq;
+  }
   TVMFFIAny* items = tvm_ffi_calloc(n ? (size_t)n : 1, sizeof(TVMFFIAny));
   if (!items) return NULL;
   void* result = NULL;
@@ -320,56 +330,53 @@ bool tvm_script__tir_dtype_name(const char* name, size_t len, DLDataType* out_dt
 }
 
 /* ---- Lookup -------------------------------------------------------------------------------- */
-/* Both tables merged and sorted by name once; lookups are a binary search. */
-static const tvm_script_builtin** g_sorted;
-static int32_t g_sorted_count;
-static pthread_once_t g_sorted_once = PTHREAD_ONCE_INIT;
+/* Both tables in one open-addressing hash table by name, built once (every `T.x(...)` of a
+ * program is a lookup). Where both tables name a builtin, the expression table's wins. */
+static const tvm_script_builtin** g_table; /* (g_mask + 1) slots, NULL = free */
+static size_t g_mask;
+static pthread_once_t g_table_once = PTHREAD_ONCE_INIT;
 
-static int cmp_builtin(const void* a, const void* b) {
-  return strcmp((*(const tvm_script_builtin* const*)a)->name,
-                (*(const tvm_script_builtin* const*)b)->name);
+static uint64_t name_hash(const char* name, size_t len) {
+  uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+  for (size_t i = 0; i < len; ++i) h = (h ^ (unsigned char)name[i]) * 0x100000001b3ull;
+  return h;
 }
 
-static void build_sorted(void) {
-  int32_t n = tvm_script__tir_expr_builtin_count + tvm_script__tir_stmt_builtin_count;
+static const tvm_script_builtin** find_slot(const char* name, size_t len) {
+  for (size_t i = name_hash(name, len) & g_mask;; i = (i + 1) & g_mask) {
+    const tvm_script_builtin* b = g_table[i];
+    if (!b || (strncmp(b->name, name, len) == 0 && b->name[len] == '\0')) return &g_table[i];
+  }
+}
+
+static void add_builtins(const tvm_script_builtin* table, int32_t n) {
+  for (int32_t i = 0; i < n; ++i) {
+    const tvm_script_builtin** slot = find_slot(table[i].name, strlen(table[i].name));
+    if (!*slot) *slot = &table[i];
+  }
+}
+
+static void build_table(void) {
+  size_t n = (size_t)tvm_script__tir_expr_builtin_count + tvm_script__tir_stmt_builtin_count;
+  size_t cap = 16;
+  while (cap < 2 * n) cap *= 2;
   /* Allocated once for the life of the process (never freed, like the op registry). */
-  const tvm_script_builtin** all = tvm_ffi_malloc((size_t)(n ? n : 1) * sizeof(*all));
-  if (!all) {
+  g_table = tvm_ffi_calloc(cap, sizeof(*g_table));
+  if (!g_table) {
     tvm_ffi_error_clear(); /* lookups then find only dtypes; nothing to report them to */
     return;
   }
-  int32_t k = 0;
-  for (int32_t i = 0; i < tvm_script__tir_expr_builtin_count; ++i) {
-    all[k++] = &tvm_script__tir_expr_builtins[i];
-  }
-  for (int32_t i = 0; i < tvm_script__tir_stmt_builtin_count; ++i) {
-    all[k++] = &tvm_script__tir_stmt_builtins[i];
-  }
-  qsort(all, (size_t)n, sizeof(*all), cmp_builtin);
-  g_sorted = all;
-  g_sorted_count = n;
-}
-
-/* strcmp of a NUL-terminated table name against name[0..len). */
-static int cmp_name(const char* table_name, const char* name, size_t len) {
-  int c = strncmp(table_name, name, len);
-  if (c != 0) return c;
-  return table_name[len] == '\0' ? 0 : 1;
+  g_mask = cap - 1;
+  add_builtins(tvm_script__tir_expr_builtins, tvm_script__tir_expr_builtin_count);
+  add_builtins(tvm_script__tir_stmt_builtins, tvm_script__tir_stmt_builtin_count);
 }
 
 const tvm_script_builtin* tvm_script__tir_builtin_lookup(const char* name, size_t len) {
-  pthread_once(&g_sorted_once, build_sorted);
+  pthread_once(&g_table_once, build_table);
   if (!name) return NULL;
-  int32_t lo = 0, hi = g_sorted_count;
-  while (lo < hi) {
-    int32_t mid = lo + (hi - lo) / 2;
-    int c = cmp_name(g_sorted[mid]->name, name, len);
-    if (c == 0) return g_sorted[mid];
-    if (c < 0) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
+  if (g_table) {
+    const tvm_script_builtin* b = *find_slot(name, len);
+    if (b) return b;
   }
   /* Every dtype spelling is a constructor: T.float32(1), T.int8x4(...), T.int64(). */
   if (tvm_script__tir_dtype_name(name, len, NULL)) return &tvm_script__tir_dtype_builtin;

@@ -25,6 +25,7 @@
 #include <tvm/tir/builder.h>
 
 #include "parse_internal.h"
+#include "parse_tir_builtins_attr.h"
 
 /* ---- Bound arguments ----------------------------------------------------------------------- */
 #define MAX_ARGS 6
@@ -51,38 +52,51 @@ static void* fail(bound_args* a, int i) {
   return NULL;
 }
 
+/* The conversions below name the argument in their error messages ("argument 'dtype' of
+ * T.Cast"), and formatting that name costs more than most conversions. They run first with no
+ * name and, only when that fails, again with it: a conversion depends on the value alone, so
+ * the second run fails the same way, raising the message (or succeeds after a transient
+ * MemoryError, and its result is used). */
+#define WHAT(a, i) tvm_script_arg_what((a)->call, (a)->spec, (i), what, sizeof(what))
+
 static tvm_tir_expr_obj* arg_expr(bound_args* a, int i) {
   const TVMFFIAny* v = &a->v[i];
-  if (tvm_ffi_any_is_object(v) && tvm_tir_is_expr(v->v_obj)) { /* the common case: no message */
+  if (tvm_ffi_any_is_object(v) && tvm_tir_is_expr(v->v_obj)) { /* the common case */
     tvm_ffi_retain(v->v_obj);
     return (tvm_tir_expr_obj*)v->v_obj;
   }
+  tvm_tir_expr_obj* e = tvm_script_value_to_expr(v, "");
+  if (e) return e;
   char what[160];
-  tvm_script_arg_what(a->call, a->spec, i, what, sizeof(what));
-  tvm_tir_expr_obj* e = tvm_script_value_to_expr(&a->v[i], what);
+  tvm_ffi_error_clear();
+  e = tvm_script_value_to_expr(v, WHAT(a, i));
   return e ? e : fail(a, i);
 }
 
 static int arg_dtype(bound_args* a, int i, DLDataType* out) {
+  if (tvm_script_value_to_dtype(&a->v[i], "", out) == 0) return 0;
   char what[160];
-  tvm_script_arg_what(a->call, a->spec, i, what, sizeof(what));
-  if (tvm_script_value_to_dtype(&a->v[i], what, out) == 0) return 0;
+  tvm_ffi_error_clear();
+  if (tvm_script_value_to_dtype(&a->v[i], WHAT(a, i), out) == 0) return 0;
   fail(a, i);
   return -1;
 }
 
 static int arg_int(bound_args* a, int i, int64_t* out) {
+  if (tvm_script_value_to_int(&a->v[i], "", out) == 0) return 0;
   char what[160];
-  tvm_script_arg_what(a->call, a->spec, i, what, sizeof(what));
-  if (tvm_script_value_to_int(&a->v[i], what, out) == 0) return 0;
+  tvm_ffi_error_clear();
+  if (tvm_script_value_to_int(&a->v[i], WHAT(a, i), out) == 0) return 0;
   fail(a, i);
   return -1;
 }
 
 static const char* arg_cstr(bound_args* a, int i) {
+  const char* s = tvm_script_value_to_cstr(&a->v[i], "");
+  if (s) return s;
   char what[160];
-  tvm_script_arg_what(a->call, a->spec, i, what, sizeof(what));
-  const char* s = tvm_script_value_to_cstr(&a->v[i], what);
+  tvm_ffi_error_clear();
+  s = tvm_script_value_to_cstr(&a->v[i], WHAT(a, i));
   return s ? s : fail(a, i);
 }
 
@@ -142,6 +156,10 @@ static bool is_number(const TVMFFIAny* v) {
  * does not fit. */
 static tvm_tir_expr_obj* number_as(const TVMFFIAny* v, DLDataType dtype) {
   if (v->type_index == kTVMFFIFloat) return float_literal(dtype, v->v_float64);
+  DLDataType elem = tvm_tir_dtype_element(dtype);
+  if (v->type_index == kTVMFFIInt && elem.bits == 16 && tvm_tir_dtype_is_floating(elem)) {
+    return float_literal(dtype, (double)v->v_int64); /* 4097 is 4096 in float16, as it prints */
+  }
   return tvm_tir_const_int(dtype, v->v_int64);
 }
 
@@ -425,9 +443,11 @@ static int b_Broadcast(tvm_script_call* call, TVMFFIAny* out) {
 }
 
 static void* arg_expr_array(bound_args* a, int i) {
+  void* arr = tvm_script_value_to_expr_array(&a->v[i], "");
+  if (arr) return arr;
   char what[160];
-  tvm_script_arg_what(a->call, a->spec, i, what, sizeof(what));
-  void* arr = tvm_script_value_to_expr_array(&a->v[i], what);
+  tvm_ffi_error_clear();
+  arr = tvm_script_value_to_expr_array(&a->v[i], WHAT(a, i));
   return arr ? arr : fail(a, i);
 }
 
@@ -583,7 +603,16 @@ static int call_dtype(tvm_script_call* call, tvm_tir_builtin id, tvm_tir_expr_ob
     case TVM_TIR_BUILTIN_tvm_stack_make_shape:
     case TVM_TIR_BUILTIN_tvm_stack_make_array:
     case TVM_TIR_BUILTIN_tvm_tuple:
-    case TVM_TIR_BUILTIN_tvm_thread_context: *out = TVM_TIR_HANDLE; return 0;
+    case TVM_TIR_BUILTIN_tvm_thread_context:
+    case TVM_TIR_BUILTIN_tvm_thread_allreduce:
+    case TVM_TIR_BUILTIN_tvm_load_matrix_sync:
+    case TVM_TIR_BUILTIN_tvm_mma_sync:
+    case TVM_TIR_BUILTIN_tvm_bmma_sync:
+    case TVM_TIR_BUILTIN_tvm_fill_fragment:
+    case TVM_TIR_BUILTIN_tvm_store_matrix_sync:
+    case TVM_TIR_BUILTIN_start_profile_intrinsic:
+    case TVM_TIR_BUILTIN_end_profile_intrinsic:
+    case TVM_TIR_BUILTIN_anylist_getitem: *out = TVM_TIR_HANDLE; return 0;
     case TVM_TIR_BUILTIN_isnullptr:
     case TVM_TIR_BUILTIN_assume: *out = TVM_TIR_BOOL; return 0;
     case TVM_TIR_BUILTIN_undef:
@@ -594,12 +623,23 @@ static int call_dtype(tvm_script_call* call, tvm_tir_builtin id, tvm_tir_expr_ob
     case TVM_TIR_BUILTIN_tvm_call_packed_lowered:
     case TVM_TIR_BUILTIN_tvm_call_cpacked_lowered:
     case TVM_TIR_BUILTIN_tvm_check_return:
-    case TVM_TIR_BUILTIN_tvm_storage_sync: *out = TVM_TIR_INT32; return 0;
+    case TVM_TIR_BUILTIN_tvm_storage_sync:
+    case TVM_TIR_BUILTIN_vscale:
+    case TVM_TIR_BUILTIN_q_multiply_shift_per_axis:
+    case TVM_TIR_BUILTIN_anylist_resetitem:
+    case TVM_TIR_BUILTIN_anylist_setitem_call_packed:
+    case TVM_TIR_BUILTIN_anylist_setitem_call_cpacked: *out = TVM_TIR_INT32; return 0;
+    case TVM_TIR_BUILTIN_tvm_warp_activemask: *out = TVM_TIR_UINT32; return 0;
     case TVM_TIR_BUILTIN_large_uint_imm: *out = TVM_TIR_UINT64; return 0;
     default: break;
   }
-  /* The rest follow an operand: the value of if_then_else, the first argument otherwise. */
-  int64_t from = id == TVM_TIR_BUILTIN_if_then_else ? 1 : 0;
+  /* The rest follow an operand: the value of if_then_else and of the warp shuffles (mask,
+   * value, ...), the first argument otherwise. */
+  int64_t from = id == TVM_TIR_BUILTIN_if_then_else || id == TVM_TIR_BUILTIN_tvm_warp_shuffle ||
+                         id == TVM_TIR_BUILTIN_tvm_warp_shuffle_up ||
+                         id == TVM_TIR_BUILTIN_tvm_warp_shuffle_down
+                     ? 1
+                     : 0;
   if (n <= from) {
     return tvm_ffi_raise("TypeError",
                          "%s(): cannot infer the result dtype without arguments; "
@@ -720,6 +760,10 @@ const tvm_script_builtin tvm_script__tir_expr_builtins[] = {
     {"Let", b_Let},
     {"iter_var", b_iter_var},
     {"Tuple", b_Tuple},
+    {"target", tvm_script__b_target},
+    {"comm_reducer", tvm_script__b_comm_reducer},
+    {"index_map", tvm_script__b_index_map},
+    {"meta_var", tvm_script__b_meta_var},
 /* Every op of ops.def under its name without "tir." (T.exp, T.tvm_call_packed, ...). */
 #define TVM_TIR_OP(id, name, effect, num_inputs) {#id, op_##id},
 #include <tvm/tir/ops.def>

@@ -44,35 +44,53 @@ static void* fail(bound_args* a, int i) {
 
 #define WHAT(a, i) tvm_script_arg_what((a)->call, (a)->spec, (i), what, sizeof(what))
 
+/* The conversions below name the argument in their error messages ("argument 'extent' of
+ * T.serial"), and formatting that name costs more than most conversions. They run first with no
+ * name and, only when that fails, again with it: a conversion depends on the value alone, so
+ * the second run fails the same way, raising the message (or succeeds after a transient
+ * MemoryError, and its result is used). */
 static tvm_tir_expr_obj* arg_expr(bound_args* a, int i) {
+  tvm_tir_expr_obj* e = tvm_script_value_to_expr(&a->v[i], "");
+  if (e) return e;
   char what[160];
-  tvm_tir_expr_obj* e = tvm_script_value_to_expr(&a->v[i], WHAT(a, i));
+  tvm_ffi_error_clear();
+  e = tvm_script_value_to_expr(&a->v[i], WHAT(a, i));
   return e ? e : fail(a, i);
 }
 
 static int arg_dtype(bound_args* a, int i, DLDataType* out) {
+  if (tvm_script_value_to_dtype(&a->v[i], "", out) == 0) return 0;
   char what[160];
+  tvm_ffi_error_clear();
   if (tvm_script_value_to_dtype(&a->v[i], WHAT(a, i), out) == 0) return 0;
   fail(a, i);
   return -1;
 }
 
 static int arg_int(bound_args* a, int i, int64_t* out) {
+  if (tvm_script_value_to_int(&a->v[i], "", out) == 0) return 0;
   char what[160];
+  tvm_ffi_error_clear();
   if (tvm_script_value_to_int(&a->v[i], WHAT(a, i), out) == 0) return 0;
   fail(a, i);
   return -1;
 }
 
 static const char* arg_cstr(bound_args* a, int i) {
+  const char* s = tvm_script_value_to_cstr(&a->v[i], "");
+  if (s) return s;
   char what[160];
-  const char* s = tvm_script_value_to_cstr(&a->v[i], WHAT(a, i));
+  tvm_ffi_error_clear();
+  s = tvm_script_value_to_cstr(&a->v[i], WHAT(a, i));
   return s ? s : fail(a, i);
 }
 
 static void* arg_expr_array(bound_args* a, int i) {
+  void* arr = tvm_script_value_to_expr_array(&a->v[i], "");
+  if (arr) return arr;
   char what[160];
-  void* arr = tvm_script_value_to_expr_array(&a->v[i], WHAT(a, i));
+  tvm_ffi_error_clear();
+  arr = tvm_script_value_to_expr_array(&a->v[i], WHAT(a, i));
   return arr ? arr : fail(a, i);
 }
 

@@ -17,7 +17,7 @@ static uint32_t hash_name(const char* s, uint32_t n) {
 
 int script__vt_init(script_var_table* vt) {
   memset(vt, 0, sizeof(*vt));
-  vt->cap = 256;
+  vt->cap = 64; /* a small file names a few dozen things; grows (doubling) past half full */
   vt->slots = tvm_ffi_calloc(vt->cap, sizeof(script_vt_slot));
   return vt->slots ? script__vt_push_scope(vt) : -1;
 }

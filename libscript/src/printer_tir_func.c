@@ -9,7 +9,9 @@
  * (`A = T.match_buffer(a, (n,), "float32")`, after `n = T.int32()`). The dtype is always
  * printed (shared/TVMSCRIPT.md). The implicit root block prints as `# with T.sblock("root"):`.
  */
+#include <ctype.h>
 #include <string.h>
+#include <tvm/script/lexer.h>
 
 #include "printer_tir.h"
 
@@ -76,10 +78,15 @@ static tvm_script_doc_obj* strides_doc(tvm_script_docsifier* d, const tvm_tir_bu
                                        tvm_script_frame* frame) {
   void* list = tvm_ffi_list_new();
   bool ok = list != NULL;
+  /* The parser makes a named stride a variable of the shape's index type. */
+  DLDataType index_t = tvm_ffi_seq_size(buf->shape)
+                           ? tvm_tir_expr_dtype(tvm_ffi_seq_obj_at(buf->shape, 0))
+                           : TVM_TIR_INT32;
   for (int64_t i = 0; ok && i < tvm_ffi_seq_size(buf->strides); ++i) {
     const void* e = tvm_ffi_seq_obj_at(buf->strides, i);
     bool inline_def;
     ok = inline_buffer_var(d, buf, e, &inline_def) == 0;
+    inline_def = inline_def && tvm_ffi_dtype_equal(tvm_tir_expr_dtype(e), index_t);
     tvm_script_doc_obj* doc = NULL;
     if (ok && inline_def) {
       tvm_ffi_retain((void*)lhs);
@@ -143,6 +150,12 @@ tvm_script_doc_obj* tir_buffer_call(tvm_script_docsifier* d, const tvm_tir_buffe
   bool offset_defined = false;
   if (ok && !tir_is_const(buf->elem_offset, 0)) {
     ok = inline_buffer_var(d, buf, buf->elem_offset, &offset_defined) == 0;
+    /* ... when the parser makes it again: a variable of the shape's index type. */
+    DLDataType index_t = tvm_ffi_seq_size(buf->shape)
+                             ? tvm_tir_expr_dtype(tvm_ffi_seq_obj_at(buf->shape, 0))
+                             : TVM_TIR_INT32;
+    offset_defined = offset_defined &&
+                     tvm_ffi_dtype_equal(tvm_tir_expr_dtype(buf->elem_offset), index_t);
     if (ok && offset_defined) {
       tvm_ffi_retain((void*)lhs);
       tvm_script_doc_obj* def = tvm_script_attr_doc_take((void*)lhs, "elem_offset");
@@ -418,15 +431,33 @@ static void* with_cls(tvm_script_docsifier* d, void* body) {
   return tvm_script_doc_list_to_array_take(list);
 }
 
+/* Whether s can be written as a Python name (ASCII; not a keyword). */
+static bool is_py_identifier(const char* s) {
+  static const char* const kKeywords[] = {
+#define X(e, text) text,
+      TVM_SCRIPT_TOKEN_KEYWORDS(X)
+#undef X
+  };
+  if (!(isalpha((unsigned char)s[0]) || s[0] == '_')) return false;
+  for (const char* c = s; *c; ++c) {
+    if (!(isalnum((unsigned char)*c) || *c == '_')) return false;
+  }
+  for (size_t i = 0; i < sizeof(kKeywords) / sizeof(kKeywords[0]); ++i) {
+    if (strcmp(s, kKeywords[i]) == 0) return false;
+  }
+  return true;
+}
+
 static tvm_script_doc_obj* conv_prim_func(tvm_script_docsifier* d, const TVMFFIAny* obj,
                                           const void* path) {
   const tvm_tir_prim_func_obj* fn = (const void*)obj->v_obj;
   const char* symbol = tvm_tir_func_global_symbol(fn);
   tvm_script_frame* mf = tvm_script_frame_find(d, TVM_SCRIPT_FRAME_MODULE);
   const tvm_script__module_ctx* ctx = mf ? mf->data : NULL;
-  const char* name = ctx && ctx->func_name ? ctx->func_name
-                     : symbol               ? symbol
-                                            : tvm_script_docsifier_options(d)->default_func_name;
+  /* A global_symbol that is no Python name ("a-b") stays in T.func_attr under the default. */
+  const char* name = ctx && ctx->func_name             ? ctx->func_name
+                     : symbol && is_py_identifier(symbol) ? symbol
+                                                         : tvm_script_docsifier_options(d)->default_func_name;
   int64_t n = tvm_ffi_seq_size(fn->params);
   bool* inlined = tvm_ffi_calloc((size_t)n + 1, sizeof(bool));
   tvm_script_frame* f = inlined ? tvm_script_frame_push(d, TVM_SCRIPT_FRAME_FUNC) : NULL;

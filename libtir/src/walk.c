@@ -3,14 +3,25 @@
  * fields (object fields, Any fields, array elements, map keys and values). The typing rules use
  * it to look for statements or calls inside a body (a vectorized loop must not contain While;
  * a PrimFunc's tir.ret calls fix its return type).
+ *
+ * A Buffer is shared by every load, store and region of it, and its subtree (data Var, shape,
+ * strides, ...) is most of what a walk meets; a Var by every use. A Buffer or Var whose subtree
+ * was walked to the end is not entered again (a few recent ones are remembered). The callbacks
+ * are predicates that give the same answer for an object each time they meet it, so this
+ * changes nothing they can see but how often a shared subtree is met.
  */
 #include "internal.h"
+
+#define WALKED_SIZE 64 /* the slot is 6 bits of a hash */
 
 typedef struct {
   bool stmts_only;
   tvm_tir__walk_fn fn;
   void* ctx;
+  const void* walked[WALKED_SIZE]; /* Buffers and Vars walked to the end, by address */
 } walker;
+
+static int visit_fields(walker* w, const void* obj, int32_t t);
 
 static int visit(walker* w, const void* obj);
 
@@ -37,7 +48,17 @@ static int visit(walker* w, const void* obj) {
   }
   if (t == kTVMFFIStr || t == kTVMFFIBytes) return 0;
   if (w->stmts_only && !tvm_tir_is_stmt(obj)) return 0;
-  if ((r = w->fn(obj, w->ctx)) != 0) return r;
+  if (!TIR_IS(obj, Buffer) && !TIR_IS(obj, Var)) return visit_fields(w, obj, t);
+  const void** slot = &w->walked[(((uintptr_t)obj >> 4) * UINT64_C(0x9E3779B97F4A7C15)) >> 58];
+  if (*slot == obj) return 0;
+  if ((r = visit_fields(w, obj, t)) == 0) *slot = obj;
+  return r;
+}
+
+/* fn on obj (of type t), then its fields. */
+static int visit_fields(walker* w, const void* obj, int32_t t) {
+  int r = w->fn(obj, w->ctx);
+  if (r != 0) return r;
   const TVMFFIFieldInfo* const* fields;
   int32_t n = tvm_ffi_type_all_fields(t, &fields);
   for (int32_t i = 0; i < n && !r; ++i) {
@@ -53,6 +74,6 @@ static int visit(walker* w, const void* obj) {
 }
 
 int tvm_tir__walk(const void* obj, bool stmts_only, tvm_tir__walk_fn fn, void* ctx) {
-  walker w = {stmts_only, fn, ctx};
+  walker w = {stmts_only, fn, ctx, {NULL}};
   return visit(&w, obj);
 }

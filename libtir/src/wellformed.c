@@ -14,15 +14,37 @@
 
 #include "internal.h"
 
+/* What the walk knows of one Var or Buffer. Entries are created on first binding and never
+ * removed (a Var stays bound for the SSA check); leaving a scope clears flags. */
+enum {
+  F_BOUND = 1,   /* a Var bound so far (SSA) */
+  F_SCOPE = 2,   /* a Var in scope */
+  F_BUFFER = 4,  /* a Buffer in scope */
+  F_RANGE = 8,   /* a loop / block iter Var in scope, its range in min, extent */
+  F_NO_USE = 16, /* a reduction iter var while visiting a block's init */
+  F_ALLOC = 32   /* the data Var of an Allocate in scope */
+};
+typedef struct {
+  const void* key;        /* NULL: a free slot */
+  uint32_t flags;
+  const void* owner;      /* the Buffer whose declaration defined this shape/stride/offset Var */
+  tvm_tir_expr_obj* min;  /* F_RANGE: borrowed from the IR being checked */
+  tvm_tir_expr_obj* extent;
+} fact;
+
+/* An open-addressing table of facts keyed by object identity (the walk does several lookups
+ * per node: ffi.Dicts of Any keys cost a hash of the key and a call each). */
+typedef struct {
+  fact* slots;
+  size_t mask; /* capacity - 1 (a power of two), or 0 before the first insert */
+  size_t used;
+} fact_table;
+
 typedef struct {
   tvm_tir_visitor v; /* first: callbacks get the state through their visitor pointer */
-  void* bound;       /* ffi.Dict: every Var bound so far (SSA) */
-  void* scope;       /* ffi.Dict: Vars in scope */
-  void* buffers;     /* ffi.Dict: Buffers in scope */
-  void* ranges;      /* ffi.Dict Var -> Range: loop and block iter var ranges in scope */
-  void* no_use;      /* ffi.Dict: reduction iter vars while visiting a block's init */
-  void* sym_owner;   /* ffi.Dict Var -> Buffer: shape/stride/offset Vars a buffer defined */
-  void* allocs;      /* ffi.Dict: data Vars of Allocates in scope */
+  fact_table facts;
+  const void** no_use; /* the Vars flagged F_NO_USE (cleared together) */
+  size_t no_use_count, no_use_cap;
 } wf;
 
 #define SELF ((wf*)v)
@@ -48,37 +70,83 @@ static int fail_at(tvm_tir_visitor* v, const char* field, int64_t index, const c
   return -1;
 }
 
-/* ---- Sets -------------------------------------------------------------------------------- */
-static bool has(const void* dict, const void* obj) {
-  TVMFFIAny k = tvm_ffi_any_obj(obj);
-  return tvm_ffi_map_get(dict, &k) != NULL;
+/* ---- Facts ------------------------------------------------------------------------------- */
+static size_t slot_of(const fact_table* t, const void* key) {
+  uintptr_t h = (uintptr_t)key >> 4;
+  return (size_t)((h * UINT64_C(0x9E3779B97F4A7C15)) >> 20) & t->mask;
 }
-static int put(void* dict, const void* obj, const void* value) {
-  TVMFFIAny k = tvm_ffi_any_obj(obj), val = tvm_ffi_any_obj(value);
-  return tvm_ffi_dict_set(dict, &k, &val);
+
+/* The facts of key, NULL when it has none. */
+static fact* find(const fact_table* t, const void* key) {
+  if (!t->mask || !key) return NULL;
+  for (size_t i = slot_of(t, key);; i = (i + 1) & t->mask) {
+    if (t->slots[i].key == key) return &t->slots[i];
+    if (!t->slots[i].key) return NULL;
+  }
 }
-static void drop(void* dict, const void* obj) {
-  TVMFFIAny k = tvm_ffi_any_obj(obj);
-  tvm_ffi_dict_erase(dict, &k);
+
+/* The facts of key, created empty when missing; NULL + MemoryError. */
+static fact* obtain(fact_table* t, const void* key) {
+  fact* f = find(t, key);
+  if (f) return f;
+  if (!key) { /* the structure pass rules this out */
+    tvm_ffi_raise("ValueError", "well-formedness: a binding without its variable");
+    return NULL;
+  }
+  if (2 * (t->used + 1) > t->mask) { /* keep the load under one half */
+    size_t cap = t->mask ? 2 * (t->mask + 1) : 64;
+    fact* slots = tvm_ffi_calloc(cap, sizeof(fact));
+    if (!slots) {
+      tvm_ffi_raise("MemoryError", "well-formedness: out of memory");
+      return NULL;
+    }
+    fact_table bigger = {slots, cap - 1, t->used};
+    for (size_t i = 0; t->mask && i <= t->mask; ++i) {
+      if (!t->slots[i].key) continue;
+      size_t j = slot_of(&bigger, t->slots[i].key);
+      while (slots[j].key) j = (j + 1) & bigger.mask;
+      slots[j] = t->slots[i];
+    }
+    tvm_ffi_free(t->slots);
+    *t = bigger;
+  }
+  size_t i = slot_of(t, key);
+  while (t->slots[i].key) i = (i + 1) & t->mask;
+  t->used++;
+  t->slots[i].key = key;
+  return &t->slots[i];
 }
+
+static bool has(const wf* w, const void* obj, uint32_t flag) {
+  const fact* f = find(&w->facts, obj);
+  return f && (f->flags & flag);
+}
+static int put(wf* w, const void* obj, uint32_t flag) {
+  fact* f = obtain(&w->facts, obj);
+  if (!f) return -1;
+  f->flags |= flag;
+  return 0;
+}
+static void drop(wf* w, const void* obj, uint32_t flags) {
+  fact* f = find(&w->facts, obj);
+  if (f) f->flags &= ~flags;
+}
+
 static const char* vname(const void* var) { return tvm_tir_var_name((const tvm_tir_var_obj*)var); }
 
 /* Bind var at the current path + field[index]: SSA check, then in scope. */
 static int bind(wf* w, const tvm_tir_var_obj* var, const char* field, int64_t index) {
-  if (has(w->bound, var)) {
+  if (has(w, var, F_BOUND)) {
     return fail_at(&w->v, field, index, "variable `%s` is bound more than once (SSA)", vname(var));
   }
-  if (put(w->bound, var, NULL) != 0 || put(w->scope, var, NULL) != 0) return -1;
-  return 0;
+  return put(w, var, F_BOUND | F_SCOPE);
 }
-static void unbind(wf* w, const void* var) {
-  drop(w->scope, var);
-  drop(w->ranges, var);
-}
+static void unbind(wf* w, const void* var) { drop(w, var, F_SCOPE | F_RANGE); }
 
-/* Visit the children of field (an object, array elements, map values) as uses. */
-static int uses(wf* w, const void* node, const char* field) {
-  return tvm_tir_visit_field(&w->v, node, field);
+/* Visit value, the object field `field` of the current node (an object, array elements, map
+ * values), as uses. Fields are read directly, not looked up by name: this runs per node. */
+static int uses(wf* w, const void* value, const char* field) {
+  return tvm_tir_visit_child(&w->v, value, field);
 }
 
 /* Visit node at the current path + field[index]. */
@@ -109,8 +177,10 @@ typedef enum {
 static int buffer_symbol(wf* w, const tvm_tir_buffer_obj* b, const void* e, decl_mode mode,
                          const char* field, int64_t index) {
   if (!e) return 0;
-  if (mode == DECL_DEFINE && tvm_tir_is_var(e) && !has(w->scope, e)) {
-    return bind(w, e, field, index) != 0 || put(w->sym_owner, e, b) != 0 ? -1 : 0;
+  if (mode == DECL_DEFINE && tvm_tir_is_var(e) && !has(w, e, F_SCOPE)) {
+    if (bind(w, e, field, index) != 0) return -1;
+    find(&w->facts, e)->owner = b;
+    return 0;
   }
   return visit_at(w, e, field, index);
 }
@@ -123,7 +193,7 @@ static int declare_buffer(wf* w, const tvm_tir_buffer_obj* b, decl_mode mode, co
   int pushed = 0, rc = 0;
   if (field && (rc = tvm_tir_visitor_push_attr(&w->v, field)) == 0) pushed++;
   if (rc == 0 && index >= 0 && (rc = tvm_tir_visitor_push_item(&w->v, index)) == 0) pushed++;
-  if (rc == 0 && !(mode == DECL_DECLARE && has(w->scope, b->data))) {
+  if (rc == 0 && !(mode == DECL_DECLARE && has(w, b->data, F_SCOPE))) {
     rc = bind(w, b->data, "data", -1);
     *out_data = rc == 0;
   }
@@ -135,23 +205,22 @@ static int declare_buffer(wf* w, const tvm_tir_buffer_obj* b, decl_mode mode, co
   }
   if (rc == 0) rc = buffer_symbol(w, b, b->elem_offset, mode, "elem_offset", -1);
   while (pushed--) tvm_tir_visitor_pop(&w->v);
-  if (rc == 0) rc = put(w->buffers, b, NULL);
+  if (rc == 0) rc = put(w, b, F_BUFFER);
   return rc;
 }
 
 static void unbind_symbol(wf* w, const tvm_tir_buffer_obj* b, const void* e) {
-  TVMFFIAny k = tvm_ffi_any_obj(e);
-  const TVMFFIAny* owner = e ? tvm_ffi_map_get(w->sym_owner, &k) : NULL;
-  if (owner && owner->v_obj == (const void*)b) {
+  fact* f = find(&w->facts, e);
+  if (f && f->owner == (const void*)b) {
     unbind(w, e);
-    tvm_ffi_dict_erase(w->sym_owner, &k);
+    f->owner = NULL;
   }
 }
 
 /* End of a declared buffer's scope: it, its data var (when bound by the declaration) and the
  * symbols it defined leave scope (they stay bound for the SSA check). */
 static void undeclare_buffer(wf* w, const tvm_tir_buffer_obj* b, bool data_bound) {
-  drop(w->buffers, b);
+  drop(w, b, F_BUFFER);
   if (data_bound) unbind(w, b->data);
   for (int64_t i = 0; i < tvm_ffi_seq_size(b->shape); ++i) {
     unbind_symbol(w, b, tvm_ffi_seq_obj_at(b->shape, i));
@@ -165,11 +234,12 @@ static void undeclare_buffer(wf* w, const tvm_tir_buffer_obj* b, bool data_bound
 /* The buffer of a load/store/region, at field "buffer" of the current node: declared, or a
  * view of an Allocate in scope (then its shape, strides and elem_offset are uses). */
 static int check_buffer_use(wf* w, const tvm_tir_buffer_obj* b) {
-  if (has(w->buffers, b)) return 0;
-  if (has(w->allocs, b->data)) {
+  if (has(w, b, F_BUFFER)) return 0;
+  if (has(w, b->data, F_ALLOC)) {
     int rc = tvm_tir_visitor_push_attr(&w->v, "buffer");
     if (rc == 0) {
-      rc = uses(w, b, "shape") || uses(w, b, "strides") || uses(w, b, "elem_offset") ? -1 : 0;
+      rc = uses(w, b->shape, "shape") || uses(w, b->strides, "strides") ||
+                   uses(w, b->elem_offset, "elem_offset") ? -1 : 0;
       tvm_tir_visitor_pop(&w->v);
     }
     return rc;
@@ -180,10 +250,11 @@ static int check_buffer_use(wf* w, const tvm_tir_buffer_obj* b) {
 
 /* ---- Expressions --------------------------------------------------------------------------- */
 static int pre_var(tvm_tir_visitor* v, const void* node) {
-  if (!has(SELF->scope, node)) {
+  const fact* f = find(&SELF->facts, node);
+  if (!f || !(f->flags & F_SCOPE)) {
     return fail_at(v, NULL, -1, "variable `%s` used outside its scope", vname(node));
   }
-  if (has(SELF->no_use, node)) {
+  if (f->flags & F_NO_USE) {
     return fail_at(v, NULL, -1,
                    "the init of a reduction block uses reduction iter var `%s` (init rule)",
                    vname(node));
@@ -198,61 +269,87 @@ static int pre_skip(tvm_tir_visitor* v, const void* node) {
 }
 
 static int pre_let(tvm_tir_visitor* v, const void* node) {
-  /* Let and LetStmt share the layout var, value, body after their base. */
-  bool is_expr = TIR_IS(node, Let);
-  const void* var = is_expr ? (const void*)((const tvm_tir_let_obj*)node)->var
-                            : (const void*)((const tvm_tir_let_stmt_obj*)node)->var;
-  if (uses(SELF, node, "value") != 0 || bind(SELF, var, "var", -1) != 0) return -1;
-  int rc = uses(SELF, node, "body");
+  const tvm_tir_let_obj* e = TIR_IS(node, Let) ? node : NULL;
+  const tvm_tir_let_stmt_obj* s = e ? NULL : node;
+  const void* var = e ? (const void*)e->var : (const void*)s->var;
+  const void* value = e ? (const void*)e->value : (const void*)s->value;
+  const void* body = e ? (const void*)e->body : (const void*)s->body;
+  if (uses(SELF, value, "value") != 0 || bind(SELF, var, "var", -1) != 0) return -1;
+  int rc = uses(SELF, body, "body");
   unbind(SELF, var);
   return rc ? -1 : TVM_TIR_VISIT_SKIP;
 }
 
 static int pre_buffer_load(tvm_tir_visitor* v, const void* node) {
   const tvm_tir_buffer_load_obj* l = node;
-  if (check_buffer_use(SELF, l->buffer) != 0 || uses(SELF, node, "indices") != 0) return -1;
+  if (check_buffer_use(SELF, l->buffer) != 0 || uses(SELF, l->indices, "indices") != 0) return -1;
   return TVM_TIR_VISIT_SKIP;
 }
 
 /* ---- Statements ---------------------------------------------------------------------------- */
 static int pre_buffer_store(tvm_tir_visitor* v, const void* node) {
   const tvm_tir_buffer_store_obj* s = node;
-  if (check_buffer_use(SELF, s->buffer) != 0 || uses(SELF, node, "value") != 0 ||
-      uses(SELF, node, "indices") != 0) {
+  if (check_buffer_use(SELF, s->buffer) != 0 || uses(SELF, s->value, "value") != 0 ||
+      uses(SELF, s->indices, "indices") != 0) {
     return -1;
   }
   return TVM_TIR_VISIT_SKIP;
 }
 
+/* Record the range of var (just bound) for proofs; the Range object is only made if a proof
+ * needs it (ranges_dict), but its constructor's checks apply here, as if it were made. */
 static int add_range(wf* w, const void* var, tvm_tir_expr_obj* min, tvm_tir_expr_obj* extent) {
   if (!min || !extent) return 0;
-  tvm_tir_range_obj* r = tvm_tir_range_new(min, extent);
-  int rc = r ? put(w->ranges, var, r) : -1;
-  tvm_ffi_release(r);
-  return rc;
+  if (!tvm_tir_is(min, K(PrimExpr)) || !tvm_tir_is(extent, K(PrimExpr))) {
+    tvm_tir_range_obj* r = tvm_tir_range_new(min, extent); /* raises the constructor's error */
+    if (!r) return -1;
+    tvm_ffi_release(r);
+  }
+  fact* f = find(&w->facts, var);
+  f->flags |= F_RANGE;
+  f->min = min;
+  f->extent = extent;
+  return 0;
+}
+
+/* The ranges in scope as an ffi.Dict Var -> Range (for tvm_tir_prove), NULL on failure. */
+static void* ranges_dict(const wf* w) {
+  void* dict = tvm_ffi_dict_new();
+  for (size_t i = 0; dict && w->facts.mask && i <= w->facts.mask; ++i) {
+    const fact* f = &w->facts.slots[i];
+    if (!f->key || !(f->flags & F_RANGE)) continue;
+    tvm_tir_range_obj* r = tvm_tir_range_new(f->min, f->extent);
+    TVMFFIAny k = tvm_ffi_any_obj(f->key), val = tvm_ffi_any_obj(r);
+    if (!r || tvm_ffi_dict_set(dict, &k, &val) != 0) {
+      tvm_ffi_release(dict);
+      dict = NULL;
+    }
+    tvm_ffi_release(r);
+  }
+  return dict;
 }
 
 static int pre_for(tvm_tir_visitor* v, const void* node) {
   const tvm_tir_for_obj* f = node;
-  if (uses(SELF, node, "min") != 0 || uses(SELF, node, "extent") != 0 ||
+  if (uses(SELF, f->min, "min") != 0 || uses(SELF, f->extent, "extent") != 0 ||
       bind(SELF, f->loop_var, "loop_var", -1) != 0 ||
       add_range(SELF, f->loop_var, f->min, f->extent) != 0) {
     return -1;
   }
-  int rc = uses(SELF, node, "body");
+  int rc = uses(SELF, f->body, "body");
   unbind(SELF, f->loop_var);
   return rc ? -1 : TVM_TIR_VISIT_SKIP;
 }
 
 static int pre_allocate(tvm_tir_visitor* v, const void* node) {
   const tvm_tir_allocate_obj* a = node;
-  if (uses(SELF, node, "extents") != 0 || uses(SELF, node, "condition") != 0 ||
-      bind(SELF, a->buffer_var, "buffer_var", -1) != 0 || put(SELF->allocs, a->buffer_var, NULL)) {
+  if (uses(SELF, a->extents, "extents") != 0 || uses(SELF, a->condition, "condition") != 0 ||
+      bind(SELF, a->buffer_var, "buffer_var", -1) != 0 || put(SELF, a->buffer_var, F_ALLOC)) {
     return -1;
   }
-  int rc = uses(SELF, node, "body");
+  int rc = uses(SELF, a->body, "body");
   unbind(SELF, a->buffer_var);
-  drop(SELF->allocs, a->buffer_var);
+  drop(SELF, a->buffer_var, F_ALLOC);
   return rc ? -1 : TVM_TIR_VISIT_SKIP;
 }
 
@@ -266,22 +363,22 @@ static int pre_attr_stmt(tvm_tir_visitor* v, const void* node) {
     if (TIR_IS(n, IterVar)) var = ((const tvm_tir_iter_var_obj*)n)->var;
   }
   if (!var) return TVM_TIR_VISIT_CONTINUE;
-  if (uses(SELF, node, "value") != 0) return -1;
+  if (uses(SELF, a->value, "value") != 0) return -1;
   int rc = tvm_tir_visitor_push_attr(v, "node");
   if (rc == 0) {
     rc = TIR_IS(n, IterVar) ? bind(SELF, var, "var", -1) : bind(SELF, var, NULL, -1);
     tvm_tir_visitor_pop(v);
   }
-  if (rc == 0) rc = uses(SELF, node, "body");
+  if (rc == 0) rc = uses(SELF, a->body, "body");
   unbind(SELF, var);
   return rc ? -1 : TVM_TIR_VISIT_SKIP;
 }
 
 static int pre_decl_buffer(tvm_tir_visitor* v, const void* node) {
   const tvm_tir_decl_buffer_obj* d = node;
-  bool data, declared = has(SELF->buffers, d->buffer); /* e.g. a parameter's buffer */
+  bool data, declared = has(SELF, d->buffer, F_BUFFER); /* e.g. a parameter's buffer */
   if (declare_buffer(SELF, d->buffer, DECL_DECLARE, "buffer", -1, &data) != 0) return -1;
-  int rc = uses(SELF, node, "body");
+  int rc = uses(SELF, d->body, "body");
   if (!declared) undeclare_buffer(SELF, d->buffer, data);
   return rc ? -1 : TVM_TIR_VISIT_SKIP;
 }
@@ -290,9 +387,9 @@ static int pre_buffer_realize(tvm_tir_visitor* v, const void* node) {
   const tvm_tir_buffer_realize_obj* r = node;
   bool data;
   if (declare_buffer(SELF, r->buffer, DECL_DEFINE, "buffer", -1, &data) != 0) return -1;
-  int rc = uses(SELF, node, "bounds");
-  if (rc == 0) rc = uses(SELF, node, "condition");
-  if (rc == 0) rc = uses(SELF, node, "body");
+  int rc = uses(SELF, r->bounds, "bounds");
+  if (rc == 0) rc = uses(SELF, r->condition, "condition");
+  if (rc == 0) rc = uses(SELF, r->body, "body");
   undeclare_buffer(SELF, r->buffer, data);
   return rc ? -1 : TVM_TIR_VISIT_SKIP;
 }
@@ -308,7 +405,7 @@ static int pre_buffer_region(tvm_tir_visitor* v, const void* node) {
                    "O-BUFFERREGION, spec O4)",
                    tvm_tir_buffer_name(r->buffer), (long long)n, (long long)ndim);
   }
-  return uses(SELF, node, "region") ? -1 : TVM_TIR_VISIT_SKIP;
+  return uses(SELF, r->region, "region") ? -1 : TVM_TIR_VISIT_SKIP;
 }
 
 static int pre_sblock_realize(tvm_tir_visitor* v, const void* node) {
@@ -331,8 +428,8 @@ static int pre_sblock_realize(tvm_tir_visitor* v, const void* node) {
                      tvm_tir_dtype_str(iv->var->expr.dtype).s);
     }
   }
-  if (uses(SELF, node, "iter_values") != 0 || uses(SELF, node, "predicate") != 0 ||
-      uses(SELF, node, "block") != 0) {
+  if (uses(SELF, r->iter_values, "iter_values") != 0 ||
+      uses(SELF, r->predicate, "predicate") != 0 || uses(SELF, r->block, "block") != 0) {
     return -1;
   }
   return TVM_TIR_VISIT_SKIP;
@@ -342,7 +439,9 @@ static int pre_sblock_realize(tvm_tir_visitor* v, const void* node) {
 static bool prove_equal(wf* w, tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) {
   tvm_tir_expr_obj* bb = tvm_tir_cast(a->dtype, b);
   tvm_tir_expr_obj* eq = bb ? tvm_tir_eq(a, bb) : NULL;
-  int r = eq ? tvm_tir_prove(eq, w->ranges) : -1;
+  void* ranges = eq ? ranges_dict(w) : NULL;
+  int r = ranges ? tvm_tir_prove(eq, ranges) : -1;
+  tvm_ffi_release(ranges);
   tvm_ffi_release(bb);
   tvm_ffi_release(eq);
   if (r < 0) tvm_ffi_error_clear();
@@ -404,6 +503,22 @@ static int check_match_buffer(wf* w, const tvm_tir_match_buffer_region_obj* mb, 
   }
   tvm_ffi_release(one);
   return rc;
+}
+
+/* Flag var F_NO_USE; clear_no_use unflags every Var flagged so far. */
+static int no_use(wf* w, const void* var) {
+  if (w->no_use_count == w->no_use_cap) {
+    size_t cap = w->no_use_cap ? 2 * w->no_use_cap : 8;
+    const void** vars = tvm_ffi_realloc(w->no_use, cap * sizeof(*vars));
+    if (!vars) return tvm_ffi_raise("MemoryError", "well-formedness: out of memory");
+    w->no_use = vars;
+    w->no_use_cap = cap;
+  }
+  w->no_use[w->no_use_count++] = var;
+  return put(w, var, F_NO_USE);
+}
+static void clear_no_use(wf* w) {
+  while (w->no_use_count) drop(w, w->no_use[--w->no_use_count], F_NO_USE);
 }
 
 static bool is_reduce(const void* iv) {
@@ -479,17 +594,17 @@ static int visit_block(wf* w, const tvm_tir_sblock_obj* b) {
     }
     if (rc != 0) return -1;
   }
-  if (uses(w, b, "reads") != 0 || uses(w, b, "writes") != 0) return -1;
+  if (uses(w, b->reads, "reads") != 0 || uses(w, b->writes, "writes") != 0) return -1;
   if (b->init) {
     for (int64_t i = 0; i < ni; ++i) {
       const tvm_tir_iter_var_obj* iv = tvm_ffi_seq_obj_at(b->iter_vars, i);
-      if (is_reduce(iv) && put(w->no_use, iv->var, NULL) != 0) return -1;
+      if (is_reduce(iv) && no_use(w, iv->var) != 0) return -1;
     }
-    int rc = uses(w, b, "init");
-    tvm_ffi_dict_clear(w->no_use);
+    int rc = uses(w, b->init, "init");
+    clear_no_use(w);
     if (rc != 0) return -1;
   }
-  if (uses(w, b, "body") != 0) return -1;
+  if (uses(w, b->body, "body") != 0) return -1;
   /* Leave the block's scope. */
   for (int64_t i = 0; i < na; ++i) {
     const tvm_tir_buffer_obj* buf = tvm_ffi_seq_obj_at(b->alloc_buffers, i);
@@ -532,7 +647,7 @@ static int pre_prim_func(tvm_tir_visitor* v, const void* node) {
     }
     if (rc != 0) return -1;
   }
-  return uses(SELF, node, "body") ? -1 : TVM_TIR_VISIT_SKIP;
+  return uses(SELF, f->body, "body") ? -1 : TVM_TIR_VISIT_SKIP;
 }
 
 /* The callbacks by kind. */
@@ -560,6 +675,9 @@ static const tvm_tir_visit_fn k_pre[TVM_TIR_KIND_COUNT] = {
     [K(PrimType)] = pre_skip,
     [K(PointerType)] = pre_skip,
     [K(TupleType)] = pre_skip,
+    /* Their Vars are bound inside them, not uses of the function's. */
+    [K(CommReducer)] = pre_skip,
+    [K(IndexMap)] = pre_skip,
 };
 
 /* ---- Structure ------------------------------------------------------------------------------
@@ -621,33 +739,203 @@ static int pre_structure(tvm_tir_visitor* v, const void* node) {
   return TVM_TIR_VISIT_CONTINUE;
 }
 
+/* ---- Structure, fast path --------------------------------------------------------------------
+ * The same checks as pre_structure over the same nodes as its generic walk, answering only
+ * whether the IR passes: no path tracking, and the facts about each field (optional? element
+ * kind?) looked up once per kind instead of by name per node. When it says no, the visitor pass
+ * above runs to raise the error at its path, so errors are exactly those of that pass. */
+typedef struct {
+  int64_t offset;
+  int32_t static_type; /* field_static_type_index */
+  bool optional;
+  tvm_tir_kind elem;   /* the kind an Array value's elements must have, or NONE */
+} field_facts;
+
+typedef struct kind_facts {
+  const TVMFFIFieldInfo* const* src; /* the type's field list these facts were built from */
+  int32_t type_index;
+  int32_t n;
+  struct kind_facts* prev; /* replaced tables stay alive: another thread may be reading one */
+  field_facts f[];
+} kind_facts;
+
+static kind_facts* g_facts[TVM_TIR_KIND_COUNT];
+
+static const kind_facts* facts_of(tvm_tir_kind k, int32_t type_index) {
+  const TVMFFIFieldInfo* const* fields;
+  int32_t n = tvm_ffi_type_all_fields(type_index, &fields);
+  kind_facts* cur = __atomic_load_n(&g_facts[k], __ATOMIC_ACQUIRE);
+  if (cur && cur->src == fields && cur->type_index == type_index) return cur;
+  kind_facts* kf = tvm_ffi_malloc(sizeof(kind_facts) + (size_t)n * sizeof(field_facts));
+  if (!kf) return NULL;
+  kf->src = fields;
+  kf->type_index = type_index;
+  kf->n = n;
+  for (int32_t i = 0; i < n; ++i) {
+    kf->f[i] = (field_facts){fields[i]->offset, fields[i]->field_static_type_index,
+                             optional_field(k, fields[i]->name.data),
+                             element_kind(fields[i]->name.data)};
+  }
+  kf->prev = cur;
+  if (__atomic_compare_exchange_n(&g_facts[k], &kf->prev, kf, false, __ATOMIC_ACQ_REL,
+                                  __ATOMIC_ACQUIRE)) {
+    return kf;
+  }
+  /* Another thread published first (kf->prev now holds its table). */
+  kind_facts* winner = kf->prev;
+  tvm_ffi_free(kf);
+  return winner->src == fields && winner->type_index == type_index ? winner : NULL;
+}
+
+static bool is_seq_type(int32_t t) { return t == kTVMFFIArray || t == kTVMFFIList; }
+static bool is_map_type(int32_t t) { return t == kTVMFFIMap || t == kTVMFFIDict; }
+/* An object worth visiting (what the generic walk visits: not a string or bytes). */
+static const void* child_object(const TVMFFIAny* a) {
+  if (!tvm_ffi_any_is_object(a) || a->type_index == kTVMFFIStr || a->type_index == kTVMFFIBytes) {
+    return NULL;
+  }
+  return a->v_obj;
+}
+
+/* Buffers and Vars are shared by every use of them: each is checked once (a few recent ones
+ * remembered, with the depth their check reached below them). */
+#define MEMO_SIZE 64 /* the slot is 6 bits of a hash */
+typedef struct {
+  int64_t deepest; /* the deepest path reached so far */
+  struct {
+    const void* node;
+    int64_t height; /* path steps below it */
+  } memo[MEMO_SIZE];
+  const kind_facts* facts[TVM_TIR_KIND_COUNT]; /* looked up once per kind per check */
+} structure_walk;
+
+static bool structure_ok_node(structure_walk* sw, const void* node, int64_t depth);
+
+/* A field's value (an object, or a container's elements / values), one path step below. */
+static bool structure_ok_value(structure_walk* sw, const void* obj, int64_t depth) {
+  int32_t t = tvm_ffi_type_index(obj);
+  if (is_seq_type(t)) {
+    int64_t n = tvm_ffi_seq_size(obj);
+    for (int64_t i = 0; i < n; ++i) {
+      const void* c = child_object(tvm_ffi_seq_at(obj, i));
+      if (c && !structure_ok_node(sw, c, depth + 1)) return false;
+    }
+    return true;
+  }
+  if (is_map_type(t)) {
+    const TVMFFIAny *key, *val;
+    for (int64_t pos = 0; (pos = tvm_ffi_map_next(obj, pos, &key, &val)) >= 0;) {
+      const void* c = child_object(val);
+      if (c && !structure_ok_node(sw, c, depth + 1)) return false;
+    }
+    return true;
+  }
+  return structure_ok_node(sw, obj, depth);
+}
+
+/* Generic children of a non-libtir object (as tvm_tir_visit_children). */
+static bool structure_ok_other(structure_walk* sw, const void* node, int64_t depth) {
+  int32_t t = tvm_ffi_type_index(node);
+  if (is_seq_type(t) || is_map_type(t)) return structure_ok_value(sw, node, depth);
+  const TVMFFIFieldInfo* const* fields;
+  int32_t n = tvm_ffi_type_all_fields(t, &fields);
+  for (int32_t i = 0; i < n; ++i) {
+    const char* addr = (const char*)node + fields[i]->offset;
+    int32_t st = fields[i]->field_static_type_index;
+    const void* val = st == kTVMFFIAny                  ? child_object((const TVMFFIAny*)addr)
+                      : st >= kTVMFFIStaticObjectBegin && st != kTVMFFIStr && st != kTVMFFIBytes
+                          ? *(void* const*)addr
+                          : NULL;
+    if (val && !structure_ok_value(sw, val, depth + 1)) return false;
+  }
+  return true;
+}
+
+static bool structure_ok_fields(structure_walk* sw, tvm_tir_kind k, const void* node,
+                                int64_t depth);
+
+/* depth: path steps from the root, as the visitor counts them (it raises beyond MAX_DEPTH). */
+static bool structure_ok_node(structure_walk* sw, const void* node, int64_t depth) {
+  if (depth > TVM_FFI_STRUCTURAL_MAX_DEPTH) return false;
+  if (depth > sw->deepest) sw->deepest = depth;
+  tvm_tir_kind k = tvm_tir_kind_of(node);
+  if (k < 0) return structure_ok_other(sw, node, depth);
+  if (k != K(Buffer) && k != K(Var) && k != K(SizeVar)) {
+    return structure_ok_fields(sw, k, node, depth);
+  }
+  size_t slot = (((uintptr_t)node >> 4) * UINT64_C(0x9E3779B97F4A7C15)) >> 58; /* 6 bits */
+  if (sw->memo[slot].node == node) {
+    int64_t reach = depth + sw->memo[slot].height;
+    if (reach > TVM_FFI_STRUCTURAL_MAX_DEPTH) return false;
+    if (reach > sw->deepest) sw->deepest = reach;
+    return true;
+  }
+  int64_t deepest = sw->deepest;
+  sw->deepest = depth;
+  bool ok = structure_ok_fields(sw, k, node, depth);
+  if (ok) {
+    sw->memo[slot].node = node;
+    sw->memo[slot].height = sw->deepest - depth;
+  }
+  if (deepest > sw->deepest) sw->deepest = deepest;
+  return ok;
+}
+
+/* The checks and children of a libtir node's fields. */
+static bool structure_ok_fields(structure_walk* sw, tvm_tir_kind k, const void* node,
+                                int64_t depth) {
+  int32_t t = tvm_ffi_type_index(node);
+  const kind_facts* kf = sw->facts[k];
+  if (!kf || kf->type_index != t) kf = sw->facts[k] = facts_of(k, t);
+  if (!kf) return false;
+  for (int32_t i = 0; i < kf->n; ++i) {
+    const field_facts* f = &kf->f[i];
+    const char* addr = (const char*)node + f->offset;
+    const void* val;
+    if (f->static_type == kTVMFFIAny) {
+      val = child_object((const TVMFFIAny*)addr);
+    } else if (f->static_type >= kTVMFFIStaticObjectBegin) {
+      val = *(void* const*)addr;
+      if (!val) {
+        if (f->optional) continue;
+        return false;
+      }
+      if (f->static_type == kTVMFFIStr || f->static_type == kTVMFFIBytes) continue;
+      if (f->elem >= 0 && tvm_ffi_type_index(val) == kTVMFFIArray) {
+        int32_t want = tvm_tir__index[f->elem];
+        for (int64_t j = 0, n = tvm_ffi_seq_size(val); j < n; ++j) {
+          const TVMFFIAny* a = tvm_ffi_seq_at(val, j);
+          if (!tvm_ffi_any_is_object(a) ||
+              (a->type_index != want && !tvm_ffi_instance_of(a->v_obj, want))) {
+            return false;
+          }
+        }
+      }
+    } else {
+      continue;
+    }
+    if (val && !structure_ok_value(sw, val, depth + 1)) return false;
+  }
+  return true;
+}
+
 static int verify_func(const tvm_tir_prim_func_obj* f) {
+  structure_walk sw;
+  memset(&sw, 0, sizeof(sw));
+  if (!structure_ok_node(&sw, f, 0)) {
+    tvm_tir_visitor structure = {0};
+    structure.pre_default = pre_structure;
+    int rc = tvm_tir_visit(&structure, f);
+    tvm_tir_visitor_free(&structure);
+    if (rc != 0) return rc;
+  }
   wf w;
   memset(&w, 0, sizeof(w));
   memcpy(w.v.pre, k_pre, sizeof(k_pre));
-  w.bound = tvm_ffi_dict_new();
-  w.scope = tvm_ffi_dict_new();
-  w.buffers = tvm_ffi_dict_new();
-  w.ranges = tvm_ffi_dict_new();
-  w.no_use = tvm_ffi_dict_new();
-  w.sym_owner = tvm_ffi_dict_new();
-  w.allocs = tvm_ffi_dict_new();
-  int rc = -1;
-  if (w.bound && w.scope && w.buffers && w.ranges && w.no_use && w.sym_owner && w.allocs) {
-    tvm_tir_visitor structure = {0};
-    structure.pre_default = pre_structure;
-    rc = tvm_tir_visit(&structure, f);
-    tvm_tir_visitor_free(&structure);
-    if (rc == 0) rc = tvm_tir_visit(&w.v, f);
-  }
+  int rc = tvm_tir_visit(&w.v, f);
   tvm_tir_visitor_free(&w.v);
-  tvm_ffi_release(w.bound);
-  tvm_ffi_release(w.scope);
-  tvm_ffi_release(w.buffers);
-  tvm_ffi_release(w.ranges);
-  tvm_ffi_release(w.no_use);
-  tvm_ffi_release(w.sym_owner);
-  tvm_ffi_release(w.allocs);
+  tvm_ffi_free(w.facts.slots);
+  tvm_ffi_free(w.no_use);
   return rc;
 }
 
