@@ -43,7 +43,19 @@ void tvm_script__frame_clear(tvm_script__frame* f) {
   memset(f, 0, sizeof(*f));
 }
 
+/* Each frame nests the IR built one level deeper, and the printer, the checker and the passes
+ * recurse on that nesting: a chain of thousands of `x = ...` lets or elifs (flat in the text)
+ * would overflow their stacks, so the depth is bounded here (the printer takes 2000 levels). */
+enum { MAX_FRAMES = 1000 };
+
 tvm_script__frame* tvm_script__push_frame(tvm_script_builder* b, tvm_script_frame_kind kind) {
+  if (b->depth >= MAX_FRAMES) {
+    tvm_ffi_raise("SyntaxError",
+                  "statements nested too deeply: the IR would be more than %d levels deep (each "
+                  "let, assert, elif, loop and block nests what follows it)",
+                  MAX_FRAMES);
+    return NULL;
+  }
   if (b->depth == b->capacity) {
     int cap = b->capacity ? 2 * b->capacity : 8;
     tvm_script__frame* frames = tvm_ffi_realloc(b->frames, (size_t)cap * sizeof(*frames));
@@ -58,6 +70,7 @@ tvm_script__frame* tvm_script__push_frame(tvm_script_builder* b, tvm_script_fram
   f->kind = kind;
   f->stmts = stmts;
   f->node = tvm_ffi_any_none();
+  f->span = b->span;
   return f;
 }
 
@@ -89,12 +102,28 @@ int tvm_script__emit(tvm_script_builder* b, const void* stmt) {
         "ValueError", "a statement is not valid directly inside %s",
         f->kind == TVM_SCRIPT_FRAME_IF ? "T.If (use T.Then / T.Else)" : "an I.ir_module");
   }
+  if (b->span && tvm_script__span_record(&b->spans, stmt, b->span) != 0) return -1;
   TVMFFIAny a = tvm_ffi_any_obj(stmt);
   return tvm_ffi_list_push(f ? f->stmts : b->top_stmts, &a);
 }
 
 tvm_tir_stmt_obj* tvm_script__frame_body(const tvm_script__frame* f) {
   int64_t n = tvm_ffi_seq_size(f->stmts);
+  /* The common bodies, statements none of which is a SeqStmt to flatten, directly: one is
+   * itself, several a SeqStmt of them (what tvm_tir_seq_takev makes of them, without its copies
+   * of the list). */
+  bool plain = n > 0 && !tvm_ffi_error_pending();
+  for (int64_t i = 0; plain && i < n; ++i) {
+    const void* s = tvm_ffi_seq_obj_at(f->stmts, i);
+    plain = tvm_tir_is_stmt(s) && tvm_tir_kind_of(s) != TVM_TIR_KIND_SeqStmt;
+  }
+  if (plain && n == 1) return tvm_tir_ref(tvm_ffi_seq_obj_at(f->stmts, 0));
+  if (plain) {
+    void* arr = tvm_ffi_list_to_array(f->stmts);
+    tvm_tir_stmt_obj* body = arr ? tvm_tir_seq_stmt_new(arr) : NULL;
+    tvm_ffi_release(arr);
+    return body;
+  }
   void** items = tvm_ffi_malloc((size_t)(n ? n : 1) * sizeof(void*));
   if (!items) return NULL;
   for (int64_t i = 0; i < n; ++i) items[i] = tvm_tir_ref(tvm_ffi_seq_obj_at(f->stmts, i));
@@ -123,6 +152,7 @@ void tvm_script_builder_free(tvm_script_builder* b) {
   tvm_ffi_release(b->top_stmts);
   tvm_ffi_release(b->result);
   tvm_ffi_release(b->env_threads);
+  tvm_script__span_log_free(&b->spans);
   tvm_ffi_free(b);
 }
 
@@ -135,16 +165,21 @@ tvm_script_frame_kind tvm_script_builder_frame_kind(const tvm_script_builder* b,
 
 static int finish_module(tvm_script_builder* b, tvm_script__frame* f);
 
-/* Pop the innermost frame, build its node and hand it on. */
+/* Pop the innermost frame, build its node and hand it on (at the span of its statement). */
 static int pop_frame(tvm_script_builder* b) {
   tvm_script__frame f = b->frames[--b->depth];
+  const tvm_script_span* outer = b->span;
+  b->span = f.span;
   int rc = f.kind == TVM_SCRIPT_FRAME_MODULE ? finish_module(b, &f)
                                              : tvm_script__finish_tir_frame(b, &f);
+  b->span = outer;
+  if (rc != 0) b->exit_error_span = f.span;
   tvm_script__frame_clear(&f);
   return rc;
 }
 
 int tvm_script_builder_exit(tvm_script_builder* b) {
+  b->exit_error_span = NULL;
   int explicit_at = b->depth - 1;
   while (explicit_at >= 0 && b->frames[explicit_at].rest_of_body) --explicit_at;
   if (explicit_at < 0) {

@@ -5,6 +5,7 @@
 #ifndef TVM_SCRIPT_IR_BUILDER_INTERNAL_H_
 #define TVM_SCRIPT_IR_BUILDER_INTERNAL_H_
 
+#include <tvm/script/doc.h>
 #include <tvm/script/ir_builder.h>
 #include <tvm/tir/tir.h>
 
@@ -47,7 +48,24 @@ typedef struct {
   void* attrs;         /* PRIM_FUNC / MODULE: ffi.Dict String -> Any */
   void* functions;     /* MODULE: ffi.Dict GlobalVar -> function */
   void* global_vars;   /* MODULE: ffi.Dict name -> GlobalVar */
+  const tvm_script_span* span; /* the builder's span when the frame was entered: its node's */
 } tvm_script__frame;
+
+/* Source spans of the statement nodes built, for locating errors found in the finished IR (the
+ * well-formedness check): (node, span) pairs, both borrowed, in the order recorded. Appending is
+ * all a parse pays (a hash table's random stores into megabytes cost cache misses per
+ * statement); the rare lookup, on an error, scans the log once. Nodes are compared, never read:
+ * a recorded node is part of what is being built, and should one be freed meanwhile (an
+ * abandoned frame), a node recorded later at its address takes precedence (the last entry of a
+ * node wins). */
+typedef struct {
+  const void* node;
+  const tvm_script_span* span;
+} tvm_script__span_entry;
+typedef struct {
+  tvm_script__span_entry* items;
+  size_t size, capacity;
+} tvm_script__span_log;
 
 struct tvm_script_builder {
   tvm_script__frame* frames;
@@ -56,6 +74,14 @@ struct tvm_script_builder {
   void* top_stmts;   /* ffi.List: statements emitted with no frame open */
   void* result;      /* the last finished top-level IRModule / PrimFunc */
   void* env_threads; /* ffi.Dict: thread Var (T.env_thread or launched) -> IterVar; lazily */
+  /* Source locations, written by the parser (C users leave span NULL and nothing is recorded);
+   * borrowed: the parser's docs outlive the builder. span: of the statement being processed.
+   * Every statement emitted is recorded in spans with the span current then; a frame's node is
+   * emitted with the span of its frame. exit_error_span: after a failed
+   * tvm_script_builder_exit, the span of the frame whose node could not be built (or NULL). */
+  const tvm_script_span* span;
+  const tvm_script_span* exit_error_span;
+  tvm_script__span_log spans;
 };
 
 /* Push a frame of kind (zeroed, with an empty statement list); NULL + MemoryError. The pointer
@@ -91,6 +117,10 @@ void* tvm_script__expr_array(const void* arr, const char* what, bool* ok);
 const char* tvm_script__norm_scope(const char* scope);
 /* e in dtype when it is an integer literal of another dtype (folded cast), else e; new ref. */
 tvm_tir_expr_obj* tvm_script__int_literal_to(const void* e, DLDataType dtype);
+/* v as a constant of float16/bfloat16 (the element type of dtype) holds it: rounded to the
+ * type, as a cast folds it and as the parser reads `T.float16(v)` (the printer relies on it).
+ * Other dtypes, and values the type cannot hold (left to the constructor), give v. */
+double tvm_script__float_value_in(DLDataType dtype, double v);
 /* Hand a finished PrimFunc (borrowed) to the enclosing module frame under name, or make it
  * the result at the top level. 0 or -1. */
 int tvm_script__deliver_func(tvm_script_builder* b, const char* name, void* func);
@@ -100,6 +130,17 @@ int tvm_script__merge_attrs(void* dict, const void* map, const char* what);
  * without T.reads / T.writes (ir_builder_regions.c): new ffi.Arrays of BufferRegion. 0 or -1. */
 int tvm_script__infer_regions(const tvm_script_builder* b, const tvm_script__frame* f,
                               const void* body, void** out_reads, void** out_writes);
+/* ---- Source spans (ir_builder_spans.c) ------------------------------------------------------ */
+/* Record node at span (both borrowed). 0, or -1 with a MemoryError. */
+int tvm_script__span_record(tvm_script__span_log* log, const void* node,
+                            const tvm_script_span* span);
+void tvm_script__span_log_free(tvm_script__span_log* log);
+/* The span of the deepest node with a recorded span on the access path written in `path`
+ * ("<root>.body.seq[1].value", as tvm_ffi_access_path_format writes it) from root, root
+ * included; NULL when there is none. Map steps (`[key]`) and unknown fields end the walk. */
+const tvm_script_span* tvm_script__span_at_path(const tvm_script__span_log* log, const void* root,
+                                                const char* path);
+
 /* Release everything a frame holds. */
 void tvm_script__frame_clear(tvm_script__frame* f);
 

@@ -14,7 +14,46 @@
 #include <tvm/script/parser.h>
 #include <tvm/tir/analysis.h>
 
+#include "ir_builder_internal.h"
 #include "parse_eval.h"
+
+/* The parser of one tvm_script_parse call (the only place a script_parser is made), with this
+ * file's own state: the functions of the module being parsed are verified as soon as each is
+ * built, while its IR is still in cache (the check of a whole module at its end walks IR long
+ * evicted: for large modules most of the check's time). A function that passes is remembered
+ * and not checked again; one that fails is left to check_module_functions, which reports it in
+ * its own order, so errors are those of a check at the end. */
+typedef struct {
+  script_parser p;
+  bool module_checks; /* the module being parsed checks its functions */
+  void* checked;      /* ffi.Dict: functions of the module found well-formed (lazily made) */
+} func_parser;
+
+static func_parser* func_parser_of(script_parser* p) {
+  return (func_parser*)((char*)p - offsetof(func_parser, p));
+}
+
+/* Verify the function `name` just added to the module being built; remember it if it passes.
+ * Failures are not errors here (see func_parser). */
+static void precheck_module_function(script_parser* p, const char* name) {
+  func_parser* fp = func_parser_of(p);
+  tvm_script__frame* mod = tvm_script__find_frame(p->b, TVM_SCRIPT_FRAME_MODULE);
+  const TVMFFIAny* gv = mod ? tvm_ffi_map_get_str(mod->global_vars, name) : NULL;
+  const TVMFFIAny* fn = gv ? tvm_ffi_map_get(mod->functions, gv) : NULL;
+  if (fn && tvm_ffi_any_is_object(fn) && tvm_tir_kind_of(fn->v_obj) == TVM_TIR_KIND_PrimFunc &&
+      tvm_tir_verify_well_formed(fn->v_obj) == 0) {
+    if (!fp->checked) fp->checked = tvm_ffi_dict_new();
+    TVMFFIAny none = tvm_ffi_any_none();
+    if (fp->checked) tvm_ffi_dict_set(fp->checked, fn, &none);
+  }
+  tvm_ffi_error_clear();
+}
+
+static bool prechecked(script_parser* p, const void* func) {
+  const void* checked = func_parser_of(p)->checked;
+  TVMFFIAny key = tvm_ffi_any_obj(func);
+  return checked && tvm_ffi_map_get(checked, &key) != NULL;
+}
 
 /* ---- Dispatch ------------------------------------------------------------------------------ */
 static script_stmt_handler g_handlers[SCRIPT_TOKEN_COUNT][TVM_SCRIPT_DOC_COUNT];
@@ -47,20 +86,46 @@ int script__run_stmt(script_parser* p, const script_doc* stmt) {
                             "dialect '%s'",
                             tvm_script_doc_kind_name(k), kTokenNames[p->token]);
   }
-  return h(p, stmt);
+  /* The builder records the nodes built for this statement at its span (a definition's own
+   * errors are reported at its name, so it sets none), for errors found in the finished IR. */
+  if (k == TVM_SCRIPT_DOC_FunctionDoc || k == TVM_SCRIPT_DOC_ClassDoc) return h(p, stmt);
+  const tvm_script_span* outer = p->b->span;
+  p->b->span = &stmt->span;
+  int rc = h(p, stmt);
+  p->b->span = outer;
+  return rc;
 }
 
 int script__run_body(script_parser* p, const void* stmts) {
   int64_t n = stmts ? tvm_ffi_seq_size(stmts) : 0;
   for (int64_t i = 0; i < n; ++i) {
+    /* The docs of a large file are long out of cache when they are run: fetch the next
+     * statement meanwhile, and the docs made just before it (its last children). */
+    if (i + 1 < n) {
+      const char* next = tvm_ffi_seq_obj_at(stmts, i + 1);
+      for (int line = 0; line < 8; ++line) __builtin_prefetch(next - 64 * line);
+    }
     if (script__run_stmt(p, tvm_ffi_seq_obj_at(stmts, i)) != 0) return -1;
   }
   return 0;
 }
 
+/* Raise err (consumed; an unlocated error) again at span, keeping its kind. Returns -1. */
+static int raise_at(script_parser* p, void* err, tvm_script_span span) {
+  if (!err) return tvm_ffi_raise("RuntimeError", "internal error: failure without an error");
+  tvm_script_diag_raise(tvm_ffi_error_kind(err), p->src, p->len, p->filename, span, "%s",
+                        tvm_ffi_error_message(err));
+  tvm_ffi_release(err);
+  return -1;
+}
+
 int script__exit_to(script_parser* p, int depth, const void* doc) {
   while (tvm_script_builder_depth(p->b) > depth) {
-    if (tvm_script_builder_exit(p->b) != 0) return script__relocate(p, doc);
+    if (tvm_script_builder_exit(p->b) == 0) continue;
+    /* At the statement of the frame whose node failed (a rest-of-body frame closed here was
+     * opened by an earlier statement than doc), when the builder knows it. */
+    const tvm_script_span* at = p->b->exit_error_span;
+    return at ? raise_at(p, tvm_ffi_error_take(), *at) : script__relocate(p, doc);
   }
   return 0;
 }
@@ -224,8 +289,10 @@ static bool has_root_comment(const char* src, size_t from, size_t to) {
   static const char* const kForms[] = {".sblock(\"root\"):", ".block(\"root\"):",
                                        ".sblock('root'):", ".block('root'):"};
   for (size_t i = from; i < to; ++i) {
-    if (src[i] != '#' || (i > from && src[i - 1] != ' ' && src[i - 1] != '\t' && src[i - 1] != '\n'))
-      continue;
+    const char* hash = memchr(src + i, '#', to - i); /* a function's text: mostly no '#' */
+    if (!hash) break;
+    i = (size_t)(hash - src);
+    if (i > from && src[i - 1] != ' ' && src[i - 1] != '\t' && src[i - 1] != '\n') continue;
     size_t k = i + 1;
     while (k < to && src[k] == ' ') ++k;
     if (to - k < 5 || memcmp(src + k, "with ", 5) != 0) continue;
@@ -282,14 +349,24 @@ int script__parse_function(script_parser* p, const script_doc* fn) {
   --p->func_depth;
   p->token = saved;
   script__vt_pop_scope(&p->vt);
-  if (rc != 0) return -1;
-  return script__exit_to(p, depth, f->name);
+  if (rc != 0 || script__exit_to(p, depth, f->name) != 0) return -1;
+  if (p->check_wf && deco.check_wf && func_parser_of(p)->module_checks) {
+    precheck_module_function(p, name);
+  }
+  return 0;
 }
 
-/* Verify a finished PrimFunc, reporting a failure at the function's name. */
+/* Verify a finished PrimFunc. A failure is reported at the statement that built the deepest
+ * node on the access path the checker names, else at the function's name. */
 static int check_function(script_parser* p, const script_doc* fn, const void* func) {
   if (tvm_tir_verify_well_formed(func) == 0) return 0;
-  return script__relocate(p, ((const tvm_script_function_doc_obj*)fn)->name);
+  void* err = tvm_ffi_error_take();
+  const char* msg = err ? tvm_ffi_error_message(err) : "";
+  const char* at = strstr(msg, " at <root>");
+  for (const char* later; at && (later = strstr(at + 1, " at <root>"));) at = later;
+  const tvm_script_span* span = at ? tvm_script__span_at_path(&p->b->spans, func, at + 4) : NULL;
+  const script_doc* name = ((const tvm_script_function_doc_obj*)fn)->name;
+  return raise_at(p, err, span ? *span : name->span);
 }
 
 /* ---- Modules ------------------------------------------------------------------------------- */
@@ -356,8 +433,9 @@ static int check_module_functions(script_parser* p, const void* mod, const void*
     if (!wants_check(p, s, f->decorators)) continue;
     void* func = tvm_tir_ir_module_lookup(
         mod, tvm_ffi_str_cstr(((const tvm_script_id_doc_obj*)f->name)->name));
-    int rc =
-        func && tvm_tir_kind_of(func) == TVM_TIR_KIND_PrimFunc ? check_function(p, s, func) : 0;
+    int rc = func && tvm_tir_kind_of(func) == TVM_TIR_KIND_PrimFunc && !prechecked(p, func)
+                 ? check_function(p, s, func)
+                 : 0;
     tvm_ffi_release(func);
     if (rc != 0) return -1;
   }
@@ -411,7 +489,9 @@ static int parse_class(script_parser* p, const script_doc* cd, void** out) {
   script_token saved = p->token;
   p->token = SCRIPT_TOKEN_IR;
   p->module_defs = c->body;
+  func_parser_of(p)->module_checks = deco.check_wf;
   if (rc == 0) rc = script__run_body(p, c->body);
+  func_parser_of(p)->module_checks = false;
   p->module_defs = NULL;
   p->token = saved;
   script__vt_pop_scope(&p->vt);
@@ -475,6 +555,7 @@ static void* parse_definitions(script_parser* p, const void* stmts) {
     }
     if (declare_functions(p, stmts, true) != 0) return NULL;
     p->module_defs = stmts;
+    func_parser_of(p)->module_checks = true;
   }
   void* result = NULL;
   for (int64_t i = 0; i < n; ++i) {
@@ -605,18 +686,19 @@ void* tvm_script_parse(const char* source, size_t len, const tvm_script_parse_op
   void* imports = NULL;
   void* root = tvm_script_parse_doc_ex(source, len, opts->filename, &imports);
   if (!root) return NULL;
-  script_parser p;
-  memset(&p, 0, sizeof(p));
-  p.src = source ? source : "";
-  p.len = len;
-  p.filename = opts->filename ? opts->filename : "<string>";
-  p.imports = imports;
-  p.extra_vars = opts->extra_vars;
-  p.check_wf = opts->check_well_formed;
-  p.token = SCRIPT_TOKEN_DEFAULT;
+  func_parser fp;
+  memset(&fp, 0, sizeof(fp));
+  script_parser* p = &fp.p;
+  p->src = source ? source : "";
+  p->len = len;
+  p->filename = opts->filename ? opts->filename : "<string>";
+  p->imports = imports;
+  p->extra_vars = opts->extra_vars;
+  p->check_wf = opts->check_well_formed;
+  p->token = SCRIPT_TOKEN_DEFAULT;
   void* result = NULL;
-  if (script__vt_init(&p.vt) != 0 || !(p.b = tvm_script_builder_new())) {
-    script__relocate(&p, root);
+  if (script__vt_init(&p->vt) != 0 || !(p->b = tvm_script_builder_new())) {
+    script__relocate(p, root);
     goto done;
   }
   const void* stmts = ((const tvm_script_stmt_block_doc_obj*)root)->stmts;
@@ -626,10 +708,11 @@ void* tvm_script_parse(const char* source, size_t len, const tvm_script_parse_op
     has_def = has_def || script__is_kind(s, TVM_SCRIPT_DOC_FunctionDoc) ||
               script__is_kind(s, TVM_SCRIPT_DOC_ClassDoc);
   }
-  result = has_def ? parse_definitions(&p, stmts) : parse_fragment(&p, root, stmts);
+  result = has_def ? parse_definitions(p, stmts) : parse_fragment(p, root, stmts);
 done:
-  tvm_script_builder_free(p.b);
-  script__vt_free(&p.vt);
+  tvm_script_builder_free(p->b);
+  script__vt_free(&p->vt);
+  tvm_ffi_release(fp.checked);
   tvm_ffi_release(imports);
   tvm_ffi_release(root);
   return result;

@@ -599,7 +599,8 @@ TEST(error_ill_formed_ir) {
   const char* src = HEADER
       "@T.prim_func\ndef f(A: T.Buffer((8,), \"int32\")):\n"
       "    j = T.int32()\n    A[j] = 1\n";
-  EXPECT_ERROR(src, "ValueError", "t.py:4:5:", "well-formedness");
+  /* Reported at the statement that uses it (the checker's access path, resolved). */
+  EXPECT_ERROR(src, "ValueError", "t.py:6:5:", "well-formedness", "A[j] = 1\n    ^^^^^^^^");
   /* The decorator turns the check off. */
   const char* off = HEADER
       "@T.prim_func(check_well_formed=False)\ndef f(A: T.Buffer((8,), \"int32\")):\n"
@@ -637,6 +638,90 @@ TEST(error_syntax_and_misc) {
   tvm_ffi_strbuf_free(&deep);
 }
 
+/* Inputs found by fuzzing and by hand (tests/fuzz): each was accepted wrongly, reported
+ * badly or failed to round-trip. */
+TEST(fuzz_and_hand_found_inputs) {
+  /* A UTF-8 byte order mark is skipped, as Python does; columns count from after it. */
+  void* r = PARSE("\xEF\xBB\xBF" HEADER "@T.prim_func\ndef f():\n    pass\n");
+  CHECK(r != NULL);
+  tvm_ffi_release(r);
+  EXPECT_ERROR("\xEF\xBB\xBFx = $\n", "SyntaxError", "t.py:1:5:", "\nx = $\n    ^");
+  /* Characters pasted from documents are errors at the character, not odd names. */
+  EXPECT_ERROR(HEADER "x = \xE2\x80\x9C\n", "SyntaxError", "t.py:3:5:", "U+201C");
+  /* A global_symbol that is no Python name prints under the default name and round-trips. */
+  static const char* const kSymbols[] = {"my-kernel.v2", "for", "9lives"};
+  for (size_t k = 0; k < sizeof(kSymbols) / sizeof(kSymbols[0]); ++k) {
+    char src[256];
+    snprintf(src, sizeof(src),
+             HEADER "@T.prim_func\ndef f(A: T.Buffer((4,), \"float32\")):\n"
+                    "    T.func_attr({\"global_symbol\": \"%s\"})\n    A[0] = T.float32(1)\n",
+             kSymbols[k]);
+    void* f = PARSE(src);
+    if (!f) continue;
+    void* text = tvm_script_print_obj(f, NULL);
+    CHECK(text != NULL);
+    if (text) CHECK(strstr(tvm_ffi_str_cstr(text), "def main(A") != NULL);
+    tvm_ffi_release(text);
+    ROUNDTRIP(f);
+    tvm_ffi_release(f);
+  }
+  /* `with` needs a frame: a value would silently drop the with. */
+  EXPECT_ERROR(HEADER "@T.prim_func\ndef f(n: T.int32):\n    with T.abs(n):\n        pass\n",
+               "TypeError", "t.py:5:10:", "needs a frame", "tir.");
+  /* A static `if` takes a bool (or int), as upstream; not None, strings or buffers. */
+  EXPECT_ERROR(HEADER "@T.prim_func\ndef f(A: T.Buffer((4,), \"int32\")):\n    if A:\n"
+                      "        A[0] = 1\n",
+               "TypeError", "t.py:5:8:", "got tir.Buffer");
+  EXPECT_ERROR(HEADER "@T.prim_func\ndef f():\n    if \"s\":\n        pass\n", "TypeError",
+               "t.py:5:8:");
+  void* st = PARSE(HEADER "@T.prim_func\ndef f(A: T.Buffer((4,), \"int32\")):\n"
+                          "    if True:\n        A[0] = 1\n    if 0:\n        A[1] = 1\n");
+  CHECK(st != NULL);
+  tvm_ffi_release(st);
+  /* A number converted to float16/bfloat16 (a store, an operand) holds the value of the type,
+   * as `T.float16(v)` reads: printing then parsing gives the same constant. */
+  static const char* const kHalf[] = {"F[0] = 4097", "F[0] = T.float32(0.001)",
+                                      "F[0] = F[1] + 0.001", "G[0] = G[1] * 0.001",
+                                      "F[0] = T.Select(F[1] < 0.001, F[1], 0.3)",
+                                      "F[0] = T.max(F[1], 4097)"};
+  for (size_t k = 0; k < sizeof(kHalf) / sizeof(kHalf[0]); ++k) {
+    char src[256];
+    snprintf(src, sizeof(src),
+             HEADER "@T.prim_func\ndef f(F: T.Buffer((2,), \"float16\"), "
+                    "G: T.Buffer((2,), \"bfloat16\")):\n    %s\n",
+             kHalf[k]);
+    void* f = PARSE(src);
+    if (f) ROUNDTRIP(f);
+    tvm_ffi_release(f);
+  }
+  /* An elem_offset or stride variable of another type than the shape's index type prints as
+   * a variable of its own: `elem_offset=off` (the parser would make an int32 one again). */
+  static const char* const kLayout[] = {
+      "    off = T.int64()\n    B = T.match_buffer(b, (16,), \"float32\", elem_offset=off)\n",
+      "    s0 = T.int64()\n"
+      "    B = T.match_buffer(b, (4, 4), \"float32\", strides=(s0, T.int64(1)))\n"};
+  for (size_t k = 0; k < sizeof(kLayout) / sizeof(kLayout[0]); ++k) {
+    char src[320];
+    snprintf(src, sizeof(src), HEADER "@T.prim_func\ndef f(b: T.handle):\n%s    T.evaluate(0)\n",
+             kLayout[k]);
+    void* f = PARSE(src);
+    if (f) ROUNDTRIP(f);
+    tvm_ffi_release(f);
+  }
+  /* Long chains of lets, asserts or elifs (flat in the text, nested in the IR) stop at a located
+   * error instead of overflowing the stack of the checker or the printer. */
+  static const char* const kChain[] = {"    x%d = n + 1\n", "    assert n < %d, \"m\"\n",
+                                       "    elif n < %d:\n        pass\n"};
+  for (size_t k = 0; k < sizeof(kChain) / sizeof(kChain[0]); ++k) {
+    tvm_ffi_strbuf chain = {0};
+    tvm_ffi_strbuf_puts(&chain, HEADER "@T.prim_func\ndef f(n: T.int32):\n");
+    if (k == 2) tvm_ffi_strbuf_puts(&chain, "    if n < 0:\n        pass\n");
+    for (int i = 0; i < 50000; ++i) tvm_ffi_strbuf_printf(&chain, kChain[k], i);
+    EXPECT_ERROR(tvm_ffi_strbuf_cstr(&chain), "SyntaxError", "nested too deeply", "\n    ^");
+    tvm_ffi_strbuf_free(&chain);
+  }
+}
+
 int main(void) {
   RUN(prim_func_with_buffer_params_and_range_loop);
   RUN(handle_params_match_buffer_and_symbolic_shape);
@@ -659,5 +744,6 @@ int main(void) {
   RUN(error_relax_decorator);
   RUN(error_ill_formed_ir);
   RUN(error_syntax_and_misc);
+  RUN(fuzz_and_hand_found_inputs);
   return test_summary();
 }

@@ -3,14 +3,16 @@
  *
  * Parse errors come rendered by libscript ("file:line:col: error: ..." + source line + carets).
  * Well-formedness errors come from libtir with the access path of the offending node in their
- * message ("well-formedness: <what> (<rule>) at <root>.body.seq[1]..."): the path is read back,
- * the program is printed with that node underlined, and when the file is in canonical form
- * (so the printed text is the file's text) the underline also gives the file's line:col.
+ * message ("well-formedness: <what> (<rule>) at <root>.body.seq[1]..."): the path is read back
+ * and the program is printed with that node underlined. The parser reports the same error at
+ * the statement that built the node (its line:col); when that statement's source line is the
+ * underlined printed line (indentation aside), the underline narrows the column to the node.
  */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <tvm/script/parser.h>
 #include <tvm/script/printer.h>
 #include <tvm/tir/analysis.h>
 
@@ -96,33 +98,45 @@ static size_t indent_of(const char* s, size_t n) {
   return i;
 }
 
-/* Map *line:*col of the printed text to src: the one source line whose text, indentation
- * aside, equals the printed line's. False when there is no such line or several. */
-static bool locate_in_source(const char* src, const char* printed, int64_t* line, int64_t* col) {
-  size_t pn;
-  const char* p = line_at(printed, *line, &pn);
-  if (!p) return false;
-  size_t pi = indent_of(p, pn);
-  if ((size_t)*col <= pi || pi == pn) return false;
-  int64_t found = 0, found_col = 0, k = 1;
-  for (const char* s = src; *s; ++k) {
-    size_t sn = strcspn(s, "\n"), si = indent_of(s, sn);
-    if (sn - si == pn - pi && memcmp(s + si, p + pi, pn - pi) == 0) {
-      if (found) return false;
-      found = k;
-      found_col = *col - (int64_t)pi + (int64_t)si;
-    }
-    s += sn + (s[sn] == '\n');
+/* Where the parser reports libtir's error `what` ("well-formedness: ..."): the line:col of the
+ * statement that built the offending node. False when its check reports another error. */
+static bool statement_location(const char* path, const char* src, size_t len, const char* what,
+                               int64_t* out_line, int64_t* out_col) {
+  tvm_script_parse_options opts;
+  tvm_script_parse_options_init(&opts);
+  opts.filename = path;
+  void* ir = tvm_script_parse(src, len, &opts);
+  void* err = ir ? NULL : tvm_ffi_error_take();
+  const char* msg = err ? tvm_ffi_error_message(err) : "";
+  size_t n = strlen(path);
+  long long line, col;
+  bool ok = strncmp(msg, path, n) == 0 && sscanf(msg + n, ":%lld:%lld:", &line, &col) == 2 &&
+            strstr(msg, what);
+  if (ok) {
+    *out_line = line;
+    *out_col = col;
   }
-  if (!found) return false;
-  *line = found;
-  *col = found_col;
-  return true;
+  tvm_ffi_release(ir);
+  tvm_ffi_release(err);
+  return ok;
+}
+
+/* The column in src of the node underlined at printed line:col, when line `src_line` of src is
+ * that printed line, indentation aside; else keep *col. */
+static void narrow_column(const char* src, int64_t src_line, const char* printed, int64_t line,
+                          int64_t col, int64_t* out_col) {
+  size_t pn, sn;
+  const char* p = line_at(printed, line, &pn);
+  const char* s = line_at(src, src_line, &sn);
+  if (!p || !s) return;
+  size_t pi = indent_of(p, pn), si = indent_of(s, sn);
+  if ((size_t)col > pi && sn - si == pn - pi && memcmp(s + si, p + pi, pn - pi) == 0)
+    *out_col = col - (int64_t)pi + (int64_t)si;
 }
 
 /* Print libtir's well-formedness error `message` about ir, parsed from path whose text is
  * src. */
-static void report_well_formedness(const char* path, const char* src, const void* ir,
+static void report_well_formedness(const char* path, const char* src, size_t len, const void* ir,
                                    const char* message) {
   /* "[in function `name`: ]well-formedness: ... at <root>..." */
   char func_name[256] = "";
@@ -162,14 +176,17 @@ static void report_well_formedness(const char* path, const char* src, const void
   void* marked = tvm_script_print_obj(ir, &opts);
   tvm_ffi_error_clear(); /* a failure to print only loses the picture, not the error */
 
-  /* The printed program's line:col is the file's when the file is canonical; otherwise the
-   * underlined line, when the file holds exactly one line with its text, gives it. */
-  int64_t line = 0, col = 0;
+  /* The statement's line:col from the parser, narrowed to the node by the underline. */
+  int64_t line = 0, col = 0, pline, pcol;
   bool canonical = plain && strlen(src) == tvm_ffi_str_view(plain).size + 1 &&
                    memcmp(src, tvm_ffi_str_cstr(plain), tvm_ffi_str_view(plain).size) == 0;
-  bool located = plain && marked &&
-                 first_caret(tvm_ffi_str_cstr(plain), tvm_ffi_str_cstr(marked), &line, &col) &&
-                 (canonical || locate_in_source(src, tvm_ffi_str_cstr(plain), &line, &col));
+  tvm_ffi_strbuf what = {0};
+  tvm_ffi_strbuf_append(&what, msg, (size_t)what_len);
+  bool located = statement_location(path, src, len, tvm_ffi_strbuf_cstr(&what), &line, &col);
+  tvm_ffi_strbuf_free(&what);
+  if (located && plain && marked &&
+      first_caret(tvm_ffi_str_cstr(plain), tvm_ffi_str_cstr(marked), &pline, &pcol))
+    narrow_column(src, line, tvm_ffi_str_cstr(plain), pline, pcol, &col);
   if (located)
     fprintf(stderr, "%s:%lld:%lld: error: %.*s\n", path, (long long)line, (long long)col,
             what_len, msg);
@@ -211,7 +228,8 @@ int tvmc_cmd_check(int argc, char** argv) {
   void* ir = tvmc_parse_file(cmd, path, false, &status);
   if (ir && tvm_tir_verify_well_formed(ir) != 0) {
     void* err = tvm_ffi_error_take();
-    report_well_formedness(path, src, ir, err ? tvm_ffi_error_message(err) : "unknown error");
+    report_well_formedness(path, src, len, ir,
+                           err ? tvm_ffi_error_message(err) : "unknown error");
     tvm_ffi_release(err);
     status = TVMC_PROGRAM_ERROR;
   } else if (ir) {

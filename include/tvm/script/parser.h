@@ -12,8 +12,9 @@
  *    module-level constants), then the file's import aliases, opts->extra_vars and Python
  *    builtins (`range`). Every semantic error is ONE error of the underlying kind (NameError,
  *    TypeError from a typing rule, ValueError from the well-formedness check, ...) rendered by
- *    tvm_script_diag_render at the construct that caused it (a builtin's offending argument,
- *    the function's name for an ill-formed function).
+ *    tvm_script_diag_render at the construct that caused it (a builtin's offending argument;
+ *    for an ill-formed function, the statement that built the node at the end of the checker's
+ *    access path, or the function's name when no statement did).
  *
  * Front end. The result is a StmtBlockDoc of the module's statements; every doc carries the
  * exact source span of its text (for a parenthesised expression, the span of what is inside

@@ -1,4 +1,4 @@
-# expect: ValueError 6:5
+# expect: ValueError 9:9
 from tvm.script import tirx as T
 
 

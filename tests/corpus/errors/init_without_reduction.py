@@ -1,4 +1,4 @@
-# expect: ValueError 6:5
+# expect: ValueError 13:17
 from tvm.script import tirx as T
 
 
