@@ -1,9 +1,10 @@
 /* diag.c: source diagnostics with the offending span underlined (shared by parser and checker). */
+#include <string.h>
 #include <tvm/script/lexer.h>
 
 /* Start of the 1-based line `line` in source (the end of the text if it has fewer lines). */
 static size_t line_start(const char* src, size_t len, int32_t line) {
-  size_t p = 0;
+  size_t p = len >= 3 && memcmp(src, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0; /* as the lexer: no BOM */
   for (int32_t l = 1; l < line && p < len; ++p) {
     if (src[p] == '\n') {
       ++l;

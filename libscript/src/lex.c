@@ -483,6 +483,18 @@ static int lex_name(lexer* lx) {
         return fail(lx, span_here(lx, lx->pos, lx->pos + 1), "invalid UTF-8 byte 0x%02x",
                     s[lx->pos]);
       }
+      /* Spaces, invisible and punctuation characters pasted from documents (no-break space,
+       * zero-width space, curly quotes): Python rejects them in names, and so do we. */
+      uint32_t cp = n == 2 ? (s[lx->pos] & 0x1Fu) << 6 | (s[lx->pos + 1] & 0x3Fu)
+                    : n == 3 ? (s[lx->pos] & 0x0Fu) << 12 | (s[lx->pos + 1] & 0x3Fu) << 6 |
+                                   (s[lx->pos + 2] & 0x3Fu)
+                             : 0;
+      if (cp == 0xA0 || cp == 0xAD || cp == 0x1680 || (cp >= 0x2000 && cp <= 0x206F) ||
+          cp == 0x3000 || cp == 0xFEFF) {
+        return fail(lx, span_here(lx, lx->pos, lx->pos + (size_t)n),
+                    "invalid character U+%04X (a space or punctuation character) in the program",
+                    (unsigned)cp);
+      }
       ascii = false;
       lx->pos += (size_t)n;
     } else {
@@ -654,6 +666,10 @@ int tvm_script__lexer_init(lexer* lx, const char* source, size_t len, const char
   if (len >= INT32_MAX) {
     lx->done = true;
     return tvm_ffi_raise("SyntaxError", "%s: source too large (%zu bytes)", lx->filename, len);
+  }
+  if (len >= 3 && memcmp(lx->src, "\xEF\xBB\xBF", 3) == 0) { /* a UTF-8 BOM, as Python skips it */
+    lx->pos = 3;
+    lx->line_start = 3;
   }
   for (size_t k = 0; k < sizeof(kOperators) / sizeof(kOperators[0]); ++k) {
     const spelling* op = &kOperators[k];

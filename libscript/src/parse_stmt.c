@@ -345,6 +345,13 @@ static int tir_if(script_parser* p, const script_doc* d) {
   TVMFFIAny c;
   if (script__eval(p, s->predicate, &c) != 0) return -1;
   if (!is_tir(&c, TVM_TIR_KIND_PrimExpr)) { /* a Python condition selects a branch statically */
+    if (c.type_index != kTVMFFIBool && c.type_index != kTVMFFIInt) { /* as upstream: no `if B:` */
+      int rc = script__error_at(p, s->predicate, "TypeError",
+                                "the condition of an if must be a PrimExpr or a bool, got %s",
+                                tvm_ffi_any_type_name(&c));
+      tvm_ffi_any_release(&c);
+      return rc;
+    }
     bool t = script__truthy(&c);
     tvm_ffi_any_release(&c);
     const void* body = t ? s->then_branch : s->else_branch;
@@ -376,6 +383,14 @@ static int tir_with(script_parser* p, const script_doc* d) {
   int depth = tvm_script_builder_depth(p->b);
   TVMFFIAny value;
   if (script__eval_call(p, s->rhs, TVM_SCRIPT_CTX_WITH, names, n, &value) != 0) return -1;
+  if (tvm_script_builder_depth(p->b) == depth) { /* `with T.abs(x):` would drop the with */
+    int rc = script__error_at(p, s->rhs, "TypeError",
+                              "a TIR with statement needs a frame such as T.sblock(...), "
+                              "T.init() or T.attr(...); this call gives %s",
+                              tvm_ffi_any_type_name(&value));
+    tvm_ffi_any_release(&value);
+    return rc;
+  }
   if (script__vt_push_scope(&p->vt) != 0) {
     tvm_ffi_any_release(&value);
     return script__relocate(p, d);

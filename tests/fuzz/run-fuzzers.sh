@@ -21,10 +21,14 @@ for f in "$build"/tests/fuzz/fuzz_*; do
   fi
   args=("$corpus")
   [ -d "$seeds" ] && args+=("$seeds")
-  # The TVMScript parsers start from the project's corpus of real programs.
-  case $name in fuzz_parse*) [ -d tests/corpus/tir ] && args+=(tests/corpus/tir) ;; esac
+  # The TVMScript parsers start from the project's corpus of real programs and mutate with a
+  # dictionary of its tokens (builtins, keywords, dtypes).
+  case $name in fuzz_parse*)
+    for d in tests/corpus/tir tests/corpus/canonical; do [ -d "$d" ] && args+=("$d"); done
+    args+=(-dict=tests/fuzz/tvmscript.dict) ;;
+  esac
   echo "-- $name for ${secs}s"
-  if ! "$f" -max_total_time="$secs" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+  if ! "$f" -max_total_time="$secs" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
       -print_final_stats=1 "${args[@]}" > "$build/tests/fuzz/$name.log" 2>&1; then
     echo "!! $name found a failure:"; tail -40 "$build/tests/fuzz/$name.log"; status=1
   else

@@ -286,6 +286,12 @@ int tvmc_cmd_run(int argc, char** argv) {
     fprintf(stderr, "tvmc run: cannot open '%s': %s\n", lib, strerror(errno));
     return TVMC_USAGE_ERROR;
   }
+  /* dlopen takes a name without a '/' for a library to search for, not for this file. */
+  char lib_here[4096];
+  if (lib && !strchr(lib, '/') && (size_t)snprintf(lib_here, sizeof(lib_here), "./%s", lib) <
+                                      sizeof(lib_here)) {
+    lib = lib_here;
+  }
 
   int status;
   void* ir = tvmc_parse_file(cmd, path, true, &status);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <tvm/tir/tir.h>
 #include <tvm/tir/visit.h>
 
@@ -101,7 +102,11 @@ void* tvmc_bind_shapes(const char* cmd, const tvm_tir_prim_func_obj* func, const
       const char* nm = var_name(s.var[k]);
       if (strlen(nm) != len || memcmp(nm, items[i], len) != 0) continue;
       found = true;
-      if (s.in_shape[k] && value <= 0) {
+      TVMFFIAny bound = tvm_ffi_any_obj(s.var[k]);
+      if (tvm_ffi_map_get(dict, &bound)) { /* `--shape n=4 --shape n=5`: which one was meant? */
+        tvmc_usage_error(cmd, "--shape %s: `%.*s` is bound twice", items[i], (int)len, items[i]);
+        ok = false;
+      } else if (s.in_shape[k] && value <= 0) {
         tvmc_usage_error(cmd, "--shape %s: a size must be positive", items[i]);
         ok = false;
       }
@@ -263,6 +268,7 @@ bool tvmc_args_make(const char* cmd, const tvm_tir_prim_func_obj* func, const vo
       return false;
     }
     int64_t numel = 1;
+    bool overflow = false;
     for (int d = 0; d < ndim; ++d) {
       int64_t v;
       if (!tvmc_eval_int(tvm_tir_array_at(b->shape, d), bindings, &v) || v < 0) {
@@ -272,14 +278,25 @@ bool tvmc_args_make(const char* cmd, const tvm_tir_prim_func_obj* func, const vo
         return false;
       }
       out->shape[k][d] = v;
-      numel *= v;
+      overflow |= __builtin_mul_overflow(numel, v, &numel);
     }
     int64_t offset = 0; /* a symbolic elem_offset is bound to 0 */
     if (!tvmc_eval_int(b->elem_offset, bindings, &offset) || offset < 0) offset = 0;
     DLDataType et = scalar_of(b->dtype);
     size_t esize = elem_bytes(et);
-    size_t scalars = (size_t)numel * b->dtype.lanes;
-    size_t bytes = (size_t)offset * b->dtype.lanes * esize + scalars * esize;
+    /* bytes = (offset + numel) * lanes * esize, which a declared shape can make overflow. */
+    size_t elems = 0, bytes = 0;
+    overflow |= __builtin_add_overflow((size_t)numel, (size_t)offset, &elems) ||
+                __builtin_mul_overflow(elems, (size_t)b->dtype.lanes * esize, &bytes) ||
+                bytes > SIZE_MAX - 63;
+    /* Beyond physical memory an allocation fails or (overcommitted) thrashes when filled. */
+    long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGE_SIZE);
+    if (overflow || (pages > 0 && page_size > 0 && bytes / (size_t)page_size >= (size_t)pages)) {
+      fprintf(stderr, "tvmc %s: buffer `%s` is too large to allocate (more bytes than the "
+              "machine's memory)\n", cmd, out->name[k]);
+      tvmc_args_free(out);
+      return false;
+    }
     out->nbytes[k] = bytes;
     if (posix_memalign(&out->data[k], 64, bytes ? (bytes + 63) / 64 * 64 : 64) != 0) {
       out->data[k] = NULL;

@@ -1,0 +1,8 @@
+# expect: TypeError 7:8
+from tvm.script import tirx as T
+
+
+@T.prim_func
+def f(A: T.Buffer((4,), "float32")):
+    if None:
+        A[0] = T.float32(1)
