@@ -621,6 +621,17 @@ done:
   return rc;
 }
 
+/* Evaluate d as a value that may be stored (in a tuple, list or dict, or passed to a builtin):
+ * the parser's own markers (`T`, `I`, `cls`, `range`) are not values and must not reach IR. */
+static int eval_storable(script_parser* p, const void* d, TVMFFIAny* out) {
+  if (script__eval(p, d, out) != 0) return -1;
+  const script_special* sp = script__special_of(out);
+  if (!sp) return 0;
+  *out = tvm_ffi_any_none();
+  return script__error_at(p, d, "TypeError", "`%s` cannot be used as a value here",
+                          sp->kind == SCRIPT_SPECIAL_MODULE ? "module" : sp->name);
+}
+
 /* Evaluate the elements of a sequence doc into an ffi.Array. */
 static int eval_seq(script_parser* p, const void* elements, TVMFFIAny* out) {
   int64_t n = elements ? tvm_ffi_seq_size(elements) : 0;
@@ -630,7 +641,7 @@ static int eval_seq(script_parser* p, const void* elements, TVMFFIAny* out) {
   int64_t done = 0;
   int rc = 0;
   for (; done < n; ++done) {
-    if (script__eval(p, tvm_ffi_seq_obj_at(elements, done), &items[done]) != 0) {
+    if (eval_storable(p, tvm_ffi_seq_obj_at(elements, done), &items[done]) != 0) {
       rc = -1;
       break;
     }
@@ -652,8 +663,8 @@ static int eval_dict(script_parser* p, const tvm_script_dict_doc_obj* d, TVMFFIA
   if (!dict) return script__relocate(p, d);
   for (int64_t i = 0; i < n; ++i) {
     TVMFFIAny k = tvm_ffi_any_none(), v = tvm_ffi_any_none();
-    int rc = script__eval(p, tvm_ffi_seq_obj_at(d->keys, i), &k);
-    if (rc == 0) rc = script__eval(p, tvm_ffi_seq_obj_at(d->values, i), &v);
+    int rc = eval_storable(p, tvm_ffi_seq_obj_at(d->keys, i), &k);
+    if (rc == 0) rc = eval_storable(p, tvm_ffi_seq_obj_at(d->values, i), &v);
     if (rc == 0 && tvm_ffi_dict_set(dict, &k, &v) != 0) rc = script__relocate(p, d);
     tvm_ffi_any_release(&k);
     tvm_ffi_any_release(&v);
@@ -796,7 +807,7 @@ static int eval_args(script_parser* p, const tvm_script_call_doc_obj* c, arg_lis
     }
     if (script__is_kind(a, TVM_SCRIPT_DOC_LambdaDoc)) {
       if (script__lambda_new(p, a, &pos->lambdas, &v) != 0) return -1;
-    } else if (script__eval(p, a, &v) != 0) {
+    } else if (eval_storable(p, a, &v) != 0) {
       return -1;
     }
     if (arg_push(pos, &v, a) != 0) {
@@ -810,7 +821,7 @@ static int eval_args(script_parser* p, const tvm_script_call_doc_obj* c, arg_lis
     TVMFFIAny v = tvm_ffi_any_none();
     if (script__is_kind(a, TVM_SCRIPT_DOC_LambdaDoc)) {
       if (script__lambda_new(p, a, &kw->lambdas, &v) != 0) return -1;
-    } else if (script__eval(p, a, &v) != 0) {
+    } else if (eval_storable(p, a, &v) != 0) {
       return -1;
     }
     if (arg_push(kw, &v, a) != 0) {
@@ -876,6 +887,19 @@ static int call_global(script_parser* p, const tvm_script_call_doc_obj* c, const
   return 0;
 }
 
+/* x when end is `begin + x` with the same begin (the same object, or an equal constant of the
+ * same dtype), else NULL. */
+static const tvm_tir_expr_obj* range_extent_of_end(const tvm_tir_expr_obj* begin,
+                                                   const tvm_tir_expr_obj* end) {
+  if (tvm_tir_kind_of(end) != TVM_TIR_KIND_Add) return NULL;
+  const tvm_tir_binary_obj* add = (const void*)end;
+  int64_t x, y;
+  bool same = add->a == begin ||
+              (tvm_tir_as_const_int(add->a, &x) && tvm_tir_as_const_int(begin, &y) && x == y &&
+               tvm_tir_dtype_equal(add->a->dtype, begin->dtype));
+  return same ? add->b : NULL;
+}
+
 /* I.Range(begin, end): [begin, end) as Range(begin, end - begin) (folded, as upstream);
  * I.Range(begin): a Range without extent, as the printer writes one. A Python int takes the
  * other bound's dtype. */
@@ -899,11 +923,20 @@ static int call_ir_range(script_parser* p, const tvm_script_call_doc_obj* c, TVM
     if (!e[i]) rc = script__relocate(p, tvm_ffi_seq_obj_at(c->args, i));
   }
   tvm_tir_range_obj* r = NULL;
+  if (rc == 0 && n == 2 && !tvm_tir_dtype_equal(e[0]->dtype, e[1]->dtype)) {
+    /* Mixed bounds would print back as a different expression: require one dtype. */
+    rc = script__error_at(p, c, "TypeError", "I.Range: the bounds have different dtypes, %s and %s",
+                          tvm_tir_dtype_str(e[0]->dtype).s, tvm_tir_dtype_str(e[1]->dtype).s);
+  }
   if (rc == 0) {
     int64_t lo = -1;
     bool from_zero = tvm_tir_as_const_int(e[0], &lo) && lo == 0;
+    /* The printer writes Range(min, extent) as I.Range(min, min + extent): take extent back
+     * from that sum rather than building (min + extent) - min. */
+    const tvm_tir_expr_obj* summand = n == 2 ? range_extent_of_end(e[0], e[1]) : NULL;
     tvm_tir_expr_obj* extent = n == 1      ? NULL
                                : from_zero ? tvm_tir_ref(e[1])
+                               : summand   ? tvm_tir_ref((void*)summand)
                                            : tvm_tir_sub(e[1], e[0]);
     r = n == 1 || extent ? tvm_tir_range_new(e[0], extent) : NULL;
     tvm_ffi_release(extent);

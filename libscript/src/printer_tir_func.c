@@ -247,9 +247,18 @@ static tvm_script_doc_obj* conv_range(tvm_script_docsifier* d, const TVMFFIAny* 
                                     tir_child(d, r->min, path, "min"));
   }
   tvm_tir_expr_obj* end = tvm_tir_add(r->min, r->extent);
+  tvm_script_doc_obj* min = tir_child(d, r->min, path, "min");
+  int64_t lo;
+  if (min && end && tvm_tir_as_const_int(r->min, &lo) &&
+      tvm_tir_dtype_equal(r->min->dtype, TVM_TIR_INT32) &&
+      !tvm_tir_dtype_equal(r->min->dtype, end->dtype)) {
+    /* An int32 literal prints bare, and a bare literal takes the end's dtype when parsed:
+     * write its type. */
+    min = tvm_script_doc_call_take(tir_dtype_attr(d, r->min->dtype),
+                                   tvm_script__keep_if(min, true));
+  }
   tvm_script_doc_obj* doc = tvm_script_doc_call_take(
-      tvm_script_prefixed(d, "ir", "Range"), tir_child(d, r->min, path, "min"),
-      end ? tir_child(d, end, path, "extent") : NULL);
+      tvm_script_prefixed(d, "ir", "Range"), min, end ? tir_child(d, end, path, "extent") : NULL);
   tvm_ffi_release(end);
   return doc;
 }

@@ -142,6 +142,23 @@ static tvm_script_doc_obj* conv_let_stmt(tvm_script_docsifier* d, const TVMFFIAn
                       false);
 }
 
+
+/* Whether an AttrStmt is exactly what T.launch_thread(tag, extent) builds: an IterVar of kind
+ * ThreadIndex over [0, extent) and the key its tag implies ("virtual_thread" for vthread*,
+ * else "thread_extent"); anything else prints as T.attr(...) so that parsing rebuilds it. */
+static bool launch_thread_form(const tvm_tir_iter_var_obj* iv, const char* key, const void* value) {
+  if (!iv || iv->iter_type != TVM_TIR_ITER_THREAD_INDEX || !iv->dom) return false;
+  const char* tag = tvm_ffi_str_cstr(iv->thread_tag);
+  const char* want = strncmp(tag ? tag : "", "vthread", 7) == 0 ? "virtual_thread" : "thread_extent";
+  int64_t lo, a, b;
+  const tvm_tir_range_obj* dom = (const void*)iv->dom;
+  bool extent_ok = dom->extent == value || (tvm_tir_as_const_int(dom->extent, &a) &&
+                                            tvm_tir_as_const_int(value, &b) && a == b &&
+                                            tvm_tir_dtype_equal(dom->extent->dtype,
+                                                                ((const tvm_tir_expr_obj*)value)->dtype));
+  return strcmp(key, want) == 0 && tvm_tir_as_const_int(dom->min, &lo) && lo == 0 && extent_ok;
+}
+
 static tvm_script_doc_obj* conv_attr_stmt(tvm_script_docsifier* d, const TVMFFIAny* obj,
                                           const void* path) {
   const tvm_tir_attr_stmt_obj* s = (const void*)obj->v_obj;
@@ -155,7 +172,7 @@ static tvm_script_doc_obj* conv_attr_stmt(tvm_script_docsifier* d, const TVMFFIA
     return NULL;
   }
   tvm_script_doc_obj *lhs = NULL, *rhs = NULL;
-  if (iv && (strcmp(key, "thread_extent") == 0 || strcmp(key, "virtual_thread") == 0)) {
+  if (launch_thread_form(iv, key, s->value)) {
     /* threadIdx_x = T.launch_thread("threadIdx.x", 128) */
     if (!tvm_script_is_var_defined(d, iv->var)) {
       lhs = tvm_script_define_var(d, iv->var, tvm_tir_var_name(iv->var), f);

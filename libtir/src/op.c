@@ -165,6 +165,16 @@ static bool wider(DLDataType a, DLDataType b) {
 
 /* The literal lit (one of the operands a, b) converted to target's type (a new reference), or
  * NULL with a TypeError naming rule and showing both operands. */
+/* A literal's value as a constant of the 16-bit float type elem is rounded to that type (what
+ * the operation computes with, and what prints back as the same text); wider floats keep the
+ * double, as upstream. A value out of the type's range stays as it is, for the constructor to
+ * reject (T-FLOATIMM). */
+static double literal_value(DLDataType elem, double v) {
+  if (elem.bits != 16 || !isfinite(v)) return v;
+  double r = tvm_tir__round_float(elem, v);
+  return isfinite(r) ? r : v; /* out of range: kept for the constructor's range check */
+}
+
 static tvm_tir_expr_obj* convert_literal(tvm_tir_expr_obj* lit, DLDataType target,
                                          tvm_tir_rule rule, const char* node, const char* an,
                                          tvm_tir_expr_obj* a, const char* bn, tvm_tir_expr_obj* b) {
@@ -176,7 +186,7 @@ static tvm_tir_expr_obj* convert_literal(tvm_tir_expr_obj* lit, DLDataType targe
     if (tvm_tir_dtype_is_integer(elem) && tvm_tir_dtype_int_fits(elem, v)) {
       c = tvm_tir_int_imm_new(elem, v);
     } else if (tvm_tir_dtype_is_floating(elem)) {
-      c = tvm_tir_float_imm_new(elem, (double)v);
+      c = tvm_tir_float_imm_new(elem, literal_value(elem, (double)v));
     } else {
       snprintf(what, sizeof(what), "the literal %lld does not fit in %s", (long long)v,
                tvm_tir_dtype_str(elem).s);
@@ -184,7 +194,7 @@ static tvm_tir_expr_obj* convert_literal(tvm_tir_expr_obj* lit, DLDataType targe
   } else {
     double v = ((tvm_tir_float_imm_obj*)lit)->value;
     if (tvm_tir_dtype_is_floating(elem)) {
-      c = tvm_tir_float_imm_new(elem, v);
+      c = tvm_tir_float_imm_new(elem, literal_value(elem, v));
     } else {
       snprintf(what, sizeof(what), "the float literal %.17g cannot be converted to %s implicitly",
                v, tvm_tir_dtype_str(elem).s);

@@ -1,12 +1,57 @@
-/* fuzz_parse_ir.c: libFuzzer target for the whole TVMScript parser (text -> checked IR): any
- * bytes must give IR or raise exactly one error, never crash, hang or leak. When the input
- * parses, the printed result must parse again (the roundtrip guarantee must not crash either).
- * Seeds: tests/corpus (run-fuzzers.sh passes it). */
+/* fuzz_parse_ir.c: libFuzzer target for the whole TVMScript parser (text -> checked IR). Any
+ * bytes must give IR or raise exactly one error, never crash, hang or leak, and:
+ *   - the error slot protocol holds: NULL comes with an error raised, IR without one;
+ *   - a parsed PrimFunc or IRModule keeps the roundtrip guarantee: it prints, the text parses
+ *     back structurally equal, and printing that is a fixed point.
+ * A violation traps (libFuzzer reports it with the input). Seeds: tests/corpus
+ * (run-fuzzers.sh passes it) and the dictionary tests/fuzz/tvmscript.dict. */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <tvm/script/parser.h>
 #include <tvm/script/printer.h>
+#include <tvm/tir/tir.h>
+
+static void fail(const char* what, const char* detail, const char* text) {
+  fprintf(stderr, "fuzz_parse_ir: %s\n%s\n--- printed text:\n%s\n---\n", what,
+          detail ? detail : "", text ? text : "");
+  __builtin_trap();
+}
+
+/* The error taken from the slot (a new reference); traps when none is raised. */
+static void* take_error(const char* after) {
+  void* err = tvm_ffi_error_take();
+  if (!err) fail(after, "returned NULL with no error raised", NULL);
+  return err;
+}
+
+static void check_roundtrip(const void* ir, const tvm_script_parse_options* opts) {
+  void* text = tvm_script_print_obj(ir, NULL);
+  if (!text) {
+    void* err = take_error("print");
+    fail("a parsed function or module does not print", tvm_ffi_error_message(err), NULL);
+  }
+  const char* s = tvm_ffi_str_cstr(text);
+  void* again = tvm_script_parse(s, strlen(s), opts);
+  if (!again) {
+    void* err = take_error("parse of the printed text");
+    fail("the printed text does not parse", tvm_ffi_error_message(err), s);
+  }
+  if (tvm_ffi_error_pending()) fail("parse returned IR with an error left raised", NULL, s);
+  TVMFFIAny a = tvm_ffi_any_obj((void*)ir), b = tvm_ffi_any_obj(again);
+  tvm_ffi_strbuf report = {0};
+  int eq = tvm_script_structural_equal_report(&a, &b, false, &report);
+  if (eq != 1) fail("print -> parse is not structurally equal", tvm_ffi_strbuf_cstr(&report), s);
+  tvm_ffi_strbuf_free(&report);
+  void* text2 = tvm_script_print_obj(again, NULL);
+  if (!text2 || strcmp(tvm_ffi_str_cstr(text2), s) != 0) {
+    fail("printing is not a fixed point", text2 ? tvm_ffi_str_cstr(text2) : "(print failed)", s);
+  }
+  tvm_ffi_release(text2);
+  tvm_ffi_release(again);
+  tvm_ffi_release(text);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   tvm_script_parse_options opts;
@@ -14,18 +59,12 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   opts.filename = "fuzz.py";
   void* ir = tvm_script_parse((const char*)data, size, &opts);
   if (!ir) {
-    tvm_ffi_error_clear();
+    tvm_ffi_release(take_error("parse"));
     return 0;
   }
-  void* text = tvm_script_print_obj(ir, NULL);
-  if (text) {
-    const char* s = tvm_ffi_str_cstr(text);
-    void* again = tvm_script_parse(s, strlen(s), &opts);
-    if (again) tvm_ffi_release(again);
-    else tvm_ffi_error_clear();
-    tvm_ffi_release(text);
-  } else {
-    tvm_ffi_error_clear();
+  if (tvm_ffi_error_pending()) fail("parse returned IR with an error left raised", NULL, NULL);
+  if (tvm_tir_is(ir, TVM_TIR_KIND_PrimFunc) || tvm_tir_is(ir, TVM_TIR_KIND_IRModule)) {
+    check_roundtrip(ir, &opts);
   }
   tvm_ffi_release(ir);
   return 0;

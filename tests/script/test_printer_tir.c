@@ -264,12 +264,24 @@ TEST(scoped_statements) {
   tvm_ffi_release(buf);
 }
 
+/* T.launch_thread for exactly what it builds (an IterVar over [0, extent), the key its tag
+ * implies); any other thread AttrStmt prints as T.attr so that parsing rebuilds it. */
 TEST(launch_thread) {
   tvm_tir_var_obj* tx = tvm_tir_var("threadIdx_x", TVM_TIR_INT32);
-  tvm_tir_iter_var_obj* iv = tvm_tir_iter_var_new(NULL, tx, TVM_TIR_ITER_THREAD_INDEX, "threadIdx.x");
+  tvm_tir_range_obj* dom = tvm_tir_range_take(tvm_tir_int(0), tvm_tir_int(32));
+  tvm_tir_iter_var_obj* iv = tvm_tir_iter_var_new(dom, tx, TVM_TIR_ITER_THREAD_INDEX, "threadIdx.x");
   EXPECT(tvm_tir_attr_take(ref(iv), "thread_extent", tvm_tir_int(32), tvm_tir_evaluate_take(ref(tx))),
          "threadIdx_x = T.launch_thread(\"threadIdx.x\", 32)\nT.evaluate(threadIdx_x)");
+  tvm_tir_iter_var_obj* no_dom =
+      tvm_tir_iter_var_new(NULL, tx, TVM_TIR_ITER_THREAD_INDEX, "threadIdx.x");
+  EXPECT(tvm_tir_attr_take(ref(no_dom), "thread_extent", tvm_tir_int(32),
+                           tvm_tir_evaluate_take(ref(tx))),
+         "threadIdx_x = T.int32()\n"
+         "T.attr(T.iter_var(threadIdx_x, None, \"ThreadIndex\", \"threadIdx.x\"), \"thread_extent\", 32)\n"
+         "T.evaluate(threadIdx_x)");
   tvm_ffi_release(iv);
+  tvm_ffi_release(no_dom);
+  tvm_ffi_release(dom);
   tvm_ffi_release(tx);
 }
 
