@@ -19,7 +19,12 @@
  * views) into the scratch array of the current nesting level, or passed in place when they
  * are consecutive registers; the result goes straight into the destination register, whose
  * old value is not even looked at when the verifier proved no path wrote it before (a fresh
- * destination: the common case, as compilers give every binding its own register).
+ * destination: the common case, as compilers give every binding its own register). Plain
+ * values move without reference counting: a result below kTVMFFIRawStr (no view to own, no
+ * object) into a register that held no object costs one test, a call fused with the If that
+ * tests its result branches at once on an int or bool, and arguments copied into a new frame
+ * are retained in a second pass only when one of them is an object. Everything else (errors,
+ * views, objects, other conditions) takes the general path, with the same checks.
  * Closures (vm_tir functions, and every call while an instrument is set) get the VM context
  * prepended. A native function that calls back into the VM nests a new loop; nesting is
  * capped (max_nest), as is the depth (max_depth).
@@ -155,6 +160,13 @@ static void regs_release(TVMFFIAny* regs, int64_t n) {
   }
 }
 
+/* New references to the objects in n registers. */
+static TVM_VM_COLD void regs_retain(const TVMFFIAny* regs, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    if (regs[i].type_index >= kTVMFFIStaticObjectBegin) tvm_ffi_retain(regs[i].v_obj);
+  }
+}
+
 /* The frame array holds max_depth frames (allocated, not touched, at initialisation), so frame
  * pointers stay valid while the VM runs. */
 static TVM_VM_COLD int depth_error(tvm_vm_state* vm, const tvm_vm_callee* callee) {
@@ -267,26 +279,28 @@ static void attach_trace(tvm_ffi_strbuf* b) {
 /* ---- The dispatch loop -------------------------------------------------------------------
  * Prepared opcodes. Ret, Goto and If keep one handler each. Call is split by the kind of
  * callee (resolved once at initialisation) so the loop never tests it: closures
- * (CallClosure), bytecode functions (CallBytecode) and packed functions, whose variants
- * specialise the gather of the arguments, the destination, and fuse the call with the
- * instruction after it.
+ * (CallClosure), bytecode functions (CallBytecode; CallBytecode1 for one argument) and packed
+ * functions, whose variants specialise the gather of the arguments, the destination, and fuse
+ * the call with the instruction after it.
  *
  * VM_OP / VM_DISPATCH make the loop a computed goto with direct threading (GCC/Clang: the
  * opcode word holds the handler's address) or a switch (-DTVM_VM_USE_SWITCH). */
-/* M(group, shape, nargs, direct) lists the packed call variants, variant group * 6 + shape.
- * Shapes: 0..3 arguments (the gather unrolled), any count (nargs -1), and direct: arguments
+/* M(group, shape, nargs, direct) lists the packed call variants, variant group * 7 + shape.
+ * Shapes: 0..3 arguments (the gather unrolled), any count (nargs -1), direct 1: arguments
  * that are consecutive registers (none of them the destination) passed in place, without a
- * copy. Groups: what the following instruction does with the result when the call is fused
- * with it (VM_GROUP_NEXT: 0 nothing, 1 If tests it, 2 Ret returns it), and whether the
- * destination is fresh (VM_GROUP_FRESH: no path to the call wrote it, so it holds no object
- * and its old value needs no release; tvm_vm__fresh_dst). */
+ * copy, and direct 2: a register then a value that lives as long as the VM (`x op constant`,
+ * gathered without testing which is which). Groups: what the following instruction does with
+ * the result when the call is fused with it (VM_GROUP_NEXT: 0 nothing, 1 If tests it, 2 Ret
+ * returns it), and whether the destination is fresh (VM_GROUP_FRESH: no path to the call
+ * wrote it, so it holds no object and its old value needs no release; tvm_vm__fresh_dst). */
 #define VM_PACKED_SHAPES(M, group) \
   M(group, 0, 0, 0)                \
   M(group, 1, 1, 0)                \
   M(group, 2, 2, 0)                \
   M(group, 3, 3, 0)                \
   M(group, 4, -1, 0)               \
-  M(group, 5, -1, 1)
+  M(group, 5, -1, 1)                \
+  M(group, 6, 2, 2)
 #define VM_PACKED_VARIANTS(M) \
   VM_PACKED_SHAPES(M, 0)      \
   VM_PACKED_SHAPES(M, 1)      \
@@ -295,7 +309,7 @@ static void attach_trace(tvm_ffi_strbuf* b) {
   VM_PACKED_SHAPES(M, 4)
 #define VM_GROUP_NEXT(group) ((group) / 2)
 #define VM_GROUP_FRESH(group) ((group) & 1) /* group 4 (Ret) writes the caller's register */
-#define VM_PACKED_VARIANT(group, shape) ((group) * 6 + (shape))
+#define VM_PACKED_VARIANT(group, shape) ((group) * 7 + (shape))
 
 enum {
   VM_OP_Ret = 1,
@@ -303,6 +317,7 @@ enum {
   VM_OP_If,
   VM_OP_CallClosure,
   VM_OP_CallBytecode,
+  VM_OP_CallBytecode1, /* exactly one argument */
   VM_OP_CallPacked, /* + variant */
   VM_NUM_OPS = VM_OP_CallPacked + VM_PACKED_VARIANT(5, 0)
 };
@@ -444,11 +459,30 @@ static int call_instrumented(tvm_vm_state* vm, const tvm_vm_callee* c, TVMFFIAny
   return rc;
 }
 
+/* The uncommon outcomes of a packed call (see call_packed): an error, a view to own, an object
+ * result, a result to drop, an old value to release. */
+static TVM_VM_COLD int packed_result_slow(int rc, TVMFFIAny* res, any_words old, bool drop) {
+  if (rc == 0 && (uint32_t)(res->type_index - kTVMFFIRawStr) <= 2) rc = own_result(res);
+  if (rc != 0) {
+    store_any(res, old);
+    return -1;
+  }
+  int is_object = res->type_index >= kTVMFFIStaticObjectBegin;
+  if (drop) {
+    any_words v = load_any(res);
+    store_any(res, (any_words){0, 0});
+    if (words_is_object(v)) tvm_ffi_release((void*)(uintptr_t)v.hi);
+  }
+  if (words_is_object(old)) tvm_ffi_release((void*)(uintptr_t)old.hi);
+  return is_object;
+}
+
 /* Call packed function c with args; the result goes straight into *res (a register, or the
  * caller's destination for a call fused with Ret), whose old value (possibly an argument of
  * this call) is released afterwards, or put back if the call fails; a fresh destination has
  * none. With drop (a %void destination) the result is released at once. Returns whether the
- * result is an object, or -1 with an error raised. */
+ * result is an object, or -1 with an error raised. The common case, a plain value (type index
+ * below kTVMFFIRawStr: no view, no object) into a register that held none, costs one test. */
 static inline __attribute__((always_inline)) int call_packed(const tvm_vm_callee* c,
                                                              const TVMFFIAny* args,
                                                              int64_t nargs, TVMFFIAny* res,
@@ -458,21 +492,9 @@ static inline __attribute__((always_inline)) int call_packed(const tvm_vm_callee
   if (!fresh) old = load_any(res);
   store_any(res, (any_words){0, 0});
   int rc = c->safe_call(c->handle, args, (int32_t)nargs, res);
-  if (TVM_VM_UNLIKELY(rc != 0 || (uint32_t)(res->type_index - kTVMFFIRawStr) <= 2)) {
-    if (rc == 0) rc = own_result(res);
-    if (rc != 0) {
-      store_any(res, old);
-      return -1;
-    }
-  }
-  int is_object = res->type_index >= kTVMFFIStaticObjectBegin;
-  if (TVM_VM_UNLIKELY(drop)) {
-    any_words v = load_any(res);
-    store_any(res, (any_words){0, 0});
-    if (words_is_object(v)) tvm_ffi_release((void*)(uintptr_t)v.hi);
-  }
-  if (words_is_object(old)) tvm_ffi_release((void*)(uintptr_t)old.hi);
-  return is_object;
+  bool plain = rc == 0 && (uint32_t)res->type_index < kTVMFFIRawStr;
+  if (TVM_VM_LIKELY(plain && !words_is_object(old))) return 0; /* a plain value needs no drop */
+  return packed_result_slow(rc, res, old, drop && !plain);
 }
 
 /*
@@ -488,6 +510,7 @@ static int run_loop(tvm_vm_state* vm, int64_t base, TVMFFIAny* out) {
       [VM_OP_If] = &&L_If,
       [VM_OP_CallClosure] = &&L_CallClosure,
       [VM_OP_CallBytecode] = &&L_CallBytecode,
+      [VM_OP_CallBytecode1] = &&L_CallBytecode1,
 #define VM_PACKED_LABEL_(GROUP, SHAPE, NARGS, DIRECT) \
   [VM_OP_CallPacked + VM_PACKED_VARIANT(GROUP, SHAPE)] = &&L_CallPacked_##GROUP##_##SHAPE,
       VM_PACKED_VARIANTS(VM_PACKED_LABEL_)
@@ -528,24 +551,56 @@ static int run_loop(tvm_vm_state* vm, int64_t base, TVMFFIAny* out) {
     const tvm_vm_callee* c = (const tvm_vm_callee*)(uintptr_t)ip[2];                    \
     const int64_t nargs_ = (NARGS) < 0 ? ip[3] : (NARGS);                               \
     const TVMFFIAny* args_ = a;                                                         \
-    if (DIRECT) args_ = VM_REG(regs, ip[4]);                                            \
-    else gather_args(a, regs, ip + 4, nargs_);                                          \
+    if ((DIRECT) == 1) {                                                                \
+      args_ = VM_REG(regs, ip[4]);                                                      \
+    } else if ((DIRECT) == 2) {                                                         \
+      store_any(&a[0], load_any(VM_REG(regs, ip[4])));                                  \
+      store_any(&a[1], load_any((const TVMFFIAny*)(uintptr_t)~ip[5]));                  \
+    } else {                                                                            \
+      gather_args(a, regs, ip + 4, nargs_);                                             \
+    }                                                                                   \
     if ((NEXT) == 2) {                                                                  \
       /* The next instruction returns the result: write it to the caller's slot. */     \
       TVMFFIAny* res = fr->dst ? fr->dst : &ret;                                        \
       int obj = call_packed(c, args_, nargs_, res, res == &ret, false);                 \
-      if (TVM_VM_UNLIKELY(obj < 0)) goto fail;                                          \
-      result_is_object = obj > 0;                                                       \
+      result_is_object = false;                                                         \
+      if (TVM_VM_UNLIKELY(obj != 0)) {                                                  \
+        if (obj < 0) goto fail;                                                         \
+        result_is_object = true;                                                        \
+      }                                                                                 \
       ip += 4 + nargs_;                                                                 \
       goto ret_pop;                                                                     \
     }                                                                                   \
+    if ((NEXT) == 1) {                                                                  \
+      /* The next instruction tests the result (a register): an int or bool result      \
+       * lets the call branch at once; anything else takes the general path to If. */   \
+      TVMFFIAny* res = VM_REG(regs, ip[1]);                                             \
+      any_words old = {0, 0};                                                           \
+      if (!(FRESH)) old = load_any(res);                                                \
+      store_any(res, (any_words){0, 0});                                                \
+      rc = c->safe_call(c->handle, args_, (int32_t)nargs_, res);                        \
+      const int64_t* if_ip = ip + 4 + nargs_;                                           \
+      if (TVM_VM_LIKELY(rc == 0 && (uint32_t)(res->type_index - kTVMFFIInt) <= 1 &&     \
+                        !words_is_object(old))) {                                       \
+        ip = if_ip + (res->v_int64 ? 3 : if_ip[2]);                                     \
+        VM_DISPATCH();                                                                  \
+      }                                                                                 \
+      int obj = packed_result_slow(rc, res, old, false);                                \
+      if (TVM_VM_UNLIKELY(obj < 0)) goto fail; /* ip: at the Call, for the trace */     \
+      owns |= obj > 0;                                                                  \
+      ip = if_ip;                                                                       \
+      goto op_if;                                                                       \
+    }                                                                                   \
+    /* A fresh destination is a register (never %void). */                            \
     const int64_t dst = ip[1];                                                          \
-    int obj = call_packed(c, args_, nargs_, dst >= 0 ? VM_REG(regs, dst) : &ret, dst < 0, \
+    const bool void_dst = !(FRESH) && dst < 0;                                          \
+    int obj = call_packed(c, args_, nargs_, void_dst ? &ret : VM_REG(regs, dst), void_dst, \
                           (FRESH));                                                     \
-    if (TVM_VM_UNLIKELY(obj < 0)) goto fail;                                            \
-    owns |= obj > 0;                                                                    \
+    if (TVM_VM_UNLIKELY(obj != 0)) {                                                    \
+      if (obj < 0) goto fail;                                                           \
+      owns = true;                                                                      \
+    }                                                                                   \
     ip += 4 + nargs_;                                                                   \
-    if ((NEXT) == 1) goto op_if;                                                        \
     VM_DISPATCH();                                                                      \
   }
 #define VM_PACKED_HANDLER(GROUP, SHAPE, NARGS, DIRECT)                                 \
@@ -555,48 +610,53 @@ static int run_loop(tvm_vm_state* vm, int64_t base, TVMFFIAny* out) {
 #undef VM_PACKED_HANDLER
 #undef VM_CALL_PACKED_BODY
 
-  /* Calls of bytecode functions: a new frame in this loop. */
-  VM_OP(CallBytecode) {
-    const tvm_vm_callee* c = (const tvm_vm_callee*)(uintptr_t)ip[2];
-    const int64_t nargs = ip[3];
-    const int64_t* aw = ip + 4;
-    if (TVM_VM_UNLIKELY(fr + 1 >= frames_end)) {
-      depth_error(vm, c);
-      goto fail;
-    }
-    /* The new registers follow the caller's, in a new chunk if this one is full. */
-    TVMFFIAny* nregs = top;
-    uint64_t flags = owns ? TVM_VM_FRAME_CALLER_OWNS : 0;
-    if (TVM_VM_UNLIKELY(limit - nregs < c->nregs)) {
-      if (!(nregs = regs_next_chunk(vm, c->nregs))) goto fail;
-      limit = vm->limit;
-      flags |= TVM_VM_FRAME_NEW_CHUNK;
-    }
-    top = nregs + c->nregs;
-    if (TVM_VM_UNLIKELY(c->needs_init)) {
-      memset(nregs + nargs, 0, (size_t)(c->nregs - nargs) * sizeof(TVMFFIAny));
-    }
-    bool callee_owns = false;
-    for (int64_t i = 0; i < nargs; ++i) {
-      any_words v = load_any(VM_ARG(regs, aw[i]));
-      if (words_is_object(v)) {
-        tvm_ffi_retain((void*)(uintptr_t)v.hi);
-        callee_owns = true;
-      }
-      store_any(&nregs[i], v);
-    }
-    ++fr;
-    fr->ret_ip = aw + nargs;
-    fr->regs = nregs;
-    fr->func = c;
-    fr->dst = ip[1] >= 0 ? VM_REG(regs, ip[1]) : NULL;
-    fr->flags = flags;
-    vm->depth++;
-    owns = callee_owns;
-    regs = nregs;
-    ip = c->code;
-    VM_DISPATCH();
+  /* Calls of bytecode functions: a new frame in this loop. CallBytecode1 is the common
+   * one-argument case with the copy unrolled. */
+#define VM_CALL_BYTECODE_BODY(NARGS)                                                    \
+  {                                                                                     \
+    const tvm_vm_callee* c = (const tvm_vm_callee*)(uintptr_t)ip[2];                    \
+    const int64_t nargs = (NARGS) < 0 ? ip[3] : (NARGS);                                \
+    const int64_t* aw = ip + 4;                                                         \
+    if (TVM_VM_UNLIKELY(fr + 1 >= frames_end)) {                                        \
+      depth_error(vm, c);                                                               \
+      goto fail;                                                                        \
+    }                                                                                   \
+    /* The new registers follow the caller's, in a new chunk if this one is full. */    \
+    TVMFFIAny* nregs = top;                                                             \
+    uint64_t flags = owns ? TVM_VM_FRAME_CALLER_OWNS : 0;                               \
+    if (TVM_VM_UNLIKELY(limit - nregs < c->nregs)) {                                    \
+      if (!(nregs = regs_next_chunk(vm, c->nregs))) goto fail;                          \
+      limit = vm->limit;                                                                \
+      flags |= TVM_VM_FRAME_NEW_CHUNK;                                                  \
+    }                                                                                   \
+    top = nregs + c->nregs;                                                             \
+    if (TVM_VM_UNLIKELY(c->needs_init)) {                                               \
+      memset(nregs + nargs, 0, (size_t)(c->nregs - nargs) * sizeof(TVMFFIAny));         \
+    }                                                                                   \
+    /* Copy the arguments without a branch per value; objects among them (rare on hot   \
+     * paths) get their new references in a second pass. */                            \
+    bool callee_owns = false;                                                           \
+    for (int64_t i = 0; i < nargs; ++i) {                                               \
+      any_words v = load_any(VM_ARG(regs, aw[i]));                                      \
+      callee_owns |= words_is_object(v);                                                \
+      store_any(&nregs[i], v);                                                          \
+    }                                                                                   \
+    if (TVM_VM_UNLIKELY(callee_owns)) regs_retain(nregs, nargs);                        \
+    ++fr;                                                                               \
+    fr->ret_ip = aw + nargs;                                                            \
+    fr->regs = nregs;                                                                   \
+    fr->func = c;                                                                       \
+    fr->dst = ip[1] >= 0 ? VM_REG(regs, ip[1]) : NULL;                                  \
+    fr->flags = flags;                                                                  \
+    vm->depth++;                                                                        \
+    owns = callee_owns;                                                                 \
+    regs = nregs;                                                                       \
+    ip = c->code;                                                                       \
+    VM_DISPATCH();                                                                      \
   }
+  VM_OP(CallBytecode) VM_CALL_BYTECODE_BODY(-1)
+  VM_OP(CallBytecode1) VM_CALL_BYTECODE_BODY(1)
+#undef VM_CALL_BYTECODE_BODY
 
   VM_OP(CallClosure) {
     /* Closures, and every call while an instrument is set (see tvm_vm__set_call_handlers). */
@@ -988,6 +1048,13 @@ static int64_t prepare_arg(tvm_vm_state* vm, int64_t word, int64_t* next_imm) {
   return (int64_t)~(uintptr_t)p;
 }
 
+/* Whether a Call argument is a register of the frame (prepared as a byte offset) rather than a
+ * value that lives as long as the VM (prepared as a pointer: see prepare_arg). */
+static bool arg_is_reg(int64_t word) {
+  return tvm_vm_arg_kind_of(word) == TVM_VM_ARG_REGISTER &&
+         tvm_vm_arg_value(word) < TVM_VM_REG_SPECIAL_BEGIN;
+}
+
 /* Whether the arguments of Call w are registers r, r+1, ..., none of them the destination:
  * they can be passed in place. */
 static bool args_in_place(const int64_t* w) {
@@ -1018,11 +1085,14 @@ static int64_t call_opcode(const tvm_vm_state* vm, int64_t i) {
                  : next[0] == TVM_VM_OP_Ret && next[1] == w[1] ? 2
                                                                : 0;
       int group = fuse * 2 + (fuse < 2 && tvm_vm__fresh_dst(e, i));
-      int shape = args_in_place(w) ? 5 : w[3] < 4 ? (int)w[3] : 4;
+      int shape = args_in_place(w)                               ? 5
+                  : w[3] == 2 && arg_is_reg(w[4]) && !arg_is_reg(w[5]) ? 6
+                  : w[3] < 4                                     ? (int)w[3]
+                                                                 : 4;
       return VM_OP_CallPacked + VM_PACKED_VARIANT(group, shape);
     }
     case TVM_VM_CALLEE_BYTECODE:
-      return VM_OP_CallBytecode;
+      return w[3] == 1 ? VM_OP_CallBytecode1 : VM_OP_CallBytecode;
     default:
       return VM_OP_CallClosure;
   }

@@ -1063,6 +1063,184 @@ TEST(objects_overwritten_in_loops_and_merges) {
   tvm_vm_executable_release(e);
 }
 
+/* The fast paths of packed calls (a plain result checked with one test; a call fused with the
+ * If that tests its result; `register op constant` arguments; one-argument bytecode calls)
+ * and the cases they hand to the general path: errors (the trace names the Call), views and
+ * objects as results, destinations that held an object, non-int conditions. */
+static int test_echo(void* h, const TVMFFIAny* a, int32_t n, TVMFFIAny* r) {
+  if (!tvm_ffi_check_num_args("test.echo", n, 1)) return -1;
+  return tvm_ffi_any_to_owned(&a[0], r);
+}
+
+TEST(packed_call_fast_paths_and_fallbacks) {
+  tvm_ffi_global_register("test.concat", test_concat, true);
+  tvm_ffi_global_register("test.echo", test_echo, true);
+  tvm_vm_builder* b = tvm_vm_builder_new();
+  tvm_vm_builder_declare_packed(b, "test.lt");
+  tvm_vm_builder_declare_packed(b, "test.add");
+  tvm_vm_builder_declare_packed(b, "test.echo");
+  tvm_vm_builder_declare_packed(b, "test.concat");
+  tvm_vm_builder_declare_packed(b, "test.raw_str");
+  int64_t suffix = tvm_vm_builder_const_str(b, "-constant-suffix");
+  /* small(x) = x < 10 ? 1 : 2   (fused If, a fresh destination, register and immediate) */
+  tvm_vm_builder_function_begin(b, "small", 1, 2, NULL);
+  int64_t lt[] = {tvm_vm_arg_reg(0), tvm_vm_arg_imm(10)};
+  tvm_vm_builder_emit_call(b, "test.lt", lt, 2, 1);
+  int64_t br = tvm_vm_builder_emit_if(b, 1, 0);
+  int64_t one[] = {tvm_vm_arg_imm(0), tvm_vm_arg_imm(1)}, two[] = {tvm_vm_arg_imm(1), tvm_vm_arg_imm(1)};
+  tvm_vm_builder_emit_call(b, "test.add", one, 2, 1);
+  tvm_vm_builder_emit_ret(b, 1);
+  tvm_vm_builder_set_jump_target(b, br, tvm_vm_builder_next_instr(b));
+  tvm_vm_builder_emit_call(b, "test.add", two, 2, 1);
+  tvm_vm_builder_emit_ret(b, 1);
+  tvm_vm_builder_function_end(b);
+  /* cond(x) = echo(x) tested by If: 1 or 0; anything but an int or bool is a TypeError */
+  tvm_vm_builder_function_begin(b, "cond", 1, 2, NULL);
+  int64_t x0[] = {tvm_vm_arg_reg(0)};
+  tvm_vm_builder_emit_call(b, "test.echo", x0, 1, 1);
+  int64_t br2 = tvm_vm_builder_emit_if(b, 1, 0);
+  tvm_vm_builder_emit_call(b, "test.add", one, 2, 1); /* overwrites the condition */
+  tvm_vm_builder_emit_ret(b, 1);
+  tvm_vm_builder_set_jump_target(b, br2, tvm_vm_builder_next_instr(b));
+  tvm_vm_builder_emit_call(b, "test.add", lt + 1, 1, 1); /* wrong count: raises */
+  tvm_vm_builder_emit_ret(b, 1);
+  tvm_vm_builder_function_end(b);
+  /* view_cond() = If on a raw string view result (owned first, then rejected) */
+  tvm_vm_builder_function_begin(b, "view_cond", 0, 1, NULL);
+  tvm_vm_builder_emit_call(b, "test.raw_str", NULL, 0, 0);
+  int64_t br3 = tvm_vm_builder_emit_if(b, 0, 0);
+  tvm_vm_builder_set_jump_target(b, br3, tvm_vm_builder_next_instr(b));
+  tvm_vm_builder_emit_ret(b, 0);
+  tvm_vm_builder_function_end(b);
+  /* reuse(s) = r = concat(s, c); r = echo(1) tested by If (its old object released); r */
+  tvm_vm_builder_function_begin(b, "reuse", 1, 2, NULL);
+  int64_t sc[] = {tvm_vm_arg_reg(0), tvm_vm_arg_const(suffix)}, imm1[] = {tvm_vm_arg_imm(1)};
+  tvm_vm_builder_emit_call(b, "test.concat", sc, 2, 1);
+  tvm_vm_builder_emit_call(b, "test.echo", imm1, 1, 1);
+  int64_t br4 = tvm_vm_builder_emit_if(b, 1, 0);
+  tvm_vm_builder_set_jump_target(b, br4, tvm_vm_builder_next_instr(b));
+  tvm_vm_builder_emit_call(b, "test.concat", sc, 2, 1); /* a plain value overwritten by an object */
+  tvm_vm_builder_emit_call(b, "test.add", one, 2, 1);   /* and the object by a plain value */
+  tvm_vm_builder_emit_ret(b, 1);
+  tvm_vm_builder_function_end(b);
+  /* outer(s) = twice(s), twice(s) = concat(s, s)   (one-argument bytecode call of an object) */
+  tvm_vm_builder_declare_function(b, "twice", 1);
+  tvm_vm_builder_function_begin(b, "outer", 1, 2, NULL);
+  tvm_vm_builder_emit_call(b, "twice", x0, 1, 1);
+  tvm_vm_builder_emit_ret(b, 1);
+  tvm_vm_builder_function_end(b);
+  tvm_vm_builder_function_begin(b, "twice", 1, 2, NULL);
+  int64_t ss[] = {tvm_vm_arg_reg(0), tvm_vm_arg_reg(0)};
+  tvm_vm_builder_emit_call(b, "test.concat", ss, 2, 1);
+  tvm_vm_builder_emit_ret(b, 1);
+  tvm_vm_builder_function_end(b);
+  tvm_vm_executable* e = tvm_vm_builder_finish(b);
+  tvm_vm_builder_free(b);
+  CHECK(e != NULL);
+  tvm_vm* vm = cpu_vm(e);
+  TVMFFIAny x = tvm_ffi_any_int(3), r;
+  CHECK_EQ_INT(call_int(vm, "small", &x, 1), 1);
+  x = tvm_ffi_any_int(30);
+  CHECK_EQ_INT(call_int(vm, "small", &x, 1), 2);
+  /* A failing call fused with If: the trace names the Call, not the If. */
+  TVMFFIAny s = tvm_ffi_string("a string object, not an int");
+  CHECK(tvm_vm_invoke(vm, "small", &s, 1, &r) != 0);
+  void* err = tvm_ffi_error_take();
+  CHECK(err && strcmp(tvm_ffi_error_kind(err), "TypeError") == 0);
+  if (err) {
+    CHECK_STR_CONTAINS(TVMFFIErrorGetCellPtr(err)->backtrace.data,
+                       "at VM function small, instruction 0: call test.lt in: %0, i10 dst: %1");
+  }
+  tvm_ffi_release(err);
+  CHECK_EQ_INT(tvm_ffi_strong_count(s.v_obj), 1);
+  /* Conditions through the fused If: bools, ints, and the rest rejected. */
+  x = tvm_ffi_any_bool(true);
+  CHECK_EQ_INT(call_int(vm, "cond", &x, 1), 1);
+  x = tvm_ffi_any_int(-5);
+  CHECK_EQ_INT(call_int(vm, "cond", &x, 1), 1);
+  x = tvm_ffi_any_int(0);
+  CHECK(tvm_vm_invoke(vm, "cond", &x, 1, &r) != 0);
+  CHECK_RAISED("TypeError", "test.add");
+  CHECK(tvm_vm_invoke(vm, "cond", &s, 1, &r) != 0);
+  CHECK_RAISED("TypeError", "If: condition register %1 holds ffi.String");
+  CHECK_EQ_INT(tvm_ffi_strong_count(s.v_obj), 1);
+  x = tvm_ffi_any_float(1.5);
+  CHECK(tvm_vm_invoke(vm, "cond", &x, 1, &r) != 0);
+  CHECK_RAISED("TypeError", "If: condition register %1 holds float");
+  CHECK(tvm_vm_invoke(vm, "view_cond", NULL, 0, &r) != 0);
+  CHECK_RAISED("TypeError", "If: condition register %0 holds ffi.String");
+  /* Destinations that held objects, and objects as one-argument bytecode call arguments. */
+  CHECK_EQ_INT(call_int(vm, "reuse", &s, 1), 1);
+  CHECK_EQ_INT(tvm_ffi_strong_count(s.v_obj), 1);
+  CHECK_OK(tvm_vm_invoke(vm, "outer", &s, 1, &r));
+  CHECK_STR_EQ(tvm_ffi_str_cstr(r.v_obj), "a string object, not an inta string object, not an int");
+  tvm_ffi_any_release(&r);
+  CHECK_EQ_INT(tvm_ffi_strong_count(s.v_obj), 1);
+  /* Bytecode functions still check their argument count. */
+  CHECK(tvm_vm_invoke(vm, "outer", NULL, 0, &r) != 0);
+  CHECK_RAISED("TypeError", "VM function `outer` expects 1 argument but got 0");
+  tvm_ffi_any_release(&s);
+  tvm_vm_release(vm);
+  tvm_vm_executable_release(e);
+}
+
+/* The register stack after errors: a failure deep in the recursion (register files in later
+ * chunks) unwinds every frame; the frames and chunks are then reused, at every depth, up to
+ * the limit, which still fails cleanly. */
+TEST(frames_reused_after_errors) {
+  tvm_vm_executable* e = build_fib();
+  tvm_vm* vm = cpu_vm(e);
+  /* down(n) = n < 1 ? fail() : down(n - 1), from deep_recursion_and_error_trace_limit */
+  tvm_vm_builder* b = tvm_vm_builder_new();
+  tvm_vm_builder_declare_packed(b, "test.lt");
+  tvm_vm_builder_declare_packed(b, "test.sub");
+  tvm_vm_builder_declare_packed(b, "test.fail");
+  tvm_vm_builder_function_begin(b, "down", 1, 3, NULL);
+  int64_t lt[] = {tvm_vm_arg_reg(0), tvm_vm_arg_imm(1)}, sub[] = {tvm_vm_arg_reg(0), tvm_vm_arg_imm(1)};
+  tvm_vm_builder_emit_call(b, "test.lt", lt, 2, 1);
+  int64_t br = tvm_vm_builder_emit_if(b, 1, 0);
+  tvm_vm_builder_emit_call(b, "test.fail", NULL, 0, 2);
+  tvm_vm_builder_emit_ret(b, 2);
+  tvm_vm_builder_set_jump_target(b, br, tvm_vm_builder_next_instr(b));
+  tvm_vm_builder_emit_call(b, "test.sub", sub, 2, 2);
+  int64_t rec[] = {tvm_vm_arg_reg(2)};
+  tvm_vm_builder_emit_call(b, "down", rec, 1, 2);
+  tvm_vm_builder_emit_ret(b, 2);
+  tvm_vm_builder_function_end(b);
+  tvm_vm_executable* d = tvm_vm_builder_finish(b);
+  tvm_vm_builder_free(b);
+  tvm_vm* dvm = cpu_vm(d);
+  TVMFFIAny n, r;
+  for (int round = 0; round < 3; ++round) {
+    n = tvm_ffi_any_int(5000 + 1000 * round); /* register files span several chunks */
+    CHECK(tvm_vm_invoke(dvm, "down", &n, 1, &r) != 0);
+    CHECK_RAISED("ValueError", "test.fail was called with 0 arguments");
+  }
+  CHECK_OK(tvm_vm_set_max_call_depth(dvm, 100));
+  n = tvm_ffi_any_int(99); /* 100 frames: exactly the limit */
+  CHECK(tvm_vm_invoke(dvm, "down", &n, 1, &r) != 0);
+  CHECK_RAISED("ValueError", "test.fail");
+  n = tvm_ffi_any_int(100);
+  CHECK(tvm_vm_invoke(dvm, "down", &n, 1, &r) != 0);
+  CHECK_RAISED("RecursionError", "maximum VM call depth (100) exceeded calling `down`");
+  /* fib on its own VM, between errors at its depth limit. */
+  for (int round = 0; round < 3; ++round) {
+    CHECK_OK(tvm_vm_set_max_call_depth(vm, 12));
+    n = tvm_ffi_any_int(15);
+    CHECK(tvm_vm_invoke(vm, "fib", &n, 1, &r) != 0);
+    CHECK_RAISED("RecursionError", "maximum VM call depth (12) exceeded calling `fib`");
+    n = tvm_ffi_any_int(12); /* 12 frames deep: fits */
+    CHECK_EQ_INT(call_int(vm, "fib", &n, 1), 144);
+    CHECK_OK(tvm_vm_set_max_call_depth(vm, 10000));
+    n = tvm_ffi_any_int(22);
+    CHECK_EQ_INT(call_int(vm, "fib", &n, 1), 17711);
+  }
+  tvm_vm_release(dvm);
+  tvm_vm_executable_release(d);
+  tvm_vm_release(vm);
+  tvm_vm_executable_release(e);
+}
+
 /* An instrument that removes itself from inside its callback. */
 typedef struct {
   void* remove; /* the VM's set_instrument function */
@@ -1120,5 +1298,7 @@ int main(void) {
   RUN(objects_through_every_call_path);
   RUN(objects_overwritten_in_loops_and_merges);
   RUN(instrument_removed_during_a_call);
+  RUN(packed_call_fast_paths_and_fallbacks);
+  RUN(frames_reused_after_errors);
   return test_summary();
 }
