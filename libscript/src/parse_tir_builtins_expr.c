@@ -573,8 +573,9 @@ static bool dtype_first(tvm_tir_builtin id) {
          id == TVM_TIR_BUILTIN_reinterpret || id == TVM_TIR_BUILTIN_type_annotation;
 }
 
-/* Ops whose first two arguments are operands of one type (a literal takes the other's). */
-static bool binary_operands(tvm_tir_builtin id) {
+/* Ops whose first two arguments are operands of one type (a literal takes the other's); the
+ * printer types a literal operand that differs (script_internal.h). */
+bool tvm_script__binary_operand_op(tvm_tir_builtin id) {
   switch (id) {
     case TVM_TIR_BUILTIN_bitwise_and:
     case TVM_TIR_BUILTIN_bitwise_or:
@@ -704,7 +705,7 @@ static int op_call(tvm_script_call* call, tvm_tir_builtin id, TVMFFIAny* out) {
       goto done;
     }
   }
-  if (binary_operands(id) && n >= 2 &&
+  if (tvm_script__binary_operand_op(id) && n >= 2 &&
       (match_literal(&call->args[lo], &args[0], args[1]) != 0 ||
        match_literal(&call->args[lo + 1], &args[1], args[0]) != 0)) {
     goto done;

@@ -318,6 +318,48 @@ static bool dtype_first(const void* op) {
          tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_type_annotation);
 }
 
+/* For an op whose two operands share a type when parsed (a bare literal takes the other's), an
+ * int32 literal next to an operand of another type prints as T.int32(v). Consumes args. */
+static void* type_literal_operand(tvm_script_docsifier* d, const tvm_tir_call_obj* c, void* args) {
+  const void* op = c->op;
+  bool binary = false;
+  for (int k = 0; k < TVM_TIR_BUILTIN_COUNT && !binary; ++k) {
+    binary = tvm_script__binary_operand_op((tvm_tir_builtin)k) && tvm_tir_is_builtin(op, (tvm_tir_builtin)k);
+  }
+  if (!binary) return args;
+  const tvm_tir_expr_obj* a[2] = {tvm_ffi_seq_obj_at(c->args, 0), tvm_ffi_seq_obj_at(c->args, 1)};
+  if (tvm_tir_dtype_equal(a[0]->dtype, a[1]->dtype)) return args;
+  void* list = NULL;
+  for (int k = 0; k < 2; ++k) {
+    int64_t v;
+    if (tvm_tir_kind_of(a[k]) != TVM_TIR_KIND_IntImm || !tvm_tir_as_const_int(a[k], &v) ||
+        !tvm_tir_dtype_equal(a[k]->dtype, TVM_TIR_INT32))
+      continue;
+    if (!list) {
+      list = tvm_ffi_list_new();
+      for (int64_t i = 0; list && i < tvm_ffi_seq_size(args); ++i) {
+        if (tvm_ffi_list_push(list, tvm_ffi_seq_at(args, i)) != 0) tvm_ffi_release(list), list = NULL;
+      }
+      if (!list) {
+        tvm_ffi_release(args);
+        return NULL;
+      }
+    }
+    tvm_script_doc_obj* lit = typed(d, TVM_TIR_INT32, tvm_script_literal_int(v));
+    TVMFFIAny la = tvm_ffi_any_obj(lit);
+    int rc = lit ? tvm_ffi_list_set(list, k, &la) : -1;
+    tvm_ffi_release(lit);
+    if (rc != 0) {
+      tvm_ffi_release(list);
+      tvm_ffi_release(args);
+      return NULL;
+    }
+  }
+  if (!list) return args;
+  tvm_ffi_release(args);
+  return tvm_script_doc_list_to_array_take(list);
+}
+
 static tvm_script_doc_obj* conv_call(tvm_script_docsifier* d, const TVMFFIAny* obj,
                                      const void* path) {
   const tvm_tir_call_obj* c = (const void*)obj->v_obj;
@@ -325,6 +367,9 @@ static tvm_script_doc_obj* conv_call(tvm_script_docsifier* d, const TVMFFIAny* o
   void* p = tir_path(d, path, "args");
   void* args = p ? tvm_script_as_doc_array(d, c->args, p) : NULL;
   tvm_ffi_release(p);
+  if (args && tvm_tir_kind_of(c->op) == TVM_TIR_KIND_Op && tvm_ffi_seq_size(c->args) >= 2) {
+    args = type_literal_operand(d, c, args);
+  }
   if (args && tvm_tir_kind_of(c->op) == TVM_TIR_KIND_Op &&
       (dtype_first(c->op) || tvm_tir_is_builtin(c->op, TVM_TIR_BUILTIN_tvm_struct_get))) {
     /* Rebuild the argument list with the dtype literal first (or last for tvm_struct_get). */

@@ -461,11 +461,18 @@ static tvm_script_doc_obj* conv_prim_func(tvm_script_docsifier* d, const TVMFFIA
                                           const void* path) {
   const tvm_tir_prim_func_obj* fn = (const void*)obj->v_obj;
   const char* symbol = tvm_tir_func_global_symbol(fn);
+  /* The symbol as a C string, unless it holds a NUL byte (its C string would be a prefix). */
+  const char* symbol_c = symbol;
+  if (symbol) {
+    const TVMFFIAny* v = tvm_ffi_map_get_str(fn->func.attrs, "global_symbol");
+    TVMFFIByteArray bytes;
+    if (!v || !tvm_ffi_any_as_bytes(v, &bytes) || bytes.size != strlen(symbol)) symbol_c = NULL;
+  }
   tvm_script_frame* mf = tvm_script_frame_find(d, TVM_SCRIPT_FRAME_MODULE);
   const tvm_script__module_ctx* ctx = mf ? mf->data : NULL;
   /* A global_symbol that is no Python name ("a-b") stays in T.func_attr under the default. */
   const char* name = ctx && ctx->func_name             ? ctx->func_name
-                     : symbol && is_py_identifier(symbol) ? symbol
+                     : symbol_c && is_py_identifier(symbol_c) ? symbol_c
                                                          : tvm_script_docsifier_options(d)->default_func_name;
   int64_t n = tvm_ffi_seq_size(fn->params);
   bool* inlined = tvm_ffi_calloc((size_t)n + 1, sizeof(bool));
@@ -477,7 +484,7 @@ static tvm_script_doc_obj* conv_prim_func(tvm_script_docsifier* d, const TVMFFIA
   void* args = func_params(d, fn, path, f, inlined);
   int rc = args ? 0 : -1;
   /* T.func_attr({...}) without a global_symbol equal to the function's name. */
-  const char* skip = symbol && strcmp(symbol, name) == 0 ? "global_symbol" : NULL;
+  const char* skip = symbol_c && strcmp(symbol_c, name) == 0 ? "global_symbol" : NULL;
   if (rc == 0 && tvm_ffi_map_size(fn->func.attrs) > (skip ? 1 : 0)) {
     void* ap = tir_path(d, path, "attrs");
     tvm_script_doc_obj* attrs = ap ? tvm_script__map_doc(d, fn->func.attrs, ap, skip) : NULL;

@@ -5,6 +5,7 @@
 #include <tvm/script/doc.h>
 #include <tvm/script/ir_docsifier.h>
 #include <tvm/script/printer.h>
+#include <tvm/tir/op.h>
 
 /* Registers the Doc types once (doc.c). 0, or -1 + error. */
 int tvm_script__doc_init(void);
@@ -39,6 +40,11 @@ tvm_script_doc_obj* tvm_script__map_doc(tvm_script_docsifier* d, const void* map
 
 /* An ffi.Array holding one ffi.String (keyword names of a CallDoc), or NULL + error. */
 void* tvm_script__str_array1(const char* key);
+
+/* Whether the op builtin `id` takes two operands of one type, a Python int literal taking the
+ * other operand's type when parsed (parse_tir_builtins_expr.c): T.bitwise_and, T.shift_left,
+ * T.pow, ... The printer writes an int32 literal operand next to another type with its type. */
+bool tvm_script__binary_operand_op(tvm_tir_builtin id);
 
 /* Consume `doc` and return it, or release it and return NULL when `ok` is false. */
 static inline void* tvm_script__keep_if(void* doc, bool ok) {
