@@ -51,7 +51,7 @@ typedef struct {
   void* empty; /* the arena's empty array, shared by every empty array field */
 } parser;
 
-enum { FIRST_NAME_SLOTS = 1024 };
+enum { FIRST_NAME_SLOTS = 128 };
 
 /* ---------------------------------------------------------------------------------------- */
 /* Tokens, spans, errors                                                                     */
