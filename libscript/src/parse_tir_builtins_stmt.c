@@ -15,85 +15,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "parse_internal.h"
+#include "parse_bound_args.h"
 
-/* ---- Bound arguments ----------------------------------------------------------------------- */
-#define MAX_ARGS 12
-
-typedef struct {
-  tvm_script_call* call;
-  const char* spec;
-  TVMFFIAny v[MAX_ARGS];
-} bound_args;
-
-static int bind(bound_args* a, tvm_script_call* call, const char* spec, int n) {
-  a->call = call;
-  a->spec = spec;
-  return tvm_script_bind_args(call, spec, a->v, n);
-}
-
-static bool given(const bound_args* a, int i) {
-  return tvm_script_arg_given(&a->v[i]) && !tvm_ffi_any_is_none(&a->v[i]);
-}
-
-/* Point error_arg at parameter i; NULL for `return fail(...)` in pointer functions. */
-static void* fail(bound_args* a, int i) {
-  a->call->error_arg = tvm_script_arg_index(a->call, a->spec, i);
-  return NULL;
-}
-
-#define WHAT(a, i) tvm_script_arg_what((a)->call, (a)->spec, (i), what, sizeof(what))
-
-/* The conversions below name the argument in their error messages ("argument 'extent' of
- * T.serial"), and formatting that name costs more than most conversions. They run first with no
- * name and, only when that fails, again with it: a conversion depends on the value alone, so
- * the second run fails the same way, raising the message (or succeeds after a transient
- * MemoryError, and its result is used). */
-static tvm_tir_expr_obj* arg_expr(bound_args* a, int i) {
-  tvm_tir_expr_obj* e = tvm_script_value_to_expr(&a->v[i], "");
-  if (e) return e;
-  char what[160];
-  tvm_ffi_error_clear();
-  e = tvm_script_value_to_expr(&a->v[i], WHAT(a, i));
-  return e ? e : fail(a, i);
-}
-
-static int arg_dtype(bound_args* a, int i, DLDataType* out) {
-  if (tvm_script_value_to_dtype(&a->v[i], "", out) == 0) return 0;
-  char what[160];
-  tvm_ffi_error_clear();
-  if (tvm_script_value_to_dtype(&a->v[i], WHAT(a, i), out) == 0) return 0;
-  fail(a, i);
-  return -1;
-}
-
-static int arg_int(bound_args* a, int i, int64_t* out) {
-  if (tvm_script_value_to_int(&a->v[i], "", out) == 0) return 0;
-  char what[160];
-  tvm_ffi_error_clear();
-  if (tvm_script_value_to_int(&a->v[i], WHAT(a, i), out) == 0) return 0;
-  fail(a, i);
-  return -1;
-}
-
-static const char* arg_cstr(bound_args* a, int i) {
-  const char* s = tvm_script_value_to_cstr(&a->v[i], "");
-  if (s) return s;
-  char what[160];
-  tvm_ffi_error_clear();
-  s = tvm_script_value_to_cstr(&a->v[i], WHAT(a, i));
-  return s ? s : fail(a, i);
-}
-
-static void* arg_expr_array(bound_args* a, int i) {
-  void* arr = tvm_script_value_to_expr_array(&a->v[i], "");
-  if (arr) return arr;
-  char what[160];
-  tvm_ffi_error_clear();
-  arr = tvm_script_value_to_expr_array(&a->v[i], WHAT(a, i));
-  return arr ? arr : fail(a, i);
-}
-
+/* ---- Bound arguments (parse_bound_args.h) ------------------------------------------------- */
 /* A dict argument (an ffi.Map, borrowed). */
 static const void* arg_map(bound_args* a, int i) {
   char what[160];
