@@ -410,6 +410,12 @@ static tvm_script_doc_obj* conv_prim_type(tvm_script_docsifier* d, const TVMFFIA
   return tir_dtype_attr(d, ((const tvm_tir_prim_type_obj*)obj->v_obj)->dtype);
 }
 
+/* A bare data type value (an attribute value `T.int32`): the same name the parser reads back. */
+static tvm_script_doc_obj* conv_dtype(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                      const void* path) {
+  return tir_dtype_attr(d, obj->v_dtype);
+}
+
 /* T.handle("float32", "shared") (scope omitted when global). */
 static tvm_script_doc_obj* conv_pointer_type(tvm_script_docsifier* d, const TVMFFIAny* obj,
                                              const void* path) {
@@ -636,5 +642,5 @@ int tvm_script__register_tir_expr(void) {
       return -1;
     }
   }
-  return 0;
+  return tvm_script_register_converter("", kTVMFFIDataType, conv_dtype);
 }
