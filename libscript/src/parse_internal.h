@@ -35,6 +35,8 @@
 #include <tvm/script/parser.h>
 #include <tvm/tir/tir.h>
 
+#include "range_extent.h"
+
 /* Where a call appears; frame builtins and var-creating builtins behave accordingly. */
 typedef enum {
   TVM_SCRIPT_CTX_EXPR = 0, /* inside an expression */

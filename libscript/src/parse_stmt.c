@@ -259,7 +259,7 @@ static int range_loop(script_parser* p, const script_doc* d, const tvm_script_ca
       lo = script__to_expr(&v[0], e1 ? &((tvm_tir_expr_obj*)(void*)v[1].v_obj)->dtype : NULL);
       hi = lo ? script__to_expr(&v[1], e0 ? &((tvm_tir_expr_obj*)(void*)v[0].v_obj)->dtype : NULL)
               : NULL;
-      ext = hi ? tvm_tir_sub(hi, lo) : NULL;
+      ext = hi ? tvm_script_range_extent(lo, hi) : NULL;
     }
     if (!ext) rc = script__relocate(p, c);
   }

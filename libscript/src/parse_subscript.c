@@ -84,20 +84,9 @@ static int slice_parts(const index_val* iv, const tvm_tir_buffer_obj* buf, int64
   return *stop ? 0 : -1;
 }
 
-/* stop - start, simplified when it does not fold (`A[i * 4:i * 4 + 4]` has extent 4, as
- * upstream's analyzer gives). Unlocated error. */
-static tvm_tir_expr_obj* slice_extent(tvm_tir_expr_obj* start, tvm_tir_expr_obj* stop) {
-  tvm_tir_expr_obj* ext = tvm_tir_sub(stop, start);
-  int64_t c;
-  if (!ext || tvm_tir_as_const_int(ext, &c) || !tvm_tir_dtype_is_index(ext->dtype)) return ext;
-  tvm_tir_expr_obj* s = tvm_tir_simplify_expr(ext, NULL);
-  tvm_ffi_release(ext);
-  return s;
-}
-
 /* Constant number of lanes of start:stop:step, or -1 with an error. */
 static int64_t slice_lanes(tvm_tir_expr_obj* start, tvm_tir_expr_obj* stop, int64_t step) {
-  tvm_tir_expr_obj* ext = slice_extent(start, stop);
+  tvm_tir_expr_obj* ext = tvm_script_range_extent(start, stop);
   int64_t e;
   bool ok = ext && tvm_tir_as_const_int(ext, &e);
   tvm_ffi_release(ext);
@@ -162,7 +151,7 @@ static void* buffer_region(tvm_tir_buffer_obj* buf, const index_val* iv, int64_t
     int64_t step = 1;
     if (iv[k].is_slice) {
       rc = slice_parts(&iv[k], buf, k, &start, &stop, &step);
-      ext = rc == 0 ? slice_extent(start, stop) : NULL;
+      ext = rc == 0 ? tvm_script_range_extent(start, stop) : NULL;
     } else {
       start = script__to_expr(&iv[k].value, NULL);
       ext = start ? tvm_tir_const_int(start->dtype, 1) : NULL;

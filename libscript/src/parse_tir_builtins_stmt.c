@@ -342,12 +342,10 @@ static void* axis_dom(bound_args* a, int i) {
   }
   tvm_tir_expr_obj* lo = tvm_script_value_to_expr(tvm_ffi_seq_at(pair, 0), WHAT(a, i));
   tvm_tir_expr_obj* hi = lo ? tvm_script_value_to_expr(tvm_ffi_seq_at(pair, 1), what) : NULL;
-  tvm_tir_expr_obj* ext = hi ? tvm_tir_sub(hi, lo) : NULL;
-  tvm_tir_expr_obj* simple = ext ? tvm_tir_simplify_expr(ext, NULL) : NULL;
+  tvm_tir_expr_obj* simple = hi ? tvm_script_range_extent(lo, hi) : NULL;
   tvm_tir_range_obj* r = simple ? tvm_tir_range_new(lo, simple) : NULL;
   tvm_ffi_release(lo);
   tvm_ffi_release(hi);
-  tvm_ffi_release(ext);
   tvm_ffi_release(simple);
   return r ? (void*)r : fail(a, i);
 }
@@ -446,11 +444,8 @@ static int loop_range(bound_args* a, tvm_tir_expr_obj** min, tvm_tir_expr_obj** 
     return 0;
   }
   tvm_tir_expr_obj* stop = arg_int_expr(a, 1);
-  tvm_tir_expr_obj* diff = stop ? tvm_tir_sub(stop, start) : NULL;
-  /* The printer writes T.serial(m, m + n): simplify stop - start back to n. */
-  *extent = diff ? tvm_tir_simplify_expr(diff, NULL) : NULL;
+  *extent = stop ? tvm_script_range_extent(start, stop) : NULL;
   tvm_ffi_release(stop);
-  tvm_ffi_release(diff);
   if (!*extent) {
     tvm_ffi_release(start);
     return -1;

@@ -51,6 +51,46 @@ tvm_script_doc_obj* tir_dtype_attr(tvm_script_docsifier* d, DLDataType t) {
   return tvm_script_attr_doc_take(tvm_script_prefix(d, "tirx"), tvm_tir_dtype_str(t).s);
 }
 
+/* Nodes of an expression's arithmetic tree, counted up to `cap` (other nodes count one). */
+static int expr_size(const void* e, int cap) {
+  switch (tvm_tir_kind_of(e)) {
+#define TVM_TIR_BINOP(Name, type_key, klass, symbol) case TVM_TIR_KIND_##Name:
+#include <tvm/tir/nodes.def>
+    {
+      int a = expr_size(((const tvm_tir_binary_obj*)e)->a, cap - 1);
+      return a >= cap - 1 ? cap : 1 + a + expr_size(((const tvm_tir_binary_obj*)e)->b, cap - 1 - a);
+    }
+    case TVM_TIR_KIND_Cast: return 1 + expr_size(((const tvm_tir_cast_obj*)e)->value, cap - 1);
+    default: return 1;
+  }
+}
+
+tvm_tir_expr_obj* tir_range_end(tvm_tir_expr_obj* min, tvm_tir_expr_obj* extent) {
+  tvm_tir_expr_obj* end = tvm_tir_add(min, extent);
+  int64_t c;
+  if (!end || tvm_tir_as_const_int(end, &c) || !tvm_tir_dtype_is_index(end->dtype)) return end;
+  /* A smaller simplified end (`range(1, n - 1)`, not `range(1, 1 + (n - 2))`), when the parser's
+   * extent of it is this extent again. */
+  tvm_tir_expr_obj* simple = tvm_tir_simplify_expr(end, NULL);
+  bool same = false;
+  if (!simple) {
+    tvm_ffi_error_clear(); /* print the unsimplified end */
+  } else if (expr_size(simple, 64) < expr_size(end, 64)) {
+    tvm_tir_expr_obj* back = tvm_script_range_extent(min, simple);
+    TVMFFIAny a = tvm_ffi_any_obj(back), b = tvm_ffi_any_obj(extent);
+    int eq = back ? tvm_ffi_structural_equal(&a, &b, false, NULL, NULL) : -1;
+    if (eq < 0) tvm_ffi_error_clear();
+    same = eq == 1;
+    tvm_ffi_release(back);
+  }
+  if (!same) {
+    tvm_ffi_release(simple);
+    return end;
+  }
+  tvm_ffi_release(end);
+  return simple;
+}
+
 bool tir_is_const(const void* e, int64_t v) {
   return tvm_tir_kind_of(e) == TVM_TIR_KIND_IntImm && ((const tvm_tir_int_imm_obj*)e)->value == v;
 }

@@ -237,7 +237,7 @@ static tvm_script_doc_obj* region_doc(tvm_script_docsifier* d, const tvm_tir_buf
     if (rp && tir_is_const(r->extent, 1)) {
       idx = tir_child(d, r->min, rp, "min");
     } else if (rp) {
-      tvm_tir_expr_obj* end = tvm_tir_add(r->min, r->extent);
+      tvm_tir_expr_obj* end = tir_range_end(r->min, r->extent);
       void* ep = tir_path(d, rp, "extent");
       idx = tvm_script_slice_doc_take(tir_child(d, r->min, rp, "min"),
                                       end && ep ? tvm_script_as_doc_obj(d, end, ep) : NULL, NULL);
@@ -500,7 +500,7 @@ static tvm_script_doc_obj* conv_for(tvm_script_docsifier* d, const TVMFFIAny* ob
     TVMFFIAny a = tvm_ffi_any_obj(mn);
     ok = mn && tvm_ffi_list_push(list, &a) == 0;
     tvm_ffi_release(mn);
-    tvm_tir_expr_obj* end = ok ? tvm_tir_add(loop->min, loop->extent) : NULL;
+    tvm_tir_expr_obj* end = ok ? tir_range_end(loop->min, loop->extent) : NULL;
     tvm_script_doc_obj* e = end ? tir_child(d, end, path, "extent") : NULL;
     TVMFFIAny b = tvm_ffi_any_obj(e);
     ok = e && tvm_ffi_list_push(list, &b) == 0;
@@ -615,7 +615,7 @@ static int emit_axis(tvm_script_docsifier* d, const tvm_tir_sblock_obj* block,
   if (dp && tir_is_const(iv->dom->min, 0)) {
     dom = tir_child(d, iv->dom->extent, dp, "extent");
   } else if (dp) {
-    tvm_tir_expr_obj* end = tvm_tir_add(iv->dom->min, iv->dom->extent);
+    tvm_tir_expr_obj* end = tir_range_end(iv->dom->min, iv->dom->extent);
     dom = tvm_script_tuple_doc_take(tvm_script_doc_array_take(
         tir_child(d, iv->dom->min, dp, "min"), end ? tir_child(d, end, dp, "extent") : NULL));
     tvm_ffi_release(end);

@@ -628,7 +628,7 @@ TEST(inferred_regions) {
               "    for io in range(4):\n"
               "        with T.sblock(\"tile\"):\n"
               "            vio = T.axis.spatial(4, io)\n"
-              "            T.reads(A[0:0 + (vio * 4 + 4)])\n"
+              "            T.reads(A[0:vio * 4 + 4])\n"
               "            T.writes(B[vio * 4:vio * 4 + 4])\n"
               "            T_loc = T.sblock_alloc_buffer((4,), \"float32\")\n"
               "            for i in range(4):\n"
