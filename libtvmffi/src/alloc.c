@@ -12,11 +12,14 @@
 #include "internal.h"
 
 #ifdef TVM_FFI_USE_PRIVATE_JEMALLOC
+/* malloc/calloc/realloc/free are jemalloc's fast paths (thread cache, ~20 instructions);
+ * the *allocx forms take a slower general path, so they serve only aligned requests. */
+void* tvm_je_malloc(size_t size);
+void* tvm_je_calloc(size_t count, size_t size);
+void* tvm_je_realloc(void* ptr, size_t size);
+void tvm_je_free(void* ptr);
 void* tvm_je_mallocx(size_t size, int flags);
-void* tvm_je_rallocx(void* ptr, size_t size, int flags);
-void tvm_je_dallocx(void* ptr, int flags);
-/* MALLOCX_ZERO and MALLOCX_ALIGN from jemalloc.h (the private copy ships no header). */
-#define TVM_MALLOCX_ZERO ((int)0x40)
+/* MALLOCX_ALIGN from jemalloc.h (the private copy ships no header). */
 #define TVM_MALLOCX_LG_ALIGN(la) ((int)(la))
 static int lg_align(size_t a) {
   int lg = 0;
@@ -41,7 +44,7 @@ const char* tvm_ffi_allocator_name(void) {
 void* tvm_ffi_malloc(size_t size) {
   if (size == 0) size = 1;
 #ifdef TVM_FFI_USE_PRIVATE_JEMALLOC
-  void* p = tvm_je_mallocx(size, 0);
+  void* p = tvm_je_malloc(size);
 #else
   void* p = malloc(size);
 #endif
@@ -53,7 +56,7 @@ void* tvm_ffi_calloc(size_t count, size_t size) {
   if (__builtin_mul_overflow(count, size, &total)) return oom(SIZE_MAX);
   if (total == 0) total = 1;
 #ifdef TVM_FFI_USE_PRIVATE_JEMALLOC
-  void* p = tvm_je_mallocx(total, TVM_MALLOCX_ZERO);
+  void* p = tvm_je_calloc(1, total);
 #else
   void* p = calloc(1, total);
 #endif
@@ -64,7 +67,7 @@ void* tvm_ffi_realloc(void* ptr, size_t size) {
   if (!ptr) return tvm_ffi_malloc(size);
   if (size == 0) size = 1;
 #ifdef TVM_FFI_USE_PRIVATE_JEMALLOC
-  void* p = tvm_je_rallocx(ptr, size, 0);
+  void* p = tvm_je_realloc(ptr, size);
 #else
   void* p = realloc(ptr, size);
 #endif
@@ -74,7 +77,7 @@ void* tvm_ffi_realloc(void* ptr, size_t size) {
 void tvm_ffi_free(void* ptr) {
   if (!ptr) return;
 #ifdef TVM_FFI_USE_PRIVATE_JEMALLOC
-  tvm_je_dallocx(ptr, 0);
+  tvm_je_free(ptr);
 #else
   free(ptr);
 #endif
