@@ -98,7 +98,8 @@ bool tvm_script__tir_dtype_name(const char* name, size_t len, DLDataType* out_dt
  * Raises TypeError like Python: "T.axis.spatial() takes at most 3 arguments (4 given)",
  * "T.axis.spatial() missing required argument 'binding'", "T.axis.spatial() got an unexpected
  * keyword argument 'x'", "... got multiple values for argument 'dom'" (setting error_arg).
- * n_out must equal the number of parameters in spec.
+ * n_out must equal the number of parameters in spec. spec must be a string literal (or have
+ * static storage and never change): its parsed form is remembered by address.
  */
 #define TVM_SCRIPT_ARG_ABSENT (-1)
 int tvm_script_bind_args(tvm_script_call* call, const char* spec, TVMFFIAny* out, int n_out);
