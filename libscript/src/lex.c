@@ -1,4 +1,5 @@
 /* lex.c: the TVMScript tokenizer (see tvm/script/lexer.h for the rules it follows). */
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,12 +38,75 @@ static const spelling kOperators[] = {
 
 typedef tvm_script__lexer lexer;
 
+/* Byte classes, which pick the scanner of a token with one load. B_DIGIT and B_NAME are
+ * adjacent so that "ASCII identifier character" is one unsigned compare (is_name_or_digit). */
+enum {
+  B_OTHER = 0, /* an operator's first byte, or an invalid character (lex_operator tells) */
+  B_SPACE,     /* ' ', '\t', '\f' */
+  B_NEWLINE,   /* '\n', '\r' */
+  B_HASH,
+  B_BACKSLASH,
+  B_QUOTE,
+  B_DOT,
+  B_DIGIT,
+  B_NAME, /* ASCII letters and '_' */
+  B_UTF8, /* bytes >= 0x80: only in identifiers (as well-formed UTF-8) */
+};
+
+/* The lexer's constant tables, built once per process from kOperators and kKeywords (they used
+ * to be rebuilt, and zeroed, in every lexer). */
+static struct {
+  uint8_t cls[256];
+  /* Operator candidates by first byte (indices + 1 into kOperators, longest first); the
+   * one-byte operator of a byte (index + 1), and a bitmask of the ASCII bytes that can follow
+   * that byte in a longer operator. */
+  uint8_t op_cand[128][5];
+  uint8_t op_single[128];
+  uint64_t op_follow[128][2];
+  /* Keyword candidates by first byte (indices + 1 into kKeywords). */
+  uint8_t kw_cand[128][6];
+} g_tab;
+static pthread_once_t g_tab_once = PTHREAD_ONCE_INIT;
+
+static void build_tables(void) {
+  for (int c = 0; c < 256; ++c) {
+    g_tab.cls[c] = c >= 0x80                                                ? B_UTF8
+                   : (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ? B_NAME
+                   : c >= '0' && c <= '9'                                   ? B_DIGIT
+                   : c == ' ' || c == '\t' || c == '\f'                     ? B_SPACE
+                   : c == '\n' || c == '\r'                                 ? B_NEWLINE
+                   : c == '#'                                               ? B_HASH
+                   : c == '\\'                                             ? B_BACKSLASH
+                   : c == '"' || c == '\''                                  ? B_QUOTE
+                   : c == '.'                                               ? B_DOT
+                                                                            : B_OTHER;
+  }
+  for (size_t k = 0; k < sizeof(kOperators) / sizeof(kOperators[0]); ++k) {
+    const spelling* op = &kOperators[k];
+    unsigned char c = (unsigned char)op->text[0], c2 = (unsigned char)op->text[1];
+    uint8_t* cand = g_tab.op_cand[c];
+    while (*cand) ++cand;
+    *cand = (uint8_t)(k + 1);
+    if (op->size == 1) {
+      g_tab.op_single[c] = (uint8_t)(k + 1);
+    } else {
+      g_tab.op_follow[c][c2 >> 6] |= UINT64_C(1) << (c2 & 63);
+    }
+  }
+  for (size_t k = 0; k < sizeof(kKeywords) / sizeof(kKeywords[0]); ++k) {
+    uint8_t* cand = g_tab.kw_cand[(unsigned char)kKeywords[k].text[0]];
+    while (*cand) ++cand;
+    *cand = (uint8_t)(k + 1);
+  }
+}
+
+static inline bool is_name_or_digit(unsigned char c) {
+  return (unsigned)(g_tab.cls[c] - B_DIGIT) <= B_NAME - B_DIGIT;
+}
 static inline bool is_ident_start(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
+  return g_tab.cls[c] == B_NAME || c >= 0x80;
 }
-static inline bool is_ident_char(unsigned char c) {
-  return is_ident_start(c) || (c >= '0' && c <= '9');
-}
+static inline bool is_ident_char(unsigned char c) { return is_name_or_digit(c) || c >= 0x80; }
 static inline int hex_value(unsigned char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -206,6 +270,23 @@ static int64_t scan_digits(lexer* lx, int base, bool leading_underscore_ok) {
 static int lex_number(lexer* lx) {
   size_t start = lx->pos;
   const char* s = lx->src;
+  {
+    /* Fast path: a plain decimal integer of at most 18 digits (so it cannot overflow) without
+     * a leading zero, followed by neither '.', nor a letter, digit, '_' or non-ASCII byte (an
+     * exponent, suffix, underscore or error). Anything else takes the general path below. */
+    const unsigned char* u = (const unsigned char*)s;
+    size_t p = start, end = lx->len - start > 18 ? start + 18 : lx->len;
+    uint64_t v = 0;
+    while (p < end && g_tab.cls[u[p]] == B_DIGIT) v = v * 10 + (uint64_t)(u[p++] - '0');
+    if (p > start && (u[start] != '0' || p == start + 1) &&
+        (p == lx->len || (!is_ident_char(u[p]) && u[p] != '.'))) {
+      tvm_script_token* t = push(lx, TVM_SCRIPT_TOK_INT, span_here(lx, start, p));
+      if (!t) return -1;
+      t->v.i = (int64_t)v;
+      lx->pos = p;
+      return 0;
+    }
+  }
   bool is_float = false;
   int base = 10;
   const char* base_name = "decimal";
@@ -476,6 +557,8 @@ static int lex_name(lexer* lx) {
   size_t start = lx->pos;
   const unsigned char* s = (const unsigned char*)lx->src;
   bool ascii = true;
+  /* The ASCII part first, one table load per byte; the loop below takes the rest (non-ASCII). */
+  while (lx->pos < lx->len && is_name_or_digit(s[lx->pos])) ++lx->pos;
   while (lx->pos < lx->len && is_ident_char(s[lx->pos])) {
     if (s[lx->pos] >= 0x80) {
       int n = utf8_seq(s + lx->pos, lx->len - lx->pos);
@@ -511,7 +594,7 @@ static int lex_name(lexer* lx) {
   }
   int32_t kind = TVM_SCRIPT_TOK_NAME;
   if (n >= 2 && n <= 8 && ascii) {
-    for (const uint8_t* cand = lx->kw_cand[s[start]]; *cand; ++cand) {
+    for (const uint8_t* cand = g_tab.kw_cand[s[start]]; *cand; ++cand) {
       const spelling* kw = &kKeywords[*cand - 1];
       if (kw->size == n && same_text(kw->text, (const char*)s + start, n)) {
         kind = kw->kind;
@@ -522,25 +605,29 @@ static int lex_name(lexer* lx) {
   return push(lx, kind, span_here(lx, start, lx->pos)) ? 0 : -1;
 }
 
-static bool is_open(int32_t k) {
-  return k == TVM_SCRIPT_TOK_LPAREN || k == TVM_SCRIPT_TOK_LBRACKET || k == TVM_SCRIPT_TOK_LBRACE;
-}
-static int32_t closer_of(int32_t k) {
-  return k == TVM_SCRIPT_TOK_LPAREN ? TVM_SCRIPT_TOK_RPAREN
-         : k == TVM_SCRIPT_TOK_LBRACKET ? TVM_SCRIPT_TOK_RBRACKET : TVM_SCRIPT_TOK_RBRACE;
-}
+/* The brackets are consecutive kinds, each opener followed by its closer. */
+_Static_assert(TVM_SCRIPT_TOK_RPAREN == TVM_SCRIPT_TOK_LPAREN + 1 &&
+                   TVM_SCRIPT_TOK_LBRACKET == TVM_SCRIPT_TOK_LPAREN + 2 &&
+                   TVM_SCRIPT_TOK_RBRACKET == TVM_SCRIPT_TOK_LPAREN + 3 &&
+                   TVM_SCRIPT_TOK_LBRACE == TVM_SCRIPT_TOK_LPAREN + 4 &&
+                   TVM_SCRIPT_TOK_RBRACE == TVM_SCRIPT_TOK_LPAREN + 5,
+               "bracket kinds are (, ), [, ], {, } in order");
+static inline bool is_bracket(int32_t k) { return (uint32_t)(k - TVM_SCRIPT_TOK_LPAREN) < 6; }
+static inline bool is_open(int32_t k) { return ((k - TVM_SCRIPT_TOK_LPAREN) & 1) == 0; }
+static int32_t closer_of(int32_t k) { return k + 1; }
 
 /* The operator at s (avail bytes), or NULL. */
-static const spelling* match_operator(const lexer* lx, const char* s, size_t avail) {
+static const spelling* match_operator(const char* s, size_t avail) {
   unsigned char c = (unsigned char)s[0];
   if (c >= 128) return NULL;
   /* Most operators are one byte that nothing longer continues: `(`, `,`, `.`, `=`. */
-  if (lx->op_single[c]) {
-    bool longer = false;
-    for (const uint8_t* f = lx->op_follow[c]; avail > 1 && *f; ++f) longer |= *f == s[1];
-    if (!longer) return &kOperators[lx->op_single[c] - 1];
+  if (g_tab.op_single[c]) {
+    unsigned char c2 = avail > 1 ? (unsigned char)s[1] : 0;
+    if (c2 >= 128 || !(g_tab.op_follow[c][c2 >> 6] >> (c2 & 63) & 1)) {
+      return &kOperators[g_tab.op_single[c] - 1];
+    }
   }
-  for (const uint8_t* cand = lx->op_cand[c]; *cand; ++cand) {
+  for (const uint8_t* cand = g_tab.op_cand[c]; *cand; ++cand) {
     const spelling* op = &kOperators[*cand - 1];
     if (op->size <= avail && same_text(op->text, s, op->size)) return op;
   }
@@ -549,18 +636,19 @@ static const spelling* match_operator(const lexer* lx, const char* s, size_t ava
 
 static int lex_operator(lexer* lx) {
   const char* s = lx->src + lx->pos;
-  const spelling* op = match_operator(lx, s, lx->len - lx->pos);
+  const spelling* op = match_operator(s, lx->len - lx->pos);
   if (op) {
     tvm_script_span span = span_here(lx, lx->pos, lx->pos + op->size);
-    if (is_open(op->kind)) {
+    if (!is_bracket(op->kind)) {
+      /* the common case: nothing to match */
+    } else if (is_open(op->kind)) {
       if (lx->depth == TVM_SCRIPT_MAX_NESTING) {
         return fail(lx, span, "too many nested brackets (the limit is %d)",
                     TVM_SCRIPT_MAX_NESTING);
       }
       lx->brackets[lx->depth] = op->kind;
       lx->bracket_spans[lx->depth++] = span;
-    } else if (op->kind == TVM_SCRIPT_TOK_RPAREN || op->kind == TVM_SCRIPT_TOK_RBRACKET ||
-               op->kind == TVM_SCRIPT_TOK_RBRACE) {
+    } else {
       if (lx->depth == 0) return fail(lx, span, "unmatched '%s'", op->text);
       int32_t open = lx->brackets[lx->depth - 1];
       if (closer_of(open) != op->kind) {
@@ -597,6 +685,7 @@ static int finish(lexer* lx) {
 /* Lex at least one token (several at line starts and at the end). */
 static int lex_step(lexer* lx) {
   const char* s = lx->src;
+  const uint8_t* cls = g_tab.cls;
   for (;;) {
     if (lx->at_line_start) {
       lx->at_line_start = false;
@@ -604,51 +693,59 @@ static int lex_step(lexer* lx) {
       if (r < 0) return -1;
       if (r == 1) return finish(lx);
     }
-    while (lx->pos < lx->len && (s[lx->pos] == ' ' || s[lx->pos] == '\t' || s[lx->pos] == '\f')) {
-      ++lx->pos;
-    }
-    if (lx->pos >= lx->len) return finish(lx);
-    unsigned char c = (unsigned char)s[lx->pos];
+    size_t pos = lx->pos;
+    while (pos < lx->len && cls[(unsigned char)s[pos]] == B_SPACE) ++pos;
+    lx->pos = pos;
+    if (pos >= lx->len) return finish(lx);
+    unsigned char c = (unsigned char)s[pos];
     int r;
-    if (c == '#') {
-      while (lx->pos < lx->len && s[lx->pos] != '\n' && s[lx->pos] != '\r') ++lx->pos;
-      continue;
-    } else if (c == '\n' || c == '\r') {
-      bool emitted = lx->depth == 0 && lx->line_has_tokens;
-      if (emitted) {
-        size_t nl_end = lx->pos + (c == '\r' && lx->pos + 1 < lx->len && s[lx->pos + 1] == '\n'
-                                       ? 2 : 1);
-        if (!push(lx, TVM_SCRIPT_TOK_NEWLINE, span_here(lx, lx->pos, nl_end))) return -1;
-        lx->line_has_tokens = false;
-      }
-      newline_seen(lx);
-      lx->at_line_start = lx->depth == 0;
-      if (emitted) return 0;
-      continue;
-    } else if (c == '\\') {
-      size_t bs = lx->pos++;
-      if (lx->pos < lx->len && (s[lx->pos] == '\n' || s[lx->pos] == '\r')) {
-        newline_seen(lx);
-        if (lx->pos >= lx->len) {
-          return fail(lx, span_here(lx, lx->pos, lx->pos), "unexpected end of input after a "
-                      "line continuation");
+    switch (cls[c]) {
+      case B_NAME:
+      case B_UTF8:
+        r = lex_name(lx);
+        break;
+      case B_DIGIT:
+        r = lex_number(lx);
+        break;
+      case B_DOT:
+        r = pos + 1 < lx->len && cls[(unsigned char)s[pos + 1]] == B_DIGIT ? lex_number(lx)
+                                                                         : lex_operator(lx);
+        break;
+      case B_QUOTE:
+        r = lex_string(lx, pos);
+        break;
+      case B_HASH:
+        while (lx->pos < lx->len && s[lx->pos] != '\n' && s[lx->pos] != '\r') ++lx->pos;
+        continue;
+      case B_NEWLINE: {
+        bool emitted = lx->depth == 0 && lx->line_has_tokens;
+        if (emitted) {
+          size_t nl_end = pos + (c == '\r' && pos + 1 < lx->len && s[pos + 1] == '\n' ? 2 : 1);
+          if (!push(lx, TVM_SCRIPT_TOK_NEWLINE, span_here(lx, pos, nl_end))) return -1;
+          lx->line_has_tokens = false;
         }
+        newline_seen(lx);
+        lx->at_line_start = lx->depth == 0;
+        if (emitted) return 0;
         continue;
       }
-      lx->pos = bs;
-      return fail(lx, span_here(lx, bs, bs + 1),
-                  "unexpected character after line continuation character");
-    } else if (c >= '0' && c <= '9') {
-      r = lex_number(lx);
-    } else if (c == '.' && lx->pos + 1 < lx->len && s[lx->pos + 1] >= '0' &&
-               s[lx->pos + 1] <= '9') {
-      r = lex_number(lx);
-    } else if (is_ident_start(c)) {
-      r = lex_name(lx);
-    } else if (c == '"' || c == '\'') {
-      r = lex_string(lx, lx->pos);
-    } else {
-      r = lex_operator(lx);
+      case B_BACKSLASH: {
+        size_t bs = lx->pos++;
+        if (lx->pos < lx->len && (s[lx->pos] == '\n' || s[lx->pos] == '\r')) {
+          newline_seen(lx);
+          if (lx->pos >= lx->len) {
+            return fail(lx, span_here(lx, lx->pos, lx->pos), "unexpected end of input after a "
+                        "line continuation");
+          }
+          continue;
+        }
+        lx->pos = bs;
+        return fail(lx, span_here(lx, bs, bs + 1),
+                    "unexpected character after line continuation character");
+      }
+      default:
+        r = lex_operator(lx);
+        break;
     }
     if (r != 0) return -1;
     lx->line_has_tokens = true;
@@ -657,12 +754,23 @@ static int lex_step(lexer* lx) {
 }
 
 int tvm_script__lexer_init(lexer* lx, const char* source, size_t len, const char* filename) {
-  memset(lx, 0, sizeof(*lx));
+  pthread_once(&g_tab_once, build_tables);
+  /* Every field but the stacks, whose entries are set before they are read (see the struct). */
   lx->src = source ? source : "";
   lx->len = len;
   lx->filename = filename ? filename : "<string>";
+  lx->pos = 0;
   lx->line = 1;
+  lx->line_start = 0;
   lx->at_line_start = true;
+  lx->line_has_tokens = false;
+  lx->done = false;
+  lx->data = NULL;
+  lx->count = lx->cap = 0;
+  lx->strings = (tvm_ffi_strbuf){0};
+  lx->indent8[0] = lx->indent1[0] = 0;
+  lx->ndent = 0;
+  lx->depth = 0;
   if (len >= INT32_MAX) {
     lx->done = true;
     return tvm_ffi_raise("SyntaxError", "%s: source too large (%zu bytes)", lx->filename, len);
@@ -670,23 +778,6 @@ int tvm_script__lexer_init(lexer* lx, const char* source, size_t len, const char
   if (len >= 3 && memcmp(lx->src, "\xEF\xBB\xBF", 3) == 0) { /* a UTF-8 BOM, as Python skips it */
     lx->pos = 3;
     lx->line_start = 3;
-  }
-  for (size_t k = 0; k < sizeof(kOperators) / sizeof(kOperators[0]); ++k) {
-    const spelling* op = &kOperators[k];
-    unsigned char c = (unsigned char)op->text[0];
-    uint8_t* cand = lx->op_cand[c];
-    while (*cand) ++cand;
-    *cand = (uint8_t)(k + 1);
-    if (op->size == 1) {
-      lx->op_single[c] = (uint8_t)(k + 1);
-    } else if (!strchr((const char*)lx->op_follow[c], op->text[1])) {
-      lx->op_follow[c][strlen((const char*)lx->op_follow[c])] = (uint8_t)op->text[1];
-    }
-  }
-  for (size_t k = 0; k < sizeof(kKeywords) / sizeof(kKeywords[0]); ++k) {
-    uint8_t* cand = lx->kw_cand[(unsigned char)kKeywords[k].text[0]];
-    while (*cand) ++cand;
-    *cand = (uint8_t)(k + 1);
   }
   return 0;
 }

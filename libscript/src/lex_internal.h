@@ -21,20 +21,15 @@ typedef struct {
   size_t count, cap;
   /* Decoded string literals (tokens refer to them by offset; NUL separated). */
   tvm_ffi_strbuf strings;
-  /* Indentation stack in columns with tabs to multiples of 8 and with tabs as 1. */
+  /* Indentation stack in columns with tabs to multiples of 8 and with tabs as 1. Only the
+   * entries up to ndent (and the brackets below depth) are initialised: the stacks are most of
+   * the struct's ~11 KB, and zeroing them per parse cost more than lexing a small file. */
   int32_t indent8[TVM_SCRIPT_MAX_NESTING + 1], indent1[TVM_SCRIPT_MAX_NESTING + 1];
   int ndent;
   /* Open brackets: their kind and span, for matching and for "never closed". */
   int32_t brackets[TVM_SCRIPT_MAX_NESTING];
   tvm_script_span bracket_spans[TVM_SCRIPT_MAX_NESTING];
   int depth;
-  /* Operator candidates by first byte (indices into the operator table, longest first); the
-   * one-byte operator of a byte, and the bytes that can follow it in a longer one. */
-  uint8_t op_cand[128][5];
-  uint8_t op_single[128];
-  uint8_t op_follow[128][4];
-  /* Keyword candidates by first byte (indices into the keyword table). */
-  uint8_t kw_cand[128][6];
 } tvm_script__lexer;
 
 /* Start lexing source[0..len). Returns 0, or -1 with an error raised. */

@@ -1548,8 +1548,11 @@ void* tvm_script_parse_doc_ex(const char* source, size_t len, const char* filena
     tvm_ffi_raise("ValueError", "tvm_script_parse_doc: NULL source");
     return NULL;
   }
+  /* Zero every field but the lexer (most of the struct), which lexer_init sets up. */
   parser p;
-  memset(&p, 0, sizeof(p));
+  memset(&p, 0, offsetof(parser, lx));
+  memset((char*)&p + offsetof(parser, lx) + sizeof(p.lx), 0,
+         sizeof(p) - offsetof(parser, lx) - sizeof(p.lx));
   p.src = source ? source : "";
   p.len = len;
   p.filename = filename ? filename : "<string>";
