@@ -46,8 +46,10 @@ typedef struct arena_chunk {
 } arena_chunk;
 
 struct tvm_script__doc_arena {
+  /* The newest chunk's free space (doc_arena.h); that chunk's `used` and `last` are set from
+   * it only when the chunk is left or the builder finishes. */
+  tvm_script__doc_arena_bump bump;
   int64_t live;        /* objects whose memory is in use (+ ARENA_BIAS while building) */
-  int64_t allocated;   /* objects allocated (only the builder touches it) */
   arena_chunk* chunks; /* newest first */
   void* root;          /* the parse result; NULL while building or after a failed parse */
   bool done;           /* the parser has finished: `refs` is no longer maintained */
@@ -63,6 +65,7 @@ enum { POOL_DEFAULT_MB = 8, POOL_MAX_MB = 1 << 20 }; /* see the pool above */
 #define WEAK_ONE (UINT64_C(1) << 32)
 _Static_assert(sizeof(arena_block) == 16 && offsetof(arena_chunk, data) % 16 == 0,
                "objects are 16-byte aligned like the default allocator's");
+_Static_assert(offsetof(struct tvm_script__doc_arena, bump) == 0, "doc_arena.h reads the bump");
 
 /* Pooled chunks are poisoned for AddressSanitizer until reused. */
 #if defined(__SANITIZE_ADDRESS__)
@@ -103,7 +106,14 @@ typedef struct {
   } f[8];
 } ref_fields;
 static ref_fields g_ref_fields[TVM_SCRIPT_DOC_COUNT];
-static int32_t g_doc_index[TVM_SCRIPT_DOC_COUNT];
+/* The same, only the fields that may refer outside the arena (bit i of `any`: a TVMFFIAny). */
+typedef struct {
+  uint8_t n, any;
+  uint16_t offset[8];
+} out_fields;
+static out_fields g_out_fields[TVM_SCRIPT_DOC_COUNT];
+int32_t tvm_script__doc_arena_type_index[TVM_SCRIPT_DOC_COUNT];
+#define g_doc_index tvm_script__doc_arena_type_index
 static int8_t* g_kind_of;
 static int32_t g_kind_base;
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
@@ -137,6 +147,11 @@ static void init_ref_fields(void) {
       r->f[r->n].any = t == kTVMFFIAny;
       r->f[r->n++].outside = t == kTVMFFIAny || t == kTVMFFIStr ||
                              fields[i]->offset == offsetof(tvm_script_doc_obj, source_paths);
+      if (r->f[r->n - 1].outside) {
+        out_fields* o = &g_out_fields[k];
+        o->any |= (uint8_t)((t == kTVMFFIAny) << o->n);
+        o->offset[o->n++] = (uint16_t)fields[i]->offset;
+      }
     }
   }
   if (!(g_kind_of = tvm_ffi_calloc((size_t)(hi - lo + 1), 1))) return;
@@ -236,74 +251,52 @@ static void drop_ref(void* ref, void* building) {
   tvm_ffi_release(ref);
 }
 
-/* References from the arena to objects outside it, released once the arena is found dead. */
-typedef struct {
-  void** data;
-  size_t n, cap;
-  bool failed;
-} ref_list;
-static void note(ref_list* l, void* ref) {
-  if (l->failed) return;
-  if (l->n == l->cap) {
-    size_t cap = l->cap ? l->cap * 2 : 1024;
-    void** data = tvm_ffi_realloc(l->data, cap * sizeof(void*));
-    if (!data) {
-      l->failed = true;
-      return;
-    }
-    l->data = data;
-    l->cap = cap;
-  }
-  l->data[l->n++] = ref;
-}
-/* Notes the outside references of an arena object, telling them by the field (see ref_fields)
- * without touching what they point to. */
-static inline void note_outside_refs(void* obj, ref_list* l) {
+/* Releases the outside references of an arena object, telling them by the field (see
+ * ref_fields) without touching what they point to. */
+static inline void release_outside_refs(void* obj) {
   int32_t t = ((TVMFFIObject*)obj)->type_index;
   if (t == kTVMFFIArray) { /* the parser's arrays hold docs of the arena, or names */
     tvm_script__arena_array* arr = obj;
     for (int64_t i = 0; i < arr->cell.size; ++i) {
-      if (arr->items[i].type_index == kTVMFFIStr) note(l, arr->items[i].v_obj);
+      if (arr->items[i].type_index == kTVMFFIStr) tvm_ffi_release(arr->items[i].v_obj);
     }
     return;
   }
-  const ref_fields* r = &g_ref_fields[g_kind_of[t - g_kind_base]];
+  const out_fields* r = &g_out_fields[g_kind_of[t - g_kind_base]];
   for (int i = 0; i < r->n; ++i) {
-    if (!r->f[i].outside) continue;
-    char* field = (char*)obj + r->f[i].offset;
-    if (!r->f[i].any) {
-      if (*(void**)field) note(l, *(void**)field);
+    char* field = (char*)obj + r->offset[i];
+    if (!(r->any >> i & 1)) {
+      if (*(void**)field) tvm_ffi_release(*(void**)field);
     } else if (((TVMFFIAny*)field)->type_index >= kTVMFFIStaticObjectBegin) {
-      note(l, ((TVMFFIAny*)field)->v_obj);
+      tvm_ffi_release(((TVMFFIAny*)field)->v_obj);
     }
   }
 }
 
-/* The check-then-free of the whole arena described above; false when something is shared. */
+/* The check-then-free of the whole arena described above; false when something is shared.
+ * Two walks: the first checks every object, the second (only when all passed) releases what
+ * they hold from outside; nothing is released before everything is known to be unshared. */
 static bool fast_teardown(tvm_script__doc_arena* a) {
-  ref_list outside = {0};
-  for (arena_chunk* c = a->chunks; c && !outside.failed; c = c->older) {
+  for (arena_chunk* c = a->chunks; c; c = c->older) {
     if (c->used == 0) continue;
     for (char* h = c->data + c->last;; h -= ((arena_block*)h)->back) {
       arena_block* b = (arena_block*)h;
       TVMFFIObject* o = (TVMFFIObject*)(b + 1);
-      if (b->refs != ARENA_FREED) {
+      if (b->refs != ARENA_FREED && o != a->root) {
         uint64_t count = __atomic_load_n(&o->combined_ref_count, __ATOMIC_ACQUIRE);
-        if (o != a->root && (b->refs == 0 || count != (WEAK_ONE | b->refs))) {
-          tvm_ffi_free(outside.data);
-          return false;
-        }
-        note_outside_refs(o, &outside);
+        if (b->refs == 0 || count != (WEAK_ONE | b->refs)) return false;
       }
       if (b->back == 0) break;
     }
   }
-  if (outside.failed) { /* out of memory: take the slow path, which needs none */
-    tvm_ffi_free(outside.data);
-    return false;
+  for (arena_chunk* c = a->chunks; c; c = c->older) {
+    if (c->used == 0) continue;
+    for (char* h = c->data + c->last;; h -= ((arena_block*)h)->back) {
+      arena_block* b = (arena_block*)h;
+      if (b->refs != ARENA_FREED) release_outside_refs(b + 1);
+      if (b->back == 0) break;
+    }
   }
-  for (size_t i = 0; i < outside.n; ++i) tvm_ffi_release(outside.data[i]);
-  tvm_ffi_free(outside.data);
   arena_free(a);
   return true;
 }
@@ -338,43 +331,39 @@ tvm_script__doc_arena* tvm_script__doc_arena_new(void) {
   return a;
 }
 
+/* Records the newest chunk's fill from the bump pointers (see struct tvm_script__doc_arena). */
+static void sync_chunk(tvm_script__doc_arena* a) {
+  arena_chunk* c = a->chunks;
+  if (c) {
+    c->used = (size_t)(a->bump.cur - c->data);
+    c->last = (size_t)(a->bump.last - c->data);
+  }
+}
+
 void tvm_script__doc_arena_finish(tvm_script__doc_arena* a, void* root) {
+  sync_chunk(a);
   a->root = root;
   a->done = true;
-  if (__atomic_add_fetch(&a->live, a->allocated - ARENA_BIAS, __ATOMIC_ACQ_REL) == 0) {
+  if (__atomic_add_fetch(&a->live, a->bump.allocated - ARENA_BIAS, __ATOMIC_ACQ_REL) == 0) {
     arena_free(a);
   }
 }
 
-static void* arena_object(tvm_script__doc_arena* a, int32_t type_index, size_t size) {
+void* tvm_script__doc_arena_object_slow(tvm_script__doc_arena* a, int32_t type_index,
+                                        size_t size) {
   size_t need = (sizeof(arena_block) + size + 15) & ~(size_t)15;
-  arena_chunk* c = a->chunks;
-  if (!c || c->cap - c->used < need) {
-    if (need > UINT32_MAX) {
-      tvm_ffi_raise("MemoryError", "TVMScript parser: a doc of %zu bytes is too large", size);
-      return NULL;
-    }
-    if (!(c = chunk_new(need > ARENA_CHUNK ? need : ARENA_CHUNK))) return NULL;
-    c->older = a->chunks;
-    a->chunks = c;
+  if (need > UINT32_MAX) {
+    tvm_ffi_raise("MemoryError", "TVMScript parser: a doc of %zu bytes is too large", size);
+    return NULL;
   }
-  arena_block* b = (arena_block*)(c->data + c->used);
-  b->back = (uint32_t)(c->used - c->last);
-  b->refs = 0;
-  b->arena = a;
-  c->last = c->used;
-  c->used += need;
-  ++a->allocated;
-  TVMFFIObject* o = (TVMFFIObject*)(b + 1);
-  memset(o, 0, size);
-  o->combined_ref_count = STRONG_ONE | WEAK_ONE;
-  o->type_index = type_index;
-  o->deleter = tvm_script__doc_arena_deleter;
-  return o;
-}
-
-void* tvm_script__doc_arena_doc(tvm_script__doc_arena* a, tvm_script_doc_kind k, size_t size) {
-  return arena_object(a, g_doc_index[k], size);
+  arena_chunk* c = chunk_new(need > ARENA_CHUNK ? need : ARENA_CHUNK);
+  if (!c) return NULL;
+  sync_chunk(a);
+  c->older = a->chunks;
+  a->chunks = c;
+  a->bump.cur = a->bump.last = c->data;
+  a->bump.end = c->data + c->cap;
+  return tvm_script__doc_arena_object(a, type_index, size); /* fits now */
 }
 
 tvm_script__arena_array* tvm_script__doc_arena_array(tvm_script__doc_arena* a, size_t n) {
@@ -382,8 +371,8 @@ tvm_script__arena_array* tvm_script__doc_arena_array(tvm_script__doc_arena* a, s
     tvm_ffi_raise("MemoryError", "TVMScript parser: an array of %zu items is too large", n);
     return NULL;
   }
-  tvm_script__arena_array* arr =
-      arena_object(a, kTVMFFIArray, sizeof(tvm_script__arena_array) + n * sizeof(TVMFFIAny));
+  tvm_script__arena_array* arr = tvm_script__doc_arena_object(
+      a, kTVMFFIArray, sizeof(tvm_script__arena_array) + n * sizeof(TVMFFIAny));
   if (arr) {
     arr->cell.data = arr->items;
     arr->cell.size = arr->cell.capacity = (int64_t)n;

@@ -12,6 +12,7 @@
 #ifndef TVM_SCRIPT_DOC_ARENA_H_
 #define TVM_SCRIPT_DOC_ARENA_H_
 
+#include <string.h>
 #include <tvm/script/doc.h>
 
 typedef struct tvm_script__doc_arena tvm_script__doc_arena;
@@ -27,9 +28,6 @@ typedef struct {
 /* A new arena, or NULL + error. */
 tvm_script__doc_arena* tvm_script__doc_arena_new(void);
 
-/* A zeroed doc of kind k (its struct is `size` bytes) with one strong reference, or NULL +
- * MemoryError. */
-void* tvm_script__doc_arena_doc(tvm_script__doc_arena* a, tvm_script_doc_kind k, size_t size);
 
 /* An array of n None items (size = capacity = n) with one strong reference, or NULL +
  * MemoryError. */
@@ -45,6 +43,54 @@ typedef struct {
 
 /* The deleter of every object of an arena. */
 void tvm_script__doc_arena_deleter(void* self, int flags);
+
+/* The start of every arena (doc_arena.c has the rest): the free space of its newest chunk, for
+ * the allocation below, inlined into the parser: a doc costs a pointer bump and a few stores
+ * (the compiler sees the size, and drops the zeroing of the fields the caller sets). */
+typedef struct {
+  char* cur;  /* next free byte of the newest chunk */
+  char* end;  /* its end */
+  char* last; /* the newest block of that chunk (== cur when it has none) */
+  int64_t allocated; /* objects allocated (only the builder touches it) */
+} tvm_script__doc_arena_bump;
+
+/* Registered type index of each doc kind (set before the first arena is made). */
+extern int32_t tvm_script__doc_arena_type_index[TVM_SCRIPT_DOC_COUNT];
+
+/* tvm_script__doc_arena_object when the newest chunk has no room. */
+void* tvm_script__doc_arena_object_slow(tvm_script__doc_arena* a, int32_t type_index,
+                                        size_t size);
+
+/* A zeroed object of type_index (`size` bytes) with one strong and one weak reference (the
+ * latter dropped with the strong one), or NULL + MemoryError. */
+static inline void* tvm_script__doc_arena_object(tvm_script__doc_arena* a, int32_t type_index,
+                                                 size_t size) {
+  tvm_script__doc_arena_bump* m = (tvm_script__doc_arena_bump*)a;
+  size_t need = (sizeof(tvm_script__arena_block) + size + 15) & ~(size_t)15;
+  if ((size_t)(m->end - m->cur) < need) {
+    return tvm_script__doc_arena_object_slow(a, type_index, size);
+  }
+  tvm_script__arena_block* b = (tvm_script__arena_block*)m->cur;
+  b->back = (uint32_t)(m->cur - m->last);
+  b->refs = 0;
+  b->arena = a;
+  m->last = m->cur;
+  m->cur += need;
+  ++m->allocated;
+  TVMFFIObject* o = (TVMFFIObject*)(b + 1);
+  memset(o, 0, size);
+  o->combined_ref_count = 1 | (UINT64_C(1) << 32); /* one strong, one weak */
+  o->type_index = type_index;
+  o->deleter = tvm_script__doc_arena_deleter;
+  return o;
+}
+
+/* A zeroed doc of kind k (its struct is `size` bytes) with one strong reference, or NULL +
+ * MemoryError. */
+static inline void* tvm_script__doc_arena_doc(tvm_script__doc_arena* a, tvm_script_doc_kind k,
+                                              size_t size) {
+  return tvm_script__doc_arena_object(a, tvm_script__doc_arena_type_index[k], size);
+}
 
 /* Returns obj, a reference that an object of the arena now owns (recorded if obj is in the
  * arena, to prove later that nothing else holds it). */

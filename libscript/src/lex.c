@@ -149,7 +149,9 @@ static int fail(const lexer* lx, tvm_script_span span, const char* fmt, ...) {
 
 static tvm_script_token* push(lexer* lx, int32_t kind, tvm_script_span span) {
   if (lx->count == lx->cap) {
-    size_t cap = lx->cap ? lx->cap * 2 : 256;
+    /* 128 tokens hold the parser's window (parse.c) with room for a burst of DEDENTs, in one
+     * of the allocator's small size classes (larger first buffers cost ~2000 instructions). */
+    size_t cap = lx->cap ? lx->cap * 2 : 128;
     tvm_script_token* data = tvm_ffi_realloc(lx->data, cap * sizeof(tvm_script_token));
     if (!data) return NULL;
     lx->data = data;

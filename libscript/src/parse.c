@@ -51,7 +51,7 @@ typedef struct {
   void* empty; /* the arena's empty array, shared by every empty array field */
 } parser;
 
-enum { FIRST_NAME_SLOTS = 128 };
+enum { FIRST_NAME_SLOTS = 32 };
 
 /* ---------------------------------------------------------------------------------------- */
 /* Tokens, spans, errors                                                                     */
@@ -59,7 +59,9 @@ enum { FIRST_NAME_SLOTS = 128 };
 
 static inline int kind(const parser* p) { return p->tok->kind; }
 
-enum { LOOKAHEAD = 4, WINDOW = 1024 };
+/* The window is small so that the lexer's buffer stays small (see push() in lex.c): a refill
+ * moves only the LOOKAHEAD tokens left, and happens every ~90 tokens. */
+enum { LOOKAHEAD = 4, WINDOW = 96 };
 static const tvm_script_token kEndOfInput = {TOK(ENDMARKER)};
 
 /* Drop the consumed tokens and lex more. On a lexing error the parse sees the end of input. */
@@ -323,7 +325,15 @@ static void* intern(parser* p, const char* s, size_t n) {
   uint32_t h = 2166136261u; /* FNV-1a */
   for (size_t i = 0; i < n; ++i) h = (h ^ (unsigned char)s[i]) * 16777619u;
   if (2 * (p->n_names + 1) > p->names_cap && n <= UINT32_MAX) { /* grow (or start) the table */
-    size_t cap = p->names_cap ? 2 * p->names_cap : FIRST_NAME_SLOTS;
+    /* The first table fits the names of the text at most half full (about one distinct name
+     * per 16 bytes of code), so that small files zero a small table and large ones seldom
+     * rehash. */
+    size_t cap = p->names_cap;
+    if (!cap) {
+      for (cap = FIRST_NAME_SLOTS; cap < p->len / 8 && cap < 4096;) cap *= 2;
+    } else {
+      cap *= 2;
+    }
     struct name_slot* slots = tvm_ffi_calloc(cap, sizeof(*slots));
     if (!slots) {
       tvm_ffi_error_clear(); /* go on without interning more */
