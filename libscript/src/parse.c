@@ -813,10 +813,13 @@ static doc* parse_primary(parser* p) {
 
 static doc* parse_factor(parser* p);
 
-/* primary ['**' factor] */
-static doc* parse_power(parser* p) {
-  tvm_script_span start = p->tok->span;
-  doc* base = parse_primary(p);
+/* The levels below each parse their first operand through the next level, then take their
+ * operators in a *_rest function given that operand (NULL: its parse failed). parse_test
+ * parses a primary directly and runs the *_rest functions in turn, instead of descending
+ * through every level for every operand. */
+
+/* primary ['**' factor], given the primary. */
+static doc* power_rest(parser* p, tvm_script_span start, doc* base) {
   if (!base || kind(p) != TOK(POW)) return base;
   if (!enter(p)) { /* a ** b ** c ... recurses through the exponent */
     tvm_ffi_release(base);
@@ -826,6 +829,11 @@ static doc* parse_power(parser* p) {
   doc* exponent = parse_factor(p);
   --p->depth;
   return binop(p, OP(Pow), base, exponent, since(p, start));
+}
+
+static doc* parse_power(parser* p) {
+  tvm_script_span start = p->tok->span;
+  return power_rest(p, start, parse_primary(p));
 }
 
 /* ('+' | '-' | '~') factor | power */
@@ -860,9 +868,7 @@ static const uint8_t kBinaryOp[TVM_SCRIPT_TOK_COUNT_] = {
 
 /* Precedence climbing over the binary operators binding at least as tight as min_prec; the
  * recursion is at most 6 deep per expression level. */
-static doc* parse_binary(parser* p, int min_prec) {
-  tvm_script_span start = p->tok->span;
-  doc* lhs = parse_factor(p);
+static doc* binary_rest(parser* p, int min_prec, tvm_script_span start, doc* lhs) {
   while (lhs) {
     int k = kind(p);
     int prec = kBinaryPrec[k];
@@ -876,6 +882,11 @@ static doc* parse_binary(parser* p, int min_prec) {
     lhs = binop(p, kBinaryOp[k], lhs, rhs, since(p, start));
   }
   return lhs;
+}
+
+static doc* parse_binary(parser* p, int min_prec) {
+  tvm_script_span start = p->tok->span;
+  return binary_rest(p, min_prec, start, parse_factor(p));
 }
 
 /* The operand of comparisons and of `for`/`with` targets: the bitwise-or level. */
@@ -899,9 +910,7 @@ static int comparison_op(parser* p) {
 }
 
 /* a < b < c is (a < b) and (b < c), b shared. */
-static doc* parse_comparison(parser* p) {
-  tvm_script_span start = p->tok->span;
-  doc* lhs = parse_bitor(p);
+static doc* comparison_rest(parser* p, tvm_script_span start, doc* lhs) {
   doc* result = NULL;
   while (lhs) {
     int op = comparison_op(p);
@@ -932,6 +941,11 @@ static doc* parse_comparison(parser* p) {
   return result;
 }
 
+static doc* parse_comparison(parser* p) {
+  tvm_script_span start = p->tok->span;
+  return comparison_rest(p, start, parse_bitor(p));
+}
+
 static doc* parse_not(parser* p) {
   if (kind(p) != KW(NOT)) return parse_comparison(p);
   if (!enter(p)) return NULL;
@@ -944,9 +958,7 @@ static doc* parse_not(parser* p) {
                  since(p, start));
 }
 
-static doc* parse_and(parser* p) {
-  tvm_script_span start = p->tok->span;
-  doc* lhs = parse_not(p);
+static doc* and_rest(parser* p, tvm_script_span start, doc* lhs) {
   while (lhs && accept(p, KW(AND))) {
     doc* rhs = parse_not(p);
     lhs = binop(p, OP(And), lhs, rhs, since(p, start));
@@ -954,14 +966,22 @@ static doc* parse_and(parser* p) {
   return lhs;
 }
 
-static doc* parse_or(parser* p) {
+static doc* parse_and(parser* p) {
   tvm_script_span start = p->tok->span;
-  doc* lhs = parse_and(p);
+  return and_rest(p, start, parse_not(p));
+}
+
+static doc* or_rest(parser* p, tvm_script_span start, doc* lhs) {
   while (lhs && accept(p, KW(OR))) {
     doc* rhs = parse_and(p);
     lhs = binop(p, OP(Or), lhs, rhs, since(p, start));
   }
   return lhs;
+}
+
+static doc* parse_or(parser* p) {
+  tvm_script_span start = p->tok->span;
+  return or_rest(p, start, parse_and(p));
 }
 
 static doc* parse_lambda(parser* p) {
@@ -998,6 +1018,14 @@ static const bool kEndsAtom[TVM_SCRIPT_TOK_COUNT_] = {
     [TOK(COLON)] = true, [TOK(NEWLINE)] = true, [TOK(ASSIGN)] = true,   [TOK(SEMI)] = true,
 };
 
+/* Tokens that start a primary (an atom, then trailers): an expression starting with one has no
+ * prefix operator ('not', '-', ...) at any level. */
+static const bool kStartsPrimary[TVM_SCRIPT_TOK_COUNT_] = {
+    [TOK(NAME)] = true,     [TOK(INT)] = true,     [TOK(FLOAT)] = true,  [TOK(STRING)] = true,
+    [TOK(LPAREN)] = true,   [TOK(LBRACKET)] = true, [TOK(LBRACE)] = true, [KW(TRUE)] = true,
+    [KW(FALSE)] = true,     [KW(NONE)] = true,
+};
+
 static doc* parse_test(parser* p) {
   int k = kind(p);
   if ((k == TOK(NAME) || k == TOK(INT) || k == TOK(FLOAT)) && kEndsAtom[p->tok[1].kind]) {
@@ -1009,7 +1037,21 @@ static doc* parse_test(parser* p) {
     result = parse_lambda(p);
   } else {
     tvm_script_span start = p->tok->span;
-    result = parse_or(p);
+    if (kStartsPrimary[k]) {
+      /* parse_or without the descent: parse_not, parse_factor and parse_power would each take
+       * their non-prefix branch and reach parse_primary with this same start token. Then
+       * each level's operators, innermost first, exactly as the returns of the descent. */
+      result = parse_primary(p);
+      if (result && !kEndsAtom[kind(p)]) {
+        result = power_rest(p, start, result);
+        result = binary_rest(p, 1, start, result);
+        result = comparison_rest(p, start, result);
+        result = and_rest(p, start, result);
+        result = or_rest(p, start, result);
+      }
+    } else {
+      result = parse_or(p);
+    }
     if (result && accept(p, KW(IF))) {
       doc* cond = parse_or(p);
       doc* other = NULL;
