@@ -200,7 +200,8 @@ static int indentation(lexer* lx) {
     if (p >= lx->len) return 1;
     char c = lx->src[p];
     if (c == '#') {
-      while (lx->pos < lx->len && lx->src[lx->pos] != '\n' && lx->src[lx->pos] != '\r') ++lx->pos;
+      while (p < lx->len && lx->src[p] != '\n' && lx->src[p] != '\r') ++p;
+      lx->pos = p;
       if (lx->pos >= lx->len) return 1;
       newline_seen(lx);
       continue;
@@ -472,12 +473,13 @@ static int lex_string(lexer* lx, size_t start) {
   tvm_ffi_strbuf* b = &lx->strings;
   size_t off = b->size;
   for (;;) {
-    size_t run = lx->pos;
-    while (lx->pos < lx->len) {
-      char c = s[lx->pos];
+    size_t run = lx->pos, pos = run;
+    while (pos < lx->len) {
+      char c = s[pos];
       if (c == q || c == '\\' || c == '\n' || c == '\r') break;
-      ++lx->pos;
+      ++pos;
     }
+    lx->pos = pos;
     tvm_ffi_strbuf_append(b, s + run, lx->pos - run);
     if (lx->pos >= lx->len) goto unterminated;
     char c = s[lx->pos];
@@ -559,8 +561,11 @@ static int lex_name(lexer* lx) {
   size_t start = lx->pos;
   const unsigned char* s = (const unsigned char*)lx->src;
   bool ascii = true;
-  /* The ASCII part first, one table load per byte; the loop below takes the rest (non-ASCII). */
-  while (lx->pos < lx->len && is_name_or_digit(s[lx->pos])) ++lx->pos;
+  /* The ASCII part first, one table load per byte, with the position in a local (lx->pos could
+   * alias the bytes for the compiler); the loop below takes the rest (non-ASCII). */
+  size_t pos = start, len = lx->len;
+  while (pos < len && is_name_or_digit(s[pos])) ++pos;
+  lx->pos = pos;
   while (lx->pos < lx->len && is_ident_char(s[lx->pos])) {
     if (s[lx->pos] >= 0x80) {
       int n = utf8_seq(s + lx->pos, lx->len - lx->pos);
@@ -717,7 +722,8 @@ static int lex_step(lexer* lx) {
         r = lex_string(lx, pos);
         break;
       case B_HASH:
-        while (lx->pos < lx->len && s[lx->pos] != '\n' && s[lx->pos] != '\r') ++lx->pos;
+        while (pos < lx->len && s[pos] != '\n' && s[pos] != '\r') ++pos;
+        lx->pos = pos;
         continue;
       case B_NEWLINE: {
         bool emitted = lx->depth == 0 && lx->line_has_tokens;

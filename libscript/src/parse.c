@@ -65,7 +65,7 @@ enum { LOOKAHEAD = 4, WINDOW = 96 };
 static const tvm_script_token kEndOfInput = {TOK(ENDMARKER)};
 
 /* Drop the consumed tokens and lex more. On a lexing error the parse sees the end of input. */
-static void refill(parser* p) {
+static __attribute__((noinline)) void refill(parser* p) {
   tvm_script__lexer_drop(&p->lx, (size_t)(p->tok - p->lx.data));
   if (tvm_script__lexer_fill(&p->lx, WINDOW) != 0) {
     p->lex_failed = true;
@@ -77,12 +77,19 @@ static void refill(parser* p) {
   p->end = p->lx.data + p->lx.count;
 }
 
-static void advance(parser* p) {
+/* Inlined: it runs once per token, and is small once refill() is out of line. */
+_Static_assert(TVM_SCRIPT_TOK_ENDMARKER == 0 && TVM_SCRIPT_TOK_NEWLINE == 1 &&
+                   TVM_SCRIPT_TOK_INDENT == 2 && TVM_SCRIPT_TOK_DEDENT == 3,
+               "the layout tokens and the end are kinds 0..3");
+static inline void advance(parser* p) {
   int k = p->tok->kind;
-  if (k == TOK(ENDMARKER)) return;
-  if (k != TOK(NEWLINE) && k != TOK(INDENT) && k != TOK(DEDENT)) p->prev = p->tok->span;
+  if (k > TOK(DEDENT)) {
+    p->prev = p->tok->span;
+  } else if (k == TOK(ENDMARKER)) {
+    return;
+  }
   ++p->tok;
-  if (p->end - p->tok < LOOKAHEAD && !p->lx.done) refill(p);
+  if (__builtin_expect(p->end - p->tok < LOOKAHEAD, 0) && !p->lx.done) refill(p);
 }
 
 static bool accept(parser* p, int k) {
