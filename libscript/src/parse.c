@@ -40,11 +40,11 @@ typedef struct {
   void* imports; /* ffi.Dict alias -> module name */
   /* Interned identifier strings (names repeat a lot: T, A, vi, ...), so that each IdDoc and
    * AttrAccessDoc shares one ffi.String per distinct name. Open addressing with linear probing,
-   * at most half full; text points into the source. */
+   * at most half full; the text is the string's own (16-byte slots: the table is zeroed per
+   * parse). */
   struct name_slot {
-    const char* text;
-    uint32_t size, hash;
     void* str;
+    uint32_t size, hash;
   } * names;
   size_t n_names, names_cap; /* names_cap: a power of two, or 0 (nothing is interned) */
   tvm_script__doc_arena* arena; /* where docs and arrays are allocated (doc_arena.h) */
@@ -362,13 +362,14 @@ static void* intern(parser* p, const char* s, size_t n) {
     struct name_slot* slot = &p->names[j];
     if (!slot->str) {
       if (!(slot->str = tvm_ffi_str_obj(s, n))) return NULL;
-      slot->text = s;
       slot->size = (uint32_t)n;
       slot->hash = h;
       ++p->n_names;
       break;
     }
-    if (slot->hash == h && slot->size == n && same_text(slot->text, s, n)) break;
+    if (slot->hash == h && slot->size == n && same_text(tvm_ffi_str_view(slot->str).data, s, n)) {
+      break;
+    }
   }
   tvm_ffi_retain(p->names[j].str);
   return p->names[j].str;
