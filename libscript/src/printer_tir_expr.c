@@ -6,7 +6,7 @@
  * `T.float32(1.0)`; booleans as `T.bool(True)`). Operators print infix with Python's
  * precedence where TVMScript parses them back to the same node, and as calls otherwise
  * (`T.Div(a, b)` on integers, `T.min`, `T.truncmod`; `T.Add(1, 2)` when both operands are
- * constants, which infix text would fold).
+ * constants, which infix text would fold; `T.FloorMod(a, 0)`, which `a % 0` would reject).
  */
 #include <math.h>
 #include <stdio.h>
@@ -284,6 +284,8 @@ static tvm_script_doc_obj* conv_binary(tvm_script_docsifier* d, const TVMFFIAny*
   /* Integer `/` would parse as floor division; two constants would fold. */
   if (op == TVM_SCRIPT_OP_Div && !tvm_tir_dtype_is_float(b->expr.dtype)) op = 0;
   if (is_imm(b->a) && is_imm(b->b)) op = 0;
+  /* `a // 0` and `a % 0` are errors when parsed (the node itself is allowed). */
+  if ((op == TVM_SCRIPT_OP_FloorDiv || op == TVM_SCRIPT_OP_Mod) && tir_is_const(b->b, 0)) op = 0;
   tvm_script_doc_obj* a = tir_child(d, b->a, path, "a");
   tvm_script_doc_obj* c = tir_child(d, b->b, path, "b");
   if (op) return tvm_script_operation_doc_take(op, tvm_script_doc_array_take(a, c));
