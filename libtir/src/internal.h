@@ -21,6 +21,50 @@ static inline void tvm_tir__ensure_init(void) {
 void* tvm_tir__new(tvm_tir_kind kind, size_t size);
 #define TIR_NEW(T, KIND) ((T*)tvm_tir__new(TVM_TIR_KIND_##KIND, sizeof(T)))
 
+/* type index - tvm_tir__kind_base -> kind (NONE for other types), published once filled. */
+extern const int16_t* tvm_tir__kind_table;
+extern int32_t tvm_tir__kind_base, tvm_tir__kind_span;
+/* Bit a of tvm_tir__ancestry[k]: kind k is kind a or derives from it. */
+extern uint64_t tvm_tir__ancestry[TVM_TIR_KIND_COUNT][2];
+_Static_assert(TVM_TIR_KIND_COUNT <= 128, "tvm_tir__ancestry holds 128 kinds");
+
+/* tvm_tir_kind_of, inline: one table lookup. */
+static inline tvm_tir_kind tir_kind_of(const void* obj) {
+  const int16_t* table = __atomic_load_n(&tvm_tir__kind_table, __ATOMIC_ACQUIRE);
+  if (!obj || !table) return TVM_TIR_KIND_NONE;
+  uint32_t i = (uint32_t)(((const TVMFFIObject*)obj)->type_index - tvm_tir__kind_base);
+  return i < (uint32_t)tvm_tir__kind_span ? (tvm_tir_kind)table[i] : TVM_TIR_KIND_NONE;
+}
+/* tvm_tir_is for an object that is not of a libtir kind (a type derived from one elsewhere). */
+bool tvm_tir__is_other(const void* obj, tvm_tir_kind kind);
+/* tvm_tir_is, inline (kind valid): a libtir node answers from the ancestry bits, which are its
+ * ffi type ancestry (registered from the same parents). */
+static inline bool tir_is(const void* obj, tvm_tir_kind kind) {
+  if (!obj) return false;
+  tvm_tir_kind k = tir_kind_of(obj);
+  if (k >= 0) return (tvm_tir__ancestry[k][kind >> 6] >> (kind & 63)) & 1;
+  return tvm_tir__is_other(obj, kind);
+}
+
+/* The reflected object fields (static type Any, or an object type, strings included) of every
+ * kind, ancestors' first as tvm_ffi_type_all_fields lists them: walks read children from here
+ * instead of going through reflection per node. */
+typedef struct {
+  int64_t offset;
+  int32_t type; /* field_static_type_index */
+  const char* name;
+  const TVMFFIFieldInfo* info;
+} tvm_tir__child_field;
+typedef struct tvm_tir__children {
+  const TVMFFIFieldInfo* const* probe; /* validity check, see tvm_tir__children_get */
+  struct tvm_tir__children* prev;
+  int32_t start[TVM_TIR_KIND_COUNT + 1]; /* kind k's fields: f[start[k]] .. f[start[k + 1] - 1] */
+  tvm_tir__child_field f[];
+} tvm_tir__children;
+/* The tables as of now (one reflection lookup; rebuilt when fields were registered since): take
+ * them once per walk. NULL when out of memory (no error raised: walk through reflection). */
+const tvm_tir__children* tvm_tir__children_get(void);
+
 /* Exact kind test (no derived kinds), NULL-safe. */
 static inline bool tir_is_exact(const void* obj, tvm_tir_kind kind) {
   return obj && ((const TVMFFIObject*)obj)->type_index == tvm_tir__index[kind];

@@ -243,8 +243,9 @@ _Static_assert(offsetof(tvm_tir_base_func_obj, relax) == 0, "BaseFunc starts wit
 _Static_assert(offsetof(tvm_tir_sblock_obj, stmt) == 0, "SBlock starts with Stmt");
 
 /* type index -> kind, for tvm_tir_kind_of (published with a release store once filled). */
-static int16_t* g_kind_of;
-static int32_t g_kind_base, g_kind_span;
+const int16_t* tvm_tir__kind_table;
+int32_t tvm_tir__kind_base, tvm_tir__kind_span;
+uint64_t tvm_tir__ancestry[TVM_TIR_KIND_COUNT][2];
 static void* g_empty_array;
 static void* g_empty_map;
 /* Why initialisation failed ("" when it succeeded or has not run). */
@@ -319,9 +320,16 @@ static void init_all(void) {
   }
   for (int32_t i = 0; i <= hi - lo; ++i) kind_of[i] = TVM_TIR_KIND_NONE;
   for (int k = 0; k < TVM_TIR_KIND_COUNT; ++k) kind_of[tvm_tir__index[k] - lo] = (int16_t)k;
-  g_kind_base = lo;
-  g_kind_span = hi - lo + 1;
-  __atomic_store_n(&g_kind_of, kind_of, __ATOMIC_RELEASE);
+  /* The registered parent of each kind is the parent of nodes.def, so a kind's ancestry there
+   * is its ancestry as an ffi type: tvm_tir_is answers from it without the type registry. */
+  for (int k = 0; k < TVM_TIR_KIND_COUNT; ++k) {
+    for (int a = k; a >= 0; a = k_kinds[a].parent) {
+      tvm_tir__ancestry[k][a >> 6] |= UINT64_C(1) << (a & 63);
+    }
+  }
+  tvm_tir__kind_base = lo;
+  tvm_tir__kind_span = hi - lo + 1;
+  __atomic_store_n(&tvm_tir__kind_table, kind_of, __ATOMIC_RELEASE);
   tvm_tir__in_init = true;
   int rc = tvm_tir__init_ops();
   tvm_tir__in_init = false;
@@ -371,12 +379,7 @@ int32_t tvm_tir_type_index(tvm_tir_kind kind) {
   return kind >= 0 && kind < TVM_TIR_KIND_COUNT ? tvm_tir__index[kind] : -1;
 }
 
-tvm_tir_kind tvm_tir_kind_of(const void* obj) {
-  const int16_t* table = __atomic_load_n(&g_kind_of, __ATOMIC_ACQUIRE);
-  if (!obj || !table) return TVM_TIR_KIND_NONE;
-  uint32_t i = (uint32_t)(((const TVMFFIObject*)obj)->type_index - g_kind_base);
-  return i < (uint32_t)g_kind_span ? (tvm_tir_kind)table[i] : TVM_TIR_KIND_NONE;
-}
+tvm_tir_kind tvm_tir_kind_of(const void* obj) { return tir_kind_of(obj); }
 
 const char* tvm_tir_kind_name(tvm_tir_kind kind) {
   return kind >= 0 && kind < TVM_TIR_KIND_COUNT ? k_kinds[kind].name : "<none>";
@@ -386,8 +389,78 @@ const char* tvm_tir_kind_type_key(tvm_tir_kind kind) {
   return kind >= 0 && kind < TVM_TIR_KIND_COUNT ? k_kinds[kind].type_key : "<none>";
 }
 
-bool tvm_tir_is(const void* obj, tvm_tir_kind kind) {
-  if (!obj || kind < 0 || kind >= TVM_TIR_KIND_COUNT) return false;
+bool tvm_tir__is_other(const void* obj, tvm_tir_kind kind) {
   tvm_tir__ensure_init();
   return tvm_ffi_instance_of(obj, tvm_tir__index[kind]);
+}
+
+bool tvm_tir_is(const void* obj, tvm_tir_kind kind) {
+  if (!obj || kind < 0 || kind >= TVM_TIR_KIND_COUNT) return false;
+  return tir_is(obj, kind);
+}
+
+/* ---- Object-field tables ------------------------------------------------------------------- */
+/* The current tables; replaced ones stay allocated (a walk on another thread may be reading one)
+ * on the list through prev. */
+static tvm_tir__children* g_children;
+
+/* The reflected field list of the probe type; see tvm_tir__children_get. */
+static const TVMFFIFieldInfo* const* probe_fields(void) {
+  const TVMFFIFieldInfo* const* fields;
+  tvm_ffi_type_all_fields(tvm_tir__index[TVM_TIR_KIND_PrimFunc], &fields);
+  return fields;
+}
+
+static bool is_object_typed(const TVMFFIFieldInfo* f) {
+  return f->field_static_type_index == kTVMFFIAny ||
+         f->field_static_type_index >= kTVMFFIStaticObjectBegin;
+}
+
+static tvm_tir__children* build_children(const TVMFFIFieldInfo* const* probe) {
+  int32_t total = 0;
+  for (int k = 0; k < TVM_TIR_KIND_COUNT; ++k) {
+    const TVMFFIFieldInfo* const* fields;
+    int32_t n = tvm_ffi_type_all_fields(tvm_tir__index[k], &fields);
+    for (int32_t i = 0; i < n; ++i) total += is_object_typed(fields[i]);
+  }
+  tvm_tir__children* c =
+      tvm_ffi_malloc(sizeof(tvm_tir__children) + (size_t)total * sizeof(tvm_tir__child_field));
+  if (!c) return NULL;
+  c->probe = probe;
+  int32_t m = 0;
+  for (int k = 0; k < TVM_TIR_KIND_COUNT; ++k) {
+    const TVMFFIFieldInfo* const* fields;
+    int32_t n = tvm_ffi_type_all_fields(tvm_tir__index[k], &fields);
+    c->start[k] = m;
+    for (int32_t i = 0; i < n && m < total; ++i) {
+      if (!is_object_typed(fields[i])) continue;
+      c->f[m++] = (tvm_tir__child_field){fields[i]->offset, fields[i]->field_static_type_index,
+                                         fields[i]->name.data, fields[i]};
+    }
+  }
+  c->start[TVM_TIR_KIND_COUNT] = m;
+  return c;
+}
+
+const tvm_tir__children* tvm_tir__children_get(void) {
+  tvm_tir__ensure_init();
+  /* Any field registration (anywhere) bumps libtvmffi's field version, after which the next
+   * tvm_ffi_type_all_fields of a type returns a newly allocated list (the old one stays
+   * allocated, so the address cannot come back). The same probe list therefore means no field
+   * was registered since the tables were built from tvm_ffi_type_all_fields: they are exactly
+   * the reflected object fields, in reflection order. PrimFunc has fields, so its list is never
+   * the NULL of a field-less type. */
+  for (;;) {
+    const TVMFFIFieldInfo* const* probe = probe_fields();
+    tvm_tir__children* cur = __atomic_load_n(&g_children, __ATOMIC_ACQUIRE);
+    if (cur && cur->probe == probe) return cur;
+    tvm_tir__children* c = build_children(probe);
+    if (!c) return NULL;
+    c->prev = cur;
+    if (__atomic_compare_exchange_n(&g_children, &c->prev, c, false, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE)) {
+      return c;
+    }
+    tvm_ffi_free(c); /* another thread published first: look again */
+  }
 }

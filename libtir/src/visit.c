@@ -67,7 +67,7 @@ static int visit_node(tvm_tir_visitor* v, const void* node) {
     tvm_ffi_raise("RuntimeError", "tvm_tir_visit: IR nested deeper than %d levels", MAX_DEPTH);
     return -1;
   }
-  tvm_tir_kind k = tvm_tir_kind_of(node);
+  tvm_tir_kind k = tir_kind_of(node);
   tvm_tir_visit_fn pre = k >= 0 && v->pre[k] ? v->pre[k] : v->pre_default;
   tvm_tir_visit_fn post = k >= 0 && v->post[k] ? v->post[k] : v->post_default;
   int r = pre ? pre(v, node) : TVM_TIR_VISIT_CONTINUE;
@@ -123,9 +123,37 @@ static int visit_field_info(tvm_tir_visitor* v, const void* node, const TVMFFIFi
   return r;
 }
 
+/* The object-field tables of the walks running on this thread (tvm_tir_visit takes them once;
+ * NULL outside a walk), so that children are read from them, not from reflection per node. */
+static _Thread_local const tvm_tir__children* t_children;
+
 int tvm_tir_visit_children(tvm_tir_visitor* v, const void* node) {
   int32_t t = tvm_ffi_type_index(node);
   if (is_seq(t) || is_map(t)) return visit_value(v, node);
+  tvm_tir_kind k = tir_kind_of(node);
+  const tvm_tir__children* c = k >= 0 ? t_children : NULL;
+  if (k >= 0 && !c) c = tvm_tir__children_get();
+  if (c) {
+    /* The same fields, in the same order, as the reflection loop below. */
+    for (int32_t i = c->start[k], end = c->start[k + 1]; i < end; ++i) {
+      const tvm_tir__child_field* f = &c->f[i];
+      const char* addr = (const char*)node + f->offset;
+      const void* val;
+      if (f->type == kTVMFFIAny) {
+        val = any_child((const TVMFFIAny*)addr);
+      } else if (f->type != kTVMFFIStr && f->type != kTVMFFIBytes) {
+        val = *(void* const*)addr; /* the table holds object fields only */
+      } else {
+        continue;
+      }
+      if (!val) continue;
+      if (push(v, (tvm_tir_path_step){TVM_FFI_PATH_ATTR, f->name, 0, NULL}) != 0) return -1;
+      int r = visit_value(v, val);
+      --v->depth;
+      if (r != 0) return -1;
+    }
+    return 0;
+  }
   const TVMFFIFieldInfo* const* fields;
   int32_t n = tvm_ffi_type_all_fields(t, &fields);
   for (int32_t i = 0; i < n; ++i) {
@@ -150,9 +178,12 @@ int tvm_tir_visit_child(tvm_tir_visitor* v, const void* node, const char* field)
 int tvm_tir_visit_node(tvm_tir_visitor* v, const void* node) { return visit_node(v, node); }
 
 int tvm_tir_visit(tvm_tir_visitor* v, const void* root) {
+  const tvm_tir__children* outer = t_children; /* a walk from a callback of another */
+  t_children = tvm_tir__children_get();        /* NULL: out of memory, reflection then */
   v->depth = 0;
   int r = visit_node(v, root);
   v->depth = 0;
+  t_children = outer;
   return r;
 }
 

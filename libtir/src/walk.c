@@ -18,10 +18,11 @@ typedef struct {
   bool stmts_only;
   tvm_tir__walk_fn fn;
   void* ctx;
-  const void* walked[WALKED_SIZE]; /* Buffers and Vars walked to the end, by address */
+  const tvm_tir__children* children; /* the object fields of libtir kinds */
+  const void* walked[WALKED_SIZE];   /* Buffers and Vars walked to the end, by address */
 } walker;
 
-static int visit_fields(walker* w, const void* obj, int32_t t);
+static int visit_fields(walker* w, const void* obj, tvm_tir_kind k);
 
 static int visit(walker* w, const void* obj);
 
@@ -35,7 +36,8 @@ static int visit(walker* w, const void* obj) {
   int r = 0;
   if (t == kTVMFFIArray || t == kTVMFFIList) {
     int64_t n = tvm_ffi_seq_size(obj);
-    for (int64_t i = 0; i < n && !r; ++i) r = visit_any(w, tvm_ffi_seq_at(obj, i));
+    const TVMFFIAny* items = tvm_ffi_seq_data(obj);
+    for (int64_t i = 0; i < n && !r; ++i) r = visit_any(w, &items[i]);
     return r;
   }
   if (t == kTVMFFIMap || t == kTVMFFIDict) {
@@ -47,33 +49,45 @@ static int visit(walker* w, const void* obj) {
     return r;
   }
   if (t == kTVMFFIStr || t == kTVMFFIBytes) return 0;
-  if (w->stmts_only && !tvm_tir_is_stmt(obj)) return 0;
-  if (!TIR_IS(obj, Buffer) && !TIR_IS(obj, Var)) return visit_fields(w, obj, t);
+  tvm_tir_kind k = tir_kind_of(obj);
+  if (w->stmts_only && !(k >= 0 ? (tvm_tir__ancestry[k][TVM_TIR_KIND_Stmt >> 6] >>
+                                   (TVM_TIR_KIND_Stmt & 63)) & 1
+                                : tvm_tir__is_other(obj, TVM_TIR_KIND_Stmt))) {
+    return 0;
+  }
+  if (k != TVM_TIR_KIND_Buffer && k != TVM_TIR_KIND_Var) return visit_fields(w, obj, k);
   const void** slot = &w->walked[(((uintptr_t)obj >> 4) * UINT64_C(0x9E3779B97F4A7C15)) >> 58];
   if (*slot == obj) return 0;
-  if ((r = visit_fields(w, obj, t)) == 0) *slot = obj;
+  if ((r = visit_fields(w, obj, k)) == 0) *slot = obj;
   return r;
 }
 
-/* fn on obj (of type t), then its fields. */
-static int visit_fields(walker* w, const void* obj, int32_t t) {
+static int visit_field(walker* w, const char* addr, int32_t type) {
+  if (type == kTVMFFIAny) return visit_any(w, (const TVMFFIAny*)addr);
+  if (type >= kTVMFFIStaticObjectBegin) return visit(w, *(void* const*)addr);
+  return 0;
+}
+
+/* fn on obj (of kind k, NONE for another type), then its fields. */
+static int visit_fields(walker* w, const void* obj, tvm_tir_kind k) {
   int r = w->fn(obj, w->ctx);
   if (r != 0) return r;
-  const TVMFFIFieldInfo* const* fields;
-  int32_t n = tvm_ffi_type_all_fields(t, &fields);
-  for (int32_t i = 0; i < n && !r; ++i) {
-    const TVMFFIFieldInfo* f = fields[i];
-    const char* addr = (const char*)obj + f->offset;
-    if (f->field_static_type_index == kTVMFFIAny) {
-      r = visit_any(w, (const TVMFFIAny*)addr);
-    } else if (f->field_static_type_index >= kTVMFFIStaticObjectBegin) {
-      r = visit(w, *(void* const*)addr);
+  const tvm_tir__children* c = w->children;
+  if (k >= 0 && c) {
+    for (int32_t i = c->start[k], end = c->start[k + 1]; i < end && !r; ++i) {
+      r = visit_field(w, (const char*)obj + c->f[i].offset, c->f[i].type);
     }
+    return r;
+  }
+  const TVMFFIFieldInfo* const* fields;
+  int32_t n = tvm_ffi_type_all_fields(tvm_ffi_type_index(obj), &fields);
+  for (int32_t i = 0; i < n && !r; ++i) {
+    r = visit_field(w, (const char*)obj + fields[i]->offset, fields[i]->field_static_type_index);
   }
   return r;
 }
 
 int tvm_tir__walk(const void* obj, bool stmts_only, tvm_tir__walk_fn fn, void* ctx) {
-  walker w = {stmts_only, fn, ctx, {NULL}};
+  walker w = {stmts_only, fn, ctx, tvm_tir__children_get(), {NULL}};
   return visit(&w, obj);
 }

@@ -745,46 +745,41 @@ static int pre_structure(tvm_tir_visitor* v, const void* node) {
  * kind?) looked up once per kind instead of by name per node. When it says no, the visitor pass
  * above runs to raise the error at its path, so errors are exactly those of that pass. */
 typedef struct {
-  int64_t offset;
-  int32_t static_type; /* field_static_type_index */
   bool optional;
-  tvm_tir_kind elem;   /* the kind an Array value's elements must have, or NONE */
+  tvm_tir_kind elem; /* the kind an Array value's elements must have, or NONE */
 } field_facts;
 
+/* The facts of each field of a tvm_tir__children table, indexed as its f[]. */
 typedef struct kind_facts {
-  const TVMFFIFieldInfo* const* src; /* the type's field list these facts were built from */
-  int32_t type_index;
-  int32_t n;
+  const tvm_tir__children* src; /* the tables these facts were built for */
   struct kind_facts* prev; /* replaced tables stay alive: another thread may be reading one */
   field_facts f[];
 } kind_facts;
 
-static kind_facts* g_facts[TVM_TIR_KIND_COUNT];
+static kind_facts* g_facts;
 
-static const kind_facts* facts_of(tvm_tir_kind k, int32_t type_index) {
-  const TVMFFIFieldInfo* const* fields;
-  int32_t n = tvm_ffi_type_all_fields(type_index, &fields);
-  kind_facts* cur = __atomic_load_n(&g_facts[k], __ATOMIC_ACQUIRE);
-  if (cur && cur->src == fields && cur->type_index == type_index) return cur;
+static const kind_facts* facts_of(const tvm_tir__children* c) {
+  kind_facts* cur = __atomic_load_n(&g_facts, __ATOMIC_ACQUIRE);
+  if (cur && cur->src == c) return cur;
+  int32_t n = c->start[TVM_TIR_KIND_COUNT];
   kind_facts* kf = tvm_ffi_malloc(sizeof(kind_facts) + (size_t)n * sizeof(field_facts));
   if (!kf) return NULL;
-  kf->src = fields;
-  kf->type_index = type_index;
-  kf->n = n;
-  for (int32_t i = 0; i < n; ++i) {
-    kf->f[i] = (field_facts){fields[i]->offset, fields[i]->field_static_type_index,
-                             optional_field(k, fields[i]->name.data),
-                             element_kind(fields[i]->name.data)};
+  kf->src = c;
+  for (int k = 0; k < TVM_TIR_KIND_COUNT; ++k) {
+    for (int32_t i = c->start[k]; i < c->start[k + 1]; ++i) {
+      kf->f[i] = (field_facts){optional_field((tvm_tir_kind)k, c->f[i].name),
+                               element_kind(c->f[i].name)};
+    }
   }
   kf->prev = cur;
-  if (__atomic_compare_exchange_n(&g_facts[k], &kf->prev, kf, false, __ATOMIC_ACQ_REL,
+  if (__atomic_compare_exchange_n(&g_facts, &kf->prev, kf, false, __ATOMIC_ACQ_REL,
                                   __ATOMIC_ACQUIRE)) {
     return kf;
   }
   /* Another thread published first (kf->prev now holds its table). */
   kind_facts* winner = kf->prev;
   tvm_ffi_free(kf);
-  return winner->src == fields && winner->type_index == type_index ? winner : NULL;
+  return winner->src == c ? winner : NULL;
 }
 
 static bool is_seq_type(int32_t t) { return t == kTVMFFIArray || t == kTVMFFIList; }
@@ -806,7 +801,8 @@ typedef struct {
     const void* node;
     int64_t height; /* path steps below it */
   } memo[MEMO_SIZE];
-  const kind_facts* facts[TVM_TIR_KIND_COUNT]; /* looked up once per kind per check */
+  const tvm_tir__children* c; /* the object fields of each kind */
+  const field_facts* ff;       /* and their facts, indexed alike */
 } structure_walk;
 
 static bool structure_ok_node(structure_walk* sw, const void* node, int64_t depth);
@@ -858,7 +854,7 @@ static bool structure_ok_fields(structure_walk* sw, tvm_tir_kind k, const void* 
 static bool structure_ok_node(structure_walk* sw, const void* node, int64_t depth) {
   if (depth > TVM_FFI_STRUCTURAL_MAX_DEPTH) return false;
   if (depth > sw->deepest) sw->deepest = depth;
-  tvm_tir_kind k = tvm_tir_kind_of(node);
+  tvm_tir_kind k = tir_kind_of(node);
   if (k < 0) return structure_ok_other(sw, node, depth);
   if (k != K(Buffer) && k != K(Var) && k != K(SizeVar)) {
     return structure_ok_fields(sw, k, node, depth);
@@ -881,38 +877,31 @@ static bool structure_ok_node(structure_walk* sw, const void* node, int64_t dept
   return ok;
 }
 
-/* The checks and children of a libtir node's fields. */
+/* The checks and children of a libtir node's fields (its object fields: the others are neither
+ * checked nor walked). */
 static bool structure_ok_fields(structure_walk* sw, tvm_tir_kind k, const void* node,
                                 int64_t depth) {
-  int32_t t = tvm_ffi_type_index(node);
-  const kind_facts* kf = sw->facts[k];
-  if (!kf || kf->type_index != t) kf = sw->facts[k] = facts_of(k, t);
-  if (!kf) return false;
-  for (int32_t i = 0; i < kf->n; ++i) {
-    const field_facts* f = &kf->f[i];
+  const tvm_tir__children* c = sw->c;
+  for (int32_t i = c->start[k], end = c->start[k + 1]; i < end; ++i) {
+    const tvm_tir__child_field* f = &c->f[i];
     const char* addr = (const char*)node + f->offset;
     const void* val;
-    if (f->static_type == kTVMFFIAny) {
+    if (f->type == kTVMFFIAny) {
       val = child_object((const TVMFFIAny*)addr);
-    } else if (f->static_type >= kTVMFFIStaticObjectBegin) {
+    } else {
       val = *(void* const*)addr;
       if (!val) {
-        if (f->optional) continue;
+        if (sw->ff[i].optional) continue;
         return false;
       }
-      if (f->static_type == kTVMFFIStr || f->static_type == kTVMFFIBytes) continue;
-      if (f->elem >= 0 && tvm_ffi_type_index(val) == kTVMFFIArray) {
-        int32_t want = tvm_tir__index[f->elem];
+      if (f->type == kTVMFFIStr || f->type == kTVMFFIBytes) continue;
+      tvm_tir_kind elem = sw->ff[i].elem;
+      if (elem >= 0 && tvm_ffi_type_index(val) == kTVMFFIArray) {
+        const TVMFFIAny* items = tvm_ffi_seq_data(val);
         for (int64_t j = 0, n = tvm_ffi_seq_size(val); j < n; ++j) {
-          const TVMFFIAny* a = tvm_ffi_seq_at(val, j);
-          if (!tvm_ffi_any_is_object(a) ||
-              (a->type_index != want && !tvm_ffi_instance_of(a->v_obj, want))) {
-            return false;
-          }
+          if (!tvm_ffi_any_is_object(&items[j]) || !tir_is(items[j].v_obj, elem)) return false;
         }
       }
-    } else {
-      continue;
     }
     if (val && !structure_ok_value(sw, val, depth + 1)) return false;
   }
@@ -922,7 +911,11 @@ static bool structure_ok_fields(structure_walk* sw, tvm_tir_kind k, const void* 
 static int verify_func(const tvm_tir_prim_func_obj* f) {
   structure_walk sw;
   memset(&sw, 0, sizeof(sw));
-  if (!structure_ok_node(&sw, f, 0)) {
+  sw.c = tvm_tir__children_get();
+  const kind_facts* kf = sw.c ? facts_of(sw.c) : NULL;
+  sw.ff = kf ? kf->f : NULL;
+  /* Without tables (out of memory) the visitor pass checks the structure. */
+  if (!sw.ff || !structure_ok_node(&sw, f, 0)) {
     tvm_tir_visitor structure = {0};
     structure.pre_default = pre_structure;
     int rc = tvm_tir_visit(&structure, f);
