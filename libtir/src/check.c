@@ -10,8 +10,7 @@ static const char* obj_type_name(const void* obj) {
   return obj ? tvm_ffi_type_key(((const TVMFFIObject*)obj)->type_index) : "None";
 }
 
-int tvm_tir__check_kind(const void* obj, tvm_tir_kind kind, const char* node, const char* field) {
-  if (!obj || tvm_tir_is(obj, kind)) return 0;
+int tvm_tir__kind_error(const void* obj, tvm_tir_kind kind, const char* node, const char* field) {
   return tvm_ffi_raise("TypeError", "%s: %s must be a %s, got %s", node, field,
                        tvm_tir_kind_type_key(kind), obj_type_name(obj));
 }
@@ -29,9 +28,8 @@ int tvm_tir__array_arg(void* arr, tvm_tir_kind elem, const char* node, const cha
   }
   int64_t n = tvm_ffi_seq_size(arr);
   const TVMFFIAny* items = tvm_ffi_seq_data(arr);
-  int32_t want = tvm_tir__index[elem];
   for (int64_t i = 0; i < n; ++i) {
-    if (!tvm_ffi_any_is_object(&items[i]) || !tvm_ffi_instance_of(items[i].v_obj, want)) {
+    if (!tvm_ffi_any_is_object(&items[i]) || !tir_is(items[i].v_obj, elem)) {
       return tvm_ffi_raise("TypeError", "%s: %s[%lld] must be a %s, got %s", node, field,
                            (long long)i, tvm_tir_kind_type_key(elem),
                            tvm_ffi_any_type_name(&items[i]));

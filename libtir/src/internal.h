@@ -46,6 +46,17 @@ static inline bool tir_is(const void* obj, tvm_tir_kind kind) {
   return tvm_tir__is_other(obj, kind);
 }
 
+/* Inside libtir the kind queries of node.h go through the inline tables above (function-like
+ * macros: `(tvm_tir_is)(...)` still names the function, as registry.c defines it). The kinds
+ * passed are constants, so the range check folds away. */
+#define tvm_tir_kind_of(obj) tir_kind_of(obj)
+#define tvm_tir_is(obj, kind) \
+  ((unsigned)(kind) < (unsigned)TVM_TIR_KIND_COUNT && tir_is((obj), (kind)))
+#define tvm_tir_is_expr(obj) tir_is((obj), TVM_TIR_KIND_PrimExpr)
+#define tvm_tir_is_stmt(obj) tir_is((obj), TVM_TIR_KIND_Stmt)
+#define tvm_tir_is_type(obj) tir_is((obj), TVM_TIR_KIND_Type)
+#define tvm_tir_is_var(obj) tir_is((obj), TVM_TIR_KIND_Var)
+
 /* The reflected object fields (static type Any, or an object type, strings included) of every
  * kind, ancestors' first as tvm_ffi_type_all_fields lists them: walks read children from here
  * instead of going through reflection per node. */
@@ -94,8 +105,13 @@ int tvm_tir__array_arg(void* arr, tvm_tir_kind elem, const char* node, const cha
                        void** out);
 /* Same for an ffi.Map<String, Any> (annotations, attrs). */
 int tvm_tir__str_map_arg(void* map, const char* node, const char* field, void** out);
+/* Raise the TypeError of tvm_tir__check_kind. Returns -1. */
+int tvm_tir__kind_error(const void* obj, tvm_tir_kind kind, const char* node, const char* field);
 /* Check obj is an instance of kind (TypeError otherwise). NULL passes (callers check). */
-int tvm_tir__check_kind(const void* obj, tvm_tir_kind kind, const char* node, const char* field);
+static inline int tvm_tir__check_kind(const void* obj, tvm_tir_kind kind, const char* node,
+                                      const char* field) {
+  return !obj || tir_is(obj, kind) ? 0 : tvm_tir__kind_error(obj, kind, node, field);
+}
 
 /* The typing-rule family of each binary kind (the klass column of nodes.def), 0 otherwise. */
 enum { TIR_NOT_BINOP = 0, ARITH, CMP, LOGIC };

@@ -379,7 +379,7 @@ int32_t tvm_tir_type_index(tvm_tir_kind kind) {
   return kind >= 0 && kind < TVM_TIR_KIND_COUNT ? tvm_tir__index[kind] : -1;
 }
 
-tvm_tir_kind tvm_tir_kind_of(const void* obj) { return tir_kind_of(obj); }
+tvm_tir_kind (tvm_tir_kind_of)(const void* obj) { return tir_kind_of(obj); }
 
 const char* tvm_tir_kind_name(tvm_tir_kind kind) {
   return kind >= 0 && kind < TVM_TIR_KIND_COUNT ? k_kinds[kind].name : "<none>";
@@ -394,7 +394,7 @@ bool tvm_tir__is_other(const void* obj, tvm_tir_kind kind) {
   return tvm_ffi_instance_of(obj, tvm_tir__index[kind]);
 }
 
-bool tvm_tir_is(const void* obj, tvm_tir_kind kind) {
+bool (tvm_tir_is)(const void* obj, tvm_tir_kind kind) {
   if (!obj || kind < 0 || kind >= TVM_TIR_KIND_COUNT) return false;
   return tir_is(obj, kind);
 }

@@ -23,15 +23,14 @@ typedef struct {
 } walker;
 
 static int visit_fields(walker* w, const void* obj, tvm_tir_kind k);
-
 static int visit(walker* w, const void* obj);
 
 static int visit_any(walker* w, const TVMFFIAny* a) {
   return tvm_ffi_any_is_object(a) ? visit(w, a->v_obj) : 0;
 }
 
-static int visit(walker* w, const void* obj) {
-  if (!obj) return 0;
+/* An object that is not a libtir node: containers, strings, other types. */
+static int visit_other(walker* w, const void* obj) {
   int32_t t = tvm_ffi_type_index(obj);
   int r = 0;
   if (t == kTVMFFIArray || t == kTVMFFIList) {
@@ -49,16 +48,23 @@ static int visit(walker* w, const void* obj) {
     return r;
   }
   if (t == kTVMFFIStr || t == kTVMFFIBytes) return 0;
+  if (w->stmts_only && !tvm_tir__is_other(obj, TVM_TIR_KIND_Stmt)) return 0;
+  return visit_fields(w, obj, TVM_TIR_KIND_NONE);
+}
+
+static int visit(walker* w, const void* obj) {
+  if (!obj) return 0;
   tvm_tir_kind k = tir_kind_of(obj);
-  if (w->stmts_only && !(k >= 0 ? (tvm_tir__ancestry[k][TVM_TIR_KIND_Stmt >> 6] >>
-                                   (TVM_TIR_KIND_Stmt & 63)) & 1
-                                : tvm_tir__is_other(obj, TVM_TIR_KIND_Stmt))) {
+  if (k < 0) return visit_other(w, obj);
+  if (w->stmts_only &&
+      !((tvm_tir__ancestry[k][TVM_TIR_KIND_Stmt >> 6] >> (TVM_TIR_KIND_Stmt & 63)) & 1)) {
     return 0;
   }
   if (k != TVM_TIR_KIND_Buffer && k != TVM_TIR_KIND_Var) return visit_fields(w, obj, k);
   const void** slot = &w->walked[(((uintptr_t)obj >> 4) * UINT64_C(0x9E3779B97F4A7C15)) >> 58];
   if (*slot == obj) return 0;
-  if ((r = visit_fields(w, obj, k)) == 0) *slot = obj;
+  int r = visit_fields(w, obj, k);
+  if (r == 0) *slot = obj;
   return r;
 }
 
@@ -74,10 +80,19 @@ static int visit_fields(walker* w, const void* obj, tvm_tir_kind k) {
   if (r != 0) return r;
   const tvm_tir__children* c = w->children;
   if (k >= 0 && c) {
-    for (int32_t i = c->start[k], end = c->start[k + 1]; i < end && !r; ++i) {
-      r = visit_field(w, (const char*)obj + c->f[i].offset, c->f[i].type);
+    /* Object fields only (the table holds no others); NULLs, most spans, are skipped here. */
+    for (int32_t i = c->start[k], end = c->start[k + 1]; i < end; ++i) {
+      const char* addr = (const char*)obj + c->f[i].offset;
+      const void* child;
+      if (c->f[i].type == kTVMFFIAny) {
+        if (!tvm_ffi_any_is_object((const TVMFFIAny*)addr)) continue;
+        child = ((const TVMFFIAny*)addr)->v_obj;
+      } else {
+        child = *(void* const*)addr;
+      }
+      if (child && (r = visit(w, child)) != 0) return r;
     }
-    return r;
+    return 0;
   }
   const TVMFFIFieldInfo* const* fields;
   int32_t n = tvm_ffi_type_all_fields(tvm_ffi_type_index(obj), &fields);

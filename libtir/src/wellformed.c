@@ -34,10 +34,14 @@ typedef struct {
 
 /* An open-addressing table of facts keyed by object identity (the walk does several lookups
  * per node: ffi.Dicts of Any keys cost a hash of the key and a call each). */
+#define FIRST_SLOTS 64 /* a power of two */
 typedef struct {
   fact* slots;
   size_t mask; /* capacity - 1 (a power of two), or 0 before the first insert */
   size_t used;
+  /* The first slots, zeroed with the table: most functions never need more, and a heap table
+   * would cost an allocation and its zeroing per check. */
+  fact first[FIRST_SLOTS];
 } fact_table;
 
 typedef struct {
@@ -94,21 +98,23 @@ static fact* obtain(fact_table* t, const void* key) {
     return NULL;
   }
   if (2 * (t->used + 1) > t->mask) { /* keep the load under one half */
-    size_t cap = t->mask ? 2 * (t->mask + 1) : 64;
-    fact* slots = tvm_ffi_calloc(cap, sizeof(fact));
+    size_t cap = t->mask ? 2 * (t->mask + 1) : FIRST_SLOTS;
+    fact* slots = t->mask ? tvm_ffi_calloc(cap, sizeof(fact)) : t->first;
     if (!slots) {
       tvm_ffi_raise("MemoryError", "well-formedness: out of memory");
       return NULL;
     }
-    fact_table bigger = {slots, cap - 1, t->used};
-    for (size_t i = 0; t->mask && i <= t->mask; ++i) {
-      if (!t->slots[i].key) continue;
-      size_t j = slot_of(&bigger, t->slots[i].key);
-      while (slots[j].key) j = (j + 1) & bigger.mask;
-      slots[j] = t->slots[i];
+    fact* old = t->slots;
+    size_t old_mask = t->mask;
+    t->slots = slots;
+    t->mask = cap - 1;
+    for (size_t i = 0; old_mask && i <= old_mask; ++i) {
+      if (!old[i].key) continue;
+      size_t j = slot_of(t, old[i].key);
+      while (slots[j].key) j = (j + 1) & t->mask;
+      slots[j] = old[i];
     }
-    tvm_ffi_free(t->slots);
-    *t = bigger;
+    if (old != t->first) tvm_ffi_free(old);
   }
   size_t i = slot_of(t, key);
   while (t->slots[i].key) i = (i + 1) & t->mask;
@@ -849,12 +855,19 @@ static bool structure_ok_other(structure_walk* sw, const void* node, int64_t dep
 
 static bool structure_ok_fields(structure_walk* sw, tvm_tir_kind k, const void* node,
                                 int64_t depth);
+static bool structure_ok_kind(structure_walk* sw, const void* node, tvm_tir_kind k,
+                              int64_t depth);
 
-/* depth: path steps from the root, as the visitor counts them (it raises beyond MAX_DEPTH). */
 static bool structure_ok_node(structure_walk* sw, const void* node, int64_t depth) {
+  return structure_ok_kind(sw, node, tir_kind_of(node), depth);
+}
+
+/* node, of kind k (tir_kind_of). depth: path steps from the root, as the visitor counts them
+ * (it raises beyond MAX_DEPTH). */
+static bool structure_ok_kind(structure_walk* sw, const void* node, tvm_tir_kind k,
+                              int64_t depth) {
   if (depth > TVM_FFI_STRUCTURAL_MAX_DEPTH) return false;
   if (depth > sw->deepest) sw->deepest = depth;
-  tvm_tir_kind k = tir_kind_of(node);
   if (k < 0) return structure_ok_other(sw, node, depth);
   if (k != K(Buffer) && k != K(Var) && k != K(SizeVar)) {
     return structure_ok_fields(sw, k, node, depth);
@@ -888,6 +901,7 @@ static bool structure_ok_fields(structure_walk* sw, tvm_tir_kind k, const void* 
     const void* val;
     if (f->type == kTVMFFIAny) {
       val = child_object((const TVMFFIAny*)addr);
+      if (!val) continue;
     } else {
       val = *(void* const*)addr;
       if (!val) {
@@ -895,15 +909,28 @@ static bool structure_ok_fields(structure_walk* sw, tvm_tir_kind k, const void* 
         return false;
       }
       if (f->type == kTVMFFIStr || f->type == kTVMFFIBytes) continue;
-      tvm_tir_kind elem = sw->ff[i].elem;
-      if (elem >= 0 && tvm_ffi_type_index(val) == kTVMFFIArray) {
-        const TVMFFIAny* items = tvm_ffi_seq_data(val);
-        for (int64_t j = 0, n = tvm_ffi_seq_size(val); j < n; ++j) {
-          if (!tvm_ffi_any_is_object(&items[j]) || !tir_is(items[j].v_obj, elem)) return false;
+    }
+    /* A libtir node (the usual value) is no container: straight to its checks. */
+    tvm_tir_kind vk = tir_kind_of(val);
+    if (vk >= 0) {
+      if (!structure_ok_kind(sw, val, vk, depth + 1)) return false;
+      continue;
+    }
+    tvm_tir_kind elem = f->type == kTVMFFIAny ? TVM_TIR_KIND_NONE : sw->ff[i].elem;
+    if (elem >= 0 && tvm_ffi_type_index(val) == kTVMFFIArray) {
+      /* Element kinds, and each element's own checks (an element of a kind is an object and
+       * no string: structure_ok_value would visit every one of them, one step deeper). The
+       * order of the checks does not matter: only whether all pass. */
+      const TVMFFIAny* items = tvm_ffi_seq_data(val);
+      for (int64_t j = 0, n = tvm_ffi_seq_size(val); j < n; ++j) {
+        if (!tvm_ffi_any_is_object(&items[j]) || !tir_is(items[j].v_obj, elem) ||
+            !structure_ok_node(sw, items[j].v_obj, depth + 2)) {
+          return false;
         }
       }
+      continue;
     }
-    if (val && !structure_ok_value(sw, val, depth + 1)) return false;
+    if (!structure_ok_value(sw, val, depth + 1)) return false;
   }
   return true;
 }
@@ -927,7 +954,7 @@ static int verify_func(const tvm_tir_prim_func_obj* f) {
   memcpy(w.v.pre, k_pre, sizeof(k_pre));
   int rc = tvm_tir_visit(&w.v, f);
   tvm_tir_visitor_free(&w.v);
-  tvm_ffi_free(w.facts.slots);
+  if (w.facts.slots != w.facts.first) tvm_ffi_free(w.facts.slots);
   tvm_ffi_free(w.no_use);
   return rc;
 }
