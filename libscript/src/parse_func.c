@@ -33,6 +33,14 @@ static func_parser* func_parser_of(script_parser* p) {
   return (func_parser*)((char*)p - offsetof(func_parser, p));
 }
 
+/* The well-formedness check of a function built by this parse. Its first pass (structure) is
+ * skipped when every node came from libtir's constructors, i.e. when no caller-supplied object
+ * (extra_vars) can be part of it. */
+static int verify(script_parser* p, const void* func) {
+  bool constructed = !p->extra_vars || tvm_ffi_map_size(p->extra_vars) == 0;
+  return tvm_tir_verify_well_formed_ex(func, constructed ? TVM_TIR_WF_CONSTRUCTED : 0);
+}
+
 /* Verify the function `name` just added to the module being built; remember it if it passes.
  * Failures are not errors here (see func_parser). */
 static void precheck_module_function(script_parser* p, const char* name) {
@@ -41,7 +49,7 @@ static void precheck_module_function(script_parser* p, const char* name) {
   const TVMFFIAny* gv = mod ? tvm_ffi_map_get_str(mod->global_vars, name) : NULL;
   const TVMFFIAny* fn = gv ? tvm_ffi_map_get(mod->functions, gv) : NULL;
   if (fn && tvm_ffi_any_is_object(fn) && tvm_tir_kind_of(fn->v_obj) == TVM_TIR_KIND_PrimFunc &&
-      tvm_tir_verify_well_formed(fn->v_obj) == 0) {
+      verify(p, fn->v_obj) == 0) {
     if (!fp->checked) fp->checked = tvm_ffi_dict_new();
     TVMFFIAny none = tvm_ffi_any_none();
     if (fp->checked) tvm_ffi_dict_set(fp->checked, fn, &none);
@@ -359,7 +367,7 @@ int script__parse_function(script_parser* p, const script_doc* fn) {
 /* Verify a finished PrimFunc. A failure is reported at the statement that built the deepest
  * node on the access path the checker names, else at the function's name. */
 static int check_function(script_parser* p, const script_doc* fn, const void* func) {
-  if (tvm_tir_verify_well_formed(func) == 0) return 0;
+  if (verify(p, func) == 0) return 0;
   void* err = tvm_ffi_error_take();
   const char* msg = err ? tvm_ffi_error_message(err) : "";
   const char* at = strstr(msg, " at <root>");

@@ -935,7 +935,22 @@ static bool structure_ok_fields(structure_walk* sw, tvm_tir_kind k, const void* 
   return true;
 }
 
-static int verify_func(const tvm_tir_prim_func_obj* f) {
+static int verify_structure(const tvm_tir_prim_func_obj* f);
+
+static int verify_func(const tvm_tir_prim_func_obj* f, unsigned flags) {
+  if (!(flags & TVM_TIR_WF_CONSTRUCTED) && verify_structure(f) != 0) return -1;
+  wf w;
+  memset(&w, 0, sizeof(w));
+  memcpy(w.v.pre, k_pre, sizeof(k_pre));
+  int rc = tvm_tir_visit(&w.v, f);
+  tvm_tir_visitor_free(&w.v);
+  if (w.facts.slots != w.facts.first) tvm_ffi_free(w.facts.slots);
+  tvm_ffi_free(w.no_use);
+  return rc;
+}
+
+/* The first pass: the fields the scoped pass reads are there and of the right kinds. */
+static int verify_structure(const tvm_tir_prim_func_obj* f) {
   structure_walk sw;
   memset(&sw, 0, sizeof(sw));
   sw.c = tvm_tir__children_get();
@@ -949,22 +964,19 @@ static int verify_func(const tvm_tir_prim_func_obj* f) {
     tvm_tir_visitor_free(&structure);
     if (rc != 0) return rc;
   }
-  wf w;
-  memset(&w, 0, sizeof(w));
-  memcpy(w.v.pre, k_pre, sizeof(k_pre));
-  int rc = tvm_tir_visit(&w.v, f);
-  tvm_tir_visitor_free(&w.v);
-  if (w.facts.slots != w.facts.first) tvm_ffi_free(w.facts.slots);
-  tvm_ffi_free(w.no_use);
-  return rc;
+  return 0;
 }
 
 int tvm_tir_verify_well_formed(const void* func_or_module) {
+  return tvm_tir_verify_well_formed_ex(func_or_module, 0);
+}
+
+int tvm_tir_verify_well_formed_ex(const void* func_or_module, unsigned flags) {
   if (!func_or_module) {
     tvm_tir__null_arg("tvm_tir_verify_well_formed", "func_or_module");
     return -1;
   }
-  if (TIR_IS(func_or_module, PrimFunc)) return verify_func(func_or_module);
+  if (TIR_IS(func_or_module, PrimFunc)) return verify_func(func_or_module, flags);
   if (!TIR_IS(func_or_module, IRModule)) {
     return tvm_ffi_raise("TypeError",
                          "tvm_tir_verify_well_formed: expected a PrimFunc or an IRModule, got %s",
@@ -975,7 +987,7 @@ int tvm_tir_verify_well_formed(const void* func_or_module) {
   for (int64_t pos = 0; (pos = tvm_ffi_map_next(mod->functions, pos, &key, &val)) >= 0;) {
     const void* f = tvm_ffi_any_is_object(val) ? val->v_obj : NULL;
     if (!TIR_IS(f, PrimFunc)) continue;
-    if (verify_func(f) != 0) {
+    if (verify_func(f, flags) != 0) {
       const tvm_tir_global_var_obj* gv = (const void*)key->v_obj;
       return tvm_ffi_raise_context("in function `%s`", tvm_ffi_str_cstr(gv->name_hint));
     }

@@ -9,6 +9,29 @@
 
 #define R(o) tvm_tir_ref(o)
 
+/* Set by with_field: the program under test was edited through reflection, so it may not be
+ * checked with TVM_TIR_WF_CONSTRUCTED. Reset by each expectation. */
+static bool g_edited;
+
+/* The check with TVM_TIR_WF_CONSTRUCTED (for constructor-built programs) gives the same answer
+ * as the full check: rc, and an error containing every part. */
+static void expect_same_constructed_(int line, const void* f, int rc, const char* const* parts) {
+  bool edited = g_edited;
+  g_edited = false;
+  if (edited) return;
+  int rc_c = tvm_tir_verify_well_formed_ex(f, TVM_TIR_WF_CONSTRUCTED);
+  void* e = rc_c != 0 ? tvm_ffi_error_take() : NULL;
+  const char* msg = e ? tvm_ffi_error_message(e) : "";
+  bool same = (rc_c != 0) == (rc != 0);
+  for (int i = 0; same && parts && parts[i]; ++i) same = strstr(msg, parts[i]) != NULL;
+  if (!same) {
+    fprintf(stderr, "%s:%d: with TVM_TIR_WF_CONSTRUCTED: rc %d (full check %d), error: %s\n",
+            __FILE__, line, rc_c, rc, msg);
+    g_test_failed_checks++;
+  }
+  tvm_ffi_release(e);
+}
+
 /* verify(f) fails with a ValueError containing every part; consumes f. */
 static void expect_ill_formed_(int line, void* f, const char* const* parts) {
   if (!f) {
@@ -19,6 +42,7 @@ static void expect_ill_formed_(int line, void* f, const char* const* parts) {
     g_test_failed_checks++;
     return;
   }
+  expect_same_constructed_(line, f, -1, parts);
   int rc = tvm_tir_verify_well_formed(f);
   tvm_ffi_release(f);
   if (rc == 0) {
@@ -33,6 +57,7 @@ static void expect_ill_formed_(int line, void* f, const char* const* parts) {
 
 static void expect_well_formed_(int line, void* f) {
   if (!tir_expect_ok_(line, f)) return;
+  expect_same_constructed_(line, f, 0, NULL);
   if (tvm_tir_verify_well_formed(f) != 0) {
     void* e = tvm_ffi_error_take();
     fprintf(stderr, "%s:%d: expected well formed: %s\n", __FILE__, line,
@@ -47,6 +72,7 @@ static void expect_well_formed_(int line, void* f) {
 /* Set a field of a fresh, unshared node (to build what the constructors reject, as a
  * deserialized program could be). */
 static void* with_field(void* node, const char* name, void* value) {
+  g_edited = true;
   const TVMFFIFieldInfo* f = tvm_ffi_type_find_field(tvm_ffi_type_index(node), name);
   TVMFFIAny v = tvm_ffi_any_obj(value);
   if (!f || tvm_ffi_field_set(node, f, &v) != 0) {

@@ -35,6 +35,19 @@ extern "C" {
  */
 int tvm_tir_verify_well_formed(const void* func_or_module);
 
+/* Flags of tvm_tir_verify_well_formed_ex. */
+enum {
+  /* Every node reachable from the argument was made by libtir's constructors (none was read
+   * from JSON or had a field set through reflection afterwards): the constructors guarantee
+   * what the first pass of the check verifies (required fields present, arrays holding the
+   * right kinds), so it is skipped. The IR builder's output qualifies when it holds no objects
+   * supplied from outside (a parser's extra_vars). Wrong use can crash: the scoped pass
+   * dereferences fields freely. */
+  TVM_TIR_WF_CONSTRUCTED = 1
+};
+/* tvm_tir_verify_well_formed with flags (0: the same check). */
+int tvm_tir_verify_well_formed_ex(const void* func_or_module, unsigned flags);
+
 #ifdef __cplusplus
 }
 #endif
