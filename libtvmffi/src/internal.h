@@ -24,10 +24,41 @@ typedef struct tvm_ffi_type_entry {
   const TVMFFIFieldInfo** all_fields;
   int32_t num_all_fields;
   int32_t all_fields_version;
+  /* What the default destructor releases (built lazily; NULL again after a field of the type
+   * or an ancestor is registered). Read lock-free with an acquire load. */
+  struct tvm_ffi_release_plan* release_plan;
 } tvm_ffi_type_entry;
 
-/* Entry of a registered type, or NULL. Lock-free read. */
-tvm_ffi_type_entry* tvm_ffi__type_entry(int32_t type_index);
+/*
+ * The reference fields of a type (own and inherited, outermost first, as the reflected field
+ * list orders them): refs[i] = offset << 1 | 1 for an Any field, offset << 1 for an object
+ * field. Destroying an object then is a tight loop over refs instead of a walk over
+ * TVMFFIFieldInfo records that tests each field's accessors per object.
+ */
+typedef struct tvm_ffi_release_plan {
+  int32_t count;
+  uint64_t refs[];
+} tvm_ffi_release_plan;
+
+/* The registry table (type_registry.c). Hidden: the library is compiled -fPIC, and a global of
+ * default visibility would be read through the GOT on every lookup. */
+extern tvm_ffi_type_entry* tvm_ffi__types[TVM_FFI_MAX_TYPES] __attribute__((visibility("hidden")));
+
+/* Entry of a registered type, or NULL. Lock-free read (inline: it is on every destruction and
+ * instance check; entries are published with a release store and never freed). */
+static inline tvm_ffi_type_entry* tvm_ffi__type_entry(int32_t type_index) {
+  if ((uint32_t)type_index >= TVM_FFI_MAX_TYPES) return NULL;
+  return __atomic_load_n(&tvm_ffi__types[type_index], __ATOMIC_ACQUIRE);
+}
+
+/* Build (under the registry lock) and publish the release plan of e; NULL when out of memory. */
+const tvm_ffi_release_plan* tvm_ffi__build_release_plan(tvm_ffi_type_entry* e);
+
+/* The current release plan of e. */
+static inline const tvm_ffi_release_plan* tvm_ffi__release_plan(tvm_ffi_type_entry* e) {
+  const tvm_ffi_release_plan* p = __atomic_load_n(&e->release_plan, __ATOMIC_ACQUIRE);
+  return p ? p : tvm_ffi__build_release_plan(e);
+}
 
 /* Initialisers called once, in this order, by tvm_ffi_init() (init.c). Each registers the
  * types and global functions of its own file. */
@@ -81,13 +112,20 @@ static inline int tvm_ffi__ret_obj(TVMFFIAny* result, void* obj) {
 /* The backtrace of the current point as an owned C string ("" if none), for new errors. */
 char* tvm_ffi__capture_backtrace(int skip);
 
-/* Allocate the object block through the current custom allocator (zeroed). */
-void* tvm_ffi__object_alloc(size_t size, int32_t type_index);
-/* Return an object block to the allocator that made it. */
-void tvm_ffi__object_free(void* body);
+/* The allocator behind tvm_ffi_malloc/tvm_ffi_free, for hot paths that want it without the
+ * wrappers (object.c's default object allocator). */
+#ifdef TVM_FFI_USE_PRIVATE_JEMALLOC
+void* tvm_je_malloc(size_t size);
+void tvm_je_free(void* ptr);
+#define tvm_ffi__raw_malloc tvm_je_malloc
+#define tvm_ffi__raw_free tvm_je_free
+#else
+#include <stdlib.h>
+#define tvm_ffi__raw_malloc malloc
+#define tvm_ffi__raw_free free
+#endif
+
 /* Deleter installed by tvm_ffi_object_new: destroy with Strong, free with Weak. */
 void tvm_ffi__object_deleter(void* self, int flags);
-/* Release the reflected object/any fields of obj (the default destructor). */
-void tvm_ffi__release_fields(void* obj);
 
 #endif /* TVM_FFI_SRC_INTERNAL_H_ */

@@ -5,6 +5,8 @@
  * combined_ref_count = strong | weak << 32. All strong references together own one weak
  * reference, so the memory is freed only when both counts reach zero.
  */
+#include <string.h>
+
 #include "internal.h"
 
 #define STRONG_ONE 1ull
@@ -16,7 +18,7 @@ int TVMFFIObjectIncRef(TVMFFIObjectHandle obj) {
   return 0;
 }
 
-static void drop_strong(TVMFFIObject* o) {
+static inline void drop_strong(TVMFFIObject* o) {
   uint64_t old = __atomic_fetch_sub(&o->combined_ref_count, STRONG_ONE, __ATOMIC_RELEASE);
   if ((old & 0xFFFFFFFFull) != 1) return;
   __atomic_thread_fence(__ATOMIC_ACQUIRE);
@@ -71,17 +73,93 @@ void* tvm_ffi_weak_lock(void* obj) {
   return NULL;
 }
 
+/* ---- The object allocator of the ABI ---------------------------------------------------- */
+/*
+ * Each object block is [TVMFFIObjectAllocHeader, padding to 16][object body]; the header sits
+ * immediately before the body, as the ABI requires.
+ */
+#define TVM_FFI_OBJ_PREFIX 16
+
+static void default_delete_space(void* body) {
+  tvm_ffi__raw_free((char*)body - TVM_FFI_OBJ_PREFIX);
+}
+
+/* One block of prefix + size from the general allocator, or NULL with MemoryError raised. */
+static inline void* default_block(size_t size) {
+  char* block = (char*)tvm_ffi__raw_malloc(TVM_FFI_OBJ_PREFIX + size);
+  if (!block) {
+    tvm_ffi_raise("MemoryError", "out of memory allocating %zu bytes", TVM_FFI_OBJ_PREFIX + size);
+    return NULL;
+  }
+  char* body = block + TVM_FFI_OBJ_PREFIX;
+  ((TVMFFIObjectAllocHeader*)body - 1)->delete_space = default_delete_space;
+  return body;
+}
+
+static void* default_allocate(size_t size, size_t alignment, int32_t type_index, void* ctx) {
+  (void)type_index;
+  (void)ctx;
+  if (alignment > TVM_FFI_OBJ_PREFIX) return NULL; /* over-aligned objects are not used */
+  return default_block(size);
+}
+
+static TVMFFICustomAllocator g_default_allocator = {default_allocate, NULL};
+static TVMFFICustomAllocator* g_allocator = &g_default_allocator;
+
+TVMFFICustomAllocator* TVMFFIGetCustomAllocator(void) {
+  return __atomic_load_n(&g_allocator, __ATOMIC_ACQUIRE);
+}
+
+int TVMFFISetCustomAllocator(TVMFFICustomAllocator* allocator) {
+  if (allocator && !allocator->allocate) {
+    return tvm_ffi_raise("ValueError", "TVMFFISetCustomAllocator: allocate is NULL");
+  }
+  __atomic_store_n(&g_allocator, allocator ? allocator : &g_default_allocator, __ATOMIC_RELEASE);
+  return 0;
+}
+
+/* ---- Creation and destruction ----------------------------------------------------------- */
+
+/* Release the reference fields of o as its type's release plan lists them (the default
+ * destructor); object fields are cleared, as the reflected setters expect. */
+static void release_refs(TVMFFIObject* o, tvm_ffi_type_entry* e) {
+  const tvm_ffi_release_plan* p = tvm_ffi__release_plan(e);
+  if (!p) return; /* out of memory building the plan: leak the children rather than crash */
+  char* base = (char*)o;
+  for (int32_t i = 0; i < p->count; ++i) {
+    uint64_t r = p->refs[i];
+    char* addr = base + (r >> 1);
+    if (r & 1) {
+      TVMFFIAny* a = (TVMFFIAny*)addr;
+      if (a->type_index >= kTVMFFIStaticObjectBegin && a->v_obj) {
+        drop_strong((TVMFFIObject*)a->v_obj);
+      }
+    } else {
+      TVMFFIObject* child = *(TVMFFIObject**)addr;
+      *(void**)addr = NULL;
+      if (child) drop_strong(child);
+    }
+  }
+}
+
 void tvm_ffi__object_deleter(void* self, int flags) {
   TVMFFIObject* o = (TVMFFIObject*)self;
   if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) {
     tvm_ffi_type_entry* e = tvm_ffi__type_entry(o->type_index);
-    if (e && e->destroy) {
-      e->destroy(self);
-    } else {
-      tvm_ffi__release_fields(self);
+    if (e) {
+      if (e->destroy) e->destroy(self);
+      else release_refs(o, e);
     }
   }
-  if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) tvm_ffi__object_free(self);
+  if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) {
+    TVMFFIObjectAllocHeader* h = (TVMFFIObjectAllocHeader*)self - 1;
+    /* The default allocator's block is freed here directly; any other goes back to its own. */
+    if (h->delete_space == default_delete_space) {
+      tvm_ffi__raw_free((char*)self - TVM_FFI_OBJ_PREFIX);
+    } else {
+      h->delete_space(self);
+    }
+  }
 }
 
 void* tvm_ffi_object_new(int32_t type_index, size_t size) {
@@ -89,8 +167,22 @@ void* tvm_ffi_object_new(int32_t type_index, size_t size) {
     tvm_ffi_raise("ValueError", "tvm_ffi_object_new: size %zu is smaller than the header", size);
     return NULL;
   }
-  TVMFFIObject* o = (TVMFFIObject*)tvm_ffi__object_alloc(size, type_index);
-  if (!o) return NULL;
+  TVMFFICustomAllocator* a = __atomic_load_n(&g_allocator, __ATOMIC_ACQUIRE);
+  TVMFFIObject* o;
+  if (a == &g_default_allocator) {
+    /* The default allocator, inline: no indirect call for the common case. */
+    o = (TVMFFIObject*)default_block(size);
+    if (!o) return NULL;
+  } else {
+    o = (TVMFFIObject*)a->allocate(size, 16, type_index, a->context);
+    if (!o) {
+      if (!tvm_ffi_error_pending()) {
+        tvm_ffi_raise("MemoryError", "out of memory allocating %zu bytes", size);
+      }
+      return NULL;
+    }
+  }
+  memset(o, 0, size);
   o->combined_ref_count = STRONG_ONE | WEAK_ONE;
   o->type_index = type_index;
   o->deleter = tvm_ffi__object_deleter;

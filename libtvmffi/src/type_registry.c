@@ -11,7 +11,9 @@
 
 #include "internal.h"
 
-static tvm_ffi_type_entry* g_types[TVM_FFI_MAX_TYPES];
+tvm_ffi_type_entry* tvm_ffi__types[TVM_FFI_MAX_TYPES];
+#define g_types tvm_ffi__types
+static int32_t g_types_end; /* 1 + the highest registered type index (written under g_lock) */
 static int32_t g_next_dyn_index = kTVMFFIDynObjectBegin;
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static int32_t g_fields_version = 1; /* bumped when any field is registered */
@@ -21,17 +23,21 @@ static int32_t g_fields_version = 1; /* bumped when any field is registered */
 #define KEY_BUCKETS 1024
 static tvm_ffi_type_entry* g_key_buckets[KEY_BUCKETS];
 
-/* Cached field lists replaced after a later field registration: a reader may still hold one,
- * so they stay allocated (and reachable) for the life of the process. */
+/* Cached field lists and release plans replaced after a later field registration: a reader may
+ * still hold one, so they stay allocated (and reachable) for the life of the process. */
 typedef struct retired_fields {
   struct retired_fields* next;
-  const TVMFFIFieldInfo** fields;
+  void* fields;
 } retired_fields;
 static retired_fields* g_retired_fields;
 
-tvm_ffi_type_entry* tvm_ffi__type_entry(int32_t type_index) {
-  if (type_index < 0 || type_index >= TVM_FFI_MAX_TYPES) return NULL;
-  return __atomic_load_n(&g_types[type_index], __ATOMIC_ACQUIRE);
+static void retire_locked(void* fields) {
+  retired_fields* r = (retired_fields*)tvm_ffi_malloc(sizeof(retired_fields));
+  if (r) {
+    r->fields = fields;
+    r->next = g_retired_fields;
+    g_retired_fields = r;
+  }
 }
 
 static int32_t find_key(const char* key, size_t n) {
@@ -81,8 +87,9 @@ bool tvm_ffi_instance_of(const void* obj, int32_t type_index) {
   tvm_ffi_type_entry* e = tvm_ffi__type_entry(t);
   tvm_ffi_type_entry* target = tvm_ffi__type_entry(type_index);
   if (!e || !target) return false;
+  /* type_index is an ancestor of t iff it sits at its own depth in t's ancestor chain. */
   int32_t d = target->info.type_depth;
-  return e->info.type_depth > d && e->info.type_ancestors[d]->type_index == type_index;
+  return e->info.type_depth > d && e->info.type_ancestors[d] == &target->info;
 }
 
 int32_t TVMFFITypeGetOrAllocIndex(const TVMFFIByteArray* type_key, int32_t static_type_index,
@@ -151,6 +158,7 @@ int32_t TVMFFITypeGetOrAllocIndex(const TVMFFIByteArray* type_key, int32_t stati
       e->info.metadata = parent->info.metadata ? &e->metadata : NULL;
     }
     __atomic_store_n(&g_types[idx], e, __ATOMIC_RELEASE);
+    if (idx >= g_types_end) g_types_end = idx + 1;
     tvm_ffi_type_entry** bucket = &g_key_buckets[e->info.type_key_hash % KEY_BUCKETS];
     e->next_in_bucket = *bucket;
     __atomic_store_n(bucket, e, __ATOMIC_RELEASE);
@@ -236,6 +244,17 @@ int TVMFFITypeRegisterField(int32_t type_index, const TVMFFIFieldInfo* info) {
   e->info.fields = e->fields;
   e->info.num_fields++;
   g_fields_version++;
+  /* The release plans of the type and its descendants are stale now: drop them (a later
+   * destruction rebuilds them). */
+  for (int32_t i = 0; i < g_types_end; ++i) {
+    tvm_ffi_type_entry* x = g_types[i];
+    if (!x || !x->release_plan) continue;
+    if (x == e || (x->info.type_depth > e->info.type_depth &&
+                   x->info.type_ancestors[e->info.type_depth] == &e->info)) {
+      retire_locked(x->release_plan);
+      __atomic_store_n(&x->release_plan, NULL, __ATOMIC_RELEASE);
+    }
+  }
   pthread_mutex_unlock(&g_lock);
   return 0;
 }
@@ -536,15 +555,10 @@ int tvm_ffi_type_add_fields(int32_t type_index, const tvm_ffi_field_def* defs, i
   return 0;
 }
 
-int32_t tvm_ffi_type_all_fields(int32_t type_index, const TVMFFIFieldInfo* const** out_fields) {
-  tvm_ffi_type_entry* e = tvm_ffi__type_entry(type_index);
-  *out_fields = NULL;
-  if (!e) return 0;
-  int32_t version = __atomic_load_n(&g_fields_version, __ATOMIC_ACQUIRE);
-  if (__atomic_load_n(&e->all_fields_version, __ATOMIC_ACQUIRE) == version) {
-    *out_fields = e->all_fields;
-    return e->num_all_fields;
-  }
+/* (Re)build the cached field list of e under the lock. Out of line: it keeps the fast path of
+ * tvm_ffi_type_all_fields free of the lock and of register saves. */
+static __attribute__((noinline)) int32_t
+all_fields_slow(tvm_ffi_type_entry* e, const TVMFFIFieldInfo* const** out_fields) {
   pthread_mutex_lock(&g_lock);
   if (e->all_fields_version != g_fields_version) {
     int32_t n = e->info.num_fields;
@@ -561,15 +575,8 @@ int32_t tvm_ffi_type_all_fields(int32_t type_index, const TVMFFIFieldInfo* const
       for (int32_t i = 0; i < a->num_fields; ++i) all[k++] = &a->fields[i];
     }
     for (int32_t i = 0; i < e->info.num_fields; ++i) all[k++] = &e->info.fields[i];
-    if (e->all_fields) {
-      /* A reader may still hold the old list: keep it, reachable, for the process's life. */
-      retired_fields* r = (retired_fields*)tvm_ffi_malloc(sizeof(retired_fields));
-      if (r) {
-        r->fields = e->all_fields;
-        r->next = g_retired_fields;
-        g_retired_fields = r;
-      }
-    }
+    /* A reader may still hold the old list: keep it, reachable, for the process's life. */
+    if (e->all_fields) retire_locked(e->all_fields);
     e->all_fields = all;
     e->num_all_fields = n;
     __atomic_store_n(&e->all_fields_version, g_fields_version, __ATOMIC_RELEASE);
@@ -578,6 +585,20 @@ int32_t tvm_ffi_type_all_fields(int32_t type_index, const TVMFFIFieldInfo* const
   int32_t n = e->num_all_fields;
   pthread_mutex_unlock(&g_lock);
   return n;
+}
+
+int32_t tvm_ffi_type_all_fields(int32_t type_index, const TVMFFIFieldInfo* const** out_fields) {
+  tvm_ffi_type_entry* e = tvm_ffi__type_entry(type_index);
+  if (!e) {
+    *out_fields = NULL;
+    return 0;
+  }
+  int32_t version = __atomic_load_n(&g_fields_version, __ATOMIC_ACQUIRE);
+  if (__atomic_load_n(&e->all_fields_version, __ATOMIC_ACQUIRE) == version) {
+    *out_fields = e->all_fields;
+    return e->num_all_fields;
+  }
+  return all_fields_slow(e, out_fields);
 }
 
 const TVMFFIFieldInfo* tvm_ffi_type_find_field(int32_t type_index, const char* name) {
@@ -620,19 +641,38 @@ int tvm_ffi_field_set(void* obj, const TVMFFIFieldInfo* field, const TVMFFIAny* 
   return ((TVMFFIFieldSetter)field->setter)((char*)obj + field->offset, value);
 }
 
-void tvm_ffi__release_fields(void* obj) {
-  const TVMFFIFieldInfo* const* fields;
-  int32_t n = tvm_ffi_type_all_fields(((TVMFFIObject*)obj)->type_index, &fields);
-  for (int32_t i = 0; i < n; ++i) {
-    const TVMFFIFieldInfo* f = fields[i];
-    char* addr = (char*)obj + f->offset;
-    if (f->getter == get_any) {
-      tvm_ffi_any_release((TVMFFIAny*)addr);
-    } else if (f->getter == get_obj) {
-      tvm_ffi_release(*(void**)addr);
-      *(void**)addr = NULL;
+/* Append the reference fields of t (in registration order) to p->refs. Exactly the fields the
+ * reflected accessors manage as references: an Any field (get_any) is released, an object field
+ * (get_obj) released and cleared; fields of other storage own nothing. */
+static void plan_add_fields(tvm_ffi_release_plan* p, const TVMFFITypeInfo* t) {
+  for (int32_t i = 0; i < t->num_fields; ++i) {
+    const TVMFFIFieldInfo* f = &t->fields[i];
+    if (f->getter == get_any) p->refs[p->count++] = (uint64_t)f->offset << 1 | 1u;
+    else if (f->getter == get_obj) p->refs[p->count++] = (uint64_t)f->offset << 1;
+  }
+}
+
+const tvm_ffi_release_plan* tvm_ffi__build_release_plan(tvm_ffi_type_entry* e) {
+  /* Under the lock, which field registration (the plan's invalidation) also holds. */
+  pthread_mutex_lock(&g_lock);
+  tvm_ffi_release_plan* p = e->release_plan;
+  if (!p) {
+    int32_t n = e->info.num_fields;
+    for (int32_t d = 0; d < e->info.type_depth; ++d) n += e->info.type_ancestors[d]->num_fields;
+    p = (tvm_ffi_release_plan*)tvm_ffi_malloc(sizeof(tvm_ffi_release_plan) +
+                                             (size_t)n * sizeof(uint64_t));
+    if (p) {
+      /* Outermost ancestor first, as tvm_ffi_type_all_fields orders the fields. */
+      p->count = 0;
+      for (int32_t d = 0; d < e->info.type_depth; ++d) {
+        plan_add_fields(p, e->info.type_ancestors[d]);
+      }
+      plan_add_fields(p, &e->info);
+      __atomic_store_n(&e->release_plan, p, __ATOMIC_RELEASE);
     }
   }
+  pthread_mutex_unlock(&g_lock);
+  return p;
 }
 
 /* ---- Built-in keys ---------------------------------------------------------------------- */
