@@ -138,7 +138,8 @@ uint64_t tvm_ffi_any_hash(const TVMFFIAny* a) {
   TVMFFIByteArray s;
   if (is_str(t) || is_bytes(t)) {
     tvm_ffi_any_as_bytes(a, &s);
-    return tvm_ffi__hash_bytes(s.data, s.size) ^ (is_str(t) ? 0x5354ull : 0x4259ull);
+    return tvm_ffi__hash_bytes(s.data, s.size) ^
+           (is_str(t) ? TVM_FFI__STR_HASH_TAG : TVM_FFI__BYTES_HASH_TAG);
   }
   uint64_t v;
   switch (t) {

@@ -103,7 +103,7 @@ static void seq_destroy(void* self) {
   TVMFFIAny* data = (TVMFFIAny*)c->data;
   int64_t n = c->size;
   c->size = 0;
-  for (int64_t i = 0; i < n; ++i) tvm_ffi_any_release(&data[i]);
+  for (int64_t i = 0; i < n; ++i) tvm_ffi__any_release(&data[i]);
   if (c->data_deleter) c->data_deleter(c->data);
   c->data = NULL;
 }
@@ -127,7 +127,7 @@ static bool null_input(const char* fname, const void* items, int64_t count) {
 /* A new Array with room for count elements and size 0 (the caller fills and counts them, so
  * that a release on failure drops exactly the elements stored so far). */
 static seq_obj* array_alloc(int64_t count) {
-  tvm_ffi_init();
+  tvm_ffi__ensure_init();
   if (bad_count(kTVMFFIArray, count, SEQ_MAX_ELEMS)) return NULL;
   seq_obj* a = (seq_obj*)tvm_ffi_object_new(
       kTVMFFIArray, sizeof(seq_obj) + (size_t)count * sizeof(TVMFFIAny));
@@ -183,7 +183,7 @@ void* tvm_ffi_array_of_objects(void* const* objs, int64_t count) {
 }
 
 void* tvm_ffi_list_new(void) {
-  tvm_ffi_init();
+  tvm_ffi__ensure_init();
   seq_obj* l = (seq_obj*)tvm_ffi_object_new(kTVMFFIList, sizeof(seq_obj));
   if (!l) return NULL;
   l->cell.data = NULL;
@@ -308,6 +308,10 @@ typedef struct {
 #define MAP_MAX_ENTRIES ((int64_t)1 << 30) /* index slots are uint32 positions + 1 */
 
 static int check_map(const char* fname, const void* obj) {
+  /* The exact types first: a Dict would otherwise take the Map ancestor test first. */
+  if (obj && (tvm_ffi_type_index(obj) == kTVMFFIMap || tvm_ffi_type_index(obj) == kTVMFFIDict)) {
+    return 0;
+  }
   if (is_kind(obj, kTVMFFIMap) || is_kind(obj, kTVMFFIDict)) return 0;
   return tvm_ffi_raise("TypeError", "%s: expected ffi.Map or ffi.Dict but got %s", fname,
                        obj ? tvm_ffi_type_key(tvm_ffi_type_index(obj)) : "NULL");
@@ -439,14 +443,14 @@ static void map_destroy(void* self) {
   for (int64_t j = 0; j < m->used; ++j) {
     map_entry* e = &m->entries[j];
     if (e->key.type_index == MAP_DEAD) continue;
-    tvm_ffi_any_release(&e->key);
-    tvm_ffi_any_release(&e->value);
+    tvm_ffi__any_release(&e->key);
+    tvm_ffi__any_release(&e->value);
   }
   tvm_ffi_free(m->entries);
 }
 
 static map_obj* map_alloc(int32_t type_index, int64_t reserve) {
-  tvm_ffi_init();
+  tvm_ffi__ensure_init();
   if (bad_count(type_index, reserve, MAP_MAX_ENTRIES)) return NULL;
   map_obj* m = (map_obj*)tvm_ffi_object_new(type_index, sizeof(map_obj));
   if (!m) return NULL;
@@ -495,13 +499,49 @@ const TVMFFIAny* tvm_ffi_map_get(const void* map, const TVMFFIAny* key) {
   return j >= 0 ? &((const map_obj*)map)->entries[j].value : NULL;
 }
 
+/* True when k is a string (tvm_ffi_any_equal's string kinds) with the bytes key[0, n). */
+static inline bool str_key_equal(const TVMFFIAny* k, const char* key, size_t n) {
+  TVMFFIByteArray b;
+  if (k->type_index == kTVMFFISmallStr) {
+    b = TVMFFISmallBytesGetContentByteArray(k);
+  } else if (k->type_index == kTVMFFIStr) {
+    b = *TVMFFIBytesGetByteArrayPtr(k->v_obj);
+  } else if (k->type_index == kTVMFFIRawStr && k->v_c_str) {
+    b.data = k->v_c_str;
+    b.size = strlen(k->v_c_str);
+  } else {
+    return false;
+  }
+  return b.size == n && (n == 0 || memcmp(b.data, key, n) == 0);
+}
+
+/* tvm_ffi_map_get with a raw-string key, without boxing the key: the hash is key_hash's
+ * (tvm_ffi_any_hash of a string) and the equality tvm_ffi_any_equal's (a string key equals
+ * exactly the string values with the same bytes). */
 const TVMFFIAny* tvm_ffi_map_get_str(const void* map, const char* key) {
   if (!key) {
     tvm_ffi_raise("ValueError", "tvm_ffi_map_get_str: key is NULL");
     return NULL;
   }
-  TVMFFIAny k = tvm_ffi_any_raw_str(key);
-  return tvm_ffi_map_get(map, &k);
+  if (check_map("tvm_ffi_map_get", map) != 0) return NULL;
+  const map_obj* m = (const map_obj*)map;
+  size_t n = strlen(key);
+  uint64_t h = tvm_ffi__hash_bytes(key, n) ^ TVM_FFI__STR_HASH_TAG;
+  if (!m->index) {
+    for (int64_t j = 0; j < m->used; ++j) {
+      const map_entry* e = &m->entries[j];
+      if (e->hash == h && str_key_equal(&e->key, key, n)) return &e->value;
+    }
+    return NULL;
+  }
+  /* A dead entry (tombstone) is never a string key, so the probe just goes past it. */
+  size_t mask = (size_t)m->index_cap - 1;
+  for (size_t i = map_home(h, m->index_cap);; i = (i + 1) & mask) {
+    uint32_t s = m->index[i];
+    if (s == 0) return NULL;
+    const map_entry* e = &m->entries[s - 1];
+    if (e->hash == h && str_key_equal(&e->key, key, n)) return &e->value;
+  }
 }
 
 int64_t tvm_ffi_map_next(const void* map, int64_t pos, const TVMFFIAny** out_key,
@@ -588,7 +628,7 @@ _Static_assert(sizeof(shape_obj) == 40, "shape dims start at byte 40");
 static void shape_destroy(void* self) { (void)self; }
 
 static shape_obj* shape_alloc(int64_t ndim) {
-  tvm_ffi_init();
+  tvm_ffi__ensure_init();
   if (bad_count(kTVMFFIShape, ndim, (int64_t)(SIZE_MAX / sizeof(int64_t) / 2))) return NULL;
   shape_obj* s = (shape_obj*)tvm_ffi_object_new(kTVMFFIShape,
                                                 sizeof(shape_obj) + (size_t)ndim * sizeof(int64_t));

@@ -75,8 +75,15 @@ void tvm_ffi__init_reflection(void); /* access_path.c: calls the two below */
 void tvm_ffi__init_structural(void); /* structural.c */
 void tvm_ffi__init_json(void);       /* json.c */
 
-/* True once tvm_ffi_init() has completed (cheap check for hot paths). */
-extern int tvm_ffi__initialized;
+/* True once tvm_ffi_init() has completed (cheap check for hot paths). Hidden: no GOT load. */
+extern int tvm_ffi__initialized __attribute__((visibility("hidden")));
+
+/* tvm_ffi_init() for hot paths: the call only while initialisation has not completed. */
+static inline void tvm_ffi__ensure_init(void) {
+  if (__builtin_expect(!__atomic_load_n(&tvm_ffi__initialized, __ATOMIC_ACQUIRE), 0)) {
+    tvm_ffi_init();
+  }
+}
 
 /* A global function implemented in C, registered at init; aborts init on failure only for
  * programmer errors (duplicate names), which tests catch. */
@@ -91,6 +98,10 @@ static inline uint64_t tvm_ffi__hash_bytes(const char* data, size_t n) {
   }
   return h;
 }
+
+/* tvm_ffi_any_hash of a string or bytes value: the hash of its bytes xor the kind's tag. */
+#define TVM_FFI__STR_HASH_TAG 0x5354ull
+#define TVM_FFI__BYTES_HASH_TAG 0x4259ull
 
 /* A 64-bit finaliser (murmur3's fmix64): spreads every input bit over the result. */
 static inline uint64_t tvm_ffi__mix64(uint64_t x) {
@@ -127,5 +138,32 @@ void tvm_je_free(void* ptr);
 
 /* Deleter installed by tvm_ffi_object_new: destroy with Strong, free with Weak. */
 void tvm_ffi__object_deleter(void* self, int flags);
+
+/* Drop one strong reference to a non-NULL object (tvm_ffi_release, inline for the destructors
+ * of containers and reflected objects, which release every child). All strong references
+ * together own one weak reference, so the memory goes when both counts reach zero. */
+static inline void tvm_ffi__drop_strong(TVMFFIObject* o) {
+  uint64_t old = __atomic_fetch_sub(&o->combined_ref_count, 1ull, __ATOMIC_RELEASE);
+  if ((old & 0xFFFFFFFFull) != 1) return;
+  __atomic_thread_fence(__ATOMIC_ACQUIRE);
+  if ((old >> 32) == 1) {
+    /* No weak references besides the one the strong ones shared: one call does both. */
+    o->deleter(o, kTVMFFIObjectDeleterFlagBitMaskBoth);
+    return;
+  }
+  o->deleter(o, kTVMFFIObjectDeleterFlagBitMaskStrong);
+  old = __atomic_fetch_sub(&o->combined_ref_count, 1ull << 32, __ATOMIC_RELEASE);
+  if ((old >> 32) == 1) {
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    o->deleter(o, kTVMFFIObjectDeleterFlagBitMaskWeak);
+  }
+}
+
+/* tvm_ffi_any_release with the drop inline. */
+static inline void tvm_ffi__any_release(TVMFFIAny* a) {
+  if (a->type_index >= kTVMFFIStaticObjectBegin && a->v_obj) {
+    tvm_ffi__drop_strong((TVMFFIObject*)a->v_obj);
+  }
+}
 
 #endif /* TVM_FFI_SRC_INTERNAL_H_ */

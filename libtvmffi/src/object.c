@@ -18,31 +18,14 @@ int TVMFFIObjectIncRef(TVMFFIObjectHandle obj) {
   return 0;
 }
 
-static inline void drop_strong(TVMFFIObject* o) {
-  uint64_t old = __atomic_fetch_sub(&o->combined_ref_count, STRONG_ONE, __ATOMIC_RELEASE);
-  if ((old & 0xFFFFFFFFull) != 1) return;
-  __atomic_thread_fence(__ATOMIC_ACQUIRE);
-  if ((old >> 32) == 1) {
-    /* No weak references besides the one the strong ones shared: one call does both. */
-    o->deleter(o, kTVMFFIObjectDeleterFlagBitMaskBoth);
-    return;
-  }
-  o->deleter(o, kTVMFFIObjectDeleterFlagBitMaskStrong);
-  old = __atomic_fetch_sub(&o->combined_ref_count, WEAK_ONE, __ATOMIC_RELEASE);
-  if ((old >> 32) == 1) {
-    __atomic_thread_fence(__ATOMIC_ACQUIRE);
-    o->deleter(o, kTVMFFIObjectDeleterFlagBitMaskWeak);
-  }
-}
-
 int TVMFFIObjectDecRef(TVMFFIObjectHandle obj) {
   if (!obj) return tvm_ffi_raise("ValueError", "TVMFFIObjectDecRef: NULL handle");
-  drop_strong((TVMFFIObject*)obj);
+  tvm_ffi__drop_strong((TVMFFIObject*)obj);
   return 0;
 }
 
 void tvm_ffi_release(void* obj) {
-  if (obj) drop_strong((TVMFFIObject*)obj);
+  if (obj) tvm_ffi__drop_strong((TVMFFIObject*)obj);
 }
 
 void tvm_ffi_weak_retain(void* obj) {
@@ -130,14 +113,11 @@ static void release_refs(TVMFFIObject* o, tvm_ffi_type_entry* e) {
     uint64_t r = p->refs[i];
     char* addr = base + (r >> 1);
     if (r & 1) {
-      TVMFFIAny* a = (TVMFFIAny*)addr;
-      if (a->type_index >= kTVMFFIStaticObjectBegin && a->v_obj) {
-        drop_strong((TVMFFIObject*)a->v_obj);
-      }
+      tvm_ffi__any_release((TVMFFIAny*)addr);
     } else {
       TVMFFIObject* child = *(TVMFFIObject**)addr;
       *(void**)addr = NULL;
-      if (child) drop_strong(child);
+      if (child) tvm_ffi__drop_strong(child);
     }
   }
 }
