@@ -11,7 +11,7 @@
 
 #include "internal.h"
 
-tvm_ffi_type_entry* tvm_ffi__types[TVM_FFI_MAX_TYPES];
+tvm_ffi_type_entry* tvm_ffi__types[TVM_FFI_MAX_TYPES]; /* internal.h reads it inline */
 #define g_types tvm_ffi__types
 static int32_t g_types_end; /* 1 + the highest registered type index (written under g_lock) */
 static int32_t g_next_dyn_index = kTVMFFIDynObjectBegin;
@@ -559,6 +559,7 @@ int tvm_ffi_type_add_fields(int32_t type_index, const tvm_ffi_field_def* defs, i
  * tvm_ffi_type_all_fields free of the lock and of register saves. */
 static __attribute__((noinline)) int32_t
 all_fields_slow(tvm_ffi_type_entry* e, const TVMFFIFieldInfo* const** out_fields) {
+  *out_fields = NULL;
   pthread_mutex_lock(&g_lock);
   if (e->all_fields_version != g_fields_version) {
     int32_t n = e->info.num_fields;
