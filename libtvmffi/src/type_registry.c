@@ -18,6 +18,18 @@ static int32_t g_next_dyn_index = kTVMFFIDynObjectBegin;
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static int32_t g_fields_version = 1; /* bumped when any field is registered */
 
+/* True while this thread holds g_lock: an object released under it (an error replaced while
+ * raising, say) may need a release plan built, which then must not wait for the lock. */
+static __thread bool t_holds_lock;
+static void lock_registry(void) {
+  pthread_mutex_lock(&g_lock);
+  t_holds_lock = true;
+}
+static void unlock_registry(void) {
+  t_holds_lock = false;
+  pthread_mutex_unlock(&g_lock);
+}
+
 /* Key -> entry index: hash buckets of entries chained through next_in_bucket. Entries are only
  * ever added (at the head, with a release store), so lookups need no lock. */
 #define KEY_BUCKETS 1024
@@ -101,10 +113,10 @@ int32_t TVMFFITypeGetOrAllocIndex(const TVMFFIByteArray* type_key, int32_t stati
     tvm_ffi_raise("ValueError", "TVMFFITypeGetOrAllocIndex: empty type key");
     return -1;
   }
-  pthread_mutex_lock(&g_lock);
+  lock_registry();
   int32_t existing = find_key(type_key->data, type_key->size);
   if (existing >= 0) {
-    pthread_mutex_unlock(&g_lock);
+    unlock_registry();
     return existing;
   }
   const char* why = NULL;
@@ -137,7 +149,7 @@ int32_t TVMFFITypeGetOrAllocIndex(const TVMFFIByteArray* type_key, int32_t stati
       tvm_ffi_free(e);
       tvm_ffi_free(key);
       tvm_ffi_free(anc);
-      pthread_mutex_unlock(&g_lock);
+      unlock_registry();
       return -1;
     }
     for (int32_t d = 0; d + 1 < type_depth; ++d) anc[d] = parent->info.type_ancestors[d];
@@ -163,7 +175,7 @@ int32_t TVMFFITypeGetOrAllocIndex(const TVMFFIByteArray* type_key, int32_t stati
     e->next_in_bucket = *bucket;
     __atomic_store_n(bucket, e, __ATOMIC_RELEASE);
   }
-  pthread_mutex_unlock(&g_lock);
+  unlock_registry();
   if (why) {
     tvm_ffi_raise("RuntimeError", "cannot register type `%.*s`: %s", (int)type_key->size,
                   type_key->data, why);
@@ -186,13 +198,13 @@ int32_t tvm_ffi_type_register(const char* type_key, int32_t parent_index, int32_
                                           parent_index);
   if (idx < 0) return -1;
   tvm_ffi_type_entry* e = tvm_ffi__type_entry(idx);
-  pthread_mutex_lock(&g_lock);
+  lock_registry();
   e->object_size = size;
   e->destroy = destroy;
   e->metadata.total_size = (int32_t)size;
   e->metadata.structural_eq_hash_kind = seq_kind;
   e->info.metadata = &e->metadata;
-  pthread_mutex_unlock(&g_lock);
+  unlock_registry();
   return idx;
 }
 
@@ -214,11 +226,11 @@ int TVMFFITypeRegisterField(int32_t type_index, const TVMFFIFieldInfo* info) {
   tvm_ffi_type_entry* e = tvm_ffi__type_entry(type_index);
   if (!e) return tvm_ffi_raise("KeyError", "TVMFFITypeRegisterField: unknown type %d", type_index);
   if (!info || !info->name.data) return tvm_ffi_raise("ValueError", "field info without a name");
-  pthread_mutex_lock(&g_lock);
+  lock_registry();
   for (int32_t i = 0; i < e->info.num_fields; ++i) {
     if (e->fields[i].name.size == info->name.size &&
         memcmp(e->fields[i].name.data, info->name.data, info->name.size) == 0) {
-      pthread_mutex_unlock(&g_lock);
+      unlock_registry();
       return 0; /* already registered (idempotent re-registration) */
     }
   }
@@ -227,7 +239,7 @@ int TVMFFITypeRegisterField(int32_t type_index, const TVMFFIFieldInfo* info) {
     TVMFFIFieldInfo* f =
         (TVMFFIFieldInfo*)tvm_ffi_realloc(e->fields, (size_t)cap * sizeof(TVMFFIFieldInfo));
     if (!f) {
-      pthread_mutex_unlock(&g_lock);
+      unlock_registry();
       return -1;
     }
     e->fields = f;
@@ -255,7 +267,7 @@ int TVMFFITypeRegisterField(int32_t type_index, const TVMFFIFieldInfo* info) {
       __atomic_store_n(&x->release_plan, NULL, __ATOMIC_RELEASE);
     }
   }
-  pthread_mutex_unlock(&g_lock);
+  unlock_registry();
   return 0;
 }
 
@@ -267,13 +279,13 @@ int TVMFFITypeRegisterMethod(int32_t type_index, const TVMFFIMethodInfo* info) {
     return tvm_ffi_raise("TypeError", "method `%.*s` is not a Function", (int)info->name.size,
                          info->name.data);
   }
-  pthread_mutex_lock(&g_lock);
+  lock_registry();
   if (e->info.num_methods == e->methods_cap) {
     int32_t cap = e->methods_cap ? e->methods_cap * 2 : 4;
     TVMFFIMethodInfo* m =
         (TVMFFIMethodInfo*)tvm_ffi_realloc(e->methods, (size_t)cap * sizeof(TVMFFIMethodInfo));
     if (!m) {
-      pthread_mutex_unlock(&g_lock);
+      unlock_registry();
       return -1;
     }
     e->methods = m;
@@ -287,7 +299,7 @@ int TVMFFITypeRegisterMethod(int32_t type_index, const TVMFFIMethodInfo* info) {
   tvm_ffi_retain(m->method.v_obj);
   e->info.methods = e->methods;
   e->info.num_methods++;
-  pthread_mutex_unlock(&g_lock);
+  unlock_registry();
   return 0;
 }
 
@@ -295,11 +307,11 @@ int TVMFFITypeRegisterMetadata(int32_t type_index, const TVMFFITypeMetadata* met
   tvm_ffi_type_entry* e = tvm_ffi__type_entry(type_index);
   if (!e) return tvm_ffi_raise("KeyError", "TVMFFITypeRegisterMetadata: unknown type %d", type_index);
   if (!metadata) return tvm_ffi_raise("ValueError", "TVMFFITypeRegisterMetadata: NULL metadata");
-  pthread_mutex_lock(&g_lock);
+  lock_registry();
   e->metadata = *metadata;
   e->metadata.doc = copy_bytes(metadata->doc);
   e->info.metadata = &e->metadata;
-  pthread_mutex_unlock(&g_lock);
+  unlock_registry();
   return 0;
 }
 
@@ -328,13 +340,13 @@ int TVMFFITypeRegisterAttr(int32_t type_index, const TVMFFIByteArray* attr_name,
   }
   TVMFFIAny owned;
   if (TVMFFIAnyViewToOwnedAny(attr_value, &owned) != 0) return -1;
-  pthread_mutex_lock(&g_lock);
+  lock_registry();
   attr_column* c = find_column_locked(attr_name);
   if (!c) {
     c = (attr_column*)tvm_ffi_calloc(1, sizeof(attr_column));
     if (!c || !(c->name = tvm_ffi_strndup(attr_name->data, attr_name->size))) {
       tvm_ffi_free(c);
-      pthread_mutex_unlock(&g_lock);
+      unlock_registry();
       tvm_ffi_any_release(&owned);
       return -1;
     }
@@ -345,7 +357,7 @@ int TVMFFITypeRegisterAttr(int32_t type_index, const TVMFFIByteArray* attr_name,
     int32_t n = type_index + 1 > 2 * c->column.size ? type_index + 1 : 2 * c->column.size;
     TVMFFIAny* d = (TVMFFIAny*)tvm_ffi_realloc(c->data, (size_t)n * sizeof(TVMFFIAny));
     if (!d) {
-      pthread_mutex_unlock(&g_lock);
+      unlock_registry();
       tvm_ffi_any_release(&owned);
       return -1;
     }
@@ -355,17 +367,19 @@ int TVMFFITypeRegisterAttr(int32_t type_index, const TVMFFIByteArray* attr_name,
     c->column.data = d;
     c->column.begin_index = 0;
   }
-  tvm_ffi_any_release(&c->data[type_index]);
+  TVMFFIAny old = c->data[type_index];
   c->data[type_index] = owned;
-  pthread_mutex_unlock(&g_lock);
+  unlock_registry();
+  /* Released outside the lock: its destructor may need the registry (a release plan). */
+  tvm_ffi_any_release(&old);
   return 0;
 }
 
 const TVMFFITypeAttrColumn* TVMFFIGetTypeAttrColumn(const TVMFFIByteArray* attr_name) {
   if (!attr_name) return NULL;
-  pthread_mutex_lock(&g_lock);
+  lock_registry();
   attr_column* c = find_column_locked(attr_name);
-  pthread_mutex_unlock(&g_lock);
+  unlock_registry();
   return c ? &c->column : NULL;
 }
 
@@ -560,14 +574,14 @@ int tvm_ffi_type_add_fields(int32_t type_index, const tvm_ffi_field_def* defs, i
 static __attribute__((noinline)) int32_t
 all_fields_slow(tvm_ffi_type_entry* e, const TVMFFIFieldInfo* const** out_fields) {
   *out_fields = NULL;
-  pthread_mutex_lock(&g_lock);
+  lock_registry();
   if (e->all_fields_version != g_fields_version) {
     int32_t n = e->info.num_fields;
     for (int32_t d = 0; d < e->info.type_depth; ++d) n += e->info.type_ancestors[d]->num_fields;
     const TVMFFIFieldInfo** all =
         n ? (const TVMFFIFieldInfo**)tvm_ffi_malloc((size_t)n * sizeof(void*)) : NULL;
     if (n && !all) {
-      pthread_mutex_unlock(&g_lock);
+      unlock_registry();
       return 0;
     }
     int32_t k = 0;
@@ -584,7 +598,7 @@ all_fields_slow(tvm_ffi_type_entry* e, const TVMFFIFieldInfo* const** out_fields
   }
   *out_fields = e->all_fields;
   int32_t n = e->num_all_fields;
-  pthread_mutex_unlock(&g_lock);
+  unlock_registry();
   return n;
 }
 
@@ -654,8 +668,10 @@ static void plan_add_fields(tvm_ffi_release_plan* p, const TVMFFITypeInfo* t) {
 }
 
 const tvm_ffi_release_plan* tvm_ffi__build_release_plan(tvm_ffi_type_entry* e) {
-  /* Under the lock, which field registration (the plan's invalidation) also holds. */
-  pthread_mutex_lock(&g_lock);
+  /* Under the lock, which field registration (the plan's invalidation) also holds; when this
+   * thread holds it already, nothing can change the fields meanwhile. */
+  bool reentered = t_holds_lock;
+  if (!reentered) lock_registry();
   tvm_ffi_release_plan* p = e->release_plan;
   if (!p) {
     int32_t n = e->info.num_fields;
@@ -672,7 +688,7 @@ const tvm_ffi_release_plan* tvm_ffi__build_release_plan(tvm_ffi_type_entry* e) {
       __atomic_store_n(&e->release_plan, p, __ATOMIC_RELEASE);
     }
   }
-  pthread_mutex_unlock(&g_lock);
+  if (!reentered) unlock_registry();
   return p;
 }
 
