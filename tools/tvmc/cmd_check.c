@@ -125,7 +125,7 @@ static bool statement_location(const char* path, const char* src, size_t len, co
  * that printed line, indentation aside; else keep *col. */
 static void narrow_column(const char* src, int64_t src_line, const char* printed, int64_t line,
                           int64_t col, int64_t* out_col) {
-  size_t pn, sn;
+  size_t pn = 0, sn = 0;
   const char* p = line_at(printed, line, &pn);
   const char* s = line_at(src, src_line, &sn);
   if (!p || !s) return;
