@@ -103,9 +103,6 @@ static void build_tables(void) {
 static inline bool is_name_or_digit(unsigned char c) {
   return (unsigned)(g_tab.cls[c] - B_DIGIT) <= B_NAME - B_DIGIT;
 }
-static inline bool is_ident_start(unsigned char c) {
-  return g_tab.cls[c] == B_NAME || c >= 0x80;
-}
 static inline bool is_ident_char(unsigned char c) { return is_name_or_digit(c) || c >= 0x80; }
 static inline int hex_value(unsigned char c) {
   if (c >= '0' && c <= '9') return c - '0';
