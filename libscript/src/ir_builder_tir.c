@@ -188,8 +188,13 @@ void* tvm_script_tir_arg(tvm_script_builder* b, const char* name, const void* pa
     return NULL;
   }
   tvm_tir_buffer_obj* buf = buffer_named((tvm_tir_buffer_obj*)param, name);
+  /* "<name>_handle", cut at 255 bytes as snprintf into this buffer would (no formatting: a
+   * function has one per buffer parameter). */
   char handle_name[256];
-  snprintf(handle_name, sizeof(handle_name), "%s_handle", name);
+  size_t n = strlen(name), total = n + 7 < sizeof(handle_name) ? n + 7 : sizeof(handle_name) - 1;
+  memcpy(handle_name, name, n < total ? n : total);
+  if (n < total) memcpy(handle_name + n, "_handle", total - n);
+  handle_name[total] = '\0';
   tvm_tir_var_obj* handle = buf ? tvm_tir_var_new(handle_name, TVM_TIR_HANDLE) : NULL;
   TVMFFIAny k = tvm_ffi_any_obj(handle), v = tvm_ffi_any_obj(buf);
   bool ok = handle && push_obj(f->params, handle) && tvm_ffi_dict_set(f->buffer_map, &k, &v) == 0;

@@ -323,6 +323,30 @@ tvm_tir_buffer_region_obj* tvm_script_value_to_region(const TVMFFIAny* v, const 
   }
 }
 
+tvm_tir_expr_obj* tvm_script_arg_to_expr(const tvm_script_call* call, const TVMFFIAny* v,
+                                         int64_t nth) {
+  /* Numbers, strings and PrimExprs convert without a message: `what` is never read for them. */
+  bool converts = v->type_index == kTVMFFIInt || v->type_index == kTVMFFIBool ||
+                  v->type_index == kTVMFFIFloat || is_string(v) ||
+                  (tvm_ffi_any_is_object(v) && tvm_tir_is_expr(v->v_obj));
+  if (converts) return tvm_script_value_to_expr(v, "");
+  char what[160];
+  snprintf(what, sizeof(what), "argument %lld of %s", (long long)nth, call->name);
+  return tvm_script_value_to_expr(v, what);
+}
+
+tvm_tir_buffer_region_obj* tvm_script_arg_to_region(const tvm_script_call* call,
+                                                    const TVMFFIAny* v, int64_t nth) {
+  /* The kinds that convert never read `what`. */
+  tvm_tir_kind k = tvm_ffi_any_is_object(v) ? tvm_tir_kind_of(v->v_obj) : TVM_TIR_KIND_NONE;
+  if (k == TVM_TIR_KIND_BufferRegion || k == TVM_TIR_KIND_Buffer || k == TVM_TIR_KIND_BufferLoad) {
+    return tvm_script_value_to_region(v, "");
+  }
+  char what[160];
+  snprintf(what, sizeof(what), "argument %lld of %s", (long long)nth, call->name);
+  return tvm_script_value_to_region(v, what);
+}
+
 /* ---- dtype spellings ----------------------------------------------------------------------- */
 /* A cheap filter first: the lookup runs for every `T.<name>`, and a failed parse raises (and
  * captures a backtrace), so only names shaped like a dtype reach tvm_tir_dtype_parse. */

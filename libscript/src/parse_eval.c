@@ -87,7 +87,17 @@ static bool resolve_name(script_parser* p, const void* name_str, TVMFFIAny* out)
     *out = tvm_ffi_any_copy(v);
     return true;
   }
-  if (p->imports && (v = tvm_ffi_map_get_str(p->imports, s.data))) {
+  if (p->num_aliases >= 0) {
+    /* The imports naming a module, listed once (script__init_aliases); an import of anything
+     * else resolves to nothing here, as below. */
+    for (int i = 0; i < p->num_aliases; ++i) {
+      const script_alias* a = &p->aliases[i];
+      if (a->size == s.size && memcmp(a->name, s.data, s.size) == 0) {
+        *out = special_value(a->module);
+        return true;
+      }
+    }
+  } else if (p->imports && (v = tvm_ffi_map_get_str(p->imports, s.data))) {
     TVMFFIByteArray m;
     const script_special* sp = tvm_ffi_any_as_bytes(v, &m) ? module_marker(m.data, m.size) : NULL;
     if (sp) {
@@ -113,7 +123,7 @@ static bool resolve_name(script_parser* p, const void* name_str, TVMFFIAny* out)
     return true;
   }
   /* Without an import header (a printed fragment), the printer's default prefixes. */
-  if (!p->imports || tvm_ffi_map_size(p->imports) == 0) {
+  if (!p->has_imports) {
     const script_special* sp = name_is(s.data, n, "T")   ? &kModTir
                                : name_is(s.data, n, "I") ? &kModIr
                                : name_is(s.data, n, "R") ? &kModRelax
@@ -124,6 +134,27 @@ static bool resolve_name(script_parser* p, const void* name_str, TVMFFIAny* out)
     }
   }
   return false;
+}
+
+void script__init_aliases(script_parser* p) {
+  p->num_aliases = 0;
+  p->has_imports = p->imports && tvm_ffi_map_size(p->imports) != 0;
+  if (!p->has_imports) return;
+  const TVMFFIAny *k, *v;
+  for (int64_t pos = tvm_ffi_map_next(p->imports, 0, &k, &v); pos >= 0;
+       pos = tvm_ffi_map_next(p->imports, pos, &k, &v)) {
+    TVMFFIByteArray key, m;
+    const script_special* sp = tvm_ffi_any_as_bytes(v, &m) ? module_marker(m.data, m.size) : NULL;
+    /* Only string keys without a NUL could equal a name (the map was asked by C string). */
+    bool str_key = k->type_index != kTVMFFIBytes && k->type_index != kTVMFFISmallBytes &&
+                   tvm_ffi_any_as_bytes(k, &key) && !memchr(key.data, 0, key.size);
+    if (!sp || !str_key) continue;
+    if (p->num_aliases == SCRIPT_MAX_ALIASES) {
+      p->num_aliases = -1;
+      return;
+    }
+    p->aliases[p->num_aliases++] = (script_alias){key.data, (uint32_t)key.size, sp};
+  }
 }
 
 const script_special* script__dotted(script_parser* p, const script_doc* d, char* buf,

@@ -70,6 +70,16 @@ typedef struct {
 /* Deepest expression evaluated (a left-deep operator chain counts one level per operator). */
 #define SCRIPT_MAX_EVAL_DEPTH 1000
 
+/* An import alias of a TVMScript module (`T` for tirx), read once per parse from the imports
+ * map (script__init_aliases): every `T.x` resolves its root name, and a scan of one or two
+ * entries costs a fraction of a hashed ffi.Map lookup. */
+#define SCRIPT_MAX_ALIASES 8
+typedef struct {
+  const char* name; /* the map's key (the map outlives the parse) */
+  uint32_t size;
+  const void* module; /* const script_special* */
+} script_alias;
+
 struct script_parser {
   const char* src;
   size_t len;
@@ -86,7 +96,15 @@ struct script_parser {
   /* The statements holding the functions of the module being parsed (a class body, or the
    * file's top level for several functions), to find a callee's return type; else NULL. */
   const void* module_defs;
+  /* The imports that name a TVMScript module; num_aliases -1 when there were too many to list
+   * (resolve_name then asks the map). has_imports: the map is not empty. */
+  script_alias aliases[SCRIPT_MAX_ALIASES];
+  int num_aliases;
+  bool has_imports;
 };
+
+/* Fill p->aliases from p->imports (before any evaluation). */
+void script__init_aliases(script_parser* p);
 
 int script__vt_init(script_var_table* vt);
 void script__vt_free(script_var_table* vt);

@@ -702,6 +702,7 @@ void* tvm_script_parse(const char* source, size_t len, const tvm_script_parse_op
   p->filename = opts->filename ? opts->filename : "<string>";
   p->imports = imports;
   p->extra_vars = opts->extra_vars;
+  script__init_aliases(p);
   p->check_wf = opts->check_well_formed;
   p->token = SCRIPT_TOKEN_DEFAULT;
   void* result = NULL;

@@ -132,5 +132,11 @@ void* tvm_script_value_to_expr_array(const TVMFFIAny* v, const char* what);
 /* A BufferRegion from a BufferRegion or BufferLoad (point region; a Ramp index of constant
  * stride covers its lanes) or Buffer (full region). */
 tvm_tir_buffer_region_obj* tvm_script_value_to_region(const TVMFFIAny* v, const char* what);
+/* The two above for positional argument nth (1-based) of call: `what` is "argument <nth> of
+ * <call->name>", written only when a message needs it (most arguments convert). */
+tvm_tir_expr_obj* tvm_script_arg_to_expr(const tvm_script_call* call, const TVMFFIAny* v,
+                                         int64_t nth);
+tvm_tir_buffer_region_obj* tvm_script_arg_to_region(const tvm_script_call* call,
+                                                    const TVMFFIAny* v, int64_t nth);
 
 #endif /* TVM_SCRIPT_PARSE_INTERNAL_H_ */

@@ -616,9 +616,7 @@ static int op_call(tvm_script_call* call, tvm_tir_builtin id, TVMFFIAny* out) {
   int rc = -1;
   int64_t done = 0;
   for (; done < n; ++done) {
-    char what[160];
-    snprintf(what, sizeof(what), "argument %lld of %s", (long long)(done + 1), call->name);
-    args[done] = tvm_script_value_to_expr(&call->args[lo + done], what);
+    args[done] = tvm_script_arg_to_expr(call, &call->args[lo + done], done + 1);
     if (!args[done]) {
       call->error_arg = (int32_t)(lo + done);
       goto done;

@@ -295,9 +295,7 @@ static int regions_builtin(tvm_script_call* call, TVMFFIAny* out, bool writes) {
   }
   void* list = tvm_ffi_list_new();
   for (int64_t i = 0; list && i < n; ++i) {
-    char what[64];
-    snprintf(what, sizeof(what), "argument %lld of %s", (long long)(i + 1), call->name);
-    tvm_tir_buffer_region_obj* r = tvm_script_value_to_region(&items[i], what);
+    tvm_tir_buffer_region_obj* r = tvm_script_arg_to_region(call, &items[i], i + 1);
     TVMFFIAny ra = tvm_ffi_any_obj(r);
     if (!r || tvm_ffi_list_push_take(list, &ra) != 0) {
       call->error_arg = seq ? 0 : (int32_t)i;
@@ -520,9 +518,7 @@ static int b_grid(tvm_script_call* call, TVMFFIAny* out) {
   }
   void* vars = tvm_ffi_list_new();
   for (int32_t i = 0; vars && i < call->num_args; ++i) {
-    char what[64];
-    snprintf(what, sizeof(what), "argument %d of %s", i + 1, call->name);
-    tvm_tir_expr_obj* e = tvm_script_value_to_expr(&call->args[i], what);
+    tvm_tir_expr_obj* e = tvm_script_arg_to_expr(call, &call->args[i], i + 1);
     tvm_tir_var_obj* v = e ? tvm_script_tir_for_enter(call->builder, loop_name(call, i),
                                                       TVM_TIR_FOR_SERIAL, NULL, e, NULL, NULL)
                            : NULL;
