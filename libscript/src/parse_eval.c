@@ -18,6 +18,36 @@
 #include <stdarg.h>
 #include <string.h>
 
+/* ---- Doc kinds ----------------------------------------------------------------------------- */
+int32_t script__doc_type_index[TVM_SCRIPT_DOC_COUNT];
+int32_t script__doc_kind_base;
+int16_t script__doc_kind_by_index[SCRIPT_DOC_KIND_SPAN];
+bool script__doc_kind_table_ok;
+
+void script__init_doc_kinds(void) {
+  /* -1 (registration failed: the front end then fails every parse first) matches no object. */
+  int32_t lo = INT32_MAX;
+  for (int k = 0; k < TVM_SCRIPT_DOC_COUNT; ++k) {
+    int32_t t = tvm_script_doc_type_index((tvm_script_doc_kind)k);
+    script__doc_type_index[k] = t;
+    if (t >= 0 && t < lo) lo = t;
+  }
+  for (int i = 0; i < SCRIPT_DOC_KIND_SPAN; ++i) script__doc_kind_by_index[i] = TVM_SCRIPT_DOC_NONE;
+  script__doc_kind_base = lo;
+  bool ok = true;
+  for (int k = 0; k < TVM_SCRIPT_DOC_COUNT; ++k) {
+    int32_t t = script__doc_type_index[k];
+    /* The kinds are registered together, so their indices are close; otherwise (or when the
+     * registration failed) script__kind_of asks the registry. */
+    if (t >= 0 && t - lo < SCRIPT_DOC_KIND_SPAN) {
+      script__doc_kind_by_index[t - lo] = (int16_t)k;
+    } else {
+      ok = false;
+    }
+  }
+  script__doc_kind_table_ok = ok;
+}
+
 /* ---- Special values ----------------------------------------------------------------------- */
 static const script_special kModTir = {SCRIPT_SPECIAL_MODULE, "tirx"};
 static const script_special kModIr = {SCRIPT_SPECIAL_MODULE, "ir"};
@@ -1111,7 +1141,7 @@ int script__eval(script_parser* p, const script_doc* d, TVMFFIAny* out) {
 
 static int eval_kind(script_parser* p, const script_doc* d, TVMFFIAny* out) {
   *out = tvm_ffi_any_none();
-  switch (tvm_script_doc_kind_of(d)) {
+  switch (script__kind_of(d)) {
     case TVM_SCRIPT_DOC_LiteralDoc:
       *out = tvm_ffi_any_copy(&((const tvm_script_literal_doc_obj*)d)->value);
       return 0;

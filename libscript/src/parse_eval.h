@@ -178,8 +178,26 @@ static inline const char* script__id_name(const script_doc* d, uint32_t* out_siz
   if (out_size) *out_size = (uint32_t)s.size;
   return s.data;
 }
+/* The FFI type index of each doc kind, filled once (script__init_doc_kinds, with the statement
+ * handlers, before any parse): a kind test compares the object's own type index with it instead
+ * of calling through the doc registry (~200,000 kind tests in a corpus pass). Doc types are
+ * registered once per process, so the table never changes afterwards. */
+extern int32_t script__doc_type_index[TVM_SCRIPT_DOC_COUNT];
+void script__init_doc_kinds(void);
 static inline bool script__is_kind(const void* d, tvm_script_doc_kind k) {
-  return tvm_script_doc_kind_of(d) == k;
+  return d && tvm_ffi_type_index(d) == script__doc_type_index[k];
+}
+/* tvm_script_doc_kind_of through the same table, inverted: kinds by type index - base. */
+#define SCRIPT_DOC_KIND_SPAN 256
+extern int32_t script__doc_kind_base;
+extern int16_t script__doc_kind_by_index[SCRIPT_DOC_KIND_SPAN];
+extern bool script__doc_kind_table_ok; /* every kind's index is within the span */
+static inline tvm_script_doc_kind script__kind_of(const void* d) {
+  if (!script__doc_kind_table_ok) return tvm_script_doc_kind_of(d);
+  if (!d) return TVM_SCRIPT_DOC_NONE;
+  uint32_t i = (uint32_t)(tvm_ffi_type_index(d) - script__doc_kind_base);
+  return i < SCRIPT_DOC_KIND_SPAN ? (tvm_script_doc_kind)script__doc_kind_by_index[i]
+                                  : TVM_SCRIPT_DOC_NONE;
 }
 /* The body of a statement (an ffi.Array of docs, possibly NULL): run each statement through
  * the dispatch table. */

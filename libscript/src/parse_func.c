@@ -76,7 +76,7 @@ void script__register_handler(script_token token, tvm_script_doc_kind kind,
 }
 
 int script__run_stmt(script_parser* p, const script_doc* stmt) {
-  tvm_script_doc_kind k = tvm_script_doc_kind_of(stmt);
+  tvm_script_doc_kind k = script__kind_of(stmt);
   script_stmt_handler h = NULL;
   if ((int)k >= 0 && k < TVM_SCRIPT_DOC_COUNT) {
     h = g_handlers[p->token][k];
@@ -522,6 +522,7 @@ static int parse_class(script_parser* p, const script_doc* cd, void** out) {
 static pthread_once_t g_register_once = PTHREAD_ONCE_INIT;
 
 static void register_handlers(void) {
+  script__init_doc_kinds();
   script__register_tir_handlers();
   script__register_handler(SCRIPT_TOKEN_IR, TVM_SCRIPT_DOC_FunctionDoc, ir_function);
   script__register_handler(SCRIPT_TOKEN_IR, TVM_SCRIPT_DOC_ClassDoc, ir_nested_class);

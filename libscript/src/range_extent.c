@@ -7,7 +7,11 @@ tvm_tir_expr_obj* tvm_script_range_extent(tvm_tir_expr_obj* start, tvm_tir_expr_
   if (tvm_tir_kind_of(stop) == TVM_TIR_KIND_Add) {
     const tvm_tir_binary_obj* add = (const void*)stop;
     TVMFFIAny a = tvm_ffi_any_obj(add->a), s = tvm_ffi_any_obj(start);
-    int eq = tvm_ffi_structural_equal(&a, &s, false, NULL, NULL);
+    /* The same object is equal to itself, and nodes of different types never are: only the
+     * other cases need the (reflection-driven) comparison. */
+    int eq = add->a == start                                                     ? 1
+             : tvm_ffi_type_index(add->a) != tvm_ffi_type_index(start)           ? 0
+             : tvm_ffi_structural_equal(&a, &s, false, NULL, NULL);
     if (eq == 1) return tvm_tir_ref(add->b);
     if (eq < 0) return NULL;
   }
