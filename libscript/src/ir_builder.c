@@ -30,14 +30,52 @@ static const char* frame_spelling(tvm_script_frame_kind kind) {
   }
 }
 
+/* ---- Collections ---------------------------------------------------------------------------- */
+int tvm_script__vec_push(tvm_script__vec* v, const void* obj) {
+  if (v->size == v->cap) {
+    int32_t cap = v->cap ? 2 * v->cap : 4;
+    TVMFFIAny* items = tvm_ffi_realloc(v->items, (size_t)cap * sizeof(TVMFFIAny));
+    if (!items) return -1;
+    v->items = items;
+    v->cap = cap;
+  }
+  tvm_ffi_retain((void*)obj);
+  v->items[v->size++] = tvm_ffi_any_obj(obj);
+  return 0;
+}
+
+void* tvm_script__vec_take(tvm_script__vec* v, bool* ok) {
+  *ok = true;
+  if (v->size == 0) return NULL;
+  void* arr = tvm_ffi_array_new_take(v->items, v->size);
+  if (!arr) {
+    *ok = false;
+    return NULL;
+  }
+  v->size = 0; /* the items moved (each is None now) */
+  return arr;
+}
+
+void tvm_script__vec_clear(tvm_script__vec* v) {
+  for (int32_t i = 0; i < v->size; ++i) tvm_ffi_any_release(&v->items[i]);
+  tvm_ffi_free(v->items);
+  v->items = NULL;
+  v->size = v->cap = 0;
+}
+
 /* ---- Frames -------------------------------------------------------------------------------- */
 void tvm_script__frame_clear(tvm_script__frame* f) {
-  void* objs[] = {f->stmts,     f->var,        f->min,           f->extent,        f->cond,
-                  f->value,     f->thread,     f->buffer,        f->extents,       f->then_case,
-                  f->else_case, f->init,       f->ret_type,      f->iter_vars,     f->iter_values,
-                  f->reads,     f->writes,     f->alloc_buffers, f->match_buffers, f->annotations,
-                  f->params,    f->buffer_map, f->attrs,         f->functions,     f->global_vars};
+  void* objs[] = {f->var,       f->min,       f->extent, f->cond,        f->value,
+                  f->thread,    f->buffer,    f->extents, f->then_case,   f->else_case,
+                  f->init,      f->ret_type,  f->reads,   f->writes,      f->annotations,
+                  f->attrs,     f->functions, f->global_vars};
   for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); ++i) tvm_ffi_release(objs[i]);
+  tvm_script__vec* vecs[] = {&f->stmts,         &f->iter_vars, &f->iter_values,
+                             &f->alloc_buffers, &f->match_buffers, &f->params,
+                             &f->buffer_map_keys, &f->buffer_map_values};
+  for (size_t i = 0; i < sizeof(vecs) / sizeof(vecs[0]); ++i) {
+    if (vecs[i]->items) tvm_script__vec_clear(vecs[i]);
+  }
   tvm_ffi_any_release(&f->node);
   tvm_ffi_free(f->name);
   memset(f, 0, sizeof(*f));
@@ -63,12 +101,9 @@ tvm_script__frame* tvm_script__push_frame(tvm_script_builder* b, tvm_script_fram
     b->frames = frames;
     b->capacity = cap;
   }
-  void* stmts = tvm_ffi_list_new();
-  if (!stmts) return NULL;
   tvm_script__frame* f = &b->frames[b->depth++];
   memset(f, 0, sizeof(*f));
   f->kind = kind;
-  f->stmts = stmts;
   f->node = tvm_ffi_any_none();
   f->span = b->span;
   return f;
@@ -103,30 +138,30 @@ int tvm_script__emit(tvm_script_builder* b, const void* stmt) {
         f->kind == TVM_SCRIPT_FRAME_IF ? "T.If (use T.Then / T.Else)" : "an I.ir_module");
   }
   if (b->span && tvm_script__span_record(&b->spans, stmt, b->span) != 0) return -1;
-  TVMFFIAny a = tvm_ffi_any_obj(stmt);
-  return tvm_ffi_list_push(f ? f->stmts : b->top_stmts, &a);
+  if (tvm_script__vec_push(f ? &f->stmts : &b->top_stmts, stmt) != 0) return -1;
+  return 0;
 }
 
-tvm_tir_stmt_obj* tvm_script__frame_body(const tvm_script__frame* f) {
-  int64_t n = tvm_ffi_seq_size(f->stmts);
+tvm_tir_stmt_obj* tvm_script__stmts_body(tvm_script__vec* stmts, bool take) {
+  int64_t n = stmts->size;
   /* The common bodies, statements none of which is a SeqStmt to flatten, directly: one is
    * itself, several a SeqStmt of them (what tvm_tir_seq_takev makes of them, without its copies
-   * of the list). */
+   * of the list). Only statements are emitted (tvm_script__emit checks). */
   bool plain = n > 0 && !tvm_ffi_error_pending();
   for (int64_t i = 0; plain && i < n; ++i) {
-    const void* s = tvm_ffi_seq_obj_at(f->stmts, i);
-    plain = tvm_tir_is_stmt(s) && tvm_tir_kind_of(s) != TVM_TIR_KIND_SeqStmt;
+    plain = tvm_tir_kind_of(tvm_script__vec_at(stmts, (int32_t)i)) != TVM_TIR_KIND_SeqStmt;
   }
-  if (plain && n == 1) return tvm_tir_ref(tvm_ffi_seq_obj_at(f->stmts, 0));
+  if (plain && n == 1) return tvm_tir_ref((void*)tvm_script__vec_at(stmts, 0));
   if (plain) {
-    void* arr = tvm_ffi_list_to_array(f->stmts);
+    bool ok;
+    void* arr = take ? tvm_script__vec_take(stmts, &ok) : tvm_ffi_array_new(stmts->items, n);
     tvm_tir_stmt_obj* body = arr ? tvm_tir_seq_stmt_new(arr) : NULL;
     tvm_ffi_release(arr);
     return body;
   }
   void** items = tvm_ffi_malloc((size_t)(n ? n : 1) * sizeof(void*));
   if (!items) return NULL;
-  for (int64_t i = 0; i < n; ++i) items[i] = tvm_tir_ref(tvm_ffi_seq_obj_at(f->stmts, i));
+  for (int64_t i = 0; i < n; ++i) items[i] = tvm_tir_ref((void*)tvm_script__vec_at(stmts, (int32_t)i));
   tvm_tir_stmt_obj* body = tvm_tir_seq_takev(n, items);
   tvm_ffi_free(items);
   return body;
@@ -137,11 +172,6 @@ tvm_script_builder* tvm_script_builder_new(void) {
   tvm_tir_init();
   tvm_script_builder* b = tvm_ffi_calloc(1, sizeof(*b));
   if (!b) return NULL;
-  b->top_stmts = tvm_ffi_list_new();
-  if (!b->top_stmts) {
-    tvm_ffi_free(b);
-    return NULL;
-  }
   return b;
 }
 
@@ -149,7 +179,7 @@ void tvm_script_builder_free(tvm_script_builder* b) {
   if (!b) return;
   for (int i = 0; i < b->depth; ++i) tvm_script__frame_clear(&b->frames[i]);
   tvm_ffi_free(b->frames);
-  tvm_ffi_release(b->top_stmts);
+  tvm_script__vec_clear(&b->top_stmts);
   tvm_ffi_release(b->result);
   tvm_ffi_release(b->env_threads);
   tvm_script__span_log_free(&b->spans);
@@ -208,12 +238,11 @@ void* tvm_script_builder_result(tvm_script_builder* b) {
     tvm_ffi_retain(b->result);
     return b->result;
   }
-  if (tvm_ffi_seq_size(b->top_stmts) == 0) {
+  if (b->top_stmts.size == 0) {
     tvm_ffi_raise("ValueError", "the IR builder has built nothing");
     return NULL;
   }
-  tvm_script__frame top = {.stmts = b->top_stmts};
-  return tvm_script__frame_body(&top);
+  return tvm_script__stmts_body(&b->top_stmts, false);
 }
 
 int tvm_script_tir_add_stmt(tvm_script_builder* b, const void* stmt) {

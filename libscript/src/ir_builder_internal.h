@@ -9,6 +9,26 @@
 #include <tvm/script/ir_builder.h>
 #include <tvm/tir/tir.h>
 
+/* A growable array of owned objects: a frame's statements and collections. Each becomes an
+ * ffi.Array once, when the frame's node is built (tvm_script__vec_take moves the items into it),
+ * instead of an ffi.List per collection that is then copied into an Array; a collection never
+ * used allocates nothing. */
+typedef struct {
+  TVMFFIAny* items;
+  int32_t size, cap;
+} tvm_script__vec;
+
+/* Append obj (retained). 0, or -1 with a MemoryError. */
+int tvm_script__vec_push(tvm_script__vec* v, const void* obj);
+/* A new ffi.Array of the items, moved out of v (v is left empty); NULL when v is empty (the
+ * libtir constructors' default for an empty collection) with *ok true, or NULL with *ok false
+ * and an error raised. */
+void* tvm_script__vec_take(tvm_script__vec* v, bool* ok);
+static inline const void* tvm_script__vec_at(const tvm_script__vec* v, int32_t i) {
+  return v->items[i].v_obj;
+}
+void tvm_script__vec_clear(tvm_script__vec* v);
+
 /* One open frame. Object fields are owned (NULL when unset) and their meaning depends on kind;
  * every one is released when the frame is dropped, so a frame abandoned by an error leaks
  * nothing. */
@@ -17,7 +37,7 @@ typedef struct {
   bool rest_of_body; /* closed implicitly by the exit of the explicit frame below it */
   bool flag;         /* PRIM_FUNC: private; BLOCK: no_realize */
   bool root;         /* PRIM_FUNC: the body goes in the implicit root block */
-  void* stmts;       /* ffi.List of the statements emitted while this frame was innermost */
+  tvm_script__vec stmts; /* the statements emitted while this frame was innermost */
   char* name;        /* PRIM_FUNC / BLOCK name; ATTR key */
   /* Expressions and nodes. */
   void* var;        /* FOR loop var, LET var, ALLOCATE buffer var */
@@ -35,17 +55,18 @@ typedef struct {
   void* else_case; /* IF */
   void* init;      /* BLOCK init statement */
   void* ret_type;  /* PRIM_FUNC */
-  /* Collections: ffi.Lists, ffi.Dicts where noted. */
-  void* iter_vars;     /* BLOCK */
-  void* iter_values;   /* BLOCK */
-  void* reads;         /* BLOCK: ffi.Array once T.reads ran, else NULL */
-  void* writes;        /* BLOCK: ffi.Array once T.writes ran, else NULL */
-  void* alloc_buffers; /* BLOCK, PRIM_FUNC (root block) */
-  void* match_buffers; /* BLOCK */
-  void* annotations;   /* FOR / ALLOCATE: ffi.Map or NULL; BLOCK: ffi.Dict */
-  void* params;        /* PRIM_FUNC */
-  void* buffer_map;    /* PRIM_FUNC: ffi.Dict Var -> Buffer */
-  void* attrs;         /* PRIM_FUNC / MODULE: ffi.Dict String -> Any */
+  /* Collections. */
+  tvm_script__vec iter_vars;     /* BLOCK */
+  tvm_script__vec iter_values;   /* BLOCK */
+  void* reads;                   /* BLOCK: ffi.Array once T.reads ran, else NULL */
+  void* writes;                  /* BLOCK: ffi.Array once T.writes ran, else NULL */
+  tvm_script__vec alloc_buffers; /* BLOCK, PRIM_FUNC (root block) */
+  tvm_script__vec match_buffers; /* BLOCK */
+  void* annotations; /* FOR / ALLOCATE: ffi.Map or NULL; BLOCK: ffi.Dict, made on first use */
+  tvm_script__vec params; /* PRIM_FUNC */
+  /* PRIM_FUNC: buffer_map as parallel keys (handle Vars) and values (Buffers). */
+  tvm_script__vec buffer_map_keys, buffer_map_values;
+  void* attrs; /* PRIM_FUNC (made on first use) / MODULE: ffi.Dict String -> Any */
   void* functions;     /* MODULE: ffi.Dict GlobalVar -> function */
   void* global_vars;   /* MODULE: ffi.Dict name -> GlobalVar */
   const tvm_script_span* span; /* the builder's span when the frame was entered: its node's */
@@ -71,7 +92,7 @@ struct tvm_script_builder {
   tvm_script__frame* frames;
   int depth;
   int capacity;
-  void* top_stmts;   /* ffi.List: statements emitted with no frame open */
+  tvm_script__vec top_stmts; /* statements emitted with no frame open */
   void* result;      /* the last finished top-level IRModule / PrimFunc */
   void* env_threads; /* ffi.Dict: thread Var (T.env_thread or launched) -> IterVar; lazily */
   /* Source locations, written by the parser (C users leave span NULL and nothing is recorded);
@@ -95,8 +116,12 @@ tvm_script__frame* tvm_script__require_top(tvm_script_builder* b, tvm_script_fra
                                            const char* what, const char* where);
 /* Append a statement (borrowed) to the innermost frame or the top-level list. */
 int tvm_script__emit(tvm_script_builder* b, const void* stmt);
-/* The statements of f as one Stmt: SeqStmt (flattened), the single statement, or Evaluate(0). */
-tvm_tir_stmt_obj* tvm_script__frame_body(const tvm_script__frame* f);
+/* The statements of stmts as one Stmt: SeqStmt (flattened), the single statement, or
+ * Evaluate(0). take: the statements may be moved out of stmts (a frame being finished). */
+tvm_tir_stmt_obj* tvm_script__stmts_body(tvm_script__vec* stmts, bool take);
+static inline tvm_tir_stmt_obj* tvm_script__frame_body(tvm_script__frame* f) {
+  return tvm_script__stmts_body(&f->stmts, true);
+}
 /* Build the node of a TIR frame that was just popped (f, owned by the caller) and hand it to
  * the frame below (ir_builder_tir_stmt.c; functions and blocks by the two below, in
  * ir_builder_tir.c). 0 or -1. */

@@ -470,8 +470,8 @@ int tvm_script__infer_regions(const tvm_script_builder* b, const tvm_script__fra
   d.matches = tvm_ffi_dict_new();
   d.outer = tvm_ffi_dict_new();
   int rc = d.ranges && d.inner_buffers && d.matches && d.outer ? 0 : -1;
-  for (int64_t i = 0; rc == 0 && i < tvm_ffi_seq_size(f->iter_vars); ++i) {
-    const tvm_tir_iter_var_obj* iv = tvm_ffi_seq_obj_at(f->iter_vars, i);
+  for (int32_t i = 0; rc == 0 && i < f->iter_vars.size; ++i) {
+    const tvm_tir_iter_var_obj* iv = tvm_script__vec_at(&f->iter_vars, i);
     rc = dict_put(d.outer, iv->var, iv->dom);
   }
   for (int i = 0; rc == 0 && i < b->depth; ++i) {
@@ -481,12 +481,12 @@ int tvm_script__infer_regions(const tvm_script_builder* b, const tvm_script__fra
     rc = r ? dict_put(d.outer, loop->var, r) : -1;
     tvm_ffi_release(r);
   }
-  for (int64_t i = 0; rc == 0 && i < tvm_ffi_seq_size(f->match_buffers); ++i) {
-    const tvm_tir_match_buffer_region_obj* m = tvm_ffi_seq_obj_at(f->match_buffers, i);
+  for (int32_t i = 0; rc == 0 && i < f->match_buffers.size; ++i) {
+    const tvm_tir_match_buffer_region_obj* m = tvm_script__vec_at(&f->match_buffers, i);
     rc = dict_put(d.matches, m->buffer, m);
   }
-  for (int64_t i = 0; rc == 0 && i < tvm_ffi_seq_size(f->alloc_buffers); ++i) {
-    rc = dict_put(d.inner_buffers, tvm_ffi_seq_obj_at(f->alloc_buffers, i), NULL);
+  for (int32_t i = 0; rc == 0 && i < f->alloc_buffers.size; ++i) {
+    rc = dict_put(d.inner_buffers, tvm_script__vec_at(&f->alloc_buffers, i), NULL);
   }
   tvm_tir_visitor v = {0};
   v.pre[TVM_TIR_KIND_BufferLoad] = on_load;

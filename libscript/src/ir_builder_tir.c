@@ -17,13 +17,9 @@ static bool push_obj(void* list, const void* obj) {
   return tvm_ffi_list_push(list, &a) == 0;
 }
 
-/* New empty lists in the given slots (NULL slots skipped); false on MemoryError. */
-static bool new_lists(void** a, void** b, void** c, void** d) {
-  void** slots[] = {a, b, c, d};
-  for (int i = 0; i < 4; ++i) {
-    if (slots[i] && !(*slots[i] = tvm_ffi_list_new())) return false;
-  }
-  return true;
+/* Append obj (retained) to a frame collection. */
+static bool push_vec(tvm_script__vec* v, const void* obj) {
+  return tvm_script__vec_push(v, obj) == 0;
 }
 
 const char* tvm_script__type_name(const void* obj) {
@@ -135,10 +131,7 @@ int tvm_script_tir_prim_func_enter(tvm_script_builder* b, bool is_private) {
   tvm_script__frame* f = tvm_script__push_frame(b, TVM_SCRIPT_FRAME_PRIM_FUNC);
   if (!f) return -1;
   f->flag = is_private;
-  if (!new_lists(&f->params, &f->alloc_buffers, NULL, NULL)) return -1;
-  f->buffer_map = tvm_ffi_dict_new();
-  f->attrs = tvm_ffi_dict_new();
-  return f->buffer_map && f->attrs ? 0 : -1;
+  return 0;
 }
 
 static tvm_script__frame* func_frame(tvm_script_builder* b, const char* what) {
@@ -180,7 +173,7 @@ void* tvm_script_tir_arg(tvm_script_builder* b, const char* name, const void* pa
   tvm_script__frame* f = func_frame(b, "a function parameter");
   if (!f) return NULL;
   if (tvm_tir_is_var(param)) {
-    return push_obj(f->params, param) ? tvm_tir_ref((void*)param) : NULL;
+    return push_vec(&f->params, param) ? tvm_tir_ref((void*)param) : NULL;
   }
   if (tvm_tir_kind_of(param) != TVM_TIR_KIND_Buffer) {
     tvm_ffi_raise("TypeError", "parameter `%s` must be a Var or a Buffer, got %s", name,
@@ -196,8 +189,9 @@ void* tvm_script_tir_arg(tvm_script_builder* b, const char* name, const void* pa
   if (n < total) memcpy(handle_name + n, "_handle", total - n);
   handle_name[total] = '\0';
   tvm_tir_var_obj* handle = buf ? tvm_tir_var_new(handle_name, TVM_TIR_HANDLE) : NULL;
-  TVMFFIAny k = tvm_ffi_any_obj(handle), v = tvm_ffi_any_obj(buf);
-  bool ok = handle && push_obj(f->params, handle) && tvm_ffi_dict_set(f->buffer_map, &k, &v) == 0;
+  /* A fresh handle Var: never a key of buffer_map yet. */
+  bool ok = handle && push_vec(&f->params, handle) && push_vec(&f->buffer_map_keys, handle) &&
+            push_vec(&f->buffer_map_values, buf);
   tvm_ffi_release(handle);
   if (!ok) {
     tvm_ffi_release(buf);
@@ -208,6 +202,7 @@ void* tvm_script_tir_arg(tvm_script_builder* b, const char* name, const void* pa
 
 int tvm_script_tir_func_attrs(tvm_script_builder* b, const void* attrs) {
   tvm_script__frame* f = func_frame(b, "T.func_attr");
+  if (f && !f->attrs && !(f->attrs = tvm_ffi_dict_new())) return -1;
   return f ? tvm_script__merge_attrs(f->attrs, attrs, "T.func_attr") : -1;
 }
 
@@ -235,10 +230,11 @@ int tvm_script_tir_func_root_block(tvm_script_builder* b) {
  * `# with T.sblock("root"):` and its allocations as T.sblock_alloc_buffer at function level. */
 static tvm_tir_stmt_obj* func_body(tvm_script__frame* f) {
   tvm_tir_stmt_obj* body = tvm_script__frame_body(f);
-  if (!body || (!f->root && tvm_ffi_seq_size(f->alloc_buffers) == 0)) return body;
-  void* allocs = list_to_array(f->alloc_buffers);
+  if (!body || (!f->root && f->alloc_buffers.size == 0)) return body;
+  bool ok;
+  void* allocs = tvm_script__vec_take(&f->alloc_buffers, &ok);
   tvm_tir_sblock_fields bf = {.name_hint = "root", .body = body, .alloc_buffers = allocs};
-  tvm_tir_sblock_obj* root = allocs ? tvm_tir_sblock_new(&bf) : NULL;
+  tvm_tir_sblock_obj* root = ok ? tvm_tir_sblock_new(&bf) : NULL;
   tvm_tir_stmt_obj* out = root ? tvm_tir_sblock_realize_new(NULL, NULL, root) : NULL;
   tvm_ffi_release(root);
   tvm_ffi_release(allocs);
@@ -250,20 +246,35 @@ int tvm_script__finish_prim_func(tvm_script_builder* b, tvm_script__frame* f) {
   const char* name = f->name ? f->name : "main";
   /* A public function is exported under its name unless T.func_attr names another symbol
    * (the printer leaves global_symbol out of T.func_attr exactly when it equals the name, and
-   * prints private=True exactly when there is none). */
-  if (!f->flag && !tvm_ffi_map_get_str(f->attrs, "global_symbol")) {
+   * prints private=True exactly when there is none). Without T.func_attr that is the one
+   * attribute: a Map of it directly (no Dict to fill and copy). */
+  void* attrs = NULL;
+  bool ok = true;
+  if (!f->attrs && !f->flag) {
     TVMFFIAny k = tvm_ffi_string("global_symbol"), v = tvm_ffi_string(name);
-    int rc = tvm_ffi_dict_set(f->attrs, &k, &v);
+    attrs = tvm_ffi_map_new(&k, &v, 1);
     tvm_ffi_any_release(&k);
     tvm_ffi_any_release(&v);
-    if (rc != 0) return -1;
+    if (!attrs) return -1;
+  } else if (f->attrs) {
+    if (!f->flag && !tvm_ffi_map_get_str(f->attrs, "global_symbol")) {
+      TVMFFIAny k = tvm_ffi_string("global_symbol"), v = tvm_ffi_string(name);
+      int rc = tvm_ffi_dict_set(f->attrs, &k, &v);
+      tvm_ffi_any_release(&k);
+      tvm_ffi_any_release(&v);
+      if (rc != 0) return -1;
+    }
+    if (!(attrs = tvm_ffi_dict_to_map(f->attrs))) return -1;
   }
-  tvm_tir_stmt_obj* body = func_body(f);
-  void* params = body ? list_to_array(f->params) : NULL;
-  void* buffer_map = params ? tvm_ffi_dict_to_map(f->buffer_map) : NULL;
-  void* attrs = buffer_map ? tvm_ffi_dict_to_map(f->attrs) : NULL;
+  /* (A private function without T.func_attr has no attributes: NULL, the empty Map.) */
+  int32_t nb = f->buffer_map_keys.size;
+  void* buffer_map =
+      nb ? tvm_ffi_map_new(f->buffer_map_keys.items, f->buffer_map_values.items, nb) : NULL;
+  ok = !nb || buffer_map;
+  tvm_tir_stmt_obj* body = ok ? func_body(f) : NULL;
+  void* params = body ? tvm_script__vec_take(&f->params, &ok) : NULL;
   tvm_tir_prim_func_obj* fn =
-      attrs ? tvm_tir_prim_func_new(params, body, f->ret_type, buffer_map, attrs) : NULL;
+      body && ok ? tvm_tir_prim_func_new(params, body, f->ret_type, buffer_map, attrs) : NULL;
   tvm_ffi_release(body);
   tvm_ffi_release(params);
   tvm_ffi_release(buffer_map);
@@ -341,9 +352,9 @@ tvm_tir_buffer_obj* tvm_script_tir_buffer(const tvm_script_buffer_args* a) {
   return buf;
 }
 
-static bool list_contains(const void* list, const void* obj) {
-  for (int64_t i = 0; i < tvm_ffi_seq_size(list); ++i) {
-    if (tvm_ffi_seq_obj_at(list, i) == obj) return true;
+static bool vec_contains(const tvm_script__vec* v, const void* obj) {
+  for (int32_t i = 0; i < v->size; ++i) {
+    if (tvm_script__vec_at(v, i) == obj) return true;
   }
   return false;
 }
@@ -356,7 +367,7 @@ tvm_tir_buffer_obj* tvm_script_tir_match_buffer(tvm_script_builder* b, const voi
     tvm_tir_buffer_obj* buf = f ? tvm_script_tir_buffer(a) : NULL;
     tvm_tir_match_buffer_region_obj* m =
         buf ? tvm_tir_match_buffer_region_new(buf, (tvm_tir_buffer_region_obj*)param) : NULL;
-    bool ok = m && push_obj(f->match_buffers, m);
+    bool ok = m && push_vec(&f->match_buffers, m);
     tvm_ffi_release(m);
     if (!ok) tvm_ffi_release(buf), buf = NULL;
     return buf;
@@ -374,19 +385,21 @@ tvm_tir_buffer_obj* tvm_script_tir_match_buffer(tvm_script_builder* b, const voi
     tvm_ffi_raise("TypeError", "T.match_buffer: parameter `%s` is not a handle", pname);
     return NULL;
   }
-  if (!f || !list_contains(f->params, param)) {
+  if (!f || !vec_contains(&f->params, param)) {
     tvm_ffi_raise("ValueError", "T.match_buffer: `%s` is not a parameter of the function", pname);
     return NULL;
   }
-  TVMFFIAny key = tvm_ffi_any_obj(param);
-  if (tvm_ffi_map_get(f->buffer_map, &key)) {
+  /* (Keys are Vars: a Map compares them by identity.) */
+  if (vec_contains(&f->buffer_map_keys, param)) {
     tvm_ffi_raise("ValueError", "T.match_buffer: parameter `%s` is already matched to a buffer",
                   pname);
     return NULL;
   }
   tvm_tir_buffer_obj* buf = tvm_script_tir_buffer(a);
-  TVMFFIAny val = tvm_ffi_any_obj(buf);
-  if (buf && tvm_ffi_dict_set(f->buffer_map, &key, &val) != 0) tvm_ffi_release(buf), buf = NULL;
+  if (buf && (!push_vec(&f->buffer_map_keys, param) || !push_vec(&f->buffer_map_values, buf))) {
+    tvm_ffi_release(buf);
+    return NULL;
+  }
   return buf;
 }
 
@@ -399,7 +412,7 @@ tvm_tir_buffer_obj* tvm_script_tir_alloc_buffer(tvm_script_builder* b,
                                 "T.sblock or directly in a T.prim_func body");
   }
   tvm_tir_buffer_obj* buf = f ? tvm_script_tir_buffer(a) : NULL;
-  if (buf && !push_obj(f->alloc_buffers, buf)) tvm_ffi_release(buf), buf = NULL;
+  if (buf && !push_vec(&f->alloc_buffers, buf)) tvm_ffi_release(buf), buf = NULL;
   return buf;
 }
 
@@ -423,12 +436,7 @@ int tvm_script_tir_block_enter(tvm_script_builder* b, const char* name, bool no_
   if (!f) return -1;
   f->flag = no_realize;
   f->name = tvm_ffi_strndup(name ? name : "", name ? strlen(name) : 0);
-  if (!f->name ||
-      !new_lists(&f->iter_vars, &f->iter_values, &f->alloc_buffers, &f->match_buffers)) {
-    return -1;
-  }
-  f->annotations = tvm_ffi_dict_new();
-  return f->annotations ? 0 : -1;
+  return f->name ? 0 : -1;
 }
 
 int tvm_script_tir_block_init_enter(tvm_script_builder* b) {
@@ -489,6 +497,7 @@ int tvm_script_tir_writes(tvm_script_builder* b, const void* regions) {
 int tvm_script_tir_block_attrs(tvm_script_builder* b, const void* attrs) {
   tvm_script__frame* f =
       tvm_script__require_top(b, TVM_SCRIPT_FRAME_BLOCK, "T.sblock_attr", "T.sblock");
+  if (f && !f->annotations && !(f->annotations = tvm_ffi_dict_new())) return -1;
   return f ? tvm_script__merge_attrs(f->annotations, attrs, "T.sblock_attr") : -1;
 }
 
@@ -525,7 +534,7 @@ tvm_tir_var_obj* tvm_script_tir_axis(tvm_script_builder* b, const char* name,
   tvm_tir_var_obj* var = ext && mn && (value || !binding) ? tvm_tir_var(name, dtype) : NULL;
   tvm_tir_range_obj* range = var ? tvm_tir_range_new(mn, ext) : NULL;
   tvm_tir_iter_var_obj* iv = range ? tvm_tir_iter_var_new(range, var, kind, NULL) : NULL;
-  bool ok = iv && push_obj(f->iter_vars, iv) && (!value || push_obj(f->iter_values, value));
+  bool ok = iv && push_vec(&f->iter_vars, iv) && (!value || push_vec(&f->iter_values, value));
   tvm_ffi_release(ext);
   tvm_ffi_release(mn);
   tvm_ffi_release(value);
@@ -606,7 +615,7 @@ int tvm_script__finish_block(tvm_script_builder* b, tvm_script__frame* f) {
    * for a root block written out (`with T.sblock("root"):` directly in the function, no axes),
    * which keeps none and so prints as the implicit root. */
   const tvm_script__frame* p = b->depth ? &b->frames[b->depth - 1] : NULL;
-  bool root = p && p->kind == TVM_SCRIPT_FRAME_PRIM_FUNC && !tvm_ffi_seq_size(f->iter_vars) &&
+  bool root = p && p->kind == TVM_SCRIPT_FRAME_PRIM_FUNC && !f->iter_vars.size &&
               strcmp(f->name, "root") == 0;
   void *reads = NULL, *writes = NULL;
   if (body && !root && (!f->reads || !f->writes) &&
@@ -614,10 +623,17 @@ int tvm_script__finish_block(tvm_script_builder* b, tvm_script__frame* f) {
     tvm_ffi_release(body);
     return -1;
   }
-  void* iter_vars = body ? list_to_array(f->iter_vars) : NULL;
-  void* allocs = iter_vars ? list_to_array(f->alloc_buffers) : NULL;
-  void* matches = allocs ? list_to_array(f->match_buffers) : NULL;
-  void* annotations = matches ? tvm_ffi_dict_to_map(f->annotations) : NULL;
+  /* Empty collections are NULL: the constructor's empty default. */
+  bool ok = body != NULL, ok_iters = true, ok_allocs = true, ok_matches = true;
+  void* iter_vars = ok ? tvm_script__vec_take(&f->iter_vars, &ok_iters) : NULL;
+  void* allocs = ok && ok_iters ? tvm_script__vec_take(&f->alloc_buffers, &ok_allocs) : NULL;
+  void* matches = ok && ok_iters && ok_allocs ? tvm_script__vec_take(&f->match_buffers, &ok_matches)
+                                              : NULL;
+  ok = ok && ok_iters && ok_allocs && ok_matches;
+  void* annotations = ok && f->annotations && tvm_ffi_map_size(f->annotations)
+                          ? tvm_ffi_dict_to_map(f->annotations)
+                          : NULL;
+  ok = ok && (annotations || !f->annotations || !tvm_ffi_map_size(f->annotations));
   tvm_tir_sblock_fields bf = {.iter_vars = iter_vars,
                               .reads = f->reads ? f->reads : reads,
                               .writes = f->writes ? f->writes : writes,
@@ -627,11 +643,12 @@ int tvm_script__finish_block(tvm_script_builder* b, tvm_script__frame* f) {
                               .alloc_buffers = allocs,
                               .match_buffers = matches,
                               .annotations = annotations};
-  tvm_tir_sblock_obj* block = annotations ? tvm_tir_sblock_new(&bf) : NULL;
-  void* values = block && !f->flag ? list_to_array(f->iter_values) : NULL;
-  void* stmt = f->flag  ? tvm_tir_ref(block)
-               : values ? tvm_tir_sblock_realize_new(values, f->cond, block)
-                        : NULL;
+  tvm_tir_sblock_obj* block = ok ? tvm_tir_sblock_new(&bf) : NULL;
+  void* values = block && !f->flag ? tvm_script__vec_take(&f->iter_values, &ok) : NULL;
+  void* stmt = !block  ? NULL
+               : f->flag ? tvm_tir_ref(block)
+               : ok      ? tvm_tir_sblock_realize_new(values, f->cond, block)
+                         : NULL;
   void* objs[] = {body, reads, writes, iter_vars, allocs, matches, annotations, block, values};
   for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); ++i) tvm_ffi_release(objs[i]);
   int rc = stmt ? tvm_script__emit(b, stmt) : -1;
