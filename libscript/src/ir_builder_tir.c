@@ -11,12 +11,6 @@
 #include "ir_builder_internal.h"
 
 /* ---- Helpers ------------------------------------------------------------------------------- */
-/* Append obj (retained) to an ffi.List. */
-static bool push_obj(void* list, const void* obj) {
-  TVMFFIAny a = tvm_ffi_any_obj(obj);
-  return tvm_ffi_list_push(list, &a) == 0;
-}
-
 /* Append obj (retained) to a frame collection. */
 static bool push_vec(tvm_script__vec* v, const void* obj) {
   return tvm_script__vec_push(v, obj) == 0;
@@ -559,8 +553,8 @@ void* tvm_script_tir_axis_remap(tvm_script_builder* b, const char* kinds, const 
                   (long long)tvm_ffi_seq_size(bindings));
     return NULL;
   }
-  void* vars = tvm_ffi_list_new();
-  for (size_t i = 0; vars && i < n; ++i) {
+  tvm_script__vec vars = {NULL, 0, 0};
+  for (size_t i = 0; i < n; ++i) {
     const TVMFFIAny* v = tvm_ffi_seq_at(bindings, (int64_t)i);
     tvm_tir_iter_var_type kind = kinds[i] == 'S'   ? TVM_TIR_ITER_DATA_PAR
                                  : kinds[i] == 'R' ? TVM_TIR_ITER_COMM_REDUCE
@@ -594,15 +588,17 @@ void* tvm_script_tir_axis_remap(tvm_script_builder* b, const char* kinds, const 
       var = dom ? tvm_script_tir_axis(b, name, kind, dom, loop->var) : NULL;
       tvm_ffi_release(dom);
     }
-    if (!var || !push_obj(vars, var)) {
+    if (!var || !push_vec(&vars, var)) {
       tvm_ffi_release(var);
-      tvm_ffi_release(vars);
+      tvm_script__vec_clear(&vars);
       return NULL;
     }
     tvm_ffi_release(var);
   }
-  void* out = vars ? list_to_array(vars) : NULL;
-  tvm_ffi_release(vars);
+  /* (n > 0: an empty remap would be an empty Array, not the NULL of an empty collection.) */
+  bool ok;
+  void* out = n ? tvm_script__vec_take(&vars, &ok) : tvm_ffi_array_new(NULL, 0);
+  tvm_script__vec_clear(&vars);
   return out;
 }
 

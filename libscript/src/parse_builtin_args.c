@@ -305,15 +305,16 @@ tvm_tir_buffer_region_obj* tvm_script_value_to_region(const TVMFFIAny* v, const 
     case TVM_TIR_KIND_BufferLoad: {
       const tvm_tir_buffer_load_obj* load = obj;
       int64_t n = tvm_ffi_seq_size(load->indices);
-      void* ranges = tvm_ffi_list_new();
-      bool ok = ranges != NULL;
+      tvm_script_items ranges;
+      if (!tvm_script_items_init(&ranges, n)) return NULL;
+      bool ok = true;
       for (int64_t i = 0; ok && i < n; ++i) {
         tvm_tir_range_obj* r = index_range(tvm_ffi_seq_obj_at(load->indices, i));
-        TVMFFIAny item = tvm_ffi_any_obj(r);
-        ok = r && tvm_ffi_list_push_take(ranges, &item) == 0;
+        if (r) tvm_script_items_push(&ranges, r);
+        ok = r != NULL;
       }
-      void* region = ok ? tvm_ffi_list_to_array(ranges) : NULL;
-      tvm_ffi_release(ranges);
+      void* region = ok ? tvm_script_items_to_array(&ranges) : NULL;
+      tvm_script_items_free(&ranges);
       tvm_tir_buffer_region_obj* result =
           region ? tvm_tir_buffer_region_new(load->buffer, region) : NULL;
       tvm_ffi_release(region);

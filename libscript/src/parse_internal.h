@@ -139,4 +139,33 @@ tvm_tir_expr_obj* tvm_script_arg_to_expr(const tvm_script_call* call, const TVMF
 tvm_tir_buffer_region_obj* tvm_script_arg_to_region(const tvm_script_call* call,
                                                     const TVMFFIAny* v, int64_t nth);
 
+/* ---- Arrays of a known size ------------------------------------------------------------------ */
+/* The items of an ffi.Array being built (on the stack when few), moved into it once by
+ * tvm_ffi_array_new_take: no ffi.List to fill and then copy. */
+typedef struct {
+  TVMFFIAny* items;
+  int64_t n;
+  TVMFFIAny stack[8];
+} tvm_script_items;
+
+/* Room for cap items; false (MemoryError raised) on failure. */
+static inline bool tvm_script_items_init(tvm_script_items* it, int64_t cap) {
+  it->n = 0;
+  it->items = cap <= 8 ? it->stack : (TVMFFIAny*)tvm_ffi_calloc((size_t)cap, sizeof(TVMFFIAny));
+  return it->items != NULL;
+}
+/* Append an owned object (moved in). */
+static inline void tvm_script_items_push(tvm_script_items* it, void* obj) {
+  it->items[it->n++] = tvm_ffi_any_obj(obj);
+}
+/* The Array of the items (moved out: they are None afterwards, even on failure), or NULL. */
+static inline void* tvm_script_items_to_array(tvm_script_items* it) {
+  return tvm_ffi_array_new_take(it->items, it->n);
+}
+/* Release what was not moved out, and the storage. */
+static inline void tvm_script_items_free(tvm_script_items* it) {
+  for (int64_t i = 0; i < it->n; ++i) tvm_ffi_any_release(&it->items[i]);
+  if (it->items != it->stack) tvm_ffi_free(it->items);
+}
+
 #endif /* TVM_SCRIPT_PARSE_INTERNAL_H_ */

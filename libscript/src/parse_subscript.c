@@ -127,24 +127,26 @@ static tvm_tir_expr_obj* ramp_index(const index_val* iv, const tvm_tir_buffer_ob
 
 /* The indices of buffer[...] as an Array of PrimExpr (slices become Ramps). Unlocated error. */
 static void* buffer_indices(const tvm_tir_buffer_obj* buf, const index_val* iv, int64_t n) {
-  void* items[16] = {NULL};
-  void** objs = n <= 16 ? items : tvm_ffi_calloc((size_t)n, sizeof(void*));
-  if (!objs) return NULL;
-  int64_t k = 0;
-  for (; k < n; ++k) {
-    objs[k] = iv[k].is_slice ? ramp_index(&iv[k], buf, k) : script__to_expr(&iv[k].value, NULL);
-    if (!objs[k]) break;
+  tvm_script_items idx;
+  if (!tvm_script_items_init(&idx, n)) return NULL;
+  for (int64_t k = 0; k < n; ++k) {
+    tvm_tir_expr_obj* e =
+        iv[k].is_slice ? ramp_index(&iv[k], buf, k) : script__to_expr(&iv[k].value, NULL);
+    if (!e) {
+      tvm_script_items_free(&idx);
+      return NULL;
+    }
+    tvm_script_items_push(&idx, e);
   }
-  void* arr = k == n ? tvm_ffi_array_of_objects(objs, n) : NULL;
-  for (int64_t i = 0; i < k; ++i) tvm_ffi_release(objs[i]);
-  if (objs != items) tvm_ffi_free(objs);
+  void* arr = tvm_script_items_to_array(&idx);
+  tvm_script_items_free(&idx);
   return arr;
 }
 
 /* buffer[...] with a slice and no step: a BufferRegion. Unlocated error. */
 static void* buffer_region(tvm_tir_buffer_obj* buf, const index_val* iv, int64_t n) {
-  void* ranges = tvm_ffi_list_new();
-  if (!ranges) return NULL;
+  tvm_script_items ranges;
+  if (!tvm_script_items_init(&ranges, n)) return NULL;
   int rc = 0;
   for (int64_t k = 0; rc == 0 && k < n; ++k) {
     tvm_tir_expr_obj *start = NULL, *stop = NULL, *ext = NULL;
@@ -157,15 +159,14 @@ static void* buffer_region(tvm_tir_buffer_obj* buf, const index_val* iv, int64_t
       ext = start ? tvm_tir_const_int(start->dtype, 1) : NULL;
     }
     tvm_tir_range_obj* r = ext ? tvm_tir_range_new(start, ext) : NULL;
-    TVMFFIAny ra = tvm_ffi_any_obj(r);
-    if (!r || tvm_ffi_list_push(ranges, &ra) != 0) rc = -1;
-    tvm_ffi_release(r);
+    if (r) tvm_script_items_push(&ranges, r);
+    if (!r) rc = -1;
     tvm_ffi_release(start);
     tvm_ffi_release(stop);
     tvm_ffi_release(ext);
   }
-  void* arr = rc == 0 ? tvm_ffi_list_to_array(ranges) : NULL;
-  tvm_ffi_release(ranges);
+  void* arr = rc == 0 ? tvm_script_items_to_array(&ranges) : NULL;
+  tvm_script_items_free(&ranges);
   void* region = arr ? tvm_tir_buffer_region_new(buf, arr) : NULL;
   tvm_ffi_release(arr);
   return region;

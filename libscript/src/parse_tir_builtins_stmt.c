@@ -293,19 +293,19 @@ static int regions_builtin(tvm_script_call* call, TVMFFIAny* out, bool writes) {
     items = tvm_ffi_seq_data(seq);
     n = tvm_ffi_seq_size(seq);
   }
-  void* list = tvm_ffi_list_new();
-  for (int64_t i = 0; list && i < n; ++i) {
+  tvm_script_items regions;
+  if (!tvm_script_items_init(&regions, n)) return -1;
+  for (int64_t i = 0; i < n; ++i) {
     tvm_tir_buffer_region_obj* r = tvm_script_arg_to_region(call, &items[i], i + 1);
-    TVMFFIAny ra = tvm_ffi_any_obj(r);
-    if (!r || tvm_ffi_list_push_take(list, &ra) != 0) {
+    if (!r) {
       call->error_arg = seq ? 0 : (int32_t)i;
-      tvm_ffi_release(r);
-      tvm_ffi_release(list);
+      tvm_script_items_free(&regions);
       return -1;
     }
+    tvm_script_items_push(&regions, r);
   }
-  void* arr = list ? tvm_ffi_list_to_array(list) : NULL;
-  tvm_ffi_release(list);
+  void* arr = tvm_script_items_to_array(&regions);
+  tvm_script_items_free(&regions);
   int rc = !arr     ? -1
            : writes ? tvm_script_tir_writes(call->builder, arr)
                     : tvm_script_tir_reads(call->builder, arr);
@@ -516,23 +516,23 @@ static int b_grid(tvm_script_call* call, TVMFFIAny* out) {
     return tvm_ffi_raise("ValueError", "%s() of %d extents assigned to %d loop variables",
                          call->name, (int)call->num_args, (int)call->num_targets);
   }
-  void* vars = tvm_ffi_list_new();
-  for (int32_t i = 0; vars && i < call->num_args; ++i) {
+  tvm_script_items vars;
+  if (!tvm_script_items_init(&vars, call->num_args)) return -1;
+  for (int32_t i = 0; i < call->num_args; ++i) {
     tvm_tir_expr_obj* e = tvm_script_arg_to_expr(call, &call->args[i], i + 1);
     tvm_tir_var_obj* v = e ? tvm_script_tir_for_enter(call->builder, loop_name(call, i),
                                                       TVM_TIR_FOR_SERIAL, NULL, e, NULL, NULL)
                            : NULL;
     tvm_ffi_release(e);
-    TVMFFIAny va = tvm_ffi_any_obj(v);
-    if (!v || tvm_ffi_list_push_take(vars, &va) != 0) {
+    if (!v) {
       call->error_arg = i;
-      tvm_ffi_release(v);
-      tvm_ffi_release(vars);
+      tvm_script_items_free(&vars);
       return -1;
     }
+    tvm_script_items_push(&vars, v);
   }
-  void* arr = vars ? tvm_ffi_list_to_array(vars) : NULL;
-  tvm_ffi_release(vars);
+  void* arr = tvm_script_items_to_array(&vars);
+  tvm_script_items_free(&vars);
   if (arr && call->num_args == 1) {
     void* v = tvm_tir_ref(tvm_ffi_seq_obj_at(arr, 0));
     tvm_ffi_release(arr);
