@@ -3,6 +3,7 @@
  * dropping frames, the statement lists, the result, and module frames. The TIR frames are in
  * ir_builder_tir.c.
  */
+#include <pthread.h>
 #include <string.h>
 
 #include "ir_builder_internal.h"
@@ -29,6 +30,32 @@ static const char* frame_spelling(tvm_script_frame_kind kind) {
     default: return "frame";
   }
 }
+
+/* ---- Expression test ------------------------------------------------------------------------ */
+bool tvm_script__expr_kind[TVM_TIR_KIND_COUNT];
+bool tvm_script__stmt_kind[TVM_TIR_KIND_COUNT];
+int tvm_script__expr_kinds_ready;
+static pthread_once_t g_kinds_once = PTHREAD_ONCE_INIT;
+
+/* nodes.def lists parents before children, with Object for no libtir parent. */
+#define TVM_TIR_KIND_Object TVM_TIR_KIND_NONE
+static const tvm_tir_kind k_parent[TVM_TIR_KIND_COUNT] = {
+#define TVM_TIR_NODE(Name, type_key, Parent, c_struct, seq_kind, fields) \
+  [TVM_TIR_KIND_##Name] = TVM_TIR_KIND_##Parent,
+#include <tvm/tir/nodes.def>
+};
+#undef TVM_TIR_KIND_Object
+
+static void init_kinds(void) {
+  for (int k = 0; k < TVM_TIR_KIND_COUNT; ++k) {
+    tvm_tir_kind p = k_parent[k];
+    tvm_script__expr_kind[k] = k == TVM_TIR_KIND_PrimExpr || (p >= 0 && tvm_script__expr_kind[p]);
+    tvm_script__stmt_kind[k] = k == TVM_TIR_KIND_Stmt || (p >= 0 && tvm_script__stmt_kind[p]);
+  }
+  __atomic_store_n(&tvm_script__expr_kinds_ready, 1, __ATOMIC_RELEASE);
+}
+
+void tvm_script__init_kinds(void) { pthread_once(&g_kinds_once, init_kinds); }
 
 /* ---- Collections ---------------------------------------------------------------------------- */
 int tvm_script__vec_push(tvm_script__vec* v, const void* obj) {
@@ -127,7 +154,7 @@ tvm_script__frame* tvm_script__require_top(tvm_script_builder* b, tvm_script_fra
 }
 
 int tvm_script__emit(tvm_script_builder* b, const void* stmt) {
-  if (!tvm_tir_is_stmt(stmt)) {
+  if (!tvm_script__is_stmt(stmt)) {
     return tvm_ffi_raise("TypeError", "a statement was expected, got %s",
                          stmt ? tvm_ffi_type_key(tvm_ffi_type_index(stmt)) : "None");
   }
@@ -170,6 +197,7 @@ tvm_tir_stmt_obj* tvm_script__stmts_body(tvm_script__vec* stmts, bool take) {
 /* ---- The builder --------------------------------------------------------------------------- */
 tvm_script_builder* tvm_script_builder_new(void) {
   tvm_tir_init();
+  tvm_script__init_kinds();
   tvm_script_builder* b = tvm_ffi_calloc(1, sizeof(*b));
   if (!b) return NULL;
   return b;

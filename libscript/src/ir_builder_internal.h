@@ -166,6 +166,30 @@ void tvm_script__span_log_free(tvm_script__span_log* log);
 const tvm_script_span* tvm_script__span_at_path(const tvm_script__span_log* log, const void* root,
                                                 const char* path);
 
+/* ---- Expression test ------------------------------------------------------------------------ */
+/* Whether each libtir kind derives from PrimExpr (from nodes.def, once, by
+ * tvm_script__init_kinds): tvm_tir_is_expr asks the type registry for the object's ancestors
+ * (~70 instructions), a question the evaluator and the builder ask of nearly every value. */
+extern bool tvm_script__expr_kind[TVM_TIR_KIND_COUNT];
+extern bool tvm_script__stmt_kind[TVM_TIR_KIND_COUNT]; /* the same for Stmt */
+extern int tvm_script__expr_kinds_ready; /* set (release) once the tables are filled */
+void tvm_script__init_kinds(void);
+static inline bool tvm_script__is_expr(const void* obj) {
+  tvm_tir_kind k = tvm_tir_kind_of(obj);
+  /* Objects that are not libtir nodes (or NULL) keep the registry's answer. */
+  if (k < 0 || !__atomic_load_n(&tvm_script__expr_kinds_ready, __ATOMIC_ACQUIRE)) {
+    return obj && tvm_tir_is_expr(obj);
+  }
+  return tvm_script__expr_kind[k];
+}
+static inline bool tvm_script__is_stmt(const void* obj) {
+  tvm_tir_kind k = tvm_tir_kind_of(obj);
+  if (k < 0 || !__atomic_load_n(&tvm_script__expr_kinds_ready, __ATOMIC_ACQUIRE)) {
+    return obj && tvm_tir_is_stmt(obj);
+  }
+  return tvm_script__stmt_kind[k];
+}
+
 /* Release everything a frame holds. */
 void tvm_script__frame_clear(tvm_script__frame* f);
 

@@ -21,7 +21,7 @@ const char* tvm_script__type_name(const void* obj) {
 }
 
 int tvm_script__expect_expr(const void* obj, const char* what) {
-  if (tvm_tir_is_expr(obj)) return 0;
+  if (tvm_script__is_expr(obj)) return 0;
   return tvm_ffi_raise("TypeError", "%s must be a PrimExpr, got %s", what,
                        tvm_script__type_name(obj));
 }
@@ -42,7 +42,7 @@ static bool all_exprs(const void* arr) {
   if (tvm_ffi_type_index(arr) != kTVMFFIArray) return false;
   for (int64_t i = 0, n = tvm_ffi_seq_size(arr); i < n; ++i) {
     const TVMFFIAny* v = tvm_ffi_seq_at(arr, i);
-    if (!tvm_ffi_any_is_object(v) || !tvm_tir_is_expr(v->v_obj)) return false;
+    if (!tvm_ffi_any_is_object(v) || !tvm_script__is_expr(v->v_obj)) return false;
   }
   return true;
 }
@@ -68,7 +68,7 @@ void* tvm_script__expr_array(const void* arr, const char* what, bool* ok) {
     void* e = NULL;
     if (v->type_index == kTVMFFIInt && tvm_ffi_any_as_int(v, &x)) {
       e = x >= INT32_MIN && x <= INT32_MAX ? tvm_tir_int(x) : tvm_tir_i64(x);
-    } else if (tvm_ffi_any_is_object(v) && tvm_tir_is_expr(v->v_obj)) {
+    } else if (tvm_ffi_any_is_object(v) && tvm_script__is_expr(v->v_obj)) {
       e = tvm_tir_ref(v->v_obj);
     } else {
       tvm_ffi_raise("TypeError", "%s: element %lld must be a PrimExpr, got %s", what, (long long)i,

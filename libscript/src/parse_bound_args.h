@@ -47,7 +47,7 @@ static inline void* fail(bound_args* a, int i) {
 
 static inline tvm_tir_expr_obj* arg_expr(bound_args* a, int i) {
   const TVMFFIAny* v = &a->v[i];
-  if (tvm_ffi_any_is_object(v) && tvm_tir_is_expr(v->v_obj)) { /* the common case */
+  if (tvm_ffi_any_is_object(v) && tvm_script__is_expr(v->v_obj)) { /* the common case */
     tvm_ffi_retain(v->v_obj);
     return (tvm_tir_expr_obj*)v->v_obj;
   }

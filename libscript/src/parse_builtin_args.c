@@ -188,7 +188,7 @@ tvm_tir_expr_obj* tvm_script_value_to_expr(const TVMFFIAny* v, const char* what)
     const char* s = tvm_script_value_to_cstr(v, what);
     return s ? tvm_tir_string_imm_new(s) : NULL;
   }
-  if (tvm_ffi_any_is_object(v) && tvm_tir_is_expr(v->v_obj)) {
+  if (tvm_ffi_any_is_object(v) && tvm_script__is_expr(v->v_obj)) {
     tvm_ffi_retain(v->v_obj);
     return (tvm_tir_expr_obj*)v->v_obj;
   }
@@ -255,7 +255,7 @@ void* tvm_script_value_to_expr_array(const TVMFFIAny* v, const char* what) {
   bool exprs = tvm_ffi_type_index(seq) == kTVMFFIArray;
   for (int64_t i = 0; exprs && i < n; ++i) {
     const TVMFFIAny* e = tvm_ffi_seq_at(seq, i);
-    exprs = tvm_ffi_any_is_object(e) && tvm_tir_is_expr(e->v_obj);
+    exprs = tvm_ffi_any_is_object(e) && tvm_script__is_expr(e->v_obj);
   }
   if (exprs) {
     tvm_ffi_retain((void*)seq);
@@ -329,7 +329,7 @@ tvm_tir_expr_obj* tvm_script_arg_to_expr(const tvm_script_call* call, const TVMF
   /* Numbers, strings and PrimExprs convert without a message: `what` is never read for them. */
   bool converts = v->type_index == kTVMFFIInt || v->type_index == kTVMFFIBool ||
                   v->type_index == kTVMFFIFloat || is_string(v) ||
-                  (tvm_ffi_any_is_object(v) && tvm_tir_is_expr(v->v_obj));
+                  (tvm_ffi_any_is_object(v) && tvm_script__is_expr(v->v_obj));
   if (converts) return tvm_script_value_to_expr(v, "");
   char what[160];
   snprintf(what, sizeof(what), "argument %lld of %s", (long long)nth, call->name);

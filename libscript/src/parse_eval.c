@@ -234,7 +234,7 @@ static void* obj_of(const TVMFFIAny* v) { return tvm_ffi_any_is_object(v) ? v->v
 
 static bool is_prim_expr(const TVMFFIAny* v) {
   void* o = obj_of(v);
-  return o && tvm_tir_is_expr(o);
+  return o && tvm_script__is_expr(o);
 }
 
 static bool is_kind(const TVMFFIAny* v, tvm_tir_kind k) {
@@ -287,7 +287,7 @@ bool script__as_dtype(const TVMFFIAny* v, DLDataType* out) {
 
 tvm_tir_expr_obj* script__to_expr(const TVMFFIAny* v, const DLDataType* like) {
   void* o = obj_of(v);
-  if (o && tvm_tir_is_expr(o)) {
+  if (o && tvm_script__is_expr(o)) {
     tvm_ffi_retain(o);
     return o;
   }

@@ -35,6 +35,7 @@
 #include <tvm/script/parser.h>
 #include <tvm/tir/tir.h>
 
+#include "ir_builder_internal.h" /* tvm_script__is_expr */
 #include "range_extent.h"
 
 /* Where a call appears; frame builtins and var-creating builtins behave accordingly. */

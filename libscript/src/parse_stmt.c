@@ -254,8 +254,8 @@ static int range_loop(script_parser* p, const script_doc* d, const tvm_script_ca
     if (n == 1) {
       ext = script__to_expr(&v[0], NULL);
     } else {
-      bool e0 = tvm_ffi_any_is_object(&v[0]) && tvm_tir_is_expr(v[0].v_obj);
-      bool e1 = tvm_ffi_any_is_object(&v[1]) && tvm_tir_is_expr(v[1].v_obj);
+      bool e0 = tvm_ffi_any_is_object(&v[0]) && tvm_script__is_expr(v[0].v_obj);
+      bool e1 = tvm_ffi_any_is_object(&v[1]) && tvm_script__is_expr(v[1].v_obj);
       lo = script__to_expr(&v[0], e1 ? &((tvm_tir_expr_obj*)(void*)v[1].v_obj)->dtype : NULL);
       hi = lo ? script__to_expr(&v[1], e0 ? &((tvm_tir_expr_obj*)(void*)v[0].v_obj)->dtype : NULL)
               : NULL;
