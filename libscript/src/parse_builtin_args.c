@@ -17,7 +17,7 @@
 
 typedef struct {
   const char* name;
-  size_t len;
+  uint32_t len;
   bool optional; /* trailing '=' */
   bool kw_only;  /* leading '*' */
 } param_spec;
@@ -37,7 +37,7 @@ static int parse_spec(const char* spec, param_spec* ps) {
     }
     p.name = s;
     while (*s && *s != ',' && *s != '=' && *s != ' ') ++s;
-    p.len = (size_t)(s - p.name);
+    p.len = (uint32_t)(s - p.name);
     if (*s == '=') {
       p.optional = true;
       ++s;
@@ -51,7 +51,9 @@ static int parse_spec(const char* spec, param_spec* ps) {
 
 /* The parsed form of a spec, remembered per thread by the spec's address (specs are string
  * literals of the builtin tables: a builtin call would otherwise re-split its spec each time,
- * ~5% of a small parse). An entry is replaced when another spec hashes to its slot. */
+ * ~5% of a small parse). An entry is replaced when another spec hashes to its slot: 64 slots,
+ * as 16 made the few dozen specs of a small program evict each other (a re-split per fourth
+ * call). */
 typedef struct {
   const char* spec;
   int n;
@@ -59,8 +61,8 @@ typedef struct {
 } spec_entry;
 
 static const spec_entry* spec_of(const char* spec) {
-  static _Thread_local spec_entry cache[16];
-  spec_entry* e = &cache[(((uintptr_t)spec >> 3) * UINT64_C(0x9E3779B97F4A7C15)) >> 60];
+  static _Thread_local spec_entry cache[64];
+  spec_entry* e = &cache[(((uintptr_t)spec >> 3) * UINT64_C(0x9E3779B97F4A7C15)) >> 58];
   if (e->spec != spec) {
     e->n = parse_spec(spec, e->ps);
     e->spec = spec;

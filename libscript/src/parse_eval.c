@@ -686,6 +686,7 @@ done:
  * the parser's own markers (`T`, `I`, `cls`, `range`) are not values and must not reach IR. */
 static int eval_storable(script_parser* p, const void* d, TVMFFIAny* out) {
   if (script__eval(p, d, out) != 0) return -1;
+  if (out->type_index != kTVMFFIOpaquePtr) return 0; /* markers are opaque pointers */
   const script_special* sp = script__special_of(out);
   if (!sp) return 0;
   *out = tvm_ffi_any_none();
@@ -812,7 +813,7 @@ typedef struct {
 } arg_list;
 
 static int arg_push(arg_list* l, TVMFFIAny* v, const script_doc* d) {
-  if (l->n == l->cap) {
+  if (__builtin_expect(l->n == l->cap, 0)) {
     int32_t cap = l->cap * 2;
     TVMFFIAny* a = tvm_ffi_calloc((size_t)cap, sizeof(TVMFFIAny));
     const script_doc** ds = tvm_ffi_calloc((size_t)cap, sizeof(void*));
@@ -836,7 +837,7 @@ static int arg_push(arg_list* l, TVMFFIAny* v, const script_doc* d) {
 }
 
 static void arg_list_free(arg_list* l) {
-  script__lambdas_end(&l->lambdas, false);
+  if (l->lambdas) script__lambdas_end(&l->lambdas, false); /* (most calls have none) */
   for (int32_t i = 0; i < l->n; ++i) tvm_ffi_any_release(&l->args[i]);
   if (l->args != l->stack_args) tvm_ffi_free(l->args);
   if (l->arg_docs != l->stack_docs) tvm_ffi_free((void*)l->arg_docs);
@@ -1082,8 +1083,9 @@ int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_
     const char* kw_names_stack[8];
     const char** kw_names =
         kw.n <= 8 ? kw_names_stack : tvm_ffi_calloc((size_t)kw.n, sizeof(char*));
-    char full[136] = "T.";
-    if (mod == &kModIr) full[0] = 'I';
+    char full[136]; /* "T.<name>" (no zero fill: the name's NUL ends it) */
+    full[0] = mod == &kModIr ? 'I' : 'T';
+    full[1] = '.';
     memcpy(full + 2, name, n + 1);
     for (int32_t i = 0; kw_names && i < kw.n; ++i) {
       kw_names[i] = tvm_ffi_str_cstr(tvm_ffi_seq_obj_at(c->kwargs_keys, i));
@@ -1102,7 +1104,8 @@ int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_
       bool located =
           script__lambdas_end(&pos.lambdas, true) || script__lambdas_end(&kw.lambdas, true);
       rc = located ? -1 : script__relocate(p, at);
-    } else if (script__lambda_escaped(pos.lambdas) || script__lambda_escaped(kw.lambdas)) {
+    } else if ((pos.lambdas || kw.lambdas) &&
+               (script__lambda_escaped(pos.lambdas) || script__lambda_escaped(kw.lambdas))) {
       /* A builtin kept a lambda (T.attr's node, T.meta_var): it would outlive the parse. */
       tvm_ffi_any_release(out);
       *out = tvm_ffi_any_none();
