@@ -96,7 +96,9 @@ void tvm_script__frame_clear(tvm_script__frame* f) {
                   f->thread,    f->buffer,    f->extents, f->then_case,   f->else_case,
                   f->init,      f->ret_type,  f->reads,   f->writes,      f->annotations,
                   f->attrs,     f->functions, f->global_vars};
-  for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); ++i) tvm_ffi_release(objs[i]);
+  for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); ++i) {
+    if (objs[i]) tvm_ffi_release(objs[i]); /* (most are unset for a frame's kind) */
+  }
   tvm_script__vec* vecs[] = {&f->stmts,         &f->iter_vars, &f->iter_values,
                              &f->alloc_buffers, &f->match_buffers, &f->params,
                              &f->buffer_map_keys, &f->buffer_map_values};
@@ -105,7 +107,7 @@ void tvm_script__frame_clear(tvm_script__frame* f) {
   }
   tvm_ffi_any_release(&f->node);
   tvm_ffi_free(f->name);
-  memset(f, 0, sizeof(*f));
+  /* No zeroing: a cleared frame is dropped (popped, or the builder freed). */
 }
 
 /* Each frame nests the IR built one level deeper, and the printer, the checker and the passes
@@ -188,7 +190,9 @@ tvm_tir_stmt_obj* tvm_script__stmts_body(tvm_script__vec* stmts, bool take) {
   }
   void** items = tvm_ffi_malloc((size_t)(n ? n : 1) * sizeof(void*));
   if (!items) return NULL;
-  for (int64_t i = 0; i < n; ++i) items[i] = tvm_tir_ref((void*)tvm_script__vec_at(stmts, (int32_t)i));
+  for (int64_t i = 0; i < n; ++i) {
+    items[i] = tvm_tir_ref((void*)tvm_script__vec_at(stmts, (int32_t)i));
+  }
   tvm_tir_stmt_obj* body = tvm_tir_seq_takev(n, items);
   tvm_ffi_free(items);
   return body;
@@ -225,14 +229,16 @@ static int finish_module(tvm_script_builder* b, tvm_script__frame* f);
 
 /* Pop the innermost frame, build its node and hand it on (at the span of its statement). */
 static int pop_frame(tvm_script_builder* b) {
-  tvm_script__frame f = b->frames[--b->depth];
+  /* The popped frame is finished where it lies: finishing emits into the frame below and never
+   * pushes one, so its slot is not reused meanwhile. */
+  tvm_script__frame* f = &b->frames[--b->depth];
   const tvm_script_span* outer = b->span;
-  b->span = f.span;
-  int rc = f.kind == TVM_SCRIPT_FRAME_MODULE ? finish_module(b, &f)
-                                             : tvm_script__finish_tir_frame(b, &f);
+  b->span = f->span;
+  int rc = f->kind == TVM_SCRIPT_FRAME_MODULE ? finish_module(b, f)
+                                              : tvm_script__finish_tir_frame(b, f);
   b->span = outer;
-  if (rc != 0) b->exit_error_span = f.span;
-  tvm_script__frame_clear(&f);
+  if (rc != 0) b->exit_error_span = f->span;
+  tvm_script__frame_clear(f);
   return rc;
 }
 

@@ -59,7 +59,11 @@ static uint32_t find_slot(const script_var_table* vt, const char* name, uint32_t
   for (;;) {
     const script_vt_slot* s = &vt->slots[i];
     if (!s->name) return i;
-    if (s->hash == hash && s->size == size && memcmp(s->name, name, size) == 0) return i;
+    /* The front end interns identifiers, so a name usually comes back as the same pointer. */
+    if (s->hash == hash && s->size == size &&
+        (s->name == name || memcmp(s->name, name, size) == 0)) {
+      return i;
+    }
     i = (i + 1) & mask;
   }
 }
