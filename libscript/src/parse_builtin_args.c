@@ -57,6 +57,7 @@ static int parse_spec(const char* spec, param_spec* ps) {
 typedef struct {
   const char* spec;
   int n;
+  int n_pos, n_required_pos; /* parameters that are not keyword-only; those of them required */
   param_spec ps[MAX_PARAMS];
 } spec_entry;
 
@@ -66,6 +67,12 @@ static const spec_entry* spec_of(const char* spec) {
   if (e->spec != spec) {
     e->n = parse_spec(spec, e->ps);
     e->spec = spec;
+    e->n_pos = e->n_required_pos = 0;
+    for (int i = 0; i < e->n; ++i) {
+      if (e->ps[i].kw_only) continue;
+      ++e->n_pos;
+      if (!e->ps[i].optional) ++e->n_required_pos;
+    }
   }
   return e;
 }
@@ -87,12 +94,7 @@ int tvm_script_bind_args(tvm_script_call* call, const char* spec, TVMFFIAny* out
     out[i].type_index = TVM_SCRIPT_ARG_ABSENT;
   }
   /* Positional arguments fill the parameters that are not keyword-only, in order. */
-  int n_pos = 0, n_required_pos = 0;
-  for (int i = 0; i < n; ++i) {
-    if (ps[i].kw_only) continue;
-    ++n_pos;
-    if (!ps[i].optional) ++n_required_pos;
-  }
+  int n_pos = se->n_pos, n_required_pos = se->n_required_pos;
   if (call->num_args > n_pos) {
     call->error_arg = n_pos;
     if (n_pos == 0) {
@@ -108,8 +110,9 @@ int tvm_script_bind_args(tvm_script_call* call, const char* spec, TVMFFIAny* out
   }
   for (int k = 0; k < call->num_kwargs; ++k) {
     const char* kw = call->kw_names[k];
+    size_t kw_len = strlen(kw);
     int i = 0;
-    while (i < n && !param_is(&ps[i], kw)) ++i;
+    while (i < n && !(ps[i].len == kw_len && memcmp(kw, ps[i].name, kw_len) == 0)) ++i;
     if (i == n) {
       call->error_arg = call->num_args + k;
       return tvm_ffi_raise("TypeError", "%s() got an unexpected keyword argument '%s'", call->name,
