@@ -423,14 +423,25 @@ static void build_table(void) {
   add_builtins(tvm_script__tir_stmt_builtins, tvm_script__tir_stmt_builtin_count);
 }
 
-const tvm_script_builtin* tvm_script__tir_builtin_lookup(const char* name, size_t len) {
+const tvm_script_builtin* tvm_script__tir_builtin_lookup_dtype(const char* name, size_t len,
+                                                               DLDataType* dtype, bool* is_dtype) {
   pthread_once(&g_table_once, build_table);
+  *is_dtype = false;
   if (!name) return NULL;
   if (g_table) {
     const tvm_script_builtin* b = *find_slot(name, len);
     if (b) return b;
   }
   /* Every dtype spelling is a constructor: T.float32(1), T.int8x4(...), T.int64(). */
-  if (tvm_script__tir_dtype_name(name, len, NULL)) return &tvm_script__tir_dtype_builtin;
+  if (tvm_script__tir_dtype_name(name, len, dtype)) {
+    *is_dtype = true;
+    return &tvm_script__tir_dtype_builtin;
+  }
   return NULL;
+}
+
+const tvm_script_builtin* tvm_script__tir_builtin_lookup(const char* name, size_t len) {
+  DLDataType t;
+  bool is_dtype;
+  return tvm_script__tir_builtin_lookup_dtype(name, len, &t, &is_dtype);
 }

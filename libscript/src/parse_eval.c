@@ -1046,8 +1046,10 @@ int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_
   const script_special* mod = script__dotted(p, c->callee, name, sizeof(name), &n);
   const tvm_script_builtin* fn = NULL;
   TVMFFIAny callee = tvm_ffi_any_none();
+  DLDataType dtype = {0, 0, 0};
+  bool has_dtype = false; /* `T.float32(...)`: the lookup read the dtype already */
   if (mod == &kModTir) {
-    fn = tvm_script__tir_builtin_lookup(name, n);
+    fn = tvm_script__tir_builtin_lookup_dtype(name, n, &dtype, &has_dtype);
     if (!fn) {
       return script__error_at(p, c->callee, "AttributeError",
                               "module 'tvm.script.tirx' has no attribute '%s'", name);
@@ -1090,8 +1092,9 @@ int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_
     for (int32_t i = 0; kw_names && i < kw.n; ++i) {
       kw_names[i] = tvm_ffi_str_cstr(tvm_ffi_seq_obj_at(c->kwargs_keys, i));
     }
-    tvm_script_call call_info = {p->b,     full, ctx,      num_targets, targets, pos.n,
-                                 pos.args, kw.n, kw_names, kw.args,     -1};
+    tvm_script_call call_info = {p->b,     full, ctx,      num_targets, targets,   pos.n,
+                                 pos.args, kw.n, kw_names, kw.args,     -1,        has_dtype,
+                                 dtype};
     if (!kw_names) {
       rc = script__relocate(p, call);
     } else if (fn->fn(&call_info, out) != 0) {

@@ -60,6 +60,10 @@ typedef struct tvm_script_call {
   const char* const* kw_names;
   const TVMFFIAny* kwargs; /* borrowed */
   int32_t error_arg;       /* set by the builtin before raising; -1 = the whole call */
+  /* The dtype constructor's dtype when the caller's lookup already read it from the name
+   * (tvm_script__tir_builtin_lookup_dtype); without it (false) the constructor reads it. */
+  bool has_dtype;
+  DLDataType dtype;
 } tvm_script_call;
 
 /* Returns 0 with *out set (a new value; None when the builtin only has a side effect), or -1
@@ -86,6 +90,9 @@ extern const tvm_script_builtin tvm_script__tir_dtype_builtin;
 /* The builtin `T.<name>` (name[0..len)), or NULL (no error raised). Thread-safe; a binary search
  * over both tables (sorted once), then the dtype spellings. */
 const tvm_script_builtin* tvm_script__tir_builtin_lookup(const char* name, size_t len);
+/* The same; for a dtype spelling also *dtype (and *is_dtype true, else false). */
+const tvm_script_builtin* tvm_script__tir_builtin_lookup_dtype(const char* name, size_t len,
+                                                               DLDataType* dtype, bool* is_dtype);
 /* Whether `name` is a TIR dtype spelling usable as `T.<name>` ("float32", "int8x4", "handle",
  * "bool", ...); *out_dtype gets it. */
 bool tvm_script__tir_dtype_name(const char* name, size_t len, DLDataType* out_dtype);

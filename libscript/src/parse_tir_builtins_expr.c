@@ -129,8 +129,8 @@ static const char* new_var_name(const tvm_script_call* call) {
 static int dtype_ctor(tvm_script_call* call, TVMFFIAny* out) {
   const char* dot = strrchr(call->name, '.');
   const char* name = dot ? dot + 1 : call->name;
-  DLDataType dtype;
-  if (!tvm_script__tir_dtype_name(name, strlen(name), &dtype)) {
+  DLDataType dtype = call->dtype;
+  if (!call->has_dtype && !tvm_script__tir_dtype_name(name, strlen(name), &dtype)) {
     return tvm_ffi_raise("ValueError", "%s is not a dtype", call->name);
   }
   bound_args a;
