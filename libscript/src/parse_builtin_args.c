@@ -266,21 +266,17 @@ void* tvm_script_value_to_expr_array(const TVMFFIAny* v, const char* what) {
     tvm_ffi_retain((void*)seq);
     return (void*)seq;
   }
-  TVMFFIAny* items = tvm_ffi_calloc(n ? (size_t)n : 1, sizeof(TVMFFIAny));
-  if (!items) return NULL;
+  tvm_script_items items; /* (a shape: on the stack) */
+  if (!tvm_script_items_init(&items, n)) return NULL;
   void* result = NULL;
   int64_t done = 0;
   for (; done < n; ++done) {
     tvm_tir_expr_obj* e = tvm_script_value_to_expr(tvm_ffi_seq_at(seq, done), what);
     if (!e) break;
-    items[done] = tvm_ffi_any_obj(e);
+    tvm_script_items_push(&items, e);
   }
-  if (done == n) {
-    result = tvm_ffi_array_new_take(items, n);
-  } else {
-    for (int64_t i = 0; i < done; ++i) tvm_ffi_any_release(&items[i]);
-  }
-  tvm_ffi_free(items);
+  if (done == n) result = tvm_script_items_to_array(&items);
+  tvm_script_items_free(&items);
   return result;
 }
 

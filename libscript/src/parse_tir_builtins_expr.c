@@ -611,7 +611,8 @@ static int op_call(tvm_script_call* call, tvm_tir_builtin id, TVMFFIAny* out) {
   }
   call->error_arg = -1;
   int64_t n = hi - lo;
-  tvm_tir_expr_obj** args = tvm_ffi_calloc(n ? (size_t)n : 1, sizeof(*args));
+  tvm_tir_expr_obj* stack_args[8];
+  tvm_tir_expr_obj** args = n <= 8 ? stack_args : tvm_ffi_calloc((size_t)n, sizeof(*args));
   if (!args) return -1;
   int rc = -1;
   int64_t done = 0;
@@ -641,7 +642,7 @@ static int op_call(tvm_script_call* call, tvm_tir_builtin id, TVMFFIAny* out) {
   }
 done:
   for (int64_t i = 0; i < done; ++i) tvm_ffi_release(args[i]);
-  tvm_ffi_free(args);
+  if (args != stack_args) tvm_ffi_free(args);
   return rc;
 }
 
