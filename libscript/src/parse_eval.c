@@ -812,24 +812,28 @@ typedef struct {
   script_lambda* lambdas; /* the lambda arguments (parse_lambda.h) */
 } arg_list;
 
-static int arg_push(arg_list* l, TVMFFIAny* v, const script_doc* d) {
-  if (__builtin_expect(l->n == l->cap, 0)) {
-    int32_t cap = l->cap * 2;
-    TVMFFIAny* a = tvm_ffi_calloc((size_t)cap, sizeof(TVMFFIAny));
-    const script_doc** ds = tvm_ffi_calloc((size_t)cap, sizeof(void*));
-    if (!a || !ds) {
-      tvm_ffi_free(a);
-      tvm_ffi_free(ds);
-      return -1;
-    }
-    memcpy(a, l->args, (size_t)l->n * sizeof(TVMFFIAny));
-    memcpy(ds, l->arg_docs, (size_t)l->n * sizeof(void*));
-    if (l->args != l->stack_args) tvm_ffi_free(l->args);
-    if (l->arg_docs != l->stack_docs) tvm_ffi_free((void*)l->arg_docs);
-    l->args = a;
-    l->arg_docs = ds;
-    l->cap = cap;
+/* Double the room of l (past its 8 places on the stack). */
+static __attribute__((noinline)) int arg_grow(arg_list* l) {
+  int32_t cap = l->cap * 2;
+  TVMFFIAny* a = tvm_ffi_calloc((size_t)cap, sizeof(TVMFFIAny));
+  const script_doc** ds = tvm_ffi_calloc((size_t)cap, sizeof(void*));
+  if (!a || !ds) {
+    tvm_ffi_free(a);
+    tvm_ffi_free(ds);
+    return -1;
   }
+  memcpy(a, l->args, (size_t)l->n * sizeof(TVMFFIAny));
+  memcpy(ds, l->arg_docs, (size_t)l->n * sizeof(void*));
+  if (l->args != l->stack_args) tvm_ffi_free(l->args);
+  if (l->arg_docs != l->stack_docs) tvm_ffi_free((void*)l->arg_docs);
+  l->args = a;
+  l->arg_docs = ds;
+  l->cap = cap;
+  return 0;
+}
+
+static inline int arg_push(arg_list* l, TVMFFIAny* v, const script_doc* d) {
+  if (__builtin_expect(l->n == l->cap, 0) && arg_grow(l) != 0) return -1;
   l->args[l->n] = *v;
   l->arg_docs[l->n++] = d;
   *v = tvm_ffi_any_none();
