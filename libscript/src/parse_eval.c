@@ -1053,7 +1053,23 @@ int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_
   DLDataType dtype = {0, 0, 0};
   bool has_dtype = false; /* `T.float32(...)`: the lookup read the dtype already */
   if (mod == &kModTir) {
-    fn = tvm_script__tir_builtin_lookup_dtype(name, n, &dtype, &has_dtype);
+    /* `T.<name>` with one level: the name's string object keys the per-parse cache. */
+    const tvm_script_attr_doc_obj* attr = (const void*)c->callee;
+    const void* key = script__is_kind(attr->value, TVM_SCRIPT_DOC_IdDoc) ? attr->name : NULL;
+    size_t slot = ((uintptr_t)key >> 4) & 31;
+    if (key && p->builtin_cache[slot].name == key) {
+      fn = p->builtin_cache[slot].fn;
+      dtype = p->builtin_cache[slot].dtype;
+      has_dtype = p->builtin_cache[slot].has_dtype;
+    } else {
+      fn = tvm_script__tir_builtin_lookup_dtype(name, n, &dtype, &has_dtype);
+      if (fn && key) {
+        p->builtin_cache[slot].name = key;
+        p->builtin_cache[slot].fn = fn;
+        p->builtin_cache[slot].dtype = dtype;
+        p->builtin_cache[slot].has_dtype = has_dtype;
+      }
+    }
     if (!fn) {
       return script__error_at(p, c->callee, "AttributeError",
                               "module 'tvm.script.tirx' has no attribute '%s'", name);
