@@ -33,6 +33,16 @@ int tvm_tir_dtype_format(DLDataType t, char* buf, size_t buf_size) {
     }
     return n;
   }
+  if (t.code == kDLBool) {
+    /* DLPack's bool (code kDLBool, 8 bits: "bool" to tvm-ffi) is not TIR's "bool" (uint1):
+     * spell its width so that tvm_tir_dtype_parse reads it back ("bool8", "bool8x4"). */
+    int n = t.lanes > 1 ? snprintf(buf, buf_size, "bool%ux%u", (unsigned)t.bits, (unsigned)t.lanes)
+                        : snprintf(buf, buf_size, "bool%u", (unsigned)t.bits);
+    if (n < 0 || (size_t)n >= buf_size) {
+      return tvm_ffi_raise("ValueError", "tvm_tir_dtype_format: buffer too small");
+    }
+    return n;
+  }
   return tvm_ffi_dtype_format(t, buf, buf_size);
 }
 

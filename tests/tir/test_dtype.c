@@ -12,6 +12,9 @@ static void check_roundtrip(const char* text, DLDataType expected) {
 TEST(spelling) {
   check_roundtrip("bool", tvm_ffi_dtype(kDLUInt, 1, 1));
   check_roundtrip("boolx8", tvm_ffi_dtype(kDLUInt, 1, 8));
+  /* DLPack's 8-bit bool is not TIR's bool: its width is spelled. */
+  check_roundtrip("bool8", tvm_ffi_dtype(kDLBool, 8, 1));
+  check_roundtrip("bool8x4", tvm_ffi_dtype(kDLBool, 8, 4));
   check_roundtrip("handle", tvm_ffi_dtype(kDLOpaqueHandle, 64, 1));
   check_roundtrip("void", tvm_ffi_dtype(kDLOpaqueHandle, 0, 0));
   check_roundtrip("int8", TVM_TIR_INT8);
@@ -68,7 +71,7 @@ TEST(ranges) {
   CHECK(!tvm_tir_dtype_int_fits(TVM_TIR_INT32, (int64_t)INT32_MAX + 1));
 }
 
-TEST(version) { CHECK_STR_EQ(tvm_tir_version(), "0.2.0"); }
+TEST(version) { CHECK_STR_EQ(tvm_tir_version(), "0.3.0"); }
 
 int main(void) {
   RUN(spelling);
