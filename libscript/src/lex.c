@@ -787,8 +787,93 @@ int tvm_script__lexer_init(lexer* lx, const char* source, size_t len, const char
   return 0;
 }
 
+/* The keyword spelled s[0..n) (ASCII, 2 <= n <= 8), or TVM_SCRIPT_TOK_NAME. */
+static inline int32_t keyword_kind(const unsigned char* s, size_t n) {
+  for (const uint8_t* cand = g_tab.kw_cand[s[0]]; *cand; ++cand) {
+    const spelling* kw = &kKeywords[*cand - 1];
+    if (kw->size == n && same_text(kw->text, (const char*)s, n)) return kw->kind;
+  }
+  return TVM_SCRIPT_TOK_NAME;
+}
+
+/* The hot path, most of the tokens of a program: ASCII names and keywords, one-byte operators
+ * and the spaces between them, within a line already past its indentation. The state lives in
+ * locals and the room for tokens is checked once (tokens are written up to `limit`, within the
+ * buffer's capacity), where lex_step costs a few calls, a capacity check and re-reads of the
+ * lexer per token. Anything else (line ends and starts, numbers, strings, comments, longer or
+ * invalid operators, non-ASCII names, brackets that do not match, the end) is left to
+ * lex_step, which handles every case (and gives every error): this loop stops before such a
+ * token, having consumed nothing of it. The tokens are those lex_name/lex_operator make. */
+static void lex_fast(lexer* lx, size_t limit) {
+  const unsigned char* s = (const unsigned char*)lx->src;
+  const uint8_t* cls = g_tab.cls;
+  const size_t len = lx->len, ls = lx->line_start;
+  const int32_t line = lx->line;
+  size_t pos = lx->pos;
+  tvm_script_token* t = lx->data + lx->count;
+  tvm_script_token* const first = t;
+  tvm_script_token* const tend = lx->data + limit;
+  while (t < tend) {
+    while (pos < len && cls[s[pos]] == B_SPACE) ++pos;
+    if (pos >= len) break;
+    size_t start = pos;
+    unsigned char c = s[pos];
+    uint8_t cl = cls[c];
+    int32_t kind;
+    if (cl == B_NAME) {
+      ++pos;
+      while (pos < len && is_name_or_digit(s[pos])) ++pos;
+      /* A non-ASCII continuation, or a string prefix (r"..."): lex_name's cases. */
+      if (pos < len && (s[pos] >= 0x80 || cls[s[pos]] == B_QUOTE)) {
+        pos = start;
+        break;
+      }
+      size_t n = pos - start;
+      kind = n >= 2 && n <= 8 ? keyword_kind(s + start, n) : TVM_SCRIPT_TOK_NAME;
+    } else if (cl == B_OTHER || cl == B_DOT) { /* B_OTHER bytes are ASCII (B_UTF8 is apart) */
+      uint8_t op = g_tab.op_single[c];
+      if (!op) break; /* only a longer operator starts with c, or c is invalid */
+      unsigned char c2 = pos + 1 < len ? s[pos + 1] : 0;
+      /* A longer operator ("**", "->", "..."), or a float like .5: match_operator's and
+       * lex_step's cases. */
+      if (c2 < 128 && (g_tab.op_follow[c][c2 >> 6] >> (c2 & 63) & 1)) break;
+      if (cl == B_DOT && cls[c2] == B_DIGIT) break;
+      kind = kOperators[op - 1].kind;
+      if (is_bracket(kind)) { /* lex_operator's bookkeeping; its errors are its own */
+        if (is_open(kind)) {
+          if (lx->depth == TVM_SCRIPT_MAX_NESTING) break;
+          lx->brackets[lx->depth] = kind;
+          lx->bracket_spans[lx->depth++] = span_here(lx, start, start + 1);
+        } else {
+          if (lx->depth == 0 || closer_of(lx->brackets[lx->depth - 1]) != kind) break;
+          --lx->depth;
+        }
+      }
+      ++pos;
+    } else {
+      break;
+    }
+    t->kind = kind;
+    t->str_off = t->str_len = 0;
+    t->v.i = 0;
+    t->span.start_line = t->span.end_line = line;
+    t->span.start_col = (int32_t)(start - ls + 1);
+    t->span.end_col = (int32_t)(pos - ls + 1);
+    t->span.start_byte = (int64_t)start;
+    t->span.end_byte = (int64_t)pos;
+    ++t;
+  }
+  lx->pos = pos;
+  lx->count = (size_t)(t - lx->data);
+  if (t != first) lx->line_has_tokens = true;
+}
+
 int tvm_script__lexer_fill(lexer* lx, size_t want) {
   while (!lx->done && lx->count < want) {
+    if (!lx->at_line_start && lx->count < lx->cap) {
+      lex_fast(lx, want < lx->cap ? want : lx->cap);
+      if (lx->count >= want) break;
+    }
     if (lex_step(lx) != 0) {
       lx->done = true;
       return -1;
