@@ -112,6 +112,15 @@ typedef struct {
   uint16_t offset[8];
 } out_fields;
 static out_fields g_out_fields[TVM_SCRIPT_DOC_COUNT];
+/* The same for the fast teardown, by type index - g_kind_base, when every kind has at most
+ * what a Doc has (source_paths), one more object field (a name, a comment) and one Any (a
+ * literal's value), as today (g_out_plan_ok): a fixed sequence of loads instead of a loop over
+ * a field list, for the ~170 objects of a small parse. Offset 0 (the header): none. */
+typedef struct {
+  uint16_t ptr, any;
+} out_plan;
+static out_plan* g_out_plan;
+static bool g_out_plan_ok;
 int32_t tvm_script__doc_arena_type_index[TVM_SCRIPT_DOC_COUNT];
 #define g_doc_index tvm_script__doc_arena_type_index
 static int8_t* g_kind_of;
@@ -157,6 +166,27 @@ static void init_ref_fields(void) {
   if (!(g_kind_of = tvm_ffi_calloc((size_t)(hi - lo + 1), 1))) return;
   g_kind_base = lo;
   for (int k = 0; k < TVM_SCRIPT_DOC_COUNT; ++k) g_kind_of[g_doc_index[k] - lo] = (int8_t)k;
+  if ((g_out_plan = tvm_ffi_calloc((size_t)(hi - lo + 1), sizeof(out_plan)))) {
+    g_out_plan_ok = true;
+    for (int k = 0; k < TVM_SCRIPT_DOC_COUNT; ++k) {
+      const out_fields* o = &g_out_fields[k];
+      out_plan* pl = &g_out_plan[g_doc_index[k] - lo];
+      int n_ptr = 0, n_any = 0;
+      bool has_paths = false;
+      for (int i = 0; i < o->n; ++i) {
+        if (o->any >> i & 1) {
+          ++n_any;
+          pl->any = o->offset[i];
+        } else if (o->offset[i] == offsetof(tvm_script_doc_obj, source_paths)) {
+          has_paths = true;
+        } else {
+          ++n_ptr;
+          pl->ptr = o->offset[i];
+        }
+      }
+      if (!has_paths || n_ptr > 1 || n_any > 1) g_out_plan_ok = false;
+    }
+  }
   g_ref_ok = true;
 }
 
@@ -273,21 +303,70 @@ static inline void release_outside_refs(void* obj) {
   }
 }
 
+/* Appends the outside references of an arena object (a doc or an array) to out[*n..cap),
+ * telling them by the field (see out_fields) without touching what they point to; false when
+ * they do not fit. */
+static inline bool collect_outside_refs(void* obj, void** out, size_t* n, size_t cap) {
+  int32_t t = ((TVMFFIObject*)obj)->type_index;
+  size_t k = *n;
+  if (t == kTVMFFIArray) { /* the parser's arrays hold docs of the arena, or names */
+    tvm_script__arena_array* arr = obj;
+    for (int64_t i = 0; i < arr->cell.size; ++i) {
+      if (arr->items[i].type_index == kTVMFFIStr) {
+        if (k == cap) return false;
+        out[k++] = arr->items[i].v_obj;
+      }
+    }
+    *n = k;
+    return true;
+  }
+  if (cap - k < 3) return false;
+  const out_plan* pl = &g_out_plan[t - g_kind_base];
+  void* ref = ((tvm_script_doc_obj*)obj)->source_paths;
+  out[k] = ref;
+  k += ref != NULL;
+  if (pl->ptr) {
+    ref = *(void**)((char*)obj + pl->ptr);
+    out[k] = ref;
+    k += ref != NULL;
+  }
+  if (pl->any) {
+    const TVMFFIAny* v = (const TVMFFIAny*)((char*)obj + pl->any);
+    out[k] = v->v_obj;
+    k += v->type_index >= kTVMFFIStaticObjectBegin;
+  }
+  *n = k;
+  return true;
+}
+
 /* The check-then-free of the whole arena described above; false when something is shared.
- * Two walks: the first checks every object, the second (only when all passed) releases what
- * they hold from outside; nothing is released before everything is known to be unshared. */
+ * Nothing is released before everything is known to be unshared: the walk that checks every
+ * object notes the references they hold from outside (a parse of a small text holds a few
+ * dozen), and they are released after it; only when there are too many to note does a second
+ * walk release them. */
 static bool fast_teardown(tvm_script__doc_arena* a) {
+  void* outside[256];
+  size_t n_outside = 0;
+  bool noted = g_out_plan_ok;
   for (arena_chunk* c = a->chunks; c; c = c->older) {
     if (c->used == 0) continue;
     for (char* h = c->data + c->last;; h -= ((arena_block*)h)->back) {
       arena_block* b = (arena_block*)h;
       TVMFFIObject* o = (TVMFFIObject*)(b + 1);
-      if (b->refs != ARENA_FREED && o != a->root) {
-        uint64_t count = __atomic_load_n(&o->combined_ref_count, __ATOMIC_ACQUIRE);
-        if (b->refs == 0 || count != (WEAK_ONE | b->refs)) return false;
+      if (b->refs != ARENA_FREED) {
+        if (o != a->root) {
+          uint64_t count = __atomic_load_n(&o->combined_ref_count, __ATOMIC_ACQUIRE);
+          if (b->refs == 0 || count != (WEAK_ONE | b->refs)) return false;
+        }
+        noted = noted && collect_outside_refs(o, outside, &n_outside, 256);
       }
       if (b->back == 0) break;
     }
+  }
+  if (noted) {
+    for (size_t i = 0; i < n_outside; ++i) tvm_ffi_release(outside[i]);
+    arena_free(a);
+    return true;
   }
   for (arena_chunk* c = a->chunks; c; c = c->older) {
     if (c->used == 0) continue;

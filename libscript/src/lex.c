@@ -65,7 +65,14 @@ static struct {
   uint64_t op_follow[128][2];
   /* Keyword candidates by first byte (indices + 1 into kKeywords). */
   uint8_t kw_cand[128][6];
+  /* The keyword (index + 1 into kKeywords) by kw_hash of its spelling: 0 none, KW_MANY for
+   * several (then kw_cand tells). The hash has no collision among today's keywords. */
+  uint8_t kw_by_hash[128];
 } g_tab;
+enum { KW_MANY = 0xFF };
+static inline unsigned kw_hash(const unsigned char* s, size_t n) {
+  return ((unsigned)s[0] * 2 + (unsigned)s[n - 1] * 6 + (unsigned)n * 9) & 127;
+}
 static pthread_once_t g_tab_once = PTHREAD_ONCE_INIT;
 
 static void build_tables(void) {
@@ -97,6 +104,9 @@ static void build_tables(void) {
     uint8_t* cand = g_tab.kw_cand[(unsigned char)kKeywords[k].text[0]];
     while (*cand) ++cand;
     *cand = (uint8_t)(k + 1);
+    uint8_t* slot = &g_tab.kw_by_hash[kw_hash((const unsigned char*)kKeywords[k].text,
+                                              kKeywords[k].size)];
+    *slot = *slot ? KW_MANY : (uint8_t)(k + 1);
   }
 }
 
@@ -776,6 +786,7 @@ int tvm_script__lexer_init(lexer* lx, const char* source, size_t len, const char
   lx->indent8[0] = lx->indent1[0] = 0;
   lx->ndent = 0;
   lx->depth = 0;
+  lx->fast_end = 0;
   if (len >= INT32_MAX) {
     lx->done = true;
     return tvm_ffi_raise("SyntaxError", "%s: source too large (%zu bytes)", lx->filename, len);
@@ -784,11 +795,24 @@ int tvm_script__lexer_init(lexer* lx, const char* source, size_t len, const char
     lx->pos = 3;
     lx->line_start = 3;
   }
+  /* The last line break (0: none, as a text starting with its only line break has no token
+   * before it), which bounds lex_fast's scans. */
+  lx->fast_end = len;
+  while (lx->fast_end > 0 && g_tab.cls[(unsigned char)lx->src[lx->fast_end - 1]] != B_NEWLINE) {
+    --lx->fast_end;
+  }
+  if (lx->fast_end > 0) --lx->fast_end;
   return 0;
 }
 
 /* The keyword spelled s[0..n) (ASCII, 2 <= n <= 8), or TVM_SCRIPT_TOK_NAME. */
 static inline int32_t keyword_kind(const unsigned char* s, size_t n) {
+  uint8_t k = g_tab.kw_by_hash[kw_hash(s, n)];
+  if (k != KW_MANY) {
+    return k && kKeywords[k - 1].size == n && same_text(kKeywords[k - 1].text, (const char*)s, n)
+               ? kKeywords[k - 1].kind
+               : TVM_SCRIPT_TOK_NAME;
+  }
   for (const uint8_t* cand = g_tab.kw_cand[s[0]]; *cand; ++cand) {
     const spelling* kw = &kKeywords[*cand - 1];
     if (kw->size == n && same_text(kw->text, (const char*)s, n)) return kw->kind;
@@ -803,28 +827,29 @@ static inline int32_t keyword_kind(const unsigned char* s, size_t n) {
  * lexer per token. Anything else (line ends and starts, numbers, strings, comments, longer or
  * invalid operators, non-ASCII names, brackets that do not match, the end) is left to
  * lex_step, which handles every case (and gives every error): this loop stops before such a
- * token, having consumed nothing of it. The tokens are those lex_name/lex_operator make. */
+ * token, having consumed nothing of it. The tokens are those lex_name/lex_operator make.
+ * It runs only before lx->fast_end, the text's last line break: every scan below stops at a
+ * line break (it is no space, name byte or operator), so none needs a bounds check. */
 static void lex_fast(lexer* lx, size_t limit) {
   const unsigned char* s = (const unsigned char*)lx->src;
   const uint8_t* cls = g_tab.cls;
-  const size_t len = lx->len, ls = lx->line_start;
+  const size_t ls = lx->line_start;
   const int32_t line = lx->line;
   size_t pos = lx->pos;
   tvm_script_token* t = lx->data + lx->count;
   tvm_script_token* const first = t;
   tvm_script_token* const tend = lx->data + limit;
   while (t < tend) {
-    while (pos < len && cls[s[pos]] == B_SPACE) ++pos;
-    if (pos >= len) break;
+    while (cls[s[pos]] == B_SPACE) ++pos;
     size_t start = pos;
     unsigned char c = s[pos];
     uint8_t cl = cls[c];
     int32_t kind;
     if (cl == B_NAME) {
       ++pos;
-      while (pos < len && is_name_or_digit(s[pos])) ++pos;
+      while (is_name_or_digit(s[pos])) ++pos;
       /* A non-ASCII continuation, or a string prefix (r"..."): lex_name's cases. */
-      if (pos < len && (s[pos] >= 0x80 || cls[s[pos]] == B_QUOTE)) {
+      if (s[pos] >= 0x80 || cls[s[pos]] == B_QUOTE) {
         pos = start;
         break;
       }
@@ -833,7 +858,7 @@ static void lex_fast(lexer* lx, size_t limit) {
     } else if (cl == B_OTHER || cl == B_DOT) { /* B_OTHER bytes are ASCII (B_UTF8 is apart) */
       uint8_t op = g_tab.op_single[c];
       if (!op) break; /* only a longer operator starts with c, or c is invalid */
-      unsigned char c2 = pos + 1 < len ? s[pos + 1] : 0;
+      unsigned char c2 = s[pos + 1]; /* pos < fast_end: s[pos] is no line break */
       /* A longer operator ("**", "->", "..."), or a float like .5: match_operator's and
        * lex_step's cases. */
       if (c2 < 128 && (g_tab.op_follow[c][c2 >> 6] >> (c2 & 63) & 1)) break;
@@ -870,7 +895,7 @@ static void lex_fast(lexer* lx, size_t limit) {
 
 int tvm_script__lexer_fill(lexer* lx, size_t want) {
   while (!lx->done && lx->count < want) {
-    if (!lx->at_line_start && lx->count < lx->cap) {
+    if (!lx->at_line_start && lx->count < lx->cap && lx->pos < lx->fast_end) {
       lex_fast(lx, want < lx->cap ? want : lx->cap);
       if (lx->count >= want) break;
     }

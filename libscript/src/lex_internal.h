@@ -11,6 +11,7 @@ typedef struct {
   size_t len;
   const char* filename;
   size_t pos;
+  size_t fast_end; /* the offset of the text's last line break, or 0 (see lex_fast in lex.c) */
   int32_t line;
   size_t line_start;
   bool at_line_start;
