@@ -255,6 +255,50 @@ TEST(diag_render) {
   tvm_ffi_strbuf_free(&out);
 }
 
+/* The lexer takes names, one-byte operators and spaces by a fast loop only before the text's
+ * last line break, and every token by the general path after it: a line lexes to the same
+ * tokens and spans (and errors) either way. */
+TEST(fast_path_agrees) {
+  static const char* const kLines[] = {
+      "a.b(c, d[1:2], *e, **f) -> g", "x = [1, 2, (3, {4: 5})]", "r'x' + b + rb + u'y' + bar",
+      "\xc3\xa9 + x\xc3\xa9y", "a...b . c", ".5 + a.b", "x<y<=z>>=1 != ~w", "f(a)]", "f(a]",
+      "((((", "def f(x: T.int32) -> None: pass", "a @ b @= c", "x;y", "x ! y", "x $ y",
+      "if not a and b or c is not d: yield from await lambda", "while elif else with nonlocal",
+      "assert False, None and True", "abcdefghi classy de if_ _", "x\\\n  + y", "(a,\n b)"};
+  for (size_t i = 0; i < sizeof(kLines) / sizeof(kLines[0]); ++i) {
+    char with_nl[256];
+    snprintf(with_nl, sizeof(with_nl), "%s\n", kLines[i]);
+    tvm_script_tokens a, b;
+    int ra = tvm_script_lex(kLines[i], strlen(kLines[i]), "t.py", &a);
+    char err_a[1024] = "";
+    if (ra != 0) {
+      void* e = tvm_ffi_error_take();
+      snprintf(err_a, sizeof(err_a), "%s", tvm_ffi_error_message(e));
+      tvm_ffi_release(e);
+    }
+    int rb = tvm_script_lex(with_nl, strlen(with_nl), "t.py", &b);
+    CHECK(ra == rb);
+    if (rb != 0) {
+      void* e = tvm_ffi_error_take();
+      CHECK_STR_EQ(tvm_ffi_error_message(e), err_a);
+      tvm_ffi_release(e);
+      continue;
+    }
+    CHECK(a.count == b.count);
+    for (size_t k = 0; k < a.count && k < b.count; ++k) {
+      const tvm_script_token *x = &a.data[k], *y = &b.data[k];
+      CHECK(x->kind == y->kind);
+      if (x->kind <= TVM_SCRIPT_TOK_DEDENT) continue; /* the end's spans differ by the break */
+      CHECK(x->span.start_line == y->span.start_line && x->span.end_line == y->span.end_line);
+      CHECK(x->span.start_col == y->span.start_col && x->span.end_col == y->span.end_col);
+      CHECK(x->span.start_byte == y->span.start_byte && x->span.end_byte == y->span.end_byte);
+      CHECK(x->v.i == y->v.i && x->str_len == y->str_len);
+    }
+    tvm_script_tokens_free(&a);
+    tvm_script_tokens_free(&b);
+  }
+}
+
 int main(void) {
   RUN(empty_and_blank);
   RUN(integers);
@@ -266,5 +310,6 @@ int main(void) {
   RUN(spans);
   RUN(nesting_limits);
   RUN(diag_render);
+  RUN(fast_path_agrees);
   return test_summary();
 }
