@@ -44,8 +44,19 @@ typedef struct {
   fact first[FIRST_SLOTS];
 } fact_table;
 
+/*
+ * The scoped pass runs in one of two modes. Tracking: a tvm_tir_visitor walk that records the
+ * access path of every node, so that an error can name it. Fast (first): the same callbacks on
+ * a direct walk of wellformed.c's own that only counts path steps (the depth limit is on
+ * them), raising nothing for a violation. Only when the fast pass fails is the function checked
+ * again by the tracking pass, which raises the error, so errors and their paths are exactly
+ * those of the tracking pass; the check is a pure function of the IR, so both passes agree on
+ * whether it passes.
+ */
 typedef struct {
   tvm_tir_visitor v; /* first: callbacks get the state through their visitor pointer */
+  bool track;        /* the tracking pass (v.steps holds the path), else the fast pass */
+  const tvm_tir__children* children; /* the fast pass's child tables */
   fact_table facts;
   const void** no_use; /* the Vars flagged F_NO_USE (cleared together) */
   size_t no_use_count, no_use_cap;
@@ -54,9 +65,32 @@ typedef struct {
 #define SELF ((wf*)v)
 #define K(Name) TVM_TIR_KIND_##Name
 
+/* v.ctx of the fast pass's visitor: fail_at (shared with the structure pass's visitor) tells
+ * the two apart by it. */
+static const char k_fast_pass = 0;
+
+/* Path steps: recorded by the tracking pass, only counted by the fast pass. -1 on OOM. */
+static inline int wpush_attr(wf* w, const char* name) {
+  if (w->track) return tvm_tir_visitor_push_attr(&w->v, name);
+  w->v.depth++;
+  return 0;
+}
+static inline int wpush_item(wf* w, int64_t index) {
+  if (w->track) return tvm_tir_visitor_push_item(&w->v, index);
+  w->v.depth++;
+  return 0;
+}
+static inline int wpush_key(wf* w, const TVMFFIAny* key) {
+  if (w->track) return tvm_tir_visitor_push_key(&w->v, key);
+  w->v.depth++;
+  return 0;
+}
+static inline void wpop(wf* w) { w->v.depth--; } /* tvm_tir_visitor_pop, either mode */
+
 /* ---- Errors ---------------------------------------------------------------------------------- */
 /* Raise at the current path extended by field (NULL: the current node) and index (-1: none). */
 static int fail_at(tvm_tir_visitor* v, const char* field, int64_t index, const char* fmt, ...) {
+  if (v->ctx == &k_fast_pass) return -1; /* the tracking pass raises it */
   int pushed = 0;
   if (field && tvm_tir_visitor_push_attr(v, field) == 0) pushed++;
   if (index >= 0 && tvm_tir_visitor_push_item(v, index) == 0) pushed++;
@@ -151,20 +185,28 @@ static void unbind(wf* w, const void* var) { drop(w, var, F_SCOPE | F_RANGE); }
 
 /* Visit value, the object field `field` of the current node (an object, array elements, map
  * values), as uses. Fields are read directly, not looked up by name: this runs per node. */
+static int fast_value(wf* w, const void* obj);
+static int fast_node(wf* w, const void* node);
+
 static int uses(wf* w, const void* value, const char* field) {
-  return tvm_tir_visit_child(&w->v, value, field);
+  if (w->track) return tvm_tir_visit_child(&w->v, value, field);
+  if (!value) return 0;
+  w->v.depth++;
+  int rc = fast_value(w, value);
+  w->v.depth--;
+  return rc;
 }
 
 /* Visit node at the current path + field[index]. */
 static int visit_at(wf* w, const void* node, const char* field, int64_t index) {
   if (!node) return 0;
-  if (tvm_tir_visitor_push_attr(&w->v, field) != 0) return -1;
-  int rc = index >= 0 ? tvm_tir_visitor_push_item(&w->v, index) : 0;
+  if (wpush_attr(w, field) != 0) return -1;
+  int rc = index >= 0 ? wpush_item(w, index) : 0;
   if (rc == 0) {
-    rc = tvm_tir_visit_node(&w->v, node);
-    if (index >= 0) tvm_tir_visitor_pop(&w->v);
+    rc = w->track ? tvm_tir_visit_node(&w->v, node) : fast_node(w, node);
+    if (index >= 0) wpop(w);
   }
-  tvm_tir_visitor_pop(&w->v);
+  wpop(w);
   return rc;
 }
 
@@ -197,8 +239,8 @@ static int declare_buffer(wf* w, const tvm_tir_buffer_obj* b, decl_mode mode, co
                           int64_t index, bool* out_data) {
   *out_data = false;
   int pushed = 0, rc = 0;
-  if (field && (rc = tvm_tir_visitor_push_attr(&w->v, field)) == 0) pushed++;
-  if (rc == 0 && index >= 0 && (rc = tvm_tir_visitor_push_item(&w->v, index)) == 0) pushed++;
+  if (field && (rc = wpush_attr(w, field)) == 0) pushed++;
+  if (rc == 0 && index >= 0 && (rc = wpush_item(w, index)) == 0) pushed++;
   if (rc == 0 && !(mode == DECL_DECLARE && has(w, b->data, F_SCOPE))) {
     rc = bind(w, b->data, "data", -1);
     *out_data = rc == 0;
@@ -210,7 +252,7 @@ static int declare_buffer(wf* w, const tvm_tir_buffer_obj* b, decl_mode mode, co
     rc = buffer_symbol(w, b, tvm_ffi_seq_obj_at(b->strides, i), mode, "strides", i);
   }
   if (rc == 0) rc = buffer_symbol(w, b, b->elem_offset, mode, "elem_offset", -1);
-  while (pushed--) tvm_tir_visitor_pop(&w->v);
+  while (pushed--) wpop(w);
   if (rc == 0) rc = put(w, b, F_BUFFER);
   return rc;
 }
@@ -242,11 +284,11 @@ static void undeclare_buffer(wf* w, const tvm_tir_buffer_obj* b, bool data_bound
 static int check_buffer_use(wf* w, const tvm_tir_buffer_obj* b) {
   if (has(w, b, F_BUFFER)) return 0;
   if (has(w, b->data, F_ALLOC)) {
-    int rc = tvm_tir_visitor_push_attr(&w->v, "buffer");
+    int rc = wpush_attr(w, "buffer");
     if (rc == 0) {
       rc = uses(w, b->shape, "shape") || uses(w, b->strides, "strides") ||
                    uses(w, b->elem_offset, "elem_offset") ? -1 : 0;
-      tvm_tir_visitor_pop(&w->v);
+      wpop(w);
     }
     return rc;
   }
@@ -370,10 +412,10 @@ static int pre_attr_stmt(tvm_tir_visitor* v, const void* node) {
   }
   if (!var) return TVM_TIR_VISIT_CONTINUE;
   if (uses(SELF, a->value, "value") != 0) return -1;
-  int rc = tvm_tir_visitor_push_attr(v, "node");
+  int rc = wpush_attr(SELF, "node");
   if (rc == 0) {
     rc = TIR_IS(n, IterVar) ? bind(SELF, var, "var", -1) : bind(SELF, var, NULL, -1);
-    tvm_tir_visitor_pop(v);
+    wpop(SELF);
   }
   if (rc == 0) rc = uses(SELF, a->body, "body");
   unbind(SELF, var);
@@ -493,8 +535,8 @@ static int check_match_buffer(wf* w, const tvm_tir_match_buffer_region_obj* mb, 
     tvm_tir_expr_obj* want = i < offset ? one : shape;
     if (!r->extent || !prove_equal(w, want, r->extent)) {
       rc = -1;
-      if (tvm_tir_visitor_push_attr(&w->v, "match_buffers") != 0) break;
-      if (tvm_tir_visitor_push_item(&w->v, j) == 0) {
+      if (wpush_attr(w, "match_buffers") != 0) break;
+      if (wpush_item(w, j) == 0) {
         tvm_ffi_strbuf t = {0};
         tvm_tir__text(&t, want);
         rc = fail_at(&w->v, "source", -1,
@@ -502,9 +544,9 @@ static int check_match_buffer(wf* w, const tvm_tir_match_buffer_region_obj* mb, 
                      "(rule O-MATCHBUFFER, spec O5 item %d)",
                      name, (long long)i, tvm_ffi_strbuf_cstr(&t), i < offset ? 8 : 9);
         tvm_ffi_strbuf_free(&t);
-        tvm_tir_visitor_pop(&w->v);
+        wpop(w);
       }
-      tvm_tir_visitor_pop(&w->v);
+      wpop(w);
     }
   }
   tvm_ffi_release(one);
@@ -540,14 +582,14 @@ static int visit_block(wf* w, const tvm_tir_sblock_obj* b) {
   for (int64_t i = 0; i < ni; ++i) {
     const tvm_tir_iter_var_obj* iv = tvm_ffi_seq_obj_at(b->iter_vars, i);
     has_reduce |= is_reduce(iv);
-    int rc = tvm_tir_visitor_push_attr(&w->v, "iter_vars");
+    int rc = wpush_attr(w, "iter_vars");
     if (rc == 0) {
-      rc = tvm_tir_visitor_push_item(&w->v, i);
+      rc = wpush_item(w, i);
       if (rc == 0) {
-        rc = tvm_tir_visit_child(&w->v, iv->dom, "dom");
-        tvm_tir_visitor_pop(&w->v);
+        rc = uses(w, iv->dom, "dom");
+        wpop(w);
       }
-      tvm_tir_visitor_pop(&w->v);
+      wpop(w);
     }
     if (rc != 0) return -1;
   }
@@ -559,14 +601,14 @@ static int visit_block(wf* w, const tvm_tir_sblock_obj* b) {
   }
   for (int64_t i = 0; i < ni; ++i) {
     const tvm_tir_iter_var_obj* iv = tvm_ffi_seq_obj_at(b->iter_vars, i);
-    int rc = tvm_tir_visitor_push_attr(&w->v, "iter_vars");
+    int rc = wpush_attr(w, "iter_vars");
     if (rc == 0) {
-      rc = tvm_tir_visitor_push_item(&w->v, i);
+      rc = wpush_item(w, i);
       if (rc == 0) {
         rc = bind(w, iv->var, "var", -1);
-        tvm_tir_visitor_pop(&w->v);
+        wpop(w);
       }
-      tvm_tir_visitor_pop(&w->v);
+      wpop(w);
     }
     if (rc == 0 && iv->dom) rc = add_range(w, iv->var, iv->dom->min, iv->dom->extent);
     if (rc != 0) return -1;
@@ -581,21 +623,21 @@ static int visit_block(wf* w, const tvm_tir_sblock_obj* b) {
   for (int64_t j = 0; j < nm; ++j) {
     const tvm_tir_match_buffer_region_obj* mb = tvm_ffi_seq_obj_at(b->match_buffers, j);
     bool data;
-    int rc = tvm_tir_visitor_push_attr(&w->v, "match_buffers");
+    int rc = wpush_attr(w, "match_buffers");
     if (rc == 0) {
-      rc = tvm_tir_visitor_push_item(&w->v, j);
+      rc = wpush_item(w, j);
       if (rc == 0) {
-        rc = tvm_tir_visit_child(&w->v, mb->source, "source");
-        tvm_tir_visitor_pop(&w->v);
+        rc = uses(w, mb->source, "source");
+        wpop(w);
       }
-      tvm_tir_visitor_pop(&w->v);
+      wpop(w);
     }
     if (rc == 0) rc = check_match_buffer(w, mb, j);
     if (rc == 0) {
-      rc = tvm_tir_visitor_push_attr(&w->v, "match_buffers");
+      rc = wpush_attr(w, "match_buffers");
       if (rc == 0) {
         rc = declare_buffer(w, mb->buffer, DECL_DEFINE, NULL, j, &data);
-        tvm_tir_visitor_pop(&w->v);
+        wpop(w);
       }
     }
     if (rc != 0) return -1;
@@ -642,14 +684,14 @@ static int pre_prim_func(tvm_tir_visitor* v, const void* node) {
     const tvm_tir_buffer_obj* b = tvm_ffi_any_as_object(val, tvm_tir_type_index(K(Buffer)));
     if (!b) continue;
     bool data;
-    int rc = tvm_tir_visitor_push_attr(v, "buffer_map");
+    int rc = wpush_attr(SELF, "buffer_map");
     if (rc == 0) {
-      rc = tvm_tir_visitor_push_key(v, key);
+      rc = wpush_key(SELF, key);
       if (rc == 0) {
         rc = declare_buffer(SELF, b, DECL_DEFINE, NULL, -1, &data);
-        tvm_tir_visitor_pop(v);
+        wpop(SELF);
       }
-      tvm_tir_visitor_pop(v);
+      wpop(SELF);
     }
     if (rc != 0) return -1;
   }
@@ -685,6 +727,102 @@ static const tvm_tir_visit_fn k_pre[TVM_TIR_KIND_COUNT] = {
     [K(CommReducer)] = pre_skip,
     [K(IndexMap)] = pre_skip,
 };
+
+/* ---- The fast pass's walk -------------------------------------------------------------------
+ * What tvm_tir_visit does with the callbacks of k_pre (no defaults, no post callbacks), node for
+ * node and field for field (see visit.c), counting path steps instead of recording them. */
+static bool fast_is_seq(int32_t t) { return t == kTVMFFIArray || t == kTVMFFIList; }
+static bool fast_is_map(int32_t t) { return t == kTVMFFIMap || t == kTVMFFIDict; }
+/* An object value worth visiting (not a string or bytes), as visit.c's any_child. */
+static const void* fast_any_child(const TVMFFIAny* a) {
+  if (!tvm_ffi_any_is_object(a) || a->type_index == kTVMFFIStr || a->type_index == kTVMFFIBytes) {
+    return NULL;
+  }
+  return a->v_obj;
+}
+
+static int fast_children(wf* w, const void* node, tvm_tir_kind k) {
+  if (k < 0) {
+    int32_t t = tvm_ffi_type_index(node);
+    if (fast_is_seq(t) || fast_is_map(t)) return fast_value(w, node);
+    const TVMFFIFieldInfo* const* fields;
+    int32_t n = tvm_ffi_type_all_fields(t, &fields);
+    for (int32_t i = 0; i < n; ++i) {
+      const char* addr = (const char*)node + fields[i]->offset;
+      int32_t st = fields[i]->field_static_type_index;
+      const void* val = st == kTVMFFIAny                  ? fast_any_child((const TVMFFIAny*)addr)
+                        : st >= kTVMFFIStaticObjectBegin && st != kTVMFFIStr && st != kTVMFFIBytes
+                            ? *(void* const*)addr
+                            : NULL;
+      if (!val) continue;
+      w->v.depth++;
+      int r = fast_value(w, val);
+      w->v.depth--;
+      if (r != 0) return -1;
+    }
+    return 0;
+  }
+  const tvm_tir__children* c = w->children;
+  for (int32_t i = c->start[k], end = c->start[k + 1]; i < end; ++i) {
+    const tvm_tir__child_field* f = &c->f[i];
+    const char* addr = (const char*)node + f->offset;
+    const void* val;
+    if (f->type == kTVMFFIAny) {
+      val = fast_any_child((const TVMFFIAny*)addr);
+    } else if (f->type != kTVMFFIStr && f->type != kTVMFFIBytes) {
+      val = *(void* const*)addr; /* the table holds object fields only */
+    } else {
+      continue;
+    }
+    if (!val) continue;
+    w->v.depth++;
+    int r = fast_value(w, val);
+    w->v.depth--;
+    if (r != 0) return -1;
+  }
+  return 0;
+}
+
+static int fast_node(wf* w, const void* node) {
+  if (!node) return 0;
+  if (w->v.depth > TVM_FFI_STRUCTURAL_MAX_DEPTH) return -1; /* the tracking pass raises it */
+  tvm_tir_kind k = tir_kind_of(node);
+  tvm_tir_visit_fn pre = k >= 0 ? k_pre[k] : NULL;
+  int r = pre ? pre(&w->v, node) : TVM_TIR_VISIT_CONTINUE;
+  if (r < 0) return -1;
+  return r == TVM_TIR_VISIT_SKIP ? 0 : fast_children(w, node, k);
+}
+
+static int fast_value(wf* w, const void* obj) {
+  if (!obj) return 0;
+  int32_t t = tvm_ffi_type_index(obj);
+  if (fast_is_seq(t)) {
+    int64_t n = tvm_ffi_seq_size(obj);
+    const TVMFFIAny* items = tvm_ffi_seq_data(obj);
+    for (int64_t i = 0; i < n; ++i) {
+      const void* child = fast_any_child(&items[i]);
+      if (!child) continue;
+      w->v.depth++;
+      int r = fast_node(w, child);
+      w->v.depth--;
+      if (r != 0) return -1;
+    }
+    return 0;
+  }
+  if (fast_is_map(t)) {
+    const TVMFFIAny *key, *val;
+    for (int64_t pos = 0; (pos = tvm_ffi_map_next(obj, pos, &key, &val)) >= 0;) {
+      const void* child = fast_any_child(val);
+      if (!child) continue;
+      w->v.depth++;
+      int r = fast_node(w, child);
+      w->v.depth--;
+      if (r != 0) return -1;
+    }
+    return 0;
+  }
+  return fast_node(w, obj);
+}
 
 /* ---- Structure ------------------------------------------------------------------------------
  * A first pass (the scoped pass dereferences fields freely): every object field of a libtir
@@ -937,16 +1075,45 @@ static bool structure_ok_fields(structure_walk* sw, tvm_tir_kind k, const void* 
 
 static int verify_structure(const tvm_tir_prim_func_obj* f);
 
-static int verify_func(const tvm_tir_prim_func_obj* f, unsigned flags) {
-  if (!(flags & TVM_TIR_WF_CONSTRUCTED) && verify_structure(f) != 0) return -1;
+/* The scoped pass over f, tracking the path or not (see wf). */
+static int scoped_pass(const tvm_tir_prim_func_obj* f, bool track,
+                       const tvm_tir__children* children) {
   wf w;
-  memset(&w, 0, sizeof(w));
-  memcpy(w.v.pre, k_pre, sizeof(k_pre));
-  int rc = tvm_tir_visit(&w.v, f);
+  /* The visitor's callback tables are only read by the tracking pass's tvm_tir_visit; the fast
+   * pass leaves them (most of wf's bytes) unset. */
+  memset((char*)&w + sizeof(w.v), 0, sizeof(w) - sizeof(w.v));
+  w.v.steps = NULL;
+  w.v.depth = w.v.capacity = 0;
+  w.track = track;
+  w.children = children;
+  int rc;
+  if (track) {
+    memset(w.v.post, 0, sizeof(w.v.post));
+    memcpy(w.v.pre, k_pre, sizeof(k_pre));
+    w.v.pre_default = w.v.post_default = NULL;
+    w.v.ctx = NULL;
+    rc = tvm_tir_visit(&w.v, f);
+  } else {
+    w.v.ctx = (void*)&k_fast_pass;
+    rc = fast_node(&w, f);
+  }
   tvm_tir_visitor_free(&w.v);
   if (w.facts.slots != w.facts.first) tvm_ffi_free(w.facts.slots);
   tvm_ffi_free(w.no_use);
   return rc;
+}
+
+static int verify_func(const tvm_tir_prim_func_obj* f, unsigned flags) {
+  if (!(flags & TVM_TIR_WF_CONSTRUCTED) && verify_structure(f) != 0) return -1;
+  /* Fast first; on any failure (a violation, or an error such as MemoryError raised on the
+   * way), again with tracking, which raises the error the check reports. Without child tables
+   * (out of memory) the tracking pass alone. */
+  const tvm_tir__children* children = tvm_tir__children_get();
+  if (children) {
+    if (scoped_pass(f, false, children) == 0) return 0;
+    tvm_ffi_error_clear();
+  }
+  return scoped_pass(f, true, NULL);
 }
 
 /* The first pass: the fields the scoped pass reads are there and of the right kinds. */
