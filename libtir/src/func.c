@@ -70,6 +70,105 @@ static int check_ret(const void* obj, void* p) {
   return -1;
 }
 
+/* ---- PrimFunc: the search for tir.ret ------------------------------------------------------
+ * tvm_tir__walk(body, false, check_ret, ...) specialised: the same objects in the same order
+ * (pre-order; libtir nodes' object fields from the child tables, containers' elements, map keys
+ * then values), so the same tir.ret calls are met in the same order and raise the same errors.
+ * Nothing is pruned by what a field is declared to hold (a raw reflected setter can store any
+ * object anywhere): the savings are a call per node (the callback, the fields loop) and, for
+ * a child that is a leaf (a libtir node whose object fields are all empty: an IntImm, a
+ * PrimType, ... without span), the recursion into it, done inline. Buffers and Vars, shared by
+ * their uses, are searched once (a few recent ones remembered; check_ret gives the same answer
+ * each time it meets a returned value, so this only skips repeats). */
+#define RET_WALKED_SIZE 64 /* the slot is 6 bits of a hash */
+typedef struct {
+  ret_ctx* rc;
+  const tvm_tir__children* c;
+  int32_t call_index;
+  const void* walked[RET_WALKED_SIZE];
+} ret_search;
+
+static int ret_search_obj(ret_search* s, const void* obj);
+
+static int ret_search_any(ret_search* s, const TVMFFIAny* a) {
+  return tvm_ffi_any_is_object(a) ? ret_search_obj(s, a->v_obj) : 0;
+}
+
+/* An object that is not a libtir node (never NULL). */
+static int ret_search_other(ret_search* s, const void* obj) {
+  int32_t t = tvm_ffi_type_index(obj);
+  int r = 0;
+  if (t == kTVMFFIArray || t == kTVMFFIList) {
+    int64_t n = tvm_ffi_seq_size(obj);
+    const TVMFFIAny* items = tvm_ffi_seq_data(obj);
+    for (int64_t i = 0; i < n && !r; ++i) r = ret_search_any(s, &items[i]);
+    return r;
+  }
+  if (t == kTVMFFIMap || t == kTVMFFIDict) {
+    const TVMFFIAny *k, *v;
+    for (int64_t pos = 0; !r && (pos = tvm_ffi_map_next(obj, pos, &k, &v)) >= 0;) {
+      r = ret_search_any(s, k);
+      if (!r) r = ret_search_any(s, v);
+    }
+    return r;
+  }
+  if (t == kTVMFFIStr || t == kTVMFFIBytes) return 0;
+  /* Another type: the generic walk does the same for it (check_ret is a no-op on it). */
+  return tvm_tir__walk(obj, false, check_ret, s->rc);
+}
+
+/* The object held by field i of a libtir node at obj, NULL when none. */
+static inline const void* ret_field(const tvm_tir__children* c, int32_t i, const void* obj) {
+  const char* addr = (const char*)obj + c->f[i].offset;
+  if (c->f[i].type != kTVMFFIAny) return *(void* const*)addr;
+  return tvm_ffi_any_is_object((const TVMFFIAny*)addr) ? ((const TVMFFIAny*)addr)->v_obj : NULL;
+}
+
+/* The fields of obj, a libtir node of kind k. */
+static int ret_search_fields(ret_search* s, const void* obj, tvm_tir_kind k) {
+  const tvm_tir__children* c = s->c;
+  if (((const TVMFFIObject*)obj)->type_index == s->call_index) {
+    int r = check_ret(obj, s->rc);
+    if (r != 0) return r;
+  }
+  for (int32_t i = c->start[k], end = c->start[k + 1]; i < end; ++i) {
+    const void* child = ret_field(c, i, obj);
+    if (!child) continue;
+    tvm_tir_kind ck = tir_kind_of(child);
+    if (ck >= 0 && ck != TVM_TIR_KIND_Call) {
+      /* A leaf (no object in any field) holds nothing more to search. */
+      int32_t j = c->start[ck], jend = c->start[ck + 1];
+      while (j < jend && !ret_field(c, j, child)) ++j;
+      if (j == jend) continue;
+    }
+    int r = ret_search_obj(s, child);
+    if (r != 0) return r;
+  }
+  return 0;
+}
+
+static int ret_search_obj(ret_search* s, const void* obj) {
+  tvm_tir_kind k = tir_kind_of(obj);
+  if (k < 0) return ret_search_other(s, obj);
+  if (k != TVM_TIR_KIND_Buffer && k != TVM_TIR_KIND_Var) return ret_search_fields(s, obj, k);
+  const void** slot = &s->walked[(((uintptr_t)obj >> 4) * UINT64_C(0x9E3779B97F4A7C15)) >> 58];
+  if (*slot == obj) return 0;
+  int r = ret_search_fields(s, obj, k);
+  if (r == 0) *slot = obj;
+  return r;
+}
+
+/* tvm_tir__walk(body, false, check_ret, rc), faster. */
+static int search_rets(const void* body, ret_ctx* rc) {
+  ret_search s;
+  s.c = tvm_tir__children_get();
+  if (!s.c) return tvm_tir__walk(body, false, check_ret, rc); /* out of memory: reflection */
+  s.rc = rc;
+  s.call_index = tvm_tir__index[TVM_TIR_KIND_Call];
+  memset(s.walked, 0, sizeof(s.walked));
+  return ret_search_obj(&s, body);
+}
+
 /* ---- PrimFunc ------------------------------------------------------------------------------ */
 static int check_buffer_map(void* map, void** out) {
   *out = NULL;
@@ -111,7 +210,7 @@ tvm_tir_prim_func_obj* tvm_tir_prim_func_new(void* params, tvm_tir_stmt_obj* bod
   if (tvm_tir__array_arg(params, TVM_TIR_KIND_Var, node, "params", &ps) != 0 ||
       check_buffer_map(buffer_map, &bmap) != 0 ||
       tvm_tir__str_map_arg(attrs, node, "attrs", &at) != 0 ||
-      tvm_tir__walk(body, false, check_ret, &rc) != 0) {
+      search_rets(body, &rc) != 0) {
     goto fail;
   }
   if (rc.count == 0) {
