@@ -75,9 +75,8 @@ static int check_ret(const void* obj, void* p) {
  * (pre-order; libtir nodes' object fields from the child tables, containers' elements, map keys
  * then values), so the same tir.ret calls are met in the same order and raise the same errors.
  * Nothing is pruned by what a field is declared to hold (a raw reflected setter can store any
- * object anywhere): the savings are a call per node (the callback, the fields loop) and, for
- * a child that is a leaf (a libtir node whose object fields are all empty: an IntImm, a
- * PrimType, ... without span), the recursion into it, done inline. Buffers and Vars, shared by
+ * object anywhere): the savings are the calls per node (the callback, a separate fields loop)
+ * and the walk's generality (stmts_only). Buffers and Vars, shared by
  * their uses, are searched once (a few recent ones remembered; check_ret gives the same answer
  * each time it meets a returned value, so this only skips repeats). */
 #define RET_WALKED_SIZE 64 /* the slot is 6 bits of a hash */
@@ -134,13 +133,6 @@ static int ret_search_fields(ret_search* s, const void* obj, tvm_tir_kind k) {
   for (int32_t i = c->start[k], end = c->start[k + 1]; i < end; ++i) {
     const void* child = ret_field(c, i, obj);
     if (!child) continue;
-    tvm_tir_kind ck = tir_kind_of(child);
-    if (ck >= 0 && ck != TVM_TIR_KIND_Call) {
-      /* A leaf (no object in any field) holds nothing more to search. */
-      int32_t j = c->start[ck], jend = c->start[ck + 1];
-      while (j < jend && !ret_field(c, j, child)) ++j;
-      if (j == jend) continue;
-    }
     int r = ret_search_obj(s, child);
     if (r != 0) return r;
   }
