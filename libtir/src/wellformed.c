@@ -776,7 +776,8 @@ static int fast_children(wf* w, const void* node, tvm_tir_kind k) {
     }
     if (!val) continue;
     w->v.depth++;
-    int r = fast_value(w, val);
+    /* A libtir node (the usual value) is no container: straight to it. */
+    int r = tir_kind_of(val) >= 0 ? fast_node(w, val) : fast_value(w, val);
     w->v.depth--;
     if (r != 0) return -1;
   }
