@@ -636,7 +636,9 @@ static int op_call(tvm_script_call* call, tvm_tir_builtin id, TVMFFIAny* out) {
   if (!have_dtype && call_dtype(call, id, args, n, &dtype) != 0) goto done;
   {
     void* arr = tvm_ffi_array_of_objects((void* const*)args, n);
-    tvm_tir_expr_obj* r = arr ? tvm_tir_call_new(dtype, tvm_tir_builtin_op(id), arr) : NULL;
+    tvm_tir_op_obj* op = arr ? tvm_tir_builtin_op(id) : NULL;
+    tvm_tir_expr_obj* r = op ? tvm_tir_call_new(dtype, op, arr) : NULL; /* borrows op, arr */
+    tvm_ffi_release(op);
     tvm_ffi_release(arr);
     rc = ret_obj(r, out);
   }

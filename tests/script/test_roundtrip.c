@@ -647,12 +647,42 @@ TEST(harness_detects_failures) {
   tvm_ffi_release(e);
 }
 
+/* The strong references to each builtin op, which the registry holds and every Call using the
+ * op adds to for its lifetime: once everything this test made is released, the counts must be
+ * back where they started. (A leaked reference to a global op is invisible to LeakSanitizer, as
+ * the op stays reachable, and it defeats libtir's tir.ret shortcut in the PrimFunc
+ * constructor.) */
+static uint32_t g_op_refs[TVM_TIR_BUILTIN_COUNT];
+static uint32_t op_strong_refs(tvm_tir_builtin id) {
+  tvm_tir_op_obj* op = tvm_tir_builtin_op(id);
+  uint32_t n = op ? (uint32_t)(((TVMFFIObject*)op)->combined_ref_count & UINT32_MAX) - 1 : 0;
+  tvm_ffi_release(op);
+  return n;
+}
+TEST(builtin_op_references_before) {
+  for (int id = 0; id < TVM_TIR_BUILTIN_COUNT; ++id) g_op_refs[id] = op_strong_refs(id);
+}
+TEST(builtin_op_references_balance) {
+  for (int id = 0; id < TVM_TIR_BUILTIN_COUNT; ++id) {
+    uint32_t now = op_strong_refs(id);
+    if (now != g_op_refs[id]) {
+      tvm_tir_op_obj* op = tvm_tir_builtin_op(id);
+      printf("  builtin %s: %u strong references before the corpus, %u after\n",
+             op ? tvm_tir_op_name(op) : "?", g_op_refs[id], now);
+      tvm_ffi_release(op);
+    }
+    CHECK_EQ_INT(now, g_op_refs[id]);
+  }
+}
+
 int main(void) {
+  RUN(builtin_op_references_before);
   RUN(harness_detects_failures);
   RUN(corpus_tir_programs);
   RUN(corpus_canonical_programs);
   RUN(corpus_errors);
   RUN(builder_ir);
+  RUN(builtin_op_references_balance);
   printf("corpus round trip: %d files, %d passed, %d failed\n", g_files, g_files - g_files_failed,
          g_files_failed);
   return test_summary();
