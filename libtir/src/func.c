@@ -152,6 +152,9 @@ static int ret_search_obj(ret_search* s, const void* obj) {
 
 /* tvm_tir__walk(body, false, check_ret, rc), faster. */
 static int search_rets(const void* body, ret_ctx* rc) {
+  /* Most functions return nothing, and then usually no Call in the whole process refers to
+   * tir.ret: a body held here cannot contain one (see tvm_tir__builtin_unused). */
+  if (tvm_tir__builtin_unused(TVM_TIR_BUILTIN_ret)) return 0;
   ret_search s;
   s.c = tvm_tir__children_get();
   if (!s.c) return tvm_tir__walk(body, false, check_ret, rc); /* out of memory: reflection */

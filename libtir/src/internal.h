@@ -90,6 +90,12 @@ void* tvm_tir__str(const char* s);
 
 /* Registration hooks of the other files, called once by tvm_tir_init (registry.c). */
 int tvm_tir__init_ops(void); /* op_registry.c */
+/* Whether nothing but the registry holds a reference to builtin op `id` (op_registry.c): then
+ * no Call anywhere refers to it, as a Call holds a reference to its op for as long as it lives
+ * (whoever set the field, a constructor or a reflected setter). Exact for any object the
+ * caller holds: a Call reachable from it keeps the count up. Only a false "used" is possible
+ * (someone else holds the op, perhaps for a moment), and callers then do the full search. */
+bool tvm_tir__builtin_unused(tvm_tir_builtin id);
 
 /* ---- Argument checking (check.c) ------------------------------------------------------------ */
 /* A NULL required argument: keeps an error already raised (the argument came from a failed

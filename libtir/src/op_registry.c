@@ -21,6 +21,15 @@ static const struct {
 };
 
 static tvm_tir_op_obj* g_builtins[TVM_TIR_BUILTIN_COUNT];
+/* The strong references the registry itself holds to each builtin op (g_builtins and g_ops),
+ * read once they are both set: see tvm_tir__builtin_unused. */
+static uint32_t g_builtin_own_refs[TVM_TIR_BUILTIN_COUNT];
+
+static uint32_t strong_refs(const void* obj) {
+  return (uint32_t)(__atomic_load_n(&((const TVMFFIObject*)obj)->combined_ref_count,
+                                    __ATOMIC_ACQUIRE) &
+                    UINT32_MAX);
+}
 static void* g_ops; /* ffi.Dict: name -> Op; written under g_lock */
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -107,6 +116,7 @@ int tvm_tir__init_ops(void) {
     TVMFFIAny key = tvm_ffi_any_raw_str(k_builtins[i].name);
     TVMFFIAny value = tvm_ffi_any_obj(g_builtins[i]);
     if (tvm_ffi_dict_set(g_ops, &key, &value) != 0) return -1;
+    g_builtin_own_refs[i] = strong_refs(g_builtins[i]);
   }
   if (register_hook("__data_to_json__", op_to_json) != 0) return -1;
   return register_hook("__data_from_json__", op_from_json);
@@ -134,6 +144,10 @@ tvm_tir_op_obj* tvm_tir_builtin_op(tvm_tir_builtin id) {
   }
   tvm_ffi_retain(g_builtins[id]);
   return g_builtins[id];
+}
+
+bool tvm_tir__builtin_unused(tvm_tir_builtin id) {
+  return g_builtins[id] && strong_refs(g_builtins[id]) == g_builtin_own_refs[id];
 }
 
 bool tvm_tir_is_builtin(const void* obj, tvm_tir_builtin id) {

@@ -642,6 +642,30 @@ TEST(o_primfunc) {
           both);
 }
 
+/* The constructor skips its search for tir.ret while nothing but the op registry refers to the
+ * tir.ret op (func.c): a call that became tir.ret through reflection, after the constructors had
+ * seen it, must still be found, and so must one whose op another holder also refers to. */
+TEST(o_primfunc_ret_by_reflection) {
+  tvm_tir_var_obj* x = var("x", TVM_TIR_INT32);
+  tvm_tir_expr_obj* xe = E(x);
+  tvm_tir_expr_obj* call = tvm_tir_call_builtin(TVM_TIR_INT32, TVM_TIR_BUILTIN_likely, &xe, 1);
+  tvm_tir_stmt_obj* body = tvm_tir_evaluate_new(call);
+  tvm_tir_prim_func_obj* before = tvm_tir_prim_func_new(ARR(x), body, NULL, NULL, NULL);
+  if (EXPECT_OK(before)) CHECK(tvm_tir_type_is_void(before->ret_type));
+  const TVMFFIFieldInfo* op_field =
+      tvm_ffi_type_find_field(tvm_tir_type_index(TVM_TIR_KIND_Call), "op");
+  tvm_tir_op_obj* ret = tvm_tir_builtin_op(TVM_TIR_BUILTIN_ret);
+  TVMFFIAny v = tvm_ffi_any_obj(ret);
+  CHECK(op_field && tvm_ffi_field_set(call, op_field, &v) == 0);
+  tvm_tir_prim_func_obj* g = tvm_tir_prim_func_new(ARR(x), body, NULL, NULL, NULL);
+  if (EXPECT_OK(g)) CHECK(tvm_tir_type_equal(g->ret_type, x->type_annotation));
+  tvm_ffi_release(ret); /* now only the call refers to the op */
+  tvm_tir_tuple_type_obj* unit = tvm_tir_tuple_type_new(NULL);
+  EXPECT_ERROR("TypeError", tvm_tir_prim_func_new(ARR(x), body, &unit->type, NULL, NULL),
+               "rule O-PRIMFUNC", "does not match ret_type");
+  RELEASE(x, call, body, before, g, unit);
+}
+
 TEST(kinds) {
   tvm_tir_var_obj* x = var("x", TVM_TIR_INT32);
   tvm_tir_var_obj* s = tvm_tir_size_var_new("s", TVM_TIR_INT32);
@@ -692,6 +716,7 @@ int main(void) {
   RUN(o_bufferregion);
   RUN(o_matchbuffer);
   RUN(o_primfunc);
+  RUN(o_primfunc_ret_by_reflection);
   RUN(kinds);
   tir_release_temps();
   return test_summary();
