@@ -95,7 +95,7 @@ void tvm_script__frame_clear(tvm_script__frame* f) {
   void* objs[] = {f->var,       f->min,       f->extent, f->cond,        f->value,
                   f->thread,    f->buffer,    f->extents, f->then_case,   f->else_case,
                   f->init,      f->ret_type,  f->reads,   f->writes,      f->annotations,
-                  f->attrs,     f->functions, f->global_vars};
+                  f->attrs,     f->functions, f->global_vars, f->built};
   for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); ++i) {
     if (objs[i]) tvm_ffi_release(objs[i]); /* (most are unset for a frame's kind) */
   }

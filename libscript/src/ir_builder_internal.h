@@ -49,6 +49,10 @@ typedef struct {
   void* buffer;     /* DECL_BUFFER / REALIZE buffer */
   void* extents;    /* ALLOCATE extents; REALIZE bounds (Array of Range) */
   TVMFFIAny node;   /* ATTR node (owned) */
+  /* FOR / WHILE / IF / LET / ASSERT / ATTR / ALLOCATE: the node built at enter around the
+   * placeholder body (its constructor's checks then fail at the statement that entered the
+   * frame). Never shared: the exit moves the real body into it instead of building it again. */
+  void* built;
   DLDataType dtype; /* ALLOCATE dtype */
   int32_t for_kind;
   void* then_case; /* IF */

@@ -59,11 +59,12 @@ static tvm_tir_stmt_obj* placeholder(void) {
   return g_placeholder ? tvm_tir_ref(g_placeholder) : new_placeholder();
 }
 
-/* 0 when the node s built around the placeholder body exists (both consumed), else -1. */
-static int checked(tvm_tir_stmt_obj* s, tvm_tir_stmt_obj* body) {
-  tvm_ffi_release(body);
-  tvm_ffi_release(s);
-  return s ? 0 : -1;
+/* The node s built around the placeholder body, or NULL when its constructor failed; our
+ * reference to the placeholder is consumed (s holds its own). The frame keeps s (`built`) and
+ * its exit moves the real body into it (finish_built). */
+static tvm_tir_stmt_obj* built(tvm_tir_stmt_obj* s, tvm_tir_stmt_obj* ph) {
+  tvm_ffi_release(ph);
+  return s;
 }
 
 /* ---- Allocation -------------------------------------------------------------------------- */
@@ -81,15 +82,19 @@ tvm_tir_var_obj* tvm_script_tir_allocate_enter(tvm_script_builder* b, const char
   tvm_tir_var_obj* var =
       ok ? tvm_tir_ptr_var(name ? name : "buffer", dtype, tvm_script__norm_scope(scope)) : NULL;
   tvm_tir_stmt_obj* ph = var ? placeholder() : NULL;
-  ok = ph && checked(tvm_tir_allocate_new(var, dtype, ext, (tvm_tir_expr_obj*)condition, ph,
-                                          (void*)annotations),
-                     ph) == 0;
-  tvm_script__frame* f = ok ? tvm_script__push_frame(b, TVM_SCRIPT_FRAME_ALLOCATE) : NULL;
+  tvm_tir_stmt_obj* node =
+      ph ? built(tvm_tir_allocate_new(var, dtype, ext, (tvm_tir_expr_obj*)condition, ph,
+                                      (void*)annotations),
+                 ph)
+         : NULL;
+  tvm_script__frame* f = node ? tvm_script__push_frame(b, TVM_SCRIPT_FRAME_ALLOCATE) : NULL;
   if (!f) {
+    tvm_ffi_release(node);
     tvm_ffi_release(ext);
     tvm_ffi_release(var);
     return NULL;
   }
+  f->built = node;
   f->rest_of_body = rest_of_body;
   f->var = tvm_tir_ref(var);
   f->extents = ext;
@@ -151,15 +156,18 @@ tvm_tir_var_obj* tvm_script_tir_for_enter(tvm_script_builder* b, const char* nam
   }
   bool ok = var && mn && ext && (iv || kind != TVM_TIR_FOR_THREAD_BINDING);
   tvm_tir_stmt_obj* ph = ok ? placeholder() : NULL;
-  ok = ph && checked(tvm_tir_for_new(var, mn, ext, kind, ph, iv, (void*)annotations), ph) == 0;
-  tvm_script__frame* f = ok ? tvm_script__push_frame(b, TVM_SCRIPT_FRAME_FOR) : NULL;
+  tvm_tir_stmt_obj* node =
+      ph ? built(tvm_tir_for_new(var, mn, ext, kind, ph, iv, (void*)annotations), ph) : NULL;
+  tvm_script__frame* f = node ? tvm_script__push_frame(b, TVM_SCRIPT_FRAME_FOR) : NULL;
   if (!f) {
+    tvm_ffi_release(node);
     tvm_ffi_release(var);
     tvm_ffi_release(mn);
     tvm_ffi_release(ext);
     tvm_ffi_release(iv);
     return NULL;
   }
+  f->built = node;
   f->var = tvm_tir_ref(var);
   f->min = mn;
   f->extent = ext;
@@ -172,9 +180,13 @@ tvm_tir_var_obj* tvm_script_tir_for_enter(tvm_script_builder* b, const char* nam
 int tvm_script_tir_while_enter(tvm_script_builder* b, const void* condition) {
   if (tvm_script__expect_expr(condition, "the condition of a while loop") != 0) return -1;
   tvm_tir_stmt_obj* ph = placeholder();
-  if (!ph || checked(tvm_tir_while_new((tvm_tir_expr_obj*)condition, ph), ph) != 0) return -1;
-  tvm_script__frame* f = tvm_script__push_frame(b, TVM_SCRIPT_FRAME_WHILE);
-  if (!f) return -1;
+  tvm_tir_stmt_obj* node = ph ? built(tvm_tir_while_new((tvm_tir_expr_obj*)condition, ph), ph) : NULL;
+  tvm_script__frame* f = node ? tvm_script__push_frame(b, TVM_SCRIPT_FRAME_WHILE) : NULL;
+  if (!f) {
+    tvm_ffi_release(node);
+    return -1;
+  }
+  f->built = node;
   f->cond = tvm_tir_ref((void*)condition);
   return 0;
 }
@@ -182,11 +194,14 @@ int tvm_script_tir_while_enter(tvm_script_builder* b, const void* condition) {
 int tvm_script_tir_if_enter(tvm_script_builder* b, const void* condition) {
   if (tvm_script__expect_expr(condition, "the condition of an if") != 0) return -1;
   tvm_tir_stmt_obj* ph = placeholder();
-  if (!ph || checked(tvm_tir_if_then_else_new((tvm_tir_expr_obj*)condition, ph, NULL), ph) != 0) {
+  tvm_tir_stmt_obj* node =
+      ph ? built(tvm_tir_if_then_else_new((tvm_tir_expr_obj*)condition, ph, NULL), ph) : NULL;
+  tvm_script__frame* f = node ? tvm_script__push_frame(b, TVM_SCRIPT_FRAME_IF) : NULL;
+  if (!f) {
+    tvm_ffi_release(node);
     return -1;
   }
-  tvm_script__frame* f = tvm_script__push_frame(b, TVM_SCRIPT_FRAME_IF);
-  if (!f) return -1;
+  f->built = node;
   f->cond = tvm_tir_ref((void*)condition);
   return 0;
 }
@@ -225,11 +240,14 @@ int tvm_script_tir_assert_enter(tvm_script_builder* b, const void* condition, co
   }
   tvm_script__frame* f;
   tvm_tir_stmt_obj* ph = msg ? placeholder() : NULL;
-  if (!ph || checked(tvm_tir_assert_stmt_new((tvm_tir_expr_obj*)condition, msg, ph), ph) != 0 ||
-      push_scoped(b, TVM_SCRIPT_FRAME_ASSERT, rest_of_body, &f) != 0) {
+  tvm_tir_stmt_obj* node =
+      ph ? built(tvm_tir_assert_stmt_new((tvm_tir_expr_obj*)condition, msg, ph), ph) : NULL;
+  if (!node || push_scoped(b, TVM_SCRIPT_FRAME_ASSERT, rest_of_body, &f) != 0) {
+    tvm_ffi_release(node);
     tvm_ffi_release(msg);
     return -1;
   }
+  f->built = node;
   f->cond = tvm_tir_ref((void*)condition);
   f->value = msg;
   return 0;
@@ -261,12 +279,15 @@ tvm_tir_var_obj* tvm_script_tir_let_bind_enter(tvm_script_builder* b, const void
   }
   if (tvm_script__expect_expr(value, "the value of a let") != 0) return NULL;
   tvm_tir_stmt_obj* ph = placeholder();
-  if (!ph ||
-      checked(tvm_tir_let_stmt_new((tvm_tir_var_obj*)var, (tvm_tir_expr_obj*)value, ph), ph) != 0) {
+  tvm_tir_stmt_obj* node =
+      ph ? built(tvm_tir_let_stmt_new((tvm_tir_var_obj*)var, (tvm_tir_expr_obj*)value, ph), ph)
+         : NULL;
+  tvm_script__frame* f;
+  if (!node || push_scoped(b, TVM_SCRIPT_FRAME_LET, rest_of_body, &f) != 0) {
+    tvm_ffi_release(node);
     return NULL;
   }
-  tvm_script__frame* f;
-  if (push_scoped(b, TVM_SCRIPT_FRAME_LET, rest_of_body, &f) != 0) return NULL;
+  f->built = node;
   f->var = tvm_tir_ref((void*)var);
   f->value = tvm_tir_ref((void*)value);
   return tvm_tir_ref((void*)var);
@@ -276,18 +297,23 @@ int tvm_script_tir_attr_enter(tvm_script_builder* b, const TVMFFIAny* node, cons
                               const void* value, bool rest_of_body) {
   if (tvm_script__expect_expr(value, "the value of T.attr") != 0) return -1;
   tvm_tir_stmt_obj* ph = placeholder();
-  if (!ph || checked(tvm_tir_attr_stmt_new(node, key, (tvm_tir_expr_obj*)value, ph), ph) != 0) {
-    return -1;
-  }
+  tvm_tir_stmt_obj* stmt =
+      ph ? built(tvm_tir_attr_stmt_new(node, key, (tvm_tir_expr_obj*)value, ph), ph) : NULL;
+  if (!stmt) return -1;
   tvm_script__frame* f;
   TVMFFIAny owned;
-  if (tvm_ffi_any_to_owned(node, &owned) != 0) return -1;
+  if (tvm_ffi_any_to_owned(node, &owned) != 0) {
+    tvm_ffi_release(stmt);
+    return -1;
+  }
   char* k = tvm_ffi_strndup(key ? key : "", key ? strlen(key) : 0);
   if (!k || push_scoped(b, TVM_SCRIPT_FRAME_ATTR, rest_of_body, &f) != 0) {
+    tvm_ffi_release(stmt);
     tvm_ffi_any_release(&owned);
     tvm_ffi_free(k);
     return -1;
   }
+  f->built = stmt;
   f->node = owned;
   f->name = k;
   f->value = tvm_tir_ref((void*)value);
@@ -408,6 +434,23 @@ static tvm_script__frame* parent(tvm_script_builder* b, tvm_script_frame_kind ki
   return p && p->kind == kind ? p : NULL;
 }
 
+/* The node built when f was entered (f->built, taken), to be finished by moving the real
+ * body into it: its constructor checked every argument then, and of the body only that it is a
+ * Stmt, which the statements a frame collects always are (a vectorized loop, whose constructor
+ * also looks inside the body, is built again instead). Never shared, so nobody sees the change.
+ * NULL when f has none. */
+static void* take_built(tvm_script__frame* f) {
+  void* s = f->built;
+  f->built = NULL;
+  return s;
+}
+
+/* Replace the placeholder in *slot by body (retained). */
+static void put_body(tvm_tir_stmt_obj** slot, tvm_tir_stmt_obj* body) {
+  tvm_ffi_release(*slot);
+  *slot = tvm_tir_ref(body);
+}
+
 int tvm_script__finish_tir_frame(tvm_script_builder* b, tvm_script__frame* f) {
   if (f->kind == TVM_SCRIPT_FRAME_PRIM_FUNC) return tvm_script__finish_prim_func(b, f);
   if (f->kind == TVM_SCRIPT_FRAME_BLOCK) return tvm_script__finish_block(b, f);
@@ -432,19 +475,49 @@ int tvm_script__finish_tir_frame(tvm_script_builder* b, tvm_script__frame* f) {
     case TVM_SCRIPT_FRAME_IF:
       if (!f->then_case) {
         rc = tvm_ffi_raise("ValueError", "an if has no then branch (T.Then)");
+      } else if ((stmt = take_built(f))) {
+        tvm_tir_if_then_else_obj* s = (tvm_tir_if_then_else_obj*)stmt;
+        put_body(&s->then_case, f->then_case);
+        s->else_case = f->else_case ? tvm_tir_ref(f->else_case) : NULL; /* NULL when built */
       } else {
         stmt = tvm_tir_if_then_else_new(f->cond, f->then_case, f->else_case);
       }
       break;
     case TVM_SCRIPT_FRAME_FOR:
-      stmt = tvm_tir_for_new(f->var, f->min, f->extent, (tvm_tir_for_kind)f->for_kind, body,
-                             f->thread, f->annotations);
+      if (f->for_kind != TVM_TIR_FOR_VECTORIZED && (stmt = take_built(f))) {
+        put_body(&((tvm_tir_for_obj*)stmt)->body, body);
+      } else {
+        stmt = tvm_tir_for_new(f->var, f->min, f->extent, (tvm_tir_for_kind)f->for_kind, body,
+                               f->thread, f->annotations);
+      }
       break;
-    case TVM_SCRIPT_FRAME_WHILE: stmt = tvm_tir_while_new(f->cond, body); break;
-    case TVM_SCRIPT_FRAME_ASSERT: stmt = tvm_tir_assert_stmt_new(f->cond, f->value, body); break;
-    case TVM_SCRIPT_FRAME_LET: stmt = tvm_tir_let_stmt_new(f->var, f->value, body); break;
+    case TVM_SCRIPT_FRAME_WHILE:
+      if ((stmt = take_built(f))) {
+        put_body(&((tvm_tir_while_obj*)stmt)->body, body);
+      } else {
+        stmt = tvm_tir_while_new(f->cond, body);
+      }
+      break;
+    case TVM_SCRIPT_FRAME_ASSERT:
+      if ((stmt = take_built(f))) {
+        put_body(&((tvm_tir_assert_stmt_obj*)stmt)->body, body);
+      } else {
+        stmt = tvm_tir_assert_stmt_new(f->cond, f->value, body);
+      }
+      break;
+    case TVM_SCRIPT_FRAME_LET:
+      if ((stmt = take_built(f))) {
+        put_body(&((tvm_tir_let_stmt_obj*)stmt)->body, body);
+      } else {
+        stmt = tvm_tir_let_stmt_new(f->var, f->value, body);
+      }
+      break;
     case TVM_SCRIPT_FRAME_ALLOCATE:
-      stmt = tvm_tir_allocate_new(f->var, f->dtype, f->extents, f->cond, body, f->annotations);
+      if ((stmt = take_built(f))) {
+        put_body(&((tvm_tir_allocate_obj*)stmt)->body, body);
+      } else {
+        stmt = tvm_tir_allocate_new(f->var, f->dtype, f->extents, f->cond, body, f->annotations);
+      }
       break;
     case TVM_SCRIPT_FRAME_DECL_BUFFER: stmt = tvm_tir_decl_buffer_new(f->buffer, body); break;
     case TVM_SCRIPT_FRAME_REALIZE:
@@ -452,7 +525,11 @@ int tvm_script__finish_tir_frame(tvm_script_builder* b, tvm_script__frame* f) {
       break;
     case TVM_SCRIPT_FRAME_ATTR:
     case TVM_SCRIPT_FRAME_LAUNCH_THREAD:
-      stmt = tvm_tir_attr_stmt_new(&f->node, f->name, f->value, body);
+      if ((stmt = take_built(f))) {
+        put_body(&((tvm_tir_attr_stmt_obj*)stmt)->body, body);
+      } else {
+        stmt = tvm_tir_attr_stmt_new(&f->node, f->name, f->value, body);
+      }
       break;
     default: rc = tvm_ffi_raise("ValueError", "IR builder: unexpected frame kind %d", f->kind);
   }
