@@ -2,6 +2,7 @@
  * string.c: String and Bytes (small values inline in TVMFFIAny up to 7 bytes, objects beyond),
  * and tvm_ffi_strbuf, the growable text buffer every printer and message builder uses.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -25,7 +26,27 @@ static void* bytes_obj_new(int32_t type_index, const char* data, size_t n) {
   return s;
 }
 
-void* tvm_ffi_str_obj(const char* s, size_t n) { return bytes_obj_new(kTVMFFIStr, s, n); }
+/* The empty String: strings are immutable values (compared, hashed and serialized by content),
+ * so one object made once serves every request for "" (the storage scope of every global
+ * buffer's pointer type, the thread tag of every plain IterVar, ...). */
+static void* g_empty_str;
+static pthread_once_t g_empty_str_once = PTHREAD_ONCE_INIT;
+
+static void make_empty_str(void) {
+  g_empty_str = bytes_obj_new(kTVMFFIStr, "", 0);
+  if (!g_empty_str) tvm_ffi_error_clear(); /* each request then makes its own */
+}
+
+void* tvm_ffi_str_obj(const char* s, size_t n) {
+  if (n == 0) {
+    pthread_once(&g_empty_str_once, make_empty_str);
+    if (g_empty_str) {
+      tvm_ffi_retain(g_empty_str);
+      return g_empty_str;
+    }
+  }
+  return bytes_obj_new(kTVMFFIStr, s, n);
+}
 
 void* tvm_ffi_bytes_obj(const void* data, size_t n) {
   return bytes_obj_new(kTVMFFIBytes, (const char*)data, n);
