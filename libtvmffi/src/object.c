@@ -142,6 +142,26 @@ static inline void block_free(void* b) {
 #define block_free tvm_ffi__raw_free
 #endif
 
+#ifdef TVM_FFI_USE_PRIVATE_JEMALLOC
+/* Zero the body of a block of a cached size class (false for a larger one): the whole body of
+ * its class, a constant size per case, which the compiler writes as a few vector stores
+ * instead of a call to memset with a variable size (every object is zeroed when made). The
+ * class's block holds (class - 1) * 16 bytes after the prefix, at least size. */
+static inline bool zero_cached_body(void* body, size_t size) {
+  size_t cls = (TVM_FFI_OBJ_PREFIX + size + 15) >> 4;
+  switch (cls) {
+#define ZERO_CASE(c) \
+  case c: __builtin_memset(body, 0, ((c) - 1) * 16); return true;
+    ZERO_CASE(2) ZERO_CASE(3) ZERO_CASE(4) ZERO_CASE(5) ZERO_CASE(6) ZERO_CASE(7) ZERO_CASE(8)
+    ZERO_CASE(9) ZERO_CASE(10) ZERO_CASE(11) ZERO_CASE(12) ZERO_CASE(13) ZERO_CASE(14)
+    ZERO_CASE(15) ZERO_CASE(16)
+#undef ZERO_CASE
+    default: return false;
+  }
+}
+_Static_assert(OBJ_CLASSES == 17, "zero_cached_body has a case for each cached class");
+#endif
+
 static void default_delete_space(void* body) { block_free((char*)body - TVM_FFI_OBJ_PREFIX); }
 
 /* One block of prefix + size from the general allocator, or NULL with MemoryError raised. */
@@ -230,6 +250,9 @@ void* tvm_ffi_object_new(int32_t type_index, size_t size) {
     /* The default allocator, inline: no indirect call for the common case. */
     o = (TVMFFIObject*)default_block(size);
     if (!o) return NULL;
+#ifdef TVM_FFI_USE_PRIVATE_JEMALLOC
+    if (zero_cached_body(o, size)) goto header;
+#endif
   } else {
     o = (TVMFFIObject*)a->allocate(size, 16, type_index, a->context);
     if (!o) {
@@ -240,6 +263,9 @@ void* tvm_ffi_object_new(int32_t type_index, size_t size) {
     }
   }
   memset(o, 0, size);
+#ifdef TVM_FFI_USE_PRIVATE_JEMALLOC
+header:
+#endif
   o->combined_ref_count = STRONG_ONE | WEAK_ONE;
   o->type_index = type_index;
   o->deleter = tvm_ffi__object_deleter;
