@@ -156,7 +156,18 @@ tvm_tir_buffer_obj* tvm_tir_buffer_new(const tvm_tir_buffer_fields* f) {
     tvm_ffi_release(strides);
     if (!(strides = broadcast_strides(name, shape))) goto fail;
   }
-  if (!(str = tvm_tir__str(name)) || !(b = TIR_NEW(tvm_tir_buffer_obj, Buffer))) goto fail;
+  /* A buffer is usually named as its data Var: share that String (strings are immutable
+   * values) rather than copy the text. */
+  void* dn = f->data->name_hint;
+  size_t n = strlen(name);
+  if (dn && tvm_ffi_type_index(dn) == kTVMFFIStr && tvm_ffi_str_view(dn).size == n &&
+      memcmp(tvm_ffi_str_view(dn).data, name, n) == 0) {
+    tvm_ffi_retain(dn);
+    str = dn;
+  } else if (!(str = tvm_tir__str(name))) {
+    goto fail;
+  }
+  if (!(b = TIR_NEW(tvm_tir_buffer_obj, Buffer))) goto fail;
   tvm_ffi_retain(f->data);
   b->data = f->data;
   b->dtype = f->dtype;
