@@ -92,6 +92,8 @@ typedef struct {
   size_t size, capacity;
 } tvm_script__span_log;
 
+enum { TVM_SCRIPT_NAME_STRS = 8 };
+
 struct tvm_script_builder {
   tvm_script__frame* frames;
   int depth;
@@ -107,7 +109,32 @@ struct tvm_script_builder {
   const tvm_script_span* span;
   const tvm_script_span* exit_error_span;
   tvm_script__span_log spans;
+  /* The parser's interned name Strings of the targets of the statement being run (borrowed:
+   * the Doc tree outlives the builder): a Var given the text of one of them by address shares
+   * the String instead of copying it (tvm_script__var). */
+  const void* name_strs[TVM_SCRIPT_NAME_STRS];
+  int num_name_strs;
 };
+
+/* The String among b->name_strs whose text is at name (the same address: the same text), or
+ * NULL. */
+static inline void* tvm_script__name_str(const tvm_script_builder* b, const char* name) {
+  for (int i = 0; i < b->num_name_strs; ++i) {
+    if (tvm_ffi_str_view(b->name_strs[i]).data == name) return (void*)b->name_strs[i];
+  }
+  return NULL;
+}
+/* tvm_tir_var / tvm_tir_ptr_var, sharing the parser's String of name when it has one. */
+static inline tvm_tir_var_obj* tvm_script__var(const tvm_script_builder* b, const char* name,
+                                               DLDataType dtype) {
+  void* s = tvm_script__name_str(b, name);
+  return s ? tvm_tir_var_str(s, dtype) : tvm_tir_var(name, dtype);
+}
+static inline tvm_tir_var_obj* tvm_script__ptr_var(const tvm_script_builder* b, const char* name,
+                                                   DLDataType element, const char* scope) {
+  void* s = tvm_script__name_str(b, name);
+  return s ? tvm_tir_ptr_var_str(s, element, scope) : tvm_tir_ptr_var(name, element, scope);
+}
 
 /* Push a frame of kind (zeroed, with an empty statement list); NULL + MemoryError. The pointer
  * is valid until the next push. */

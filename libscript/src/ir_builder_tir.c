@@ -317,8 +317,10 @@ tvm_tir_buffer_obj* tvm_script_tir_buffer(const tvm_script_buffer_args* a) {
   tvm_tir_expr_obj* offset = NULL;
   tvm_tir_buffer_obj* buf = NULL;
   if (ok1 && ok2 && ok3) {
-    data = a->data ? tvm_tir_ref((void*)a->data)
-                   : tvm_tir_ptr_var(name, a->dtype, tvm_script__norm_scope(a->scope));
+    const char* scope = tvm_script__norm_scope(a->scope);
+    data = a->data       ? tvm_tir_ref((void*)a->data)
+           : a->name_str ? tvm_tir_ptr_var_str(a->name_str, a->dtype, scope)
+                         : tvm_tir_ptr_var(name, a->dtype, scope);
     /* Without an elem_offset, a non-zero offset_factor makes it a fresh variable (upstream). */
     DLDataType index_t =
         tvm_ffi_seq_size(shape) ? tvm_tir_expr_dtype(tvm_ffi_seq_obj_at(shape, 0)) : TVM_TIR_INT32;
@@ -525,7 +527,8 @@ tvm_tir_var_obj* tvm_script_tir_axis(tvm_script_builder* b, const char* name,
   tvm_tir_expr_obj* mn =
       dmin ? tvm_script__int_literal_to(dmin, dtype) : tvm_tir_const_int(dtype, 0);
   tvm_tir_expr_obj* value = binding ? tvm_script__int_literal_to(binding, dtype) : NULL;
-  tvm_tir_var_obj* var = ext && mn && (value || !binding) ? tvm_tir_var(name, dtype) : NULL;
+  tvm_tir_var_obj* var =
+      ext && mn && (value || !binding) ? tvm_script__var(b, name, dtype) : NULL;
   tvm_tir_range_obj* range = var ? tvm_tir_range_new(mn, ext) : NULL;
   tvm_tir_iter_var_obj* iv = range ? tvm_tir_iter_var_new(range, var, kind, NULL) : NULL;
   bool ok = iv && push_vec(&f->iter_vars, iv) && (!value || push_vec(&f->iter_values, value));

@@ -80,7 +80,8 @@ tvm_tir_var_obj* tvm_script_tir_allocate_enter(tvm_script_builder* b, const char
     ok = tvm_ffi_raise("TypeError", "T.allocate annotations must be a dict") == 0;
   }
   tvm_tir_var_obj* var =
-      ok ? tvm_tir_ptr_var(name ? name : "buffer", dtype, tvm_script__norm_scope(scope)) : NULL;
+      ok ? tvm_script__ptr_var(b, name ? name : "buffer", dtype, tvm_script__norm_scope(scope))
+         : NULL;
   tvm_tir_stmt_obj* ph = var ? placeholder() : NULL;
   tvm_tir_stmt_obj* node =
       ph ? built(tvm_tir_allocate_new(var, dtype, ext, (tvm_tir_expr_obj*)condition, ph,
@@ -145,7 +146,7 @@ tvm_tir_var_obj* tvm_script_tir_for_enter(tvm_script_builder* b, const char* nam
   /* The loop var has the wider of the two dtypes; the For constructor promotes literals. */
   DLDataType dtype = tvm_tir_expr_dtype(extent);
   if (min && tvm_tir_expr_dtype(min).bits > dtype.bits) dtype = tvm_tir_expr_dtype(min);
-  tvm_tir_var_obj* var = tvm_tir_var(name ? name : "v", dtype);
+  tvm_tir_var_obj* var = tvm_script__var(b, name ? name : "v", dtype);
   tvm_tir_expr_obj* mn = min ? tvm_script__int_literal_to(min, dtype) : tvm_tir_const_int(dtype, 0);
   tvm_tir_expr_obj* ext = tvm_script__int_literal_to(extent, dtype);
   tvm_tir_iter_var_obj* iv = NULL;
@@ -263,9 +264,11 @@ tvm_tir_var_obj* tvm_script_tir_let_enter(tvm_script_builder* b, const char* nam
     return NULL;
   }
   name = name ? name : "v";
-  tvm_tir_var_obj* var = type_annotation
-                             ? tvm_tir_var_new_typed(name, (tvm_tir_type_obj*)type_annotation)
-                             : tvm_tir_var(name, tvm_tir_expr_dtype(value));
+  void* name_str = tvm_script__name_str(b, name);
+  tvm_tir_var_obj* var =
+      !type_annotation ? tvm_script__var(b, name, tvm_tir_expr_dtype(value))
+      : name_str       ? tvm_tir_var_new_typed_str(name_str, (tvm_tir_type_obj*)type_annotation)
+                       : tvm_tir_var_new_typed(name, (tvm_tir_type_obj*)type_annotation);
   tvm_tir_var_obj* out = var ? tvm_script_tir_let_bind_enter(b, var, value, rest_of_body) : NULL;
   tvm_ffi_release(var);
   return out;

@@ -208,8 +208,9 @@ static int parse_decorators(script_parser* p, const script_doc* def, const void*
 
 /* ---- Functions ------------------------------------------------------------------------------ */
 /* The parameter object for an annotation value: a Buffer or Var as it is, a dtype (`T.int32`,
- * `T.handle`) or a type as a new Var. NULL with an unlocated error. */
-static void* param_object(const TVMFFIAny* ann, const char* name) {
+ * `T.handle`) or a type as a new Var named name_str (the parameter's String, shared). NULL with
+ * an unlocated error. */
+static void* param_object(const TVMFFIAny* ann, void* name_str) {
   DLDataType t;
   if (tvm_ffi_any_is_object(ann)) {
     void* o = ann->v_obj;
@@ -217,9 +218,9 @@ static void* param_object(const TVMFFIAny* ann, const char* name) {
       tvm_ffi_retain(o);
       return o;
     }
-    if (tvm_tir_is_type(o)) return tvm_tir_var_new_typed(name, o);
+    if (tvm_tir_is_type(o)) return tvm_tir_var_new_typed_str(name_str, o);
   }
-  if (script__as_dtype(ann, &t)) return tvm_tir_var_new(name, t);
+  if (script__as_dtype(ann, &t)) return tvm_tir_var_new_str(name_str, t);
   tvm_ffi_raise("TypeError",
                 "a parameter annotation must be T.Buffer(...), T.handle or a dtype, "
                 "not '%s'",
@@ -239,7 +240,8 @@ static int parse_param(script_parser* p, const void* params, int64_t index) {
     return script__error_at(p, arg, "TypeError", "a TIR parameter needs a type annotation");
   }
   if (a->rhs) return script__error_at(p, a->rhs, "SyntaxError", "TIR parameters take no defaults");
-  const char* name = tvm_ffi_str_cstr(((const tvm_script_id_doc_obj*)a->lhs)->name);
+  void* name_str = ((const tvm_script_id_doc_obj*)a->lhs)->name;
+  const char* name = tvm_ffi_str_cstr(name_str);
   for (int64_t i = 0; i < index; ++i) { /* as Python: a name once per signature */
     const tvm_script_assign_doc_obj* prev = tvm_ffi_seq_obj_at(params, i);
     if (strcmp(tvm_ffi_str_cstr(((const tvm_script_id_doc_obj*)prev->lhs)->name), name) == 0) {
@@ -248,11 +250,13 @@ static int parse_param(script_parser* p, const void* params, int64_t index) {
     }
   }
   TVMFFIAny ann;
+  p->b->name_strs[0] = name_str; /* (T.Buffer(...) names the buffer after the parameter) */
+  p->b->num_name_strs = 1;
   int rc = script__is_kind(a->annotation, TVM_SCRIPT_DOC_CallDoc)
                ? script__eval_call(p, a->annotation, TVM_SCRIPT_CTX_ASSIGN, &name, 1, &ann)
                : script__eval(p, a->annotation, &ann);
   if (rc != 0) return -1;
-  void* param = param_object(&ann, name);
+  void* param = param_object(&ann, name_str);
   tvm_ffi_any_release(&ann);
   if (!param) return script__relocate(p, a->annotation);
   void* bound = tvm_script_tir_arg(p->b, name, param);

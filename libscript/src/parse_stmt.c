@@ -19,10 +19,15 @@
 enum { MAX_TARGETS = 64 };
 
 /* The names of an assignment / for / with target (an IdDoc or a tuple/list of them). */
+/* The names bound by lhs (their text, in the Doc tree) into names[0, *n). The builder is told
+ * their String objects, so that Vars named after them share them (tvm_script__var). */
 static int target_names(script_parser* p, const script_doc* lhs, const char** names, int32_t* n) {
   *n = 0;
+  p->b->num_name_strs = 0;
   if (script__is_kind(lhs, TVM_SCRIPT_DOC_IdDoc)) {
-    names[(*n)++] = tvm_ffi_str_cstr(((const tvm_script_id_doc_obj*)lhs)->name);
+    const void* s = ((const tvm_script_id_doc_obj*)lhs)->name;
+    names[(*n)++] = tvm_ffi_str_cstr(s);
+    p->b->name_strs[p->b->num_name_strs++] = s;
     return 0;
   }
   if (script__is_kind(lhs, TVM_SCRIPT_DOC_TupleDoc) ||
@@ -35,7 +40,9 @@ static int target_names(script_parser* p, const script_doc* lhs, const char** na
       if (!script__is_kind(e, TVM_SCRIPT_DOC_IdDoc)) {
         return script__error_at(p, e, "SyntaxError", "only names can be bound here");
       }
-      names[(*n)++] = tvm_ffi_str_cstr(((const tvm_script_id_doc_obj*)e)->name);
+      const void* s = ((const tvm_script_id_doc_obj*)e)->name;
+      names[(*n)++] = tvm_ffi_str_cstr(s);
+      if (p->b->num_name_strs < TVM_SCRIPT_NAME_STRS) p->b->name_strs[p->b->num_name_strs++] = s;
     }
     return 0;
   }

@@ -38,6 +38,18 @@ tvm_tir_var_obj* tvm_tir_ptr_var(const char* name, DLDataType element, const cha
   return v;
 }
 
+tvm_tir_var_obj* tvm_tir_var_str(void* name, DLDataType dtype) {
+  return tvm_ffi_error_pending() ? NULL : tvm_tir_var_new_str(name, dtype);
+}
+
+tvm_tir_var_obj* tvm_tir_ptr_var_str(void* name, DLDataType element, const char* scope) {
+  if (tvm_ffi_error_pending()) return NULL;
+  tvm_tir_pointer_type_obj* t = tvm_tir_pointer_type_of(element, scope);
+  tvm_tir_var_obj* v = t ? tvm_tir_var_new_typed_str(name, &t->type) : NULL;
+  tvm_ffi_release(t);
+  return v;
+}
+
 tvm_tir_expr_obj* tvm_tir_const(DLDataType dtype, int64_t v) {
   return tvm_ffi_error_pending() ? NULL : tvm_tir_const_int(dtype, v);
 }

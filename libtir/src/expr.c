@@ -19,10 +19,23 @@ static bool bad_expr(const void* e, const char* node, const char* field) {
 #define DT(e) (((const tvm_tir_expr_obj*)(e))->dtype)
 
 /* ---- Var ----------------------------------------------------------------------------------- */
-/* Takes the reference to annotation. */
-static tvm_tir_var_obj* var_make(tvm_tir_kind kind, const char* name, DLDataType dtype,
-                                 tvm_tir_type_obj* annotation) {
-  void* str = annotation ? tvm_tir__str(name) : NULL;
+/* The name hint of a Var: name_str (an ffi.String, shared: strings are immutable values) when
+ * given, else a new String of name. New reference, or NULL with an error. */
+static void* name_of(const char* name, void* name_str) {
+  if (!name_str) return tvm_tir__str(name);
+  if (tvm_ffi_type_index(name_str) != kTVMFFIStr) {
+    tvm_ffi_raise("TypeError", "Var: name_hint must be an ffi.String, got %s",
+                  tvm_ffi_type_key(tvm_ffi_type_index(name_str)));
+    return NULL;
+  }
+  tvm_ffi_retain(name_str);
+  return name_str;
+}
+
+/* Takes the reference to annotation. The name is name_str when given, else the text name. */
+static tvm_tir_var_obj* var_make(tvm_tir_kind kind, const char* name, void* name_str,
+                                 DLDataType dtype, tvm_tir_type_obj* annotation) {
+  void* str = annotation ? name_of(name, name_str) : NULL;
   tvm_tir_var_obj* v = str ? (tvm_tir_var_obj*)tvm_tir__new(kind, sizeof(tvm_tir_var_obj)) : NULL;
   if (!v) {
     tvm_ffi_release(annotation);
@@ -41,14 +54,32 @@ static tvm_tir_type_obj* annotation_of(DLDataType dtype) {
 }
 
 tvm_tir_var_obj* tvm_tir_var_new(const char* name_hint, DLDataType dtype) {
-  return var_make(TVM_TIR_KIND_Var, name_hint, dtype, annotation_of(dtype));
+  return var_make(TVM_TIR_KIND_Var, name_hint, NULL, dtype, annotation_of(dtype));
+}
+
+tvm_tir_var_obj* tvm_tir_var_new_str(void* name_hint, DLDataType dtype) {
+  if (!name_hint) return tvm_tir__null_arg("Var", "name_hint");
+  return var_make(TVM_TIR_KIND_Var, NULL, name_hint, dtype, annotation_of(dtype));
 }
 
 tvm_tir_var_obj* tvm_tir_size_var_new(const char* name_hint, DLDataType dtype) {
-  return var_make(TVM_TIR_KIND_SizeVar, name_hint, dtype, annotation_of(dtype));
+  return var_make(TVM_TIR_KIND_SizeVar, name_hint, NULL, dtype, annotation_of(dtype));
 }
 
+static tvm_tir_var_obj* var_new_typed(const char* name_hint, void* name_str,
+                                      tvm_tir_type_obj* type_annotation);
+
 tvm_tir_var_obj* tvm_tir_var_new_typed(const char* name_hint, tvm_tir_type_obj* type_annotation) {
+  return var_new_typed(name_hint, NULL, type_annotation);
+}
+
+tvm_tir_var_obj* tvm_tir_var_new_typed_str(void* name_hint, tvm_tir_type_obj* type_annotation) {
+  if (!name_hint) return tvm_tir__null_arg("Var", "name_hint");
+  return var_new_typed(NULL, name_hint, type_annotation);
+}
+
+static tvm_tir_var_obj* var_new_typed(const char* name_hint, void* name_str,
+                                      tvm_tir_type_obj* type_annotation) {
   if (!type_annotation) return tvm_tir__null_arg("Var", "type_annotation");
   DLDataType dtype;
   if (TIR_IS(type_annotation, PrimType)) {
@@ -63,7 +94,7 @@ tvm_tir_var_obj* tvm_tir_var_new_typed(const char* name_hint, tvm_tir_type_obj* 
                                "type_annotation", type_annotation, NULL);
   }
   tvm_ffi_retain(type_annotation);
-  return var_make(TVM_TIR_KIND_Var, name_hint, dtype, type_annotation);
+  return var_make(TVM_TIR_KIND_Var, name_hint, name_str, dtype, type_annotation);
 }
 
 /* ---- Constants ----------------------------------------------------------------------------- */

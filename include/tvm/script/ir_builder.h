@@ -137,6 +137,8 @@ typedef struct {
   int32_t offset_factor;     /* 0 default */
   const char* buffer_type;   /* NULL / "default" / "auto" */
   void* axis_separators;     /* ffi.Array or NULL */
+  void* name_str;            /* NULL, or an ffi.String of name's text: shared by the fresh data
+                                Var and the Buffer instead of copies of the text */
 } tvm_script_buffer_args;
 void tvm_script_buffer_args_init(tvm_script_buffer_args* a);
 

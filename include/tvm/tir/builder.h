@@ -56,6 +56,10 @@ static inline void* tvm_tir_ref(void* obj) {
 tvm_tir_var_obj* tvm_tir_var(const char* name, DLDataType dtype);
 /* A handle Var annotated PointerType(PrimType(element), scope); scope NULL = global. */
 tvm_tir_var_obj* tvm_tir_ptr_var(const char* name, DLDataType element, const char* scope);
+/* tvm_tir_var / tvm_tir_ptr_var with the name given as an ffi.String object (borrowed, shared by
+ * the Var). */
+tvm_tir_var_obj* tvm_tir_var_str(void* name, DLDataType dtype);
+tvm_tir_var_obj* tvm_tir_ptr_var_str(void* name, DLDataType element, const char* scope);
 tvm_tir_expr_obj* tvm_tir_int(int64_t v); /* int32 (TypeError if out of range) */
 tvm_tir_expr_obj* tvm_tir_i64(int64_t v); /* int64 */
 tvm_tir_expr_obj* tvm_tir_f32(double v);  /* float32 */

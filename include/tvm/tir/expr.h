@@ -110,6 +110,10 @@ tvm_tir_var_obj* tvm_tir_var_new(const char* name_hint, DLDataType dtype);
  * TupleType([]) -> void; any other annotation is a TypeError. */
 tvm_tir_var_obj* tvm_tir_var_new_typed(const char* name_hint, tvm_tir_type_obj* type_annotation);
 tvm_tir_var_obj* tvm_tir_size_var_new(const char* name_hint, DLDataType dtype);
+/* tvm_tir_var_new / tvm_tir_var_new_typed with the name hint given as an ffi.String object
+ * (borrowed): the Var shares it instead of copying its text (a parser's interned names). */
+tvm_tir_var_obj* tvm_tir_var_new_str(void* name_hint, DLDataType dtype);
+tvm_tir_var_obj* tvm_tir_var_new_typed_str(void* name_hint, tvm_tir_type_obj* type_annotation);
 /* T-INTIMM: dtype a scalar Int/UInt and value in its range. */
 tvm_tir_expr_obj* tvm_tir_int_imm_new(DLDataType dtype, int64_t value);
 /* T-FLOATIMM: dtype a scalar float16/32/64 or bfloat16; value NaN, +-inf or within range. */
