@@ -99,15 +99,19 @@ void tvm_script__frame_clear(tvm_script__frame* f) {
   for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); ++i) {
     if (objs[i]) tvm_ffi_release(objs[i]); /* (most are unset for a frame's kind) */
   }
-  tvm_script__vec* vecs[] = {&f->stmts,         &f->iter_vars, &f->iter_values,
-                             &f->alloc_buffers, &f->match_buffers, &f->params,
-                             &f->buffer_map_keys, &f->buffer_map_values};
+  /* The statement list keeps its storage for the next frame pushed into this slot (see
+   * tvm_script__push_frame); it is freed with the builder. */
+  for (int32_t i = 0; i < f->stmts.size; ++i) tvm_ffi_any_release(&f->stmts.items[i]);
+  f->stmts.size = 0;
+  tvm_script__vec* vecs[] = {&f->iter_vars,     &f->iter_values, &f->alloc_buffers,
+                             &f->match_buffers, &f->params,      &f->buffer_map_keys,
+                             &f->buffer_map_values};
   for (size_t i = 0; i < sizeof(vecs) / sizeof(vecs[0]); ++i) {
     if (vecs[i]->items) tvm_script__vec_clear(vecs[i]);
   }
   tvm_ffi_any_release(&f->node);
   tvm_ffi_free(f->name);
-  /* No zeroing: a cleared frame is dropped (popped, or the builder freed). */
+  /* No other zeroing: a cleared frame is dropped (popped, or the builder freed). */
 }
 
 /* Each frame nests the IR built one level deeper, and the printer, the checker and the passes
@@ -131,7 +135,16 @@ tvm_script__frame* tvm_script__push_frame(tvm_script_builder* b, tvm_script_fram
     b->capacity = cap;
   }
   tvm_script__frame* f = &b->frames[b->depth++];
+  /* Every frame collects statements: a slot used before keeps its (cleared) list's storage, so
+   * that a loop or scope does not allocate and free one per entry. */
+  tvm_script__vec stmts = {NULL, 0, 0};
+  if (b->depth <= b->slots_used) {
+    stmts = f->stmts;
+  } else {
+    b->slots_used = b->depth;
+  }
   memset(f, 0, sizeof(*f));
+  f->stmts = stmts;
   f->kind = kind;
   f->node = tvm_ffi_any_none();
   f->span = b->span;
@@ -210,6 +223,7 @@ tvm_script_builder* tvm_script_builder_new(void) {
 void tvm_script_builder_free(tvm_script_builder* b) {
   if (!b) return;
   for (int i = 0; i < b->depth; ++i) tvm_script__frame_clear(&b->frames[i]);
+  for (int i = 0; i < b->slots_used; ++i) tvm_ffi_free(b->frames[i].stmts.items);
   tvm_ffi_free(b->frames);
   tvm_script__vec_clear(&b->top_stmts);
   tvm_ffi_release(b->result);

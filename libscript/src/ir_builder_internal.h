@@ -98,6 +98,7 @@ struct tvm_script_builder {
   tvm_script__frame* frames;
   int depth;
   int capacity;
+  int slots_used; /* frames[0, slots_used) were used: their stmts storage is kept */
   tvm_script__vec top_stmts; /* statements emitted with no frame open */
   void* result;      /* the last finished top-level IRModule / PrimFunc */
   void* env_threads; /* ffi.Dict: thread Var (T.env_thread or launched) -> IterVar; lazily */
