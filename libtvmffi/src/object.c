@@ -71,14 +71,16 @@ void* tvm_ffi_weak_lock(void* obj) {
  * holding blocks of c * 16 bytes (prefix included), c in 1..OBJ_CLASSES-1, i.e. up to 256 bytes.
  * Building and releasing an IR creates and frees hundreds of small objects; a pop or push here
  * costs a third of jemalloc's malloc + free fast paths (its free looks the size class up in a
- * radix tree). Bounded (OBJ_CACHE_DEPTH blocks a class) and flushed to jemalloc when the thread
- * exits. Only with jemalloc: sanitizer builds use libc, which sees every block.
+ * radix tree). Bounded (OBJ_CACHE_DEPTH blocks a class, at most ~550 KiB a thread) and flushed
+ * to jemalloc when the thread exits. The bound is deep enough for the objects of one class in a
+ * small IR (a parsed function has over a hundred objects, dozens of a class): with 64, the
+ * blocks beyond it went back to jemalloc on every release and came from it on every build. Only with jemalloc: sanitizer builds use libc, which sees every block.
  */
 #define OBJ_CLASSES 17
-#define OBJ_CACHE_DEPTH 64
+#define OBJ_CACHE_DEPTH 255
 typedef struct {
   void* head[OBJ_CLASSES];
-  uint8_t count[OBJ_CLASSES];
+  uint8_t count[OBJ_CLASSES]; /* (OBJ_CACHE_DEPTH fits) */
   bool registered; /* the thread-exit flush is armed */
 } obj_cache;
 /* initial-exec: a direct %fs access (the library already needs static TLS for jemalloc). */
