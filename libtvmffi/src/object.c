@@ -215,9 +215,42 @@ int TVMFFISetCustomAllocator(TVMFFICustomAllocator* allocator) {
 
 /* ---- Creation and destruction ----------------------------------------------------------- */
 
+/* The objects found dead while a deleter runs, destroyed by its loop rather than by a nested
+ * call each: releasing an IR frees a tree of objects, and a call per node (its frame, the
+ * registers it saves) cost as much as the node's own release. Small: siblings wait here, and
+ * a full stack falls back to the nested call. */
+enum { DELETE_STACK = 16 };
+typedef struct {
+  TVMFFIObject* items[DELETE_STACK];
+  int n;
+} delete_stack;
+
+/* Drop one strong reference to child (non-NULL), held by an object being destroyed: as
+ * tvm_ffi__drop_strong, except that a child whose last references (strong and weak) these
+ * were and that has the default deleter is pushed to st instead of deleted here. */
+static inline void drop_child(TVMFFIObject* child, delete_stack* st) {
+  uint64_t old = __atomic_fetch_sub(&child->combined_ref_count, 1ull, __ATOMIC_RELEASE);
+  if ((old & 0xFFFFFFFFull) != 1) return;
+  __atomic_thread_fence(__ATOMIC_ACQUIRE);
+  if ((old >> 32) == 1) {
+    if (child->deleter == tvm_ffi__object_deleter && st->n < DELETE_STACK) {
+      st->items[st->n++] = child;
+    } else {
+      child->deleter(child, kTVMFFIObjectDeleterFlagBitMaskBoth);
+    }
+    return;
+  }
+  child->deleter(child, kTVMFFIObjectDeleterFlagBitMaskStrong);
+  old = __atomic_fetch_sub(&child->combined_ref_count, 1ull << 32, __ATOMIC_RELEASE);
+  if ((old >> 32) == 1) {
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    child->deleter(child, kTVMFFIObjectDeleterFlagBitMaskWeak);
+  }
+}
+
 /* Release the reference fields of o as its type's release plan lists them (the default
  * destructor); object fields are cleared, as the reflected setters expect. */
-static void release_refs(TVMFFIObject* o, tvm_ffi_type_entry* e) {
+static void release_refs(TVMFFIObject* o, tvm_ffi_type_entry* e, delete_stack* st) {
   const tvm_ffi_release_plan* p = tvm_ffi__release_plan(e);
   if (!p) return; /* out of memory building the plan: leak the children rather than crash */
   char* base = (char*)o;
@@ -225,32 +258,43 @@ static void release_refs(TVMFFIObject* o, tvm_ffi_type_entry* e) {
     uint64_t r = p->refs[i];
     char* addr = base + (r >> 1);
     if (r & 1) {
-      tvm_ffi__any_release((TVMFFIAny*)addr);
+      TVMFFIAny* a = (TVMFFIAny*)addr;
+      if (a->type_index >= kTVMFFIStaticObjectBegin && a->v_obj) {
+        drop_child((TVMFFIObject*)a->v_obj, st);
+      }
     } else {
       TVMFFIObject* child = *(TVMFFIObject**)addr;
       *(void**)addr = NULL;
-      if (child) tvm_ffi__drop_strong(child);
+      if (child) drop_child(child, st);
     }
   }
 }
 
 void tvm_ffi__object_deleter(void* self, int flags) {
+  delete_stack st;
+  st.n = 0;
   TVMFFIObject* o = (TVMFFIObject*)self;
-  if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) {
-    tvm_ffi_type_entry* e = tvm_ffi__type_entry(o->type_index);
-    if (e) {
-      if (e->destroy) e->destroy(self);
-      else release_refs(o, e);
+  for (;;) {
+    if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) {
+      tvm_ffi_type_entry* e = tvm_ffi__type_entry(o->type_index);
+      if (e) {
+        if (e->destroy) e->destroy(o);
+        else release_refs(o, e, &st);
+      }
     }
-  }
-  if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) {
-    TVMFFIObjectAllocHeader* h = (TVMFFIObjectAllocHeader*)self - 1;
-    /* The default allocator's block is freed here directly; any other goes back to its own. */
-    if (h->delete_space == default_delete_space) {
-      block_free((char*)self - TVM_FFI_OBJ_PREFIX);
-    } else {
-      h->delete_space(self);
+    if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) {
+      TVMFFIObjectAllocHeader* h = (TVMFFIObjectAllocHeader*)o - 1;
+      /* The default allocator's block is freed here directly; any other goes back to its own. */
+      if (h->delete_space == default_delete_space) {
+        block_free((char*)o - TVM_FFI_OBJ_PREFIX);
+      } else {
+        h->delete_space(o);
+      }
     }
+    if (st.n == 0) return;
+    /* A dead child (pushed by drop_child): its last strong and weak references are gone. */
+    o = st.items[--st.n];
+    flags = kTVMFFIObjectDeleterFlagBitMaskBoth;
   }
 }
 
