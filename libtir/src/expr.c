@@ -98,7 +98,28 @@ static tvm_tir_var_obj* var_new_typed(const char* name_hint, void* name_str,
 }
 
 /* ---- Constants ----------------------------------------------------------------------------- */
+/* An IntImm whose dtype and value are known valid. */
+static tvm_tir_expr_obj* int_imm_make(DLDataType dtype, int64_t value) {
+  tvm_tir_int_imm_obj* e = TIR_NEW(tvm_tir_int_imm_obj, IntImm);
+  if (!e) return NULL;
+  e->expr.dtype = dtype;
+  e->value = value;
+  return &e->expr;
+}
+
+static __attribute__((noinline)) tvm_tir_expr_obj* int_imm_checked(DLDataType dtype,
+                                                                   int64_t value);
+
 tvm_tir_expr_obj* tvm_tir_int_imm_new(DLDataType dtype, int64_t value) {
+  /* The common constants first: int32 (in range) and int64 (always in range). */
+  if (dtype.code == kDLInt && dtype.lanes == 1 &&
+      (dtype.bits == 64 || (dtype.bits == 32 && value == (int32_t)value))) {
+    return int_imm_make(dtype, value);
+  }
+  return int_imm_checked(dtype, value);
+}
+
+static tvm_tir_expr_obj* int_imm_checked(DLDataType dtype, int64_t value) {
   char what[160];
   if (!tvm_tir_dtype_is_integer(dtype) || dtype.lanes != 1) {
     snprintf(what, sizeof(what), "dtype must be a scalar Int or UInt, got %s",
@@ -111,11 +132,7 @@ tvm_tir_expr_obj* tvm_tir_int_imm_new(DLDataType dtype, int64_t value) {
              (long long)tvm_tir_dtype_max_int(dtype), tvm_tir_dtype_str(dtype).s);
     return tvm_tir__type_error(TVM_TIR_RULE_T_INTIMM, "IntImm", what, NULL);
   }
-  tvm_tir_int_imm_obj* e = TIR_NEW(tvm_tir_int_imm_obj, IntImm);
-  if (!e) return NULL;
-  e->expr.dtype = dtype;
-  e->value = value;
-  return &e->expr;
+  return int_imm_make(dtype, value);
 }
 
 /* Largest finite value of a Float/BFloat type, or 0 for an unsupported width. */
