@@ -295,7 +295,8 @@ typedef struct {
 
 typedef struct {
   TVMFFIObject header;
-  map_entry* entries; /* one block: entry_cap entries, then index_cap uint32 slots */
+  map_entry* entries; /* one block: entry_cap entries, then index_cap uint32 slots; in the
+                       * object itself (map_inline) for a small Map made at its final size */
   uint32_t* index;    /* NULL while entry_cap <= MAP_SMALL_CAP */
   int64_t size;       /* live entries */
   int64_t used;       /* entries [0, used) are live or dead */
@@ -306,6 +307,11 @@ typedef struct {
 #define MAP_DEAD (-2)
 #define MAP_SMALL_CAP 8
 #define MAP_MAX_ENTRIES ((int64_t)1 << 30) /* index slots are uint32 positions + 1 */
+
+/* Whether m's entries lie in the object (map_alloc of a small Map: never grown, never freed). */
+static inline bool map_inline(const map_obj* m) {
+  return m->entries == (const map_entry*)(m + 1);
+}
 
 static int check_map(const char* fname, const void* obj) {
   /* The exact types first: a Dict would otherwise take the Map ancestor test first. */
@@ -388,7 +394,7 @@ static int map_rebuild(map_obj* m, int64_t new_cap) {
   for (int64_t j = 0; j < m->used; ++j) {
     if (m->entries[j].key.type_index != MAP_DEAD) block[n++] = m->entries[j];
   }
-  tvm_ffi_free(m->entries);
+  if (!map_inline(m)) tvm_ffi_free(m->entries);
   m->entries = block;
   m->index = index;
   m->used = n;
@@ -446,12 +452,22 @@ static void map_destroy(void* self) {
     tvm_ffi__any_release(&e->key);
     tvm_ffi__any_release(&e->value);
   }
-  tvm_ffi_free(m->entries);
+  if (!map_inline(m)) tvm_ffi_free(m->entries);
 }
 
 static map_obj* map_alloc(int32_t type_index, int64_t reserve) {
   tvm_ffi__ensure_init();
   if (bad_count(type_index, reserve, MAP_MAX_ENTRIES)) return NULL;
+  if (type_index == kTVMFFIMap && reserve > 0 && reserve <= MAP_SMALL_CAP) {
+    /* An immutable Map is made at its final size: a small one (no index) holds its entries
+     * itself, one block instead of two. */
+    map_obj* m = (map_obj*)tvm_ffi_object_new(
+        type_index, sizeof(map_obj) + (size_t)reserve * sizeof(map_entry));
+    if (!m) return NULL;
+    m->entries = (map_entry*)(m + 1);
+    m->entry_cap = reserve;
+    return m;
+  }
   map_obj* m = (map_obj*)tvm_ffi_object_new(type_index, sizeof(map_obj));
   if (!m) return NULL;
   if (reserve > 0 && map_rebuild(m, reserve) != 0) {
