@@ -109,6 +109,8 @@ static const script_special* module_marker(const char* module, size_t n) {
   return NULL;
 }
 
+static bool resolve_unbound(script_parser* p, TVMFFIByteArray s, TVMFFIAny* out);
+
 /* Resolve a name into *out (owned copy); false when undefined. */
 static bool resolve_name(script_parser* p, const void* name_str, TVMFFIAny* out) {
   TVMFFIByteArray s = tvm_ffi_str_view(name_str);
@@ -117,6 +119,42 @@ static bool resolve_name(script_parser* p, const void* name_str, TVMFFIAny* out)
     *out = tvm_ffi_any_copy(v);
     return true;
   }
+  return resolve_unbound(p, s, out);
+}
+
+/* The module a dotted name's root (an IdDoc's name) resolves to, or NULL. */
+static const script_special* root_module(script_parser* p, const void* name_str) {
+  const script_var_table* vt = &p->vt;
+  size_t c = ((uintptr_t)name_str >> 4) & 3;
+  if (p->root_cache[c].name == name_str && p->root_cache[c].cap == vt->cap &&
+      !vt->slots[p->root_cache[c].slot].name) {
+    return p->root_cache[c].module; /* still unbound: resolves as it did */
+  }
+  TVMFFIByteArray s = tvm_ffi_str_view(name_str);
+  uint32_t empty;
+  const TVMFFIAny* v = script__vt_lookup_slot(vt, s.data, (uint32_t)s.size, &empty);
+  TVMFFIAny root = tvm_ffi_any_none();
+  if (v) {
+    root = tvm_ffi_any_copy(v);
+  } else if (!resolve_unbound(p, s, &root)) {
+    return NULL;
+  }
+  const script_special* sp = script__special_of(&root);
+  tvm_ffi_any_release(&root);
+  if (!sp || sp->kind != SCRIPT_SPECIAL_MODULE) return NULL;
+  if (!v && empty != UINT32_MAX) {
+    p->root_cache[c].name = name_str;
+    p->root_cache[c].slot = empty;
+    p->root_cache[c].cap = vt->cap;
+    p->root_cache[c].module = sp;
+  }
+  return sp;
+}
+
+/* resolve_name for a name without a variable binding: the imports, extra_vars and Python's
+ * names, all fixed for the parse. */
+static bool resolve_unbound(script_parser* p, TVMFFIByteArray s, TVMFFIAny* out) {
+  const TVMFFIAny* v;
   if (p->num_aliases >= 0) {
     /* The imports naming a module, listed once (script__init_aliases); an import of anything
      * else resolves to nothing here, as below. */
@@ -199,11 +237,8 @@ const script_special* script__dotted(script_parser* p, const script_doc* d, char
     d = a->value;
   }
   if (n == 0 || !script__is_kind(d, TVM_SCRIPT_DOC_IdDoc)) return NULL;
-  TVMFFIAny root = tvm_ffi_any_none();
-  if (!resolve_name(p, ((const tvm_script_id_doc_obj*)d)->name, &root)) return NULL;
-  const script_special* sp = script__special_of(&root);
-  tvm_ffi_any_release(&root);
-  if (!sp || sp->kind != SCRIPT_SPECIAL_MODULE) return NULL;
+  const script_special* sp = root_module(p, ((const tvm_script_id_doc_obj*)d)->name);
+  if (!sp) return NULL;
   size_t len = 0;
   for (int i = n - 1; i >= 0; --i) {
     TVMFFIByteArray s = tvm_ffi_str_view(names[i]);

@@ -110,6 +110,14 @@ struct script_parser {
     DLDataType dtype;
     bool has_dtype;
   } builtin_cache[32];
+  /* Root names of `T.x` resolved to a module without a variable binding, by the name's string
+   * object: valid while the name's slot in the variable table stays empty (see
+   * script__vt_lookup_slot), as everything else a root resolves by is fixed for the parse. */
+  struct {
+    const void* name; /* ffi.String, NULL = empty */
+    uint32_t slot, cap;
+    const void* module; /* const script_special* */
+  } root_cache[4];
 };
 
 /* Fill p->aliases from p->imports (before any evaluation). */
@@ -123,6 +131,11 @@ void script__vt_pop_scope(script_var_table* vt);
 int script__vt_bind(script_var_table* vt, const char* name, uint32_t size, TVMFFIAny* value);
 /* The innermost binding's value (borrowed), or NULL. */
 const TVMFFIAny* script__vt_lookup(const script_var_table* vt, const char* name, uint32_t size);
+/* script__vt_lookup; *empty_slot: when the name was never bound, the empty slot its lookup
+ * stopped at (a later lookup stops there too while that slot stays empty and the table keeps
+ * its capacity: slots are never emptied), else UINT32_MAX. */
+const TVMFFIAny* script__vt_lookup_slot(const script_var_table* vt, const char* name,
+                                        uint32_t size, uint32_t* empty_slot);
 /* Whether some visible name is bound to the object (a linear scan: for rare questions only). */
 bool script__vt_holds(const script_var_table* vt, const void* obj);
 

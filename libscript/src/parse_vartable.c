@@ -123,6 +123,14 @@ int script__vt_bind(script_var_table* vt, const char* name, uint32_t size, TVMFF
   return 0;
 }
 
+const TVMFFIAny* script__vt_lookup_slot(const script_var_table* vt, const char* name,
+                                        uint32_t size, uint32_t* empty_slot) {
+  uint32_t i = find_slot(vt, name, size, hash_name(name, size));
+  const script_vt_slot* s = &vt->slots[i];
+  *empty_slot = s->name ? UINT32_MAX : i;
+  return s->name && s->top >= 0 ? &vt->binds[s->top].value : NULL;
+}
+
 const TVMFFIAny* script__vt_lookup(const script_var_table* vt, const char* name, uint32_t size) {
   uint32_t i = find_slot(vt, name, size, hash_name(name, size));
   const script_vt_slot* s = &vt->slots[i];
