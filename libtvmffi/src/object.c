@@ -298,7 +298,34 @@ void tvm_ffi__object_deleter(void* self, int flags) {
   }
 }
 
+static __attribute__((noinline)) void* object_new_slow(int32_t type_index, size_t size);
+
 void* tvm_ffi_object_new(int32_t type_index, size_t size) {
+#ifdef TVM_FFI_USE_PRIVATE_JEMALLOC
+  /* The common case as a leaf (no call, so no frame or saved registers): the default
+   * allocator with a block of the object's class in the thread's cache. */
+  size_t cls = (TVM_FFI_OBJ_PREFIX + size + 15) >> 4;
+  obj_cache* c = &t_obj_cache;
+  void* b;
+  if (__builtin_expect(size >= sizeof(TVMFFIObject) && cls < OBJ_CLASSES && (b = c->head[cls]) &&
+                           __atomic_load_n(&g_allocator, __ATOMIC_ACQUIRE) == &g_default_allocator,
+                       1)) {
+    c->head[cls] = *(void**)b;
+    c->count[cls]--;
+    *(uint64_t*)b = cls;
+    TVMFFIObject* o = (TVMFFIObject*)((char*)b + TVM_FFI_OBJ_PREFIX);
+    ((TVMFFIObjectAllocHeader*)o - 1)->delete_space = default_delete_space;
+    zero_cached_body(o, size);
+    o->combined_ref_count = STRONG_ONE | WEAK_ONE;
+    o->type_index = type_index;
+    o->deleter = tvm_ffi__object_deleter;
+    return o;
+  }
+#endif
+  return object_new_slow(type_index, size);
+}
+
+static void* object_new_slow(int32_t type_index, size_t size) {
   if (size < sizeof(TVMFFIObject)) {
     tvm_ffi_raise("ValueError", "tvm_ffi_object_new: size %zu is smaller than the header", size);
     return NULL;
