@@ -9,6 +9,25 @@
 #include <tvm/script/ir_builder.h>
 #include <tvm/tir/tir.h>
 
+/* ---- Kinds of libtir nodes ----------------------------------------------------------------- */
+/* Type index - tvm_script__kind_base -> libtir kind (TVM_TIR_KIND_NONE for other types), from
+ * tvm_tir_type_index of every kind, once (tvm_script__init_kinds): the parser and the builder
+ * ask tvm_tir_kind_of of nearly every value, and this answers without a call into libtir. */
+#define TVM_SCRIPT_KIND_SPAN 1024
+extern int16_t tvm_script__kind_by_index[TVM_SCRIPT_KIND_SPAN];
+extern int32_t tvm_script__kind_base;
+extern int tvm_script__kinds_ready; /* set (release) once the tables are filled */
+static inline tvm_tir_kind tvm_script__kind_of(const void* obj) {
+  if (!obj) return TVM_TIR_KIND_NONE;
+  if (__builtin_expect(!__atomic_load_n(&tvm_script__kinds_ready, __ATOMIC_ACQUIRE), 0)) {
+    return (tvm_tir_kind_of)(obj); /* (the function: before the table exists) */
+  }
+  uint32_t i = (uint32_t)(((const TVMFFIObject*)obj)->type_index - tvm_script__kind_base);
+  return i < TVM_SCRIPT_KIND_SPAN ? (tvm_tir_kind)tvm_script__kind_by_index[i]
+                                  : TVM_TIR_KIND_NONE;
+}
+#define tvm_tir_kind_of(obj) tvm_script__kind_of(obj)
+
 /* A growable array of owned objects: a frame's statements and collections. Each becomes an
  * ffi.Array once, when the frame's node is built (tvm_script__vec_take moves the items into it),
  * instead of an ffi.List per collection that is then copied into an Array; a collection never
@@ -204,7 +223,7 @@ const tvm_script_span* tvm_script__span_at_path(const tvm_script__span_log* log,
  * (~70 instructions), a question the evaluator and the builder ask of nearly every value. */
 extern bool tvm_script__expr_kind[TVM_TIR_KIND_COUNT];
 extern bool tvm_script__stmt_kind[TVM_TIR_KIND_COUNT]; /* the same for Stmt */
-extern int tvm_script__expr_kinds_ready; /* set (release) once the tables are filled */
+#define tvm_script__expr_kinds_ready tvm_script__kinds_ready /* (filled together) */
 void tvm_script__init_kinds(void);
 static inline bool tvm_script__is_expr(const void* obj) {
   tvm_tir_kind k = tvm_tir_kind_of(obj);
