@@ -110,25 +110,42 @@ void tvm_script__vec_clear(tvm_script__vec* v) {
 
 /* ---- Frames -------------------------------------------------------------------------------- */
 void tvm_script__frame_clear(tvm_script__frame* f) {
-  void* objs[] = {f->var,       f->min,       f->extent, f->cond,        f->value,
-                  f->thread,    f->buffer,    f->extents, f->then_case,   f->else_case,
-                  f->init,      f->ret_type,  f->reads,   f->writes,      f->annotations,
-                  f->attrs,     f->functions, f->global_vars, f->built};
-  for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); ++i) {
-    if (objs[i]) tvm_ffi_release(objs[i]); /* (most are unset for a frame's kind) */
-  }
+  /* (Most are unset for a frame's kind: a test each, no call.) */
+#define RELEASE_FIELD(x) \
+  if (f->x) tvm_ffi_release(f->x)
+  RELEASE_FIELD(var);
+  RELEASE_FIELD(min);
+  RELEASE_FIELD(extent);
+  RELEASE_FIELD(cond);
+  RELEASE_FIELD(value);
+  RELEASE_FIELD(thread);
+  RELEASE_FIELD(buffer);
+  RELEASE_FIELD(extents);
+  RELEASE_FIELD(then_case);
+  RELEASE_FIELD(else_case);
+  RELEASE_FIELD(init);
+  RELEASE_FIELD(ret_type);
+  RELEASE_FIELD(reads);
+  RELEASE_FIELD(writes);
+  RELEASE_FIELD(annotations);
+  RELEASE_FIELD(attrs);
+  RELEASE_FIELD(functions);
+  RELEASE_FIELD(global_vars);
+  RELEASE_FIELD(built);
+#undef RELEASE_FIELD
   /* The statement list keeps its storage for the next frame pushed into this slot (see
    * tvm_script__push_frame); it is freed with the builder. */
   for (int32_t i = 0; i < f->stmts.size; ++i) tvm_ffi_any_release(&f->stmts.items[i]);
   f->stmts.size = 0;
-  tvm_script__vec* vecs[] = {&f->iter_vars,     &f->iter_values, &f->alloc_buffers,
-                             &f->match_buffers, &f->params,      &f->buffer_map_keys,
-                             &f->buffer_map_values};
-  for (size_t i = 0; i < sizeof(vecs) / sizeof(vecs[0]); ++i) {
-    if (vecs[i]->items) tvm_script__vec_clear(vecs[i]);
-  }
+  if (f->iter_vars.items) tvm_script__vec_clear(&f->iter_vars);
+  if (f->iter_values.items) tvm_script__vec_clear(&f->iter_values);
+  if (f->alloc_buffers.items) tvm_script__vec_clear(&f->alloc_buffers);
+  if (f->match_buffers.items) tvm_script__vec_clear(&f->match_buffers);
+  if (f->params.items) tvm_script__vec_clear(&f->params);
+  if (f->buffer_map_keys.items) tvm_script__vec_clear(&f->buffer_map_keys);
+  if (f->buffer_map_values.items) tvm_script__vec_clear(&f->buffer_map_values);
   tvm_ffi_any_release(&f->node);
-  tvm_ffi_free(f->name);
+  if (f->name) tvm_ffi_free(f->name);
   /* No other zeroing: a cleared frame is dropped (popped, or the builder freed). */
 }
 
