@@ -58,6 +58,7 @@ typedef struct {
   bool root;         /* PRIM_FUNC: the body goes in the implicit root block */
   tvm_script__vec stmts; /* the statements emitted while this frame was innermost */
   char* name;        /* PRIM_FUNC / BLOCK name; ATTR key */
+  const void* name_str; /* PRIM_FUNC: the parser's String of name, or NULL (borrowed) */
   /* Expressions and nodes. */
   void* var;        /* FOR loop var, LET var, ALLOCATE buffer var */
   void* min;        /* FOR min */

@@ -5,6 +5,7 @@
  * control flow and scoped statements are in ir_builder_tir_stmt.c.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -137,6 +138,7 @@ int tvm_script_tir_func_name(tvm_script_builder* b, const char* name) {
   if (!f) return -1;
   tvm_ffi_free(f->name);
   f->name = tvm_ffi_strndup(name, strlen(name));
+  f->name_str = tvm_script__name_str(b, name); /* (for global_symbol, shared) */
   return f->name ? 0 : -1;
 }
 
@@ -236,6 +238,31 @@ static tvm_tir_stmt_obj* func_body(tvm_script__frame* f) {
   return out;
 }
 
+/* The key "global_symbol" (a new reference): one String made once (strings are immutable
+ * values) rather than one per function. */
+static void* g_global_symbol;
+static pthread_once_t g_global_symbol_once = PTHREAD_ONCE_INIT;
+static void make_global_symbol(void) {
+  g_global_symbol = tvm_ffi_str_obj("global_symbol", 13);
+  if (!g_global_symbol) tvm_ffi_error_clear(); /* each function then makes its own */
+}
+static TVMFFIAny global_symbol_key(void) {
+  pthread_once(&g_global_symbol_once, make_global_symbol);
+  if (!g_global_symbol) return tvm_ffi_string("global_symbol");
+  tvm_ffi_retain(g_global_symbol);
+  return tvm_ffi_any_obj(g_global_symbol);
+}
+
+/* The function's name as a value (new reference): the parser's String when it gave one and the
+ * name is too long for a small string (which tvm_ffi_string makes of a short one). */
+static TVMFFIAny func_name_value(const tvm_script__frame* f, const char* name) {
+  if (!f->name_str || !f->name || tvm_ffi_str_view(f->name_str).size <= 7) {
+    return tvm_ffi_string(name);
+  }
+  tvm_ffi_retain((void*)f->name_str);
+  return tvm_ffi_any_obj(f->name_str);
+}
+
 int tvm_script__finish_prim_func(tvm_script_builder* b, tvm_script__frame* f) {
   const char* name = f->name ? f->name : "main";
   /* A public function is exported under its name unless T.func_attr names another symbol
@@ -245,14 +272,14 @@ int tvm_script__finish_prim_func(tvm_script_builder* b, tvm_script__frame* f) {
   void* attrs = NULL;
   bool ok = true;
   if (!f->attrs && !f->flag) {
-    TVMFFIAny k = tvm_ffi_string("global_symbol"), v = tvm_ffi_string(name);
+    TVMFFIAny k = global_symbol_key(), v = func_name_value(f, name);
     attrs = tvm_ffi_map_new(&k, &v, 1);
     tvm_ffi_any_release(&k);
     tvm_ffi_any_release(&v);
     if (!attrs) return -1;
   } else if (f->attrs) {
     if (!f->flag && !tvm_ffi_map_get_str(f->attrs, "global_symbol")) {
-      TVMFFIAny k = tvm_ffi_string("global_symbol"), v = tvm_ffi_string(name);
+      TVMFFIAny k = global_symbol_key(), v = func_name_value(f, name);
       int rc = tvm_ffi_dict_set(f->attrs, &k, &v);
       tvm_ffi_any_release(&k);
       tvm_ffi_any_release(&v);

@@ -344,6 +344,8 @@ int script__parse_function(script_parser* p, const script_doc* fn) {
   const char* name = tvm_ffi_str_cstr(((const tvm_script_id_doc_obj*)f->name)->name);
   script_token saved = p->token;
   int depth = tvm_script_builder_depth(p->b);
+  p->b->name_strs[0] = ((const tvm_script_id_doc_obj*)f->name)->name; /* (shared by the IR) */
+  p->b->num_name_strs = 1;
   if (tvm_script_tir_prim_func_enter(p->b, deco.is_private) != 0 ||
       tvm_script_tir_func_name(p->b, name) != 0) {
     return script__relocate(p, f->name);
