@@ -71,6 +71,19 @@ static int inline_buffer_var(tvm_script_docsifier* d, const tvm_tir_buffer_obj* 
   return rc;
 }
 
+/* The index type of buf: its first dimension's, or int32 (what the parser gives a buffer's
+ * elem_offset when none is written). */
+static DLDataType index_dtype(const tvm_tir_buffer_obj* buf) {
+  return tvm_ffi_seq_size(buf->shape) ? tvm_tir_expr_dtype(tvm_ffi_seq_obj_at(buf->shape, 0))
+                                      : TVM_TIR_INT32;
+}
+/* Whether buf's elem_offset is what the parser makes when none is written: 0 of the index type
+ * (a 0 of another type, say int32 under a bool shape, must be written to read back). */
+static bool default_elem_offset(const tvm_tir_buffer_obj* buf) {
+  return tir_is_const(buf->elem_offset, 0) &&
+         tvm_ffi_dtype_equal(tvm_tir_expr_dtype(buf->elem_offset), index_dtype(buf));
+}
+
 /* `strides=(...)`: a stride variable defined by this buffer prints as its name (a string) and
  * is defined as `lhs.strides[i]` in frame. */
 static tvm_script_doc_obj* strides_doc(tvm_script_docsifier* d, const tvm_tir_buffer_obj* buf,
@@ -148,12 +161,10 @@ tvm_script_doc_obj* tir_buffer_call(tvm_script_docsifier* d, const tvm_tir_buffe
   /* An elem_offset variable defined by this buffer (`lhs.elem_offset`) is left out, and
    * offset_factor is then always printed. */
   bool offset_defined = false;
-  if (ok && !tir_is_const(buf->elem_offset, 0)) {
+  if (ok && !default_elem_offset(buf)) {
     ok = inline_buffer_var(d, buf, buf->elem_offset, &offset_defined) == 0;
     /* ... when the parser makes it again: a variable of the shape's index type. */
-    DLDataType index_t = tvm_ffi_seq_size(buf->shape)
-                             ? tvm_tir_expr_dtype(tvm_ffi_seq_obj_at(buf->shape, 0))
-                             : TVM_TIR_INT32;
+    DLDataType index_t = index_dtype(buf);
     offset_defined = offset_defined &&
                      tvm_ffi_dtype_equal(tvm_tir_expr_dtype(buf->elem_offset), index_t);
     if (ok && offset_defined) {
@@ -284,7 +295,7 @@ static tvm_script_doc_obj* conv_iter_var(tvm_script_docsifier* d, const TVMFFIAn
 /* Whether buf can be written in the signature as T.Buffer(shape, dtype). */
 static bool simple_buffer(const tvm_tir_buffer_obj* buf, const void* buffer_map) {
   if (tvm_ffi_seq_size(buf->strides) || tvm_ffi_seq_size(buf->axis_separators) ||
-      !tir_is_const(buf->elem_offset, 0) || buf->data_alignment != TVM_TIR_DEFAULT_ALIGNMENT ||
+      !default_elem_offset(buf) || buf->data_alignment != TVM_TIR_DEFAULT_ALIGNMENT ||
       buf->offset_factor != 1 || buf->buffer_type != TVM_TIR_BUFFER_DEFAULT) {
     return false;
   }
