@@ -181,7 +181,8 @@ tvm_tir_var_obj* tvm_script_tir_for_enter(tvm_script_builder* b, const char* nam
 int tvm_script_tir_while_enter(tvm_script_builder* b, const void* condition) {
   if (tvm_script__expect_expr(condition, "the condition of a while loop") != 0) return -1;
   tvm_tir_stmt_obj* ph = placeholder();
-  tvm_tir_stmt_obj* node = ph ? built(tvm_tir_while_new((tvm_tir_expr_obj*)condition, ph), ph) : NULL;
+  tvm_tir_stmt_obj* node =
+      ph ? built(tvm_tir_while_new((tvm_tir_expr_obj*)condition, ph), ph) : NULL;
   tvm_script__frame* f = node ? tvm_script__push_frame(b, TVM_SCRIPT_FRAME_WHILE) : NULL;
   if (!f) {
     tvm_ffi_release(node);

@@ -74,7 +74,8 @@ void* tvm_ffi_weak_lock(void* obj) {
  * radix tree). Bounded (OBJ_CACHE_DEPTH blocks a class, at most ~550 KiB a thread) and flushed
  * to jemalloc when the thread exits. The bound is deep enough for the objects of one class in a
  * small IR (a parsed function has over a hundred objects, dozens of a class): with 64, the
- * blocks beyond it went back to jemalloc on every release and came from it on every build. Only with jemalloc: sanitizer builds use libc, which sees every block.
+ * blocks beyond it went back to jemalloc on every release and came from it on every build.
+ * Only with jemalloc: sanitizer builds use libc, which sees every block.
  */
 #define OBJ_CLASSES 17
 #define OBJ_CACHE_DEPTH 255

@@ -666,6 +666,29 @@ TEST(o_primfunc_ret_by_reflection) {
   RELEASE(x, call, body, before, g, unit);
 }
 
+/* The constructors taking the name as an ffi.String share it; anything else is a TypeError. */
+TEST(t_var_named_by_string) {
+  void* name = tvm_ffi_str_obj("a_rather_long_name", 18);
+  tvm_tir_var_obj* a = tvm_tir_var_new_str(name, TVM_TIR_INT64);
+  if (EXPECT_OK(a)) {
+    CHECK(a->name_hint == name);
+    CHECK_STR_EQ(tvm_tir_var_name(a), "a_rather_long_name");
+    CHECK_STR_EQ(DT(a), "int64");
+  }
+  tvm_tir_prim_type_obj* pt = tvm_tir_prim_type_new(TVM_TIR_FLOAT32);
+  tvm_tir_var_obj* b = tvm_tir_var_new_typed_str(name, &pt->type);
+  if (EXPECT_OK(b)) {
+    CHECK(b->name_hint == name && tvm_tir_type_equal(b->type_annotation, &pt->type));
+  }
+  tvm_tir_var_obj* p = tvm_tir_ptr_var_str(name, TVM_TIR_FLOAT32, "shared");
+  if (EXPECT_OK(p)) CHECK(p->name_hint == name && DT(p)[0] == 'h');
+  EXPECT_ERROR("TypeError", tvm_tir_var_new_str(pt, TVM_TIR_INT32),
+               "name_hint must be an ffi.String");
+  CHECK(tvm_tir_var_new_str(NULL, TVM_TIR_INT32) == NULL && tvm_ffi_error_pending());
+  tvm_ffi_error_clear();
+  RELEASE(name, a, pt, b, p);
+}
+
 TEST(kinds) {
   tvm_tir_var_obj* x = var("x", TVM_TIR_INT32);
   tvm_tir_var_obj* s = tvm_tir_size_var_new("s", TVM_TIR_INT32);
@@ -689,6 +712,7 @@ TEST(kinds) {
 
 int main(void) {
   RUN(t_var);
+  RUN(t_var_named_by_string);
   RUN(t_intimm);
   RUN(t_floatimm);
   RUN(t_stringimm);
