@@ -731,29 +731,35 @@ static const tvm_tir_visit_fn k_pre[TVM_TIR_KIND_COUNT] = {
 /* ---- The fast pass's walk -------------------------------------------------------------------
  * What tvm_tir_visit does with the callbacks of k_pre (no defaults, no post callbacks), node for
  * node and field for field (see visit.c), counting path steps instead of recording them. */
-static bool fast_is_seq(int32_t t) { return t == kTVMFFIArray || t == kTVMFFIList; }
-static bool fast_is_map(int32_t t) { return t == kTVMFFIMap || t == kTVMFFIDict; }
-/* An object value worth visiting (not a string or bytes), as visit.c's any_child. */
-static const void* fast_any_child(const TVMFFIAny* a) {
+static bool is_seq_type(int32_t t) { return t == kTVMFFIArray || t == kTVMFFIList; }
+static bool is_map_type(int32_t t) { return t == kTVMFFIMap || t == kTVMFFIDict; }
+/* An object worth visiting (what the generic walk visits, as visit.c's any_child: not a string
+ * or bytes). Used by the fast pass and the structure pass. */
+static const void* child_object(const TVMFFIAny* a) {
   if (!tvm_ffi_any_is_object(a) || a->type_index == kTVMFFIStr || a->type_index == kTVMFFIBytes) {
     return NULL;
   }
   return a->v_obj;
 }
 
+/* The object a reflected field of node holds that a generic walk visits, or NULL. */
+static const void* field_child(const void* node, const TVMFFIFieldInfo* f) {
+  const char* addr = (const char*)node + f->offset;
+  int32_t st = f->field_static_type_index;
+  if (st == kTVMFFIAny) return child_object((const TVMFFIAny*)addr);
+  return st >= kTVMFFIStaticObjectBegin && st != kTVMFFIStr && st != kTVMFFIBytes
+             ? *(void* const*)addr
+             : NULL;
+}
+
 static int fast_children(wf* w, const void* node, tvm_tir_kind k) {
   if (k < 0) {
     int32_t t = tvm_ffi_type_index(node);
-    if (fast_is_seq(t) || fast_is_map(t)) return fast_value(w, node);
+    if (is_seq_type(t) || is_map_type(t)) return fast_value(w, node);
     const TVMFFIFieldInfo* const* fields;
     int32_t n = tvm_ffi_type_all_fields(t, &fields);
     for (int32_t i = 0; i < n; ++i) {
-      const char* addr = (const char*)node + fields[i]->offset;
-      int32_t st = fields[i]->field_static_type_index;
-      const void* val = st == kTVMFFIAny                  ? fast_any_child((const TVMFFIAny*)addr)
-                        : st >= kTVMFFIStaticObjectBegin && st != kTVMFFIStr && st != kTVMFFIBytes
-                            ? *(void* const*)addr
-                            : NULL;
+      const void* val = field_child(node, fields[i]);
       if (!val) continue;
       w->v.depth++;
       int r = fast_value(w, val);
@@ -768,7 +774,7 @@ static int fast_children(wf* w, const void* node, tvm_tir_kind k) {
     const char* addr = (const char*)node + f->offset;
     const void* val;
     if (f->type == kTVMFFIAny) {
-      val = fast_any_child((const TVMFFIAny*)addr);
+      val = child_object((const TVMFFIAny*)addr);
     } else if (f->type != kTVMFFIStr && f->type != kTVMFFIBytes) {
       val = *(void* const*)addr; /* the table holds object fields only */
     } else {
@@ -797,11 +803,11 @@ static int fast_node(wf* w, const void* node) {
 static int fast_value(wf* w, const void* obj) {
   if (!obj) return 0;
   int32_t t = tvm_ffi_type_index(obj);
-  if (fast_is_seq(t)) {
+  if (is_seq_type(t)) {
     int64_t n = tvm_ffi_seq_size(obj);
     const TVMFFIAny* items = tvm_ffi_seq_data(obj);
     for (int64_t i = 0; i < n; ++i) {
-      const void* child = fast_any_child(&items[i]);
+      const void* child = child_object(&items[i]);
       if (!child) continue;
       w->v.depth++;
       int r = fast_node(w, child);
@@ -810,10 +816,10 @@ static int fast_value(wf* w, const void* obj) {
     }
     return 0;
   }
-  if (fast_is_map(t)) {
+  if (is_map_type(t)) {
     const TVMFFIAny *key, *val;
     for (int64_t pos = 0; (pos = tvm_ffi_map_next(obj, pos, &key, &val)) >= 0;) {
-      const void* child = fast_any_child(val);
+      const void* child = child_object(val);
       if (!child) continue;
       w->v.depth++;
       int r = fast_node(w, child);
@@ -927,16 +933,6 @@ static const kind_facts* facts_of(const tvm_tir__children* c) {
   return winner->src == c ? winner : NULL;
 }
 
-static bool is_seq_type(int32_t t) { return t == kTVMFFIArray || t == kTVMFFIList; }
-static bool is_map_type(int32_t t) { return t == kTVMFFIMap || t == kTVMFFIDict; }
-/* An object worth visiting (what the generic walk visits: not a string or bytes). */
-static const void* child_object(const TVMFFIAny* a) {
-  if (!tvm_ffi_any_is_object(a) || a->type_index == kTVMFFIStr || a->type_index == kTVMFFIBytes) {
-    return NULL;
-  }
-  return a->v_obj;
-}
-
 /* Buffers and Vars are shared by every use of them: each is checked once (a few recent ones
  * remembered, with the depth their check reached below them). */
 #define MEMO_SIZE 64 /* the slot is 6 bits of a hash */
@@ -981,12 +977,7 @@ static bool structure_ok_other(structure_walk* sw, const void* node, int64_t dep
   const TVMFFIFieldInfo* const* fields;
   int32_t n = tvm_ffi_type_all_fields(t, &fields);
   for (int32_t i = 0; i < n; ++i) {
-    const char* addr = (const char*)node + fields[i]->offset;
-    int32_t st = fields[i]->field_static_type_index;
-    const void* val = st == kTVMFFIAny                  ? child_object((const TVMFFIAny*)addr)
-                      : st >= kTVMFFIStaticObjectBegin && st != kTVMFFIStr && st != kTVMFFIBytes
-                          ? *(void* const*)addr
-                          : NULL;
+    const void* val = field_child(node, fields[i]);
     if (val && !structure_ok_value(sw, val, depth + 1)) return false;
   }
   return true;
