@@ -429,7 +429,7 @@ void tvm_script__doc_arena_finish(tvm_script__doc_arena* a, void* root) {
 }
 
 void* tvm_script__doc_arena_object_slow(tvm_script__doc_arena* a, int32_t type_index,
-                                        size_t size) {
+                                        size_t size, size_t zeroed) {
   size_t need = (sizeof(arena_block) + size + 15) & ~(size_t)15;
   if (need > UINT32_MAX) {
     tvm_ffi_raise("MemoryError", "TVMScript parser: a doc of %zu bytes is too large", size);
@@ -442,19 +442,5 @@ void* tvm_script__doc_arena_object_slow(tvm_script__doc_arena* a, int32_t type_i
   a->chunks = c;
   a->bump.cur = a->bump.last = c->data;
   a->bump.end = c->data + c->cap;
-  return tvm_script__doc_arena_object(a, type_index, size); /* fits now */
-}
-
-tvm_script__arena_array* tvm_script__doc_arena_array(tvm_script__doc_arena* a, size_t n) {
-  if (n > (UINT32_MAX - sizeof(tvm_script__arena_array)) / sizeof(TVMFFIAny)) {
-    tvm_ffi_raise("MemoryError", "TVMScript parser: an array of %zu items is too large", n);
-    return NULL;
-  }
-  tvm_script__arena_array* arr = tvm_script__doc_arena_object(
-      a, kTVMFFIArray, sizeof(tvm_script__arena_array) + n * sizeof(TVMFFIAny));
-  if (arr) {
-    arr->cell.data = arr->items;
-    arr->cell.size = arr->cell.capacity = (int64_t)n;
-  }
-  return arr;
+  return tvm_script__doc_arena_object(a, type_index, size, zeroed); /* fits now */
 }

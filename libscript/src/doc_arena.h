@@ -29,10 +29,6 @@ typedef struct {
 tvm_script__doc_arena* tvm_script__doc_arena_new(void);
 
 
-/* An array of n None items (size = capacity = n) with one strong reference, or NULL +
- * MemoryError. */
-tvm_script__arena_array* tvm_script__doc_arena_array(tvm_script__doc_arena* a, size_t n);
-
 /* The header of each object of an arena, just before it. Here so that the link below, called
  * for every reference the parser stores, is inlined. */
 typedef struct {
@@ -59,16 +55,16 @@ extern int32_t tvm_script__doc_arena_type_index[TVM_SCRIPT_DOC_COUNT];
 
 /* tvm_script__doc_arena_object when the newest chunk has no room. */
 void* tvm_script__doc_arena_object_slow(tvm_script__doc_arena* a, int32_t type_index,
-                                        size_t size);
+                                        size_t size, size_t zeroed);
 
-/* A zeroed object of type_index (`size` bytes) with one strong and one weak reference (the
- * latter dropped with the strong one), or NULL + MemoryError. */
+/* An object of type_index (`size` bytes, the first `zeroed` of them zeroed) with one strong
+ * and one weak reference (the latter dropped with the strong one), or NULL + MemoryError. */
 static inline void* tvm_script__doc_arena_object(tvm_script__doc_arena* a, int32_t type_index,
-                                                 size_t size) {
+                                                 size_t size, size_t zeroed) {
   tvm_script__doc_arena_bump* m = (tvm_script__doc_arena_bump*)a;
   size_t need = (sizeof(tvm_script__arena_block) + size + 15) & ~(size_t)15;
   if ((size_t)(m->end - m->cur) < need) {
-    return tvm_script__doc_arena_object_slow(a, type_index, size);
+    return tvm_script__doc_arena_object_slow(a, type_index, size, zeroed);
   }
   tvm_script__arena_block* b = (tvm_script__arena_block*)m->cur;
   b->back = (uint32_t)(m->cur - m->last);
@@ -78,7 +74,7 @@ static inline void* tvm_script__doc_arena_object(tvm_script__doc_arena* a, int32
   m->cur += need;
   ++m->allocated;
   TVMFFIObject* o = (TVMFFIObject*)(b + 1);
-  memset(o, 0, size);
+  memset(o, 0, zeroed);
   o->combined_ref_count = 1 | (UINT64_C(1) << 32); /* one strong, one weak */
   o->type_index = type_index;
   o->deleter = tvm_script__doc_arena_deleter;
@@ -89,7 +85,27 @@ static inline void* tvm_script__doc_arena_object(tvm_script__doc_arena* a, int32
  * MemoryError. */
 static inline void* tvm_script__doc_arena_doc(tvm_script__doc_arena* a, tvm_script_doc_kind k,
                                               size_t size) {
-  return tvm_script__doc_arena_object(a, tvm_script__doc_arena_type_index[k], size);
+  return tvm_script__doc_arena_object(a, tvm_script__doc_arena_type_index[k], size, size);
+}
+
+/* An array of n items (size = capacity = n) with one strong reference, or NULL + MemoryError.
+ * The items are not initialised: the caller sets them all (zeroing them, a call to memset of
+ * a variable size, cost more than the rest of an array of a few items). */
+static inline tvm_script__arena_array* tvm_script__doc_arena_array(tvm_script__doc_arena* a,
+                                                                   size_t n) {
+  if (__builtin_expect(n > (UINT32_MAX - sizeof(tvm_script__arena_array)) / sizeof(TVMFFIAny),
+                       0)) {
+    tvm_ffi_raise("MemoryError", "TVMScript parser: an array of %zu items is too large", n);
+    return NULL;
+  }
+  tvm_script__arena_array* arr = tvm_script__doc_arena_object(
+      a, kTVMFFIArray, sizeof(tvm_script__arena_array) + n * sizeof(TVMFFIAny),
+      sizeof(tvm_script__arena_array));
+  if (arr) {
+    arr->cell.data = arr->items;
+    arr->cell.size = arr->cell.capacity = (int64_t)n;
+  }
+  return arr;
 }
 
 /* Returns obj, a reference that an object of the arena now owns (recorded if obj is in the

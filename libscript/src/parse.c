@@ -24,6 +24,9 @@
 
 typedef tvm_script_doc_obj doc;
 
+/* Distinct names kept inline in the parser (a small file has ~20). */
+enum { INLINE_NAMES = 128, FIRST_NAME_SLOTS = 64 };
+
 typedef struct {
   const char* src;
   size_t len;
@@ -39,19 +42,28 @@ typedef struct {
   size_t sp, cap;
   void* imports; /* ffi.Dict alias -> module name */
   /* Interned identifier strings (names repeat a lot: T, A, vi, ...), so that each IdDoc and
-   * AttrAccessDoc shares one ffi.String per distinct name. Open addressing with linear probing,
-   * at most half full; the text is the string's own (16-byte slots: the table is zeroed per
-   * parse). */
-  struct name_slot {
+   * AttrAccessDoc shares one ffi.String per distinct name. The names are a dense array (in
+   * order of first use; released in one pass over the n_names entries, not over the table);
+   * the table maps a hash to an entry (index + 1; 0: empty), open addressing with linear
+   * probing, at most half full. Both start inline (below) and move to the heap when they
+   * outgrow it; only the slots in use of the inline table are zeroed per parse. An entry's
+   * text is the source of the name's first use (alive during the parse): no String is read
+   * to compare. */
+  struct name_ent {
     void* str;
+    const char* text;
     uint32_t size, hash;
   } * names;
-  size_t n_names, names_cap; /* names_cap: a power of two, or 0 (nothing is interned) */
+  uint32_t* name_slots;
+  size_t n_names, names_cap, slots_cap; /* capacities: entries; slots (a power of two) */
   tvm_script__doc_arena* arena; /* where docs and arrays are allocated (doc_arena.h) */
   void* empty; /* the arena's empty array, shared by every empty array field */
+  /* The inline storage of names and name_slots (not zeroed with the rest: the struct ends
+   * here). */
+  struct name_ent names_inline[INLINE_NAMES];
+  uint32_t slots_inline[2 * INLINE_NAMES];
 } parser;
 
-enum { FIRST_NAME_SLOTS = 32 };
 
 /* ---------------------------------------------------------------------------------------- */
 /* Tokens, spans, errors                                                                     */
@@ -319,7 +331,6 @@ static doc* new_doc_string(parser* p, const char* text, size_t n) {
   return d ? &d->doc : NULL;
 }
 
-/* A new reference to the ffi.String of s[0..n), shared through the intern table. */
 /* memcmp(a, b, n) == 0 without a call: names are short. */
 static inline bool same_text(const char* a, const char* b, size_t n) {
   for (size_t i = 0; i < n; ++i) {
@@ -328,51 +339,73 @@ static inline bool same_text(const char* a, const char* b, size_t n) {
   return true;
 }
 
+/* Doubles the table of names (it would be more than half full), or moves the entries to the
+ * heap when they fill their inline array. Returns false (and clears the error) when out of
+ * memory: names are then no longer interned. */
+static bool names_grow(parser* p) {
+  if (p->n_names == p->names_cap) {
+    size_t cap = p->names_cap * 2;
+    struct name_ent* e = tvm_ffi_malloc(cap * sizeof(*e));
+    if (!e) goto oom;
+    memcpy(e, p->names, p->n_names * sizeof(*e));
+    if (p->names != p->names_inline) tvm_ffi_free(p->names);
+    p->names = e;
+    p->names_cap = cap;
+  }
+  if (2 * (p->n_names + 1) > p->slots_cap) {
+    size_t cap = p->slots_cap * 2;
+    uint32_t* slots;
+    if (cap <= 2 * INLINE_NAMES) { /* still inline: the larger prefix is zeroed */
+      slots = p->slots_inline;
+    } else if (!(slots = tvm_ffi_malloc(cap * sizeof(*slots)))) {
+      goto oom;
+    }
+    memset(slots, 0, cap * sizeof(*slots));
+    for (size_t i = 0; i < p->n_names; ++i) {
+      size_t j = p->names[i].hash & (cap - 1);
+      while (slots[j]) j = (j + 1) & (cap - 1);
+      slots[j] = (uint32_t)(i + 1);
+    }
+    if (p->name_slots != p->slots_inline) tvm_ffi_free(p->name_slots);
+    p->name_slots = slots;
+    p->slots_cap = cap;
+  }
+  return true;
+oom:
+  tvm_ffi_error_clear(); /* go on without interning more */
+  return false;
+}
+
+/* A new reference to the ffi.String of s[0..n), shared through the intern table. */
 static void* intern(parser* p, const char* s, size_t n) {
   uint32_t h = 2166136261u; /* FNV-1a */
   for (size_t i = 0; i < n; ++i) h = (h ^ (unsigned char)s[i]) * 16777619u;
-  if (2 * (p->n_names + 1) > p->names_cap && n <= UINT32_MAX) { /* grow (or start) the table */
-    /* The first table fits the names of the text at most half full (about one distinct name
-     * per 16 bytes of code), so that small files zero a small table and large ones seldom
-     * rehash. */
-    size_t cap = p->names_cap;
-    if (!cap) {
-      for (cap = FIRST_NAME_SLOTS; cap < p->len / 8 && cap < 4096;) cap *= 2;
-    } else {
-      cap *= 2;
-    }
-    struct name_slot* slots = tvm_ffi_calloc(cap, sizeof(*slots));
-    if (!slots) {
-      tvm_ffi_error_clear(); /* go on without interning more */
-      return tvm_ffi_str_obj(s, n);
-    }
-    for (size_t i = 0; i < p->names_cap; ++i) {
-      if (!p->names[i].str) continue;
-      size_t j = p->names[i].hash & (cap - 1);
-      while (slots[j].str) j = (j + 1) & (cap - 1);
-      slots[j] = p->names[i];
-    }
-    tvm_ffi_free(p->names);
-    p->names = slots;
-    p->names_cap = cap;
-  }
-  if (!p->names_cap || n > UINT32_MAX) return tvm_ffi_str_obj(s, n);
-  size_t j = h & (p->names_cap - 1);
-  for (;; j = (j + 1) & (p->names_cap - 1)) {
-    struct name_slot* slot = &p->names[j];
-    if (!slot->str) {
-      if (!(slot->str = tvm_ffi_str_obj(s, n))) return NULL;
-      slot->size = (uint32_t)n;
-      slot->hash = h;
-      ++p->n_names;
-      break;
-    }
-    if (slot->hash == h && slot->size == n && same_text(tvm_ffi_str_view(slot->str).data, s, n)) {
-      break;
+  if (n > UINT32_MAX) return tvm_ffi_str_obj(s, n);
+  size_t mask = p->slots_cap - 1, j = h & mask;
+  for (uint32_t e; (e = p->name_slots[j]) != 0; j = (j + 1) & mask) {
+    struct name_ent* ent = &p->names[e - 1];
+    if (ent->hash == h && ent->size == n && same_text(ent->text, s, n)) {
+      tvm_ffi_retain(ent->str);
+      return ent->str;
     }
   }
-  tvm_ffi_retain(p->names[j].str);
-  return p->names[j].str;
+  /* A new name: room for it first (the table may move), then its slot. */
+  if (2 * (p->n_names + 1) > p->slots_cap || p->n_names == p->names_cap) {
+    if (!names_grow(p)) return tvm_ffi_str_obj(s, n);
+    mask = p->slots_cap - 1;
+    for (j = h & mask; p->name_slots[j]; j = (j + 1) & mask) {
+    }
+  }
+  void* str = tvm_ffi_str_obj(s, n);
+  if (!str) return NULL;
+  struct name_ent* ent = &p->names[p->n_names++];
+  ent->str = str;
+  ent->text = s;
+  ent->size = (uint32_t)n;
+  ent->hash = h;
+  p->name_slots[j] = (uint32_t)p->n_names;
+  tvm_ffi_retain(str);
+  return str;
 }
 
 static doc* make_id(parser* p, const char* s, size_t n, tvm_script_span span) {
@@ -1612,7 +1645,16 @@ void* tvm_script_parse_doc_ex(const char* source, size_t len, const char* filena
   parser p;
   memset(&p, 0, offsetof(parser, lx));
   memset((char*)&p + offsetof(parser, lx) + sizeof(p.lx), 0,
-         sizeof(p) - offsetof(parser, lx) - sizeof(p.lx));
+         offsetof(parser, names_inline) - offsetof(parser, lx) - sizeof(p.lx));
+  /* The names start inline, with a table of ~4 slots per 64 bytes of text (at most half
+   * full with about one distinct name per 32 bytes), zeroed up to its size only. */
+  p.names = p.names_inline;
+  p.names_cap = INLINE_NAMES;
+  p.name_slots = p.slots_inline;
+  for (p.slots_cap = FIRST_NAME_SLOTS; p.slots_cap < len / 16 && p.slots_cap < 2 * INLINE_NAMES;) {
+    p.slots_cap *= 2;
+  }
+  memset(p.slots_inline, 0, p.slots_cap * sizeof(p.slots_inline[0]));
   p.src = source ? source : "";
   p.len = len;
   p.filename = filename ? filename : "<string>";
@@ -1649,8 +1691,9 @@ done:
   if (p.arena) tvm_script__doc_arena_finish(p.arena, result);
   tvm_ffi_free(p.stack);
   tvm_ffi_release(p.imports);
-  for (size_t i = 0; i < p.names_cap; ++i) tvm_ffi_release(p.names[i].str);
-  tvm_ffi_free(p.names);
+  for (size_t i = 0; i < p.n_names; ++i) tvm_ffi_release(p.names[i].str);
+  if (p.names != p.names_inline) tvm_ffi_free(p.names);
+  if (p.name_slots != p.slots_inline) tvm_ffi_free(p.name_slots);
   tvm_script__lexer_free(&p.lx);
   return result;
 }
