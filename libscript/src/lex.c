@@ -477,6 +477,26 @@ static int lex_string(lexer* lx, size_t start) {
   size_t line_start0 = lx->line_start;
   tvm_script_span open = span_here(lx, start, lx->pos + (triple ? 3 : 1));
   lx->pos += triple ? 3 : 1;
+  if (lx->views && !triple) {
+    /* Most literals have no escape and no line break: their value is their text, the bytes
+     * between the quotes (a raw prefix changes nothing without a backslash), so the token
+     * refers to the source instead of copying it. Anything else takes the loop below. */
+    size_t pos = lx->pos;
+    while (pos < lx->len) {
+      char c = s[pos];
+      if (c == q || c == '\\' || c == '\n' || c == '\r') break;
+      ++pos;
+    }
+    if (pos < lx->len && s[pos] == q) {
+      tvm_script_token* t = push(lx, TVM_SCRIPT_TOK_STRING, span_here(lx, start, pos + 1));
+      if (!t) return -1;
+      t->str_off = (uint32_t)lx->pos; /* the source is under INT32_MAX bytes (lexer_init) */
+      t->str_len = (uint32_t)(pos - lx->pos);
+      t->v.i = 1;
+      lx->pos = pos + 1;
+      return 0;
+    }
+  }
   tvm_ffi_strbuf* b = &lx->strings;
   size_t off = b->size;
   for (;;) {
@@ -780,6 +800,7 @@ int tvm_script__lexer_init(lexer* lx, const char* source, size_t len, const char
   lx->at_line_start = true;
   lx->line_has_tokens = false;
   lx->done = false;
+  lx->views = false;
   lx->data = NULL;
   lx->count = lx->cap = 0;
   lx->strings = (tvm_ffi_strbuf){0};

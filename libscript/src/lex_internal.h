@@ -17,6 +17,10 @@ typedef struct {
   bool at_line_start;
   bool line_has_tokens;
   bool done; /* ENDMARKER (or, after an error, nothing more) has been produced */
+  /* Set by the consumer after init: a string literal without escapes and line breaks may be
+   * a view of the source (its token's v.i is then 1 and str_off an offset into src) instead
+   * of a copy in `strings` (tvm_script_lex keeps copies: its tokens have no source). */
+  bool views;
   /* The produced tokens not yet dropped by the consumer. */
   tvm_script_token* data;
   size_t count, cap;

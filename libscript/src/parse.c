@@ -52,6 +52,7 @@ typedef struct {
   struct name_ent {
     void* str;
     const char* text;
+    uint64_t key[2]; /* name_key of the text */
     uint32_t size, hash;
   } * names;
   uint32_t* name_slots;
@@ -376,15 +377,39 @@ oom:
   return false;
 }
 
+/* Two words that, with n, tell the text s[0..n) apart from any other of n bytes when n <= 16
+ * (and its first and last 8 bytes when longer): whole-word loads of its ends, overlapping,
+ * instead of a loop over the bytes (names are short: ~5 bytes). Reads only s[0..n). */
+static inline void name_key(const char* s, size_t n, uint64_t key[2]) {
+  if (n >= 8) {
+    memcpy(&key[0], s, 8);
+    memcpy(&key[1], s + n - 8, 8);
+  } else if (n >= 4) {
+    uint32_t x, y;
+    memcpy(&x, s, 4);
+    memcpy(&y, s + n - 4, 4);
+    key[0] = x;
+    key[1] = y;
+  } else {
+    key[0] = n ? (unsigned char)s[0] | (unsigned)(unsigned char)s[n / 2] << 8 |
+                     (unsigned)(unsigned char)s[n - 1] << 16
+               : 0;
+    key[1] = 0;
+  }
+}
+
 /* A new reference to the ffi.String of s[0..n), shared through the intern table. */
 static void* intern(parser* p, const char* s, size_t n) {
-  uint32_t h = 2166136261u; /* FNV-1a */
-  for (size_t i = 0; i < n; ++i) h = (h ^ (unsigned char)s[i]) * 16777619u;
   if (n > UINT32_MAX) return tvm_ffi_str_obj(s, n);
+  uint64_t key[2];
+  name_key(s, n, key);
+  uint32_t h = (uint32_t)(((key[0] ^ (key[1] * UINT64_C(0xC2B2AE3D27D4EB4F)) ^ n) *
+                           UINT64_C(0x9E3779B97F4A7C15)) >> 32);
   size_t mask = p->slots_cap - 1, j = h & mask;
   for (uint32_t e; (e = p->name_slots[j]) != 0; j = (j + 1) & mask) {
     struct name_ent* ent = &p->names[e - 1];
-    if (ent->hash == h && ent->size == n && same_text(ent->text, s, n)) {
+    if (ent->key[0] == key[0] && ent->key[1] == key[1] && ent->size == n &&
+        (n <= 16 || same_text(ent->text + 8, s + 8, n - 16))) {
       tvm_ffi_retain(ent->str);
       return ent->str;
     }
@@ -401,6 +426,8 @@ static void* intern(parser* p, const char* s, size_t n) {
   struct name_ent* ent = &p->names[p->n_names++];
   ent->str = str;
   ent->text = s;
+  ent->key[0] = key[0];
+  ent->key[1] = key[1];
   ent->size = (uint32_t)n;
   ent->hash = h;
   p->name_slots[j] = (uint32_t)p->n_names;
@@ -561,17 +588,23 @@ static doc* binop(parser* p, int op, doc* lhs, doc* rhs, tvm_script_span s) {
   return spanned(new_operation(p, op, ARRAY(p, lhs, rhs)), s);
 }
 
+/* The decoded value of a STRING token: a view of the source or a copy in the lexer's buffer
+ * (see `views` in lex_internal.h). */
+static inline const char* tok_str(const parser* p, const tvm_script_token* t) {
+  return (t->v.i ? p->src : p->lx.strings.data) + t->str_off;
+}
+
 static doc* parse_string(parser* p) {
   const tvm_script_token* first = p->tok;
   tvm_script_span start = first->span;
   TVMFFIAny value;
   if (first[1].kind != TOK(STRING)) {
-    value = tvm_ffi_string_n(p->lx.strings.data + first->str_off, first->str_len);
+    value = tvm_ffi_string_n(tok_str(p, first), first->str_len);
     advance(p);
   } else {
     tvm_ffi_strbuf b = {0};
     while (kind(p) == TOK(STRING)) {
-      tvm_ffi_strbuf_append(&b, p->lx.strings.data + p->tok->str_off, p->tok->str_len);
+      tvm_ffi_strbuf_append(&b, tok_str(p, p->tok), p->tok->str_len);
       advance(p);
     }
     value = b.failed ? tvm_ffi_any_none() : tvm_ffi_string_n(b.data ? b.data : "", b.size);
@@ -1660,7 +1693,7 @@ void* tvm_script_parse_doc_ex(const char* source, size_t len, const char* filena
   p.filename = filename ? filename : "<string>";
   void* result = NULL;
   if (tvm_script__lexer_init(&p.lx, p.src, len, p.filename) != 0 ||
-      tvm_script__lexer_fill(&p.lx, WINDOW) != 0) {
+      (p.lx.views = true, tvm_script__lexer_fill(&p.lx, WINDOW) != 0)) {
     tvm_script__lexer_free(&p.lx);
     return NULL;
   }

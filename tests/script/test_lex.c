@@ -1,6 +1,7 @@
 /* test_lex.c: the TVMScript tokenizer: literals, operators, layout tokens, spans, errors. */
 #include <tvm/script/lexer.h>
 
+#include "../../libscript/src/lex_internal.h"
 #include "test_util.h"
 
 /* Tokens as text: names and keywords/operators by spelling, i:INT f:FLOAT s:<string>,
@@ -296,6 +297,55 @@ TEST(fast_path_agrees) {
     }
     tvm_script_tokens_free(&a);
     tvm_script_tokens_free(&b);
+  }
+}
+
+/* The parser's lexer refers to the source for string literals without escapes or line breaks
+ * (lex_internal.h: views); every token must be the one tvm_script_lex makes by copying. */
+TEST(string_views_agree) {
+  static const char* const kTexts[] = {
+      "x = 'abc' + \"d\" + '' + r'e' + R\"f\" + u'g' + 'h\\n' + r'i\\j' + \"k'l\" + 'm\"n'\n",
+      "f('a', \"\"\"b\nc\"\"\", '''d''', 'e\\\nf', \"\xc3\xa9\")\n", "'unterminated\n",
+      "'x' 'y' z\n", "\"a\\x41b\" '\\'' \"\\\"\"\n", "b'x'\n"};
+  for (size_t i = 0; i < sizeof(kTexts) / sizeof(kTexts[0]); ++i) {
+    size_t len = strlen(kTexts[i]);
+    tvm_script_tokens ref;
+    int rc = tvm_script_lex(kTexts[i], len, "t.py", &ref);
+    char err[1024] = "";
+    if (rc != 0) {
+      void* e = tvm_ffi_error_take();
+      snprintf(err, sizeof(err), "%s", tvm_ffi_error_message(e));
+      tvm_ffi_release(e);
+    }
+    tvm_script__lexer lx;
+    CHECK(tvm_script__lexer_init(&lx, kTexts[i], len, "t.py") == 0);
+    lx.views = true;
+    int rv = tvm_script__lexer_fill(&lx, SIZE_MAX);
+    CHECK(rc == rv);
+    if (rv != 0) {
+      void* e = tvm_ffi_error_take();
+      CHECK_STR_EQ(tvm_ffi_error_message(e), err);
+      tvm_ffi_release(e);
+      tvm_script__lexer_free(&lx);
+      continue;
+    }
+    CHECK(lx.count == ref.count);
+    int views = 0;
+    for (size_t k = 0; k < lx.count && k < ref.count; ++k) {
+      const tvm_script_token *x = &lx.data[k], *y = &ref.data[k];
+      CHECK(x->kind == y->kind);
+      CHECK(memcmp(&x->span, &y->span, sizeof(x->span)) == 0);
+      if (x->kind != TVM_SCRIPT_TOK_STRING) {
+        CHECK(x->v.i == y->v.i);
+        continue;
+      }
+      const char* xs = (x->v.i ? kTexts[i] : lx.strings.data) + x->str_off;
+      views += x->v.i == 1;
+      CHECK(x->str_len == y->str_len && memcmp(xs, ref.strings + y->str_off, y->str_len) == 0);
+    }
+    CHECK(i != 0 || views == 8); /* in the first text, the two with escapes are copied */
+    tvm_script__lexer_free(&lx);
+    tvm_script_tokens_free(&ref);
   }
 }
 
