@@ -63,6 +63,9 @@ static struct {
   uint8_t op_cand[128][5];
   uint8_t op_single[128];
   uint64_t op_follow[128][2];
+  /* Whether the one-byte operator of a byte is never the start of a longer one (nor of a
+   * float, as '.' is): `(`, `)`, `,`, `[`, ... */
+  bool op_alone[128];
   /* Keyword candidates by first byte (indices + 1 into kKeywords). */
   uint8_t kw_cand[128][6];
   /* The keyword (index + 1 into kKeywords) by kw_hash of its spelling: 0 none, KW_MANY for
@@ -99,6 +102,10 @@ static void build_tables(void) {
     } else {
       g_tab.op_follow[c][c2 >> 6] |= UINT64_C(1) << (c2 & 63);
     }
+  }
+  for (int c = 0; c < 128; ++c) {
+    g_tab.op_alone[c] = g_tab.op_single[c] && !g_tab.op_follow[c][0] && !g_tab.op_follow[c][1] &&
+                        g_tab.cls[c] != B_DOT;
   }
   for (size_t k = 0; k < sizeof(kKeywords) / sizeof(kKeywords[0]); ++k) {
     uint8_t* cand = g_tab.kw_cand[(unsigned char)kKeywords[k].text[0]];
@@ -172,6 +179,16 @@ static tvm_script_token* push(lexer* lx, int32_t kind, tvm_script_span span) {
   return t;
 }
 
+/* The offset of the first line break ('\n' or '\r') at or after p, or lx->len: the end of a
+ * comment. memchr finds the '\n' (vectorised, where a byte loop costs ~5 instructions a byte
+ * of comment); a lone '\r' before it, rare, is then looked for the same way. */
+static size_t line_end(const lexer* lx, size_t p) {
+  const char* nl = memchr(lx->src + p, '\n', lx->len - p);
+  size_t end = nl ? (size_t)(nl - lx->src) : lx->len;
+  const char* cr = memchr(lx->src + p, '\r', end - p);
+  return cr ? (size_t)(cr - lx->src) : end;
+}
+
 static void newline_seen(lexer* lx) {
   /* lx->pos is at '\n' or '\r'; step over it (and the '\n' of "\r\n"). */
   if (lx->src[lx->pos] == '\r' && lx->pos + 1 < lx->len && lx->src[lx->pos + 1] == '\n') ++lx->pos;
@@ -207,7 +224,7 @@ static int indentation(lexer* lx) {
     if (p >= lx->len) return 1;
     char c = lx->src[p];
     if (c == '#') {
-      while (p < lx->len && lx->src[p] != '\n' && lx->src[p] != '\r') ++p;
+      p = line_end(lx, p);
       lx->pos = p;
       if (lx->pos >= lx->len) return 1;
       newline_seen(lx);
@@ -716,7 +733,8 @@ static int finish(lexer* lx) {
   return push(lx, TVM_SCRIPT_TOK_ENDMARKER, eof) ? 0 : -1;
 }
 
-/* Lex at least one token (several at line starts and at the end). */
+/* Lex at least one token (several at line starts and at the end), or at a line start only its
+ * indentation when the line has more text than its break (see below). */
 static int lex_step(lexer* lx) {
   const char* s = lx->src;
   const uint8_t* cls = g_tab.cls;
@@ -726,6 +744,10 @@ static int lex_step(lexer* lx) {
       int r = indentation(lx);
       if (r < 0) return -1;
       if (r == 1) return finish(lx);
+      /* The line's first token is left to lex_fast, which takes most (a name, `@`); the caller
+       * calls lex_step again for one it leaves, which then lexes it below (at_line_start is
+       * now false). */
+      if (lx->pos < lx->fast_end) return 0;
     }
     size_t pos = lx->pos;
     while (pos < lx->len && cls[(unsigned char)s[pos]] == B_SPACE) ++pos;
@@ -749,7 +771,7 @@ static int lex_step(lexer* lx) {
         r = lex_string(lx, pos);
         break;
       case B_HASH:
-        while (pos < lx->len && s[pos] != '\n' && s[pos] != '\r') ++pos;
+        pos = line_end(lx, pos);
         lx->pos = pos;
         continue;
       case B_NEWLINE: {
@@ -879,11 +901,13 @@ static void lex_fast(lexer* lx, size_t limit) {
     } else if (cl == B_OTHER || cl == B_DOT) { /* B_OTHER bytes are ASCII (B_UTF8 is apart) */
       uint8_t op = g_tab.op_single[c];
       if (!op) break; /* only a longer operator starts with c, or c is invalid */
-      unsigned char c2 = s[pos + 1]; /* pos < fast_end: s[pos] is no line break */
-      /* A longer operator ("**", "->", "..."), or a float like .5: match_operator's and
-       * lex_step's cases. */
-      if (c2 < 128 && (g_tab.op_follow[c][c2 >> 6] >> (c2 & 63) & 1)) break;
-      if (cl == B_DOT && cls[c2] == B_DIGIT) break;
+      if (!g_tab.op_alone[c]) {
+        unsigned char c2 = s[pos + 1]; /* pos < fast_end: s[pos] is no line break */
+        /* A longer operator ("**", "->", "..."), or a float like .5: match_operator's and
+         * lex_step's cases. */
+        if (c2 < 128 && (g_tab.op_follow[c][c2 >> 6] >> (c2 & 63) & 1)) break;
+        if (cl == B_DOT && cls[c2] == B_DIGIT) break;
+      }
       kind = kOperators[op - 1].kind;
       if (is_bracket(kind)) { /* lex_operator's bookkeeping; its errors are its own */
         if (is_open(kind)) {

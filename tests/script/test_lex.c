@@ -265,7 +265,10 @@ TEST(fast_path_agrees) {
       "\xc3\xa9 + x\xc3\xa9y", "a...b . c", ".5 + a.b", "x<y<=z>>=1 != ~w", "f(a)]", "f(a]",
       "((((", "def f(x: T.int32) -> None: pass", "a @ b @= c", "x;y", "x ! y", "x $ y",
       "if not a and b or c is not d: yield from await lambda", "while elif else with nonlocal",
-      "assert False, None and True", "abcdefghi classy de if_ _", "x\\\n  + y", "(a,\n b)"};
+      "assert False, None and True", "abcdefghi classy de if_ _", "x\\\n  + y", "(a,\n b)",
+      /* line starts (their first token is lex_fast's) and comments */
+      "a # c\n# d\r\n  # e\rb", "def f():\n  return (x,\n    y)\n", "x = 1\n\n  \n# z\n@T.f\n",
+      "if a:\n\tb\n  c", "x\n  1\n.5\n'a'\n  )"};
   for (size_t i = 0; i < sizeof(kLines) / sizeof(kLines[0]); ++i) {
     char with_nl[256];
     snprintf(with_nl, sizeof(with_nl), "%s\n", kLines[i]);
@@ -361,5 +364,6 @@ int main(void) {
   RUN(nesting_limits);
   RUN(diag_render);
   RUN(fast_path_agrees);
+  RUN(string_views_agree);
   return test_summary();
 }
