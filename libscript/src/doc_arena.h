@@ -81,11 +81,11 @@ static inline void* tvm_script__doc_arena_object(tvm_script__doc_arena* a, int32
   return o;
 }
 
-/* A zeroed doc of kind k (its struct is `size` bytes) with one strong reference, or NULL +
- * MemoryError. */
+/* A doc of kind k (its struct is `size` bytes, the first `zeroed` of them zeroed: the caller
+ * sets the rest) with one strong reference, or NULL + MemoryError. */
 static inline void* tvm_script__doc_arena_doc(tvm_script__doc_arena* a, tvm_script_doc_kind k,
-                                              size_t size) {
-  return tvm_script__doc_arena_object(a, tvm_script__doc_arena_type_index[k], size, size);
+                                              size_t size, size_t zeroed) {
+  return tvm_script__doc_arena_object(a, tvm_script__doc_arena_type_index[k], size, zeroed);
 }
 
 /* An array of n items (size = capacity = n) with one strong reference, or NULL + MemoryError.
