@@ -33,7 +33,10 @@ typedef struct {
   const char* filename;
   tvm_script__lexer lx;
   const tvm_script_token* tok; /* the current token; never moves past ENDMARKER */
-  const tvm_script_token* end; /* end of the buffered tokens */
+  /* The token past which advance() refills: LOOKAHEAD before the end of the buffered tokens,
+   * or their end once the lexer is done (then never: tok stops at ENDMARKER). One compare per
+   * token instead of a token count and the lexer's state. */
+  const tvm_script_token* refill_at;
   bool lex_failed;             /* a lexing error is raised; no other error may replace it */
   tvm_script_span prev;        /* span of the last consumed token other than layout tokens */
   int depth;                   /* expression nesting */
@@ -77,17 +80,21 @@ static inline int kind(const parser* p) { return p->tok->kind; }
 enum { LOOKAHEAD = 4, WINDOW = 96 };
 static const tvm_script_token kEndOfInput = {TOK(ENDMARKER)};
 
+static void set_refill_at(parser* p) {
+  p->refill_at = p->lx.data + p->lx.count - (p->lx.done ? 0 : LOOKAHEAD);
+}
+
 /* Drop the consumed tokens and lex more. On a lexing error the parse sees the end of input. */
 static __attribute__((noinline)) void refill(parser* p) {
   tvm_script__lexer_drop(&p->lx, (size_t)(p->tok - p->lx.data));
   if (tvm_script__lexer_fill(&p->lx, WINDOW) != 0) {
     p->lex_failed = true;
     p->tok = &kEndOfInput;
-    p->end = p->tok + 1;
+    p->refill_at = p->tok + 1;
     return;
   }
   p->tok = p->lx.data;
-  p->end = p->lx.data + p->lx.count;
+  set_refill_at(p);
 }
 
 /* Inlined: it runs once per token, and is small once refill() is out of line. */
@@ -102,7 +109,7 @@ static inline void advance(parser* p) {
     return;
   }
   ++p->tok;
-  if (__builtin_expect(p->end - p->tok < LOOKAHEAD, 0) && !p->lx.done) refill(p);
+  if (__builtin_expect(p->tok > p->refill_at, 0)) refill(p);
 }
 
 static bool accept(parser* p, int k) {
@@ -1711,7 +1718,7 @@ void* tvm_script_parse_doc_ex(const char* source, size_t len, const char* filena
     return NULL;
   }
   p.tok = p.lx.data;
-  p.end = p.lx.data + p.lx.count;
+  set_refill_at(&p);
   p.imports = tvm_ffi_dict_new();
   p.arena = p.imports ? tvm_script__doc_arena_new() : NULL;
   if (!p.arena || !(p.empty = tvm_script__doc_arena_array(p.arena, 0))) goto done;
