@@ -920,12 +920,26 @@ static void lex_fast(lexer* lx, size_t limit) {
         }
       }
       ++pos;
+    } else if (cl == B_DIGIT) {
+      /* lex_number's fast path: a decimal integer of at most 18 digits (no overflow) without
+       * a leading zero, followed by none of '.', a letter, digit, '_' or non-ASCII byte (an
+       * exponent, suffix, underscore or error: lex_number's cases). */
+      uint64_t v = 0;
+      while (cls[s[pos]] == B_DIGIT && pos - start < 18) v = v * 10 + (uint64_t)(s[pos++] - '0');
+      if ((c == '0' && pos > start + 1) || is_ident_char(s[pos]) || s[pos] == '.') {
+        pos = start;
+        break;
+      }
+      t->v.i = (int64_t)v;
+      kind = TVM_SCRIPT_TOK_INT;
+      goto token;
     } else {
       break;
     }
+    t->v.i = 0;
+  token:
     t->kind = kind;
     t->str_off = t->str_len = 0;
-    t->v.i = 0;
     t->span.start_line = t->span.end_line = line;
     t->span.start_col = (int32_t)(start - ls + 1);
     t->span.end_col = (int32_t)(pos - ls + 1);

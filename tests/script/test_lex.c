@@ -268,7 +268,11 @@ TEST(fast_path_agrees) {
       "assert False, None and True", "abcdefghi classy de if_ _", "x\\\n  + y", "(a,\n b)",
       /* line starts (their first token is lex_fast's) and comments */
       "a # c\n# d\r\n  # e\rb", "def f():\n  return (x,\n    y)\n", "x = 1\n\n  \n# z\n@T.f\n",
-      "if a:\n\tb\n  c", "x\n  1\n.5\n'a'\n  )"};
+      "if a:\n\tb\n  c", "x\n  1\n.5\n'a'\n  )",
+      /* numbers (the fast loop takes short decimal integers) */
+      "f(0, 10, 1.5, 1e3, 1_000, 0x1f, 0o7, 0b1, 2., 123456789012345678, 1234567890123456789)",
+      "00 + 0", "x = 01", "1j", "7a", "9223372036854775807", "9223372036854775808", "3\n4 5",
+      "1\xc3\xa9", "12.e-3 + 0.0"};
   for (size_t i = 0; i < sizeof(kLines) / sizeof(kLines[0]); ++i) {
     char with_nl[256];
     snprintf(with_nl, sizeof(with_nl), "%s\n", kLines[i]);
