@@ -933,6 +933,19 @@ static void lex_fast(lexer* lx, size_t limit) {
       t->v.i = (int64_t)v;
       kind = TVM_SCRIPT_TOK_INT;
       goto token;
+    } else if (cl == B_QUOTE && lx->views) {
+      /* lex_string's view of the source: a literal without prefix, escape or line break (the
+       * scan stops at a line break at fast_end at the latest); not a triple quote. */
+      if (s[pos + 1] == c) break; /* '' or a triple quote: lex_string's */
+      size_t q = pos + 1;
+      while (s[q] != c && s[q] != '\\' && cls[s[q]] != B_NEWLINE) ++q;
+      if (s[q] != c) break;
+      pos = q + 1;
+      t->kind = TVM_SCRIPT_TOK_STRING;
+      t->str_off = (uint32_t)(start + 1);
+      t->str_len = (uint32_t)(q - start - 1);
+      t->v.i = 1;
+      goto span;
     } else {
       break;
     }
@@ -940,6 +953,7 @@ static void lex_fast(lexer* lx, size_t limit) {
   token:
     t->kind = kind;
     t->str_off = t->str_len = 0;
+  span:
     t->span.start_line = t->span.end_line = line;
     t->span.start_col = (int32_t)(start - ls + 1);
     t->span.end_col = (int32_t)(pos - ls + 1);

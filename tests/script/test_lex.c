@@ -313,7 +313,8 @@ TEST(string_views_agree) {
   static const char* const kTexts[] = {
       "x = 'abc' + \"d\" + '' + r'e' + R\"f\" + u'g' + 'h\\n' + r'i\\j' + \"k'l\" + 'm\"n'\n",
       "f('a', \"\"\"b\nc\"\"\", '''d''', 'e\\\nf', \"\xc3\xa9\")\n", "'unterminated\n",
-      "'x' 'y' z\n", "\"a\\x41b\" '\\'' \"\\\"\"\n", "b'x'\n"};
+      "'x' 'y' z\n", "\"a\\x41b\" '\\'' \"\\\"\"\n", "b'x'\n",
+      "x = ''\ny = \"\"\"z\"\"\" + 'q'\n'r\rs'\n"};
   for (size_t i = 0; i < sizeof(kTexts) / sizeof(kTexts[0]); ++i) {
     size_t len = strlen(kTexts[i]);
     tvm_script_tokens ref;
