@@ -378,11 +378,28 @@ bool tvm_script__tir_dtype_name(const char* name, size_t len, DLDataType* out_dt
 }
 
 /* ---- Lookup -------------------------------------------------------------------------------- */
-/* Both tables in one open-addressing hash table by name, built once (every `T.x(...)` of a
- * program is a lookup). Where both tables name a builtin, the expression table's wins. */
-static const tvm_script_builtin** g_table; /* (g_mask + 1) slots, NULL = free */
+/* Both tables in one open-addressing hash table by name, built once (every first `T.x(...)` of
+ * a name in a program is a lookup). Where both tables name a builtin, the expression table's
+ * wins. The common dtype spellings are entries too, with their dtype read once when the table is
+ * built (by tvm_script__tir_dtype_name, as a lookup would read it), so that `T.float32(...)` is
+ * one probe rather than a miss, a shape test and a dtype parse; other spellings (`T.int8x4`)
+ * still parse. A table entry's name always wins over the dtype reading, as before. */
+typedef struct {
+  const tvm_script_builtin* b; /* NULL = free */
+  const char* name;
+  uint32_t len;
+  bool is_dtype; /* b is the dtype constructor, for `dtype` */
+  DLDataType dtype;
+} lookup_slot;
+static lookup_slot* g_table; /* (g_mask + 1) slots */
 static size_t g_mask;
 static pthread_once_t g_table_once = PTHREAD_ONCE_INIT;
+
+/* The dtype spellings of the table (constant data: the scalar types programs name). */
+static const char* const k_dtype_names[] = {
+    "bool",   "handle",  "void",    "int8",    "int16",   "int32",   "int64",    "uint8",
+    "uint16", "uint32",  "uint64",  "float16", "float32", "float64", "bfloat16", "uint1",
+    "int4",   "uint4",   "float8_e4m3fn", "float8_e5m2"};
 
 static uint64_t name_hash(const char* name, size_t len) {
   uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
@@ -390,22 +407,25 @@ static uint64_t name_hash(const char* name, size_t len) {
   return h;
 }
 
-static const tvm_script_builtin** find_slot(const char* name, size_t len) {
+static lookup_slot* find_slot(const char* name, size_t len) {
   for (size_t i = name_hash(name, len) & g_mask;; i = (i + 1) & g_mask) {
-    const tvm_script_builtin* b = g_table[i];
-    if (!b || (strncmp(b->name, name, len) == 0 && b->name[len] == '\0')) return &g_table[i];
+    lookup_slot* s = &g_table[i];
+    if (!s->b || (s->len == len && memcmp(s->name, name, len) == 0)) return s;
   }
 }
 
 static void add_builtins(const tvm_script_builtin* table, int32_t n) {
   for (int32_t i = 0; i < n; ++i) {
-    const tvm_script_builtin** slot = find_slot(table[i].name, strlen(table[i].name));
-    if (!*slot) *slot = &table[i];
+    size_t len = strlen(table[i].name);
+    lookup_slot* slot = find_slot(table[i].name, len);
+    if (!slot->b) *slot = (lookup_slot){&table[i], table[i].name, (uint32_t)len, false, {0, 0, 0}};
   }
 }
 
 static void build_table(void) {
-  size_t n = (size_t)tvm_script__tir_expr_builtin_count + tvm_script__tir_stmt_builtin_count;
+  size_t n_dtypes = sizeof(k_dtype_names) / sizeof(k_dtype_names[0]);
+  size_t n = (size_t)tvm_script__tir_expr_builtin_count + tvm_script__tir_stmt_builtin_count +
+             n_dtypes;
   size_t cap = 16;
   while (cap < 2 * n) cap *= 2;
   /* Allocated once for the life of the process (never freed, like the op registry). */
@@ -417,6 +437,14 @@ static void build_table(void) {
   g_mask = cap - 1;
   add_builtins(tvm_script__tir_expr_builtins, tvm_script__tir_expr_builtin_count);
   add_builtins(tvm_script__tir_stmt_builtins, tvm_script__tir_stmt_builtin_count);
+  for (size_t i = 0; i < n_dtypes; ++i) {
+    const char* name = k_dtype_names[i];
+    size_t len = strlen(name);
+    DLDataType t;
+    lookup_slot* slot = find_slot(name, len);
+    if (slot->b || !tvm_script__tir_dtype_name(name, len, &t)) continue;
+    *slot = (lookup_slot){&tvm_script__tir_dtype_builtin, name, (uint32_t)len, true, t};
+  }
 }
 
 const tvm_script_builtin* tvm_script__tir_builtin_lookup_dtype(const char* name, size_t len,
@@ -425,8 +453,14 @@ const tvm_script_builtin* tvm_script__tir_builtin_lookup_dtype(const char* name,
   *is_dtype = false;
   if (!name) return NULL;
   if (g_table) {
-    const tvm_script_builtin* b = *find_slot(name, len);
-    if (b) return b;
+    const lookup_slot* s = find_slot(name, len);
+    if (s->b) {
+      if (s->is_dtype) {
+        *dtype = s->dtype;
+        *is_dtype = true;
+      }
+      return s->b;
+    }
   }
   /* Every dtype spelling is a constructor: T.float32(1), T.int8x4(...), T.int64(). */
   if (tvm_script__tir_dtype_name(name, len, dtype)) {
