@@ -56,9 +56,14 @@ typedef struct {
   TVMFFIAny value;
   int32_t slot, prev;
 } script_vt_binding;
+/* The slot where a name was last found, by the address of its text (direct-mapped by that
+ * address): the front end interns identifiers, so a name read again is the same text at the
+ * same address, and a hint lets a lookup skip hashing it. */
+#define SCRIPT_VT_HINTS 64
 typedef struct {
   script_vt_slot* slots;
   uint32_t cap, used;
+  uint32_t hints[SCRIPT_VT_HINTS];
   script_vt_binding* binds;
   int32_t nbinds, cap_binds;
   int32_t* scopes;
@@ -130,7 +135,7 @@ void script__vt_pop_scope(script_var_table* vt);
 /* Bind name[0..size) to value (moved; *value becomes None). -1 only on OOM (raised, unlocated). */
 int script__vt_bind(script_var_table* vt, const char* name, uint32_t size, TVMFFIAny* value);
 /* The innermost binding's value (borrowed), or NULL. */
-const TVMFFIAny* script__vt_lookup(const script_var_table* vt, const char* name, uint32_t size);
+const TVMFFIAny* script__vt_lookup(script_var_table* vt, const char* name, uint32_t size);
 /* script__vt_lookup; *empty_slot: when the name was never bound, the empty slot its lookup
  * stopped at (a later lookup stops there too while that slot stays empty and the table keeps
  * its capacity: slots are never emptied), else UINT32_MAX. */
