@@ -218,26 +218,49 @@ static int scalar_buffer_indices(script_parser* p, const void* indices, int64_t 
   return 0;
 }
 
+/* The Buffer a subscripted name is bound to (borrowed), as script__eval would evaluate that
+ * name (to a copy), or NULL for any other value doc. Borrowing is safe for the subscript's
+ * evaluation: the indices' evaluation binds no name of an enclosing scope (a lambda's
+ * parameters are bound in a scope of its own, popped after it), so the binding keeps the Buffer
+ * alive. Past the depth bound, script__eval reports it as before. */
+static tvm_tir_buffer_obj* named_buffer(script_parser* p, const script_doc* d) {
+  if (p->eval_depth >= SCRIPT_MAX_EVAL_DEPTH || !script__is_kind(d, TVM_SCRIPT_DOC_IdDoc)) {
+    return NULL;
+  }
+  uint32_t size;
+  const char* name = script__id_name(d, &size);
+  const TVMFFIAny* v = script__vt_lookup(&p->vt, name, size);
+  return v && is_kind(v, TVM_TIR_KIND_Buffer) ? (tvm_tir_buffer_obj*)v->v_obj : NULL;
+}
+
+/* A load A[i, j] without slices (scalar_indices) of a Buffer (borrowed). */
+static int scalar_load(script_parser* p, const tvm_script_index_doc_obj* d, tvm_tir_buffer_obj* buf,
+                       int64_t n, TVMFFIAny* out) {
+  tvm_script_items idx;
+  tvm_script_items_init(&idx, n); /* n <= 8: on the stack */
+  bool located;
+  int rc = scalar_buffer_indices(p, d->indices, n, &idx, &located);
+  void* arr = rc == 0 ? tvm_script_items_to_array(&idx) : NULL;
+  void* r = arr ? tvm_tir_buffer_load_new(buf, arr) : NULL;
+  tvm_ffi_release(arr);
+  tvm_script_items_free(&idx);
+  if (r) {
+    *out = tvm_ffi_any_obj(r);
+    return 0;
+  }
+  return rc != 0 && located ? -1 : script__relocate(p, d);
+}
+
 int script__eval_index(script_parser* p, const tvm_script_index_doc_obj* d, TVMFFIAny* out) {
+  int64_t n = tvm_ffi_seq_size(d->indices);
+  tvm_tir_buffer_obj* named = named_buffer(p, d->value);
+  if (named && scalar_indices(d->indices, n)) return scalar_load(p, d, named, n, out);
   TVMFFIAny v = tvm_ffi_any_none();
   if (script__eval(p, d->value, &v) != 0) return -1;
-  int64_t n = tvm_ffi_seq_size(d->indices);
   if (is_kind(&v, TVM_TIR_KIND_Buffer) && scalar_indices(d->indices, n)) {
-    /* A load A[i, j]. */
-    tvm_script_items idx;
-    tvm_script_items_init(&idx, n); /* n <= 8: on the stack */
-    bool located;
-    int rc = scalar_buffer_indices(p, d->indices, n, &idx, &located);
-    void* arr = rc == 0 ? tvm_script_items_to_array(&idx) : NULL;
-    void* r = arr ? tvm_tir_buffer_load_new((void*)v.v_obj, arr) : NULL;
-    tvm_ffi_release(arr);
-    tvm_script_items_free(&idx);
+    int rc = scalar_load(p, d, (void*)v.v_obj, n, out);
     tvm_ffi_any_release(&v);
-    if (r) {
-      *out = tvm_ffi_any_obj(r);
-      return 0;
-    }
-    return rc != 0 && located ? -1 : script__relocate(p, d);
+    return rc;
   }
   index_val stack_iv[8];
   index_val* iv = n <= 8 ? stack_iv : tvm_ffi_calloc((size_t)n, sizeof(index_val));
@@ -298,7 +321,13 @@ done_v:
 int script__store(script_parser* p, const tvm_script_index_doc_obj* lhs, const TVMFFIAny* value,
                   const script_doc* at) {
   TVMFFIAny bv = tvm_ffi_any_none();
-  if (script__eval(p, lhs->value, &bv) != 0) return -1;
+  tvm_tir_buffer_obj* named = named_buffer(p, lhs->value);
+  if (named) {
+    tvm_ffi_retain(named); /* the copy script__eval would make */
+    bv = tvm_ffi_any_obj(named);
+  } else if (script__eval(p, lhs->value, &bv) != 0) {
+    return -1;
+  }
   if (!is_kind(&bv, TVM_TIR_KIND_Buffer)) {
     script__error_at(p, lhs->value, "TypeError",
                      "cannot store into '%s': only a Buffer can be "
