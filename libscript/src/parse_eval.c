@@ -1140,7 +1140,7 @@ int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_
   const tvm_script_attr_doc_obj* attr =
       script__is_kind(c->callee, TVM_SCRIPT_DOC_AttrAccessDoc) ? (const void*)c->callee : NULL;
   const void* key = attr && script__is_kind(attr->value, TVM_SCRIPT_DOC_IdDoc) ? attr->name : NULL;
-  size_t slot = ((uintptr_t)key >> 4) & 31;
+  size_t slot = (size_t)(((uintptr_t)key * UINT64_C(0x9E3779B97F4A7C15)) >> 59); /* (32 slots) */
   if (key && p->builtin_cache[slot].name == key &&
       root_module(p, ((const tvm_script_id_doc_obj*)attr->value)->name) == &kModTir) {
     /* What script__dotted finds for this callee, without walking it: the cached name passed it

@@ -59,7 +59,7 @@ typedef struct {
 /* The slot where a name was last found, by the address of its text (direct-mapped by that
  * address): the front end interns identifiers, so a name read again is the same text at the
  * same address, and a hint lets a lookup skip hashing it. */
-#define SCRIPT_VT_HINTS 64
+#define SCRIPT_VT_HINTS 64 /* (a power of two: script__vt_lookup takes 6 bits of a hash) */
 typedef struct {
   script_vt_slot* slots;
   uint32_t cap, used;

@@ -132,7 +132,7 @@ const TVMFFIAny* script__vt_lookup_slot(const script_var_table* vt, const char* 
 }
 
 const TVMFFIAny* script__vt_lookup(script_var_table* vt, const char* name, uint32_t size) {
-  uint32_t* hint = &vt->hints[((uintptr_t)name >> 3) & (SCRIPT_VT_HINTS - 1)];
+  uint32_t* hint = &vt->hints[((uintptr_t)name * UINT64_C(0x9E3779B97F4A7C15)) >> 58];
   const script_vt_slot* s = &vt->slots[*hint];
   /* A slot holding this very text (same address and size) is the name's slot, whatever hint led
    * to it: a name has a single slot. Hints are slot indices, below the capacity, which only
