@@ -227,6 +227,18 @@ void script__init_aliases(script_parser* p) {
 
 const script_special* script__dotted(script_parser* p, const script_doc* d, char* buf,
                                      size_t bufsize, size_t* out_len) {
+  if (script__is_kind(d, TVM_SCRIPT_DOC_AttrAccessDoc) &&
+      script__is_kind(((const tvm_script_attr_doc_obj*)d)->value, TVM_SCRIPT_DOC_IdDoc)) {
+    /* One level (`T.float32`, most names): what the walk below does for it. */
+    const tvm_script_attr_doc_obj* a = (const void*)d;
+    const script_special* sp = root_module(p, ((const tvm_script_id_doc_obj*)a->value)->name);
+    TVMFFIByteArray s = tvm_ffi_str_view(a->name);
+    if (!sp || s.size + 2 > bufsize) return NULL;
+    memcpy(buf, s.data, s.size);
+    buf[s.size] = '\0';
+    *out_len = s.size;
+    return sp;
+  }
   /* Collect the attribute names from the outside in, then write them in order. */
   const void* names[16];
   int n = 0;
@@ -1141,18 +1153,21 @@ int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_
       script__is_kind(c->callee, TVM_SCRIPT_DOC_AttrAccessDoc) ? (const void*)c->callee : NULL;
   const void* key = attr && script__is_kind(attr->value, TVM_SCRIPT_DOC_IdDoc) ? attr->name : NULL;
   size_t slot = (size_t)(((uintptr_t)key * UINT64_C(0x9E3779B97F4A7C15)) >> 59); /* (32 slots) */
-  if (key && p->builtin_cache[slot].name == key &&
-      root_module(p, ((const tvm_script_id_doc_obj*)attr->value)->name) == &kModTir) {
-    /* What script__dotted finds for this callee, without walking it: the cached name passed it
-     * (so it fits the buffer) when it was cached. */
+  if (key) {
+    /* `<root>.<name>`: what script__dotted finds for it, without its general walk. */
+    mod = root_module(p, ((const tvm_script_id_doc_obj*)attr->value)->name);
     TVMFFIByteArray s = tvm_ffi_str_view(key);
-    memcpy(name, s.data, s.size);
-    name[s.size] = '\0';
-    n = s.size;
-    mod = &kModTir;
-    fn = p->builtin_cache[slot].fn;
-    dtype = p->builtin_cache[slot].dtype;
-    has_dtype = p->builtin_cache[slot].has_dtype;
+    if (s.size + 2 > 128) mod = NULL; /* (too long for the buffer, as script__dotted says) */
+    if (mod) {
+      memcpy(name, s.data, s.size);
+      name[s.size] = '\0';
+      n = s.size;
+    }
+    if (mod == &kModTir && p->builtin_cache[slot].name == key) {
+      fn = p->builtin_cache[slot].fn;
+      dtype = p->builtin_cache[slot].dtype;
+      has_dtype = p->builtin_cache[slot].has_dtype;
+    }
   } else {
     mod = script__dotted(p, c->callee, name, 128, &n);
   }
