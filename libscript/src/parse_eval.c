@@ -122,14 +122,23 @@ static bool resolve_name(script_parser* p, const void* name_str, TVMFFIAny* out)
   return resolve_unbound(p, s, out);
 }
 
+static const script_special* root_module_slow(script_parser* p, const void* name_str, size_t c);
+
 /* The module a dotted name's root (an IdDoc's name) resolves to, or NULL. */
-static const script_special* root_module(script_parser* p, const void* name_str) {
+static inline const script_special* root_module(script_parser* p, const void* name_str) {
   const script_var_table* vt = &p->vt;
   size_t c = ((uintptr_t)name_str >> 4) & 3;
   if (p->root_cache[c].name == name_str && p->root_cache[c].cap == vt->cap &&
       !vt->slots[p->root_cache[c].slot].name) {
     return p->root_cache[c].module; /* still unbound: resolves as it did */
   }
+  return root_module_slow(p, name_str, c);
+}
+
+static __attribute__((noinline)) const script_special* root_module_slow(script_parser* p,
+                                                                        const void* name_str,
+                                                                        size_t c) {
+  const script_var_table* vt = &p->vt;
   TVMFFIByteArray s = tvm_ffi_str_view(name_str);
   uint32_t empty;
   const TVMFFIAny* v = script__vt_lookup_slot(vt, s.data, (uint32_t)s.size, &empty);

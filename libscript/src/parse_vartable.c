@@ -131,18 +131,11 @@ const TVMFFIAny* script__vt_lookup_slot(const script_var_table* vt, const char* 
   return s->name && s->top >= 0 ? &vt->binds[s->top].value : NULL;
 }
 
-const TVMFFIAny* script__vt_lookup(script_var_table* vt, const char* name, uint32_t size) {
-  uint32_t* hint = &vt->hints[((uintptr_t)name * UINT64_C(0x9E3779B97F4A7C15)) >> 58];
-  const script_vt_slot* s = &vt->slots[*hint];
-  /* A slot holding this very text (same address and size) is the name's slot, whatever hint led
-   * to it: a name has a single slot. Hints are slot indices, below the capacity, which only
-   * grows; a stale one (another name's, or from before a growth moved the slots) fails the test
-   * and the name is hashed. */
-  if (s->name != name || s->size != size) {
-    uint32_t i = find_slot(vt, name, size, hash_name(name, size));
-    s = &vt->slots[i];
-    if (s->name == name) *hint = i;
-  }
+/* script__vt_lookup past its hint: hash the name, and remember its slot. */
+const TVMFFIAny* script__vt_lookup_hashed(script_var_table* vt, const char* name, uint32_t size) {
+  uint32_t i = find_slot(vt, name, size, hash_name(name, size));
+  const script_vt_slot* s = &vt->slots[i];
+  if (s->name == name) vt->hints[((uintptr_t)name * UINT64_C(0x9E3779B97F4A7C15)) >> 58] = i;
   return s->name && s->top >= 0 ? &vt->binds[s->top].value : NULL;
 }
 
