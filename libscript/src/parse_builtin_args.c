@@ -58,6 +58,8 @@ typedef struct {
   const char* spec;
   int n;
   int n_pos, n_required_pos; /* parameters that are not keyword-only; those of them required */
+  uint32_t required;         /* bit i: parameter i is required */
+  uint8_t pos_param[MAX_PARAMS]; /* the parameter of each positional place */
   param_spec ps[MAX_PARAMS];
 } spec_entry;
 
@@ -68,9 +70,11 @@ static const spec_entry* spec_of(const char* spec) {
     e->n = parse_spec(spec, e->ps);
     e->spec = spec;
     e->n_pos = e->n_required_pos = 0;
+    e->required = 0;
     for (int i = 0; i < e->n; ++i) {
+      if (!e->ps[i].optional) e->required |= 1u << i;
       if (e->ps[i].kw_only) continue;
-      ++e->n_pos;
+      e->pos_param[e->n_pos++] = (uint8_t)i;
       if (!e->ps[i].optional) ++e->n_required_pos;
     }
   }
@@ -105,8 +109,11 @@ int tvm_script_bind_args(tvm_script_call* call, const char* spec, TVMFFIAny* out
                          n_required_pos == n_pos ? "exactly" : "at most", n_pos,
                          n_pos == 1 ? "" : "s", (int)call->num_args);
   }
-  for (int i = 0, a = 0; i < n && a < call->num_args; ++i) {
-    if (!ps[i].kw_only) out[i] = call->args[a++];
+  uint32_t given = 0;
+  for (int a = 0; a < call->num_args; ++a) {
+    int i = se->pos_param[a];
+    out[i] = call->args[a];
+    given |= 1u << i;
   }
   for (int k = 0; k < call->num_kwargs; ++k) {
     const char* kw = call->kw_names[k];
@@ -118,19 +125,21 @@ int tvm_script_bind_args(tvm_script_call* call, const char* spec, TVMFFIAny* out
       return tvm_ffi_raise("TypeError", "%s() got an unexpected keyword argument '%s'", call->name,
                            kw);
     }
-    if (tvm_script_arg_given(&out[i])) {
+    if (given & (1u << i)) {
       call->error_arg = call->num_args + k;
       return tvm_ffi_raise("TypeError", "%s() got multiple values for argument '%s'", call->name,
                            kw);
     }
     out[i] = call->kwargs[k];
+    given |= 1u << i;
   }
-  for (int i = 0; i < n; ++i) {
-    if (!ps[i].optional && !tvm_script_arg_given(&out[i])) {
-      call->error_arg = -1;
-      return tvm_ffi_raise("TypeError", "%s() missing required %sargument '%.*s'", call->name,
-                           ps[i].kw_only ? "keyword-only " : "", (int)ps[i].len, ps[i].name);
-    }
+  /* The first required parameter not given (in the spec's order). */
+  uint32_t missing = se->required & ~given;
+  if (missing != 0) {
+    int i = __builtin_ctz(missing);
+    call->error_arg = -1;
+    return tvm_ffi_raise("TypeError", "%s() missing required %sargument '%.*s'", call->name,
+                         ps[i].kw_only ? "keyword-only " : "", (int)ps[i].len, ps[i].name);
   }
   return 0;
 }
@@ -378,34 +387,65 @@ bool tvm_script__tir_dtype_name(const char* name, size_t len, DLDataType* out_dt
 }
 
 /* ---- Lookup -------------------------------------------------------------------------------- */
-/* Both tables in one open-addressing hash table by name, built once (every `T.x(...)` of a
- * program is a lookup). Where both tables name a builtin, the expression table's wins. */
-static const tvm_script_builtin** g_table; /* (g_mask + 1) slots, NULL = free */
+/* Both tables in one open-addressing hash table by name, built once (every first `T.x(...)` of
+ * a name in a program is a lookup). Where both tables name a builtin, the expression table's
+ * wins. The common dtype spellings are entries too, with their dtype read once when the table is
+ * built (by tvm_script__tir_dtype_name, as a lookup would read it), so that `T.float32(...)` is
+ * one probe rather than a miss, a shape test and a dtype parse; other spellings (`T.int8x4`)
+ * still parse. A table entry's name always wins over the dtype reading, as before. */
+typedef struct {
+  const tvm_script_builtin* b; /* NULL = free */
+  const char* name;
+  uint32_t len;
+  bool is_dtype; /* b is the dtype constructor, for `dtype` */
+  DLDataType dtype;
+} lookup_slot;
+static lookup_slot* g_table; /* (g_mask + 1) slots */
 static size_t g_mask;
 static pthread_once_t g_table_once = PTHREAD_ONCE_INIT;
+static bool g_table_built; /* set (release) at the end of build_table: skips pthread_once */
 
-static uint64_t name_hash(const char* name, size_t len) {
-  uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
-  for (size_t i = 0; i < len; ++i) h = (h ^ (unsigned char)name[i]) * 0x100000001b3ull;
-  return h;
+static void build_table(void);
+static inline void ensure_table(void) {
+  if (!__atomic_load_n(&g_table_built, __ATOMIC_ACQUIRE)) pthread_once(&g_table_once, build_table);
 }
 
-static const tvm_script_builtin** find_slot(const char* name, size_t len) {
+/* The dtype spellings of the table (constant data: the scalar types programs name). */
+static const char* const k_dtype_names[] = {
+    "bool",   "handle",  "void",    "int8",    "int16",   "int32",   "int64",    "uint8",
+    "uint16", "uint32",  "uint64",  "float16", "float32", "float64", "bfloat16", "uint1",
+    "int4",   "uint4",   "float8_e4m3fn", "float8_e5m2"};
+
+/* A few characters and the length, rather than every byte: the names differ there (float16 /
+ * float32 by the last, axis.S / axis.R by the last, ...), and a collision costs a probe. */
+static uint64_t name_hash(const char* name, size_t len) {
+  if (len == 0) return 0;
+  const unsigned char* u = (const unsigned char*)name;
+  uint64_t h = ((uint64_t)len << 32) | ((uint64_t)u[0] << 24) | ((uint64_t)u[len / 2] << 16) |
+               ((uint64_t)u[len - 2 + (len < 2)] << 8) | u[len - 1];
+  h *= 0x9E3779B97F4A7C15ull;
+  return h ^ (h >> 29);
+}
+
+static lookup_slot* find_slot(const char* name, size_t len) {
   for (size_t i = name_hash(name, len) & g_mask;; i = (i + 1) & g_mask) {
-    const tvm_script_builtin* b = g_table[i];
-    if (!b || (strncmp(b->name, name, len) == 0 && b->name[len] == '\0')) return &g_table[i];
+    lookup_slot* s = &g_table[i];
+    if (!s->b || (s->len == len && memcmp(s->name, name, len) == 0)) return s;
   }
 }
 
 static void add_builtins(const tvm_script_builtin* table, int32_t n) {
   for (int32_t i = 0; i < n; ++i) {
-    const tvm_script_builtin** slot = find_slot(table[i].name, strlen(table[i].name));
-    if (!*slot) *slot = &table[i];
+    size_t len = strlen(table[i].name);
+    lookup_slot* slot = find_slot(table[i].name, len);
+    if (!slot->b) *slot = (lookup_slot){&table[i], table[i].name, (uint32_t)len, false, {0, 0, 0}};
   }
 }
 
 static void build_table(void) {
-  size_t n = (size_t)tvm_script__tir_expr_builtin_count + tvm_script__tir_stmt_builtin_count;
+  size_t n_dtypes = sizeof(k_dtype_names) / sizeof(k_dtype_names[0]);
+  size_t n = (size_t)tvm_script__tir_expr_builtin_count + tvm_script__tir_stmt_builtin_count +
+             n_dtypes;
   size_t cap = 16;
   while (cap < 2 * n) cap *= 2;
   /* Allocated once for the life of the process (never freed, like the op registry). */
@@ -417,16 +457,31 @@ static void build_table(void) {
   g_mask = cap - 1;
   add_builtins(tvm_script__tir_expr_builtins, tvm_script__tir_expr_builtin_count);
   add_builtins(tvm_script__tir_stmt_builtins, tvm_script__tir_stmt_builtin_count);
+  for (size_t i = 0; i < n_dtypes; ++i) {
+    const char* name = k_dtype_names[i];
+    size_t len = strlen(name);
+    DLDataType t;
+    lookup_slot* slot = find_slot(name, len);
+    if (slot->b || !tvm_script__tir_dtype_name(name, len, &t)) continue;
+    *slot = (lookup_slot){&tvm_script__tir_dtype_builtin, name, (uint32_t)len, true, t};
+  }
+  __atomic_store_n(&g_table_built, true, __ATOMIC_RELEASE);
 }
 
 const tvm_script_builtin* tvm_script__tir_builtin_lookup_dtype(const char* name, size_t len,
                                                                DLDataType* dtype, bool* is_dtype) {
-  pthread_once(&g_table_once, build_table);
+  ensure_table();
   *is_dtype = false;
   if (!name) return NULL;
   if (g_table) {
-    const tvm_script_builtin* b = *find_slot(name, len);
-    if (b) return b;
+    const lookup_slot* s = find_slot(name, len);
+    if (s->b) {
+      if (s->is_dtype) {
+        *dtype = s->dtype;
+        *is_dtype = true;
+      }
+      return s->b;
+    }
   }
   /* Every dtype spelling is a constructor: T.float32(1), T.int8x4(...), T.int64(). */
   if (tvm_script__tir_dtype_name(name, len, dtype)) {

@@ -122,14 +122,23 @@ static bool resolve_name(script_parser* p, const void* name_str, TVMFFIAny* out)
   return resolve_unbound(p, s, out);
 }
 
+static const script_special* root_module_slow(script_parser* p, const void* name_str, size_t c);
+
 /* The module a dotted name's root (an IdDoc's name) resolves to, or NULL. */
-static const script_special* root_module(script_parser* p, const void* name_str) {
+static inline const script_special* root_module(script_parser* p, const void* name_str) {
   const script_var_table* vt = &p->vt;
   size_t c = ((uintptr_t)name_str >> 4) & 3;
   if (p->root_cache[c].name == name_str && p->root_cache[c].cap == vt->cap &&
       !vt->slots[p->root_cache[c].slot].name) {
     return p->root_cache[c].module; /* still unbound: resolves as it did */
   }
+  return root_module_slow(p, name_str, c);
+}
+
+static __attribute__((noinline)) const script_special* root_module_slow(script_parser* p,
+                                                                        const void* name_str,
+                                                                        size_t c) {
+  const script_var_table* vt = &p->vt;
   TVMFFIByteArray s = tvm_ffi_str_view(name_str);
   uint32_t empty;
   const TVMFFIAny* v = script__vt_lookup_slot(vt, s.data, (uint32_t)s.size, &empty);
@@ -227,6 +236,18 @@ void script__init_aliases(script_parser* p) {
 
 const script_special* script__dotted(script_parser* p, const script_doc* d, char* buf,
                                      size_t bufsize, size_t* out_len) {
+  if (script__is_kind(d, TVM_SCRIPT_DOC_AttrAccessDoc) &&
+      script__is_kind(((const tvm_script_attr_doc_obj*)d)->value, TVM_SCRIPT_DOC_IdDoc)) {
+    /* One level (`T.float32`, most names): what the walk below does for it. */
+    const tvm_script_attr_doc_obj* a = (const void*)d;
+    const script_special* sp = root_module(p, ((const tvm_script_id_doc_obj*)a->value)->name);
+    TVMFFIByteArray s = tvm_ffi_str_view(a->name);
+    if (!sp || s.size + 2 > bufsize) return NULL;
+    memcpy(buf, s.data, s.size);
+    buf[s.size] = '\0';
+    *out_len = s.size;
+    return sp;
+  }
   /* Collect the attribute names from the outside in, then write them in order. */
   const void* names[16];
   int n = 0;
@@ -882,13 +903,60 @@ static void arg_list_free(arg_list* l) {
   if (l->arg_docs != l->stack_docs) tvm_ffi_free((void*)l->arg_docs);
 }
 
+/* A tuple / list argument in a builtin's shape place (tvm_script_builtin.shape_arg): the
+ * elements evaluated as eval_seq does, then, when every one is a Python number or a PrimExpr,
+ * each converted by tvm_script_value_to_expr as the builtin's tvm_script_value_to_expr_array
+ * would (they all convert), so that the builtin shares this Array. Otherwise (a string, a
+ * nested tuple, ...) the elements are left for the builtin to convert or reject. */
+static int eval_shape_seq(script_parser* p, const script_doc* d, TVMFFIAny* out) {
+  const void* elements = ((const tvm_script_seq_doc_obj*)d)->elements;
+  int64_t n = elements ? tvm_ffi_seq_size(elements) : 0;
+  if (n > 8) return eval_seq(p, elements, out);
+  TVMFFIAny items[8];
+  int64_t done = 0;
+  bool exprs = true;
+  for (; done < n; ++done) {
+    if (eval_storable(p, tvm_ffi_seq_obj_at(elements, done), &items[done]) != 0) break;
+    exprs = exprs && (is_py_number(&items[done]) || is_prim_expr(&items[done]));
+  }
+  int rc = done == n ? 0 : -1;
+  for (int64_t i = 0; rc == 0 && exprs && i < n; ++i) {
+    if (!is_py_number(&items[i])) continue;
+    tvm_tir_expr_obj* e = tvm_script_value_to_expr(&items[i], "");
+    if (!e) rc = script__relocate(p, tvm_ffi_seq_obj_at(elements, i)); /* (out of memory) */
+    if (e) items[i] = tvm_ffi_any_obj(e); /* (a number: nothing to release) */
+  }
+  void* arr = rc == 0 ? tvm_ffi_array_new_take(items, n) : NULL;
+  if (rc == 0 && !arr) rc = script__relocate(p, d);
+  for (int64_t i = 0; i < done; ++i) tvm_ffi_any_release(&items[i]);
+  if (arr) *out = tvm_ffi_any_obj(arr);
+  return rc;
+}
+
 /* Evaluate positional arguments (expanding `*xs`) and keyword values. */
-static int eval_args(script_parser* p, const tvm_script_call_doc_obj* c, arg_list* pos,
-                     arg_list* kw) {
+static int eval_args(script_parser* p, const tvm_script_call_doc_obj* c, int shape_arg,
+                     arg_list* pos, arg_list* kw) {
   int64_t n = c->args ? tvm_ffi_seq_size(c->args) : 0;
   for (int64_t i = 0; i < n; ++i) {
     const script_doc* a = tvm_ffi_seq_obj_at(c->args, i);
     TVMFFIAny v = tvm_ffi_any_none();
+    if (i == shape_arg - 1 && (script__is_kind(a, TVM_SCRIPT_DOC_TupleDoc) ||
+                               script__is_kind(a, TVM_SCRIPT_DOC_ListDoc))) {
+      /* (no starred argument before it: then its place would not be i) */
+      if (pos->n != i) goto general;
+      /* One level, as script__eval counts it (which reports a tuple nested too deeply). */
+      if (p->eval_depth >= SCRIPT_MAX_EVAL_DEPTH) return script__eval(p, a, &v);
+      ++p->eval_depth;
+      int rc = eval_shape_seq(p, a, &v);
+      --p->eval_depth;
+      if (rc != 0) return -1;
+      if (arg_push(pos, &v, a) != 0) {
+        tvm_ffi_any_release(&v);
+        return script__relocate(p, a);
+      }
+      continue;
+    }
+  general:
     if (script__is_kind(a, TVM_SCRIPT_DOC_StarredDoc)) { /* f(*xs): the items of xs */
       if (script__eval(p, ((const tvm_script_starred_doc_obj*)a)->value, &v) != 0) return -1;
       if (!is_seq(&v)) {
@@ -1080,30 +1148,47 @@ int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_
                       const char* const* targets, int32_t num_targets, TVMFFIAny* out) {
   const tvm_script_call_doc_obj* c = (const void*)call;
   *out = tvm_ffi_any_none();
-  char name[128];
+  /* "T.<name>" (call->name): the dotted name is written after the prefix. */
+  char full[130];
+  char* name = full + 2;
   size_t n = 0;
-  const script_special* mod = script__dotted(p, c->callee, name, sizeof(name), &n);
+  const script_special* mod = NULL;
   const tvm_script_builtin* fn = NULL;
   TVMFFIAny callee = tvm_ffi_any_none();
   DLDataType dtype = {0, 0, 0};
   bool has_dtype = false; /* `T.float32(...)`: the lookup read the dtype already */
-  if (mod == &kModTir) {
-    /* `T.<name>` with one level: the name's string object keys the per-parse cache. */
-    const tvm_script_attr_doc_obj* attr = (const void*)c->callee;
-    const void* key = script__is_kind(attr->value, TVM_SCRIPT_DOC_IdDoc) ? attr->name : NULL;
-    size_t slot = ((uintptr_t)key >> 4) & 31;
-    if (key && p->builtin_cache[slot].name == key) {
+  /* `T.<name>` with one level: the name's string object keys the per-parse cache. */
+  const tvm_script_attr_doc_obj* attr =
+      script__is_kind(c->callee, TVM_SCRIPT_DOC_AttrAccessDoc) ? (const void*)c->callee : NULL;
+  const void* key = attr && script__is_kind(attr->value, TVM_SCRIPT_DOC_IdDoc) ? attr->name : NULL;
+  size_t slot = (size_t)(((uintptr_t)key * UINT64_C(0x9E3779B97F4A7C15)) >> 59); /* (32 slots) */
+  if (key) {
+    /* `<root>.<name>`: what script__dotted finds for it, without its general walk. */
+    mod = root_module(p, ((const tvm_script_id_doc_obj*)attr->value)->name);
+    TVMFFIByteArray s = tvm_ffi_str_view(key);
+    if (s.size + 2 > 128) mod = NULL; /* (too long for the buffer, as script__dotted says) */
+    if (mod) {
+      memcpy(name, s.data, s.size);
+      name[s.size] = '\0';
+      n = s.size;
+    }
+    if (mod == &kModTir && p->builtin_cache[slot].name == key) {
       fn = p->builtin_cache[slot].fn;
       dtype = p->builtin_cache[slot].dtype;
       has_dtype = p->builtin_cache[slot].has_dtype;
-    } else {
-      fn = tvm_script__tir_builtin_lookup_dtype(name, n, &dtype, &has_dtype);
-      if (fn && key) {
-        p->builtin_cache[slot].name = key;
-        p->builtin_cache[slot].fn = fn;
-        p->builtin_cache[slot].dtype = dtype;
-        p->builtin_cache[slot].has_dtype = has_dtype;
-      }
+    }
+  } else {
+    mod = script__dotted(p, c->callee, name, 128, &n);
+  }
+  if (fn) {
+    /* (a cached builtin) */
+  } else if (mod == &kModTir) {
+    fn = tvm_script__tir_builtin_lookup_dtype(name, n, &dtype, &has_dtype);
+    if (fn && key) {
+      p->builtin_cache[slot].name = key;
+      p->builtin_cache[slot].fn = fn;
+      p->builtin_cache[slot].dtype = dtype;
+      p->builtin_cache[slot].has_dtype = has_dtype;
     }
     if (!fn) {
       return script__error_at(p, c->callee, "AttributeError",
@@ -1132,7 +1217,7 @@ int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_
   arg_list pos, kw;
   arg_list_init(&pos);
   arg_list_init(&kw);
-  int rc = eval_args(p, c, &pos, &kw);
+  int rc = eval_args(p, c, fn ? fn->shape_arg : 0, &pos, &kw);
   if (rc == 0 && !fn) {
     rc = kw.n ? script__error_at(p, call, "TypeError", "a function call takes no keyword arguments")
               : call_global(p, c, &callee, &pos, out);
@@ -1140,10 +1225,8 @@ int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_
     const char* kw_names_stack[8];
     const char** kw_names =
         kw.n <= 8 ? kw_names_stack : tvm_ffi_calloc((size_t)kw.n, sizeof(char*));
-    char full[136]; /* "T.<name>" (no zero fill: the name's NUL ends it) */
     full[0] = mod == &kModIr ? 'I' : 'T';
     full[1] = '.';
-    memcpy(full + 2, name, n + 1);
     for (int32_t i = 0; kw_names && i < kw.n; ++i) {
       kw_names[i] = tvm_ffi_str_cstr(tvm_ffi_seq_obj_at(c->kwargs_keys, i));
     }

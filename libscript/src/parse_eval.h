@@ -56,9 +56,14 @@ typedef struct {
   TVMFFIAny value;
   int32_t slot, prev;
 } script_vt_binding;
+/* The slot where a name was last found, by the address of its text (direct-mapped by that
+ * address): the front end interns identifiers, so a name read again is the same text at the
+ * same address, and a hint lets a lookup skip hashing it. */
+#define SCRIPT_VT_HINTS 64 /* (a power of two: script__vt_lookup takes 6 bits of a hash) */
 typedef struct {
   script_vt_slot* slots;
   uint32_t cap, used;
+  uint32_t hints[SCRIPT_VT_HINTS];
   script_vt_binding* binds;
   int32_t nbinds, cap_binds;
   int32_t* scopes;
@@ -130,7 +135,18 @@ void script__vt_pop_scope(script_var_table* vt);
 /* Bind name[0..size) to value (moved; *value becomes None). -1 only on OOM (raised, unlocated). */
 int script__vt_bind(script_var_table* vt, const char* name, uint32_t size, TVMFFIAny* value);
 /* The innermost binding's value (borrowed), or NULL. */
-const TVMFFIAny* script__vt_lookup(const script_var_table* vt, const char* name, uint32_t size);
+const TVMFFIAny* script__vt_lookup_hashed(script_var_table* vt, const char* name, uint32_t size);
+static inline const TVMFFIAny* script__vt_lookup(script_var_table* vt, const char* name,
+                                                 uint32_t size) {
+  /* The slot where this text (by address: identifiers are interned) was found last: a slot
+   * holding this very text (same address and size) is the name's slot, a name having a single
+   * one. Hints are slot indices below the capacity, which only grows; a stale one (another
+   * name's, or from before a growth moved the slots) fails the test and the name is hashed. */
+  uint32_t hint = vt->hints[((uintptr_t)name * UINT64_C(0x9E3779B97F4A7C15)) >> 58];
+  const script_vt_slot* s = &vt->slots[hint];
+  if (!name || s->name != name || s->size != size) return script__vt_lookup_hashed(vt, name, size);
+  return s->top >= 0 ? &vt->binds[s->top].value : NULL;
+}
 /* script__vt_lookup; *empty_slot: when the name was never bound, the empty slot its lookup
  * stopped at (a later lookup stops there too while that slot stays empty and the table keeps
  * its capacity: slots are never emptied), else UINT32_MAX. */

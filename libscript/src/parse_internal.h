@@ -73,6 +73,11 @@ typedef int (*tvm_script_builtin_fn)(tvm_script_call* call, TVMFFIAny* out);
 typedef struct {
   const char* name; /* without the "T." prefix: "max", "axis.remap", "float32" */
   tvm_script_builtin_fn fn;
+  /* k > 0: positional argument k - 1 is a shape that the builtin first of all converts with
+   * tvm_script_value_to_expr_array (T.Buffer's). A tuple or list written there whose elements
+   * all convert is then evaluated to the converted Array (shared by that conversion) rather
+   * than to an Array of Python numbers converted into a second one. 0: none. */
+  int8_t shape_arg;
 } tvm_script_builtin;
 
 /* The two tables (each file defines its array and count). */

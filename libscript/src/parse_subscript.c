@@ -182,10 +182,86 @@ static int seq_index(script_parser* p, const void* d, const TVMFFIAny* v, int64_
   return 0;
 }
 
+/* Whether every index doc is a scalar (no slice) and they fit the fast paths' stack arrays. */
+static bool scalar_indices(const void* indices, int64_t n) {
+  if (n > 8) return false;
+  for (int64_t i = 0; i < n; ++i) {
+    if (script__is_kind(tvm_ffi_seq_obj_at(indices, i), TVM_SCRIPT_DOC_SliceDoc)) return false;
+  }
+  return true;
+}
+
+/* The indices of buffer[i, j] when none is a slice (scalar_indices), into idx as PrimExprs:
+ * the common load and store, without the slice bookkeeping of index_val. Same order as
+ * eval_indices + buffer_indices: every index is evaluated first (a located error), then each
+ * is converted (an unlocated error, which the caller relocates). An evaluated PrimExpr is moved
+ * into idx rather than copied. 0, or -1 with *located telling which kind of error. */
+static int scalar_buffer_indices(script_parser* p, const void* indices, int64_t n,
+                                 tvm_script_items* idx, bool* located) {
+  TVMFFIAny* vals = idx->items; /* evaluated in place, then converted in place */
+  *located = true;
+  for (int64_t i = 0; i < n; ++i) {
+    if (script__eval(p, tvm_ffi_seq_obj_at(indices, i), &vals[i]) != 0) {
+      idx->n = i; /* release what was evaluated (script__eval left vals[i] None) */
+      return -1;
+    }
+  }
+  idx->n = n;
+  *located = false;
+  for (int64_t i = 0; i < n; ++i) {
+    if (tvm_ffi_any_is_object(&vals[i]) && tvm_script__is_expr(vals[i].v_obj)) continue;
+    tvm_tir_expr_obj* e = script__to_expr(&vals[i], NULL);
+    tvm_ffi_any_release(&vals[i]);
+    if (!e) return -1;
+    vals[i] = tvm_ffi_any_obj(e);
+  }
+  return 0;
+}
+
+/* The Buffer a subscripted name is bound to (borrowed), as script__eval would evaluate that
+ * name (to a copy), or NULL for any other value doc. Borrowing is safe for the subscript's
+ * evaluation: the indices' evaluation binds no name of an enclosing scope (a lambda's
+ * parameters are bound in a scope of its own, popped after it), so the binding keeps the Buffer
+ * alive. Past the depth bound, script__eval reports it as before. */
+static tvm_tir_buffer_obj* named_buffer(script_parser* p, const script_doc* d) {
+  if (p->eval_depth >= SCRIPT_MAX_EVAL_DEPTH || !script__is_kind(d, TVM_SCRIPT_DOC_IdDoc)) {
+    return NULL;
+  }
+  uint32_t size;
+  const char* name = script__id_name(d, &size);
+  const TVMFFIAny* v = script__vt_lookup(&p->vt, name, size);
+  return v && is_kind(v, TVM_TIR_KIND_Buffer) ? (tvm_tir_buffer_obj*)v->v_obj : NULL;
+}
+
+/* A load A[i, j] without slices (scalar_indices) of a Buffer (borrowed). */
+static int scalar_load(script_parser* p, const tvm_script_index_doc_obj* d, tvm_tir_buffer_obj* buf,
+                       int64_t n, TVMFFIAny* out) {
+  tvm_script_items idx;
+  tvm_script_items_init(&idx, n); /* n <= 8: on the stack */
+  bool located;
+  int rc = scalar_buffer_indices(p, d->indices, n, &idx, &located);
+  void* arr = rc == 0 ? tvm_script_items_to_array(&idx) : NULL;
+  void* r = arr ? tvm_tir_buffer_load_new(buf, arr) : NULL;
+  tvm_ffi_release(arr);
+  tvm_script_items_free(&idx);
+  if (r) {
+    *out = tvm_ffi_any_obj(r);
+    return 0;
+  }
+  return rc != 0 && located ? -1 : script__relocate(p, d);
+}
+
 int script__eval_index(script_parser* p, const tvm_script_index_doc_obj* d, TVMFFIAny* out) {
+  int64_t n = tvm_ffi_seq_size(d->indices);
+  tvm_tir_buffer_obj* named = named_buffer(p, d->value);
+  if (named && scalar_indices(d->indices, n)) return scalar_load(p, d, named, n, out);
   TVMFFIAny v = tvm_ffi_any_none();
   if (script__eval(p, d->value, &v) != 0) return -1;
-  int64_t n = tvm_ffi_seq_size(d->indices);
+  if (is_kind(&v, TVM_TIR_KIND_Buffer) && scalar_indices(d->indices, n)) {
+    int rc = scalar_load(p, d, (void*)v.v_obj, n, out);
+    tvm_ffi_any_release(&v);
+    return rc;
+  }
   index_val stack_iv[8];
   index_val* iv = n <= 8 ? stack_iv : tvm_ffi_calloc((size_t)n, sizeof(index_val));
   int rc = -1;
@@ -245,7 +321,13 @@ done_v:
 int script__store(script_parser* p, const tvm_script_index_doc_obj* lhs, const TVMFFIAny* value,
                   const script_doc* at) {
   TVMFFIAny bv = tvm_ffi_any_none();
-  if (script__eval(p, lhs->value, &bv) != 0) return -1;
+  tvm_tir_buffer_obj* named = named_buffer(p, lhs->value);
+  if (named) {
+    tvm_ffi_retain(named); /* the copy script__eval would make */
+    bv = tvm_ffi_any_obj(named);
+  } else if (script__eval(p, lhs->value, &bv) != 0) {
+    return -1;
+  }
   if (!is_kind(&bv, TVM_TIR_KIND_Buffer)) {
     script__error_at(p, lhs->value, "TypeError",
                      "cannot store into '%s': only a Buffer can be "
@@ -256,6 +338,35 @@ int script__store(script_parser* p, const tvm_script_index_doc_obj* lhs, const T
   }
   tvm_tir_buffer_obj* buf = (void*)bv.v_obj;
   int64_t n = tvm_ffi_seq_size(lhs->indices);
+  if (scalar_indices(lhs->indices, n)) {
+    /* A[i, j] = v: as below (a literal takes the buffer's dtype; scalar indices have one lane
+     * unless an index is itself a vector). */
+    tvm_script_items idx;
+    tvm_script_items_init(&idx, n); /* n <= 8: on the stack */
+    bool located;
+    int rc = scalar_buffer_indices(p, lhs->indices, n, &idx, &located);
+    if (rc != 0) {
+      if (!located) script__relocate(p, lhs);
+    } else {
+      DLDataType t = buf->dtype;
+      for (int64_t i = 0; i < n; ++i) {
+        int lanes = ((const tvm_tir_expr_obj*)idx.items[i].v_obj)->dtype.lanes;
+        if (lanes > 1) t.lanes = (uint16_t)(t.lanes * lanes);
+      }
+      void* arr = tvm_script_items_to_array(&idx);
+      tvm_tir_expr_obj* e = arr ? script__to_expr(value, &t) : NULL;
+      if (!arr) {
+        rc = script__relocate(p, lhs);
+      } else if (!e || tvm_script_tir_buffer_store(p->b, buf, e, arr) != 0) {
+        rc = script__relocate(p, at);
+      }
+      tvm_ffi_release(e);
+      tvm_ffi_release(arr);
+    }
+    tvm_script_items_free(&idx);
+    tvm_ffi_any_release(&bv);
+    return rc == 0 ? 0 : -1;
+  }
   index_val stack_iv[8];
   index_val* iv = n <= 8 ? stack_iv : tvm_ffi_calloc((size_t)n, sizeof(index_val));
   int rc = -1;

@@ -131,9 +131,11 @@ const TVMFFIAny* script__vt_lookup_slot(const script_var_table* vt, const char* 
   return s->name && s->top >= 0 ? &vt->binds[s->top].value : NULL;
 }
 
-const TVMFFIAny* script__vt_lookup(const script_var_table* vt, const char* name, uint32_t size) {
+/* script__vt_lookup past its hint: hash the name, and remember its slot. */
+const TVMFFIAny* script__vt_lookup_hashed(script_var_table* vt, const char* name, uint32_t size) {
   uint32_t i = find_slot(vt, name, size, hash_name(name, size));
   const script_vt_slot* s = &vt->slots[i];
+  if (s->name == name) vt->hints[((uintptr_t)name * UINT64_C(0x9E3779B97F4A7C15)) >> 58] = i;
   return s->name && s->top >= 0 ? &vt->binds[s->top].value : NULL;
 }
 
