@@ -98,12 +98,26 @@ static int check_kind(const char* fname, const void* obj, int32_t type_index) {
                        obj ? tvm_ffi_type_key(tvm_ffi_type_index(obj)) : "NULL");
 }
 
-static void seq_destroy(void* self) {
+void tvm_ffi__seq_destroy(void* self) {
   TVMFFISeqCell* c = &((seq_obj*)self)->cell;
   TVMFFIAny* data = (TVMFFIAny*)c->data;
   int64_t n = c->size;
   c->size = 0;
   for (int64_t i = 0; i < n; ++i) tvm_ffi__any_release(&data[i]);
+  if (c->data_deleter) c->data_deleter(c->data);
+  c->data = NULL;
+}
+
+void tvm_ffi__seq_release_into(void* self, tvm_ffi__dead_list* dl) {
+  TVMFFISeqCell* c = &((seq_obj*)self)->cell;
+  TVMFFIAny* data = (TVMFFIAny*)c->data;
+  int64_t n = c->size;
+  c->size = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (data[i].type_index >= kTVMFFIStaticObjectBegin && data[i].v_obj) {
+      tvm_ffi__drop_child((TVMFFIObject*)data[i].v_obj, dl);
+    }
+  }
   if (c->data_deleter) c->data_deleter(c->data);
   c->data = NULL;
 }
@@ -444,13 +458,29 @@ static int map_put(map_obj* m, const TVMFFIAny* key, const TVMFFIAny* value) {
   return 0;
 }
 
-static void map_destroy(void* self) {
+void tvm_ffi__map_destroy(void* self) {
   map_obj* m = (map_obj*)self;
   for (int64_t j = 0; j < m->used; ++j) {
     map_entry* e = &m->entries[j];
     if (e->key.type_index == MAP_DEAD) continue;
     tvm_ffi__any_release(&e->key);
     tvm_ffi__any_release(&e->value);
+  }
+  if (!map_inline(m)) tvm_ffi_free(m->entries);
+}
+
+void tvm_ffi__map_release_into(void* self, tvm_ffi__dead_list* dl) {
+  map_obj* m = (map_obj*)self;
+  int64_t used = m->used;
+  for (int64_t j = 0; j < used; ++j) {
+    map_entry* e = &m->entries[j];
+    if (e->key.type_index == MAP_DEAD) continue;
+    if (e->key.type_index >= kTVMFFIStaticObjectBegin && e->key.v_obj) {
+      tvm_ffi__drop_child((TVMFFIObject*)e->key.v_obj, dl);
+    }
+    if (e->value.type_index >= kTVMFFIStaticObjectBegin && e->value.v_obj) {
+      tvm_ffi__drop_child((TVMFFIObject*)e->value.v_obj, dl);
+    }
   }
   if (!map_inline(m)) tvm_ffi_free(m->entries);
 }
@@ -609,7 +639,7 @@ void tvm_ffi_dict_clear(void* dict) {
   m->entries = NULL;
   m->index = NULL;
   m->used = m->size = m->entry_cap = m->index_cap = 0;
-  map_destroy(&old);
+  tvm_ffi__map_destroy(&old);
 }
 
 void* tvm_ffi_dict_to_map(const void* dict) {
@@ -898,14 +928,14 @@ FORWARD(g_shape_size, obj_size, "ffi.ShapeSize", kTVMFFIShape)
 void tvm_ffi__init_containers(void) {
   tvm_ffi_type_register("ffi.Shape", kTVMFFIObject, kTVMFFIShape, sizeof(shape_obj),
                         shape_destroy, kTVMFFISEqHashKindTreeNode);
-  tvm_ffi_type_register("ffi.Array", kTVMFFIObject, kTVMFFIArray, sizeof(seq_obj), seq_destroy,
-                        kTVMFFISEqHashKindTreeNode);
-  tvm_ffi_type_register("ffi.Map", kTVMFFIObject, kTVMFFIMap, sizeof(map_obj), map_destroy,
-                        kTVMFFISEqHashKindTreeNode);
-  tvm_ffi_type_register("ffi.List", kTVMFFIObject, kTVMFFIList, sizeof(seq_obj), seq_destroy,
-                        kTVMFFISEqHashKindTreeNode);
-  tvm_ffi_type_register("ffi.Dict", kTVMFFIObject, kTVMFFIDict, sizeof(map_obj), map_destroy,
-                        kTVMFFISEqHashKindTreeNode);
+  tvm_ffi_type_register("ffi.Array", kTVMFFIObject, kTVMFFIArray, sizeof(seq_obj),
+                        tvm_ffi__seq_destroy, kTVMFFISEqHashKindTreeNode);
+  tvm_ffi_type_register("ffi.Map", kTVMFFIObject, kTVMFFIMap, sizeof(map_obj),
+                        tvm_ffi__map_destroy, kTVMFFISEqHashKindTreeNode);
+  tvm_ffi_type_register("ffi.List", kTVMFFIObject, kTVMFFIList, sizeof(seq_obj),
+                        tvm_ffi__seq_destroy, kTVMFFISEqHashKindTreeNode);
+  tvm_ffi_type_register("ffi.Dict", kTVMFFIObject, kTVMFFIDict, sizeof(map_obj),
+                        tvm_ffi__map_destroy, kTVMFFISEqHashKindTreeNode);
   static const struct {
     const char* name;
     TVMFFISafeCallType fn;

@@ -216,86 +216,88 @@ int TVMFFISetCustomAllocator(TVMFFICustomAllocator* allocator) {
 
 /* ---- Creation and destruction ----------------------------------------------------------- */
 
-/* The objects found dead while a deleter runs, destroyed by its loop rather than by a nested
- * call each: releasing an IR frees a tree of objects, and a call per node (its frame, the
- * registers it saves) cost as much as the node's own release. Small: siblings wait here, and
- * a full stack falls back to the nested call. */
-enum { DELETE_STACK = 16 };
-typedef struct {
-  TVMFFIObject* items[DELETE_STACK];
-  int n;
-} delete_stack;
+/* tvm_ffi__drop_child's other cases: a child that others still own, whose deleter is not the
+ * default one, or that has weak references: as tvm_ffi__drop_strong. */
+void tvm_ffi__drop_child_slow(TVMFFIObject* child) { tvm_ffi__drop_strong(child); }
 
-/* Drop one strong reference to child (non-NULL), held by an object being destroyed: as
- * tvm_ffi__drop_strong, except that a child whose last references (strong and weak) these
- * were and that has the default deleter is pushed to st instead of deleted here. */
-static inline void drop_child(TVMFFIObject* child, delete_stack* st) {
-  uint64_t old = __atomic_fetch_sub(&child->combined_ref_count, 1ull, __ATOMIC_RELEASE);
-  if ((old & 0xFFFFFFFFull) != 1) return;
-  __atomic_thread_fence(__ATOMIC_ACQUIRE);
-  if ((old >> 32) == 1) {
-    if (child->deleter == tvm_ffi__object_deleter && st->n < DELETE_STACK) {
-      st->items[st->n++] = child;
-    } else {
-      child->deleter(child, kTVMFFIObjectDeleterFlagBitMaskBoth);
-    }
+/* Release the reference fields of o (its type's entry e; a dead object goes onto dl). With
+ * clear, the object fields are cleared as the reflected setters expect: for an object whose
+ * memory outlives this (weak references remain); a block about to be freed needs no clearing. */
+static inline void release_fields(TVMFFIObject* o, tvm_ffi_type_entry* e, tvm_ffi__dead_list* dl,
+                                  bool clear) {
+  tvm_ffi_destroy_fn destroy = e->destroy;
+  if (destroy) {
+    /* The containers' children go onto dl as a reflected object's fields do. */
+    if (destroy == tvm_ffi__seq_destroy) tvm_ffi__seq_release_into(o, dl);
+    else if (destroy == tvm_ffi__map_destroy) tvm_ffi__map_release_into(o, dl);
+    else destroy(o);
     return;
   }
-  child->deleter(child, kTVMFFIObjectDeleterFlagBitMaskStrong);
-  old = __atomic_fetch_sub(&child->combined_ref_count, 1ull << 32, __ATOMIC_RELEASE);
-  if ((old >> 32) == 1) {
-    __atomic_thread_fence(__ATOMIC_ACQUIRE);
-    child->deleter(child, kTVMFFIObjectDeleterFlagBitMaskWeak);
-  }
-}
-
-/* Release the reference fields of o as its type's release plan lists them (the default
- * destructor); object fields are cleared, as the reflected setters expect. */
-static void release_refs(TVMFFIObject* o, tvm_ffi_type_entry* e, delete_stack* st) {
   const tvm_ffi_release_plan* p = tvm_ffi__release_plan(e);
   if (!p) return; /* out of memory building the plan: leak the children rather than crash */
   char* base = (char*)o;
-  for (int32_t i = 0; i < p->count; ++i) {
-    uint64_t r = p->refs[i];
+  const uint64_t* refs = p->refs;
+  const uint64_t* end = refs + p->count;
+  for (; refs != end; ++refs) {
+    uint64_t r = *refs;
     char* addr = base + (r >> 1);
     if (r & 1) {
       TVMFFIAny* a = (TVMFFIAny*)addr;
       if (a->type_index >= kTVMFFIStaticObjectBegin && a->v_obj) {
-        drop_child((TVMFFIObject*)a->v_obj, st);
+        tvm_ffi__drop_child((TVMFFIObject*)a->v_obj, dl);
       }
     } else {
       TVMFFIObject* child = *(TVMFFIObject**)addr;
-      *(void**)addr = NULL;
-      if (child) drop_child(child, st);
+      if (clear) *(void**)addr = NULL;
+      if (child) tvm_ffi__drop_child(child, dl);
     }
   }
 }
 
-void tvm_ffi__object_deleter(void* self, int flags) {
-  delete_stack st;
-  st.n = 0;
-  TVMFFIObject* o = (TVMFFIObject*)self;
+/* Give the block of o back to its allocator. */
+static inline void free_object(TVMFFIObject* o) {
+  TVMFFIObjectAllocHeader* h = (TVMFFIObjectAllocHeader*)o - 1;
+  /* The default allocator's block is freed here directly; any other goes back to its own. */
+  if (h->delete_space == default_delete_space) {
+    block_free((char*)o - TVM_FFI_OBJ_PREFIX);
+  } else {
+    h->delete_space(o);
+  }
+}
+
+/* Destroy and free o and every object found dead on the way (all with both counts at zero). */
+static void delete_tree(TVMFFIObject* o) {
+  tvm_ffi__dead_list dl = {NULL};
   for (;;) {
-    if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) {
-      tvm_ffi_type_entry* e = tvm_ffi__type_entry(o->type_index);
-      if (e) {
-        if (e->destroy) e->destroy(o);
-        else release_refs(o, e, &st);
-      }
+    tvm_ffi_type_entry* e = tvm_ffi__type_entry(o->type_index);
+    if (e) release_fields(o, e, &dl, false);
+    free_object(o);
+    o = dl.head;
+    if (!o) return;
+    dl.head = (TVMFFIObject*)(uintptr_t)o->combined_ref_count;
+  }
+}
+
+/* A strong-only or weak-only call: weak references outlived the strong ones (rare). */
+static __attribute__((noinline)) void delete_partial(TVMFFIObject* o, int flags) {
+  if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) {
+    tvm_ffi__dead_list dl = {NULL};
+    tvm_ffi_type_entry* e = tvm_ffi__type_entry(o->type_index);
+    if (e) release_fields(o, e, &dl, true);
+    while (dl.head) {
+      TVMFFIObject* c = dl.head;
+      dl.head = (TVMFFIObject*)(uintptr_t)c->combined_ref_count;
+      delete_tree(c);
     }
-    if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) {
-      TVMFFIObjectAllocHeader* h = (TVMFFIObjectAllocHeader*)o - 1;
-      /* The default allocator's block is freed here directly; any other goes back to its own. */
-      if (h->delete_space == default_delete_space) {
-        block_free((char*)o - TVM_FFI_OBJ_PREFIX);
-      } else {
-        h->delete_space(o);
-      }
-    }
-    if (st.n == 0) return;
-    /* A dead child (pushed by drop_child): its last strong and weak references are gone. */
-    o = st.items[--st.n];
-    flags = kTVMFFIObjectDeleterFlagBitMaskBoth;
+  }
+  if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) free_object(o);
+}
+
+void tvm_ffi__object_deleter(void* self, int flags) {
+  if (__builtin_expect(flags == kTVMFFIObjectDeleterFlagBitMaskBoth, 1)) {
+    delete_tree((TVMFFIObject*)self);
+  } else {
+    delete_partial((TVMFFIObject*)self, flags);
   }
 }
 
