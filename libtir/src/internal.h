@@ -17,8 +17,18 @@ static inline void tvm_tir__ensure_init(void) {
     tvm_tir_init();
   }
 }
-/* A zeroed object of kind (NULL + error on failure). */
-void* tvm_tir__new(tvm_tir_kind kind, size_t size);
+/* tvm_tir__new when libtir is not (or not yet, or unsuccessfully) initialised. */
+void* tvm_tir__new_slow(tvm_tir_kind kind, size_t size);
+
+/* A zeroed object of kind (NULL + error on failure). Inline: every node is made through it,
+ * and once tvm_tir__initialized is set (last, and only when initialisation succeeded: see
+ * init_all) all it does is look up the kind's type index. */
+static inline void* tvm_tir__new(tvm_tir_kind kind, size_t size) {
+  if (__builtin_expect(__atomic_load_n(&tvm_tir__initialized, __ATOMIC_ACQUIRE), 1)) {
+    return tvm_ffi_object_new(tvm_tir__index[kind], size);
+  }
+  return tvm_tir__new_slow(kind, size);
+}
 #define TIR_NEW(T, KIND) ((T*)tvm_tir__new(TVM_TIR_KIND_##KIND, sizeof(T)))
 
 /* type index - tvm_tir__kind_base -> kind (NONE for other types), published once filled. */

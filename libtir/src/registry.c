@@ -349,7 +349,7 @@ void tvm_tir_init(void) {
 
 __attribute__((constructor)) static void init_at_load(void) { tvm_tir_init(); }
 
-void* tvm_tir__new(tvm_tir_kind kind, size_t size) {
+void* tvm_tir__new_slow(tvm_tir_kind kind, size_t size) {
   tvm_tir__ensure_init();
   if (g_init_error[0]) {
     tvm_ffi_raise("RuntimeError", "libtir failed to initialise: %s", g_init_error);
