@@ -31,19 +31,22 @@ static inline void* tvm_tir__new(tvm_tir_kind kind, size_t size) {
 }
 #define TIR_NEW(T, KIND) ((T*)tvm_tir__new(TVM_TIR_KIND_##KIND, sizeof(T)))
 
-/* type index - tvm_tir__kind_base -> kind (NONE for other types), published once filled. */
-extern const int16_t* tvm_tir__kind_table;
-extern int32_t tvm_tir__kind_base, tvm_tir__kind_span;
+/* Type index -> kind + 1 (0: not a libtir kind), for every type index libtvmffi can hand out
+ * (it registers at most this many types): a lookup with no base, bounds or table pointer to
+ * load. An entry is written once, at initialisation, before any object of its type exists; the
+ * entries of other types stay 0. */
+#define TVM_TIR_KIND_TABLE 4096
+extern uint8_t tvm_tir__kind_by_index[TVM_TIR_KIND_TABLE];
 /* Bit a of tvm_tir__ancestry[k]: kind k is kind a or derives from it. */
 extern uint64_t tvm_tir__ancestry[TVM_TIR_KIND_COUNT][2];
 _Static_assert(TVM_TIR_KIND_COUNT <= 128, "tvm_tir__ancestry holds 128 kinds");
 
 /* tvm_tir_kind_of, inline: one table lookup. */
 static inline tvm_tir_kind tir_kind_of(const void* obj) {
-  const int16_t* table = __atomic_load_n(&tvm_tir__kind_table, __ATOMIC_ACQUIRE);
-  if (!obj || !table) return TVM_TIR_KIND_NONE;
-  uint32_t i = (uint32_t)(((const TVMFFIObject*)obj)->type_index - tvm_tir__kind_base);
-  return i < (uint32_t)tvm_tir__kind_span ? (tvm_tir_kind)table[i] : TVM_TIR_KIND_NONE;
+  if (!obj) return TVM_TIR_KIND_NONE;
+  uint32_t i = (uint32_t)((const TVMFFIObject*)obj)->type_index;
+  if (i >= TVM_TIR_KIND_TABLE) return TVM_TIR_KIND_NONE;
+  return (tvm_tir_kind)(__atomic_load_n(&tvm_tir__kind_by_index[i], __ATOMIC_RELAXED) - 1);
 }
 /* tvm_tir_is for an object that is not of a libtir kind (a type derived from one elsewhere). */
 bool tvm_tir__is_other(const void* obj, tvm_tir_kind kind);
