@@ -108,18 +108,20 @@ void tvm_ffi__seq_destroy(void* self) {
   c->data = NULL;
 }
 
-void tvm_ffi__seq_release_into(void* self, tvm_ffi__dead_list* dl) {
+TVMFFIObject* tvm_ffi__seq_release_into(void* self, TVMFFIObject* head) {
+  tvm_ffi__dead_list dl = {head};
   TVMFFISeqCell* c = &((seq_obj*)self)->cell;
   TVMFFIAny* data = (TVMFFIAny*)c->data;
   int64_t n = c->size;
   c->size = 0;
   for (int64_t i = 0; i < n; ++i) {
     if (data[i].type_index >= kTVMFFIStaticObjectBegin && data[i].v_obj) {
-      tvm_ffi__drop_child((TVMFFIObject*)data[i].v_obj, dl);
+      tvm_ffi__drop_child((TVMFFIObject*)data[i].v_obj, &dl);
     }
   }
   if (c->data_deleter) c->data_deleter(c->data);
   c->data = NULL;
+  return dl.head;
 }
 
 /* A size must be in [0, max]: ValueError when negative, MemoryError when too large. */
@@ -469,20 +471,22 @@ void tvm_ffi__map_destroy(void* self) {
   if (!map_inline(m)) tvm_ffi_free(m->entries);
 }
 
-void tvm_ffi__map_release_into(void* self, tvm_ffi__dead_list* dl) {
+TVMFFIObject* tvm_ffi__map_release_into(void* self, TVMFFIObject* head) {
+  tvm_ffi__dead_list dl = {head};
   map_obj* m = (map_obj*)self;
   int64_t used = m->used;
   for (int64_t j = 0; j < used; ++j) {
     map_entry* e = &m->entries[j];
     if (e->key.type_index == MAP_DEAD) continue;
     if (e->key.type_index >= kTVMFFIStaticObjectBegin && e->key.v_obj) {
-      tvm_ffi__drop_child((TVMFFIObject*)e->key.v_obj, dl);
+      tvm_ffi__drop_child((TVMFFIObject*)e->key.v_obj, &dl);
     }
     if (e->value.type_index >= kTVMFFIStaticObjectBegin && e->value.v_obj) {
-      tvm_ffi__drop_child((TVMFFIObject*)e->value.v_obj, dl);
+      tvm_ffi__drop_child((TVMFFIObject*)e->value.v_obj, &dl);
     }
   }
   if (!map_inline(m)) tvm_ffi_free(m->entries);
+  return dl.head;
 }
 
 static map_obj* map_alloc(int32_t type_index, int64_t reserve) {

@@ -31,13 +31,15 @@ typedef struct tvm_ffi_type_entry {
 
 /*
  * The reference fields of a type (own and inherited, outermost first, as the reflected field
- * list orders them): refs[i] = offset << 1 | 1 for an Any field, offset << 1 for an object
- * field. Destroying an object then is a tight loop over refs instead of a walk over
- * TVMFFIFieldInfo records that tests each field's accessors per object.
+ * list orders them): the offsets of its object fields in offsets[0, num_obj), then those of its
+ * Any fields in offsets[num_obj, count). Destroying an object then is a tight loop over offsets
+ * (no per-field test of the field's storage) instead of a walk over TVMFFIFieldInfo records that
+ * tests each field's accessors per object.
  */
 typedef struct tvm_ffi_release_plan {
+  int32_t num_obj;
   int32_t count;
-  uint64_t refs[];
+  uint32_t offsets[];
 } tvm_ffi_release_plan;
 
 /* The registry table (type_registry.c). Hidden: the library is compiled -fPIC, and a global of
@@ -170,11 +172,12 @@ static inline void tvm_ffi__drop_child(TVMFFIObject* child, tvm_ffi__dead_list* 
 }
 
 /* The destructors of Array/List and Map/Dict (container.c), recognised by the deleter, and
- * their counterparts that put dead children on dl instead of deleting them. */
+ * their counterparts that push dead children on the list head instead of deleting them (and
+ * return the new head). */
 void tvm_ffi__seq_destroy(void* self);
 void tvm_ffi__map_destroy(void* self);
-void tvm_ffi__seq_release_into(void* self, tvm_ffi__dead_list* dl);
-void tvm_ffi__map_release_into(void* self, tvm_ffi__dead_list* dl);
+TVMFFIObject* tvm_ffi__seq_release_into(void* self, TVMFFIObject* head);
+TVMFFIObject* tvm_ffi__map_release_into(void* self, TVMFFIObject* head);
 
 /* Drop one strong reference to a non-NULL object (tvm_ffi_release, inline for the destructors
  * of containers and reflected objects, which release every child). All strong references
