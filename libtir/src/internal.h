@@ -135,6 +135,12 @@ static inline int tvm_tir__check_kind(const void* obj, tvm_tir_kind kind, const 
 /* The typing-rule family of each binary kind (the klass column of nodes.def), 0 otherwise. */
 enum { TIR_NOT_BINOP = 0, ARITH, CMP, LOGIC };
 extern const unsigned char tvm_tir__binop_class[TVM_TIR_KIND_COUNT];
+/* tvm_tir_binary_new(kind, a, b) taking both references (released on failure too), for
+ * operands that already passed its checks but Mod's: PrimExprs of one dtype, not handles for
+ * an arithmetic or comparison kind, bool for a logical one (tvm_tir_binary's after
+ * match_operands). Without its repeated checks, retains and the caller's releases. */
+tvm_tir_expr_obj* tvm_tir__binary_take(tvm_tir_kind kind, tvm_tir_expr_obj* a,
+                                       tvm_tir_expr_obj* b);
 
 /* Shared by BufferLoad and BufferStore (T-BUFFERLOAD / S-BUFFERSTORE): buffer is a Buffer,
  * indices an ffi.Array of Int/UInt PrimExprs of one bit width, one per dimension, all scalar
