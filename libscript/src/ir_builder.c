@@ -78,7 +78,7 @@ void tvm_script__init_kinds(void) { pthread_once(&g_kinds_once, init_kinds); }
 /* ---- Collections ---------------------------------------------------------------------------- */
 int tvm_script__vec_push(tvm_script__vec* v, const void* obj) {
   if (v->size == v->cap) {
-    int32_t cap = v->cap ? 2 * v->cap : 4;
+    int32_t cap = v->cap ? 2 * v->cap : 8;
     TVMFFIAny* items = tvm_ffi_realloc(v->items, (size_t)cap * sizeof(TVMFFIAny));
     if (!items) return -1;
     v->items = items;

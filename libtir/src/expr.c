@@ -279,6 +279,29 @@ tvm_tir_expr_obj* tvm_tir_binary_new(tvm_tir_kind kind, tvm_tir_expr_obj* a, tvm
   return &e->expr;
 }
 
+tvm_tir_expr_obj* tvm_tir__binary_take(tvm_tir_kind kind, tvm_tir_expr_obj* a,
+                                       tvm_tir_expr_obj* b) {
+  DLDataType t = DT(a);
+  /* The one check of tvm_tir_binary_new that the caller's guarantees leave open: raised by it,
+   * so that the error is its own. */
+  if (kind == TVM_TIR_KIND_Mod && !tvm_tir_dtype_is_integer(t)) {
+    tvm_tir_expr_obj* r = tvm_tir_binary_new(kind, a, b);
+    tvm_ffi_release(a);
+    tvm_ffi_release(b);
+    return r;
+  }
+  tvm_tir_binary_obj* e = (tvm_tir_binary_obj*)tvm_tir__new(kind, sizeof(tvm_tir_binary_obj));
+  if (!e) {
+    tvm_ffi_release(a);
+    tvm_ffi_release(b);
+    return NULL;
+  }
+  e->expr.dtype = tvm_tir__binop_class[kind] == CMP ? tvm_ffi_dtype(kDLUInt, 1, t.lanes) : t;
+  e->a = a;
+  e->b = b;
+  return &e->expr;
+}
+
 tvm_tir_expr_obj* tvm_tir_not_new(tvm_tir_expr_obj* a) {
   if (bad_expr(a, "Not", "a")) return NULL;
   if (!tvm_tir_dtype_is_bool(DT(a))) {

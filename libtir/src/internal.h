@@ -17,23 +17,36 @@ static inline void tvm_tir__ensure_init(void) {
     tvm_tir_init();
   }
 }
-/* A zeroed object of kind (NULL + error on failure). */
-void* tvm_tir__new(tvm_tir_kind kind, size_t size);
+/* tvm_tir__new when libtir is not (or not yet, or unsuccessfully) initialised. */
+void* tvm_tir__new_slow(tvm_tir_kind kind, size_t size);
+
+/* A zeroed object of kind (NULL + error on failure). Inline: every node is made through it,
+ * and once tvm_tir__initialized is set (last, and only when initialisation succeeded: see
+ * init_all) all it does is look up the kind's type index. */
+static inline void* tvm_tir__new(tvm_tir_kind kind, size_t size) {
+  if (__builtin_expect(__atomic_load_n(&tvm_tir__initialized, __ATOMIC_ACQUIRE), 1)) {
+    return tvm_ffi_object_new(tvm_tir__index[kind], size);
+  }
+  return tvm_tir__new_slow(kind, size);
+}
 #define TIR_NEW(T, KIND) ((T*)tvm_tir__new(TVM_TIR_KIND_##KIND, sizeof(T)))
 
-/* type index - tvm_tir__kind_base -> kind (NONE for other types), published once filled. */
-extern const int16_t* tvm_tir__kind_table;
-extern int32_t tvm_tir__kind_base, tvm_tir__kind_span;
+/* Type index -> kind + 1 (0: not a libtir kind), for every type index libtvmffi can hand out
+ * (it registers at most this many types): a lookup with no base, bounds or table pointer to
+ * load. An entry is written once, at initialisation, before any object of its type exists; the
+ * entries of other types stay 0. */
+#define TVM_TIR_KIND_TABLE 4096
+extern uint8_t tvm_tir__kind_by_index[TVM_TIR_KIND_TABLE];
 /* Bit a of tvm_tir__ancestry[k]: kind k is kind a or derives from it. */
 extern uint64_t tvm_tir__ancestry[TVM_TIR_KIND_COUNT][2];
 _Static_assert(TVM_TIR_KIND_COUNT <= 128, "tvm_tir__ancestry holds 128 kinds");
 
 /* tvm_tir_kind_of, inline: one table lookup. */
 static inline tvm_tir_kind tir_kind_of(const void* obj) {
-  const int16_t* table = __atomic_load_n(&tvm_tir__kind_table, __ATOMIC_ACQUIRE);
-  if (!obj || !table) return TVM_TIR_KIND_NONE;
-  uint32_t i = (uint32_t)(((const TVMFFIObject*)obj)->type_index - tvm_tir__kind_base);
-  return i < (uint32_t)tvm_tir__kind_span ? (tvm_tir_kind)table[i] : TVM_TIR_KIND_NONE;
+  if (!obj) return TVM_TIR_KIND_NONE;
+  uint32_t i = (uint32_t)((const TVMFFIObject*)obj)->type_index;
+  if (i >= TVM_TIR_KIND_TABLE) return TVM_TIR_KIND_NONE;
+  return (tvm_tir_kind)(__atomic_load_n(&tvm_tir__kind_by_index[i], __ATOMIC_RELAXED) - 1);
 }
 /* tvm_tir_is for an object that is not of a libtir kind (a type derived from one elsewhere). */
 bool tvm_tir__is_other(const void* obj, tvm_tir_kind kind);
@@ -122,6 +135,12 @@ static inline int tvm_tir__check_kind(const void* obj, tvm_tir_kind kind, const 
 /* The typing-rule family of each binary kind (the klass column of nodes.def), 0 otherwise. */
 enum { TIR_NOT_BINOP = 0, ARITH, CMP, LOGIC };
 extern const unsigned char tvm_tir__binop_class[TVM_TIR_KIND_COUNT];
+/* tvm_tir_binary_new(kind, a, b) taking both references (released on failure too), for
+ * operands that already passed its checks but Mod's: PrimExprs of one dtype, not handles for
+ * an arithmetic or comparison kind, bool for a logical one (tvm_tir_binary's after
+ * match_operands). Without its repeated checks, retains and the caller's releases. */
+tvm_tir_expr_obj* tvm_tir__binary_take(tvm_tir_kind kind, tvm_tir_expr_obj* a,
+                                       tvm_tir_expr_obj* b);
 
 /* Shared by BufferLoad and BufferStore (T-BUFFERLOAD / S-BUFFERSTORE): buffer is a Buffer,
  * indices an ffi.Array of Int/UInt PrimExprs of one bit width, one per dimension, all scalar

@@ -337,7 +337,12 @@ tvm_tir_expr_obj* tvm_tir_binary(tvm_tir_kind kind, tvm_tir_expr_obj* a, tvm_tir
     failed = true;
   } else {
     r = fold_binary(kind, x, y, &failed);
-    if (!r && !failed) r = tvm_tir_binary_new(kind, x, y);
+    if (!r && !failed) {
+      /* x and y passed match_operands (and, logical, the bool test above): the node takes
+       * them as they are. */
+      r = tvm_tir__binary_take(kind, x, y);
+      x = y = NULL;
+    }
   }
   tvm_ffi_release(x);
   tvm_ffi_release(y);

@@ -242,9 +242,7 @@ _Static_assert(offsetof(tvm_tir_prim_func_obj, func) == 0, "PrimFunc starts with
 _Static_assert(offsetof(tvm_tir_base_func_obj, relax) == 0, "BaseFunc starts with RelaxExpr");
 _Static_assert(offsetof(tvm_tir_sblock_obj, stmt) == 0, "SBlock starts with Stmt");
 
-/* type index -> kind, for tvm_tir_kind_of (published with a release store once filled). */
-const int16_t* tvm_tir__kind_table;
-int32_t tvm_tir__kind_base, tvm_tir__kind_span;
+uint8_t tvm_tir__kind_by_index[TVM_TIR_KIND_TABLE];
 uint64_t tvm_tir__ancestry[TVM_TIR_KIND_COUNT][2];
 static void* g_empty_array;
 static void* g_empty_map;
@@ -305,21 +303,19 @@ static void init_all(void) {
       return;
     }
   }
-  int32_t lo = tvm_tir__index[0], hi = tvm_tir__index[0];
-  for (int k = 1; k < TVM_TIR_KIND_COUNT; ++k) {
-    if (tvm_tir__index[k] < lo) lo = tvm_tir__index[k];
-    if (tvm_tir__index[k] > hi) hi = tvm_tir__index[k];
+  for (int k = 0; k < TVM_TIR_KIND_COUNT; ++k) {
+    if ((uint32_t)tvm_tir__index[k] >= TVM_TIR_KIND_TABLE) { /* (libtvmffi allows fewer) */
+      tvm_ffi_raise("RuntimeError", "type index %d beyond the kind table", tvm_tir__index[k]);
+      init_failed(k_kinds[k].type_key);
+      return;
+    }
   }
-  int16_t* kind_of = (int16_t*)tvm_ffi_malloc((size_t)(hi - lo + 1) * sizeof(int16_t));
   g_empty_array = tvm_ffi_array_new(NULL, 0);
   g_empty_map = tvm_ffi_map_new(NULL, NULL, 0);
-  if (!kind_of || !g_empty_array || !g_empty_map) {
-    tvm_ffi_free(kind_of);
+  if (!g_empty_array || !g_empty_map) {
     init_failed("tables");
     return;
   }
-  for (int32_t i = 0; i <= hi - lo; ++i) kind_of[i] = TVM_TIR_KIND_NONE;
-  for (int k = 0; k < TVM_TIR_KIND_COUNT; ++k) kind_of[tvm_tir__index[k] - lo] = (int16_t)k;
   /* The registered parent of each kind is the parent of nodes.def, so a kind's ancestry there
    * is its ancestry as an ffi type: tvm_tir_is answers from it without the type registry. */
   for (int k = 0; k < TVM_TIR_KIND_COUNT; ++k) {
@@ -327,9 +323,10 @@ static void init_all(void) {
       tvm_tir__ancestry[k][a >> 6] |= UINT64_C(1) << (a & 63);
     }
   }
-  tvm_tir__kind_base = lo;
-  tvm_tir__kind_span = hi - lo + 1;
-  __atomic_store_n(&tvm_tir__kind_table, kind_of, __ATOMIC_RELEASE);
+  for (int k = 0; k < TVM_TIR_KIND_COUNT; ++k) {
+    __atomic_store_n(&tvm_tir__kind_by_index[tvm_tir__index[k]], (uint8_t)(k + 1),
+                     __ATOMIC_RELEASE);
+  }
   tvm_tir__in_init = true;
   int rc = tvm_tir__init_ops();
   tvm_tir__in_init = false;
@@ -349,7 +346,7 @@ void tvm_tir_init(void) {
 
 __attribute__((constructor)) static void init_at_load(void) { tvm_tir_init(); }
 
-void* tvm_tir__new(tvm_tir_kind kind, size_t size) {
+void* tvm_tir__new_slow(tvm_tir_kind kind, size_t size) {
   tvm_tir__ensure_init();
   if (g_init_error[0]) {
     tvm_ffi_raise("RuntimeError", "libtir failed to initialise: %s", g_init_error);

@@ -98,7 +98,7 @@ static int check_kind(const char* fname, const void* obj, int32_t type_index) {
                        obj ? tvm_ffi_type_key(tvm_ffi_type_index(obj)) : "NULL");
 }
 
-static void seq_destroy(void* self) {
+void tvm_ffi__seq_destroy(void* self) {
   TVMFFISeqCell* c = &((seq_obj*)self)->cell;
   TVMFFIAny* data = (TVMFFIAny*)c->data;
   int64_t n = c->size;
@@ -106,6 +106,22 @@ static void seq_destroy(void* self) {
   for (int64_t i = 0; i < n; ++i) tvm_ffi__any_release(&data[i]);
   if (c->data_deleter) c->data_deleter(c->data);
   c->data = NULL;
+}
+
+TVMFFIObject* tvm_ffi__seq_release_into(void* self, TVMFFIObject* head) {
+  tvm_ffi__dead_list dl = {head};
+  TVMFFISeqCell* c = &((seq_obj*)self)->cell;
+  TVMFFIAny* data = (TVMFFIAny*)c->data;
+  int64_t n = c->size;
+  c->size = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (data[i].type_index >= kTVMFFIStaticObjectBegin && data[i].v_obj) {
+      tvm_ffi__drop_child((TVMFFIObject*)data[i].v_obj, &dl);
+    }
+  }
+  if (c->data_deleter) c->data_deleter(c->data);
+  c->data = NULL;
+  return dl.head;
 }
 
 /* A size must be in [0, max]: ValueError when negative, MemoryError when too large. */
@@ -444,7 +460,7 @@ static int map_put(map_obj* m, const TVMFFIAny* key, const TVMFFIAny* value) {
   return 0;
 }
 
-static void map_destroy(void* self) {
+void tvm_ffi__map_destroy(void* self) {
   map_obj* m = (map_obj*)self;
   for (int64_t j = 0; j < m->used; ++j) {
     map_entry* e = &m->entries[j];
@@ -453,6 +469,24 @@ static void map_destroy(void* self) {
     tvm_ffi__any_release(&e->value);
   }
   if (!map_inline(m)) tvm_ffi_free(m->entries);
+}
+
+TVMFFIObject* tvm_ffi__map_release_into(void* self, TVMFFIObject* head) {
+  tvm_ffi__dead_list dl = {head};
+  map_obj* m = (map_obj*)self;
+  int64_t used = m->used;
+  for (int64_t j = 0; j < used; ++j) {
+    map_entry* e = &m->entries[j];
+    if (e->key.type_index == MAP_DEAD) continue;
+    if (e->key.type_index >= kTVMFFIStaticObjectBegin && e->key.v_obj) {
+      tvm_ffi__drop_child((TVMFFIObject*)e->key.v_obj, &dl);
+    }
+    if (e->value.type_index >= kTVMFFIStaticObjectBegin && e->value.v_obj) {
+      tvm_ffi__drop_child((TVMFFIObject*)e->value.v_obj, &dl);
+    }
+  }
+  if (!map_inline(m)) tvm_ffi_free(m->entries);
+  return dl.head;
 }
 
 static map_obj* map_alloc(int32_t type_index, int64_t reserve) {
@@ -609,7 +643,7 @@ void tvm_ffi_dict_clear(void* dict) {
   m->entries = NULL;
   m->index = NULL;
   m->used = m->size = m->entry_cap = m->index_cap = 0;
-  map_destroy(&old);
+  tvm_ffi__map_destroy(&old);
 }
 
 void* tvm_ffi_dict_to_map(const void* dict) {
@@ -898,14 +932,14 @@ FORWARD(g_shape_size, obj_size, "ffi.ShapeSize", kTVMFFIShape)
 void tvm_ffi__init_containers(void) {
   tvm_ffi_type_register("ffi.Shape", kTVMFFIObject, kTVMFFIShape, sizeof(shape_obj),
                         shape_destroy, kTVMFFISEqHashKindTreeNode);
-  tvm_ffi_type_register("ffi.Array", kTVMFFIObject, kTVMFFIArray, sizeof(seq_obj), seq_destroy,
-                        kTVMFFISEqHashKindTreeNode);
-  tvm_ffi_type_register("ffi.Map", kTVMFFIObject, kTVMFFIMap, sizeof(map_obj), map_destroy,
-                        kTVMFFISEqHashKindTreeNode);
-  tvm_ffi_type_register("ffi.List", kTVMFFIObject, kTVMFFIList, sizeof(seq_obj), seq_destroy,
-                        kTVMFFISEqHashKindTreeNode);
-  tvm_ffi_type_register("ffi.Dict", kTVMFFIObject, kTVMFFIDict, sizeof(map_obj), map_destroy,
-                        kTVMFFISEqHashKindTreeNode);
+  tvm_ffi_type_register("ffi.Array", kTVMFFIObject, kTVMFFIArray, sizeof(seq_obj),
+                        tvm_ffi__seq_destroy, kTVMFFISEqHashKindTreeNode);
+  tvm_ffi_type_register("ffi.Map", kTVMFFIObject, kTVMFFIMap, sizeof(map_obj),
+                        tvm_ffi__map_destroy, kTVMFFISEqHashKindTreeNode);
+  tvm_ffi_type_register("ffi.List", kTVMFFIObject, kTVMFFIList, sizeof(seq_obj),
+                        tvm_ffi__seq_destroy, kTVMFFISEqHashKindTreeNode);
+  tvm_ffi_type_register("ffi.Dict", kTVMFFIObject, kTVMFFIDict, sizeof(map_obj),
+                        tvm_ffi__map_destroy, kTVMFFISEqHashKindTreeNode);
   static const struct {
     const char* name;
     TVMFFISafeCallType fn;

@@ -31,13 +31,15 @@ typedef struct tvm_ffi_type_entry {
 
 /*
  * The reference fields of a type (own and inherited, outermost first, as the reflected field
- * list orders them): refs[i] = offset << 1 | 1 for an Any field, offset << 1 for an object
- * field. Destroying an object then is a tight loop over refs instead of a walk over
- * TVMFFIFieldInfo records that tests each field's accessors per object.
+ * list orders them): the offsets of its object fields in offsets[0, num_obj), then those of its
+ * Any fields in offsets[num_obj, count). Destroying an object then is a tight loop over offsets
+ * (no per-field test of the field's storage) instead of a walk over TVMFFIFieldInfo records that
+ * tests each field's accessors per object.
  */
 typedef struct tvm_ffi_release_plan {
+  int32_t num_obj;
   int32_t count;
-  uint64_t refs[];
+  uint32_t offsets[];
 } tvm_ffi_release_plan;
 
 /* The registry table (type_registry.c). Hidden: the library is compiled -fPIC, and a global of
@@ -138,6 +140,44 @@ void tvm_je_free(void* ptr);
 
 /* Deleter installed by tvm_ffi_object_new: destroy with Strong, free with Weak. */
 void tvm_ffi__object_deleter(void* self, int flags);
+
+/*
+ * The objects found dead while tvm_ffi__object_deleter runs, destroyed by its loop rather than
+ * by a nested call each: releasing an IR frees a tree of objects, and a call per node (its
+ * frame, the registers it saves) cost as much as the node's own release. A dead object is
+ * linked through its combined_ref_count: both of its counts are zero, so no reference remains
+ * through which anything could read or change that word again. Unbounded: no recursion at all
+ * for objects with the default deleter, however deep or wide the tree.
+ */
+typedef struct {
+  TVMFFIObject* head;
+} tvm_ffi__dead_list;
+
+void tvm_ffi__drop_child_slow(TVMFFIObject* child);
+
+/* Drop one strong reference to child (non-NULL), held by an object being destroyed: as
+ * tvm_ffi__drop_strong, except that a child whose last references these were and that has
+ * the default deleter goes onto dl instead of being deleted here. */
+static inline void tvm_ffi__drop_child(TVMFFIObject* child, tvm_ffi__dead_list* dl) {
+  /* The sole owner (one strong reference, no weak one besides the strong group's) is the only
+   * one that may touch the count, so it needs no atomic read-modify-write; the acquire load
+   * pairs with the release decrements of earlier owners on other threads. */
+  if (__atomic_load_n(&child->combined_ref_count, __ATOMIC_ACQUIRE) == (1ull | 1ull << 32) &&
+      child->deleter == tvm_ffi__object_deleter) {
+    child->combined_ref_count = (uint64_t)(uintptr_t)dl->head;
+    dl->head = child;
+    return;
+  }
+  tvm_ffi__drop_child_slow(child);
+}
+
+/* The destructors of Array/List and Map/Dict (container.c), recognised by the deleter, and
+ * their counterparts that push dead children on the list head instead of deleting them (and
+ * return the new head). */
+void tvm_ffi__seq_destroy(void* self);
+void tvm_ffi__map_destroy(void* self);
+TVMFFIObject* tvm_ffi__seq_release_into(void* self, TVMFFIObject* head);
+TVMFFIObject* tvm_ffi__map_release_into(void* self, TVMFFIObject* head);
 
 /* Drop one strong reference to a non-NULL object (tvm_ffi_release, inline for the destructors
  * of containers and reflected objects, which release every child). All strong references

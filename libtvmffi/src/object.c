@@ -146,16 +146,19 @@ static inline void block_free(void* b) {
 #endif
 
 #ifdef TVM_FFI_USE_PRIVATE_JEMALLOC
-/* Zero the body of a block of a cached size class (false for a larger one): all of its
- * class's (class - 1) * 16 bytes (at least size, 16-byte aligned), as a run of 16-byte stores
- * entered at the class's count, instead of a call to memset with a variable size (every
- * object is zeroed when made; a constant-size memset of this size becomes `rep stos`, slower
- * still). */
+/* Zero the body of a block of a cached size class (false for a larger one) past its first 16
+ * bytes: the rest of its class's (class - 1) * 16 bytes (at least size, 16-byte aligned), as a
+ * run of 16-byte stores entered at the class's count, instead of a call to memset with a
+ * variable size (every object is zeroed when made; a constant-size memset of this size becomes
+ * `rep stos`, slower still). The first 16 bytes (reference count, type index and padding) are
+ * the caller's to write: every object's header sets them. */
 typedef long long obj_zero16 __attribute__((vector_size(16)));
 static inline bool zero_cached_body(void* body, size_t size) {
   size_t cls = (TVM_FFI_OBJ_PREFIX + size + 15) >> 4;
   obj_zero16* z = (obj_zero16*)body;
-  const obj_zero16 zero = {0, 0};
+  obj_zero16 zero = {0, 0};
+  /* One zeroed register for all the stores (else a pxor before each, at every case label). */
+  __asm__("" : "+x"(zero));
   switch (cls) {
     case 16: z[14] = zero; /* fall through */
     case 15: z[13] = zero; /* fall through */
@@ -171,7 +174,7 @@ static inline bool zero_cached_body(void* body, size_t size) {
     case 5: z[3] = zero;   /* fall through */
     case 4: z[2] = zero;   /* fall through */
     case 3: z[1] = zero;   /* fall through */
-    case 2: z[0] = zero; return true;
+    case 2: return true;
     default: return false;
   }
 }
@@ -216,86 +219,88 @@ int TVMFFISetCustomAllocator(TVMFFICustomAllocator* allocator) {
 
 /* ---- Creation and destruction ----------------------------------------------------------- */
 
-/* The objects found dead while a deleter runs, destroyed by its loop rather than by a nested
- * call each: releasing an IR frees a tree of objects, and a call per node (its frame, the
- * registers it saves) cost as much as the node's own release. Small: siblings wait here, and
- * a full stack falls back to the nested call. */
-enum { DELETE_STACK = 16 };
-typedef struct {
-  TVMFFIObject* items[DELETE_STACK];
-  int n;
-} delete_stack;
+/* tvm_ffi__drop_child's other cases: a child that others still own, whose deleter is not the
+ * default one, or that has weak references: as tvm_ffi__drop_strong. */
+void tvm_ffi__drop_child_slow(TVMFFIObject* child) { tvm_ffi__drop_strong(child); }
 
-/* Drop one strong reference to child (non-NULL), held by an object being destroyed: as
- * tvm_ffi__drop_strong, except that a child whose last references (strong and weak) these
- * were and that has the default deleter is pushed to st instead of deleted here. */
-static inline void drop_child(TVMFFIObject* child, delete_stack* st) {
-  uint64_t old = __atomic_fetch_sub(&child->combined_ref_count, 1ull, __ATOMIC_RELEASE);
-  if ((old & 0xFFFFFFFFull) != 1) return;
-  __atomic_thread_fence(__ATOMIC_ACQUIRE);
-  if ((old >> 32) == 1) {
-    if (child->deleter == tvm_ffi__object_deleter && st->n < DELETE_STACK) {
-      st->items[st->n++] = child;
-    } else {
-      child->deleter(child, kTVMFFIObjectDeleterFlagBitMaskBoth);
-    }
-    return;
+/* Release the reference fields of o (its type's entry e); returns head with the objects found
+ * dead pushed on it. With clear, the object fields are cleared as the reflected setters expect:
+ * for an object whose memory outlives this (weak references remain); a block about to be freed
+ * needs no clearing. The list head is passed by value so that it stays in a register. */
+static inline TVMFFIObject* release_fields(TVMFFIObject* o, tvm_ffi_type_entry* e,
+                                          TVMFFIObject* head, bool clear) {
+  tvm_ffi__dead_list dl = {head};
+  tvm_ffi_destroy_fn destroy = e->destroy;
+  if (destroy) {
+    /* The containers' children go onto the list as a reflected object's fields do. */
+    if (destroy == tvm_ffi__seq_destroy) return tvm_ffi__seq_release_into(o, head);
+    if (destroy == tvm_ffi__map_destroy) return tvm_ffi__map_release_into(o, head);
+    destroy(o);
+    return head;
   }
-  child->deleter(child, kTVMFFIObjectDeleterFlagBitMaskStrong);
-  old = __atomic_fetch_sub(&child->combined_ref_count, 1ull << 32, __ATOMIC_RELEASE);
-  if ((old >> 32) == 1) {
-    __atomic_thread_fence(__ATOMIC_ACQUIRE);
-    child->deleter(child, kTVMFFIObjectDeleterFlagBitMaskWeak);
+  const tvm_ffi_release_plan* p = tvm_ffi__release_plan(e);
+  if (!p) return head; /* out of memory building the plan: leak the children, not crash */
+  char* base = (char*)o;
+  int32_t i = 0;
+  for (; i < p->num_obj; ++i) {
+    TVMFFIObject** addr = (TVMFFIObject**)(base + p->offsets[i]);
+    TVMFFIObject* child = *addr;
+    if (clear) *addr = NULL;
+    if (child) tvm_ffi__drop_child(child, &dl);
+  }
+  for (; i < p->count; ++i) {
+    TVMFFIAny* a = (TVMFFIAny*)(base + p->offsets[i]);
+    if (a->type_index >= kTVMFFIStaticObjectBegin && a->v_obj) {
+      tvm_ffi__drop_child((TVMFFIObject*)a->v_obj, &dl);
+    }
+  }
+  return dl.head;
+}
+
+/* Give the block of o back to its allocator. */
+static inline void free_object(TVMFFIObject* o) {
+  TVMFFIObjectAllocHeader* h = (TVMFFIObjectAllocHeader*)o - 1;
+  /* The default allocator's block is freed here directly; any other goes back to its own. */
+  if (h->delete_space == default_delete_space) {
+    block_free((char*)o - TVM_FFI_OBJ_PREFIX);
+  } else {
+    h->delete_space(o);
   }
 }
 
-/* Release the reference fields of o as its type's release plan lists them (the default
- * destructor); object fields are cleared, as the reflected setters expect. */
-static void release_refs(TVMFFIObject* o, tvm_ffi_type_entry* e, delete_stack* st) {
-  const tvm_ffi_release_plan* p = tvm_ffi__release_plan(e);
-  if (!p) return; /* out of memory building the plan: leak the children rather than crash */
-  char* base = (char*)o;
-  for (int32_t i = 0; i < p->count; ++i) {
-    uint64_t r = p->refs[i];
-    char* addr = base + (r >> 1);
-    if (r & 1) {
-      TVMFFIAny* a = (TVMFFIAny*)addr;
-      if (a->type_index >= kTVMFFIStaticObjectBegin && a->v_obj) {
-        drop_child((TVMFFIObject*)a->v_obj, st);
-      }
-    } else {
-      TVMFFIObject* child = *(TVMFFIObject**)addr;
-      *(void**)addr = NULL;
-      if (child) drop_child(child, st);
+/* Destroy and free o and every object found dead on the way (all with both counts at zero). */
+static void delete_tree(TVMFFIObject* o) {
+  TVMFFIObject* head = NULL;
+  for (;;) {
+    tvm_ffi_type_entry* e = tvm_ffi__type_entry(o->type_index);
+    if (e) head = release_fields(o, e, head, false);
+    free_object(o);
+    o = head;
+    if (!o) return;
+    head = (TVMFFIObject*)(uintptr_t)o->combined_ref_count;
+  }
+}
+
+/* A strong-only or weak-only call: weak references outlived the strong ones (rare). */
+static __attribute__((noinline)) void delete_partial(TVMFFIObject* o, int flags) {
+  if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) {
+    TVMFFIObject* head = NULL;
+    tvm_ffi_type_entry* e = tvm_ffi__type_entry(o->type_index);
+    if (e) head = release_fields(o, e, head, true);
+    while (head) {
+      TVMFFIObject* c = head;
+      head = (TVMFFIObject*)(uintptr_t)c->combined_ref_count;
+      delete_tree(c);
     }
   }
+  if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) free_object(o);
 }
 
 void tvm_ffi__object_deleter(void* self, int flags) {
-  delete_stack st;
-  st.n = 0;
-  TVMFFIObject* o = (TVMFFIObject*)self;
-  for (;;) {
-    if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) {
-      tvm_ffi_type_entry* e = tvm_ffi__type_entry(o->type_index);
-      if (e) {
-        if (e->destroy) e->destroy(o);
-        else release_refs(o, e, &st);
-      }
-    }
-    if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) {
-      TVMFFIObjectAllocHeader* h = (TVMFFIObjectAllocHeader*)o - 1;
-      /* The default allocator's block is freed here directly; any other goes back to its own. */
-      if (h->delete_space == default_delete_space) {
-        block_free((char*)o - TVM_FFI_OBJ_PREFIX);
-      } else {
-        h->delete_space(o);
-      }
-    }
-    if (st.n == 0) return;
-    /* A dead child (pushed by drop_child): its last strong and weak references are gone. */
-    o = st.items[--st.n];
-    flags = kTVMFFIObjectDeleterFlagBitMaskBoth;
+  if (__builtin_expect(flags == kTVMFFIObjectDeleterFlagBitMaskBoth, 1)) {
+    delete_tree((TVMFFIObject*)self);
+  } else {
+    delete_partial((TVMFFIObject*)self, flags);
   }
 }
 
@@ -319,6 +324,7 @@ void* tvm_ffi_object_new(int32_t type_index, size_t size) {
     zero_cached_body(o, size);
     o->combined_ref_count = STRONG_ONE | WEAK_ONE;
     o->type_index = type_index;
+    o->__padding = 0;
     o->deleter = tvm_ffi__object_deleter;
     return o;
   }
@@ -355,6 +361,7 @@ header:
 #endif
   o->combined_ref_count = STRONG_ONE | WEAK_ONE;
   o->type_index = type_index;
+  o->__padding = 0;
   o->deleter = tvm_ffi__object_deleter;
   return o;
 }

@@ -656,14 +656,16 @@ int tvm_ffi_field_set(void* obj, const TVMFFIFieldInfo* field, const TVMFFIAny* 
   return ((TVMFFIFieldSetter)field->setter)((char*)obj + field->offset, value);
 }
 
-/* Append the reference fields of t (in registration order) to p->refs. Exactly the fields the
- * reflected accessors manage as references: an Any field (get_any) is released, an object field
- * (get_obj) released and cleared; fields of other storage own nothing. */
-static void plan_add_fields(tvm_ffi_release_plan* p, const TVMFFITypeInfo* t) {
+/* Append the offsets of t's object fields (any: of its Any fields), in registration order, to
+ * p->offsets. Exactly the fields the reflected accessors manage as references: an Any field
+ * (get_any) is released, an object field (get_obj) released and cleared; fields of other
+ * storage own nothing. Offsets fit in 32 bits: they lie within a registered object size. */
+static void plan_add_fields(tvm_ffi_release_plan* p, const TVMFFITypeInfo* t, bool any) {
   for (int32_t i = 0; i < t->num_fields; ++i) {
     const TVMFFIFieldInfo* f = &t->fields[i];
-    if (f->getter == get_any) p->refs[p->count++] = (uint64_t)f->offset << 1 | 1u;
-    else if (f->getter == get_obj) p->refs[p->count++] = (uint64_t)f->offset << 1;
+    if (any ? f->getter == get_any : f->getter == get_obj) {
+      p->offsets[p->count++] = (uint32_t)f->offset;
+    }
   }
 }
 
@@ -677,14 +679,18 @@ const tvm_ffi_release_plan* tvm_ffi__build_release_plan(tvm_ffi_type_entry* e) {
     int32_t n = e->info.num_fields;
     for (int32_t d = 0; d < e->info.type_depth; ++d) n += e->info.type_ancestors[d]->num_fields;
     p = (tvm_ffi_release_plan*)tvm_ffi_malloc(sizeof(tvm_ffi_release_plan) +
-                                             (size_t)n * sizeof(uint64_t));
+                                             (size_t)n * sizeof(uint32_t));
     if (p) {
-      /* Outermost ancestor first, as tvm_ffi_type_all_fields orders the fields. */
+      /* Outermost ancestor first, as tvm_ffi_type_all_fields orders the fields; object fields,
+       * then Any fields. */
       p->count = 0;
-      for (int32_t d = 0; d < e->info.type_depth; ++d) {
-        plan_add_fields(p, e->info.type_ancestors[d]);
+      for (int any = 0; any < 2; ++any) {
+        for (int32_t d = 0; d < e->info.type_depth; ++d) {
+          plan_add_fields(p, e->info.type_ancestors[d], any);
+        }
+        plan_add_fields(p, &e->info, any);
+        if (!any) p->num_obj = p->count;
       }
-      plan_add_fields(p, &e->info);
       __atomic_store_n(&e->release_plan, p, __ATOMIC_RELEASE);
     }
   }
