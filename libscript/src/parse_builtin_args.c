@@ -148,7 +148,6 @@ int tvm_script_bind_args(tvm_script_call* call, const char* spec, TVMFFIAny* out
   return 0;
 }
 
-bool tvm_script_arg_given(const TVMFFIAny* v) { return v->type_index != TVM_SCRIPT_ARG_ABSENT; }
 
 int32_t tvm_script_arg_index(const tvm_script_call* call, const char* spec, int param) {
   const spec_entry* se = spec_of(spec);
