@@ -145,7 +145,8 @@ static bool null_input(const char* fname, const void* items, int64_t count) {
 static seq_obj* array_alloc(int64_t count) {
   tvm_ffi__ensure_init();
   if (bad_count(kTVMFFIArray, count, SEQ_MAX_ELEMS)) return NULL;
-  seq_obj* a = (seq_obj*)tvm_ffi_object_new(
+  /* Not zeroed: the cell is set here and an item is read only once stored and counted. */
+  seq_obj* a = (seq_obj*)tvm_ffi__object_new_uninit(
       kTVMFFIArray, sizeof(seq_obj) + (size_t)count * sizeof(TVMFFIAny));
   if (!a) return NULL;
   a->cell.data = a + 1;
