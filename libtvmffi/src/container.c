@@ -173,8 +173,18 @@ void* tvm_ffi_array_new_take(TVMFFIAny* items, int64_t count) {
   if (null_input("tvm_ffi_array_new_take", items, count)) return NULL;
   seq_obj* a = array_alloc(count);
   int rc = a ? 0 : -1;
+  int64_t i = 0;
+  if (a) {
+    /* Owned values (the usual items) move as they are, counted once at the end of the run. */
+    TVMFFIAny* data = (TVMFFIAny*)a->cell.data;
+    for (; i < count && !is_pointer_view(items[i].type_index); ++i) {
+      data[i] = items[i];
+      items[i] = tvm_ffi_any_none();
+    }
+    a->cell.size = i;
+  }
   /* Take every item even on failure (ownership moved in); a failed one stores None. */
-  for (int64_t i = 0; i < count; ++i) {
+  for (; i < count; ++i) {
     TVMFFIAny v = tvm_ffi_any_none();
     if (take_value(&items[i], &v) != 0) rc = -1;
     if (a) ((TVMFFIAny*)a->cell.data)[a->cell.size++] = v;

@@ -25,8 +25,12 @@ int TVMFFIObjectDecRef(TVMFFIObjectHandle obj) {
   return 0;
 }
 
-void tvm_ffi_release(void* obj) {
+void(tvm_ffi_release)(void* obj) {
   if (obj) tvm_ffi__drop_strong((TVMFFIObject*)obj);
+}
+
+void tvm_ffi__release_last(void* obj, uint64_t old) {
+  tvm_ffi__strong_dropped((TVMFFIObject*)obj, old);
 }
 
 void tvm_ffi_weak_retain(void* obj) {
