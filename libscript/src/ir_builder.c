@@ -69,7 +69,7 @@ static void init_kinds(void) {
 void tvm_script__init_kinds(void) { pthread_once(&g_kinds_once, init_kinds); }
 
 /* ---- Collections ---------------------------------------------------------------------------- */
-int tvm_script__vec_push(tvm_script__vec* v, const void* obj) {
+int tvm_script__vec_push_grow(tvm_script__vec* v, const void* obj) {
   if (v->size == v->cap) {
     int32_t cap = v->cap ? 2 * v->cap : 8;
     TVMFFIAny* items = tvm_ffi_realloc(v->items, (size_t)cap * sizeof(TVMFFIAny));

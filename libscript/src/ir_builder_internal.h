@@ -42,8 +42,15 @@ typedef struct {
   int32_t size, cap;
 } tvm_script__vec;
 
-/* Append obj (retained). 0, or -1 with a MemoryError. */
-int tvm_script__vec_push(tvm_script__vec* v, const void* obj);
+/* tvm_script__vec_push when v is full: grow it, then append. */
+int tvm_script__vec_push_grow(tvm_script__vec* v, const void* obj);
+/* Append obj (retained). 0, or -1 with a MemoryError. Inline while there is room. */
+static inline int tvm_script__vec_push(tvm_script__vec* v, const void* obj) {
+  if (__builtin_expect(v->size == v->cap, 0)) return tvm_script__vec_push_grow(v, obj);
+  tvm_ffi_retain((void*)obj);
+  v->items[v->size++] = tvm_ffi_any_obj(obj);
+  return 0;
+}
 /* A new ffi.Array of the items, moved out of v (v is left empty); NULL when v is empty (the
  * libtir constructors' default for an empty collection) with *ok true, or NULL with *ok false
  * and an error raised. */
