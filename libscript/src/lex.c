@@ -775,16 +775,14 @@ static int lex_step(lexer* lx) {
         lx->pos = pos;
         continue;
       case B_NEWLINE: {
-        bool emitted = lx->depth == 0 && lx->line_has_tokens;
-        if (emitted) {
+        if (lx->depth == 0 && lx->line_has_tokens) {
           size_t nl_end = pos + (c == '\r' && pos + 1 < lx->len && s[pos + 1] == '\n' ? 2 : 1);
           if (!push(lx, TVM_SCRIPT_TOK_NEWLINE, span_here(lx, pos, nl_end))) return -1;
           lx->line_has_tokens = false;
         }
         newline_seen(lx);
         lx->at_line_start = lx->depth == 0;
-        if (emitted) return 0;
-        continue;
+        continue; /* on to the next line's indentation (a call and a round of the caller less) */
       }
       case B_BACKSLASH: {
         size_t bs = lx->pos++;
