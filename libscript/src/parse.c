@@ -152,8 +152,7 @@ static void* array_take(parser* p, size_t n, void* const* objs) {
       tvm_ffi_release(objs[i]);
     return NULL;
   }
-  for (size_t i = 0; i < n; ++i)
-    a->items[i] = tvm_ffi_any_obj(tvm_script__doc_arena_link(objs[i]));
+  for (size_t i = 0; i < n; ++i) tvm_script__doc_arena_set_item(a, i, objs[i]);
   return a;
 }
 #define ARRAY(p, ...) array_take((p), (size_t)TVM_SCRIPT_NARGS(__VA_ARGS__), (void*[]){__VA_ARGS__})
