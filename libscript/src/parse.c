@@ -25,7 +25,7 @@
 typedef tvm_script_doc_obj doc;
 
 /* Distinct names kept inline in the parser (a small file has ~20). */
-enum { INLINE_NAMES = 128, FIRST_NAME_SLOTS = 64 };
+enum { INLINE_NAMES = 128, FIRST_NAME_SLOTS = 64, INLINE_IMPORTS = 8 };
 
 typedef struct {
   const char* src;
@@ -43,7 +43,12 @@ typedef struct {
   int block_depth;             /* statement nesting: 0 at module level */
   void** stack;                /* scratch stack of owned objects, used in nested fashion */
   size_t sp, cap;
-  void* imports; /* ffi.Dict alias -> module name */
+  /* The header imports (alias -> module name), as offsets into the source: the map of them
+   * is made only when the caller asks for it (no dict to fill and drop per parse). */
+  struct import_ent {
+    uint32_t alias, alias_n, mod, mod_n;
+  } * imports;
+  size_t n_imports, imports_cap;
   /* Interned identifier strings (names repeat a lot: T, A, vi, ...), so that each IdDoc and
    * AttrAccessDoc shares one ffi.String per distinct name. The names are a dense array (in
    * order of first use; released in one pass over the n_names entries, not over the table);
@@ -66,6 +71,7 @@ typedef struct {
    * here). */
   struct name_ent names_inline[INLINE_NAMES];
   uint32_t slots_inline[2 * INLINE_NAMES];
+  struct import_ent imports_inline[INLINE_IMPORTS];
 } parser;
 
 
@@ -1638,14 +1644,18 @@ static int parse_import(parser* p) {
       }
       advance(p);
     }
-    TVMFFIAny key = tvm_ffi_string_n(tok_text(p, &alias), tok_size(&alias));
-    TVMFFIAny value = tvm_ffi_string_n(tok_text(p, &mod), tok_size(&mod));
-    int rc = key.type_index == kTVMFFINone || value.type_index == kTVMFFINone
-                 ? tvm_ffi_raise("MemoryError", "out of memory recording an import")
-                 : tvm_ffi_dict_set(p->imports, &key, &value);
-    tvm_ffi_any_release(&key);
-    tvm_ffi_any_release(&value);
-    if (rc != 0) return -1;
+    if (p->n_imports == p->imports_cap) {
+      struct import_ent* e = tvm_ffi_malloc(2 * p->imports_cap * sizeof(*e));
+      if (!e) return tvm_ffi_raise("MemoryError", "out of memory recording an import");
+      memcpy(e, p->imports, p->n_imports * sizeof(*e));
+      if (p->imports != p->imports_inline) tvm_ffi_free(p->imports);
+      p->imports = e;
+      p->imports_cap *= 2;
+    }
+    /* The source is under INT32_MAX bytes (lexer_init). */
+    p->imports[p->n_imports++] = (struct import_ent){
+        (uint32_t)alias.span.start_byte, (uint32_t)tok_size(&alias), (uint32_t)mod.span.start_byte,
+        (uint32_t)tok_size(&mod)};
   } while (accept(p, TOK(COMMA)));
   return expect(p, TOK(NEWLINE), "end of line") ? 0 : -1;
 }
@@ -1686,6 +1696,27 @@ static int parse_statement(parser* p, bool docstring_ok) {
 /* Entry points                                                                              */
 /* ---------------------------------------------------------------------------------------- */
 
+/* The ffi.Map of the imports, alias -> module name (a repeated alias takes the last module,
+ * in the place of its first use, as a dict would), or NULL + error. */
+static void* imports_map(parser* p) {
+  size_t n = p->n_imports;
+  TVMFFIAny small[2 * INLINE_IMPORTS];
+  TVMFFIAny* kv = n <= INLINE_IMPORTS ? small : tvm_ffi_malloc(2 * n * sizeof(TVMFFIAny));
+  if (!kv) return NULL;
+  bool ok = true;
+  for (size_t i = 0; i < n; ++i) {
+    const struct import_ent* e = &p->imports[i];
+    kv[i] = tvm_ffi_string_n(p->src + e->alias, e->alias_n);
+    kv[n + i] = tvm_ffi_string_n(p->src + e->mod, e->mod_n);
+    ok = ok && kv[i].type_index != kTVMFFINone && kv[n + i].type_index != kTVMFFINone;
+  }
+  void* map = ok ? tvm_ffi_map_new(kv, kv + n, (int64_t)n)
+                 : (tvm_ffi_raise("MemoryError", "out of memory recording an import"), NULL);
+  for (size_t i = 0; i < 2 * n; ++i) tvm_ffi_any_release(&kv[i]);
+  if (kv != small) tvm_ffi_free(kv);
+  return map;
+}
+
 void* tvm_script_parse_doc_ex(const char* source, size_t len, const char* filename,
                               void** out_imports) {
   if (out_imports) *out_imports = NULL;
@@ -1700,6 +1731,8 @@ void* tvm_script_parse_doc_ex(const char* source, size_t len, const char* filena
          offsetof(parser, names_inline) - offsetof(parser, lx) - sizeof(p.lx));
   /* The names start inline, with a table of ~4 slots per 64 bytes of text (at most half
    * full with about one distinct name per 32 bytes), zeroed up to its size only. */
+  p.imports = p.imports_inline;
+  p.imports_cap = INLINE_IMPORTS;
   p.names = p.names_inline;
   p.names_cap = INLINE_NAMES;
   p.name_slots = p.slots_inline;
@@ -1718,8 +1751,7 @@ void* tvm_script_parse_doc_ex(const char* source, size_t len, const char* filena
   }
   p.tok = p.lx.data;
   set_refill_at(&p);
-  p.imports = tvm_ffi_dict_new();
-  p.arena = p.imports ? tvm_script__doc_arena_new() : NULL;
+  p.arena = tvm_script__doc_arena_new();
   if (!p.arena || !(p.empty = tvm_script__doc_arena_array(p.arena, 0))) goto done;
   p.prev = p.tok->span;
   p.prev.end_line = p.prev.start_line;
@@ -1733,7 +1765,7 @@ void* tvm_script_parse_doc_ex(const char* source, size_t len, const char* filena
   }
   if (p.lex_failed) goto done;
   result = spanned(new_stmt_block(&p, take_array(&p, 0)), since(&p, start));
-  if (result && out_imports && !(*out_imports = tvm_ffi_dict_to_map(p.imports))) {
+  if (result && out_imports && !(*out_imports = imports_map(&p))) {
     tvm_ffi_release(result);
     result = NULL;
   }
@@ -1742,7 +1774,7 @@ done:
   tvm_ffi_release(p.empty);
   if (p.arena) tvm_script__doc_arena_finish(p.arena, result);
   tvm_ffi_free(p.stack);
-  tvm_ffi_release(p.imports);
+  if (p.imports != p.imports_inline) tvm_ffi_free(p.imports);
   for (size_t i = 0; i < p.n_names; ++i) tvm_ffi_release(p.names[i].str);
   if (p.names != p.names_inline) tvm_ffi_free(p.names);
   if (p.name_slots != p.slots_inline) tvm_ffi_free(p.name_slots);

@@ -495,6 +495,24 @@ TEST(imports) {
   CHECK_EQ_INT(tvm_ffi_seq_size(((tvm_script_stmt_block_doc_obj*)m)->stmts), 1);
   tvm_ffi_release(m);
   tvm_ffi_release(imports);
+  /* More imports than the parser keeps inline (8); a repeated alias takes the last module, in
+   * the place of its first import, as a dict's update does. */
+  const char* many = "from tvm.script import tir as A, ir as B, relax as C, tirx as D, tir as E\n"
+                     "from tvm.script import ir as F, relax as G, tirx as H, tir as J\n"
+                     "from tvm.script import relax as A\n";
+  imports = NULL;
+  m = tvm_script_parse_doc_ex(many, strlen(many), NULL, &imports);
+  CHECK(m != NULL && imports != NULL);
+  if (!m || !imports) return;
+  CHECK_EQ_INT(tvm_ffi_map_size(imports), 9);
+  CHECK(tvm_ffi_any_as_bytes(tvm_ffi_map_get_str(imports, "A"), &v) &&
+        strcmp(v.data, "relax") == 0);
+  CHECK(tvm_ffi_any_as_bytes(tvm_ffi_map_get_str(imports, "J"), &v) && strcmp(v.data, "tir") == 0);
+  const TVMFFIAny *first_key, *first_value;
+  CHECK(tvm_ffi_map_next(imports, 0, &first_key, &first_value) >= 0 &&
+        tvm_ffi_any_as_bytes(first_key, &v) && strcmp(v.data, "A") == 0);
+  tvm_ffi_release(m);
+  tvm_ffi_release(imports);
 }
 
 static const char kMatmul[] =
