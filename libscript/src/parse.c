@@ -565,7 +565,8 @@ static void* take_array(parser* p, size_t base) {
 /* The objects pushed since base alternate a0, b0, a1, b1, ...: pop them into two arrays. */
 static int take_pairs(parser* p, size_t base, void** out_a, void** out_b) {
   size_t n = (p->sp - base) / 2;
-  void** tmp = tvm_ffi_malloc((2 * n + 1) * sizeof(void*));
+  void* small[16] = {0}; /* most calls have a few keyword arguments: no allocation */
+  void** tmp = 2 * n <= 16 ? small : tvm_ffi_malloc((2 * n + 1) * sizeof(void*));
   if (!tmp) {
     drop(p, base);
     return -1;
@@ -577,7 +578,7 @@ static int take_pairs(parser* p, size_t base, void** out_a, void** out_b) {
   p->sp = base;
   *out_a = array_take(p, n, tmp);
   *out_b = array_take(p, n, tmp + n);
-  tvm_ffi_free(tmp);
+  if (tmp != small) tvm_ffi_free(tmp);
   if (!*out_a || !*out_b) {
     tvm_ffi_release(*out_a);
     tvm_ffi_release(*out_b);
@@ -1381,18 +1382,27 @@ static int parse_simple_stmts(parser* p, bool docstring_ok) {
   return expect(p, TOK(NEWLINE), "end of line") ? 0 : -1;
 }
 
+/* Room for one more span in *starts, which holds n of *cap: `small` (SMALL_SPANS) first, then
+ * the heap (most if/elif chains and with statements are short: no allocation). */
+enum { SMALL_SPANS = 4 };
+static bool spans_room(tvm_script_span** starts, size_t n, size_t* cap, tvm_script_span* small) {
+  if (n < *cap) return true;
+  tvm_script_span* s = tvm_ffi_malloc(2 * *cap * sizeof(*s));
+  if (!s) return false;
+  memcpy(s, *starts, n * sizeof(*s));
+  if (*starts != small) tvm_ffi_free(*starts);
+  *starts = s;
+  *cap *= 2;
+  return true;
+}
+
 /* if / elif chain: built from the innermost elif outwards (no recursion per elif). */
 static int parse_if(parser* p) {
   size_t base = p->sp;
-  tvm_script_span* starts = NULL;
-  size_t n = 0, cap = 0;
+  tvm_script_span small[SMALL_SPANS], *starts = small;
+  size_t n = 0, cap = SMALL_SPANS;
   do {
-    if (n == cap) {
-      cap = cap ? cap * 2 : 4;
-      tvm_script_span* s = tvm_ffi_realloc(starts, cap * sizeof(*s));
-      if (!s) goto fail;
-      starts = s;
-    }
+    if (!spans_room(&starts, n, &cap, small)) goto fail;
     starts[n++] = p->tok->span;
     advance(p);
     if (push(p, parse_test(p)) != 0 || push(p, parse_block(p, false)) != 0) goto fail;
@@ -1415,11 +1425,11 @@ static int parse_if(parser* p) {
       goto fail;
     }
   }
-  tvm_ffi_free(starts);
+  if (starts != small) tvm_ffi_free(starts);
   return push(p, node);
 fail:
   drop(p, base);
-  tvm_ffi_free(starts);
+  if (starts != small) tvm_ffi_free(starts);
   return -1;
 }
 
@@ -1467,17 +1477,12 @@ fail:
 /* with a [as x], b [as y]: body -> ScopeDoc(x, a, [ScopeDoc(y, b, body)]). */
 static int parse_with(parser* p) {
   size_t base = p->sp;
-  tvm_script_span* starts = NULL;
-  size_t n = 0, cap = 0;
+  tvm_script_span small[SMALL_SPANS], *starts = small;
+  size_t n = 0, cap = SMALL_SPANS;
   tvm_script_span with_start = p->tok->span;
   advance(p);
   do {
-    if (n == cap) {
-      cap = cap ? cap * 2 : 4;
-      tvm_script_span* s = tvm_ffi_realloc(starts, cap * sizeof(*s));
-      if (!s) goto fail;
-      starts = s;
-    }
+    if (!spans_room(&starts, n, &cap, small)) goto fail;
     starts[n] = n == 0 ? with_start : p->tok->span;
     ++n;
     if (push(p, parse_test(p)) != 0) goto fail;
@@ -1505,11 +1510,11 @@ static int parse_with(parser* p) {
       goto fail;
     }
   }
-  tvm_ffi_free(starts);
+  if (starts != small) tvm_ffi_free(starts);
   return push(p, node);
 fail:
   drop(p, base);
-  tvm_ffi_free(starts);
+  if (starts != small) tvm_ffi_free(starts);
   return -1;
 }
 
