@@ -428,6 +428,10 @@ TEST(compound_statements) {
   CHECK_STR_EQ(parse_str("with T.sblock(\"b\"):\n  pass\n"), "((with _ (call T.sblock \"b\") ()))");
   CHECK_STR_EQ(parse_str("with a as x, b() as (y, z):\n  w\n"),
                "((with x a ((with (tuple y z) (call b) ((expr w))))))");
+  /* More items than the parser notes without allocating (4). */
+  CHECK_STR_EQ(parse_str("with a, b as x, c, d, e as y, f: g\n"),
+               "((with _ a ((with x b ((with _ c ((with _ d ((with y e ((with _ f ((expr "
+               "g))))))))))))))");
   CHECK_STR_EQ(parse_str("def f():\n  return\n"), "((def f () () _ ((return _))))");
   CHECK_STR_EQ(parse_str("def f(a: T.handle, b=2, c: int = 3) -> T.int32:\n"
                          "  '''doc'''\n  return a, b\n"),
