@@ -161,16 +161,28 @@ static int fail(const lexer* lx, tvm_script_span span, const char* fmt, ...) {
   return -1;
 }
 
-static tvm_script_token* push(lexer* lx, int32_t kind, tvm_script_span span) {
-  if (lx->count == lx->cap) {
-    /* 128 tokens hold the parser's window (parse.c) with room for a burst of DEDENTs, in one
-     * of the allocator's small size classes (larger first buffers cost ~2000 instructions). */
-    size_t cap = lx->cap ? lx->cap * 2 : 128;
-    tvm_script_token* data = tvm_ffi_realloc(lx->data, cap * sizeof(tvm_script_token));
-    if (!data) return NULL;
-    lx->data = data;
-    lx->cap = cap;
+/* Room for more tokens: a buffer twice as large (the consumer's own buffer, `own_data`, is
+ * left, not freed). */
+static __attribute__((noinline)) bool grow_tokens(lexer* lx) {
+  /* 128 tokens hold the parser's window (parse.c) with room for a burst of DEDENTs, in one
+   * of the allocator's small size classes (larger first buffers cost ~2000 instructions). */
+  size_t cap = lx->cap ? lx->cap * 2 : 128;
+  tvm_script_token* data;
+  if (lx->data && lx->data == lx->own_data) {
+    if ((data = tvm_ffi_malloc(cap * sizeof(tvm_script_token)))) {
+      memcpy(data, lx->data, lx->count * sizeof(tvm_script_token));
+    }
+  } else {
+    data = tvm_ffi_realloc(lx->data, cap * sizeof(tvm_script_token));
   }
+  if (!data) return false;
+  lx->data = data;
+  lx->cap = cap;
+  return true;
+}
+
+static tvm_script_token* push(lexer* lx, int32_t kind, tvm_script_span span) {
+  if (lx->count == lx->cap && !grow_tokens(lx)) return NULL;
   tvm_script_token* t = &lx->data[lx->count++];
   t->kind = kind;
   t->str_off = t->str_len = 0;
@@ -821,7 +833,7 @@ int tvm_script__lexer_init(lexer* lx, const char* source, size_t len, const char
   lx->line_has_tokens = false;
   lx->done = false;
   lx->views = false;
-  lx->data = NULL;
+  lx->data = lx->own_data = NULL;
   lx->count = lx->cap = 0;
   lx->strings = (tvm_ffi_strbuf){0};
   lx->indent8[0] = lx->indent1[0] = 0;
@@ -989,7 +1001,7 @@ void tvm_script__lexer_drop(lexer* lx, size_t n) {
 }
 
 void tvm_script__lexer_free(lexer* lx) {
-  tvm_ffi_free(lx->data);
+  if (lx->data != lx->own_data) tvm_ffi_free(lx->data);
   tvm_ffi_strbuf_free(&lx->strings);
   lx->data = NULL;
   lx->count = lx->cap = 0;

@@ -25,7 +25,7 @@
 typedef tvm_script_doc_obj doc;
 
 /* Distinct names kept inline in the parser (a small file has ~20). */
-enum { INLINE_NAMES = 128, FIRST_NAME_SLOTS = 64, INLINE_IMPORTS = 8 };
+enum { INLINE_NAMES = 128, FIRST_NAME_SLOTS = 64, INLINE_IMPORTS = 8, INLINE_TOKENS = 128 };
 
 typedef struct {
   const char* src;
@@ -72,6 +72,7 @@ typedef struct {
   struct name_ent names_inline[INLINE_NAMES];
   uint32_t slots_inline[2 * INLINE_NAMES];
   struct import_ent imports_inline[INLINE_IMPORTS];
+  tvm_script_token tokens_inline[INLINE_TOKENS]; /* the lexer's first buffer (own_data) */
 } parser;
 
 
@@ -1750,7 +1751,8 @@ void* tvm_script_parse_doc_ex(const char* source, size_t len, const char* filena
   p.filename = filename ? filename : "<string>";
   void* result = NULL;
   if (tvm_script__lexer_init(&p.lx, p.src, len, p.filename) != 0 ||
-      (p.lx.views = true, tvm_script__lexer_fill(&p.lx, WINDOW) != 0)) {
+      (p.lx.views = true, p.lx.data = p.lx.own_data = p.tokens_inline,
+       p.lx.cap = INLINE_TOKENS, tvm_script__lexer_fill(&p.lx, WINDOW) != 0)) {
     tvm_script__lexer_free(&p.lx);
     return NULL;
   }
