@@ -25,7 +25,7 @@
 typedef tvm_script_doc_obj doc;
 
 /* Distinct names kept inline in the parser (a small file has ~20). */
-enum { INLINE_NAMES = 128, FIRST_NAME_SLOTS = 64, INLINE_IMPORTS = 8, INLINE_TOKENS = 128 };
+enum { INLINE_NAMES = 128, FIRST_NAME_SLOTS = 64, INLINE_IMPORTS = 8, INLINE_TOKENS = 128, INLINE_STACK = 64 };
 
 typedef struct {
   const char* src;
@@ -72,6 +72,7 @@ typedef struct {
   struct name_ent names_inline[INLINE_NAMES];
   uint32_t slots_inline[2 * INLINE_NAMES];
   struct import_ent imports_inline[INLINE_IMPORTS];
+  void* stack_inline[INLINE_STACK]; /* the first scratch stack */
   tvm_script_token tokens_inline[INLINE_TOKENS]; /* the lexer's first buffer (own_data) */
 } parser;
 
@@ -535,16 +536,21 @@ static bool enter(parser* p) {
 /* ---------------------------------------------------------------------------------------- */
 
 /* Push an owned object (NULL allowed: an absent optional part). */
+/* A stack twice as large, on the heap (the first is the parser's stack_inline). */
+static __attribute__((noinline)) bool grow_stack(parser* p) {
+  void** s = tvm_ffi_malloc(2 * p->cap * sizeof(void*));
+  if (!s) return false;
+  memcpy(s, p->stack, p->sp * sizeof(void*));
+  if (p->stack != p->stack_inline) tvm_ffi_free(p->stack);
+  p->stack = s;
+  p->cap *= 2;
+  return true;
+}
+
 static int push_opt(parser* p, void* obj) {
-  if (p->sp == p->cap) {
-    size_t cap = p->cap ? p->cap * 2 : 64;
-    void** s = tvm_ffi_realloc(p->stack, cap * sizeof(void*));
-    if (!s) {
-      tvm_ffi_release(obj);
-      return -1;
-    }
-    p->stack = s;
-    p->cap = cap;
+  if (p->sp == p->cap && !grow_stack(p)) {
+    tvm_ffi_release(obj);
+    return -1;
   }
   p->stack[p->sp++] = obj;
   return 0;
@@ -558,7 +564,7 @@ static void drop(parser* p, size_t base) {
 
 /* An ffi.Array of the objects pushed since base (popped). */
 static void* take_array(parser* p, size_t base) {
-  void* arr = array_take(p, p->sp - base, p->stack ? p->stack + base : NULL);
+  void* arr = array_take(p, p->sp - base, p->stack + base);
   p->sp = base;
   return arr;
 }
@@ -1737,6 +1743,8 @@ void* tvm_script_parse_doc_ex(const char* source, size_t len, const char* filena
          offsetof(parser, names_inline) - offsetof(parser, lx) - sizeof(p.lx));
   /* The names start inline, with a table of ~4 slots per 64 bytes of text (at most half
    * full with about one distinct name per 32 bytes), zeroed up to its size only. */
+  p.stack = p.stack_inline;
+  p.cap = INLINE_STACK;
   p.imports = p.imports_inline;
   p.imports_cap = INLINE_IMPORTS;
   p.names = p.names_inline;
@@ -1780,7 +1788,7 @@ done:
   drop(&p, 0);
   tvm_ffi_release(p.empty);
   if (p.arena) tvm_script__doc_arena_finish(p.arena, result);
-  tvm_ffi_free(p.stack);
+  if (p.stack != p.stack_inline) tvm_ffi_free(p.stack);
   if (p.imports != p.imports_inline) tvm_ffi_free(p.imports);
   for (size_t i = 0; i < p.n_names; ++i) tvm_ffi_release(p.names[i].str);
   if (p.names != p.names_inline) tvm_ffi_free(p.names);
