@@ -830,8 +830,13 @@ static doc* parse_call(parser* p, doc* callee, tvm_script_span start) {
     if (!accept(p, TOK(COMMA))) break;
   }
   if (!expect(p, TOK(RPAREN), "',' or ')'")) goto fail;
-  void *keys = NULL, *values = NULL;
-  if (has_kw && take_pairs(p, kw_base, &keys, &values) != 0) goto fail;
+  void *keys = p->empty, *values = p->empty;
+  if (has_kw) {
+    if (take_pairs(p, kw_base, &keys, &values) != 0) goto fail;
+  } else { /* the empty arrays given, not NULL (which new_call tells from a failure) */
+    tvm_ffi_retain(p->empty);
+    tvm_ffi_retain(p->empty);
+  }
   void* args = take_array(p, base);
   return spanned(new_call(p, callee, args, keys, values), since(p, start));
 fail:
