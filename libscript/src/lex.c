@@ -66,6 +66,9 @@ static struct {
   /* Whether the one-byte operator of a byte is never the start of a longer one (nor of a
    * float, as '.' is): `(`, `)`, `,`, `[`, ... */
   bool op_alone[128];
+  /* The kind of the one-byte operator of a byte (op_single's), or 0 (no operator is kind 0,
+   * ENDMARKER). */
+  uint8_t op_kind[128];
   /* Keyword candidates by first byte (indices + 1 into kKeywords). */
   uint8_t kw_cand[128][6];
   /* The keyword (index + 1 into kKeywords) by kw_hash of its spelling: 0 none, KW_MANY for
@@ -106,6 +109,7 @@ static void build_tables(void) {
   for (int c = 0; c < 128; ++c) {
     g_tab.op_alone[c] = g_tab.op_single[c] && !g_tab.op_follow[c][0] && !g_tab.op_follow[c][1] &&
                         g_tab.cls[c] != B_DOT;
+    g_tab.op_kind[c] = g_tab.op_single[c] ? (uint8_t)kOperators[g_tab.op_single[c] - 1].kind : 0;
   }
   for (size_t k = 0; k < sizeof(kKeywords) / sizeof(kKeywords[0]); ++k) {
     uint8_t* cand = g_tab.kw_cand[(unsigned char)kKeywords[k].text[0]];
@@ -909,8 +913,8 @@ static void lex_fast(lexer* lx, size_t limit) {
       size_t n = pos - start;
       kind = n >= 2 && n <= 8 ? keyword_kind(s + start, n) : TVM_SCRIPT_TOK_NAME;
     } else if (cl == B_OTHER || cl == B_DOT) { /* B_OTHER bytes are ASCII (B_UTF8 is apart) */
-      uint8_t op = g_tab.op_single[c];
-      if (!op) break; /* only a longer operator starts with c, or c is invalid */
+      kind = g_tab.op_kind[c];
+      if (!kind) break; /* only a longer operator starts with c, or c is invalid */
       if (!g_tab.op_alone[c]) {
         unsigned char c2 = s[pos + 1]; /* pos < fast_end: s[pos] is no line break */
         /* A longer operator ("**", "->", "..."), or a float like .5: match_operator's and
@@ -918,7 +922,6 @@ static void lex_fast(lexer* lx, size_t limit) {
         if (c2 < 128 && (g_tab.op_follow[c][c2 >> 6] >> (c2 & 63) & 1)) break;
         if (cl == B_DOT && cls[c2] == B_DIGIT) break;
       }
-      kind = kOperators[op - 1].kind;
       if (is_bracket(kind)) { /* lex_operator's bookkeeping; its errors are its own */
         if (is_open(kind)) {
           if (lx->depth == TVM_SCRIPT_MAX_NESTING) break;
