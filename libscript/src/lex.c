@@ -75,6 +75,7 @@ static struct {
    * several (then kw_cand tells). The hash has no collision among today's keywords. */
   uint8_t kw_by_hash[128];
 } g_tab;
+_Static_assert(TVM_SCRIPT_TOK_COUNT_ <= 256, "token kinds fit op_kind's bytes");
 enum { KW_MANY = 0xFF };
 static inline unsigned kw_hash(const unsigned char* s, size_t n) {
   return ((unsigned)s[0] * 2 + (unsigned)s[n - 1] * 6 + (unsigned)n * 9) & 127;
