@@ -1210,11 +1210,14 @@ static int parse_simple_stmts(parser* p, bool docstring_ok);
 
 /* Whether d can be assigned to; raises "cannot assign to ..." when not. */
 static bool check_target(parser* p, const doc* d, bool single) {
-  tvm_script_doc_kind k = tvm_script_doc_kind_of(d);
-  if (k == TVM_SCRIPT_DOC_IdDoc || k == TVM_SCRIPT_DOC_AttrAccessDoc ||
-      k == TVM_SCRIPT_DOC_IndexDoc) {
+  /* The common targets by their type index (the parser's docs are the arena's: no call). */
+  int32_t t = d->header.type_index;
+  const int32_t* index = tvm_script__doc_arena_type_index;
+  if (t == index[TVM_SCRIPT_DOC_IdDoc] || t == index[TVM_SCRIPT_DOC_IndexDoc] ||
+      t == index[TVM_SCRIPT_DOC_AttrAccessDoc]) {
     return true;
   }
+  tvm_script_doc_kind k = tvm_script_doc_kind_of(d);
   if (!single && (k == TVM_SCRIPT_DOC_TupleDoc || k == TVM_SCRIPT_DOC_ListDoc)) {
     const void* items = ((const tvm_script_seq_doc_obj*)d)->elements;
     for (int64_t i = 0; i < tvm_ffi_seq_size(items); ++i) {
