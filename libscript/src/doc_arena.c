@@ -310,6 +310,7 @@ static inline bool collect_outside_refs(void* obj, void** out, size_t* n, size_t
   int32_t t = ((TVMFFIObject*)obj)->type_index;
   size_t k = *n;
   if (t == kTVMFFIArray) { /* the parser's arrays hold docs of the arena, or names */
+    if (!(block_of(obj)->back & TVM_SCRIPT__ARENA_HOLDS_OUTSIDE)) return true; /* docs only */
     tvm_script__arena_array* arr = obj;
     for (int64_t i = 0; i < arr->cell.size; ++i) {
       if (arr->items[i].type_index == kTVMFFIStr) {
@@ -350,17 +351,17 @@ static bool fast_teardown(tvm_script__doc_arena* a) {
   bool noted = g_out_plan_ok;
   for (arena_chunk* c = a->chunks; c; c = c->older) {
     if (c->used == 0) continue;
-    for (char* h = c->data + c->last;; h -= ((arena_block*)h)->back) {
+    for (char* h = c->data + c->last;; h -= ((arena_block*)h)->back & TVM_SCRIPT__ARENA_BACK) {
       arena_block* b = (arena_block*)h;
       TVMFFIObject* o = (TVMFFIObject*)(b + 1);
-      if (b->refs != ARENA_FREED) {
-        if (o != a->root) {
-          uint64_t count = __atomic_load_n(&o->combined_ref_count, __ATOMIC_ACQUIRE);
-          if (b->refs == 0 || count != (WEAK_ONE | b->refs)) return false;
-        }
+      uint32_t refs = b->refs;
+      if (refs != ARENA_FREED) {
+        uint64_t count = __atomic_load_n(&o->combined_ref_count, __ATOMIC_ACQUIRE);
+        /* Only the root (one object) may fail the test and pass: tested for it alone. */
+        if ((refs == 0 || count != (WEAK_ONE | refs)) && o != a->root) return false;
         noted = noted && collect_outside_refs(o, outside, &n_outside, 256);
       }
-      if (b->back == 0) break;
+      if ((b->back & TVM_SCRIPT__ARENA_BACK) == 0) break;
     }
   }
   if (noted) {
@@ -370,10 +371,10 @@ static bool fast_teardown(tvm_script__doc_arena* a) {
   }
   for (arena_chunk* c = a->chunks; c; c = c->older) {
     if (c->used == 0) continue;
-    for (char* h = c->data + c->last;; h -= ((arena_block*)h)->back) {
+    for (char* h = c->data + c->last;; h -= ((arena_block*)h)->back & TVM_SCRIPT__ARENA_BACK) {
       arena_block* b = (arena_block*)h;
       if (b->refs != ARENA_FREED) release_outside_refs(b + 1);
-      if (b->back == 0) break;
+      if ((b->back & TVM_SCRIPT__ARENA_BACK) == 0) break;
     }
   }
   arena_free(a);

@@ -32,10 +32,16 @@ tvm_script__doc_arena* tvm_script__doc_arena_new(void);
 /* The header of each object of an arena, just before it. Here so that the link below, called
  * for every reference the parser stores, is inlined. */
 typedef struct {
-  uint32_t back; /* bytes from the previous block of the chunk to this one (0: the first) */
+  /* Bytes from the previous block of the chunk to this one (0: the first), in the bits of
+   * TVM_SCRIPT__ARENA_BACK; for an array, TVM_SCRIPT__ARENA_HOLDS_OUTSIDE tells that an item
+   * is not of the arena (a name: only those arrays are looked into by the fast teardown). */
+  uint32_t back;
   uint32_t refs; /* references from arena objects; UINT32_MAX once the memory is dead */
   tvm_script__doc_arena* arena;
 } tvm_script__arena_block;
+
+#define TVM_SCRIPT__ARENA_BACK UINT32_C(0x7FFFFFFF) /* blocks of a chunk: < its 256 KiB */
+#define TVM_SCRIPT__ARENA_HOLDS_OUTSIDE UINT32_C(0x80000000)
 
 /* The deleter of every object of an arena. */
 void tvm_script__doc_arena_deleter(void* self, int flags);
@@ -115,6 +121,18 @@ static inline void* tvm_script__doc_arena_link(void* obj) {
     ++((tvm_script__arena_block*)obj - 1)->refs;
   }
   return obj;
+}
+
+/* Stores obj (moved in, not NULL) as item i of arr, linked (see above); an object not of the
+ * arena marks the array for the fast teardown (doc_arena.c). */
+static inline void tvm_script__doc_arena_set_item(tvm_script__arena_array* arr, size_t i,
+                                                  void* obj) {
+  if (((const TVMFFIObject*)obj)->deleter == tvm_script__doc_arena_deleter) {
+    ++((tvm_script__arena_block*)obj - 1)->refs;
+  } else {
+    ((tvm_script__arena_block*)arr - 1)->back |= TVM_SCRIPT__ARENA_HOLDS_OUTSIDE;
+  }
+  arr->items[i] = tvm_ffi_any_obj(obj);
 }
 
 /* The builder is done; root is the parse result (NULL after a failure). */

@@ -34,8 +34,7 @@ static const char* frame_spelling(tvm_script_frame_kind kind) {
 /* ---- Expression test ------------------------------------------------------------------------ */
 bool tvm_script__expr_kind[TVM_TIR_KIND_COUNT];
 bool tvm_script__stmt_kind[TVM_TIR_KIND_COUNT];
-int16_t tvm_script__kind_by_index[TVM_SCRIPT_KIND_SPAN];
-int32_t tvm_script__kind_base;
+uint8_t tvm_script__kind_by_index[TVM_SCRIPT_KIND_TABLE];
 int tvm_script__kinds_ready;
 static pthread_once_t g_kinds_once = PTHREAD_ONCE_INIT;
 
@@ -55,28 +54,22 @@ static void init_kinds(void) {
     tvm_script__stmt_kind[k] = k == TVM_TIR_KIND_Stmt || (p >= 0 && tvm_script__stmt_kind[p]);
   }
   /* The type index of every kind (libtir's exact kind of an object is the kind registered under
-   * its type index; any other index has none). Without them all in one window of
-   * TVM_SCRIPT_KIND_SPAN indices, the table stays unused (every question goes to libtir). */
-  int32_t lo = INT32_MAX, hi = -1;
+   * its type index; any other index has none). With one beyond the table (libtvmffi hands out
+   * fewer), the table stays unready: questions it cannot answer go to libtir. */
   for (int k = 0; k < TVM_TIR_KIND_COUNT; ++k) {
-    int32_t t = tvm_tir_type_index((tvm_tir_kind)k);
-    if (t < 0) return;
-    lo = t < lo ? t : lo;
-    hi = t > hi ? t : hi;
+    if ((uint32_t)tvm_tir_type_index((tvm_tir_kind)k) >= TVM_SCRIPT_KIND_TABLE) return;
   }
-  if (hi < lo || hi - lo >= TVM_SCRIPT_KIND_SPAN) return;
-  for (int i = 0; i < TVM_SCRIPT_KIND_SPAN; ++i) tvm_script__kind_by_index[i] = TVM_TIR_KIND_NONE;
   for (int k = 0; k < TVM_TIR_KIND_COUNT; ++k) {
-    tvm_script__kind_by_index[tvm_tir_type_index((tvm_tir_kind)k) - lo] = (int16_t)k;
+    __atomic_store_n(&tvm_script__kind_by_index[tvm_tir_type_index((tvm_tir_kind)k)],
+                     (uint8_t)(k + 1), __ATOMIC_RELEASE);
   }
-  tvm_script__kind_base = lo;
   __atomic_store_n(&tvm_script__kinds_ready, 1, __ATOMIC_RELEASE);
 }
 
 void tvm_script__init_kinds(void) { pthread_once(&g_kinds_once, init_kinds); }
 
 /* ---- Collections ---------------------------------------------------------------------------- */
-int tvm_script__vec_push(tvm_script__vec* v, const void* obj) {
+int tvm_script__vec_push_grow(tvm_script__vec* v, const void* obj) {
   if (v->size == v->cap) {
     int32_t cap = v->cap ? 2 * v->cap : 8;
     TVMFFIAny* items = tvm_ffi_realloc(v->items, (size_t)cap * sizeof(TVMFFIAny));

@@ -10,21 +10,26 @@
 #include <tvm/tir/tir.h>
 
 /* ---- Kinds of libtir nodes ----------------------------------------------------------------- */
-/* Type index - tvm_script__kind_base -> libtir kind (TVM_TIR_KIND_NONE for other types), from
- * tvm_tir_type_index of every kind, once (tvm_script__init_kinds): the parser and the builder
- * ask tvm_tir_kind_of of nearly every value, and this answers without a call into libtir. */
-#define TVM_SCRIPT_KIND_SPAN 1024
-extern int16_t tvm_script__kind_by_index[TVM_SCRIPT_KIND_SPAN];
-extern int32_t tvm_script__kind_base;
+/* Type index -> libtir kind + 1 (0: not a libtir kind, or not filled yet), for every type index
+ * libtvmffi can hand out, filled once (tvm_script__init_kinds) before kinds_ready is set: the
+ * parser and the builder ask tvm_tir_kind_of of nearly every value, and this answers without
+ * a call into libtir, in one load for a node. An entry once set never changes (a type index
+ * is never reused), so a set entry is right even before kinds_ready. */
+#define TVM_SCRIPT_KIND_TABLE 4096
+extern uint8_t tvm_script__kind_by_index[TVM_SCRIPT_KIND_TABLE];
 extern int tvm_script__kinds_ready; /* set (release) once the tables are filled */
+_Static_assert(TVM_TIR_KIND_COUNT < 256, "a kind + 1 fits the table's bytes");
 static inline tvm_tir_kind tvm_script__kind_of(const void* obj) {
   if (!obj) return TVM_TIR_KIND_NONE;
+  uint32_t i = (uint32_t)((const TVMFFIObject*)obj)->type_index;
+  unsigned e = i < TVM_SCRIPT_KIND_TABLE
+                   ? __atomic_load_n(&tvm_script__kind_by_index[i], __ATOMIC_ACQUIRE)
+                   : 0;
+  if (__builtin_expect(e != 0, 1)) return (tvm_tir_kind)(e - 1);
   if (__builtin_expect(!__atomic_load_n(&tvm_script__kinds_ready, __ATOMIC_ACQUIRE), 0)) {
     return (tvm_tir_kind_of)(obj); /* (the function: before the table exists) */
   }
-  uint32_t i = (uint32_t)(((const TVMFFIObject*)obj)->type_index - tvm_script__kind_base);
-  return i < TVM_SCRIPT_KIND_SPAN ? (tvm_tir_kind)tvm_script__kind_by_index[i]
-                                  : TVM_TIR_KIND_NONE;
+  return TVM_TIR_KIND_NONE;
 }
 #define tvm_tir_kind_of(obj) tvm_script__kind_of(obj)
 
@@ -37,8 +42,15 @@ typedef struct {
   int32_t size, cap;
 } tvm_script__vec;
 
-/* Append obj (retained). 0, or -1 with a MemoryError. */
-int tvm_script__vec_push(tvm_script__vec* v, const void* obj);
+/* tvm_script__vec_push when v is full: grow it, then append. */
+int tvm_script__vec_push_grow(tvm_script__vec* v, const void* obj);
+/* Append obj (retained). 0, or -1 with a MemoryError. Inline while there is room. */
+static inline int tvm_script__vec_push(tvm_script__vec* v, const void* obj) {
+  if (__builtin_expect(v->size == v->cap, 0)) return tvm_script__vec_push_grow(v, obj);
+  tvm_ffi_retain((void*)obj);
+  v->items[v->size++] = tvm_ffi_any_obj(obj);
+  return 0;
+}
 /* A new ffi.Array of the items, moved out of v (v is left empty); NULL when v is empty (the
  * libtir constructors' default for an empty collection) with *ok true, or NULL with *ok false
  * and an error raised. */

@@ -66,12 +66,16 @@ static struct {
   /* Whether the one-byte operator of a byte is never the start of a longer one (nor of a
    * float, as '.' is): `(`, `)`, `,`, `[`, ... */
   bool op_alone[128];
+  /* The kind of the one-byte operator of a byte (op_single's), or 0 (no operator is kind 0,
+   * ENDMARKER). */
+  uint8_t op_kind[128];
   /* Keyword candidates by first byte (indices + 1 into kKeywords). */
   uint8_t kw_cand[128][6];
   /* The keyword (index + 1 into kKeywords) by kw_hash of its spelling: 0 none, KW_MANY for
    * several (then kw_cand tells). The hash has no collision among today's keywords. */
   uint8_t kw_by_hash[128];
 } g_tab;
+_Static_assert(TVM_SCRIPT_TOK_COUNT_ <= 256, "token kinds fit op_kind's bytes");
 enum { KW_MANY = 0xFF };
 static inline unsigned kw_hash(const unsigned char* s, size_t n) {
   return ((unsigned)s[0] * 2 + (unsigned)s[n - 1] * 6 + (unsigned)n * 9) & 127;
@@ -106,6 +110,7 @@ static void build_tables(void) {
   for (int c = 0; c < 128; ++c) {
     g_tab.op_alone[c] = g_tab.op_single[c] && !g_tab.op_follow[c][0] && !g_tab.op_follow[c][1] &&
                         g_tab.cls[c] != B_DOT;
+    g_tab.op_kind[c] = g_tab.op_single[c] ? (uint8_t)kOperators[g_tab.op_single[c] - 1].kind : 0;
   }
   for (size_t k = 0; k < sizeof(kKeywords) / sizeof(kKeywords[0]); ++k) {
     uint8_t* cand = g_tab.kw_cand[(unsigned char)kKeywords[k].text[0]];
@@ -161,16 +166,28 @@ static int fail(const lexer* lx, tvm_script_span span, const char* fmt, ...) {
   return -1;
 }
 
-static tvm_script_token* push(lexer* lx, int32_t kind, tvm_script_span span) {
-  if (lx->count == lx->cap) {
-    /* 128 tokens hold the parser's window (parse.c) with room for a burst of DEDENTs, in one
-     * of the allocator's small size classes (larger first buffers cost ~2000 instructions). */
-    size_t cap = lx->cap ? lx->cap * 2 : 128;
-    tvm_script_token* data = tvm_ffi_realloc(lx->data, cap * sizeof(tvm_script_token));
-    if (!data) return NULL;
-    lx->data = data;
-    lx->cap = cap;
+/* Room for more tokens: a buffer twice as large (the consumer's own buffer, `own_data`, is
+ * left, not freed). */
+static __attribute__((noinline)) bool grow_tokens(lexer* lx) {
+  /* 128 tokens hold the parser's window (parse.c) with room for a burst of DEDENTs, in one
+   * of the allocator's small size classes (larger first buffers cost ~2000 instructions). */
+  size_t cap = lx->cap ? lx->cap * 2 : 128;
+  tvm_script_token* data;
+  if (lx->data && lx->data == lx->own_data) {
+    if ((data = tvm_ffi_malloc(cap * sizeof(tvm_script_token)))) {
+      memcpy(data, lx->data, lx->count * sizeof(tvm_script_token));
+    }
+  } else {
+    data = tvm_ffi_realloc(lx->data, cap * sizeof(tvm_script_token));
   }
+  if (!data) return false;
+  lx->data = data;
+  lx->cap = cap;
+  return true;
+}
+
+static tvm_script_token* push(lexer* lx, int32_t kind, tvm_script_span span) {
+  if (lx->count == lx->cap && !grow_tokens(lx)) return NULL;
   tvm_script_token* t = &lx->data[lx->count++];
   t->kind = kind;
   t->str_off = t->str_len = 0;
@@ -775,16 +792,14 @@ static int lex_step(lexer* lx) {
         lx->pos = pos;
         continue;
       case B_NEWLINE: {
-        bool emitted = lx->depth == 0 && lx->line_has_tokens;
-        if (emitted) {
+        if (lx->depth == 0 && lx->line_has_tokens) {
           size_t nl_end = pos + (c == '\r' && pos + 1 < lx->len && s[pos + 1] == '\n' ? 2 : 1);
           if (!push(lx, TVM_SCRIPT_TOK_NEWLINE, span_here(lx, pos, nl_end))) return -1;
           lx->line_has_tokens = false;
         }
         newline_seen(lx);
         lx->at_line_start = lx->depth == 0;
-        if (emitted) return 0;
-        continue;
+        continue; /* on to the next line's indentation (a call and a round of the caller less) */
       }
       case B_BACKSLASH: {
         size_t bs = lx->pos++;
@@ -823,7 +838,7 @@ int tvm_script__lexer_init(lexer* lx, const char* source, size_t len, const char
   lx->line_has_tokens = false;
   lx->done = false;
   lx->views = false;
-  lx->data = NULL;
+  lx->data = lx->own_data = NULL;
   lx->count = lx->cap = 0;
   lx->strings = (tvm_ffi_strbuf){0};
   lx->indent8[0] = lx->indent1[0] = 0;
@@ -899,8 +914,8 @@ static void lex_fast(lexer* lx, size_t limit) {
       size_t n = pos - start;
       kind = n >= 2 && n <= 8 ? keyword_kind(s + start, n) : TVM_SCRIPT_TOK_NAME;
     } else if (cl == B_OTHER || cl == B_DOT) { /* B_OTHER bytes are ASCII (B_UTF8 is apart) */
-      uint8_t op = g_tab.op_single[c];
-      if (!op) break; /* only a longer operator starts with c, or c is invalid */
+      kind = g_tab.op_kind[c];
+      if (!kind) break; /* only a longer operator starts with c, or c is invalid */
       if (!g_tab.op_alone[c]) {
         unsigned char c2 = s[pos + 1]; /* pos < fast_end: s[pos] is no line break */
         /* A longer operator ("**", "->", "..."), or a float like .5: match_operator's and
@@ -908,7 +923,6 @@ static void lex_fast(lexer* lx, size_t limit) {
         if (c2 < 128 && (g_tab.op_follow[c][c2 >> 6] >> (c2 & 63) & 1)) break;
         if (cl == B_DOT && cls[c2] == B_DIGIT) break;
       }
-      kind = kOperators[op - 1].kind;
       if (is_bracket(kind)) { /* lex_operator's bookkeeping; its errors are its own */
         if (is_open(kind)) {
           if (lx->depth == TVM_SCRIPT_MAX_NESTING) break;
@@ -991,7 +1005,7 @@ void tvm_script__lexer_drop(lexer* lx, size_t n) {
 }
 
 void tvm_script__lexer_free(lexer* lx) {
-  tvm_ffi_free(lx->data);
+  if (lx->data != lx->own_data) tvm_ffi_free(lx->data);
   tvm_ffi_strbuf_free(&lx->strings);
   lx->data = NULL;
   lx->count = lx->cap = 0;

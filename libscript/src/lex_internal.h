@@ -24,6 +24,9 @@ typedef struct {
   /* The produced tokens not yet dropped by the consumer. */
   tvm_script_token* data;
   size_t count, cap;
+  /* A first buffer of the consumer's (set with data and cap after init: no allocation for a
+   * small text), which the lexer leaves when it needs more room and never frees; or NULL. */
+  tvm_script_token* own_data;
   /* Decoded string literals (tokens refer to them by offset; NUL separated). */
   tvm_ffi_strbuf strings;
   /* Indentation stack in columns with tabs to multiples of 8 and with tabs as 1. Only the

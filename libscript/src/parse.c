@@ -25,7 +25,7 @@
 typedef tvm_script_doc_obj doc;
 
 /* Distinct names kept inline in the parser (a small file has ~20). */
-enum { INLINE_NAMES = 128, FIRST_NAME_SLOTS = 64 };
+enum { INLINE_NAMES = 128, FIRST_NAME_SLOTS = 64, INLINE_IMPORTS = 8, INLINE_TOKENS = 128, INLINE_STACK = 64 };
 
 typedef struct {
   const char* src;
@@ -43,7 +43,12 @@ typedef struct {
   int block_depth;             /* statement nesting: 0 at module level */
   void** stack;                /* scratch stack of owned objects, used in nested fashion */
   size_t sp, cap;
-  void* imports; /* ffi.Dict alias -> module name */
+  /* The header imports (alias -> module name), as offsets into the source: the map of them
+   * is made only when the caller asks for it (no dict to fill and drop per parse). */
+  struct import_ent {
+    uint32_t alias, alias_n, mod, mod_n;
+  } * imports;
+  size_t n_imports, imports_cap;
   /* Interned identifier strings (names repeat a lot: T, A, vi, ...), so that each IdDoc and
    * AttrAccessDoc shares one ffi.String per distinct name. The names are a dense array (in
    * order of first use; released in one pass over the n_names entries, not over the table);
@@ -66,6 +71,9 @@ typedef struct {
    * here). */
   struct name_ent names_inline[INLINE_NAMES];
   uint32_t slots_inline[2 * INLINE_NAMES];
+  struct import_ent imports_inline[INLINE_IMPORTS];
+  void* stack_inline[INLINE_STACK]; /* the first scratch stack */
+  tvm_script_token tokens_inline[INLINE_TOKENS]; /* the lexer's first buffer (own_data) */
 } parser;
 
 
@@ -152,8 +160,7 @@ static void* array_take(parser* p, size_t n, void* const* objs) {
       tvm_ffi_release(objs[i]);
     return NULL;
   }
-  for (size_t i = 0; i < n; ++i)
-    a->items[i] = tvm_ffi_any_obj(tvm_script__doc_arena_link(objs[i]));
+  for (size_t i = 0; i < n; ++i) tvm_script__doc_arena_set_item(a, i, objs[i]);
   return a;
 }
 #define ARRAY(p, ...) array_take((p), (size_t)TVM_SCRIPT_NARGS(__VA_ARGS__), (void*[]){__VA_ARGS__})
@@ -529,16 +536,21 @@ static bool enter(parser* p) {
 /* ---------------------------------------------------------------------------------------- */
 
 /* Push an owned object (NULL allowed: an absent optional part). */
+/* A stack twice as large, on the heap (the first is the parser's stack_inline). */
+static __attribute__((noinline)) bool grow_stack(parser* p) {
+  void** s = tvm_ffi_malloc(2 * p->cap * sizeof(void*));
+  if (!s) return false;
+  memcpy(s, p->stack, p->sp * sizeof(void*));
+  if (p->stack != p->stack_inline) tvm_ffi_free(p->stack);
+  p->stack = s;
+  p->cap *= 2;
+  return true;
+}
+
 static int push_opt(parser* p, void* obj) {
-  if (p->sp == p->cap) {
-    size_t cap = p->cap ? p->cap * 2 : 64;
-    void** s = tvm_ffi_realloc(p->stack, cap * sizeof(void*));
-    if (!s) {
-      tvm_ffi_release(obj);
-      return -1;
-    }
-    p->stack = s;
-    p->cap = cap;
+  if (p->sp == p->cap && !grow_stack(p)) {
+    tvm_ffi_release(obj);
+    return -1;
   }
   p->stack[p->sp++] = obj;
   return 0;
@@ -552,7 +564,7 @@ static void drop(parser* p, size_t base) {
 
 /* An ffi.Array of the objects pushed since base (popped). */
 static void* take_array(parser* p, size_t base) {
-  void* arr = array_take(p, p->sp - base, p->stack ? p->stack + base : NULL);
+  void* arr = array_take(p, p->sp - base, p->stack + base);
   p->sp = base;
   return arr;
 }
@@ -560,7 +572,8 @@ static void* take_array(parser* p, size_t base) {
 /* The objects pushed since base alternate a0, b0, a1, b1, ...: pop them into two arrays. */
 static int take_pairs(parser* p, size_t base, void** out_a, void** out_b) {
   size_t n = (p->sp - base) / 2;
-  void** tmp = tvm_ffi_malloc((2 * n + 1) * sizeof(void*));
+  void* small[16] = {0}; /* most calls have a few keyword arguments: no allocation */
+  void** tmp = 2 * n <= 16 ? small : tvm_ffi_malloc((2 * n + 1) * sizeof(void*));
   if (!tmp) {
     drop(p, base);
     return -1;
@@ -572,7 +585,7 @@ static int take_pairs(parser* p, size_t base, void** out_a, void** out_b) {
   p->sp = base;
   *out_a = array_take(p, n, tmp);
   *out_b = array_take(p, n, tmp + n);
-  tvm_ffi_free(tmp);
+  if (tmp != small) tvm_ffi_free(tmp);
   if (!*out_a || !*out_b) {
     tvm_ffi_release(*out_a);
     tvm_ffi_release(*out_b);
@@ -817,8 +830,13 @@ static doc* parse_call(parser* p, doc* callee, tvm_script_span start) {
     if (!accept(p, TOK(COMMA))) break;
   }
   if (!expect(p, TOK(RPAREN), "',' or ')'")) goto fail;
-  void *keys = NULL, *values = NULL;
-  if (has_kw && take_pairs(p, kw_base, &keys, &values) != 0) goto fail;
+  void *keys = p->empty, *values = p->empty;
+  if (has_kw) {
+    if (take_pairs(p, kw_base, &keys, &values) != 0) goto fail;
+  } else { /* the empty arrays given, not NULL (which new_call tells from a failure) */
+    tvm_ffi_retain(p->empty);
+    tvm_ffi_retain(p->empty);
+  }
   void* args = take_array(p, base);
   return spanned(new_call(p, callee, args, keys, values), since(p, start));
 fail:
@@ -1192,11 +1210,14 @@ static int parse_simple_stmts(parser* p, bool docstring_ok);
 
 /* Whether d can be assigned to; raises "cannot assign to ..." when not. */
 static bool check_target(parser* p, const doc* d, bool single) {
-  tvm_script_doc_kind k = tvm_script_doc_kind_of(d);
-  if (k == TVM_SCRIPT_DOC_IdDoc || k == TVM_SCRIPT_DOC_AttrAccessDoc ||
-      k == TVM_SCRIPT_DOC_IndexDoc) {
+  /* The common targets by their type index (the parser's docs are the arena's: no call). */
+  int32_t t = d->header.type_index;
+  const int32_t* index = tvm_script__doc_arena_type_index;
+  if (t == index[TVM_SCRIPT_DOC_IdDoc] || t == index[TVM_SCRIPT_DOC_IndexDoc] ||
+      t == index[TVM_SCRIPT_DOC_AttrAccessDoc]) {
     return true;
   }
+  tvm_script_doc_kind k = tvm_script_doc_kind_of(d);
   if (!single && (k == TVM_SCRIPT_DOC_TupleDoc || k == TVM_SCRIPT_DOC_ListDoc)) {
     const void* items = ((const tvm_script_seq_doc_obj*)d)->elements;
     for (int64_t i = 0; i < tvm_ffi_seq_size(items); ++i) {
@@ -1376,18 +1397,27 @@ static int parse_simple_stmts(parser* p, bool docstring_ok) {
   return expect(p, TOK(NEWLINE), "end of line") ? 0 : -1;
 }
 
+/* Room for one more span in *starts, which holds n of *cap: `small` (SMALL_SPANS) first, then
+ * the heap (most if/elif chains and with statements are short: no allocation). */
+enum { SMALL_SPANS = 4 };
+static bool spans_room(tvm_script_span** starts, size_t n, size_t* cap, tvm_script_span* small) {
+  if (n < *cap) return true;
+  tvm_script_span* s = tvm_ffi_malloc(2 * *cap * sizeof(*s));
+  if (!s) return false;
+  memcpy(s, *starts, n * sizeof(*s));
+  if (*starts != small) tvm_ffi_free(*starts);
+  *starts = s;
+  *cap *= 2;
+  return true;
+}
+
 /* if / elif chain: built from the innermost elif outwards (no recursion per elif). */
 static int parse_if(parser* p) {
   size_t base = p->sp;
-  tvm_script_span* starts = NULL;
-  size_t n = 0, cap = 0;
+  tvm_script_span small[SMALL_SPANS], *starts = small;
+  size_t n = 0, cap = SMALL_SPANS;
   do {
-    if (n == cap) {
-      cap = cap ? cap * 2 : 4;
-      tvm_script_span* s = tvm_ffi_realloc(starts, cap * sizeof(*s));
-      if (!s) goto fail;
-      starts = s;
-    }
+    if (!spans_room(&starts, n, &cap, small)) goto fail;
     starts[n++] = p->tok->span;
     advance(p);
     if (push(p, parse_test(p)) != 0 || push(p, parse_block(p, false)) != 0) goto fail;
@@ -1410,11 +1440,11 @@ static int parse_if(parser* p) {
       goto fail;
     }
   }
-  tvm_ffi_free(starts);
+  if (starts != small) tvm_ffi_free(starts);
   return push(p, node);
 fail:
   drop(p, base);
-  tvm_ffi_free(starts);
+  if (starts != small) tvm_ffi_free(starts);
   return -1;
 }
 
@@ -1462,17 +1492,12 @@ fail:
 /* with a [as x], b [as y]: body -> ScopeDoc(x, a, [ScopeDoc(y, b, body)]). */
 static int parse_with(parser* p) {
   size_t base = p->sp;
-  tvm_script_span* starts = NULL;
-  size_t n = 0, cap = 0;
+  tvm_script_span small[SMALL_SPANS], *starts = small;
+  size_t n = 0, cap = SMALL_SPANS;
   tvm_script_span with_start = p->tok->span;
   advance(p);
   do {
-    if (n == cap) {
-      cap = cap ? cap * 2 : 4;
-      tvm_script_span* s = tvm_ffi_realloc(starts, cap * sizeof(*s));
-      if (!s) goto fail;
-      starts = s;
-    }
+    if (!spans_room(&starts, n, &cap, small)) goto fail;
     starts[n] = n == 0 ? with_start : p->tok->span;
     ++n;
     if (push(p, parse_test(p)) != 0) goto fail;
@@ -1500,11 +1525,11 @@ static int parse_with(parser* p) {
       goto fail;
     }
   }
-  tvm_ffi_free(starts);
+  if (starts != small) tvm_ffi_free(starts);
   return push(p, node);
 fail:
   drop(p, base);
-  tvm_ffi_free(starts);
+  if (starts != small) tvm_ffi_free(starts);
   return -1;
 }
 
@@ -1639,14 +1664,18 @@ static int parse_import(parser* p) {
       }
       advance(p);
     }
-    TVMFFIAny key = tvm_ffi_string_n(tok_text(p, &alias), tok_size(&alias));
-    TVMFFIAny value = tvm_ffi_string_n(tok_text(p, &mod), tok_size(&mod));
-    int rc = key.type_index == kTVMFFINone || value.type_index == kTVMFFINone
-                 ? tvm_ffi_raise("MemoryError", "out of memory recording an import")
-                 : tvm_ffi_dict_set(p->imports, &key, &value);
-    tvm_ffi_any_release(&key);
-    tvm_ffi_any_release(&value);
-    if (rc != 0) return -1;
+    if (p->n_imports == p->imports_cap) {
+      struct import_ent* e = tvm_ffi_malloc(2 * p->imports_cap * sizeof(*e));
+      if (!e) return tvm_ffi_raise("MemoryError", "out of memory recording an import");
+      memcpy(e, p->imports, p->n_imports * sizeof(*e));
+      if (p->imports != p->imports_inline) tvm_ffi_free(p->imports);
+      p->imports = e;
+      p->imports_cap *= 2;
+    }
+    /* The source is under INT32_MAX bytes (lexer_init). */
+    p->imports[p->n_imports++] = (struct import_ent){
+        (uint32_t)alias.span.start_byte, (uint32_t)tok_size(&alias), (uint32_t)mod.span.start_byte,
+        (uint32_t)tok_size(&mod)};
   } while (accept(p, TOK(COMMA)));
   return expect(p, TOK(NEWLINE), "end of line") ? 0 : -1;
 }
@@ -1687,6 +1716,27 @@ static int parse_statement(parser* p, bool docstring_ok) {
 /* Entry points                                                                              */
 /* ---------------------------------------------------------------------------------------- */
 
+/* The ffi.Map of the imports, alias -> module name (a repeated alias takes the last module,
+ * in the place of its first use, as a dict would), or NULL + error. */
+static void* imports_map(parser* p) {
+  size_t n = p->n_imports;
+  TVMFFIAny small[2 * INLINE_IMPORTS];
+  TVMFFIAny* kv = n <= INLINE_IMPORTS ? small : tvm_ffi_malloc(2 * n * sizeof(TVMFFIAny));
+  if (!kv) return NULL;
+  bool ok = true;
+  for (size_t i = 0; i < n; ++i) {
+    const struct import_ent* e = &p->imports[i];
+    kv[i] = tvm_ffi_string_n(p->src + e->alias, e->alias_n);
+    kv[n + i] = tvm_ffi_string_n(p->src + e->mod, e->mod_n);
+    ok = ok && kv[i].type_index != kTVMFFINone && kv[n + i].type_index != kTVMFFINone;
+  }
+  void* map = ok ? tvm_ffi_map_new(kv, kv + n, (int64_t)n)
+                 : (tvm_ffi_raise("MemoryError", "out of memory recording an import"), NULL);
+  for (size_t i = 0; i < 2 * n; ++i) tvm_ffi_any_release(&kv[i]);
+  if (kv != small) tvm_ffi_free(kv);
+  return map;
+}
+
 void* tvm_script_parse_doc_ex(const char* source, size_t len, const char* filename,
                               void** out_imports) {
   if (out_imports) *out_imports = NULL;
@@ -1701,6 +1751,10 @@ void* tvm_script_parse_doc_ex(const char* source, size_t len, const char* filena
          offsetof(parser, names_inline) - offsetof(parser, lx) - sizeof(p.lx));
   /* The names start inline, with a table of ~4 slots per 64 bytes of text (at most half
    * full with about one distinct name per 32 bytes), zeroed up to its size only. */
+  p.stack = p.stack_inline;
+  p.cap = INLINE_STACK;
+  p.imports = p.imports_inline;
+  p.imports_cap = INLINE_IMPORTS;
   p.names = p.names_inline;
   p.names_cap = INLINE_NAMES;
   p.name_slots = p.slots_inline;
@@ -1713,14 +1767,14 @@ void* tvm_script_parse_doc_ex(const char* source, size_t len, const char* filena
   p.filename = filename ? filename : "<string>";
   void* result = NULL;
   if (tvm_script__lexer_init(&p.lx, p.src, len, p.filename) != 0 ||
-      (p.lx.views = true, tvm_script__lexer_fill(&p.lx, WINDOW) != 0)) {
+      (p.lx.views = true, p.lx.data = p.lx.own_data = p.tokens_inline,
+       p.lx.cap = INLINE_TOKENS, tvm_script__lexer_fill(&p.lx, WINDOW) != 0)) {
     tvm_script__lexer_free(&p.lx);
     return NULL;
   }
   p.tok = p.lx.data;
   set_refill_at(&p);
-  p.imports = tvm_ffi_dict_new();
-  p.arena = p.imports ? tvm_script__doc_arena_new() : NULL;
+  p.arena = tvm_script__doc_arena_new();
   if (!p.arena || !(p.empty = tvm_script__doc_arena_array(p.arena, 0))) goto done;
   p.prev = p.tok->span;
   p.prev.end_line = p.prev.start_line;
@@ -1734,7 +1788,7 @@ void* tvm_script_parse_doc_ex(const char* source, size_t len, const char* filena
   }
   if (p.lex_failed) goto done;
   result = spanned(new_stmt_block(&p, take_array(&p, 0)), since(&p, start));
-  if (result && out_imports && !(*out_imports = tvm_ffi_dict_to_map(p.imports))) {
+  if (result && out_imports && !(*out_imports = imports_map(&p))) {
     tvm_ffi_release(result);
     result = NULL;
   }
@@ -1742,8 +1796,8 @@ done:
   drop(&p, 0);
   tvm_ffi_release(p.empty);
   if (p.arena) tvm_script__doc_arena_finish(p.arena, result);
-  tvm_ffi_free(p.stack);
-  tvm_ffi_release(p.imports);
+  if (p.stack != p.stack_inline) tvm_ffi_free(p.stack);
+  if (p.imports != p.imports_inline) tvm_ffi_free(p.imports);
   for (size_t i = 0; i < p.n_names; ++i) tvm_ffi_release(p.names[i].str);
   if (p.names != p.names_inline) tvm_ffi_free(p.names);
   if (p.name_slots != p.slots_inline) tvm_ffi_free(p.name_slots);

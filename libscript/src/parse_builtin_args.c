@@ -63,22 +63,26 @@ typedef struct {
   param_spec ps[MAX_PARAMS];
 } spec_entry;
 
-static const spec_entry* spec_of(const char* spec) {
-  static _Thread_local spec_entry cache[64];
-  spec_entry* e = &cache[(((uintptr_t)spec >> 3) * UINT64_C(0x9E3779B97F4A7C15)) >> 58];
-  if (e->spec != spec) {
-    e->n = parse_spec(spec, e->ps);
-    e->spec = spec;
-    e->n_pos = e->n_required_pos = 0;
-    e->required = 0;
-    for (int i = 0; i < e->n; ++i) {
-      if (!e->ps[i].optional) e->required |= 1u << i;
-      if (e->ps[i].kw_only) continue;
-      e->pos_param[e->n_pos++] = (uint8_t)i;
-      if (!e->ps[i].optional) ++e->n_required_pos;
-    }
+static _Thread_local spec_entry g_spec_cache[64];
+
+static __attribute__((noinline)) const spec_entry* spec_parse(spec_entry* e, const char* spec) {
+  e->n = parse_spec(spec, e->ps);
+  e->spec = spec;
+  e->n_pos = e->n_required_pos = 0;
+  e->required = 0;
+  for (int i = 0; i < e->n; ++i) {
+    if (!e->ps[i].optional) e->required |= 1u << i;
+    if (e->ps[i].kw_only) continue;
+    e->pos_param[e->n_pos++] = (uint8_t)i;
+    if (!e->ps[i].optional) ++e->n_required_pos;
   }
   return e;
+}
+
+/* (The hit inline, the parse of a spec not remembered out of line.) */
+static inline const spec_entry* spec_of(const char* spec) {
+  spec_entry* e = &g_spec_cache[(((uintptr_t)spec >> 3) * UINT64_C(0x9E3779B97F4A7C15)) >> 58];
+  return e->spec == spec ? e : spec_parse(e, spec);
 }
 
 static bool param_is(const param_spec* p, const char* name) {
@@ -144,7 +148,6 @@ int tvm_script_bind_args(tvm_script_call* call, const char* spec, TVMFFIAny* out
   return 0;
 }
 
-bool tvm_script_arg_given(const TVMFFIAny* v) { return v->type_index != TVM_SCRIPT_ARG_ABSENT; }
 
 int32_t tvm_script_arg_index(const tvm_script_call* call, const char* spec, int param) {
   const spec_entry* se = spec_of(spec);

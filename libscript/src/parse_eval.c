@@ -865,7 +865,8 @@ typedef struct {
   int32_t n, cap;
   TVMFFIAny stack_args[8];
   const script_doc* stack_docs[8];
-  script_lambda* lambdas; /* the lambda arguments (parse_lambda.h) */
+  /* The lambda arguments (parse_lambda.h): [0] positional ones, [1] keyword values. */
+  script_lambda* lambdas[2];
 } arg_list;
 
 /* Double the room of l (past its 8 places on the stack). */
@@ -897,7 +898,9 @@ static inline int arg_push(arg_list* l, TVMFFIAny* v, const script_doc* d) {
 }
 
 static void arg_list_free(arg_list* l) {
-  if (l->lambdas) script__lambdas_end(&l->lambdas, false); /* (most calls have none) */
+  /* (most calls have none) */
+  if (l->lambdas[0]) script__lambdas_end(&l->lambdas[0], false);
+  if (l->lambdas[1]) script__lambdas_end(&l->lambdas[1], false);
   for (int32_t i = 0; i < l->n; ++i) tvm_ffi_any_release(&l->args[i]);
   if (l->args != l->stack_args) tvm_ffi_free(l->args);
   if (l->arg_docs != l->stack_docs) tvm_ffi_free((void*)l->arg_docs);
@@ -933,9 +936,10 @@ static int eval_shape_seq(script_parser* p, const script_doc* d, TVMFFIAny* out)
   return rc;
 }
 
-/* Evaluate positional arguments (expanding `*xs`) and keyword values. */
+/* Evaluate positional arguments (expanding `*xs`) and then keyword values into one list (the
+ * positional ones first: *num_pos of them). */
 static int eval_args(script_parser* p, const tvm_script_call_doc_obj* c, int shape_arg,
-                     arg_list* pos, arg_list* kw) {
+                     arg_list* pos, int32_t* num_pos) {
   int64_t n = c->args ? tvm_ffi_seq_size(c->args) : 0;
   for (int64_t i = 0; i < n; ++i) {
     const script_doc* a = tvm_ffi_seq_obj_at(c->args, i);
@@ -975,7 +979,7 @@ static int eval_args(script_parser* p, const tvm_script_call_doc_obj* c, int sha
       continue;
     }
     if (script__is_kind(a, TVM_SCRIPT_DOC_LambdaDoc)) {
-      if (script__lambda_new(p, a, &pos->lambdas, &v) != 0) return -1;
+      if (script__lambda_new(p, a, &pos->lambdas[0], &v) != 0) return -1;
     } else if (eval_storable(p, a, &v) != 0) {
       return -1;
     }
@@ -984,16 +988,17 @@ static int eval_args(script_parser* p, const tvm_script_call_doc_obj* c, int sha
       return script__relocate(p, a);
     }
   }
+  *num_pos = pos->n;
   int64_t nk = c->kwargs_values ? tvm_ffi_seq_size(c->kwargs_values) : 0;
   for (int64_t i = 0; i < nk; ++i) {
     const script_doc* a = tvm_ffi_seq_obj_at(c->kwargs_values, i);
     TVMFFIAny v = tvm_ffi_any_none();
     if (script__is_kind(a, TVM_SCRIPT_DOC_LambdaDoc)) {
-      if (script__lambda_new(p, a, &kw->lambdas, &v) != 0) return -1;
+      if (script__lambda_new(p, a, &pos->lambdas[1], &v) != 0) return -1;
     } else if (eval_storable(p, a, &v) != 0) {
       return -1;
     }
-    if (arg_push(kw, &v, a) != 0) {
+    if (arg_push(pos, &v, a) != 0) {
       tvm_ffi_any_release(&v);
       return script__relocate(p, a);
     }
@@ -1006,7 +1011,7 @@ static void arg_list_init(arg_list* l) {
   l->arg_docs = l->stack_docs;
   l->n = 0;
   l->cap = 8;
-  l->lambdas = NULL;
+  l->lambdas[0] = l->lambdas[1] = NULL;
 }
 
 /* The dtype a call of the module's function `name` returns: its `-> T.int32` annotation, else
@@ -1214,39 +1219,39 @@ int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_
       return script__error_at(p, c->callee, "TypeError", "this object is not callable");
     }
   }
-  arg_list pos, kw;
-  arg_list_init(&pos);
-  arg_list_init(&kw);
-  int rc = eval_args(p, c, fn ? fn->shape_arg : 0, &pos, &kw);
+  arg_list args; /* positional arguments, then keyword values */
+  arg_list_init(&args);
+  int32_t npos = 0;
+  int rc = eval_args(p, c, fn ? fn->shape_arg : 0, &args, &npos);
+  int32_t nkw = args.n - npos;
   if (rc == 0 && !fn) {
-    rc = kw.n ? script__error_at(p, call, "TypeError", "a function call takes no keyword arguments")
-              : call_global(p, c, &callee, &pos, out);
+    rc = nkw ? script__error_at(p, call, "TypeError", "a function call takes no keyword arguments")
+             : call_global(p, c, &callee, &args, out);
   } else if (rc == 0) {
     const char* kw_names_stack[8];
     const char** kw_names =
-        kw.n <= 8 ? kw_names_stack : tvm_ffi_calloc((size_t)kw.n, sizeof(char*));
+        nkw <= 8 ? kw_names_stack : tvm_ffi_calloc((size_t)nkw, sizeof(char*));
     full[0] = mod == &kModIr ? 'I' : 'T';
     full[1] = '.';
-    for (int32_t i = 0; kw_names && i < kw.n; ++i) {
+    for (int32_t i = 0; kw_names && i < nkw; ++i) {
       kw_names[i] = tvm_ffi_str_cstr(tvm_ffi_seq_obj_at(c->kwargs_keys, i));
     }
-    tvm_script_call call_info = {p->b,     full, ctx,      num_targets, targets,   pos.n,
-                                 pos.args, kw.n, kw_names, kw.args,     -1,        has_dtype,
+    tvm_script_call call_info = {p->b,     full, ctx,      num_targets,      targets,   npos,
+                                 args.args, nkw, kw_names, args.args + npos, -1,        has_dtype,
                                  dtype};
     if (!kw_names) {
       rc = script__relocate(p, call);
     } else if (fn->fn(&call_info, out) != 0) {
       int32_t e = call_info.error_arg;
-      const void* at = e >= 0 && e < pos.n              ? (const void*)pos.arg_docs[e]
-                       : e >= pos.n && e < pos.n + kw.n ? (const void*)kw.arg_docs[e - pos.n]
-                                                        : (const void*)call;
+      const void* at = e >= 0 && e < args.n ? (const void*)args.arg_docs[e] : (const void*)call;
       *out = tvm_ffi_any_none();
       /* A lambda argument whose body failed raised a located error of its own. */
-      bool located =
-          script__lambdas_end(&pos.lambdas, true) || script__lambdas_end(&kw.lambdas, true);
+      bool located = script__lambdas_end(&args.lambdas[0], true) ||
+                     script__lambdas_end(&args.lambdas[1], true);
       rc = located ? -1 : script__relocate(p, at);
-    } else if ((pos.lambdas || kw.lambdas) &&
-               (script__lambda_escaped(pos.lambdas) || script__lambda_escaped(kw.lambdas))) {
+    } else if ((args.lambdas[0] || args.lambdas[1]) &&
+               (script__lambda_escaped(args.lambdas[0]) ||
+                script__lambda_escaped(args.lambdas[1]))) {
       /* A builtin kept a lambda (T.attr's node, T.meta_var): it would outlive the parse. */
       tvm_ffi_any_release(out);
       *out = tvm_ffi_any_none();
@@ -1257,8 +1262,7 @@ int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_
     }
     if (kw_names != kw_names_stack) tvm_ffi_free(kw_names);
   }
-  arg_list_free(&pos);
-  arg_list_free(&kw);
+  arg_list_free(&args);
   tvm_ffi_any_release(&callee);
   return rc;
 }

@@ -116,7 +116,9 @@ bool tvm_script__tir_dtype_name(const char* name, size_t len, DLDataType* out_dt
  */
 #define TVM_SCRIPT_ARG_ABSENT (-1)
 int tvm_script_bind_args(tvm_script_call* call, const char* spec, TVMFFIAny* out, int n_out);
-bool tvm_script_arg_given(const TVMFFIAny* v);
+static inline bool tvm_script_arg_given(const TVMFFIAny* v) {
+  return v->type_index != TVM_SCRIPT_ARG_ABSENT;
+}
 /* For messages after a successful bind: the error_arg index of parameter `param` of spec in
  * this call (its positional index, or num_args + k for keyword k; -1 when not given), and
  * "argument 'extent' of T.serial" written into buf (returned). */

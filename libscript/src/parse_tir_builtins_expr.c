@@ -135,7 +135,7 @@ static int dtype_ctor(tvm_script_call* call, TVMFFIAny* out) {
   }
   bound_args a;
   if (bind(&a, call, "expr=, *is_size_var=", 2) != 0) return -1;
-  bool size_var;
+  bool size_var = false; /* (set by arg_bool; initialized for the compiler's flow analysis) */
   if (arg_bool(&a, 1, &size_var) != 0) return -1;
   const TVMFFIAny* v = &a.v[0];
   if (!given(&a, 0)) {
@@ -184,7 +184,7 @@ const tvm_script_builtin tvm_script__tir_dtype_builtin = {"<dtype>", dtype_ctor}
 static int b_handle(tvm_script_call* call, TVMFFIAny* out) {
   bound_args a;
   if (bind(&a, call, "dtype=, storage_scope=, *is_size_var=", 3) != 0) return -1;
-  bool size_var;
+  bool size_var = false; /* (set by arg_bool; initialized for the compiler's flow analysis) */
   if (arg_bool(&a, 2, &size_var) != 0) return -1;
   const char* name = new_var_name(call);
   const char* scope = "";

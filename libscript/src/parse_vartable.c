@@ -104,15 +104,23 @@ int script__vt_bind(script_var_table* vt, const char* name, uint32_t size, TVMFF
     vt->binds = b;
     vt->cap_binds = cap;
   }
-  uint32_t h = hash_name(name, size);
-  uint32_t i = find_slot(vt, name, size, h);
+  /* The lookup's hint first (script__vt_lookup): a name bound again (a loop variable of each
+   * block) is usually where it was found or bound last. */
+  uint32_t* hint = name ? &vt->hints[((uintptr_t)name * UINT64_C(0x9E3779B97F4A7C15)) >> 58] : NULL;
+  uint32_t i = hint ? *hint : 0;
   script_vt_slot* s = &vt->slots[i];
-  if (!s->name) {
-    s->name = name;
-    s->size = size;
-    s->hash = h;
-    s->top = -1;
-    ++vt->used;
+  if (!hint || s->name != name || s->size != size) {
+    uint32_t h = hash_name(name, size);
+    i = find_slot(vt, name, size, h);
+    s = &vt->slots[i];
+    if (!s->name) {
+      s->name = name;
+      s->size = size;
+      s->hash = h;
+      s->top = -1;
+      ++vt->used;
+    }
+    if (hint && s->name == name) *hint = i;
   }
   script_vt_binding* bd = &vt->binds[vt->nbinds];
   bd->value = *value;

@@ -15,8 +15,8 @@ int tvm_tir__kind_error(const void* obj, tvm_tir_kind kind, const char* node, co
                        tvm_tir_kind_type_key(kind), obj_type_name(obj));
 }
 
-int tvm_tir__array_arg(void* arr, tvm_tir_kind elem, const char* node, const char* field,
-                       void** out) {
+int tvm_tir__array_arg_slow(void* arr, tvm_tir_kind elem, const char* node, const char* field,
+                            void** out) {
   *out = NULL;
   if (!arr) {
     *out = tvm_tir__empty_array();

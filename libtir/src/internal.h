@@ -120,8 +120,25 @@ void* tvm_tir__null_arg(const char* node, const char* field);
  * "<node>: <field>[i] must be ...", naming rule when given, else a plain TypeError). Returns 0
  * or -1.
  */
-int tvm_tir__array_arg(void* arr, tvm_tir_kind elem, const char* node, const char* field,
-                       void** out);
+int tvm_tir__array_arg_slow(void* arr, tvm_tir_kind elem, const char* node, const char* field,
+                            void** out);
+/* (Inline: every constructor with an array field calls it. An Array whose elements all pass is
+ * answered here; the rest, NULL and the errors, by the function.) */
+static inline int tvm_tir__array_arg(void* arr, tvm_tir_kind elem, const char* node,
+                                     const char* field, void** out) {
+  if (arr && tvm_ffi_type_index(arr) == kTVMFFIArray) {
+    int64_t n = tvm_ffi_seq_size(arr);
+    const TVMFFIAny* items = tvm_ffi_seq_data(arr);
+    int64_t i = 0;
+    while (i < n && tvm_ffi_any_is_object(&items[i]) && tir_is(items[i].v_obj, elem)) ++i;
+    if (i == n) {
+      tvm_ffi_retain(arr);
+      *out = arr;
+      return 0;
+    }
+  }
+  return tvm_tir__array_arg_slow(arr, elem, node, field, out);
+}
 /* Same for an ffi.Map<String, Any> (annotations, attrs). */
 int tvm_tir__str_map_arg(void* map, const char* node, const char* field, void** out);
 /* Raise the TypeError of tvm_tir__check_kind. Returns -1. */

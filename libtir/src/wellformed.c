@@ -7,6 +7,7 @@
  * that the fields the scoped pass reads are present and of the right kinds.
  */
 #include <stdarg.h>
+#include <stddef.h>
 #include <string.h>
 #include <tvm/tir/analysis.h>
 #include <tvm/tir/arith.h>
@@ -36,11 +37,15 @@ typedef struct {
  * per node: ffi.Dicts of Any keys cost a hash of the key and a call each). */
 #define FIRST_SLOTS 64 /* a power of two */
 typedef struct {
-  fact* slots;
+  const void** keys; /* keys[i]: the key of slots[i], NULL when free (probed alone) */
+  fact* slots;       /* valid where keys[i] is set */
   size_t mask; /* capacity - 1 (a power of two), or 0 before the first insert */
   size_t used;
-  /* The first slots, zeroed with the table: most functions never need more, and a heap table
-   * would cost an allocation and its zeroing per check. */
+  /* The first slots: most functions never need more, and a heap table would cost an
+   * allocation and its zeroing per check. Only the keys are zeroed with the table (the facts,
+   * five times their size, are written when their slot is taken); first stays last in wf, out
+   * of its zeroing. */
+  const void* first_keys[FIRST_SLOTS];
   fact first[FIRST_SLOTS];
 } fact_table;
 
@@ -57,10 +62,13 @@ typedef struct {
   tvm_tir_visitor v; /* first: callbacks get the state through their visitor pointer */
   bool track;        /* the tracking pass (v.steps holds the path), else the fast pass */
   const tvm_tir__children* children; /* the fast pass's child tables */
-  fact_table facts;
   const void** no_use; /* the Vars flagged F_NO_USE (cleared together) */
   size_t no_use_count, no_use_cap;
+  fact_table facts; /* last: see fact_table.first */
 } wf;
+
+_Static_assert(offsetof(wf, facts.first) + sizeof(((wf*)0)->facts.first) == sizeof(wf),
+               "the first facts end wf (scoped_pass zeroes what comes before them)");
 
 #define SELF ((wf*)v)
 #define K(Name) TVM_TIR_KIND_##Name
@@ -118,8 +126,8 @@ static size_t slot_of(const fact_table* t, const void* key) {
 static fact* find(const fact_table* t, const void* key) {
   if (!t->mask || !key) return NULL;
   for (size_t i = slot_of(t, key);; i = (i + 1) & t->mask) {
-    if (t->slots[i].key == key) return &t->slots[i];
-    if (!t->slots[i].key) return NULL;
+    if (t->keys[i] == key) return &t->slots[i];
+    if (!t->keys[i]) return NULL;
   }
 }
 
@@ -133,27 +141,34 @@ static fact* obtain(fact_table* t, const void* key) {
   }
   if (2 * (t->used + 1) > t->mask) { /* keep the load under one half */
     size_t cap = t->mask ? 2 * (t->mask + 1) : FIRST_SLOTS;
-    fact* slots = t->mask ? tvm_ffi_calloc(cap, sizeof(fact)) : t->first;
-    if (!slots) {
+    /* A heap table is one block: cap keys (zeroed), then cap facts. */
+    const void** keys =
+        t->mask ? tvm_ffi_calloc(cap, sizeof(void*) + sizeof(fact)) : t->first_keys;
+    if (!keys) {
       tvm_ffi_raise("MemoryError", "well-formedness: out of memory");
       return NULL;
     }
+    fact* slots = t->mask ? (fact*)(keys + cap) : t->first;
+    const void** old_keys = t->keys;
     fact* old = t->slots;
     size_t old_mask = t->mask;
+    t->keys = keys;
     t->slots = slots;
     t->mask = cap - 1;
     for (size_t i = 0; old_mask && i <= old_mask; ++i) {
-      if (!old[i].key) continue;
-      size_t j = slot_of(t, old[i].key);
-      while (slots[j].key) j = (j + 1) & t->mask;
+      if (!old_keys[i]) continue;
+      size_t j = slot_of(t, old_keys[i]);
+      while (keys[j]) j = (j + 1) & t->mask;
+      keys[j] = old_keys[i];
       slots[j] = old[i];
     }
-    if (old != t->first) tvm_ffi_free(old);
+    if (old_keys != t->first_keys) tvm_ffi_free((void*)old_keys);
   }
   size_t i = slot_of(t, key);
-  while (t->slots[i].key) i = (i + 1) & t->mask;
+  while (t->keys[i]) i = (i + 1) & t->mask;
   t->used++;
-  t->slots[i].key = key;
+  t->keys[i] = key;
+  t->slots[i] = (fact){.key = key};
   return &t->slots[i];
 }
 
@@ -365,7 +380,7 @@ static void* ranges_dict(const wf* w) {
   void* dict = tvm_ffi_dict_new();
   for (size_t i = 0; dict && w->facts.mask && i <= w->facts.mask; ++i) {
     const fact* f = &w->facts.slots[i];
-    if (!f->key || !(f->flags & F_RANGE)) continue;
+    if (!w->facts.keys[i] || !(f->flags & F_RANGE)) continue;
     tvm_tir_range_obj* r = tvm_tir_range_new(f->min, f->extent);
     TVMFFIAny k = tvm_ffi_any_obj(f->key), val = tvm_ffi_any_obj(r);
     if (!r || tvm_ffi_dict_set(dict, &k, &val) != 0) {
@@ -1073,7 +1088,7 @@ static int scoped_pass(const tvm_tir_prim_func_obj* f, bool track,
   wf w;
   /* The visitor's callback tables are only read by the tracking pass's tvm_tir_visit; the fast
    * pass leaves them (most of wf's bytes) unset. */
-  memset((char*)&w + sizeof(w.v), 0, sizeof(w) - sizeof(w.v));
+  memset((char*)&w + sizeof(w.v), 0, offsetof(wf, facts.first) - sizeof(w.v));
   w.v.steps = NULL;
   w.v.depth = w.v.capacity = 0;
   w.track = track;
@@ -1090,7 +1105,7 @@ static int scoped_pass(const tvm_tir_prim_func_obj* f, bool track,
     rc = fast_node(&w, f);
   }
   tvm_tir_visitor_free(&w.v);
-  if (w.facts.slots != w.facts.first) tvm_ffi_free(w.facts.slots);
+  if (w.facts.keys != w.facts.first_keys) tvm_ffi_free((void*)w.facts.keys);
   tvm_ffi_free(w.no_use);
   return rc;
 }

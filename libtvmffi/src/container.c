@@ -145,7 +145,8 @@ static bool null_input(const char* fname, const void* items, int64_t count) {
 static seq_obj* array_alloc(int64_t count) {
   tvm_ffi__ensure_init();
   if (bad_count(kTVMFFIArray, count, SEQ_MAX_ELEMS)) return NULL;
-  seq_obj* a = (seq_obj*)tvm_ffi_object_new(
+  /* Not zeroed: the cell is set here and an item is read only once stored and counted. */
+  seq_obj* a = (seq_obj*)tvm_ffi__object_new_uninit(
       kTVMFFIArray, sizeof(seq_obj) + (size_t)count * sizeof(TVMFFIAny));
   if (!a) return NULL;
   a->cell.data = a + 1;
@@ -172,8 +173,18 @@ void* tvm_ffi_array_new_take(TVMFFIAny* items, int64_t count) {
   if (null_input("tvm_ffi_array_new_take", items, count)) return NULL;
   seq_obj* a = array_alloc(count);
   int rc = a ? 0 : -1;
+  int64_t i = 0;
+  if (a) {
+    /* Owned values (the usual items) move as they are, counted once at the end of the run. */
+    TVMFFIAny* data = (TVMFFIAny*)a->cell.data;
+    for (; i < count && !is_pointer_view(items[i].type_index); ++i) {
+      data[i] = items[i];
+      items[i] = tvm_ffi_any_none();
+    }
+    a->cell.size = i;
+  }
   /* Take every item even on failure (ownership moved in); a failed one stores None. */
-  for (int64_t i = 0; i < count; ++i) {
+  for (; i < count; ++i) {
     TVMFFIAny v = tvm_ffi_any_none();
     if (take_value(&items[i], &v) != 0) rc = -1;
     if (a) ((TVMFFIAny*)a->cell.data)[a->cell.size++] = v;

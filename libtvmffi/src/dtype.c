@@ -108,6 +108,31 @@ static bool has_prefix(const char* s, size_t n, const char* p, size_t pn) {
   return n >= pn && memcmp(s, p, pn) == 0;
 }
 
+/* The commonest names, as the grammar reads them, by a comparison or two: the walk over the
+ * bases and digits costs a hundred instructions, and every dtype a script names is parsed. */
+static bool common_dtype(const char* s, size_t n, DLDataType* out) {
+  DLDataType t;
+  if (n == 4 && memcmp(s, "bool", 4) == 0) {
+    t = tvm_ffi_dtype(kDLBool, 8, 1);
+  } else if (n == 5 && memcmp(s, "int32", 5) == 0) {
+    t = tvm_ffi_dtype(kDLInt, 32, 1);
+  } else if (n == 5 && memcmp(s, "int64", 5) == 0) {
+    t = tvm_ffi_dtype(kDLInt, 64, 1);
+  } else if (n == 5 && memcmp(s, "uint8", 5) == 0) {
+    t = tvm_ffi_dtype(kDLUInt, 8, 1);
+  } else if (n == 7 && memcmp(s, "float32", 7) == 0) {
+    t = tvm_ffi_dtype(kDLFloat, 32, 1);
+  } else if (n == 7 && memcmp(s, "float16", 7) == 0) {
+    t = tvm_ffi_dtype(kDLFloat, 16, 1);
+  } else if (n == 7 && memcmp(s, "float64", 7) == 0) {
+    t = tvm_ffi_dtype(kDLFloat, 64, 1);
+  } else {
+    return false;
+  }
+  *out = t;
+  return true;
+}
+
 int tvm_ffi_dtype_parse(const char* s, size_t n, DLDataType* out) {
   if (!out) return tvm_ffi_raise("ValueError", "tvm_ffi_dtype_parse: out is NULL");
   if (!s && n) return tvm_ffi_raise("ValueError", "tvm_ffi_dtype_parse: string is NULL");
@@ -119,6 +144,7 @@ int tvm_ffi_dtype_parse(const char* s, size_t n, DLDataType* out) {
     *out = tvm_ffi_dtype(kDLOpaqueHandle, 64, 1);
     return 0;
   }
+  if (common_dtype(s, n, out)) return 0;
   DLDataType t = tvm_ffi_dtype(0, 0, 1);
   /* The named sub-byte / 8-bit floats: "float<d>_..." with bits fixed by the name. The longest
    * name that is followed by the end or 'x' wins ("float8_e4m3fnuz" over "float8_e4m3fn"). */

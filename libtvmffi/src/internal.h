@@ -138,6 +138,11 @@ void tvm_je_free(void* ptr);
 #define tvm_ffi__raw_free free
 #endif
 
+/* tvm_ffi_object_new without zeroing the body past the header: for objects whose every byte
+ * that is ever read the caller writes at once (Strings, Arrays), so the zeroing would only be
+ * overwritten. */
+void* tvm_ffi__object_new_uninit(int32_t type_index, size_t size);
+
 /* Deleter installed by tvm_ffi_object_new: destroy with Strong, free with Weak. */
 void tvm_ffi__object_deleter(void* self, int flags);
 
@@ -182,9 +187,16 @@ TVMFFIObject* tvm_ffi__map_release_into(void* self, TVMFFIObject* head);
 /* Drop one strong reference to a non-NULL object (tvm_ffi_release, inline for the destructors
  * of containers and reflected objects, which release every child). All strong references
  * together own one weak reference, so the memory goes when both counts reach zero. */
+static inline void tvm_ffi__strong_dropped(TVMFFIObject* o, uint64_t old);
 static inline void tvm_ffi__drop_strong(TVMFFIObject* o) {
   uint64_t old = __atomic_fetch_sub(&o->combined_ref_count, 1ull, __ATOMIC_RELEASE);
   if ((old & 0xFFFFFFFFull) != 1) return;
+  tvm_ffi__strong_dropped(o, old);
+}
+
+/* The rest of tvm_ffi__drop_strong once its decrement took the last strong reference (old:
+ * the count before it). */
+static inline void tvm_ffi__strong_dropped(TVMFFIObject* o, uint64_t old) {
   __atomic_thread_fence(__ATOMIC_ACQUIRE);
   if ((old >> 32) == 1) {
     /* No weak references besides the one the strong ones shared: one call does both. */

@@ -25,8 +25,12 @@ int TVMFFIObjectDecRef(TVMFFIObjectHandle obj) {
   return 0;
 }
 
-void tvm_ffi_release(void* obj) {
+void(tvm_ffi_release)(void* obj) {
   if (obj) tvm_ffi__drop_strong((TVMFFIObject*)obj);
+}
+
+void tvm_ffi__release_last(void* obj, uint64_t old) {
+  tvm_ffi__strong_dropped((TVMFFIObject*)obj, old);
 }
 
 void tvm_ffi_weak_retain(void* obj) {
@@ -304,9 +308,11 @@ void tvm_ffi__object_deleter(void* self, int flags) {
   }
 }
 
-static __attribute__((noinline)) void* object_new_slow(int32_t type_index, size_t size);
+static __attribute__((noinline)) void* object_new_slow(int32_t type_index, size_t size,
+                                                      bool zero);
 
-void* tvm_ffi_object_new(int32_t type_index, size_t size) {
+/* tvm_ffi_object_new, and with zero false tvm_ffi__object_new_uninit. */
+static inline void* object_new(int32_t type_index, size_t size, bool zero) {
 #ifdef TVM_FFI_USE_PRIVATE_JEMALLOC
   /* The common case as a leaf (no call, so no frame or saved registers): the default
    * allocator with a block of the object's class in the thread's cache. */
@@ -321,7 +327,7 @@ void* tvm_ffi_object_new(int32_t type_index, size_t size) {
     *(uint64_t*)b = cls;
     TVMFFIObject* o = (TVMFFIObject*)((char*)b + TVM_FFI_OBJ_PREFIX);
     ((TVMFFIObjectAllocHeader*)o - 1)->delete_space = default_delete_space;
-    zero_cached_body(o, size);
+    if (zero) zero_cached_body(o, size);
     o->combined_ref_count = STRONG_ONE | WEAK_ONE;
     o->type_index = type_index;
     o->__padding = 0;
@@ -329,10 +335,18 @@ void* tvm_ffi_object_new(int32_t type_index, size_t size) {
     return o;
   }
 #endif
-  return object_new_slow(type_index, size);
+  return object_new_slow(type_index, size, zero);
 }
 
-static void* object_new_slow(int32_t type_index, size_t size) {
+void* tvm_ffi_object_new(int32_t type_index, size_t size) {
+  return object_new(type_index, size, true);
+}
+
+void* tvm_ffi__object_new_uninit(int32_t type_index, size_t size) {
+  return object_new(type_index, size, false);
+}
+
+static void* object_new_slow(int32_t type_index, size_t size, bool zero) {
   if (size < sizeof(TVMFFIObject)) {
     tvm_ffi_raise("ValueError", "tvm_ffi_object_new: size %zu is smaller than the header", size);
     return NULL;
@@ -344,7 +358,7 @@ static void* object_new_slow(int32_t type_index, size_t size) {
     o = (TVMFFIObject*)default_block(size);
     if (!o) return NULL;
 #ifdef TVM_FFI_USE_PRIVATE_JEMALLOC
-    if (zero_cached_body(o, size)) goto header;
+    if (!zero || zero_cached_body(o, size)) goto header;
 #endif
   } else {
     o = (TVMFFIObject*)a->allocate(size, 16, type_index, a->context);
@@ -355,7 +369,7 @@ static void* object_new_slow(int32_t type_index, size_t size) {
       return NULL;
     }
   }
-  memset(o, 0, size);
+  if (zero) memset(o, 0, size);
 #ifdef TVM_FFI_USE_PRIVATE_JEMALLOC
 header:
 #endif

@@ -16,7 +16,8 @@ typedef struct {
 _Static_assert(sizeof(str_obj) == 40, "String/Bytes object layout");
 
 static void* bytes_obj_new(int32_t type_index, const char* data, size_t n) {
-  str_obj* s = (str_obj*)tvm_ffi_object_new(type_index, sizeof(str_obj) + n + 1);
+  /* Every byte read is written below (the block's padding past the NUL never is). */
+  str_obj* s = (str_obj*)tvm_ffi__object_new_uninit(type_index, sizeof(str_obj) + n + 1);
   if (!s) return NULL;
   char* payload = (char*)(s + 1);
   if (n) memcpy(payload, data, n);

@@ -428,6 +428,10 @@ TEST(compound_statements) {
   CHECK_STR_EQ(parse_str("with T.sblock(\"b\"):\n  pass\n"), "((with _ (call T.sblock \"b\") ()))");
   CHECK_STR_EQ(parse_str("with a as x, b() as (y, z):\n  w\n"),
                "((with x a ((with (tuple y z) (call b) ((expr w))))))");
+  /* More items than the parser notes without allocating (4). */
+  CHECK_STR_EQ(parse_str("with a, b as x, c, d, e as y, f: g\n"),
+               "((with _ a ((with x b ((with _ c ((with _ d ((with y e ((with _ f ((expr "
+               "g))))))))))))))");
   CHECK_STR_EQ(parse_str("def f():\n  return\n"), "((def f () () _ ((return _))))");
   CHECK_STR_EQ(parse_str("def f(a: T.handle, b=2, c: int = 3) -> T.int32:\n"
                          "  '''doc'''\n  return a, b\n"),
@@ -493,6 +497,24 @@ TEST(imports) {
   CHECK(tvm_ffi_any_as_bytes(tvm_ffi_map_get_str(imports, "tir"), &v) &&
         strcmp(v.data, "tir") == 0);
   CHECK_EQ_INT(tvm_ffi_seq_size(((tvm_script_stmt_block_doc_obj*)m)->stmts), 1);
+  tvm_ffi_release(m);
+  tvm_ffi_release(imports);
+  /* More imports than the parser keeps inline (8); a repeated alias takes the last module, in
+   * the place of its first import, as a dict's update does. */
+  const char* many = "from tvm.script import tir as A, ir as B, relax as C, tirx as D, tir as E\n"
+                     "from tvm.script import ir as F, relax as G, tirx as H, tir as J\n"
+                     "from tvm.script import relax as A\n";
+  imports = NULL;
+  m = tvm_script_parse_doc_ex(many, strlen(many), NULL, &imports);
+  CHECK(m != NULL && imports != NULL);
+  if (!m || !imports) return;
+  CHECK_EQ_INT(tvm_ffi_map_size(imports), 9);
+  CHECK(tvm_ffi_any_as_bytes(tvm_ffi_map_get_str(imports, "A"), &v) &&
+        strcmp(v.data, "relax") == 0);
+  CHECK(tvm_ffi_any_as_bytes(tvm_ffi_map_get_str(imports, "J"), &v) && strcmp(v.data, "tir") == 0);
+  const TVMFFIAny *first_key, *first_value;
+  CHECK(tvm_ffi_map_next(imports, 0, &first_key, &first_value) >= 0 &&
+        tvm_ffi_any_as_bytes(first_key, &v) && strcmp(v.data, "A") == 0);
   tvm_ffi_release(m);
   tvm_ffi_release(imports);
 }
