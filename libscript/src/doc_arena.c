@@ -121,6 +121,7 @@ typedef struct {
 } out_plan;
 static out_plan* g_out_plan;
 static bool g_out_plan_ok;
+static int g_out_per_doc; /* the most outside references a doc holds by its plan */
 int32_t tvm_script__doc_arena_type_index[TVM_SCRIPT_DOC_COUNT];
 #define g_doc_index tvm_script__doc_arena_type_index
 static int8_t* g_kind_of;
@@ -185,6 +186,7 @@ static void init_ref_fields(void) {
         }
       }
       if (!has_paths || n_ptr > 1 || n_any > 1) g_out_plan_ok = false;
+      if (1 + n_ptr + n_any > g_out_per_doc) g_out_per_doc = 1 + n_ptr + n_any;
     }
   }
   g_ref_ok = true;
@@ -303,25 +305,19 @@ static inline void release_outside_refs(void* obj) {
   }
 }
 
-/* Appends the outside references of an arena object (a doc or an array) to out[*n..cap),
- * telling them by the field (see out_fields) without touching what they point to; false when
- * they do not fit. */
-static inline bool collect_outside_refs(void* obj, void** out, size_t* n, size_t cap) {
+/* Appends the outside references of an arena object (a doc or an array) to out from k on and
+ * returns the new count, telling them by the field (see out_plan) without touching what they
+ * point to. The caller has room for them all (see fast_teardown). */
+static inline size_t collect_outside_refs(void* obj, void** out, size_t k) {
   int32_t t = ((TVMFFIObject*)obj)->type_index;
-  size_t k = *n;
   if (t == kTVMFFIArray) { /* the parser's arrays hold docs of the arena, or names */
-    if (!(block_of(obj)->back & TVM_SCRIPT__ARENA_HOLDS_OUTSIDE)) return true; /* docs only */
+    if (!(block_of(obj)->back & TVM_SCRIPT__ARENA_HOLDS_OUTSIDE)) return k; /* docs only */
     tvm_script__arena_array* arr = obj;
     for (int64_t i = 0; i < arr->cell.size; ++i) {
-      if (arr->items[i].type_index == kTVMFFIStr) {
-        if (k == cap) return false;
-        out[k++] = arr->items[i].v_obj;
-      }
+      if (arr->items[i].type_index == kTVMFFIStr) out[k++] = arr->items[i].v_obj;
     }
-    *n = k;
-    return true;
+    return k;
   }
-  if (cap - k < 3) return false;
   const out_plan* pl = &g_out_plan[t - g_kind_base];
   void* ref = ((tvm_script_doc_obj*)obj)->source_paths;
   out[k] = ref;
@@ -336,19 +332,23 @@ static inline bool collect_outside_refs(void* obj, void** out, size_t* n, size_t
     out[k] = v->v_obj;
     k += v->type_index >= kTVMFFIStaticObjectBegin;
   }
-  *n = k;
-  return true;
+  return k;
 }
 
 /* The check-then-free of the whole arena described above; false when something is shared.
  * Nothing is released before everything is known to be unshared: the walk that checks every
  * object notes the references they hold from outside (a parse of a small text holds a few
- * dozen), and they are released after it; only when there are too many to note does a second
- * walk release them. */
+ * dozen), and they are released after it; only when there could be too many to note does a
+ * second walk release them. */
 static bool fast_teardown(tvm_script__doc_arena* a) {
-  void* outside[256];
+  /* Room for every outside reference the objects can hold (their plans' most, and the items
+   * counted when the arrays were filled), so that collecting them checks no bound: a small
+   * parse's fit; a larger one's are released by the second walk. */
+  void* outside[1024];
   size_t n_outside = 0;
-  bool noted = g_out_plan_ok;
+  bool noted = g_out_plan_ok && (size_t)g_out_per_doc * (size_t)a->bump.allocated +
+                                        (size_t)a->bump.outside_items <=
+                                    sizeof(outside) / sizeof(outside[0]);
   for (arena_chunk* c = a->chunks; c; c = c->older) {
     if (c->used == 0) continue;
     for (char* h = c->data + c->last;; h -= ((arena_block*)h)->back & TVM_SCRIPT__ARENA_BACK) {
@@ -359,7 +359,7 @@ static bool fast_teardown(tvm_script__doc_arena* a) {
         uint64_t count = __atomic_load_n(&o->combined_ref_count, __ATOMIC_ACQUIRE);
         /* Only the root (one object) may fail the test and pass: tested for it alone. */
         if ((refs == 0 || count != (WEAK_ONE | refs)) && o != a->root) return false;
-        noted = noted && collect_outside_refs(o, outside, &n_outside, 256);
+        if (noted) n_outside = collect_outside_refs(o, outside, n_outside);
       }
       if ((b->back & TVM_SCRIPT__ARENA_BACK) == 0) break;
     }

@@ -54,6 +54,7 @@ typedef struct {
   char* end;  /* its end */
   char* last; /* the newest block of that chunk (== cur when it has none) */
   int64_t allocated; /* objects allocated (only the builder touches it) */
+  int64_t outside_items; /* items of arrays that are not of the arena (the builder's too) */
 } tvm_script__doc_arena_bump;
 
 /* Registered type index of each doc kind (set before the first arena is made). */
@@ -130,7 +131,9 @@ static inline void tvm_script__doc_arena_set_item(tvm_script__arena_array* arr, 
   if (((const TVMFFIObject*)obj)->deleter == tvm_script__doc_arena_deleter) {
     ++((tvm_script__arena_block*)obj - 1)->refs;
   } else {
-    ((tvm_script__arena_block*)arr - 1)->back |= TVM_SCRIPT__ARENA_HOLDS_OUTSIDE;
+    tvm_script__arena_block* b = (tvm_script__arena_block*)arr - 1;
+    b->back |= TVM_SCRIPT__ARENA_HOLDS_OUTSIDE;
+    ++((tvm_script__doc_arena_bump*)b->arena)->outside_items;
   }
   arr->items[i] = tvm_ffi_any_obj(obj);
 }

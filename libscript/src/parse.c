@@ -38,7 +38,11 @@ typedef struct {
    * token instead of a token count and the lexer's state. */
   const tvm_script_token* refill_at;
   bool lex_failed;             /* a lexing error is raised; no other error may replace it */
-  tvm_script_span prev;        /* span of the last consumed token other than layout tokens */
+  /* The last consumed token other than layout tokens (its span ends what since() spans): in
+   * the window, or prev_save, where refill() copies it before dropping it (a pointer per
+   * token instead of a copy of its span). */
+  const tvm_script_token* prev;
+  tvm_script_token prev_save;
   int depth;                   /* expression nesting */
   int block_depth;             /* statement nesting: 0 at module level */
   void** stack;                /* scratch stack of owned objects, used in nested fashion */
@@ -94,6 +98,8 @@ static void set_refill_at(parser* p) {
 
 /* Drop the consumed tokens and lex more. On a lexing error the parse sees the end of input. */
 static __attribute__((noinline)) void refill(parser* p) {
+  p->prev_save.span = p->prev->span;
+  p->prev = &p->prev_save;
   tvm_script__lexer_drop(&p->lx, (size_t)(p->tok - p->lx.data));
   if (tvm_script__lexer_fill(&p->lx, WINDOW) != 0) {
     p->lex_failed = true;
@@ -112,7 +118,7 @@ _Static_assert(TVM_SCRIPT_TOK_ENDMARKER == 0 && TVM_SCRIPT_TOK_NEWLINE == 1 &&
 static inline void advance(parser* p) {
   int k = p->tok->kind;
   if (k > TOK(DEDENT)) {
-    p->prev = p->tok->span;
+    p->prev = p->tok;
   } else if (k == TOK(ENDMARKER)) {
     return;
   }
@@ -134,7 +140,7 @@ static tvm_script_span join(tvm_script_span a, tvm_script_span b) {
 }
 /* From `start` to the end of the last consumed token. */
 static inline tvm_script_span since(const parser* p, tvm_script_span start) {
-  return join(start, p->prev);
+  return join(start, p->prev->span);
 }
 static inline doc* spanned(doc* d, tvm_script_span s) {
   if (d) d->span = s;
@@ -882,7 +888,7 @@ static doc* parse_index(parser* p, doc* value, tvm_script_span start) {
     trailing_comma = accept(p, TOK(COMMA));
     if (!trailing_comma) break;
   }
-  tvm_script_span comma = p->prev;
+  tvm_script_span comma = p->prev->span;
   if (!expect(p, TOK(RBRACKET), "',' or ']'")) goto fail;
   /* a[i,] indexes with the tuple (i,), spanning "i,". */
   if (trailing_comma && p->sp == base + 1 &&
@@ -1424,7 +1430,7 @@ static int parse_if(parser* p) {
   } while (kind(p) == KW(ELIF));
   void* else_branch = NULL;
   if (accept(p, KW(ELSE)) && !(else_branch = parse_block(p, false))) goto fail;
-  tvm_script_span end = p->prev;
+  tvm_script_span end = p->prev->span;
   doc* node = NULL;
   for (size_t i = n; i-- > 0;) {
     void* pred = p->stack[base + 2 * i];
@@ -1513,7 +1519,7 @@ static int parse_with(parser* p) {
   } while (accept(p, TOK(COMMA)));
   void* body = parse_block(p, false);
   if (!body) goto fail;
-  tvm_script_span end = p->prev;
+  tvm_script_span end = p->prev->span;
   doc* node = NULL;
   for (size_t i = n; i-- > 0;) {
     void* ctx = p->stack[base + 2 * i];
@@ -1776,11 +1782,12 @@ void* tvm_script_parse_doc_ex(const char* source, size_t len, const char* filena
   set_refill_at(&p);
   p.arena = tvm_script__doc_arena_new();
   if (!p.arena || !(p.empty = tvm_script__doc_arena_array(p.arena, 0))) goto done;
-  p.prev = p.tok->span;
-  p.prev.end_line = p.prev.start_line;
-  p.prev.end_col = p.prev.start_col;
-  p.prev.end_byte = p.prev.start_byte;
-  tvm_script_span start = p.prev;
+  p.prev_save.span = p.tok->span;
+  p.prev_save.span.end_line = p.prev_save.span.start_line;
+  p.prev_save.span.end_col = p.prev_save.span.start_col;
+  p.prev_save.span.end_byte = p.prev_save.span.start_byte;
+  p.prev = &p.prev_save;
+  tvm_script_span start = p.prev_save.span;
   start.start_line = start.start_col = 1;
   start.start_byte = 0;
   while (kind(&p) != TOK(ENDMARKER)) {
