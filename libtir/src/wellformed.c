@@ -62,6 +62,7 @@ typedef struct {
   tvm_tir_visitor v; /* first: callbacks get the state through their visitor pointer */
   bool track;        /* the tracking pass (v.steps holds the path), else the fast pass */
   const tvm_tir__children* children; /* the fast pass's child tables */
+  const bool* direct; /* the fast pass's kinds walked directly (see walk), by kind */
   const void** no_use; /* the Vars flagged F_NO_USE (cleared together) */
   size_t no_use_count, no_use_cap;
   fact_table facts; /* last: see fact_table.first */
@@ -200,16 +201,11 @@ static void unbind(wf* w, const void* var) { drop(w, var, F_SCOPE | F_RANGE); }
 
 /* Visit value, the object field `field` of the current node (an object, array elements, map
  * values), as uses. Fields are read directly, not looked up by name: this runs per node. */
-static int fast_value(wf* w, const void* obj);
-static int fast_node(wf* w, const void* node);
+static int walk(wf* w, const void* obj, int64_t d);
 
 static int uses(wf* w, const void* value, const char* field) {
   if (w->track) return tvm_tir_visit_child(&w->v, value, field);
-  if (!value) return 0;
-  w->v.depth++;
-  int rc = fast_value(w, value);
-  w->v.depth--;
-  return rc;
+  return value ? walk(w, value, w->v.depth + 1) : 0;
 }
 
 /* Visit node at the current path + field[index]. */
@@ -218,7 +214,7 @@ static int visit_at(wf* w, const void* node, const char* field, int64_t index) {
   if (wpush_attr(w, field) != 0) return -1;
   int rc = index >= 0 ? wpush_item(w, index) : 0;
   if (rc == 0) {
-    rc = w->track ? tvm_tir_visit_node(&w->v, node) : fast_node(w, node);
+    rc = w->track ? tvm_tir_visit_node(&w->v, node) : walk(w, node, w->v.depth);
     if (index >= 0) wpop(w);
   }
   wpop(w);
@@ -767,22 +763,13 @@ static const void* field_child(const void* node, const TVMFFIFieldInfo* f) {
              : NULL;
 }
 
-static int fast_children(wf* w, const void* node, tvm_tir_kind k) {
-  if (k < 0) {
-    int32_t t = tvm_ffi_type_index(node);
-    if (is_seq_type(t) || is_map_type(t)) return fast_value(w, node);
-    const TVMFFIFieldInfo* const* fields;
-    int32_t n = tvm_ffi_type_all_fields(t, &fields);
-    for (int32_t i = 0; i < n; ++i) {
-      const void* val = field_child(node, fields[i]);
-      if (!val) continue;
-      w->v.depth++;
-      int r = fast_value(w, val);
-      w->v.depth--;
-      if (r != 0) return -1;
-    }
-    return 0;
-  }
+/* What the generic walk visits of a (non-NULL) field value or container item at depth d: its
+ * own checks and children (walk). */
+static int walk(wf* w, const void* obj, int64_t d);
+
+/* Generic children of a libtir node of kind k at depth d, from the child tables (a field one
+ * step below, a container's items one more). */
+static int walk_fields(wf* w, const void* node, tvm_tir_kind k, int64_t d) {
   const tvm_tir__children* c = w->children;
   for (int32_t i = c->start[k], end = c->start[k + 1]; i < end; ++i) {
     const tvm_tir__child_field* f = &c->f[i];
@@ -795,39 +782,21 @@ static int fast_children(wf* w, const void* node, tvm_tir_kind k) {
     } else {
       continue;
     }
-    if (!val) continue;
-    w->v.depth++;
-    /* A libtir node (the usual value) is no container: straight to it. */
-    int r = tir_kind_of(val) >= 0 ? fast_node(w, val) : fast_value(w, val);
-    w->v.depth--;
-    if (r != 0) return -1;
+    if (val && walk(w, val, d + 1) != 0) return -1;
   }
   return 0;
 }
 
-static int fast_node(wf* w, const void* node) {
-  if (!node) return 0;
-  if (w->v.depth > TVM_FFI_STRUCTURAL_MAX_DEPTH) return -1; /* the tracking pass raises it */
-  tvm_tir_kind k = tir_kind_of(node);
-  tvm_tir_visit_fn pre = k >= 0 ? k_pre[k] : NULL;
-  int r = pre ? pre(&w->v, node) : TVM_TIR_VISIT_CONTINUE;
-  if (r < 0) return -1;
-  return r == TVM_TIR_VISIT_SKIP ? 0 : fast_children(w, node, k);
-}
-
-static int fast_value(wf* w, const void* obj) {
-  if (!obj) return 0;
+/* Children of a non-libtir object at depth d (as tvm_tir_visit_children): a container's items /
+ * values, else its reflected object fields. */
+static int walk_other(wf* w, const void* obj, int64_t d) {
   int32_t t = tvm_ffi_type_index(obj);
   if (is_seq_type(t)) {
     int64_t n = tvm_ffi_seq_size(obj);
     const TVMFFIAny* items = tvm_ffi_seq_data(obj);
     for (int64_t i = 0; i < n; ++i) {
       const void* child = child_object(&items[i]);
-      if (!child) continue;
-      w->v.depth++;
-      int r = fast_node(w, child);
-      w->v.depth--;
-      if (r != 0) return -1;
+      if (child && walk(w, child, d + 1) != 0) return -1;
     }
     return 0;
   }
@@ -835,15 +804,300 @@ static int fast_value(wf* w, const void* obj) {
     const TVMFFIAny *key, *val;
     for (int64_t pos = 0; (pos = tvm_ffi_map_next(obj, pos, &key, &val)) >= 0;) {
       const void* child = child_object(val);
-      if (!child) continue;
-      w->v.depth++;
-      int r = fast_node(w, child);
-      w->v.depth--;
-      if (r != 0) return -1;
+      if (child && walk(w, child, d + 1) != 0) return -1;
     }
     return 0;
   }
-  return fast_node(w, obj);
+  const TVMFFIFieldInfo* const* fields;
+  int32_t n = tvm_ffi_type_all_fields(t, &fields);
+  for (int32_t i = 0; i < n; ++i) {
+    const void* val = field_child(obj, fields[i]);
+    if (val && walk(w, val, d + 1) != 0) return -1;
+  }
+  return 0;
+}
+
+/* A callback of k_pre on node at depth d: the callbacks read the depth from the visitor, which
+ * the caller (a callback too, maybe) gets back as it was. */
+static inline int call_pre(wf* w, tvm_tir_visit_fn pre, const void* node, int64_t d) {
+  int64_t saved = w->v.depth;
+  w->v.depth = d;
+  int r = pre(&w->v, node);
+  w->v.depth = saved;
+  return r;
+}
+static int walk_pre(wf* w, tvm_tir_visit_fn pre, const void* node, tvm_tir_kind k, int64_t d) {
+  int r = call_pre(w, pre, node, d);
+  if (r < 0) return -1;
+  return r == TVM_TIR_VISIT_SKIP ? 0 : walk_fields(w, node, k, d);
+}
+
+/*
+ * The per-kind walk. For the kinds without a callback the generic walk visits the reflected
+ * object fields in order; where the child tables show exactly the fields the struct declares
+ * (direct_of), those fields are read here directly, in the same order, instead of through the
+ * tables. Depths are those the generic walk counts: a field one step below its node, a
+ * container's items one more.
+ */
+#define CHILD(val)                                            \
+  do {                                                        \
+    const void* c_ = (val);                                   \
+    if (c_ && walk(w, c_, d + 1) != 0) return -1;             \
+  } while (0)
+#define ITEMS(val)                                            \
+  do {                                                        \
+    if (walk_items(w, (val), d + 1) != 0) return -1;          \
+  } while (0)
+
+/* An Array field's value at depth d: its items one step below (anything else, generically). */
+static int walk_items(wf* w, const void* seq, int64_t d) {
+  if (!seq) return 0;
+  if (tvm_ffi_type_index(seq) != kTVMFFIArray) return walk(w, seq, d);
+  if (d + 1 > TVM_FFI_STRUCTURAL_MAX_DEPTH) return -1; /* as walk would (the tracking pass raises) */
+  int64_t n = tvm_ffi_seq_size(seq);
+  const TVMFFIAny* items = tvm_ffi_seq_data(seq);
+  for (int64_t i = 0; i < n; ++i) {
+    const void* child = child_object(&items[i]);
+    if (child && walk(w, child, d + 1) != 0) return -1;
+  }
+  return 0;
+}
+
+static int walk_node(wf* w, const void* obj, tvm_tir_kind k, int64_t d);
+
+/* The leaves most nodes are (Var uses, constants) are answered here, in a function small enough
+ * to need no saved registers; walk_node does the rest. */
+static int walk(wf* w, const void* obj, int64_t d) {
+  if (d > TVM_FFI_STRUCTURAL_MAX_DEPTH) return -1; /* the tracking pass raises it */
+  tvm_tir_kind k = tir_kind_of(obj);
+  if (k == K(Var) || k == K(SizeVar)) { /* pre_var, answering only whether it passes */
+    const fact* f = find(&w->facts, obj);
+    return f && (f->flags & (F_SCOPE | F_NO_USE)) == F_SCOPE ? 0 : -1;
+  }
+  /* A constant without a span has no children (where the tables say so: direct). */
+  if ((k == K(IntImm) || k == K(FloatImm)) && !((const tvm_tir_expr_obj*)obj)->span &&
+      w->direct[k]) {
+    return 0;
+  }
+  return walk_node(w, obj, k, d);
+}
+
+__attribute__((noinline)) static int walk_node(wf* w, const void* obj, tvm_tir_kind k,
+                                               int64_t d) {
+  if (k < 0) return walk_other(w, obj, d);
+  if (!w->direct[k]) {
+    tvm_tir_visit_fn pre = k_pre[k];
+    return pre ? walk_pre(w, pre, obj, k, d) : walk_fields(w, obj, k, d);
+  }
+  switch (k) { /* (Vars are answered by walk) */
+    case K(IntImm):
+    case K(FloatImm):
+    case K(StringImm):
+      CHILD(((const tvm_tir_expr_obj*)obj)->span);
+      return 0;
+    case K(Cast):
+      CHILD(((const tvm_tir_expr_obj*)obj)->span);
+      CHILD(((const tvm_tir_cast_obj*)obj)->value);
+      return 0;
+    case K(Broadcast):
+      CHILD(((const tvm_tir_expr_obj*)obj)->span);
+      CHILD(((const tvm_tir_broadcast_obj*)obj)->value);
+      return 0;
+    case K(Not):
+      CHILD(((const tvm_tir_expr_obj*)obj)->span);
+      CHILD(((const tvm_tir_not_obj*)obj)->a);
+      return 0;
+#define TVM_TIR_BINOP(Name, type_key, klass, symbol) case K(Name):
+#include <tvm/tir/nodes.def>
+    {
+      const tvm_tir_binary_obj* e = obj;
+      CHILD(e->expr.span);
+      CHILD(e->a);
+      CHILD(e->b);
+      return 0;
+    }
+    case K(Select): {
+      const tvm_tir_select_obj* e = obj;
+      CHILD(e->expr.span);
+      CHILD(e->condition);
+      CHILD(e->true_value);
+      CHILD(e->false_value);
+      return 0;
+    }
+    case K(Ramp): {
+      const tvm_tir_ramp_obj* e = obj;
+      CHILD(e->expr.span);
+      CHILD(e->base);
+      CHILD(e->stride);
+      return 0;
+    }
+    case K(Call): {
+      const tvm_tir_call_obj* e = obj;
+      CHILD(e->expr.span);
+      CHILD(e->op);
+      ITEMS(e->args);
+      return 0;
+    }
+    case K(Shuffle): {
+      const tvm_tir_shuffle_obj* e = obj;
+      CHILD(e->expr.span);
+      ITEMS(e->vectors);
+      ITEMS(e->indices);
+      return 0;
+    }
+    case K(Op):
+    case K(GlobalVar): {
+      const tvm_tir_relax_expr_obj* e = obj;
+      CHILD(e->span);
+      CHILD(e->struct_info_);
+      return 0;
+    }
+    case K(AssertStmt): {
+      const tvm_tir_assert_stmt_obj* s = obj;
+      CHILD(s->stmt.span);
+      CHILD(s->condition);
+      CHILD(s->message);
+      CHILD(s->body);
+      return 0;
+    }
+    case K(SeqStmt): {
+      const tvm_tir_seq_stmt_obj* s = obj;
+      CHILD(s->stmt.span);
+      ITEMS(s->seq);
+      return 0;
+    }
+    case K(IfThenElse): {
+      const tvm_tir_if_then_else_obj* s = obj;
+      CHILD(s->stmt.span);
+      CHILD(s->condition);
+      CHILD(s->then_case);
+      CHILD(s->else_case);
+      return 0;
+    }
+    case K(Evaluate): {
+      const tvm_tir_evaluate_obj* s = obj;
+      CHILD(s->stmt.span);
+      CHILD(s->value);
+      return 0;
+    }
+    case K(While): {
+      const tvm_tir_while_obj* s = obj;
+      CHILD(s->stmt.span);
+      CHILD(s->condition);
+      CHILD(s->body);
+      return 0;
+    }
+    case K(Range): {
+      const tvm_tir_range_obj* r = obj;
+      CHILD(r->min);
+      CHILD(r->extent);
+      return 0;
+    }
+    /* The kinds whose callbacks always skip the generic children: their fields are never read
+     * through the tables (direct_of marks them whatever the tables say). */
+    case K(BufferLoad):
+      return call_pre(w, pre_buffer_load, obj, d) < 0 ? -1 : 0;
+    case K(BufferStore):
+      return call_pre(w, pre_buffer_store, obj, d) < 0 ? -1 : 0;
+    case K(For):
+      return call_pre(w, pre_for, obj, d) < 0 ? -1 : 0;
+    case K(Buffer):
+    case K(IterVar):
+    case K(PrimType):
+    case K(PointerType):
+    case K(TupleType):
+    case K(CommReducer):
+    case K(IndexMap):
+      return 0; /* pre_skip */
+    default:
+      return walk_pre(w, k_pre[k], obj, k, d); /* direct_of marks no other kind */
+  }
+}
+#undef CHILD
+#undef ITEMS
+
+/* Which kinds walk reads directly, for one set of child tables. */
+typedef struct kind_direct {
+  const tvm_tir__children* src; /* the tables this was built for */
+  struct kind_direct* prev;     /* replaced ones stay alive: another thread may be reading one */
+  bool ok[TVM_TIR_KIND_COUNT];
+} kind_direct;
+
+static kind_direct* g_direct;
+
+/* Whether kind k's generically walked fields (its table's object fields other than strings and
+ * bytes) are exactly the pointer fields at offsets off[0..n-1], in this order. */
+static bool fields_are(const tvm_tir__children* c, tvm_tir_kind k, int n, const size_t* off) {
+  int j = 0;
+  for (int32_t i = c->start[k]; i < c->start[k + 1]; ++i) {
+    const tvm_tir__child_field* f = &c->f[i];
+    if (f->type == kTVMFFIStr || f->type == kTVMFFIBytes) continue;
+    if (j == n || f->type == kTVMFFIAny || f->offset != (int64_t)off[j]) return false;
+    j++;
+  }
+  return j == n;
+}
+
+static void direct_fill(const tvm_tir__children* c, bool* ok) {
+#define SPAN offsetof(tvm_tir_expr_obj, span)
+#define DIRECT(Kind, ...)                                                           \
+  do {                                                                              \
+    const size_t off_[] = {__VA_ARGS__};                                            \
+    ok[K(Kind)] = fields_are(c, K(Kind), (int)(sizeof(off_) / sizeof(*off_)), off_); \
+  } while (0)
+  DIRECT(IntImm, SPAN);
+  DIRECT(FloatImm, SPAN);
+  DIRECT(StringImm, SPAN);
+  DIRECT(Cast, SPAN, offsetof(tvm_tir_cast_obj, value));
+  DIRECT(Broadcast, SPAN, offsetof(tvm_tir_broadcast_obj, value));
+  DIRECT(Not, SPAN, offsetof(tvm_tir_not_obj, a));
+#define TVM_TIR_BINOP(Name, type_key, klass, symbol) \
+  DIRECT(Name, SPAN, offsetof(tvm_tir_binary_obj, a), offsetof(tvm_tir_binary_obj, b));
+#include <tvm/tir/nodes.def>
+  DIRECT(Select, SPAN, offsetof(tvm_tir_select_obj, condition),
+         offsetof(tvm_tir_select_obj, true_value), offsetof(tvm_tir_select_obj, false_value));
+  DIRECT(Ramp, SPAN, offsetof(tvm_tir_ramp_obj, base), offsetof(tvm_tir_ramp_obj, stride));
+  DIRECT(Call, SPAN, offsetof(tvm_tir_call_obj, op), offsetof(tvm_tir_call_obj, args));
+  DIRECT(Shuffle, SPAN, offsetof(tvm_tir_shuffle_obj, vectors),
+         offsetof(tvm_tir_shuffle_obj, indices));
+  DIRECT(Op, SPAN, offsetof(tvm_tir_relax_expr_obj, struct_info_));
+  DIRECT(GlobalVar, SPAN, offsetof(tvm_tir_relax_expr_obj, struct_info_));
+  DIRECT(AssertStmt, SPAN, offsetof(tvm_tir_assert_stmt_obj, condition),
+         offsetof(tvm_tir_assert_stmt_obj, message), offsetof(tvm_tir_assert_stmt_obj, body));
+  DIRECT(SeqStmt, SPAN, offsetof(tvm_tir_seq_stmt_obj, seq));
+  DIRECT(IfThenElse, SPAN, offsetof(tvm_tir_if_then_else_obj, condition),
+         offsetof(tvm_tir_if_then_else_obj, then_case),
+         offsetof(tvm_tir_if_then_else_obj, else_case));
+  DIRECT(Evaluate, SPAN, offsetof(tvm_tir_evaluate_obj, value));
+  DIRECT(While, SPAN, offsetof(tvm_tir_while_obj, condition), offsetof(tvm_tir_while_obj, body));
+  DIRECT(Range, offsetof(tvm_tir_range_obj, min), offsetof(tvm_tir_range_obj, extent));
+#undef DIRECT
+#undef SPAN
+  /* Callbacks that always skip (or fail): their tables are never read. */
+  static const tvm_tir_kind skipping[] = {K(Var),        K(SizeVar),     K(BufferLoad),
+                                          K(BufferStore), K(For),        K(Buffer),
+                                          K(IterVar),     K(PrimType),   K(PointerType),
+                                          K(TupleType),   K(CommReducer), K(IndexMap)};
+  for (size_t i = 0; i < sizeof(skipping) / sizeof(*skipping); ++i) ok[skipping[i]] = true;
+}
+
+/* The direct kinds for tables c (built once per set of tables), NULL when out of memory. */
+static const kind_direct* direct_of(const tvm_tir__children* c) {
+  kind_direct* cur = __atomic_load_n(&g_direct, __ATOMIC_ACQUIRE);
+  if (cur && cur->src == c) return cur;
+  kind_direct* kd = tvm_ffi_calloc(1, sizeof(kind_direct));
+  if (!kd) return NULL;
+  kd->src = c;
+  direct_fill(c, kd->ok);
+  kd->prev = cur;
+  if (__atomic_compare_exchange_n(&g_direct, &kd->prev, kd, false, __ATOMIC_ACQ_REL,
+                                  __ATOMIC_ACQUIRE)) {
+    return kd;
+  }
+  /* Another thread published first (kd->prev now holds its table). */
+  kind_direct* winner = kd->prev;
+  tvm_ffi_free(kd);
+  return winner->src == c ? winner : NULL;
 }
 
 /* ---- Structure ------------------------------------------------------------------------------
@@ -1093,6 +1347,9 @@ static int scoped_pass(const tvm_tir_prim_func_obj* f, bool track,
   w.v.depth = w.v.capacity = 0;
   w.track = track;
   w.children = children;
+  static const bool none_direct[TVM_TIR_KIND_COUNT];
+  const kind_direct* kd = children ? direct_of(children) : NULL;
+  w.direct = kd ? kd->ok : none_direct;
   int rc;
   if (track) {
     memset(w.v.post, 0, sizeof(w.v.post));
@@ -1102,7 +1359,7 @@ static int scoped_pass(const tvm_tir_prim_func_obj* f, bool track,
     rc = tvm_tir_visit(&w.v, f);
   } else {
     w.v.ctx = (void*)&k_fast_pass;
-    rc = fast_node(&w, f);
+    rc = walk(&w, f, 0);
   }
   tvm_tir_visitor_free(&w.v);
   if (w.facts.keys != w.facts.first_keys) tvm_ffi_free((void*)w.facts.keys);
