@@ -692,7 +692,12 @@ static int pre_prim_func(tvm_tir_visitor* v, const void* node) {
   /* buffer_map: each buffer's data is bound; its symbolic shape Vars are defined here. */
   const TVMFFIAny *key, *val;
   for (int64_t pos = 0; (pos = tvm_ffi_map_next(f->buffer_map, pos, &key, &val)) >= 0;) {
-    const tvm_tir_buffer_obj* b = tvm_ffi_any_as_object(val, tvm_tir_type_index(K(Buffer)));
+    /* A tir.Buffer (the usual value) is told by its type index; anything else asks ffi (a
+     * type derived from Buffer elsewhere). */
+    const tvm_tir_buffer_obj* b =
+        tvm_ffi_any_is_object(val) && TIR_IS(val->v_obj, Buffer)
+            ? val->v_obj
+            : tvm_ffi_any_as_object(val, tvm_tir_type_index(K(Buffer)));
     if (!b) continue;
     bool data;
     int rc = wpush_attr(SELF, "buffer_map");
