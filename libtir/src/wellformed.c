@@ -132,8 +132,8 @@ static fact* find(const fact_table* t, const void* key) {
   }
 }
 
-/* The facts of key, created empty when missing; NULL + MemoryError. */
-static fact* obtain(fact_table* t, const void* key) {
+/* obtain's general case: the first table, growth, a NULL key. */
+static fact* obtain_slow(fact_table* t, const void* key) {
   fact* f = find(t, key);
   if (f) return f;
   if (!key) { /* the structure pass rules this out */
@@ -173,6 +173,25 @@ static fact* obtain(fact_table* t, const void* key) {
   return &t->slots[i];
 }
 
+/* The facts of key, created empty when missing; NULL + MemoryError. */
+static fact* obtain(fact_table* t, const void* key) {
+  if (key && t->mask) {
+    size_t i = slot_of(t, key);
+    for (; t->keys[i]; i = (i + 1) & t->mask) {
+      if (t->keys[i] == key) return &t->slots[i];
+    }
+    /* Missing, and i is the free slot its insertion would probe to: take it if the load stays
+     * under one half (else obtain_slow grows the table first). */
+    if (2 * (t->used + 1) <= t->mask) {
+      t->used++;
+      t->keys[i] = key;
+      t->slots[i] = (fact){.key = key};
+      return &t->slots[i];
+    }
+  }
+  return obtain_slow(t, key);
+}
+
 static bool has(const wf* w, const void* obj, uint32_t flag) {
   const fact* f = find(&w->facts, obj);
   return f && (f->flags & flag);
@@ -202,10 +221,14 @@ static void unbind(wf* w, const void* var) { drop(w, var, F_SCOPE | F_RANGE); }
 /* Visit value, the object field `field` of the current node (an object, array elements, map
  * values), as uses. Fields are read directly, not looked up by name: this runs per node. */
 static int walk(wf* w, const void* obj, int64_t d);
+static int walk_items(wf* w, const void* seq, int64_t d);
 
 static int uses(wf* w, const void* value, const char* field) {
   if (w->track) return tvm_tir_visit_child(&w->v, value, field);
-  return value ? walk(w, value, w->v.depth + 1) : 0;
+  if (!value) return 0;
+  /* An Array's items are read directly (walk would go through walk_other). */
+  return tvm_ffi_type_index(value) == kTVMFFIArray ? walk_items(w, value, w->v.depth + 1)
+                                                   : walk(w, value, w->v.depth + 1);
 }
 
 /* Visit node at the current path + field[index]. */
@@ -854,11 +877,12 @@ static int walk_pre(wf* w, tvm_tir_visit_fn pre, const void* node, tvm_tir_kind 
     if (walk_items(w, (val), d + 1) != 0) return -1;          \
   } while (0)
 
-/* An Array field's value at depth d: its items one step below (anything else, generically). */
+/* A field's value at depth d (NULL: none), as walk, but an Array's items are read here (the
+ * usual value of the fields read this way), one step below. */
 static int walk_items(wf* w, const void* seq, int64_t d) {
   if (!seq) return 0;
   if (tvm_ffi_type_index(seq) != kTVMFFIArray) return walk(w, seq, d);
-  if (d + 1 > TVM_FFI_STRUCTURAL_MAX_DEPTH) return -1; /* as walk would (the tracking pass raises) */
+  if (d > TVM_FFI_STRUCTURAL_MAX_DEPTH) return -1; /* as walk does (the tracking pass raises) */
   int64_t n = tvm_ffi_seq_size(seq);
   const TVMFFIAny* items = tvm_ffi_seq_data(seq);
   for (int64_t i = 0; i < n; ++i) {
