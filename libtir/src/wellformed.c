@@ -58,11 +58,15 @@ typedef struct {
  * those of the tracking pass; the check is a pure function of the IR, so both passes agree on
  * whether it passes.
  */
-typedef struct {
+struct wf;
+/* Walks a node of one kind at depth d in the fast pass (see walk): 0 when it passes. */
+typedef int (*walker)(struct wf* w, const void* obj, int64_t d);
+
+typedef struct wf {
   tvm_tir_visitor v; /* first: callbacks get the state through their visitor pointer */
   bool track;        /* the tracking pass (v.steps holds the path), else the fast pass */
   const tvm_tir__children* children; /* the fast pass's child tables */
-  const bool* direct; /* the fast pass's kinds walked directly (see walk), by kind */
+  const walker* walkers; /* the fast pass's walker of each kind (see walk) */
   const void** no_use; /* the Vars flagged F_NO_USE (cleared together) */
   size_t no_use_count, no_use_cap;
   fact_table facts; /* last: see fact_table.first */
@@ -817,6 +821,7 @@ static int walk_fields(wf* w, const void* node, tvm_tir_kind k, int64_t d) {
 
 /* Children of a non-libtir object at depth d (as tvm_tir_visit_children): a container's items /
  * values, else its reflected object fields. */
+__attribute__((noinline)) /* out of walk, which must stay small (see walk) */
 static int walk_other(wf* w, const void* obj, int64_t d) {
   int32_t t = tvm_ffi_type_index(obj);
   if (is_seq_type(t)) {
@@ -861,20 +866,28 @@ static int walk_pre(wf* w, tvm_tir_visit_fn pre, const void* node, tvm_tir_kind 
 }
 
 /*
- * The per-kind walk. For the kinds without a callback the generic walk visits the reflected
- * object fields in order; where the child tables show exactly the fields the struct declares
- * (direct_of), those fields are read here directly, in the same order, instead of through the
- * tables. Depths are those the generic walk counts: a field one step below its node, a
- * container's items one more.
+ * The per-kind walk: walk dispatches a node to its kind's walker (wf.walkers, built per set of
+ * child tables by walkers_of). For the kinds without a callback the generic walk visits the
+ * reflected object fields in order; where the child tables show exactly the fields the struct
+ * declares, the kind's walker reads those fields directly, in the same order, instead of
+ * through the tables (walk_generic otherwise). Small functions, one per kind, keep the per-node
+ * cost low (few saved registers; the last child is a tail call). Depths are those the generic
+ * walk counts: a field one step below its node, a container's items one more.
  */
-#define CHILD(val)                                            \
-  do {                                                        \
-    const void* c_ = (val);                                   \
-    if (c_ && walk(w, c_, d + 1) != 0) return -1;             \
+
+#define CHILD(val)                                \
+  do {                                            \
+    const void* c_ = (val);                       \
+    if (c_ && walk(w, c_, d + 1) != 0) return -1; \
   } while (0)
-#define ITEMS(val)                                            \
-  do {                                                        \
-    if (walk_items(w, (val), d + 1) != 0) return -1;          \
+#define LAST_CHILD(val)                           \
+  do {                                            \
+    const void* c_ = (val);                       \
+    return c_ ? walk(w, c_, d + 1) : 0;           \
+  } while (0)
+#define ITEMS(val)                                       \
+  do {                                                   \
+    if (walk_items(w, (val), d + 1) != 0) return -1;     \
   } while (0)
 
 /* A field's value at depth d (NULL: none), as walk, but an Array's items are read here (the
@@ -892,167 +905,155 @@ static int walk_items(wf* w, const void* seq, int64_t d) {
   return 0;
 }
 
-static int walk_node(wf* w, const void* obj, tvm_tir_kind k, int64_t d);
+static int walk_imm(wf* w, const void* obj, int64_t d);
 
-/* The leaves most nodes are (Var uses, constants) are answered here, in a function small enough
- * to need no saved registers; walk_node does the rest. */
+/* The leaves most nodes are (Var uses, constants) are answered here without a call. */
 static int walk(wf* w, const void* obj, int64_t d) {
   if (d > TVM_FFI_STRUCTURAL_MAX_DEPTH) return -1; /* the tracking pass raises it */
   tvm_tir_kind k = tir_kind_of(obj);
-  if (k == K(Var) || k == K(SizeVar)) { /* pre_var, answering only whether it passes */
+  if (k < 0) return walk_other(w, obj, d);
+  if (k == K(Var) || k == K(SizeVar)) { /* walk_var, which they always have */
     const fact* f = find(&w->facts, obj);
     return f && (f->flags & (F_SCOPE | F_NO_USE)) == F_SCOPE ? 0 : -1;
   }
-  /* A constant without a span has no children (where the tables say so: direct). */
-  if ((k == K(IntImm) || k == K(FloatImm)) && !((const tvm_tir_expr_obj*)obj)->span &&
-      w->direct[k]) {
-    return 0;
-  }
-  return walk_node(w, obj, k, d);
+  walker fn = w->walkers[k];
+  if (fn == walk_imm && !((const tvm_tir_expr_obj*)obj)->span) return 0; /* no children */
+  return fn(w, obj, d);
 }
 
-__attribute__((noinline)) static int walk_node(wf* w, const void* obj, tvm_tir_kind k,
-                                               int64_t d) {
-  if (k < 0) return walk_other(w, obj, d);
-  if (!w->direct[k]) {
-    tvm_tir_visit_fn pre = k_pre[k];
-    return pre ? walk_pre(w, pre, obj, k, d) : walk_fields(w, obj, k, d);
-  }
-  switch (k) { /* (Vars are answered by walk) */
-    case K(IntImm):
-    case K(FloatImm):
-    case K(StringImm):
-      CHILD(((const tvm_tir_expr_obj*)obj)->span);
-      return 0;
-    case K(Cast):
-      CHILD(((const tvm_tir_expr_obj*)obj)->span);
-      CHILD(((const tvm_tir_cast_obj*)obj)->value);
-      return 0;
-    case K(Broadcast):
-      CHILD(((const tvm_tir_expr_obj*)obj)->span);
-      CHILD(((const tvm_tir_broadcast_obj*)obj)->value);
-      return 0;
-    case K(Not):
-      CHILD(((const tvm_tir_expr_obj*)obj)->span);
-      CHILD(((const tvm_tir_not_obj*)obj)->a);
-      return 0;
-#define TVM_TIR_BINOP(Name, type_key, klass, symbol) case K(Name):
-#include <tvm/tir/nodes.def>
-    {
-      const tvm_tir_binary_obj* e = obj;
-      CHILD(e->expr.span);
-      CHILD(e->a);
-      CHILD(e->b);
-      return 0;
-    }
-    case K(Select): {
-      const tvm_tir_select_obj* e = obj;
-      CHILD(e->expr.span);
-      CHILD(e->condition);
-      CHILD(e->true_value);
-      CHILD(e->false_value);
-      return 0;
-    }
-    case K(Ramp): {
-      const tvm_tir_ramp_obj* e = obj;
-      CHILD(e->expr.span);
-      CHILD(e->base);
-      CHILD(e->stride);
-      return 0;
-    }
-    case K(Call): {
-      const tvm_tir_call_obj* e = obj;
-      CHILD(e->expr.span);
-      CHILD(e->op);
-      ITEMS(e->args);
-      return 0;
-    }
-    case K(Shuffle): {
-      const tvm_tir_shuffle_obj* e = obj;
-      CHILD(e->expr.span);
-      ITEMS(e->vectors);
-      ITEMS(e->indices);
-      return 0;
-    }
-    case K(Op):
-    case K(GlobalVar): {
-      const tvm_tir_relax_expr_obj* e = obj;
-      CHILD(e->span);
-      CHILD(e->struct_info_);
-      return 0;
-    }
-    case K(AssertStmt): {
-      const tvm_tir_assert_stmt_obj* s = obj;
-      CHILD(s->stmt.span);
-      CHILD(s->condition);
-      CHILD(s->message);
-      CHILD(s->body);
-      return 0;
-    }
-    case K(SeqStmt): {
-      const tvm_tir_seq_stmt_obj* s = obj;
-      CHILD(s->stmt.span);
-      ITEMS(s->seq);
-      return 0;
-    }
-    case K(IfThenElse): {
-      const tvm_tir_if_then_else_obj* s = obj;
-      CHILD(s->stmt.span);
-      CHILD(s->condition);
-      CHILD(s->then_case);
-      CHILD(s->else_case);
-      return 0;
-    }
-    case K(Evaluate): {
-      const tvm_tir_evaluate_obj* s = obj;
-      CHILD(s->stmt.span);
-      CHILD(s->value);
-      return 0;
-    }
-    case K(While): {
-      const tvm_tir_while_obj* s = obj;
-      CHILD(s->stmt.span);
-      CHILD(s->condition);
-      CHILD(s->body);
-      return 0;
-    }
-    case K(Range): {
-      const tvm_tir_range_obj* r = obj;
-      CHILD(r->min);
-      CHILD(r->extent);
-      return 0;
-    }
-    /* The kinds whose callbacks always skip the generic children: their fields are never read
-     * through the tables (direct_of marks them whatever the tables say). */
-    case K(BufferLoad):
-      return call_pre(w, pre_buffer_load, obj, d) < 0 ? -1 : 0;
-    case K(BufferStore):
-      return call_pre(w, pre_buffer_store, obj, d) < 0 ? -1 : 0;
-    case K(For):
-      return call_pre(w, pre_for, obj, d) < 0 ? -1 : 0;
-    case K(Buffer):
-    case K(IterVar):
-    case K(PrimType):
-    case K(PointerType):
-    case K(TupleType):
-    case K(CommReducer):
-    case K(IndexMap):
-      return 0; /* pre_skip */
-    default:
-      return walk_pre(w, k_pre[k], obj, k, d); /* direct_of marks no other kind */
-  }
+/* Any kind, through k_pre and the child tables. */
+static int walk_generic(wf* w, const void* obj, int64_t d) {
+  tvm_tir_kind k = tir_kind_of(obj);
+  tvm_tir_visit_fn pre = k_pre[k];
+  return pre ? walk_pre(w, pre, obj, k, d) : walk_fields(w, obj, k, d);
 }
+
+/* Var, SizeVar: pre_var, answering only whether it passes (no children: it skips). */
+static int walk_var(wf* w, const void* obj, int64_t d) {
+  (void)d;
+  const fact* f = find(&w->facts, obj);
+  return f && (f->flags & (F_SCOPE | F_NO_USE)) == F_SCOPE ? 0 : -1;
+}
+
+/* The kinds whose callback skips always: pre_skip, and the callbacks called directly. */
+static int walk_skip(wf* w, const void* obj, int64_t d) {
+  (void)w, (void)obj, (void)d;
+  return 0;
+}
+static int walk_buffer_load(wf* w, const void* obj, int64_t d) {
+  return call_pre(w, pre_buffer_load, obj, d) < 0 ? -1 : 0;
+}
+static int walk_buffer_store(wf* w, const void* obj, int64_t d) {
+  return call_pre(w, pre_buffer_store, obj, d) < 0 ? -1 : 0;
+}
+static int walk_for(wf* w, const void* obj, int64_t d) {
+  return call_pre(w, pre_for, obj, d) < 0 ? -1 : 0;
+}
+
+/* The kinds without a callback whose fields are read directly. */
+#define SPAN_OF(obj) (((const tvm_tir_stmt_obj*)(obj))->span) /* every Expr / Stmt's first */
+static int walk_imm(wf* w, const void* obj, int64_t d) { LAST_CHILD(SPAN_OF(obj)); }
+static int walk_cast(wf* w, const void* obj, int64_t d) {
+  CHILD(SPAN_OF(obj));
+  LAST_CHILD(((const tvm_tir_cast_obj*)obj)->value);
+}
+static int walk_broadcast(wf* w, const void* obj, int64_t d) {
+  CHILD(SPAN_OF(obj));
+  LAST_CHILD(((const tvm_tir_broadcast_obj*)obj)->value);
+}
+static int walk_not(wf* w, const void* obj, int64_t d) {
+  CHILD(SPAN_OF(obj));
+  LAST_CHILD(((const tvm_tir_not_obj*)obj)->a);
+}
+static int walk_binary(wf* w, const void* obj, int64_t d) {
+  const tvm_tir_binary_obj* e = obj;
+  CHILD(e->expr.span);
+  CHILD(e->a);
+  LAST_CHILD(e->b);
+}
+static int walk_select(wf* w, const void* obj, int64_t d) {
+  const tvm_tir_select_obj* e = obj;
+  CHILD(e->expr.span);
+  CHILD(e->condition);
+  CHILD(e->true_value);
+  LAST_CHILD(e->false_value);
+}
+static int walk_ramp(wf* w, const void* obj, int64_t d) {
+  const tvm_tir_ramp_obj* e = obj;
+  CHILD(e->expr.span);
+  CHILD(e->base);
+  LAST_CHILD(e->stride);
+}
+static int walk_call(wf* w, const void* obj, int64_t d) {
+  const tvm_tir_call_obj* e = obj;
+  CHILD(e->expr.span);
+  CHILD(e->op);
+  return walk_items(w, e->args, d + 1);
+}
+static int walk_shuffle(wf* w, const void* obj, int64_t d) {
+  const tvm_tir_shuffle_obj* e = obj;
+  CHILD(e->expr.span);
+  ITEMS(e->vectors);
+  return walk_items(w, e->indices, d + 1);
+}
+static int walk_relax_expr(wf* w, const void* obj, int64_t d) { /* Op, GlobalVar */
+  const tvm_tir_relax_expr_obj* e = obj;
+  CHILD(e->span);
+  LAST_CHILD(e->struct_info_);
+}
+static int walk_assert(wf* w, const void* obj, int64_t d) {
+  const tvm_tir_assert_stmt_obj* s = obj;
+  CHILD(s->stmt.span);
+  CHILD(s->condition);
+  CHILD(s->message);
+  LAST_CHILD(s->body);
+}
+static int walk_seq(wf* w, const void* obj, int64_t d) {
+  const tvm_tir_seq_stmt_obj* s = obj;
+  CHILD(s->stmt.span);
+  return walk_items(w, s->seq, d + 1);
+}
+static int walk_if(wf* w, const void* obj, int64_t d) {
+  const tvm_tir_if_then_else_obj* s = obj;
+  CHILD(s->stmt.span);
+  CHILD(s->condition);
+  CHILD(s->then_case);
+  LAST_CHILD(s->else_case);
+}
+static int walk_evaluate(wf* w, const void* obj, int64_t d) {
+  CHILD(SPAN_OF(obj));
+  LAST_CHILD(((const tvm_tir_evaluate_obj*)obj)->value);
+}
+static int walk_while(wf* w, const void* obj, int64_t d) {
+  const tvm_tir_while_obj* s = obj;
+  CHILD(s->stmt.span);
+  CHILD(s->condition);
+  LAST_CHILD(s->body);
+}
+static int walk_range(wf* w, const void* obj, int64_t d) {
+  const tvm_tir_range_obj* r = obj;
+  CHILD(r->min);
+  LAST_CHILD(r->extent);
+}
+#undef SPAN_OF
 #undef CHILD
+#undef LAST_CHILD
 #undef ITEMS
 
-/* Which kinds walk reads directly, for one set of child tables. */
-typedef struct kind_direct {
+/* The walkers for one set of child tables. */
+typedef struct kind_walkers {
   const tvm_tir__children* src; /* the tables this was built for */
-  struct kind_direct* prev;     /* replaced ones stay alive: another thread may be reading one */
-  bool ok[TVM_TIR_KIND_COUNT];
-} kind_direct;
+  struct kind_walkers* prev;    /* replaced ones stay alive: another thread may be reading one */
+  walker fn[TVM_TIR_KIND_COUNT];
+} kind_walkers;
 
-static kind_direct* g_direct;
+static kind_walkers* g_walkers;
+
+/* Every kind through its callback and the tables (when out of memory). */
+static const walker k_generic_walkers[TVM_TIR_KIND_COUNT] = {
+#define TVM_TIR_NODE(Name, type_key, Parent, c_struct, seq_kind, fields) walk_generic,
+#include <tvm/tir/nodes.def>
+};
 
 /* Whether kind k's generically walked fields (its table's object fields other than strings and
  * bytes) are exactly the pointer fields at offsets off[0..n-1], in this order. */
@@ -1067,65 +1068,72 @@ static bool fields_are(const tvm_tir__children* c, tvm_tir_kind k, int n, const 
   return j == n;
 }
 
-static void direct_fill(const tvm_tir__children* c, bool* ok) {
+static void walkers_fill(const tvm_tir__children* c, walker* fn) {
+  memcpy(fn, k_generic_walkers, sizeof(k_generic_walkers));
 #define SPAN offsetof(tvm_tir_expr_obj, span)
-#define DIRECT(Kind, ...)                                                           \
-  do {                                                                              \
-    const size_t off_[] = {__VA_ARGS__};                                            \
-    ok[K(Kind)] = fields_are(c, K(Kind), (int)(sizeof(off_) / sizeof(*off_)), off_); \
+#define DIRECT(Kind, walk_fn, ...)                                                      \
+  do {                                                                                  \
+    const size_t off_[] = {__VA_ARGS__};                                                \
+    if (fields_are(c, K(Kind), (int)(sizeof(off_) / sizeof(*off_)), off_)) {           \
+      fn[K(Kind)] = walk_fn;                                                            \
+    }                                                                                   \
   } while (0)
-  DIRECT(IntImm, SPAN);
-  DIRECT(FloatImm, SPAN);
-  DIRECT(StringImm, SPAN);
-  DIRECT(Cast, SPAN, offsetof(tvm_tir_cast_obj, value));
-  DIRECT(Broadcast, SPAN, offsetof(tvm_tir_broadcast_obj, value));
-  DIRECT(Not, SPAN, offsetof(tvm_tir_not_obj, a));
+  DIRECT(IntImm, walk_imm, SPAN);
+  DIRECT(FloatImm, walk_imm, SPAN);
+  DIRECT(StringImm, walk_imm, SPAN);
+  DIRECT(Cast, walk_cast, SPAN, offsetof(tvm_tir_cast_obj, value));
+  DIRECT(Broadcast, walk_broadcast, SPAN, offsetof(tvm_tir_broadcast_obj, value));
+  DIRECT(Not, walk_not, SPAN, offsetof(tvm_tir_not_obj, a));
 #define TVM_TIR_BINOP(Name, type_key, klass, symbol) \
-  DIRECT(Name, SPAN, offsetof(tvm_tir_binary_obj, a), offsetof(tvm_tir_binary_obj, b));
+  DIRECT(Name, walk_binary, SPAN, offsetof(tvm_tir_binary_obj, a), offsetof(tvm_tir_binary_obj, b));
 #include <tvm/tir/nodes.def>
-  DIRECT(Select, SPAN, offsetof(tvm_tir_select_obj, condition),
+  DIRECT(Select, walk_select, SPAN, offsetof(tvm_tir_select_obj, condition),
          offsetof(tvm_tir_select_obj, true_value), offsetof(tvm_tir_select_obj, false_value));
-  DIRECT(Ramp, SPAN, offsetof(tvm_tir_ramp_obj, base), offsetof(tvm_tir_ramp_obj, stride));
-  DIRECT(Call, SPAN, offsetof(tvm_tir_call_obj, op), offsetof(tvm_tir_call_obj, args));
-  DIRECT(Shuffle, SPAN, offsetof(tvm_tir_shuffle_obj, vectors),
+  DIRECT(Ramp, walk_ramp, SPAN, offsetof(tvm_tir_ramp_obj, base),
+         offsetof(tvm_tir_ramp_obj, stride));
+  DIRECT(Call, walk_call, SPAN, offsetof(tvm_tir_call_obj, op), offsetof(tvm_tir_call_obj, args));
+  DIRECT(Shuffle, walk_shuffle, SPAN, offsetof(tvm_tir_shuffle_obj, vectors),
          offsetof(tvm_tir_shuffle_obj, indices));
-  DIRECT(Op, SPAN, offsetof(tvm_tir_relax_expr_obj, struct_info_));
-  DIRECT(GlobalVar, SPAN, offsetof(tvm_tir_relax_expr_obj, struct_info_));
-  DIRECT(AssertStmt, SPAN, offsetof(tvm_tir_assert_stmt_obj, condition),
+  DIRECT(Op, walk_relax_expr, SPAN, offsetof(tvm_tir_relax_expr_obj, struct_info_));
+  DIRECT(GlobalVar, walk_relax_expr, SPAN, offsetof(tvm_tir_relax_expr_obj, struct_info_));
+  DIRECT(AssertStmt, walk_assert, SPAN, offsetof(tvm_tir_assert_stmt_obj, condition),
          offsetof(tvm_tir_assert_stmt_obj, message), offsetof(tvm_tir_assert_stmt_obj, body));
-  DIRECT(SeqStmt, SPAN, offsetof(tvm_tir_seq_stmt_obj, seq));
-  DIRECT(IfThenElse, SPAN, offsetof(tvm_tir_if_then_else_obj, condition),
+  DIRECT(SeqStmt, walk_seq, SPAN, offsetof(tvm_tir_seq_stmt_obj, seq));
+  DIRECT(IfThenElse, walk_if, SPAN, offsetof(tvm_tir_if_then_else_obj, condition),
          offsetof(tvm_tir_if_then_else_obj, then_case),
          offsetof(tvm_tir_if_then_else_obj, else_case));
-  DIRECT(Evaluate, SPAN, offsetof(tvm_tir_evaluate_obj, value));
-  DIRECT(While, SPAN, offsetof(tvm_tir_while_obj, condition), offsetof(tvm_tir_while_obj, body));
-  DIRECT(Range, offsetof(tvm_tir_range_obj, min), offsetof(tvm_tir_range_obj, extent));
+  DIRECT(Evaluate, walk_evaluate, SPAN, offsetof(tvm_tir_evaluate_obj, value));
+  DIRECT(While, walk_while, SPAN, offsetof(tvm_tir_while_obj, condition),
+         offsetof(tvm_tir_while_obj, body));
+  DIRECT(Range, walk_range, offsetof(tvm_tir_range_obj, min), offsetof(tvm_tir_range_obj, extent));
 #undef DIRECT
 #undef SPAN
-  /* Callbacks that always skip (or fail): their tables are never read. */
-  static const tvm_tir_kind skipping[] = {K(Var),        K(SizeVar),     K(BufferLoad),
-                                          K(BufferStore), K(For),        K(Buffer),
-                                          K(IterVar),     K(PrimType),   K(PointerType),
-                                          K(TupleType),   K(CommReducer), K(IndexMap)};
-  for (size_t i = 0; i < sizeof(skipping) / sizeof(*skipping); ++i) ok[skipping[i]] = true;
+  /* Callbacks that always skip (or fail): the tables are never read for these kinds. */
+  fn[K(Var)] = fn[K(SizeVar)] = walk_var;
+  fn[K(BufferLoad)] = walk_buffer_load;
+  fn[K(BufferStore)] = walk_buffer_store;
+  fn[K(For)] = walk_for;
+  static const tvm_tir_kind skipping[] = {K(Buffer),    K(IterVar),     K(PrimType), K(PointerType),
+                                          K(TupleType), K(CommReducer), K(IndexMap)};
+  for (size_t i = 0; i < sizeof(skipping) / sizeof(*skipping); ++i) fn[skipping[i]] = walk_skip;
 }
 
-/* The direct kinds for tables c (built once per set of tables), NULL when out of memory. */
-static const kind_direct* direct_of(const tvm_tir__children* c) {
-  kind_direct* cur = __atomic_load_n(&g_direct, __ATOMIC_ACQUIRE);
+/* The walkers for tables c (built once per set of tables), NULL when out of memory. */
+static const kind_walkers* walkers_of(const tvm_tir__children* c) {
+  kind_walkers* cur = __atomic_load_n(&g_walkers, __ATOMIC_ACQUIRE);
   if (cur && cur->src == c) return cur;
-  kind_direct* kd = tvm_ffi_calloc(1, sizeof(kind_direct));
-  if (!kd) return NULL;
-  kd->src = c;
-  direct_fill(c, kd->ok);
-  kd->prev = cur;
-  if (__atomic_compare_exchange_n(&g_direct, &kd->prev, kd, false, __ATOMIC_ACQ_REL,
+  kind_walkers* kw = tvm_ffi_malloc(sizeof(kind_walkers));
+  if (!kw) return NULL;
+  kw->src = c;
+  walkers_fill(c, kw->fn);
+  kw->prev = cur;
+  if (__atomic_compare_exchange_n(&g_walkers, &kw->prev, kw, false, __ATOMIC_ACQ_REL,
                                   __ATOMIC_ACQUIRE)) {
-    return kd;
+    return kw;
   }
-  /* Another thread published first (kd->prev now holds its table). */
-  kind_direct* winner = kd->prev;
-  tvm_ffi_free(kd);
+  /* Another thread published first (kw->prev now holds its table). */
+  kind_walkers* winner = kw->prev;
+  tvm_ffi_free(kw);
   return winner->src == c ? winner : NULL;
 }
 
@@ -1376,9 +1384,8 @@ static int scoped_pass(const tvm_tir_prim_func_obj* f, bool track,
   w.v.depth = w.v.capacity = 0;
   w.track = track;
   w.children = children;
-  static const bool none_direct[TVM_TIR_KIND_COUNT];
-  const kind_direct* kd = children ? direct_of(children) : NULL;
-  w.direct = kd ? kd->ok : none_direct;
+  const kind_walkers* kw = children ? walkers_of(children) : NULL;
+  w.walkers = kw ? kw->fn : k_generic_walkers;
   int rc;
   if (track) {
     memset(w.v.post, 0, sizeof(w.v.post));
