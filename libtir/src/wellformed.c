@@ -137,6 +137,7 @@ static fact* find(const fact_table* t, const void* key) {
 }
 
 /* obtain's general case: the first table, growth, a NULL key. */
+__attribute__((noinline)) /* out of obtain's common path, which then saves no registers */
 static fact* obtain_slow(fact_table* t, const void* key) {
   fact* f = find(t, key);
   if (f) return f;
@@ -146,13 +147,15 @@ static fact* obtain_slow(fact_table* t, const void* key) {
   }
   if (2 * (t->used + 1) > t->mask) { /* keep the load under one half */
     size_t cap = t->mask ? 2 * (t->mask + 1) : FIRST_SLOTS;
-    /* A heap table is one block: cap keys (zeroed), then cap facts. */
+    /* A heap table is one block: cap keys (zeroed), then cap facts (written when their slot
+     * is taken, like the first ones: zeroing them would be five times the keys' work). */
     const void** keys =
-        t->mask ? tvm_ffi_calloc(cap, sizeof(void*) + sizeof(fact)) : t->first_keys;
+        t->mask ? tvm_ffi_malloc(cap * (sizeof(void*) + sizeof(fact))) : t->first_keys;
     if (!keys) {
       tvm_ffi_raise("MemoryError", "well-formedness: out of memory");
       return NULL;
     }
+    if (t->mask) memset(keys, 0, cap * sizeof(void*));
     fact* slots = t->mask ? (fact*)(keys + cap) : t->first;
     const void** old_keys = t->keys;
     fact* old = t->slots;
