@@ -943,11 +943,18 @@ static int walk_skip(wf* w, const void* obj, int64_t d) {
   (void)w, (void)obj, (void)d;
   return 0;
 }
+/* BufferLoad, BufferStore: their callbacks, inline where the buffer is declared (else they
+ * check a view of an Allocate, or fail); a field's uses at depth d + 1 as uses() walks them. */
 static int walk_buffer_load(wf* w, const void* obj, int64_t d) {
-  return call_pre(w, pre_buffer_load, obj, d) < 0 ? -1 : 0;
+  const tvm_tir_buffer_load_obj* l = obj;
+  if (!has(w, l->buffer, F_BUFFER)) return call_pre(w, pre_buffer_load, obj, d) < 0 ? -1 : 0;
+  return walk_items(w, l->indices, d + 1);
 }
 static int walk_buffer_store(wf* w, const void* obj, int64_t d) {
-  return call_pre(w, pre_buffer_store, obj, d) < 0 ? -1 : 0;
+  const tvm_tir_buffer_store_obj* s = obj;
+  if (!has(w, s->buffer, F_BUFFER)) return call_pre(w, pre_buffer_store, obj, d) < 0 ? -1 : 0;
+  if (s->value && walk(w, s->value, d + 1) != 0) return -1;
+  return walk_items(w, s->indices, d + 1);
 }
 static int walk_for(wf* w, const void* obj, int64_t d) {
   return call_pre(w, pre_for, obj, d) < 0 ? -1 : 0;
