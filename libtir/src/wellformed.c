@@ -39,7 +39,7 @@ typedef struct {
 typedef struct {
   const void** keys; /* keys[i]: the key of slots[i], NULL when free (probed alone) */
   fact* slots;       /* valid where keys[i] is set */
-  size_t mask; /* capacity - 1 (a power of two), or 0 before the first insert */
+  size_t mask; /* capacity - 1 (a power of two); 0: no table yet (scoped_pass starts one) */
   size_t used;
   /* The first slots: most functions never need more, and a heap table would cost an
    * allocation and its zeroing per check. Only the keys are zeroed with the table (the facts,
@@ -1396,6 +1396,11 @@ static int scoped_pass(const tvm_tir_prim_func_obj* f, bool track,
   w.children = children;
   const kind_walkers* kw = children ? walkers_of(children) : NULL;
   w.walkers = kw ? kw->fn : k_generic_walkers;
+  /* The table starts as the first slots (zeroed above), so that the first binding takes the
+   * common path of obtain. */
+  w.facts.keys = w.facts.first_keys;
+  w.facts.slots = w.facts.first;
+  w.facts.mask = FIRST_SLOTS - 1;
   int rc;
   if (track) {
     memset(w.v.post, 0, sizeof(w.v.post));
