@@ -387,12 +387,19 @@ static int pre_buffer_store(tvm_tir_visitor* v, const void* node) {
 
 /* Record the range of var (just bound) for proofs; the Range object is only made if a proof
  * needs it (ranges_dict), but its constructor's checks apply here, as if it were made. */
+__attribute__((noinline)) /* rare: out of add_range's common path */
+static int range_check(tvm_tir_expr_obj* min, tvm_tir_expr_obj* extent) {
+  tvm_tir_range_obj* r = tvm_tir_range_new(min, extent); /* raises the constructor's error */
+  if (!r) return -1;
+  tvm_ffi_release(r);
+  return 0;
+}
+
 static int add_range(wf* w, const void* var, tvm_tir_expr_obj* min, tvm_tir_expr_obj* extent) {
   if (!min || !extent) return 0;
-  if (!tvm_tir_is(min, K(PrimExpr)) || !tvm_tir_is(extent, K(PrimExpr))) {
-    tvm_tir_range_obj* r = tvm_tir_range_new(min, extent); /* raises the constructor's error */
-    if (!r) return -1;
-    tvm_ffi_release(r);
+  if ((!tvm_tir_is(min, K(PrimExpr)) || !tvm_tir_is(extent, K(PrimExpr))) &&
+      range_check(min, extent) != 0) {
+    return -1;
   }
   fact* f = find(&w->facts, var);
   f->flags |= F_RANGE;
@@ -956,8 +963,18 @@ static int walk_buffer_store(wf* w, const void* obj, int64_t d) {
   if (s->value && walk(w, s->value, d + 1) != 0) return -1;
   return walk_items(w, s->indices, d + 1);
 }
+/* For: pre_for's steps, in its order, with its uses walked directly at depth d + 1 (bind and
+ * add_range read no depth; in the fast pass a violation only makes them return -1). */
 static int walk_for(wf* w, const void* obj, int64_t d) {
-  return call_pre(w, pre_for, obj, d) < 0 ? -1 : 0;
+  const tvm_tir_for_obj* f = obj;
+  if ((f->min && walk(w, f->min, d + 1) != 0) || (f->extent && walk(w, f->extent, d + 1) != 0) ||
+      bind(w, f->loop_var, "loop_var", -1) != 0 ||
+      add_range(w, f->loop_var, f->min, f->extent) != 0) {
+    return -1;
+  }
+  int rc = f->body ? walk(w, f->body, d + 1) : 0;
+  unbind(w, f->loop_var);
+  return rc;
 }
 
 /* The kinds without a callback whose fields are read directly. */
