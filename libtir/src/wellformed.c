@@ -25,8 +25,7 @@ enum {
   F_NO_USE = 16, /* a reduction iter var while visiting a block's init */
   F_ALLOC = 32   /* the data Var of an Allocate in scope */
 };
-typedef struct {
-  const void* key;        /* NULL: a free slot */
+typedef struct { /* (its key is the table's keys[i]: 32 bytes, indexed by a shift) */
   uint32_t flags;
   const void* owner;      /* the Buffer whose declaration defined this shape/stride/offset Var */
   tvm_tir_expr_obj* min;  /* F_RANGE: borrowed from the IR being checked */
@@ -43,7 +42,7 @@ typedef struct {
   size_t used;
   /* The first slots: most functions never need more, and a heap table would cost an
    * allocation and its zeroing per check. Only the keys are zeroed with the table (the facts,
-   * five times their size, are written when their slot is taken); first stays last in wf, out
+   * four times their size, are written when their slot is taken); first stays last in wf, out
    * of its zeroing. */
   const void* first_keys[FIRST_SLOTS];
   fact first[FIRST_SLOTS];
@@ -148,7 +147,7 @@ static fact* obtain_slow(fact_table* t, const void* key) {
   if (2 * (t->used + 1) > t->mask) { /* keep the load under one half */
     size_t cap = t->mask ? 2 * (t->mask + 1) : FIRST_SLOTS;
     /* A heap table is one block: cap keys (zeroed), then cap facts (written when their slot
-     * is taken, like the first ones: zeroing them would be five times the keys' work). */
+     * is taken, like the first ones: zeroing them would be four times the keys' work). */
     const void** keys =
         t->mask ? tvm_ffi_malloc(cap * (sizeof(void*) + sizeof(fact))) : t->first_keys;
     if (!keys) {
@@ -176,7 +175,7 @@ static fact* obtain_slow(fact_table* t, const void* key) {
   while (t->keys[i]) i = (i + 1) & t->mask;
   t->used++;
   t->keys[i] = key;
-  t->slots[i] = (fact){.key = key};
+  t->slots[i] = (fact){0};
   return &t->slots[i];
 }
 
@@ -192,7 +191,7 @@ static fact* obtain(fact_table* t, const void* key) {
     if (2 * (t->used + 1) <= t->mask) {
       t->used++;
       t->keys[i] = key;
-      t->slots[i] = (fact){.key = key};
+      t->slots[i] = (fact){0};
       return &t->slots[i];
     }
   }
@@ -415,7 +414,7 @@ static void* ranges_dict(const wf* w) {
     const fact* f = &w->facts.slots[i];
     if (!w->facts.keys[i] || !(f->flags & F_RANGE)) continue;
     tvm_tir_range_obj* r = tvm_tir_range_new(f->min, f->extent);
-    TVMFFIAny k = tvm_ffi_any_obj(f->key), val = tvm_ffi_any_obj(r);
+    TVMFFIAny k = tvm_ffi_any_obj(w->facts.keys[i]), val = tvm_ffi_any_obj(r);
     if (!r || tvm_ffi_dict_set(dict, &k, &val) != 0) {
       tvm_ffi_release(dict);
       dict = NULL;
