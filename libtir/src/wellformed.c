@@ -262,9 +262,17 @@ typedef enum {
 
 /* e (field[index] of the buffer at the current path): defined when a fresh Var and mode allows,
  * else a use. */
+static int walk_imm(wf* w, const void* obj, int64_t d);
+
 static int buffer_symbol(wf* w, const tvm_tir_buffer_obj* b, const void* e, decl_mode mode,
                          const char* field, int64_t index) {
   if (!e) return 0;
+  /* The fast pass on a span-less constant (the usual shape / elem_offset): visit_at would only
+   * check its depth, two steps down at most. */
+  if (!w->track && w->v.depth + 2 <= TVM_FFI_STRUCTURAL_MAX_DEPTH) {
+    tvm_tir_kind k = tir_kind_of(e);
+    if (k >= 0 && w->walkers[k] == walk_imm && !((const tvm_tir_expr_obj*)e)->span) return 0;
+  }
   if (mode == DECL_DEFINE && tvm_tir_is_var(e) && !has(w, e, F_SCOPE)) {
     if (bind(w, e, field, index) != 0) return -1;
     find(&w->facts, e)->owner = b;
