@@ -964,6 +964,16 @@ static int walk_buffer_load(wf* w, const void* obj, int64_t d) {
   if (!has(w, l->buffer, F_BUFFER)) return call_pre(w, pre_buffer_load, obj, d) < 0 ? -1 : 0;
   return walk_items(w, l->indices, d + 1);
 }
+/* BufferRegion: pre_buffer_region, inline where the buffer is declared and the region has a
+ * range per dimension. */
+static int walk_buffer_region(wf* w, const void* obj, int64_t d) {
+  const tvm_tir_buffer_region_obj* r = obj;
+  if (!has(w, r->buffer, F_BUFFER) ||
+      tvm_ffi_seq_size(r->region) != tvm_tir_buffer_ndim(r->buffer)) {
+    return call_pre(w, pre_buffer_region, obj, d) < 0 ? -1 : 0;
+  }
+  return walk_items(w, r->region, d + 1);
+}
 static int walk_buffer_store(wf* w, const void* obj, int64_t d) {
   const tvm_tir_buffer_store_obj* s = obj;
   if (!has(w, s->buffer, F_BUFFER)) return call_pre(w, pre_buffer_store, obj, d) < 0 ? -1 : 0;
@@ -1146,6 +1156,7 @@ static void walkers_fill(const tvm_tir__children* c, walker* fn) {
   fn[K(Var)] = fn[K(SizeVar)] = walk_var;
   fn[K(BufferLoad)] = walk_buffer_load;
   fn[K(BufferStore)] = walk_buffer_store;
+  fn[K(BufferRegion)] = walk_buffer_region;
   fn[K(For)] = walk_for;
   static const tvm_tir_kind skipping[] = {K(Buffer),    K(IterVar),     K(PrimType), K(PointerType),
                                           K(TupleType), K(CommReducer), K(IndexMap)};
