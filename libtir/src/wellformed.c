@@ -128,7 +128,7 @@ static size_t slot_of(const fact_table* t, const void* key) {
 
 /* The facts of key, NULL when it has none. */
 static fact* find(const fact_table* t, const void* key) {
-  if (!t->mask || !key) return NULL;
+  if (!key) return NULL; /* (t->mask: scoped_pass starts the table before any lookup) */
   for (size_t i = slot_of(t, key);; i = (i + 1) & t->mask) {
     if (t->keys[i] == key) return &t->slots[i];
     if (!t->keys[i]) return NULL;
@@ -974,6 +974,13 @@ static int walk_buffer_region(wf* w, const void* obj, int64_t d) {
   }
   return walk_items(w, r->region, d + 1);
 }
+/* SBlock, PrimFunc: their callbacks, which always skip (or fail). */
+static int walk_sblock(wf* w, const void* obj, int64_t d) {
+  return call_pre(w, pre_sblock, obj, d) < 0 ? -1 : 0;
+}
+static int walk_prim_func(wf* w, const void* obj, int64_t d) {
+  return call_pre(w, pre_prim_func, obj, d) < 0 ? -1 : 0;
+}
 static int walk_buffer_store(wf* w, const void* obj, int64_t d) {
   const tvm_tir_buffer_store_obj* s = obj;
   if (!has(w, s->buffer, F_BUFFER)) return call_pre(w, pre_buffer_store, obj, d) < 0 ? -1 : 0;
@@ -1157,6 +1164,8 @@ static void walkers_fill(const tvm_tir__children* c, walker* fn) {
   fn[K(BufferLoad)] = walk_buffer_load;
   fn[K(BufferStore)] = walk_buffer_store;
   fn[K(BufferRegion)] = walk_buffer_region;
+  fn[K(SBlock)] = walk_sblock;
+  fn[K(PrimFunc)] = walk_prim_func;
   fn[K(For)] = walk_for;
   static const tvm_tir_kind skipping[] = {K(Buffer),    K(IterVar),     K(PrimType), K(PointerType),
                                           K(TupleType), K(CommReducer), K(IndexMap)};
@@ -1447,9 +1456,9 @@ static int scoped_pass(const tvm_tir_prim_func_obj* f, bool track,
     w.v.ctx = (void*)&k_fast_pass;
     rc = walk(&w, f, 0);
   }
-  tvm_tir_visitor_free(&w.v);
+  if (track) tvm_tir_visitor_free(&w.v); /* the fast pass records no steps */
   if (w.facts.keys != w.facts.first_keys) tvm_ffi_free((void*)w.facts.keys);
-  tvm_ffi_free(w.no_use);
+  if (w.no_use) tvm_ffi_free(w.no_use);
   return rc;
 }
 
