@@ -25,8 +25,7 @@ enum {
   F_NO_USE = 16, /* a reduction iter var while visiting a block's init */
   F_ALLOC = 32   /* the data Var of an Allocate in scope */
 };
-typedef struct {
-  const void* key;        /* NULL: a free slot */
+typedef struct { /* (its key is the table's keys[i]: 32 bytes, indexed by a shift) */
   uint32_t flags;
   const void* owner;      /* the Buffer whose declaration defined this shape/stride/offset Var */
   tvm_tir_expr_obj* min;  /* F_RANGE: borrowed from the IR being checked */
@@ -39,11 +38,11 @@ typedef struct {
 typedef struct {
   const void** keys; /* keys[i]: the key of slots[i], NULL when free (probed alone) */
   fact* slots;       /* valid where keys[i] is set */
-  size_t mask; /* capacity - 1 (a power of two), or 0 before the first insert */
+  size_t mask; /* capacity - 1 (a power of two); 0: no table yet (scoped_pass starts one) */
   size_t used;
   /* The first slots: most functions never need more, and a heap table would cost an
    * allocation and its zeroing per check. Only the keys are zeroed with the table (the facts,
-   * five times their size, are written when their slot is taken); first stays last in wf, out
+   * four times their size, are written when their slot is taken); first stays last in wf, out
    * of its zeroing. */
   const void* first_keys[FIRST_SLOTS];
   fact first[FIRST_SLOTS];
@@ -58,10 +57,15 @@ typedef struct {
  * those of the tracking pass; the check is a pure function of the IR, so both passes agree on
  * whether it passes.
  */
-typedef struct {
+struct wf;
+/* Walks a node of one kind at depth d in the fast pass (see walk): 0 when it passes. */
+typedef int (*walker)(struct wf* w, const void* obj, int64_t d);
+
+typedef struct wf {
   tvm_tir_visitor v; /* first: callbacks get the state through their visitor pointer */
   bool track;        /* the tracking pass (v.steps holds the path), else the fast pass */
   const tvm_tir__children* children; /* the fast pass's child tables */
+  const walker* walkers; /* the fast pass's walker of each kind (see walk) */
   const void** no_use; /* the Vars flagged F_NO_USE (cleared together) */
   size_t no_use_count, no_use_cap;
   fact_table facts; /* last: see fact_table.first */
@@ -124,15 +128,16 @@ static size_t slot_of(const fact_table* t, const void* key) {
 
 /* The facts of key, NULL when it has none. */
 static fact* find(const fact_table* t, const void* key) {
-  if (!t->mask || !key) return NULL;
+  if (!key) return NULL; /* (t->mask: scoped_pass starts the table before any lookup) */
   for (size_t i = slot_of(t, key);; i = (i + 1) & t->mask) {
     if (t->keys[i] == key) return &t->slots[i];
     if (!t->keys[i]) return NULL;
   }
 }
 
-/* The facts of key, created empty when missing; NULL + MemoryError. */
-static fact* obtain(fact_table* t, const void* key) {
+/* obtain's general case: the first table, growth, a NULL key. */
+__attribute__((noinline)) /* out of obtain's common path, which then saves no registers */
+static fact* obtain_slow(fact_table* t, const void* key) {
   fact* f = find(t, key);
   if (f) return f;
   if (!key) { /* the structure pass rules this out */
@@ -141,13 +146,15 @@ static fact* obtain(fact_table* t, const void* key) {
   }
   if (2 * (t->used + 1) > t->mask) { /* keep the load under one half */
     size_t cap = t->mask ? 2 * (t->mask + 1) : FIRST_SLOTS;
-    /* A heap table is one block: cap keys (zeroed), then cap facts. */
+    /* A heap table is one block: cap keys (zeroed), then cap facts (written when their slot
+     * is taken, like the first ones: zeroing them would be four times the keys' work). */
     const void** keys =
-        t->mask ? tvm_ffi_calloc(cap, sizeof(void*) + sizeof(fact)) : t->first_keys;
+        t->mask ? tvm_ffi_malloc(cap * (sizeof(void*) + sizeof(fact))) : t->first_keys;
     if (!keys) {
       tvm_ffi_raise("MemoryError", "well-formedness: out of memory");
       return NULL;
     }
+    if (t->mask) memset(keys, 0, cap * sizeof(void*));
     fact* slots = t->mask ? (fact*)(keys + cap) : t->first;
     const void** old_keys = t->keys;
     fact* old = t->slots;
@@ -168,8 +175,27 @@ static fact* obtain(fact_table* t, const void* key) {
   while (t->keys[i]) i = (i + 1) & t->mask;
   t->used++;
   t->keys[i] = key;
-  t->slots[i] = (fact){.key = key};
+  t->slots[i] = (fact){0};
   return &t->slots[i];
+}
+
+/* The facts of key, created empty when missing; NULL + MemoryError. */
+static fact* obtain(fact_table* t, const void* key) {
+  if (key && t->mask) {
+    size_t i = slot_of(t, key);
+    for (; t->keys[i]; i = (i + 1) & t->mask) {
+      if (t->keys[i] == key) return &t->slots[i];
+    }
+    /* Missing, and i is the free slot its insertion would probe to: take it if the load stays
+     * under one half (else obtain_slow grows the table first). */
+    if (2 * (t->used + 1) <= t->mask) {
+      t->used++;
+      t->keys[i] = key;
+      t->slots[i] = (fact){0};
+      return &t->slots[i];
+    }
+  }
+  return obtain_slow(t, key);
 }
 
 static bool has(const wf* w, const void* obj, uint32_t flag) {
@@ -200,16 +226,15 @@ static void unbind(wf* w, const void* var) { drop(w, var, F_SCOPE | F_RANGE); }
 
 /* Visit value, the object field `field` of the current node (an object, array elements, map
  * values), as uses. Fields are read directly, not looked up by name: this runs per node. */
-static int fast_value(wf* w, const void* obj);
-static int fast_node(wf* w, const void* node);
+static int walk(wf* w, const void* obj, int64_t d);
+static int walk_items(wf* w, const void* seq, int64_t d);
 
 static int uses(wf* w, const void* value, const char* field) {
   if (w->track) return tvm_tir_visit_child(&w->v, value, field);
   if (!value) return 0;
-  w->v.depth++;
-  int rc = fast_value(w, value);
-  w->v.depth--;
-  return rc;
+  /* An Array's items are read directly (walk would go through walk_other). */
+  return tvm_ffi_type_index(value) == kTVMFFIArray ? walk_items(w, value, w->v.depth + 1)
+                                                   : walk(w, value, w->v.depth + 1);
 }
 
 /* Visit node at the current path + field[index]. */
@@ -218,7 +243,7 @@ static int visit_at(wf* w, const void* node, const char* field, int64_t index) {
   if (wpush_attr(w, field) != 0) return -1;
   int rc = index >= 0 ? wpush_item(w, index) : 0;
   if (rc == 0) {
-    rc = w->track ? tvm_tir_visit_node(&w->v, node) : fast_node(w, node);
+    rc = w->track ? tvm_tir_visit_node(&w->v, node) : walk(w, node, w->v.depth);
     if (index >= 0) wpop(w);
   }
   wpop(w);
@@ -237,9 +262,17 @@ typedef enum {
 
 /* e (field[index] of the buffer at the current path): defined when a fresh Var and mode allows,
  * else a use. */
+static int walk_imm(wf* w, const void* obj, int64_t d);
+
 static int buffer_symbol(wf* w, const tvm_tir_buffer_obj* b, const void* e, decl_mode mode,
                          const char* field, int64_t index) {
   if (!e) return 0;
+  /* The fast pass on a span-less constant (the usual shape / elem_offset): visit_at would only
+   * check its depth, two steps down at most. */
+  if (!w->track && w->v.depth + 2 <= TVM_FFI_STRUCTURAL_MAX_DEPTH) {
+    tvm_tir_kind k = tir_kind_of(e);
+    if (k >= 0 && w->walkers[k] == walk_imm && !((const tvm_tir_expr_obj*)e)->span) return 0;
+  }
   if (mode == DECL_DEFINE && tvm_tir_is_var(e) && !has(w, e, F_SCOPE)) {
     if (bind(w, e, field, index) != 0) return -1;
     find(&w->facts, e)->owner = b;
@@ -361,12 +394,19 @@ static int pre_buffer_store(tvm_tir_visitor* v, const void* node) {
 
 /* Record the range of var (just bound) for proofs; the Range object is only made if a proof
  * needs it (ranges_dict), but its constructor's checks apply here, as if it were made. */
+__attribute__((noinline)) /* rare: out of add_range's common path */
+static int range_check(tvm_tir_expr_obj* min, tvm_tir_expr_obj* extent) {
+  tvm_tir_range_obj* r = tvm_tir_range_new(min, extent); /* raises the constructor's error */
+  if (!r) return -1;
+  tvm_ffi_release(r);
+  return 0;
+}
+
 static int add_range(wf* w, const void* var, tvm_tir_expr_obj* min, tvm_tir_expr_obj* extent) {
   if (!min || !extent) return 0;
-  if (!tvm_tir_is(min, K(PrimExpr)) || !tvm_tir_is(extent, K(PrimExpr))) {
-    tvm_tir_range_obj* r = tvm_tir_range_new(min, extent); /* raises the constructor's error */
-    if (!r) return -1;
-    tvm_ffi_release(r);
+  if ((!tvm_tir_is(min, K(PrimExpr)) || !tvm_tir_is(extent, K(PrimExpr))) &&
+      range_check(min, extent) != 0) {
+    return -1;
   }
   fact* f = find(&w->facts, var);
   f->flags |= F_RANGE;
@@ -382,7 +422,7 @@ static void* ranges_dict(const wf* w) {
     const fact* f = &w->facts.slots[i];
     if (!w->facts.keys[i] || !(f->flags & F_RANGE)) continue;
     tvm_tir_range_obj* r = tvm_tir_range_new(f->min, f->extent);
-    TVMFFIAny k = tvm_ffi_any_obj(f->key), val = tvm_ffi_any_obj(r);
+    TVMFFIAny k = tvm_ffi_any_obj(w->facts.keys[i]), val = tvm_ffi_any_obj(r);
     if (!r || tvm_ffi_dict_set(dict, &k, &val) != 0) {
       tvm_ffi_release(dict);
       dict = NULL;
@@ -696,7 +736,12 @@ static int pre_prim_func(tvm_tir_visitor* v, const void* node) {
   /* buffer_map: each buffer's data is bound; its symbolic shape Vars are defined here. */
   const TVMFFIAny *key, *val;
   for (int64_t pos = 0; (pos = tvm_ffi_map_next(f->buffer_map, pos, &key, &val)) >= 0;) {
-    const tvm_tir_buffer_obj* b = tvm_ffi_any_as_object(val, tvm_tir_type_index(K(Buffer)));
+    /* A tir.Buffer (the usual value) is told by its type index; anything else asks ffi (a
+     * type derived from Buffer elsewhere). */
+    const tvm_tir_buffer_obj* b =
+        tvm_ffi_any_is_object(val) && TIR_IS(val->v_obj, Buffer)
+            ? val->v_obj
+            : tvm_ffi_any_as_object(val, tvm_tir_type_index(K(Buffer)));
     if (!b) continue;
     bool data;
     int rc = wpush_attr(SELF, "buffer_map");
@@ -767,22 +812,13 @@ static const void* field_child(const void* node, const TVMFFIFieldInfo* f) {
              : NULL;
 }
 
-static int fast_children(wf* w, const void* node, tvm_tir_kind k) {
-  if (k < 0) {
-    int32_t t = tvm_ffi_type_index(node);
-    if (is_seq_type(t) || is_map_type(t)) return fast_value(w, node);
-    const TVMFFIFieldInfo* const* fields;
-    int32_t n = tvm_ffi_type_all_fields(t, &fields);
-    for (int32_t i = 0; i < n; ++i) {
-      const void* val = field_child(node, fields[i]);
-      if (!val) continue;
-      w->v.depth++;
-      int r = fast_value(w, val);
-      w->v.depth--;
-      if (r != 0) return -1;
-    }
-    return 0;
-  }
+/* What the generic walk visits of a (non-NULL) field value or container item at depth d: its
+ * own checks and children (walk). */
+static int walk(wf* w, const void* obj, int64_t d);
+
+/* Generic children of a libtir node of kind k at depth d, from the child tables (a field one
+ * step below, a container's items one more). */
+static int walk_fields(wf* w, const void* node, tvm_tir_kind k, int64_t d) {
   const tvm_tir__children* c = w->children;
   for (int32_t i = c->start[k], end = c->start[k + 1]; i < end; ++i) {
     const tvm_tir__child_field* f = &c->f[i];
@@ -795,39 +831,22 @@ static int fast_children(wf* w, const void* node, tvm_tir_kind k) {
     } else {
       continue;
     }
-    if (!val) continue;
-    w->v.depth++;
-    /* A libtir node (the usual value) is no container: straight to it. */
-    int r = tir_kind_of(val) >= 0 ? fast_node(w, val) : fast_value(w, val);
-    w->v.depth--;
-    if (r != 0) return -1;
+    if (val && walk(w, val, d + 1) != 0) return -1;
   }
   return 0;
 }
 
-static int fast_node(wf* w, const void* node) {
-  if (!node) return 0;
-  if (w->v.depth > TVM_FFI_STRUCTURAL_MAX_DEPTH) return -1; /* the tracking pass raises it */
-  tvm_tir_kind k = tir_kind_of(node);
-  tvm_tir_visit_fn pre = k >= 0 ? k_pre[k] : NULL;
-  int r = pre ? pre(&w->v, node) : TVM_TIR_VISIT_CONTINUE;
-  if (r < 0) return -1;
-  return r == TVM_TIR_VISIT_SKIP ? 0 : fast_children(w, node, k);
-}
-
-static int fast_value(wf* w, const void* obj) {
-  if (!obj) return 0;
+/* Children of a non-libtir object at depth d (as tvm_tir_visit_children): a container's items /
+ * values, else its reflected object fields. */
+__attribute__((noinline)) /* out of walk, which must stay small (see walk) */
+static int walk_other(wf* w, const void* obj, int64_t d) {
   int32_t t = tvm_ffi_type_index(obj);
   if (is_seq_type(t)) {
     int64_t n = tvm_ffi_seq_size(obj);
     const TVMFFIAny* items = tvm_ffi_seq_data(obj);
     for (int64_t i = 0; i < n; ++i) {
       const void* child = child_object(&items[i]);
-      if (!child) continue;
-      w->v.depth++;
-      int r = fast_node(w, child);
-      w->v.depth--;
-      if (r != 0) return -1;
+      if (child && walk(w, child, d + 1) != 0) return -1;
     }
     return 0;
   }
@@ -835,15 +854,341 @@ static int fast_value(wf* w, const void* obj) {
     const TVMFFIAny *key, *val;
     for (int64_t pos = 0; (pos = tvm_ffi_map_next(obj, pos, &key, &val)) >= 0;) {
       const void* child = child_object(val);
-      if (!child) continue;
-      w->v.depth++;
-      int r = fast_node(w, child);
-      w->v.depth--;
-      if (r != 0) return -1;
+      if (child && walk(w, child, d + 1) != 0) return -1;
     }
     return 0;
   }
-  return fast_node(w, obj);
+  const TVMFFIFieldInfo* const* fields;
+  int32_t n = tvm_ffi_type_all_fields(t, &fields);
+  for (int32_t i = 0; i < n; ++i) {
+    const void* val = field_child(obj, fields[i]);
+    if (val && walk(w, val, d + 1) != 0) return -1;
+  }
+  return 0;
+}
+
+/* A callback of k_pre on node at depth d: the callbacks read the depth from the visitor, which
+ * the caller (a callback too, maybe) gets back as it was. */
+static inline int call_pre(wf* w, tvm_tir_visit_fn pre, const void* node, int64_t d) {
+  int64_t saved = w->v.depth;
+  w->v.depth = d;
+  int r = pre(&w->v, node);
+  w->v.depth = saved;
+  return r;
+}
+static int walk_pre(wf* w, tvm_tir_visit_fn pre, const void* node, tvm_tir_kind k, int64_t d) {
+  int r = call_pre(w, pre, node, d);
+  if (r < 0) return -1;
+  return r == TVM_TIR_VISIT_SKIP ? 0 : walk_fields(w, node, k, d);
+}
+
+/*
+ * The per-kind walk: walk dispatches a node to its kind's walker (wf.walkers, built per set of
+ * child tables by walkers_of). For the kinds without a callback the generic walk visits the
+ * reflected object fields in order; where the child tables show exactly the fields the struct
+ * declares, the kind's walker reads those fields directly, in the same order, instead of
+ * through the tables (walk_generic otherwise). Small functions, one per kind, keep the per-node
+ * cost low (few saved registers; the last child is a tail call). Depths are those the generic
+ * walk counts: a field one step below its node, a container's items one more.
+ */
+
+#define CHILD(val)                                \
+  do {                                            \
+    const void* c_ = (val);                       \
+    if (c_ && walk(w, c_, d + 1) != 0) return -1; \
+  } while (0)
+#define LAST_CHILD(val)                           \
+  do {                                            \
+    const void* c_ = (val);                       \
+    return c_ ? walk(w, c_, d + 1) : 0;           \
+  } while (0)
+#define ITEMS(val)                                       \
+  do {                                                   \
+    if (walk_items(w, (val), d + 1) != 0) return -1;     \
+  } while (0)
+
+/* A field's value at depth d (NULL: none), as walk, but an Array's items are read here (the
+ * usual value of the fields read this way), one step below. */
+static int walk_items(wf* w, const void* seq, int64_t d) {
+  if (!seq) return 0;
+  if (tvm_ffi_type_index(seq) != kTVMFFIArray) return walk(w, seq, d);
+  if (d > TVM_FFI_STRUCTURAL_MAX_DEPTH) return -1; /* as walk does (the tracking pass raises) */
+  int64_t n = tvm_ffi_seq_size(seq);
+  const TVMFFIAny* items = tvm_ffi_seq_data(seq);
+  for (int64_t i = 0; i < n; ++i) {
+    const void* child = child_object(&items[i]);
+    if (child && walk(w, child, d + 1) != 0) return -1;
+  }
+  return 0;
+}
+
+static int walk_imm(wf* w, const void* obj, int64_t d);
+
+/* The leaves most nodes are (Var uses, constants) are answered here without a call. */
+static int walk(wf* w, const void* obj, int64_t d) {
+  if (d > TVM_FFI_STRUCTURAL_MAX_DEPTH) return -1; /* the tracking pass raises it */
+  tvm_tir_kind k = tir_kind_of(obj);
+  if (k < 0) return walk_other(w, obj, d);
+  if (k == K(Var) || k == K(SizeVar)) { /* walk_var, which they always have */
+    const fact* f = find(&w->facts, obj);
+    return f && (f->flags & (F_SCOPE | F_NO_USE)) == F_SCOPE ? 0 : -1;
+  }
+  walker fn = w->walkers[k];
+  if (fn == walk_imm && !((const tvm_tir_expr_obj*)obj)->span) return 0; /* no children */
+  return fn(w, obj, d);
+}
+
+/* Any kind, through k_pre and the child tables. */
+static int walk_generic(wf* w, const void* obj, int64_t d) {
+  tvm_tir_kind k = tir_kind_of(obj);
+  tvm_tir_visit_fn pre = k_pre[k];
+  return pre ? walk_pre(w, pre, obj, k, d) : walk_fields(w, obj, k, d);
+}
+
+/* Var, SizeVar: pre_var, answering only whether it passes (no children: it skips). */
+static int walk_var(wf* w, const void* obj, int64_t d) {
+  (void)d;
+  const fact* f = find(&w->facts, obj);
+  return f && (f->flags & (F_SCOPE | F_NO_USE)) == F_SCOPE ? 0 : -1;
+}
+
+/* The kinds whose callback skips always: pre_skip, and the callbacks called directly. */
+static int walk_skip(wf* w, const void* obj, int64_t d) {
+  (void)w, (void)obj, (void)d;
+  return 0;
+}
+/* BufferLoad, BufferStore: their callbacks, inline where the buffer is declared (else they
+ * check a view of an Allocate, or fail); a field's uses at depth d + 1 as uses() walks them. */
+static int walk_buffer_load(wf* w, const void* obj, int64_t d) {
+  const tvm_tir_buffer_load_obj* l = obj;
+  if (!has(w, l->buffer, F_BUFFER)) return call_pre(w, pre_buffer_load, obj, d) < 0 ? -1 : 0;
+  return walk_items(w, l->indices, d + 1);
+}
+/* BufferRegion: pre_buffer_region, inline where the buffer is declared and the region has a
+ * range per dimension. */
+static int walk_buffer_region(wf* w, const void* obj, int64_t d) {
+  const tvm_tir_buffer_region_obj* r = obj;
+  if (!has(w, r->buffer, F_BUFFER) ||
+      tvm_ffi_seq_size(r->region) != tvm_tir_buffer_ndim(r->buffer)) {
+    return call_pre(w, pre_buffer_region, obj, d) < 0 ? -1 : 0;
+  }
+  return walk_items(w, r->region, d + 1);
+}
+/* SBlock, PrimFunc: their callbacks, which always skip (or fail). */
+static int walk_sblock(wf* w, const void* obj, int64_t d) {
+  return call_pre(w, pre_sblock, obj, d) < 0 ? -1 : 0;
+}
+static int walk_prim_func(wf* w, const void* obj, int64_t d) {
+  return call_pre(w, pre_prim_func, obj, d) < 0 ? -1 : 0;
+}
+static int walk_buffer_store(wf* w, const void* obj, int64_t d) {
+  const tvm_tir_buffer_store_obj* s = obj;
+  if (!has(w, s->buffer, F_BUFFER)) return call_pre(w, pre_buffer_store, obj, d) < 0 ? -1 : 0;
+  if (s->value && walk(w, s->value, d + 1) != 0) return -1;
+  return walk_items(w, s->indices, d + 1);
+}
+/* For: pre_for's steps, in its order, with its uses walked directly at depth d + 1 (bind and
+ * add_range read no depth; in the fast pass a violation only makes them return -1). */
+static int walk_for(wf* w, const void* obj, int64_t d) {
+  const tvm_tir_for_obj* f = obj;
+  if ((f->min && walk(w, f->min, d + 1) != 0) || (f->extent && walk(w, f->extent, d + 1) != 0) ||
+      bind(w, f->loop_var, "loop_var", -1) != 0 ||
+      add_range(w, f->loop_var, f->min, f->extent) != 0) {
+    return -1;
+  }
+  int rc = f->body ? walk(w, f->body, d + 1) : 0;
+  unbind(w, f->loop_var);
+  return rc;
+}
+
+/* The kinds without a callback whose fields are read directly. */
+#define SPAN_OF(obj) (((const tvm_tir_stmt_obj*)(obj))->span) /* every Expr / Stmt's first */
+static int walk_imm(wf* w, const void* obj, int64_t d) { LAST_CHILD(SPAN_OF(obj)); }
+static int walk_cast(wf* w, const void* obj, int64_t d) {
+  CHILD(SPAN_OF(obj));
+  LAST_CHILD(((const tvm_tir_cast_obj*)obj)->value);
+}
+static int walk_broadcast(wf* w, const void* obj, int64_t d) {
+  CHILD(SPAN_OF(obj));
+  LAST_CHILD(((const tvm_tir_broadcast_obj*)obj)->value);
+}
+static int walk_not(wf* w, const void* obj, int64_t d) {
+  CHILD(SPAN_OF(obj));
+  LAST_CHILD(((const tvm_tir_not_obj*)obj)->a);
+}
+static int walk_binary(wf* w, const void* obj, int64_t d) {
+  const tvm_tir_binary_obj* e = obj;
+  CHILD(e->expr.span);
+  CHILD(e->a);
+  LAST_CHILD(e->b);
+}
+static int walk_select(wf* w, const void* obj, int64_t d) {
+  const tvm_tir_select_obj* e = obj;
+  CHILD(e->expr.span);
+  CHILD(e->condition);
+  CHILD(e->true_value);
+  LAST_CHILD(e->false_value);
+}
+static int walk_ramp(wf* w, const void* obj, int64_t d) {
+  const tvm_tir_ramp_obj* e = obj;
+  CHILD(e->expr.span);
+  CHILD(e->base);
+  LAST_CHILD(e->stride);
+}
+static int walk_call(wf* w, const void* obj, int64_t d) {
+  const tvm_tir_call_obj* e = obj;
+  CHILD(e->expr.span);
+  CHILD(e->op);
+  return walk_items(w, e->args, d + 1);
+}
+static int walk_shuffle(wf* w, const void* obj, int64_t d) {
+  const tvm_tir_shuffle_obj* e = obj;
+  CHILD(e->expr.span);
+  ITEMS(e->vectors);
+  return walk_items(w, e->indices, d + 1);
+}
+static int walk_relax_expr(wf* w, const void* obj, int64_t d) { /* Op, GlobalVar */
+  const tvm_tir_relax_expr_obj* e = obj;
+  CHILD(e->span);
+  LAST_CHILD(e->struct_info_);
+}
+static int walk_assert(wf* w, const void* obj, int64_t d) {
+  const tvm_tir_assert_stmt_obj* s = obj;
+  CHILD(s->stmt.span);
+  CHILD(s->condition);
+  CHILD(s->message);
+  LAST_CHILD(s->body);
+}
+static int walk_seq(wf* w, const void* obj, int64_t d) {
+  const tvm_tir_seq_stmt_obj* s = obj;
+  CHILD(s->stmt.span);
+  return walk_items(w, s->seq, d + 1);
+}
+static int walk_if(wf* w, const void* obj, int64_t d) {
+  const tvm_tir_if_then_else_obj* s = obj;
+  CHILD(s->stmt.span);
+  CHILD(s->condition);
+  CHILD(s->then_case);
+  LAST_CHILD(s->else_case);
+}
+static int walk_evaluate(wf* w, const void* obj, int64_t d) {
+  CHILD(SPAN_OF(obj));
+  LAST_CHILD(((const tvm_tir_evaluate_obj*)obj)->value);
+}
+static int walk_while(wf* w, const void* obj, int64_t d) {
+  const tvm_tir_while_obj* s = obj;
+  CHILD(s->stmt.span);
+  CHILD(s->condition);
+  LAST_CHILD(s->body);
+}
+static int walk_range(wf* w, const void* obj, int64_t d) {
+  const tvm_tir_range_obj* r = obj;
+  CHILD(r->min);
+  LAST_CHILD(r->extent);
+}
+#undef SPAN_OF
+#undef CHILD
+#undef LAST_CHILD
+#undef ITEMS
+
+/* The walkers for one set of child tables. */
+typedef struct kind_walkers {
+  const tvm_tir__children* src; /* the tables this was built for */
+  struct kind_walkers* prev;    /* replaced ones stay alive: another thread may be reading one */
+  walker fn[TVM_TIR_KIND_COUNT];
+} kind_walkers;
+
+static kind_walkers* g_walkers;
+
+/* Every kind through its callback and the tables (when out of memory). */
+static const walker k_generic_walkers[TVM_TIR_KIND_COUNT] = {
+#define TVM_TIR_NODE(Name, type_key, Parent, c_struct, seq_kind, fields) walk_generic,
+#include <tvm/tir/nodes.def>
+};
+
+/* Whether kind k's generically walked fields (its table's object fields other than strings and
+ * bytes) are exactly the pointer fields at offsets off[0..n-1], in this order. */
+static bool fields_are(const tvm_tir__children* c, tvm_tir_kind k, int n, const size_t* off) {
+  int j = 0;
+  for (int32_t i = c->start[k]; i < c->start[k + 1]; ++i) {
+    const tvm_tir__child_field* f = &c->f[i];
+    if (f->type == kTVMFFIStr || f->type == kTVMFFIBytes) continue;
+    if (j == n || f->type == kTVMFFIAny || f->offset != (int64_t)off[j]) return false;
+    j++;
+  }
+  return j == n;
+}
+
+static void walkers_fill(const tvm_tir__children* c, walker* fn) {
+  memcpy(fn, k_generic_walkers, sizeof(k_generic_walkers));
+#define SPAN offsetof(tvm_tir_expr_obj, span)
+#define DIRECT(Kind, walk_fn, ...)                                                      \
+  do {                                                                                  \
+    const size_t off_[] = {__VA_ARGS__};                                                \
+    if (fields_are(c, K(Kind), (int)(sizeof(off_) / sizeof(*off_)), off_)) {           \
+      fn[K(Kind)] = walk_fn;                                                            \
+    }                                                                                   \
+  } while (0)
+  DIRECT(IntImm, walk_imm, SPAN);
+  DIRECT(FloatImm, walk_imm, SPAN);
+  DIRECT(StringImm, walk_imm, SPAN);
+  DIRECT(Cast, walk_cast, SPAN, offsetof(tvm_tir_cast_obj, value));
+  DIRECT(Broadcast, walk_broadcast, SPAN, offsetof(tvm_tir_broadcast_obj, value));
+  DIRECT(Not, walk_not, SPAN, offsetof(tvm_tir_not_obj, a));
+#define TVM_TIR_BINOP(Name, type_key, klass, symbol) \
+  DIRECT(Name, walk_binary, SPAN, offsetof(tvm_tir_binary_obj, a), offsetof(tvm_tir_binary_obj, b));
+#include <tvm/tir/nodes.def>
+  DIRECT(Select, walk_select, SPAN, offsetof(tvm_tir_select_obj, condition),
+         offsetof(tvm_tir_select_obj, true_value), offsetof(tvm_tir_select_obj, false_value));
+  DIRECT(Ramp, walk_ramp, SPAN, offsetof(tvm_tir_ramp_obj, base),
+         offsetof(tvm_tir_ramp_obj, stride));
+  DIRECT(Call, walk_call, SPAN, offsetof(tvm_tir_call_obj, op), offsetof(tvm_tir_call_obj, args));
+  DIRECT(Shuffle, walk_shuffle, SPAN, offsetof(tvm_tir_shuffle_obj, vectors),
+         offsetof(tvm_tir_shuffle_obj, indices));
+  DIRECT(Op, walk_relax_expr, SPAN, offsetof(tvm_tir_relax_expr_obj, struct_info_));
+  DIRECT(GlobalVar, walk_relax_expr, SPAN, offsetof(tvm_tir_relax_expr_obj, struct_info_));
+  DIRECT(AssertStmt, walk_assert, SPAN, offsetof(tvm_tir_assert_stmt_obj, condition),
+         offsetof(tvm_tir_assert_stmt_obj, message), offsetof(tvm_tir_assert_stmt_obj, body));
+  DIRECT(SeqStmt, walk_seq, SPAN, offsetof(tvm_tir_seq_stmt_obj, seq));
+  DIRECT(IfThenElse, walk_if, SPAN, offsetof(tvm_tir_if_then_else_obj, condition),
+         offsetof(tvm_tir_if_then_else_obj, then_case),
+         offsetof(tvm_tir_if_then_else_obj, else_case));
+  DIRECT(Evaluate, walk_evaluate, SPAN, offsetof(tvm_tir_evaluate_obj, value));
+  DIRECT(While, walk_while, SPAN, offsetof(tvm_tir_while_obj, condition),
+         offsetof(tvm_tir_while_obj, body));
+  DIRECT(Range, walk_range, offsetof(tvm_tir_range_obj, min), offsetof(tvm_tir_range_obj, extent));
+#undef DIRECT
+#undef SPAN
+  /* Callbacks that always skip (or fail): the tables are never read for these kinds. */
+  fn[K(Var)] = fn[K(SizeVar)] = walk_var;
+  fn[K(BufferLoad)] = walk_buffer_load;
+  fn[K(BufferStore)] = walk_buffer_store;
+  fn[K(BufferRegion)] = walk_buffer_region;
+  fn[K(SBlock)] = walk_sblock;
+  fn[K(PrimFunc)] = walk_prim_func;
+  fn[K(For)] = walk_for;
+  static const tvm_tir_kind skipping[] = {K(Buffer),    K(IterVar),     K(PrimType), K(PointerType),
+                                          K(TupleType), K(CommReducer), K(IndexMap)};
+  for (size_t i = 0; i < sizeof(skipping) / sizeof(*skipping); ++i) fn[skipping[i]] = walk_skip;
+}
+
+/* The walkers for tables c (built once per set of tables), NULL when out of memory. */
+static const kind_walkers* walkers_of(const tvm_tir__children* c) {
+  kind_walkers* cur = __atomic_load_n(&g_walkers, __ATOMIC_ACQUIRE);
+  if (cur && cur->src == c) return cur;
+  kind_walkers* kw = tvm_ffi_malloc(sizeof(kind_walkers));
+  if (!kw) return NULL;
+  kw->src = c;
+  walkers_fill(c, kw->fn);
+  kw->prev = cur;
+  if (__atomic_compare_exchange_n(&g_walkers, &kw->prev, kw, false, __ATOMIC_ACQ_REL,
+                                  __ATOMIC_ACQUIRE)) {
+    return kw;
+  }
+  /* Another thread published first (kw->prev now holds its table). */
+  kind_walkers* winner = kw->prev;
+  tvm_ffi_free(kw);
+  return winner->src == c ? winner : NULL;
 }
 
 /* ---- Structure ------------------------------------------------------------------------------
@@ -1093,6 +1438,13 @@ static int scoped_pass(const tvm_tir_prim_func_obj* f, bool track,
   w.v.depth = w.v.capacity = 0;
   w.track = track;
   w.children = children;
+  const kind_walkers* kw = children ? walkers_of(children) : NULL;
+  w.walkers = kw ? kw->fn : k_generic_walkers;
+  /* The table starts as the first slots (zeroed above), so that the first binding takes the
+   * common path of obtain. */
+  w.facts.keys = w.facts.first_keys;
+  w.facts.slots = w.facts.first;
+  w.facts.mask = FIRST_SLOTS - 1;
   int rc;
   if (track) {
     memset(w.v.post, 0, sizeof(w.v.post));
@@ -1102,11 +1454,11 @@ static int scoped_pass(const tvm_tir_prim_func_obj* f, bool track,
     rc = tvm_tir_visit(&w.v, f);
   } else {
     w.v.ctx = (void*)&k_fast_pass;
-    rc = fast_node(&w, f);
+    rc = walk(&w, f, 0);
   }
-  tvm_tir_visitor_free(&w.v);
+  if (track) tvm_tir_visitor_free(&w.v); /* the fast pass records no steps */
   if (w.facts.keys != w.facts.first_keys) tvm_ffi_free((void*)w.facts.keys);
-  tvm_ffi_free(w.no_use);
+  if (w.no_use) tvm_ffi_free(w.no_use);
   return rc;
 }
 
