@@ -125,9 +125,14 @@ typedef struct {
 } tvm_script__span_log;
 
 enum { TVM_SCRIPT_NAME_STRS = 8 };
+/* The frames and span log entries a builder holds in itself (a small file's function nests a
+ * few frames and emits a few dozen statements): storage that comes with the builder's one
+ * allocation instead of a malloc + free each per parse; deeper nesting or more statements
+ * move to the heap. */
+enum { TVM_SCRIPT_INLINE_FRAMES = 8, TVM_SCRIPT_INLINE_SPANS = 64 };
 
 struct tvm_script_builder {
-  tvm_script__frame* frames;
+  tvm_script__frame* frames; /* frames_inline, or heap storage once more were needed */
   int depth;
   int capacity;
   int slots_used; /* frames[0, slots_used) were used: their stmts storage is kept */
@@ -147,6 +152,9 @@ struct tvm_script_builder {
    * the String instead of copying it (tvm_script__var). */
   const void* name_strs[TVM_SCRIPT_NAME_STRS];
   int num_name_strs;
+  /* (Last: left unzeroed by tvm_script_builder_new; a frame is zeroed when pushed.) */
+  tvm_script__frame frames_inline[TVM_SCRIPT_INLINE_FRAMES];
+  tvm_script__span_entry spans_inline[TVM_SCRIPT_INLINE_SPANS];
 };
 
 /* The String among b->name_strs whose text is at name (the same address: the same text), or
@@ -220,8 +228,8 @@ int tvm_script__merge_attrs(void* dict, const void* map, const char* what);
 int tvm_script__infer_regions(const tvm_script_builder* b, const tvm_script__frame* f,
                               const void* body, void** out_reads, void** out_writes);
 /* ---- Source spans (ir_builder_spans.c) ------------------------------------------------------ */
-/* Record node at span (both borrowed). 0, or -1 with a MemoryError. */
-int tvm_script__span_record(tvm_script__span_log* log, const void* node,
+/* Record node at span (both borrowed) in b's log. 0, or -1 with a MemoryError. */
+int tvm_script__span_record(tvm_script_builder* b, const void* node,
                             const tvm_script_span* span);
 void tvm_script__span_log_free(tvm_script__span_log* log);
 /* The span of the deepest node with a recorded span on the access path written in `path`
