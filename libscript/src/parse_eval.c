@@ -939,7 +939,7 @@ static int eval_shape_seq(script_parser* p, const script_doc* d, TVMFFIAny* out)
 /* Evaluate positional arguments (expanding `*xs`) and then keyword values into one list (the
  * positional ones first: *num_pos of them). */
 static int eval_args(script_parser* p, const tvm_script_call_doc_obj* c, int shape_arg,
-                     arg_list* pos, int32_t* num_pos) {
+                     bool region_args, arg_list* pos, int32_t* num_pos) {
   int64_t n = c->args ? tvm_ffi_seq_size(c->args) : 0;
   for (int64_t i = 0; i < n; ++i) {
     const script_doc* a = tvm_ffi_seq_obj_at(c->args, i);
@@ -978,9 +978,12 @@ static int eval_args(script_parser* p, const tvm_script_call_doc_obj* c, int sha
       tvm_ffi_any_release(&v);
       continue;
     }
+    int region_rc = 1;
     if (script__is_kind(a, TVM_SCRIPT_DOC_LambdaDoc)) {
       if (script__lambda_new(p, a, &pos->lambdas[0], &v) != 0) return -1;
-    } else if (eval_storable(p, a, &v) != 0) {
+    } else if (region_args && (region_rc = script__eval_region(p, a, &v)) < 0) {
+      return -1;
+    } else if (region_rc != 0 && eval_storable(p, a, &v) != 0) {
       return -1;
     }
     if (arg_push(pos, &v, a) != 0) {
@@ -1222,7 +1225,7 @@ int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_
   arg_list args; /* positional arguments, then keyword values */
   arg_list_init(&args);
   int32_t npos = 0;
-  int rc = eval_args(p, c, fn ? fn->shape_arg : 0, &args, &npos);
+  int rc = eval_args(p, c, fn ? fn->shape_arg : 0, fn && fn->region_args, &args, &npos);
   int32_t nkw = args.n - npos;
   if (rc == 0 && !fn) {
     rc = nkw ? script__error_at(p, call, "TypeError", "a function call takes no keyword arguments")

@@ -216,6 +216,12 @@ const script_special* script__dotted(script_parser* p, const script_doc* d, char
 
 /* value[indices...] (parse_subscript.c). */
 int script__eval_index(script_parser* p, const tvm_script_index_doc_obj* d, TVMFFIAny* out);
+/* An argument of T.reads / T.writes (tvm_script_builtin.region_args): when d is A[i, j] with A
+ * a Buffer's name and no slice, evaluates it as script__eval would, but to the BufferRegion
+ * that tvm_script_value_to_region makes of the BufferLoad (the same errors, at the same points;
+ * no load and no index Array made only to be dropped): 0, or -1 with the error. 1 (out left
+ * None) for any other d: the caller evaluates it as usual. */
+int script__eval_region(script_parser* p, const script_doc* d, TVMFFIAny* out);
 /* lhs[...] = value (a BufferStore; slices become Ramp indices; a Python literal takes the
  * buffer's dtype). Errors of the store itself are located at `at`. */
 int script__store(script_parser* p, const tvm_script_index_doc_obj* lhs, const TVMFFIAny* value,

@@ -745,7 +745,7 @@ const tvm_script_builtin tvm_script__tir_stmt_builtins[] = {
     {"launch_thread", b_launch_thread},
     {"match_buffer", b_match_buffer, 2},
     {"parallel", b_parallel},
-    {"reads", b_reads},
+    {"reads", b_reads, 0, true},
     {"realize", b_realize},
     {"sblock", b_sblock},
     {"sblock_alloc_buffer", b_alloc_buffer, 1},
@@ -755,7 +755,7 @@ const tvm_script_builtin tvm_script__tir_stmt_builtins[] = {
     {"unroll", b_unroll},
     {"vectorized", b_vectorized},
     {"where", b_where},
-    {"writes", b_writes},
+    {"writes", b_writes, 0, true},
 };
 const int32_t tvm_script__tir_stmt_builtin_count =
     (int32_t)(sizeof(tvm_script__tir_stmt_builtins) / sizeof(tvm_script__tir_stmt_builtins[0]));
