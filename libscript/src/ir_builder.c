@@ -194,8 +194,25 @@ void tvm_script__frame_clear(tvm_script__frame* f) {
   if (f->buffer_map_keys.items) tvm_script__vec_clear(&f->buffer_map_keys);
   if (f->buffer_map_values.items) tvm_script__vec_clear(&f->buffer_map_values);
   tvm_ffi_any_release(&f->node);
-  if (f->name) tvm_ffi_free(f->name);
+  if (f->name_heap) tvm_ffi_free(f->name);
   /* No other zeroing: a cleared frame is dropped (popped, or the builder freed). */
+}
+
+int tvm_script__set_frame_name(tvm_script_builder* b, tvm_script__frame* f, const char* name) {
+  if (f->name_heap) tvm_ffi_free(f->name);
+  f->name = NULL;
+  f->name_heap = false;
+  if (!name) name = "";
+  size_t len = strlen(name);
+  if (len < (size_t)(TVM_SCRIPT_NAME_POOL - b->name_pool_used)) {
+    f->name = b->name_pool + b->name_pool_used;
+    b->name_pool_used += (int)len + 1;
+    memcpy(f->name, name, len + 1);
+    return 0;
+  }
+  f->name = tvm_ffi_strndup(name, len);
+  f->name_heap = f->name != NULL;
+  return f->name ? 0 : -1;
 }
 
 /* Each frame nests the IR built one level deeper, and the printer, the checker and the passes

@@ -68,8 +68,9 @@ typedef struct {
   bool rest_of_body; /* closed implicitly by the exit of the explicit frame below it */
   bool flag;         /* PRIM_FUNC: private; BLOCK: no_realize */
   bool root;         /* PRIM_FUNC: the body goes in the implicit root block */
+  bool name_heap;    /* name is from the heap, not the builder's name pool */
   tvm_script__vec stmts; /* the statements emitted while this frame was innermost */
-  char* name;        /* PRIM_FUNC / BLOCK name; ATTR key */
+  char* name;        /* PRIM_FUNC / BLOCK name; ATTR key (tvm_script__set_frame_name) */
   const void* name_str; /* PRIM_FUNC: the parser's String of name, or NULL (borrowed) */
   /* Expressions and nodes. */
   void* var;        /* FOR loop var, LET var, ALLOCATE buffer var */
@@ -125,11 +126,12 @@ typedef struct {
 } tvm_script__span_log;
 
 enum { TVM_SCRIPT_NAME_STRS = 8 };
-/* The frames and span log entries a builder holds in itself (a small file's function nests a
- * few frames and emits a few dozen statements): storage that comes with the builder's one
- * allocation instead of a malloc + free each per parse; deeper nesting or more statements
- * move to the heap. */
-enum { TVM_SCRIPT_INLINE_FRAMES = 8, TVM_SCRIPT_INLINE_SPANS = 64 };
+/* The frames, span log entries and frame names a builder holds in itself (a small file's
+ * function nests a few frames, emits a few dozen statements and names a few blocks): storage
+ * that comes with the builder's one allocation instead of a malloc + free each per parse;
+ * deeper nesting or more statements move to the heap. Sized so that the builder stays within
+ * 4 KiB: the allocator's next size class costs ~200 instructions more per parse. */
+enum { TVM_SCRIPT_INLINE_FRAMES = 8, TVM_SCRIPT_INLINE_SPANS = 64, TVM_SCRIPT_NAME_POOL = 168 };
 
 struct tvm_script_builder {
   tvm_script__frame* frames; /* frames_inline, or heap storage once more were needed */
@@ -152,10 +154,17 @@ struct tvm_script_builder {
    * the String instead of copying it (tvm_script__var). */
   const void* name_strs[TVM_SCRIPT_NAME_STRS];
   int num_name_strs;
+  int name_pool_used; /* bytes of name_pool handed out (never given back: a parse names few) */
   /* (Last: left unzeroed by tvm_script_builder_new; a frame is zeroed when pushed.) */
   tvm_script__frame frames_inline[TVM_SCRIPT_INLINE_FRAMES];
   tvm_script__span_entry spans_inline[TVM_SCRIPT_INLINE_SPANS];
+  char name_pool[TVM_SCRIPT_NAME_POOL]; /* frames' names (tvm_script__set_frame_name) */
 };
+
+/* Set f->name to a copy of name (NULL: ""), owned by b: from its name pool while there is
+ * room (a function's, blocks' and attributes' names: a malloc + free each otherwise), else
+ * from the heap. 0, or -1 with a MemoryError (f->name is then NULL). */
+int tvm_script__set_frame_name(tvm_script_builder* b, tvm_script__frame* f, const char* name);
 
 /* The String among b->name_strs whose text is at name (the same address: the same text), or
  * NULL. */

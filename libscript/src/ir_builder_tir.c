@@ -136,10 +136,8 @@ static tvm_script__frame* func_frame(tvm_script_builder* b, const char* what) {
 int tvm_script_tir_func_name(tvm_script_builder* b, const char* name) {
   tvm_script__frame* f = func_frame(b, "T.func_name");
   if (!f) return -1;
-  tvm_ffi_free(f->name);
-  f->name = tvm_ffi_strndup(name, strlen(name));
   f->name_str = tvm_script__name_str(b, name); /* (for global_symbol, shared) */
-  return f->name ? 0 : -1;
+  return tvm_script__set_frame_name(b, f, name);
 }
 
 /* buf renamed `name` (a new reference): T.Buffer in a signature does not know the parameter's
@@ -458,8 +456,7 @@ int tvm_script_tir_block_enter(tvm_script_builder* b, const char* name, bool no_
   tvm_script__frame* f = tvm_script__push_frame(b, TVM_SCRIPT_FRAME_BLOCK);
   if (!f) return -1;
   f->flag = no_realize;
-  f->name = tvm_ffi_strndup(name ? name : "", name ? strlen(name) : 0);
-  return f->name ? 0 : -1;
+  return tvm_script__set_frame_name(b, f, name);
 }
 
 int tvm_script_tir_block_init_enter(tvm_script_builder* b) {

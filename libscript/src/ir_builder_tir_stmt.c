@@ -310,18 +310,16 @@ int tvm_script_tir_attr_enter(tvm_script_builder* b, const TVMFFIAny* node, cons
     tvm_ffi_release(stmt);
     return -1;
   }
-  char* k = tvm_ffi_strndup(key ? key : "", key ? strlen(key) : 0);
-  if (!k || push_scoped(b, TVM_SCRIPT_FRAME_ATTR, rest_of_body, &f) != 0) {
+  if (push_scoped(b, TVM_SCRIPT_FRAME_ATTR, rest_of_body, &f) != 0) {
     tvm_ffi_release(stmt);
     tvm_ffi_any_release(&owned);
-    tvm_ffi_free(k);
     return -1;
   }
   f->built = stmt;
   f->node = owned;
-  f->name = k;
   f->value = tvm_tir_ref((void*)value);
-  return 0;
+  /* (Out of memory, the frame stays open without a key: dropped with the builder.) */
+  return tvm_script__set_frame_name(b, f, key);
 }
 
 tvm_tir_iter_var_obj* tvm_script_tir_env_thread(const char* name, const char* thread_tag,
