@@ -434,10 +434,39 @@ static uint64_t name_hash(const char* name, size_t len) {
   return h ^ (h >> 29);
 }
 
-static lookup_slot* find_slot(const char* name, size_t len) {
+/* Whether a[0, n) and b[0, n) hold the same bytes: for the short names of the table, inline
+ * 8-byte (or 4-byte) loads, the last one overlapping, instead of a call to memcmp. */
+static inline bool same_name(const char* a, const char* b, size_t n) {
+  uint64_t x, y;
+  uint32_t u, v;
+  if (n >= 8) {
+    for (size_t i = 0; i + 8 < n; i += 8) {
+      memcpy(&x, a + i, 8);
+      memcpy(&y, b + i, 8);
+      if (x != y) return false;
+    }
+    memcpy(&x, a + n - 8, 8);
+    memcpy(&y, b + n - 8, 8);
+    return x == y;
+  }
+  if (n >= 4) {
+    memcpy(&u, a, 4);
+    memcpy(&v, b, 4);
+    if (u != v) return false;
+    memcpy(&u, a + n - 4, 4);
+    memcpy(&v, b + n - 4, 4);
+    return u == v;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+
+static inline lookup_slot* find_slot(const char* name, size_t len) {
   for (size_t i = name_hash(name, len) & g_mask;; i = (i + 1) & g_mask) {
     lookup_slot* s = &g_table[i];
-    if (!s->b || (s->len == len && memcmp(s->name, name, len) == 0)) return s;
+    if (!s->b || (s->len == len && same_name(s->name, name, len))) return s;
   }
 }
 
