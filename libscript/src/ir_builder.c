@@ -198,6 +198,46 @@ void tvm_script__frame_clear(tvm_script__frame* f) {
   /* No other zeroing: a cleared frame is dropped (popped, or the builder freed). */
 }
 
+tvm_tir_type_obj* tvm_script__prim_type(tvm_script_builder* b, DLDataType dtype) {
+  if (tvm_tir_dtype_is_void(dtype) || tvm_ffi_error_pending()) return NULL;
+  for (int i = 0; i < b->num_prim_types; ++i) {
+    if (tvm_tir_dtype_equal(b->prim_types[i].dtype, dtype)) return b->prim_types[i].type;
+  }
+  if (b->num_prim_types == TVM_SCRIPT_PRIM_TYPES) return NULL;
+  tvm_tir_prim_type_obj* t = tvm_tir_prim_type_new(dtype);
+  if (!t) {
+    tvm_ffi_error_clear(); /* (out of memory: the caller makes its own, and reports that) */
+    return NULL;
+  }
+  b->prim_types[b->num_prim_types].dtype = dtype;
+  b->prim_types[b->num_prim_types++].type = t;
+  return &t->type;
+}
+
+tvm_tir_var_obj* tvm_script__var(tvm_script_builder* b, const char* name, DLDataType dtype) {
+  void* s = tvm_script__name_str(b, name);
+  tvm_tir_type_obj* t = tvm_script__prim_type(b, dtype);
+  /* (tvm_tir_var_new_typed of a PrimType is tvm_tir_var_new of its dtype with that type.) */
+  if (t) return s ? tvm_tir_var_new_typed_str(s, t) : tvm_tir_var_new_typed(name, t);
+  return s ? tvm_tir_var_str(s, dtype) : tvm_tir_var(name, dtype);
+}
+
+tvm_tir_var_obj* tvm_script__ptr_var(tvm_script_builder* b, const char* name, void* name_str,
+                                     DLDataType element, const char* scope) {
+  tvm_tir_type_obj* elem = tvm_script__prim_type(b, element);
+  if (!elem) {
+    return name_str ? tvm_tir_ptr_var_str(name_str, element, scope)
+                    : tvm_tir_ptr_var(name, element, scope);
+  }
+  /* tvm_tir_ptr_var's steps with the shared element type. */
+  tvm_tir_pointer_type_obj* t = tvm_tir_pointer_type_new(elem, scope);
+  tvm_tir_var_obj* v = !t        ? NULL
+                       : name_str ? tvm_tir_var_new_typed_str(name_str, &t->type)
+                                  : tvm_tir_var_new_typed(name, &t->type);
+  tvm_ffi_release(t);
+  return v;
+}
+
 int tvm_script__set_frame_name(tvm_script_builder* b, tvm_script__frame* f, const char* name) {
   if (f->name_heap) tvm_ffi_free(f->name);
   f->name = NULL;
@@ -345,6 +385,7 @@ void tvm_script_builder_free(tvm_script_builder* b) {
   tvm_ffi_release(b->result);
   tvm_ffi_release(b->env_threads);
   if (b->spans.items != b->spans_inline) tvm_script__span_log_free(&b->spans);
+  for (int i = 0; i < b->num_prim_types; ++i) tvm_ffi_release(b->prim_types[i].type);
   tvm_ffi_free(b);
 }
 

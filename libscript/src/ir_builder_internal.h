@@ -131,7 +131,9 @@ enum { TVM_SCRIPT_NAME_STRS = 8 };
  * that comes with the builder's one allocation instead of a malloc + free each per parse;
  * deeper nesting or more statements move to the heap. Sized so that the builder stays within
  * 4 KiB: the allocator's next size class costs ~200 instructions more per parse. */
-enum { TVM_SCRIPT_INLINE_FRAMES = 8, TVM_SCRIPT_INLINE_SPANS = 64, TVM_SCRIPT_NAME_POOL = 168 };
+enum { TVM_SCRIPT_INLINE_FRAMES = 8, TVM_SCRIPT_INLINE_SPANS = 64, TVM_SCRIPT_NAME_POOL = 96 };
+/* The PrimTypes a builder shares among the Vars it makes (tvm_script__prim_type). */
+enum { TVM_SCRIPT_PRIM_TYPES = 4 };
 
 struct tvm_script_builder {
   tvm_script__frame* frames; /* frames_inline, or heap storage once more were needed */
@@ -155,6 +157,11 @@ struct tvm_script_builder {
   const void* name_strs[TVM_SCRIPT_NAME_STRS];
   int num_name_strs;
   int name_pool_used; /* bytes of name_pool handed out (never given back: a parse names few) */
+  int num_prim_types;
+  struct {
+    DLDataType dtype;
+    void* type; /* owned ir.PrimType of dtype */
+  } prim_types[TVM_SCRIPT_PRIM_TYPES];
   /* (Last: left unzeroed by tvm_script_builder_new; a frame is zeroed when pushed.) */
   tvm_script__frame frames_inline[TVM_SCRIPT_INLINE_FRAMES];
   tvm_script__span_entry spans_inline[TVM_SCRIPT_INLINE_SPANS];
@@ -174,17 +181,17 @@ static inline void* tvm_script__name_str(const tvm_script_builder* b, const char
   }
   return NULL;
 }
-/* tvm_tir_var / tvm_tir_ptr_var, sharing the parser's String of name when it has one. */
-static inline tvm_tir_var_obj* tvm_script__var(const tvm_script_builder* b, const char* name,
-                                               DLDataType dtype) {
-  void* s = tvm_script__name_str(b, name);
-  return s ? tvm_tir_var_str(s, dtype) : tvm_tir_var(name, dtype);
-}
-static inline tvm_tir_var_obj* tvm_script__ptr_var(const tvm_script_builder* b, const char* name,
-                                                   DLDataType element, const char* scope) {
-  void* s = tvm_script__name_str(b, name);
-  return s ? tvm_tir_ptr_var_str(s, element, scope) : tvm_tir_ptr_var(name, element, scope);
-}
+/* The PrimType of dtype (not void) that b shares among the Vars it makes (borrowed, made on
+ * first use), or NULL (without an error) when b has no room for another dtype or there is an
+ * error pending. A function's loop, axis and buffer Vars have a dtype or two: each of them used
+ * to have a PrimType of its own to make and release. Types are immutable values, compared by
+ * structure: sharing one changes neither the IR's structure nor its printed form. */
+tvm_tir_type_obj* tvm_script__prim_type(tvm_script_builder* b, DLDataType dtype);
+/* tvm_tir_var / tvm_tir_ptr_var with name (the parser's String of it when it has one), the type
+ * annotation (a pointer's element type) b's shared PrimType. */
+tvm_tir_var_obj* tvm_script__var(tvm_script_builder* b, const char* name, DLDataType dtype);
+tvm_tir_var_obj* tvm_script__ptr_var(tvm_script_builder* b, const char* name, void* name_str,
+                                     DLDataType element, const char* scope);
 
 /* Push a frame of kind (zeroed, with an empty statement list); NULL + MemoryError. The pointer
  * is valid until the next push. */

@@ -344,6 +344,7 @@ tvm_tir_buffer_obj* tvm_script_tir_buffer(const tvm_script_buffer_args* a) {
   if (ok1 && ok2 && ok3) {
     const char* scope = tvm_script__norm_scope(a->scope);
     data = a->data       ? tvm_tir_ref((void*)a->data)
+           : a->builder  ? tvm_script__ptr_var(a->builder, name, a->name_str, a->dtype, scope)
            : a->name_str ? tvm_tir_ptr_var_str(a->name_str, a->dtype, scope)
                          : tvm_tir_ptr_var(name, a->dtype, scope);
     /* Without an elem_offset, a non-zero offset_factor makes it a fresh variable (upstream). */

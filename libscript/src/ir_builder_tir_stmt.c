@@ -80,7 +80,9 @@ tvm_tir_var_obj* tvm_script_tir_allocate_enter(tvm_script_builder* b, const char
     ok = tvm_ffi_raise("TypeError", "T.allocate annotations must be a dict") == 0;
   }
   tvm_tir_var_obj* var =
-      ok ? tvm_script__ptr_var(b, name ? name : "buffer", dtype, tvm_script__norm_scope(scope))
+      ok ? tvm_script__ptr_var(b, name ? name : "buffer",
+                                  tvm_script__name_str(b, name ? name : "buffer"), dtype,
+                                  tvm_script__norm_scope(scope))
          : NULL;
   tvm_tir_stmt_obj* ph = var ? placeholder() : NULL;
   tvm_tir_stmt_obj* node =

@@ -177,6 +177,7 @@ static int buffer_builtin(tvm_script_call* call, TVMFFIAny* out, buffer_api api)
   tvm_script_buffer_args_init(&ba);
   ba.name = target(call);
   ba.name_str = ba.name && call->builder ? tvm_script__name_str(call->builder, ba.name) : NULL;
+  ba.builder = call->builder;
   void* owned[3] = {NULL, NULL, NULL};
   ba.shape = arg_expr_array(&a, 0);
   if (!ba.shape || buffer_kwargs(&a, 1, &ba, owned) != 0) {
@@ -233,6 +234,7 @@ static int b_match_buffer(tvm_script_call* call, TVMFFIAny* out) {
   tvm_script_buffer_args_init(&ba);
   ba.name = target(call);
   ba.name_str = ba.name && call->builder ? tvm_script__name_str(call->builder, ba.name) : NULL;
+  ba.builder = call->builder;
   void* owned[3] = {NULL, NULL, NULL};
   if (given(&a, 1)) {
     ba.shape = arg_expr_array(&a, 1);
