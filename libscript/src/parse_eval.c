@@ -777,6 +777,31 @@ static int eval_seq(script_parser* p, const void* elements, TVMFFIAny* out) {
 
 static int eval_dict(script_parser* p, const tvm_script_dict_doc_obj* d, TVMFFIAny* out) {
   int64_t n = tvm_ffi_seq_size(d->keys);
+  if (n <= 8) {
+    /* The Map made at once from the evaluated entries (later duplicates replacing earlier
+     * values in place, as the Dict's sets did), without a Dict to fill and copy. Evaluating
+     * cannot make an entry the map rejects, so errors are the evaluation's, in its order. */
+    TVMFFIAny keys[8] = {{0}}, values[8] = {{0}}; /* (None: what map_new may be given) */
+    int64_t done = 0;
+    int rc = 0;
+    for (; done < n; ++done) {
+      rc = eval_storable(p, tvm_ffi_seq_obj_at(d->keys, done), &keys[done]);
+      if (rc == 0) rc = eval_storable(p, tvm_ffi_seq_obj_at(d->values, done), &values[done]);
+      if (rc != 0) {
+        ++done; /* (release this entry's key too) */
+        break;
+      }
+    }
+    void* map = rc == 0 ? tvm_ffi_map_new(keys, values, n) : NULL;
+    for (int64_t i = 0; i < done; ++i) {
+      tvm_ffi_any_release(&keys[i]);
+      tvm_ffi_any_release(&values[i]);
+    }
+    if (rc != 0) return -1;
+    if (!map) return script__relocate(p, d);
+    *out = tvm_ffi_any_obj(map);
+    return 0;
+  }
   void* dict = tvm_ffi_dict_new();
   if (!dict) return script__relocate(p, d);
   for (int64_t i = 0; i < n; ++i) {
