@@ -69,10 +69,66 @@ static void init_kinds(void) {
 void tvm_script__init_kinds(void) { pthread_once(&g_kinds_once, init_kinds); }
 
 /* ---- Collections ---------------------------------------------------------------------------- */
+/* A per-thread stack of freed first blocks of collections (VEC_FIRST_CAP items, from
+ * tvm_ffi_malloc): a parse fills a dozen collections (each frame slot's statements, a block's
+ * iter vars and buffers, a function's parameters), each one such block, and every one used to
+ * cost a malloc + free (~100 instructions) per parse. Bounded (VEC_CACHE_DEPTH blocks, 8 KiB),
+ * and flushed to the allocator when the thread exits. Only the storage is reused: a block
+ * taken is written before it is read. */
+enum { VEC_FIRST_CAP = 8, VEC_CACHE_DEPTH = 64 };
+typedef struct {
+  void* head;     /* blocks linked through their first word */
+  int count;
+  bool registered; /* the thread-exit flush is armed */
+} vec_cache;
+static __thread vec_cache t_vec_cache;
+static pthread_key_t g_vec_cache_key;
+static pthread_once_t g_vec_cache_once = PTHREAD_ONCE_INIT;
+
+static void vec_cache_flush(void* arg) {
+  vec_cache* c = (vec_cache*)arg;
+  c->registered = false;
+  while (c->head) {
+    void* blk = c->head;
+    c->head = *(void**)blk;
+    tvm_ffi_free(blk);
+  }
+  c->count = 0;
+}
+static void vec_cache_make_key(void) { pthread_key_create(&g_vec_cache_key, vec_cache_flush); }
+
+static void* vec_block_alloc(void) {
+  vec_cache* c = &t_vec_cache;
+  void* blk = c->head;
+  if (!blk) return tvm_ffi_malloc(VEC_FIRST_CAP * sizeof(TVMFFIAny));
+  c->head = *(void**)blk;
+  c->count--;
+  return blk;
+}
+
+/* Free the storage of a collection of capacity cap. */
+static void vec_block_free(TVMFFIAny* items, int32_t cap) {
+  vec_cache* c = &t_vec_cache;
+  if (items && cap == VEC_FIRST_CAP && c->count < VEC_CACHE_DEPTH) {
+    if (__builtin_expect(!c->registered, 0)) {
+      pthread_once(&g_vec_cache_once, vec_cache_make_key);
+      c->registered = pthread_setspecific(g_vec_cache_key, c) == 0;
+    }
+    if (c->registered) {
+      *(void**)items = c->head;
+      c->head = items;
+      c->count++;
+      return;
+    }
+  }
+  tvm_ffi_free(items);
+}
+
 int tvm_script__vec_push_grow(tvm_script__vec* v, const void* obj) {
   if (v->size == v->cap) {
-    int32_t cap = v->cap ? 2 * v->cap : 8;
-    TVMFFIAny* items = tvm_ffi_realloc(v->items, (size_t)cap * sizeof(TVMFFIAny));
+    int32_t cap = v->cap ? 2 * v->cap : VEC_FIRST_CAP;
+    TVMFFIAny* items = v->cap ? tvm_ffi_realloc(v->items, (size_t)cap * sizeof(TVMFFIAny))
+                              : vec_block_alloc();
     if (!items) return -1;
     v->items = items;
     v->cap = cap;
@@ -96,7 +152,7 @@ void* tvm_script__vec_take(tvm_script__vec* v, bool* ok) {
 
 void tvm_script__vec_clear(tvm_script__vec* v) {
   for (int32_t i = 0; i < v->size; ++i) tvm_ffi_any_release(&v->items[i]);
-  tvm_ffi_free(v->items);
+  vec_block_free(v->items, v->cap);
   v->items = NULL;
   v->size = v->cap = 0;
 }
@@ -138,8 +194,65 @@ void tvm_script__frame_clear(tvm_script__frame* f) {
   if (f->buffer_map_keys.items) tvm_script__vec_clear(&f->buffer_map_keys);
   if (f->buffer_map_values.items) tvm_script__vec_clear(&f->buffer_map_values);
   tvm_ffi_any_release(&f->node);
-  if (f->name) tvm_ffi_free(f->name);
+  if (f->name_heap) tvm_ffi_free(f->name);
   /* No other zeroing: a cleared frame is dropped (popped, or the builder freed). */
+}
+
+tvm_tir_type_obj* tvm_script__prim_type(tvm_script_builder* b, DLDataType dtype) {
+  if (tvm_tir_dtype_is_void(dtype) || tvm_ffi_error_pending()) return NULL;
+  for (int i = 0; i < b->num_prim_types; ++i) {
+    if (tvm_tir_dtype_equal(b->prim_types[i].dtype, dtype)) return b->prim_types[i].type;
+  }
+  if (b->num_prim_types == TVM_SCRIPT_PRIM_TYPES) return NULL;
+  tvm_tir_prim_type_obj* t = tvm_tir_prim_type_new(dtype);
+  if (!t) {
+    tvm_ffi_error_clear(); /* (out of memory: the caller makes its own, and reports that) */
+    return NULL;
+  }
+  b->prim_types[b->num_prim_types].dtype = dtype;
+  b->prim_types[b->num_prim_types++].type = t;
+  return &t->type;
+}
+
+tvm_tir_var_obj* tvm_script__var(tvm_script_builder* b, const char* name, DLDataType dtype) {
+  void* s = tvm_script__name_str(b, name);
+  tvm_tir_type_obj* t = tvm_script__prim_type(b, dtype);
+  /* (tvm_tir_var_new_typed of a PrimType is tvm_tir_var_new of its dtype with that type.) */
+  if (t) return s ? tvm_tir_var_new_typed_str(s, t) : tvm_tir_var_new_typed(name, t);
+  return s ? tvm_tir_var_str(s, dtype) : tvm_tir_var(name, dtype);
+}
+
+tvm_tir_var_obj* tvm_script__ptr_var(tvm_script_builder* b, const char* name, void* name_str,
+                                     DLDataType element, const char* scope) {
+  tvm_tir_type_obj* elem = tvm_script__prim_type(b, element);
+  if (!elem) {
+    return name_str ? tvm_tir_ptr_var_str(name_str, element, scope)
+                    : tvm_tir_ptr_var(name, element, scope);
+  }
+  /* tvm_tir_ptr_var's steps with the shared element type. */
+  tvm_tir_pointer_type_obj* t = tvm_tir_pointer_type_new(elem, scope);
+  tvm_tir_var_obj* v = !t        ? NULL
+                       : name_str ? tvm_tir_var_new_typed_str(name_str, &t->type)
+                                  : tvm_tir_var_new_typed(name, &t->type);
+  tvm_ffi_release(t);
+  return v;
+}
+
+int tvm_script__set_frame_name(tvm_script_builder* b, tvm_script__frame* f, const char* name) {
+  if (f->name_heap) tvm_ffi_free(f->name);
+  f->name = NULL;
+  f->name_heap = false;
+  if (!name) name = "";
+  size_t len = strlen(name);
+  if (len < (size_t)(TVM_SCRIPT_NAME_POOL - b->name_pool_used)) {
+    f->name = b->name_pool + b->name_pool_used;
+    b->name_pool_used += (int)len + 1;
+    memcpy(f->name, name, len + 1);
+    return 0;
+  }
+  f->name = tvm_ffi_strndup(name, len);
+  f->name_heap = f->name != NULL;
+  return f->name ? 0 : -1;
 }
 
 /* Each frame nests the IR built one level deeper, and the printer, the checker and the passes
@@ -156,8 +269,15 @@ tvm_script__frame* tvm_script__push_frame(tvm_script_builder* b, tvm_script_fram
     return NULL;
   }
   if (b->depth == b->capacity) {
-    int cap = b->capacity ? 2 * b->capacity : 8;
-    tvm_script__frame* frames = tvm_ffi_realloc(b->frames, (size_t)cap * sizeof(*frames));
+    int cap = 2 * b->capacity;
+    tvm_script__frame* frames;
+    if (b->frames == b->frames_inline) {
+      /* (Moved out of the builder: pointers to frames are valid only until the next push.) */
+      frames = tvm_ffi_malloc((size_t)cap * sizeof(*frames));
+      if (frames) memcpy(frames, b->frames, (size_t)b->capacity * sizeof(*frames));
+    } else {
+      frames = tvm_ffi_realloc(b->frames, (size_t)cap * sizeof(*frames));
+    }
     if (!frames) return NULL;
     b->frames = frames;
     b->capacity = cap;
@@ -207,7 +327,7 @@ int tvm_script__emit(tvm_script_builder* b, const void* stmt) {
         "ValueError", "a statement is not valid directly inside %s",
         f->kind == TVM_SCRIPT_FRAME_IF ? "T.If (use T.Then / T.Else)" : "an I.ir_module");
   }
-  if (b->span && tvm_script__span_record(&b->spans, stmt, b->span) != 0) return -1;
+  if (b->span && tvm_script__span_record(b, stmt, b->span) != 0) return -1;
   if (tvm_script__vec_push(f ? &f->stmts : &b->top_stmts, stmt) != 0) return -1;
   return 0;
 }
@@ -243,20 +363,29 @@ tvm_tir_stmt_obj* tvm_script__stmts_body(tvm_script__vec* stmts, bool take) {
 tvm_script_builder* tvm_script_builder_new(void) {
   tvm_tir_init();
   tvm_script__init_kinds();
-  tvm_script_builder* b = tvm_ffi_calloc(1, sizeof(*b));
+  tvm_script_builder* b = tvm_ffi_malloc(sizeof(*b));
   if (!b) return NULL;
+  /* Zero all but the inline storage (kilobytes that nothing reads before writing). */
+  memset(b, 0, offsetof(tvm_script_builder, frames_inline));
+  b->frames = b->frames_inline;
+  b->capacity = TVM_SCRIPT_INLINE_FRAMES;
+  b->spans.items = b->spans_inline;
+  b->spans.capacity = TVM_SCRIPT_INLINE_SPANS;
   return b;
 }
 
 void tvm_script_builder_free(tvm_script_builder* b) {
   if (!b) return;
   for (int i = 0; i < b->depth; ++i) tvm_script__frame_clear(&b->frames[i]);
-  for (int i = 0; i < b->slots_used; ++i) tvm_ffi_free(b->frames[i].stmts.items);
-  tvm_ffi_free(b->frames);
+  for (int i = 0; i < b->slots_used; ++i) {
+    vec_block_free(b->frames[i].stmts.items, b->frames[i].stmts.cap);
+  }
+  if (b->frames != b->frames_inline) tvm_ffi_free(b->frames);
   tvm_script__vec_clear(&b->top_stmts);
   tvm_ffi_release(b->result);
   tvm_ffi_release(b->env_threads);
-  tvm_script__span_log_free(&b->spans);
+  if (b->spans.items != b->spans_inline) tvm_script__span_log_free(&b->spans);
+  for (int i = 0; i < b->num_prim_types; ++i) tvm_ffi_release(b->prim_types[i].type);
   tvm_ffi_free(b);
 }
 

@@ -68,8 +68,9 @@ typedef struct {
   bool rest_of_body; /* closed implicitly by the exit of the explicit frame below it */
   bool flag;         /* PRIM_FUNC: private; BLOCK: no_realize */
   bool root;         /* PRIM_FUNC: the body goes in the implicit root block */
+  bool name_heap;    /* name is from the heap, not the builder's name pool */
   tvm_script__vec stmts; /* the statements emitted while this frame was innermost */
-  char* name;        /* PRIM_FUNC / BLOCK name; ATTR key */
+  char* name;        /* PRIM_FUNC / BLOCK name; ATTR key (tvm_script__set_frame_name) */
   const void* name_str; /* PRIM_FUNC: the parser's String of name, or NULL (borrowed) */
   /* Expressions and nodes. */
   void* var;        /* FOR loop var, LET var, ALLOCATE buffer var */
@@ -125,9 +126,17 @@ typedef struct {
 } tvm_script__span_log;
 
 enum { TVM_SCRIPT_NAME_STRS = 8 };
+/* The frames, span log entries and frame names a builder holds in itself (a small file's
+ * function nests a few frames, emits a few dozen statements and names a few blocks): storage
+ * that comes with the builder's one allocation instead of a malloc + free each per parse;
+ * deeper nesting or more statements move to the heap. Sized so that the builder stays within
+ * 4 KiB: the allocator's next size class costs ~200 instructions more per parse. */
+enum { TVM_SCRIPT_INLINE_FRAMES = 8, TVM_SCRIPT_INLINE_SPANS = 64, TVM_SCRIPT_NAME_POOL = 96 };
+/* The PrimTypes a builder shares among the Vars it makes (tvm_script__prim_type). */
+enum { TVM_SCRIPT_PRIM_TYPES = 4 };
 
 struct tvm_script_builder {
-  tvm_script__frame* frames;
+  tvm_script__frame* frames; /* frames_inline, or heap storage once more were needed */
   int depth;
   int capacity;
   int slots_used; /* frames[0, slots_used) were used: their stmts storage is kept */
@@ -147,7 +156,22 @@ struct tvm_script_builder {
    * the String instead of copying it (tvm_script__var). */
   const void* name_strs[TVM_SCRIPT_NAME_STRS];
   int num_name_strs;
+  int name_pool_used; /* bytes of name_pool handed out (never given back: a parse names few) */
+  int num_prim_types;
+  struct {
+    DLDataType dtype;
+    void* type; /* owned ir.PrimType of dtype */
+  } prim_types[TVM_SCRIPT_PRIM_TYPES];
+  /* (Last: left unzeroed by tvm_script_builder_new; a frame is zeroed when pushed.) */
+  tvm_script__frame frames_inline[TVM_SCRIPT_INLINE_FRAMES];
+  tvm_script__span_entry spans_inline[TVM_SCRIPT_INLINE_SPANS];
+  char name_pool[TVM_SCRIPT_NAME_POOL]; /* frames' names (tvm_script__set_frame_name) */
 };
+
+/* Set f->name to a copy of name (NULL: ""), owned by b: from its name pool while there is
+ * room (a function's, blocks' and attributes' names: a malloc + free each otherwise), else
+ * from the heap. 0, or -1 with a MemoryError (f->name is then NULL). */
+int tvm_script__set_frame_name(tvm_script_builder* b, tvm_script__frame* f, const char* name);
 
 /* The String among b->name_strs whose text is at name (the same address: the same text), or
  * NULL. */
@@ -157,17 +181,17 @@ static inline void* tvm_script__name_str(const tvm_script_builder* b, const char
   }
   return NULL;
 }
-/* tvm_tir_var / tvm_tir_ptr_var, sharing the parser's String of name when it has one. */
-static inline tvm_tir_var_obj* tvm_script__var(const tvm_script_builder* b, const char* name,
-                                               DLDataType dtype) {
-  void* s = tvm_script__name_str(b, name);
-  return s ? tvm_tir_var_str(s, dtype) : tvm_tir_var(name, dtype);
-}
-static inline tvm_tir_var_obj* tvm_script__ptr_var(const tvm_script_builder* b, const char* name,
-                                                   DLDataType element, const char* scope) {
-  void* s = tvm_script__name_str(b, name);
-  return s ? tvm_tir_ptr_var_str(s, element, scope) : tvm_tir_ptr_var(name, element, scope);
-}
+/* The PrimType of dtype (not void) that b shares among the Vars it makes (borrowed, made on
+ * first use), or NULL (without an error) when b has no room for another dtype or there is an
+ * error pending. A function's loop, axis and buffer Vars have a dtype or two: each of them used
+ * to have a PrimType of its own to make and release. Types are immutable values, compared by
+ * structure: sharing one changes neither the IR's structure nor its printed form. */
+tvm_tir_type_obj* tvm_script__prim_type(tvm_script_builder* b, DLDataType dtype);
+/* tvm_tir_var / tvm_tir_ptr_var with name (the parser's String of it when it has one), the type
+ * annotation (a pointer's element type) b's shared PrimType. */
+tvm_tir_var_obj* tvm_script__var(tvm_script_builder* b, const char* name, DLDataType dtype);
+tvm_tir_var_obj* tvm_script__ptr_var(tvm_script_builder* b, const char* name, void* name_str,
+                                     DLDataType element, const char* scope);
 
 /* Push a frame of kind (zeroed, with an empty statement list); NULL + MemoryError. The pointer
  * is valid until the next push. */
@@ -220,8 +244,8 @@ int tvm_script__merge_attrs(void* dict, const void* map, const char* what);
 int tvm_script__infer_regions(const tvm_script_builder* b, const tvm_script__frame* f,
                               const void* body, void** out_reads, void** out_writes);
 /* ---- Source spans (ir_builder_spans.c) ------------------------------------------------------ */
-/* Record node at span (both borrowed). 0, or -1 with a MemoryError. */
-int tvm_script__span_record(tvm_script__span_log* log, const void* node,
+/* Record node at span (both borrowed) in b's log. 0, or -1 with a MemoryError. */
+int tvm_script__span_record(tvm_script_builder* b, const void* node,
                             const tvm_script_span* span);
 void tvm_script__span_log_free(tvm_script__span_log* log);
 /* The span of the deepest node with a recorded span on the access path written in `path`

@@ -10,12 +10,18 @@
 
 #include "ir_builder_internal.h"
 
-int tvm_script__span_record(tvm_script__span_log* log, const void* node,
+int tvm_script__span_record(tvm_script_builder* b, const void* node,
                             const tvm_script_span* span) {
+  tvm_script__span_log* log = &b->spans;
   if (log->size == log->capacity) {
-    size_t cap = log->capacity ? 2 * log->capacity : 256;
-    tvm_script__span_entry* items = tvm_ffi_realloc(log->items, cap * sizeof(*items));
+    size_t cap = 2 * log->capacity;
+    /* The builder's inline entries (ir_builder_internal.h) are copied out, never reallocated. */
+    bool inline_items = log->items == b->spans_inline;
+    tvm_script__span_entry* items =
+        inline_items ? tvm_ffi_malloc(cap * sizeof(*items))
+                     : tvm_ffi_realloc(log->items, cap * sizeof(*items));
     if (!items) return tvm_ffi_raise("MemoryError", "IR builder: out of memory (source spans)");
+    if (inline_items) memcpy(items, log->items, log->size * sizeof(*items));
     log->items = items;
     log->capacity = cap;
   }

@@ -136,10 +136,8 @@ static tvm_script__frame* func_frame(tvm_script_builder* b, const char* what) {
 int tvm_script_tir_func_name(tvm_script_builder* b, const char* name) {
   tvm_script__frame* f = func_frame(b, "T.func_name");
   if (!f) return -1;
-  tvm_ffi_free(f->name);
-  f->name = tvm_ffi_strndup(name, strlen(name));
   f->name_str = tvm_script__name_str(b, name); /* (for global_symbol, shared) */
-  return f->name ? 0 : -1;
+  return tvm_script__set_frame_name(b, f, name);
 }
 
 /* buf renamed `name` (a new reference): T.Buffer in a signature does not know the parameter's
@@ -346,6 +344,7 @@ tvm_tir_buffer_obj* tvm_script_tir_buffer(const tvm_script_buffer_args* a) {
   if (ok1 && ok2 && ok3) {
     const char* scope = tvm_script__norm_scope(a->scope);
     data = a->data       ? tvm_tir_ref((void*)a->data)
+           : a->builder  ? tvm_script__ptr_var(a->builder, name, a->name_str, a->dtype, scope)
            : a->name_str ? tvm_tir_ptr_var_str(a->name_str, a->dtype, scope)
                          : tvm_tir_ptr_var(name, a->dtype, scope);
     /* Without an elem_offset, a non-zero offset_factor makes it a fresh variable (upstream). */
@@ -458,8 +457,7 @@ int tvm_script_tir_block_enter(tvm_script_builder* b, const char* name, bool no_
   tvm_script__frame* f = tvm_script__push_frame(b, TVM_SCRIPT_FRAME_BLOCK);
   if (!f) return -1;
   f->flag = no_realize;
-  f->name = tvm_ffi_strndup(name ? name : "", name ? strlen(name) : 0);
-  return f->name ? 0 : -1;
+  return tvm_script__set_frame_name(b, f, name);
 }
 
 int tvm_script_tir_block_init_enter(tvm_script_builder* b) {
@@ -524,16 +522,10 @@ int tvm_script_tir_block_attrs(tvm_script_builder* b, const void* attrs) {
   return f ? tvm_script__merge_attrs(f->annotations, attrs, "T.sblock_attr") : -1;
 }
 
-tvm_tir_var_obj* tvm_script_tir_axis(tvm_script_builder* b, const char* name,
-                                     tvm_tir_iter_var_type kind, const void* dom,
-                                     const void* binding) {
-  tvm_script__frame* f = tvm_script__require_top(b, TVM_SCRIPT_FRAME_BLOCK, "T.axis", "T.sblock");
-  if (!f) return NULL;
-  const void *dmin = NULL, *dext = dom;
-  if (tvm_tir_kind_of(dom) == TVM_TIR_KIND_Range) {
-    dmin = ((const tvm_tir_range_obj*)dom)->min;
-    dext = ((const tvm_tir_range_obj*)dom)->extent;
-  }
+/* tvm_script_tir_axis in the block frame f, with the domain as its min (NULL: 0) and extent. */
+static tvm_tir_var_obj* axis_in(tvm_script_builder* b, tvm_script__frame* f, const char* name,
+                                tvm_tir_iter_var_type kind, const void* dmin, const void* dext,
+                                const void* binding) {
   if (tvm_script__expect_expr(dext, "the domain of a block axis") != 0) return NULL;
   if (binding && tvm_script__expect_expr(binding, "the binding of a block axis") != 0) return NULL;
   if (!binding && !f->flag) {
@@ -568,9 +560,24 @@ tvm_tir_var_obj* tvm_script_tir_axis(tvm_script_builder* b, const char* name,
   return var;
 }
 
+tvm_tir_var_obj* tvm_script_tir_axis(tvm_script_builder* b, const char* name,
+                                     tvm_tir_iter_var_type kind, const void* dom,
+                                     const void* binding) {
+  tvm_script__frame* f = tvm_script__require_top(b, TVM_SCRIPT_FRAME_BLOCK, "T.axis", "T.sblock");
+  if (!f) return NULL;
+  const void *dmin = NULL, *dext = dom;
+  if (tvm_tir_kind_of(dom) == TVM_TIR_KIND_Range) {
+    dmin = ((const tvm_tir_range_obj*)dom)->min;
+    dext = ((const tvm_tir_range_obj*)dom)->extent;
+  }
+  return axis_in(b, f, name, kind, dmin, dext, binding);
+}
+
 void* tvm_script_tir_axis_remap(tvm_script_builder* b, const char* kinds, const void* bindings,
                                 const char* const* names) {
-  if (!tvm_script__require_top(b, TVM_SCRIPT_FRAME_BLOCK, "T.axis.remap", "T.sblock")) return NULL;
+  tvm_script__frame* f =
+      tvm_script__require_top(b, TVM_SCRIPT_FRAME_BLOCK, "T.axis.remap", "T.sblock");
+  if (!f) return NULL;
   size_t n = strlen(kinds);
   if (!bindings || (!tvm_ffi_instance_of(bindings, kTVMFFIArray) &&
                     !tvm_ffi_instance_of(bindings, kTVMFFIList))) {
@@ -614,9 +621,10 @@ void* tvm_script_tir_axis_remap(tvm_script_builder* b, const char* kinds, const 
         snprintf(buf, sizeof(buf), "v%s", tvm_tir_var_name(loop->var));
         name = buf;
       }
-      tvm_tir_range_obj* dom = tvm_tir_range_new(loop->min, loop->extent);
-      var = dom ? tvm_script_tir_axis(b, name, kind, dom, loop->var) : NULL;
-      tvm_ffi_release(dom);
+      /* The loop's domain as T.axis would read it from Range(min, extent), without making the
+       * Range (a loop's min and extent are PrimExprs, so that Range could not fail). The block
+       * frame stays on top: axes only push onto its collections. */
+      var = axis_in(b, f, name, kind, loop->min, loop->extent, loop->var);
     }
     if (!var || !push_vec(&vars, var)) {
       tvm_ffi_release(var);

@@ -80,7 +80,9 @@ tvm_tir_var_obj* tvm_script_tir_allocate_enter(tvm_script_builder* b, const char
     ok = tvm_ffi_raise("TypeError", "T.allocate annotations must be a dict") == 0;
   }
   tvm_tir_var_obj* var =
-      ok ? tvm_script__ptr_var(b, name ? name : "buffer", dtype, tvm_script__norm_scope(scope))
+      ok ? tvm_script__ptr_var(b, name ? name : "buffer",
+                                  tvm_script__name_str(b, name ? name : "buffer"), dtype,
+                                  tvm_script__norm_scope(scope))
          : NULL;
   tvm_tir_stmt_obj* ph = var ? placeholder() : NULL;
   tvm_tir_stmt_obj* node =
@@ -310,18 +312,16 @@ int tvm_script_tir_attr_enter(tvm_script_builder* b, const TVMFFIAny* node, cons
     tvm_ffi_release(stmt);
     return -1;
   }
-  char* k = tvm_ffi_strndup(key ? key : "", key ? strlen(key) : 0);
-  if (!k || push_scoped(b, TVM_SCRIPT_FRAME_ATTR, rest_of_body, &f) != 0) {
+  if (push_scoped(b, TVM_SCRIPT_FRAME_ATTR, rest_of_body, &f) != 0) {
     tvm_ffi_release(stmt);
     tvm_ffi_any_release(&owned);
-    tvm_ffi_free(k);
     return -1;
   }
   f->built = stmt;
   f->node = owned;
-  f->name = k;
   f->value = tvm_tir_ref((void*)value);
-  return 0;
+  /* (Out of memory, the frame stays open without a key: dropped with the builder.) */
+  return tvm_script__set_frame_name(b, f, key);
 }
 
 tvm_tir_iter_var_obj* tvm_script_tir_env_thread(const char* name, const char* thread_tag,

@@ -310,6 +310,23 @@ static tvm_tir_range_obj* index_range(tvm_tir_expr_obj* index) {
   return range;
 }
 
+tvm_tir_buffer_region_obj* tvm_script__load_region(tvm_tir_buffer_obj* buffer,
+                                                   const TVMFFIAny* indices, int64_t n) {
+  tvm_script_items ranges;
+  if (!tvm_script_items_init(&ranges, n)) return NULL;
+  bool ok = true;
+  for (int64_t i = 0; ok && i < n; ++i) {
+    tvm_tir_range_obj* r = index_range((tvm_tir_expr_obj*)indices[i].v_obj);
+    if (r) tvm_script_items_push(&ranges, r);
+    ok = r != NULL;
+  }
+  void* region = ok ? tvm_script_items_to_array(&ranges) : NULL;
+  tvm_script_items_free(&ranges);
+  tvm_tir_buffer_region_obj* result = region ? tvm_tir_buffer_region_new(buffer, region) : NULL;
+  tvm_ffi_release(region);
+  return result;
+}
+
 tvm_tir_buffer_region_obj* tvm_script_value_to_region(const TVMFFIAny* v, const char* what) {
   void* obj = tvm_ffi_any_is_object(v) ? v->v_obj : NULL;
   switch (tvm_tir_kind_of(obj)) {
@@ -317,21 +334,8 @@ tvm_tir_buffer_region_obj* tvm_script_value_to_region(const TVMFFIAny* v, const 
     case TVM_TIR_KIND_Buffer: return tvm_tir_buffer_region_full(obj);
     case TVM_TIR_KIND_BufferLoad: {
       const tvm_tir_buffer_load_obj* load = obj;
-      int64_t n = tvm_ffi_seq_size(load->indices);
-      tvm_script_items ranges;
-      if (!tvm_script_items_init(&ranges, n)) return NULL;
-      bool ok = true;
-      for (int64_t i = 0; ok && i < n; ++i) {
-        tvm_tir_range_obj* r = index_range(tvm_ffi_seq_obj_at(load->indices, i));
-        if (r) tvm_script_items_push(&ranges, r);
-        ok = r != NULL;
-      }
-      void* region = ok ? tvm_script_items_to_array(&ranges) : NULL;
-      tvm_script_items_free(&ranges);
-      tvm_tir_buffer_region_obj* result =
-          region ? tvm_tir_buffer_region_new(load->buffer, region) : NULL;
-      tvm_ffi_release(region);
-      return result;
+      return tvm_script__load_region(load->buffer, tvm_ffi_seq_data(load->indices),
+                                     tvm_ffi_seq_size(load->indices));
     }
     default: type_error(v, what, "a buffer region"); return NULL;
   }
@@ -430,10 +434,39 @@ static uint64_t name_hash(const char* name, size_t len) {
   return h ^ (h >> 29);
 }
 
-static lookup_slot* find_slot(const char* name, size_t len) {
+/* Whether a[0, n) and b[0, n) hold the same bytes: for the short names of the table, inline
+ * 8-byte (or 4-byte) loads, the last one overlapping, instead of a call to memcmp. */
+static inline bool same_name(const char* a, const char* b, size_t n) {
+  uint64_t x, y;
+  uint32_t u, v;
+  if (n >= 8) {
+    for (size_t i = 0; i + 8 < n; i += 8) {
+      memcpy(&x, a + i, 8);
+      memcpy(&y, b + i, 8);
+      if (x != y) return false;
+    }
+    memcpy(&x, a + n - 8, 8);
+    memcpy(&y, b + n - 8, 8);
+    return x == y;
+  }
+  if (n >= 4) {
+    memcpy(&u, a, 4);
+    memcpy(&v, b, 4);
+    if (u != v) return false;
+    memcpy(&u, a + n - 4, 4);
+    memcpy(&v, b + n - 4, 4);
+    return u == v;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+
+static inline lookup_slot* find_slot(const char* name, size_t len) {
   for (size_t i = name_hash(name, len) & g_mask;; i = (i + 1) & g_mask) {
     lookup_slot* s = &g_table[i];
-    if (!s->b || (s->len == len && memcmp(s->name, name, len) == 0)) return s;
+    if (!s->b || (s->len == len && same_name(s->name, name, len))) return s;
   }
 }
 

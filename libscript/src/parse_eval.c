@@ -777,6 +777,31 @@ static int eval_seq(script_parser* p, const void* elements, TVMFFIAny* out) {
 
 static int eval_dict(script_parser* p, const tvm_script_dict_doc_obj* d, TVMFFIAny* out) {
   int64_t n = tvm_ffi_seq_size(d->keys);
+  if (n <= 8) {
+    /* The Map made at once from the evaluated entries (later duplicates replacing earlier
+     * values in place, as the Dict's sets did), without a Dict to fill and copy. Evaluating
+     * cannot make an entry the map rejects, so errors are the evaluation's, in its order. */
+    TVMFFIAny keys[8] = {{0}}, values[8] = {{0}}; /* (None: what map_new may be given) */
+    int64_t done = 0;
+    int rc = 0;
+    for (; done < n; ++done) {
+      rc = eval_storable(p, tvm_ffi_seq_obj_at(d->keys, done), &keys[done]);
+      if (rc == 0) rc = eval_storable(p, tvm_ffi_seq_obj_at(d->values, done), &values[done]);
+      if (rc != 0) {
+        ++done; /* (release this entry's key too) */
+        break;
+      }
+    }
+    void* map = rc == 0 ? tvm_ffi_map_new(keys, values, n) : NULL;
+    for (int64_t i = 0; i < done; ++i) {
+      tvm_ffi_any_release(&keys[i]);
+      tvm_ffi_any_release(&values[i]);
+    }
+    if (rc != 0) return -1;
+    if (!map) return script__relocate(p, d);
+    *out = tvm_ffi_any_obj(map);
+    return 0;
+  }
   void* dict = tvm_ffi_dict_new();
   if (!dict) return script__relocate(p, d);
   for (int64_t i = 0; i < n; ++i) {
@@ -939,7 +964,7 @@ static int eval_shape_seq(script_parser* p, const script_doc* d, TVMFFIAny* out)
 /* Evaluate positional arguments (expanding `*xs`) and then keyword values into one list (the
  * positional ones first: *num_pos of them). */
 static int eval_args(script_parser* p, const tvm_script_call_doc_obj* c, int shape_arg,
-                     arg_list* pos, int32_t* num_pos) {
+                     bool region_args, arg_list* pos, int32_t* num_pos) {
   int64_t n = c->args ? tvm_ffi_seq_size(c->args) : 0;
   for (int64_t i = 0; i < n; ++i) {
     const script_doc* a = tvm_ffi_seq_obj_at(c->args, i);
@@ -978,9 +1003,12 @@ static int eval_args(script_parser* p, const tvm_script_call_doc_obj* c, int sha
       tvm_ffi_any_release(&v);
       continue;
     }
+    int region_rc = 1;
     if (script__is_kind(a, TVM_SCRIPT_DOC_LambdaDoc)) {
       if (script__lambda_new(p, a, &pos->lambdas[0], &v) != 0) return -1;
-    } else if (eval_storable(p, a, &v) != 0) {
+    } else if (region_args && (region_rc = script__eval_region(p, a, &v)) < 0) {
+      return -1;
+    } else if (region_rc != 0 && eval_storable(p, a, &v) != 0) {
       return -1;
     }
     if (arg_push(pos, &v, a) != 0) {
@@ -1222,7 +1250,7 @@ int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_
   arg_list args; /* positional arguments, then keyword values */
   arg_list_init(&args);
   int32_t npos = 0;
-  int rc = eval_args(p, c, fn ? fn->shape_arg : 0, &args, &npos);
+  int rc = eval_args(p, c, fn ? fn->shape_arg : 0, fn && fn->region_args, &args, &npos);
   int32_t nkw = args.n - npos;
   if (rc == 0 && !fn) {
     rc = nkw ? script__error_at(p, call, "TypeError", "a function call takes no keyword arguments")

@@ -60,7 +60,17 @@ typedef struct {
  * address): the front end interns identifiers, so a name read again is the same text at the
  * same address, and a hint lets a lookup skip hashing it. */
 #define SCRIPT_VT_HINTS 64 /* (a power of two: script__vt_lookup takes 6 bits of a hash) */
+/* The first storage of a table, given by its owner (the parser's frame of tvm_script_parse): a
+ * small file binds a few dozen names, so a parse needs no malloc + free for its table. Larger
+ * tables move to the heap. */
+enum { SCRIPT_VT_SLOTS = 64, SCRIPT_VT_BINDS = 64, SCRIPT_VT_SCOPES = 16 };
 typedef struct {
+  script_vt_slot slots[SCRIPT_VT_SLOTS];
+  script_vt_binding binds[SCRIPT_VT_BINDS];
+  int32_t scopes[SCRIPT_VT_SCOPES];
+} script_vt_storage;
+typedef struct {
+  script_vt_storage* store; /* the owner's storage; slots, binds, scopes start in it */
   script_vt_slot* slots;
   uint32_t cap, used;
   uint32_t hints[SCRIPT_VT_HINTS];
@@ -128,7 +138,8 @@ struct script_parser {
 /* Fill p->aliases from p->imports (before any evaluation). */
 void script__init_aliases(script_parser* p);
 
-int script__vt_init(script_var_table* vt);
+/* store (not owned) must outlive the table; its contents need no initialisation. */
+int script__vt_init(script_var_table* vt, script_vt_storage* store);
 void script__vt_free(script_var_table* vt);
 int script__vt_push_scope(script_var_table* vt);
 void script__vt_pop_scope(script_var_table* vt);
@@ -205,6 +216,12 @@ const script_special* script__dotted(script_parser* p, const script_doc* d, char
 
 /* value[indices...] (parse_subscript.c). */
 int script__eval_index(script_parser* p, const tvm_script_index_doc_obj* d, TVMFFIAny* out);
+/* An argument of T.reads / T.writes (tvm_script_builtin.region_args): when d is A[i, j] with A
+ * a Buffer's name and no slice, evaluates it as script__eval would, but to the BufferRegion
+ * that tvm_script_value_to_region makes of the BufferLoad (the same errors, at the same points;
+ * no load and no index Array made only to be dropped): 0, or -1 with the error. 1 (out left
+ * None) for any other d: the caller evaluates it as usual. */
+int script__eval_region(script_parser* p, const script_doc* d, TVMFFIAny* out);
 /* lhs[...] = value (a BufferStore; slices become Ramp indices; a Python literal takes the
  * buffer's dtype). Errors of the store itself are located at `at`. */
 int script__store(script_parser* p, const tvm_script_index_doc_obj* lhs, const TVMFFIAny* value,

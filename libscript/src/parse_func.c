@@ -27,6 +27,7 @@ typedef struct {
   script_parser p;
   bool module_checks; /* the module being parsed checks its functions */
   void* checked;      /* ffi.Dict: functions of the module found well-formed (lazily made) */
+  script_vt_storage vt_store; /* p.vt's first storage (last: not zeroed, see tvm_script_parse) */
 } func_parser;
 
 static func_parser* func_parser_of(script_parser* p) {
@@ -702,7 +703,7 @@ void* tvm_script_parse(const char* source, size_t len, const tvm_script_parse_op
   void* root = tvm_script_parse_doc_ex(source, len, opts->filename, &imports);
   if (!root) return NULL;
   func_parser fp;
-  memset(&fp, 0, sizeof(fp));
+  memset(&fp, 0, offsetof(func_parser, vt_store)); /* (script__vt_init sets up vt_store) */
   script_parser* p = &fp.p;
   p->src = source ? source : "";
   p->len = len;
@@ -713,7 +714,7 @@ void* tvm_script_parse(const char* source, size_t len, const tvm_script_parse_op
   p->check_wf = opts->check_well_formed;
   p->token = SCRIPT_TOKEN_DEFAULT;
   void* result = NULL;
-  if (script__vt_init(&p->vt) != 0 || !(p->b = tvm_script_builder_new())) {
+  if (script__vt_init(&p->vt, &fp.vt_store) != 0 || !(p->b = tvm_script_builder_new())) {
     script__relocate(p, root);
     goto done;
   }

@@ -78,6 +78,9 @@ typedef struct {
    * all convert is then evaluated to the converted Array (shared by that conversion) rather
    * than to an Array of Python numbers converted into a second one. 0: none. */
   int8_t shape_arg;
+  /* T.reads / T.writes: a positional argument written A[i, j] (a Buffer's name, no slice) is
+   * evaluated to the BufferRegion the builtin would make of the load (script__eval_region). */
+  bool region_args;
 } tvm_script_builtin;
 
 /* The two tables (each file defines its array and count). */
@@ -147,6 +150,11 @@ void* tvm_script_value_to_expr_array(const TVMFFIAny* v, const char* what);
 /* A BufferRegion from a BufferRegion or BufferLoad (point region; a Ramp index of constant
  * stride covers its lanes) or Buffer (full region). */
 tvm_tir_buffer_region_obj* tvm_script_value_to_region(const TVMFFIAny* v, const char* what);
+/* The region a BufferLoad buffer[indices[0, n)] reads, as tvm_script_value_to_region makes it
+ * of the load: one Range per index (a Ramp of constant positive stride covers its lanes). The
+ * indices are PrimExprs that passed tvm_tir_buffer_load_check. */
+tvm_tir_buffer_region_obj* tvm_script__load_region(tvm_tir_buffer_obj* buffer,
+                                                   const TVMFFIAny* indices, int64_t n);
 /* The two above for positional argument nth (1-based) of call: `what` is "argument <nth> of
  * <call->name>", written only when a message needs it (most arguments convert). */
 tvm_tir_expr_obj* tvm_script_arg_to_expr(const tvm_script_call* call, const TVMFFIAny* v,

@@ -251,6 +251,32 @@ static int scalar_load(script_parser* p, const tvm_script_index_doc_obj* d, tvm_
   return rc != 0 && located ? -1 : script__relocate(p, d);
 }
 
+int script__eval_region(script_parser* p, const script_doc* d, TVMFFIAny* out) {
+  *out = tvm_ffi_any_none();
+  if (!script__is_kind(d, TVM_SCRIPT_DOC_IndexDoc)) return 1;
+  const tvm_script_index_doc_obj* x = (const void*)d;
+  int64_t n = tvm_ffi_seq_size(x->indices);
+  /* (named_buffer is NULL at the depth bound: script__eval then reports it.) */
+  tvm_tir_buffer_obj* buf = named_buffer(p, x->value);
+  if (!buf || !scalar_indices(x->indices, n)) return 1;
+  /* scalar_load's steps, at the depth script__eval would evaluate them; the load's checks
+   * (tvm_tir_buffer_load_check) fail where its constructor would, and are relocated alike. */
+  ++p->eval_depth;
+  tvm_script_items idx;
+  tvm_script_items_init(&idx, n); /* n <= 8: on the stack */
+  bool located;
+  int rc = scalar_buffer_indices(p, x->indices, n, &idx, &located);
+  if (rc == 0) rc = tvm_tir_buffer_load_check(buf, idx.items, n);
+  void* r = rc == 0 ? tvm_script__load_region(buf, idx.items, n) : NULL;
+  tvm_script_items_free(&idx);
+  --p->eval_depth;
+  if (r) {
+    *out = tvm_ffi_any_obj(r);
+    return 0;
+  }
+  return rc != 0 && located ? -1 : script__relocate(p, d);
+}
+
 int script__eval_index(script_parser* p, const tvm_script_index_doc_obj* d, TVMFFIAny* out) {
   int64_t n = tvm_ffi_seq_size(d->indices);
   tvm_tir_buffer_obj* named = named_buffer(p, d->value);

@@ -177,6 +177,7 @@ static int buffer_builtin(tvm_script_call* call, TVMFFIAny* out, buffer_api api)
   tvm_script_buffer_args_init(&ba);
   ba.name = target(call);
   ba.name_str = ba.name && call->builder ? tvm_script__name_str(call->builder, ba.name) : NULL;
+  ba.builder = call->builder;
   void* owned[3] = {NULL, NULL, NULL};
   ba.shape = arg_expr_array(&a, 0);
   if (!ba.shape || buffer_kwargs(&a, 1, &ba, owned) != 0) {
@@ -233,6 +234,7 @@ static int b_match_buffer(tvm_script_call* call, TVMFFIAny* out) {
   tvm_script_buffer_args_init(&ba);
   ba.name = target(call);
   ba.name_str = ba.name && call->builder ? tvm_script__name_str(call->builder, ba.name) : NULL;
+  ba.builder = call->builder;
   void* owned[3] = {NULL, NULL, NULL};
   if (given(&a, 1)) {
     ba.shape = arg_expr_array(&a, 1);
@@ -745,7 +747,7 @@ const tvm_script_builtin tvm_script__tir_stmt_builtins[] = {
     {"launch_thread", b_launch_thread},
     {"match_buffer", b_match_buffer, 2},
     {"parallel", b_parallel},
-    {"reads", b_reads},
+    {"reads", b_reads, 0, true},
     {"realize", b_realize},
     {"sblock", b_sblock},
     {"sblock_alloc_buffer", b_alloc_buffer, 1},
@@ -755,7 +757,7 @@ const tvm_script_builtin tvm_script__tir_stmt_builtins[] = {
     {"unroll", b_unroll},
     {"vectorized", b_vectorized},
     {"where", b_where},
-    {"writes", b_writes},
+    {"writes", b_writes, 0, true},
 };
 const int32_t tvm_script__tir_stmt_builtin_count =
     (int32_t)(sizeof(tvm_script__tir_stmt_builtins) / sizeof(tvm_script__tir_stmt_builtins[0]));

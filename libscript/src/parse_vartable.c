@@ -15,28 +15,46 @@ static uint32_t hash_name(const char* s, uint32_t n) {
   return h;
 }
 
-int script__vt_init(script_var_table* vt) {
+int script__vt_init(script_var_table* vt, script_vt_storage* store) {
   memset(vt, 0, sizeof(*vt));
-  vt->cap = 64; /* a small file names a few dozen things; grows (doubling) past half full */
-  vt->slots = tvm_ffi_calloc(vt->cap, sizeof(script_vt_slot));
-  return vt->slots ? script__vt_push_scope(vt) : -1;
+  vt->store = store;
+  vt->cap = SCRIPT_VT_SLOTS; /* a small file names a few dozen things; grows past half full */
+  vt->slots = store->slots;
+  memset(vt->slots, 0, sizeof(store->slots));
+  vt->binds = store->binds;
+  vt->cap_binds = SCRIPT_VT_BINDS;
+  vt->scopes = store->scopes;
+  vt->cap_scopes = SCRIPT_VT_SCOPES;
+  return script__vt_push_scope(vt);
 }
 
 void script__vt_free(script_var_table* vt) {
   for (int32_t i = 0; i < vt->nbinds; ++i) tvm_ffi_any_release(&vt->binds[i].value);
-  tvm_ffi_free(vt->slots);
-  tvm_ffi_free(vt->binds);
-  tvm_ffi_free(vt->scopes);
+  script_vt_storage* st = vt->store;
+  if (!st || vt->slots != st->slots) tvm_ffi_free(vt->slots);
+  if (!st || vt->binds != st->binds) tvm_ffi_free(vt->binds);
+  if (!st || vt->scopes != st->scopes) tvm_ffi_free(vt->scopes);
   memset(vt, 0, sizeof(*vt));
 }
 
+/* Grow *items (n used of *cap elements of elem_size bytes) to twice its capacity; storage in
+ * the owner's inline store (inline_items) is copied out, never reallocated. 0 or -1. */
+static int grow_array(void** items, int32_t* cap, int32_t n, size_t elem_size,
+                      const void* inline_items) {
+  size_t bytes = (size_t)*cap * 2 * elem_size;
+  void* grown = *items == inline_items ? tvm_ffi_malloc(bytes) : tvm_ffi_realloc(*items, bytes);
+  if (!grown) return -1;
+  if (*items == inline_items) memcpy(grown, *items, (size_t)n * elem_size);
+  *items = grown;
+  *cap *= 2;
+  return 0;
+}
+
 int script__vt_push_scope(script_var_table* vt) {
-  if (vt->nscopes == vt->cap_scopes) {
-    int32_t cap = vt->cap_scopes ? vt->cap_scopes * 2 : 16;
-    int32_t* s = tvm_ffi_realloc(vt->scopes, (size_t)cap * sizeof(int32_t));
-    if (!s) return -1;
-    vt->scopes = s;
-    vt->cap_scopes = cap;
+  if (vt->nscopes == vt->cap_scopes &&
+      grow_array((void**)&vt->scopes, &vt->cap_scopes, vt->nscopes, sizeof(int32_t),
+                 vt->store->scopes) != 0) {
+    return -1;
   }
   vt->scopes[vt->nscopes++] = vt->nbinds;
   return 0;
@@ -91,18 +109,16 @@ static int grow_slots(script_var_table* vt) {
   }
   for (int32_t k = 0; k < vt->nbinds; ++k) vt->binds[k].slot = remap[vt->binds[k].slot];
   tvm_ffi_free(remap);
-  tvm_ffi_free(old);
+  if (old != vt->store->slots) tvm_ffi_free(old);
   return 0;
 }
 
 int script__vt_bind(script_var_table* vt, const char* name, uint32_t size, TVMFFIAny* value) {
   if ((vt->used + 1) * 2 > vt->cap && grow_slots(vt) != 0) return -1;
-  if (vt->nbinds == vt->cap_binds) {
-    int32_t cap = vt->cap_binds ? vt->cap_binds * 2 : 64;
-    script_vt_binding* b = tvm_ffi_realloc(vt->binds, (size_t)cap * sizeof(*b));
-    if (!b) return -1;
-    vt->binds = b;
-    vt->cap_binds = cap;
+  if (vt->nbinds == vt->cap_binds &&
+      grow_array((void**)&vt->binds, &vt->cap_binds, vt->nbinds, sizeof(script_vt_binding),
+                 vt->store->binds) != 0) {
+    return -1;
   }
   /* The lookup's hint first (script__vt_lookup): a name bound again (a loop variable of each
    * block) is usually where it was found or bound last. */

@@ -344,29 +344,22 @@ tvm_tir_expr_obj* tvm_tir_select_new(tvm_tir_expr_obj* condition, tvm_tir_expr_o
 }
 
 /* ---- BufferLoad ---------------------------------------------------------------------------- */
-int tvm_tir__check_indices(tvm_tir_rule rule, const char* node, tvm_tir_buffer_obj* buffer,
-                           void* indices, void** out_indices, int* out_lanes) {
-  *out_indices = NULL;
-  if (!buffer) {
-    tvm_tir__null_arg(node, "buffer");
-    return -1;
-  }
-  if (tvm_tir__check_kind(buffer, TVM_TIR_KIND_Buffer, node, "buffer") != 0) return -1;
-  void* idx;
-  if (tvm_tir__array_arg(indices, TVM_TIR_KIND_PrimExpr, node, "indices", &idx) != 0) return -1;
-  int64_t n = tvm_ffi_seq_size(idx), ndim = tvm_ffi_seq_size(buffer->shape);
+/* tvm_tir__check_indices past the buffer's checks and the array's: the indices items[0, n)
+ * (PrimExprs) against the buffer. */
+static int check_index_items(tvm_tir_rule rule, const char* node, tvm_tir_buffer_obj* buffer,
+                             const TVMFFIAny* items, int64_t n, int* out_lanes) {
+  int64_t ndim = tvm_ffi_seq_size(buffer->shape);
   char what[200];
   if (n != ndim) {
     snprintf(what, sizeof(what), "buffer %s has %lld dimensions but %lld indices are given",
              tvm_tir_buffer_name(buffer), (long long)ndim, (long long)n);
     tvm_tir__type_error(rule, node, what, "buffer", buffer, NULL);
-    tvm_ffi_release(idx);
     return -1;
   }
   int lanes = 1;
   for (int64_t i = 0; i < n; ++i) {
-    tvm_tir_expr_obj* e = (tvm_tir_expr_obj*)tvm_ffi_seq_obj_at(idx, i);
-    tvm_tir_expr_obj* first = (tvm_tir_expr_obj*)tvm_ffi_seq_obj_at(idx, 0);
+    tvm_tir_expr_obj* e = (tvm_tir_expr_obj*)items[i].v_obj;
+    tvm_tir_expr_obj* first = (tvm_tir_expr_obj*)items[0].v_obj;
     const char* why = NULL;
     if (!tvm_tir_dtype_is_integer(e->dtype)) {
       why = "indices must be Int or UInt";
@@ -379,14 +372,52 @@ int tvm_tir__check_indices(tvm_tir_rule rule, const char* node, tvm_tir_buffer_o
       char name[32];
       snprintf(name, sizeof(name), "indices[%lld]", (long long)i);
       tvm_tir__type_error(rule, node, why, name, e, "indices[0]", first, NULL);
-      tvm_ffi_release(idx);
       return -1;
     }
     if (i + 1 == n) lanes = e->dtype.lanes;
   }
-  *out_indices = idx;
   *out_lanes = lanes;
   return 0;
+}
+
+int tvm_tir__check_indices(tvm_tir_rule rule, const char* node, tvm_tir_buffer_obj* buffer,
+                           void* indices, void** out_indices, int* out_lanes) {
+  *out_indices = NULL;
+  if (!buffer) {
+    tvm_tir__null_arg(node, "buffer");
+    return -1;
+  }
+  if (tvm_tir__check_kind(buffer, TVM_TIR_KIND_Buffer, node, "buffer") != 0) return -1;
+  void* idx;
+  if (tvm_tir__array_arg(indices, TVM_TIR_KIND_PrimExpr, node, "indices", &idx) != 0) return -1;
+  if (check_index_items(rule, node, buffer, tvm_ffi_seq_data(idx), tvm_ffi_seq_size(idx),
+                        out_lanes) != 0) {
+    tvm_ffi_release(idx);
+    return -1;
+  }
+  *out_indices = idx;
+  return 0;
+}
+
+int tvm_tir_buffer_load_check(tvm_tir_buffer_obj* buffer, const TVMFFIAny* indices, int64_t n) {
+  /* tvm_tir__check_indices, in its order, with the array's check on the items. */
+  if (!buffer) {
+    tvm_tir__null_arg("BufferLoad", "buffer");
+    return -1;
+  }
+  if (tvm_tir__check_kind(buffer, TVM_TIR_KIND_Buffer, "BufferLoad", "buffer") != 0) return -1;
+  if (n < 0 || (n > 0 && !indices)) {
+    return tvm_ffi_raise("ValueError", "tvm_tir_buffer_load_check: bad indices");
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    if (!tvm_ffi_any_is_object(&indices[i]) || !tir_is(indices[i].v_obj, TVM_TIR_KIND_PrimExpr)) {
+      return tvm_ffi_raise("TypeError", "%s: %s[%lld] must be a %s, got %s", "BufferLoad",
+                           "indices", (long long)i, tvm_tir_kind_type_key(TVM_TIR_KIND_PrimExpr),
+                           tvm_ffi_any_type_name(&indices[i]));
+    }
+  }
+  int lanes;
+  return check_index_items(TVM_TIR_RULE_T_BUFFERLOAD, "BufferLoad", buffer, indices, n, &lanes);
 }
 
 tvm_tir_expr_obj* tvm_tir_buffer_load_new(tvm_tir_buffer_obj* buffer, void* indices) {

@@ -298,8 +298,14 @@ tvm_tir_ir_module_obj* tvm_tir_ir_module_new(void* functions, void* attrs) {
                   tvm_ffi_type_key(tvm_ffi_type_index(functions)));
     return NULL;
   }
-  void *names = tvm_ffi_dict_new(), *fns = NULL, *gmap = NULL, *at = NULL;
-  bool ok = names != NULL;
+  /* global_var_map_ (name -> GlobalVar) for a few functions: the Map made at once from the
+   * names gathered here (a duplicate found by comparing them), not a Dict filled and copied. */
+  enum { FEW = 8 };
+  TVMFFIAny few_names[FEW], few_gvs[FEW];
+  int64_t n_few = 0;
+  bool few = !functions || tvm_ffi_map_size(functions) <= FEW;
+  void *names = few ? NULL : tvm_ffi_dict_new(), *fns = NULL, *gmap = NULL, *at = NULL;
+  bool ok = few || names != NULL;
   const TVMFFIAny *k, *v;
   for (int64_t pos = 0; ok && functions && (pos = tvm_ffi_map_next(functions, pos, &k, &v)) >= 0;) {
     if (!tvm_ffi_any_is_object(k) || !TIR_IS(k->v_obj, GlobalVar) || !tvm_ffi_any_is_object(v) ||
@@ -312,17 +318,30 @@ tvm_tir_ir_module_obj* tvm_tir_ir_module_new(void* functions, void* attrs) {
       break;
     }
     TVMFFIAny name = tvm_ffi_any_raw_str(gv_name(k->v_obj));
-    if (tvm_ffi_map_get(names, &name)) {
+    bool dup = false;
+    if (few) {
+      for (int64_t i = 0; i < n_few && !dup; ++i) {
+        dup = strcmp((const char*)few_names[i].v_ptr, gv_name(k->v_obj)) == 0;
+      }
+    } else {
+      dup = tvm_ffi_map_get(names, &name) != NULL;
+    }
+    if (dup) {
       tvm_ffi_raise("ValueError", "IRModule: two functions are named `%s`", gv_name(k->v_obj));
       ok = false;
       break;
     }
-    ok = tvm_ffi_dict_set(names, &name, k) == 0;
+    if (few) {
+      few_names[n_few] = name; /* (views: tvm_ffi_map_new stores owned copies) */
+      few_gvs[n_few++] = *k;
+    } else {
+      ok = tvm_ffi_dict_set(names, &name, k) == 0;
+    }
   }
   if (ok) {
     fns = functions ? functions : tvm_tir__empty_map();
     if (functions) tvm_ffi_retain(functions);
-    gmap = tvm_ffi_dict_to_map(names);
+    gmap = few ? tvm_ffi_map_new(few_names, few_gvs, n_few) : tvm_ffi_dict_to_map(names);
     ok = gmap && tvm_tir__str_map_arg(attrs, node, "attrs", &at) == 0;
   }
   tvm_tir_ir_module_obj* m = ok ? TIR_NEW(tvm_tir_ir_module_obj, IRModule) : NULL;

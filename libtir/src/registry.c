@@ -246,6 +246,10 @@ uint8_t tvm_tir__kind_by_index[TVM_TIR_KIND_TABLE];
 uint64_t tvm_tir__ancestry[TVM_TIR_KIND_COUNT][2];
 static void* g_empty_array;
 static void* g_empty_map;
+/* The empty String, shared like the empty Array and Map: the storage scope of most pointer
+ * types and the thread tag of most IterVars are "", a few per function, each of which used to
+ * be a String of its own to make and free (strings are immutable and compared by content). */
+static void* g_empty_str;
 /* Why initialisation failed ("" when it succeeded or has not run). */
 static char g_init_error[512];
 
@@ -316,6 +320,12 @@ static void init_all(void) {
     init_failed("tables");
     return;
   }
+  void* empty_str = tvm_ffi_str_obj("", 0);
+  if (!empty_str) {
+    init_failed("tables");
+    return;
+  }
+  __atomic_store_n(&g_empty_str, empty_str, __ATOMIC_RELEASE);
   /* The registered parent of each kind is the parent of nodes.def, so a kind's ancestry there
    * is its ancestry as an ffi type: tvm_tir_is answers from it without the type registry. */
   for (int k = 0; k < TVM_TIR_KIND_COUNT; ++k) {
@@ -366,7 +376,14 @@ void* tvm_tir__empty_map(void) {
 }
 
 void* tvm_tir__str(const char* s) {
-  if (!s) s = "";
+  if (!s || !*s) {
+    void* e = __atomic_load_n(&g_empty_str, __ATOMIC_ACQUIRE);
+    if (e) {
+      tvm_ffi_retain(e);
+      return e;
+    }
+    s = ""; /* (before initialisation) */
+  }
   return tvm_ffi_str_obj(s, strlen(s));
 }
 

@@ -529,6 +529,33 @@ void* tvm_ffi_map_new(const TVMFFIAny* keys, const TVMFFIAny* values, int64_t co
   /* Exact capacity: an immutable map never grows (duplicate keys only use less). */
   map_obj* m = map_alloc(kTVMFFIMap, count);
   for (int64_t i = 0; m && i < count; ++i) {
+    int32_t t = keys[i].type_index;
+    if (!m->index && t >= kTVMFFIStaticObjectBegin && t != kTVMFFIStr && t != kTVMFFIBytes &&
+        keys[i].v_obj && !is_pointer_view(values[i].type_index)) {
+      /* A key that is an object other than a string (a buffer_map's Vars): map_put's steps
+       * inline, as tvm_ffi_any_hash and tvm_ffi_any_equal treat such a key (the type index
+       * and the pointer), on the small map's linear entries. */
+      uint64_t h = tvm_ffi__mix64(keys[i].v_uint64 ^ ((uint64_t)(uint32_t)t << 40));
+      map_entry* e = m->entries;
+      map_entry* end = e + m->used;
+      while (e != end && !(e->hash == h && e->key.type_index == t &&
+                           e->key.v_uint64 == keys[i].v_uint64)) {
+        ++e;
+      }
+      TVMFFIAny v = tvm_ffi_any_copy(&values[i]);
+      if (e != end) { /* (a duplicate key: the later value wins, as map_put does) */
+        TVMFFIAny old = e->value;
+        e->value = v;
+        tvm_ffi_any_release(&old);
+        continue;
+      }
+      e->key = tvm_ffi_any_copy(&keys[i]);
+      e->value = v;
+      e->hash = h;
+      m->used++;
+      m->size++;
+      continue;
+    }
     if (map_put(m, &keys[i], &values[i]) != 0) {
       tvm_ffi_release(m);
       return NULL;

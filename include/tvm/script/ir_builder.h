@@ -139,6 +139,7 @@ typedef struct {
   void* axis_separators;     /* ffi.Array or NULL */
   void* name_str;            /* NULL, or an ffi.String of name's text: shared by the fresh data
                                 Var and the Buffer instead of copies of the text */
+  tvm_script_builder* builder; /* NULL, or the builder whose types the fresh data Var may share */
 } tvm_script_buffer_args;
 void tvm_script_buffer_args_init(tvm_script_buffer_args* a);
 

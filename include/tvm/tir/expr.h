@@ -130,6 +130,10 @@ tvm_tir_expr_obj* tvm_tir_select_new(tvm_tir_expr_obj* condition, tvm_tir_expr_o
                                      tvm_tir_expr_obj* false_value);
 /* T-BUFFERLOAD: indices is an ffi.Array of PrimExpr (NULL = none). */
 tvm_tir_expr_obj* tvm_tir_buffer_load_new(tvm_tir_buffer_obj* buffer, void* indices);
+/* 0 when tvm_tir_buffer_load_new(buffer, an Array of indices[0, n)) would succeed (short of
+ * memory), else -1 with the error it would raise: for a caller that wants the region such a
+ * load reads (T.reads(A[i, j])) without making the load. */
+int tvm_tir_buffer_load_check(tvm_tir_buffer_obj* buffer, const TVMFFIAny* indices, int64_t n);
 /* T-RAMP */
 tvm_tir_expr_obj* tvm_tir_ramp_new(tvm_tir_expr_obj* base, tvm_tir_expr_obj* stride, int32_t lanes);
 /* T-BROADCAST */
