@@ -211,6 +211,64 @@ TEST(t_bufferload) {
   RELEASE(A, V, i, j, k, f, zero, one, ramp, ramp2, l1, l2, l3);
 }
 
+/* tvm_tir_buffer_load_check(buffer, items, n) agrees with tvm_tir_buffer_load_new(buffer, an
+ * Array of the items): both succeed, or both raise the same kind with the same message. */
+static void expect_load_check_agrees(int line, tvm_tir_buffer_obj* buffer, void* indices) {
+  tvm_tir_expr_obj* load = tvm_tir_buffer_load_new(buffer, indices);
+  void* load_err = load ? NULL : tvm_ffi_error_take();
+  int rc = tvm_tir_buffer_load_check(buffer, indices ? tvm_ffi_seq_data(indices) : NULL,
+                                     indices ? tvm_ffi_seq_size(indices) : 0);
+  void* check_err = rc == 0 ? NULL : tvm_ffi_error_take();
+  bool same = (load != NULL) == (rc == 0);
+  if (same && load_err) {
+    same = check_err && strcmp(tvm_ffi_error_kind(load_err), tvm_ffi_error_kind(check_err)) == 0 &&
+           strcmp(tvm_ffi_error_message(load_err), tvm_ffi_error_message(check_err)) == 0;
+  }
+  if (!same) {
+    fprintf(stderr, "%s:%d: buffer_load_check disagrees with buffer_load_new:\n  new: %s\n  check: %s\n",
+            __FILE__, line, load_err ? tvm_ffi_error_message(load_err) : "ok",
+            check_err ? tvm_ffi_error_message(check_err) : "ok");
+    g_test_failed_checks++;
+  }
+  RELEASE(load, load_err, check_err);
+}
+#define EXPECT_LOAD_CHECK_AGREES(buffer, indices) \
+  expect_load_check_agrees(__LINE__, (buffer), (indices))
+
+TEST(t_bufferload_check) {
+  tvm_tir_buffer_obj* A = buffer2d("A", TVM_TIR_FLOAT32);
+  tvm_tir_buffer_obj* V =
+      tvm_tir_buffer_decl("V", tvm_tir_dtype_with_lanes(TVM_TIR_FLOAT32, 4), 16);
+  tvm_tir_var_obj* i = var("i", TVM_TIR_INT32);
+  tvm_tir_var_obj* j = var("j", TVM_TIR_INT32);
+  tvm_tir_var_obj* k = var("k", TVM_TIR_INT64);
+  tvm_tir_var_obj* f = var("f", TVM_TIR_FLOAT32);
+  tvm_tir_expr_obj *zero = i32(0), *one = i32(1);
+  tvm_tir_expr_obj* ramp = tvm_tir_ramp_new(zero, one, 4);
+  EXPECT_LOAD_CHECK_AGREES(A, ARR(i, j));
+  EXPECT_LOAD_CHECK_AGREES(A, ARR(i, ramp));
+  EXPECT_LOAD_CHECK_AGREES(V, ARR(ramp));
+  EXPECT_LOAD_CHECK_AGREES(A, ARR(i));
+  EXPECT_LOAD_CHECK_AGREES(A, ARR(i, f));
+  EXPECT_LOAD_CHECK_AGREES(A, ARR(i, k));
+  EXPECT_LOAD_CHECK_AGREES(A, ARR(ramp, j));
+  EXPECT_LOAD_CHECK_AGREES(NULL, ARR(i, j));
+  EXPECT_LOAD_CHECK_AGREES((tvm_tir_buffer_obj*)i, ARR(i, j)); /* not a Buffer */
+  /* Items that are not PrimExprs: a TypeError naming the item (the constructor checks the
+   * Array's element type with its own message, so only the kind is compared here). */
+  TVMFFIAny bad[2] = {tvm_ffi_any_obj(i), tvm_ffi_any_int(3)};
+  CHECK(tvm_tir_buffer_load_check(A, bad, 2) != 0);
+  void* e = tvm_ffi_error_take();
+  CHECK(e && strcmp(tvm_ffi_error_kind(e), "TypeError") == 0 &&
+        strstr(tvm_ffi_error_message(e), "indices[1]"));
+  tvm_ffi_release(e);
+  CHECK(tvm_tir_buffer_load_check(A, NULL, 2) != 0); /* n items promised, none given */
+  e = tvm_ffi_error_take();
+  CHECK(e && strcmp(tvm_ffi_error_kind(e), "ValueError") == 0);
+  tvm_ffi_release(e);
+  RELEASE(A, V, i, j, k, f, zero, one, ramp);
+}
+
 TEST(t_ramp_broadcast) {
   tvm_tir_expr_obj *zero = i32(0), *one = i32(1), *fz = f32(0);
   tvm_tir_expr_obj* i64 = tvm_tir_int_imm_new(TVM_TIR_INT64, 1);
@@ -721,6 +779,7 @@ int main(void) {
   RUN(t_cmp_logic_not);
   RUN(t_select);
   RUN(t_bufferload);
+  RUN(t_bufferload_check);
   RUN(t_ramp_broadcast);
   RUN(t_let);
   RUN(t_call);
