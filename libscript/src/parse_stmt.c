@@ -16,17 +16,32 @@
 #include "parse_eval.h"
 
 /* ---- Targets ------------------------------------------------------------------------------- */
-enum { MAX_TARGETS = 64 };
+/* Targets up to this many are kept on the stack; more (a block's merged `T.axis.remap` of many
+ * iter vars, as the printer writes it) go to the heap: Python has no limit on them. */
+enum { INLINE_TARGETS = 64 };
 
 /* The names of an assignment / for / with target (an IdDoc or a tuple/list of them). */
-/* The names bound by lhs (their text, in the Doc tree) into names[0, *n). The builder is told
- * their String objects, so that Vars named after them share them (tvm_script__var). */
-static int target_names(script_parser* p, const script_doc* lhs, const char** names, int32_t* n) {
-  *n = 0;
+typedef struct {
+  const char** names; /* inline_names, or from tvm_ffi_malloc */
+  int32_t n;
+  const char* inline_names[INLINE_TARGETS];
+} target_list;
+
+static void target_list_free(target_list* t) {
+  if (t->names != t->inline_names) tvm_ffi_free((void*)t->names);
+  t->names = t->inline_names;
+}
+
+/* The names bound by lhs (their text, in the Doc tree) into t (free it with target_list_free,
+ * also after a failure). The builder is told their String objects, so that Vars named after
+ * them share them (tvm_script__var). */
+static int target_names(script_parser* p, const script_doc* lhs, target_list* t) {
+  t->names = t->inline_names;
+  t->n = 0;
   p->b->num_name_strs = 0;
   if (script__is_kind(lhs, TVM_SCRIPT_DOC_IdDoc)) {
     const void* s = ((const tvm_script_id_doc_obj*)lhs)->name;
-    names[(*n)++] = tvm_ffi_str_cstr(s);
+    t->names[t->n++] = tvm_ffi_str_cstr(s);
     p->b->name_strs[p->b->num_name_strs++] = s;
     return 0;
   }
@@ -34,14 +49,20 @@ static int target_names(script_parser* p, const script_doc* lhs, const char** na
       script__is_kind(lhs, TVM_SCRIPT_DOC_ListDoc)) {
     const void* el = ((const tvm_script_seq_doc_obj*)lhs)->elements;
     int64_t m = tvm_ffi_seq_size(el);
-    if (m > MAX_TARGETS) return script__error_at(p, lhs, "SyntaxError", "too many targets");
+    if (m > INLINE_TARGETS) {
+      if (m > INT32_MAX / (int64_t)sizeof(char*) ||
+          !(t->names = tvm_ffi_malloc((size_t)m * sizeof(char*)))) {
+        t->names = t->inline_names;
+        return script__error_at(p, lhs, "MemoryError", "too many targets (%lld)", (long long)m);
+      }
+    }
     for (int64_t i = 0; i < m; ++i) {
       const script_doc* e = tvm_ffi_seq_obj_at(el, i);
       if (!script__is_kind(e, TVM_SCRIPT_DOC_IdDoc)) {
         return script__error_at(p, e, "SyntaxError", "only names can be bound here");
       }
       const void* s = ((const tvm_script_id_doc_obj*)e)->name;
-      names[(*n)++] = tvm_ffi_str_cstr(s);
+      t->names[t->n++] = tvm_ffi_str_cstr(s);
       if (p->b->num_name_strs < TVM_SCRIPT_NAME_STRS) p->b->name_strs[p->b->num_name_strs++] = s;
     }
     return 0;
@@ -150,7 +171,9 @@ static int eval_assigned(script_parser* p, const script_doc* lhs, const script_d
                 tvm_ffi_seq_size(((const tvm_script_seq_doc_obj*)rhs)->elements) == n;
   if (!unpack) return script__eval(p, rhs, out);
   const void* el = ((const tvm_script_seq_doc_obj*)rhs)->elements;
-  TVMFFIAny items[MAX_TARGETS];
+  TVMFFIAny inline_items[INLINE_TARGETS];
+  TVMFFIAny* items = n <= INLINE_TARGETS ? inline_items : tvm_ffi_malloc((size_t)n * sizeof(*items));
+  if (!items) return script__relocate(p, rhs);
   int32_t k = 0;
   int rc = 0;
   for (; rc == 0 && k < n; ++k) {
@@ -162,6 +185,7 @@ static int eval_assigned(script_parser* p, const script_doc* lhs, const script_d
   if (rc != 0) --k; /* items[k] was not set */
   void* arr = rc == 0 ? tvm_ffi_array_new_take(items, n) : NULL;
   for (int32_t i = 0; i < k; ++i) tvm_ffi_any_release(&items[i]);
+  if (items != inline_items) tvm_ffi_free(items);
   if (rc == 0 && !arr) return script__relocate(p, rhs);
   if (arr) *out = tvm_ffi_any_obj(arr);
   return rc;
@@ -178,10 +202,11 @@ static int tir_assign(script_parser* p, const script_doc* d) {
     tvm_ffi_any_release(&value);
     return rc;
   }
-  const char* names[MAX_TARGETS];
-  int32_t n;
-  if (target_names(p, a->lhs, names, &n) != 0) return -1;
-  if (eval_assigned(p, a->lhs, a->rhs, names, n, &value) != 0) return -1;
+  target_list t;
+  int rc = target_names(p, a->lhs, &t) == 0 ? eval_assigned(p, a->lhs, a->rhs, t.names, t.n, &value)
+                                            : -1;
+  target_list_free(&t);
+  if (rc != 0) return -1;
   /* As upstream: a Var no name refers to yet (`n = T.int32()`, `ptr = A.data`) is bound;
    * `y = x` of a bound Var is a LetStmt like any other PrimExpr. */
   bool in_body = p->func_depth > 0 || p->fragment;
@@ -190,7 +215,7 @@ static int tir_assign(script_parser* p, const script_doc* d) {
              (is_tir(&value, TVM_TIR_KIND_PrimExpr) || value.type_index == kTVMFFIInt ||
               value.type_index == kTVMFFIFloat || value.type_index == kTVMFFIBool);
   if (let) {
-    int rc = let_binding(p, d, a->lhs, &value, NULL);
+    rc = let_binding(p, d, a->lhs, &value, NULL);
     tvm_ffi_any_release(&value);
     return rc;
   }
@@ -205,11 +230,12 @@ static int constant_assign(script_parser* p, const script_doc* d) {
   if (script__is_kind(a->lhs, TVM_SCRIPT_DOC_IndexDoc)) {
     return script__error_at(p, a->lhs, "SyntaxError", "a store is only valid inside a function");
   }
-  const char* names[MAX_TARGETS];
-  int32_t n;
-  if (target_names(p, a->lhs, names, &n) != 0) return -1;
+  target_list t;
   TVMFFIAny value;
-  if (eval_assigned(p, a->lhs, a->rhs, names, n, &value) != 0) return -1;
+  int rc = target_names(p, a->lhs, &t) == 0 ? eval_assigned(p, a->lhs, a->rhs, t.names, t.n, &value)
+                                            : -1;
+  target_list_free(&t);
+  if (rc != 0) return -1;
   return bind_targets(p, a->lhs, &value);
 }
 
@@ -291,11 +317,10 @@ static int range_loop(script_parser* p, const script_doc* d, const tvm_script_ca
   return rc;
 }
 
-static int tir_for(script_parser* p, const script_doc* d) {
+/* tir_for with the names its target binds. */
+static int tir_for_named(script_parser* p, const script_doc* d, const char* const* names,
+                         int32_t n) {
   const tvm_script_for_doc_obj* f = (const void*)d;
-  const char* names[MAX_TARGETS];
-  int32_t n;
-  if (target_names(p, f->lhs, names, &n) != 0) return -1;
   if (!script__is_kind(f->rhs, TVM_SCRIPT_DOC_CallDoc)) {
     return script__error_at(p, f->rhs, "SyntaxError",
                             "a TIR for loop iterates over T.serial/T.grid/range(...)");
@@ -333,6 +358,15 @@ static int tir_for(script_parser* p, const script_doc* d) {
   script__vt_pop_scope(&p->vt);
   if (rc != 0) return -1;
   return script__exit_to(p, depth, d);
+}
+
+static int tir_for(script_parser* p, const script_doc* d) {
+  target_list t;
+  int rc = target_names(p, ((const tvm_script_for_doc_obj*)d)->lhs, &t) == 0
+               ? tir_for_named(p, d, t.names, t.n)
+               : -1;
+  target_list_free(&t);
+  return rc;
 }
 
 static int tir_while(script_parser* p, const script_doc* d) {
@@ -384,14 +418,18 @@ static int tir_with(script_parser* p, const script_doc* d) {
   if (!script__is_kind(s->rhs, TVM_SCRIPT_DOC_CallDoc)) {
     return script__error_at(p, s->rhs, "SyntaxError", "a TIR with statement needs a T.* call");
   }
-  const char* names[MAX_TARGETS];
-  int32_t n = 0;
-  if (s->lhs && target_names(p, s->lhs, names, &n) != 0) return -1;
+  target_list t;
+  t.names = t.inline_names; /* (no target: none) */
+  t.n = 0;
   int depth = tvm_script_builder_depth(p->b);
   TVMFFIAny value;
-  if (script__eval_call(p, s->rhs, TVM_SCRIPT_CTX_WITH, names, n, &value) != 0) return -1;
+  int rc = s->lhs && target_names(p, s->lhs, &t) != 0
+               ? -1
+               : script__eval_call(p, s->rhs, TVM_SCRIPT_CTX_WITH, t.names, t.n, &value);
+  target_list_free(&t);
+  if (rc != 0) return -1;
   if (tvm_script_builder_depth(p->b) == depth) { /* `with T.abs(x):` would drop the with */
-    int rc = script__error_at(p, s->rhs, "TypeError",
+    rc = script__error_at(p, s->rhs, "TypeError",
                               "a TIR with statement needs a frame such as T.sblock(...), "
                               "T.init() or T.attr(...); this call gives %s",
                               tvm_ffi_any_type_name(&value));
@@ -402,7 +440,7 @@ static int tir_with(script_parser* p, const script_doc* d) {
     tvm_ffi_any_release(&value);
     return script__relocate(p, d);
   }
-  int rc = s->lhs ? bind_targets(p, s->lhs, &value) : (tvm_ffi_any_release(&value), 0);
+  rc = s->lhs ? bind_targets(p, s->lhs, &value) : (tvm_ffi_any_release(&value), 0);
   if (rc == 0) rc = script__run_body(p, s->body);
   script__vt_pop_scope(&p->vt);
   if (rc != 0) return -1;
