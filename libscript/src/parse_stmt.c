@@ -32,6 +32,17 @@ static void target_list_free(target_list* t) {
   t->names = t->inline_names;
 }
 
+/* Room for m names on the heap (rare: out of line). */
+static __attribute__((noinline)) int targets_on_heap(script_parser* p, const script_doc* lhs,
+                                                     target_list* t, int64_t m) {
+  if (m > INT32_MAX / (int64_t)sizeof(char*) ||
+      !(t->names = tvm_ffi_malloc((size_t)m * sizeof(char*)))) {
+    t->names = t->inline_names;
+    return script__error_at(p, lhs, "MemoryError", "too many targets (%lld)", (long long)m);
+  }
+  return 0;
+}
+
 /* The names bound by lhs (their text, in the Doc tree) into t (free it with target_list_free,
  * also after a failure). The builder is told their String objects, so that Vars named after
  * them share them (tvm_script__var). */
@@ -49,13 +60,7 @@ static int target_names(script_parser* p, const script_doc* lhs, target_list* t)
       script__is_kind(lhs, TVM_SCRIPT_DOC_ListDoc)) {
     const void* el = ((const tvm_script_seq_doc_obj*)lhs)->elements;
     int64_t m = tvm_ffi_seq_size(el);
-    if (m > INLINE_TARGETS) {
-      if (m > INT32_MAX / (int64_t)sizeof(char*) ||
-          !(t->names = tvm_ffi_malloc((size_t)m * sizeof(char*)))) {
-        t->names = t->inline_names;
-        return script__error_at(p, lhs, "MemoryError", "too many targets (%lld)", (long long)m);
-      }
-    }
+    if (m > INLINE_TARGETS && targets_on_heap(p, lhs, t, m) != 0) return -1;
     for (int64_t i = 0; i < m; ++i) {
       const script_doc* e = tvm_ffi_seq_obj_at(el, i);
       if (!script__is_kind(e, TVM_SCRIPT_DOC_IdDoc)) {
