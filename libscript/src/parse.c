@@ -11,6 +11,7 @@
  *
  * The docs and arrays of one parse live in an arena (doc_arena.h): allocation is a pointer bump
  * and a tree released as a whole is freed without walking it. */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <tvm/script/parser.h>
@@ -431,6 +432,84 @@ static inline void name_key(const char* s, size_t n, uint64_t key[2]) {
   }
 }
 
+/* The thread's identifier Strings, kept across parses (like CPython's interned identifiers):
+ * a parse that meets a name an earlier parse on this thread met takes a reference to the same
+ * String instead of allocating, copying and freeing one (~19 names per small file). Only the
+ * String is shared, never a binding: each parse still has its own table (above), which is what
+ * scopes names to one parse. Strings are immutable, so a shared one can be told from a fresh
+ * one only by its address. Bounded (THREAD_NAMES names of at most THREAD_NAME_MAX bytes; when
+ * full nothing is added), the text kept inline for the compare, and released at thread exit
+ * (a pthread key destructor; the main thread's table stays reachable from its TLS). */
+enum { THREAD_NAMES = 1024, THREAD_NAME_MAX = 32 };
+typedef struct {
+  struct thread_name {
+    void* str;       /* a reference held by the table */
+    uint64_t key[2]; /* name_key of the text */
+    uint32_t size, hash;
+    char text[THREAD_NAME_MAX];
+  } names[THREAD_NAMES];
+  uint16_t slots[2 * THREAD_NAMES]; /* index + 1; 0: empty (at most half full) */
+  size_t n;
+} thread_names;
+static __thread thread_names* t_names;
+static __thread bool t_names_failed; /* no table on this thread (out of memory) */
+static pthread_key_t g_names_key;
+static pthread_once_t g_names_once = PTHREAD_ONCE_INIT;
+
+static void thread_names_free(void* arg) {
+  thread_names* t = arg;
+  t_names = NULL;
+  for (size_t i = 0; i < t->n; ++i) tvm_ffi_release(t->names[i].str);
+  tvm_ffi_free(t);
+}
+static void thread_names_make_key(void) { pthread_key_create(&g_names_key, thread_names_free); }
+
+static __attribute__((noinline)) thread_names* thread_names_new(void) {
+  if (t_names_failed) return NULL;
+  thread_names* t = NULL;
+  pthread_once(&g_names_once, thread_names_make_key);
+  if (!(t = tvm_ffi_malloc(sizeof(*t)))) {
+    tvm_ffi_error_clear();
+  } else if (pthread_setspecific(g_names_key, t) != 0) {
+    tvm_ffi_free(t);
+    t = NULL;
+  } else {
+    memset(t->slots, 0, sizeof(t->slots));
+    t->n = 0;
+  }
+  t_names_failed = !t;
+  return t_names = t;
+}
+
+/* A new reference to the String of s[0..n) (key and hash h as intern() makes them): the
+ * thread's, or a new one, added to the thread's table while there is room. */
+static void* thread_name(const char* s, size_t n, const uint64_t key[2], uint32_t h) {
+  if (n > THREAD_NAME_MAX) return tvm_ffi_str_obj(s, n);
+  thread_names* t = t_names;
+  if (!t && !(t = thread_names_new())) return tvm_ffi_str_obj(s, n);
+  size_t mask = 2 * THREAD_NAMES - 1, j = h & mask;
+  for (uint32_t e; (e = t->slots[j]) != 0; j = (j + 1) & mask) {
+    struct thread_name* ent = &t->names[e - 1];
+    if (ent->key[0] == key[0] && ent->key[1] == key[1] && ent->size == n &&
+        (n <= 16 || same_text(ent->text + 8, s + 8, n - 16))) {
+      tvm_ffi_retain(ent->str);
+      return ent->str;
+    }
+  }
+  void* str = tvm_ffi_str_obj(s, n);
+  if (!str || t->n == THREAD_NAMES) return str;
+  struct thread_name* ent = &t->names[t->n++];
+  ent->str = str;
+  ent->key[0] = key[0];
+  ent->key[1] = key[1];
+  ent->size = (uint32_t)n;
+  ent->hash = h;
+  memcpy(ent->text, s, n);
+  t->slots[j] = (uint16_t)t->n;
+  tvm_ffi_retain(str);
+  return str;
+}
+
 /* A new reference to the ffi.String of s[0..n), shared through the intern table. */
 static void* intern(parser* p, const char* s, size_t n) {
   if (n > UINT32_MAX) return tvm_ffi_str_obj(s, n);
@@ -449,12 +528,12 @@ static void* intern(parser* p, const char* s, size_t n) {
   }
   /* A new name: room for it first (the table may move), then its slot. */
   if (2 * (p->n_names + 1) > p->slots_cap || p->n_names == p->names_cap) {
-    if (!names_grow(p)) return tvm_ffi_str_obj(s, n);
+    if (!names_grow(p)) return thread_name(s, n, key, h);
     mask = p->slots_cap - 1;
     for (j = h & mask; p->name_slots[j]; j = (j + 1) & mask) {
     }
   }
-  void* str = tvm_ffi_str_obj(s, n);
+  void* str = thread_name(s, n, key, h);
   if (!str) return NULL;
   struct name_ent* ent = &p->names[p->n_names++];
   ent->str = str;

@@ -15,6 +15,7 @@
 #include "parse_tir_builtins_attr.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -123,6 +124,45 @@ static bool resolve_name(script_parser* p, const void* name_str, TVMFFIAny* out)
 }
 
 static const script_special* root_module_slow(script_parser* p, const void* name_str, size_t c);
+
+/* The builtins of `T.<name>(...)` calls by the name's string object, per thread and across
+ * parses: the front end takes identifier Strings from a per-thread table that outlives a parse
+ * (parse.c), so a later parse meets the same objects. What a name resolves to in the tir
+ * builtin table depends only on its text (constant data), and each entry holds a reference to
+ * its key so that the address cannot be reused by another String while it keys an entry
+ * (Strings are immutable: an entry's text never changes). Whether the root is `T` is still
+ * decided per parse (root_module). Direct-mapped; a miss looks the name up and replaces the
+ * slot. The references are dropped at thread exit (a pthread key destructor). */
+typedef struct {
+  struct {
+    void* name;     /* ffi.String of the attribute name (a reference), NULL = empty */
+    const void* fn; /* const tvm_script_builtin* */
+    DLDataType dtype;
+    bool has_dtype;
+  } e[64];
+  bool registered; /* the thread-exit release is armed */
+} builtin_cache;
+static __thread builtin_cache t_builtins;
+static pthread_key_t g_builtins_key;
+static pthread_once_t g_builtins_once = PTHREAD_ONCE_INIT;
+
+static void builtin_cache_free(void* arg) {
+  builtin_cache* c = arg;
+  c->registered = false;
+  for (size_t i = 0; i < sizeof(c->e) / sizeof(c->e[0]); ++i) {
+    void* name = c->e[i].name;
+    c->e[i].name = NULL;
+    tvm_ffi_release(name);
+  }
+}
+static void builtin_cache_make_key(void) {
+  pthread_key_create(&g_builtins_key, builtin_cache_free);
+}
+/* Arms the thread-exit release; false if it cannot be (then nothing is cached). */
+static __attribute__((noinline)) bool builtin_cache_register(builtin_cache* c) {
+  pthread_once(&g_builtins_once, builtin_cache_make_key);
+  return c->registered = pthread_setspecific(g_builtins_key, c) == 0;
+}
 
 /* The module a dotted name's root (an IdDoc's name) resolves to, or NULL. */
 static inline const script_special* root_module(script_parser* p, const void* name_str) {
@@ -1194,7 +1234,8 @@ int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_
   const tvm_script_attr_doc_obj* attr =
       script__is_kind(c->callee, TVM_SCRIPT_DOC_AttrAccessDoc) ? (const void*)c->callee : NULL;
   const void* key = attr && script__is_kind(attr->value, TVM_SCRIPT_DOC_IdDoc) ? attr->name : NULL;
-  size_t slot = (size_t)(((uintptr_t)key * UINT64_C(0x9E3779B97F4A7C15)) >> 59); /* (32 slots) */
+  size_t slot = (size_t)(((uintptr_t)key * UINT64_C(0x9E3779B97F4A7C15)) >> 58); /* (64 slots) */
+  builtin_cache* bc = &t_builtins;
   if (key) {
     /* `<root>.<name>`: what script__dotted finds for it, without its general walk. */
     mod = root_module(p, ((const tvm_script_id_doc_obj*)attr->value)->name);
@@ -1205,10 +1246,10 @@ int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_
       name[s.size] = '\0';
       n = s.size;
     }
-    if (mod == &kModTir && p->builtin_cache[slot].name == key) {
-      fn = p->builtin_cache[slot].fn;
-      dtype = p->builtin_cache[slot].dtype;
-      has_dtype = p->builtin_cache[slot].has_dtype;
+    if (mod == &kModTir && bc->e[slot].name == key) {
+      fn = bc->e[slot].fn;
+      dtype = bc->e[slot].dtype;
+      has_dtype = bc->e[slot].has_dtype;
     }
   } else {
     mod = script__dotted(p, c->callee, name, 128, &n);
@@ -1217,11 +1258,14 @@ int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_
     /* (a cached builtin) */
   } else if (mod == &kModTir) {
     fn = tvm_script__tir_builtin_lookup_dtype(name, n, &dtype, &has_dtype);
-    if (fn && key) {
-      p->builtin_cache[slot].name = key;
-      p->builtin_cache[slot].fn = fn;
-      p->builtin_cache[slot].dtype = dtype;
-      p->builtin_cache[slot].has_dtype = has_dtype;
+    if (fn && key && (bc->registered || builtin_cache_register(bc))) {
+      void* old = bc->e[slot].name;
+      tvm_ffi_retain((void*)key);
+      bc->e[slot].name = (void*)key;
+      bc->e[slot].fn = fn;
+      bc->e[slot].dtype = dtype;
+      bc->e[slot].has_dtype = has_dtype;
+      tvm_ffi_release(old); /* (a String: its release runs no other code) */
     }
     if (!fn) {
       return script__error_at(p, c->callee, "AttributeError",

@@ -116,15 +116,6 @@ struct script_parser {
   script_alias aliases[SCRIPT_MAX_ALIASES];
   int num_aliases;
   bool has_imports;
-  /* The builtins of this parse's `T.<name>(...)` calls by the name's string object: the front
-   * end interns identifiers, so a name seen again is the same object (and an object, alive for
-   * the whole parse, always holds the same text). Direct-mapped; a miss looks the name up. */
-  struct {
-    const void* name; /* ffi.String of the attribute name, NULL = empty */
-    const void* fn;   /* const tvm_script_builtin* */
-    DLDataType dtype;
-    bool has_dtype;
-  } builtin_cache[32];
   /* Root names of `T.x` resolved to a module without a variable binding, by the name's string
    * object: valid while the name's slot in the variable table stays empty (see
    * script__vt_lookup_slot), as everything else a root resolves by is fixed for the parse. */
