@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ir_builder_internal.h"
+#include "thread_exit.h"
 
 /* How a frame kind is written in TVMScript, for messages. */
 static const char* frame_spelling(tvm_script_frame_kind kind) {
@@ -82,8 +83,6 @@ typedef struct {
   bool registered; /* the thread-exit flush is armed */
 } vec_cache;
 static __thread vec_cache t_vec_cache;
-static pthread_key_t g_vec_cache_key;
-static pthread_once_t g_vec_cache_once = PTHREAD_ONCE_INIT;
 
 static void vec_cache_flush(void* arg) {
   vec_cache* c = (vec_cache*)arg;
@@ -95,7 +94,6 @@ static void vec_cache_flush(void* arg) {
   }
   c->count = 0;
 }
-static void vec_cache_make_key(void) { pthread_key_create(&g_vec_cache_key, vec_cache_flush); }
 
 static void* vec_block_alloc(void) {
   vec_cache* c = &t_vec_cache;
@@ -111,8 +109,7 @@ static void vec_block_free(TVMFFIAny* items, int32_t cap) {
   vec_cache* c = &t_vec_cache;
   if (items && cap == VEC_FIRST_CAP && c->count < VEC_CACHE_DEPTH) {
     if (__builtin_expect(!c->registered, 0)) {
-      pthread_once(&g_vec_cache_once, vec_cache_make_key);
-      c->registered = pthread_setspecific(g_vec_cache_key, c) == 0;
+      c->registered = tvm_script__at_thread_exit(vec_cache_flush, c);
     }
     if (c->registered) {
       *(void**)items = c->head;

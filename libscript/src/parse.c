@@ -11,13 +11,13 @@
  *
  * The docs and arrays of one parse live in an arena (doc_arena.h): allocation is a pointer bump
  * and a tree released as a whole is freed without walking it. */
-#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <tvm/script/parser.h>
 
 #include "doc_arena.h"
 #include "lex_internal.h"
+#include "thread_exit.h"
 
 #define TOK(x) TVM_SCRIPT_TOK_##x
 #define KW(x) TVM_SCRIPT_TOK_KW_##x
@@ -439,7 +439,7 @@ static inline void name_key(const char* s, size_t n, uint64_t key[2]) {
  * scopes names to one parse. Strings are immutable, so a shared one can be told from a fresh
  * one only by its address. Bounded (THREAD_NAMES names of at most THREAD_NAME_MAX bytes; when
  * full nothing is added), the text kept inline for the compare, and released at thread exit
- * (a pthread key destructor; the main thread's table stays reachable from its TLS). */
+ * (thread_exit.h; the main thread's table stays reachable from its TLS). */
 enum { THREAD_NAMES = 1024, THREAD_NAME_MAX = 32 };
 typedef struct {
   struct thread_name {
@@ -453,8 +453,6 @@ typedef struct {
 } thread_names;
 static __thread thread_names* t_names;
 static __thread bool t_names_failed; /* no table on this thread (out of memory) */
-static pthread_key_t g_names_key;
-static pthread_once_t g_names_once = PTHREAD_ONCE_INIT;
 
 static void thread_names_free(void* arg) {
   thread_names* t = arg;
@@ -462,15 +460,13 @@ static void thread_names_free(void* arg) {
   for (size_t i = 0; i < t->n; ++i) tvm_ffi_release(t->names[i].str);
   tvm_ffi_free(t);
 }
-static void thread_names_make_key(void) { pthread_key_create(&g_names_key, thread_names_free); }
 
 static __attribute__((noinline)) thread_names* thread_names_new(void) {
   if (t_names_failed) return NULL;
   thread_names* t = NULL;
-  pthread_once(&g_names_once, thread_names_make_key);
   if (!(t = tvm_ffi_malloc(sizeof(*t)))) {
     tvm_ffi_error_clear();
-  } else if (pthread_setspecific(g_names_key, t) != 0) {
+  } else if (!tvm_script__at_thread_exit(thread_names_free, t)) {
     tvm_ffi_free(t);
     t = NULL;
   } else {

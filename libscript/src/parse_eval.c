@@ -13,9 +13,9 @@
 #include "parse_eval.h"
 #include "parse_lambda.h"
 #include "parse_tir_builtins_attr.h"
+#include "thread_exit.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -132,7 +132,7 @@ static const script_special* root_module_slow(script_parser* p, const void* name
  * its key so that the address cannot be reused by another String while it keys an entry
  * (Strings are immutable: an entry's text never changes). Whether the root is `T` is still
  * decided per parse (root_module). Direct-mapped; a miss looks the name up and replaces the
- * slot. The references are dropped at thread exit (a pthread key destructor). */
+ * slot. The references are dropped at thread exit (thread_exit.h). */
 typedef struct {
   struct {
     void* name;     /* ffi.String of the attribute name (a reference), NULL = empty */
@@ -143,8 +143,6 @@ typedef struct {
   bool registered; /* the thread-exit release is armed */
 } builtin_cache;
 static __thread builtin_cache t_builtins;
-static pthread_key_t g_builtins_key;
-static pthread_once_t g_builtins_once = PTHREAD_ONCE_INIT;
 
 static void builtin_cache_free(void* arg) {
   builtin_cache* c = arg;
@@ -155,13 +153,9 @@ static void builtin_cache_free(void* arg) {
     tvm_ffi_release(name);
   }
 }
-static void builtin_cache_make_key(void) {
-  pthread_key_create(&g_builtins_key, builtin_cache_free);
-}
 /* Arms the thread-exit release; false if it cannot be (then nothing is cached). */
 static __attribute__((noinline)) bool builtin_cache_register(builtin_cache* c) {
-  pthread_once(&g_builtins_once, builtin_cache_make_key);
-  return c->registered = pthread_setspecific(g_builtins_key, c) == 0;
+  return c->registered = tvm_script__at_thread_exit(builtin_cache_free, c);
 }
 
 /* The module a dotted name's root (an IdDoc's name) resolves to, or NULL. */
