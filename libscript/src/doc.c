@@ -6,6 +6,7 @@
 #include <string.h>
 #include <tvm/script/doc.h>
 
+#include "doc_arena.h"
 #include "script_internal.h"
 
 static int32_t g_index[TVM_SCRIPT_DOC_COUNT];
@@ -530,6 +531,7 @@ int tvm_script_doc_add_path(void* doc, const void* path) {
   void* arr = tvm_ffi_array_new(buf, n + 1);
   if (buf != items) tvm_ffi_free(buf);
   if (!arr) return -1;
+  tvm_script__doc_arena_touch(d); /* a parsed doc: its arena's fast teardown must see arr */
   tvm_ffi_release(d->source_paths);
   d->source_paths = arr;
   return 0;
@@ -542,6 +544,7 @@ int tvm_script_stmt_doc_set_comment(void* stmt_doc, const char* comment) {
   tvm_script_stmt_doc_obj* s = stmt_doc;
   void* str = comment ? tvm_ffi_str_obj(comment, strlen(comment)) : NULL;
   if (comment && !str) return -1;
+  tvm_script__doc_arena_touch(s); /* a parsed doc: its arena's fast teardown must see str */
   tvm_ffi_release(s->comment);
   s->comment = str;
   return 0;

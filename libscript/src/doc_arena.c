@@ -29,6 +29,14 @@
  * - `refs` is kept exact while the parser builds, the only time objects other than the root can
  *   die before the root; after that it only has to count the tree's own links, which never
  *   change.
+ * What they hold from outside is known without looking into them: the builder notes each
+ * outside reference it stores, with the field it is in (tvm_script__doc_arena_note_outside).
+ * That list is exactly what the objects hold while no object holding something has died (its
+ * deleter released what it held) and no field holding an outside reference has been set after
+ * the build: doc.c's setters tell the arena (tvm_script__doc_arena_touch), and a reflection
+ * write that replaced a noted reference is caught by checking that each is still in its field.
+ * Otherwise the objects' fields are looked into, by their kinds (as a reflection write into an
+ * empty field breaks the rule of doc_arena.h, the list does not look for those).
  */
 #include "doc_arena.h"
 
@@ -38,6 +46,9 @@
 #include <string.h>
 
 typedef tvm_script__arena_block arena_block; /* precedes each object (doc_arena.h) */
+
+/* Outside references noted inline in the arena (a small parse has ~80: names, literals). */
+enum { OUT_INLINE = 128 };
 
 typedef struct arena_chunk {
   struct arena_chunk* older;
@@ -53,6 +64,11 @@ struct tvm_script__doc_arena {
   arena_chunk* chunks; /* newest first */
   void* root;          /* the parse result; NULL while building or after a failed parse */
   bool done;           /* the parser has finished: `refs` is no longer maintained */
+  /* The list of noted outside references (bump.out) is not to be trusted: an object that holds
+   * some died (it released them), a setter changed a field, or the list could not grow.
+   * Written with relaxed atomics: objects of the arena may die on other threads. */
+  bool out_bad;
+  tvm_script__outside_ref out_inline[OUT_INLINE]; /* bump.out's first storage */
 };
 
 /* Chunks have ARENA_CHUNK bytes of data (with their header, within jemalloc's 256 KiB size
@@ -225,6 +241,7 @@ static void arena_free(tvm_script__doc_arena* a) {
     tvm_ffi_free(c);
     c = older;
   }
+  if (a->bump.out != a->out_inline) tvm_ffi_free(a->bump.out);
   tvm_ffi_free(a);
 }
 
@@ -335,20 +352,12 @@ static inline size_t collect_outside_refs(void* obj, void** out, size_t k) {
   return k;
 }
 
-/* The check-then-free of the whole arena described above; false when something is shared.
- * Nothing is released before everything is known to be unshared: the walk that checks every
- * object notes the references they hold from outside (a parse of a small text holds a few
- * dozen), and they are released after it; only when there could be too many to note does a
- * second walk release them. */
-static bool fast_teardown(tvm_script__doc_arena* a) {
-  /* Room for every outside reference the objects can hold (their plans' most, and the items
-   * counted when the arrays were filled), so that collecting them checks no bound: a small
-   * parse's fit; a larger one's are released by the second walk. */
-  void* outside[1024];
-  size_t n_outside = 0;
-  bool noted = g_out_plan_ok && (size_t)g_out_per_doc * (size_t)a->bump.allocated +
-                                        (size_t)a->bump.outside_items <=
-                                    sizeof(outside) / sizeof(outside[0]);
+/* Whether every object of the arena but the root is referenced only by other objects of the
+ * arena (the check described above), walking them newest first; with collect, also appends the
+ * outside references they hold to out (from *n on; room for all, see fast_teardown).
+ * Inlined twice: the walk without collecting is a tight loop. */
+static inline __attribute__((always_inline)) bool unshared(tvm_script__doc_arena* a, bool collect,
+                                                          void** out, size_t* n) {
   for (arena_chunk* c = a->chunks; c; c = c->older) {
     if (c->used == 0) continue;
     for (char* h = c->data + c->last;; h -= ((arena_block*)h)->back & TVM_SCRIPT__ARENA_BACK) {
@@ -359,16 +368,61 @@ static bool fast_teardown(tvm_script__doc_arena* a) {
         uint64_t count = __atomic_load_n(&o->combined_ref_count, __ATOMIC_ACQUIRE);
         /* Only the root (one object) may fail the test and pass: tested for it alone. */
         if ((refs == 0 || count != (WEAK_ONE | refs)) && o != a->root) return false;
-        if (noted) n_outside = collect_outside_refs(o, outside, n_outside);
+        if (collect) *n = collect_outside_refs(o, out, *n);
       }
       if ((b->back & TVM_SCRIPT__ARENA_BACK) == 0) break;
     }
   }
+  return true;
+}
+
+/* Whether each noted outside reference is still where it was stored. With out_bad clear, no
+ * object that holds one has died and no setter of doc.c changed one; this also catches a
+ * reflection write (tvm_ffi_field_set) that replaced one. */
+static bool outside_list_holds(const tvm_script__doc_arena* a) {
+  const tvm_script__outside_ref* r = a->bump.out;
+  for (uint32_t i = 0, n = a->bump.n_out; i < n; ++i) {
+    if (r[i].slot & 1) {
+      const TVMFFIAny* v = (const TVMFFIAny*)(r[i].slot & ~(uintptr_t)1);
+      if (v->type_index < kTVMFFIStaticObjectBegin || v->v_obj != r[i].ref) return false;
+    } else if (*(void* const*)r[i].slot != r[i].ref) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/* The check-then-free of the whole arena described above; false when something is shared.
+ * Nothing is released before everything is known to be unshared. The outside references to
+ * release are those the builder noted (bump.out), when that list can be trusted (out_bad);
+ * otherwise the walk that checks every object notes the references they hold from outside, by
+ * their kinds' fields (a parse of a small text holds a few dozen), and they are released after
+ * it; only when there could be too many to note does a second walk release them. */
+static bool fast_teardown(tvm_script__doc_arena* a) {
+  if (!__atomic_load_n(&a->out_bad, __ATOMIC_RELAXED)) {
+    if (!unshared(a, false, NULL, NULL)) return false;
+    if (outside_list_holds(a)) {
+      const tvm_script__outside_ref* r = a->bump.out;
+      for (uint32_t i = 0, n = a->bump.n_out; i < n; ++i) tvm_ffi_release(r[i].ref);
+      arena_free(a);
+      return true;
+    }
+  }
+  /* Room for every outside reference the objects can hold (their plans' most, and the items
+   * counted when the arrays were filled), so that collecting them checks no bound: a small
+   * parse's fit; a larger one's are released by the second walk. */
+  void* outside[1024];
+  size_t n_outside = 0;
+  bool noted = g_out_plan_ok && (size_t)g_out_per_doc * (size_t)a->bump.allocated +
+                                        (size_t)a->bump.outside_items <=
+                                    sizeof(outside) / sizeof(outside[0]);
   if (noted) {
+    if (!unshared(a, true, outside, &n_outside)) return false;
     for (size_t i = 0; i < n_outside; ++i) tvm_ffi_release(outside[i]);
     arena_free(a);
     return true;
   }
+  if (!unshared(a, false, NULL, NULL)) return false;
   for (arena_chunk* c = a->chunks; c; c = c->older) {
     if (c->used == 0) continue;
     for (char* h = c->data + c->last;; h -= ((arena_block*)h)->back & TVM_SCRIPT__ARENA_BACK) {
@@ -388,6 +442,12 @@ void tvm_script__doc_arena_deleter(void* self, int flags) {
     if (flags == kTVMFFIObjectDeleterFlagBitMaskBoth && self == a->root && fast_teardown(a)) {
       return;
     }
+    /* What it holds from outside may be in the list of noted ones: that list can no longer
+     * be trusted (an empty array, the parser's spare one, holds nothing). */
+    if (((TVMFFIObject*)self)->type_index != kTVMFFIArray ||
+        ((tvm_script__arena_array*)self)->cell.size != 0) {
+      __atomic_store_n(&a->out_bad, true, __ATOMIC_RELAXED);
+    }
     for_each_ref(self, drop_ref, a->done ? NULL : a);
   }
   if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) {
@@ -406,9 +466,42 @@ tvm_script__doc_arena* tvm_script__doc_arena_new(void) {
     }
     return NULL;
   }
-  tvm_script__doc_arena* a = tvm_ffi_calloc(1, sizeof(tvm_script__doc_arena));
-  if (a) a->live = ARENA_BIAS;
+  /* Not calloc: out_inline (2 KiB) needs no zeroing. */
+  tvm_script__doc_arena* a = tvm_ffi_malloc(sizeof(tvm_script__doc_arena));
+  if (!a) return NULL;
+  memset(a, 0, offsetof(tvm_script__doc_arena, out_inline));
+  a->bump.out = a->out_inline;
+  a->bump.cap_out = OUT_INLINE;
+  a->live = ARENA_BIAS;
   return a;
+}
+
+void tvm_script__doc_arena_note_outside_slow(tvm_script__doc_arena* a, uintptr_t slot,
+                                             void* ref) {
+  tvm_script__doc_arena_bump* m = &a->bump;
+  /* The list is no longer used: no need to grow it. */
+  if (__atomic_load_n(&a->out_bad, __ATOMIC_RELAXED)) return;
+  tvm_script__outside_ref* out = NULL;
+  if (m->cap_out <= UINT32_MAX / 2 / sizeof(*out)) {
+    out = tvm_ffi_malloc(2 * (size_t)m->cap_out * sizeof(*out));
+  }
+  if (!out) { /* the teardown falls back to looking into every object */
+    tvm_ffi_error_clear();
+    __atomic_store_n(&a->out_bad, true, __ATOMIC_RELAXED);
+    return;
+  }
+  memcpy(out, m->out, m->n_out * sizeof(*out));
+  if (m->out != a->out_inline) tvm_ffi_free(m->out);
+  m->out = out;
+  m->cap_out *= 2;
+  out[m->n_out].slot = slot;
+  out[m->n_out++].ref = ref;
+}
+
+void tvm_script__doc_arena_touch(void* obj) {
+  if (obj && ((const TVMFFIObject*)obj)->deleter == tvm_script__doc_arena_deleter) {
+    __atomic_store_n(&block_of(obj)->arena->out_bad, true, __ATOMIC_RELAXED);
+  }
 }
 
 /* Records the newest chunk's fill from the bump pointers (see struct tvm_script__doc_arena). */

@@ -7,11 +7,14 @@
  *
  * Rule for the builder: an object's reference fields are set when it is made (children are made
  * before their parents) and never set again, except by the public annotation setters of doc.c
- * (source_paths, comment), which hold objects from outside the arena. doc_arena.c relies on it
+ * (source_paths, comment), which hold objects from outside the arena (and tell the arena:
+ * tvm_script__doc_arena_touch). Each outside reference the builder stores in a field is noted
+ * (tvm_script__doc_arena_note_outside; set_item does it for items). doc_arena.c relies on these
  * to release a whole tree without walking it. */
 #ifndef TVM_SCRIPT_DOC_ARENA_H_
 #define TVM_SCRIPT_DOC_ARENA_H_
 
+#include <stdint.h>
 #include <string.h>
 #include <tvm/script/doc.h>
 
@@ -55,7 +58,35 @@ typedef struct {
   char* last; /* the newest block of that chunk (== cur when it has none) */
   int64_t allocated; /* objects allocated (only the builder touches it) */
   int64_t outside_items; /* items of arrays that are not of the arena (the builder's too) */
+  /* The outside references the builder stored (see tvm_script__doc_arena_note_outside), so that
+   * the fast teardown releases them from this list instead of looking into every object. */
+  struct tvm_script__outside_ref* out;
+  uint32_t n_out, cap_out;
 } tvm_script__doc_arena_bump;
+
+/* An outside reference held by an arena object: ref, stored in the field at `slot` (a pointer
+ * field, or a TVMFFIAny when bit 0 of the address is set). */
+typedef struct tvm_script__outside_ref {
+  uintptr_t slot;
+  void* ref;
+} tvm_script__outside_ref;
+
+/* tvm_script__doc_arena_note_outside when the list is full. */
+void tvm_script__doc_arena_note_outside_slow(tvm_script__doc_arena* a, uintptr_t slot, void* ref);
+
+/* Records that the field at slot (a pointer field; a TVMFFIAny if any) of an arena object now
+ * holds ref, an object not of the arena (a name, a string literal, a docstring). */
+static inline void tvm_script__doc_arena_note_outside(tvm_script__doc_arena* a, void* slot,
+                                                      bool any, void* ref) {
+  tvm_script__doc_arena_bump* m = (tvm_script__doc_arena_bump*)a;
+  uintptr_t s = (uintptr_t)slot | (uintptr_t)any;
+  if (__builtin_expect(m->n_out == m->cap_out, 0)) {
+    tvm_script__doc_arena_note_outside_slow(a, s, ref);
+    return;
+  }
+  m->out[m->n_out].slot = s;
+  m->out[m->n_out++].ref = ref;
+}
 
 /* Registered type index of each doc kind (set before the first arena is made). */
 extern int32_t tvm_script__doc_arena_type_index[TVM_SCRIPT_DOC_COUNT];
@@ -134,9 +165,15 @@ static inline void tvm_script__doc_arena_set_item(tvm_script__arena_array* arr, 
     tvm_script__arena_block* b = (tvm_script__arena_block*)arr - 1;
     b->back |= TVM_SCRIPT__ARENA_HOLDS_OUTSIDE;
     ++((tvm_script__doc_arena_bump*)b->arena)->outside_items;
+    tvm_script__doc_arena_note_outside(b->arena, &arr->items[i], true, obj);
   }
   arr->items[i] = tvm_ffi_any_obj(obj);
 }
+
+/* Called before a field of obj that may hold an outside reference (source_paths, a comment) is
+ * set after the build: if obj is of an arena, its fast teardown no longer trusts the list of
+ * outside references (see doc_arena.c). */
+void tvm_script__doc_arena_touch(void* obj);
 
 /* The builder is done; root is the parse result (NULL after a failure). */
 void tvm_script__doc_arena_finish(tvm_script__doc_arena* a, void* root);

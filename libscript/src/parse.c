@@ -218,6 +218,9 @@ static doc* new_literal(parser* p, TVMFFIAny value) {
     return NULL;
   }
   d->value = value;
+  if (value.type_index >= kTVMFFIStaticObjectBegin) {
+    tvm_script__doc_arena_note_outside(p->arena, &d->value, true, value.v_obj);
+  }
   return &d->doc;
 }
 /* name (an ffi.String) is moved in. */
@@ -231,6 +234,7 @@ static doc* new_id(parser* p, void* name) {
     return NULL;
   }
   d->name = name;
+  tvm_script__doc_arena_note_outside(p->arena, &d->name, false, name);
   return &d->doc;
 }
 static doc* new_attr(parser* p, doc* value, void* name) {
@@ -245,6 +249,7 @@ static doc* new_attr(parser* p, doc* value, void* name) {
   }
   d->value = tvm_script__doc_arena_link(value);
   d->name = name;
+  tvm_script__doc_arena_note_outside(p->arena, &d->name, false, name);
   return &d->doc;
 }
 static doc* new_operation(parser* p, int32_t op, void* operands) {
@@ -359,11 +364,13 @@ static doc* new_doc_string(parser* p, const char* text, size_t n) {
   tvm_script_stmt_doc_obj* d =
       tvm_script__doc_arena_doc(p->arena, TVM_SCRIPT_DOC_DocStringDoc, sizeof(*d),
                                 offsetof(tvm_script_stmt_doc_obj, comment));
-  if (d && !(d->comment = tvm_ffi_str_obj(text, n))) {
+  if (!d) return NULL;
+  if (!(d->comment = tvm_ffi_str_obj(text, n))) {
     tvm_ffi_release(d);
     return NULL;
   }
-  return d ? &d->doc : NULL;
+  tvm_script__doc_arena_note_outside(p->arena, &d->comment, false, d->comment);
+  return &d->doc;
 }
 
 /* memcmp(a, b, n) == 0 without a call: names are short. */
