@@ -55,13 +55,14 @@ typedef struct {
   } * imports;
   size_t n_imports, imports_cap;
   /* Interned identifier strings (names repeat a lot: T, A, vi, ...), so that each IdDoc and
-   * AttrAccessDoc shares one ffi.String per distinct name. The names are a dense array (in
-   * order of first use; released in one pass over the n_names entries, not over the table);
-   * the table maps a hash to an entry (index + 1; 0: empty), open addressing with linear
-   * probing, at most half full. Both start inline (below) and move to the heap when they
-   * outgrow it; only the slots in use of the inline table are zeroed per parse. An entry's
-   * text is the source of the name's first use (alive during the parse): no String is read
-   * to compare. */
+   * AttrAccessDoc shares one ffi.String per distinct name: those the thread's table (see
+   * thread_names) cannot hold (longer than THREAD_NAME_MAX, or that table is full; usually
+   * none). The names are a dense array (in order of first use; released in one pass over the
+   * n_names entries, not over the table); the table maps a hash to an entry (index + 1; 0:
+   * empty), open addressing with linear probing, at most half full. Both start inline (below)
+   * and move to the heap when they outgrow it; the inline table is sized and zeroed (only the
+   * slots in use) when it gets its first name. An entry's text is the source of the name's
+   * first use (alive during the parse): no String is read to compare. */
   struct name_ent {
     void* str;
     const char* text;
@@ -442,9 +443,8 @@ static inline void name_key(const char* s, size_t n, uint64_t key[2]) {
 /* The thread's identifier Strings, kept across parses (like CPython's interned identifiers):
  * a parse that meets a name an earlier parse on this thread met takes a reference to the same
  * String instead of allocating, copying and freeing one (~19 names per small file). Only the
- * String is shared, never a binding: each parse still has its own table (above), which is what
- * scopes names to one parse. Strings are immutable, so a shared one can be told from a fresh
- * one only by its address. Bounded (THREAD_NAMES names of at most THREAD_NAME_MAX bytes; when
+ * String is shared, never a binding (the tables map text to String, nothing else). Strings are
+ * immutable, so a shared one can be told from a fresh one only by its address. Bounded (THREAD_NAMES names of at most THREAD_NAME_MAX bytes; when
  * full nothing is added), the text kept inline for the compare, and released at thread exit
  * (thread_exit.h; the main thread's table stays reachable from its TLS). */
 enum { THREAD_NAMES = 1024, THREAD_NAME_MAX = 32 };
@@ -484,23 +484,13 @@ static __attribute__((noinline)) thread_names* thread_names_new(void) {
   return t_names = t;
 }
 
-/* A new reference to the String of s[0..n) (key and hash h as intern() makes them): the
- * thread's, or a new one, added to the thread's table while there is room. */
-static void* thread_name(const char* s, size_t n, const uint64_t key[2], uint32_t h) {
-  if (n > THREAD_NAME_MAX) return tvm_ffi_str_obj(s, n);
-  thread_names* t = t_names;
-  if (!t && !(t = thread_names_new())) return tvm_ffi_str_obj(s, n);
-  size_t mask = 2 * THREAD_NAMES - 1, j = h & mask;
-  for (uint32_t e; (e = t->slots[j]) != 0; j = (j + 1) & mask) {
-    struct thread_name* ent = &t->names[e - 1];
-    if (ent->key[0] == key[0] && ent->key[1] == key[1] && ent->size == n &&
-        (n <= 16 || same_text(ent->text + 8, s + 8, n - 16))) {
-      tvm_ffi_retain(ent->str);
-      return ent->str;
-    }
-  }
+/* Adds the String of s[0..n) (a new one; key and hash h as intern() makes them) to the
+ * thread's table t, at its free slot j, and returns a new reference to it (NULL + error). */
+static __attribute__((noinline)) void* thread_name_add(thread_names* t, const char* s, size_t n,
+                                                       const uint64_t key[2], uint32_t h,
+                                                       size_t j) {
   void* str = tvm_ffi_str_obj(s, n);
-  if (!str || t->n == THREAD_NAMES) return str;
+  if (!str) return NULL;
   struct thread_name* ent = &t->names[t->n++];
   ent->str = str;
   ent->key[0] = key[0];
@@ -513,13 +503,25 @@ static void* thread_name(const char* s, size_t n, const uint64_t key[2], uint32_
   return str;
 }
 
-/* A new reference to the ffi.String of s[0..n), shared through the intern table. */
-static void* intern(parser* p, const char* s, size_t n) {
+/* intern() for a name the thread's table does not hold and cannot take (too long, the table
+ * full or not made yet): the parse's own table (above), so that the parse still shares one
+ * String per distinct name. */
+static __attribute__((noinline)) void* intern_slow(parser* p, const char* s, size_t n,
+                                                   const uint64_t key[2], uint32_t h) {
+  if (!t_names && n <= THREAD_NAME_MAX && thread_names_new()) {
+    /* The first name of the thread: its (empty) table takes it. */
+    return thread_name_add(t_names, s, n, key, h, h & (2 * THREAD_NAMES - 1));
+  }
   if (n > UINT32_MAX) return tvm_ffi_str_obj(s, n);
-  uint64_t key[2];
-  name_key(s, n, key);
-  uint32_t h = (uint32_t)(((key[0] ^ (key[1] * UINT64_C(0xC2B2AE3D27D4EB4F)) ^ n) *
-                           UINT64_C(0x9E3779B97F4A7C15)) >> 32);
+  if (p->slots_cap == 0) {
+    /* The parse's table is made on its first name: ~4 slots per 64 bytes of text (at most
+     * half full with about one distinct name per 32 bytes), zeroed up to its size only. */
+    for (p->slots_cap = FIRST_NAME_SLOTS;
+         p->slots_cap < p->len / 16 && p->slots_cap < 2 * INLINE_NAMES;) {
+      p->slots_cap *= 2;
+    }
+    memset(p->slots_inline, 0, p->slots_cap * sizeof(p->slots_inline[0]));
+  }
   size_t mask = p->slots_cap - 1, j = h & mask;
   for (uint32_t e; (e = p->name_slots[j]) != 0; j = (j + 1) & mask) {
     struct name_ent* ent = &p->names[e - 1];
@@ -531,12 +533,12 @@ static void* intern(parser* p, const char* s, size_t n) {
   }
   /* A new name: room for it first (the table may move), then its slot. */
   if (2 * (p->n_names + 1) > p->slots_cap || p->n_names == p->names_cap) {
-    if (!names_grow(p)) return thread_name(s, n, key, h);
+    if (!names_grow(p)) return tvm_ffi_str_obj(s, n);
     mask = p->slots_cap - 1;
     for (j = h & mask; p->name_slots[j]; j = (j + 1) & mask) {
     }
   }
-  void* str = thread_name(s, n, key, h);
+  void* str = tvm_ffi_str_obj(s, n);
   if (!str) return NULL;
   struct name_ent* ent = &p->names[p->n_names++];
   ent->str = str;
@@ -548,6 +550,30 @@ static void* intern(parser* p, const char* s, size_t n) {
   p->name_slots[j] = (uint32_t)p->n_names;
   tvm_ffi_retain(str);
   return str;
+}
+
+/* A new reference to the ffi.String of s[0..n), shared through the thread's table (or, for a
+ * name it cannot take, the parse's). One probe of one table per name: a parse's names are
+ * looked up where they are kept across parses, without a per-parse copy of the table. */
+static inline void* intern(parser* p, const char* s, size_t n) {
+  uint64_t key[2];
+  name_key(s, n, key);
+  uint32_t h = (uint32_t)(((key[0] ^ (key[1] * UINT64_C(0xC2B2AE3D27D4EB4F)) ^ n) *
+                           UINT64_C(0x9E3779B97F4A7C15)) >> 32);
+  thread_names* t = t_names;
+  if (__builtin_expect(t != NULL, 1) && n <= THREAD_NAME_MAX) {
+    size_t mask = 2 * THREAD_NAMES - 1, j = h & mask;
+    for (uint32_t e; (e = t->slots[j]) != 0; j = (j + 1) & mask) {
+      struct thread_name* ent = &t->names[e - 1];
+      if (ent->key[0] == key[0] && ent->key[1] == key[1] && ent->size == n &&
+          (n <= 16 || same_text(ent->text + 8, s + 8, n - 16))) {
+        tvm_ffi_retain(ent->str);
+        return ent->str;
+      }
+    }
+    if (t->n < THREAD_NAMES) return thread_name_add(t, s, n, key, h, j);
+  }
+  return intern_slow(p, s, n, key, h);
 }
 
 static doc* make_id(parser* p, const char* s, size_t n, tvm_script_span span) {
@@ -1837,19 +1863,13 @@ void* tvm_script_parse_doc_ex(const char* source, size_t len, const char* filena
   memset(&p, 0, offsetof(parser, lx));
   memset((char*)&p + offsetof(parser, lx) + sizeof(p.lx), 0,
          offsetof(parser, names_inline) - offsetof(parser, lx) - sizeof(p.lx));
-  /* The names start inline, with a table of ~4 slots per 64 bytes of text (at most half
-   * full with about one distinct name per 32 bytes), zeroed up to its size only. */
   p.stack = p.stack_inline;
   p.cap = INLINE_STACK;
   p.imports = p.imports_inline;
   p.imports_cap = INLINE_IMPORTS;
   p.names = p.names_inline;
   p.names_cap = INLINE_NAMES;
-  p.name_slots = p.slots_inline;
-  for (p.slots_cap = FIRST_NAME_SLOTS; p.slots_cap < len / 16 && p.slots_cap < 2 * INLINE_NAMES;) {
-    p.slots_cap *= 2;
-  }
-  memset(p.slots_inline, 0, p.slots_cap * sizeof(p.slots_inline[0]));
+  p.name_slots = p.slots_inline; /* sized and zeroed by its first name (intern_slow) */
   p.src = source ? source : "";
   p.len = len;
   p.filename = filename ? filename : "<string>";
