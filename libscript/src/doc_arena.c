@@ -380,12 +380,11 @@ static inline __attribute__((always_inline)) bool unshared(tvm_script__doc_arena
  * object that holds one has died and no setter of doc.c changed one; this also catches a
  * reflection write (tvm_ffi_field_set) that replaced one. */
 static bool outside_list_holds(const tvm_script__doc_arena* a) {
-  const tvm_script__outside_ref* r = a->bump.out;
-  for (uint32_t i = 0, n = a->bump.n_out; i < n; ++i) {
-    if (r[i].slot & 1) {
-      const TVMFFIAny* v = (const TVMFFIAny*)(r[i].slot & ~(uintptr_t)1);
-      if (v->type_index < kTVMFFIStaticObjectBegin || v->v_obj != r[i].ref) return false;
-    } else if (*(void* const*)r[i].slot != r[i].ref) {
+  for (const tvm_script__outside_ref* r = a->bump.out; r != a->bump.out_cur; ++r) {
+    if (r->slot & 1) {
+      const TVMFFIAny* v = (const TVMFFIAny*)(r->slot & ~(uintptr_t)1);
+      if (v->type_index < kTVMFFIStaticObjectBegin || v->v_obj != r->ref) return false;
+    } else if (*(void* const*)r->slot != r->ref) {
       return false;
     }
   }
@@ -402,8 +401,9 @@ static bool fast_teardown(tvm_script__doc_arena* a) {
   if (!__atomic_load_n(&a->out_bad, __ATOMIC_RELAXED)) {
     if (!unshared(a, false, NULL, NULL)) return false;
     if (outside_list_holds(a)) {
-      const tvm_script__outside_ref* r = a->bump.out;
-      for (uint32_t i = 0, n = a->bump.n_out; i < n; ++i) tvm_ffi_release(r[i].ref);
+      for (const tvm_script__outside_ref* r = a->bump.out; r != a->bump.out_cur; ++r) {
+        tvm_ffi_release(r->ref);
+      }
       arena_free(a);
       return true;
     }
@@ -470,8 +470,8 @@ tvm_script__doc_arena* tvm_script__doc_arena_new(void) {
   tvm_script__doc_arena* a = tvm_ffi_malloc(sizeof(tvm_script__doc_arena));
   if (!a) return NULL;
   memset(a, 0, offsetof(tvm_script__doc_arena, out_inline));
-  a->bump.out = a->out_inline;
-  a->bump.cap_out = OUT_INLINE;
+  a->bump.out = a->bump.out_cur = a->out_inline;
+  a->bump.out_end = a->out_inline + OUT_INLINE;
   a->live = ARENA_BIAS;
   return a;
 }
@@ -481,21 +481,21 @@ void tvm_script__doc_arena_note_outside_slow(tvm_script__doc_arena* a, uintptr_t
   tvm_script__doc_arena_bump* m = &a->bump;
   /* The list is no longer used: no need to grow it. */
   if (__atomic_load_n(&a->out_bad, __ATOMIC_RELAXED)) return;
+  size_t n = (size_t)(m->out_cur - m->out), cap = (size_t)(m->out_end - m->out);
   tvm_script__outside_ref* out = NULL;
-  if (m->cap_out <= UINT32_MAX / 2 / sizeof(*out)) {
-    out = tvm_ffi_malloc(2 * (size_t)m->cap_out * sizeof(*out));
-  }
+  if (cap <= SIZE_MAX / 2 / sizeof(*out)) out = tvm_ffi_malloc(2 * cap * sizeof(*out));
   if (!out) { /* the teardown falls back to looking into every object */
     tvm_ffi_error_clear();
     __atomic_store_n(&a->out_bad, true, __ATOMIC_RELAXED);
     return;
   }
-  memcpy(out, m->out, m->n_out * sizeof(*out));
+  memcpy(out, m->out, n * sizeof(*out));
   if (m->out != a->out_inline) tvm_ffi_free(m->out);
   m->out = out;
-  m->cap_out *= 2;
-  out[m->n_out].slot = slot;
-  out[m->n_out++].ref = ref;
+  m->out_end = out + 2 * cap;
+  out[n].slot = slot;
+  out[n].ref = ref;
+  m->out_cur = out + n + 1;
 }
 
 void tvm_script__doc_arena_touch(void* obj) {

@@ -60,8 +60,9 @@ typedef struct {
   int64_t outside_items; /* items of arrays that are not of the arena (the builder's too) */
   /* The outside references the builder stored (see tvm_script__doc_arena_note_outside), so that
    * the fast teardown releases them from this list instead of looking into every object. */
-  struct tvm_script__outside_ref* out;
-  uint32_t n_out, cap_out;
+  struct tvm_script__outside_ref* out;     /* the list */
+  struct tvm_script__outside_ref* out_cur; /* its end */
+  struct tvm_script__outside_ref* out_end; /* the end of its room */
 } tvm_script__doc_arena_bump;
 
 /* An outside reference held by an arena object: ref, stored in the field at `slot` (a pointer
@@ -80,12 +81,14 @@ static inline void tvm_script__doc_arena_note_outside(tvm_script__doc_arena* a, 
                                                       bool any, void* ref) {
   tvm_script__doc_arena_bump* m = (tvm_script__doc_arena_bump*)a;
   uintptr_t s = (uintptr_t)slot | (uintptr_t)any;
-  if (__builtin_expect(m->n_out == m->cap_out, 0)) {
+  tvm_script__outside_ref* r = m->out_cur;
+  if (__builtin_expect(r == m->out_end, 0)) {
     tvm_script__doc_arena_note_outside_slow(a, s, ref);
     return;
   }
-  m->out[m->n_out].slot = s;
-  m->out[m->n_out++].ref = ref;
+  r->slot = s;
+  r->ref = ref;
+  m->out_cur = r + 1;
 }
 
 /* Registered type index of each doc kind (set before the first arena is made). */
