@@ -224,6 +224,15 @@ static int indentation(lexer* lx) {
   for (;;) {
     int32_t col8 = 0, col1 = 0;
     size_t p = lx->pos;
+    /* Indentation is mostly runs of spaces (4, 8, 12 ...): they are skipped 8 and 4 at a time
+     * (a space moves both columns by one, whatever the tab stops), the rest byte by byte. */
+    for (uint64_t w; p + 8 <= lx->len && (memcpy(&w, lx->src + p, 8), w == 0x2020202020202020u);
+         p += 8) {
+      col8 += 8, col1 += 8;
+    }
+    for (uint32_t w; p + 4 <= lx->len && (memcpy(&w, lx->src + p, 4), w == 0x20202020u); p += 4) {
+      col8 += 4, col1 += 4;
+    }
     for (; p < lx->len; ++p) {
       char c = lx->src[p];
       if (c == ' ') {
