@@ -139,7 +139,7 @@ typedef struct {
     const void* fn; /* const tvm_script_builtin* */
     DLDataType dtype;
     bool has_dtype;
-  } e[64];
+  } e[512]; /* (64 made the ~100 names of the corpus evict each other: 4 misses a parse) */
   bool registered; /* the thread-exit release is armed */
 } builtin_cache;
 static __thread builtin_cache t_builtins;
@@ -1228,7 +1228,7 @@ int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_
   const tvm_script_attr_doc_obj* attr =
       script__is_kind(c->callee, TVM_SCRIPT_DOC_AttrAccessDoc) ? (const void*)c->callee : NULL;
   const void* key = attr && script__is_kind(attr->value, TVM_SCRIPT_DOC_IdDoc) ? attr->name : NULL;
-  size_t slot = (size_t)(((uintptr_t)key * UINT64_C(0x9E3779B97F4A7C15)) >> 58); /* (64 slots) */
+  size_t slot = (size_t)(((uintptr_t)key * UINT64_C(0x9E3779B97F4A7C15)) >> 55); /* (512 slots) */
   builtin_cache* bc = &t_builtins;
   if (key) {
     /* `<root>.<name>`: what script__dotted finds for it, without its general walk. */
