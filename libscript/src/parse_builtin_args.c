@@ -218,6 +218,51 @@ const char* tvm_script_arg_what(const tvm_script_call* call, const char* spec, i
   return buf;
 }
 
+/* ---- Shared integer constants ---------------------------------------------------------------- */
+static __thread tvm_script_literals* t_literals; /* the current parse's table, or NULL */
+
+void tvm_script__literals_begin(tvm_script_literals* l) {
+  memset(l->slots, 0, sizeof(l->slots));
+  l->outer = t_literals;
+  t_literals = l;
+}
+
+void tvm_script__literals_end(tvm_script_literals* l) {
+  t_literals = l->outer;
+  for (int i = 0; i < TVM_SCRIPT_LITERAL_SLOTS; ++i) tvm_ffi_release(l->slots[i]);
+}
+
+static __attribute__((noinline)) tvm_tir_expr_obj* const_int_new(tvm_script_literals* l,
+                                                                 size_t h, DLDataType dtype,
+                                                                 int64_t value) {
+  tvm_tir_expr_obj* e = tvm_tir_int_imm_new(dtype, value);
+  if (e) {
+    /* (An IntImm of exactly this dtype and value: int_imm_new never wraps, it raises.) */
+    tvm_ffi_release(l->slots[h]);
+    tvm_ffi_retain(e);
+    l->slots[h] = (tvm_tir_int_imm_obj*)e;
+  }
+  return e;
+}
+
+tvm_tir_expr_obj* tvm_script__const_int(DLDataType dtype, int64_t value) {
+  tvm_script_literals* l = t_literals;
+  /* For a scalar Int / UInt dtype tvm_tir_const_int is tvm_tir_int_imm_new (its element type is
+   * the dtype, and no broadcast); other dtypes (floats, vectors) take the general path. */
+  if (!l || dtype.lanes != 1 || !tvm_tir_dtype_is_integer(dtype)) {
+    return tvm_tir_const_int(dtype, value);
+  }
+  uint32_t key;
+  memcpy(&key, &dtype, sizeof(key));
+  size_t h = (size_t)((((uint64_t)value + key) * UINT64_C(0x9E3779B97F4A7C15)) >> 59);
+  tvm_tir_int_imm_obj* s = l->slots[h];
+  if (s && s->value == value && tvm_tir_dtype_equal(s->expr.dtype, dtype)) {
+    tvm_ffi_retain(s);
+    return &s->expr;
+  }
+  return const_int_new(l, h, dtype, value);
+}
+
 /* ---- Conversions --------------------------------------------------------------------------- */
 static int type_error(const TVMFFIAny* v, const char* what, const char* expected) {
   return tvm_ffi_raise("TypeError", "%s must be %s, got %s", what, expected,
@@ -233,9 +278,9 @@ tvm_tir_expr_obj* tvm_script_value_to_expr(const TVMFFIAny* v, const char* what)
   switch (v->type_index) {
     case kTVMFFIInt: {
       bool fits = v->v_int64 >= INT32_MIN && v->v_int64 <= INT32_MAX;
-      return tvm_tir_int_imm_new(fits ? TVM_TIR_INT32 : TVM_TIR_INT64, v->v_int64);
+      return tvm_script__const_int(fits ? TVM_TIR_INT32 : TVM_TIR_INT64, v->v_int64);
     }
-    case kTVMFFIBool: return tvm_tir_int_imm_new(TVM_TIR_BOOL, v->v_int64 != 0);
+    case kTVMFFIBool: return tvm_script__const_int(TVM_TIR_BOOL, v->v_int64 != 0);
     case kTVMFFIFloat: return tvm_tir_float_imm_new(TVM_TIR_FLOAT32, v->v_float64);
     default: break;
   }
@@ -344,7 +389,7 @@ static tvm_tir_range_obj* index_range(tvm_tir_expr_obj* index) {
       extent_value = (int64_t)(r->lanes - 1) * stride + 1;
     }
   }
-  tvm_tir_expr_obj* extent = tvm_tir_const_int(tvm_tir_expr_dtype(min), extent_value);
+  tvm_tir_expr_obj* extent = tvm_script__const_int(tvm_tir_expr_dtype(min), extent_value);
   tvm_tir_range_obj* range = extent ? tvm_tir_range_new(min, extent) : NULL;
   tvm_ffi_release(extent);
   return range;

@@ -386,7 +386,7 @@ tvm_tir_expr_obj* script__to_expr(const TVMFFIAny* v, const DLDataType* like) {
     DLDataType t = *like;
     if (v->type_index == kTVMFFIInt) {
       if (tvm_tir_dtype_is_integer(t) && !tvm_tir_dtype_is_bool(t)) {
-        r = tvm_tir_const_int(t, v->v_int64);
+        r = tvm_script__const_int(t, v->v_int64);
       } else if (tvm_tir_dtype_is_floating(t)) {
         r = tvm_tir_const_float(t, tvm_script__float_value_in(t, (double)v->v_int64));
       }

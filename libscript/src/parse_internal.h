@@ -129,6 +129,25 @@ int32_t tvm_script_arg_index(const tvm_script_call* call, const char* spec, int 
 const char* tvm_script_arg_what(const tvm_script_call* call, const char* spec, int param,
                                 char* buf, size_t size);
 
+/* ---- Shared integer constants (parse_builtin_args.c) ------------------------------------------ */
+/* Within one parse, the scalar integer constants that literals make (`0`, `1`, loop extents,
+ * `T.int64(4)`) share one IntImm per (dtype, value), as the builder shares one PrimType per
+ * dtype: IntImms are immutable, compared by value (structural equality, the printer), and a
+ * small file makes the same few constants ~20 times. The table belongs to one parse
+ * (tvm_script_parse: begin ... end, which drops its references); nothing is shared across
+ * parses, nor outside a parse (then each call makes a new IntImm). Direct-mapped: a collision
+ * replaces the entry. */
+#define TVM_SCRIPT_LITERAL_SLOTS 32 /* (a power of two) */
+typedef struct tvm_script_literals {
+  tvm_tir_int_imm_obj* slots[TVM_SCRIPT_LITERAL_SLOTS];
+  struct tvm_script_literals* outer; /* the table of an enclosing parse on this thread */
+} tvm_script_literals;
+void tvm_script__literals_begin(tvm_script_literals* l);
+void tvm_script__literals_end(tvm_script_literals* l);
+/* tvm_tir_const_int(dtype, value) (a new reference; NULL + error as it), shared within the
+ * current parse for a scalar Int / UInt dtype. */
+tvm_tir_expr_obj* tvm_script__const_int(DLDataType dtype, int64_t value);
+
 /* Conversions of argument values (each raises TypeError naming `what`, e.g. "argument
  * 'extent' of T.serial", and returns -1 / NULL on mismatch; call->error_arg is left to the
  * caller). Results are new references. */
