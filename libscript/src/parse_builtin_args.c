@@ -222,14 +222,14 @@ const char* tvm_script_arg_what(const tvm_script_call* call, const char* spec, i
 static __thread tvm_script_literals* t_literals; /* the current parse's table, or NULL */
 
 void tvm_script__literals_begin(tvm_script_literals* l) {
-  memset(l->slots, 0, sizeof(l->slots));
+  l->used = 0;
   l->outer = t_literals;
   t_literals = l;
 }
 
 void tvm_script__literals_end(tvm_script_literals* l) {
   t_literals = l->outer;
-  for (int i = 0; i < TVM_SCRIPT_LITERAL_SLOTS; ++i) tvm_ffi_release(l->slots[i]);
+  for (uint32_t m = l->used; m; m &= m - 1) tvm_ffi_release(l->slots[__builtin_ctz(m)]);
 }
 
 static __attribute__((noinline)) tvm_tir_expr_obj* const_int_new(tvm_script_literals* l,
@@ -238,9 +238,10 @@ static __attribute__((noinline)) tvm_tir_expr_obj* const_int_new(tvm_script_lite
   tvm_tir_expr_obj* e = tvm_tir_int_imm_new(dtype, value);
   if (e) {
     /* (An IntImm of exactly this dtype and value: int_imm_new never wraps, it raises.) */
-    tvm_ffi_release(l->slots[h]);
+    if (l->used & (1u << h)) tvm_ffi_release(l->slots[h]);
     tvm_ffi_retain(e);
     l->slots[h] = (tvm_tir_int_imm_obj*)e;
+    l->used |= 1u << h;
   }
   return e;
 }
@@ -255,7 +256,7 @@ tvm_tir_expr_obj* tvm_script__const_int(DLDataType dtype, int64_t value) {
   uint32_t key;
   memcpy(&key, &dtype, sizeof(key));
   size_t h = (size_t)((((uint64_t)value + key) * UINT64_C(0x9E3779B97F4A7C15)) >> 59);
-  tvm_tir_int_imm_obj* s = l->slots[h];
+  tvm_tir_int_imm_obj* s = l->used & (1u << h) ? l->slots[h] : NULL;
   if (s && s->value == value && tvm_tir_dtype_equal(s->expr.dtype, dtype)) {
     tvm_ffi_retain(s);
     return &s->expr;

@@ -1335,8 +1335,34 @@ int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_
 
 /* ---- The dispatch over expression kinds ----------------------------------------------------- */
 static int eval_kind(script_parser* p, const script_doc* d, TVMFFIAny* out);
+static __attribute__((noinline)) int eval_nested(script_parser* p, const script_doc* d,
+                                                 TVMFFIAny* out);
 
 int script__eval(script_parser* p, const script_doc* d, TVMFFIAny* out) {
+  /* The leaves first, in a frame of their own: a literal, and a name bound in the variable
+   * table, are most evaluations and recurse no further, so they need neither the depth count
+   * nor eval_kind's frame. What they do is eval_kind's (IdDoc: resolve_name's table lookup);
+   * at the depth bound, and for everything else, the general path. */
+  if (__builtin_expect(p->eval_depth < SCRIPT_MAX_EVAL_DEPTH, 1) && d) {
+    int32_t t = tvm_ffi_type_index(d);
+    if (t == script__doc_type_index[TVM_SCRIPT_DOC_LiteralDoc]) {
+      *out = tvm_ffi_any_copy(&((const tvm_script_literal_doc_obj*)d)->value);
+      return 0;
+    }
+    if (t == script__doc_type_index[TVM_SCRIPT_DOC_IdDoc]) {
+      uint32_t size;
+      const char* name = script__id_name(d, &size);
+      const TVMFFIAny* v = script__vt_lookup(&p->vt, name, size);
+      if (v) {
+        *out = tvm_ffi_any_copy(v);
+        return 0;
+      }
+    }
+  }
+  return eval_nested(p, d, out);
+}
+
+static int eval_nested(script_parser* p, const script_doc* d, TVMFFIAny* out) {
   /* The front end bounds its recursion, not the depth of the tree it builds: `a + a + ... + a`
    * is a left-deep chain as long as the line. Bound the evaluation (and so the depth of the IR
    * built, which every later recursive pass walks) instead of overflowing the stack. */

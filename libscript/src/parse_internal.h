@@ -139,6 +139,7 @@ const char* tvm_script_arg_what(const tvm_script_call* call, const char* spec, i
  * replaces the entry. */
 #define TVM_SCRIPT_LITERAL_SLOTS 32 /* (a power of two) */
 typedef struct tvm_script_literals {
+  uint32_t used; /* bit i: slots[i] holds a reference (the others are not initialised) */
   tvm_tir_int_imm_obj* slots[TVM_SCRIPT_LITERAL_SLOTS];
   struct tvm_script_literals* outer; /* the table of an enclosing parse on this thread */
 } tvm_script_literals;
