@@ -1285,6 +1285,24 @@ int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_
       return script__error_at(p, c->callee, "TypeError", "this object is not callable");
     }
   }
+  if (fn == &tvm_script__tir_dtype_builtin && has_dtype && c->args &&
+      tvm_ffi_seq_size(c->args) == 1 && (!c->kwargs_keys || tvm_ffi_seq_size(c->kwargs_keys) == 0) &&
+      p->eval_depth < SCRIPT_MAX_EVAL_DEPTH) {
+    /* `T.float32(1)`, `T.int64(4)`: a dtype constructor of one literal number, most of them.
+     * The argument's evaluation is the literal's value (script__eval, within the depth bound);
+     * the constructor binds it as `expr` and, a number, makes tvm_script__dtype_number of it,
+     * an error of which it leaves unlocated for the call (error_arg -1), as here. */
+    const script_doc* a0 = tvm_ffi_seq_obj_at(c->args, 0);
+    const TVMFFIAny* v = script__is_kind(a0, TVM_SCRIPT_DOC_LiteralDoc)
+                             ? &((const tvm_script_literal_doc_obj*)a0)->value
+                             : NULL;
+    if (v && is_py_number(v)) {
+      tvm_tir_expr_obj* e = tvm_script__dtype_number(v, dtype);
+      if (!e) return script__relocate(p, call);
+      *out = tvm_ffi_any_obj(e);
+      return 0;
+    }
+  }
   arg_list args; /* positional arguments, then keyword values */
   arg_list_init(&args);
   int32_t npos = 0;

@@ -95,6 +95,11 @@ extern const int32_t tvm_script__tir_stmt_builtin_count;
  * must end with the name looked up ("T.float32"). */
 extern const tvm_script_builtin tvm_script__tir_dtype_builtin;
 
+/* What the dtype constructor makes of a Python number (int, bool, float) given as its value
+ * (`T.float32(1)`, `T.int64(4)`): a constant of dtype (a new reference), or NULL with TypeError
+ * (T-INTIMM / T-FLOATIMM) when it does not fit. */
+tvm_tir_expr_obj* tvm_script__dtype_number(const TVMFFIAny* v, DLDataType dtype);
+
 /* The builtin `T.<name>` (name[0..len)), or NULL (no error raised). Thread-safe; a binary search
  * over both tables (sorted once), then the dtype spellings. */
 const tvm_script_builtin* tvm_script__tir_builtin_lookup(const char* name, size_t len);
