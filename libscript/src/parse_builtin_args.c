@@ -219,20 +219,20 @@ const char* tvm_script_arg_what(const tvm_script_call* call, const char* spec, i
 }
 
 /* ---- Shared integer constants ---------------------------------------------------------------- */
-static __thread tvm_script_literals* t_literals; /* the current parse's table, or NULL */
+__thread tvm_script_literals* tvm_script__t_literals;
 
 void tvm_script__literals_begin(tvm_script_literals* l) {
   l->used = 0;
-  l->outer = t_literals;
-  t_literals = l;
+  l->outer = tvm_script__t_literals;
+  tvm_script__t_literals = l;
 }
 
 void tvm_script__literals_end(tvm_script_literals* l) {
-  t_literals = l->outer;
+  tvm_script__t_literals = l->outer;
   for (uint32_t m = l->used; m; m &= m - 1) tvm_ffi_release(l->slots[__builtin_ctz(m)]);
 }
 
-static __attribute__((noinline)) tvm_tir_expr_obj* const_int_new(tvm_script_literals* l,
+static tvm_tir_expr_obj* const_int_new(tvm_script_literals* l,
                                                                  size_t h, DLDataType dtype,
                                                                  int64_t value) {
   tvm_tir_expr_obj* e = tvm_tir_int_imm_new(dtype, value);
@@ -246,22 +246,14 @@ static __attribute__((noinline)) tvm_tir_expr_obj* const_int_new(tvm_script_lite
   return e;
 }
 
-tvm_tir_expr_obj* tvm_script__const_int(DLDataType dtype, int64_t value) {
-  tvm_script_literals* l = t_literals;
+tvm_tir_expr_obj* tvm_script__const_int_slow(DLDataType dtype, int64_t value) {
+  tvm_script_literals* l = tvm_script__t_literals;
   /* For a scalar Int / UInt dtype tvm_tir_const_int is tvm_tir_int_imm_new (its element type is
    * the dtype, and no broadcast); other dtypes (floats, vectors) take the general path. */
   if (!l || dtype.lanes != 1 || !tvm_tir_dtype_is_integer(dtype)) {
     return tvm_tir_const_int(dtype, value);
   }
-  uint32_t key;
-  memcpy(&key, &dtype, sizeof(key));
-  size_t h = (size_t)((((uint64_t)value + key) * UINT64_C(0x9E3779B97F4A7C15)) >> 59);
-  tvm_tir_int_imm_obj* s = l->used & (1u << h) ? l->slots[h] : NULL;
-  if (s && s->value == value && tvm_tir_dtype_equal(s->expr.dtype, dtype)) {
-    tvm_ffi_retain(s);
-    return &s->expr;
-  }
-  return const_int_new(l, h, dtype, value);
+  return const_int_new(l, tvm_script__literal_slot(dtype, value), dtype, value);
 }
 
 /* ---- Conversions --------------------------------------------------------------------------- */

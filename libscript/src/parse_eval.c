@@ -1211,6 +1211,27 @@ static int call_ir(script_parser* p, const tvm_script_call_doc_obj* c, const cha
   return 0;
 }
 
+/* dst[0, n) = src[0, n) and dst[n] = '\0' (n + 1 <= 128 bytes of dst): a builtin's name is
+ * short, so two overlapping 8-byte (or 4-byte) moves inline rather than a call to memcpy. */
+static inline void copy_name(char* dst, const char* src, size_t n) {
+  uint64_t x, y;
+  uint32_t u, v;
+  if (n >= 8 && n <= 16) {
+    memcpy(&x, src, 8);
+    memcpy(&y, src + n - 8, 8);
+    memcpy(dst, &x, 8);
+    memcpy(dst + n - 8, &y, 8);
+  } else if (n >= 4 && n < 8) {
+    memcpy(&u, src, 4);
+    memcpy(&v, src + n - 4, 4);
+    memcpy(dst, &u, 4);
+    memcpy(dst + n - 4, &v, 4);
+  } else {
+    memcpy(dst, src, n);
+  }
+  dst[n] = '\0';
+}
+
 int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_ctx ctx,
                       const char* const* targets, int32_t num_targets, TVMFFIAny* out) {
   const tvm_script_call_doc_obj* c = (const void*)call;
@@ -1236,8 +1257,7 @@ int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_
     TVMFFIByteArray s = tvm_ffi_str_view(key);
     if (s.size + 2 > 128) mod = NULL; /* (too long for the buffer, as script__dotted says) */
     if (mod) {
-      memcpy(name, s.data, s.size);
-      name[s.size] = '\0';
+      copy_name(name, s.data, s.size);
       n = s.size;
     }
     if (mod == &kModTir && bc->e[slot].name == key) {

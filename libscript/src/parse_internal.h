@@ -31,6 +31,7 @@
 #ifndef TVM_SCRIPT_PARSE_INTERNAL_H_
 #define TVM_SCRIPT_PARSE_INTERNAL_H_
 
+#include <string.h>
 #include <tvm/script/ir_builder.h>
 #include <tvm/script/parser.h>
 #include <tvm/tir/tir.h>
@@ -151,8 +152,27 @@ typedef struct tvm_script_literals {
 void tvm_script__literals_begin(tvm_script_literals* l);
 void tvm_script__literals_end(tvm_script_literals* l);
 /* tvm_tir_const_int(dtype, value) (a new reference; NULL + error as it), shared within the
- * current parse for a scalar Int / UInt dtype. */
-tvm_tir_expr_obj* tvm_script__const_int(DLDataType dtype, int64_t value);
+ * current parse for a scalar Int / UInt dtype. The hit inline, the rest out of line. */
+extern __thread tvm_script_literals* tvm_script__t_literals; /* the current parse's, or NULL */
+tvm_tir_expr_obj* tvm_script__const_int_slow(DLDataType dtype, int64_t value);
+static inline size_t tvm_script__literal_slot(DLDataType dtype, int64_t value) {
+  uint32_t key;
+  memcpy(&key, &dtype, sizeof(key));
+  return (size_t)((((uint64_t)value + key) * UINT64_C(0x9E3779B97F4A7C15)) >> 59);
+}
+static inline tvm_tir_expr_obj* tvm_script__const_int(DLDataType dtype, int64_t value) {
+  tvm_script_literals* l = tvm_script__t_literals;
+  if (l) {
+    size_t h = tvm_script__literal_slot(dtype, value);
+    /* (A filled slot holds a scalar Int / UInt IntImm: equal dtype and value is a hit.) */
+    tvm_tir_int_imm_obj* s = (l->used >> h) & 1 ? l->slots[h] : NULL;
+    if (s && s->value == value && tvm_ffi_dtype_equal(s->expr.dtype, dtype)) {
+      tvm_ffi_retain(s);
+      return &s->expr;
+    }
+  }
+  return tvm_script__const_int_slow(dtype, value);
+}
 
 /* Conversions of argument values (each raises TypeError naming `what`, e.g. "argument
  * 'extent' of T.serial", and returns -1 / NULL on mismatch; call->error_arg is left to the
