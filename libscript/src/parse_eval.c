@@ -1306,7 +1306,8 @@ int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_
     }
   }
   if (fn == &tvm_script__tir_dtype_builtin && has_dtype && c->args &&
-      tvm_ffi_seq_size(c->args) == 1 && (!c->kwargs_keys || tvm_ffi_seq_size(c->kwargs_keys) == 0) &&
+      tvm_ffi_seq_size(c->args) == 1 &&
+      (!c->kwargs_keys || tvm_ffi_seq_size(c->kwargs_keys) == 0) &&
       p->eval_depth < SCRIPT_MAX_EVAL_DEPTH) {
     /* `T.float32(1)`, `T.int64(4)`: a dtype constructor of one literal number, most of them.
      * The argument's evaluation is the literal's value (script__eval, within the depth bound);

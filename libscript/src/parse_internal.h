@@ -135,7 +135,7 @@ int32_t tvm_script_arg_index(const tvm_script_call* call, const char* spec, int 
 const char* tvm_script_arg_what(const tvm_script_call* call, const char* spec, int param,
                                 char* buf, size_t size);
 
-/* ---- Shared integer constants (parse_builtin_args.c) ------------------------------------------ */
+/* ---- Shared integer constants (parse_builtin_args.c) ----------------------------------------- */
 /* Within one parse, the scalar integer constants that literals make (`0`, `1`, loop extents,
  * `T.int64(4)`) share one IntImm per (dtype, value), as the builder shares one PrimType per
  * dtype: IntImms are immutable, compared by value (structural equality, the printer), and a
