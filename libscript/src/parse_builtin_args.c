@@ -49,11 +49,7 @@ static int parse_spec(const char* spec, param_spec* ps) {
   return n;
 }
 
-/* The parsed form of a spec, remembered per thread by the spec's address (specs are string
- * literals of the builtin tables: a builtin call would otherwise re-split its spec each time,
- * ~5% of a small parse). An entry is replaced when another spec hashes to its slot: 64 slots,
- * as 16 made the few dozen specs of a small program evict each other (a re-split per fourth
- * call). */
+/* The parsed form of a spec. */
 typedef struct {
   const char* spec;
   int n;
@@ -63,9 +59,7 @@ typedef struct {
   param_spec ps[MAX_PARAMS];
 } spec_entry;
 
-static _Thread_local spec_entry g_spec_cache[64];
-
-static __attribute__((noinline)) const spec_entry* spec_parse(spec_entry* e, const char* spec) {
+static void spec_parse(spec_entry* e, const char* spec) {
   e->n = parse_spec(spec, e->ps);
   e->spec = spec;
   e->n_pos = e->n_required_pos = 0;
@@ -76,13 +70,56 @@ static __attribute__((noinline)) const spec_entry* spec_parse(spec_entry* e, con
     e->pos_param[e->n_pos++] = (uint8_t)i;
     if (!e->ps[i].optional) ++e->n_required_pos;
   }
-  return e;
 }
 
-/* (The hit inline, the parse of a spec not remembered out of line.) */
-static inline const spec_entry* spec_of(const char* spec) {
-  spec_entry* e = &g_spec_cache[(((uintptr_t)spec >> 3) * UINT64_C(0x9E3779B97F4A7C15)) >> 58];
-  return e->spec == spec ? e : spec_parse(e, spec);
+/* The parsed specs, process-wide, by the spec's address: specs are constant data (string
+ * literals of the builtin tables, see tvm_script_bind_args), so each is split once per process.
+ * (A per-thread direct-mapped cache of 64 entries re-split ~2 specs per small parse, ~500
+ * instructions each, as the few hundred specs evicted each other.) Open addressing over
+ * pointers: an entry is allocated, filled and then published by a compare-and-swap on an empty
+ * slot (release; readers acquire), and is never changed or freed afterwards, so lookups take no
+ * lock. A full table or a failed allocation splits into the caller's scratch entry instead. */
+#define SPEC_SLOTS 1024 /* (a power of two, well above the number of specs) */
+static const spec_entry* g_specs[SPEC_SLOTS];
+
+static size_t spec_hash(const char* spec) {
+  return (size_t)((((uintptr_t)spec >> 3) * UINT64_C(0x9E3779B97F4A7C15)) >> 54); /* 10 bits */
+}
+
+static __attribute__((noinline)) const spec_entry* spec_insert(const char* spec,
+                                                               spec_entry* scratch) {
+  spec_entry* e = malloc(sizeof(*e));
+  if (!e) {
+    spec_parse(scratch, spec);
+    return scratch;
+  }
+  spec_parse(e, spec);
+  size_t i = spec_hash(spec);
+  for (size_t k = 0; k < SPEC_SLOTS; ++k, i = (i + 1) & (SPEC_SLOTS - 1)) {
+    const spec_entry* seen = NULL;
+    if (__atomic_compare_exchange_n(&g_specs[i], &seen, e, false, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE)) {
+      return e;
+    }
+    if (seen->spec == spec) { /* another thread published it first */
+      free(e);
+      return seen;
+    }
+  }
+  *scratch = *e; /* (the table is full) */
+  free(e);
+  return scratch;
+}
+
+/* (The hit inline, the insertion of a spec not seen yet out of line.) */
+static inline const spec_entry* spec_of(const char* spec, spec_entry* scratch) {
+  size_t i = spec_hash(spec);
+  for (size_t k = 0; k < SPEC_SLOTS; ++k, i = (i + 1) & (SPEC_SLOTS - 1)) {
+    const spec_entry* e = __atomic_load_n(&g_specs[i], __ATOMIC_ACQUIRE);
+    if (!e) break;
+    if (e->spec == spec) return e;
+  }
+  return spec_insert(spec, scratch);
 }
 
 static bool param_is(const param_spec* p, const char* name) {
@@ -90,7 +127,8 @@ static bool param_is(const param_spec* p, const char* name) {
 }
 
 int tvm_script_bind_args(tvm_script_call* call, const char* spec, TVMFFIAny* out, int n_out) {
-  const spec_entry* se = spec_of(spec);
+  spec_entry scratch;
+  const spec_entry* se = spec_of(spec, &scratch);
   const param_spec* ps = se->ps;
   int n = se->n;
   if (n < 0 || n != n_out) {
@@ -150,7 +188,8 @@ int tvm_script_bind_args(tvm_script_call* call, const char* spec, TVMFFIAny* out
 
 
 int32_t tvm_script_arg_index(const tvm_script_call* call, const char* spec, int param) {
-  const spec_entry* se = spec_of(spec);
+  spec_entry scratch;
+  const spec_entry* se = spec_of(spec, &scratch);
   const param_spec* ps = se->ps;
   int n = se->n;
   if (param < 0 || param >= n) return -1;
@@ -167,7 +206,8 @@ int32_t tvm_script_arg_index(const tvm_script_call* call, const char* spec, int 
 
 const char* tvm_script_arg_what(const tvm_script_call* call, const char* spec, int param, char* buf,
                                 size_t size) {
-  const spec_entry* se = spec_of(spec);
+  spec_entry scratch;
+  const spec_entry* se = spec_of(spec, &scratch);
   const param_spec* ps = se->ps;
   int n = se->n;
   if (param >= 0 && param < n) {
@@ -176,6 +216,44 @@ const char* tvm_script_arg_what(const tvm_script_call* call, const char* spec, i
     snprintf(buf, size, "an argument of %s", call->name);
   }
   return buf;
+}
+
+/* ---- Shared integer constants ---------------------------------------------------------------- */
+__thread tvm_script_literals* tvm_script__t_literals;
+
+void tvm_script__literals_begin(tvm_script_literals* l) {
+  l->used = 0;
+  l->outer = tvm_script__t_literals;
+  tvm_script__t_literals = l;
+}
+
+void tvm_script__literals_end(tvm_script_literals* l) {
+  tvm_script__t_literals = l->outer;
+  for (uint32_t m = l->used; m; m &= m - 1) tvm_ffi_release(l->slots[__builtin_ctz(m)]);
+}
+
+static tvm_tir_expr_obj* const_int_new(tvm_script_literals* l,
+                                                                 size_t h, DLDataType dtype,
+                                                                 int64_t value) {
+  tvm_tir_expr_obj* e = tvm_tir_int_imm_new(dtype, value);
+  if (e) {
+    /* (An IntImm of exactly this dtype and value: int_imm_new never wraps, it raises.) */
+    if (l->used & (1u << h)) tvm_ffi_release(l->slots[h]);
+    tvm_ffi_retain(e);
+    l->slots[h] = (tvm_tir_int_imm_obj*)e;
+    l->used |= 1u << h;
+  }
+  return e;
+}
+
+tvm_tir_expr_obj* tvm_script__const_int_slow(DLDataType dtype, int64_t value) {
+  tvm_script_literals* l = tvm_script__t_literals;
+  /* For a scalar Int / UInt dtype tvm_tir_const_int is tvm_tir_int_imm_new (its element type is
+   * the dtype, and no broadcast); other dtypes (floats, vectors) take the general path. */
+  if (!l || dtype.lanes != 1 || !tvm_tir_dtype_is_integer(dtype)) {
+    return tvm_tir_const_int(dtype, value);
+  }
+  return const_int_new(l, tvm_script__literal_slot(dtype, value), dtype, value);
 }
 
 /* ---- Conversions --------------------------------------------------------------------------- */
@@ -193,9 +271,9 @@ tvm_tir_expr_obj* tvm_script_value_to_expr(const TVMFFIAny* v, const char* what)
   switch (v->type_index) {
     case kTVMFFIInt: {
       bool fits = v->v_int64 >= INT32_MIN && v->v_int64 <= INT32_MAX;
-      return tvm_tir_int_imm_new(fits ? TVM_TIR_INT32 : TVM_TIR_INT64, v->v_int64);
+      return tvm_script__const_int(fits ? TVM_TIR_INT32 : TVM_TIR_INT64, v->v_int64);
     }
-    case kTVMFFIBool: return tvm_tir_int_imm_new(TVM_TIR_BOOL, v->v_int64 != 0);
+    case kTVMFFIBool: return tvm_script__const_int(TVM_TIR_BOOL, v->v_int64 != 0);
     case kTVMFFIFloat: return tvm_tir_float_imm_new(TVM_TIR_FLOAT32, v->v_float64);
     default: break;
   }
@@ -304,7 +382,7 @@ static tvm_tir_range_obj* index_range(tvm_tir_expr_obj* index) {
       extent_value = (int64_t)(r->lanes - 1) * stride + 1;
     }
   }
-  tvm_tir_expr_obj* extent = tvm_tir_const_int(tvm_tir_expr_dtype(min), extent_value);
+  tvm_tir_expr_obj* extent = tvm_script__const_int(tvm_tir_expr_dtype(min), extent_value);
   tvm_tir_range_obj* range = extent ? tvm_tir_range_new(min, extent) : NULL;
   tvm_ffi_release(extent);
   return range;

@@ -139,7 +139,7 @@ typedef struct {
     const void* fn; /* const tvm_script_builtin* */
     DLDataType dtype;
     bool has_dtype;
-  } e[64];
+  } e[512]; /* (64 made the ~100 names of the corpus evict each other: 4 misses a parse) */
   bool registered; /* the thread-exit release is armed */
 } builtin_cache;
 static __thread builtin_cache t_builtins;
@@ -386,7 +386,7 @@ tvm_tir_expr_obj* script__to_expr(const TVMFFIAny* v, const DLDataType* like) {
     DLDataType t = *like;
     if (v->type_index == kTVMFFIInt) {
       if (tvm_tir_dtype_is_integer(t) && !tvm_tir_dtype_is_bool(t)) {
-        r = tvm_tir_const_int(t, v->v_int64);
+        r = tvm_script__const_int(t, v->v_int64);
       } else if (tvm_tir_dtype_is_floating(t)) {
         r = tvm_tir_const_float(t, tvm_script__float_value_in(t, (double)v->v_int64));
       }
@@ -1211,6 +1211,27 @@ static int call_ir(script_parser* p, const tvm_script_call_doc_obj* c, const cha
   return 0;
 }
 
+/* dst[0, n) = src[0, n) and dst[n] = '\0' (n + 1 <= 128 bytes of dst): a builtin's name is
+ * short, so two overlapping 8-byte (or 4-byte) moves inline rather than a call to memcpy. */
+static inline void copy_name(char* dst, const char* src, size_t n) {
+  uint64_t x, y;
+  uint32_t u, v;
+  if (n >= 8 && n <= 16) {
+    memcpy(&x, src, 8);
+    memcpy(&y, src + n - 8, 8);
+    memcpy(dst, &x, 8);
+    memcpy(dst + n - 8, &y, 8);
+  } else if (n >= 4 && n < 8) {
+    memcpy(&u, src, 4);
+    memcpy(&v, src + n - 4, 4);
+    memcpy(dst, &u, 4);
+    memcpy(dst + n - 4, &v, 4);
+  } else {
+    memcpy(dst, src, n);
+  }
+  dst[n] = '\0';
+}
+
 int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_ctx ctx,
                       const char* const* targets, int32_t num_targets, TVMFFIAny* out) {
   const tvm_script_call_doc_obj* c = (const void*)call;
@@ -1228,7 +1249,7 @@ int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_
   const tvm_script_attr_doc_obj* attr =
       script__is_kind(c->callee, TVM_SCRIPT_DOC_AttrAccessDoc) ? (const void*)c->callee : NULL;
   const void* key = attr && script__is_kind(attr->value, TVM_SCRIPT_DOC_IdDoc) ? attr->name : NULL;
-  size_t slot = (size_t)(((uintptr_t)key * UINT64_C(0x9E3779B97F4A7C15)) >> 58); /* (64 slots) */
+  size_t slot = (size_t)(((uintptr_t)key * UINT64_C(0x9E3779B97F4A7C15)) >> 55); /* (512 slots) */
   builtin_cache* bc = &t_builtins;
   if (key) {
     /* `<root>.<name>`: what script__dotted finds for it, without its general walk. */
@@ -1236,8 +1257,7 @@ int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_
     TVMFFIByteArray s = tvm_ffi_str_view(key);
     if (s.size + 2 > 128) mod = NULL; /* (too long for the buffer, as script__dotted says) */
     if (mod) {
-      memcpy(name, s.data, s.size);
-      name[s.size] = '\0';
+      copy_name(name, s.data, s.size);
       n = s.size;
     }
     if (mod == &kModTir && bc->e[slot].name == key) {
@@ -1283,6 +1303,25 @@ int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_
                                 "iterable");
       }
       return script__error_at(p, c->callee, "TypeError", "this object is not callable");
+    }
+  }
+  if (fn == &tvm_script__tir_dtype_builtin && has_dtype && c->args &&
+      tvm_ffi_seq_size(c->args) == 1 &&
+      (!c->kwargs_keys || tvm_ffi_seq_size(c->kwargs_keys) == 0) &&
+      p->eval_depth < SCRIPT_MAX_EVAL_DEPTH) {
+    /* `T.float32(1)`, `T.int64(4)`: a dtype constructor of one literal number, most of them.
+     * The argument's evaluation is the literal's value (script__eval, within the depth bound);
+     * the constructor binds it as `expr` and, a number, makes tvm_script__dtype_number of it,
+     * an error of which it leaves unlocated for the call (error_arg -1), as here. */
+    const script_doc* a0 = tvm_ffi_seq_obj_at(c->args, 0);
+    const TVMFFIAny* v = script__is_kind(a0, TVM_SCRIPT_DOC_LiteralDoc)
+                             ? &((const tvm_script_literal_doc_obj*)a0)->value
+                             : NULL;
+    if (v && is_py_number(v)) {
+      tvm_tir_expr_obj* e = tvm_script__dtype_number(v, dtype);
+      if (!e) return script__relocate(p, call);
+      *out = tvm_ffi_any_obj(e);
+      return 0;
     }
   }
   arg_list args; /* positional arguments, then keyword values */
@@ -1335,8 +1374,34 @@ int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_
 
 /* ---- The dispatch over expression kinds ----------------------------------------------------- */
 static int eval_kind(script_parser* p, const script_doc* d, TVMFFIAny* out);
+static __attribute__((noinline)) int eval_nested(script_parser* p, const script_doc* d,
+                                                 TVMFFIAny* out);
 
 int script__eval(script_parser* p, const script_doc* d, TVMFFIAny* out) {
+  /* The leaves first, in a frame of their own: a literal, and a name bound in the variable
+   * table, are most evaluations and recurse no further, so they need neither the depth count
+   * nor eval_kind's frame. What they do is eval_kind's (IdDoc: resolve_name's table lookup);
+   * at the depth bound, and for everything else, the general path. */
+  if (__builtin_expect(p->eval_depth < SCRIPT_MAX_EVAL_DEPTH, 1) && d) {
+    int32_t t = tvm_ffi_type_index(d);
+    if (t == script__doc_type_index[TVM_SCRIPT_DOC_LiteralDoc]) {
+      *out = tvm_ffi_any_copy(&((const tvm_script_literal_doc_obj*)d)->value);
+      return 0;
+    }
+    if (t == script__doc_type_index[TVM_SCRIPT_DOC_IdDoc]) {
+      uint32_t size;
+      const char* name = script__id_name(d, &size);
+      const TVMFFIAny* v = script__vt_lookup(&p->vt, name, size);
+      if (v) {
+        *out = tvm_ffi_any_copy(v);
+        return 0;
+      }
+    }
+  }
+  return eval_nested(p, d, out);
+}
+
+static int eval_nested(script_parser* p, const script_doc* d, TVMFFIAny* out) {
   /* The front end bounds its recursion, not the depth of the tree it builds: `a + a + ... + a`
    * is a left-deep chain as long as the line. Bound the evaluation (and so the depth of the IR
    * built, which every later recursive pass walks) instead of overflowing the stack. */

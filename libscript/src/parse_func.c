@@ -714,6 +714,8 @@ void* tvm_script_parse(const char* source, size_t len, const tvm_script_parse_op
   p->check_wf = opts->check_well_formed;
   p->token = SCRIPT_TOKEN_DEFAULT;
   void* result = NULL;
+  tvm_script_literals literals; /* (this parse's shared IntImms) */
+  tvm_script__literals_begin(&literals);
   if (script__vt_init(&p->vt, &fp.vt_store) != 0 || !(p->b = tvm_script_builder_new())) {
     script__relocate(p, root);
     goto done;
@@ -728,6 +730,7 @@ void* tvm_script_parse(const char* source, size_t len, const tvm_script_parse_op
   result = has_def ? parse_definitions(p, stmts) : parse_fragment(p, root, stmts);
 done:
   tvm_script_builder_free(p->b);
+  tvm_script__literals_end(&literals);
   script__vt_free(&p->vt);
   tvm_ffi_release(fp.checked);
   tvm_ffi_release(imports);

@@ -72,7 +72,7 @@ static int slice_parts(const index_val* iv, const tvm_tir_buffer_obj* buf, int64
       dim < tvm_ffi_seq_size(buf->shape) ? tvm_ffi_seq_at(buf->shape, dim) : NULL;
   DLDataType idx =
       shp && tvm_ffi_any_is_object(shp) ? tvm_tir_expr_dtype(shp->v_obj) : TVM_TIR_INT32;
-  *start = tvm_ffi_any_is_none(&iv->start) ? tvm_tir_const_int(idx, 0)
+  *start = tvm_ffi_any_is_none(&iv->start) ? tvm_script__const_int(idx, 0)
                                            : script__to_expr(&iv->start, NULL);
   if (!*start) return -1;
   if (tvm_ffi_any_is_none(&iv->stop)) {
@@ -156,7 +156,7 @@ static void* buffer_region(tvm_tir_buffer_obj* buf, const index_val* iv, int64_t
       ext = rc == 0 ? tvm_script_range_extent(start, stop) : NULL;
     } else {
       start = script__to_expr(&iv[k].value, NULL);
-      ext = start ? tvm_tir_const_int(start->dtype, 1) : NULL;
+      ext = start ? tvm_script__const_int(start->dtype, 1) : NULL;
     }
     tvm_tir_range_obj* r = ext ? tvm_tir_range_new(start, ext) : NULL;
     if (r) tvm_script_items_push(&ranges, r);

@@ -82,13 +82,13 @@ static bool is_number(const TVMFFIAny* v) {
 
 /* A Python int / bool / float as a constant of dtype; TypeError (T-INTIMM / T-FLOATIMM) when it
  * does not fit. */
-static tvm_tir_expr_obj* number_as(const TVMFFIAny* v, DLDataType dtype) {
+tvm_tir_expr_obj* tvm_script__dtype_number(const TVMFFIAny* v, DLDataType dtype) {
   if (v->type_index == kTVMFFIFloat) return float_literal(dtype, v->v_float64);
   DLDataType elem = tvm_tir_dtype_element(dtype);
   if (v->type_index == kTVMFFIInt && elem.bits == 16 && tvm_tir_dtype_is_floating(elem)) {
     return float_literal(dtype, (double)v->v_int64); /* 4097 is 4096 in float16, as it prints */
   }
-  return tvm_tir_const_int(dtype, v->v_int64);
+  return tvm_script__const_int(dtype, v->v_int64);
 }
 
 /* A Python number operand (src, already converted to *e) takes the dtype of the other operand:
@@ -101,7 +101,7 @@ static int match_literal(const TVMFFIAny* src, tvm_tir_expr_obj** e,
       tvm_tir_dtype_is_handle_code(want)) {
     return 0;
   }
-  tvm_tir_expr_obj* c = number_as(src, want);
+  tvm_tir_expr_obj* c = tvm_script__dtype_number(src, want);
   if (!c) return -1;
   tvm_ffi_release(*e);
   *e = c;
@@ -127,11 +127,13 @@ static const char* new_var_name(const tvm_script_call* call) {
 
 /* T.<dtype>(expr=None, *, is_size_var=False). */
 static int dtype_ctor(tvm_script_call* call, TVMFFIAny* out) {
-  const char* dot = strrchr(call->name, '.');
-  const char* name = dot ? dot + 1 : call->name;
   DLDataType dtype = call->dtype;
-  if (!call->has_dtype && !tvm_script__tir_dtype_name(name, strlen(name), &dtype)) {
-    return tvm_ffi_raise("ValueError", "%s is not a dtype", call->name);
+  if (!call->has_dtype) {
+    const char* dot = strrchr(call->name, '.');
+    const char* name = dot ? dot + 1 : call->name;
+    if (!tvm_script__tir_dtype_name(name, strlen(name), &dtype)) {
+      return tvm_ffi_raise("ValueError", "%s is not a dtype", call->name);
+    }
   }
   bound_args a;
   if (bind(&a, call, "expr=, *is_size_var=", 2) != 0) return -1;
@@ -147,7 +149,7 @@ static int dtype_ctor(tvm_script_call* call, TVMFFIAny* out) {
     fail(&a, 1);
     return tvm_ffi_raise("TypeError", "%s(): is_size_var applies only without a value", call->name);
   }
-  if (is_number(v)) return ret_obj(number_as(v, dtype), out);
+  if (is_number(v)) return ret_obj(tvm_script__dtype_number(v, dtype), out);
   TVMFFIByteArray s;
   bool is_str = v->type_index == kTVMFFISmallStr || v->type_index == kTVMFFIStr ||
                 v->type_index == kTVMFFIRawStr;
@@ -398,7 +400,7 @@ static int b_Let(tvm_script_call* call, TVMFFIAny* out) {
   if (!body) return -1;
   /* A literal value takes the variable's dtype: where={v: 5} on an int64 v. */
   const tvm_tir_var_obj* var = (const tvm_tir_var_obj*)key->v_obj;
-  tvm_tir_expr_obj* v = is_number(value) ? number_as(value, var->expr.dtype)
+  tvm_tir_expr_obj* v = is_number(value) ? tvm_script__dtype_number(value, var->expr.dtype)
                                          : tvm_script_value_to_expr(value, "the value of 'where'");
   if (!v) {
     tvm_ffi_release(body);

@@ -34,7 +34,7 @@ void script__vt_free(script_var_table* vt) {
   if (!st || vt->slots != st->slots) tvm_ffi_free(vt->slots);
   if (!st || vt->binds != st->binds) tvm_ffi_free(vt->binds);
   if (!st || vt->scopes != st->scopes) tvm_ffi_free(vt->scopes);
-  memset(vt, 0, sizeof(*vt));
+  /* (Not cleared: a freed table is never used again, only initialised anew.) */
 }
 
 /* Grow *items (n used of *cap elements of elem_size bytes) to twice its capacity; storage in

@@ -577,6 +577,19 @@ TEST(error_type_rule_of_a_constructor) {
   EXPECT_ERROR("x = T.int32()\nf = T.float32()\nx + f\n", "TypeError", "t.py:3:1:", "x + f\n^^^^^");
 }
 
+/* A dtype constructor of one literal number makes its constant in the evaluator (a fast path):
+ * its errors keep the kind, message and span (the whole call) of the general path. */
+TEST(error_dtype_constructor_of_a_literal) {
+  EXPECT_ERROR(HEADER
+               "@T.prim_func\ndef f(A: T.Buffer((8,), \"int8\")):\n    A[0] = T.int8(1000)\n",
+               "TypeError", "t.py:5:12: error: IntImm: value 1000 is out of the range [-128, 127]",
+               "    A[0] = T.int8(1000)\n           ^^^^^^^^^^^^");
+  EXPECT_ERROR(HEADER "@T.prim_func\ndef f():\n    T.evaluate(T.void(1))\n", "TypeError",
+               "t.py:5:16: error: IntImm: no constant of dtype void");
+  EXPECT_ERROR(HEADER "@T.prim_func\ndef f():\n    T.evaluate(T.int8(1, 2))\n", "TypeError",
+               "t.py:5:26: error: T.int8() takes at most 1 argument (2 given)");
+}
+
 TEST(error_unknown_builtin) {
   EXPECT_ERROR(HEADER "@T.prim_func\ndef f():\n    T.frobnicate(1)\n", "AttributeError",
                "t.py:5:5:", "frobnicate", "    T.frobnicate(1)\n    ^^^^^^^^^^^^");
@@ -739,6 +752,7 @@ int main(void) {
   RUN(error_undefined_name);
   RUN(error_wrong_argument_count_to_builtin);
   RUN(error_type_rule_of_a_constructor);
+  RUN(error_dtype_constructor_of_a_literal);
   RUN(error_unknown_builtin);
   RUN(error_store_to_non_buffer);
   RUN(error_relax_decorator);
