@@ -15,9 +15,11 @@
 #include "parse_tir_builtins_attr.h"
 #include "thread_exit.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
+#include <strings.h>
 
 /* ---- Doc kinds ----------------------------------------------------------------------------- */
 int32_t script__doc_type_index[TVM_SCRIPT_DOC_COUNT];
@@ -55,11 +57,12 @@ static const script_special kModIr = {SCRIPT_SPECIAL_MODULE, "ir"};
 static const script_special kModRelax = {SCRIPT_SPECIAL_MODULE, "relax"};
 static const script_special kCls = {SCRIPT_SPECIAL_CLS, "cls"};
 static const script_special kRange = {SCRIPT_SPECIAL_RANGE, "range"};
+static const script_special kFloat = {SCRIPT_SPECIAL_FLOAT, "float"};
 
 const script_special* script__special_of(const TVMFFIAny* v) {
   if (v->type_index != kTVMFFIOpaquePtr) return NULL;
   const void* q = v->v_ptr;
-  if (q == &kModTir || q == &kModIr || q == &kModRelax || q == &kCls || q == &kRange) return q;
+  if (q == &kModTir || q == &kModIr || q == &kModRelax || q == &kCls || q == &kRange || q == &kFloat) return q;
   return NULL;
 }
 
@@ -223,6 +226,10 @@ static bool resolve_unbound(script_parser* p, TVMFFIByteArray s, TVMFFIAny* out)
   uint32_t n = (uint32_t)s.size;
   if (name_is(s.data, n, "range")) {
     *out = special_value(&kRange);
+    return true;
+  }
+  if (name_is(s.data, n, "float")) {
+    *out = special_value(&kFloat);
     return true;
   }
   if (name_is(s.data, n, "True") || name_is(s.data, n, "False")) {
@@ -1232,6 +1239,75 @@ static inline void copy_name(char* dst, const char* src, size_t n) {
   dst[n] = '\0';
 }
 
+/* Python's float() of text: surrounding whitespace, an optional sign, then "inf", "infinity"
+ * or "nan" in any case, or a decimal number (no underscores, no hexadecimal). False when the
+ * text is none of these, as float() raises ValueError. */
+static bool py_float_of_text(const char* s, size_t n, double* out) {
+  while (n && isspace((unsigned char)*s)) ++s, --n;
+  while (n && isspace((unsigned char)s[n - 1])) --n;
+  char buf[64];
+  if (n == 0 || n >= sizeof(buf)) return false;
+  memcpy(buf, s, n);
+  buf[n] = '\0';
+  const char* t = buf + (buf[0] == '+' || buf[0] == '-');
+  double sign = buf[0] == '-' ? -1.0 : 1.0;
+  if (strcasecmp(t, "inf") == 0 || strcasecmp(t, "infinity") == 0) {
+    *out = sign * INFINITY;
+    return true;
+  }
+  if (strcasecmp(t, "nan") == 0) {
+    *out = sign * NAN;
+    return true;
+  }
+  bool digits = false;
+  for (const char* q = t; *q; ++q) {
+    if (isdigit((unsigned char)*q)) {
+      digits = true;
+    } else if (!strchr(".eE+-", *q)) {
+      return false;
+    }
+  }
+  char* end;
+  *out = tvm_ffi_strtod(buf, &end);
+  return digits && *end == '\0';
+}
+
+/* `float(x)`: Python's float of one number or numeric text, a Python float (the printer writes
+ * `float("inf")`, `-float("inf")` and `float("nan")` for the values no literal spells). */
+static int call_float(script_parser* p, const script_doc* call, TVMFFIAny* out) {
+  const tvm_script_call_doc_obj* c = (const void*)call;
+  if (!c->args || tvm_ffi_seq_size(c->args) != 1 ||
+      (c->kwargs_keys && tvm_ffi_seq_size(c->kwargs_keys) != 0)) {
+    return script__error_at(p, call, "TypeError", "float() takes exactly one argument");
+  }
+  const script_doc* a0 = tvm_ffi_seq_obj_at(c->args, 0);
+  TVMFFIAny v;
+  if (script__eval(p, a0, &v) != 0) return -1;
+  double d = 0;
+  TVMFFIByteArray text;
+  int rc = 0;
+  if (v.type_index == kTVMFFIFloat) {
+    d = v.v_float64;
+  } else if (v.type_index == kTVMFFIInt || v.type_index == kTVMFFIBool) {
+    d = (double)v.v_int64;
+  } else if (tvm_ffi_any_as_bytes(&v, &text)) {
+    if (!py_float_of_text(text.data, text.size, &d)) {
+      rc = script__error_at(p, a0, "ValueError", "could not convert string to float: '%.*s'",
+                            (int)(text.size < 64 ? text.size : 64), text.data);
+    }
+  } else {
+    const script_special* sp = script__special_of(&v);
+    rc = script__error_at(p, a0, "TypeError",
+                          "float() argument must be a string or a number, not %s",
+                          !sp ? tvm_ffi_any_type_name(&v)
+                          : sp->kind == SCRIPT_SPECIAL_MODULE ? "module"
+                                                              : sp->name);
+  }
+  tvm_ffi_any_release(&v);
+  if (rc == 0) *out = tvm_ffi_any_float(d);
+  return rc;
+}
+
 int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_ctx ctx,
                       const char* const* targets, int32_t num_targets, TVMFFIAny* out) {
   const tvm_script_call_doc_obj* c = (const void*)call;
@@ -1297,6 +1373,7 @@ int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_
     if (!is_kind(&callee, TVM_TIR_KIND_GlobalVar)) {
       const script_special* sp = script__special_of(&callee);
       tvm_ffi_any_release(&callee);
+      if (sp && sp->kind == SCRIPT_SPECIAL_FLOAT) return call_float(p, call, out);
       if (sp && sp->kind == SCRIPT_SPECIAL_RANGE) {
         return script__error_at(p, call, "TypeError",
                                 "range() is only supported as a for loop's "

@@ -164,6 +164,7 @@ typedef enum {
   SCRIPT_SPECIAL_MODULE, /* an imported TVMScript module (T, I, R): name = "tirx"/"ir"/"relax" */
   SCRIPT_SPECIAL_CLS,    /* `cls` / the class name inside an @I.ir_module class */
   SCRIPT_SPECIAL_RANGE,  /* Python's `range` */
+  SCRIPT_SPECIAL_FLOAT,  /* Python's `float` (the printer writes `float("inf")`, `float("nan")`) */
 } script_special_kind;
 typedef struct {
   script_special_kind kind;

@@ -1,6 +1,7 @@
 /* test_parse_tir.c: TVMScript text -> TIR (tvm_script_parse): each statement and expression
  * handler compared with IR built directly (tvm/tir/builder.h), print -> parse roundtrips, and
  * the located errors of bad programs. */
+#include <math.h>
 #include <tvm/script/parser.h>
 #include <tvm/script/printer.h>
 #include <tvm/tir/tir.h>
@@ -559,6 +560,57 @@ TEST(roundtrips) {
 }
 
 /* ---- Errors ------------------------------------------------------------------------------- */
+/* Python's float(): the printer writes float("inf"), -float("inf") and float("nan") for the
+ * attribute values no literal spells, and they must read back (found by fuzz_parse_ir). */
+TEST(python_float_of_text_and_numbers) {
+  void* f = PARSE(HEADER
+                  "@T.prim_func\n"
+                  "def f(A: T.Buffer((4,), \"float32\")):\n"
+                  "    T.func_attr({\"a\": float(\"inf\"), \"b\": -float(\" Infinity \"),\n"
+                  "                 \"c\": float(\"nan\"), \"d\": float(3), \"e\": float(\"-1.5e3\"),\n"
+                  "                 \"g\": 1e400})\n"
+                  "    A[0] = T.float32(0)\n");
+  CHECK(f != NULL);
+  if (!f) return;
+  const tvm_tir_prim_func_obj* pf = f;
+  const char* keys[] = {"a", "b", "c", "d", "e", "g"};
+  double want[] = {INFINITY, -INFINITY, NAN, 3.0, -1500.0, INFINITY};
+  for (int i = 0; i < 6; ++i) {
+    const TVMFFIAny* v = tvm_ffi_map_get_str(pf->func.attrs, keys[i]);
+    CHECK(v && v->type_index == kTVMFFIFloat);
+    if (v && v->type_index == kTVMFFIFloat) {
+      CHECK(isnan(want[i]) ? isnan(v->v_float64) : v->v_float64 == want[i]);
+    }
+  }
+  /* The printed text parses back. */
+  void* text = tvm_script_print_obj(f, NULL);
+  CHECK(text && strstr(tvm_ffi_str_cstr(text), "-float(\"inf\")"));
+  void* back = text ? PARSE(tvm_ffi_str_cstr(text)) : NULL;
+  CHECK(back != NULL);
+  tvm_ffi_release(back);
+  tvm_ffi_release(text);
+  tvm_ffi_release(f);
+#define FLOAT_ATTR(x) HEADER "@T.prim_func\ndef f():\n    T.func_attr({\"a\": " x "})\n"
+  EXPECT_ERROR(FLOAT_ATTR("float(\"0x10\")"), "ValueError",
+               "t.py:5:29: error: could not convert string to float: '0x10'");
+  EXPECT_ERROR(FLOAT_ATTR("float(\"1e\")"), "ValueError", "t.py:5:29:", "'1e'");
+  EXPECT_ERROR(FLOAT_ATTR("float()"), "TypeError",
+               "t.py:5:23: error: float() takes exactly one argument");
+  EXPECT_ERROR(FLOAT_ATTR("float(1, x=2)"), "TypeError", "t.py:5:23:", "exactly one argument");
+  EXPECT_ERROR(FLOAT_ATTR("float(T)"), "TypeError",
+               "t.py:5:29: error: float() argument must be a string or a number, not module");
+  EXPECT_ERROR(FLOAT_ATTR("float"), "TypeError", "t.py:5:23:", "`float` cannot be used");
+#undef FLOAT_ATTR
+  /* A variable named float shadows the builtin. */
+  void* g = PARSE(HEADER "float = 2\n@T.prim_func\ndef f():\n    T.func_attr({\"a\": float})\n");
+  CHECK(g != NULL);
+  if (g) {
+    const TVMFFIAny* v = tvm_ffi_map_get_str(((const tvm_tir_prim_func_obj*)g)->func.attrs, "a");
+    CHECK(v && v->type_index == kTVMFFIInt && v->v_int64 == 2);
+  }
+  tvm_ffi_release(g);
+}
+
 TEST(error_undefined_name) {
   EXPECT_ERROR(HEADER "@T.prim_func\ndef f(A: T.Buffer((8,), \"int32\")):\n    A[0] = nope + 1\n",
                "NameError", "t.py:5:12: error: name 'nope' is not defined",
@@ -752,6 +804,7 @@ int main(void) {
   RUN(error_undefined_name);
   RUN(error_wrong_argument_count_to_builtin);
   RUN(error_type_rule_of_a_constructor);
+  RUN(python_float_of_text_and_numbers);
   RUN(error_dtype_constructor_of_a_literal);
   RUN(error_unknown_builtin);
   RUN(error_store_to_non_buffer);
