@@ -56,6 +56,19 @@ static inline tvm_ffi_type_entry* tvm_ffi__type_entry(int32_t type_index) {
 /* Build (under the registry lock) and publish the release plan of e; NULL when out of memory. */
 const tvm_ffi_release_plan* tvm_ffi__build_release_plan(tvm_ffi_type_entry* e);
 
+/*
+ * What the deleter releases of an object, by type index, read with one load per object instead
+ * of the entry's destroy function (compared against the containers' two) and then its plan:
+ * the type's release plan when it has no destroy function (written with e->release_plan, under
+ * the registry lock, and cleared with it), tvm_ffi__seq_plan / tvm_ffi__map_plan (num_obj < 0)
+ * for a type registered with the containers' destroy functions, NULL when not known (yet): the
+ * deleter then takes the general path through the entry. Hidden, like tvm_ffi__types.
+ */
+extern const tvm_ffi_release_plan* tvm_ffi__plans[TVM_FFI_MAX_TYPES]
+    __attribute__((visibility("hidden")));
+extern const tvm_ffi_release_plan tvm_ffi__seq_plan __attribute__((visibility("hidden")));
+extern const tvm_ffi_release_plan tvm_ffi__map_plan __attribute__((visibility("hidden")));
+
 /* The current release plan of e. */
 static inline const tvm_ffi_release_plan* tvm_ffi__release_plan(tvm_ffi_type_entry* e) {
   const tvm_ffi_release_plan* p = __atomic_load_n(&e->release_plan, __ATOMIC_ACQUIRE);
@@ -158,8 +171,6 @@ typedef struct {
   TVMFFIObject* head;
 } tvm_ffi__dead_list;
 
-void tvm_ffi__drop_child_slow(TVMFFIObject* child);
-
 /* Drop one strong reference to child (non-NULL), held by an object being destroyed: as
  * tvm_ffi__drop_strong, except that a child whose last references these were and that has
  * the default deleter goes onto dl instead of being deleted here. */
@@ -173,7 +184,9 @@ static inline void tvm_ffi__drop_child(TVMFFIObject* child, tvm_ffi__dead_list* 
     dl->head = child;
     return;
   }
-  tvm_ffi__drop_child_slow(child);
+  /* Shared: tvm_ffi__drop_strong, its decrement inline (no call for the usual case). */
+  uint64_t old = __atomic_fetch_sub(&child->combined_ref_count, 1ull, __ATOMIC_RELEASE);
+  if (__builtin_expect((old & 0xFFFFFFFFull) == 1, 0)) tvm_ffi__release_last(child, old);
 }
 
 /* The destructors of Array/List and Map/Dict (container.c), recognised by the deleter, and

@@ -223,20 +223,46 @@ int TVMFFISetCustomAllocator(TVMFFICustomAllocator* allocator) {
 
 /* ---- Creation and destruction ----------------------------------------------------------- */
 
-/* tvm_ffi__drop_child's other cases: a child that others still own, whose deleter is not the
- * default one, or that has weak references: as tvm_ffi__drop_strong. */
-void tvm_ffi__drop_child_slow(TVMFFIObject* child) { tvm_ffi__drop_strong(child); }
+const tvm_ffi_release_plan* tvm_ffi__plans[TVM_FFI_MAX_TYPES]; /* internal.h */
+const tvm_ffi_release_plan tvm_ffi__seq_plan = {-1, 0};
+const tvm_ffi_release_plan tvm_ffi__map_plan = {-2, 0};
 
-/* Release the reference fields of o (its type's entry e); returns head with the objects found
- * dead pushed on it. With clear, the object fields are cleared as the reflected setters expect:
- * for an object whose memory outlives this (weak references remain); a block about to be freed
- * needs no clearing. The list head is passed by value so that it stays in a register. */
-static inline TVMFFIObject* release_fields(TVMFFIObject* o, tvm_ffi_type_entry* e,
-                                          TVMFFIObject* head, bool clear) {
+/* Release the reference fields of o by its type's plan p (num_obj >= 0); returns head with the
+ * objects found dead pushed on it. With clear, the object fields are cleared as the reflected
+ * setters expect: for an object whose memory outlives this (weak references remain); a block
+ * about to be freed needs no clearing. The list head is passed by value so that it stays in a
+ * register. */
+static inline TVMFFIObject* release_planned(TVMFFIObject* o, const tvm_ffi_release_plan* p,
+                                           TVMFFIObject* head, bool clear) {
   tvm_ffi__dead_list dl = {head};
+  char* base = (char*)o;
+  /* The plan's counts in locals: the stores to the children's counts could alias them for all
+   * the compiler knows, and it would reload them after each child. */
+  const uint32_t* offsets = p->offsets;
+  int32_t num_obj = p->num_obj, count = p->count;
+  int32_t i = 0;
+  for (; i < num_obj; ++i) {
+    TVMFFIObject** addr = (TVMFFIObject**)(base + offsets[i]);
+    TVMFFIObject* child = *addr;
+    if (clear) *addr = NULL;
+    if (child) tvm_ffi__drop_child(child, &dl);
+  }
+  for (; i < count; ++i) {
+    TVMFFIAny* a = (TVMFFIAny*)(base + offsets[i]);
+    if (a->type_index >= kTVMFFIStaticObjectBegin && a->v_obj) {
+      tvm_ffi__drop_child((TVMFFIObject*)a->v_obj, &dl);
+    }
+  }
+  return dl.head;
+}
+
+/* release_planned's general form, from the type's entry: the containers' children go onto the
+ * list as a reflected object's fields do; any other destroy function is called. */
+static TVMFFIObject* release_fields(TVMFFIObject* o, TVMFFIObject* head, bool clear) {
+  tvm_ffi_type_entry* e = tvm_ffi__type_entry(o->type_index);
+  if (!e) return head;
   tvm_ffi_destroy_fn destroy = e->destroy;
   if (destroy) {
-    /* The containers' children go onto the list as a reflected object's fields do. */
     if (destroy == tvm_ffi__seq_destroy) return tvm_ffi__seq_release_into(o, head);
     if (destroy == tvm_ffi__map_destroy) return tvm_ffi__map_release_into(o, head);
     destroy(o);
@@ -244,21 +270,18 @@ static inline TVMFFIObject* release_fields(TVMFFIObject* o, tvm_ffi_type_entry* 
   }
   const tvm_ffi_release_plan* p = tvm_ffi__release_plan(e);
   if (!p) return head; /* out of memory building the plan: leak the children, not crash */
-  char* base = (char*)o;
-  int32_t i = 0;
-  for (; i < p->num_obj; ++i) {
-    TVMFFIObject** addr = (TVMFFIObject**)(base + p->offsets[i]);
-    TVMFFIObject* child = *addr;
-    if (clear) *addr = NULL;
-    if (child) tvm_ffi__drop_child(child, &dl);
-  }
-  for (; i < p->count; ++i) {
-    TVMFFIAny* a = (TVMFFIAny*)(base + p->offsets[i]);
-    if (a->type_index >= kTVMFFIStaticObjectBegin && a->v_obj) {
-      tvm_ffi__drop_child((TVMFFIObject*)a->v_obj, &dl);
-    }
-  }
-  return dl.head;
+  return release_planned(o, p, head, clear);
+}
+
+/* delete_tree's objects other than those with a plan of object fields only (see
+ * tvm_ffi__plans). */
+static __attribute__((noinline)) TVMFFIObject* release_other(TVMFFIObject* o,
+                                                           const tvm_ffi_release_plan* p,
+                                                           TVMFFIObject* head) {
+  if (p == &tvm_ffi__seq_plan) return tvm_ffi__seq_release_into(o, head);
+  if (p == &tvm_ffi__map_plan) return tvm_ffi__map_release_into(o, head);
+  if (p) return release_planned(o, p, head, false); /* (a plan with Any fields) */
+  return release_fields(o, head, false);
 }
 
 /* Give the block of o back to its allocator. */
@@ -276,8 +299,31 @@ static inline void free_object(TVMFFIObject* o) {
 static void delete_tree(TVMFFIObject* o) {
   TVMFFIObject* head = NULL;
   for (;;) {
-    tvm_ffi_type_entry* e = tvm_ffi__type_entry(o->type_index);
-    if (e) head = release_fields(o, e, head, false);
+    /* One load says what to release (see tvm_ffi__plans). The usual object (a reflected one
+     * whose reference fields are all object fields) is released here, as release_planned does,
+     * written out so that the list head stays in a register; the rest by release_other. */
+    uint32_t ti = (uint32_t)o->type_index;
+    const tvm_ffi_release_plan* p =
+        ti < TVM_FFI_MAX_TYPES ? __atomic_load_n(&tvm_ffi__plans[ti], __ATOMIC_ACQUIRE) : NULL;
+    if (__builtin_expect(p && p->num_obj == p->count, 1)) {
+      const char* base = (const char*)o;
+      for (const uint32_t *off = p->offsets, *end = off + p->num_obj; off != end; ++off) {
+        TVMFFIObject* child = *(TVMFFIObject* const*)(base + *off);
+        if (!child) continue;
+        /* tvm_ffi__drop_child */
+        if (__atomic_load_n(&child->combined_ref_count, __ATOMIC_ACQUIRE) == (1ull | 1ull << 32) &&
+            child->deleter == tvm_ffi__object_deleter) {
+          child->combined_ref_count = (uint64_t)(uintptr_t)head;
+          head = child;
+        } else {
+          /* Shared (a Var, a type, a name): tvm_ffi__drop_strong, its decrement inline. */
+          uint64_t old = __atomic_fetch_sub(&child->combined_ref_count, 1ull, __ATOMIC_RELEASE);
+          if (__builtin_expect((old & 0xFFFFFFFFull) == 1, 0)) tvm_ffi__release_last(child, old);
+        }
+      }
+    } else {
+      head = release_other(o, p, head);
+    }
     free_object(o);
     o = head;
     if (!o) return;
@@ -288,9 +334,7 @@ static void delete_tree(TVMFFIObject* o) {
 /* A strong-only or weak-only call: weak references outlived the strong ones (rare). */
 static __attribute__((noinline)) void delete_partial(TVMFFIObject* o, int flags) {
   if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) {
-    TVMFFIObject* head = NULL;
-    tvm_ffi_type_entry* e = tvm_ffi__type_entry(o->type_index);
-    if (e) head = release_fields(o, e, head, true);
+    TVMFFIObject* head = release_fields(o, NULL, true);
     while (head) {
       TVMFFIObject* c = head;
       head = (TVMFFIObject*)(uintptr_t)c->combined_ref_count;
