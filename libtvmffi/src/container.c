@@ -323,7 +323,8 @@ typedef struct {
 typedef struct {
   TVMFFIObject header;
   map_entry* entries; /* one block: entry_cap entries, then index_cap uint32 slots; in the
-                       * object itself (map_inline) for a small Map made at its final size */
+                       * object itself (map_inline) for a small Map made at its final size
+                       * and for a Dict until it outgrows DICT_INLINE_CAP */
   uint32_t* index;    /* NULL while entry_cap <= MAP_SMALL_CAP */
   int64_t size;       /* live entries */
   int64_t used;       /* entries [0, used) are live or dead */
@@ -333,9 +334,13 @@ typedef struct {
 
 #define MAP_DEAD (-2)
 #define MAP_SMALL_CAP 8
+/* Entries a new Dict holds in itself: most Dicts (a module's functions and names, attributes)
+ * stay this small, and each used to allocate (and free) an entry block on its first insertion. */
+#define DICT_INLINE_CAP 4
 #define MAP_MAX_ENTRIES ((int64_t)1 << 30) /* index slots are uint32 positions + 1 */
 
-/* Whether m's entries lie in the object (map_alloc of a small Map: never grown, never freed). */
+/* Whether m's entries lie in the object (map_alloc of a small Map, never grown; a new Dict's
+ * first entries): never freed. */
 static inline bool map_inline(const map_obj* m) {
   return m->entries == (const map_entry*)(m + 1);
 }
@@ -513,6 +518,18 @@ static map_obj* map_alloc(int32_t type_index, int64_t reserve) {
     m->entry_cap = reserve;
     return m;
   }
+  if (type_index == kTVMFFIDict && reserve <= DICT_INLINE_CAP) {
+    /* Not zeroed: every field is set here, and an entry is read only once stored (used). */
+    map_obj* m = (map_obj*)tvm_ffi__object_new_uninit(
+        type_index, sizeof(map_obj) + DICT_INLINE_CAP * sizeof(map_entry));
+    if (!m) return NULL;
+    m->entries = (map_entry*)(m + 1);
+    m->index = NULL;
+    m->size = m->used = 0;
+    m->entry_cap = DICT_INLINE_CAP;
+    m->index_cap = 0;
+    return m;
+  }
   map_obj* m = (map_obj*)tvm_ffi_object_new(type_index, sizeof(map_obj));
   if (!m) return NULL;
   if (reserve > 0 && map_rebuild(m, reserve) != 0) {
@@ -677,6 +694,20 @@ void tvm_ffi_dict_clear(void* dict) {
   if (check_kind("tvm_ffi_dict_clear", dict, kTVMFFIDict) != 0) return;
   /* Detach the storage first so destructors of the released values see an empty dict. */
   map_obj* m = (map_obj*)dict;
+  if (map_inline(m)) {
+    /* The entries are the object's own (at most DICT_INLINE_CAP, no index): moved out to be
+     * released, and the storage stays for later insertions. */
+    map_entry old[DICT_INLINE_CAP];
+    int64_t used = m->used;
+    memcpy(old, m->entries, (size_t)used * sizeof(map_entry));
+    m->used = m->size = 0;
+    for (int64_t j = 0; j < used; ++j) {
+      if (old[j].key.type_index == MAP_DEAD) continue;
+      tvm_ffi_any_release(&old[j].key);
+      tvm_ffi_any_release(&old[j].value);
+    }
+    return;
+  }
   map_obj old = *m;
   m->entries = NULL;
   m->index = NULL;
