@@ -142,7 +142,7 @@ static bool null_input(const char* fname, const void* items, int64_t count) {
 
 /* A new Array with room for count elements and size 0 (the caller fills and counts them, so
  * that a release on failure drops exactly the elements stored so far). */
-static seq_obj* array_alloc(int64_t count) {
+static inline seq_obj* array_alloc(int64_t count) {
   tvm_ffi__ensure_init();
   if (bad_count(kTVMFFIArray, count, SEQ_MAX_ELEMS)) return NULL;
   /* Not zeroed: the cell is set here and an item is read only once stored and counted. */
@@ -169,21 +169,12 @@ void* tvm_ffi_array_new(const TVMFFIAny* items, int64_t count) {
   return a;
 }
 
-void* tvm_ffi_array_new_take(TVMFFIAny* items, int64_t count) {
-  if (null_input("tvm_ffi_array_new_take", items, count)) return NULL;
-  seq_obj* a = array_alloc(count);
+/* tvm_ffi_array_new_take from item i on, once an item is a view (or a is NULL: the Array could
+ * not be made): take every item even on failure (ownership moved in); a failed one stores
+ * None. */
+static __attribute__((noinline)) void* array_take_rest(seq_obj* a, TVMFFIAny* items, int64_t i,
+                                                      int64_t count) {
   int rc = a ? 0 : -1;
-  int64_t i = 0;
-  if (a) {
-    /* Owned values (the usual items) move as they are, counted once at the end of the run. */
-    TVMFFIAny* data = (TVMFFIAny*)a->cell.data;
-    for (; i < count && !is_pointer_view(items[i].type_index); ++i) {
-      data[i] = items[i];
-      items[i] = tvm_ffi_any_none();
-    }
-    a->cell.size = i;
-  }
-  /* Take every item even on failure (ownership moved in); a failed one stores None. */
   for (; i < count; ++i) {
     TVMFFIAny v = tvm_ffi_any_none();
     if (take_value(&items[i], &v) != 0) rc = -1;
@@ -195,6 +186,22 @@ void* tvm_ffi_array_new_take(TVMFFIAny* items, int64_t count) {
     return NULL;
   }
   return a;
+}
+
+void* tvm_ffi_array_new_take(TVMFFIAny* items, int64_t count) {
+  if (null_input("tvm_ffi_array_new_take", items, count)) return NULL;
+  seq_obj* a = array_alloc(count);
+  if (!a) return array_take_rest(NULL, items, 0, count);
+  /* Owned values (the usual items) move as they are, counted once at the end of the run; the
+   * rest (a view, rare) is array_take_rest's, out of this path's registers. */
+  TVMFFIAny* data = (TVMFFIAny*)a->cell.data;
+  int64_t i = 0;
+  for (; i < count && !is_pointer_view(items[i].type_index); ++i) {
+    data[i] = items[i];
+    items[i] = tvm_ffi_any_none();
+  }
+  a->cell.size = i;
+  return __builtin_expect(i == count, 1) ? a : array_take_rest(a, items, i, count);
 }
 
 void* tvm_ffi_array_of_objects(void* const* objs, int64_t count) {
