@@ -85,7 +85,10 @@ void* tvm_ffi_weak_lock(void* obj) {
 #define OBJ_CACHE_DEPTH 255
 typedef struct {
   void* head[OBJ_CLASSES];
-  uint8_t count[OBJ_CLASSES]; /* (OBJ_CACHE_DEPTH fits) */
+  /* How many more blocks class c may take (OBJ_CACHE_DEPTH - its blocks; fits). 0 while the
+   * flush is not armed, so that a free tests one count: the first push finds no room and arms
+   * it (obj_cache_arm), which gives every class its room. */
+  uint8_t room[OBJ_CLASSES];
   bool registered; /* the thread-exit flush is armed */
 } obj_cache;
 /* initial-exec: a direct %fs access (the library already needs static TLS for jemalloc). */
@@ -102,13 +105,15 @@ static void obj_cache_flush(void* arg) {
       c->head[i] = *(void**)b;
       tvm_ffi__raw_free(b);
     }
-    c->count[i] = 0;
+    c->room[i] = 0;
   }
 }
 static void obj_cache_make_key(void) { pthread_key_create(&g_obj_cache_key, obj_cache_flush); }
-static __attribute__((noinline)) void obj_cache_register(obj_cache* c) {
+/* Arm the flush (the cache is empty: never armed, or flushed); then every class has room. */
+static __attribute__((noinline)) void obj_cache_arm(obj_cache* c) {
   pthread_once(&g_obj_cache_once, obj_cache_make_key);
   c->registered = pthread_setspecific(g_obj_cache_key, c) == 0;
+  if (c->registered) memset(c->room, OBJ_CACHE_DEPTH, sizeof(c->room));
 }
 
 static inline void* block_alloc(size_t total) {
@@ -118,7 +123,7 @@ static inline void* block_alloc(size_t total) {
     void* b = c->head[cls];
     if (b) {
       c->head[cls] = *(void**)b;
-      c->count[cls]--;
+      c->room[cls]++;
     } else if (!(b = tvm_ffi__raw_malloc(cls << 4))) {
       return NULL;
     }
@@ -133,14 +138,11 @@ static inline void* block_alloc(size_t total) {
 static inline void block_free(void* b) {
   uint64_t cls = *(uint64_t*)b;
   obj_cache* c = &t_obj_cache;
-  if (cls && c->count[cls] < OBJ_CACHE_DEPTH) {
-    if (__builtin_expect(!c->registered, 0)) obj_cache_register(c);
-    if (c->registered) {
-      *(void**)b = c->head[cls];
-      c->head[cls] = b;
-      c->count[cls]++;
-      return;
-    }
+  if (cls && (c->room[cls] || (!c->registered && (obj_cache_arm(c), c->room[cls])))) {
+    *(void**)b = c->head[cls];
+    c->head[cls] = b;
+    c->room[cls]--;
+    return;
   }
   tvm_ffi__raw_free(b);
 }
@@ -208,6 +210,8 @@ static void* default_allocate(size_t size, size_t alignment, int32_t type_index,
 
 static TVMFFICustomAllocator g_default_allocator = {default_allocate, NULL};
 static TVMFFICustomAllocator* g_allocator = &g_default_allocator;
+/* g_allocator != &g_default_allocator, for object_new's test (one compare with memory). */
+static bool g_custom_allocator;
 
 TVMFFICustomAllocator* TVMFFIGetCustomAllocator(void) {
   return __atomic_load_n(&g_allocator, __ATOMIC_ACQUIRE);
@@ -217,7 +221,9 @@ int TVMFFISetCustomAllocator(TVMFFICustomAllocator* allocator) {
   if (allocator && !allocator->allocate) {
     return tvm_ffi_raise("ValueError", "TVMFFISetCustomAllocator: allocate is NULL");
   }
-  __atomic_store_n(&g_allocator, allocator ? allocator : &g_default_allocator, __ATOMIC_RELEASE);
+  allocator = allocator ? allocator : &g_default_allocator;
+  __atomic_store_n(&g_allocator, allocator, __ATOMIC_RELEASE);
+  __atomic_store_n(&g_custom_allocator, allocator != &g_default_allocator, __ATOMIC_RELEASE);
   return 0;
 }
 
@@ -363,11 +369,18 @@ static inline void* object_new(int32_t type_index, size_t size, bool zero) {
   size_t cls = (TVM_FFI_OBJ_PREFIX + size + 15) >> 4;
   obj_cache* c = &t_obj_cache;
   void* b;
-  if (__builtin_expect(size >= sizeof(TVMFFIObject) && cls < OBJ_CLASSES && (b = c->head[cls]) &&
-                           __atomic_load_n(&g_allocator, __ATOMIC_ACQUIRE) == &g_default_allocator,
+  /* size in [sizeof(TVMFFIObject), OBJ_CACHED_MAX] (a header, and a cached class: cls <
+   * OBJ_CLASSES) as one unsigned compare. */
+  enum { OBJ_CACHED_MAX = OBJ_CLASSES * 16 - TVM_FFI_OBJ_PREFIX - 16 };
+  _Static_assert(((TVM_FFI_OBJ_PREFIX + OBJ_CACHED_MAX + 15) >> 4) == OBJ_CLASSES - 1 &&
+                     ((TVM_FFI_OBJ_PREFIX + OBJ_CACHED_MAX + 16) >> 4) == OBJ_CLASSES,
+                 "OBJ_CACHED_MAX is the largest size of a cached class");
+  if (__builtin_expect(size - sizeof(TVMFFIObject) <= OBJ_CACHED_MAX - sizeof(TVMFFIObject) &&
+                           (b = c->head[cls]) &&
+                           !__atomic_load_n(&g_custom_allocator, __ATOMIC_ACQUIRE),
                        1)) {
     c->head[cls] = *(void**)b;
-    c->count[cls]--;
+    c->room[cls]++;
     *(uint64_t*)b = cls;
     TVMFFIObject* o = (TVMFFIObject*)((char*)b + TVM_FFI_OBJ_PREFIX);
     ((TVMFFIObjectAllocHeader*)o - 1)->delete_space = default_delete_space;
