@@ -279,8 +279,7 @@ static TVMFFIObject* release_fields(TVMFFIObject* o, TVMFFIObject* head, bool cl
   return release_planned(o, p, head, clear);
 }
 
-/* delete_tree's objects other than those with a plan of object fields only (see
- * tvm_ffi__plans). */
+/* delete_tree's objects other than those it releases itself (see tvm_ffi__plans). */
 static __attribute__((noinline)) TVMFFIObject* release_other(TVMFFIObject* o,
                                                            const tvm_ffi_release_plan* p,
                                                            TVMFFIObject* head) {
@@ -301,13 +300,21 @@ static inline void free_object(TVMFFIObject* o) {
   }
 }
 
+/* tvm_ffi__drop_child with the list head by value (delete_tree keeps it in a register). */
+static inline TVMFFIObject* drop_child(TVMFFIObject* child, TVMFFIObject* head) {
+  tvm_ffi__dead_list dl = {head};
+  tvm_ffi__drop_child(child, &dl);
+  return dl.head;
+}
+
 /* Destroy and free o and every object found dead on the way (all with both counts at zero). */
 static void delete_tree(TVMFFIObject* o) {
   TVMFFIObject* head = NULL;
   for (;;) {
-    /* One load says what to release (see tvm_ffi__plans). The usual object (a reflected one
-     * whose reference fields are all object fields) is released here, as release_planned does,
-     * written out so that the list head stays in a register; the rest by release_other. */
+    /* One load says what to release (see tvm_ffi__plans). The usual objects (a reflected one
+     * whose reference fields are all object fields, an Array) are released here, with the list
+     * head in a register and no call (a call per node cost as much as the node's release:
+     * its frame, the registers it saves); the rest by release_other. */
     uint32_t ti = (uint32_t)o->type_index;
     const tvm_ffi_release_plan* p =
         ti < TVM_FFI_MAX_TYPES ? __atomic_load_n(&tvm_ffi__plans[ti], __ATOMIC_ACQUIRE) : NULL;
@@ -316,17 +323,19 @@ static void delete_tree(TVMFFIObject* o) {
       for (const uint32_t *off = p->offsets, *end = off + p->num_obj; off != end; ++off) {
         TVMFFIObject* child = *(TVMFFIObject* const*)(base + *off);
         if (!child) continue;
-        /* tvm_ffi__drop_child */
-        if (__atomic_load_n(&child->combined_ref_count, __ATOMIC_ACQUIRE) == (1ull | 1ull << 32) &&
-            child->deleter == tvm_ffi__object_deleter) {
-          child->combined_ref_count = (uint64_t)(uintptr_t)head;
-          head = child;
-        } else {
-          /* Shared (a Var, a type, a name): tvm_ffi__drop_strong, its decrement inline. */
-          uint64_t old = __atomic_fetch_sub(&child->combined_ref_count, 1ull, __ATOMIC_RELEASE);
-          if (__builtin_expect((old & 0xFFFFFFFFull) == 1, 0)) tvm_ffi__release_last(child, old);
-        }
+        head = drop_child(child, head);
       }
+    } else if (p == &tvm_ffi__seq_plan) {
+      /* An Array / List: tvm_ffi__seq_release_into's loop, here for the same reason (its
+       * storage needs no clearing: the block is freed below). */
+      TVMFFISeqCell* c = TVMFFISeqGetCellPtr(o);
+      const TVMFFIAny* item = (const TVMFFIAny*)c->data;
+      for (const TVMFFIAny* end = item + c->size; item != end; ++item) {
+        TVMFFIObject* child = (TVMFFIObject*)item->v_obj;
+        if (item->type_index < kTVMFFIStaticObjectBegin || !child) continue;
+        head = drop_child(child, head);
+      }
+      if (c->data_deleter) c->data_deleter(c->data);
     } else {
       head = release_other(o, p, head);
     }
