@@ -36,13 +36,13 @@ static void* name_of(const char* name, void* name_str) {
 static tvm_tir_var_obj* var_make(tvm_tir_kind kind, const char* name, void* name_str,
                                  DLDataType dtype, tvm_tir_type_obj* annotation) {
   void* str = annotation ? name_of(name, name_str) : NULL;
-  tvm_tir_var_obj* v = str ? (tvm_tir_var_obj*)tvm_tir__new(kind, sizeof(tvm_tir_var_obj)) : NULL;
+  tvm_tir_var_obj* v =
+      str ? (tvm_tir_var_obj*)tvm_tir__new_expr(kind, sizeof(tvm_tir_var_obj), dtype) : NULL;
   if (!v) {
     tvm_ffi_release(annotation);
     tvm_ffi_release(str);
     return NULL;
   }
-  v->expr.dtype = dtype;
   v->name_hint = str;
   v->type_annotation = annotation;
   return v;
@@ -100,9 +100,8 @@ static tvm_tir_var_obj* var_new_typed(const char* name_hint, void* name_str,
 /* ---- Constants ----------------------------------------------------------------------------- */
 /* An IntImm whose dtype and value are known valid. */
 static tvm_tir_expr_obj* int_imm_make(DLDataType dtype, int64_t value) {
-  tvm_tir_int_imm_obj* e = TIR_NEW(tvm_tir_int_imm_obj, IntImm);
+  tvm_tir_int_imm_obj* e = TIR_NEW_EXPR(tvm_tir_int_imm_obj, IntImm, dtype);
   if (!e) return NULL;
-  e->expr.dtype = dtype;
   e->value = value;
   return &e->expr;
 }
@@ -164,9 +163,8 @@ tvm_tir_expr_obj* tvm_tir_float_imm_new(DLDataType dtype, double value) {
              maxv, tvm_tir_dtype_str(dtype).s);
     return tvm_tir__type_error(TVM_TIR_RULE_T_FLOATIMM, "FloatImm", what, NULL);
   }
-  tvm_tir_float_imm_obj* e = TIR_NEW(tvm_tir_float_imm_obj, FloatImm);
+  tvm_tir_float_imm_obj* e = TIR_NEW_EXPR(tvm_tir_float_imm_obj, FloatImm, dtype);
   if (!e) return NULL;
-  e->expr.dtype = dtype;
   e->value = value;
   return &e->expr;
 }
@@ -290,13 +288,14 @@ tvm_tir_expr_obj* tvm_tir__binary_take(tvm_tir_kind kind, tvm_tir_expr_obj* a,
     tvm_ffi_release(b);
     return r;
   }
-  tvm_tir_binary_obj* e = (tvm_tir_binary_obj*)tvm_tir__new(kind, sizeof(tvm_tir_binary_obj));
+  tvm_tir_binary_obj* e = (tvm_tir_binary_obj*)tvm_tir__new_expr(
+      kind, sizeof(tvm_tir_binary_obj),
+      tvm_tir__binop_class[kind] == CMP ? tvm_ffi_dtype(kDLUInt, 1, t.lanes) : t);
   if (!e) {
     tvm_ffi_release(a);
     tvm_ffi_release(b);
     return NULL;
   }
-  e->expr.dtype = tvm_tir__binop_class[kind] == CMP ? tvm_ffi_dtype(kDLUInt, 1, t.lanes) : t;
   e->a = a;
   e->b = b;
   return &e->expr;
@@ -427,12 +426,13 @@ tvm_tir_expr_obj* tvm_tir_buffer_load_new(tvm_tir_buffer_obj* buffer, void* indi
                              &index_lanes) != 0) {
     return NULL;
   }
-  tvm_tir_buffer_load_obj* e = TIR_NEW(tvm_tir_buffer_load_obj, BufferLoad);
+  tvm_tir_buffer_load_obj* e = TIR_NEW_EXPR(
+      tvm_tir_buffer_load_obj, BufferLoad,
+      tvm_tir_dtype_with_lanes(buffer->dtype, index_lanes * buffer->dtype.lanes));
   if (!e) {
     tvm_ffi_release(idx);
     return NULL;
   }
-  e->expr.dtype = tvm_tir_dtype_with_lanes(buffer->dtype, index_lanes * buffer->dtype.lanes);
   tvm_ffi_retain(buffer);
   e->buffer = buffer;
   e->indices = idx;

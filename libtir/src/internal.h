@@ -2,6 +2,8 @@
 #ifndef TVM_TIR_SRC_INTERNAL_H_
 #define TVM_TIR_SRC_INTERNAL_H_
 
+#include <stddef.h>
+#include <string.h>
 #include <tvm/tir/tir.h>
 
 /* ---- Registry (registry.c) ----------------------------------------------------------------- */
@@ -30,6 +32,28 @@ static inline void* tvm_tir__new(tvm_tir_kind kind, size_t size) {
   return tvm_tir__new_slow(kind, size);
 }
 #define TIR_NEW(T, KIND) ((T*)tvm_tir__new(TVM_TIR_KIND_##KIND, sizeof(T)))
+
+/* tvm_tir__new for an expression of dtype whose fields past the PrimExpr header the caller all
+ * sets (NULL or not): not zeroed, as the constructor would overwrite most of it; span (NULL),
+ * dtype and the padding after it are written here. */
+static inline tvm_tir_expr_obj* tvm_tir__new_expr(tvm_tir_kind kind, size_t size,
+                                                 DLDataType dtype) {
+  tvm_tir_expr_obj* e =
+      __builtin_expect(__atomic_load_n(&tvm_tir__initialized, __ATOMIC_ACQUIRE), 1)
+          ? (tvm_tir_expr_obj*)tvm_ffi__object_new_uninit(tvm_tir__index[kind], size)
+          : (tvm_tir_expr_obj*)tvm_tir__new_slow(kind, size);
+  if (e) {
+    _Static_assert(offsetof(tvm_tir_expr_obj, dtype) + sizeof(uint64_t) == sizeof(tvm_tir_expr_obj),
+                   "dtype and its padding end the PrimExpr header");
+    uint64_t word = 0; /* dtype, then zero padding: one store */
+    memcpy(&word, &dtype, sizeof(dtype));
+    e->span = NULL;
+    memcpy(&e->dtype, &word, sizeof(word));
+  }
+  return e;
+}
+#define TIR_NEW_EXPR(T, KIND, dtype) \
+  ((T*)tvm_tir__new_expr(TVM_TIR_KIND_##KIND, sizeof(T), (dtype)))
 
 /* Type index -> kind + 1 (0: not a libtir kind), for every type index libtvmffi can hand out
  * (it registers at most this many types): a lookup with no base, bounds or table pointer to

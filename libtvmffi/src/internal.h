@@ -151,10 +151,9 @@ void tvm_je_free(void* ptr);
 #define tvm_ffi__raw_free free
 #endif
 
-/* tvm_ffi_object_new without zeroing the body past the header: for objects whose every byte
- * that is ever read the caller writes at once (Strings, Arrays), so the zeroing would only be
- * overwritten. */
-void* tvm_ffi__object_new_uninit(int32_t type_index, size_t size);
+/* tvm_ffi__object_new_uninit (ffi.h): for objects whose every byte that is ever read the caller
+ * writes at once (Strings, Arrays, small Dicts, libtir expressions), so the zeroing would only
+ * be overwritten. */
 
 /* Deleter installed by tvm_ffi_object_new: destroy with Strong, free with Weak. */
 void tvm_ffi__object_deleter(void* self, int flags);
