@@ -531,12 +531,11 @@ tvm_tir_expr_obj* tvm_tir_call_new(DLDataType dtype, void* op, void* args) {
       return NULL;
     }
   }
-  tvm_tir_call_obj* e = TIR_NEW(tvm_tir_call_obj, Call);
+  tvm_tir_call_obj* e = TIR_NEW_EXPR(tvm_tir_call_obj, Call, dtype);
   if (!e) {
     tvm_ffi_release(arr);
     return NULL;
   }
-  e->expr.dtype = dtype;
   tvm_ffi_retain(op);
   e->op = (tvm_tir_relax_expr_obj*)op;
   e->args = arr;

@@ -33,15 +33,22 @@ static inline void* tvm_tir__new(tvm_tir_kind kind, size_t size) {
 }
 #define TIR_NEW(T, KIND) ((T*)tvm_tir__new(TVM_TIR_KIND_##KIND, sizeof(T)))
 
-/* tvm_tir__new for an expression of dtype whose fields past the PrimExpr header the caller all
- * sets (NULL or not): not zeroed, as the constructor would overwrite most of it; span (NULL),
- * dtype and the padding after it are written here. */
+/* tvm_tir__new not zeroed, for a node whose constructor writes every field (span included)
+ * and whose layout has no padding: the zeroing would only be overwritten. */
+static inline void* tvm_tir__new_uninit(tvm_tir_kind kind, size_t size) {
+  if (__builtin_expect(__atomic_load_n(&tvm_tir__initialized, __ATOMIC_ACQUIRE), 1)) {
+    return tvm_ffi__object_new_uninit(tvm_tir__index[kind], size);
+  }
+  return tvm_tir__new_slow(kind, size);
+}
+#define TIR_NEW_UNINIT(T, KIND) ((T*)tvm_tir__new_uninit(TVM_TIR_KIND_##KIND, sizeof(T)))
+
+/* tvm_tir__new_uninit for an expression of dtype whose fields past the PrimExpr header the
+ * caller all sets (NULL or not); span (NULL), dtype and the padding after it are written
+ * here. */
 static inline tvm_tir_expr_obj* tvm_tir__new_expr(tvm_tir_kind kind, size_t size,
                                                  DLDataType dtype) {
-  tvm_tir_expr_obj* e =
-      __builtin_expect(__atomic_load_n(&tvm_tir__initialized, __ATOMIC_ACQUIRE), 1)
-          ? (tvm_tir_expr_obj*)tvm_ffi__object_new_uninit(tvm_tir__index[kind], size)
-          : (tvm_tir_expr_obj*)tvm_tir__new_slow(kind, size);
+  tvm_tir_expr_obj* e = (tvm_tir_expr_obj*)tvm_tir__new_uninit(kind, size);
   if (e) {
     _Static_assert(offsetof(tvm_tir_expr_obj, dtype) + sizeof(uint64_t) == sizeof(tvm_tir_expr_obj),
                    "dtype and its padding end the PrimExpr header");

@@ -135,11 +135,12 @@ tvm_tir_stmt_obj* tvm_tir_buffer_store_new(tvm_tir_buffer_obj* buffer, tvm_tir_e
     tvm_ffi_release(idx);
     return NULL;
   }
-  tvm_tir_buffer_store_obj* s = TIR_NEW(tvm_tir_buffer_store_obj, BufferStore);
+  tvm_tir_buffer_store_obj* s = TIR_NEW_UNINIT(tvm_tir_buffer_store_obj, BufferStore);
   if (!s) {
     tvm_ffi_release(idx);
     return NULL;
   }
+  s->stmt.span = NULL;
   tvm_ffi_retain(buffer);
   s->buffer = buffer;
   s->value = tir_expr_retain(value);
@@ -284,11 +285,12 @@ tvm_tir_stmt_obj* tvm_tir_decl_buffer_new(tvm_tir_buffer_obj* buffer, tvm_tir_st
 tvm_tir_stmt_obj* tvm_tir_seq_stmt_new(void* seq) {
   void* arr;
   if (tvm_tir__array_arg(seq, TVM_TIR_KIND_Stmt, "SeqStmt", "seq", &arr) != 0) return NULL;
-  tvm_tir_seq_stmt_obj* s = TIR_NEW(tvm_tir_seq_stmt_obj, SeqStmt);
+  tvm_tir_seq_stmt_obj* s = TIR_NEW_UNINIT(tvm_tir_seq_stmt_obj, SeqStmt);
   if (!s) {
     tvm_ffi_release(arr);
     return NULL;
   }
+  s->stmt.span = NULL;
   s->seq = arr;
   return &s->stmt;
 }
@@ -314,8 +316,9 @@ tvm_tir_stmt_obj* tvm_tir_if_then_else_new(tvm_tir_expr_obj* condition, tvm_tir_
 
 tvm_tir_stmt_obj* tvm_tir_evaluate_new(tvm_tir_expr_obj* value) {
   if (BAD_EXPR(value, "Evaluate", "value")) return NULL;
-  tvm_tir_evaluate_obj* s = TIR_NEW(tvm_tir_evaluate_obj, Evaluate);
+  tvm_tir_evaluate_obj* s = TIR_NEW_UNINIT(tvm_tir_evaluate_obj, Evaluate);
   if (!s) return NULL;
+  s->stmt.span = NULL;
   s->value = tir_expr_retain(value);
   return &s->stmt;
 }
@@ -515,12 +518,13 @@ tvm_tir_stmt_obj* tvm_tir_sblock_realize_new(void* iter_values, tvm_tir_expr_obj
     tvm_ffi_release(pred);
     return NULL;
   }
-  tvm_tir_sblock_realize_obj* s = TIR_NEW(tvm_tir_sblock_realize_obj, SBlockRealize);
+  tvm_tir_sblock_realize_obj* s = TIR_NEW_UNINIT(tvm_tir_sblock_realize_obj, SBlockRealize);
   if (!s) {
     tvm_ffi_release(vals);
     tvm_ffi_release(pred);
     return NULL;
   }
+  s->stmt.span = NULL;
   tvm_ffi_retain(block);
   s->iter_values = vals;
   s->predicate = pred;
