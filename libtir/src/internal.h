@@ -127,8 +127,16 @@ static inline bool tir_is_exact(const void* obj, tvm_tir_kind kind) {
 #define TIR_IS(obj, KIND) tir_is_exact((obj), TVM_TIR_KIND_##KIND)
 
 /* Shared empty containers (new references). */
-void* tvm_tir__empty_array(void);
-void* tvm_tir__empty_map(void);
+extern void* tvm_tir__g_empty_array __attribute__((visibility("hidden")));
+extern void* tvm_tir__g_empty_map __attribute__((visibility("hidden")));
+static inline void* tvm_tir__empty_array(void) {
+  tvm_ffi_retain(tvm_tir__g_empty_array);
+  return tvm_tir__g_empty_array;
+}
+static inline void* tvm_tir__empty_map(void) {
+  tvm_ffi_retain(tvm_tir__g_empty_map);
+  return tvm_tir__g_empty_map;
+}
 /* An ffi.String object of s (NULL = ""); NULL + MemoryError on failure. */
 void* tvm_tir__str(const char* s);
 
@@ -157,7 +165,11 @@ int tvm_tir__array_arg_slow(void* arr, tvm_tir_kind elem, const char* node, cons
  * answered here; the rest, NULL and the errors, by the function.) */
 static inline int tvm_tir__array_arg(void* arr, tvm_tir_kind elem, const char* node,
                                      const char* field, void** out) {
-  if (arr && tvm_ffi_type_index(arr) == kTVMFFIArray) {
+  if (!arr) { /* (what tvm_tir__array_arg_slow does with it) */
+    *out = tvm_tir__empty_array();
+    return 0;
+  }
+  if (tvm_ffi_type_index(arr) == kTVMFFIArray) {
     int64_t n = tvm_ffi_seq_size(arr);
     const TVMFFIAny* items = tvm_ffi_seq_data(arr);
     int64_t i = 0;
@@ -171,7 +183,15 @@ static inline int tvm_tir__array_arg(void* arr, tvm_tir_kind elem, const char* n
   return tvm_tir__array_arg_slow(arr, elem, node, field, out);
 }
 /* Same for an ffi.Map<String, Any> (annotations, attrs). */
-int tvm_tir__str_map_arg(void* map, const char* node, const char* field, void** out);
+int tvm_tir__str_map_arg_slow(void* map, const char* node, const char* field, void** out);
+static inline int tvm_tir__str_map_arg(void* map, const char* node, const char* field,
+                                       void** out) {
+  if (!map) { /* (what tvm_tir__str_map_arg_slow does with it) */
+    *out = tvm_tir__empty_map();
+    return 0;
+  }
+  return tvm_tir__str_map_arg_slow(map, node, field, out);
+}
 /* Raise the TypeError of tvm_tir__check_kind. Returns -1. */
 int tvm_tir__kind_error(const void* obj, tvm_tir_kind kind, const char* node, const char* field);
 /* Check obj is an instance of kind (TypeError otherwise). NULL passes (callers check). */
