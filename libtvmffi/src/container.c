@@ -656,10 +656,31 @@ const TVMFFIAny* tvm_ffi_map_get_str(const void* map, const char* key) {
   }
 }
 
+static int64_t map_next_entries(const map_obj* m, int64_t pos, const TVMFFIAny** out_key,
+                                const TVMFFIAny** out_value);
+
+/* tvm_ffi_map_next of a map that is not exactly a Map or Dict: its check (a derived type, or
+ * the error), out of the common path, which then saves no registers. */
+static __attribute__((noinline)) int64_t map_next_checked(const void* map, int64_t pos,
+                                                          const TVMFFIAny** out_key,
+                                                          const TVMFFIAny** out_value) {
+  if (check_map("tvm_ffi_map_next", map) != 0) return -1;
+  return map_next_entries((const map_obj*)map, pos, out_key, out_value);
+}
+
 int64_t tvm_ffi_map_next(const void* map, int64_t pos, const TVMFFIAny** out_key,
                          const TVMFFIAny** out_value) {
-  if (check_map("tvm_ffi_map_next", map) != 0) return -1;
-  const map_obj* m = (const map_obj*)map;
+  /* check_map's first test, inline */
+  if (__builtin_expect(!map || (tvm_ffi_type_index(map) != kTVMFFIMap &&
+                                tvm_ffi_type_index(map) != kTVMFFIDict),
+                       0)) {
+    return map_next_checked(map, pos, out_key, out_value);
+  }
+  return map_next_entries((const map_obj*)map, pos, out_key, out_value);
+}
+
+static inline int64_t map_next_entries(const map_obj* m, int64_t pos, const TVMFFIAny** out_key,
+                                       const TVMFFIAny** out_value) {
   for (int64_t j = pos < 0 ? m->used : pos; j < m->used; ++j) {
     const map_entry* e = &m->entries[j];
     if (e->key.type_index == MAP_DEAD) continue;
