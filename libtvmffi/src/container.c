@@ -321,36 +321,12 @@ void* tvm_ffi_list_to_array(const void* list) {
  * are scanned linearly.
  */
 
-typedef struct {
-  TVMFFIAny key; /* owned; type_index MAP_DEAD once erased */
-  TVMFFIAny value;
-  uint64_t hash;
-} map_entry;
-
-typedef struct {
-  TVMFFIObject header;
-  map_entry* entries; /* one block: entry_cap entries, then index_cap uint32 slots; in the
-                       * object itself (map_inline) for a small Map made at its final size
-                       * and for a Dict until it outgrows DICT_INLINE_CAP */
-  uint32_t* index;    /* NULL while entry_cap <= MAP_SMALL_CAP */
-  int64_t size;       /* live entries */
-  int64_t used;       /* entries [0, used) are live or dead */
-  int64_t entry_cap;
-  int64_t index_cap; /* 0, or a power of two >= 2 * entry_cap */
-} map_obj;
-
-#define MAP_DEAD (-2)
+/* map_entry, map_obj and MAP_DEAD: internal.h (the deleter releases a map's entries). */
 #define MAP_SMALL_CAP 8
 /* Entries a new Dict holds in itself: most Dicts (a module's functions and names, attributes)
  * stay this small, and each used to allocate (and free) an entry block on its first insertion. */
 #define DICT_INLINE_CAP 4
 #define MAP_MAX_ENTRIES ((int64_t)1 << 30) /* index slots are uint32 positions + 1 */
-
-/* Whether m's entries lie in the object (map_alloc of a small Map, never grown; a new Dict's
- * first entries): never freed. */
-static inline bool map_inline(const map_obj* m) {
-  return m->entries == (const map_entry*)(m + 1);
-}
 
 static int check_map(const char* fname, const void* obj) {
   /* The exact types first: a Dict would otherwise take the Map ancestor test first. */
@@ -433,7 +409,7 @@ static int map_rebuild(map_obj* m, int64_t new_cap) {
   for (int64_t j = 0; j < m->used; ++j) {
     if (m->entries[j].key.type_index != MAP_DEAD) block[n++] = m->entries[j];
   }
-  if (!map_inline(m)) tvm_ffi_free(m->entries);
+  if (!tvm_ffi__map_inline(m)) tvm_ffi_free(m->entries);
   m->entries = block;
   m->index = index;
   m->used = n;
@@ -491,7 +467,7 @@ void tvm_ffi__map_destroy(void* self) {
     tvm_ffi__any_release(&e->key);
     tvm_ffi__any_release(&e->value);
   }
-  if (!map_inline(m)) tvm_ffi_free(m->entries);
+  if (!tvm_ffi__map_inline(m)) tvm_ffi_free(m->entries);
 }
 
 TVMFFIObject* tvm_ffi__map_release_into(void* self, TVMFFIObject* head) {
@@ -508,7 +484,7 @@ TVMFFIObject* tvm_ffi__map_release_into(void* self, TVMFFIObject* head) {
       tvm_ffi__drop_child((TVMFFIObject*)e->value.v_obj, &dl);
     }
   }
-  if (!map_inline(m)) tvm_ffi_free(m->entries);
+  if (!tvm_ffi__map_inline(m)) tvm_ffi_free(m->entries);
   return dl.head;
 }
 
@@ -722,7 +698,7 @@ void tvm_ffi_dict_clear(void* dict) {
   if (check_kind("tvm_ffi_dict_clear", dict, kTVMFFIDict) != 0) return;
   /* Detach the storage first so destructors of the released values see an empty dict. */
   map_obj* m = (map_obj*)dict;
-  if (map_inline(m)) {
+  if (tvm_ffi__map_inline(m)) {
     /* The entries are the object's own (at most DICT_INLINE_CAP, no index): moved out to be
      * released, and the storage stays for later insertions. */
     map_entry old[DICT_INLINE_CAP];

@@ -188,6 +188,33 @@ static inline void tvm_ffi__drop_child(TVMFFIObject* child, tvm_ffi__dead_list* 
   if (__builtin_expect((old & 0xFFFFFFFFull) == 1, 0)) tvm_ffi__release_last(child, old);
 }
 
+/* The storage of ffi.Map / ffi.Dict (container.c, which describes the layout). */
+typedef struct {
+  TVMFFIAny key; /* owned; type_index MAP_DEAD once erased */
+  TVMFFIAny value;
+  uint64_t hash;
+} map_entry;
+
+typedef struct {
+  TVMFFIObject header;
+  map_entry* entries; /* one block: entry_cap entries, then index_cap uint32 slots; in the
+                       * object itself (tvm_ffi__map_inline) for a small Map made at its final size
+                       * and for a Dict until it outgrows DICT_INLINE_CAP */
+  uint32_t* index;    /* NULL while entry_cap <= MAP_SMALL_CAP */
+  int64_t size;       /* live entries */
+  int64_t used;       /* entries [0, used) are live or dead */
+  int64_t entry_cap;
+  int64_t index_cap; /* 0, or a power of two >= 2 * entry_cap */
+} map_obj;
+
+#define MAP_DEAD (-2)
+
+/* Whether m's entries lie in the object (map_alloc of a small Map, never grown; a new Dict's
+ * first entries): never freed. */
+static inline bool tvm_ffi__map_inline(const map_obj* m) {
+  return m->entries == (const map_entry*)(m + 1);
+}
+
 /* The destructors of Array/List and Map/Dict (container.c), recognised by the deleter, and
  * their counterparts that push dead children on the list head instead of deleting them (and
  * return the new head). */

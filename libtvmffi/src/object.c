@@ -336,6 +336,19 @@ static void delete_tree(TVMFFIObject* o) {
         head = drop_child(child, head);
       }
       if (c->data_deleter) c->data_deleter(c->data);
+    } else if (p == &tvm_ffi__map_plan) {
+      /* A Map / Dict: tvm_ffi__map_release_into's loop, likewise. */
+      map_obj* m = (map_obj*)o;
+      for (map_entry *e = m->entries, *end = e + m->used; e != end; ++e) {
+        if (e->key.type_index == MAP_DEAD) continue;
+        if (e->key.type_index >= kTVMFFIStaticObjectBegin && e->key.v_obj) {
+          head = drop_child((TVMFFIObject*)e->key.v_obj, head);
+        }
+        if (e->value.type_index >= kTVMFFIStaticObjectBegin && e->value.v_obj) {
+          head = drop_child((TVMFFIObject*)e->value.v_obj, head);
+        }
+      }
+      if (!tvm_ffi__map_inline(m)) tvm_ffi_free(m->entries);
     } else {
       head = release_other(o, p, head);
     }
