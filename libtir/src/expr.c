@@ -345,16 +345,30 @@ tvm_tir_expr_obj* tvm_tir_select_new(tvm_tir_expr_obj* condition, tvm_tir_expr_o
 /* ---- BufferLoad ---------------------------------------------------------------------------- */
 /* tvm_tir__check_indices past the buffer's checks and the array's: the indices items[0, n)
  * (PrimExprs) against the buffer. */
+static __attribute__((noinline)) int index_count_error(tvm_tir_rule rule, const char* node,
+                                                       tvm_tir_buffer_obj* buffer, int64_t ndim,
+                                                       int64_t n) {
+  char what[200];
+  snprintf(what, sizeof(what), "buffer %s has %lld dimensions but %lld indices are given",
+           tvm_tir_buffer_name(buffer), (long long)ndim, (long long)n);
+  tvm_tir__type_error(rule, node, what, "buffer", buffer, NULL);
+  return -1;
+}
+static __attribute__((noinline)) int index_item_error(tvm_tir_rule rule, const char* node,
+                                                      const char* why, int64_t i,
+                                                      tvm_tir_expr_obj* e,
+                                                      tvm_tir_expr_obj* first) {
+  char name[32];
+  snprintf(name, sizeof(name), "indices[%lld]", (long long)i);
+  tvm_tir__type_error(rule, node, why, name, e, "indices[0]", first, NULL);
+  return -1;
+}
+
+/* (The errors are reported out of line: this runs per load and store.) */
 static int check_index_items(tvm_tir_rule rule, const char* node, tvm_tir_buffer_obj* buffer,
                              const TVMFFIAny* items, int64_t n, int* out_lanes) {
   int64_t ndim = tvm_ffi_seq_size(buffer->shape);
-  char what[200];
-  if (n != ndim) {
-    snprintf(what, sizeof(what), "buffer %s has %lld dimensions but %lld indices are given",
-             tvm_tir_buffer_name(buffer), (long long)ndim, (long long)n);
-    tvm_tir__type_error(rule, node, what, "buffer", buffer, NULL);
-    return -1;
-  }
+  if (n != ndim) return index_count_error(rule, node, buffer, ndim, n);
   int lanes = 1;
   for (int64_t i = 0; i < n; ++i) {
     tvm_tir_expr_obj* e = (tvm_tir_expr_obj*)items[i].v_obj;
@@ -367,12 +381,7 @@ static int check_index_items(tvm_tir_rule rule, const char* node, tvm_tir_buffer
     } else if (i + 1 < n && e->dtype.lanes != 1) {
       why = "only the last index may be a vector";
     }
-    if (why) {
-      char name[32];
-      snprintf(name, sizeof(name), "indices[%lld]", (long long)i);
-      tvm_tir__type_error(rule, node, why, name, e, "indices[0]", first, NULL);
-      return -1;
-    }
+    if (why) return index_item_error(rule, node, why, i, e, first);
     if (i + 1 == n) lanes = e->dtype.lanes;
   }
   *out_lanes = lanes;
