@@ -338,16 +338,22 @@ tvm_script__frame* tvm_script__require_top(tvm_script_builder* b, tvm_script_fra
   return NULL;
 }
 
-int tvm_script__emit(tvm_script_builder* b, const void* stmt) {
+/* The error of tvm_script__emit (out of line: emit runs per statement). */
+static __attribute__((noinline)) int emit_error(const void* stmt, const tvm_script__frame* f) {
   if (!tvm_script__is_stmt(stmt)) {
     return tvm_ffi_raise("TypeError", "a statement was expected, got %s",
                          stmt ? tvm_ffi_type_key(tvm_ffi_type_index(stmt)) : "None");
   }
+  return tvm_ffi_raise(
+      "ValueError", "a statement is not valid directly inside %s",
+      f->kind == TVM_SCRIPT_FRAME_IF ? "T.If (use T.Then / T.Else)" : "an I.ir_module");
+}
+
+int tvm_script__emit(tvm_script_builder* b, const void* stmt) {
   tvm_script__frame* f = b->depth ? &b->frames[b->depth - 1] : NULL;
-  if (f && (f->kind == TVM_SCRIPT_FRAME_MODULE || f->kind == TVM_SCRIPT_FRAME_IF)) {
-    return tvm_ffi_raise(
-        "ValueError", "a statement is not valid directly inside %s",
-        f->kind == TVM_SCRIPT_FRAME_IF ? "T.If (use T.Then / T.Else)" : "an I.ir_module");
+  if (!tvm_script__is_stmt(stmt) ||
+      (f && (f->kind == TVM_SCRIPT_FRAME_MODULE || f->kind == TVM_SCRIPT_FRAME_IF))) {
+    return emit_error(stmt, f);
   }
   if (b->span && tvm_script__span_record(b, stmt, b->span) != 0) return -1;
   if (tvm_script__vec_push(f ? &f->stmts : &b->top_stmts, stmt) != 0) return -1;
