@@ -118,7 +118,16 @@ static tvm_tir_expr_obj* broadcast_take(tvm_tir_expr_obj* scalar, int lanes) {
   return b;
 }
 
+static __attribute__((noinline)) tvm_tir_expr_obj* const_int_slow(DLDataType dtype,
+                                                                  int64_t value);
+
 tvm_tir_expr_obj* tvm_tir_const_int(DLDataType dtype, int64_t value) {
+  /* A scalar integer (the usual constant) is its own element type and needs no broadcast. */
+  if (dtype.lanes == 1 && tvm_tir_dtype_is_integer(dtype)) return tvm_tir_int_imm_new(dtype, value);
+  return const_int_slow(dtype, value);
+}
+
+static tvm_tir_expr_obj* const_int_slow(DLDataType dtype, int64_t value) {
   DLDataType elem = tvm_tir_dtype_element(dtype);
   tvm_tir_expr_obj* c;
   if (tvm_tir_dtype_is_integer(elem)) {
