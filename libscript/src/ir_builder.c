@@ -4,6 +4,7 @@
  * ir_builder_tir.c.
  */
 #include <pthread.h>
+#include <assert.h>
 #include <string.h>
 
 #include "ir_builder_internal.h"
@@ -156,9 +157,14 @@ void tvm_script__vec_clear(tvm_script__vec* v) {
 
 /* ---- Frames -------------------------------------------------------------------------------- */
 void tvm_script__frame_clear(tvm_script__frame* f) {
-  /* (Most are unset for a frame's kind: a test each, no call.) */
+  /* (Most are unset for a frame's kind: a test each, no call.) The frame is left as
+   * tvm_script__push_frame makes one, all zero but for its statement list's storage, so that
+   * the next frame pushed into this slot needs no zeroing. */
 #define RELEASE_FIELD(x) \
-  if (f->x) tvm_ffi_release(f->x)
+  if (f->x) {            \
+    tvm_ffi_release(f->x); \
+    f->x = NULL;         \
+  }
   RELEASE_FIELD(var);
   RELEASE_FIELD(min);
   RELEASE_FIELD(extent);
@@ -191,9 +197,27 @@ void tvm_script__frame_clear(tvm_script__frame* f) {
   if (f->buffer_map_keys.items) tvm_script__vec_clear(&f->buffer_map_keys);
   if (f->buffer_map_values.items) tvm_script__vec_clear(&f->buffer_map_values);
   tvm_ffi_any_release(&f->node);
+  memset(&f->node, 0, sizeof(f->node));
   if (f->name_heap) tvm_ffi_free(f->name);
-  /* No other zeroing: a cleared frame is dropped (popped, or the builder freed). */
+  f->name = NULL;
+  f->name_str = NULL;
+  f->kind = (tvm_script_frame_kind)0;
+  f->rest_of_body = f->flag = f->root = f->name_heap = false;
+  memset(&f->dtype, 0, sizeof(f->dtype));
+  f->for_kind = 0;
+  f->span = NULL;
 }
+
+#ifndef NDEBUG
+/* Whether f is as tvm_script__frame_clear leaves a frame (checked when a slot is reused). */
+static bool frame_is_clear(const tvm_script__frame* f) {
+  tvm_script__frame z;
+  memset(&z, 0, sizeof(z));
+  z.stmts.items = f->stmts.items;
+  z.stmts.cap = f->stmts.cap;
+  return memcmp(&z, f, sizeof(z)) == 0;
+}
+#endif
 
 tvm_tir_type_obj* tvm_script__prim_type(tvm_script_builder* b, DLDataType dtype) {
   if (tvm_tir_dtype_is_void(dtype) || tvm_ffi_error_pending()) return NULL;
@@ -281,15 +305,16 @@ tvm_script__frame* tvm_script__push_frame(tvm_script_builder* b, tvm_script_fram
   }
   tvm_script__frame* f = &b->frames[b->depth++];
   /* Every frame collects statements: a slot used before keeps its (cleared) list's storage, so
-   * that a loop or scope does not allocate and free one per entry. */
-  tvm_script__vec stmts = {NULL, 0, 0};
-  if (b->depth <= b->slots_used) {
-    stmts = f->stmts;
-  } else {
+   * that a loop or scope does not allocate and free one per entry. Such a slot was left zeroed
+   * otherwise by tvm_script__frame_clear (every popped frame is cleared); a new one is zeroed
+   * here. */
+  if (b->depth > b->slots_used) {
     b->slots_used = b->depth;
+    memset(f, 0, sizeof(*f));
   }
-  memset(f, 0, sizeof(*f));
-  f->stmts = stmts;
+#ifndef NDEBUG
+  assert(frame_is_clear(f));
+#endif
   f->kind = kind;
   f->node = tvm_ffi_any_none();
   f->span = b->span;
@@ -313,16 +338,22 @@ tvm_script__frame* tvm_script__require_top(tvm_script_builder* b, tvm_script_fra
   return NULL;
 }
 
-int tvm_script__emit(tvm_script_builder* b, const void* stmt) {
+/* The error of tvm_script__emit (out of line: emit runs per statement). */
+static __attribute__((noinline)) int emit_error(const void* stmt, const tvm_script__frame* f) {
   if (!tvm_script__is_stmt(stmt)) {
     return tvm_ffi_raise("TypeError", "a statement was expected, got %s",
                          stmt ? tvm_ffi_type_key(tvm_ffi_type_index(stmt)) : "None");
   }
+  return tvm_ffi_raise(
+      "ValueError", "a statement is not valid directly inside %s",
+      f->kind == TVM_SCRIPT_FRAME_IF ? "T.If (use T.Then / T.Else)" : "an I.ir_module");
+}
+
+int tvm_script__emit(tvm_script_builder* b, const void* stmt) {
   tvm_script__frame* f = b->depth ? &b->frames[b->depth - 1] : NULL;
-  if (f && (f->kind == TVM_SCRIPT_FRAME_MODULE || f->kind == TVM_SCRIPT_FRAME_IF)) {
-    return tvm_ffi_raise(
-        "ValueError", "a statement is not valid directly inside %s",
-        f->kind == TVM_SCRIPT_FRAME_IF ? "T.If (use T.Then / T.Else)" : "an I.ir_module");
+  if (!tvm_script__is_stmt(stmt) ||
+      (f && (f->kind == TVM_SCRIPT_FRAME_MODULE || f->kind == TVM_SCRIPT_FRAME_IF))) {
+    return emit_error(stmt, f);
   }
   if (b->span && tvm_script__span_record(b, stmt, b->span) != 0) return -1;
   if (tvm_script__vec_push(f ? &f->stmts : &b->top_stmts, stmt) != 0) return -1;

@@ -245,8 +245,17 @@ int tvm_script__infer_regions(const tvm_script_builder* b, const tvm_script__fra
                               const void* body, void** out_reads, void** out_writes);
 /* ---- Source spans (ir_builder_spans.c) ------------------------------------------------------ */
 /* Record node at span (both borrowed) in b's log. 0, or -1 with a MemoryError. */
-int tvm_script__span_record(tvm_script_builder* b, const void* node,
-                            const tvm_script_span* span);
+int tvm_script__span_record_grow(tvm_script_builder* b, const void* node,
+                                 const tvm_script_span* span);
+static inline int tvm_script__span_record(tvm_script_builder* b, const void* node,
+                                          const tvm_script_span* span) {
+  tvm_script__span_log* log = &b->spans;
+  if (__builtin_expect(log->size == log->capacity, 0)) {
+    return tvm_script__span_record_grow(b, node, span);
+  }
+  log->items[log->size++] = (tvm_script__span_entry){node, span};
+  return 0;
+}
 void tvm_script__span_log_free(tvm_script__span_log* log);
 /* The span of the deepest node with a recorded span on the access path written in `path`
  * ("<root>.body.seq[1].value", as tvm_ffi_access_path_format writes it) from root, root

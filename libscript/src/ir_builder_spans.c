@@ -10,8 +10,9 @@
 
 #include "ir_builder_internal.h"
 
-int tvm_script__span_record(tvm_script_builder* b, const void* node,
-                            const tvm_script_span* span) {
+/* tvm_script__span_record when the log is full: grow it, then record. */
+int tvm_script__span_record_grow(tvm_script_builder* b, const void* node,
+                                 const tvm_script_span* span) {
   tvm_script__span_log* log = &b->spans;
   if (log->size == log->capacity) {
     size_t cap = 2 * log->capacity;

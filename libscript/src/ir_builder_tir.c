@@ -48,11 +48,21 @@ static bool all_exprs(const void* arr) {
   return true;
 }
 
+static __attribute__((noinline)) void* expr_array_slow(const void* arr, const char* what,
+                                                      bool* ok);
+
 /* An ffi.Array of PrimExpr from an Array of PrimExpr / Python ints (int32 IntImm, int64 when
  * it does not fit); NULL arr gives NULL without error. */
 void* tvm_script__expr_array(const void* arr, const char* what, bool* ok) {
   *ok = true;
   if (!arr) return NULL;
+  /* The common case (an Array of PrimExprs, shared) without the frame of the general one. */
+  if (all_exprs(arr)) return tvm_tir_ref((void*)arr);
+  return expr_array_slow(arr, what, ok);
+}
+
+/* tvm_script__expr_array past its common case (arr is not NULL). */
+static void* expr_array_slow(const void* arr, const char* what, bool* ok) {
   if (!tvm_ffi_instance_of(arr, kTVMFFIArray) && !tvm_ffi_instance_of(arr, kTVMFFIList)) {
     *ok = false;
     tvm_ffi_raise("TypeError", "%s must be a list of PrimExpr, got %s", what,

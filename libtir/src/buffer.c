@@ -14,7 +14,7 @@ tvm_tir_range_obj* tvm_tir_range_new(tvm_tir_expr_obj* min, tvm_tir_expr_obj* ex
       tvm_tir__check_kind(extent, TVM_TIR_KIND_PrimExpr, "Range", "extent") != 0) {
     return NULL;
   }
-  tvm_tir_range_obj* r = TIR_NEW(tvm_tir_range_obj, Range);
+  tvm_tir_range_obj* r = TIR_NEW_UNINIT(tvm_tir_range_obj, Range); /* (both fields set) */
   if (!r) return NULL;
   r->min = tir_expr_retain(min);
   r->extent = extent ? tir_expr_retain(extent) : NULL;
@@ -229,7 +229,8 @@ tvm_tir_buffer_region_obj* tvm_tir_buffer_region_new(tvm_tir_buffer_obj* buffer,
     tvm_ffi_release(arr);
     return NULL;
   }
-  tvm_tir_buffer_region_obj* r = TIR_NEW(tvm_tir_buffer_region_obj, BufferRegion);
+  tvm_tir_buffer_region_obj* r =
+      TIR_NEW_UNINIT(tvm_tir_buffer_region_obj, BufferRegion); /* (both fields set) */
   if (!r) {
     tvm_ffi_release(arr);
     return NULL;

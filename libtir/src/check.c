@@ -40,7 +40,7 @@ int tvm_tir__array_arg_slow(void* arr, tvm_tir_kind elem, const char* node, cons
   return 0;
 }
 
-int tvm_tir__str_map_arg(void* map, const char* node, const char* field, void** out) {
+int tvm_tir__str_map_arg_slow(void* map, const char* node, const char* field, void** out) {
   *out = NULL;
   if (!map) {
     *out = tvm_tir__empty_map();

@@ -36,13 +36,13 @@ static void* name_of(const char* name, void* name_str) {
 static tvm_tir_var_obj* var_make(tvm_tir_kind kind, const char* name, void* name_str,
                                  DLDataType dtype, tvm_tir_type_obj* annotation) {
   void* str = annotation ? name_of(name, name_str) : NULL;
-  tvm_tir_var_obj* v = str ? (tvm_tir_var_obj*)tvm_tir__new(kind, sizeof(tvm_tir_var_obj)) : NULL;
+  tvm_tir_var_obj* v =
+      str ? (tvm_tir_var_obj*)tvm_tir__new_expr(kind, sizeof(tvm_tir_var_obj), dtype) : NULL;
   if (!v) {
     tvm_ffi_release(annotation);
     tvm_ffi_release(str);
     return NULL;
   }
-  v->expr.dtype = dtype;
   v->name_hint = str;
   v->type_annotation = annotation;
   return v;
@@ -100,9 +100,8 @@ static tvm_tir_var_obj* var_new_typed(const char* name_hint, void* name_str,
 /* ---- Constants ----------------------------------------------------------------------------- */
 /* An IntImm whose dtype and value are known valid. */
 static tvm_tir_expr_obj* int_imm_make(DLDataType dtype, int64_t value) {
-  tvm_tir_int_imm_obj* e = TIR_NEW(tvm_tir_int_imm_obj, IntImm);
+  tvm_tir_int_imm_obj* e = TIR_NEW_EXPR(tvm_tir_int_imm_obj, IntImm, dtype);
   if (!e) return NULL;
-  e->expr.dtype = dtype;
   e->value = value;
   return &e->expr;
 }
@@ -164,9 +163,8 @@ tvm_tir_expr_obj* tvm_tir_float_imm_new(DLDataType dtype, double value) {
              maxv, tvm_tir_dtype_str(dtype).s);
     return tvm_tir__type_error(TVM_TIR_RULE_T_FLOATIMM, "FloatImm", what, NULL);
   }
-  tvm_tir_float_imm_obj* e = TIR_NEW(tvm_tir_float_imm_obj, FloatImm);
+  tvm_tir_float_imm_obj* e = TIR_NEW_EXPR(tvm_tir_float_imm_obj, FloatImm, dtype);
   if (!e) return NULL;
-  e->expr.dtype = dtype;
   e->value = value;
   return &e->expr;
 }
@@ -290,13 +288,14 @@ tvm_tir_expr_obj* tvm_tir__binary_take(tvm_tir_kind kind, tvm_tir_expr_obj* a,
     tvm_ffi_release(b);
     return r;
   }
-  tvm_tir_binary_obj* e = (tvm_tir_binary_obj*)tvm_tir__new(kind, sizeof(tvm_tir_binary_obj));
+  tvm_tir_binary_obj* e = (tvm_tir_binary_obj*)tvm_tir__new_expr(
+      kind, sizeof(tvm_tir_binary_obj),
+      tvm_tir__binop_class[kind] == CMP ? tvm_ffi_dtype(kDLUInt, 1, t.lanes) : t);
   if (!e) {
     tvm_ffi_release(a);
     tvm_ffi_release(b);
     return NULL;
   }
-  e->expr.dtype = tvm_tir__binop_class[kind] == CMP ? tvm_ffi_dtype(kDLUInt, 1, t.lanes) : t;
   e->a = a;
   e->b = b;
   return &e->expr;
@@ -346,16 +345,30 @@ tvm_tir_expr_obj* tvm_tir_select_new(tvm_tir_expr_obj* condition, tvm_tir_expr_o
 /* ---- BufferLoad ---------------------------------------------------------------------------- */
 /* tvm_tir__check_indices past the buffer's checks and the array's: the indices items[0, n)
  * (PrimExprs) against the buffer. */
+static __attribute__((noinline)) int index_count_error(tvm_tir_rule rule, const char* node,
+                                                       tvm_tir_buffer_obj* buffer, int64_t ndim,
+                                                       int64_t n) {
+  char what[200];
+  snprintf(what, sizeof(what), "buffer %s has %lld dimensions but %lld indices are given",
+           tvm_tir_buffer_name(buffer), (long long)ndim, (long long)n);
+  tvm_tir__type_error(rule, node, what, "buffer", buffer, NULL);
+  return -1;
+}
+static __attribute__((noinline)) int index_item_error(tvm_tir_rule rule, const char* node,
+                                                      const char* why, int64_t i,
+                                                      tvm_tir_expr_obj* e,
+                                                      tvm_tir_expr_obj* first) {
+  char name[32];
+  snprintf(name, sizeof(name), "indices[%lld]", (long long)i);
+  tvm_tir__type_error(rule, node, why, name, e, "indices[0]", first, NULL);
+  return -1;
+}
+
+/* (The errors are reported out of line: this runs per load and store.) */
 static int check_index_items(tvm_tir_rule rule, const char* node, tvm_tir_buffer_obj* buffer,
                              const TVMFFIAny* items, int64_t n, int* out_lanes) {
   int64_t ndim = tvm_ffi_seq_size(buffer->shape);
-  char what[200];
-  if (n != ndim) {
-    snprintf(what, sizeof(what), "buffer %s has %lld dimensions but %lld indices are given",
-             tvm_tir_buffer_name(buffer), (long long)ndim, (long long)n);
-    tvm_tir__type_error(rule, node, what, "buffer", buffer, NULL);
-    return -1;
-  }
+  if (n != ndim) return index_count_error(rule, node, buffer, ndim, n);
   int lanes = 1;
   for (int64_t i = 0; i < n; ++i) {
     tvm_tir_expr_obj* e = (tvm_tir_expr_obj*)items[i].v_obj;
@@ -368,12 +381,7 @@ static int check_index_items(tvm_tir_rule rule, const char* node, tvm_tir_buffer
     } else if (i + 1 < n && e->dtype.lanes != 1) {
       why = "only the last index may be a vector";
     }
-    if (why) {
-      char name[32];
-      snprintf(name, sizeof(name), "indices[%lld]", (long long)i);
-      tvm_tir__type_error(rule, node, why, name, e, "indices[0]", first, NULL);
-      return -1;
-    }
+    if (why) return index_item_error(rule, node, why, i, e, first);
     if (i + 1 == n) lanes = e->dtype.lanes;
   }
   *out_lanes = lanes;
@@ -427,12 +435,13 @@ tvm_tir_expr_obj* tvm_tir_buffer_load_new(tvm_tir_buffer_obj* buffer, void* indi
                              &index_lanes) != 0) {
     return NULL;
   }
-  tvm_tir_buffer_load_obj* e = TIR_NEW(tvm_tir_buffer_load_obj, BufferLoad);
+  tvm_tir_buffer_load_obj* e = TIR_NEW_EXPR(
+      tvm_tir_buffer_load_obj, BufferLoad,
+      tvm_tir_dtype_with_lanes(buffer->dtype, index_lanes * buffer->dtype.lanes));
   if (!e) {
     tvm_ffi_release(idx);
     return NULL;
   }
-  e->expr.dtype = tvm_tir_dtype_with_lanes(buffer->dtype, index_lanes * buffer->dtype.lanes);
   tvm_ffi_retain(buffer);
   e->buffer = buffer;
   e->indices = idx;
@@ -531,12 +540,11 @@ tvm_tir_expr_obj* tvm_tir_call_new(DLDataType dtype, void* op, void* args) {
       return NULL;
     }
   }
-  tvm_tir_call_obj* e = TIR_NEW(tvm_tir_call_obj, Call);
+  tvm_tir_call_obj* e = TIR_NEW_EXPR(tvm_tir_call_obj, Call, dtype);
   if (!e) {
     tvm_ffi_release(arr);
     return NULL;
   }
-  e->expr.dtype = dtype;
   tvm_ffi_retain(op);
   e->op = (tvm_tir_relax_expr_obj*)op;
   e->args = arr;

@@ -2,6 +2,8 @@
 #ifndef TVM_TIR_SRC_INTERNAL_H_
 #define TVM_TIR_SRC_INTERNAL_H_
 
+#include <stddef.h>
+#include <string.h>
 #include <tvm/tir/tir.h>
 
 /* ---- Registry (registry.c) ----------------------------------------------------------------- */
@@ -30,6 +32,35 @@ static inline void* tvm_tir__new(tvm_tir_kind kind, size_t size) {
   return tvm_tir__new_slow(kind, size);
 }
 #define TIR_NEW(T, KIND) ((T*)tvm_tir__new(TVM_TIR_KIND_##KIND, sizeof(T)))
+
+/* tvm_tir__new not zeroed, for a node whose constructor writes every field (span included)
+ * and whose layout has no padding: the zeroing would only be overwritten. */
+static inline void* tvm_tir__new_uninit(tvm_tir_kind kind, size_t size) {
+  if (__builtin_expect(__atomic_load_n(&tvm_tir__initialized, __ATOMIC_ACQUIRE), 1)) {
+    return tvm_ffi__object_new_uninit(tvm_tir__index[kind], size);
+  }
+  return tvm_tir__new_slow(kind, size);
+}
+#define TIR_NEW_UNINIT(T, KIND) ((T*)tvm_tir__new_uninit(TVM_TIR_KIND_##KIND, sizeof(T)))
+
+/* tvm_tir__new_uninit for an expression of dtype whose fields past the PrimExpr header the
+ * caller all sets (NULL or not); span (NULL), dtype and the padding after it are written
+ * here. */
+static inline tvm_tir_expr_obj* tvm_tir__new_expr(tvm_tir_kind kind, size_t size,
+                                                 DLDataType dtype) {
+  tvm_tir_expr_obj* e = (tvm_tir_expr_obj*)tvm_tir__new_uninit(kind, size);
+  if (e) {
+    _Static_assert(offsetof(tvm_tir_expr_obj, dtype) + sizeof(uint64_t) == sizeof(tvm_tir_expr_obj),
+                   "dtype and its padding end the PrimExpr header");
+    uint64_t word = 0; /* dtype, then zero padding: one store */
+    memcpy(&word, &dtype, sizeof(dtype));
+    e->span = NULL;
+    memcpy(&e->dtype, &word, sizeof(word));
+  }
+  return e;
+}
+#define TIR_NEW_EXPR(T, KIND, dtype) \
+  ((T*)tvm_tir__new_expr(TVM_TIR_KIND_##KIND, sizeof(T), (dtype)))
 
 /* Type index -> kind + 1 (0: not a libtir kind), for every type index libtvmffi can hand out
  * (it registers at most this many types): a lookup with no base, bounds or table pointer to
@@ -96,8 +127,16 @@ static inline bool tir_is_exact(const void* obj, tvm_tir_kind kind) {
 #define TIR_IS(obj, KIND) tir_is_exact((obj), TVM_TIR_KIND_##KIND)
 
 /* Shared empty containers (new references). */
-void* tvm_tir__empty_array(void);
-void* tvm_tir__empty_map(void);
+extern void* tvm_tir__g_empty_array __attribute__((visibility("hidden")));
+extern void* tvm_tir__g_empty_map __attribute__((visibility("hidden")));
+static inline void* tvm_tir__empty_array(void) {
+  tvm_ffi_retain(tvm_tir__g_empty_array);
+  return tvm_tir__g_empty_array;
+}
+static inline void* tvm_tir__empty_map(void) {
+  tvm_ffi_retain(tvm_tir__g_empty_map);
+  return tvm_tir__g_empty_map;
+}
 /* An ffi.String object of s (NULL = ""); NULL + MemoryError on failure. */
 void* tvm_tir__str(const char* s);
 
@@ -126,7 +165,11 @@ int tvm_tir__array_arg_slow(void* arr, tvm_tir_kind elem, const char* node, cons
  * answered here; the rest, NULL and the errors, by the function.) */
 static inline int tvm_tir__array_arg(void* arr, tvm_tir_kind elem, const char* node,
                                      const char* field, void** out) {
-  if (arr && tvm_ffi_type_index(arr) == kTVMFFIArray) {
+  if (!arr) { /* (what tvm_tir__array_arg_slow does with it) */
+    *out = tvm_tir__empty_array();
+    return 0;
+  }
+  if (tvm_ffi_type_index(arr) == kTVMFFIArray) {
     int64_t n = tvm_ffi_seq_size(arr);
     const TVMFFIAny* items = tvm_ffi_seq_data(arr);
     int64_t i = 0;
@@ -140,7 +183,15 @@ static inline int tvm_tir__array_arg(void* arr, tvm_tir_kind elem, const char* n
   return tvm_tir__array_arg_slow(arr, elem, node, field, out);
 }
 /* Same for an ffi.Map<String, Any> (annotations, attrs). */
-int tvm_tir__str_map_arg(void* map, const char* node, const char* field, void** out);
+int tvm_tir__str_map_arg_slow(void* map, const char* node, const char* field, void** out);
+static inline int tvm_tir__str_map_arg(void* map, const char* node, const char* field,
+                                       void** out) {
+  if (!map) { /* (what tvm_tir__str_map_arg_slow does with it) */
+    *out = tvm_tir__empty_map();
+    return 0;
+  }
+  return tvm_tir__str_map_arg_slow(map, node, field, out);
+}
 /* Raise the TypeError of tvm_tir__check_kind. Returns -1. */
 int tvm_tir__kind_error(const void* obj, tvm_tir_kind kind, const char* node, const char* field);
 /* Check obj is an instance of kind (TypeError otherwise). NULL passes (callers check). */

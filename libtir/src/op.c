@@ -118,7 +118,16 @@ static tvm_tir_expr_obj* broadcast_take(tvm_tir_expr_obj* scalar, int lanes) {
   return b;
 }
 
+static __attribute__((noinline)) tvm_tir_expr_obj* const_int_slow(DLDataType dtype,
+                                                                  int64_t value);
+
 tvm_tir_expr_obj* tvm_tir_const_int(DLDataType dtype, int64_t value) {
+  /* A scalar integer (the usual constant) is its own element type and needs no broadcast. */
+  if (dtype.lanes == 1 && tvm_tir_dtype_is_integer(dtype)) return tvm_tir_int_imm_new(dtype, value);
+  return const_int_slow(dtype, value);
+}
+
+static tvm_tir_expr_obj* const_int_slow(DLDataType dtype, int64_t value) {
   DLDataType elem = tvm_tir_dtype_element(dtype);
   tvm_tir_expr_obj* c;
   if (tvm_tir_dtype_is_integer(elem)) {
@@ -210,9 +219,30 @@ static tvm_tir_expr_obj* convert_literal(tvm_tir_expr_obj* lit, DLDataType targe
  * Bring a and b to one dtype for operator `node` of rule (see op.h); *oa and *ob receive new
  * references. check_handle rejects handle operands (arithmetic and comparisons).
  */
-static int match_operands(tvm_tir_rule rule, const char* node, bool check_handle, const char* an,
-                          tvm_tir_expr_obj* a, const char* bn, tvm_tir_expr_obj* b,
-                          tvm_tir_expr_obj** oa, tvm_tir_expr_obj** ob) {
+static __attribute__((noinline)) int match_operands_slow(
+    tvm_tir_rule rule, const char* node, bool check_handle, const char* an, tvm_tir_expr_obj* a,
+    const char* bn, tvm_tir_expr_obj* b, tvm_tir_expr_obj** oa, tvm_tir_expr_obj** ob);
+
+static inline int match_operands(tvm_tir_rule rule, const char* node, bool check_handle,
+                                 const char* an, tvm_tir_expr_obj* a, const char* bn,
+                                 tvm_tir_expr_obj* b, tvm_tir_expr_obj** oa,
+                                 tvm_tir_expr_obj** ob) {
+  /* The common case, one dtype (not a handle where that is checked), without a call: the same
+   * outcome as match_operands_slow's first two steps. */
+  if (__builtin_expect(tvm_tir_dtype_equal(a->dtype, b->dtype) &&
+                           !(check_handle && tvm_tir_dtype_is_handle_code(a->dtype)),
+                       1)) {
+    *oa = tir_expr_retain(a);
+    *ob = tir_expr_retain(b);
+    return 0;
+  }
+  return match_operands_slow(rule, node, check_handle, an, a, bn, b, oa, ob);
+}
+
+static int match_operands_slow(tvm_tir_rule rule, const char* node, bool check_handle,
+                               const char* an, tvm_tir_expr_obj* a, const char* bn,
+                               tvm_tir_expr_obj* b, tvm_tir_expr_obj** oa,
+                               tvm_tir_expr_obj** ob) {
   *oa = *ob = NULL;
   DLDataType ta = a->dtype, tb = b->dtype;
   if (check_handle && (tvm_tir_dtype_is_handle_code(ta) || tvm_tir_dtype_is_handle_code(tb))) {
@@ -250,12 +280,18 @@ static int match_operands(tvm_tir_rule rule, const char* node, bool check_handle
   return -1;
 }
 
-static bool bad_operand(const void* e, const char* node, const char* field) {
+static __attribute__((noinline)) bool bad_operand_slow(const void* e, const char* node,
+                                                      const char* field) {
   if (!e) {
     tvm_tir__null_arg(node, field);
     return true;
   }
   return tvm_tir__check_kind(e, TVM_TIR_KIND_PrimExpr, node, field) != 0;
+}
+/* (The usual operand, a PrimExpr, passes without a call.) */
+static inline bool bad_operand(const void* e, const char* node, const char* field) {
+  if (__builtin_expect(e && tir_is(e, TVM_TIR_KIND_PrimExpr), 1)) return false;
+  return bad_operand_slow(e, node, field);
 }
 
 /* An operand that must be bool (a condition, an operand of And/Or): an integer literal 0 or 1

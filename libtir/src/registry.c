@@ -244,8 +244,10 @@ _Static_assert(offsetof(tvm_tir_sblock_obj, stmt) == 0, "SBlock starts with Stmt
 
 uint8_t tvm_tir__kind_by_index[TVM_TIR_KIND_TABLE];
 uint64_t tvm_tir__ancestry[TVM_TIR_KIND_COUNT][2];
-static void* g_empty_array;
-static void* g_empty_map;
+void* tvm_tir__g_empty_array; /* internal.h */
+void* tvm_tir__g_empty_map;
+#define g_empty_array tvm_tir__g_empty_array
+#define g_empty_map tvm_tir__g_empty_map
 /* The empty String, shared like the empty Array and Map: the storage scope of most pointer
  * types and the thread tag of most IterVars are "", a few per function, each of which used to
  * be a String of its own to make and free (strings are immutable and compared by content). */
@@ -365,15 +367,6 @@ void* tvm_tir__new_slow(tvm_tir_kind kind, size_t size) {
   return tvm_ffi_object_new(tvm_tir__index[kind], size);
 }
 
-void* tvm_tir__empty_array(void) {
-  tvm_ffi_retain(g_empty_array);
-  return g_empty_array;
-}
-
-void* tvm_tir__empty_map(void) {
-  tvm_ffi_retain(g_empty_map);
-  return g_empty_map;
-}
 
 void* tvm_tir__str(const char* s) {
   if (!s || !*s) {

@@ -107,6 +107,25 @@ tvm_tir_stmt_obj* tvm_tir_assert_stmt_new(tvm_tir_expr_obj* condition, tvm_tir_e
 }
 
 /* ---- Buffers: BufferStore, BufferRealize, Allocate, DeclBuffer ----------------------------- */
+/* The TypeError of a BufferStore whose value does not have the dtype want (out of line: the
+ * constructor runs per store); releases idx. */
+static __attribute__((noinline)) tvm_tir_stmt_obj* buffer_store_value_error(
+    tvm_tir_buffer_obj* buffer, tvm_tir_expr_obj* value, void* idx, DLDataType want,
+    int index_lanes) {
+  char what[200];
+  if (value->dtype.lanes != want.lanes) {
+    snprintf(what, sizeof(what), "the value must have %d lanes (index lanes %d x buffer lanes %d)",
+             (int)want.lanes, index_lanes, (int)buffer->dtype.lanes);
+  } else {
+    snprintf(what, sizeof(what), "the value must have the buffer's element type %s",
+             tvm_tir_dtype_str(tvm_tir_dtype_element(buffer->dtype)).s);
+  }
+  tvm_tir__type_error(TVM_TIR_RULE_S_BUFFERSTORE, "BufferStore", what, "buffer", buffer, "value",
+                      value, "indices", idx, NULL);
+  tvm_ffi_release(idx);
+  return NULL;
+}
+
 tvm_tir_stmt_obj* tvm_tir_buffer_store_new(tvm_tir_buffer_obj* buffer, tvm_tir_expr_obj* value,
                                            void* indices) {
   static const char node[] = "BufferStore";
@@ -118,28 +137,16 @@ tvm_tir_stmt_obj* tvm_tir_buffer_store_new(tvm_tir_buffer_obj* buffer, tvm_tir_e
     return NULL;
   }
   DLDataType want = tvm_tir_dtype_with_lanes(buffer->dtype, index_lanes * buffer->dtype.lanes);
-  char what[200];
-  const char* why = NULL;
-  if (value->dtype.lanes != want.lanes) {
-    snprintf(what, sizeof(what), "the value must have %d lanes (index lanes %d x buffer lanes %d)",
-             (int)want.lanes, index_lanes, (int)buffer->dtype.lanes);
-    why = what;
-  } else if (value->dtype.code != want.code || value->dtype.bits != want.bits) {
-    snprintf(what, sizeof(what), "the value must have the buffer's element type %s",
-             tvm_tir_dtype_str(tvm_tir_dtype_element(buffer->dtype)).s);
-    why = what;
+  if (value->dtype.lanes != want.lanes || value->dtype.code != want.code ||
+      value->dtype.bits != want.bits) {
+    return buffer_store_value_error(buffer, value, idx, want, index_lanes);
   }
-  if (why) {
-    tvm_tir__type_error(TVM_TIR_RULE_S_BUFFERSTORE, node, why, "buffer", buffer, "value", value,
-                        "indices", idx, NULL);
-    tvm_ffi_release(idx);
-    return NULL;
-  }
-  tvm_tir_buffer_store_obj* s = TIR_NEW(tvm_tir_buffer_store_obj, BufferStore);
+  tvm_tir_buffer_store_obj* s = TIR_NEW_UNINIT(tvm_tir_buffer_store_obj, BufferStore);
   if (!s) {
     tvm_ffi_release(idx);
     return NULL;
   }
+  s->stmt.span = NULL;
   tvm_ffi_retain(buffer);
   s->buffer = buffer;
   s->value = tir_expr_retain(value);
@@ -284,11 +291,12 @@ tvm_tir_stmt_obj* tvm_tir_decl_buffer_new(tvm_tir_buffer_obj* buffer, tvm_tir_st
 tvm_tir_stmt_obj* tvm_tir_seq_stmt_new(void* seq) {
   void* arr;
   if (tvm_tir__array_arg(seq, TVM_TIR_KIND_Stmt, "SeqStmt", "seq", &arr) != 0) return NULL;
-  tvm_tir_seq_stmt_obj* s = TIR_NEW(tvm_tir_seq_stmt_obj, SeqStmt);
+  tvm_tir_seq_stmt_obj* s = TIR_NEW_UNINIT(tvm_tir_seq_stmt_obj, SeqStmt);
   if (!s) {
     tvm_ffi_release(arr);
     return NULL;
   }
+  s->stmt.span = NULL;
   s->seq = arr;
   return &s->stmt;
 }
@@ -314,8 +322,9 @@ tvm_tir_stmt_obj* tvm_tir_if_then_else_new(tvm_tir_expr_obj* condition, tvm_tir_
 
 tvm_tir_stmt_obj* tvm_tir_evaluate_new(tvm_tir_expr_obj* value) {
   if (BAD_EXPR(value, "Evaluate", "value")) return NULL;
-  tvm_tir_evaluate_obj* s = TIR_NEW(tvm_tir_evaluate_obj, Evaluate);
+  tvm_tir_evaluate_obj* s = TIR_NEW_UNINIT(tvm_tir_evaluate_obj, Evaluate);
   if (!s) return NULL;
+  s->stmt.span = NULL;
   s->value = tir_expr_retain(value);
   return &s->stmt;
 }
@@ -340,8 +349,9 @@ tvm_tir_stmt_obj* tvm_tir_while_new(tvm_tir_expr_obj* condition, tvm_tir_stmt_ob
 /* ---- For ----------------------------------------------------------------------------------- */
 /* min / extent of a loop: an IntImm narrower than the loop var is promoted to its dtype (S11
  * items 3-4); afterwards the dtypes must match exactly (item 5). New reference or NULL. */
-static tvm_tir_expr_obj* loop_bound(tvm_tir_var_obj* loop_var, tvm_tir_expr_obj* e,
-                                    const char* field) {
+static __attribute__((noinline)) tvm_tir_expr_obj* loop_bound_slow(tvm_tir_var_obj* loop_var,
+                                                                  tvm_tir_expr_obj* e,
+                                                                  const char* field) {
   DLDataType lt = loop_var->expr.dtype, et = e->dtype;
   char what[200];
   const char* why = NULL;
@@ -367,6 +377,16 @@ static tvm_tir_expr_obj* loop_bound(tvm_tir_var_obj* loop_var, tvm_tir_expr_obj*
                                NULL);
   }
   return tir_expr_retain(e);
+}
+static inline tvm_tir_expr_obj* loop_bound(tvm_tir_var_obj* loop_var, tvm_tir_expr_obj* e,
+                                           const char* field) {
+  /* The usual bound has the loop var's (index) dtype: loop_bound_slow's last case, inline. */
+  if (__builtin_expect(tvm_tir_dtype_equal(e->dtype, loop_var->expr.dtype) &&
+                           tvm_tir_dtype_is_index(e->dtype),
+                       1)) {
+    return tir_expr_retain(e);
+  }
+  return loop_bound_slow(loop_var, e, field);
 }
 
 static int find_while(const void* obj, void* ctx) { return TIR_IS(obj, While); }
@@ -515,12 +535,13 @@ tvm_tir_stmt_obj* tvm_tir_sblock_realize_new(void* iter_values, tvm_tir_expr_obj
     tvm_ffi_release(pred);
     return NULL;
   }
-  tvm_tir_sblock_realize_obj* s = TIR_NEW(tvm_tir_sblock_realize_obj, SBlockRealize);
+  tvm_tir_sblock_realize_obj* s = TIR_NEW_UNINIT(tvm_tir_sblock_realize_obj, SBlockRealize);
   if (!s) {
     tvm_ffi_release(vals);
     tvm_ffi_release(pred);
     return NULL;
   }
+  s->stmt.span = NULL;
   tvm_ffi_retain(block);
   s->iter_values = vals;
   s->predicate = pred;

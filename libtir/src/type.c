@@ -4,8 +4,16 @@
 #include "internal.h"
 
 tvm_tir_prim_type_obj* tvm_tir_prim_type_new(DLDataType dtype) {
-  tvm_tir_prim_type_obj* t = TIR_NEW(tvm_tir_prim_type_obj, PrimType);
-  if (t) t->dtype = dtype;
+  tvm_tir_prim_type_obj* t = TIR_NEW_UNINIT(tvm_tir_prim_type_obj, PrimType);
+  if (t) {
+    _Static_assert(offsetof(tvm_tir_prim_type_obj, dtype) + sizeof(uint64_t) ==
+                       sizeof(tvm_tir_prim_type_obj),
+                   "dtype and its padding end a PrimType");
+    uint64_t word = 0; /* dtype, then zero padding: one store */
+    memcpy(&word, &dtype, sizeof(dtype));
+    t->type.span = NULL;
+    memcpy(&t->dtype, &word, sizeof(word));
+  }
   return t;
 }
 
@@ -19,11 +27,12 @@ tvm_tir_pointer_type_obj* tvm_tir_pointer_type_new(tvm_tir_type_obj* element_typ
   }
   void* scope = tvm_tir__str(storage_scope);
   if (!scope) return NULL;
-  tvm_tir_pointer_type_obj* t = TIR_NEW(tvm_tir_pointer_type_obj, PointerType);
+  tvm_tir_pointer_type_obj* t = TIR_NEW_UNINIT(tvm_tir_pointer_type_obj, PointerType);
   if (!t) {
     tvm_ffi_release(scope);
     return NULL;
   }
+  t->type.span = NULL;
   tvm_ffi_retain(element_type);
   t->element_type = element_type;
   t->storage_scope = scope;
@@ -41,11 +50,12 @@ tvm_tir_pointer_type_obj* tvm_tir_pointer_type_of(DLDataType dtype, const char* 
 tvm_tir_tuple_type_obj* tvm_tir_tuple_type_new(void* fields) {
   void* arr;
   if (tvm_tir__array_arg(fields, TVM_TIR_KIND_Type, "TupleType", "fields", &arr) != 0) return NULL;
-  tvm_tir_tuple_type_obj* t = TIR_NEW(tvm_tir_tuple_type_obj, TupleType);
+  tvm_tir_tuple_type_obj* t = TIR_NEW_UNINIT(tvm_tir_tuple_type_obj, TupleType);
   if (!t) {
     tvm_ffi_release(arr);
     return NULL;
   }
+  t->type.span = NULL;
   t->fields = arr;
   return t;
 }

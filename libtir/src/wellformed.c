@@ -215,12 +215,21 @@ static void drop(wf* w, const void* obj, uint32_t flags) {
 
 static const char* vname(const void* var) { return tvm_tir_var_name((const tvm_tir_var_obj*)var); }
 
-/* Bind var at the current path + field[index]: SSA check, then in scope. */
-static int bind(wf* w, const tvm_tir_var_obj* var, const char* field, int64_t index) {
-  if (has(w, var, F_BOUND)) {
-    return fail_at(&w->v, field, index, "variable `%s` is bound more than once (SSA)", vname(var));
+/* Bind var at the current path + field[index]: SSA check, then in scope. Returns its facts
+ * (valid until the next insertion into the table), NULL on failure. One lookup: the entry a
+ * first binding creates is the one the SSA check would have found missing. */
+static fact* bind_fact(wf* w, const tvm_tir_var_obj* var, const char* field, int64_t index) {
+  fact* f = obtain(&w->facts, var);
+  if (!f) return NULL;
+  if (f->flags & F_BOUND) {
+    fail_at(&w->v, field, index, "variable `%s` is bound more than once (SSA)", vname(var));
+    return NULL;
   }
-  return put(w, var, F_BOUND | F_SCOPE);
+  f->flags |= F_BOUND | F_SCOPE;
+  return f;
+}
+static int bind(wf* w, const tvm_tir_var_obj* var, const char* field, int64_t index) {
+  return bind_fact(w, var, field, index) ? 0 : -1;
 }
 static void unbind(wf* w, const void* var) { drop(w, var, F_SCOPE | F_RANGE); }
 
@@ -273,10 +282,20 @@ static int buffer_symbol(wf* w, const tvm_tir_buffer_obj* b, const void* e, decl
     tvm_tir_kind k = tir_kind_of(e);
     if (k >= 0 && w->walkers[k] == walk_imm && !((const tvm_tir_expr_obj*)e)->span) return 0;
   }
-  if (mode == DECL_DEFINE && tvm_tir_is_var(e) && !has(w, e, F_SCOPE)) {
-    if (bind(w, e, field, index) != 0) return -1;
-    find(&w->facts, e)->owner = b;
-    return 0;
+  if (mode == DECL_DEFINE && tvm_tir_is_var(e)) {
+    /* A Var not in scope is bound here (bind's steps on the one lookup: obtain creates the
+     * entry only for a Var without one, which is then not in scope). */
+    fact* f = obtain(&w->facts, e);
+    if (!f) return -1;
+    if (!(f->flags & F_SCOPE)) {
+      if (f->flags & F_BOUND) {
+        return fail_at(&w->v, field, index, "variable `%s` is bound more than once (SSA)",
+                       vname(e));
+      }
+      f->flags |= F_BOUND | F_SCOPE;
+      f->owner = b;
+      return 0;
+    }
   }
   return visit_at(w, e, field, index);
 }
@@ -402,13 +421,13 @@ static int range_check(tvm_tir_expr_obj* min, tvm_tir_expr_obj* extent) {
   return 0;
 }
 
-static int add_range(wf* w, const void* var, tvm_tir_expr_obj* min, tvm_tir_expr_obj* extent) {
+/* f: the facts of the var just bound (bind_fact). */
+static int add_range(fact* f, tvm_tir_expr_obj* min, tvm_tir_expr_obj* extent) {
   if (!min || !extent) return 0;
   if ((!tvm_tir_is(min, K(PrimExpr)) || !tvm_tir_is(extent, K(PrimExpr))) &&
       range_check(min, extent) != 0) {
     return -1;
   }
-  fact* f = find(&w->facts, var);
   f->flags |= F_RANGE;
   f->min = min;
   f->extent = extent;
@@ -434,9 +453,10 @@ static void* ranges_dict(const wf* w) {
 
 static int pre_for(tvm_tir_visitor* v, const void* node) {
   const tvm_tir_for_obj* f = node;
+  fact* lf;
   if (uses(SELF, f->min, "min") != 0 || uses(SELF, f->extent, "extent") != 0 ||
-      bind(SELF, f->loop_var, "loop_var", -1) != 0 ||
-      add_range(SELF, f->loop_var, f->min, f->extent) != 0) {
+      !(lf = bind_fact(SELF, f->loop_var, "loop_var", -1)) ||
+      add_range(lf, f->min, f->extent) != 0) {
     return -1;
   }
   int rc = uses(SELF, f->body, "body");
@@ -656,16 +676,17 @@ static int visit_block(wf* w, const tvm_tir_sblock_obj* b) {
   }
   for (int64_t i = 0; i < ni; ++i) {
     const tvm_tir_iter_var_obj* iv = tvm_ffi_seq_obj_at(b->iter_vars, i);
+    fact* vf = NULL;
     int rc = wpush_attr(w, "iter_vars");
     if (rc == 0) {
       rc = wpush_item(w, i);
       if (rc == 0) {
-        rc = bind(w, iv->var, "var", -1);
+        rc = (vf = bind_fact(w, iv->var, "var", -1)) ? 0 : -1;
         wpop(w);
       }
       wpop(w);
     }
-    if (rc == 0 && iv->dom) rc = add_range(w, iv->var, iv->dom->min, iv->dom->extent);
+    if (rc == 0 && iv->dom) rc = add_range(vf, iv->dom->min, iv->dom->extent);
     if (rc != 0) return -1;
   }
   for (int64_t i = 0; i < na; ++i) {
@@ -991,9 +1012,10 @@ static int walk_buffer_store(wf* w, const void* obj, int64_t d) {
  * add_range read no depth; in the fast pass a violation only makes them return -1). */
 static int walk_for(wf* w, const void* obj, int64_t d) {
   const tvm_tir_for_obj* f = obj;
+  fact* lf;
   if ((f->min && walk(w, f->min, d + 1) != 0) || (f->extent && walk(w, f->extent, d + 1) != 0) ||
-      bind(w, f->loop_var, "loop_var", -1) != 0 ||
-      add_range(w, f->loop_var, f->min, f->extent) != 0) {
+      !(lf = bind_fact(w, f->loop_var, "loop_var", -1)) ||
+      add_range(lf, f->min, f->extent) != 0) {
     return -1;
   }
   int rc = f->body ? walk(w, f->body, d + 1) : 0;

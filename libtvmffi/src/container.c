@@ -142,7 +142,7 @@ static bool null_input(const char* fname, const void* items, int64_t count) {
 
 /* A new Array with room for count elements and size 0 (the caller fills and counts them, so
  * that a release on failure drops exactly the elements stored so far). */
-static seq_obj* array_alloc(int64_t count) {
+static inline seq_obj* array_alloc(int64_t count) {
   tvm_ffi__ensure_init();
   if (bad_count(kTVMFFIArray, count, SEQ_MAX_ELEMS)) return NULL;
   /* Not zeroed: the cell is set here and an item is read only once stored and counted. */
@@ -169,21 +169,12 @@ void* tvm_ffi_array_new(const TVMFFIAny* items, int64_t count) {
   return a;
 }
 
-void* tvm_ffi_array_new_take(TVMFFIAny* items, int64_t count) {
-  if (null_input("tvm_ffi_array_new_take", items, count)) return NULL;
-  seq_obj* a = array_alloc(count);
+/* tvm_ffi_array_new_take from item i on, once an item is a view (or a is NULL: the Array could
+ * not be made): take every item even on failure (ownership moved in); a failed one stores
+ * None. */
+static __attribute__((noinline)) void* array_take_rest(seq_obj* a, TVMFFIAny* items, int64_t i,
+                                                      int64_t count) {
   int rc = a ? 0 : -1;
-  int64_t i = 0;
-  if (a) {
-    /* Owned values (the usual items) move as they are, counted once at the end of the run. */
-    TVMFFIAny* data = (TVMFFIAny*)a->cell.data;
-    for (; i < count && !is_pointer_view(items[i].type_index); ++i) {
-      data[i] = items[i];
-      items[i] = tvm_ffi_any_none();
-    }
-    a->cell.size = i;
-  }
-  /* Take every item even on failure (ownership moved in); a failed one stores None. */
   for (; i < count; ++i) {
     TVMFFIAny v = tvm_ffi_any_none();
     if (take_value(&items[i], &v) != 0) rc = -1;
@@ -195,6 +186,22 @@ void* tvm_ffi_array_new_take(TVMFFIAny* items, int64_t count) {
     return NULL;
   }
   return a;
+}
+
+void* tvm_ffi_array_new_take(TVMFFIAny* items, int64_t count) {
+  if (null_input("tvm_ffi_array_new_take", items, count)) return NULL;
+  seq_obj* a = array_alloc(count);
+  if (!a) return array_take_rest(NULL, items, 0, count);
+  /* Owned values (the usual items) move as they are, counted once at the end of the run; the
+   * rest (a view, rare) is array_take_rest's, out of this path's registers. */
+  TVMFFIAny* data = (TVMFFIAny*)a->cell.data;
+  int64_t i = 0;
+  for (; i < count && !is_pointer_view(items[i].type_index); ++i) {
+    data[i] = items[i];
+    items[i] = tvm_ffi_any_none();
+  }
+  a->cell.size = i;
+  return __builtin_expect(i == count, 1) ? a : array_take_rest(a, items, i, count);
 }
 
 void* tvm_ffi_array_of_objects(void* const* objs, int64_t count) {
@@ -314,31 +321,12 @@ void* tvm_ffi_list_to_array(const void* list) {
  * are scanned linearly.
  */
 
-typedef struct {
-  TVMFFIAny key; /* owned; type_index MAP_DEAD once erased */
-  TVMFFIAny value;
-  uint64_t hash;
-} map_entry;
-
-typedef struct {
-  TVMFFIObject header;
-  map_entry* entries; /* one block: entry_cap entries, then index_cap uint32 slots; in the
-                       * object itself (map_inline) for a small Map made at its final size */
-  uint32_t* index;    /* NULL while entry_cap <= MAP_SMALL_CAP */
-  int64_t size;       /* live entries */
-  int64_t used;       /* entries [0, used) are live or dead */
-  int64_t entry_cap;
-  int64_t index_cap; /* 0, or a power of two >= 2 * entry_cap */
-} map_obj;
-
-#define MAP_DEAD (-2)
+/* map_entry, map_obj and MAP_DEAD: internal.h (the deleter releases a map's entries). */
 #define MAP_SMALL_CAP 8
+/* Entries a new Dict holds in itself: most Dicts (a module's functions and names, attributes)
+ * stay this small, and each used to allocate (and free) an entry block on its first insertion. */
+#define DICT_INLINE_CAP 4
 #define MAP_MAX_ENTRIES ((int64_t)1 << 30) /* index slots are uint32 positions + 1 */
-
-/* Whether m's entries lie in the object (map_alloc of a small Map: never grown, never freed). */
-static inline bool map_inline(const map_obj* m) {
-  return m->entries == (const map_entry*)(m + 1);
-}
 
 static int check_map(const char* fname, const void* obj) {
   /* The exact types first: a Dict would otherwise take the Map ancestor test first. */
@@ -421,7 +409,7 @@ static int map_rebuild(map_obj* m, int64_t new_cap) {
   for (int64_t j = 0; j < m->used; ++j) {
     if (m->entries[j].key.type_index != MAP_DEAD) block[n++] = m->entries[j];
   }
-  if (!map_inline(m)) tvm_ffi_free(m->entries);
+  if (!tvm_ffi__map_inline(m)) tvm_ffi_free(m->entries);
   m->entries = block;
   m->index = index;
   m->used = n;
@@ -479,7 +467,7 @@ void tvm_ffi__map_destroy(void* self) {
     tvm_ffi__any_release(&e->key);
     tvm_ffi__any_release(&e->value);
   }
-  if (!map_inline(m)) tvm_ffi_free(m->entries);
+  if (!tvm_ffi__map_inline(m)) tvm_ffi_free(m->entries);
 }
 
 TVMFFIObject* tvm_ffi__map_release_into(void* self, TVMFFIObject* head) {
@@ -496,7 +484,7 @@ TVMFFIObject* tvm_ffi__map_release_into(void* self, TVMFFIObject* head) {
       tvm_ffi__drop_child((TVMFFIObject*)e->value.v_obj, &dl);
     }
   }
-  if (!map_inline(m)) tvm_ffi_free(m->entries);
+  if (!tvm_ffi__map_inline(m)) tvm_ffi_free(m->entries);
   return dl.head;
 }
 
@@ -511,6 +499,18 @@ static map_obj* map_alloc(int32_t type_index, int64_t reserve) {
     if (!m) return NULL;
     m->entries = (map_entry*)(m + 1);
     m->entry_cap = reserve;
+    return m;
+  }
+  if (type_index == kTVMFFIDict && reserve <= DICT_INLINE_CAP) {
+    /* Not zeroed: every field is set here, and an entry is read only once stored (used). */
+    map_obj* m = (map_obj*)tvm_ffi__object_new_uninit(
+        type_index, sizeof(map_obj) + DICT_INLINE_CAP * sizeof(map_entry));
+    if (!m) return NULL;
+    m->entries = (map_entry*)(m + 1);
+    m->index = NULL;
+    m->size = m->used = 0;
+    m->entry_cap = DICT_INLINE_CAP;
+    m->index_cap = 0;
     return m;
   }
   map_obj* m = (map_obj*)tvm_ffi_object_new(type_index, sizeof(map_obj));
@@ -632,10 +632,31 @@ const TVMFFIAny* tvm_ffi_map_get_str(const void* map, const char* key) {
   }
 }
 
+static int64_t map_next_entries(const map_obj* m, int64_t pos, const TVMFFIAny** out_key,
+                                const TVMFFIAny** out_value);
+
+/* tvm_ffi_map_next of a map that is not exactly a Map or Dict: its check (a derived type, or
+ * the error), out of the common path, which then saves no registers. */
+static __attribute__((noinline)) int64_t map_next_checked(const void* map, int64_t pos,
+                                                          const TVMFFIAny** out_key,
+                                                          const TVMFFIAny** out_value) {
+  if (check_map("tvm_ffi_map_next", map) != 0) return -1;
+  return map_next_entries((const map_obj*)map, pos, out_key, out_value);
+}
+
 int64_t tvm_ffi_map_next(const void* map, int64_t pos, const TVMFFIAny** out_key,
                          const TVMFFIAny** out_value) {
-  if (check_map("tvm_ffi_map_next", map) != 0) return -1;
-  const map_obj* m = (const map_obj*)map;
+  /* check_map's first test, inline */
+  if (__builtin_expect(!map || (tvm_ffi_type_index(map) != kTVMFFIMap &&
+                                tvm_ffi_type_index(map) != kTVMFFIDict),
+                       0)) {
+    return map_next_checked(map, pos, out_key, out_value);
+  }
+  return map_next_entries((const map_obj*)map, pos, out_key, out_value);
+}
+
+static inline int64_t map_next_entries(const map_obj* m, int64_t pos, const TVMFFIAny** out_key,
+                                       const TVMFFIAny** out_value) {
   for (int64_t j = pos < 0 ? m->used : pos; j < m->used; ++j) {
     const map_entry* e = &m->entries[j];
     if (e->key.type_index == MAP_DEAD) continue;
@@ -677,6 +698,20 @@ void tvm_ffi_dict_clear(void* dict) {
   if (check_kind("tvm_ffi_dict_clear", dict, kTVMFFIDict) != 0) return;
   /* Detach the storage first so destructors of the released values see an empty dict. */
   map_obj* m = (map_obj*)dict;
+  if (tvm_ffi__map_inline(m)) {
+    /* The entries are the object's own (at most DICT_INLINE_CAP, no index): moved out to be
+     * released, and the storage stays for later insertions. */
+    map_entry old[DICT_INLINE_CAP];
+    int64_t used = m->used;
+    memcpy(old, m->entries, (size_t)used * sizeof(map_entry));
+    m->used = m->size = 0;
+    for (int64_t j = 0; j < used; ++j) {
+      if (old[j].key.type_index == MAP_DEAD) continue;
+      tvm_ffi_any_release(&old[j].key);
+      tvm_ffi_any_release(&old[j].value);
+    }
+    return;
+  }
   map_obj old = *m;
   m->entries = NULL;
   m->index = NULL;

@@ -56,6 +56,19 @@ static inline tvm_ffi_type_entry* tvm_ffi__type_entry(int32_t type_index) {
 /* Build (under the registry lock) and publish the release plan of e; NULL when out of memory. */
 const tvm_ffi_release_plan* tvm_ffi__build_release_plan(tvm_ffi_type_entry* e);
 
+/*
+ * What the deleter releases of an object, by type index, read with one load per object instead
+ * of the entry's destroy function (compared against the containers' two) and then its plan:
+ * the type's release plan when it has no destroy function (written with e->release_plan, under
+ * the registry lock, and cleared with it), tvm_ffi__seq_plan / tvm_ffi__map_plan (num_obj < 0)
+ * for a type registered with the containers' destroy functions, NULL when not known (yet): the
+ * deleter then takes the general path through the entry. Hidden, like tvm_ffi__types.
+ */
+extern const tvm_ffi_release_plan* tvm_ffi__plans[TVM_FFI_MAX_TYPES]
+    __attribute__((visibility("hidden")));
+extern const tvm_ffi_release_plan tvm_ffi__seq_plan __attribute__((visibility("hidden")));
+extern const tvm_ffi_release_plan tvm_ffi__map_plan __attribute__((visibility("hidden")));
+
 /* The current release plan of e. */
 static inline const tvm_ffi_release_plan* tvm_ffi__release_plan(tvm_ffi_type_entry* e) {
   const tvm_ffi_release_plan* p = __atomic_load_n(&e->release_plan, __ATOMIC_ACQUIRE);
@@ -138,10 +151,9 @@ void tvm_je_free(void* ptr);
 #define tvm_ffi__raw_free free
 #endif
 
-/* tvm_ffi_object_new without zeroing the body past the header: for objects whose every byte
- * that is ever read the caller writes at once (Strings, Arrays), so the zeroing would only be
- * overwritten. */
-void* tvm_ffi__object_new_uninit(int32_t type_index, size_t size);
+/* tvm_ffi__object_new_uninit (ffi.h): for objects whose every byte that is ever read the caller
+ * writes at once (Strings, Arrays, small Dicts, libtir expressions), so the zeroing would only
+ * be overwritten. */
 
 /* Deleter installed by tvm_ffi_object_new: destroy with Strong, free with Weak. */
 void tvm_ffi__object_deleter(void* self, int flags);
@@ -158,8 +170,6 @@ typedef struct {
   TVMFFIObject* head;
 } tvm_ffi__dead_list;
 
-void tvm_ffi__drop_child_slow(TVMFFIObject* child);
-
 /* Drop one strong reference to child (non-NULL), held by an object being destroyed: as
  * tvm_ffi__drop_strong, except that a child whose last references these were and that has
  * the default deleter goes onto dl instead of being deleted here. */
@@ -173,7 +183,36 @@ static inline void tvm_ffi__drop_child(TVMFFIObject* child, tvm_ffi__dead_list* 
     dl->head = child;
     return;
   }
-  tvm_ffi__drop_child_slow(child);
+  /* Shared: tvm_ffi__drop_strong, its decrement inline (no call for the usual case). */
+  uint64_t old = __atomic_fetch_sub(&child->combined_ref_count, 1ull, __ATOMIC_RELEASE);
+  if (__builtin_expect((old & 0xFFFFFFFFull) == 1, 0)) tvm_ffi__release_last(child, old);
+}
+
+/* The storage of ffi.Map / ffi.Dict (container.c, which describes the layout). */
+typedef struct {
+  TVMFFIAny key; /* owned; type_index MAP_DEAD once erased */
+  TVMFFIAny value;
+  uint64_t hash;
+} map_entry;
+
+typedef struct {
+  TVMFFIObject header;
+  map_entry* entries; /* one block: entry_cap entries, then index_cap uint32 slots; in the
+                       * object itself (tvm_ffi__map_inline) for a small Map made at its final size
+                       * and for a Dict until it outgrows DICT_INLINE_CAP */
+  uint32_t* index;    /* NULL while entry_cap <= MAP_SMALL_CAP */
+  int64_t size;       /* live entries */
+  int64_t used;       /* entries [0, used) are live or dead */
+  int64_t entry_cap;
+  int64_t index_cap; /* 0, or a power of two >= 2 * entry_cap */
+} map_obj;
+
+#define MAP_DEAD (-2)
+
+/* Whether m's entries lie in the object (map_alloc of a small Map, never grown; a new Dict's
+ * first entries): never freed. */
+static inline bool tvm_ffi__map_inline(const map_obj* m) {
+  return m->entries == (const map_entry*)(m + 1);
 }
 
 /* The destructors of Array/List and Map/Dict (container.c), recognised by the deleter, and

@@ -85,7 +85,10 @@ void* tvm_ffi_weak_lock(void* obj) {
 #define OBJ_CACHE_DEPTH 255
 typedef struct {
   void* head[OBJ_CLASSES];
-  uint8_t count[OBJ_CLASSES]; /* (OBJ_CACHE_DEPTH fits) */
+  /* How many more blocks class c may take (OBJ_CACHE_DEPTH - its blocks; fits). 0 while the
+   * flush is not armed, so that a free tests one count: the first push finds no room and arms
+   * it (obj_cache_arm), which gives every class its room. */
+  uint8_t room[OBJ_CLASSES];
   bool registered; /* the thread-exit flush is armed */
 } obj_cache;
 /* initial-exec: a direct %fs access (the library already needs static TLS for jemalloc). */
@@ -102,13 +105,15 @@ static void obj_cache_flush(void* arg) {
       c->head[i] = *(void**)b;
       tvm_ffi__raw_free(b);
     }
-    c->count[i] = 0;
+    c->room[i] = 0;
   }
 }
 static void obj_cache_make_key(void) { pthread_key_create(&g_obj_cache_key, obj_cache_flush); }
-static __attribute__((noinline)) void obj_cache_register(obj_cache* c) {
+/* Arm the flush (the cache is empty: never armed, or flushed); then every class has room. */
+static __attribute__((noinline)) void obj_cache_arm(obj_cache* c) {
   pthread_once(&g_obj_cache_once, obj_cache_make_key);
   c->registered = pthread_setspecific(g_obj_cache_key, c) == 0;
+  if (c->registered) memset(c->room, OBJ_CACHE_DEPTH, sizeof(c->room));
 }
 
 static inline void* block_alloc(size_t total) {
@@ -118,7 +123,7 @@ static inline void* block_alloc(size_t total) {
     void* b = c->head[cls];
     if (b) {
       c->head[cls] = *(void**)b;
-      c->count[cls]--;
+      c->room[cls]++;
     } else if (!(b = tvm_ffi__raw_malloc(cls << 4))) {
       return NULL;
     }
@@ -133,14 +138,11 @@ static inline void* block_alloc(size_t total) {
 static inline void block_free(void* b) {
   uint64_t cls = *(uint64_t*)b;
   obj_cache* c = &t_obj_cache;
-  if (cls && c->count[cls] < OBJ_CACHE_DEPTH) {
-    if (__builtin_expect(!c->registered, 0)) obj_cache_register(c);
-    if (c->registered) {
-      *(void**)b = c->head[cls];
-      c->head[cls] = b;
-      c->count[cls]++;
-      return;
-    }
+  if (cls && (c->room[cls] || (!c->registered && (obj_cache_arm(c), c->room[cls])))) {
+    *(void**)b = c->head[cls];
+    c->head[cls] = b;
+    c->room[cls]--;
+    return;
   }
   tvm_ffi__raw_free(b);
 }
@@ -208,6 +210,8 @@ static void* default_allocate(size_t size, size_t alignment, int32_t type_index,
 
 static TVMFFICustomAllocator g_default_allocator = {default_allocate, NULL};
 static TVMFFICustomAllocator* g_allocator = &g_default_allocator;
+/* g_allocator != &g_default_allocator, for object_new's test (one compare with memory). */
+static bool g_custom_allocator;
 
 TVMFFICustomAllocator* TVMFFIGetCustomAllocator(void) {
   return __atomic_load_n(&g_allocator, __ATOMIC_ACQUIRE);
@@ -217,26 +221,54 @@ int TVMFFISetCustomAllocator(TVMFFICustomAllocator* allocator) {
   if (allocator && !allocator->allocate) {
     return tvm_ffi_raise("ValueError", "TVMFFISetCustomAllocator: allocate is NULL");
   }
-  __atomic_store_n(&g_allocator, allocator ? allocator : &g_default_allocator, __ATOMIC_RELEASE);
+  allocator = allocator ? allocator : &g_default_allocator;
+  __atomic_store_n(&g_allocator, allocator, __ATOMIC_RELEASE);
+  __atomic_store_n(&g_custom_allocator, allocator != &g_default_allocator, __ATOMIC_RELEASE);
   return 0;
 }
 
 /* ---- Creation and destruction ----------------------------------------------------------- */
 
-/* tvm_ffi__drop_child's other cases: a child that others still own, whose deleter is not the
- * default one, or that has weak references: as tvm_ffi__drop_strong. */
-void tvm_ffi__drop_child_slow(TVMFFIObject* child) { tvm_ffi__drop_strong(child); }
+const tvm_ffi_release_plan* tvm_ffi__plans[TVM_FFI_MAX_TYPES]; /* internal.h */
+const tvm_ffi_release_plan tvm_ffi__seq_plan = {-1, 0};
+const tvm_ffi_release_plan tvm_ffi__map_plan = {-2, 0};
 
-/* Release the reference fields of o (its type's entry e); returns head with the objects found
- * dead pushed on it. With clear, the object fields are cleared as the reflected setters expect:
- * for an object whose memory outlives this (weak references remain); a block about to be freed
- * needs no clearing. The list head is passed by value so that it stays in a register. */
-static inline TVMFFIObject* release_fields(TVMFFIObject* o, tvm_ffi_type_entry* e,
-                                          TVMFFIObject* head, bool clear) {
+/* Release the reference fields of o by its type's plan p (num_obj >= 0); returns head with the
+ * objects found dead pushed on it. With clear, the object fields are cleared as the reflected
+ * setters expect: for an object whose memory outlives this (weak references remain); a block
+ * about to be freed needs no clearing. The list head is passed by value so that it stays in a
+ * register. */
+static inline TVMFFIObject* release_planned(TVMFFIObject* o, const tvm_ffi_release_plan* p,
+                                           TVMFFIObject* head, bool clear) {
   tvm_ffi__dead_list dl = {head};
+  char* base = (char*)o;
+  /* The plan's counts in locals: the stores to the children's counts could alias them for all
+   * the compiler knows, and it would reload them after each child. */
+  const uint32_t* offsets = p->offsets;
+  int32_t num_obj = p->num_obj, count = p->count;
+  int32_t i = 0;
+  for (; i < num_obj; ++i) {
+    TVMFFIObject** addr = (TVMFFIObject**)(base + offsets[i]);
+    TVMFFIObject* child = *addr;
+    if (clear) *addr = NULL;
+    if (child) tvm_ffi__drop_child(child, &dl);
+  }
+  for (; i < count; ++i) {
+    TVMFFIAny* a = (TVMFFIAny*)(base + offsets[i]);
+    if (a->type_index >= kTVMFFIStaticObjectBegin && a->v_obj) {
+      tvm_ffi__drop_child((TVMFFIObject*)a->v_obj, &dl);
+    }
+  }
+  return dl.head;
+}
+
+/* release_planned's general form, from the type's entry: the containers' children go onto the
+ * list as a reflected object's fields do; any other destroy function is called. */
+static TVMFFIObject* release_fields(TVMFFIObject* o, TVMFFIObject* head, bool clear) {
+  tvm_ffi_type_entry* e = tvm_ffi__type_entry(o->type_index);
+  if (!e) return head;
   tvm_ffi_destroy_fn destroy = e->destroy;
   if (destroy) {
-    /* The containers' children go onto the list as a reflected object's fields do. */
     if (destroy == tvm_ffi__seq_destroy) return tvm_ffi__seq_release_into(o, head);
     if (destroy == tvm_ffi__map_destroy) return tvm_ffi__map_release_into(o, head);
     destroy(o);
@@ -244,21 +276,17 @@ static inline TVMFFIObject* release_fields(TVMFFIObject* o, tvm_ffi_type_entry* 
   }
   const tvm_ffi_release_plan* p = tvm_ffi__release_plan(e);
   if (!p) return head; /* out of memory building the plan: leak the children, not crash */
-  char* base = (char*)o;
-  int32_t i = 0;
-  for (; i < p->num_obj; ++i) {
-    TVMFFIObject** addr = (TVMFFIObject**)(base + p->offsets[i]);
-    TVMFFIObject* child = *addr;
-    if (clear) *addr = NULL;
-    if (child) tvm_ffi__drop_child(child, &dl);
-  }
-  for (; i < p->count; ++i) {
-    TVMFFIAny* a = (TVMFFIAny*)(base + p->offsets[i]);
-    if (a->type_index >= kTVMFFIStaticObjectBegin && a->v_obj) {
-      tvm_ffi__drop_child((TVMFFIObject*)a->v_obj, &dl);
-    }
-  }
-  return dl.head;
+  return release_planned(o, p, head, clear);
+}
+
+/* delete_tree's objects other than those it releases itself (see tvm_ffi__plans). */
+static __attribute__((noinline)) TVMFFIObject* release_other(TVMFFIObject* o,
+                                                           const tvm_ffi_release_plan* p,
+                                                           TVMFFIObject* head) {
+  if (p == &tvm_ffi__seq_plan) return tvm_ffi__seq_release_into(o, head);
+  if (p == &tvm_ffi__map_plan) return tvm_ffi__map_release_into(o, head);
+  if (p) return release_planned(o, p, head, false); /* (a plan with Any fields) */
+  return release_fields(o, head, false);
 }
 
 /* Give the block of o back to its allocator. */
@@ -272,12 +300,58 @@ static inline void free_object(TVMFFIObject* o) {
   }
 }
 
+/* tvm_ffi__drop_child with the list head by value (delete_tree keeps it in a register). */
+static inline TVMFFIObject* drop_child(TVMFFIObject* child, TVMFFIObject* head) {
+  tvm_ffi__dead_list dl = {head};
+  tvm_ffi__drop_child(child, &dl);
+  return dl.head;
+}
+
 /* Destroy and free o and every object found dead on the way (all with both counts at zero). */
 static void delete_tree(TVMFFIObject* o) {
   TVMFFIObject* head = NULL;
   for (;;) {
-    tvm_ffi_type_entry* e = tvm_ffi__type_entry(o->type_index);
-    if (e) head = release_fields(o, e, head, false);
+    /* One load says what to release (see tvm_ffi__plans). The usual objects (a reflected one
+     * whose reference fields are all object fields, an Array) are released here, with the list
+     * head in a register and no call (a call per node cost as much as the node's release:
+     * its frame, the registers it saves); the rest by release_other. */
+    uint32_t ti = (uint32_t)o->type_index;
+    const tvm_ffi_release_plan* p =
+        ti < TVM_FFI_MAX_TYPES ? __atomic_load_n(&tvm_ffi__plans[ti], __ATOMIC_ACQUIRE) : NULL;
+    if (__builtin_expect(p && p->num_obj == p->count, 1)) {
+      const char* base = (const char*)o;
+      for (const uint32_t *off = p->offsets, *end = off + p->num_obj; off != end; ++off) {
+        TVMFFIObject* child = *(TVMFFIObject* const*)(base + *off);
+        if (!child) continue;
+        head = drop_child(child, head);
+      }
+    } else if (p == &tvm_ffi__seq_plan) {
+      /* An Array / List: tvm_ffi__seq_release_into's loop, here for the same reason (its
+       * storage needs no clearing: the block is freed below). */
+      TVMFFISeqCell* c = TVMFFISeqGetCellPtr(o);
+      const TVMFFIAny* item = (const TVMFFIAny*)c->data;
+      for (const TVMFFIAny* end = item + c->size; item != end; ++item) {
+        TVMFFIObject* child = (TVMFFIObject*)item->v_obj;
+        if (item->type_index < kTVMFFIStaticObjectBegin || !child) continue;
+        head = drop_child(child, head);
+      }
+      if (c->data_deleter) c->data_deleter(c->data);
+    } else if (p == &tvm_ffi__map_plan) {
+      /* A Map / Dict: tvm_ffi__map_release_into's loop, likewise. */
+      map_obj* m = (map_obj*)o;
+      for (map_entry *e = m->entries, *end = e + m->used; e != end; ++e) {
+        if (e->key.type_index == MAP_DEAD) continue;
+        if (e->key.type_index >= kTVMFFIStaticObjectBegin && e->key.v_obj) {
+          head = drop_child((TVMFFIObject*)e->key.v_obj, head);
+        }
+        if (e->value.type_index >= kTVMFFIStaticObjectBegin && e->value.v_obj) {
+          head = drop_child((TVMFFIObject*)e->value.v_obj, head);
+        }
+      }
+      if (!tvm_ffi__map_inline(m)) tvm_ffi_free(m->entries);
+    } else {
+      head = release_other(o, p, head);
+    }
     free_object(o);
     o = head;
     if (!o) return;
@@ -288,9 +362,7 @@ static void delete_tree(TVMFFIObject* o) {
 /* A strong-only or weak-only call: weak references outlived the strong ones (rare). */
 static __attribute__((noinline)) void delete_partial(TVMFFIObject* o, int flags) {
   if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) {
-    TVMFFIObject* head = NULL;
-    tvm_ffi_type_entry* e = tvm_ffi__type_entry(o->type_index);
-    if (e) head = release_fields(o, e, head, true);
+    TVMFFIObject* head = release_fields(o, NULL, true);
     while (head) {
       TVMFFIObject* c = head;
       head = (TVMFFIObject*)(uintptr_t)c->combined_ref_count;
@@ -319,11 +391,18 @@ static inline void* object_new(int32_t type_index, size_t size, bool zero) {
   size_t cls = (TVM_FFI_OBJ_PREFIX + size + 15) >> 4;
   obj_cache* c = &t_obj_cache;
   void* b;
-  if (__builtin_expect(size >= sizeof(TVMFFIObject) && cls < OBJ_CLASSES && (b = c->head[cls]) &&
-                           __atomic_load_n(&g_allocator, __ATOMIC_ACQUIRE) == &g_default_allocator,
+  /* size in [sizeof(TVMFFIObject), OBJ_CACHED_MAX] (a header, and a cached class: cls <
+   * OBJ_CLASSES) as one unsigned compare. */
+  enum { OBJ_CACHED_MAX = OBJ_CLASSES * 16 - TVM_FFI_OBJ_PREFIX - 16 };
+  _Static_assert(((TVM_FFI_OBJ_PREFIX + OBJ_CACHED_MAX + 15) >> 4) == OBJ_CLASSES - 1 &&
+                     ((TVM_FFI_OBJ_PREFIX + OBJ_CACHED_MAX + 16) >> 4) == OBJ_CLASSES,
+                 "OBJ_CACHED_MAX is the largest size of a cached class");
+  if (__builtin_expect(size - sizeof(TVMFFIObject) <= OBJ_CACHED_MAX - sizeof(TVMFFIObject) &&
+                           (b = c->head[cls]) &&
+                           !__atomic_load_n(&g_custom_allocator, __ATOMIC_ACQUIRE),
                        1)) {
     c->head[cls] = *(void**)b;
-    c->count[cls]--;
+    c->room[cls]++;
     *(uint64_t*)b = cls;
     TVMFFIObject* o = (TVMFFIObject*)((char*)b + TVM_FFI_OBJ_PREFIX);
     ((TVMFFIObjectAllocHeader*)o - 1)->delete_space = default_delete_space;

@@ -201,6 +201,13 @@ int32_t tvm_ffi_type_register(const char* type_key, int32_t parent_index, int32_
   lock_registry();
   e->object_size = size;
   e->destroy = destroy;
+  /* The deleter's entry for the type follows its destroy function (the plan of a type without
+   * one is published when first built). */
+  __atomic_store_n(&tvm_ffi__plans[idx],
+                   destroy == tvm_ffi__seq_destroy   ? &tvm_ffi__seq_plan
+                   : destroy == tvm_ffi__map_destroy ? &tvm_ffi__map_plan
+                                                     : NULL,
+                   __ATOMIC_RELEASE);
   e->metadata.total_size = (int32_t)size;
   e->metadata.structural_eq_hash_kind = seq_kind;
   e->info.metadata = &e->metadata;
@@ -265,6 +272,7 @@ int TVMFFITypeRegisterField(int32_t type_index, const TVMFFIFieldInfo* info) {
                    x->info.type_ancestors[e->info.type_depth] == &e->info)) {
       retire_locked(x->release_plan);
       __atomic_store_n(&x->release_plan, NULL, __ATOMIC_RELEASE);
+      __atomic_store_n(&tvm_ffi__plans[i], NULL, __ATOMIC_RELEASE);
     }
   }
   unlock_registry();
@@ -694,6 +702,7 @@ const tvm_ffi_release_plan* tvm_ffi__build_release_plan(tvm_ffi_type_entry* e) {
       __atomic_store_n(&e->release_plan, p, __ATOMIC_RELEASE);
     }
   }
+  if (p && !e->destroy) __atomic_store_n(&tvm_ffi__plans[e->info.type_index], p, __ATOMIC_RELEASE);
   if (!reentered) unlock_registry();
   return p;
 }

@@ -423,6 +423,47 @@ TEST(dict_identity_and_growth) {
   tvm_ffi_release(val);
 }
 
+/* A new Dict keeps its first entries in itself: clearing it releases them and keeps the
+ * storage, and it moves to a heap block when it outgrows it (also compacting dead entries). */
+TEST(dict_small_inline_entries) {
+  void* val = tvm_ffi_str_obj("held", 4);
+  void* d = tvm_ffi_dict_new();
+  for (int64_t i = 0; i < 3; ++i) {
+    TVMFFIAny k = I(i), v = tvm_ffi_any_obj(val);
+    CHECK_OK(tvm_ffi_dict_set(d, &k, &v));
+  }
+  TVMFFIAny k1 = I(1);
+  CHECK(tvm_ffi_dict_erase(d, &k1));
+  CHECK_EQ_INT(tvm_ffi_strong_count(val), 3);
+  tvm_ffi_dict_clear(d);
+  CHECK(!tvm_ffi_error_pending());
+  CHECK_EQ_INT(tvm_ffi_map_size(d), 0);
+  CHECK_EQ_INT(tvm_ffi_strong_count(val), 1);
+  const TVMFFIAny *k, *v;
+  CHECK_EQ_INT(tvm_ffi_map_next(d, 0, &k, &v), -1);
+  /* Refill past the inline entries, with a dead one among them. */
+  for (int64_t i = 0; i < 4; ++i) {
+    TVMFFIAny key = I(i), value = tvm_ffi_any_obj(val);
+    CHECK_OK(tvm_ffi_dict_set(d, &key, &value));
+  }
+  CHECK(tvm_ffi_dict_erase(d, &k1));
+  for (int64_t i = 4; i < 12; ++i) {
+    TVMFFIAny key = I(i), value = tvm_ffi_any_obj(val);
+    CHECK_OK(tvm_ffi_dict_set(d, &key, &value));
+  }
+  CHECK_EQ_INT(tvm_ffi_map_size(d), 11);
+  CHECK_EQ_INT(tvm_ffi_strong_count(val), 12);
+  CHECK(tvm_ffi_map_get(d, &k1) == NULL);
+  TVMFFIAny k7 = I(7);
+  CHECK(tvm_ffi_map_get(d, &k7)->v_obj == val);
+  void* m = tvm_ffi_dict_to_map(d);
+  CHECK_EQ_INT(tvm_ffi_map_size(m), 11);
+  tvm_ffi_release(d);
+  tvm_ffi_release(m);
+  CHECK_EQ_INT(tvm_ffi_strong_count(val), 1);
+  tvm_ffi_release(val);
+}
+
 TEST(dict_erase_and_reinsert) {
   void* d = tvm_ffi_dict_new();
   const char* names[5] = {"alpha", "beta", "a long key named gamma", "delta", "epsilon!"};
@@ -841,6 +882,7 @@ int main(void) {
   RUN(map_duplicates_and_order);
   RUN(map_bad_inputs);
   RUN(dict_identity_and_growth);
+  RUN(dict_small_inline_entries);
   RUN(dict_erase_and_reinsert);
   RUN(dict_model_small);
   RUN(dict_model_large);

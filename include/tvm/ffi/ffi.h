@@ -88,6 +88,9 @@ void* tvm_ffi_weak_lock(void* obj);
 /* A zeroed object of a registered type, count 1 strong + 1 weak; destroyed through the type's
  * destructor (tvm_ffi_type_register). `size` includes the header. NULL + error on failure. */
 void* tvm_ffi_object_new(int32_t type_index, size_t size);
+/* Internal (the libraries of this project): tvm_ffi_object_new without zeroing the body past
+ * the header, for a constructor that writes every byte of the object that is ever read. */
+void* tvm_ffi__object_new_uninit(int32_t type_index, size_t size);
 /* True when obj's type is type_index or derives from it (constant time). */
 bool tvm_ffi_instance_of(const void* obj, int32_t type_index);
 /* The registered key of a type ("ffi.Array", "int", ...), or "<unknown>". */
