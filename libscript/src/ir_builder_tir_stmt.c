@@ -350,7 +350,7 @@ tvm_tir_var_obj* tvm_script_tir_launch_thread_enter(tvm_script_builder* b, const
   if (tvm_script__expect_expr(extent, "the extent of T.launch_thread") != 0) return NULL;
   DLDataType dtype = tvm_tir_expr_dtype(extent);
   TVMFFIByteArray tag;
-  char tag_buf[128];
+  void* tag_str = NULL; /* a tag given as text, NUL-terminated (any length) */
   tvm_tir_var_obj* var = NULL;
   const char* tag_s = NULL;
   void* obj = tvm_ffi_any_is_object(thread) ? thread->v_obj : NULL;
@@ -369,8 +369,8 @@ tvm_tir_var_obj* tvm_script_tir_launch_thread_enter(tvm_script_builder* b, const
     var = tvm_tir_ref(obj);
     tag_s = tvm_ffi_str_cstr(((tvm_tir_iter_var_obj*)iv->v_obj)->thread_tag);
   } else if (tvm_ffi_any_as_bytes(thread, &tag)) {
-    snprintf(tag_buf, sizeof(tag_buf), "%.*s", (int)tag.size, tag.data);
-    tag_s = tag_buf;
+    if (!(tag_str = tvm_ffi_str_obj(tag.data, tag.size))) return NULL;
+    tag_s = tvm_ffi_str_cstr(tag_str);
     var = tvm_script_tir_env_thread_var(b, name ? name : tag_s, tag_s, dtype);
   } else {
     tvm_ffi_raise("TypeError",
@@ -393,6 +393,7 @@ tvm_tir_var_obj* tvm_script_tir_launch_thread_enter(tvm_script_builder* b, const
   tvm_ffi_release(ext);
   tvm_ffi_release(dom);
   tvm_ffi_release(iv);
+  tvm_ffi_release(tag_str);
   if (rc != 0) tvm_ffi_release(var), var = NULL;
   return var;
 }

@@ -730,6 +730,27 @@ TEST(fuzz_and_hand_found_inputs) {
     ROUNDTRIP(f);
     tvm_ffi_release(f);
   }
+  /* A thread tag of any length keeps all of it (T.launch_thread("<tag>", n) once cut it at
+   * 127 bytes, so the printed text read back as another tag; found by fuzz_parse_ir). */
+  {
+    char tag[301], src[600];
+    memset(tag, 'x', 300);
+    tag[300] = '\0';
+    snprintf(src, sizeof(src),
+             HEADER "@T.prim_func\ndef f(A: T.Buffer((128,), \"float32\")):\n"
+                    "    bx = T.launch_thread(\"%s\", 2)\n    A[bx] = T.float32(1)\n",
+             tag);
+    void* f = PARSE(src);
+    const tvm_tir_attr_stmt_obj* at = f ? (const void*)((tvm_tir_prim_func_obj*)f)->body : NULL;
+    CHECK(at && tvm_tir_kind_of(at) == TVM_TIR_KIND_AttrStmt);
+    if (at && tvm_tir_kind_of(at) == TVM_TIR_KIND_AttrStmt) {
+      const tvm_tir_iter_var_obj* iv = (const void*)at->node.v_obj;
+      CHECK(tvm_tir_kind_of(iv) == TVM_TIR_KIND_IterVar &&
+            strcmp(tvm_ffi_str_cstr(iv->thread_tag), tag) == 0);
+    }
+    if (f) ROUNDTRIP(f);
+    tvm_ffi_release(f);
+  }
   /* `with` needs a frame: a value would silently drop the with. */
   EXPECT_ERROR(HEADER "@T.prim_func\ndef f(n: T.int32):\n    with T.abs(n):\n        pass\n",
                "TypeError", "t.py:5:10:", "needs a frame", "tir.");
