@@ -9,13 +9,22 @@
  * Rows: the streaming lexer alone (as the parser drives it; needs libscript/src on the include
  * path), the lexer into one token array (tvm_script_lex), lexer + parser to a Doc tree, and the
  * whole job, tvm_script_parse (text -> checked IR, well-formedness on), on the corpus (sum of
- * bytes over sum of times) and on the generated module. Each figure is the median of several
- * runs. ast.parse is timed inside python3 (time.perf_counter, median of runs) on the same files;
+ * bytes over sum of times) and on the generated module.
+ *
+ * The comparison with ast.parse: one python3 child reads the same files and times ast.parse
+ * (time.perf_counter) whenever asked. The whole-job rows alternate rounds, one of ours then one
+ * of Python's, so that both sides see the same state of the machine (a shared VM's speed drifts
+ * by more than the margin being measured); each side's MB/s is its median over the rounds, and
+ * the ratio is the median of the rounds' ratios. Other rows are medians of runs of their own.
  * `n/a` when python3 is missing. The issue's requirement: the whole job >= 10x ast.parse.
  *
  * A second argument names a file to write the generated text to. */
 #include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <tvm/script/parser.h>
 
 #include "bench_util.h"
@@ -140,40 +149,146 @@ static void* parse_ir(const bench_text* t) {
   return tvm_script_parse(t->text, t->len, &opts);
 }
 
-/* MB/s of CPython's ast.parse over the files (each parsed once per run; the median of `runs`
- * runs), or a negative value when python3 is not there or fails. */
-static double python_ast_mbps(const bench_text* texts, size_t n, int runs) {
-  static const char prog[] =
-      "import ast, sys, time\n"
-      "runs = int(sys.argv[1])\n"
-      "texts = [open(p, encoding='utf-8').read() for p in sys.argv[2:]]\n"
-      "size = sum(len(t.encode('utf-8')) for t in texts)\n"
-      "times = []\n"
-      "for _ in range(runs):\n"
-      "    t0 = time.perf_counter()\n"
-      "    for t in texts:\n"
-      "        ast.parse(t)\n"
-      "    times.append(time.perf_counter() - t0)\n"
-      "times.sort()\n"
-      "print(size / times[len(times) // 2] / 1e6)\n";
-  tvm_ffi_strbuf cmd = {0};
-  tvm_ffi_strbuf_printf(&cmd, "python3 -c \"%s\" %d", prog, runs);
-  for (size_t i = 0; i < n; ++i) tvm_ffi_strbuf_printf(&cmd, " '%s'", texts[i].path);
-  tvm_ffi_strbuf_puts(&cmd, " 2>/dev/null");
-  double mbps = -1;
-  FILE* p = cmd.failed ? NULL : popen(tvm_ffi_strbuf_cstr(&cmd), "r");
-  if (p) {
-    if (fscanf(p, "%lf", &mbps) != 1) mbps = -1;
-    if (pclose(p) != 0) mbps = -1;
+/* A python3 child that times CPython's ast.parse over a set of files on request: it reads them
+ * once, then for each line "n warm" on its stdin parses every file once untimed if warm (the
+ * other side's round has just run: this warms the caches again) and n times timed, and answers
+ * with the seconds per timed pass. */
+typedef struct {
+  pid_t pid;
+  FILE* to;
+  FILE* from;
+} py_timer;
+
+static const char kPyTimer[] =
+    "import ast, sys, time\n"
+    "texts = [open(p, encoding='utf-8').read() for p in sys.argv[1:]]\n"
+    "print(sum(len(t.encode('utf-8')) for t in texts), flush=True)\n"
+    "for line in sys.stdin:\n"
+    "    n, warm = map(int, line.split())\n"
+    "    for t in texts if warm else ():\n"
+    "        ast.parse(t)\n"
+    "    t0 = time.perf_counter()\n"
+    "    for _ in range(n):\n"
+    "        for t in texts:\n"
+    "            ast.parse(t)\n"
+    "    print((time.perf_counter() - t0) / n, flush=True)\n";
+
+/* Starts the child on texts[0..n); false (and nothing to stop) when python3 is not there. */
+static bool py_timer_start(py_timer* t, const bench_text* texts, size_t n) {
+  int to[2], from[2];
+  if (pipe(to) != 0) return false;
+  if (pipe(from) != 0) {
+    close(to[0]), close(to[1]);
+    return false;
   }
-  tvm_ffi_strbuf_free(&cmd);
-  return mbps;
+  char** argv = calloc(n + 4, sizeof(char*));
+  pid_t pid = argv ? fork() : -1;
+  if (pid == 0) {
+    dup2(to[0], 0);
+    dup2(from[1], 1);
+    int null = open("/dev/null", O_WRONLY);
+    if (null >= 0) dup2(null, 2);
+    close(to[0]), close(to[1]), close(from[0]), close(from[1]);
+    argv[0] = "python3";
+    argv[1] = "-c";
+    argv[2] = (char*)kPyTimer;
+    for (size_t i = 0; i < n; ++i) argv[3 + i] = texts[i].path;
+    execvp("python3", argv);
+    _exit(127);
+  }
+  free(argv);
+  close(to[0]);
+  close(from[1]);
+  t->pid = pid;
+  t->to = pid > 0 ? fdopen(to[1], "w") : NULL;
+  t->from = pid > 0 ? fdopen(from[0], "r") : NULL;
+  long size = -1;
+  if (!t->to || !t->from || fscanf(t->from, "%ld", &size) != 1) {
+    if (t->to) {
+      fclose(t->to);
+    } else {
+      close(to[1]);
+    }
+    if (t->from) {
+      fclose(t->from);
+    } else {
+      close(from[0]);
+    }
+    if (pid > 0) waitpid(pid, NULL, 0);
+    return false;
+  }
+  return true;
 }
 
-static void print_row(const char* what, double bytes, double ns, double py_mbps) {
+/* Seconds per pass of ast.parse over the files, timed over `passes` passes (after an untimed
+ * one if warm); -1 on failure. */
+static double py_timer_pass(py_timer* t, int passes, bool warm) {
+  double secs = -1;
+  if (fprintf(t->to, "%d %d\n", passes, warm) < 0 || fflush(t->to) != 0) return -1;
+  return fscanf(t->from, "%lf", &secs) == 1 ? secs : -1;
+}
+
+static void py_timer_stop(py_timer* t) {
+  fclose(t->to); /* the child's loop ends at EOF */
+  fclose(t->from);
+  waitpid(t->pid, NULL, 0);
+}
+
+static double median(double* v, int n) {
+  qsort(v, (size_t)n, sizeof(double), bench_cmp_double);
+  return v[n / 2];
+}
+
+typedef struct {
+  const bench_text* texts;
+  size_t n;
+  int reps;  /* passes per timing */
+  bool warm; /* an untimed pass first (short passes, whose caches the other side disturbed) */
+} parse_pass;
+
+static void parse_all(const parse_pass* pp) {
+  for (size_t i = 0; i < pp->n; ++i) {
+    void* ir = parse_ir(&pp->texts[i]);
+    BENCH_KEEP(ir);
+    tvm_ffi_release(ir);
+  }
+}
+
+/* ns per pass of tvm_script_parse over the texts: one pass untimed if warm (as the Python side
+ * does then), then the mean of `reps` passes. */
+static double time_parse_pass(const parse_pass* pp) {
+  if (pp->warm) parse_all(pp);
+  double t0 = bench_now_ns();
+  for (int k = 0; k < pp->reps; ++k) parse_all(pp);
+  return (bench_now_ns() - t0) / pp->reps;
+}
+
+/* The rounds of one whole-job row: one timing of ours (time_parse_pass), then the child times
+ * `py_passes` passes of ast.parse; outputs are medians (ns per pass of ours, MB/s of Python,
+ * and the ratio of the speeds per round), the Python ones -1 without python3. */
+static void interleaved(const parse_pass* pp, py_timer* py, int py_passes, int rounds,
+                        double bytes, double* out_ns, double* out_py_mbps, double* out_ratio) {
+  double ours[64], theirs[64], ratio[64];
+  rounds = rounds > 64 ? 64 : rounds;
+  bool have_py = py != NULL;
+  for (int r = 0; r < rounds; ++r) {
+    ours[r] = time_parse_pass(pp);
+    double secs = have_py ? py_timer_pass(py, py_passes, pp->warm) : -1;
+    if (secs <= 0) have_py = false;
+    theirs[r] = have_py ? bytes / 1e6 / secs : -1;
+    ratio[r] = have_py ? secs * 1e9 / ours[r] : -1;
+  }
+  *out_ns = median(ours, rounds);
+  *out_py_mbps = have_py ? median(theirs, rounds) : -1;
+  *out_ratio = have_py ? median(ratio, rounds) : -1;
+}
+
+/* One row; ratio <= 0: ours over py_mbps. */
+static void print_row(const char* what, double bytes, double ns, double py_mbps, double ratio) {
   double ours = bytes / 1e6 / (ns / 1e9);
   if (py_mbps > 0) {
-    printf("%-44s %10.1f %12.1f %8.1fx %10.2f\n", what, ours, py_mbps, ours / py_mbps, ns / 1e6);
+    printf("%-44s %10.1f %12.1f %8.1fx %10.2f\n", what, ours, py_mbps,
+           ratio > 0 ? ratio : ours / py_mbps, ns / 1e6);
   } else {
     printf("%-44s %10.1f %12s %9s %10.2f\n", what, ours, py_mbps == 0 ? "-" : "n/a", "-",
            ns / 1e6);
@@ -190,6 +305,7 @@ static void report_parse_error(const char* what) {
 int main(int argc, char** argv) {
   double mb = argc > 1 ? atof(argv[1]) : 5.0;
   if (mb <= 0) mb = 5.0;
+  signal(SIGPIPE, SIG_IGN); /* a python3 child that dies is a failed timing, not our death */
   tvm_ffi_strbuf src = {0};
   tvm_ffi_strbuf_puts(&src,
                       "# from tvm.script import ir as I\n"
@@ -255,12 +371,14 @@ int main(int argc, char** argv) {
   bool gen_ok = ir != NULL;
   if (!gen_ok) report_parse_error("tvm_script_parse of the generated module failed");
   tvm_ffi_release(ir);
+  double py_gen = -1, r_gen = -1;
   if (gen_ok) {
-    BENCH_MEDIAN_NS(ir_ns, 5, 1, {
-      ir = parse_ir(&gen);
-      BENCH_KEEP(ir);
-      tvm_ffi_release(ir);
-    });
+    py_timer py;
+    bool have_py = py_timer_start(&py, &gen, 1);
+    parse_pass pp = {&gen, 1, 1, false};
+    interleaved(&pp, have_py ? &py : NULL, 1, 5, (double)n, &ir_ns, &py_gen,
+                &r_gen);
+    if (have_py) py_timer_stop(&py);
   }
 
   /* The whole job on the corpus: the files our parser accepts, each parsed on its own. */
@@ -285,40 +403,37 @@ int main(int argc, char** argv) {
     }
     tvm_ffi_release(ir);
   }
+  /* Rounds of ~10 ms a side: 10 passes of ours, one of ast.parse, each after an untimed one. */
+  double py_corpus = -1, r_corpus = -1;
   if (nok > 0) {
-    BENCH_MEDIAN_NS(corpus_ns, 9, 10, {
-      for (size_t i = 0; i < nok; ++i) {
-        ir = parse_ir(&corpus[i]);
-        BENCH_KEEP(ir);
-        tvm_ffi_release(ir);
-      }
-    });
+    py_timer py;
+    bool have_py = py_timer_start(&py, corpus, nok);
+    parse_pass pp = {corpus, nok, 10, true};
+    interleaved(&pp, have_py ? &py : NULL, 1, 21, (double)corpus_bytes,
+                &corpus_ns, &py_corpus, &r_corpus);
+    if (have_py) py_timer_stop(&py);
   }
-
-  double py_gen = python_ast_mbps(&gen, 1, 5);
-  double py_corpus = nok > 0 ? python_ast_mbps(corpus, nok, 21) : -1;
 
   printf("%-44s %10s %12s %9s %10s\n", "script_parse_bench", "MB/s", "ast.parse", "ratio", "ms");
   printf("generated module: %.2f MB, %zu tokens; corpus: %zu of %zu files parse, %.1f KB "
          "(allocator: %s)\n",
          (double)n / 1e6, ntok, nok, ncorpus, (double)corpus_bytes / 1e3,
          tvm_ffi_allocator_name());
-  print_row("lex (streaming)", (double)n, stream_ns, 0);
-  print_row("lex to a token array", (double)n, lex_ns, 0);
-  print_row("lex + parse to Doc", (double)n, parse_ns, py_gen);
+  print_row("lex (streaming)", (double)n, stream_ns, 0, 0);
+  print_row("lex to a token array", (double)n, lex_ns, 0, 0);
+  print_row("lex + parse to Doc", (double)n, parse_ns, py_gen, 0);
   if (gen_ok) {
-    print_row("tvm_script_parse, generated module", (double)n, ir_ns, py_gen);
+    print_row("tvm_script_parse, generated module", (double)n, ir_ns, py_gen, r_gen);
   } else {
     printf("%-44s %10s\n", "tvm_script_parse, generated module", "failed");
   }
   if (nok > 0) {
-    print_row("tvm_script_parse, corpus (per file)", (double)corpus_bytes, corpus_ns, py_corpus);
+    print_row("tvm_script_parse, corpus (per file)", (double)corpus_bytes, corpus_ns, py_corpus,
+              r_corpus);
   } else {
     printf("%-44s %10s\n", "tvm_script_parse, corpus (per file)", "failed");
   }
-  if (gen_ok && nok > 0 && py_gen > 0 && py_corpus > 0) {
-    double r_gen = (double)n / 1e6 / (ir_ns / 1e9) / py_gen;
-    double r_corpus = (double)corpus_bytes / 1e6 / (corpus_ns / 1e9) / py_corpus;
+  if (gen_ok && nok > 0 && r_gen > 0 && r_corpus > 0) {
     double worst = r_gen < r_corpus ? r_gen : r_corpus;
     printf("whole job vs ast.parse: %.1fx at worst (requirement >= 10x): %s\n", worst,
            worst >= 10 ? "met" : "NOT met");
