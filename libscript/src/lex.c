@@ -1009,8 +1009,6 @@ static void lex_fast(lexer* lx, size_t limit) {
       }
       if (t == line_first) break; /* no token on the line (lex_step's case: no NEWLINE) */
       t->kind = TVM_SCRIPT_TOK_NEWLINE;
-      t->str_off = t->str_len = 0;
-      t->v.i = 0;
       set_line_col(&t->span.start_line, pos, lk);
       set_line_col(&t->span.end_line, pos + 1, lk);
       t->span.start_byte = (int64_t)pos;
@@ -1056,8 +1054,6 @@ static void lex_fast(lexer* lx, size_t limit) {
         lx->ndent = top + 1;
         lx->indent8[top + 1] = lx->indent1[top + 1] = col;
         t->kind = TVM_SCRIPT_TOK_INDENT;
-        t->str_off = t->str_len = 0;
-        t->v.i = 0;
         set_line_col(&t->span.start_line, pos, lk);
         set_line_col(&t->span.end_line, q, lk);
         t->span.start_byte = (int64_t)pos;
@@ -1073,8 +1069,6 @@ static void lex_fast(lexer* lx, size_t limit) {
         lx->ndent = j;
         for (; top > j; --top) {
           t->kind = TVM_SCRIPT_TOK_DEDENT;
-          t->str_off = t->str_len = 0;
-          t->v.i = 0;
           set_line_col(&t->span.start_line, q, lk);
           set_line_col(&t->span.end_line, q, lk);
           t->span.start_byte = t->span.end_byte = (int64_t)q;
@@ -1087,10 +1081,8 @@ static void lex_fast(lexer* lx, size_t limit) {
     } else {
       break;
     }
-    t->v.i = 0;
   token:
     t->kind = kind;
-    t->str_off = t->str_len = 0;
   span:
     set_line_col(&t->span.start_line, start, lk);
     set_line_col(&t->span.end_line, pos, lk);
@@ -1143,6 +1135,15 @@ int tvm_script_lex(const char* source, size_t len, const char* filename, tvm_scr
       tvm_script__lexer_fill(&lx, SIZE_MAX) != 0) {
     tvm_script__lexer_free(&lx);
     return -1;
+  }
+  /* The streaming lexer sets str_off/str_len of STRING tokens and v of literals only (see
+   * lex_internal.h); these tokens have the rest zero, as lexer.h documents. */
+  for (size_t i = 0; i < lx.count; ++i) {
+    tvm_script_token* t = &lx.data[i];
+    if (t->kind != TVM_SCRIPT_TOK_STRING) {
+      t->str_off = t->str_len = 0;
+      if (t->kind != TVM_SCRIPT_TOK_INT && t->kind != TVM_SCRIPT_TOK_FLOAT) t->v.i = 0;
+    }
   }
   out->data = lx.data;
   out->count = lx.count;

@@ -344,7 +344,10 @@ TEST(string_views_agree) {
       CHECK(x->kind == y->kind);
       CHECK(memcmp(&x->span, &y->span, sizeof(x->span)) == 0);
       if (x->kind != TVM_SCRIPT_TOK_STRING) {
-        CHECK(x->v.i == y->v.i);
+        /* the streaming lexer sets v of literals only (lex_internal.h) */
+        if (x->kind == TVM_SCRIPT_TOK_INT || x->kind == TVM_SCRIPT_TOK_FLOAT) {
+          CHECK(x->v.i == y->v.i);
+        }
         continue;
       }
       const char* xs = (x->v.i ? kTexts[i] : lx.strings.data) + x->str_off;
