@@ -189,9 +189,7 @@ static __attribute__((noinline)) bool grow_tokens(lexer* lx) {
 static tvm_script_token* push(lexer* lx, int32_t kind, tvm_script_span span) {
   if (lx->count == lx->cap && !grow_tokens(lx)) return NULL;
   tvm_script_token* t = &lx->data[lx->count++];
-  t->kind = kind;
-  t->str_off = t->str_len = 0;
-  t->v.i = 0;
+  t->kind = kind; /* str_off, str_len and v: set by the makers of literals (lex_internal.h) */
   t->span = span;
   return t;
 }
@@ -596,6 +594,7 @@ static int lex_string(lexer* lx, size_t start) {
   span.end_col = (int32_t)(lx->pos - lx->line_start + 1);
   tvm_script_token* t = push(lx, TVM_SCRIPT_TOK_STRING, span);
   if (!t) return -1;
+  t->v.i = 0; /* a copy in `strings`, not a view */
   t->str_off = (uint32_t)off;
   t->str_len = (uint32_t)(b->size - off);
   tvm_ffi_strbuf_putc(b, '\0');
