@@ -68,6 +68,11 @@ struct tvm_script__doc_arena {
    * some died (it released them), a setter changed a field, or the list could not grow.
    * Written with relaxed atomics: objects of the arena may die on other threads. */
   bool out_bad;
+  /* Objects whose strong references are gone while weak ones (from outside) keep their memory
+   * (deleter called for the strong part only, not yet for the weak one). While there are none,
+   * every object not marked ARENA_FREED has a strong reference, which lets unshared() test an
+   * object with one compare. Atomic: objects may die on other threads. */
+  int64_t zombies;
   tvm_script__outside_ref out_inline[OUT_INLINE]; /* bump.out's first storage */
 };
 
@@ -328,7 +333,6 @@ static inline void release_outside_refs(void* obj) {
 static inline size_t collect_outside_refs(void* obj, void** out, size_t k) {
   int32_t t = ((TVMFFIObject*)obj)->type_index;
   if (t == kTVMFFIArray) { /* the parser's arrays hold docs of the arena, or names */
-    if (!(block_of(obj)->back & TVM_SCRIPT__ARENA_HOLDS_OUTSIDE)) return k; /* docs only */
     tvm_script__arena_array* arr = obj;
     for (int64_t i = 0; i < arr->cell.size; ++i) {
       if (arr->items[i].type_index == kTVMFFIStr) out[k++] = arr->items[i].v_obj;
@@ -360,17 +364,23 @@ static inline __attribute__((always_inline)) bool unshared(tvm_script__doc_arena
                                                           void** out, size_t* n) {
   for (arena_chunk* c = a->chunks; c; c = c->older) {
     if (c->used == 0) continue;
-    for (char* h = c->data + c->last;; h -= ((arena_block*)h)->back & TVM_SCRIPT__ARENA_BACK) {
+    for (char* h = c->data + c->last;; h -= ((arena_block*)h)->back) {
       arena_block* b = (arena_block*)h;
       TVMFFIObject* o = (TVMFFIObject*)(b + 1);
       uint32_t refs = b->refs;
-      if (refs != ARENA_FREED) {
-        uint64_t count = __atomic_load_n(&o->combined_ref_count, __ATOMIC_ACQUIRE);
-        /* Only the root (one object) may fail the test and pass: tested for it alone. */
-        if ((refs == 0 || count != (WEAK_ONE | refs)) && o != a->root) return false;
-        if (collect) *n = collect_outside_refs(o, out, *n);
+      uint64_t count = __atomic_load_n(&o->combined_ref_count, __ATOMIC_ACQUIRE);
+      /* The test is refs != 0 && count == (WEAK_ONE | refs) for a live object; with no zombie
+       * (checked by the caller) a live object has a strong reference, so count cannot be
+       * WEAK_ONE | 0 and the compare alone tells. A dead one (ARENA_FREED) died with no
+       * strong reference either: its count is never WEAK_ONE | UINT32_MAX, so it and the
+       * root (the one object that may fail the test and pass) go to the test below. */
+      if (__builtin_expect(count != (WEAK_ONE | refs), 0)) {
+        if (refs != ARENA_FREED && o != a->root) return false;
+        if (refs == ARENA_FREED) goto next;
       }
-      if ((b->back & TVM_SCRIPT__ARENA_BACK) == 0) break;
+      if (collect) *n = collect_outside_refs(o, out, *n);
+    next:
+      if (b->back == 0) break;
     }
   }
   return true;
@@ -398,6 +408,9 @@ static bool outside_list_holds(const tvm_script__doc_arena* a) {
  * their kinds' fields (a parse of a small text holds a few dozen), and they are released after
  * it; only when there could be too many to note does a second walk release them. */
 static bool fast_teardown(tvm_script__doc_arena* a) {
+  /* A zombie fails the check of unshared() (it has no strong reference), which relies on
+   * there being none. */
+  if (__atomic_load_n(&a->zombies, __ATOMIC_ACQUIRE) != 0) return false;
   if (!__atomic_load_n(&a->out_bad, __ATOMIC_RELAXED)) {
     if (!unshared(a, false, NULL, NULL)) return false;
     if (outside_list_holds(a)) {
@@ -425,10 +438,10 @@ static bool fast_teardown(tvm_script__doc_arena* a) {
   if (!unshared(a, false, NULL, NULL)) return false;
   for (arena_chunk* c = a->chunks; c; c = c->older) {
     if (c->used == 0) continue;
-    for (char* h = c->data + c->last;; h -= ((arena_block*)h)->back & TVM_SCRIPT__ARENA_BACK) {
+    for (char* h = c->data + c->last;; h -= ((arena_block*)h)->back) {
       arena_block* b = (arena_block*)h;
       if (b->refs != ARENA_FREED) release_outside_refs(b + 1);
-      if ((b->back & TVM_SCRIPT__ARENA_BACK) == 0) break;
+      if (b->back == 0) break;
     }
   }
   arena_free(a);
@@ -449,6 +462,11 @@ void tvm_script__doc_arena_deleter(void* self, int flags) {
       __atomic_store_n(&a->out_bad, true, __ATOMIC_RELAXED);
     }
     for_each_ref(self, drop_ref, a->done ? NULL : a);
+    if (!(flags & kTVMFFIObjectDeleterFlagBitMaskWeak)) {
+      __atomic_add_fetch(&a->zombies, 1, __ATOMIC_ACQ_REL);
+    }
+  } else if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) {
+    __atomic_sub_fetch(&a->zombies, 1, __ATOMIC_ACQ_REL); /* a zombie's memory goes */
   }
   if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) {
     b->refs = ARENA_FREED;
@@ -523,7 +541,7 @@ void tvm_script__doc_arena_finish(tvm_script__doc_arena* a, void* root) {
 }
 
 void* tvm_script__doc_arena_object_slow(tvm_script__doc_arena* a, int32_t type_index,
-                                        size_t size, size_t zeroed) {
+                                        size_t size) {
   size_t need = (sizeof(arena_block) + size + 15) & ~(size_t)15;
   if (need > UINT32_MAX) {
     tvm_ffi_raise("MemoryError", "TVMScript parser: a doc of %zu bytes is too large", size);
@@ -536,5 +554,5 @@ void* tvm_script__doc_arena_object_slow(tvm_script__doc_arena* a, int32_t type_i
   a->chunks = c;
   a->bump.cur = a->bump.last = c->data;
   a->bump.end = c->data + c->cap;
-  return tvm_script__doc_arena_object(a, type_index, size, zeroed); /* fits now */
+  return tvm_script__doc_arena_object(a, type_index, size); /* fits now */
 }

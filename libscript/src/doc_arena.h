@@ -35,16 +35,13 @@ tvm_script__doc_arena* tvm_script__doc_arena_new(void);
 /* The header of each object of an arena, just before it. Here so that the link below, called
  * for every reference the parser stores, is inlined. */
 typedef struct {
-  /* Bytes from the previous block of the chunk to this one (0: the first), in the bits of
-   * TVM_SCRIPT__ARENA_BACK; for an array, TVM_SCRIPT__ARENA_HOLDS_OUTSIDE tells that an item
-   * is not of the arena (a name: only those arrays are looked into by the fast teardown). */
+  /* Bytes from the previous block of the chunk to this one (0: the first). (It has no flag
+   * bits: the fast teardown's walk over every object steps by it with no masking.) */
   uint32_t back;
   uint32_t refs; /* references from arena objects; UINT32_MAX once the memory is dead */
   tvm_script__doc_arena* arena;
 } tvm_script__arena_block;
 
-#define TVM_SCRIPT__ARENA_BACK UINT32_C(0x7FFFFFFF) /* blocks of a chunk: < its 256 KiB */
-#define TVM_SCRIPT__ARENA_HOLDS_OUTSIDE UINT32_C(0x80000000)
 
 /* The deleter of every object of an arena. */
 void tvm_script__doc_arena_deleter(void* self, int flags);
@@ -96,16 +93,18 @@ extern int32_t tvm_script__doc_arena_type_index[TVM_SCRIPT_DOC_COUNT];
 
 /* tvm_script__doc_arena_object when the newest chunk has no room. */
 void* tvm_script__doc_arena_object_slow(tvm_script__doc_arena* a, int32_t type_index,
-                                        size_t size, size_t zeroed);
+                                        size_t size);
 
-/* An object of type_index (`size` bytes, the first `zeroed` of them zeroed) with one strong
- * and one weak reference (the latter dropped with the strong one), or NULL + MemoryError. */
+/* An object of type_index (`size` bytes, only its header set: the caller sets the rest) with
+ * one strong and one weak reference (the latter dropped with the strong one), or NULL +
+ * MemoryError. (It used to zero a prefix of the object, header and span included, which the
+ * callers then overwrote: ~5 of a doc's stores.) */
 static inline void* tvm_script__doc_arena_object(tvm_script__doc_arena* a, int32_t type_index,
-                                                 size_t size, size_t zeroed) {
+                                                 size_t size) {
   tvm_script__doc_arena_bump* m = (tvm_script__doc_arena_bump*)a;
   size_t need = (sizeof(tvm_script__arena_block) + size + 15) & ~(size_t)15;
   if ((size_t)(m->end - m->cur) < need) {
-    return tvm_script__doc_arena_object_slow(a, type_index, size, zeroed);
+    return tvm_script__doc_arena_object_slow(a, type_index, size);
   }
   tvm_script__arena_block* b = (tvm_script__arena_block*)m->cur;
   b->back = (uint32_t)(m->cur - m->last);
@@ -115,18 +114,28 @@ static inline void* tvm_script__doc_arena_object(tvm_script__doc_arena* a, int32
   m->cur += need;
   ++m->allocated;
   TVMFFIObject* o = (TVMFFIObject*)(b + 1);
-  memset(o, 0, zeroed);
   o->combined_ref_count = 1 | (UINT64_C(1) << 32); /* one strong, one weak */
   o->type_index = type_index;
+  o->__padding = 0;
   o->deleter = tvm_script__doc_arena_deleter;
   return o;
 }
 
-/* A doc of kind k (its struct is `size` bytes, the first `zeroed` of them zeroed: the caller
- * sets the rest) with one strong reference, or NULL + MemoryError. */
+/* A doc of kind k (its struct is `size` bytes) with one strong reference, or NULL +
+ * MemoryError. source_paths is NULL and the bytes past the Doc header up to `zeroed` are
+ * zeroed (the caller sets the rest); the span is left unset: the parser sets every doc's span
+ * once it is made (spanned() in parse.c), so zeroing it was a dead store. */
 static inline void* tvm_script__doc_arena_doc(tvm_script__doc_arena* a, tvm_script_doc_kind k,
                                               size_t size, size_t zeroed) {
-  return tvm_script__doc_arena_object(a, tvm_script__doc_arena_type_index[k], size, zeroed);
+  tvm_script_doc_obj* d =
+      tvm_script__doc_arena_object(a, tvm_script__doc_arena_type_index[k], size);
+  if (d) {
+    d->source_paths = NULL;
+    if (zeroed > sizeof(tvm_script_doc_obj)) {
+      memset(d + 1, 0, zeroed - sizeof(tvm_script_doc_obj));
+    }
+  }
+  return d;
 }
 
 /* An array of n items (size = capacity = n) with one strong reference, or NULL + MemoryError.
@@ -140,11 +149,11 @@ static inline tvm_script__arena_array* tvm_script__doc_arena_array(tvm_script__d
     return NULL;
   }
   tvm_script__arena_array* arr = tvm_script__doc_arena_object(
-      a, kTVMFFIArray, sizeof(tvm_script__arena_array) + n * sizeof(TVMFFIAny),
-      sizeof(tvm_script__arena_array));
+      a, kTVMFFIArray, sizeof(tvm_script__arena_array) + n * sizeof(TVMFFIAny));
   if (arr) {
     arr->cell.data = arr->items;
     arr->cell.size = arr->cell.capacity = (int64_t)n;
+    arr->cell.data_deleter = NULL;
   }
   return arr;
 }
@@ -159,14 +168,13 @@ static inline void* tvm_script__doc_arena_link(void* obj) {
 }
 
 /* Stores obj (moved in, not NULL) as item i of arr, linked (see above); an object not of the
- * arena marks the array for the fast teardown (doc_arena.c). */
+ * arena is counted and noted for the fast teardown (doc_arena.c). */
 static inline void tvm_script__doc_arena_set_item(tvm_script__arena_array* arr, size_t i,
                                                   void* obj) {
   if (((const TVMFFIObject*)obj)->deleter == tvm_script__doc_arena_deleter) {
     ++((tvm_script__arena_block*)obj - 1)->refs;
   } else {
     tvm_script__arena_block* b = (tvm_script__arena_block*)arr - 1;
-    b->back |= TVM_SCRIPT__ARENA_HOLDS_OUTSIDE;
     ++((tvm_script__doc_arena_bump*)b->arena)->outside_items;
     tvm_script__doc_arena_note_outside(b->arena, &arr->items[i], true, obj);
   }

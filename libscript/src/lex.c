@@ -189,9 +189,7 @@ static __attribute__((noinline)) bool grow_tokens(lexer* lx) {
 static tvm_script_token* push(lexer* lx, int32_t kind, tvm_script_span span) {
   if (lx->count == lx->cap && !grow_tokens(lx)) return NULL;
   tvm_script_token* t = &lx->data[lx->count++];
-  t->kind = kind;
-  t->str_off = t->str_len = 0;
-  t->v.i = 0;
+  t->kind = kind; /* str_off, str_len and v: set by the makers of literals (lex_internal.h) */
   t->span = span;
   return t;
 }
@@ -596,6 +594,7 @@ static int lex_string(lexer* lx, size_t start) {
   span.end_col = (int32_t)(lx->pos - lx->line_start + 1);
   tvm_script_token* t = push(lx, TVM_SCRIPT_TOK_STRING, span);
   if (!t) return -1;
+  t->v.i = 0; /* a copy in `strings`, not a view */
   t->str_off = (uint32_t)off;
   t->str_len = (uint32_t)(b->size - off);
   tvm_ffi_strbuf_putc(b, '\0');
@@ -887,25 +886,48 @@ static inline int32_t keyword_kind(const unsigned char* s, size_t n) {
   return TVM_SCRIPT_TOK_NAME;
 }
 
+/* A line and its start (a byte offset) in one word, for set_line_col: (1 - line_start) mod
+ * 2**32 above the line, so that (byte << 32) + key is the line then the 1-based column of
+ * byte, the layout of a span's start_line/start_col and end_line/end_col pairs (little-endian;
+ * offsets and lines are under 2**31, see lexer_init). */
+static inline uint64_t line_key(int32_t line, size_t line_start) {
+  return (uint64_t)(uint32_t)(1 - (uint32_t)line_start) << 32 | (uint32_t)line;
+}
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "set_line_col writes little-endian");
+_Static_assert(offsetof(tvm_script_span, start_col) == offsetof(tvm_script_span, start_line) + 4 &&
+                   offsetof(tvm_script_span, end_col) == offsetof(tvm_script_span, end_line) + 4,
+               "a span's line is followed by its column");
+/* Sets the (line, column) pair at `at` (&span.start_line or &span.end_line) for byte. */
+static inline void set_line_col(int32_t* at, size_t byte, uint64_t key) {
+  uint64_t v = ((uint64_t)byte << 32) + key;
+  memcpy(at, &v, sizeof(v));
+}
+
 /* The hot path, most of the tokens of a program: ASCII names and keywords, one-byte operators
- * and the spaces between them, within a line already past its indentation. The state lives in
+ * and the spaces between them, and the line breaks ('\n') after them or within brackets with
+ * the next line's indentation when it stays at the current level. The state lives in
  * locals and the room for tokens is checked once (tokens are written up to `limit`, within the
  * buffer's capacity), where lex_step costs a few calls, a capacity check and re-reads of the
- * lexer per token. Anything else (line ends and starts, numbers, strings, comments, longer or
- * invalid operators, non-ASCII names, brackets that do not match, the end) is left to
- * lex_step, which handles every case (and gives every error): this loop stops before such a
- * token, having consumed nothing of it. The tokens are those lex_name/lex_operator make.
- * It runs only before lx->fast_end, the text's last line break: every scan below stops at a
- * line break (it is no space, name byte or operator), so none needs a bounds check. */
+ * lexer per token. Anything else (INDENT/DEDENT, blank and comment lines, '\r', numbers,
+ * strings, comments, longer or invalid operators, non-ASCII names, brackets that do not match,
+ * the end) is left to lex_step, which handles every case (and gives every error): this loop
+ * stops before such a token, having consumed nothing of it (or, after a line break, at the
+ * next line's start with lx->at_line_start set, as lex_step leaves it). The tokens are those
+ * lex_name/lex_operator/lex_step make. It runs only up to lx->fast_end, the text's last line
+ * break: every scan below stops at a line break (it is no space, name byte or operator), so
+ * none needs a bounds check. */
 static void lex_fast(lexer* lx, size_t limit) {
   const unsigned char* s = (const unsigned char*)lx->src;
   const uint8_t* cls = g_tab.cls;
-  const size_t ls = lx->line_start;
-  const int32_t line = lx->line;
+  /* The line and its start in one word (line_key): a token's columns cost a shift and an add
+   * each, and the loop keeps one register for both. */
+  uint64_t lk = line_key(lx->line, lx->line_start);
   size_t pos = lx->pos;
   tvm_script_token* t = lx->data + lx->count;
-  tvm_script_token* const first = t;
   tvm_script_token* const tend = lx->data + limit;
+  /* The first token of the current line (since the last line break taken here): the line has
+   * tokens when t is past it; NULL when it had some before this call. */
+  tvm_script_token* line_first = lx->line_has_tokens ? NULL : t;
   while (t < tend) {
     while (cls[s[pos]] == B_SPACE) ++pos;
     size_t start = pos;
@@ -936,7 +958,11 @@ static void lex_fast(lexer* lx, size_t limit) {
         if (is_open(kind)) {
           if (lx->depth == TVM_SCRIPT_MAX_NESTING) break;
           lx->brackets[lx->depth] = kind;
-          lx->bracket_spans[lx->depth++] = span_here(lx, start, start + 1);
+          tvm_script_span* bs = &lx->bracket_spans[lx->depth++];
+          set_line_col(&bs->start_line, start, lk);
+          set_line_col(&bs->end_line, start + 1, lk);
+          bs->start_byte = (int64_t)start;
+          bs->end_byte = (int64_t)start + 1;
         } else {
           if (lx->depth == 0 || closer_of(lx->brackets[lx->depth - 1]) != kind) break;
           --lx->depth;
@@ -969,24 +995,105 @@ static void lex_fast(lexer* lx, size_t limit) {
       t->str_len = (uint32_t)(q - start - 1);
       t->v.i = 1;
       goto span;
+    } else if (c == '\n') {
+      /* A line break (lex_step's B_NEWLINE case, then indentation()'s common case), so that a
+       * line ends and the next starts without leaving this loop: '\n' ('\r' is lex_step's)
+       * after tokens, or inside brackets. The break at fast_end is the text's last: after it
+       * the scans would need bounds checks, so lex_step takes over there. */
+      if (pos == lx->fast_end) break;
+      if (lx->depth > 0) { /* joined with the next line: no token, no indentation */
+        ++pos;
+        lk = line_key((int32_t)(uint32_t)lk + 1, pos);
+        continue;
+      }
+      if (t == line_first) break; /* no token on the line (lex_step's case: no NEWLINE) */
+      t->kind = TVM_SCRIPT_TOK_NEWLINE;
+      set_line_col(&t->span.start_line, pos, lk);
+      set_line_col(&t->span.end_line, pos + 1, lk);
+      t->span.start_byte = (int64_t)pos;
+      t->span.end_byte = (int64_t)pos + 1;
+      line_first = ++t;
+      ++pos;
+      lk = line_key((int32_t)(uint32_t)lk + 1, pos);
+      /* The next line's indentation (indentation()'s common cases): blank lines skipped, then
+       * only spaces (they move both columns by one: col8 == col1 == their count), to the
+       * current level or to a new one (INDENT) or back to an outer one (DEDENTs), followed by
+       * a token. Anything else (tabs, a comment line, '\r', an error, no room for the
+       * tokens) is left to indentation() from the line's start (lx->at_line_start), as
+       * lex_step leaves it, before any token of that line is made. The scans stop at the
+       * break at fast_end at the latest (pos <= fast_end). */
+      size_t q;
+      for (;;) {
+        q = pos;
+        for (uint64_t w; q + 8 <= lx->len && (memcpy(&w, s + q, 8), w == 0x2020202020202020u);
+             q += 8) {
+        }
+        while (s[q] == ' ') ++q;
+        if (s[q] != '\n' || q == lx->fast_end) break;
+        pos = q + 1; /* a blank line */
+        lk = line_key((int32_t)(uint32_t)lk + 1, pos);
+      }
+      uint8_t next = cls[s[q]];
+      if (next == B_SPACE || next == B_NEWLINE || next == B_HASH) {
+        lx->at_line_start = true;
+        break;
+      }
+      int32_t col = (int32_t)(q - pos);
+      int top = lx->ndent;
+      if (col == lx->indent8[top]) {
+        if (col != lx->indent1[top]) {
+          lx->at_line_start = true;
+          break;
+        }
+      } else if (col > lx->indent8[top]) {
+        if (col <= lx->indent1[top] || top == TVM_SCRIPT_MAX_NESTING || t == tend) {
+          lx->at_line_start = true;
+          break;
+        }
+        lx->ndent = top + 1;
+        lx->indent8[top + 1] = lx->indent1[top + 1] = col;
+        t->kind = TVM_SCRIPT_TOK_INDENT;
+        set_line_col(&t->span.start_line, pos, lk);
+        set_line_col(&t->span.end_line, q, lk);
+        t->span.start_byte = (int64_t)pos;
+        t->span.end_byte = (int64_t)q;
+        line_first = ++t; /* a layout token: the line has no token yet */
+      } else {
+        int j = top;
+        while (j > 0 && col < lx->indent8[j]) --j;
+        if (col != lx->indent8[j] || col != lx->indent1[j] || tend - t < top - j) {
+          lx->at_line_start = true;
+          break;
+        }
+        lx->ndent = j;
+        for (; top > j; --top) {
+          t->kind = TVM_SCRIPT_TOK_DEDENT;
+          set_line_col(&t->span.start_line, q, lk);
+          set_line_col(&t->span.end_line, q, lk);
+          t->span.start_byte = t->span.end_byte = (int64_t)q;
+          ++t;
+        }
+        line_first = t;
+      }
+      pos = q;
+      continue;
     } else {
       break;
     }
-    t->v.i = 0;
   token:
     t->kind = kind;
-    t->str_off = t->str_len = 0;
   span:
-    t->span.start_line = t->span.end_line = line;
-    t->span.start_col = (int32_t)(start - ls + 1);
-    t->span.end_col = (int32_t)(pos - ls + 1);
+    set_line_col(&t->span.start_line, start, lk);
+    set_line_col(&t->span.end_line, pos, lk);
     t->span.start_byte = (int64_t)start;
     t->span.end_byte = (int64_t)pos;
     ++t;
   }
   lx->pos = pos;
+  lx->line = (int32_t)(uint32_t)lk;
+  lx->line_start = (uint32_t)(1 - (uint32_t)(lk >> 32));
   lx->count = (size_t)(t - lx->data);
-  if (t != first) lx->line_has_tokens = true;
+  lx->line_has_tokens = t != line_first;
 }
 
 int tvm_script__lexer_fill(lexer* lx, size_t want) {
@@ -1027,6 +1134,15 @@ int tvm_script_lex(const char* source, size_t len, const char* filename, tvm_scr
       tvm_script__lexer_fill(&lx, SIZE_MAX) != 0) {
     tvm_script__lexer_free(&lx);
     return -1;
+  }
+  /* The streaming lexer sets str_off/str_len of STRING tokens and v of literals only (see
+   * lex_internal.h); these tokens have the rest zero, as lexer.h documents. */
+  for (size_t i = 0; i < lx.count; ++i) {
+    tvm_script_token* t = &lx.data[i];
+    if (t->kind != TVM_SCRIPT_TOK_STRING) {
+      t->str_off = t->str_len = 0;
+      if (t->kind != TVM_SCRIPT_TOK_INT && t->kind != TVM_SCRIPT_TOK_FLOAT) t->v.i = 0;
+    }
   }
   out->data = lx.data;
   out->count = lx.count;

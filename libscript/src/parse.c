@@ -154,20 +154,22 @@ static inline doc* spanned(doc* d, tvm_script_span s) {
  * one is NULL (its parse failed: an error is raised) or allocation fails. */
 
 /* An ffi.Array of objs[0..n) (moved in; a NULL one fails the call). */
+/* array_take's failure: releases objs[0..n) (the NULL ones are failed parses). Out of line, so
+ * that array_take's frame holds no state for it. */
+static __attribute__((noinline, cold)) void* array_fail(size_t n, void* const* objs) {
+  for (size_t i = 0; i < n; ++i) tvm_ffi_release(objs[i]);
+  return NULL;
+}
 static void* array_take(parser* p, size_t n, void* const* objs) {
-  bool ok = true;
-  for (size_t i = 0; i < n; ++i)
-    ok = ok && objs[i];
-  if (ok && n == 0) {
+  for (size_t i = 0; i < n; ++i) {
+    if (__builtin_expect(!objs[i], 0)) return array_fail(n, objs);
+  }
+  if (n == 0) {
     tvm_ffi_retain(p->empty);
     return p->empty;
   }
-  tvm_script__arena_array* a = ok ? tvm_script__doc_arena_array(p->arena, n) : NULL;
-  if (!a) {
-    for (size_t i = 0; i < n; ++i)
-      tvm_ffi_release(objs[i]);
-    return NULL;
-  }
+  tvm_script__arena_array* a = tvm_script__doc_arena_array(p->arena, n);
+  if (__builtin_expect(!a, 0)) return array_fail(n, objs);
   for (size_t i = 0; i < n; ++i) tvm_script__doc_arena_set_item(a, i, objs[i]);
   return a;
 }

@@ -850,6 +850,35 @@ TEST(outside_refs_changed_after_the_parse) {
   }
 }
 
+/* A doc that dies before the root (a reflection write replaced it) while a weak reference keeps
+ * its memory: the root's release must not free the arena under it (doc_arena.c's zombies; the
+ * weak release frees it last, which AddressSanitizer checks, the pool off in the child run). */
+TEST(weakly_held_doc_dies_before_the_root) {
+  const char* src = "f(a, b)\n";
+  for (int order = 0; order < 2; ++order) {
+    void* m = tvm_script_parse_doc(src, strlen(src), NULL);
+    CHECK(m != NULL);
+    if (!m) return;
+    tvm_script_call_doc_obj* f = (tvm_script_call_doc_obj*)expr_of(m, 0);
+    void* callee = f->callee;
+    void* a = (void*)tvm_ffi_seq_obj_at(f->args, 0);
+    tvm_ffi_weak_retain(callee);
+    const TVMFFIFieldInfo* field = tvm_ffi_type_find_field(tvm_ffi_type_index(f), "callee");
+    CHECK(field != NULL);
+    TVMFFIAny v = tvm_ffi_any_obj(a);
+    CHECK_OK(tvm_ffi_field_set(f, field, &v)); /* the old callee's last strong reference goes */
+    void* locked = tvm_ffi_weak_lock(callee);
+    CHECK(locked == NULL);
+    if (order == 0) {
+      tvm_ffi_release(m);
+      tvm_ffi_weak_release(callee);
+    } else {
+      tvm_ffi_weak_release(callee);
+      tvm_ffi_release(m);
+    }
+  }
+}
+
 TEST(docs_held_past_the_root) {
   const char* src = "f(a, 'a long literal')\ng()\n"; /* long: an ffi.String object */
   for (int held = 0; held < 5; ++held) {
@@ -1207,6 +1236,7 @@ TEST(arena_without_pool) {
     RUN(parses_in_threads);
     RUN(docs_held_past_the_root);
     RUN(outside_refs_changed_after_the_parse);
+    RUN(weakly_held_doc_dies_before_the_root);
     RUN(releases_racing_the_root);
     RUN(doc_pool_setting);
     RUN(doc_pool_bounded);
@@ -1237,6 +1267,7 @@ int main(void) {
   RUN(parses_in_threads);
   RUN(docs_held_past_the_root);
   RUN(outside_refs_changed_after_the_parse);
+  RUN(weakly_held_doc_dies_before_the_root);
   RUN(releases_racing_the_root);
   RUN(doc_pool_setting);
   RUN(doc_pool_bounded);
