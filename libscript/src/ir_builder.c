@@ -220,11 +220,13 @@ static bool frame_is_clear(const tvm_script__frame* f) {
 #endif
 
 tvm_tir_type_obj* tvm_script__prim_type(tvm_script_builder* b, DLDataType dtype) {
-  if (tvm_tir_dtype_is_void(dtype) || tvm_ffi_error_pending()) return NULL;
+  if (tvm_tir_dtype_is_void(dtype)) return NULL;
   for (int i = 0; i < b->num_prim_types; ++i) {
     if (tvm_tir_dtype_equal(b->prim_types[i].dtype, dtype)) return b->prim_types[i].type;
   }
-  if (b->num_prim_types == TVM_SCRIPT_PRIM_TYPES) return NULL;
+  /* A pending error is tested only here, before a new type whose failure would clear it (a hit
+   * above hands out a type equal to the one the caller would make itself). */
+  if (b->num_prim_types == TVM_SCRIPT_PRIM_TYPES || tvm_ffi_error_pending()) return NULL;
   tvm_tir_prim_type_obj* t = tvm_tir_prim_type_new(dtype);
   if (!t) {
     tvm_ffi_error_clear(); /* (out of memory: the caller makes its own, and reports that) */
