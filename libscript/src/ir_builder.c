@@ -156,15 +156,45 @@ void tvm_script__vec_clear(tvm_script__vec* v) {
 }
 
 /* ---- Frames -------------------------------------------------------------------------------- */
-void tvm_script__frame_clear(tvm_script__frame* f) {
-  /* (Most are unset for a frame's kind: a test each, no call.) The frame is left as
-   * tvm_script__push_frame makes one, all zero but for its statement list's storage, so that
-   * the next frame pushed into this slot needs no zeroing. */
+#ifndef NDEBUG
+static bool frame_is_clear(const tvm_script__frame* f);
+#endif
+
 #define RELEASE_FIELD(x) \
   if (f->x) {            \
     tvm_ffi_release(f->x); \
     f->x = NULL;         \
   }
+
+/* tvm_script__frame_clear of a FOR frame (most frames a function opens): the fields
+ * tvm_script_tir_for_enter sets are the only ones a loop frame ever holds (nothing else sets a
+ * field of a frame of this kind; checked in debug builds), so the other tests are skipped. */
+static void for_frame_clear(tvm_script__frame* f) {
+  RELEASE_FIELD(var);
+  RELEASE_FIELD(min);
+  RELEASE_FIELD(extent);
+  RELEASE_FIELD(thread);
+  RELEASE_FIELD(annotations);
+  RELEASE_FIELD(built);
+  for (int32_t i = 0; i < f->stmts.size; ++i) tvm_ffi_any_release(&f->stmts.items[i]);
+  f->stmts.size = 0;
+  f->kind = (tvm_script_frame_kind)0;
+  f->rest_of_body = false;
+  f->for_kind = 0;
+  f->span = NULL;
+#ifndef NDEBUG
+  assert(frame_is_clear(f));
+#endif
+}
+
+void tvm_script__frame_clear(tvm_script__frame* f) {
+  if (f->kind == TVM_SCRIPT_FRAME_FOR) {
+    for_frame_clear(f);
+    return;
+  }
+  /* (Most are unset for a frame's kind: a test each, no call.) The frame is left as
+   * tvm_script__push_frame makes one, all zero but for its statement list's storage, so that
+   * the next frame pushed into this slot needs no zeroing. */
   RELEASE_FIELD(var);
   RELEASE_FIELD(min);
   RELEASE_FIELD(extent);
@@ -184,7 +214,6 @@ void tvm_script__frame_clear(tvm_script__frame* f) {
   RELEASE_FIELD(functions);
   RELEASE_FIELD(global_vars);
   RELEASE_FIELD(built);
-#undef RELEASE_FIELD
   /* The statement list keeps its storage for the next frame pushed into this slot (see
    * tvm_script__push_frame); it is freed with the builder. */
   for (int32_t i = 0; i < f->stmts.size; ++i) tvm_ffi_any_release(&f->stmts.items[i]);
@@ -207,6 +236,7 @@ void tvm_script__frame_clear(tvm_script__frame* f) {
   f->for_kind = 0;
   f->span = NULL;
 }
+#undef RELEASE_FIELD
 
 #ifndef NDEBUG
 /* Whether f is as tvm_script__frame_clear leaves a frame (checked when a slot is reused). */
@@ -220,17 +250,20 @@ static bool frame_is_clear(const tvm_script__frame* f) {
 #endif
 
 tvm_tir_type_obj* tvm_script__prim_type(tvm_script_builder* b, DLDataType dtype) {
-  if (tvm_tir_dtype_is_void(dtype) || tvm_ffi_error_pending()) return NULL;
+  if (tvm_tir_dtype_is_void(dtype)) return NULL;
   for (int i = 0; i < b->num_prim_types; ++i) {
     if (tvm_tir_dtype_equal(b->prim_types[i].dtype, dtype)) return b->prim_types[i].type;
   }
-  if (b->num_prim_types == TVM_SCRIPT_PRIM_TYPES) return NULL;
+  /* A pending error is tested only here, before a new type whose failure would clear it (a hit
+   * above hands out a type equal to the one the caller would make itself). */
+  if (b->num_prim_types == TVM_SCRIPT_PRIM_TYPES || tvm_ffi_error_pending()) return NULL;
   tvm_tir_prim_type_obj* t = tvm_tir_prim_type_new(dtype);
   if (!t) {
     tvm_ffi_error_clear(); /* (out of memory: the caller makes its own, and reports that) */
     return NULL;
   }
   b->prim_types[b->num_prim_types].dtype = dtype;
+  b->prim_types[b->num_prim_types].ptr_type = NULL;
   b->prim_types[b->num_prim_types++].type = t;
   return &t->type;
 }
@@ -250,8 +283,26 @@ tvm_tir_var_obj* tvm_script__ptr_var(tvm_script_builder* b, const char* name, vo
     return name_str ? tvm_tir_ptr_var_str(name_str, element, scope)
                     : tvm_tir_ptr_var(name, element, scope);
   }
-  /* tvm_tir_ptr_var's steps with the shared element type. */
-  tvm_tir_pointer_type_obj* t = tvm_tir_pointer_type_new(elem, scope);
+  /* tvm_tir_ptr_var's steps with the shared element type, and the PointerType shared too
+   * while the scope is the same (types are immutable values, compared by structure: sharing
+   * changes neither the IR's structure nor its printed form). */
+  int slot = 0;
+  while (b->prim_types[slot].type != elem) ++slot; /* (elem is one of them) */
+  tvm_tir_pointer_type_obj* t = b->prim_types[slot].ptr_type;
+  if (t && scope) {
+    TVMFFIByteArray have = tvm_ffi_str_view(t->storage_scope);
+    size_t n = strlen(scope);
+    if (have.size != n || memcmp(have.data, scope, n) != 0) t = NULL;
+  } else {
+    t = NULL;
+  }
+  if (t) {
+    tvm_ffi_retain(t);
+  } else if ((t = tvm_tir_pointer_type_new(elem, scope)) && scope) {
+    tvm_ffi_release(b->prim_types[slot].ptr_type);
+    tvm_ffi_retain(t);
+    b->prim_types[slot].ptr_type = t;
+  }
   tvm_tir_var_obj* v = !t        ? NULL
                        : name_str ? tvm_tir_var_new_typed_str(name_str, &t->type)
                                   : tvm_tir_var_new_typed(name, &t->type);
@@ -413,7 +464,10 @@ void tvm_script_builder_free(tvm_script_builder* b) {
   tvm_ffi_release(b->result);
   tvm_ffi_release(b->env_threads);
   if (b->spans.items != b->spans_inline) tvm_script__span_log_free(&b->spans);
-  for (int i = 0; i < b->num_prim_types; ++i) tvm_ffi_release(b->prim_types[i].type);
+  for (int i = 0; i < b->num_prim_types; ++i) {
+    tvm_ffi_release(b->prim_types[i].type);
+    tvm_ffi_release(b->prim_types[i].ptr_type);
+  }
   tvm_ffi_free(b);
 }
 

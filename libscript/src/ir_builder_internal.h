@@ -161,6 +161,9 @@ struct tvm_script_builder {
   struct {
     DLDataType dtype;
     void* type; /* owned ir.PrimType of dtype */
+    /* Owned ir.PointerType to type in the scope of the last buffer data Var made with it, or
+     * NULL (tvm_script__ptr_var): a function's buffers share a dtype and scope or two. */
+    void* ptr_type;
   } prim_types[TVM_SCRIPT_PRIM_TYPES];
   /* (Last: left unzeroed by tvm_script_builder_new; a frame is zeroed when pushed.) */
   tvm_script__frame frames_inline[TVM_SCRIPT_INLINE_FRAMES];

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ir_builder_internal.h"
+#include "parse_internal.h" /* tvm_script__const_int */
 
 /* ---- Helpers ------------------------------------------------------------------------------- */
 /* Append obj (retained) to a frame collection. */
@@ -360,9 +361,13 @@ tvm_tir_buffer_obj* tvm_script_tir_buffer(const tvm_script_buffer_args* a) {
     /* Without an elem_offset, a non-zero offset_factor makes it a fresh variable (upstream). */
     DLDataType index_t =
         tvm_ffi_seq_size(shape) ? tvm_tir_expr_dtype(tvm_ffi_seq_obj_at(shape, 0)) : TVM_TIR_INT32;
+    /* Else the constructor's elem_offset 0 of the index dtype; given here as the parse's shared
+     * IntImm when that dtype is an index one (the constructor's checks then pass it as they
+     * would pass its own; any other dtype is left to the constructor, which rejects the shape). */
     offset = a->elem_offset     ? tvm_tir_ref((void*)a->elem_offset)
              : a->offset_factor ? (tvm_tir_expr_obj*)tvm_tir_var("elem_offset", index_t)
-                                : NULL;
+             : tvm_tir_dtype_is_index(index_t) ? tvm_script__const_int(index_t, 0)
+                                               : NULL;
     tvm_tir_buffer_fields bf = {.data = data,
                                 .dtype = a->dtype,
                                 .shape = shape,
@@ -373,7 +378,8 @@ tvm_tir_buffer_obj* tvm_script_tir_buffer(const tvm_script_buffer_args* a) {
                                 .data_alignment = a->align,
                                 .offset_factor = a->offset_factor,
                                 .buffer_type = type};
-    bool parts_ok = data && (offset || !(a->elem_offset || a->offset_factor));
+    bool parts_ok = data && (offset || !(a->elem_offset || a->offset_factor ||
+                                         tvm_tir_dtype_is_index(index_t)));
     buf = parts_ok ? tvm_tir_buffer_new(&bf) : NULL;
   }
   tvm_ffi_release(shape);

@@ -494,11 +494,15 @@ static map_obj* map_alloc(int32_t type_index, int64_t reserve) {
   if (type_index == kTVMFFIMap && reserve > 0 && reserve <= MAP_SMALL_CAP) {
     /* An immutable Map is made at its final size: a small one (no index) holds its entries
      * itself, one block instead of two. */
-    map_obj* m = (map_obj*)tvm_ffi_object_new(
+    map_obj* m = (map_obj*)tvm_ffi__object_new_uninit(
         type_index, sizeof(map_obj) + (size_t)reserve * sizeof(map_entry));
     if (!m) return NULL;
+    /* Not zeroed, as a small Dict below: every field is set here, an entry read once used. */
     m->entries = (map_entry*)(m + 1);
+    m->index = NULL;
+    m->size = m->used = 0;
     m->entry_cap = reserve;
+    m->index_cap = 0;
     return m;
   }
   if (type_index == kTVMFFIDict && reserve <= DICT_INLINE_CAP) {
@@ -542,6 +546,33 @@ void* tvm_ffi_map_new(const TVMFFIAny* keys, const TVMFFIAny* values, int64_t co
                            e->key.v_uint64 == keys[i].v_uint64)) {
         ++e;
       }
+      TVMFFIAny v = tvm_ffi_any_copy(&values[i]);
+      if (e != end) { /* (a duplicate key: the later value wins, as map_put does) */
+        TVMFFIAny old = e->value;
+        e->value = v;
+        tvm_ffi_any_release(&old);
+        continue;
+      }
+      e->key = tvm_ffi_any_copy(&keys[i]);
+      e->value = v;
+      e->hash = h;
+      m->used++;
+      m->size++;
+      continue;
+    }
+    if (!m->index && (t == kTVMFFISmallStr || (t == kTVMFFIStr && keys[i].v_obj)) &&
+        !is_pointer_view(values[i].type_index)) {
+      /* A string key (an attribute's name): map_put's steps inline as well, with the hash
+       * tvm_ffi_any_hash gives a string (its bytes' hash xor the string tag) and a duplicate
+       * found by that hash, then tvm_ffi_any_equal, on the small map's linear entries. An owned
+       * String or a small string is stored as is (no view to convert). */
+      TVMFFIByteArray bytes = t == kTVMFFISmallStr
+                                  ? TVMFFISmallBytesGetContentByteArray(&keys[i])
+                                  : *TVMFFIBytesGetByteArrayPtr(keys[i].v_obj);
+      uint64_t h = tvm_ffi__hash_bytes(bytes.data, bytes.size) ^ TVM_FFI__STR_HASH_TAG;
+      map_entry* e = m->entries;
+      map_entry* end = e + m->used;
+      while (e != end && !(e->hash == h && tvm_ffi_any_equal(&e->key, &keys[i]))) ++e;
       TVMFFIAny v = tvm_ffi_any_copy(&values[i]);
       if (e != end) { /* (a duplicate key: the later value wins, as map_put does) */
         TVMFFIAny old = e->value;

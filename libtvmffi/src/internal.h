@@ -61,13 +61,15 @@ const tvm_ffi_release_plan* tvm_ffi__build_release_plan(tvm_ffi_type_entry* e);
  * of the entry's destroy function (compared against the containers' two) and then its plan:
  * the type's release plan when it has no destroy function (written with e->release_plan, under
  * the registry lock, and cleared with it), tvm_ffi__seq_plan / tvm_ffi__map_plan (num_obj < 0)
- * for a type registered with the containers' destroy functions, NULL when not known (yet): the
+ * for a type registered with the containers' destroy functions, tvm_ffi__no_plan (never NULL,
+ * so the deleter's common test needs no NULL test; num_obj < 0) when not known (yet): the
  * deleter then takes the general path through the entry. Hidden, like tvm_ffi__types.
  */
 extern const tvm_ffi_release_plan* tvm_ffi__plans[TVM_FFI_MAX_TYPES]
     __attribute__((visibility("hidden")));
 extern const tvm_ffi_release_plan tvm_ffi__seq_plan __attribute__((visibility("hidden")));
 extern const tvm_ffi_release_plan tvm_ffi__map_plan __attribute__((visibility("hidden")));
+extern const tvm_ffi_release_plan tvm_ffi__no_plan __attribute__((visibility("hidden")));
 
 /* The current release plan of e. */
 static inline const tvm_ffi_release_plan* tvm_ffi__release_plan(tvm_ffi_type_entry* e) {

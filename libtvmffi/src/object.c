@@ -229,7 +229,10 @@ int TVMFFISetCustomAllocator(TVMFFICustomAllocator* allocator) {
 
 /* ---- Creation and destruction ----------------------------------------------------------- */
 
-const tvm_ffi_release_plan* tvm_ffi__plans[TVM_FFI_MAX_TYPES]; /* internal.h */
+const tvm_ffi_release_plan tvm_ffi__no_plan = {-3, 0};
+/* internal.h. Every entry starts as tvm_ffi__no_plan (a GNU range initialiser: no startup work). */
+const tvm_ffi_release_plan* tvm_ffi__plans[TVM_FFI_MAX_TYPES] = {
+    [0 ... TVM_FFI_MAX_TYPES - 1] = &tvm_ffi__no_plan};
 const tvm_ffi_release_plan tvm_ffi__seq_plan = {-1, 0};
 const tvm_ffi_release_plan tvm_ffi__map_plan = {-2, 0};
 
@@ -285,7 +288,7 @@ static __attribute__((noinline)) TVMFFIObject* release_other(TVMFFIObject* o,
                                                            TVMFFIObject* head) {
   if (p == &tvm_ffi__seq_plan) return tvm_ffi__seq_release_into(o, head);
   if (p == &tvm_ffi__map_plan) return tvm_ffi__map_release_into(o, head);
-  if (p) return release_planned(o, p, head, false); /* (a plan with Any fields) */
+  if (p != &tvm_ffi__no_plan) return release_planned(o, p, head, false); /* (Any fields) */
   return release_fields(o, head, false);
 }
 
@@ -316,9 +319,11 @@ static void delete_tree(TVMFFIObject* o) {
      * head in a register and no call (a call per node cost as much as the node's release:
      * its frame, the registers it saves); the rest by release_other. */
     uint32_t ti = (uint32_t)o->type_index;
-    const tvm_ffi_release_plan* p =
-        ti < TVM_FFI_MAX_TYPES ? __atomic_load_n(&tvm_ffi__plans[ti], __ATOMIC_ACQUIRE) : NULL;
-    if (__builtin_expect(p && p->num_obj == p->count, 1)) {
+    const tvm_ffi_release_plan* p = ti < TVM_FFI_MAX_TYPES
+                                        ? __atomic_load_n(&tvm_ffi__plans[ti], __ATOMIC_ACQUIRE)
+                                        : &tvm_ffi__no_plan;
+    /* (Never NULL: an unknown type's entry is tvm_ffi__no_plan, whose counts differ.) */
+    if (__builtin_expect(p->num_obj == p->count, 1)) {
       const char* base = (const char*)o;
       for (const uint32_t *off = p->offsets, *end = off + p->num_obj; off != end; ++off) {
         TVMFFIObject* child = *(TVMFFIObject* const*)(base + *off);

@@ -15,12 +15,34 @@ typedef struct {
 } str_obj;
 _Static_assert(sizeof(str_obj) == 40, "String/Bytes object layout");
 
+/* memcpy(d, s, n): the usual identifier or literal (up to 32 bytes) as two overlapping
+ * fixed-size moves that read nothing past s + n, not a memcpy call of a variable size. */
+static inline void copy_short(char* d, const char* s, size_t n) {
+  if (n > 32) {
+    memcpy(d, s, n);
+  } else if (n > 16) {
+    memcpy(d, s, 16);
+    memcpy(d + n - 16, s + n - 16, 16);
+  } else if (n >= 8) {
+    memcpy(d, s, 8);
+    memcpy(d + n - 8, s + n - 8, 8);
+  } else if (n >= 4) {
+    memcpy(d, s, 4);
+    memcpy(d + n - 4, s + n - 4, 4);
+  } else if (n >= 2) {
+    memcpy(d, s, 2);
+    memcpy(d + n - 2, s + n - 2, 2);
+  } else if (n) {
+    d[0] = s[0];
+  }
+}
+
 static void* bytes_obj_new(int32_t type_index, const char* data, size_t n) {
   /* Every byte read is written below (the block's padding past the NUL never is). */
   str_obj* s = (str_obj*)tvm_ffi__object_new_uninit(type_index, sizeof(str_obj) + n + 1);
   if (!s) return NULL;
   char* payload = (char*)(s + 1);
-  if (n) memcpy(payload, data, n);
+  copy_short(payload, data, n);
   payload[n] = '\0';
   s->bytes.data = payload;
   s->bytes.size = n;
@@ -70,7 +92,7 @@ static int small_or_obj(const char* data, size_t n, int32_t small_index, int32_t
   if (n <= 7) {
     out->type_index = small_index;
     out->small_str_len = (uint32_t)n;
-    if (n) memcpy(out->v_bytes, data, n);
+    copy_short(out->v_bytes, data, n);
     out->v_bytes[n] = '\0';
     return 0;
   }

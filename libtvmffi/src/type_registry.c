@@ -206,7 +206,7 @@ int32_t tvm_ffi_type_register(const char* type_key, int32_t parent_index, int32_
   __atomic_store_n(&tvm_ffi__plans[idx],
                    destroy == tvm_ffi__seq_destroy   ? &tvm_ffi__seq_plan
                    : destroy == tvm_ffi__map_destroy ? &tvm_ffi__map_plan
-                                                     : NULL,
+                                                     : &tvm_ffi__no_plan,
                    __ATOMIC_RELEASE);
   e->metadata.total_size = (int32_t)size;
   e->metadata.structural_eq_hash_kind = seq_kind;
@@ -272,7 +272,7 @@ int TVMFFITypeRegisterField(int32_t type_index, const TVMFFIFieldInfo* info) {
                    x->info.type_ancestors[e->info.type_depth] == &e->info)) {
       retire_locked(x->release_plan);
       __atomic_store_n(&x->release_plan, NULL, __ATOMIC_RELEASE);
-      __atomic_store_n(&tvm_ffi__plans[i], NULL, __ATOMIC_RELEASE);
+      __atomic_store_n(&tvm_ffi__plans[i], &tvm_ffi__no_plan, __ATOMIC_RELEASE);
     }
   }
   unlock_registry();
