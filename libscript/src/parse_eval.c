@@ -382,9 +382,9 @@ bool script__as_dtype(const TVMFFIAny* v, DLDataType* out) {
   return false;
 }
 
-tvm_tir_expr_obj* script__to_expr(const TVMFFIAny* v, const DLDataType* like) {
+tvm_tir_expr_obj* script__to_expr_slow(const TVMFFIAny* v, const DLDataType* like) {
   void* o = obj_of(v);
-  if (o && tvm_script__is_expr(o)) {
+  if (o && tvm_script__is_expr(o)) { /* (callers of script__to_expr tested this already) */
     tvm_ffi_retain(o);
     return o;
   }
