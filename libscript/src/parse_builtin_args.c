@@ -361,7 +361,7 @@ void* tvm_script_value_to_expr_array(const TVMFFIAny* v, const char* what) {
   void* result = NULL;
   int64_t done = 0;
   for (; done < n; ++done) {
-    tvm_tir_expr_obj* e = tvm_script_value_to_expr(tvm_ffi_seq_at(seq, done), what);
+    tvm_tir_expr_obj* e = tvm_script__value_to_expr(tvm_ffi_seq_at(seq, done), what);
     if (!e) break;
     tvm_script_items_push(&items, e);
   }
@@ -425,7 +425,7 @@ tvm_tir_expr_obj* tvm_script_arg_to_expr(const tvm_script_call* call, const TVMF
   bool converts = v->type_index == kTVMFFIInt || v->type_index == kTVMFFIBool ||
                   v->type_index == kTVMFFIFloat || is_string(v) ||
                   (tvm_ffi_any_is_object(v) && tvm_script__is_expr(v->v_obj));
-  if (converts) return tvm_script_value_to_expr(v, "");
+  if (converts) return tvm_script__value_to_expr(v, "");
   char what[160];
   snprintf(what, sizeof(what), "argument %lld of %s", (long long)nth, call->name);
   return tvm_script_value_to_expr(v, what);

@@ -999,7 +999,7 @@ static int eval_shape_seq(script_parser* p, const script_doc* d, TVMFFIAny* out)
   int rc = done == n ? 0 : -1;
   for (int64_t i = 0; rc == 0 && exprs && i < n; ++i) {
     if (!is_py_number(&items[i])) continue;
-    tvm_tir_expr_obj* e = tvm_script_value_to_expr(&items[i], "");
+    tvm_tir_expr_obj* e = tvm_script__value_to_expr(&items[i], "");
     if (!e) rc = script__relocate(p, tvm_ffi_seq_obj_at(elements, i)); /* (out of memory) */
     if (e) items[i] = tvm_ffi_any_obj(e); /* (a number: nothing to release) */
   }
