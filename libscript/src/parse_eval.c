@@ -784,7 +784,7 @@ done:
 static int eval_storable(script_parser* p, const void* d, TVMFFIAny* out) {
   /* A literal (most elements and arguments) inline: its value is what script__eval gives below
    * the depth bound (a number, string, bool or None, never a marker). */
-  if (__builtin_expect(p->eval_depth < SCRIPT_MAX_EVAL_DEPTH, 1) &&
+  if (__builtin_expect(p->eval_depth < SCRIPT_MAX_EVAL_DEPTH, 1) && d &&
       tvm_ffi_type_index(d) == script__doc_type_index[TVM_SCRIPT_DOC_LiteralDoc]) {
     *out = tvm_ffi_any_copy(&((const tvm_script_literal_doc_obj*)d)->value);
     if (out->type_index != kTVMFFIOpaquePtr) return 0;
@@ -1024,7 +1024,7 @@ static int eval_args(script_parser* p, const tvm_script_call_doc_obj* c, int sha
   for (int64_t i = 0; i < n; ++i) {
     const script_doc* a = tvm_ffi_seq_obj_at(c->args, i);
     TVMFFIAny v;
-    if (tvm_ffi_type_index(a) == literal_t &&
+    if (a && tvm_ffi_type_index(a) == literal_t &&
         ((const tvm_script_literal_doc_obj*)a)->value.type_index != kTVMFFIOpaquePtr) {
       v = tvm_ffi_any_copy(&((const tvm_script_literal_doc_obj*)a)->value);
       if (arg_push(pos, &v, a) != 0) {
@@ -1086,7 +1086,7 @@ static int eval_args(script_parser* p, const tvm_script_call_doc_obj* c, int sha
   for (int64_t i = 0; i < nk; ++i) {
     const script_doc* a = tvm_ffi_seq_obj_at(c->kwargs_values, i);
     TVMFFIAny v = tvm_ffi_any_none();
-    if (tvm_ffi_type_index(a) != literal_t && script__is_kind(a, TVM_SCRIPT_DOC_LambdaDoc)) {
+    if (script__is_kind(a, TVM_SCRIPT_DOC_LambdaDoc)) {
       if (script__lambda_new(p, a, &pos->lambdas[1], &v) != 0) return -1;
     } else if (eval_storable(p, a, &v) != 0) {
       return -1;
