@@ -51,7 +51,7 @@ static inline tvm_tir_expr_obj* arg_expr(bound_args* a, int i) {
     tvm_ffi_retain(v->v_obj);
     return (tvm_tir_expr_obj*)v->v_obj;
   }
-  tvm_tir_expr_obj* e = tvm_script_value_to_expr(v, "");
+  tvm_tir_expr_obj* e = tvm_script__value_to_expr(v, ""); /* (a Python int inline) */
   if (e) return e;
   char what[160];
   tvm_ffi_error_clear();

@@ -55,6 +55,7 @@ typedef struct {
   int n;
   int n_pos, n_required_pos; /* parameters that are not keyword-only; those of them required */
   uint32_t required;         /* bit i: parameter i is required */
+  bool pos_prefix;           /* the positional places are parameters 0, 1, ... n_pos - 1 */
   uint8_t pos_param[MAX_PARAMS]; /* the parameter of each positional place */
   param_spec ps[MAX_PARAMS];
 } spec_entry;
@@ -70,6 +71,8 @@ static void spec_parse(spec_entry* e, const char* spec) {
     e->pos_param[e->n_pos++] = (uint8_t)i;
     if (!e->ps[i].optional) ++e->n_required_pos;
   }
+  e->pos_prefix = true;
+  for (int a = 0; a < e->n_pos; ++a) e->pos_prefix = e->pos_prefix && e->pos_param[a] == a;
 }
 
 /* The parsed specs, process-wide, by the spec's address: specs are constant data (string
@@ -135,10 +138,6 @@ int tvm_script_bind_args(tvm_script_call* call, const char* spec, TVMFFIAny* out
     return tvm_ffi_raise("RuntimeError", "%s(): bad argument spec \"%s\" for %d parameters",
                          call->name, spec, n_out);
   }
-  for (int i = 0; i < n; ++i) {
-    out[i] = tvm_ffi_any_none();
-    out[i].type_index = TVM_SCRIPT_ARG_ABSENT;
-  }
   /* Positional arguments fill the parameters that are not keyword-only, in order. */
   int n_pos = se->n_pos, n_required_pos = se->n_required_pos;
   if (call->num_args > n_pos) {
@@ -152,10 +151,25 @@ int tvm_script_bind_args(tvm_script_call* call, const char* spec, TVMFFIAny* out
                          n_pos == 1 ? "" : "s", (int)call->num_args);
   }
   uint32_t given = 0;
-  for (int a = 0; a < call->num_args; ++a) {
-    int i = se->pos_param[a];
-    out[i] = call->args[a];
-    given |= 1u << i;
+  if (se->pos_prefix) {
+    /* (Most specs: the arguments are parameters 0 .. num_args - 1, the rest start absent.) */
+    int a = 0;
+    for (; a < call->num_args; ++a) out[a] = call->args[a];
+    for (int i = a; i < n; ++i) {
+      out[i] = tvm_ffi_any_none();
+      out[i].type_index = TVM_SCRIPT_ARG_ABSENT;
+    }
+    given = (uint32_t)((UINT64_C(1) << a) - 1);
+  } else {
+    for (int i = 0; i < n; ++i) {
+      out[i] = tvm_ffi_any_none();
+      out[i].type_index = TVM_SCRIPT_ARG_ABSENT;
+    }
+    for (int a = 0; a < call->num_args; ++a) {
+      int i = se->pos_param[a];
+      out[i] = call->args[a];
+      given |= 1u << i;
+    }
   }
   for (int k = 0; k < call->num_kwargs; ++k) {
     const char* kw = call->kw_names[k];
@@ -361,7 +375,7 @@ void* tvm_script_value_to_expr_array(const TVMFFIAny* v, const char* what) {
   void* result = NULL;
   int64_t done = 0;
   for (; done < n; ++done) {
-    tvm_tir_expr_obj* e = tvm_script_value_to_expr(tvm_ffi_seq_at(seq, done), what);
+    tvm_tir_expr_obj* e = tvm_script__value_to_expr(tvm_ffi_seq_at(seq, done), what);
     if (!e) break;
     tvm_script_items_push(&items, e);
   }
@@ -425,7 +439,7 @@ tvm_tir_expr_obj* tvm_script_arg_to_expr(const tvm_script_call* call, const TVMF
   bool converts = v->type_index == kTVMFFIInt || v->type_index == kTVMFFIBool ||
                   v->type_index == kTVMFFIFloat || is_string(v) ||
                   (tvm_ffi_any_is_object(v) && tvm_script__is_expr(v->v_obj));
-  if (converts) return tvm_script_value_to_expr(v, "");
+  if (converts) return tvm_script__value_to_expr(v, "");
   char what[160];
   snprintf(what, sizeof(what), "argument %lld of %s", (long long)nth, call->name);
   return tvm_script_value_to_expr(v, what);

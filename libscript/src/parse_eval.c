@@ -382,9 +382,9 @@ bool script__as_dtype(const TVMFFIAny* v, DLDataType* out) {
   return false;
 }
 
-tvm_tir_expr_obj* script__to_expr(const TVMFFIAny* v, const DLDataType* like) {
+tvm_tir_expr_obj* script__to_expr_slow(const TVMFFIAny* v, const DLDataType* like) {
   void* o = obj_of(v);
-  if (o && tvm_script__is_expr(o)) {
+  if (o && tvm_script__is_expr(o)) { /* (callers of script__to_expr tested this already) */
     tvm_ffi_retain(o);
     return o;
   }
@@ -782,6 +782,14 @@ done:
 /* Evaluate d as a value that may be stored (in a tuple, list or dict, or passed to a builtin):
  * the parser's own markers (`T`, `I`, `cls`, `range`) are not values and must not reach IR. */
 static int eval_storable(script_parser* p, const void* d, TVMFFIAny* out) {
+  /* A literal (most elements and arguments) inline: its value is what script__eval gives below
+   * the depth bound (a number, string, bool or None, never a marker). */
+  if (__builtin_expect(p->eval_depth < SCRIPT_MAX_EVAL_DEPTH, 1) && d &&
+      tvm_ffi_type_index(d) == script__doc_type_index[TVM_SCRIPT_DOC_LiteralDoc]) {
+    *out = tvm_ffi_any_copy(&((const tvm_script_literal_doc_obj*)d)->value);
+    if (out->type_index != kTVMFFIOpaquePtr) return 0;
+    tvm_ffi_any_release(out); /* (never: checked as below) */
+  }
   if (script__eval(p, d, out) != 0) return -1;
   if (out->type_index != kTVMFFIOpaquePtr) return 0; /* markers are opaque pointers */
   const script_special* sp = script__special_of(out);
@@ -991,7 +999,7 @@ static int eval_shape_seq(script_parser* p, const script_doc* d, TVMFFIAny* out)
   int rc = done == n ? 0 : -1;
   for (int64_t i = 0; rc == 0 && exprs && i < n; ++i) {
     if (!is_py_number(&items[i])) continue;
-    tvm_tir_expr_obj* e = tvm_script_value_to_expr(&items[i], "");
+    tvm_tir_expr_obj* e = tvm_script__value_to_expr(&items[i], "");
     if (!e) rc = script__relocate(p, tvm_ffi_seq_obj_at(elements, i)); /* (out of memory) */
     if (e) items[i] = tvm_ffi_any_obj(e); /* (a number: nothing to release) */
   }
@@ -1007,9 +1015,25 @@ static int eval_shape_seq(script_parser* p, const script_doc* d, TVMFFIAny* out)
 static int eval_args(script_parser* p, const tvm_script_call_doc_obj* c, int shape_arg,
                      bool region_args, arg_list* pos, int32_t* num_pos) {
   int64_t n = c->args ? tvm_ffi_seq_size(c->args) : 0;
+  /* A literal argument (most of them) is its value, pushed at once: it is none of the kinds
+   * tested below (a region of region_args is an IndexDoc), and eval_storable takes it inline
+   * below the depth bound. */
+  int32_t literal_t = p->eval_depth < SCRIPT_MAX_EVAL_DEPTH
+                          ? script__doc_type_index[TVM_SCRIPT_DOC_LiteralDoc]
+                          : INT32_MIN; /* (at the bound: the general path reports it) */
   for (int64_t i = 0; i < n; ++i) {
     const script_doc* a = tvm_ffi_seq_obj_at(c->args, i);
-    TVMFFIAny v = tvm_ffi_any_none();
+    TVMFFIAny v;
+    if (a && tvm_ffi_type_index(a) == literal_t &&
+        ((const tvm_script_literal_doc_obj*)a)->value.type_index != kTVMFFIOpaquePtr) {
+      v = tvm_ffi_any_copy(&((const tvm_script_literal_doc_obj*)a)->value);
+      if (arg_push(pos, &v, a) != 0) {
+        tvm_ffi_any_release(&v);
+        return script__relocate(p, a);
+      }
+      continue;
+    }
+    v = tvm_ffi_any_none();
     if (i == shape_arg - 1 && (script__is_kind(a, TVM_SCRIPT_DOC_TupleDoc) ||
                                script__is_kind(a, TVM_SCRIPT_DOC_ListDoc))) {
       /* (no starred argument before it: then its place would not be i) */

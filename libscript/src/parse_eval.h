@@ -195,7 +195,15 @@ tvm_tir_expr_obj* script__eval_expr(script_parser* p, const script_doc* d);
 /* A PrimExpr of value v (borrowed): a PrimExpr as is, a Python number converted to the dtype
  * `like` when given (a literal next to a PrimExpr of that dtype) else as
  * tvm_script_value_to_expr. Unlocated error on failure. */
-tvm_tir_expr_obj* script__to_expr(const TVMFFIAny* v, const DLDataType* like);
+tvm_tir_expr_obj* script__to_expr_slow(const TVMFFIAny* v, const DLDataType* like);
+static inline tvm_tir_expr_obj* script__to_expr(const TVMFFIAny* v, const DLDataType* like) {
+  /* (A PrimExpr, most values, inline: a new reference to it whatever `like` says.) */
+  if (tvm_ffi_any_is_object(v) && tvm_script__is_expr(v->v_obj)) {
+    tvm_ffi_retain(v->v_obj);
+    return (tvm_tir_expr_obj*)v->v_obj;
+  }
+  return script__to_expr_slow(v, like);
+}
 /* Python truthiness of a non-PrimExpr value. */
 bool script__truthy(const TVMFFIAny* v);
 /* The TIR dtype a value names (`T.float32`, "float32"), or false. */

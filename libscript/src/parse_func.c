@@ -333,11 +333,13 @@ static int request_root_block(script_parser* p, const tvm_script_function_doc_ob
   return tvm_script_tir_func_root_block(p->b);
 }
 
-/* A decorated def in any context (module level or inside a class). */
-int script__parse_function(script_parser* p, const script_doc* fn) {
+/* script__parse_function; *check_wf: whether its decorator asks for the well-formedness
+ * check (what wants_check reads for it in the same state). */
+static int parse_function(script_parser* p, const script_doc* fn, bool* check_wf) {
   const tvm_script_function_doc_obj* f = (const void*)fn;
   decorator_info deco;
   if (parse_decorators(p, fn, f->decorators, &deco) != 0) return -1;
+  *check_wf = deco.check_wf;
   if (deco.token != SCRIPT_TOKEN_TIRX) {
     return script__error_at(p, tvm_ffi_seq_obj_at(f->decorators, 0), "SyntaxError",
                             "@I.ir_module decorates a class, not a function");
@@ -369,6 +371,12 @@ int script__parse_function(script_parser* p, const script_doc* fn) {
     precheck_module_function(p, name);
   }
   return 0;
+}
+
+/* A decorated def in any context (module level or inside a class). */
+int script__parse_function(script_parser* p, const script_doc* fn) {
+  bool check_wf;
+  return parse_function(p, fn, &check_wf);
 }
 
 /* Verify a finished PrimFunc. A failure is reported at the statement that built the deepest
@@ -582,14 +590,18 @@ static void* parse_definitions(script_parser* p, const void* stmts) {
       if (script__run_stmt(p, s) != 0) goto fail;
     } else {
       const script_doc* name = ((const tvm_script_function_doc_obj*)s)->name;
-      if (script__parse_function(p, s) != 0) goto fail;
+      bool check_wf;
+      if (parse_function(p, s, &check_wf) != 0) goto fail;
       if (implicit_module) continue;
       if (!(result = tvm_script_builder_result(p->b))) {
         script__relocate(p, name);
         goto fail;
       }
-      if (p->check_wf && wants_check(p, s, ((const tvm_script_function_doc_obj*)s)->decorators) &&
-          check_function(p, s, result) != 0) {
+      /* check_wf is what wants_check would read again from the decorators: the function's
+       * scope is popped and the builder back at its depth, so their evaluation sees the state
+       * it saw before the function (this def's decorators were read with no statement between;
+       * a module's functions are checked after later statements, so those read them again). */
+      if (p->check_wf && check_wf && check_function(p, s, result) != 0) {
         goto fail;
       }
     }

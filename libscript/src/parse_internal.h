@@ -181,6 +181,18 @@ static inline tvm_tir_expr_obj* tvm_script__const_int(DLDataType dtype, int64_t 
  * fit); float -> float32 FloatImm; bool -> bool IntImm; string -> StringImm (as upstream
  * converts a String argument of call_extern & co). */
 tvm_tir_expr_obj* tvm_script_value_to_expr(const TVMFFIAny* v, const char* what);
+/* tvm_script_value_to_expr with its two common cases inline (a Python int, a PrimExpr). */
+static inline tvm_tir_expr_obj* tvm_script__value_to_expr(const TVMFFIAny* v, const char* what) {
+  if (v->type_index == kTVMFFIInt) {
+    bool fits = v->v_int64 >= INT32_MIN && v->v_int64 <= INT32_MAX;
+    return tvm_script__const_int(fits ? TVM_TIR_INT32 : TVM_TIR_INT64, v->v_int64);
+  }
+  if (tvm_ffi_any_is_object(v) && tvm_script__is_expr(v->v_obj)) {
+    tvm_ffi_retain(v->v_obj);
+    return (tvm_tir_expr_obj*)v->v_obj;
+  }
+  return tvm_script_value_to_expr(v, what);
+}
 /* A dtype from a string ("float32"), a DataType value (kTVMFFIDataType: what a bare `T.float32`
  * should evaluate to) or a PrimType object. An unknown spelling is a ValueError. */
 int tvm_script_value_to_dtype(const TVMFFIAny* v, const char* what, DLDataType* out);
