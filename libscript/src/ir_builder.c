@@ -546,8 +546,15 @@ int tvm_script_ir_module_enter(tvm_script_builder* b) {
   if (!f) return -1;
   f->functions = tvm_ffi_dict_new();
   f->global_vars = tvm_ffi_dict_new();
-  f->attrs = tvm_ffi_dict_new();
-  return f->functions && f->global_vars && f->attrs ? 0 : -1;
+  /* (attrs: made by the first I.module_attrs / I.module_global_infos; most modules have none,
+   * and then the module's attrs are the empty Map.) */
+  return f->functions && f->global_vars ? 0 : -1;
+}
+
+/* The module frame's attribute Dict, made when first needed (NULL with the error raised). */
+static void* module_attrs(tvm_script__frame* f) {
+  if (!f->attrs) f->attrs = tvm_ffi_dict_new();
+  return f->attrs;
 }
 
 tvm_tir_global_var_obj* tvm_script_ir_module_global_var(tvm_script_builder* b, const char* name) {
@@ -563,9 +570,10 @@ tvm_tir_global_var_obj* tvm_script_ir_module_global_var(tvm_script_builder* b, c
     return (tvm_tir_global_var_obj*)gv->v_obj;
   }
   tvm_tir_global_var_obj* v = tvm_tir_global_var_new(name);
-  TVMFFIAny key = tvm_ffi_string(name), val = tvm_ffi_any_obj(v);
+  /* The key is the GlobalVar's own name String (the bytes of name: the Dict is the builder's,
+   * looked up by the bytes), not another String made of them. */
+  TVMFFIAny key = tvm_ffi_any_obj(v ? v->name_hint : NULL), val = tvm_ffi_any_obj(v);
   int rc = v ? tvm_ffi_dict_set(f->global_vars, &key, &val) : -1;
-  tvm_ffi_any_release(&key);
   if (rc != 0) {
     tvm_ffi_release(v);
     return NULL;
@@ -599,7 +607,7 @@ int tvm_script__merge_attrs(void* dict, const void* map, const char* what) {
 int tvm_script_ir_module_attrs(tvm_script_builder* b, const void* attrs) {
   tvm_script__frame* f =
       tvm_script__require_top(b, TVM_SCRIPT_FRAME_MODULE, "I.module_attrs", "I.ir_module");
-  return f ? merge_attrs(f->attrs, attrs, "I.module_attrs") : -1;
+  return f && module_attrs(f) ? merge_attrs(f->attrs, attrs, "I.module_attrs") : -1;
 }
 
 int tvm_script_ir_module_global_infos(tvm_script_builder* b, const void* infos) {
@@ -609,6 +617,7 @@ int tvm_script_ir_module_global_infos(tvm_script_builder* b, const void* infos) 
   if (!infos || !tvm_ffi_instance_of(infos, kTVMFFIMap)) {
     return tvm_ffi_raise("TypeError", "I.module_global_infos expects a dict");
   }
+  if (!module_attrs(f)) return -1;
   TVMFFIAny key = tvm_ffi_string("global_infos"), val = tvm_ffi_any_obj(infos);
   int rc = tvm_ffi_dict_set(f->attrs, &key, &val);
   tvm_ffi_any_release(&key);
@@ -649,8 +658,11 @@ static int finish_module(tvm_script_builder* b, tvm_script__frame* f) {
     }
   }
   void* funcs = tvm_ffi_dict_to_map(f->functions);
-  void* attrs = funcs ? tvm_ffi_dict_to_map(f->attrs) : NULL;
-  tvm_tir_ir_module_obj* mod = attrs ? tvm_tir_ir_module_new(funcs, attrs) : NULL;
+  /* No attributes: NULL, which the constructor makes the empty Map. */
+  bool no_attrs = !f->attrs || tvm_ffi_map_size(f->attrs) == 0;
+  void* attrs = funcs && !no_attrs ? tvm_ffi_dict_to_map(f->attrs) : NULL;
+  tvm_tir_ir_module_obj* mod =
+      funcs && (no_attrs || attrs) ? tvm_tir_ir_module_new(funcs, attrs) : NULL;
   tvm_ffi_release(funcs);
   tvm_ffi_release(attrs);
   if (!mod) return -1;

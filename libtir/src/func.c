@@ -291,6 +291,21 @@ static const char* gv_name(const void* gv) {
   return tvm_ffi_str_cstr(((const tvm_tir_global_var_obj*)gv)->name_hint);
 }
 
+/* A global_var_map_ key: the String a raw-string view of gv's name converts to when stored
+ * (a small string up to 7 bytes, else a String of the bytes before any NUL), owned; for a long
+ * name that is all of name_hint, name_hint itself (the same bytes, none made and hashed from a
+ * C string by the map's slow path). None when out of memory. */
+static TVMFFIAny gv_name_key(const void* gv) {
+  void* s = ((const tvm_tir_global_var_obj*)gv)->name_hint;
+  TVMFFIByteArray b = tvm_ffi_str_view(s);
+  size_t n = strlen(b.data);
+  if (n > 7 && n == b.size) {
+    tvm_ffi_retain(s);
+    return tvm_ffi_any_obj(s);
+  }
+  return tvm_ffi_string_n(b.data, n);
+}
+
 tvm_tir_ir_module_obj* tvm_tir_ir_module_new(void* functions, void* attrs) {
   static const char node[] = "IRModule";
   if (functions && tvm_ffi_type_index(functions) != kTVMFFIMap) {
@@ -317,22 +332,27 @@ tvm_tir_ir_module_obj* tvm_tir_ir_module_new(void* functions, void* attrs) {
       ok = false;
       break;
     }
-    TVMFFIAny name = tvm_ffi_any_raw_str(gv_name(k->v_obj));
+    TVMFFIAny name = few ? gv_name_key(k->v_obj) : tvm_ffi_any_raw_str(gv_name(k->v_obj));
+    if (few && name.type_index == kTVMFFINone) {
+      ok = false; /* (MemoryError raised) */
+      break;
+    }
     bool dup = false;
     if (few) {
       for (int64_t i = 0; i < n_few && !dup; ++i) {
-        dup = strcmp((const char*)few_names[i].v_ptr, gv_name(k->v_obj)) == 0;
+        dup = strcmp(gv_name(few_gvs[i].v_obj), gv_name(k->v_obj)) == 0;
       }
     } else {
       dup = tvm_ffi_map_get(names, &name) != NULL;
     }
     if (dup) {
+      if (few) tvm_ffi_any_release(&name);
       tvm_ffi_raise("ValueError", "IRModule: two functions are named `%s`", gv_name(k->v_obj));
       ok = false;
       break;
     }
     if (few) {
-      few_names[n_few] = name; /* (views: tvm_ffi_map_new stores owned copies) */
+      few_names[n_few] = name; /* (owned: released below; tvm_ffi_map_new retains its own) */
       few_gvs[n_few++] = *k;
     } else {
       ok = tvm_ffi_dict_set(names, &name, k) == 0;
@@ -346,6 +366,7 @@ tvm_tir_ir_module_obj* tvm_tir_ir_module_new(void* functions, void* attrs) {
   }
   tvm_tir_ir_module_obj* m = ok ? TIR_NEW(tvm_tir_ir_module_obj, IRModule) : NULL;
   tvm_ffi_release(names);
+  for (int64_t i = 0; i < n_few; ++i) tvm_ffi_any_release(&few_names[i]);
   if (!m) {
     tvm_ffi_release(fns);
     tvm_ffi_release(gmap);

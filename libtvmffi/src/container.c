@@ -613,7 +613,39 @@ static int64_t map_find(const char* fname, const void* map, const TVMFFIAny* key
   return map_lookup((const map_obj*)map, kv, key_hash(kv), NULL);
 }
 
+/* tvm_ffi_map_get of a key compared by identity in an exact Map or Dict: map_lookup's probe
+ * with tvm_ffi_any_hash and tvm_ffi_any_equal of such a key inline (the type index and the
+ * pointer; a dead entry's MAP_DEAD type index never equals an object's). */
+static inline const TVMFFIAny* map_get_identity(const map_obj* m, const TVMFFIAny* key) {
+  int32_t t = key->type_index;
+  uint64_t bits = key->v_uint64;
+  uint64_t h = tvm_ffi__mix64(bits ^ ((uint64_t)(uint32_t)t << 40));
+  if (!m->index) {
+    for (const map_entry *e = m->entries, *end = e + m->used; e != end; ++e) {
+      if (e->hash == h && e->key.type_index == t && e->key.v_uint64 == bits) return &e->value;
+    }
+    return NULL;
+  }
+  size_t mask = (size_t)m->index_cap - 1;
+  for (size_t i = map_home(h, m->index_cap);; i = (i + 1) & mask) {
+    uint32_t s = m->index[i];
+    if (s == 0) return NULL;
+    const map_entry* e = &m->entries[s - 1];
+    if (e->hash == h && e->key.type_index == t && e->key.v_uint64 == bits) return &e->value;
+  }
+}
+
 const TVMFFIAny* tvm_ffi_map_get(const void* map, const TVMFFIAny* key) {
+  /* Most lookups (GlobalVars, Vars, Buffers) have an object key that is no string or bytes,
+   * which tvm_ffi_any_hash and tvm_ffi_any_equal take by identity: no checks of a view, no
+   * calls. */
+  if (__builtin_expect(map && key, 1)) {
+    int32_t t = key->type_index, mt = tvm_ffi_type_index(map);
+    if ((mt == kTVMFFIMap || mt == kTVMFFIDict) && t >= kTVMFFIStaticObjectBegin &&
+        t != kTVMFFIStr && t != kTVMFFIBytes && key->v_obj) {
+      return map_get_identity((const map_obj*)map, key);
+    }
+  }
   int64_t j = map_find("tvm_ffi_map_get", map, key);
   return j >= 0 ? &((const map_obj*)map)->entries[j].value : NULL;
 }
