@@ -423,6 +423,35 @@ static int map_rebuild(map_obj* m, int64_t new_cap) {
 static int map_put(map_obj* m, const TVMFFIAny* key, const TVMFFIAny* value) {
   TVMFFIAny tmp, v, k;
   const TVMFFIAny* kv;
+  int32_t t = key->type_index;
+  if (!m->index && t >= kTVMFFIStaticObjectBegin && t != kTVMFFIStr && t != kTVMFFIBytes &&
+      key->v_obj && !is_pointer_view(value->type_index)) {
+    /* An object key compared by identity (a GlobalVar, a Var) in a small map: the steps below
+     * inline, with tvm_ffi_any_hash and tvm_ffi_any_equal of such a key (the type index and the
+     * pointer; a dead entry's MAP_DEAD never equals an object's type index). */
+    uint64_t h = tvm_ffi__mix64(key->v_uint64 ^ ((uint64_t)(uint32_t)t << 40));
+    map_entry* e = m->entries;
+    map_entry* end = e + m->used;
+    while (e != end && !(e->hash == h && e->key.type_index == t &&
+                         e->key.v_uint64 == key->v_uint64)) {
+      ++e;
+    }
+    if (e != end) {
+      TVMFFIAny old = e->value;
+      e->value = tvm_ffi_any_copy(value);
+      tvm_ffi_any_release(&old);
+      return 0;
+    }
+    if (m->used < m->entry_cap) {
+      e->key = tvm_ffi_any_copy(key);
+      e->value = tvm_ffi_any_copy(value);
+      e->hash = h;
+      m->used++;
+      m->size++;
+      return 0;
+    }
+    /* Full: the general path grows the map. */
+  }
   if (key_view(key, &tmp, &kv) != 0) return -1;
   uint64_t h = key_hash(kv);
   if (own_value(value, &v) != 0) return -1;
