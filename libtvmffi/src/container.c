@@ -451,6 +451,31 @@ static int map_put(map_obj* m, const TVMFFIAny* key, const TVMFFIAny* value) {
       return 0;
     }
     /* Full: the general path grows the map. */
+  } else if (!m->index && (t == kTVMFFISmallStr || (t == kTVMFFIStr && key->v_obj)) &&
+             !is_pointer_view(value->type_index)) {
+    /* An owned string key (a name) in a small map: likewise, with the hash tvm_ffi_any_hash
+     * gives a string (its bytes' hash xor the string tag), a duplicate found by that hash and
+     * tvm_ffi_any_equal, and the key stored as is (no view to convert). */
+    TVMFFIByteArray bytes = t == kTVMFFISmallStr ? TVMFFISmallBytesGetContentByteArray(key)
+                                                 : *TVMFFIBytesGetByteArrayPtr(key->v_obj);
+    uint64_t h = tvm_ffi__hash_bytes(bytes.data, bytes.size) ^ TVM_FFI__STR_HASH_TAG;
+    map_entry* e = m->entries;
+    map_entry* end = e + m->used;
+    while (e != end && !(e->hash == h && tvm_ffi_any_equal(&e->key, key))) ++e;
+    if (e != end) {
+      TVMFFIAny old = e->value;
+      e->value = tvm_ffi_any_copy(value);
+      tvm_ffi_any_release(&old);
+      return 0;
+    }
+    if (m->used < m->entry_cap) {
+      e->key = tvm_ffi_any_copy(key);
+      e->value = tvm_ffi_any_copy(value);
+      e->hash = h;
+      m->used++;
+      m->size++;
+      return 0;
+    }
   }
   if (key_view(key, &tmp, &kv) != 0) return -1;
   uint64_t h = key_hash(kv);
