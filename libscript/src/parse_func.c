@@ -10,6 +10,7 @@
  */
 #include <ctype.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <tvm/script/parser.h>
 #include <tvm/tir/analysis.h>
@@ -31,8 +32,14 @@ typedef struct {
   int64_t num_passed, cap_passed;
   const void** passed;
   const void* passed_inline[8];
-  script_vt_storage vt_store; /* p.vt's first storage (last: not zeroed, see tvm_script_parse) */
+  script_vt_storage vt_store; /* p.vt's first storage in a nested parse (not zeroed) */
 } func_parser;
+
+/* p.vt's first storage for the outermost parse on a thread: zeroed (clean) at first, and left
+ * clean by script__vt_free, so that a parse need not empty its 64 slots (a parse nested in
+ * another, which has it, uses one in its own frame). */
+static __thread script_vt_storage t_vt_store;
+static __thread bool t_vt_store_busy;
 
 static func_parser* func_parser_of(script_parser* p) {
   return (func_parser*)((char*)p - offsetof(func_parser, p));
@@ -562,6 +569,7 @@ static int parse_class(script_parser* p, const script_doc* cd, void** out) {
 
 /* ---- Top level ------------------------------------------------------------------------------ */
 static pthread_once_t g_register_once = PTHREAD_ONCE_INIT;
+static atomic_bool g_registered; /* register_handlers has run */
 
 static void register_handlers(void) {
   script__init_doc_kinds();
@@ -737,14 +745,24 @@ void* tvm_script_parse(const char* source, size_t len, const tvm_script_parse_op
     tvm_script_parse_options_init(&defaults);
     opts = &defaults;
   }
-  pthread_once(&g_register_once, register_handlers);
+  /* (pthread_once's own test costs a call and more: the flag, set after it ran, first.) */
+  if (!atomic_load_explicit(&g_registered, memory_order_acquire)) {
+    pthread_once(&g_register_once, register_handlers);
+    atomic_store_explicit(&g_registered, true, memory_order_release);
+  }
   void* imports = NULL;
   void* root = tvm_script_parse_doc_ex(source, len, opts->filename, &imports);
   if (!root) return NULL;
   func_parser fp;
-  memset(&fp, 0, offsetof(func_parser, passed_inline)); /* (script__vt_init sets up vt_store) */
+  /* (The parser's fields before its variable table; script__vt_init sets up the table and
+   * script__init_aliases the aliases, and no other field needs zeroing.) */
+  memset(&fp.p, 0, offsetof(script_parser, vt));
+  fp.module_checks = false;
+  fp.num_passed = 0;
   fp.passed = fp.passed_inline;
   fp.cap_passed = sizeof(fp.passed_inline) / sizeof(fp.passed_inline[0]);
+  bool own_store = !t_vt_store_busy;
+  t_vt_store_busy = true;
   script_parser* p = &fp.p;
   p->src = source ? source : "";
   p->len = len;
@@ -757,7 +775,8 @@ void* tvm_script_parse(const char* source, size_t len, const tvm_script_parse_op
   void* result = NULL;
   tvm_script_literals literals; /* (this parse's shared IntImms) */
   tvm_script__literals_begin(&literals);
-  if (script__vt_init(&p->vt, &fp.vt_store) != 0 || !(p->b = tvm_script_builder_new())) {
+  if (script__vt_init(&p->vt, own_store ? &t_vt_store : &fp.vt_store, own_store) != 0 ||
+      !(p->b = tvm_script_builder_new())) {
     script__relocate(p, root);
     goto done;
   }
@@ -773,6 +792,7 @@ done:
   tvm_script_builder_free(p->b);
   tvm_script__literals_end(&literals);
   script__vt_free(&p->vt);
+  if (own_store) t_vt_store_busy = false;
   if (fp.passed != fp.passed_inline) tvm_ffi_free(fp.passed);
   tvm_ffi_release(imports);
   tvm_ffi_release(root);
