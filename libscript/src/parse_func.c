@@ -274,9 +274,15 @@ static int parse_param(script_parser* p, const void* params, int64_t index) {
   if (a->rhs) return script__error_at(p, a->rhs, "SyntaxError", "TIR parameters take no defaults");
   void* name_str = ((const tvm_script_id_doc_obj*)a->lhs)->name;
   const char* name = tvm_ffi_str_cstr(name_str);
+  uint32_t n;
+  const char* s = script__id_name(a->lhs, &n);
   for (int64_t i = 0; i < index; ++i) { /* as Python: a name once per signature */
     const tvm_script_assign_doc_obj* prev = tvm_ffi_seq_obj_at(params, i);
-    if (strcmp(tvm_ffi_str_cstr(((const tvm_script_id_doc_obj*)prev->lhs)->name), name) == 0) {
+    uint32_t pn;
+    const char* ps = script__id_name(prev->lhs, &pn);
+    /* (By length first: names of other lengths differ, as strcmp would find; the front end
+     * interns identifiers, so an equal name is mostly the same text.) */
+    if (pn == n && (ps == s || memcmp(ps, s, n) == 0)) {
       return script__error_at(p, a->lhs, "SyntaxError",
                               "duplicate argument '%s' in function definition", name);
     }
@@ -295,8 +301,6 @@ static int parse_param(script_parser* p, const void* params, int64_t index) {
   tvm_ffi_release(param);
   if (!bound) return script__relocate(p, arg);
   TVMFFIAny v = tvm_ffi_any_obj(bound);
-  uint32_t n;
-  const char* s = script__id_name(a->lhs, &n);
   if (script__vt_bind(&p->vt, s, n, &v) != 0) {
     tvm_ffi_any_release(&v);
     return script__relocate(p, arg);
