@@ -172,6 +172,15 @@ static inline const script_special* root_module(script_parser* p, const void* na
   return root_module_slow(p, name_str, c);
 }
 
+/* Whether name s is the alias a (a short identifier, "T": compared inline, not by memcmp). */
+static inline bool alias_is(const script_alias* a, TVMFFIByteArray s) {
+  if (a->size != s.size) return false;
+  for (size_t i = 0; i < s.size; ++i) {
+    if (a->name[i] != s.data[i]) return false;
+  }
+  return true;
+}
+
 static __attribute__((noinline)) const script_special* root_module_slow(script_parser* p,
                                                                         const void* name_str,
                                                                         size_t c) {
@@ -179,14 +188,27 @@ static __attribute__((noinline)) const script_special* root_module_slow(script_p
   TVMFFIByteArray s = tvm_ffi_str_view(name_str);
   uint32_t empty;
   const TVMFFIAny* v = script__vt_lookup_slot(vt, s.data, (uint32_t)s.size, &empty);
-  TVMFFIAny root = tvm_ffi_any_none();
+  const script_special* sp = NULL;
   if (v) {
-    root = tvm_ffi_any_copy(v);
-  } else if (!resolve_unbound(p, s, &root)) {
-    return NULL;
+    sp = script__special_of(v); /* (borrowed: only its kind is read) */
+  } else {
+    /* An import alias (most roots: `T`, `I`) is what resolve_unbound finds first; the rest
+     * through it. */
+    bool found = false;
+    for (int i = 0; i < p->num_aliases; ++i) {
+      if (alias_is(&p->aliases[i], s)) {
+        sp = p->aliases[i].module;
+        found = true;
+        break;
+      }
+    }
+    if (!found) {
+      TVMFFIAny root;
+      if (!resolve_unbound(p, s, &root)) return NULL;
+      sp = script__special_of(&root);
+      tvm_ffi_any_release(&root);
+    }
   }
-  const script_special* sp = script__special_of(&root);
-  tvm_ffi_any_release(&root);
   if (!sp || sp->kind != SCRIPT_SPECIAL_MODULE) return NULL;
   if (!v && empty != UINT32_MAX) {
     p->root_cache[c].name = name_str;
@@ -206,7 +228,7 @@ static bool resolve_unbound(script_parser* p, TVMFFIByteArray s, TVMFFIAny* out)
      * else resolves to nothing here, as below. */
     for (int i = 0; i < p->num_aliases; ++i) {
       const script_alias* a = &p->aliases[i];
-      if (a->size == s.size && memcmp(a->name, s.data, s.size) == 0) {
+      if (alias_is(a, s)) {
         *out = special_value(a->module);
         return true;
       }
@@ -265,7 +287,8 @@ void script__init_aliases(script_parser* p) {
     const script_special* sp = tvm_ffi_any_as_bytes(v, &m) ? module_marker(m.data, m.size) : NULL;
     /* Only string keys without a NUL could equal a name (the map was asked by C string). */
     bool str_key = k->type_index != kTVMFFIBytes && k->type_index != kTVMFFISmallBytes &&
-                   tvm_ffi_any_as_bytes(k, &key) && !memchr(key.data, 0, key.size);
+                   tvm_ffi_any_as_bytes(k, &key);
+    for (size_t i = 0; str_key && i < key.size; ++i) str_key = key.data[i] != 0; /* (short) */
     if (!sp || !str_key) continue;
     if (p->num_aliases == SCRIPT_MAX_ALIASES) {
       p->num_aliases = -1;

@@ -60,14 +60,19 @@ typedef struct {
  * address): the front end interns identifiers, so a name read again is the same text at the
  * same address, and a hint lets a lookup skip hashing it. */
 #define SCRIPT_VT_HINTS 64 /* (a power of two: script__vt_lookup takes 6 bits of a hash) */
-/* The first storage of a table, given by its owner (the parser's frame of tvm_script_parse): a
- * small file binds a few dozen names, so a parse needs no malloc + free for its table. Larger
- * tables move to the heap. */
+/* The first storage of a table, given by its owner (tvm_script_parse: a per-thread one, or one
+ * in its frame for a parse nested in another): a small file binds a few dozen names, so a parse
+ * needs no malloc + free for its table. Larger tables move to the heap. The slots a table names
+ * in it are listed (at most half of them are named before the table moves: script__vt_bind), so
+ * that script__vt_free empties just those and leaves the storage clean for the next table: a
+ * tiny parse names a handful of its 64 slots, and clearing all of them was most of its setup. */
 enum { SCRIPT_VT_SLOTS = 64, SCRIPT_VT_BINDS = 64, SCRIPT_VT_SCOPES = 16 };
 typedef struct {
   script_vt_slot slots[SCRIPT_VT_SLOTS];
   script_vt_binding binds[SCRIPT_VT_BINDS];
   int32_t scopes[SCRIPT_VT_SCOPES];
+  uint8_t named[SCRIPT_VT_SLOTS / 2]; /* the slots named in slots[], num_named of them */
+  int32_t num_named;
 } script_vt_storage;
 typedef struct {
   script_vt_storage* store; /* the owner's storage; slots, binds, scopes start in it */
@@ -96,13 +101,14 @@ typedef struct {
 } script_alias;
 
 struct script_parser {
+  /* (tvm_script_parse zeroes the fields before vt; script__vt_init sets up vt, and
+   * script__init_aliases the aliases.) */
   const char* src;
   size_t len;
   const char* filename;
   tvm_script_builder* b;
   const void* imports;    /* ffi.Map alias -> module name (borrowed) */
   const void* extra_vars; /* ffi.Map<String, Any> or NULL (borrowed) */
-  script_var_table vt;
   script_token token;
   int func_depth; /* > 0 inside a function body */
   bool check_wf;  /* options' check_well_formed */
@@ -111,11 +117,6 @@ struct script_parser {
   /* The statements holding the functions of the module being parsed (a class body, or the
    * file's top level for several functions), to find a callee's return type; else NULL. */
   const void* module_defs;
-  /* The imports that name a TVMScript module; num_aliases -1 when there were too many to list
-   * (resolve_name then asks the map). has_imports: the map is not empty. */
-  script_alias aliases[SCRIPT_MAX_ALIASES];
-  int num_aliases;
-  bool has_imports;
   /* Root names of `T.x` resolved to a module without a variable binding, by the name's string
    * object: valid while the name's slot in the variable table stays empty (see
    * script__vt_lookup_slot), as everything else a root resolves by is fixed for the parse. */
@@ -124,13 +125,22 @@ struct script_parser {
     uint32_t slot, cap;
     const void* module; /* const script_special* */
   } root_cache[4];
+  script_var_table vt;
+  /* The imports that name a TVMScript module; num_aliases -1 when there were too many to list
+   * (resolve_name then asks the map). has_imports: the map is not empty. */
+  int num_aliases;
+  bool has_imports;
+  script_alias aliases[SCRIPT_MAX_ALIASES];
 };
 
 /* Fill p->aliases from p->imports (before any evaluation). */
 void script__init_aliases(script_parser* p);
 
 /* store (not owned) must outlive the table; its contents need no initialisation. */
-int script__vt_init(script_var_table* vt, script_vt_storage* store);
+/* A table in store, whose slots are all empty when clean (a storage that a table was freed
+ * from, or a zeroed one), else emptied here. */
+int script__vt_init(script_var_table* vt, script_vt_storage* store, bool clean);
+/* Release the values and heap storage, and leave the first storage clean. */
 void script__vt_free(script_var_table* vt);
 int script__vt_push_scope(script_var_table* vt);
 void script__vt_pop_scope(script_var_table* vt);

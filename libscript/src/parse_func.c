@@ -10,6 +10,7 @@
  */
 #include <ctype.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <tvm/script/parser.h>
 #include <tvm/tir/analysis.h>
@@ -21,14 +22,24 @@
  * file's own state: the functions of the module being parsed are verified as soon as each is
  * built, while its IR is still in cache (the check of a whole module at its end walks IR long
  * evicted: for large modules most of the check's time). A function that passes is remembered
- * and not checked again; one that fails is left to check_module_functions, which reports it in
- * its own order, so errors are those of a check at the end. */
+ * (by its FunctionDoc) and not checked again; one that fails is left to check_module_functions,
+ * which reports it in its own order, so errors are those of a check at the end. */
 typedef struct {
   script_parser p;
   bool module_checks; /* the module being parsed checks its functions */
-  void* checked;      /* ffi.Dict: functions of the module found well-formed (lazily made) */
-  script_vt_storage vt_store; /* p.vt's first storage (last: not zeroed, see tvm_script_parse) */
+  /* The FunctionDocs whose functions were found well-formed, in parse order (a module's
+   * functions are parsed and checked in the order of its statements): inline when few. */
+  int64_t num_passed, cap_passed;
+  const void** passed;
+  const void* passed_inline[8];
+  script_vt_storage vt_store; /* p.vt's first storage in a nested parse (not zeroed) */
 } func_parser;
+
+/* p.vt's first storage for the outermost parse on a thread: zeroed (clean) at first, and left
+ * clean by script__vt_free, so that a parse need not empty its 64 slots (a parse nested in
+ * another, which has it, uses one in its own frame). */
+static __thread script_vt_storage t_vt_store;
+static __thread bool t_vt_store_busy;
 
 static func_parser* func_parser_of(script_parser* p) {
   return (func_parser*)((char*)p - offsetof(func_parser, p));
@@ -42,26 +53,46 @@ static int verify(script_parser* p, const void* func) {
   return tvm_tir_verify_well_formed_ex(func, constructed ? TVM_TIR_WF_CONSTRUCTED : 0);
 }
 
-/* Verify the function `name` just added to the module being built; remember it if it passes.
- * Failures are not errors here (see func_parser). */
-static void precheck_module_function(script_parser* p, const char* name) {
+/* Verify the function of FunctionDoc fn (named name) just added to the module being built;
+ * remember fn if it passes. Failures are not errors here (see func_parser). Remembering the doc
+ * stands for remembering the function: the module never replaces the function of a name (a
+ * second definition is an error), so at the end the module's function of fn's name is this one. */
+static void precheck_module_function(script_parser* p, const script_doc* fn, const char* name) {
   func_parser* fp = func_parser_of(p);
   tvm_script__frame* mod = tvm_script__find_frame(p->b, TVM_SCRIPT_FRAME_MODULE);
   const TVMFFIAny* gv = mod ? tvm_ffi_map_get_str(mod->global_vars, name) : NULL;
-  const TVMFFIAny* fn = gv ? tvm_ffi_map_get(mod->functions, gv) : NULL;
-  if (fn && tvm_ffi_any_is_object(fn) && tvm_tir_kind_of(fn->v_obj) == TVM_TIR_KIND_PrimFunc &&
-      verify(p, fn->v_obj) == 0) {
-    if (!fp->checked) fp->checked = tvm_ffi_dict_new();
-    TVMFFIAny none = tvm_ffi_any_none();
-    if (fp->checked) tvm_ffi_dict_set(fp->checked, fn, &none);
+  const TVMFFIAny* func = gv ? tvm_ffi_map_get(mod->functions, gv) : NULL;
+  if (func && tvm_ffi_any_is_object(func) &&
+      tvm_tir_kind_of(func->v_obj) == TVM_TIR_KIND_PrimFunc && verify(p, func->v_obj) == 0) {
+    if (fp->num_passed == fp->cap_passed) {
+      int64_t cap = fp->cap_passed * 2;
+      const void** grown = tvm_ffi_malloc((size_t)cap * sizeof(void*));
+      if (!grown) { /* (not remembered: checked again at the end) */
+        tvm_ffi_error_clear();
+        return;
+      }
+      memcpy(grown, fp->passed, (size_t)fp->num_passed * sizeof(void*));
+      if (fp->passed != fp->passed_inline) tvm_ffi_free(fp->passed);
+      fp->passed = grown;
+      fp->cap_passed = cap;
+    }
+    fp->passed[fp->num_passed++] = fn;
   }
   tvm_ffi_error_clear();
 }
 
-static bool prechecked(script_parser* p, const void* func) {
-  const void* checked = func_parser_of(p)->checked;
-  TVMFFIAny key = tvm_ffi_any_obj(func);
-  return checked && tvm_ffi_map_get(checked, &key) != NULL;
+/* Whether FunctionDoc fn's function passed precheck_module_function; *cursor: the next entry
+ * to try first (the end's check meets the docs in the order they were remembered). */
+static bool prechecked(script_parser* p, const script_doc* fn, int64_t* cursor) {
+  const func_parser* fp = func_parser_of(p);
+  if (*cursor < fp->num_passed && fp->passed[*cursor] == fn) {
+    ++*cursor;
+    return true;
+  }
+  for (int64_t i = 0; i < fp->num_passed; ++i) {
+    if (fp->passed[i] == fn) return true;
+  }
+  return false;
 }
 
 /* ---- Dispatch ------------------------------------------------------------------------------ */
@@ -243,9 +274,15 @@ static int parse_param(script_parser* p, const void* params, int64_t index) {
   if (a->rhs) return script__error_at(p, a->rhs, "SyntaxError", "TIR parameters take no defaults");
   void* name_str = ((const tvm_script_id_doc_obj*)a->lhs)->name;
   const char* name = tvm_ffi_str_cstr(name_str);
+  uint32_t n;
+  const char* s = script__id_name(a->lhs, &n);
   for (int64_t i = 0; i < index; ++i) { /* as Python: a name once per signature */
     const tvm_script_assign_doc_obj* prev = tvm_ffi_seq_obj_at(params, i);
-    if (strcmp(tvm_ffi_str_cstr(((const tvm_script_id_doc_obj*)prev->lhs)->name), name) == 0) {
+    uint32_t pn;
+    const char* ps = script__id_name(prev->lhs, &pn);
+    /* (By length first: names of other lengths differ, as strcmp would find; the front end
+     * interns identifiers, so an equal name is mostly the same text.) */
+    if (pn == n && (ps == s || memcmp(ps, s, n) == 0)) {
       return script__error_at(p, a->lhs, "SyntaxError",
                               "duplicate argument '%s' in function definition", name);
     }
@@ -264,8 +301,6 @@ static int parse_param(script_parser* p, const void* params, int64_t index) {
   tvm_ffi_release(param);
   if (!bound) return script__relocate(p, arg);
   TVMFFIAny v = tvm_ffi_any_obj(bound);
-  uint32_t n;
-  const char* s = script__id_name(a->lhs, &n);
   if (script__vt_bind(&p->vt, s, n, &v) != 0) {
     tvm_ffi_any_release(&v);
     return script__relocate(p, arg);
@@ -368,7 +403,7 @@ static int parse_function(script_parser* p, const script_doc* fn, bool* check_wf
   script__vt_pop_scope(&p->vt);
   if (rc != 0 || script__exit_to(p, depth, f->name) != 0) return -1;
   if (p->check_wf && deco.check_wf && func_parser_of(p)->module_checks) {
-    precheck_module_function(p, name);
+    precheck_module_function(p, fn, name);
   }
   return 0;
 }
@@ -447,18 +482,21 @@ static bool wants_check(script_parser* p, const script_doc* def, const void* dec
   return deco.check_wf;
 }
 
-/* Check each PrimFunc of a finished module defined by the FunctionDocs among stmts. */
+/* Check each PrimFunc of a finished module defined by the FunctionDocs among stmts. A function
+ * that passed its check while the module was built is skipped before its decorators are read
+ * again: whatever they would say now, it is not checked twice. */
 static int check_module_functions(script_parser* p, const void* mod, const void* stmts) {
+  int64_t cursor = 0;
   for (int64_t i = 0; p->check_wf && i < tvm_ffi_seq_size(stmts); ++i) {
     const script_doc* s = tvm_ffi_seq_obj_at(stmts, i);
     if (!script__is_kind(s, TVM_SCRIPT_DOC_FunctionDoc)) continue;
+    if (prechecked(p, s, &cursor)) continue;
     const tvm_script_function_doc_obj* f = (const void*)s;
     if (!wants_check(p, s, f->decorators)) continue;
     void* func = tvm_tir_ir_module_lookup(
         mod, tvm_ffi_str_cstr(((const tvm_script_id_doc_obj*)f->name)->name));
-    int rc = func && tvm_tir_kind_of(func) == TVM_TIR_KIND_PrimFunc && !prechecked(p, func)
-                 ? check_function(p, s, func)
-                 : 0;
+    int rc = func && tvm_tir_kind_of(func) == TVM_TIR_KIND_PrimFunc ? check_function(p, s, func)
+                                                                    : 0;
     tvm_ffi_release(func);
     if (rc != 0) return -1;
   }
@@ -535,6 +573,7 @@ static int parse_class(script_parser* p, const script_doc* cd, void** out) {
 
 /* ---- Top level ------------------------------------------------------------------------------ */
 static pthread_once_t g_register_once = PTHREAD_ONCE_INIT;
+static atomic_bool g_registered; /* register_handlers has run */
 
 static void register_handlers(void) {
   script__init_doc_kinds();
@@ -710,12 +749,24 @@ void* tvm_script_parse(const char* source, size_t len, const tvm_script_parse_op
     tvm_script_parse_options_init(&defaults);
     opts = &defaults;
   }
-  pthread_once(&g_register_once, register_handlers);
+  /* (pthread_once's own test costs a call and more: the flag, set after it ran, first.) */
+  if (!atomic_load_explicit(&g_registered, memory_order_acquire)) {
+    pthread_once(&g_register_once, register_handlers);
+    atomic_store_explicit(&g_registered, true, memory_order_release);
+  }
   void* imports = NULL;
   void* root = tvm_script_parse_doc_ex(source, len, opts->filename, &imports);
   if (!root) return NULL;
   func_parser fp;
-  memset(&fp, 0, offsetof(func_parser, vt_store)); /* (script__vt_init sets up vt_store) */
+  /* (The parser's fields before its variable table; script__vt_init sets up the table and
+   * script__init_aliases the aliases, and no other field needs zeroing.) */
+  memset(&fp.p, 0, offsetof(script_parser, vt));
+  fp.module_checks = false;
+  fp.num_passed = 0;
+  fp.passed = fp.passed_inline;
+  fp.cap_passed = sizeof(fp.passed_inline) / sizeof(fp.passed_inline[0]);
+  bool own_store = !t_vt_store_busy;
+  t_vt_store_busy = true;
   script_parser* p = &fp.p;
   p->src = source ? source : "";
   p->len = len;
@@ -728,7 +779,8 @@ void* tvm_script_parse(const char* source, size_t len, const tvm_script_parse_op
   void* result = NULL;
   tvm_script_literals literals; /* (this parse's shared IntImms) */
   tvm_script__literals_begin(&literals);
-  if (script__vt_init(&p->vt, &fp.vt_store) != 0 || !(p->b = tvm_script_builder_new())) {
+  if (script__vt_init(&p->vt, own_store ? &t_vt_store : &fp.vt_store, own_store) != 0 ||
+      !(p->b = tvm_script_builder_new())) {
     script__relocate(p, root);
     goto done;
   }
@@ -744,7 +796,8 @@ done:
   tvm_script_builder_free(p->b);
   tvm_script__literals_end(&literals);
   script__vt_free(&p->vt);
-  tvm_ffi_release(fp.checked);
+  if (own_store) t_vt_store_busy = false;
+  if (fp.passed != fp.passed_inline) tvm_ffi_free(fp.passed);
   tvm_ffi_release(imports);
   tvm_ffi_release(root);
   return result;

@@ -15,12 +15,15 @@ static uint32_t hash_name(const char* s, uint32_t n) {
   return h;
 }
 
-int script__vt_init(script_var_table* vt, script_vt_storage* store) {
+int script__vt_init(script_var_table* vt, script_vt_storage* store, bool clean) {
   memset(vt, 0, sizeof(*vt));
   vt->store = store;
   vt->cap = SCRIPT_VT_SLOTS; /* a small file names a few dozen things; grows past half full */
   vt->slots = store->slots;
-  memset(vt->slots, 0, sizeof(store->slots));
+  if (!clean) {
+    memset(vt->slots, 0, sizeof(store->slots));
+    store->num_named = 0;
+  }
   vt->binds = store->binds;
   vt->cap_binds = SCRIPT_VT_BINDS;
   vt->scopes = store->scopes;
@@ -31,6 +34,10 @@ int script__vt_init(script_var_table* vt, script_vt_storage* store) {
 void script__vt_free(script_var_table* vt) {
   for (int32_t i = 0; i < vt->nbinds; ++i) tvm_ffi_any_release(&vt->binds[i].value);
   script_vt_storage* st = vt->store;
+  /* Empty the slots named in the first storage (those of a table that moved are left there
+   * too), so that it is clean for the next table. */
+  for (int32_t i = 0; st && i < st->num_named; ++i) st->slots[st->named[i]].name = NULL;
+  if (st) st->num_named = 0;
   if (!st || vt->slots != st->slots) tvm_ffi_free(vt->slots);
   if (!st || vt->binds != st->binds) tvm_ffi_free(vt->binds);
   if (!st || vt->scopes != st->scopes) tvm_ffi_free(vt->scopes);
@@ -135,6 +142,9 @@ int script__vt_bind(script_var_table* vt, const char* name, uint32_t size, TVMFF
       s->hash = h;
       s->top = -1;
       ++vt->used;
+      /* (At most cap / 2 slots are named before the table moves: the test above.) */
+      script_vt_storage* st = vt->store;
+      if (vt->slots == st->slots) st->named[st->num_named++] = (uint8_t)i;
     }
     if (hint && s->name == name) *hint = i;
   }

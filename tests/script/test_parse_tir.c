@@ -361,6 +361,9 @@ TEST(starred_arguments_and_dtype_comparison) {
                tvm_tir_func_take("f", tvm_tir_list_take(A), body));
   EXPECT_ERROR(HEADER "@T.prim_func\ndef f():\n    for i in T.grid(*3):\n        pass\n",
                "TypeError", "t.py:5:21:", "argument after * must be");
+  /* A parameter name once per signature (names of equal length that differ are no duplicate). */
+  EXPECT_ERROR(HEADER "@T.prim_func\ndef f(a: T.int32, b: T.int32, a: T.int32):\n    pass\n",
+               "SyntaxError", "t.py:4:31:", "duplicate argument 'a' in function definition");
 }
 
 TEST(scopes_shadow_and_restore_names) {
