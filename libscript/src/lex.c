@@ -74,6 +74,14 @@ static struct {
   /* The keyword (index + 1 into kKeywords) by kw_hash of its spelling: 0 none, KW_MANY for
    * several (then kw_cand tells). The hash has no collision among today's keywords. */
   uint8_t kw_by_hash[128];
+  /* By kw_hash too, for lex_fast: the keyword's bytes as a little-endian word (zero padded),
+   * its size (0: none; KW_MANY: several, see kw_by_hash) and kind, so that a name is told
+   * from a keyword by one compare of words instead of a loop over its bytes. */
+  struct {
+    uint64_t word;
+    uint8_t size;
+    uint8_t kind;
+  } kw_word[128];
 } g_tab;
 _Static_assert(TVM_SCRIPT_TOK_COUNT_ <= 256, "token kinds fit op_kind's bytes");
 enum { KW_MANY = 0xFF };
@@ -119,6 +127,18 @@ static void build_tables(void) {
     uint8_t* slot = &g_tab.kw_by_hash[kw_hash((const unsigned char*)kKeywords[k].text,
                                               kKeywords[k].size)];
     *slot = *slot ? KW_MANY : (uint8_t)(k + 1);
+  }
+  for (int h = 0; h < 128; ++h) {
+    uint8_t k = g_tab.kw_by_hash[h];
+    if (k == KW_MANY) {
+      g_tab.kw_word[h].size = KW_MANY;
+    } else if (k) {
+      uint64_t w = 0;
+      memcpy(&w, kKeywords[k - 1].text, kKeywords[k - 1].size); /* at most 8 (keyword_kind) */
+      g_tab.kw_word[h].word = w;
+      g_tab.kw_word[h].size = (uint8_t)kKeywords[k - 1].size;
+      g_tab.kw_word[h].kind = (uint8_t)kKeywords[k - 1].kind;
+    }
   }
 }
 
@@ -871,14 +891,23 @@ int tvm_script__lexer_init(lexer* lx, const char* source, size_t len, const char
   return 0;
 }
 
-/* The keyword spelled s[0..n) (ASCII, 2 <= n <= 8), or TVM_SCRIPT_TOK_NAME. */
-static inline int32_t keyword_kind(const unsigned char* s, size_t n) {
-  uint8_t k = g_tab.kw_by_hash[kw_hash(s, n)];
-  if (k != KW_MANY) {
-    return k && kKeywords[k - 1].size == n && same_text(kKeywords[k - 1].text, (const char*)s, n)
-               ? kKeywords[k - 1].kind
-               : TVM_SCRIPT_TOK_NAME;
+/* The keyword spelled s[0..n) (ASCII, 2 <= n <= 8), or TVM_SCRIPT_TOK_NAME; `avail` bytes
+ * from s on are in the text. */
+static inline int32_t keyword_kind(const unsigned char* s, size_t n, size_t avail) {
+  unsigned h = kw_hash(s, n);
+  if (g_tab.kw_word[h].size == n) {
+    /* The name's bytes as a word, zero padded like the keyword's: one load and a mask where
+     * 8 bytes are in the text (the bytes past the name are masked off), else a copy. */
+    uint64_t w = 0;
+    if (__builtin_expect(avail >= 8, 1)) {
+      memcpy(&w, s, 8);
+      w &= ~UINT64_C(0) >> (64 - 8 * n);
+    } else {
+      memcpy(&w, s, n);
+    }
+    return w == g_tab.kw_word[h].word ? g_tab.kw_word[h].kind : TVM_SCRIPT_TOK_NAME;
   }
+  if (g_tab.kw_word[h].size != KW_MANY) return TVM_SCRIPT_TOK_NAME; /* none, or another size */
   for (const uint8_t* cand = g_tab.kw_cand[s[0]]; *cand; ++cand) {
     const spelling* kw = &kKeywords[*cand - 1];
     if (kw->size == n && same_text(kw->text, (const char*)s, n)) return kw->kind;
@@ -943,7 +972,7 @@ static void lex_fast(lexer* lx, size_t limit) {
         break;
       }
       size_t n = pos - start;
-      kind = n >= 2 && n <= 8 ? keyword_kind(s + start, n) : TVM_SCRIPT_TOK_NAME;
+      kind = n >= 2 && n <= 8 ? keyword_kind(s + start, n, lx->len - start) : TVM_SCRIPT_TOK_NAME;
     } else if (cl == B_OTHER || cl == B_DOT) { /* B_OTHER bytes are ASCII (B_UTF8 is apart) */
       kind = g_tab.op_kind[c];
       if (!kind) break; /* only a longer operator starts with c, or c is invalid */
