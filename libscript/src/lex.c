@@ -57,6 +57,9 @@ enum {
  * to be rebuilt, and zeroed, in every lexer). */
 static struct {
   uint8_t cls[256];
+  /* Whether a byte continues an ASCII name (cls B_NAME or B_DIGIT): lex_fast's scan of a name
+   * tests it with one compare per byte, where the class needs a subtract and a compare. */
+  bool name_cont[256];
   /* Operator candidates by first byte (indices + 1 into kOperators, longest first); the
    * one-byte operator of a byte (index + 1), and a bitmask of the ASCII bytes that can follow
    * that byte in a longer operator. */
@@ -102,6 +105,9 @@ static void build_tables(void) {
                    : c == '"' || c == '\''                                  ? B_QUOTE
                    : c == '.'                                               ? B_DOT
                                                                             : B_OTHER;
+  }
+  for (int c = 0; c < 256; ++c) {
+    g_tab.name_cont[c] = g_tab.cls[c] == B_NAME || g_tab.cls[c] == B_DIGIT;
   }
   for (size_t k = 0; k < sizeof(kOperators) / sizeof(kOperators[0]); ++k) {
     const spelling* op = &kOperators[k];
@@ -964,8 +970,16 @@ static void lex_fast(lexer* lx, size_t limit) {
     uint8_t cl = cls[c];
     int32_t kind;
     if (cl == B_NAME) {
+      /* Two bytes a step: s[pos] is a name byte, so pos < fast_end and s[pos + 1] is in the
+       * text (the line break at fast_end ends every scan). */
       ++pos;
-      while (is_name_or_digit(s[pos])) ++pos;
+      while (g_tab.name_cont[s[pos]]) {
+        if (!g_tab.name_cont[s[pos + 1]]) {
+          ++pos;
+          break;
+        }
+        pos += 2;
+      }
       /* A non-ASCII continuation, or a string prefix (r"..."): lex_name's cases. */
       if (s[pos] >= 0x80 || cls[s[pos]] == B_QUOTE) {
         pos = start;
