@@ -270,6 +270,8 @@ TEST(fast_path_agrees) {
        * them when fewer than 8 bytes are left), names of odd and even sizes (two bytes a step) */
       "a or", "b in", "x is", "pass", "c if d else e", "ab, abc, abcd, i, in_, isx, or1, Not, e9",
       "for_ in while_ import_ as from_ True_ Falsey",
+      /* tabs and form feeds between tokens (lex_fast skips only spaces) */
+      "x =\ty", "a \t b\f(c)\t", "f(a,\tb)",
       /* line starts (their first token is lex_fast's) and comments */
       "a # c\n# d\r\n  # e\rb", "def f():\n  return (x,\n    y)\n", "x = 1\n\n  \n# z\n@T.f\n",
       "if a:\n\tb\n  c", "x\n  1\n.5\n'a'\n  )",
