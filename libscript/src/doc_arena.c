@@ -393,7 +393,7 @@ static inline __attribute__((always_inline)) bool unshared(tvm_script__doc_arena
        * WEAK_ONE | 0 and the compare alone tells. A dead one (ARENA_FREED) died with no
        * strong reference either: its count is never WEAK_ONE | UINT32_MAX, so it and the
        * root (the one object that may fail the test and pass) go to the test below. */
-      if (__builtin_expect(count != (WEAK_ONE | refs), 0)) {
+      if (__builtin_expect(count - refs != WEAK_ONE, 0)) { /* == count != (WEAK_ONE | refs) */
         if (refs != ARENA_FREED && o != a->root) return false;
         if (refs == ARENA_FREED) goto next;
       }
