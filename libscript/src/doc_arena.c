@@ -151,6 +151,9 @@ static int8_t* g_kind_of;
 static int32_t g_kind_base;
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 static bool g_ref_ok;
+/* Set (release) once init_once is done: tvm_script__doc_arena_new tests it inline before
+ * pthread_once, a call per parse. */
+static int g_inited;
 
 size_t tvm_script__doc_pool_limit_from(const char* value) {
   const size_t dflt = (size_t)POOL_DEFAULT_MB << 20;
@@ -218,6 +221,7 @@ static void init_ref_fields(void) {
 static void init_once(void) {
   g_pool.limit = tvm_script__doc_pool_limit_from(getenv("TVM_SCRIPT_DOC_POOL_MB"));
   init_ref_fields();
+  __atomic_store_n(&g_inited, 1, __ATOMIC_RELEASE);
 }
 
 static inline arena_block* block_of(const void* obj) { return (arena_block*)obj - 1; }
@@ -496,7 +500,7 @@ void tvm_script__doc_arena_deleter(void* self, int flags) {
 /* ---- Building ----------------------------------------------------------------------------- */
 
 tvm_script__doc_arena* tvm_script__doc_arena_new(void) {
-  pthread_once(&g_once, init_once);
+  if (!__atomic_load_n(&g_inited, __ATOMIC_ACQUIRE)) pthread_once(&g_once, init_once);
   if (!g_ref_ok) {
     if (!tvm_ffi_error_pending()) {
       tvm_ffi_raise("RuntimeError", "TVMScript parser: unexpected Doc type layout");

@@ -92,6 +92,9 @@ static inline unsigned kw_hash(const unsigned char* s, size_t n) {
   return ((unsigned)s[0] * 2 + (unsigned)s[n - 1] * 6 + (unsigned)n * 9) & 127;
 }
 static pthread_once_t g_tab_once = PTHREAD_ONCE_INIT;
+/* Set (release) once build_tables is done: lexer_init tests it inline before pthread_once, a
+ * call per parse. */
+static int g_tab_ready;
 
 static void build_tables(void) {
   for (int c = 0; c < 256; ++c) {
@@ -146,6 +149,7 @@ static void build_tables(void) {
       g_tab.kw_word[h].kind = (uint8_t)kKeywords[k - 1].kind;
     }
   }
+  __atomic_store_n(&g_tab_ready, 1, __ATOMIC_RELEASE);
 }
 
 static inline bool is_name_or_digit(unsigned char c) {
@@ -860,7 +864,7 @@ static int lex_step(lexer* lx) {
 }
 
 int tvm_script__lexer_init(lexer* lx, const char* source, size_t len, const char* filename) {
-  pthread_once(&g_tab_once, build_tables);
+  if (!__atomic_load_n(&g_tab_ready, __ATOMIC_ACQUIRE)) pthread_once(&g_tab_once, build_tables);
   /* Every field but the stacks, whose entries are set before they are read (see the struct). */
   lx->src = source ? source : "";
   lx->len = len;
@@ -1167,7 +1171,12 @@ void tvm_script__lexer_drop(lexer* lx, size_t n) {
 
 void tvm_script__lexer_free(lexer* lx) {
   if (lx->data != lx->own_data) tvm_ffi_free(lx->data);
-  tvm_ffi_strbuf_free(&lx->strings);
+  /* Most texts have no string literal to copy (views of the source): no buffer, no call. */
+  if (lx->strings.data) {
+    tvm_ffi_strbuf_free(&lx->strings);
+  } else {
+    lx->strings = (tvm_ffi_strbuf){0};
+  }
   lx->data = NULL;
   lx->count = lx->cap = 0;
 }
