@@ -61,7 +61,7 @@ struct tvm_script__doc_arena {
    * it only when the chunk is left or the builder finishes. */
   tvm_script__doc_arena_bump bump;
   int64_t live;        /* objects whose memory is in use (+ ARENA_BIAS while building) */
-  arena_chunk* chunks; /* newest first */
+  arena_chunk* chunks; /* newest first; the oldest holds this struct (ARENA_HOME bytes) */
   void* root;          /* the parse result; NULL while building or after a failed parse */
   bool done;           /* the parser has finished: `refs` is no longer maintained */
   /* The list of noted outside references (bump.out) is not to be trusted: an object that holds
@@ -87,6 +87,8 @@ enum { POOL_DEFAULT_MB = 8, POOL_MAX_MB = 1 << 20 }; /* see the pool above */
 _Static_assert(sizeof(arena_block) == 16 && offsetof(arena_chunk, data) % 16 == 0,
                "objects are 16-byte aligned like the default allocator's");
 _Static_assert(offsetof(struct tvm_script__doc_arena, bump) == 0, "doc_arena.h reads the bump");
+/* The bytes of the first chunk the arena itself takes (16-aligned, as blocks are). */
+#define ARENA_HOME ((sizeof(struct tvm_script__doc_arena) + 15) & ~(size_t)15)
 
 /* Pooled chunks are poisoned for AddressSanitizer until reused. */
 #if defined(__SANITIZE_ADDRESS__)
@@ -149,6 +151,9 @@ static int8_t* g_kind_of;
 static int32_t g_kind_base;
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 static bool g_ref_ok;
+/* Set (release) once init_once is done: tvm_script__doc_arena_new tests it inline before
+ * pthread_once, a call per parse. */
+static int g_inited;
 
 size_t tvm_script__doc_pool_limit_from(const char* value) {
   const size_t dflt = (size_t)POOL_DEFAULT_MB << 20;
@@ -216,49 +221,65 @@ static void init_ref_fields(void) {
 static void init_once(void) {
   g_pool.limit = tvm_script__doc_pool_limit_from(getenv("TVM_SCRIPT_DOC_POOL_MB"));
   init_ref_fields();
+  __atomic_store_n(&g_inited, 1, __ATOMIC_RELEASE);
 }
 
 static inline arena_block* block_of(const void* obj) { return (arena_block*)obj - 1; }
 
 /* ---- Chunks and the pool ------------------------------------------------------------------ */
 
-/* Frees the arena and its chunks, keeping standard ones in the pool while it has room. */
-static void arena_free(tvm_script__doc_arena* a) {
-  arena_chunk* c = a->chunks;
-  if (g_pool.limit) {
+/* The pool's first place, taken and filled without the lock (an atomic exchange; a parse
+ * takes one chunk and gives it back, so the lock was most of the pool's cost): a pooled
+ * chunk, or NULL. It counts towards the limit: the locked list keeps one chunk less. */
+static arena_chunk* g_spare;
+
+/* Keeps a standard chunk c in the pool if it has room, else frees it. */
+static void chunk_release(arena_chunk* c) {
+  if (c->cap == ARENA_CHUNK && g_pool.limit >= ARENA_CHUNK) {
+    arena_chunk* none = NULL;
+    POOL_POISON(c);
+    if (__atomic_compare_exchange_n(&g_spare, &none, c, false, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_RELAXED)) {
+      return;
+    }
     pthread_mutex_lock(&g_pool.lock);
-    while (c && g_pool.bytes + ARENA_CHUNK <= g_pool.limit) {
-      arena_chunk* older = c->older;
-      if (c->cap == ARENA_CHUNK) {
-        POOL_POISON(c);
-        c->older = g_pool.chunks;
-        g_pool.chunks = c;
-        g_pool.bytes += ARENA_CHUNK;
-      } else {
-        tvm_ffi_free(c);
-      }
-      c = older;
+    bool keep = g_pool.bytes + 2 * (size_t)ARENA_CHUNK <= g_pool.limit;
+    if (keep) {
+      c->older = g_pool.chunks;
+      g_pool.chunks = c;
+      g_pool.bytes += ARENA_CHUNK;
     }
     pthread_mutex_unlock(&g_pool.lock);
+    if (keep) return;
+    POOL_UNPOISON(c);
   }
+  tvm_ffi_free(c);
+}
+
+/* Frees the arena and its chunks, keeping standard ones in the pool while it has room. The
+ * arena lives in its oldest chunk (tvm_script__doc_arena_new): nothing reads it once that
+ * chunk is released, the last. */
+static void arena_free(tvm_script__doc_arena* a) {
+  if (a->bump.out != a->out_inline) tvm_ffi_free(a->bump.out);
+  arena_chunk* c = a->chunks;
   while (c) {
     arena_chunk* older = c->older;
-    tvm_ffi_free(c);
+    chunk_release(c);
     c = older;
   }
-  if (a->bump.out != a->out_inline) tvm_ffi_free(a->bump.out);
-  tvm_ffi_free(a);
 }
 
 static arena_chunk* chunk_new(size_t cap) {
   arena_chunk* c = NULL;
-  if (cap == ARENA_CHUNK && g_pool.limit) {
-    pthread_mutex_lock(&g_pool.lock);
-    if ((c = g_pool.chunks)) {
-      g_pool.chunks = c->older;
-      g_pool.bytes -= ARENA_CHUNK;
+  if (cap == ARENA_CHUNK && g_pool.limit >= ARENA_CHUNK) {
+    if (!(c = __atomic_exchange_n(&g_spare, NULL, __ATOMIC_ACQ_REL))) {
+      pthread_mutex_lock(&g_pool.lock);
+      if ((c = g_pool.chunks)) {
+        g_pool.chunks = c->older;
+        g_pool.bytes -= ARENA_CHUNK;
+      }
+      pthread_mutex_unlock(&g_pool.lock);
     }
-    pthread_mutex_unlock(&g_pool.lock);
     if (c) POOL_UNPOISON(c);
   }
   if (!c && !(c = tvm_ffi_malloc(sizeof(arena_chunk) + cap))) return NULL;
@@ -270,7 +291,9 @@ static arena_chunk* chunk_new(size_t cap) {
 void tvm_script__doc_pool_stats(size_t* out_bytes, size_t* out_limit) {
   pthread_once(&g_once, init_once);
   pthread_mutex_lock(&g_pool.lock);
-  if (out_bytes) *out_bytes = g_pool.bytes;
+  if (out_bytes) {
+    *out_bytes = g_pool.bytes + (__atomic_load_n(&g_spare, __ATOMIC_ACQUIRE) ? ARENA_CHUNK : 0);
+  }
   pthread_mutex_unlock(&g_pool.lock);
   if (out_limit) *out_limit = g_pool.limit;
 }
@@ -363,7 +386,7 @@ static inline size_t collect_outside_refs(void* obj, void** out, size_t k) {
 static inline __attribute__((always_inline)) bool unshared(tvm_script__doc_arena* a, bool collect,
                                                           void** out, size_t* n) {
   for (arena_chunk* c = a->chunks; c; c = c->older) {
-    if (c->used == 0) continue;
+    if (c->last == c->used) continue; /* no block (see sync_chunk) */
     for (char* h = c->data + c->last;; h -= ((arena_block*)h)->back) {
       arena_block* b = (arena_block*)h;
       TVMFFIObject* o = (TVMFFIObject*)(b + 1);
@@ -374,7 +397,7 @@ static inline __attribute__((always_inline)) bool unshared(tvm_script__doc_arena
        * WEAK_ONE | 0 and the compare alone tells. A dead one (ARENA_FREED) died with no
        * strong reference either: its count is never WEAK_ONE | UINT32_MAX, so it and the
        * root (the one object that may fail the test and pass) go to the test below. */
-      if (__builtin_expect(count != (WEAK_ONE | refs), 0)) {
+      if (__builtin_expect(count - refs != WEAK_ONE, 0)) { /* == count != (WEAK_ONE | refs) */
         if (refs != ARENA_FREED && o != a->root) return false;
         if (refs == ARENA_FREED) goto next;
       }
@@ -437,7 +460,7 @@ static bool fast_teardown(tvm_script__doc_arena* a) {
   }
   if (!unshared(a, false, NULL, NULL)) return false;
   for (arena_chunk* c = a->chunks; c; c = c->older) {
-    if (c->used == 0) continue;
+    if (c->last == c->used) continue; /* no block (see sync_chunk) */
     for (char* h = c->data + c->last;; h -= ((arena_block*)h)->back) {
       arena_block* b = (arena_block*)h;
       if (b->refs != ARENA_FREED) release_outside_refs(b + 1);
@@ -477,20 +500,26 @@ void tvm_script__doc_arena_deleter(void* self, int flags) {
 /* ---- Building ----------------------------------------------------------------------------- */
 
 tvm_script__doc_arena* tvm_script__doc_arena_new(void) {
-  pthread_once(&g_once, init_once);
+  if (!__atomic_load_n(&g_inited, __ATOMIC_ACQUIRE)) pthread_once(&g_once, init_once);
   if (!g_ref_ok) {
     if (!tvm_ffi_error_pending()) {
       tvm_ffi_raise("RuntimeError", "TVMScript parser: unexpected Doc type layout");
     }
     return NULL;
   }
-  /* Not calloc: out_inline (2 KiB) needs no zeroing. */
-  tvm_script__doc_arena* a = tvm_ffi_malloc(sizeof(tvm_script__doc_arena));
-  if (!a) return NULL;
+  /* The arena lives at the start of its first chunk, which its objects follow: one allocation
+   * (usually the pool's) instead of two. Not zeroed whole: out_inline (2 KiB) needs none. */
+  arena_chunk* c = chunk_new(ARENA_CHUNK);
+  if (!c) return NULL;
+  tvm_script__doc_arena* a = (tvm_script__doc_arena*)c->data;
   memset(a, 0, offsetof(tvm_script__doc_arena, out_inline));
   a->bump.out = a->bump.out_cur = a->out_inline;
   a->bump.out_end = a->out_inline + OUT_INLINE;
   a->live = ARENA_BIAS;
+  c->older = NULL;
+  a->chunks = c;
+  a->bump.cur = a->bump.last = c->data + ARENA_HOME;
+  a->bump.end = c->data + c->cap;
   return a;
 }
 
@@ -522,7 +551,8 @@ void tvm_script__doc_arena_touch(void* obj) {
   }
 }
 
-/* Records the newest chunk's fill from the bump pointers (see struct tvm_script__doc_arena). */
+/* Records the newest chunk's fill from the bump pointers (see struct tvm_script__doc_arena);
+ * last == used then says the chunk has no block (the arena's home may have none). */
 static void sync_chunk(tvm_script__doc_arena* a) {
   arena_chunk* c = a->chunks;
   if (c) {

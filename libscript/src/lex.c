@@ -57,6 +57,9 @@ enum {
  * to be rebuilt, and zeroed, in every lexer). */
 static struct {
   uint8_t cls[256];
+  /* Whether a byte continues an ASCII name (cls B_NAME or B_DIGIT): lex_fast's scan of a name
+   * tests it with one compare per byte, where the class needs a subtract and a compare. */
+  bool name_cont[256];
   /* Operator candidates by first byte (indices + 1 into kOperators, longest first); the
    * one-byte operator of a byte (index + 1), and a bitmask of the ASCII bytes that can follow
    * that byte in a longer operator. */
@@ -74,6 +77,14 @@ static struct {
   /* The keyword (index + 1 into kKeywords) by kw_hash of its spelling: 0 none, KW_MANY for
    * several (then kw_cand tells). The hash has no collision among today's keywords. */
   uint8_t kw_by_hash[128];
+  /* By kw_hash too, for lex_fast: the keyword's bytes as a little-endian word (zero padded),
+   * its size (0: none; KW_MANY: several, see kw_by_hash) and kind, so that a name is told
+   * from a keyword by one compare of words instead of a loop over its bytes. */
+  struct {
+    uint64_t word;
+    uint8_t size;
+    uint8_t kind;
+  } kw_word[128];
 } g_tab;
 _Static_assert(TVM_SCRIPT_TOK_COUNT_ <= 256, "token kinds fit op_kind's bytes");
 enum { KW_MANY = 0xFF };
@@ -81,6 +92,9 @@ static inline unsigned kw_hash(const unsigned char* s, size_t n) {
   return ((unsigned)s[0] * 2 + (unsigned)s[n - 1] * 6 + (unsigned)n * 9) & 127;
 }
 static pthread_once_t g_tab_once = PTHREAD_ONCE_INIT;
+/* Set (release) once build_tables is done: lexer_init tests it inline before pthread_once, a
+ * call per parse. */
+static int g_tab_ready;
 
 static void build_tables(void) {
   for (int c = 0; c < 256; ++c) {
@@ -94,6 +108,9 @@ static void build_tables(void) {
                    : c == '"' || c == '\''                                  ? B_QUOTE
                    : c == '.'                                               ? B_DOT
                                                                             : B_OTHER;
+  }
+  for (int c = 0; c < 256; ++c) {
+    g_tab.name_cont[c] = g_tab.cls[c] == B_NAME || g_tab.cls[c] == B_DIGIT;
   }
   for (size_t k = 0; k < sizeof(kOperators) / sizeof(kOperators[0]); ++k) {
     const spelling* op = &kOperators[k];
@@ -120,6 +137,19 @@ static void build_tables(void) {
                                               kKeywords[k].size)];
     *slot = *slot ? KW_MANY : (uint8_t)(k + 1);
   }
+  for (int h = 0; h < 128; ++h) {
+    uint8_t k = g_tab.kw_by_hash[h];
+    if (k == KW_MANY) {
+      g_tab.kw_word[h].size = KW_MANY;
+    } else if (k) {
+      uint64_t w = 0;
+      memcpy(&w, kKeywords[k - 1].text, kKeywords[k - 1].size); /* at most 8 (keyword_kind) */
+      g_tab.kw_word[h].word = w;
+      g_tab.kw_word[h].size = (uint8_t)kKeywords[k - 1].size;
+      g_tab.kw_word[h].kind = (uint8_t)kKeywords[k - 1].kind;
+    }
+  }
+  __atomic_store_n(&g_tab_ready, 1, __ATOMIC_RELEASE);
 }
 
 static inline bool is_name_or_digit(unsigned char c) {
@@ -834,7 +864,7 @@ static int lex_step(lexer* lx) {
 }
 
 int tvm_script__lexer_init(lexer* lx, const char* source, size_t len, const char* filename) {
-  pthread_once(&g_tab_once, build_tables);
+  if (!__atomic_load_n(&g_tab_ready, __ATOMIC_ACQUIRE)) pthread_once(&g_tab_once, build_tables);
   /* Every field but the stacks, whose entries are set before they are read (see the struct). */
   lx->src = source ? source : "";
   lx->len = len;
@@ -871,14 +901,23 @@ int tvm_script__lexer_init(lexer* lx, const char* source, size_t len, const char
   return 0;
 }
 
-/* The keyword spelled s[0..n) (ASCII, 2 <= n <= 8), or TVM_SCRIPT_TOK_NAME. */
-static inline int32_t keyword_kind(const unsigned char* s, size_t n) {
-  uint8_t k = g_tab.kw_by_hash[kw_hash(s, n)];
-  if (k != KW_MANY) {
-    return k && kKeywords[k - 1].size == n && same_text(kKeywords[k - 1].text, (const char*)s, n)
-               ? kKeywords[k - 1].kind
-               : TVM_SCRIPT_TOK_NAME;
+/* The keyword spelled s[0..n) (ASCII, 2 <= n <= 8), or TVM_SCRIPT_TOK_NAME; `avail` bytes
+ * from s on are in the text. */
+static inline int32_t keyword_kind(const unsigned char* s, size_t n, size_t avail) {
+  unsigned h = kw_hash(s, n);
+  if (g_tab.kw_word[h].size == n) {
+    /* The name's bytes as a word, zero padded like the keyword's: one load and a mask where
+     * 8 bytes are in the text (the bytes past the name are masked off), else a copy. */
+    uint64_t w = 0;
+    if (__builtin_expect(avail >= 8, 1)) {
+      memcpy(&w, s, 8);
+      w &= ~UINT64_C(0) >> (64 - 8 * n);
+    } else {
+      memcpy(&w, s, n);
+    }
+    return w == g_tab.kw_word[h].word ? g_tab.kw_word[h].kind : TVM_SCRIPT_TOK_NAME;
   }
+  if (g_tab.kw_word[h].size != KW_MANY) return TVM_SCRIPT_TOK_NAME; /* none, or another size */
   for (const uint8_t* cand = g_tab.kw_cand[s[0]]; *cand; ++cand) {
     const spelling* kw = &kKeywords[*cand - 1];
     if (kw->size == n && same_text(kw->text, (const char*)s, n)) return kw->kind;
@@ -929,21 +968,31 @@ static void lex_fast(lexer* lx, size_t limit) {
    * tokens when t is past it; NULL when it had some before this call. */
   tvm_script_token* line_first = lx->line_has_tokens ? NULL : t;
   while (t < tend) {
-    while (cls[s[pos]] == B_SPACE) ++pos;
+    /* Spaces only (one compare a byte, no class load): a tab or form feed is no token byte
+     * below, so the loop stops before it and lex_step takes it with what follows. */
+    while (s[pos] == ' ') ++pos;
     size_t start = pos;
     unsigned char c = s[pos];
     uint8_t cl = cls[c];
     int32_t kind;
     if (cl == B_NAME) {
+      /* Two bytes a step: s[pos] is a name byte, so pos < fast_end and s[pos + 1] is in the
+       * text (the line break at fast_end ends every scan). */
       ++pos;
-      while (is_name_or_digit(s[pos])) ++pos;
+      while (g_tab.name_cont[s[pos]]) {
+        if (!g_tab.name_cont[s[pos + 1]]) {
+          ++pos;
+          break;
+        }
+        pos += 2;
+      }
       /* A non-ASCII continuation, or a string prefix (r"..."): lex_name's cases. */
       if (s[pos] >= 0x80 || cls[s[pos]] == B_QUOTE) {
         pos = start;
         break;
       }
       size_t n = pos - start;
-      kind = n >= 2 && n <= 8 ? keyword_kind(s + start, n) : TVM_SCRIPT_TOK_NAME;
+      kind = n >= 2 && n <= 8 ? keyword_kind(s + start, n, lx->len - start) : TVM_SCRIPT_TOK_NAME;
     } else if (cl == B_OTHER || cl == B_DOT) { /* B_OTHER bytes are ASCII (B_UTF8 is apart) */
       kind = g_tab.op_kind[c];
       if (!kind) break; /* only a longer operator starts with c, or c is invalid */
@@ -1122,7 +1171,12 @@ void tvm_script__lexer_drop(lexer* lx, size_t n) {
 
 void tvm_script__lexer_free(lexer* lx) {
   if (lx->data != lx->own_data) tvm_ffi_free(lx->data);
-  tvm_ffi_strbuf_free(&lx->strings);
+  /* Most texts have no string literal to copy (views of the source): no buffer, no call. */
+  if (lx->strings.data) {
+    tvm_ffi_strbuf_free(&lx->strings);
+  } else {
+    lx->strings = (tvm_ffi_strbuf){0};
+  }
   lx->data = NULL;
   lx->count = lx->cap = 0;
 }

@@ -864,9 +864,10 @@ static doc* parse_atom(parser* p) {
   tvm_script_span span = t->span;
   doc* d;
   switch (t->kind) {
-    case TOK(NAME):
+    case TOK(NAME): /* make_id sets the span */
       d = make_id(p, tok_text(p, t), tok_size(t), span);
-      break;
+      advance(p);
+      return d;
     case TOK(INT):
       d = new_literal(p, tvm_ffi_any_int(t->v.i));
       break;

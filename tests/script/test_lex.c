@@ -266,6 +266,12 @@ TEST(fast_path_agrees) {
       "((((", "def f(x: T.int32) -> None: pass", "a @ b @= c", "x;y", "x ! y", "x $ y",
       "if not a and b or c is not d: yield from await lambda", "while elif else with nonlocal",
       "assert False, None and True", "abcdefghi classy de if_ _", "x\\\n  + y", "(a,\n b)",
+      /* keywords and names near the end (lex_fast reads a keyword's bytes as a word, or copies
+       * them when fewer than 8 bytes are left), names of odd and even sizes (two bytes a step) */
+      "a or", "b in", "x is", "pass", "c if d else e", "ab, abc, abcd, i, in_, isx, or1, Not, e9",
+      "for_ in while_ import_ as from_ True_ Falsey",
+      /* tabs and form feeds between tokens (lex_fast skips only spaces) */
+      "x =\ty", "a \t b\f(c)\t", "f(a,\tb)",
       /* line starts (their first token is lex_fast's) and comments */
       "a # c\n# d\r\n  # e\rb", "def f():\n  return (x,\n    y)\n", "x = 1\n\n  \n# z\n@T.f\n",
       "if a:\n\tb\n  c", "x\n  1\n.5\n'a'\n  )",
