@@ -17,6 +17,7 @@
 
 #include "doc_arena.h"
 #include "lex_internal.h"
+#include "parse_doc_internal.h"
 #include "thread_exit.h"
 
 #define TOK(x) TVM_SCRIPT_TOK_##x
@@ -50,9 +51,7 @@ typedef struct {
   size_t sp, cap;
   /* The header imports (alias -> module name), as offsets into the source: the map of them
    * is made only when the caller asks for it (no dict to fill and drop per parse). */
-  struct import_ent {
-    uint32_t alias, alias_n, mod, mod_n;
-  } * imports;
+  tvm_script__import* imports;
   size_t n_imports, imports_cap;
   /* Interned identifier strings (names repeat a lot: T, A, vi, ...), so that each IdDoc and
    * AttrAccessDoc shares one ffi.String per distinct name: those the thread's table (see
@@ -77,7 +76,7 @@ typedef struct {
    * here). */
   struct name_ent names_inline[INLINE_NAMES];
   uint32_t slots_inline[2 * INLINE_NAMES];
-  struct import_ent imports_inline[INLINE_IMPORTS];
+  tvm_script__import imports_inline[INLINE_IMPORTS];
   void* stack_inline[INLINE_STACK]; /* the first scratch stack */
   tvm_script_token tokens_inline[INLINE_TOKENS]; /* the lexer's first buffer (own_data) */
 } parser;
@@ -1782,7 +1781,7 @@ static int parse_import(parser* p) {
       advance(p);
     }
     if (p->n_imports == p->imports_cap) {
-      struct import_ent* e = tvm_ffi_malloc(2 * p->imports_cap * sizeof(*e));
+      tvm_script__import* e = tvm_ffi_malloc(2 * p->imports_cap * sizeof(*e));
       if (!e) return tvm_ffi_raise("MemoryError", "out of memory recording an import");
       memcpy(e, p->imports, p->n_imports * sizeof(*e));
       if (p->imports != p->imports_inline) tvm_ffi_free(p->imports);
@@ -1790,7 +1789,7 @@ static int parse_import(parser* p) {
       p->imports_cap *= 2;
     }
     /* The source is under INT32_MAX bytes (lexer_init). */
-    p->imports[p->n_imports++] = (struct import_ent){
+    p->imports[p->n_imports++] = (tvm_script__import){
         (uint32_t)alias.span.start_byte, (uint32_t)tok_size(&alias), (uint32_t)mod.span.start_byte,
         (uint32_t)tok_size(&mod)};
   } while (accept(p, TOK(COMMA)));
@@ -1842,7 +1841,7 @@ static void* imports_map(parser* p) {
   if (!kv) return NULL;
   bool ok = true;
   for (size_t i = 0; i < n; ++i) {
-    const struct import_ent* e = &p->imports[i];
+    const tvm_script__import* e = &p->imports[i];
     kv[i] = tvm_ffi_string_n(p->src + e->alias, e->alias_n);
     kv[n + i] = tvm_ffi_string_n(p->src + e->mod, e->mod_n);
     ok = ok && kv[i].type_index != kTVMFFINone && kv[n + i].type_index != kTVMFFINone;
@@ -1854,8 +1853,9 @@ static void* imports_map(parser* p) {
   return map;
 }
 
-void* tvm_script_parse_doc_ex(const char* source, size_t len, const char* filename,
-                              void** out_imports) {
+/* tvm_script_parse_doc_ex, and tvm_script__parse_doc_imports when `list` is set. */
+static void* parse_doc(const char* source, size_t len, const char* filename, void** out_imports,
+                       tvm_script__import* list, size_t list_cap, size_t* list_n) {
   if (out_imports) *out_imports = NULL;
   if (!source && len) {
     tvm_ffi_raise("ValueError", "tvm_script_parse_doc: NULL source");
@@ -1900,6 +1900,13 @@ void* tvm_script_parse_doc_ex(const char* source, size_t len, const char* filena
   }
   if (p.lex_failed) goto done;
   result = spanned(new_stmt_block(&p, take_array(&p, 0)), since(&p, start));
+  if (result && list) {
+    *list_n = p.n_imports;
+    if (p.n_imports <= list_cap) {
+      if (p.n_imports) memcpy(list, p.imports, p.n_imports * sizeof(*list));
+      out_imports = NULL; /* the list says it all */
+    }
+  }
   if (result && out_imports && !(*out_imports = imports_map(&p))) {
     tvm_ffi_release(result);
     result = NULL;
@@ -1917,6 +1924,17 @@ done:
   return result;
 }
 
+void* tvm_script_parse_doc_ex(const char* source, size_t len, const char* filename,
+                              void** out_imports) {
+  return parse_doc(source, len, filename, out_imports, NULL, 0, NULL);
+}
+
+void* tvm_script__parse_doc_imports(const char* source, size_t len, const char* filename,
+                                    tvm_script__import* list, size_t cap, size_t* n,
+                                    void** out_map) {
+  return parse_doc(source, len, filename, out_map, list, cap, n);
+}
+
 void* tvm_script_parse_doc(const char* source, size_t len, const char* filename) {
-  return tvm_script_parse_doc_ex(source, len, filename, NULL);
+  return parse_doc(source, len, filename, NULL, NULL, 0, NULL);
 }

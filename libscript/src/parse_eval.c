@@ -276,9 +276,36 @@ static bool resolve_unbound(script_parser* p, TVMFFIByteArray s, TVMFFIAny* out)
   return false;
 }
 
-void script__init_aliases(script_parser* p) {
+void script__init_aliases(script_parser* p, const tvm_script__import* list, size_t n) {
   p->num_aliases = 0;
-  p->has_imports = p->imports && tvm_ffi_map_size(p->imports) != 0;
+  if (!p->imports) {
+    /* The header's list (n <= SCRIPT_MAX_ALIASES): a repeated alias takes the last module in
+     * the place of its first use, as the map of them would. */
+    p->has_imports = n != 0;
+    for (size_t i = 0; i < n; ++i) {
+      const char* name = p->src + list[i].alias;
+      uint32_t size = list[i].alias_n;
+      const script_special* sp = module_marker(p->src + list[i].mod, list[i].mod_n);
+      int j = 0;
+      while (j < p->num_aliases &&
+             !(p->aliases[j].size == size && memcmp(p->aliases[j].name, name, size) == 0)) {
+        ++j;
+      }
+      if (j < p->num_aliases) {
+        if (sp) {
+          p->aliases[j].module = sp;
+        } else { /* (the front end takes only TVMScript modules; kept exact anyway) */
+          memmove(&p->aliases[j], &p->aliases[j + 1],
+                  (size_t)(p->num_aliases - j - 1) * sizeof(p->aliases[0]));
+          --p->num_aliases;
+        }
+      } else if (sp) {
+        p->aliases[p->num_aliases++] = (script_alias){name, size, sp};
+      }
+    }
+    return;
+  }
+  p->has_imports = tvm_ffi_map_size(p->imports) != 0;
   if (!p->has_imports) return;
   const TVMFFIAny *k, *v;
   for (int64_t pos = tvm_ffi_map_next(p->imports, 0, &k, &v); pos >= 0;

@@ -19,6 +19,7 @@
 #include <tvm/script/lexer.h>
 #include <tvm/tir/tir.h>
 
+#include "parse_doc_internal.h"
 #include "parse_internal.h"
 
 typedef tvm_script_doc_obj script_doc;
@@ -90,12 +91,12 @@ typedef struct {
 /* Deepest expression evaluated (a left-deep operator chain counts one level per operator). */
 #define SCRIPT_MAX_EVAL_DEPTH 1000
 
-/* An import alias of a TVMScript module (`T` for tirx), read once per parse from the imports
- * map (script__init_aliases): every `T.x` resolves its root name, and a scan of one or two
+/* An import alias of a TVMScript module (`T` for tirx), read once per parse from the header's
+ * imports (script__init_aliases): every `T.x` resolves its root name, and a scan of one or two
  * entries costs a fraction of a hashed ffi.Map lookup. */
 #define SCRIPT_MAX_ALIASES 8
 typedef struct {
-  const char* name; /* the map's key (the map outlives the parse) */
+  const char* name; /* in the source, or the imports map's key (both outlive the parse) */
   uint32_t size;
   const void* module; /* const script_special* */
 } script_alias;
@@ -107,7 +108,9 @@ struct script_parser {
   size_t len;
   const char* filename;
   tvm_script_builder* b;
-  const void* imports;    /* ffi.Map alias -> module name (borrowed) */
+  /* ffi.Map alias -> module name (borrowed), only for a header of more imports than
+   * SCRIPT_MAX_ALIASES; else NULL and script__init_aliases lists them from the front end's list */
+  const void* imports;
   const void* extra_vars; /* ffi.Map<String, Any> or NULL (borrowed) */
   script_token token;
   int func_depth; /* > 0 inside a function body */
@@ -133,8 +136,9 @@ struct script_parser {
   script_alias aliases[SCRIPT_MAX_ALIASES];
 };
 
-/* Fill p->aliases from p->imports (before any evaluation). */
-void script__init_aliases(script_parser* p);
+/* Fill p->aliases (before any evaluation): from p->imports when set, else from the header's
+ * imports list[0..n) (n <= SCRIPT_MAX_ALIASES, byte ranges of p->src). */
+void script__init_aliases(script_parser* p, const tvm_script__import* list, size_t n);
 
 /* store (not owned) must outlive the table; its contents need no initialisation. */
 /* A table in store, whose slots are all empty when clean (a storage that a table was freed

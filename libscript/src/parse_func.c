@@ -754,8 +754,11 @@ void* tvm_script_parse(const char* source, size_t len, const tvm_script_parse_op
     pthread_once(&g_register_once, register_handlers);
     atomic_store_explicit(&g_registered, true, memory_order_release);
   }
-  void* imports = NULL;
-  void* root = tvm_script_parse_doc_ex(source, len, opts->filename, &imports);
+  void* imports = NULL; /* only for a header of many imports (else the list says it all) */
+  tvm_script__import import_list[SCRIPT_MAX_ALIASES];
+  size_t n_imports = 0;
+  void* root = tvm_script__parse_doc_imports(source, len, opts->filename, import_list,
+                                             SCRIPT_MAX_ALIASES, &n_imports, &imports);
   if (!root) return NULL;
   func_parser fp;
   /* (The parser's fields before its variable table; script__vt_init sets up the table and
@@ -773,7 +776,7 @@ void* tvm_script_parse(const char* source, size_t len, const tvm_script_parse_op
   p->filename = opts->filename ? opts->filename : "<string>";
   p->imports = imports;
   p->extra_vars = opts->extra_vars;
-  script__init_aliases(p);
+  script__init_aliases(p, import_list, n_imports);
   p->check_wf = opts->check_well_formed;
   p->token = SCRIPT_TOKEN_DEFAULT;
   void* result = NULL;

@@ -614,6 +614,27 @@ TEST(python_float_of_text_and_numbers) {
   tvm_ffi_release(g);
 }
 
+/* The header's aliases: a repeated alias takes its last module, as a dict would, and a header
+ * of more imports than the parser lists inline (8) resolves the same way through its map. */
+TEST(import_aliases_repeated_and_many) {
+  void* f = PARSE("from tvm.script import ir as T\nfrom tvm.script import tirx as T\n\n"
+                  "@T.prim_func\ndef f():\n    T.evaluate(0)\n");
+  CHECK(f != NULL && tvm_tir_kind_of(f) == TVM_TIR_KIND_PrimFunc);
+  tvm_ffi_release(f);
+  EXPECT_ERROR("from tvm.script import tirx as T\nfrom tvm.script import ir as T\n\n"
+               "@T.prim_func\ndef f():\n    T.evaluate(0)\n",
+               "SyntaxError", "t.py:4:2:", "unknown decorator");
+  const char* many = "from tvm.script import tir as A, ir as B, relax as C, tirx as D, tir as E\n"
+                     "from tvm.script import ir as F, relax as G, tirx as H, tir as J\n\n";
+  char src[512];
+  snprintf(src, sizeof(src), "%s@J.prim_func\ndef f():\n    A.evaluate(0)\n", many);
+  f = PARSE(src);
+  CHECK(f != NULL && tvm_tir_kind_of(f) == TVM_TIR_KIND_PrimFunc);
+  tvm_ffi_release(f);
+  snprintf(src, sizeof(src), "%s@T.prim_func\ndef f():\n    J.evaluate(0)\n", many);
+  EXPECT_ERROR(src, "SyntaxError", "t.py:4:2:", "unknown decorator");
+}
+
 TEST(error_undefined_name) {
   EXPECT_ERROR(HEADER "@T.prim_func\ndef f(A: T.Buffer((8,), \"int32\")):\n    A[0] = nope + 1\n",
                "NameError", "t.py:5:12: error: name 'nope' is not defined",
@@ -828,6 +849,7 @@ int main(void) {
   RUN(error_undefined_name);
   RUN(error_wrong_argument_count_to_builtin);
   RUN(error_type_rule_of_a_constructor);
+  RUN(import_aliases_repeated_and_many);
   RUN(python_float_of_text_and_numbers);
   RUN(error_dtype_constructor_of_a_literal);
   RUN(error_unknown_builtin);
