@@ -47,8 +47,9 @@
 
 typedef tvm_script__arena_block arena_block; /* precedes each object (doc_arena.h) */
 
-/* Outside references noted inline in the arena (a small parse has ~80: names, literals). */
-enum { OUT_INLINE = 128 };
+/* Outside references noted inline in the arena (a small parse has ~110: names, literals; 8 bytes
+ * each, so 256 take what 128 of the (field, reference) pairs took before). */
+enum { OUT_INLINE = 256 };
 
 typedef struct arena_chunk {
   struct arena_chunk* older;
@@ -409,19 +410,23 @@ static inline __attribute__((always_inline)) bool unshared(tvm_script__doc_arena
   return true;
 }
 
-/* Whether each noted outside reference is still where it was stored. With out_bad clear, no
- * object that holds one has died and no setter of doc.c changed one; this also catches a
- * reflection write (tvm_ffi_field_set) that replaced one. */
-static bool outside_list_holds(const tvm_script__doc_arena* a) {
+/* Releases what each noted field holds now, in one pass over the list (no check that it still
+ * holds the noted reference first). With out_bad clear, no object that holds one has died (its
+ * memory is live) and no setter of doc.c changed one; a reflection write (tvm_ffi_field_set)
+ * may have replaced one, but the field then owns its new value (the setter retained it and
+ * released the noted one), so releasing the field's current content is right either way. It is
+ * no object of this arena: a reflection write of one would have raised its count above its
+ * `refs`, and unshared() would have failed (the root in a field is a cycle: it never dies). */
+static void release_noted_fields(const tvm_script__doc_arena* a) {
   for (const tvm_script__outside_ref* r = a->bump.out; r != a->bump.out_cur; ++r) {
     if (r->slot & 1) {
       const TVMFFIAny* v = (const TVMFFIAny*)(r->slot & ~(uintptr_t)1);
-      if (v->type_index < kTVMFFIStaticObjectBegin || v->v_obj != r->ref) return false;
-    } else if (*(void* const*)r->slot != r->ref) {
-      return false;
+      if (v->type_index >= kTVMFFIStaticObjectBegin) tvm_ffi_release(v->v_obj);
+    } else {
+      void* ref = *(void* const*)r->slot;
+      if (ref) tvm_ffi_release(ref);
     }
   }
-  return true;
 }
 
 /* The check-then-free of the whole arena described above; false when something is shared.
@@ -436,13 +441,9 @@ static bool fast_teardown(tvm_script__doc_arena* a) {
   if (__atomic_load_n(&a->zombies, __ATOMIC_ACQUIRE) != 0) return false;
   if (!__atomic_load_n(&a->out_bad, __ATOMIC_RELAXED)) {
     if (!unshared(a, false, NULL, NULL)) return false;
-    if (outside_list_holds(a)) {
-      for (const tvm_script__outside_ref* r = a->bump.out; r != a->bump.out_cur; ++r) {
-        tvm_ffi_release(r->ref);
-      }
-      arena_free(a);
-      return true;
-    }
+    release_noted_fields(a);
+    arena_free(a);
+    return true;
   }
   /* Room for every outside reference the objects can hold (their plans' most, and the items
    * counted when the arrays were filled), so that collecting them checks no bound: a small
@@ -523,8 +524,7 @@ tvm_script__doc_arena* tvm_script__doc_arena_new(void) {
   return a;
 }
 
-void tvm_script__doc_arena_note_outside_slow(tvm_script__doc_arena* a, uintptr_t slot,
-                                             void* ref) {
+void tvm_script__doc_arena_note_outside_slow(tvm_script__doc_arena* a, uintptr_t slot) {
   tvm_script__doc_arena_bump* m = &a->bump;
   /* The list is no longer used: no need to grow it. */
   if (__atomic_load_n(&a->out_bad, __ATOMIC_RELAXED)) return;
@@ -541,7 +541,6 @@ void tvm_script__doc_arena_note_outside_slow(tvm_script__doc_arena* a, uintptr_t
   m->out = out;
   m->out_end = out + 2 * cap;
   out[n].slot = slot;
-  out[n].ref = ref;
   m->out_cur = out + n + 1;
 }
 

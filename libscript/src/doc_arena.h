@@ -62,29 +62,28 @@ typedef struct {
   struct tvm_script__outside_ref* out_end; /* the end of its room */
 } tvm_script__doc_arena_bump;
 
-/* An outside reference held by an arena object: ref, stored in the field at `slot` (a pointer
- * field, or a TVMFFIAny when bit 0 of the address is set). */
+/* A field of an arena object that holds an outside reference: its address (a pointer field,
+ * or a TVMFFIAny when bit 0 of the address is set). The reference itself is not kept: the
+ * teardown releases what the field holds then (see release_noted_fields in doc_arena.c). */
 typedef struct tvm_script__outside_ref {
   uintptr_t slot;
-  void* ref;
 } tvm_script__outside_ref;
 
 /* tvm_script__doc_arena_note_outside when the list is full. */
-void tvm_script__doc_arena_note_outside_slow(tvm_script__doc_arena* a, uintptr_t slot, void* ref);
+void tvm_script__doc_arena_note_outside_slow(tvm_script__doc_arena* a, uintptr_t slot);
 
 /* Records that the field at slot (a pointer field; a TVMFFIAny if any) of an arena object now
- * holds ref, an object not of the arena (a name, a string literal, a docstring). */
+ * holds an object not of the arena (a name, a string literal, a docstring). */
 static inline void tvm_script__doc_arena_note_outside(tvm_script__doc_arena* a, void* slot,
-                                                      bool any, void* ref) {
+                                                      bool any) {
   tvm_script__doc_arena_bump* m = (tvm_script__doc_arena_bump*)a;
   uintptr_t s = (uintptr_t)slot | (uintptr_t)any;
   tvm_script__outside_ref* r = m->out_cur;
   if (__builtin_expect(r == m->out_end, 0)) {
-    tvm_script__doc_arena_note_outside_slow(a, s, ref);
+    tvm_script__doc_arena_note_outside_slow(a, s);
     return;
   }
   r->slot = s;
-  r->ref = ref;
   m->out_cur = r + 1;
 }
 
@@ -176,7 +175,7 @@ static inline void tvm_script__doc_arena_set_item(tvm_script__arena_array* arr, 
   } else {
     tvm_script__arena_block* b = (tvm_script__arena_block*)arr - 1;
     ++((tvm_script__doc_arena_bump*)b->arena)->outside_items;
-    tvm_script__doc_arena_note_outside(b->arena, &arr->items[i], true, obj);
+    tvm_script__doc_arena_note_outside(b->arena, &arr->items[i], true);
   }
   arr->items[i] = tvm_ffi_any_obj(obj);
 }

@@ -221,7 +221,7 @@ static doc* new_literal(parser* p, TVMFFIAny value) {
   }
   d->value = value;
   if (value.type_index >= kTVMFFIStaticObjectBegin) {
-    tvm_script__doc_arena_note_outside(p->arena, &d->value, true, value.v_obj);
+    tvm_script__doc_arena_note_outside(p->arena, &d->value, true);
   }
   return &d->doc;
 }
@@ -236,7 +236,7 @@ static doc* new_id(parser* p, void* name) {
     return NULL;
   }
   d->name = name;
-  tvm_script__doc_arena_note_outside(p->arena, &d->name, false, name);
+  tvm_script__doc_arena_note_outside(p->arena, &d->name, false);
   return &d->doc;
 }
 static doc* new_attr(parser* p, doc* value, void* name) {
@@ -251,7 +251,7 @@ static doc* new_attr(parser* p, doc* value, void* name) {
   }
   d->value = tvm_script__doc_arena_link(value);
   d->name = name;
-  tvm_script__doc_arena_note_outside(p->arena, &d->name, false, name);
+  tvm_script__doc_arena_note_outside(p->arena, &d->name, false);
   return &d->doc;
 }
 static doc* new_operation(parser* p, int32_t op, void* operands) {
@@ -371,7 +371,7 @@ static doc* new_doc_string(parser* p, const char* text, size_t n) {
     tvm_ffi_release(d);
     return NULL;
   }
-  tvm_script__doc_arena_note_outside(p->arena, &d->comment, false, d->comment);
+  tvm_script__doc_arena_note_outside(p->arena, &d->comment, false);
   return &d->doc;
 }
 
