@@ -33,10 +33,11 @@
  * outside reference it stores, with the field it is in (tvm_script__doc_arena_note_outside).
  * That list is exactly what the objects hold while no object holding something has died (its
  * deleter released what it held) and no field holding an outside reference has been set after
- * the build: doc.c's setters tell the arena (tvm_script__doc_arena_touch), and a reflection
- * write that replaced a noted reference is caught by checking that each is still in its field.
- * Otherwise the objects' fields are looked into, by their kinds (as a reflection write into an
- * empty field breaks the rule of doc_arena.h, the list does not look for those).
+ * the build: doc.c's setters tell the arena (tvm_script__doc_arena_touch). A reflection write
+ * that replaced a noted reference left its field owning the new value, so the teardown releases
+ * what each noted field holds then (the list keeps fields, not references). Otherwise the
+ * objects' fields are looked into, by their kinds (as a reflection write into an empty field
+ * breaks the rule of doc_arena.h, the list does not look for those).
  */
 #include "doc_arena.h"
 
@@ -431,7 +432,8 @@ static void release_noted_fields(const tvm_script__doc_arena* a) {
 
 /* The check-then-free of the whole arena described above; false when something is shared.
  * Nothing is released before everything is known to be unshared. The outside references to
- * release are those the builder noted (bump.out), when that list can be trusted (out_bad);
+ * release are those the fields the builder noted (bump.out) hold, when that list can be trusted
+ * (out_bad clear);
  * otherwise the walk that checks every object notes the references they hold from outside, by
  * their kinds' fields (a parse of a small text holds a few dozen), and they are released after
  * it; only when there could be too many to note does a second walk release them. */
