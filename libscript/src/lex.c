@@ -753,7 +753,9 @@ static int lex_operator(lexer* lx) {
                     TVM_SCRIPT_MAX_NESTING);
       }
       lx->brackets[lx->depth] = op->kind;
-      lx->bracket_spans[lx->depth++] = span;
+      lx->bracket_byte[lx->depth] = (uint32_t)lx->pos;
+      lx->bracket_line_col[lx->depth++] =
+          (uint64_t)(uint32_t)span.start_col << 32 | (uint32_t)span.start_line;
     } else {
       if (lx->depth == 0) return fail(lx, span, "unmatched '%s'", op->text);
       int32_t open = lx->brackets[lx->depth - 1];
@@ -777,8 +779,15 @@ static int lex_operator(lexer* lx) {
 static int finish(lexer* lx) {
   lx->done = true;
   if (lx->depth > 0) {
-    const tvm_script_span* open = &lx->bracket_spans[lx->depth - 1];
-    return fail(lx, *open, "%s was never closed", kKindNames[lx->brackets[lx->depth - 1]]);
+    /* The bracket's span (one byte on one line) from its byte and (line, column) pair. */
+    int d = lx->depth - 1;
+    tvm_script_span open;
+    open.start_line = open.end_line = (int32_t)(uint32_t)lx->bracket_line_col[d];
+    open.start_col = (int32_t)(lx->bracket_line_col[d] >> 32);
+    open.end_col = open.start_col + 1;
+    open.start_byte = (int64_t)lx->bracket_byte[d];
+    open.end_byte = open.start_byte + 1;
+    return fail(lx, open, "%s was never closed", kKindNames[lx->brackets[d]]);
   }
   tvm_script_span eof = span_here(lx, lx->pos, lx->pos);
   if (lx->line_has_tokens && !push(lx, TVM_SCRIPT_TOK_NEWLINE, eof)) return -1;
@@ -1007,11 +1016,8 @@ static void lex_fast(lexer* lx, size_t limit) {
         if (is_open(kind)) {
           if (lx->depth == TVM_SCRIPT_MAX_NESTING) break;
           lx->brackets[lx->depth] = kind;
-          tvm_script_span* bs = &lx->bracket_spans[lx->depth++];
-          set_line_col(&bs->start_line, start, lk);
-          set_line_col(&bs->end_line, start + 1, lk);
-          bs->start_byte = (int64_t)start;
-          bs->end_byte = (int64_t)start + 1;
+          lx->bracket_byte[lx->depth] = (uint32_t)start;
+          lx->bracket_line_col[lx->depth++] = ((uint64_t)start << 32) + lk; /* set_line_col's */
         } else {
           if (lx->depth == 0 || closer_of(lx->brackets[lx->depth - 1]) != kind) break;
           --lx->depth;

@@ -36,9 +36,12 @@ typedef struct {
    * the struct's ~11 KB, and zeroing them per parse cost more than lexing a small file. */
   int32_t indent8[TVM_SCRIPT_MAX_NESTING + 1], indent1[TVM_SCRIPT_MAX_NESTING + 1];
   int ndent;
-  /* Open brackets: their kind and span, for matching and for "never closed". */
+  /* Open brackets: their kind for matching, and for "never closed" their byte and its (line,
+   * column) pair as set_line_col writes it (lex.c), from which the error's span is made: three
+   * stores an opening bracket instead of a whole span's. */
   int32_t brackets[TVM_SCRIPT_MAX_NESTING];
-  tvm_script_span bracket_spans[TVM_SCRIPT_MAX_NESTING];
+  uint32_t bracket_byte[TVM_SCRIPT_MAX_NESTING];
+  uint64_t bracket_line_col[TVM_SCRIPT_MAX_NESTING];
   int depth;
 } tvm_script__lexer;
 
