@@ -197,8 +197,12 @@ static int check_buffer_map(void* map, void** out) {
     return tvm_ffi_raise("TypeError", "PrimFunc: buffer_map must be an ffi.Map, got %s",
                          tvm_ffi_type_key(tvm_ffi_type_index(map)));
   }
-  const TVMFFIAny *k, *v;
-  for (int64_t pos = 0; (pos = tvm_ffi_map_next(map, pos, &k, &v)) >= 0;) {
+  /* (A Map: its entries read directly, as tvm_ffi_map_next would hand them out.) */
+  int64_t n;
+  const char* e = tvm_ffi__map_entries(map, &n);
+  for (int64_t i = 0; i < n; ++i, e += TVM_FFI__MAP_ENTRY_SIZE) {
+    const TVMFFIAny *k = (const TVMFFIAny*)e, *v = k + 1;
+    if (k->type_index == TVM_FFI__MAP_DEAD) continue;
     if (!tvm_ffi_any_is_object(k) || !tvm_tir_is_var(k->v_obj) || !tvm_ffi_any_is_object(v) ||
         !TIR_IS(v->v_obj, Buffer)) {
       return tvm_ffi_raise("TypeError",
