@@ -155,6 +155,33 @@ void tvm_script__vec_clear(tvm_script__vec* v) {
   v->size = v->cap = 0;
 }
 
+/* ---- The builder --------------------------------------------------------------------------- */
+/* The thread's last freed builder block: a parse makes and frees one builder (~4 KiB), which
+ * cost a malloc + free (~150 instructions) per parse. One block, freed when the thread exits;
+ * only the storage is reused (tvm_script_builder_new sets it up as a fresh one). */
+typedef struct {
+  tvm_script_builder* block;
+  /* The largest heap frame storage a builder of the thread grew into (capacity frames_cap),
+   * kept for the next one that outgrows its inline frames: a deeply nested function (a chain
+   * of lets, loops and blocks) needs 16 or 32 frames, kilobytes that cost a malloc and a
+   * realloc of ~15k instructions (a fresh slab each time) per parse. Only the storage is
+   * reused: push_frame copies the inline frames into it and zeroes each slot when first used,
+   * as it does fresh storage. */
+  tvm_script__frame* frames;
+  int frames_cap;
+  bool registered; /* the thread-exit flush is armed */
+} builder_cache;
+static __thread builder_cache t_builder_cache;
+
+static void builder_cache_flush(void* arg) {
+  builder_cache* c = (builder_cache*)arg;
+  c->registered = false;
+  tvm_ffi_free(c->block);
+  c->block = NULL;
+  tvm_ffi_free(c->frames);
+  c->frames = NULL;
+}
+
 /* ---- Frames -------------------------------------------------------------------------------- */
 #ifndef NDEBUG
 static bool frame_is_clear(const tvm_script__frame* f);
@@ -343,7 +370,14 @@ tvm_script__frame* tvm_script__push_frame(tvm_script_builder* b, tvm_script_fram
   if (b->depth == b->capacity) {
     int cap = 2 * b->capacity;
     tvm_script__frame* frames;
-    if (b->frames == b->frames_inline) {
+    builder_cache* c = &t_builder_cache;
+    if (b->frames == b->frames_inline && c->frames) {
+      /* The thread's kept storage (see builder_cache), at least as large as a new one. */
+      frames = c->frames;
+      if (c->frames_cap > cap) cap = c->frames_cap;
+      c->frames = NULL;
+      memcpy(frames, b->frames, (size_t)b->capacity * sizeof(*frames));
+    } else if (b->frames == b->frames_inline) {
       /* (Moved out of the builder: pointers to frames are valid only until the next push.) */
       frames = tvm_ffi_malloc((size_t)cap * sizeof(*frames));
       if (frames) memcpy(frames, b->frames, (size_t)b->capacity * sizeof(*frames));
@@ -438,23 +472,6 @@ tvm_tir_stmt_obj* tvm_script__stmts_body(tvm_script__vec* stmts, bool take) {
   return body;
 }
 
-/* ---- The builder --------------------------------------------------------------------------- */
-/* The thread's last freed builder block: a parse makes and frees one builder (~4 KiB), which
- * cost a malloc + free (~150 instructions) per parse. One block, freed when the thread exits;
- * only the storage is reused (tvm_script_builder_new sets it up as a fresh one). */
-typedef struct {
-  tvm_script_builder* block;
-  bool registered; /* the thread-exit flush is armed */
-} builder_cache;
-static __thread builder_cache t_builder_cache;
-
-static void builder_cache_flush(void* arg) {
-  builder_cache* c = (builder_cache*)arg;
-  c->registered = false;
-  tvm_ffi_free(c->block);
-  c->block = NULL;
-}
-
 tvm_script_builder* tvm_script_builder_new(void) {
   tvm_tir_init();
   tvm_script__init_kinds();
@@ -480,7 +497,20 @@ void tvm_script_builder_free(tvm_script_builder* b) {
   for (int i = 0; i < b->slots_used; ++i) {
     vec_block_free(b->frames[i].stmts.items, b->frames[i].stmts.cap);
   }
-  if (b->frames != b->frames_inline) tvm_ffi_free(b->frames);
+  builder_cache* c = &t_builder_cache;
+  if (__builtin_expect(!c->registered, 0)) {
+    c->registered = tvm_script__at_thread_exit(builder_cache_flush, c);
+  }
+  if (b->frames != b->frames_inline) {
+    /* Kept for the thread's next builder when it is the largest (see builder_cache). */
+    if (c->registered && (!c->frames || c->frames_cap < b->capacity)) {
+      tvm_ffi_free(c->frames);
+      c->frames = b->frames;
+      c->frames_cap = b->capacity;
+    } else {
+      tvm_ffi_free(b->frames);
+    }
+  }
   tvm_script__vec_clear(&b->top_stmts);
   tvm_ffi_release(b->result);
   tvm_ffi_release(b->env_threads);
@@ -489,11 +519,7 @@ void tvm_script_builder_free(tvm_script_builder* b) {
     tvm_ffi_release(b->prim_types[i].type);
     tvm_ffi_release(b->prim_types[i].ptr_type);
   }
-  builder_cache* c = &t_builder_cache;
   if (!c->block) {
-    if (__builtin_expect(!c->registered, 0)) {
-      c->registered = tvm_script__at_thread_exit(builder_cache_flush, c);
-    }
     if (c->registered) {
       c->block = b;
       return;

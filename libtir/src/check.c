@@ -50,6 +50,14 @@ int tvm_tir__str_map_arg_slow(void* map, const char* node, const char* field, vo
     return tvm_ffi_raise("TypeError", "%s: %s must be an ffi.Map, got %s", node, field,
                          obj_type_name(map));
   }
+  /* Keys that are all Strings pass the loop below (each is bytes of a string); the entries'
+   * type indices read in one call instead of a tvm_ffi_map_next and tvm_ffi_any_as_bytes call
+   * per key (a function's attrs are checked once per function). */
+  if (tvm_ffi__map_keys_are_str(map)) {
+    tvm_ffi_retain(map);
+    *out = map;
+    return 0;
+  }
   const TVMFFIAny *k, *v;
   for (int64_t pos = 0; (pos = tvm_ffi_map_next(map, pos, &k, &v)) >= 0;) {
     TVMFFIByteArray s;

@@ -165,6 +165,28 @@ static int search_rets(const void* body, ret_ctx* rc) {
 }
 
 /* ---- PrimFunc ------------------------------------------------------------------------------ */
+/* The return type of a function that returns nothing, TupleType([]) (a new reference): one
+ * shared node, made once, like the shared empty Array and Map (types are immutable values
+ * compared by structure), instead of a node made and freed per function. */
+static void* g_void_type;
+static tvm_tir_type_obj* void_type(void) {
+  void* t = __atomic_load_n(&g_void_type, __ATOMIC_ACQUIRE);
+  if (!t) {
+    void* made = tvm_tir_tuple_type_new(NULL);
+    if (!made) return NULL;
+    /* made's reference becomes the global's; another thread may have stored one first (then t
+     * is that one, and made goes). */
+    if (__atomic_compare_exchange_n(&g_void_type, &t, made, false, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE)) {
+      t = made;
+    } else {
+      tvm_ffi_release(made);
+    }
+  }
+  tvm_ffi_retain(t);
+  return t;
+}
+
 static int check_buffer_map(void* map, void** out) {
   *out = NULL;
   if (!map) {
@@ -175,8 +197,12 @@ static int check_buffer_map(void* map, void** out) {
     return tvm_ffi_raise("TypeError", "PrimFunc: buffer_map must be an ffi.Map, got %s",
                          tvm_ffi_type_key(tvm_ffi_type_index(map)));
   }
-  const TVMFFIAny *k, *v;
-  for (int64_t pos = 0; (pos = tvm_ffi_map_next(map, pos, &k, &v)) >= 0;) {
+  /* (A Map: its entries read directly, as tvm_ffi_map_next would hand them out.) */
+  int64_t n;
+  const char* e = tvm_ffi__map_entries(map, &n);
+  for (int64_t i = 0; i < n; ++i, e += TVM_FFI__MAP_ENTRY_SIZE) {
+    const TVMFFIAny *k = (const TVMFFIAny*)e, *v = k + 1;
+    if (k->type_index == TVM_FFI__MAP_DEAD) continue;
     if (!tvm_ffi_any_is_object(k) || !tvm_tir_is_var(k->v_obj) || !tvm_ffi_any_is_object(v) ||
         !TIR_IS(v->v_obj, Buffer)) {
       return tvm_ffi_raise("TypeError",
@@ -210,7 +236,7 @@ tvm_tir_prim_func_obj* tvm_tir_prim_func_new(void* params, tvm_tir_stmt_obj* bod
   }
   if (rc.count == 0) {
     if (!rc.ret_type) {
-      if (!(rc.ret_type = (tvm_tir_type_obj*)tvm_tir_tuple_type_new(NULL))) goto fail;
+      if (!(rc.ret_type = void_type())) goto fail;
     } else if (!tvm_tir_type_is_void(rc.ret_type)) {
       tvm_tir__type_error(TVM_TIR_RULE_O_PRIMFUNC, node,
                           "ret_type must be TupleType([]) when the body has no tir.ret", "ret_type",

@@ -756,7 +756,22 @@ static int pre_prim_func(tvm_tir_visitor* v, const void* node) {
   }
   /* buffer_map: each buffer's data is bound; its symbolic shape Vars are defined here. */
   const TVMFFIAny *key, *val;
-  for (int64_t pos = 0; (pos = tvm_ffi_map_next(f->buffer_map, pos, &key, &val)) >= 0;) {
+  /* A Map's (or Dict's) entries are read directly (tvm_ffi__map_entries), in the order
+   * tvm_ffi_map_next gives them; anything else takes tvm_ffi_map_next, which reports it. */
+  const void* map = f->buffer_map;
+  int32_t mt = map ? tvm_ffi_type_index(map) : kTVMFFINone;
+  bool direct = mt == kTVMFFIMap || mt == kTVMFFIDict;
+  int64_t count = 0, i = 0;
+  const char* entries = direct ? tvm_ffi__map_entries(map, &count) : NULL;
+  for (int64_t pos = 0;;) {
+    if (direct) {
+      if (i == count) break;
+      key = (const TVMFFIAny*)(entries + i++ * TVM_FFI__MAP_ENTRY_SIZE);
+      if (key->type_index == TVM_FFI__MAP_DEAD) continue;
+      val = key + 1;
+    } else if ((pos = tvm_ffi_map_next(map, pos, &key, &val)) < 0) {
+      break;
+    }
     /* A tir.Buffer (the usual value) is told by its type index; anything else asks ffi (a
      * type derived from Buffer elsewhere). */
     const tvm_tir_buffer_obj* b =

@@ -12,6 +12,7 @@
  * pointers, rvalue references) are converted to owned values when stored.
  */
 #include <stdio.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "internal.h"
@@ -723,6 +724,25 @@ static inline bool str_key_equal(const TVMFFIAny* k, const char* key, size_t n) 
 /* tvm_ffi_map_get with a raw-string key, without boxing the key: the hash is key_hash's
  * (tvm_ffi_any_hash of a string) and the equality tvm_ffi_any_equal's (a string key equals
  * exactly the string values with the same bytes). */
+_Static_assert(sizeof(map_entry) == TVM_FFI__MAP_ENTRY_SIZE && offsetof(map_entry, key) == 0 &&
+                   offsetof(map_entry, value) == sizeof(TVMFFIAny) &&
+                   MAP_DEAD == TVM_FFI__MAP_DEAD,
+               "tvm_ffi__map_entries describes map_entry");
+const char* tvm_ffi__map_entries(const void* map, int64_t* count) {
+  const map_obj* m = (const map_obj*)map;
+  *count = m->used;
+  return (const char*)m->entries;
+}
+
+bool tvm_ffi__map_keys_are_str(const void* map) {
+  const map_obj* m = (const map_obj*)map;
+  for (const map_entry *e = m->entries, *end = e + m->used; e != end; ++e) {
+    int32_t t = e->key.type_index;
+    if (t != kTVMFFIStr && t != kTVMFFISmallStr && t != MAP_DEAD) return false;
+  }
+  return true;
+}
+
 const TVMFFIAny* tvm_ffi_map_get_str(const void* map, const char* key) {
   if (!key) {
     tvm_ffi_raise("ValueError", "tvm_ffi_map_get_str: key is NULL");

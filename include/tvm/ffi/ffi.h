@@ -376,6 +376,17 @@ void* tvm_ffi_dict_new(void);
 int64_t tvm_ffi_map_size(const void* map);                  /* Map or Dict */
 const TVMFFIAny* tvm_ffi_map_get(const void* map, const TVMFFIAny* key); /* borrowed or NULL */
 const TVMFFIAny* tvm_ffi_map_get_str(const void* map, const char* key);
+/* Internal (the libraries of this project): whether map (an ffi.Map or ffi.Dict, not checked)
+ * has only String keys (kTVMFFIStr or kTVMFFISmallStr), read from its entries in one loop; false
+ * when in doubt (any other key), for the caller's general check to decide. */
+bool tvm_ffi__map_keys_are_str(const void* map);
+/* Internal (the libraries of this project): the entries of map, an ffi.Map or ffi.Dict (not
+ * checked), for a loop without a tvm_ffi_map_next call per entry: *count entries of
+ * TVM_FFI__MAP_ENTRY_SIZE bytes from the address returned, each its key (a TVMFFIAny) and then
+ * its value (a TVMFFIAny), in tvm_ffi_map_next's order; an entry whose key's type_index is
+ * TVM_FFI__MAP_DEAD was erased (tvm_ffi_map_next skips it). Valid while the map is unchanged. */
+enum { TVM_FFI__MAP_ENTRY_SIZE = 40, TVM_FFI__MAP_DEAD = -2 };
+const char* tvm_ffi__map_entries(const void* map, int64_t* count);
 /* Iterate: pos starts at 0; returns the next pos, or -1 at the end. */
 int64_t tvm_ffi_map_next(const void* map, int64_t pos, const TVMFFIAny** out_key,
                          const TVMFFIAny** out_value);
