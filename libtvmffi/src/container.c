@@ -420,64 +420,53 @@ static int map_rebuild(map_obj* m, int64_t new_cap) {
   return 0;
 }
 
-/* Insert or replace key -> value; both may be views and are stored owned. */
-static int map_put(map_obj* m, const TVMFFIAny* key, const TVMFFIAny* value) {
-  TVMFFIAny tmp, v, k;
-  const TVMFFIAny* kv;
+/* Insertion into a small map (no index) of a key that needs no view conversion and is compared
+ * without a call: an object key other than a string (a GlobalVar, a Var), compared by identity,
+ * or an owned string key (a name). These are map_put's steps inline, with the hashes
+ * tvm_ffi_any_hash gives such keys (the type index and the pointer; a string's bytes' hash xor
+ * the string tag) and its equality (a dead entry's MAP_DEAD never equals an object's type
+ * index); a duplicate key takes the later value. Returns true when done, false to take the
+ * general path (another key or value, an indexed map, or no room left). */
+static inline bool small_put(map_obj* m, const TVMFFIAny* key, const TVMFFIAny* value) {
   int32_t t = key->type_index;
-  if (!m->index && t >= kTVMFFIStaticObjectBegin && t != kTVMFFIStr && t != kTVMFFIBytes &&
-      key->v_obj && !is_pointer_view(value->type_index)) {
-    /* An object key compared by identity (a GlobalVar, a Var) in a small map: the steps below
-     * inline, with tvm_ffi_any_hash and tvm_ffi_any_equal of such a key (the type index and the
-     * pointer; a dead entry's MAP_DEAD never equals an object's type index). */
-    uint64_t h = tvm_ffi__mix64(key->v_uint64 ^ ((uint64_t)(uint32_t)t << 40));
-    map_entry* e = m->entries;
-    map_entry* end = e + m->used;
+  if (m->index || is_pointer_view(value->type_index)) return false;
+  map_entry* e = m->entries;
+  map_entry* end = e + m->used;
+  uint64_t h;
+  if (t >= kTVMFFIStaticObjectBegin && t != kTVMFFIStr && t != kTVMFFIBytes && key->v_obj) {
+    h = tvm_ffi__mix64(key->v_uint64 ^ ((uint64_t)(uint32_t)t << 40));
     while (e != end && !(e->hash == h && e->key.type_index == t &&
                          e->key.v_uint64 == key->v_uint64)) {
       ++e;
     }
-    if (e != end) {
-      TVMFFIAny old = e->value;
-      e->value = tvm_ffi_any_copy(value);
-      tvm_ffi_any_release(&old);
-      return 0;
-    }
-    if (m->used < m->entry_cap) {
-      e->key = tvm_ffi_any_copy(key);
-      e->value = tvm_ffi_any_copy(value);
-      e->hash = h;
-      m->used++;
-      m->size++;
-      return 0;
-    }
-    /* Full: the general path grows the map. */
-  } else if (!m->index && (t == kTVMFFISmallStr || (t == kTVMFFIStr && key->v_obj)) &&
-             !is_pointer_view(value->type_index)) {
-    /* An owned string key (a name) in a small map: likewise, with the hash tvm_ffi_any_hash
-     * gives a string (its bytes' hash xor the string tag), a duplicate found by that hash and
-     * tvm_ffi_any_equal, and the key stored as is (no view to convert). */
+  } else if (t == kTVMFFISmallStr || (t == kTVMFFIStr && key->v_obj)) {
     TVMFFIByteArray bytes = t == kTVMFFISmallStr ? TVMFFISmallBytesGetContentByteArray(key)
                                                  : *TVMFFIBytesGetByteArrayPtr(key->v_obj);
-    uint64_t h = tvm_ffi__hash_bytes(bytes.data, bytes.size) ^ TVM_FFI__STR_HASH_TAG;
-    map_entry* e = m->entries;
-    map_entry* end = e + m->used;
+    h = tvm_ffi__hash_bytes(bytes.data, bytes.size) ^ TVM_FFI__STR_HASH_TAG;
     while (e != end && !(e->hash == h && tvm_ffi_any_equal(&e->key, key))) ++e;
-    if (e != end) {
-      TVMFFIAny old = e->value;
-      e->value = tvm_ffi_any_copy(value);
-      tvm_ffi_any_release(&old);
-      return 0;
-    }
-    if (m->used < m->entry_cap) {
-      e->key = tvm_ffi_any_copy(key);
-      e->value = tvm_ffi_any_copy(value);
-      e->hash = h;
-      m->used++;
-      m->size++;
-      return 0;
-    }
+  } else {
+    return false;
   }
+  if (e != end) {
+    TVMFFIAny old = e->value;
+    e->value = tvm_ffi_any_copy(value);
+    tvm_ffi_any_release(&old);
+    return true;
+  }
+  if (m->used == m->entry_cap) return false; /* full: the general path grows the map */
+  e->key = tvm_ffi_any_copy(key);
+  e->value = tvm_ffi_any_copy(value);
+  e->hash = h;
+  m->used++;
+  m->size++;
+  return true;
+}
+
+/* Insert or replace key -> value; both may be views and are stored owned. */
+static int map_put(map_obj* m, const TVMFFIAny* key, const TVMFFIAny* value) {
+  TVMFFIAny tmp, v, k;
+  const TVMFFIAny* kv;
+  if (small_put(m, key, value)) return 0;
   if (key_view(key, &tmp, &kv) != 0) return -1;
   uint64_t h = key_hash(kv);
   if (own_value(value, &v) != 0) return -1;
@@ -588,60 +577,7 @@ void* tvm_ffi_map_new(const TVMFFIAny* keys, const TVMFFIAny* values, int64_t co
   /* Exact capacity: an immutable map never grows (duplicate keys only use less). */
   map_obj* m = map_alloc(kTVMFFIMap, count);
   for (int64_t i = 0; m && i < count; ++i) {
-    int32_t t = keys[i].type_index;
-    if (!m->index && t >= kTVMFFIStaticObjectBegin && t != kTVMFFIStr && t != kTVMFFIBytes &&
-        keys[i].v_obj && !is_pointer_view(values[i].type_index)) {
-      /* A key that is an object other than a string (a buffer_map's Vars): map_put's steps
-       * inline, as tvm_ffi_any_hash and tvm_ffi_any_equal treat such a key (the type index
-       * and the pointer), on the small map's linear entries. */
-      uint64_t h = tvm_ffi__mix64(keys[i].v_uint64 ^ ((uint64_t)(uint32_t)t << 40));
-      map_entry* e = m->entries;
-      map_entry* end = e + m->used;
-      while (e != end && !(e->hash == h && e->key.type_index == t &&
-                           e->key.v_uint64 == keys[i].v_uint64)) {
-        ++e;
-      }
-      TVMFFIAny v = tvm_ffi_any_copy(&values[i]);
-      if (e != end) { /* (a duplicate key: the later value wins, as map_put does) */
-        TVMFFIAny old = e->value;
-        e->value = v;
-        tvm_ffi_any_release(&old);
-        continue;
-      }
-      e->key = tvm_ffi_any_copy(&keys[i]);
-      e->value = v;
-      e->hash = h;
-      m->used++;
-      m->size++;
-      continue;
-    }
-    if (!m->index && (t == kTVMFFISmallStr || (t == kTVMFFIStr && keys[i].v_obj)) &&
-        !is_pointer_view(values[i].type_index)) {
-      /* A string key (an attribute's name): map_put's steps inline as well, with the hash
-       * tvm_ffi_any_hash gives a string (its bytes' hash xor the string tag) and a duplicate
-       * found by that hash, then tvm_ffi_any_equal, on the small map's linear entries. An owned
-       * String or a small string is stored as is (no view to convert). */
-      TVMFFIByteArray bytes = t == kTVMFFISmallStr
-                                  ? TVMFFISmallBytesGetContentByteArray(&keys[i])
-                                  : *TVMFFIBytesGetByteArrayPtr(keys[i].v_obj);
-      uint64_t h = tvm_ffi__hash_bytes(bytes.data, bytes.size) ^ TVM_FFI__STR_HASH_TAG;
-      map_entry* e = m->entries;
-      map_entry* end = e + m->used;
-      while (e != end && !(e->hash == h && tvm_ffi_any_equal(&e->key, &keys[i]))) ++e;
-      TVMFFIAny v = tvm_ffi_any_copy(&values[i]);
-      if (e != end) { /* (a duplicate key: the later value wins, as map_put does) */
-        TVMFFIAny old = e->value;
-        e->value = v;
-        tvm_ffi_any_release(&old);
-        continue;
-      }
-      e->key = tvm_ffi_any_copy(&keys[i]);
-      e->value = v;
-      e->hash = h;
-      m->used++;
-      m->size++;
-      continue;
-    }
+    if (small_put(m, &keys[i], &values[i])) continue; /* (most keys: no map_put call) */
     if (map_put(m, &keys[i], &values[i]) != 0) {
       tvm_ffi_release(m);
       return NULL;
