@@ -33,7 +33,7 @@ static int push_doc(void* list, void* doc) {
 
 /* The whole doc of obj: header comments, fragment declarations, the node. */
 static tvm_script_doc_obj* to_doc(tvm_script_docsifier* d, const TVMFFIAny* obj) {
-  tvm_script_frame* root = tvm_script_frame_push(d, TVM_SCRIPT_FRAME_ROOT);
+  tvm_script_frame* root = tvm_script_frame_push(d, TVM_SCRIPT_PRINT_FRAME_ROOT);
   void* path = root ? tvm_ffi_access_path_root() : NULL;
   if (!path) return NULL;
   const void* o = tvm_ffi_any_is_object(obj) ? obj->v_obj : NULL;

@@ -86,7 +86,7 @@ static tvm_script_doc_obj* conv_global_var(tvm_script_docsifier* d, const TVMFFI
   const tvm_tir_global_var_obj* gv = (const void*)obj->v_obj;
   tvm_script_doc_obj* doc = tvm_script_var_doc(d, gv);
   if (doc) {
-    tvm_script_frame* f = tvm_script_frame_find(d, TVM_SCRIPT_FRAME_FUNC);
+    tvm_script_frame* f = tvm_script_frame_find(d, TVM_SCRIPT_PRINT_FRAME_FUNC);
     if (f) f->flags |= SCRIPT_FRAME_USES_CLS;
     return doc;
   }
@@ -109,7 +109,7 @@ static tvm_script_doc_obj* conv_ir_module(tvm_script_docsifier* d, const TVMFFIA
   const tvm_tir_ir_module_obj* mod = (const void*)obj->v_obj;
   int64_t n = tvm_ffi_map_size(mod->functions);
   func_item* items = tvm_ffi_malloc((size_t)(n + 1) * sizeof(func_item));
-  tvm_script_frame* mf = items ? tvm_script_frame_push(d, TVM_SCRIPT_FRAME_MODULE) : NULL;
+  tvm_script_frame* mf = items ? tvm_script_frame_push(d, TVM_SCRIPT_PRINT_FRAME_MODULE) : NULL;
   if (!mf) {
     tvm_ffi_free(items);
     return NULL;

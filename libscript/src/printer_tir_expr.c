@@ -110,7 +110,7 @@ bool tir_expr_has_var(const void* e) {
 }
 
 tvm_script_frame* tir_decl_frame(tvm_script_docsifier* d) {
-  tvm_script_frame* f = tvm_script_frame_find(d, TVM_SCRIPT_FRAME_FUNC);
+  tvm_script_frame* f = tvm_script_frame_find(d, TVM_SCRIPT_PRINT_FRAME_FUNC);
   return f ? f : tvm_script_frame_root(d);
 }
 
@@ -490,7 +490,7 @@ static tvm_script_doc_obj* conv_tuple_type(tvm_script_docsifier* d, const TVMFFI
 static tvm_script_doc_obj* conv_comm_reducer(tvm_script_docsifier* d, const TVMFFIAny* obj,
                                              const void* path) {
   const tvm_tir_comm_reducer_obj* r = (const void*)obj->v_obj;
-  tvm_script_frame* f = tvm_script_frame_push(d, TVM_SCRIPT_FRAME_SCOPE);
+  tvm_script_frame* f = tvm_script_frame_push(d, TVM_SCRIPT_PRINT_FRAME_SCOPE);
   if (!f) return NULL;
   void *params = tvm_ffi_list_new(), *results = tvm_ffi_list_new();
   bool ok = params && results;
@@ -534,7 +534,7 @@ static tvm_script_doc_obj* conv_comm_reducer(tvm_script_docsifier* d, const TVMF
 /* `lambda i, j: (j, i)` of an IndexMap m at path (its Vars defined in a scope of their own). */
 static tvm_script_doc_obj* index_map_lambda(tvm_script_docsifier* d,
                                             const tvm_tir_index_map_obj* m, const void* path) {
-  tvm_script_frame* f = tvm_script_frame_push(d, TVM_SCRIPT_FRAME_SCOPE);
+  tvm_script_frame* f = tvm_script_frame_push(d, TVM_SCRIPT_PRINT_FRAME_SCOPE);
   if (!f) return NULL;
   void* params = tvm_ffi_list_new();
   bool ok = params != NULL;

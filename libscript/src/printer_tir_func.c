@@ -430,7 +430,7 @@ static int func_body(tvm_script_docsifier* d, const tvm_tir_prim_func_obj* fn, c
 
 /* Prepend `cls = Module` to the body when it refers to sibling functions. */
 static void* with_cls(tvm_script_docsifier* d, void* body) {
-  tvm_script_frame* mf = tvm_script_frame_find(d, TVM_SCRIPT_FRAME_MODULE);
+  tvm_script_frame* mf = tvm_script_frame_find(d, TVM_SCRIPT_PRINT_FRAME_MODULE);
   const tvm_script__module_ctx* ctx = mf ? mf->data : NULL;
   tvm_script_doc_obj* mod = ctx ? tvm_script_var_doc(d, ctx->mod) : NULL;
   tvm_script_doc_obj* assign =
@@ -479,7 +479,7 @@ static tvm_script_doc_obj* conv_prim_func(tvm_script_docsifier* d, const TVMFFIA
     TVMFFIByteArray bytes;
     if (!v || !tvm_ffi_any_as_bytes(v, &bytes) || bytes.size != strlen(symbol)) symbol_c = NULL;
   }
-  tvm_script_frame* mf = tvm_script_frame_find(d, TVM_SCRIPT_FRAME_MODULE);
+  tvm_script_frame* mf = tvm_script_frame_find(d, TVM_SCRIPT_PRINT_FRAME_MODULE);
   const tvm_script__module_ctx* ctx = mf ? mf->data : NULL;
   /* A global_symbol that is no Python name ("a-b") stays in T.func_attr under the default. */
   const char* name = ctx && ctx->func_name             ? ctx->func_name
@@ -487,7 +487,7 @@ static tvm_script_doc_obj* conv_prim_func(tvm_script_docsifier* d, const TVMFFIA
                                                          : tvm_script_docsifier_options(d)->default_func_name;
   int64_t n = tvm_ffi_seq_size(fn->params);
   bool* inlined = tvm_ffi_calloc((size_t)n + 1, sizeof(bool));
-  tvm_script_frame* f = inlined ? tvm_script_frame_push(d, TVM_SCRIPT_FRAME_FUNC) : NULL;
+  tvm_script_frame* f = inlined ? tvm_script_frame_push(d, TVM_SCRIPT_PRINT_FRAME_FUNC) : NULL;
   if (!f) {
     tvm_ffi_free(inlined);
     return NULL;

@@ -47,7 +47,7 @@ static bool concise_allowed(tvm_script_docsifier* d) {
 
 /* The body of a scoped statement: a new frame holding the converted body (popped by caller). */
 static tvm_script_frame* body_frame(tvm_script_docsifier* d) {
-  return tvm_script_frame_push(d, TVM_SCRIPT_FRAME_SCOPE);
+  return tvm_script_frame_push(d, TVM_SCRIPT_PRINT_FRAME_SCOPE);
 }
 
 static int convert_body(tvm_script_docsifier* d, const void* body, const void* path,

@@ -1,5 +1,6 @@
 /* test_docsifier.c: converter registration per (token, type index) with the default-token
  * fallback, frames and the variable table, seen through the public API. */
+#include <tvm/script/ir_builder.h> /* (with ir_docsifier.h: their names must not clash) */
 #include <tvm/script/ir_docsifier.h>
 #include <tvm/script/printer.h>
 #include <tvm/tir/tir.h>

@@ -82,14 +82,20 @@ const tvm_script_print_options* tvm_script_docsifier_options(const tvm_script_do
 
 /* ---- Frames -------------------------------------------------------------------------------- */
 typedef struct tvm_script_frame {
-  int32_t kind;   /* dialect-defined (TVM_SCRIPT_FRAME_*) */
+  int32_t kind;   /* dialect-defined (TVM_SCRIPT_PRINT_FRAME_*) */
   void* stmts;    /* ffi.List of StmtDocs emitted into this frame */
   void* vars;     /* ffi.List of the objects defined in this frame (private) */
   void* data;     /* dialect state, borrowed */
   int32_t flags;  /* dialect-defined bits */
 } tvm_script_frame;
-enum { TVM_SCRIPT_FRAME_ROOT = 0, TVM_SCRIPT_FRAME_MODULE, TVM_SCRIPT_FRAME_FUNC,
-       TVM_SCRIPT_FRAME_SCOPE };
+/* The printer's frame kinds (named apart from the IR builder's TVM_SCRIPT_FRAME_*, so that a
+ * program can include both headers). */
+enum {
+  TVM_SCRIPT_PRINT_FRAME_ROOT = 0,
+  TVM_SCRIPT_PRINT_FRAME_MODULE,
+  TVM_SCRIPT_PRINT_FRAME_FUNC,
+  TVM_SCRIPT_PRINT_FRAME_SCOPE
+};
 
 tvm_script_frame* tvm_script_frame_push(tvm_script_docsifier* d, int32_t kind);
 /* Pops the innermost frame, undefining its variables. */
