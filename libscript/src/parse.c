@@ -174,6 +174,24 @@ static void* array_take(parser* p, size_t n, void* const* objs) {
 }
 #define ARRAY(p, ...) array_take((p), (size_t)TVM_SCRIPT_NARGS(__VA_ARGS__), (void*[]){__VA_ARGS__})
 
+/* An ffi.Array of the n objects at objs[0], objs[stride], ... (moved in), all known not to be
+ * NULL: the scratch stack's (push() refuses a NULL; the one push_opt of a NULL, parse_with's
+ * absent target, pops its pairs itself). array_take's check of every item first, a loop of its
+ * own, cost ~1% of the front end. On failure (no memory) releases them all. */
+static void* array_of_stack(parser* p, size_t n, void* const* objs, size_t stride) {
+  if (n == 0) {
+    tvm_ffi_retain(p->empty);
+    return p->empty;
+  }
+  tvm_script__arena_array* a = tvm_script__doc_arena_array(p->arena, n);
+  if (__builtin_expect(!a, 0)) {
+    for (size_t i = 0; i < n; ++i) tvm_ffi_release(objs[i * stride]);
+    return NULL;
+  }
+  for (size_t i = 0; i < n; ++i) tvm_script__doc_arena_set_item(a, i, objs[i * stride]);
+  return a;
+}
+
 /* A doc of kind k (struct size `size`) whose reference fields at offs[i] get objs[i]; the first
  * n_req are required; a NULL array field (bit i of `arrays`) gets the empty array unless an
  * error is raised (the NULL is then a failed parse). */
@@ -679,7 +697,7 @@ static void drop(parser* p, size_t base) {
 
 /* An ffi.Array of the objects pushed since base (popped). */
 static void* take_array(parser* p, size_t base) {
-  void* arr = array_take(p, p->sp - base, p->stack + base);
+  void* arr = array_of_stack(p, p->sp - base, p->stack + base, 1);
   p->sp = base;
   return arr;
 }
@@ -687,23 +705,20 @@ static void* take_array(parser* p, size_t base) {
 /* The objects pushed since base alternate a0, b0, a1, b1, ...: pop them into two arrays. */
 static int take_pairs(parser* p, size_t base, void** out_a, void** out_b) {
   size_t n = (p->sp - base) / 2;
-  void* small[16] = {0}; /* most calls have a few keyword arguments: no allocation */
-  void** tmp = 2 * n <= 16 ? small : tvm_ffi_malloc((2 * n + 1) * sizeof(void*));
-  if (!tmp) {
-    drop(p, base);
+  p->sp = base;
+  /* Straight from the stack (no copy into a scratch array of each half); the b's are released
+   * here if the a's array cannot be made (array_of_stack released the a's). */
+  void* const* s = p->stack + base;
+  *out_a = array_of_stack(p, n, s, 2);
+  if (!*out_a) {
+    for (size_t i = 0; i < n; ++i) tvm_ffi_release(s[2 * i + 1]);
+    *out_b = NULL;
     return -1;
   }
-  for (size_t i = 0; i < n; ++i) {
-    tmp[i] = p->stack[base + 2 * i];
-    tmp[n + i] = p->stack[base + 2 * i + 1];
-  }
-  p->sp = base;
-  *out_a = array_take(p, n, tmp);
-  *out_b = array_take(p, n, tmp + n);
-  if (tmp != small) tvm_ffi_free(tmp);
-  if (!*out_a || !*out_b) {
+  *out_b = array_of_stack(p, n, s + 1, 2);
+  if (!*out_b) {
     tvm_ffi_release(*out_a);
-    tvm_ffi_release(*out_b);
+    *out_a = NULL;
     return -1;
   }
   return 0;

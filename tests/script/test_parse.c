@@ -321,6 +321,15 @@ TEST(calls_attrs_subscripts) {
                "(call T.comm_reducer (lambda (x y) (+ x y)) (list (call T.float32 0)))");
 }
 
+/* Keyword arguments and dict entries are pairs on the scratch stack, split into two arrays:
+ * more than 8 pairs, and keywords after positional arguments at depth. */
+TEST(keyword_and_dict_pairs_many) {
+  CHECK_STR_EQ(expr_str("f(a, g(b, k=1), a=1, b=2, c=3, d=4, e=5, f=6, g=7, h=8, i=9)"),
+               "(call f a (call g b k=1) a=1 b=2 c=3 d=4 e=5 f=6 g=7 h=8 i=9)");
+  CHECK_STR_EQ(expr_str("{1: a, 2: b, 3: c, 4: d, 5: e, 6: f, 7: g, 8: h, 9: {0: i}}"),
+               "(dict 1:a 2:b 3:c 4:d 5:e 6:f 7:g 8:h 9:(dict 0:i))");
+}
+
 TEST(starred_arguments) {
   CHECK_STR_EQ(expr_str("f(*args)"), "(call f (* args))");
   CHECK_STR_EQ(expr_str("f(a, *xs, b)"), "(call f a (* xs) b)");
@@ -1258,6 +1267,7 @@ int main(void) {
   RUN(arena_without_pool);
   RUN(literals_and_atoms);
   RUN(calls_attrs_subscripts);
+  RUN(keyword_and_dict_pairs_many);
   RUN(starred_arguments);
   RUN(precedence);
   RUN(expression_spans);
