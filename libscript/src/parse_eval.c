@@ -831,15 +831,25 @@ done:
 
 /* Evaluate d as a value that may be stored (in a tuple, list or dict, or passed to a builtin):
  * the parser's own markers (`T`, `I`, `cls`, `range`) are not values and must not reach IR. */
+static __attribute__((noinline)) int eval_storable_slow(script_parser* p, const void* d,
+                                                        TVMFFIAny* out);
+
 static int eval_storable(script_parser* p, const void* d, TVMFFIAny* out) {
   /* A literal (most elements and arguments) inline: its value is what script__eval gives below
-   * the depth bound (a number, string, bool or None, never a marker). */
+   * the depth bound (a number, string, bool or None, never a marker). The rest is a tail call,
+   * so that this path needs no stack frame (as in script__eval). */
   if (__builtin_expect(p->eval_depth < SCRIPT_MAX_EVAL_DEPTH, 1) && d &&
       tvm_ffi_type_index(d) == script__doc_type_index[TVM_SCRIPT_DOC_LiteralDoc]) {
-    *out = tvm_ffi_any_copy(&((const tvm_script_literal_doc_obj*)d)->value);
-    if (out->type_index != kTVMFFIOpaquePtr) return 0;
-    tvm_ffi_any_release(out); /* (never: checked as below) */
+    const TVMFFIAny* v = &((const tvm_script_literal_doc_obj*)d)->value;
+    if (v->type_index != kTVMFFIOpaquePtr) { /* (never one: checked as below) */
+      *out = tvm_ffi_any_copy(v);
+      return 0;
+    }
   }
+  return eval_storable_slow(p, d, out);
+}
+
+static int eval_storable_slow(script_parser* p, const void* d, TVMFFIAny* out) {
   if (script__eval(p, d, out) != 0) return -1;
   if (out->type_index != kTVMFFIOpaquePtr) return 0; /* markers are opaque pointers */
   const script_special* sp = script__special_of(out);
