@@ -129,6 +129,16 @@ static bool param_is(const param_spec* p, const char* name) {
   return strlen(name) == p->len && memcmp(name, p->name, p->len) == 0;
 }
 
+/* Whether the NUL-terminated kw is the parameter's name, without a strlen of kw and a memcmp
+ * call per parameter: a name's bytes are never NUL, so the loop stops at kw's end (a shorter kw
+ * differs there) and never reads past it. */
+static inline bool kw_is(const param_spec* p, const char* kw) {
+  const char* name = p->name;
+  uint32_t j = 0;
+  while (j < p->len && kw[j] == name[j]) ++j;
+  return j == p->len && kw[j] == '\0';
+}
+
 int tvm_script_bind_args(tvm_script_call* call, const char* spec, TVMFFIAny* out, int n_out) {
   spec_entry scratch;
   const spec_entry* se = spec_of(spec, &scratch);
@@ -173,9 +183,8 @@ int tvm_script_bind_args(tvm_script_call* call, const char* spec, TVMFFIAny* out
   }
   for (int k = 0; k < call->num_kwargs; ++k) {
     const char* kw = call->kw_names[k];
-    size_t kw_len = strlen(kw);
     int i = 0;
-    while (i < n && !(ps[i].len == kw_len && memcmp(kw, ps[i].name, kw_len) == 0)) ++i;
+    while (i < n && !kw_is(&ps[i], kw)) ++i;
     if (i == n) {
       call->error_arg = call->num_args + k;
       return tvm_ffi_raise("TypeError", "%s() got an unexpected keyword argument '%s'", call->name,

@@ -831,15 +831,25 @@ done:
 
 /* Evaluate d as a value that may be stored (in a tuple, list or dict, or passed to a builtin):
  * the parser's own markers (`T`, `I`, `cls`, `range`) are not values and must not reach IR. */
+static __attribute__((noinline)) int eval_storable_slow(script_parser* p, const void* d,
+                                                        TVMFFIAny* out);
+
 static int eval_storable(script_parser* p, const void* d, TVMFFIAny* out) {
   /* A literal (most elements and arguments) inline: its value is what script__eval gives below
-   * the depth bound (a number, string, bool or None, never a marker). */
+   * the depth bound (a number, string, bool or None, never a marker). The rest is a tail call,
+   * so that this path needs no stack frame (as in script__eval). */
   if (__builtin_expect(p->eval_depth < SCRIPT_MAX_EVAL_DEPTH, 1) && d &&
       tvm_ffi_type_index(d) == script__doc_type_index[TVM_SCRIPT_DOC_LiteralDoc]) {
-    *out = tvm_ffi_any_copy(&((const tvm_script_literal_doc_obj*)d)->value);
-    if (out->type_index != kTVMFFIOpaquePtr) return 0;
-    tvm_ffi_any_release(out); /* (never: checked as below) */
+    const TVMFFIAny* v = &((const tvm_script_literal_doc_obj*)d)->value;
+    if (v->type_index != kTVMFFIOpaquePtr) { /* (never one: checked as below) */
+      *out = tvm_ffi_any_copy(v);
+      return 0;
+    }
   }
+  return eval_storable_slow(p, d, out);
+}
+
+static int eval_storable_slow(script_parser* p, const void* d, TVMFFIAny* out) {
   if (script__eval(p, d, out) != 0) return -1;
   if (out->type_index != kTVMFFIOpaquePtr) return 0; /* markers are opaque pointers */
   const script_special* sp = script__special_of(out);
@@ -1527,6 +1537,8 @@ int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_
 static int eval_kind(script_parser* p, const script_doc* d, TVMFFIAny* out);
 static __attribute__((noinline)) int eval_nested(script_parser* p, const script_doc* d,
                                                  TVMFFIAny* out);
+static __attribute__((noinline)) int eval_id(script_parser* p, const script_doc* d,
+                                             TVMFFIAny* out);
 
 int script__eval(script_parser* p, const script_doc* d, TVMFFIAny* out) {
   /* The leaves first, in a frame of their own: a literal, and a name bound in the variable
@@ -1540,14 +1552,32 @@ int script__eval(script_parser* p, const script_doc* d, TVMFFIAny* out) {
       return 0;
     }
     if (t == script__doc_type_index[TVM_SCRIPT_DOC_IdDoc]) {
+      /* script__vt_lookup's hint test inline; its hashed lookup in eval_id, out of line: a call
+       * here that returns would make every evaluation (literals included) save and restore
+       * registers in a frame, where these paths now need none (the others are tail calls). */
       uint32_t size;
       const char* name = script__id_name(d, &size);
-      const TVMFFIAny* v = script__vt_lookup(&p->vt, name, size);
-      if (v) {
-        *out = tvm_ffi_any_copy(v);
+      script_var_table* vt = &p->vt;
+      uint32_t hint = vt->hints[((uintptr_t)name * UINT64_C(0x9E3779B97F4A7C15)) >> 58];
+      const script_vt_slot* s = &vt->slots[hint];
+      if (!name || s->name != name || s->size != size) return eval_id(p, d, out);
+      if (s->top >= 0) {
+        *out = tvm_ffi_any_copy(&vt->binds[s->top].value);
         return 0;
       }
     }
+  }
+  return eval_nested(p, d, out);
+}
+
+/* An IdDoc whose name's hint missed (script__eval): the hashed lookup, else the general path. */
+static int eval_id(script_parser* p, const script_doc* d, TVMFFIAny* out) {
+  uint32_t size;
+  const char* name = script__id_name(d, &size);
+  const TVMFFIAny* v = script__vt_lookup_hashed(&p->vt, name, size);
+  if (v) {
+    *out = tvm_ffi_any_copy(v);
+    return 0;
   }
   return eval_nested(p, d, out);
 }

@@ -129,6 +129,9 @@ static void* strides_array(bound_args* a, int i, DLDataType index_t) {
 static int buffer_kwargs(bound_args* a, int first, tvm_script_buffer_args* ba, void* owned[3]) {
   owned[0] = owned[1] = owned[2] = NULL;
   if (given(a, first) && arg_dtype(a, first, &ba->dtype) != 0) return -1;
+  /* (Most buffers: the shape and at most the dtype, positionally, and no keywords. Then every
+   * later parameter is absent, and none of the tests below would pass.) */
+  if (a->call->num_kwargs == 0 && a->call->num_args <= first + 1) return 0;
   if (given(a, first + 1)) {
     ba->data = arg_node(a, first + 1, TVM_TIR_KIND_Var);
     if (!ba->data) {

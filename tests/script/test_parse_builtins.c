@@ -255,6 +255,16 @@ TEST(bind_args_errors) {
   CHECK_RAISED("TypeError", "T.f() got an unexpected keyword argument 'x'");
   CHECK_EQ_INT(c->error_arg, 1);
 
+  /* A keyword that is a prefix of a parameter's name, or extends one, names none. */
+  const char* kwp[] = {"dtyp"};
+  c = make_call(&tc, "f", ARGS(I(1)), kwp, kwv, 1);
+  CHECK(tvm_script_bind_args(c, "a, dtype=", out, 2) != 0);
+  CHECK_RAISED("TypeError", "T.f() got an unexpected keyword argument 'dtyp'");
+  const char* kwl[] = {"dtypes"};
+  c = make_call(&tc, "f", ARGS(I(1)), kwl, kwv, 1);
+  CHECK(tvm_script_bind_args(c, "a, dtype=", out, 2) != 0);
+  CHECK_RAISED("TypeError", "T.f() got an unexpected keyword argument 'dtypes'");
+
   const char* kwa[] = {"b", "a"};
   TVMFFIAny kwva[] = {I(0), I(0)};
   c = make_call(&tc, "f", ARGS(I(1)), kwa, kwva, 2);
