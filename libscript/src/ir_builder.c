@@ -688,19 +688,19 @@ static void* module_attrs(tvm_script__frame* f) {
   return f->attrs;
 }
 
-tvm_tir_global_var_obj* tvm_script_ir_module_global_var(tvm_script_builder* b, const char* name) {
-  tvm_script__frame* f = tvm_script__find_frame(b, TVM_SCRIPT_FRAME_MODULE);
-  if (!f) {
-    tvm_ffi_raise("ValueError", "a module function (`%s`) is only valid inside an I.ir_module",
-                  name);
-    return NULL;
-  }
+/* The GlobalVar of module frame f named name (a new reference; NULL with the error raised),
+ * made and recorded when it is new (*fresh then true). name_str: a String of name, borrowed,
+ * that a new GlobalVar takes as its name (none made), or NULL. */
+static tvm_tir_global_var_obj* module_global_var(tvm_script__frame* f, const char* name,
+                                                 void* name_str, bool* fresh) {
   const TVMFFIAny* gv = tvm_ffi_map_get_str(f->global_vars, name);
+  *fresh = !gv;
   if (gv) {
     tvm_ffi_retain(gv->v_obj);
     return (tvm_tir_global_var_obj*)gv->v_obj;
   }
-  tvm_tir_global_var_obj* v = tvm_tir_global_var_new(name);
+  tvm_tir_global_var_obj* v =
+      name_str ? tvm_tir_global_var_new_str(name_str) : tvm_tir_global_var_new(name);
   /* The key is the GlobalVar's own name String (the bytes of name: the Dict is the builder's,
    * looked up by the bytes), not another String made of them. */
   TVMFFIAny key = tvm_ffi_any_obj(v ? v->name_hint : NULL), val = tvm_ffi_any_obj(v);
@@ -710,6 +710,17 @@ tvm_tir_global_var_obj* tvm_script_ir_module_global_var(tvm_script_builder* b, c
     return NULL;
   }
   return v;
+}
+
+tvm_tir_global_var_obj* tvm_script_ir_module_global_var(tvm_script_builder* b, const char* name) {
+  tvm_script__frame* f = tvm_script__find_frame(b, TVM_SCRIPT_FRAME_MODULE);
+  if (!f) {
+    tvm_ffi_raise("ValueError", "a module function (`%s`) is only valid inside an I.ir_module",
+                  name);
+    return NULL;
+  }
+  bool fresh;
+  return module_global_var(f, name, NULL, &fresh);
 }
 
 /* Merge map (an ffi.Map/Dict with string keys) into dict; later keys win. */
@@ -755,7 +766,8 @@ int tvm_script_ir_module_global_infos(tvm_script_builder* b, const void* infos) 
   return rc;
 }
 
-int tvm_script__deliver_func(tvm_script_builder* b, const char* name, void* func) {
+int tvm_script__deliver_func(tvm_script_builder* b, const char* name, void* name_str,
+                             void* func) {
   tvm_script__frame* mod = b->depth ? &b->frames[b->depth - 1] : NULL;
   if (!mod) {
     tvm_ffi_release(b->result);
@@ -769,10 +781,15 @@ int tvm_script__deliver_func(tvm_script_builder* b, const char* name, void* func
                          "I.ir_module, not inside %s",
                          frame_spelling(mod->kind));
   }
-  tvm_tir_global_var_obj* gv = tvm_script_ir_module_global_var(b, name);
+  /* (The module frame is the top one: module_global_var's frame, which
+   * tvm_script_ir_module_global_var finds by search.) */
+  bool fresh;
+  tvm_tir_global_var_obj* gv = module_global_var(mod, name, name_str, &fresh);
   if (!gv) return -1;
   TVMFFIAny key = tvm_ffi_any_obj(gv), val = tvm_ffi_any_obj(func);
-  int rc = tvm_ffi_map_get(mod->functions, &key)
+  /* A GlobalVar made just now is no key of functions yet: only one named before (a call's
+   * forward reference, or an earlier function of the same name) needs the duplicate test. */
+  int rc = !fresh && tvm_ffi_map_get(mod->functions, &key)
                ? tvm_ffi_raise("ValueError", "the module defines `%s` twice", name)
                : tvm_ffi_dict_set(mod->functions, &key, &val);
   tvm_ffi_release(gv);
