@@ -162,8 +162,11 @@ tvm_tir_var_obj* tvm_script_tir_for_enter(tvm_script_builder* b, const char* nam
   }
   bool ok = var && mn && ext && (iv || kind != TVM_TIR_FOR_THREAD_BINDING);
   tvm_tir_stmt_obj* ph = ok ? placeholder() : NULL;
+  /* (Arguments of their kinds: a Var made here, PrimExprs expect_int passed, the placeholder
+   * Stmt, an IterVar or NULL; the constructor's other checks still run.) */
   tvm_tir_stmt_obj* node =
-      ph ? built(tvm_tir_for_new(var, mn, ext, kind, ph, iv, (void*)annotations), ph) : NULL;
+      ph ? built(tvm_tir__for_new_typed(var, mn, ext, kind, ph, iv, (void*)annotations), ph)
+         : NULL;
   tvm_script__frame* f = node ? tvm_script__push_frame(b, TVM_SCRIPT_FRAME_FOR) : NULL;
   if (!f) {
     tvm_ffi_release(node);

@@ -401,6 +401,14 @@ tvm_tir_stmt_obj* tvm_tir_for_new(tvm_tir_var_obj* loop_var, tvm_tir_expr_obj* m
       tvm_tir__check_kind(thread_binding, TVM_TIR_KIND_IterVar, node, "thread_binding") != 0) {
     return NULL;
   }
+  return tvm_tir__for_new_typed(loop_var, min, extent, kind, body, thread_binding, annotations);
+}
+
+tvm_tir_stmt_obj* tvm_tir__for_new_typed(tvm_tir_var_obj* loop_var, tvm_tir_expr_obj* min,
+                                         tvm_tir_expr_obj* extent, tvm_tir_for_kind kind,
+                                         tvm_tir_stmt_obj* body,
+                                         tvm_tir_iter_var_obj* thread_binding, void* annotations) {
+  static const char node[] = "For";
   if ((int)kind < TVM_TIR_FOR_SERIAL || (int)kind > TVM_TIR_FOR_THREAD_BINDING) {
     tvm_ffi_raise("ValueError", "For: invalid kind %d", (int)kind);
     return NULL;

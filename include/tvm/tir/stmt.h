@@ -168,6 +168,13 @@ tvm_tir_stmt_obj* tvm_tir_for_new(tvm_tir_var_obj* loop_var, tvm_tir_expr_obj* m
                                   tvm_tir_expr_obj* extent, tvm_tir_for_kind kind,
                                   tvm_tir_stmt_obj* body, tvm_tir_iter_var_obj* thread_binding,
                                   void* annotations);
+/* (Internal, for the IR builder.) tvm_tir_for_new for a caller whose arguments are known to be
+ * of their kinds (loop_var a Var, min and extent PrimExprs, body a Stmt, thread_binding an
+ * IterVar or NULL): those tests are skipped; every other check is made, with the same errors. */
+tvm_tir_stmt_obj* tvm_tir__for_new_typed(tvm_tir_var_obj* loop_var, tvm_tir_expr_obj* min,
+                                         tvm_tir_expr_obj* extent, tvm_tir_for_kind kind,
+                                         tvm_tir_stmt_obj* body,
+                                         tvm_tir_iter_var_obj* thread_binding, void* annotations);
 /* S-WHILE */
 tvm_tir_stmt_obj* tvm_tir_while_new(tvm_tir_expr_obj* condition, tvm_tir_stmt_obj* body);
 
