@@ -422,7 +422,10 @@ int tvm_script_tir_buffer_store(tvm_script_builder* b, const void* buffer, const
     if (lanes > dtype.lanes) dtype.lanes = lanes;
   }
   tvm_tir_expr_obj* v = literal_to(value, dtype);
-  tvm_tir_stmt_obj* s = v ? tvm_tir_buffer_store_new((tvm_tir_buffer_obj*)buffer, v, idx) : NULL;
+  /* (A Buffer and a PrimExpr, tested above; idx an Array of PrimExprs or NULL, from
+   * tvm_script__expr_array.) */
+  tvm_tir_stmt_obj* s =
+      v ? tvm_tir__buffer_store_new_typed((tvm_tir_buffer_obj*)buffer, v, idx) : NULL;
   int rc = s ? tvm_script__emit(b, s) : -1;
   tvm_ffi_release(v);
   tvm_ffi_release(idx);

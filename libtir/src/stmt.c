@@ -126,6 +126,9 @@ static __attribute__((noinline)) tvm_tir_stmt_obj* buffer_store_value_error(
   return NULL;
 }
 
+static tvm_tir_stmt_obj* buffer_store_finish(tvm_tir_buffer_obj* buffer, tvm_tir_expr_obj* value,
+                                             void* idx, int index_lanes);
+
 tvm_tir_stmt_obj* tvm_tir_buffer_store_new(tvm_tir_buffer_obj* buffer, tvm_tir_expr_obj* value,
                                            void* indices) {
   static const char node[] = "BufferStore";
@@ -136,6 +139,24 @@ tvm_tir_stmt_obj* tvm_tir_buffer_store_new(tvm_tir_buffer_obj* buffer, tvm_tir_e
                              &index_lanes) != 0) {
     return NULL;
   }
+  return buffer_store_finish(buffer, value, idx, index_lanes);
+}
+
+tvm_tir_stmt_obj* tvm_tir__buffer_store_new_typed(tvm_tir_buffer_obj* buffer,
+                                                  tvm_tir_expr_obj* value, void* indices) {
+  void* idx;
+  int index_lanes;
+  if (tvm_tir__check_typed_indices(TVM_TIR_RULE_S_BUFFERSTORE, "BufferStore", buffer, indices,
+                                   &idx, &index_lanes) != 0) {
+    return NULL;
+  }
+  return buffer_store_finish(buffer, value, idx, index_lanes);
+}
+
+/* tvm_tir_buffer_store_new past the checks of its arguments' kinds and of the indices: the
+ * value's dtype, then the node (idx is taken). */
+static tvm_tir_stmt_obj* buffer_store_finish(tvm_tir_buffer_obj* buffer, tvm_tir_expr_obj* value,
+                                             void* idx, int index_lanes) {
   DLDataType want = tvm_tir_dtype_with_lanes(buffer->dtype, index_lanes * buffer->dtype.lanes);
   if (value->dtype.lanes != want.lanes || value->dtype.code != want.code ||
       value->dtype.bits != want.bits) {

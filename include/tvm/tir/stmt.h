@@ -147,6 +147,12 @@ tvm_tir_stmt_obj* tvm_tir_assert_stmt_new(tvm_tir_expr_obj* condition, tvm_tir_e
 /* S-BUFFERSTORE */
 tvm_tir_stmt_obj* tvm_tir_buffer_store_new(tvm_tir_buffer_obj* buffer, tvm_tir_expr_obj* value,
                                            void* indices);
+/* (Internal, for the IR builder.) tvm_tir_buffer_store_new for a caller whose arguments are
+ * known to be of their kinds (buffer a Buffer, value a PrimExpr, indices an ffi.Array of
+ * PrimExprs or NULL): those tests are skipped; the index and dtype checks are made, with the
+ * same errors. */
+tvm_tir_stmt_obj* tvm_tir__buffer_store_new_typed(tvm_tir_buffer_obj* buffer,
+                                                  tvm_tir_expr_obj* value, void* indices);
 /* S-BUFFERREALIZE: condition NULL = true. */
 tvm_tir_stmt_obj* tvm_tir_buffer_realize_new(tvm_tir_buffer_obj* buffer, void* bounds,
                                              tvm_tir_expr_obj* condition, tvm_tir_stmt_obj* body);
