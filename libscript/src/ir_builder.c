@@ -532,7 +532,8 @@ tvm_tir_stmt_obj* tvm_script__stmts_body(tvm_script__vec* stmts, bool take) {
   if (plain) {
     bool ok;
     void* arr = take ? tvm_script__vec_take(stmts, &ok) : tvm_ffi_array_new(stmts->items, n);
-    tvm_tir_stmt_obj* body = arr ? tvm_tir_seq_stmt_new(arr) : NULL;
+    /* (An Array of the emitted statements: each was tested to be a Stmt by tvm_script__emit.) */
+    tvm_tir_stmt_obj* body = arr ? tvm_tir__seq_stmt_new_typed(arr) : NULL;
     tvm_ffi_release(arr);
     return body;
   }

@@ -312,13 +312,17 @@ tvm_tir_stmt_obj* tvm_tir_decl_buffer_new(tvm_tir_buffer_obj* buffer, tvm_tir_st
 tvm_tir_stmt_obj* tvm_tir_seq_stmt_new(void* seq) {
   void* arr;
   if (tvm_tir__array_arg(seq, TVM_TIR_KIND_Stmt, "SeqStmt", "seq", &arr) != 0) return NULL;
+  tvm_tir_stmt_obj* s = tvm_tir__seq_stmt_new_typed(arr);
+  tvm_ffi_release(arr);
+  return s;
+}
+
+tvm_tir_stmt_obj* tvm_tir__seq_stmt_new_typed(void* seq) {
   tvm_tir_seq_stmt_obj* s = TIR_NEW_UNINIT(tvm_tir_seq_stmt_obj, SeqStmt);
-  if (!s) {
-    tvm_ffi_release(arr);
-    return NULL;
-  }
+  if (!s) return NULL;
   s->stmt.span = NULL;
-  s->seq = arr;
+  tvm_ffi_retain(seq);
+  s->seq = seq;
   return &s->stmt;
 }
 

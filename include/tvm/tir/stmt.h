@@ -164,6 +164,9 @@ tvm_tir_stmt_obj* tvm_tir_decl_buffer_new(tvm_tir_buffer_obj* buffer, tvm_tir_st
 /* Every element a Stmt (S8: always valid otherwise). Kept as given: no flattening (see
  * tvm_tir_seq_takev in builder.h). */
 tvm_tir_stmt_obj* tvm_tir_seq_stmt_new(void* seq);
+/* (Internal, for the IR builder.) tvm_tir_seq_stmt_new of seq known to be an ffi.Array of Stmts
+ * (borrowed): no test of its elements. */
+tvm_tir_stmt_obj* tvm_tir__seq_stmt_new_typed(void* seq);
 /* S-IF: else_case NULL = none. */
 tvm_tir_stmt_obj* tvm_tir_if_then_else_new(tvm_tir_expr_obj* condition, tvm_tir_stmt_obj* then_case,
                                            tvm_tir_stmt_obj* else_case);
