@@ -214,9 +214,83 @@ static void for_frame_clear(tvm_script__frame* f) {
 #endif
 }
 
+/* tvm_script__frame_clear of a BLOCK or PRIM_FUNC frame (a block or two per function, one
+ * function per file): only the builder's T.sblock / T.prim_func calls (ir_builder_tir.c, and
+ * tvm_script__set_frame_name) set fields of these kinds, and they set only the ones released
+ * here; the statement frames' fields (loop bounds, built nodes, if branches, module tables) are
+ * never set on them (checked in debug builds), so their ~20 tests are skipped. */
+static void block_frame_clear(tvm_script__frame* f) {
+  RELEASE_FIELD(cond);
+  RELEASE_FIELD(init);
+  RELEASE_FIELD(ret_type);
+  RELEASE_FIELD(reads);
+  RELEASE_FIELD(writes);
+  RELEASE_FIELD(annotations);
+  RELEASE_FIELD(attrs);
+  for (int32_t i = 0; i < f->stmts.size; ++i) tvm_ffi_any_release(&f->stmts.items[i]);
+  f->stmts.size = 0;
+  if (f->iter_vars.items) tvm_script__vec_clear(&f->iter_vars);
+  if (f->iter_values.items) tvm_script__vec_clear(&f->iter_values);
+  if (f->alloc_buffers.items) tvm_script__vec_clear(&f->alloc_buffers);
+  if (f->match_buffers.items) tvm_script__vec_clear(&f->match_buffers);
+  if (f->params.items) tvm_script__vec_clear(&f->params);
+  if (f->buffer_map_keys.items) tvm_script__vec_clear(&f->buffer_map_keys);
+  if (f->buffer_map_values.items) tvm_script__vec_clear(&f->buffer_map_values);
+  if (f->name_heap) tvm_ffi_free(f->name);
+  f->name = NULL;
+  f->name_str = NULL;
+  f->kind = (tvm_script_frame_kind)0;
+  f->rest_of_body = f->flag = f->root = f->name_heap = false;
+  f->span = NULL;
+#ifndef NDEBUG
+  assert(frame_is_clear(f));
+#endif
+}
+
+/* tvm_script__frame_clear of any other statement frame (IF / THEN / ELSE, LET, ASSERT, ATTR,
+ * ...): their enter functions (ir_builder_tir_stmt.c) set only statement fields; the
+ * block, function and module fields and collections are never set on them (checked in debug
+ * builds). */
+static void stmt_frame_clear(tvm_script__frame* f) {
+  RELEASE_FIELD(var);
+  RELEASE_FIELD(min);
+  RELEASE_FIELD(extent);
+  RELEASE_FIELD(cond);
+  RELEASE_FIELD(value);
+  RELEASE_FIELD(thread);
+  RELEASE_FIELD(buffer);
+  RELEASE_FIELD(extents);
+  RELEASE_FIELD(then_case);
+  RELEASE_FIELD(else_case);
+  RELEASE_FIELD(annotations);
+  RELEASE_FIELD(built);
+  for (int32_t i = 0; i < f->stmts.size; ++i) tvm_ffi_any_release(&f->stmts.items[i]);
+  f->stmts.size = 0;
+  tvm_ffi_any_release(&f->node);
+  memset(&f->node, 0, sizeof(f->node));
+  if (f->name_heap) tvm_ffi_free(f->name);
+  f->name = NULL;
+  f->kind = (tvm_script_frame_kind)0;
+  f->rest_of_body = f->flag = f->name_heap = false;
+  memset(&f->dtype, 0, sizeof(f->dtype));
+  f->for_kind = 0;
+  f->span = NULL;
+#ifndef NDEBUG
+  assert(frame_is_clear(f));
+#endif
+}
+
 void tvm_script__frame_clear(tvm_script__frame* f) {
   if (f->kind == TVM_SCRIPT_FRAME_FOR) {
     for_frame_clear(f);
+    return;
+  }
+  if (f->kind == TVM_SCRIPT_FRAME_BLOCK || f->kind == TVM_SCRIPT_FRAME_PRIM_FUNC) {
+    block_frame_clear(f);
+    return;
+  }
+  if (f->kind != TVM_SCRIPT_FRAME_MODULE) {
+    stmt_frame_clear(f);
     return;
   }
   /* (Most are unset for a frame's kind: a test each, no call.) The frame is left as
@@ -458,7 +532,8 @@ tvm_tir_stmt_obj* tvm_script__stmts_body(tvm_script__vec* stmts, bool take) {
   if (plain) {
     bool ok;
     void* arr = take ? tvm_script__vec_take(stmts, &ok) : tvm_ffi_array_new(stmts->items, n);
-    tvm_tir_stmt_obj* body = arr ? tvm_tir_seq_stmt_new(arr) : NULL;
+    /* (An Array of the emitted statements: each was tested to be a Stmt by tvm_script__emit.) */
+    tvm_tir_stmt_obj* body = arr ? tvm_tir__seq_stmt_new_typed(arr) : NULL;
     tvm_ffi_release(arr);
     return body;
   }
@@ -614,19 +689,19 @@ static void* module_attrs(tvm_script__frame* f) {
   return f->attrs;
 }
 
-tvm_tir_global_var_obj* tvm_script_ir_module_global_var(tvm_script_builder* b, const char* name) {
-  tvm_script__frame* f = tvm_script__find_frame(b, TVM_SCRIPT_FRAME_MODULE);
-  if (!f) {
-    tvm_ffi_raise("ValueError", "a module function (`%s`) is only valid inside an I.ir_module",
-                  name);
-    return NULL;
-  }
+/* The GlobalVar of module frame f named name (a new reference; NULL with the error raised),
+ * made and recorded when it is new (*fresh then true). name_str: a String of name, borrowed,
+ * that a new GlobalVar takes as its name (none made), or NULL. */
+static tvm_tir_global_var_obj* module_global_var(tvm_script__frame* f, const char* name,
+                                                 void* name_str, bool* fresh) {
   const TVMFFIAny* gv = tvm_ffi_map_get_str(f->global_vars, name);
+  *fresh = !gv;
   if (gv) {
     tvm_ffi_retain(gv->v_obj);
     return (tvm_tir_global_var_obj*)gv->v_obj;
   }
-  tvm_tir_global_var_obj* v = tvm_tir_global_var_new(name);
+  tvm_tir_global_var_obj* v =
+      name_str ? tvm_tir_global_var_new_str(name_str) : tvm_tir_global_var_new(name);
   /* The key is the GlobalVar's own name String (the bytes of name: the Dict is the builder's,
    * looked up by the bytes), not another String made of them. */
   TVMFFIAny key = tvm_ffi_any_obj(v ? v->name_hint : NULL), val = tvm_ffi_any_obj(v);
@@ -636,6 +711,17 @@ tvm_tir_global_var_obj* tvm_script_ir_module_global_var(tvm_script_builder* b, c
     return NULL;
   }
   return v;
+}
+
+tvm_tir_global_var_obj* tvm_script_ir_module_global_var(tvm_script_builder* b, const char* name) {
+  tvm_script__frame* f = tvm_script__find_frame(b, TVM_SCRIPT_FRAME_MODULE);
+  if (!f) {
+    tvm_ffi_raise("ValueError", "a module function (`%s`) is only valid inside an I.ir_module",
+                  name);
+    return NULL;
+  }
+  bool fresh;
+  return module_global_var(f, name, NULL, &fresh);
 }
 
 /* Merge map (an ffi.Map/Dict with string keys) into dict; later keys win. */
@@ -681,7 +767,8 @@ int tvm_script_ir_module_global_infos(tvm_script_builder* b, const void* infos) 
   return rc;
 }
 
-int tvm_script__deliver_func(tvm_script_builder* b, const char* name, void* func) {
+int tvm_script__deliver_func(tvm_script_builder* b, const char* name, void* name_str,
+                             void* func) {
   tvm_script__frame* mod = b->depth ? &b->frames[b->depth - 1] : NULL;
   if (!mod) {
     tvm_ffi_release(b->result);
@@ -695,10 +782,15 @@ int tvm_script__deliver_func(tvm_script_builder* b, const char* name, void* func
                          "I.ir_module, not inside %s",
                          frame_spelling(mod->kind));
   }
-  tvm_tir_global_var_obj* gv = tvm_script_ir_module_global_var(b, name);
+  /* (The module frame is the top one: module_global_var's frame, which
+   * tvm_script_ir_module_global_var finds by search.) */
+  bool fresh;
+  tvm_tir_global_var_obj* gv = module_global_var(mod, name, name_str, &fresh);
   if (!gv) return -1;
   TVMFFIAny key = tvm_ffi_any_obj(gv), val = tvm_ffi_any_obj(func);
-  int rc = tvm_ffi_map_get(mod->functions, &key)
+  /* A GlobalVar made just now is no key of functions yet: only one named before (a call's
+   * forward reference, or an earlier function of the same name) needs the duplicate test. */
+  int rc = !fresh && tvm_ffi_map_get(mod->functions, &key)
                ? tvm_ffi_raise("ValueError", "the module defines `%s` twice", name)
                : tvm_ffi_dict_set(mod->functions, &key, &val);
   tvm_ffi_release(gv);

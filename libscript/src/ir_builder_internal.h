@@ -237,9 +237,11 @@ tvm_tir_expr_obj* tvm_script__int_literal_to(const void* e, DLDataType dtype);
  * type, as a cast folds it and as the parser reads `T.float16(v)` (the printer relies on it).
  * Other dtypes, and values the type cannot hold (left to the constructor), give v. */
 double tvm_script__float_value_in(DLDataType dtype, double v);
-/* Hand a finished PrimFunc (borrowed) to the enclosing module frame under name, or make it
- * the result at the top level. 0 or -1. */
-int tvm_script__deliver_func(tvm_script_builder* b, const char* name, void* func);
+/* Hand a finished PrimFunc (borrowed) to the enclosing module frame under name (name_str: the
+ * parser's String of it, borrowed, or NULL), or make it the result at the top level. 0 or
+ * -1. */
+int tvm_script__deliver_func(tvm_script_builder* b, const char* name, void* name_str,
+                             void* func);
 /* Merge map (string keys) into dict, later keys winning; TypeError naming what otherwise. */
 int tvm_script__merge_attrs(void* dict, const void* map, const char* what);
 /* The reads and writes of a block frame f (just popped from b) with body `body`, written

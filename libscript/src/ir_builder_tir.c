@@ -309,7 +309,7 @@ int tvm_script__finish_prim_func(tvm_script_builder* b, tvm_script__frame* f) {
   tvm_ffi_release(params);
   tvm_ffi_release(buffer_map);
   tvm_ffi_release(attrs);
-  int rc = fn ? tvm_script__deliver_func(b, name, fn) : -1;
+  int rc = fn ? tvm_script__deliver_func(b, name, f->name ? (void*)f->name_str : NULL, fn) : -1;
   tvm_ffi_release(fn);
   return rc;
 }

@@ -162,8 +162,11 @@ tvm_tir_var_obj* tvm_script_tir_for_enter(tvm_script_builder* b, const char* nam
   }
   bool ok = var && mn && ext && (iv || kind != TVM_TIR_FOR_THREAD_BINDING);
   tvm_tir_stmt_obj* ph = ok ? placeholder() : NULL;
+  /* (Arguments of their kinds: a Var made here, PrimExprs expect_int passed, the placeholder
+   * Stmt, an IterVar or NULL; the constructor's other checks still run.) */
   tvm_tir_stmt_obj* node =
-      ph ? built(tvm_tir_for_new(var, mn, ext, kind, ph, iv, (void*)annotations), ph) : NULL;
+      ph ? built(tvm_tir__for_new_typed(var, mn, ext, kind, ph, iv, (void*)annotations), ph)
+         : NULL;
   tvm_script__frame* f = node ? tvm_script__push_frame(b, TVM_SCRIPT_FRAME_FOR) : NULL;
   if (!f) {
     tvm_ffi_release(node);
@@ -419,7 +422,10 @@ int tvm_script_tir_buffer_store(tvm_script_builder* b, const void* buffer, const
     if (lanes > dtype.lanes) dtype.lanes = lanes;
   }
   tvm_tir_expr_obj* v = literal_to(value, dtype);
-  tvm_tir_stmt_obj* s = v ? tvm_tir_buffer_store_new((tvm_tir_buffer_obj*)buffer, v, idx) : NULL;
+  /* (A Buffer and a PrimExpr, tested above; idx an Array of PrimExprs or NULL, from
+   * tvm_script__expr_array.) */
+  tvm_tir_stmt_obj* s =
+      v ? tvm_tir__buffer_store_new_typed((tvm_tir_buffer_obj*)buffer, v, idx) : NULL;
   int rc = s ? tvm_script__emit(b, s) : -1;
   tvm_ffi_release(v);
   tvm_ffi_release(idx);

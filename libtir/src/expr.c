@@ -407,6 +407,20 @@ int tvm_tir__check_indices(tvm_tir_rule rule, const char* node, tvm_tir_buffer_o
   return 0;
 }
 
+int tvm_tir__check_typed_indices(tvm_tir_rule rule, const char* node, tvm_tir_buffer_obj* buffer,
+                                 void* indices, void** out_indices, int* out_lanes) {
+  void* idx = indices ? indices : tvm_tir__empty_array();
+  if (indices) tvm_ffi_retain(idx);
+  if (check_index_items(rule, node, buffer, tvm_ffi_seq_data(idx), tvm_ffi_seq_size(idx),
+                        out_lanes) != 0) {
+    *out_indices = NULL;
+    tvm_ffi_release(idx);
+    return -1;
+  }
+  *out_indices = idx;
+  return 0;
+}
+
 int tvm_tir_buffer_load_check(tvm_tir_buffer_obj* buffer, const TVMFFIAny* indices, int64_t n) {
   /* tvm_tir__check_indices, in its order, with the array's check on the items. */
   if (!buffer) {

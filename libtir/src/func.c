@@ -18,6 +18,15 @@ tvm_tir_global_var_obj* tvm_tir_global_var_new(const char* name_hint) {
   return gv;
 }
 
+tvm_tir_global_var_obj* tvm_tir_global_var_new_str(void* name_hint) {
+  if (!name_hint) return tvm_tir__null_arg("GlobalVar", "name_hint");
+  tvm_tir_global_var_obj* gv = TIR_NEW(tvm_tir_global_var_obj, GlobalVar);
+  if (!gv) return NULL;
+  tvm_ffi_retain(name_hint);
+  gv->name_hint = name_hint;
+  return gv;
+}
+
 /* ---- PrimFunc: return type ----------------------------------------------------------------- */
 /* Whether a value returned by tir.ret fits ret_type (spec O6 items 1-3). */
 static bool ret_matches(const tvm_tir_type_obj* ret_type, const tvm_tir_expr_obj* value) {

@@ -216,6 +216,10 @@ tvm_tir_expr_obj* tvm_tir__binary_take(tvm_tir_kind kind, tvm_tir_expr_obj* a,
  * of the last index (1 when none). */
 int tvm_tir__check_indices(tvm_tir_rule rule, const char* node, tvm_tir_buffer_obj* buffer,
                            void* indices, void** out_indices, int* out_lanes);
+/* tvm_tir__check_indices for buffer a Buffer and indices an ffi.Array of PrimExprs or NULL (the
+ * caller knows their kinds): only the checks on the indices against the buffer. */
+int tvm_tir__check_typed_indices(tvm_tir_rule rule, const char* node, tvm_tir_buffer_obj* buffer,
+                                 void* indices, void** out_indices, int* out_lanes);
 
 /* ---- Messages (text.c) --------------------------------------------------------------------- */
 /*

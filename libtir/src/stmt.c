@@ -126,6 +126,9 @@ static __attribute__((noinline)) tvm_tir_stmt_obj* buffer_store_value_error(
   return NULL;
 }
 
+static tvm_tir_stmt_obj* buffer_store_finish(tvm_tir_buffer_obj* buffer, tvm_tir_expr_obj* value,
+                                             void* idx, int index_lanes);
+
 tvm_tir_stmt_obj* tvm_tir_buffer_store_new(tvm_tir_buffer_obj* buffer, tvm_tir_expr_obj* value,
                                            void* indices) {
   static const char node[] = "BufferStore";
@@ -136,6 +139,24 @@ tvm_tir_stmt_obj* tvm_tir_buffer_store_new(tvm_tir_buffer_obj* buffer, tvm_tir_e
                              &index_lanes) != 0) {
     return NULL;
   }
+  return buffer_store_finish(buffer, value, idx, index_lanes);
+}
+
+tvm_tir_stmt_obj* tvm_tir__buffer_store_new_typed(tvm_tir_buffer_obj* buffer,
+                                                  tvm_tir_expr_obj* value, void* indices) {
+  void* idx;
+  int index_lanes;
+  if (tvm_tir__check_typed_indices(TVM_TIR_RULE_S_BUFFERSTORE, "BufferStore", buffer, indices,
+                                   &idx, &index_lanes) != 0) {
+    return NULL;
+  }
+  return buffer_store_finish(buffer, value, idx, index_lanes);
+}
+
+/* tvm_tir_buffer_store_new past the checks of its arguments' kinds and of the indices: the
+ * value's dtype, then the node (idx is taken). */
+static tvm_tir_stmt_obj* buffer_store_finish(tvm_tir_buffer_obj* buffer, tvm_tir_expr_obj* value,
+                                             void* idx, int index_lanes) {
   DLDataType want = tvm_tir_dtype_with_lanes(buffer->dtype, index_lanes * buffer->dtype.lanes);
   if (value->dtype.lanes != want.lanes || value->dtype.code != want.code ||
       value->dtype.bits != want.bits) {
@@ -291,13 +312,17 @@ tvm_tir_stmt_obj* tvm_tir_decl_buffer_new(tvm_tir_buffer_obj* buffer, tvm_tir_st
 tvm_tir_stmt_obj* tvm_tir_seq_stmt_new(void* seq) {
   void* arr;
   if (tvm_tir__array_arg(seq, TVM_TIR_KIND_Stmt, "SeqStmt", "seq", &arr) != 0) return NULL;
+  tvm_tir_stmt_obj* s = tvm_tir__seq_stmt_new_typed(arr);
+  tvm_ffi_release(arr);
+  return s;
+}
+
+tvm_tir_stmt_obj* tvm_tir__seq_stmt_new_typed(void* seq) {
   tvm_tir_seq_stmt_obj* s = TIR_NEW_UNINIT(tvm_tir_seq_stmt_obj, SeqStmt);
-  if (!s) {
-    tvm_ffi_release(arr);
-    return NULL;
-  }
+  if (!s) return NULL;
   s->stmt.span = NULL;
-  s->seq = arr;
+  tvm_ffi_retain(seq);
+  s->seq = seq;
   return &s->stmt;
 }
 
@@ -401,6 +426,14 @@ tvm_tir_stmt_obj* tvm_tir_for_new(tvm_tir_var_obj* loop_var, tvm_tir_expr_obj* m
       tvm_tir__check_kind(thread_binding, TVM_TIR_KIND_IterVar, node, "thread_binding") != 0) {
     return NULL;
   }
+  return tvm_tir__for_new_typed(loop_var, min, extent, kind, body, thread_binding, annotations);
+}
+
+tvm_tir_stmt_obj* tvm_tir__for_new_typed(tvm_tir_var_obj* loop_var, tvm_tir_expr_obj* min,
+                                         tvm_tir_expr_obj* extent, tvm_tir_for_kind kind,
+                                         tvm_tir_stmt_obj* body,
+                                         tvm_tir_iter_var_obj* thread_binding, void* annotations) {
+  static const char node[] = "For";
   if ((int)kind < TVM_TIR_FOR_SERIAL || (int)kind > TVM_TIR_FOR_THREAD_BINDING) {
     tvm_ffi_raise("ValueError", "For: invalid kind %d", (int)kind);
     return NULL;

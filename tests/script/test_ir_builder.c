@@ -511,6 +511,30 @@ TEST(module_undefined_reference) {
   tvm_script_builder_free(b);
 }
 
+/* A module defining one name twice, right after each other and after a forward reference:
+ * the second definition is an error (the first GlobalVar keeps the first function). */
+TEST(module_duplicate_function) {
+  for (int forward = 0; forward < 2; ++forward) {
+    tvm_script_builder* b = tvm_script_builder_new();
+    CHECK_OK(tvm_script_ir_module_enter(b));
+    if (forward) tvm_ffi_release(OK(tvm_script_ir_module_global_var(b, "a_long_function_name")));
+    for (int k = 0; k < 2; ++k) {
+      CHECK_OK(tvm_script_tir_prim_func_enter(b, false));
+      CHECK_OK(tvm_script_tir_func_name(b, "a_long_function_name"));
+      void* z = tvm_tir_int(k);
+      CHECK_OK(tvm_script_tir_evaluate(b, z));
+      tvm_ffi_release(z);
+      if (k == 0) {
+        CHECK_OK(tvm_script_builder_exit(b));
+      } else {
+        CHECK(tvm_script_builder_exit(b) != 0);
+        CHECK_RAISED("ValueError", "the module defines `a_long_function_name` twice");
+      }
+    }
+    tvm_script_builder_free(b);
+  }
+}
+
 /* func_attr, int64 loops, loop kinds, thread binding, and a fragment without a function. */
 TEST(loops_and_attrs) {
   tvm_script_builder* b = tvm_script_builder_new();
@@ -807,6 +831,7 @@ int main(void) {
   RUN(control_flow_and_scoped_statements);
   RUN(module_forward_reference);
   RUN(module_undefined_reference);
+  RUN(module_duplicate_function);
   RUN(loops_and_attrs);
   RUN(fragment_and_no_realize_block);
   RUN(inferred_regions);

@@ -22,6 +22,9 @@ struct tvm_tir_global_var_obj {
   void* name_hint; /* ffi.String */
 };
 tvm_tir_global_var_obj* tvm_tir_global_var_new(const char* name_hint);
+/* The same with name_hint an ffi.String the caller already has (borrowed; the GlobalVar takes a
+ * reference to it): no String made of the bytes again. */
+tvm_tir_global_var_obj* tvm_tir_global_var_new_str(void* name_hint);
 
 /* tir.PrimFunc. params and buffer_map are definition sites, compared before the body. */
 struct tvm_tir_prim_func_obj {
