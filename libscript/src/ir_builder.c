@@ -193,65 +193,15 @@ static bool frame_is_clear(const tvm_script__frame* f);
     f->x = NULL;         \
   }
 
-/* tvm_script__frame_clear of a FOR frame (most frames a function opens): the fields
- * tvm_script_tir_for_enter sets are the only ones a loop frame ever holds (nothing else sets a
- * field of a frame of this kind; checked in debug builds), so the other tests are skipped. */
-static void for_frame_clear(tvm_script__frame* f) {
-  RELEASE_FIELD(var);
-  RELEASE_FIELD(min);
-  RELEASE_FIELD(extent);
-  RELEASE_FIELD(thread);
-  RELEASE_FIELD(annotations);
-  RELEASE_FIELD(built);
-  for (int32_t i = 0; i < f->stmts.size; ++i) tvm_ffi_any_release(&f->stmts.items[i]);
-  f->stmts.size = 0;
-  f->kind = (tvm_script_frame_kind)0;
-  f->rest_of_body = false;
-  f->for_kind = 0;
-  f->span = NULL;
-#ifndef NDEBUG
-  assert(frame_is_clear(f));
-#endif
-}
-
-/* tvm_script__frame_clear of a BLOCK or PRIM_FUNC frame (a block or two per function, one
- * function per file): only the builder's T.sblock / T.prim_func calls (ir_builder_tir.c, and
- * tvm_script__set_frame_name) set fields of these kinds, and they set only the ones released
- * here; the statement frames' fields (loop bounds, built nodes, if branches, module tables) are
- * never set on them (checked in debug builds), so their ~20 tests are skipped. */
-static void block_frame_clear(tvm_script__frame* f) {
-  RELEASE_FIELD(cond);
-  RELEASE_FIELD(init);
-  RELEASE_FIELD(ret_type);
-  RELEASE_FIELD(reads);
-  RELEASE_FIELD(writes);
-  RELEASE_FIELD(annotations);
-  RELEASE_FIELD(attrs);
-  for (int32_t i = 0; i < f->stmts.size; ++i) tvm_ffi_any_release(&f->stmts.items[i]);
-  f->stmts.size = 0;
-  if (f->iter_vars.items) tvm_script__vec_clear(&f->iter_vars);
-  if (f->iter_values.items) tvm_script__vec_clear(&f->iter_values);
-  if (f->alloc_buffers.items) tvm_script__vec_clear(&f->alloc_buffers);
-  if (f->match_buffers.items) tvm_script__vec_clear(&f->match_buffers);
-  if (f->params.items) tvm_script__vec_clear(&f->params);
-  if (f->buffer_map_keys.items) tvm_script__vec_clear(&f->buffer_map_keys);
-  if (f->buffer_map_values.items) tvm_script__vec_clear(&f->buffer_map_values);
-  if (f->name_heap) tvm_ffi_free(f->name);
-  f->name = NULL;
-  f->name_str = NULL;
-  f->kind = (tvm_script_frame_kind)0;
-  f->rest_of_body = f->flag = f->root = f->name_heap = false;
-  f->span = NULL;
-#ifndef NDEBUG
-  assert(frame_is_clear(f));
-#endif
-}
-
-/* tvm_script__frame_clear of any other statement frame (IF / THEN / ELSE, LET, ASSERT, ATTR,
- * ...): their enter functions (ir_builder_tir_stmt.c) set only statement fields; the
- * block, function and module fields and collections are never set on them (checked in debug
- * builds). */
-static void stmt_frame_clear(tvm_script__frame* f) {
+/* Clearing a frame: only the fields its kind can set are tested (a frame is cleared several
+ * times per function). Statement frames (FOR, IF / THEN / ELSE, LET, ASSERT, ATTR, ...) set only
+ * statement fields (ir_builder_tir_stmt.c); BLOCK and PRIM_FUNC frames only block and function
+ * fields and collections (ir_builder_tir.c, tvm_script__set_frame_name); a MODULE frame may hold
+ * anything. Debug builds check that a cleared frame is all zero, so a field a kind sets but its
+ * clear forgets fails the tests. The frame is left as tvm_script__push_frame makes one, all zero
+ * but for its statement list's storage, so the next frame pushed into the slot needs no zeroing
+ * (the list's storage is freed with the builder). */
+static void release_stmt_fields(tvm_script__frame* f) {
   RELEASE_FIELD(var);
   RELEASE_FIELD(min);
   RELEASE_FIELD(extent);
@@ -262,72 +212,41 @@ static void stmt_frame_clear(tvm_script__frame* f) {
   RELEASE_FIELD(extents);
   RELEASE_FIELD(then_case);
   RELEASE_FIELD(else_case);
-  RELEASE_FIELD(annotations);
   RELEASE_FIELD(built);
-  for (int32_t i = 0; i < f->stmts.size; ++i) tvm_ffi_any_release(&f->stmts.items[i]);
-  f->stmts.size = 0;
   tvm_ffi_any_release(&f->node);
   memset(&f->node, 0, sizeof(f->node));
-  if (f->name_heap) tvm_ffi_free(f->name);
-  f->name = NULL;
-  f->kind = (tvm_script_frame_kind)0;
-  f->rest_of_body = f->flag = f->name_heap = false;
-  memset(&f->dtype, 0, sizeof(f->dtype));
-  f->for_kind = 0;
-  f->span = NULL;
-#ifndef NDEBUG
-  assert(frame_is_clear(f));
-#endif
+}
+
+static void release_block_fields(tvm_script__frame* f) {
+  RELEASE_FIELD(cond);
+  RELEASE_FIELD(init);
+  RELEASE_FIELD(ret_type);
+  RELEASE_FIELD(reads);
+  RELEASE_FIELD(writes);
+  RELEASE_FIELD(attrs);
+  if (f->iter_vars.items) tvm_script__vec_clear(&f->iter_vars);
+  if (f->iter_values.items) tvm_script__vec_clear(&f->iter_values);
+  if (f->alloc_buffers.items) tvm_script__vec_clear(&f->alloc_buffers);
+  if (f->match_buffers.items) tvm_script__vec_clear(&f->match_buffers);
+  if (f->params.items) tvm_script__vec_clear(&f->params);
+  if (f->buffer_map_keys.items) tvm_script__vec_clear(&f->buffer_map_keys);
+  if (f->buffer_map_values.items) tvm_script__vec_clear(&f->buffer_map_values);
 }
 
 void tvm_script__frame_clear(tvm_script__frame* f) {
-  if (f->kind == TVM_SCRIPT_FRAME_FOR) {
-    for_frame_clear(f);
-    return;
-  }
   if (f->kind == TVM_SCRIPT_FRAME_BLOCK || f->kind == TVM_SCRIPT_FRAME_PRIM_FUNC) {
-    block_frame_clear(f);
-    return;
+    release_block_fields(f);
+  } else if (f->kind != TVM_SCRIPT_FRAME_MODULE) {
+    release_stmt_fields(f);
+  } else {
+    release_stmt_fields(f);
+    release_block_fields(f);
+    RELEASE_FIELD(functions);
+    RELEASE_FIELD(global_vars);
   }
-  if (f->kind != TVM_SCRIPT_FRAME_MODULE) {
-    stmt_frame_clear(f);
-    return;
-  }
-  /* (Most are unset for a frame's kind: a test each, no call.) The frame is left as
-   * tvm_script__push_frame makes one, all zero but for its statement list's storage, so that
-   * the next frame pushed into this slot needs no zeroing. */
-  RELEASE_FIELD(var);
-  RELEASE_FIELD(min);
-  RELEASE_FIELD(extent);
-  RELEASE_FIELD(cond);
-  RELEASE_FIELD(value);
-  RELEASE_FIELD(thread);
-  RELEASE_FIELD(buffer);
-  RELEASE_FIELD(extents);
-  RELEASE_FIELD(then_case);
-  RELEASE_FIELD(else_case);
-  RELEASE_FIELD(init);
-  RELEASE_FIELD(ret_type);
-  RELEASE_FIELD(reads);
-  RELEASE_FIELD(writes);
   RELEASE_FIELD(annotations);
-  RELEASE_FIELD(attrs);
-  RELEASE_FIELD(functions);
-  RELEASE_FIELD(global_vars);
-  RELEASE_FIELD(built);
-  /* The statement list keeps its storage for the next frame pushed into this slot (see
-   * tvm_script__push_frame); it is freed with the builder. */
   for (int32_t i = 0; i < f->stmts.size; ++i) tvm_ffi_any_release(&f->stmts.items[i]);
   f->stmts.size = 0;
-  if (f->iter_vars.items) tvm_script__vec_clear(&f->iter_vars);
-  if (f->iter_values.items) tvm_script__vec_clear(&f->iter_values);
-  if (f->alloc_buffers.items) tvm_script__vec_clear(&f->alloc_buffers);
-  if (f->match_buffers.items) tvm_script__vec_clear(&f->match_buffers);
-  if (f->params.items) tvm_script__vec_clear(&f->params);
-  if (f->buffer_map_keys.items) tvm_script__vec_clear(&f->buffer_map_keys);
-  if (f->buffer_map_values.items) tvm_script__vec_clear(&f->buffer_map_values);
-  tvm_ffi_any_release(&f->node);
-  memset(&f->node, 0, sizeof(f->node));
   if (f->name_heap) tvm_ffi_free(f->name);
   f->name = NULL;
   f->name_str = NULL;
@@ -336,6 +255,9 @@ void tvm_script__frame_clear(tvm_script__frame* f) {
   memset(&f->dtype, 0, sizeof(f->dtype));
   f->for_kind = 0;
   f->span = NULL;
+#ifndef NDEBUG
+  assert(frame_is_clear(f));
+#endif
 }
 #undef RELEASE_FIELD
 
