@@ -15,12 +15,18 @@
  * (time.perf_counter) whenever asked. The whole-job rows alternate rounds, one of ours then one
  * of Python's, so that both sides see the same state of the machine (a shared VM's speed drifts
  * by more than the margin being measured); each side's MB/s is its median over the rounds, and
- * the ratio is the median of the rounds' ratios. Other rows are medians of runs of their own.
+ * the ratio is the median of the rounds' ratios. Both processes are pinned to the CPU the bench
+ * starts on (where the system allows it): the two sides then alternate on one core, and a busy
+ * neighbour on one of the VM's virtual CPUs cannot slow only the side that happened to run there
+ * (unpinned, whole runs read 7x or 11x by where each process landed). Other rows are medians of
+ * runs of their own.
  * `n/a` when python3 is missing. The issue's requirement: the whole job >= 10x ast.parse.
  *
  * A second argument names a file to write the generated text to. */
+#define _GNU_SOURCE /* sched_getcpu, CPU_SET */
 #include <dirent.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -295,6 +301,17 @@ static void print_row(const char* what, double bytes, double ns, double py_mbps,
   }
 }
 
+/* Pins this process (and the python3 child it forks later) to the CPU it runs on now; returns
+ * the CPU, or -1 where that is not possible (the bench then runs unpinned). */
+static int pin_to_current_cpu(void) {
+  int cpu = sched_getcpu();
+  if (cpu < 0 || cpu >= CPU_SETSIZE) return -1;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
+  return sched_setaffinity(0, sizeof(set), &set) == 0 ? cpu : -1;
+}
+
 static void report_parse_error(const char* what) {
   void* e = tvm_ffi_error_take();
   fprintf(stderr, "%s: %s: %s\n", what, e ? tvm_ffi_error_kind(e) : "?",
@@ -306,6 +323,7 @@ int main(int argc, char** argv) {
   double mb = argc > 1 ? atof(argv[1]) : 5.0;
   if (mb <= 0) mb = 5.0;
   signal(SIGPIPE, SIG_IGN); /* a python3 child that dies is a failed timing, not our death */
+  int cpu = pin_to_current_cpu();
   tvm_ffi_strbuf src = {0};
   tvm_ffi_strbuf_puts(&src,
                       "# from tvm.script import ir as I\n"
@@ -419,6 +437,11 @@ int main(int argc, char** argv) {
          "(allocator: %s)\n",
          (double)n / 1e6, ntok, nok, ncorpus, (double)corpus_bytes / 1e3,
          tvm_ffi_allocator_name());
+  if (cpu >= 0) {
+    printf("both sides pinned to cpu %d\n", cpu);
+  } else {
+    printf("both sides unpinned (could not set the CPU affinity)\n");
+  }
   print_row("lex (streaming)", (double)n, stream_ns, 0, 0);
   print_row("lex to a token array", (double)n, lex_ns, 0, 0);
   print_row("lex + parse to Doc", (double)n, parse_ns, py_gen, 0);
