@@ -442,6 +442,9 @@ int tvm_tir_buffer_load_check(tvm_tir_buffer_obj* buffer, const TVMFFIAny* indic
   return check_index_items(TVM_TIR_RULE_T_BUFFERLOAD, "BufferLoad", buffer, indices, n, &lanes);
 }
 
+static tvm_tir_expr_obj* buffer_load_finish(tvm_tir_buffer_obj* buffer, void* idx,
+                                            int index_lanes);
+
 tvm_tir_expr_obj* tvm_tir_buffer_load_new(tvm_tir_buffer_obj* buffer, void* indices) {
   void* idx;
   int index_lanes;
@@ -449,6 +452,24 @@ tvm_tir_expr_obj* tvm_tir_buffer_load_new(tvm_tir_buffer_obj* buffer, void* indi
                              &index_lanes) != 0) {
     return NULL;
   }
+  return buffer_load_finish(buffer, idx, index_lanes);
+}
+
+tvm_tir_expr_obj* tvm_tir__buffer_load_new_typed(tvm_tir_buffer_obj* buffer, void* indices) {
+  void* idx;
+  int index_lanes;
+  /* The kinds are the caller's promise (see expr.h); the index count and dtype checks are the
+   * same as tvm_tir_buffer_load_new's, with the same errors. */
+  if (tvm_tir__check_typed_indices(TVM_TIR_RULE_T_BUFFERLOAD, "BufferLoad", buffer, indices,
+                                   &idx, &index_lanes) != 0) {
+    return NULL;
+  }
+  return buffer_load_finish(buffer, idx, index_lanes);
+}
+
+/* tvm_tir_buffer_load_new past the checks of its arguments: the node (idx is taken). */
+static tvm_tir_expr_obj* buffer_load_finish(tvm_tir_buffer_obj* buffer, void* idx,
+                                            int index_lanes) {
   tvm_tir_buffer_load_obj* e = TIR_NEW_EXPR(
       tvm_tir_buffer_load_obj, BufferLoad,
       tvm_tir_dtype_with_lanes(buffer->dtype, index_lanes * buffer->dtype.lanes));
