@@ -442,9 +442,6 @@ int tvm_tir_buffer_load_check(tvm_tir_buffer_obj* buffer, const TVMFFIAny* indic
   return check_index_items(TVM_TIR_RULE_T_BUFFERLOAD, "BufferLoad", buffer, indices, n, &lanes);
 }
 
-static tvm_tir_expr_obj* buffer_load_finish(tvm_tir_buffer_obj* buffer, void* idx,
-                                            int index_lanes);
-
 tvm_tir_expr_obj* tvm_tir_buffer_load_new(tvm_tir_buffer_obj* buffer, void* indices) {
   void* idx;
   int index_lanes;
@@ -452,9 +449,21 @@ tvm_tir_expr_obj* tvm_tir_buffer_load_new(tvm_tir_buffer_obj* buffer, void* indi
                              &index_lanes) != 0) {
     return NULL;
   }
-  return buffer_load_finish(buffer, idx, index_lanes);
+  tvm_tir_buffer_load_obj* e = TIR_NEW_EXPR(
+      tvm_tir_buffer_load_obj, BufferLoad,
+      tvm_tir_dtype_with_lanes(buffer->dtype, index_lanes * buffer->dtype.lanes));
+  if (!e) {
+    tvm_ffi_release(idx);
+    return NULL;
+  }
+  tvm_ffi_retain(buffer);
+  e->buffer = buffer;
+  e->indices = idx;
+  return &e->expr;
 }
 
+/* (The node is made as tvm_tir_buffer_load_new makes it: written out in both, as a shared
+ * inline tail cost the untyped one, which the parser calls per load, a few instructions.) */
 tvm_tir_expr_obj* tvm_tir__buffer_load_new_typed(tvm_tir_buffer_obj* buffer, void* indices) {
   void* idx;
   int index_lanes;
@@ -464,12 +473,6 @@ tvm_tir_expr_obj* tvm_tir__buffer_load_new_typed(tvm_tir_buffer_obj* buffer, voi
                                    &idx, &index_lanes) != 0) {
     return NULL;
   }
-  return buffer_load_finish(buffer, idx, index_lanes);
-}
-
-/* tvm_tir_buffer_load_new past the checks of its arguments: the node (idx is taken). */
-static tvm_tir_expr_obj* buffer_load_finish(tvm_tir_buffer_obj* buffer, void* idx,
-                                            int index_lanes) {
   tvm_tir_buffer_load_obj* e = TIR_NEW_EXPR(
       tvm_tir_buffer_load_obj, BufferLoad,
       tvm_tir_dtype_with_lanes(buffer->dtype, index_lanes * buffer->dtype.lanes));
