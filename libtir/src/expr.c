@@ -462,6 +462,30 @@ tvm_tir_expr_obj* tvm_tir_buffer_load_new(tvm_tir_buffer_obj* buffer, void* indi
   return &e->expr;
 }
 
+/* (The node is made as tvm_tir_buffer_load_new makes it: written out in both, as a shared
+ * inline tail cost the untyped one, which the parser calls per load, a few instructions.) */
+tvm_tir_expr_obj* tvm_tir__buffer_load_new_typed(tvm_tir_buffer_obj* buffer, void* indices) {
+  void* idx;
+  int index_lanes;
+  /* The kinds are the caller's promise (see expr.h); the index count and dtype checks are the
+   * same as tvm_tir_buffer_load_new's, with the same errors. */
+  if (tvm_tir__check_typed_indices(TVM_TIR_RULE_T_BUFFERLOAD, "BufferLoad", buffer, indices,
+                                   &idx, &index_lanes) != 0) {
+    return NULL;
+  }
+  tvm_tir_buffer_load_obj* e = TIR_NEW_EXPR(
+      tvm_tir_buffer_load_obj, BufferLoad,
+      tvm_tir_dtype_with_lanes(buffer->dtype, index_lanes * buffer->dtype.lanes));
+  if (!e) {
+    tvm_ffi_release(idx);
+    return NULL;
+  }
+  tvm_ffi_retain(buffer);
+  e->buffer = buffer;
+  e->indices = idx;
+  return &e->expr;
+}
+
 /* ---- Ramp, Broadcast ----------------------------------------------------------------------- */
 tvm_tir_expr_obj* tvm_tir_ramp_new(tvm_tir_expr_obj* base, tvm_tir_expr_obj* stride,
                                    int32_t lanes) {

@@ -269,6 +269,60 @@ TEST(t_bufferload_check) {
   RELEASE(A, V, i, j, k, f, zero, one, ramp);
 }
 
+/* tvm_tir__buffer_load_new_typed (arguments of their kinds) agrees with tvm_tir_buffer_load_new:
+ * both make a load of the same dtype, buffer and indices, or both raise the same error. */
+static void expect_typed_load_agrees(int line, tvm_tir_buffer_obj* buffer, void* indices) {
+  tvm_tir_expr_obj* load = tvm_tir_buffer_load_new(buffer, indices);
+  void* load_err = load ? NULL : tvm_ffi_error_take();
+  tvm_tir_expr_obj* typed = tvm_tir__buffer_load_new_typed(buffer, indices);
+  void* typed_err = typed ? NULL : tvm_ffi_error_take();
+  bool same = (load != NULL) == (typed != NULL);
+  if (same && load) {
+    const tvm_tir_buffer_load_obj* a = (const tvm_tir_buffer_load_obj*)load;
+    const tvm_tir_buffer_load_obj* b = (const tvm_tir_buffer_load_obj*)typed;
+    same = tvm_tir_dtype_equal(load->dtype, typed->dtype) && a->buffer == b->buffer &&
+           tvm_ffi_seq_size(a->indices) == tvm_ffi_seq_size(b->indices);
+    for (int64_t n = 0; same && n < tvm_ffi_seq_size(a->indices); ++n) {
+      same = tvm_ffi_seq_data(a->indices)[n].v_obj == tvm_ffi_seq_data(b->indices)[n].v_obj;
+    }
+  } else if (same) {
+    same = strcmp(tvm_ffi_error_kind(load_err), tvm_ffi_error_kind(typed_err)) == 0 &&
+           strcmp(tvm_ffi_error_message(load_err), tvm_ffi_error_message(typed_err)) == 0;
+  }
+  if (!same) {
+    fprintf(stderr, "%s:%d: buffer_load_new_typed disagrees with buffer_load_new:\n  new: %s\n"
+            "  typed: %s\n", __FILE__, line, load_err ? tvm_ffi_error_message(load_err) : "ok",
+            typed_err ? tvm_ffi_error_message(typed_err) : "ok");
+    g_test_failed_checks++;
+  }
+  RELEASE(load, load_err, typed, typed_err);
+}
+#define EXPECT_TYPED_LOAD_AGREES(buffer, indices) \
+  expect_typed_load_agrees(__LINE__, (buffer), (indices))
+
+TEST(t_bufferload_typed) {
+  tvm_tir_buffer_obj* A = buffer2d("A", TVM_TIR_FLOAT32);
+  tvm_tir_buffer_obj* V =
+      tvm_tir_buffer_decl("V", tvm_tir_dtype_with_lanes(TVM_TIR_FLOAT32, 4), 16);
+  tvm_tir_var_obj* i = var("i", TVM_TIR_INT32);
+  tvm_tir_var_obj* j = var("j", TVM_TIR_INT32);
+  tvm_tir_var_obj* k = var("k", TVM_TIR_INT64);
+  tvm_tir_var_obj* f = var("f", TVM_TIR_FLOAT32);
+  tvm_tir_expr_obj *zero = i32(0), *one = i32(1);
+  tvm_tir_expr_obj* ramp = tvm_tir_ramp_new(zero, one, 4);
+  EXPECT_TYPED_LOAD_AGREES(A, ARR(i, j));
+  EXPECT_TYPED_LOAD_AGREES(A, ARR(i, ramp));
+  EXPECT_TYPED_LOAD_AGREES(V, ARR(ramp));
+  EXPECT_TYPED_LOAD_AGREES(A, ARR(i));
+  EXPECT_TYPED_LOAD_AGREES(A, ARR(i, f));
+  EXPECT_TYPED_LOAD_AGREES(A, ARR(i, k));
+  EXPECT_TYPED_LOAD_AGREES(A, ARR(ramp, j));
+  EXPECT_TYPED_LOAD_AGREES(A, NULL); /* no indices: the count error */
+  tvm_tir_expr_obj* l = tvm_tir__buffer_load_new_typed(V, ARR(ramp));
+  if (EXPECT_OK(l)) CHECK_STR_EQ(DT(l), "float32x16"); /* index lanes x buffer lanes */
+  RELEASE(A, V, i, j, k, f, zero, one, ramp, l);
+}
+
 TEST(t_ramp_broadcast) {
   tvm_tir_expr_obj *zero = i32(0), *one = i32(1), *fz = f32(0);
   tvm_tir_expr_obj* i64 = tvm_tir_int_imm_new(TVM_TIR_INT64, 1);
@@ -780,6 +834,7 @@ int main(void) {
   RUN(t_select);
   RUN(t_bufferload);
   RUN(t_bufferload_check);
+  RUN(t_bufferload_typed);
   RUN(t_ramp_broadcast);
   RUN(t_let);
   RUN(t_call);
