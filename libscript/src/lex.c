@@ -705,6 +705,9 @@ static int utf8_seq(const unsigned char* p, size_t avail) {
   return n;
 }
 
+static inline uint64_t name_word(const unsigned char* s, size_t n, size_t avail);
+static inline void set_name_key(tvm_script_token* t, size_t n, uint64_t w);
+
 static int lex_name(lexer* lx) {
   size_t start = lx->pos;
   const unsigned char* s = (const unsigned char*)lx->src;
@@ -757,7 +760,12 @@ static int lex_name(lexer* lx) {
       }
     }
   }
-  return push(lx, kind, span_here(lx, start, lx->pos)) ? 0 : -1;
+  tvm_script_token* t = push(lx, kind, span_here(lx, start, lx->pos));
+  if (!t) return -1;
+  if (kind == TVM_SCRIPT_TOK_NAME && n <= TVM_SCRIPT__NAME_KEY_MAX) {
+    set_name_key(t, n, name_word(s + start, n, lx->len - start));
+  }
+  return 0;
 }
 
 /* The brackets are consecutive kinds, each opener followed by its closer. */
@@ -959,20 +967,31 @@ int tvm_script__lexer_init(lexer* lx, const char* source, size_t len, const char
   return 0;
 }
 
-/* The keyword spelled s[0..n) (ASCII, 2 <= n <= 8), or TVM_SCRIPT_TOK_NAME; `avail` bytes
- * from s on are in the text. */
-static inline int32_t keyword_kind(const unsigned char* s, size_t n, size_t avail) {
+/* The bytes s[0..n) (1 <= n <= 8) as a little-endian word, zero padded: one load and a mask
+ * where 8 bytes are in the text (`avail` bytes from s on; those past the name are masked off),
+ * else a copy. */
+static inline uint64_t name_word(const unsigned char* s, size_t n, size_t avail) {
+  uint64_t w = 0;
+  if (__builtin_expect(avail >= 8, 1)) {
+    memcpy(&w, s, 8);
+    w &= ~UINT64_C(0) >> (64 - 8 * n);
+  } else {
+    memcpy(&w, s, n);
+  }
+  return w;
+}
+
+/* Sets the intern key of NAME token t of n bytes whose name_word is w (lex_internal.h). */
+static inline void set_name_key(tvm_script_token* t, size_t n, uint64_t w) {
+  t->v.i = (int64_t)w;
+  t->str_off = tvm_script__name_hash(w, 0, n);
+}
+
+/* The keyword spelled s[0..n) (ASCII, 2 <= n <= 8) whose name_word is w, or
+ * TVM_SCRIPT_TOK_NAME. */
+static inline int32_t keyword_kind(const unsigned char* s, size_t n, uint64_t w) {
   unsigned h = kw_hash(s, n);
   if (g_tab.kw_word[h].size == n) {
-    /* The name's bytes as a word, zero padded like the keyword's: one load and a mask where
-     * 8 bytes are in the text (the bytes past the name are masked off), else a copy. */
-    uint64_t w = 0;
-    if (__builtin_expect(avail >= 8, 1)) {
-      memcpy(&w, s, 8);
-      w &= ~UINT64_C(0) >> (64 - 8 * n);
-    } else {
-      memcpy(&w, s, n);
-    }
     return w == g_tab.kw_word[h].word ? g_tab.kw_word[h].kind : TVM_SCRIPT_TOK_NAME;
   }
   if (g_tab.kw_word[h].size != KW_MANY) return TVM_SCRIPT_TOK_NAME; /* none, or another size */
@@ -1050,7 +1069,13 @@ static void lex_fast(lexer* lx, size_t limit) {
         break;
       }
       size_t n = pos - start;
-      kind = n >= 2 && n <= 8 ? keyword_kind(s + start, n, lx->len - start) : TVM_SCRIPT_TOK_NAME;
+      if (n <= TVM_SCRIPT__NAME_KEY_MAX) {
+        uint64_t w = name_word(s + start, n, lx->len - start);
+        kind = n >= 2 ? keyword_kind(s + start, n, w) : TVM_SCRIPT_TOK_NAME;
+        if (kind == TVM_SCRIPT_TOK_NAME) set_name_key(t, n, w);
+      } else {
+        kind = TVM_SCRIPT_TOK_NAME;
+      }
     } else if (cl == B_OTHER || cl == B_DOT) { /* B_OTHER bytes are ASCII (B_UTF8 is apart) */
       kind = g_tab.op_kind[c];
       if (!kind) break; /* only a longer operator starts with c, or c is invalid */
