@@ -587,8 +587,12 @@ static inline __attribute__((always_inline)) void* intern_keyed(parser* p, const
       struct thread_name* ent = &t->names[e - 1];
       if (ent->key[0] == key[0] && ent->key[1] == key[1] && ent->size == n &&
           (n <= 16 || same_text(ent->text + 8, s + 8, n - 16))) {
-        tvm_ffi_retain(ent->str);
-        return ent->str;
+        /* Never NULL (the table holds a reference): the compiler then drops tvm_ffi_retain's
+         * test, the reload after the increment and its callers' tests of the result. */
+        void* str = ent->str;
+        if (!str) __builtin_unreachable();
+        tvm_ffi_retain(str);
+        return str;
       }
     }
     if (t->n < THREAD_NAMES) return thread_name_add(t, s, n, key, h, j);
