@@ -585,8 +585,11 @@ static inline __attribute__((always_inline)) void* intern_keyed(parser* p, const
     size_t mask = 2 * THREAD_NAMES - 1, j = h & mask;
     for (uint32_t e; (e = t->slots[j]) != 0; j = (j + 1) & mask) {
       struct thread_name* ent = &t->names[e - 1];
-      if (ent->key[0] == key[0] && ent->key[1] == key[1] && ent->size == n &&
-          (n <= 16 || same_text(ent->text + 8, s + 8, n - 16))) {
+      /* Up to 8 bytes the key is the name's bytes and 0 (name_key), and a name has no NUL
+       * byte, so equal keys are equal names (a longer name's second word is not 0): the size
+       * is compared for longer names only. */
+      if (ent->key[0] == key[0] && ent->key[1] == key[1] &&
+          (n <= 8 || (ent->size == n && (n <= 16 || same_text(ent->text + 8, s + 8, n - 16))))) {
         /* Never NULL (the table holds a reference): the compiler then drops tvm_ffi_retain's
          * test, the reload after the increment and its callers' tests of the result. */
         void* str = ent->str;
