@@ -1,4 +1,5 @@
 /* lex.c: the TVMScript tokenizer (see tvm/script/lexer.h for the rules it follows). */
+#include <float.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -348,6 +349,51 @@ static int64_t scan_digits(lexer* lx, int base, bool leading_underscore_ok) {
   return n;
 }
 
+/* The value of the float literal [s, e) (scanned by lex_number: digits, at most one '.', an
+ * optional exponent) when it has no '_', at most 15 digits and a power of ten within 10**22 of
+ * 1: the mantissa m < 10**15 < 2**53 and 10**|p| are then exact doubles, so m * 10**p or
+ * m / 10**-p, one correctly rounded IEEE operation, is the correctly rounded value, as strtod
+ * gives (Clinger's fast path; in any rounding mode, both rounding the exact value by it). A
+ * literal like 1.0 or 0.5 then costs a few dozen instructions instead of strtod's ~600 and a
+ * locale switch. Returns false for the rest (strtod reads them). */
+_Static_assert(FLT_EVAL_METHOD == 0, "float_fast needs double arithmetic in double precision");
+static bool float_fast(const char* s, const char* e, double* out) {
+  static const double kPow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                    1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                    1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  uint64_t m = 0;
+  int digits = 0, frac = 0, exp = 0;
+  bool dot = false;
+  for (; s < e; ++s) {
+    char c = *s;
+    if (c >= '0' && c <= '9') {
+      if (++digits > 15) return false;
+      m = m * 10 + (uint64_t)(c - '0');
+      frac += dot;
+    } else if (c == '.') {
+      dot = true;
+    } else {
+      break;
+    }
+  }
+  if (s < e) {
+    if (*s != 'e' && *s != 'E') return false; /* an underscore */
+    ++s;
+    bool neg = s < e && *s == '-';
+    if (s < e && (*s == '-' || *s == '+')) ++s;
+    if (s == e || e - s > 3) return false;
+    for (; s < e; ++s) {
+      if (*s < '0' || *s > '9') return false;
+      exp = exp * 10 + (*s - '0');
+    }
+    if (neg) exp = -exp;
+  }
+  int p = exp - frac;
+  if (p < -22 || p > 22) return false;
+  *out = p >= 0 ? (double)m * kPow10[p] : (double)m / kPow10[-p];
+  return true;
+}
+
 static int lex_number(lexer* lx) {
   size_t start = lx->pos;
   const char* s = lx->src;
@@ -423,17 +469,20 @@ static int lex_number(lexer* lx) {
   }
   tvm_script_span span = span_here(lx, start, lx->pos);
   if (is_float) {
-    char small[64];
-    size_t n = lx->pos - start;
-    char* buf = n < sizeof(small) ? small : tvm_ffi_malloc(n + 1);
-    if (!buf) return -1;
-    size_t k = 0;
-    for (size_t i = start; i < lx->pos; ++i) {
-      if (s[i] != '_') buf[k++] = s[i];
+    double v;
+    if (!float_fast(s + start, s + lx->pos, &v)) {
+      char small[64];
+      size_t n = lx->pos - start;
+      char* buf = n < sizeof(small) ? small : tvm_ffi_malloc(n + 1);
+      if (!buf) return -1;
+      size_t k = 0;
+      for (size_t i = start; i < lx->pos; ++i) {
+        if (s[i] != '_') buf[k++] = s[i];
+      }
+      buf[k] = '\0';
+      v = tvm_ffi_strtod(buf, NULL);
+      if (buf != small) tvm_ffi_free(buf);
     }
-    buf[k] = '\0';
-    double v = tvm_ffi_strtod(buf, NULL);
-    if (buf != small) tvm_ffi_free(buf);
     tvm_script_token* t = push(lx, TVM_SCRIPT_TOK_FLOAT, span);
     if (!t) return -1;
     t->v.f = v;
@@ -656,6 +705,9 @@ static int utf8_seq(const unsigned char* p, size_t avail) {
   return n;
 }
 
+static inline uint64_t name_word(const unsigned char* s, size_t n, size_t avail);
+static inline void set_name_key(tvm_script_token* t, size_t n, uint64_t w);
+
 static int lex_name(lexer* lx) {
   size_t start = lx->pos;
   const unsigned char* s = (const unsigned char*)lx->src;
@@ -708,7 +760,12 @@ static int lex_name(lexer* lx) {
       }
     }
   }
-  return push(lx, kind, span_here(lx, start, lx->pos)) ? 0 : -1;
+  tvm_script_token* t = push(lx, kind, span_here(lx, start, lx->pos));
+  if (!t) return -1;
+  if (kind == TVM_SCRIPT_TOK_NAME && n <= TVM_SCRIPT__NAME_KEY_MAX) {
+    set_name_key(t, n, name_word(s + start, n, lx->len - start));
+  }
+  return 0;
 }
 
 /* The brackets are consecutive kinds, each opener followed by its closer. */
@@ -910,20 +967,42 @@ int tvm_script__lexer_init(lexer* lx, const char* source, size_t len, const char
   return 0;
 }
 
-/* The keyword spelled s[0..n) (ASCII, 2 <= n <= 8), or TVM_SCRIPT_TOK_NAME; `avail` bytes
- * from s on are in the text. */
-static inline int32_t keyword_kind(const unsigned char* s, size_t n, size_t avail) {
+/* The bytes s[0..n) (1 <= n <= 8) as a little-endian word, zero padded: one load and a mask
+ * where 8 bytes are in the text (`avail` bytes from s on; those past the name are masked off),
+ * else a copy. */
+static inline uint64_t name_word(const unsigned char* s, size_t n, size_t avail) {
+  /* The mask of a word's first n bytes, by n (a load, where computing it took ~5 instructions
+   * a name). */
+  static const uint64_t kMask[9] = {0,
+                                    0xFF,
+                                    0xFFFF,
+                                    0xFFFFFF,
+                                    0xFFFFFFFF,
+                                    0xFFFFFFFFFF,
+                                    0xFFFFFFFFFFFF,
+                                    0xFFFFFFFFFFFFFF,
+                                    0xFFFFFFFFFFFFFFFF};
+  uint64_t w = 0;
+  if (__builtin_expect(avail >= 8, 1)) {
+    memcpy(&w, s, 8);
+    w &= kMask[n];
+  } else {
+    memcpy(&w, s, n);
+  }
+  return w;
+}
+
+/* Sets the intern key of NAME token t of n bytes whose name_word is w (lex_internal.h). */
+static inline void set_name_key(tvm_script_token* t, size_t n, uint64_t w) {
+  t->v.i = (int64_t)w;
+  t->str_off = tvm_script__name_hash(w, 0, n);
+}
+
+/* The keyword spelled s[0..n) (ASCII, 2 <= n <= 8) whose name_word is w, or
+ * TVM_SCRIPT_TOK_NAME. */
+static inline int32_t keyword_kind(const unsigned char* s, size_t n, uint64_t w) {
   unsigned h = kw_hash(s, n);
   if (g_tab.kw_word[h].size == n) {
-    /* The name's bytes as a word, zero padded like the keyword's: one load and a mask where
-     * 8 bytes are in the text (the bytes past the name are masked off), else a copy. */
-    uint64_t w = 0;
-    if (__builtin_expect(avail >= 8, 1)) {
-      memcpy(&w, s, 8);
-      w &= ~UINT64_C(0) >> (64 - 8 * n);
-    } else {
-      memcpy(&w, s, n);
-    }
     return w == g_tab.kw_word[h].word ? g_tab.kw_word[h].kind : TVM_SCRIPT_TOK_NAME;
   }
   if (g_tab.kw_word[h].size != KW_MANY) return TVM_SCRIPT_TOK_NAME; /* none, or another size */
@@ -1001,7 +1080,13 @@ static void lex_fast(lexer* lx, size_t limit) {
         break;
       }
       size_t n = pos - start;
-      kind = n >= 2 && n <= 8 ? keyword_kind(s + start, n, lx->len - start) : TVM_SCRIPT_TOK_NAME;
+      if (n <= TVM_SCRIPT__NAME_KEY_MAX) {
+        uint64_t w = name_word(s + start, n, lx->len - start);
+        kind = n >= 2 ? keyword_kind(s + start, n, w) : TVM_SCRIPT_TOK_NAME;
+        if (kind == TVM_SCRIPT_TOK_NAME) set_name_key(t, n, w);
+      } else {
+        kind = TVM_SCRIPT_TOK_NAME;
+      }
     } else if (cl == B_OTHER || cl == B_DOT) { /* B_OTHER bytes are ASCII (B_UTF8 is apart) */
       kind = g_tab.op_kind[c];
       if (!kind) break; /* only a longer operator starts with c, or c is invalid */

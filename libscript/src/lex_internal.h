@@ -45,6 +45,17 @@ typedef struct {
   int depth;
 } tvm_script__lexer;
 
+/* NAME tokens of at most NAME_KEY_MAX bytes carry the key the parser interns them by (parse.c's
+ * name_key and intern): v.i holds the name's bytes as a little-endian word, zero padded, and
+ * str_off its tvm_script__name_hash(word, 0, size). The lexer has the bytes at hand when it
+ * tells a name from a keyword (it loads that word then), so the parser does not load and hash
+ * them again for each name (~85 a small file). */
+enum { TVM_SCRIPT__NAME_KEY_MAX = 8 };
+static inline uint32_t tvm_script__name_hash(uint64_t k0, uint64_t k1, uint64_t n) {
+  return (uint32_t)(((k0 ^ (k1 * UINT64_C(0xC2B2AE3D27D4EB4F)) ^ n) *
+                     UINT64_C(0x9E3779B97F4A7C15)) >> 32);
+}
+
 /* Start lexing source[0..len). Returns 0, or -1 with an error raised. */
 int tvm_script__lexer_init(tvm_script__lexer* lx, const char* source, size_t len,
                            const char* filename);

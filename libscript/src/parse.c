@@ -440,23 +440,26 @@ oom:
 
 /* Two words that, with n, tell the text s[0..n) apart from any other of n bytes when n <= 16
  * (and its first and last 8 bytes when longer): whole-word loads of its ends, overlapping,
- * instead of a loop over the bytes (names are short: ~5 bytes). Reads only s[0..n). */
+ * instead of a loop over the bytes (names are short: ~5 bytes). Reads only s[0..n). Up to 8
+ * bytes, the first word is the bytes, zero padded, and the second 0: the key the lexer gives a
+ * NAME token of that size (lex_internal.h), which intern_tok takes instead. */
 static inline void name_key(const char* s, size_t n, uint64_t key[2]) {
-  if (n >= 8) {
+  if (n > 8) {
     memcpy(&key[0], s, 8);
     memcpy(&key[1], s + n - 8, 8);
-  } else if (n >= 4) {
+    return;
+  }
+  if (n >= 4) { /* the two halves overlap by 8 - n bytes, which the or keeps */
     uint32_t x, y;
     memcpy(&x, s, 4);
     memcpy(&y, s + n - 4, 4);
-    key[0] = x;
-    key[1] = y;
+    key[0] = x | (uint64_t)y << (8 * (n - 4));
   } else {
-    key[0] = n ? (unsigned char)s[0] | (unsigned)(unsigned char)s[n / 2] << 8 |
-                     (unsigned)(unsigned char)s[n - 1] << 16
+    key[0] = n ? (uint64_t)(unsigned char)s[0] | (uint64_t)(unsigned char)s[n / 2] << (8 * (n / 2)) |
+                     (uint64_t)(unsigned char)s[n - 1] << (8 * (n - 1))
                : 0;
-    key[1] = 0;
   }
+  key[1] = 0;
 }
 
 /* The thread's identifier Strings, kept across parses (like CPython's interned identifiers):
@@ -574,33 +577,48 @@ static __attribute__((noinline)) void* intern_slow(parser* p, const char* s, siz
 /* A new reference to the ffi.String of s[0..n), shared through the thread's table (or, for a
  * name it cannot take, the parse's). One probe of one table per name: a parse's names are
  * looked up where they are kept across parses, without a per-parse copy of the table. */
-static inline void* intern(parser* p, const char* s, size_t n) {
-  uint64_t key[2];
-  name_key(s, n, key);
-  uint32_t h = (uint32_t)(((key[0] ^ (key[1] * UINT64_C(0xC2B2AE3D27D4EB4F)) ^ n) *
-                           UINT64_C(0x9E3779B97F4A7C15)) >> 32);
+static inline __attribute__((always_inline)) void* intern_keyed(parser* p, const char* s,
+                                                               size_t n, const uint64_t key[2],
+                                                               uint32_t h) {
   thread_names* t = t_names;
   if (__builtin_expect(t != NULL, 1) && n <= THREAD_NAME_MAX) {
     size_t mask = 2 * THREAD_NAMES - 1, j = h & mask;
     for (uint32_t e; (e = t->slots[j]) != 0; j = (j + 1) & mask) {
       struct thread_name* ent = &t->names[e - 1];
-      if (ent->key[0] == key[0] && ent->key[1] == key[1] && ent->size == n &&
-          (n <= 16 || same_text(ent->text + 8, s + 8, n - 16))) {
-        tvm_ffi_retain(ent->str);
-        return ent->str;
+      /* Up to 8 bytes the key is the name's bytes and 0 (name_key), and a name has no NUL
+       * byte, so equal keys are equal names (a longer name's second word is not 0): the size
+       * is compared for longer names only. */
+      if (ent->key[0] == key[0] && ent->key[1] == key[1] &&
+          (n <= 8 || (ent->size == n && (n <= 16 || same_text(ent->text + 8, s + 8, n - 16))))) {
+        /* Never NULL (the table holds a reference): the compiler then drops tvm_ffi_retain's
+         * test, the reload after the increment and its callers' tests of the result. */
+        void* str = ent->str;
+        if (!str) __builtin_unreachable();
+        tvm_ffi_retain(str);
+        return str;
       }
     }
     if (t->n < THREAD_NAMES) return thread_name_add(t, s, n, key, h, j);
   }
   return intern_slow(p, s, n, key, h);
 }
-
-static doc* make_id(parser* p, const char* s, size_t n, tvm_script_span span) {
-  return spanned(new_id(p, intern(p, s, n)), span);
+static inline void* intern(parser* p, const char* s, size_t n) {
+  uint64_t key[2];
+  name_key(s, n, key);
+  return intern_keyed(p, s, n, key, tvm_script__name_hash(key[0], key[1], n));
 }
-/* Consumes value. */
-static doc* make_attr(parser* p, doc* value, const char* s, size_t n, tvm_script_span span) {
-  return spanned(new_attr(p, value, intern(p, s, n)), span);
+/* intern() of the name of NAME token t, by the key the lexer gave it when it is that short. */
+static inline void* intern_tok(parser* p, const tvm_script_token* t) {
+  const char* s = p->src + t->span.start_byte;
+  size_t n = (size_t)(t->span.end_byte - t->span.start_byte);
+  if (n > TVM_SCRIPT__NAME_KEY_MAX) return intern(p, s, n);
+  const uint64_t key[2] = {(uint64_t)t->v.i, 0};
+  return intern_keyed(p, s, n, key, t->str_off);
+}
+
+/* The IdDoc of NAME token t, spanning it. */
+static doc* make_id(parser* p, const tvm_script_token* t) {
+  return spanned(new_id(p, intern_tok(p, t)), t->span);
 }
 
 static inline const char* tok_text(const parser* p, const tvm_script_token* t) {
@@ -873,15 +891,23 @@ fail:
   return NULL;
 }
 
+/* A NAME atom (the current token): its IdDoc. A function of its own, which parse_primary and
+ * parse_test call for the most common atom: parse_atom's frame, sized for all its cases, and its
+ * switch cost ~25 instructions an atom more (~60 atoms a small file). */
+static __attribute__((noinline)) doc* parse_name_atom(parser* p) {
+  const tvm_script_token* t = p->tok;
+  doc* d = make_id(p, t); /* make_id sets the span */
+  advance(p);
+  return d;
+}
+
 static doc* parse_atom(parser* p) {
   const tvm_script_token* t = p->tok;
   tvm_script_span span = t->span;
   doc* d;
   switch (t->kind) {
-    case TOK(NAME): /* make_id sets the span */
-      d = make_id(p, tok_text(p, t), tok_size(t), span);
-      advance(p);
-      return d;
+    case TOK(NAME):
+      return parse_name_atom(p);
     case TOK(INT):
       d = new_literal(p, tvm_ffi_any_int(t->v.i));
       break;
@@ -942,7 +968,7 @@ static doc* parse_call(parser* p, doc* callee, tvm_script_span start) {
     } else if (kind(p) == TOK(NAME) && p->tok[1].kind == TOK(ASSIGN)) {
       if (!has_kw) kw_base = p->sp;
       has_kw = true;
-      if (push(p, intern(p, tok_text(p, p->tok), tok_size(p->tok))) != 0) goto fail;
+      if (push(p, intern_tok(p, p->tok)) != 0) goto fail;
       advance(p);
       advance(p);
       if (push(p, parse_test(p)) != 0) goto fail;
@@ -1031,7 +1057,7 @@ fail:
 /* atom followed by .name, (args) and [indices]. */
 static doc* parse_primary(parser* p) {
   tvm_script_span start = p->tok->span;
-  doc* d = parse_atom(p);
+  doc* d = kind(p) == TOK(NAME) ? parse_name_atom(p) : parse_atom(p);
   while (d) {
     if (kind(p) == TOK(DOT)) {
       advance(p);
@@ -1039,10 +1065,9 @@ static doc* parse_primary(parser* p) {
         tvm_ffi_release(d);
         return expected(p, "an attribute name");
       }
-      const char* name = tok_text(p, p->tok);
-      size_t n = tok_size(p->tok);
+      void* name = intern_tok(p, p->tok); /* before advance() moves the token */
       advance(p);
-      d = make_attr(p, d, name, n, since(p, start));
+      d = spanned(new_attr(p, d, name), since(p, start));
     } else if (kind(p) == TOK(LPAREN)) {
       d = parse_call(p, d, start);
     } else if (kind(p) == TOK(LBRACKET)) {
@@ -1236,7 +1261,7 @@ static doc* parse_lambda(parser* p) {
       expected(p, "a lambda parameter name or ':'");
       goto fail;
     }
-    if (push(p, make_id(p, tok_text(p, p->tok), tok_size(p->tok), p->tok->span)) != 0) goto fail;
+    if (push(p, make_id(p, p->tok)) != 0) goto fail;
     advance(p);
     if (kind(p) == TOK(ASSIGN)) {
       unsupported(p, p->tok->span, "default values of lambda parameters are");
@@ -1269,11 +1294,22 @@ static const bool kStartsPrimary[TVM_SCRIPT_TOK_COUNT_] = {
     [KW(FALSE)] = true,     [KW(NONE)] = true,
 };
 
+static doc* parse_test_full(parser* p);
+
+/* A lone atom (most operands: `f(a, 1)`, `x = 1`) is parsed at once, the rest by
+ * parse_test_full: this function, apart, needs no stack frame (both calls are tail calls),
+ * where the registers parse_test_full saves and restores cost ~25 instructions a call. */
 static doc* parse_test(parser* p) {
   int k = kind(p);
   if ((k == TOK(NAME) || k == TOK(INT) || k == TOK(FLOAT)) && kEndsAtom[p->tok[1].kind]) {
-    return parse_atom(p); /* tok is not the last token: ENDMARKER follows at the latest */
+    /* tok is not the last token: ENDMARKER follows at the latest */
+    return k == TOK(NAME) ? parse_name_atom(p) : parse_atom(p);
   }
+  return parse_test_full(p);
+}
+
+static __attribute__((noinline)) doc* parse_test_full(parser* p) {
+  int k = kind(p);
   if (!enter(p)) return NULL;
   doc* result;
   if (kind(p) == KW(LAMBDA)) {
@@ -1666,7 +1702,7 @@ fail:
 
 static doc* parse_name(parser* p, const char* what) {
   if (kind(p) != TOK(NAME)) return expected(p, what);
-  doc* d = make_id(p, tok_text(p, p->tok), tok_size(p->tok), p->tok->span);
+  doc* d = make_id(p, p->tok);
   advance(p);
   return d;
 }

@@ -1,4 +1,6 @@
 /* test_lex.c: the TVMScript tokenizer: literals, operators, layout tokens, spans, errors. */
+#include <stdlib.h>
+#include <string.h>
 #include <tvm/script/lexer.h>
 
 #include "../../libscript/src/lex_internal.h"
@@ -462,10 +464,48 @@ TEST(line_breaks_fast_path_agrees) {
   tvm_script_tokens_free(&toks);
 }
 
+/* The lexer's float fast path (float_fast in lex.c: at most 15 digits, a power of ten within
+ * 10**22) gives strtod's value to the bit, and the literals past its limits (more digits,
+ * larger exponents, underscores, subnormals) too: literals of 1 to 17 digits with the point
+ * anywhere or absent and exponents from -40 to 40. */
+TEST(floats_agree_with_strtod) {
+  uint64_t seed = 0x9E3779B97F4A7C15u;
+  for (int iter = 0; iter < 20000; ++iter) {
+    char text[64];
+    size_t n = 0;
+    seed = seed * 6364136223846793005u + 1442695040888963407u;
+    int digits = 1 + (int)(seed >> 59) % 17, point = (int)(seed >> 40) % (digits + 2);
+    bool has_exp = (seed >> 20 & 3) == 0 || point == digits + 1;
+    for (int i = 0; i < digits; ++i) {
+      if (i == point) text[n++] = '.';
+      seed = seed * 6364136223846793005u + 1442695040888963407u;
+      text[n++] = (char)('0' + (i == 0 && iter % 3 ? 1 + (seed >> 33) % 9 : (seed >> 33) % 10));
+    }
+    if (point == digits) text[n++] = '.';
+    if (has_exp) {
+      seed = seed * 6364136223846793005u + 1442695040888963407u;
+      n += (size_t)snprintf(text + n, sizeof(text) - n, "%s%d", (seed >> 40) & 1 ? "e" : "E",
+                            (int)((seed >> 33) % 81) - 40);
+    }
+    text[n] = '\0';
+    if (point >= digits && !has_exp) continue; /* an integer */
+    tvm_script_tokens toks;
+    CHECK(tvm_script_lex(text, n, "t.py", &toks) == 0);
+    CHECK(toks.count >= 1 && toks.data[0].kind == TVM_SCRIPT_TOK_FLOAT);
+    double want = strtod(text, NULL), got = toks.data[0].v.f;
+    if (memcmp(&want, &got, sizeof(double)) != 0) {
+      fprintf(stderr, "float %s: lexed %.17g, strtod %.17g\n", text, got, want);
+      CHECK(false);
+    }
+    tvm_script_tokens_free(&toks);
+  }
+}
+
 int main(void) {
   RUN(empty_and_blank);
   RUN(integers);
   RUN(floats);
+  RUN(floats_agree_with_strtod);
   RUN(strings_and_escapes);
   RUN(operators_and_keywords);
   RUN(brackets_and_continuation);

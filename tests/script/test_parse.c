@@ -321,6 +321,19 @@ TEST(calls_attrs_subscripts) {
                "(call T.comm_reducer (lambda (x y) (+ x y)) (list (call T.float32 0)))");
 }
 
+/* Names are interned by a key the lexer makes for names of up to 8 bytes (their bytes) and the
+ * parser for longer ones: names that are prefixes of each other, of sizes around 4, 8 and 16,
+ * and the same names met again (through the thread's table) keep their own text. */
+TEST(interned_names_prefixes) {
+  const char* src =
+      "f(a, ab, abc, abcd, abcde, abcdefg, abcdefgh, abcdefghi, abcdefgh_, abcdefghijklmnop, "
+      "abcdefghijklmnopq, abcdefghijklmnopr, a.abcdefgh, b_, _b, abcdefgh.abcdefghi)";
+  const char* want =
+      "(call f a ab abc abcd abcde abcdefg abcdefgh abcdefghi abcdefgh_ abcdefghijklmnop "
+      "abcdefghijklmnopq abcdefghijklmnopr a.abcdefgh b_ _b abcdefgh.abcdefghi)";
+  for (int i = 0; i < 3; ++i) CHECK_STR_EQ(expr_str(src), want);
+}
+
 /* Keyword arguments and dict entries are pairs on the scratch stack, split into two arrays:
  * more than 8 pairs, and keywords after positional arguments at depth. */
 TEST(keyword_and_dict_pairs_many) {
@@ -1267,6 +1280,7 @@ int main(void) {
   RUN(arena_without_pool);
   RUN(literals_and_atoms);
   RUN(calls_attrs_subscripts);
+  RUN(interned_names_prefixes);
   RUN(keyword_and_dict_pairs_many);
   RUN(starred_arguments);
   RUN(precedence);
