@@ -139,6 +139,11 @@ static inline bool kw_is(const param_spec* p, const char* kw) {
   return j == p->len && kw[j] == '\0';
 }
 
+/* MAX_PARAMS absent parameters (tvm_script_arg_given false), to copy from. */
+static const TVMFFIAny kAbsentArgs[MAX_PARAMS] = {
+    [0 ... MAX_PARAMS - 1] = {.type_index = TVM_SCRIPT_ARG_ABSENT},
+};
+
 int tvm_script_bind_args(tvm_script_call* call, const char* spec, TVMFFIAny* out, int n_out) {
   spec_entry scratch;
   const spec_entry* se = spec_of(spec, &scratch);
@@ -165,16 +170,12 @@ int tvm_script_bind_args(tvm_script_call* call, const char* spec, TVMFFIAny* out
     /* (Most specs: the arguments are parameters 0 .. num_args - 1, the rest start absent.) */
     int a = 0;
     for (; a < call->num_args; ++a) out[a] = call->args[a];
-    for (int i = a; i < n; ++i) {
-      out[i] = tvm_ffi_any_none();
-      out[i].type_index = TVM_SCRIPT_ARG_ABSENT;
-    }
+    /* (One copy of the absent stamps rather than a loop of stores: T.Buffer & co. leave most
+     * of their ten parameters absent.) */
+    memcpy(out + a, kAbsentArgs, (size_t)(n - a) * sizeof(TVMFFIAny));
     given = (uint32_t)((UINT64_C(1) << a) - 1);
   } else {
-    for (int i = 0; i < n; ++i) {
-      out[i] = tvm_ffi_any_none();
-      out[i].type_index = TVM_SCRIPT_ARG_ABSENT;
-    }
+    memcpy(out, kAbsentArgs, (size_t)n * sizeof(TVMFFIAny));
     for (int a = 0; a < call->num_args; ++a) {
       int i = se->pos_param[a];
       out[i] = call->args[a];
@@ -314,7 +315,40 @@ tvm_tir_expr_obj* tvm_script_value_to_expr(const TVMFFIAny* v, const char* what)
   return NULL;
 }
 
+/* The scalar dtypes most scripts spell as strings (T.Buffer((n,), "float32")), each as its
+ * inline small string: its 8 bytes (the name NUL-padded) and length. */
+typedef struct {
+  char bytes[8];
+  uint32_t len;
+  DLDataType dtype;
+} small_dtype;
+
+#define SMALL_DTYPE(name, code, bits) \
+  { name, sizeof(name) - 1, {(uint8_t)(code), (uint8_t)(bits), 1} }
+static const small_dtype k_small_dtypes[] = {
+    SMALL_DTYPE("float32", kDLFloat, 32), SMALL_DTYPE("int32", kDLInt, 32),
+    SMALL_DTYPE("float16", kDLFloat, 16), SMALL_DTYPE("int64", kDLInt, 64),
+    SMALL_DTYPE("int8", kDLInt, 8),       SMALL_DTYPE("uint8", kDLUInt, 8),
+    SMALL_DTYPE("float64", kDLFloat, 64), SMALL_DTYPE("bool", kDLUInt, 1),
+};
+#undef SMALL_DTYPE
+
+/* tvm_tir_dtype_parse of an inline small string that names one of k_small_dtypes (the same
+ * dtype: test_parse_builtins.c compares them), without its general scan of the name. Bytes and
+ * length must both match, so a name that only starts like one (or a longer one) is not taken. */
+static inline bool small_dtype_of(const TVMFFIAny* v, DLDataType* out) {
+  for (size_t i = 0; i < sizeof(k_small_dtypes) / sizeof(k_small_dtypes[0]); ++i) {
+    const small_dtype* d = &k_small_dtypes[i];
+    if (v->small_str_len == d->len && memcmp(v->v_bytes, d->bytes, 8) == 0) {
+      *out = d->dtype;
+      return true;
+    }
+  }
+  return false;
+}
+
 int tvm_script_value_to_dtype(const TVMFFIAny* v, const char* what, DLDataType* out) {
+  if (v->type_index == kTVMFFISmallStr && small_dtype_of(v, out)) return 0;
   if (v->type_index == kTVMFFIDataType) {
     *out = v->v_dtype;
     return 0;

@@ -371,6 +371,28 @@ TEST(value_to_dtype_int_cstr) {
   CHECK_RAISED("TypeError", "argument 'scope' of T.handle must be a string, got int");
 }
 
+/* A dtype named by a short (inline) string is what tvm_tir_dtype_parse makes of it, for the
+ * names tvm_script_value_to_dtype takes without parsing and for the others; a prefix or an
+ * extension of one such name is parsed (or rejected) as before. */
+TEST(value_to_dtype_small_strings) {
+  static const char* const names[] = {"float32", "int32", "float16", "int64", "int8",  "uint8",
+                                      "float64", "bool",  "int16",   "uint32", "handle", "int1",
+                                      "float8",  "int",   "float",   "boolx4", "int32x4", "uint1"};
+  for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); ++i) {
+    TVMFFIAny v = tvm_ffi_string(names[i]);
+    CHECK(v.type_index == kTVMFFISmallStr);
+    DLDataType want = {0, 0, 0}, got = {0, 0, 0};
+    int want_rc = tvm_tir_dtype_parse(names[i], strlen(names[i]), &want);
+    tvm_ffi_error_clear();
+    int got_rc = tvm_script_value_to_dtype(&v, "dtype", &got);
+    tvm_ffi_error_clear();
+    CHECK_EQ_INT(got_rc, want_rc);
+    if (want_rc == 0) {
+      CHECK(got.code == want.code && got.bits == want.bits && got.lanes == want.lanes);
+    }
+  }
+}
+
 TEST(value_to_expr_array) {
   TVMFFIAny items[] = {I(4), I(1LL << 33)};
   void* arr = tvm_ffi_array_new(items, 2);
@@ -871,6 +893,7 @@ int main(void) {
   RUN(bind_args_errors);
   RUN(value_to_expr);
   RUN(value_to_dtype_int_cstr);
+  RUN(value_to_dtype_small_strings);
   RUN(value_to_expr_array);
   RUN(value_to_region);
   RUN(dtype_literals);
