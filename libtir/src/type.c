@@ -3,7 +3,7 @@
 
 #include "internal.h"
 
-tvm_tir_prim_type_obj* tvm_tir_prim_type_new(DLDataType dtype) {
+static tvm_tir_prim_type_obj* prim_type_make(DLDataType dtype) {
   tvm_tir_prim_type_obj* t = TIR_NEW_UNINIT(tvm_tir_prim_type_obj, PrimType);
   if (t) {
     _Static_assert(offsetof(tvm_tir_prim_type_obj, dtype) + sizeof(uint64_t) ==
@@ -15,6 +15,49 @@ tvm_tir_prim_type_obj* tvm_tir_prim_type_new(DLDataType dtype) {
     memcpy(&t->dtype, &word, sizeof(word));
   }
   return t;
+}
+
+/* The PrimTypes of the scalar dtypes of codes Int, UInt, Float, OpaqueHandle and Bfloat with
+ * 1, 8, 16, 32 or 64 bits are shared by the whole process, like the small IntImms (expr.c, which
+ * says why that is sound): every Var annotates one. Made on first use, published with a
+ * compare-and-swap, never dropped. */
+static tvm_tir_prim_type_obj* g_scalar_types[5][5]; /* [code][bits slot] */
+
+static int bits_slot(uint8_t bits) {
+  switch (bits) {
+    case 1: return 0;
+    case 8: return 1;
+    case 16: return 2;
+    case 32: return 3;
+    case 64: return 4;
+    default: return -1;
+  }
+}
+
+static __attribute__((noinline)) tvm_tir_prim_type_obj* shared_type_make(
+    tvm_tir_prim_type_obj** slot, DLDataType dtype) {
+  tvm_tir_prim_type_obj* t = prim_type_make(dtype);
+  tvm_tir_prim_type_obj* seen = NULL;
+  if (!t || __atomic_compare_exchange_n(slot, &seen, t, false, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_ACQUIRE)) {
+    tvm_ffi_retain(t); /* the table keeps the first reference; this one is the caller's */
+    return t;
+  }
+  tvm_ffi_release(t); /* another thread published its own first */
+  tvm_ffi_retain(seen);
+  return seen;
+}
+
+tvm_tir_prim_type_obj* tvm_tir_prim_type_new(DLDataType dtype) {
+  int b = dtype.lanes == 1 && dtype.code <= kDLBfloat ? bits_slot(dtype.bits) : -1;
+  if (b < 0) return prim_type_make(dtype);
+  tvm_tir_prim_type_obj** slot = &g_scalar_types[dtype.code][b];
+  tvm_tir_prim_type_obj* t = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+  if (__builtin_expect(t != NULL, 1)) {
+    tvm_ffi_retain(t);
+    return t;
+  }
+  return shared_type_make(slot, dtype);
 }
 
 tvm_tir_pointer_type_obj* tvm_tir_pointer_type_new(tvm_tir_type_obj* element_type,

@@ -3,6 +3,7 @@
  * passing and a failing case; the TypeError must name the rule and show the operands.
  */
 #include <math.h>
+#include <pthread.h>
 
 #include "tir_check.h"
 
@@ -58,6 +59,55 @@ TEST(t_intimm) {
   EXPECT_ERROR("TypeError", tvm_tir_int_imm_new(tvm_tir_dtype_with_lanes(TVM_TIR_INT32, 4), 1),
                "rule T-INTIMM", "int32x4");
   RELEASE(ok, u, b);
+}
+
+/* Small IntImms (int32/int64 in [-1, 255], bool) and scalar PrimTypes are process-wide shared
+ * objects (expr.c, type.c): the same object each time, with its own reference each time. */
+static bool same_structure(void* x, void* y) {
+  TVMFFIAny a = tvm_ffi_any_obj(x), b = tvm_ffi_any_obj(y);
+  return tvm_ffi_structural_equal(&a, &b, false, NULL, NULL) == 1;
+}
+
+static void* make_int_imm_200(void* arg) {
+  (void)arg;
+  return tvm_tir_int_imm_new(TVM_TIR_INT64, 200); /* raced by two threads on first use */
+}
+
+TEST(t_shared_constants) {
+  tvm_tir_expr_obj* a = i32(0);
+  tvm_tir_expr_obj* b = i32(0);
+  CHECK(a && a == b);
+  tvm_tir_expr_obj* big = i32(256); /* past the shared range: a fresh object each time */
+  tvm_tir_expr_obj* big2 = i32(256);
+  CHECK(big && big2 && big != big2);
+  CHECK(same_structure(big, big2));
+  tvm_tir_expr_obj* neg = i32(-1);
+  tvm_tir_expr_obj* neg64 = tvm_tir_int_imm_new(TVM_TIR_INT64, -1);
+  CHECK(neg && neg64 && neg != neg64); /* shared per dtype */
+  CHECK_STR_EQ(DT(neg64), "int64");
+  CHECK(((tvm_tir_int_imm_obj*)neg64)->value == -1);
+  tvm_tir_expr_obj* t1 = tvm_tir_int_imm_new(TVM_TIR_BOOL, 1);
+  tvm_tir_expr_obj* t2 = tvm_tir_bool(true);
+  CHECK(t1 && t1 == t2);
+  tvm_tir_expr_obj* u8 = tvm_tir_int_imm_new(TVM_TIR_UINT8, 1); /* not shared */
+  CHECK(u8 && u8 != t1);
+  CHECK_STR_EQ(DT(u8), "uint8");
+  /* Releasing every reference leaves the shared object usable. */
+  tvm_ffi_release(b);
+  tvm_tir_expr_obj* c = i32(0);
+  CHECK(c == a && ((tvm_tir_int_imm_obj*)c)->value == 0);
+  pthread_t th[2];
+  void* got[2] = {NULL, NULL};
+  for (int i = 0; i < 2; ++i) pthread_create(&th[i], NULL, make_int_imm_200, NULL);
+  for (int i = 0; i < 2; ++i) pthread_join(th[i], &got[i]);
+  CHECK(got[0] && got[0] == got[1]);
+  tvm_tir_prim_type_obj* f1 = tvm_tir_prim_type_new(TVM_TIR_FLOAT32);
+  tvm_tir_prim_type_obj* f2 = tvm_tir_prim_type_new(TVM_TIR_FLOAT32);
+  tvm_tir_prim_type_obj* v4 = tvm_tir_prim_type_new(tvm_tir_dtype_with_lanes(TVM_TIR_FLOAT32, 4));
+  tvm_tir_prim_type_obj* v4b = tvm_tir_prim_type_new(tvm_tir_dtype_with_lanes(TVM_TIR_FLOAT32, 4));
+  CHECK(f1 && f1 == f2 && v4 && v4b && v4 != v4b && v4 != f1);
+  CHECK(same_structure(v4, v4b));
+  RELEASE(a, big, big2, neg, neg64, t1, t2, u8, c, got[0], got[1], f1, f2, v4, v4b);
 }
 
 TEST(t_floatimm) {
@@ -826,6 +876,7 @@ int main(void) {
   RUN(t_var);
   RUN(t_var_named_by_string);
   RUN(t_intimm);
+  RUN(t_shared_constants);
   RUN(t_floatimm);
   RUN(t_stringimm);
   RUN(t_cast);
