@@ -60,6 +60,27 @@ tvm_tir_prim_type_obj* tvm_tir_prim_type_new(DLDataType dtype) {
   return shared_type_make(slot, dtype);
 }
 
+static tvm_tir_pointer_type_obj* pointer_type_make(tvm_tir_type_obj* element_type,
+                                                   const char* storage_scope);
+
+/* PointerType(PrimType(scalar), "") is shared like its element type: every buffer's data Var
+ * of the global scope annotates one. [code][bits slot], as g_scalar_types. */
+static tvm_tir_pointer_type_obj* g_global_ptrs[5][5];
+
+static __attribute__((noinline)) tvm_tir_pointer_type_obj* shared_ptr_make(
+    tvm_tir_pointer_type_obj** slot, tvm_tir_type_obj* element_type) {
+  tvm_tir_pointer_type_obj* t = pointer_type_make(element_type, NULL);
+  tvm_tir_pointer_type_obj* seen = NULL;
+  if (!t || __atomic_compare_exchange_n(slot, &seen, t, false, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_ACQUIRE)) {
+    tvm_ffi_retain(t); /* the table keeps the first reference; this one is the caller's */
+    return t;
+  }
+  tvm_ffi_release(t);
+  tvm_ffi_retain(seen);
+  return seen;
+}
+
 tvm_tir_pointer_type_obj* tvm_tir_pointer_type_new(tvm_tir_type_obj* element_type,
                                                    const char* storage_scope) {
   if (!element_type) return tvm_tir__null_arg("PointerType", "element_type");
@@ -68,6 +89,22 @@ tvm_tir_pointer_type_obj* tvm_tir_pointer_type_new(tvm_tir_type_obj* element_typ
                                "element_type must be a PrimType", "element_type", element_type,
                                NULL);
   }
+  DLDataType e = ((const tvm_tir_prim_type_obj*)element_type)->dtype;
+  int b = e.lanes == 1 && e.code <= kDLBfloat ? bits_slot(e.bits) : -1;
+  if (b >= 0 && (!storage_scope || !*storage_scope)) {
+    tvm_tir_pointer_type_obj** slot = &g_global_ptrs[e.code][b];
+    tvm_tir_pointer_type_obj* t = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+    if (__builtin_expect(t != NULL, 1)) {
+      tvm_ffi_retain(t);
+      return t;
+    }
+    return shared_ptr_make(slot, element_type);
+  }
+  return pointer_type_make(element_type, storage_scope);
+}
+
+static tvm_tir_pointer_type_obj* pointer_type_make(tvm_tir_type_obj* element_type,
+                                                   const char* storage_scope) {
   void* scope = tvm_tir__str(storage_scope);
   if (!scope) return NULL;
   tvm_tir_pointer_type_obj* t = TIR_NEW_UNINIT(tvm_tir_pointer_type_obj, PointerType);

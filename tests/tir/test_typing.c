@@ -61,8 +61,9 @@ TEST(t_intimm) {
   RELEASE(ok, u, b);
 }
 
-/* Small IntImms (int32/int64 in [-1, 255], bool) and scalar PrimTypes are process-wide shared
- * objects (expr.c, type.c): the same object each time, with its own reference each time. */
+/* Small IntImms (int32/int64 in [-1, 255], bool), scalar PrimTypes and their global-scope
+ * PointerTypes are process-wide shared objects (expr.c, type.c): the same object each time,
+ * with its own reference each time. */
 static bool same_structure(void* x, void* y) {
   TVMFFIAny a = tvm_ffi_any_obj(x), b = tvm_ffi_any_obj(y);
   return tvm_ffi_structural_equal(&a, &b, false, NULL, NULL) == 1;
@@ -107,7 +108,15 @@ TEST(t_shared_constants) {
   tvm_tir_prim_type_obj* v4b = tvm_tir_prim_type_new(tvm_tir_dtype_with_lanes(TVM_TIR_FLOAT32, 4));
   CHECK(f1 && f1 == f2 && v4 && v4b && v4 != v4b && v4 != f1);
   CHECK(same_structure(v4, v4b));
-  RELEASE(a, big, big2, neg, neg64, t1, t2, u8, c, got[0], got[1], f1, f2, v4, v4b);
+  tvm_tir_pointer_type_obj* p1 = tvm_tir_pointer_type_of(TVM_TIR_FLOAT32, NULL);
+  tvm_tir_pointer_type_obj* p2 = tvm_tir_pointer_type_new(&f1->type, "");
+  tvm_tir_pointer_type_obj* s1 = tvm_tir_pointer_type_of(TVM_TIR_FLOAT32, "shared");
+  tvm_tir_pointer_type_obj* s2 = tvm_tir_pointer_type_of(TVM_TIR_FLOAT32, "shared");
+  CHECK(p1 && p1 == p2 && s1 && s2 && s1 != s2 && s1 != p1);
+  CHECK(p1 && p1->element_type == &f1->type);
+  CHECK(same_structure(s1, s2) && !same_structure(s1, p1));
+  RELEASE(a, big, big2, neg, neg64, t1, t2, u8, c, got[0], got[1], f1, f2, v4, v4b, p1, p2, s1,
+          s2);
 }
 
 TEST(t_floatimm) {
