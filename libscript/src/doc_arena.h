@@ -49,6 +49,9 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&
                    offsetof(TVMFFIObject, __padding) == offsetof(TVMFFIObject, type_index) + 4,
                "tvm_script__doc_arena_object writes back and refs, type_index and __padding, as "
                "one word each");
+_Static_assert(offsetof(TVMFFIAny, zero_padding) == offsetof(TVMFFIAny, type_index) + 4,
+               "tvm_script__doc_arena_set_item copies an Any's type_index and zero_padding as "
+               "one word");
 
 /* The deleter of every object of an arena. */
 void tvm_script__doc_arena_deleter(void* self, int flags);
@@ -185,12 +188,16 @@ static inline void tvm_script__doc_arena_set_item(tvm_script__arena_array* arr, 
                                                   void* obj) {
   if (((const TVMFFIObject*)obj)->deleter == tvm_script__doc_arena_deleter) {
     ++((tvm_script__arena_block*)obj - 1)->refs;
+    /* The item's type_index and zero_padding copied in one word from the object's
+     * type_index and __padding, which is 0 in an arena object (tvm_script__doc_arena_object). */
+    memcpy(&arr->items[i].type_index, &((const TVMFFIObject*)obj)->type_index, sizeof(uint64_t));
+    arr->items[i].v_obj = (TVMFFIObject*)obj;
   } else {
     tvm_script__arena_block* b = (tvm_script__arena_block*)arr - 1;
     ++((tvm_script__doc_arena_bump*)b->arena)->outside_items;
     tvm_script__doc_arena_note_outside(b->arena, &arr->items[i], true);
+    arr->items[i] = tvm_ffi_any_obj(obj);
   }
-  arr->items[i] = tvm_ffi_any_obj(obj);
 }
 
 /* Called before a field of obj that may hold an outside reference (source_paths, a comment) is
