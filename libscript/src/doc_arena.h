@@ -182,6 +182,18 @@ static inline void* tvm_script__doc_arena_link(void* obj) {
   return obj;
 }
 
+/* tvm_script__doc_arena_link for obj known to be of the arena (or NULL): no test of its
+ * deleter. (Checked in debug builds.) */
+static inline void* tvm_script__doc_arena_link_own(void* obj) {
+  if (obj) {
+#ifndef NDEBUG
+    if (((const TVMFFIObject*)obj)->deleter != tvm_script__doc_arena_deleter) __builtin_trap();
+#endif
+    ++((tvm_script__arena_block*)obj - 1)->refs;
+  }
+  return obj;
+}
+
 /* Stores obj (moved in, not NULL) as item i of arr, linked (see above); an object not of the
  * arena is counted and noted for the fast teardown (doc_arena.c). */
 static inline void tvm_script__doc_arena_set_item(tvm_script__arena_array* arr, size_t i,

@@ -245,7 +245,11 @@ static inline __attribute__((always_inline)) doc* build(parser* p, tvm_script_do
       *(void**)(d + offs[i]) = p->empty;
       continue;
     }
-    *(void**)(d + offs[i]) = tvm_script__doc_arena_link(o);
+    /* Every object given is the parser's, of the arena: a doc or an array (names, literals
+     * and comments, from outside, go into their docs apart: new_id, new_attr, ...); the
+     * required ones are not NULL here. */
+    if (i < n_req && !o) __builtin_unreachable();
+    *(void**)(d + offs[i]) = tvm_script__doc_arena_link_own(o);
   }
   return (doc*)d;
 }
@@ -290,7 +294,7 @@ static doc* new_attr(parser* p, doc* value, void* name) {
     tvm_ffi_release(name);
     return NULL;
   }
-  d->value = tvm_script__doc_arena_link(value);
+  d->value = tvm_script__doc_arena_link_own(value); /* a doc of the parser's */
   d->name = name;
   tvm_script__doc_arena_note_outside(p->arena, &d->name, false);
   return &d->doc;
