@@ -212,6 +212,16 @@ static inline void tvm_script__doc_arena_set_item(tvm_script__arena_array* arr, 
   }
 }
 
+/* tvm_script__doc_arena_set_item for obj known to be of the arena (a doc or array): no test
+ * of its deleter. (Checked in debug builds.) */
+static inline void tvm_script__doc_arena_set_own_item(tvm_script__arena_array* arr, size_t i,
+                                                      void* obj) {
+  tvm_script__doc_arena_link_own(obj);
+  /* As in tvm_script__doc_arena_set_item: type_index and __padding (0) in one word. */
+  memcpy(&arr->items[i].type_index, &((const TVMFFIObject*)obj)->type_index, sizeof(uint64_t));
+  arr->items[i].v_obj = (TVMFFIObject*)obj;
+}
+
 /* Called before a field of obj that may hold an outside reference (source_paths, a comment) is
  * set after the build: if obj is of an arena, its fast teardown no longer trusts the list of
  * outside references (see doc_arena.c). */

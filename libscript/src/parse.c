@@ -740,11 +740,20 @@ static void drop(parser* p, size_t base) {
   while (p->sp > base) tvm_ffi_release(p->stack[--p->sp]);
 }
 
-/* An ffi.Array of the objects pushed since base (popped). */
+/* An ffi.Array of the objects pushed since base (popped), docs of the arena all: the one other
+ * object the parser pushes, a keyword argument's name, goes to take_pairs. */
 static void* take_array(parser* p, size_t base) {
-  void* arr = array_of_stack(p, p->sp - base, p->stack + base, 1);
+  size_t n = p->sp - base;
+  void* const* objs = p->stack + base;
   p->sp = base;
-  return arr;
+  if (n == 0) return empty_ref(p);
+  tvm_script__arena_array* a = tvm_script__doc_arena_array(p->arena, n);
+  if (__builtin_expect(!a, 0)) {
+    for (size_t i = 0; i < n; ++i) tvm_ffi_release(objs[i]);
+    return NULL;
+  }
+  for (size_t i = 0; i < n; ++i) tvm_script__doc_arena_set_own_item(a, i, objs[i]);
+  return a;
 }
 
 /* The objects pushed since base alternate a0, b0, a1, b1, ...: pop them into two arrays. */
