@@ -193,7 +193,8 @@ static void* array_take(parser* p, size_t n, void* const* objs) {
   if (n == 0) return empty_ref(p);
   tvm_script__arena_array* a = tvm_script__doc_arena_array(p->arena, n);
   if (__builtin_expect(!a, 0)) return array_fail(n, objs);
-  for (size_t i = 0; i < n; ++i) tvm_script__doc_arena_set_item(a, i, objs[i]);
+  /* Its callers (ARRAY) give docs of the parser's: of the arena. */
+  for (size_t i = 0; i < n; ++i) tvm_script__doc_arena_set_own_item(a, i, objs[i]);
   return a;
 }
 #define ARRAY(p, ...) array_take((p), (size_t)TVM_SCRIPT_NARGS(__VA_ARGS__), (void*[]){__VA_ARGS__})
