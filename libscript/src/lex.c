@@ -1087,7 +1087,9 @@ static void lex_fast(lexer* lx, size_t limit) {
       } else {
         kind = TVM_SCRIPT_TOK_NAME;
       }
-    } else if (cl == B_OTHER || cl == B_DOT) { /* B_OTHER bytes are ASCII (B_UTF8 is apart) */
+    } else if ((1u << cl) & (1u << B_OTHER | 1u << B_DOT)) {
+      /* B_OTHER or B_DOT (one bit test instead of two compares); B_OTHER bytes are ASCII
+       * (B_UTF8 is apart). */
       kind = g_tab.op_kind[c];
       if (!kind) break; /* only a longer operator starts with c, or c is invalid */
       if (!g_tab.op_alone[c]) {
