@@ -82,6 +82,8 @@ struct tvm_script__doc_arena {
  * class), except those made for one larger object. Only standard chunks are pooled. */
 enum { ARENA_CHUNK = (256 << 10) - 64 };
 enum { POOL_DEFAULT_MB = 8, POOL_MAX_MB = 1 << 20 }; /* see the pool above */
+/* The room a chunk keeps past bump.end: the half header written at bump.cur (doc_arena.h). */
+enum { ARENA_TAIL = 16 };
 #define ARENA_FREED UINT32_MAX /* in `refs`: the memory is dead */
 #define ARENA_BIAS (INT64_C(1) << 40)
 #define STRONG_ONE UINT64_C(1)
@@ -502,6 +504,15 @@ void tvm_script__doc_arena_deleter(void* self, int flags) {
 
 /* ---- Building ----------------------------------------------------------------------------- */
 
+/* Makes c, new, the chunk the bump allocates from, from `from` on: the half header there says
+ * the chunk has no block yet (back 0), and end keeps room for the one written past the last
+ * block (see bump.cur in doc_arena.h). */
+static void start_chunk(tvm_script__doc_arena* a, arena_chunk* c, char* from) {
+  memset(from, 0, sizeof(arena_block) / 2);
+  a->bump.cur = from;
+  a->bump.end = c->data + c->cap - ARENA_TAIL;
+}
+
 tvm_script__doc_arena* tvm_script__doc_arena_new(void) {
   if (!__atomic_load_n(&g_inited, __ATOMIC_ACQUIRE)) pthread_once(&g_once, init_once);
   if (!g_ref_ok) {
@@ -521,8 +532,7 @@ tvm_script__doc_arena* tvm_script__doc_arena_new(void) {
   a->live = ARENA_BIAS;
   c->older = NULL;
   a->chunks = c;
-  a->bump.cur = a->bump.last = c->data + ARENA_HOME;
-  a->bump.end = c->data + c->cap;
+  start_chunk(a, c, c->data + ARENA_HOME);
   return a;
 }
 
@@ -558,7 +568,7 @@ static void sync_chunk(tvm_script__doc_arena* a) {
   arena_chunk* c = a->chunks;
   if (c) {
     c->used = (size_t)(a->bump.cur - c->data);
-    c->last = (size_t)(a->bump.last - c->data);
+    c->last = c->used - ((const arena_block*)a->bump.cur)->back; /* see bump.cur */
   }
 }
 
@@ -574,16 +584,15 @@ void tvm_script__doc_arena_finish(tvm_script__doc_arena* a, void* root) {
 void* tvm_script__doc_arena_object_slow(tvm_script__doc_arena* a, int32_t type_index,
                                         size_t size) {
   size_t need = (sizeof(arena_block) + size + 15) & ~(size_t)15;
-  if (need > UINT32_MAX) {
+  if (need > UINT32_MAX - ARENA_TAIL) {
     tvm_ffi_raise("MemoryError", "TVMScript parser: a doc of %zu bytes is too large", size);
     return NULL;
   }
-  arena_chunk* c = chunk_new(need > ARENA_CHUNK ? need : ARENA_CHUNK);
+  arena_chunk* c = chunk_new(need + ARENA_TAIL > ARENA_CHUNK ? need + ARENA_TAIL : ARENA_CHUNK);
   if (!c) return NULL;
   sync_chunk(a);
   c->older = a->chunks;
   a->chunks = c;
-  a->bump.cur = a->bump.last = c->data;
-  a->bump.end = c->data + c->cap;
+  start_chunk(a, c, c->data);
   return tvm_script__doc_arena_object(a, type_index, size); /* fits now */
 }

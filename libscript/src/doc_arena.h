@@ -36,12 +36,22 @@ tvm_script__doc_arena* tvm_script__doc_arena_new(void);
  * for every reference the parser stores, is inlined. */
 typedef struct {
   /* Bytes from the previous block of the chunk to this one (0: the first). (It has no flag
-   * bits: the fast teardown's walk over every object steps by it with no masking.) */
+   * bits: the fast teardown's walk over every object steps by it with no masking.) Written,
+   * with refs, by the previous block's allocation (see tvm_script__doc_arena_object). */
   uint32_t back;
   uint32_t refs; /* references from arena objects; UINT32_MAX once the memory is dead */
   tvm_script__doc_arena* arena;
 } tvm_script__arena_block;
 
+
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&
+                   offsetof(tvm_script__arena_block, refs) == 4 &&
+                   offsetof(TVMFFIObject, __padding) == offsetof(TVMFFIObject, type_index) + 4,
+               "tvm_script__doc_arena_object writes back and refs, type_index and __padding, as "
+               "one word each");
+_Static_assert(offsetof(TVMFFIAny, zero_padding) == offsetof(TVMFFIAny, type_index) + 4,
+               "tvm_script__doc_arena_set_item copies an Any's type_index and zero_padding as "
+               "one word");
 
 /* The deleter of every object of an arena. */
 void tvm_script__doc_arena_deleter(void* self, int flags);
@@ -50,9 +60,11 @@ void tvm_script__doc_arena_deleter(void* self, int flags);
  * the allocation below, inlined into the parser: a doc costs a pointer bump and a few stores
  * (the compiler sees the size, and drops the zeroing of the fields the caller sets). */
 typedef struct {
-  char* cur;  /* next free byte of the newest chunk */
-  char* end;  /* its end */
-  char* last; /* the newest block of that chunk (== cur when it has none) */
+  /* The next free byte of the newest chunk. The header of the block to be allocated there is
+   * already half written: its back (the size of the newest block of the chunk; 0 when it has
+   * none) and refs (0), so the newest block is found from cur alone (see sync_chunk). */
+  char* cur;
+  char* end; /* its end, less the room for the half header at cur (ARENA_TAIL bytes) */
   int64_t allocated; /* objects allocated (only the builder touches it) */
   int64_t outside_items; /* items of arrays that are not of the arena (the builder's too) */
   /* The outside references the builder stored (see tvm_script__doc_arena_note_outside), so that
@@ -106,16 +118,20 @@ static inline void* tvm_script__doc_arena_object(tvm_script__doc_arena* a, int32
     return tvm_script__doc_arena_object_slow(a, type_index, size);
   }
   tvm_script__arena_block* b = (tvm_script__arena_block*)m->cur;
-  b->back = (uint32_t)(m->cur - m->last);
-  b->refs = 0;
+  /* back and refs are set (see cur); the next block's are set here, in one store of a
+   * constant for a doc (the compiler sees its size): instead of a load of the newest block's
+   * address, a subtraction, its store and the store of refs (need <= UINT32_MAX: see
+   * tvm_script__doc_arena_object_slow; end leaves room for the 8 bytes). */
+  uint64_t next_back_refs = (uint64_t)(uint32_t)need; /* little-endian: back, then refs = 0 */
+  memcpy(m->cur + need, &next_back_refs, sizeof(next_back_refs));
   b->arena = a;
-  m->last = m->cur;
   m->cur += need;
   ++m->allocated;
   TVMFFIObject* o = (TVMFFIObject*)(b + 1);
   o->combined_ref_count = 1 | (UINT64_C(1) << 32); /* one strong, one weak */
-  o->type_index = type_index;
-  o->__padding = 0;
+  /* type_index and __padding (0) in one store. */
+  uint64_t index_padding = (uint64_t)(uint32_t)type_index;
+  memcpy(&o->type_index, &index_padding, sizeof(index_padding));
   o->deleter = tvm_script__doc_arena_deleter;
   return o;
 }
@@ -166,18 +182,44 @@ static inline void* tvm_script__doc_arena_link(void* obj) {
   return obj;
 }
 
+/* tvm_script__doc_arena_link for obj known to be of the arena (or NULL): no test of its
+ * deleter. (Checked in debug builds.) */
+static inline void* tvm_script__doc_arena_link_own(void* obj) {
+  if (obj) {
+#ifndef NDEBUG
+    if (((const TVMFFIObject*)obj)->deleter != tvm_script__doc_arena_deleter) __builtin_trap();
+#endif
+    ++((tvm_script__arena_block*)obj - 1)->refs;
+  }
+  return obj;
+}
+
 /* Stores obj (moved in, not NULL) as item i of arr, linked (see above); an object not of the
  * arena is counted and noted for the fast teardown (doc_arena.c). */
 static inline void tvm_script__doc_arena_set_item(tvm_script__arena_array* arr, size_t i,
                                                   void* obj) {
   if (((const TVMFFIObject*)obj)->deleter == tvm_script__doc_arena_deleter) {
     ++((tvm_script__arena_block*)obj - 1)->refs;
+    /* The item's type_index and zero_padding copied in one word from the object's
+     * type_index and __padding, which is 0 in an arena object (tvm_script__doc_arena_object). */
+    memcpy(&arr->items[i].type_index, &((const TVMFFIObject*)obj)->type_index, sizeof(uint64_t));
+    arr->items[i].v_obj = (TVMFFIObject*)obj;
   } else {
     tvm_script__arena_block* b = (tvm_script__arena_block*)arr - 1;
     ++((tvm_script__doc_arena_bump*)b->arena)->outside_items;
     tvm_script__doc_arena_note_outside(b->arena, &arr->items[i], true);
+    arr->items[i] = tvm_ffi_any_obj(obj);
   }
-  arr->items[i] = tvm_ffi_any_obj(obj);
+}
+
+/* tvm_script__doc_arena_set_item for obj known to be of the arena (a doc or array): no test
+ * of its deleter. (Checked in debug builds.) */
+static inline void tvm_script__doc_arena_set_own_item(tvm_script__arena_array* arr, size_t i,
+                                                      void* obj) {
+  tvm_script__doc_arena_link_own(obj);
+  /* As in tvm_script__doc_arena_set_item: type_index and __padding (0) in one word. */
+  memcpy(&arr->items[i].type_index, &((const TVMFFIObject*)obj)->type_index, sizeof(uint64_t));
+  arr->items[i].v_obj = (TVMFFIObject*)obj;
 }
 
 /* Called before a field of obj that may hold an outside reference (source_paths, a comment) is

@@ -61,6 +61,9 @@ static struct {
   /* Whether a byte continues an ASCII name (cls B_NAME or B_DIGIT): lex_fast's scan of a name
    * tests it with one compare per byte, where the class needs a subtract and a compare. */
   bool name_cont[256];
+  /* Whether a byte that ends an ASCII name leaves it to lex_name: a non-ASCII byte (the name
+   * goes on) or a quote (a string prefix): one load and test where lex_fast made two. */
+  bool name_odd_end[256];
   /* Operator candidates by first byte (indices + 1 into kOperators, longest first); the
    * one-byte operator of a byte (index + 1), and a bitmask of the ASCII bytes that can follow
    * that byte in a longer operator. */
@@ -112,6 +115,7 @@ static void build_tables(void) {
   }
   for (int c = 0; c < 256; ++c) {
     g_tab.name_cont[c] = g_tab.cls[c] == B_NAME || g_tab.cls[c] == B_DIGIT;
+    g_tab.name_odd_end[c] = c >= 0x80 || g_tab.cls[c] == B_QUOTE;
   }
   for (size_t k = 0; k < sizeof(kOperators) / sizeof(kOperators[0]); ++k) {
     const spelling* op = &kOperators[k];
@@ -1075,7 +1079,7 @@ static void lex_fast(lexer* lx, size_t limit) {
         pos += 2;
       }
       /* A non-ASCII continuation, or a string prefix (r"..."): lex_name's cases. */
-      if (s[pos] >= 0x80 || cls[s[pos]] == B_QUOTE) {
+      if (g_tab.name_odd_end[s[pos]]) { /* s[pos] >= 0x80 || cls[s[pos]] == B_QUOTE */
         pos = start;
         break;
       }
@@ -1087,7 +1091,9 @@ static void lex_fast(lexer* lx, size_t limit) {
       } else {
         kind = TVM_SCRIPT_TOK_NAME;
       }
-    } else if (cl == B_OTHER || cl == B_DOT) { /* B_OTHER bytes are ASCII (B_UTF8 is apart) */
+    } else if ((1u << cl) & (1u << B_OTHER | 1u << B_DOT)) {
+      /* B_OTHER or B_DOT (one bit test instead of two compares); B_OTHER bytes are ASCII
+       * (B_UTF8 is apart). */
       kind = g_tab.op_kind[c];
       if (!kind) break; /* only a longer operator starts with c, or c is invalid */
       if (!g_tab.op_alone[c]) {

@@ -71,7 +71,14 @@ typedef struct {
   uint32_t* name_slots;
   size_t n_names, names_cap, slots_cap; /* capacities: entries; slots (a power of two) */
   tvm_script__doc_arena* arena; /* where docs and arrays are allocated (doc_arena.h) */
-  void* empty; /* the arena's empty array, shared by every empty array field */
+  /* The arena's empty array, shared by every empty array field. The references to it that the
+   * parser hands out (empty_ref) and the links to it from docs (empty_link) are counted here
+   * and added to its reference count and `refs` once, when the build ends (settle_empty):
+   * each cost an atomic increment, a NULL test and a load, and a link a test of the deleter.
+   * Until then its count carries EMPTY_BIAS more, so that the releases of docs that die while
+   * the parser builds never take it to 0. */
+  void* empty;
+  uint64_t empty_refs, empty_links;
   /* The inline storage of names and name_slots (not zeroed with the rest: the struct ends
    * here). */
   struct name_ent names_inline[INLINE_NAMES];
@@ -87,6 +94,26 @@ typedef struct {
 /* ---------------------------------------------------------------------------------------- */
 
 static inline int kind(const parser* p) { return p->tok->kind; }
+
+/* See parser.empty: at most ~2**30 uses before settle_empty (a use takes at least a doc's
+ * 8 bytes of field, so a parse holding that many needs 8 GiB of docs), within the 32 bits of
+ * the strong count. */
+#define EMPTY_BIAS (UINT64_C(1) << 30)
+
+/* A new reference to the empty array (counted in p->empty_refs). */
+static inline void* empty_ref(parser* p) {
+  ++p->empty_refs;
+  return p->empty;
+}
+
+/* Adds the references and links to the empty array counted since it was made (see
+ * parser.empty) to its count and `refs`, and drops the bias: the count is exact again before
+ * anything outside the parser sees it. The bias kept it above the parser's own reference. */
+static void settle_empty(parser* p) {
+  __atomic_add_fetch(&((TVMFFIObject*)p->empty)->combined_ref_count,
+                     p->empty_refs - EMPTY_BIAS, __ATOMIC_RELAXED);
+  ((tvm_script__arena_block*)p->empty - 1)->refs += (uint32_t)p->empty_links;
+}
 
 /* The window is small so that the lexer's buffer stays small (see push() in lex.c): a refill
  * moves only the LOOKAHEAD tokens left, and happens every ~90 tokens. */
@@ -163,13 +190,11 @@ static void* array_take(parser* p, size_t n, void* const* objs) {
   for (size_t i = 0; i < n; ++i) {
     if (__builtin_expect(!objs[i], 0)) return array_fail(n, objs);
   }
-  if (n == 0) {
-    tvm_ffi_retain(p->empty);
-    return p->empty;
-  }
+  if (n == 0) return empty_ref(p);
   tvm_script__arena_array* a = tvm_script__doc_arena_array(p->arena, n);
   if (__builtin_expect(!a, 0)) return array_fail(n, objs);
-  for (size_t i = 0; i < n; ++i) tvm_script__doc_arena_set_item(a, i, objs[i]);
+  /* Its callers (ARRAY) give docs of the parser's: of the arena. */
+  for (size_t i = 0; i < n; ++i) tvm_script__doc_arena_set_own_item(a, i, objs[i]);
   return a;
 }
 #define ARRAY(p, ...) array_take((p), (size_t)TVM_SCRIPT_NARGS(__VA_ARGS__), (void*[]){__VA_ARGS__})
@@ -179,10 +204,7 @@ static void* array_take(parser* p, size_t n, void* const* objs) {
  * absent target, pops its pairs itself). array_take's check of every item first, a loop of its
  * own, cost ~1% of the front end. On failure (no memory) releases them all. */
 static void* array_of_stack(parser* p, size_t n, void* const* objs, size_t stride) {
-  if (n == 0) {
-    tvm_ffi_retain(p->empty);
-    return p->empty;
-  }
+  if (n == 0) return empty_ref(p);
   tvm_script__arena_array* a = tvm_script__doc_arena_array(p->arena, n);
   if (__builtin_expect(!a, 0)) {
     for (size_t i = 0; i < n; ++i) tvm_ffi_release(objs[i * stride]);
@@ -218,11 +240,17 @@ static inline __attribute__((always_inline)) doc* build(parser* p, tvm_script_do
   }
   for (int i = 0; i < n; ++i) {
     void* o = objs[i];
-    if (!o && (arrays >> i & 1)) {
-      tvm_ffi_retain(p->empty);
-      o = p->empty;
+    if (!o && (arrays >> i & 1)) { /* a reference and a link to the empty array (see empty) */
+      ++p->empty_refs;
+      ++p->empty_links;
+      *(void**)(d + offs[i]) = p->empty;
+      continue;
     }
-    *(void**)(d + offs[i]) = tvm_script__doc_arena_link(o);
+    /* Every object given is the parser's, of the arena: a doc or an array (names, literals
+     * and comments, from outside, go into their docs apart: new_id, new_attr, ...); the
+     * required ones are not NULL here. */
+    if (i < n_req && !o) __builtin_unreachable();
+    *(void**)(d + offs[i]) = tvm_script__doc_arena_link_own(o);
   }
   return (doc*)d;
 }
@@ -267,7 +295,7 @@ static doc* new_attr(parser* p, doc* value, void* name) {
     tvm_ffi_release(name);
     return NULL;
   }
-  d->value = tvm_script__doc_arena_link(value);
+  d->value = tvm_script__doc_arena_link_own(value); /* a doc of the parser's */
   d->name = name;
   tvm_script__doc_arena_note_outside(p->arena, &d->name, false);
   return &d->doc;
@@ -713,11 +741,20 @@ static void drop(parser* p, size_t base) {
   while (p->sp > base) tvm_ffi_release(p->stack[--p->sp]);
 }
 
-/* An ffi.Array of the objects pushed since base (popped). */
+/* An ffi.Array of the objects pushed since base (popped), docs of the arena all: the one other
+ * object the parser pushes, a keyword argument's name, goes to take_pairs. */
 static void* take_array(parser* p, size_t base) {
-  void* arr = array_of_stack(p, p->sp - base, p->stack + base, 1);
+  size_t n = p->sp - base;
+  void* const* objs = p->stack + base;
   p->sp = base;
-  return arr;
+  if (n == 0) return empty_ref(p);
+  tvm_script__arena_array* a = tvm_script__doc_arena_array(p->arena, n);
+  if (__builtin_expect(!a, 0)) {
+    for (size_t i = 0; i < n; ++i) tvm_ffi_release(objs[i]);
+    return NULL;
+  }
+  for (size_t i = 0; i < n; ++i) tvm_script__doc_arena_set_own_item(a, i, objs[i]);
+  return a;
 }
 
 /* The objects pushed since base alternate a0, b0, a1, b1, ...: pop them into two arrays. */
@@ -987,12 +1024,12 @@ static doc* parse_call(parser* p, doc* callee, tvm_script_span start) {
     if (!accept(p, TOK(COMMA))) break;
   }
   if (!expect(p, TOK(RPAREN), "',' or ')'")) goto fail;
-  void *keys = p->empty, *values = p->empty;
+  void *keys, *values;
   if (has_kw) {
     if (take_pairs(p, kw_base, &keys, &values) != 0) goto fail;
   } else { /* the empty arrays given, not NULL (which new_call tells from a failure) */
-    tvm_ffi_retain(p->empty);
-    tvm_ffi_retain(p->empty);
+    keys = empty_ref(p);
+    values = empty_ref(p);
   }
   void* args = take_array(p, base);
   return spanned(new_call(p, callee, args, keys, values), since(p, start));
@@ -1938,6 +1975,7 @@ static void* parse_doc(const char* source, size_t len, const char* filename, voi
   set_refill_at(&p);
   p.arena = tvm_script__doc_arena_new();
   if (!p.arena || !(p.empty = tvm_script__doc_arena_array(p.arena, 0))) goto done;
+  ((TVMFFIObject*)p.empty)->combined_ref_count += EMPTY_BIAS; /* see parser.empty */
   p.prev_save.span = p.tok->span;
   p.prev_save.span.end_line = p.prev_save.span.start_line;
   p.prev_save.span.end_col = p.prev_save.span.start_col;
@@ -1964,6 +2002,7 @@ static void* parse_doc(const char* source, size_t len, const char* filename, voi
   }
 done:
   drop(&p, 0);
+  if (p.empty) settle_empty(&p);
   tvm_ffi_release(p.empty);
   if (p.arena) tvm_script__doc_arena_finish(p.arena, result);
   if (p.stack != p.stack_inline) tvm_ffi_free(p.stack);

@@ -907,6 +907,36 @@ TEST(weakly_held_doc_dies_before_the_root) {
   }
 }
 
+/* The arena's empty array, shared by every empty array field, is counted exactly once the parse
+ * returns (the parser counts its uses and adds them at the end, parse.c's settle_empty): its
+ * strong count and `refs` are its holders, it outlives the tree when held from outside, and a
+ * failed parse (docs released while building) leaks nothing (LeakSanitizer). */
+TEST(empty_array_counted_exactly) {
+  const char* src = "f(a)\ng()\n"; /* f: no keywords (2); g: no args, no keywords (3) */
+  void* m = tvm_script_parse_doc(src, strlen(src), NULL);
+  CHECK(m != NULL);
+  if (!m) return;
+  const tvm_script_call_doc_obj* f = expr_of(m, 0);
+  const tvm_script_call_doc_obj* g = expr_of(m, 1);
+  void* empty = f->kwargs_keys;
+  CHECK(f->kwargs_values == empty && g->args == empty && g->kwargs_keys == empty &&
+        g->kwargs_values == empty);
+  const TVMFFIObject* e = empty;
+  CHECK_EQ_INT((int64_t)(uint32_t)e->combined_ref_count, 5);
+  CHECK_EQ_INT((int64_t)(e->combined_ref_count >> 32), 1);
+  CHECK_EQ_INT(((const tvm_script__arena_block*)empty - 1)->refs, 5);
+  tvm_ffi_retain(empty);
+  tvm_ffi_release(m); /* not the fast teardown: the empty array is held */
+  CHECK_EQ_INT((int64_t)(uint32_t)e->combined_ref_count, 1);
+  CHECK_EQ_INT(tvm_ffi_seq_size(empty), 0);
+  tvm_ffi_release(empty);
+  const char* bad[] = {"f(a)\ng()\n)\n", "f(g(), h(x, y()), [])\nf(\n", "[f(), g(a=1), ]]\n"};
+  for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); ++i) {
+    CHECK(tvm_script_parse_doc(bad[i], strlen(bad[i]), NULL) == NULL);
+    tvm_ffi_error_clear();
+  }
+}
+
 TEST(docs_held_past_the_root) {
   const char* src = "f(a, 'a long literal')\ng()\n"; /* long: an ffi.String object */
   for (int held = 0; held < 5; ++held) {
@@ -1263,6 +1293,7 @@ TEST(arena_without_pool) {
     RUN(many_and_large_parses);
     RUN(parses_in_threads);
     RUN(docs_held_past_the_root);
+    RUN(empty_array_counted_exactly);
     RUN(outside_refs_changed_after_the_parse);
     RUN(weakly_held_doc_dies_before_the_root);
     RUN(releases_racing_the_root);
@@ -1296,6 +1327,7 @@ int main(void) {
   RUN(many_and_large_parses);
   RUN(parses_in_threads);
   RUN(docs_held_past_the_root);
+  RUN(empty_array_counted_exactly);
   RUN(outside_refs_changed_after_the_parse);
   RUN(weakly_held_doc_dies_before_the_root);
   RUN(releases_racing_the_root);
