@@ -241,7 +241,10 @@ static int scalar_load(script_parser* p, const tvm_script_index_doc_obj* d, tvm_
   bool located;
   int rc = scalar_buffer_indices(p, d->indices, n, &idx, &located);
   void* arr = rc == 0 ? tvm_script_items_to_array(&idx) : NULL;
-  void* r = arr ? tvm_tir_buffer_load_new(buf, arr) : NULL;
+  /* buf is a Buffer (both callers test its kind) and every index a PrimExpr
+   * (scalar_buffer_indices): the typed constructor makes only the index count and dtype
+   * checks, with the same errors. */
+  void* r = arr ? tvm_tir__buffer_load_new_typed(buf, arr) : NULL;
   tvm_ffi_release(arr);
   tvm_script_items_free(&idx);
   if (r) {

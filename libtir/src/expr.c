@@ -109,40 +109,16 @@ static tvm_tir_expr_obj* int_imm_make(DLDataType dtype, int64_t value) {
 static __attribute__((noinline)) tvm_tir_expr_obj* int_imm_checked(DLDataType dtype,
                                                                    int64_t value);
 
-/* The small IntImms of int32, int64 and bool are shared by the whole process, as the empty
- * String is: IR nodes are immutable values and reference counts are atomic, so one object can
- * stand for every IntImm(dtype, value) of these (structural equality and printing see no
- * difference). Loop bounds, extents, indices and predicates are nearly all such constants: a
- * small program makes ~14 of them, each an allocation and a release saved. Each is made on
- * first use and published with a compare-and-swap; the table's reference is never dropped
- * (the objects stay reachable, like the empty String). */
+/* The small IntImms of int32, int64 and bool are shared by the whole process
+ * (tvm_tir__shared_get): loop bounds, extents, indices and predicates are nearly all such
+ * constants, and a small program makes ~14 of them, each an allocation and a release saved. */
 enum { SMALL_INT_LO = -1, SMALL_INT_HI = 255, SMALL_INTS = SMALL_INT_HI - SMALL_INT_LO + 1 };
-static tvm_tir_expr_obj* g_small_int[2][SMALL_INTS]; /* [bits == 64][value - SMALL_INT_LO] */
-static tvm_tir_expr_obj* g_bool_imm[2];
+static void* g_small_int[2][SMALL_INTS]; /* [bits == 64][value - SMALL_INT_LO] */
+static void* g_bool_imm[2];
 
-static __attribute__((noinline)) tvm_tir_expr_obj* shared_int_make(tvm_tir_expr_obj** slot,
-                                                                   DLDataType dtype,
-                                                                   int64_t value) {
-  tvm_tir_expr_obj* e = int_imm_make(dtype, value);
-  tvm_tir_expr_obj* seen = NULL;
-  if (!e || __atomic_compare_exchange_n(slot, &seen, e, false, __ATOMIC_ACQ_REL,
-                                        __ATOMIC_ACQUIRE)) {
-    tvm_ffi_retain(e); /* the table keeps the first reference; this one is the caller's */
-    return e;
-  }
-  tvm_ffi_release(e); /* another thread published its own first */
-  tvm_ffi_retain(seen);
-  return seen;
-}
-
-static inline tvm_tir_expr_obj* shared_int(tvm_tir_expr_obj** slot, DLDataType dtype,
-                                           int64_t value) {
-  tvm_tir_expr_obj* e = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
-  if (__builtin_expect(e != NULL, 1)) {
-    tvm_ffi_retain(e);
-    return e;
-  }
-  return shared_int_make(slot, dtype, value);
+static inline tvm_tir_expr_obj* shared_int(void** slot, DLDataType dtype, int64_t value) {
+  void* e = tvm_tir__shared_get(slot);
+  return e ? e : tvm_tir__shared_publish(slot, int_imm_make(dtype, value));
 }
 
 tvm_tir_expr_obj* tvm_tir_int_imm_new(DLDataType dtype, int64_t value) {

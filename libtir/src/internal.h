@@ -129,6 +129,20 @@ static inline bool tir_is_exact(const void* obj, tvm_tir_kind kind) {
 /* Shared empty containers (new references). */
 extern void* tvm_tir__g_empty_array __attribute__((visibility("hidden")));
 extern void* tvm_tir__g_empty_map __attribute__((visibility("hidden")));
+/* Process-wide shared objects (the small IntImms in expr.c, the scalar PrimTypes and their
+ * global PointerTypes in type.c): IR nodes are immutable and counts atomic, so one object can
+ * stand for every equal one. A slot is filled on first use and never emptied (the objects stay
+ * reachable, like the empty String). tvm_tir__shared_get: a new reference to the slot's object,
+ * or NULL while it is empty; tvm_tir__shared_publish: offers obj (a new reference, or NULL on
+ * failure) for the empty slot; the first offer wins and keeps that reference, and the result
+ * is a new reference to the slot's object (NULL if obj is). */
+static inline void* tvm_tir__shared_get(void** slot) {
+  void* obj = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+  if (__builtin_expect(obj != NULL, 1)) tvm_ffi_retain(obj);
+  return obj;
+}
+void* tvm_tir__shared_publish(void** slot, void* obj);
+
 static inline void* tvm_tir__empty_array(void) {
   tvm_ffi_retain(tvm_tir__g_empty_array);
   return tvm_tir__g_empty_array;

@@ -368,6 +368,18 @@ void* tvm_tir__new_slow(tvm_tir_kind kind, size_t size) {
 }
 
 
+void* tvm_tir__shared_publish(void** slot, void* obj) {
+  void* seen = NULL;
+  if (!obj ||
+      __atomic_compare_exchange_n(slot, &seen, obj, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+    tvm_ffi_retain(obj); /* the slot keeps the first reference; this one is the caller's */
+    return obj;
+  }
+  tvm_ffi_release(obj); /* another thread published its own first */
+  tvm_ffi_retain(seen);
+  return seen;
+}
+
 void* tvm_tir__str(const char* s) {
   if (!s || !*s) {
     void* e = __atomic_load_n(&g_empty_str, __ATOMIC_ACQUIRE);

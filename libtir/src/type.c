@@ -18,89 +18,30 @@ static tvm_tir_prim_type_obj* prim_type_make(DLDataType dtype) {
 }
 
 /* The PrimTypes of the scalar dtypes of codes Int, UInt, Float, OpaqueHandle and Bfloat with
- * 1, 8, 16, 32 or 64 bits are shared by the whole process, like the small IntImms (expr.c, which
- * says why that is sound): every Var annotates one. Made on first use, published with a
- * compare-and-swap, never dropped. */
-static tvm_tir_prim_type_obj* g_scalar_types[5][5]; /* [code][bits slot] */
+ * 1, 8, 16, 32 or 64 bits, and their PointerTypes of the global scope (""), are shared by the
+ * whole process like the small IntImms (tvm_tir__shared_get): every Var annotates one, and
+ * every global buffer's data Var a PointerType. [code][bits slot] */
+static void* g_scalar_types[5][5];
+static void* g_global_ptrs[5][5];
 
-static int bits_slot(uint8_t bits) {
-  switch (bits) {
-    case 1: return 0;
-    case 8: return 1;
-    case 16: return 2;
-    case 32: return 3;
-    case 64: return 4;
-    default: return -1;
+/* The tables' slot of a scalar dtype, or NULL for any other. */
+static void** scalar_slot(void* table[5][5], DLDataType dtype) {
+  if (dtype.lanes != 1 || dtype.code > kDLBfloat) return NULL;
+  switch (dtype.bits) {
+    case 1: return &table[dtype.code][0];
+    case 8: return &table[dtype.code][1];
+    case 16: return &table[dtype.code][2];
+    case 32: return &table[dtype.code][3];
+    case 64: return &table[dtype.code][4];
+    default: return NULL;
   }
-}
-
-static __attribute__((noinline)) tvm_tir_prim_type_obj* shared_type_make(
-    tvm_tir_prim_type_obj** slot, DLDataType dtype) {
-  tvm_tir_prim_type_obj* t = prim_type_make(dtype);
-  tvm_tir_prim_type_obj* seen = NULL;
-  if (!t || __atomic_compare_exchange_n(slot, &seen, t, false, __ATOMIC_ACQ_REL,
-                                        __ATOMIC_ACQUIRE)) {
-    tvm_ffi_retain(t); /* the table keeps the first reference; this one is the caller's */
-    return t;
-  }
-  tvm_ffi_release(t); /* another thread published its own first */
-  tvm_ffi_retain(seen);
-  return seen;
 }
 
 tvm_tir_prim_type_obj* tvm_tir_prim_type_new(DLDataType dtype) {
-  int b = dtype.lanes == 1 && dtype.code <= kDLBfloat ? bits_slot(dtype.bits) : -1;
-  if (b < 0) return prim_type_make(dtype);
-  tvm_tir_prim_type_obj** slot = &g_scalar_types[dtype.code][b];
-  tvm_tir_prim_type_obj* t = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
-  if (__builtin_expect(t != NULL, 1)) {
-    tvm_ffi_retain(t);
-    return t;
-  }
-  return shared_type_make(slot, dtype);
-}
-
-static tvm_tir_pointer_type_obj* pointer_type_make(tvm_tir_type_obj* element_type,
-                                                   const char* storage_scope);
-
-/* PointerType(PrimType(scalar), "") is shared like its element type: every buffer's data Var
- * of the global scope annotates one. [code][bits slot], as g_scalar_types. */
-static tvm_tir_pointer_type_obj* g_global_ptrs[5][5];
-
-static __attribute__((noinline)) tvm_tir_pointer_type_obj* shared_ptr_make(
-    tvm_tir_pointer_type_obj** slot, tvm_tir_type_obj* element_type) {
-  tvm_tir_pointer_type_obj* t = pointer_type_make(element_type, NULL);
-  tvm_tir_pointer_type_obj* seen = NULL;
-  if (!t || __atomic_compare_exchange_n(slot, &seen, t, false, __ATOMIC_ACQ_REL,
-                                        __ATOMIC_ACQUIRE)) {
-    tvm_ffi_retain(t); /* the table keeps the first reference; this one is the caller's */
-    return t;
-  }
-  tvm_ffi_release(t);
-  tvm_ffi_retain(seen);
-  return seen;
-}
-
-tvm_tir_pointer_type_obj* tvm_tir_pointer_type_new(tvm_tir_type_obj* element_type,
-                                                   const char* storage_scope) {
-  if (!element_type) return tvm_tir__null_arg("PointerType", "element_type");
-  if (!TIR_IS(element_type, PrimType)) {
-    return tvm_tir__type_error(TVM_TIR_RULE_T_POINTERTYPE, "PointerType",
-                               "element_type must be a PrimType", "element_type", element_type,
-                               NULL);
-  }
-  DLDataType e = ((const tvm_tir_prim_type_obj*)element_type)->dtype;
-  int b = e.lanes == 1 && e.code <= kDLBfloat ? bits_slot(e.bits) : -1;
-  if (b >= 0 && (!storage_scope || !*storage_scope)) {
-    tvm_tir_pointer_type_obj** slot = &g_global_ptrs[e.code][b];
-    tvm_tir_pointer_type_obj* t = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
-    if (__builtin_expect(t != NULL, 1)) {
-      tvm_ffi_retain(t);
-      return t;
-    }
-    return shared_ptr_make(slot, element_type);
-  }
-  return pointer_type_make(element_type, storage_scope);
+  void** slot = scalar_slot(g_scalar_types, dtype);
+  if (!slot) return prim_type_make(dtype);
+  void* t = tvm_tir__shared_get(slot);
+  return t ? t : tvm_tir__shared_publish(slot, prim_type_make(dtype));
 }
 
 static tvm_tir_pointer_type_obj* pointer_type_make(tvm_tir_type_obj* element_type,
@@ -118,6 +59,23 @@ static tvm_tir_pointer_type_obj* pointer_type_make(tvm_tir_type_obj* element_typ
   t->storage_scope = scope;
   return t;
 }
+
+tvm_tir_pointer_type_obj* tvm_tir_pointer_type_new(tvm_tir_type_obj* element_type,
+                                                   const char* storage_scope) {
+  if (!element_type) return tvm_tir__null_arg("PointerType", "element_type");
+  if (!TIR_IS(element_type, PrimType)) {
+    return tvm_tir__type_error(TVM_TIR_RULE_T_POINTERTYPE, "PointerType",
+                               "element_type must be a PrimType", "element_type", element_type,
+                               NULL);
+  }
+  void** slot = !storage_scope || !*storage_scope
+                    ? scalar_slot(g_global_ptrs, ((tvm_tir_prim_type_obj*)element_type)->dtype)
+                    : NULL;
+  if (!slot) return pointer_type_make(element_type, storage_scope);
+  void* t = tvm_tir__shared_get(slot);
+  return t ? t : tvm_tir__shared_publish(slot, pointer_type_make(element_type, NULL));
+}
+
 
 tvm_tir_pointer_type_obj* tvm_tir_pointer_type_of(DLDataType dtype, const char* storage_scope) {
   tvm_tir_prim_type_obj* elem = tvm_tir_prim_type_new(dtype);
