@@ -494,9 +494,11 @@ static inline void name_key(const char* s, size_t n, uint64_t key[2]) {
  * a parse that meets a name an earlier parse on this thread met takes a reference to the same
  * String instead of allocating, copying and freeing one (~19 names per small file). Only the
  * String is shared, never a binding (the tables map text to String, nothing else). Strings are
- * immutable, so a shared one can be told from a fresh one only by its address. Bounded (THREAD_NAMES names of at most THREAD_NAME_MAX bytes; when
- * full nothing is added), the text kept inline for the compare, and released at thread exit
- * (thread_exit.h; the main thread's table stays reachable from its TLS). */
+ * immutable, so a shared one can be told from a fresh one only by its address. Bounded
+ * (THREAD_NAMES names of at most THREAD_NAME_MAX bytes; when full nothing is added until the
+ * next parse starts, which empties it: thread_names_flush), the text kept inline for the
+ * compare, and released at thread exit (thread_exit.h; the main thread's table stays reachable
+ * from its TLS). */
 enum { THREAD_NAMES = 1024, THREAD_NAME_MAX = 32 };
 typedef struct {
   struct thread_name {
@@ -532,6 +534,17 @@ static __attribute__((noinline)) thread_names* thread_names_new(void) {
   }
   t_names_failed = !t;
   return t_names = t;
+}
+
+/* A full table takes no new names, so a thread that once met more than THREAD_NAMES distinct
+ * names (a large generated module) would intern every new name of its later programs in each
+ * parse's own table, allocating its String every time. A parse that starts with the table full
+ * empties it first (the Strings stay alive where they are held). Never during a parse: each
+ * distinct name of a parse is one String, and doc and IR code may rely on that. */
+static __attribute__((noinline)) void thread_names_flush(thread_names* t) {
+  for (size_t i = 0; i < t->n; ++i) tvm_ffi_release(t->names[i].str);
+  memset(t->slots, 0, sizeof(t->slots));
+  t->n = 0;
 }
 
 /* Adds the String of s[0..n) (a new one; key and hash h as intern() makes them) to the
@@ -1949,6 +1962,7 @@ static void* parse_doc(const char* source, size_t len, const char* filename, voi
     tvm_ffi_raise("ValueError", "tvm_script_parse_doc: NULL source");
     return NULL;
   }
+  if (t_names && t_names->n == THREAD_NAMES) thread_names_flush(t_names);
   /* Zero every field but the lexer (most of the struct), which lexer_init sets up. */
   parser p;
   memset(&p, 0, offsetof(parser, lx));

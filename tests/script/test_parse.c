@@ -334,6 +334,37 @@ TEST(interned_names_prefixes) {
   for (int i = 0; i < 3; ++i) CHECK_STR_EQ(expr_str(src), want);
 }
 
+/* The name String of the one expression statement `src` parses to (a new reference), or NULL. */
+static void* lone_name(const char* src) {
+  void* m = tvm_script_parse_doc(src, strlen(src), NULL);
+  if (!m) return NULL;
+  const tvm_script_expr_stmt_doc_obj* e = stmt_at(m, 0);
+  void* name = ((const tvm_script_id_doc_obj*)e->expr)->name;
+  tvm_ffi_retain(name);
+  tvm_ffi_release(m);
+  return name;
+}
+
+/* The thread's identifier table is bounded (1024 names): one program with more distinct names
+ * fills it, and the next parse empties it, so that later programs' names are shared across
+ * parses again (the same String each time) instead of made per parse. */
+TEST(thread_names_emptied_when_full) {
+  tvm_ffi_strbuf src = {0};
+  tvm_ffi_strbuf_puts(&src, "f(");
+  for (int i = 0; i < 1100; ++i) tvm_ffi_strbuf_printf(&src, "name_%d, ", i);
+  tvm_ffi_strbuf_puts(&src, ")\n");
+  void* m = tvm_script_parse_doc(src.data, src.size, NULL);
+  CHECK(m != NULL);
+  tvm_ffi_release(m);
+  tvm_ffi_strbuf_free(&src);
+  void* a = lone_name("fresh_after_full\n");
+  void* b = lone_name("fresh_after_full\n");
+  CHECK(a && b && a == b);
+  CHECK(a && strcmp(tvm_ffi_str_cstr(a), "fresh_after_full") == 0);
+  tvm_ffi_release(a);
+  tvm_ffi_release(b);
+}
+
 /* Keyword arguments and dict entries are pairs on the scratch stack, split into two arrays:
  * more than 8 pairs, and keywords after positional arguments at depth. */
 TEST(keyword_and_dict_pairs_many) {
@@ -1312,6 +1343,7 @@ int main(void) {
   RUN(literals_and_atoms);
   RUN(calls_attrs_subscripts);
   RUN(interned_names_prefixes);
+  RUN(thread_names_emptied_when_full);
   RUN(keyword_and_dict_pairs_many);
   RUN(starred_arguments);
   RUN(precedence);
