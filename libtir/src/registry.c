@@ -44,8 +44,10 @@ static const tir_field k_fields_base_expr[] = {
     FLD(tvm_tir_base_expr_obj, span, kTVMFFIObject, IGNORE), END};
 static const tir_field k_fields_prim_expr[] = {FLD(tvm_tir_expr_obj, dtype, kTVMFFIDataType, 0),
                                                END};
+/* struct_info_ is compared: a Relax Var's annotation is part of its definition (the TIR
+ * variables it names are mapped at the definition site), as upstream compares it. */
 static const tir_field k_fields_relax_expr[] = {
-    FLD(tvm_tir_relax_expr_obj, struct_info_, kTVMFFIObject, IGNORE), END};
+    FLD(tvm_tir_relax_expr_obj, struct_info_, kTVMFFIObject, 0), END};
 static const tir_field k_fields_base_func[] = {FLD(tvm_tir_base_func_obj, attrs, MAP, 0), END};
 static const tir_field k_fields_type_base[] = {FLD(tvm_tir_type_obj, span, kTVMFFIObject, IGNORE),
                                                END};

@@ -350,3 +350,5 @@ void* tvm_tir__type_error(tvm_tir_rule rule, const char* node, const char* what,
   tvm_ffi_strbuf_free(&msg);
   return NULL;
 }
+
+void tvm_tir_node_text(tvm_ffi_strbuf* out, const void* obj) { tvm_tir__text(out, obj); }

@@ -156,6 +156,9 @@ tvm_tir_expr_obj* tvm_tir_shuffle_new(void* vectors, void* indices);
 /* The value of an IntImm / FloatImm (an IntImm also reads as a float); false otherwise. */
 bool tvm_tir_as_const_int(const void* expr, int64_t* out);
 bool tvm_tir_as_const_float(const void* expr, double* out);
+/* A short one-line text of a libtir node for messages ("n * 2", "A[i, j]"), depth- and
+ * length-limited; never fails. (The TVMScript printer is libscript's.) */
+void tvm_tir_node_text(tvm_ffi_strbuf* out, const void* obj);
 /* name_hint of a Var as a C string. */
 static inline const char* tvm_tir_var_name(const tvm_tir_var_obj* var) {
   return tvm_ffi_str_cstr(var->name_hint);

@@ -94,7 +94,7 @@ struct tvm_tir_expr_obj {
   DLDataType dtype;
 };
 /* ir.RelaxExpr: module-level expressions (GlobalVar, Op, functions). struct_info_ is for Relax
- * (optional, ignored by equality); libtir leaves it NULL. */
+ * (optional, compared by structural equality); libtir leaves it NULL. */
 struct tvm_tir_relax_expr_obj {
   TVMFFIObject header;
   void* span;

@@ -1,0 +1,76 @@
+/*
+ * tvm/relax/block_builder.h: the BlockBuilder (upstream: relax/block_builder.h), the way C
+ * programs, passes and the TVMScript parser build Relax functions and modules.
+ *
+ *   tvm_relax_block_builder* bb = tvm_relax_bb_new(NULL);
+ *   tvm_relax_bb_function_begin(bb, "main", params, NULL, true);
+ *   tvm_relax_bb_dataflow_begin(bb);
+ *   lv = tvm_relax_bb_emit(bb, tvm_relax_call_op("relax.add", NULL, 2, x, y), NULL);
+ *   gv = tvm_relax_bb_emit_output(bb, lv, NULL);
+ *   tvm_relax_bb_block_end(bb);
+ *   tvm_relax_bb_function_end(bb, gv, NULL);
+ *   mod = tvm_relax_bb_module(bb);
+ *
+ * Emitted expressions are normalised to A-normal form: every argument of a call that is not a
+ * leaf (Var, constant, ShapeExpr, PrimValue, StringImm, DataTypeImm, GlobalVar, Op, ExternFunc,
+ * or a Tuple of those) is emitted first as a binding of its own. Struct info comes from the
+ * expression constructors. Variable names are made unique within the function ("lv", "lv1", ...).
+ *
+ * Functions returning a pointer return a new reference (NULL + error); int functions return 0 or
+ * -1 + error. Arguments are borrowed.
+ */
+#ifndef TVM_RELAX_BLOCK_BUILDER_H_
+#define TVM_RELAX_BLOCK_BUILDER_H_
+
+#include <tvm/relax/expr.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct tvm_relax_block_builder tvm_relax_block_builder;
+
+/* A builder adding to a copy of mod (NULL: an empty module). */
+tvm_relax_block_builder* tvm_relax_bb_new(tvm_tir_ir_module_obj* mod);
+void tvm_relax_bb_free(tvm_relax_block_builder* bb);
+
+/* Start a function with params (ffi.Array of Var). Functions do not nest. */
+int tvm_relax_bb_function_begin(tvm_relax_block_builder* bb, const char* name, void* params,
+                                void* attrs, bool is_pure);
+/* End the function returning `output` (normalised; ret_sinfo NULL: inferred), add it to the
+ * module under its name (made unique) and return its GlobalVar. */
+tvm_tir_global_var_obj* tvm_relax_bb_function_end(tvm_relax_block_builder* bb,
+                                                  tvm_relax_expr_obj* output,
+                                                  tvm_relax_sinfo_obj* ret_sinfo);
+/* Start a dataflow block (the current binding block ends). */
+int tvm_relax_bb_dataflow_begin(tvm_relax_block_builder* bb);
+/* End the current dataflow block; later bindings go to an ordinary block. */
+int tvm_relax_bb_block_end(tvm_relax_block_builder* bb);
+
+/* Bind expr (normalised) to a new variable named from name_hint (NULL: "lv" in a dataflow block,
+ * "gv" outside) and return the variable: a DataflowVar inside a dataflow block. */
+tvm_relax_var_obj* tvm_relax_bb_emit(tvm_relax_block_builder* bb, tvm_relax_expr_obj* expr,
+                                     const char* name_hint);
+/* In a dataflow block: bind expr to an ordinary Var, visible after the block. */
+tvm_relax_var_obj* tvm_relax_bb_emit_output(tvm_relax_block_builder* bb, tvm_relax_expr_obj* expr,
+                                            const char* name_hint);
+/* var = R.match_cast(expr, sinfo): the new variable has struct info sinfo. */
+tvm_relax_var_obj* tvm_relax_bb_match_cast(tvm_relax_block_builder* bb, tvm_relax_expr_obj* expr,
+                                           tvm_relax_sinfo_obj* sinfo, const char* name_hint);
+/* Emit an existing binding (its variable must be new to the function). */
+int tvm_relax_bb_emit_binding(tvm_relax_block_builder* bb, tvm_relax_binding_obj* binding);
+/* expr in A-normal form: its non-leaf arguments emitted into the current block. */
+tvm_relax_expr_obj* tvm_relax_bb_normalize(tvm_relax_block_builder* bb, tvm_relax_expr_obj* expr);
+
+/* Add func (a PrimFunc or a Relax Function) under name_hint, made unique ("f", "f1", ...). */
+tvm_tir_global_var_obj* tvm_relax_bb_add_function(tvm_relax_block_builder* bb, void* func,
+                                                  const char* name_hint);
+/* The module built so far. */
+tvm_tir_ir_module_obj* tvm_relax_bb_module(tvm_relax_block_builder* bb);
+/* Number of bindings emitted in the current function so far. */
+int64_t tvm_relax_bb_num_bindings(const tvm_relax_block_builder* bb);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TVM_RELAX_BLOCK_BUILDER_H_ */

@@ -1,0 +1,12 @@
+/* tvm/relax/relax.h: all of librelax's public API. */
+#ifndef TVM_RELAX_RELAX_H_
+#define TVM_RELAX_RELAX_H_
+
+#include <tvm/relax/node.h>
+#include <tvm/relax/struct_info.h>
+#include <tvm/relax/expr.h>
+#include <tvm/relax/op.h>
+#include <tvm/relax/block_builder.h>
+#include <tvm/relax/analysis.h>
+
+#endif /* TVM_RELAX_RELAX_H_ */

@@ -1,0 +1,450 @@
+/*
+ * block_builder.c: the BlockBuilder (tvm/relax/block_builder.h): bindings accumulate in the
+ * current block, blocks in the current function, functions in the module. Emitted expressions
+ * are put in A-normal form here; their struct info comes from the constructors.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct tvm_relax_block_builder {
+  tvm_tir_ir_module_obj* mod;
+  /* The function being built. */
+  bool in_function;
+  char* name;
+  void* params;
+  void* attrs;
+  bool is_pure;
+  void* blocks;   /* ffi.List of finished blocks */
+  void* bindings; /* ffi.List of the current block's bindings */
+  bool dataflow;  /* the current block is a dataflow block */
+  void* names;    /* ffi.Dict name -> next suffix, for unique variable names */
+  int64_t num_bindings;
+};
+
+tvm_relax_block_builder* tvm_relax_bb_new(tvm_tir_ir_module_obj* mod) {
+  tvm_relax__ensure_init();
+  if (mod && !tvm_tir_is(mod, TVM_TIR_KIND_IRModule)) {
+    tvm_ffi_raise("TypeError", "BlockBuilder: mod must be an IRModule");
+    return NULL;
+  }
+  tvm_relax_block_builder* bb = tvm_ffi_calloc(1, sizeof(*bb));
+  if (!bb) return NULL;
+  if (mod) {
+    tvm_ffi_retain(mod);
+    bb->mod = mod;
+  } else if (!(bb->mod = tvm_tir_ir_module_new(NULL, NULL))) {
+    tvm_ffi_free(bb);
+    return NULL;
+  }
+  return bb;
+}
+
+static void end_function_state(tvm_relax_block_builder* bb) {
+  tvm_ffi_free(bb->name);
+  tvm_ffi_release(bb->params);
+  tvm_ffi_release(bb->attrs);
+  tvm_ffi_release(bb->blocks);
+  tvm_ffi_release(bb->bindings);
+  tvm_ffi_release(bb->names);
+  bb->name = NULL;
+  bb->params = bb->attrs = bb->blocks = bb->bindings = bb->names = NULL;
+  bb->in_function = false;
+  bb->dataflow = false;
+  bb->num_bindings = 0;
+}
+
+void tvm_relax_bb_free(tvm_relax_block_builder* bb) {
+  if (!bb) return;
+  end_function_state(bb);
+  tvm_ffi_release(bb->mod);
+  tvm_ffi_free(bb);
+}
+
+static int need_function(tvm_relax_block_builder* bb, const char* what) {
+  if (!bb) return tvm_ffi_raise("ValueError", "BlockBuilder: NULL builder");
+  if (!bb->in_function) return tvm_ffi_raise("ValueError", "BlockBuilder: %s outside a function", what);
+  return 0;
+}
+
+/* A name not yet used in the function: hint, else hint1, hint2, ... */
+static void* unique_name(tvm_relax_block_builder* bb, const char* hint) {
+  TVMFFIAny key = tvm_ffi_string(hint);
+  if (key.type_index == kTVMFFINone) return NULL;
+  const TVMFFIAny* seen = tvm_ffi_map_get(bb->names, &key);
+  int64_t next = 0;
+  void* out = NULL;
+  if (!seen) {
+    TVMFFIAny one = tvm_ffi_any_int(1);
+    if (tvm_ffi_dict_set(bb->names, &key, &one) == 0) {
+      out = tvm_ffi_any_is_object(&key) ? key.v_obj : tvm_relax__str(hint);
+      if (tvm_ffi_any_is_object(&key)) tvm_ffi_retain(out);
+    }
+    tvm_ffi_any_release(&key);
+    return out;
+  }
+  tvm_ffi_any_as_int(seen, &next);
+  char buf[256];
+  for (;; ++next) {
+    snprintf(buf, sizeof(buf), "%.200s%lld", hint, (long long)next);
+    TVMFFIAny cand = tvm_ffi_string(buf);
+    if (cand.type_index == kTVMFFINone) break;
+    if (!tvm_ffi_map_get(bb->names, &cand)) {
+      TVMFFIAny n1 = tvm_ffi_any_int(next + 1), one = tvm_ffi_any_int(1);
+      if (tvm_ffi_dict_set(bb->names, &key, &n1) == 0 && tvm_ffi_dict_set(bb->names, &cand, &one) == 0) {
+        out = tvm_relax__str(buf);
+      }
+      tvm_ffi_any_release(&cand);
+      break;
+    }
+    tvm_ffi_any_release(&cand);
+  }
+  tvm_ffi_any_release(&key);
+  return out;
+}
+
+int tvm_relax_bb_function_begin(tvm_relax_block_builder* bb, const char* name, void* params,
+                                void* attrs, bool is_pure) {
+  if (!bb) return tvm_ffi_raise("ValueError", "BlockBuilder: NULL builder");
+  if (bb->in_function) return tvm_ffi_raise("ValueError", "BlockBuilder: functions do not nest");
+  if (params && tvm_ffi_type_index(params) != kTVMFFIArray) {
+    return tvm_ffi_raise("TypeError", "BlockBuilder: params must be an ffi.Array of Var");
+  }
+  bb->name = tvm_ffi_strndup(name ? name : "main", name ? strlen(name) : 4);
+  bb->params = params ? params : tvm_relax__empty_array();
+  if (params) tvm_ffi_retain(params);
+  bb->attrs = attrs;
+  if (attrs) tvm_ffi_retain(attrs);
+  bb->is_pure = is_pure;
+  bb->blocks = tvm_ffi_list_new();
+  bb->bindings = tvm_ffi_list_new();
+  bb->names = tvm_ffi_dict_new();
+  bb->in_function = true;
+  if (!bb->name || !bb->blocks || !bb->bindings || !bb->names) {
+    end_function_state(bb);
+    return -1;
+  }
+  for (int64_t i = 0; i < tvm_ffi_seq_size(bb->params); ++i) {
+    tvm_relax_var_obj* p = tvm_ffi_seq_obj_at(bb->params, i);
+    if (!tvm_relax_is_var(p)) {
+      end_function_state(bb);
+      return tvm_ffi_raise("TypeError", "BlockBuilder: params[%lld] is not a Var", (long long)i);
+    }
+    void* n = unique_name(bb, tvm_relax_var_name(p));
+    if (!n) {
+      end_function_state(bb);
+      return -1;
+    }
+    tvm_ffi_release(n);
+  }
+  return 0;
+}
+
+/* Close the current block into bb->blocks (nothing when it is empty). */
+static int close_block(tvm_relax_block_builder* bb) {
+  if (tvm_ffi_seq_size(bb->bindings) > 0) {
+    void* arr = tvm_ffi_list_to_array(bb->bindings);
+    tvm_relax_block_obj* blk = arr ? tvm_relax_block_new(arr, bb->dataflow) : NULL;
+    tvm_ffi_release(arr);
+    if (!blk) return -1;
+    TVMFFIAny item = tvm_ffi_any_obj(blk);
+    int rc = tvm_ffi_list_push_take(bb->blocks, &item);
+    if (rc != 0) return -1;
+    tvm_ffi_list_clear(bb->bindings);
+  }
+  bb->dataflow = false;
+  return 0;
+}
+
+int tvm_relax_bb_dataflow_begin(tvm_relax_block_builder* bb) {
+  if (need_function(bb, "dataflow block") != 0) return -1;
+  if (bb->dataflow) return tvm_ffi_raise("ValueError", "BlockBuilder: dataflow blocks do not nest");
+  if (close_block(bb) != 0) return -1;
+  bb->dataflow = true;
+  return 0;
+}
+
+int tvm_relax_bb_block_end(tvm_relax_block_builder* bb) {
+  if (need_function(bb, "block end") != 0) return -1;
+  if (!bb->dataflow) return tvm_ffi_raise("ValueError", "BlockBuilder: no dataflow block to end");
+  return close_block(bb);
+}
+
+static bool is_leaf(const void* e) {
+  switch (tvm_relax_kind_of(e)) {
+    case TVM_RELAX_KIND_Var:
+    case TVM_RELAX_KIND_DataflowVar:
+    case TVM_RELAX_KIND_Constant:
+    case TVM_RELAX_KIND_ShapeExpr:
+    case TVM_RELAX_KIND_PrimValue:
+    case TVM_RELAX_KIND_StringImm:
+    case TVM_RELAX_KIND_DataTypeImm:
+    case TVM_RELAX_KIND_ExternFunc:
+      return true;
+    case TVM_RELAX_KIND_NONE:
+      return tvm_tir_is(e, TVM_TIR_KIND_GlobalVar) || tvm_tir_is(e, TVM_TIR_KIND_Op);
+    default:
+      return false;
+  }
+}
+
+static tvm_relax_var_obj* emit_value(tvm_relax_block_builder* bb, tvm_relax_expr_obj* value,
+                                     const char* hint, bool dataflow_var);
+
+/* An argument in A-normal form: a leaf, a Tuple of normalised fields, or a new variable. */
+static tvm_relax_expr_obj* normalize_arg(tvm_relax_block_builder* bb, tvm_relax_expr_obj* arg) {
+  if (is_leaf(arg)) {
+    tvm_ffi_retain(arg);
+    return arg;
+  }
+  if (tvm_relax_kind_of(arg) == TVM_RELAX_KIND_Tuple) {
+    return tvm_relax_bb_normalize(bb, arg);
+  }
+  return (tvm_relax_expr_obj*)emit_value(bb, arg, NULL, bb->dataflow);
+}
+
+/* fields normalised: a new array, or the same one retained when nothing changed. */
+static void* normalize_list(tvm_relax_block_builder* bb, void* arr) {
+  int64_t n = tvm_ffi_seq_size(arr);
+  TVMFFIAny* items = tvm_ffi_calloc((size_t)(n ? n : 1), sizeof(TVMFFIAny));
+  if (!items) return NULL;
+  bool changed = false;
+  int64_t i = 0;
+  for (; i < n; ++i) {
+    tvm_relax_expr_obj* a = tvm_ffi_seq_obj_at(arr, i);
+    tvm_relax_expr_obj* r = normalize_arg(bb, a);
+    if (!r) break;
+    changed |= r != a;
+    items[i] = tvm_ffi_any_obj(r); /* owned */
+  }
+  void* out = NULL;
+  if (i == n && changed) {
+    out = tvm_ffi_array_new_take(items, n);
+  } else {
+    for (int64_t j = 0; j < i; ++j) tvm_ffi_any_release(&items[j]);
+    if (i == n) {
+      tvm_ffi_retain(arr);
+      out = arr;
+    }
+  }
+  tvm_ffi_free(items);
+  return out;
+}
+
+tvm_relax_expr_obj* tvm_relax_bb_normalize(tvm_relax_block_builder* bb, tvm_relax_expr_obj* expr) {
+  if (need_function(bb, "normalize") != 0) return NULL;
+  if (!tvm_relax_is_expr(expr)) {
+    tvm_ffi_raise("TypeError", "BlockBuilder: not a Relax expression");
+    return NULL;
+  }
+  switch (tvm_relax_kind_of(expr)) {
+    case TVM_RELAX_KIND_Call: {
+      tvm_relax_call_obj* c = (void*)expr;
+      void* args = normalize_list(bb, c->args);
+      if (!args) return NULL;
+      if (args == c->args) {
+        tvm_ffi_release(args);
+        break;
+      }
+      tvm_relax_expr_obj* out = tvm_relax_call_new(c->op, args, c->attrs, c->sinfo_args, c->expr.span);
+      tvm_ffi_release(args);
+      return out;
+    }
+    case TVM_RELAX_KIND_Tuple: {
+      tvm_relax_tuple_obj* t = (void*)expr;
+      void* fields = normalize_list(bb, t->fields);
+      if (!fields) return NULL;
+      if (fields == t->fields) {
+        tvm_ffi_release(fields);
+        break;
+      }
+      tvm_relax_expr_obj* out = tvm_relax_tuple_new(fields);
+      tvm_ffi_release(fields);
+      return out;
+    }
+    case TVM_RELAX_KIND_TupleGetItem: {
+      tvm_relax_tuple_get_item_obj* g = (void*)expr;
+      tvm_relax_expr_obj* t = normalize_arg(bb, g->tuple_value);
+      if (!t) return NULL;
+      if (t == g->tuple_value) {
+        tvm_ffi_release(t);
+        break;
+      }
+      tvm_relax_expr_obj* out = tvm_relax_tuple_get_item_new(t, g->index);
+      tvm_ffi_release(t);
+      return out;
+    }
+    case TVM_RELAX_KIND_If: {
+      tvm_relax_if_obj* f = (void*)expr;
+      tvm_relax_expr_obj* cond = normalize_arg(bb, f->cond);
+      if (!cond) return NULL;
+      if (cond == f->cond) {
+        tvm_ffi_release(cond);
+        break;
+      }
+      tvm_relax_expr_obj* out = tvm_relax_if_new(cond, f->true_branch, f->false_branch);
+      tvm_ffi_release(cond);
+      return out;
+    }
+    default:
+      break;
+  }
+  tvm_ffi_retain(expr);
+  return expr;
+}
+
+static int push_binding(tvm_relax_block_builder* bb, tvm_relax_binding_obj* b) {
+  TVMFFIAny item = tvm_ffi_any_obj(b);
+  if (tvm_ffi_list_push_take(bb->bindings, &item) != 0) return -1;
+  ++bb->num_bindings;
+  return 0;
+}
+
+static tvm_relax_var_obj* emit_value(tvm_relax_block_builder* bb, tvm_relax_expr_obj* value,
+                                     const char* hint, bool dataflow_var) {
+  tvm_relax_expr_obj* norm = tvm_relax_bb_normalize(bb, value);
+  if (!norm) return NULL;
+  void* name = unique_name(bb, hint ? hint : (dataflow_var ? "lv" : "gv"));
+  tvm_relax_var_obj* var = name ? tvm_relax_var_new_str(name, tvm_relax_sinfo_of(norm), dataflow_var)
+                                : NULL;
+  tvm_ffi_release(name);
+  tvm_relax_binding_obj* b = var ? tvm_relax_var_binding_new(var, norm) : NULL;
+  tvm_ffi_release(norm);
+  if (!b || push_binding(bb, b) != 0) {
+    tvm_ffi_release(var);
+    return NULL;
+  }
+  return var;
+}
+
+tvm_relax_var_obj* tvm_relax_bb_emit(tvm_relax_block_builder* bb, tvm_relax_expr_obj* expr,
+                                     const char* name_hint) {
+  if (need_function(bb, "emit") != 0) return NULL;
+  return emit_value(bb, expr, name_hint, bb->dataflow);
+}
+
+tvm_relax_var_obj* tvm_relax_bb_emit_output(tvm_relax_block_builder* bb, tvm_relax_expr_obj* expr,
+                                            const char* name_hint) {
+  if (need_function(bb, "emit_output") != 0) return NULL;
+  if (!bb->dataflow) {
+    tvm_ffi_raise("ValueError", "BlockBuilder: emit_output outside a dataflow block");
+    return NULL;
+  }
+  return emit_value(bb, expr, name_hint, false);
+}
+
+tvm_relax_var_obj* tvm_relax_bb_match_cast(tvm_relax_block_builder* bb, tvm_relax_expr_obj* expr,
+                                           tvm_relax_sinfo_obj* sinfo, const char* name_hint) {
+  if (need_function(bb, "match_cast") != 0) return NULL;
+  tvm_relax_expr_obj* norm = normalize_arg(bb, expr);
+  if (!norm) return NULL;
+  void* name = unique_name(bb, name_hint ? name_hint : (bb->dataflow ? "lv" : "gv"));
+  tvm_relax_var_obj* var = name ? tvm_relax_var_new_str(name, sinfo, bb->dataflow) : NULL;
+  tvm_ffi_release(name);
+  tvm_relax_binding_obj* b = var ? tvm_relax_match_cast_new(var, norm, sinfo) : NULL;
+  tvm_ffi_release(norm);
+  if (!b || push_binding(bb, b) != 0) {
+    tvm_ffi_release(var);
+    return NULL;
+  }
+  return var;
+}
+
+int tvm_relax_bb_emit_binding(tvm_relax_block_builder* bb, tvm_relax_binding_obj* binding) {
+  if (need_function(bb, "emit_binding") != 0) return -1;
+  if (!tvm_relax_is(binding, TVM_RELAX_KIND_Binding)) {
+    return tvm_ffi_raise("TypeError", "BlockBuilder: not a binding");
+  }
+  bool df = tvm_relax_kind_of(binding->var) == TVM_RELAX_KIND_DataflowVar;
+  if (df && !bb->dataflow) {
+    return tvm_ffi_raise("ValueError", "BlockBuilder: DataflowVar %s bound outside a dataflow block",
+                         tvm_relax_var_name(binding->var));
+  }
+  void* name = unique_name(bb, tvm_relax_var_name(binding->var));
+  if (!name) return -1;
+  tvm_ffi_release(name);
+  tvm_ffi_retain(binding);
+  return push_binding(bb, binding);
+}
+
+/* Add func under a unique global name. */
+static tvm_tir_global_var_obj* add_to_module(tvm_relax_block_builder* bb, void* func,
+                                             const char* hint) {
+  char buf[256];
+  snprintf(buf, sizeof(buf), "%.200s", hint);
+  for (int64_t k = 1;; ++k) {
+    void* existing = tvm_tir_ir_module_lookup(bb->mod, buf);
+    if (!existing) break;
+    tvm_ffi_release(existing);
+    snprintf(buf, sizeof(buf), "%.200s%lld", hint, (long long)k);
+  }
+  tvm_relax_sinfo_obj* s = tvm_relax_expr_sinfo(func);
+  tvm_tir_global_var_obj* gv = s ? tvm_relax_global_var_new(buf, s) : NULL;
+  tvm_ffi_release(s);
+  if (!gv) return NULL;
+  tvm_tir_ir_module_obj* mod = tvm_tir_ir_module_add(bb->mod, gv, func);
+  if (!mod) {
+    tvm_ffi_release(gv);
+    return NULL;
+  }
+  tvm_ffi_release(bb->mod);
+  bb->mod = mod;
+  return gv;
+}
+
+tvm_tir_global_var_obj* tvm_relax_bb_add_function(tvm_relax_block_builder* bb, void* func,
+                                                  const char* name_hint) {
+  if (!bb) {
+    tvm_ffi_raise("ValueError", "BlockBuilder: NULL builder");
+    return NULL;
+  }
+  if (!tvm_tir_is(func, TVM_TIR_KIND_BaseFunc)) {
+    tvm_ffi_raise("TypeError", "BlockBuilder: add_function takes a PrimFunc or a Relax Function");
+    return NULL;
+  }
+  return add_to_module(bb, func, name_hint ? name_hint : "func");
+}
+
+tvm_tir_global_var_obj* tvm_relax_bb_function_end(tvm_relax_block_builder* bb,
+                                                  tvm_relax_expr_obj* output,
+                                                  tvm_relax_sinfo_obj* ret_sinfo) {
+  if (need_function(bb, "function end") != 0) return NULL;
+  if (bb->dataflow) {
+    tvm_ffi_raise("ValueError", "BlockBuilder: the function ends inside a dataflow block");
+    return NULL;
+  }
+  tvm_relax_expr_obj* out = normalize_arg(bb, output);
+  tvm_tir_global_var_obj* gv = NULL;
+  if (out && close_block(bb) == 0) {
+    if (tvm_relax_kind_of(out) == TVM_RELAX_KIND_DataflowVar) {
+      tvm_ffi_raise("ValueError", "BlockBuilder: the function returns DataflowVar %s (emit it with "
+                    "emit_output)", tvm_relax_var_name((tvm_relax_var_obj*)out));
+    } else {
+      void* blocks = tvm_ffi_list_to_array(bb->blocks);
+      tvm_relax_expr_obj* seq = blocks ? tvm_relax_seq_expr_new(blocks, out) : NULL;
+      tvm_relax_function_obj* f =
+          seq ? tvm_relax_function_new(bb->params, seq, ret_sinfo, bb->is_pure, bb->attrs) : NULL;
+      if (f) gv = add_to_module(bb, f, bb->name);
+      tvm_ffi_release(f);
+      tvm_ffi_release(seq);
+      tvm_ffi_release(blocks);
+    }
+  }
+  tvm_ffi_release(out);
+  end_function_state(bb);
+  return gv;
+}
+
+tvm_tir_ir_module_obj* tvm_relax_bb_module(tvm_relax_block_builder* bb) {
+  if (!bb) {
+    tvm_ffi_raise("ValueError", "BlockBuilder: NULL builder");
+    return NULL;
+  }
+  tvm_ffi_retain(bb->mod);
+  return bb->mod;
+}
+
+int64_t tvm_relax_bb_num_bindings(const tvm_relax_block_builder* bb) {
+  return bb ? bb->num_bindings : 0;
+}

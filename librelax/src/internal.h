@@ -1,0 +1,114 @@
+/*
+ * internal.h: what librelax's source files share (not installed).
+ */
+#ifndef TVM_RELAX_INTERNAL_H_
+#define TVM_RELAX_INTERNAL_H_
+
+#include <tvm/relax/relax.h>
+#include <tvm/tir/arith.h>
+
+/* ---- Registry (registry.c) ------------------------------------------------------------------- */
+extern int32_t tvm_relax__index[TVM_RELAX_KIND_COUNT];
+/* A zeroed object of kind (after initialisation), or NULL + error. */
+void* tvm_relax__new(tvm_relax_kind kind, size_t size);
+void tvm_relax__ensure_init(void);
+/* The shared empty ffi.Array / ffi.Map (new references). */
+void* tvm_relax__empty_array(void);
+void* tvm_relax__empty_map(void);
+/* An ffi.String of s (new reference). */
+void* tvm_relax__str(const char* s);
+/* Registers the operators of ops.def as ir.Ops (op_table.c); 0 or -1 + error. */
+int tvm_relax__init_ops(void);
+
+/* ---- Inference context (op_table.c) ---------------------------------------------------------- */
+typedef struct {
+  const tvm_relax_op_info* op;
+  void* args;       /* ffi.Array of Relax expressions */
+  int32_t num_args; /* tvm_ffi_seq_size(args) */
+  void* attrs;      /* the completed attributes (ffi.Map), NULL when the op has none */
+  void* sinfo_args; /* ffi.Array of StructInfo, possibly empty, never NULL */
+} tvm_relax__infer_ctx;
+
+/* attrs (ffi.Map of the attributes given, or NULL) checked against info's schema and completed
+ * with defaults: *out is a new ffi.Map (NULL when the op has no attributes). 0 or -1 + error. */
+int tvm_relax__complete_attrs(const tvm_relax_op_info* info, void* attrs, void** out);
+/* Check the argument count and run the op's inference rule. */
+tvm_relax_sinfo_obj* tvm_relax__infer(const tvm_relax_op_info* info, void* args, void* attrs,
+                                      void* sinfo_args);
+
+/* An inference rule: the struct info of the call (new reference), or NULL + error. */
+typedef tvm_relax_sinfo_obj* (*tvm_relax__infer_fn)(const tvm_relax__infer_ctx* ctx);
+
+#define TVM_RELAX_OP(Id, name, args, attrs, infer, pattern, purity) \
+  tvm_relax_sinfo_obj* tvm_relax__infer_##infer(const tvm_relax__infer_ctx* ctx);
+#include <tvm/relax/ops.def>
+/* Attribute schemas, each ending with a {NULL} entry (tvm_relax__attrs_none is just that). */
+#define TVM_RELAX_OP(Id, name, args, attrs, infer, pattern, purity) \
+  extern const tvm_relax_attr_field tvm_relax__attrs_##attrs[];
+#include <tvm/relax/ops.def>
+
+/* ---- Helpers for inference rules (op_common.c) ------------------------------------------------- */
+/* Raise kind ("TypeError", "ValueError") with "<op name>: <message>"; returns NULL. */
+void* tvm_relax__op_error(const tvm_relax__infer_ctx* ctx, const char* kind, const char* fmt, ...)
+    TVM_FFI_PRINTF(3, 4);
+/* The name of argument i ("x1"). */
+void tvm_relax__arg_name(const tvm_relax__infer_ctx* ctx, int32_t i, tvm_ffi_strbuf* out);
+/* Argument i (borrowed) and its struct info (borrowed). */
+tvm_relax_expr_obj* tvm_relax__arg(const tvm_relax__infer_ctx* ctx, int32_t i);
+tvm_relax_sinfo_obj* tvm_relax__arg_sinfo(const tvm_relax__infer_ctx* ctx, int32_t i);
+/* Argument i's TensorStructInfo (borrowed), or NULL + TypeError "argument 'x' must be a tensor,
+ * got <sinfo>". */
+tvm_relax_tensor_sinfo_obj* tvm_relax__arg_tensor(const tvm_relax__infer_ctx* ctx, int32_t i);
+/* Attributes of the completed map (the schema guarantees presence and kind). */
+int64_t tvm_relax__attr_int(const tvm_relax__infer_ctx* ctx, const char* name);
+bool tvm_relax__attr_bool(const tvm_relax__infer_ctx* ctx, const char* name);
+double tvm_relax__attr_float(const tvm_relax__infer_ctx* ctx, const char* name);
+DLDataType tvm_relax__attr_dtype(const tvm_relax__infer_ctx* ctx, const char* name);
+/* STR / OPT_STR attributes as C strings; NULL for None. */
+const char* tvm_relax__attr_str(const tvm_relax__infer_ctx* ctx, const char* name);
+/* INTS / OPT_INTS attributes: the ffi.Array (borrowed), NULL for None. */
+void* tvm_relax__attr_ints(const tvm_relax__infer_ctx* ctx, const char* name);
+/* Whether an OPT_ attribute is None. */
+bool tvm_relax__attr_is_none(const tvm_relax__infer_ctx* ctx, const char* name);
+/* The attribute itself (borrowed). */
+const TVMFFIAny* tvm_relax__attr(const tvm_relax__infer_ctx* ctx, const char* name);
+
+/* axis in [-ndim, ndim) normalised to [0, ndim), or -1 + ValueError naming the op. */
+int tvm_relax__normalize_axis(const tvm_relax__infer_ctx* ctx, int64_t axis, int64_t ndim,
+                              int64_t* out);
+/* Whether two int64 PrimExprs are provably equal (structurally, or by libtir's prover). */
+bool tvm_relax__dim_equal(const tvm_tir_expr_obj* a, const tvm_tir_expr_obj* b);
+/* Whether a dim is provably unequal (two different constants). */
+bool tvm_relax__dim_unequal(const tvm_tir_expr_obj* a, const tvm_tir_expr_obj* b);
+/* A new int64 IntImm. */
+tvm_tir_expr_obj* tvm_relax__int64(int64_t v);
+/* A TensorStructInfo of dims (ffi.Array of PrimExpr, NULL for unknown) and dtype, with ndim used
+ * when dims is NULL, and vdevice (optional). New reference or NULL + error. */
+tvm_relax_sinfo_obj* tvm_relax__tensor_result(void* dims, DLDataType dtype, int32_t ndim,
+                                              void* vdevice);
+/* The usual arithmetic dtype of two operands (equal, or one unknown -> the other unknown). */
+DLDataType tvm_relax__binary_dtype(DLDataType a, DLDataType b, bool* ok);
+/*
+ * Broadcast two tensor struct infos' shapes numpy-style: *out_dims (new ffi.Array, or NULL when
+ * the result's dims are unknown) and *out_ndim. A provable mismatch (two constants, neither 1) is
+ * a ValueError naming the op and the dims; dims that are unequal symbolic expressions make the
+ * result's shape unknown (of known rank), as upstream does.
+ */
+int tvm_relax__broadcast(const tvm_relax__infer_ctx* ctx, const tvm_relax_tensor_sinfo_obj* a,
+                         const tvm_relax_tensor_sinfo_obj* b, void** out_dims, int32_t* out_ndim);
+
+/* ---- Struct info helpers (struct_info.c, struct_info_symbolic.c, text.c) ---------------------- */
+static inline tvm_relax_sinfo_obj* retained_sinfo(const tvm_relax_sinfo_obj* s) {
+  tvm_ffi_retain((void*)s);
+  return (tvm_relax_sinfo_obj*)s;
+}
+/* Append the TIR variables of PrimExpr e not yet in `seen` (ffi.Dict) to `out` (ffi.List). */
+int tvm_relax__expr_tir_vars(const tvm_tir_expr_obj* e, void* out, void* seen);
+/* Text of an expression or struct info for messages (never fails). */
+void tvm_relax__text(tvm_ffi_strbuf* out, const void* obj);
+/* The FuncStructInfo-derived result of calling a callee of struct info fsinfo with args:
+ * checks the count and each argument against its parameter. `what` names the callee. */
+tvm_relax_sinfo_obj* tvm_relax__call_func_sinfo(const tvm_relax_func_sinfo_obj* fsinfo, void* args,
+                                                const char* what);
+
+#endif /* TVM_RELAX_INTERNAL_H_ */

@@ -1,0 +1,171 @@
+/*
+ * op_elementwise.c: inference rules of the unary and binary elementwise operators, comparisons,
+ * logic, where, clip and astype. Binary operators broadcast numpy-style; an operand may be a
+ * scalar R.Prim, which broadcasts like a tensor of ndim 0.
+ */
+#include "internal.h"
+
+const tvm_relax_attr_field tvm_relax__attrs_astype[] = {
+    {"dtype", TVM_RELAX_ATTR_DTYPE, NULL}, {NULL, 0, NULL}};
+
+static bool is_float(DLDataType t) { return t.code == kDLFloat || t.code == kDLBfloat; }
+static bool is_bool(DLDataType t) { return (t.code == kDLUInt && t.bits == 1) || t.code == kDLBool; }
+static DLDataType bool_dtype(void) { return tvm_tir_dtype_bool(); }
+
+/* A unary rule: x's struct info with dtype replaced by out_dtype (when known). */
+static tvm_relax_sinfo_obj* unary(const tvm_relax__infer_ctx* ctx, bool (*accept)(DLDataType),
+                                  const char* need, const DLDataType* out_dtype) {
+  tvm_relax_tensor_sinfo_obj* x = tvm_relax__arg_tensor(ctx, 0);
+  if (!x) return NULL;
+  if (accept && !tvm_relax_dtype_is_unknown(x->dtype) && !accept(x->dtype)) {
+    tvm_ffi_strbuf name = {0};
+    tvm_relax__arg_name(ctx, 0, &name);
+    tvm_relax__op_error(ctx, "TypeError", "argument '%s' must be %s, got dtype %s",
+                        tvm_ffi_strbuf_cstr(&name), need, tvm_tir_dtype_str(x->dtype).s);
+    tvm_ffi_strbuf_free(&name);
+    return NULL;
+  }
+  if (!out_dtype || tvm_ffi_dtype_equal(*out_dtype, x->dtype)) return retained_sinfo(&x->base);
+  return x->shape ? tvm_relax_tensor_sinfo_new(x->shape, *out_dtype, x->ndim, x->vdevice)
+                  : tvm_relax_tensor_sinfo_new(NULL, *out_dtype, x->ndim, x->vdevice);
+}
+
+static bool accept_numeric(DLDataType t) { return !is_bool(t) && t.code != kDLOpaqueHandle; }
+
+tvm_relax_sinfo_obj* tvm_relax__infer_unary_arith(const tvm_relax__infer_ctx* ctx) {
+  return unary(ctx, accept_numeric, "a numeric tensor", NULL);
+}
+
+tvm_relax_sinfo_obj* tvm_relax__infer_unary_float(const tvm_relax__infer_ctx* ctx) {
+  return unary(ctx, is_float, "a float tensor", NULL);
+}
+
+tvm_relax_sinfo_obj* tvm_relax__infer_unary_bool(const tvm_relax__infer_ctx* ctx) {
+  return unary(ctx, is_bool, "a bool tensor", NULL);
+}
+
+tvm_relax_sinfo_obj* tvm_relax__infer_unary_check(const tvm_relax__infer_ctx* ctx) {
+  DLDataType b = bool_dtype();
+  return unary(ctx, is_float, "a float tensor", &b);
+}
+
+tvm_relax_sinfo_obj* tvm_relax__infer_astype(const tvm_relax__infer_ctx* ctx) {
+  DLDataType t = tvm_relax__attr_dtype(ctx, "dtype");
+  if (tvm_relax_dtype_is_unknown(t)) {
+    return tvm_relax__op_error(ctx, "ValueError", "attribute 'dtype' must be a data type");
+  }
+  return unary(ctx, NULL, NULL, &t);
+}
+
+tvm_relax_sinfo_obj* tvm_relax__infer_clip(const tvm_relax__infer_ctx* ctx) {
+  for (int32_t i = 1; i < 3; ++i) {
+    tvm_relax_kind k = tvm_relax_kind_of(tvm_relax__arg_sinfo(ctx, i));
+    if (k != TVM_RELAX_KIND_PrimStructInfo && k != TVM_RELAX_KIND_TensorStructInfo) {
+      tvm_ffi_strbuf name = {0};
+      tvm_relax__arg_name(ctx, i, &name);
+      tvm_relax__op_error(ctx, "TypeError", "argument '%s' must be a scalar (R.prim_value)",
+                          tvm_ffi_strbuf_cstr(&name));
+      tvm_ffi_strbuf_free(&name);
+      return NULL;
+    }
+  }
+  return unary(ctx, accept_numeric, "a numeric tensor", NULL);
+}
+
+/* ---- Binary ---------------------------------------------------------------------------------- */
+/* Operand i as a tensor struct info: a tensor's own, or a scalar R.Prim as ndim 0 (*tmp owns
+ * the latter). */
+static tvm_relax_tensor_sinfo_obj* operand(const tvm_relax__infer_ctx* ctx, int32_t i,
+                                           tvm_relax_sinfo_obj** tmp) {
+  tvm_relax_sinfo_obj* s = tvm_relax__arg_sinfo(ctx, i);
+  if (tvm_relax_kind_of(s) == TVM_RELAX_KIND_PrimStructInfo) {
+    *tmp = tvm_relax_tensor_sinfo_of_ints(NULL, 0, ((tvm_relax_prim_sinfo_obj*)s)->dtype);
+    return (tvm_relax_tensor_sinfo_obj*)*tmp;
+  }
+  return tvm_relax__arg_tensor(ctx, i);
+}
+
+static void* common_vdevice(tvm_relax_tensor_sinfo_obj* a, tvm_relax_tensor_sinfo_obj* b) {
+  if (!a->vdevice) return b->vdevice;
+  if (!b->vdevice) return a->vdevice;
+  TVMFFIAny x = tvm_ffi_any_obj(a->vdevice), y = tvm_ffi_any_obj(b->vdevice);
+  return tvm_ffi_structural_equal(&x, &y, false, NULL, NULL) == 1 ? a->vdevice : NULL;
+}
+
+typedef enum { ARITH, CMP, LOGIC } binary_kind;
+
+/* Broadcast args first..first+1 (and a third for where); result dtype by kind. */
+static tvm_relax_sinfo_obj* binary(const tvm_relax__infer_ctx* ctx, int32_t first, binary_kind kind,
+                                   tvm_relax_tensor_sinfo_obj* extra) {
+  tvm_relax_sinfo_obj *ta = NULL, *tb = NULL;
+  tvm_relax_sinfo_obj* out = NULL;
+  tvm_relax_tensor_sinfo_obj* a = operand(ctx, first, &ta);
+  tvm_relax_tensor_sinfo_obj* b = a ? operand(ctx, first + 1, &tb) : NULL;
+  if (!a || !b) goto done;
+  bool both_prim = ta && tb;
+  bool ok;
+  DLDataType t = tvm_relax__binary_dtype(a->dtype, b->dtype, &ok);
+  if (!ok) {
+    tvm_ffi_strbuf na = {0}, nb = {0};
+    tvm_relax__arg_name(ctx, first, &na);
+    tvm_relax__arg_name(ctx, first + 1, &nb);
+    tvm_relax__op_error(ctx, "TypeError", "arguments '%s' and '%s' have different dtypes %s and %s",
+                        tvm_ffi_strbuf_cstr(&na), tvm_ffi_strbuf_cstr(&nb),
+                        tvm_tir_dtype_str(a->dtype).s, tvm_tir_dtype_str(b->dtype).s);
+    tvm_ffi_strbuf_free(&na);
+    tvm_ffi_strbuf_free(&nb);
+    goto done;
+  }
+  if (kind == LOGIC && !tvm_relax_dtype_is_unknown(t) && !is_bool(t)) {
+    tvm_relax__op_error(ctx, "TypeError", "arguments must be bool tensors, got dtype %s",
+                        tvm_tir_dtype_str(t).s);
+    goto done;
+  }
+  if (kind != ARITH) t = bool_dtype();
+  void* dims;
+  int32_t ndim;
+  if (tvm_relax__broadcast(ctx, a, b, &dims, &ndim) != 0) goto done;
+  void* vdev = common_vdevice(a, b);
+  if (extra) {
+    /* where: broadcast the condition's shape with the values'. */
+    tvm_relax_sinfo_obj* ab = tvm_relax__tensor_result(dims, t, ndim, vdev);
+    tvm_ffi_release(dims);
+    dims = NULL;
+    if (!ab) goto done;
+    int rc = tvm_relax__broadcast(ctx, extra, (tvm_relax_tensor_sinfo_obj*)ab, &dims, &ndim);
+    tvm_ffi_release(ab);
+    if (rc != 0) goto done;
+  }
+  if (both_prim && !extra) {
+    out = tvm_relax_prim_sinfo_new(t, NULL);
+  } else {
+    out = tvm_relax__tensor_result(dims, t, ndim, vdev);
+  }
+  tvm_ffi_release(dims);
+done:
+  tvm_ffi_release(ta);
+  tvm_ffi_release(tb);
+  return out;
+}
+
+tvm_relax_sinfo_obj* tvm_relax__infer_binary_arith(const tvm_relax__infer_ctx* ctx) {
+  return binary(ctx, 0, ARITH, NULL);
+}
+
+tvm_relax_sinfo_obj* tvm_relax__infer_binary_cmp(const tvm_relax__infer_ctx* ctx) {
+  return binary(ctx, 0, CMP, NULL);
+}
+
+tvm_relax_sinfo_obj* tvm_relax__infer_binary_logic(const tvm_relax__infer_ctx* ctx) {
+  return binary(ctx, 0, LOGIC, NULL);
+}
+
+tvm_relax_sinfo_obj* tvm_relax__infer_where(const tvm_relax__infer_ctx* ctx) {
+  tvm_relax_tensor_sinfo_obj* c = tvm_relax__arg_tensor(ctx, 0);
+  if (!c) return NULL;
+  if (!tvm_relax_dtype_is_unknown(c->dtype) && !is_bool(c->dtype)) {
+    return tvm_relax__op_error(ctx, "TypeError", "argument 'condition' must be a bool tensor, got "
+                               "dtype %s", tvm_tir_dtype_str(c->dtype).s);
+  }
+  return binary(ctx, 1, ARITH, c);
+}

@@ -1,0 +1,392 @@
+/*
+ * op_table.c: the operator table built from ops.def: the rows, the ir.Op of each (registered at
+ * initialisation), the lookup from an ir.Op to its row, attribute completion against the schema,
+ * and the call of an operator's inference rule.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+const tvm_relax_attr_field tvm_relax__attrs_none[] = {{NULL, TVM_RELAX_ATTR_ANY, NULL}};
+
+#define PURITY_PURE true
+#define PURITY_IMPURE false
+
+static tvm_relax_op_info g_info[TVM_RELAX_OP_COUNT] = {
+#define TVM_RELAX_OP(Id, name, args, attrs, infer, pattern, purity)                        \
+  [TVM_RELAX_OP_##Id] = {TVM_RELAX_OP_##Id, name, args, 0, 0, tvm_relax__attrs_##attrs, 0, \
+                         TVM_RELAX_PATTERN_##pattern, PURITY_##purity},
+#include <tvm/relax/ops.def>
+};
+
+static const tvm_relax__infer_fn k_infer[TVM_RELAX_OP_COUNT] = {
+#define TVM_RELAX_OP(Id, name, args, attrs, infer, pattern, purity) \
+  [TVM_RELAX_OP_##Id] = tvm_relax__infer_##infer,
+#include <tvm/relax/ops.def>
+};
+
+static tvm_tir_op_obj* g_ops[TVM_RELAX_OP_COUNT];
+
+/* ir.Op pointer -> op id + 1, open addressing (the registry's ops live for the process). */
+enum { OP_TABLE = 512 };
+_Static_assert(TVM_RELAX_OP_COUNT * 2 < OP_TABLE, "op table load");
+static struct {
+  const void* op;
+  int32_t id;
+} g_by_ptr[OP_TABLE];
+
+static size_t ptr_slot(const void* p) {
+  uint64_t x = (uint64_t)(uintptr_t)p;
+  x ^= x >> 29;
+  x *= 0xbf58476d1ce4e5b9ull;
+  return (size_t)(x >> 40) & (OP_TABLE - 1);
+}
+
+/* Count the arguments of an "a, b, c?, d..." list. */
+static void count_args(const char* s, int32_t* min_args, int32_t* max_args) {
+  int32_t required = 0, total = 0;
+  bool variadic = false;
+  while (*s) {
+    while (*s == ' ' || *s == ',') ++s;
+    if (!*s) break;
+    const char* start = s;
+    while (*s && *s != ',') ++s;
+    const char* end = s;
+    while (end > start && end[-1] == ' ') --end;
+    ++total;
+    if (end - start > 3 && memcmp(end - 3, "...", 3) == 0) {
+      variadic = true;
+      --total;
+    } else if (end[-1] != '?') {
+      required = total;
+    }
+  }
+  *min_args = required;
+  *max_args = variadic ? -1 : total;
+}
+
+int tvm_relax__init_ops(void) {
+  for (int i = 0; i < TVM_RELAX_OP_COUNT; ++i) {
+    tvm_relax_op_info* info = &g_info[i];
+    count_args(info->arg_names, &info->min_args, &info->max_args);
+    int32_t n = 0;
+    while (info->attrs[n].name) ++n;
+    info->num_attrs = n;
+    tvm_tir_op_obj* op = tvm_tir_op_register(info->name, info->max_args,
+                                             info->pure ? TVM_TIR_EFFECT_PURE
+                                                        : TVM_TIR_EFFECT_UPDATE_STATE);
+    if (!op) return -1;
+    g_ops[i] = op;
+    size_t h = ptr_slot(op);
+    while (g_by_ptr[h].op) h = (h + 1) & (OP_TABLE - 1);
+    g_by_ptr[h].op = op;
+    g_by_ptr[h].id = i + 1;
+  }
+  return 0;
+}
+
+const tvm_relax_op_info* tvm_relax_op_info_get(tvm_relax_op_id id) {
+  tvm_relax__ensure_init();
+  return id >= 0 && id < TVM_RELAX_OP_COUNT ? &g_info[id] : NULL;
+}
+
+const tvm_relax_op_info* tvm_relax_op_info_of(const void* op) {
+  if (!op) return NULL;
+  tvm_relax__ensure_init();
+  for (size_t h = ptr_slot(op); g_by_ptr[h].op; h = (h + 1) & (OP_TABLE - 1)) {
+    if (g_by_ptr[h].op == op) return &g_info[g_by_ptr[h].id - 1];
+  }
+  return NULL;
+}
+
+const tvm_relax_op_info* tvm_relax_op_info_find(const char* name, size_t len) {
+  tvm_relax__ensure_init();
+  for (int i = 0; i < TVM_RELAX_OP_COUNT; ++i) {
+    if (strlen(g_info[i].name) == len && memcmp(g_info[i].name, name, len) == 0) return &g_info[i];
+  }
+  return NULL;
+}
+
+tvm_tir_op_obj* tvm_relax_op(tvm_relax_op_id id) {
+  tvm_relax__ensure_init();
+  return id >= 0 && id < TVM_RELAX_OP_COUNT ? g_ops[id] : NULL;
+}
+
+bool tvm_relax_is_call_to(const void* expr, tvm_relax_op_id id) {
+  return tvm_relax_kind_of(expr) == TVM_RELAX_KIND_Call &&
+         ((const tvm_relax_call_obj*)expr)->op == (void*)tvm_relax_op(id);
+}
+
+int32_t tvm_relax_op_attr_index(const tvm_relax_op_info* info, const char* name) {
+  for (int32_t i = 0; i < info->num_attrs; ++i) {
+    if (strcmp(info->attrs[i].name, name) == 0) return i;
+  }
+  return -1;
+}
+
+const TVMFFIAny* tvm_relax_call_attr(const tvm_relax_call_obj* call, const char* name) {
+  return call->attrs ? tvm_ffi_map_get_str(call->attrs, name) : NULL;
+}
+
+/* ---- Attribute values ------------------------------------------------------------------------ */
+static const char* kind_name(tvm_relax_attr_kind k) {
+  switch (k) {
+    case TVM_RELAX_ATTR_BOOL: return "a bool";
+    case TVM_RELAX_ATTR_INT: return "an int";
+    case TVM_RELAX_ATTR_FLOAT: return "a float";
+    case TVM_RELAX_ATTR_STR: return "a string";
+    case TVM_RELAX_ATTR_DTYPE: return "a dtype";
+    case TVM_RELAX_ATTR_INTS: return "a list of ints";
+    case TVM_RELAX_ATTR_OPT_INT: return "an int or None";
+    case TVM_RELAX_ATTR_OPT_INTS: return "a list of ints or None";
+    case TVM_RELAX_ATTR_OPT_FLOAT: return "a float or None";
+    case TVM_RELAX_ATTR_OPT_STR: return "a string or None";
+    default: return "a value";
+  }
+}
+
+static bool as_int(const TVMFFIAny* a, int64_t* out) {
+  if (a->type_index == kTVMFFIInt) return tvm_ffi_any_as_int(a, out);
+  void* obj = tvm_ffi_any_is_object(a) ? a->v_obj : NULL;
+  return obj && tvm_tir_kind_of(obj) == TVM_TIR_KIND_IntImm && tvm_tir_as_const_int(obj, out);
+}
+
+/* ints: an Array of ints / IntImms, or one int; *out a new Array of ints. */
+static int as_ints(const TVMFFIAny* a, TVMFFIAny* out) {
+  int64_t v;
+  if (as_int(a, &v)) {
+    TVMFFIAny item = tvm_ffi_any_int(v);
+    void* arr = tvm_ffi_array_new(&item, 1);
+    if (!arr) return -1;
+    *out = tvm_ffi_any_obj(arr);
+    tvm_ffi_release(arr);
+    return 1;
+  }
+  if (a->type_index != kTVMFFIArray && a->type_index != kTVMFFIList) return 0;
+  int64_t n = tvm_ffi_seq_size(a->v_obj);
+  TVMFFIAny* items = tvm_ffi_calloc((size_t)(n ? n : 1), sizeof(TVMFFIAny));
+  if (!items) return -1;
+  for (int64_t i = 0; i < n; ++i) {
+    if (!as_int(tvm_ffi_seq_at(a->v_obj, i), &v)) {
+      tvm_ffi_free(items);
+      return 0;
+    }
+    items[i] = tvm_ffi_any_int(v);
+  }
+  void* arr = tvm_ffi_array_new(items, n);
+  tvm_ffi_free(items);
+  if (!arr) return -1;
+  *out = tvm_ffi_any_obj(arr);
+  tvm_ffi_release(arr);
+  return 1;
+}
+
+/* Convert a given value to the field's kind: 1 ok (*out owned), 0 wrong kind, -1 error. */
+static int convert(tvm_relax_attr_kind kind, const TVMFFIAny* a, TVMFFIAny* out) {
+  int64_t i;
+  double d;
+  bool none = tvm_ffi_any_is_none(a);
+  switch (kind) {
+    case TVM_RELAX_ATTR_OPT_INT:
+      if (none) return *out = tvm_ffi_any_none(), 1;
+      /* fall through */
+    case TVM_RELAX_ATTR_INT:
+      if (a->type_index == kTVMFFIBool || !as_int(a, &i)) return 0;
+      return *out = tvm_ffi_any_int(i), 1;
+    case TVM_RELAX_ATTR_BOOL: {
+      bool b;
+      if (a->type_index == kTVMFFIBool && tvm_ffi_any_as_bool(a, &b)) return *out = tvm_ffi_any_bool(b), 1;
+      if (a->type_index == kTVMFFIInt && tvm_ffi_any_as_int(a, &i) && (i == 0 || i == 1)) {
+        return *out = tvm_ffi_any_bool(i != 0), 1;
+      }
+      return 0;
+    }
+    case TVM_RELAX_ATTR_OPT_FLOAT:
+      if (none) return *out = tvm_ffi_any_none(), 1;
+      /* fall through */
+    case TVM_RELAX_ATTR_FLOAT:
+      if (a->type_index == kTVMFFIFloat || a->type_index == kTVMFFIInt) {
+        tvm_ffi_any_as_float(a, &d);
+        return *out = tvm_ffi_any_float(d), 1;
+      }
+      if (tvm_ffi_any_is_object(a) && tvm_tir_as_const_float(a->v_obj, &d)) {
+        return *out = tvm_ffi_any_float(d), 1;
+      }
+      return 0;
+    case TVM_RELAX_ATTR_OPT_STR:
+      if (none) return *out = tvm_ffi_any_none(), 1;
+      /* fall through */
+    case TVM_RELAX_ATTR_STR: {
+      TVMFFIByteArray bytes;
+      if (a->type_index == kTVMFFIBytes || a->type_index == kTVMFFISmallBytes ||
+          !tvm_ffi_any_as_bytes(a, &bytes)) {
+        return 0;
+      }
+      *out = tvm_ffi_string_n(bytes.data, bytes.size);
+      return out->type_index == kTVMFFINone ? -1 : 1;
+    }
+    case TVM_RELAX_ATTR_DTYPE: {
+      if (a->type_index == kTVMFFIDataType) return *out = *a, 1;
+      TVMFFIByteArray bytes;
+      if (!tvm_ffi_any_as_bytes(a, &bytes)) return 0;
+      DLDataType t = TVM_RELAX_DTYPE_UNKNOWN;
+      if (bytes.size && tvm_tir_dtype_parse(bytes.data, bytes.size, &t) != 0) return -1;
+      return *out = tvm_ffi_any_dtype(t), 1;
+    }
+    case TVM_RELAX_ATTR_OPT_INTS:
+      if (none) return *out = tvm_ffi_any_none(), 1;
+      /* fall through */
+    case TVM_RELAX_ATTR_INTS:
+      return as_ints(a, out);
+    case TVM_RELAX_ATTR_ANY:
+      *out = tvm_ffi_any_copy(a);
+      return 1;
+  }
+  return 0;
+}
+
+int tvm_relax_op_attr_default(const tvm_relax_op_info* info, int32_t i, TVMFFIAny* out) {
+  const tvm_relax_attr_field* f = &info->attrs[i];
+  const char* t = f->default_text;
+  if (!t) return tvm_ffi_raise("ValueError", "%s: attribute '%s' is required", info->name, f->name);
+  if (strcmp(t, "None") == 0 &&
+      (f->kind >= TVM_RELAX_ATTR_OPT_INT || f->kind == TVM_RELAX_ATTR_ANY)) {
+    *out = tvm_ffi_any_none();
+    return 0;
+  }
+  switch (f->kind) {
+    case TVM_RELAX_ATTR_BOOL:
+      *out = tvm_ffi_any_bool(strcmp(t, "true") == 0);
+      return 0;
+    case TVM_RELAX_ATTR_INT:
+    case TVM_RELAX_ATTR_OPT_INT:
+      *out = tvm_ffi_any_int(strtoll(t, NULL, 10));
+      return 0;
+    case TVM_RELAX_ATTR_FLOAT:
+    case TVM_RELAX_ATTR_OPT_FLOAT:
+      *out = tvm_ffi_any_float(tvm_ffi_strtod(t, NULL));
+      return 0;
+    case TVM_RELAX_ATTR_STR:
+    case TVM_RELAX_ATTR_OPT_STR:
+      *out = tvm_ffi_string(t);
+      return out->type_index == kTVMFFINone ? -1 : 0;
+    case TVM_RELAX_ATTR_DTYPE: {
+      DLDataType d = TVM_RELAX_DTYPE_UNKNOWN;
+      if (*t && tvm_tir_dtype_parse(t, strlen(t), &d) != 0) return -1;
+      *out = tvm_ffi_any_dtype(d);
+      return 0;
+    }
+    case TVM_RELAX_ATTR_INTS:
+    case TVM_RELAX_ATTR_OPT_INTS: {
+      TVMFFIAny items[16];
+      int64_t n = 0;
+      for (const char* p = t; *p && n < 16;) {
+        char* end;
+        long long v = strtoll(p, &end, 10);
+        if (end == p) break;
+        items[n++] = tvm_ffi_any_int(v);
+        p = end;
+        while (*p == ',' || *p == ' ') ++p;
+      }
+      void* arr = tvm_ffi_array_new(items, n);
+      if (!arr) return -1;
+      *out = tvm_ffi_any_obj(arr);
+      tvm_ffi_release(arr);
+      return 0;
+    }
+    default:
+      *out = tvm_ffi_any_none();
+      return 0;
+  }
+}
+
+int tvm_relax__complete_attrs(const tvm_relax_op_info* info, void* attrs, void** out) {
+  *out = NULL;
+  int32_t n = info->num_attrs;
+  if (n == 0) {
+    if (attrs && tvm_ffi_map_size(attrs) > 0) {
+      const TVMFFIAny *k, *v;
+      tvm_ffi_map_next(attrs, -1, &k, &v);
+      TVMFFIByteArray name = {"?", 1};
+      tvm_ffi_any_as_bytes(k, &name);
+      return tvm_ffi_raise("TypeError", "%s: unknown attribute '%.*s' (the operator has none)",
+                           info->name, (int)name.size, name.data);
+    }
+    return 0;
+  }
+  /* Every given key must be in the schema. */
+  if (attrs) {
+    const TVMFFIAny *k, *v;
+    for (int64_t pos = tvm_ffi_map_next(attrs, -1, &k, &v); pos >= 0;
+         pos = tvm_ffi_map_next(attrs, pos, &k, &v)) {
+      TVMFFIByteArray name;
+      if (!tvm_ffi_any_as_bytes(k, &name)) {
+        return tvm_ffi_raise("TypeError", "%s: attribute names must be strings", info->name);
+      }
+      bool found = false;
+      for (int32_t i = 0; i < n && !found; ++i) {
+        found = strlen(info->attrs[i].name) == name.size &&
+                memcmp(info->attrs[i].name, name.data, name.size) == 0;
+      }
+      if (!found) {
+        return tvm_ffi_raise("TypeError", "%s: unknown attribute '%.*s'", info->name,
+                             (int)name.size, name.data);
+      }
+    }
+  }
+  TVMFFIAny keys[32], values[32];
+  if (n > 32) return tvm_ffi_raise("RuntimeError", "%s: too many attributes", info->name);
+  int32_t i = 0;
+  int rc = 0;
+  for (; i < n; ++i) {
+    const tvm_relax_attr_field* f = &info->attrs[i];
+    const TVMFFIAny* given = attrs ? tvm_ffi_map_get_str(attrs, f->name) : NULL;
+    keys[i] = tvm_ffi_string(f->name);
+    values[i] = tvm_ffi_any_none();
+    if (given) {
+      int c = convert(f->kind, given, &values[i]);
+      if (c == 0) {
+        rc = tvm_ffi_raise("TypeError", "%s: attribute '%s' must be %s, got %s", info->name,
+                           f->name, kind_name(f->kind), tvm_ffi_any_type_name(given));
+      } else if (c < 0) {
+        rc = tvm_ffi_raise_context("%s: attribute '%s'", info->name, f->name);
+      }
+    } else {
+      rc = tvm_relax_op_attr_default(info, i, &values[i]);
+    }
+    if (rc != 0) {
+      ++i;
+      break;
+    }
+  }
+  if (rc == 0) {
+    *out = tvm_ffi_map_new(keys, values, n);
+    if (!*out) rc = -1;
+  }
+  for (int32_t j = 0; j < i; ++j) {
+    tvm_ffi_any_release(&keys[j]);
+    tvm_ffi_any_release(&values[j]);
+  }
+  return rc;
+}
+
+tvm_relax_sinfo_obj* tvm_relax__infer(const tvm_relax_op_info* info, void* args, void* attrs,
+                                      void* sinfo_args) {
+  int32_t n = (int32_t)tvm_ffi_seq_size(args);
+  if (n < info->min_args || (info->max_args >= 0 && n > info->max_args)) {
+    if (info->max_args < 0) {
+      tvm_ffi_raise("TypeError", "%s takes at least %d arguments (%s), got %d", info->name,
+                    info->min_args, info->arg_names, n);
+    } else if (info->min_args == info->max_args) {
+      tvm_ffi_raise("TypeError", "%s takes %d arguments (%s), got %d", info->name, info->min_args,
+                    info->arg_names, n);
+    } else {
+      tvm_ffi_raise("TypeError", "%s takes %d to %d arguments (%s), got %d", info->name,
+                    info->min_args, info->max_args, info->arg_names, n);
+    }
+    return NULL;
+  }
+  tvm_relax__infer_ctx ctx = {info, args, n, attrs, sinfo_args};
+  return k_infer[info->id](&ctx);
+}

@@ -1,0 +1,164 @@
+/*
+ * test_block_builder.c: building functions and modules with the BlockBuilder: A-normal form,
+ * struct info through the bindings, unique names, symbolic shapes across a call, and the
+ * builder's errors.
+ */
+#include "relax_testing.h"
+
+/* main(x: (n, 4), w: (4, 3)) { lv = matmul-free MLP-ish chain; return gv } built twice. */
+static tvm_tir_ir_module_obj* build_chain(const char* n_name) {
+  tvm_tir_var_obj* n = tvm_tir_var_new(n_name, I64);
+  void* dims_x[2] = {n, NULL};
+  tvm_tir_expr_obj* four = tvm_tir_const_int(I64, 4);
+  dims_x[1] = four;
+  tvm_relax_var_obj* x = rt_var_take("x", rt_tensor_sym(F32, 2, dims_x));
+  tvm_relax_var_obj* b = rt_var_take("b", rt_tensor(F32, 1, (int64_t)4));
+  void* params = rt_array(2, x, b);
+  tvm_relax_block_builder* bb = tvm_relax_bb_new(NULL);
+  CHECK_OK(tvm_relax_bb_function_begin(bb, "main", params, NULL, true));
+  CHECK_OK(tvm_relax_bb_dataflow_begin(bb));
+  /* A nested call: add(exp(x), b) is emitted as two bindings. */
+  tvm_relax_expr_obj* e = RT_CALL("relax.exp", NULL, x);
+  tvm_relax_expr_obj* add = RT_CALL("relax.add", NULL, e, b);
+  tvm_relax_var_obj* lv = tvm_relax_bb_emit(bb, add, NULL);
+  CHECK(lv != NULL);
+  CHECK_EQ_INT(tvm_relax_bb_num_bindings(bb), 2);
+  CHECK(tvm_relax_kind_of(lv) == TVM_RELAX_KIND_DataflowVar);
+  CHECK_STR_EQ(tvm_relax_var_name(lv), "lv1");
+  tvm_relax_var_obj* gv = tvm_relax_bb_emit_output(bb, (tvm_relax_expr_obj*)lv, NULL);
+  CHECK_STR_EQ(tvm_relax_var_name(gv), "gv");
+  CHECK_OK(tvm_relax_bb_block_end(bb));
+  tvm_tir_global_var_obj* g = tvm_relax_bb_function_end(bb, (tvm_relax_expr_obj*)gv, NULL);
+  CHECK(g != NULL);
+  tvm_tir_ir_module_obj* mod = tvm_relax_bb_module(bb);
+  tvm_relax_bb_free(bb);
+  tvm_ffi_release(g);
+  tvm_ffi_release(gv);
+  tvm_ffi_release(lv);
+  tvm_ffi_release(add);
+  tvm_ffi_release(e);
+  tvm_ffi_release(params);
+  tvm_ffi_release(x);
+  tvm_ffi_release(b);
+  tvm_ffi_release(four);
+  tvm_ffi_release(n);
+  return mod;
+}
+
+TEST(chain_struct_info_and_anf) {
+  tvm_tir_ir_module_obj* mod = build_chain("n");
+  CHECK(mod != NULL);
+  tvm_relax_function_obj* f = tvm_tir_ir_module_lookup(mod, "main");
+  CHECK(tvm_relax_kind_of(f) == TVM_RELAX_KIND_Function);
+  CHECK_STR_EQ(rt_text(f->ret_struct_info), "R.Tensor((n, 4), dtype=\"float32\")");
+  CHECK_STR_EQ(rt_sinfo_text(f), "R.Callable((R.Tensor((n, 4), dtype=\"float32\"), "
+                                 "R.Tensor((4,), dtype=\"float32\")), "
+                                 "R.Tensor((n, 4), dtype=\"float32\"))");
+  tvm_relax_seq_expr_obj* seq = (tvm_relax_seq_expr_obj*)f->body;
+  CHECK_EQ_INT(tvm_ffi_seq_size(seq->blocks), 1);
+  tvm_relax_block_obj* blk = tvm_ffi_seq_obj_at(seq->blocks, 0);
+  CHECK(tvm_relax_kind_of(blk) == TVM_RELAX_KIND_DataflowBlock);
+  CHECK_EQ_INT(tvm_ffi_seq_size(blk->bindings), 3);
+  /* The add's first argument is the exp's variable, not the nested call. */
+  tvm_relax_binding_obj* b1 = tvm_ffi_seq_obj_at(blk->bindings, 1);
+  tvm_relax_call_obj* c = (tvm_relax_call_obj*)tvm_relax_binding_value(b1);
+  CHECK(tvm_relax_is_call_to(c, TVM_RELAX_OP_add));
+  CHECK(tvm_relax_kind_of(tvm_ffi_seq_obj_at(c->args, 0)) == TVM_RELAX_KIND_DataflowVar);
+  tvm_ffi_release(f);
+  tvm_ffi_release(mod);
+}
+
+TEST(structural_equal_hash_json_of_modules) {
+  tvm_tir_ir_module_obj* a = build_chain("n");
+  tvm_tir_ir_module_obj* b = build_chain("m"); /* alpha-equivalent: another symbolic var */
+  TVMFFIAny la = tvm_ffi_any_obj(a), lb = tvm_ffi_any_obj(b);
+  CHECK_EQ_INT(tvm_ffi_structural_equal(&la, &lb, false, NULL, NULL), 1);
+  CHECK(tvm_ffi_structural_hash(&la, false) == tvm_ffi_structural_hash(&lb, false));
+  /* JSON round trip */
+  tvm_ffi_strbuf json = {0};
+  CHECK_OK(tvm_ffi_json_save(&la, &json));
+  TVMFFIAny back = tvm_ffi_any_none();
+  CHECK_OK(tvm_ffi_json_load(tvm_ffi_strbuf_cstr(&json), json.size, &back));
+  CHECK_EQ_INT(tvm_ffi_structural_equal(&la, &back, false, NULL, NULL), 1);
+  tvm_ffi_any_release(&back);
+  tvm_ffi_strbuf_free(&json);
+  tvm_ffi_release(a);
+  tvm_ffi_release(b);
+}
+
+TEST(different_shapes_not_equal) {
+  tvm_relax_var_obj* x = rt_var_take("x", rt_tensor(F32, 2, (int64_t)2, (int64_t)3));
+  tvm_relax_var_obj* y = rt_var_take("x", rt_tensor(F32, 2, (int64_t)3, (int64_t)2));
+  void* px = rt_array(1, x);
+  void* py = rt_array(1, y);
+  tvm_relax_function_obj* fx = tvm_relax_function_new(px, (tvm_relax_expr_obj*)x, NULL, true, NULL);
+  tvm_relax_function_obj* fy = tvm_relax_function_new(py, (tvm_relax_expr_obj*)y, NULL, true, NULL);
+  TVMFFIAny a = tvm_ffi_any_obj(fx), b = tvm_ffi_any_obj(fy);
+  CHECK_EQ_INT(tvm_ffi_structural_equal(&a, &b, false, NULL, NULL), 0);
+  tvm_ffi_release(fx);
+  tvm_ffi_release(fy);
+  tvm_ffi_release(px);
+  tvm_ffi_release(py);
+  tvm_ffi_release(x);
+  tvm_ffi_release(y);
+}
+
+TEST(builder_errors) {
+  tvm_relax_block_builder* bb = tvm_relax_bb_new(NULL);
+  tvm_relax_var_obj* x = rt_var_take("x", rt_tensor(F32, 1, (int64_t)4));
+  CHECK(tvm_relax_bb_emit(bb, (tvm_relax_expr_obj*)x, NULL) == NULL);
+  CHECK_RAISED("ValueError", "outside a function");
+  void* params = rt_array(1, x);
+  CHECK_OK(tvm_relax_bb_function_begin(bb, "f", params, NULL, true));
+  CHECK(tvm_relax_bb_function_begin(bb, "g", params, NULL, true) != 0);
+  CHECK_RAISED("ValueError", "do not nest");
+  CHECK_OK(tvm_relax_bb_dataflow_begin(bb));
+  tvm_relax_var_obj* lv = tvm_relax_bb_emit(bb, (tvm_relax_expr_obj*)x, NULL);
+  CHECK_OK(tvm_relax_bb_block_end(bb));
+  CHECK(tvm_relax_bb_function_end(bb, (tvm_relax_expr_obj*)lv, NULL) == NULL);
+  CHECK_RAISED("ValueError", "DataflowVar");
+  tvm_ffi_release(lv);
+  tvm_ffi_release(params);
+  tvm_ffi_release(x);
+  tvm_relax_bb_free(bb);
+}
+
+TEST(symbolic_call_binds_dims) {
+  /* f(a: (k, 8)) -> (k, 8); calling it with x: (16, 8) gives (16, 8). */
+  tvm_tir_var_obj* k = tvm_tir_var_new("k", I64);
+  tvm_tir_expr_obj* eight = tvm_tir_const_int(I64, 8);
+  void* dims[2] = {k, eight};
+  tvm_relax_sinfo_obj* ps = rt_tensor_sym(F32, 2, dims);
+  tvm_relax_var_obj* a = rt_var_take("a", ps);
+  void* params = rt_array(1, a);
+  tvm_relax_function_obj* f = tvm_relax_function_new(params, (tvm_relax_expr_obj*)a, NULL, true, NULL);
+  CHECK(f != NULL);
+  tvm_relax_var_obj* x = rt_var_take("x", rt_tensor(F32, 2, (int64_t)16, (int64_t)8));
+  void* args = rt_array(1, x);
+  tvm_relax_expr_obj* call = tvm_relax_call_new(f, args, NULL, NULL, NULL);
+  CHECK_STR_EQ(rt_sinfo_text(call), "R.Tensor((16, 8), dtype=\"float32\")");
+  /* A wrong argument is refused. */
+  tvm_relax_var_obj* y = rt_var_take("y", rt_tensor(F32, 2, (int64_t)16, (int64_t)9));
+  void* bad = rt_array(1, y);
+  CHECK(tvm_relax_call_new(f, bad, NULL, NULL, NULL) == NULL);
+  CHECK_RAISED("TypeError", "does not match the parameter");
+  tvm_ffi_release(bad);
+  tvm_ffi_release(y);
+  tvm_ffi_release(call);
+  tvm_ffi_release(args);
+  tvm_ffi_release(x);
+  tvm_ffi_release(f);
+  tvm_ffi_release(params);
+  tvm_ffi_release(a);
+  tvm_ffi_release(eight);
+  tvm_ffi_release(k);
+}
+
+int main(void) {
+  RUN(chain_struct_info_and_anf);
+  RUN(structural_equal_hash_json_of_modules);
+  RUN(different_shapes_not_equal);
+  RUN(builder_errors);
+  RUN(symbolic_call_binds_dims);
+  return test_summary();
+}
