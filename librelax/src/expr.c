@@ -597,7 +597,7 @@ tvm_relax_function_obj* tvm_relax_function_with_attr(tvm_relax_function_obj* fun
   if (!dict) return NULL;
   const TVMFFIAny *k, *v;
   int rc = 0;
-  for (int64_t pos = tvm_ffi_map_next(func->func.attrs, -1, &k, &v); rc == 0 && pos >= 0;
+  for (int64_t pos = tvm_ffi_map_next(func->func.attrs, 0, &k, &v); rc == 0 && pos >= 0;
        pos = tvm_ffi_map_next(func->func.attrs, pos, &k, &v)) {
     rc = tvm_ffi_dict_set(dict, k, v);
   }

@@ -307,7 +307,7 @@ int tvm_relax__complete_attrs(const tvm_relax_op_info* info, void* attrs, void**
   if (n == 0) {
     if (attrs && tvm_ffi_map_size(attrs) > 0) {
       const TVMFFIAny *k, *v;
-      tvm_ffi_map_next(attrs, -1, &k, &v);
+      tvm_ffi_map_next(attrs, 0, &k, &v);
       TVMFFIByteArray name = {"?", 1};
       tvm_ffi_any_as_bytes(k, &name);
       return tvm_ffi_raise("TypeError", "%s: unknown attribute '%.*s' (the operator has none)",
@@ -318,7 +318,7 @@ int tvm_relax__complete_attrs(const tvm_relax_op_info* info, void* attrs, void**
   /* Every given key must be in the schema. */
   if (attrs) {
     const TVMFFIAny *k, *v;
-    for (int64_t pos = tvm_ffi_map_next(attrs, -1, &k, &v); pos >= 0;
+    for (int64_t pos = tvm_ffi_map_next(attrs, 0, &k, &v); pos >= 0;
          pos = tvm_ffi_map_next(attrs, pos, &k, &v)) {
       TVMFFIByteArray name;
       if (!tvm_ffi_any_as_bytes(k, &name)) {
