@@ -104,8 +104,36 @@ static void* unique_name(tvm_relax_block_builder* bb, const char* hint) {
   return out;
 }
 
+/* attrs with "global_symbol" = name added (a new reference). */
+static void* public_attrs(void* attrs, const char* name) {
+  if (attrs && tvm_ffi_map_get_str(attrs, "global_symbol")) {
+    tvm_ffi_retain(attrs);
+    return attrs;
+  }
+  void* dict = tvm_ffi_dict_new();
+  if (!dict) return NULL;
+  int rc = 0;
+  const TVMFFIAny *k, *v;
+  for (int64_t pos = 0; rc == 0 && attrs && (pos = tvm_ffi_map_next(attrs, pos, &k, &v)) >= 0;) {
+    rc = tvm_ffi_dict_set(dict, k, v);
+  }
+  TVMFFIAny key = tvm_ffi_string("global_symbol"), val = tvm_ffi_string(name);
+  if (rc == 0) rc = tvm_ffi_dict_set(dict, &key, &val);
+  tvm_ffi_any_release(&key);
+  tvm_ffi_any_release(&val);
+  void* out = rc == 0 ? tvm_ffi_dict_to_map(dict) : NULL;
+  tvm_ffi_release(dict);
+  return out;
+}
+
 int tvm_relax_bb_function_begin(tvm_relax_block_builder* bb, const char* name, void* params,
                                 void* attrs, bool is_pure) {
+  return tvm_relax_bb_function_begin_ex(bb, name, params, attrs, is_pure ? 0 : TVM_RELAX_BB_IMPURE);
+}
+
+int tvm_relax_bb_function_begin_ex(tvm_relax_block_builder* bb, const char* name, void* params,
+                                   void* attrs, unsigned flags) {
+  bool is_pure = !(flags & TVM_RELAX_BB_IMPURE);
   if (!bb) return tvm_ffi_raise("ValueError", "BlockBuilder: NULL builder");
   if (bb->in_function) return tvm_ffi_raise("ValueError", "BlockBuilder: functions do not nest");
   if (params && tvm_ffi_type_index(params) != kTVMFFIArray) {
@@ -114,8 +142,15 @@ int tvm_relax_bb_function_begin(tvm_relax_block_builder* bb, const char* name, v
   bb->name = tvm_ffi_strndup(name ? name : "main", name ? strlen(name) : 4);
   bb->params = params ? params : tvm_relax__empty_array();
   if (params) tvm_ffi_retain(params);
-  bb->attrs = attrs;
-  if (attrs) tvm_ffi_retain(attrs);
+  if (attrs && tvm_ffi_type_index(attrs) != kTVMFFIMap) {
+    return tvm_ffi_raise("TypeError", "BlockBuilder: attrs must be an ffi.Map");
+  }
+  if (flags & TVM_RELAX_BB_PRIVATE) {
+    bb->attrs = attrs;
+    if (attrs) tvm_ffi_retain(attrs);
+  } else if (!(bb->attrs = public_attrs(attrs, name ? name : "main"))) {
+    return -1;
+  }
   bb->is_pure = is_pure;
   bb->blocks = tvm_ffi_list_new();
   bb->bindings = tvm_ffi_list_new();

@@ -75,7 +75,7 @@ static char g_builtin_error[256];
 static void register_builtins(void) {
   if (tvm_script__doc_init() != 0 || tvm_script__register_ir() != 0 ||
       tvm_script__register_tir_expr() != 0 || tvm_script__register_tir_stmt() != 0 ||
-      tvm_script__register_tir_func() != 0) {
+      tvm_script__register_tir_func() != 0 || tvm_script__register_relax() != 0) {
     void* e = tvm_ffi_error_take();
     snprintf(g_builtin_error, sizeof(g_builtin_error), "%s", e ? tvm_ffi_error_message(e) : "");
     tvm_ffi_release(e);

@@ -15,6 +15,7 @@ int tvm_script__register_ir(void);
 int tvm_script__register_tir_expr(void);
 int tvm_script__register_tir_stmt(void);
 int tvm_script__register_tir_func(void);
+int tvm_script__register_relax(void);
 
 /* A docsifier for one print call (ir_docsifier.c). */
 tvm_script_docsifier* tvm_script__docsifier_new(const tvm_script_print_options* opts);

@@ -34,9 +34,17 @@ typedef struct tvm_relax_block_builder tvm_relax_block_builder;
 tvm_relax_block_builder* tvm_relax_bb_new(tvm_tir_ir_module_obj* mod);
 void tvm_relax_bb_free(tvm_relax_block_builder* bb);
 
-/* Start a function with params (ffi.Array of Var). Functions do not nest. */
+/* Start a function with params (ffi.Array of Var). Functions do not nest. As upstream's
+ * BlockBuilder, the function is public: attrs gets "global_symbol" = name (unless it has one). */
 int tvm_relax_bb_function_begin(tvm_relax_block_builder* bb, const char* name, void* params,
                                 void* attrs, bool is_pure);
+/* Flags of tvm_relax_bb_function_begin_ex. */
+enum {
+  TVM_RELAX_BB_IMPURE = 1, /* is_pure = false */
+  TVM_RELAX_BB_PRIVATE = 2 /* no global_symbol: not exported from a built library */
+};
+int tvm_relax_bb_function_begin_ex(tvm_relax_block_builder* bb, const char* name, void* params,
+                                   void* attrs, unsigned flags);
 /* End the function returning `output` (normalised; ret_sinfo NULL: inferred), add it to the
  * module under its name (made unique) and return its GlobalVar. */
 tvm_tir_global_var_obj* tvm_relax_bb_function_end(tvm_relax_block_builder* bb,

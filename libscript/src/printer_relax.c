@@ -1,0 +1,839 @@
+/*
+ * printer_relax.c: Relax functions, bindings, expressions and struct info -> Doc, in upstream's
+ * canonical TVMScript:
+ *
+ *   @R.function
+ *   def main(x: R.Tensor(("n", 4), dtype="float32")) -> R.Tensor(("n", 4), dtype="float32"):
+ *       n = T.int64()
+ *       with R.dataflow():
+ *           lv: R.Tensor((n, 4), dtype="float32") = R.exp(x)
+ *           gv: R.Tensor((n, 4), dtype="float32") = lv
+ *           R.output(gv)
+ *       return gv
+ *
+ * Symbolic dims a parameter's annotation defines print as strings in the signature and are
+ * declared at the top of the body; other undefined TIR variables are declared before the
+ * statement that first uses them (a match_cast's). Operators print as R.<name> with the
+ * attributes that differ from the schema's defaults as keywords; call_tir & co print their
+ * struct info arguments as out_sinfo=. A bound If prints as an if/else whose branches end by
+ * assigning the binding's variable; a bound Function as a nested @R.function def.
+ */
+#include <string.h>
+#include <tvm/relax/relax.h>
+
+#include "printer_tir.h"
+
+static tvm_script_doc_obj* r_prefixed(tvm_script_docsifier* d, const char* name) {
+  return tvm_script_prefixed(d, "relax", name);
+}
+
+/* The doc of child at path.name. */
+static tvm_script_doc_obj* child(tvm_script_docsifier* d, const void* obj, const void* path,
+                                 const char* name) {
+  void* p = tvm_script_path_attr(d, path, name);
+  tvm_script_doc_obj* doc = p ? tvm_script_as_doc_obj(d, obj, p) : NULL;
+  tvm_ffi_release(p);
+  return doc;
+}
+
+static tvm_script_doc_obj* child_item(tvm_script_docsifier* d, const void* arr, const void* path,
+                                      const char* name, int64_t i) {
+  void* p = tir_path_item(d, path, name, i);
+  tvm_script_doc_obj* doc = p ? tvm_script_as_doc_obj(d, tvm_ffi_seq_obj_at(arr, i), p) : NULL;
+  tvm_ffi_release(p);
+  return doc;
+}
+
+/* keyword argument lists of a CallDoc under construction */
+typedef struct {
+  void* args;
+  void* keys;
+  void* values;
+  bool ok;
+} call_parts;
+
+static call_parts parts_new(void) {
+  call_parts c = {tvm_ffi_list_new(), tvm_ffi_list_new(), tvm_ffi_list_new(), true};
+  c.ok = c.args && c.keys && c.values;
+  return c;
+}
+
+static void push_arg(call_parts* c, void* doc) {
+  TVMFFIAny a = tvm_ffi_any_obj(doc);
+  c->ok = c->ok && doc && tvm_ffi_list_push(c->args, &a) == 0;
+  tvm_ffi_release(doc);
+}
+
+static void push_kwarg(call_parts* c, const char* key, void* doc) {
+  void* s = tvm_ffi_str_obj(key, strlen(key));
+  TVMFFIAny k = tvm_ffi_any_obj(s), v = tvm_ffi_any_obj(doc);
+  c->ok = c->ok && s && doc && tvm_ffi_list_push(c->keys, &k) == 0 &&
+          tvm_ffi_list_push(c->values, &v) == 0;
+  tvm_ffi_release(s);
+  tvm_ffi_release(doc);
+}
+
+static tvm_script_doc_obj* parts_call(call_parts* c, void* callee) {
+  if (!c->ok || !callee) {
+    tvm_ffi_release(c->args);
+    tvm_ffi_release(c->keys);
+    tvm_ffi_release(c->values);
+    tvm_ffi_release(callee);
+    return NULL;
+  }
+  return tvm_script_call_doc_take(callee, tvm_script_doc_list_to_array_take(c->args),
+                                  tvm_script_doc_list_to_array_take(c->keys),
+                                  tvm_script_doc_list_to_array_take(c->values));
+}
+
+/* ---- Struct info ----------------------------------------------------------------------------- */
+/* In a signature, a symbolic variable not yet defined prints as its name in quotes and becomes
+ * defined (declared at the top of the body by the function converter). */
+typedef struct {
+  bool signature;
+  void* new_vars; /* ffi.List of the TIR variables the signature defined */
+} sinfo_ctx;
+
+static tvm_script_doc_obj* dim_doc(tvm_script_docsifier* d, const void* e, const void* path,
+                                   sinfo_ctx* sc) {
+  int64_t v;
+  if (tvm_tir_kind_of(e) == TVM_TIR_KIND_IntImm && tvm_tir_as_const_int(e, &v) &&
+      tvm_tir_dtype_equal(tvm_tir_expr_dtype(e), TVM_TIR_INT64)) {
+    return tvm_script_literal_int(v);
+  }
+  if (sc && sc->signature && tvm_tir_is_var(e) && tvm_script_is_var_defined(d, e)) {
+    /* Defined earlier in this signature: still written as its name in quotes. */
+    for (int64_t i = 0; i < tvm_ffi_seq_size(sc->new_vars); ++i) {
+      if (tvm_ffi_seq_obj_at(sc->new_vars, i) != e) continue;
+      tvm_script_doc_obj* id = tvm_script_var_doc(d, e);
+      tvm_script_doc_obj* lit =
+          id ? tvm_script_literal_str(tvm_ffi_str_cstr(((tvm_script_id_doc_obj*)id)->name)) : NULL;
+      tvm_ffi_release(id);
+      if (lit) tvm_script_doc_mark(d, lit, path);
+      return lit;
+    }
+  }
+  if (sc && sc->signature && tvm_tir_is_var(e) && !tvm_script_is_var_defined(d, e)) {
+    const char* name = tvm_tir_var_name(e);
+    tvm_script_frame* f = tvm_script_frame_find(d, TVM_SCRIPT_PRINT_FRAME_FUNC);
+    tvm_script_doc_obj* id = tvm_script_define_var(d, e, name, f ? f : tvm_script_frame_top(d));
+    TVMFFIAny a = tvm_ffi_any_obj(e);
+    if (!id || tvm_ffi_list_push(sc->new_vars, &a) != 0) {
+      tvm_ffi_release(id);
+      return NULL;
+    }
+    /* The defined name may differ from the hint (made unique): print that one. */
+    const void* id_name = ((tvm_script_id_doc_obj*)id)->name;
+    tvm_script_doc_obj* lit = tvm_script_literal_str(tvm_ffi_str_cstr(id_name));
+    tvm_ffi_release(id);
+    if (lit) tvm_script_doc_mark(d, lit, path);
+    return lit;
+  }
+  return tvm_script_as_doc_obj(d, e, path);
+}
+
+static tvm_script_doc_obj* dims_doc(tvm_script_docsifier* d, void* dims, const void* path,
+                                    sinfo_ctx* sc, bool as_list) {
+  void* list = tvm_ffi_list_new();
+  bool ok = list != NULL;
+  for (int64_t i = 0; ok && i < tvm_ffi_seq_size(dims); ++i) {
+    void* p = tvm_script_path_item(d, path, i);
+    tvm_script_doc_obj* doc = p ? dim_doc(d, tvm_ffi_seq_obj_at(dims, i), p, sc) : NULL;
+    tvm_ffi_release(p);
+    TVMFFIAny a = tvm_ffi_any_obj(doc);
+    ok = doc && tvm_ffi_list_push(list, &a) == 0;
+    tvm_ffi_release(doc);
+  }
+  if (!ok) {
+    tvm_ffi_release(list);
+    return NULL;
+  }
+  void* arr = tvm_script_doc_list_to_array_take(list);
+  return as_list ? tvm_script_list_doc_take(arr) : tvm_script_tuple_doc_take(arr);
+}
+
+static tvm_script_doc_obj* sinfo_doc(tvm_script_docsifier* d, const tvm_relax_sinfo_obj* s,
+                                     const void* path, sinfo_ctx* sc);
+
+static tvm_script_doc_obj* sinfo_child(tvm_script_docsifier* d, const tvm_relax_sinfo_obj* s,
+                                       const void* path, const char* name, sinfo_ctx* sc) {
+  void* p = tvm_script_path_attr(d, path, name);
+  tvm_script_doc_obj* doc = p ? sinfo_doc(d, s, p, sc) : NULL;
+  tvm_ffi_release(p);
+  return doc;
+}
+
+static tvm_script_doc_obj* sinfo_list(tvm_script_docsifier* d, void* arr, const void* path,
+                                      const char* name, sinfo_ctx* sc) {
+  void* fp = tvm_script_path_attr(d, path, name);
+  void* list = fp ? tvm_ffi_list_new() : NULL;
+  bool ok = list != NULL;
+  for (int64_t i = 0; ok && i < tvm_ffi_seq_size(arr); ++i) {
+    void* p = tvm_script_path_item(d, fp, i);
+    tvm_script_doc_obj* doc = p ? sinfo_doc(d, tvm_ffi_seq_obj_at(arr, i), p, sc) : NULL;
+    tvm_ffi_release(p);
+    TVMFFIAny a = tvm_ffi_any_obj(doc);
+    ok = doc && tvm_ffi_list_push(list, &a) == 0;
+    tvm_ffi_release(doc);
+  }
+  tvm_ffi_release(fp);
+  if (!ok) {
+    tvm_ffi_release(list);
+    return NULL;
+  }
+  return tvm_script_doc_list_to_array_take(list); /* an Array of docs */
+}
+
+static tvm_script_doc_obj* dtype_str(DLDataType t) { return tir_dtype_literal(t); }
+
+static tvm_script_doc_obj* sinfo_doc(tvm_script_docsifier* d, const tvm_relax_sinfo_obj* s,
+                                     const void* path, sinfo_ctx* sc) {
+  tvm_script_doc_obj* doc = NULL;
+  switch (tvm_relax_kind_of(s)) {
+    case TVM_RELAX_KIND_ObjectStructInfo:
+      doc = r_prefixed(d, "Object");
+      break;
+    case TVM_RELAX_KIND_PrimStructInfo: {
+      const tvm_relax_prim_sinfo_obj* p = (const void*)s;
+      call_parts c = parts_new();
+      if (p->value) {
+        void* vp = tvm_script_path_attr(d, path, "value");
+        push_kwarg(&c, "value", vp ? dim_doc(d, p->value, vp, sc) : NULL);
+        tvm_ffi_release(vp);
+      } else if (!tvm_relax_dtype_is_unknown(p->dtype)) {
+        push_arg(&c, dtype_str(p->dtype));
+      }
+      doc = parts_call(&c, r_prefixed(d, "Prim"));
+      break;
+    }
+    case TVM_RELAX_KIND_ShapeStructInfo: {
+      const tvm_relax_shape_sinfo_obj* p = (const void*)s;
+      if (!p->values && p->ndim == TVM_RELAX_UNKNOWN_NDIM) return r_prefixed(d, "Shape");
+      call_parts c = parts_new();
+      if (p->values) {
+        void* vp = tvm_script_path_attr(d, path, "values");
+        push_arg(&c, vp ? dims_doc(d, p->values, vp, sc, true) : NULL);
+        tvm_ffi_release(vp);
+      } else {
+        push_kwarg(&c, "ndim", tvm_script_literal_int(p->ndim));
+      }
+      doc = parts_call(&c, r_prefixed(d, "Shape"));
+      break;
+    }
+    case TVM_RELAX_KIND_TensorStructInfo: {
+      const tvm_relax_tensor_sinfo_obj* p = (const void*)s;
+      call_parts c = parts_new();
+      void* dims = tvm_relax_tensor_sinfo_dims(s);
+      bool shape_known = p->shape && tvm_relax_kind_of(p->shape) == TVM_RELAX_KIND_ShapeExpr;
+      if (shape_known) {
+        void* sp = tvm_script_path_attr(d, path, "shape");
+        void* vp = sp ? tvm_script_path_attr(d, sp, "values") : NULL;
+        push_arg(&c, vp ? dims_doc(d, dims, vp, sc, false) : NULL);
+        tvm_ffi_release(vp);
+        tvm_ffi_release(sp);
+      } else if (p->shape) {
+        push_arg(&c, child(d, p->shape, path, "shape"));
+      }
+      if (!tvm_relax_dtype_is_unknown(p->dtype)) push_kwarg(&c, "dtype", dtype_str(p->dtype));
+      if (!p->shape && p->ndim != TVM_RELAX_UNKNOWN_NDIM) {
+        push_kwarg(&c, "ndim", tvm_script_literal_int(p->ndim));
+      }
+      if (p->vdevice) push_kwarg(&c, "vdevice", child(d, p->vdevice, path, "vdevice"));
+      if (tvm_ffi_seq_size(c.args) == 0 && tvm_ffi_seq_size(c.keys) == 0) {
+        tvm_ffi_release(c.args), tvm_ffi_release(c.keys), tvm_ffi_release(c.values);
+        return r_prefixed(d, "Tensor");
+      }
+      doc = parts_call(&c, r_prefixed(d, "Tensor"));
+      break;
+    }
+    case TVM_RELAX_KIND_TupleStructInfo: {
+      const tvm_relax_tuple_sinfo_obj* p = (const void*)s;
+      if (tvm_ffi_seq_size(p->fields) == 0) return r_prefixed(d, "Tuple");
+      void* fields = sinfo_list(d, p->fields, path, "fields", sc);
+      doc = fields ? tvm_script_call_doc_take(r_prefixed(d, "Tuple"), fields, NULL, NULL) : NULL;
+      break;
+    }
+    case TVM_RELAX_KIND_FuncStructInfo: {
+      const tvm_relax_func_sinfo_obj* p = (const void*)s;
+      call_parts c = parts_new();
+      if (p->params) {
+        void* params = sinfo_list(d, p->params, path, "params", sc);
+        push_arg(&c, params ? tvm_script_list_doc_take(params) : NULL);
+      } else {
+        push_arg(&c, tvm_script_literal_none());
+      }
+      push_arg(&c, sinfo_child(d, p->ret, path, "ret", sc));
+      if (!p->purity) push_kwarg(&c, "purity", tvm_script_literal_bool(false));
+      doc = parts_call(&c, r_prefixed(d, "Callable"));
+      break;
+    }
+    default:
+      tvm_ffi_raise("TypeError", "printer: not a struct info");
+      return NULL;
+  }
+  if (doc) tvm_script_doc_mark(d, doc, path);
+  return doc;
+}
+
+static tvm_script_doc_obj* conv_sinfo(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                      const void* path) {
+  return sinfo_doc(d, (const void*)obj->v_obj, path, NULL);
+}
+
+/* ---- Expressions ----------------------------------------------------------------------------- */
+static tvm_script_doc_obj* conv_var(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                    const void* path) {
+  tvm_script_doc_obj* doc = tvm_script_var_doc(d, obj->v_obj);
+  if (doc) return doc;
+  /* A free Relax variable (a fragment): printed by name. */
+  return tvm_script_id_doc_str(((const tvm_relax_var_obj*)obj->v_obj)->name_hint);
+}
+
+static tvm_script_doc_obj* conv_tuple(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                      const void* path) {
+  const tvm_relax_tuple_obj* t = (const void*)obj->v_obj;
+  void* p = tvm_script_path_attr(d, path, "fields");
+  void* docs = p ? tvm_script_as_doc_array(d, t->fields, p) : NULL;
+  tvm_ffi_release(p);
+  return tvm_script_tuple_doc_take(docs);
+}
+
+static tvm_script_doc_obj* conv_tuple_get_item(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                               const void* path) {
+  const tvm_relax_tuple_get_item_obj* g = (const void*)obj->v_obj;
+  return tvm_script_index_doc_take(child(d, g->tuple_value, path, "tuple_value"),
+                                   tvm_script_doc_array_take(tvm_script_literal_int(g->index)));
+}
+
+static tvm_script_doc_obj* conv_shape_expr(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                           const void* path) {
+  const tvm_relax_shape_expr_obj* s = (const void*)obj->v_obj;
+  void* p = tvm_script_path_attr(d, path, "values");
+  tvm_script_doc_obj* dims = p ? dims_doc(d, s->values, p, NULL, true) : NULL;
+  tvm_ffi_release(p);
+  return tvm_script_doc_call_take(r_prefixed(d, "shape"), dims);
+}
+
+static tvm_script_doc_obj* conv_prim_value(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                           const void* path) {
+  const tvm_relax_prim_value_obj* p = (const void*)obj->v_obj;
+  void* vp = tvm_script_path_attr(d, path, "value");
+  tvm_script_doc_obj* v = vp ? tvm_script_as_doc_obj(d, p->value, vp) : NULL;
+  tvm_ffi_release(vp);
+  return tvm_script_doc_call_take(r_prefixed(d, "prim_value"), v);
+}
+
+static tvm_script_doc_obj* conv_string_imm(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                           const void* path) {
+  const tvm_relax_string_imm_obj* s = (const void*)obj->v_obj;
+  TVMFFIAny v = tvm_ffi_any_obj(s->value);
+  return tvm_script_doc_call_take(r_prefixed(d, "str"), tvm_script_literal_doc(&v));
+}
+
+static tvm_script_doc_obj* conv_dtype_imm(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                          const void* path) {
+  const tvm_relax_dtype_imm_obj* t = (const void*)obj->v_obj;
+  return tvm_script_doc_call_take(r_prefixed(d, "dtype"), dtype_str(t->value));
+}
+
+static tvm_script_doc_obj* conv_extern_func(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                            const void* path) {
+  const tvm_relax_extern_func_obj* f = (const void*)obj->v_obj;
+  TVMFFIAny v = tvm_ffi_any_obj(f->global_symbol);
+  return tvm_script_doc_call_take(r_prefixed(d, "ExternFunc"), tvm_script_literal_doc(&v));
+}
+
+/* One element of a constant as a literal. */
+static tvm_script_doc_obj* element_doc(const DLTensor* t, int64_t i) {
+  const char* base = (const char*)t->data + t->byte_offset;
+  DLDataType dt = t->dtype;
+  switch (dt.code) {
+    case kDLFloat:
+      if (dt.bits == 32) return tvm_script_literal_float(((const float*)base)[i]);
+      if (dt.bits == 64) return tvm_script_literal_float(((const double*)base)[i]);
+      break;
+    case kDLInt:
+      if (dt.bits == 8) return tvm_script_literal_int(((const int8_t*)base)[i]);
+      if (dt.bits == 16) return tvm_script_literal_int(((const int16_t*)base)[i]);
+      if (dt.bits == 32) return tvm_script_literal_int(((const int32_t*)base)[i]);
+      if (dt.bits == 64) return tvm_script_literal_int(((const int64_t*)base)[i]);
+      break;
+    case kDLUInt:
+    case kDLBool:
+      if (dt.bits == 1 || dt.bits == 8) {
+        uint8_t v = ((const uint8_t*)base)[i];
+        return dt.bits == 1 || dt.code == kDLBool ? tvm_script_literal_bool(v != 0)
+                                                  : tvm_script_literal_int(v);
+      }
+      if (dt.bits == 16) return tvm_script_literal_int(((const uint16_t*)base)[i]);
+      if (dt.bits == 32) return tvm_script_literal_int(((const uint32_t*)base)[i]);
+      break;
+    default:
+      break;
+  }
+  tvm_ffi_raise("ValueError", "printer: R.const of dtype %s is not printable yet",
+                tvm_tir_dtype_str(dt).s);
+  return NULL;
+}
+
+/* The nested list of dims[k:] starting at element *next. */
+static tvm_script_doc_obj* nested_doc(const DLTensor* t, int k, int64_t* next) {
+  if (k == t->ndim) return element_doc(t, (*next)++);
+  void* list = tvm_ffi_list_new();
+  bool ok = list != NULL;
+  for (int64_t i = 0; ok && i < t->shape[k]; ++i) {
+    tvm_script_doc_obj* e = nested_doc(t, k + 1, next);
+    TVMFFIAny a = tvm_ffi_any_obj(e);
+    ok = e && tvm_ffi_list_push(list, &a) == 0;
+    tvm_ffi_release(e);
+  }
+  if (!ok) {
+    tvm_ffi_release(list);
+    return NULL;
+  }
+  return tvm_script_list_doc_take(tvm_script_doc_list_to_array_take(list));
+}
+
+/* R.const(value, "dtype"): a scalar, or nested lists of the data (row-major, compact). */
+static tvm_script_doc_obj* conv_constant(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                         const void* path) {
+  const tvm_relax_constant_obj* c = (const void*)obj->v_obj;
+  const DLTensor* t = tvm_ffi_tensor_dl(c->data);
+  if (!tvm_ffi_dltensor_is_contiguous(t)) {
+    tvm_ffi_raise("ValueError", "printer: R.const of a non-contiguous tensor");
+    return NULL;
+  }
+  int64_t next = 0;
+  tvm_script_doc_obj* value = nested_doc(t, 0, &next);
+  return tvm_script_doc_call_take(r_prefixed(d, "const"), value, dtype_str(t->dtype));
+}
+
+/* Whether attribute value v equals field i's default. */
+static bool is_default(const tvm_relax_op_info* info, int32_t i, const TVMFFIAny* v) {
+  TVMFFIAny def;
+  if (tvm_relax_op_attr_default(info, i, &def) != 0) {
+    tvm_ffi_error_clear();
+    return false;
+  }
+  bool same = tvm_ffi_structural_equal(v, &def, false, NULL, NULL) == 1;
+  tvm_ffi_any_release(&def);
+  tvm_ffi_error_clear();
+  return same;
+}
+
+static tvm_script_doc_obj* attr_value_doc(tvm_script_docsifier* d, const TVMFFIAny* v,
+                                          const void* path) {
+  if (v->type_index == kTVMFFIDataType) return dtype_str(v->v_dtype);
+  return tvm_script_as_doc(d, v, path);
+}
+
+/* out_sinfo of call_tir & co: one struct info, or a list of them for a tuple result. */
+static tvm_script_doc_obj* out_sinfo_doc(tvm_script_docsifier* d, const tvm_relax_call_obj* c,
+                                         const void* path) {
+  void* sp = tvm_script_path_attr(d, path, "sinfo_args");
+  void* p = sp ? tvm_script_path_item(d, sp, 0) : NULL;
+  const tvm_relax_sinfo_obj* s = tvm_ffi_seq_obj_at(c->sinfo_args, 0);
+  tvm_script_doc_obj* doc = NULL;
+  if (p && tvm_relax_kind_of(s) == TVM_RELAX_KIND_TupleStructInfo) {
+    void* fields = sinfo_list(d, ((const tvm_relax_tuple_sinfo_obj*)s)->fields, p, "fields", NULL);
+    doc = fields ? tvm_script_list_doc_take(fields) : NULL;
+  } else if (p) {
+    doc = sinfo_doc(d, s, p, NULL);
+  }
+  tvm_ffi_release(p);
+  tvm_ffi_release(sp);
+  return doc;
+}
+
+static tvm_script_doc_obj* conv_call(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                     const void* path) {
+  const tvm_relax_call_obj* c = (const void*)obj->v_obj;
+  const tvm_relax_op_info* info = tvm_relax_op_info_of(c->op);
+  call_parts parts = parts_new();
+  int64_t n = tvm_ffi_seq_size(c->args);
+  bool extern_callee = tvm_relax_kind_of(c->op) == TVM_RELAX_KIND_ExternFunc;
+  if (extern_callee) {
+    /* R.call_packed("name", args..., sinfo_args=...) */
+    TVMFFIAny name = tvm_ffi_any_obj(((const tvm_relax_extern_func_obj*)c->op)->global_symbol);
+    push_arg(&parts, tvm_script_literal_doc(&name));
+  }
+  for (int64_t i = 0; i < n; ++i) push_arg(&parts, child_item(d, c->args, path, "args", i));
+  void* callee = NULL;
+  if (info) {
+    bool dps = info->id == TVM_RELAX_OP_call_tir || info->id == TVM_RELAX_OP_call_tir_inplace ||
+               info->id == TVM_RELAX_OP_call_dps_packed;
+    if (dps && tvm_ffi_seq_size(c->sinfo_args) == 1) {
+      push_kwarg(&parts, "out_sinfo", out_sinfo_doc(d, c, path));
+    } else if (tvm_ffi_seq_size(c->sinfo_args) > 0) {
+      void* s = sinfo_list(d, c->sinfo_args, path, "sinfo_args", NULL);
+      push_kwarg(&parts, "sinfo_args", s ? tvm_script_list_doc_take(s) : NULL);
+    }
+    void* ap = c->attrs ? tvm_script_path_attr(d, path, "attrs") : NULL;
+    for (int32_t i = 0; ap && i < info->num_attrs; ++i) {
+      const TVMFFIAny* v = tvm_ffi_map_get_str(c->attrs, info->attrs[i].name);
+      if (!v || is_default(info, i, v)) continue;
+      TVMFFIAny key = tvm_ffi_string(info->attrs[i].name);
+      void* kp = tvm_script_path_map_item(d, ap, &key);
+      tvm_ffi_any_release(&key);
+      push_kwarg(&parts, info->attrs[i].name, kp ? attr_value_doc(d, v, kp) : NULL);
+      tvm_ffi_release(kp);
+    }
+    tvm_ffi_release(ap);
+    callee = r_prefixed(d, info->name + strlen("relax."));
+  } else {
+    if (tvm_ffi_seq_size(c->sinfo_args) > 0) {
+      void* s = sinfo_list(d, c->sinfo_args, path, "sinfo_args", NULL);
+      push_kwarg(&parts, "sinfo_args", s ? tvm_script_list_doc_take(s) : NULL);
+    }
+    callee = extern_callee ? r_prefixed(d, "call_packed") : child(d, c->op, path, "op");
+  }
+  return parts_call(&parts, callee);
+}
+
+/* ---- Bindings and blocks --------------------------------------------------------------------- */
+static int emit_bindings(tvm_script_docsifier* d, const tvm_relax_block_obj* blk, const void* path,
+                         tvm_script_frame* frame, tvm_script_frame* outer);
+static int emit_seq_body(tvm_script_docsifier* d, const tvm_relax_seq_expr_obj* seq,
+                         const void* path, tvm_script_frame* frame, void** out_result);
+static tvm_script_doc_obj* function_doc(tvm_script_docsifier* d, const tvm_relax_function_obj* f,
+                                        const void* path, const char* name, const void* var);
+
+/* The annotation `lv: <sinfo>` of a binding's variable. */
+static tvm_script_doc_obj* var_annotation(tvm_script_docsifier* d, const tvm_relax_var_obj* var,
+                                          const void* var_path) {
+  void* p = tvm_script_path_attr(d, var_path, "struct_info_");
+  tvm_script_doc_obj* doc = p ? sinfo_doc(d, tvm_relax_sinfo_of(var), p, NULL) : NULL;
+  tvm_ffi_release(p);
+  return doc;
+}
+
+/* The branch of an If as statements ending with `var: sinfo = result`. */
+static void* branch_stmts(tvm_script_docsifier* d, const tvm_relax_expr_obj* branch,
+                          const void* path, const tvm_relax_var_obj* var, const void* var_path) {
+  tvm_script_frame* f = tvm_script_frame_push(d, TVM_SCRIPT_PRINT_FRAME_SCOPE);
+  if (!f) return NULL;
+  void* result = NULL;
+  int rc = emit_seq_body(d, (const tvm_relax_seq_expr_obj*)branch, path, f, &result);
+  if (rc == 0) {
+    /* The variable is defined after the if: print it by name without defining it here. */
+    tvm_script_doc_obj* lhs = tvm_script_id_doc_str(var->name_hint);
+    tvm_script_doc_obj* ann = lhs ? var_annotation(d, var, var_path) : NULL;
+    rc = tvm_script_frame_emit_take(f, tvm_script_assign_doc_take(lhs, result, ann));
+    result = NULL;
+  }
+  tvm_ffi_release(result);
+  void* stmts = rc == 0 ? tvm_script_stmts_to_array(f->stmts) : NULL;
+  tvm_script_frame_pop(d);
+  return stmts;
+}
+
+/* Emit binding b into frame. Its variable is defined in `outer` when it is an output of a
+ * dataflow block (visible after the block), else in frame. */
+static int emit_binding(tvm_script_docsifier* d, const tvm_relax_binding_obj* b, const void* path,
+                        tvm_script_frame* frame, tvm_script_frame* outer) {
+  const tvm_relax_var_obj* var = b->var;
+  tvm_script_frame* def_frame =
+      tvm_relax_kind_of(var) == TVM_RELAX_KIND_DataflowVar || !outer ? frame : outer;
+  void* var_path = tvm_script_path_attr(d, path, "var");
+  void* vp = var_path ? tvm_script_path_attr(d, path, "value") : NULL;
+  const tvm_relax_expr_obj* value = tvm_relax_binding_value(b);
+  int rc = vp ? 0 : -1;
+  tvm_relax_kind vk = tvm_relax_kind_of(value);
+  if (rc == 0 && tvm_relax_kind_of(b) == TVM_RELAX_KIND_VarBinding && vk == TVM_RELAX_KIND_If) {
+    const tvm_relax_if_obj* f = (const void*)value;
+    tvm_script_doc_obj* cond = child(d, f->cond, vp, "cond");
+    void* tp = tvm_script_path_attr(d, vp, "true_branch");
+    void* fp = tvm_script_path_attr(d, vp, "false_branch");
+    void* then_stmts = cond && tp ? branch_stmts(d, f->true_branch, tp, var, var_path) : NULL;
+    void* else_stmts = then_stmts && fp ? branch_stmts(d, f->false_branch, fp, var, var_path) : NULL;
+    tvm_ffi_release(tp);
+    tvm_ffi_release(fp);
+    if (!else_stmts) {
+      tvm_ffi_release(cond);
+      tvm_ffi_release(then_stmts);
+      rc = -1;
+    } else {
+      rc = tvm_script_frame_emit_take(frame, tvm_script_if_doc_take(cond, then_stmts, else_stmts));
+      tvm_script_doc_obj* id = rc == 0 ? tvm_script_define_var(d, var, tvm_relax_var_name(var), def_frame) : NULL;
+      if (!id) rc = -1;
+      tvm_ffi_release(id);
+    }
+  } else if (rc == 0 && tvm_relax_kind_of(b) == TVM_RELAX_KIND_VarBinding &&
+             vk == TVM_RELAX_KIND_Function) {
+    tvm_script_doc_obj* id = tvm_script_define_var(d, var, tvm_relax_var_name(var), def_frame);
+    tvm_script_doc_obj* fd =
+        id ? function_doc(d, (const void*)value, vp, tvm_ffi_str_cstr(((tvm_script_id_doc_obj*)id)->name), var)
+           : NULL;
+    tvm_ffi_release(id);
+    rc = fd ? tvm_script_frame_emit_take(frame, fd) : -1;
+  } else if (rc == 0) {
+    tvm_script_doc_obj* rhs;
+    if (tvm_relax_kind_of(b) == TVM_RELAX_KIND_MatchCast) {
+      const tvm_relax_match_cast_obj* m = (const void*)b;
+      tvm_script_doc_obj* v = tvm_script_as_doc_obj(d, value, vp);
+      tvm_script_doc_obj* s = v ? sinfo_child(d, m->struct_info, path, "struct_info", NULL) : NULL;
+      rhs = s ? tvm_script_doc_call_take(r_prefixed(d, "match_cast"), v, s) : NULL;
+      if (!s) tvm_ffi_release(v);
+    } else {
+      rhs = tvm_script_as_doc_obj(d, value, vp);
+    }
+    tvm_script_doc_obj* ann = rhs ? var_annotation(d, var, var_path) : NULL;
+    tvm_script_doc_obj* lhs = ann ? tvm_script_define_var(d, var, tvm_relax_var_name(var), def_frame) : NULL;
+    if (lhs) tvm_script_doc_mark(d, lhs, var_path);
+    if (!lhs) {
+      tvm_ffi_release(rhs);
+      tvm_ffi_release(ann);
+      rc = -1;
+    } else {
+      rc = tvm_script_frame_emit_take(frame, tvm_script_assign_doc_take(lhs, rhs, ann));
+    }
+  }
+  tvm_ffi_release(vp);
+  tvm_ffi_release(var_path);
+  return rc;
+}
+
+static int emit_bindings(tvm_script_docsifier* d, const tvm_relax_block_obj* blk, const void* path,
+                         tvm_script_frame* frame, tvm_script_frame* outer) {
+  void* bp = tvm_script_path_attr(d, path, "bindings");
+  int rc = bp ? 0 : -1;
+  for (int64_t i = 0; rc == 0 && i < tvm_ffi_seq_size(blk->bindings); ++i) {
+    void* p = tvm_script_path_item(d, bp, i);
+    rc = p ? emit_binding(d, tvm_ffi_seq_obj_at(blk->bindings, i), p, frame, outer) : -1;
+    tvm_ffi_release(p);
+  }
+  tvm_ffi_release(bp);
+  return rc;
+}
+
+/* `with R.dataflow():` + bindings + `R.output(<non-dataflow vars>)` */
+static int emit_dataflow(tvm_script_docsifier* d, const tvm_relax_block_obj* blk, const void* path,
+                         tvm_script_frame* frame) {
+  tvm_script_frame* f = tvm_script_frame_push(d, TVM_SCRIPT_PRINT_FRAME_SCOPE);
+  if (!f) return -1;
+  int rc = emit_bindings(d, blk, path, f, frame);
+  void* outs = rc == 0 ? tvm_ffi_list_new() : NULL;
+  if (!outs) rc = -1;
+  for (int64_t i = 0; rc == 0 && i < tvm_ffi_seq_size(blk->bindings); ++i) {
+    const tvm_relax_binding_obj* b = tvm_ffi_seq_obj_at(blk->bindings, i);
+    if (tvm_relax_kind_of(b->var) != TVM_RELAX_KIND_Var) continue;
+    tvm_script_doc_obj* v = tvm_script_var_doc(d, b->var);
+    TVMFFIAny a = tvm_ffi_any_obj(v);
+    rc = v && tvm_ffi_list_push(outs, &a) == 0 ? 0 : -1;
+    tvm_ffi_release(v);
+  }
+  if (rc == 0 && tvm_ffi_seq_size(outs) > 0) {
+    tvm_script_doc_obj* call = tvm_script_call_doc_take(
+        r_prefixed(d, "output"), tvm_script_doc_list_to_array_take(outs), NULL, NULL);
+    outs = NULL;
+    rc = tvm_script_frame_emit_take(f, tvm_script_expr_stmt_doc_take(call));
+  }
+  tvm_ffi_release(outs);
+  void* body = rc == 0 ? tvm_script_stmts_to_array(f->stmts) : NULL;
+  tvm_script_frame_pop(d);
+  if (!body) return -1;
+  tvm_script_doc_obj* scope = tvm_script_scope_doc_take(
+      NULL, tvm_script_doc_call_takev(r_prefixed(d, "dataflow"), 0, NULL), body);
+  return rc == 0 ? tvm_script_frame_emit_take(frame, scope) : (tvm_ffi_release(scope), -1);
+}
+
+/* The blocks of seq into frame; *out_result the doc of its body. */
+static int emit_seq_body(tvm_script_docsifier* d, const tvm_relax_seq_expr_obj* seq,
+                         const void* path, tvm_script_frame* frame, void** out_result) {
+  void* bp = tvm_script_path_attr(d, path, "blocks");
+  int rc = bp ? 0 : -1;
+  for (int64_t i = 0; rc == 0 && i < tvm_ffi_seq_size(seq->blocks); ++i) {
+    const tvm_relax_block_obj* blk = tvm_ffi_seq_obj_at(seq->blocks, i);
+    void* p = tvm_script_path_item(d, bp, i);
+    if (!p) rc = -1;
+    else if (tvm_relax_kind_of(blk) == TVM_RELAX_KIND_DataflowBlock) rc = emit_dataflow(d, blk, p, frame);
+    else rc = emit_bindings(d, blk, p, frame, NULL);
+    tvm_ffi_release(p);
+  }
+  tvm_ffi_release(bp);
+  *out_result = rc == 0 ? child(d, seq->body, path, "body") : NULL;
+  return *out_result ? 0 : -1;
+}
+
+/* ---- Functions ------------------------------------------------------------------------------- */
+static tvm_script_doc_obj* function_doc(tvm_script_docsifier* d, const tvm_relax_function_obj* f,
+                                        const void* path, const char* name, const void* var) {
+  tvm_script_frame* frame = tvm_script_frame_push(d, TVM_SCRIPT_PRINT_FRAME_FUNC);
+  if (!frame) return NULL;
+  if (tvm_script_push_token(d, "relax") != 0) {
+    tvm_script_frame_pop(d);
+    return NULL;
+  }
+  sinfo_ctx sc = {true, tvm_ffi_list_new()};
+  void* args = tvm_ffi_list_new();
+  bool ok = sc.new_vars && args;
+  void* pp = ok ? tvm_script_path_attr(d, path, "params") : NULL;
+  for (int64_t i = 0; ok && pp && i < tvm_ffi_seq_size(f->params); ++i) {
+    const tvm_relax_var_obj* p = tvm_ffi_seq_obj_at(f->params, i);
+    void* ip = tvm_script_path_item(d, pp, i);
+    void* sp = ip ? tvm_script_path_attr(d, ip, "struct_info_") : NULL;
+    tvm_script_doc_obj* ann = sp ? sinfo_doc(d, tvm_relax_sinfo_of(p), sp, &sc) : NULL;
+    tvm_script_doc_obj* id = ann ? tvm_script_define_var(d, p, tvm_relax_var_name(p), frame) : NULL;
+    if (id) tvm_script_doc_mark(d, id, ip);
+    tvm_script_doc_obj* arg = id ? tvm_script_assign_doc_take(id, NULL, ann) : NULL;
+    if (!id) tvm_ffi_release(ann);
+    TVMFFIAny a = tvm_ffi_any_obj(arg);
+    ok = arg && tvm_ffi_list_push(args, &a) == 0;
+    tvm_ffi_release(arg);
+    tvm_ffi_release(sp);
+    tvm_ffi_release(ip);
+  }
+  ok = ok && pp;
+  tvm_ffi_release(pp);
+  tvm_script_doc_obj* ret = ok ? sinfo_child(d, f->ret_struct_info, path, "ret_struct_info", &sc) : NULL;
+  /* Symbolic variables the signature defined: `n = T.int64()` first in the body. */
+  for (int64_t i = 0; ret && ok && i < tvm_ffi_seq_size(sc.new_vars); ++i) {
+    const tvm_tir_var_obj* v = tvm_ffi_seq_obj_at(sc.new_vars, i);
+    tvm_script_doc_obj* lhs = tvm_script_var_doc(d, v);
+    tvm_script_doc_obj* rhs = tvm_script_doc_call_takev(tir_dtype_attr(d, tvm_tir_expr_dtype(v)), 0, NULL);
+    ok = lhs && rhs && tvm_script_frame_emit_take(frame, tvm_script_assign_doc_take(lhs, rhs, NULL)) == 0;
+  }
+  ok = ok && ret;
+  /* R.func_attr({...}) for the attributes other than global_symbol. */
+  const TVMFFIAny* gs = tvm_ffi_map_get_str(f->func.attrs, "global_symbol");
+  int64_t n_attrs = tvm_ffi_map_size(f->func.attrs) - (gs ? 1 : 0);
+  if (ok && n_attrs > 0) {
+    void* ap = tvm_script_path_attr(d, path, "attrs");
+    tvm_script_doc_obj* attrs = ap ? tvm_script__map_doc(d, f->func.attrs, ap, "global_symbol") : NULL;
+    tvm_ffi_release(ap);
+    ok = attrs && tvm_script_frame_emit_take(frame, tvm_script_expr_stmt_doc_take(tvm_script_doc_call_take(
+                                                        r_prefixed(d, "func_attr"), attrs))) == 0;
+  }
+  void* result = NULL;
+  void* bp = ok ? tvm_script_path_attr(d, path, "body") : NULL;
+  ok = ok && bp && emit_seq_body(d, (const void*)f->body, bp, frame, &result) == 0;
+  tvm_ffi_release(bp);
+  if (ok) {
+    ok = tvm_script_frame_emit_take(frame, tvm_script_return_doc_take(result)) == 0;
+    result = NULL;
+  }
+  tvm_ffi_release(result);
+  /* `cls = Module` when the body refers to sibling functions. */
+  void* body = NULL;
+  if (ok && (frame->flags & SCRIPT_FRAME_USES_CLS)) {
+    tvm_script_frame* mf = tvm_script_frame_find(d, TVM_SCRIPT_PRINT_FRAME_MODULE);
+    tvm_script__module_ctx* mctx = mf ? mf->data : NULL;
+    tvm_script_doc_obj* mname = mctx ? tvm_script_var_doc(d, mctx->mod) : NULL;
+    tvm_script_doc_obj* assign = mname ? tvm_script_assign_doc_take(tvm_script_id_doc("cls"), mname, NULL) : NULL;
+    void* stmts = assign ? tvm_script_stmts_to_array(frame->stmts) : NULL;
+    void* list = stmts ? tvm_ffi_list_new() : NULL;
+    TVMFFIAny a = tvm_ffi_any_obj(assign);
+    ok = list && tvm_ffi_list_push(list, &a) == 0;
+    for (int64_t i = 0; ok && i < tvm_ffi_seq_size(stmts); ++i) ok = tvm_ffi_list_push(list, tvm_ffi_seq_at(stmts, i)) == 0;
+    body = ok ? tvm_ffi_list_to_array(list) : NULL;
+    tvm_ffi_release(list);
+    tvm_ffi_release(stmts);
+    tvm_ffi_release(assign);
+  } else if (ok) {
+    body = tvm_script_stmts_to_array(frame->stmts);
+  }
+  tvm_script_pop_token(d);
+  tvm_script_frame_pop(d);
+  /* Decorator: @R.function, with private=True without a global_symbol (top-level only), and
+   * pure=False for an impure function. */
+  call_parts dec = parts_new();
+  bool top = var == NULL && tvm_script_frame_find(d, TVM_SCRIPT_PRINT_FRAME_MODULE) != NULL;
+  if (top && !gs) push_kwarg(&dec, "private", tvm_script_literal_bool(true));
+  if (!f->is_pure) push_kwarg(&dec, "pure", tvm_script_literal_bool(false));
+  tvm_script_doc_obj* decorator = NULL;
+  if (tvm_ffi_seq_size(dec.keys) == 0) {
+    tvm_ffi_release(dec.args), tvm_ffi_release(dec.keys), tvm_ffi_release(dec.values);
+    decorator = r_prefixed(d, "function");
+  } else {
+    decorator = parts_call(&dec, r_prefixed(d, "function"));
+  }
+  tvm_ffi_release(sc.new_vars);
+  if (!ok || !body || !decorator) {
+    tvm_ffi_release(args);
+    tvm_ffi_release(ret);
+    tvm_ffi_release(body);
+    tvm_ffi_release(decorator);
+    return NULL;
+  }
+  return tvm_script_function_doc_take(tvm_script_id_doc(name), tvm_script_doc_list_to_array_take(args),
+                                      tvm_script_doc_array_take(decorator), ret, body);
+}
+
+static tvm_script_doc_obj* conv_function(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                         const void* path) {
+  const tvm_relax_function_obj* f = (const void*)obj->v_obj;
+  tvm_script_frame* mf = tvm_script_frame_find(d, TVM_SCRIPT_PRINT_FRAME_MODULE);
+  const tvm_script__module_ctx* mctx = mf ? mf->data : NULL;
+  const char* name = mctx && mctx->func_name ? mctx->func_name : NULL;
+  char buf[256];
+  if (!name) {
+    /* Standalone: the name it is exported under, else the default. */
+    const TVMFFIAny* gs = tvm_ffi_map_get_str(f->func.attrs, "global_symbol");
+    TVMFFIByteArray b;
+    if (gs && tvm_ffi_any_as_bytes(gs, &b) && b.size < sizeof(buf)) {
+      memcpy(buf, b.data, b.size);
+      buf[b.size] = 0;
+      name = buf;
+    } else {
+      name = tvm_script_docsifier_options(d)->default_func_name;
+    }
+  }
+  return function_doc(d, f, path, name, NULL);
+}
+
+/* A SeqExpr, If, binding or block printed alone (a fragment). */
+static tvm_script_doc_obj* fragment(tvm_script_docsifier* d, const TVMFFIAny* obj, const void* path) {
+  tvm_script_frame* f = tvm_script_frame_push(d, TVM_SCRIPT_PRINT_FRAME_SCOPE);
+  if (!f) return NULL;
+  int rc;
+  tvm_relax_kind k = tvm_relax_kind_of(obj->v_obj);
+  void* result = NULL;
+  if (k == TVM_RELAX_KIND_SeqExpr) {
+    rc = emit_seq_body(d, (const void*)obj->v_obj, path, f, &result);
+    if (rc == 0) rc = tvm_script_frame_emit_take(f, tvm_script_expr_stmt_doc_take(result));
+  } else if (k == TVM_RELAX_KIND_DataflowBlock) {
+    rc = emit_dataflow(d, (const void*)obj->v_obj, path, f);
+  } else if (k == TVM_RELAX_KIND_BindingBlock) {
+    rc = emit_bindings(d, (const void*)obj->v_obj, path, f, NULL);
+  } else {
+    rc = emit_binding(d, (const void*)obj->v_obj, path, f, NULL);
+  }
+  void* stmts = rc == 0 ? tvm_script_stmts_to_array(f->stmts) : NULL;
+  tvm_script_frame_pop(d);
+  return stmts ? tvm_script_stmt_block_doc_take(stmts) : NULL;
+}
+
+static tvm_script_doc_obj* conv_if(tvm_script_docsifier* d, const TVMFFIAny* obj, const void* path) {
+  const tvm_relax_if_obj* f = (const void*)obj->v_obj;
+  (void)f;
+  tvm_ffi_raise("ValueError", "printer: a Relax If prints only as the value of a binding");
+  return NULL;
+}
+
+int tvm_script__register_relax(void) {
+  tvm_relax_init();
+  static const struct {
+    tvm_relax_kind kind;
+    tvm_script_converter fn;
+  } k_table[] = {
+      {TVM_RELAX_KIND_ObjectStructInfo, conv_sinfo}, {TVM_RELAX_KIND_PrimStructInfo, conv_sinfo},
+      {TVM_RELAX_KIND_ShapeStructInfo, conv_sinfo},  {TVM_RELAX_KIND_TensorStructInfo, conv_sinfo},
+      {TVM_RELAX_KIND_TupleStructInfo, conv_sinfo},  {TVM_RELAX_KIND_FuncStructInfo, conv_sinfo},
+      {TVM_RELAX_KIND_Call, conv_call},              {TVM_RELAX_KIND_Tuple, conv_tuple},
+      {TVM_RELAX_KIND_TupleGetItem, conv_tuple_get_item},
+      {TVM_RELAX_KIND_ShapeExpr, conv_shape_expr},   {TVM_RELAX_KIND_Var, conv_var},
+      {TVM_RELAX_KIND_DataflowVar, conv_var},        {TVM_RELAX_KIND_Constant, conv_constant},
+      {TVM_RELAX_KIND_PrimValue, conv_prim_value},   {TVM_RELAX_KIND_StringImm, conv_string_imm},
+      {TVM_RELAX_KIND_DataTypeImm, conv_dtype_imm},  {TVM_RELAX_KIND_If, conv_if},
+      {TVM_RELAX_KIND_SeqExpr, fragment},            {TVM_RELAX_KIND_Function, conv_function},
+      {TVM_RELAX_KIND_ExternFunc, conv_extern_func}, {TVM_RELAX_KIND_VarBinding, fragment},
+      {TVM_RELAX_KIND_MatchCast, fragment},          {TVM_RELAX_KIND_BindingBlock, fragment},
+      {TVM_RELAX_KIND_DataflowBlock, fragment},
+  };
+  for (size_t i = 0; i < sizeof(k_table) / sizeof(k_table[0]); ++i) {
+    if (tvm_script_register_converter("", tvm_relax_type_index(k_table[i].kind), k_table[i].fn) != 0) {
+      return -1;
+    }
+  }
+  return 0;
+}
