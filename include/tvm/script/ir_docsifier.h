@@ -3,7 +3,7 @@
  * the TUNIP printer; tvm_script_doc_to_python is stage 2).
  *
  * Dispatch: converters are registered per (dispatch token, type index) by each dialect in its
- * own file (TIR: printer_tir*.c, IR: printer_ir.c, Relax later). tvm_script_as_doc looks up the
+ * own file (TIR: printer_tir*.c, IR: printer_ir.c, Relax: printer_relax.c). tvm_script_as_doc looks up the
  * converter of the innermost token on the docsifier's token stack, then falls back to the
  * default token "". Tokens are "ir", "tirx", "relax"; their prefixes (I, T, R) come from the
  * print options.
