@@ -111,4 +111,23 @@ void tvm_relax__text(tvm_ffi_strbuf* out, const void* obj);
 tvm_relax_sinfo_obj* tvm_relax__call_func_sinfo(const tvm_relax_func_sinfo_obj* fsinfo, void* args,
                                                 const char* what);
 
+/* ---- Legalization (legalize.c, legalize_<family>.c) ------------------------------------------ */
+/* A kernel under construction: the call's TIR variables mapped to the kernel's own, and the
+ * buffer parameters made so far (inputs first, then outputs). */
+typedef struct {
+  void* vmap;   /* ffi.Dict tir.Var -> tir.Var */
+  void* params; /* ffi.List of Buffers */
+} tvm_relax__kernel;
+int tvm_relax__kernel_init(tvm_relax__kernel* k);
+void tvm_relax__kernel_free(tvm_relax__kernel* k);
+/* A buffer parameter for a tensor of struct info sinfo (known shape and dtype), appended to the
+ * kernel's params (new reference). */
+tvm_tir_buffer_obj* tvm_relax__kernel_buffer(tvm_relax__kernel* k, const char* name,
+                                             const tvm_relax_sinfo_obj* sinfo);
+/* The PrimFunc of the kernel's params and body (consumed). */
+tvm_tir_prim_func_obj* tvm_relax__kernel_finish(tvm_relax__kernel* k, void* body);
+/* The kernel computing a call (its tensor arguments, then its output, as buffers). */
+typedef tvm_tir_prim_func_obj* (*tvm_relax__legalize_fn)(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_elementwise(const tvm_relax_call_obj* call);
+
 #endif /* TVM_RELAX_INTERNAL_H_ */

@@ -8,5 +8,7 @@
 #include <tvm/relax/op.h>
 #include <tvm/relax/block_builder.h>
 #include <tvm/relax/analysis.h>
+#include <tvm/relax/transform.h>
+#include <tvm/relax/eval.h>
 
 #endif /* TVM_RELAX_RELAX_H_ */

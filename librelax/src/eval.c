@@ -1,0 +1,475 @@
+/*
+ * eval.c: the Relax reference evaluator (tvm/relax/eval.h).
+ *
+ * State: `vars` maps Relax Vars to their values, `tirs` symbolic TIR variables to their int
+ * values; both grow as bindings and matches are evaluated (variables are unique per program,
+ * so one map per call of a function is enough). Values are owned TVMFFIAny.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <tvm/tir/interp.h>
+
+#include "internal.h"
+
+enum { MAX_CALL_DEPTH = 64 };
+
+typedef struct {
+  const tvm_tir_ir_module_obj* mod;
+  int depth;
+} eval_ctx;
+
+typedef struct {
+  void* vars; /* ffi.Dict Var -> value */
+  void* tirs; /* ffi.Dict tir.Var -> int */
+  const char* func;
+} frame;
+
+static int eval_expr(eval_ctx* c, frame* f, const tvm_relax_expr_obj* e, TVMFFIAny* out);
+
+/* ---- Symbolic values ------------------------------------------------------------------------- */
+/* The int value of a PrimExpr under f->tirs; -1 + ValueError when it is not determined. */
+static int eval_int(frame* f, const tvm_tir_expr_obj* e, int64_t* out) {
+  if (tvm_tir_as_const_int(e, out)) return 0;
+  void* vmap = tvm_ffi_dict_new();
+  if (!vmap) return -1;
+  const TVMFFIAny *k, *v;
+  int rc = 0;
+  for (int64_t pos = 0; rc == 0 && (pos = tvm_ffi_map_next(f->tirs, pos, &k, &v)) >= 0;) {
+    int64_t x;
+    tvm_ffi_any_as_int(v, &x);
+    tvm_tir_expr_obj* c = tvm_tir_const_int(tvm_tir_expr_dtype(k->v_obj), x);
+    TVMFFIAny cv = tvm_ffi_any_obj(c);
+    rc = c ? tvm_ffi_dict_set(vmap, k, &cv) : -1;
+    tvm_ffi_release(c);
+  }
+  TVMFFIAny item = tvm_ffi_any_obj(e);
+  void* arr = rc == 0 ? tvm_ffi_array_new(&item, 1) : NULL;
+  tvm_relax_sinfo_obj* s = arr ? tvm_relax_shape_sinfo_new(arr, 1) : NULL;
+  tvm_relax_sinfo_obj* t = s ? tvm_relax_sinfo_substitute(s, vmap) : NULL;
+  tvm_ffi_release(arr);
+  tvm_ffi_release(s);
+  tvm_ffi_release(vmap);
+  if (!t) return -1;
+  tvm_tir_expr_obj* r = tvm_ffi_seq_obj_at(((tvm_relax_shape_sinfo_obj*)t)->values, 0);
+  rc = tvm_tir_as_const_int(r, out) ? 0 : -1;
+  if (rc) {
+    tvm_ffi_strbuf b = {0};
+    tvm_tir_node_text(&b, e);
+    tvm_ffi_raise("ValueError", "%s: the value of %s is not known here", f->func,
+                  tvm_ffi_strbuf_cstr(&b));
+    tvm_ffi_strbuf_free(&b);
+  }
+  tvm_ffi_release(t);
+  return rc;
+}
+
+/* Match one dim: bind a bare unbound variable, else the value must equal. */
+static int match_dim(frame* f, const tvm_tir_expr_obj* d, int64_t actual, const char* what,
+                     int64_t i) {
+  if (tvm_tir_is_var(d)) {
+    TVMFFIAny key = tvm_ffi_any_obj(d);
+    if (!tvm_ffi_map_get(f->tirs, &key)) {
+      TVMFFIAny v = tvm_ffi_any_int(actual);
+      return tvm_ffi_dict_set(f->tirs, &key, &v);
+    }
+  }
+  int64_t want;
+  if (eval_int(f, d, &want) != 0) return -1;
+  if (want != actual) {
+    int64_t c;
+    if (tvm_tir_as_const_int(d, &c)) {
+      return tvm_ffi_raise("ValueError", "%s: %s dim %lld is %lld, expected %lld", f->func, what,
+                           (long long)i, (long long)actual, (long long)want);
+    }
+    tvm_ffi_strbuf b = {0};
+    tvm_tir_node_text(&b, d);
+    tvm_ffi_raise("ValueError", "%s: %s dim %lld is %lld, expected %s = %lld", f->func, what,
+                  (long long)i, (long long)actual, tvm_ffi_strbuf_cstr(&b), (long long)want);
+    tvm_ffi_strbuf_free(&b);
+    return -1;
+  }
+  return 0;
+}
+
+/* Check value v against struct info s (binding its symbolic variables). */
+static int match(frame* f, const TVMFFIAny* v, const tvm_relax_sinfo_obj* s, const char* what) {
+  switch (tvm_relax_kind_of(s)) {
+    case TVM_RELAX_KIND_ObjectStructInfo:
+      return 0;
+    case TVM_RELAX_KIND_TensorStructInfo: {
+      const tvm_relax_tensor_sinfo_obj* t = (const void*)s;
+      if (v->type_index != kTVMFFITensor) {
+        return tvm_ffi_raise("TypeError", "%s: %s must be a tensor, got %s", f->func, what,
+                             tvm_ffi_any_type_name(v));
+      }
+      const DLTensor* dl = tvm_ffi_tensor_dl(v->v_obj);
+      if (t->ndim != TVM_RELAX_UNKNOWN_NDIM && dl->ndim != t->ndim) {
+        return tvm_ffi_raise("ValueError", "%s: %s has ndim %d, expected %d", f->func, what,
+                             dl->ndim, t->ndim);
+      }
+      if (!tvm_relax_dtype_is_unknown(t->dtype) && !tvm_ffi_dtype_equal(dl->dtype, t->dtype)) {
+        return tvm_ffi_raise("ValueError", "%s: %s has dtype %s, expected %s", f->func, what,
+                             tvm_tir_dtype_str(dl->dtype).s, tvm_tir_dtype_str(t->dtype).s);
+      }
+      if (dl->device.device_type != kDLCPU) {
+        return tvm_ffi_raise("ValueError", "%s: %s is not on the CPU", f->func, what);
+      }
+      void* dims = tvm_relax_tensor_sinfo_dims(s);
+      for (int64_t i = 0; dims && i < tvm_ffi_seq_size(dims); ++i) {
+        if (match_dim(f, tvm_ffi_seq_obj_at(dims, i), dl->shape[i], what, i) != 0) return -1;
+      }
+      return 0;
+    }
+    case TVM_RELAX_KIND_ShapeStructInfo: {
+      const tvm_relax_shape_sinfo_obj* t = (const void*)s;
+      if (v->type_index != kTVMFFIShape) {
+        return tvm_ffi_raise("TypeError", "%s: %s must be a shape, got %s", f->func, what,
+                             tvm_ffi_any_type_name(v));
+      }
+      int64_t n = tvm_ffi_shape_ndim(v->v_obj);
+      if (t->ndim != TVM_RELAX_UNKNOWN_NDIM && n != t->ndim) {
+        return tvm_ffi_raise("ValueError", "%s: %s has %lld dims, expected %d", f->func, what,
+                             (long long)n, t->ndim);
+      }
+      for (int64_t i = 0; t->values && i < n; ++i) {
+        if (match_dim(f, tvm_ffi_seq_obj_at(t->values, i), tvm_ffi_shape_data(v->v_obj)[i], what, i) != 0) {
+          return -1;
+        }
+      }
+      return 0;
+    }
+    case TVM_RELAX_KIND_PrimStructInfo: {
+      const tvm_relax_prim_sinfo_obj* p = (const void*)s;
+      int64_t x;
+      double d;
+      if (tvm_tir_dtype_is_floating(p->dtype)) {
+        if (!tvm_ffi_any_as_float(v, &d)) {
+          return tvm_ffi_raise("TypeError", "%s: %s must be a float", f->func, what);
+        }
+        return 0;
+      }
+      if (!tvm_ffi_any_as_int(v, &x)) {
+        return tvm_ffi_raise("TypeError", "%s: %s must be an int, got %s", f->func, what,
+                             tvm_ffi_any_type_name(v));
+      }
+      return p->value ? match_dim(f, p->value, x, what, 0) : 0;
+    }
+    case TVM_RELAX_KIND_TupleStructInfo: {
+      void* fields = ((const tvm_relax_tuple_sinfo_obj*)s)->fields;
+      if (v->type_index != kTVMFFIArray || tvm_ffi_seq_size(v->v_obj) != tvm_ffi_seq_size(fields)) {
+        return tvm_ffi_raise("TypeError", "%s: %s must be a tuple of %lld values", f->func, what,
+                             (long long)tvm_ffi_seq_size(fields));
+      }
+      for (int64_t i = 0; i < tvm_ffi_seq_size(fields); ++i) {
+        if (match(f, tvm_ffi_seq_at(v->v_obj, i), tvm_ffi_seq_obj_at(fields, i), what) != 0) return -1;
+      }
+      return 0;
+    }
+    default:
+      return 0; /* functions: not checked */
+  }
+}
+
+/* A new CPU tensor of struct info s (known shape and dtype), zero-filled. */
+static void* alloc_tensor(frame* f, const tvm_relax_sinfo_obj* s) {
+  void* dims = tvm_relax_tensor_sinfo_dims(s);
+  if (tvm_relax_kind_of(s) != TVM_RELAX_KIND_TensorStructInfo || !dims) {
+    tvm_ffi_raise("ValueError", "%s: call_tir's output must be a tensor of known shape", f->func);
+    return NULL;
+  }
+  int64_t shape[16];
+  int64_t n = tvm_ffi_seq_size(dims);
+  if (n > 16) {
+    tvm_ffi_raise("ValueError", "%s: more than 16 dims", f->func);
+    return NULL;
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    if (eval_int(f, tvm_ffi_seq_obj_at(dims, i), &shape[i]) != 0) return NULL;
+    if (shape[i] < 0) {
+      tvm_ffi_raise("ValueError", "%s: negative dim %lld", f->func, (long long)shape[i]);
+      return NULL;
+    }
+  }
+  void* t = tvm_ffi_tensor_empty(shape, (int32_t)n, ((const tvm_relax_tensor_sinfo_obj*)s)->dtype,
+                                 (DLDevice){kDLCPU, 0});
+  if (t) memset(tvm_ffi_tensor_dl(t)->data, 0, (size_t)tvm_ffi_dltensor_nbytes(tvm_ffi_tensor_dl(t)));
+  return t;
+}
+
+/* ---- Calls ----------------------------------------------------------------------------------- */
+static int eval_call_tir(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, TVMFFIAny* out) {
+  const tvm_tir_global_var_obj* gv = tvm_ffi_seq_obj_at(call->args, 0);
+  if (!tvm_tir_is(gv, TVM_TIR_KIND_GlobalVar)) {
+    return tvm_ffi_raise("NotImplementedError", "%s: call_tir of a non-GlobalVar callee", f->func);
+  }
+  TVMFFIAny ins = tvm_ffi_any_none();
+  if (eval_expr(c, f, tvm_ffi_seq_obj_at(call->args, 1), &ins) != 0) return -1;
+  const tvm_relax_sinfo_obj* os = tvm_ffi_seq_obj_at(call->sinfo_args, 0);
+  bool tuple_out = tvm_relax_kind_of(os) == TVM_RELAX_KIND_TupleStructInfo;
+  void* ofields = tuple_out ? ((const tvm_relax_tuple_sinfo_obj*)os)->fields : NULL;
+  int64_t nout = tuple_out ? tvm_ffi_seq_size(ofields) : 1;
+  int64_t nin = ins.type_index == kTVMFFIArray ? tvm_ffi_seq_size(ins.v_obj) : 1;
+  TVMFFIAny* args = tvm_ffi_calloc((size_t)(nin + nout), sizeof(TVMFFIAny));
+  int rc = args ? 0 : -1;
+  for (int64_t i = 0; rc == 0 && i < nin; ++i) {
+    args[i] = ins.type_index == kTVMFFIArray ? tvm_ffi_any_copy(tvm_ffi_seq_at(ins.v_obj, i))
+                                             : tvm_ffi_any_copy(&ins);
+  }
+  for (int64_t i = 0; rc == 0 && i < nout; ++i) {
+    void* t = alloc_tensor(f, tuple_out ? tvm_ffi_seq_obj_at(ofields, i) : os);
+    args[nin + i] = tvm_ffi_any_obj(t);
+    if (!t) rc = -1;
+  }
+  TVMFFIAny ret = tvm_ffi_any_none();
+  if (rc == 0) {
+    rc = tvm_tir_interp_run(c->mod, tvm_ffi_str_cstr(gv->name_hint), args, (int32_t)(nin + nout), &ret);
+    if (rc != 0) tvm_ffi_raise_context("%s: call_tir %s", f->func, tvm_ffi_str_cstr(gv->name_hint));
+  }
+  tvm_ffi_any_release(&ret);
+  if (rc == 0) {
+    if (tuple_out) {
+      void* arr = tvm_ffi_array_new(args + nin, nout);
+      *out = tvm_ffi_any_obj(arr);
+      rc = arr ? 0 : -1;
+    } else {
+      *out = tvm_ffi_any_copy(&args[nin]);
+    }
+  }
+  for (int64_t i = 0; args && i < nin + nout; ++i) tvm_ffi_any_release(&args[i]);
+  tvm_ffi_free(args);
+  tvm_ffi_any_release(&ins);
+  return rc;
+}
+
+static int eval_function(eval_ctx* c, const tvm_relax_function_obj* fn, const char* name,
+                         const TVMFFIAny* args, int32_t n, TVMFFIAny* out);
+
+static int eval_call(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, TVMFFIAny* out) {
+  const tvm_relax_op_info* info = tvm_relax_op_info_of(call->op);
+  if (info) {
+    switch (info->id) {
+      case TVM_RELAX_OP_call_tir:
+        return eval_call_tir(c, f, call, out);
+      case TVM_RELAX_OP_shape_of: {
+        TVMFFIAny t = tvm_ffi_any_none();
+        if (eval_expr(c, f, tvm_ffi_seq_obj_at(call->args, 0), &t) != 0) return -1;
+        const DLTensor* dl = tvm_ffi_tensor_dl(t.v_obj);
+        void* s = tvm_ffi_shape_new(dl->shape, dl->ndim);
+        tvm_ffi_any_release(&t);
+        *out = tvm_ffi_any_obj(s);
+        return s ? 0 : -1;
+      }
+      default:
+        return tvm_ffi_raise("NotImplementedError",
+                             "%s: %s has no kernel here (run LegalizeOps before evaluating)",
+                             f->func, info->name);
+    }
+  }
+  int64_t n = tvm_ffi_seq_size(call->args);
+  TVMFFIAny* args = tvm_ffi_calloc((size_t)(n ? n : 1), sizeof(TVMFFIAny));
+  if (!args) return -1;
+  int rc = 0;
+  for (int64_t i = 0; rc == 0 && i < n; ++i) rc = eval_expr(c, f, tvm_ffi_seq_obj_at(call->args, i), &args[i]);
+  if (rc == 0) {
+    if (tvm_relax_kind_of(call->op) == TVM_RELAX_KIND_ExternFunc) {
+      const char* sym = tvm_ffi_str_cstr(((const tvm_relax_extern_func_obj*)call->op)->global_symbol);
+      rc = tvm_ffi_global_call(sym, args, (int32_t)n, out);
+      if (rc != 0) tvm_ffi_raise_context("%s: call_packed %s", f->func, sym);
+    } else if (tvm_tir_is(call->op, TVM_TIR_KIND_GlobalVar)) {
+      const char* name = tvm_ffi_str_cstr(((const tvm_tir_global_var_obj*)call->op)->name_hint);
+      void* callee = tvm_tir_ir_module_lookup(c->mod, name);
+      if (tvm_relax_kind_of(callee) == TVM_RELAX_KIND_Function) {
+        rc = eval_function(c, callee, name, args, (int32_t)n, out);
+      } else {
+        rc = tvm_ffi_raise("NotImplementedError", "%s: call of %s (not a Relax function)", f->func, name);
+      }
+      tvm_ffi_release(callee);
+    } else {
+      rc = tvm_ffi_raise("NotImplementedError", "%s: call of a %s", f->func,
+                         tvm_ffi_type_key(tvm_ffi_type_index(call->op)));
+    }
+  }
+  for (int64_t i = 0; i < n; ++i) tvm_ffi_any_release(&args[i]);
+  tvm_ffi_free(args);
+  return rc;
+}
+
+/* ---- Expressions ----------------------------------------------------------------------------- */
+static int eval_block(eval_ctx* c, frame* f, const tvm_relax_block_obj* blk) {
+  for (int64_t i = 0; i < tvm_ffi_seq_size(blk->bindings); ++i) {
+    const tvm_relax_binding_obj* b = tvm_ffi_seq_obj_at(blk->bindings, i);
+    TVMFFIAny v = tvm_ffi_any_none();
+    if (eval_expr(c, f, tvm_relax_binding_value(b), &v) != 0) return -1;
+    int rc = 0;
+    if (tvm_relax_kind_of(b) == TVM_RELAX_KIND_MatchCast) {
+      char what[96];
+      snprintf(what, sizeof(what), "match_cast of %s", tvm_relax_var_name(b->var));
+      rc = match(f, &v, ((const tvm_relax_match_cast_obj*)b)->struct_info, what);
+    }
+    TVMFFIAny key = tvm_ffi_any_obj(b->var);
+    if (rc == 0) rc = tvm_ffi_dict_set(f->vars, &key, &v);
+    tvm_ffi_any_release(&v);
+    if (rc != 0) return -1;
+  }
+  return 0;
+}
+
+static int eval_prim(frame* f, const tvm_tir_expr_obj* e, TVMFFIAny* out) {
+  DLDataType t = tvm_tir_expr_dtype(e);
+  double d;
+  if (tvm_tir_dtype_is_floating(t)) {
+    if (!tvm_tir_as_const_float(e, &d)) {
+      return tvm_ffi_raise("NotImplementedError", "%s: a symbolic float R.prim_value", f->func);
+    }
+    *out = tvm_ffi_any_float(d);
+    return 0;
+  }
+  int64_t v;
+  if (eval_int(f, e, &v) != 0) return -1;
+  *out = t.bits == 1 ? tvm_ffi_any_bool(v != 0) : tvm_ffi_any_int(v);
+  return 0;
+}
+
+static int eval_expr(eval_ctx* c, frame* f, const tvm_relax_expr_obj* e, TVMFFIAny* out) {
+  *out = tvm_ffi_any_none();
+  switch (tvm_relax_kind_of(e)) {
+    case TVM_RELAX_KIND_Var:
+    case TVM_RELAX_KIND_DataflowVar: {
+      TVMFFIAny key = tvm_ffi_any_obj(e);
+      const TVMFFIAny* v = tvm_ffi_map_get(f->vars, &key);
+      if (!v) {
+        return tvm_ffi_raise("RuntimeError", "%s: variable %s is not bound", f->func,
+                             tvm_relax_var_name((const tvm_relax_var_obj*)e));
+      }
+      *out = tvm_ffi_any_copy(v);
+      return 0;
+    }
+    case TVM_RELAX_KIND_Constant:
+      tvm_ffi_retain(((const tvm_relax_constant_obj*)e)->data);
+      *out = tvm_ffi_any_obj(((const tvm_relax_constant_obj*)e)->data);
+      return 0;
+    case TVM_RELAX_KIND_PrimValue:
+      return eval_prim(f, ((const tvm_relax_prim_value_obj*)e)->value, out);
+    case TVM_RELAX_KIND_StringImm:
+      tvm_ffi_retain(((const tvm_relax_string_imm_obj*)e)->value);
+      *out = tvm_ffi_any_obj(((const tvm_relax_string_imm_obj*)e)->value);
+      return 0;
+    case TVM_RELAX_KIND_DataTypeImm:
+      *out = tvm_ffi_any_dtype(((const tvm_relax_dtype_imm_obj*)e)->value);
+      return 0;
+    case TVM_RELAX_KIND_ShapeExpr: {
+      void* vals = ((const tvm_relax_shape_expr_obj*)e)->values;
+      int64_t n = tvm_ffi_seq_size(vals), dims[64];
+      if (n > 64) return tvm_ffi_raise("ValueError", "%s: shape of more than 64 dims", f->func);
+      for (int64_t i = 0; i < n; ++i) {
+        if (eval_int(f, tvm_ffi_seq_obj_at(vals, i), &dims[i]) != 0) return -1;
+      }
+      void* s = tvm_ffi_shape_new(dims, n);
+      *out = tvm_ffi_any_obj(s);
+      return s ? 0 : -1;
+    }
+    case TVM_RELAX_KIND_Tuple: {
+      void* fields = ((const tvm_relax_tuple_obj*)e)->fields;
+      int64_t n = tvm_ffi_seq_size(fields);
+      TVMFFIAny* items = tvm_ffi_calloc((size_t)(n ? n : 1), sizeof(TVMFFIAny));
+      if (!items) return -1;
+      int rc = 0;
+      int64_t i = 0;
+      for (; rc == 0 && i < n; ++i) rc = eval_expr(c, f, tvm_ffi_seq_obj_at(fields, i), &items[i]);
+      void* arr = rc == 0 ? tvm_ffi_array_new_take(items, n) : NULL;
+      for (int64_t j = 0; !arr && j < i; ++j) tvm_ffi_any_release(&items[j]);
+      tvm_ffi_free(items);
+      *out = tvm_ffi_any_obj(arr);
+      return arr ? 0 : -1;
+    }
+    case TVM_RELAX_KIND_TupleGetItem: {
+      const tvm_relax_tuple_get_item_obj* g = (const void*)e;
+      TVMFFIAny t = tvm_ffi_any_none();
+      if (eval_expr(c, f, g->tuple_value, &t) != 0) return -1;
+      int rc = 0;
+      if (t.type_index != kTVMFFIArray || g->index >= tvm_ffi_seq_size(t.v_obj)) {
+        rc = tvm_ffi_raise("IndexError", "%s: tuple index %lld out of range", f->func, (long long)g->index);
+      } else {
+        *out = tvm_ffi_any_copy(tvm_ffi_seq_at(t.v_obj, g->index));
+      }
+      tvm_ffi_any_release(&t);
+      return rc;
+    }
+    case TVM_RELAX_KIND_Call:
+      return eval_call(c, f, (const tvm_relax_call_obj*)e, out);
+    case TVM_RELAX_KIND_If: {
+      const tvm_relax_if_obj* fi = (const void*)e;
+      TVMFFIAny cv = tvm_ffi_any_none();
+      if (eval_expr(c, f, fi->cond, &cv) != 0) return -1;
+      bool cond = false;
+      int rc = 0;
+      if (cv.type_index == kTVMFFITensor) {
+        const DLTensor* dl = tvm_ffi_tensor_dl(cv.v_obj);
+        cond = *((const uint8_t*)dl->data + dl->byte_offset) != 0;
+      } else if (!tvm_ffi_any_as_bool(&cv, &cond)) {
+        rc = tvm_ffi_raise("TypeError", "%s: the condition of an If is not a bool", f->func);
+      }
+      tvm_ffi_any_release(&cv);
+      return rc == 0 ? eval_expr(c, f, cond ? fi->true_branch : fi->false_branch, out) : -1;
+    }
+    case TVM_RELAX_KIND_SeqExpr: {
+      const tvm_relax_seq_expr_obj* s = (const void*)e;
+      for (int64_t i = 0; i < tvm_ffi_seq_size(s->blocks); ++i) {
+        if (eval_block(c, f, tvm_ffi_seq_obj_at(s->blocks, i)) != 0) return -1;
+      }
+      return eval_expr(c, f, s->body, out);
+    }
+    default:
+      return tvm_ffi_raise("NotImplementedError", "%s: evaluating a %s", f->func,
+                           e ? tvm_ffi_type_key(tvm_ffi_type_index(e)) : "NULL");
+  }
+}
+
+static int eval_function(eval_ctx* c, const tvm_relax_function_obj* fn, const char* name,
+                         const TVMFFIAny* args, int32_t n, TVMFFIAny* out) {
+  if (c->depth >= MAX_CALL_DEPTH) {
+    return tvm_ffi_raise("RuntimeError", "%s: calls nested deeper than %d", name, MAX_CALL_DEPTH);
+  }
+  int64_t np = tvm_ffi_seq_size(fn->params);
+  if (n != np) {
+    return tvm_ffi_raise("TypeError", "%s takes %lld arguments, got %d", name, (long long)np, n);
+  }
+  frame f = {tvm_ffi_dict_new(), tvm_ffi_dict_new(), name};
+  int rc = f.vars && f.tirs ? 0 : -1;
+  for (int64_t i = 0; rc == 0 && i < np; ++i) {
+    const tvm_relax_var_obj* p = tvm_ffi_seq_obj_at(fn->params, i);
+    char what[96];
+    snprintf(what, sizeof(what), "argument '%s'", tvm_relax_var_name(p));
+    rc = match(&f, &args[i], tvm_relax_sinfo_of(p), what);
+    TVMFFIAny key = tvm_ffi_any_obj(p);
+    if (rc == 0) rc = tvm_ffi_dict_set(f.vars, &key, &args[i]);
+  }
+  ++c->depth;
+  if (rc == 0) rc = eval_expr(c, &f, fn->body, out);
+  --c->depth;
+  if (rc == 0 && match(&f, out, fn->ret_struct_info, "the result") != 0) {
+    tvm_ffi_any_release(out);
+    rc = -1;
+  }
+  tvm_ffi_release(f.vars);
+  tvm_ffi_release(f.tirs);
+  return rc;
+}
+
+int tvm_relax_eval(const tvm_tir_ir_module_obj* mod, const char* func_name, const TVMFFIAny* args,
+                   int32_t num_args, TVMFFIAny* out) {
+  tvm_relax__ensure_init();
+  *out = tvm_ffi_any_none();
+  if (!tvm_tir_is(mod, TVM_TIR_KIND_IRModule)) return tvm_ffi_raise("TypeError", "eval: an IRModule is required");
+  void* fn = tvm_tir_ir_module_lookup(mod, func_name ? func_name : "main");
+  if (tvm_relax_kind_of(fn) != TVM_RELAX_KIND_Function) {
+    tvm_ffi_release(fn);
+    return tvm_ffi_raise("KeyError", "eval: the module has no Relax function '%s'",
+                         func_name ? func_name : "main");
+  }
+  eval_ctx c = {mod, 0};
+  int rc = eval_function(&c, fn, func_name ? func_name : "main", args, num_args, out);
+  tvm_ffi_release(fn);
+  return rc;
+}

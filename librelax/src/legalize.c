@@ -1,0 +1,352 @@
+/*
+ * legalize.c: LegalizeOps, and the helpers that operator kernels are built with.
+ *
+ * The pass rewrites each binding `v = R.<op>(args)` whose operator has a legalization (the table
+ * below, one entry per operator, filled by the legalize_<family>.c files) into
+ * `v = R.call_tir(cls.<kernel>, (tensor args), out_sinfo=<v's struct info>)` and adds the kernel
+ * to the module. Functions nested in bindings and If branches are rewritten too. The struct info
+ * of a rewritten binding is unchanged, so no variable needs remapping.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <tvm/tir/builder.h>
+
+#include "internal.h"
+
+static const tvm_relax__legalize_fn k_legalize[TVM_RELAX_OP_COUNT] = {
+#define ELEMWISE(Id) [TVM_RELAX_OP_##Id] = tvm_relax__legalize_elementwise,
+    ELEMWISE(abs) ELEMWISE(negative) ELEMWISE(exp) ELEMWISE(log) ELEMWISE(sqrt) ELEMWISE(rsqrt)
+    ELEMWISE(tanh) ELEMWISE(sigmoid) ELEMWISE(erf) ELEMWISE(sin) ELEMWISE(cos) ELEMWISE(floor)
+    ELEMWISE(ceil) ELEMWISE(round) ELEMWISE(sign) ELEMWISE(square) ELEMWISE(logical_not)
+    ELEMWISE(isnan) ELEMWISE(isinf) ELEMWISE(clip) ELEMWISE(astype) ELEMWISE(add)
+    ELEMWISE(subtract) ELEMWISE(multiply) ELEMWISE(divide) ELEMWISE(floor_divide) ELEMWISE(power)
+    ELEMWISE(maximum) ELEMWISE(minimum) ELEMWISE(mod) ELEMWISE(floor_mod) ELEMWISE(equal)
+    ELEMWISE(not_equal) ELEMWISE(less) ELEMWISE(less_equal) ELEMWISE(greater)
+    ELEMWISE(greater_equal) ELEMWISE(logical_and) ELEMWISE(logical_or) ELEMWISE(where)
+    ELEMWISE(nn_relu) ELEMWISE(nn_gelu) ELEMWISE(nn_gelu_tanh) ELEMWISE(nn_silu)
+#undef ELEMWISE
+};
+
+bool tvm_relax_op_has_legalization(int32_t id) {
+  return id >= 0 && id < TVM_RELAX_OP_COUNT && k_legalize[id] != NULL;
+}
+
+/* ---- Kernel helpers -------------------------------------------------------------------------- */
+/* e with the call's TIR variables replaced by the kernel's own (made on first sight). */
+static tvm_tir_expr_obj* kernel_dim(tvm_relax__kernel* k, tvm_tir_expr_obj* e) {
+  void* vars = tvm_ffi_list_new();
+  void* seen = tvm_ffi_dict_new();
+  bool ok = vars && seen && tvm_relax__expr_tir_vars(e, vars, seen) == 0;
+  for (int64_t i = 0; ok && i < tvm_ffi_seq_size(vars); ++i) {
+    const TVMFFIAny* v = tvm_ffi_seq_at(vars, i);
+    if (tvm_ffi_map_get(k->vmap, v)) continue;
+    tvm_tir_var_obj* kv = tvm_tir_var_new(tvm_tir_var_name((const tvm_tir_var_obj*)v->v_obj), tvm_tir_expr_dtype(v->v_obj));
+    TVMFFIAny val = tvm_ffi_any_obj(kv);
+    ok = kv && tvm_ffi_dict_set(k->vmap, v, &val) == 0;
+    tvm_ffi_release(kv);
+  }
+  tvm_ffi_release(vars);
+  tvm_ffi_release(seen);
+  if (!ok) return NULL;
+  /* Reuse the struct info substitution on a one-dim shape. */
+  TVMFFIAny item = tvm_ffi_any_obj(e);
+  void* arr = tvm_ffi_array_new(&item, 1);
+  tvm_relax_sinfo_obj* s = arr ? tvm_relax_shape_sinfo_new(arr, 1) : NULL;
+  tvm_ffi_release(arr);
+  tvm_relax_sinfo_obj* t = s ? tvm_relax_sinfo_substitute(s, k->vmap) : NULL;
+  tvm_ffi_release(s);
+  if (!t) return NULL;
+  tvm_tir_expr_obj* out = tvm_ffi_seq_obj_at(((tvm_relax_shape_sinfo_obj*)t)->values, 0);
+  tvm_ffi_retain(out);
+  tvm_ffi_release(t);
+  return out;
+}
+
+tvm_tir_buffer_obj* tvm_relax__kernel_buffer(tvm_relax__kernel* k, const char* name,
+                                             const tvm_relax_sinfo_obj* sinfo) {
+  if (tvm_relax_kind_of(sinfo) != TVM_RELAX_KIND_TensorStructInfo) {
+    tvm_ffi_raise("ValueError", "legalize: %s is not a tensor", name);
+    return NULL;
+  }
+  const tvm_relax_tensor_sinfo_obj* t = (const void*)sinfo;
+  void* dims = tvm_relax_tensor_sinfo_dims(sinfo);
+  if (!dims || tvm_relax_dtype_is_unknown(t->dtype)) {
+    tvm_ffi_raise("ValueError", "legalize: the shape and dtype of %s must be known", name);
+    return NULL;
+  }
+  int64_t n = tvm_ffi_seq_size(dims);
+  void* shape[16];
+  if (n > 16) {
+    tvm_ffi_raise("ValueError", "legalize: %s has more than 16 dims", name);
+    return NULL;
+  }
+  int64_t i = 0;
+  for (; i < n; ++i) {
+    if (!(shape[i] = kernel_dim(k, tvm_ffi_seq_obj_at(dims, i)))) break;
+  }
+  if (i < n) {
+    for (int64_t j = 0; j < i; ++j) tvm_ffi_release(shape[j]);
+    return NULL;
+  }
+  tvm_tir_buffer_obj* b = tvm_tir_buffer_decl_takev(name, t->dtype, n, shape, NULL);
+  TVMFFIAny item = tvm_ffi_any_obj(b);
+  if (b && tvm_ffi_list_push(k->params, &item) != 0) {
+    tvm_ffi_release(b);
+    return NULL;
+  }
+  return b;
+}
+
+tvm_tir_prim_func_obj* tvm_relax__kernel_finish(tvm_relax__kernel* k, void* body) {
+  void* params = body ? tvm_ffi_list_to_array(k->params) : NULL;
+  if (!params) {
+    tvm_ffi_release(body);
+    return NULL;
+  }
+  tvm_ffi_retain(params); /* tvm_tir_func_take consumes one reference */
+  tvm_tir_prim_func_obj* f = tvm_tir_func_take(NULL, params, body);
+  tvm_ffi_release(params);
+  return f;
+}
+
+int tvm_relax__kernel_init(tvm_relax__kernel* k) {
+  k->vmap = tvm_ffi_dict_new();
+  k->params = tvm_ffi_list_new();
+  return k->vmap && k->params ? 0 : -1;
+}
+
+void tvm_relax__kernel_free(tvm_relax__kernel* k) {
+  tvm_ffi_release(k->vmap);
+  tvm_ffi_release(k->params);
+}
+
+/* ---- The pass -------------------------------------------------------------------------------- */
+typedef struct {
+  tvm_tir_ir_module_obj* mod; /* the module being built (owned) */
+  bool changed;
+} pass_ctx;
+
+static tvm_relax_expr_obj* rewrite_expr(pass_ctx* c, tvm_relax_expr_obj* e);
+
+/* A unique global name from the op's name: "add", "add1", ... */
+static tvm_tir_global_var_obj* add_kernel(pass_ctx* c, const char* hint, void* func) {
+  char buf[128];
+  snprintf(buf, sizeof(buf), "%s", hint);
+  for (char* p = buf; *p; ++p) {
+    if (*p == '.') *p = '_';
+  }
+  char name[160];
+  snprintf(name, sizeof(name), "%s", buf);
+  for (int64_t k = 1;; ++k) {
+    void* existing = tvm_tir_ir_module_lookup(c->mod, name);
+    if (!existing) break;
+    tvm_ffi_release(existing);
+    snprintf(name, sizeof(name), "%s%lld", buf, (long long)k);
+  }
+  TVMFFIAny gs = tvm_ffi_string(name);
+  tvm_tir_prim_func_obj* named = tvm_tir_prim_func_with_attr(func, "global_symbol", &gs);
+  tvm_ffi_any_release(&gs);
+  tvm_tir_global_var_obj* gv = named ? tvm_tir_global_var_new(name) : NULL;
+  tvm_tir_ir_module_obj* mod = gv ? tvm_tir_ir_module_add(c->mod, gv, named) : NULL;
+  tvm_ffi_release(named);
+  if (!mod) {
+    tvm_ffi_release(gv);
+    return NULL;
+  }
+  tvm_ffi_release(c->mod);
+  c->mod = mod;
+  return gv;
+}
+
+/* call_tir(kernel, (tensor args), out_sinfo) for an operator call, or the call itself. */
+static tvm_relax_expr_obj* legalize_call(pass_ctx* c, tvm_relax_call_obj* call) {
+  const tvm_relax_op_info* info = tvm_relax_op_info_of(call->op);
+  tvm_relax__legalize_fn fn = info ? k_legalize[info->id] : NULL;
+  tvm_relax_sinfo_obj* out = tvm_relax_sinfo_of(call);
+  if (!fn || !tvm_relax_tensor_sinfo_dims(out)) {
+    tvm_ffi_retain(call);
+    return &call->expr;
+  }
+  tvm_tir_prim_func_obj* kernel = fn(call);
+  if (!kernel) {
+    tvm_ffi_raise_context("LegalizeOps: %s", info->name);
+    return NULL;
+  }
+  tvm_tir_global_var_obj* gv = add_kernel(c, info->name + strlen("relax."), kernel);
+  tvm_ffi_release(kernel);
+  if (!gv) return NULL;
+  /* The kernel's inputs are the call's tensor arguments, in order. */
+  void* list = tvm_ffi_list_new();
+  bool ok = list != NULL;
+  for (int64_t i = 0; ok && i < tvm_ffi_seq_size(call->args); ++i) {
+    tvm_relax_expr_obj* a = tvm_ffi_seq_obj_at(call->args, i);
+    if (tvm_relax_kind_of(tvm_relax_sinfo_of(a)) != TVM_RELAX_KIND_TensorStructInfo) continue;
+    TVMFFIAny item = tvm_ffi_any_obj(a);
+    ok = tvm_ffi_list_push(list, &item) == 0;
+  }
+  void* arr = ok ? tvm_ffi_list_to_array(list) : NULL;
+  tvm_ffi_release(list);
+  tvm_relax_expr_obj* tuple = arr ? tvm_relax_tuple_new(arr) : NULL;
+  tvm_ffi_release(arr);
+  TVMFFIAny args[2] = {tvm_ffi_any_obj(gv), tvm_ffi_any_obj(tuple)};
+  void* aarr = tuple ? tvm_ffi_array_new(args, 2) : NULL;
+  TVMFFIAny s = tvm_ffi_any_obj(out);
+  void* sarr = aarr ? tvm_ffi_array_new(&s, 1) : NULL;
+  tvm_relax_expr_obj* r =
+      sarr ? tvm_relax_call_new(tvm_relax_op(TVM_RELAX_OP_call_tir), aarr, NULL, sarr, call->expr.span)
+           : NULL;
+  tvm_ffi_release(sarr);
+  tvm_ffi_release(aarr);
+  tvm_ffi_release(tuple);
+  tvm_ffi_release(gv);
+  if (r) c->changed = true;
+  return r;
+}
+
+static tvm_relax_binding_obj* rewrite_binding(pass_ctx* c, tvm_relax_binding_obj* b) {
+  tvm_relax_expr_obj* v = tvm_relax_binding_value(b);
+  tvm_relax_expr_obj* nv = rewrite_expr(c, v);
+  if (!nv) return NULL;
+  if (nv == v) {
+    tvm_ffi_release(nv);
+    tvm_ffi_retain(b);
+    return b;
+  }
+  tvm_relax_binding_obj* out =
+      tvm_relax_kind_of(b) == TVM_RELAX_KIND_MatchCast
+          ? tvm_relax_match_cast_new(b->var, nv, ((tvm_relax_match_cast_obj*)b)->struct_info)
+          : tvm_relax_var_binding_new(b->var, nv);
+  tvm_ffi_release(nv);
+  return out;
+}
+
+/* A new array of rewritten items (or arr itself, retained, when none changed). */
+static void* rewrite_array(pass_ctx* c, void* arr, void* (*fn)(pass_ctx*, void*)) {
+  int64_t n = tvm_ffi_seq_size(arr);
+  TVMFFIAny* items = tvm_ffi_calloc((size_t)(n ? n : 1), sizeof(TVMFFIAny));
+  if (!items) return NULL;
+  bool changed = false;
+  int64_t i = 0;
+  for (; i < n; ++i) {
+    void* old = tvm_ffi_seq_obj_at(arr, i);
+    void* nw = fn(c, old);
+    if (!nw) break;
+    changed |= nw != old;
+    items[i] = tvm_ffi_any_obj(nw); /* owned */
+  }
+  void* out = NULL;
+  if (i == n && changed) {
+    out = tvm_ffi_array_new_take(items, n);
+  } else {
+    for (int64_t j = 0; j < i; ++j) tvm_ffi_any_release(&items[j]);
+    if (i == n) {
+      tvm_ffi_retain(arr);
+      out = arr;
+    }
+  }
+  tvm_ffi_free(items);
+  return out;
+}
+
+static void* binding_fn(pass_ctx* c, void* b) { return rewrite_binding(c, b); }
+
+static void* block_fn(pass_ctx* c, void* obj) {
+  tvm_relax_block_obj* blk = obj;
+  void* bindings = rewrite_array(c, blk->bindings, binding_fn);
+  if (!bindings) return NULL;
+  if (bindings == blk->bindings) {
+    tvm_ffi_release(bindings);
+    tvm_ffi_retain(blk);
+    return blk;
+  }
+  tvm_relax_block_obj* out =
+      tvm_relax_block_new(bindings, tvm_relax_kind_of(blk) == TVM_RELAX_KIND_DataflowBlock);
+  tvm_ffi_release(bindings);
+  return out;
+}
+
+static tvm_relax_expr_obj* rewrite_expr(pass_ctx* c, tvm_relax_expr_obj* e) {
+  switch (tvm_relax_kind_of(e)) {
+    case TVM_RELAX_KIND_Call:
+      return legalize_call(c, (tvm_relax_call_obj*)e);
+    case TVM_RELAX_KIND_SeqExpr: {
+      tvm_relax_seq_expr_obj* s = (void*)e;
+      void* blocks = rewrite_array(c, s->blocks, block_fn);
+      if (!blocks) return NULL;
+      tvm_relax_expr_obj* out = blocks == s->blocks ? (tvm_ffi_retain(e), e)
+                                                    : tvm_relax_seq_expr_new(blocks, s->body);
+      tvm_ffi_release(blocks);
+      return out;
+    }
+    case TVM_RELAX_KIND_If: {
+      tvm_relax_if_obj* f = (void*)e;
+      tvm_relax_expr_obj* t = rewrite_expr(c, f->true_branch);
+      tvm_relax_expr_obj* fb = t ? rewrite_expr(c, f->false_branch) : NULL;
+      tvm_relax_expr_obj* out = NULL;
+      if (fb) {
+        out = t == f->true_branch && fb == f->false_branch ? (tvm_ffi_retain(e), e)
+                                                            : tvm_relax_if_new(f->cond, t, fb);
+      }
+      tvm_ffi_release(t);
+      tvm_ffi_release(fb);
+      return out;
+    }
+    case TVM_RELAX_KIND_Function: {
+      tvm_relax_function_obj* f = (void*)e;
+      tvm_relax_expr_obj* body = rewrite_expr(c, f->body);
+      if (!body || body == f->body) return body ? (tvm_ffi_release(body), tvm_ffi_retain(e), e) : NULL;
+      tvm_relax_function_obj* out =
+          tvm_relax_function_new(f->params, body, f->ret_struct_info, f->is_pure, f->func.attrs);
+      tvm_ffi_release(body);
+      return &out->func.relax;
+    }
+    default:
+      tvm_ffi_retain(e);
+      return e;
+  }
+}
+
+tvm_tir_ir_module_obj* tvm_relax_transform_legalize_ops(const tvm_tir_ir_module_obj* mod) {
+  tvm_relax__ensure_init();
+  if (!tvm_tir_is(mod, TVM_TIR_KIND_IRModule)) {
+    tvm_ffi_raise("TypeError", "LegalizeOps: an IRModule is required");
+    return NULL;
+  }
+  pass_ctx c = {(tvm_tir_ir_module_obj*)mod, false};
+  tvm_ffi_retain(c.mod);
+  /* The Relax functions of the input module, each rewritten; kernels go to c.mod as found. */
+  const TVMFFIAny *k, *v;
+  for (int64_t pos = 0; (pos = tvm_ffi_map_next(mod->functions, pos, &k, &v)) >= 0;) {
+    if (tvm_relax_kind_of(v->v_obj) != TVM_RELAX_KIND_Function) continue;
+    tvm_relax_expr_obj* nf = rewrite_expr(&c, (tvm_relax_expr_obj*)v->v_obj);
+    if (!nf) {
+      tvm_ffi_release(c.mod);
+      return NULL;
+    }
+    if (nf != (void*)v->v_obj) {
+      /* Replace the function under its GlobalVar. */
+      void* dict = tvm_ffi_dict_new();
+      const TVMFFIAny *k2, *v2;
+      int rc = dict ? 0 : -1;
+      for (int64_t p2 = 0; rc == 0 && (p2 = tvm_ffi_map_next(c.mod->functions, p2, &k2, &v2)) >= 0;) {
+        TVMFFIAny val = k2->v_obj == k->v_obj ? tvm_ffi_any_obj(nf) : *v2;
+        rc = tvm_ffi_dict_set(dict, k2, &val);
+      }
+      void* funcs = rc == 0 ? tvm_ffi_dict_to_map(dict) : NULL;
+      tvm_ffi_release(dict);
+      tvm_tir_ir_module_obj* m2 = funcs ? tvm_tir_ir_module_new(funcs, c.mod->attrs) : NULL;
+      tvm_ffi_release(funcs);
+      tvm_ffi_release(nf);
+      if (!m2) {
+        tvm_ffi_release(c.mod);
+        return NULL;
+      }
+      tvm_ffi_release(c.mod);
+      c.mod = m2;
+    } else {
+      tvm_ffi_release(nf);
+    }
+  }
+  return c.mod;
+}
