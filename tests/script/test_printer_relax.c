@@ -130,10 +130,8 @@ TEST(control_flow_match_cast_tuples_constants) {
   tvm_relax_expr_obj* out = tvm_relax_tuple_new(out_fields);
   tvm_tir_global_var_obj* g = tvm_relax_bb_function_end(bb, out, NULL);
   CHECK(g != NULL);
-  tvm_relax_function_obj* f = tvm_tir_ir_module_lookup(tvm_relax_bb_module(bb), "f");
-  tvm_ffi_release(f); /* (the module keeps it; lookup's reference only) */
   tvm_tir_ir_module_obj* mod = tvm_relax_bb_module(bb);
-  f = tvm_tir_ir_module_lookup(mod, "f");
+  tvm_relax_function_obj* f = tvm_tir_ir_module_lookup(mod, "f");
   CHECK_STR_EQ(print(f),
                "@R.function\n"
                "def f(c: R.Tensor((), dtype=\"bool\"), x: R.Tensor(dtype=\"float32\", ndim=1)) -> R.Tuple(R.Tensor(dtype=\"float32\", ndim=1), R.Tensor((2, 2), dtype=\"float32\")):\n"
