@@ -1,0 +1,48 @@
+/*
+ * tvm/codegen/relax_build.h: compiling Relax modules for the Relax VM (libvm).
+ *
+ *   mod = tvm_relax_transform_legalize_ops(mod);
+ *   tvm_vm_executable* exec = tvm_codegen_relax_build(mod, NULL);
+ *   tvm_vm* vm = tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1);
+ *   tvm_vm_invoke(vm, "main", args, n, &out);
+ *
+ * The module must be legalized: every operator call a call_tir (or one of the runtime operators
+ * VMCodeGen maps to a VM builtin: shape_of, null_value, call_pure_packed, call_dps_packed).
+ */
+#ifndef TVM_CODEGEN_RELAX_BUILD_H_
+#define TVM_CODEGEN_RELAX_BUILD_H_
+
+#include <tvm/codegen/codegen.h>
+#include <tvm/relax/expr.h>
+#include <tvm/vm/vm.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * VMCodeGen: each Relax function of mod (borrowed) to bytecode, named by its GlobalVar:
+ * parameters in registers 0..n-1, one register per binding; the parameters' struct info checked
+ * on entry and their symbolic dims stored in a shape heap (vm.builtin.check_tensor_info /
+ * match_shape, with the function and parameter in the error text); call_tir becomes an output
+ * allocation (vm.builtin.alloc_storage / alloc_tensor) and a call of the kernel's packed
+ * function (its global_symbol, resolved from the executable's imports); tuples, If, match_cast,
+ * constants (the constant pool), shapes (constant or vm.builtin.make_shape), calls of GlobalVars
+ * and ExternFuncs. Returns the executable (no imports), or NULL with an error naming the
+ * function and the construct it cannot compile.
+ */
+tvm_vm_executable* tvm_codegen_relax_vm_codegen(const tvm_tir_ir_module_obj* mod);
+
+/*
+ * VMCodeGen plus the module's PrimFuncs lowered (tvm_tir_lower) and compiled with LLVM in-process
+ * (tvm_codegen_build; each gets global_symbol = its GlobalVar's name when it has none), imported
+ * into the executable.
+ * options NULL = defaults.
+ */
+tvm_vm_executable* tvm_codegen_relax_build(const tvm_tir_ir_module_obj* mod,
+                                           const tvm_codegen_options* options);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TVM_CODEGEN_RELAX_BUILD_H_ */

@@ -1,0 +1,663 @@
+/*
+ * relax_vm_codegen.c: VMCodeGen (Relax functions -> Relax VM bytecode through libvm's builder)
+ * and the Relax build driver (tvm/codegen/relax_build.h).
+ *
+ * A function is compiled in two steps: its instructions are recorded (with jumps as record
+ * indices), then replayed into the builder, which needs the register count up front. The shape
+ * heap (an int64 tensor of the function's symbolic dims) is allocated first thing when the
+ * function has symbolic dims; its size is patched in at replay.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <tvm/codegen/relax_build.h>
+#include <tvm/relax/relax.h>
+#include <tvm/tir/transform.h>
+#include <tvm/vm/builder.h>
+
+typedef struct {
+  int op;          /* TVM_VM_OP_* */
+  int64_t dst;     /* Call: destination register; Ret: result; If: condition register */
+  int64_t func;    /* Call: function index */
+  int32_t nargs;   /* Call */
+  int64_t args_at; /* Call: first argument word in ctx->words */
+  int64_t target;  /* Goto / If (false branch): record index jumped to */
+} rec;
+
+typedef struct {
+  tvm_vm_builder* b;
+  const tvm_tir_ir_module_obj* mod;
+  const char* fname;
+  rec* recs;
+  int64_t n_recs, cap_recs;
+  int64_t* words;
+  int64_t n_words, cap_words;
+  int64_t next_reg;
+  void* regs;     /* ffi.Dict Var -> int */
+  void* slots;    /* ffi.Dict tir.Var -> heap slot */
+  int64_t heap_reg;
+  int64_t heap_rec; /* the alloc_shape_heap record (its size word is patched) */
+} fn_ctx;
+
+static int fail(fn_ctx* c, const char* fmt, const char* detail) {
+  return tvm_ffi_raise("ValueError", "VMCodeGen: %s: %s%s", c->fname, fmt, detail ? detail : "");
+}
+
+/* ---- Recording ------------------------------------------------------------------------------- */
+static int64_t new_reg(fn_ctx* c) { return c->next_reg++; }
+
+static int64_t push_rec(fn_ctx* c, rec r) {
+  if (c->n_recs == c->cap_recs) {
+    int64_t cap = c->cap_recs ? c->cap_recs * 2 : 64;
+    rec* nr = tvm_ffi_realloc(c->recs, (size_t)cap * sizeof(rec));
+    if (!nr) return -1;
+    c->recs = nr;
+    c->cap_recs = cap;
+  }
+  c->recs[c->n_recs] = r;
+  return c->n_recs++;
+}
+
+static int64_t emit_call_idx(fn_ctx* c, int64_t func, const int64_t* args, int32_t n, int64_t dst) {
+  if (c->n_words + n > c->cap_words) {
+    int64_t cap = c->cap_words ? c->cap_words * 2 : 256;
+    while (cap < c->n_words + n) cap *= 2;
+    int64_t* nw = tvm_ffi_realloc(c->words, (size_t)cap * sizeof(int64_t));
+    if (!nw) return -1;
+    c->words = nw;
+    c->cap_words = cap;
+  }
+  memcpy(c->words + c->n_words, args, (size_t)n * sizeof(int64_t));
+  rec r = {TVM_VM_OP_Call, dst, func, n, c->n_words, -1};
+  c->n_words += n;
+  return push_rec(c, r);
+}
+
+static int64_t emit_call(fn_ctx* c, const char* name, const int64_t* args, int32_t n, int64_t dst) {
+  int64_t f = tvm_vm_builder_declare_packed(c->b, name);
+  return f < 0 ? -1 : emit_call_idx(c, f, args, n, dst);
+}
+
+static int64_t arg_const_str(fn_ctx* c, const char* s) {
+  int64_t k = tvm_vm_builder_const_str(c->b, s);
+  return k < 0 ? INT64_MIN : tvm_vm_arg_const(k);
+}
+
+/* ---- Symbolic dims --------------------------------------------------------------------------- */
+static int64_t slot_of(fn_ctx* c, const void* var, bool create) {
+  TVMFFIAny key = tvm_ffi_any_obj(var);
+  const TVMFFIAny* v = tvm_ffi_map_get(c->slots, &key);
+  int64_t s;
+  if (v) {
+    tvm_ffi_any_as_int(v, &s);
+    return s;
+  }
+  if (!create) return -1;
+  s = tvm_ffi_map_size(c->slots);
+  TVMFFIAny val = tvm_ffi_any_int(s);
+  return tvm_ffi_dict_set(c->slots, &key, &val) == 0 ? s : -2;
+}
+
+/* The (code, value) words of a dim for match_shape (binding new variables). */
+static int match_words(fn_ctx* c, const tvm_tir_expr_obj* d, int64_t* code, int64_t* value) {
+  int64_t k;
+  if (tvm_tir_as_const_int(d, &k)) {
+    *code = TVM_VM_MATCH_ASSERT_EQUAL_TO_IMM, *value = k;
+    return 0;
+  }
+  if (tvm_tir_is_var(d)) {
+    int64_t s = slot_of(c, d, false);
+    if (s >= 0) {
+      *code = TVM_VM_MATCH_ASSERT_EQUAL_TO_LOAD, *value = s;
+    } else {
+      s = slot_of(c, d, true);
+      if (s < 0) return -1;
+      *code = TVM_VM_MATCH_STORE_TO_HEAP, *value = s;
+    }
+    return 0;
+  }
+  /* A composite dim (n * 2) is checked once its variables are known: not supported yet. */
+  *code = TVM_VM_MATCH_NO_OP, *value = 0;
+  return 0;
+}
+
+/* The (code, value) words of a dim for make_shape. */
+static int make_words(fn_ctx* c, const tvm_tir_expr_obj* d, int64_t* code, int64_t* value) {
+  int64_t k;
+  if (tvm_tir_as_const_int(d, &k)) {
+    *code = TVM_VM_MAKE_USE_IMM, *value = k;
+    return 0;
+  }
+  int64_t s = tvm_tir_is_var(d) ? slot_of(c, d, false) : -1;
+  if (s < 0) {
+    tvm_ffi_strbuf b = {0};
+    tvm_tir_node_text(&b, d);
+    int rc = fail(c, tvm_tir_is_var(d) ? "symbolic dim not defined here: "
+                                        : "composite symbolic dims are not supported yet: ",
+                  tvm_ffi_strbuf_cstr(&b));
+    tvm_ffi_strbuf_free(&b);
+    return rc;
+  }
+  *code = TVM_VM_MAKE_LOAD_SHAPE, *value = s;
+  return 0;
+}
+
+/* A register holding the shape of dims (ffi.Array of PrimExprs). */
+static int64_t shape_reg(fn_ctx* c, void* dims) {
+  int64_t n = tvm_ffi_seq_size(dims);
+  bool all_const = true;
+  int64_t vals[64];
+  if (n > 64) return fail(c, "more than 64 dims", NULL), -1;
+  for (int64_t i = 0; i < n && all_const; ++i) {
+    all_const = tvm_tir_as_const_int(tvm_ffi_seq_obj_at(dims, i), &vals[i]);
+  }
+  int64_t dst = new_reg(c);
+  if (all_const) {
+    int64_t k = tvm_vm_builder_const_shape(c->b, vals, n);
+    if (k < 0) return -1;
+    int64_t arg = tvm_vm_arg_const(k);
+    return emit_call(c, "vm.builtin.copy", &arg, 1, dst) < 0 ? -1 : dst;
+  }
+  int64_t args[2 + 128];
+  args[0] = tvm_vm_arg_reg(c->heap_reg);
+  args[1] = tvm_vm_arg_imm(n);
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t code, v;
+    if (make_words(c, tvm_ffi_seq_obj_at(dims, i), &code, &v) != 0) return -1;
+    args[2 + 2 * i] = tvm_vm_arg_imm(code);
+    args[3 + 2 * i] = tvm_vm_arg_imm(v);
+  }
+  return emit_call(c, "vm.builtin.make_shape", args, (int32_t)(2 + 2 * n), dst) < 0 ? -1 : dst;
+}
+
+/* Check register `reg` against struct info s (what: "argument 'x'"), binding symbolic dims. */
+static int emit_match(fn_ctx* c, int64_t reg, const tvm_relax_sinfo_obj* s, const char* what) {
+  char ctx_text[512];
+  tvm_ffi_strbuf ann = {0};
+  tvm_relax_sinfo_text(&ann, s);
+  snprintf(ctx_text, sizeof(ctx_text), "%s: %s of %s", c->fname, what, tvm_ffi_strbuf_cstr(&ann));
+  tvm_ffi_strbuf_free(&ann);
+  int64_t err = arg_const_str(c, ctx_text);
+  if (err == INT64_MIN) return -1;
+  switch (tvm_relax_kind_of(s)) {
+    case TVM_RELAX_KIND_TensorStructInfo: {
+      const tvm_relax_tensor_sinfo_obj* t = (const void*)s;
+      int64_t dt = tvm_vm_builder_const_dtype(c->b, t->dtype);
+      if (dt < 0) return -1;
+      int64_t a[4] = {tvm_vm_arg_reg(reg), tvm_vm_arg_imm(t->ndim), tvm_vm_arg_const(dt), err};
+      if (emit_call(c, "vm.builtin.check_tensor_info", a, 4, TVM_VM_REG_VOID) < 0) return -1;
+      void* dims = tvm_relax_tensor_sinfo_dims(s);
+      if (!dims) return 0;
+      int64_t n = tvm_ffi_seq_size(dims);
+      int64_t args[3 + 128 + 1];
+      if (n > 64) return fail(c, "more than 64 dims", NULL);
+      args[0] = tvm_vm_arg_reg(reg);
+      args[1] = tvm_vm_arg_reg(c->heap_reg);
+      args[2] = tvm_vm_arg_imm(n);
+      for (int64_t i = 0; i < n; ++i) {
+        int64_t code, v;
+        if (match_words(c, tvm_ffi_seq_obj_at(dims, i), &code, &v) != 0) return -1;
+        args[3 + 2 * i] = tvm_vm_arg_imm(code);
+        args[4 + 2 * i] = tvm_vm_arg_imm(v);
+      }
+      args[3 + 2 * n] = err;
+      return emit_call(c, "vm.builtin.match_shape", args, (int32_t)(4 + 2 * n), TVM_VM_REG_VOID) < 0 ? -1 : 0;
+    }
+    case TVM_RELAX_KIND_ShapeStructInfo: {
+      const tvm_relax_shape_sinfo_obj* t = (const void*)s;
+      int64_t a[3] = {tvm_vm_arg_reg(reg), tvm_vm_arg_imm(t->ndim), err};
+      if (emit_call(c, "vm.builtin.check_shape_info", a, 3, TVM_VM_REG_VOID) < 0) return -1;
+      if (!t->values) return 0;
+      int64_t n = tvm_ffi_seq_size(t->values);
+      int64_t args[3 + 128 + 1];
+      if (n > 64) return fail(c, "more than 64 dims", NULL);
+      args[0] = tvm_vm_arg_reg(reg), args[1] = tvm_vm_arg_reg(c->heap_reg), args[2] = tvm_vm_arg_imm(n);
+      for (int64_t i = 0; i < n; ++i) {
+        int64_t code, v;
+        if (match_words(c, tvm_ffi_seq_obj_at(t->values, i), &code, &v) != 0) return -1;
+        args[3 + 2 * i] = tvm_vm_arg_imm(code), args[4 + 2 * i] = tvm_vm_arg_imm(v);
+      }
+      args[3 + 2 * n] = err;
+      return emit_call(c, "vm.builtin.match_shape", args, (int32_t)(4 + 2 * n), TVM_VM_REG_VOID) < 0 ? -1 : 0;
+    }
+    case TVM_RELAX_KIND_PrimStructInfo: {
+      const tvm_relax_prim_sinfo_obj* p = (const void*)s;
+      int64_t dt = tvm_vm_builder_const_dtype(c->b, p->dtype);
+      if (dt < 0) return -1;
+      int64_t a[3] = {tvm_vm_arg_reg(reg), tvm_vm_arg_const(dt), err};
+      if (emit_call(c, "vm.builtin.check_prim_value_info", a, 3, TVM_VM_REG_VOID) < 0) return -1;
+      if (!p->value || !tvm_tir_dtype_is_integer(p->dtype)) return 0;
+      int64_t code, v;
+      if (match_words(c, p->value, &code, &v) != 0) return -1;
+      int64_t m[5] = {tvm_vm_arg_reg(reg), tvm_vm_arg_reg(c->heap_reg), tvm_vm_arg_imm(code),
+                      tvm_vm_arg_imm(v), err};
+      return emit_call(c, "vm.builtin.match_prim_value", m, 5, TVM_VM_REG_VOID) < 0 ? -1 : 0;
+    }
+    case TVM_RELAX_KIND_TupleStructInfo: {
+      void* f = ((const tvm_relax_tuple_sinfo_obj*)s)->fields;
+      int64_t a[3] = {tvm_vm_arg_reg(reg), tvm_vm_arg_imm(tvm_ffi_seq_size(f)), err};
+      if (emit_call(c, "vm.builtin.check_tuple_info", a, 3, TVM_VM_REG_VOID) < 0) return -1;
+      for (int64_t i = 0; i < tvm_ffi_seq_size(f); ++i) {
+        int64_t item = new_reg(c);
+        int64_t g[2] = {tvm_vm_arg_reg(reg), tvm_vm_arg_imm(i)};
+        char sub[256];
+        snprintf(sub, sizeof(sub), "%s[%lld]", what, (long long)i);
+        if (emit_call(c, "vm.builtin.tuple_getitem", g, 2, item) < 0 ||
+            emit_match(c, item, tvm_ffi_seq_obj_at(f, i), sub) != 0) {
+          return -1;
+        }
+      }
+      return 0;
+    }
+    case TVM_RELAX_KIND_FuncStructInfo: {
+      int64_t a[2] = {tvm_vm_arg_reg(reg), err};
+      return emit_call(c, "vm.builtin.check_func_info", a, 2, TVM_VM_REG_VOID) < 0 ? -1 : 0;
+    }
+    default:
+      return 0;
+  }
+}
+
+/* ---- Expressions ----------------------------------------------------------------------------- */
+static int64_t emit_expr(fn_ctx* c, const tvm_relax_expr_obj* e);
+
+static int64_t var_reg(fn_ctx* c, const void* var) {
+  TVMFFIAny key = tvm_ffi_any_obj(var);
+  const TVMFFIAny* v = tvm_ffi_map_get(c->regs, &key);
+  int64_t r;
+  if (!v || !tvm_ffi_any_as_int(v, &r)) {
+    return fail(c, "variable used before its binding: ", tvm_relax_var_name(var)), -1;
+  }
+  return r;
+}
+
+static int bind_reg(fn_ctx* c, const void* var, int64_t reg) {
+  TVMFFIAny key = tvm_ffi_any_obj(var), val = tvm_ffi_any_int(reg);
+  return tvm_ffi_dict_set(c->regs, &key, &val);
+}
+
+/* An argument word for a leaf (a register, or a constant). */
+static int64_t arg_word(fn_ctx* c, const tvm_relax_expr_obj* e, bool* ok) {
+  int64_t r = emit_expr(c, e);
+  *ok = r >= 0;
+  return tvm_vm_arg_reg(r);
+}
+
+/* Emit a call to `name` (packed) or function index with the Relax args, into dst. */
+static int64_t emit_args_call(fn_ctx* c, int64_t func, void* args, int64_t first, int64_t* extra,
+                              int32_t n_extra, int64_t dst) {
+  int64_t n = tvm_ffi_seq_size(args) - first;
+  int64_t words[256];
+  if (n + n_extra > 256) return fail(c, "more than 256 call arguments", NULL), -1;
+  for (int64_t i = 0; i < n; ++i) {
+    bool ok;
+    words[i] = arg_word(c, tvm_ffi_seq_obj_at(args, first + i), &ok);
+    if (!ok) return -1;
+  }
+  for (int32_t i = 0; i < n_extra; ++i) words[n + i] = extra[i];
+  return emit_call_idx(c, func, words, (int32_t)(n + n_extra), dst) < 0 ? -1 : dst;
+}
+
+/* A register of a newly allocated tensor of struct info s. */
+static int64_t alloc_output(fn_ctx* c, const tvm_relax_sinfo_obj* s) {
+  void* dims = tvm_relax_tensor_sinfo_dims(s);
+  if (tvm_relax_kind_of(s) != TVM_RELAX_KIND_TensorStructInfo || !dims ||
+      tvm_relax_dtype_is_unknown(((const tvm_relax_tensor_sinfo_obj*)s)->dtype)) {
+    return fail(c, "call_tir's outputs must be tensors of known shape and dtype", NULL), -1;
+  }
+  int64_t shape = shape_reg(c, dims);
+  if (shape < 0) return -1;
+  int64_t dt = tvm_vm_builder_const_dtype(c->b, ((const tvm_relax_tensor_sinfo_obj*)s)->dtype);
+  if (dt < 0) return -1;
+  int64_t storage = new_reg(c), tensor = new_reg(c);
+  int64_t a[4] = {tvm_vm_arg_reg(TVM_VM_REG_VM), tvm_vm_arg_reg(shape), tvm_vm_arg_imm(0),
+                  tvm_vm_arg_const(dt)};
+  if (emit_call(c, "vm.builtin.alloc_storage", a, 4, storage) < 0) return -1;
+  int64_t t[4] = {tvm_vm_arg_reg(storage), tvm_vm_arg_imm(0), tvm_vm_arg_reg(shape),
+                  tvm_vm_arg_const(dt)};
+  return emit_call(c, "vm.builtin.alloc_tensor", t, 4, tensor) < 0 ? -1 : tensor;
+}
+
+/* The packed function name of a PrimFunc's GlobalVar (its global_symbol, else its name). */
+static const char* kernel_name(fn_ctx* c, const tvm_tir_global_var_obj* gv) {
+  void* f = tvm_tir_ir_module_lookup(c->mod, tvm_ffi_str_cstr(gv->name_hint));
+  const char* sym = f ? tvm_tir_func_global_symbol(f) : NULL;
+  tvm_ffi_release(f); /* the module keeps the function and its attrs */
+  return sym ? sym : tvm_ffi_str_cstr(gv->name_hint);
+}
+
+static int64_t emit_call_tir(fn_ctx* c, const tvm_relax_call_obj* call) {
+  const tvm_tir_global_var_obj* gv = tvm_ffi_seq_obj_at(call->args, 0);
+  const tvm_relax_expr_obj* in = tvm_ffi_seq_obj_at(call->args, 1);
+  if (!tvm_tir_is(gv, TVM_TIR_KIND_GlobalVar) || tvm_relax_kind_of(in) != TVM_RELAX_KIND_Tuple) {
+    return fail(c, "call_tir needs a GlobalVar and a tuple of arguments", NULL), -1;
+  }
+  if (tvm_ffi_seq_size(call->args) > 2) return fail(c, "call_tir with tir_vars is not supported yet", NULL), -1;
+  const tvm_relax_sinfo_obj* os = tvm_ffi_seq_obj_at(call->sinfo_args, 0);
+  bool tuple_out = tvm_relax_kind_of(os) == TVM_RELAX_KIND_TupleStructInfo;
+  void* ofields = tuple_out ? ((const tvm_relax_tuple_sinfo_obj*)os)->fields : NULL;
+  int64_t nout = tuple_out ? tvm_ffi_seq_size(ofields) : 1;
+  int64_t outs[64];
+  if (nout > 64) return fail(c, "more than 64 outputs", NULL), -1;
+  for (int64_t i = 0; i < nout; ++i) {
+    outs[i] = alloc_output(c, tuple_out ? tvm_ffi_seq_obj_at(ofields, i) : os);
+    if (outs[i] < 0) return -1;
+  }
+  int64_t extra[64];
+  for (int64_t i = 0; i < nout; ++i) extra[i] = tvm_vm_arg_reg(outs[i]);
+  int64_t f = tvm_vm_builder_declare_packed(c->b, kernel_name(c, gv));
+  if (f < 0) return -1;
+  if (emit_args_call(c, f, ((const tvm_relax_tuple_obj*)in)->fields, 0, extra, (int32_t)nout,
+                     TVM_VM_REG_VOID) < 0 && tvm_ffi_error_pending()) {
+    return -1;
+  }
+  if (!tuple_out) return outs[0];
+  int64_t dst = new_reg(c);
+  return emit_call(c, "vm.builtin.make_tuple", extra, (int32_t)nout, dst) < 0 ? -1 : dst;
+}
+
+static int64_t emit_call_expr(fn_ctx* c, const tvm_relax_call_obj* call) {
+  const tvm_relax_op_info* info = tvm_relax_op_info_of(call->op);
+  int64_t dst = new_reg(c);
+  if (info) {
+    switch (info->id) {
+      case TVM_RELAX_OP_call_tir:
+        return emit_call_tir(c, call);
+      case TVM_RELAX_OP_shape_of: {
+        int64_t f = tvm_vm_builder_declare_packed(c->b, "vm.builtin.shape_of");
+        return f < 0 ? -1 : emit_args_call(c, f, call->args, 0, NULL, 0, dst);
+      }
+      case TVM_RELAX_OP_null_value: {
+        int64_t f = tvm_vm_builder_declare_packed(c->b, "vm.builtin.null_value");
+        return f < 0 ? -1 : emit_args_call(c, f, call->args, 0, NULL, 0, dst);
+      }
+      case TVM_RELAX_OP_call_pure_packed: {
+        const tvm_relax_expr_obj* callee = tvm_ffi_seq_obj_at(call->args, 0);
+        if (tvm_relax_kind_of(callee) != TVM_RELAX_KIND_ExternFunc) break;
+        int64_t f = tvm_vm_builder_declare_packed(
+            c->b, tvm_ffi_str_cstr(((const tvm_relax_extern_func_obj*)callee)->global_symbol));
+        return f < 0 ? -1 : emit_args_call(c, f, call->args, 1, NULL, 0, dst);
+      }
+      default:
+        break;
+    }
+    return fail(c, "operator call left in the module (legalize it first): ", info->name), -1;
+  }
+  if (tvm_relax_kind_of(call->op) == TVM_RELAX_KIND_ExternFunc) {
+    int64_t f = tvm_vm_builder_declare_packed(
+        c->b, tvm_ffi_str_cstr(((const tvm_relax_extern_func_obj*)call->op)->global_symbol));
+    return f < 0 ? -1 : emit_args_call(c, f, call->args, 0, NULL, 0, dst);
+  }
+  if (tvm_tir_is(call->op, TVM_TIR_KIND_GlobalVar)) {
+    const char* name = tvm_ffi_str_cstr(((const tvm_tir_global_var_obj*)call->op)->name_hint);
+    int64_t f = tvm_vm_builder_find_function(c->b, name);
+    if (f < 0) {
+      /* A PrimFunc called directly: its packed function. */
+      f = tvm_vm_builder_declare_packed(c->b, kernel_name(c, (const void*)call->op));
+    }
+    return f < 0 ? -1 : emit_args_call(c, f, call->args, 0, NULL, 0, dst);
+  }
+  return fail(c, "calls of this callee are not supported yet: ",
+              tvm_ffi_type_key(tvm_ffi_type_index(call->op))), -1;
+}
+
+static int emit_seq(fn_ctx* c, const tvm_relax_seq_expr_obj* s, int64_t* out);
+
+static int64_t emit_if(fn_ctx* c, const tvm_relax_if_obj* f) {
+  int64_t cond = emit_expr(c, f->cond);
+  if (cond < 0) return -1;
+  int64_t creg = new_reg(c), dst = new_reg(c);
+  int64_t a = tvm_vm_arg_reg(cond);
+  if (emit_call(c, "vm.builtin.read_if_cond", &a, 1, creg) < 0) return -1;
+  int64_t if_rec = push_rec(c, (rec){TVM_VM_OP_If, creg, 0, 0, 0, -1});
+  int64_t t;
+  if (if_rec < 0 || emit_seq(c, (const void*)f->true_branch, &t) != 0) return -1;
+  a = tvm_vm_arg_reg(t);
+  if (emit_call(c, "vm.builtin.copy", &a, 1, dst) < 0) return -1;
+  int64_t goto_rec = push_rec(c, (rec){TVM_VM_OP_Goto, 0, 0, 0, 0, -1});
+  if (goto_rec < 0) return -1;
+  c->recs[if_rec].target = c->n_recs;
+  int64_t fv;
+  if (emit_seq(c, (const void*)f->false_branch, &fv) != 0) return -1;
+  a = tvm_vm_arg_reg(fv);
+  if (emit_call(c, "vm.builtin.copy", &a, 1, dst) < 0) return -1;
+  c->recs[goto_rec].target = c->n_recs;
+  return dst;
+}
+
+static int64_t emit_expr(fn_ctx* c, const tvm_relax_expr_obj* e) {
+  switch (tvm_relax_kind_of(e)) {
+    case TVM_RELAX_KIND_Var:
+    case TVM_RELAX_KIND_DataflowVar:
+      return var_reg(c, e);
+    case TVM_RELAX_KIND_Call:
+      return emit_call_expr(c, (const void*)e);
+    case TVM_RELAX_KIND_Constant: {
+      int64_t k = tvm_vm_builder_const_tensor(c->b, ((const tvm_relax_constant_obj*)e)->data);
+      int64_t a = tvm_vm_arg_const(k), dst = new_reg(c);
+      return k < 0 || emit_call(c, "vm.builtin.copy", &a, 1, dst) < 0 ? -1 : dst;
+    }
+    case TVM_RELAX_KIND_ShapeExpr:
+      return shape_reg(c, ((const tvm_relax_shape_expr_obj*)e)->values);
+    case TVM_RELAX_KIND_PrimValue: {
+      const tvm_tir_expr_obj* v = ((const tvm_relax_prim_value_obj*)e)->value;
+      int64_t i, k, dst = new_reg(c);
+      double d;
+      if (tvm_tir_as_const_int(v, &i) && !tvm_tir_dtype_is_floating(tvm_tir_expr_dtype(v))) {
+        k = tvm_vm_builder_const_int(c->b, i);
+      } else if (tvm_tir_as_const_float(v, &d)) {
+        k = tvm_vm_builder_const_float(c->b, d);
+      } else {
+        int64_t code, val;
+        if (make_words(c, v, &code, &val) != 0) return -1;
+        int64_t a[3] = {tvm_vm_arg_reg(c->heap_reg), tvm_vm_arg_imm(code), tvm_vm_arg_imm(val)};
+        return emit_call(c, "vm.builtin.make_prim_value", a, 3, dst) < 0 ? -1 : dst;
+      }
+      int64_t a = tvm_vm_arg_const(k);
+      return k < 0 || emit_call(c, "vm.builtin.copy", &a, 1, dst) < 0 ? -1 : dst;
+    }
+    case TVM_RELAX_KIND_StringImm: {
+      int64_t a = arg_const_str(c, tvm_ffi_str_cstr(((const tvm_relax_string_imm_obj*)e)->value));
+      int64_t dst = new_reg(c);
+      return a == INT64_MIN || emit_call(c, "vm.builtin.copy", &a, 1, dst) < 0 ? -1 : dst;
+    }
+    case TVM_RELAX_KIND_DataTypeImm: {
+      int64_t k = tvm_vm_builder_const_dtype(c->b, ((const tvm_relax_dtype_imm_obj*)e)->value);
+      int64_t a = tvm_vm_arg_const(k), dst = new_reg(c);
+      return k < 0 || emit_call(c, "vm.builtin.copy", &a, 1, dst) < 0 ? -1 : dst;
+    }
+    case TVM_RELAX_KIND_Tuple: {
+      int64_t f = tvm_vm_builder_declare_packed(c->b, "vm.builtin.make_tuple");
+      return f < 0 ? -1 : emit_args_call(c, f, ((const tvm_relax_tuple_obj*)e)->fields, 0, NULL, 0, new_reg(c));
+    }
+    case TVM_RELAX_KIND_TupleGetItem: {
+      const tvm_relax_tuple_get_item_obj* g = (const void*)e;
+      int64_t t = emit_expr(c, g->tuple_value);
+      int64_t a[2] = {tvm_vm_arg_reg(t), tvm_vm_arg_imm(g->index)}, dst = new_reg(c);
+      return t < 0 || emit_call(c, "vm.builtin.tuple_getitem", a, 2, dst) < 0 ? -1 : dst;
+    }
+    case TVM_RELAX_KIND_If:
+      return emit_if(c, (const void*)e);
+    case TVM_RELAX_KIND_SeqExpr: {
+      int64_t out;
+      return emit_seq(c, (const void*)e, &out) == 0 ? out : -1;
+    }
+    default:
+      if (tvm_tir_is(e, TVM_TIR_KIND_GlobalVar)) {
+        return fail(c, "a function used as a value (closures) is not supported yet", NULL), -1;
+      }
+      return fail(c, "cannot compile a ", e ? tvm_ffi_type_key(tvm_ffi_type_index(e)) : "NULL"), -1;
+  }
+}
+
+static int emit_seq(fn_ctx* c, const tvm_relax_seq_expr_obj* s, int64_t* out) {
+  for (int64_t i = 0; i < tvm_ffi_seq_size(s->blocks); ++i) {
+    const tvm_relax_block_obj* blk = tvm_ffi_seq_obj_at(s->blocks, i);
+    for (int64_t j = 0; j < tvm_ffi_seq_size(blk->bindings); ++j) {
+      const tvm_relax_binding_obj* b = tvm_ffi_seq_obj_at(blk->bindings, j);
+      int64_t r = emit_expr(c, tvm_relax_binding_value(b));
+      if (r < 0) return -1;
+      if (tvm_relax_kind_of(b) == TVM_RELAX_KIND_MatchCast) {
+        char what[128];
+        snprintf(what, sizeof(what), "match_cast of %s", tvm_relax_var_name(b->var));
+        if (emit_match(c, r, ((const tvm_relax_match_cast_obj*)b)->struct_info, what) != 0) return -1;
+      }
+      if (bind_reg(c, b->var, r) != 0) return -1;
+    }
+  }
+  *out = emit_expr(c, s->body);
+  return *out >= 0 ? 0 : -1;
+}
+
+/* ---- Functions ------------------------------------------------------------------------------- */
+static int replay(fn_ctx* c, const char* name, int64_t nparams, const char* const* param_names) {
+  /* The shape heap's size is known now. */
+  if (c->heap_rec >= 0) c->words[c->recs[c->heap_rec].args_at + 1] = tvm_vm_arg_imm(tvm_ffi_map_size(c->slots));
+  if (tvm_vm_builder_function_begin(c->b, name, nparams, c->next_reg, param_names) < 0) return -1;
+  int64_t* index = tvm_ffi_malloc((size_t)(c->n_recs + 1) * sizeof(int64_t));
+  if (!index) return -1;
+  for (int64_t i = 0; i < c->n_recs; ++i) {
+    const rec* r = &c->recs[i];
+    int64_t at;
+    switch (r->op) {
+      case TVM_VM_OP_Call: at = tvm_vm_builder_emit_call_index(c->b, r->func, c->words + r->args_at, r->nargs, r->dst); break;
+      case TVM_VM_OP_Ret: at = tvm_vm_builder_emit_ret(c->b, r->dst); break;
+      case TVM_VM_OP_Goto: at = tvm_vm_builder_emit_goto(c->b, 0); break;
+      default: at = tvm_vm_builder_emit_if(c->b, r->dst, 0); break;
+    }
+    if (at < 0) {
+      tvm_ffi_free(index);
+      return -1;
+    }
+    index[i] = at;
+  }
+  index[c->n_recs] = tvm_vm_builder_next_instr(c->b);
+  int rc = 0;
+  for (int64_t i = 0; rc == 0 && i < c->n_recs; ++i) {
+    if (c->recs[i].op == TVM_VM_OP_Goto || c->recs[i].op == TVM_VM_OP_If) {
+      rc = tvm_vm_builder_set_jump_target(c->b, index[i], index[c->recs[i].target]);
+    }
+  }
+  tvm_ffi_free(index);
+  return rc == 0 ? tvm_vm_builder_function_end(c->b) : -1;
+}
+
+static int compile_function(tvm_vm_builder* b, const tvm_tir_ir_module_obj* mod, const char* name,
+                            const tvm_relax_function_obj* f) {
+  fn_ctx c;
+  memset(&c, 0, sizeof(c));
+  c.b = b, c.mod = mod, c.fname = name, c.heap_reg = -1, c.heap_rec = -1;
+  c.regs = tvm_ffi_dict_new();
+  c.slots = tvm_ffi_dict_new();
+  int64_t np = tvm_ffi_seq_size(f->params);
+  const char** names = tvm_ffi_calloc((size_t)(np ? np : 1), sizeof(char*));
+  int rc = c.regs && c.slots && names ? 0 : -1;
+  c.next_reg = np;
+  for (int64_t i = 0; rc == 0 && i < np; ++i) {
+    names[i] = tvm_relax_var_name(tvm_ffi_seq_obj_at(f->params, i));
+    rc = bind_reg(&c, tvm_ffi_seq_obj_at(f->params, i), i);
+  }
+  /* The shape heap (its size patched at replay), then the parameters' checks. */
+  if (rc == 0) {
+    c.heap_reg = new_reg(&c);
+    int64_t a[2] = {tvm_vm_arg_reg(TVM_VM_REG_VM), tvm_vm_arg_imm(0)};
+    c.heap_rec = emit_call(&c, "vm.builtin.alloc_shape_heap", a, 2, c.heap_reg);
+    if (c.heap_rec < 0) rc = -1;
+  }
+  for (int64_t i = 0; rc == 0 && i < np; ++i) {
+    char what[160];
+    snprintf(what, sizeof(what), "argument '%s'", names[i]);
+    rc = emit_match(&c, i, tvm_relax_sinfo_of(tvm_ffi_seq_obj_at(f->params, i)), what);
+  }
+  int64_t out = -1;
+  if (rc == 0) rc = emit_seq(&c, (const void*)f->body, &out);
+  if (rc == 0 && push_rec(&c, (rec){TVM_VM_OP_Ret, out, 0, 0, 0, -1}) < 0) rc = -1;
+  if (rc == 0) rc = replay(&c, name, np, names);
+  tvm_ffi_free(names);
+  tvm_ffi_free(c.recs);
+  tvm_ffi_free(c.words);
+  tvm_ffi_release(c.regs);
+  tvm_ffi_release(c.slots);
+  return rc;
+}
+
+tvm_vm_executable* tvm_codegen_relax_vm_codegen(const tvm_tir_ir_module_obj* mod) {
+  tvm_relax_init();
+  if (!tvm_tir_is(mod, TVM_TIR_KIND_IRModule)) {
+    tvm_ffi_raise("TypeError", "VMCodeGen: an IRModule is required");
+    return NULL;
+  }
+  tvm_vm_builder* b = tvm_vm_builder_new();
+  if (!b) return NULL;
+  int rc = 0;
+  const TVMFFIAny *k, *v;
+  /* Declare every Relax function first, so calls may refer to later ones. */
+  for (int64_t pos = 0; rc == 0 && (pos = tvm_ffi_map_next(mod->functions, pos, &k, &v)) >= 0;) {
+    if (tvm_relax_kind_of(v->v_obj) != TVM_RELAX_KIND_Function) continue;
+    const tvm_relax_function_obj* f = (const void*)v->v_obj;
+    if (tvm_vm_builder_declare_function(b, tvm_ffi_str_cstr(((tvm_tir_global_var_obj*)k->v_obj)->name_hint),
+                                        tvm_ffi_seq_size(f->params)) < 0) {
+      rc = -1;
+    }
+  }
+  for (int64_t pos = 0; rc == 0 && (pos = tvm_ffi_map_next(mod->functions, pos, &k, &v)) >= 0;) {
+    if (tvm_relax_kind_of(v->v_obj) != TVM_RELAX_KIND_Function) continue;
+    rc = compile_function(b, mod, tvm_ffi_str_cstr(((tvm_tir_global_var_obj*)k->v_obj)->name_hint),
+                          (const void*)v->v_obj);
+  }
+  tvm_vm_executable* exec = rc == 0 ? tvm_vm_builder_finish(b) : NULL;
+  tvm_vm_builder_free(b);
+  return exec;
+}
+
+/* The module's PrimFuncs, each with a global_symbol (its GlobalVar's name when it has none). */
+static tvm_tir_ir_module_obj* tir_part(const tvm_tir_ir_module_obj* mod) {
+  void* dict = tvm_ffi_dict_new();
+  if (!dict) return NULL;
+  int rc = 0;
+  const TVMFFIAny *k, *v;
+  for (int64_t pos = 0; rc == 0 && (pos = tvm_ffi_map_next(mod->functions, pos, &k, &v)) >= 0;) {
+    if (!tvm_tir_is(v->v_obj, TVM_TIR_KIND_PrimFunc)) continue;
+    void* f = v->v_obj;
+    tvm_ffi_retain(f);
+    if (!tvm_tir_func_global_symbol(f)) {
+      TVMFFIAny gs = tvm_ffi_any_obj(((tvm_tir_global_var_obj*)k->v_obj)->name_hint);
+      void* g = tvm_tir_prim_func_with_attr(f, "global_symbol", &gs);
+      tvm_ffi_release(f);
+      f = g;
+    }
+    TVMFFIAny val = tvm_ffi_any_obj(f);
+    rc = f ? tvm_ffi_dict_set(dict, k, &val) : -1;
+    tvm_ffi_release(f);
+  }
+  void* funcs = rc == 0 ? tvm_ffi_dict_to_map(dict) : NULL;
+  tvm_ffi_release(dict);
+  tvm_tir_ir_module_obj* out = funcs ? tvm_tir_ir_module_new(funcs, NULL) : NULL;
+  tvm_ffi_release(funcs);
+  return out;
+}
+
+tvm_vm_executable* tvm_codegen_relax_build(const tvm_tir_ir_module_obj* mod,
+                                           const tvm_codegen_options* options) {
+  tvm_vm_executable* exec = tvm_codegen_relax_vm_codegen(mod);
+  if (!exec) return NULL;
+  tvm_tir_ir_module_obj* tir = tir_part(mod);
+  if (!tir) {
+    tvm_ffi_release(exec);
+    return NULL;
+  }
+  if (tvm_ffi_map_size(tir->functions) > 0) {
+    void* lowered = tvm_tir_lower(tir, NULL);
+    void* lib = lowered ? tvm_codegen_build(lowered, "llvm", options) : NULL;
+    tvm_ffi_release(lowered);
+    if (!lib || tvm_vm_executable_import(exec, lib) != 0) {
+      tvm_ffi_release(lib);
+      tvm_ffi_release(tir);
+      tvm_ffi_release(exec);
+      return NULL;
+    }
+    tvm_ffi_release(lib);
+  }
+  tvm_ffi_release(tir);
+  return exec;
+}
