@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ir_builder_internal.h"
+#include <tvm-private/tir.h>
 #include "thread_exit.h"
 
 /* How a frame kind is written in TVMScript, for messages. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ir_builder_internal.h"
+#include <tvm-private/tir.h>
 #include "parse_internal.h" /* tvm_script__const_int */
 
 /* ---- Helpers ------------------------------------------------------------------------------- */

@@ -453,7 +453,7 @@ tvm_tir_expr_obj* script__to_expr_slow(const TVMFFIAny* v, const DLDataType* lik
     if (r) return r;
     tvm_ffi_error_clear(); /* does not fit: let the operator report it with its rule */
   }
-  return tvm_script_value_to_expr(v, "operand");
+  return tvm_script__value_to_expr_slow(v, "operand");
 }
 
 /* ---- Python arithmetic --------------------------------------------------------------------- */
@@ -1042,7 +1042,7 @@ static void arg_list_free(arg_list* l) {
 
 /* A tuple / list argument in a builtin's shape place (tvm_script_builtin.shape_arg): the
  * elements evaluated as eval_seq does, then, when every one is a Python number or a PrimExpr,
- * each converted by tvm_script_value_to_expr as the builtin's tvm_script_value_to_expr_array
+ * each converted by tvm_script__value_to_expr_slow as the builtin's tvm_script__value_to_expr_array
  * would (they all convert), so that the builtin shares this Array. Otherwise (a string, a
  * nested tuple, ...) the elements are left for the builtin to convert or reject. */
 static int eval_shape_seq(script_parser* p, const script_doc* d, TVMFFIAny* out) {
@@ -1293,7 +1293,7 @@ static int call_ir(script_parser* p, const tvm_script_call_doc_obj* c, const cha
   const script_doc* ad = tvm_ffi_seq_obj_at(c->args, 0);
   TVMFFIAny v;
   if (script__eval(p, ad, &v) != 0) return -1;
-  const char* s = tvm_script_value_to_cstr(
+  const char* s = tvm_script__value_to_cstr(
       &v, gv ? "argument 'name' of I.GlobalVar" : "argument 'name' of I.Op");
   void* r = !s ? NULL : gv ? (void*)tvm_tir_global_var_new(s) : (void*)tvm_tir_op_get(s);
   tvm_ffi_any_release(&v);

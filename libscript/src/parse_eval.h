@@ -203,12 +203,12 @@ int script__eval(script_parser* p, const script_doc* d, TVMFFIAny* out);
  * names being bound. */
 int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_ctx ctx,
                       const char* const* targets, int32_t num_targets, TVMFFIAny* out);
-/* Evaluate to a PrimExpr (Python numbers converted as tvm_script_value_to_expr does). NULL on
+/* Evaluate to a PrimExpr (Python numbers converted as tvm_script__value_to_expr_slow does). NULL on
  * failure. */
 tvm_tir_expr_obj* script__eval_expr(script_parser* p, const script_doc* d);
 /* A PrimExpr of value v (borrowed): a PrimExpr as is, a Python number converted to the dtype
  * `like` when given (a literal next to a PrimExpr of that dtype) else as
- * tvm_script_value_to_expr. Unlocated error on failure. */
+ * tvm_script__value_to_expr_slow. Unlocated error on failure. */
 tvm_tir_expr_obj* script__to_expr_slow(const TVMFFIAny* v, const DLDataType* like);
 static inline tvm_tir_expr_obj* script__to_expr(const TVMFFIAny* v, const DLDataType* like) {
   /* (A PrimExpr, most values, inline: a new reference to it whatever `like` says.) */
@@ -232,7 +232,7 @@ const script_special* script__dotted(script_parser* p, const script_doc* d, char
 int script__eval_index(script_parser* p, const tvm_script_index_doc_obj* d, TVMFFIAny* out);
 /* An argument of T.reads / T.writes (tvm_script_builtin.region_args): when d is A[i, j] with A
  * a Buffer's name and no slice, evaluates it as script__eval would, but to the BufferRegion
- * that tvm_script_value_to_region makes of the BufferLoad (the same errors, at the same points;
+ * that tvm_script__value_to_region makes of the BufferLoad (the same errors, at the same points;
  * no load and no index Array made only to be dropped): 0, or -1 with the error. 1 (out left
  * None) for any other d: the caller evaluates it as usual. */
 int script__eval_region(script_parser* p, const script_doc* d, TVMFFIAny* out);

@@ -281,7 +281,7 @@ static int range_loop(script_parser* p, const script_doc* d, const tvm_script_ca
     rc = script__eval(p, tvm_ffi_seq_obj_at(c->args, i), &v[i]);
   if (rc == 0 && n == 3) {
     int64_t step;
-    if (tvm_script_value_to_int(&v[2], "the step of range()", &step) != 0 || step != 1) {
+    if (tvm_script__value_to_int(&v[2], "the step of range()", &step) != 0 || step != 1) {
       tvm_ffi_error_clear();
       rc = script__error_at(p, tvm_ffi_seq_obj_at(c->args, 2), "ValueError",
                             "a TIR loop over range() must have step 1");
@@ -297,7 +297,7 @@ static int range_loop(script_parser* p, const script_doc* d, const tvm_script_ca
       lo = script__to_expr(&v[0], e1 ? &((tvm_tir_expr_obj*)(void*)v[1].v_obj)->dtype : NULL);
       hi = lo ? script__to_expr(&v[1], e0 ? &((tvm_tir_expr_obj*)(void*)v[0].v_obj)->dtype : NULL)
               : NULL;
-      ext = hi ? tvm_script_range_extent(lo, hi) : NULL;
+      ext = hi ? tvm_script__range_extent(lo, hi) : NULL;
     }
     if (!ext) rc = script__relocate(p, c);
   }

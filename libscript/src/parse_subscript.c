@@ -9,6 +9,7 @@
 #include <tvm/tir/arith.h>
 
 #include "parse_eval.h"
+#include <tvm-private/tir.h>
 
 static bool is_kind(const TVMFFIAny* v, tvm_tir_kind k) {
   return tvm_ffi_any_is_object(v) && tvm_tir_kind_of(v->v_obj) == k;
@@ -64,7 +65,7 @@ static int slice_parts(const index_val* iv, const tvm_tir_buffer_obj* buf, int64
   *start = *stop = NULL;
   *step = 1;
   if (!tvm_ffi_any_is_none(&iv->step) &&
-      tvm_script_value_to_int(&iv->step, "the step of a slice", step) != 0) {
+      tvm_script__value_to_int(&iv->step, "the step of a slice", step) != 0) {
     return -1;
   }
   if (*step <= 0) return tvm_ffi_raise("ValueError", "the step of a slice must be positive");
@@ -86,7 +87,7 @@ static int slice_parts(const index_val* iv, const tvm_tir_buffer_obj* buf, int64
 
 /* Constant number of lanes of start:stop:step, or -1 with an error. */
 static int64_t slice_lanes(tvm_tir_expr_obj* start, tvm_tir_expr_obj* stop, int64_t step) {
-  tvm_tir_expr_obj* ext = tvm_script_range_extent(start, stop);
+  tvm_tir_expr_obj* ext = tvm_script__range_extent(start, stop);
   int64_t e;
   bool ok = ext && tvm_tir_as_const_int(ext, &e);
   tvm_ffi_release(ext);
@@ -153,7 +154,7 @@ static void* buffer_region(tvm_tir_buffer_obj* buf, const index_val* iv, int64_t
     int64_t step = 1;
     if (iv[k].is_slice) {
       rc = slice_parts(&iv[k], buf, k, &start, &stop, &step);
-      ext = rc == 0 ? tvm_script_range_extent(start, stop) : NULL;
+      ext = rc == 0 ? tvm_script__range_extent(start, stop) : NULL;
     } else {
       start = script__to_expr(&iv[k].value, NULL);
       ext = start ? tvm_script__const_int(start->dtype, 1) : NULL;
@@ -175,7 +176,7 @@ static void* buffer_region(tvm_tir_buffer_obj* buf, const index_val* iv, int64_t
 /* An int index into a sequence of size n (Python's negative indices). */
 static int seq_index(script_parser* p, const void* d, const TVMFFIAny* v, int64_t n, int64_t* out) {
   int64_t i;
-  if (tvm_script_value_to_int(v, "an index", &i) != 0) return script__relocate(p, d);
+  if (tvm_script__value_to_int(v, "an index", &i) != 0) return script__relocate(p, d);
   if (i < 0) i += n;
   if (i < 0 || i >= n) return script__error_at(p, d, "IndexError", "index out of range");
   *out = i;

@@ -38,7 +38,7 @@ int tir_declare_var(tvm_script_docsifier* d, const tvm_tir_var_obj* var, const v
 /* Whether an expression mentions any variable (conservative: unknown kinds count as yes). */
 bool tir_expr_has_var(const void* expr);
 /* The end of the range [min, min + extent) as printed (new reference, NULL + error): simplified
- * when the parser's extent of it (tvm_script_range_extent) is `extent` again, else min + extent. */
+ * when the parser's extent of it (tvm_script__range_extent) is `extent` again, else min + extent. */
 tvm_tir_expr_obj* tir_range_end(tvm_tir_expr_obj* min, tvm_tir_expr_obj* extent);
 /* Whether e is the IntImm `v`. */
 bool tir_is_const(const void* e, int64_t v);

@@ -76,7 +76,7 @@ tvm_tir_expr_obj* tir_range_end(tvm_tir_expr_obj* min, tvm_tir_expr_obj* extent)
   if (!simple) {
     tvm_ffi_error_clear(); /* print the unsimplified end */
   } else if (expr_size(simple, 64) < expr_size(end, 64)) {
-    tvm_tir_expr_obj* back = tvm_script_range_extent(min, simple);
+    tvm_tir_expr_obj* back = tvm_script__range_extent(min, simple);
     TVMFFIAny a = tvm_ffi_any_obj(back), b = tvm_ffi_any_obj(extent);
     int eq = back ? tvm_ffi_structural_equal(&a, &b, false, NULL, NULL) : -1;
     if (eq < 0) tvm_ffi_error_clear();

@@ -3,6 +3,7 @@
 #define TVM_FFI_SRC_INTERNAL_H_
 
 #include <tvm/ffi/ffi.h>
+#include <tvm-private/ffi.h>
 
 /* Most type indices a process can register (static and dynamic). */
 #define TVM_FFI_MAX_TYPES 4096
@@ -187,7 +188,7 @@ static inline void tvm_ffi__drop_child(TVMFFIObject* child, tvm_ffi__dead_list* 
   }
   /* Shared: tvm_ffi__drop_strong, its decrement inline (no call for the usual case). */
   uint64_t old = __atomic_fetch_sub(&child->combined_ref_count, 1ull, __ATOMIC_RELEASE);
-  if (__builtin_expect((old & 0xFFFFFFFFull) == 1, 0)) tvm_ffi__release_last(child, old);
+  if (__builtin_expect((old & 0xFFFFFFFFull) == 1, 0)) tvm_ffi_release_last(child, old);
 }
 
 /* The storage of ffi.Map / ffi.Dict (container.c, which describes the layout). */

@@ -6,6 +6,7 @@
 #include <pthread.h>
 
 #include "tir_check.h"
+#include <tvm-private/tir.h>
 
 static tvm_tir_var_obj* var(const char* name, DLDataType t) { return tvm_tir_var_new(name, t); }
 static tvm_tir_expr_obj* i32(int64_t v) { return tvm_tir_int_imm_new(TVM_TIR_INT32, v); }
