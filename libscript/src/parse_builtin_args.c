@@ -77,8 +77,8 @@ static void spec_parse(spec_entry* e, const char* spec) {
 
 /* The parsed specs, process-wide, by the spec's address: specs are constant data (string
  * literals of the builtin tables, see tvm_script__bind_args), so each is split once per process.
- * (A per-thread direct-mapped cache of 64 entries re-split ~2 specs per small parse, ~500
- * instructions each, as the few hundred specs evicted each other.) Open addressing over
+ * (A per-thread direct-mapped cache of 64 entries re-split specs on every parse, as the few
+ * hundred specs evicted each other.) Open addressing over
  * pointers: an entry is allocated, filled and then published by a compare-and-swap on an empty
  * slot (release; readers acquire), and is never changed or freed afterwards, so lookups take no
  * lock. A full table or a failed allocation splits into the caller's scratch entry instead. */

@@ -1405,7 +1405,8 @@ int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_
   TVMFFIAny callee = tvm_ffi_any_none();
   DLDataType dtype = {0, 0, 0};
   bool has_dtype = false; /* `T.float32(...)`: the lookup read the dtype already */
-  /* `T.<name>` with one level: the name's string object keys the per-parse cache. */
+  /* `T.<name>` with one level: the name's string object keys the thread's builtin cache
+   * (t_builtins, kept across parses). */
   const tvm_script_attr_doc_obj* attr =
       script__is_kind(c->callee, TVM_SCRIPT_DOC_AttrAccessDoc) ? (const void*)c->callee : NULL;
   const void* key = attr && script__is_kind(attr->value, TVM_SCRIPT_DOC_IdDoc) ? attr->name : NULL;

@@ -154,8 +154,8 @@ void tvm_je_free(void* ptr);
 #define tvm_ffi__raw_free free
 #endif
 
-/* tvm_ffi__object_new_uninit (ffi.h): for objects whose every byte that is ever read the caller
- * writes at once (Strings, Arrays, small Dicts, libtir expressions), so the zeroing would only
+/* tvm_ffi__object_new_uninit (tvm-private/ffi.h): for objects whose every byte that is ever
+ * read the caller writes at once (Strings, Arrays, small Dicts, libtir expressions), so the zeroing would only
  * be overwritten. */
 
 /* Deleter installed by tvm_ffi_object_new: destroy with Strong, free with Weak. */
