@@ -62,6 +62,9 @@ function(tvm_add_library layer)
             -DLD=${CMAKE_LINKER} -DOBJCOPY=${CMAKE_OBJCOPY} -DREADELF=${CMAKE_READELF}
             -DAR=${CMAKE_AR} -P ${PROJECT_SOURCE_DIR}/cmake/TvmLocalize.cmake
     VERBATIM)
+  # (a change to the script rebuilds the archive)
+  set_property(TARGET ${name} APPEND PROPERTY LINK_DEPENDS
+               ${PROJECT_SOURCE_DIR}/cmake/TvmLocalize.cmake)
   set_property(GLOBAL APPEND PROPERTY TVM_LIBRARIES ${name})
 
   install(TARGETS ${name} EXPORT tvm-targets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})

@@ -6,13 +6,14 @@
 # The library's objects are compiled with -fvisibility=hidden, so only the public API (the
 # declarations of include/tvm/, under `#pragma GCC visibility push(default)`) has default
 # visibility. Visibility alone does not keep a static archive's internals to itself: a hidden
-# global symbol still takes part in the static link of the program that uses the archive, so
-# a program defining its own `cg_init` or `tir_eval` would clash with ours. This script links
-# the archive's objects into one relocatable object (ld -r), which resolves the references
-# between them, and then makes every hidden symbol local to it (objcopy), except the internal
-# names `tvm_<layer>__*` that another library of the suite (or a test) calls. The private
-# jemalloc's `tvm_je_*` symbols are all made local: only libtvmffi's allocator calls them.
-# The archive is then rewritten with that one object.
+# global symbol still takes part in the static link of the program that uses the archive, so a
+# program defining its own `tvm_je_malloc` (or any name a library shares between its files)
+# would clash with ours. This script links the archive's objects into one relocatable object
+# (ld -r), which resolves the references between them, and then makes every hidden symbol local
+# to it (objcopy), except the internal names `tvm_<layer>__*`, kept global (hidden) for the
+# other libraries of the suite and the tests to call (the prefix is the suite's namespace). The
+# private jemalloc's `tvm_je_*` symbols are all made local: only libtvmffi's allocator calls
+# them. The archive is then rewritten with that one object.
 foreach(var LIB LAYER LD OBJCOPY READELF AR)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "TvmLocalize.cmake: -D${var}=... is required")

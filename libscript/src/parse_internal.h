@@ -80,7 +80,7 @@ typedef struct {
    * than to an Array of Python numbers converted into a second one. 0: none. */
   int8_t shape_arg;
   /* T.reads / T.writes: a positional argument written A[i, j] (a Buffer's name, no slice) is
-   * evaluated to the BufferRegion the builtin would make of the load (script__eval_region). */
+   * evaluated to the BufferRegion the builtin would make of the load (tvm_script__eval_region). */
   bool region_args;
 } tvm_script_builtin;
 

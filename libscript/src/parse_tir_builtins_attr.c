@@ -140,7 +140,7 @@ int tvm_script__b_comm_reducer(tvm_script_call* call, TVMFFIAny* out) {
   if (tvm_script__bind_args(call, spec, a, 2) != 0) return -1;
   void* identity = tvm_script__value_to_expr_array(&a[1], "argument 'identity' of T.comm_reducer");
   if (!identity) return call->error_arg = tvm_script__arg_index(call, spec, 1), -1;
-  void* names = script__lambda_params(&a[0], "argument 'combiner' of T.comm_reducer");
+  void* names = tvm_script__lambda_params(&a[0], "argument 'combiner' of T.comm_reducer");
   if (!names) call->error_arg = tvm_script__arg_index(call, spec, 0);
   int64_t n = tvm_ffi_seq_size(identity);
   void *lhs = NULL, *rhs = NULL, *result = NULL;
@@ -212,7 +212,7 @@ done:
  * list of indices, or one) converted to PrimExprs. */
 static tvm_tir_index_map_obj* index_map_of(const TVMFFIAny* fn, DLDataType dtype,
                                            const tvm_tir_index_map_obj* inverse, const char* what) {
-  void* names = script__lambda_params(fn, what);
+  void* names = tvm_script__lambda_params(fn, what);
   if (!names) return NULL;
   int64_t n = tvm_ffi_seq_size(names);
   TVMFFIAny* vars = tvm_ffi_calloc((size_t)n + 1, sizeof(TVMFFIAny));
