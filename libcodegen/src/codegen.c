@@ -76,7 +76,8 @@ static int generate(const func_list* l, LLVMContextRef ctx, LLVMModuleRef mod,
   cg_state s;
   tvm_codegen__init(&s, ctx, mod, o);
   int rc = 0;
-  for (int64_t i = 0; i < l->n && rc == 0; ++i) rc = tvm_codegen__function(&s, l->funcs[i], l->names[i]);
+  for (int64_t i = 0; i < l->n && rc == 0; ++i)
+    rc = tvm_codegen__function(&s, l->funcs[i], l->names[i]);
   if (rc != 0 && !tvm_ffi_error_pending()) tvm_ffi_raise("RuntimeError", "codegen failed");
   tvm_codegen__free(&s);
   return rc;

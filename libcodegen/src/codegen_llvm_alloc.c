@@ -11,9 +11,9 @@
  *     larger: the environment's tensor allocator (TVMFFIEnvTensorAlloc of a 1-D uint8 CPU
  *       tensor, 64-byte aligned data), released with TVMFFIObjectDecRef at the end of the
  *       Allocate's scope and on every return while it is live (failed checks, failed parallel
- *       tasks: tvm_codegen__emit_ret). An allocation failure raises the allocator's error and returns -1.
- *   Through the ABI rather than libc, exported code keeps referencing TVMFFI* symbols only, and
- *   allocations follow the embedding application's allocator.
+ *       tasks: tvm_codegen__emit_ret). An allocation failure raises the allocator's error and
+ * returns -1. Through the ABI rather than libc, exported code keeps referencing TVMFFI* symbols
+ * only, and allocations follow the embedding application's allocator.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -65,8 +65,8 @@ static LLVMValueRef dynamic_bytes(cg_state* s, const tvm_tir_allocate_obj* n) {
     snprintf(msg, sizeof(msg), "%s: Allocate of %s: extent %lld is negative: ", s->fname, name,
              (long long)i);
     LLVMValueRef parts[2] = {tvm_codegen__cstr(s, msg), tvm_codegen__fmt_i64(s, v)};
-    tvm_codegen__emit_check(s, LLVMBuildICmp(s->b, LLVMIntSGE, v, tvm_codegen__const_i64(s, 0), ""), "ValueError",
-                  parts, 2);
+    tvm_codegen__emit_check(s, LLVMBuildICmp(s->b, LLVMIntSGE, v, tvm_codegen__const_i64(s, 0), ""),
+                            "ValueError", parts, 2);
     LLVMValueRef args[2] = {bytes, v};
     LLVMValueRef r = LLVMBuildCall2(s->b, smul_t, smul_f, args, 2, "");
     bytes = LLVMBuildExtractValue(s->b, r, 0, "");
@@ -114,7 +114,8 @@ static LLVMValueRef heap_alloc(cg_state* s, LLVMValueRef bytes, LLVMValueRef* ou
   /* The allocator raised already: return its failure (releasing what is live). */
   LLVMBasicBlockRef fail = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "alloc_fail");
   LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "alloc_ok");
-  LLVMBuildCondBr(s->b, LLVMBuildICmp(s->b, LLVMIntEQ, rc, tvm_codegen__const_i32(s, 0), ""), ok, fail);
+  LLVMBuildCondBr(s->b, LLVMBuildICmp(s->b, LLVMIntEQ, rc, tvm_codegen__const_i32(s, 0), ""), ok,
+                  fail);
   LLVMPositionBuilderAtEnd(s->b, fail);
   tvm_codegen__emit_ret(s, tvm_codegen__const_i32(s, -1));
   LLVMPositionBuilderAtEnd(s->b, ok);
@@ -147,8 +148,8 @@ static int dynamic_allocate(cg_state* s, const tvm_tir_allocate_obj* n) {
   LLVMBasicBlockRef stk = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "alloc_stack");
   LLVMBasicBlockRef heap = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "alloc_heap");
   LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "alloc_join");
-  LLVMValueRef small =
-      LLVMBuildICmp(s->b, LLVMIntULE, bytes, tvm_codegen__const_i64(s, TVM_CODEGEN_MAX_DYN_STACK_ALLOC), "");
+  LLVMValueRef small = LLVMBuildICmp(
+      s->b, LLVMIntULE, bytes, tvm_codegen__const_i64(s, TVM_CODEGEN_MAX_DYN_STACK_ALLOC), "");
   LLVMBuildCondBr(s->b, small, stk, heap);
   LLVMPositionBuilderAtEnd(s->b, stk);
   LLVMValueRef a = LLVMBuildArrayAlloca(s->b, s->i8, bytes, tvm_tir_var_name(n->buffer_var));
@@ -179,14 +180,14 @@ static int dynamic_allocate(cg_state* s, const tvm_tir_allocate_obj* n) {
 int tvm_codegen__allocate(cg_state* s, const tvm_tir_allocate_obj* n) {
   if (n->dtype.code == kDLOpaqueHandle)
     return tvm_codegen__fail(s, "NotImplementedError", "Allocate of %s with dtype handle",
-                   tvm_tir_var_name(n->buffer_var));
+                             tvm_tir_var_name(n->buffer_var));
   int64_t count;
   if (!const_count(n, &count)) return dynamic_allocate(s, n);
   LLVMTypeRef et = tvm_codegen__mem_type(s, tvm_tir_dtype_element(n->dtype));
   if (!et) return -1;
   unsigned elems = (unsigned)(count * n->dtype.lanes);
-  LLVMValueRef a =
-      tvm_codegen__entry_alloca(s, LLVMArrayType(et, elems ? elems : 1), tvm_tir_var_name(n->buffer_var));
+  LLVMValueRef a = tvm_codegen__entry_alloca(s, LLVMArrayType(et, elems ? elems : 1),
+                                             tvm_tir_var_name(n->buffer_var));
   LLVMSetAlignment(a, 64);
   if (tvm_codegen__bind(s, n->buffer_var, a) != 0) return -1;
   int rc = tvm_codegen__stmt(s, n->body);

@@ -62,7 +62,8 @@ LLVMTargetMachineRef tvm_codegen__target_machine(const tvm_codegen_options* o, b
   return tm;
 }
 
-int tvm_codegen__optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm, const tvm_codegen_options* o) {
+int tvm_codegen__optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm,
+                          const tvm_codegen_options* o) {
   char* triple = LLVMGetTargetMachineTriple(tm);
   LLVMSetTarget(mod, triple);
   LLVMDisposeMessage(triple);
@@ -115,7 +116,7 @@ static LLVMMetadataRef md_flag(LLVMContextRef ctx, const char* name, LLVMMetadat
 }
 
 void tvm_codegen__loop_metadata(cg_state* s, LLVMValueRef latch_br, bool must_progress,
-                      unsigned unroll_count) {
+                                unsigned unroll_count) {
   if (!must_progress && unroll_count == 0) return;
   LLVMMetadataRef ops[3];
   size_t n = 0;

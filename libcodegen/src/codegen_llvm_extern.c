@@ -26,7 +26,8 @@ LLVMValueRef tvm_codegen__call_extern(cg_state* s, const tvm_tir_call_obj* n) {
   if (!ret) return NULL;
   enum { MAX_ARGS = 32 };
   if (na - 1 > MAX_ARGS) {
-    tvm_codegen__fail(s, "NotImplementedError", "call_extern %s with more than %d arguments", name, MAX_ARGS);
+    tvm_codegen__fail(s, "NotImplementedError", "call_extern %s with more than %d arguments", name,
+                      MAX_ARGS);
     return NULL;
   }
   LLVMValueRef args[MAX_ARGS];

@@ -33,7 +33,8 @@ static LLVMValueRef launch_variable(cg_state* s) {
   return g;
 }
 
-int tvm_codegen__parallel_for(cg_state* s, const tvm_tir_for_obj* n, LLVMValueRef lo, LLVMValueRef ext) {
+int tvm_codegen__parallel_for(cg_state* s, const tvm_tir_for_obj* n, LLVMValueRef lo,
+                              LLVMValueRef ext) {
   LLVMTypeRef t = LLVMTypeOf(lo);
   int64_t nb = s->nbinds;
   LLVMTypeRef* ft = tvm_ffi_malloc(sizeof(LLVMTypeRef) * (size_t)(nb + 2));
@@ -70,13 +71,15 @@ int tvm_codegen__parallel_for(cg_state* s, const tvm_tir_for_obj* n, LLVMValueRe
   LLVMBasicBlockRef joined = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "par_joined");
   LLVMBuildCondBr(s->b, LLVMBuildIsNotNull(s->b, launch, ""), via, alone);
   LLVMPositionBuilderAtEnd(s->b, via);
-  LLVMValueRef largs[3] = {closure, env, tvm_codegen__const_i32(s, 0)}; /* 0 tasks = the pool size */
+  LLVMValueRef largs[3] = {closure, env,
+                           tvm_codegen__const_i32(s, 0)}; /* 0 tasks = the pool size */
   LLVMValueRef rc_launch = LLVMBuildCall2(s->b, launch_t, launch, largs, 3, "");
   LLVMBuildBr(s->b, joined);
   LLVMPositionBuilderAtEnd(s->b, alone);
   LLVMValueRef penv = tvm_codegen__entry_alloca(s, penv_t, "par_group");
   LLVMBuildStore(s->b, LLVMConstNull(s->ptr), LLVMBuildStructGEP2(s->b, penv_t, penv, 0, ""));
-  LLVMBuildStore(s->b, tvm_codegen__const_i32(s, 1), LLVMBuildStructGEP2(s->b, penv_t, penv, 1, ""));
+  LLVMBuildStore(s->b, tvm_codegen__const_i32(s, 1),
+                 LLVMBuildStructGEP2(s->b, penv_t, penv, 1, ""));
   LLVMValueRef cargs[3] = {tvm_codegen__const_i32(s, 0), penv, env};
   LLVMValueRef rc_alone = LLVMBuildCall2(s->b, closure_t, closure, cargs, 3, "");
   LLVMBuildBr(s->b, joined);
@@ -85,7 +88,8 @@ int tvm_codegen__parallel_for(cg_state* s, const tvm_tir_for_obj* n, LLVMValueRe
   LLVMAddIncoming(rc, (LLVMValueRef[]){rc_launch, rc_alone}, (LLVMBasicBlockRef[]){via, alone}, 2);
   LLVMBasicBlockRef fail = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "par_fail");
   LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "par_ok");
-  LLVMBuildCondBr(s->b, LLVMBuildICmp(s->b, LLVMIntEQ, rc, tvm_codegen__const_i32(s, 0), ""), ok, fail);
+  LLVMBuildCondBr(s->b, LLVMBuildICmp(s->b, LLVMIntEQ, rc, tvm_codegen__const_i32(s, 0), ""), ok,
+                  fail);
   LLVMPositionBuilderAtEnd(s->b, fail);
   tvm_codegen__emit_ret(s, rc);
   LLVMPositionBuilderAtEnd(s->b, ok);

@@ -46,12 +46,14 @@ typedef struct {
 #define CG_PARALLEL_LAUNCH_CAPI "TVMBackendParallelLaunch"
 
 /* codegen_llvm.c */
-void tvm_codegen__init(cg_state* s, LLVMContextRef ctx, LLVMModuleRef mod, const tvm_codegen_options* o);
+void tvm_codegen__init(cg_state* s, LLVMContextRef ctx, LLVMModuleRef mod,
+                       const tvm_codegen_options* o);
 void tvm_codegen__free(cg_state* s);
 int tvm_codegen__bind(cg_state* s, const void* var, LLVMValueRef v);
 LLVMValueRef tvm_codegen__lookup(cg_state* s, const void* var);
-LLVMTypeRef tvm_codegen__type(cg_state* s, DLDataType t);     /* register type (bool = i1) */
-LLVMTypeRef tvm_codegen__mem_type(cg_state* s, DLDataType t); /* in-memory element type (bool = i8) */
+LLVMTypeRef tvm_codegen__type(cg_state* s, DLDataType t); /* register type (bool = i1) */
+LLVMTypeRef tvm_codegen__mem_type(cg_state* s,
+                                  DLDataType t); /* in-memory element type (bool = i8) */
 LLVMValueRef tvm_codegen__expr(cg_state* s, const void* e);
 int tvm_codegen__stmt(cg_state* s, const void* st);
 int tvm_codegen__fail(cg_state* s, const char* kind, const char* fmt, ...) TVM_FFI_PRINTF(3, 4);
@@ -59,7 +61,8 @@ LLVMValueRef tvm_codegen__cstr(cg_state* s, const char* text);
 /* Emit: raise(kind, parts...) and `ret i32 -1`; the builder continues in a fresh block. */
 void tvm_codegen__emit_raise(cg_state* s, const char* kind, LLVMValueRef* parts, int n);
 /* Emit a branch on cond: if false, raise and return -1; continues on the true path. */
-void tvm_codegen__emit_check(cg_state* s, LLVMValueRef cond, const char* kind, LLVMValueRef* parts, int n);
+void tvm_codegen__emit_check(cg_state* s, LLVMValueRef cond, const char* kind, LLVMValueRef* parts,
+                             int n);
 LLVMValueRef tvm_codegen__fmt_i64(cg_state* s, LLVMValueRef v);
 /* Emit TVMFFIObjectDecRef(handle) when handle (an ffi object or NULL) is not NULL. */
 void tvm_codegen__emit_release(cg_state* s, LLVMValueRef handle);
@@ -71,7 +74,8 @@ LLVMValueRef tvm_codegen__const_i32(cg_state* s, int64_t v);
 LLVMValueRef tvm_codegen__const_i64(cg_state* s, int64_t v);
 
 /* codegen_llvm_parallel.c: For loops of kind parallel. */
-int tvm_codegen__parallel_for(cg_state* s, const tvm_tir_for_obj* n, LLVMValueRef lo, LLVMValueRef ext);
+int tvm_codegen__parallel_for(cg_state* s, const tvm_tir_for_obj* n, LLVMValueRef lo,
+                              LLVMValueRef ext);
 /* The unroll hint of a For loop (codegen_llvm.c, policy in codegen.h). */
 unsigned tvm_codegen__unroll_hint(const tvm_tir_for_obj* n);
 
@@ -101,6 +105,6 @@ int tvm_codegen__llvm_error(LLVMErrorRef err, const char* what);
  * when must_progress, and unroll_count 0 = no unroll hint, 1 = llvm.loop.unroll.disable,
  * n > 1 = llvm.loop.unroll.count n. */
 void tvm_codegen__loop_metadata(cg_state* s, LLVMValueRef latch_br, bool must_progress,
-                      unsigned unroll_count);
+                                unsigned unroll_count);
 
 #endif

@@ -3,12 +3,12 @@
  * dropping frames, the statement lists, the result, and module frames. The TIR frames are in
  * ir_builder_tir.c.
  */
-#include <pthread.h>
 #include <assert.h>
+#include <pthread.h>
 #include <string.h>
+#include <tvm-private/tir.h>
 
 #include "ir_builder_internal.h"
-#include <tvm-private/tir.h>
 #include "thread_exit.h"
 
 /* How a frame kind is written in TVMScript, for messages. */

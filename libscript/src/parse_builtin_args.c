@@ -210,7 +210,6 @@ int tvm_script__bind_args(tvm_script_call* call, const char* spec, TVMFFIAny* ou
   return 0;
 }
 
-
 int32_t tvm_script__arg_index(const tvm_script_call* call, const char* spec, int param) {
   spec_entry scratch;
   const spec_entry* se = spec_of(spec, &scratch);
@@ -228,8 +227,8 @@ int32_t tvm_script__arg_index(const tvm_script_call* call, const char* spec, int
   return -1;
 }
 
-const char* tvm_script__arg_what(const tvm_script_call* call, const char* spec, int param, char* buf,
-                                size_t size) {
+const char* tvm_script__arg_what(const tvm_script_call* call, const char* spec, int param,
+                                 char* buf, size_t size) {
   spec_entry scratch;
   const spec_entry* se = spec_of(spec, &scratch);
   const param_spec* ps = se->ps;
@@ -477,7 +476,7 @@ tvm_tir_buffer_region_obj* tvm_script__value_to_region(const TVMFFIAny* v, const
 }
 
 tvm_tir_expr_obj* tvm_script__arg_to_expr(const tvm_script_call* call, const TVMFFIAny* v,
-                                         int64_t nth) {
+                                          int64_t nth) {
   /* Numbers, strings and PrimExprs convert without a message: `what` is never read for them. */
   bool converts = v->type_index == kTVMFFIInt || v->type_index == kTVMFFIBool ||
                   v->type_index == kTVMFFIFloat || is_string(v) ||
@@ -489,7 +488,7 @@ tvm_tir_expr_obj* tvm_script__arg_to_expr(const tvm_script_call* call, const TVM
 }
 
 tvm_tir_buffer_region_obj* tvm_script__arg_to_region(const tvm_script_call* call,
-                                                    const TVMFFIAny* v, int64_t nth) {
+                                                     const TVMFFIAny* v, int64_t nth) {
   /* The kinds that convert never read `what`. */
   tvm_tir_kind k = tvm_ffi_any_is_object(v) ? tvm_tir_kind_of(v->v_obj) : TVM_TIR_KIND_NONE;
   if (k == TVM_TIR_KIND_BufferRegion || k == TVM_TIR_KIND_Buffer || k == TVM_TIR_KIND_BufferLoad) {

@@ -35,7 +35,8 @@ void tvm_script__init_doc_kinds(void) {
     tvm_script__doc_type_index[k] = t;
     if (t >= 0 && t < lo) lo = t;
   }
-  for (int i = 0; i < SCRIPT_DOC_KIND_SPAN; ++i) tvm_script__doc_kind_by_index[i] = TVM_SCRIPT_DOC_NONE;
+  for (int i = 0; i < SCRIPT_DOC_KIND_SPAN; ++i)
+    tvm_script__doc_kind_by_index[i] = TVM_SCRIPT_DOC_NONE;
   tvm_script__doc_kind_base = lo;
   bool ok = true;
   for (int k = 0; k < TVM_SCRIPT_DOC_COUNT; ++k) {
@@ -76,7 +77,8 @@ static tvm_script_span span_of(const void* doc) {
   return doc ? ((const tvm_script_doc_obj*)doc)->span : s;
 }
 
-int tvm_script__error_at(script_parser* p, const void* doc, const char* kind, const char* fmt, ...) {
+int tvm_script__error_at(script_parser* p, const void* doc, const char* kind, const char* fmt,
+                         ...) {
   tvm_ffi_strbuf msg = {0};
   va_list ap;
   va_start(ap, fmt);
@@ -326,7 +328,7 @@ void tvm_script__init_aliases(script_parser* p, const tvm_script__import* list, 
 }
 
 const script_special* tvm_script__dotted(script_parser* p, const script_doc* d, char* buf,
-                                     size_t bufsize, size_t* out_len) {
+                                         size_t bufsize, size_t* out_len) {
   if (script__is_kind(d, TVM_SCRIPT_DOC_AttrAccessDoc) &&
       script__is_kind(((const tvm_script_attr_doc_obj*)d)->value, TVM_SCRIPT_DOC_IdDoc)) {
     /* One level (`T.float32`, most names): what the walk below does for it. */
@@ -478,7 +480,8 @@ static int py_int_op(script_parser* p, const void* d, int op, int64_t a, int64_t
     case TVM_SCRIPT_OP_FloorDiv:
     case TVM_SCRIPT_OP_Mod: {
       if (b == 0) {
-        return tvm_script__error_at(p, d, "ZeroDivisionError", "integer division or modulo by zero");
+        return tvm_script__error_at(p, d, "ZeroDivisionError",
+                                    "integer division or modulo by zero");
       }
       if (a == INT64_MIN && b == -1) {
         ovf = op == TVM_SCRIPT_OP_FloorDiv;
@@ -603,7 +606,7 @@ static int py_float_op(script_parser* p, const void* d, int op, double a, double
       return 0;
     default:
       return tvm_script__error_at(p, d, "TypeError", "unsupported operand type(s) for %s: 'float'",
-                              tvm_script_op_text(op));
+                                  tvm_script_op_text(op));
   }
   *out = tvm_ffi_any_float(r);
   return 0;
@@ -719,7 +722,8 @@ static int apply_binop(script_parser* p, const void* d, int op, const TVMFFIAny*
     DLDataType ta, tb;
     if (a->type_index == kTVMFFIDataType || b->type_index == kTVMFFIDataType) {
       /* `A.dtype == "float32"`: a dtype compares with its spelling, as upstream's str dtype. */
-      eq = tvm_script__as_dtype(a, &ta) && tvm_script__as_dtype(b, &tb) && tvm_tir_dtype_equal(ta, tb);
+      eq = tvm_script__as_dtype(a, &ta) && tvm_script__as_dtype(b, &tb) &&
+           tvm_tir_dtype_equal(ta, tb);
     } else {
       eq = strs ? sa.size == sb.size && memcmp(sa.data, sb.data, sa.size) == 0
                 : tvm_ffi_any_equal(a, b);
@@ -728,9 +732,9 @@ static int apply_binop(script_parser* p, const void* d, int op, const TVMFFIAny*
     return 0;
   }
 unsupported:
-  return tvm_script__error_at(p, d, "TypeError", "unsupported operand type(s) for %s: '%s' and '%s'",
-                          tvm_script_op_text(op), tvm_ffi_any_type_name(a),
-                          tvm_ffi_any_type_name(b));
+  return tvm_script__error_at(
+      p, d, "TypeError", "unsupported operand type(s) for %s: '%s' and '%s'",
+      tvm_script_op_text(op), tvm_ffi_any_type_name(a), tvm_ffi_any_type_name(b));
 }
 
 /* ---- Expressions --------------------------------------------------------------------------- */
@@ -754,11 +758,12 @@ static int eval_operation(script_parser* p, const tvm_script_operation_doc_obj* 
       tvm_ffi_any_release(&c);
       return tvm_script__eval(p, tvm_ffi_seq_obj_at(ops, t ? 0 : 2), out);
     }
-    if (tvm_script__eval(p, o0, &a) == 0 && tvm_script__eval(p, tvm_ffi_seq_obj_at(ops, 2), &b) == 0) {
+    if (tvm_script__eval(p, o0, &a) == 0 &&
+        tvm_script__eval(p, tvm_ffi_seq_obj_at(ops, 2), &b) == 0) {
       if ((!is_prim_expr(&a) && !is_py_number(&a)) || (!is_prim_expr(&b) && !is_py_number(&b))) {
         tvm_script__error_at(p, d, "TypeError",
-                         "the branches of a conditional on a PrimExpr must be "
-                         "PrimExprs or numbers");
+                             "the branches of a conditional on a PrimExpr must be "
+                             "PrimExprs or numbers");
       } else {
         const DLDataType* la = is_prim_expr(&b) ? &((tvm_tir_expr_obj*)b.v_obj)->dtype : NULL;
         const DLDataType* lb = is_prim_expr(&a) ? &((tvm_tir_expr_obj*)a.v_obj)->dtype : NULL;
@@ -808,7 +813,7 @@ static int eval_operation(script_parser* p, const tvm_script_operation_doc_obj* 
       }
     } else {
       tvm_script__error_at(p, d, "TypeError", "bad operand type for unary %s: '%s'",
-                       tvm_script_op_text(op), tvm_ffi_any_type_name(&a));
+                           tvm_script_op_text(op), tvm_ffi_any_type_name(&a));
     }
     goto done;
   }
@@ -822,7 +827,8 @@ static int eval_operation(script_parser* p, const tvm_script_operation_doc_obj* 
     tvm_ffi_any_release(&a);
     return tvm_script__eval(p, tvm_ffi_seq_obj_at(ops, 1), out);
   }
-  if (tvm_script__eval(p, tvm_ffi_seq_obj_at(ops, 1), &b) == 0) rc = apply_binop(p, d, op, &a, &b, out);
+  if (tvm_script__eval(p, tvm_ffi_seq_obj_at(ops, 1), &b) == 0)
+    rc = apply_binop(p, d, op, &a, &b, out);
 done:
   tvm_ffi_any_release(&a);
   tvm_ffi_any_release(&b);
@@ -856,7 +862,7 @@ static int eval_storable_slow(script_parser* p, const void* d, TVMFFIAny* out) {
   if (!sp) return 0;
   *out = tvm_ffi_any_none();
   return tvm_script__error_at(p, d, "TypeError", "`%s` cannot be used as a value here",
-                          sp->kind == SCRIPT_SPECIAL_MODULE ? "module" : sp->name);
+                              sp->kind == SCRIPT_SPECIAL_MODULE ? "module" : sp->name);
 }
 
 /* Evaluate the elements of a sequence doc into an ffi.Array. */
@@ -950,14 +956,14 @@ static int eval_attr(script_parser* p, const tvm_script_attr_doc_obj* d, TVMFFIA
       }
       /* `T.axis` of `T.axis.spatial` is only reached through the whole dotted name. */
       return tvm_script__error_at(p, d, "AttributeError",
-                              "module 'tvm.script.tirx' has no attribute '%s'", buf);
+                                  "module 'tvm.script.tirx' has no attribute '%s'", buf);
     }
     if (mod == &kModRelax) {
       return tvm_script__error_at(p, d, "NotImplementedError",
-                              "Relax (R.%s) is not supported by this parser yet", buf);
+                                  "Relax (R.%s) is not supported by this parser yet", buf);
     }
-    return tvm_script__error_at(p, d, "AttributeError", "module 'tvm.script.ir' has no attribute '%s'",
-                            buf);
+    return tvm_script__error_at(p, d, "AttributeError",
+                                "module 'tvm.script.ir' has no attribute '%s'", buf);
   }
   TVMFFIAny v = tvm_ffi_any_none();
   if (tvm_script__eval(p, d->value, &v) != 0) return -1;
@@ -982,11 +988,11 @@ static int eval_attr(script_parser* p, const tvm_script_attr_doc_obj* d, TVMFFIA
       rc = 0;
     } else {
       tvm_script__error_at(p, d, "AttributeError", "'%s' object has no attribute '%s'",
-                       tvm_ffi_any_type_name(&v), name.data);
+                           tvm_ffi_any_type_name(&v), name.data);
     }
   } else {
     tvm_script__error_at(p, d, "AttributeError", "'%s' object has no attribute '%s'",
-                     tvm_ffi_any_type_name(&v), name.data);
+                         tvm_ffi_any_type_name(&v), name.data);
   }
   tvm_ffi_any_release(&v);
   return rc;
@@ -1252,8 +1258,9 @@ static int call_ir_range(script_parser* p, const tvm_script_call_doc_obj* c, TVM
   tvm_tir_range_obj* r = NULL;
   if (rc == 0 && n == 2 && !tvm_tir_dtype_equal(e[0]->dtype, e[1]->dtype)) {
     /* Mixed bounds would print back as a different expression: require one dtype. */
-    rc = tvm_script__error_at(p, c, "TypeError", "I.Range: the bounds have different dtypes, %s and %s",
-                          tvm_tir_dtype_str(e[0]->dtype).s, tvm_tir_dtype_str(e[1]->dtype).s);
+    rc = tvm_script__error_at(p, c, "TypeError",
+                              "I.Range: the bounds have different dtypes, %s and %s",
+                              tvm_tir_dtype_str(e[0]->dtype).s, tvm_tir_dtype_str(e[1]->dtype).s);
   }
   if (rc == 0) {
     int64_t lo = -1;
@@ -1285,10 +1292,11 @@ static int call_ir(script_parser* p, const tvm_script_call_doc_obj* c, const cha
   bool gv = strcmp(name, "GlobalVar") == 0, op = strcmp(name, "Op") == 0;
   if (!gv && !op) {
     return tvm_script__error_at(p, c->callee, "AttributeError",
-                            "module 'tvm.script.ir' has no attribute '%s' usable here", name);
+                                "module 'tvm.script.ir' has no attribute '%s' usable here", name);
   }
   if (!c->args || tvm_ffi_seq_size(c->args) != 1 || tvm_ffi_seq_size(c->kwargs_keys) != 0) {
-    return tvm_script__error_at(p, c, "TypeError", "I.%s() takes exactly one argument (a name)", name);
+    return tvm_script__error_at(p, c, "TypeError", "I.%s() takes exactly one argument (a name)",
+                                name);
   }
   const script_doc* ad = tvm_ffi_seq_obj_at(c->args, 0);
   TVMFFIAny v;
@@ -1377,15 +1385,15 @@ static int call_float(script_parser* p, const script_doc* call, TVMFFIAny* out) 
   } else if (tvm_ffi_any_as_bytes(&v, &text)) {
     if (!py_float_of_text(text.data, text.size, &d)) {
       rc = tvm_script__error_at(p, a0, "ValueError", "could not convert string to float: '%.*s'",
-                            (int)(text.size < 64 ? text.size : 64), text.data);
+                                (int)(text.size < 64 ? text.size : 64), text.data);
     }
   } else {
     const script_special* sp = tvm_script__special_of(&v);
     rc = tvm_script__error_at(p, a0, "TypeError",
-                          "float() argument must be a string or a number, not %s",
-                          !sp ? tvm_ffi_any_type_name(&v)
-                          : sp->kind == SCRIPT_SPECIAL_MODULE ? "module"
-                                                              : sp->name);
+                              "float() argument must be a string or a number, not %s",
+                              !sp                                 ? tvm_ffi_any_type_name(&v)
+                              : sp->kind == SCRIPT_SPECIAL_MODULE ? "module"
+                                                                  : sp->name);
   }
   tvm_ffi_any_release(&v);
   if (rc == 0) *out = tvm_ffi_any_float(d);
@@ -1393,7 +1401,7 @@ static int call_float(script_parser* p, const script_doc* call, TVMFFIAny* out) 
 }
 
 int tvm_script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_ctx ctx,
-                      const char* const* targets, int32_t num_targets, TVMFFIAny* out) {
+                          const char* const* targets, int32_t num_targets, TVMFFIAny* out) {
   const tvm_script_call_doc_obj* c = (const void*)call;
   *out = tvm_ffi_any_none();
   /* "T.<name>" (call->name): the dotted name is written after the prefix. */
@@ -1444,11 +1452,11 @@ int tvm_script__eval_call(script_parser* p, const script_doc* call, tvm_script_c
     }
     if (!fn) {
       return tvm_script__error_at(p, c->callee, "AttributeError",
-                              "module 'tvm.script.tirx' has no attribute '%s'", name);
+                                  "module 'tvm.script.tirx' has no attribute '%s'", name);
     }
   } else if (mod == &kModRelax) {
     return tvm_script__error_at(p, c->callee, "NotImplementedError",
-                            "Relax (R.%s) is not supported by this parser yet", name);
+                                "Relax (R.%s) is not supported by this parser yet", name);
   } else if (mod == &kModIr && (fn = tvm_script__ir_builtin_lookup(name, n)) != NULL) {
     /* I.vdevice, I.meta_var: builtins called like the T.* ones. */
   } else if (mod) {
@@ -1461,8 +1469,8 @@ int tvm_script__eval_call(script_parser* p, const script_doc* call, tvm_script_c
       if (sp && sp->kind == SCRIPT_SPECIAL_FLOAT) return call_float(p, call, out);
       if (sp && sp->kind == SCRIPT_SPECIAL_RANGE) {
         return tvm_script__error_at(p, call, "TypeError",
-                                "range() is only supported as a for loop's "
-                                "iterable");
+                                    "range() is only supported as a for loop's "
+                                    "iterable");
       }
       return tvm_script__error_at(p, c->callee, "TypeError", "this object is not callable");
     }
@@ -1492,7 +1500,8 @@ int tvm_script__eval_call(script_parser* p, const script_doc* call, tvm_script_c
   int rc = eval_args(p, c, fn ? fn->shape_arg : 0, fn && fn->region_args, &args, &npos);
   int32_t nkw = args.n - npos;
   if (rc == 0 && !fn) {
-    rc = nkw ? tvm_script__error_at(p, call, "TypeError", "a function call takes no keyword arguments")
+    rc = nkw ? tvm_script__error_at(p, call, "TypeError",
+                                    "a function call takes no keyword arguments")
              : call_global(p, c, &callee, &args, out);
   } else if (rc == 0) {
     const char* kw_names_stack[8];
@@ -1523,9 +1532,9 @@ int tvm_script__eval_call(script_parser* p, const script_doc* call, tvm_script_c
       tvm_ffi_any_release(out);
       *out = tvm_ffi_any_none();
       rc = tvm_script__error_at(p, call, "NotImplementedError",
-                            "%s() cannot keep a lambda; a lambda is only supported as an "
-                            "argument that the builtin calls (T.comm_reducer, T.index_map)",
-                            full);
+                                "%s() cannot keep a lambda; a lambda is only supported as an "
+                                "argument that the builtin calls (T.comm_reducer, T.index_map)",
+                                full);
     }
     if (kw_names != kw_names_stack) tvm_ffi_free(kw_names);
   }
@@ -1571,7 +1580,8 @@ int tvm_script__eval(script_parser* p, const script_doc* d, TVMFFIAny* out) {
   return eval_nested(p, d, out);
 }
 
-/* An IdDoc whose name's hint missed (tvm_script__eval): the hashed lookup, else the general path. */
+/* An IdDoc whose name's hint missed (tvm_script__eval): the hashed lookup, else the general
+ * path. */
 static int eval_id(script_parser* p, const script_doc* d, TVMFFIAny* out) {
   uint32_t size;
   const char* name = script__id_name(d, &size);
@@ -1590,9 +1600,9 @@ static int eval_nested(script_parser* p, const script_doc* d, TVMFFIAny* out) {
   if (p->eval_depth >= SCRIPT_MAX_EVAL_DEPTH) {
     *out = tvm_ffi_any_none();
     return tvm_script__error_at(p, d, "SyntaxError",
-                            "expression nested too deeply (more than %d "
-                            "levels)",
-                            SCRIPT_MAX_EVAL_DEPTH);
+                                "expression nested too deeply (more than %d "
+                                "levels)",
+                                SCRIPT_MAX_EVAL_DEPTH);
   }
   ++p->eval_depth;
   int rc = eval_kind(p, d, out);
@@ -1610,7 +1620,7 @@ static int eval_kind(script_parser* p, const script_doc* d, TVMFFIAny* out) {
       const tvm_script_id_doc_obj* id = (const void*)d;
       if (resolve_name(p, id->name, out)) return 0;
       return tvm_script__error_at(p, d, "NameError", "name '%s' is not defined",
-                              tvm_ffi_str_cstr(id->name));
+                                  tvm_ffi_str_cstr(id->name));
     }
     case TVM_SCRIPT_DOC_AttrAccessDoc:
       return eval_attr(p, (const void*)d, out);
@@ -1627,17 +1637,17 @@ static int eval_kind(script_parser* p, const script_doc* d, TVMFFIAny* out) {
       return eval_dict(p, (const void*)d, out);
     case TVM_SCRIPT_DOC_LambdaDoc:
       return tvm_script__error_at(p, d, "NotImplementedError",
-                              "a lambda is only supported as an argument of a T.* call "
-                              "(T.comm_reducer)");
+                                  "a lambda is only supported as an argument of a T.* call "
+                                  "(T.comm_reducer)");
     case TVM_SCRIPT_DOC_SliceDoc:
       return tvm_script__error_at(p, d, "SyntaxError", "a slice is only valid in a subscript");
     case TVM_SCRIPT_DOC_StarredDoc:
       return tvm_script__error_at(p, d, "SyntaxError",
-                              "a starred expression is only valid as a "
-                              "call argument");
+                                  "a starred expression is only valid as a "
+                                  "call argument");
     default:
       return tvm_script__error_at(p, d, "SyntaxError", "%s is not an expression",
-                              tvm_script_doc_kind_name(tvm_script_doc_kind_of(d)));
+                                  tvm_script_doc_kind_name(tvm_script_doc_kind_of(d)));
   }
 }
 

@@ -39,7 +39,8 @@ typedef struct script_parser script_parser;
 typedef int (*script_stmt_handler)(script_parser* p, const script_doc* stmt);
 
 /* Install a handler (at start-up, before any parse; not thread-safe). NULL removes it. */
-void tvm_script__register_handler(script_token token, tvm_script_doc_kind kind, script_stmt_handler fn);
+void tvm_script__register_handler(script_token token, tvm_script_doc_kind kind,
+                                  script_stmt_handler fn);
 /* The handlers of the built-in dialects (parse_stmt.c), installed once by tvm_script_parse. */
 void tvm_script__register_tir_handlers(void);
 
@@ -109,7 +110,8 @@ struct script_parser {
   const char* filename;
   tvm_script_builder* b;
   /* ffi.Map alias -> module name (borrowed), only for a header of more imports than
-   * SCRIPT_MAX_ALIASES; else NULL and tvm_script__init_aliases lists them from the front end's list */
+   * SCRIPT_MAX_ALIASES; else NULL and tvm_script__init_aliases lists them from the front end's
+   * list */
   const void* imports;
   const void* extra_vars; /* ffi.Map<String, Any> or NULL (borrowed) */
   script_token token;
@@ -151,7 +153,8 @@ void tvm_script__vt_pop_scope(script_var_table* vt);
 /* Bind name[0..size) to value (moved; *value becomes None). -1 only on OOM (raised, unlocated). */
 int tvm_script__vt_bind(script_var_table* vt, const char* name, uint32_t size, TVMFFIAny* value);
 /* The innermost binding's value (borrowed), or NULL. */
-const TVMFFIAny* tvm_script__vt_lookup_hashed(script_var_table* vt, const char* name, uint32_t size);
+const TVMFFIAny* tvm_script__vt_lookup_hashed(script_var_table* vt, const char* name,
+                                              uint32_t size);
 static inline const TVMFFIAny* script__vt_lookup(script_var_table* vt, const char* name,
                                                  uint32_t size) {
   /* The slot where this text (by address: identifiers are interned) was found last: a slot
@@ -160,14 +163,15 @@ static inline const TVMFFIAny* script__vt_lookup(script_var_table* vt, const cha
    * name's, or from before a growth moved the slots) fails the test and the name is hashed. */
   uint32_t hint = vt->hints[((uintptr_t)name * UINT64_C(0x9E3779B97F4A7C15)) >> 58];
   const script_vt_slot* s = &vt->slots[hint];
-  if (!name || s->name != name || s->size != size) return tvm_script__vt_lookup_hashed(vt, name, size);
+  if (!name || s->name != name || s->size != size)
+    return tvm_script__vt_lookup_hashed(vt, name, size);
   return s->top >= 0 ? &vt->binds[s->top].value : NULL;
 }
 /* script__vt_lookup; *empty_slot: when the name was never bound, the empty slot its lookup
  * stopped at (a later lookup stops there too while that slot stays empty and the table keeps
  * its capacity: slots are never emptied), else UINT32_MAX. */
 const TVMFFIAny* tvm_script__vt_lookup_slot(const script_var_table* vt, const char* name,
-                                        uint32_t size, uint32_t* empty_slot);
+                                            uint32_t size, uint32_t* empty_slot);
 /* Whether some visible name is bound to the object (a linear scan: for rare questions only). */
 bool tvm_script__vt_holds(const script_var_table* vt, const void* obj);
 
@@ -202,7 +206,7 @@ int tvm_script__eval(script_parser* p, const script_doc* d, TVMFFIAny* out);
 /* Evaluate a call doc in a context (statement handlers: STMT, ASSIGN, WITH, FOR) with the
  * names being bound. */
 int tvm_script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_ctx ctx,
-                      const char* const* targets, int32_t num_targets, TVMFFIAny* out);
+                          const char* const* targets, int32_t num_targets, TVMFFIAny* out);
 /* Evaluate to a PrimExpr (Python numbers converted as tvm_script__value_to_expr_slow does). NULL on
  * failure. */
 tvm_tir_expr_obj* tvm_script__eval_expr(script_parser* p, const script_doc* d);
@@ -226,7 +230,7 @@ bool tvm_script__as_dtype(const TVMFFIAny* v, DLDataType* out);
 bool tvm_script__is_let_annotation(script_parser* p, const script_doc* ann);
 /* Resolve `<alias>.a.b` to its module marker and dotted rest ("a.b" into buf). */
 const script_special* tvm_script__dotted(script_parser* p, const script_doc* d, char* buf,
-                                     size_t bufsize, size_t* out_len);
+                                         size_t bufsize, size_t* out_len);
 
 /* value[indices...] (parse_subscript.c). */
 int tvm_script__eval_index(script_parser* p, const tvm_script_index_doc_obj* d, TVMFFIAny* out);
@@ -239,7 +243,7 @@ int tvm_script__eval_region(script_parser* p, const script_doc* d, TVMFFIAny* ou
 /* lhs[...] = value (a BufferStore; slices become Ramp indices; a Python literal takes the
  * buffer's dtype). Errors of the store itself are located at `at`. */
 int tvm_script__store(script_parser* p, const tvm_script_index_doc_obj* lhs, const TVMFFIAny* value,
-                  const script_doc* at);
+                      const script_doc* at);
 
 /* Doc helpers. */
 static inline const char* script__id_name(const script_doc* d, uint32_t* out_size) {

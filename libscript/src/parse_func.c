@@ -100,7 +100,7 @@ static script_stmt_handler g_handlers[SCRIPT_TOKEN_COUNT][TVM_SCRIPT_DOC_COUNT];
 static const char* const kTokenNames[SCRIPT_TOKEN_COUNT] = {"", "ir", "tirx", "relax"};
 
 void tvm_script__register_handler(script_token token, tvm_script_doc_kind kind,
-                              script_stmt_handler fn) {
+                                  script_stmt_handler fn) {
   if ((int)token >= 0 && token < SCRIPT_TOKEN_COUNT && (int)kind >= 0 &&
       kind < TVM_SCRIPT_DOC_COUNT) {
     g_handlers[token][kind] = fn;
@@ -117,14 +117,14 @@ int tvm_script__run_stmt(script_parser* p, const script_doc* stmt) {
   if (!h) {
     if (p->token == SCRIPT_TOKEN_DEFAULT) {
       return tvm_script__error_at(p, stmt, "SyntaxError",
-                              "this statement (%s) is not supported at "
-                              "module level",
-                              tvm_script_doc_kind_name(k));
+                                  "this statement (%s) is not supported at "
+                                  "module level",
+                                  tvm_script_doc_kind_name(k));
     }
     return tvm_script__error_at(p, stmt, "SyntaxError",
-                            "this statement (%s) is not supported in "
-                            "dialect '%s'",
-                            tvm_script_doc_kind_name(k), kTokenNames[p->token]);
+                                "this statement (%s) is not supported in "
+                                "dialect '%s'",
+                                tvm_script_doc_kind_name(k), kTokenNames[p->token]);
   }
   /* The builder records the nodes built for this statement at its span (a definition's own
    * errors are reported at its name, so it sets none), for errors found in the finished IR. */
@@ -197,11 +197,12 @@ static int parse_decorators(script_parser* p, const script_doc* def, const void*
     } else if (mod && strcmp(mod->name, "ir") == 0 && strcmp(name, "ir_module") == 0) {
       token = SCRIPT_TOKEN_IR;
     } else if (mod && strcmp(mod->name, "relax") == 0 && strcmp(name, "function") == 0) {
-      return tvm_script__error_at(p, d, "NotImplementedError",
-                              "Relax functions (@R.function) are not supported by this parser yet");
+      return tvm_script__error_at(
+          p, d, "NotImplementedError",
+          "Relax functions (@R.function) are not supported by this parser yet");
     } else {
       return tvm_script__error_at(p, d, "SyntaxError",
-                              "unknown decorator (expected @T.prim_func or @I.ir_module)");
+                                  "unknown decorator (expected @T.prim_func or @I.ir_module)");
     }
     if (out->token != SCRIPT_TOKEN_DEFAULT) {
       return tvm_script__error_at(p, d, "SyntaxError", "a definition takes one decorator");
@@ -210,7 +211,7 @@ static int parse_decorators(script_parser* p, const script_doc* def, const void*
     if (!call) continue;
     if (call->args && tvm_ffi_seq_size(call->args) != 0) {
       return tvm_script__error_at(p, tvm_ffi_seq_obj_at(call->args, 0), "TypeError",
-                              "the decorator takes keyword arguments only");
+                                  "the decorator takes keyword arguments only");
     }
     for (int64_t k = 0; k < tvm_ffi_seq_size(call->kwargs_keys); ++k) {
       const char* key = tvm_ffi_str_cstr(tvm_ffi_seq_obj_at(call->kwargs_keys, k));
@@ -233,7 +234,7 @@ static int parse_decorators(script_parser* p, const script_doc* def, const void*
                                  ? ((const tvm_script_class_doc_obj*)def)->name
                                  : ((const tvm_script_function_doc_obj*)def)->name;
     return tvm_script__error_at(p, name, "SyntaxError",
-                            "a definition needs a decorator (@T.prim_func or @I.ir_module)");
+                                "a definition needs a decorator (@T.prim_func or @I.ir_module)");
   }
   return 0;
 }
@@ -271,7 +272,8 @@ static int parse_param(script_parser* p, const void* params, int64_t index) {
   if (!a->annotation) {
     return tvm_script__error_at(p, arg, "TypeError", "a TIR parameter needs a type annotation");
   }
-  if (a->rhs) return tvm_script__error_at(p, a->rhs, "SyntaxError", "TIR parameters take no defaults");
+  if (a->rhs)
+    return tvm_script__error_at(p, a->rhs, "SyntaxError", "TIR parameters take no defaults");
   void* name_str = ((const tvm_script_id_doc_obj*)a->lhs)->name;
   const char* name = tvm_ffi_str_cstr(name_str);
   uint32_t n;
@@ -284,7 +286,7 @@ static int parse_param(script_parser* p, const void* params, int64_t index) {
      * interns identifiers, so an equal name is mostly the same text.) */
     if (pn == n && (ps == s || memcmp(ps, s, n) == 0)) {
       return tvm_script__error_at(p, a->lhs, "SyntaxError",
-                              "duplicate argument '%s' in function definition", name);
+                                  "duplicate argument '%s' in function definition", name);
     }
   }
   TVMFFIAny ann;
@@ -323,7 +325,7 @@ static int parse_ret_type(script_parser* p, const script_doc* rt) {
   } else {
     tvm_ffi_any_release(&v);
     return tvm_script__error_at(p, rt, "TypeError",
-                            "a return annotation must be a dtype such as T.int32");
+                                "a return annotation must be a dtype such as T.int32");
   }
   tvm_ffi_any_release(&v);
   int rc = type && tvm_script_tir_func_ret(p->b, type) == 0 ? 0 : tvm_script__relocate(p, rt);
@@ -377,7 +379,7 @@ static int parse_function(script_parser* p, const script_doc* fn, bool* check_wf
   *check_wf = deco.check_wf;
   if (deco.token != SCRIPT_TOKEN_TIRX) {
     return tvm_script__error_at(p, tvm_ffi_seq_obj_at(f->decorators, 0), "SyntaxError",
-                            "@I.ir_module decorates a class, not a function");
+                                "@I.ir_module decorates a class, not a function");
   }
   const char* name = tvm_ffi_str_cstr(((const tvm_script_id_doc_obj*)f->name)->name);
   script_token saved = p->token;
@@ -441,11 +443,12 @@ static int ir_expr_stmt(script_parser* p, const script_doc* d) {
   if (!attrs && !infos) {
     if (script__is_kind(e, TVM_SCRIPT_DOC_LiteralDoc)) return 0; /* a stray string */
     return tvm_script__error_at(p, d, "SyntaxError",
-                            "an @I.ir_module class holds functions, "
-                            "I.module_attrs and I.module_global_infos");
+                                "an @I.ir_module class holds functions, "
+                                "I.module_attrs and I.module_global_infos");
   }
   if (!c->args || tvm_ffi_seq_size(c->args) != 1 || tvm_ffi_seq_size(c->kwargs_keys) != 0) {
-    return tvm_script__error_at(p, e, "TypeError", "I.%s() takes exactly one argument (a dict)", name);
+    return tvm_script__error_at(p, e, "TypeError", "I.%s() takes exactly one argument (a dict)",
+                                name);
   }
   const script_doc* ad = tvm_ffi_seq_obj_at(c->args, 0);
   TVMFFIAny v;
@@ -453,7 +456,7 @@ static int ir_expr_stmt(script_parser* p, const script_doc* d) {
   int rc;
   if (v.type_index != kTVMFFIMap) {
     rc = tvm_script__error_at(p, ad, "TypeError", "I.%s() takes a dict, not '%s'", name,
-                          tvm_ffi_any_type_name(&v));
+                              tvm_ffi_any_type_name(&v));
   } else {
     rc = (attrs ? tvm_script_ir_module_attrs(p->b, v.v_obj)
                 : tvm_script_ir_module_global_infos(p->b, v.v_obj)) == 0
@@ -533,7 +536,7 @@ static int parse_class(script_parser* p, const script_doc* cd, void** out) {
   if (parse_decorators(p, cd, c->decorators, &deco) != 0) return -1;
   if (deco.token != SCRIPT_TOKEN_IR) {
     return tvm_script__error_at(p, tvm_ffi_seq_obj_at(c->decorators, 0), "SyntaxError",
-                            "a class needs the @I.ir_module decorator");
+                                "a class needs the @I.ir_module decorator");
   }
   if (tvm_script_ir_module_enter(p->b) != 0) return tvm_script__relocate(p, c->name);
   if (tvm_script__vt_push_scope(&p->vt) != 0) return tvm_script__relocate(p, c->name);
@@ -542,10 +545,10 @@ static int parse_class(script_parser* p, const script_doc* cd, void** out) {
   uint32_t nlen;
   const char* cname = script__id_name(c->name, &nlen);
   TVMFFIAny m1 = tvm_script__cls_value(), m2 = tvm_script__cls_value();
-  int rc =
-      tvm_script__vt_bind(&p->vt, cname, nlen, &m1) == 0 && tvm_script__vt_bind(&p->vt, "cls", 3, &m2) == 0
-          ? 0
-          : tvm_script__relocate(p, c->name);
+  int rc = tvm_script__vt_bind(&p->vt, cname, nlen, &m1) == 0 &&
+                   tvm_script__vt_bind(&p->vt, "cls", 3, &m2) == 0
+               ? 0
+               : tvm_script__relocate(p, c->name);
   if (rc == 0) rc = declare_functions(p, c->body, false);
   script_token saved = p->token;
   p->token = SCRIPT_TOKEN_IR;
@@ -560,7 +563,8 @@ static int parse_class(script_parser* p, const script_doc* cd, void** out) {
   void* mod = rc == 0 ? tvm_script_builder_result(p->b) : NULL;
   if (rc == 0 && !mod) rc = tvm_script__relocate(p, c->name);
   if (rc == 0 && tvm_tir_kind_of(mod) != TVM_TIR_KIND_IRModule) {
-    rc = tvm_script__error_at(p, c->name, "RuntimeError", "the IR builder did not produce an IRModule");
+    rc = tvm_script__error_at(p, c->name, "RuntimeError",
+                              "the IR builder did not produce an IRModule");
   }
   if (rc == 0 && deco.check_wf) rc = check_module_functions(p, mod, c->body);
   if (rc != 0) {
@@ -600,8 +604,8 @@ static void* parse_definitions(script_parser* p, const void* stmts) {
     ncls += is_cls;
     if ((is_cls && ncls + nfn > 1) || (is_fn && ncls > 0)) {
       tvm_script__error_at(p, s, "SyntaxError",
-                       "a TVMScript file holds one @I.ir_module class or "
-                       "@T.prim_func functions, not both");
+                           "a TVMScript file holds one @I.ir_module class or "
+                           "@T.prim_func functions, not both");
       return NULL;
     }
   }

@@ -133,7 +133,7 @@ static inline bool tvm_script_arg_given(const TVMFFIAny* v) {
  * "argument 'extent' of T.serial" written into buf (returned). */
 int32_t tvm_script__arg_index(const tvm_script_call* call, const char* spec, int param);
 const char* tvm_script__arg_what(const tvm_script_call* call, const char* spec, int param,
-                                char* buf, size_t size);
+                                 char* buf, size_t size);
 
 /* ---- Shared integer constants (parse_builtin_args.c) ----------------------------------------- */
 /* Within one parse, the scalar integer constants that literals make (`0`, `1`, loop extents,
@@ -215,9 +215,9 @@ tvm_tir_buffer_region_obj* tvm_script__load_region(tvm_tir_buffer_obj* buffer,
 /* The two above for positional argument nth (1-based) of call: `what` is "argument <nth> of
  * <call->name>", written only when a message needs it (most arguments convert). */
 tvm_tir_expr_obj* tvm_script__arg_to_expr(const tvm_script_call* call, const TVMFFIAny* v,
-                                         int64_t nth);
+                                          int64_t nth);
 tvm_tir_buffer_region_obj* tvm_script__arg_to_region(const tvm_script_call* call,
-                                                    const TVMFFIAny* v, int64_t nth);
+                                                     const TVMFFIAny* v, int64_t nth);
 
 /* ---- Arrays of a known size ------------------------------------------------------------------ */
 /* The items of an ffi.Array being built (on the stack when few), moved into it once by

@@ -68,7 +68,7 @@ static int lambda_call(void* self, const TVMFFIAny* args, int32_t num_args, TVMF
 }
 
 int tvm_script__lambda_new(script_parser* p, const script_doc* d, script_lambda** chain,
-                       TVMFFIAny* out) {
+                           TVMFFIAny* out) {
   *out = tvm_ffi_any_none();
   const tvm_script_lambda_doc_obj* doc = (const void*)d;
   int64_t n = doc->args ? tvm_ffi_seq_size(doc->args) : 0;

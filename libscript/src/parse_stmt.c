@@ -92,9 +92,9 @@ static int bind_targets(script_parser* p, const script_doc* lhs, TVMFFIAny* valu
   int64_t m = tvm_ffi_seq_size(el);
   bool seq = value->type_index == kTVMFFIArray || value->type_index == kTVMFFIList;
   if (!seq || tvm_ffi_seq_size(value->v_obj) != m) {
-    int rc = tvm_script__error_at(p, lhs, "ValueError", "cannot unpack %s into %lld names",
-                              seq ? "a sequence of another length" : tvm_ffi_any_type_name(value),
-                              (long long)m);
+    int rc = tvm_script__error_at(
+        p, lhs, "ValueError", "cannot unpack %s into %lld names",
+        seq ? "a sequence of another length" : tvm_ffi_any_type_name(value), (long long)m);
     tvm_ffi_any_release(value);
     return rc;
   }
@@ -144,7 +144,7 @@ static int annotated_assign(script_parser* p, const tvm_script_assign_doc_obj* a
     tvm_ffi_any_release(&ann);
     if (!typed) {
       return tvm_script__error_at(p, a->annotation, "TypeError",
-                              "a variable annotation must be T.let or a dtype such as T.int32");
+                                  "a variable annotation must be T.let or a dtype such as T.int32");
     }
   }
   if (!a->rhs) { /* a declaration: a fresh Var */
@@ -233,7 +233,8 @@ static int constant_assign(script_parser* p, const script_doc* d) {
   const tvm_script_assign_doc_obj* a = (const void*)d;
   if (!a->rhs) return tvm_script__error_at(p, d, "SyntaxError", "an assignment needs a value");
   if (script__is_kind(a->lhs, TVM_SCRIPT_DOC_IndexDoc)) {
-    return tvm_script__error_at(p, a->lhs, "SyntaxError", "a store is only valid inside a function");
+    return tvm_script__error_at(p, a->lhs, "SyntaxError",
+                                "a store is only valid inside a function");
   }
   target_list t;
   TVMFFIAny value;
@@ -284,7 +285,7 @@ static int range_loop(script_parser* p, const script_doc* d, const tvm_script_ca
     if (tvm_script__value_to_int(&v[2], "the step of range()", &step) != 0 || step != 1) {
       tvm_ffi_error_clear();
       rc = tvm_script__error_at(p, tvm_ffi_seq_obj_at(c->args, 2), "ValueError",
-                            "a TIR loop over range() must have step 1");
+                                "a TIR loop over range() must have step 1");
     }
   }
   tvm_tir_expr_obj *lo = NULL, *hi = NULL, *ext = NULL;
@@ -328,7 +329,7 @@ static int tir_for_named(script_parser* p, const script_doc* d, const char* cons
   const tvm_script_for_doc_obj* f = (const void*)d;
   if (!script__is_kind(f->rhs, TVM_SCRIPT_DOC_CallDoc)) {
     return tvm_script__error_at(p, f->rhs, "SyntaxError",
-                            "a TIR for loop iterates over T.serial/T.grid/range(...)");
+                                "a TIR for loop iterates over T.serial/T.grid/range(...)");
   }
   const tvm_script_call_doc_obj* c = (const void*)f->rhs;
   int depth = tvm_script_builder_depth(p->b);
@@ -393,8 +394,8 @@ static int tir_if(script_parser* p, const script_doc* d) {
   if (!is_tir(&c, TVM_TIR_KIND_PrimExpr)) { /* a Python condition selects a branch statically */
     if (c.type_index != kTVMFFIBool && c.type_index != kTVMFFIInt) { /* as upstream: no `if B:` */
       int rc = tvm_script__error_at(p, s->predicate, "TypeError",
-                                "the condition of an if must be a PrimExpr or a bool, got %s",
-                                tvm_ffi_any_type_name(&c));
+                                    "the condition of an if must be a PrimExpr or a bool, got %s",
+                                    tvm_ffi_any_type_name(&c));
       tvm_ffi_any_release(&c);
       return rc;
     }
@@ -495,8 +496,9 @@ static int tir_return(script_parser* p, const script_doc* d) {
 }
 
 static int tir_nested_def(script_parser* p, const script_doc* d) {
-  return tvm_script__error_at(p, d, "SyntaxError", "nested %s are not supported in TIR",
-                          script__is_kind(d, TVM_SCRIPT_DOC_ClassDoc) ? "classes" : "functions");
+  return tvm_script__error_at(
+      p, d, "SyntaxError", "nested %s are not supported in TIR",
+      script__is_kind(d, TVM_SCRIPT_DOC_ClassDoc) ? "classes" : "functions");
 }
 
 static int ignore_stmt(script_parser* p, const script_doc* d) {

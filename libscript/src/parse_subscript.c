@@ -6,10 +6,10 @@
  * by key. Stores (`A[i] = v`, `A[0:4] = v`) use the same indices, a slice becoming a Ramp.
  */
 #include <string.h>
+#include <tvm-private/tir.h>
 #include <tvm/tir/arith.h>
 
 #include "parse_eval.h"
-#include <tvm-private/tir.h>
 
 static bool is_kind(const TVMFFIAny* v, tvm_tir_kind k) {
   return tvm_ffi_any_is_object(v) && tvm_tir_kind_of(v->v_obj) == k;
@@ -337,8 +337,8 @@ int tvm_script__eval_index(script_parser* p, const tvm_script_index_doc_obj* d, 
     }
   } else {
     tvm_script__error_at(p, d->value, "TypeError", "'%s' object is not subscriptable%s",
-                     tvm_ffi_any_type_name(&v),
-                     is_seq(&v) || v.type_index == kTVMFFIMap ? " this way" : "");
+                         tvm_ffi_any_type_name(&v),
+                         is_seq(&v) || v.type_index == kTVMFFIMap ? " this way" : "");
   }
   index_vals_free(iv, n);
 done_iv_nofree:
@@ -349,7 +349,7 @@ done_v:
 }
 
 int tvm_script__store(script_parser* p, const tvm_script_index_doc_obj* lhs, const TVMFFIAny* value,
-                  const script_doc* at) {
+                      const script_doc* at) {
   TVMFFIAny bv = tvm_ffi_any_none();
   tvm_tir_buffer_obj* named = named_buffer(p, lhs->value);
   if (named) {
@@ -360,9 +360,9 @@ int tvm_script__store(script_parser* p, const tvm_script_index_doc_obj* lhs, con
   }
   if (!is_kind(&bv, TVM_TIR_KIND_Buffer)) {
     tvm_script__error_at(p, lhs->value, "TypeError",
-                     "cannot store into '%s': only a Buffer can be "
-                     "stored into with [...]",
-                     tvm_ffi_any_type_name(&bv));
+                         "cannot store into '%s': only a Buffer can be "
+                         "stored into with [...]",
+                         tvm_ffi_any_type_name(&bv));
     tvm_ffi_any_release(&bv);
     return -1;
   }

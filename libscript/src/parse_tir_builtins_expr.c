@@ -400,8 +400,9 @@ static int b_Let(tvm_script_call* call, TVMFFIAny* out) {
   if (!body) return -1;
   /* A literal value takes the variable's dtype: where={v: 5} on an int64 v. */
   const tvm_tir_var_obj* var = (const tvm_tir_var_obj*)key->v_obj;
-  tvm_tir_expr_obj* v = is_number(value) ? tvm_script__dtype_number(value, var->expr.dtype)
-                                         : tvm_script__value_to_expr_slow(value, "the value of 'where'");
+  tvm_tir_expr_obj* v = is_number(value)
+                            ? tvm_script__dtype_number(value, var->expr.dtype)
+                            : tvm_script__value_to_expr_slow(value, "the value of 'where'");
   if (!v) {
     tvm_ffi_release(body);
     return fail(&a, 1), -1;

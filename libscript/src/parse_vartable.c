@@ -158,7 +158,7 @@ int tvm_script__vt_bind(script_var_table* vt, const char* name, uint32_t size, T
 }
 
 const TVMFFIAny* tvm_script__vt_lookup_slot(const script_var_table* vt, const char* name,
-                                        uint32_t size, uint32_t* empty_slot) {
+                                            uint32_t size, uint32_t* empty_slot) {
   uint32_t i = find_slot(vt, name, size, hash_name(name, size));
   const script_vt_slot* s = &vt->slots[i];
   *empty_slot = s->name ? UINT32_MAX : i;
@@ -166,7 +166,8 @@ const TVMFFIAny* tvm_script__vt_lookup_slot(const script_var_table* vt, const ch
 }
 
 /* script__vt_lookup past its hint: hash the name, and remember its slot. */
-const TVMFFIAny* tvm_script__vt_lookup_hashed(script_var_table* vt, const char* name, uint32_t size) {
+const TVMFFIAny* tvm_script__vt_lookup_hashed(script_var_table* vt, const char* name,
+                                              uint32_t size) {
   uint32_t i = find_slot(vt, name, size, hash_name(name, size));
   const script_vt_slot* s = &vt->slots[i];
   if (s->name == name) vt->hints[((uintptr_t)name * UINT64_C(0x9E3779B97F4A7C15)) >> 58] = i;

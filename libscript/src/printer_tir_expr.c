@@ -20,23 +20,24 @@ void* tvm_script__tir_path(tvm_script_docsifier* d, const void* path, const char
   return tvm_script_path_attr(d, path, name);
 }
 
-void* tvm_script__tir_path_item(tvm_script_docsifier* d, const void* path, const char* name, int64_t i) {
+void* tvm_script__tir_path_item(tvm_script_docsifier* d, const void* path, const char* name,
+                                int64_t i) {
   void* p = tvm_script_path_attr(d, path, name);
   void* q = p ? tvm_script_path_item(d, p, i) : NULL;
   tvm_ffi_release(p);
   return q;
 }
 
-tvm_script_doc_obj* tvm_script__tir_child(tvm_script_docsifier* d, const void* child, const void* path,
-                              const char* name) {
+tvm_script_doc_obj* tvm_script__tir_child(tvm_script_docsifier* d, const void* child,
+                                          const void* path, const char* name) {
   void* p = tvm_script__tir_path(d, path, name);
   tvm_script_doc_obj* doc = p ? tvm_script_as_doc_obj(d, child, p) : NULL;
   tvm_ffi_release(p);
   return doc;
 }
 
-tvm_script_doc_obj* tvm_script__tir_child_item(tvm_script_docsifier* d, const void* arr, const void* path,
-                                   const char* name, int64_t i) {
+tvm_script_doc_obj* tvm_script__tir_child_item(tvm_script_docsifier* d, const void* arr,
+                                               const void* path, const char* name, int64_t i) {
   void* p = tvm_script__tir_path_item(d, path, name, i);
   tvm_script_doc_obj* doc = p ? tvm_script_as_doc(d, tvm_ffi_seq_at(arr, i), p) : NULL;
   tvm_ffi_release(p);
@@ -100,7 +101,8 @@ bool tvm_script__tir_expr_has_var(const void* e) {
     case TVM_TIR_KIND_IntImm:
     case TVM_TIR_KIND_FloatImm:
     case TVM_TIR_KIND_StringImm: return false;
-    case TVM_TIR_KIND_Cast: return tvm_script__tir_expr_has_var(((const tvm_tir_cast_obj*)e)->value);
+    case TVM_TIR_KIND_Cast:
+      return tvm_script__tir_expr_has_var(((const tvm_tir_cast_obj*)e)->value);
 #define TVM_TIR_BINOP(Name, type_key, klass, symbol) case TVM_TIR_KIND_##Name:
 #include <tvm/tir/nodes.def>
       return tvm_script__tir_expr_has_var(((const tvm_tir_binary_obj*)e)->a) ||
@@ -132,8 +134,8 @@ static tvm_script_doc_obj* var_creation(tvm_script_docsifier* d, const tvm_tir_v
   return tvm_script_call_doc_take(callee, NULL, NULL, NULL);
 }
 
-int tvm_script__tir_declare_var(tvm_script_docsifier* d, const tvm_tir_var_obj* var, const void* path,
-                    tvm_script_frame* frame) {
+int tvm_script__tir_declare_var(tvm_script_docsifier* d, const tvm_tir_var_obj* var,
+                                const void* path, tvm_script_frame* frame) {
   tvm_script_doc_obj* rhs = var_creation(d, var, path);
   if (!rhs) return -1;
   tvm_script_doc_obj* lhs = tvm_script_define_var(d, var, tvm_tir_var_name(var), frame);
@@ -243,7 +245,8 @@ static tvm_script_doc_obj* conv_string_imm(tvm_script_docsifier* d, const TVMFFI
 static tvm_script_doc_obj* conv_cast(tvm_script_docsifier* d, const TVMFFIAny* obj,
                                      const void* path) {
   const tvm_tir_cast_obj* c = (const void*)obj->v_obj;
-  return tvm_script_doc_call_take(tir_prefixed(d, "Cast"), tvm_script__tir_dtype_literal(c->expr.dtype),
+  return tvm_script_doc_call_take(tir_prefixed(d, "Cast"),
+                                  tvm_script__tir_dtype_literal(c->expr.dtype),
                                   tvm_script__tir_child(d, c->value, path, "value"));
 }
 
@@ -285,7 +288,9 @@ static tvm_script_doc_obj* conv_binary(tvm_script_docsifier* d, const TVMFFIAny*
   if (op == TVM_SCRIPT_OP_Div && !tvm_tir_dtype_is_float(b->expr.dtype)) op = 0;
   if (is_imm(b->a) && is_imm(b->b)) op = 0;
   /* `a // 0` and `a % 0` are errors when parsed (the node itself is allowed). */
-  if ((op == TVM_SCRIPT_OP_FloorDiv || op == TVM_SCRIPT_OP_Mod) && tvm_script__tir_is_const(b->b, 0)) op = 0;
+  if ((op == TVM_SCRIPT_OP_FloorDiv || op == TVM_SCRIPT_OP_Mod) &&
+      tvm_script__tir_is_const(b->b, 0))
+    op = 0;
   tvm_script_doc_obj* a = tvm_script__tir_child(d, b->a, path, "a");
   tvm_script_doc_obj* c = tvm_script__tir_child(d, b->b, path, "b");
   if (op) return tvm_script_operation_doc_take(op, tvm_script_doc_array_take(a, c));
@@ -323,9 +328,9 @@ static tvm_script_doc_obj* conv_buffer_load(tvm_script_docsifier* d, const TVMFF
 static tvm_script_doc_obj* conv_ramp(tvm_script_docsifier* d, const TVMFFIAny* obj,
                                      const void* path) {
   const tvm_tir_ramp_obj* r = (const void*)obj->v_obj;
-  return tvm_script_doc_call_take(tir_prefixed(d, "Ramp"), tvm_script__tir_child(d, r->base, path, "base"),
-                                  tvm_script__tir_child(d, r->stride, path, "stride"),
-                                  tvm_script_literal_int(r->lanes));
+  return tvm_script_doc_call_take(
+      tir_prefixed(d, "Ramp"), tvm_script__tir_child(d, r->base, path, "base"),
+      tvm_script__tir_child(d, r->stride, path, "stride"), tvm_script_literal_int(r->lanes));
 }
 
 static tvm_script_doc_obj* conv_broadcast(tvm_script_docsifier* d, const TVMFFIAny* obj,
@@ -527,8 +532,9 @@ static tvm_script_doc_obj* conv_comm_reducer(tvm_script_docsifier* d, const TVMF
   }
   tvm_script_doc_obj* lambda =
       tvm_script_lambda_doc_take(tvm_script_doc_list_to_array_take(params), body);
-  return tvm_script_doc_call_take(tir_prefixed(d, "comm_reducer"), lambda,
-                                  tvm_script__tir_child(d, r->identity_element, path, "identity_element"));
+  return tvm_script_doc_call_take(
+      tir_prefixed(d, "comm_reducer"), lambda,
+      tvm_script__tir_child(d, r->identity_element, path, "identity_element"));
 }
 
 /* `lambda i, j: (j, i)` of an IndexMap m at path (its Vars defined in a scope of their own). */

@@ -126,9 +126,10 @@ static tvm_script_doc_obj* strides_doc(tvm_script_docsifier* d, const tvm_tir_bu
   return tvm_script_tuple_doc_take(tvm_script_doc_list_to_array_take(list));
 }
 
-tvm_script_doc_obj* tvm_script__tir_buffer_call(tvm_script_docsifier* d, const tvm_tir_buffer_obj* buf,
-                                    const void* path, const char* api, void* first_arg,
-                                    const void* lhs, tvm_script_frame* frame) {
+tvm_script_doc_obj* tvm_script__tir_buffer_call(tvm_script_docsifier* d,
+                                                const tvm_tir_buffer_obj* buf, const void* path,
+                                                const char* api, void* first_arg, const void* lhs,
+                                                tvm_script_frame* frame) {
   void* args = tvm_ffi_list_new();
   void *keys = tvm_ffi_list_new(), *values = tvm_ffi_list_new();
   bool ok = args && keys && values;
@@ -173,7 +174,8 @@ tvm_script_doc_obj* tvm_script__tir_buffer_call(tvm_script_docsifier* d, const t
       ok = def && tvm_script_define_var_doc(d, buf->elem_offset, def, frame) == 0;
       tvm_ffi_release(def);
     } else if (ok) {
-      ok = kwarg(keys, values, "elem_offset", tvm_script__tir_child(d, buf->elem_offset, path, "elem_offset"));
+      ok = kwarg(keys, values, "elem_offset",
+                 tvm_script__tir_child(d, buf->elem_offset, path, "elem_offset"));
     }
   }
   const char* scope = tvm_tir_buffer_scope(buf);
@@ -204,8 +206,9 @@ tvm_script_doc_obj* tvm_script__tir_buffer_call(tvm_script_docsifier* d, const t
                                   tvm_script_doc_list_to_array_take(values));
 }
 
-int tvm_script__tir_emit_buffer_decl(tvm_script_docsifier* d, const tvm_tir_buffer_obj* buf, const void* path,
-                         const char* api, void* first_arg, tvm_script_frame* frame) {
+int tvm_script__tir_emit_buffer_decl(tvm_script_docsifier* d, const tvm_tir_buffer_obj* buf,
+                                     const void* path, const char* api, void* first_arg,
+                                     tvm_script_frame* frame) {
   tvm_script_doc_obj* lhs = tvm_script_define_var(d, buf, tvm_tir_buffer_name(buf), frame);
   if (!lhs) {
     tvm_ffi_release(first_arg);
@@ -268,8 +271,9 @@ static tvm_script_doc_obj* conv_range(tvm_script_docsifier* d, const TVMFFIAny* 
     min = tvm_script_doc_call_take(tvm_script__tir_dtype_attr(d, r->min->dtype),
                                    tvm_script__keep_if(min, true));
   }
-  tvm_script_doc_obj* doc = tvm_script_doc_call_take(
-      tvm_script_prefixed(d, "ir", "Range"), min, end ? tvm_script__tir_child(d, end, path, "extent") : NULL);
+  tvm_script_doc_obj* doc =
+      tvm_script_doc_call_take(tvm_script_prefixed(d, "ir", "Range"), min,
+                               end ? tvm_script__tir_child(d, end, path, "extent") : NULL);
   tvm_ffi_release(end);
   return doc;
 }
@@ -286,8 +290,9 @@ static tvm_script_doc_obj* conv_iter_var(tvm_script_docsifier* d, const TVMFFIAn
   }
   tvm_script_doc_obj* dom =
       iv->dom ? tvm_script__tir_child(d, iv->dom, path, "dom") : tvm_script_literal_none();
-  return tvm_script_doc_call_take(tir_prefixed(d, "iter_var"), tvm_script__tir_child(d, iv->var, path, "var"),
-                                  dom, tvm_script_literal_str(k_types[iv->iter_type]),
+  return tvm_script_doc_call_take(tir_prefixed(d, "iter_var"),
+                                  tvm_script__tir_child(d, iv->var, path, "var"), dom,
+                                  tvm_script_literal_str(k_types[iv->iter_type]),
                                   tvm_script_literal_str(tvm_ffi_str_cstr(iv->thread_tag)));
 }
 
@@ -394,7 +399,8 @@ static const tvm_tir_sblock_obj* implicit_root(const tvm_tir_stmt_obj* body) {
   if (tvm_ffi_seq_size(r->iter_values) || !tvm_script__tir_is_const(r->predicate, 1) ||
       tvm_ffi_seq_size(b->iter_vars) || tvm_ffi_map_size(b->annotations) ||
       tvm_ffi_seq_size(b->match_buffers) || tvm_ffi_seq_size(b->reads) ||
-      tvm_ffi_seq_size(b->writes) || b->init || strcmp(tvm_ffi_str_cstr(b->name_hint), "root") != 0) {
+      tvm_ffi_seq_size(b->writes) || b->init ||
+      strcmp(tvm_ffi_str_cstr(b->name_hint), "root") != 0) {
     return NULL;
   }
   return b;
@@ -417,7 +423,7 @@ static int func_body(tvm_script_docsifier* d, const tvm_tir_prim_func_obj* fn, c
   for (int64_t i = 0; rc == 0 && i < tvm_ffi_seq_size(root->alloc_buffers); ++i) {
     void* bp = tvm_script__tir_path_item(d, rp, "alloc_buffers", i);
     rc = bp ? tvm_script__tir_emit_buffer_decl(d, tvm_ffi_seq_obj_at(root->alloc_buffers, i), bp,
-                                   "sblock_alloc_buffer", NULL, f)
+                                               "sblock_alloc_buffer", NULL, f)
             : -1;
     tvm_ffi_release(bp);
   }
@@ -511,7 +517,8 @@ static tvm_script_doc_obj* conv_prim_func(tvm_script_docsifier* d, const TVMFFIA
     const TVMFFIAny* bv = tvm_ffi_map_get(fn->buffer_map, &key);
     if (!bv) continue;
     void* bp = buffer_map_path(d, path, var);
-    rc = bp ? tvm_script__tir_emit_buffer_decl(d, (const void*)bv->v_obj, bp, "match_buffer", tvm_script_var_doc(d, var), f)
+    rc = bp ? tvm_script__tir_emit_buffer_decl(d, (const void*)bv->v_obj, bp, "match_buffer",
+                                               tvm_script_var_doc(d, var), f)
             : -1;
     tvm_ffi_release(bp);
   }

@@ -12,7 +12,8 @@
 
 #include "printer_tir.h"
 
-int tvm_script__tir_body(tvm_script_docsifier* d, const void* stmt, const void* path, tvm_script_frame* frame) {
+int tvm_script__tir_body(tvm_script_docsifier* d, const void* stmt, const void* path,
+                         tvm_script_frame* frame) {
   bool seq = tvm_tir_kind_of(stmt) == TVM_TIR_KIND_SeqStmt;
   const void* items = seq ? ((const tvm_tir_seq_stmt_obj*)stmt)->seq : NULL;
   int64_t n = seq ? tvm_ffi_seq_size(items) : 1;
@@ -288,11 +289,12 @@ static tvm_script_doc_obj* conv_allocate(tvm_script_docsifier* d, const TVMFFIAn
   void* extents = ep ? tvm_script_as_doc_array(d, s->extents, ep) : NULL;
   tvm_ffi_release(ep);
   const char* scope = tvm_tir_pointer_type_scope(s->buffer_var->type_annotation);
-  void* args = tvm_script_doc_array_take(tvm_script_list_doc_take(extents),
-                                         tvm_script__tir_dtype_literal(s->dtype),
-                                         tvm_script_literal_str(scope && *scope ? scope : "global"));
+  void* args = tvm_script_doc_array_take(
+      tvm_script_list_doc_take(extents), tvm_script__tir_dtype_literal(s->dtype),
+      tvm_script_literal_str(scope && *scope ? scope : "global"));
   if (args && !tvm_script__tir_is_const(s->condition, 1)) {
-    void* arr = tvm_script_doc_array_take(tvm_script__tir_child(d, s->condition, path, "condition"));
+    void* arr =
+        tvm_script_doc_array_take(tvm_script__tir_child(d, s->condition, path, "condition"));
     void* list = arr ? tvm_ffi_list_new() : NULL;
     bool ok = list != NULL;
     for (int64_t i = 0; ok && i < tvm_ffi_seq_size(args); ++i) {
@@ -306,7 +308,8 @@ static tvm_script_doc_obj* conv_allocate(tvm_script_docsifier* d, const TVMFFIAn
   void *keys = NULL, *values = NULL;
   if (args && tvm_ffi_map_size(s->annotations)) {
     keys = tvm_script__str_array1("annotations");
-    values = tvm_script_doc_array_take(tvm_script__tir_child(d, s->annotations, path, "annotations"));
+    values =
+        tvm_script_doc_array_take(tvm_script__tir_child(d, s->annotations, path, "annotations"));
   }
   tvm_script_doc_obj* rhs =
       args ? tvm_script_call_doc_take(tir_prefixed(d, "allocate"), args, keys, values)
@@ -334,8 +337,8 @@ static tvm_script_doc_obj* conv_decl_buffer(tvm_script_docsifier* d, const TVMFF
   void* bp = tvm_script__tir_path(d, path, "buffer");
   tvm_script_doc_obj* lhs =
       bp ? tvm_script_define_var(d, s->buffer, tvm_tir_buffer_name(s->buffer), f) : NULL;
-  tvm_script_doc_obj* rhs = lhs ? tvm_script__tir_buffer_call(d, s->buffer, bp, "decl_buffer", NULL, lhs, f)
-                                : NULL;
+  tvm_script_doc_obj* rhs =
+      lhs ? tvm_script__tir_buffer_call(d, s->buffer, bp, "decl_buffer", NULL, lhs, f) : NULL;
   tvm_ffi_release(bp);
   if (!rhs || convert_body(d, s->body, path, f) != 0) {
     void* objs[] = {lhs, rhs};
@@ -375,7 +378,8 @@ static void* branch(tvm_script_docsifier* d, const void* stmt, const void* path,
   tvm_script_frame* f = body_frame(d);
   if (!f) return NULL;
   void* p = tvm_script__tir_path(d, path, field);
-  void* arr = p && tvm_script__tir_body(d, stmt, p, f) == 0 ? tvm_script_stmts_to_array(f->stmts) : NULL;
+  void* arr =
+      p && tvm_script__tir_body(d, stmt, p, f) == 0 ? tvm_script_stmts_to_array(f->stmts) : NULL;
   tvm_ffi_release(p);
   tvm_script_frame_pop(d);
   return arr;
@@ -616,16 +620,17 @@ static int emit_axis(tvm_script_docsifier* d, const tvm_tir_sblock_obj* block,
     dom = tvm_script__tir_child(d, iv->dom->extent, dp, "extent");
   } else if (dp) {
     tvm_tir_expr_obj* end = tvm_script__tir_range_end(iv->dom->min, iv->dom->extent);
-    dom = tvm_script_tuple_doc_take(tvm_script_doc_array_take(
-        tvm_script__tir_child(d, iv->dom->min, dp, "min"), end ? tvm_script__tir_child(d, end, dp, "extent") : NULL));
+    dom = tvm_script_tuple_doc_take(
+        tvm_script_doc_array_take(tvm_script__tir_child(d, iv->dom->min, dp, "min"),
+                                  end ? tvm_script__tir_child(d, end, dp, "extent") : NULL));
     tvm_ffi_release(end);
   }
   tvm_ffi_release(dp);
   tvm_script_doc_obj* rhs;
   if (realize) {
-    rhs = tvm_script_doc_call_take(tir_prefixed(d, k_axis[t]), dom,
-                                   tvm_script__tir_child_item(d, realize->iter_values, realize_p,
-                                                  "iter_values", i));
+    rhs = tvm_script_doc_call_take(
+        tir_prefixed(d, k_axis[t]), dom,
+        tvm_script__tir_child_item(d, realize->iter_values, realize_p, "iter_values", i));
   } else {
     rhs = tvm_script_doc_call_take(tir_prefixed(d, k_axis[t]), dom);
   }
@@ -652,7 +657,8 @@ static int emit_remap(tvm_script_docsifier* d, const tvm_tir_sblock_obj* block,
   for (int64_t k = 0; ok && k < n; ++k) {
     const tvm_tir_iter_var_obj* iv = tvm_ffi_seq_obj_at(block->iter_vars, idx[k]);
     kinds[k] = iv->iter_type == TVM_TIR_ITER_DATA_PAR ? 'S' : 'R';
-    tvm_script_doc_obj* v = tvm_script__tir_child_item(d, realize->iter_values, realize_p, "iter_values", idx[k]);
+    tvm_script_doc_obj* v =
+        tvm_script__tir_child_item(d, realize->iter_values, realize_p, "iter_values", idx[k]);
     tvm_script_doc_obj* l = v ? tvm_script_define_var(d, iv->var, tvm_tir_var_name(iv->var), f) : NULL;
     void* ivp = tvm_script__tir_path_item(d, block_p, "iter_vars", idx[k]);
     if (l && ivp) tvm_script_doc_mark(d, l, ivp);
@@ -718,7 +724,8 @@ static tvm_script_doc_obj* print_block(tvm_script_docsifier* d, const tvm_tir_sb
   if (rc == 0 && realize && !tvm_script__tir_is_const(realize->predicate, 1)) {
     rc = tvm_script_frame_emit_take(
         f, tvm_script_expr_stmt_doc_take(tvm_script_doc_call_take(
-               tir_prefixed(d, "where"), tvm_script__tir_child(d, realize->predicate, realize_p, "predicate"))));
+               tir_prefixed(d, "where"),
+               tvm_script__tir_child(d, realize->predicate, realize_p, "predicate"))));
   }
   if (rc == 0) rc = emit_regions(d, block->reads, block_p, "reads", f);
   if (rc == 0) rc = emit_regions(d, block->writes, block_p, "writes", f);
@@ -731,12 +738,13 @@ static tvm_script_doc_obj* print_block(tvm_script_docsifier* d, const tvm_tir_sb
   for (int64_t i = 0; rc == 0 && i < tvm_ffi_seq_size(block->alloc_buffers); ++i) {
     void* bp = tvm_script__tir_path_item(d, block_p, "alloc_buffers", i);
     rc = bp ? tvm_script__tir_emit_buffer_decl(d, tvm_ffi_seq_obj_at(block->alloc_buffers, i), bp,
-                                   "sblock_alloc_buffer", NULL, f)
+                                               "sblock_alloc_buffer", NULL, f)
             : -1;
     tvm_ffi_release(bp);
   }
   for (int64_t i = 0; rc == 0 && i < tvm_ffi_seq_size(block->match_buffers); ++i) {
-    tvm_script_doc_obj* m = tvm_script__tir_child_item(d, block->match_buffers, block_p, "match_buffers", i);
+    tvm_script_doc_obj* m =
+        tvm_script__tir_child_item(d, block->match_buffers, block_p, "match_buffers", i);
     rc = m ? 0 : -1;
     tvm_ffi_release(m); /* the converter emitted the declaration into f */
   }
@@ -800,7 +808,7 @@ static tvm_script_doc_obj* conv_match_buffer_region(tvm_script_docsifier* d, con
   tvm_ffi_retain(src);
   void* bp = tvm_script__tir_path(d, path, "buffer");
   int rc = bp ? tvm_script__tir_emit_buffer_decl(d, m->buffer, bp, "match_buffer", src,
-                                     tvm_script_frame_top(d))
+                                                 tvm_script_frame_top(d))
               : (tvm_ffi_release(src), -1);
   tvm_ffi_release(bp);
   if (rc != 0) {

@@ -5,9 +5,9 @@
 #include <assert.h>
 #include <stddef.h>
 #include <string.h>
-#include <tvm/tir/tir.h>
 #include <tvm-private/ffi.h>
 #include <tvm-private/tir.h>
+#include <tvm/tir/tir.h>
 
 /* ---- Registry (registry.c) ----------------------------------------------------------------- */
 /* Type index of each kind, valid once tvm_tir_init() has run. */

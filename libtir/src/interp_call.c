@@ -52,8 +52,8 @@ static int scalar_from_any(const TVMFFIAny* a, const tvm_tir_var_obj* var, const
     } else if (a->type_index == kTVMFFIOpaquePtr || a->type_index == kTVMFFINone) {
       out->lane[0].p = a->v_ptr;
     } else {
-      return tvm_tir__raise_at("TypeError", NULL, "%s: argument '%s' must be a handle, got %s", fname,
-                          pname, tvm_ffi_any_type_name(a));
+      return tvm_tir__raise_at("TypeError", NULL, "%s: argument '%s' must be a handle, got %s",
+                               fname, pname, tvm_ffi_any_type_name(a));
     }
     return TIR_OK;
   }
@@ -64,14 +64,14 @@ static int scalar_from_any(const TVMFFIAny* a, const tvm_tir_var_obj* var, const
     bool fits = t.code == kDLUInt && t.bits == 64 ? i >= 0 : out->lane[0].i == i;
     if (fits) return TIR_OK;
     return tvm_tir__raise_at("ValueError", NULL, "%s: argument '%s' = %lld does not fit %s", fname,
-                        pname, (long long)i, tvm_tir_dtype_str(t).s);
+                             pname, (long long)i, tvm_tir_dtype_str(t).s);
   }
   if (tvm_tir_dtype_is_floating(t) && t.lanes == 1 && tvm_ffi_any_as_float(a, &d)) {
     out->lane[0].f = tvm_tir__round_float(t, d);
     return TIR_OK;
   }
-  return tvm_tir__raise_at("TypeError", NULL, "%s: argument '%s' of type %s cannot be passed %s", fname,
-                      pname, tvm_tir_dtype_str(t).s, tvm_ffi_any_type_name(a));
+  return tvm_tir__raise_at("TypeError", NULL, "%s: argument '%s' of type %s cannot be passed %s",
+                           fname, pname, tvm_tir_dtype_str(t).s, tvm_ffi_any_type_name(a));
 }
 
 static bool dtype_matches(DLDataType buffer, DLDataType tensor) {
@@ -88,8 +88,9 @@ static int bind_tensor(tir_interp* in, const tvm_tir_buffer_obj* b, const DLTens
   int64_t ndim = tvm_tir_buffer_ndim(b);
   const char* bname = tvm_tir_buffer_name(b);
   if (t->device.device_type != kDLCPU && t->device.device_type != kDLCUDAHost) {
-    return tvm_tir__raise_at("ValueError", NULL, "%s: tensor is on device type %d, not in host memory",
-                        arg, (int)t->device.device_type);
+    return tvm_tir__raise_at("ValueError", NULL,
+                             "%s: tensor is on device type %d, not in host memory", arg,
+                             (int)t->device.device_type);
   }
   if (!dtype_matches(b->dtype, t->dtype)) {
     char have[48];
@@ -97,17 +98,19 @@ static int bind_tensor(tir_interp* in, const tvm_tir_buffer_obj* b, const DLTens
       tvm_ffi_error_clear();
       snprintf(have, sizeof(have), "dtype(code=%d, bits=%d)", t->dtype.code, t->dtype.bits);
     }
-    return tvm_tir__raise_at("ValueError", NULL, "%s: dtype %s does not match buffer %s of dtype %s",
-                        arg, have, bname, tvm_tir_dtype_str(b->dtype).s);
+    return tvm_tir__raise_at("ValueError", NULL,
+                             "%s: dtype %s does not match buffer %s of dtype %s", arg, have, bname,
+                             tvm_tir_dtype_str(b->dtype).s);
   }
   TRY(tvm_tir__check_storable(b->dtype, bname));
   if (t->ndim != ndim || ndim > TIR_MAX_DIMS) {
-    return tvm_tir__raise_at("ValueError", NULL, "%s: ndim %d does not match buffer %s of ndim %lld",
-                        arg, (int)t->ndim, bname, (long long)ndim);
+    return tvm_tir__raise_at("ValueError", NULL,
+                             "%s: ndim %d does not match buffer %s of ndim %lld", arg, (int)t->ndim,
+                             bname, (long long)ndim);
   }
   if (ndim > 0 && !t->shape) {
     return tvm_tir__raise_at("ValueError", NULL, "%s: tensor of ndim %d has no shape", arg,
-                        (int)t->ndim);
+                             (int)t->ndim);
   }
   for (int64_t k = 0; k < ndim; ++k)
     TRY(tvm_tir__match_field(in, tvm_tir_array_at(b->shape, k), t->shape[k], arg, "shape", k));
@@ -115,13 +118,14 @@ static int bind_tensor(tir_interp* in, const tvm_tir_buffer_obj* b, const DLTens
   TRY(tvm_tir__compact_strides(b, t->shape, ndim, compact));
   if (tvm_tir_array_size(b->strides) == 0) {
     if (t->strides && !tvm_ffi_dltensor_is_contiguous(t)) {
-      return tvm_tir__raise_at("ValueError", NULL, "%s: strided tensor for buffer %s, which is compact",
-                          arg, bname);
+      return tvm_tir__raise_at("ValueError", NULL,
+                               "%s: strided tensor for buffer %s, which is compact", arg, bname);
     }
   } else {
     if (tvm_tir_array_size(b->strides) != ndim) {
-      return tvm_tir__raise_at("ValueError", NULL, "%s: buffer %s has %lld strides for %lld dimensions",
-                          arg, bname, (long long)tvm_tir_array_size(b->strides), (long long)ndim);
+      return tvm_tir__raise_at("ValueError", NULL,
+                               "%s: buffer %s has %lld strides for %lld dimensions", arg, bname,
+                               (long long)tvm_tir_array_size(b->strides), (long long)ndim);
     }
     for (int64_t k = 0; k < ndim; ++k) {
       int64_t stride = t->strides ? t->strides[k] : compact[k];
@@ -130,12 +134,12 @@ static int bind_tensor(tir_interp* in, const tvm_tir_buffer_obj* b, const DLTens
   }
   int64_t size = tvm_tir__elem_bytes(b->dtype);
   if (t->byte_offset % (uint64_t)size != 0) {
-    return tvm_tir__raise_at("ValueError", NULL, "%s: byte_offset %llu is not a multiple of %lld", arg,
-                        (unsigned long long)t->byte_offset, (long long)size);
+    return tvm_tir__raise_at("ValueError", NULL, "%s: byte_offset %llu is not a multiple of %lld",
+                             arg, (unsigned long long)t->byte_offset, (long long)size);
   }
   if (b->elem_offset) {
     TRY(tvm_tir__match_field(in, b->elem_offset, (int64_t)(t->byte_offset / (uint64_t)size), arg,
-                        "elem_offset", -1));
+                             "elem_offset", -1));
   }
   TRY(tvm_tir__bind_handle(in, b->data, t->data));
   if (!add_region) return TIR_OK;
@@ -164,13 +168,13 @@ static int bind_handle_as_tensor(tir_interp* in, const tvm_tir_buffer_obj* b, co
   int64_t shape[TIR_MAX_DIMS], ndim = tvm_tir_buffer_ndim(b);
   if (!tvm_tir_dtype_is_handle(v->dtype) || ndim > TIR_MAX_DIMS) {
     return tvm_tir__raise_at("TypeError", NULL, "%s: buffer %s needs a handle, got %s", arg,
-                        tvm_tir_buffer_name(b), tvm_tir_dtype_str(v->dtype).s);
+                             tvm_tir_buffer_name(b), tvm_tir_dtype_str(v->dtype).s);
   }
   for (int64_t k = 0; k < ndim; ++k) {
     if (!tvm_tir_as_const_int(tvm_tir_array_at(b->shape, k), &shape[k])) {
       return tvm_tir__raise_at("NotImplementedError", NULL,
-                          "%s: buffer %s has a symbolic shape, which a handle does not carry", arg,
-                          tvm_tir_buffer_name(b));
+                               "%s: buffer %s has a symbolic shape, which a handle does not carry",
+                               arg, tvm_tir_buffer_name(b));
     }
   }
   DLTensor t = {.data = v->lane[0].p,
@@ -191,7 +195,7 @@ static int bind_params(tir_interp* in, const tvm_tir_prim_func_obj* f, const cha
   bool skip_implicit = args->count != np && args->count == np - implicit;
   if (args->count != np && !skip_implicit) {
     return tvm_tir__raise_at("TypeError", NULL, "%s: expected %lld arguments, got %lld", fname,
-                        (long long)np, (long long)args->count);
+                             (long long)np, (long long)args->count);
   }
   /* Scalars first (they enter the scope first), then the buffers bind their fields. */
   for (int pass = 0; pass < 2; ++pass) {
@@ -213,7 +217,7 @@ static int bind_params(tir_interp* in, const tvm_tir_prim_func_obj* f, const cha
                                                                 : NULL;
         if (!t) {
           return tvm_tir__raise_at("TypeError", NULL, "%s: buffer %s needs a tensor, got %s", arg,
-                              tvm_tir_buffer_name(b), tvm_ffi_any_type_name(x));
+                                   tvm_tir_buffer_name(b), tvm_ffi_any_type_name(x));
         }
         TRY(bind_tensor(in, b, t, arg, true));
       } else if (b) {
@@ -225,8 +229,8 @@ static int bind_params(tir_interp* in, const tvm_tir_prim_func_obj* f, const cha
       } else {
         if (!tvm_tir_dtype_equal(args->values[k].dtype, p->expr.dtype)) {
           return tvm_tir__raise_at("TypeError", NULL, "%s: expected %s, got %s", arg,
-                              tvm_tir_dtype_str(p->expr.dtype).s,
-                              tvm_tir_dtype_str(args->values[k].dtype).s);
+                                   tvm_tir_dtype_str(p->expr.dtype).s,
+                                   tvm_tir_dtype_str(args->values[k].dtype).s);
         }
         TRY(tvm_tir__bind(in, p, &args->values[k]));
       }
@@ -240,7 +244,7 @@ static int call_func(tir_interp* in, const tvm_tir_prim_func_obj* f, const char*
                      const call_args* args, tir_value* out) {
   if (in->depth >= TVM_TIR_INTERP_MAX_CALL_DEPTH) {
     return tvm_tir__raise_at("RuntimeError", NULL, "%s: maximum call depth %d exceeded", fname,
-                        TVM_TIR_INTERP_MAX_CALL_DEPTH);
+                             TVM_TIR_INTERP_MAX_CALL_DEPTH);
   }
   tir_frame frame = {0}, *caller = in->frame;
   int64_t regions = in->num_regions;
@@ -264,7 +268,7 @@ static int call_func(tir_interp* in, const tvm_tir_prim_func_obj* f, const char*
 }
 
 int tvm_tir__call_global(tir_interp* in, const tvm_tir_global_var_obj* gv, const tir_value* args,
-                    int64_t num_args, tir_value* out) {
+                         int64_t num_args, tir_value* out) {
   const char* name = tvm_ffi_str_cstr(gv->name_hint);
   const void* f = NULL;
   void* owned = NULL;
@@ -276,8 +280,9 @@ int tvm_tir__call_global(tir_interp* in, const tvm_tir_global_var_obj* gv, const
   }
   int rc;
   if (!f) {
-    rc = tvm_tir__raise_at("RuntimeError", NULL, "call to '%s': no such function%s", name,
-                      in->mod ? " in the module" : " (a PrimFunc run alone can only call itself)");
+    rc = tvm_tir__raise_at(
+        "RuntimeError", NULL, "call to '%s': no such function%s", name,
+        in->mod ? " in the module" : " (a PrimFunc run alone can only call itself)");
   } else if (tvm_tir_kind_of(f) != TVM_TIR_KIND_PrimFunc) {
     rc = tvm_tir__raise_at("RuntimeError", NULL, "call to '%s': not a PrimFunc", name);
   } else {
@@ -295,7 +300,7 @@ static int ret_to_any(const tir_value* v, const char* fname, TVMFFIAny* out) {
     *out = tvm_ffi_any_none();
   } else if (tir_lanes(v) != 1) {
     return tvm_tir__raise_at("NotImplementedError", NULL, "%s: returns a vector (%s)", fname,
-                        tvm_tir_dtype_str(t).s);
+                             tvm_tir_dtype_str(t).s);
   } else if (tvm_tir_dtype_is_bool(t)) {
     *out = tvm_ffi_any_bool(v->lane[0].i != 0);
   } else if (tvm_tir_dtype_is_integer(t)) {

@@ -34,8 +34,8 @@ int tvm_tir__raise_at(const char* kind, const void* node, const char* fmt, ...) 
 static int check_lanes(const void* node, int lanes) {
   if (lanes >= 1 && lanes <= TVM_TIR_INTERP_MAX_LANES) return TIR_OK;
   return tvm_tir__raise_at("NotImplementedError", node,
-                      "a value of %d lanes (the interpreter supports %d)", lanes,
-                      TVM_TIR_INTERP_MAX_LANES);
+                           "a value of %d lanes (the interpreter supports %d)", lanes,
+                           TVM_TIR_INTERP_MAX_LANES);
 }
 
 /* ---- Leaves --------------------------------------------------------------------------------- */
@@ -43,7 +43,7 @@ static int eval_var(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* out) {
   const tir_value* v = tvm_tir__lookup(in, (const tvm_tir_var_obj*)e);
   if (!v) {
     return tvm_tir__raise_at("RuntimeError", NULL, "unbound variable '%s'",
-                        tvm_tir_var_name((const tvm_tir_var_obj*)e));
+                             tvm_tir_var_name((const tvm_tir_var_obj*)e));
   }
   *out = *v;
   return TIR_OK;
@@ -77,7 +77,8 @@ static int eval_cast(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* out) 
   TRY(tvm_tir__eval(in, c->value, &v));
   out->dtype = e->dtype;
   for (int l = 0; l < tir_lanes(&v); ++l) {
-    if (tvm_tir__cast_lane(v.dtype, e->dtype, v.lane[l], &out->lane[l], "Cast") != 0) return TIR_ERROR;
+    if (tvm_tir__cast_lane(v.dtype, e->dtype, v.lane[l], &out->lane[l], "Cast") != 0)
+      return TIR_ERROR;
   }
   return TIR_OK;
 }
@@ -208,7 +209,7 @@ static int binop_lane(const binop_impl* op, const tvm_tir_expr_obj* e, DLDataTyp
   if (tvm_tir_dtype_is_integer(t)) {
     if (op->divides && b.i == 0) {
       return tvm_tir__raise_at("ValueError", e, "%s: integer division by zero",
-                          tvm_tir_kind_name(tvm_tir_kind_of(e)));
+                               tvm_tir_kind_name(tvm_tir_kind_of(e)));
     }
     out->i = (int64_t)op->i(tir_is_unsigned(t), a.i, b.i);
   } else if (tvm_tir_dtype_is_floating(t) && op->f64) {
@@ -220,7 +221,7 @@ static int binop_lane(const binop_impl* op, const tvm_tir_expr_obj* e, DLDataTyp
     if (tvm_tir_dtype_is_bool(rt)) out->i = out->f != 0;
   } else {
     return tvm_tir__raise_at("NotImplementedError", e, "%s on %s operands is not supported",
-                        tvm_tir_kind_name(tvm_tir_kind_of(e)), tvm_tir_dtype_str(t).s);
+                             tvm_tir_kind_name(tvm_tir_kind_of(e)), tvm_tir_dtype_str(t).s);
   }
   *out = tvm_tir__normalize(rt, *out);
   return TIR_OK;
@@ -233,7 +234,7 @@ static int eval_binary(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* out
   TRY(tvm_tir__eval(in, bin->b, &b));
   if (tir_lanes(&a) != tir_lanes(&b)) {
     return tvm_tir__raise_at("RuntimeError", e, "operands have %d and %d lanes", tir_lanes(&a),
-                        tir_lanes(&b));
+                             tir_lanes(&b));
   }
   const binop_impl* op = &k_binops[tvm_tir_kind_of(e)];
   DLDataType t = tvm_tir_dtype_element(a.dtype), rt = tvm_tir_dtype_element(e->dtype);
@@ -312,7 +313,7 @@ static int eval_shuffle(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* ou
     TRY(tvm_tir__eval_int(in, tvm_tir_array_at(s->indices, k), &idx));
     if (idx < 0 || idx >= total) {
       return tvm_tir__raise_at("IndexError", e, "Shuffle: index %lld out of range for %d lanes",
-                          (long long)idx, total);
+                               (long long)idx, total);
     }
     out->lane[k] = all.lane[idx];
   }
@@ -323,10 +324,11 @@ static int eval_shuffle(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* ou
 /* Indices of a BufferLoad/BufferStore evaluated to int64 (spec: cast to the back end's index
  * type); the last one may be a vector, whose lanes go to last[] (*last_lanes of them). */
 int tvm_tir__eval_indices(tir_interp* in, const void* node, void* indices, int64_t* idx,
-                     int64_t max_dims, int64_t last[], int* last_lanes) {
+                          int64_t max_dims, int64_t last[], int* last_lanes) {
   int64_t n = tvm_tir_array_size(indices);
   if (n > max_dims)
-    return tvm_tir__raise_at("NotImplementedError", node, "more than %lld indices", (long long)max_dims);
+    return tvm_tir__raise_at("NotImplementedError", node, "more than %lld indices",
+                             (long long)max_dims);
   *last_lanes = 1;
   for (int64_t k = 0; k < n; ++k) {
     tir_value v;
@@ -425,13 +427,14 @@ static int b_reinterpret(tir_interp* in, const tvm_tir_call_obj* call, tir_value
   TRY(tvm_tir__eval(in, arg(call, 0), &v));
   DLDataType to = call->expr.dtype;
   TRY(check_lanes(call, to.lanes));
-  if (tvm_tir__check_storable(v.dtype, "tir.reinterpret") || tvm_tir__check_storable(to, "tir.reinterpret")) {
+  if (tvm_tir__check_storable(v.dtype, "tir.reinterpret") ||
+      tvm_tir__check_storable(to, "tir.reinterpret")) {
     return TIR_ERROR;
   }
   if (tvm_tir_dtype_is_bool(v.dtype) || tvm_tir_dtype_is_bool(to) ||
       tvm_tir__elem_bytes(v.dtype) != tvm_tir__elem_bytes(to)) {
     return tvm_tir__raise_at("ValueError", call, "tir.reinterpret: %s and %s differ in size",
-                        tvm_tir_dtype_str(v.dtype).s, tvm_tir_dtype_str(to).s);
+                             tvm_tir_dtype_str(v.dtype).s, tvm_tir_dtype_str(to).s);
   }
   char bytes[TVM_TIR_INTERP_MAX_LANES * 8];
   tvm_tir__mem_write(v.dtype, bytes, v.lane);
@@ -466,7 +469,7 @@ static int l_not(const tvm_tir_call_obj* c, DLDataType t, int64_t a, int64_t b, 
 static int check_shift(const tvm_tir_call_obj* c, DLDataType t, int64_t b) {
   if (b >= 0 && b < t.bits) return TIR_OK;
   return tvm_tir__raise_at("ValueError", c, "%s: shift amount %lld is outside [0, %d)", op_name(c),
-                      (long long)b, t.bits);
+                           (long long)b, t.bits);
 }
 static int l_shl(const tvm_tir_call_obj* c, DLDataType t, int64_t a, int64_t b, int64_t* o) {
   TRY(check_shift(c, t, b));
@@ -510,7 +513,7 @@ static int eval_args(tir_interp* in, const tvm_tir_call_obj* call, tir_value* a,
     TRY(tvm_tir__eval(in, arg(call, k), &a[k]));
     if (k > 0 && !tvm_tir_dtype_equal(a[k].dtype, a[0].dtype)) {
       return tvm_tir__raise_at("TypeError", call, "%s: arguments of types %s and %s", op_name(call),
-                          tvm_tir_dtype_str(a[0].dtype).s, tvm_tir_dtype_str(a[k].dtype).s);
+                               tvm_tir_dtype_str(a[0].dtype).s, tvm_tir_dtype_str(a[k].dtype).s);
     }
   }
   return TIR_OK;
@@ -523,8 +526,8 @@ static int b_int_lanes(tir_interp* in, const tvm_tir_call_obj* call, int_lane_fn
   TRY(eval_args(in, call, a, n));
   DLDataType t = tvm_tir_dtype_element(a[0].dtype);
   if (!tvm_tir_dtype_is_integer(t)) {
-    return tvm_tir__raise_at("TypeError", call, "%s: needs integer arguments, got %s", op_name(call),
-                        tvm_tir_dtype_str(t).s);
+    return tvm_tir__raise_at("TypeError", call, "%s: needs integer arguments, got %s",
+                             op_name(call), tvm_tir_dtype_str(t).s);
   }
   DLDataType rt = tvm_tir_dtype_element(call->expr.dtype);
   out->dtype = call->expr.dtype;
@@ -574,9 +577,9 @@ static int b_math(tir_interp* in, const tvm_tir_call_obj* call, const math_impl*
   TRY(eval_args(in, call, a, n));
   DLDataType t = tvm_tir_dtype_element(a[0].dtype);
   if (!tvm_tir_dtype_is_floating(t) || !tvm_tir_dtype_equal(a[0].dtype, call->expr.dtype)) {
-    return tvm_tir__raise_at("TypeError", call,
-                        "%s: needs float arguments of the call's type %s, got %s", op_name(call),
-                        tvm_tir_dtype_str(call->expr.dtype).s, tvm_tir_dtype_str(a[0].dtype).s);
+    return tvm_tir__raise_at(
+        "TypeError", call, "%s: needs float arguments of the call's type %s, got %s", op_name(call),
+        tvm_tir_dtype_str(call->expr.dtype).s, tvm_tir_dtype_str(a[0].dtype).s);
   }
   bool f64 = t.code == kDLFloat && t.bits == 64;
   out->dtype = a[0].dtype;
@@ -624,7 +627,7 @@ static int b_fma(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out) {
   DLDataType t = tvm_tir_dtype_element(a[0].dtype);
   if (!tvm_tir_dtype_is_floating(t)) {
     return tvm_tir__raise_at("TypeError", call, "tir.fma: needs float arguments, got %s",
-                        tvm_tir_dtype_str(t).s);
+                             tvm_tir_dtype_str(t).s);
   }
   *out = a[0];
   for (int l = 0; l < tir_lanes(&a[0]); ++l) {
@@ -643,7 +646,8 @@ static int b_ldexp(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out)
   TRY(tvm_tir__eval(in, arg(call, 1), &n));
   DLDataType t = tvm_tir_dtype_element(x.dtype);
   if (!tvm_tir_dtype_is_floating(t) || tir_lanes(&n) != tir_lanes(&x)) {
-    return tvm_tir__raise_at("TypeError", call, "tir.ldexp: needs a float and an exponent of its lanes");
+    return tvm_tir__raise_at("TypeError", call,
+                             "tir.ldexp: needs a float and an exponent of its lanes");
   }
   *out = x;
   for (int l = 0; l < tir_lanes(&x); ++l) {
@@ -660,7 +664,8 @@ static int b_large_uint_imm(tir_interp* in, const tvm_tir_call_obj* call, tir_va
   int64_t lo, hi;
   TRY(tvm_tir__eval_int(in, arg(call, 0), &lo));
   TRY(tvm_tir__eval_int(in, arg(call, 1), &hi));
-  tvm_tir__value_int(out, call->expr.dtype, (int64_t)(((uint64_t)(uint32_t)hi << 32) | (uint32_t)lo));
+  tvm_tir__value_int(out, call->expr.dtype,
+                     (int64_t)(((uint64_t)(uint32_t)hi << 32) | (uint32_t)lo));
   return TIR_OK;
 }
 
@@ -704,8 +709,8 @@ static int b_extern(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out
   if (num_args(call) > 0 && tvm_tir_kind_of(arg(call, 0)) == TVM_TIR_KIND_StringImm) {
     name = tvm_ffi_str_cstr(((const tvm_tir_string_imm_obj*)arg(call, 0))->value);
   }
-  return tvm_tir__raise_at("RuntimeError", call, "%s: unknown external function '%s'", op_name(call),
-                      name);
+  return tvm_tir__raise_at("RuntimeError", call, "%s: unknown external function '%s'",
+                           op_name(call), name);
 }
 
 static const builtin_fn k_builtins[TVM_TIR_BUILTIN_COUNT] = {
@@ -738,8 +743,8 @@ static int eval_builtin(tir_interp* in, const tvm_tir_call_obj* call, tir_value*
     if (k_math[id].d1 || k_math[id].d2) return b_math(in, call, &k_math[id], out);
     break;
   }
-  return tvm_tir__raise_at("NotImplementedError", call, "builtin %s is not supported by the interpreter",
-                      op_name(call));
+  return tvm_tir__raise_at("NotImplementedError", call,
+                           "builtin %s is not supported by the interpreter", op_name(call));
 }
 
 static int eval_call(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* out) {
@@ -799,7 +804,7 @@ int tvm_tir__eval_int(tir_interp* in, const tvm_tir_expr_obj* e, int64_t* out) {
   TRY(tvm_tir__eval(in, e, &v));
   if (!tvm_tir_dtype_is_integer(v.dtype) || tir_lanes(&v) != 1) {
     return tvm_tir__raise_at("TypeError", e, "expected an integer scalar, got %s",
-                        tvm_tir_dtype_str(v.dtype).s);
+                             tvm_tir_dtype_str(v.dtype).s);
   }
   *out = v.lane[0].i;
   return TIR_OK;

@@ -127,8 +127,8 @@ static inline void tir_scope_pop(tir_interp* in, int64_t mark) { in->frame->num_
  * equal (ValueError "<owner>: <field>[dim] is <actual> but the buffer requires <expected>";
  * dim < 0 omits "[dim]").
  */
-int tvm_tir__match_field(tir_interp* in, const tvm_tir_expr_obj* e, int64_t actual, const char* owner,
-                    const char* field, int64_t dim);
+int tvm_tir__match_field(tir_interp* in, const tvm_tir_expr_obj* e, int64_t actual,
+                         const char* owner, const char* field, int64_t dim);
 
 /* Live memory regions: push one (owned ones are freed when popped), pop down to a mark
  * (in->num_regions before the pushes), or allocate a zero-filled owned one. */
@@ -138,10 +138,10 @@ int tvm_tir__alloc_region(tir_interp* in, int64_t nbytes, char** out);
 
 /* Compact row-major strides of a shape (ValueError naming buf for a negative or huge shape). */
 int tvm_tir__compact_strides(const tvm_tir_buffer_obj* buf, const int64_t* shape, int64_t ndim,
-                        int64_t* strides);
+                             int64_t* strides);
 /* The address of buffer[indices] (all scalar, n of them), bounds checked (IndexError). */
-int tvm_tir__element_addr(tir_interp* in, const tvm_tir_buffer_obj* buf, const int64_t* idx, int64_t n,
-                     char** out);
+int tvm_tir__element_addr(tir_interp* in, const tvm_tir_buffer_obj* buf, const int64_t* idx,
+                          int64_t n, char** out);
 /* Allocate a buffer's memory (zero-filled, a region) and bind its data variable. With
  * bind_layout (BufferRealize), unbound stride / elem_offset variables get the compact layout. */
 int tvm_tir__alloc_buffer(tir_interp* in, const tvm_tir_buffer_obj* buf, bool bind_layout);
@@ -153,7 +153,7 @@ void tvm_tir__pop_aliases(tir_interp* in, int64_t mark);
 /* ---- Calls (interp_call.c) ----------------------------------------------------------------- */
 /* Call a PrimFunc of the module (args evaluated), result in *out (void when none). */
 int tvm_tir__call_global(tir_interp* in, const tvm_tir_global_var_obj* gv, const tir_value* args,
-                    int64_t num_args, tir_value* out);
+                         int64_t num_args, tir_value* out);
 
 /* ---- Expressions (interp_expr.c) ----------------------------------------------------------- */
 /* The most dimensions a buffer access may have. */
@@ -161,14 +161,15 @@ int tvm_tir__call_global(tir_interp* in, const tvm_tir_global_var_obj* gv, const
 /* Evaluate the indices of a BufferLoad/BufferStore (node) to int64 idx[] (spec: cast to the
  * back end's index type); the lanes of the last index go to last[], *last_lanes of them. */
 int tvm_tir__eval_indices(tir_interp* in, const void* node, void* indices, int64_t* idx,
-                     int64_t max_dims, int64_t last[], int* last_lanes);
+                          int64_t max_dims, int64_t last[], int* last_lanes);
 int tvm_tir__eval(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* out);
 /* Evaluate a scalar Int/UInt expression as int64 (uint64 as its bit pattern). */
 int tvm_tir__eval_int(tir_interp* in, const tvm_tir_expr_obj* e, int64_t* out);
 
 /* Raise an error of kind with the formatted message followed by " (in `<node text>`)" when node
  * is given. Returns TIR_ERROR. */
-int tvm_tir__raise_at(const char* kind, const void* node, const char* fmt, ...) TVM_FFI_PRINTF(3, 4);
+int tvm_tir__raise_at(const char* kind, const void* node, const char* fmt, ...)
+    TVM_FFI_PRINTF(3, 4);
 
 /* ---- Statements (interp_stmt.c) ------------------------------------------------------------ */
 int tvm_tir__exec(tir_interp* in, const tvm_tir_stmt_obj* s);

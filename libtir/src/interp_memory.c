@@ -54,9 +54,9 @@ int tvm_tir__bind_int(tir_interp* in, const tvm_tir_var_obj* var, int64_t value,
   tir_value v;
   tvm_tir__value_int(&v, var->expr.dtype, value);
   if (v.lane[0].i != value || !tvm_tir_dtype_is_index(var->expr.dtype)) {
-    return tvm_tir__raise_at("ValueError", NULL, "%s: %lld does not fit variable '%s' of type %s", what,
-                        (long long)value, tvm_tir_var_name(var),
-                        tvm_tir_dtype_str(var->expr.dtype).s);
+    return tvm_tir__raise_at("ValueError", NULL, "%s: %lld does not fit variable '%s' of type %s",
+                             what, (long long)value, tvm_tir_var_name(var),
+                             tvm_tir_dtype_str(var->expr.dtype).s);
   }
   return tvm_tir__bind(in, var, &v);
 }
@@ -66,8 +66,8 @@ int tvm_tir__bind_int(tir_interp* in, const tvm_tir_var_obj* var, int64_t value,
  * unbound Var is bound to it (the first binding wins), anything else is evaluated and must be
  * equal (ValueError "<owner>: <field>[dim] is <actual> but <e> is <expected>").
  */
-int tvm_tir__match_field(tir_interp* in, const tvm_tir_expr_obj* e, int64_t actual, const char* owner,
-                    const char* field, int64_t dim) {
+int tvm_tir__match_field(tir_interp* in, const tvm_tir_expr_obj* e, int64_t actual,
+                         const char* owner, const char* field, int64_t dim) {
   char what[160];
   if (dim >= 0) {
     snprintf(what, sizeof(what), "%s: %s[%lld]", owner, field, (long long)dim);
@@ -79,7 +79,7 @@ int tvm_tir__match_field(tir_interp* in, const tvm_tir_expr_obj* e, int64_t actu
   TRY(tvm_tir__eval_int(in, e, &expected));
   if (expected == actual) return TIR_OK;
   return tvm_tir__raise_at("ValueError", e, "%s is %lld but the buffer requires %lld", what,
-                      (long long)actual, (long long)expected);
+                           (long long)actual, (long long)expected);
 }
 
 /* ---- Memory regions ------------------------------------------------------------------------- */
@@ -142,7 +142,7 @@ static int eval_shape(tir_interp* in, const tvm_tir_buffer_obj* buf, int64_t* sh
   int64_t ndim = tvm_tir_buffer_ndim(buf);
   if (ndim > TIR_MAX_DIMS) {
     return tvm_tir__raise_at("NotImplementedError", buf, "buffer %s has more than %d dimensions",
-                        tvm_tir_buffer_name(buf), TIR_MAX_DIMS);
+                             tvm_tir_buffer_name(buf), TIR_MAX_DIMS);
   }
   for (int64_t k = 0; k < ndim; ++k)
     TRY(tvm_tir__eval_int(in, tvm_tir_array_at(buf->shape, k), &shape[k]));
@@ -151,13 +151,14 @@ static int eval_shape(tir_interp* in, const tvm_tir_buffer_obj* buf, int64_t* sh
 
 /* Compact row-major strides of a shape. */
 int tvm_tir__compact_strides(const tvm_tir_buffer_obj* buf, const int64_t* shape, int64_t ndim,
-                        int64_t* strides) {
+                             int64_t* strides) {
   int64_t s = 1;
   for (int64_t k = ndim - 1; k >= 0; --k) {
     strides[k] = s;
     if (shape[k] < 0 || __builtin_mul_overflow(s, shape[k], &s)) {
-      return tvm_tir__raise_at("ValueError", buf, "buffer %s: invalid shape (dimension %lld is %lld)",
-                          tvm_tir_buffer_name(buf), (long long)k, (long long)shape[k]);
+      return tvm_tir__raise_at("ValueError", buf,
+                               "buffer %s: invalid shape (dimension %lld is %lld)",
+                               tvm_tir_buffer_name(buf), (long long)k, (long long)shape[k]);
     }
   }
   return TIR_OK;
@@ -180,7 +181,7 @@ static int buffer_layout(tir_interp* in, const tvm_tir_buffer_obj* buf, int64_t*
     for (int64_t k = 0; k < a->num_mins; ++k) {
       if (!add_product(elem_offset, a->mins[k], src_strides[k])) {
         return tvm_tir__raise_at("ValueError", buf, "buffer %s: element offset overflows",
-                            tvm_tir_buffer_name(buf));
+                                 tvm_tir_buffer_name(buf));
       }
     }
     memcpy(strides, src_strides + (a->num_mins - ndim), (size_t)ndim * sizeof(int64_t));
@@ -222,12 +223,12 @@ static int index_error(const tvm_tir_buffer_obj* buf, const int64_t* idx, const 
   return TIR_ERROR;
 }
 
-int tvm_tir__element_addr(tir_interp* in, const tvm_tir_buffer_obj* buf, const int64_t* idx, int64_t n,
-                     char** out) {
+int tvm_tir__element_addr(tir_interp* in, const tvm_tir_buffer_obj* buf, const int64_t* idx,
+                          int64_t n, char** out) {
   int64_t ndim = tvm_tir_buffer_ndim(buf), shape[TIR_MAX_DIMS];
   if (n != ndim) {
     return tvm_tir__raise_at("RuntimeError", buf, "buffer %s: %lld indices for %lld dimensions",
-                        tvm_tir_buffer_name(buf), (long long)n, (long long)ndim);
+                             tvm_tir_buffer_name(buf), (long long)n, (long long)ndim);
   }
   TRY(eval_shape(in, buf, shape));
   for (int64_t k = 0; k < n; ++k) {
@@ -252,7 +253,7 @@ int tvm_tir__element_addr(tir_interp* in, const tvm_tir_buffer_obj* buf, const i
   const tir_value* data = tvm_tir__lookup(in, buf->data);
   if (!data) {
     return tvm_tir__raise_at("RuntimeError", NULL, "buffer %s: its data variable '%s' is unbound",
-                        tvm_tir_buffer_name(buf), tvm_tir_var_name(buf->data));
+                             tvm_tir_buffer_name(buf), tvm_tir_var_name(buf->data));
   }
   uintptr_t addr = (uintptr_t)data->lane[0].p + (uintptr_t)byte_offset;
   if (overflow || !data->lane[0].p || !in_live_region(in, addr, size)) {
@@ -278,7 +279,7 @@ static int buffer_span(tir_interp* in, const tvm_tir_buffer_obj* buf, int64_t* o
   }
   if (overflow || term_overflow || __builtin_add_overflow(span, 1, out)) {
     return tvm_tir__raise_at("ValueError", buf, "buffer %s: invalid layout to allocate",
-                        tvm_tir_buffer_name(buf));
+                             tvm_tir_buffer_name(buf));
   }
   return TIR_OK;
 }
@@ -318,8 +319,9 @@ int tvm_tir__match_buffer(tir_interp* in, const tvm_tir_match_buffer_region_obj*
   int64_t nr = tvm_tir_array_size(region), nb = tvm_tir_buffer_ndim(buf);
   const char* name = tvm_tir_buffer_name(buf);
   if (nb > nr || nr > TIR_MAX_DIMS || nr != tvm_tir_buffer_ndim(src)) {
-    return tvm_tir__raise_at("RuntimeError", m, "match_buffer %s: %lld dimensions for a region of %lld",
-                        name, (long long)nb, (long long)nr);
+    return tvm_tir__raise_at("RuntimeError", m,
+                             "match_buffer %s: %lld dimensions for a region of %lld", name,
+                             (long long)nb, (long long)nr);
   }
   int64_t mins[TIR_MAX_DIMS], src_shape[TIR_MAX_DIMS], src_strides[TIR_MAX_DIMS], src_offset;
   TRY(eval_shape(in, src, src_shape));
@@ -330,20 +332,21 @@ int tvm_tir__match_buffer(tir_interp* in, const tvm_tir_match_buffer_region_obj*
     if (r->extent) TRY(tvm_tir__eval_int(in, r->extent, &extent));
     if (mins[k] < 0 || extent < 0 || mins[k] > src_shape[k] - extent) {
       return tvm_tir__raise_at("IndexError", m,
-                          "match_buffer %s: the region (min %lld, extent %lld) of dimension "
-                          "%lld is outside buffer %s of extent %lld",
-                          name, (long long)mins[k], (long long)extent, (long long)k,
-                          tvm_tir_buffer_name(src), (long long)src_shape[k]);
+                               "match_buffer %s: the region (min %lld, extent %lld) of dimension "
+                               "%lld is outside buffer %s of extent %lld",
+                               name, (long long)mins[k], (long long)extent, (long long)k,
+                               tvm_tir_buffer_name(src), (long long)src_shape[k]);
     }
     if (k >= nr - nb)
-      TRY(tvm_tir__match_field(in, tvm_tir_array_at(buf->shape, k - (nr - nb)), extent, name, "shape",
-                          k - (nr - nb)));
+      TRY(tvm_tir__match_field(in, tvm_tir_array_at(buf->shape, k - (nr - nb)), extent, name,
+                               "shape", k - (nr - nb)));
   }
   /* The alias shares the source's data; its layout variables, if any, describe the view. */
   const tir_value* data = tvm_tir__lookup(in, src->data);
   if (!data) {
-    return tvm_tir__raise_at("RuntimeError", m, "match_buffer %s: source buffer %s is not allocated",
-                        name, tvm_tir_buffer_name(src));
+    return tvm_tir__raise_at("RuntimeError", m,
+                             "match_buffer %s: source buffer %s is not allocated", name,
+                             tvm_tir_buffer_name(src));
   }
   TRY(tvm_tir__bind(in, buf->data, data));
   TRY(buffer_layout(in, src, &src_offset, src_strides));

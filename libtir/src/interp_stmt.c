@@ -32,7 +32,8 @@ static int exec_attr_stmt(tir_interp* in, const tvm_tir_stmt_obj* s) {
   if (tvm_tir_kind_of(node) == TVM_TIR_KIND_IterVar)
     node = ((const tvm_tir_iter_var_obj*)node)->var;
   if (!tvm_tir_is_var(node)) {
-    return tvm_tir__raise_at("RuntimeError", s, "AttrStmt %s: the node must be a Var or IterVar", key);
+    return tvm_tir__raise_at("RuntimeError", s, "AttrStmt %s: the node must be a Var or IterVar",
+                             key);
   }
   int64_t extent;
   TRY(tvm_tir__eval_int(in, a->value, &extent));
@@ -74,8 +75,9 @@ static int exec_buffer_store(tir_interp* in, const tvm_tir_stmt_obj* s) {
   int64_t n = tvm_tir_array_size(st->indices);
   int bl = buf->dtype.lanes;
   if (tir_lanes(&v) != il * bl) {
-    return tvm_tir__raise_at("RuntimeError", s, "a value of %d lanes stored to %d elements of %d lanes",
-                        tir_lanes(&v), il, bl);
+    return tvm_tir__raise_at("RuntimeError", s,
+                             "a value of %d lanes stored to %d elements of %d lanes", tir_lanes(&v),
+                             il, bl);
   }
   /* Element j of a vector index receives lanes [j * bl, (j + 1) * bl) of the value. */
   for (int j = 0; j < il; ++j) {
@@ -109,7 +111,7 @@ static int exec_allocate(tir_interp* in, const tvm_tir_stmt_obj* s) {
     TRY(tvm_tir__eval_int(in, tvm_tir_array_at(a->extents, k), &e));
     if (e < 0 || __builtin_mul_overflow(nbytes, e, &nbytes)) {
       return tvm_tir__raise_at("ValueError", s, "Allocate %s: invalid extent %lld",
-                          tvm_tir_var_name(a->buffer_var), (long long)e);
+                               tvm_tir_var_name(a->buffer_var), (long long)e);
     }
   }
   int64_t mark = tir_scope_mark(in), regions = in->num_regions;
@@ -128,7 +130,8 @@ static int exec_decl_buffer(tir_interp* in, const tvm_tir_stmt_obj* s) {
 
 static int exec_seq(tir_interp* in, const tvm_tir_stmt_obj* s) {
   void* seq = ((const tvm_tir_seq_stmt_obj*)s)->seq;
-  for (int64_t k = 0; k < tvm_tir_array_size(seq); ++k) TRY(tvm_tir__exec(in, tvm_tir_array_at(seq, k)));
+  for (int64_t k = 0; k < tvm_tir_array_size(seq); ++k)
+    TRY(tvm_tir__exec(in, tvm_tir_array_at(seq, k)));
   return TIR_OK;
 }
 
@@ -225,8 +228,8 @@ static int exec_sblock_realize(tir_interp* in, const tvm_tir_stmt_obj* s) {
   int64_t n = tvm_tir_array_size(r->iter_values);
   if (n != tvm_tir_array_size(r->block->iter_vars)) {
     return tvm_tir__raise_at("RuntimeError", s,
-                        "SBlockRealize: %lld values for %lld iteration variables", (long long)n,
-                        (long long)tvm_tir_array_size(r->block->iter_vars));
+                             "SBlockRealize: %lld values for %lld iteration variables",
+                             (long long)n, (long long)tvm_tir_array_size(r->block->iter_vars));
   }
   int64_t mark = tir_scope_mark(in);
   int rc = TIR_OK;

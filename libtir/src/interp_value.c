@@ -61,7 +61,8 @@ static bool float_to_int(DLDataType to, double v, int64_t* out) {
   return true;
 }
 
-int tvm_tir__cast_lane(DLDataType from, DLDataType to, tir_lane x, tir_lane* out, const char* what) {
+int tvm_tir__cast_lane(DLDataType from, DLDataType to, tir_lane x, tir_lane* out,
+                       const char* what) {
   from = tvm_tir_dtype_element(from);
   to = tvm_tir_dtype_element(to);
   if (tvm_tir_dtype_is_handle_code(to)) {
@@ -153,7 +154,9 @@ static int64_t lane_bytes(DLDataType elem) {
   return elem.bits / 8;
 }
 
-int64_t tvm_tir__elem_bytes(DLDataType elem) { return lane_bytes(elem) * (elem.lanes ? elem.lanes : 1); }
+int64_t tvm_tir__elem_bytes(DLDataType elem) {
+  return lane_bytes(elem) * (elem.lanes ? elem.lanes : 1);
+}
 
 static bool storable(DLDataType t) {
   switch (t.code) {

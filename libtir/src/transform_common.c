@@ -101,7 +101,8 @@ static void append_path(tvm_ffi_strbuf* out, const void* node) {
   tvm_tir_visitor_free(&v);
 }
 
-void* tvm_tir__xform_error(const char* kind, const char* pass, const void* node, const char* fmt, ...) {
+void* tvm_tir__xform_error(const char* kind, const char* pass, const void* node, const char* fmt,
+                           ...) {
   tvm_ffi_strbuf b = {0};
   tvm_ffi_strbuf_printf(&b, "%s: ", pass);
   va_list ap;
@@ -126,7 +127,8 @@ tvm_tir_expr_obj* tvm_tir__cast_bits(tvm_tir_expr_obj* expr, int bits) {
   return tvm_tir_cast(t, expr);
 }
 
-tvm_tir_expr_obj* tvm_tir__wide_binary(tvm_tir_kind kind, tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) {
+tvm_tir_expr_obj* tvm_tir__wide_binary(tvm_tir_kind kind, tvm_tir_expr_obj* a,
+                                       tvm_tir_expr_obj* b) {
   int bits = a->dtype.bits > b->dtype.bits ? a->dtype.bits : b->dtype.bits;
   bool ints = tvm_tir_dtype_is_integer(a->dtype) && tvm_tir_dtype_is_integer(b->dtype);
   tvm_tir_expr_obj* ca = ints ? tvm_tir__cast_bits(a, bits) : tir_expr_retain(a);

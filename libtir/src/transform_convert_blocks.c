@@ -34,7 +34,7 @@ static int bind_pattern(tir_subst* s, const void* expr, tvm_tir_expr_obj* value)
   if (!tvm_tir_is_var(expr)) return 0;
   if (tvm_tir__walk(value, false, binds_var, NULL)) {
     tvm_tir__xform_error("NotImplementedError", kPass, value,
-                    "a match_buffer region or layout holding a Let expression");
+                         "a match_buffer region or layout holding a Let expression");
     return -1;
   }
   TVMFFIAny key = tvm_ffi_any_obj(expr);
@@ -56,8 +56,9 @@ static tvm_tir_buffer_obj* match_view(tir_subst* s, const tvm_tir_match_buffer_r
   tvm_tir_expr_obj* offset = tir_expr_retain(src->elem_offset);
   for (int64_t k = 0; strides && offset && k < nsrc; ++k) {
     const tvm_tir_range_obj* r = tvm_tir_array_at(region->region, k);
-    offset = tvm_tir__wide_take(TVM_TIR_KIND_Add, offset,
-                           tvm_tir__wide_binary(TVM_TIR_KIND_Mul, r->min, tvm_tir_array_at(strides, k)));
+    offset = tvm_tir__wide_take(
+        TVM_TIR_KIND_Add, offset,
+        tvm_tir__wide_binary(TVM_TIR_KIND_Mul, r->min, tvm_tir_array_at(strides, k)));
   }
   if (offset) {
     tvm_tir_expr_obj* simple = tvm_tir_simplify_expr(offset, NULL);
@@ -69,7 +70,8 @@ static tvm_tir_buffer_obj* match_view(tir_subst* s, const tvm_tir_match_buffer_r
   tvm_tir_buffer_obj* view = NULL;
   if (!strides || !offset || n > nsrc) {
     if (strides && offset) {
-      tvm_tir__xform_error("ValueError", kPass, S, "match_buffer has more dimensions than its region");
+      tvm_tir__xform_error("ValueError", kPass, S,
+                           "match_buffer has more dimensions than its region");
     }
     goto done;
   }
@@ -121,7 +123,7 @@ static tvm_tir_stmt_obj* allocate(const tvm_tir_buffer_obj* buf, tvm_tir_stmt_ob
   if (tvm_tir_array_size(buf->strides) != 0 || !tvm_tir_as_const_int(buf->elem_offset, &offset) ||
       offset != 0) {
     return tvm_tir__xform_error("NotImplementedError", kPass, buf,
-                           "alloc_buffers with strides or an elem_offset are not supported");
+                                "alloc_buffers with strides or an elem_offset are not supported");
   }
   int64_t n = tvm_tir_buffer_ndim(buf);
   int bits = 32;
@@ -163,13 +165,13 @@ static void* convert(tvm_tir_mutator* m, const tvm_tir_sblock_obj* b, void* valu
   const char* name = tvm_ffi_str_cstr(b->name_hint);
   if (b->init) {
     return tvm_tir__xform_error("ValueError", kPass, b,
-                           "block '%s' still has an init: run lower_init first", name);
+                                "block '%s' still has an init: run lower_init first", name);
   }
   int64_t n = tvm_tir_array_size(b->iter_vars);
   if ((values ? tvm_tir_array_size(values) : 0) != n) {
-    return tvm_tir__xform_error("ValueError", kPass, NULL,
-                           "block '%s' has %lld iter vars but is realized with %lld values", name,
-                           (long long)n, (long long)(values ? tvm_tir_array_size(values) : 0));
+    return tvm_tir__xform_error(
+        "ValueError", kPass, NULL, "block '%s' has %lld iter vars but is realized with %lld values",
+        name, (long long)n, (long long)(values ? tvm_tir_array_size(values) : 0));
   }
   tir_subst s;
   if (tvm_tir__subst_init(&s, false) != 0) return NULL;

@@ -60,7 +60,8 @@ static int groups(const tvm_tir_buffer_obj* b, int64_t* bounds, int64_t* out_g) 
     int64_t s;
     tvm_tir_as_const_int(tvm_tir_array_at(b->axis_separators, k), &s);
     if (s < bounds[k] || s > nd) {
-      tvm_tir__xform_error("ValueError", kPass, b, "axis_separators must be increasing and <= ndim");
+      tvm_tir__xform_error("ValueError", kPass, b,
+                           "axis_separators must be increasing and <= ndim");
       return -1;
     }
     bounds[k + 1] = s;
@@ -69,7 +70,7 @@ static int groups(const tvm_tir_buffer_obj* b, int64_t* bounds, int64_t* out_g) 
   *out_g = ns + 1;
   if (ns && (tvm_tir_array_size(b->strides) || !is_const(b->elem_offset, 0))) {
     tvm_tir__xform_error("NotImplementedError", kPass, b,
-                    "axis_separators on a buffer with strides or an elem_offset");
+                         "axis_separators on a buffer with strides or an elem_offset");
     return -1;
   }
   return 0;
@@ -230,8 +231,9 @@ static void* keep(tvm_tir_mutator* m, const void* node) {
 
 static void* unsupported(tvm_tir_mutator* m, const void* node) {
   (void)m;
-  return tvm_tir__xform_error("ValueError", kPass, node, "%s is not supported: run convert_blocks first",
-                         tvm_tir_kind_name(tvm_tir_kind_of(node)));
+  return tvm_tir__xform_error("ValueError", kPass, node,
+                              "%s is not supported: run convert_blocks first",
+                              tvm_tir_kind_name(tvm_tir_kind_of(node)));
 }
 
 static void* run(const tvm_tir_prim_func_obj* f) {

@@ -18,9 +18,10 @@ void* tvm_tir__xform_apply(const void* mod_or_func, const char* pass, tir_func_p
 void* tvm_tir__xform_with_body(const tvm_tir_prim_func_obj* f, tvm_tir_stmt_obj* body);
 
 /* Raise kind "<pass>: <what> (<short text of node>) at <access path of node>", the path from
- * the PrimFunc being transformed, when node is part of it (see tvm_tir__xform_apply); returns NULL. */
-void* tvm_tir__xform_error(const char* kind, const char* pass, const void* node, const char* fmt, ...)
-    TVM_FFI_PRINTF(4, 5);
+ * the PrimFunc being transformed, when node is part of it (see tvm_tir__xform_apply); returns
+ * NULL. */
+void* tvm_tir__xform_error(const char* kind, const char* pass, const void* node, const char* fmt,
+                           ...) TVM_FFI_PRINTF(4, 5);
 
 /*
  * Substitution of Vars and Buffers, memoised so that every use of a Buffer maps to the same new

@@ -164,8 +164,9 @@ static void* loop_part(const tvm_tir_for_obj* loop, int64_t lo, int64_t hi) {
     tvm_ffi_release(var);
     return NULL;
   }
-  void* body = tvm_tir__subst_set_var(&s, loop->loop_var, var) == 0 ? tvm_tir__subst_apply(&s, loop->body)
-                                                                : NULL;
+  void* body = tvm_tir__subst_set_var(&s, loop->loop_var, var) == 0
+                   ? tvm_tir__subst_apply(&s, loop->body)
+                   : NULL;
   tvm_tir__subst_free(&s);
   tvm_tir_expr_obj* min = tvm_tir_const_int(t, lo);
   tvm_tir_expr_obj* ext = tvm_tir_const_int(t, hi - lo + 1);

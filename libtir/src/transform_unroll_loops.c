@@ -19,7 +19,8 @@ static void* serial(const tvm_tir_for_obj* f) {
 static void* copy_body(const tvm_tir_for_obj* f, tvm_tir_expr_obj* value) {
   tir_subst s;
   if (tvm_tir__subst_init(&s, true) != 0) return NULL;
-  void* r = tvm_tir__subst_set_var(&s, f->loop_var, value) == 0 ? tvm_tir__subst_apply(&s, f->body) : NULL;
+  void* r = tvm_tir__subst_set_var(&s, f->loop_var, value) == 0 ? tvm_tir__subst_apply(&s, f->body)
+                                                                : NULL;
   tvm_tir__subst_free(&s);
   return r;
 }
@@ -32,8 +33,8 @@ static void* unroll(tvm_tir_mutator* m, const void* node) {
   if (!tvm_tir_as_const_int(f->extent, &extent)) return serial(f);
   if (extent > TIR_MAX_UNROLL) {
     return tvm_tir__xform_error("ValueError", kPass, f->loop_var,
-                           "extent %lld of the unrolled loop over this variable exceeds %d",
-                           (long long)extent, TIR_MAX_UNROLL);
+                                "extent %lld of the unrolled loop over this variable exceeds %d",
+                                (long long)extent, TIR_MAX_UNROLL);
   }
   int64_t n = extent > 0 ? extent : 0;
   void** copies = tvm_ffi_calloc((size_t)(n ? n : 1), sizeof(void*));

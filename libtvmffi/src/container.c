@@ -12,8 +12,8 @@
  * pointers, rvalue references) are converted to owned values when stored.
  */
 #include <assert.h>
-#include <stdio.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "internal.h"

@@ -2,8 +2,8 @@
 #ifndef TVM_FFI_SRC_INTERNAL_H_
 #define TVM_FFI_SRC_INTERNAL_H_
 
-#include <tvm/ffi/ffi.h>
 #include <tvm-private/ffi.h>
+#include <tvm/ffi/ffi.h>
 
 /* Most type indices a process can register (static and dynamic). */
 #define TVM_FFI_MAX_TYPES 4096
@@ -155,8 +155,8 @@ void tvm_je_free(void* ptr);
 #endif
 
 /* tvm_ffi__object_new_uninit (tvm-private/ffi.h): for objects whose every byte that is ever
- * read the caller writes at once (Strings, Arrays, small Dicts, libtir expressions), so the zeroing would only
- * be overwritten. */
+ * read the caller writes at once (Strings, Arrays, small Dicts, libtir expressions), so the zeroing
+ * would only be overwritten. */
 
 /* Deleter installed by tvm_ffi_object_new: destroy with Strong, free with Weak. */
 void tvm_ffi__object_deleter(void* self, int flags);
