@@ -6,9 +6,16 @@
 #     SYSTEM_LIBS <-l flags / libs>    # dl, pthread, m, ...
 #     EXTRA_OBJECTS <object files>)    # merged into the archive
 #
-# It builds a static library from <dir>/src/*.c, exposes include/ publicly, reads <dir>/VERSION
-# into a generated `const char* tvm_<layer>_version(void)`, installs the archive, the public
-# headers under include/tvm/<layer>/ and a generated <target>.pc.
+# It builds a static library from <dir>/src/*.c, exposes include/ publicly (and include-private/,
+# the suite's internal cross-library declarations, to the library itself only), reads
+# <dir>/VERSION into a generated `const char* tvm_<layer>_version(void)`, installs the archive,
+# the public headers under include/tvm/<layer>/ and a generated <target>.pc.
+#
+# Internals stay internal: the objects are compiled with -fvisibility=hidden (the public headers
+# put their declarations under `#pragma GCC visibility push(default)`), and after the archive is
+# built cmake/TvmLocalize.cmake links its objects into one and makes every hidden symbol local,
+# except the `tvm_<layer>__*` names other libraries of the suite call. tests/tools/check-symbols.sh
+# checks the installed result.
 
 # The allowed dependencies of each layer (must match DESIGN.md and tools/check-layering).
 set(TVM_LAYER_DEPS_ffi "")
@@ -23,6 +30,7 @@ function(tvm_add_library layer)
   set(name ${ARG_NAME})
   set(dir "${CMAKE_CURRENT_SOURCE_DIR}")
   file(STRINGS "${dir}/VERSION" version LIMIT_COUNT 1)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${dir}/VERSION")
   string(STRIP "${version}" version)
   if(NOT version MATCHES "^[0-9]+\\.[0-9]+\\.[0-9]+$")
     message(FATAL_ERROR "${dir}/VERSION must hold MAJOR.MINOR.PATCH, found '${version}'")
@@ -39,16 +47,25 @@ function(tvm_add_library layer)
 
   set(version_c "${CMAKE_CURRENT_BINARY_DIR}/${name}_version.c")
   file(WRITE "${version_c}.in"
-       "/* generated from ${dir}/VERSION */\nconst char* tvm_${layer}_version(void) { return \"${version}\"; }\n")
+       "/* generated from ${dir}/VERSION */\n__attribute__((visibility(\"default\")))\nconst char* tvm_${layer}_version(void) { return \"${version}\"; }\n")
   configure_file("${version_c}.in" "${version_c}" COPYONLY)
 
   file(GLOB sources CONFIGURE_DEPENDS "${dir}/src/*.c")
   add_library(${name} STATIC ${sources} "${version_c}" ${ARG_EXTRA_OBJECTS})
   target_include_directories(${name}
     PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:include>
-    PRIVATE "${dir}/src")
+    PRIVATE "${dir}/src" "${PROJECT_SOURCE_DIR}/include-private")
   target_link_libraries(${name} PUBLIC ${ARG_DEPS} ${ARG_SYSTEM_LIBS})
-  set_target_properties(${name} PROPERTIES VERSION ${version} POSITION_INDEPENDENT_CODE ON)
+  set_target_properties(${name} PROPERTIES VERSION ${version} POSITION_INDEPENDENT_CODE ON
+                        C_VISIBILITY_PRESET hidden)
+  add_custom_command(TARGET ${name} POST_BUILD
+    COMMAND ${CMAKE_COMMAND} -DLIB=$<TARGET_FILE:${name}> -DLAYER=${layer}
+            -DLD=${CMAKE_LINKER} -DOBJCOPY=${CMAKE_OBJCOPY} -DREADELF=${CMAKE_READELF}
+            -DAR=${CMAKE_AR} -P ${PROJECT_SOURCE_DIR}/cmake/TvmLocalize.cmake
+    VERBATIM)
+  # (a change to the script rebuilds the archive)
+  set_property(TARGET ${name} APPEND PROPERTY LINK_DEPENDS
+               ${PROJECT_SOURCE_DIR}/cmake/TvmLocalize.cmake)
   set_property(GLOBAL APPEND PROPERTY TVM_LIBRARIES ${name})
 
   install(TARGETS ${name} EXPORT tvm-targets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})

@@ -3,9 +3,10 @@
  * dropping frames, the statement lists, the result, and module frames. The TIR frames are in
  * ir_builder_tir.c.
  */
-#include <pthread.h>
 #include <assert.h>
+#include <pthread.h>
 #include <string.h>
+#include <tvm-private/tir.h>
 
 #include "ir_builder_internal.h"
 #include "thread_exit.h"
@@ -74,7 +75,7 @@ void tvm_script__init_kinds(void) { pthread_once(&g_kinds_once, init_kinds); }
 /* A per-thread stack of freed first blocks of collections (VEC_FIRST_CAP items, from
  * tvm_ffi_malloc): a parse fills a dozen collections (each frame slot's statements, a block's
  * iter vars and buffers, a function's parameters), each one such block, and every one used to
- * cost a malloc + free (~100 instructions) per parse. Bounded (VEC_CACHE_DEPTH blocks, 8 KiB),
+ * cost a malloc + free per parse. Bounded (VEC_CACHE_DEPTH blocks, 8 KiB),
  * and flushed to the allocator when the thread exits. Only the storage is reused: a block
  * taken is written before it is read. */
 enum { VEC_FIRST_CAP = 8, VEC_CACHE_DEPTH = 64 };
@@ -157,14 +158,14 @@ void tvm_script__vec_clear(tvm_script__vec* v) {
 
 /* ---- The builder --------------------------------------------------------------------------- */
 /* The thread's last freed builder block: a parse makes and frees one builder (~4 KiB), which
- * cost a malloc + free (~150 instructions) per parse. One block, freed when the thread exits;
+ * cost a malloc + free per parse. One block, freed when the thread exits;
  * only the storage is reused (tvm_script_builder_new sets it up as a fresh one). */
 typedef struct {
   tvm_script_builder* block;
   /* The largest heap frame storage a builder of the thread grew into (capacity frames_cap),
    * kept for the next one that outgrows its inline frames: a deeply nested function (a chain
    * of lets, loops and blocks) needs 16 or 32 frames, kilobytes that cost a malloc and a
-   * realloc of ~15k instructions (a fresh slab each time) per parse. Only the storage is
+   * realloc (a fresh slab each time) per parse. Only the storage is
    * reused: push_frame copies the inline frames into it and zeroes each slot when first used,
    * as it does fresh storage. */
   tvm_script__frame* frames;

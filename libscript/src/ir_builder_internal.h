@@ -130,7 +130,7 @@ enum { TVM_SCRIPT_NAME_STRS = 8 };
  * function nests a few frames, emits a few dozen statements and names a few blocks): storage
  * that comes with the builder's one allocation instead of a malloc + free each per parse;
  * deeper nesting or more statements move to the heap. Sized so that the builder stays within
- * 4 KiB: the allocator's next size class costs ~200 instructions more per parse. */
+ * 4 KiB (the allocator's next size class is slower to get). */
 enum { TVM_SCRIPT_INLINE_FRAMES = 8, TVM_SCRIPT_INLINE_SPANS = 64, TVM_SCRIPT_NAME_POOL = 96 };
 /* The PrimTypes a builder shares among the Vars it makes (tvm_script__prim_type). */
 enum { TVM_SCRIPT_PRIM_TYPES = 4 };
@@ -270,8 +270,8 @@ const tvm_script_span* tvm_script__span_at_path(const tvm_script__span_log* log,
 
 /* ---- Expression test ------------------------------------------------------------------------ */
 /* Whether each libtir kind derives from PrimExpr (from nodes.def, once, by
- * tvm_script__init_kinds): tvm_tir_is_expr asks the type registry for the object's ancestors
- * (~70 instructions), a question the evaluator and the builder ask of nearly every value. */
+ * tvm_script__init_kinds): tvm_tir_is_expr asks the type registry for the object's ancestors,
+ * a question the evaluator and the builder ask of nearly every value. */
 extern bool tvm_script__expr_kind[TVM_TIR_KIND_COUNT];
 extern bool tvm_script__stmt_kind[TVM_TIR_KIND_COUNT]; /* the same for Stmt */
 #define tvm_script__expr_kinds_ready tvm_script__kinds_ready /* (filled together) */

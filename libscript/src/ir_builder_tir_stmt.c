@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <tvm-private/tir.h>
 
 #include "ir_builder_internal.h"
 #include "parse_internal.h" /* tvm_script__const_int */

@@ -205,7 +205,7 @@ static int fail(const lexer* lx, tvm_script_span span, const char* fmt, ...) {
  * left, not freed). */
 static __attribute__((noinline)) bool grow_tokens(lexer* lx) {
   /* 128 tokens hold the parser's window (parse.c) with room for a burst of DEDENTs, in one
-   * of the allocator's small size classes (larger first buffers cost ~2000 instructions). */
+   * of the allocator's small size classes (a larger first buffer takes its slower path). */
   size_t cap = lx->cap ? lx->cap * 2 : 128;
   tvm_script_token* data;
   if (lx->data && lx->data == lx->own_data) {
@@ -230,8 +230,8 @@ static tvm_script_token* push(lexer* lx, int32_t kind, tvm_script_span span) {
 }
 
 /* The offset of the first line break ('\n' or '\r') at or after p, or lx->len: the end of a
- * comment. memchr finds the '\n' (vectorised, where a byte loop costs ~5 instructions a byte
- * of comment); a lone '\r' before it, rare, is then looked for the same way. */
+ * comment. memchr finds the '\n' (vectorised, unlike a loop over the bytes); a lone '\r'
+ * before it, rare, is then looked for the same way. */
 static size_t line_end(const lexer* lx, size_t p) {
   const char* nl = memchr(lx->src + p, '\n', lx->len - p);
   size_t end = nl ? (size_t)(nl - lx->src) : lx->len;
@@ -358,8 +358,8 @@ static int64_t scan_digits(lexer* lx, int base, bool leading_underscore_ok) {
  * 1: the mantissa m < 10**15 < 2**53 and 10**|p| are then exact doubles, so m * 10**p or
  * m / 10**-p, one correctly rounded IEEE operation, is the correctly rounded value, as strtod
  * gives (Clinger's fast path; in any rounding mode, both rounding the exact value by it). A
- * literal like 1.0 or 0.5 then costs a few dozen instructions instead of strtod's ~600 and a
- * locale switch. Returns false for the rest (strtod reads them). */
+ * literal like 1.0 or 0.5 then needs neither strtod's general algorithm nor its locale
+ * switch. Returns false for the rest (strtod reads them). */
 _Static_assert(FLT_EVAL_METHOD == 0, "float_fast needs double arithmetic in double precision");
 static bool float_fast(const char* s, const char* e, double* out) {
   static const double kPow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
@@ -975,8 +975,7 @@ int tvm_script__lexer_init(lexer* lx, const char* source, size_t len, const char
  * where 8 bytes are in the text (`avail` bytes from s on; those past the name are masked off),
  * else a copy. */
 static inline uint64_t name_word(const unsigned char* s, size_t n, size_t avail) {
-  /* The mask of a word's first n bytes, by n (a load, where computing it took ~5 instructions
-   * a name). */
+  /* The mask of a word's first n bytes, by n (a table load instead of computing it). */
   static const uint64_t kMask[9] = {0,
                                     0xFF,
                                     0xFFFF,

@@ -22,8 +22,8 @@ typedef struct {
    * of a copy in `strings` (tvm_script_lex keeps copies: its tokens have no source). */
   bool views;
   /* The produced tokens not yet dropped by the consumer. Only STRING tokens have str_off and
-   * str_len set, and only literals (INT, FLOAT, STRING) v: the parser reads no more, and the
-   * stores were ~2 of a token's ~70 instructions (tvm_script_lex zeroes the rest). */
+   * str_len set, and only literals (INT, FLOAT, STRING) v: the parser reads no more, so the
+   * other stores are skipped (tvm_script_lex zeroes the rest). */
   tvm_script_token* data;
   size_t count, cap;
   /* A first buffer of the consumer's (set with data and cap after init: no allocation for a

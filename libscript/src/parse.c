@@ -942,8 +942,8 @@ fail:
 }
 
 /* A NAME atom (the current token): its IdDoc. A function of its own, which parse_primary and
- * parse_test call for the most common atom: parse_atom's frame, sized for all its cases, and its
- * switch cost ~25 instructions an atom more (~60 atoms a small file). */
+ * parse_test call for the most common atom, without parse_atom's frame (sized for all its
+ * cases) and switch. */
 static __attribute__((noinline)) doc* parse_name_atom(parser* p) {
   const tvm_script_token* t = p->tok;
   doc* d = make_id(p, t); /* make_id sets the span */
@@ -1348,7 +1348,7 @@ static doc* parse_test_full(parser* p);
 
 /* A lone atom (most operands: `f(a, 1)`, `x = 1`) is parsed at once, the rest by
  * parse_test_full: this function, apart, needs no stack frame (both calls are tail calls),
- * where the registers parse_test_full saves and restores cost ~25 instructions a call. */
+ * so the common case skips the registers parse_test_full saves and restores. */
 static doc* parse_test(parser* p) {
   int k = kind(p);
   if ((k == TOK(NAME) || k == TOK(INT) || k == TOK(FLOAT)) && kEndsAtom[p->tok[1].kind]) {

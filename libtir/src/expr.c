@@ -489,8 +489,10 @@ tvm_tir_expr_obj* tvm_tir_buffer_load_new(tvm_tir_buffer_obj* buffer, void* indi
 tvm_tir_expr_obj* tvm_tir__buffer_load_new_typed(tvm_tir_buffer_obj* buffer, void* indices) {
   void* idx;
   int index_lanes;
-  /* The kinds are the caller's promise (see expr.h); the index count and dtype checks are the
-   * same as tvm_tir_buffer_load_new's, with the same errors. */
+  /* The kinds are the caller's promise (tvm-private/tir.h); the index count and dtype checks
+   * are the same as tvm_tir_buffer_load_new's, with the same errors. */
+  assert(tir_is(buffer, TVM_TIR_KIND_Buffer) &&
+         tvm_tir__array_of(indices, TVM_TIR_KIND_PrimExpr, true));
   if (tvm_tir__check_typed_indices(TVM_TIR_RULE_T_BUFFERLOAD, "BufferLoad", buffer, indices,
                                    &idx, &index_lanes) != 0) {
     return NULL;

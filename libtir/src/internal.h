@@ -2,8 +2,11 @@
 #ifndef TVM_TIR_SRC_INTERNAL_H_
 #define TVM_TIR_SRC_INTERNAL_H_
 
+#include <assert.h>
 #include <stddef.h>
 #include <string.h>
+#include <tvm-private/ffi.h>
+#include <tvm-private/tir.h>
 #include <tvm/tir/tir.h>
 
 /* ---- Registry (registry.c) ----------------------------------------------------------------- */
@@ -88,6 +91,19 @@ static inline bool tir_is(const void* obj, tvm_tir_kind kind) {
   tvm_tir_kind k = tir_kind_of(obj);
   if (k >= 0) return (tvm_tir__ancestry[k][kind >> 6] >> (kind & 63)) & 1;
   return tvm_tir__is_other(obj, kind);
+}
+
+/* For the debug-build asserts of the trusted-caller `_typed` constructors (tvm-private/tir.h):
+ * whether arr (borrowed) is an ffi.Array whose every element is an object of kind `kind`; NULL
+ * passes when null_ok. */
+static inline bool tvm_tir__array_of(const void* arr, tvm_tir_kind kind, bool null_ok) {
+  if (!arr) return null_ok;
+  if (tvm_ffi_type_index(arr) != kTVMFFIArray) return false;
+  const TVMFFIAny* items = tvm_ffi_seq_data(arr);
+  for (int64_t i = 0, n = tvm_ffi_seq_size(arr); i < n; ++i) {
+    if (!tvm_ffi_any_is_object(&items[i]) || !tir_is(items[i].v_obj, kind)) return false;
+  }
+  return true;
 }
 
 /* Inside libtir the kind queries of node.h go through the inline tables above (function-like

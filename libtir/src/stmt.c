@@ -144,6 +144,8 @@ tvm_tir_stmt_obj* tvm_tir_buffer_store_new(tvm_tir_buffer_obj* buffer, tvm_tir_e
 
 tvm_tir_stmt_obj* tvm_tir__buffer_store_new_typed(tvm_tir_buffer_obj* buffer,
                                                   tvm_tir_expr_obj* value, void* indices) {
+  assert(tir_is(buffer, TVM_TIR_KIND_Buffer) && tir_is(value, TVM_TIR_KIND_PrimExpr) &&
+         tvm_tir__array_of(indices, TVM_TIR_KIND_PrimExpr, true));
   void* idx;
   int index_lanes;
   if (tvm_tir__check_typed_indices(TVM_TIR_RULE_S_BUFFERSTORE, "BufferStore", buffer, indices,
@@ -318,6 +320,7 @@ tvm_tir_stmt_obj* tvm_tir_seq_stmt_new(void* seq) {
 }
 
 tvm_tir_stmt_obj* tvm_tir__seq_stmt_new_typed(void* seq) {
+  assert(tvm_tir__array_of(seq, TVM_TIR_KIND_Stmt, false));
   tvm_tir_seq_stmt_obj* s = TIR_NEW_UNINIT(tvm_tir_seq_stmt_obj, SeqStmt);
   if (!s) return NULL;
   s->stmt.span = NULL;
@@ -434,6 +437,9 @@ tvm_tir_stmt_obj* tvm_tir__for_new_typed(tvm_tir_var_obj* loop_var, tvm_tir_expr
                                          tvm_tir_stmt_obj* body,
                                          tvm_tir_iter_var_obj* thread_binding, void* annotations) {
   static const char node[] = "For";
+  assert(tir_is(loop_var, TVM_TIR_KIND_Var) && tir_is(min, TVM_TIR_KIND_PrimExpr) &&
+         tir_is(extent, TVM_TIR_KIND_PrimExpr) && tir_is(body, TVM_TIR_KIND_Stmt) &&
+         (!thread_binding || tir_is(thread_binding, TVM_TIR_KIND_IterVar)));
   if ((int)kind < TVM_TIR_FOR_SERIAL || (int)kind > TVM_TIR_FOR_THREAD_BINDING) {
     tvm_ffi_raise("ValueError", "For: invalid kind %d", (int)kind);
     return NULL;

@@ -1465,8 +1465,8 @@ static bool structure_ok_fields(structure_walk* sw, tvm_tir_kind k, const void* 
 static int verify_structure(const tvm_tir_prim_func_obj* f);
 
 /* Zero the first keys (FIRST_SLOTS pointers, 512 bytes) as a run of 16-byte stores: the
- * memset of this constant size that the compiler emits is `rep stos`, which costs an
- * instruction per 8 bytes (and more cycles than the stores for so few bytes). The zero is
+ * memset of this constant size that the compiler emits is `rep stos`, which is slower than
+ * the stores for so few bytes. The zero is
  * hidden from the compiler so that it cannot turn the stores back into that memset. (The keys
  * are 8-byte aligned: unaligned stores, through a type that may alias them.) */
 typedef long long wf_zero16 __attribute__((vector_size(16), aligned(8), may_alias));

@@ -12,7 +12,7 @@
 #include "internal.h"
 
 #ifdef TVM_FFI_USE_PRIVATE_JEMALLOC
-/* malloc/calloc/realloc/free are jemalloc's fast paths (thread cache, ~20 instructions);
+/* malloc/calloc/realloc/free are jemalloc's fast paths (the thread cache);
  * the *allocx forms take a slower general path, so they serve only aligned requests. */
 void* tvm_je_malloc(size_t size);
 void* tvm_je_calloc(size_t count, size_t size);

@@ -11,8 +11,9 @@
  * Every element, key and value a container holds is owned: views (raw C strings, byte-array
  * pointers, rvalue references) are converted to owned values when stored.
  */
-#include <stdio.h>
+#include <assert.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
@@ -665,12 +666,14 @@ _Static_assert(sizeof(map_entry) == TVM_FFI__MAP_ENTRY_SIZE && offsetof(map_entr
                    MAP_DEAD == TVM_FFI__MAP_DEAD,
                "tvm_ffi__map_entries describes map_entry");
 const char* tvm_ffi__map_entries(const void* map, int64_t* count) {
+  assert(is_kind(map, kTVMFFIMap) || is_kind(map, kTVMFFIDict));
   const map_obj* m = (const map_obj*)map;
   *count = m->used;
   return (const char*)m->entries;
 }
 
 bool tvm_ffi__map_keys_are_str(const void* map) {
+  assert(is_kind(map, kTVMFFIMap) || is_kind(map, kTVMFFIDict));
   const map_obj* m = (const map_obj*)map;
   for (const map_entry *e = m->entries, *end = e + m->used; e != end; ++e) {
     int32_t t = e->key.type_index;

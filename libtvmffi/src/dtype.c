@@ -109,7 +109,7 @@ static bool has_prefix(const char* s, size_t n, const char* p, size_t pn) {
 }
 
 /* The commonest names, as the grammar reads them, by a comparison or two: the walk over the
- * bases and digits costs a hundred instructions, and every dtype a script names is parsed. */
+ * bases and digits is longer, and every dtype a script names is parsed. */
 static bool common_dtype(const char* s, size_t n, DLDataType* out) {
   DLDataType t;
   if (n == 4 && memcmp(s, "bool", 4) == 0) {

@@ -2,6 +2,7 @@
 #ifndef TVM_FFI_SRC_INTERNAL_H_
 #define TVM_FFI_SRC_INTERNAL_H_
 
+#include <tvm-private/ffi.h>
 #include <tvm/ffi/ffi.h>
 
 /* Most type indices a process can register (static and dynamic). */
@@ -153,9 +154,9 @@ void tvm_je_free(void* ptr);
 #define tvm_ffi__raw_free free
 #endif
 
-/* tvm_ffi__object_new_uninit (ffi.h): for objects whose every byte that is ever read the caller
- * writes at once (Strings, Arrays, small Dicts, libtir expressions), so the zeroing would only
- * be overwritten. */
+/* tvm_ffi__object_new_uninit (tvm-private/ffi.h): for objects whose every byte that is ever
+ * read the caller writes at once (Strings, Arrays, small Dicts, libtir expressions), so the zeroing
+ * would only be overwritten. */
 
 /* Deleter installed by tvm_ffi_object_new: destroy with Strong, free with Weak. */
 void tvm_ffi__object_deleter(void* self, int flags);
@@ -187,7 +188,7 @@ static inline void tvm_ffi__drop_child(TVMFFIObject* child, tvm_ffi__dead_list* 
   }
   /* Shared: tvm_ffi__drop_strong, its decrement inline (no call for the usual case). */
   uint64_t old = __atomic_fetch_sub(&child->combined_ref_count, 1ull, __ATOMIC_RELEASE);
-  if (__builtin_expect((old & 0xFFFFFFFFull) == 1, 0)) tvm_ffi__release_last(child, old);
+  if (__builtin_expect((old & 0xFFFFFFFFull) == 1, 0)) tvm_ffi_release_last(child, old);
 }
 
 /* The storage of ffi.Map / ffi.Dict (container.c, which describes the layout). */

@@ -5,6 +5,7 @@
  * combined_ref_count = strong | weak << 32. All strong references together own one weak
  * reference, so the memory is freed only when both counts reach zero.
  */
+#include <assert.h>
 #include <pthread.h>
 #include <string.h>
 
@@ -29,7 +30,7 @@ void(tvm_ffi_release)(void* obj) {
   if (obj) tvm_ffi__drop_strong((TVMFFIObject*)obj);
 }
 
-void tvm_ffi__release_last(void* obj, uint64_t old) {
+void tvm_ffi_release_last(void* obj, uint64_t old) {
   tvm_ffi__strong_dropped((TVMFFIObject*)obj, old);
 }
 
@@ -427,6 +428,7 @@ void* tvm_ffi_object_new(int32_t type_index, size_t size) {
 }
 
 void* tvm_ffi__object_new_uninit(int32_t type_index, size_t size) {
+  assert(tvm_ffi__type_entry(type_index) != NULL && size >= sizeof(TVMFFIObject));
   return object_new(type_index, size, false);
 }
 

@@ -363,7 +363,7 @@ static const void* const* g_handlers; /* set (atomically, always to the same tab
 /*
  * Values move through the loop as two 8-byte words. Callees write results with 8-byte
  * stores; reading such a value back with one 16-byte load (what a struct copy compiles to)
- * stalls on store forwarding, ~10 cycles each time. The empty asm keeps the compiler from
+ * stalls on store forwarding. The empty asm keeps the compiler from
  * merging the two words into one vector load.
  */
 typedef struct {

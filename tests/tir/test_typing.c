@@ -4,8 +4,13 @@
  */
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "tir_check.h"
+#include <tvm-private/ffi.h>
+#include <tvm-private/tir.h>
 
 static tvm_tir_var_obj* var(const char* name, DLDataType t) { return tvm_tir_var_new(name, t); }
 static tvm_tir_expr_obj* i32(int64_t v) { return tvm_tir_int_imm_new(TVM_TIR_INT32, v); }
@@ -380,6 +385,73 @@ TEST(t_bufferload_typed) {
   tvm_tir_expr_obj* l = tvm_tir__buffer_load_new_typed(V, ARR(ramp));
   if (EXPECT_OK(l)) CHECK_STR_EQ(DT(l), "float32x16"); /* index lanes x buffer lanes */
   RELEASE(A, V, i, j, k, f, zero, one, ramp, l);
+}
+
+/* The trusted-caller functions of tvm-private/ assert their caller's promise in debug builds:
+ * each broken promise below aborts (in a child process) instead of making a malformed node or
+ * reading a non-map as a map. Release builds compile the asserts out (the test says so). */
+#ifndef NDEBUG
+static tvm_tir_buffer_obj* g_buf;
+static tvm_tir_var_obj* g_loop_var;
+static tvm_tir_expr_obj* g_expr;
+static tvm_tir_stmt_obj* g_stmt;
+static void seq_of_an_expr(void) { tvm_tir__seq_stmt_new_typed(ARR(g_expr)); }
+static void load_indexed_by_a_stmt(void) { tvm_tir__buffer_load_new_typed(g_buf, ARR(g_stmt)); }
+static void store_of_a_stmt(void) {
+  tvm_tir__buffer_store_new_typed(g_buf, (tvm_tir_expr_obj*)g_stmt, ARR(g_expr, g_expr));
+}
+static void for_with_a_stmt_bound(void) {
+  tvm_tir__for_new_typed(g_loop_var, (tvm_tir_expr_obj*)g_stmt, g_expr, TVM_TIR_FOR_SERIAL,
+                         g_stmt, NULL, NULL);
+}
+static void for_over_an_expr(void) {
+  tvm_tir__for_new_typed((tvm_tir_var_obj*)g_expr, g_expr, g_expr, TVM_TIR_FOR_SERIAL, g_stmt,
+                         NULL, NULL);
+}
+static void entries_of_an_array(void) {
+  int64_t n;
+  tvm_ffi__map_entries(ARR(g_expr), &n);
+}
+static void keys_of_an_array(void) { tvm_ffi__map_keys_are_str(ARR(g_expr)); }
+static void object_of_no_type(void) { tvm_ffi__object_new_uninit(4000, 64); }
+
+static bool aborts(void (*broken)(void)) {
+  fflush(stdout);
+  fflush(stderr);
+  pid_t pid = fork();
+  if (pid == 0) {
+    if (!freopen("/dev/null", "w", stderr)) _exit(2); /* (the assert's message) */
+    broken();
+    _exit(0);
+  }
+  int status = 0;
+  return pid > 0 && waitpid(pid, &status, 0) == pid && WIFSIGNALED(status) &&
+         WTERMSIG(status) == SIGABRT;
+}
+#endif
+
+TEST(t_typed_promises_asserted) {
+#ifdef NDEBUG
+  printf("  (release build: the asserts are compiled out)\n");
+#else
+  g_buf = buffer2d("A", TVM_TIR_FLOAT32);
+  g_loop_var = var("i", TVM_TIR_INT32);
+  g_expr = i32(0);
+  tvm_tir_expr_obj* one = i32(1);
+  g_stmt = tvm_tir_evaluate_new(one);
+  /* The promises kept: no abort. */
+  tvm_tir_stmt_obj* ok = tvm_tir__seq_stmt_new_typed(ARR(g_stmt));
+  CHECK(ok != NULL);
+  CHECK(aborts(seq_of_an_expr));
+  CHECK(aborts(load_indexed_by_a_stmt));
+  CHECK(aborts(store_of_a_stmt));
+  CHECK(aborts(for_with_a_stmt_bound));
+  CHECK(aborts(for_over_an_expr));
+  CHECK(aborts(entries_of_an_array));
+  CHECK(aborts(keys_of_an_array));
+  CHECK(aborts(object_of_no_type));
+  RELEASE(g_buf, g_loop_var, g_expr, one, g_stmt, ok);
+#endif
 }
 
 TEST(t_ramp_broadcast) {
@@ -882,6 +954,7 @@ TEST(kinds) {
 }
 
 int main(void) {
+  RUN(t_typed_promises_asserted);
   RUN(t_var);
   RUN(t_var_named_by_string);
   RUN(t_intimm);

@@ -60,6 +60,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public API; see cmake/TvmLibrary.cmake */
 
 /* "MAJOR.MINOR.PATCH" of libcodegen (libcodegen/VERSION). */
 const char* tvm_codegen_version(void);
@@ -114,6 +115,7 @@ int tvm_codegen_export(const void* mod_or_func, const char* path_so,
 int tvm_codegen_emit_llvm_ir(const void* mod_or_func, const tvm_codegen_options* options,
                              TVMFFIAny* out);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

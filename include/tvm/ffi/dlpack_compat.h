@@ -23,6 +23,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public API; see cmake/TvmLibrary.cmake */
 
 /* Data type codes introduced by DLPack 1.x (the 0.6 enum stops at kDLComplex = 5). */
 enum {
@@ -72,6 +73,7 @@ typedef int (*DLPackManagedTensorAllocator)(DLTensor* prototype, DLManagedTensor
                                             void (*SetError)(void* error_ctx, const char* kind,
                                                              const char* message));
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -21,6 +21,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public API; see cmake/TvmLibrary.cmake */
 
 #if defined(__GNUC__)
 #define TVM_FFI_PRINTF(fmt_idx, arg_idx) __attribute__((format(printf, fmt_idx, arg_idx)))
@@ -57,18 +58,19 @@ static inline void tvm_ffi_retain(void* obj) {
 }
 void tvm_ffi_release(void* obj); /* NULL-safe */
 /* The rest of tvm_ffi_release after its decrement found the last strong reference (old: the
- * count before it): destroy, and free unless weak references remain. For the inline form. */
-void tvm_ffi__release_last(void* obj, uint64_t old);
+ * count before it): destroy, and free unless weak references remain. Public only because the
+ * inline form below calls it from the caller's own code; call tvm_ffi_release instead. */
+void tvm_ffi_release_last(void* obj, uint64_t old);
 /* tvm_ffi_release inline: dropping a reference that is not the last (most drops) costs no
  * call. A call names the function only through the macro; its address (a callback) is still
  * the exported function, which does the same. */
-static inline void tvm_ffi__release_inline(void* obj) {
+static inline void tvm_ffi_release_inline(void* obj) {
   if (!obj) return;
   uint64_t old =
       __atomic_fetch_sub(&((TVMFFIObject*)obj)->combined_ref_count, 1, __ATOMIC_RELEASE);
-  if ((old & 0xFFFFFFFFu) == 1) tvm_ffi__release_last(obj, old);
+  if ((old & 0xFFFFFFFFu) == 1) tvm_ffi_release_last(obj, old);
 }
-#define tvm_ffi_release(obj) tvm_ffi__release_inline(obj)
+#define tvm_ffi_release(obj) tvm_ffi_release_inline(obj)
 static inline int32_t tvm_ffi_type_index(const void* obj) {
   return ((const TVMFFIObject*)obj)->type_index;
 }
@@ -88,9 +90,6 @@ void* tvm_ffi_weak_lock(void* obj);
 /* A zeroed object of a registered type, count 1 strong + 1 weak; destroyed through the type's
  * destructor (tvm_ffi_type_register). `size` includes the header. NULL + error on failure. */
 void* tvm_ffi_object_new(int32_t type_index, size_t size);
-/* Internal (the libraries of this project): tvm_ffi_object_new without zeroing the body past
- * the header, for a constructor that writes every byte of the object that is ever read. */
-void* tvm_ffi__object_new_uninit(int32_t type_index, size_t size);
 /* True when obj's type is type_index or derives from it (constant time). */
 bool tvm_ffi_instance_of(const void* obj, int32_t type_index);
 /* The registered key of a type ("ffi.Array", "int", ...), or "<unknown>". */
@@ -376,17 +375,6 @@ void* tvm_ffi_dict_new(void);
 int64_t tvm_ffi_map_size(const void* map);                  /* Map or Dict */
 const TVMFFIAny* tvm_ffi_map_get(const void* map, const TVMFFIAny* key); /* borrowed or NULL */
 const TVMFFIAny* tvm_ffi_map_get_str(const void* map, const char* key);
-/* Internal (the libraries of this project): whether map (an ffi.Map or ffi.Dict, not checked)
- * has only String keys (kTVMFFIStr or kTVMFFISmallStr), read from its entries in one loop; false
- * when in doubt (any other key), for the caller's general check to decide. */
-bool tvm_ffi__map_keys_are_str(const void* map);
-/* Internal (the libraries of this project): the entries of map, an ffi.Map or ffi.Dict (not
- * checked), for a loop without a tvm_ffi_map_next call per entry: *count entries of
- * TVM_FFI__MAP_ENTRY_SIZE bytes from the address returned, each its key (a TVMFFIAny) and then
- * its value (a TVMFFIAny), in tvm_ffi_map_next's order; an entry whose key's type_index is
- * TVM_FFI__MAP_DEAD was erased (tvm_ffi_map_next skips it). Valid while the map is unchanged. */
-enum { TVM_FFI__MAP_ENTRY_SIZE = 40, TVM_FFI__MAP_DEAD = -2 };
-const char* tvm_ffi__map_entries(const void* map, int64_t* count);
 /* Iterate: pos starts at 0; returns the next pos, or -1 at the end. */
 int64_t tvm_ffi_map_next(const void* map, int64_t pos, const TVMFFIAny** out_key,
                          const TVMFFIAny** out_value);
@@ -584,6 +572,7 @@ int tvm_ffi_parallel_launch(tvm_ffi_parallel_fn fn, void* closure, int num_tasks
 /* Threads in the pool: TVM_NUM_THREADS or the number of cores. */
 int tvm_ffi_parallel_num_threads(void);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -26,6 +26,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public API; see cmake/TvmLibrary.cmake */
 
 /* "MAJOR.MINOR.PATCH" of libscript (libscript/VERSION). */
 const char* tvm_script_version(void);
@@ -293,6 +294,7 @@ int tvm_script_doc_add_path(void* doc, const void* path);
 /* Set a statement's comment (NULL clears it). */
 int tvm_script_stmt_doc_set_comment(void* stmt_doc, const char* comment);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

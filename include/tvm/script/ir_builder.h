@@ -49,6 +49,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public API; see cmake/TvmLibrary.cmake */
 
 typedef struct tvm_script_builder tvm_script_builder;
 
@@ -248,6 +249,7 @@ int tvm_script_tir_evaluate(tvm_script_builder* b, const void* value); /* T.eval
 /* Append an already built statement. */
 int tvm_script_tir_add_stmt(tvm_script_builder* b, const void* stmt);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

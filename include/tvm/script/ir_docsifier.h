@@ -30,6 +30,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public API; see cmake/TvmLibrary.cmake */
 
 typedef struct tvm_script_docsifier tvm_script_docsifier;
 
@@ -125,6 +126,7 @@ tvm_script_doc_obj* tvm_script_var_doc(tvm_script_docsifier* d, const void* obj)
 /* A statement list (ffi.List of StmtDocs) as an Array; flattens StmtBlockDocs. */
 void* tvm_script_stmts_to_array(void* stmt_list);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

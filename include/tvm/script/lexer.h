@@ -30,6 +30,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public API; see cmake/TvmLibrary.cmake */
 
 /* Maximum nesting of indentation levels, brackets and parsed expressions/statements. */
 #define TVM_SCRIPT_MAX_NESTING 200
@@ -122,6 +123,7 @@ int tvm_script_diag_raise(const char* error_kind, const char* source, size_t len
                           const char* filename, tvm_script_span span, const char* fmt, ...)
     TVM_FFI_PRINTF(6, 7);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -61,6 +61,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public API; see cmake/TvmLibrary.cmake */
 
 /* Parse source[0..len) (filename is for messages; NULL: "<string>"). Returns a new
  * StmtBlockDoc, or NULL with a SyntaxError raised. The docs of one parse are ordinary counted
@@ -98,6 +99,7 @@ void tvm_script_parse_options_init(tvm_script_parse_options* opts);
  */
 void* tvm_script_parse(const char* source, size_t len, const tvm_script_parse_options* opts);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

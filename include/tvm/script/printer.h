@@ -28,6 +28,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public API; see cmake/TvmLibrary.cmake */
 
 typedef struct {
   const char* ir_prefix;    /* "I" */
@@ -83,6 +84,7 @@ int tvm_script_doc_to_python(const void* doc, const tvm_script_print_options* op
 int tvm_script_structural_equal_report(const TVMFFIAny* lhs, const TVMFFIAny* rhs,
                                        bool map_free_vars, tvm_ffi_strbuf* out);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -9,6 +9,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public API; see cmake/TvmLibrary.cmake */
 
 /*
  * Check that a PrimFunc (or every PrimFunc of an IRModule) is well formed (spec "Variable
@@ -48,6 +49,7 @@ enum {
 /* tvm_tir_verify_well_formed with flags (0: the same check). */
 int tvm_tir_verify_well_formed_ex(const void* func_or_module, unsigned flags);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -17,6 +17,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public API; see cmake/TvmLibrary.cmake */
 
 /*
  * Constant bounds of a scalar Int/UInt (or bool) expression: *out_min <= expr <= *out_max for
@@ -46,6 +47,7 @@ tvm_tir_expr_obj* tvm_tir_simplify_expr(const tvm_tir_expr_obj* expr, const void
  * ranges, 0 when that cannot be shown, -1 with an error raised. */
 int tvm_tir_prove(const tvm_tir_expr_obj* cond, const void* ranges);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -14,6 +14,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public API; see cmake/TvmLibrary.cmake */
 
 /* target.Target, kept minimal: the kind name ("cuda", "llvm") and the other attributes as
  * given (upstream's export dict less "kind": "mcpu", "arch", "keys", "host", ...). */
@@ -69,6 +70,7 @@ struct tvm_tir_vdevice_obj {
 tvm_tir_vdevice_obj* tvm_tir_vdevice_new(const tvm_tir_target_obj* target, int64_t vdevice_id,
                                          const char* memory_scope);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

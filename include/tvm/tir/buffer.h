@@ -13,6 +13,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public API; see cmake/TvmLibrary.cmake */
 
 /* ---- Range --------------------------------------------------------------------------------- */
 /* ir.Range: [min, min + extent). extent is optional (NULL) as in the spec's grammar. */
@@ -127,6 +128,7 @@ struct tvm_tir_match_buffer_region_obj {
 tvm_tir_match_buffer_region_obj* tvm_tir_match_buffer_region_new(tvm_tir_buffer_obj* buffer,
                                                                  tvm_tir_buffer_region_obj* source);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

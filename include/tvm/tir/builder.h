@@ -42,6 +42,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public API; see cmake/TvmLibrary.cmake */
 
 /* A new reference to obj (NULL-safe), for passing an object you keep to a _take function. */
 static inline void* tvm_tir_ref(void* obj) {
@@ -179,6 +180,7 @@ tvm_tir_ir_module_obj* tvm_tir_module_takev(int64_t n, void* const* funcs);
 #define tvm_tir_module_take(...) \
   tvm_tir_module_takev(TVM_TIR_NARGS(__VA_ARGS__), (void*[]){__VA_ARGS__})
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

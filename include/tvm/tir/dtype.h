@@ -24,6 +24,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public API; see cmake/TvmLibrary.cmake */
 
 /* ---- Constructors ------------------------------------------------------------------------ */
 static inline DLDataType tvm_tir_dtype_int(int bits) {
@@ -125,6 +126,7 @@ typedef struct {
 } tvm_tir_dtype_text;
 tvm_tir_dtype_text tvm_tir_dtype_str(DLDataType t);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

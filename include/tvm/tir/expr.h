@@ -17,6 +17,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public API; see cmake/TvmLibrary.cmake */
 
 /* tir.Var / tir.SizeVar (a Var known to be non-negative). name_hint is ignored by structural
  * equality; a Var is equal to the Var bound at the corresponding definition site. */
@@ -130,11 +131,6 @@ tvm_tir_expr_obj* tvm_tir_select_new(tvm_tir_expr_obj* condition, tvm_tir_expr_o
                                      tvm_tir_expr_obj* false_value);
 /* T-BUFFERLOAD: indices is an ffi.Array of PrimExpr (NULL = none). */
 tvm_tir_expr_obj* tvm_tir_buffer_load_new(tvm_tir_buffer_obj* buffer, void* indices);
-/* (Internal, for the IR builder and the parser.) tvm_tir_buffer_load_new for a caller whose
- * arguments are known to be of their kinds (buffer a Buffer, indices an ffi.Array of PrimExprs
- * or NULL, borrowed): those tests (the per-index kind walk included) are skipped; the index
- * count and dtype checks are made, with the same errors. */
-tvm_tir_expr_obj* tvm_tir__buffer_load_new_typed(tvm_tir_buffer_obj* buffer, void* indices);
 /* 0 when tvm_tir_buffer_load_new(buffer, an Array of indices[0, n)) would succeed (short of
  * memory), else -1 with the error it would raise: for a caller that wants the region such a
  * load reads (T.reads(A[i, j])) without making the load. */
@@ -164,6 +160,7 @@ static inline const char* tvm_tir_var_name(const tvm_tir_var_obj* var) {
   return tvm_ffi_str_cstr(var->name_hint);
 }
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

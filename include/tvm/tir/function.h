@@ -14,6 +14,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public API; see cmake/TvmLibrary.cmake */
 
 /* ir.GlobalVar: the name of a function of a module. Two GlobalVars are structurally equal when
  * their names are and they correspond (FreeVar kind with a compared name_hint). */
@@ -69,6 +70,7 @@ tvm_tir_global_var_obj* tvm_tir_ir_module_get_global_var(const tvm_tir_ir_module
                                                          const char* name);
 void* tvm_tir_ir_module_lookup(const tvm_tir_ir_module_obj* mod, const char* name);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

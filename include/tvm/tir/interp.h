@@ -31,6 +31,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public API; see cmake/TvmLibrary.cmake */
 
 /*
  * Run a PrimFunc. func_or_module is a tir.PrimFunc (func_name NULL) or an ir.IRModule
@@ -55,6 +56,7 @@ int tvm_tir_interp_run(const void* func_or_module, const char* func_name, const 
 /* The maximum depth of nested PrimFunc calls (recursion through GlobalVars). */
 #define TVM_TIR_INTERP_MAX_CALL_DEPTH 64
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

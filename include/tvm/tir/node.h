@@ -30,6 +30,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public API; see cmake/TvmLibrary.cmake */
 
 /* "MAJOR.MINOR.PATCH" of libtir (libtir/VERSION). */
 const char* tvm_tir_version(void);
@@ -129,6 +130,7 @@ static inline void* tvm_tir_array_at(const void* array, int64_t i) {
 }
 /* (New arrays of objects: tvm_ffi_array_of_objects in tvm/ffi/ffi.h.) */
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

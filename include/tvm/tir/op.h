@@ -35,6 +35,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public API; see cmake/TvmLibrary.cmake */
 
 /* ---- Op registry --------------------------------------------------------------------------- */
 /* Upstream's CallEffectKind values (OPAQUE is UPDATE_STATE, as upstream). */
@@ -124,6 +125,7 @@ tvm_tir_expr_obj* tvm_tir_if_then_else(tvm_tir_expr_obj* condition, tvm_tir_expr
 tvm_tir_expr_obj* tvm_tir_call_builtin(DLDataType dtype, tvm_tir_builtin id,
                                        tvm_tir_expr_obj* const* args, int64_t num_args);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

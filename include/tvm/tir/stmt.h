@@ -15,6 +15,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public API; see cmake/TvmLibrary.cmake */
 
 /* Upstream's ForKind values. */
 typedef enum {
@@ -147,12 +148,6 @@ tvm_tir_stmt_obj* tvm_tir_assert_stmt_new(tvm_tir_expr_obj* condition, tvm_tir_e
 /* S-BUFFERSTORE */
 tvm_tir_stmt_obj* tvm_tir_buffer_store_new(tvm_tir_buffer_obj* buffer, tvm_tir_expr_obj* value,
                                            void* indices);
-/* (Internal, for the IR builder.) tvm_tir_buffer_store_new for a caller whose arguments are
- * known to be of their kinds (buffer a Buffer, value a PrimExpr, indices an ffi.Array of
- * PrimExprs or NULL): those tests are skipped; the index and dtype checks are made, with the
- * same errors. */
-tvm_tir_stmt_obj* tvm_tir__buffer_store_new_typed(tvm_tir_buffer_obj* buffer,
-                                                  tvm_tir_expr_obj* value, void* indices);
 /* S-BUFFERREALIZE: condition NULL = true. */
 tvm_tir_stmt_obj* tvm_tir_buffer_realize_new(tvm_tir_buffer_obj* buffer, void* bounds,
                                              tvm_tir_expr_obj* condition, tvm_tir_stmt_obj* body);
@@ -164,9 +159,6 @@ tvm_tir_stmt_obj* tvm_tir_decl_buffer_new(tvm_tir_buffer_obj* buffer, tvm_tir_st
 /* Every element a Stmt (S8: always valid otherwise). Kept as given: no flattening (see
  * tvm_tir_seq_takev in builder.h). */
 tvm_tir_stmt_obj* tvm_tir_seq_stmt_new(void* seq);
-/* (Internal, for the IR builder.) tvm_tir_seq_stmt_new of seq known to be an ffi.Array of Stmts
- * (borrowed): no test of its elements. */
-tvm_tir_stmt_obj* tvm_tir__seq_stmt_new_typed(void* seq);
 /* S-IF: else_case NULL = none. */
 tvm_tir_stmt_obj* tvm_tir_if_then_else_new(tvm_tir_expr_obj* condition, tvm_tir_stmt_obj* then_case,
                                            tvm_tir_stmt_obj* else_case);
@@ -177,13 +169,6 @@ tvm_tir_stmt_obj* tvm_tir_for_new(tvm_tir_var_obj* loop_var, tvm_tir_expr_obj* m
                                   tvm_tir_expr_obj* extent, tvm_tir_for_kind kind,
                                   tvm_tir_stmt_obj* body, tvm_tir_iter_var_obj* thread_binding,
                                   void* annotations);
-/* (Internal, for the IR builder.) tvm_tir_for_new for a caller whose arguments are known to be
- * of their kinds (loop_var a Var, min and extent PrimExprs, body a Stmt, thread_binding an
- * IterVar or NULL): those tests are skipped; every other check is made, with the same errors. */
-tvm_tir_stmt_obj* tvm_tir__for_new_typed(tvm_tir_var_obj* loop_var, tvm_tir_expr_obj* min,
-                                         tvm_tir_expr_obj* extent, tvm_tir_for_kind kind,
-                                         tvm_tir_stmt_obj* body,
-                                         tvm_tir_iter_var_obj* thread_binding, void* annotations);
 /* S-WHILE */
 tvm_tir_stmt_obj* tvm_tir_while_new(tvm_tir_expr_obj* condition, tvm_tir_stmt_obj* body);
 
@@ -205,6 +190,7 @@ tvm_tir_sblock_obj* tvm_tir_sblock_new(const tvm_tir_sblock_fields* fields);
 tvm_tir_stmt_obj* tvm_tir_sblock_realize_new(void* iter_values, tvm_tir_expr_obj* predicate,
                                              tvm_tir_sblock_obj* block);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -63,6 +63,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public API; see cmake/TvmLibrary.cmake */
 
 void* tvm_tir_transform_lower_init(const void* mod_or_func);
 void* tvm_tir_transform_convert_blocks(const void* mod_or_func);
@@ -103,6 +104,7 @@ tvm_tir_lower_options tvm_tir_lower_options_default(void);
  * reference, or NULL with the failing pass's error raised (prefixed "lower: pass <name>: "). */
 void* tvm_tir_lower(const void* mod_or_func, const tvm_tir_lower_options* options);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

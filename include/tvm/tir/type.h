@@ -10,6 +10,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public API; see cmake/TvmLibrary.cmake */
 
 /* ir.PrimType: a value of datatype dtype. */
 struct tvm_tir_prim_type_obj {
@@ -47,6 +48,7 @@ bool tvm_tir_type_is_void(const tvm_tir_type_obj* t);
 /* The storage scope of a PointerType ("" for global), or NULL if t is not a PointerType. */
 const char* tvm_tir_pointer_type_scope(const tvm_tir_type_obj* t);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

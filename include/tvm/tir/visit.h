@@ -27,6 +27,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public API; see cmake/TvmLibrary.cmake */
 
 /* Return values of visitor callbacks. A negative value stops the walk: tvm_tir_visit returns
  * -1 (the callback leaves an error raised). */
@@ -128,6 +129,7 @@ void* tvm_tir_mutate(tvm_tir_mutator* m, const void* node);
  */
 void* tvm_tir_mutate_children(tvm_tir_mutator* m, const void* node);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

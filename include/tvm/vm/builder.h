@@ -24,6 +24,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public API; see cmake/TvmLibrary.cmake */
 
 typedef struct tvm_vm_builder tvm_vm_builder;
 
@@ -85,6 +86,7 @@ int tvm_vm_builder_set_memory_scope(tvm_vm_builder* b, int64_t const_index, cons
 /* The verified executable; the builder can be freed afterwards (it is left empty). */
 tvm_vm_executable* tvm_vm_builder_finish(tvm_vm_builder* b);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

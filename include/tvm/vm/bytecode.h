@@ -24,6 +24,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public API; see cmake/TvmLibrary.cmake */
 
 /* X(Name, value, text mnemonic, number of fixed words including the opcode). Call has
  * num_args further words. */
@@ -103,6 +104,7 @@ typedef enum { TVM_VM_INSTRUMENT_NO_OP = 0, TVM_VM_INSTRUMENT_SKIP_RUN = 1 } tvm
 /* Allocator kinds of a device (memory::AllocatorType). */
 typedef enum { TVM_VM_ALLOC_NAIVE = 1, TVM_VM_ALLOC_POOLED = 2 } tvm_vm_allocator_type;
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -76,6 +76,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public API; see cmake/TvmLibrary.cmake */
 
 /* "MAJOR.MINOR.PATCH" of libvm (libvm/VERSION). */
 const char* tvm_vm_version(void);
@@ -214,6 +215,7 @@ int32_t tvm_vm_closure_type_index(void);
 /* "vm.Storage": one device allocation that tensors (vm.builtin.alloc_tensor) are views of. */
 int32_t tvm_vm_storage_type_index(void);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -11,6 +11,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public API; see cmake/TvmLibrary.cmake */
 
 /* A device stream (cudaStream_t for CUDA); NULL is the default stream. */
 typedef void* TVMFFIStreamHandle;
@@ -49,6 +50,7 @@ TVM_FFI_DLL int TVMFFIEnvModRegisterContextSymbol(const char* name, void* symbol
 /* Register a symbol of the system library (statically linked kernels, `ffi.SystemLib`). */
 TVM_FFI_DLL int TVMFFIEnvModRegisterSystemLibSymbol(const char* name, void* symbol);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,38 @@
+/*
+ * tvm-private/tir.h: libtir's internals that the other libraries of this project call.
+ *
+ * Not installed (include-private/ is on the include path of the suite's libraries and tests
+ * only). The `_typed` constructors are the public ones of include/tvm/tir/ for a caller that
+ * already knows each argument's kind: they skip those kind tests and make every other check,
+ * with the same errors. Debug builds (without NDEBUG) assert the caller's promise.
+ */
+#ifndef TVM_PRIVATE_TIR_H_
+#define TVM_PRIVATE_TIR_H_
+
+#include <tvm/tir/expr.h>
+#include <tvm/tir/stmt.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* tvm_tir_buffer_load_new. Promise: buffer a Buffer, indices an ffi.Array of PrimExprs or NULL
+ * (borrowed). The index count and dtype checks are made. For the IR builder and the parser. */
+tvm_tir_expr_obj* tvm_tir__buffer_load_new_typed(tvm_tir_buffer_obj* buffer, void* indices);
+/* tvm_tir_buffer_store_new. Promise: buffer a Buffer, value a PrimExpr, indices an ffi.Array of
+ * PrimExprs or NULL. The index and dtype checks are made. */
+tvm_tir_stmt_obj* tvm_tir__buffer_store_new_typed(tvm_tir_buffer_obj* buffer,
+                                                  tvm_tir_expr_obj* value, void* indices);
+/* tvm_tir_seq_stmt_new. Promise: seq an ffi.Array of Stmts (borrowed). */
+tvm_tir_stmt_obj* tvm_tir__seq_stmt_new_typed(void* seq);
+/* tvm_tir_for_new. Promise: loop_var a Var, min and extent PrimExprs, body a Stmt,
+ * thread_binding an IterVar or NULL. Every other check is made. */
+tvm_tir_stmt_obj* tvm_tir__for_new_typed(tvm_tir_var_obj* loop_var, tvm_tir_expr_obj* min,
+                                         tvm_tir_expr_obj* extent, tvm_tir_for_kind kind,
+                                         tvm_tir_stmt_obj* body,
+                                         tvm_tir_iter_var_obj* thread_binding, void* annotations);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TVM_PRIVATE_TIR_H_ */
