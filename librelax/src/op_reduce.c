@@ -137,11 +137,18 @@ tvm_relax_sinfo_obj* tvm_relax__infer_scan(const tvm_relax__infer_ctx* ctx) {
   /* axis None: the scan runs over the flattened tensor. */
   void* dims = tvm_relax_tensor_sinfo_dims(&x->base);
   if (!dims) return tvm_relax_tensor_sinfo_new(NULL, dtype, 1, x->vdevice);
-  tvm_tir_expr_obj* size = tvm_relax__int64(1);
-  for (int64_t i = 0; size && i < tvm_ffi_seq_size(dims); ++i) {
+  int64_t n = tvm_ffi_seq_size(dims);
+  tvm_tir_expr_obj* prod = n ? tvm_ffi_seq_obj_at(dims, 0) : NULL;
+  tvm_tir_expr_obj* size = prod ? (tvm_ffi_retain(prod), prod) : tvm_relax__int64(1);
+  for (int64_t i = 1; size && i < n; ++i) {
     tvm_tir_expr_obj* next = tvm_tir_mul(size, tvm_ffi_seq_obj_at(dims, i));
     tvm_ffi_release(size);
     size = next;
+  }
+  if (size && n > 1) {
+    tvm_tir_expr_obj* s = tvm_tir_simplify_expr(size, NULL);
+    tvm_ffi_release(size);
+    size = s;
   }
   if (!size) return NULL;
   void* arr = tvm_ffi_array_of_objects((void* const*)&size, 1);
