@@ -134,7 +134,12 @@ static void* arg_error(const tvm_relax__infer_ctx* ctx, int32_t i, const char* k
 
 /* The text of a PrimExpr for messages, in a caller's buffer (freed by the caller). */
 static const char* dim_text(tvm_ffi_strbuf* b, const tvm_tir_expr_obj* e) {
-  tvm_tir_node_text(b, e);
+  int64_t v;
+  if (tvm_tir_as_const_int(e, &v)) {
+    tvm_ffi_strbuf_printf(b, "%lld", (long long)v);
+  } else {
+    tvm_tir_node_text(b, e);
+  }
   return tvm_ffi_strbuf_cstr(b);
 }
 
@@ -249,18 +254,19 @@ static int read_ints(const tvm_relax__infer_ctx* ctx, const char* name, int64_t*
   return 0;
 }
 
-/* strides / dilation / pool_size / output_size: `want` values, or 1 repeated (upstream). Each
- * must be >= min_value. */
+/* strides / dilation / pool_size / output_size into out[0..want): `want` values, or 1 repeated
+ * (upstream). Each must be >= min_value. */
 static int expand_ints(const tvm_relax__infer_ctx* ctx, const char* name, int32_t want,
                        int64_t min_value, int64_t* out) {
   int32_t n;
-  if (read_ints(ctx, name, out, 8, &n) != 0) return -1;
+  int64_t given[8];
+  if (read_ints(ctx, name, given, 8, &n) != 0) return -1;
   if (n != want && n != 1) {
     tvm_relax__op_error(ctx, "ValueError", "attribute '%s' must have 1 or %d values, got %d", name,
                         want, n);
     return -1;
   }
-  for (int32_t i = n; i < want; ++i) out[i] = out[0];
+  for (int32_t i = 0; i < want; ++i) out[i] = given[n == 1 ? 0 : i];
   for (int32_t i = 0; i < want; ++i) {
     if (out[i] < min_value) {
       tvm_relax__op_error(ctx, "ValueError", "attribute '%s' must be >= %lld, got %lld", name,
@@ -276,16 +282,18 @@ static int expand_ints(const tvm_relax__infer_ctx* ctx, const char* name, int32_
  * GetCompletePadding1D/2D. Non-negative. */
 static int expand_padding(const tvm_relax__infer_ctx* ctx, int32_t s, int64_t* out) {
   int32_t n;
-  if (read_ints(ctx, "padding", out, 2 * s, &n) != 0) return -1;
-  if (n == 1) {
-    for (int32_t i = 1; i < 2 * s; ++i) out[i] = out[0];
-  } else if (n == s) {
-    for (int32_t i = 0; i < s; ++i) out[s + i] = out[i];
-  } else if (n != 2 * s) {
-    tvm_relax__op_error(ctx, "ValueError", "attribute 'padding' must have 1, %d or %d values, got %d",
-                        s, 2 * s, n);
+  int64_t given[8];
+  if (read_ints(ctx, "padding", given, 8, &n) != 0) return -1;
+  if (n != 1 && n != s && n != 2 * s) {
+    if (s == 1) {
+      tvm_relax__op_error(ctx, "ValueError", "attribute 'padding' must have 1 or 2 values, got %d", n);
+    } else {
+      tvm_relax__op_error(ctx, "ValueError",
+                          "attribute 'padding' must have 1, %d or %d values, got %d", s, 2 * s, n);
+    }
     return -1;
   }
+  for (int32_t i = 0; i < 2 * s; ++i) out[i] = given[n == 1 ? 0 : n == s ? i % s : i];
   for (int32_t i = 0; i < 2 * s; ++i) {
     if (out[i] < 0) {
       tvm_relax__op_error(ctx, "ValueError", "attribute 'padding' must be non-negative, got %lld",
@@ -455,8 +463,9 @@ tvm_relax_sinfo_obj* tvm_relax__infer_softmax(const tvm_relax__infer_ctx* ctx) {
 /*
  * Checks shared by layer_norm, rms_norm and batch_norm (upstream's NormCheckDtypeAndShape): data
  * (arg 0) is a float tensor; the parameters (args 1..nargs-1) have data's dtype, one dim per
- * axis, and the dims of data at the axes. Returns 1 when every dim is provably equal, 0 when some
- * are not provably equal or unknown (the result's shape is then unknown), -1 + error.
+ * axis, and the dims of data at the axes. Known dims are compared (as upstream: a parameter of
+ * unknown shape is not compared). Returns 1 when every compared dim is provably equal, 0 when
+ * some are not provably equal (the result's shape is then unknown), -1 + error.
  */
 static int norm_check(const tvm_relax__infer_ctx* ctx, const int64_t* axes_in, int32_t naxes,
                       int32_t nargs) {
@@ -501,13 +510,9 @@ static int norm_check(const tvm_relax__infer_ctx* ctx, const int64_t* axes_in, i
   int32_t ref_arg = -1;
   void* ref = NULL;
   int known = 1;
-  if (!ddims) known = 0;
   for (int32_t i = 1; i < nargs; ++i) {
     void* pd = tvm_relax_tensor_sinfo_dims(&t[i]->base);
-    if (!pd) {
-      known = 0;
-      continue;
-    }
+    if (!pd) continue;
     if (!ddims && !ref) {
       ref = pd;
       ref_arg = i;
@@ -521,8 +526,9 @@ static int norm_check(const tvm_relax__infer_ctx* ctx, const int64_t* axes_in, i
         if (ddims) {
           tvm_ffi_strbuf_printf(&r, "'data' at axis %lld", (long long)axes[d]);
         } else {
+          tvm_ffi_strbuf_puts(&r, "'");
           tvm_relax__arg_name(ctx, ref_arg, &r);
-          tvm_ffi_strbuf_printf(&r, " dim %d", d);
+          tvm_ffi_strbuf_printf(&r, "' dim %d", d);
         }
         arg_error(ctx, i, "ValueError", "dim %d is %s but %s is %s", d, dim_text(&g, got),
                   tvm_ffi_strbuf_cstr(&r), dim_text(&w, want));
