@@ -351,12 +351,13 @@ static bool out_dtype_of(const tvm_relax__infer_ctx* ctx, int32_t ia,
   return false;
 }
 
-/* A constant output dim below 1 means the window does not fit the (padded) input. */
+/* A constant output dim below 1: the window does not fit the padded input (or, transposed, the
+ * padding removes more than the output has). */
 static bool check_out_dim(const tvm_relax__infer_ctx* ctx, tvm_tir_expr_obj* d, const char* what) {
   int64_t v;
   if (d && tvm_tir_as_const_int(d, &v) && v < 1) {
     tvm_relax__op_error(ctx, "ValueError",
-                        "the output %s would be %lld: the window is larger than the padded input",
+                        "the output %s would be %lld: the window and padding do not fit the input",
                         what, (long long)v);
     return false;
   }
