@@ -367,7 +367,7 @@ static bool check_out_dim(const tvm_relax__infer_ctx* ctx, tvm_tir_expr_obj* d, 
 /* ---- matmul ---------------------------------------------------------------------------------- */
 /* A tensor struct info of dims[from, to) (for broadcasting the batch dims). */
 static tvm_relax_tensor_sinfo_obj* dims_slice(void* dims, int64_t from, int64_t to) {
-  void* items[16];
+  void* items[16] = {0};
   int64_t n = to - from;
   void** buf = n <= 16 ? items : tvm_ffi_calloc((size_t)n, sizeof(void*));
   if (!buf) return NULL;

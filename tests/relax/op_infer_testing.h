@@ -57,7 +57,7 @@ static tvm_tir_expr_obj* oi_dim(const char** p) {
 
 /* The dims of a spec as an ffi.Array (new reference). */
 static void* oi_dims(const char* spec) {
-  void* dims[16];
+  void* dims[16] = {0};
   int n = 0;
   for (const char* p = spec; *p;) dims[n++] = oi_dim(&p);
   void* arr = tvm_ffi_array_of_objects(dims, n);
