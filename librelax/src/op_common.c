@@ -95,6 +95,8 @@ DLDataType tvm_relax__attr_dtype(const tvm_relax__infer_ctx* ctx, const char* na
 
 const char* tvm_relax__attr_str(const tvm_relax__infer_ctx* ctx, const char* name) {
   const TVMFFIAny* a = tvm_relax__attr(ctx, name);
+  /* Strings of up to 7 bytes are stored inline (NUL-terminated) in the map's value. */
+  if (a->type_index == kTVMFFISmallStr) return (const char*)a->v_bytes;
   return tvm_ffi_any_is_object(a) && a->type_index == kTVMFFIStr ? tvm_ffi_str_cstr(a->v_obj)
                                                                    : NULL;
 }

@@ -1,21 +1,160 @@
 /*
- * op_reduce.c: PLACEHOLDER (being written): inference rules and attribute schemas of the
- * operators of ops.def listed below. Each rule here raises NotImplementedError until written.
+ * op_reduce.c: inference rules and attribute schemas of the reductions (sum, mean, max, min,
+ * prod, variance, std), the index searches (argmax, argmin) and the scans (cumsum, cumprod), as
+ * upstream's relax/op/tensor/statistical.cc, search.cc and the scan rule define them:
+ *   - a reduction over `axis` (None: every axis) drops the reduced dims, or keeps them as 1 with
+ *     keepdims; with an unknown shape the rank is still known when it can be (axis None without
+ *     keepdims gives ndim 0; with keepdims the input's rank, all dims 1 when axis is None);
+ *   - argmax/argmin reduce one axis (None: all) and give int64 indices;
+ *   - a scan keeps the shape (axis None: flattened to one dim) with dtype `dtype` when given.
  */
 #include "internal.h"
 
-const tvm_relax_attr_field tvm_relax__attrs_reduce[] = {{NULL, 0, NULL}};
-const tvm_relax_attr_field tvm_relax__attrs_arg_reduce[] = {{NULL, 0, NULL}};
-const tvm_relax_attr_field tvm_relax__attrs_scan[] = {{NULL, 0, NULL}};
+const tvm_relax_attr_field tvm_relax__attrs_reduce[] = {
+    {"axis", TVM_RELAX_ATTR_OPT_INTS, "None"},
+    {"keepdims", TVM_RELAX_ATTR_BOOL, "false"},
+    {NULL, 0, NULL}};
+const tvm_relax_attr_field tvm_relax__attrs_arg_reduce[] = {
+    {"axis", TVM_RELAX_ATTR_OPT_INT, "None"},
+    {"keepdims", TVM_RELAX_ATTR_BOOL, "false"},
+    {NULL, 0, NULL}};
+const tvm_relax_attr_field tvm_relax__attrs_scan[] = {
+    {"axis", TVM_RELAX_ATTR_OPT_INT, "None"},
+    {"dtype", TVM_RELAX_ATTR_DTYPE, ""},
+    {"exclusive", TVM_RELAX_ATTR_BOOL, "false"},
+    {NULL, 0, NULL}};
+
+/*
+ * The result of reducing x: `reduced` marks the reduced axes (NULL: all axes, axis None),
+ * naxes how many are marked. Ranks and dims follow upstream's statistical rule.
+ */
+static tvm_relax_sinfo_obj* reduce_result(const tvm_relax_tensor_sinfo_obj* x, const bool* reduced,
+                                          int32_t naxes, bool keepdims, DLDataType dtype) {
+  int32_t out_ndim;
+  if (keepdims) {
+    out_ndim = x->ndim;
+  } else if (!reduced) {
+    out_ndim = 0;
+  } else if (x->ndim == TVM_RELAX_UNKNOWN_NDIM) {
+    out_ndim = TVM_RELAX_UNKNOWN_NDIM;
+  } else {
+    out_ndim = x->ndim - naxes;
+  }
+  void* dims = tvm_relax_tensor_sinfo_dims(&x->base);
+  bool all_ones = !dims && !reduced && keepdims && out_ndim != TVM_RELAX_UNKNOWN_NDIM;
+  if (!dims && !all_ones && out_ndim != 0) {
+    return tvm_relax_tensor_sinfo_new(NULL, dtype, out_ndim, x->vdevice);
+  }
+  int32_t n = out_ndim;
+  void** items = tvm_ffi_calloc((size_t)(n > 0 ? n : 1), sizeof(void*));
+  tvm_tir_expr_obj* one = tvm_relax__int64(1);
+  tvm_relax_sinfo_obj* out = NULL;
+  if (items && one) {
+    int32_t k = 0;
+    for (int32_t i = 0; dims && i < x->ndim; ++i) {
+      if (!reduced || reduced[i]) {
+        if (keepdims) items[k++] = one;
+      } else {
+        items[k++] = tvm_ffi_seq_obj_at(dims, i);
+      }
+    }
+    for (; k < n; ++k) items[k] = one; /* all_ones: no dims to copy */
+    void* arr = tvm_ffi_array_of_objects(items, n);
+    if (arr) out = tvm_relax__tensor_result(arr, dtype, n, x->vdevice);
+    tvm_ffi_release(arr);
+  }
+  tvm_ffi_release(one);
+  tvm_ffi_free(items);
+  return out;
+}
 
 tvm_relax_sinfo_obj* tvm_relax__infer_reduce(const tvm_relax__infer_ctx* ctx) {
-  return tvm_relax__op_error(ctx, "NotImplementedError", "inference not written yet");
+  tvm_relax_tensor_sinfo_obj* x = tvm_relax__arg_tensor(ctx, 0);
+  if (!x) return NULL;
+  bool keepdims = tvm_relax__attr_bool(ctx, "keepdims");
+  void* axes = tvm_relax__attr_ints(ctx, "axis");
+  if (!axes) return reduce_result(x, NULL, 0, keepdims, x->dtype);
+  int32_t naxes = (int32_t)tvm_ffi_seq_size(axes);
+  if (x->ndim == TVM_RELAX_UNKNOWN_NDIM) {
+    /* The axes cannot be checked against an unknown rank (upstream neither). */
+    return reduce_result(x, (const bool[1]){false}, naxes, keepdims, x->dtype);
+  }
+  bool* reduced = tvm_ffi_calloc((size_t)(x->ndim > 0 ? x->ndim : 1), sizeof(bool));
+  if (!reduced) return NULL;
+  tvm_relax_sinfo_obj* out = NULL;
+  for (int32_t i = 0; i < naxes; ++i) {
+    int64_t a = 0, norm;
+    tvm_ffi_any_as_int(tvm_ffi_seq_at(axes, i), &a);
+    if (tvm_relax__normalize_axis(ctx, a, x->ndim, &norm) != 0) goto done;
+    if (reduced[norm]) {
+      tvm_relax__op_error(ctx, "ValueError", "attribute 'axis' names axis %lld more than once",
+                          (long long)norm);
+      goto done;
+    }
+    reduced[norm] = true;
+  }
+  out = reduce_result(x, reduced, naxes, keepdims, x->dtype);
+done:
+  tvm_ffi_free(reduced);
+  return out;
 }
 
 tvm_relax_sinfo_obj* tvm_relax__infer_arg_reduce(const tvm_relax__infer_ctx* ctx) {
-  return tvm_relax__op_error(ctx, "NotImplementedError", "inference not written yet");
+  tvm_relax_tensor_sinfo_obj* x = tvm_relax__arg_tensor(ctx, 0);
+  if (!x) return NULL;
+  bool keepdims = tvm_relax__attr_bool(ctx, "keepdims");
+  DLDataType i64 = tvm_tir_dtype_int(64);
+  if (tvm_relax__attr_is_none(ctx, "axis")) return reduce_result(x, NULL, 0, keepdims, i64);
+  if (x->ndim == TVM_RELAX_UNKNOWN_NDIM) {
+    return reduce_result(x, (const bool[1]){false}, 1, keepdims, i64);
+  }
+  int64_t axis;
+  if (tvm_relax__normalize_axis(ctx, tvm_relax__attr_int(ctx, "axis"), x->ndim, &axis) != 0) {
+    return NULL;
+  }
+  bool* reduced = tvm_ffi_calloc((size_t)x->ndim, sizeof(bool));
+  if (!reduced) return NULL;
+  reduced[axis] = true;
+  tvm_relax_sinfo_obj* out = reduce_result(x, reduced, 1, keepdims, i64);
+  tvm_ffi_free(reduced);
+  return out;
 }
 
 tvm_relax_sinfo_obj* tvm_relax__infer_scan(const tvm_relax__infer_ctx* ctx) {
-  return tvm_relax__op_error(ctx, "NotImplementedError", "inference not written yet");
+  tvm_relax_tensor_sinfo_obj* x = tvm_relax__arg_tensor(ctx, 0);
+  if (!x) return NULL;
+  DLDataType dtype = tvm_relax__attr_dtype(ctx, "dtype");
+  if (tvm_relax_dtype_is_unknown(dtype)) dtype = x->dtype;
+  if (!tvm_relax__attr_is_none(ctx, "axis")) {
+    int64_t axis;
+    if (x->ndim != TVM_RELAX_UNKNOWN_NDIM &&
+        tvm_relax__normalize_axis(ctx, tvm_relax__attr_int(ctx, "axis"), x->ndim, &axis) != 0) {
+      return NULL;
+    }
+    return tvm_relax_tensor_sinfo_new(x->shape, dtype, x->shape ? TVM_RELAX_UNKNOWN_NDIM : x->ndim,
+                                      x->vdevice);
+  }
+  /* axis None: the scan runs over the flattened tensor. */
+  void* dims = tvm_relax_tensor_sinfo_dims(&x->base);
+  if (!dims) return tvm_relax_tensor_sinfo_new(NULL, dtype, 1, x->vdevice);
+  int64_t n = tvm_ffi_seq_size(dims);
+  tvm_tir_expr_obj* prod = n ? tvm_ffi_seq_obj_at(dims, 0) : NULL;
+  tvm_tir_expr_obj* size = prod ? (tvm_ffi_retain(prod), prod) : tvm_relax__int64(1);
+  for (int64_t i = 1; size && i < n; ++i) {
+    tvm_tir_expr_obj* next = tvm_tir_mul(size, tvm_ffi_seq_obj_at(dims, i));
+    tvm_ffi_release(size);
+    size = next;
+  }
+  if (size && n > 1) {
+    tvm_tir_expr_obj* s = tvm_tir_simplify_expr(size, NULL);
+    tvm_ffi_release(size);
+    size = s;
+  }
+  if (!size) return NULL;
+  void* arr = tvm_ffi_array_of_objects((void* const*)&size, 1);
+  tvm_ffi_release(size);
+  if (!arr) return NULL;
+  tvm_relax_sinfo_obj* out = tvm_relax__tensor_result(arr, dtype, 1, x->vdevice);
+  tvm_ffi_release(arr);
+  return out;
 }

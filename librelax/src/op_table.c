@@ -159,7 +159,7 @@ static int as_ints(const TVMFFIAny* a, TVMFFIAny* out) {
     TVMFFIAny item = tvm_ffi_any_int(v);
     void* arr = tvm_ffi_array_new(&item, 1);
     if (!arr) return -1;
-    *out = tvm_ffi_any_obj(arr); /* owns the new array's reference */
+    *out = tvm_ffi_any_obj(arr); /* *out owns the array */
     return 1;
   }
   if (a->type_index != kTVMFFIArray && a->type_index != kTVMFFIList) return 0;
@@ -176,7 +176,7 @@ static int as_ints(const TVMFFIAny* a, TVMFFIAny* out) {
   void* arr = tvm_ffi_array_new(items, n);
   tvm_ffi_free(items);
   if (!arr) return -1;
-  *out = tvm_ffi_any_obj(arr); /* owns the new array's reference */
+  *out = tvm_ffi_any_obj(arr); /* *out owns the array */
   return 1;
 }
 
@@ -289,8 +289,7 @@ int tvm_relax_op_attr_default(const tvm_relax_op_info* info, int32_t i, TVMFFIAn
       }
       void* arr = tvm_ffi_array_new(items, n);
       if (!arr) return -1;
-      *out = tvm_ffi_any_obj(arr);
-      tvm_ffi_release(arr);
+      *out = tvm_ffi_any_obj(arr); /* *out owns the array */
       return 0;
     }
     default:
@@ -305,7 +304,7 @@ int tvm_relax__complete_attrs(const tvm_relax_op_info* info, void* attrs, void**
   if (n == 0) {
     if (attrs && tvm_ffi_map_size(attrs) > 0) {
       const TVMFFIAny *k, *v;
-      tvm_ffi_map_next(attrs, 0, &k, &v);
+      tvm_ffi_map_next(attrs, 0, &k, &v); /* iteration starts at 0 */
       TVMFFIByteArray name = {"?", 1};
       tvm_ffi_any_as_bytes(k, &name);
       return tvm_ffi_raise("TypeError", "%s: unknown attribute '%.*s' (the operator has none)",
@@ -316,8 +315,7 @@ int tvm_relax__complete_attrs(const tvm_relax_op_info* info, void* attrs, void**
   /* Every given key must be in the schema. */
   if (attrs) {
     const TVMFFIAny *k, *v;
-    for (int64_t pos = tvm_ffi_map_next(attrs, 0, &k, &v); pos >= 0;
-         pos = tvm_ffi_map_next(attrs, pos, &k, &v)) {
+    for (int64_t pos = 0; (pos = tvm_ffi_map_next(attrs, pos, &k, &v)) >= 0;) {
       TVMFFIByteArray name;
       if (!tvm_ffi_any_as_bytes(k, &name)) {
         return tvm_ffi_raise("TypeError", "%s: attribute names must be strings", info->name);

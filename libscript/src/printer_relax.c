@@ -38,7 +38,7 @@ static tvm_script_doc_obj* child(tvm_script_docsifier* d, const void* obj, const
 
 static tvm_script_doc_obj* child_item(tvm_script_docsifier* d, const void* arr, const void* path,
                                       const char* name, int64_t i) {
-  void* p = tir_path_item(d, path, name, i);
+  void* p = tvm_script__tir_path_item(d, path, name, i);
   tvm_script_doc_obj* doc = p ? tvm_script_as_doc_obj(d, tvm_ffi_seq_obj_at(arr, i), p) : NULL;
   tvm_ffi_release(p);
   return doc;
@@ -184,7 +184,7 @@ static tvm_script_doc_obj* sinfo_list(tvm_script_docsifier* d, void* arr, const 
   return tvm_script_doc_list_to_array_take(list); /* an Array of docs */
 }
 
-static tvm_script_doc_obj* dtype_str(DLDataType t) { return tir_dtype_literal(t); }
+static tvm_script_doc_obj* dtype_str(DLDataType t) { return tvm_script__tir_dtype_literal(t); }
 
 static tvm_script_doc_obj* sinfo_doc(tvm_script_docsifier* d, const tvm_relax_sinfo_obj* s,
                                      const void* path, sinfo_ctx* sc) {
@@ -690,7 +690,7 @@ static tvm_script_doc_obj* function_doc(tvm_script_docsifier* d, const tvm_relax
   for (int64_t i = 0; ret && ok && i < tvm_ffi_seq_size(sc.new_vars); ++i) {
     const tvm_tir_var_obj* v = tvm_ffi_seq_obj_at(sc.new_vars, i);
     tvm_script_doc_obj* lhs = tvm_script_var_doc(d, v);
-    tvm_script_doc_obj* rhs = tvm_script_doc_call_takev(tir_dtype_attr(d, tvm_tir_expr_dtype(v)), 0, NULL);
+    tvm_script_doc_obj* rhs = tvm_script_doc_call_takev(tvm_script__tir_dtype_attr(d, tvm_tir_expr_dtype(v)), 0, NULL);
     ok = lhs && rhs && tvm_script_frame_emit_take(frame, tvm_script_assign_doc_take(lhs, rhs, NULL)) == 0;
   }
   ok = ok && ret;

@@ -20,6 +20,8 @@
 extern "C" {
 #endif
 
+#pragma GCC visibility push(default) /* public API; see cmake/TvmLibrary.cmake */
+
 /*
  * VMCodeGen: each Relax function of mod (borrowed) to bytecode, named by its GlobalVar:
  * parameters in registers 0..n-1, one register per binding; the parameters' struct info checked
@@ -41,6 +43,8 @@ tvm_vm_executable* tvm_codegen_relax_vm_codegen(const tvm_tir_ir_module_obj* mod
  */
 tvm_vm_executable* tvm_codegen_relax_build(const tvm_tir_ir_module_obj* mod,
                                            const tvm_codegen_options* options);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

@@ -14,6 +14,8 @@
 extern "C" {
 #endif
 
+#pragma GCC visibility push(default) /* public API; see cmake/TvmLibrary.cmake */
+
 /* ---- Post-order visitor ------------------------------------------------------------------- */
 /* Called once for each node (expression, binding, block) after its children; a non-zero return
  * stops the walk and is returned by tvm_relax_post_order_visit. */
@@ -71,6 +73,8 @@ void* tvm_relax_free_symbolic_vars(const void* expr);
  * offending node ("<root>.body.blocks[0].bindings[2].value: ...").
  */
 int tvm_relax_verify_well_formed(const void* func_or_module);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

@@ -28,6 +28,8 @@
 extern "C" {
 #endif
 
+#pragma GCC visibility push(default) /* public API; see cmake/TvmLibrary.cmake */
+
 typedef struct tvm_relax_block_builder tvm_relax_block_builder;
 
 /* A builder adding to a copy of mod (NULL: an empty module). */
@@ -77,6 +79,8 @@ tvm_tir_global_var_obj* tvm_relax_bb_add_function(tvm_relax_block_builder* bb, v
 tvm_tir_ir_module_obj* tvm_relax_bb_module(tvm_relax_block_builder* bb);
 /* Number of bindings emitted in the current function so far. */
 int64_t tvm_relax_bb_num_bindings(const tvm_relax_block_builder* bb);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

@@ -22,9 +22,13 @@
 extern "C" {
 #endif
 
+#pragma GCC visibility push(default) /* public API; see cmake/TvmLibrary.cmake */
+
 /* Evaluate mod[func_name](args) (borrowed); *out receives the owned result. 0 or -1 + error. */
 int tvm_relax_eval(const tvm_tir_ir_module_obj* mod, const char* func_name, const TVMFFIAny* args,
                    int32_t num_args, TVMFFIAny* out);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

@@ -20,6 +20,8 @@
 extern "C" {
 #endif
 
+#pragma GCC visibility push(default) /* public API; see cmake/TvmLibrary.cmake */
+
 typedef tvm_tir_relax_expr_obj tvm_relax_expr_obj;
 
 /* relax.expr.Call: op is an ir.Op (an operator of tvm/relax/op.h), a GlobalVar, a Var of
@@ -201,6 +203,8 @@ static inline tvm_relax_expr_obj* tvm_relax_binding_value(const tvm_relax_bindin
 /* The struct info of any Relax expression: its struct_info_, or for a PrimFunc its
  * tvm_relax_prim_func_sinfo (new reference), NULL + TypeError for an Op or a non-expression. */
 tvm_relax_sinfo_obj* tvm_relax_expr_sinfo(const void* expr);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

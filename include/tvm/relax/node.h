@@ -22,6 +22,8 @@
 extern "C" {
 #endif
 
+#pragma GCC visibility push(default) /* public API; see cmake/TvmLibrary.cmake */
+
 /* "MAJOR.MINOR.PATCH" of librelax (librelax/VERSION). */
 const char* tvm_relax_version(void);
 
@@ -67,6 +69,8 @@ struct tvm_relax_sinfo_obj {
 static inline tvm_relax_sinfo_obj* tvm_relax_sinfo_of(const void* expr) {
   return (tvm_relax_sinfo_obj*)((const tvm_tir_relax_expr_obj*)expr)->struct_info_;
 }
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

@@ -20,6 +20,8 @@
 extern "C" {
 #endif
 
+#pragma GCC visibility push(default) /* public API; see cmake/TvmLibrary.cmake */
+
 typedef enum {
 #define TVM_RELAX_OP(Id, name, args, attrs, infer, pattern, purity) TVM_RELAX_OP_##Id,
 #include <tvm/relax/ops.def>
@@ -89,6 +91,8 @@ int32_t tvm_relax_op_attr_index(const tvm_relax_op_info* info, const char* name)
 const TVMFFIAny* tvm_relax_call_attr(const tvm_relax_call_obj* call, const char* name);
 /* The default of schema field i as a value (a new reference), or -1 + error. */
 int tvm_relax_op_attr_default(const tvm_relax_op_info* info, int32_t i, TVMFFIAny* out);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

@@ -17,6 +17,8 @@
 extern "C" {
 #endif
 
+#pragma GCC visibility push(default) /* public API; see cmake/TvmLibrary.cmake */
+
 #define TVM_RELAX_UNKNOWN_NDIM (-1)
 #define TVM_RELAX_DTYPE_UNKNOWN ((DLDataType){kDLOpaqueHandle, 0, 0})
 static inline bool tvm_relax_dtype_is_unknown(DLDataType t) {
@@ -130,6 +132,8 @@ int tvm_relax_sinfo_tir_vars(const tvm_relax_sinfo_obj* sinfo, bool defs_only, v
 
 /* A one-line TVMScript-like text of a struct info for messages: R.Tensor((n, 4), "float32"). */
 void tvm_relax_sinfo_text(tvm_ffi_strbuf* out, const tvm_relax_sinfo_obj* sinfo);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

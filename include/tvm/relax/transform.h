@@ -13,6 +13,8 @@
 extern "C" {
 #endif
 
+#pragma GCC visibility push(default) /* public API; see cmake/TvmLibrary.cmake */
+
 /*
  * LegalizeOps: every call of an operator that has a legalization becomes
  * `R.call_tir(cls.<kernel>, (tensor args...), out_sinfo=<the call's struct info>)`, the kernel a
@@ -25,6 +27,8 @@ tvm_tir_ir_module_obj* tvm_relax_transform_legalize_ops(const tvm_tir_ir_module_
 
 /* Whether operator `id` has a legalization. */
 bool tvm_relax_op_has_legalization(int32_t id);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

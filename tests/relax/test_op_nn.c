@@ -1,0 +1,394 @@
+/*
+ * test_op_nn.c: struct info of matmul and the nn / image operators (softmax, normalizations,
+ * convolutions, pooling, pad, dropout, attention, resize2d) on static, symbolic and unknown
+ * shapes and other layouts, and their errors.
+ */
+#include "op_infer_testing.h"
+
+#define TS(dims, dt) "R.Tensor((" dims "), dtype=\"" dt "\")"
+#define F "float32"
+
+/* A list of n floats. */
+static TVMFFIAny AFL(int n, ...) {
+  TVMFFIAny items[8];
+  va_list ap;
+  va_start(ap, n);
+  for (int i = 0; i < n; ++i) items[i] = tvm_ffi_any_float(va_arg(ap, double));
+  va_end(ap);
+  return tvm_ffi_any_obj(tvm_ffi_array_new(items, n));
+}
+
+TEST(matmul_shapes) {
+  CHECK_INFER(TS("2, 4", F), "relax.matmul", NULL, 2, T("2, 3", F32), T("3, 4", F32));
+  /* Batch dims broadcast: (5, 1) with (4,). */
+  CHECK_INFER(TS("5, 4, 2, 6", F), "relax.matmul", NULL, 2, T("5, 1, 2, 3", F32), T("4, 3, 6", F32));
+  /* 1-d operands: a row on the left, a column on the right; the added dim is dropped. */
+  CHECK_INFER(TS("4,", F), "relax.matmul", NULL, 2, T("3", F32), T("3, 4", F32));
+  CHECK_INFER(TS("2,", F), "relax.matmul", NULL, 2, T("2, 3", F32), T("3", F32));
+  CHECK_INFER(TS("", F), "relax.matmul", NULL, 2, T("3", F32), T("3", F32));
+  CHECK_INFER(TS("7, 4", F), "relax.matmul", NULL, 2, T("3", F32), T("7, 3, 4", F32));
+  /* Symbolic dims. */
+  CHECK_INFER(TS("b, n, m", F), "relax.matmul", NULL, 2, T("b, n, k", F32), T("k, m", F32));
+  /* out_dtype. */
+  CHECK_INFER(TS("2, 4", F), "relax.matmul", oi_attrs(1, "out_dtype", AS("float32")), 2,
+              T("2, 3", F16), T("3, 4", F16));
+  /* An operand of unknown dtype makes the result's dtype unknown (upstream). */
+  CHECK_INFER("R.Tensor((2, 4))", "relax.matmul", NULL, 2, T("2, 3", F16), T("3, 4", UNK));
+}
+
+TEST(matmul_unknown) {
+  CHECK_INFER("R.Tensor(dtype=\"float32\", ndim=3)", "relax.matmul", NULL, 2, T("?3", F32),
+              T("3, 4", F32));
+  CHECK_INFER("R.Tensor(dtype=\"float32\", ndim=1)", "relax.matmul", NULL, 2, T("?1", F32),
+              T("?2", F32));
+  CHECK_INFER("R.Tensor(dtype=\"float32\")", "relax.matmul", NULL, 2, T("*", F32), T("3, 4", F32));
+  /* Batch dims that may differ, or reduction dims not provably equal: the rank only. */
+  CHECK_INFER("R.Tensor(dtype=\"float32\", ndim=3)", "relax.matmul", NULL, 2, T("b, 2, 3", F32),
+              T("c, 3, 4", F32));
+  CHECK_INFER("R.Tensor(dtype=\"float32\", ndim=2)", "relax.matmul", NULL, 2, T("n, k", F32),
+              T("j, 4", F32));
+}
+
+TEST(matmul_errors) {
+  CHECK_INFER_FAILS("ValueError", "relax.matmul: the reduction dims differ", "relax.matmul", NULL,
+                    2, T("2, 3", F32), T("4, 5", F32));
+  /* k against k + 1 is provably different. */
+  CHECK_INFER_FAILS("ValueError", "reduces over k", "relax.matmul", NULL, 2, T("n, k", F32),
+                    T("k+1, 4", F32));
+  CHECK_INFER_FAILS("ValueError", "argument 'x1' must have ndim >= 1, got 0", "relax.matmul", NULL,
+                    2, T("", F32), T("3, 4", F32));
+  CHECK_INFER_FAILS("ValueError", "argument 'x2' must have ndim >= 1, got 0", "relax.matmul", NULL,
+                    2, T("3, 4", F32), T("", F32));
+  CHECK_INFER_FAILS("TypeError", "arguments 'x1' and 'x2' have different dtypes float32 and float16",
+                    "relax.matmul", NULL, 2, T("2, 3", F32), T("3, 4", F16));
+  CHECK_INFER_FAILS("ValueError", "cannot broadcast", "relax.matmul", NULL, 2, T("2, 2, 3", F32),
+                    T("3, 3, 4", F32));
+  CHECK_INFER_FAILS("TypeError", "argument 'x2' must be a tensor", "relax.matmul", NULL, 2,
+                    T("2, 3", F32), SH("3, 4"));
+}
+
+TEST(softmax) {
+  CHECK_INFER(TS("2, 3", F), "relax.nn.softmax", NULL, 1, T("2, 3", F32));
+  CHECK_INFER(TS("n, 3", F), "relax.nn.log_softmax", oi_attrs(1, "axis", AI(0)), 1, T("n, 3", F32));
+  CHECK_INFER("R.Tensor(dtype=\"float32\")", "relax.nn.softmax", oi_attrs(1, "axis", AI(9)), 1,
+              T("*", F32));
+  CHECK_INFER_FAILS("ValueError", "relax.nn.softmax: axis -3 is out of range", "relax.nn.softmax",
+                    oi_attrs(1, "axis", AI(-3)), 1, T("2, 3", F32));
+  CHECK_INFER_FAILS("TypeError", "argument 'data' must be a float tensor, got dtype int32",
+                    "relax.nn.log_softmax", NULL, 1, T("2, 3", I32));
+}
+
+TEST(layer_and_rms_norm) {
+  CHECK_INFER(TS("2, 3, 4", F), "relax.nn.layer_norm", oi_attrs(1, "axes", AL(1, -1)), 3,
+              T("2, 3, 4", F32), T("4", F32), T("4", F32));
+  CHECK_INFER(TS("2, 3, 4", F), "relax.nn.layer_norm",
+              oi_attrs(3, "axes", AL(2, 1, 2), "epsilon", AF(1e-6), "center", AB(false)), 3,
+              T("2, 3, 4", F32), T("3, 4", F32), T("3, 4", F32));
+  CHECK_INFER(TS("n, d", F), "relax.nn.layer_norm", oi_attrs(1, "axes", AL(1, 1)), 3,
+              T("n, d", F32), T("d", F32), T("d", F32));
+  /* Parameters of unknown shape are not compared; dims not provably equal lose the shape. */
+  CHECK_INFER(TS("n, d", F), "relax.nn.layer_norm", oi_attrs(1, "axes", AL(1, 1)), 3,
+              T("n, d", F32), T("?1", F32), T("d", F32));
+  CHECK_INFER("R.Tensor(dtype=\"float32\", ndim=2)", "relax.nn.layer_norm",
+              oi_attrs(1, "axes", AL(1, 1)), 3, T("n, d", F32), T("e", F32), T("d", F32));
+  CHECK_INFER("R.Tensor(dtype=\"float32\", ndim=3)", "relax.nn.layer_norm",
+              oi_attrs(1, "axes", AL(1, -1)), 3, T("?3", F32), T("4", F32), T("4", F32));
+  /* rms_norm: axes default [-1]. */
+  CHECK_INFER(TS("2, 3, 4", F), "relax.nn.rms_norm", NULL, 2, T("2, 3, 4", F32), T("4", F32));
+
+  CHECK_INFER_FAILS("ValueError", "argument 'gamma' dim 0 is 5 but 'data' at axis 2 is 4",
+                    "relax.nn.layer_norm", oi_attrs(1, "axes", AL(1, -1)), 3, T("2, 3, 4", F32),
+                    T("5", F32), T("4", F32));
+  CHECK_INFER_FAILS("ValueError", "argument 'beta' dim 0 is 5 but 'gamma' dim 0 is 4",
+                    "relax.nn.layer_norm", oi_attrs(1, "axes", AL(1, -1)), 3, T("?3", F32),
+                    T("4", F32), T("5", F32));
+  CHECK_INFER_FAILS("ValueError", "argument 'weight' dim 0 is 3 but 'data' at axis 2 is 4",
+                    "relax.nn.rms_norm", NULL, 2, T("2, 3, 4", F32), T("3", F32));
+  CHECK_INFER_FAILS("ValueError", "argument 'gamma' must have one dim per normalized axis (1), got ndim 2",
+                    "relax.nn.layer_norm", oi_attrs(1, "axes", AL(1, -1)), 3, T("2, 3, 4", F32),
+                    T("3, 4", F32), T("4", F32));
+  CHECK_INFER_FAILS("TypeError", "argument 'beta' must have the dtype of 'data' (float32), got float16",
+                    "relax.nn.layer_norm", oi_attrs(1, "axes", AL(1, -1)), 3, T("2, 3, 4", F32),
+                    T("4", F32), T("4", F16));
+  CHECK_INFER_FAILS("TypeError", "argument 'data' must be a float tensor", "relax.nn.rms_norm", NULL,
+                    2, T("2, 3, 4", I32), T("4", I32));
+  CHECK_INFER_FAILS("ValueError", "attribute 'axes' is required", "relax.nn.layer_norm", NULL, 3,
+                    T("2, 3, 4", F32), T("4", F32), T("4", F32));
+  CHECK_INFER_FAILS("ValueError", "axis 2 appears more than once", "relax.nn.layer_norm",
+                    oi_attrs(1, "axes", AL(2, 2, -1)), 3, T("2, 3, 4", F32), T("4, 4", F32),
+                    T("4, 4", F32));
+  CHECK_INFER_FAILS("ValueError", "axis 3 is out of range", "relax.nn.rms_norm",
+                    oi_attrs(1, "axes", AL(1, 3)), 2, T("2, 3, 4", F32), T("4", F32));
+}
+
+TEST(batch_norm) {
+  CHECK_INFER("R.Tuple(" TS("2, 3, 8, 8", F) ", " TS("3,", F) ", " TS("3,", F) ")",
+              "relax.nn.batch_norm", NULL, 5, T("2, 3, 8, 8", F32), T("3", F32), T("3", F32),
+              T("3", F32), T("3", F32));
+  CHECK_INFER("R.Tuple(" TS("2, 3, 8, 4", F) ", " TS("4,", F) ", " TS("4,", F) ")",
+              "relax.nn.batch_norm", oi_attrs(2, "axis", AI(-1), "training", AB(false)), 5,
+              T("2, 3, 8, 4", F32), T("4", F32), T("4", F32), T("4", F32), T("4", F32));
+  CHECK_INFER("R.Tuple(R.Tensor(dtype=\"float32\", ndim=4), R.Tensor(dtype=\"float32\", ndim=1), "
+              "R.Tensor(dtype=\"float32\", ndim=1))",
+              "relax.nn.batch_norm", NULL, 5, T("n, c, 8, 8", F32), T("d", F32), T("c", F32),
+              T("c", F32), T("c", F32));
+  CHECK_INFER_FAILS("ValueError", "argument 'moving_var' dim 0 is 4 but 'data' at axis 1 is 3",
+                    "relax.nn.batch_norm", NULL, 5, T("2, 3, 8, 8", F32), T("3", F32), T("3", F32),
+                    T("3", F32), T("4", F32));
+}
+
+TEST(conv2d) {
+  const char* op = "relax.nn.conv2d";
+  CHECK_INFER(TS("1, 16, 30, 30", F), op, NULL, 2, T("1, 3, 32, 32", F32), T("16, 3, 3, 3", F32));
+  /* (32 + 1 + 1 - 2 - 1) // 2 + 1 = 16 */
+  CHECK_INFER(TS("1, 16, 16, 16", F), op, oi_attrs(2, "padding", AL(1, 1), "strides", AL(1, 2)), 2,
+              T("1, 3, 32, 32", F32), T("16, 3, 3, 3", F32));
+  /* Two paddings: (top, left) repeated as (bottom, right). */
+  CHECK_INFER(TS("1, 16, 32, 34", F), op, oi_attrs(1, "padding", AL(2, 1, 2)), 2,
+              T("1, 3, 32, 32", F32), T("16, 3, 3, 3", F32));
+  /* Four: (top, left, bottom, right). */
+  CHECK_INFER(TS("1, 16, 32, 35", F), op, oi_attrs(1, "padding", AL(4, 0, 1, 2, 4)), 2,
+              T("1, 3, 32, 32", F32), T("16, 3, 3, 3", F32));
+  /* Dilation 2: the kernel spans 5. */
+  CHECK_INFER(TS("1, 16, 28, 28", F), op, oi_attrs(1, "dilation", AL(2, 2, 2)), 2,
+              T("1, 3, 32, 32", F32), T("16, 3, 3, 3", F32));
+  /* Groups: 3 input channels, 1 per group. */
+  CHECK_INFER(TS("1, 6, 30, 30", F), op, oi_attrs(1, "groups", AI(3)), 2, T("1, 3, 32, 32", F32),
+              T("6, 1, 3, 3", F32));
+  /* NHWC / HWIO; the output layout defaults to the data's. */
+  CHECK_INFER(TS("1, 30, 30, 16", F), op,
+              oi_attrs(2, "data_layout", AS("NHWC"), "kernel_layout", AS("HWIO")), 2,
+              T("1, 32, 32, 3", F32), T("3, 3, 3, 16", F32));
+  CHECK_INFER(TS("1, 16, 30, 30", F), op,
+              oi_attrs(3, "data_layout", AS("NHWC"), "kernel_layout", AS("HWIO"), "out_layout",
+                       AS("NCHW")),
+              2, T("1, 32, 32, 3", F32), T("3, 3, 3, 16", F32));
+  /* Symbolic batch and spatial dims. */
+  CHECK_INFER(TS("n, 16, h - T.int64(2), w - T.int64(2)", F), op, NULL, 2, T("n, 3, h, w", F32),
+              T("16, 3, 3, 3", F32));
+  CHECK_INFER("R.Tensor(dtype=\"float32\", ndim=4)", op, NULL, 2, T("?4", F32), T("16, 3, 3, 3", F32));
+  CHECK_INFER(TS("1, 16, 30, 30", F), op, oi_attrs(1, "out_dtype", AS("float32")), 2,
+              T("1, 3, 32, 32", F16), T("16, 3, 3, 3", F16));
+}
+
+TEST(conv2d_errors) {
+  const char* op = "relax.nn.conv2d";
+  CHECK_INFER_FAILS("ValueError", "'data' has 4 input channels but 'weight' takes 3 per group x 1 groups",
+                    op, NULL, 2, T("1, 4, 32, 32", F32), T("16, 3, 3, 3", F32));
+  CHECK_INFER_FAILS("ValueError", "the 15 output channels of 'weight' are not divisible by groups 2",
+                    op, oi_attrs(1, "groups", AI(2)), 2, T("1, 4, 32, 32", F32), T("15, 2, 3, 3", F32));
+  CHECK_INFER_FAILS("ValueError", "argument 'data' must have ndim 4 (layout NCHW), got 3", op, NULL,
+                    2, T("3, 32, 32", F32), T("16, 3, 3, 3", F32));
+  CHECK_INFER_FAILS("ValueError", "attribute 'data_layout' must be a permutation of NCHW", op,
+                    oi_attrs(1, "data_layout", AS("NCHW4c")), 2, T("1, 3, 32, 32", F32),
+                    T("16, 3, 3, 3", F32));
+  CHECK_INFER_FAILS("ValueError", "attribute 'strides' must have 1 or 2 values, got 3", op,
+                    oi_attrs(1, "strides", AL(3, 1, 1, 1)), 2, T("1, 3, 32, 32", F32),
+                    T("16, 3, 3, 3", F32));
+  CHECK_INFER_FAILS("ValueError", "attribute 'padding' must have 1, 2 or 4 values, got 3", op,
+                    oi_attrs(1, "padding", AL(3, 1, 1, 1)), 2, T("1, 3, 32, 32", F32),
+                    T("16, 3, 3, 3", F32));
+  CHECK_INFER_FAILS("ValueError", "the output spatial size would be 0", op, NULL, 2,
+                    T("1, 3, 2, 2", F32), T("16, 3, 3, 3", F32));
+  CHECK_INFER_FAILS("ValueError", "attribute 'groups' must be positive, got 0", op,
+                    oi_attrs(1, "groups", AI(0)), 2, T("1, 3, 32, 32", F32), T("16, 3, 3, 3", F32));
+  CHECK_INFER_FAILS("ValueError", "attribute 'strides' must be >= 1, got 0", op,
+                    oi_attrs(1, "strides", AL(1, 0)), 2, T("1, 3, 32, 32", F32), T("16, 3, 3, 3", F32));
+  CHECK_INFER_FAILS("TypeError", "arguments 'data' and 'weight' have different dtypes", op, NULL, 2,
+                    T("1, 3, 32, 32", F32), T("16, 3, 3, 3", F16));
+}
+
+TEST(conv1d_and_transpose) {
+  CHECK_INFER(TS("1, 8, 8", F), "relax.nn.conv1d", NULL, 2, T("1, 3, 10", F32), T("8, 3, 3", F32));
+  /* (10 + 2 - 2 - 1) // 2 + 1 = 5 */
+  CHECK_INFER(TS("1, 8, 5", F), "relax.nn.conv1d", oi_attrs(2, "padding", AI(1), "strides", AI(2)),
+              2, T("1, 3, 10", F32), T("8, 3, 3", F32));
+  CHECK_INFER(TS("1, 10, 8", F), "relax.nn.conv1d",
+              oi_attrs(2, "data_layout", AS("NWC"), "kernel_layout", AS("WIO")), 2,
+              T("1, 12, 3", F32), T("3, 3, 8", F32));
+  CHECK_INFER_FAILS("ValueError", "attribute 'padding' must have 1 or 2 values, got 3",
+                    "relax.nn.conv1d", oi_attrs(1, "padding", AL(3, 0, 0, 0)), 2, T("1, 3, 10", F32),
+                    T("8, 3, 3", F32));
+
+  const char* op = "relax.nn.conv2d_transpose";
+  /* (8 - 1) * 1 + 2 + 1 = 10; weight IOHW: 4 output channels. */
+  CHECK_INFER(TS("1, 4, 10, 10", F), op, NULL, 2, T("1, 16, 8, 8", F32), T("16, 4, 3, 3", F32));
+  /* (8 - 1) * 2 - 1 - 1 + 2 + 1 + 1 = 16 */
+  CHECK_INFER(TS("1, 4, 16, 16", F), op,
+              oi_attrs(3, "strides", AL(1, 2), "padding", AL(1, 1), "output_padding", AL(1, 1)), 2,
+              T("1, 16, 8, 8", F32), T("16, 4, 3, 3", F32));
+  CHECK_INFER(TS("1, 8, 10, 10", F), op, oi_attrs(1, "groups", AI(2)), 2, T("1, 16, 8, 8", F32),
+              T("16, 4, 3, 3", F32));
+  CHECK_INFER(TS("n, 4, h + T.int64(2), 10", F), op, NULL, 2, T("n, 16, h, 8", F32),
+              T("16, 4, 3, 3", F32));
+  CHECK_INFER_FAILS("ValueError", "'data' has 8 input channels but 'weight' takes 16", op, NULL, 2,
+                    T("1, 8, 8, 8", F32), T("16, 4, 3, 3", F32));
+  CHECK_INFER_FAILS("ValueError", "attribute 'output_padding' (2) must be less than the stride (2)",
+                    op, oi_attrs(2, "strides", AL(1, 2), "output_padding", AL(1, 2)), 2,
+                    T("1, 16, 8, 8", F32), T("16, 4, 3, 3", F32));
+  CHECK_INFER_FAILS("ValueError", "the 15 input channels of 'weight' are not divisible by groups 2",
+                    op, oi_attrs(1, "groups", AI(2)), 2, T("1, 15, 8, 8", F32), T("15, 4, 3, 3", F32));
+}
+
+TEST(pool2d) {
+  const char* op = "relax.nn.max_pool2d";
+  CHECK_INFER(TS("1, 3, 16, 16", F), op, oi_attrs(2, "pool_size", AL(1, 2), "strides", AL(1, 2)), 1,
+              T("1, 3, 32, 32", F32));
+  /* (32 + 2 - 2 - 1) // 2 + 1 = 16 */
+  CHECK_INFER(TS("1, 3, 16, 16", F), "relax.nn.avg_pool2d",
+              oi_attrs(3, "pool_size", AL(1, 3), "strides", AL(1, 2), "padding", AL(1, 1)), 1,
+              T("1, 3, 32, 32", F32));
+  /* ceil_mode: (32 - 3 + 1) // 2 + 1 = 16 against 15 without. */
+  CHECK_INFER(TS("1, 3, 15, 15", F), op, oi_attrs(2, "pool_size", AL(1, 3), "strides", AL(1, 2)), 1,
+              T("1, 3, 32, 32", F32));
+  CHECK_INFER(TS("1, 3, 16, 16", F), op,
+              oi_attrs(3, "pool_size", AL(1, 3), "strides", AL(1, 2), "ceil_mode", AB(true)), 1,
+              T("1, 3, 32, 32", F32));
+  /* A last window starting in the after-padding is dropped in ceil mode: 4 windows without
+   * ceil_mode, 3 with it. */
+  CHECK_INFER(TS("1, 1, 4, 4", F), op, oi_attrs(2, "strides", AL(1, 2), "padding", AL(1, 1)), 1,
+              T("1, 1, 5, 5", F32));
+  CHECK_INFER(TS("1, 1, 3, 3", F), op,
+              oi_attrs(3, "strides", AL(1, 2), "padding", AL(1, 1), "ceil_mode", AB(true)), 1,
+              T("1, 1, 5, 5", F32));
+  CHECK_INFER(TS("1, 16, 16, 3", F), op,
+              oi_attrs(3, "pool_size", AL(1, 2), "strides", AL(1, 2), "layout", AS("NHWC")), 1,
+              T("1, 32, 32, 3", F32));
+  CHECK_INFER(TS("1, 3, 16, 16", F), op,
+              oi_attrs(4, "pool_size", AL(1, 2), "strides", AL(1, 2), "layout", AS("NHWC"),
+                       "out_layout", AS("NCHW")),
+              1, T("1, 32, 32, 3", F32));
+  CHECK_INFER(TS("n, c, h - T.int64(1), w - T.int64(1)", F), op, oi_attrs(1, "pool_size", AL(1, 2)),
+              1, T("n, c, h, w", F32));
+  CHECK_INFER("R.Tensor(dtype=\"float32\", ndim=4)", op, NULL, 1, T("?4", F32));
+  CHECK_INFER_FAILS("ValueError", "argument 'data' must have ndim 4 (layout NCHW), got 3", op, NULL,
+                    1, T("3, 32, 32", F32));
+  CHECK_INFER_FAILS("ValueError", "attribute 'pool_size' must have 1 or 2 values, got 3", op,
+                    oi_attrs(1, "pool_size", AL(3, 2, 2, 2)), 1, T("1, 3, 32, 32", F32));
+  CHECK_INFER_FAILS("ValueError", "the output spatial size would be 0", op,
+                    oi_attrs(1, "pool_size", AL(1, 3)), 1, T("1, 3, 2, 2", F32));
+  CHECK_INFER_FAILS("ValueError", "attribute 'padding' must be non-negative", op,
+                    oi_attrs(1, "padding", AL(1, -1)), 1, T("1, 3, 2, 2", F32));
+}
+
+TEST(adaptive_pool2d) {
+  const char* op = "relax.nn.adaptive_avg_pool2d";
+  CHECK_INFER(TS("1, 3, 1, 1", F), op, oi_attrs(1, "output_size", AL(1, 1)), 1, T("1, 3, 32, 32", F32));
+  CHECK_INFER(TS("1, 3, 7, 5", F), op, oi_attrs(1, "output_size", AL(2, 7, 5)), 1,
+              T("1, 3, 32, 32", F32));
+  CHECK_INFER(TS("n, 3, h, w", F), op, NULL, 1, T("n, 3, h, w", F32));
+  CHECK_INFER(TS("1, 2, 2, 3", F), op, oi_attrs(2, "output_size", AL(1, 2), "layout", AS("NHWC")),
+              1, T("1, 32, 32, 3", F32));
+  CHECK_INFER("R.Tensor(dtype=\"float32\", ndim=4)", op, NULL, 1, T("?4", F32));
+  CHECK_INFER_FAILS("ValueError", "attribute 'output_size' must have 1 or 2 values, got 3", op,
+                    oi_attrs(1, "output_size", AL(3, 1, 1, 1)), 1, T("1, 3, 32, 32", F32));
+  CHECK_INFER_FAILS("ValueError", "attribute 'layout' must be a permutation of NCHW", op,
+                    oi_attrs(1, "layout", AS("NCW")), 1, T("1, 3, 32, 32", F32));
+}
+
+TEST(pad_and_dropout) {
+  CHECK_INFER(TS("4, 7", F), "relax.nn.pad", oi_attrs(1, "pad_width", AL(4, 1, 1, 2, 2)), 1,
+              T("2, 3", F32));
+  CHECK_INFER(TS("n + T.int64(1), 3", F), "relax.nn.pad",
+              oi_attrs(3, "pad_width", AL(4, 0, 1, 0, 0), "pad_value", AF(1.5), "pad_mode",
+                       AS("edge")),
+              1, T("n, 3", F32));
+  CHECK_INFER("R.Tensor(dtype=\"float32\", ndim=2)", "relax.nn.pad",
+              oi_attrs(1, "pad_width", AL(4, 1, 1, 2, 2)), 1, T("?2", F32));
+  CHECK_INFER("R.Tensor(dtype=\"float32\", ndim=2)", "relax.nn.pad",
+              oi_attrs(1, "pad_width", AL(4, 1, 1, 2, 2)), 1, T("*", F32));
+  CHECK_INFER_FAILS("ValueError", "attribute 'pad_width' must have 2 values per dim (4 for ndim 2), got 3",
+                    "relax.nn.pad", oi_attrs(1, "pad_width", AL(3, 1, 1, 1)), 1, T("2, 3", F32));
+  CHECK_INFER_FAILS("ValueError", "attribute 'pad_mode' must be", "relax.nn.pad",
+                    oi_attrs(2, "pad_width", AL(4, 1, 1, 2, 2), "pad_mode", AS("wrap")), 1,
+                    T("2, 3", F32));
+  CHECK_INFER_FAILS("ValueError", "attribute 'pad_width' is required", "relax.nn.pad", NULL, 1,
+                    T("2, 3", F32));
+  CHECK_INFER_FAILS("TypeError", "relax.nn.pad takes 1 arguments (data), got 2", "relax.nn.pad",
+                    oi_attrs(1, "pad_width", AL(4, 1, 1, 2, 2)), 2, T("2, 3", F32), T("", F32));
+
+  CHECK_INFER("R.Tuple(" TS("2, 3", F) ", " TS("2, 3", F) ")", "relax.nn.dropout", NULL, 1,
+              T("2, 3", F32));
+  CHECK_INFER("R.Tuple(R.Tensor(dtype=\"float32\"), R.Tensor(dtype=\"float32\"))", "relax.nn.dropout",
+              oi_attrs(1, "rate", AF(0.1)), 1, T("*", F32));
+  CHECK_INFER_FAILS("ValueError", "attribute 'rate' must be in [0, 1), got 1.5", "relax.nn.dropout",
+                    oi_attrs(1, "rate", AF(1.5)), 1, T("2, 3", F32));
+  /* An operator without attributes refuses any. */
+  CHECK_INFER_FAILS("TypeError", "relax.nn.relu: unknown attribute 'alpha' (the operator has none)",
+                    "relax.nn.relu", oi_attrs(1, "alpha", AF(0.1)), 1, T("2, 3", F32));
+}
+
+TEST(attention) {
+  const char* op = "relax.nn.attention";
+  CHECK_INFER(TS("2, 16, 8, 32", F), op, NULL, 3, T("2, 16, 8, 64", F32), T("2, 32, 8, 64", F32),
+              T("2, 32, 8, 32", F32));
+  /* Grouped-query: 8 query heads over 2 key/value heads; a bias broadcast from 1. */
+  CHECK_INFER(TS("2, 16, 8, 64", F), op,
+              oi_attrs(3, "scale", AF(0.125), "causal_mask", AS("TopLeft"), "window_size", AI(4)), 4,
+              T("2, 16, 8, 64", F32), T("2, 32, 2, 64", F32), T("2, 32, 2, 64", F32),
+              T("1, 1, 16, 32", F32));
+  CHECK_INFER(TS("b, s, 8, 64", F), op, NULL, 4, T("b, s, 8, 64", F32), T("b, t, 8, 64", F32),
+              T("b, t, 8, 64", F32), T("b, 8, s, t", F32));
+  CHECK_INFER("R.Tensor(dtype=\"float32\", ndim=4)", op, NULL, 3, T("?4", F32), T("2, 32, 8, 64", F32),
+              T("2, 32, 8, 32", F32));
+  CHECK_INFER_FAILS("ValueError", "the batch size of 'query' (2) and of 'key' (3) differ", op, NULL,
+                    3, T("2, 16, 8, 64", F32), T("3, 32, 8, 64", F32), T("2, 32, 8, 64", F32));
+  CHECK_INFER_FAILS("ValueError", "the head dim of 'query' (64) and of 'key' (32) differ", op, NULL,
+                    3, T("2, 16, 8, 64", F32), T("2, 32, 8, 32", F32), T("2, 32, 8, 64", F32));
+  CHECK_INFER_FAILS("ValueError", "the sequence length of 'key' (32) and of 'value' (31) differ", op,
+                    NULL, 3, T("2, 16, 8, 64", F32), T("2, 32, 8, 64", F32), T("2, 31, 8, 64", F32));
+  CHECK_INFER_FAILS("ValueError", "the number of heads of 'query' (8) is not a multiple of that of 'key' (3)",
+                    op, NULL, 3, T("2, 16, 8, 64", F32), T("2, 32, 3, 64", F32), T("2, 32, 8, 64", F32));
+  CHECK_INFER_FAILS("ValueError", "the sequence length of 'key' (32) and of 'bias' (31) differ", op,
+                    NULL, 4, T("2, 16, 8, 64", F32), T("2, 32, 8, 64", F32), T("2, 32, 8, 64", F32),
+                    T("2, 8, 16, 31", F32));
+  CHECK_INFER_FAILS("ValueError", "the number of heads of 'bias' (4) is neither 1 nor that of 'query' (8)",
+                    op, NULL, 4, T("2, 16, 8, 64", F32), T("2, 32, 8, 64", F32),
+                    T("2, 32, 8, 64", F32), T("2, 4, 16, 32", F32));
+  CHECK_INFER_FAILS("ValueError", "argument 'query' must have ndim 4 (layout BSNH), got 3", op, NULL,
+                    3, T("16, 8, 64", F32), T("2, 32, 8, 64", F32), T("2, 32, 8, 64", F32));
+  CHECK_INFER_FAILS("ValueError", "attribute 'causal_mask' must be None", op,
+                    oi_attrs(1, "causal_mask", AS("Middle")), 3, T("2, 16, 8, 64", F32),
+                    T("2, 32, 8, 64", F32), T("2, 32, 8, 64", F32));
+}
+
+TEST(resize2d) {
+  const char* op = "relax.image.resize2d";
+  CHECK_INFER(TS("1, 3, 64, 48", F), op, NULL, 2, T("1, 3, 32, 32", F32), SH("64, 48"));
+  CHECK_INFER(TS("1, 64, 48, 3", "float16"), op,
+              oi_attrs(4, "layout", AS("NHWC"), "out_dtype", AS("float16"), "method",
+                       AS("nearest_neighbor"), "roi", AFL(4, 0.0, 0.0, 1.0, 1.0)),
+              2, T("1, 32, 32, 3", F32), SH("64, 48"));
+  CHECK_INFER(TS("n, 3, h, w", F), op, NULL, 2, T("n, 3, 32, 32", F32), SH("h, w"));
+  CHECK_INFER("R.Tensor(dtype=\"float32\", ndim=4)", op, NULL, 2, T("1, 3, 32, 32", F32), SH("?2"));
+  CHECK_INFER_FAILS("ValueError", "argument 'size' must be a shape of 2 dims, got 1", op, NULL, 2,
+                    T("1, 3, 32, 32", F32), SH("64"));
+  CHECK_INFER_FAILS("TypeError", "argument 'size' must be a shape of 2 dims (R.shape([h, w]))", op,
+                    NULL, 2, T("1, 3, 32, 32", F32), T("2", I32));
+  CHECK_INFER_FAILS("ValueError", "attribute 'method' must be", op,
+                    oi_attrs(1, "method", AS("bilinear")), 2, T("1, 3, 32, 32", F32), SH("64, 48"));
+  CHECK_INFER_FAILS("TypeError", "attribute 'roi' must be None or 4 numbers", op,
+                    oi_attrs(1, "roi", AFL(3, 0.0, 0.0, 1.0)), 2, T("1, 3, 32, 32", F32),
+                    SH("64, 48"));
+  CHECK_INFER_FAILS("ValueError", "argument 'data' must have ndim 4 (layout NCHW), got 3", op, NULL,
+                    2, T("3, 32, 32", F32), SH("64, 48"));
+}
+
+int main(void) {
+  RUN(matmul_shapes);
+  RUN(matmul_unknown);
+  RUN(matmul_errors);
+  RUN(softmax);
+  RUN(layer_and_rms_norm);
+  RUN(batch_norm);
+  RUN(conv2d);
+  RUN(conv2d_errors);
+  RUN(conv1d_and_transpose);
+  RUN(pool2d);
+  RUN(adaptive_pool2d);
+  RUN(pad_and_dropout);
+  RUN(attention);
+  RUN(resize2d);
+  oi_free_vars();
+  return test_summary();
+}

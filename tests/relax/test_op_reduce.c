@@ -1,0 +1,126 @@
+/*
+ * test_op_reduce.c: struct info of the reductions (sum ... std), argmax/argmin and the scans
+ * (cumsum, cumprod) on static, symbolic and unknown shapes, and their errors.
+ */
+#include "op_infer_testing.h"
+
+static const char* const k_reductions[] = {"relax.sum",  "relax.mean",     "relax.max", "relax.min",
+                                           "relax.prod", "relax.variance", "relax.std"};
+
+TEST(reduce_static_axes) {
+  for (size_t i = 0; i < sizeof(k_reductions) / sizeof(k_reductions[0]); ++i) {
+    const char* op = k_reductions[i];
+    CHECK_INFER("R.Tensor((2, 4), dtype=\"float32\")", op, oi_attrs(1, "axis", AL(1, 1)), 1,
+                T("2, 3, 4", F32));
+    CHECK_INFER("R.Tensor((2, 3, 1), dtype=\"float32\")", op,
+                oi_attrs(2, "axis", AL(1, -1), "keepdims", AB(true)), 1, T("2, 3, 4", F32));
+  }
+  /* The dtype is the input's, integers included. */
+  CHECK_INFER("R.Tensor((3,), dtype=\"int32\")", "relax.sum", oi_attrs(1, "axis", AL(2, 0, 2)), 1,
+              T("2, 3, 4", I32));
+  /* An int axis is a list of one. */
+  CHECK_INFER("R.Tensor((2, 3), dtype=\"float32\")", "relax.max", oi_attrs(1, "axis", AI(2)), 1,
+              T("2, 3, 4", F32));
+}
+
+TEST(reduce_all_axes) {
+  CHECK_INFER("R.Tensor((), dtype=\"float32\")", "relax.sum", NULL, 1, T("2, 3, 4", F32));
+  CHECK_INFER("R.Tensor((1, 1, 1), dtype=\"float32\")", "relax.mean",
+              oi_attrs(1, "keepdims", AB(true)), 1, T("2, 3, 4", F32));
+  /* An empty axis list reduces nothing. */
+  CHECK_INFER("R.Tensor((2, 3), dtype=\"float32\")", "relax.sum", oi_attrs(1, "axis", AL(0)), 1,
+              T("2, 3", F32));
+}
+
+TEST(reduce_symbolic_and_unknown) {
+  CHECK_INFER("R.Tensor((3,), dtype=\"float32\")", "relax.sum", oi_attrs(1, "axis", AL(2, 0, -1)), 1,
+              T("n, 3, m", F32));
+  CHECK_INFER("R.Tensor((n, 1, m), dtype=\"float32\")", "relax.sum",
+              oi_attrs(2, "axis", AL(1, 1), "keepdims", AB(true)), 1, T("n, 3, m", F32));
+  /* Unknown shape of known rank: the rank follows. */
+  CHECK_INFER("R.Tensor(dtype=\"float32\", ndim=2)", "relax.sum", oi_attrs(1, "axis", AL(1, 1)), 1,
+              T("?3", F32));
+  CHECK_INFER("R.Tensor(dtype=\"float32\", ndim=3)", "relax.sum",
+              oi_attrs(2, "axis", AL(1, 1), "keepdims", AB(true)), 1, T("?3", F32));
+  CHECK_INFER("R.Tensor((), dtype=\"float32\")", "relax.sum", NULL, 1, T("?3", F32));
+  CHECK_INFER("R.Tensor((1, 1, 1), dtype=\"float32\")", "relax.sum",
+              oi_attrs(1, "keepdims", AB(true)), 1, T("?3", F32));
+  /* Unknown rank: only axis None without keepdims knows the result's rank. */
+  CHECK_INFER("R.Tensor(dtype=\"float32\")", "relax.sum", oi_attrs(1, "axis", AL(1, 1)), 1,
+              T("*", F32));
+  CHECK_INFER("R.Tensor(dtype=\"float32\")", "relax.sum", oi_attrs(1, "keepdims", AB(true)), 1,
+              T("*", F32));
+  CHECK_INFER("R.Tensor((), dtype=\"float32\")", "relax.sum", NULL, 1, T("*", F32));
+  CHECK_INFER("R.Tensor((), dtype=\"float16\")", "relax.std", NULL, 1, T("*", F16));
+}
+
+TEST(reduce_errors) {
+  CHECK_INFER_FAILS("ValueError", "relax.sum: axis 3 is out of range for a tensor of ndim 3",
+                    "relax.sum", oi_attrs(1, "axis", AL(1, 3)), 1, T("2, 3, 4", F32));
+  CHECK_INFER_FAILS("ValueError", "axis -4 is out of range", "relax.mean",
+                    oi_attrs(1, "axis", AL(1, -4)), 1, T("2, 3, 4", F32));
+  CHECK_INFER_FAILS("ValueError", "names axis 1 more than once", "relax.sum",
+                    oi_attrs(1, "axis", AL(2, 1, -2)), 1, T("2, 3, 4", F32));
+  CHECK_INFER_FAILS("TypeError", "relax.sum: argument 'x' must be a tensor", "relax.sum", NULL, 1,
+                    SH("2, 3"));
+  CHECK_INFER_FAILS("TypeError", "attribute 'axis' must be a list of ints or None", "relax.sum",
+                    oi_attrs(1, "axis", AS("x")), 1, T("2, 3", F32));
+  CHECK_INFER_FAILS("TypeError", "unknown attribute 'axes'", "relax.sum",
+                    oi_attrs(1, "axes", AL(1, 0)), 1, T("2, 3", F32));
+}
+
+TEST(arg_reduce) {
+  CHECK_INFER("R.Tensor((2, 4), dtype=\"int64\")", "relax.argmax", oi_attrs(1, "axis", AI(1)), 1,
+              T("2, 3, 4", F32));
+  CHECK_INFER("R.Tensor((2, 3, 1), dtype=\"int64\")", "relax.argmin",
+              oi_attrs(2, "axis", AI(-1), "keepdims", AB(true)), 1, T("2, 3, 4", F32));
+  CHECK_INFER("R.Tensor((), dtype=\"int64\")", "relax.argmax", NULL, 1, T("2, 3, 4", F32));
+  CHECK_INFER("R.Tensor((1, 1, 1), dtype=\"int64\")", "relax.argmax",
+              oi_attrs(1, "keepdims", AB(true)), 1, T("2, 3, 4", F32));
+  CHECK_INFER("R.Tensor((n,), dtype=\"int64\")", "relax.argmax", oi_attrs(1, "axis", AI(1)), 1,
+              T("n, m", F32));
+  CHECK_INFER("R.Tensor(dtype=\"int64\", ndim=2)", "relax.argmin", oi_attrs(1, "axis", AI(0)), 1,
+              T("?3", F32));
+  CHECK_INFER("R.Tensor(dtype=\"int64\")", "relax.argmin",
+              oi_attrs(2, "axis", AI(0), "keepdims", AB(true)), 1, T("*", F32));
+  CHECK_INFER("R.Tensor((), dtype=\"int64\")", "relax.argmin", NULL, 1, T("*", F32));
+  CHECK_INFER_FAILS("ValueError", "relax.argmax: axis 3 is out of range", "relax.argmax",
+                    oi_attrs(1, "axis", AI(3)), 1, T("2, 3, 4", F32));
+  CHECK_INFER_FAILS("TypeError", "attribute 'axis' must be an int or None", "relax.argmax",
+                    oi_attrs(1, "axis", AL(1, 0)), 1, T("2, 3, 4", F32));
+}
+
+TEST(scan) {
+  /* axis None: over the flattened tensor. */
+  CHECK_INFER("R.Tensor((6,), dtype=\"float32\")", "relax.cumsum", NULL, 1, T("2, 3", F32));
+  CHECK_INFER("R.Tensor((n * T.int64(3),), dtype=\"float32\")", "relax.cumprod", NULL, 1, T("n, 3", F32));
+  CHECK_INFER("R.Tensor(dtype=\"float32\", ndim=1)", "relax.cumsum", NULL, 1, T("?3", F32));
+  CHECK_INFER("R.Tensor(dtype=\"float32\", ndim=1)", "relax.cumsum", NULL, 1, T("*", F32));
+  /* An axis keeps the shape; dtype converts. */
+  CHECK_INFER("R.Tensor((n, 3), dtype=\"float32\")", "relax.cumsum", oi_attrs(1, "axis", AI(-1)), 1,
+              T("n, 3", F32));
+  CHECK_INFER("R.Tensor((2, 3), dtype=\"int64\")", "relax.cumsum",
+              oi_attrs(3, "axis", AI(0), "dtype", AS("int64"), "exclusive", AB(true)), 1,
+              T("2, 3", I32));
+  CHECK_INFER("R.Tensor(dtype=\"float32\", ndim=2)", "relax.cumprod", oi_attrs(1, "axis", AI(1)), 1,
+              T("?2", F32));
+  CHECK_INFER("R.Tensor(dtype=\"float32\")", "relax.cumprod", oi_attrs(1, "axis", AI(5)), 1,
+              T("*", F32));
+  CHECK_INFER_FAILS("ValueError", "relax.cumsum: axis 2 is out of range", "relax.cumsum",
+                    oi_attrs(1, "axis", AI(2)), 1, T("2, 3", F32));
+  CHECK_INFER_FAILS("TypeError", "attribute 'exclusive' must be a bool", "relax.cumsum",
+                    oi_attrs(1, "exclusive", AS("yes")), 1, T("2, 3", F32));
+  CHECK_INFER_FAILS("ValueError", "attribute 'dtype'", "relax.cumsum",
+                    oi_attrs(1, "dtype", AS("notatype")), 1, T("2, 3", F32));
+}
+
+int main(void) {
+  RUN(reduce_static_axes);
+  RUN(reduce_all_axes);
+  RUN(reduce_symbolic_and_unknown);
+  RUN(reduce_errors);
+  RUN(arg_reduce);
+  RUN(scan);
+  oi_free_vars();
+  return test_summary();
+}
