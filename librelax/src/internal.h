@@ -126,8 +126,27 @@ tvm_tir_buffer_obj* tvm_relax__kernel_buffer(tvm_relax__kernel* k, const char* n
                                              const tvm_relax_sinfo_obj* sinfo);
 /* The PrimFunc of the kernel's params and body (consumed). */
 tvm_tir_prim_func_obj* tvm_relax__kernel_finish(tvm_relax__kernel* k, void* body);
+/* n new int64 loop variables named <prefix>0, <prefix>1, ... into out (new references). */
+int tvm_relax__kernel_vars(void** out, int64_t n, const char* prefix);
+/* Release n objects. */
+void tvm_relax__release_all(void* const* objs, int64_t n);
+/* body (consumed) inside serial loops, outermost first, over the dims i with include[i] (NULL:
+ * all): vars[i] from 0 to extents[i]. */
+void* tvm_relax__loop_nest(void* const* vars, void* const* extents, int64_t n, const bool* include,
+                           void* body);
+/* A one-element scratch buffer (an accumulator), and body (consumed) in its scope: allocated,
+ * declared. */
+tvm_tir_buffer_obj* tvm_relax__scratch(const char* name, DLDataType dtype);
+void* tvm_relax__scratch_scope(tvm_tir_buffer_obj* buf, void* body);
+/* buf[0] and buf[0] = value (consumed). */
+void* tvm_relax__scratch_load(tvm_tir_buffer_obj* buf);
+void* tvm_relax__scratch_store(tvm_tir_buffer_obj* buf, void* value);
 /* The kernel computing a call (its tensor arguments, then its output, as buffers). */
 typedef tvm_tir_prim_func_obj* (*tvm_relax__legalize_fn)(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_elementwise(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_matmul(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_softmax(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_norm(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_reduce(const tvm_relax_call_obj* call);
 
 #endif /* TVM_RELAX_INTERNAL_H_ */

@@ -26,6 +26,18 @@ static const tvm_relax__legalize_fn k_legalize[TVM_RELAX_OP_COUNT] = {
     ELEMWISE(greater_equal) ELEMWISE(logical_and) ELEMWISE(logical_or) ELEMWISE(where)
     ELEMWISE(nn_relu) ELEMWISE(nn_gelu) ELEMWISE(nn_gelu_tanh) ELEMWISE(nn_silu)
 #undef ELEMWISE
+    [TVM_RELAX_OP_matmul] = tvm_relax__legalize_matmul,
+    [TVM_RELAX_OP_nn_softmax] = tvm_relax__legalize_softmax,
+    [TVM_RELAX_OP_nn_log_softmax] = tvm_relax__legalize_softmax,
+    [TVM_RELAX_OP_nn_layer_norm] = tvm_relax__legalize_norm,
+    [TVM_RELAX_OP_nn_rms_norm] = tvm_relax__legalize_norm,
+    [TVM_RELAX_OP_sum] = tvm_relax__legalize_reduce,
+    [TVM_RELAX_OP_mean] = tvm_relax__legalize_reduce,
+    [TVM_RELAX_OP_max] = tvm_relax__legalize_reduce,
+    [TVM_RELAX_OP_min] = tvm_relax__legalize_reduce,
+    [TVM_RELAX_OP_prod] = tvm_relax__legalize_reduce,
+    [TVM_RELAX_OP_argmax] = tvm_relax__legalize_reduce,
+    [TVM_RELAX_OP_argmin] = tvm_relax__legalize_reduce,
 };
 
 bool tvm_relax_op_has_legalization(int32_t id) {
@@ -119,6 +131,52 @@ int tvm_relax__kernel_init(tvm_relax__kernel* k) {
 void tvm_relax__kernel_free(tvm_relax__kernel* k) {
   tvm_ffi_release(k->vmap);
   tvm_ffi_release(k->params);
+}
+
+int tvm_relax__kernel_vars(void** out, int64_t n, const char* prefix) {
+  for (int64_t i = 0; i < n; ++i) {
+    char name[32];
+    snprintf(name, sizeof(name), "%s%lld", prefix, (long long)i);
+    if (!(out[i] = tvm_tir_var(name, TVM_TIR_INT64))) {
+      tvm_relax__release_all(out, i);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+void tvm_relax__release_all(void* const* objs, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) tvm_ffi_release(objs[i]);
+}
+
+void* tvm_relax__loop_nest(void* const* vars, void* const* extents, int64_t n, const bool* include,
+                           void* body) {
+  for (int64_t i = n - 1; i >= 0; --i) {
+    if (include && !include[i]) continue;
+    body = tvm_tir_serial_take(tvm_tir_ref(vars[i]), tvm_tir_i64(0), tvm_tir_ref(extents[i]), body);
+  }
+  return body;
+}
+
+tvm_tir_buffer_obj* tvm_relax__scratch(const char* name, DLDataType dtype) {
+  return tvm_tir_buffer_declv(name, dtype, 1, (int64_t[]){1});
+}
+
+void* tvm_relax__scratch_scope(tvm_tir_buffer_obj* buf, void* body) {
+  if (!buf) {
+    tvm_ffi_release(body);
+    return NULL;
+  }
+  return tvm_tir_allocate_takev(tvm_tir_ref(buf->data), buf->dtype, 1, (void*[]){tvm_tir_i64(1)},
+                                tvm_tir_decl_buffer_take(tvm_tir_ref(buf), body));
+}
+
+void* tvm_relax__scratch_load(tvm_tir_buffer_obj* buf) {
+  return tvm_tir_load_take(tvm_tir_ref(buf), tvm_tir_i64(0));
+}
+
+void* tvm_relax__scratch_store(tvm_tir_buffer_obj* buf, void* value) {
+  return tvm_tir_store_take(tvm_tir_ref(buf), value, tvm_tir_i64(0));
 }
 
 /* ---- The pass -------------------------------------------------------------------------------- */

@@ -1,0 +1,231 @@
+/*
+ * legalize_nn.c: the kernels of matmul (batched, broadcasting, 1-d operands numpy-style),
+ * softmax / log_softmax (max-subtracted) and layer_norm / rms_norm, as plain loop nests with
+ * one-element accumulators.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <tvm/tir/builder.h>
+
+#include "internal.h"
+
+enum { MAX_DIMS = 16 };
+
+static void* f_const(DLDataType t, double v) { return tvm_tir_const_float(t, v); }
+
+/* The index of operand buffer b (batch dims aligned from the right with the output's batch
+ * vars, a dim of 1 read at 0) followed by the given trailing indices (borrowed). */
+static void* load_batched(tvm_tir_buffer_obj* b, int64_t nbatch_b, void* const* out_batch,
+                          int64_t nbatch_out, void* const* tail, int64_t ntail) {
+  void* ind[MAX_DIMS];
+  for (int64_t i = 0; i < nbatch_b; ++i) {
+    int64_t c;
+    void* d = tvm_ffi_seq_obj_at(b->shape, i);
+    ind[i] = tvm_tir_as_const_int(d, &c) && c == 1 ? (void*)tvm_tir_i64(0)
+                                                    : tvm_tir_ref(out_batch[nbatch_out - nbatch_b + i]);
+  }
+  for (int64_t i = 0; i < ntail; ++i) ind[nbatch_b + i] = tvm_tir_ref(tail[i]);
+  return tvm_tir_load_takev(tvm_tir_ref(b), nbatch_b + ntail, ind);
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_matmul(const tvm_relax_call_obj* call) {
+  tvm_relax__kernel k;
+  if (tvm_relax__kernel_init(&k) != 0) return NULL;
+  tvm_tir_buffer_obj* a = tvm_relax__kernel_buffer(&k, "A", tvm_relax_sinfo_of(tvm_ffi_seq_obj_at(call->args, 0)));
+  tvm_tir_buffer_obj* b = a ? tvm_relax__kernel_buffer(&k, "B", tvm_relax_sinfo_of(tvm_ffi_seq_obj_at(call->args, 1))) : NULL;
+  tvm_tir_buffer_obj* out = b ? tvm_relax__kernel_buffer(&k, "T_matmul", tvm_relax_sinfo_of(call)) : NULL;
+  void* body = NULL;
+  int64_t ro = out ? tvm_ffi_seq_size(out->shape) : 0;
+  void* o[MAX_DIMS];
+  if (out && ro <= MAX_DIMS && tvm_relax__kernel_vars(o, ro, "i") == 0) {
+    int64_t ra = tvm_ffi_seq_size(a->shape), rb = tvm_ffi_seq_size(b->shape);
+    bool a2 = ra >= 2, b2 = rb >= 2;
+    int64_t nbatch_out = ro - (a2 ? 1 : 0) - (b2 ? 1 : 0);
+    void* kv = tvm_tir_var("k", TVM_TIR_INT64);
+    void* ta[2] = {a2 ? o[nbatch_out] : NULL, kv};
+    void* tb[2] = {kv, b2 ? o[ro - 1] : NULL};
+    void* la = load_batched(a, a2 ? ra - 2 : 0, o, nbatch_out, a2 ? ta : ta + 1, a2 ? 2 : 1);
+    void* lb = load_batched(b, b2 ? rb - 2 : 0, o, nbatch_out, tb, b2 ? 2 : 1);
+    DLDataType t = out->dtype;
+    void* prod = tvm_tir_mul_take(tvm_tir_cast_take(t, la), tvm_tir_cast_take(t, lb));
+    void* ind_acc[MAX_DIMS], *ind_init[MAX_DIMS], *ind_load[MAX_DIMS];
+    for (int64_t i = 0; i < ro; ++i) {
+      ind_acc[i] = tvm_tir_ref(o[i]), ind_init[i] = tvm_tir_ref(o[i]), ind_load[i] = tvm_tir_ref(o[i]);
+    }
+    void* acc = tvm_tir_store_takev(tvm_tir_ref(out),
+                                    tvm_tir_add_take(tvm_tir_load_takev(tvm_tir_ref(out), ro, ind_load), prod),
+                                    ro, ind_acc);
+    void* kloop = tvm_tir_serial_take(tvm_tir_ref(kv), tvm_tir_i64(0),
+                                      tvm_tir_ref(tvm_ffi_seq_obj_at(a->shape, ra - 1)), acc);
+    void* zero = tvm_tir_dtype_is_floating(t) ? f_const(t, 0) : tvm_tir_const_int(t, 0);
+    void* init = tvm_tir_store_takev(tvm_tir_ref(out), zero, ro, ind_init);
+    void* ext[MAX_DIMS];
+    for (int64_t i = 0; i < ro; ++i) ext[i] = tvm_ffi_seq_obj_at(out->shape, i);
+    body = tvm_relax__loop_nest(o, ext, ro, NULL, tvm_tir_seq_take(init, kloop));
+    tvm_ffi_release(kv);
+    tvm_relax__release_all(o, ro);
+  }
+  tvm_tir_prim_func_obj* f = body ? tvm_relax__kernel_finish(&k, body) : NULL;
+  tvm_ffi_release(a), tvm_ffi_release(b), tvm_ffi_release(out);
+  tvm_relax__kernel_free(&k);
+  return f;
+}
+
+/* The indices vars[0..n) with vars[axis] replaced by r (all borrowed), into ind (new refs). */
+static void indices_with(void** ind, void* const* vars, int64_t n, int64_t axis, void* r) {
+  for (int64_t i = 0; i < n; ++i) ind[i] = tvm_tir_ref(i == axis ? r : vars[i]);
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_softmax(const tvm_relax_call_obj* call) {
+  const tvm_relax_op_info* info = tvm_relax_op_info_of(call->op);
+  bool log_sm = info->id == TVM_RELAX_OP_nn_log_softmax;
+  tvm_relax__kernel k;
+  if (tvm_relax__kernel_init(&k) != 0) return NULL;
+  tvm_tir_buffer_obj* x = tvm_relax__kernel_buffer(&k, "A", tvm_relax_sinfo_of(tvm_ffi_seq_obj_at(call->args, 0)));
+  tvm_tir_buffer_obj* out = x ? tvm_relax__kernel_buffer(&k, "T_softmax", tvm_relax_sinfo_of(call)) : NULL;
+  int64_t n = out ? tvm_ffi_seq_size(out->shape) : 0, axis = -1;
+  const TVMFFIAny* av = tvm_relax_call_attr(call, "axis");
+  if (av) tvm_ffi_any_as_int(av, &axis);
+  if (axis < 0) axis += n;
+  void* body = NULL;
+  void* v[MAX_DIMS];
+  if (out && n > 0 && n <= MAX_DIMS && axis >= 0 && axis < n && tvm_relax__kernel_vars(v, n, "i") == 0) {
+    DLDataType t = out->dtype;
+    void* ext[MAX_DIMS];
+    bool outer[MAX_DIMS];
+    for (int64_t i = 0; i < n; ++i) ext[i] = tvm_ffi_seq_obj_at(out->shape, i), outer[i] = i != axis;
+    tvm_tir_buffer_obj* m = tvm_relax__scratch("max", t);
+    tvm_tir_buffer_obj* s = tvm_relax__scratch("sum", t);
+    void* r1 = tvm_tir_var("r", TVM_TIR_INT64);
+    void* r2 = tvm_tir_var("r", TVM_TIR_INT64);
+    void* r3 = tvm_tir_var("r", TVM_TIR_INT64);
+    void* ind[MAX_DIMS];
+    /* max */
+    indices_with(ind, v, n, axis, r1);
+    void* l1 = tvm_tir_load_takev(tvm_tir_ref(x), n, ind);
+    void* max_loop = tvm_tir_serial_take(tvm_tir_ref(r1), tvm_tir_i64(0), tvm_tir_ref(ext[axis]),
+                                         tvm_relax__scratch_store(m, tvm_tir_max_take(tvm_relax__scratch_load(m), l1)));
+    /* exp and sum */
+    indices_with(ind, v, n, axis, r2);
+    void* e = tvm_tir_call_take(t, "tir.exp", tvm_tir_sub_take(tvm_tir_load_takev(tvm_tir_ref(x), n, ind), tvm_relax__scratch_load(m)));
+    void* sum_loop = tvm_tir_serial_take(tvm_tir_ref(r2), tvm_tir_i64(0), tvm_tir_ref(ext[axis]),
+                                         tvm_relax__scratch_store(s, tvm_tir_add_take(tvm_relax__scratch_load(s), e)));
+    /* output */
+    void* ind_o[MAX_DIMS];
+    indices_with(ind, v, n, axis, r3);
+    indices_with(ind_o, v, n, axis, r3);
+    void* xv = tvm_tir_load_takev(tvm_tir_ref(x), n, ind);
+    void* value = log_sm ? tvm_tir_sub_take(tvm_tir_sub_take(xv, tvm_relax__scratch_load(m)),
+                                            tvm_tir_call_take(t, "tir.log", tvm_relax__scratch_load(s)))
+                         : tvm_tir_div_take(tvm_tir_call_take(t, "tir.exp", tvm_tir_sub_take(xv, tvm_relax__scratch_load(m))),
+                                            tvm_relax__scratch_load(s));
+    void* out_loop = tvm_tir_serial_take(tvm_tir_ref(r3), tvm_tir_i64(0), tvm_tir_ref(ext[axis]),
+                                         tvm_tir_store_takev(tvm_tir_ref(out), value, n, ind_o));
+    void* inner = tvm_tir_seq_take(tvm_relax__scratch_store(m, f_const(t, -INFINITY)), max_loop,
+                                   tvm_relax__scratch_store(s, f_const(t, 0)), sum_loop, out_loop);
+    inner = tvm_relax__scratch_scope(s, tvm_relax__scratch_scope(m, inner));
+    body = tvm_relax__loop_nest(v, ext, n, outer, inner);
+    tvm_ffi_release(m), tvm_ffi_release(s), tvm_ffi_release(r1), tvm_ffi_release(r2), tvm_ffi_release(r3);
+    tvm_relax__release_all(v, n);
+  } else if (out && !tvm_ffi_error_pending()) {
+    tvm_ffi_raise("ValueError", "softmax: axis out of range");
+  }
+  tvm_tir_prim_func_obj* f = body ? tvm_relax__kernel_finish(&k, body) : NULL;
+  tvm_ffi_release(x), tvm_ffi_release(out);
+  tvm_relax__kernel_free(&k);
+  return f;
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_norm(const tvm_relax_call_obj* call) {
+  const tvm_relax_op_info* info = tvm_relax_op_info_of(call->op);
+  bool layer = info->id == TVM_RELAX_OP_nn_layer_norm;
+  tvm_relax__kernel k;
+  if (tvm_relax__kernel_init(&k) != 0) return NULL;
+  tvm_tir_buffer_obj* x = tvm_relax__kernel_buffer(&k, "A", tvm_relax_sinfo_of(tvm_ffi_seq_obj_at(call->args, 0)));
+  tvm_tir_buffer_obj* g = x ? tvm_relax__kernel_buffer(&k, "gamma", tvm_relax_sinfo_of(tvm_ffi_seq_obj_at(call->args, 1))) : NULL;
+  tvm_tir_buffer_obj* be = g && layer ? tvm_relax__kernel_buffer(&k, "beta", tvm_relax_sinfo_of(tvm_ffi_seq_obj_at(call->args, 2))) : NULL;
+  tvm_tir_buffer_obj* out = g && (be || !layer) ? tvm_relax__kernel_buffer(&k, "T_norm", tvm_relax_sinfo_of(call)) : NULL;
+  int64_t n = out ? tvm_ffi_seq_size(out->shape) : 0;
+  const TVMFFIAny* axes_v = tvm_relax_call_attr(call, "axes");
+  void* axes = axes_v && axes_v->type_index == kTVMFFIArray ? axes_v->v_obj : NULL;
+  double eps = 1e-5;
+  const TVMFFIAny* ev = tvm_relax_call_attr(call, "epsilon");
+  if (ev) tvm_ffi_any_as_float(ev, &eps);
+  bool center = true, scale = true;
+  const TVMFFIAny* cv = tvm_relax_call_attr(call, "center");
+  const TVMFFIAny* sv = tvm_relax_call_attr(call, "scale");
+  if (cv) tvm_ffi_any_as_bool(cv, &center);
+  if (sv) tvm_ffi_any_as_bool(sv, &scale);
+  bool red[MAX_DIMS] = {false}, outer[MAX_DIMS];
+  int64_t ax_order[MAX_DIMS], nax = axes ? tvm_ffi_seq_size(axes) : 0;
+  bool ok = out && n <= MAX_DIMS && nax > 0;
+  for (int64_t i = 0; ok && i < nax; ++i) {
+    int64_t a;
+    tvm_ffi_any_as_int(tvm_ffi_seq_at(axes, i), &a);
+    if (a < 0) a += n;
+    ok = a >= 0 && a < n;
+    if (ok) red[a] = true, ax_order[i] = a;
+  }
+  void* body = NULL;
+  void* v[MAX_DIMS];
+  if (ok && tvm_relax__kernel_vars(v, n, "i") == 0) {
+    DLDataType t = out->dtype;
+    void* ext[MAX_DIMS];
+    for (int64_t i = 0; i < n; ++i) ext[i] = tvm_ffi_seq_obj_at(out->shape, i), outer[i] = !red[i];
+    /* N = the product of the reduced extents, as a float */
+    void* count = tvm_tir_i64(1);
+    for (int64_t i = 0; i < n; ++i) {
+      if (red[i]) count = tvm_tir_mul_take(count, tvm_tir_ref(ext[i]));
+    }
+    void* nf = tvm_tir_cast_take(t, count);
+    tvm_tir_buffer_obj* mean = tvm_relax__scratch("mean", t);
+    tvm_tir_buffer_obj* var = tvm_relax__scratch("var", t);
+    void* ind[MAX_DIMS];
+    void* load_x;
+    /* pass 1: sum (layer) or sum of squares (rms) into mean */
+    for (int64_t i = 0; i < n; ++i) ind[i] = tvm_tir_ref(v[i]);
+    load_x = tvm_tir_load_takev(tvm_tir_ref(x), n, ind);
+    void* term = layer ? load_x : tvm_tir_mul_take(tvm_tir_ref(load_x), load_x);
+    void* p1 = tvm_relax__loop_nest(v, ext, n, red, tvm_relax__scratch_store(mean, tvm_tir_add_take(tvm_relax__scratch_load(mean), term)));
+    void* set_mean = tvm_relax__scratch_store(mean, tvm_tir_div_take(tvm_relax__scratch_load(mean), tvm_tir_ref(nf)));
+    void* p2 = NULL;
+    if (layer) { /* pass 2: the variance */
+      for (int64_t i = 0; i < n; ++i) ind[i] = tvm_tir_ref(v[i]);
+      void* d = tvm_tir_sub_take(tvm_tir_load_takev(tvm_tir_ref(x), n, ind), tvm_relax__scratch_load(mean));
+      p2 = tvm_relax__loop_nest(v, ext, n, red, tvm_relax__scratch_store(var, tvm_tir_add_take(tvm_relax__scratch_load(var), tvm_tir_mul_take(tvm_tir_ref(d), d))));
+    }
+    void* rs = layer ? tvm_tir_call_take(t, "tir.rsqrt", tvm_tir_add_take(tvm_tir_div_take(tvm_relax__scratch_load(var), tvm_tir_ref(nf)), f_const(t, eps)))
+                     : tvm_tir_call_take(t, "tir.rsqrt", tvm_tir_add_take(tvm_relax__scratch_load(mean), f_const(t, eps)));
+    /* pass 3: the output */
+    for (int64_t i = 0; i < n; ++i) ind[i] = tvm_tir_ref(v[i]);
+    void* xv = tvm_tir_load_takev(tvm_tir_ref(x), n, ind);
+    void* value = layer ? tvm_tir_mul_take(tvm_tir_sub_take(xv, tvm_relax__scratch_load(mean)), rs)
+                        : tvm_tir_mul_take(xv, rs);
+    void* gi[MAX_DIMS];
+    if (scale || !layer) {
+      for (int64_t i = 0; i < nax; ++i) gi[i] = tvm_tir_ref(v[ax_order[i]]);
+      value = tvm_tir_mul_take(value, tvm_tir_load_takev(tvm_tir_ref(g), nax, gi));
+    }
+    if (layer && center) {
+      for (int64_t i = 0; i < nax; ++i) gi[i] = tvm_tir_ref(v[ax_order[i]]);
+      value = tvm_tir_add_take(value, tvm_tir_load_takev(tvm_tir_ref(be), nax, gi));
+    }
+    for (int64_t i = 0; i < n; ++i) ind[i] = tvm_tir_ref(v[i]);
+    void* p3 = tvm_relax__loop_nest(v, ext, n, red, tvm_tir_store_takev(tvm_tir_ref(out), value, n, ind));
+    void* inner = layer ? tvm_tir_seq_take(tvm_relax__scratch_store(mean, f_const(t, 0)), p1, set_mean,
+                                           tvm_relax__scratch_store(var, f_const(t, 0)), p2, p3)
+                        : tvm_tir_seq_take(tvm_relax__scratch_store(mean, f_const(t, 0)), p1, set_mean, p3);
+    inner = tvm_relax__scratch_scope(var, tvm_relax__scratch_scope(mean, inner));
+    body = tvm_relax__loop_nest(v, ext, n, outer, inner);
+    tvm_ffi_release(nf), tvm_ffi_release(mean), tvm_ffi_release(var);
+    tvm_relax__release_all(v, n);
+  } else if (out && !tvm_ffi_error_pending()) {
+    tvm_ffi_raise("ValueError", "%s: bad axes", info->name);
+  }
+  tvm_tir_prim_func_obj* f = body ? tvm_relax__kernel_finish(&k, body) : NULL;
+  tvm_ffi_release(x), tvm_ffi_release(g), tvm_ffi_release(be), tvm_ffi_release(out);
+  tvm_relax__kernel_free(&k);
+  return f;
+}

@@ -1,0 +1,130 @@
+/*
+ * legalize_reduce.c: the kernels of the reductions (sum, mean, max, min, prod over any set of
+ * axes, with or without keepdims) and of argmax / argmin (one axis, or the flattened tensor;
+ * the first index of the extreme value, int64).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <tvm/tir/builder.h>
+
+#include "internal.h"
+
+enum { MAX_DIMS = 16 };
+
+/* The identity of a reduction in dtype t. */
+static void* identity(tvm_relax_op_id id, DLDataType t) {
+  bool fl = tvm_tir_dtype_is_floating(t);
+  switch (id) {
+    case TVM_RELAX_OP_max:
+    case TVM_RELAX_OP_argmax:
+      return fl ? tvm_tir_const_float(t, -INFINITY) : tvm_tir_const_int(t, tvm_tir_dtype_min_int(t));
+    case TVM_RELAX_OP_min:
+    case TVM_RELAX_OP_argmin:
+      if (fl) return tvm_tir_const_float(t, INFINITY);
+      return t.code == kDLUInt ? tvm_tir_const_int(t, t.bits >= 64 ? -1 : (int64_t)((UINT64_C(1) << t.bits) - 1))
+                               : tvm_tir_const_int(t, (int64_t)((UINT64_C(1) << (t.bits - 1)) - 1));
+    case TVM_RELAX_OP_prod:
+      return fl ? tvm_tir_const_float(t, 1) : tvm_tir_const_int(t, 1);
+    default:
+      return fl ? tvm_tir_const_float(t, 0) : tvm_tir_const_int(t, 0);
+  }
+}
+
+static void* combine(tvm_relax_op_id id, void* acc, void* x) {
+  switch (id) {
+    case TVM_RELAX_OP_max: return tvm_tir_max_take(acc, x);
+    case TVM_RELAX_OP_min: return tvm_tir_min_take(acc, x);
+    case TVM_RELAX_OP_prod: return tvm_tir_mul_take(acc, x);
+    default: return tvm_tir_add_take(acc, x);
+  }
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_reduce(const tvm_relax_call_obj* call) {
+  const tvm_relax_op_info* info = tvm_relax_op_info_of(call->op);
+  tvm_relax_op_id id = info->id;
+  bool arg = id == TVM_RELAX_OP_argmax || id == TVM_RELAX_OP_argmin;
+  tvm_relax__kernel k;
+  if (tvm_relax__kernel_init(&k) != 0) return NULL;
+  tvm_tir_buffer_obj* x = tvm_relax__kernel_buffer(&k, "A", tvm_relax_sinfo_of(tvm_ffi_seq_obj_at(call->args, 0)));
+  tvm_tir_buffer_obj* out = x ? tvm_relax__kernel_buffer(&k, "T_red", tvm_relax_sinfo_of(call)) : NULL;
+  int64_t n = x ? tvm_ffi_seq_size(x->shape) : 0;
+  bool keep = false;
+  const TVMFFIAny* kv = tvm_relax_call_attr(call, "keepdims");
+  if (kv) tvm_ffi_any_as_bool(kv, &keep);
+  bool red[MAX_DIMS];
+  const TVMFFIAny* av = tvm_relax_call_attr(call, "axis");
+  bool all = !av || tvm_ffi_any_is_none(av);
+  bool ok = out && n <= MAX_DIMS;
+  for (int64_t i = 0; i < n; ++i) red[i] = all;
+  if (ok && !all) {
+    int64_t na = av->type_index == kTVMFFIArray ? tvm_ffi_seq_size(av->v_obj) : 1;
+    for (int64_t i = 0; ok && i < na; ++i) {
+      int64_t a;
+      tvm_ffi_any_as_int(av->type_index == kTVMFFIArray ? tvm_ffi_seq_at(av->v_obj, i) : av, &a);
+      if (a < 0) a += n;
+      ok = a >= 0 && a < n;
+      if (ok) red[a] = true;
+    }
+  }
+  void* body = NULL;
+  void* v[MAX_DIMS];
+  if (ok && tvm_relax__kernel_vars(v, n, "i") == 0) {
+    DLDataType t = x->dtype;
+    void* ext[MAX_DIMS];
+    bool outer[MAX_DIMS];
+    for (int64_t i = 0; i < n; ++i) ext[i] = tvm_ffi_seq_obj_at(x->shape, i), outer[i] = !red[i];
+    /* The output index: the kept dims' vars, and 0 for reduced dims kept as 1. */
+    void* oind[MAX_DIMS];
+    int64_t no = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      if (!red[i]) oind[no++] = v[i];
+      else if (keep) oind[no++] = NULL;
+    }
+    tvm_tir_buffer_obj* acc = tvm_relax__scratch("acc", t);
+    tvm_tir_buffer_obj* pos = arg ? tvm_relax__scratch("idx", TVM_TIR_INT64) : NULL;
+    void* ind[MAX_DIMS];
+    for (int64_t i = 0; i < n; ++i) ind[i] = tvm_tir_ref(v[i]);
+    void* xv = tvm_tir_load_takev(tvm_tir_ref(x), n, ind);
+    void* update;
+    if (arg) {
+      /* flat index of the element within the reduced dims, row-major */
+      void* flat = tvm_tir_i64(0);
+      for (int64_t i = 0; i < n; ++i) {
+        if (red[i]) flat = tvm_tir_add_take(tvm_tir_mul_take(flat, tvm_tir_ref(ext[i])), tvm_tir_ref(v[i]));
+      }
+      void* better = id == TVM_RELAX_OP_argmax ? tvm_tir_gt_take(tvm_tir_ref(xv), tvm_relax__scratch_load(acc))
+                                               : tvm_tir_lt_take(tvm_tir_ref(xv), tvm_relax__scratch_load(acc));
+      update = tvm_tir_if_take(better, tvm_tir_seq_take(tvm_relax__scratch_store(acc, xv), tvm_relax__scratch_store(pos, flat)), NULL);
+    } else {
+      update = tvm_relax__scratch_store(acc, combine(id, tvm_relax__scratch_load(acc), xv));
+    }
+    void* loop = tvm_relax__loop_nest(v, ext, n, red, update);
+    void* result = arg ? tvm_relax__scratch_load(pos) : tvm_relax__scratch_load(acc);
+    if (id == TVM_RELAX_OP_mean) {
+      void* count = tvm_tir_i64(1);
+      for (int64_t i = 0; i < n; ++i) {
+        if (red[i]) count = tvm_tir_mul_take(count, tvm_tir_ref(ext[i]));
+      }
+      result = tvm_tir_div_take(result, tvm_tir_cast_take(t, count));
+    }
+    void* oi[MAX_DIMS];
+    for (int64_t i = 0; i < no; ++i) oi[i] = oind[i] ? tvm_tir_ref(oind[i]) : (void*)tvm_tir_i64(0);
+    void* store = tvm_tir_store_takev(tvm_tir_ref(out), tvm_tir_cast_take(out->dtype, result), no, oi);
+    void* inner = arg ? tvm_tir_seq_take(tvm_relax__scratch_store(acc, identity(id, t)),
+                                         tvm_relax__scratch_store(pos, tvm_tir_i64(0)), loop, store)
+                      : tvm_tir_seq_take(tvm_relax__scratch_store(acc, identity(id, t)), loop, store);
+    inner = tvm_relax__scratch_scope(acc, inner);
+    if (pos) inner = tvm_relax__scratch_scope(pos, inner);
+    body = tvm_relax__loop_nest(v, ext, n, outer, inner);
+    tvm_ffi_release(acc), tvm_ffi_release(pos);
+    tvm_relax__release_all(v, n);
+  } else if (out && !tvm_ffi_error_pending()) {
+    tvm_ffi_raise("ValueError", "%s: bad axis", info->name);
+  }
+  tvm_tir_prim_func_obj* f = body ? tvm_relax__kernel_finish(&k, body) : NULL;
+  tvm_ffi_release(x), tvm_ffi_release(out);
+  tvm_relax__kernel_free(&k);
+  return f;
+}
