@@ -95,6 +95,8 @@ rm -f "$work/add.so"
 expect 0 "$tvmc" build "$add" -o "$work/add.so" &&
   assert [ -z "$out" ] && assert [ -f "$work/add.so" ]
 expect 0 "$load_kernel" "$work/add.so"
+# the library records the tvm-ffi ABI it was built against (libtvmffi's loader checks it)
+expect 0 nm -D --defined-only "$work/add.so" && has "__tvm_ffi__abi_version"
 expect 0 "$tvmc" build "$add" --func add_n -o "$work/add_n.so"
 expect 1 "$tvmc" build "$fx/undefined_name.py" -o "$work/bad.so" && has "undefined_name.py:7:18"
 
