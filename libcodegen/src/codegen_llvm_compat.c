@@ -12,6 +12,7 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -36,10 +37,15 @@ int cg_llvm_error(LLVMErrorRef err, const char* what) {
   return -1;
 }
 
+/* With host_cpu, the environment variable TVM_CODEGEN_CPU (an LLVM CPU name such as
+ * "haswell") replaces the host CPU and its features by that CPU's: code for a smaller machine
+ * (an AVX2-only one) can be built and timed on a larger one. */
 LLVMTargetMachineRef cg_target_machine(const tvm_codegen_options* o, bool jit) {
   char* triple = LLVMGetDefaultTargetTriple();
-  char* cpu = o->host_cpu ? LLVMGetHostCPUName() : NULL;
-  char* features = o->host_cpu ? LLVMGetHostCPUFeatures() : NULL;
+  const char* cpu_env = o->host_cpu ? getenv("TVM_CODEGEN_CPU") : NULL;
+  bool named_cpu = cpu_env && cpu_env[0];
+  char* cpu = named_cpu ? LLVMCreateMessage(cpu_env) : o->host_cpu ? LLVMGetHostCPUName() : NULL;
+  char* features = o->host_cpu && !named_cpu ? LLVMGetHostCPUFeatures() : NULL;
   LLVMTargetRef target = NULL;
   char* err = NULL;
   LLVMTargetMachineRef tm = NULL;

@@ -100,6 +100,21 @@ expect 0 nm -D --defined-only "$work/add.so" && has "__tvm_ffi__abi_version"
 expect 0 "$tvmc" build "$add" --func add_n -o "$work/add_n.so"
 expect 1 "$tvmc" build "$fx/undefined_name.py" -o "$work/bad.so" && has "undefined_name.py:7:18"
 
+# ---- the matmul examples: one per register tile (AVX-512, AVX2); both check and run ----------
+for ex in matmul matmul_avx2; do
+  expect 0 "$tvmc" check "$src/examples/$ex.py" && has "ok"
+  TVMC_CHECK_WORK=100000 expect 0 "$tvmc" run "$src/examples/$ex.py" --repeat 1 &&
+    has "check: ok on a sample"
+done
+# TVM_CODEGEN_CPU compiles for another CPU: Haswell has AVX2 (ymm) and no AVX-512 (zmm).
+TVM_CODEGEN_CPU=haswell expect 0 "$tvmc" build "$src/examples/matmul.py" -o "$work/mm_hsw.so"
+expect 0 objdump -d "$work/mm_hsw.so" && assert [ "$(grep -c zmm <<<"$out")" -eq 0 ] &&
+  assert [ "$(grep -c ymm <<<"$out")" -gt 0 ]
+if grep -qw avx512f /proc/cpuinfo; then # the host build of the same file does use zmm
+  expect 0 "$tvmc" build "$src/examples/matmul.py" -o "$work/mm_host.so"
+  expect 0 objdump -d "$work/mm_host.so" && assert [ "$(grep -c zmm <<<"$out")" -gt 0 ]
+fi
+
 # ---- run ----------------------------------------------------------------------------------
 expect 0 "$tvmc" run "$add" --func add_n --shape n=1003 --repeat 3 &&
   has "check: ok (3009 elements match" && has "add_n: median" && has "(1003 flops)" &&
