@@ -889,11 +889,52 @@ static int s_if(cg_state* s, const void* st) {
   return 0;
 }
 
+/* tir.ret(v): v into the caller's result slot (a TVMFFIAny: Bool, Int, Float or OpaquePtr, as
+ * the interpreter returns it), then return 0 from the body, releasing live allocations. */
+static int s_ret(cg_state* s, const tvm_tir_call_obj* c) {
+  if (!s->ret_slot || s->fn != s->ret_fn)
+    return cg_fail(s, "NotImplementedError", "tir.ret inside a parallel loop is not supported");
+  const tvm_tir_expr_obj* v = tvm_tir_array_at(c->args, 0);
+  DLDataType t = v->dtype;
+  if (t.lanes != 1)
+    return cg_fail(s, "NotImplementedError", "tir.ret of a vector (%s) is not supported",
+                   tvm_tir_dtype_str(t).s);
+  int32_t tindex;
+  DLDataType to = t;
+  if (tvm_tir_dtype_is_bool(t)) {
+    tindex = kTVMFFIBool;
+    to = TVM_TIR_UINT64;
+  } else if (tvm_tir_dtype_is_integer(t)) {
+    tindex = kTVMFFIInt;
+    to = tvm_tir_dtype_is_int(t) ? TVM_TIR_INT64 : TVM_TIR_UINT64;
+  } else if (tvm_tir_dtype_is_floating(t)) {
+    tindex = kTVMFFIFloat;
+    to = TVM_TIR_FLOAT64;
+  } else if (tvm_tir_dtype_is_handle(t)) {
+    tindex = kTVMFFIOpaquePtr;
+  } else {
+    return cg_fail(s, "NotImplementedError", "tir.ret of %s is not supported",
+                   tvm_tir_dtype_str(t).s);
+  }
+  LLVMValueRef x = cg_expr(s, v);
+  if (x && !tvm_tir_dtype_equal(t, to)) x = convert(s, x, t, to);
+  if (!x) return -1;
+  /* { int32 type_index; uint32 zero_padding; 8-byte payload } */
+  LLVMValueRef off4 = LLVMConstInt(s->i64, 4, 0), off8 = LLVMConstInt(s->i64, 8, 0);
+  LLVMBuildStore(s->b, const_i32(s, tindex), s->ret_slot);
+  LLVMBuildStore(s->b, const_i32(s, 0), LLVMBuildGEP2(s->b, s->i8, s->ret_slot, &off4, 1, ""));
+  LLVMBuildStore(s->b, x, LLVMBuildGEP2(s->b, s->i8, s->ret_slot, &off8, 1, ""));
+  cg_emit_ret(s, const_i32(s, 0));
+  /* Statements after the return are unreachable; they go to a block of their own. */
+  LLVMPositionBuilderAtEnd(s->b, LLVMAppendBasicBlockInContext(s->ctx, s->fn, "after_ret"));
+  return 0;
+}
+
 static int s_evaluate(cg_state* s, const void* st) {
   const tvm_tir_evaluate_obj* n = st;
   if (tvm_tir_kind_of(n->value) == TVM_TIR_KIND_Call &&
       tvm_tir_is_builtin(((const tvm_tir_call_obj*)n->value)->op, TVM_TIR_BUILTIN_ret))
-    return cg_fail(s, "NotImplementedError", "tir.ret is not supported");
+    return s_ret(s, (const tvm_tir_call_obj*)n->value);
   if (tvm_tir_kind_of(n->value) == TVM_TIR_KIND_IntImm) return 0;
   return cg_expr(s, n->value) ? 0 : -1;
 }

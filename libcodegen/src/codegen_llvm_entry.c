@@ -7,8 +7,9 @@
  *     check num_args; per parameter: type index, DLTensor fields (ndim, dtype, device, data,
  *     shape, strides, byte_offset) against the Buffer, binding symbolic Vars on first sight;
  *     then call the body function with every bound value and return its result.
- *   internal int32 __tvm_codegen_<name>_body(<bound values>)
- *     the lowered body; buffer data pointers are `noalias` parameters (distinct Vars).
+ *   internal int32 __tvm_codegen_<name>_body(<bound values>, ptr result)
+ *     the lowered body; buffer data pointers are `noalias` parameters (distinct Vars); result
+ *     is the entry's, where tir.ret writes the returned value.
  *
  * Errors: TypeError (argument count / kind), ValueError (tensor mismatch), message
  * "<name>: argument <arg>: <what>, got <actual>" built at run time from string parts (the
@@ -374,18 +375,23 @@ int cg_function(cg_state* s, const tvm_tir_prim_func_obj* f, const char* symbol)
       if (bv && ((const tvm_tir_buffer_obj*)bv->v_obj)->data == bvars[i]) is_data[i] = true;
     }
   }
+  bt[nb] = s->ptr; /* the result slot, for tir.ret */
+  bvals[nb] = LLVMGetParam(entry, 3);
   snprintf(name, sizeof(name), "__tvm_codegen_%s_body", symbol);
-  LLVMValueRef body = LLVMAddFunction(s->mod, name, LLVMFunctionType(s->i32, bt, (unsigned)nb, 0));
+  LLVMValueRef body =
+      LLVMAddFunction(s->mod, name, LLVMFunctionType(s->i32, bt, (unsigned)nb + 1, 0));
   LLVMSetLinkage(body, LLVMInternalLinkage);
   unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
   for (int64_t i = 0; i < nb; ++i)
     if (is_data[i])
       LLVMAddAttributeAtIndex(body, (unsigned)(i + 1), LLVMCreateEnumAttribute(s->ctx, noalias, 0));
   LLVMValueRef r =
-      LLVMBuildCall2(s->b, LLVMGlobalGetValueType(body), body, bvals, (unsigned)nb, "");
+      LLVMBuildCall2(s->b, LLVMGlobalGetValueType(body), body, bvals, (unsigned)nb + 1, "");
   LLVMBuildRet(s->b, r);
   s->nbinds = 0;
   for (int64_t i = 0; i < nb; ++i) cg_bind(s, bvars[i], LLVMGetParam(body, (unsigned)i));
+  s->ret_slot = LLVMGetParam(body, (unsigned)nb);
+  s->ret_fn = body;
   tvm_ffi_free(bt);
   tvm_ffi_free(bvals);
   tvm_ffi_free(bvars);

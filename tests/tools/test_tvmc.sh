@@ -130,6 +130,13 @@ expect 2 "$tvmc" run "$add" --func add_n --shape m=4 && has "no symbolic size na
 expect 2 "$tvmc" run "$add" --func add_n && has "bind n with --shape"
 expect 2 "$tvmc" run "$add" --func add_n --shape n=0 && has "positive"
 expect 1 "$tvmc" run "$fx/ill_formed.py" && has "ill_formed.py"
+# A kernel returning a value (T.ret): the value is checked against the interpreter's, so a
+# library returning another one fails.
+expect 0 "$tvmc" run "$fx/ret_count.py" --shape x=10 --repeat 1 &&
+  has "check: ok (65 elements match"
+expect 0 "$tvmc" build "$fx/ret_count_wrong.py" -o "$work/ret_count_wrong.so"
+expect 1 "$tvmc" run "$fx/ret_count.py" --shape x=10 --lib "$work/ret_count_wrong.so" &&
+  has "check FAILED: the returned value: compiled" && has "interpreter"
 # A matmul: 2*128*128*64 flops counted through the lowered loops.
 expect 0 "$tvmc" run "$fx/matmul.py" --repeat 2 && has "check: ok (32768 elements" &&
   has "GFLOP/s (2097152 flops)" && has "(131072 bytes)"
