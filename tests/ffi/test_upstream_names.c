@@ -344,6 +344,7 @@ TEST(typedefs_and_signatures) {
                     sizeof(TVMFFICustomAllocator),  sizeof(TVMFFIFieldInfo),
                     sizeof(TVMFFIMethodInfo),    sizeof(TVMFFITypeMetadata),
                     sizeof(TVMFFITypeAttrColumn), sizeof(struct TVMFFITypeInfo),
+                    sizeof(struct TVMFFISeqCell), /* upstream's C++ names the struct */
                     sizeof(TVMFFIObjectHandle),  sizeof(TVMFFIStreamHandle),
                     sizeof(DLManagedTensorVersioned), sizeof(DLPackManagedTensorAllocator)};
   for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); ++i) CHECK(sizes[i] > 0);

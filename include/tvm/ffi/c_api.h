@@ -170,7 +170,7 @@ typedef struct {
  * non-NULL the buffer was allocated separately and is freed with it; otherwise it lives inside
  * the object's own allocation.
  */
-typedef struct {
+typedef struct TVMFFISeqCell {
   void* data;
   int64_t size;
   int64_t capacity;
