@@ -10,7 +10,7 @@
 # registers (4 rows x 2), one row of the B panel 2 more, the broadcast A[row, k] one: 11, so
 # the whole tile stays in registers and each k step issues 8 independent FMAs, enough to keep
 # both FMA units busy through their 4-cycle latency. matmul.py's 4 x 32 tile needs 16
-# accumulators alone on AVX2: LLVM spills them to the stack on every k step, which costs about
+# accumulators alone on AVX2: LLVM spills them to the stack on every k step, which costs up to
 # half the speed. The B panels are 16 columns wide (1024 x 16, 64 KB), so there are 64 of them.
 #
 # Run:   build/tools/tvmc run examples/matmul_avx2.py
