@@ -23,9 +23,9 @@
  * indexing mistake shows). Both libcodegen (its fp_contract option, on by default) and gcc
  * (-ffp-contract=fast is its GNU C default) contract a*b+c into FMA; the scheduled matmul also
  * writes T.fma explicitly.
- * `codegen_bench --print-script` prints the scheduled matmul of examples/matmul.py as TVMScript;
- * `--check-example` tells whether that file parses to it (structural equality; a line under the
- * table says the same).
+ * `codegen_bench --print-script` prints the scheduled matmul of examples/matmul.py as TVMScript
+ * (`--print-script avx2`: that of examples/matmul_avx2.py); `--check-example` tells whether each
+ * file parses to its kernel (structural equality; lines under the table say the same).
  */
 #include <errno.h>
 #include <math.h>
@@ -196,12 +196,16 @@ typedef struct {
 /* The register tile for the host: 4 rows x 2 vector registers of float32 = 8 accumulators, plus
  * 2 registers of B and one broadcast of A, which fits the 16 ymm registers of AVX2 without
  * spilling and keeps 8 independent FMA chains in flight (2 FMA units x 4 cycles of latency).
- * Columns: 32 with AVX-512 (LLVM uses zmm registers), else 16. */
+ * Columns: 32 with AVX-512 (LLVM uses zmm registers; examples/matmul.py), else 16
+ * (examples/matmul_avx2.py). TVM_BENCH_MATMUL_NR=16|32 picks one, e.g. together with
+ * TVM_CODEGEN_CPU=haswell to time the AVX2 build on an AVX-512 machine. */
 static mm_sched host_sched(void) {
   int lanes = 8;
 #if defined(__x86_64__) || defined(__i386__)
   if (__builtin_cpu_supports("avx512f")) lanes = 16;
 #endif
+  const char* nr = getenv("TVM_BENCH_MATMUL_NR");
+  if (nr && (strcmp(nr, "16") == 0 || strcmp(nr, "32") == 0)) lanes = atoi(nr) / 2;
   return (mm_sched){.mb = 256, .mr = 4, .nr = 2 * lanes};
 }
 
@@ -726,12 +730,20 @@ static void compile_rows(const char* kernel, const compiled* c) {
 
 /* ---- examples/matmul.py --------------------------------------------------------------------- */
 #ifdef TVM_BENCH_HAVE_SCRIPT
-/* The instance of the schedule in examples/matmul.py (the AVX-512 tile). */
-static const mm_sched kExampleSched = {.mb = 256, .mr = 4, .nr = 32};
+/* The instances of the schedule in examples/matmul.py (the AVX-512 tile) and
+ * examples/matmul_avx2.py (the AVX2 tile). */
+typedef struct {
+  const char* path;
+  mm_sched s;
+} example;
+static const example kExamples[] = {{TVM_BENCH_EXAMPLE, {.mb = 256, .mr = 4, .nr = 32}},
+                                    {TVM_BENCH_EXAMPLE_AVX2, {.mb = 256, .mr = 4, .nr = 16}}};
+enum { N_EXAMPLES = sizeof(kExamples) / sizeof(kExamples[0]) };
 
-/* That kernel as TVMScript on stdout (the file adds comments and line breaks). */
-static int print_script(void) {
-  void* f = make_matmul_sched(SCHED_N, kExampleSched);
+/* The kernel of kExamples[which] as TVMScript on stdout (the file adds comments and line
+ * breaks). */
+static int print_script(int which) {
+  void* f = make_matmul_sched(SCHED_N, kExamples[which].s);
   void* text = f ? tvm_script_print_obj(f, NULL) : NULL;
   tvm_ffi_release(f);
   if (!text) {
@@ -744,9 +756,9 @@ static int print_script(void) {
   return 0;
 }
 
-/* Whether the file at path parses to make_matmul_sched(SCHED_N, kExampleSched): 1 equal, 0 not
- * (the report appended to why), -1 error (raised). */
-static int check_example(const char* path, tvm_ffi_strbuf* why) {
+/* Whether the file at path parses to make_matmul_sched(SCHED_N, s): 1 equal, 0 not (the report
+ * appended to why), -1 error (raised). */
+static int check_example(const char* path, mm_sched s, tvm_ffi_strbuf* why) {
   FILE* fp = fopen(path, "rb");
   if (!fp) return tvm_ffi_raise("OSError", "cannot open %s", path);
   tvm_ffi_strbuf text = {0};
@@ -759,7 +771,7 @@ static int check_example(const char* path, tvm_ffi_strbuf* why) {
   opts.filename = path;
   void* parsed = tvm_script_parse(text.data, text.size, &opts);
   tvm_ffi_strbuf_free(&text);
-  void* built = parsed ? make_matmul_sched(SCHED_N, kExampleSched) : NULL;
+  void* built = parsed ? make_matmul_sched(SCHED_N, s) : NULL;
   int eq = -1;
   if (built) {
     TVMFFIAny l = tvm_ffi_any_obj(parsed), r = tvm_ffi_any_obj(built);
@@ -769,13 +781,20 @@ static int check_example(const char* path, tvm_ffi_strbuf* why) {
   return eq;
 }
 
-/* One line on examples/matmul.py vs the kernel built here; with verbose, the whole difference.
- * Returns 0 when they are equal, else 1. */
+/* One line on each example file vs the kernel built here; with verbose, the whole difference.
+ * Returns 0 when they are all equal, else 1. */
+static int report_example_one(const example* ex, int verbose);
 static int report_example(int verbose) {
+  int rc = 0;
+  for (int i = 0; i < N_EXAMPLES; ++i) rc |= report_example_one(&kExamples[i], verbose);
+  return rc;
+}
+static int report_example_one(const example* ex, int verbose) {
   tvm_ffi_strbuf why = {0};
-  int eq = check_example(TVM_BENCH_EXAMPLE, &why);
-  printf("examples/matmul.py parsed vs make_matmul_sched (%lldx%lld tile): ",
-         (long long)kExampleSched.mr, (long long)kExampleSched.nr);
+  int eq = check_example(ex->path, ex->s, &why);
+  const char* base = strrchr(ex->path, '/');
+  printf("examples/%s parsed vs make_matmul_sched (%lldx%lld tile): ", base ? base + 1 : ex->path,
+         (long long)ex->s.mr, (long long)ex->s.nr);
   if (eq == 1) {
     printf("structurally equal\n");
   } else if (eq == 0) {
@@ -834,11 +853,13 @@ int main(int argc, char** argv) {
         (strcmp(argv[2], "ours") == 0 || strcmp(argv[2], "openblas") == 0))
       return matmul_child(argv[2], atoi(argv[3]));
 #ifdef TVM_BENCH_HAVE_SCRIPT
-    if (strcmp(argv[1], "--print-script") == 0 && argc == 2) return print_script();
+    if (strcmp(argv[1], "--print-script") == 0 && argc == 2) return print_script(0);
+    if (strcmp(argv[1], "--print-script") == 0 && argc == 3 && strcmp(argv[2], "avx2") == 0)
+      return print_script(1);
     if (strcmp(argv[1], "--check-example") == 0 && argc == 2) return report_example(1);
 #endif
     fprintf(stderr,
-            "usage: codegen_bench [ADD_ELEMENTS] | --print-script | --check-example |\n"
+            "usage: codegen_bench [ADD_ELEMENTS] | --print-script [avx2] | --check-example |\n"
             "                     --matmul-child ours|openblas THREADS\n"
             "(--print-script and --check-example need libscript)\n");
     return 2;

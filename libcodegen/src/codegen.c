@@ -262,6 +262,19 @@ static int link_shared(const char* so, const char* obj) {
   return 0;
 }
 
+/* The library's record of the tvm-ffi ABI it is built against (TVM_FFI_SYMBOL_ABI_VERSION:
+ * major, minor, patch as uint32), which libtvmffi's loader checks; upstream's ignores it. */
+static void add_abi_version_record(LLVMModuleRef mod) {
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(mod));
+  LLVMValueRef v[3] = {LLVMConstInt(i32, TVM_FFI_VERSION_MAJOR, 0),
+                       LLVMConstInt(i32, TVM_FFI_VERSION_MINOR, 0),
+                       LLVMConstInt(i32, TVM_FFI_VERSION_PATCH, 0)};
+  LLVMValueRef g = LLVMAddGlobal(mod, LLVMArrayType2(i32, 3), TVM_FFI_SYMBOL_ABI_VERSION);
+  LLVMSetInitializer(g, LLVMConstArray2(i32, v, 3));
+  LLVMSetGlobalConstant(g, 1);
+  LLVMSetAlignment(g, 4);
+}
+
 int tvm_codegen_export(const void* mod_or_func, const char* path_so,
                        const tvm_codegen_options* options) {
   tvm_codegen_options o = options ? *options : tvm_codegen_options_default();
@@ -269,6 +282,7 @@ int tvm_codegen_export(const void* mod_or_func, const char* path_so,
   LLVMModuleRef mod;
   LLVMTargetMachineRef tm;
   if (build_standalone(mod_or_func, &o, &ctx, &mod, &tm) != 0) return -1;
+  add_abi_version_record(mod);
   size_t n = strlen(path_so);
   char* obj = tvm_ffi_malloc(n + 3);
   int rc = -1;

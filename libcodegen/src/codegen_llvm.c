@@ -12,8 +12,7 @@
 #include "internal.h"
 
 /* ---- State, errors, bindings -------------------------------------------------------------- */
-void tvm_codegen__init(cg_state* s, LLVMContextRef ctx, LLVMModuleRef mod,
-                       const tvm_codegen_options* o) {
+void tvm_codegen__init(cg_state* s, LLVMContextRef ctx, LLVMModuleRef mod, const tvm_codegen_options* o) {
   memset(s, 0, sizeof(*s));
   s->ctx = ctx;
   s->mod = mod;
@@ -147,8 +146,7 @@ void tvm_codegen__emit_release(cg_state* s, LLVMValueRef handle) {
 }
 
 void tvm_codegen__emit_ret(cg_state* s, LLVMValueRef v) {
-  for (int64_t k = s->nallocs - 1; k >= s->alloc_base; --k)
-    tvm_codegen__emit_release(s, s->live_allocs[k]);
+  for (int64_t k = s->nallocs - 1; k >= s->alloc_base; --k) tvm_codegen__emit_release(s, s->live_allocs[k]);
   LLVMBuildRet(s->b, v);
 }
 
@@ -166,8 +164,7 @@ void tvm_codegen__emit_raise(cg_state* s, const char* kind, LLVMValueRef* parts,
   tvm_codegen__emit_ret(s, const_i32(s, -1));
 }
 
-void tvm_codegen__emit_check(cg_state* s, LLVMValueRef cond, const char* kind, LLVMValueRef* parts,
-                             int n) {
+void tvm_codegen__emit_check(cg_state* s, LLVMValueRef cond, const char* kind, LLVMValueRef* parts, int n) {
   LLVMBasicBlockRef fail = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "check_fail");
   LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "check_ok");
   LLVMBuildCondBr(s->b, cond, ok, fail);
@@ -240,7 +237,7 @@ LLVMValueRef tvm_codegen__expr(cg_state* s, const void* e) {
   tvm_tir_kind k = tvm_tir_kind_of(e);
   if (k == TVM_TIR_KIND_NONE || !g_expr[k]) {
     tvm_codegen__fail(s, "NotImplementedError", "unsupported expression %s",
-                      k == TVM_TIR_KIND_NONE ? "?" : tvm_tir_kind_name(k));
+            k == TVM_TIR_KIND_NONE ? "?" : tvm_tir_kind_name(k));
     return NULL;
   }
   return g_expr[k](s, e);
@@ -291,8 +288,8 @@ static LLVMValueRef convert(cg_state* s, LLVMValueRef v, DLDataType from, DLData
     if (tb) return LLVMBuildICmp(s->b, LLVMIntNE, v, LLVMConstNull(LLVMTypeOf(v)), "");
     return LLVMBuildIntCast2(s->b, v, tt, is_signed(from) && !fb, "");
   }
-  tvm_codegen__fail(s, "NotImplementedError", "unsupported cast from %s to %s",
-                    tvm_tir_dtype_str(from).s, tvm_tir_dtype_str(to).s);
+  tvm_codegen__fail(s, "NotImplementedError", "unsupported cast from %s to %s", tvm_tir_dtype_str(from).s,
+          tvm_tir_dtype_str(to).s);
   return NULL;
 }
 
@@ -550,8 +547,7 @@ static LLVMValueRef elem_ptr(cg_state* s, LLVMValueRef base, LLVMTypeRef et, LLV
 
 static LLVMValueRef buffer_base(cg_state* s, const tvm_tir_buffer_obj* buf) {
   LLVMValueRef p = tvm_codegen__lookup(s, buf->data);
-  if (!p)
-    tvm_codegen__fail(s, "RuntimeError", "unbound buffer data %s", tvm_tir_var_name(buf->data));
+  if (!p) tvm_codegen__fail(s, "RuntimeError", "unbound buffer data %s", tvm_tir_var_name(buf->data));
   return p;
 }
 
@@ -576,7 +572,7 @@ static LLVMValueRef e_buffer_load(cg_state* s, const void* e) {
   const tvm_tir_buffer_load_obj* n = e;
   if (tvm_tir_array_size(n->indices) != 1) {
     tvm_codegen__fail(s, "ValueError", "BufferLoad of %s is not flat (run tvm_tir_lower first)",
-                      tvm_tir_buffer_name(n->buffer));
+            tvm_tir_buffer_name(n->buffer));
     return NULL;
   }
   DLDataType et = tvm_tir_dtype_element(n->buffer->dtype);
@@ -599,8 +595,8 @@ static LLVMValueRef e_buffer_load(cg_state* s, const void* e) {
   if (tvm_tir_expr_dtype(index).lanes == 1) {
     /* A scalar index counts whole elements of the buffer's dtype (a vector for a vector buffer). */
     LLVMTypeRef lt = tvm_codegen__mem_type(s, n->expr.dtype);
-    LLVMValueRef ld = LLVMBuildLoad2(
-        s->b, lt, elem_ptr(s, base, tvm_codegen__mem_type(s, n->buffer->dtype), idx), "");
+    LLVMValueRef ld =
+        LLVMBuildLoad2(s->b, lt, elem_ptr(s, base, tvm_codegen__mem_type(s, n->buffer->dtype), idx), "");
     LLVMSetAlignment(ld, elem_align(et));
     return from_mem(s, ld, n->expr.dtype);
   }
@@ -795,7 +791,7 @@ int tvm_codegen__stmt(cg_state* s, const void* st) {
   tvm_tir_kind k = tvm_tir_kind_of(st);
   if (k == TVM_TIR_KIND_NONE || !g_stmt[k])
     return tvm_codegen__fail(s, "NotImplementedError", "unsupported statement %s",
-                             k == TVM_TIR_KIND_NONE ? "?" : tvm_tir_kind_name(k));
+                   k == TVM_TIR_KIND_NONE ? "?" : tvm_tir_kind_name(k));
   return g_stmt[k](s, st);
 }
 
@@ -831,9 +827,8 @@ static int s_assert(cg_state* s, const void* st) {
 static int s_buffer_store(cg_state* s, const void* st) {
   const tvm_tir_buffer_store_obj* n = st;
   if (tvm_tir_array_size(n->indices) != 1)
-    return tvm_codegen__fail(s, "ValueError",
-                             "BufferStore to %s is not flat (run tvm_tir_lower first)",
-                             tvm_tir_buffer_name(n->buffer));
+    return tvm_codegen__fail(s, "ValueError", "BufferStore to %s is not flat (run tvm_tir_lower first)",
+                   tvm_tir_buffer_name(n->buffer));
   DLDataType et = tvm_tir_dtype_element(n->buffer->dtype);
   DLDataType vt = n->value->dtype;
   LLVMTypeRef emt = tvm_codegen__mem_type(s, et);
@@ -894,11 +889,52 @@ static int s_if(cg_state* s, const void* st) {
   return 0;
 }
 
+/* tir.ret(v): v into the caller's result slot (a TVMFFIAny: Bool, Int, Float or OpaquePtr, as
+ * the interpreter returns it), then return 0 from the body, releasing live allocations. */
+static int s_ret(cg_state* s, const tvm_tir_call_obj* c) {
+  if (!s->ret_slot || s->fn != s->ret_fn)
+    return tvm_codegen__fail(s, "NotImplementedError", "tir.ret inside a parallel loop is not supported");
+  const tvm_tir_expr_obj* v = tvm_tir_array_at(c->args, 0);
+  DLDataType t = v->dtype;
+  if (t.lanes != 1)
+    return tvm_codegen__fail(s, "NotImplementedError", "tir.ret of a vector (%s) is not supported",
+                   tvm_tir_dtype_str(t).s);
+  int32_t tindex;
+  DLDataType to = t;
+  if (tvm_tir_dtype_is_bool(t)) {
+    tindex = kTVMFFIBool;
+    to = TVM_TIR_UINT64;
+  } else if (tvm_tir_dtype_is_integer(t)) {
+    tindex = kTVMFFIInt;
+    to = tvm_tir_dtype_is_int(t) ? TVM_TIR_INT64 : TVM_TIR_UINT64;
+  } else if (tvm_tir_dtype_is_floating(t)) {
+    tindex = kTVMFFIFloat;
+    to = TVM_TIR_FLOAT64;
+  } else if (tvm_tir_dtype_is_handle(t)) {
+    tindex = kTVMFFIOpaquePtr;
+  } else {
+    return tvm_codegen__fail(s, "NotImplementedError", "tir.ret of %s is not supported",
+                   tvm_tir_dtype_str(t).s);
+  }
+  LLVMValueRef x = tvm_codegen__expr(s, v);
+  if (x && !tvm_tir_dtype_equal(t, to)) x = convert(s, x, t, to);
+  if (!x) return -1;
+  /* { int32 type_index; uint32 zero_padding; 8-byte payload } */
+  LLVMValueRef off4 = LLVMConstInt(s->i64, 4, 0), off8 = LLVMConstInt(s->i64, 8, 0);
+  LLVMBuildStore(s->b, const_i32(s, tindex), s->ret_slot);
+  LLVMBuildStore(s->b, const_i32(s, 0), LLVMBuildGEP2(s->b, s->i8, s->ret_slot, &off4, 1, ""));
+  LLVMBuildStore(s->b, x, LLVMBuildGEP2(s->b, s->i8, s->ret_slot, &off8, 1, ""));
+  tvm_codegen__emit_ret(s, const_i32(s, 0));
+  /* Statements after the return are unreachable; they go to a block of their own. */
+  LLVMPositionBuilderAtEnd(s->b, LLVMAppendBasicBlockInContext(s->ctx, s->fn, "after_ret"));
+  return 0;
+}
+
 static int s_evaluate(cg_state* s, const void* st) {
   const tvm_tir_evaluate_obj* n = st;
   if (tvm_tir_kind_of(n->value) == TVM_TIR_KIND_Call &&
       tvm_tir_is_builtin(((const tvm_tir_call_obj*)n->value)->op, TVM_TIR_BUILTIN_ret))
-    return tvm_codegen__fail(s, "NotImplementedError", "tir.ret is not supported");
+    return s_ret(s, (const tvm_tir_call_obj*)n->value);
   if (tvm_tir_kind_of(n->value) == TVM_TIR_KIND_IntImm) return 0;
   return tvm_codegen__expr(s, n->value) ? 0 : -1;
 }
@@ -990,7 +1026,7 @@ static int s_for(cg_state* s, const void* st) {
    * signed); thread bindings are not CPU code. */
   if (n->kind == TVM_TIR_FOR_THREAD_BINDING)
     return tvm_codegen__fail(s, "NotImplementedError", "thread-bound loop %s on the CPU",
-                             tvm_tir_var_name(n->loop_var));
+                   tvm_tir_var_name(n->loop_var));
   LLVMValueRef lo = tvm_codegen__expr(s, n->min);
   LLVMValueRef ext = lo ? tvm_codegen__expr(s, n->extent) : NULL;
   if (!ext) return -1;

@@ -12,6 +12,7 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -36,10 +37,15 @@ int tvm_codegen__llvm_error(LLVMErrorRef err, const char* what) {
   return -1;
 }
 
+/* With host_cpu, the environment variable TVM_CODEGEN_CPU (an LLVM CPU name such as
+ * "haswell") replaces the host CPU and its features by that CPU's: code for a smaller machine
+ * (an AVX2-only one) can be built and timed on a larger one. */
 LLVMTargetMachineRef tvm_codegen__target_machine(const tvm_codegen_options* o, bool jit) {
   char* triple = LLVMGetDefaultTargetTriple();
-  char* cpu = o->host_cpu ? LLVMGetHostCPUName() : NULL;
-  char* features = o->host_cpu ? LLVMGetHostCPUFeatures() : NULL;
+  const char* cpu_env = o->host_cpu ? getenv("TVM_CODEGEN_CPU") : NULL;
+  bool named_cpu = cpu_env && cpu_env[0];
+  char* cpu = named_cpu ? LLVMCreateMessage(cpu_env) : o->host_cpu ? LLVMGetHostCPUName() : NULL;
+  char* features = o->host_cpu && !named_cpu ? LLVMGetHostCPUFeatures() : NULL;
   LLVMTargetRef target = NULL;
   char* err = NULL;
   LLVMTargetMachineRef tm = NULL;
@@ -62,8 +68,7 @@ LLVMTargetMachineRef tvm_codegen__target_machine(const tvm_codegen_options* o, b
   return tm;
 }
 
-int tvm_codegen__optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm,
-                          const tvm_codegen_options* o) {
+int tvm_codegen__optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm, const tvm_codegen_options* o) {
   char* triple = LLVMGetTargetMachineTriple(tm);
   LLVMSetTarget(mod, triple);
   LLVMDisposeMessage(triple);
@@ -116,7 +121,7 @@ static LLVMMetadataRef md_flag(LLVMContextRef ctx, const char* name, LLVMMetadat
 }
 
 void tvm_codegen__loop_metadata(cg_state* s, LLVMValueRef latch_br, bool must_progress,
-                                unsigned unroll_count) {
+                      unsigned unroll_count) {
   if (!must_progress && unroll_count == 0) return;
   LLVMMetadataRef ops[3];
   size_t n = 0;

@@ -7,8 +7,9 @@
  *     check num_args; per parameter: type index, DLTensor fields (ndim, dtype, device, data,
  *     shape, strides, byte_offset) against the Buffer, binding symbolic Vars on first sight;
  *     then call the body function with every bound value and return its result.
- *   internal int32 __tvm_codegen_<name>_body(<bound values>)
- *     the lowered body; buffer data pointers are `noalias` parameters (distinct Vars).
+ *   internal int32 __tvm_codegen_<name>_body(<bound values>, ptr result)
+ *     the lowered body; buffer data pointers are `noalias` parameters (distinct Vars); result
+ *     is the entry's, where tir.ret writes the returned value.
  *
  * Errors: TypeError (argument count / kind), ValueError (tensor mismatch), message
  * "<name>: argument <arg>: <what>, got <actual>" built at run time from string parts (the
@@ -123,8 +124,8 @@ static void check_eq_i64(arg_ctx* a, LLVMValueRef got, LLVMValueRef expected, co
   LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "check_ok");
   LLVMBuildCondBr(s->b, cond, ok, fail);
   LLVMPositionBuilderAtEnd(s->b, fail);
-  LLVMValueRef parts[4] = {tvm_codegen__cstr(s, head), tvm_codegen__fmt_i64(s, expected),
-                           tvm_codegen__cstr(s, ", got "), tvm_codegen__fmt_i64(s, got)};
+  LLVMValueRef parts[4] = {tvm_codegen__cstr(s, head), tvm_codegen__fmt_i64(s, expected), tvm_codegen__cstr(s, ", got "),
+                           tvm_codegen__fmt_i64(s, got)};
   tvm_codegen__emit_raise(s, "ValueError", parts, 4);
   LLVMPositionBuilderAtEnd(s->b, ok);
 }
@@ -184,8 +185,7 @@ static int buffer_param(cg_state* s, arg_ctx* a, LLVMValueRef arg, const tvm_tir
            a->prefix);
   parts[0] = tvm_codegen__cstr(s, msg);
   parts[1] = tvm_codegen__fmt_i64(s, dev);
-  tvm_codegen__emit_check(s, LLVMBuildICmp(s->b, LLVMIntEQ, dev, c32(s, kDLCPU), ""), "ValueError",
-                          parts, 2);
+  tvm_codegen__emit_check(s, LLVMBuildICmp(s->b, LLVMIntEQ, dev, c32(s, kDLCPU), ""), "ValueError", parts, 2);
   /* data */
   LLVMValueRef data = load_at(s, s->ptr, dl, DL_DATA);
   snprintf(msg, sizeof(msg), "%sdata is NULL", a->prefix);
@@ -194,8 +194,7 @@ static int buffer_param(cg_state* s, arg_ctx* a, LLVMValueRef arg, const tvm_tir
   /* shape */
   LLVMValueRef shape = load_at(s, s->ptr, dl, DL_SHAPE);
   LLVMValueRef dims[64];
-  if (ndim > 64)
-    return tvm_codegen__fail(s, "NotImplementedError", "buffer of more than 64 dimensions");
+  if (ndim > 64) return tvm_codegen__fail(s, "NotImplementedError", "buffer of more than 64 dimensions");
   for (int64_t d = 0; d < ndim; ++d) {
     dims[d] = load_at(s, s->i64, shape, d * 8);
     char what[32];
@@ -291,8 +290,8 @@ static int scalar_param(cg_state* s, arg_ctx* a, LLVMValueRef arg, const tvm_tir
                                    : LLVMBuildTrunc(s->b, iv, ty, "");
     if (ty == s->i64) val = iv;
   } else {
-    return tvm_codegen__fail(s, "NotImplementedError", "parameter %s of dtype %s",
-                             tvm_tir_var_name(v), tvm_tir_dtype_str(t).s);
+    return tvm_codegen__fail(s, "NotImplementedError", "parameter %s of dtype %s", tvm_tir_var_name(v),
+                   tvm_tir_dtype_str(t).s);
   }
   char msg[400];
   snprintf(msg, sizeof(msg), "%sexpected %s, got ", a->prefix, want);
@@ -331,8 +330,8 @@ int tvm_codegen__function(cg_state* s, const tvm_tir_prim_func_obj* f, const cha
     char msg[300];
     snprintf(msg, sizeof(msg), "%s: expected %lld arguments, got ", symbol, (long long)n);
     LLVMValueRef parts[2] = {tvm_codegen__cstr(s, msg), tvm_codegen__fmt_i64(s, num_args)};
-    tvm_codegen__emit_check(s, LLVMBuildICmp(s->b, LLVMIntEQ, num_args, c32(s, n), ""), "TypeError",
-                            parts, 2);
+    tvm_codegen__emit_check(s, LLVMBuildICmp(s->b, LLVMIntEQ, num_args, c32(s, n), ""), "TypeError", parts,
+                  2);
   }
   bool* is_data = NULL;
   for (int64_t i = 0; i < n && !s->failed; ++i) {
@@ -376,18 +375,23 @@ int tvm_codegen__function(cg_state* s, const tvm_tir_prim_func_obj* f, const cha
       if (bv && ((const tvm_tir_buffer_obj*)bv->v_obj)->data == bvars[i]) is_data[i] = true;
     }
   }
+  bt[nb] = s->ptr; /* the result slot, for tir.ret */
+  bvals[nb] = LLVMGetParam(entry, 3);
   snprintf(name, sizeof(name), "__tvm_codegen_%s_body", symbol);
-  LLVMValueRef body = LLVMAddFunction(s->mod, name, LLVMFunctionType(s->i32, bt, (unsigned)nb, 0));
+  LLVMValueRef body =
+      LLVMAddFunction(s->mod, name, LLVMFunctionType(s->i32, bt, (unsigned)nb + 1, 0));
   LLVMSetLinkage(body, LLVMInternalLinkage);
   unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
   for (int64_t i = 0; i < nb; ++i)
     if (is_data[i])
       LLVMAddAttributeAtIndex(body, (unsigned)(i + 1), LLVMCreateEnumAttribute(s->ctx, noalias, 0));
   LLVMValueRef r =
-      LLVMBuildCall2(s->b, LLVMGlobalGetValueType(body), body, bvals, (unsigned)nb, "");
+      LLVMBuildCall2(s->b, LLVMGlobalGetValueType(body), body, bvals, (unsigned)nb + 1, "");
   LLVMBuildRet(s->b, r);
   s->nbinds = 0;
   for (int64_t i = 0; i < nb; ++i) tvm_codegen__bind(s, bvars[i], LLVMGetParam(body, (unsigned)i));
+  s->ret_slot = LLVMGetParam(body, (unsigned)nb);
+  s->ret_fn = body;
   tvm_ffi_free(bt);
   tvm_ffi_free(bvals);
   tvm_ffi_free(bvars);

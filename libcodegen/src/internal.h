@@ -37,6 +37,9 @@ typedef struct {
    * or parallel closure) starts: a closure does not release its caller's allocations. */
   LLVMValueRef* live_allocs;
   int64_t nallocs, alloc_cap, alloc_base;
+  /* tir.ret writes its value to the caller's result slot: the body function's last parameter
+   * (a TVMFFIAny*), valid while generating ret_fn (not inside a parallel closure). */
+  LLVMValueRef ret_slot, ret_fn;
 } cg_state;
 
 /* The pointer variable through which generated code launches parallel loops: upstream TVM's

@@ -590,11 +590,39 @@ static void* make_lib_module(void* ctx) {
   return lib_module_new(c->lib, c->ctx_addr);
 }
 
-/* The root module of a library: its library_bin tree, or its own library module. */
+bool tvm_ffi_abi_version_serves(uint32_t major, uint32_t minor) {
+  if (major != TVM_FFI_VERSION_MAJOR) return false;
+  return TVM_FFI_VERSION_MAJOR == 0 ? minor == TVM_FFI_VERSION_MINOR
+                                    : minor <= TVM_FFI_VERSION_MINOR;
+}
+
+/* 0 when the library records no ABI version or one this runtime serves; -1 + RuntimeError
+ * naming both versions otherwise. */
+static int check_abi_version(const lib_t* lib) {
+  void* rec;
+  size_t size;
+  if (!lib->handle) return 0;
+  if (lib_data_symbol(lib, TVM_FFI_SYMBOL_ABI_VERSION, sizeof(TVMFFIVersion), &rec, &size) != 0)
+    return -1;
+  if (!rec) return 0;
+  TVMFFIVersion v;
+  memcpy(&v, rec, sizeof(v));
+  if (tvm_ffi_abi_version_serves(v.major, v.minor)) return 0;
+  return tvm_ffi_raise("RuntimeError",
+                       "cannot load %s: it was built for tvm-ffi ABI %u.%u.%u (its %s), which "
+                       "this runtime (tvm-ffi ABI %d.%d.%d) cannot serve; rebuild it against "
+                       "tvm-ffi %d.%d",
+                       lib->path, v.major, v.minor, v.patch, TVM_FFI_SYMBOL_ABI_VERSION,
+                       TVM_FFI_VERSION_MAJOR, TVM_FFI_VERSION_MINOR, TVM_FFI_VERSION_PATCH,
+                       TVM_FFI_VERSION_MAJOR, TVM_FFI_VERSION_MINOR);
+}
+
+/* The root module of a library: its library_bin tree, or its own library module. The ABI
+ * record is checked before the context symbols are written. */
 static void* create_library_module(lib_t* lib) {
   void *bin, *ctx;
   size_t bin_size, ctx_size;
-  if (write_context_symbols(lib) != 0 ||
+  if (check_abi_version(lib) != 0 || write_context_symbols(lib) != 0 ||
       lib_data_symbol(lib, TVM_FFI_SYMBOL_LIBRARY_CTX, sizeof(void*), &ctx, &ctx_size) != 0 ||
       lib_data_symbol(lib, TVM_FFI_SYMBOL_LIBRARY_BIN, 0, &bin, &bin_size) != 0) {
     return NULL;

@@ -11,8 +11,11 @@
  *     device-resident tensors are equal only when they view the same memory.
  *   - Other objects by the kind registered with their type (TVMFFITypeMetadata):
  *       TreeNode / ConstTreeNode: same type and all fields equal, except fields flagged
- *         SEqHashIgnore. Fields flagged SEqHashDef are definition sites: free variables met
- *         under them are mapped to each other.
+ *         SEqHashIgnore. Fields flagged SEqHashDefRecursive (old name SEqHashDef) are
+ *         definition sites: free variables met anywhere under them are mapped to each other.
+ *         Fields flagged SEqHashDefNonRecursive define only the variables they hold: the
+ *         fields of objects under them (a variable's type annotation) are compared as they
+ *         would be outside the field (def_region_enter).
  *       FreeVar: a variable. Its non-ignored fields (dtype, type annotation) must be equal,
  *         and the two must correspond: mapped to each other earlier, or both unmapped and
  *         either at a definition site, or map_free_vars is set, or the same object. The
@@ -182,6 +185,31 @@ static int tensor_walk(const DLTensor* t, tensor_bytes_fn fn, void* ctx) {
   return 0;
 }
 
+/* ---- Definition regions ----------------------------------------------------------------- */
+/* Whether free variables are mapped (map_free_vars) follows the definition region: nonrec is
+ * set inside a non-recursive region, whose objects' own fields see `outer` instead. */
+typedef struct {
+  bool map_free_vars;
+  bool nonrec;
+  bool outer;
+} def_region;
+
+/* The region for one field of an object visited in region *r; returns the one to restore. */
+static inline def_region def_region_enter(def_region* r, int64_t flags) {
+  def_region saved = *r;
+  bool base = r->nonrec ? r->outer : r->map_free_vars;
+  r->map_free_vars = base;
+  r->nonrec = false;
+  if (flags & kTVMFFIFieldFlagBitMaskSEqHashDefNonRecursive) {
+    r->map_free_vars = true;
+    r->nonrec = true;
+    r->outer = base;
+  } else if (flags & kTVMFFIFieldFlagBitMaskSEqHashDefRecursive) {
+    r->map_free_vars = true;
+  }
+  return saved;
+}
+
 /* ---- Equality --------------------------------------------------------------------------- */
 typedef struct {
   int64_t kind;
@@ -189,7 +217,7 @@ typedef struct {
 } path_step;
 
 typedef struct {
-  bool map_free_vars;
+  def_region region;
   bool skip_tensor_content;
   bool trace; /* collect the access paths of the first mismatch */
   int32_t depth;
@@ -395,10 +423,9 @@ static int eq_fields(eq_ctx* c, int32_t type_index, const void* a, const void* b
       tvm_ffi_any_release(&lv);
       return -1;
     }
-    bool saved = c->map_free_vars;
-    if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashDef) c->map_free_vars = true;
+    def_region saved = def_region_enter(&c->region, f->flags);
     int r = eq_any(c, &lv, &rv);
-    c->map_free_vars = saved;
+    c->region = saved;
     tvm_ffi_any_release(&lv);
     tvm_ffi_any_release(&rv);
     if (r != 1) {
@@ -442,7 +469,7 @@ static int eq_object(eq_ctx* c, int32_t type_index, const void* a, const void* b
       if (pm_find(&c->rhs2lhs, b)) return 0; /* rhs already corresponds to another node */
       int r = eq_fields(c, type_index, a, b);
       if (r != 1) return r;
-      if (kind == kTVMFFISEqHashKindFreeVar && a != b && !c->map_free_vars) return 0;
+      if (kind == kTVMFFISEqHashKindFreeVar && a != b && !c->region.map_free_vars) return 0;
       return record_pair(c, a, b);
     }
     default: /* UniqueInstance, Unsupported */
@@ -509,7 +536,7 @@ static int structural_equal(const TVMFFIAny* lhs, const TVMFFIAny* rhs, bool map
   if (!lhs || !rhs) return tvm_ffi_raise("ValueError", "tvm_ffi_structural_equal: NULL value");
   eq_ctx c;
   memset(&c, 0, sizeof(c));
-  c.map_free_vars = map_free_vars;
+  c.region.map_free_vars = map_free_vars;
   c.skip_tensor_content = skip_tensor_content;
   c.trace = out_lhs_path || out_rhs_path;
   c.proven.owns_values = true;
@@ -552,7 +579,7 @@ int tvm_ffi_structural_equal(const TVMFFIAny* lhs, const TVMFFIAny* rhs, bool ma
 
 /* ---- Hashing ---------------------------------------------------------------------------- */
 typedef struct {
-  bool map_free_vars;
+  def_region region;
   bool skip_tensor_content;
   int32_t depth;
   uint32_t free_var_counter; /* definition order of variables */
@@ -763,17 +790,16 @@ static int hash_object(hash_ctx* c, int32_t t, const void* obj, uint64_t* out) {
     if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) continue;
     TVMFFIAny v;
     if (tvm_ffi_field_get(obj, f, &v) != 0) return -1;
-    bool saved = c->map_free_vars;
-    if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashDef) c->map_free_vars = true;
+    def_region saved = def_region_enter(&c->region, f->flags);
     uint64_t fh;
     int rc = hash_any(c, &v, &fh);
-    c->map_free_vars = saved;
+    c->region = saved;
     tvm_ffi_any_release(&v);
     if (rc != 0) return -1;
     h = hcombine(h, fh);
   }
   if (kind == kTVMFFISEqHashKindFreeVar) {
-    h = c->map_free_vars ? hcombine(h, c->free_var_counter++)
+    h = c->region.map_free_vars ? hcombine(h, c->free_var_counter++)
                          : hcombine(type_key_hash(t), (uint64_t)(uintptr_t)obj);
   } else if (kind == kTVMFFISEqHashKindDAGNode) {
     h = hcombine(h, c->dag_counter++);
@@ -829,7 +855,7 @@ static int structural_hash(const TVMFFIAny* value, bool map_free_vars, bool skip
   if (!value) return tvm_ffi_raise("ValueError", "tvm_ffi_structural_hash: NULL value");
   hash_ctx c;
   memset(&c, 0, sizeof(c));
-  c.map_free_vars = map_free_vars;
+  c.region.map_free_vars = map_free_vars;
   c.skip_tensor_content = skip_tensor_content;
   int rc = hash_any(&c, value, out_hash);
   pm_free(&c.memo);

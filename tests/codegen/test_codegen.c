@@ -3,6 +3,7 @@
  * the LLVM JIT and checked against the reference interpreter on random inputs (DIFF), plus the
  * packed-API argument checks, ffi.Tensor arguments and the generated IR's shape.
  */
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include "codegen_testing.h"
@@ -935,6 +936,17 @@ TEST(export_shared_library) {
   snprintf(path, sizeof(path), "%s/codegen_export_%d.so", TVM_CODEGEN_TEST_TMPDIR, (int)getpid());
   CHECK_OK(tvm_codegen_export(g, path, NULL));
   CHECK(check_undefined_symbols(path) > 0);
+  /* The library records the tvm-ffi ABI it was built against. */
+  void* so = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
+  CHECK(so != NULL);
+  const uint32_t* abi = so ? (const uint32_t*)dlsym(so, TVM_FFI_SYMBOL_ABI_VERSION) : NULL;
+  CHECK(abi != NULL);
+  if (abi) {
+    CHECK_EQ_INT(abi[0], TVM_FFI_VERSION_MAJOR);
+    CHECK_EQ_INT(abi[1], TVM_FFI_VERSION_MINOR);
+    CHECK_EQ_INT(abi[2], TVM_FFI_VERSION_PATCH);
+  }
+  if (so) dlclose(so);
   /* Load through the ABI global, as any tvm-ffi runtime would. */
   void* get = tvm_ffi_global_get("ffi.Module.load_from_file.so");
   CHECK(get != NULL);

@@ -490,6 +490,59 @@ TEST(load_errors) {
   CHECK_RAISED("ValueError", "path is NULL");
 }
 
+TEST(abi_version_record) {
+  /* The rule: the same major, and while the major is 0 the same minor. */
+  CHECK(tvm_ffi_abi_version_serves(TVM_FFI_VERSION_MAJOR, TVM_FFI_VERSION_MINOR));
+  CHECK(!tvm_ffi_abi_version_serves(TVM_FFI_VERSION_MAJOR + 1, TVM_FFI_VERSION_MINOR));
+  CHECK(!tvm_ffi_abi_version_serves(TVM_FFI_VERSION_MAJOR, TVM_FFI_VERSION_MINOR + 1));
+  if (TVM_FFI_VERSION_MAJOR == 0 && TVM_FFI_VERSION_MINOR > 0)
+    CHECK(!tvm_ffi_abi_version_serves(0, TVM_FFI_VERSION_MINOR - 1));
+
+  /* Libraries recording an ABI this runtime does not serve are refused, naming both versions,
+   * and unloaded again. */
+  static const struct {
+    const char* kernel;
+    int major, minor;
+  } refused[] = {{"abi_version_next_minor", TVM_FFI_VERSION_MAJOR, TVM_FFI_VERSION_MINOR + 1},
+                 {"abi_version_next_major", TVM_FFI_VERSION_MAJOR + 1, TVM_FFI_VERSION_MINOR}};
+  char theirs[64], ours[64];
+  snprintf(ours, sizeof(ours), "this runtime (tvm-ffi ABI %d.%d.%d) cannot serve",
+           TVM_FFI_VERSION_MAJOR, TVM_FFI_VERSION_MINOR, TVM_FFI_VERSION_PATCH);
+  for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); ++i) {
+    CHECK(load_kernel(refused[i].kernel) == NULL);
+    void* e = tvm_ffi_error_take();
+    CHECK(e != NULL);
+    if (!e) continue;
+    snprintf(theirs, sizeof(theirs), "built for tvm-ffi ABI %d.%d.0", refused[i].major,
+             refused[i].minor);
+    CHECK_STR_EQ(tvm_ffi_error_kind(e), "RuntimeError");
+    CHECK_STR_CONTAINS(tvm_ffi_error_message(e), kernel_path(refused[i].kernel));
+    CHECK_STR_CONTAINS(tvm_ffi_error_message(e), theirs);
+    CHECK_STR_CONTAINS(tvm_ffi_error_message(e), ours);
+    tvm_ffi_release(e);
+    CHECK(!library_loaded(refused[i].kernel));
+  }
+  /* A record too short for a version is a broken library, not an unversioned one. */
+  CHECK(load_kernel("abi_version_short") == NULL);
+  CHECK_RAISED("RuntimeError", "__tvm_ffi__abi_version has 2 bytes, expected at least 12");
+
+  /* Another patch of the same minor loads and runs; so does the library without a record. */
+  const char* ok[] = {"abi_version_other_patch", "abi_kernel"};
+  for (size_t i = 0; i < 2; ++i) {
+    void* mod = load_kernel(ok[i]);
+    CHECK(mod != NULL);
+    void* main_fn = mod ? get_function(mod, "main", 0) : NULL;
+    CHECK(main_fn != NULL);
+    if (main_fn) {
+      TVMFFIAny args[2] = {int_arg(40), int_arg(2)}, result;
+      CHECK_OK(TVMFFIFunctionCall(main_fn, args, 2, &result));
+      CHECK_EQ_INT(result.v_int64, 42);
+      TVMFFIObjectDecRef(main_fn);
+    }
+    if (mod) TVMFFIObjectDecRef(mod);
+  }
+}
+
 /* ---- A custom module kind serialized into __tvm_ffi__library_bin ------------------------- */
 
 typedef struct {
@@ -668,6 +721,7 @@ int main(void) {
   RUN(function_keeps_its_library_alive);
   RUN(context_symbols_and_library_ctx);
   RUN(load_errors);
+  RUN(abi_version_record);
   RUN(library_bin_builds_the_import_tree);
   RUN(corrupted_library_bin);
   return test_summary();

@@ -140,6 +140,80 @@ TEST(let_binding_defines_variable) {
   tvm_ffi_strbuf_free(&rp);
 }
 
+/* A variable with a type annotation that may hold other variables (a buffer's shape vars), and
+ * two lets binding it: one through a recursive definition region, one through a
+ * non-recursive one. */
+typedef struct {
+  TVMFFIObject header;
+  TVMFFIAny ann;
+} tvar_obj;
+typedef struct {
+  TVMFFIObject header;
+  void* var;
+  TVMFFIAny body;
+} dlet_obj;
+static int32_t g_tvar_t = -1, g_rlet_t, g_nlet_t;
+static void register_def_region_types(void) {
+  if (g_tvar_t >= 0) return;
+  g_tvar_t = tvm_ffi_type_register("test.TVar", kTVMFFIObject, -1, sizeof(tvar_obj), NULL,
+                                   kTVMFFISEqHashKindFreeVar);
+  g_rlet_t = tvm_ffi_type_register("test.RLet", kTVMFFIObject, -1, sizeof(dlet_obj), NULL,
+                                   kTVMFFISEqHashKindTreeNode);
+  g_nlet_t = tvm_ffi_type_register("test.NLet", kTVMFFIObject, -1, sizeof(dlet_obj), NULL,
+                                   kTVMFFISEqHashKindTreeNode);
+  const tvm_ffi_field_def tvar_f[] = {TVM_FFI_FIELD(tvar_obj, ann, kTVMFFIAny, 0)};
+  const tvm_ffi_field_def rlet_f[] = {
+      TVM_FFI_FIELD(dlet_obj, var, g_tvar_t, kTVMFFIFieldFlagBitMaskSEqHashDefRecursive),
+      TVM_FFI_FIELD(dlet_obj, body, kTVMFFIAny, 0)};
+  const tvm_ffi_field_def nlet_f[] = {
+      TVM_FFI_FIELD(dlet_obj, var, g_tvar_t, kTVMFFIFieldFlagBitMaskSEqHashDefNonRecursive),
+      TVM_FFI_FIELD(dlet_obj, body, kTVMFFIAny, 0)};
+  CHECK_OK(tvm_ffi_type_add_fields(g_tvar_t, tvar_f, 1));
+  CHECK_OK(tvm_ffi_type_add_fields(g_rlet_t, rlet_f, 2));
+  CHECK_OK(tvm_ffi_type_add_fields(g_nlet_t, nlet_f, 2));
+}
+static void* tvar(TVMFFIAny ann) {
+  tvar_obj* v = (tvar_obj*)tvm_ffi_object_new(g_tvar_t, sizeof(tvar_obj));
+  v->ann = ann;
+  return v;
+}
+/* let v in v, through the given let type; v is consumed. */
+static void* dlet(int32_t type, void* v) {
+  dlet_obj* l = (dlet_obj*)tvm_ffi_object_new(type, sizeof(dlet_obj));
+  l->var = v;
+  l->body = tvm_ffi_any_obj(ref(v));
+  return l;
+}
+
+TEST(recursive_and_non_recursive_definition_regions) {
+  register_test_types();
+  register_def_region_types();
+  _Static_assert(kTVMFFIFieldFlagBitMaskSEqHashDef == kTVMFFIFieldFlagBitMaskSEqHashDefRecursive,
+                 "old name of the recursive flag");
+  void* n = var("n");
+  void* m = var("m");
+  /* x: T[n] and y: T[m] (distinct shape variables), z: T[n] (the same one as x). */
+  void* rx = dlet(g_rlet_t, tvar(O(ref(n))));
+  void* ry = dlet(g_rlet_t, tvar(O(ref(m))));
+  void* nx = dlet(g_nlet_t, tvar(O(ref(n))));
+  void* ny = dlet(g_nlet_t, tvar(O(ref(m))));
+  void* nz = dlet(g_nlet_t, tvar(O(ref(n))));
+  /* Recursive: n and m are defined along with x and y. */
+  CHECK_EQ_INT(seq(rx, ry, false), 1);
+  CHECK(shash(rx, false) == shash(ry, false));
+  /* Non-recursive: x and y are defined, but their annotations use n and m, which differ. */
+  CHECK_EQ_INT(seq(nx, ny, false), 0);
+  CHECK(shash(nx, false) != shash(ny, false));
+  /* ... and the same n is a use on both sides, so x: T[n] and z: T[n] are defined equal. */
+  CHECK_EQ_INT(seq(nx, nz, false), 1);
+  CHECK(shash(nx, false) == shash(nz, false));
+  /* With free variables mapped everywhere, the non-recursive lets are equal again. */
+  CHECK_EQ_INT(seq(nx, ny, true), 1);
+  CHECK(shash(nx, true) == shash(ny, true));
+  void* objs[] = {n, m, rx, ry, nx, ny, nz};
+  for (size_t i = 0; i < 7; ++i) tvm_ffi_release(objs[i]);
+}
+
 TEST(nested_value_mismatch_path) {
   register_test_types();
   tvm_ffi_strbuf lp = {0}, rp = {0};
@@ -579,6 +653,7 @@ int main(void) {
   RUN(different_variable_usage);
   RUN(free_variables);
   RUN(let_binding_defines_variable);
+  RUN(recursive_and_non_recursive_definition_regions);
   RUN(nested_value_mismatch_path);
   RUN(arrays);
   RUN(maps);

@@ -95,8 +95,25 @@ rm -f "$work/add.so"
 expect 0 "$tvmc" build "$add" -o "$work/add.so" &&
   assert [ -z "$out" ] && assert [ -f "$work/add.so" ]
 expect 0 "$load_kernel" "$work/add.so"
+# the library records the tvm-ffi ABI it was built against (libtvmffi's loader checks it)
+expect 0 nm -D --defined-only "$work/add.so" && has "__tvm_ffi__abi_version"
 expect 0 "$tvmc" build "$add" --func add_n -o "$work/add_n.so"
 expect 1 "$tvmc" build "$fx/undefined_name.py" -o "$work/bad.so" && has "undefined_name.py:7:18"
+
+# ---- the matmul examples: one per register tile (AVX-512, AVX2); both check and run ----------
+for ex in matmul matmul_avx2; do
+  expect 0 "$tvmc" check "$src/examples/$ex.py" && has "ok"
+  TVMC_CHECK_WORK=100000 expect 0 "$tvmc" run "$src/examples/$ex.py" --repeat 1 &&
+    has "check: ok on a sample"
+done
+# TVM_CODEGEN_CPU compiles for another CPU: Haswell has AVX2 (ymm) and no AVX-512 (zmm).
+TVM_CODEGEN_CPU=haswell expect 0 "$tvmc" build "$src/examples/matmul.py" -o "$work/mm_hsw.so"
+expect 0 objdump -d "$work/mm_hsw.so" && assert [ "$(grep -c zmm <<<"$out")" -eq 0 ] &&
+  assert [ "$(grep -c ymm <<<"$out")" -gt 0 ]
+if grep -qw avx512f /proc/cpuinfo; then # the host build of the same file does use zmm
+  expect 0 "$tvmc" build "$src/examples/matmul.py" -o "$work/mm_host.so"
+  expect 0 objdump -d "$work/mm_host.so" && assert [ "$(grep -c zmm <<<"$out")" -gt 0 ]
+fi
 
 # ---- run ----------------------------------------------------------------------------------
 expect 0 "$tvmc" run "$add" --func add_n --shape n=1003 --repeat 3 &&
@@ -113,6 +130,13 @@ expect 2 "$tvmc" run "$add" --func add_n --shape m=4 && has "no symbolic size na
 expect 2 "$tvmc" run "$add" --func add_n && has "bind n with --shape"
 expect 2 "$tvmc" run "$add" --func add_n --shape n=0 && has "positive"
 expect 1 "$tvmc" run "$fx/ill_formed.py" && has "ill_formed.py"
+# A kernel returning a value (T.ret): the value is checked against the interpreter's, so a
+# library returning another one fails.
+expect 0 "$tvmc" run "$fx/ret_count.py" --shape x=10 --repeat 1 &&
+  has "check: ok (65 elements match"
+expect 0 "$tvmc" build "$fx/ret_count_wrong.py" -o "$work/ret_count_wrong.so"
+expect 1 "$tvmc" run "$fx/ret_count.py" --shape x=10 --lib "$work/ret_count_wrong.so" &&
+  has "check FAILED: the returned value: compiled" && has "interpreter"
 # A matmul: 2*128*128*64 flops counted through the lowered loops.
 expect 0 "$tvmc" run "$fx/matmul.py" --repeat 2 && has "check: ok (32768 elements" &&
   has "GFLOP/s (2097152 flops)" && has "(131072 bytes)"

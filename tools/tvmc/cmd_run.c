@@ -11,6 +11,7 @@
  * elements that run wrote are compared. The output says which was done.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +90,32 @@ static int interp_error_status(void) {
   return program ? TVMC_PROGRAM_ERROR : TVMC_FAILURE;
 }
 
+/* Whether the compiled kernel returned what the interpreter did: the same type, the same
+ * integer, or floats within a relative 1e-5 (float32 arithmetic may be contracted into FMA). */
+static bool same_return(const TVMFFIAny* got, const TVMFFIAny* want) {
+  if (got->type_index != want->type_index) return false;
+  if (want->type_index != kTVMFFIFloat) return got->v_int64 == want->v_int64;
+  double g = got->v_float64, w = want->v_float64;
+  if (isnan(g) || isnan(w)) return isnan(g) && isnan(w);
+  return fabs(g - w) <= 1e-5 * fmax(1.0, fabs(w));
+}
+
+static void format_return(const TVMFFIAny* v, tvm_ffi_strbuf* out) {
+  switch (v->type_index) {
+    case kTVMFFIInt:
+      tvm_ffi_strbuf_printf(out, "%lld", (long long)v->v_int64);
+      break;
+    case kTVMFFIBool:
+      tvm_ffi_strbuf_puts(out, v->v_int64 ? "True" : "False");
+      break;
+    case kTVMFFIFloat:
+      tvm_ffi_strbuf_printf(out, "%.9g", v->v_float64);
+      break;
+    default:
+      tvm_ffi_strbuf_printf(out, "a value of type %s", tvm_ffi_any_type_name(v));
+  }
+}
+
 /* Run the compiled fn and the interpreter on f_ref with copies of `inputs` and compare every
  * element, or with `sampled` only the elements the reference run changed: from the inputs, or,
  * given f_base, from what f_base computes (run_sample.c). *out_compared counts the elements
@@ -109,10 +136,9 @@ static int check_on(void* fn, const void* f_ref, const void* f_base, const tvmc_
   /* The interpreter first: inputs it rejects (an out-of-bounds index read from an input, say)
    * would make the compiled kernel touch memory it must not. */
   int status = TVMC_OK;
-  TVMFFIAny ret = tvm_ffi_any_none();
-  if (tvm_tir_interp_run(f_ref, NULL, want.args, want.n, &ret) != 0)
+  TVMFFIAny ret = tvm_ffi_any_none(), want_ret = tvm_ffi_any_none();
+  if (tvm_tir_interp_run(f_ref, NULL, want.args, want.n, &want_ret) != 0)
     status = interp_error_status();
-  tvm_ffi_any_release(&ret);
   if (status == TVMC_OK && f_base && tvm_tir_interp_run(f_base, NULL, base.args, base.n, &ret) != 0)
     status = interp_error_status();
   tvm_ffi_any_release(&ret);
@@ -120,11 +146,29 @@ static int check_on(void* fn, const void* f_ref, const void* f_base, const tvmc_
     tvmc_report_error("run", "the compiled kernel failed");
     status = TVMC_FAILURE;
   }
-  tvm_ffi_any_release(&ret);
   *out_compared = 0;
+  /* A returned value (T.ret) is compared too, unless the interpreter ran a narrowed sample. */
+  if (status == TVMC_OK && !sampled && want_ret.type_index != kTVMFFINone) {
+    if (!same_return(&ret, &want_ret)) {
+      tvm_ffi_strbuf a = {0}, b = {0};
+      format_return(&ret, &a);
+      format_return(&want_ret, &b);
+      printf("check FAILED: the returned value: compiled %s, interpreter %s\n",
+             tvm_ffi_strbuf_cstr(&a), tvm_ffi_strbuf_cstr(&b));
+      tvm_ffi_strbuf_free(&a);
+      tvm_ffi_strbuf_free(&b);
+      status = TVMC_PROGRAM_ERROR;
+    } else {
+      *out_compared = 1;
+    }
+  }
+  tvm_ffi_any_release(&ret);
+  tvm_ffi_any_release(&want_ret);
+  int64_t compared = 0;
   if (status == TVMC_OK &&
-      tvmc_args_compare(&got, &want, sampled ? &base : NULL, out_compared) != 0)
+      tvmc_args_compare(&got, &want, sampled ? &base : NULL, &compared) != 0)
     status = TVMC_PROGRAM_ERROR;
+  *out_compared += compared;
   tvmc_args_free(&base);
   tvmc_args_free(&got);
   tvmc_args_free(&want);

@@ -105,8 +105,10 @@ void* tvm_codegen_build(const void* mod_or_func, const char* target,
  * Compile mod_or_func and write a shared library to path_so (an object file next to it,
  * "<path_so>.o", is linked with `cc -shared` and removed). The library exports
  * __tvm_ffi_<global_symbol> for each function (and __TVMBackendParallelLaunch when it has
- * parallel loops) and references only TVMFFI* symbols, libm and call_extern targets; it loads
- * with tvm_ffi_module_load_file / ffi.Module.load_from_file.so. 0, or -1 + error.
+ * parallel loops) and the tvm-ffi ABI version it is built against (TVM_FFI_SYMBOL_ABI_VERSION,
+ * checked by libtvmffi's loader), and references only TVMFFI* symbols, libm and call_extern
+ * targets; it loads with tvm_ffi_module_load_file / ffi.Module.load_from_file.so. 0, or -1 +
+ * error.
  */
 int tvm_codegen_export(const void* mod_or_func, const char* path_so,
                        const tvm_codegen_options* options);

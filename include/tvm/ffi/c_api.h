@@ -30,6 +30,15 @@
 #define TVM_FFI_DLL_EXPORT __attribute__((visibility("default")))
 #endif
 
+/* Marks a function without side effects whose result depends only on its arguments and memory. */
+#ifndef TVM_FFI_ATTRIBUTE_PURE
+#if defined(__GNUC__) || defined(__clang__)
+#define TVM_FFI_ATTRIBUTE_PURE __attribute__((pure))
+#else
+#define TVM_FFI_ATTRIBUTE_PURE
+#endif
+#endif
+
 #define TVM_FFI_VERSION_MAJOR 0
 #define TVM_FFI_VERSION_MINOR 1
 #define TVM_FFI_VERSION_PATCH 14
@@ -162,7 +171,7 @@ typedef struct {
  * non-NULL the buffer was allocated separately and is freed with it; otherwise it lives inside
  * the object's own allocation.
  */
-typedef struct {
+typedef struct TVMFFISeqCell {
   void* data;
   int64_t size;
   int64_t capacity;
@@ -313,7 +322,13 @@ typedef enum {
   kTVMFFIFieldFlagBitMaskHasDefault = 1 << 1,
   kTVMFFIFieldFlagBitMaskIsStaticMethod = 1 << 2,
   kTVMFFIFieldFlagBitMaskSEqHashIgnore = 1 << 3, /* skipped by structural equality and hash */
-  kTVMFFIFieldFlagBitMaskSEqHashDef = 1 << 4,    /* the field defines (binds) variables */
+  /*
+   * The field is a recursive definition region: free variables met anywhere under it,
+   * including inside a defined variable's own fields (its type annotation's shape variables),
+   * are defined there. kTVMFFIFieldFlagBitMaskSEqHashDef is its name before upstream 0.1.11.
+   */
+  kTVMFFIFieldFlagBitMaskSEqHashDefRecursive = 1 << 4,
+  kTVMFFIFieldFlagBitMaskSEqHashDef = kTVMFFIFieldFlagBitMaskSEqHashDefRecursive,
   kTVMFFIFieldFlagBitMaskDefaultFromFactory = 1 << 5,
   kTVMFFIFieldFlagBitMaskReprOff = 1 << 6,
   kTVMFFIFieldFlagBitMaskCompareOff = 1 << 7,
@@ -321,10 +336,31 @@ typedef enum {
   kTVMFFIFieldFlagBitMaskInitOff = 1 << 9,
   kTVMFFIFieldFlagBitMaskKwOnly = 1 << 10,
   kTVMFFIFieldFlagBitSetterIsFunctionObj = 1 << 11,
+  /*
+   * The field is a non-recursive definition region (a let-style binding): the free variables
+   * the field holds are defined there, but the fields of those variables (and of any other
+   * object under it) are uses that must resolve to definitions outside.
+   */
+  kTVMFFIFieldFlagBitMaskSEqHashDefNonRecursive = 1 << 12,
 #ifdef __cplusplus
 };
 #else
 } TVMFFIFieldFlagBitMask;
+#endif
+
+/* The definition region a structural visit is in (set by the SEqHashDef* field flags). */
+#ifdef __cplusplus
+enum TVMFFIDefRegionKind : int32_t {
+#else
+typedef enum {
+#endif
+  kTVMFFIDefRegionKindNone = 0,         /* not in a definition region: variables are uses */
+  kTVMFFIDefRegionKindRecursive = 1,    /* kTVMFFIFieldFlagBitMaskSEqHashDefRecursive */
+  kTVMFFIDefRegionKindNonRecursive = 2, /* kTVMFFIFieldFlagBitMaskSEqHashDefNonRecursive */
+#ifdef __cplusplus
+};
+#else
+} TVMFFIDefRegionKind;
 #endif
 
 /* How structural equality and hashing treat instances of a type. */
@@ -422,7 +458,7 @@ TVM_FFI_DLL int32_t TVMFFITypeGetOrAllocIndex(const TVMFFIByteArray* type_key,
                                               int32_t child_slots_can_overflow,
                                               int32_t parent_type_index);
 /* NULL for an index that names no registered type. */
-TVM_FFI_DLL const TVMFFITypeInfo* TVMFFIGetTypeInfo(int32_t type_index);
+TVM_FFI_DLL TVM_FFI_ATTRIBUTE_PURE const TVMFFITypeInfo* TVMFFIGetTypeInfo(int32_t type_index);
 
 /* Thread-safe one-time initialisation / tear-down of a handle stored at *handle_addr. */
 TVM_FFI_DLL int TVMFFIHandleInitOnce(void** handle_addr, int (*init_func)(void** result));

@@ -483,8 +483,20 @@ void* tvm_ffi_module_new(const tvm_ffi_module_vtable* vtable, size_t size);
  * (weakly: the same Function comes back while someone holds it). */
 int tvm_ffi_module_get_function(void* mod, const char* name, bool query_imports, void** out);
 int tvm_ffi_module_import(void* mod, void* other); /* RuntimeError on a cycle */
+/*
+ * The ABI version record of a kernel library (this project's extension; upstream's loader does
+ * not read it): a data symbol of three uint32_t, the major, minor and patch of the tvm-ffi ABI
+ * the library was built against (laid out as a TVMFFIVersion). libcodegen's export writes it.
+ */
+#define TVM_FFI_SYMBOL_ABI_VERSION "__tvm_ffi__abi_version"
+/* Whether this runtime serves code built for ABI major.minor: the same major and, while the
+ * major is 0 (where a minor may break the ABI), the same minor; from 1 on, a minor up to ours. */
+bool tvm_ffi_abi_version_serves(uint32_t major, uint32_t minor);
 /* Load a shared library exported with the __tvm_ffi_<name> convention (dlopen; the root is
- * built from its __tvm_ffi__library_bin when it has one). */
+ * built from its __tvm_ffi__library_bin when it has one). A library whose
+ * TVM_FFI_SYMBOL_ABI_VERSION record names an ABI this runtime does not serve is refused
+ * (RuntimeError naming both versions) before any of its symbols is written or called; a
+ * library without the record (built by upstream or by hand) loads as before. */
 void* tvm_ffi_module_load_file(const char* path);
 /* The module of the statically linked kernels registered with
  * TVMFFIEnvModRegisterSystemLibSymbol, one per prefix for the process ("" = no prefix). */

@@ -3,6 +3,8 @@
  * only the tvm-ffi C ABI headers, exports `__tvm_ffi_<name>` safe-call functions (called with
  * handle == NULL) and is linked without libtvmffi: its TVMFFI* references resolve from the
  * process that loads it. Loaded by tests/ffi/test_abi_kernel.c.
+ *
+ * Also built with an ABI version record (ABI_VERSION / ABI_VERSION_SHORT, see below).
  */
 #include <string.h>
 #include <tvm/ffi/c_api.h>
@@ -17,6 +19,15 @@ EXPORT void* __tvm_test_context_value = NULL;
 /* A data object that looks like a function symbol: GetFunction("not_a_function") must not
  * return something that calls it. */
 EXPORT int __tvm_ffi_not_a_function = 5;
+
+/* The tvm-ffi ABI version record (__tvm_ffi__abi_version, read by libtvmffi's loader): the
+ * plain build has none, like upstream's and hand-built libraries; the abi_version_* builds
+ * record ABI_VERSION (major, minor, patch), or a record too short to hold one. */
+#if defined(ABI_VERSION)
+EXPORT const uint32_t __tvm_ffi__abi_version[3] = {ABI_VERSION};
+#elif defined(ABI_VERSION_SHORT)
+EXPORT const uint16_t __tvm_ffi__abi_version[1] = {0};
+#endif
 
 static int fail(const char* kind, const char* message) {
   TVMFFIErrorSetRaisedFromCStr(kind, message);
