@@ -159,8 +159,7 @@ static int as_ints(const TVMFFIAny* a, TVMFFIAny* out) {
     TVMFFIAny item = tvm_ffi_any_int(v);
     void* arr = tvm_ffi_array_new(&item, 1);
     if (!arr) return -1;
-    *out = tvm_ffi_any_obj(arr);
-    tvm_ffi_release(arr);
+    *out = tvm_ffi_any_obj(arr); /* owns the new array's reference */
     return 1;
   }
   if (a->type_index != kTVMFFIArray && a->type_index != kTVMFFIList) return 0;
@@ -177,8 +176,7 @@ static int as_ints(const TVMFFIAny* a, TVMFFIAny* out) {
   void* arr = tvm_ffi_array_new(items, n);
   tvm_ffi_free(items);
   if (!arr) return -1;
-  *out = tvm_ffi_any_obj(arr);
-  tvm_ffi_release(arr);
+  *out = tvm_ffi_any_obj(arr); /* owns the new array's reference */
   return 1;
 }
 
@@ -291,8 +289,7 @@ int tvm_relax_op_attr_default(const tvm_relax_op_info* info, int32_t i, TVMFFIAn
       }
       void* arr = tvm_ffi_array_new(items, n);
       if (!arr) return -1;
-      *out = tvm_ffi_any_obj(arr);
-      tvm_ffi_release(arr);
+      *out = tvm_ffi_any_obj(arr); /* owns the new array's reference */
       return 0;
     }
     default:
