@@ -2,7 +2,8 @@
  * test_op_manip.c: struct info inference of the manipulation and indexing operators (reshape,
  * permute_dims, expand_dims, squeeze, flatten, broadcast_to, concat, split, strided_slice, take,
  * tile, repeat, flip, layout_transform): static, symbolic and unknown shapes, negative axes,
- * defaults, and the errors on bad arguments and attributes.
+ * defaults, and the errors on bad arguments and attributes; and that an INTS schema default owns
+ * its array.
  */
 #include <tvm/tir/attr_value.h>
 
@@ -353,6 +354,12 @@ TEST(strided_slice) {
   tvm_relax_expr_obj *ax = pv_tuple(1, 1, 0), *b = pv_tuple(1, 2, 0), *e = pv_tuple(1, 5, 0);
   EXPECT_SINFO(RT_CALL("relax.strided_slice", NULL, x, ax, b, e),
                "R.Tensor((8, 3, 10), dtype=\"float32\")");
+  /* The lists may be R.Shape values too. */
+  tvm_relax_expr_obj *sa = shape_of(1, 0, 0, 0, 0), *sb = shape_of(1, 1, 0, 0, 0),
+                     *se = shape_of(1, 3, 0, 0, 0);
+  EXPECT_SINFO(RT_CALL("relax.strided_slice", NULL, x, sa, sb, se),
+               "R.Tensor((2, 9, 10), dtype=\"float32\")");
+  release_all(sa, sb, se, NULL);
   /* Symbolic extent: [1, n - 1) of n is n - 2 when assumed in bounds. */
   tvm_tir_expr_obj* four = c64(4);
   tvm_relax_var_obj* xs = tvar_sym(2, g_n, four, NULL);
