@@ -246,8 +246,11 @@ tvm_relax_sinfo_obj* tvm_relax__infer_reshape(const tvm_relax__infer_ctx* ctx) {
     }
     rest = simplified(rest);
     int64_t a, b;
-    if (rest && tvm_tir_as_const_int(old_prod, &a) && tvm_tir_as_const_int(rest, &b) &&
-        (b == 0 || a % b != 0)) {
+    bool rest_const = rest && tvm_tir_as_const_int(rest, &b);
+    if (rest_const && b == 0) {
+      tvm_relax__op_error(ctx, "ValueError", "cannot infer the -1 of %s: the other dims are 0",
+                          expr_text(&tb, tvm_relax__arg(ctx, 1)));
+    } else if (rest_const && tvm_tir_as_const_int(old_prod, &a) && a % b != 0) {
       tvm_relax__op_error(ctx, "ValueError", "cannot reshape %s of %lld elements to %s",
                           expr_text(&ta, x), (long long)a, expr_text(&tb, tvm_relax__arg(ctx, 1)));
     } else if (rest) {
@@ -283,8 +286,7 @@ tvm_relax_sinfo_obj* tvm_relax__infer_reshape(const tvm_relax__infer_ctx* ctx) {
   return out;
 }
 
-/* ---- permute_dims, expand_dims, squeeze, flatten -----------------------------------------------
- */
+/* ---- permute_dims, expand_dims, squeeze, flatten --------------------------------------------- */
 tvm_relax_sinfo_obj* tvm_relax__infer_permute_dims(const tvm_relax__infer_ctx* ctx) {
   tvm_relax_tensor_sinfo_obj* x = tvm_relax__arg_tensor(ctx, 0);
   if (!x) return NULL;

@@ -115,6 +115,10 @@ TEST(reshape) {
                "relax.reshape: cannot reshape");
   EXPECT_ERROR(RT_CALL("relax.reshape", NULL, x, s_1_5), "ValueError", "of 12 elements");
   EXPECT_ERROR(RT_CALL("relax.reshape", NULL, x, s_1_1), "ValueError", "more than one -1");
+  tvm_relax_expr_obj* s_1_0 = shape_of(2, -1, 0, 0, 0);
+  EXPECT_ERROR(RT_CALL("relax.reshape", NULL, x, s_1_0), "ValueError",
+               "relax.reshape: cannot infer the -1 of R.Shape([-1, 0]): the other dims are 0");
+  tvm_ffi_release(s_1_0);
   EXPECT_ERROR(RT_CALL("relax.reshape", NULL, x, s_2), "ValueError", "negative dim -2");
   EXPECT_ERROR(RT_CALL("relax.reshape", NULL, x, x), "TypeError",
                "argument 'shape' must be a shape (R.Shape)");
