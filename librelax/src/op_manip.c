@@ -1008,51 +1008,134 @@ tvm_relax_sinfo_obj* tvm_relax__infer_flip(const tvm_relax__infer_ctx* ctx) {
 }
 
 /* ---- layout_transform ------------------------------------------------------------------------ */
+/* The position of v among the map's input indices, or -1. */
+static int64_t input_index(const tvm_tir_index_map_obj* map, const void* v) {
+  int64_t n = tvm_ffi_seq_size(map->initial_indices);
+  for (int64_t i = 0; i < n; ++i) {
+    if (tvm_ffi_seq_obj_at(map->initial_indices, i) == v) return i;
+  }
+  return -1;
+}
+
 /*
- * The extent of one output index of an index map over the input dims (upstream's
- * IndexMap::MapShape): with constant input dims, the bound of the output index over the box of
- * inputs (it must start at 0 unless it is a single value); with symbolic dims, the forms a
- * permutation or a split of an axis gives: an input index i (its dim), floordiv(i, c) (ceil(dim /
- * c)), floormod(i, c) (c), a constant (1). *out NULL when the extent cannot be written.
+ * Symbolic bounds [*lo, *hi] (new int64 references) of an index expression f over the box
+ * 0 <= input index i < dims[i], by interval arithmetic through constants, input indices, Add,
+ * Sub, Mul by a constant, FloorDiv by a positive constant and FloorMod by a positive constant c
+ * ([0, c - 1]). Returns 0, 1 when f has another form (nothing written), or -1 + error.
+ */
+static int sym_bound(const tvm_tir_index_map_obj* map, void* dims, tvm_tir_expr_obj* f,
+                     tvm_tir_expr_obj** lo, tvm_tir_expr_obj** hi) {
+  *lo = *hi = NULL;
+  int64_t c;
+  if (tvm_tir_as_const_int(f, &c)) {
+    *lo = tvm_relax__int64(c);
+    *hi = tvm_relax__int64(c);
+  } else if (tvm_tir_is_var(f)) {
+    int64_t i = input_index(map, f);
+    if (i < 0) return 1;
+    *lo = tvm_relax__int64(0);
+    *hi = take2(tvm_tir_sub, retained_dim(dim_at(dims, i)), tvm_relax__int64(1));
+  } else {
+    tvm_tir_kind k = tvm_tir_kind_of(f);
+    if (k != TVM_TIR_KIND_Add && k != TVM_TIR_KIND_Sub && k != TVM_TIR_KIND_Mul &&
+        k != TVM_TIR_KIND_FloorDiv && k != TVM_TIR_KIND_FloorMod) {
+      return 1;
+    }
+    tvm_tir_binary_obj* b = (tvm_tir_binary_obj*)f;
+    bool scaled = k == TVM_TIR_KIND_Mul || k == TVM_TIR_KIND_FloorDiv || k == TVM_TIR_KIND_FloorMod;
+    tvm_tir_expr_obj* e = b->a;
+    if (scaled && !tvm_tir_as_const_int(b->b, &c)) {
+      if (k != TVM_TIR_KIND_Mul || !tvm_tir_as_const_int(b->a, &c)) return 1;
+      e = b->b;
+    }
+    if (k == TVM_TIR_KIND_FloorMod) {
+      if (c <= 0) return 1;
+      *lo = tvm_relax__int64(0);
+      *hi = tvm_relax__int64(c - 1);
+      return *lo && *hi ? 0 : -1;
+    }
+    tvm_tir_expr_obj *la, *ha;
+    int rc = sym_bound(map, dims, e, &la, &ha);
+    if (rc != 0) return rc;
+    if (k == TVM_TIR_KIND_Mul) {
+      *lo = take2(tvm_tir_mul, c >= 0 ? la : ha, tvm_relax__int64(c));
+      *hi = take2(tvm_tir_mul, c >= 0 ? ha : la, tvm_relax__int64(c));
+    } else if (k == TVM_TIR_KIND_FloorDiv) {
+      if (c <= 0) {
+        tvm_ffi_release(la);
+        tvm_ffi_release(ha);
+        return 1;
+      }
+      *lo = take2(tvm_tir_floordiv, la, tvm_relax__int64(c));
+      *hi = take2(tvm_tir_floordiv, ha, tvm_relax__int64(c));
+    } else {
+      tvm_tir_expr_obj *lb, *hb;
+      rc = sym_bound(map, dims, b->b, &lb, &hb);
+      if (rc != 0) {
+        tvm_ffi_release(la);
+        tvm_ffi_release(ha);
+        return rc;
+      }
+      bool add = k == TVM_TIR_KIND_Add;
+      *lo = add ? take2(tvm_tir_add, la, lb) : take2(tvm_tir_sub, la, hb);
+      *hi = add ? take2(tvm_tir_add, ha, hb) : take2(tvm_tir_sub, ha, lb);
+    }
+  }
+  if (*lo && *hi) return 0;
+  tvm_ffi_release(*lo);
+  tvm_ffi_release(*hi);
+  *lo = *hi = NULL;
+  return -1;
+}
+
+/*
+ * The extent of output index k of an index map over the input dims (upstream's
+ * IndexMap::MapShape): the bound of the output index over the box of inputs, which must start at
+ * 0 unless it is a single value. With constant dims (ranges, the box) libtir's constant bound;
+ * else symbolic interval arithmetic (sym_bound), *out NULL when that cannot write the extent or
+ * show the start is 0.
  */
 static int map_extent(const tvm_relax__infer_ctx* ctx, const tvm_tir_index_map_obj* map, void* dims,
                       void* ranges, int64_t k, tvm_tir_expr_obj** out) {
   *out = NULL;
   tvm_tir_expr_obj* f = tvm_ffi_seq_obj_at(map->final_indices, k);
+  int64_t lo, hi;
   if (ranges) {
-    int64_t lo, hi;
     if (tvm_tir_const_int_bound(f, ranges, &lo, &hi) != 0) return -1;
-    if (lo != 0 && lo != hi) {
-      tvm_relax__op_error(
-          ctx, "ValueError",
-          "output index %lld of the index map ranges over [%lld, %lld], which does not start at 0",
-          (long long)k, (long long)lo, (long long)hi);
-      return -1;
+  } else {
+    tvm_tir_expr_obj *slo, *shi;
+    int rc = sym_bound(map, dims, f, &slo, &shi);
+    if (rc != 0) return rc < 0 ? -1 : 0;
+    tvm_tir_expr_obj* ext = take2(tvm_tir_sub, shi, retained_dim(slo));
+    ext = simplified(take2(tvm_tir_add, ext, tvm_relax__int64(1)));
+    slo = simplified(slo);
+    bool ok = ext && slo;
+    bool lo_const = ok && tvm_tir_as_const_int(slo, &lo);
+    bool one = ok && tvm_tir_as_const_int(ext, &hi) && hi == 1;
+    tvm_ffi_release(slo);
+    if (ok && ((lo_const && lo == 0) || one)) {
+      *out = ext;
+      return 0;
     }
-    *out = tvm_relax__int64(hi - lo + 1);
-    return *out ? 0 : -1;
+    tvm_ffi_release(ext);
+    if (ok && lo_const) {
+      tvm_relax__op_error(ctx, "ValueError",
+                          "output index %lld of the index map starts at %lld, "
+                          "not 0",
+                          (long long)k, (long long)lo);
+    }
+    /* Otherwise the start is not known to be 0: the extent is left unknown. */
+    return ok && !lo_const ? 0 : -1;
   }
-  int64_t c;
-  if (tvm_tir_as_const_int(f, &c)) {
-    *out = tvm_relax__int64(1);
-    return *out ? 0 : -1;
+  if (lo != 0 && lo != hi) {
+    tvm_relax__op_error(
+        ctx, "ValueError",
+        "output index %lld of the index map ranges over [%lld, %lld], which does not start at 0",
+        (long long)k, (long long)lo, (long long)hi);
+    return -1;
   }
-  tvm_tir_kind fk = tvm_tir_kind_of(f);
-  tvm_tir_expr_obj* v = f;
-  bool div = fk == TVM_TIR_KIND_FloorDiv, mod = fk == TVM_TIR_KIND_FloorMod;
-  if (div || mod) {
-    tvm_tir_binary_obj* b = (tvm_tir_binary_obj*)f;
-    if (!tvm_tir_as_const_int(b->b, &c) || c <= 0) return 0;
-    v = b->a;
-  }
-  int64_t n = tvm_ffi_seq_size(map->initial_indices);
-  for (int64_t i = 0; i < n; ++i) {
-    if (tvm_ffi_seq_obj_at(map->initial_indices, i) != v) continue;
-    tvm_tir_expr_obj* d = dim_at(dims, i);
-    *out = mod ? tvm_relax__int64(c) : div ? simplified(ceildiv_const(d, c)) : retained_dim(d);
-    return *out ? 0 : -1;
-  }
-  return 0;
+  *out = tvm_relax__int64(hi - lo + 1);
+  return *out ? 0 : -1;
 }
 
 /* The ranges {initial index i: [0, dims[i])} when every dim is a constant, else NULL (*ok false

@@ -482,7 +482,7 @@ TEST(layout_transform) {
   EXPECT_SINFO(RT_CALL("relax.layout_transform", a, x10),
                "R.Tensor((2, 3, 3, 4), dtype=\"float32\")");
   /* Symbolic k: ceil(n / 4) blocks. */
-  tvm_tir_expr_obj *two = c64(2), *three = c64(3);
+  tvm_tir_expr_obj *two = c64(2), *three = c64(3), *c4 = c64(4);
   tvm_relax_var_obj* xs = tvar_sym(3, two, three, g_n);
   tvm_relax_expr_obj* c = RT_CALL("relax.layout_transform", a, xs);
   CHECK(c != NULL);
@@ -504,8 +504,28 @@ TEST(layout_transform) {
   tvm_tir_index_map_obj* fm = tvm_tir_index_map_new(init, fin, NULL);
   void* fa = attr_obj("index_map", fm);
   EXPECT_SINFO(RT_CALL("relax.layout_transform", fa, x), "R.Tensor((6, 16), dtype=\"float32\")");
-  /* A fused map over symbolic dims is not one of the computed forms: the rank only. */
-  EXPECT_SINFO(RT_CALL("relax.layout_transform", fa, xs), "R.Tensor(dtype=\"float32\", ndim=2)");
+  /* The same map over (2, 3, n), and over (n, 3, 4): i * 3 + j ranges over [0, 3 * n). */
+  EXPECT_SINFO(RT_CALL("relax.layout_transform", fa, xs), "R.Tensor((6, n), dtype=\"float32\")");
+  tvm_relax_var_obj* xn = tvar_sym(3, g_n, three, c4);
+  tvm_relax_expr_obj* cn = RT_CALL("relax.layout_transform", fa, xn);
+  CHECK_STR_EQ(text_at(cn, g_n, 5, NULL, 0), "R.Tensor((15, 4), dtype=\"float32\")");
+  /* i * j is not interval arithmetic of a constant scale: the rank only. */
+  tvm_tir_expr_obj* ij = tvm_tir_mul((tvm_tir_expr_obj*)i, (tvm_tir_expr_obj*)j);
+  void* fin2 = rt_array(2, ij, k);
+  tvm_tir_index_map_obj* pm = tvm_tir_index_map_new(init, fin2, NULL);
+  void* pa2 = attr_obj("index_map", pm);
+  EXPECT_SINFO(RT_CALL("relax.layout_transform", pa2, xs), "R.Tensor(dtype=\"float32\", ndim=2)");
+  /* A start other than 0 (i + 1) is refused. */
+  tvm_tir_expr_obj* one = c64(1);
+  tvm_tir_expr_obj* i1 = tvm_tir_add((tvm_tir_expr_obj*)i, one);
+  void* fin3 = rt_array(2, i1, k);
+  tvm_tir_index_map_obj* sm = tvm_tir_index_map_new(init, fin3, NULL);
+  void* sa = attr_obj("index_map", sm);
+  EXPECT_ERROR(RT_CALL("relax.layout_transform", sa, xn), "ValueError",
+               "output index 0 of the index map starts at 1, not 0");
+  EXPECT_ERROR(RT_CALL("relax.layout_transform", sa, x), "ValueError",
+               "output index 0 of the index map ranges over [1, 2], which does not start at 0");
+  release_all(sa, sm, fin3, i1, one, pa2, pm, fin2, ij, cn, xn, c4, NULL);
   /* Errors: rank mismatch, not an index map, pad value of another dtype. */
   tvm_relax_var_obj* x2 = tvar(2, 2, 3, 0, 0);
   EXPECT_ERROR(RT_CALL("relax.layout_transform", a, x2), "ValueError",
