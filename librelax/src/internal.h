@@ -59,6 +59,17 @@ tvm_relax_sinfo_obj* tvm_relax__arg_sinfo(const tvm_relax__infer_ctx* ctx, int32
 /* Argument i's TensorStructInfo (borrowed), or NULL + TypeError "argument 'x' must be a tensor,
  * got <sinfo>". */
 tvm_relax_tensor_sinfo_obj* tvm_relax__arg_tensor(const tvm_relax__infer_ctx* ctx, int32_t i);
+/* Raise kind with "<op name>: argument '<arg i's name>' <message>"; returns NULL. */
+void* tvm_relax__arg_error(const tvm_relax__infer_ctx* ctx, int32_t i, const char* kind,
+                           const char* fmt, ...) TVM_FFI_PRINTF(4, 5);
+/* TypeError "argument '<name>' must be <need>, got <arg i's struct info>"; returns NULL. */
+void* tvm_relax__arg_kind_error(const tvm_relax__infer_ctx* ctx, int32_t i, const char* need);
+/* A TensorStructInfo of dtype and vdevice whose shape is argument i, an expression of struct info
+ * R.Shape (TypeError otherwise): the argument itself when it is a ShapeExpr or a Var (a shape
+ * variable stays symbolic, as upstream's TensorStructInfo(call->args[i], ...)), else its known
+ * values or rank. New reference or NULL + error. */
+tvm_relax_sinfo_obj* tvm_relax__tensor_of_shape_arg(const tvm_relax__infer_ctx* ctx, int32_t i,
+                                                    DLDataType dtype, void* vdevice);
 /* Attributes of the completed map (the schema guarantees presence and kind). */
 int64_t tvm_relax__attr_int(const tvm_relax__infer_ctx* ctx, const char* name);
 bool tvm_relax__attr_bool(const tvm_relax__infer_ctx* ctx, const char* name);

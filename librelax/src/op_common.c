@@ -64,6 +64,43 @@ tvm_relax_tensor_sinfo_obj* tvm_relax__arg_tensor(const tvm_relax__infer_ctx* ct
   return NULL;
 }
 
+void* tvm_relax__arg_error(const tvm_relax__infer_ctx* ctx, int32_t i, const char* kind,
+                           const char* fmt, ...) {
+  tvm_ffi_strbuf name = {0}, msg = {0};
+  tvm_relax__arg_name(ctx, i, &name);
+  va_list ap;
+  va_start(ap, fmt);
+  tvm_ffi_strbuf_vprintf(&msg, fmt, ap);
+  va_end(ap);
+  tvm_relax__op_error(ctx, kind, "argument '%s' %s", tvm_ffi_strbuf_cstr(&name),
+                      tvm_ffi_strbuf_cstr(&msg));
+  tvm_ffi_strbuf_free(&name);
+  tvm_ffi_strbuf_free(&msg);
+  return NULL;
+}
+
+void* tvm_relax__arg_kind_error(const tvm_relax__infer_ctx* ctx, int32_t i, const char* need) {
+  tvm_ffi_strbuf got = {0};
+  tvm_relax_sinfo_text(&got, tvm_relax__arg_sinfo(ctx, i));
+  tvm_relax__arg_error(ctx, i, "TypeError", "must be %s, got %s", need, tvm_ffi_strbuf_cstr(&got));
+  tvm_ffi_strbuf_free(&got);
+  return NULL;
+}
+
+tvm_relax_sinfo_obj* tvm_relax__tensor_of_shape_arg(const tvm_relax__infer_ctx* ctx, int32_t i,
+                                                    DLDataType dtype, void* vdevice) {
+  tvm_relax_sinfo_obj* s = tvm_relax__arg_sinfo(ctx, i);
+  if (tvm_relax_kind_of(s) != TVM_RELAX_KIND_ShapeStructInfo) {
+    return tvm_relax__arg_kind_error(ctx, i, "a shape (R.Shape)");
+  }
+  tvm_relax_expr_obj* arg = tvm_relax__arg(ctx, i);
+  if (tvm_relax_kind_of(arg) == TVM_RELAX_KIND_ShapeExpr || tvm_relax_is_var(arg)) {
+    return tvm_relax_tensor_sinfo_new(arg, dtype, TVM_RELAX_UNKNOWN_NDIM, vdevice);
+  }
+  const tvm_relax_shape_sinfo_obj* ss = (const tvm_relax_shape_sinfo_obj*)s;
+  return tvm_relax__tensor_result(ss->values, dtype, ss->ndim, vdevice);
+}
+
 const TVMFFIAny* tvm_relax__attr(const tvm_relax__infer_ctx* ctx, const char* name) {
   static const TVMFFIAny none = {kTVMFFINone, {0}, {0}};
   const TVMFFIAny* a = ctx->attrs ? tvm_ffi_map_get_str(ctx->attrs, name) : NULL;
@@ -95,10 +132,11 @@ DLDataType tvm_relax__attr_dtype(const tvm_relax__infer_ctx* ctx, const char* na
 
 const char* tvm_relax__attr_str(const tvm_relax__infer_ctx* ctx, const char* name) {
   const TVMFFIAny* a = tvm_relax__attr(ctx, name);
-  /* Strings of up to 7 bytes are stored inline (NUL-terminated) in the map's value. */
-  if (a->type_index == kTVMFFISmallStr) return (const char*)a->v_bytes;
-  return tvm_ffi_any_is_object(a) && a->type_index == kTVMFFIStr ? tvm_ffi_str_cstr(a->v_obj)
-                                                                   : NULL;
+  /* A string of up to 7 bytes is held inline (kTVMFFISmallStr), NUL-terminated like a String
+   * object's; the pointer lives as long as the attribute map. */
+  TVMFFIByteArray b;
+  if (a->type_index != kTVMFFIStr && a->type_index != kTVMFFISmallStr) return NULL;
+  return tvm_ffi_any_as_bytes(a, &b) ? b.data : NULL;
 }
 
 void* tvm_relax__attr_ints(const tvm_relax__infer_ctx* ctx, const char* name) {
