@@ -104,6 +104,10 @@ static inline tvm_relax_sinfo_obj* retained_sinfo(const tvm_relax_sinfo_obj* s) 
 }
 /* Append the TIR variables of PrimExpr e not yet in `seen` (ffi.Dict) to `out` (ffi.List). */
 int tvm_relax__expr_tir_vars(const tvm_tir_expr_obj* e, void* out, void* seen);
+/* tvm_relax_sinfo_tir_vars with the caller's `seen` (ffi.Dict of the variables already in
+ * `out`), so that collecting over many struct infos costs each one's size only. */
+int tvm_relax__sinfo_tir_vars_seen(const tvm_relax_sinfo_obj* sinfo, bool defs_only, void* out,
+                                   void* seen);
 /* Text of an expression or struct info for messages (never fails). */
 void tvm_relax__text(tvm_ffi_strbuf* out, const void* obj);
 /* The FuncStructInfo-derived result of calling a callee of struct info fsinfo with args:
