@@ -15,6 +15,43 @@
 
 #include "internal.h"
 
+/* ---- Walk shapes ----------------------------------------------------------------------------- */
+#define WALK_StructInfo NOT_WALKED
+#define WALK_ObjectStructInfo NOT_WALKED
+#define WALK_PrimStructInfo NOT_WALKED
+#define WALK_ShapeStructInfo NOT_WALKED
+#define WALK_TensorStructInfo NOT_WALKED
+#define WALK_TupleStructInfo NOT_WALKED
+#define WALK_FuncStructInfo NOT_WALKED
+#define WALK_Call CALL
+#define WALK_Tuple TUPLE
+#define WALK_TupleGetItem TUPLE_GET_ITEM
+#define WALK_ShapeExpr LEAF
+#define WALK_Var VAR
+#define WALK_DataflowVar VAR
+#define WALK_Constant LEAF
+#define WALK_PrimValue LEAF
+#define WALK_StringImm LEAF
+#define WALK_DataTypeImm LEAF
+#define WALK_If IF
+#define WALK_SeqExpr SEQ
+#define WALK_Function FUNCTION
+#define WALK_ExternFunc LEAF
+#define WALK_Binding NOT_WALKED /* abstract: no node is of this exact kind */
+#define WALK_VarBinding BINDING
+#define WALK_MatchCast BINDING
+#define WALK_BindingBlock BLOCK
+#define WALK_DataflowBlock BLOCK
+#define SHAPE_(x) TVM_RELAX__SHAPE_##x
+#define SHAPE(x) SHAPE_(x)
+
+const tvm_relax__walk_shape tvm_relax__walk_shapes[TVM_RELAX_KIND_COUNT] = {
+#define TVM_RELAX_NODE(Name, type_key, Parent, c_struct, seq_kind, fields) \
+  [TVM_RELAX_KIND_##Name] = SHAPE(WALK_##Name),
+#include <tvm/relax/nodes.def>
+};
+
+/* ---- The walker ------------------------------------------------------------------------------ */
 typedef struct walker walker;
 struct walker {
   /* Called once per node after its children; non-zero stops the walk. */
@@ -49,52 +86,51 @@ static int walk_def(walker* w, const tvm_relax_var_obj* var) {
 
 static int walk_children(walker* w, const void* node) {
   int rc = 0;
-  switch (tvm_relax_kind_of(node)) {
-    case TVM_RELAX_KIND_Call: {
+  switch (tvm_relax__walk_shape_of(node)) {
+    case TVM_RELAX__SHAPE_CALL: {
       const tvm_relax_call_obj* c = node;
       if ((rc = walk(w, c->op))) return rc;
       return walk_seq(w, c->args);
     }
-    case TVM_RELAX_KIND_Tuple:
+    case TVM_RELAX__SHAPE_TUPLE:
       return walk_seq(w, ((const tvm_relax_tuple_obj*)node)->fields);
-    case TVM_RELAX_KIND_TupleGetItem:
+    case TVM_RELAX__SHAPE_TUPLE_GET_ITEM:
       return walk(w, ((const tvm_relax_tuple_get_item_obj*)node)->tuple_value);
-    case TVM_RELAX_KIND_If: {
+    case TVM_RELAX__SHAPE_IF: {
       const tvm_relax_if_obj* n = node;
       if ((rc = walk(w, n->cond)) || (rc = walk(w, n->true_branch))) return rc;
       return walk(w, n->false_branch);
     }
-    case TVM_RELAX_KIND_SeqExpr: {
+    case TVM_RELAX__SHAPE_SEQ: {
       const tvm_relax_seq_expr_obj* s = node;
       if ((rc = walk_seq(w, s->blocks))) return rc;
       return walk(w, s->body);
     }
-    case TVM_RELAX_KIND_Function: {
+    case TVM_RELAX__SHAPE_FUNCTION: {
       const tvm_relax_function_obj* f = node;
       for (int64_t i = 0; i < tvm_ffi_seq_size(f->params); ++i) {
         if ((rc = walk_def(w, tvm_ffi_seq_obj_at(f->params, i)))) return rc;
       }
       return walk(w, f->body);
     }
-    case TVM_RELAX_KIND_VarBinding:
-    case TVM_RELAX_KIND_MatchCast: {
+    case TVM_RELAX__SHAPE_BINDING: {
       const tvm_relax_binding_obj* b = node;
       if ((rc = walk(w, tvm_relax_binding_value(b)))) return rc;
       return walk_def(w, b->var);
     }
-    case TVM_RELAX_KIND_BindingBlock:
-    case TVM_RELAX_KIND_DataflowBlock:
+    case TVM_RELAX__SHAPE_BLOCK:
       return walk_seq(w, ((const tvm_relax_block_obj*)node)->bindings);
-    default:
-      return 0; /* leaves: Vars, constants, ShapeExpr, ExternFunc, GlobalVar, Op, PrimFunc */
+    case TVM_RELAX__SHAPE_NOT_WALKED:
+    case TVM_RELAX__SHAPE_LEAF:
+    case TVM_RELAX__SHAPE_VAR:
+      return 0;
   }
+  return 0;
 }
 
 static bool walkable(const void* node) {
-  tvm_relax_kind k = tvm_relax_kind_of(node);
-  return tvm_relax_is_expr(node) || tvm_relax_is(node, TVM_RELAX_KIND_Binding) ||
-         tvm_relax_is(node, TVM_RELAX_KIND_BindingBlock) || k == TVM_RELAX_KIND_Function ||
-         k == TVM_RELAX_KIND_ExternFunc;
+  return tvm_relax_is_expr(node) || (tvm_relax_kind_of(node) != TVM_RELAX_KIND_NONE &&
+                                     tvm_relax__walk_shape_of(node) != TVM_RELAX__SHAPE_NOT_WALKED);
 }
 
 static int walk_at(walker* w, const void* node, bool def) {

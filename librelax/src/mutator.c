@@ -144,58 +144,62 @@ static int push_result(walk_stack* w, void* r) {
 
 /* The number of children the walk rewrites before node. */
 static int64_t num_children(const void* node) {
-  switch (tvm_relax_kind_of(node)) {
-    case TVM_RELAX_KIND_Call:
+  switch (tvm_relax__walk_shape_of(node)) {
+    case TVM_RELAX__SHAPE_CALL:
       return 1 + tvm_ffi_seq_size(((const tvm_relax_call_obj*)node)->args);
-    case TVM_RELAX_KIND_Tuple:
+    case TVM_RELAX__SHAPE_TUPLE:
       return tvm_ffi_seq_size(((const tvm_relax_tuple_obj*)node)->fields);
-    case TVM_RELAX_KIND_TupleGetItem:
+    case TVM_RELAX__SHAPE_TUPLE_GET_ITEM:
       return 1;
-    case TVM_RELAX_KIND_If:
+    case TVM_RELAX__SHAPE_IF:
       return 3;
-    case TVM_RELAX_KIND_SeqExpr:
+    case TVM_RELAX__SHAPE_SEQ:
       return tvm_ffi_seq_size(((const tvm_relax_seq_expr_obj*)node)->blocks) + 1;
-    case TVM_RELAX_KIND_Function:
+    case TVM_RELAX__SHAPE_FUNCTION:
       return 1; /* the body; parameters are definitions, redirected only */
-    case TVM_RELAX_KIND_VarBinding:
-    case TVM_RELAX_KIND_MatchCast:
+    case TVM_RELAX__SHAPE_BINDING:
       return 1;
-    case TVM_RELAX_KIND_BindingBlock:
-    case TVM_RELAX_KIND_DataflowBlock:
+    case TVM_RELAX__SHAPE_BLOCK:
       return tvm_ffi_seq_size(((const tvm_relax_block_obj*)node)->bindings);
-    default:
-      return 0; /* leaves: constants, ShapeExpr, PrimValue, StringImm, DataTypeImm, ExternFunc,
-                 * GlobalVar, Op, PrimFunc (not entered) */
+    case TVM_RELAX__SHAPE_NOT_WALKED:
+    case TVM_RELAX__SHAPE_LEAF: /* PrimFuncs are leaves: not entered */
+    case TVM_RELAX__SHAPE_VAR:  /* done by start() */
+      return 0;
   }
+  return 0;
 }
 
 static const void* child_at(const void* node, int64_t i) {
-  switch (tvm_relax_kind_of(node)) {
-    case TVM_RELAX_KIND_Call: {
+  switch (tvm_relax__walk_shape_of(node)) {
+    case TVM_RELAX__SHAPE_CALL: {
       const tvm_relax_call_obj* c = node;
       return i == 0 ? (const void*)c->op : tvm_ffi_seq_obj_at(c->args, i - 1);
     }
-    case TVM_RELAX_KIND_Tuple:
+    case TVM_RELAX__SHAPE_TUPLE:
       return tvm_ffi_seq_obj_at(((const tvm_relax_tuple_obj*)node)->fields, i);
-    case TVM_RELAX_KIND_TupleGetItem:
+    case TVM_RELAX__SHAPE_TUPLE_GET_ITEM:
       return ((const tvm_relax_tuple_get_item_obj*)node)->tuple_value;
-    case TVM_RELAX_KIND_If: {
+    case TVM_RELAX__SHAPE_IF: {
       const tvm_relax_if_obj* n = node;
       return i == 0 ? n->cond : i == 1 ? n->true_branch : n->false_branch;
     }
-    case TVM_RELAX_KIND_SeqExpr: {
+    case TVM_RELAX__SHAPE_SEQ: {
       const tvm_relax_seq_expr_obj* q = node;
       int64_t nb = tvm_ffi_seq_size(q->blocks);
       return i < nb ? tvm_ffi_seq_obj_at(q->blocks, i) : (const void*)q->body;
     }
-    case TVM_RELAX_KIND_Function:
+    case TVM_RELAX__SHAPE_FUNCTION:
       return ((const tvm_relax_function_obj*)node)->body;
-    case TVM_RELAX_KIND_VarBinding:
-    case TVM_RELAX_KIND_MatchCast:
+    case TVM_RELAX__SHAPE_BINDING:
       return tvm_relax_binding_value(node);
-    default:
+    case TVM_RELAX__SHAPE_BLOCK:
       return tvm_ffi_seq_obj_at(((const tvm_relax_block_obj*)node)->bindings, i);
+    case TVM_RELAX__SHAPE_NOT_WALKED:
+    case TVM_RELAX__SHAPE_LEAF:
+    case TVM_RELAX__SHAPE_VAR:
+      break; /* no children: never asked */
   }
+  return NULL;
 }
 
 /* An array of n results (borrowed), or `orig` itself (retained) when they are its items. */
@@ -253,35 +257,35 @@ static void* rebuild(tvm_relax_mutator* m, const void* node, void** r, int64_t n
   bool ch = false;
   void* a = NULL;
   void* out = NULL;
-  switch (tvm_relax_kind_of(node)) {
-    case TVM_RELAX_KIND_Call: {
+  switch (tvm_relax__walk_shape_of(node)) {
+    case TVM_RELAX__SHAPE_CALL: {
       const tvm_relax_call_obj* c = node;
       if (!(a = results_array(r + 1, n - 1, c->args, &ch))) return NULL;
       out = !ch && r[0] == c->op ? retained(node)
                                  : tvm_relax_call_new(r[0], a, c->attrs, c->sinfo_args, c->expr.span);
       break;
     }
-    case TVM_RELAX_KIND_Tuple:
+    case TVM_RELAX__SHAPE_TUPLE:
       if (!(a = results_array(r, n, ((const tvm_relax_tuple_obj*)node)->fields, &ch))) return NULL;
       out = ch ? tvm_relax_tuple_new(a) : retained(node);
       break;
-    case TVM_RELAX_KIND_TupleGetItem: {
+    case TVM_RELAX__SHAPE_TUPLE_GET_ITEM: {
       const tvm_relax_tuple_get_item_obj* g = node;
       return r[0] == g->tuple_value ? retained(node) : tvm_relax_tuple_get_item_new(r[0], g->index);
     }
-    case TVM_RELAX_KIND_If: {
+    case TVM_RELAX__SHAPE_IF: {
       const tvm_relax_if_obj* f = node;
       return r[0] == f->cond && r[1] == f->true_branch && r[2] == f->false_branch
                  ? retained(node)
                  : tvm_relax_if_new(r[0], r[1], r[2]);
     }
-    case TVM_RELAX_KIND_SeqExpr: {
+    case TVM_RELAX__SHAPE_SEQ: {
       const tvm_relax_seq_expr_obj* q = node;
       if (!(a = results_array(r, n - 1, q->blocks, &ch))) return NULL;
       out = !ch && r[n - 1] == q->body ? retained(node) : tvm_relax_seq_expr_new(a, r[n - 1]);
       break;
     }
-    case TVM_RELAX_KIND_Function: {
+    case TVM_RELAX__SHAPE_FUNCTION: {
       const tvm_relax_function_obj* f = node;
       int64_t np = tvm_ffi_seq_size(f->params);
       void** ps = tvm_ffi_calloc((size_t)(np ? np : 1), sizeof(void*));
@@ -297,18 +301,18 @@ static void* rebuild(tvm_relax_mutator* m, const void* node, void** r, int64_t n
                                                             f->is_pure, f->func.attrs);
       break;
     }
-    case TVM_RELAX_KIND_VarBinding:
-    case TVM_RELAX_KIND_MatchCast:
+    case TVM_RELAX__SHAPE_BINDING:
       return rebuild_binding(m, node, r[0]);
-    case TVM_RELAX_KIND_BindingBlock:
-    case TVM_RELAX_KIND_DataflowBlock: {
+    case TVM_RELAX__SHAPE_BLOCK: {
       const tvm_relax_block_obj* b = node;
       if (!(a = results_array(r, n, b->bindings, &ch))) return NULL;
       out = ch ? tvm_relax_block_new(a, tvm_relax_kind_of(b) == TVM_RELAX_KIND_DataflowBlock)
                : retained(node);
       break;
     }
-    default:
+    case TVM_RELAX__SHAPE_NOT_WALKED:
+    case TVM_RELAX__SHAPE_LEAF:
+    case TVM_RELAX__SHAPE_VAR:
       return retained(node);
   }
   tvm_ffi_release(a);

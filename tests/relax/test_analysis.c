@@ -8,6 +8,7 @@
 #include <time.h>
 #include <tvm/relax/analysis.h>
 
+#include "../../librelax/src/internal.h"
 #include "relax_testing.h"
 
 /* Every object a test makes is kept here and released at the end of the test (K). */
@@ -90,6 +91,26 @@ static small_fn make_small(void) {
   void* blocks = arr(1, K(tvm_relax_block_new(b, true)));
   s.f = func(arr(2, s.x, s.y), blocks, s.gv);
   return s;
+}
+
+/* ---- Walk shapes ----------------------------------------------------------------------------- */
+/* Every kind of nodes.def has a walk shape (a kind without one fails to compile); struct info and
+ * the abstract Binding are not walked, every other kind is. */
+TEST(every_kind_has_a_walk_shape) {
+  for (int k = 0; k < TVM_RELAX_KIND_COUNT; ++k) {
+    const char* name = tvm_relax_kind_name((tvm_relax_kind)k);
+    size_t len = strlen(name);
+    bool sinfo = len >= 10 && strcmp(name + len - 10, "StructInfo") == 0;
+    bool skipped = sinfo || strcmp(name, "Binding") == 0;
+    if ((tvm_relax__walk_shapes[k] == TVM_RELAX__SHAPE_NOT_WALKED) != skipped) {
+      fprintf(stderr, "  kind %s has walk shape %d\n", name, (int)tvm_relax__walk_shapes[k]);
+      g_test_failed_checks++;
+    }
+  }
+  CHECK(tvm_relax__walk_shapes[TVM_RELAX_KIND_DataflowVar] == TVM_RELAX__SHAPE_VAR);
+  CHECK(tvm_relax__walk_shapes[TVM_RELAX_KIND_MatchCast] == TVM_RELAX__SHAPE_BINDING);
+  CHECK(tvm_relax__walk_shapes[TVM_RELAX_KIND_DataflowBlock] == TVM_RELAX__SHAPE_BLOCK);
+  CHECK(tvm_relax__walk_shapes[TVM_RELAX_KIND_ExternFunc] == TVM_RELAX__SHAPE_LEAF);
 }
 
 /* ---- Post-order visit ------------------------------------------------------------------------ */
@@ -568,6 +589,7 @@ TEST(large_function_linear_time) {
 
 int main(void) {
   tvm_relax_init();
+  RUN(every_kind_has_a_walk_shape);
   RUN(post_order_visit);
   RUN(post_order_visit_stops_and_errors);
   RUN(post_order_visit_module_in_name_order);
