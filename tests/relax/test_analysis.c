@@ -350,6 +350,38 @@ TEST(mutator_explicit_remap) {
   pool_release();
 }
 
+/* post[VarBinding]: bind lv1 to a new Var "renamed"; later uses must follow. */
+static void* rename_lv1(tvm_relax_mutator* m, const void* node) {
+  (void)m;
+  const tvm_relax_binding_obj* b = node;
+  if (strcmp(tvm_relax_var_name(b->var), "lv1") != 0) {
+    tvm_ffi_retain((void*)node);
+    return (void*)node;
+  }
+  tvm_relax_var_obj* v = tvm_relax_var_new("renamed", tvm_relax_sinfo_of(b->var), true);
+  void* out = v ? tvm_relax_var_binding_new(v, tvm_relax_binding_value(b)) : NULL;
+  tvm_ffi_release(v);
+  return out;
+}
+
+TEST(mutator_binding_callback_redirects_uses) {
+  small_fn s = make_small();
+  tvm_relax_mutator m = {{0}};
+  m.post[TVM_RELAX_KIND_VarBinding] = rename_lv1;
+  tvm_relax_function_obj* g = K(tvm_relax_mutate(&m, s.f));
+  tvm_relax_mutator_free(&m);
+  CHECK(g != NULL);
+  if (g) {
+    tvm_relax_binding_obj* b1 = binding_at(g, 0, 1);
+    CHECK_STR_EQ(tvm_relax_var_name(b1->var), "renamed");
+    tvm_relax_call_obj* c2 = (tvm_relax_call_obj*)tvm_relax_binding_value(binding_at(g, 0, 2));
+    CHECK(tvm_ffi_seq_obj_at(c2->args, 1) == b1->var);
+    CHECK(binding_at(g, 0, 0) == binding_at(s.f, 0, 0));
+    CHECK_VARS(tvm_relax_all_vars(g), "x y lv0 renamed gv");
+  }
+  pool_release();
+}
+
 static void* return_null(tvm_relax_mutator* m, const void* node) {
   (void)m;
   (void)node;
@@ -597,6 +629,7 @@ int main(void) {
   RUN(mutator_shared_subexpression_rewritten_once);
   RUN(mutator_struct_info_change_redirects_uses);
   RUN(mutator_explicit_remap);
+  RUN(mutator_binding_callback_redirects_uses);
   RUN(mutator_callback_errors);
   RUN(free_vars_of_nested_functions);
   RUN(free_symbolic_vars);
