@@ -108,6 +108,29 @@ DLDataType tvm_relax__binary_dtype(DLDataType a, DLDataType b, bool* ok);
 int tvm_relax__broadcast(const tvm_relax__infer_ctx* ctx, const tvm_relax_tensor_sinfo_obj* a,
                          const tvm_relax_tensor_sinfo_obj* b, void** out_dims, int32_t* out_ndim);
 
+/* ---- Walk shapes (analysis.c) ---------------------------------------------------------------- */
+/* How the walkers (visitor, mutator) take a node apart, per kind of nodes.def: a kind without a
+ * shape fails to compile (analysis.c's WALK_<Name> defines). */
+typedef enum {
+  TVM_RELAX__SHAPE_NOT_WALKED, /* struct info: the walkers do not enter it */
+  TVM_RELAX__SHAPE_LEAF,       /* no children (constants, ShapeExpr, ExternFunc, GlobalVar, ...) */
+  TVM_RELAX__SHAPE_VAR,        /* a Var or DataflowVar: a use, or a definition site */
+  TVM_RELAX__SHAPE_CALL,       /* op, then args */
+  TVM_RELAX__SHAPE_TUPLE,      /* fields */
+  TVM_RELAX__SHAPE_TUPLE_GET_ITEM,
+  TVM_RELAX__SHAPE_IF,         /* cond, true_branch, false_branch */
+  TVM_RELAX__SHAPE_SEQ,        /* blocks, then body */
+  TVM_RELAX__SHAPE_FUNCTION,   /* params (definitions), then body */
+  TVM_RELAX__SHAPE_BINDING,    /* value, then var (a definition) */
+  TVM_RELAX__SHAPE_BLOCK,      /* bindings */
+} tvm_relax__walk_shape;
+extern const tvm_relax__walk_shape tvm_relax__walk_shapes[TVM_RELAX_KIND_COUNT];
+/* The shape of any node: libtir's expressions (GlobalVar, Op, PrimFunc) are leaves. */
+static inline tvm_relax__walk_shape tvm_relax__walk_shape_of(const void* node) {
+  tvm_relax_kind k = tvm_relax_kind_of(node);
+  return k == TVM_RELAX_KIND_NONE ? TVM_RELAX__SHAPE_LEAF : tvm_relax__walk_shapes[k];
+}
+
 /* ---- Struct info helpers (struct_info.c, struct_info_symbolic.c, text.c) ---------------------- */
 static inline tvm_relax_sinfo_obj* retained_sinfo(const tvm_relax_sinfo_obj* s) {
   tvm_ffi_retain((void*)s);
@@ -115,6 +138,10 @@ static inline tvm_relax_sinfo_obj* retained_sinfo(const tvm_relax_sinfo_obj* s) 
 }
 /* Append the TIR variables of PrimExpr e not yet in `seen` (ffi.Dict) to `out` (ffi.List). */
 int tvm_relax__expr_tir_vars(const tvm_tir_expr_obj* e, void* out, void* seen);
+/* tvm_relax_sinfo_tir_vars with the caller's `seen` (ffi.Dict of the variables already in
+ * `out`), so that collecting over many struct infos costs each one's size only. */
+int tvm_relax__sinfo_tir_vars_seen(const tvm_relax_sinfo_obj* sinfo, bool defs_only, void* out,
+                                   void* seen);
 /* Text of an expression or struct info for messages (never fails). */
 void tvm_relax__text(tvm_ffi_strbuf* out, const void* obj);
 /* The FuncStructInfo-derived result of calling a callee of struct info fsinfo with args:

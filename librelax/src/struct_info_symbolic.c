@@ -97,6 +97,12 @@ int tvm_relax_sinfo_tir_vars(const tvm_relax_sinfo_obj* sinfo, bool defs_only, v
   return rc;
 }
 
+int tvm_relax__sinfo_tir_vars_seen(const tvm_relax_sinfo_obj* sinfo, bool defs_only, void* out,
+                                   void* seen) {
+  var_collect c = {out, seen};
+  return sinfo_vars(&c, sinfo, defs_only);
+}
+
 int tvm_relax__expr_tir_vars(const tvm_tir_expr_obj* e, void* out, void* seen) {
   var_collect c = {out, seen};
   return expr_vars(&c, e);
