@@ -15,7 +15,8 @@
  *  - nested functions see (capture) the Relax Vars of enclosing scopes, but not the TIR
  *    variables: a nested function's symbolic variables are those its parameters or match_casts
  *    define, as upstream's;
- *  - a FuncStructInfo binds the variables its parameters define, for itself only;
+ *  - a FuncStructInfo binds the variables its parameters define, for itself only, and a tensor
+ *    shape given by a Relax Var inside it names one of its own parameters (not checked);
  *  - GlobalVars need no struct info (a PrimFunc's GlobalVar may have none); one they have must
  *    be a FuncStructInfo;
  *  - each binding's variable annotation, and each Call's struct info against the one its
@@ -37,7 +38,6 @@ enum {
   V_SCOPE = 2,   /* a Relax Var in scope */
   V_RECUR = 4,   /* a Relax Var visible in its own value (a local function's recursion) */
   T_DEFINED = 8, /* a TIR variable defined, at function nesting level `level` */
-  T_LOCAL = 16,  /* ... by a FuncStructInfo's parameters, for that struct info only */
 };
 #define STICKY V_BOUND /* flags that leaving a scope keeps */
 
@@ -68,6 +68,7 @@ typedef struct {
   int32_t level;                    /* nesting level of the innermost function */
   bool dataflow;                    /* inside a DataflowBlock of the innermost function */
   bool must_be_pure;                /* the innermost function is pure and not forced pure */
+  int32_t in_func_sinfo;            /* FuncStructInfos being checked, around the current node */
 } wf;
 
 #define MAX_DEPTH TVM_FFI_STRUCTURAL_MAX_DEPTH
@@ -108,12 +109,25 @@ static const char* text_of(tvm_ffi_strbuf* b, const void* obj) {
 }
 
 /* ---- Path steps --------------------------------------------------------------------------------- */
+/* IR too deep to walk: the error gives the first steps of the path only. */
+static int fail_too_deep(wf* w) {
+  enum { SHOWN = 8 };
+  int64_t depth = w->path.depth;
+  tvm_ffi_strbuf msg = {0};
+  w->path.depth = depth < SHOWN ? depth : SHOWN;
+  tvm_tir_visitor_path_format(&w->path, &msg);
+  w->path.depth = depth;
+  tvm_ffi_strbuf_printf(&msg, "...: IR nested deeper than %d levels", MAX_DEPTH);
+  tvm_ffi_raise("ValueError", "%s", tvm_ffi_strbuf_cstr(&msg));
+  tvm_ffi_strbuf_free(&msg);
+  return -1;
+}
 static int push_attr(wf* w, const char* name) {
-  if (w->path.depth >= MAX_DEPTH) return fail(w, "IR nested deeper than %d levels", MAX_DEPTH);
+  if (w->path.depth >= MAX_DEPTH) return fail_too_deep(w);
   return tvm_tir_visitor_push_attr(&w->path, name);
 }
 static int push_item(wf* w, int64_t i) {
-  if (w->path.depth >= MAX_DEPTH) return fail(w, "IR nested deeper than %d levels", MAX_DEPTH);
+  if (w->path.depth >= MAX_DEPTH) return fail_too_deep(w);
   return tvm_tir_visitor_push_item(&w->path, i);
 }
 static void pop(wf* w) { tvm_tir_visitor_pop(&w->path); }
@@ -202,7 +216,7 @@ static int def_tir(wf* w, const void* v, bool local) {
                 tir_var_name(v), func_name(w, f->func), func_name(w, w->func));
   }
   if (log_push(w, f) != 0) return -1;
-  f->flags = (f->flags & ~(uint32_t)T_LOCAL) | T_DEFINED | (local ? T_LOCAL : 0);
+  f->flags |= T_DEFINED;
   f->level = w->level;
   if (!local) f->func = w->func;
   return 0;
@@ -335,7 +349,8 @@ static int use_sinfo(wf* w, const tvm_relax_sinfo_obj* s) {
       if (tvm_relax_kind_of(shape) == TVM_RELAX_KIND_ShapeExpr) {
         rc = use_dims(w, ((const tvm_relax_shape_expr_obj*)shape)->values, true);
       } else if (tvm_relax_is_var(shape)) {
-        rc = use_var(w, shape);
+        /* In a FuncStructInfo the shape names the signature's own parameter. */
+        rc = w->in_func_sinfo > 0 ? 0 : use_var(w, shape);
       } else {
         rc = fail(w, "a tensor's shape must be a ShapeExpr or a Var");
       }
@@ -357,6 +372,7 @@ static int use_sinfo(wf* w, const tvm_relax_sinfo_obj* s) {
     case TVM_RELAX_KIND_FuncStructInfo: {
       const tvm_relax_func_sinfo_obj* fs = (const void*)s;
       size_t mark = w->log_len;
+      w->in_func_sinfo++;
       if (push_attr(w, "params") != 0) return -1;
       rc = check_array(w, fs->params, "params");
       for (int64_t i = 0; rc == 0 && i < arr_size(fs->params); ++i) {
@@ -374,6 +390,7 @@ static int use_sinfo(wf* w, const tvm_relax_sinfo_obj* s) {
         pop(w);
       }
       leave(w, mark);
+      w->in_func_sinfo--;
       return rc;
     }
     default:
@@ -514,7 +531,10 @@ static bool is_leaf_or_tuple(const void* e) {
 static int visit_global_var(wf* w, const tvm_tir_global_var_obj* gv) {
   const char* name = tvm_ffi_str_cstr(gv->name_hint);
   if (w->mod) {
-    const TVMFFIAny* known = tvm_ffi_map_get_str(w->mod->global_var_map_, name);
+    const void* names = w->mod->global_var_map_;
+    const TVMFFIAny* known = names && tvm_ffi_type_index(names) == kTVMFFIMap
+                                 ? tvm_ffi_map_get_str(names, name)
+                                 : NULL;
     if (!known || !tvm_ffi_any_is_object(known) || known->v_obj != (const void*)gv) {
       return fail(w, "GlobalVar @%s is not a function of this module", name);
     }
@@ -853,13 +873,10 @@ static int visit_function(wf* w, const tvm_relax_function_obj* fn) {
     return fail(w, "the function has relax.force_pure but is_pure false (force_pure requires a "
                 "pure function)");
   }
-  /* Its own FuncStructInfo, in the enclosing scope. */
   if (!tvm_relax_sinfo_of(fn)) return fail(w, "the function has no struct info");
   if (tvm_relax_kind_of(tvm_relax_sinfo_of(fn)) != TVM_RELAX_KIND_FuncStructInfo) {
     return fail(w, "a function's struct info must be a FuncStructInfo");
   }
-  if (use_sinfo_at(w, tvm_relax_sinfo_of(fn), "struct_info_") != 0) return -1;
-
   bool outer_dataflow = w->dataflow, outer_pure = w->must_be_pure;
   size_t mark = w->log_len;
   w->level++;
@@ -904,7 +921,9 @@ static int visit_function(wf* w, const tvm_relax_function_obj* fn) {
   w->level--;
   w->dataflow = outer_dataflow;
   w->must_be_pure = outer_pure;
-  return rc;
+  /* Its own FuncStructInfo, in the enclosing scope (last: errors inside the function are
+   * reported where they are, not through the signature). */
+  return rc != 0 ? rc : use_sinfo_at(w, tvm_relax_sinfo_of(fn), "struct_info_");
 }
 
 /* ---- Entry -------------------------------------------------------------------------------------- */

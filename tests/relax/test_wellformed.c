@@ -429,6 +429,37 @@ TEST(symbolic_var_defined_before_use) {
   drop_all();
 }
 
+/* A tensor whose shape is given by a Relax Var of shape struct info: the Var must be in scope. */
+TEST(shape_var_in_struct_info) {
+  tvm_relax_var_obj* s = var("s", keep(tvm_relax_shape_sinfo_new(NULL, 2)));
+  tvm_relax_var_obj* x = var("x", keep(tvm_relax_tensor_sinfo_new(s, F32, 2, NULL)));
+  EXPECT_OK(func(ARR(s, x), x, true));
+  EXPECT_ERROR(func(ARR(x, s), x, true), "<root>.params[0].struct_info_.shape",
+               "Var s is used before its definition");
+  drop_all();
+}
+
+/* IR nested deeper than the walk allows is an error, not a stack overflow. */
+TEST(deep_nesting) {
+  tvm_relax_var_obj* x = var("x", t4());
+  void* t = x;
+  tvm_ffi_retain(t);
+  for (int i = 0; i < 6000 && t; ++i) {
+    void* one = rt_array(1, t);
+    void* next = tvm_relax_tuple_new(one);
+    tvm_ffi_release(one);
+    tvm_ffi_release(t);
+    t = next;
+  }
+  CHECK(t != NULL);
+  keep(t);
+  tvm_relax_var_obj* v = var("v", keep(tvm_relax_expr_sinfo(t)));
+  /* The message gives the path's first steps only. */
+  CHECK(tvm_relax_verify_well_formed(func1(ARR(x), false, ARR(bind(v, t)), x, true)) != 0);
+  CHECK_RAISED("ValueError", "<root>.body.blocks[0].bindings[0].value.fields[0]...: IR nested deeper than");
+  drop_all();
+}
+
 TEST(symbolic_vars_stay_in_their_function) {
   tvm_tir_var_obj* n = sym("n");
   tvm_relax_var_obj* x = var("x", t_sym(n));
@@ -471,6 +502,20 @@ TEST(struct_info_present_and_consistent) {
   EXPECT_ERROR(g, "<root>.body.blocks[0].bindings[0]",
                "the value's struct info R.Tensor((4,), dtype=\"float32\") is not an instance of the "
                "annotation R.Tensor((5,), dtype=\"float32\") of b");
+  /* A match_cast whose struct info its value can never have, and its variable's annotation
+   * against the cast. */
+  tvm_relax_var_obj* m = var("m", t4());
+  void* mc = keep(tvm_relax_match_cast_new(m, (void*)x, t4()));
+  void* k = func1(ARR(x), false, ARR(mc), m, true);
+  EXPECT_OK(k);
+  set_field(m, "struct_info_", tvm_ffi_any_obj(t5()));
+  EXPECT_ERROR(k, "<root>.body.blocks[0].bindings[0]",
+               "the match_cast's struct info R.Tensor((4,), dtype=\"float32\") is not an instance of "
+               "the annotation R.Tensor((5,), dtype=\"float32\") of m");
+  set_field(mc, "struct_info", tvm_ffi_any_obj(t5()));
+  EXPECT_ERROR(k, "<root>.body.blocks[0].bindings[0].struct_info",
+               "the value's struct info R.Tensor((4,), dtype=\"float32\") can never match "
+               "R.Tensor((5,), dtype=\"float32\")");
   /* The body against the return annotation. */
   tvm_relax_var_obj* d = var("d", t4());
   void* h = keep(tvm_relax_function_new(ARR(d), (void*)d, t4(), true, NULL));
@@ -575,6 +620,12 @@ TEST(global_vars_refer_to_module_functions) {
   const char* names1[1] = {"callee"};
   EXPECT_ERROR(module(1, names1, &named), "<root>[\"callee\"]",
                "the function's global_symbol \"other\" differs from its name");
+  /* A GlobalVar whose struct info is not a function's. */
+  tvm_tir_global_var_obj* odd = keep(tvm_relax_global_var_new("odd", keep(tvm_relax_object_sinfo_new())));
+  tvm_relax_var_obj* y2 = var("y2", t4());
+  tvm_relax_var_obj* r2 = var("r2", keep(tvm_relax_object_sinfo_new()));
+  void* uses_odd = func1(ARR(y2), false, ARR(bind(r2, odd)), y2, true);
+  EXPECT_ERROR(uses_odd, "<root>.body.blocks[0].bindings[0].value", "GlobalVar @odd must have a FuncStructInfo");
   drop_all();
 }
 
@@ -591,6 +642,25 @@ TEST(prim_funcs_checked_by_libtir) {
   EXPECT_OK(module(2, names, fns_good));
   void* fns_bad[2] = {main_fn, bad};
   EXPECT_ERROR(module(2, names, fns_bad), "<root>[\"prim\"]", "well-formedness");
+  /* A direct call to a PrimFunc through a GlobalVar without struct info: impure (as upstream's
+   * PrimFunc struct info), so only in an impure function. */
+  tvm_tir_global_var_obj* pg = keep(tvm_tir_global_var_new("prim"));
+  tvm_relax_var_obj* y = var("y", t4());
+  tvm_relax_var_obj* r = var("r", t4());
+  void* c = keep(tvm_relax_call_new(pg, ARR(y), NULL, ARR(t4()), NULL));
+  for (int pure = 0; pure < 2; ++pure) {
+    void* caller = func1(ARR(y), false, ARR(bind(r, c)), r, pure);
+    TVMFFIAny keys[2] = {tvm_ffi_any_obj(pg), tvm_ffi_any_obj(keep(tvm_relax_global_var_new(
+                                                  "caller", keep(tvm_relax_expr_sinfo(caller)))))};
+    TVMFFIAny vals[2] = {tvm_ffi_any_obj(good), tvm_ffi_any_obj(caller)};
+    void* mod = keep(tvm_tir_ir_module_new(keep(tvm_ffi_map_new(keys, vals, 2)), NULL));
+    if (pure) {
+      EXPECT_ERROR(mod, "<root>[\"caller\"].body.blocks[0].bindings[0].value",
+                   "impure call to @prim in a pure function");
+    } else {
+      EXPECT_OK(mod);
+    }
+  }
   drop_all();
 }
 
@@ -652,6 +722,8 @@ int main(void) {
   RUN(if_and_seq_expr_placement);
   RUN(if_condition_must_be_bool);
   RUN(symbolic_var_defined_before_use);
+  RUN(shape_var_in_struct_info);
+  RUN(deep_nesting);
   RUN(symbolic_vars_stay_in_their_function);
   RUN(struct_info_present_and_consistent);
   RUN(a_normal_form);
