@@ -32,7 +32,7 @@
 
 #include "internal.h"
 
-/* ---- Facts about variables ------------------------------------------------------------------ */
+/* ---- Facts about variables ------------------------------------------------------------------- */
 enum {
   V_BOUND = 1,   /* a Relax Var bound so far (in function `func`) */
   V_SCOPE = 2,   /* a Relax Var in scope */
@@ -73,7 +73,7 @@ typedef struct {
 
 #define MAX_DEPTH TVM_FFI_STRUCTURAL_MAX_DEPTH
 
-/* ---- Errors ----------------------------------------------------------------------------------- */
+/* ---- Errors ---------------------------------------------------------------------------------- */
 /* ValueError "<path>: message" at the current path. Returns -1. */
 static int fail(wf* w, const char* fmt, ...) TVM_FFI_PRINTF(2, 3);
 static int fail(wf* w, const char* fmt, ...) {
@@ -102,13 +102,43 @@ static const char* func_name(const wf* w, int32_t f) {
   return w->func_names && f >= 0 ? w->func_names[f] : "(the function)";
 }
 
-/* Text of an expression or struct info for messages, in a buffer the caller frees. */
+/* A name field's text ("?" when missing: deserialized IR may lack it). */
+static const char* str_or(const void* s) {
+  return s && tvm_ffi_type_index(s) == kTVMFFIStr ? tvm_ffi_str_cstr(s) : "?";
+}
+static const char* var_name(const void* v) {
+  return str_or(((const tvm_relax_var_obj*)v)->name_hint);
+}
+static const char* gv_name(const void* gv) {
+  return str_or(((const tvm_tir_global_var_obj*)gv)->name_hint);
+}
+static const char* tir_var_name(const void* v) {
+  return str_or(((const tvm_tir_var_obj*)v)->name_hint);
+}
+
+/* Text of an expression for messages, appended to b (the caller frees it): names read here
+ * with str_or, the rest by tvm_relax__text. */
 static const char* text_of(tvm_ffi_strbuf* b, const void* obj) {
-  tvm_relax__text(b, obj);
+  if (tvm_relax_is_var(obj)) {
+    tvm_ffi_strbuf_puts(b, var_name(obj));
+  } else if (tvm_tir_is(obj, TVM_TIR_KIND_GlobalVar)) {
+    tvm_ffi_strbuf_printf(b, "@%s", gv_name(obj));
+  } else if (tvm_relax_kind_of(obj) == TVM_RELAX_KIND_Call) {
+    const tvm_relax_call_obj* c = obj;
+    const tvm_relax_op_info* info = tvm_relax_op_info_of(c->op);
+    if (info) {
+      tvm_ffi_strbuf_printf(b, "R.%s(...)", info->name + strlen("relax."));
+    } else {
+      if (c->op) text_of(b, c->op);
+      tvm_ffi_strbuf_puts(b, "(...)");
+    }
+  } else {
+    tvm_relax__text(b, obj);
+  }
   return tvm_ffi_strbuf_cstr(b);
 }
 
-/* ---- Path steps --------------------------------------------------------------------------------- */
+/* ---- Path steps ------------------------------------------------------------------------------ */
 /* IR too deep to walk: the error gives the first steps of the path only. */
 static int fail_too_deep(wf* w) {
   enum { SHOWN = 8 };
@@ -132,7 +162,7 @@ static int push_item(wf* w, int64_t i) {
 }
 static void pop(wf* w) { tvm_tir_visitor_pop(&w->path); }
 
-/* ---- The fact table ------------------------------------------------------------------------------ */
+/* ---- The fact table -------------------------------------------------------------------------- */
 static size_t slot_of(const wf* w, const void* key) {
   uint64_t h = (uint64_t)(uintptr_t)key * 0x9E3779B97F4A7C15ull;
   return (size_t)(h >> 20) & w->mask;
@@ -199,11 +229,7 @@ static void leave(wf* w, size_t mark) {
   }
 }
 
-/* ---- TIR variables ------------------------------------------------------------------------------ */
-static const char* tir_var_name(const void* v) {
-  return tvm_ffi_str_cstr(((const tvm_tir_var_obj*)v)->name_hint);
-}
-
+/* ---- TIR variables --------------------------------------------------------------------------- */
 /* Define TIR variable v: by a parameter or match_cast of the current function, or (local) by a
  * FuncStructInfo's parameters. A variable already defined here keeps its definition (its first
  * occurrence defines it; later ones are uses that a runtime check matches). */
@@ -229,8 +255,10 @@ static int use_tir_var(wf* w, const void* v) {
     return fail(w, "symbolic variable %s of function %s is used in function %s", tir_var_name(v),
                 func_name(w, f->func), func_name(w, w->func));
   }
-  return fail(w, "symbolic variable %s is used before a parameter's struct info or a match_cast "
-              "defines it", tir_var_name(v));
+  return fail(w,
+              "symbolic variable %s is used before a parameter's struct info or a match_cast "
+              "defines it",
+              tir_var_name(v));
 }
 
 static int on_tir_var(tvm_tir_visitor* v, const void* node) {
@@ -243,7 +271,8 @@ static int use_tir(wf* w, const void* e) {
   tvm_tir_kind k = tvm_tir_kind_of(e);
   if (k == TVM_TIR_KIND_IntImm || k == TVM_TIR_KIND_FloatImm) return 0;
   if (tvm_tir_is_var(e)) return use_tir_var(w, e);
-  if (!tvm_tir_is_expr(e)) return fail(w, "expected a PrimExpr, got %s", tvm_ffi_type_key(tvm_ffi_type_index(e)));
+  if (!tvm_tir_is_expr(e))
+    return fail(w, "expected a PrimExpr, got %s", tvm_ffi_type_key(tvm_ffi_type_index(e)));
   return tvm_tir_visit(&w->tirv, e);
 }
 
@@ -251,7 +280,8 @@ static int use_tir(wf* w, const void* e) {
  * is an error at the current path. */
 static int check_array(wf* w, const void* arr, const char* field) {
   if (!arr) return 0;
-  if (tvm_ffi_type_index(arr) != kTVMFFIArray) return fail(w, "field %s must be an ffi.Array", field);
+  if (tvm_ffi_type_index(arr) != kTVMFFIArray)
+    return fail(w, "field %s must be an ffi.Array", field);
   for (int64_t i = 0; i < tvm_ffi_seq_size(arr); ++i) {
     if (!tvm_ffi_any_is_object(tvm_ffi_seq_at(arr, i))) {
       return fail(w, "%s[%lld] must be an object", field, (long long)i);
@@ -283,7 +313,7 @@ static int use_dims(wf* w, const void* values, bool shape_expr) {
   return rc;
 }
 
-/* ---- Struct info ----------------------------------------------------------------------------------- */
+/* ---- Struct info ----------------------------------------------------------------------------- */
 /* Define the TIR variables that a parameter (or match_cast) of struct info s defines: its dims
  * and prim values that are bare variables. (local: a FuncStructInfo's parameters.) */
 static int def_sinfo(wf* w, const tvm_relax_sinfo_obj* s, bool local) {
@@ -330,7 +360,8 @@ static int use_var(wf* w, const tvm_relax_var_obj* v);
 /* Struct info s (at the current path) uses only defined TIR variables and Relax Vars in scope. */
 static int use_sinfo(wf* w, const tvm_relax_sinfo_obj* s) {
   if (!tvm_relax_is_sinfo(s)) {
-    return fail(w, "expected a struct info, got %s", s ? tvm_ffi_type_key(tvm_ffi_type_index(s)) : "nothing");
+    return fail(w, "expected a struct info, got %s",
+                s ? tvm_ffi_type_key(tvm_ffi_type_index(s)) : "nothing");
   }
   int rc = 0;
   switch (tvm_relax_kind_of(s)) {
@@ -439,10 +470,10 @@ static bool is_bool_scalar(const tvm_relax_sinfo_obj* s) {
   return tvm_relax_dtype_is_unknown(t) || t.code == kDLBool || (t.code == kDLUInt && t.bits == 1);
 }
 
-/* ---- Relax variables ------------------------------------------------------------------------------ */
+/* ---- Relax variables ------------------------------------------------------------------------- */
 static int use_var(wf* w, const tvm_relax_var_obj* v) {
   const fact* f = find(w, v);
-  const char* name = tvm_relax_var_name(v);
+  const char* name = var_name(v);
   if (tvm_relax_kind_of(v) == TVM_RELAX_KIND_DataflowVar) {
     if (w->dataflow && f && (f->flags & V_SCOPE) && f->level == w->level) return 0;
     if (!w->dataflow || (f && (f->flags & V_BOUND))) {
@@ -453,7 +484,8 @@ static int use_var(wf* w, const tvm_relax_var_obj* v) {
   if (f && (f->flags & (V_SCOPE | V_RECUR))) {
     /* A Var captured by a nested function: its struct info must make sense there (the TIR
      * variables of the enclosing function are not in scope). */
-    if (f->level < w->level && (f->flags & V_SCOPE)) return use_sinfo_at(w, tvm_relax_sinfo_of(v), "struct_info_");
+    if (f->level < w->level && (f->flags & V_SCOPE))
+      return use_sinfo_at(w, tvm_relax_sinfo_of(v), "struct_info_");
     return 0;
   }
   if (f && (f->flags & V_BOUND) && f->func != w->func) {
@@ -467,10 +499,11 @@ static int use_var(wf* w, const tvm_relax_var_obj* v) {
 /* Bind v (at the current path): a parameter, or a binding's variable. */
 static int def_var(wf* w, const void* obj, bool param) {
   if (!tvm_relax_is_var(obj)) {
-    return fail(w, "expected a Relax Var, got %s", obj ? tvm_ffi_type_key(tvm_ffi_type_index(obj)) : "nothing");
+    return fail(w, "expected a Relax Var, got %s",
+                obj ? tvm_ffi_type_key(tvm_ffi_type_index(obj)) : "nothing");
   }
   const tvm_relax_var_obj* v = obj;
-  const char* name = tvm_relax_var_name(v);
+  const char* name = var_name(v);
   if (tvm_relax_kind_of(v) == TVM_RELAX_KIND_DataflowVar) {
     if (param) return fail(w, "DataflowVar %s cannot be a function parameter", name);
     if (!w->dataflow) return fail(w, "DataflowVar %s is bound outside a dataflow block", name);
@@ -490,7 +523,7 @@ static int def_var(wf* w, const void* obj, bool param) {
   return 0;
 }
 
-/* ---- Expressions -------------------------------------------------------------------------------- */
+/* ---- Expressions ----------------------------------------------------------------------------- */
 static int visit_expr(wf* w, const void* e, bool leaf);
 static int visit_seq(wf* w, const void* e);
 static int visit_function(wf* w, const tvm_relax_function_obj* fn);
@@ -529,12 +562,11 @@ static bool is_leaf_or_tuple(const void* e) {
 
 /* A GlobalVar use: with a module, one of its functions. */
 static int visit_global_var(wf* w, const tvm_tir_global_var_obj* gv) {
-  const char* name = tvm_ffi_str_cstr(gv->name_hint);
+  const char* name = gv_name(gv);
   if (w->mod) {
     const void* names = w->mod->global_var_map_;
-    const TVMFFIAny* known = names && tvm_ffi_type_index(names) == kTVMFFIMap
-                                 ? tvm_ffi_map_get_str(names, name)
-                                 : NULL;
+    const TVMFFIAny* known =
+        names && tvm_ffi_type_index(names) == kTVMFFIMap ? tvm_ffi_map_get_str(names, name) : NULL;
     if (!known || !tvm_ffi_any_is_object(known) || known->v_obj != (const void*)gv) {
       return fail(w, "GlobalVar @%s is not a function of this module", name);
     }
@@ -553,7 +585,7 @@ static bool callee_is_pure(const wf* w, const void* callee) {
   const tvm_relax_sinfo_obj* s = tvm_relax_sinfo_of(callee);
   if (!s && tvm_tir_is(callee, TVM_TIR_KIND_GlobalVar)) {
     if (!w->mod) return true; /* nothing known: the module's check decides */
-    const char* name = tvm_ffi_str_cstr(((const tvm_tir_global_var_obj*)callee)->name_hint);
+    const char* name = gv_name(callee);
     void* f = tvm_tir_ir_module_lookup(w->mod, name);
     bool pure = true;
     if (tvm_relax_kind_of(f) == TVM_RELAX_KIND_Function) {
@@ -618,7 +650,8 @@ static int visit_call(wf* w, const tvm_relax_call_obj* c) {
   }
   pop(w);
   if (rc != 0 || check_expr_sinfo(w, c) != 0) return -1;
-  if (c->attrs && tvm_ffi_type_index(c->attrs) != kTVMFFIMap) return fail(w, "a call's attrs must be an ffi.Map");
+  if (c->attrs && tvm_ffi_type_index(c->attrs) != kTVMFFIMap)
+    return fail(w, "a call's attrs must be an ffi.Map");
 
   const tvm_relax_op_info* info = tvm_relax_op_info_of(c->op);
   bool pure = info ? info->pure : tvm_tir_is(c->op, TVM_TIR_KIND_Op) || callee_is_pure(w, c->op);
@@ -626,8 +659,10 @@ static int visit_call(wf* w, const tvm_relax_call_obj* c) {
     tvm_ffi_strbuf b = {0};
     text_of(&b, c->op);
     rc = w->dataflow ? fail(w, "impure call to %s inside a dataflow block", tvm_ffi_strbuf_cstr(&b))
-                     : fail(w, "impure call to %s in a pure function (make the function impure, or "
-                               "set its attribute relax.force_pure)", tvm_ffi_strbuf_cstr(&b));
+                     : fail(w,
+                            "impure call to %s in a pure function (make the function impure, or "
+                            "set its attribute relax.force_pure)",
+                            tvm_ffi_strbuf_cstr(&b));
     tvm_ffi_strbuf_free(&b);
     return rc;
   }
@@ -642,7 +677,8 @@ static int visit_if(wf* w, const tvm_relax_if_obj* e) {
     if (push_attr(w, "cond") != 0) return -1;
     tvm_ffi_strbuf b = {0};
     tvm_relax_sinfo_text(&b, cs);
-    int rc = fail(w, "the condition of an If must be a bool scalar, got %s", tvm_ffi_strbuf_cstr(&b));
+    int rc =
+        fail(w, "the condition of an If must be a bool scalar, got %s", tvm_ffi_strbuf_cstr(&b));
     tvm_ffi_strbuf_free(&b);
     pop(w);
     return rc;
@@ -665,7 +701,8 @@ static int visit_if(wf* w, const tvm_relax_if_obj* e) {
  * tuple), else the value of a binding. */
 static int visit_expr(wf* w, const void* e, bool leaf) {
   if (!e) return fail(w, "missing expression");
-  if (!tvm_relax_is_expr(e)) return fail(w, "expected a Relax expression, got %s", tvm_ffi_type_key(tvm_ffi_type_index(e)));
+  if (!tvm_relax_is_expr(e))
+    return fail(w, "expected a Relax expression, got %s", tvm_ffi_type_key(tvm_ffi_type_index(e)));
   if (leaf && !is_leaf_or_tuple(e)) {
     tvm_ffi_strbuf b = {0};
     int rc = fail(w, "not in A-normal form: %s must be bound to a variable first", text_of(&b, e));
@@ -705,7 +742,8 @@ static int visit_expr(wf* w, const void* e, bool leaf) {
       return rc != 0 ? rc : check_expr_sinfo(w, e);
     }
     case TVM_RELAX_KIND_TupleGetItem:
-      if (visit_at(w, ((const tvm_relax_tuple_get_item_obj*)e)->tuple_value, "tuple_value", -1, true) != 0) {
+      if (visit_at(w, ((const tvm_relax_tuple_get_item_obj*)e)->tuple_value, "tuple_value", -1,
+                   true) != 0) {
         return -1;
       }
       return check_expr_sinfo(w, e);
@@ -739,13 +777,14 @@ static int visit_expr(wf* w, const void* e, bool leaf) {
   if (tvm_tir_is(e, TVM_TIR_KIND_GlobalVar)) return visit_global_var(w, e);
   if (tvm_tir_is(e, TVM_TIR_KIND_Op)) return 0;
   if (tvm_tir_is(e, TVM_TIR_KIND_PrimFunc)) {
-    return fail(w, "a PrimFunc may not appear inline in Relax: add it to the module and refer to it "
+    return fail(w,
+                "a PrimFunc may not appear inline in Relax: add it to the module and refer to it "
                 "by its GlobalVar");
   }
   return fail(w, "unexpected expression %s", tvm_ffi_type_key(tvm_ffi_type_index(e)));
 }
 
-/* ---- Bindings, blocks, sequences -------------------------------------------------------------- */
+/* ---- Bindings, blocks, sequences ------------------------------------------------------------- */
 /* Whether the variable's annotation and the value's struct info can agree. */
 static int check_annotation(wf* w, const tvm_relax_var_obj* var, const tvm_relax_sinfo_obj* value,
                             const char* what) {
@@ -756,7 +795,7 @@ static int check_annotation(wf* w, const tvm_relax_var_obj* var, const tvm_relax
   tvm_relax_sinfo_text(&a, value);
   tvm_relax_sinfo_text(&b, ann);
   int rc = fail(w, "%s %s is not an instance of the annotation %s of %s", what,
-                tvm_ffi_strbuf_cstr(&a), tvm_ffi_strbuf_cstr(&b), tvm_relax_var_name(var));
+                tvm_ffi_strbuf_cstr(&a), tvm_ffi_strbuf_cstr(&b), var_name(var));
   tvm_ffi_strbuf_free(&a);
   tvm_ffi_strbuf_free(&b);
   return rc;
@@ -813,7 +852,8 @@ static int visit_binding(wf* w, const void* b) {
 
 static int visit_block(wf* w, const void* blk) {
   if (!tvm_relax_is(blk, TVM_RELAX_KIND_BindingBlock)) {
-    return fail(w, "expected a binding block, got %s", blk ? tvm_ffi_type_key(tvm_ffi_type_index(blk)) : "nothing");
+    return fail(w, "expected a binding block, got %s",
+                blk ? tvm_ffi_type_key(tvm_ffi_type_index(blk)) : "nothing");
   }
   const tvm_relax_block_obj* block = blk;
   bool df = tvm_relax_kind_of(blk) == TVM_RELAX_KIND_DataflowBlock;
@@ -859,7 +899,7 @@ static int visit_seq(wf* w, const void* e) {
   return check_expr_sinfo(w, s);
 }
 
-/* ---- Functions -------------------------------------------------------------------------------- */
+/* ---- Functions ------------------------------------------------------------------------------- */
 static bool attr_true(const void* attrs, const char* key) {
   if (!attrs || tvm_ffi_type_index(attrs) != kTVMFFIMap) return false;
   const TVMFFIAny* v = tvm_ffi_map_get_str(attrs, key);
@@ -870,7 +910,8 @@ static bool attr_true(const void* attrs, const char* key) {
 static int visit_function(wf* w, const tvm_relax_function_obj* fn) {
   bool force_pure = attr_true(fn->func.attrs, "relax.force_pure");
   if (force_pure && !fn->is_pure) {
-    return fail(w, "the function has relax.force_pure but is_pure false (force_pure requires a "
+    return fail(w,
+                "the function has relax.force_pure but is_pure false (force_pure requires a "
                 "pure function)");
   }
   if (!tvm_relax_sinfo_of(fn)) return fail(w, "the function has no struct info");
@@ -926,7 +967,7 @@ static int visit_function(wf* w, const tvm_relax_function_obj* fn) {
   return rc != 0 ? rc : use_sinfo_at(w, tvm_relax_sinfo_of(fn), "struct_info_");
 }
 
-/* ---- Entry -------------------------------------------------------------------------------------- */
+/* ---- Entry ----------------------------------------------------------------------------------- */
 typedef struct {
   const char* name;
   const tvm_tir_global_var_obj* gv;
@@ -952,8 +993,7 @@ static int verify_module(wf* w, const tvm_tir_ir_module_obj* mod) {
   for (int64_t pos = 0; (pos = tvm_ffi_map_next(mod->functions, pos, &key, &val)) >= 0;) {
     if (!tvm_ffi_any_is_object(key) || !tvm_tir_is(key->v_obj, TVM_TIR_KIND_GlobalVar)) continue;
     const tvm_tir_global_var_obj* gv = (const void*)key->v_obj;
-    entries[count++] = (mod_entry){tvm_ffi_str_cstr(gv->name_hint), gv,
-                                   tvm_ffi_any_is_object(val) ? val->v_obj : NULL};
+    entries[count++] = (mod_entry){gv_name(gv), gv, tvm_ffi_any_is_object(val) ? val->v_obj : NULL};
   }
   qsort(entries, (size_t)count, sizeof(mod_entry), by_name);
   for (int64_t i = 0; i < count; ++i) names[i] = entries[i].name;
@@ -996,9 +1036,11 @@ int tvm_relax_verify_well_formed(const void* func_or_module) {
   tvm_relax__ensure_init();
   bool is_mod = tvm_tir_is(func_or_module, TVM_TIR_KIND_IRModule);
   if (!is_mod && tvm_relax_kind_of(func_or_module) != TVM_RELAX_KIND_Function) {
-    return tvm_ffi_raise("TypeError", "tvm_relax_verify_well_formed: expected a Relax Function or "
-                         "an IRModule, got %s",
-                         func_or_module ? tvm_ffi_type_key(tvm_ffi_type_index(func_or_module)) : "NULL");
+    return tvm_ffi_raise(
+        "TypeError",
+        "tvm_relax_verify_well_formed: expected a Relax Function or "
+        "an IRModule, got %s",
+        func_or_module ? tvm_ffi_type_key(tvm_ffi_type_index(func_or_module)) : "NULL");
   }
   wf w;
   memset(&w, 0, sizeof(w));

@@ -10,7 +10,7 @@
 
 #include "relax_testing.h"
 
-/* ---- Keeping the test's objects: released together at the end of each test ---------------- */
+/* ---- Keeping the test's objects: released together at the end of each test ------------------- */
 static void* g_kept[4096];
 static int g_num_kept;
 
@@ -31,7 +31,7 @@ static void drop_all(void) {
   while (g_num_kept > 0) tvm_ffi_release(g_kept[--g_num_kept]);
 }
 
-/* ---- Program pieces ------------------------------------------------------------------------- */
+/* ---- Program pieces -------------------------------------------------------------------------- */
 #define BOOL tvm_tir_dtype_bool()
 
 static tvm_relax_sinfo_obj* t4(void) { return keep(rt_tensor(F32, 1, (int64_t)4)); }
@@ -53,7 +53,9 @@ static void* empty(void) { return keep(tvm_ffi_array_of_objects(NULL, 0)); }
 static void* call1(const char* op, void* x) { return keep(RT_CALL(op, NULL, x)); }
 static void* call2(const char* op, void* x, void* y) { return keep(RT_CALL(op, NULL, x, y)); }
 static void* bind(void* v, void* value) { return keep(tvm_relax_var_binding_new(v, value)); }
-static void* block(bool dataflow, void* bindings) { return keep(tvm_relax_block_new(bindings, dataflow)); }
+static void* block(bool dataflow, void* bindings) {
+  return keep(tvm_relax_block_new(bindings, dataflow));
+}
 static void* seq(void* blocks, void* body) { return keep(tvm_relax_seq_expr_new(blocks, body)); }
 static void* func(void* params, void* body, bool pure) {
   return keep(tvm_relax_function_new(params, body, NULL, pure, NULL));
@@ -79,7 +81,7 @@ static void set_field(void* obj, const char* name, TVMFFIAny value) {
   CHECK(f != NULL);
   if (f) CHECK_OK(tvm_ffi_field_set(obj, f, &value));
 }
-/* ---- Expectations ----------------------------------------------------------------------------- */
+/* ---- Expectations ---------------------------------------------------------------------------- */
 static void expect_ok_(int line, const void* obj) {
   if (!obj) return; /* keep() reported it */
   if (tvm_relax_verify_well_formed(obj) != 0) {
@@ -110,7 +112,7 @@ static void expect_error_(int line, const void* obj, const char* path, const cha
 }
 #define EXPECT_ERROR(obj, path, part) expect_error_(__LINE__, (obj), (path), (part))
 
-/* ---- Well-formed programs ----------------------------------------------------------------------- */
+/* ---- Well-formed programs -------------------------------------------------------------------- */
 /* main(x: (n, 4), w: (4,), b: (4,)): an MLP-shaped dataflow chain (elementwise layers) built with
  * the BlockBuilder, and caller(y: (8, 4)) calling it through its GlobalVar. */
 TEST(mlp_with_symbolic_batch_passes) {
@@ -221,21 +223,23 @@ TEST(nested_and_recursive_functions_pass) {
                                           t4(), true, NULL));
   tvm_relax_var_obj* x2 = var("x2", t4());
   tvm_relax_var_obj* out = var("out", t4());
-  void* f2 = func1(ARR(x2), false,
-                   ARR(bind(h, rec), bind(out, keep(tvm_relax_call_new(h, ARR(x2), NULL, NULL, NULL)))),
-                   out, true);
+  void* f2 =
+      func1(ARR(x2), false,
+            ARR(bind(h, rec), bind(out, keep(tvm_relax_call_new(h, ARR(x2), NULL, NULL, NULL)))),
+            out, true);
   EXPECT_OK(f2);
   drop_all();
 }
 
-/* ---- Variables: defined before use, once -------------------------------------------------------- */
+/* ---- Variables: defined before use, once ----------------------------------------------------- */
 TEST(var_used_before_definition) {
   tvm_relax_var_obj* x = var("x", t4());
   tvm_relax_var_obj* a = var("a", t4());
   tvm_relax_var_obj* b = var("b", t4());
-  void* f = func1(ARR(x), false, ARR(bind(a, call1("relax.exp", b)), bind(b, call1("relax.exp", x))), a,
-                  true);
-  EXPECT_ERROR(f, "<root>.body.blocks[0].bindings[0].value.args[0]", "Var b is used before its definition");
+  void* f = func1(ARR(x), false,
+                  ARR(bind(a, call1("relax.exp", b)), bind(b, call1("relax.exp", x))), a, true);
+  EXPECT_ERROR(f, "<root>.body.blocks[0].bindings[0].value.args[0]",
+               "Var b is used before its definition");
   /* The function's result, never bound. */
   tvm_relax_var_obj* ghost = var("ghost", t4());
   EXPECT_ERROR(func1(ARR(x), false, ARR(bind(b, call1("relax.exp", x))), ghost, true),
@@ -246,8 +250,8 @@ TEST(var_used_before_definition) {
 TEST(var_bound_twice) {
   tvm_relax_var_obj* x = var("x", t4());
   tvm_relax_var_obj* a = var("a", t4());
-  void* f = func1(ARR(x), false, ARR(bind(a, call1("relax.exp", x)), bind(a, call1("relax.exp", x))), a,
-                  true);
+  void* f = func1(ARR(x), false,
+                  ARR(bind(a, call1("relax.exp", x)), bind(a, call1("relax.exp", x))), a, true);
   EXPECT_ERROR(f, "<root>.body.blocks[0].bindings[1].var", "Var a is bound more than once");
   /* A parameter bound again. */
   EXPECT_ERROR(func1(ARR(x), false, ARR(bind(x, call1("relax.exp", x))), x, true),
@@ -277,7 +281,8 @@ TEST(var_used_outside_its_scope) {
   tvm_relax_var_obj* r = var("r", t4());
   tvm_relax_var_obj* s = var("s", t4());
   void* fn = func1(ARR(c, x), false, ARR(bind(r, e), bind(s, call2("relax.add", r, a))), s, true);
-  EXPECT_ERROR(fn, "<root>.body.blocks[0].bindings[1].value.args[1]", "Var a is used outside its scope");
+  EXPECT_ERROR(fn, "<root>.body.blocks[0].bindings[1].value.args[1]",
+               "Var a is used outside its scope");
   /* A nested function's variable used after it. */
   tvm_relax_var_obj* y = var("y", t4());
   tvm_relax_var_obj* z = var("z", t4());
@@ -309,14 +314,15 @@ TEST(vars_of_one_function_not_in_another) {
   drop_all();
 }
 
-/* ---- Dataflow blocks ------------------------------------------------------------------------------ */
+/* ---- Dataflow blocks ------------------------------------------------------------------------- */
 TEST(dataflow_var_used_outside_its_block) {
   tvm_relax_var_obj* x = var("x", t4());
   tvm_relax_var_obj* lv = dfvar("lv", t4());
   tvm_relax_var_obj* gv = var("gv", t4());
   void* df = block(true, ARR(bind(lv, call1("relax.exp", x))));
   /* In a later ordinary block. */
-  void* f = func(ARR(x), seq(ARR(df, block(false, ARR(bind(gv, call1("relax.exp", lv))))), gv), true);
+  void* f =
+      func(ARR(x), seq(ARR(df, block(false, ARR(bind(gv, call1("relax.exp", lv))))), gv), true);
   EXPECT_ERROR(f, "<root>.body.blocks[1].bindings[0].value.args[0]",
                "DataflowVar lv used outside its dataflow block");
   /* In a later dataflow block. */
@@ -335,7 +341,7 @@ TEST(dataflow_var_used_outside_its_block) {
   tvm_relax_var_obj* g = var("g", keep(tvm_relax_expr_sinfo(inner)));
   tvm_relax_var_obj* o = var("o", t4());
   void* df3 = block(true, ARR(bind(lv3, call1("relax.exp", x)), bind(g, inner),
-                             bind(o, call1("relax.exp", lv3))));
+                              bind(o, call1("relax.exp", lv3))));
   EXPECT_ERROR(func(ARR(x), seq(ARR(df3), o), true),
                "<root>.body.blocks[0].bindings[1].value.body.blocks[0].bindings[0].value.args[1]",
                "DataflowVar lv3 used outside its dataflow block");
@@ -346,8 +352,8 @@ TEST(dataflow_var_bound_outside_a_dataflow_block) {
   tvm_relax_var_obj* x = var("x", t4());
   tvm_relax_var_obj* lv = dfvar("lv", t4());
   tvm_relax_var_obj* gv = var("gv", t4());
-  void* f = func1(ARR(x), false, ARR(bind(lv, call1("relax.exp", x)), bind(gv, call1("relax.exp", x))),
-                  gv, true);
+  void* f = func1(ARR(x), false,
+                  ARR(bind(lv, call1("relax.exp", x)), bind(gv, call1("relax.exp", x))), gv, true);
   EXPECT_ERROR(f, "<root>.body.blocks[0].bindings[0].var",
                "DataflowVar lv is bound outside a dataflow block");
   /* A DataflowVar parameter (the constructor refuses one: set through reflection). */
@@ -365,13 +371,16 @@ TEST(if_and_seq_expr_placement) {
   /* The same If inside a dataflow block. */
   tvm_relax_var_obj* lv = dfvar("lv", t4());
   tvm_relax_var_obj* gv = var("gv", t4());
-  void* g = func(ARR(c, x), seq(ARR(block(true, ARR(bind(lv, e), bind(gv, call1("relax.exp", lv))))), gv),
-                 true);
-  EXPECT_ERROR(g, "<root>.body.blocks[0].bindings[0].value", "an If may not appear in a dataflow block");
+  void* g =
+      func(ARR(c, x), seq(ARR(block(true, ARR(bind(lv, e), bind(gv, call1("relax.exp", lv))))), gv),
+           true);
+  EXPECT_ERROR(g, "<root>.body.blocks[0].bindings[0].value",
+               "an If may not appear in a dataflow block");
   /* A SeqExpr as a binding's value. */
   tvm_relax_var_obj* s = var("s", t4());
   void* inner = seq(NULL, x);
-  EXPECT_ERROR(func1(ARR(x), false, ARR(bind(s, inner)), s, true), "<root>.body.blocks[0].bindings[0].value",
+  EXPECT_ERROR(func1(ARR(x), false, ARR(bind(s, inner)), s, true),
+               "<root>.body.blocks[0].bindings[0].value",
                "a SeqExpr may only be a function's body or a branch of an If");
   /* A function body that is not a SeqExpr. */
   void* h = func(ARR(x), x, true);
@@ -379,7 +388,8 @@ TEST(if_and_seq_expr_placement) {
   EXPECT_ERROR(h, "<root>.body", "must be a SeqExpr, got x");
   /* An If branch that is not a SeqExpr. */
   set_field(e, "true_branch", tvm_ffi_any_obj(x));
-  EXPECT_ERROR(f, "<root>.body.blocks[0].bindings[0].value.true_branch", "must be a SeqExpr, got x");
+  EXPECT_ERROR(f, "<root>.body.blocks[0].bindings[0].value.true_branch",
+               "must be a SeqExpr, got x");
   drop_all();
 }
 
@@ -390,25 +400,28 @@ TEST(if_condition_must_be_bool) {
   void* f = if_program(c, x, &e);
   EXPECT_OK(f);
   set_field(e, "cond", tvm_ffi_any_obj(x));
-  EXPECT_ERROR(f, "<root>.body.blocks[0].bindings[0].value.cond",
-               "the condition of an If must be a bool scalar, got R.Tensor((4,), dtype=\"float32\")");
+  EXPECT_ERROR(
+      f, "<root>.body.blocks[0].bindings[0].value.cond",
+      "the condition of an If must be a bool scalar, got R.Tensor((4,), dtype=\"float32\")");
   drop_all();
 }
 
-/* ---- Symbolic variables ------------------------------------------------------------------------- */
+/* ---- Symbolic variables ---------------------------------------------------------------------- */
 TEST(symbolic_var_defined_before_use) {
   tvm_relax_var_obj* x = var("x", t4());
   tvm_tir_var_obj* n = sym("n");
   /* In a binding variable's annotation ((n,) vs (4,) needs a runtime check, which the
    * constructor accepts). */
   tvm_relax_var_obj* a = var("a", t_sym(n));
-  EXPECT_ERROR(func1(ARR(x), false, ARR(bind(a, call1("relax.exp", x))), x, true),
-               "<root>.body.blocks[0].bindings[0].var.struct_info_.shape.values[0]",
-               "symbolic variable n is used before a parameter's struct info or a match_cast defines it");
+  EXPECT_ERROR(
+      func1(ARR(x), false, ARR(bind(a, call1("relax.exp", x))), x, true),
+      "<root>.body.blocks[0].bindings[0].var.struct_info_.shape.values[0]",
+      "symbolic variable n is used before a parameter's struct info or a match_cast defines it");
   /* In a PrimValue. */
   void* pv = keep(tvm_relax_prim_value_new((void*)n));
   tvm_relax_var_obj* p = var("p", keep(tvm_relax_prim_sinfo_new(I64, (void*)n)));
-  EXPECT_ERROR(func1(ARR(x), false, ARR(bind(p, pv)), x, true), "<root>.body.blocks[0].bindings[0].value.value",
+  EXPECT_ERROR(func1(ARR(x), false, ARR(bind(p, pv)), x, true),
+               "<root>.body.blocks[0].bindings[0].value.value",
                "symbolic variable n is used before");
   /* In a ShapeExpr, before the match_cast that defines it. */
   tvm_tir_expr_obj* n2 = keep(tvm_tir_mul((void*)n, keep(tvm_tir_const_int(I64, 2))));
@@ -418,7 +431,8 @@ TEST(symbolic_var_defined_before_use) {
   tvm_relax_var_obj* x1 = var("x1", keep(tvm_relax_tensor_sinfo_new(NULL, F32, 1, NULL)));
   void* mc = keep(tvm_relax_match_cast_new(xn, (void*)x1, t_sym(n)));
   EXPECT_ERROR(func1(ARR(x1), false, ARR(bind(s, shape), mc), xn, true),
-               "<root>.body.blocks[0].bindings[0].value.values[0]", "symbolic variable n is used before");
+               "<root>.body.blocks[0].bindings[0].value.values[0]",
+               "symbolic variable n is used before");
   /* After it: fine. */
   tvm_relax_var_obj* s2 = var("s2", keep(tvm_relax_expr_sinfo(shape)));
   EXPECT_OK(func1(ARR(x1), false, ARR(mc, bind(s2, shape)), xn, true));
@@ -456,7 +470,8 @@ TEST(deep_nesting) {
   tvm_relax_var_obj* v = var("v", keep(tvm_relax_expr_sinfo(t)));
   /* The message gives the path's first steps only. */
   CHECK(tvm_relax_verify_well_formed(func1(ARR(x), false, ARR(bind(v, t)), x, true)) != 0);
-  CHECK_RAISED("ValueError", "<root>.body.blocks[0].bindings[0].value.fields[0]...: IR nested deeper than");
+  CHECK_RAISED("ValueError",
+               "<root>.body.blocks[0].bindings[0].value.fields[0]...: IR nested deeper than");
   drop_all();
 }
 
@@ -472,15 +487,17 @@ TEST(symbolic_vars_stay_in_their_function) {
                "symbolic variable n is used in both function f and function g");
   /* A local function capturing x: n is not defined in it (as upstream: symbolic variables do
    * not cross function boundaries). */
-  tvm_relax_var_obj* gv = var("inner", keep(tvm_relax_func_sinfo_new(empty(), keep(tvm_relax_object_sinfo_new()), true)));
+  tvm_relax_var_obj* gv = var(
+      "inner", keep(tvm_relax_func_sinfo_new(empty(), keep(tvm_relax_object_sinfo_new()), true)));
   void* inner = func(empty(), x, true);
   void* outer = func1(ARR(x), false, ARR(bind(gv, inner)), x, true);
-  EXPECT_ERROR(outer, "<root>.body.blocks[0].bindings[0].value.body.body.struct_info_.shape.values[0]",
+  EXPECT_ERROR(outer,
+               "<root>.body.blocks[0].bindings[0].value.body.body.struct_info_.shape.values[0]",
                "symbolic variable n is used before");
   drop_all();
 }
 
-/* ---- Struct info ------------------------------------------------------------------------------------ */
+/* ---- Struct info ----------------------------------------------------------------------------- */
 TEST(struct_info_present_and_consistent) {
   tvm_relax_var_obj* x = var("x", t4());
   tvm_relax_var_obj* a = var("a", t4());
@@ -499,9 +516,10 @@ TEST(struct_info_present_and_consistent) {
   tvm_relax_var_obj* b = var("b", t4());
   void* g = func1(ARR(x), false, ARR(bind(b, call1("relax.exp", x))), x, true);
   set_field(b, "struct_info_", tvm_ffi_any_obj(t5()));
-  EXPECT_ERROR(g, "<root>.body.blocks[0].bindings[0]",
-               "the value's struct info R.Tensor((4,), dtype=\"float32\") is not an instance of the "
-               "annotation R.Tensor((5,), dtype=\"float32\") of b");
+  EXPECT_ERROR(
+      g, "<root>.body.blocks[0].bindings[0]",
+      "the value's struct info R.Tensor((4,), dtype=\"float32\") is not an instance of the "
+      "annotation R.Tensor((5,), dtype=\"float32\") of b");
   /* A match_cast whose struct info its value can never have, and its variable's annotation
    * against the cast. */
   tvm_relax_var_obj* m = var("m", t4());
@@ -509,9 +527,10 @@ TEST(struct_info_present_and_consistent) {
   void* k = func1(ARR(x), false, ARR(mc), m, true);
   EXPECT_OK(k);
   set_field(m, "struct_info_", tvm_ffi_any_obj(t5()));
-  EXPECT_ERROR(k, "<root>.body.blocks[0].bindings[0]",
-               "the match_cast's struct info R.Tensor((4,), dtype=\"float32\") is not an instance of "
-               "the annotation R.Tensor((5,), dtype=\"float32\") of m");
+  EXPECT_ERROR(
+      k, "<root>.body.blocks[0].bindings[0]",
+      "the match_cast's struct info R.Tensor((4,), dtype=\"float32\") is not an instance of "
+      "the annotation R.Tensor((5,), dtype=\"float32\") of m");
   set_field(mc, "struct_info", tvm_ffi_any_obj(t5()));
   EXPECT_ERROR(k, "<root>.body.blocks[0].bindings[0].struct_info",
                "the value's struct info R.Tensor((4,), dtype=\"float32\") can never match "
@@ -532,11 +551,12 @@ TEST(a_normal_form) {
                "<root>.body.blocks[0].bindings[0].value.args[0]",
                "not in A-normal form: R.exp(...) must be bound to a variable first");
   /* A function body's result must be a leaf too. */
-  EXPECT_ERROR(func(ARR(x), call1("relax.exp", x), true), "<root>.body.body", "not in A-normal form");
+  EXPECT_ERROR(func(ARR(x), call1("relax.exp", x), true), "<root>.body.body",
+               "not in A-normal form");
   drop_all();
 }
 
-/* ---- Purity --------------------------------------------------------------------------------------- */
+/* ---- Purity ---------------------------------------------------------------------------------- */
 /* lv = ext(x) (an opaque ExternFunc: impure) in a block of the given kind. */
 static void* extern_call_program(bool dataflow, bool pure, bool force_pure) {
   tvm_relax_var_obj* x = var("x", t4());
@@ -574,7 +594,8 @@ TEST(impure_calls) {
   void* c = call1("relax.exp", x);
   void* g = func1(ARR(x), true, ARR(bind(lv, c), bind(gv, call1("relax.exp", lv))), gv, true);
   set_field(c, "op", tvm_ffi_any_obj(tvm_relax_op(TVM_RELAX_OP_print)));
-  EXPECT_ERROR(g, "<root>.body.blocks[0].bindings[0].value", "impure call to relax.print inside a dataflow block");
+  EXPECT_ERROR(g, "<root>.body.blocks[0].bindings[0].value",
+               "impure call to relax.print inside a dataflow block");
   drop_all();
 }
 
@@ -588,7 +609,9 @@ TEST(impure_module_function_called_from_pure_one) {
   tvm_relax_var_obj* r = var("r", t4());
   void* c = keep(tvm_relax_call_new(lg, ARR(y), NULL, NULL, NULL));
   void* main_fn = func1(ARR(y), false, ARR(bind(r, c)), r, true);
-  TVMFFIAny keys[2] = {tvm_ffi_any_obj(lg), tvm_ffi_any_obj(keep(tvm_relax_global_var_new("main", keep(tvm_relax_expr_sinfo(main_fn)))))};
+  TVMFFIAny keys[2] = {
+      tvm_ffi_any_obj(lg),
+      tvm_ffi_any_obj(keep(tvm_relax_global_var_new("main", keep(tvm_relax_expr_sinfo(main_fn)))))};
   TVMFFIAny vals[2] = {tvm_ffi_any_obj(log_it), tvm_ffi_any_obj(main_fn)};
   void* mod = keep(tvm_tir_ir_module_new(keep(tvm_ffi_map_new(keys, vals, 2)), NULL));
   EXPECT_ERROR(mod, "<root>[\"main\"].body.blocks[0].bindings[0].value",
@@ -596,7 +619,7 @@ TEST(impure_module_function_called_from_pure_one) {
   drop_all();
 }
 
-/* ---- Modules ----------------------------------------------------------------------------------------- */
+/* ---- Modules --------------------------------------------------------------------------------- */
 TEST(global_vars_refer_to_module_functions) {
   tvm_relax_var_obj* x = var("x", t4());
   void* callee = func(ARR(x), x, true);
@@ -604,11 +627,13 @@ TEST(global_vars_refer_to_module_functions) {
   tvm_tir_global_var_obj* ghost = keep(tvm_relax_global_var_new("ghost", cs));
   tvm_relax_var_obj* y = var("y", t4());
   tvm_relax_var_obj* r = var("r", t4());
-  void* main_fn = func1(ARR(y), false, ARR(bind(r, keep(tvm_relax_call_new(ghost, ARR(y), NULL, NULL, NULL)))), r,
-                        true);
+  void* main_fn =
+      func1(ARR(y), false, ARR(bind(r, keep(tvm_relax_call_new(ghost, ARR(y), NULL, NULL, NULL)))),
+            r, true);
   const char* names[2] = {"main", "callee"};
   void* fns[2] = {main_fn, callee};
-  /* @ghost is not in the module; a GlobalVar named "callee" but another object would be the same. */
+  /* @ghost is not in the module; a GlobalVar named "callee" but another object would be the same.
+   */
   EXPECT_ERROR(module(2, names, fns), "<root>[\"main\"].body.blocks[0].bindings[0].value.op",
                "GlobalVar @ghost is not a function of this module");
   /* Checked alone, a function's GlobalVars are not looked up. */
@@ -621,11 +646,13 @@ TEST(global_vars_refer_to_module_functions) {
   EXPECT_ERROR(module(1, names1, &named), "<root>[\"callee\"]",
                "the function's global_symbol \"other\" differs from its name");
   /* A GlobalVar whose struct info is not a function's. */
-  tvm_tir_global_var_obj* odd = keep(tvm_relax_global_var_new("odd", keep(tvm_relax_object_sinfo_new())));
+  tvm_tir_global_var_obj* odd =
+      keep(tvm_relax_global_var_new("odd", keep(tvm_relax_object_sinfo_new())));
   tvm_relax_var_obj* y2 = var("y2", t4());
   tvm_relax_var_obj* r2 = var("r2", keep(tvm_relax_object_sinfo_new()));
   void* uses_odd = func1(ARR(y2), false, ARR(bind(r2, odd)), y2, true);
-  EXPECT_ERROR(uses_odd, "<root>.body.blocks[0].bindings[0].value", "GlobalVar @odd must have a FuncStructInfo");
+  EXPECT_ERROR(uses_odd, "<root>.body.blocks[0].bindings[0].value",
+               "GlobalVar @odd must have a FuncStructInfo");
   drop_all();
 }
 
@@ -673,7 +700,119 @@ TEST(bad_arguments) {
   drop_all();
 }
 
-/* ---- Size -------------------------------------------------------------------------------------------- */
+/* ---- Deserialized IR ------------------------------------------------------------------------- */
+/* A place in the IR: an object field holding an object. */
+typedef struct {
+  void* obj;
+  const TVMFFIFieldInfo* field;
+} site;
+
+/* Append the sites of obj and of everything below it (arrays' and maps' elements too). */
+static void collect_sites(void* obj, site* out, int* n, int cap, int depth) {
+  if (!obj || depth > 64) return;
+  int32_t ti = tvm_ffi_type_index(obj);
+  if (ti == kTVMFFIArray) {
+    for (int64_t i = 0; i < tvm_ffi_seq_size(obj); ++i) {
+      const TVMFFIAny* a = tvm_ffi_seq_at(obj, i);
+      if (tvm_ffi_any_is_object(a)) collect_sites(a->v_obj, out, n, cap, depth + 1);
+    }
+    return;
+  }
+  if (ti == kTVMFFIMap) {
+    const TVMFFIAny *k, *v;
+    for (int64_t pos = 0; (pos = tvm_ffi_map_next(obj, pos, &k, &v)) >= 0;) {
+      if (tvm_ffi_any_is_object(k)) collect_sites(k->v_obj, out, n, cap, depth + 1);
+      if (tvm_ffi_any_is_object(v)) collect_sites(v->v_obj, out, n, cap, depth + 1);
+    }
+    return;
+  }
+  const TVMFFIFieldInfo* const* fields = NULL;
+  int32_t nf = tvm_ffi_type_all_fields(ti, &fields);
+  for (int32_t i = 0; i < nf; ++i) {
+    TVMFFIAny val = tvm_ffi_any_none();
+    if (tvm_ffi_field_get(obj, fields[i], &val) != 0) {
+      tvm_ffi_error_clear();
+      continue;
+    }
+    if (tvm_ffi_any_is_object(&val)) {
+      if (*n < cap) out[(*n)++] = (site){obj, fields[i]};
+      collect_sites(val.v_obj, out, n, cap, depth + 1);
+    }
+    tvm_ffi_any_release(&val);
+  }
+}
+
+/* Loaded from JSON, a program may have any field missing or holding another node of an allowed
+ * type: each such edit of a well-formed module gives a pass or an error, never a crash (ASan
+ * watches). */
+TEST(edited_deserialized_ir_is_no_crash) {
+  tvm_relax_var_obj* c = var("c", keep(tvm_relax_prim_sinfo_new(BOOL, NULL)));
+  tvm_relax_var_obj* x = var("x", t4());
+  void* f_if = if_program(c, x, NULL);
+  tvm_tir_var_obj* n = sym("n");
+  tvm_relax_var_obj* x1 = var("x1", keep(tvm_relax_tensor_sinfo_new(NULL, F32, 1, NULL)));
+  tvm_relax_var_obj* xn = var("xn", t_sym(n));
+  tvm_relax_var_obj* lv = dfvar("lv", t_sym(n));
+  tvm_relax_var_obj* gv = var("gv", t_sym(n));
+  void* mc = keep(tvm_relax_match_cast_new(xn, (void*)x1, t_sym(n)));
+  void* sh = keep(tvm_relax_shape_expr_new(ARR(n)));
+  tvm_relax_var_obj* s = var("s", keep(tvm_relax_expr_sinfo(sh)));
+  void* tup = keep(tvm_relax_tuple_new(ARR(xn, s)));
+  tvm_relax_var_obj* t = var("t", keep(tvm_relax_expr_sinfo(tup)));
+  void* item = keep(tvm_relax_tuple_get_item_new((void*)t, 0));
+  tvm_relax_var_obj* i0 = var("i0", t_sym(n));
+  void* f_mc = func(
+      ARR(x1),
+      seq(ARR(block(false, ARR(mc, bind(s, sh), bind(t, tup), bind(i0, item))),
+              block(true, ARR(bind(lv, call1("relax.exp", i0)), bind(gv, call1("relax.exp", lv))))),
+          gv),
+      true);
+  const char* names[2] = {"f_if", "f_mc"};
+  void* fns[2] = {f_if, f_mc};
+  void* mod = module(2, names, fns);
+  EXPECT_OK(mod);
+  TVMFFIAny m = tvm_ffi_any_obj(mod);
+  tvm_ffi_strbuf json = {0};
+  CHECK_OK(tvm_ffi_json_save(&m, &json));
+  static site sites[4096];
+  int num_sites = 0, passed = 0, failed = 0;
+  for (int k = 0;; ++k) {
+    for (int replace = 0; replace < 2; ++replace) {
+      TVMFFIAny copy = tvm_ffi_any_none();
+      CHECK_OK(tvm_ffi_json_load(tvm_ffi_strbuf_cstr(&json), json.size, &copy));
+      if (!tvm_ffi_any_is_object(&copy)) return;
+      num_sites = 0;
+      collect_sites(copy.v_obj, sites, &num_sites, 4096, 0);
+      if (k < num_sites) {
+        /* None, or the first parameter of f_if (a Var: an expression of another kind for most
+         * fields; the type check refuses it for the others). */
+        TVMFFIAny v = replace ? tvm_ffi_any_obj(x) : tvm_ffi_any_none();
+        if (tvm_ffi_field_set(sites[k].obj, sites[k].field, &v) == 0) {
+          if (tvm_relax_verify_well_formed(copy.v_obj) == 0) {
+            passed++;
+          } else {
+            void* e = tvm_ffi_error_take();
+            CHECK(e != NULL);
+            failed++;
+            tvm_ffi_release(e);
+          }
+        } else {
+          tvm_ffi_error_clear();
+        }
+      }
+      tvm_ffi_any_release(&copy);
+    }
+    if (k >= num_sites) break;
+  }
+  CHECK(num_sites > 100);
+  CHECK(failed > 100);
+  printf("edited programs: %d sites, %d rejected, %d still well-formed\n", num_sites, failed,
+         passed);
+  tvm_ffi_strbuf_free(&json);
+  drop_all();
+}
+
+/* ---- Size ------------------------------------------------------------------------------------ */
 /* A function of 50,000 bindings (a chain of adds in one dataflow block) checks in linear time. */
 TEST(large_function) {
   enum { N = 50000 };
@@ -732,6 +871,7 @@ int main(void) {
   RUN(global_vars_refer_to_module_functions);
   RUN(prim_funcs_checked_by_libtir);
   RUN(bad_arguments);
+  RUN(edited_deserialized_ir_is_no_crash);
   RUN(large_function);
   return test_summary();
 }
