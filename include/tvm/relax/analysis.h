@@ -69,8 +69,11 @@ void* tvm_relax_free_symbolic_vars(const void* expr);
  * variables used only inside their block; symbolic variables defined by a parameter or a
  * match_cast before use; every expression has struct info, consistent with its binding;
  * impure calls only outside dataflow blocks or in impure functions; GlobalVars refer to functions
- * of the module. Returns 0, or -1 with a ValueError whose message gives the access path of the
- * offending node ("<root>.body.blocks[0].bindings[2].value: ...").
+ * of the module. Returns 0, or -1 with a ValueError whose message starts with the access path of
+ * the offending node from the checked Function ("<root>.body.blocks[0].bindings[2].value: ..."),
+ * or for a module from its function of that name ("<root>[\"main\"].body...": functions are
+ * checked in name order, the first violation reported). The rules in full: docs/architecture.md,
+ * librelax, Well-formedness. Not a Function or IRModule: TypeError.
  */
 int tvm_relax_verify_well_formed(const void* func_or_module);
 
