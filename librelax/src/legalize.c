@@ -181,39 +181,86 @@ void* tvm_relax__scratch_store(tvm_tir_buffer_obj* buf, void* value) {
 
 /* ---- The pass -------------------------------------------------------------------------------- */
 typedef struct {
-  tvm_tir_ir_module_obj* mod; /* the module being built (owned) */
+  void* funcs;   /* ffi.Dict GlobalVar -> function: the module being built */
+  void* names;   /* ffi.Dict name -> next numeric suffix, for the kernels' unique names */
+  void* kernels; /* ffi.Dict structural hash -> ffi.List of the GlobalVars of kernels */
   bool changed;
 } pass_ctx;
 
 static tvm_relax_expr_obj* rewrite_expr(pass_ctx* c, tvm_relax_expr_obj* e);
 
-/* A unique global name from the op's name: "add", "add1", ... */
-static tvm_tir_global_var_obj* add_kernel(pass_ctx* c, const char* hint, void* func) {
-  char buf[128];
-  snprintf(buf, sizeof(buf), "%s", hint);
-  for (char* p = buf; *p; ++p) {
+/* Whether `name` is a function of the module being built (or made by this pass). */
+static bool name_taken(pass_ctx* c, const char* name) {
+  TVMFFIAny key = tvm_ffi_string(name);
+  bool taken = tvm_ffi_map_get(c->names, &key) != NULL;
+  tvm_ffi_any_release(&key);
+  return taken;
+}
+
+/* A name for a kernel from the operator's: "add", "add1", ... (a counter per base name, so
+ * naming n kernels of one operator is linear). */
+static int kernel_name(pass_ctx* c, const char* hint, char* out, size_t size) {
+  char base[128];
+  snprintf(base, sizeof(base), "%s", hint);
+  for (char* p = base; *p; ++p) {
     if (*p == '.') *p = '_';
   }
-  char name[160];
-  snprintf(name, sizeof(name), "%s", buf);
-  for (int64_t k = 1;; ++k) {
-    void* existing = tvm_tir_ir_module_lookup(c->mod, name);
-    if (!existing) break;
-    tvm_ffi_release(existing);
-    snprintf(name, sizeof(name), "%s%lld", buf, (long long)k);
+  TVMFFIAny key = tvm_ffi_string(base);
+  const TVMFFIAny* next = tvm_ffi_map_get(c->names, &key);
+  int64_t k = 0;
+  if (next) tvm_ffi_any_as_int(next, &k);
+  for (;; ++k) {
+    if (k == 0) snprintf(out, size, "%s", base);
+    else snprintf(out, size, "%s%lld", base, (long long)k);
+    if (!name_taken(c, out)) break;
   }
+  TVMFFIAny nk = tvm_ffi_any_int(k + 1), one = tvm_ffi_any_int(1);
+  TVMFFIAny name = tvm_ffi_string(out);
+  int rc = tvm_ffi_dict_set(c->names, &key, &nk);
+  if (rc == 0 && k > 0) rc = tvm_ffi_dict_set(c->names, &name, &one);
+  tvm_ffi_any_release(&key);
+  tvm_ffi_any_release(&name);
+  return rc;
+}
+
+/* The GlobalVar of a kernel equal to func (structurally) added earlier, else func added under a
+ * new name. Identical kernels (an operator applied to tensors of one shape, many times) are
+ * shared. */
+static tvm_tir_global_var_obj* add_kernel(pass_ctx* c, const char* hint, void* func) {
+  TVMFFIAny fv = tvm_ffi_any_obj(func);
+  uint64_t h;
+  if (tvm_ffi_structural_hash_checked(&fv, false, &h) != 0) return NULL;
+  TVMFFIAny hkey = tvm_ffi_any_int((int64_t)h);
+  /* c->kernels[hash] lists (GlobalVar, kernel as made, before naming) pairs. */
+  const TVMFFIAny* same = tvm_ffi_map_get(c->kernels, &hkey);
+  for (int64_t i = 0; same && i + 1 < tvm_ffi_seq_size(same->v_obj); i += 2) {
+    if (tvm_ffi_structural_equal(&fv, tvm_ffi_seq_at(same->v_obj, i + 1), false, NULL, NULL) == 1) {
+      void* gv = tvm_ffi_seq_obj_at(same->v_obj, i);
+      tvm_ffi_retain(gv);
+      return gv;
+    }
+  }
+  char name[160];
+  if (kernel_name(c, hint, name, sizeof(name)) != 0) return NULL;
   TVMFFIAny gs = tvm_ffi_string(name);
   tvm_tir_prim_func_obj* named = tvm_tir_prim_func_with_attr(func, "global_symbol", &gs);
   tvm_ffi_any_release(&gs);
   tvm_tir_global_var_obj* gv = named ? tvm_tir_global_var_new(name) : NULL;
-  tvm_tir_ir_module_obj* mod = gv ? tvm_tir_ir_module_add(c->mod, gv, named) : NULL;
+  TVMFFIAny k = tvm_ffi_any_obj(gv), v = tvm_ffi_any_obj(named);
+  int rc = gv ? tvm_ffi_dict_set(c->funcs, &k, &v) : -1;
   tvm_ffi_release(named);
-  if (!mod) {
+  if (rc == 0 && !same) {
+    void* list = tvm_ffi_list_new();
+    TVMFFIAny lv = tvm_ffi_any_obj(list);
+    rc = list ? tvm_ffi_dict_set(c->kernels, &hkey, &lv) : -1;
+    tvm_ffi_release(list);
+    same = rc == 0 ? tvm_ffi_map_get(c->kernels, &hkey) : NULL;
+  }
+  if (rc == 0) rc = tvm_ffi_list_push(same->v_obj, &k) == 0 && tvm_ffi_list_push(same->v_obj, &fv) == 0 ? 0 : -1;
+  if (rc != 0) {
     tvm_ffi_release(gv);
     return NULL;
   }
-  tvm_ffi_release(c->mod);
-  c->mod = mod;
   return gv;
 }
 
@@ -371,40 +418,33 @@ tvm_tir_ir_module_obj* tvm_relax_transform_legalize_ops(const tvm_tir_ir_module_
     tvm_ffi_raise("TypeError", "LegalizeOps: an IRModule is required");
     return NULL;
   }
-  pass_ctx c = {(tvm_tir_ir_module_obj*)mod, false};
-  tvm_ffi_retain(c.mod);
-  /* The Relax functions of the input module, each rewritten; kernels go to c.mod as found. */
+  pass_ctx c = {tvm_ffi_dict_new(), tvm_ffi_dict_new(), tvm_ffi_dict_new(), false};
+  int rc = c.funcs && c.names && c.kernels ? 0 : -1;
   const TVMFFIAny *k, *v;
-  for (int64_t pos = 0; (pos = tvm_ffi_map_next(mod->functions, pos, &k, &v)) >= 0;) {
+  TVMFFIAny one = tvm_ffi_any_int(1);
+  for (int64_t pos = 0; rc == 0 && (pos = tvm_ffi_map_next(mod->functions, pos, &k, &v)) >= 0;) {
+    TVMFFIAny name = tvm_ffi_any_obj(((tvm_tir_global_var_obj*)k->v_obj)->name_hint);
+    rc = tvm_ffi_dict_set(c.funcs, k, v) == 0 && tvm_ffi_dict_set(c.names, &name, &one) == 0 ? 0 : -1;
+  }
+  /* Each Relax function rewritten; the kernels go into c.funcs as they are made. */
+  for (int64_t pos = 0; rc == 0 && (pos = tvm_ffi_map_next(mod->functions, pos, &k, &v)) >= 0;) {
     if (tvm_relax_kind_of(v->v_obj) != TVM_RELAX_KIND_Function) continue;
     tvm_relax_expr_obj* nf = rewrite_expr(&c, (tvm_relax_expr_obj*)v->v_obj);
-    if (!nf) {
-      tvm_ffi_release(c.mod);
-      return NULL;
-    }
-    if (nf != (void*)v->v_obj) {
-      /* Replace the function under its GlobalVar. */
-      void* dict = tvm_ffi_dict_new();
-      const TVMFFIAny *k2, *v2;
-      int rc = dict ? 0 : -1;
-      for (int64_t p2 = 0; rc == 0 && (p2 = tvm_ffi_map_next(c.mod->functions, p2, &k2, &v2)) >= 0;) {
-        TVMFFIAny val = k2->v_obj == k->v_obj ? tvm_ffi_any_obj(nf) : *v2;
-        rc = tvm_ffi_dict_set(dict, k2, &val);
-      }
-      void* funcs = rc == 0 ? tvm_ffi_dict_to_map(dict) : NULL;
-      tvm_ffi_release(dict);
-      tvm_tir_ir_module_obj* m2 = funcs ? tvm_tir_ir_module_new(funcs, c.mod->attrs) : NULL;
-      tvm_ffi_release(funcs);
-      tvm_ffi_release(nf);
-      if (!m2) {
-        tvm_ffi_release(c.mod);
-        return NULL;
-      }
-      tvm_ffi_release(c.mod);
-      c.mod = m2;
-    } else {
-      tvm_ffi_release(nf);
-    }
+    TVMFFIAny nv = tvm_ffi_any_obj(nf);
+    rc = nf && tvm_ffi_dict_set(c.funcs, k, &nv) == 0 ? 0 : -1;
+    tvm_ffi_release(nf);
   }
-  return c.mod;
+  tvm_tir_ir_module_obj* out = NULL;
+  if (rc == 0 && !c.changed) {
+    tvm_ffi_retain((void*)mod);
+    out = (tvm_tir_ir_module_obj*)mod;
+  } else if (rc == 0) {
+    void* funcs = tvm_ffi_dict_to_map(c.funcs);
+    out = funcs ? tvm_tir_ir_module_new(funcs, mod->attrs) : NULL;
+    tvm_ffi_release(funcs);
+  }
+  tvm_ffi_release(c.funcs);
+  tvm_ffi_release(c.names);
+  tvm_ffi_release(c.kernels);
+  return out;
 }

@@ -813,7 +813,7 @@ TEST(edited_deserialized_ir_is_no_crash) {
 }
 
 /* ---- Size ------------------------------------------------------------------------------------ */
-/* A function of 50,000 bindings (a chain of adds in one dataflow block) checks in linear time. */
+/* A function of 50,000 bindings (a chain of adds in one dataflow block) checks; the time is printed. */
 TEST(large_function) {
   enum { N = 50000 };
   tvm_tir_var_obj* n = sym("n");
