@@ -263,7 +263,8 @@ static LLVMValueRef e_float_imm(cg_state* s, const void* e) {
 
 static LLVMValueRef e_string_imm(cg_state* s, const void* e) {
   const tvm_tir_string_imm_obj* n = e;
-  return cg_cstr(s, tvm_ffi_str_cstr(n->value));
+  TVMFFIByteArray text = tvm_ffi_str_view(n->value);
+  return cg_bytes(s, text.data, text.size);
 }
 
 static LLVMValueRef convert(cg_state* s, LLVMValueRef v, DLDataType from, DLDataType to) {
@@ -804,8 +805,25 @@ static int s_let(cg_state* s, const void* st) {
   return rc;
 }
 
+/* Attributes are transparent, except the GPU thread bindings (T.launch_thread, T.env_thread):
+ * their variable is a thread index, which CPU code does not have. */
 static int s_attr(cg_state* s, const void* st) {
-  return cg_stmt(s, ((const tvm_tir_attr_stmt_obj*)st)->body);
+  const tvm_tir_attr_stmt_obj* n = st;
+  const char* key = tvm_ffi_str_cstr(n->attr_key);
+  if (strcmp(key, "thread_extent") == 0 || strcmp(key, "virtual_thread") == 0) {
+    const void* node = tvm_ffi_any_is_object(&n->node) ? n->node.v_obj : NULL;
+    const char* tag = "";
+    if (tvm_tir_kind_of(node) == TVM_TIR_KIND_IterVar) {
+      const tvm_tir_iter_var_obj* iv = node;
+      if (iv->thread_tag) tag = tvm_ffi_str_cstr(iv->thread_tag);
+      node = iv->var;
+    }
+    return cg_fail(s, "NotImplementedError",
+                   "GPU construct in a CPU kernel: %s binds %s to the GPU thread index \"%s\" "
+                   "(T.launch_thread); the CPU code generator has no thread indices",
+                   key, tvm_tir_is_var(node) ? tvm_tir_var_name(node) : "?", tag);
+  }
+  return cg_stmt(s, n->body);
 }
 
 static int s_decl_buffer(cg_state* s, const void* st) {
@@ -984,7 +1002,8 @@ static int s_for(cg_state* s, const void* st) {
   /* Serial loops, and parallel ones over an unsigned variable (the closure's chunking is
    * signed); thread bindings are not CPU code. */
   if (n->kind == TVM_TIR_FOR_THREAD_BINDING)
-    return cg_fail(s, "NotImplementedError", "thread-bound loop %s on the CPU",
+    return cg_fail(s, "NotImplementedError",
+                   "GPU construct in a CPU kernel: thread-bound loop %s (T.thread_binding)",
                    tvm_tir_var_name(n->loop_var));
   LLVMValueRef lo = cg_expr(s, n->min);
   LLVMValueRef ext = lo ? cg_expr(s, n->extent) : NULL;

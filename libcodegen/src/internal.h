@@ -56,6 +56,7 @@ LLVMValueRef cg_expr(cg_state* s, const void* e);
 int cg_stmt(cg_state* s, const void* st);
 int cg_fail(cg_state* s, const char* kind, const char* fmt, ...) TVM_FFI_PRINTF(3, 4);
 LLVMValueRef cg_cstr(cg_state* s, const char* text);
+LLVMValueRef cg_bytes(cg_state* s, const char* data, size_t n); /* n bytes + NUL */
 /* Emit: raise(kind, parts...) and `ret i32 -1`; the builder continues in a fresh block. */
 void cg_emit_raise(cg_state* s, const char* kind, LLVMValueRef* parts, int n);
 /* Emit a branch on cond: if false, raise and return -1; continues on the true path. */

@@ -891,6 +891,25 @@ TEST(build_errors) {
   tvm_ffi_release(f);
 }
 
+/* A GPU thread binding (T.launch_thread's thread_extent attribute) is refused by name, not
+ * reported as an unbound variable: A[bx] = 1 for bx bound to blockIdx.x over 8. */
+TEST(gpu_construct_refused) {
+  tvm_tir_buffer_obj* A = tvm_tir_buffer_decl("A", TVM_TIR_FLOAT32, 8);
+  tvm_tir_var_obj* bx = tvm_tir_var("bx", TVM_TIR_INT32);
+  tvm_tir_iter_var_obj* iv =
+      tvm_tir_iter_var_new(NULL, bx, TVM_TIR_ITER_THREAD_INDEX, "blockIdx.x");
+  TVMFFIAny node = tvm_ffi_any_obj(iv);
+  tvm_tir_expr_obj* extent = tvm_tir_int(8);
+  tvm_tir_stmt_obj* store = tvm_tir_store_take(ref(A), tvm_tir_f32(1), ref(bx));
+  tvm_tir_stmt_obj* body =
+      iv && store ? tvm_tir_attr_stmt_new(&node, "thread_extent", extent, store) : NULL;
+  void* f = body ? tvm_tir_func_take("launch", tvm_tir_list_take(ref(A)), ref(body)) : NULL;
+  CHECK(f && tvm_codegen_build(f, NULL, NULL) == NULL);
+  CHECK_RAISED("NotImplementedError", "GPU construct in a CPU kernel: thread_extent binds bx to "
+                                      "the GPU thread index \"blockIdx.x\"");
+  RELEASE(A, bx, iv, extent, store, body, f);
+}
+
 /* ---- Export to a shared library ---------------------------------------------------------- */
 /* Every undefined dynamic symbol of the library at path is a TVMFFI* function, a libm function
  * or a weak symbol of the C runtime's start files; returns the number of TVMFFI* references. */
@@ -997,6 +1016,7 @@ int main(void) {
   RUN(bad_calls_raise);
   RUN(scalar_parameter);
   RUN(build_errors);
+  RUN(gpu_construct_refused);
   RUN(export_shared_library);
   return test_summary();
 }

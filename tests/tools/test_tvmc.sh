@@ -89,6 +89,23 @@ expect 1 "$tvmc" check "$fx/ill_formed.py" && has "ill_formed.py:9:34: error: we
   has "<root>.body" && has "                                 ^"
 expect 1 "$tvmc" check "$fx/ill_formed_module.py" &&
   has "ill_formed_module.py:17:38: error: well-formedness" && has "in function \`bad\`"
+# Ill-typed IR the code generator cannot compile is a located typing error (rule named), not
+# an invalid-LLVM-IR failure at run or build time.
+expect 1 "$tvmc" check "$fx/pow_mixed.py" && has "pow_mixed.py:6:16: error" &&
+  has "rule T-CALL" && has "args[1] = B[i] (float16)"
+expect 1 "$tvmc" run "$fx/pow_mixed.py" && has "rule T-CALL"
+expect 1 "$tvmc" check "$fx/or_mixed.py" && has "or_mixed.py:6:16: error" &&
+  has "the operands of tir.bitwise_or must have the call's dtype uint32"
+expect 1 "$tvmc" check "$fx/int65_loop.py" && has "int65_loop.py:5:20: error" &&
+  has "int65 is wider than 64 bits" && has "rule T-INTIMM"
+expect 1 "$tvmc" check "$fx/negative_shape.py" && has "negative_shape.py:4:10: error" &&
+  has "Buffer A: shape[0] is -4"
+expect 1 "$tvmc" run "$fx/negative_shape.py" && has "shape[0] is -4"
+# A GPU thread binding is well-formed TIR, but not a CPU kernel.
+expect 3 "$tvmc" run "$fx/launch_thread.py" && has "GPU construct in a CPU kernel" &&
+  has "blockIdx.x"
+expect 3 "$tvmc" build "$fx/launch_thread.py" -o "$work/launch.so" &&
+  has "GPU construct in a CPU kernel"
 
 # ---- build: a library a C program loads ----------------------------------------------------
 rm -f "$work/add.so"
