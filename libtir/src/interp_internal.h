@@ -109,6 +109,8 @@ typedef struct {
   tir_frame* frame;
   tir_region* regions;
   int64_t num_regions, cap_regions;
+  int64_t owned_bytes;  /* the sum of the owned regions' sizes */
+  int64_t memory_limit; /* tvm_tir_interp_memory_limit(), read at the first allocation */
   int depth;
 } tir_interp;
 
@@ -131,10 +133,12 @@ int tir_match_field(tir_interp* in, const tvm_tir_expr_obj* e, int64_t actual, c
                     const char* field, int64_t dim);
 
 /* Live memory regions: push one (owned ones are freed when popped), pop down to a mark
- * (in->num_regions before the pushes), or allocate a zero-filled owned one. */
+ * (in->num_regions before the pushes), or allocate a zero-filled owned one for `name` (a
+ * buffer or Allocate): a MemoryError naming it and the size when the owned
+ * total would pass the memory limit, before anything is allocated. */
 int tir_push_region(tir_interp* in, char* base, int64_t nbytes, bool owned);
 void tir_pop_regions(tir_interp* in, int64_t mark);
-int tir_alloc_region(tir_interp* in, int64_t nbytes, char** out);
+int tir_alloc_region(tir_interp* in, const char* name, int64_t nbytes, char** out);
 
 /* Compact row-major strides of a shape (ValueError naming buf for a negative or huge shape). */
 int tir_compact_strides(const tvm_tir_buffer_obj* buf, const int64_t* shape, int64_t ndim,

@@ -156,6 +156,18 @@ TVMC_CHECK_WORK=1000000 expect 1 "$tvmc" run "$fx/matmul_tiles.py" --lib "$work/
   has "check FAILED: C[1, 5]: compiled"
 expect 0 "$tvmc" run "$add" --func add_n --shape n=64 --no-check --repeat 0 &&
   assert [ -z "$out" ]
+# Memory is checked as the total held before anything is allocated: 4 copies of each buffer
+# with the check (3 x 200000 bytes: B is the one that passes 1 MiB), 1 without.
+TVMC_MEMORY_LIMIT=1M expect 3 "$tvmc" run "$add" --func add_n --shape n=50000 &&
+  has "MemoryError: buffer \`B\` (200000 bytes) would bring the memory tvmc run holds to 1600000 bytes" &&
+  has "over its limit of 1048576 bytes"
+TVMC_MEMORY_LIMIT=1M expect 0 "$tvmc" run "$add" --func add_n --shape n=50000 --no-check --repeat 1
+TVMC_MEMORY_LIMIT=lots expect 3 "$tvmc" run "$add" --func add_n --shape n=4 &&
+  has "TVMC_MEMORY_LIMIT=lots is not a byte count"
+# The reference interpreter's own allocations have their limit (4 MiB asked, 1 MiB allowed).
+TVM_TIR_INTERP_MEMORY_LIMIT=1M expect 3 "$tvmc" run "$fx/big_allocate.py" &&
+  has "MemoryError: Allocate buf: 4194304 bytes would bring the interpreter's allocations to"
+expect 0 "$tvmc" run "$fx/big_allocate.py" --repeat 1 && has "check: ok"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
