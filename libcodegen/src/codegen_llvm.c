@@ -91,10 +91,25 @@ static LLVMTypeRef scalar_type(cg_state* s, DLDataType t, bool mem) {
   }
 }
 
+bool tvm_codegen_dtype_supported(DLDataType t, bool in_memory) {
+  switch (t.code) {
+    case kDLOpaqueHandle: return true;
+    case kDLInt:
+    case kDLUInt:
+      /* In memory, whole bytes (bool is stored as a byte): DLPack packs narrower elements. */
+      return t.bits >= 1 && t.bits <= 64 &&
+             (!in_memory || t.bits % 8 == 0 || (t.code == kDLUInt && t.bits == 1));
+    case kDLFloat: return t.bits == 16 || t.bits == 32 || t.bits == 64;
+    case kDLBfloat: return t.bits == 16;
+    default: return false;
+  }
+}
+
 static LLVMTypeRef type_of(cg_state* s, DLDataType t, bool mem) {
-  LLVMTypeRef e = scalar_type(s, t, mem);
+  LLVMTypeRef e = tvm_codegen_dtype_supported(t, mem) ? scalar_type(s, t, mem) : NULL;
   if (!e) {
-    cg_fail(s, "NotImplementedError", "unsupported dtype %s", tvm_tir_dtype_str(t).s);
+    cg_fail(s, "NotImplementedError", "unsupported dtype %s%s", tvm_tir_dtype_str(t).s,
+            mem && tvm_codegen_dtype_supported(t, false) ? " in memory" : "");
     return NULL;
   }
   if (t.lanes > 1 && t.code != kDLOpaqueHandle) return LLVMVectorType(e, t.lanes);

@@ -101,6 +101,12 @@ expect 1 "$tvmc" check "$fx/int65_loop.py" && has "int65_loop.py:5:20: error" &&
 expect 1 "$tvmc" check "$fx/negative_shape.py" && has "negative_shape.py:4:10: error" &&
   has "Buffer A: shape[0] is -4"
 expect 1 "$tvmc" run "$fx/negative_shape.py" && has "shape[0] is -4"
+# Well-formed, but a dtype the CPU code generator does not represent: check says so, at the
+# first use of the buffer.
+expect 1 "$tvmc" check "$fx/float8_buffer.py" &&
+  has "dtype float8 (buffer elements) is not supported by the CPU code generator" &&
+  has "at <root>.body.body.buffer" && has "        ^"
+expect 3 "$tvmc" run "$fx/float8_buffer.py" && has "unsupported dtype float8"
 # A GPU thread binding is well-formed TIR, but not a CPU kernel.
 expect 3 "$tvmc" run "$fx/launch_thread.py" && has "GPU construct in a CPU kernel" &&
   has "blockIdx.x"
