@@ -91,10 +91,25 @@ static LLVMTypeRef scalar_type(cg_state* s, DLDataType t, bool mem) {
   }
 }
 
+bool tvm_codegen_dtype_supported(DLDataType t, bool in_memory) {
+  switch (t.code) {
+    case kDLOpaqueHandle: return true;
+    case kDLInt:
+    case kDLUInt:
+      /* In memory, whole bytes (bool is stored as a byte): DLPack packs narrower elements. */
+      return t.bits >= 1 && t.bits <= 64 &&
+             (!in_memory || t.bits % 8 == 0 || (t.code == kDLUInt && t.bits == 1));
+    case kDLFloat: return t.bits == 16 || t.bits == 32 || t.bits == 64;
+    case kDLBfloat: return t.bits == 16;
+    default: return false;
+  }
+}
+
 static LLVMTypeRef type_of(cg_state* s, DLDataType t, bool mem) {
-  LLVMTypeRef e = scalar_type(s, t, mem);
+  LLVMTypeRef e = tvm_codegen_dtype_supported(t, mem) ? scalar_type(s, t, mem) : NULL;
   if (!e) {
-    tvm_codegen__fail(s, "NotImplementedError", "unsupported dtype %s", tvm_tir_dtype_str(t).s);
+    tvm_codegen__fail(s, "NotImplementedError", "unsupported dtype %s%s", tvm_tir_dtype_str(t).s,
+            mem && tvm_codegen_dtype_supported(t, false) ? " in memory" : "");
     return NULL;
   }
   if (t.lanes > 1 && t.code != kDLOpaqueHandle) return LLVMVectorType(e, t.lanes);
@@ -263,7 +278,8 @@ static LLVMValueRef e_float_imm(cg_state* s, const void* e) {
 
 static LLVMValueRef e_string_imm(cg_state* s, const void* e) {
   const tvm_tir_string_imm_obj* n = e;
-  return tvm_codegen__cstr(s, tvm_ffi_str_cstr(n->value));
+  TVMFFIByteArray text = tvm_ffi_str_view(n->value);
+  return tvm_codegen__bytes(s, text.data, text.size);
 }
 
 static LLVMValueRef convert(cg_state* s, LLVMValueRef v, DLDataType from, DLDataType to) {
@@ -804,8 +820,25 @@ static int s_let(cg_state* s, const void* st) {
   return rc;
 }
 
+/* Attributes are transparent, except the GPU thread bindings (T.launch_thread, T.env_thread):
+ * their variable is a thread index, which CPU code does not have. */
 static int s_attr(cg_state* s, const void* st) {
-  return tvm_codegen__stmt(s, ((const tvm_tir_attr_stmt_obj*)st)->body);
+  const tvm_tir_attr_stmt_obj* n = st;
+  const char* key = tvm_ffi_str_cstr(n->attr_key);
+  if (strcmp(key, "thread_extent") == 0 || strcmp(key, "virtual_thread") == 0) {
+    const void* node = tvm_ffi_any_is_object(&n->node) ? n->node.v_obj : NULL;
+    const char* tag = "";
+    if (tvm_tir_kind_of(node) == TVM_TIR_KIND_IterVar) {
+      const tvm_tir_iter_var_obj* iv = node;
+      if (iv->thread_tag) tag = tvm_ffi_str_cstr(iv->thread_tag);
+      node = iv->var;
+    }
+    return tvm_codegen__fail(s, "NotImplementedError",
+                   "GPU construct in a CPU kernel: %s binds %s to the GPU thread index \"%s\" "
+                   "(T.launch_thread); the CPU code generator has no thread indices",
+                   key, tvm_tir_is_var(node) ? tvm_tir_var_name(node) : "?", tag);
+  }
+  return tvm_codegen__stmt(s, n->body);
 }
 
 static int s_decl_buffer(cg_state* s, const void* st) {
@@ -1025,7 +1058,8 @@ static int s_for(cg_state* s, const void* st) {
   /* Serial loops, and parallel ones over an unsigned variable (the closure's chunking is
    * signed); thread bindings are not CPU code. */
   if (n->kind == TVM_TIR_FOR_THREAD_BINDING)
-    return tvm_codegen__fail(s, "NotImplementedError", "thread-bound loop %s on the CPU",
+    return tvm_codegen__fail(s, "NotImplementedError",
+                   "GPU construct in a CPU kernel: thread-bound loop %s (T.thread_binding)",
                    tvm_tir_var_name(n->loop_var));
   LLVMValueRef lo = tvm_codegen__expr(s, n->min);
   LLVMValueRef ext = lo ? tvm_codegen__expr(s, n->extent) : NULL;

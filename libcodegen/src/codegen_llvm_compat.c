@@ -113,6 +113,19 @@ LLVMValueRef tvm_codegen__cstr(cg_state* s, const char* text) {
   return LLVMBuildGlobalStringPtr(s->b, text, ".str");
 }
 
+/* A pointer to a private constant holding the n bytes at data (NULs included) and a final NUL:
+ * a StringImm's whole value, which LLVMBuildGlobalStringPtr would cut at its first NUL. */
+LLVMValueRef tvm_codegen__bytes(cg_state* s, const char* data, size_t n) {
+  LLVMValueRef init = LLVMConstStringInContext2(s->ctx, data, n, 0);
+  LLVMValueRef g = LLVMAddGlobal(s->mod, LLVMTypeOf(init), ".str");
+  LLVMSetInitializer(g, init);
+  LLVMSetGlobalConstant(g, 1);
+  LLVMSetLinkage(g, LLVMPrivateLinkage);
+  LLVMSetUnnamedAddress(g, LLVMGlobalUnnamedAddr);
+  LLVMSetAlignment(g, 1);
+  return g;
+}
+
 /* Loop metadata: !{!self, !{"llvm.loop.mustprogress"}, !{"llvm.loop.unroll.count", i32 n}}, the
  * self reference made through a temporary node (LLVMMetadataReplaceAllUsesWith deletes it). */
 static LLVMMetadataRef md_flag(LLVMContextRef ctx, const char* name, LLVMMetadataRef value) {

@@ -61,6 +61,8 @@ LLVMValueRef tvm_codegen__expr(cg_state* s, const void* e);
 int tvm_codegen__stmt(cg_state* s, const void* st);
 int tvm_codegen__fail(cg_state* s, const char* kind, const char* fmt, ...) TVM_FFI_PRINTF(3, 4);
 LLVMValueRef tvm_codegen__cstr(cg_state* s, const char* text);
+/* A global constant of n bytes followed by a NUL (a string literal with all its bytes). */
+LLVMValueRef tvm_codegen__bytes(cg_state* s, const char* data, size_t n);
 /* Emit: raise(kind, parts...) and `ret i32 -1`; the builder continues in a fresh block. */
 void tvm_codegen__emit_raise(cg_state* s, const char* kind, LLVMValueRef* parts, int n);
 /* Emit a branch on cond: if false, raise and return -1; continues on the true path. */

@@ -245,7 +245,8 @@ int tvm_script_tir_assert_enter(tvm_script_builder* b, const void* condition, co
   if (tvm_script__expect_expr(condition, "the condition of an assert") != 0) return -1;
   tvm_tir_expr_obj* msg = NULL;
   if (message && tvm_ffi_instance_of(message, kTVMFFIStr)) {
-    msg = tvm_tir_string_imm_new(tvm_ffi_str_cstr(message));
+    TVMFFIByteArray text = tvm_ffi_str_view(message);
+    msg = tvm_tir_string_imm_new(text.data, text.size);
   } else if (tvm_script__expect_expr(message, "the message of an assert") == 0) {
     msg = tvm_tir_ref((void*)message);
   }

@@ -300,11 +300,11 @@ tvm_tir_expr_obj* tvm_script__value_to_expr_slow(const TVMFFIAny* v, const char*
     case kTVMFFIFloat: return tvm_tir_float_imm_new(TVM_TIR_FLOAT32, v->v_float64);
     default: break;
   }
-  if (is_string(v)) {
-    /* A string where an expression is expected is a StringImm (the argument of call_extern,
-     * call_packed, ...), as upstream converts String to PrimExpr. */
-    const char* s = tvm_script__value_to_cstr(v, what);
-    return s ? tvm_tir_string_imm_new(s) : NULL;
+  /* A string where an expression is expected is a StringImm (the argument of call_extern,
+   * call_packed, ...), as upstream converts String to PrimExpr: all its bytes, NULs included. */
+  TVMFFIByteArray text;
+  if (is_string(v) && tvm_ffi_any_as_bytes(v, &text)) {
+    return tvm_tir_string_imm_new(text.data, text.size);
   }
   if (tvm_ffi_any_is_object(v) && tvm_script__is_expr(v->v_obj)) {
     tvm_ffi_retain(v->v_obj);

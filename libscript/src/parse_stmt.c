@@ -464,11 +464,9 @@ static int tir_assert(script_parser* p, const script_doc* d) {
   int rc = a->msg ? tvm_script__eval(p, a->msg, &m) : 0;
   if (rc == 0) {
     if (tvm_ffi_any_is_none(&m)) {
-      msg = tvm_tir_string_imm_new("");
+      msg = tvm_tir_string_imm_new(NULL, 0);
     } else if (tvm_ffi_any_as_bytes(&m, &text)) {
-      char* s = tvm_ffi_strndup(text.data, text.size);
-      msg = s ? tvm_tir_string_imm_new(s) : NULL;
-      tvm_ffi_free(s);
+      msg = tvm_tir_string_imm_new(text.data, text.size);
     } else {
       msg = script__to_expr(&m, NULL);
     }

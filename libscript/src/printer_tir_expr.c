@@ -238,7 +238,9 @@ static tvm_script_doc_obj* conv_float_imm(tvm_script_docsifier* d, const TVMFFIA
 
 static tvm_script_doc_obj* conv_string_imm(tvm_script_docsifier* d, const TVMFFIAny* obj,
                                            const void* path) {
-  return tvm_script_literal_str(tvm_ffi_str_cstr(((const tvm_tir_string_imm_obj*)obj->v_obj)->value));
+  /* The String object itself, not its C string: a NUL byte prints as an escape, not an end. */
+  TVMFFIAny value = tvm_ffi_any_obj(((const tvm_tir_string_imm_obj*)obj->v_obj)->value);
+  return tvm_script_literal_doc(&value);
 }
 
 /* ---- Operators ----------------------------------------------------------------------------- */

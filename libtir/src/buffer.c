@@ -86,6 +86,21 @@ static int check_index_exprs(const void* arr, const char* field, bool same_dtype
   return 0;
 }
 
+/* A dimension is a size: a constant one must not be negative (symbolic ones are checked
+ * where they are bound, by the interpreter and the compiled entry). */
+static int check_shape_sizes(const void* shape, const char* name) {
+  int64_t n = tvm_ffi_seq_size(shape);
+  for (int64_t i = 0; i < n; ++i) {
+    const void* e = tvm_ffi_seq_obj_at(shape, i);
+    if (TIR_IS(e, IntImm) && ((const tvm_tir_int_imm_obj*)e)->value < 0) {
+      return tvm_ffi_raise("ValueError", "Buffer %s: shape[%lld] is %lld; a dimension must not be "
+                           "negative", name, (long long)i,
+                           (long long)((const tvm_tir_int_imm_obj*)e)->value);
+    }
+  }
+  return 0;
+}
+
 /* Fresh stride Vars "<name>_s<i>" for an auto-broadcast buffer (spec O3 item 5). */
 static void* broadcast_strides(const char* name, const void* shape) {
   int64_t n = tvm_ffi_seq_size(shape);
@@ -120,6 +135,9 @@ tvm_tir_buffer_obj* tvm_tir_buffer_new(const tvm_tir_buffer_fields* f) {
                                "data must be annotated with a PointerType to a PrimType", "data",
                                f->data, "data->type_annotation", ann, NULL);
   }
+  if (tvm_tir__dtype_too_wide(f->dtype)) {
+    return tvm_tir__too_wide_error(TVM_TIR_RULE_O_BUFFER, "Buffer", f->dtype);
+  }
   int buffer_type = f->buffer_type ? (int)f->buffer_type : TVM_TIR_BUFFER_DEFAULT;
   if (buffer_type != TVM_TIR_BUFFER_DEFAULT && buffer_type != TVM_TIR_BUFFER_AUTO_BROADCAST) {
     tvm_ffi_raise("ValueError", "Buffer: invalid buffer_type %d", buffer_type);
@@ -134,7 +152,7 @@ tvm_tir_buffer_obj* tvm_tir_buffer_new(const tvm_tir_buffer_fields* f) {
       tvm_tir__array_arg(f->axis_separators, TVM_TIR_KIND_IntImm, "Buffer", "axis_separators",
                          &seps) != 0 ||
       check_index_exprs(shape, "shape", false) != 0 ||
-      check_index_exprs(strides, "strides", true) != 0) {
+      check_index_exprs(strides, "strides", true) != 0 || check_shape_sizes(shape, name) != 0) {
     goto fail;
   }
   DLDataType index_dtype = tvm_ffi_seq_size(shape)

@@ -63,7 +63,7 @@ tvm_tir_expr_obj* tvm_tir_f64(double v) {
   return tvm_ffi_error_pending() ? NULL : tvm_tir_float_imm_new(TVM_TIR_FLOAT64, v);
 }
 tvm_tir_expr_obj* tvm_tir_str(const char* s) {
-  return tvm_ffi_error_pending() ? NULL : tvm_tir_string_imm_new(s);
+  return tvm_ffi_error_pending() ? NULL : tvm_tir_string_imm_new(s, s ? strlen(s) : 0);
 }
 
 /* ---- Expressions --------------------------------------------------------------------------- */
@@ -356,7 +356,7 @@ tvm_tir_stmt_obj* tvm_tir_assert_take(void* condition, const char* message, void
   void* args[] = {condition, body};
   tvm_tir_stmt_obj* r = NULL;
   if (enter("assert", args, 2)) {
-    tvm_tir_expr_obj* msg = tvm_tir_string_imm_new(message);
+    tvm_tir_expr_obj* msg = tvm_tir_string_imm_new(message, message ? strlen(message) : 0);
     if (msg) r = tvm_tir_assert_stmt_new(condition, msg, body);
     tvm_ffi_release(msg);
   }

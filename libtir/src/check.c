@@ -1,9 +1,18 @@
 /* check.c: argument checking shared by the constructors (NULLs, arrays, maps, node kinds). */
+#include <stdio.h>
+
 #include "internal.h"
 
 void* tvm_tir__null_arg(const char* node, const char* field) {
   if (!tvm_ffi_error_pending()) tvm_ffi_raise("ValueError", "%s: %s is NULL", node, field);
   return NULL;
+}
+
+void* tvm_tir__too_wide_error(tvm_tir_rule rule, const char* node, DLDataType t) {
+  char what[160];
+  snprintf(what, sizeof(what), "%s is wider than 64 bits, the widest integer libtir represents",
+           tvm_tir_dtype_str(t).s);
+  return tvm_tir__type_error(rule, node, what, NULL);
 }
 
 static const char* obj_type_name(const void* obj) {

@@ -143,6 +143,9 @@ static tvm_tir_expr_obj* int_imm_checked(DLDataType dtype, int64_t value) {
              tvm_tir_dtype_str(dtype).s);
     return tvm_tir__type_error(TVM_TIR_RULE_T_INTIMM, "IntImm", what, NULL);
   }
+  if (tvm_tir__dtype_too_wide(dtype)) {
+    return tvm_tir__too_wide_error(TVM_TIR_RULE_T_INTIMM, "IntImm", dtype);
+  }
   if (!tvm_tir_dtype_int_fits(dtype, value)) {
     snprintf(what, sizeof(what), "value %lld is out of the range [%lld, %lld] of %s",
              (long long)value, (long long)tvm_tir_dtype_min_int(dtype),
@@ -187,8 +190,12 @@ tvm_tir_expr_obj* tvm_tir_float_imm_new(DLDataType dtype, double value) {
   return &e->expr;
 }
 
-tvm_tir_expr_obj* tvm_tir_string_imm_new(const char* value) {
-  void* s = tvm_tir__str(value);
+tvm_tir_expr_obj* tvm_tir_string_imm_new(const char* value, size_t len) {
+  if (!value && len) {
+    tvm_ffi_raise("ValueError", "StringImm: NULL value with length %zu", len);
+    return NULL;
+  }
+  void* s = len ? tvm_ffi_str_obj(value, len) : tvm_tir__str("");
   tvm_tir_string_imm_obj* e = s ? TIR_NEW(tvm_tir_string_imm_obj, StringImm) : NULL;
   if (!e) {
     tvm_ffi_release(s);
@@ -230,6 +237,9 @@ tvm_tir_expr_obj* tvm_tir_cast_new(DLDataType dtype, tvm_tir_expr_obj* value) {
   if (tvm_tir_dtype_is_handle_code(from) && !tvm_tir_dtype_is_handle_code(dtype)) {
     snprintf(what, sizeof(what), "a handle cannot be cast to %s", tvm_tir_dtype_str(dtype).s);
     return tvm_tir__type_error(TVM_TIR_RULE_T_CAST, "Cast", what, "value", value, NULL);
+  }
+  if (tvm_tir__dtype_too_wide(dtype)) {
+    return tvm_tir__too_wide_error(TVM_TIR_RULE_T_CAST, "Cast", dtype);
   }
   if (tvm_tir_dtype_is_handle_code(dtype) && !tvm_tir_dtype_is_integer(from) &&
       !tvm_tir_dtype_is_handle_code(from)) {
@@ -570,12 +580,72 @@ tvm_tir_expr_obj* tvm_tir_let_new(tvm_tir_var_obj* var, tvm_tir_expr_obj* value,
 }
 
 /* ---- Call ---------------------------------------------------------------------------------- */
+/* Builtins computed in one dtype: every operand has the call's dtype (T-CALL as libtir extends
+ * it, docs/tir-decisions.md). The bit operations need Int/UInt, the float math Float/BFloat;
+ * the code generator and the interpreter have no conversion between mixed operands. */
+static const tvm_tir_builtin k_same_int_ops[] = {
+    TVM_TIR_BUILTIN_bitwise_and, TVM_TIR_BUILTIN_bitwise_or, TVM_TIR_BUILTIN_bitwise_xor,
+    TVM_TIR_BUILTIN_bitwise_not, TVM_TIR_BUILTIN_shift_left, TVM_TIR_BUILTIN_shift_right};
+static const tvm_tir_builtin k_same_float_ops[] = {
+    TVM_TIR_BUILTIN_exp,      TVM_TIR_BUILTIN_exp2,  TVM_TIR_BUILTIN_exp10,    TVM_TIR_BUILTIN_log,
+    TVM_TIR_BUILTIN_log2,     TVM_TIR_BUILTIN_log10, TVM_TIR_BUILTIN_log1p,    TVM_TIR_BUILTIN_sqrt,
+    TVM_TIR_BUILTIN_rsqrt,    TVM_TIR_BUILTIN_tanh,  TVM_TIR_BUILTIN_sigmoid,  TVM_TIR_BUILTIN_erf,
+    TVM_TIR_BUILTIN_floor,    TVM_TIR_BUILTIN_ceil,  TVM_TIR_BUILTIN_round,    TVM_TIR_BUILTIN_nearbyint,
+    TVM_TIR_BUILTIN_trunc,    TVM_TIR_BUILTIN_fabs,  TVM_TIR_BUILTIN_sin,      TVM_TIR_BUILTIN_cos,
+    TVM_TIR_BUILTIN_tan,      TVM_TIR_BUILTIN_asin,  TVM_TIR_BUILTIN_acos,     TVM_TIR_BUILTIN_atan,
+    TVM_TIR_BUILTIN_sinh,     TVM_TIR_BUILTIN_cosh,  TVM_TIR_BUILTIN_asinh,    TVM_TIR_BUILTIN_acosh,
+    TVM_TIR_BUILTIN_atanh,    TVM_TIR_BUILTIN_pow,   TVM_TIR_BUILTIN_fmod,     TVM_TIR_BUILTIN_atan2,
+    TVM_TIR_BUILTIN_copysign, TVM_TIR_BUILTIN_hypot, TVM_TIR_BUILTIN_nextafter};
+
+static bool in_ops(const void* op, const tvm_tir_builtin* ids, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    if (tvm_tir_is_builtin(op, ids[i])) return true;
+  }
+  return false;
+}
+
+/* The operand rule above for a call of op (an ir.Op of arity 1 or 2): 0, or -1 raised. */
+static __attribute__((noinline)) int call_operands_check(DLDataType dtype, const void* op,
+                                                         void* arr) {
+  bool is_int = in_ops(op, k_same_int_ops, sizeof(k_same_int_ops) / sizeof(k_same_int_ops[0]));
+  if (!is_int &&
+      !in_ops(op, k_same_float_ops, sizeof(k_same_float_ops) / sizeof(k_same_float_ops[0]))) {
+    return 0;
+  }
+  const char* name = tvm_tir_op_name((const tvm_tir_op_obj*)op);
+  char what[200];
+  bool code_ok = is_int ? tvm_tir_dtype_is_integer(dtype)
+                        : (dtype.code == kDLFloat || dtype.code == kDLBfloat);
+  if (!code_ok) {
+    snprintf(what, sizeof(what), "%s computes on %s, not %s", name,
+             is_int ? "Int/UInt values" : "Float/BFloat values", tvm_tir_dtype_str(dtype).s);
+    tvm_tir__type_error(TVM_TIR_RULE_T_CALL, "Call", what, "op", op, "args", arr, NULL);
+    return -1;
+  }
+  int64_t n = tvm_ffi_seq_size(arr);
+  for (int64_t i = 0; i < n; ++i) {
+    const void* a = tvm_ffi_seq_obj_at(arr, i);
+    if (!tvm_tir_dtype_equal(DT(a), dtype)) {
+      char arg_name[32];
+      snprintf(what, sizeof(what), "the operands of %s must have the call's dtype %s", name,
+               tvm_tir_dtype_str(dtype).s);
+      snprintf(arg_name, sizeof(arg_name), "args[%lld]", (long long)i);
+      tvm_tir__type_error(TVM_TIR_RULE_T_CALL, "Call", what, arg_name, a, NULL);
+      return -1;
+    }
+  }
+  return 0;
+}
+
 tvm_tir_expr_obj* tvm_tir_call_new(DLDataType dtype, void* op, void* args) {
   if (!op) return tvm_tir__null_arg("Call", "op");
   if (!TIR_IS(op, Op) && !TIR_IS(op, GlobalVar)) {
     tvm_ffi_raise("TypeError", "Call: op must be an ir.Op or an ir.GlobalVar, got %s",
                   tvm_ffi_type_key(tvm_ffi_type_index(op)));
     return NULL;
+  }
+  if (tvm_tir__dtype_too_wide(dtype)) {
+    return tvm_tir__too_wide_error(TVM_TIR_RULE_T_CALL, "Call", dtype);
   }
   void* arr;
   if (tvm_tir__array_arg(args, TVM_TIR_KIND_PrimExpr, "Call", "args", &arr) != 0) return NULL;
@@ -588,6 +658,11 @@ tvm_tir_expr_obj* tvm_tir_call_new(DLDataType dtype, void* op, void* args) {
                (int)o->num_inputs, o->num_inputs == 1 ? "" : "s", (long long)n,
                n == 1 ? "was" : "were");
       tvm_tir__type_error(TVM_TIR_RULE_T_CALL, "Call", what, "op", op, "args", arr, NULL);
+      tvm_ffi_release(arr);
+      return NULL;
+    }
+    if ((n == 1 || n == 2) && o->call_effect_kind == TVM_TIR_EFFECT_PURE &&
+        call_operands_check(dtype, op, arr) != 0) {
       tvm_ffi_release(arr);
       return NULL;
     }

@@ -251,6 +251,15 @@ int tvm_tir__check_indices(tvm_tir_rule rule, const char* node, tvm_tir_buffer_o
 int tvm_tir__check_typed_indices(tvm_tir_rule rule, const char* node, tvm_tir_buffer_obj* buffer,
                                  void* indices, void** out_indices, int* out_lanes);
 
+/* Int/UInt wider than 64 bits: libtir does not represent them (an IntImm holds an int64, the
+ * interpreter and the code generator compute integers in at most 64 bits), so the constructors
+ * that introduce a dtype (PrimType, IntImm, Cast, Call, Buffer) reject them. */
+static inline bool tvm_tir__dtype_too_wide(DLDataType t) {
+  return t.bits > 64 && (t.code == kDLInt || t.code == kDLUInt);
+}
+/* Raise that rule's TypeError for dtype t of node; returns NULL. */
+void* tvm_tir__too_wide_error(tvm_tir_rule rule, const char* node, DLDataType t);
+
 /* ---- Messages (text.c) --------------------------------------------------------------------- */
 /*
  * Raise TypeError "<node>: <what> (rule <R>, spec <ref>): name1 = text1 (dtype1), ..." from

@@ -109,6 +109,8 @@ typedef struct {
   tir_frame* frame;
   tir_region* regions;
   int64_t num_regions, cap_regions;
+  int64_t owned_bytes;  /* the sum of the owned regions' sizes */
+  int64_t memory_limit; /* tvm_tir_interp_memory_limit(), read at the first allocation */
   int depth;
 } tir_interp;
 
@@ -127,21 +129,23 @@ static inline void tir_scope_pop(tir_interp* in, int64_t mark) { in->frame->num_
  * equal (ValueError "<owner>: <field>[dim] is <actual> but the buffer requires <expected>";
  * dim < 0 omits "[dim]").
  */
-int tvm_tir__match_field(tir_interp* in, const tvm_tir_expr_obj* e, int64_t actual,
-                         const char* owner, const char* field, int64_t dim);
+int tvm_tir__match_field(tir_interp* in, const tvm_tir_expr_obj* e, int64_t actual, const char* owner,
+                    const char* field, int64_t dim);
 
 /* Live memory regions: push one (owned ones are freed when popped), pop down to a mark
- * (in->num_regions before the pushes), or allocate a zero-filled owned one. */
+ * (in->num_regions before the pushes), or allocate a zero-filled owned one for `name` (a
+ * buffer or Allocate): a MemoryError naming it and the size when the owned
+ * total would pass the memory limit, before anything is allocated. */
 int tvm_tir__push_region(tir_interp* in, char* base, int64_t nbytes, bool owned);
 void tvm_tir__pop_regions(tir_interp* in, int64_t mark);
-int tvm_tir__alloc_region(tir_interp* in, int64_t nbytes, char** out);
+int tvm_tir__alloc_region(tir_interp* in, const char* name, int64_t nbytes, char** out);
 
 /* Compact row-major strides of a shape (ValueError naming buf for a negative or huge shape). */
 int tvm_tir__compact_strides(const tvm_tir_buffer_obj* buf, const int64_t* shape, int64_t ndim,
-                             int64_t* strides);
+                        int64_t* strides);
 /* The address of buffer[indices] (all scalar, n of them), bounds checked (IndexError). */
-int tvm_tir__element_addr(tir_interp* in, const tvm_tir_buffer_obj* buf, const int64_t* idx,
-                          int64_t n, char** out);
+int tvm_tir__element_addr(tir_interp* in, const tvm_tir_buffer_obj* buf, const int64_t* idx, int64_t n,
+                     char** out);
 /* Allocate a buffer's memory (zero-filled, a region) and bind its data variable. With
  * bind_layout (BufferRealize), unbound stride / elem_offset variables get the compact layout. */
 int tvm_tir__alloc_buffer(tir_interp* in, const tvm_tir_buffer_obj* buf, bool bind_layout);

@@ -9,8 +9,11 @@
  * match_buffer aliases are resolved as the spec says, by offsetting the indices into the
  * source buffer.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "interp_internal.h"
 
@@ -95,14 +98,50 @@ int tvm_tir__push_region(tir_interp* in, char* base, int64_t nbytes, bool owned)
     in->cap_regions = cap;
   }
   in->regions[in->num_regions++] = (tir_region){base, nbytes, owned};
+  if (owned) in->owned_bytes += nbytes;
   return TIR_OK;
 }
 
 void tvm_tir__pop_regions(tir_interp* in, int64_t mark) {
   while (in->num_regions > mark) {
     tir_region* r = &in->regions[--in->num_regions];
-    if (r->owned) tvm_ffi_free(r->base);
+    if (r->owned) {
+      in->owned_bytes -= r->nbytes;
+      tvm_ffi_free(r->base);
+    }
   }
+}
+
+/* "123", "64K", "512M", "2G" (binary multiples): the byte count, or -1. */
+static int64_t parse_bytes(const char* s) {
+  char* end;
+  errno = 0;
+  long long v = strtoll(s, &end, 10);
+  if (end == s || errno || v < 0) return -1;
+  int shift = 0;
+  switch (*end) {
+    case 'k': case 'K': shift = 10, ++end; break;
+    case 'm': case 'M': shift = 20, ++end; break;
+    case 'g': case 'G': shift = 30, ++end; break;
+    default: break;
+  }
+  if (*end || v > (INT64_MAX >> shift)) return -1;
+  return (int64_t)v << shift;
+}
+
+int64_t tvm_tir_interp_memory_limit(void) {
+  const char* env = getenv("TVM_TIR_INTERP_MEMORY_LIMIT");
+  if (env && *env) {
+    int64_t v = parse_bytes(env);
+    if (v < 0) {
+      tvm_ffi_raise("ValueError", "TVM_TIR_INTERP_MEMORY_LIMIT=%s is not a byte count (digits, "
+                    "optionally followed by K, M or G)", env);
+    }
+    return v;
+  }
+  long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page_size <= 0) return INT64_MAX; /* unknown: no limit but the allocator's */
+  return (int64_t)pages / 2 * (int64_t)page_size;
 }
 
 static bool in_live_region(tir_interp* in, uintptr_t addr, int64_t nbytes) {
@@ -117,7 +156,21 @@ static bool in_live_region(tir_interp* in, uintptr_t addr, int64_t nbytes) {
 }
 
 /* Fresh zero-filled memory of nbytes, registered as a live region (freed by pop_regions). */
-int tvm_tir__alloc_region(tir_interp* in, int64_t nbytes, char** out) {
+int tvm_tir__alloc_region(tir_interp* in, const char* name, int64_t nbytes, char** out) {
+  if (in->memory_limit == 0 && (in->memory_limit = tvm_tir_interp_memory_limit()) < 0) {
+    in->memory_limit = 0;
+    return TIR_ERROR;
+  }
+  int64_t total;
+  if (__builtin_add_overflow(in->owned_bytes, nbytes, &total) || total > in->memory_limit) {
+    return tvm_tir__raise_at("MemoryError", NULL,
+                        "%s: %lld bytes would bring the interpreter's allocations to %lld bytes, "
+                        "over its limit of %lld bytes (TVM_TIR_INTERP_MEMORY_LIMIT; by default "
+                        "half the physical memory)",
+                        name, (long long)nbytes,
+                        (long long)(total < nbytes ? INT64_MAX : total),
+                        (long long)in->memory_limit);
+  }
   char* p = tvm_ffi_aligned_alloc(64, (size_t)(nbytes > 0 ? nbytes : 1));
   if (!p) return TIR_ERROR;
   memset(p, 0, (size_t)(nbytes > 0 ? nbytes : 1));
@@ -307,7 +360,9 @@ int tvm_tir__alloc_buffer(tir_interp* in, const tvm_tir_buffer_obj* buf, bool bi
     return tvm_tir__raise_at("ValueError", buf, "buffer %s is too large", tvm_tir_buffer_name(buf));
   }
   char* p;
-  TRY(tvm_tir__alloc_region(in, nbytes, &p));
+  char what[160];
+  snprintf(what, sizeof(what), "buffer %s", tvm_tir_buffer_name(buf));
+  TRY(tvm_tir__alloc_region(in, what, nbytes, &p));
   return tvm_tir__bind_handle(in, buf->data, p);
 }
 

@@ -2,6 +2,7 @@
  * interp_stmt.c: statement execution (spec "Semantics of Statements") through a table indexed
  * by node kind.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "interp_internal.h"
@@ -116,7 +117,9 @@ static int exec_allocate(tir_interp* in, const tvm_tir_stmt_obj* s) {
   }
   int64_t mark = tir_scope_mark(in), regions = in->num_regions;
   char* p;
-  int rc = tvm_tir__alloc_region(in, nbytes, &p);
+  char what[160];
+  snprintf(what, sizeof(what), "Allocate %s", tvm_tir_var_name(a->buffer_var));
+  int rc = tvm_tir__alloc_region(in, what, nbytes, &p);
   if (rc == TIR_OK) rc = tvm_tir__bind_handle(in, a->buffer_var, p);
   if (rc == TIR_OK) rc = tvm_tir__exec(in, a->body);
   tvm_tir__pop_regions(in, regions);

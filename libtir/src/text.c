@@ -79,9 +79,21 @@ static void t_float_imm(tvm_ffi_strbuf* out, const void* o, int d) {
   tvm_ffi_strbuf_printf(out, "T.%s(%.17g)", tvm_tir_dtype_str(e->expr.dtype).s, e->value);
 }
 
+/* All the value's bytes, quotes, backslashes and control bytes (NUL included) escaped. */
 static void t_string_imm(tvm_ffi_strbuf* out, const void* o, int d) {
+  TVMFFIByteArray v = tvm_ffi_str_view(((const tvm_tir_string_imm_obj*)o)->value);
   tvm_ffi_strbuf_putc(out, '"');
-  put_str(out, ((const tvm_tir_string_imm_obj*)o)->value);
+  for (size_t i = 0; i < v.size; ++i) {
+    unsigned char c = (unsigned char)v.data[i];
+    if (c == '"' || c == '\\') {
+      tvm_ffi_strbuf_putc(out, '\\');
+      tvm_ffi_strbuf_putc(out, (char)c);
+    } else if (c < 0x20 || c == 0x7f) {
+      tvm_ffi_strbuf_printf(out, "\\x%02x", c);
+    } else {
+      tvm_ffi_strbuf_putc(out, (char)c);
+    }
+  }
   tvm_ffi_strbuf_putc(out, '"');
 }
 

@@ -39,7 +39,12 @@ static void** scalar_slot(void* table[5][5], DLDataType dtype) {
 
 tvm_tir_prim_type_obj* tvm_tir_prim_type_new(DLDataType dtype) {
   void** slot = scalar_slot(g_scalar_types, dtype);
-  if (!slot) return prim_type_make(dtype);
+  if (!slot) {
+    if (tvm_tir__dtype_too_wide(dtype)) {
+      return tvm_tir__too_wide_error(TVM_TIR_RULE_T_PRIMTYPE, "PrimType", dtype);
+    }
+    return prim_type_make(dtype);
+  }
   void* t = tvm_tir__shared_get(slot);
   return t ? t : tvm_tir__shared_publish(slot, prim_type_make(dtype));
 }

@@ -432,7 +432,7 @@ static inline bool small_put(map_obj* m, const TVMFFIAny* key, const TVMFFIAny* 
   int32_t t = key->type_index;
   if (m->index || is_pointer_view(value->type_index)) return false;
   map_entry* e = m->entries;
-  map_entry* end = e + m->used;
+  map_entry* end = e ? e + m->used : e; /* (no entries yet: NULL + 0 is undefined in C) */
   uint64_t h;
   if (t >= kTVMFFIStaticObjectBegin && t != kTVMFFIStr && t != kTVMFFIBytes && key->v_obj) {
     h = tvm_ffi__mix64(key->v_uint64 ^ ((uint64_t)(uint32_t)t << 40));
@@ -613,7 +613,7 @@ static inline const TVMFFIAny* map_get_identity(const map_obj* m, const TVMFFIAn
   uint64_t bits = key->v_uint64;
   uint64_t h = tvm_ffi__mix64(bits ^ ((uint64_t)(uint32_t)t << 40));
   if (!m->index) {
-    for (const map_entry *e = m->entries, *end = e + m->used; e != end; ++e) {
+    for (const map_entry *e = m->entries, *end = e ? e + m->used : e; e != end; ++e) {
       if (e->hash == h && e->key.type_index == t && e->key.v_uint64 == bits) return &e->value;
     }
     return NULL;
@@ -675,7 +675,7 @@ const char* tvm_ffi__map_entries(const void* map, int64_t* count) {
 bool tvm_ffi__map_keys_are_str(const void* map) {
   assert(is_kind(map, kTVMFFIMap) || is_kind(map, kTVMFFIDict));
   const map_obj* m = (const map_obj*)map;
-  for (const map_entry *e = m->entries, *end = e + m->used; e != end; ++e) {
+  for (const map_entry *e = m->entries, *end = e ? e + m->used : e; e != end; ++e) {
     int32_t t = e->key.type_index;
     if (t != kTVMFFIStr && t != kTVMFFISmallStr && t != MAP_DEAD) return false;
   }

@@ -336,7 +336,8 @@ static void delete_tree(TVMFFIObject* o) {
        * storage needs no clearing: the block is freed below). */
       TVMFFISeqCell* c = TVMFFISeqGetCellPtr(o);
       const TVMFFIAny* item = (const TVMFFIAny*)c->data;
-      for (const TVMFFIAny* end = item + c->size; item != end; ++item) {
+      /* (an empty sequence may have no storage: NULL + 0 is undefined in C) */
+      for (const TVMFFIAny* end = item ? item + c->size : item; item != end; ++item) {
         TVMFFIObject* child = (TVMFFIObject*)item->v_obj;
         if (item->type_index < kTVMFFIStaticObjectBegin || !child) continue;
         head = drop_child(child, head);
@@ -345,7 +346,7 @@ static void delete_tree(TVMFFIObject* o) {
     } else if (p == &tvm_ffi__map_plan) {
       /* A Map / Dict: tvm_ffi__map_release_into's loop, likewise. */
       map_obj* m = (map_obj*)o;
-      for (map_entry *e = m->entries, *end = e + m->used; e != end; ++e) {
+      for (map_entry *e = m->entries, *end = e ? e + m->used : e; e != end; ++e) {
         if (e->key.type_index == MAP_DEAD) continue;
         if (e->key.type_index >= kTVMFFIStaticObjectBegin && e->key.v_obj) {
           head = drop_child((TVMFFIObject*)e->key.v_obj, head);

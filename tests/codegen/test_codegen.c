@@ -892,6 +892,49 @@ TEST(build_errors) {
   tvm_ffi_release(f);
 }
 
+/* The dtypes the code generator represents (what `tvmc check` asks before a build). */
+TEST(dtype_supported) {
+  DLDataType f8 = {kDLFloat, 8, 1}, f128 = {kDLFloat, 128, 1}, bf32 = {kDLBfloat, 32, 1};
+  CHECK(tvm_codegen_dtype_supported(TVM_TIR_FLOAT16, true));
+  CHECK(tvm_codegen_dtype_supported(tvm_tir_dtype_with_lanes(TVM_TIR_FLOAT32, 8), true));
+  CHECK(tvm_codegen_dtype_supported(TVM_TIR_BOOL, true));
+  CHECK(tvm_codegen_dtype_supported(TVM_TIR_HANDLE, false));
+  CHECK(tvm_codegen_dtype_supported(tvm_tir_dtype_uint(49), false));
+  CHECK(!tvm_codegen_dtype_supported(tvm_tir_dtype_uint(49), true)); /* not whole bytes */
+  CHECK(!tvm_codegen_dtype_supported(tvm_tir_dtype_int(4), true));
+  CHECK(!tvm_codegen_dtype_supported(f8, false));
+  CHECK(!tvm_codegen_dtype_supported(f128, false));
+  CHECK(!tvm_codegen_dtype_supported(bf32, false));
+  /* A build meets the same answer: B[0] = A[0] over int4 buffers. */
+  tvm_tir_buffer_obj* A = tvm_tir_buffer_decl("A", tvm_tir_dtype_int(4), 4);
+  tvm_tir_buffer_obj* B = tvm_tir_buffer_decl("B", tvm_tir_dtype_int(4), 4);
+  void* f = tvm_tir_func_take(
+      "int4_copy", tvm_tir_list_take(ref(A), ref(B)),
+      tvm_tir_store_take(ref(B), tvm_tir_load_take(ref(A), tvm_tir_int(0)), tvm_tir_int(0)));
+  CHECK(f && tvm_codegen_build(f, NULL, NULL) == NULL);
+  CHECK_RAISED("NotImplementedError", "unsupported dtype int4 in memory");
+  RELEASE(A, B, f);
+}
+
+/* A GPU thread binding (T.launch_thread's thread_extent attribute) is refused by name, not
+ * reported as an unbound variable: A[bx] = 1 for bx bound to blockIdx.x over 8. */
+TEST(gpu_construct_refused) {
+  tvm_tir_buffer_obj* A = tvm_tir_buffer_decl("A", TVM_TIR_FLOAT32, 8);
+  tvm_tir_var_obj* bx = tvm_tir_var("bx", TVM_TIR_INT32);
+  tvm_tir_iter_var_obj* iv =
+      tvm_tir_iter_var_new(NULL, bx, TVM_TIR_ITER_THREAD_INDEX, "blockIdx.x");
+  TVMFFIAny node = tvm_ffi_any_obj(iv);
+  tvm_tir_expr_obj* extent = tvm_tir_int(8);
+  tvm_tir_stmt_obj* store = tvm_tir_store_take(ref(A), tvm_tir_f32(1), ref(bx));
+  tvm_tir_stmt_obj* body =
+      iv && store ? tvm_tir_attr_stmt_new(&node, "thread_extent", extent, store) : NULL;
+  void* f = body ? tvm_tir_func_take("launch", tvm_tir_list_take(ref(A)), ref(body)) : NULL;
+  CHECK(f && tvm_codegen_build(f, NULL, NULL) == NULL);
+  CHECK_RAISED("NotImplementedError", "GPU construct in a CPU kernel: thread_extent binds bx to "
+                                      "the GPU thread index \"blockIdx.x\"");
+  RELEASE(A, bx, iv, extent, store, body, f);
+}
+
 /* ---- Export to a shared library ---------------------------------------------------------- */
 /* Every undefined dynamic symbol of the library at path is a TVMFFI* function, a libm function
  * or a weak symbol of the C runtime's start files; returns the number of TVMFFI* references. */
@@ -1009,6 +1052,8 @@ int main(void) {
   RUN(bad_calls_raise);
   RUN(scalar_parameter);
   RUN(build_errors);
+  RUN(gpu_construct_refused);
+  RUN(dtype_supported);
   RUN(export_shared_library);
   return test_summary();
 }

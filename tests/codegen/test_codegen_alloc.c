@@ -375,11 +375,39 @@ TEST(call_extern) {
   RELEASE(f, B);
 }
 
+/* 1 when s holds the bytes "ab\0cd" and a final NUL: a StringImm's value reaches the callee
+ * whole, not cut at its NUL. */
+int32_t cg_test_bytes(const char* s, int32_t n);
+int32_t cg_test_bytes(const char* s, int32_t n) {
+  return n == 5 && memcmp(s, "ab\0cd", 6) == 0;
+}
+
+TEST(call_extern_string_with_nul) {
+  tvm_tir_buffer_obj* B = tvm_tir_buffer_decl("B", TVM_TIR_INT32, 1);
+  void* call = tvm_tir_call_take(TVM_TIR_INT32, "tir.call_extern", tvm_tir_str("cg_test_bytes"),
+                                 tvm_tir_string_imm_new("ab\0cd", 5), tvm_tir_int(5));
+  void* body = tvm_tir_store_take(ref(B), call, tvm_tir_int(0));
+  void* f = tvm_tir_func_take("string_bytes", tvm_tir_list_take(ref(B)), body);
+  void* g = f ? tvm_tir_lower(f, NULL) : NULL;
+  void* m = NULL;
+  void* fn = g ? build_fn_(__LINE__, g, "string_bytes", &m) : NULL;
+  if (fn) {
+    int32_t b = -1;
+    int64_t shape[1] = {1};
+    DLTensor tb = dl(&b, TVM_TIR_INT32, 1, shape, NULL);
+    TVMFFIAny args[1] = {T(&tb)}, r;
+    CHECK_OK(tvm_ffi_function_call(fn, args, 1, &r));
+    CHECK_EQ_INT(b, 1);
+  }
+  RELEASE(fn, m, f, g, B);
+}
+
 int main(void) {
   RUN(symbolic_allocation);
   RUN(allocation_inside_loops);
   RUN(allocation_released_on_errors);
   RUN(allocation_failure_and_bad_sizes);
   RUN(call_extern);
+  RUN(call_extern_string_with_nul);
   return test_summary();
 }

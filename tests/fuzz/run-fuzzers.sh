@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Build every libFuzzer target with clang (ASan on) and run each for a bounded time.
+# Build every libFuzzer target with clang (ASan + UBSan on) and run each for a bounded time.
 #   tests/fuzz/run-fuzzers.sh [SECONDS_PER_TARGET]
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -835,7 +835,12 @@ TEST(op_calls) {
   const char* kw[] = {"dtype"};
   TVMFFIAny kwv[] = {S("float16")};
   tvm_script_call* call = make_call(&tc, "exp", ARGS(O(f)), kw, kwv, 1);
-  CHECK(equal_take(run_call(call), tvm_tir_call_take(TVM_TIR_FLOAT16, "tir.exp", tvm_tir_ref(f))));
+  CHECK(run_call(call) == NULL); /* tir.exp computes in its operand's dtype (rule T-CALL) */
+  CHECK_RAISED("TypeError", "the operands of tir.exp must have the call's dtype float16");
+  kwv[0] = S("float32");
+  call = make_call(&tc, "exp", ARGS(O(f)), kw, kwv, 1);
+  CHECK(equal_take(run_call(call), tvm_tir_call_take(TVM_TIR_FLOAT32, "tir.exp", tvm_tir_ref(f))));
+  kwv[0] = S("float16");
   call = make_call(&tc, "call_extern", ARGS(S("g"), O(f)), kw, kwv, 1);
   CHECK(equal_take(run_call(call), tvm_tir_call_take(TVM_TIR_FLOAT16, "tir.call_extern",
                                                      tvm_tir_str("g"), tvm_tir_ref(f))));

@@ -143,6 +143,70 @@ TEST(allocate_in_loop) {
   RELEASE(B, p, Tb, i, f, g);
 }
 
+/* Allocate name[extent] of dtype around body (consumed), its data Var returned in *data. */
+static void* allocate_around(const char* name, DLDataType t, void* extent, void* body) {
+  tvm_tir_var_obj* p = tvm_tir_ptr_var(name, t, NULL);
+  void* s = tvm_tir_allocate_takev(ref(p), t, 1, (void*[]){extent}, body);
+  tvm_ffi_release(p);
+  return s;
+}
+
+/* The interpreter's own allocations are bounded as a total, checked before any memory is
+ * taken: a 2**40-element Allocate was zero-filled until the machine ran out of memory. */
+TEST(allocation_memory_limit) {
+  tvm_tir_buffer_obj* B = buf1("B", TVM_TIR_INT32, 1);
+  int32_t b[1] = {0};
+  int64_t s1[] = {1};
+  DLTensor tb = dl(b, TVM_TIR_INT32, 1, s1, NULL);
+  unsetenv("TVM_TIR_INTERP_MEMORY_LIMIT");
+  void* huge = tvm_tir_func_take(
+      "huge", tvm_tir_list_take(ref(B)),
+      allocate_around("big", TVM_TIR_FLOAT32, tvm_tir_i64((int64_t)1 << 40),
+                      tvm_tir_store_take(ref(B), tvm_tir_int(1), tvm_tir_int(0))));
+  RUN_ERR("MemoryError", "Allocate big: 4398046511104 bytes would bring", huge, T(&tb));
+  CHECK_EQ_INT(b[0], 0);
+  int64_t phys = tvm_tir_interp_memory_limit();
+  CHECK(phys > 0 && phys < ((int64_t)1 << 42));
+
+  /* A limit of 40 bytes: a[8] (32 bytes) then, inside it, c[4] (16 more) is over; the same
+   * c[4] after a[8] is released, three times over in a loop, fits. */
+  setenv("TVM_TIR_INTERP_MEMORY_LIMIT", "40", 1);
+  CHECK(tvm_tir_interp_memory_limit() == 40);
+  void* store = tvm_tir_store_take(ref(B), tvm_tir_int(2), tvm_tir_int(0));
+  void* nested = tvm_tir_func_take(
+      "nested", tvm_tir_list_take(ref(B)),
+      allocate_around("a", TVM_TIR_INT32, tvm_tir_int(8),
+                      allocate_around("c", TVM_TIR_INT32, tvm_tir_int(4), ref(store))));
+  RUN_ERR("MemoryError",
+          "Allocate c: 16 bytes would bring the interpreter's allocations to 48 bytes, over its "
+          "limit of 40 bytes (TVM_TIR_INTERP_MEMORY_LIMIT",
+          nested, T(&tb));
+  tvm_tir_var_obj* i = tvm_tir_var("i", TVM_TIR_INT32);
+  void* seq = tvm_tir_func_take(
+      "seq", tvm_tir_list_take(ref(B)),
+      tvm_tir_seq_take(
+          allocate_around("a", TVM_TIR_INT32, tvm_tir_int(8), tvm_tir_evaluate_take(tvm_tir_int(0))),
+          tvm_tir_serial_take(ref(i), tvm_tir_int(0), tvm_tir_int(3),
+                              allocate_around("c", TVM_TIR_INT32, tvm_tir_int(4), ref(store)))));
+  if (RUN_OK(seq, T(&tb))) CHECK_EQ_INT(b[0], 2);
+  /* A block's alloc_buffers count too, named as buffers. */
+  setenv("TVM_TIR_INTERP_MEMORY_LIMIT", "8", 1);
+  tvm_tir_buffer_obj* Tb = buf1("T", TVM_TIR_INT32, 4);
+  void* block = tvm_tir_block_full_take("blk", NULL, NULL, NULL, NULL, NULL,
+                                        tvm_tir_list_take(ref(Tb)), ref(store));
+  void* blk = tvm_tir_func_take("blk", tvm_tir_list_take(ref(B)), block);
+  RUN_ERR("MemoryError", "buffer T: 16 bytes would bring", blk, T(&tb));
+  /* Suffixes, and an unreadable value. */
+  setenv("TVM_TIR_INTERP_MEMORY_LIMIT", "3K", 1);
+  CHECK(tvm_tir_interp_memory_limit() == 3072);
+  setenv("TVM_TIR_INTERP_MEMORY_LIMIT", "2G", 1);
+  CHECK(tvm_tir_interp_memory_limit() == ((int64_t)2 << 30));
+  setenv("TVM_TIR_INTERP_MEMORY_LIMIT", "12Q", 1);
+  RUN_ERR("ValueError", "TVM_TIR_INTERP_MEMORY_LIMIT=12Q is not a byte count", nested, T(&tb));
+  unsetenv("TVM_TIR_INTERP_MEMORY_LIMIT");
+  RELEASE(B, huge, store, nested, i, seq, Tb, blk);
+}
+
 TEST(block_alloc_buffers_and_realize) {
   /* block { alloc T[4]; for j: T[j] = A[j] * 2; for j: B[j] = T[3 - j] } */
   tvm_tir_buffer_obj* A = buf1("A", TVM_TIR_INT32, 4);
@@ -666,6 +730,7 @@ int main(void) {
   RUN(out_of_bounds_access);
   RUN(vector_load_store_lane_splitting);
   RUN(allocate_in_loop);
+  RUN(allocation_memory_limit);
   RUN(block_alloc_buffers_and_realize);
   RUN(match_buffer_with_offsets);
   RUN(block_predicate_and_iter_values);

@@ -201,7 +201,7 @@ TEST(json_every_kind) {
   PUSH(exprs, tvm_tir_float_imm_new(TVM_TIR_FLOAT32, 1e38));
   PUSH(exprs, tvm_tir_int_imm_new(TVM_TIR_INT64, INT64_MIN));
   PUSH(exprs, tvm_tir_int_imm_new(TVM_TIR_UINT64, INT64_MAX));
-  PUSH(exprs, tvm_tir_string_imm_new("a \"quoted\"\nstring"));
+  PUSH(exprs, tvm_tir_string_imm_new("a \"quoted\"\nstring\0nul", 21));
   PUSH(exprs, tvm_tir_select_take(tvm_tir_ref(c), tvm_tir_ref(f), tvm_tir_f32(0)));
   PUSH(exprs, tvm_tir_load_take(tvm_tir_ref(A), tvm_tir_ref(i),
                                 tvm_tir_ramp_take(tvm_tir_int(0), tvm_tir_int(2), 4)));

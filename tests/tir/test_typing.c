@@ -140,12 +140,21 @@ TEST(t_floatimm) {
 }
 
 TEST(t_stringimm) {
-  tvm_tir_expr_obj* s = tvm_tir_string_imm_new("hello");
+  tvm_tir_expr_obj* s = tvm_tir_string_imm_new("hello", 5);
   if (EXPECT_OK(s)) {
     CHECK_STR_EQ(DT(s), "handle");
     CHECK_STR_EQ(tvm_ffi_str_cstr(((tvm_tir_string_imm_obj*)s)->value), "hello");
   }
-  RELEASE(s);
+  /* Every byte is kept: a NUL inside is part of the value, not its end. */
+  tvm_tir_expr_obj* z = tvm_tir_string_imm_new("ab\0cd", 5);
+  if (EXPECT_OK(z)) {
+    TVMFFIByteArray v = tvm_ffi_str_view(((tvm_tir_string_imm_obj*)z)->value);
+    CHECK(v.size == 5 && memcmp(v.data, "ab\0cd", 5) == 0);
+  }
+  tvm_tir_expr_obj* e = tvm_tir_string_imm_new(NULL, 0);
+  if (EXPECT_OK(e)) CHECK(tvm_ffi_str_view(((tvm_tir_string_imm_obj*)e)->value).size == 0);
+  EXPECT_ERROR("ValueError", tvm_tir_string_imm_new(NULL, 3), "NULL");
+  RELEASE(s, z, e);
 }
 
 TEST(t_cast) {
@@ -489,7 +498,7 @@ TEST(t_call) {
   tvm_tir_var_obj* f = var("f", TVM_TIR_FLOAT32);
   tvm_tir_op_obj* exp = tvm_tir_op_get("tir.exp");
   tvm_tir_op_obj* ext = tvm_tir_op_get("tir.call_extern");
-  tvm_tir_expr_obj* name = tvm_tir_string_imm_new("my_func");
+  tvm_tir_expr_obj* name = tvm_tir_string_imm_new("my_func", 7);
   tvm_tir_expr_obj* c1 = tvm_tir_call_new(TVM_TIR_FLOAT32, exp, ARR(f));
   tvm_tir_expr_obj* c2 = tvm_tir_call_new(TVM_TIR_INT32, ext, ARR(name, f, f, f));
   CHECK(EXPECT_OK(c1) && EXPECT_OK(c2));
@@ -502,6 +511,60 @@ TEST(t_call) {
   EXPECT_ERROR("TypeError", tvm_tir_call_new(TVM_TIR_FLOAT32, exp, bad_args),
                "args[0] must be a ir.PrimExpr");
   RELEASE(f, exp, ext, name, c1, c2);
+}
+
+/* The builtins computed in one dtype (bit operations, float math) take operands of the call's
+ * dtype: a mix has no code (LLVM rejects `pow(float, half)` and `or i32, i49`). */
+TEST(t_call_operands) {
+  tvm_tir_var_obj* f = var("f", TVM_TIR_FLOAT32);
+  tvm_tir_var_obj* h = var("h", TVM_TIR_FLOAT16);
+  tvm_tir_var_obj* u = var("u", TVM_TIR_UINT32);
+  tvm_tir_var_obj* w = var("w", tvm_tir_dtype_uint(49));
+  tvm_tir_var_obj* i = var("i", TVM_TIR_INT32);
+  tvm_tir_var_obj* f4 = var("f4", tvm_tir_dtype_with_lanes(TVM_TIR_FLOAT32, 4));
+  tvm_tir_op_obj* pow = tvm_tir_op_get("tir.pow");
+  tvm_tir_op_obj* bor = tvm_tir_op_get("tir.bitwise_or");
+  tvm_tir_op_obj* exp = tvm_tir_op_get("tir.exp");
+  tvm_tir_op_obj* ldexp = tvm_tir_op_get("tir.ldexp");
+  tvm_tir_expr_obj* ok1 = tvm_tir_call_new(TVM_TIR_FLOAT32, pow, ARR(f, f));
+  tvm_tir_expr_obj* ok2 = tvm_tir_call_new(TVM_TIR_UINT32, bor, ARR(u, u));
+  tvm_tir_expr_obj* ok3 = tvm_tir_call_new(tvm_tir_dtype_uint(49), bor, ARR(w, w));
+  tvm_tir_expr_obj* ok4 = tvm_tir_call_new(TVM_TIR_FLOAT32, ldexp, ARR(f, i)); /* (not one dtype) */
+  CHECK(EXPECT_OK(ok1) && EXPECT_OK(ok2) && EXPECT_OK(ok3) && EXPECT_OK(ok4));
+  EXPECT_ERROR("TypeError", tvm_tir_call_new(TVM_TIR_FLOAT32, pow, ARR(f, h)), "rule T-CALL",
+               "the operands of tir.pow must have the call's dtype float32", "args[1] = h (float16)");
+  EXPECT_ERROR("TypeError", tvm_tir_call_new(TVM_TIR_UINT32, bor, ARR(u, w)), "rule T-CALL",
+               "the operands of tir.bitwise_or must have the call's dtype uint32");
+  EXPECT_ERROR("TypeError", tvm_tir_call_new(TVM_TIR_FLOAT32, bor, ARR(f, f)), "rule T-CALL",
+               "tir.bitwise_or computes on Int/UInt values, not float32");
+  EXPECT_ERROR("TypeError", tvm_tir_call_new(TVM_TIR_INT32, exp, ARR(i)), "rule T-CALL",
+               "tir.exp computes on Float/BFloat values, not int32");
+  EXPECT_ERROR("TypeError", tvm_tir_call_new(TVM_TIR_FLOAT32, exp, ARR(f4)), "rule T-CALL",
+               "the operands of tir.exp must have the call's dtype float32");
+  /* A string operand is shown whole in the message, its NUL and quote escaped. */
+  tvm_tir_expr_obj* str = tvm_tir_string_imm_new("a\0\"b", 4);
+  EXPECT_ERROR("TypeError", tvm_tir_call_new(TVM_TIR_INT32, bor, ARR(str, i)),
+               "args[0] = \"a\\x00\\\"b\" (handle)");
+  RELEASE(f, h, u, w, i, f4, pow, bor, exp, ldexp, ok1, ok2, ok3, ok4, str);
+}
+
+/* Int/UInt wider than 64 bits are rejected where a dtype enters the IR. */
+TEST(too_wide_integers) {
+  DLDataType i65 = tvm_tir_dtype_int(65), u128 = tvm_tir_dtype_uint(128);
+  tvm_tir_var_obj* x = var("x", TVM_TIR_INT64);
+  tvm_tir_op_obj* bor = tvm_tir_op_get("tir.bitwise_or");
+  EXPECT_ERROR("TypeError", tvm_tir_int_imm_new(i65, 4), "rule T-INTIMM", "int65 is wider than 64");
+  EXPECT_ERROR("TypeError", tvm_tir_var_new("v", u128), "rule T-PRIMTYPE",
+               "uint128 is wider than 64");
+  EXPECT_ERROR("TypeError", tvm_tir_prim_type_new(i65), "rule T-PRIMTYPE");
+  EXPECT_ERROR("TypeError", tvm_tir_pointer_type_of(i65, NULL), "rule T-PRIMTYPE");
+  EXPECT_ERROR("TypeError", tvm_tir_cast_new(i65, &x->expr), "rule T-CAST", "int65 is wider");
+  EXPECT_ERROR("TypeError", tvm_tir_call_new(i65, bor, ARR(x, x)), "rule T-CALL", "int65");
+  /* 64 bits and odd widths up to it stay valid. */
+  tvm_tir_expr_obj* c = tvm_tir_int_imm_new(tvm_tir_dtype_uint(49), 5);
+  tvm_tir_var_obj* v = var("v", tvm_tir_dtype_int(63));
+  CHECK(EXPECT_OK(c) && EXPECT_OK(v));
+  RELEASE(x, bor, c, v);
 }
 
 TEST(t_shuffle) {
@@ -553,7 +616,7 @@ TEST(s_letstmt) {
 TEST(s_attr_assert) {
   tvm_tir_var_obj* tx = var("threadIdx.x", TVM_TIR_INT32);
   tvm_tir_stmt_obj* body = nop();
-  tvm_tir_expr_obj *n = i32(32), *msg = tvm_tir_string_imm_new("bad"),
+  tvm_tir_expr_obj *n = i32(32), *msg = tvm_tir_string_imm_new("bad", 3),
                    *c = tvm_tir_int_imm_new(TVM_TIR_BOOL, 1);
   TVMFFIAny node = tvm_ffi_any_obj(tx);
   tvm_tir_stmt_obj* attr = tvm_tir_attr_stmt_new(&node, "thread_extent", n, body);
@@ -805,7 +868,22 @@ TEST(o_buffer) {
   e6.axis_separators = ARR(one);
   tvm_tir_buffer_obj* sep = tvm_tir_buffer_new(&e6);
   EXPECT_OK(sep);
-  RELEASE(plain, data, n, s64, f, one, b, ab, sep);
+  /* A constant dimension is a size: a negative one is rejected here, not when the buffer is
+   * bound to a tensor; 0 is a valid (empty) size. */
+  tvm_tir_expr_obj *neg = i32(-4), *zero = i32(0);
+  tvm_tir_buffer_fields e7 = fl;
+  e7.shape = ARR(n, neg);
+  EXPECT_ERROR("ValueError", tvm_tir_buffer_new(&e7), "Buffer B: shape[1] is -4",
+               "must not be negative");
+  tvm_tir_buffer_fields e8 = fl;
+  e8.shape = ARR(zero, n);
+  tvm_tir_buffer_obj* empty = tvm_tir_buffer_new(&e8);
+  EXPECT_OK(empty);
+  /* Elements wider than 64 bits are not represented. */
+  tvm_tir_buffer_fields e9 = fl;
+  e9.dtype = tvm_tir_dtype_int(65);
+  EXPECT_ERROR("TypeError", tvm_tir_buffer_new(&e9), "rule O-BUFFER", "int65 is wider than 64");
+  RELEASE(plain, data, n, s64, f, one, b, ab, sep, neg, zero, empty);
 }
 
 TEST(o_bufferregion) {
@@ -971,6 +1049,8 @@ int main(void) {
   RUN(t_ramp_broadcast);
   RUN(t_let);
   RUN(t_call);
+  RUN(t_call_operands);
+  RUN(too_wide_integers);
   RUN(t_shuffle);
   RUN(t_pointer_type);
   RUN(s_letstmt);

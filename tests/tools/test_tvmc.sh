@@ -89,6 +89,29 @@ expect 1 "$tvmc" check "$fx/ill_formed.py" && has "ill_formed.py:9:34: error: we
   has "<root>.body" && has "                                 ^"
 expect 1 "$tvmc" check "$fx/ill_formed_module.py" &&
   has "ill_formed_module.py:17:38: error: well-formedness" && has "in function \`bad\`"
+# Ill-typed IR the code generator cannot compile is a located typing error (rule named), not
+# an invalid-LLVM-IR failure at run or build time.
+expect 1 "$tvmc" check "$fx/pow_mixed.py" && has "pow_mixed.py:6:16: error" &&
+  has "rule T-CALL" && has "args[1] = B[i] (float16)"
+expect 1 "$tvmc" run "$fx/pow_mixed.py" && has "rule T-CALL"
+expect 1 "$tvmc" check "$fx/or_mixed.py" && has "or_mixed.py:6:16: error" &&
+  has "the operands of tir.bitwise_or must have the call's dtype uint32"
+expect 1 "$tvmc" check "$fx/int65_loop.py" && has "int65_loop.py:5:20: error" &&
+  has "int65 is wider than 64 bits" && has "rule T-INTIMM"
+expect 1 "$tvmc" check "$fx/negative_shape.py" && has "negative_shape.py:4:10: error" &&
+  has "Buffer A: shape[0] is -4"
+expect 1 "$tvmc" run "$fx/negative_shape.py" && has "shape[0] is -4"
+# Well-formed, but a dtype the CPU code generator does not represent: check says so, at the
+# first use of the buffer.
+expect 1 "$tvmc" check "$fx/float8_buffer.py" &&
+  has "dtype float8 (buffer elements) is not supported by the CPU code generator" &&
+  has "at <root>.body.body.buffer" && has "        ^"
+expect 3 "$tvmc" run "$fx/float8_buffer.py" && has "unsupported dtype float8"
+# A GPU thread binding is well-formed TIR, but not a CPU kernel.
+expect 3 "$tvmc" run "$fx/launch_thread.py" && has "GPU construct in a CPU kernel" &&
+  has "blockIdx.x"
+expect 3 "$tvmc" build "$fx/launch_thread.py" -o "$work/launch.so" &&
+  has "GPU construct in a CPU kernel"
 
 # ---- build: a library a C program loads ----------------------------------------------------
 rm -f "$work/add.so"
@@ -163,6 +186,18 @@ TVMC_CHECK_WORK=1000000 expect 1 "$tvmc" run "$fx/matmul_tiles.py" --lib "$work/
   has "check FAILED: C[1, 5]: compiled"
 expect 0 "$tvmc" run "$add" --func add_n --shape n=64 --no-check --repeat 0 &&
   assert [ -z "$out" ]
+# Memory is checked as the total held before anything is allocated: 4 copies of each buffer
+# with the check (3 x 200000 bytes: B is the one that passes 1 MiB), 1 without.
+TVMC_MEMORY_LIMIT=1M expect 3 "$tvmc" run "$add" --func add_n --shape n=50000 &&
+  has "MemoryError: buffer \`B\` (200000 bytes) would bring the memory tvmc run holds to 1600000 bytes" &&
+  has "over its limit of 1048576 bytes"
+TVMC_MEMORY_LIMIT=1M expect 0 "$tvmc" run "$add" --func add_n --shape n=50000 --no-check --repeat 1
+TVMC_MEMORY_LIMIT=lots expect 3 "$tvmc" run "$add" --func add_n --shape n=4 &&
+  has "TVMC_MEMORY_LIMIT=lots is not a byte count"
+# The reference interpreter's own allocations have their limit (4 MiB asked, 1 MiB allowed).
+TVM_TIR_INTERP_MEMORY_LIMIT=1M expect 3 "$tvmc" run "$fx/big_allocate.py" &&
+  has "MemoryError: Allocate buf: 4194304 bytes would bring the interpreter's allocations to"
+expect 0 "$tvmc" run "$fx/big_allocate.py" --repeat 1 && has "check: ok"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -14,7 +14,9 @@
 #include <string.h>
 #include <tvm/script/parser.h>
 #include <tvm/script/printer.h>
+#include <tvm/codegen/codegen.h>
 #include <tvm/tir/analysis.h>
+#include <tvm/tir/visit.h>
 
 #include "tvmc.h"
 
@@ -22,7 +24,8 @@ static const char kUsage[] =
     "usage: tvmc check FILE\n"
     "\n"
     "Parse FILE and check that its functions are well formed (typing, variable scoping and\n"
-    "SSA, buffer rules). Prints \"ok\" and exits 0, or prints each error with its location in\n"
+    "SSA, buffer rules) and that their dtypes are ones the CPU code generator represents.\n"
+    "Prints \"ok\" and exits 0, or prints each error with its location in\n"
     "FILE (the program with the offending node underlined for well-formedness errors) and\n"
     "exits 1.\n";
 
@@ -203,6 +206,70 @@ static void report_well_formedness(const char* path, const char* src, size_t len
   tvm_ffi_release(upath);
 }
 
+/* ---- Dtypes the code generator represents ------------------------------------------------ */
+typedef struct {
+  const char* func; /* the function's name in its module, or NULL for a lone function */
+} dtype_walk;
+
+static int dtype_error(tvm_tir_visitor* v, DLDataType t, const char* what) {
+  const dtype_walk* w = v->ctx;
+  tvm_ffi_strbuf path = {0};
+  tvm_tir_visitor_path_format(v, &path);
+  tvm_ffi_raise("TypeError", "%s%s%sdtype %s%s is not supported by the CPU code generator at %s",
+                w->func ? "in function `" : "", w->func ? w->func : "", w->func ? "`: " : "",
+                tvm_tir_dtype_str(t).s, what, tvm_ffi_strbuf_cstr(&path));
+  tvm_ffi_strbuf_free(&path);
+  return -1;
+}
+
+/* Every expression's dtype, and the element dtype of every buffer and Allocate. */
+static int check_node_dtype(tvm_tir_visitor* v, const void* node) {
+  if (tvm_tir_is_expr(node)) {
+    DLDataType t = tvm_tir_expr_dtype(node);
+    if (!tvm_codegen_dtype_supported(t, false)) return dtype_error(v, t, "");
+  } else if (tvm_tir_kind_of(node) == TVM_TIR_KIND_Buffer) {
+    DLDataType t = ((const tvm_tir_buffer_obj*)node)->dtype;
+    if (!tvm_codegen_dtype_supported(t, true)) return dtype_error(v, t, " (buffer elements)");
+  } else if (tvm_tir_kind_of(node) == TVM_TIR_KIND_Allocate) {
+    DLDataType t = ((const tvm_tir_allocate_obj*)node)->dtype;
+    if (!tvm_codegen_dtype_supported(t, true)) return dtype_error(v, t, " (allocated elements)");
+  }
+  return TVM_TIR_VISIT_CONTINUE;
+}
+
+/* A function's body first, so that a buffer's dtype is reported at its first use (a path the
+ * printer can underline), then the signature. */
+static int check_func_dtypes(tvm_tir_visitor* v, const void* node) {
+  static const char* const kFields[] = {"body", "params", "buffer_map", "ret_type"};
+  for (size_t i = 0; i < sizeof(kFields) / sizeof(kFields[0]); ++i) {
+    if (tvm_tir_visit_field(v, node, kFields[i]) != 0) return -1;
+  }
+  return TVM_TIR_VISIT_SKIP;
+}
+
+/* Well-formed IR the CPU back end cannot represent (float8, int4 buffers, ...): the error
+ * as libtir's well-formedness errors read ("in function `f`: ... at <root>..."), or 0. */
+static int check_dtypes(const void* ir) {
+  tvm_tir_visitor v = {0};
+  v.pre_default = check_node_dtype;
+  v.pre[TVM_TIR_KIND_PrimFunc] = check_func_dtypes;
+  dtype_walk w = {NULL};
+  v.ctx = &w;
+  int rc = 0;
+  if (tvm_tir_kind_of(ir) == TVM_TIR_KIND_IRModule) {
+    const TVMFFIAny *k, *f;
+    void* fns = ((const tvm_tir_ir_module_obj*)ir)->functions;
+    for (int64_t pos = 0; rc == 0 && (pos = tvm_ffi_map_next(fns, pos, &k, &f)) >= 0;) {
+      w.func = tvm_ffi_str_cstr(((const tvm_tir_global_var_obj*)k->v_obj)->name_hint);
+      rc = tvm_tir_visit(&v, f->v_obj);
+    }
+  } else {
+    rc = tvm_tir_visit(&v, ir);
+  }
+  tvm_tir_visitor_free(&v);
+  return rc;
+}
+
 int tvmc_cmd_check(int argc, char** argv) {
   const char* cmd = "check";
   const char* path = NULL;
@@ -226,7 +293,7 @@ int tvmc_cmd_check(int argc, char** argv) {
   int status;
   /* Parse without the parser's own check, to get libtir's error with its access path. */
   void* ir = tvmc_parse_file(cmd, path, false, &status);
-  if (ir && tvm_tir_verify_well_formed(ir) != 0) {
+  if (ir && (tvm_tir_verify_well_formed(ir) != 0 || check_dtypes(ir) != 0)) {
     void* err = tvm_ffi_error_take();
     report_well_formedness(path, src, len, ir,
                            err ? tvm_ffi_error_message(err) : "unknown error");

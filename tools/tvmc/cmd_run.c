@@ -58,6 +58,10 @@ static const char kUsage[] =
     "  --lib LIB.so         run the kernel of a library built by `tvmc build` instead of\n"
     "                       compiling FILE (FILE still gives the signature and the reference)\n"
     "\n"
+    "memory: run holds 4 copies of every buffer (1 with --no-check) and refuses, before\n"
+    "allocating, a total over TVMC_MEMORY_LIMIT (bytes, K/M/G suffixes; default half the\n"
+    "physical memory); TVM_TIR_INTERP_MEMORY_LIMIT bounds the interpreter's allocations.\n"
+    "\n"
     "exit status: 1 when a result differs from the interpreter (the first mismatch is\n"
     "printed with its index and both values), 2 for unbound or unknown --shape names.\n";
 
@@ -220,7 +224,10 @@ static int check(void* fn, const tvm_tir_prim_func_obj* f, const void* bindings,
   if (fits) {
     tvmc_args small_args;
     int status = TVMC_FAILURE;
-    if (tvmc_args_make("run", f, small, seed, &small_args)) {
+    /* Held with the full-size inputs: those, and 4 copies of the smaller ones. */
+    uint64_t held = 0;
+    for (int k = 0; k < inputs->n; ++k) held += inputs->data[k] ? inputs->nbytes[k] : 0;
+    if (tvmc_args_make("run", f, small, seed, 4, held, &small_args)) {
       status = check_on(fn, f, NULL, &small_args, false, &compared);
       tvmc_args_free(&small_args);
     }
@@ -363,7 +370,7 @@ int tvmc_cmd_run(int argc, char** argv) {
     else
       fprintf(stderr, "tvmc run: %s has no function `%s`\n", lib ? lib : "the compiled module",
               name);
-  } else if (tvmc_args_make(cmd, f, bindings, (unsigned)seed, &args)) {
+  } else if (tvmc_args_make(cmd, f, bindings, (unsigned)seed, no_check ? 1 : 4, 0, &args)) {
     status = no_check ? TVMC_OK : check(fn, f, bindings, &args, (unsigned)seed);
     if (status == TVMC_OK && repeat > 0) status = time_runs(fn, name, &args, repeat, &counts);
   }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <tvm/script/parser.h>
 
 #include "tvmc.h"
@@ -57,6 +58,29 @@ bool tvmc_parse_int(const char* cmd, const char* flag, const char* arg, int64_t*
   }
   *out = v;
   return true;
+}
+
+uint64_t tvmc_memory_limit(const char* cmd, bool* ok) {
+  *ok = true;
+  const char* env = getenv("TVMC_MEMORY_LIMIT");
+  if (env && *env) {
+    char* end;
+    errno = 0;
+    unsigned long long v = strtoull(env, &end, 10);
+    int shift = *end == 'K' || *end == 'k' ? 10 : *end == 'M' || *end == 'm' ? 20
+              : *end == 'G' || *end == 'g' ? 30 : 0;
+    if (shift) ++end;
+    if (end == env || *env == '-' || *end || errno || v > (UINT64_MAX >> shift)) {
+      fprintf(stderr, "tvmc %s: TVMC_MEMORY_LIMIT=%s is not a byte count (digits, optionally "
+              "followed by K, M or G)\n", cmd, env);
+      *ok = false;
+      return 0;
+    }
+    return (uint64_t)v << shift;
+  }
+  long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page_size <= 0) return UINT64_MAX;
+  return (uint64_t)pages / 2 * (uint64_t)page_size;
 }
 
 /* ---- Files and IR --------------------------------------------------------------------------- */

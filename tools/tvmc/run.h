@@ -58,9 +58,12 @@ void* tvmc_bindings_halved(const void* bindings);
 
 /* Arguments for func under bindings: random non-zero values of each buffer's dtype (floats
  * k/16 for k in [-64, 64], integers in [-99, 99], unsigned in [1, 99]), float scalars random,
- * integer scalars from the bindings. False with the problem reported. */
+ * integer scalars from the bindings. The caller will hold `copies` copies of them (these and
+ * tvmc_args_copy's) on top of `held` bytes: when that total passes tvmc_memory_limit, nothing
+ * is allocated and a MemoryError naming the buffer and the sizes is reported. False with the
+ * problem reported. */
 bool tvmc_args_make(const char* cmd, const tvm_tir_prim_func_obj* func, const void* bindings,
-                    unsigned seed, tvmc_args* out);
+                    unsigned seed, int copies, uint64_t held, tvmc_args* out);
 /* dst = a deep copy of src (dst uninitialised). False on OOM. */
 bool tvmc_args_copy(const tvmc_args* src, tvmc_args* dst);
 void tvmc_args_free(tvmc_args* a);

@@ -228,8 +228,36 @@ static size_t elem_bytes(DLDataType t) {
   return b > 0 ? (size_t)b : 1;
 }
 
+/* Whether `copies` copies of out's buffers (sized, not allocated), on top of `held` bytes,
+ * stay within tvmc's memory limit; if not, reported as a MemoryError naming the buffer that
+ * passes it. */
+static bool within_memory_limit(const char* cmd, const tvmc_args* out, int copies,
+                                uint64_t held) {
+  bool ok;
+  uint64_t limit = tvmc_memory_limit(cmd, &ok);
+  if (!ok) return false;
+  uint64_t total = held;
+  for (int k = 0; k < out->n; ++k) {
+    uint64_t all;
+    if (__builtin_mul_overflow((uint64_t)out->nbytes[k], (uint64_t)copies, &all) ||
+        __builtin_add_overflow(total, all, &total) || total > limit) {
+      fprintf(stderr,
+              "tvmc %s: MemoryError: buffer `%s` (%zu bytes) would bring the memory tvmc %s "
+              "holds to %llu bytes, over its limit of %llu bytes (%d cop%s of every buffer%s; "
+              "TVMC_MEMORY_LIMIT sets the limit, by default half the physical memory)\n",
+              cmd, out->name[k], out->nbytes[k], cmd,
+              (unsigned long long)(total < all ? UINT64_MAX : total), (unsigned long long)limit,
+              copies, copies == 1 ? "y" : "ies",
+              copies > 1 ? ": the inputs, then the compiled run's, the reference run's and the "
+                           "initial values' copies for the check" : "");
+      return false;
+    }
+  }
+  return true;
+}
+
 bool tvmc_args_make(const char* cmd, const tvm_tir_prim_func_obj* func, const void* bindings,
-                    unsigned seed, tvmc_args* out) {
+                    unsigned seed, int copies, uint64_t held, tvmc_args* out) {
   memset(out, 0, sizeof(*out));
   uint64_t st = seed;
   int64_t n = tvm_tir_array_size(func->params);
@@ -247,7 +275,7 @@ bool tvmc_args_make(const char* cmd, const tvm_tir_prim_func_obj* func, const vo
       DLDataType t = tvm_tir_expr_dtype(p);
       int64_t v;
       if (t.code == kDLFloat || t.code == kDLBfloat) {
-        out->args[k] = tvm_ffi_any_float((double)random_int(&st, 64, false) / 16.0);
+        /* (its random value is drawn below, in parameter order with the buffers') */
       } else if (is_int_dtype(t) && tvmc_eval_int(p, bindings, &v)) {
         out->args[k] = tvm_ffi_any_int(v);
       } else {
@@ -282,22 +310,42 @@ bool tvmc_args_make(const char* cmd, const tvm_tir_prim_func_obj* func, const vo
     }
     int64_t offset = 0; /* a symbolic elem_offset is bound to 0 */
     if (!tvmc_eval_int(b->elem_offset, bindings, &offset) || offset < 0) offset = 0;
-    DLDataType et = scalar_of(b->dtype);
-    size_t esize = elem_bytes(et);
+    size_t esize = elem_bytes(scalar_of(b->dtype));
     /* bytes = (offset + numel) * lanes * esize, which a declared shape can make overflow. */
     size_t elems = 0, bytes = 0;
     overflow |= __builtin_add_overflow((size_t)numel, (size_t)offset, &elems) ||
                 __builtin_mul_overflow(elems, (size_t)b->dtype.lanes * esize, &bytes) ||
                 bytes > SIZE_MAX - 63;
-    /* Beyond physical memory an allocation fails or (overcommitted) thrashes when filled. */
-    long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGE_SIZE);
-    if (overflow || (pages > 0 && page_size > 0 && bytes / (size_t)page_size >= (size_t)pages)) {
-      fprintf(stderr, "tvmc %s: buffer `%s` is too large to allocate (more bytes than the "
-              "machine's memory)\n", cmd, out->name[k]);
+    if (overflow) {
+      fprintf(stderr, "tvmc %s: MemoryError: buffer `%s` is too large to allocate (its size "
+              "overflows 64 bits)\n", cmd, out->name[k]);
       tvmc_args_free(out);
       return false;
     }
     out->nbytes[k] = bytes;
+    DLTensor* t = &out->t[k];
+    t->device = (DLDevice){kDLCPU, 0};
+    t->ndim = ndim;
+    t->dtype = b->dtype;
+    t->shape = out->shape[k];
+    t->strides = NULL;
+    t->byte_offset = (uint64_t)offset * b->dtype.lanes * esize;
+  }
+  if (!within_memory_limit(cmd, out, copies, held)) {
+    tvmc_args_free(out);
+    return false;
+  }
+  /* Only now, the total known to fit: the memory, filled in parameter order. */
+  for (int k = 0; k < out->n; ++k) {
+    const tvm_tir_buffer_obj* b = param_buffer(func, k);
+    if (!b) {
+      const tvm_tir_var_obj* p = tvm_tir_array_at(func->params, k);
+      DLDataType t = tvm_tir_expr_dtype(p);
+      if (t.code == kDLFloat || t.code == kDLBfloat)
+        out->args[k] = tvm_ffi_any_float((double)random_int(&st, 64, false) / 16.0);
+      continue;
+    }
+    size_t bytes = out->nbytes[k];
     if (posix_memalign(&out->data[k], 64, bytes ? (bytes + 63) / 64 * 64 : 64) != 0) {
       out->data[k] = NULL;
       fprintf(stderr, "tvmc %s: out of memory for buffer `%s` (%zu bytes)\n", cmd, out->name[k],
@@ -305,16 +353,11 @@ bool tvmc_args_make(const char* cmd, const tvm_tir_prim_func_obj* func, const vo
       tvmc_args_free(out);
       return false;
     }
+    DLDataType et = scalar_of(b->dtype);
+    size_t esize = elem_bytes(et);
     for (size_t e = 0; e < bytes / esize; ++e) random_elem(et, &st, (char*)out->data[k] + e * esize);
-    DLTensor* t = &out->t[k];
-    t->data = out->data[k];
-    t->device = (DLDevice){kDLCPU, 0};
-    t->ndim = ndim;
-    t->dtype = b->dtype;
-    t->shape = out->shape[k];
-    t->strides = NULL;
-    t->byte_offset = (uint64_t)offset * b->dtype.lanes * esize;
-    out->args[k] = tvm_ffi_any_dltensor(t);
+    out->t[k].data = out->data[k];
+    out->args[k] = tvm_ffi_any_dltensor(&out->t[k]);
   }
   return true;
 }

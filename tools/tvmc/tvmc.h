@@ -40,6 +40,10 @@ int tvmc_flag_value(const char* cmd, int argc, char** argv, int* i, const char* 
 bool tvmc_is_help(const char* arg);
 /* Report an unknown option / an unexpected extra argument of cmd; returns TVMC_USAGE_ERROR. */
 int tvmc_usage_error(const char* cmd, const char* fmt, ...) TVM_FFI_PRINTF(2, 3);
+/* The most bytes of arguments a command may hold at once: TVMC_MEMORY_LIMIT when set (digits,
+ * optionally followed by K, M or G), else half the physical memory. *ok false when the variable
+ * is unreadable (reported). */
+uint64_t tvmc_memory_limit(const char* cmd, bool* ok);
 /* A decimal integer; false (reported as a usage error of `flag`) when arg is not one. */
 bool tvmc_parse_int(const char* cmd, const char* flag, const char* arg, int64_t* out);
 

@@ -65,6 +65,12 @@ extern "C" {
 /* "MAJOR.MINOR.PATCH" of libcodegen (libcodegen/VERSION). */
 const char* tvm_codegen_version(void);
 
+/* Whether the code generator represents dtype t (any lanes): handles, Int/UInt of 1 to 64 bits,
+ * float16/32/64, bfloat16; with in_memory (a buffer's or an Allocate's elements) integers must
+ * also be whole bytes or bool. Any other dtype is a NotImplementedError "unsupported dtype" at
+ * build time; `tvmc check` reports it before. */
+bool tvm_codegen_dtype_supported(DLDataType t, bool in_memory);
+
 /* Allocate: a constant size of at most TVM_CODEGEN_MAX_STACK_ALLOC bytes is a stack slot of
  * the function; any other size is computed at run time and goes on the stack (released per
  * iteration) up to TVM_CODEGEN_MAX_DYN_STACK_ALLOC bytes, else to TVMFFIEnvTensorAlloc. */

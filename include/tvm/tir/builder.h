@@ -67,7 +67,7 @@ tvm_tir_expr_obj* tvm_tir_f32(double v);  /* float32 */
 tvm_tir_expr_obj* tvm_tir_f64(double v);  /* float64 */
 tvm_tir_expr_obj* tvm_tir_bool(bool v);   /* bool (uint1) */
 tvm_tir_expr_obj* tvm_tir_const(DLDataType dtype, int64_t v); /* tvm_tir_const_int */
-tvm_tir_expr_obj* tvm_tir_str(const char* s);                 /* StringImm */
+tvm_tir_expr_obj* tvm_tir_str(const char* s);                 /* StringImm of a C string */
 
 /* ---- Expressions (consume their arguments) ------------------------------------------------- */
 tvm_tir_expr_obj* tvm_tir_binary_take(tvm_tir_kind kind, void* a, void* b);

@@ -119,7 +119,8 @@ tvm_tir_var_obj* tvm_tir_var_new_typed_str(void* name_hint, tvm_tir_type_obj* ty
 tvm_tir_expr_obj* tvm_tir_int_imm_new(DLDataType dtype, int64_t value);
 /* T-FLOATIMM: dtype a scalar float16/32/64 or bfloat16; value NaN, +-inf or within range. */
 tvm_tir_expr_obj* tvm_tir_float_imm_new(DLDataType dtype, double value);
-tvm_tir_expr_obj* tvm_tir_string_imm_new(const char* value);
+/* A StringImm of the `len` bytes at `value` (any bytes, NUL included; NULL when len is 0). */
+tvm_tir_expr_obj* tvm_tir_string_imm_new(const char* value, size_t len);
 /* T-CAST */
 tvm_tir_expr_obj* tvm_tir_cast_new(DLDataType dtype, tvm_tir_expr_obj* value);
 /* T-BINOP / T-CMP / T-LOGIC, chosen by kind (a TVM_TIR_BINOP kind; ValueError otherwise). */

@@ -39,6 +39,7 @@ extern "C" {
  * PrimFunc passed alone can only call itself through a GlobalVar named by its global_symbol).
  * Arguments are borrowed. Returns 0, or -1 with an error raised:
  *   TypeError       wrong number or kind of arguments
+ *   MemoryError     an allocation over the memory limit (tvm_tir_interp_memory_limit)
  *   ValueError      tensor dtype/ndim/shape/stride/offset/device mismatch or NULL data,
  *                   integer division by zero, an invalid shift amount, tir.clz(0), a float
  *                   cast to an integer type it does not fit
@@ -50,6 +51,17 @@ extern "C" {
  */
 int tvm_tir_interp_run(const void* func_or_module, const char* func_name, const TVMFFIAny* args,
                        int32_t num_args, TVMFFIAny* out_ret);
+
+/*
+ * The memory limit: the most bytes the interpreter's own allocations (Allocate, alloc_buffers,
+ * BufferRealize; not the argument tensors) may hold at once during one run. An allocation that
+ * would pass it is a MemoryError naming the buffer and its size, raised before any memory is
+ * taken. The environment variable TVM_TIR_INTERP_MEMORY_LIMIT sets it in bytes ("1000000",
+ * "64K", "512M", "2G"; read at each run's first allocation); by default it is half the
+ * physical memory, so a runaway size fails instead of paging the machine to a standstill.
+ * Returns the limit, or -1 with a ValueError for an unreadable variable.
+ */
+int64_t tvm_tir_interp_memory_limit(void);
 
 /* The maximum number of lanes of a value (the spec's largest vector width). */
 #define TVM_TIR_INTERP_MAX_LANES 64
