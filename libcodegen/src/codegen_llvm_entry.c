@@ -129,12 +129,43 @@ static void check_eq_i64(arg_ctx* a, LLVMValueRef got, LLVMValueRef expected, co
   LLVMPositionBuilderAtEnd(s->b, ok);
 }
 
-/* Bind a Var to value (converted from i64) on first sight, else check expr == value. */
+/* Whether the i64 value v survives conversion to integer dtype t unchanged (uint64: v >= 0). */
+static LLVMValueRef fits_dtype(cg_state* s, LLVMValueRef v, DLDataType t) {
+  if (t.bits >= 64)
+    return t.code == kDLUInt ? LLVMBuildICmp(s->b, LLVMIntSGE, v, c64(s, 0), "")
+                             : LLVMConstInt(s->i1, 1, 0);
+  LLVMValueRef narrow = LLVMBuildTrunc(s->b, v, LLVMIntTypeInContext(s->ctx, t.bits), "");
+  LLVMValueRef back = LLVMBuildIntCast2(s->b, narrow, s->i64, t.code == kDLInt, "");
+  return LLVMBuildICmp(s->b, LLVMIntEQ, back, v, "");
+}
+
+/* ValueError "<prefix><what>: expected a non-negative <noun>, got V" unless v >= 0. */
+static void check_non_negative(arg_ctx* a, LLVMValueRef v, const char* what, const char* noun) {
+  cg_state* s = a->s;
+  char head[400];
+  snprintf(head, sizeof(head), "%s%s: expected a non-negative %s, got ", a->prefix, what, noun);
+  LLVMValueRef parts[2] = {cg_cstr(s, head), cg_fmt_i64(s, v)};
+  cg_emit_check(s, LLVMBuildICmp(s->b, LLVMIntSGE, v, c64(s, 0), ""), "ValueError", parts, 2);
+}
+
+/* Bind a Var to value (converted from i64) on first sight, else check expr == value. A value
+ * the Var's dtype cannot hold is a ValueError worded as the interpreter's
+ * "<prefix><what>: V does not fit variable 'n' of type int32", not a silent truncation. */
 static int bind_or_check(arg_ctx* a, const void* expr, LLVMValueRef v64, const char* what) {
   cg_state* s = a->s;
   if (tvm_tir_is_var(expr) && !cg_lookup(s, expr)) {
-    LLVMTypeRef t = cg_type(s, tvm_tir_expr_dtype(expr));
+    DLDataType dt = tvm_tir_expr_dtype(expr);
+    LLVMTypeRef t = cg_type(s, dt);
     if (!t) return -1;
+    if (!tvm_tir_dtype_is_integer(dt) || dt.lanes != 1)
+      return cg_fail(s, "NotImplementedError", "buffer field variable %s of dtype %s",
+                     tvm_tir_var_name(expr), tvm_tir_dtype_str(dt).s);
+    char head[400], tail[300];
+    snprintf(head, sizeof(head), "%s%s: ", a->prefix, what);
+    snprintf(tail, sizeof(tail), " does not fit variable '%s' of type %s", tvm_tir_var_name(expr),
+             tvm_tir_dtype_str(dt).s);
+    LLVMValueRef parts[3] = {cg_cstr(s, head), cg_fmt_i64(s, v64), cg_cstr(s, tail)};
+    cg_emit_check(s, fits_dtype(s, v64, dt), "ValueError", parts, 3);
     return cg_bind(s, expr, LLVMBuildIntCast2(s->b, v64, t, 1, tvm_tir_var_name(expr)));
   }
   LLVMValueRef e = cg_expr(s, expr);
@@ -198,6 +229,7 @@ static int buffer_param(cg_state* s, arg_ctx* a, LLVMValueRef arg, const tvm_tir
     dims[d] = load_at(s, s->i64, shape, d * 8);
     char what[32];
     snprintf(what, sizeof(what), "shape[%lld]", (long long)d);
+    check_non_negative(a, dims[d], what, "extent");
     if (bind_or_check(a, tvm_tir_array_at(buf->shape, d), dims[d], what) != 0) return -1;
   }
   /* strides */
@@ -246,6 +278,7 @@ static int buffer_param(cg_state* s, arg_ctx* a, LLVMValueRef arg, const tvm_tir
   /* byte_offset: a whole number of elements, equal to elem_offset. */
   int64_t esize = tvm_ffi_dtype_bytes(buf->dtype);
   LLVMValueRef bo = load_at(s, s->i64, dl, DL_BYTE_OFFSET);
+  check_non_negative(a, bo, "byte_offset", "offset");
   check_eq_i64(a, LLVMBuildURem(s->b, bo, c64(s, esize), ""), c64(s, 0),
                "byte_offset modulo the element size");
   if (bind_or_check(a, buf->elem_offset, LLVMBuildUDiv(s->b, bo, c64(s, esize), ""),
@@ -294,8 +327,23 @@ static int scalar_param(cg_state* s, arg_ctx* a, LLVMValueRef arg, const tvm_tir
   }
   char msg[400];
   snprintf(msg, sizeof(msg), "%sexpected %s, got ", a->prefix, want);
-  LLVMValueRef parts[2] = {cg_cstr(s, msg), type_name_of(s, tindex)};
+  LLVMValueRef parts[3] = {cg_cstr(s, msg), type_name_of(s, tindex)};
   cg_emit_check(s, ok, "TypeError", parts, 2);
+  if (tvm_tir_dtype_is_integer(t)) {
+    /* The interpreter's check and words: an int that the parameter's dtype cannot hold
+     * (2**32 - 5 for an int32 would become -5) is refused, not truncated. */
+    LLVMValueRef iv = load_at(s, s->i64, arg, 8);
+    snprintf(msg, sizeof(msg), "%s: argument '%s' = ", s->fname, tvm_tir_var_name(v));
+    char tail[64];
+    snprintf(tail, sizeof(tail), " does not fit %s", tvm_tir_dtype_str(t).s);
+    parts[0] = cg_cstr(s, msg);
+    parts[1] = cg_fmt_i64(s, iv);
+    parts[2] = cg_cstr(s, tail);
+    LLVMValueRef fits = tvm_tir_dtype_is_bool(t)
+                            ? LLVMBuildICmp(s->b, LLVMIntULT, iv, c64(s, 2), "")
+                            : fits_dtype(s, iv, t);
+    cg_emit_check(s, fits, "ValueError", parts, 3);
+  }
   LLVMValueRef prev = cg_lookup(s, v);
   if (!prev) return cg_bind(s, v, val);
   if (tvm_tir_dtype_is_integer(t) && !tvm_tir_dtype_is_bool(t)) /* also a shape variable */

@@ -10,9 +10,11 @@
  *
  * whose prologue (the packed API, generated directly in LLVM IR from the PrimFunc's signature)
  * checks the argument count, then for each parameter: its type index (a DLTensor pointer or an
- * ffi.Tensor for a buffer; int / bool / float for a scalar), ndim, dtype, device (CPU), data not
- * NULL, the shape against the buffer's (binding symbolic dimensions on first sight, checking
- * them afterwards), the strides (compact when the buffer has none, else bound/checked) and the
+ * ffi.Tensor for a buffer; int / bool / float for a scalar, an
+ * int fitting the parameter's dtype), ndim, dtype, device (CPU), data not
+ * NULL, the shape against the buffer's (each extent non-negative; binding symbolic dimensions on
+ * first sight, checking them afterwards; a value that does not fit the Var's dtype is refused),
+ * the strides (compact when the buffer has none, else bound/checked) and the
  * byte_offset against elem_offset. A failed check raises through TVMFFIErrorSetRaisedFromCStrParts
  * ("TypeError" for the count and type indices, "ValueError" otherwise) with a message naming the
  * function, the argument and what was wrong, e.g.
