@@ -357,6 +357,7 @@ int cg_function(cg_state* s, const tvm_tir_prim_func_obj* f, const char* symbol)
   s->func = f;
   s->nbinds = 0;
   s->nallocs = s->alloc_base = 0;
+  s->stack_slots = s->stack_dyn = s->stack_dyn_peak = 0;
   char name[512];
   snprintf(name, sizeof(name), "__tvm_ffi_%s", symbol);
   LLVMTypeRef pts[4] = {s->ptr, s->ptr, s->i32, s->ptr};

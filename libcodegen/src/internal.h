@@ -37,6 +37,10 @@ typedef struct {
    * or parallel closure) starts: a closure does not release its caller's allocations. */
   LLVMValueRef* live_allocs;
   int64_t nallocs, alloc_cap, alloc_base;
+  /* The stack budget of the current function (codegen_llvm_alloc.c): bytes of its constant
+   * slots, of the dynamic allocas in scope at the builder's position, and the most of those
+   * seen at once. Reset for the body and for each parallel closure. */
+  int64_t stack_slots, stack_dyn, stack_dyn_peak;
 } cg_state;
 
 /* The pointer variable through which generated code launches parallel loops: upstream TVM's

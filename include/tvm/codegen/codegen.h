@@ -29,10 +29,11 @@
  * while it is NULL (a runtime without it) the loop runs serially. A failed task's error is
  * raised on the caller. A parallel loop over an unsigned variable runs serially.
  *
- * Allocate: constant sizes up to TVM_CODEGEN_MAX_STACK_ALLOC are stack slots; other sizes
- * (symbolic, or larger) are computed at run time (a negative extent or an int64 overflow is a
- * ValueError) and go on
- * the stack up to TVM_CODEGEN_MAX_DYN_STACK_ALLOC bytes (restored at the end of the Allocate's
+ * Allocate: each function (the body, each parallel task) takes at most
+ * TVM_CODEGEN_MAX_STACK_ALLOC bytes of stack for its Allocates in total. Constant sizes that fit
+ * what is left are stack slots; other sizes (symbolic, or beyond the budget) are computed at run
+ * time (a negative extent or an int64 overflow is a ValueError) and go on
+ * the stack up to TVM_CODEGEN_MAX_DYN_STACK_ALLOC bytes while the budget allows (restored at the end of the Allocate's
  * scope, so an Allocate inside a loop does not grow the stack), else to TVMFFIEnvTensorAlloc,
  * released on every exit path (normal, failed checks, failed tasks).
  *
@@ -66,9 +67,11 @@ extern "C" {
 /* "MAJOR.MINOR.PATCH" of libcodegen (libcodegen/VERSION). */
 const char* tvm_codegen_version(void);
 
-/* Allocate: a constant size of at most TVM_CODEGEN_MAX_STACK_ALLOC bytes is a stack slot of
+/* Allocate: TVM_CODEGEN_MAX_STACK_ALLOC is the stack budget of one function (the body, or a
+ * parallel task) for all its Allocates. A constant size that fits what is left is a stack slot of
  * the function; any other size is computed at run time and goes on the stack (released per
- * iteration) up to TVM_CODEGEN_MAX_DYN_STACK_ALLOC bytes, else to TVMFFIEnvTensorAlloc. */
+ * iteration) up to TVM_CODEGEN_MAX_DYN_STACK_ALLOC bytes while the budget has them, else to
+ * TVMFFIEnvTensorAlloc. */
 #define TVM_CODEGEN_MAX_STACK_ALLOC (1 << 20)
 #define TVM_CODEGEN_MAX_DYN_STACK_ALLOC (16 << 10)
 
