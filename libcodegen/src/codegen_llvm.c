@@ -77,13 +77,13 @@ static LLVMTypeRef scalar_type(cg_state* s, DLDataType t, bool mem) {
     case kDLUInt:
       if (t.bits == 1) return mem ? s->i8 : s->i1;
       return LLVMIntTypeInContext(s->ctx, t.bits);
-    case kDLFloat:
-      if (t.bits == 16) return LLVMHalfTypeInContext(s->ctx);
+    case kDLFloat: /* 16-bit floats: codegen_llvm_float16.c */
+      if (t.bits == 16) return mem ? s->i16 : LLVMFloatTypeInContext(s->ctx);
       if (t.bits == 32) return LLVMFloatTypeInContext(s->ctx);
       if (t.bits == 64) return LLVMDoubleTypeInContext(s->ctx);
       return NULL;
     case kDLBfloat:
-      return t.bits == 16 ? LLVMBFloatTypeInContext(s->ctx) : NULL;
+      return t.bits == 16 ? (mem ? s->i16 : LLVMFloatTypeInContext(s->ctx)) : NULL;
     case kDLOpaqueHandle:
       return t.bits == 0 ? s->vd : s->ptr;
     default:
@@ -258,7 +258,7 @@ static LLVMValueRef e_int_imm(cg_state* s, const void* e) {
 static LLVMValueRef e_float_imm(cg_state* s, const void* e) {
   const tvm_tir_float_imm_obj* n = e;
   LLVMTypeRef t = cg_type(s, n->expr.dtype);
-  return t ? LLVMConstReal(t, n->value) : NULL;
+  return t ? cg_f16_round(s, LLVMConstReal(t, n->value), n->expr.dtype) : NULL;
 }
 
 static LLVMValueRef e_string_imm(cg_state* s, const void* e) {
@@ -275,14 +275,21 @@ static LLVMValueRef convert(cg_state* s, LLVMValueRef v, DLDataType from, DLData
     return v ? splat(s, v, to.lanes) : NULL;
   }
   bool fb = from.code == kDLUInt && from.bits == 1, tb = to.code == kDLUInt && to.bits == 1;
-  if (is_float(from) && is_float(to)) return LLVMBuildFPCast(s->b, v, tt, "");
+  if (is_float(from) && is_float(to)) {
+    /* A 16-bit float is a float in registers: only its rounding is emitted. */
+    if (cg_is_f16(to) && from.bits == 64)
+      return cg_f16_widen(s, cg_f16_narrow_f64(s, v, to), to);
+    return cg_f16_round(s, LLVMBuildFPCast(s->b, v, tt, ""), to);
+  }
   if (is_float(from)) {
     if (tb) return LLVMBuildFCmp(s->b, LLVMRealUNE, v, LLVMConstNull(LLVMTypeOf(v)), "");
     return is_signed(to) ? LLVMBuildFPToSI(s->b, v, tt, "") : LLVMBuildFPToUI(s->b, v, tt, "");
   }
-  if (is_float(to)) {
-    return (is_signed(from) && !fb) ? LLVMBuildSIToFP(s->b, v, tt, "")
-                                    : LLVMBuildUIToFP(s->b, v, tt, "");
+  if (is_float(to)) { /* to 16 bits: through float32, as the interpreter does */
+    return cg_f16_round(s,
+                        (is_signed(from) && !fb) ? LLVMBuildSIToFP(s->b, v, tt, "")
+                                                 : LLVMBuildUIToFP(s->b, v, tt, ""),
+                        to);
   }
   if (tvm_tir_dtype_is_integer(from) && tvm_tir_dtype_is_integer(to)) {
     if (tb) return LLVMBuildICmp(s->b, LLVMIntNE, v, LLVMConstNull(LLVMTypeOf(v)), "");
@@ -291,6 +298,10 @@ static LLVMValueRef convert(cg_state* s, LLVMValueRef v, DLDataType from, DLData
   cg_fail(s, "NotImplementedError", "unsupported cast from %s to %s", tvm_tir_dtype_str(from).s,
           tvm_tir_dtype_str(to).s);
   return NULL;
+}
+
+LLVMValueRef cg_convert(cg_state* s, LLVMValueRef v, DLDataType from, DLDataType to) {
+  return convert(s, v, from, to);
 }
 
 static LLVMValueRef e_cast(cg_state* s, const void* e) {
@@ -447,7 +458,11 @@ static LLVMValueRef e_binary(cg_state* s, const void* e) {
     b = checked_divisor(s, k, n->a->dtype, a, b);
     if (!b) return NULL;
   }
-  return binop(s, k, n->a->dtype, a, b);
+  LLVMValueRef r = binop(s, k, n->a->dtype, a, b);
+  /* float16 / bfloat16 arithmetic ran in float32: round its result (Min/Max pick an operand). */
+  if (r && cg_is_f16(n->expr.dtype) && k != TVM_TIR_KIND_Min && k != TVM_TIR_KIND_Max)
+    r = cg_f16_round(s, r, n->expr.dtype);
+  return r;
 }
 
 static LLVMValueRef e_not(cg_state* s, const void* e) {
@@ -562,9 +577,11 @@ static const void* contiguous_base(const void* index) {
 }
 
 static LLVMValueRef from_mem(cg_state* s, LLVMValueRef v, DLDataType t) {
+  if (cg_is_f16(t)) return cg_f16_widen(s, v, t);
   return tvm_tir_dtype_is_bool(t) ? LLVMBuildTrunc(s->b, v, cg_type(s, t), "") : v;
 }
 static LLVMValueRef to_mem(cg_state* s, LLVMValueRef v, DLDataType t) {
+  if (cg_is_f16(t)) return cg_f16_narrow(s, v, t);
   return tvm_tir_dtype_is_bool(t) ? LLVMBuildZExt(s->b, v, cg_mem_type(s, t), "") : v;
 }
 
@@ -612,6 +629,11 @@ static LLVMValueRef e_buffer_load(cg_state* s, const void* e) {
 }
 
 /* ---- Calls -------------------------------------------------------------------------------- */
+/* A call's float32 result rounded to its 16-bit dtype t (NULL stays NULL). */
+static LLVMValueRef round16(cg_state* s, LLVMValueRef v, DLDataType t) {
+  return v ? cg_f16_round(s, v, t) : NULL;
+}
+
 /* Apply a scalar libm function lane by lane (float16/bfloat16 computed in float32). */
 static LLVMValueRef libm_call(cg_state* s, const char* name, DLDataType t, LLVMValueRef* args,
                               int n) {
@@ -723,7 +745,7 @@ static LLVMValueRef e_call(cg_state* s, const void* e) {
   };
   for (size_t i = 0; i < sizeof(intrins) / sizeof(intrins[0]); ++i)
     if (tvm_tir_is_builtin(op, (tvm_tir_builtin)intrins[i].id))
-      return call_intrin(s, intrins[i].intrin, ty, a, (unsigned)na);
+      return round16(s, call_intrin(s, intrins[i].intrin, ty, a, (unsigned)na), t);
   static const struct {
     int id;
     const char* fn;
@@ -742,7 +764,12 @@ static LLVMValueRef e_call(cg_state* s, const void* e) {
       return libm_call(s, libm[i].fn, t, a, (int)na);
   LLVMBuilderRef B = s->b;
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_likely)) return a[0];
-  if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_reinterpret)) return LLVMBuildBitCast(B, a[0], ty, "");
+  if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_reinterpret)) {
+    /* Through the in-memory bits: a 16-bit float's register is a float. */
+    LLVMValueRef bits = cg_is_f16(at) ? cg_f16_narrow(s, a[0], at) : a[0];
+    if (cg_is_f16(t)) return cg_f16_widen(s, LLVMBuildBitCast(B, bits, cg_mem_type(s, t), ""), t);
+    return LLVMBuildBitCast(B, bits, ty, "");
+  }
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_bitwise_and)) return LLVMBuildAnd(B, a[0], a[1], "");
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_bitwise_or)) return LLVMBuildOr(B, a[0], a[1], "");
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_bitwise_xor)) return LLVMBuildXor(B, a[0], a[1], "");
@@ -761,13 +788,13 @@ static LLVMValueRef e_call(cg_state* s, const void* e) {
     if (!ex) return NULL;
     LLVMValueRef one = LLVMConstReal(scalar_type(s, t, false), 1.0);
     if (t.lanes > 1) one = splat(s, one, t.lanes);
-    return fm(s, LLVMBuildFDiv(B, one, fm(s, LLVMBuildFAdd(B, one, ex, "")), ""));
+    return round16(s, fm(s, LLVMBuildFDiv(B, one, fm(s, LLVMBuildFAdd(B, one, ex, "")), "")), t);
   }
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_rsqrt)) {
     LLVMValueRef sq = call_intrin(s, "llvm.sqrt", ty, a, 1);
     LLVMValueRef one = LLVMConstReal(scalar_type(s, t, false), 1.0);
     if (t.lanes > 1) one = splat(s, one, t.lanes);
-    return sq ? fm(s, LLVMBuildFDiv(B, one, sq, "")) : NULL;
+    return sq ? round16(s, fm(s, LLVMBuildFDiv(B, one, sq, "")), t) : NULL;
   }
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_isnan))
     return LLVMBuildFCmp(B, LLVMRealUNO, a[0], a[0], "");

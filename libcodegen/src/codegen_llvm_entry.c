@@ -313,7 +313,7 @@ static int scalar_param(cg_state* s, arg_ctx* a, LLVMValueRef arg, const tvm_tir
     LLVMValueRef fv = load_at(s, LLVMDoubleTypeInContext(s->ctx), arg, 8);
     LLVMValueRef iv =
         LLVMBuildSIToFP(s->b, load_at(s, s->i64, arg, 8), LLVMDoubleTypeInContext(s->ctx), "");
-    val = LLVMBuildFPCast(s->b, LLVMBuildSelect(s->b, is_f, fv, iv, ""), ty, "");
+    val = cg_convert(s, LLVMBuildSelect(s->b, is_f, fv, iv, ""), TVM_TIR_FLOAT64, t);
   } else if (tvm_tir_dtype_is_integer(t) && t.lanes == 1) {
     want = tvm_tir_dtype_is_bool(t) ? "bool" : "int";
     ok = is_int;

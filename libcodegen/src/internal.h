@@ -74,6 +74,19 @@ LLVMValueRef cg_entry_alloca(cg_state* s, LLVMTypeRef t, const char* name);
 LLVMValueRef cg_const_i32(cg_state* s, int64_t v);
 LLVMValueRef cg_const_i64(cg_state* s, int64_t v);
 
+/* codegen_llvm_float16.c: float16 / bfloat16 are i16 in memory and float in registers. */
+bool cg_is_f16(DLDataType t); /* float16 or bfloat16 (scalar or vector) */
+/* float (or vector) -> the i16 bits of dtype t, rounding to nearest even. */
+LLVMValueRef cg_f16_narrow(cg_state* s, LLVMValueRef f, DLDataType t);
+/* double (or vector) -> the i16 bits of dtype t, rounded once. */
+LLVMValueRef cg_f16_narrow_f64(cg_state* s, LLVMValueRef d, DLDataType t);
+/* i16 bits of dtype t (or vector) -> float, exact. */
+LLVMValueRef cg_f16_widen(cg_state* s, LLVMValueRef h, DLDataType t);
+/* A float rounded to the nearest value of t when t is a 16-bit float, else unchanged. */
+LLVMValueRef cg_f16_round(cg_state* s, LLVMValueRef f, DLDataType t);
+/* A value of dtype from converted to dtype to, as a Cast does (codegen_llvm.c). */
+LLVMValueRef cg_convert(cg_state* s, LLVMValueRef v, DLDataType from, DLDataType to);
+
 /* codegen_llvm_parallel.c: For loops of kind parallel. */
 int cg_parallel_for(cg_state* s, const tvm_tir_for_obj* n, LLVMValueRef lo, LLVMValueRef ext);
 /* The unroll hint of a For loop (codegen_llvm.c, policy in codegen.h). */

@@ -52,7 +52,9 @@
  * (the group's sync_handle is NULL).
  *
  * Dependencies of exported libraries: TVMFFI* functions of the loading runtime, libm (math
- * builtins computed lane by lane) and whatever call_extern names; nothing else.
+ * builtins computed lane by lane) and whatever call_extern names; nothing else. float16 and
+ * bfloat16 conversions are emitted inline (nearest even, on every host alike): no
+ * runtime-library functions such as __truncsfbf2.
  */
 #ifndef TVM_CODEGEN_CODEGEN_H_
 #define TVM_CODEGEN_CODEGEN_H_
