@@ -211,7 +211,7 @@ TEST(bound_values_range_checked) {
     if (fn) check_strided(fn);
     tvm_ffi_release(fn);
   }
-  /* The interpreter refuses the same scalar with the same words. */
+  /* The interpreter refuses the same scalar with the same words (a new reference). */
   void* fill = mod ? tvm_tir_ir_module_lookup(mod, "fill") : NULL;
   if (fill) {
     float a[4];
@@ -221,6 +221,7 @@ TEST(bound_values_range_checked) {
     CHECK_EQ_INT(tvm_tir_interp_run(fill, NULL, args, 4, &r), -1);
     CHECK_RAISED("ValueError", "fill: argument 'm' = 1099511627776 does not fit int32");
   }
+  tvm_ffi_release(fill);
   RELEASE(jit, lib);
   if (g && !getenv("TVM_CODEGEN_KEEP")) unlink(path);
   RELEASE(mod, g);
