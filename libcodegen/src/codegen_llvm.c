@@ -277,8 +277,7 @@ static LLVMValueRef convert(cg_state* s, LLVMValueRef v, DLDataType from, DLData
   bool fb = from.code == kDLUInt && from.bits == 1, tb = to.code == kDLUInt && to.bits == 1;
   if (is_float(from) && is_float(to)) {
     /* A 16-bit float is a float in registers: only its rounding is emitted. */
-    if (cg_is_f16(to) && from.bits == 64)
-      return cg_f16_widen(s, cg_f16_narrow_f64(s, v, to), to);
+    if (cg_is_f16(to) && from.bits == 64) return cg_f16_widen(s, cg_f16_narrow_f64(s, v, to), to);
     return cg_f16_round(s, LLVMBuildFPCast(s->b, v, tt, ""), to);
   }
   if (is_float(from)) {

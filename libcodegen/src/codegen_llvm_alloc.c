@@ -161,10 +161,10 @@ static int dynamic_allocate(cg_state* s, const tvm_tir_allocate_obj* n) {
   LLVMBasicBlockRef stk = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "alloc_stack");
   LLVMBasicBlockRef heap = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "alloc_heap");
   LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "alloc_join");
-  LLVMValueRef small =
-      may_stack ? LLVMBuildICmp(s->b, LLVMIntULE, bytes,
-                                cg_const_i64(s, TVM_CODEGEN_MAX_DYN_STACK_ALLOC), "")
-                : LLVMConstInt(s->i1, 0, 0);
+  LLVMValueRef small = may_stack
+                           ? LLVMBuildICmp(s->b, LLVMIntULE, bytes,
+                                           cg_const_i64(s, TVM_CODEGEN_MAX_DYN_STACK_ALLOC), "")
+                           : LLVMConstInt(s->i1, 0, 0);
   if (may_stack) {
     s->stack_dyn += TVM_CODEGEN_MAX_DYN_STACK_ALLOC;
     if (s->stack_dyn > s->stack_dyn_peak) s->stack_dyn_peak = s->stack_dyn;

@@ -6,8 +6,9 @@
  * format (cg_f16_round), which is the same as computing in the format itself for + - * / and
  * sqrt (float32 has more than twice the bits plus two). Every conversion is emitted here as
  * integer code, rounding to nearest even with NaN kept a (quiet) NaN, the way upstream TVM
- * legalizes bfloat16 (a float16 NaN widens to a quiet NaN, as F16C does). Why not LLVM's types: on an x86 CPU without AVX-512 BF16 (F16C for
- * float16), LLVM lowers fptrunc float -> bfloat (and half arithmetic) to calls of
+ * legalizes bfloat16 (a float16 NaN widens to a quiet NaN, as F16C does). Why not LLVM's types: on
+ * an x86 CPU without AVX-512 BF16 (F16C for float16), LLVM lowers fptrunc float -> bfloat (and half
+ * arithmetic) to calls of
  * __truncsfbf2 / __truncsfhf2 / __extendhfsf2, and double -> 16 bits to __truncdfhf2 /
  * __truncdfbf2 on every x86 CPU: runtime-library functions that neither the JIT nor an exported
  * kernel has. And the CPUs that do have instructions differ (VCVTNEPS2BF16 flushes subnormals):
@@ -19,9 +20,7 @@
  */
 #include "internal.h"
 
-bool cg_is_f16(DLDataType t) {
-  return t.bits == 16 && (t.code == kDLFloat || t.code == kDLBfloat);
-}
+bool cg_is_f16(DLDataType t) { return t.bits == 16 && (t.code == kDLFloat || t.code == kDLBfloat); }
 
 /* The type with v's shape (scalar or vector) and element type elem. */
 static LLVMTypeRef shaped(LLVMValueRef v, LLVMTypeRef elem) {
@@ -65,9 +64,8 @@ static LLVMValueRef bits_to_bf16(cg_state* s, LLVMValueRef x) {
   LLVMTypeRef t = LLVMTypeOf(x);
   LLVMValueRef hi = LLVMBuildLShr(B, x, kint(t, 16), "");
   LLVMValueRef lsb = LLVMBuildAnd(B, hi, kint(t, 1), "");
-  LLVMValueRef r =
-      LLVMBuildLShr(B, LLVMBuildAdd(B, LLVMBuildAdd(B, x, kint(t, 0x7FFF), ""), lsb, ""),
-                    kint(t, 16), "");
+  LLVMValueRef r = LLVMBuildLShr(
+      B, LLVMBuildAdd(B, LLVMBuildAdd(B, x, kint(t, 0x7FFF), ""), lsb, ""), kint(t, 16), "");
   LLVMValueRef nan = LLVMBuildICmp(B, LLVMIntUGT, LLVMBuildAnd(B, x, kint(t, 0x7FFFFFFF), ""),
                                    kint(t, 0x7F800000), "");
   return LLVMBuildSelect(B, nan, LLVMBuildOr(B, hi, kint(t, 0x40), ""), r, "");
@@ -103,11 +101,11 @@ static LLVMValueRef bits_to_half(cg_state* s, LLVMValueRef x) {
       B, half_bit,
       LLVMBuildOr(B, LLVMBuildZExt(B, sticky, t, ""), LLVMBuildAnd(B, q, kint(t, 1), ""), ""), "");
   LLVMValueRef sub = LLVMBuildAdd(B, q, up, "");
-  LLVMValueRef nan_bits = LLVMBuildOr(
-      B, kint(t, 0x7E00), LLVMBuildAnd(B, LLVMBuildLShr(B, a, kint(t, 13), ""), kint(t, 0x3FF), ""),
-      "");
-  LLVMValueRef r = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntULT, a, kint(t, 0x38800000), ""), sub,
-                                   normal, "");
+  LLVMValueRef nan_bits =
+      LLVMBuildOr(B, kint(t, 0x7E00),
+                  LLVMBuildAnd(B, LLVMBuildLShr(B, a, kint(t, 13), ""), kint(t, 0x3FF), ""), "");
+  LLVMValueRef r =
+      LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntULT, a, kint(t, 0x38800000), ""), sub, normal, "");
   r = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntUGE, a, kint(t, 0x477FF000), ""), kint(t, 0x7C00),
                       r, "");
   r = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntUGT, a, kint(t, 0x7F800000), ""), nan_bits, r, "");
@@ -132,8 +130,8 @@ LLVMValueRef cg_f16_narrow_f64(cg_state* s, LLVMValueRef d, DLDataType t) {
   LLVMValueRef x = LLVMBuildBitCast(B, r, it, "");
   /* Round to odd: an inexact result with an even last bit moves one unit towards d. */
   LLVMValueRef inexact = LLVMBuildFCmp(B, LLVMRealONE, back, d, "");
-  LLVMValueRef even = LLVMBuildICmp(B, LLVMIntEQ, LLVMBuildAnd(B, x, kint(it, 1), ""), kint(it, 0),
-                                    "");
+  LLVMValueRef even =
+      LLVMBuildICmp(B, LLVMIntEQ, LLVMBuildAnd(B, x, kint(it, 1), ""), kint(it, 0), "");
   LLVMValueRef neg = LLVMBuildFCmp(B, LLVMRealOLT, d, kreal(LLVMTypeOf(d), 0.0), "");
   LLVMValueRef away = LLVMBuildSelect(B, neg, LLVMBuildFCmp(B, LLVMRealOLT, d, back, ""),
                                       LLVMBuildFCmp(B, LLVMRealOGT, d, back, ""), "");
@@ -151,9 +149,8 @@ LLVMValueRef cg_f16_widen(cg_state* s, LLVMValueRef h, DLDataType t) {
   LLVMValueRef e = LLVMBuildAnd(B, LLVMBuildLShr(B, x, kint(it, 10), ""), kint(it, 0x1F), "");
   LLVMValueRef m = LLVMBuildAnd(B, x, kint(it, 0x3FF), "");
   LLVMValueRef m13 = LLVMBuildShl(B, m, kint(it, 13), "");
-  LLVMValueRef normal =
-      LLVMBuildOr(B, LLVMBuildShl(B, LLVMBuildAdd(B, e, kint(it, 112), ""), kint(it, 23), ""), m13,
-                  "");
+  LLVMValueRef normal = LLVMBuildOr(
+      B, LLVMBuildShl(B, LLVMBuildAdd(B, e, kint(it, 112), ""), kint(it, 23), ""), m13, "");
   /* Infinity, or a NaN made quiet (as F16C and libgcc widen a signalling one). */
   LLVMValueRef quiet = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntNE, m, kint(it, 0), ""),
                                        kint(it, 0x400000), kint(it, 0), "");

@@ -52,9 +52,9 @@ static void* make_fill(void) {
   tvm_tir_var_obj* i = tvm_tir_var("i", TVM_TIR_INT32);
   void* body = tvm_tir_if_take(
       ref(flag),
-      tvm_tir_serial_take(ref(i), tvm_tir_int(0), ref(m),
-                          tvm_tir_store_take(ref(A), tvm_tir_cast_take(TVM_TIR_FLOAT32, ref(u)),
-                                             ref(i))),
+      tvm_tir_serial_take(
+          ref(i), tvm_tir_int(0), ref(m),
+          tvm_tir_store_take(ref(A), tvm_tir_cast_take(TVM_TIR_FLOAT32, ref(u)), ref(i))),
       NULL);
   void* f = tvm_tir_func_take("fill", tvm_tir_list_take(ref(m), ref(u), ref(flag), ref(A)), body);
   RELEASE(m, u, flag, A, i);
@@ -119,8 +119,9 @@ static void check_add_n(void* fn) {
   int64_t wide[1] = {((int64_t)1 << 32) - 5};
   ta.shape = tb.shape = tc.shape = wide;
   add_n_fill(&m);
-  EXPECT_CALL_ERR(fn, args, 3, "ValueError",
-                  "add_n: argument A: shape[0]: 4294967291 does not fit variable 'n' of type int32");
+  EXPECT_CALL_ERR(
+      fn, args, 3, "ValueError",
+      "add_n: argument A: shape[0]: 4294967291 does not fit variable 'n' of type int32");
   CHECK_EQ_INT(guards_touched(&m), 0);
   int64_t huge[1] = {(int64_t)1 << 40};
   ta.shape = tb.shape = tc.shape = huge;

@@ -44,9 +44,9 @@ static void* make_conv16(int64_t n) {
   void* loop = tvm_tir_serial_take(
       ref(io), tvm_tir_int(0), tvm_tir_int(n / 8),
       tvm_tir_for_take(ref(ii), tvm_tir_int(0), tvm_tir_int(8), TVM_TIR_FOR_VECTORIZED, body));
-  void* params = tvm_tir_list_take(ref(b[0]), ref(b[1]), ref(b[2]), ref(b[3]), ref(b[4]),
-                                   ref(b[5]), ref(b[6]), ref(b[7]), ref(b[8]), ref(b[9]),
-                                   ref(b[10]), ref(b[11]));
+  void* params =
+      tvm_tir_list_take(ref(b[0]), ref(b[1]), ref(b[2]), ref(b[3]), ref(b[4]), ref(b[5]), ref(b[6]),
+                        ref(b[7]), ref(b[8]), ref(b[9]), ref(b[10]), ref(b[11]));
   void* f = tvm_tir_func_take("conv16", params, loop);
   for (int k = 0; k < NPARAM + 2; ++k) tvm_ffi_release(b[k]);
   RELEASE(io, ii, j);
@@ -152,9 +152,10 @@ static int64_t make_inputs(inputs* in, int64_t cap) {
       0x33800000u, 0x38800000u, 0x387FFFFFu, 0x387FC000u, 0x387FE000u, 0x00000000u, 0x80000000u};
   for (size_t k = 0; k < sizeof(special) / sizeof(special[0]); ++k)
     push_f(in, u2f(special[k]), (double)u2f(special[k]));
-  static const double dspecial[] = {DBL_MAX, -DBL_MAX, DBL_MIN, 1e-300, -1e-320, 65520.0,
-                                    65519.999999, 3.3961775292304e38, 1e39, 0x1p-133, 0x1p-134,
-                                    0x1.8p-134, 0x1p-25, 0x1.0000000001p-25, 0x1p-26};
+  static const double dspecial[] = {
+      DBL_MAX,      -DBL_MAX,           DBL_MIN, 1e-300,   -1e-320,  65520.0,
+      65519.999999, 3.3961775292304e38, 1e39,    0x1p-133, 0x1p-134, 0x1.8p-134,
+      0x1p-25,      0x1.0000000001p-25, 0x1p-26};
   for (size_t k = 0; k < sizeof(dspecial) / sizeof(dspecial[0]); ++k)
     push_f(in, (float)dspecial[k], dspecial[k]);
   for (uint32_t k = 0; k < 8; ++k) { /* float64 NaNs with payloads */
@@ -207,8 +208,8 @@ static int run_and_check(int line, void* fn, const inputs* in) {
     interp_fail_(line, "compiled run failed");
     bad = 1;
   }
-  static const char* what[8] = {"bfloat16(float32)", "float16(float32)", "bfloat16(float64)",
-                                "float16(float64)",  "float32(bfloat16)", "float32(float16)",
+  static const char* what[8] = {"bfloat16(float32)",   "float16(float32)",  "bfloat16(float64)",
+                                "float16(float64)",    "float32(bfloat16)", "float32(float16)",
                                 "bfloat16 * bfloat16", "float16 * float16"};
   for (int64_t e = 0; e < n && !bad; ++e) {
     float hb = u2f((uint32_t)in->hb[e] << 16);
@@ -221,16 +222,16 @@ static int run_and_check(int line, void* fn, const inputs* in) {
                         f2u(hh),
                         ref_bf16((double)hb * (double)hb),
                         h2u((_Float16)(hh * hh))};
-    uint32_t got[8] = {o16[0][e], o16[1][e], o16[2][e], o16[3][e], f2u(o32[0][e]),
-                       f2u(o32[1][e]), o16[4][e], o16[5][e]};
+    uint32_t got[8] = {o16[0][e],      o16[1][e],      o16[2][e], o16[3][e],
+                       f2u(o32[0][e]), f2u(o32[1][e]), o16[4][e], o16[5][e]};
     for (int k = 0; k < 8; ++k) {
       if (want[k] == got[k]) continue;
       if (bad < 8)
         fprintf(stderr,
                 "line %d: element %lld: %s: float32 0x%08x float64 %a bf16 0x%04x f16 0x%04x: "
                 "want 0x%x, got 0x%x\n",
-                line, (long long)e, what[k], f2u(in->f[e]), in->d[e], in->hb[e], in->hh[e],
-                want[k], got[k]);
+                line, (long long)e, what[k], f2u(in->f[e]), in->d[e], in->hb[e], in->hh[e], want[k],
+                got[k]);
       bad++;
     }
   }
@@ -291,8 +292,8 @@ TEST(conversions_inline_and_exact) {
     tvm_codegen_options o = tvm_codegen_options_default();
     o.host_cpu = host;
     char path[512];
-    snprintf(path, sizeof(path), "%s/codegen_f16_%d_%d.so", TVM_CODEGEN_TEST_TMPDIR,
-             (int)getpid(), host);
+    snprintf(path, sizeof(path), "%s/codegen_f16_%d_%d.so", TVM_CODEGEN_TEST_TMPDIR, (int)getpid(),
+             host);
     CHECK_OK(tvm_codegen_export(g, path, &o));
     CHECK(only_tvmffi_undefined(path) > 0);
     void* lib = tvm_ffi_module_load_file(path);
