@@ -25,6 +25,7 @@ void cg_init(cg_state* s, LLVMContextRef ctx, LLVMModuleRef mod, const tvm_codeg
   s->i64 = LLVMInt64TypeInContext(ctx);
   s->ptr = LLVMPointerTypeInContext(ctx, 0);
   s->vd = LLVMVoidTypeInContext(ctx);
+  s->f16c = o->host_cpu && cg_host_has_feature("f16c");
 }
 
 void cg_free(cg_state* s) {

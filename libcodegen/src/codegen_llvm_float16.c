@@ -12,7 +12,11 @@
  * __truncsfbf2 / __truncsfhf2 / __extendhfsf2, and double -> 16 bits to __truncdfhf2 /
  * __truncdfbf2 on every x86 CPU: runtime-library functions that neither the JIT nor an exported
  * kernel has. And the CPUs that do have instructions differ (VCVTNEPS2BF16 flushes subnormals):
- * this way the code and its results are the same on every host.
+ * this way the code and its results are the same on every host. One exception, for speed: when
+ * the host CPU is targeted and has F16C, float32 <-> float16 use its VCVTPS2PH / VCVTPH2PS
+ * (through LLVM's half type, which then needs no call), which give the same bits (nearest even,
+ * subnormals kept, NaNs quiet with their top payload bits); the tests check both paths against
+ * the same references.
  *
  * Conversions from float64 round once: the double is first narrowed to float32 rounding to
  * odd (inexact results get their last bit set), which float32's 24 bits make exact enough for
@@ -118,7 +122,14 @@ static LLVMValueRef narrow_bits(cg_state* s, LLVMValueRef x, DLDataType t) {
   return LLVMBuildTrunc(s->b, r, shaped(x, s->i16), "");
 }
 
+/* With F16C, LLVM's float -> half is one instruction (VCVTPS2PH, nearest even) and no call. */
+static LLVMValueRef f16c_narrow(cg_state* s, LLVMValueRef f) {
+  LLVMValueRef h = LLVMBuildFPTrunc(s->b, f, shaped(f, LLVMHalfTypeInContext(s->ctx)), "");
+  return LLVMBuildBitCast(s->b, h, shaped(f, s->i16), "");
+}
+
 LLVMValueRef cg_f16_narrow(cg_state* s, LLVMValueRef f, DLDataType t) {
+  if (s->f16c && t.code == kDLFloat) return f16c_narrow(s, f);
   return narrow_bits(s, LLVMBuildBitCast(s->b, f, shaped(f, s->i32), ""), t);
 }
 
@@ -137,12 +148,16 @@ LLVMValueRef cg_f16_narrow_f64(cg_state* s, LLVMValueRef d, DLDataType t) {
                                       LLVMBuildFCmp(B, LLVMRealOGT, d, back, ""), "");
   LLVMValueRef step = LLVMBuildSelect(B, away, kint(it, 1), kint(it, 0xFFFFFFFFu), "");
   x = LLVMBuildSelect(B, LLVMBuildAnd(B, inexact, even, ""), LLVMBuildAdd(B, x, step, ""), x, "");
+  if (s->f16c && t.code == kDLFloat) return f16c_narrow(s, LLVMBuildBitCast(B, x, ft, ""));
   return narrow_bits(s, x, t);
 }
 
 LLVMValueRef cg_f16_widen(cg_state* s, LLVMValueRef h, DLDataType t) {
   LLVMBuilderRef B = s->b;
   LLVMTypeRef it = shaped(h, s->i32), ft = shaped(h, LLVMFloatTypeInContext(s->ctx));
+  if (s->f16c && t.code == kDLFloat) /* VCVTPH2PS */
+    return LLVMBuildFPExt(B, LLVMBuildBitCast(B, h, shaped(h, LLVMHalfTypeInContext(s->ctx)), ""),
+                          ft, "");
   LLVMValueRef x = LLVMBuildZExt(B, h, it, "");
   if (t.code == kDLBfloat) return LLVMBuildBitCast(B, LLVMBuildShl(B, x, kint(it, 16), ""), ft, "");
   LLVMValueRef sign = LLVMBuildShl(B, LLVMBuildAnd(B, x, kint(it, 0x8000), ""), kint(it, 16), "");

@@ -41,6 +41,9 @@ typedef struct {
    * slots, of the dynamic allocas in scope at the builder's position, and the most of those
    * seen at once. Reset for the body and for each parallel closure. */
   int64_t stack_slots, stack_dyn, stack_dyn_peak;
+  /* The target converts float <-> float16 in hardware (F16C: nearest even, subnormals kept,
+   * NaNs quiet, the same bits as the integer code of codegen_llvm_float16.c). */
+  bool f16c;
 } cg_state;
 
 /* The pointer variable through which generated code launches parallel loops: upstream TVM's
@@ -102,6 +105,8 @@ int cg_function(cg_state* s, const tvm_tir_prim_func_obj* f, const char* symbol)
 
 /* codegen_llvm_compat.c: everything LLVM-version specific. */
 int cg_llvm_init(void);
+/* Whether the host CPU's LLVM features include +<feature> (e.g. "f16c"). */
+bool cg_host_has_feature(const char* feature);
 LLVMTargetMachineRef cg_target_machine(const tvm_codegen_options* o, bool jit);
 int cg_optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm, const tvm_codegen_options* o);
 int cg_emit_object(LLVMModuleRef mod, LLVMTargetMachineRef tm, const char* path);
