@@ -165,6 +165,19 @@ void cg_emit_raise(cg_state* s, const char* kind, LLVMValueRef* parts, int n) {
   cg_emit_ret(s, const_i32(s, -1));
 }
 
+LLVMBasicBlockRef cg_check_begin(cg_state* s, LLVMValueRef cond) {
+  LLVMBasicBlockRef fail = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "check_fail");
+  LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "check_ok");
+  LLVMBuildCondBr(s->b, cond, ok, fail);
+  LLVMPositionBuilderAtEnd(s->b, fail);
+  return ok;
+}
+
+void cg_check_end(cg_state* s, LLVMBasicBlockRef ok, const char* kind, LLVMValueRef* parts, int n) {
+  cg_emit_raise(s, kind, parts, n);
+  LLVMPositionBuilderAtEnd(s->b, ok);
+}
+
 void cg_emit_check(cg_state* s, LLVMValueRef cond, const char* kind, LLVMValueRef* parts, int n) {
   LLVMBasicBlockRef fail = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "check_fail");
   LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "check_ok");
@@ -692,6 +705,51 @@ static LLVMValueRef lazy_if(cg_state* s, const tvm_tir_call_obj* n) {
   return phi;
 }
 
+/* TVM_TIR_BOUNDS_CHECK_OP("<buffer>", indices..., shape...) (libtir's bounds_check pass):
+ * index 0 when every 0 <= index_k < shape_k, else IndexError
+ * "<fname>: buffer A: index [i, j] is out of bounds for shape [m, n]" with the values. */
+static LLVMValueRef bounds_check(cg_state* s, const tvm_tir_call_obj* n) {
+  int64_t na = tvm_tir_array_size(n->args), k = (na - 1) / 2;
+  const void* name = na > 0 ? tvm_tir_array_at(n->args, 0) : NULL;
+  if (na < 3 || na % 2 != 1 || tvm_tir_kind_of(name) != TVM_TIR_KIND_StringImm || k > 64) {
+    cg_fail(s, "ValueError", "%s expects a buffer name, n indices and n extents",
+            TVM_TIR_BOUNDS_CHECK_OP);
+    return NULL;
+  }
+  LLVMValueRef v[128], first = NULL, ok = LLVMConstInt(s->i1, 1, 0);
+  for (int64_t i = 0; i < 2 * k; ++i) {
+    const void* x = tvm_tir_array_at(n->args, i + 1);
+    DLDataType t = tvm_tir_expr_dtype(x);
+    LLVMValueRef e = cg_expr(s, x);
+    if (!e) return NULL;
+    if (!tvm_tir_dtype_is_integer(t) || t.lanes != 1) {
+      cg_fail(s, "ValueError", "%s of a non-integer or vector index", TVM_TIR_BOUNDS_CHECK_OP);
+      return NULL;
+    }
+    if (i == 0) first = e;
+    v[i] = LLVMTypeOf(e) == s->i64 ? e : LLVMBuildIntCast2(s->b, e, s->i64, is_signed(t), "");
+  }
+  for (int64_t i = 0; i < k; ++i) /* unsigned: a negative index is out of bounds too */
+    ok = LLVMBuildAnd(s->b, ok, LLVMBuildICmp(s->b, LLVMIntULT, v[i], v[k + i], ""), "");
+  LLVMBasicBlockRef pass = cg_check_begin(s, ok); /* the message only on failure */
+  LLVMValueRef parts[4 * 64 + 2];
+  int np = 0;
+  char head[600];
+  snprintf(head, sizeof(head), "%s: buffer %s: index [", s->fname,
+           tvm_ffi_str_cstr(((const tvm_tir_string_imm_obj*)name)->value));
+  parts[np++] = cg_cstr(s, head);
+  for (int64_t i = 0; i < 2 * k; ++i) {
+    if (i == k)
+      parts[np++] = cg_cstr(s, "] is out of bounds for shape [");
+    else if (i > 0)
+      parts[np++] = cg_cstr(s, ", ");
+    parts[np++] = cg_fmt_i64(s, v[i]);
+  }
+  parts[np++] = cg_cstr(s, "]");
+  cg_check_end(s, pass, "IndexError", parts, np);
+  return first;
+}
+
 static LLVMValueRef e_call(cg_state* s, const void* e) {
   const tvm_tir_call_obj* n = e;
   if (tvm_tir_kind_of(n->op) != TVM_TIR_KIND_Op) {
@@ -702,6 +760,7 @@ static LLVMValueRef e_call(cg_state* s, const void* e) {
   const char* name = tvm_tir_op_name(op);
   DLDataType t = n->expr.dtype;
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_if_then_else)) return lazy_if(s, n);
+  if (strcmp(name, TVM_TIR_BOUNDS_CHECK_OP) == 0) return bounds_check(s, n);
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_call_extern) ||
       tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_call_pure_extern))
     return cg_call_extern(s, n);

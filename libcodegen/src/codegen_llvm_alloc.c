@@ -75,9 +75,10 @@ static LLVMValueRef dynamic_bytes(cg_state* s, const tvm_tir_allocate_obj* n) {
     v = LLVMBuildIntCast2(s->b, v, s->i64, tvm_tir_expr_dtype(e).code == kDLInt, "");
     snprintf(msg, sizeof(msg), "%s: Allocate of %s: extent %lld is negative: ", s->fname, name,
              (long long)i);
+    LLVMBasicBlockRef ok =
+        cg_check_begin(s, LLVMBuildICmp(s->b, LLVMIntSGE, v, cg_const_i64(s, 0), ""));
     LLVMValueRef parts[2] = {cg_cstr(s, msg), cg_fmt_i64(s, v)};
-    cg_emit_check(s, LLVMBuildICmp(s->b, LLVMIntSGE, v, cg_const_i64(s, 0), ""), "ValueError",
-                  parts, 2);
+    cg_check_end(s, ok, "ValueError", parts, 2);
     LLVMValueRef args[2] = {bytes, v};
     LLVMValueRef r = LLVMBuildCall2(s->b, smul_t, smul_f, args, 2, "");
     bytes = LLVMBuildExtractValue(s->b, r, 0, "");

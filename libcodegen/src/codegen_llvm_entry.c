@@ -144,8 +144,9 @@ static void check_non_negative(arg_ctx* a, LLVMValueRef v, const char* what, con
   cg_state* s = a->s;
   char head[400];
   snprintf(head, sizeof(head), "%s%s: expected a non-negative %s, got ", a->prefix, what, noun);
+  LLVMBasicBlockRef ok = cg_check_begin(s, LLVMBuildICmp(s->b, LLVMIntSGE, v, c64(s, 0), ""));
   LLVMValueRef parts[2] = {cg_cstr(s, head), cg_fmt_i64(s, v)};
-  cg_emit_check(s, LLVMBuildICmp(s->b, LLVMIntSGE, v, c64(s, 0), ""), "ValueError", parts, 2);
+  cg_check_end(s, ok, "ValueError", parts, 2);
 }
 
 /* Bind a Var to value (converted from i64) on first sight, else check expr == value. A value
@@ -164,8 +165,9 @@ static int bind_or_check(arg_ctx* a, const void* expr, LLVMValueRef v64, const c
     snprintf(head, sizeof(head), "%s%s: ", a->prefix, what);
     snprintf(tail, sizeof(tail), " does not fit variable '%s' of type %s", tvm_tir_var_name(expr),
              tvm_tir_dtype_str(dt).s);
+    LLVMBasicBlockRef ok = cg_check_begin(s, fits_dtype(s, v64, dt));
     LLVMValueRef parts[3] = {cg_cstr(s, head), cg_fmt_i64(s, v64), cg_cstr(s, tail)};
-    cg_emit_check(s, fits_dtype(s, v64, dt), "ValueError", parts, 3);
+    cg_check_end(s, ok, "ValueError", parts, 3);
     return cg_bind(s, expr, LLVMBuildIntCast2(s->b, v64, t, 1, tvm_tir_var_name(expr)));
   }
   LLVMValueRef e = cg_expr(s, expr);
@@ -213,9 +215,11 @@ static int buffer_param(cg_state* s, arg_ctx* a, LLVMValueRef arg, const tvm_tir
   LLVMValueRef dev = load_at(s, s->i32, dl, DL_DEVICE_TYPE);
   snprintf(msg, sizeof(msg), "%sexpected a CPU tensor (device type 1), got device type ",
            a->prefix);
+  LLVMBasicBlockRef dev_ok =
+      cg_check_begin(s, LLVMBuildICmp(s->b, LLVMIntEQ, dev, c32(s, kDLCPU), ""));
   parts[0] = cg_cstr(s, msg);
   parts[1] = cg_fmt_i64(s, dev);
-  cg_emit_check(s, LLVMBuildICmp(s->b, LLVMIntEQ, dev, c32(s, kDLCPU), ""), "ValueError", parts, 2);
+  cg_check_end(s, dev_ok, "ValueError", parts, 2);
   /* data */
   LLVMValueRef data = load_at(s, s->ptr, dl, DL_DATA);
   snprintf(msg, sizeof(msg), "%sdata is NULL", a->prefix);
@@ -336,13 +340,14 @@ static int scalar_param(cg_state* s, arg_ctx* a, LLVMValueRef arg, const tvm_tir
     snprintf(msg, sizeof(msg), "%s: argument '%s' = ", s->fname, tvm_tir_var_name(v));
     char tail[64];
     snprintf(tail, sizeof(tail), " does not fit %s", tvm_tir_dtype_str(t).s);
-    parts[0] = cg_cstr(s, msg);
-    parts[1] = cg_fmt_i64(s, iv);
-    parts[2] = cg_cstr(s, tail);
     LLVMValueRef fits = tvm_tir_dtype_is_bool(t)
                             ? LLVMBuildICmp(s->b, LLVMIntULT, iv, c64(s, 2), "")
                             : fits_dtype(s, iv, t);
-    cg_emit_check(s, fits, "ValueError", parts, 3);
+    LLVMBasicBlockRef ok = cg_check_begin(s, fits);
+    parts[0] = cg_cstr(s, msg);
+    parts[1] = cg_fmt_i64(s, iv);
+    parts[2] = cg_cstr(s, tail);
+    cg_check_end(s, ok, "ValueError", parts, 3);
   }
   LLVMValueRef prev = cg_lookup(s, v);
   if (!prev) return cg_bind(s, v, val);
@@ -377,9 +382,10 @@ int cg_function(cg_state* s, const tvm_tir_prim_func_obj* f, const char* symbol)
   {
     char msg[300];
     snprintf(msg, sizeof(msg), "%s: expected %lld arguments, got ", symbol, (long long)n);
+    LLVMBasicBlockRef ok =
+        cg_check_begin(s, LLVMBuildICmp(s->b, LLVMIntEQ, num_args, c32(s, n), ""));
     LLVMValueRef parts[2] = {cg_cstr(s, msg), cg_fmt_i64(s, num_args)};
-    cg_emit_check(s, LLVMBuildICmp(s->b, LLVMIntEQ, num_args, c32(s, n), ""), "TypeError", parts,
-                  2);
+    cg_check_end(s, ok, "TypeError", parts, 2);
   }
   bool* is_data = NULL;
   for (int64_t i = 0; i < n && !s->failed; ++i) {

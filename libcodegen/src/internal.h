@@ -65,8 +65,14 @@ int cg_fail(cg_state* s, const char* kind, const char* fmt, ...) TVM_FFI_PRINTF(
 LLVMValueRef cg_cstr(cg_state* s, const char* text);
 /* Emit: raise(kind, parts...) and `ret i32 -1`; the builder continues in a fresh block. */
 void cg_emit_raise(cg_state* s, const char* kind, LLVMValueRef* parts, int n);
-/* Emit a branch on cond: if false, raise and return -1; continues on the true path. */
+/* Emit a branch on cond: if false, raise and return -1; continues on the true path. The parts
+ * are computed where they are built: numbers formatted with cg_fmt_i64 go through
+ * cg_check_begin / cg_check_end instead, so that they are formatted only on failure. */
 void cg_emit_check(cg_state* s, LLVMValueRef cond, const char* kind, LLVMValueRef* parts, int n);
+/* Branch on cond and continue in the failing block (build the message parts there); returns
+ * the passing block for cg_check_end, which raises and continues on the passing path. */
+LLVMBasicBlockRef cg_check_begin(cg_state* s, LLVMValueRef cond);
+void cg_check_end(cg_state* s, LLVMBasicBlockRef ok, const char* kind, LLVMValueRef* parts, int n);
 LLVMValueRef cg_fmt_i64(cg_state* s, LLVMValueRef v);
 /* Emit TVMFFIObjectDecRef(handle) when handle (an ffi object or NULL) is not NULL. */
 void cg_emit_release(cg_state* s, LLVMValueRef handle);

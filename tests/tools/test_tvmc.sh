@@ -140,5 +140,17 @@ TVMC_CHECK_WORK=1000000 expect 1 "$tvmc" run "$fx/matmul_tiles.py" --lib "$work/
 expect 0 "$tvmc" run "$add" --func add_n --shape n=64 --no-check --repeat 0 &&
   assert [ -z "$out" ]
 
+# ---- --bounds-check ---------------------------------------------------------------------------
+for c in build run; do expect 0 "$tvmc" $c --help && has "--bounds-check"; done
+# A store one past B: the compiled kernel raises IndexError with the values instead of writing.
+expect 3 "$tvmc" run --bounds-check --no-check "$fx/out_of_bounds.py" &&
+  has "IndexError: shift: buffer B: index [8] is out of bounds for shape [8]"
+# In-bounds kernels compute the same with the checks (the interpreter compares; add_n's tail
+# loop and vector body, main's parallel rows), from a JIT and from a built library.
+expect 0 "$tvmc" run --bounds-check "$add" --func add_n --shape n=1003 --repeat 1 && has "check: ok"
+expect 0 "$tvmc" run --bounds-check "$add" --repeat 1 && has "check: ok"
+expect 0 "$tvmc" build --bounds-check "$add" -o "$work/add_checked.so"
+expect 0 "$load_kernel" "$work/add_checked.so"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
