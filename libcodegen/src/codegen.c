@@ -74,11 +74,11 @@ static int collect(const void* mod_or_func, func_list* out) {
 static int generate(const func_list* l, LLVMContextRef ctx, LLVMModuleRef mod,
                     const tvm_codegen_options* o) {
   cg_state s;
-  cg_init(&s, ctx, mod, o);
+  tvm_codegen__init(&s, ctx, mod, o);
   int rc = 0;
-  for (int64_t i = 0; i < l->n && rc == 0; ++i) rc = cg_function(&s, l->funcs[i], l->names[i]);
+  for (int64_t i = 0; i < l->n && rc == 0; ++i) rc = tvm_codegen__function(&s, l->funcs[i], l->names[i]);
   if (rc != 0 && !tvm_ffi_error_pending()) tvm_ffi_raise("RuntimeError", "codegen failed");
-  cg_free(&s);
+  tvm_codegen__free(&s);
   return rc;
 }
 
@@ -92,7 +92,7 @@ typedef struct {
 
 static void jit_destroy(void* mod) {
   jit_module* m = mod;
-  cg_jit_dispose(m->jit);
+  tvm_codegen__jit_dispose(m->jit);
   for (int64_t i = 0; i < m->n; ++i) tvm_ffi_free(m->names[i]);
   tvm_ffi_free(m->names);
 }
@@ -107,7 +107,7 @@ static int jit_get_function(void* mod, const char* name, void** out) {
   if (!found) return 0;
   char sym[512];
   snprintf(sym, sizeof(sym), "__tvm_ffi_%s", name);
-  void* addr = cg_jit_lookup(m->jit, sym);
+  void* addr = tvm_codegen__jit_lookup(m->jit, sym);
   if (!addr) return -1;
   /* The Function holds the module (hence the JIT and its code) alive; the generated code
    * ignores its handle argument. */
@@ -146,29 +146,29 @@ void* tvm_codegen_build(const void* mod_or_func, const char* target,
     tvm_ffi_raise("ValueError", "codegen: unsupported target \"%s\" (expected \"llvm\")", target);
     return NULL;
   }
-  if (cg_llvm_init() != 0) return NULL;
+  if (tvm_codegen__llvm_init() != 0) return NULL;
   func_list l;
   if (collect(mod_or_func, &l) != 0) return NULL;
   LLVMContextRef ctx;
-  void* tsctx = cg_tsctx_new(&ctx);
+  void* tsctx = tvm_codegen__tsctx_new(&ctx);
   LLVMModuleRef mod = LLVMModuleCreateWithNameInContext("tvm_codegen", ctx);
   LLVMTargetMachineRef tm = NULL;
   jit_module* m = NULL;
   cg_jit* jit = NULL;
   if (generate(&l, ctx, mod, &o) != 0) goto fail;
-  tm = cg_target_machine(&o, true);
-  if (!tm || cg_optimize(mod, tm, &o) != 0) goto fail;
-  jit = cg_jit_create(tm); /* takes tm */
+  tm = tvm_codegen__target_machine(&o, true);
+  if (!tm || tvm_codegen__optimize(mod, tm, &o) != 0) goto fail;
+  jit = tvm_codegen__jit_create(tm); /* takes tm */
   tm = NULL;
   if (!jit) goto fail;
   bool parallel = LLVMGetNamedGlobal(mod, CG_PARALLEL_LAUNCH_SYMBOL) != NULL;
   LLVMModuleRef taken = mod;
   mod = NULL;
-  if (cg_jit_add_module(jit, taken, tsctx) != 0) goto fail;
+  if (tvm_codegen__jit_add_module(jit, taken, tsctx) != 0) goto fail;
   if (parallel) {
     /* What the loader does for a library: fill the launch variable with libtvmffi's
      * TVMBackendParallelLaunch (NULL, hence serial loops, if the runtime has none). */
-    void** var = cg_jit_lookup(jit, CG_PARALLEL_LAUNCH_SYMBOL);
+    void** var = tvm_codegen__jit_lookup(jit, CG_PARALLEL_LAUNCH_SYMBOL);
     if (!var) goto fail;
     *var = tvm_ffi_env_capi_lookup(CG_PARALLEL_LAUNCH_CAPI);
   }
@@ -183,15 +183,15 @@ void* tvm_codegen_build(const void* mod_or_func, const char* target,
     if (!m->names[i]) goto fail;
     m->n = i + 1;
   }
-  cg_tsctx_dispose(tsctx);
+  tvm_codegen__tsctx_dispose(tsctx);
   func_list_free(&l);
   return m;
 fail:
   tvm_ffi_release(m);
-  cg_jit_dispose(jit);
+  tvm_codegen__jit_dispose(jit);
   if (tm) LLVMDisposeTargetMachine(tm);
   if (mod) LLVMDisposeModule(mod);
-  cg_tsctx_dispose(tsctx);
+  tvm_codegen__tsctx_dispose(tsctx);
   func_list_free(&l);
   return NULL;
 }
@@ -200,7 +200,7 @@ fail:
 static int build_standalone(const void* mod_or_func, const tvm_codegen_options* o,
                             LLVMContextRef* out_ctx, LLVMModuleRef* out_mod,
                             LLVMTargetMachineRef* out_tm) {
-  if (cg_llvm_init() != 0) return -1;
+  if (tvm_codegen__llvm_init() != 0) return -1;
   func_list l;
   if (collect(mod_or_func, &l) != 0) return -1;
   LLVMContextRef ctx = LLVMContextCreate();
@@ -208,8 +208,8 @@ static int build_standalone(const void* mod_or_func, const tvm_codegen_options* 
   LLVMTargetMachineRef tm = NULL;
   int rc = generate(&l, ctx, mod, o);
   func_list_free(&l);
-  if (rc == 0) tm = cg_target_machine(o, false);
-  if (rc == 0 && (!tm || cg_optimize(mod, tm, o) != 0)) rc = -1;
+  if (rc == 0) tm = tvm_codegen__target_machine(o, false);
+  if (rc == 0 && (!tm || tvm_codegen__optimize(mod, tm, o) != 0)) rc = -1;
   if (rc != 0) {
     if (tm) LLVMDisposeTargetMachine(tm);
     LLVMDisposeModule(mod);
@@ -274,7 +274,7 @@ int tvm_codegen_export(const void* mod_or_func, const char* path_so,
   if (obj) {
     memcpy(obj, path_so, n);
     memcpy(obj + n, ".o", 3);
-    rc = cg_emit_object(mod, tm, obj);
+    rc = tvm_codegen__emit_object(mod, tm, obj);
     if (rc == 0) rc = link_shared(path_so, obj);
     unlink(obj);
     tvm_ffi_free(obj);

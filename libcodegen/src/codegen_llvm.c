@@ -12,7 +12,7 @@
 #include "internal.h"
 
 /* ---- State, errors, bindings -------------------------------------------------------------- */
-void cg_init(cg_state* s, LLVMContextRef ctx, LLVMModuleRef mod, const tvm_codegen_options* o) {
+void tvm_codegen__init(cg_state* s, LLVMContextRef ctx, LLVMModuleRef mod, const tvm_codegen_options* o) {
   memset(s, 0, sizeof(*s));
   s->ctx = ctx;
   s->mod = mod;
@@ -28,7 +28,7 @@ void cg_init(cg_state* s, LLVMContextRef ctx, LLVMModuleRef mod, const tvm_codeg
   s->f16c = o->host_cpu && cg_host_has_feature("f16c");
 }
 
-void cg_free(cg_state* s) {
+void tvm_codegen__free(cg_state* s) {
   if (s->b) LLVMDisposeBuilder(s->b);
   tvm_ffi_free(s->binds);
   tvm_ffi_free(s->live_allocs);
@@ -37,7 +37,7 @@ void cg_free(cg_state* s) {
   s->b = NULL;
 }
 
-int cg_fail(cg_state* s, const char* kind, const char* fmt, ...) {
+int tvm_codegen__fail(cg_state* s, const char* kind, const char* fmt, ...) {
   if (s->failed) return -1;
   s->failed = true;
   char msg[512];
@@ -48,7 +48,7 @@ int cg_fail(cg_state* s, const char* kind, const char* fmt, ...) {
   return tvm_ffi_raise(kind, "codegen: %s: %s", s->fname ? s->fname : "?", msg);
 }
 
-int cg_bind(cg_state* s, const void* var, LLVMValueRef v) {
+int tvm_codegen__bind(cg_state* s, const void* var, LLVMValueRef v) {
   if (s->nbinds == s->cap) {
     int64_t cap = s->cap ? s->cap * 2 : 32;
     cg_binding* nb = tvm_ffi_realloc(s->binds, (size_t)cap * sizeof(cg_binding));
@@ -65,7 +65,7 @@ int cg_bind(cg_state* s, const void* var, LLVMValueRef v) {
   return 0;
 }
 
-LLVMValueRef cg_lookup(cg_state* s, const void* var) {
+LLVMValueRef tvm_codegen__lookup(cg_state* s, const void* var) {
   for (int64_t i = s->nbinds - 1; i >= 0; --i)
     if (s->binds[i].var == var) return s->binds[i].value;
   return NULL;
@@ -95,14 +95,14 @@ static LLVMTypeRef scalar_type(cg_state* s, DLDataType t, bool mem) {
 static LLVMTypeRef type_of(cg_state* s, DLDataType t, bool mem) {
   LLVMTypeRef e = scalar_type(s, t, mem);
   if (!e) {
-    cg_fail(s, "NotImplementedError", "unsupported dtype %s", tvm_tir_dtype_str(t).s);
+    tvm_codegen__fail(s, "NotImplementedError", "unsupported dtype %s", tvm_tir_dtype_str(t).s);
     return NULL;
   }
   if (t.lanes > 1 && t.code != kDLOpaqueHandle) return LLVMVectorType(e, t.lanes);
   return e;
 }
-LLVMTypeRef cg_type(cg_state* s, DLDataType t) { return type_of(s, t, false); }
-LLVMTypeRef cg_mem_type(cg_state* s, DLDataType t) { return type_of(s, t, true); }
+LLVMTypeRef tvm_codegen__type(cg_state* s, DLDataType t) { return type_of(s, t, false); }
+LLVMTypeRef tvm_codegen__mem_type(cg_state* s, DLDataType t) { return type_of(s, t, true); }
 
 static bool is_float(DLDataType t) { return t.code == kDLFloat || t.code == kDLBfloat; }
 static bool is_signed(DLDataType t) { return t.code == kDLInt; }
@@ -114,8 +114,8 @@ static LLVMValueRef const_i64(cg_state* s, int64_t v) {
   return LLVMConstInt(s->i64, (unsigned long long)v, 1);
 }
 
-LLVMValueRef cg_const_i32(cg_state* s, int64_t v) { return const_i32(s, v); }
-LLVMValueRef cg_const_i64(cg_state* s, int64_t v) { return const_i64(s, v); }
+LLVMValueRef tvm_codegen__const_i32(cg_state* s, int64_t v) { return const_i32(s, v); }
+LLVMValueRef tvm_codegen__const_i64(cg_state* s, int64_t v) { return const_i64(s, v); }
 
 static LLVMValueRef splat(cg_state* s, LLVMValueRef v, int lanes) {
   LLVMTypeRef vt = LLVMVectorType(LLVMTypeOf(v), (unsigned)lanes);
@@ -125,7 +125,7 @@ static LLVMValueRef splat(cg_state* s, LLVMValueRef v, int lanes) {
 }
 
 /* ---- Errors raised by generated code ------------------------------------------------------ */
-LLVMValueRef cg_entry_alloca(cg_state* s, LLVMTypeRef t, const char* name) {
+LLVMValueRef tvm_codegen__entry_alloca(cg_state* s, LLVMTypeRef t, const char* name) {
   LLVMBasicBlockRef cur = LLVMGetInsertBlock(s->b);
   LLVMPositionBuilder(s->b, s->entry, LLVMGetFirstInstruction(s->entry));
   LLVMValueRef a = LLVMBuildAlloca(s->b, t, name);
@@ -133,7 +133,7 @@ LLVMValueRef cg_entry_alloca(cg_state* s, LLVMTypeRef t, const char* name) {
   return a;
 }
 
-void cg_emit_release(cg_state* s, LLVMValueRef handle) {
+void tvm_codegen__emit_release(cg_state* s, LLVMValueRef handle) {
   LLVMTypeRef ft = LLVMFunctionType(s->i32, &s->ptr, 1, 0);
   LLVMValueRef decref = LLVMGetNamedFunction(s->mod, "TVMFFIObjectDecRef");
   if (!decref) decref = LLVMAddFunction(s->mod, "TVMFFIObjectDecRef", ft);
@@ -146,23 +146,23 @@ void cg_emit_release(cg_state* s, LLVMValueRef handle) {
   LLVMPositionBuilderAtEnd(s->b, next);
 }
 
-void cg_emit_ret(cg_state* s, LLVMValueRef v) {
-  for (int64_t k = s->nallocs - 1; k >= s->alloc_base; --k) cg_emit_release(s, s->live_allocs[k]);
+void tvm_codegen__emit_ret(cg_state* s, LLVMValueRef v) {
+  for (int64_t k = s->nallocs - 1; k >= s->alloc_base; --k) tvm_codegen__emit_release(s, s->live_allocs[k]);
   LLVMBuildRet(s->b, v);
 }
 
-void cg_emit_raise(cg_state* s, const char* kind, LLVMValueRef* parts, int n) {
+void tvm_codegen__emit_raise(cg_state* s, const char* kind, LLVMValueRef* parts, int n) {
   LLVMTypeRef arr_t = LLVMArrayType(s->ptr, (unsigned)n);
-  LLVMValueRef arr = cg_entry_alloca(s, arr_t, "msg_parts");
+  LLVMValueRef arr = tvm_codegen__entry_alloca(s, arr_t, "msg_parts");
   for (int i = 0; i < n; ++i) {
     LLVMValueRef idx[2] = {const_i32(s, 0), const_i32(s, i)};
     LLVMBuildStore(s->b, parts[i], LLVMBuildGEP2(s->b, arr_t, arr, idx, 2, ""));
   }
   LLVMTypeRef ft_params[3] = {s->ptr, s->ptr, s->i32};
   LLVMTypeRef ft = LLVMFunctionType(s->vd, ft_params, 3, 0);
-  LLVMValueRef args[3] = {cg_cstr(s, kind), arr, const_i32(s, n)};
+  LLVMValueRef args[3] = {tvm_codegen__cstr(s, kind), arr, const_i32(s, n)};
   LLVMBuildCall2(s->b, ft, s->fn_raise_parts, args, 3, "");
-  cg_emit_ret(s, const_i32(s, -1));
+  tvm_codegen__emit_ret(s, const_i32(s, -1));
 }
 
 LLVMBasicBlockRef cg_check_begin(cg_state* s, LLVMValueRef cond) {
@@ -174,22 +174,22 @@ LLVMBasicBlockRef cg_check_begin(cg_state* s, LLVMValueRef cond) {
 }
 
 void cg_check_end(cg_state* s, LLVMBasicBlockRef ok, const char* kind, LLVMValueRef* parts, int n) {
-  cg_emit_raise(s, kind, parts, n);
+  tvm_codegen__emit_raise(s, kind, parts, n);
   LLVMPositionBuilderAtEnd(s->b, ok);
 }
 
-void cg_emit_check(cg_state* s, LLVMValueRef cond, const char* kind, LLVMValueRef* parts, int n) {
+void tvm_codegen__emit_check(cg_state* s, LLVMValueRef cond, const char* kind, LLVMValueRef* parts, int n) {
   LLVMBasicBlockRef fail = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "check_fail");
   LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "check_ok");
   LLVMBuildCondBr(s->b, cond, ok, fail);
   LLVMPositionBuilderAtEnd(s->b, fail);
-  cg_emit_raise(s, kind, parts, n);
+  tvm_codegen__emit_raise(s, kind, parts, n);
   LLVMPositionBuilderAtEnd(s->b, ok);
 }
 
 /* Decimal text of an int64 (an internal function of the module, so that exported code needs
  * no libc): returns a pointer into a per-call stack buffer of the caller. */
-LLVMValueRef cg_fmt_i64(cg_state* s, LLVMValueRef v) {
+LLVMValueRef tvm_codegen__fmt_i64(cg_state* s, LLVMValueRef v) {
   LLVMTypeRef buf_t = LLVMArrayType(s->i8, 24);
   LLVMTypeRef ft_params[2] = {s->i64, s->ptr};
   LLVMTypeRef ft = LLVMFunctionType(s->ptr, ft_params, 2, 0);
@@ -246,11 +246,11 @@ static expr_fn g_expr[TVM_TIR_KIND_COUNT];
 typedef int (*stmt_fn)(cg_state* s, const void* st);
 static stmt_fn g_stmt[TVM_TIR_KIND_COUNT];
 
-LLVMValueRef cg_expr(cg_state* s, const void* e) {
+LLVMValueRef tvm_codegen__expr(cg_state* s, const void* e) {
   if (s->failed) return NULL;
   tvm_tir_kind k = tvm_tir_kind_of(e);
   if (k == TVM_TIR_KIND_NONE || !g_expr[k]) {
-    cg_fail(s, "NotImplementedError", "unsupported expression %s",
+    tvm_codegen__fail(s, "NotImplementedError", "unsupported expression %s",
             k == TVM_TIR_KIND_NONE ? "?" : tvm_tir_kind_name(k));
     return NULL;
   }
@@ -258,31 +258,31 @@ LLVMValueRef cg_expr(cg_state* s, const void* e) {
 }
 
 static LLVMValueRef e_var(cg_state* s, const void* e) {
-  LLVMValueRef v = cg_lookup(s, e);
-  if (!v) cg_fail(s, "RuntimeError", "unbound variable %s", tvm_tir_var_name(e));
+  LLVMValueRef v = tvm_codegen__lookup(s, e);
+  if (!v) tvm_codegen__fail(s, "RuntimeError", "unbound variable %s", tvm_tir_var_name(e));
   return v;
 }
 
 static LLVMValueRef e_int_imm(cg_state* s, const void* e) {
   const tvm_tir_int_imm_obj* n = e;
-  LLVMTypeRef t = cg_type(s, n->expr.dtype);
+  LLVMTypeRef t = tvm_codegen__type(s, n->expr.dtype);
   return t ? LLVMConstInt(t, (unsigned long long)n->value, is_signed(n->expr.dtype)) : NULL;
 }
 
 static LLVMValueRef e_float_imm(cg_state* s, const void* e) {
   const tvm_tir_float_imm_obj* n = e;
-  LLVMTypeRef t = cg_type(s, n->expr.dtype);
+  LLVMTypeRef t = tvm_codegen__type(s, n->expr.dtype);
   return t ? cg_f16_round(s, LLVMConstReal(t, n->value), n->expr.dtype) : NULL;
 }
 
 static LLVMValueRef e_string_imm(cg_state* s, const void* e) {
   const tvm_tir_string_imm_obj* n = e;
-  return cg_cstr(s, tvm_ffi_str_cstr(n->value));
+  return tvm_codegen__cstr(s, tvm_ffi_str_cstr(n->value));
 }
 
 static LLVMValueRef convert(cg_state* s, LLVMValueRef v, DLDataType from, DLDataType to) {
   if (tvm_tir_dtype_equal(from, to)) return v;
-  LLVMTypeRef tt = cg_type(s, to);
+  LLVMTypeRef tt = tvm_codegen__type(s, to);
   if (!tt) return NULL;
   if (from.lanes == 1 && to.lanes > 1) {
     v = convert(s, v, from, tvm_tir_dtype_element(to));
@@ -308,7 +308,7 @@ static LLVMValueRef convert(cg_state* s, LLVMValueRef v, DLDataType from, DLData
     if (tb) return LLVMBuildICmp(s->b, LLVMIntNE, v, LLVMConstNull(LLVMTypeOf(v)), "");
     return LLVMBuildIntCast2(s->b, v, tt, is_signed(from) && !fb, "");
   }
-  cg_fail(s, "NotImplementedError", "unsupported cast from %s to %s", tvm_tir_dtype_str(from).s,
+  tvm_codegen__fail(s, "NotImplementedError", "unsupported cast from %s to %s", tvm_tir_dtype_str(from).s,
           tvm_tir_dtype_str(to).s);
   return NULL;
 }
@@ -319,7 +319,7 @@ LLVMValueRef cg_convert(cg_state* s, LLVMValueRef v, DLDataType from, DLDataType
 
 static LLVMValueRef e_cast(cg_state* s, const void* e) {
   const tvm_tir_cast_obj* n = e;
-  LLVMValueRef v = cg_expr(s, n->value);
+  LLVMValueRef v = tvm_codegen__expr(s, n->value);
   return v ? convert(s, v, n->value->dtype, n->expr.dtype) : NULL;
 }
 
@@ -337,7 +337,7 @@ static LLVMValueRef call_intrin(cg_state* s, const char* name, LLVMTypeRef t, LL
                                 unsigned n) {
   unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
   if (!id) {
-    cg_fail(s, "NotImplementedError", "no LLVM intrinsic %s", name);
+    tvm_codegen__fail(s, "NotImplementedError", "no LLVM intrinsic %s", name);
     return NULL;
   }
   LLVMValueRef f = LLVMGetIntrinsicDeclaration(s->mod, id, &t, 1);
@@ -415,7 +415,7 @@ static LLVMValueRef binop(cg_state* s, tvm_tir_kind k, DLDataType t, LLVMValueRe
     case TVM_TIR_KIND_Or:
       return LLVMBuildOr(B, a, b, "");
     default:
-      cg_fail(s, "NotImplementedError", "unsupported binary op %s", tvm_tir_kind_name(k));
+      tvm_codegen__fail(s, "NotImplementedError", "unsupported binary op %s", tvm_tir_kind_name(k));
       return NULL;
   }
 }
@@ -442,8 +442,8 @@ static LLVMValueRef checked_divisor(cg_state* s, tvm_tir_kind k, DLDataType t, L
   if (!is_zero) return NULL;
   char msg[600];
   snprintf(msg, sizeof(msg), "%s: %s: integer division by zero", s->fname, tvm_tir_kind_name(k));
-  LLVMValueRef parts[1] = {cg_cstr(s, msg)};
-  cg_emit_check(s, LLVMBuildNot(s->b, is_zero, ""), "ValueError", parts, 1);
+  LLVMValueRef parts[1] = {tvm_codegen__cstr(s, msg)};
+  tvm_codegen__emit_check(s, LLVMBuildNot(s->b, is_zero, ""), "ValueError", parts, 1);
   if (!is_signed(t)) return b;
   LLVMValueRef min = LLVMConstInt(LLVMIntTypeInContext(s->ctx, t.bits), 1ULL << (t.bits - 1), 0);
   LLVMValueRef m1 = LLVMConstAllOnes(LLVMIntTypeInContext(s->ctx, t.bits));
@@ -460,8 +460,8 @@ static LLVMValueRef checked_divisor(cg_state* s, tvm_tir_kind k, DLDataType t, L
 
 static LLVMValueRef e_binary(cg_state* s, const void* e) {
   const tvm_tir_binary_obj* n = e;
-  LLVMValueRef a = cg_expr(s, n->a);
-  LLVMValueRef b = a ? cg_expr(s, n->b) : NULL;
+  LLVMValueRef a = tvm_codegen__expr(s, n->a);
+  LLVMValueRef b = a ? tvm_codegen__expr(s, n->b) : NULL;
   if (!b) return NULL;
   tvm_tir_kind k = tvm_tir_kind_of(e);
   bool divides = k == TVM_TIR_KIND_Div || k == TVM_TIR_KIND_Mod || k == TVM_TIR_KIND_FloorDiv ||
@@ -479,15 +479,15 @@ static LLVMValueRef e_binary(cg_state* s, const void* e) {
 }
 
 static LLVMValueRef e_not(cg_state* s, const void* e) {
-  LLVMValueRef a = cg_expr(s, ((const tvm_tir_not_obj*)e)->a);
+  LLVMValueRef a = tvm_codegen__expr(s, ((const tvm_tir_not_obj*)e)->a);
   return a ? LLVMBuildNot(s->b, a, "") : NULL;
 }
 
 static LLVMValueRef e_select(cg_state* s, const void* e) {
   const tvm_tir_select_obj* n = e;
-  LLVMValueRef c = cg_expr(s, n->condition);
-  LLVMValueRef t = c ? cg_expr(s, n->true_value) : NULL;
-  LLVMValueRef f = t ? cg_expr(s, n->false_value) : NULL;
+  LLVMValueRef c = tvm_codegen__expr(s, n->condition);
+  LLVMValueRef t = c ? tvm_codegen__expr(s, n->true_value) : NULL;
+  LLVMValueRef f = t ? tvm_codegen__expr(s, n->false_value) : NULL;
   if (!f) return NULL;
   if (n->condition->dtype.lanes == 1 && n->expr.dtype.lanes > 1)
     c = splat(s, c, n->expr.dtype.lanes);
@@ -496,8 +496,8 @@ static LLVMValueRef e_select(cg_state* s, const void* e) {
 
 static LLVMValueRef e_ramp(cg_state* s, const void* e) {
   const tvm_tir_ramp_obj* n = e;
-  LLVMValueRef base = cg_expr(s, n->base);
-  LLVMValueRef stride = base ? cg_expr(s, n->stride) : NULL;
+  LLVMValueRef base = tvm_codegen__expr(s, n->base);
+  LLVMValueRef stride = base ? tvm_codegen__expr(s, n->stride) : NULL;
   if (!stride) return NULL;
   LLVMTypeRef et = LLVMTypeOf(base);
   LLVMValueRef* lanes = tvm_ffi_malloc(sizeof(LLVMValueRef) * (size_t)n->lanes);
@@ -511,15 +511,15 @@ static LLVMValueRef e_ramp(cg_state* s, const void* e) {
 
 static LLVMValueRef e_broadcast(cg_state* s, const void* e) {
   const tvm_tir_broadcast_obj* n = e;
-  LLVMValueRef v = cg_expr(s, n->value);
+  LLVMValueRef v = tvm_codegen__expr(s, n->value);
   return v ? splat(s, v, n->lanes) : NULL;
 }
 
 static LLVMValueRef e_let(cg_state* s, const void* e) {
   const tvm_tir_let_obj* n = e;
-  LLVMValueRef v = cg_expr(s, n->value);
-  if (!v || cg_bind(s, n->var, v) != 0) return NULL;
-  LLVMValueRef r = cg_expr(s, n->body);
+  LLVMValueRef v = tvm_codegen__expr(s, n->value);
+  if (!v || tvm_codegen__bind(s, n->var, v) != 0) return NULL;
+  LLVMValueRef r = tvm_codegen__expr(s, n->body);
   s->nbinds--;
   return r;
 }
@@ -530,22 +530,22 @@ static LLVMValueRef e_shuffle(cg_state* s, const void* e) {
   LLVMValueRef vals[64];
   int lanes_of[64];
   if (nv > 64) {
-    cg_fail(s, "NotImplementedError", "Shuffle of more than 64 vectors");
+    tvm_codegen__fail(s, "NotImplementedError", "Shuffle of more than 64 vectors");
     return NULL;
   }
   for (int64_t i = 0; i < nv; ++i) {
     const tvm_tir_expr_obj* v = tvm_tir_array_at(n->vectors, i);
-    vals[i] = cg_expr(s, v);
+    vals[i] = tvm_codegen__expr(s, v);
     lanes_of[i] = v->dtype.lanes;
     if (!vals[i]) return NULL;
   }
-  LLVMTypeRef rt = cg_type(s, n->expr.dtype);
+  LLVMTypeRef rt = tvm_codegen__type(s, n->expr.dtype);
   if (!rt) return NULL;
   LLVMValueRef r = n->expr.dtype.lanes > 1 ? LLVMGetUndef(rt) : NULL;
   for (int64_t j = 0; j < ni; ++j) {
     int64_t idx;
     if (!tvm_tir_as_const_int(tvm_tir_array_at(n->indices, j), &idx)) {
-      cg_fail(s, "NotImplementedError", "Shuffle with a non-constant index");
+      tvm_codegen__fail(s, "NotImplementedError", "Shuffle with a non-constant index");
       return NULL;
     }
     LLVMValueRef x = NULL;
@@ -558,7 +558,7 @@ static LLVMValueRef e_shuffle(cg_state* s, const void* e) {
       idx -= lanes_of[i];
     }
     if (!x) {
-      cg_fail(s, "IndexError", "Shuffle index out of range");
+      tvm_codegen__fail(s, "IndexError", "Shuffle index out of range");
       return NULL;
     }
     if (!r) return x;
@@ -574,8 +574,8 @@ static LLVMValueRef elem_ptr(cg_state* s, LLVMValueRef base, LLVMTypeRef et, LLV
 }
 
 static LLVMValueRef buffer_base(cg_state* s, const tvm_tir_buffer_obj* buf) {
-  LLVMValueRef p = cg_lookup(s, buf->data);
-  if (!p) cg_fail(s, "RuntimeError", "unbound buffer data %s", tvm_tir_var_name(buf->data));
+  LLVMValueRef p = tvm_codegen__lookup(s, buf->data);
+  if (!p) tvm_codegen__fail(s, "RuntimeError", "unbound buffer data %s", tvm_tir_var_name(buf->data));
   return p;
 }
 
@@ -591,47 +591,47 @@ static const void* contiguous_base(const void* index) {
 
 static LLVMValueRef from_mem(cg_state* s, LLVMValueRef v, DLDataType t) {
   if (cg_is_f16(t)) return cg_f16_widen(s, v, t);
-  return tvm_tir_dtype_is_bool(t) ? LLVMBuildTrunc(s->b, v, cg_type(s, t), "") : v;
+  return tvm_tir_dtype_is_bool(t) ? LLVMBuildTrunc(s->b, v, tvm_codegen__type(s, t), "") : v;
 }
 static LLVMValueRef to_mem(cg_state* s, LLVMValueRef v, DLDataType t) {
   if (cg_is_f16(t)) return cg_f16_narrow(s, v, t);
-  return tvm_tir_dtype_is_bool(t) ? LLVMBuildZExt(s->b, v, cg_mem_type(s, t), "") : v;
+  return tvm_tir_dtype_is_bool(t) ? LLVMBuildZExt(s->b, v, tvm_codegen__mem_type(s, t), "") : v;
 }
 
 static LLVMValueRef e_buffer_load(cg_state* s, const void* e) {
   const tvm_tir_buffer_load_obj* n = e;
   if (tvm_tir_array_size(n->indices) != 1) {
-    cg_fail(s, "ValueError", "BufferLoad of %s is not flat (run tvm_tir_lower first)",
+    tvm_codegen__fail(s, "ValueError", "BufferLoad of %s is not flat (run tvm_tir_lower first)",
             tvm_tir_buffer_name(n->buffer));
     return NULL;
   }
   DLDataType et = tvm_tir_dtype_element(n->buffer->dtype);
-  LLVMTypeRef emt = cg_mem_type(s, et);
+  LLVMTypeRef emt = tvm_codegen__mem_type(s, et);
   LLVMValueRef base = buffer_base(s, n->buffer);
   if (!base || !emt) return NULL;
   const void* index = tvm_tir_array_at(n->indices, 0);
   int lanes = n->expr.dtype.lanes;
   const void* cb = contiguous_base(index);
   if (lanes > 1 && cb && n->buffer->dtype.lanes == 1) {
-    LLVMValueRef b0 = cg_expr(s, cb);
+    LLVMValueRef b0 = tvm_codegen__expr(s, cb);
     if (!b0) return NULL;
     LLVMTypeRef vt = LLVMVectorType(emt, (unsigned)lanes);
     LLVMValueRef ld = LLVMBuildLoad2(s->b, vt, elem_ptr(s, base, emt, b0), "");
     LLVMSetAlignment(ld, elem_align(et));
     return from_mem(s, ld, n->expr.dtype);
   }
-  LLVMValueRef idx = cg_expr(s, index);
+  LLVMValueRef idx = tvm_codegen__expr(s, index);
   if (!idx) return NULL;
   if (tvm_tir_expr_dtype(index).lanes == 1) {
     /* A scalar index counts whole elements of the buffer's dtype (a vector for a vector buffer). */
-    LLVMTypeRef lt = cg_mem_type(s, n->expr.dtype);
+    LLVMTypeRef lt = tvm_codegen__mem_type(s, n->expr.dtype);
     LLVMValueRef ld =
-        LLVMBuildLoad2(s->b, lt, elem_ptr(s, base, cg_mem_type(s, n->buffer->dtype), idx), "");
+        LLVMBuildLoad2(s->b, lt, elem_ptr(s, base, tvm_codegen__mem_type(s, n->buffer->dtype), idx), "");
     LLVMSetAlignment(ld, elem_align(et));
     return from_mem(s, ld, n->expr.dtype);
   }
   /* A general vector index: one scalar load per lane. */
-  LLVMValueRef r = LLVMGetUndef(cg_mem_type(s, n->expr.dtype));
+  LLVMValueRef r = LLVMGetUndef(tvm_codegen__mem_type(s, n->expr.dtype));
   for (int i = 0; i < lanes; ++i) {
     LLVMValueRef li = LLVMBuildExtractElement(s->b, idx, const_i32(s, i), "");
     LLVMValueRef ld = LLVMBuildLoad2(s->b, emt, elem_ptr(s, base, emt, li), "");
@@ -653,7 +653,7 @@ static LLVMValueRef libm_call(cg_state* s, const char* name, DLDataType t, LLVMV
   DLDataType et = tvm_tir_dtype_element(t);
   bool dbl = et.bits == 64;
   DLDataType ct = dbl ? TVM_TIR_FLOAT64 : TVM_TIR_FLOAT32;
-  LLVMTypeRef cty = cg_type(s, ct);
+  LLVMTypeRef cty = tvm_codegen__type(s, ct);
   char fname[32];
   snprintf(fname, sizeof(fname), dbl ? "%s" : "%sf", name);
   LLVMTypeRef pts[2] = {cty, cty};
@@ -661,7 +661,7 @@ static LLVMValueRef libm_call(cg_state* s, const char* name, DLDataType t, LLVMV
   LLVMValueRef f = LLVMGetNamedFunction(s->mod, fname);
   if (!f) f = LLVMAddFunction(s->mod, fname, ft);
   int lanes = t.lanes;
-  LLVMValueRef r = lanes > 1 ? LLVMGetUndef(cg_type(s, t)) : NULL;
+  LLVMValueRef r = lanes > 1 ? LLVMGetUndef(tvm_codegen__type(s, t)) : NULL;
   for (int i = 0; i < lanes; ++i) {
     LLVMValueRef a[2];
     for (int k = 0; k < n; ++k) {
@@ -678,11 +678,11 @@ static LLVMValueRef libm_call(cg_state* s, const char* name, DLDataType t, LLVMV
 
 static LLVMValueRef lazy_if(cg_state* s, const tvm_tir_call_obj* n) {
   const void* c = tvm_tir_array_at(n->args, 0);
-  LLVMValueRef cond = cg_expr(s, c);
+  LLVMValueRef cond = tvm_codegen__expr(s, c);
   if (!cond) return NULL;
   if (tvm_tir_expr_dtype(c).lanes > 1) { /* lane-wise: both sides, then select */
-    LLVMValueRef t = cg_expr(s, tvm_tir_array_at(n->args, 1));
-    LLVMValueRef f = t ? cg_expr(s, tvm_tir_array_at(n->args, 2)) : NULL;
+    LLVMValueRef t = tvm_codegen__expr(s, tvm_tir_array_at(n->args, 1));
+    LLVMValueRef f = t ? tvm_codegen__expr(s, tvm_tir_array_at(n->args, 2)) : NULL;
     return f ? LLVMBuildSelect(s->b, cond, t, f, "") : NULL;
   }
   LLVMBasicBlockRef bt = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "ite_then");
@@ -690,12 +690,12 @@ static LLVMValueRef lazy_if(cg_state* s, const tvm_tir_call_obj* n) {
   LLVMBasicBlockRef bj = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "ite_join");
   LLVMBuildCondBr(s->b, cond, bt, bf);
   LLVMPositionBuilderAtEnd(s->b, bt);
-  LLVMValueRef t = cg_expr(s, tvm_tir_array_at(n->args, 1));
+  LLVMValueRef t = tvm_codegen__expr(s, tvm_tir_array_at(n->args, 1));
   if (!t) return NULL;
   LLVMBasicBlockRef et = LLVMGetInsertBlock(s->b);
   LLVMBuildBr(s->b, bj);
   LLVMPositionBuilderAtEnd(s->b, bf);
-  LLVMValueRef f = cg_expr(s, tvm_tir_array_at(n->args, 2));
+  LLVMValueRef f = tvm_codegen__expr(s, tvm_tir_array_at(n->args, 2));
   if (!f) return NULL;
   LLVMBasicBlockRef ef = LLVMGetInsertBlock(s->b);
   LLVMBuildBr(s->b, bj);
@@ -712,7 +712,7 @@ static LLVMValueRef bounds_check(cg_state* s, const tvm_tir_call_obj* n) {
   int64_t na = tvm_tir_array_size(n->args), k = (na - 1) / 2;
   const void* name = na > 0 ? tvm_tir_array_at(n->args, 0) : NULL;
   if (na < 3 || na % 2 != 1 || tvm_tir_kind_of(name) != TVM_TIR_KIND_StringImm || k > 64) {
-    cg_fail(s, "ValueError", "%s expects a buffer name, n indices and n extents",
+    tvm_codegen__fail(s, "ValueError", "%s expects a buffer name, n indices and n extents",
             TVM_TIR_BOUNDS_CHECK_OP);
     return NULL;
   }
@@ -720,10 +720,10 @@ static LLVMValueRef bounds_check(cg_state* s, const tvm_tir_call_obj* n) {
   for (int64_t i = 0; i < 2 * k; ++i) {
     const void* x = tvm_tir_array_at(n->args, i + 1);
     DLDataType t = tvm_tir_expr_dtype(x);
-    LLVMValueRef e = cg_expr(s, x);
+    LLVMValueRef e = tvm_codegen__expr(s, x);
     if (!e) return NULL;
     if (!tvm_tir_dtype_is_integer(t) || t.lanes != 1) {
-      cg_fail(s, "ValueError", "%s of a non-integer or vector index", TVM_TIR_BOUNDS_CHECK_OP);
+      tvm_codegen__fail(s, "ValueError", "%s of a non-integer or vector index", TVM_TIR_BOUNDS_CHECK_OP);
       return NULL;
     }
     if (i == 0) first = e;
@@ -737,15 +737,15 @@ static LLVMValueRef bounds_check(cg_state* s, const tvm_tir_call_obj* n) {
   char head[600];
   snprintf(head, sizeof(head), "%s: buffer %s: index [", s->fname,
            tvm_ffi_str_cstr(((const tvm_tir_string_imm_obj*)name)->value));
-  parts[np++] = cg_cstr(s, head);
+  parts[np++] = tvm_codegen__cstr(s, head);
   for (int64_t i = 0; i < 2 * k; ++i) {
     if (i == k)
-      parts[np++] = cg_cstr(s, "] is out of bounds for shape [");
+      parts[np++] = tvm_codegen__cstr(s, "] is out of bounds for shape [");
     else if (i > 0)
-      parts[np++] = cg_cstr(s, ", ");
-    parts[np++] = cg_fmt_i64(s, v[i]);
+      parts[np++] = tvm_codegen__cstr(s, ", ");
+    parts[np++] = tvm_codegen__fmt_i64(s, v[i]);
   }
-  parts[np++] = cg_cstr(s, "]");
+  parts[np++] = tvm_codegen__cstr(s, "]");
   cg_check_end(s, pass, "IndexError", parts, np);
   return first;
 }
@@ -753,7 +753,7 @@ static LLVMValueRef bounds_check(cg_state* s, const tvm_tir_call_obj* n) {
 static LLVMValueRef e_call(cg_state* s, const void* e) {
   const tvm_tir_call_obj* n = e;
   if (tvm_tir_kind_of(n->op) != TVM_TIR_KIND_Op) {
-    cg_fail(s, "NotImplementedError", "calls between PrimFuncs are not supported");
+    tvm_codegen__fail(s, "NotImplementedError", "calls between PrimFuncs are not supported");
     return NULL;
   }
   const tvm_tir_op_obj* op = (const tvm_tir_op_obj*)n->op;
@@ -763,18 +763,18 @@ static LLVMValueRef e_call(cg_state* s, const void* e) {
   if (strcmp(name, TVM_TIR_BOUNDS_CHECK_OP) == 0) return bounds_check(s, n);
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_call_extern) ||
       tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_call_pure_extern))
-    return cg_call_extern(s, n);
+    return tvm_codegen__call_extern(s, n);
   int64_t na = tvm_tir_array_size(n->args);
   LLVMValueRef a[4] = {0};
   if (na > 4) {
-    cg_fail(s, "NotImplementedError", "unsupported call to %s", name);
+    tvm_codegen__fail(s, "NotImplementedError", "unsupported call to %s", name);
     return NULL;
   }
   for (int64_t i = 0; i < na; ++i) {
-    a[i] = cg_expr(s, tvm_tir_array_at(n->args, i));
+    a[i] = tvm_codegen__expr(s, tvm_tir_array_at(n->args, i));
     if (!a[i]) return NULL;
   }
-  LLVMTypeRef ty = cg_type(s, t);
+  LLVMTypeRef ty = tvm_codegen__type(s, t);
   if (!ty) return NULL;
   DLDataType at = na ? tvm_tir_expr_dtype(tvm_tir_array_at(n->args, 0)) : t;
   LLVMTypeRef aty = na ? LLVMTypeOf(a[0]) : ty;
@@ -826,7 +826,7 @@ static LLVMValueRef e_call(cg_state* s, const void* e) {
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_reinterpret)) {
     /* Through the in-memory bits: a 16-bit float's register is a float. */
     LLVMValueRef bits = cg_is_f16(at) ? cg_f16_narrow(s, a[0], at) : a[0];
-    if (cg_is_f16(t)) return cg_f16_widen(s, LLVMBuildBitCast(B, bits, cg_mem_type(s, t), ""), t);
+    if (cg_is_f16(t)) return cg_f16_widen(s, LLVMBuildBitCast(B, bits, tvm_codegen__mem_type(s, t), ""), t);
     return LLVMBuildBitCast(B, bits, ty, "");
   }
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_bitwise_and)) return LLVMBuildAnd(B, a[0], a[1], "");
@@ -867,73 +867,73 @@ static LLVMValueRef e_call(cg_state* s, const void* e) {
       return LLVMBuildFCmp(B, LLVMRealOEQ, ab, inf, "");
     return LLVMBuildFCmp(B, LLVMRealOLT, ab, inf, "");
   }
-  cg_fail(s, "NotImplementedError", "unsupported builtin %s", name);
+  tvm_codegen__fail(s, "NotImplementedError", "unsupported builtin %s", name);
   return NULL;
 }
 
 /* ---- Statements --------------------------------------------------------------------------- */
-int cg_stmt(cg_state* s, const void* st) {
+int tvm_codegen__stmt(cg_state* s, const void* st) {
   if (s->failed) return -1;
   tvm_tir_kind k = tvm_tir_kind_of(st);
   if (k == TVM_TIR_KIND_NONE || !g_stmt[k])
-    return cg_fail(s, "NotImplementedError", "unsupported statement %s",
+    return tvm_codegen__fail(s, "NotImplementedError", "unsupported statement %s",
                    k == TVM_TIR_KIND_NONE ? "?" : tvm_tir_kind_name(k));
   return g_stmt[k](s, st);
 }
 
 static int s_let(cg_state* s, const void* st) {
   const tvm_tir_let_stmt_obj* n = st;
-  LLVMValueRef v = cg_expr(s, n->value);
-  if (!v || cg_bind(s, n->var, v) != 0) return -1;
-  int rc = cg_stmt(s, n->body);
+  LLVMValueRef v = tvm_codegen__expr(s, n->value);
+  if (!v || tvm_codegen__bind(s, n->var, v) != 0) return -1;
+  int rc = tvm_codegen__stmt(s, n->body);
   s->nbinds--;
   return rc;
 }
 
 static int s_attr(cg_state* s, const void* st) {
-  return cg_stmt(s, ((const tvm_tir_attr_stmt_obj*)st)->body);
+  return tvm_codegen__stmt(s, ((const tvm_tir_attr_stmt_obj*)st)->body);
 }
 
 static int s_decl_buffer(cg_state* s, const void* st) {
-  return cg_stmt(s, ((const tvm_tir_decl_buffer_obj*)st)->body);
+  return tvm_codegen__stmt(s, ((const tvm_tir_decl_buffer_obj*)st)->body);
 }
 
 static int s_assert(cg_state* s, const void* st) {
   const tvm_tir_assert_stmt_obj* n = st;
-  LLVMValueRef c = cg_expr(s, n->condition);
+  LLVMValueRef c = tvm_codegen__expr(s, n->condition);
   if (!c) return -1;
   const char* msg = "assertion failed";
   if (tvm_tir_kind_of(n->message) == TVM_TIR_KIND_StringImm)
     msg = tvm_ffi_str_cstr(((const tvm_tir_string_imm_obj*)n->message)->value);
-  LLVMValueRef parts[1] = {cg_cstr(s, msg)};
-  cg_emit_check(s, c, "AssertionError", parts, 1);
-  return cg_stmt(s, n->body);
+  LLVMValueRef parts[1] = {tvm_codegen__cstr(s, msg)};
+  tvm_codegen__emit_check(s, c, "AssertionError", parts, 1);
+  return tvm_codegen__stmt(s, n->body);
 }
 
 static int s_buffer_store(cg_state* s, const void* st) {
   const tvm_tir_buffer_store_obj* n = st;
   if (tvm_tir_array_size(n->indices) != 1)
-    return cg_fail(s, "ValueError", "BufferStore to %s is not flat (run tvm_tir_lower first)",
+    return tvm_codegen__fail(s, "ValueError", "BufferStore to %s is not flat (run tvm_tir_lower first)",
                    tvm_tir_buffer_name(n->buffer));
   DLDataType et = tvm_tir_dtype_element(n->buffer->dtype);
   DLDataType vt = n->value->dtype;
-  LLVMTypeRef emt = cg_mem_type(s, et);
+  LLVMTypeRef emt = tvm_codegen__mem_type(s, et);
   LLVMValueRef base = buffer_base(s, n->buffer);
-  LLVMValueRef v = base && emt ? cg_expr(s, n->value) : NULL;
+  LLVMValueRef v = base && emt ? tvm_codegen__expr(s, n->value) : NULL;
   if (!v) return -1;
   v = to_mem(s, v, vt);
   const void* index = tvm_tir_array_at(n->indices, 0);
   const void* cb = contiguous_base(index);
   if (vt.lanes > 1 && cb && n->buffer->dtype.lanes == 1) {
-    LLVMValueRef b0 = cg_expr(s, cb);
+    LLVMValueRef b0 = tvm_codegen__expr(s, cb);
     if (!b0) return -1;
     LLVMSetAlignment(LLVMBuildStore(s->b, v, elem_ptr(s, base, emt, b0)), elem_align(et));
     return 0;
   }
-  LLVMValueRef idx = cg_expr(s, index);
+  LLVMValueRef idx = tvm_codegen__expr(s, index);
   if (!idx) return -1;
   if (tvm_tir_expr_dtype(index).lanes == 1) {
-    LLVMValueRef p = elem_ptr(s, base, cg_mem_type(s, n->buffer->dtype), idx);
+    LLVMValueRef p = elem_ptr(s, base, tvm_codegen__mem_type(s, n->buffer->dtype), idx);
     LLVMSetAlignment(LLVMBuildStore(s->b, v, p), elem_align(et));
     return 0;
   }
@@ -945,18 +945,18 @@ static int s_buffer_store(cg_state* s, const void* st) {
   return 0;
 }
 
-static int s_allocate(cg_state* s, const void* st) { return cg_allocate(s, st); }
+static int s_allocate(cg_state* s, const void* st) { return tvm_codegen__allocate(s, st); }
 
 static int s_seq(cg_state* s, const void* st) {
   const tvm_tir_seq_stmt_obj* n = st;
   for (int64_t i = 0; i < tvm_tir_array_size(n->seq); ++i)
-    if (cg_stmt(s, tvm_tir_array_at(n->seq, i)) != 0) return -1;
+    if (tvm_codegen__stmt(s, tvm_tir_array_at(n->seq, i)) != 0) return -1;
   return 0;
 }
 
 static int s_if(cg_state* s, const void* st) {
   const tvm_tir_if_then_else_obj* n = st;
-  LLVMValueRef c = cg_expr(s, n->condition);
+  LLVMValueRef c = tvm_codegen__expr(s, n->condition);
   if (!c) return -1;
   LLVMBasicBlockRef bt = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "if_then");
   LLVMBasicBlockRef be =
@@ -964,11 +964,11 @@ static int s_if(cg_state* s, const void* st) {
   LLVMBasicBlockRef bj = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "if_end");
   LLVMBuildCondBr(s->b, c, bt, be ? be : bj);
   LLVMPositionBuilderAtEnd(s->b, bt);
-  if (cg_stmt(s, n->then_case) != 0) return -1;
+  if (tvm_codegen__stmt(s, n->then_case) != 0) return -1;
   LLVMBuildBr(s->b, bj);
   if (be) {
     LLVMPositionBuilderAtEnd(s->b, be);
-    if (cg_stmt(s, n->else_case) != 0) return -1;
+    if (tvm_codegen__stmt(s, n->else_case) != 0) return -1;
     LLVMBuildBr(s->b, bj);
   }
   LLVMPositionBuilderAtEnd(s->b, bj);
@@ -979,9 +979,9 @@ static int s_evaluate(cg_state* s, const void* st) {
   const tvm_tir_evaluate_obj* n = st;
   if (tvm_tir_kind_of(n->value) == TVM_TIR_KIND_Call &&
       tvm_tir_is_builtin(((const tvm_tir_call_obj*)n->value)->op, TVM_TIR_BUILTIN_ret))
-    return cg_fail(s, "NotImplementedError", "tir.ret is not supported");
+    return tvm_codegen__fail(s, "NotImplementedError", "tir.ret is not supported");
   if (tvm_tir_kind_of(n->value) == TVM_TIR_KIND_IntImm) return 0;
-  return cg_expr(s, n->value) ? 0 : -1;
+  return tvm_codegen__expr(s, n->value) ? 0 : -1;
 }
 
 /* ---- Loop metadata (policy: TVM_CODEGEN_UNROLL_* in codegen.h, README "Loop metadata") ---- */
@@ -1049,8 +1049,8 @@ static void cost_of(const void* body, loop_cost* out) {
   tvm_tir_visitor_free(&v);
 }
 
-/* The unroll hint of loop n (cg_loop_metadata's unroll_count): 0 = LLVM's default. */
-unsigned cg_unroll_hint(const tvm_tir_for_obj* n) {
+/* The unroll hint of loop n (tvm_codegen__loop_metadata's unroll_count): 0 = LLVM's default. */
+unsigned tvm_codegen__unroll_hint(const tvm_tir_for_obj* n) {
   if (tvm_tir_kind_of(n->extent) != TVM_TIR_KIND_IntImm) return 0;
   int64_t trips = ((const tvm_tir_int_imm_obj*)n->extent)->value;
   if (trips <= 1) return 0;
@@ -1070,15 +1070,15 @@ static int s_for(cg_state* s, const void* st) {
   /* Serial loops, and parallel ones over an unsigned variable (the closure's chunking is
    * signed); thread bindings are not CPU code. */
   if (n->kind == TVM_TIR_FOR_THREAD_BINDING)
-    return cg_fail(s, "NotImplementedError", "thread-bound loop %s on the CPU",
+    return tvm_codegen__fail(s, "NotImplementedError", "thread-bound loop %s on the CPU",
                    tvm_tir_var_name(n->loop_var));
-  LLVMValueRef lo = cg_expr(s, n->min);
-  LLVMValueRef ext = lo ? cg_expr(s, n->extent) : NULL;
+  LLVMValueRef lo = tvm_codegen__expr(s, n->min);
+  LLVMValueRef ext = lo ? tvm_codegen__expr(s, n->extent) : NULL;
   if (!ext) return -1;
   LLVMTypeRef t = LLVMTypeOf(lo);
   if (LLVMTypeOf(ext) != t) ext = LLVMBuildIntCast2(s->b, ext, t, 1, "");
   if (n->kind == TVM_TIR_FOR_PARALLEL && is_signed(n->loop_var->expr.dtype))
-    return cg_parallel_for(s, n, lo, ext);
+    return tvm_codegen__parallel_for(s, n, lo, ext);
   LLVMValueRef hi = LLVMBuildAdd(s->b, lo, ext, "");
   LLVMBasicBlockRef pre = LLVMGetInsertBlock(s->b);
   LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "for_head");
@@ -1090,13 +1090,13 @@ static int s_for(cg_state* s, const void* st) {
   bool sg = is_signed(n->loop_var->expr.dtype);
   LLVMBuildCondBr(s->b, LLVMBuildICmp(s->b, sg ? LLVMIntSLT : LLVMIntULT, i, hi, ""), body, end);
   LLVMPositionBuilderAtEnd(s->b, body);
-  if (cg_bind(s, n->loop_var, i) != 0) return -1;
-  int rc = cg_stmt(s, n->body);
+  if (tvm_codegen__bind(s, n->loop_var, i) != 0) return -1;
+  int rc = tvm_codegen__stmt(s, n->body);
   s->nbinds--;
   if (rc != 0) return -1;
   LLVMValueRef next = LLVMBuildAdd(s->b, i, LLVMConstInt(t, 1, 0), "");
   LLVMBasicBlockRef latch = LLVMGetInsertBlock(s->b);
-  cg_loop_metadata(s, LLVMBuildBr(s->b, head), true, cg_unroll_hint(n));
+  tvm_codegen__loop_metadata(s, LLVMBuildBr(s->b, head), true, tvm_codegen__unroll_hint(n));
   LLVMAddIncoming(i, (LLVMValueRef[]){lo, next}, (LLVMBasicBlockRef[]){pre, latch}, 2);
   LLVMPositionBuilderAtEnd(s->b, end);
   return 0;
@@ -1109,11 +1109,11 @@ static int s_while(cg_state* s, const void* st) {
   LLVMBasicBlockRef end = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "while_end");
   LLVMBuildBr(s->b, head);
   LLVMPositionBuilderAtEnd(s->b, head);
-  LLVMValueRef c = cg_expr(s, n->condition);
+  LLVMValueRef c = tvm_codegen__expr(s, n->condition);
   if (!c) return -1;
   LLVMBuildCondBr(s->b, c, body, end);
   LLVMPositionBuilderAtEnd(s->b, body);
-  if (cg_stmt(s, n->body) != 0) return -1;
+  if (tvm_codegen__stmt(s, n->body) != 0) return -1;
   LLVMBuildBr(s->b, head);
   LLVMPositionBuilderAtEnd(s->b, end);
   return 0;

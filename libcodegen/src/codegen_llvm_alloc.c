@@ -18,7 +18,7 @@
  *     larger, or no budget left: the environment's tensor allocator (TVMFFIEnvTensorAlloc of a
  *       1-D uint8 CPU tensor, 64-byte aligned data), released with TVMFFIObjectDecRef at the end
  *       of the Allocate's scope and on every return while it is live (failed checks, failed
- *       parallel tasks: cg_emit_ret). An allocation failure raises the allocator's error and
+ *       parallel tasks: tvm_codegen__emit_ret). An allocation failure raises the allocator's error and
  *       returns -1.
  *   Through the ABI rather than libc, exported code keeps referencing TVMFFI* symbols only, and
  *   allocations follow the embedding application's allocator.
@@ -61,7 +61,7 @@ static LLVMValueRef stack_intrin(cg_state* s, const char* name, LLVMValueRef* ar
 /* The run-time byte size of n (i64), raising ValueError for a negative extent or a size that
  * does not fit in int64. */
 static LLVMValueRef dynamic_bytes(cg_state* s, const tvm_tir_allocate_obj* n) {
-  LLVMValueRef bytes = cg_const_i64(s, elem_bytes(n->dtype));
+  LLVMValueRef bytes = tvm_codegen__const_i64(s, elem_bytes(n->dtype));
   LLVMValueRef overflow = LLVMConstInt(s->i1, 0, 0);
   unsigned smul = LLVMLookupIntrinsicID("llvm.smul.with.overflow", 23);
   LLVMValueRef smul_f = LLVMGetIntrinsicDeclaration(s->mod, smul, &s->i64, 1);
@@ -70,14 +70,14 @@ static LLVMValueRef dynamic_bytes(cg_state* s, const tvm_tir_allocate_obj* n) {
   char msg[300];
   for (int64_t i = 0; i < tvm_tir_array_size(n->extents); ++i) {
     const void* e = tvm_tir_array_at(n->extents, i);
-    LLVMValueRef v = cg_expr(s, e);
+    LLVMValueRef v = tvm_codegen__expr(s, e);
     if (!v) return NULL;
     v = LLVMBuildIntCast2(s->b, v, s->i64, tvm_tir_expr_dtype(e).code == kDLInt, "");
     snprintf(msg, sizeof(msg), "%s: Allocate of %s: extent %lld is negative: ", s->fname, name,
              (long long)i);
     LLVMBasicBlockRef ok =
-        cg_check_begin(s, LLVMBuildICmp(s->b, LLVMIntSGE, v, cg_const_i64(s, 0), ""));
-    LLVMValueRef parts[2] = {cg_cstr(s, msg), cg_fmt_i64(s, v)};
+        cg_check_begin(s, LLVMBuildICmp(s->b, LLVMIntSGE, v, tvm_codegen__const_i64(s, 0), ""));
+    LLVMValueRef parts[2] = {tvm_codegen__cstr(s, msg), tvm_codegen__fmt_i64(s, v)};
     cg_check_end(s, ok, "ValueError", parts, 2);
     LLVMValueRef args[2] = {bytes, v};
     LLVMValueRef r = LLVMBuildCall2(s->b, smul_t, smul_f, args, 2, "");
@@ -85,8 +85,8 @@ static LLVMValueRef dynamic_bytes(cg_state* s, const tvm_tir_allocate_obj* n) {
     overflow = LLVMBuildOr(s->b, overflow, LLVMBuildExtractValue(s->b, r, 1, ""), "");
   }
   snprintf(msg, sizeof(msg), "%s: Allocate of %s: the size overflows int64", s->fname, name);
-  LLVMValueRef parts[1] = {cg_cstr(s, msg)};
-  cg_emit_check(s, LLVMBuildNot(s->b, overflow, ""), "ValueError", parts, 1);
+  LLVMValueRef parts[1] = {tvm_codegen__cstr(s, msg)};
+  tvm_codegen__emit_check(s, LLVMBuildNot(s->b, overflow, ""), "ValueError", parts, 1);
   return bytes;
 }
 
@@ -95,26 +95,26 @@ static LLVMValueRef dynamic_bytes(cg_state* s, const tvm_tir_allocate_obj* n) {
 static LLVMValueRef heap_alloc(cg_state* s, LLVMValueRef bytes, LLVMValueRef* out_data) {
   enum { DL_SIZE = 48 };
   _Static_assert(sizeof(DLTensor) == DL_SIZE, "DLTensor layout");
-  LLVMValueRef proto = cg_entry_alloca(s, LLVMArrayType(s->i8, DL_SIZE), "alloc_proto");
+  LLVMValueRef proto = tvm_codegen__entry_alloca(s, LLVMArrayType(s->i8, DL_SIZE), "alloc_proto");
   LLVMSetAlignment(proto, 8);
-  LLVMValueRef shape = cg_entry_alloca(s, s->i64, "alloc_shape");
-  LLVMValueRef out = cg_entry_alloca(s, s->ptr, "alloc_handle");
+  LLVMValueRef shape = tvm_codegen__entry_alloca(s, s->i64, "alloc_shape");
+  LLVMValueRef out = tvm_codegen__entry_alloca(s, s->ptr, "alloc_handle");
   LLVMBuildStore(s->b, bytes, shape);
   struct {
     int64_t off;
     LLVMValueRef v;
   } fields[] = {
       {offsetof(DLTensor, data), LLVMConstNull(s->ptr)},
-      {offsetof(DLTensor, device), cg_const_i32(s, kDLCPU)},
-      {offsetof(DLTensor, device) + 4, cg_const_i32(s, 0)},
-      {offsetof(DLTensor, ndim), cg_const_i32(s, 1)},
-      {offsetof(DLTensor, dtype), cg_const_i32(s, kDLUInt | (8 << 8) | (1 << 16))},
+      {offsetof(DLTensor, device), tvm_codegen__const_i32(s, kDLCPU)},
+      {offsetof(DLTensor, device) + 4, tvm_codegen__const_i32(s, 0)},
+      {offsetof(DLTensor, ndim), tvm_codegen__const_i32(s, 1)},
+      {offsetof(DLTensor, dtype), tvm_codegen__const_i32(s, kDLUInt | (8 << 8) | (1 << 16))},
       {offsetof(DLTensor, shape), shape},
       {offsetof(DLTensor, strides), LLVMConstNull(s->ptr)},
-      {offsetof(DLTensor, byte_offset), cg_const_i64(s, 0)},
+      {offsetof(DLTensor, byte_offset), tvm_codegen__const_i64(s, 0)},
   };
   for (size_t k = 0; k < sizeof(fields) / sizeof(fields[0]); ++k) {
-    LLVMValueRef off = cg_const_i64(s, fields[k].off);
+    LLVMValueRef off = tvm_codegen__const_i64(s, fields[k].off);
     LLVMBuildStore(s->b, fields[k].v, LLVMBuildGEP2(s->b, s->i8, proto, &off, 1, ""));
   }
   LLVMTypeRef pt[2] = {s->ptr, s->ptr};
@@ -126,13 +126,13 @@ static LLVMValueRef heap_alloc(cg_state* s, LLVMValueRef bytes, LLVMValueRef* ou
   /* The allocator raised already: return its failure (releasing what is live). */
   LLVMBasicBlockRef fail = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "alloc_fail");
   LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "alloc_ok");
-  LLVMBuildCondBr(s->b, LLVMBuildICmp(s->b, LLVMIntEQ, rc, cg_const_i32(s, 0), ""), ok, fail);
+  LLVMBuildCondBr(s->b, LLVMBuildICmp(s->b, LLVMIntEQ, rc, tvm_codegen__const_i32(s, 0), ""), ok, fail);
   LLVMPositionBuilderAtEnd(s->b, fail);
-  cg_emit_ret(s, cg_const_i32(s, -1));
+  tvm_codegen__emit_ret(s, tvm_codegen__const_i32(s, -1));
   LLVMPositionBuilderAtEnd(s->b, ok);
   LLVMValueRef h = LLVMBuildLoad2(s->b, s->ptr, out, "alloc_tensor");
   /* An ffi.Tensor holds its DLTensor (data first) right after the 24-byte object header. */
-  LLVMValueRef off = cg_const_i64(s, sizeof(TVMFFIObject));
+  LLVMValueRef off = tvm_codegen__const_i64(s, sizeof(TVMFFIObject));
   *out_data = LLVMBuildLoad2(s->b, s->ptr, LLVMBuildGEP2(s->b, s->i8, h, &off, 1, ""), "");
   return h;
 }
@@ -164,7 +164,7 @@ static int dynamic_allocate(cg_state* s, const tvm_tir_allocate_obj* n) {
   LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "alloc_join");
   LLVMValueRef small = may_stack
                            ? LLVMBuildICmp(s->b, LLVMIntULE, bytes,
-                                           cg_const_i64(s, TVM_CODEGEN_MAX_DYN_STACK_ALLOC), "")
+                                           tvm_codegen__const_i64(s, TVM_CODEGEN_MAX_DYN_STACK_ALLOC), "")
                            : LLVMConstInt(s->i1, 0, 0);
   if (may_stack) {
     s->stack_dyn += TVM_CODEGEN_MAX_DYN_STACK_ALLOC;
@@ -186,21 +186,21 @@ static int dynamic_allocate(cg_state* s, const tvm_tir_allocate_obj* n) {
   LLVMValueRef hp = LLVMBuildPhi(s->b, s->ptr, "alloc_owner");
   LLVMAddIncoming(hp, (LLVMValueRef[]){LLVMConstNull(s->ptr), h},
                   (LLVMBasicBlockRef[]){stk, heap_end}, 2);
-  if (push_alloc(s, hp) != 0 || cg_bind(s, n->buffer_var, p) != 0) return -1;
-  int rc = cg_stmt(s, n->body);
+  if (push_alloc(s, hp) != 0 || tvm_codegen__bind(s, n->buffer_var, p) != 0) return -1;
+  int rc = tvm_codegen__stmt(s, n->body);
   s->nbinds--;
   if (may_stack) s->stack_dyn -= TVM_CODEGEN_MAX_DYN_STACK_ALLOC;
   if (rc != 0) return -1;
   /* End of scope: release a heap allocation, pop the stack. */
-  cg_emit_release(s, hp);
+  tvm_codegen__emit_release(s, hp);
   s->nallocs--;
   if (sp) stack_intrin(s, "llvm.stackrestore", &sp, 1);
   return 0;
 }
 
-int cg_allocate(cg_state* s, const tvm_tir_allocate_obj* n) {
+int tvm_codegen__allocate(cg_state* s, const tvm_tir_allocate_obj* n) {
   if (n->dtype.code == kDLOpaqueHandle)
-    return cg_fail(s, "NotImplementedError", "Allocate of %s with dtype handle",
+    return tvm_codegen__fail(s, "NotImplementedError", "Allocate of %s with dtype handle",
                    tvm_tir_var_name(n->buffer_var));
   int64_t count;
   if (!const_count(n, &count)) return dynamic_allocate(s, n);
@@ -210,14 +210,14 @@ int cg_allocate(cg_state* s, const tvm_tir_allocate_obj* n) {
   if (s->stack_slots + bytes + s->stack_dyn_peak > TVM_CODEGEN_MAX_STACK_ALLOC)
     return dynamic_allocate(s, n);
   s->stack_slots += bytes;
-  LLVMTypeRef et = cg_mem_type(s, tvm_tir_dtype_element(n->dtype));
+  LLVMTypeRef et = tvm_codegen__mem_type(s, tvm_tir_dtype_element(n->dtype));
   if (!et) return -1;
   unsigned elems = (unsigned)(count * n->dtype.lanes);
   LLVMValueRef a =
-      cg_entry_alloca(s, LLVMArrayType(et, elems ? elems : 1), tvm_tir_var_name(n->buffer_var));
+      tvm_codegen__entry_alloca(s, LLVMArrayType(et, elems ? elems : 1), tvm_tir_var_name(n->buffer_var));
   LLVMSetAlignment(a, 64);
-  if (cg_bind(s, n->buffer_var, a) != 0) return -1;
-  int rc = cg_stmt(s, n->body);
+  if (tvm_codegen__bind(s, n->buffer_var, a) != 0) return -1;
+  int rc = tvm_codegen__stmt(s, n->body);
   s->nbinds--;
   return rc;
 }

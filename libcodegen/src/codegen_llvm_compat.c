@@ -23,7 +23,7 @@ static void llvm_init_once(void) {
   if (LLVMInitializeNativeTarget() || LLVMInitializeNativeAsmPrinter()) g_init_rc = -1;
 }
 
-int cg_llvm_init(void) {
+int tvm_codegen__llvm_init(void) {
   pthread_once(&g_init_once, llvm_init_once);
   if (g_init_rc != 0) return tvm_ffi_raise("RuntimeError", "codegen: LLVM has no native target");
   return 0;
@@ -43,14 +43,14 @@ bool cg_host_has_feature(const char* feature) {
   return found;
 }
 
-int cg_llvm_error(LLVMErrorRef err, const char* what) {
+int tvm_codegen__llvm_error(LLVMErrorRef err, const char* what) {
   char* msg = LLVMGetErrorMessage(err); /* consumes err */
   tvm_ffi_raise("RuntimeError", "codegen: %s: %s", what, msg ? msg : "?");
   LLVMDisposeErrorMessage(msg);
   return -1;
 }
 
-LLVMTargetMachineRef cg_target_machine(const tvm_codegen_options* o, bool jit) {
+LLVMTargetMachineRef tvm_codegen__target_machine(const tvm_codegen_options* o, bool jit) {
   char* triple = LLVMGetDefaultTargetTriple();
   char* cpu = o->host_cpu ? LLVMGetHostCPUName() : NULL;
   char* features = o->host_cpu ? LLVMGetHostCPUFeatures() : NULL;
@@ -76,7 +76,7 @@ LLVMTargetMachineRef cg_target_machine(const tvm_codegen_options* o, bool jit) {
   return tm;
 }
 
-int cg_optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm, const tvm_codegen_options* o) {
+int tvm_codegen__optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm, const tvm_codegen_options* o) {
   char* triple = LLVMGetTargetMachineTriple(tm);
   LLVMSetTarget(mod, triple);
   LLVMDisposeMessage(triple);
@@ -101,11 +101,11 @@ int cg_optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm, const tvm_codegen_op
   LLVMPassBuilderOptionsSetLoopUnrolling(po, lvl >= 2);
   LLVMErrorRef err = LLVMRunPasses(mod, pipeline, tm, po);
   LLVMDisposePassBuilderOptions(po);
-  if (err) return cg_llvm_error(err, "optimisation");
+  if (err) return tvm_codegen__llvm_error(err, "optimisation");
   return 0;
 }
 
-int cg_emit_object(LLVMModuleRef mod, LLVMTargetMachineRef tm, const char* path) {
+int tvm_codegen__emit_object(LLVMModuleRef mod, LLVMTargetMachineRef tm, const char* path) {
   char* err = NULL;
   if (LLVMTargetMachineEmitToFile(tm, mod, (char*)path, LLVMObjectFile, &err) != 0) {
     tvm_ffi_raise("RuntimeError", "codegen: cannot write %s: %s", path, err ? err : "");
@@ -117,7 +117,7 @@ int cg_emit_object(LLVMModuleRef mod, LLVMTargetMachineRef tm, const char* path)
 }
 
 /* A pointer to a private constant C string (LLVM 20 renames this builder call). */
-LLVMValueRef cg_cstr(cg_state* s, const char* text) {
+LLVMValueRef tvm_codegen__cstr(cg_state* s, const char* text) {
   return LLVMBuildGlobalStringPtr(s->b, text, ".str");
 }
 
@@ -128,7 +128,7 @@ static LLVMMetadataRef md_flag(LLVMContextRef ctx, const char* name, LLVMMetadat
   return LLVMMDNodeInContext2(ctx, ops, value ? 2 : 1);
 }
 
-void cg_loop_metadata(cg_state* s, LLVMValueRef latch_br, bool must_progress,
+void tvm_codegen__loop_metadata(cg_state* s, LLVMValueRef latch_br, bool must_progress,
                       unsigned unroll_count) {
   if (!must_progress && unroll_count == 0) return;
   LLVMMetadataRef ops[3];
@@ -152,12 +152,12 @@ struct cg_jit {
   LLVMOrcLLJITRef jit;
 };
 
-void* cg_tsctx_new(LLVMContextRef* out_ctx) {
+void* tvm_codegen__tsctx_new(LLVMContextRef* out_ctx) {
   LLVMOrcThreadSafeContextRef t = LLVMOrcCreateNewThreadSafeContext();
   *out_ctx = LLVMOrcThreadSafeContextGetContext(t);
   return t;
 }
-void cg_tsctx_dispose(void* tsctx) {
+void tvm_codegen__tsctx_dispose(void* tsctx) {
   if (tsctx) LLVMOrcDisposeThreadSafeContext(tsctx);
 }
 
@@ -174,7 +174,7 @@ static const struct {
     {"TVMFFIObjectDecRef", (void*)TVMFFIObjectDecRef},
 };
 
-cg_jit* cg_jit_create(LLVMTargetMachineRef tm_taken) {
+cg_jit* tvm_codegen__jit_create(LLVMTargetMachineRef tm_taken) {
   cg_jit* j = tvm_ffi_calloc(1, sizeof(cg_jit));
   if (!j) {
     LLVMDisposeTargetMachine(tm_taken);
@@ -185,7 +185,7 @@ cg_jit* cg_jit_create(LLVMTargetMachineRef tm_taken) {
       builder, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(tm_taken));
   LLVMErrorRef err = LLVMOrcCreateLLJIT(&j->jit, builder);
   if (err) {
-    cg_llvm_error(err, "creating the JIT");
+    tvm_codegen__llvm_error(err, "creating the JIT");
     tvm_ffi_free(j);
     return NULL;
   }
@@ -201,8 +201,8 @@ cg_jit* cg_jit_create(LLVMTargetMachineRef tm_taken) {
   }
   err = LLVMOrcJITDylibDefine(jd, LLVMOrcAbsoluteSymbols(pairs, N));
   if (err) {
-    cg_llvm_error(err, "defining the ABI symbols");
-    cg_jit_dispose(j);
+    tvm_codegen__llvm_error(err, "defining the ABI symbols");
+    tvm_codegen__jit_dispose(j);
     return NULL;
   }
   /* Everything else (libm: expf, tanhf, ...) resolves from the process. */
@@ -210,32 +210,32 @@ cg_jit* cg_jit_create(LLVMTargetMachineRef tm_taken) {
   err = LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(
       &gen, LLVMOrcLLJITGetGlobalPrefix(j->jit), NULL, NULL);
   if (err) {
-    cg_llvm_error(err, "searching the process for symbols");
-    cg_jit_dispose(j);
+    tvm_codegen__llvm_error(err, "searching the process for symbols");
+    tvm_codegen__jit_dispose(j);
     return NULL;
   }
   LLVMOrcJITDylibAddGenerator(jd, gen);
   return j;
 }
 
-int cg_jit_add_module(cg_jit* j, LLVMModuleRef mod_taken, void* tsctx) {
+int tvm_codegen__jit_add_module(cg_jit* j, LLVMModuleRef mod_taken, void* tsctx) {
   LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(mod_taken, tsctx);
   LLVMErrorRef err = LLVMOrcLLJITAddLLVMIRModule(j->jit, LLVMOrcLLJITGetMainJITDylib(j->jit), tsm);
-  if (err) return cg_llvm_error(err, "adding the module to the JIT");
+  if (err) return tvm_codegen__llvm_error(err, "adding the module to the JIT");
   return 0;
 }
 
-void* cg_jit_lookup(cg_jit* j, const char* name) {
+void* tvm_codegen__jit_lookup(cg_jit* j, const char* name) {
   LLVMOrcExecutorAddress addr = 0;
   LLVMErrorRef err = LLVMOrcLLJITLookup(j->jit, &addr, name);
   if (err) {
-    cg_llvm_error(err, "JIT lookup");
+    tvm_codegen__llvm_error(err, "JIT lookup");
     return NULL;
   }
   return (void*)(uintptr_t)addr;
 }
 
-void cg_jit_dispose(cg_jit* j) {
+void tvm_codegen__jit_dispose(cg_jit* j) {
   if (!j) return;
   if (j->jit) {
     LLVMErrorRef err = LLVMOrcDisposeLLJIT(j->jit);

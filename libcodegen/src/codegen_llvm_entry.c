@@ -76,10 +76,10 @@ static LLVMValueRef type_name_of(cg_state* s, LLVMValueRef tindex) {
       {kTVMFFIArray, "ffi.Array"},
       {kTVMFFIFunction, "ffi.Function"},
   };
-  LLVMValueRef r = cg_cstr(s, "an object");
+  LLVMValueRef r = tvm_codegen__cstr(s, "an object");
   for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); ++i)
     r = LLVMBuildSelect(s->b, LLVMBuildICmp(s->b, LLVMIntEQ, tindex, c32(s, names[i].index), ""),
-                        cg_cstr(s, names[i].name), r, "");
+                        tvm_codegen__cstr(s, names[i].name), r, "");
   return r;
 }
 
@@ -93,7 +93,7 @@ static LLVMValueRef dtype_name_of(cg_state* s, LLVMValueRef packed) {
       {kDLUInt, 16, 1},  {kDLUInt, 32, 1},  {kDLUInt, 64, 1},   {kDLUInt, 1, 1}, {kDLFloat, 16, 1},
       {kDLFloat, 32, 1}, {kDLFloat, 64, 1}, {kDLBfloat, 16, 1}, {kDLBool, 8, 1},
   };
-  LLVMValueRef r = cg_cstr(s, "another dtype");
+  LLVMValueRef r = tvm_codegen__cstr(s, "another dtype");
   for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); ++i) {
     char buf[48];
     if (types[i].code == kDLBool) {
@@ -103,7 +103,7 @@ static LLVMValueRef dtype_name_of(cg_state* s, LLVMValueRef packed) {
     }
     r = LLVMBuildSelect(s->b,
                         LLVMBuildICmp(s->b, LLVMIntEQ, packed, c32(s, pack_dtype(types[i])), ""),
-                        cg_cstr(s, buf), r, "");
+                        tvm_codegen__cstr(s, buf), r, "");
   }
   return r;
 }
@@ -123,9 +123,9 @@ static void check_eq_i64(arg_ctx* a, LLVMValueRef got, LLVMValueRef expected, co
   LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "check_ok");
   LLVMBuildCondBr(s->b, cond, ok, fail);
   LLVMPositionBuilderAtEnd(s->b, fail);
-  LLVMValueRef parts[4] = {cg_cstr(s, head), cg_fmt_i64(s, expected), cg_cstr(s, ", got "),
-                           cg_fmt_i64(s, got)};
-  cg_emit_raise(s, "ValueError", parts, 4);
+  LLVMValueRef parts[4] = {tvm_codegen__cstr(s, head), tvm_codegen__fmt_i64(s, expected), tvm_codegen__cstr(s, ", got "),
+                           tvm_codegen__fmt_i64(s, got)};
+  tvm_codegen__emit_raise(s, "ValueError", parts, 4);
   LLVMPositionBuilderAtEnd(s->b, ok);
 }
 
@@ -145,7 +145,7 @@ static void check_non_negative(arg_ctx* a, LLVMValueRef v, const char* what, con
   char head[400];
   snprintf(head, sizeof(head), "%s%s: expected a non-negative %s, got ", a->prefix, what, noun);
   LLVMBasicBlockRef ok = cg_check_begin(s, LLVMBuildICmp(s->b, LLVMIntSGE, v, c64(s, 0), ""));
-  LLVMValueRef parts[2] = {cg_cstr(s, head), cg_fmt_i64(s, v)};
+  LLVMValueRef parts[2] = {tvm_codegen__cstr(s, head), tvm_codegen__fmt_i64(s, v)};
   cg_check_end(s, ok, "ValueError", parts, 2);
 }
 
@@ -154,23 +154,23 @@ static void check_non_negative(arg_ctx* a, LLVMValueRef v, const char* what, con
  * "<prefix><what>: V does not fit variable 'n' of type int32", not a silent truncation. */
 static int bind_or_check(arg_ctx* a, const void* expr, LLVMValueRef v64, const char* what) {
   cg_state* s = a->s;
-  if (tvm_tir_is_var(expr) && !cg_lookup(s, expr)) {
+  if (tvm_tir_is_var(expr) && !tvm_codegen__lookup(s, expr)) {
     DLDataType dt = tvm_tir_expr_dtype(expr);
-    LLVMTypeRef t = cg_type(s, dt);
+    LLVMTypeRef t = tvm_codegen__type(s, dt);
     if (!t) return -1;
     if (!tvm_tir_dtype_is_integer(dt) || dt.lanes != 1)
-      return cg_fail(s, "NotImplementedError", "buffer field variable %s of dtype %s",
+      return tvm_codegen__fail(s, "NotImplementedError", "buffer field variable %s of dtype %s",
                      tvm_tir_var_name(expr), tvm_tir_dtype_str(dt).s);
     char head[400], tail[300];
     snprintf(head, sizeof(head), "%s%s: ", a->prefix, what);
     snprintf(tail, sizeof(tail), " does not fit variable '%s' of type %s", tvm_tir_var_name(expr),
              tvm_tir_dtype_str(dt).s);
     LLVMBasicBlockRef ok = cg_check_begin(s, fits_dtype(s, v64, dt));
-    LLVMValueRef parts[3] = {cg_cstr(s, head), cg_fmt_i64(s, v64), cg_cstr(s, tail)};
+    LLVMValueRef parts[3] = {tvm_codegen__cstr(s, head), tvm_codegen__fmt_i64(s, v64), tvm_codegen__cstr(s, tail)};
     cg_check_end(s, ok, "ValueError", parts, 3);
-    return cg_bind(s, expr, LLVMBuildIntCast2(s->b, v64, t, 1, tvm_tir_var_name(expr)));
+    return tvm_codegen__bind(s, expr, LLVMBuildIntCast2(s->b, v64, t, 1, tvm_tir_var_name(expr)));
   }
-  LLVMValueRef e = cg_expr(s, expr);
+  LLVMValueRef e = tvm_codegen__expr(s, expr);
   if (!e) return -1;
   if (LLVMTypeOf(e) != s->i64)
     e = LLVMBuildIntCast2(s->b, e, s->i64, tvm_tir_expr_dtype(expr).code == kDLInt, "");
@@ -184,12 +184,12 @@ static int buffer_param(cg_state* s, arg_ctx* a, LLVMValueRef arg, const tvm_tir
   LLVMValueRef is_t = LLVMBuildICmp(s->b, LLVMIntEQ, tindex, c32(s, kTVMFFITensor), "");
   char msg[400];
   snprintf(msg, sizeof(msg), "%sexpected a Tensor (DLTensor* or ffi.Tensor), got ", a->prefix);
-  LLVMValueRef parts[4] = {cg_cstr(s, msg), type_name_of(s, tindex)};
-  cg_emit_check(s, LLVMBuildOr(s->b, is_dl, is_t, ""), "TypeError", parts, 2);
+  LLVMValueRef parts[4] = {tvm_codegen__cstr(s, msg), type_name_of(s, tindex)};
+  tvm_codegen__emit_check(s, LLVMBuildOr(s->b, is_dl, is_t, ""), "TypeError", parts, 2);
   LLVMValueRef p = load_at(s, s->ptr, arg, 8);
   snprintf(msg, sizeof(msg), "%sgot a NULL DLTensor*", a->prefix);
-  parts[0] = cg_cstr(s, msg);
-  cg_emit_check(s, LLVMBuildIsNotNull(s->b, p, ""), "ValueError", parts, 1);
+  parts[0] = tvm_codegen__cstr(s, msg);
+  tvm_codegen__emit_check(s, LLVMBuildIsNotNull(s->b, p, ""), "ValueError", parts, 1);
   LLVMValueRef off = c64(s, sizeof(TVMFFIObject));
   LLVMValueRef dl =
       LLVMBuildSelect(s->b, is_t, LLVMBuildGEP2(s->b, s->i8, p, &off, 1, ""), p, "dl");
@@ -203,32 +203,32 @@ static int buffer_param(cg_state* s, arg_ctx* a, LLVMValueRef arg, const tvm_tir
   LLVMValueRef packed = load_at(s, s->i32, dl, DL_DTYPE);
   snprintf(msg, sizeof(msg), "%sexpected dtype %s, got ", a->prefix,
            tvm_tir_dtype_str(buf->dtype).s);
-  parts[0] = cg_cstr(s, msg);
+  parts[0] = tvm_codegen__cstr(s, msg);
   parts[1] = dtype_name_of(s, packed);
   LLVMValueRef ok_dtype = LLVMBuildICmp(s->b, LLVMIntEQ, packed, c32(s, pack_dtype(want)), "");
   if (tvm_tir_dtype_is_bool(buf->dtype)) /* uint1 tensors store one byte per element too */
     ok_dtype =
         LLVMBuildOr(s->b, ok_dtype,
                     LLVMBuildICmp(s->b, LLVMIntEQ, packed, c32(s, pack_dtype(buf->dtype)), ""), "");
-  cg_emit_check(s, ok_dtype, "ValueError", parts, 2);
+  tvm_codegen__emit_check(s, ok_dtype, "ValueError", parts, 2);
   /* device */
   LLVMValueRef dev = load_at(s, s->i32, dl, DL_DEVICE_TYPE);
   snprintf(msg, sizeof(msg), "%sexpected a CPU tensor (device type 1), got device type ",
            a->prefix);
   LLVMBasicBlockRef dev_ok =
       cg_check_begin(s, LLVMBuildICmp(s->b, LLVMIntEQ, dev, c32(s, kDLCPU), ""));
-  parts[0] = cg_cstr(s, msg);
-  parts[1] = cg_fmt_i64(s, dev);
+  parts[0] = tvm_codegen__cstr(s, msg);
+  parts[1] = tvm_codegen__fmt_i64(s, dev);
   cg_check_end(s, dev_ok, "ValueError", parts, 2);
   /* data */
   LLVMValueRef data = load_at(s, s->ptr, dl, DL_DATA);
   snprintf(msg, sizeof(msg), "%sdata is NULL", a->prefix);
-  parts[0] = cg_cstr(s, msg);
-  cg_emit_check(s, LLVMBuildIsNotNull(s->b, data, ""), "ValueError", parts, 1);
+  parts[0] = tvm_codegen__cstr(s, msg);
+  tvm_codegen__emit_check(s, LLVMBuildIsNotNull(s->b, data, ""), "ValueError", parts, 1);
   /* shape */
   LLVMValueRef shape = load_at(s, s->ptr, dl, DL_SHAPE);
   LLVMValueRef dims[64];
-  if (ndim > 64) return cg_fail(s, "NotImplementedError", "buffer of more than 64 dimensions");
+  if (ndim > 64) return tvm_codegen__fail(s, "NotImplementedError", "buffer of more than 64 dimensions");
   for (int64_t d = 0; d < ndim; ++d) {
     dims[d] = load_at(s, s->i64, shape, d * 8);
     char what[32];
@@ -288,7 +288,7 @@ static int buffer_param(cg_state* s, arg_ctx* a, LLVMValueRef arg, const tvm_tir
   if (bind_or_check(a, buf->elem_offset, LLVMBuildUDiv(s->b, bo, c64(s, esize), ""),
                     "elem_offset (byte_offset / element size)") != 0)
     return -1;
-  if (!cg_lookup(s, buf->data)) return cg_bind(s, buf->data, data);
+  if (!tvm_codegen__lookup(s, buf->data)) return tvm_codegen__bind(s, buf->data, data);
   return 0;
 }
 
@@ -300,7 +300,7 @@ static int scalar_param(cg_state* s, arg_ctx* a, LLVMValueRef arg, const tvm_tir
                   LLVMBuildICmp(s->b, LLVMIntEQ, tindex, c32(s, kTVMFFIBool), ""), "");
   LLVMValueRef ok, val;
   const char* want;
-  LLVMTypeRef ty = cg_type(s, t);
+  LLVMTypeRef ty = tvm_codegen__type(s, t);
   if (!ty) return -1;
   if (tvm_tir_dtype_is_handle(t)) {
     want = "a pointer";
@@ -326,13 +326,13 @@ static int scalar_param(cg_state* s, arg_ctx* a, LLVMValueRef arg, const tvm_tir
                                    : LLVMBuildTrunc(s->b, iv, ty, "");
     if (ty == s->i64) val = iv;
   } else {
-    return cg_fail(s, "NotImplementedError", "parameter %s of dtype %s", tvm_tir_var_name(v),
+    return tvm_codegen__fail(s, "NotImplementedError", "parameter %s of dtype %s", tvm_tir_var_name(v),
                    tvm_tir_dtype_str(t).s);
   }
   char msg[400];
   snprintf(msg, sizeof(msg), "%sexpected %s, got ", a->prefix, want);
-  LLVMValueRef parts[3] = {cg_cstr(s, msg), type_name_of(s, tindex)};
-  cg_emit_check(s, ok, "TypeError", parts, 2);
+  LLVMValueRef parts[3] = {tvm_codegen__cstr(s, msg), type_name_of(s, tindex)};
+  tvm_codegen__emit_check(s, ok, "TypeError", parts, 2);
   if (tvm_tir_dtype_is_integer(t)) {
     /* The interpreter's check and words: an int that the parameter's dtype cannot hold
      * (2**32 - 5 for an int32 would become -5) is refused, not truncated. */
@@ -344,20 +344,20 @@ static int scalar_param(cg_state* s, arg_ctx* a, LLVMValueRef arg, const tvm_tir
                             ? LLVMBuildICmp(s->b, LLVMIntULT, iv, c64(s, 2), "")
                             : fits_dtype(s, iv, t);
     LLVMBasicBlockRef ok = cg_check_begin(s, fits);
-    parts[0] = cg_cstr(s, msg);
-    parts[1] = cg_fmt_i64(s, iv);
-    parts[2] = cg_cstr(s, tail);
+    parts[0] = tvm_codegen__cstr(s, msg);
+    parts[1] = tvm_codegen__fmt_i64(s, iv);
+    parts[2] = tvm_codegen__cstr(s, tail);
     cg_check_end(s, ok, "ValueError", parts, 3);
   }
-  LLVMValueRef prev = cg_lookup(s, v);
-  if (!prev) return cg_bind(s, v, val);
+  LLVMValueRef prev = tvm_codegen__lookup(s, v);
+  if (!prev) return tvm_codegen__bind(s, v, val);
   if (tvm_tir_dtype_is_integer(t) && !tvm_tir_dtype_is_bool(t)) /* also a shape variable */
     check_eq_i64(a, LLVMBuildIntCast2(s->b, val, s->i64, is_signed_code(t), ""),
                  LLVMBuildIntCast2(s->b, prev, s->i64, is_signed_code(t), ""), "value");
   return 0;
 }
 
-int cg_function(cg_state* s, const tvm_tir_prim_func_obj* f, const char* symbol) {
+int tvm_codegen__function(cg_state* s, const tvm_tir_prim_func_obj* f, const char* symbol) {
   s->fname = symbol;
   s->func = f;
   s->nbinds = 0;
@@ -384,7 +384,7 @@ int cg_function(cg_state* s, const tvm_tir_prim_func_obj* f, const char* symbol)
     snprintf(msg, sizeof(msg), "%s: expected %lld arguments, got ", symbol, (long long)n);
     LLVMBasicBlockRef ok =
         cg_check_begin(s, LLVMBuildICmp(s->b, LLVMIntEQ, num_args, c32(s, n), ""));
-    LLVMValueRef parts[2] = {cg_cstr(s, msg), cg_fmt_i64(s, num_args)};
+    LLVMValueRef parts[2] = {tvm_codegen__cstr(s, msg), tvm_codegen__fmt_i64(s, num_args)};
     cg_check_end(s, ok, "TypeError", parts, 2);
   }
   bool* is_data = NULL;
@@ -440,7 +440,7 @@ int cg_function(cg_state* s, const tvm_tir_prim_func_obj* f, const char* symbol)
       LLVMBuildCall2(s->b, LLVMGlobalGetValueType(body), body, bvals, (unsigned)nb, "");
   LLVMBuildRet(s->b, r);
   s->nbinds = 0;
-  for (int64_t i = 0; i < nb; ++i) cg_bind(s, bvars[i], LLVMGetParam(body, (unsigned)i));
+  for (int64_t i = 0; i < nb; ++i) tvm_codegen__bind(s, bvars[i], LLVMGetParam(body, (unsigned)i));
   tvm_ffi_free(bt);
   tvm_ffi_free(bvals);
   tvm_ffi_free(bvars);
@@ -448,7 +448,7 @@ int cg_function(cg_state* s, const tvm_tir_prim_func_obj* f, const char* symbol)
   s->fn = body;
   s->entry = LLVMAppendBasicBlockInContext(s->ctx, body, "entry");
   LLVMPositionBuilderAtEnd(s->b, s->entry);
-  if (cg_stmt(s, f->body) != 0) return -1;
+  if (tvm_codegen__stmt(s, f->body) != 0) return -1;
   LLVMBuildRet(s->b, c32(s, 0));
   return s->failed ? -1 : 0;
 }

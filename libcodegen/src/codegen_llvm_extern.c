@@ -13,27 +13,27 @@ static LLVMTypeRef abi16(cg_state* s, DLDataType t) {
   return t.code == kDLBfloat ? LLVMBFloatTypeInContext(s->ctx) : LLVMHalfTypeInContext(s->ctx);
 }
 
-LLVMValueRef cg_call_extern(cg_state* s, const tvm_tir_call_obj* n) {
+LLVMValueRef tvm_codegen__call_extern(cg_state* s, const tvm_tir_call_obj* n) {
   int64_t na = tvm_tir_array_size(n->args);
   const void* name_expr = na > 0 ? tvm_tir_array_at(n->args, 0) : NULL;
   if (!name_expr || tvm_tir_kind_of(name_expr) != TVM_TIR_KIND_StringImm) {
-    cg_fail(s, "ValueError", "call_extern needs the function name as its first argument");
+    tvm_codegen__fail(s, "ValueError", "call_extern needs the function name as its first argument");
     return NULL;
   }
   const char* name = tvm_ffi_str_cstr(((const tvm_tir_string_imm_obj*)name_expr)->value);
   DLDataType rt = n->expr.dtype;
   if (rt.lanes > 1) {
-    cg_fail(s, "NotImplementedError", "call_extern %s returning a vector", name);
+    tvm_codegen__fail(s, "NotImplementedError", "call_extern %s returning a vector", name);
     return NULL;
   }
-  LLVMTypeRef ret = cg_type(s, rt);
+  LLVMTypeRef ret = tvm_codegen__type(s, rt);
   if (!ret) return NULL;
   /* A 16-bit float crosses the C ABI as _Float16 / __bf16 (LLVM's half / bfloat, in an SSE
    * register), made from and turned back into its bits: no conversion code from LLVM. */
   if (cg_is_f16(rt)) ret = abi16(s, rt);
   enum { MAX_ARGS = 32 };
   if (na - 1 > MAX_ARGS) {
-    cg_fail(s, "NotImplementedError", "call_extern %s with more than %d arguments", name, MAX_ARGS);
+    tvm_codegen__fail(s, "NotImplementedError", "call_extern %s with more than %d arguments", name, MAX_ARGS);
     return NULL;
   }
   LLVMValueRef args[MAX_ARGS];
@@ -41,10 +41,10 @@ LLVMValueRef cg_call_extern(cg_state* s, const tvm_tir_call_obj* n) {
   for (int64_t i = 1; i < na; ++i) {
     const void* a = tvm_tir_array_at(n->args, i);
     if (tvm_tir_expr_dtype(a).lanes > 1) {
-      cg_fail(s, "NotImplementedError", "call_extern %s with a vector argument", name);
+      tvm_codegen__fail(s, "NotImplementedError", "call_extern %s with a vector argument", name);
       return NULL;
     }
-    args[i - 1] = cg_expr(s, a);
+    args[i - 1] = tvm_codegen__expr(s, a);
     if (!args[i - 1]) return NULL;
     DLDataType at = tvm_tir_expr_dtype(a);
     if (cg_is_f16(at))

@@ -33,7 +33,7 @@ static LLVMValueRef launch_variable(cg_state* s) {
   return g;
 }
 
-int cg_parallel_for(cg_state* s, const tvm_tir_for_obj* n, LLVMValueRef lo, LLVMValueRef ext) {
+int tvm_codegen__parallel_for(cg_state* s, const tvm_tir_for_obj* n, LLVMValueRef lo, LLVMValueRef ext) {
   LLVMTypeRef t = LLVMTypeOf(lo);
   int64_t nb = s->nbinds;
   LLVMTypeRef* ft = tvm_ffi_malloc(sizeof(LLVMTypeRef) * (size_t)(nb + 2));
@@ -50,7 +50,7 @@ int cg_parallel_for(cg_state* s, const tvm_tir_for_obj* n, LLVMValueRef lo, LLVM
   LLVMTypeRef penv_t = LLVMStructTypeInContext(s->ctx, penv_fields, 2, 0);
 
   /* Caller side: fill the closure data, launch (or run task 0 of 1), propagate a failure. */
-  LLVMValueRef env = cg_entry_alloca(s, env_t, "par_env");
+  LLVMValueRef env = tvm_codegen__entry_alloca(s, env_t, "par_env");
   LLVMBuildStore(s->b, lo, LLVMBuildStructGEP2(s->b, env_t, env, 0, ""));
   LLVMBuildStore(s->b, ext, LLVMBuildStructGEP2(s->b, env_t, env, 1, ""));
   for (int64_t i = 0; i < nb; ++i)
@@ -70,14 +70,14 @@ int cg_parallel_for(cg_state* s, const tvm_tir_for_obj* n, LLVMValueRef lo, LLVM
   LLVMBasicBlockRef joined = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "par_joined");
   LLVMBuildCondBr(s->b, LLVMBuildIsNotNull(s->b, launch, ""), via, alone);
   LLVMPositionBuilderAtEnd(s->b, via);
-  LLVMValueRef largs[3] = {closure, env, cg_const_i32(s, 0)}; /* 0 tasks = the pool size */
+  LLVMValueRef largs[3] = {closure, env, tvm_codegen__const_i32(s, 0)}; /* 0 tasks = the pool size */
   LLVMValueRef rc_launch = LLVMBuildCall2(s->b, launch_t, launch, largs, 3, "");
   LLVMBuildBr(s->b, joined);
   LLVMPositionBuilderAtEnd(s->b, alone);
-  LLVMValueRef penv = cg_entry_alloca(s, penv_t, "par_group");
+  LLVMValueRef penv = tvm_codegen__entry_alloca(s, penv_t, "par_group");
   LLVMBuildStore(s->b, LLVMConstNull(s->ptr), LLVMBuildStructGEP2(s->b, penv_t, penv, 0, ""));
-  LLVMBuildStore(s->b, cg_const_i32(s, 1), LLVMBuildStructGEP2(s->b, penv_t, penv, 1, ""));
-  LLVMValueRef cargs[3] = {cg_const_i32(s, 0), penv, env};
+  LLVMBuildStore(s->b, tvm_codegen__const_i32(s, 1), LLVMBuildStructGEP2(s->b, penv_t, penv, 1, ""));
+  LLVMValueRef cargs[3] = {tvm_codegen__const_i32(s, 0), penv, env};
   LLVMValueRef rc_alone = LLVMBuildCall2(s->b, closure_t, closure, cargs, 3, "");
   LLVMBuildBr(s->b, joined);
   LLVMPositionBuilderAtEnd(s->b, joined);
@@ -85,9 +85,9 @@ int cg_parallel_for(cg_state* s, const tvm_tir_for_obj* n, LLVMValueRef lo, LLVM
   LLVMAddIncoming(rc, (LLVMValueRef[]){rc_launch, rc_alone}, (LLVMBasicBlockRef[]){via, alone}, 2);
   LLVMBasicBlockRef fail = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "par_fail");
   LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "par_ok");
-  LLVMBuildCondBr(s->b, LLVMBuildICmp(s->b, LLVMIntEQ, rc, cg_const_i32(s, 0), ""), ok, fail);
+  LLVMBuildCondBr(s->b, LLVMBuildICmp(s->b, LLVMIntEQ, rc, tvm_codegen__const_i32(s, 0), ""), ok, fail);
   LLVMPositionBuilderAtEnd(s->b, fail);
-  cg_emit_ret(s, rc);
+  tvm_codegen__emit_ret(s, rc);
   LLVMPositionBuilderAtEnd(s->b, ok);
   LLVMBasicBlockRef resume = ok;
 
@@ -140,7 +140,7 @@ int cg_parallel_for(cg_state* s, const tvm_tir_for_obj* n, LLVMValueRef lo, LLVM
   LLVMValueRef i = LLVMBuildPhi(s->b, t, tvm_tir_var_name(n->loop_var));
   LLVMBuildCondBr(s->b, LLVMBuildICmp(s->b, LLVMIntSLT, i, end, ""), body, done);
   LLVMPositionBuilderAtEnd(s->b, body);
-  int rc_body = cg_bind(s, n->loop_var, i) == 0 ? cg_stmt(s, n->body) : -1;
+  int rc_body = tvm_codegen__bind(s, n->loop_var, i) == 0 ? tvm_codegen__stmt(s, n->body) : -1;
   s->nbinds = nb;
   for (int64_t k = 0; k < nb; ++k) s->binds[k].value = outer[k];
   tvm_ffi_free(outer);
@@ -150,10 +150,10 @@ int cg_parallel_for(cg_state* s, const tvm_tir_for_obj* n, LLVMValueRef lo, LLVM
   if (rc_body != 0) return -1;
   LLVMValueRef next = LLVMBuildAdd(s->b, i, one, "");
   LLVMBasicBlockRef latch = LLVMGetInsertBlock(s->b);
-  cg_loop_metadata(s, LLVMBuildBr(s->b, head), true, cg_unroll_hint(n));
+  tvm_codegen__loop_metadata(s, LLVMBuildBr(s->b, head), true, tvm_codegen__unroll_hint(n));
   LLVMAddIncoming(i, (LLVMValueRef[]){begin, next}, (LLVMBasicBlockRef[]){pre, latch}, 2);
   LLVMPositionBuilderAtEnd(s->b, done);
-  LLVMBuildRet(s->b, cg_const_i32(s, 0));
+  LLVMBuildRet(s->b, tvm_codegen__const_i32(s, 0));
   s->fn = saved_fn;
   s->entry = saved_entry;
   s->alloc_base = saved_base;

@@ -53,35 +53,35 @@ typedef struct {
 #define CG_PARALLEL_LAUNCH_CAPI "TVMBackendParallelLaunch"
 
 /* codegen_llvm.c */
-void cg_init(cg_state* s, LLVMContextRef ctx, LLVMModuleRef mod, const tvm_codegen_options* o);
-void cg_free(cg_state* s);
-int cg_bind(cg_state* s, const void* var, LLVMValueRef v);
-LLVMValueRef cg_lookup(cg_state* s, const void* var);
-LLVMTypeRef cg_type(cg_state* s, DLDataType t);     /* register type (bool = i1) */
-LLVMTypeRef cg_mem_type(cg_state* s, DLDataType t); /* in-memory element type (bool = i8) */
-LLVMValueRef cg_expr(cg_state* s, const void* e);
-int cg_stmt(cg_state* s, const void* st);
-int cg_fail(cg_state* s, const char* kind, const char* fmt, ...) TVM_FFI_PRINTF(3, 4);
-LLVMValueRef cg_cstr(cg_state* s, const char* text);
+void tvm_codegen__init(cg_state* s, LLVMContextRef ctx, LLVMModuleRef mod, const tvm_codegen_options* o);
+void tvm_codegen__free(cg_state* s);
+int tvm_codegen__bind(cg_state* s, const void* var, LLVMValueRef v);
+LLVMValueRef tvm_codegen__lookup(cg_state* s, const void* var);
+LLVMTypeRef tvm_codegen__type(cg_state* s, DLDataType t);     /* register type (bool = i1) */
+LLVMTypeRef tvm_codegen__mem_type(cg_state* s, DLDataType t); /* in-memory element type (bool = i8) */
+LLVMValueRef tvm_codegen__expr(cg_state* s, const void* e);
+int tvm_codegen__stmt(cg_state* s, const void* st);
+int tvm_codegen__fail(cg_state* s, const char* kind, const char* fmt, ...) TVM_FFI_PRINTF(3, 4);
+LLVMValueRef tvm_codegen__cstr(cg_state* s, const char* text);
 /* Emit: raise(kind, parts...) and `ret i32 -1`; the builder continues in a fresh block. */
-void cg_emit_raise(cg_state* s, const char* kind, LLVMValueRef* parts, int n);
+void tvm_codegen__emit_raise(cg_state* s, const char* kind, LLVMValueRef* parts, int n);
 /* Emit a branch on cond: if false, raise and return -1; continues on the true path. The parts
- * are computed where they are built: numbers formatted with cg_fmt_i64 go through
+ * are computed where they are built: numbers formatted with tvm_codegen__fmt_i64 go through
  * cg_check_begin / cg_check_end instead, so that they are formatted only on failure. */
-void cg_emit_check(cg_state* s, LLVMValueRef cond, const char* kind, LLVMValueRef* parts, int n);
+void tvm_codegen__emit_check(cg_state* s, LLVMValueRef cond, const char* kind, LLVMValueRef* parts, int n);
 /* Branch on cond and continue in the failing block (build the message parts there); returns
  * the passing block for cg_check_end, which raises and continues on the passing path. */
 LLVMBasicBlockRef cg_check_begin(cg_state* s, LLVMValueRef cond);
 void cg_check_end(cg_state* s, LLVMBasicBlockRef ok, const char* kind, LLVMValueRef* parts, int n);
-LLVMValueRef cg_fmt_i64(cg_state* s, LLVMValueRef v);
+LLVMValueRef tvm_codegen__fmt_i64(cg_state* s, LLVMValueRef v);
 /* Emit TVMFFIObjectDecRef(handle) when handle (an ffi object or NULL) is not NULL. */
-void cg_emit_release(cg_state* s, LLVMValueRef handle);
+void tvm_codegen__emit_release(cg_state* s, LLVMValueRef handle);
 /* Emit `ret i32 v` after releasing the live heap allocations of the current function. */
-void cg_emit_ret(cg_state* s, LLVMValueRef v);
+void tvm_codegen__emit_ret(cg_state* s, LLVMValueRef v);
 /* An alloca in the current function's entry block (so it is allocated once per call). */
-LLVMValueRef cg_entry_alloca(cg_state* s, LLVMTypeRef t, const char* name);
-LLVMValueRef cg_const_i32(cg_state* s, int64_t v);
-LLVMValueRef cg_const_i64(cg_state* s, int64_t v);
+LLVMValueRef tvm_codegen__entry_alloca(cg_state* s, LLVMTypeRef t, const char* name);
+LLVMValueRef tvm_codegen__const_i32(cg_state* s, int64_t v);
+LLVMValueRef tvm_codegen__const_i64(cg_state* s, int64_t v);
 
 /* codegen_llvm_float16.c: float16 / bfloat16 are i16 in memory and float in registers. */
 bool cg_is_f16(DLDataType t); /* float16 or bfloat16 (scalar or vector) */
@@ -97,38 +97,38 @@ LLVMValueRef cg_f16_round(cg_state* s, LLVMValueRef f, DLDataType t);
 LLVMValueRef cg_convert(cg_state* s, LLVMValueRef v, DLDataType from, DLDataType to);
 
 /* codegen_llvm_parallel.c: For loops of kind parallel. */
-int cg_parallel_for(cg_state* s, const tvm_tir_for_obj* n, LLVMValueRef lo, LLVMValueRef ext);
+int tvm_codegen__parallel_for(cg_state* s, const tvm_tir_for_obj* n, LLVMValueRef lo, LLVMValueRef ext);
 /* The unroll hint of a For loop (codegen_llvm.c, policy in codegen.h). */
-unsigned cg_unroll_hint(const tvm_tir_for_obj* n);
+unsigned tvm_codegen__unroll_hint(const tvm_tir_for_obj* n);
 
 /* codegen_llvm_alloc.c: the Allocate statement (stack or heap). */
-int cg_allocate(cg_state* s, const tvm_tir_allocate_obj* n);
+int tvm_codegen__allocate(cg_state* s, const tvm_tir_allocate_obj* n);
 
 /* codegen_llvm_extern.c: tir.call_extern / tir.call_pure_extern of a C function by name. */
-LLVMValueRef cg_call_extern(cg_state* s, const tvm_tir_call_obj* n);
+LLVMValueRef tvm_codegen__call_extern(cg_state* s, const tvm_tir_call_obj* n);
 /* Generate the whole exported function of a lowered PrimFunc (codegen_llvm_entry.c). */
-int cg_function(cg_state* s, const tvm_tir_prim_func_obj* f, const char* symbol);
+int tvm_codegen__function(cg_state* s, const tvm_tir_prim_func_obj* f, const char* symbol);
 
 /* codegen_llvm_compat.c: everything LLVM-version specific. */
-int cg_llvm_init(void);
+int tvm_codegen__llvm_init(void);
 /* Whether the host CPU's LLVM features include +<feature> (e.g. "f16c"). */
 bool cg_host_has_feature(const char* feature);
-LLVMTargetMachineRef cg_target_machine(const tvm_codegen_options* o, bool jit);
-int cg_optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm, const tvm_codegen_options* o);
-int cg_emit_object(LLVMModuleRef mod, LLVMTargetMachineRef tm, const char* path);
+LLVMTargetMachineRef tvm_codegen__target_machine(const tvm_codegen_options* o, bool jit);
+int tvm_codegen__optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm, const tvm_codegen_options* o);
+int tvm_codegen__emit_object(LLVMModuleRef mod, LLVMTargetMachineRef tm, const char* path);
 /* JIT: takes the module and its context (thread-safe context) and the TM; *out_jit handle. */
 typedef struct cg_jit cg_jit;
-cg_jit* cg_jit_create(LLVMTargetMachineRef tm_taken);
-int cg_jit_add_module(cg_jit* j, LLVMModuleRef mod_taken, void* tsctx);
-void* cg_jit_lookup(cg_jit* j, const char* name);
-void cg_jit_dispose(cg_jit* j);
-void* cg_tsctx_new(LLVMContextRef* out_ctx);
-void cg_tsctx_dispose(void* tsctx);
-int cg_llvm_error(LLVMErrorRef err, const char* what);
+cg_jit* tvm_codegen__jit_create(LLVMTargetMachineRef tm_taken);
+int tvm_codegen__jit_add_module(cg_jit* j, LLVMModuleRef mod_taken, void* tsctx);
+void* tvm_codegen__jit_lookup(cg_jit* j, const char* name);
+void tvm_codegen__jit_dispose(cg_jit* j);
+void* tvm_codegen__tsctx_new(LLVMContextRef* out_ctx);
+void tvm_codegen__tsctx_dispose(void* tsctx);
+int tvm_codegen__llvm_error(LLVMErrorRef err, const char* what);
 /* Attach a self-referential llvm.loop node to a loop's latch branch: llvm.loop.mustprogress
  * when must_progress, and unroll_count 0 = no unroll hint, 1 = llvm.loop.unroll.disable,
  * n > 1 = llvm.loop.unroll.count n. */
-void cg_loop_metadata(cg_state* s, LLVMValueRef latch_br, bool must_progress,
+void tvm_codegen__loop_metadata(cg_state* s, LLVMValueRef latch_br, bool must_progress,
                       unsigned unroll_count);
 
 #endif

@@ -29,7 +29,7 @@ typedef struct {
 static inline int bind(bound_args* a, tvm_script_call* call, const char* spec, int n) {
   a->call = call;
   a->spec = spec;
-  return tvm_script_bind_args(call, spec, a->v, n);
+  return tvm_script__bind_args(call, spec, a->v, n);
 }
 
 /* Parameter i was given and is not None. */
@@ -39,11 +39,11 @@ static inline bool given(const bound_args* a, int i) {
 
 /* Point error_arg at parameter i; returns NULL for `return fail(...)` in pointer functions. */
 static inline void* fail(bound_args* a, int i) {
-  a->call->error_arg = tvm_script_arg_index(a->call, a->spec, i);
+  a->call->error_arg = tvm_script__arg_index(a->call, a->spec, i);
   return NULL;
 }
 
-#define WHAT(a, i) tvm_script_arg_what((a)->call, (a)->spec, (i), what, sizeof(what))
+#define WHAT(a, i) tvm_script__arg_what((a)->call, (a)->spec, (i), what, sizeof(what))
 
 static inline tvm_tir_expr_obj* arg_expr(bound_args* a, int i) {
   const TVMFFIAny* v = &a->v[i];
@@ -55,43 +55,43 @@ static inline tvm_tir_expr_obj* arg_expr(bound_args* a, int i) {
   if (e) return e;
   char what[160];
   tvm_ffi_error_clear();
-  e = tvm_script_value_to_expr(v, WHAT(a, i));
+  e = tvm_script__value_to_expr_slow(v, WHAT(a, i));
   return e ? e : fail(a, i);
 }
 
 static inline int arg_dtype(bound_args* a, int i, DLDataType* out) {
-  if (tvm_script_value_to_dtype(&a->v[i], "", out) == 0) return 0;
+  if (tvm_script__value_to_dtype(&a->v[i], "", out) == 0) return 0;
   char what[160];
   tvm_ffi_error_clear();
-  if (tvm_script_value_to_dtype(&a->v[i], WHAT(a, i), out) == 0) return 0;
+  if (tvm_script__value_to_dtype(&a->v[i], WHAT(a, i), out) == 0) return 0;
   fail(a, i);
   return -1;
 }
 
 static inline int arg_int(bound_args* a, int i, int64_t* out) {
-  if (tvm_script_value_to_int(&a->v[i], "", out) == 0) return 0;
+  if (tvm_script__value_to_int(&a->v[i], "", out) == 0) return 0;
   char what[160];
   tvm_ffi_error_clear();
-  if (tvm_script_value_to_int(&a->v[i], WHAT(a, i), out) == 0) return 0;
+  if (tvm_script__value_to_int(&a->v[i], WHAT(a, i), out) == 0) return 0;
   fail(a, i);
   return -1;
 }
 
 static inline const char* arg_cstr(bound_args* a, int i) {
-  const char* s = tvm_script_value_to_cstr(&a->v[i], "");
+  const char* s = tvm_script__value_to_cstr(&a->v[i], "");
   if (s) return s;
   char what[160];
   tvm_ffi_error_clear();
-  s = tvm_script_value_to_cstr(&a->v[i], WHAT(a, i));
+  s = tvm_script__value_to_cstr(&a->v[i], WHAT(a, i));
   return s ? s : fail(a, i);
 }
 
 static inline void* arg_expr_array(bound_args* a, int i) {
-  void* arr = tvm_script_value_to_expr_array(&a->v[i], "");
+  void* arr = tvm_script__value_to_expr_array(&a->v[i], "");
   if (arr) return arr;
   char what[160];
   tvm_ffi_error_clear();
-  arr = tvm_script_value_to_expr_array(&a->v[i], WHAT(a, i));
+  arr = tvm_script__value_to_expr_array(&a->v[i], WHAT(a, i));
   return arr ? arr : fail(a, i);
 }
 

@@ -76,7 +76,7 @@ static void spec_parse(spec_entry* e, const char* spec) {
 }
 
 /* The parsed specs, process-wide, by the spec's address: specs are constant data (string
- * literals of the builtin tables, see tvm_script_bind_args), so each is split once per process.
+ * literals of the builtin tables, see tvm_script__bind_args), so each is split once per process.
  * (A per-thread direct-mapped cache of 64 entries re-split ~2 specs per small parse, ~500
  * instructions each, as the few hundred specs evicted each other.) Open addressing over
  * pointers: an entry is allocated, filled and then published by a compare-and-swap on an empty
@@ -144,7 +144,7 @@ static const TVMFFIAny kAbsentArgs[MAX_PARAMS] = {
     [0 ... MAX_PARAMS - 1] = {.type_index = TVM_SCRIPT_ARG_ABSENT},
 };
 
-int tvm_script_bind_args(tvm_script_call* call, const char* spec, TVMFFIAny* out, int n_out) {
+int tvm_script__bind_args(tvm_script_call* call, const char* spec, TVMFFIAny* out, int n_out) {
   spec_entry scratch;
   const spec_entry* se = spec_of(spec, &scratch);
   const param_spec* ps = se->ps;
@@ -211,7 +211,7 @@ int tvm_script_bind_args(tvm_script_call* call, const char* spec, TVMFFIAny* out
 }
 
 
-int32_t tvm_script_arg_index(const tvm_script_call* call, const char* spec, int param) {
+int32_t tvm_script__arg_index(const tvm_script_call* call, const char* spec, int param) {
   spec_entry scratch;
   const spec_entry* se = spec_of(spec, &scratch);
   const param_spec* ps = se->ps;
@@ -228,7 +228,7 @@ int32_t tvm_script_arg_index(const tvm_script_call* call, const char* spec, int 
   return -1;
 }
 
-const char* tvm_script_arg_what(const tvm_script_call* call, const char* spec, int param, char* buf,
+const char* tvm_script__arg_what(const tvm_script_call* call, const char* spec, int param, char* buf,
                                 size_t size) {
   spec_entry scratch;
   const spec_entry* se = spec_of(spec, &scratch);
@@ -291,7 +291,7 @@ static bool is_string(const TVMFFIAny* v) {
          v->type_index == kTVMFFIRawStr;
 }
 
-tvm_tir_expr_obj* tvm_script_value_to_expr(const TVMFFIAny* v, const char* what) {
+tvm_tir_expr_obj* tvm_script__value_to_expr_slow(const TVMFFIAny* v, const char* what) {
   switch (v->type_index) {
     case kTVMFFIInt: {
       bool fits = v->v_int64 >= INT32_MIN && v->v_int64 <= INT32_MAX;
@@ -304,7 +304,7 @@ tvm_tir_expr_obj* tvm_script_value_to_expr(const TVMFFIAny* v, const char* what)
   if (is_string(v)) {
     /* A string where an expression is expected is a StringImm (the argument of call_extern,
      * call_packed, ...), as upstream converts String to PrimExpr. */
-    const char* s = tvm_script_value_to_cstr(v, what);
+    const char* s = tvm_script__value_to_cstr(v, what);
     return s ? tvm_tir_string_imm_new(s) : NULL;
   }
   if (tvm_ffi_any_is_object(v) && tvm_script__is_expr(v->v_obj)) {
@@ -347,7 +347,7 @@ static inline bool small_dtype_of(const TVMFFIAny* v, DLDataType* out) {
   return false;
 }
 
-int tvm_script_value_to_dtype(const TVMFFIAny* v, const char* what, DLDataType* out) {
+int tvm_script__value_to_dtype(const TVMFFIAny* v, const char* what, DLDataType* out) {
   if (v->type_index == kTVMFFISmallStr && small_dtype_of(v, out)) return 0;
   if (v->type_index == kTVMFFIDataType) {
     *out = v->v_dtype;
@@ -366,7 +366,7 @@ int tvm_script_value_to_dtype(const TVMFFIAny* v, const char* what, DLDataType* 
   return 0;
 }
 
-const char* tvm_script_value_to_cstr(const TVMFFIAny* v, const char* what) {
+const char* tvm_script__value_to_cstr(const TVMFFIAny* v, const char* what) {
   switch (v->type_index) {
     case kTVMFFIRawStr: return v->v_c_str;
     /* Up to 7 bytes inline, NUL-padded: the pointer is into *v itself. */
@@ -381,7 +381,7 @@ const char* tvm_script_value_to_cstr(const TVMFFIAny* v, const char* what) {
   return NULL;
 }
 
-int tvm_script_value_to_int(const TVMFFIAny* v, const char* what, int64_t* out) {
+int tvm_script__value_to_int(const TVMFFIAny* v, const char* what, int64_t* out) {
   if (v->type_index == kTVMFFIInt || v->type_index == kTVMFFIBool) {
     *out = v->v_int64;
     return 0;
@@ -393,11 +393,11 @@ int tvm_script_value_to_int(const TVMFFIAny* v, const char* what, int64_t* out) 
   return type_error(v, what, "an int");
 }
 
-void* tvm_script_value_to_expr_array(const TVMFFIAny* v, const char* what) {
+void* tvm_script__value_to_expr_array(const TVMFFIAny* v, const char* what) {
   const void* seq = tvm_ffi_any_as_object(v, kTVMFFIArray);
   if (!seq) seq = tvm_ffi_any_as_object(v, kTVMFFIList);
   if (!seq) {
-    tvm_tir_expr_obj* e = tvm_script_value_to_expr(v, what);
+    tvm_tir_expr_obj* e = tvm_script__value_to_expr_slow(v, what);
     if (!e) return NULL;
     TVMFFIAny item = tvm_ffi_any_obj(e);
     return tvm_ffi_array_new_take(&item, 1);
@@ -462,7 +462,7 @@ tvm_tir_buffer_region_obj* tvm_script__load_region(tvm_tir_buffer_obj* buffer,
   return result;
 }
 
-tvm_tir_buffer_region_obj* tvm_script_value_to_region(const TVMFFIAny* v, const char* what) {
+tvm_tir_buffer_region_obj* tvm_script__value_to_region(const TVMFFIAny* v, const char* what) {
   void* obj = tvm_ffi_any_is_object(v) ? v->v_obj : NULL;
   switch (tvm_tir_kind_of(obj)) {
     case TVM_TIR_KIND_BufferRegion: tvm_ffi_retain(obj); return obj;
@@ -476,7 +476,7 @@ tvm_tir_buffer_region_obj* tvm_script_value_to_region(const TVMFFIAny* v, const 
   }
 }
 
-tvm_tir_expr_obj* tvm_script_arg_to_expr(const tvm_script_call* call, const TVMFFIAny* v,
+tvm_tir_expr_obj* tvm_script__arg_to_expr(const tvm_script_call* call, const TVMFFIAny* v,
                                          int64_t nth) {
   /* Numbers, strings and PrimExprs convert without a message: `what` is never read for them. */
   bool converts = v->type_index == kTVMFFIInt || v->type_index == kTVMFFIBool ||
@@ -485,19 +485,19 @@ tvm_tir_expr_obj* tvm_script_arg_to_expr(const tvm_script_call* call, const TVMF
   if (converts) return tvm_script__value_to_expr(v, "");
   char what[160];
   snprintf(what, sizeof(what), "argument %lld of %s", (long long)nth, call->name);
-  return tvm_script_value_to_expr(v, what);
+  return tvm_script__value_to_expr_slow(v, what);
 }
 
-tvm_tir_buffer_region_obj* tvm_script_arg_to_region(const tvm_script_call* call,
+tvm_tir_buffer_region_obj* tvm_script__arg_to_region(const tvm_script_call* call,
                                                     const TVMFFIAny* v, int64_t nth) {
   /* The kinds that convert never read `what`. */
   tvm_tir_kind k = tvm_ffi_any_is_object(v) ? tvm_tir_kind_of(v->v_obj) : TVM_TIR_KIND_NONE;
   if (k == TVM_TIR_KIND_BufferRegion || k == TVM_TIR_KIND_Buffer || k == TVM_TIR_KIND_BufferLoad) {
-    return tvm_script_value_to_region(v, "");
+    return tvm_script__value_to_region(v, "");
   }
   char what[160];
   snprintf(what, sizeof(what), "argument %lld of %s", (long long)nth, call->name);
-  return tvm_script_value_to_region(v, what);
+  return tvm_script__value_to_region(v, what);
 }
 
 /* ---- dtype spellings ----------------------------------------------------------------------- */

@@ -22,33 +22,33 @@
 #include <strings.h>
 
 /* ---- Doc kinds ----------------------------------------------------------------------------- */
-int32_t script__doc_type_index[TVM_SCRIPT_DOC_COUNT];
-int32_t script__doc_kind_base;
-int16_t script__doc_kind_by_index[SCRIPT_DOC_KIND_SPAN];
-bool script__doc_kind_table_ok;
+int32_t tvm_script__doc_type_index[TVM_SCRIPT_DOC_COUNT];
+int32_t tvm_script__doc_kind_base;
+int16_t tvm_script__doc_kind_by_index[SCRIPT_DOC_KIND_SPAN];
+bool tvm_script__doc_kind_table_ok;
 
-void script__init_doc_kinds(void) {
+void tvm_script__init_doc_kinds(void) {
   /* -1 (registration failed: the front end then fails every parse first) matches no object. */
   int32_t lo = INT32_MAX;
   for (int k = 0; k < TVM_SCRIPT_DOC_COUNT; ++k) {
     int32_t t = tvm_script_doc_type_index((tvm_script_doc_kind)k);
-    script__doc_type_index[k] = t;
+    tvm_script__doc_type_index[k] = t;
     if (t >= 0 && t < lo) lo = t;
   }
-  for (int i = 0; i < SCRIPT_DOC_KIND_SPAN; ++i) script__doc_kind_by_index[i] = TVM_SCRIPT_DOC_NONE;
-  script__doc_kind_base = lo;
+  for (int i = 0; i < SCRIPT_DOC_KIND_SPAN; ++i) tvm_script__doc_kind_by_index[i] = TVM_SCRIPT_DOC_NONE;
+  tvm_script__doc_kind_base = lo;
   bool ok = true;
   for (int k = 0; k < TVM_SCRIPT_DOC_COUNT; ++k) {
-    int32_t t = script__doc_type_index[k];
+    int32_t t = tvm_script__doc_type_index[k];
     /* The kinds are registered together, so their indices are close; otherwise (or when the
      * registration failed) script__kind_of asks the registry. */
     if (t >= 0 && t - lo < SCRIPT_DOC_KIND_SPAN) {
-      script__doc_kind_by_index[t - lo] = (int16_t)k;
+      tvm_script__doc_kind_by_index[t - lo] = (int16_t)k;
     } else {
       ok = false;
     }
   }
-  script__doc_kind_table_ok = ok;
+  tvm_script__doc_kind_table_ok = ok;
 }
 
 /* ---- Special values ----------------------------------------------------------------------- */
@@ -59,7 +59,7 @@ static const script_special kCls = {SCRIPT_SPECIAL_CLS, "cls"};
 static const script_special kRange = {SCRIPT_SPECIAL_RANGE, "range"};
 static const script_special kFloat = {SCRIPT_SPECIAL_FLOAT, "float"};
 
-const script_special* script__special_of(const TVMFFIAny* v) {
+const script_special* tvm_script__special_of(const TVMFFIAny* v) {
   if (v->type_index != kTVMFFIOpaquePtr) return NULL;
   const void* q = v->v_ptr;
   if (q == &kModTir || q == &kModIr || q == &kModRelax || q == &kCls || q == &kRange || q == &kFloat) return q;
@@ -68,7 +68,7 @@ const script_special* script__special_of(const TVMFFIAny* v) {
 
 static TVMFFIAny special_value(const script_special* s) { return tvm_ffi_any_ptr((void*)s); }
 
-TVMFFIAny script__cls_value(void) { return special_value(&kCls); }
+TVMFFIAny tvm_script__cls_value(void) { return special_value(&kCls); }
 
 /* ---- Errors -------------------------------------------------------------------------------- */
 static tvm_script_span span_of(const void* doc) {
@@ -76,7 +76,7 @@ static tvm_script_span span_of(const void* doc) {
   return doc ? ((const tvm_script_doc_obj*)doc)->span : s;
 }
 
-int script__error_at(script_parser* p, const void* doc, const char* kind, const char* fmt, ...) {
+int tvm_script__error_at(script_parser* p, const void* doc, const char* kind, const char* fmt, ...) {
   tvm_ffi_strbuf msg = {0};
   va_list ap;
   va_start(ap, fmt);
@@ -88,10 +88,10 @@ int script__error_at(script_parser* p, const void* doc, const char* kind, const 
   return -1;
 }
 
-int script__relocate(script_parser* p, const void* doc) {
+int tvm_script__relocate(script_parser* p, const void* doc) {
   void* err = tvm_ffi_error_take();
   if (!err) {
-    return script__error_at(p, doc, "RuntimeError", "internal error: failure without an error");
+    return tvm_script__error_at(p, doc, "RuntimeError", "internal error: failure without an error");
   }
   tvm_script_diag_raise(tvm_ffi_error_kind(err), p->src, p->len, p->filename, span_of(doc), "%s",
                         tvm_ffi_error_message(err));
@@ -187,10 +187,10 @@ static __attribute__((noinline)) const script_special* root_module_slow(script_p
   const script_var_table* vt = &p->vt;
   TVMFFIByteArray s = tvm_ffi_str_view(name_str);
   uint32_t empty;
-  const TVMFFIAny* v = script__vt_lookup_slot(vt, s.data, (uint32_t)s.size, &empty);
+  const TVMFFIAny* v = tvm_script__vt_lookup_slot(vt, s.data, (uint32_t)s.size, &empty);
   const script_special* sp = NULL;
   if (v) {
-    sp = script__special_of(v); /* (borrowed: only its kind is read) */
+    sp = tvm_script__special_of(v); /* (borrowed: only its kind is read) */
   } else {
     /* An import alias (most roots: `T`, `I`) is what resolve_unbound finds first; the rest
      * through it. */
@@ -205,7 +205,7 @@ static __attribute__((noinline)) const script_special* root_module_slow(script_p
     if (!found) {
       TVMFFIAny root;
       if (!resolve_unbound(p, s, &root)) return NULL;
-      sp = script__special_of(&root);
+      sp = tvm_script__special_of(&root);
       tvm_ffi_any_release(&root);
     }
   }
@@ -224,7 +224,7 @@ static __attribute__((noinline)) const script_special* root_module_slow(script_p
 static bool resolve_unbound(script_parser* p, TVMFFIByteArray s, TVMFFIAny* out) {
   const TVMFFIAny* v;
   if (p->num_aliases >= 0) {
-    /* The imports naming a module, listed once (script__init_aliases); an import of anything
+    /* The imports naming a module, listed once (tvm_script__init_aliases); an import of anything
      * else resolves to nothing here, as below. */
     for (int i = 0; i < p->num_aliases; ++i) {
       const script_alias* a = &p->aliases[i];
@@ -276,7 +276,7 @@ static bool resolve_unbound(script_parser* p, TVMFFIByteArray s, TVMFFIAny* out)
   return false;
 }
 
-void script__init_aliases(script_parser* p, const tvm_script__import* list, size_t n) {
+void tvm_script__init_aliases(script_parser* p, const tvm_script__import* list, size_t n) {
   p->num_aliases = 0;
   if (!p->imports) {
     /* The header's list (n <= SCRIPT_MAX_ALIASES): a repeated alias takes the last module in
@@ -325,7 +325,7 @@ void script__init_aliases(script_parser* p, const tvm_script__import* list, size
   }
 }
 
-const script_special* script__dotted(script_parser* p, const script_doc* d, char* buf,
+const script_special* tvm_script__dotted(script_parser* p, const script_doc* d, char* buf,
                                      size_t bufsize, size_t* out_len) {
   if (script__is_kind(d, TVM_SCRIPT_DOC_AttrAccessDoc) &&
       script__is_kind(((const tvm_script_attr_doc_obj*)d)->value, TVM_SCRIPT_DOC_IdDoc)) {
@@ -364,10 +364,10 @@ const script_special* script__dotted(script_parser* p, const script_doc* d, char
   return sp;
 }
 
-bool script__is_let_annotation(script_parser* p, const script_doc* ann) {
+bool tvm_script__is_let_annotation(script_parser* p, const script_doc* ann) {
   char buf[64];
   size_t n;
-  const script_special* sp = script__dotted(p, ann, buf, sizeof(buf), &n);
+  const script_special* sp = tvm_script__dotted(p, ann, buf, sizeof(buf), &n);
   return sp == &kModTir && n == 3 && memcmp(buf, "let", 3) == 0;
 }
 
@@ -393,7 +393,7 @@ static bool is_seq(const TVMFFIAny* v) {
   return v->type_index == kTVMFFIArray || v->type_index == kTVMFFIList;
 }
 
-bool script__truthy(const TVMFFIAny* v) {
+bool tvm_script__truthy(const TVMFFIAny* v) {
   int64_t i;
   double f;
   TVMFFIByteArray s;
@@ -419,7 +419,7 @@ bool script__truthy(const TVMFFIAny* v) {
   return true;
 }
 
-bool script__as_dtype(const TVMFFIAny* v, DLDataType* out) {
+bool tvm_script__as_dtype(const TVMFFIAny* v, DLDataType* out) {
   if (v->type_index == kTVMFFIDataType) {
     *out = v->v_dtype;
     return true;
@@ -432,7 +432,7 @@ bool script__as_dtype(const TVMFFIAny* v, DLDataType* out) {
   return false;
 }
 
-tvm_tir_expr_obj* script__to_expr_slow(const TVMFFIAny* v, const DLDataType* like) {
+tvm_tir_expr_obj* tvm_script__to_expr_slow(const TVMFFIAny* v, const DLDataType* like) {
   void* o = obj_of(v);
   if (o && tvm_script__is_expr(o)) { /* (callers of script__to_expr tested this already) */
     tvm_ffi_retain(o);
@@ -453,7 +453,7 @@ tvm_tir_expr_obj* script__to_expr_slow(const TVMFFIAny* v, const DLDataType* lik
     if (r) return r;
     tvm_ffi_error_clear(); /* does not fit: let the operator report it with its rule */
   }
-  return tvm_script_value_to_expr(v, "operand");
+  return tvm_script__value_to_expr_slow(v, "operand");
 }
 
 /* ---- Python arithmetic --------------------------------------------------------------------- */
@@ -472,13 +472,13 @@ static int py_int_op(script_parser* p, const void* d, int op, int64_t a, int64_t
       ovf = __builtin_mul_overflow(a, b, &r);
       break;
     case TVM_SCRIPT_OP_Div:
-      if (b == 0) return script__error_at(p, d, "ZeroDivisionError", "division by zero");
+      if (b == 0) return tvm_script__error_at(p, d, "ZeroDivisionError", "division by zero");
       *out = tvm_ffi_any_float((double)a / (double)b);
       return 0;
     case TVM_SCRIPT_OP_FloorDiv:
     case TVM_SCRIPT_OP_Mod: {
       if (b == 0) {
-        return script__error_at(p, d, "ZeroDivisionError", "integer division or modulo by zero");
+        return tvm_script__error_at(p, d, "ZeroDivisionError", "integer division or modulo by zero");
       }
       if (a == INT64_MIN && b == -1) {
         ovf = op == TVM_SCRIPT_OP_FloorDiv;
@@ -506,7 +506,7 @@ static int py_int_op(script_parser* p, const void* d, int op, int64_t a, int64_t
       break;
     }
     case TVM_SCRIPT_OP_LShift:
-      if (b < 0) return script__error_at(p, d, "ValueError", "negative shift count");
+      if (b < 0) return tvm_script__error_at(p, d, "ValueError", "negative shift count");
       if (b >= 63 || (a != 0 && (a > (INT64_MAX >> b) || a < (INT64_MIN >> b)))) {
         ovf = a != 0;
       } else {
@@ -514,7 +514,7 @@ static int py_int_op(script_parser* p, const void* d, int op, int64_t a, int64_t
       }
       break;
     case TVM_SCRIPT_OP_RShift:
-      if (b < 0) return script__error_at(p, d, "ValueError", "negative shift count");
+      if (b < 0) return tvm_script__error_at(p, d, "ValueError", "negative shift count");
       r = b >= 63 ? (a < 0 ? -1 : 0) : a >> b;
       break;
     case TVM_SCRIPT_OP_BitAnd:
@@ -545,10 +545,10 @@ static int py_int_op(script_parser* p, const void* d, int op, int64_t a, int64_t
       *out = tvm_ffi_any_bool(a != b);
       return 0;
     default:
-      return script__error_at(p, d, "TypeError", "unsupported operator on int");
+      return tvm_script__error_at(p, d, "TypeError", "unsupported operator on int");
   }
   if (ovf) {
-    return script__error_at(p, d, "OverflowError", "integer result does not fit in 64 bits");
+    return tvm_script__error_at(p, d, "OverflowError", "integer result does not fit in 64 bits");
   }
   *out = tvm_ffi_any_int(r);
   return 0;
@@ -570,7 +570,7 @@ static int py_float_op(script_parser* p, const void* d, int op, double a, double
     case TVM_SCRIPT_OP_Div:
     case TVM_SCRIPT_OP_FloorDiv:
     case TVM_SCRIPT_OP_Mod:
-      if (b == 0) return script__error_at(p, d, "ZeroDivisionError", "float division by zero");
+      if (b == 0) return tvm_script__error_at(p, d, "ZeroDivisionError", "float division by zero");
       if (op == TVM_SCRIPT_OP_Div) {
         r = a / b;
       } else if (op == TVM_SCRIPT_OP_FloorDiv) {
@@ -602,7 +602,7 @@ static int py_float_op(script_parser* p, const void* d, int op, double a, double
       *out = tvm_ffi_any_bool(a != b);
       return 0;
     default:
-      return script__error_at(p, d, "TypeError", "unsupported operand type(s) for %s: 'float'",
+      return tvm_script__error_at(p, d, "TypeError", "unsupported operand type(s) for %s: 'float'",
                               tvm_script_op_text(op));
   }
   *out = tvm_ffi_any_float(r);
@@ -691,7 +691,7 @@ static int apply_binop(script_parser* p, const void* d, int op, const TVMFFIAny*
     tvm_tir_expr_obj* r = eb ? expr_binop(op, ea, eb) : NULL;
     tvm_ffi_release(ea);
     tvm_ffi_release(eb);
-    if (!r) return script__relocate(p, d);
+    if (!r) return tvm_script__relocate(p, d);
     *out = tvm_ffi_any_obj(r);
     return 0;
   }
@@ -719,7 +719,7 @@ static int apply_binop(script_parser* p, const void* d, int op, const TVMFFIAny*
     DLDataType ta, tb;
     if (a->type_index == kTVMFFIDataType || b->type_index == kTVMFFIDataType) {
       /* `A.dtype == "float32"`: a dtype compares with its spelling, as upstream's str dtype. */
-      eq = script__as_dtype(a, &ta) && script__as_dtype(b, &tb) && tvm_tir_dtype_equal(ta, tb);
+      eq = tvm_script__as_dtype(a, &ta) && tvm_script__as_dtype(b, &tb) && tvm_tir_dtype_equal(ta, tb);
     } else {
       eq = strs ? sa.size == sb.size && memcmp(sa.data, sb.data, sa.size) == 0
                 : tvm_ffi_any_equal(a, b);
@@ -728,7 +728,7 @@ static int apply_binop(script_parser* p, const void* d, int op, const TVMFFIAny*
     return 0;
   }
 unsupported:
-  return script__error_at(p, d, "TypeError", "unsupported operand type(s) for %s: '%s' and '%s'",
+  return tvm_script__error_at(p, d, "TypeError", "unsupported operand type(s) for %s: '%s' and '%s'",
                           tvm_script_op_text(op), tvm_ffi_any_type_name(a),
                           tvm_ffi_any_type_name(b));
 }
@@ -739,7 +739,7 @@ static int eval_operation(script_parser* p, const tvm_script_operation_doc_obj* 
   int64_t n = tvm_ffi_seq_size(ops);
   int op = d->op;
   if (tvm_script_op_arity(op) != n) {
-    return script__error_at(p, d, "SyntaxError", "malformed operation");
+    return tvm_script__error_at(p, d, "SyntaxError", "malformed operation");
   }
   const script_doc* o0 = tvm_ffi_seq_obj_at(ops, 0);
   TVMFFIAny a = tvm_ffi_any_none(), b = tvm_ffi_any_none();
@@ -748,15 +748,15 @@ static int eval_operation(script_parser* p, const tvm_script_operation_doc_obj* 
     /* `x if c else y`: a Python condition picks one side (the other is not evaluated); a
      * PrimExpr condition gives tir.if_then_else. */
     TVMFFIAny c = tvm_ffi_any_none();
-    if (script__eval(p, tvm_ffi_seq_obj_at(ops, 1), &c) != 0) return -1;
+    if (tvm_script__eval(p, tvm_ffi_seq_obj_at(ops, 1), &c) != 0) return -1;
     if (!is_prim_expr(&c)) {
-      bool t = script__truthy(&c);
+      bool t = tvm_script__truthy(&c);
       tvm_ffi_any_release(&c);
-      return script__eval(p, tvm_ffi_seq_obj_at(ops, t ? 0 : 2), out);
+      return tvm_script__eval(p, tvm_ffi_seq_obj_at(ops, t ? 0 : 2), out);
     }
-    if (script__eval(p, o0, &a) == 0 && script__eval(p, tvm_ffi_seq_obj_at(ops, 2), &b) == 0) {
+    if (tvm_script__eval(p, o0, &a) == 0 && tvm_script__eval(p, tvm_ffi_seq_obj_at(ops, 2), &b) == 0) {
       if ((!is_prim_expr(&a) && !is_py_number(&a)) || (!is_prim_expr(&b) && !is_py_number(&b))) {
-        script__error_at(p, d, "TypeError",
+        tvm_script__error_at(p, d, "TypeError",
                          "the branches of a conditional on a PrimExpr must be "
                          "PrimExprs or numbers");
       } else {
@@ -771,14 +771,14 @@ static int eval_operation(script_parser* p, const tvm_script_operation_doc_obj* 
           *out = tvm_ffi_any_obj(r);
           rc = 0;
         } else {
-          script__relocate(p, d);
+          tvm_script__relocate(p, d);
         }
       }
     }
     tvm_ffi_any_release(&c);
     goto done;
   }
-  if (script__eval(p, o0, &a) != 0) return -1;
+  if (tvm_script__eval(p, o0, &a) != 0) return -1;
   if (n == 1) {
     if (is_prim_expr(&a)) {
       tvm_tir_expr_obj* e = (void*)a.v_obj;
@@ -788,41 +788,41 @@ static int eval_operation(script_parser* p, const tvm_script_operation_doc_obj* 
               ? tvm_tir_not(e)
               : tvm_tir_call_builtin(e->dtype, TVM_TIR_BUILTIN_bitwise_not, &e, 1);
       if (!r) {
-        script__relocate(p, d);
+        tvm_script__relocate(p, d);
       } else {
         *out = tvm_ffi_any_obj(r);
         rc = 0;
       }
     } else if (op == TVM_SCRIPT_OP_Not) {
-      *out = tvm_ffi_any_bool(!script__truthy(&a));
+      *out = tvm_ffi_any_bool(!tvm_script__truthy(&a));
       rc = 0;
     } else if (a.type_index == kTVMFFIFloat && op == TVM_SCRIPT_OP_USub) {
       *out = tvm_ffi_any_float(-a.v_float64);
       rc = 0;
     } else if (a.type_index == kTVMFFIInt || a.type_index == kTVMFFIBool) {
       if (op == TVM_SCRIPT_OP_USub && a.v_int64 == INT64_MIN) {
-        script__error_at(p, d, "OverflowError", "integer result does not fit in 64 bits");
+        tvm_script__error_at(p, d, "OverflowError", "integer result does not fit in 64 bits");
       } else {
         *out = tvm_ffi_any_int(op == TVM_SCRIPT_OP_USub ? -a.v_int64 : ~a.v_int64);
         rc = 0;
       }
     } else {
-      script__error_at(p, d, "TypeError", "bad operand type for unary %s: '%s'",
+      tvm_script__error_at(p, d, "TypeError", "bad operand type for unary %s: '%s'",
                        tvm_script_op_text(op), tvm_ffi_any_type_name(&a));
     }
     goto done;
   }
   if ((op == TVM_SCRIPT_OP_And || op == TVM_SCRIPT_OP_Or) && !is_prim_expr(&a)) {
     /* Python short-circuit: the result is one of the operands. */
-    bool t = script__truthy(&a);
+    bool t = tvm_script__truthy(&a);
     if (t == (op == TVM_SCRIPT_OP_Or)) {
       *out = a;
       return 0;
     }
     tvm_ffi_any_release(&a);
-    return script__eval(p, tvm_ffi_seq_obj_at(ops, 1), out);
+    return tvm_script__eval(p, tvm_ffi_seq_obj_at(ops, 1), out);
   }
-  if (script__eval(p, tvm_ffi_seq_obj_at(ops, 1), &b) == 0) rc = apply_binop(p, d, op, &a, &b, out);
+  if (tvm_script__eval(p, tvm_ffi_seq_obj_at(ops, 1), &b) == 0) rc = apply_binop(p, d, op, &a, &b, out);
 done:
   tvm_ffi_any_release(&a);
   tvm_ffi_any_release(&b);
@@ -835,11 +835,11 @@ static __attribute__((noinline)) int eval_storable_slow(script_parser* p, const 
                                                         TVMFFIAny* out);
 
 static int eval_storable(script_parser* p, const void* d, TVMFFIAny* out) {
-  /* A literal (most elements and arguments) inline: its value is what script__eval gives below
+  /* A literal (most elements and arguments) inline: its value is what tvm_script__eval gives below
    * the depth bound (a number, string, bool or None, never a marker). The rest is a tail call,
-   * so that this path needs no stack frame (as in script__eval). */
+   * so that this path needs no stack frame (as in tvm_script__eval). */
   if (__builtin_expect(p->eval_depth < SCRIPT_MAX_EVAL_DEPTH, 1) && d &&
-      tvm_ffi_type_index(d) == script__doc_type_index[TVM_SCRIPT_DOC_LiteralDoc]) {
+      tvm_ffi_type_index(d) == tvm_script__doc_type_index[TVM_SCRIPT_DOC_LiteralDoc]) {
     const TVMFFIAny* v = &((const tvm_script_literal_doc_obj*)d)->value;
     if (v->type_index != kTVMFFIOpaquePtr) { /* (never one: checked as below) */
       *out = tvm_ffi_any_copy(v);
@@ -850,12 +850,12 @@ static int eval_storable(script_parser* p, const void* d, TVMFFIAny* out) {
 }
 
 static int eval_storable_slow(script_parser* p, const void* d, TVMFFIAny* out) {
-  if (script__eval(p, d, out) != 0) return -1;
+  if (tvm_script__eval(p, d, out) != 0) return -1;
   if (out->type_index != kTVMFFIOpaquePtr) return 0; /* markers are opaque pointers */
-  const script_special* sp = script__special_of(out);
+  const script_special* sp = tvm_script__special_of(out);
   if (!sp) return 0;
   *out = tvm_ffi_any_none();
-  return script__error_at(p, d, "TypeError", "`%s` cannot be used as a value here",
+  return tvm_script__error_at(p, d, "TypeError", "`%s` cannot be used as a value here",
                           sp->kind == SCRIPT_SPECIAL_MODULE ? "module" : sp->name);
 }
 
@@ -907,17 +907,17 @@ static int eval_dict(script_parser* p, const tvm_script_dict_doc_obj* d, TVMFFIA
       tvm_ffi_any_release(&values[i]);
     }
     if (rc != 0) return -1;
-    if (!map) return script__relocate(p, d);
+    if (!map) return tvm_script__relocate(p, d);
     *out = tvm_ffi_any_obj(map);
     return 0;
   }
   void* dict = tvm_ffi_dict_new();
-  if (!dict) return script__relocate(p, d);
+  if (!dict) return tvm_script__relocate(p, d);
   for (int64_t i = 0; i < n; ++i) {
     TVMFFIAny k = tvm_ffi_any_none(), v = tvm_ffi_any_none();
     int rc = eval_storable(p, tvm_ffi_seq_obj_at(d->keys, i), &k);
     if (rc == 0) rc = eval_storable(p, tvm_ffi_seq_obj_at(d->values, i), &v);
-    if (rc == 0 && tvm_ffi_dict_set(dict, &k, &v) != 0) rc = script__relocate(p, d);
+    if (rc == 0 && tvm_ffi_dict_set(dict, &k, &v) != 0) rc = tvm_script__relocate(p, d);
     tvm_ffi_any_release(&k);
     tvm_ffi_any_release(&v);
     if (rc != 0) {
@@ -927,7 +927,7 @@ static int eval_dict(script_parser* p, const tvm_script_dict_doc_obj* d, TVMFFIA
   }
   void* map = tvm_ffi_dict_to_map(dict);
   tvm_ffi_release(dict);
-  if (!map) return script__relocate(p, d);
+  if (!map) return tvm_script__relocate(p, d);
   *out = tvm_ffi_any_obj(map);
   return 0;
 }
@@ -937,7 +937,7 @@ static int eval_dict(script_parser* p, const tvm_script_dict_doc_obj* d, TVMFFIA
 static int eval_attr(script_parser* p, const tvm_script_attr_doc_obj* d, TVMFFIAny* out) {
   char buf[128];
   size_t n;
-  const script_special* mod = script__dotted(p, (const script_doc*)d, buf, sizeof(buf), &n);
+  const script_special* mod = tvm_script__dotted(p, (const script_doc*)d, buf, sizeof(buf), &n);
   if (mod) {
     if (mod == &kModTir) {
       DLDataType t;
@@ -946,23 +946,23 @@ static int eval_attr(script_parser* p, const tvm_script_attr_doc_obj* d, TVMFFIA
         return 0;
       }
       if (tvm_script__tir_builtin_lookup(buf, n)) {
-        return script__error_at(p, d, "TypeError", "T.%s is a function: call it", buf);
+        return tvm_script__error_at(p, d, "TypeError", "T.%s is a function: call it", buf);
       }
       /* `T.axis` of `T.axis.spatial` is only reached through the whole dotted name. */
-      return script__error_at(p, d, "AttributeError",
+      return tvm_script__error_at(p, d, "AttributeError",
                               "module 'tvm.script.tirx' has no attribute '%s'", buf);
     }
     if (mod == &kModRelax) {
-      return script__error_at(p, d, "NotImplementedError",
+      return tvm_script__error_at(p, d, "NotImplementedError",
                               "Relax (R.%s) is not supported by this parser yet", buf);
     }
-    return script__error_at(p, d, "AttributeError", "module 'tvm.script.ir' has no attribute '%s'",
+    return tvm_script__error_at(p, d, "AttributeError", "module 'tvm.script.ir' has no attribute '%s'",
                             buf);
   }
   TVMFFIAny v = tvm_ffi_any_none();
-  if (script__eval(p, d->value, &v) != 0) return -1;
+  if (tvm_script__eval(p, d->value, &v) != 0) return -1;
   TVMFFIByteArray name = tvm_ffi_str_view(d->name);
-  const script_special* sp = script__special_of(&v);
+  const script_special* sp = tvm_script__special_of(&v);
   int rc = -1;
   if (sp && sp->kind == SCRIPT_SPECIAL_CLS) {
     tvm_tir_global_var_obj* gv = tvm_script_ir_module_global_var(p->b, name.data);
@@ -970,22 +970,22 @@ static int eval_attr(script_parser* p, const tvm_script_attr_doc_obj* d, TVMFFIA
       *out = tvm_ffi_any_obj(gv);
       rc = 0;
     } else {
-      script__relocate(p, d);
+      tvm_script__relocate(p, d);
     }
   } else if (tvm_ffi_any_is_object(&v)) {
     const TVMFFIFieldInfo* f = tvm_ffi_type_find_field(v.type_index, name.data);
     if (f) {
-      rc = tvm_ffi_field_get(v.v_obj, f, out) == 0 ? 0 : script__relocate(p, d);
+      rc = tvm_ffi_field_get(v.v_obj, f, out) == 0 ? 0 : tvm_script__relocate(p, d);
       /* A Buffer's scope lives on its data pointer's type. */
     } else if (is_kind(&v, TVM_TIR_KIND_Buffer) && strcmp(name.data, "scope") == 0) {
       *out = tvm_ffi_string(tvm_tir_buffer_scope((void*)v.v_obj));
       rc = 0;
     } else {
-      script__error_at(p, d, "AttributeError", "'%s' object has no attribute '%s'",
+      tvm_script__error_at(p, d, "AttributeError", "'%s' object has no attribute '%s'",
                        tvm_ffi_any_type_name(&v), name.data);
     }
   } else {
-    script__error_at(p, d, "AttributeError", "'%s' object has no attribute '%s'",
+    tvm_script__error_at(p, d, "AttributeError", "'%s' object has no attribute '%s'",
                      tvm_ffi_any_type_name(&v), name.data);
   }
   tvm_ffi_any_release(&v);
@@ -1033,8 +1033,8 @@ static inline int arg_push(arg_list* l, TVMFFIAny* v, const script_doc* d) {
 
 static void arg_list_free(arg_list* l) {
   /* (most calls have none) */
-  if (l->lambdas[0]) script__lambdas_end(&l->lambdas[0], false);
-  if (l->lambdas[1]) script__lambdas_end(&l->lambdas[1], false);
+  if (l->lambdas[0]) tvm_script__lambdas_end(&l->lambdas[0], false);
+  if (l->lambdas[1]) tvm_script__lambdas_end(&l->lambdas[1], false);
   for (int32_t i = 0; i < l->n; ++i) tvm_ffi_any_release(&l->args[i]);
   if (l->args != l->stack_args) tvm_ffi_free(l->args);
   if (l->arg_docs != l->stack_docs) tvm_ffi_free((void*)l->arg_docs);
@@ -1042,7 +1042,7 @@ static void arg_list_free(arg_list* l) {
 
 /* A tuple / list argument in a builtin's shape place (tvm_script_builtin.shape_arg): the
  * elements evaluated as eval_seq does, then, when every one is a Python number or a PrimExpr,
- * each converted by tvm_script_value_to_expr as the builtin's tvm_script_value_to_expr_array
+ * each converted by tvm_script__value_to_expr_slow as the builtin's tvm_script__value_to_expr_array
  * would (they all convert), so that the builtin shares this Array. Otherwise (a string, a
  * nested tuple, ...) the elements are left for the builtin to convert or reject. */
 static int eval_shape_seq(script_parser* p, const script_doc* d, TVMFFIAny* out) {
@@ -1060,11 +1060,11 @@ static int eval_shape_seq(script_parser* p, const script_doc* d, TVMFFIAny* out)
   for (int64_t i = 0; rc == 0 && exprs && i < n; ++i) {
     if (!is_py_number(&items[i])) continue;
     tvm_tir_expr_obj* e = tvm_script__value_to_expr(&items[i], "");
-    if (!e) rc = script__relocate(p, tvm_ffi_seq_obj_at(elements, i)); /* (out of memory) */
+    if (!e) rc = tvm_script__relocate(p, tvm_ffi_seq_obj_at(elements, i)); /* (out of memory) */
     if (e) items[i] = tvm_ffi_any_obj(e); /* (a number: nothing to release) */
   }
   void* arr = rc == 0 ? tvm_ffi_array_new_take(items, n) : NULL;
-  if (rc == 0 && !arr) rc = script__relocate(p, d);
+  if (rc == 0 && !arr) rc = tvm_script__relocate(p, d);
   for (int64_t i = 0; i < done; ++i) tvm_ffi_any_release(&items[i]);
   if (arr) *out = tvm_ffi_any_obj(arr);
   return rc;
@@ -1079,7 +1079,7 @@ static int eval_args(script_parser* p, const tvm_script_call_doc_obj* c, int sha
    * tested below (a region of region_args is an IndexDoc), and eval_storable takes it inline
    * below the depth bound. */
   int32_t literal_t = p->eval_depth < SCRIPT_MAX_EVAL_DEPTH
-                          ? script__doc_type_index[TVM_SCRIPT_DOC_LiteralDoc]
+                          ? tvm_script__doc_type_index[TVM_SCRIPT_DOC_LiteralDoc]
                           : INT32_MIN; /* (at the bound: the general path reports it) */
   for (int64_t i = 0; i < n; ++i) {
     const script_doc* a = tvm_ffi_seq_obj_at(c->args, i);
@@ -1089,7 +1089,7 @@ static int eval_args(script_parser* p, const tvm_script_call_doc_obj* c, int sha
       v = tvm_ffi_any_copy(&((const tvm_script_literal_doc_obj*)a)->value);
       if (arg_push(pos, &v, a) != 0) {
         tvm_ffi_any_release(&v);
-        return script__relocate(p, a);
+        return tvm_script__relocate(p, a);
       }
       continue;
     }
@@ -1098,31 +1098,31 @@ static int eval_args(script_parser* p, const tvm_script_call_doc_obj* c, int sha
                                script__is_kind(a, TVM_SCRIPT_DOC_ListDoc))) {
       /* (no starred argument before it: then its place would not be i) */
       if (pos->n != i) goto general;
-      /* One level, as script__eval counts it (which reports a tuple nested too deeply). */
-      if (p->eval_depth >= SCRIPT_MAX_EVAL_DEPTH) return script__eval(p, a, &v);
+      /* One level, as tvm_script__eval counts it (which reports a tuple nested too deeply). */
+      if (p->eval_depth >= SCRIPT_MAX_EVAL_DEPTH) return tvm_script__eval(p, a, &v);
       ++p->eval_depth;
       int rc = eval_shape_seq(p, a, &v);
       --p->eval_depth;
       if (rc != 0) return -1;
       if (arg_push(pos, &v, a) != 0) {
         tvm_ffi_any_release(&v);
-        return script__relocate(p, a);
+        return tvm_script__relocate(p, a);
       }
       continue;
     }
   general:
     if (script__is_kind(a, TVM_SCRIPT_DOC_StarredDoc)) { /* f(*xs): the items of xs */
-      if (script__eval(p, ((const tvm_script_starred_doc_obj*)a)->value, &v) != 0) return -1;
+      if (tvm_script__eval(p, ((const tvm_script_starred_doc_obj*)a)->value, &v) != 0) return -1;
       if (!is_seq(&v)) {
         tvm_ffi_any_release(&v);
-        return script__error_at(p, a, "TypeError", "argument after * must be a tuple or list");
+        return tvm_script__error_at(p, a, "TypeError", "argument after * must be a tuple or list");
       }
       for (int64_t j = 0; j < tvm_ffi_seq_size(v.v_obj); ++j) {
         TVMFFIAny e = tvm_ffi_any_copy(tvm_ffi_seq_at(v.v_obj, j));
         if (arg_push(pos, &e, a) != 0) {
           tvm_ffi_any_release(&e);
           tvm_ffi_any_release(&v);
-          return script__relocate(p, a);
+          return tvm_script__relocate(p, a);
         }
       }
       tvm_ffi_any_release(&v);
@@ -1130,15 +1130,15 @@ static int eval_args(script_parser* p, const tvm_script_call_doc_obj* c, int sha
     }
     int region_rc = 1;
     if (script__is_kind(a, TVM_SCRIPT_DOC_LambdaDoc)) {
-      if (script__lambda_new(p, a, &pos->lambdas[0], &v) != 0) return -1;
-    } else if (region_args && (region_rc = script__eval_region(p, a, &v)) < 0) {
+      if (tvm_script__lambda_new(p, a, &pos->lambdas[0], &v) != 0) return -1;
+    } else if (region_args && (region_rc = tvm_script__eval_region(p, a, &v)) < 0) {
       return -1;
     } else if (region_rc != 0 && eval_storable(p, a, &v) != 0) {
       return -1;
     }
     if (arg_push(pos, &v, a) != 0) {
       tvm_ffi_any_release(&v);
-      return script__relocate(p, a);
+      return tvm_script__relocate(p, a);
     }
   }
   *num_pos = pos->n;
@@ -1147,13 +1147,13 @@ static int eval_args(script_parser* p, const tvm_script_call_doc_obj* c, int sha
     const script_doc* a = tvm_ffi_seq_obj_at(c->kwargs_values, i);
     TVMFFIAny v = tvm_ffi_any_none();
     if (script__is_kind(a, TVM_SCRIPT_DOC_LambdaDoc)) {
-      if (script__lambda_new(p, a, &pos->lambdas[1], &v) != 0) return -1;
+      if (tvm_script__lambda_new(p, a, &pos->lambdas[1], &v) != 0) return -1;
     } else if (eval_storable(p, a, &v) != 0) {
       return -1;
     }
     if (arg_push(pos, &v, a) != 0) {
       tvm_ffi_any_release(&v);
-      return script__relocate(p, a);
+      return tvm_script__relocate(p, a);
     }
   }
   return 0;
@@ -1180,8 +1180,8 @@ static int callee_dtype(script_parser* p, const tvm_tir_global_var_obj* gv, DLDa
       continue;
     }
     TVMFFIAny t;
-    if (script__eval(p, f->return_type, &t) != 0) return -1;
-    if (!script__as_dtype(&t, out) && tvm_ffi_any_is_object(&t) &&
+    if (tvm_script__eval(p, f->return_type, &t) != 0) return -1;
+    if (!tvm_script__as_dtype(&t, out) && tvm_ffi_any_is_object(&t) &&
         tvm_tir_kind_of(t.v_obj) == TVM_TIR_KIND_PrimType) {
       *out = ((const tvm_tir_prim_type_obj*)(void*)t.v_obj)->dtype;
     }
@@ -1200,7 +1200,7 @@ static int call_global(script_parser* p, const tvm_script_call_doc_obj* c, const
   int rc = list ? 0 : -1;
   for (int32_t i = 0; rc == 0 && i < pos->n; ++i) {
     tvm_tir_expr_obj* e = script__to_expr(&pos->args[i], NULL);
-    if (!e) return tvm_ffi_release(list), script__relocate(p, pos->arg_docs[i]);
+    if (!e) return tvm_ffi_release(list), tvm_script__relocate(p, pos->arg_docs[i]);
     TVMFFIAny ea = tvm_ffi_any_obj(e);
     rc = tvm_ffi_list_push(list, &ea);
     tvm_ffi_release(e);
@@ -1209,7 +1209,7 @@ static int call_global(script_parser* p, const tvm_script_call_doc_obj* c, const
   tvm_ffi_release(list);
   tvm_tir_expr_obj* r = arr ? tvm_tir_call_new(dtype, gv->v_obj, arr) : NULL;
   tvm_ffi_release(arr);
-  if (!r) return script__relocate(p, c);
+  if (!r) return tvm_script__relocate(p, c);
   *out = tvm_ffi_any_obj(r);
   return 0;
 }
@@ -1233,13 +1233,13 @@ static const tvm_tir_expr_obj* range_extent_of_end(const tvm_tir_expr_obj* begin
 static int call_ir_range(script_parser* p, const tvm_script_call_doc_obj* c, TVMFFIAny* out) {
   int64_t n = c->args ? tvm_ffi_seq_size(c->args) : 0;
   if (n < 1 || n > 2 || tvm_ffi_seq_size(c->kwargs_keys) != 0) {
-    return script__error_at(p, c, "TypeError", "I.Range() takes 1 or 2 positional arguments");
+    return tvm_script__error_at(p, c, "TypeError", "I.Range() takes 1 or 2 positional arguments");
   }
   TVMFFIAny v[2] = {tvm_ffi_any_none(), tvm_ffi_any_none()};
   tvm_tir_expr_obj* e[2] = {NULL, NULL};
   int rc = 0;
   for (int64_t i = 0; rc == 0 && i < n; ++i) {
-    rc = script__eval(p, tvm_ffi_seq_obj_at(c->args, i), &v[i]);
+    rc = tvm_script__eval(p, tvm_ffi_seq_obj_at(c->args, i), &v[i]);
   }
   /* Convert a PrimExpr bound first, so that a literal next to it takes its dtype. */
   int first = n == 2 && tvm_ffi_any_is_object(&v[1]) && !tvm_ffi_any_is_object(&v[0]) ? 1 : 0;
@@ -1247,12 +1247,12 @@ static int call_ir_range(script_parser* p, const tvm_script_call_doc_obj* c, TVM
     int i = k == 0 ? first : 1 - first;
     DLDataType like = k ? tvm_tir_expr_dtype(e[first]) : TVM_TIR_INT32;
     e[i] = script__to_expr(&v[i], k ? &like : NULL);
-    if (!e[i]) rc = script__relocate(p, tvm_ffi_seq_obj_at(c->args, i));
+    if (!e[i]) rc = tvm_script__relocate(p, tvm_ffi_seq_obj_at(c->args, i));
   }
   tvm_tir_range_obj* r = NULL;
   if (rc == 0 && n == 2 && !tvm_tir_dtype_equal(e[0]->dtype, e[1]->dtype)) {
     /* Mixed bounds would print back as a different expression: require one dtype. */
-    rc = script__error_at(p, c, "TypeError", "I.Range: the bounds have different dtypes, %s and %s",
+    rc = tvm_script__error_at(p, c, "TypeError", "I.Range: the bounds have different dtypes, %s and %s",
                           tvm_tir_dtype_str(e[0]->dtype).s, tvm_tir_dtype_str(e[1]->dtype).s);
   }
   if (rc == 0) {
@@ -1267,7 +1267,7 @@ static int call_ir_range(script_parser* p, const tvm_script_call_doc_obj* c, TVM
                                            : tvm_tir_sub(e[1], e[0]);
     r = n == 1 || extent ? tvm_tir_range_new(e[0], extent) : NULL;
     tvm_ffi_release(extent);
-    if (!r) rc = script__relocate(p, c);
+    if (!r) rc = tvm_script__relocate(p, c);
   }
   for (int i = 0; i < 2; ++i) {
     tvm_ffi_any_release(&v[i]);
@@ -1284,20 +1284,20 @@ static int call_ir(script_parser* p, const tvm_script_call_doc_obj* c, const cha
   if (strcmp(name, "Range") == 0) return call_ir_range(p, c, out);
   bool gv = strcmp(name, "GlobalVar") == 0, op = strcmp(name, "Op") == 0;
   if (!gv && !op) {
-    return script__error_at(p, c->callee, "AttributeError",
+    return tvm_script__error_at(p, c->callee, "AttributeError",
                             "module 'tvm.script.ir' has no attribute '%s' usable here", name);
   }
   if (!c->args || tvm_ffi_seq_size(c->args) != 1 || tvm_ffi_seq_size(c->kwargs_keys) != 0) {
-    return script__error_at(p, c, "TypeError", "I.%s() takes exactly one argument (a name)", name);
+    return tvm_script__error_at(p, c, "TypeError", "I.%s() takes exactly one argument (a name)", name);
   }
   const script_doc* ad = tvm_ffi_seq_obj_at(c->args, 0);
   TVMFFIAny v;
-  if (script__eval(p, ad, &v) != 0) return -1;
-  const char* s = tvm_script_value_to_cstr(
+  if (tvm_script__eval(p, ad, &v) != 0) return -1;
+  const char* s = tvm_script__value_to_cstr(
       &v, gv ? "argument 'name' of I.GlobalVar" : "argument 'name' of I.Op");
   void* r = !s ? NULL : gv ? (void*)tvm_tir_global_var_new(s) : (void*)tvm_tir_op_get(s);
   tvm_ffi_any_release(&v);
-  if (!r) return script__relocate(p, ad);
+  if (!r) return tvm_script__relocate(p, ad);
   *out = tvm_ffi_any_obj(r);
   return 0;
 }
@@ -1362,11 +1362,11 @@ static int call_float(script_parser* p, const script_doc* call, TVMFFIAny* out) 
   const tvm_script_call_doc_obj* c = (const void*)call;
   if (!c->args || tvm_ffi_seq_size(c->args) != 1 ||
       (c->kwargs_keys && tvm_ffi_seq_size(c->kwargs_keys) != 0)) {
-    return script__error_at(p, call, "TypeError", "float() takes exactly one argument");
+    return tvm_script__error_at(p, call, "TypeError", "float() takes exactly one argument");
   }
   const script_doc* a0 = tvm_ffi_seq_obj_at(c->args, 0);
   TVMFFIAny v;
-  if (script__eval(p, a0, &v) != 0) return -1;
+  if (tvm_script__eval(p, a0, &v) != 0) return -1;
   double d = 0;
   TVMFFIByteArray text;
   int rc = 0;
@@ -1376,12 +1376,12 @@ static int call_float(script_parser* p, const script_doc* call, TVMFFIAny* out) 
     d = (double)v.v_int64;
   } else if (tvm_ffi_any_as_bytes(&v, &text)) {
     if (!py_float_of_text(text.data, text.size, &d)) {
-      rc = script__error_at(p, a0, "ValueError", "could not convert string to float: '%.*s'",
+      rc = tvm_script__error_at(p, a0, "ValueError", "could not convert string to float: '%.*s'",
                             (int)(text.size < 64 ? text.size : 64), text.data);
     }
   } else {
-    const script_special* sp = script__special_of(&v);
-    rc = script__error_at(p, a0, "TypeError",
+    const script_special* sp = tvm_script__special_of(&v);
+    rc = tvm_script__error_at(p, a0, "TypeError",
                           "float() argument must be a string or a number, not %s",
                           !sp ? tvm_ffi_any_type_name(&v)
                           : sp->kind == SCRIPT_SPECIAL_MODULE ? "module"
@@ -1392,7 +1392,7 @@ static int call_float(script_parser* p, const script_doc* call, TVMFFIAny* out) 
   return rc;
 }
 
-int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_ctx ctx,
+int tvm_script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_ctx ctx,
                       const char* const* targets, int32_t num_targets, TVMFFIAny* out) {
   const tvm_script_call_doc_obj* c = (const void*)call;
   *out = tvm_ffi_any_none();
@@ -1412,10 +1412,10 @@ int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_
   size_t slot = (size_t)(((uintptr_t)key * UINT64_C(0x9E3779B97F4A7C15)) >> 55); /* (512 slots) */
   builtin_cache* bc = &t_builtins;
   if (key) {
-    /* `<root>.<name>`: what script__dotted finds for it, without its general walk. */
+    /* `<root>.<name>`: what tvm_script__dotted finds for it, without its general walk. */
     mod = root_module(p, ((const tvm_script_id_doc_obj*)attr->value)->name);
     TVMFFIByteArray s = tvm_ffi_str_view(key);
-    if (s.size + 2 > 128) mod = NULL; /* (too long for the buffer, as script__dotted says) */
+    if (s.size + 2 > 128) mod = NULL; /* (too long for the buffer, as tvm_script__dotted says) */
     if (mod) {
       copy_name(name, s.data, s.size);
       n = s.size;
@@ -1426,7 +1426,7 @@ int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_
       has_dtype = bc->e[slot].has_dtype;
     }
   } else {
-    mod = script__dotted(p, c->callee, name, 128, &n);
+    mod = tvm_script__dotted(p, c->callee, name, 128, &n);
   }
   if (fn) {
     /* (a cached builtin) */
@@ -1442,28 +1442,28 @@ int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_
       tvm_ffi_release(old); /* (a String: its release runs no other code) */
     }
     if (!fn) {
-      return script__error_at(p, c->callee, "AttributeError",
+      return tvm_script__error_at(p, c->callee, "AttributeError",
                               "module 'tvm.script.tirx' has no attribute '%s'", name);
     }
   } else if (mod == &kModRelax) {
-    return script__error_at(p, c->callee, "NotImplementedError",
+    return tvm_script__error_at(p, c->callee, "NotImplementedError",
                             "Relax (R.%s) is not supported by this parser yet", name);
   } else if (mod == &kModIr && (fn = tvm_script__ir_builtin_lookup(name, n)) != NULL) {
     /* I.vdevice, I.meta_var: builtins called like the T.* ones. */
   } else if (mod) {
     return call_ir(p, c, name, out);
   } else {
-    if (script__eval(p, c->callee, &callee) != 0) return -1;
+    if (tvm_script__eval(p, c->callee, &callee) != 0) return -1;
     if (!is_kind(&callee, TVM_TIR_KIND_GlobalVar)) {
-      const script_special* sp = script__special_of(&callee);
+      const script_special* sp = tvm_script__special_of(&callee);
       tvm_ffi_any_release(&callee);
       if (sp && sp->kind == SCRIPT_SPECIAL_FLOAT) return call_float(p, call, out);
       if (sp && sp->kind == SCRIPT_SPECIAL_RANGE) {
-        return script__error_at(p, call, "TypeError",
+        return tvm_script__error_at(p, call, "TypeError",
                                 "range() is only supported as a for loop's "
                                 "iterable");
       }
-      return script__error_at(p, c->callee, "TypeError", "this object is not callable");
+      return tvm_script__error_at(p, c->callee, "TypeError", "this object is not callable");
     }
   }
   if (fn == &tvm_script__tir_dtype_builtin && has_dtype && c->args &&
@@ -1471,7 +1471,7 @@ int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_
       (!c->kwargs_keys || tvm_ffi_seq_size(c->kwargs_keys) == 0) &&
       p->eval_depth < SCRIPT_MAX_EVAL_DEPTH) {
     /* `T.float32(1)`, `T.int64(4)`: a dtype constructor of one literal number, most of them.
-     * The argument's evaluation is the literal's value (script__eval, within the depth bound);
+     * The argument's evaluation is the literal's value (tvm_script__eval, within the depth bound);
      * the constructor binds it as `expr` and, a number, makes tvm_script__dtype_number of it,
      * an error of which it leaves unlocated for the call (error_arg -1), as here. */
     const script_doc* a0 = tvm_ffi_seq_obj_at(c->args, 0);
@@ -1480,7 +1480,7 @@ int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_
                              : NULL;
     if (v && is_py_number(v)) {
       tvm_tir_expr_obj* e = tvm_script__dtype_number(v, dtype);
-      if (!e) return script__relocate(p, call);
+      if (!e) return tvm_script__relocate(p, call);
       *out = tvm_ffi_any_obj(e);
       return 0;
     }
@@ -1491,7 +1491,7 @@ int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_
   int rc = eval_args(p, c, fn ? fn->shape_arg : 0, fn && fn->region_args, &args, &npos);
   int32_t nkw = args.n - npos;
   if (rc == 0 && !fn) {
-    rc = nkw ? script__error_at(p, call, "TypeError", "a function call takes no keyword arguments")
+    rc = nkw ? tvm_script__error_at(p, call, "TypeError", "a function call takes no keyword arguments")
              : call_global(p, c, &callee, &args, out);
   } else if (rc == 0) {
     const char* kw_names_stack[8];
@@ -1506,22 +1506,22 @@ int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_
                                  args.args, nkw, kw_names, args.args + npos, -1,        has_dtype,
                                  dtype};
     if (!kw_names) {
-      rc = script__relocate(p, call);
+      rc = tvm_script__relocate(p, call);
     } else if (fn->fn(&call_info, out) != 0) {
       int32_t e = call_info.error_arg;
       const void* at = e >= 0 && e < args.n ? (const void*)args.arg_docs[e] : (const void*)call;
       *out = tvm_ffi_any_none();
       /* A lambda argument whose body failed raised a located error of its own. */
-      bool located = script__lambdas_end(&args.lambdas[0], true) ||
-                     script__lambdas_end(&args.lambdas[1], true);
-      rc = located ? -1 : script__relocate(p, at);
+      bool located = tvm_script__lambdas_end(&args.lambdas[0], true) ||
+                     tvm_script__lambdas_end(&args.lambdas[1], true);
+      rc = located ? -1 : tvm_script__relocate(p, at);
     } else if ((args.lambdas[0] || args.lambdas[1]) &&
-               (script__lambda_escaped(args.lambdas[0]) ||
-                script__lambda_escaped(args.lambdas[1]))) {
+               (tvm_script__lambda_escaped(args.lambdas[0]) ||
+                tvm_script__lambda_escaped(args.lambdas[1]))) {
       /* A builtin kept a lambda (T.attr's node, T.meta_var): it would outlive the parse. */
       tvm_ffi_any_release(out);
       *out = tvm_ffi_any_none();
-      rc = script__error_at(p, call, "NotImplementedError",
+      rc = tvm_script__error_at(p, call, "NotImplementedError",
                             "%s() cannot keep a lambda; a lambda is only supported as an "
                             "argument that the builtin calls (T.comm_reducer, T.index_map)",
                             full);
@@ -1540,18 +1540,18 @@ static __attribute__((noinline)) int eval_nested(script_parser* p, const script_
 static __attribute__((noinline)) int eval_id(script_parser* p, const script_doc* d,
                                              TVMFFIAny* out);
 
-int script__eval(script_parser* p, const script_doc* d, TVMFFIAny* out) {
+int tvm_script__eval(script_parser* p, const script_doc* d, TVMFFIAny* out) {
   /* The leaves first, in a frame of their own: a literal, and a name bound in the variable
    * table, are most evaluations and recurse no further, so they need neither the depth count
    * nor eval_kind's frame. What they do is eval_kind's (IdDoc: resolve_name's table lookup);
    * at the depth bound, and for everything else, the general path. */
   if (__builtin_expect(p->eval_depth < SCRIPT_MAX_EVAL_DEPTH, 1) && d) {
     int32_t t = tvm_ffi_type_index(d);
-    if (t == script__doc_type_index[TVM_SCRIPT_DOC_LiteralDoc]) {
+    if (t == tvm_script__doc_type_index[TVM_SCRIPT_DOC_LiteralDoc]) {
       *out = tvm_ffi_any_copy(&((const tvm_script_literal_doc_obj*)d)->value);
       return 0;
     }
-    if (t == script__doc_type_index[TVM_SCRIPT_DOC_IdDoc]) {
+    if (t == tvm_script__doc_type_index[TVM_SCRIPT_DOC_IdDoc]) {
       /* script__vt_lookup's hint test inline; its hashed lookup in eval_id, out of line: a call
        * here that returns would make every evaluation (literals included) save and restore
        * registers in a frame, where these paths now need none (the others are tail calls). */
@@ -1570,11 +1570,11 @@ int script__eval(script_parser* p, const script_doc* d, TVMFFIAny* out) {
   return eval_nested(p, d, out);
 }
 
-/* An IdDoc whose name's hint missed (script__eval): the hashed lookup, else the general path. */
+/* An IdDoc whose name's hint missed (tvm_script__eval): the hashed lookup, else the general path. */
 static int eval_id(script_parser* p, const script_doc* d, TVMFFIAny* out) {
   uint32_t size;
   const char* name = script__id_name(d, &size);
-  const TVMFFIAny* v = script__vt_lookup_hashed(&p->vt, name, size);
+  const TVMFFIAny* v = tvm_script__vt_lookup_hashed(&p->vt, name, size);
   if (v) {
     *out = tvm_ffi_any_copy(v);
     return 0;
@@ -1588,7 +1588,7 @@ static int eval_nested(script_parser* p, const script_doc* d, TVMFFIAny* out) {
    * built, which every later recursive pass walks) instead of overflowing the stack. */
   if (p->eval_depth >= SCRIPT_MAX_EVAL_DEPTH) {
     *out = tvm_ffi_any_none();
-    return script__error_at(p, d, "SyntaxError",
+    return tvm_script__error_at(p, d, "SyntaxError",
                             "expression nested too deeply (more than %d "
                             "levels)",
                             SCRIPT_MAX_EVAL_DEPTH);
@@ -1608,15 +1608,15 @@ static int eval_kind(script_parser* p, const script_doc* d, TVMFFIAny* out) {
     case TVM_SCRIPT_DOC_IdDoc: {
       const tvm_script_id_doc_obj* id = (const void*)d;
       if (resolve_name(p, id->name, out)) return 0;
-      return script__error_at(p, d, "NameError", "name '%s' is not defined",
+      return tvm_script__error_at(p, d, "NameError", "name '%s' is not defined",
                               tvm_ffi_str_cstr(id->name));
     }
     case TVM_SCRIPT_DOC_AttrAccessDoc:
       return eval_attr(p, (const void*)d, out);
     case TVM_SCRIPT_DOC_IndexDoc:
-      return script__eval_index(p, (const void*)d, out);
+      return tvm_script__eval_index(p, (const void*)d, out);
     case TVM_SCRIPT_DOC_CallDoc:
-      return script__eval_call(p, d, TVM_SCRIPT_CTX_EXPR, NULL, 0, out);
+      return tvm_script__eval_call(p, d, TVM_SCRIPT_CTX_EXPR, NULL, 0, out);
     case TVM_SCRIPT_DOC_OperationDoc:
       return eval_operation(p, (const void*)d, out);
     case TVM_SCRIPT_DOC_TupleDoc:
@@ -1625,26 +1625,26 @@ static int eval_kind(script_parser* p, const script_doc* d, TVMFFIAny* out) {
     case TVM_SCRIPT_DOC_DictDoc:
       return eval_dict(p, (const void*)d, out);
     case TVM_SCRIPT_DOC_LambdaDoc:
-      return script__error_at(p, d, "NotImplementedError",
+      return tvm_script__error_at(p, d, "NotImplementedError",
                               "a lambda is only supported as an argument of a T.* call "
                               "(T.comm_reducer)");
     case TVM_SCRIPT_DOC_SliceDoc:
-      return script__error_at(p, d, "SyntaxError", "a slice is only valid in a subscript");
+      return tvm_script__error_at(p, d, "SyntaxError", "a slice is only valid in a subscript");
     case TVM_SCRIPT_DOC_StarredDoc:
-      return script__error_at(p, d, "SyntaxError",
+      return tvm_script__error_at(p, d, "SyntaxError",
                               "a starred expression is only valid as a "
                               "call argument");
     default:
-      return script__error_at(p, d, "SyntaxError", "%s is not an expression",
+      return tvm_script__error_at(p, d, "SyntaxError", "%s is not an expression",
                               tvm_script_doc_kind_name(tvm_script_doc_kind_of(d)));
   }
 }
 
-tvm_tir_expr_obj* script__eval_expr(script_parser* p, const script_doc* d) {
+tvm_tir_expr_obj* tvm_script__eval_expr(script_parser* p, const script_doc* d) {
   TVMFFIAny v;
-  if (script__eval(p, d, &v) != 0) return NULL;
+  if (tvm_script__eval(p, d, &v) != 0) return NULL;
   tvm_tir_expr_obj* e = script__to_expr(&v, NULL);
   tvm_ffi_any_release(&v);
-  if (!e) script__relocate(p, d);
+  if (!e) tvm_script__relocate(p, d);
   return e;
 }

@@ -10,7 +10,7 @@
  * Errors. Every function here that fails returns -1 (or NULL) with ONE error raised whose
  * message is already rendered at a source span (tvm_script_diag_render). Errors coming from
  * libtir, the IR builder or a builtin carry no location: the caller that made that call
- * relocates them (script__relocate) at the doc that caused them, keeping their kind.
+ * relocates them (tvm_script__relocate) at the doc that caused them, keeping their kind.
  */
 #ifndef TVM_SCRIPT_PARSE_EVAL_H_
 #define TVM_SCRIPT_PARSE_EVAL_H_
@@ -39,9 +39,9 @@ typedef struct script_parser script_parser;
 typedef int (*script_stmt_handler)(script_parser* p, const script_doc* stmt);
 
 /* Install a handler (at start-up, before any parse; not thread-safe). NULL removes it. */
-void script__register_handler(script_token token, tvm_script_doc_kind kind, script_stmt_handler fn);
+void tvm_script__register_handler(script_token token, tvm_script_doc_kind kind, script_stmt_handler fn);
 /* The handlers of the built-in dialects (parse_stmt.c), installed once by tvm_script_parse. */
-void script__register_tir_handlers(void);
+void tvm_script__register_tir_handlers(void);
 
 /* ---- The variable table -----------------------------------------------------------------------
  */
@@ -64,8 +64,8 @@ typedef struct {
 /* The first storage of a table, given by its owner (tvm_script_parse: a per-thread one, or one
  * in its frame for a parse nested in another): a small file binds a few dozen names, so a parse
  * needs no malloc + free for its table. Larger tables move to the heap. The slots a table names
- * in it are listed (at most half of them are named before the table moves: script__vt_bind), so
- * that script__vt_free empties just those and leaves the storage clean for the next table: a
+ * in it are listed (at most half of them are named before the table moves: tvm_script__vt_bind), so
+ * that tvm_script__vt_free empties just those and leaves the storage clean for the next table: a
  * tiny parse names a handful of its 64 slots, and clearing all of them was most of its setup. */
 enum { SCRIPT_VT_SLOTS = 64, SCRIPT_VT_BINDS = 64, SCRIPT_VT_SCOPES = 16 };
 typedef struct {
@@ -92,7 +92,7 @@ typedef struct {
 #define SCRIPT_MAX_EVAL_DEPTH 1000
 
 /* An import alias of a TVMScript module (`T` for tirx), read once per parse from the header's
- * imports (script__init_aliases): every `T.x` resolves its root name, and a scan of one or two
+ * imports (tvm_script__init_aliases): every `T.x` resolves its root name, and a scan of one or two
  * entries costs a fraction of a hashed ffi.Map lookup. */
 #define SCRIPT_MAX_ALIASES 8
 typedef struct {
@@ -102,27 +102,27 @@ typedef struct {
 } script_alias;
 
 struct script_parser {
-  /* (tvm_script_parse zeroes the fields before vt; script__vt_init sets up vt, and
-   * script__init_aliases the aliases.) */
+  /* (tvm_script_parse zeroes the fields before vt; tvm_script__vt_init sets up vt, and
+   * tvm_script__init_aliases the aliases.) */
   const char* src;
   size_t len;
   const char* filename;
   tvm_script_builder* b;
   /* ffi.Map alias -> module name (borrowed), only for a header of more imports than
-   * SCRIPT_MAX_ALIASES; else NULL and script__init_aliases lists them from the front end's list */
+   * SCRIPT_MAX_ALIASES; else NULL and tvm_script__init_aliases lists them from the front end's list */
   const void* imports;
   const void* extra_vars; /* ffi.Map<String, Any> or NULL (borrowed) */
   script_token token;
   int func_depth; /* > 0 inside a function body */
   bool check_wf;  /* options' check_well_formed */
   bool fragment;  /* statements outside any definition (a printed fragment) */
-  int eval_depth; /* nesting of script__eval (bounded by SCRIPT_MAX_EVAL_DEPTH) */
+  int eval_depth; /* nesting of tvm_script__eval (bounded by SCRIPT_MAX_EVAL_DEPTH) */
   /* The statements holding the functions of the module being parsed (a class body, or the
    * file's top level for several functions), to find a callee's return type; else NULL. */
   const void* module_defs;
   /* Root names of `T.x` resolved to a module without a variable binding, by the name's string
    * object: valid while the name's slot in the variable table stays empty (see
-   * script__vt_lookup_slot), as everything else a root resolves by is fixed for the parse. */
+   * tvm_script__vt_lookup_slot), as everything else a root resolves by is fixed for the parse. */
   struct {
     const void* name; /* ffi.String, NULL = empty */
     uint32_t slot, cap;
@@ -138,20 +138,20 @@ struct script_parser {
 
 /* Fill p->aliases (before any evaluation): from p->imports when set, else from the header's
  * imports list[0..n) (n <= SCRIPT_MAX_ALIASES, byte ranges of p->src). */
-void script__init_aliases(script_parser* p, const tvm_script__import* list, size_t n);
+void tvm_script__init_aliases(script_parser* p, const tvm_script__import* list, size_t n);
 
 /* store (not owned) must outlive the table; its contents need no initialisation. */
 /* A table in store, whose slots are all empty when clean (a storage that a table was freed
  * from, or a zeroed one), else emptied here. */
-int script__vt_init(script_var_table* vt, script_vt_storage* store, bool clean);
+int tvm_script__vt_init(script_var_table* vt, script_vt_storage* store, bool clean);
 /* Release the values and heap storage, and leave the first storage clean. */
-void script__vt_free(script_var_table* vt);
-int script__vt_push_scope(script_var_table* vt);
-void script__vt_pop_scope(script_var_table* vt);
+void tvm_script__vt_free(script_var_table* vt);
+int tvm_script__vt_push_scope(script_var_table* vt);
+void tvm_script__vt_pop_scope(script_var_table* vt);
 /* Bind name[0..size) to value (moved; *value becomes None). -1 only on OOM (raised, unlocated). */
-int script__vt_bind(script_var_table* vt, const char* name, uint32_t size, TVMFFIAny* value);
+int tvm_script__vt_bind(script_var_table* vt, const char* name, uint32_t size, TVMFFIAny* value);
 /* The innermost binding's value (borrowed), or NULL. */
-const TVMFFIAny* script__vt_lookup_hashed(script_var_table* vt, const char* name, uint32_t size);
+const TVMFFIAny* tvm_script__vt_lookup_hashed(script_var_table* vt, const char* name, uint32_t size);
 static inline const TVMFFIAny* script__vt_lookup(script_var_table* vt, const char* name,
                                                  uint32_t size) {
   /* The slot where this text (by address: identifiers are interned) was found last: a slot
@@ -160,16 +160,16 @@ static inline const TVMFFIAny* script__vt_lookup(script_var_table* vt, const cha
    * name's, or from before a growth moved the slots) fails the test and the name is hashed. */
   uint32_t hint = vt->hints[((uintptr_t)name * UINT64_C(0x9E3779B97F4A7C15)) >> 58];
   const script_vt_slot* s = &vt->slots[hint];
-  if (!name || s->name != name || s->size != size) return script__vt_lookup_hashed(vt, name, size);
+  if (!name || s->name != name || s->size != size) return tvm_script__vt_lookup_hashed(vt, name, size);
   return s->top >= 0 ? &vt->binds[s->top].value : NULL;
 }
 /* script__vt_lookup; *empty_slot: when the name was never bound, the empty slot its lookup
  * stopped at (a later lookup stops there too while that slot stays empty and the table keeps
  * its capacity: slots are never emptied), else UINT32_MAX. */
-const TVMFFIAny* script__vt_lookup_slot(const script_var_table* vt, const char* name,
+const TVMFFIAny* tvm_script__vt_lookup_slot(const script_var_table* vt, const char* name,
                                         uint32_t size, uint32_t* empty_slot);
 /* Whether some visible name is bound to the object (a linear scan: for rare questions only). */
-bool script__vt_holds(const script_var_table* vt, const void* obj);
+bool tvm_script__vt_holds(const script_var_table* vt, const void* obj);
 
 /* ---- Special values ---------------------------------------------------------------------------
  */
@@ -185,60 +185,60 @@ typedef struct {
   const char* name;
 } script_special;
 /* The value of `cls` (and of the class name) inside a module class. */
-TVMFFIAny script__cls_value(void);
+TVMFFIAny tvm_script__cls_value(void);
 /* The marker of value v, or NULL. */
-const script_special* script__special_of(const TVMFFIAny* v);
+const script_special* tvm_script__special_of(const TVMFFIAny* v);
 
 /* ---- Errors --------------------------------------------------------------------------------- */
 /* Raise `kind` with a message rendered at the doc's span. Returns -1. */
-int script__error_at(script_parser* p, const void* doc, const char* kind, const char* fmt, ...)
+int tvm_script__error_at(script_parser* p, const void* doc, const char* kind, const char* fmt, ...)
     TVM_FFI_PRINTF(4, 5);
 /* Re-raise the pending (unlocated) error at the doc's span, keeping its kind. Returns -1. */
-int script__relocate(script_parser* p, const void* doc);
+int tvm_script__relocate(script_parser* p, const void* doc);
 
 /* ---- Evaluation --------------------------------------------------------------------------- */
 /* Evaluate an expression doc into *out (owned). */
-int script__eval(script_parser* p, const script_doc* d, TVMFFIAny* out);
+int tvm_script__eval(script_parser* p, const script_doc* d, TVMFFIAny* out);
 /* Evaluate a call doc in a context (statement handlers: STMT, ASSIGN, WITH, FOR) with the
  * names being bound. */
-int script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_ctx ctx,
+int tvm_script__eval_call(script_parser* p, const script_doc* call, tvm_script_call_ctx ctx,
                       const char* const* targets, int32_t num_targets, TVMFFIAny* out);
-/* Evaluate to a PrimExpr (Python numbers converted as tvm_script_value_to_expr does). NULL on
+/* Evaluate to a PrimExpr (Python numbers converted as tvm_script__value_to_expr_slow does). NULL on
  * failure. */
-tvm_tir_expr_obj* script__eval_expr(script_parser* p, const script_doc* d);
+tvm_tir_expr_obj* tvm_script__eval_expr(script_parser* p, const script_doc* d);
 /* A PrimExpr of value v (borrowed): a PrimExpr as is, a Python number converted to the dtype
  * `like` when given (a literal next to a PrimExpr of that dtype) else as
- * tvm_script_value_to_expr. Unlocated error on failure. */
-tvm_tir_expr_obj* script__to_expr_slow(const TVMFFIAny* v, const DLDataType* like);
+ * tvm_script__value_to_expr_slow. Unlocated error on failure. */
+tvm_tir_expr_obj* tvm_script__to_expr_slow(const TVMFFIAny* v, const DLDataType* like);
 static inline tvm_tir_expr_obj* script__to_expr(const TVMFFIAny* v, const DLDataType* like) {
   /* (A PrimExpr, most values, inline: a new reference to it whatever `like` says.) */
   if (tvm_ffi_any_is_object(v) && tvm_script__is_expr(v->v_obj)) {
     tvm_ffi_retain(v->v_obj);
     return (tvm_tir_expr_obj*)v->v_obj;
   }
-  return script__to_expr_slow(v, like);
+  return tvm_script__to_expr_slow(v, like);
 }
 /* Python truthiness of a non-PrimExpr value. */
-bool script__truthy(const TVMFFIAny* v);
+bool tvm_script__truthy(const TVMFFIAny* v);
 /* The TIR dtype a value names (`T.float32`, "float32"), or false. */
-bool script__as_dtype(const TVMFFIAny* v, DLDataType* out);
+bool tvm_script__as_dtype(const TVMFFIAny* v, DLDataType* out);
 /* Whether an annotation doc is `T.let`. */
-bool script__is_let_annotation(script_parser* p, const script_doc* ann);
+bool tvm_script__is_let_annotation(script_parser* p, const script_doc* ann);
 /* Resolve `<alias>.a.b` to its module marker and dotted rest ("a.b" into buf). */
-const script_special* script__dotted(script_parser* p, const script_doc* d, char* buf,
+const script_special* tvm_script__dotted(script_parser* p, const script_doc* d, char* buf,
                                      size_t bufsize, size_t* out_len);
 
 /* value[indices...] (parse_subscript.c). */
-int script__eval_index(script_parser* p, const tvm_script_index_doc_obj* d, TVMFFIAny* out);
+int tvm_script__eval_index(script_parser* p, const tvm_script_index_doc_obj* d, TVMFFIAny* out);
 /* An argument of T.reads / T.writes (tvm_script_builtin.region_args): when d is A[i, j] with A
- * a Buffer's name and no slice, evaluates it as script__eval would, but to the BufferRegion
- * that tvm_script_value_to_region makes of the BufferLoad (the same errors, at the same points;
+ * a Buffer's name and no slice, evaluates it as tvm_script__eval would, but to the BufferRegion
+ * that tvm_script__value_to_region makes of the BufferLoad (the same errors, at the same points;
  * no load and no index Array made only to be dropped): 0, or -1 with the error. 1 (out left
  * None) for any other d: the caller evaluates it as usual. */
-int script__eval_region(script_parser* p, const script_doc* d, TVMFFIAny* out);
+int tvm_script__eval_region(script_parser* p, const script_doc* d, TVMFFIAny* out);
 /* lhs[...] = value (a BufferStore; slices become Ramp indices; a Python literal takes the
  * buffer's dtype). Errors of the store itself are located at `at`. */
-int script__store(script_parser* p, const tvm_script_index_doc_obj* lhs, const TVMFFIAny* value,
+int tvm_script__store(script_parser* p, const tvm_script_index_doc_obj* lhs, const TVMFFIAny* value,
                   const script_doc* at);
 
 /* Doc helpers. */
@@ -247,35 +247,35 @@ static inline const char* script__id_name(const script_doc* d, uint32_t* out_siz
   if (out_size) *out_size = (uint32_t)s.size;
   return s.data;
 }
-/* The FFI type index of each doc kind, filled once (script__init_doc_kinds, with the statement
+/* The FFI type index of each doc kind, filled once (tvm_script__init_doc_kinds, with the statement
  * handlers, before any parse): a kind test compares the object's own type index with it instead
  * of calling through the doc registry (~200,000 kind tests in a corpus pass). Doc types are
  * registered once per process, so the table never changes afterwards. */
-extern int32_t script__doc_type_index[TVM_SCRIPT_DOC_COUNT];
-void script__init_doc_kinds(void);
+extern int32_t tvm_script__doc_type_index[TVM_SCRIPT_DOC_COUNT];
+void tvm_script__init_doc_kinds(void);
 static inline bool script__is_kind(const void* d, tvm_script_doc_kind k) {
-  return d && tvm_ffi_type_index(d) == script__doc_type_index[k];
+  return d && tvm_ffi_type_index(d) == tvm_script__doc_type_index[k];
 }
 /* tvm_script_doc_kind_of through the same table, inverted: kinds by type index - base. */
 #define SCRIPT_DOC_KIND_SPAN 256
-extern int32_t script__doc_kind_base;
-extern int16_t script__doc_kind_by_index[SCRIPT_DOC_KIND_SPAN];
-extern bool script__doc_kind_table_ok; /* every kind's index is within the span */
+extern int32_t tvm_script__doc_kind_base;
+extern int16_t tvm_script__doc_kind_by_index[SCRIPT_DOC_KIND_SPAN];
+extern bool tvm_script__doc_kind_table_ok; /* every kind's index is within the span */
 static inline tvm_script_doc_kind script__kind_of(const void* d) {
-  if (!script__doc_kind_table_ok) return tvm_script_doc_kind_of(d);
+  if (!tvm_script__doc_kind_table_ok) return tvm_script_doc_kind_of(d);
   if (!d) return TVM_SCRIPT_DOC_NONE;
-  uint32_t i = (uint32_t)(tvm_ffi_type_index(d) - script__doc_kind_base);
-  return i < SCRIPT_DOC_KIND_SPAN ? (tvm_script_doc_kind)script__doc_kind_by_index[i]
+  uint32_t i = (uint32_t)(tvm_ffi_type_index(d) - tvm_script__doc_kind_base);
+  return i < SCRIPT_DOC_KIND_SPAN ? (tvm_script_doc_kind)tvm_script__doc_kind_by_index[i]
                                   : TVM_SCRIPT_DOC_NONE;
 }
 /* The body of a statement (an ffi.Array of docs, possibly NULL): run each statement through
  * the dispatch table. */
-int script__run_body(script_parser* p, const void* stmts);
-int script__run_stmt(script_parser* p, const script_doc* stmt);
+int tvm_script__run_body(script_parser* p, const void* stmts);
+int tvm_script__run_stmt(script_parser* p, const script_doc* stmt);
 /* Close builder frames until the depth is back at `depth` (errors relocated at doc). */
-int script__exit_to(script_parser* p, int depth, const void* doc);
+int tvm_script__exit_to(script_parser* p, int depth, const void* doc);
 
 /* Definitions (parse_func.c): a FunctionDoc in the current dialect / inside a class. */
-int script__parse_function(script_parser* p, const script_doc* fn);
+int tvm_script__parse_function(script_parser* p, const script_doc* fn);
 
 #endif /* TVM_SCRIPT_PARSE_EVAL_H_ */

@@ -36,7 +36,7 @@ typedef struct {
 } func_parser;
 
 /* p.vt's first storage for the outermost parse on a thread: zeroed (clean) at first, and left
- * clean by script__vt_free, so that a parse need not empty its 64 slots (a parse nested in
+ * clean by tvm_script__vt_free, so that a parse need not empty its 64 slots (a parse nested in
  * another, which has it, uses one in its own frame). */
 static __thread script_vt_storage t_vt_store;
 static __thread bool t_vt_store_busy;
@@ -99,7 +99,7 @@ static bool prechecked(script_parser* p, const script_doc* fn, int64_t* cursor) 
 static script_stmt_handler g_handlers[SCRIPT_TOKEN_COUNT][TVM_SCRIPT_DOC_COUNT];
 static const char* const kTokenNames[SCRIPT_TOKEN_COUNT] = {"", "ir", "tirx", "relax"};
 
-void script__register_handler(script_token token, tvm_script_doc_kind kind,
+void tvm_script__register_handler(script_token token, tvm_script_doc_kind kind,
                               script_stmt_handler fn) {
   if ((int)token >= 0 && token < SCRIPT_TOKEN_COUNT && (int)kind >= 0 &&
       kind < TVM_SCRIPT_DOC_COUNT) {
@@ -107,7 +107,7 @@ void script__register_handler(script_token token, tvm_script_doc_kind kind,
   }
 }
 
-int script__run_stmt(script_parser* p, const script_doc* stmt) {
+int tvm_script__run_stmt(script_parser* p, const script_doc* stmt) {
   tvm_script_doc_kind k = script__kind_of(stmt);
   script_stmt_handler h = NULL;
   if ((int)k >= 0 && k < TVM_SCRIPT_DOC_COUNT) {
@@ -116,12 +116,12 @@ int script__run_stmt(script_parser* p, const script_doc* stmt) {
   }
   if (!h) {
     if (p->token == SCRIPT_TOKEN_DEFAULT) {
-      return script__error_at(p, stmt, "SyntaxError",
+      return tvm_script__error_at(p, stmt, "SyntaxError",
                               "this statement (%s) is not supported at "
                               "module level",
                               tvm_script_doc_kind_name(k));
     }
-    return script__error_at(p, stmt, "SyntaxError",
+    return tvm_script__error_at(p, stmt, "SyntaxError",
                             "this statement (%s) is not supported in "
                             "dialect '%s'",
                             tvm_script_doc_kind_name(k), kTokenNames[p->token]);
@@ -136,7 +136,7 @@ int script__run_stmt(script_parser* p, const script_doc* stmt) {
   return rc;
 }
 
-int script__run_body(script_parser* p, const void* stmts) {
+int tvm_script__run_body(script_parser* p, const void* stmts) {
   int64_t n = stmts ? tvm_ffi_seq_size(stmts) : 0;
   for (int64_t i = 0; i < n; ++i) {
     /* The docs of a large file are long out of cache when they are run: fetch the next
@@ -145,7 +145,7 @@ int script__run_body(script_parser* p, const void* stmts) {
       const char* next = tvm_ffi_seq_obj_at(stmts, i + 1);
       for (int line = 0; line < 8; ++line) __builtin_prefetch(next - 64 * line);
     }
-    if (script__run_stmt(p, tvm_ffi_seq_obj_at(stmts, i)) != 0) return -1;
+    if (tvm_script__run_stmt(p, tvm_ffi_seq_obj_at(stmts, i)) != 0) return -1;
   }
   return 0;
 }
@@ -159,13 +159,13 @@ static int raise_at(script_parser* p, void* err, tvm_script_span span) {
   return -1;
 }
 
-int script__exit_to(script_parser* p, int depth, const void* doc) {
+int tvm_script__exit_to(script_parser* p, int depth, const void* doc) {
   while (tvm_script_builder_depth(p->b) > depth) {
     if (tvm_script_builder_exit(p->b) == 0) continue;
     /* At the statement of the frame whose node failed (a rest-of-body frame closed here was
      * opened by an earlier statement than doc), when the builder knows it. */
     const tvm_script_span* at = p->b->exit_error_span;
-    return at ? raise_at(p, tvm_ffi_error_take(), *at) : script__relocate(p, doc);
+    return at ? raise_at(p, tvm_ffi_error_take(), *at) : tvm_script__relocate(p, doc);
   }
   return 0;
 }
@@ -190,41 +190,41 @@ static int parse_decorators(script_parser* p, const script_doc* def, const void*
     char name[64];
     size_t len = 0;
     const script_special* mod =
-        script__dotted(p, call ? call->callee : d, name, sizeof(name), &len);
+        tvm_script__dotted(p, call ? call->callee : d, name, sizeof(name), &len);
     script_token token = SCRIPT_TOKEN_DEFAULT;
     if (mod && strcmp(mod->name, "tirx") == 0 && strcmp(name, "prim_func") == 0) {
       token = SCRIPT_TOKEN_TIRX;
     } else if (mod && strcmp(mod->name, "ir") == 0 && strcmp(name, "ir_module") == 0) {
       token = SCRIPT_TOKEN_IR;
     } else if (mod && strcmp(mod->name, "relax") == 0 && strcmp(name, "function") == 0) {
-      return script__error_at(p, d, "NotImplementedError",
+      return tvm_script__error_at(p, d, "NotImplementedError",
                               "Relax functions (@R.function) are not supported by this parser yet");
     } else {
-      return script__error_at(p, d, "SyntaxError",
+      return tvm_script__error_at(p, d, "SyntaxError",
                               "unknown decorator (expected @T.prim_func or @I.ir_module)");
     }
     if (out->token != SCRIPT_TOKEN_DEFAULT) {
-      return script__error_at(p, d, "SyntaxError", "a definition takes one decorator");
+      return tvm_script__error_at(p, d, "SyntaxError", "a definition takes one decorator");
     }
     out->token = token;
     if (!call) continue;
     if (call->args && tvm_ffi_seq_size(call->args) != 0) {
-      return script__error_at(p, tvm_ffi_seq_obj_at(call->args, 0), "TypeError",
+      return tvm_script__error_at(p, tvm_ffi_seq_obj_at(call->args, 0), "TypeError",
                               "the decorator takes keyword arguments only");
     }
     for (int64_t k = 0; k < tvm_ffi_seq_size(call->kwargs_keys); ++k) {
       const char* key = tvm_ffi_str_cstr(tvm_ffi_seq_obj_at(call->kwargs_keys, k));
       const script_doc* vd = tvm_ffi_seq_obj_at(call->kwargs_values, k);
       TVMFFIAny v;
-      if (script__eval(p, vd, &v) != 0) return -1;
-      bool flag = script__truthy(&v);
+      if (tvm_script__eval(p, vd, &v) != 0) return -1;
+      bool flag = tvm_script__truthy(&v);
       tvm_ffi_any_release(&v);
       if (strcmp(key, "private") == 0) {
         out->is_private = flag;
       } else if (strcmp(key, "check_well_formed") == 0) {
         out->check_wf = flag;
       } else if (strcmp(key, "s_tir") != 0 && strcmp(key, "pure") != 0) {
-        return script__error_at(p, vd, "TypeError", "unknown decorator argument '%s'", key);
+        return tvm_script__error_at(p, vd, "TypeError", "unknown decorator argument '%s'", key);
       }
     }
   }
@@ -232,7 +232,7 @@ static int parse_decorators(script_parser* p, const script_doc* def, const void*
     const script_doc* name = script__is_kind(def, TVM_SCRIPT_DOC_ClassDoc)
                                  ? ((const tvm_script_class_doc_obj*)def)->name
                                  : ((const tvm_script_function_doc_obj*)def)->name;
-    return script__error_at(p, name, "SyntaxError",
+    return tvm_script__error_at(p, name, "SyntaxError",
                             "a definition needs a decorator (@T.prim_func or @I.ir_module)");
   }
   return 0;
@@ -252,7 +252,7 @@ static void* param_object(const TVMFFIAny* ann, void* name_str) {
     }
     if (tvm_tir_is_type(o)) return tvm_tir_var_new_typed_str(name_str, o);
   }
-  if (script__as_dtype(ann, &t)) return tvm_tir_var_new_str(name_str, t);
+  if (tvm_script__as_dtype(ann, &t)) return tvm_tir_var_new_str(name_str, t);
   tvm_ffi_raise("TypeError",
                 "a parameter annotation must be T.Buffer(...), T.handle or a dtype, "
                 "not '%s'",
@@ -266,12 +266,12 @@ static int parse_param(script_parser* p, const void* params, int64_t index) {
   const tvm_script_assign_doc_obj* a = (const void*)arg;
   if (!script__is_kind(arg, TVM_SCRIPT_DOC_AssignDoc) ||
       !script__is_kind(a->lhs, TVM_SCRIPT_DOC_IdDoc)) {
-    return script__error_at(p, arg, "SyntaxError", "malformed parameter");
+    return tvm_script__error_at(p, arg, "SyntaxError", "malformed parameter");
   }
   if (!a->annotation) {
-    return script__error_at(p, arg, "TypeError", "a TIR parameter needs a type annotation");
+    return tvm_script__error_at(p, arg, "TypeError", "a TIR parameter needs a type annotation");
   }
-  if (a->rhs) return script__error_at(p, a->rhs, "SyntaxError", "TIR parameters take no defaults");
+  if (a->rhs) return tvm_script__error_at(p, a->rhs, "SyntaxError", "TIR parameters take no defaults");
   void* name_str = ((const tvm_script_id_doc_obj*)a->lhs)->name;
   const char* name = tvm_ffi_str_cstr(name_str);
   uint32_t n;
@@ -283,7 +283,7 @@ static int parse_param(script_parser* p, const void* params, int64_t index) {
     /* (By length first: names of other lengths differ, as strcmp would find; the front end
      * interns identifiers, so an equal name is mostly the same text.) */
     if (pn == n && (ps == s || memcmp(ps, s, n) == 0)) {
-      return script__error_at(p, a->lhs, "SyntaxError",
+      return tvm_script__error_at(p, a->lhs, "SyntaxError",
                               "duplicate argument '%s' in function definition", name);
     }
   }
@@ -291,42 +291,42 @@ static int parse_param(script_parser* p, const void* params, int64_t index) {
   p->b->name_strs[0] = name_str; /* (T.Buffer(...) names the buffer after the parameter) */
   p->b->num_name_strs = 1;
   int rc = script__is_kind(a->annotation, TVM_SCRIPT_DOC_CallDoc)
-               ? script__eval_call(p, a->annotation, TVM_SCRIPT_CTX_ASSIGN, &name, 1, &ann)
-               : script__eval(p, a->annotation, &ann);
+               ? tvm_script__eval_call(p, a->annotation, TVM_SCRIPT_CTX_ASSIGN, &name, 1, &ann)
+               : tvm_script__eval(p, a->annotation, &ann);
   if (rc != 0) return -1;
   void* param = param_object(&ann, name_str);
   tvm_ffi_any_release(&ann);
-  if (!param) return script__relocate(p, a->annotation);
+  if (!param) return tvm_script__relocate(p, a->annotation);
   void* bound = tvm_script_tir_arg(p->b, name, param);
   tvm_ffi_release(param);
-  if (!bound) return script__relocate(p, arg);
+  if (!bound) return tvm_script__relocate(p, arg);
   TVMFFIAny v = tvm_ffi_any_obj(bound);
-  if (script__vt_bind(&p->vt, s, n, &v) != 0) {
+  if (tvm_script__vt_bind(&p->vt, s, n, &v) != 0) {
     tvm_ffi_any_release(&v);
-    return script__relocate(p, arg);
+    return tvm_script__relocate(p, arg);
   }
   return 0;
 }
 
 static int parse_ret_type(script_parser* p, const script_doc* rt) {
   TVMFFIAny v;
-  if (script__eval(p, rt, &v) != 0) return -1;
+  if (tvm_script__eval(p, rt, &v) != 0) return -1;
   DLDataType t;
   void* type = NULL;
   if (tvm_ffi_any_is_object(&v) && tvm_tir_is_type(v.v_obj)) {
     type = v.v_obj;
     tvm_ffi_retain(type);
-  } else if (script__as_dtype(&v, &t)) {
+  } else if (tvm_script__as_dtype(&v, &t)) {
     type = tvm_tir_prim_type_new(t);
   } else if (tvm_ffi_any_is_none(&v)) {
     return 0;
   } else {
     tvm_ffi_any_release(&v);
-    return script__error_at(p, rt, "TypeError",
+    return tvm_script__error_at(p, rt, "TypeError",
                             "a return annotation must be a dtype such as T.int32");
   }
   tvm_ffi_any_release(&v);
-  int rc = type && tvm_script_tir_func_ret(p->b, type) == 0 ? 0 : script__relocate(p, rt);
+  int rc = type && tvm_script_tir_func_ret(p->b, type) == 0 ? 0 : tvm_script__relocate(p, rt);
   tvm_ffi_release(type);
   return rc;
 }
@@ -368,7 +368,7 @@ static int request_root_block(script_parser* p, const tvm_script_function_doc_ob
   return tvm_script_tir_func_root_block(p->b);
 }
 
-/* script__parse_function; *check_wf: whether its decorator asks for the well-formedness
+/* tvm_script__parse_function; *check_wf: whether its decorator asks for the well-formedness
  * check (what wants_check reads for it in the same state). */
 static int parse_function(script_parser* p, const script_doc* fn, bool* check_wf) {
   const tvm_script_function_doc_obj* f = (const void*)fn;
@@ -376,7 +376,7 @@ static int parse_function(script_parser* p, const script_doc* fn, bool* check_wf
   if (parse_decorators(p, fn, f->decorators, &deco) != 0) return -1;
   *check_wf = deco.check_wf;
   if (deco.token != SCRIPT_TOKEN_TIRX) {
-    return script__error_at(p, tvm_ffi_seq_obj_at(f->decorators, 0), "SyntaxError",
+    return tvm_script__error_at(p, tvm_ffi_seq_obj_at(f->decorators, 0), "SyntaxError",
                             "@I.ir_module decorates a class, not a function");
   }
   const char* name = tvm_ffi_str_cstr(((const tvm_script_id_doc_obj*)f->name)->name);
@@ -386,9 +386,9 @@ static int parse_function(script_parser* p, const script_doc* fn, bool* check_wf
   p->b->num_name_strs = 1;
   if (tvm_script_tir_prim_func_enter(p->b, deco.is_private) != 0 ||
       tvm_script_tir_func_name(p->b, name) != 0) {
-    return script__relocate(p, f->name);
+    return tvm_script__relocate(p, f->name);
   }
-  if (script__vt_push_scope(&p->vt) != 0) return script__relocate(p, f->name);
+  if (tvm_script__vt_push_scope(&p->vt) != 0) return tvm_script__relocate(p, f->name);
   p->token = SCRIPT_TOKEN_TIRX;
   ++p->func_depth;
   int rc = 0;
@@ -396,12 +396,12 @@ static int parse_function(script_parser* p, const script_doc* fn, bool* check_wf
     rc = parse_param(p, f->args, i);
   }
   if (rc == 0 && f->return_type) rc = parse_ret_type(p, f->return_type);
-  if (rc == 0 && request_root_block(p, f) != 0) rc = script__relocate(p, f->name);
-  if (rc == 0) rc = script__run_body(p, f->body);
+  if (rc == 0 && request_root_block(p, f) != 0) rc = tvm_script__relocate(p, f->name);
+  if (rc == 0) rc = tvm_script__run_body(p, f->body);
   --p->func_depth;
   p->token = saved;
-  script__vt_pop_scope(&p->vt);
-  if (rc != 0 || script__exit_to(p, depth, f->name) != 0) return -1;
+  tvm_script__vt_pop_scope(&p->vt);
+  if (rc != 0 || tvm_script__exit_to(p, depth, f->name) != 0) return -1;
   if (p->check_wf && deco.check_wf && func_parser_of(p)->module_checks) {
     precheck_module_function(p, fn, name);
   }
@@ -409,7 +409,7 @@ static int parse_function(script_parser* p, const script_doc* fn, bool* check_wf
 }
 
 /* A decorated def in any context (module level or inside a class). */
-int script__parse_function(script_parser* p, const script_doc* fn) {
+int tvm_script__parse_function(script_parser* p, const script_doc* fn) {
   bool check_wf;
   return parse_function(p, fn, &check_wf);
 }
@@ -435,41 +435,41 @@ static int ir_expr_stmt(script_parser* p, const script_doc* d) {
       script__is_kind(e, TVM_SCRIPT_DOC_CallDoc) ? (const void*)e : NULL;
   char name[64];
   size_t len;
-  const script_special* mod = c ? script__dotted(p, c->callee, name, sizeof(name), &len) : NULL;
+  const script_special* mod = c ? tvm_script__dotted(p, c->callee, name, sizeof(name), &len) : NULL;
   bool attrs = mod && strcmp(mod->name, "ir") == 0 && strcmp(name, "module_attrs") == 0;
   bool infos = mod && strcmp(mod->name, "ir") == 0 && strcmp(name, "module_global_infos") == 0;
   if (!attrs && !infos) {
     if (script__is_kind(e, TVM_SCRIPT_DOC_LiteralDoc)) return 0; /* a stray string */
-    return script__error_at(p, d, "SyntaxError",
+    return tvm_script__error_at(p, d, "SyntaxError",
                             "an @I.ir_module class holds functions, "
                             "I.module_attrs and I.module_global_infos");
   }
   if (!c->args || tvm_ffi_seq_size(c->args) != 1 || tvm_ffi_seq_size(c->kwargs_keys) != 0) {
-    return script__error_at(p, e, "TypeError", "I.%s() takes exactly one argument (a dict)", name);
+    return tvm_script__error_at(p, e, "TypeError", "I.%s() takes exactly one argument (a dict)", name);
   }
   const script_doc* ad = tvm_ffi_seq_obj_at(c->args, 0);
   TVMFFIAny v;
-  if (script__eval(p, ad, &v) != 0) return -1;
+  if (tvm_script__eval(p, ad, &v) != 0) return -1;
   int rc;
   if (v.type_index != kTVMFFIMap) {
-    rc = script__error_at(p, ad, "TypeError", "I.%s() takes a dict, not '%s'", name,
+    rc = tvm_script__error_at(p, ad, "TypeError", "I.%s() takes a dict, not '%s'", name,
                           tvm_ffi_any_type_name(&v));
   } else {
     rc = (attrs ? tvm_script_ir_module_attrs(p->b, v.v_obj)
                 : tvm_script_ir_module_global_infos(p->b, v.v_obj)) == 0
              ? 0
-             : script__relocate(p, e);
+             : tvm_script__relocate(p, e);
   }
   tvm_ffi_any_release(&v);
   return rc;
 }
 
 static int ir_function(script_parser* p, const script_doc* d) {
-  return script__parse_function(p, d);
+  return tvm_script__parse_function(p, d);
 }
 
 static int ir_nested_class(script_parser* p, const script_doc* d) {
-  return script__error_at(p, d, "SyntaxError", "nested classes are not supported");
+  return tvm_script__error_at(p, d, "SyntaxError", "nested classes are not supported");
 }
 
 /* Whether the definition asks for the well-formedness check (decorator flag). */
@@ -513,15 +513,15 @@ static int declare_functions(script_parser* p, const void* stmts, bool bind_name
     const script_doc* fname = ((const tvm_script_function_doc_obj*)s)->name;
     tvm_tir_global_var_obj* gv = tvm_script_ir_module_global_var(
         p->b, tvm_ffi_str_cstr(((const tvm_script_id_doc_obj*)fname)->name));
-    if (!gv) return script__relocate(p, fname);
+    if (!gv) return tvm_script__relocate(p, fname);
     TVMFFIAny v = tvm_ffi_any_obj(gv);
     uint32_t len;
     const char* name = script__id_name(fname, &len);
     if (!bind_names) {
       tvm_ffi_release(gv);
-    } else if (script__vt_bind(&p->vt, name, len, &v) != 0) {
+    } else if (tvm_script__vt_bind(&p->vt, name, len, &v) != 0) {
       tvm_ffi_any_release(&v);
-      return script__relocate(p, fname);
+      return tvm_script__relocate(p, fname);
     }
   }
   return 0;
@@ -532,35 +532,35 @@ static int parse_class(script_parser* p, const script_doc* cd, void** out) {
   decorator_info deco;
   if (parse_decorators(p, cd, c->decorators, &deco) != 0) return -1;
   if (deco.token != SCRIPT_TOKEN_IR) {
-    return script__error_at(p, tvm_ffi_seq_obj_at(c->decorators, 0), "SyntaxError",
+    return tvm_script__error_at(p, tvm_ffi_seq_obj_at(c->decorators, 0), "SyntaxError",
                             "a class needs the @I.ir_module decorator");
   }
-  if (tvm_script_ir_module_enter(p->b) != 0) return script__relocate(p, c->name);
-  if (script__vt_push_scope(&p->vt) != 0) return script__relocate(p, c->name);
+  if (tvm_script_ir_module_enter(p->b) != 0) return tvm_script__relocate(p, c->name);
+  if (tvm_script__vt_push_scope(&p->vt) != 0) return tvm_script__relocate(p, c->name);
   /* `cls` and the class name refer to the module; every function is declared up front so that
    * `cls.f` may refer to a function defined later. */
   uint32_t nlen;
   const char* cname = script__id_name(c->name, &nlen);
-  TVMFFIAny m1 = script__cls_value(), m2 = script__cls_value();
+  TVMFFIAny m1 = tvm_script__cls_value(), m2 = tvm_script__cls_value();
   int rc =
-      script__vt_bind(&p->vt, cname, nlen, &m1) == 0 && script__vt_bind(&p->vt, "cls", 3, &m2) == 0
+      tvm_script__vt_bind(&p->vt, cname, nlen, &m1) == 0 && tvm_script__vt_bind(&p->vt, "cls", 3, &m2) == 0
           ? 0
-          : script__relocate(p, c->name);
+          : tvm_script__relocate(p, c->name);
   if (rc == 0) rc = declare_functions(p, c->body, false);
   script_token saved = p->token;
   p->token = SCRIPT_TOKEN_IR;
   p->module_defs = c->body;
   func_parser_of(p)->module_checks = deco.check_wf;
-  if (rc == 0) rc = script__run_body(p, c->body);
+  if (rc == 0) rc = tvm_script__run_body(p, c->body);
   func_parser_of(p)->module_checks = false;
   p->module_defs = NULL;
   p->token = saved;
-  script__vt_pop_scope(&p->vt);
-  if (rc == 0) rc = script__exit_to(p, 0, c->name);
+  tvm_script__vt_pop_scope(&p->vt);
+  if (rc == 0) rc = tvm_script__exit_to(p, 0, c->name);
   void* mod = rc == 0 ? tvm_script_builder_result(p->b) : NULL;
-  if (rc == 0 && !mod) rc = script__relocate(p, c->name);
+  if (rc == 0 && !mod) rc = tvm_script__relocate(p, c->name);
   if (rc == 0 && tvm_tir_kind_of(mod) != TVM_TIR_KIND_IRModule) {
-    rc = script__error_at(p, c->name, "RuntimeError", "the IR builder did not produce an IRModule");
+    rc = tvm_script__error_at(p, c->name, "RuntimeError", "the IR builder did not produce an IRModule");
   }
   if (rc == 0 && deco.check_wf) rc = check_module_functions(p, mod, c->body);
   if (rc != 0) {
@@ -576,11 +576,11 @@ static pthread_once_t g_register_once = PTHREAD_ONCE_INIT;
 static atomic_bool g_registered; /* register_handlers has run */
 
 static void register_handlers(void) {
-  script__init_doc_kinds();
-  script__register_tir_handlers();
-  script__register_handler(SCRIPT_TOKEN_IR, TVM_SCRIPT_DOC_FunctionDoc, ir_function);
-  script__register_handler(SCRIPT_TOKEN_IR, TVM_SCRIPT_DOC_ClassDoc, ir_nested_class);
-  script__register_handler(SCRIPT_TOKEN_IR, TVM_SCRIPT_DOC_ExprStmtDoc, ir_expr_stmt);
+  tvm_script__init_doc_kinds();
+  tvm_script__register_tir_handlers();
+  tvm_script__register_handler(SCRIPT_TOKEN_IR, TVM_SCRIPT_DOC_FunctionDoc, ir_function);
+  tvm_script__register_handler(SCRIPT_TOKEN_IR, TVM_SCRIPT_DOC_ClassDoc, ir_nested_class);
+  tvm_script__register_handler(SCRIPT_TOKEN_IR, TVM_SCRIPT_DOC_ExprStmtDoc, ir_expr_stmt);
 }
 
 void tvm_script_parse_options_init(tvm_script_parse_options* opts) {
@@ -599,7 +599,7 @@ static void* parse_definitions(script_parser* p, const void* stmts) {
     nfn += is_fn;
     ncls += is_cls;
     if ((is_cls && ncls + nfn > 1) || (is_fn && ncls > 0)) {
-      script__error_at(p, s, "SyntaxError",
+      tvm_script__error_at(p, s, "SyntaxError",
                        "a TVMScript file holds one @I.ir_module class or "
                        "@T.prim_func functions, not both");
       return NULL;
@@ -613,7 +613,7 @@ static void* parse_definitions(script_parser* p, const void* stmts) {
       if (script__is_kind(s, TVM_SCRIPT_DOC_FunctionDoc)) first = s;
     }
     if (tvm_script_ir_module_enter(p->b) != 0) {
-      script__relocate(p, first);
+      tvm_script__relocate(p, first);
       return NULL;
     }
     if (declare_functions(p, stmts, true) != 0) return NULL;
@@ -626,14 +626,14 @@ static void* parse_definitions(script_parser* p, const void* stmts) {
     if (script__is_kind(s, TVM_SCRIPT_DOC_ClassDoc)) {
       if (parse_class(p, s, &result) != 0) goto fail;
     } else if (!script__is_kind(s, TVM_SCRIPT_DOC_FunctionDoc)) {
-      if (script__run_stmt(p, s) != 0) goto fail;
+      if (tvm_script__run_stmt(p, s) != 0) goto fail;
     } else {
       const script_doc* name = ((const tvm_script_function_doc_obj*)s)->name;
       bool check_wf;
       if (parse_function(p, s, &check_wf) != 0) goto fail;
       if (implicit_module) continue;
       if (!(result = tvm_script_builder_result(p->b))) {
-        script__relocate(p, name);
+        tvm_script__relocate(p, name);
         goto fail;
       }
       /* check_wf is what wants_check would read again from the decorators: the function's
@@ -646,9 +646,9 @@ static void* parse_definitions(script_parser* p, const void* stmts) {
     }
   }
   if (implicit_module) {
-    if (script__exit_to(p, 0, stmts ? tvm_ffi_seq_obj_at(stmts, n - 1) : NULL) != 0) goto fail;
+    if (tvm_script__exit_to(p, 0, stmts ? tvm_ffi_seq_obj_at(stmts, n - 1) : NULL) != 0) goto fail;
     if (!(result = tvm_script_builder_result(p->b))) {
-      script__relocate(p, tvm_ffi_seq_obj_at(stmts, n - 1));
+      tvm_script__relocate(p, tvm_ffi_seq_obj_at(stmts, n - 1));
       goto fail;
     }
     if (check_module_functions(p, result, stmts) != 0) goto fail;
@@ -711,8 +711,8 @@ static void* parse_fragment(script_parser* p, const script_doc* root, const void
       const script_doc* e = ((const tvm_script_expr_stmt_doc_obj*)s)->expr;
       TVMFFIAny v;
       int rc = script__is_kind(e, TVM_SCRIPT_DOC_CallDoc)
-                   ? script__eval_call(p, e, TVM_SCRIPT_CTX_STMT, NULL, 0, &v)
-                   : script__eval(p, e, &v);
+                   ? tvm_script__eval_call(p, e, TVM_SCRIPT_CTX_STMT, NULL, 0, &v)
+                   : tvm_script__eval(p, e, &v);
       if (rc != 0) goto done;
       if (tvm_ffi_any_is_object(&v)) { /* a PrimExpr, a BufferRegion, ... */
         result = v.v_obj;
@@ -727,7 +727,7 @@ static void* parse_fragment(script_parser* p, const script_doc* root, const void
       continue;
     }
     int depth = tvm_script_builder_depth(p->b);
-    if (script__run_stmt(p, s) != 0) goto done;
+    if (tvm_script__run_stmt(p, s) != 0) goto done;
     decls_only = decls_only && is_declaration(p, s, depth, &last);
   }
   if (decls_only && tvm_ffi_any_is_object(&last)) {
@@ -737,7 +737,7 @@ static void* parse_fragment(script_parser* p, const script_doc* root, const void
   }
   /* (Rest-of-body frames still open at the top, `x: T.let = v`, end with the fragment.) */
   result = tvm_script_builder_result(p->b);
-  if (!result) script__relocate(p, root);
+  if (!result) tvm_script__relocate(p, root);
 done:
   tvm_ffi_any_release(&last);
   return result;
@@ -761,8 +761,8 @@ void* tvm_script_parse(const char* source, size_t len, const tvm_script_parse_op
                                              SCRIPT_MAX_ALIASES, &n_imports, &imports);
   if (!root) return NULL;
   func_parser fp;
-  /* (The parser's fields before its variable table; script__vt_init sets up the table and
-   * script__init_aliases the aliases, and no other field needs zeroing.) */
+  /* (The parser's fields before its variable table; tvm_script__vt_init sets up the table and
+   * tvm_script__init_aliases the aliases, and no other field needs zeroing.) */
   memset(&fp.p, 0, offsetof(script_parser, vt));
   fp.module_checks = false;
   fp.num_passed = 0;
@@ -776,15 +776,15 @@ void* tvm_script_parse(const char* source, size_t len, const tvm_script_parse_op
   p->filename = opts->filename ? opts->filename : "<string>";
   p->imports = imports;
   p->extra_vars = opts->extra_vars;
-  script__init_aliases(p, import_list, n_imports);
+  tvm_script__init_aliases(p, import_list, n_imports);
   p->check_wf = opts->check_well_formed;
   p->token = SCRIPT_TOKEN_DEFAULT;
   void* result = NULL;
   tvm_script_literals literals; /* (this parse's shared IntImms) */
   tvm_script__literals_begin(&literals);
-  if (script__vt_init(&p->vt, own_store ? &t_vt_store : &fp.vt_store, own_store) != 0 ||
+  if (tvm_script__vt_init(&p->vt, own_store ? &t_vt_store : &fp.vt_store, own_store) != 0 ||
       !(p->b = tvm_script_builder_new())) {
-    script__relocate(p, root);
+    tvm_script__relocate(p, root);
     goto done;
   }
   const void* stmts = ((const tvm_script_stmt_block_doc_obj*)root)->stmts;
@@ -798,7 +798,7 @@ void* tvm_script_parse(const char* source, size_t len, const tvm_script_parse_op
 done:
   tvm_script_builder_free(p->b);
   tvm_script__literals_end(&literals);
-  script__vt_free(&p->vt);
+  tvm_script__vt_free(&p->vt);
   if (own_store) t_vt_store_busy = false;
   if (fp.passed != fp.passed_inline) tvm_ffi_free(fp.passed);
   tvm_ffi_release(imports);

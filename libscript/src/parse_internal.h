@@ -7,7 +7,7 @@
  * BufferRegion, Range, IterVar, GlobalVar, Stmt, types). A subscript `A[i, j]` of a Buffer
  * evaluates to a BufferLoad when every index is a scalar, and to a BufferRegion when one is a
  * slice (`A[0:4, i]`): builtins that want regions (T.reads) convert a BufferLoad to a point
- * region with tvm_script_value_to_region.
+ * region with tvm_script__value_to_region.
  *
  * Builtins. Every `T.<name>` (dotted names included: "axis.remap") is one entry of a table:
  *   - expression builtins (parse_tir_builtins_expr.c): dtype constructors `T.float32(1)` /
@@ -75,12 +75,12 @@ typedef struct {
   const char* name; /* without the "T." prefix: "max", "axis.remap", "float32" */
   tvm_script_builtin_fn fn;
   /* k > 0: positional argument k - 1 is a shape that the builtin first of all converts with
-   * tvm_script_value_to_expr_array (T.Buffer's). A tuple or list written there whose elements
+   * tvm_script__value_to_expr_array (T.Buffer's). A tuple or list written there whose elements
    * all convert is then evaluated to the converted Array (shared by that conversion) rather
    * than to an Array of Python numbers converted into a second one. 0: none. */
   int8_t shape_arg;
   /* T.reads / T.writes: a positional argument written A[i, j] (a Buffer's name, no slice) is
-   * evaluated to the BufferRegion the builtin would make of the load (script__eval_region). */
+   * evaluated to the BufferRegion the builtin would make of the load (tvm_script__eval_region). */
   bool region_args;
 } tvm_script_builtin;
 
@@ -124,15 +124,15 @@ bool tvm_script__tir_dtype_name(const char* name, size_t len, DLDataType* out_dt
  * static storage and never change): its parsed form is remembered by address.
  */
 #define TVM_SCRIPT_ARG_ABSENT (-1)
-int tvm_script_bind_args(tvm_script_call* call, const char* spec, TVMFFIAny* out, int n_out);
+int tvm_script__bind_args(tvm_script_call* call, const char* spec, TVMFFIAny* out, int n_out);
 static inline bool tvm_script_arg_given(const TVMFFIAny* v) {
   return v->type_index != TVM_SCRIPT_ARG_ABSENT;
 }
 /* For messages after a successful bind: the error_arg index of parameter `param` of spec in
  * this call (its positional index, or num_args + k for keyword k; -1 when not given), and
  * "argument 'extent' of T.serial" written into buf (returned). */
-int32_t tvm_script_arg_index(const tvm_script_call* call, const char* spec, int param);
-const char* tvm_script_arg_what(const tvm_script_call* call, const char* spec, int param,
+int32_t tvm_script__arg_index(const tvm_script_call* call, const char* spec, int param);
+const char* tvm_script__arg_what(const tvm_script_call* call, const char* spec, int param,
                                 char* buf, size_t size);
 
 /* ---- Shared integer constants (parse_builtin_args.c) ----------------------------------------- */
@@ -180,8 +180,8 @@ static inline tvm_tir_expr_obj* tvm_script__const_int(DLDataType dtype, int64_t 
 /* A PrimExpr: PrimExpr objects as they are; Python int -> int32 IntImm (int64 when it does not
  * fit); float -> float32 FloatImm; bool -> bool IntImm; string -> StringImm (as upstream
  * converts a String argument of call_extern & co). */
-tvm_tir_expr_obj* tvm_script_value_to_expr(const TVMFFIAny* v, const char* what);
-/* tvm_script_value_to_expr with its two common cases inline (a Python int, a PrimExpr). */
+tvm_tir_expr_obj* tvm_script__value_to_expr_slow(const TVMFFIAny* v, const char* what);
+/* tvm_script__value_to_expr_slow with its two common cases inline (a Python int, a PrimExpr). */
 static inline tvm_tir_expr_obj* tvm_script__value_to_expr(const TVMFFIAny* v, const char* what) {
   if (v->type_index == kTVMFFIInt) {
     bool fits = v->v_int64 >= INT32_MIN && v->v_int64 <= INT32_MAX;
@@ -191,32 +191,32 @@ static inline tvm_tir_expr_obj* tvm_script__value_to_expr(const TVMFFIAny* v, co
     tvm_ffi_retain(v->v_obj);
     return (tvm_tir_expr_obj*)v->v_obj;
   }
-  return tvm_script_value_to_expr(v, what);
+  return tvm_script__value_to_expr_slow(v, what);
 }
 /* A dtype from a string ("float32"), a DataType value (kTVMFFIDataType: what a bare `T.float32`
  * should evaluate to) or a PrimType object. An unknown spelling is a ValueError. */
-int tvm_script_value_to_dtype(const TVMFFIAny* v, const char* what, DLDataType* out);
+int tvm_script__value_to_dtype(const TVMFFIAny* v, const char* what, DLDataType* out);
 /* A borrowed C string of a string value (ffi.String, small or raw string) or StringImm. For a
  * small string it points into *v itself: valid while that TVMFFIAny lives. */
-const char* tvm_script_value_to_cstr(const TVMFFIAny* v, const char* what);
+const char* tvm_script__value_to_cstr(const TVMFFIAny* v, const char* what);
 /* An int (Python int or bool, or an IntImm). */
-int tvm_script_value_to_int(const TVMFFIAny* v, const char* what, int64_t* out);
+int tvm_script__value_to_int(const TVMFFIAny* v, const char* what, int64_t* out);
 /* A new ffi.Array of PrimExpr from a tuple / list / single value (shape-like), each element
- * converted by tvm_script_value_to_expr. */
-void* tvm_script_value_to_expr_array(const TVMFFIAny* v, const char* what);
+ * converted by tvm_script__value_to_expr_slow. */
+void* tvm_script__value_to_expr_array(const TVMFFIAny* v, const char* what);
 /* A BufferRegion from a BufferRegion or BufferLoad (point region; a Ramp index of constant
  * stride covers its lanes) or Buffer (full region). */
-tvm_tir_buffer_region_obj* tvm_script_value_to_region(const TVMFFIAny* v, const char* what);
-/* The region a BufferLoad buffer[indices[0, n)] reads, as tvm_script_value_to_region makes it
+tvm_tir_buffer_region_obj* tvm_script__value_to_region(const TVMFFIAny* v, const char* what);
+/* The region a BufferLoad buffer[indices[0, n)] reads, as tvm_script__value_to_region makes it
  * of the load: one Range per index (a Ramp of constant positive stride covers its lanes). The
  * indices are PrimExprs that passed tvm_tir_buffer_load_check. */
 tvm_tir_buffer_region_obj* tvm_script__load_region(tvm_tir_buffer_obj* buffer,
                                                    const TVMFFIAny* indices, int64_t n);
 /* The two above for positional argument nth (1-based) of call: `what` is "argument <nth> of
  * <call->name>", written only when a message needs it (most arguments convert). */
-tvm_tir_expr_obj* tvm_script_arg_to_expr(const tvm_script_call* call, const TVMFFIAny* v,
+tvm_tir_expr_obj* tvm_script__arg_to_expr(const tvm_script_call* call, const TVMFFIAny* v,
                                          int64_t nth);
-tvm_tir_buffer_region_obj* tvm_script_arg_to_region(const tvm_script_call* call,
+tvm_tir_buffer_region_obj* tvm_script__arg_to_region(const tvm_script_call* call,
                                                     const TVMFFIAny* v, int64_t nth);
 
 /* ---- Arrays of a known size ------------------------------------------------------------------ */

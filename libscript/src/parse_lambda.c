@@ -12,11 +12,11 @@ struct script_lambda {
   script_lambda* next;      /* in the chain of its call's arguments */
   script_lambda* live_next; /* in t_live */
   const void* fn;           /* its function (borrowed; alive while in a chain) */
-  bool in_chain;            /* the chain still points at it (freed by script__lambdas_end) */
+  bool in_chain;            /* the chain still points at it (freed by tvm_script__lambdas_end) */
   bool dead;                /* its function died */
 };
 
-/* Every lambda in a chain on this thread, for script__lambda_params to recognise its own. */
+/* Every lambda in a chain on this thread, for tvm_script__lambda_params to recognise its own. */
 static _Thread_local script_lambda* t_live;
 
 static void lambda_free(script_lambda* l) {
@@ -48,26 +48,26 @@ static int lambda_call(void* self, const TVMFFIAny* args, int32_t num_args, TVMF
                          (long long)n, n == 1 ? "" : "s", (int)num_args,
                          num_args == 1 ? "was" : "were");
   }
-  if (script__vt_push_scope(&p->vt) != 0) return tvm_ffi_raise("MemoryError", "out of memory");
+  if (tvm_script__vt_push_scope(&p->vt) != 0) return tvm_ffi_raise("MemoryError", "out of memory");
   int rc = 0;
   for (int64_t i = 0; rc == 0 && i < n; ++i) {
     uint32_t size;
     const char* name = script__id_name(tvm_ffi_seq_obj_at(l->doc->args, i), &size);
     TVMFFIAny v = tvm_ffi_any_copy(&args[i]);
-    rc = script__vt_bind(&p->vt, name, size, &v);
+    rc = tvm_script__vt_bind(&p->vt, name, size, &v);
     tvm_ffi_any_release(&v);
   }
-  if (rc == 0 && script__eval(p, l->doc->body, result) != 0) {
+  if (rc == 0 && tvm_script__eval(p, l->doc->body, result) != 0) {
     /* Located already: keep it for the evaluator, and fail the builtin with a plain error. */
     tvm_ffi_release(l->error);
     l->error = tvm_ffi_error_take();
     rc = tvm_ffi_raise("ValueError", "the lambda's body failed");
   }
-  script__vt_pop_scope(&p->vt);
+  tvm_script__vt_pop_scope(&p->vt);
   return rc;
 }
 
-int script__lambda_new(script_parser* p, const script_doc* d, script_lambda** chain,
+int tvm_script__lambda_new(script_parser* p, const script_doc* d, script_lambda** chain,
                        TVMFFIAny* out) {
   *out = tvm_ffi_any_none();
   const tvm_script_lambda_doc_obj* doc = (const void*)d;
@@ -75,17 +75,17 @@ int script__lambda_new(script_parser* p, const script_doc* d, script_lambda** ch
   for (int64_t i = 0; i < n; ++i) {
     const script_doc* a = tvm_ffi_seq_obj_at(doc->args, i);
     if (!script__is_kind(a, TVM_SCRIPT_DOC_IdDoc)) {
-      return script__error_at(p, a, "SyntaxError", "a lambda parameter must be a name");
+      return tvm_script__error_at(p, a, "SyntaxError", "a lambda parameter must be a name");
     }
   }
   script_lambda* l = tvm_ffi_calloc(1, sizeof(*l));
-  if (!l) return script__relocate(p, d);
+  if (!l) return tvm_script__relocate(p, d);
   l->p = p;
   l->doc = doc;
   void* fn = tvm_ffi_function_new(l, lambda_call, lambda_deleter);
   if (!fn) {
     tvm_ffi_free(l);
-    return script__relocate(p, d);
+    return tvm_script__relocate(p, d);
   }
   l->fn = fn;
   l->in_chain = true;
@@ -97,14 +97,14 @@ int script__lambda_new(script_parser* p, const script_doc* d, script_lambda** ch
   return 0;
 }
 
-bool script__lambda_escaped(const script_lambda* chain) {
+bool tvm_script__lambda_escaped(const script_lambda* chain) {
   for (const script_lambda* l = chain; l; l = l->next) {
     if (!l->dead && l->fn && tvm_ffi_strong_count(l->fn) > 1) return true;
   }
   return false;
 }
 
-bool script__lambdas_end(script_lambda** chain, bool failed) {
+bool tvm_script__lambdas_end(script_lambda** chain, bool failed) {
   bool reraised = false;
   for (script_lambda* l = *chain; l;) {
     script_lambda* next = l->next;
@@ -128,7 +128,7 @@ bool script__lambdas_end(script_lambda** chain, bool failed) {
   return reraised;
 }
 
-void* script__lambda_params(const TVMFFIAny* fn, const char* what) {
+void* tvm_script__lambda_params(const TVMFFIAny* fn, const char* what) {
   const void* f = tvm_ffi_any_as_object(fn, kTVMFFIFunction);
   script_lambda* l = t_live;
   while (f && l && l->fn != f) l = l->live_next;

@@ -17,19 +17,19 @@ typedef struct script_lambda script_lambda;
 
 /* *out = the function of LambdaDoc d, linked into *chain. -1 with a located error (a bad
  * parameter list, out of memory). */
-int script__lambda_new(script_parser* p, const script_doc* d, script_lambda** chain,
+int tvm_script__lambda_new(script_parser* p, const script_doc* d, script_lambda** chain,
                        TVMFFIAny* out);
 /* After the call: a lambda body that failed during it left its (located) error; when `failed`
  * and there is one, raise it again and return true (the caller must not relocate it). Either
  * way, every lambda of the chain is detached from the parser; *chain becomes NULL. */
-bool script__lambdas_end(script_lambda** chain, bool failed);
+bool tvm_script__lambdas_end(script_lambda** chain, bool failed);
 
 /* Whether a lambda of the chain is referenced beyond its call's argument list (the builtin
  * kept it, or returned it). */
-bool script__lambda_escaped(const script_lambda* chain);
+bool tvm_script__lambda_escaped(const script_lambda* chain);
 /* The parameter names of a lambda's function (an ffi.Array of ffi.String, new reference) for a
  * builtin that names what it passes (T.comm_reducer names its Vars after them); NULL with a
  * TypeError naming `what` when fn is no lambda. Usable while the lambda is. */
-void* script__lambda_params(const TVMFFIAny* fn, const char* what);
+void* tvm_script__lambda_params(const TVMFFIAny* fn, const char* what);
 
 #endif /* TVM_SCRIPT_PARSE_LAMBDA_H_ */

@@ -35,7 +35,7 @@ static void index_vals_free(index_val* iv, int64_t n) {
 
 static int eval_opt(script_parser* p, const script_doc* d, TVMFFIAny* out) {
   *out = tvm_ffi_any_none();
-  return d ? script__eval(p, d, out) : 0;
+  return d ? tvm_script__eval(p, d, out) : 0;
 }
 
 static int eval_indices(script_parser* p, const void* indices, index_val* iv, int64_t n) {
@@ -50,7 +50,7 @@ static int eval_indices(script_parser* p, const void* indices, index_val* iv, in
         index_vals_free(iv, i + 1);
         return -1;
       }
-    } else if (script__eval(p, ix, &iv[i].value) != 0) {
+    } else if (tvm_script__eval(p, ix, &iv[i].value) != 0) {
       index_vals_free(iv, i + 1);
       return -1;
     }
@@ -64,7 +64,7 @@ static int slice_parts(const index_val* iv, const tvm_tir_buffer_obj* buf, int64
   *start = *stop = NULL;
   *step = 1;
   if (!tvm_ffi_any_is_none(&iv->step) &&
-      tvm_script_value_to_int(&iv->step, "the step of a slice", step) != 0) {
+      tvm_script__value_to_int(&iv->step, "the step of a slice", step) != 0) {
     return -1;
   }
   if (*step <= 0) return tvm_ffi_raise("ValueError", "the step of a slice must be positive");
@@ -86,7 +86,7 @@ static int slice_parts(const index_val* iv, const tvm_tir_buffer_obj* buf, int64
 
 /* Constant number of lanes of start:stop:step, or -1 with an error. */
 static int64_t slice_lanes(tvm_tir_expr_obj* start, tvm_tir_expr_obj* stop, int64_t step) {
-  tvm_tir_expr_obj* ext = tvm_script_range_extent(start, stop);
+  tvm_tir_expr_obj* ext = tvm_script__range_extent(start, stop);
   int64_t e;
   bool ok = ext && tvm_tir_as_const_int(ext, &e);
   tvm_ffi_release(ext);
@@ -153,7 +153,7 @@ static void* buffer_region(tvm_tir_buffer_obj* buf, const index_val* iv, int64_t
     int64_t step = 1;
     if (iv[k].is_slice) {
       rc = slice_parts(&iv[k], buf, k, &start, &stop, &step);
-      ext = rc == 0 ? tvm_script_range_extent(start, stop) : NULL;
+      ext = rc == 0 ? tvm_script__range_extent(start, stop) : NULL;
     } else {
       start = script__to_expr(&iv[k].value, NULL);
       ext = start ? tvm_script__const_int(start->dtype, 1) : NULL;
@@ -175,9 +175,9 @@ static void* buffer_region(tvm_tir_buffer_obj* buf, const index_val* iv, int64_t
 /* An int index into a sequence of size n (Python's negative indices). */
 static int seq_index(script_parser* p, const void* d, const TVMFFIAny* v, int64_t n, int64_t* out) {
   int64_t i;
-  if (tvm_script_value_to_int(v, "an index", &i) != 0) return script__relocate(p, d);
+  if (tvm_script__value_to_int(v, "an index", &i) != 0) return tvm_script__relocate(p, d);
   if (i < 0) i += n;
-  if (i < 0 || i >= n) return script__error_at(p, d, "IndexError", "index out of range");
+  if (i < 0 || i >= n) return tvm_script__error_at(p, d, "IndexError", "index out of range");
   *out = i;
   return 0;
 }
@@ -201,8 +201,8 @@ static int scalar_buffer_indices(script_parser* p, const void* indices, int64_t 
   TVMFFIAny* vals = idx->items; /* evaluated in place, then converted in place */
   *located = true;
   for (int64_t i = 0; i < n; ++i) {
-    if (script__eval(p, tvm_ffi_seq_obj_at(indices, i), &vals[i]) != 0) {
-      idx->n = i; /* release what was evaluated (script__eval left vals[i] None) */
+    if (tvm_script__eval(p, tvm_ffi_seq_obj_at(indices, i), &vals[i]) != 0) {
+      idx->n = i; /* release what was evaluated (tvm_script__eval left vals[i] None) */
       return -1;
     }
   }
@@ -218,11 +218,11 @@ static int scalar_buffer_indices(script_parser* p, const void* indices, int64_t 
   return 0;
 }
 
-/* The Buffer a subscripted name is bound to (borrowed), as script__eval would evaluate that
+/* The Buffer a subscripted name is bound to (borrowed), as tvm_script__eval would evaluate that
  * name (to a copy), or NULL for any other value doc. Borrowing is safe for the subscript's
  * evaluation: the indices' evaluation binds no name of an enclosing scope (a lambda's
  * parameters are bound in a scope of its own, popped after it), so the binding keeps the Buffer
- * alive. Past the depth bound, script__eval reports it as before. */
+ * alive. Past the depth bound, tvm_script__eval reports it as before. */
 static tvm_tir_buffer_obj* named_buffer(script_parser* p, const script_doc* d) {
   if (p->eval_depth >= SCRIPT_MAX_EVAL_DEPTH || !script__is_kind(d, TVM_SCRIPT_DOC_IdDoc)) {
     return NULL;
@@ -251,18 +251,18 @@ static int scalar_load(script_parser* p, const tvm_script_index_doc_obj* d, tvm_
     *out = tvm_ffi_any_obj(r);
     return 0;
   }
-  return rc != 0 && located ? -1 : script__relocate(p, d);
+  return rc != 0 && located ? -1 : tvm_script__relocate(p, d);
 }
 
-int script__eval_region(script_parser* p, const script_doc* d, TVMFFIAny* out) {
+int tvm_script__eval_region(script_parser* p, const script_doc* d, TVMFFIAny* out) {
   *out = tvm_ffi_any_none();
   if (!script__is_kind(d, TVM_SCRIPT_DOC_IndexDoc)) return 1;
   const tvm_script_index_doc_obj* x = (const void*)d;
   int64_t n = tvm_ffi_seq_size(x->indices);
-  /* (named_buffer is NULL at the depth bound: script__eval then reports it.) */
+  /* (named_buffer is NULL at the depth bound: tvm_script__eval then reports it.) */
   tvm_tir_buffer_obj* buf = named_buffer(p, x->value);
   if (!buf || !scalar_indices(x->indices, n)) return 1;
-  /* scalar_load's steps, at the depth script__eval would evaluate them; the load's checks
+  /* scalar_load's steps, at the depth tvm_script__eval would evaluate them; the load's checks
    * (tvm_tir_buffer_load_check) fail where its constructor would, and are relocated alike. */
   ++p->eval_depth;
   tvm_script_items idx;
@@ -277,15 +277,15 @@ int script__eval_region(script_parser* p, const script_doc* d, TVMFFIAny* out) {
     *out = tvm_ffi_any_obj(r);
     return 0;
   }
-  return rc != 0 && located ? -1 : script__relocate(p, d);
+  return rc != 0 && located ? -1 : tvm_script__relocate(p, d);
 }
 
-int script__eval_index(script_parser* p, const tvm_script_index_doc_obj* d, TVMFFIAny* out) {
+int tvm_script__eval_index(script_parser* p, const tvm_script_index_doc_obj* d, TVMFFIAny* out) {
   int64_t n = tvm_ffi_seq_size(d->indices);
   tvm_tir_buffer_obj* named = named_buffer(p, d->value);
   if (named && scalar_indices(d->indices, n)) return scalar_load(p, d, named, n, out);
   TVMFFIAny v = tvm_ffi_any_none();
-  if (script__eval(p, d->value, &v) != 0) return -1;
+  if (tvm_script__eval(p, d->value, &v) != 0) return -1;
   if (is_kind(&v, TVM_TIR_KIND_Buffer) && scalar_indices(d->indices, n)) {
     int rc = scalar_load(p, d, (void*)v.v_obj, n, out);
     tvm_ffi_any_release(&v);
@@ -295,7 +295,7 @@ int script__eval_index(script_parser* p, const tvm_script_index_doc_obj* d, TVMF
   index_val* iv = n <= 8 ? stack_iv : tvm_ffi_calloc((size_t)n, sizeof(index_val));
   int rc = -1;
   if (!iv) {
-    script__relocate(p, d);
+    tvm_script__relocate(p, d);
     goto done_v;
   }
   if (eval_indices(p, d->indices, iv, n) != 0) goto done_iv_nofree;
@@ -317,7 +317,7 @@ int script__eval_index(script_parser* p, const tvm_script_index_doc_obj* d, TVMF
       *out = tvm_ffi_any_obj(r);
       rc = 0;
     } else {
-      script__relocate(p, d);
+      tvm_script__relocate(p, d);
     }
   } else if (is_seq(&v) && n == 1 && !any_slice) {
     int64_t i = 0;
@@ -332,10 +332,10 @@ int script__eval_index(script_parser* p, const tvm_script_index_doc_obj* d, TVMF
       *out = tvm_ffi_any_copy(r);
       rc = 0;
     } else {
-      script__error_at(p, tvm_ffi_seq_obj_at(d->indices, 0), "KeyError", "key not found");
+      tvm_script__error_at(p, tvm_ffi_seq_obj_at(d->indices, 0), "KeyError", "key not found");
     }
   } else {
-    script__error_at(p, d->value, "TypeError", "'%s' object is not subscriptable%s",
+    tvm_script__error_at(p, d->value, "TypeError", "'%s' object is not subscriptable%s",
                      tvm_ffi_any_type_name(&v),
                      is_seq(&v) || v.type_index == kTVMFFIMap ? " this way" : "");
   }
@@ -347,18 +347,18 @@ done_v:
   return rc;
 }
 
-int script__store(script_parser* p, const tvm_script_index_doc_obj* lhs, const TVMFFIAny* value,
+int tvm_script__store(script_parser* p, const tvm_script_index_doc_obj* lhs, const TVMFFIAny* value,
                   const script_doc* at) {
   TVMFFIAny bv = tvm_ffi_any_none();
   tvm_tir_buffer_obj* named = named_buffer(p, lhs->value);
   if (named) {
-    tvm_ffi_retain(named); /* the copy script__eval would make */
+    tvm_ffi_retain(named); /* the copy tvm_script__eval would make */
     bv = tvm_ffi_any_obj(named);
-  } else if (script__eval(p, lhs->value, &bv) != 0) {
+  } else if (tvm_script__eval(p, lhs->value, &bv) != 0) {
     return -1;
   }
   if (!is_kind(&bv, TVM_TIR_KIND_Buffer)) {
-    script__error_at(p, lhs->value, "TypeError",
+    tvm_script__error_at(p, lhs->value, "TypeError",
                      "cannot store into '%s': only a Buffer can be "
                      "stored into with [...]",
                      tvm_ffi_any_type_name(&bv));
@@ -375,7 +375,7 @@ int script__store(script_parser* p, const tvm_script_index_doc_obj* lhs, const T
     bool located;
     int rc = scalar_buffer_indices(p, lhs->indices, n, &idx, &located);
     if (rc != 0) {
-      if (!located) script__relocate(p, lhs);
+      if (!located) tvm_script__relocate(p, lhs);
     } else {
       DLDataType t = buf->dtype;
       for (int64_t i = 0; i < n; ++i) {
@@ -385,9 +385,9 @@ int script__store(script_parser* p, const tvm_script_index_doc_obj* lhs, const T
       void* arr = tvm_script_items_to_array(&idx);
       tvm_tir_expr_obj* e = arr ? script__to_expr(value, &t) : NULL;
       if (!arr) {
-        rc = script__relocate(p, lhs);
+        rc = tvm_script__relocate(p, lhs);
       } else if (!e || tvm_script_tir_buffer_store(p->b, buf, e, arr) != 0) {
-        rc = script__relocate(p, at);
+        rc = tvm_script__relocate(p, at);
       }
       tvm_ffi_release(e);
       tvm_ffi_release(arr);
@@ -400,12 +400,12 @@ int script__store(script_parser* p, const tvm_script_index_doc_obj* lhs, const T
   index_val* iv = n <= 8 ? stack_iv : tvm_ffi_calloc((size_t)n, sizeof(index_val));
   int rc = -1;
   if (!iv) {
-    script__relocate(p, lhs);
+    tvm_script__relocate(p, lhs);
   } else if (eval_indices(p, lhs->indices, iv, n) == 0) {
     void* idx = buffer_indices(buf, iv, n);
     index_vals_free(iv, n);
     if (!idx) {
-      script__relocate(p, lhs);
+      tvm_script__relocate(p, lhs);
     } else {
       /* A Python literal takes the buffer's element type (with the indices' lanes). */
       DLDataType t = buf->dtype;
@@ -415,9 +415,9 @@ int script__store(script_parser* p, const tvm_script_index_doc_obj* lhs, const T
       }
       tvm_tir_expr_obj* v = script__to_expr(value, &t);
       if (!v) {
-        script__relocate(p, at);
+        tvm_script__relocate(p, at);
       } else if (tvm_script_tir_buffer_store(p->b, buf, v, idx) != 0) {
-        script__relocate(p, at);
+        tvm_script__relocate(p, at);
       } else {
         rc = 0;
       }

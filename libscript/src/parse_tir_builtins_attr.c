@@ -54,7 +54,7 @@ static tvm_tir_target_obj* to_target(const TVMFFIAny* v, const char* what) {
   void* kind = NULL;
   int rc = -1;
   const void* map = tvm_ffi_any_as_object(v, kTVMFFIMap);
-  const char* str = map ? NULL : tvm_script_value_to_cstr(v, "");
+  const char* str = map ? NULL : tvm_script__value_to_cstr(v, "");
   tvm_ffi_error_clear();
   if (str) {
     rc = parse_target_str(str, attrs, &kind);
@@ -67,7 +67,7 @@ static tvm_tir_target_obj* to_target(const TVMFFIAny* v, const char* what) {
       if (!tvm_ffi_any_as_bytes(k, &key)) {
         rc = tvm_ffi_raise("TypeError", "%s: the keys of a target dict must be strings", what);
       } else if (key.size == 4 && memcmp(key.data, "kind", 4) == 0) {
-        const char* ks = tvm_script_value_to_cstr(val, "the \"kind\" of a target");
+        const char* ks = tvm_script__value_to_cstr(val, "the \"kind\" of a target");
         kind = ks ? tvm_ffi_str_obj(ks, strlen(ks)) : NULL;
         rc = kind ? 0 : -1;
       } else if (key.size == 4 && memcmp(key.data, "host", 4) == 0) {
@@ -94,9 +94,9 @@ static tvm_tir_target_obj* to_target(const TVMFFIAny* v, const char* what) {
 /* T.target(target, host=None): the host, when given, is the attribute "host". */
 int tvm_script__b_target(tvm_script_call* call, TVMFFIAny* out) {
   TVMFFIAny a[2];
-  if (tvm_script_bind_args(call, "target, host=", a, 2) != 0) return -1;
+  if (tvm_script__bind_args(call, "target, host=", a, 2) != 0) return -1;
   tvm_tir_target_obj* t = to_target(&a[0], "argument 'target' of T.target");
-  if (!t) return call->error_arg = tvm_script_arg_index(call, "target, host=", 0), -1;
+  if (!t) return call->error_arg = tvm_script__arg_index(call, "target, host=", 0), -1;
   if (tvm_script_arg_given(&a[1]) && !tvm_ffi_any_is_none(&a[1])) {
     tvm_tir_target_obj* host = to_target(&a[1], "argument 'host' of T.target");
     void* attrs = host ? tvm_ffi_dict_new() : NULL;
@@ -114,7 +114,7 @@ int tvm_script__b_target(tvm_script_call* call, TVMFFIAny* out) {
     tvm_ffi_release(attrs);
     tvm_ffi_release(host);
     tvm_ffi_release(t);
-    if (!with_host) return call->error_arg = tvm_script_arg_index(call, "target, host=", 1), -1;
+    if (!with_host) return call->error_arg = tvm_script__arg_index(call, "target, host=", 1), -1;
     t = with_host;
   }
   *out = tvm_ffi_any_obj(t);
@@ -128,7 +128,7 @@ static tvm_tir_expr_obj* expr_as(const TVMFFIAny* v, DLDataType dtype, const cha
     return tvm_tir_const_int(dtype, v->v_int64);
   }
   if (v->type_index == kTVMFFIFloat) return tvm_tir_const_float(dtype, v->v_float64);
-  return tvm_script_value_to_expr(v, what);
+  return tvm_script__value_to_expr_slow(v, what);
 }
 
 /* T.comm_reducer(combiner, identity): identity a list of n PrimExprs, combiner a lambda of 2n
@@ -137,11 +137,11 @@ static tvm_tir_expr_obj* expr_as(const TVMFFIAny* v, DLDataType dtype, const cha
 int tvm_script__b_comm_reducer(tvm_script_call* call, TVMFFIAny* out) {
   static const char* const spec = "combiner, identity";
   TVMFFIAny a[2];
-  if (tvm_script_bind_args(call, spec, a, 2) != 0) return -1;
-  void* identity = tvm_script_value_to_expr_array(&a[1], "argument 'identity' of T.comm_reducer");
-  if (!identity) return call->error_arg = tvm_script_arg_index(call, spec, 1), -1;
-  void* names = script__lambda_params(&a[0], "argument 'combiner' of T.comm_reducer");
-  if (!names) call->error_arg = tvm_script_arg_index(call, spec, 0);
+  if (tvm_script__bind_args(call, spec, a, 2) != 0) return -1;
+  void* identity = tvm_script__value_to_expr_array(&a[1], "argument 'identity' of T.comm_reducer");
+  if (!identity) return call->error_arg = tvm_script__arg_index(call, spec, 1), -1;
+  void* names = tvm_script__lambda_params(&a[0], "argument 'combiner' of T.comm_reducer");
+  if (!names) call->error_arg = tvm_script__arg_index(call, spec, 0);
   int64_t n = tvm_ffi_seq_size(identity);
   void *lhs = NULL, *rhs = NULL, *result = NULL;
   tvm_tir_comm_reducer_obj* r = NULL;
@@ -149,12 +149,12 @@ int tvm_script__b_comm_reducer(tvm_script_call* call, TVMFFIAny* out) {
   TVMFFIAny* vars = names ? tvm_ffi_calloc((size_t)(2 * n + 1), sizeof(TVMFFIAny)) : NULL;
   if (!vars) goto done;
   if (n == 0) {
-    call->error_arg = tvm_script_arg_index(call, spec, 1);
+    call->error_arg = tvm_script__arg_index(call, spec, 1);
     tvm_ffi_raise("TypeError", "T.comm_reducer(): the identity must hold at least one element");
     goto done;
   }
   if (tvm_ffi_seq_size(names) != 2 * n) {
-    call->error_arg = tvm_script_arg_index(call, spec, 0);
+    call->error_arg = tvm_script__arg_index(call, spec, 0);
     tvm_ffi_raise("TypeError",
                   "T.comm_reducer(): the combiner must take %lld parameters (two per identity "
                   "element), got %lld",
@@ -212,7 +212,7 @@ done:
  * list of indices, or one) converted to PrimExprs. */
 static tvm_tir_index_map_obj* index_map_of(const TVMFFIAny* fn, DLDataType dtype,
                                            const tvm_tir_index_map_obj* inverse, const char* what) {
-  void* names = script__lambda_params(fn, what);
+  void* names = tvm_script__lambda_params(fn, what);
   if (!names) return NULL;
   int64_t n = tvm_ffi_seq_size(names);
   TVMFFIAny* vars = tvm_ffi_calloc((size_t)n + 1, sizeof(TVMFFIAny));
@@ -260,11 +260,11 @@ static tvm_tir_index_map_obj* index_map_of(const TVMFFIAny* fn, DLDataType dtype
 int tvm_script__b_index_map(tvm_script_call* call, TVMFFIAny* out) {
   static const char* const spec = "mapping, *inverse_index_map=, *index_dtype=";
   TVMFFIAny a[3];
-  if (tvm_script_bind_args(call, spec, a, 3) != 0) return -1;
+  if (tvm_script__bind_args(call, spec, a, 3) != 0) return -1;
   DLDataType dtype = TVM_TIR_INT64;
   if (tvm_script_arg_given(&a[2]) &&
-      tvm_script_value_to_dtype(&a[2], "argument 'index_dtype' of T.index_map", &dtype) != 0) {
-    return call->error_arg = tvm_script_arg_index(call, spec, 2), -1;
+      tvm_script__value_to_dtype(&a[2], "argument 'index_dtype' of T.index_map", &dtype) != 0) {
+    return call->error_arg = tvm_script__arg_index(call, spec, 2), -1;
   }
   tvm_tir_index_map_obj* inverse = NULL;
   if (tvm_script_arg_given(&a[1]) && !tvm_ffi_any_is_none(&a[1])) {
@@ -273,12 +273,12 @@ int tvm_script__b_index_map(tvm_script_call* call, TVMFFIAny* out) {
     inverse = given_map
                   ? (tvm_tir_index_map_obj*)given_map
                   : index_map_of(&a[1], dtype, NULL, "argument 'inverse_index_map' of T.index_map");
-    if (!inverse) return call->error_arg = tvm_script_arg_index(call, spec, 1), -1;
+    if (!inverse) return call->error_arg = tvm_script__arg_index(call, spec, 1), -1;
   }
   tvm_tir_index_map_obj* m =
       index_map_of(&a[0], dtype, inverse, "argument 'mapping' of T.index_map");
   tvm_ffi_release(inverse);
-  if (!m) return call->error_arg = tvm_script_arg_index(call, spec, 0), -1;
+  if (!m) return call->error_arg = tvm_script__arg_index(call, spec, 0), -1;
   *out = tvm_ffi_any_obj(m);
   return 0;
 }
@@ -288,15 +288,15 @@ int tvm_script__b_index_map(tvm_script_call* call, TVMFFIAny* out) {
 static int b_vdevice(tvm_script_call* call, TVMFFIAny* out) {
   static const char* const spec = "target, vdevice_id=, memory_scope=";
   TVMFFIAny a[3];
-  if (tvm_script_bind_args(call, spec, a, 3) != 0) return -1;
+  if (tvm_script__bind_args(call, spec, a, 3) != 0) return -1;
   int64_t id = 0;
   const char* scope = "global";
   int bad = -1;
   if (tvm_script_arg_given(&a[1]) &&
-      tvm_script_value_to_int(&a[1], "argument 'vdevice_id' of I.vdevice", &id) != 0) {
+      tvm_script__value_to_int(&a[1], "argument 'vdevice_id' of I.vdevice", &id) != 0) {
     bad = 1;
   } else if (tvm_script_arg_given(&a[2]) &&
-             !(scope = tvm_script_value_to_cstr(&a[2], "argument 'memory_scope' of I.vdevice"))) {
+             !(scope = tvm_script__value_to_cstr(&a[2], "argument 'memory_scope' of I.vdevice"))) {
     bad = 2;
   }
   tvm_tir_target_obj* t = bad < 0 ? to_target(&a[0], "argument 'target' of I.vdevice") : NULL;
@@ -304,7 +304,7 @@ static int b_vdevice(tvm_script_call* call, TVMFFIAny* out) {
   tvm_tir_vdevice_obj* v = t ? tvm_tir_vdevice_new(t, id, scope) : NULL;
   if (t && !v) bad = 1; /* the constructor only rejects the id */
   tvm_ffi_release(t);
-  if (!v) return call->error_arg = tvm_script_arg_index(call, spec, bad), -1;
+  if (!v) return call->error_arg = tvm_script__arg_index(call, spec, bad), -1;
   *out = tvm_ffi_any_obj(v);
   return 0;
 }
@@ -313,7 +313,7 @@ static int b_vdevice(tvm_script_call* call, TVMFFIAny* out) {
  * itself here, where every name is evaluated when parsed. */
 int tvm_script__b_meta_var(tvm_script_call* call, TVMFFIAny* out) {
   TVMFFIAny a[1];
-  if (tvm_script_bind_args(call, "value", a, 1) != 0) return -1;
+  if (tvm_script__bind_args(call, "value", a, 1) != 0) return -1;
   *out = tvm_ffi_any_copy(&a[0]);
   return 0;
 }

@@ -38,7 +38,7 @@ static int arg_bool(bound_args* a, int i, bool* out) {
     return 0;
   }
   char what[160];
-  tvm_script_arg_what(a->call, a->spec, i, what, sizeof(what));
+  tvm_script__arg_what(a->call, a->spec, i, what, sizeof(what));
   fail(a, i);
   return tvm_ffi_raise("TypeError", "%s must be a bool, got %s", what,
                        tvm_ffi_any_type_name(&a->v[i]));
@@ -401,7 +401,7 @@ static int b_Let(tvm_script_call* call, TVMFFIAny* out) {
   /* A literal value takes the variable's dtype: where={v: 5} on an int64 v. */
   const tvm_tir_var_obj* var = (const tvm_tir_var_obj*)key->v_obj;
   tvm_tir_expr_obj* v = is_number(value) ? tvm_script__dtype_number(value, var->expr.dtype)
-                                         : tvm_script_value_to_expr(value, "the value of 'where'");
+                                         : tvm_script__value_to_expr_slow(value, "the value of 'where'");
   if (!v) {
     tvm_ffi_release(body);
     return fail(&a, 1), -1;
@@ -594,7 +594,7 @@ static int op_call(tvm_script_call* call, tvm_tir_builtin id, TVMFFIAny* out) {
     }
     char what[160];
     snprintf(what, sizeof(what), "argument 'dtype' of %s", call->name);
-    if (tvm_script_value_to_dtype(&call->kwargs[k], what, &dtype) != 0) return -1;
+    if (tvm_script__value_to_dtype(&call->kwargs[k], what, &dtype) != 0) return -1;
     have_dtype = true;
   }
   /* The printed dtype argument: first for extern calls, last for tvm_struct_get. */
@@ -608,7 +608,7 @@ static int op_call(tvm_script_call* call, tvm_tir_builtin id, TVMFFIAny* out) {
     call->error_arg = at;
     char what[160];
     snprintf(what, sizeof(what), "argument 'dtype' of %s", call->name);
-    if (tvm_script_value_to_dtype(&call->args[at], what, &dtype) != 0) return -1;
+    if (tvm_script__value_to_dtype(&call->args[at], what, &dtype) != 0) return -1;
     have_dtype = true;
   }
   call->error_arg = -1;
@@ -619,7 +619,7 @@ static int op_call(tvm_script_call* call, tvm_tir_builtin id, TVMFFIAny* out) {
   int rc = -1;
   int64_t done = 0;
   for (; done < n; ++done) {
-    args[done] = tvm_script_arg_to_expr(call, &call->args[lo + done], done + 1);
+    args[done] = tvm_script__arg_to_expr(call, &call->args[lo + done], done + 1);
     if (!args[done]) {
       call->error_arg = (int32_t)(lo + done);
       goto done;

@@ -110,7 +110,7 @@ static void* strides_array(bound_args* a, int i, DLDataType index_t) {
       x = name ? tvm_tir_var_new(name, index_t) : NULL;
       tvm_ffi_free(name);
     } else {
-      x = tvm_script_value_to_expr(e, WHAT(a, i));
+      x = tvm_script__value_to_expr_slow(e, WHAT(a, i));
     }
     TVMFFIAny xa = tvm_ffi_any_obj(x);
     if (!x || tvm_ffi_list_push_take(list, &xa) != 0) {
@@ -229,7 +229,7 @@ static int b_match_buffer(tvm_script_call* call, TVMFFIAny* out) {
   tvm_tir_buffer_region_obj* region = NULL;
   if (!param) {
     char what[160];
-    region = tvm_script_value_to_region(&a.v[0], WHAT(&a, 0));
+    region = tvm_script__value_to_region(&a.v[0], WHAT(&a, 0));
     if (!region) return fail(&a, 0), -1;
     param = region;
   }
@@ -303,7 +303,7 @@ static int regions_builtin(tvm_script_call* call, TVMFFIAny* out, bool writes) {
   tvm_script_items regions;
   if (!tvm_script_items_init(&regions, n)) return -1;
   for (int64_t i = 0; i < n; ++i) {
-    tvm_tir_buffer_region_obj* r = tvm_script_arg_to_region(call, &items[i], i + 1);
+    tvm_tir_buffer_region_obj* r = tvm_script__arg_to_region(call, &items[i], i + 1);
     if (!r) {
       call->error_arg = seq ? 0 : (int32_t)i;
       tvm_script_items_free(&regions);
@@ -345,9 +345,9 @@ static void* axis_dom(bound_args* a, int i) {
     tvm_ffi_raise("TypeError", "%s must be an extent or a (min, max) pair", WHAT(a, i));
     return fail(a, i);
   }
-  tvm_tir_expr_obj* lo = tvm_script_value_to_expr(tvm_ffi_seq_at(pair, 0), WHAT(a, i));
-  tvm_tir_expr_obj* hi = lo ? tvm_script_value_to_expr(tvm_ffi_seq_at(pair, 1), what) : NULL;
-  tvm_tir_expr_obj* simple = hi ? tvm_script_range_extent(lo, hi) : NULL;
+  tvm_tir_expr_obj* lo = tvm_script__value_to_expr_slow(tvm_ffi_seq_at(pair, 0), WHAT(a, i));
+  tvm_tir_expr_obj* hi = lo ? tvm_script__value_to_expr_slow(tvm_ffi_seq_at(pair, 1), what) : NULL;
+  tvm_tir_expr_obj* simple = hi ? tvm_script__range_extent(lo, hi) : NULL;
   tvm_tir_range_obj* r = simple ? tvm_tir_range_new(lo, simple) : NULL;
   tvm_ffi_release(lo);
   tvm_ffi_release(hi);
@@ -449,7 +449,7 @@ static int loop_range(bound_args* a, tvm_tir_expr_obj** min, tvm_tir_expr_obj** 
     return 0;
   }
   tvm_tir_expr_obj* stop = arg_int_expr(a, 1);
-  *extent = stop ? tvm_script_range_extent(start, stop) : NULL;
+  *extent = stop ? tvm_script__range_extent(start, stop) : NULL;
   tvm_ffi_release(stop);
   if (!*extent) {
     tvm_ffi_release(start);
@@ -526,7 +526,7 @@ static int b_grid(tvm_script_call* call, TVMFFIAny* out) {
   tvm_script_items vars;
   if (!tvm_script_items_init(&vars, call->num_args)) return -1;
   for (int32_t i = 0; i < call->num_args; ++i) {
-    tvm_tir_expr_obj* e = tvm_script_arg_to_expr(call, &call->args[i], i + 1);
+    tvm_tir_expr_obj* e = tvm_script__arg_to_expr(call, &call->args[i], i + 1);
     tvm_tir_var_obj* v = e ? tvm_script_tir_for_enter(call->builder, loop_name(call, i),
                                                       TVM_TIR_FOR_SERIAL, NULL, e, NULL, NULL)
                            : NULL;
@@ -661,7 +661,7 @@ static int b_realize(tvm_script_call* call, TVMFFIAny* out) {
     return -1;
   }
   char what[160];
-  tvm_tir_buffer_region_obj* region = tvm_script_value_to_region(&a.v[0], WHAT(&a, 0));
+  tvm_tir_buffer_region_obj* region = tvm_script__value_to_region(&a.v[0], WHAT(&a, 0));
   if (!region) return fail(&a, 0), -1;
   const char* scope = given(&a, 1) ? arg_cstr(&a, 1) : "global";
   tvm_tir_expr_obj* cond = scope && given(&a, 2) ? arg_expr(&a, 2) : NULL;

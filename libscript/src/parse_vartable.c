@@ -15,7 +15,7 @@ static uint32_t hash_name(const char* s, uint32_t n) {
   return h;
 }
 
-int script__vt_init(script_var_table* vt, script_vt_storage* store, bool clean) {
+int tvm_script__vt_init(script_var_table* vt, script_vt_storage* store, bool clean) {
   memset(vt, 0, sizeof(*vt));
   vt->store = store;
   vt->cap = SCRIPT_VT_SLOTS; /* a small file names a few dozen things; grows past half full */
@@ -28,10 +28,10 @@ int script__vt_init(script_var_table* vt, script_vt_storage* store, bool clean) 
   vt->cap_binds = SCRIPT_VT_BINDS;
   vt->scopes = store->scopes;
   vt->cap_scopes = SCRIPT_VT_SCOPES;
-  return script__vt_push_scope(vt);
+  return tvm_script__vt_push_scope(vt);
 }
 
-void script__vt_free(script_var_table* vt) {
+void tvm_script__vt_free(script_var_table* vt) {
   for (int32_t i = 0; i < vt->nbinds; ++i) tvm_ffi_any_release(&vt->binds[i].value);
   script_vt_storage* st = vt->store;
   /* Empty the slots named in the first storage (those of a table that moved are left there
@@ -57,7 +57,7 @@ static int grow_array(void** items, int32_t* cap, int32_t n, size_t elem_size,
   return 0;
 }
 
-int script__vt_push_scope(script_var_table* vt) {
+int tvm_script__vt_push_scope(script_var_table* vt) {
   if (vt->nscopes == vt->cap_scopes &&
       grow_array((void**)&vt->scopes, &vt->cap_scopes, vt->nscopes, sizeof(int32_t),
                  vt->store->scopes) != 0) {
@@ -67,7 +67,7 @@ int script__vt_push_scope(script_var_table* vt) {
   return 0;
 }
 
-void script__vt_pop_scope(script_var_table* vt) {
+void tvm_script__vt_pop_scope(script_var_table* vt) {
   if (vt->nscopes == 0) return;
   int32_t mark = vt->scopes[--vt->nscopes];
   while (vt->nbinds > mark) {
@@ -120,7 +120,7 @@ static int grow_slots(script_var_table* vt) {
   return 0;
 }
 
-int script__vt_bind(script_var_table* vt, const char* name, uint32_t size, TVMFFIAny* value) {
+int tvm_script__vt_bind(script_var_table* vt, const char* name, uint32_t size, TVMFFIAny* value) {
   if ((vt->used + 1) * 2 > vt->cap && grow_slots(vt) != 0) return -1;
   if (vt->nbinds == vt->cap_binds &&
       grow_array((void**)&vt->binds, &vt->cap_binds, vt->nbinds, sizeof(script_vt_binding),
@@ -157,7 +157,7 @@ int script__vt_bind(script_var_table* vt, const char* name, uint32_t size, TVMFF
   return 0;
 }
 
-const TVMFFIAny* script__vt_lookup_slot(const script_var_table* vt, const char* name,
+const TVMFFIAny* tvm_script__vt_lookup_slot(const script_var_table* vt, const char* name,
                                         uint32_t size, uint32_t* empty_slot) {
   uint32_t i = find_slot(vt, name, size, hash_name(name, size));
   const script_vt_slot* s = &vt->slots[i];
@@ -166,14 +166,14 @@ const TVMFFIAny* script__vt_lookup_slot(const script_var_table* vt, const char* 
 }
 
 /* script__vt_lookup past its hint: hash the name, and remember its slot. */
-const TVMFFIAny* script__vt_lookup_hashed(script_var_table* vt, const char* name, uint32_t size) {
+const TVMFFIAny* tvm_script__vt_lookup_hashed(script_var_table* vt, const char* name, uint32_t size) {
   uint32_t i = find_slot(vt, name, size, hash_name(name, size));
   const script_vt_slot* s = &vt->slots[i];
   if (s->name == name) vt->hints[((uintptr_t)name * UINT64_C(0x9E3779B97F4A7C15)) >> 58] = i;
   return s->name && s->top >= 0 ? &vt->binds[s->top].value : NULL;
 }
 
-bool script__vt_holds(const script_var_table* vt, const void* obj) {
+bool tvm_script__vt_holds(const script_var_table* vt, const void* obj) {
   for (int32_t i = vt->nbinds - 1; i >= 0; --i) {
     const script_vt_binding* bd = &vt->binds[i];
     if (tvm_ffi_any_is_object(&bd->value) && bd->value.v_obj == obj &&

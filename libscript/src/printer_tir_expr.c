@@ -16,38 +16,38 @@
 #include "printer_tir.h"
 
 /* ---- Shared helpers ------------------------------------------------------------------------ */
-void* tir_path(tvm_script_docsifier* d, const void* path, const char* name) {
+void* tvm_script__tir_path(tvm_script_docsifier* d, const void* path, const char* name) {
   return tvm_script_path_attr(d, path, name);
 }
 
-void* tir_path_item(tvm_script_docsifier* d, const void* path, const char* name, int64_t i) {
+void* tvm_script__tir_path_item(tvm_script_docsifier* d, const void* path, const char* name, int64_t i) {
   void* p = tvm_script_path_attr(d, path, name);
   void* q = p ? tvm_script_path_item(d, p, i) : NULL;
   tvm_ffi_release(p);
   return q;
 }
 
-tvm_script_doc_obj* tir_child(tvm_script_docsifier* d, const void* child, const void* path,
+tvm_script_doc_obj* tvm_script__tir_child(tvm_script_docsifier* d, const void* child, const void* path,
                               const char* name) {
-  void* p = tir_path(d, path, name);
+  void* p = tvm_script__tir_path(d, path, name);
   tvm_script_doc_obj* doc = p ? tvm_script_as_doc_obj(d, child, p) : NULL;
   tvm_ffi_release(p);
   return doc;
 }
 
-tvm_script_doc_obj* tir_child_item(tvm_script_docsifier* d, const void* arr, const void* path,
+tvm_script_doc_obj* tvm_script__tir_child_item(tvm_script_docsifier* d, const void* arr, const void* path,
                                    const char* name, int64_t i) {
-  void* p = tir_path_item(d, path, name, i);
+  void* p = tvm_script__tir_path_item(d, path, name, i);
   tvm_script_doc_obj* doc = p ? tvm_script_as_doc(d, tvm_ffi_seq_at(arr, i), p) : NULL;
   tvm_ffi_release(p);
   return doc;
 }
 
-tvm_script_doc_obj* tir_dtype_literal(DLDataType t) {
+tvm_script_doc_obj* tvm_script__tir_dtype_literal(DLDataType t) {
   return tvm_script_literal_str(tvm_tir_dtype_str(t).s);
 }
 
-tvm_script_doc_obj* tir_dtype_attr(tvm_script_docsifier* d, DLDataType t) {
+tvm_script_doc_obj* tvm_script__tir_dtype_attr(tvm_script_docsifier* d, DLDataType t) {
   return tvm_script_attr_doc_take(tvm_script_prefix(d, "tirx"), tvm_tir_dtype_str(t).s);
 }
 
@@ -65,7 +65,7 @@ static int expr_size(const void* e, int cap) {
   }
 }
 
-tvm_tir_expr_obj* tir_range_end(tvm_tir_expr_obj* min, tvm_tir_expr_obj* extent) {
+tvm_tir_expr_obj* tvm_script__tir_range_end(tvm_tir_expr_obj* min, tvm_tir_expr_obj* extent) {
   tvm_tir_expr_obj* end = tvm_tir_add(min, extent);
   int64_t c;
   if (!end || tvm_tir_as_const_int(end, &c) || !tvm_tir_dtype_is_index(end->dtype)) return end;
@@ -76,7 +76,7 @@ tvm_tir_expr_obj* tir_range_end(tvm_tir_expr_obj* min, tvm_tir_expr_obj* extent)
   if (!simple) {
     tvm_ffi_error_clear(); /* print the unsimplified end */
   } else if (expr_size(simple, 64) < expr_size(end, 64)) {
-    tvm_tir_expr_obj* back = tvm_script_range_extent(min, simple);
+    tvm_tir_expr_obj* back = tvm_script__range_extent(min, simple);
     TVMFFIAny a = tvm_ffi_any_obj(back), b = tvm_ffi_any_obj(extent);
     int eq = back ? tvm_ffi_structural_equal(&a, &b, false, NULL, NULL) : -1;
     if (eq < 0) tvm_ffi_error_clear();
@@ -91,25 +91,25 @@ tvm_tir_expr_obj* tir_range_end(tvm_tir_expr_obj* min, tvm_tir_expr_obj* extent)
   return simple;
 }
 
-bool tir_is_const(const void* e, int64_t v) {
+bool tvm_script__tir_is_const(const void* e, int64_t v) {
   return tvm_tir_kind_of(e) == TVM_TIR_KIND_IntImm && ((const tvm_tir_int_imm_obj*)e)->value == v;
 }
 
-bool tir_expr_has_var(const void* e) {
+bool tvm_script__tir_expr_has_var(const void* e) {
   switch (tvm_tir_kind_of(e)) {
     case TVM_TIR_KIND_IntImm:
     case TVM_TIR_KIND_FloatImm:
     case TVM_TIR_KIND_StringImm: return false;
-    case TVM_TIR_KIND_Cast: return tir_expr_has_var(((const tvm_tir_cast_obj*)e)->value);
+    case TVM_TIR_KIND_Cast: return tvm_script__tir_expr_has_var(((const tvm_tir_cast_obj*)e)->value);
 #define TVM_TIR_BINOP(Name, type_key, klass, symbol) case TVM_TIR_KIND_##Name:
 #include <tvm/tir/nodes.def>
-      return tir_expr_has_var(((const tvm_tir_binary_obj*)e)->a) ||
-             tir_expr_has_var(((const tvm_tir_binary_obj*)e)->b);
+      return tvm_script__tir_expr_has_var(((const tvm_tir_binary_obj*)e)->a) ||
+             tvm_script__tir_expr_has_var(((const tvm_tir_binary_obj*)e)->b);
     default: return true;
   }
 }
 
-tvm_script_frame* tir_decl_frame(tvm_script_docsifier* d) {
+tvm_script_frame* tvm_script__tir_decl_frame(tvm_script_docsifier* d) {
   tvm_script_frame* f = tvm_script_frame_find(d, TVM_SCRIPT_PRINT_FRAME_FUNC);
   return f ? f : tvm_script_frame_root(d);
 }
@@ -119,12 +119,12 @@ static tvm_script_doc_obj* var_creation(tvm_script_docsifier* d, const tvm_tir_v
                                         const void* path) {
   const tvm_tir_type_obj* ty = var->type_annotation;
   if (tvm_tir_kind_of(ty) == TVM_TIR_KIND_PointerType) {
-    void* p = tir_path(d, path, "type_annotation");
+    void* p = tvm_script__tir_path(d, path, "type_annotation");
     tvm_script_doc_obj* doc = p ? tvm_script_as_doc_obj(d, ty, p) : NULL;
     tvm_ffi_release(p);
     return doc;
   }
-  tvm_script_doc_obj* callee = tir_dtype_attr(d, var->expr.dtype);
+  tvm_script_doc_obj* callee = tvm_script__tir_dtype_attr(d, var->expr.dtype);
   if (tvm_tir_kind_of(var) == TVM_TIR_KIND_SizeVar) {
     return tvm_script_call_doc_take(callee, NULL, tvm_script__str_array1("is_size_var"),
                                     tvm_script_doc_array_take(tvm_script_literal_bool(true)));
@@ -132,7 +132,7 @@ static tvm_script_doc_obj* var_creation(tvm_script_docsifier* d, const tvm_tir_v
   return tvm_script_call_doc_take(callee, NULL, NULL, NULL);
 }
 
-int tir_declare_var(tvm_script_docsifier* d, const tvm_tir_var_obj* var, const void* path,
+int tvm_script__tir_declare_var(tvm_script_docsifier* d, const tvm_tir_var_obj* var, const void* path,
                     tvm_script_frame* frame) {
   tvm_script_doc_obj* rhs = var_creation(d, var, path);
   if (!rhs) return -1;
@@ -147,13 +147,13 @@ static tvm_script_doc_obj* conv_var(tvm_script_docsifier* d, const TVMFFIAny* ob
   tvm_script_doc_obj* doc = tvm_script_var_doc(d, var);
   if (doc) return doc;
   /* A free variable: declared once, before the statement that first uses it. */
-  if (tir_declare_var(d, var, path, tir_decl_frame(d)) != 0) return NULL;
+  if (tvm_script__tir_declare_var(d, var, path, tvm_script__tir_decl_frame(d)) != 0) return NULL;
   return tvm_script_var_doc(d, var);
 }
 
 /* `T.<dtype>(value_doc)` */
 static tvm_script_doc_obj* typed(tvm_script_docsifier* d, DLDataType t, void* value_doc) {
-  return tvm_script_doc_call_take(tir_dtype_attr(d, t), value_doc);
+  return tvm_script_doc_call_take(tvm_script__tir_dtype_attr(d, t), value_doc);
 }
 
 static tvm_script_doc_obj* conv_int_imm(tvm_script_docsifier* d, const TVMFFIAny* obj,
@@ -243,8 +243,8 @@ static tvm_script_doc_obj* conv_string_imm(tvm_script_docsifier* d, const TVMFFI
 static tvm_script_doc_obj* conv_cast(tvm_script_docsifier* d, const TVMFFIAny* obj,
                                      const void* path) {
   const tvm_tir_cast_obj* c = (const void*)obj->v_obj;
-  return tvm_script_doc_call_take(tir_prefixed(d, "Cast"), tir_dtype_literal(c->expr.dtype),
-                                  tir_child(d, c->value, path, "value"));
+  return tvm_script_doc_call_take(tir_prefixed(d, "Cast"), tvm_script__tir_dtype_literal(c->expr.dtype),
+                                  tvm_script__tir_child(d, c->value, path, "value"));
 }
 
 static bool is_imm(const void* e) {
@@ -285,9 +285,9 @@ static tvm_script_doc_obj* conv_binary(tvm_script_docsifier* d, const TVMFFIAny*
   if (op == TVM_SCRIPT_OP_Div && !tvm_tir_dtype_is_float(b->expr.dtype)) op = 0;
   if (is_imm(b->a) && is_imm(b->b)) op = 0;
   /* `a // 0` and `a % 0` are errors when parsed (the node itself is allowed). */
-  if ((op == TVM_SCRIPT_OP_FloorDiv || op == TVM_SCRIPT_OP_Mod) && tir_is_const(b->b, 0)) op = 0;
-  tvm_script_doc_obj* a = tir_child(d, b->a, path, "a");
-  tvm_script_doc_obj* c = tir_child(d, b->b, path, "b");
+  if ((op == TVM_SCRIPT_OP_FloorDiv || op == TVM_SCRIPT_OP_Mod) && tvm_script__tir_is_const(b->b, 0)) op = 0;
+  tvm_script_doc_obj* a = tvm_script__tir_child(d, b->a, path, "a");
+  tvm_script_doc_obj* c = tvm_script__tir_child(d, b->b, path, "b");
   if (op) return tvm_script_operation_doc_take(op, tvm_script_doc_array_take(a, c));
   return tvm_script_doc_call_take(tir_prefixed(d, name), a, c);
 }
@@ -295,7 +295,7 @@ static tvm_script_doc_obj* conv_binary(tvm_script_docsifier* d, const TVMFFIAny*
 static tvm_script_doc_obj* conv_not(tvm_script_docsifier* d, const TVMFFIAny* obj,
                                     const void* path) {
   const tvm_tir_not_obj* n = (const void*)obj->v_obj;
-  tvm_script_doc_obj* a = tir_child(d, n->a, path, "a");
+  tvm_script_doc_obj* a = tvm_script__tir_child(d, n->a, path, "a");
   /* `not` of a constant would fold when parsed. */
   if (is_imm(n->a)) return tvm_script_doc_call_take(tir_prefixed(d, "Not"), a);
   return tvm_script_operation_doc_take(TVM_SCRIPT_OP_Not, tvm_script_doc_array_take(a));
@@ -305,16 +305,16 @@ static tvm_script_doc_obj* conv_select(tvm_script_docsifier* d, const TVMFFIAny*
                                        const void* path) {
   const tvm_tir_select_obj* s = (const void*)obj->v_obj;
   return tvm_script_doc_call_take(tir_prefixed(d, "Select"),
-                                  tir_child(d, s->condition, path, "condition"),
-                                  tir_child(d, s->true_value, path, "true_value"),
-                                  tir_child(d, s->false_value, path, "false_value"));
+                                  tvm_script__tir_child(d, s->condition, path, "condition"),
+                                  tvm_script__tir_child(d, s->true_value, path, "true_value"),
+                                  tvm_script__tir_child(d, s->false_value, path, "false_value"));
 }
 
 static tvm_script_doc_obj* conv_buffer_load(tvm_script_docsifier* d, const TVMFFIAny* obj,
                                             const void* path) {
   const tvm_tir_buffer_load_obj* l = (const void*)obj->v_obj;
-  tvm_script_doc_obj* buf = tir_child(d, l->buffer, path, "buffer");
-  void* p = tir_path(d, path, "indices");
+  tvm_script_doc_obj* buf = tvm_script__tir_child(d, l->buffer, path, "buffer");
+  void* p = tvm_script__tir_path(d, path, "indices");
   void* indices = buf && p ? tvm_script_as_doc_array(d, l->indices, p) : NULL;
   tvm_ffi_release(p);
   return tvm_script_index_doc_take(buf, indices);
@@ -323,8 +323,8 @@ static tvm_script_doc_obj* conv_buffer_load(tvm_script_docsifier* d, const TVMFF
 static tvm_script_doc_obj* conv_ramp(tvm_script_docsifier* d, const TVMFFIAny* obj,
                                      const void* path) {
   const tvm_tir_ramp_obj* r = (const void*)obj->v_obj;
-  return tvm_script_doc_call_take(tir_prefixed(d, "Ramp"), tir_child(d, r->base, path, "base"),
-                                  tir_child(d, r->stride, path, "stride"),
+  return tvm_script_doc_call_take(tir_prefixed(d, "Ramp"), tvm_script__tir_child(d, r->base, path, "base"),
+                                  tvm_script__tir_child(d, r->stride, path, "stride"),
                                   tvm_script_literal_int(r->lanes));
 }
 
@@ -332,7 +332,7 @@ static tvm_script_doc_obj* conv_broadcast(tvm_script_docsifier* d, const TVMFFIA
                                           const void* path) {
   const tvm_tir_broadcast_obj* b = (const void*)obj->v_obj;
   return tvm_script_doc_call_take(tir_prefixed(d, "Broadcast"),
-                                  tir_child(d, b->value, path, "value"),
+                                  tvm_script__tir_child(d, b->value, path, "value"),
                                   tvm_script_literal_int(b->lanes));
 }
 
@@ -340,9 +340,9 @@ static tvm_script_doc_obj* conv_broadcast(tvm_script_docsifier* d, const TVMFFIA
 static tvm_script_doc_obj* conv_let(tvm_script_docsifier* d, const TVMFFIAny* obj,
                                     const void* path) {
   const tvm_tir_let_obj* l = (const void*)obj->v_obj;
-  tvm_script_doc_obj* value = tir_child(d, l->value, path, "value");
-  tvm_script_doc_obj* var = tir_child(d, l->var, path, "var");
-  tvm_script_doc_obj* body = tir_child(d, l->body, path, "body");
+  tvm_script_doc_obj* value = tvm_script__tir_child(d, l->value, path, "value");
+  tvm_script_doc_obj* var = tvm_script__tir_child(d, l->var, path, "var");
+  tvm_script_doc_obj* body = tvm_script__tir_child(d, l->body, path, "body");
   tvm_script_doc_obj* where = tvm_script_dict_doc_take(tvm_script_doc_array_take(var),
                                                        tvm_script_doc_array_take(value));
   return tvm_script_call_doc_take(tir_prefixed(d, "Let"), tvm_script_doc_array_take(body),
@@ -405,8 +405,8 @@ static void* type_literal_operand(tvm_script_docsifier* d, const tvm_tir_call_ob
 static tvm_script_doc_obj* conv_call(tvm_script_docsifier* d, const TVMFFIAny* obj,
                                      const void* path) {
   const tvm_tir_call_obj* c = (const void*)obj->v_obj;
-  tvm_script_doc_obj* callee = tir_child(d, c->op, path, "op");
-  void* p = tir_path(d, path, "args");
+  tvm_script_doc_obj* callee = tvm_script__tir_child(d, c->op, path, "op");
+  void* p = tvm_script__tir_path(d, path, "args");
   void* args = p ? tvm_script_as_doc_array(d, c->args, p) : NULL;
   tvm_ffi_release(p);
   if (args && tvm_tir_kind_of(c->op) == TVM_TIR_KIND_Op && tvm_ffi_seq_size(c->args) >= 2) {
@@ -418,7 +418,7 @@ static tvm_script_doc_obj* conv_call(tvm_script_docsifier* d, const TVMFFIAny* o
     bool first = dtype_first(c->op);
     int64_t n = tvm_ffi_seq_size(args);
     void* list = tvm_ffi_list_new();
-    tvm_script_doc_obj* dt = tir_dtype_literal(c->expr.dtype);
+    tvm_script_doc_obj* dt = tvm_script__tir_dtype_literal(c->expr.dtype);
     TVMFFIAny dta = tvm_ffi_any_obj(dt);
     bool ok = list && dt && (!first || tvm_ffi_list_push(list, &dta) == 0);
     for (int64_t i = 0; ok && i < n; ++i) ok = tvm_ffi_list_push(list, tvm_ffi_seq_at(args, i)) == 0;
@@ -434,8 +434,8 @@ static tvm_script_doc_obj* conv_shuffle(tvm_script_docsifier* d, const TVMFFIAny
                                         const void* path) {
   const tvm_tir_shuffle_obj* s = (const void*)obj->v_obj;
   return tvm_script_doc_call_take(tir_prefixed(d, "Shuffle"),
-                                  tir_child(d, s->vectors, path, "vectors"),
-                                  tir_child(d, s->indices, path, "indices"));
+                                  tvm_script__tir_child(d, s->vectors, path, "vectors"),
+                                  tvm_script__tir_child(d, s->indices, path, "indices"));
 }
 
 /* An op: `T.exp` for "tir.exp", `I.Op("name")` for other dialects' ops. */
@@ -449,13 +449,13 @@ static tvm_script_doc_obj* conv_op(tvm_script_docsifier* d, const TVMFFIAny* obj
 /* ---- Types --------------------------------------------------------------------------------- */
 static tvm_script_doc_obj* conv_prim_type(tvm_script_docsifier* d, const TVMFFIAny* obj,
                                           const void* path) {
-  return tir_dtype_attr(d, ((const tvm_tir_prim_type_obj*)obj->v_obj)->dtype);
+  return tvm_script__tir_dtype_attr(d, ((const tvm_tir_prim_type_obj*)obj->v_obj)->dtype);
 }
 
 /* A bare data type value (an attribute value `T.int32`): the same name the parser reads back. */
 static tvm_script_doc_obj* conv_dtype(tvm_script_docsifier* d, const TVMFFIAny* obj,
                                       const void* path) {
-  return tir_dtype_attr(d, obj->v_dtype);
+  return tvm_script__tir_dtype_attr(d, obj->v_dtype);
 }
 
 /* T.handle("float32", "shared") (scope omitted when global). */
@@ -464,9 +464,9 @@ static tvm_script_doc_obj* conv_pointer_type(tvm_script_docsifier* d, const TVMF
   const tvm_tir_pointer_type_obj* t = (const void*)obj->v_obj;
   tvm_script_doc_obj* elem;
   if (tvm_tir_kind_of(t->element_type) == TVM_TIR_KIND_PrimType) {
-    elem = tir_dtype_literal(((const tvm_tir_prim_type_obj*)t->element_type)->dtype);
+    elem = tvm_script__tir_dtype_literal(((const tvm_tir_prim_type_obj*)t->element_type)->dtype);
   } else {
-    elem = tir_child(d, t->element_type, path, "element_type");
+    elem = tvm_script__tir_child(d, t->element_type, path, "element_type");
   }
   const char* scope = tvm_ffi_str_cstr(t->storage_scope);
   if (!*scope) return tvm_script_doc_call_take(tir_prefixed(d, "handle"), elem);
@@ -478,7 +478,7 @@ static tvm_script_doc_obj* conv_tuple_type(tvm_script_docsifier* d, const TVMFFI
                                            const void* path) {
   const tvm_tir_tuple_type_obj* t = (const void*)obj->v_obj;
   if (tvm_ffi_seq_size(t->fields) == 0) return tvm_script_literal_none();
-  void* p = tir_path(d, path, "fields");
+  void* p = tvm_script__tir_path(d, path, "fields");
   void* fields = p ? tvm_script_as_doc_array(d, t->fields, p) : NULL;
   tvm_ffi_release(p);
   return tvm_script_call_doc_take(tir_prefixed(d, "Tuple"), fields, NULL, NULL);
@@ -505,7 +505,7 @@ static tvm_script_doc_obj* conv_comm_reducer(tvm_script_docsifier* d, const TVMF
     }
   }
   for (int64_t i = 0; ok && i < tvm_ffi_seq_size(r->result); ++i) {
-    tvm_script_doc_obj* e = tir_child_item(d, r->result, path, "result", i);
+    tvm_script_doc_obj* e = tvm_script__tir_child_item(d, r->result, path, "result", i);
     TVMFFIAny a = tvm_ffi_any_obj(e);
     ok = e && tvm_ffi_list_push(results, &a) == 0;
     tvm_ffi_release(e);
@@ -528,7 +528,7 @@ static tvm_script_doc_obj* conv_comm_reducer(tvm_script_docsifier* d, const TVMF
   tvm_script_doc_obj* lambda =
       tvm_script_lambda_doc_take(tvm_script_doc_list_to_array_take(params), body);
   return tvm_script_doc_call_take(tir_prefixed(d, "comm_reducer"), lambda,
-                                  tir_child(d, r->identity_element, path, "identity_element"));
+                                  tvm_script__tir_child(d, r->identity_element, path, "identity_element"));
 }
 
 /* `lambda i, j: (j, i)` of an IndexMap m at path (its Vars defined in a scope of their own). */
@@ -545,7 +545,7 @@ static tvm_script_doc_obj* index_map_lambda(tvm_script_docsifier* d,
     ok = id && tvm_ffi_list_push(params, &a) == 0;
     tvm_ffi_release(id);
   }
-  void* fp = ok ? tir_path(d, path, "final_indices") : NULL;
+  void* fp = ok ? tvm_script__tir_path(d, path, "final_indices") : NULL;
   void* final = fp ? tvm_script_as_doc_array(d, m->final_indices, fp) : NULL;
   tvm_ffi_release(fp);
   tvm_script_frame_pop(d);
@@ -569,7 +569,7 @@ static tvm_script_doc_obj* conv_index_map(tvm_script_docsifier* d, const TVMFFIA
   tvm_script_doc_obj* map = index_map_lambda(d, m, path);
   bool ok = keys && values && map;
   if (ok && inv) {
-    void* ip = tir_path(d, path, "inverse_index_map");
+    void* ip = tvm_script__tir_path(d, path, "inverse_index_map");
     tvm_script_doc_obj* inv_doc = ip ? index_map_lambda(d, inv, ip) : NULL;
     tvm_ffi_release(ip);
     TVMFFIAny k = tvm_ffi_string("inverse_index_map"), v = tvm_ffi_any_obj(inv_doc);
@@ -580,7 +580,7 @@ static tvm_script_doc_obj* conv_index_map(tvm_script_docsifier* d, const TVMFFIA
   if (ok && tvm_ffi_seq_size(m->initial_indices) > 0) {
     DLDataType t = tvm_tir_expr_dtype(tvm_ffi_seq_obj_at(m->initial_indices, 0));
     if (!tvm_tir_dtype_equal(t, TVM_TIR_INT64)) {
-      tvm_script_doc_obj* dt = tir_dtype_literal(t);
+      tvm_script_doc_obj* dt = tvm_script__tir_dtype_literal(t);
       TVMFFIAny k = tvm_ffi_string("index_dtype"), v = tvm_ffi_any_obj(dt);
       ok = dt && tvm_ffi_list_push(keys, &k) == 0 && tvm_ffi_list_push(values, &v) == 0;
       tvm_ffi_any_release(&k);
@@ -603,13 +603,13 @@ static tvm_script_doc_obj* conv_index_map(tvm_script_docsifier* d, const TVMFFIA
  * attributes this Target has. */
 static tvm_script_doc_obj* target_dict(tvm_script_docsifier* d, const tvm_tir_target_obj* t,
                                        const void* path) {
-  void* ap = tir_path(d, path, "attrs");
+  void* ap = tvm_script__tir_path(d, path, "attrs");
   tvm_script_dict_doc_obj* attrs = ap ? (void*)tvm_script__map_doc(d, t->attrs, ap, NULL) : NULL;
   tvm_ffi_release(ap);
   if (!attrs) return NULL;
   void *keys = tvm_ffi_list_new(), *values = tvm_ffi_list_new();
   tvm_script_doc_obj* kk = tvm_script_literal_str("kind");
-  tvm_script_doc_obj* kv = tir_child(d, t->kind, path, "kind");
+  tvm_script_doc_obj* kv = tvm_script__tir_child(d, t->kind, path, "kind");
   TVMFFIAny ka = tvm_ffi_any_obj(kk), va = tvm_ffi_any_obj(kv);
   bool ok = keys && values && kk && kv && tvm_ffi_list_push(keys, &ka) == 0 &&
             tvm_ffi_list_push(values, &va) == 0;
@@ -640,7 +640,7 @@ static tvm_script_doc_obj* conv_target(tvm_script_docsifier* d, const TVMFFIAny*
 static tvm_script_doc_obj* conv_vdevice(tvm_script_docsifier* d, const TVMFFIAny* obj,
                                         const void* path) {
   const tvm_tir_vdevice_obj* v = (const void*)obj->v_obj;
-  void* tp = tir_path(d, path, "target");
+  void* tp = tvm_script__tir_path(d, path, "target");
   tvm_script_doc_obj* target = tp ? target_dict(d, v->target, tp) : NULL;
   tvm_ffi_release(tp);
   return tvm_script_doc_call_take(tvm_script_prefixed(d, "ir", "vdevice"), target,

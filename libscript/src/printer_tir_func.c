@@ -28,7 +28,7 @@ static bool kwarg(void* keys, void* values, const char* key, void* value) {
 
 static void* array_doc(tvm_script_docsifier* d, const void* arr, const void* path,
                        const char* field, bool tuple) {
-  void* p = tir_path(d, path, field);
+  void* p = tvm_script__tir_path(d, path, field);
   void* docs = p ? tvm_script_as_doc_array(d, arr, p) : NULL;
   tvm_ffi_release(p);
   return tuple ? tvm_script_tuple_doc_take(docs) : tvm_script_list_doc_take(docs);
@@ -80,7 +80,7 @@ static DLDataType index_dtype(const tvm_tir_buffer_obj* buf) {
 /* Whether buf's elem_offset is what the parser makes when none is written: 0 of the index type
  * (a 0 of another type, say int32 under a bool shape, must be written to read back). */
 static bool default_elem_offset(const tvm_tir_buffer_obj* buf) {
-  return tir_is_const(buf->elem_offset, 0) &&
+  return tvm_script__tir_is_const(buf->elem_offset, 0) &&
          tvm_ffi_dtype_equal(tvm_tir_expr_dtype(buf->elem_offset), index_dtype(buf));
 }
 
@@ -108,12 +108,12 @@ static tvm_script_doc_obj* strides_doc(tvm_script_docsifier* d, const tvm_tir_bu
           tvm_script_doc_array_take(tvm_script_literal_int(i)));
       ok = def && tvm_script_define_var_doc(d, e, def, frame) == 0;
       tvm_ffi_release(def);
-      void* p = ok ? tir_path_item(d, path, "strides", i) : NULL;
+      void* p = ok ? tvm_script__tir_path_item(d, path, "strides", i) : NULL;
       doc = p ? tvm_script_literal_str(tvm_tir_var_name((const tvm_tir_var_obj*)e)) : NULL;
       if (doc) tvm_script_doc_mark(d, doc, p);
       tvm_ffi_release(p);
     } else if (ok) {
-      doc = tir_child_item(d, buf->strides, path, "strides", i);
+      doc = tvm_script__tir_child_item(d, buf->strides, path, "strides", i);
     }
     TVMFFIAny a = tvm_ffi_any_obj(doc);
     ok = doc && tvm_ffi_list_push_take(list, &a) == 0;
@@ -126,7 +126,7 @@ static tvm_script_doc_obj* strides_doc(tvm_script_docsifier* d, const tvm_tir_bu
   return tvm_script_tuple_doc_take(tvm_script_doc_list_to_array_take(list));
 }
 
-tvm_script_doc_obj* tir_buffer_call(tvm_script_docsifier* d, const tvm_tir_buffer_obj* buf,
+tvm_script_doc_obj* tvm_script__tir_buffer_call(tvm_script_docsifier* d, const tvm_tir_buffer_obj* buf,
                                     const void* path, const char* api, void* first_arg,
                                     const void* lhs, tvm_script_frame* frame) {
   void* args = tvm_ffi_list_new();
@@ -139,7 +139,7 @@ tvm_script_doc_obj* tir_buffer_call(tvm_script_docsifier* d, const tvm_tir_buffe
   tvm_ffi_release(first_arg);
   if (ok) {
     tvm_script_doc_obj* shape = array_doc(d, buf->shape, path, "shape", true);
-    tvm_script_doc_obj* dtype = tir_dtype_literal(buf->dtype);
+    tvm_script_doc_obj* dtype = tvm_script__tir_dtype_literal(buf->dtype);
     TVMFFIAny sa = tvm_ffi_any_obj(shape), da = tvm_ffi_any_obj(dtype);
     ok = shape && dtype && tvm_ffi_list_push(args, &sa) == 0 && tvm_ffi_list_push(args, &da) == 0;
     tvm_ffi_release(shape);
@@ -147,7 +147,7 @@ tvm_script_doc_obj* tir_buffer_call(tvm_script_docsifier* d, const tvm_tir_buffe
   }
   if (ok) {
     if (tvm_script_is_var_defined(d, buf->data)) {
-      ok = kwarg(keys, values, "data", tir_child(d, buf->data, path, "data"));
+      ok = kwarg(keys, values, "data", tvm_script__tir_child(d, buf->data, path, "data"));
     } else {
       tvm_ffi_retain((void*)lhs);
       tvm_script_doc_obj* data = tvm_script_attr_doc_take((void*)lhs, "data");
@@ -173,7 +173,7 @@ tvm_script_doc_obj* tir_buffer_call(tvm_script_docsifier* d, const tvm_tir_buffe
       ok = def && tvm_script_define_var_doc(d, buf->elem_offset, def, frame) == 0;
       tvm_ffi_release(def);
     } else if (ok) {
-      ok = kwarg(keys, values, "elem_offset", tir_child(d, buf->elem_offset, path, "elem_offset"));
+      ok = kwarg(keys, values, "elem_offset", tvm_script__tir_child(d, buf->elem_offset, path, "elem_offset"));
     }
   }
   const char* scope = tvm_tir_buffer_scope(buf);
@@ -204,14 +204,14 @@ tvm_script_doc_obj* tir_buffer_call(tvm_script_docsifier* d, const tvm_tir_buffe
                                   tvm_script_doc_list_to_array_take(values));
 }
 
-int tir_emit_buffer_decl(tvm_script_docsifier* d, const tvm_tir_buffer_obj* buf, const void* path,
+int tvm_script__tir_emit_buffer_decl(tvm_script_docsifier* d, const tvm_tir_buffer_obj* buf, const void* path,
                          const char* api, void* first_arg, tvm_script_frame* frame) {
   tvm_script_doc_obj* lhs = tvm_script_define_var(d, buf, tvm_tir_buffer_name(buf), frame);
   if (!lhs) {
     tvm_ffi_release(first_arg);
     return -1;
   }
-  tvm_script_doc_obj* rhs = tir_buffer_call(d, buf, path, api, first_arg, lhs, frame);
+  tvm_script_doc_obj* rhs = tvm_script__tir_buffer_call(d, buf, path, api, first_arg, lhs, frame);
   return tvm_script_frame_emit_take(frame, tvm_script_assign_doc_take(lhs, rhs, NULL));
 }
 
@@ -242,10 +242,10 @@ static tvm_script_doc_obj* conv_buffer(tvm_script_docsifier* d, const TVMFFIAny*
   const tvm_tir_buffer_obj* buf = (const void*)obj->v_obj;
   tvm_script_doc_obj* doc = tvm_script_var_doc(d, buf);
   if (doc) return doc;
-  tvm_script_frame* frame = tir_decl_frame(d);
+  tvm_script_frame* frame = tvm_script__tir_decl_frame(d);
   int data_at = defining_frame(d, buf->data);
   if (data_at >= 0 && data_at > frame_index(d, frame)) frame = tvm_script_frame_at(d, data_at);
-  if (tir_emit_buffer_decl(d, buf, path, "Buffer", NULL, frame) != 0) return NULL;
+  if (tvm_script__tir_emit_buffer_decl(d, buf, path, "Buffer", NULL, frame) != 0) return NULL;
   return tvm_script_var_doc(d, buf);
 }
 
@@ -255,21 +255,21 @@ static tvm_script_doc_obj* conv_range(tvm_script_docsifier* d, const TVMFFIAny* 
   const tvm_tir_range_obj* r = (const void*)obj->v_obj;
   if (!r->extent) {
     return tvm_script_doc_call_take(tvm_script_prefixed(d, "ir", "Range"),
-                                    tir_child(d, r->min, path, "min"));
+                                    tvm_script__tir_child(d, r->min, path, "min"));
   }
   tvm_tir_expr_obj* end = tvm_tir_add(r->min, r->extent);
-  tvm_script_doc_obj* min = tir_child(d, r->min, path, "min");
+  tvm_script_doc_obj* min = tvm_script__tir_child(d, r->min, path, "min");
   int64_t lo;
   if (min && end && tvm_tir_as_const_int(r->min, &lo) &&
       tvm_tir_dtype_equal(r->min->dtype, TVM_TIR_INT32) &&
       !tvm_tir_dtype_equal(r->min->dtype, end->dtype)) {
     /* An int32 literal prints bare, and a bare literal takes the end's dtype when parsed:
      * write its type. */
-    min = tvm_script_doc_call_take(tir_dtype_attr(d, r->min->dtype),
+    min = tvm_script_doc_call_take(tvm_script__tir_dtype_attr(d, r->min->dtype),
                                    tvm_script__keep_if(min, true));
   }
   tvm_script_doc_obj* doc = tvm_script_doc_call_take(
-      tvm_script_prefixed(d, "ir", "Range"), min, end ? tir_child(d, end, path, "extent") : NULL);
+      tvm_script_prefixed(d, "ir", "Range"), min, end ? tvm_script__tir_child(d, end, path, "extent") : NULL);
   tvm_ffi_release(end);
   return doc;
 }
@@ -285,8 +285,8 @@ static tvm_script_doc_obj* conv_iter_var(tvm_script_docsifier* d, const TVMFFIAn
     return NULL;
   }
   tvm_script_doc_obj* dom =
-      iv->dom ? tir_child(d, iv->dom, path, "dom") : tvm_script_literal_none();
-  return tvm_script_doc_call_take(tir_prefixed(d, "iter_var"), tir_child(d, iv->var, path, "var"),
+      iv->dom ? tvm_script__tir_child(d, iv->dom, path, "dom") : tvm_script_literal_none();
+  return tvm_script_doc_call_take(tir_prefixed(d, "iter_var"), tvm_script__tir_child(d, iv->var, path, "var"),
                                   dom, tvm_script_literal_str(k_types[iv->iter_type]),
                                   tvm_script_literal_str(tvm_ffi_str_cstr(iv->thread_tag)));
 }
@@ -302,7 +302,7 @@ static bool simple_buffer(const tvm_tir_buffer_obj* buf, const void* buffer_map)
   const char* scope = tvm_tir_buffer_scope(buf);
   if (scope && *scope && strcmp(scope, "global") != 0) return false;
   for (int64_t i = 0; i < tvm_ffi_seq_size(buf->shape); ++i) {
-    if (tir_expr_has_var(tvm_ffi_seq_obj_at(buf->shape, i))) return false;
+    if (tvm_script__tir_expr_has_var(tvm_ffi_seq_obj_at(buf->shape, i))) return false;
   }
   /* The data pointer must belong to this buffer alone. */
   int shared = 0;
@@ -337,7 +337,7 @@ static int param_used_elsewhere(const tvm_tir_prim_func_obj* fn, const void* par
 
 /* path.buffer_map[var] */
 static void* buffer_map_path(tvm_script_docsifier* d, const void* path, const void* var) {
-  void* p = tir_path(d, path, "buffer_map");
+  void* p = tvm_script__tir_path(d, path, "buffer_map");
   TVMFFIAny key = tvm_ffi_any_obj(var);
   void* q = p ? tvm_script_path_map_item(d, p, &key) : NULL;
   tvm_ffi_release(p);
@@ -353,7 +353,7 @@ static void* func_params(tvm_script_docsifier* d, const tvm_tir_prim_func_obj* f
     TVMFFIAny key = tvm_ffi_any_obj(var);
     const TVMFFIAny* bv = tvm_ffi_map_get(fn->buffer_map, &key);
     const tvm_tir_buffer_obj* buf = bv ? (const void*)bv->v_obj : NULL;
-    void* pp = tir_path_item(d, path, "params", i);
+    void* pp = tvm_script__tir_path_item(d, path, "params", i);
     tvm_script_doc_obj *lhs = NULL, *ann = NULL;
     bool used = false;
     if (buf && param_used_elsewhere(fn, var, &used) != 0) {
@@ -365,12 +365,12 @@ static void* func_params(tvm_script_docsifier* d, const tvm_tir_prim_func_obj* f
     if (inlined[i]) {
       void* bp = buffer_map_path(d, path, var);
       lhs = bp ? tvm_script_define_var(d, buf, tvm_tir_buffer_name(buf), f) : NULL;
-      ann = lhs ? tir_buffer_call(d, buf, bp, "Buffer", NULL, lhs, f) : NULL;
+      ann = lhs ? tvm_script__tir_buffer_call(d, buf, bp, "Buffer", NULL, lhs, f) : NULL;
       if (ann && bp) tvm_script_doc_mark(d, ann, bp);
       tvm_ffi_release(bp);
     } else if (pp) {
       lhs = tvm_script_define_var(d, var, tvm_tir_var_name(var), f);
-      ann = lhs ? tir_child(d, var->type_annotation, pp, "type_annotation") : NULL;
+      ann = lhs ? tvm_script__tir_child(d, var->type_annotation, pp, "type_annotation") : NULL;
     }
     if (lhs && pp) tvm_script_doc_mark(d, lhs, pp);
     tvm_ffi_release(pp);
@@ -391,7 +391,7 @@ static const tvm_tir_sblock_obj* implicit_root(const tvm_tir_stmt_obj* body) {
   if (tvm_tir_kind_of(body) != TVM_TIR_KIND_SBlockRealize) return NULL;
   const tvm_tir_sblock_realize_obj* r = (const tvm_tir_sblock_realize_obj*)body;
   const tvm_tir_sblock_obj* b = r->block;
-  if (tvm_ffi_seq_size(r->iter_values) || !tir_is_const(r->predicate, 1) ||
+  if (tvm_ffi_seq_size(r->iter_values) || !tvm_script__tir_is_const(r->predicate, 1) ||
       tvm_ffi_seq_size(b->iter_vars) || tvm_ffi_map_size(b->annotations) ||
       tvm_ffi_seq_size(b->match_buffers) || tvm_ffi_seq_size(b->reads) ||
       tvm_ffi_seq_size(b->writes) || b->init || strcmp(tvm_ffi_str_cstr(b->name_hint), "root") != 0) {
@@ -404,25 +404,25 @@ static int func_body(tvm_script_docsifier* d, const tvm_tir_prim_func_obj* fn, c
                      tvm_script_frame* f) {
   const tvm_tir_sblock_obj* root = implicit_root(fn->body);
   if (!root) {
-    void* bp = tir_path(d, path, "body");
-    int rc = bp ? tir_body(d, fn->body, bp, f) : -1;
+    void* bp = tvm_script__tir_path(d, path, "body");
+    int rc = bp ? tvm_script__tir_body(d, fn->body, bp, f) : -1;
     tvm_ffi_release(bp);
     return rc;
   }
-  void* p1 = tir_path(d, path, "body");
-  void* rp = p1 ? tir_path(d, p1, "block") : NULL;
+  void* p1 = tvm_script__tir_path(d, path, "body");
+  void* rp = p1 ? tvm_script__tir_path(d, p1, "block") : NULL;
   tvm_ffi_release(p1);
   int rc = rp ? tvm_script_frame_emit_take(f, tvm_script_comment_doc("with T.sblock(\"root\"):"))
               : -1;
   for (int64_t i = 0; rc == 0 && i < tvm_ffi_seq_size(root->alloc_buffers); ++i) {
-    void* bp = tir_path_item(d, rp, "alloc_buffers", i);
-    rc = bp ? tir_emit_buffer_decl(d, tvm_ffi_seq_obj_at(root->alloc_buffers, i), bp,
+    void* bp = tvm_script__tir_path_item(d, rp, "alloc_buffers", i);
+    rc = bp ? tvm_script__tir_emit_buffer_decl(d, tvm_ffi_seq_obj_at(root->alloc_buffers, i), bp,
                                    "sblock_alloc_buffer", NULL, f)
             : -1;
     tvm_ffi_release(bp);
   }
-  void* body_p = rc == 0 ? tir_path(d, rp, "body") : NULL;
-  if (rc == 0) rc = body_p ? tir_body(d, root->body, body_p, f) : -1;
+  void* body_p = rc == 0 ? tvm_script__tir_path(d, rp, "body") : NULL;
+  if (rc == 0) rc = body_p ? tvm_script__tir_body(d, root->body, body_p, f) : -1;
   tvm_ffi_release(body_p);
   tvm_ffi_release(rp);
   return rc;
@@ -497,7 +497,7 @@ static tvm_script_doc_obj* conv_prim_func(tvm_script_docsifier* d, const TVMFFIA
   /* T.func_attr({...}) without a global_symbol equal to the function's name. */
   const char* skip = symbol_c && strcmp(symbol_c, name) == 0 ? "global_symbol" : NULL;
   if (rc == 0 && tvm_ffi_map_size(fn->func.attrs) > (skip ? 1 : 0)) {
-    void* ap = tir_path(d, path, "attrs");
+    void* ap = tvm_script__tir_path(d, path, "attrs");
     tvm_script_doc_obj* attrs = ap ? tvm_script__map_doc(d, fn->func.attrs, ap, skip) : NULL;
     tvm_ffi_release(ap);
     rc = tvm_script_frame_emit_take(
@@ -511,7 +511,7 @@ static tvm_script_doc_obj* conv_prim_func(tvm_script_docsifier* d, const TVMFFIA
     const TVMFFIAny* bv = tvm_ffi_map_get(fn->buffer_map, &key);
     if (!bv) continue;
     void* bp = buffer_map_path(d, path, var);
-    rc = bp ? tir_emit_buffer_decl(d, (const void*)bv->v_obj, bp, "match_buffer", tvm_script_var_doc(d, var), f)
+    rc = bp ? tvm_script__tir_emit_buffer_decl(d, (const void*)bv->v_obj, bp, "match_buffer", tvm_script_var_doc(d, var), f)
             : -1;
     tvm_ffi_release(bp);
   }
@@ -521,7 +521,7 @@ static tvm_script_doc_obj* conv_prim_func(tvm_script_docsifier* d, const TVMFFIA
   if (body && (f->flags & SCRIPT_FRAME_USES_CLS)) body = with_cls(d, body);
   tvm_script_doc_obj* ret = NULL;
   if (body && !tvm_tir_type_is_void(fn->ret_type)) {
-    ret = tir_child(d, fn->ret_type, path, "ret_type");
+    ret = tvm_script__tir_child(d, fn->ret_type, path, "ret_type");
     if (!ret) rc = -1;
   }
   tvm_script_frame_pop(d);
@@ -539,7 +539,7 @@ static tvm_script_doc_obj* conv_prim_func(tvm_script_docsifier* d, const TVMFFIA
   tvm_script_doc_obj* name_doc = tvm_script_id_doc(name);
   if (name_doc && symbol) {
     /* The name stands for attrs["global_symbol"] when it is left out of T.func_attr. */
-    void* ap = tir_path(d, path, "attrs");
+    void* ap = tvm_script__tir_path(d, path, "attrs");
     TVMFFIAny key = tvm_ffi_any_raw_str("global_symbol"), owned;
     bool owned_ok = ap && tvm_ffi_any_to_owned(&key, &owned) == 0;
     void* sp = owned_ok ? tvm_script_path_map_item(d, ap, &owned) : NULL;

@@ -12,13 +12,13 @@
 
 #include "printer_tir.h"
 
-int tir_body(tvm_script_docsifier* d, const void* stmt, const void* path, tvm_script_frame* frame) {
+int tvm_script__tir_body(tvm_script_docsifier* d, const void* stmt, const void* path, tvm_script_frame* frame) {
   bool seq = tvm_tir_kind_of(stmt) == TVM_TIR_KIND_SeqStmt;
   const void* items = seq ? ((const tvm_tir_seq_stmt_obj*)stmt)->seq : NULL;
   int64_t n = seq ? tvm_ffi_seq_size(items) : 1;
   for (int64_t i = 0; i < n; ++i) {
     frame->flags = (frame->flags & ~TIR_FRAME_CONCISE) | (i == n - 1 ? TIR_FRAME_CONCISE : 0);
-    tvm_script_doc_obj* doc = seq ? tir_child_item(d, items, path, "seq", i)
+    tvm_script_doc_obj* doc = seq ? tvm_script__tir_child_item(d, items, path, "seq", i)
                                   : tvm_script_as_doc_obj(d, stmt, path);
     frame->flags &= ~TIR_FRAME_CONCISE;
     if (!doc) return -1;
@@ -52,8 +52,8 @@ static tvm_script_frame* body_frame(tvm_script_docsifier* d) {
 
 static int convert_body(tvm_script_docsifier* d, const void* body, const void* path,
                         tvm_script_frame* f) {
-  void* p = tir_path(d, path, "body");
-  int rc = p ? tir_body(d, body, p, f) : -1;
+  void* p = tvm_script__tir_path(d, path, "body");
+  int rc = p ? tvm_script__tir_body(d, body, p, f) : -1;
   tvm_ffi_release(p);
   return rc;
 }
@@ -104,10 +104,10 @@ static tvm_script_doc_obj* conv_let_stmt(tvm_script_docsifier* d, const TVMFFIAn
                                          const void* path) {
   const tvm_tir_let_stmt_obj* s = (const void*)obj->v_obj;
   bool concise = concise_allowed(d);
-  tvm_script_doc_obj* rhs = tir_child(d, s->value, path, "value");
+  tvm_script_doc_obj* rhs = tvm_script__tir_child(d, s->value, path, "value");
   tvm_script_doc_obj* ann = tvm_tir_type_is_void(s->var->type_annotation)
                                 ? NULL
-                                : tir_child(d, s->var->type_annotation, path, "var");
+                                : tvm_script__tir_child(d, s->var->type_annotation, path, "var");
   tvm_script_frame* f = body_frame(d);
   if (!f || !rhs) {
     void* objs[] = {rhs, ann};
@@ -119,7 +119,7 @@ static tvm_script_doc_obj* conv_let_stmt(tvm_script_docsifier* d, const TVMFFIAn
   bool defined = tvm_script_is_var_defined(d, s->var);
   tvm_script_doc_obj* lhs = defined ? tvm_script_var_doc(d, s->var)
                                     : tvm_script_define_var(d, s->var, tvm_tir_var_name(s->var), f);
-  void* vp = tir_path(d, path, "var");
+  void* vp = tvm_script__tir_path(d, path, "var");
   if (lhs) tvm_script_doc_mark(d, lhs, vp);
   tvm_ffi_release(vp);
   if (!lhs || convert_body(d, s->body, path, f) != 0) {
@@ -165,7 +165,7 @@ static tvm_script_doc_obj* conv_attr_stmt(tvm_script_docsifier* d, const TVMFFIA
   bool concise = concise_allowed(d);
   const char* key = tvm_ffi_str_cstr(s->attr_key);
   const tvm_tir_iter_var_obj* iv = tvm_ffi_any_as_object(&s->node, tvm_tir_type_index(TVM_TIR_KIND_IterVar));
-  tvm_script_doc_obj* value = tir_child(d, s->value, path, "value");
+  tvm_script_doc_obj* value = tvm_script__tir_child(d, s->value, path, "value");
   tvm_script_frame* f = value ? body_frame(d) : NULL;
   if (!f) {
     tvm_ffi_release(value);
@@ -181,15 +181,15 @@ static tvm_script_doc_obj* conv_attr_stmt(tvm_script_docsifier* d, const TVMFFIA
                                      value);
       if (!lhs) tvm_ffi_release(rhs), rhs = NULL;
     } else {
-      void* np = tir_path(d, path, "node");
-      void* vp = np ? tir_path(d, np, "var") : NULL;
+      void* np = tvm_script__tir_path(d, path, "node");
+      void* vp = np ? tvm_script__tir_path(d, np, "var") : NULL;
       tvm_script_doc_obj* var = vp ? tvm_script_as_doc_obj(d, iv->var, vp) : NULL;
       tvm_ffi_release(np);
       tvm_ffi_release(vp);
       rhs = tvm_script_doc_call_take(tir_prefixed(d, "launch_thread"), var, value);
     }
   } else {
-    void* np = tir_path(d, path, "node");
+    void* np = tvm_script__tir_path(d, path, "node");
     tvm_script_doc_obj* node = np ? tvm_script_as_doc(d, &s->node, np) : NULL;
     tvm_ffi_release(np);
     rhs = tvm_script_doc_call_take(tir_prefixed(d, "attr"), node, tvm_script_literal_str(key),
@@ -206,8 +206,8 @@ static tvm_script_doc_obj* conv_assert(tvm_script_docsifier* d, const TVMFFIAny*
                                        const void* path) {
   const tvm_tir_assert_stmt_obj* s = (const void*)obj->v_obj;
   bool concise = concise_allowed(d);
-  tvm_script_doc_obj* cond = tir_child(d, s->condition, path, "condition");
-  tvm_script_doc_obj* msg = tir_child(d, s->message, path, "message");
+  tvm_script_doc_obj* cond = tvm_script__tir_child(d, s->condition, path, "condition");
+  tvm_script_doc_obj* msg = tvm_script__tir_child(d, s->message, path, "message");
   tvm_script_frame* f = cond && msg ? body_frame(d) : NULL;
   if (!f) {
     tvm_ffi_release(cond);
@@ -227,19 +227,19 @@ static tvm_script_doc_obj* conv_assert(tvm_script_docsifier* d, const TVMFFIAny*
 static tvm_script_doc_obj* region_doc(tvm_script_docsifier* d, const tvm_tir_buffer_obj* buf,
                                       const void* ranges, const void* path, const char* buf_field,
                                       const char* ranges_field) {
-  tvm_script_doc_obj* bdoc = tir_child(d, buf, path, buf_field);
+  tvm_script_doc_obj* bdoc = tvm_script__tir_child(d, buf, path, buf_field);
   void* list = tvm_ffi_list_new();
   bool ok = bdoc && list;
   for (int64_t i = 0; ok && i < tvm_ffi_seq_size(ranges); ++i) {
     const tvm_tir_range_obj* r = tvm_ffi_seq_obj_at(ranges, i);
-    void* rp = tir_path_item(d, path, ranges_field, i);
+    void* rp = tvm_script__tir_path_item(d, path, ranges_field, i);
     tvm_script_doc_obj* idx = NULL;
-    if (rp && tir_is_const(r->extent, 1)) {
-      idx = tir_child(d, r->min, rp, "min");
+    if (rp && tvm_script__tir_is_const(r->extent, 1)) {
+      idx = tvm_script__tir_child(d, r->min, rp, "min");
     } else if (rp) {
-      tvm_tir_expr_obj* end = tir_range_end(r->min, r->extent);
-      void* ep = tir_path(d, rp, "extent");
-      idx = tvm_script_slice_doc_take(tir_child(d, r->min, rp, "min"),
+      tvm_tir_expr_obj* end = tvm_script__tir_range_end(r->min, r->extent);
+      void* ep = tvm_script__tir_path(d, rp, "extent");
+      idx = tvm_script_slice_doc_take(tvm_script__tir_child(d, r->min, rp, "min"),
                                       end && ep ? tvm_script_as_doc_obj(d, end, ep) : NULL, NULL);
       tvm_ffi_release(end);
       tvm_ffi_release(ep);
@@ -264,11 +264,11 @@ static tvm_script_doc_obj* conv_buffer_realize(tvm_script_docsifier* d, const TV
   tvm_script_doc_obj* region = region_doc(d, s->buffer, s->bounds, path, "buffer", "bounds");
   tvm_script_doc_obj* scope = tvm_script_literal_str(tvm_tir_buffer_scope(s->buffer));
   tvm_script_doc_obj* rhs;
-  if (tir_is_const(s->condition, 1)) {
+  if (tvm_script__tir_is_const(s->condition, 1)) {
     rhs = tvm_script_doc_call_take(tir_prefixed(d, "realize"), region, scope);
   } else {
     rhs = tvm_script_doc_call_take(tir_prefixed(d, "realize"), region, scope,
-                                   tir_child(d, s->condition, path, "condition"));
+                                   tvm_script__tir_child(d, s->condition, path, "condition"));
   }
   tvm_script_frame* f = rhs ? body_frame(d) : NULL;
   if (!f || convert_body(d, s->body, path, f) != 0) {
@@ -284,15 +284,15 @@ static tvm_script_doc_obj* conv_allocate(tvm_script_docsifier* d, const TVMFFIAn
                                          const void* path) {
   const tvm_tir_allocate_obj* s = (const void*)obj->v_obj;
   bool concise = concise_allowed(d);
-  void* ep = tir_path(d, path, "extents");
+  void* ep = tvm_script__tir_path(d, path, "extents");
   void* extents = ep ? tvm_script_as_doc_array(d, s->extents, ep) : NULL;
   tvm_ffi_release(ep);
   const char* scope = tvm_tir_pointer_type_scope(s->buffer_var->type_annotation);
   void* args = tvm_script_doc_array_take(tvm_script_list_doc_take(extents),
-                                         tir_dtype_literal(s->dtype),
+                                         tvm_script__tir_dtype_literal(s->dtype),
                                          tvm_script_literal_str(scope && *scope ? scope : "global"));
-  if (args && !tir_is_const(s->condition, 1)) {
-    void* arr = tvm_script_doc_array_take(tir_child(d, s->condition, path, "condition"));
+  if (args && !tvm_script__tir_is_const(s->condition, 1)) {
+    void* arr = tvm_script_doc_array_take(tvm_script__tir_child(d, s->condition, path, "condition"));
     void* list = arr ? tvm_ffi_list_new() : NULL;
     bool ok = list != NULL;
     for (int64_t i = 0; ok && i < tvm_ffi_seq_size(args); ++i) {
@@ -306,7 +306,7 @@ static tvm_script_doc_obj* conv_allocate(tvm_script_docsifier* d, const TVMFFIAn
   void *keys = NULL, *values = NULL;
   if (args && tvm_ffi_map_size(s->annotations)) {
     keys = tvm_script__str_array1("annotations");
-    values = tvm_script_doc_array_take(tir_child(d, s->annotations, path, "annotations"));
+    values = tvm_script_doc_array_take(tvm_script__tir_child(d, s->annotations, path, "annotations"));
   }
   tvm_script_doc_obj* rhs =
       args ? tvm_script_call_doc_take(tir_prefixed(d, "allocate"), args, keys, values)
@@ -331,10 +331,10 @@ static tvm_script_doc_obj* conv_decl_buffer(tvm_script_docsifier* d, const TVMFF
   bool concise = concise_allowed(d);
   tvm_script_frame* f = body_frame(d);
   if (!f) return NULL;
-  void* bp = tir_path(d, path, "buffer");
+  void* bp = tvm_script__tir_path(d, path, "buffer");
   tvm_script_doc_obj* lhs =
       bp ? tvm_script_define_var(d, s->buffer, tvm_tir_buffer_name(s->buffer), f) : NULL;
-  tvm_script_doc_obj* rhs = lhs ? tir_buffer_call(d, s->buffer, bp, "decl_buffer", NULL, lhs, f)
+  tvm_script_doc_obj* rhs = lhs ? tvm_script__tir_buffer_call(d, s->buffer, bp, "decl_buffer", NULL, lhs, f)
                                 : NULL;
   tvm_ffi_release(bp);
   if (!rhs || convert_body(d, s->body, path, f) != 0) {
@@ -348,19 +348,19 @@ static tvm_script_doc_obj* conv_decl_buffer(tvm_script_docsifier* d, const TVMFF
 static tvm_script_doc_obj* conv_buffer_store(tvm_script_docsifier* d, const TVMFFIAny* obj,
                                              const void* path) {
   const tvm_tir_buffer_store_obj* s = (const void*)obj->v_obj;
-  tvm_script_doc_obj* buf = tir_child(d, s->buffer, path, "buffer");
-  void* ip = tir_path(d, path, "indices");
+  tvm_script_doc_obj* buf = tvm_script__tir_child(d, s->buffer, path, "buffer");
+  void* ip = tvm_script__tir_path(d, path, "indices");
   void* indices = buf && ip ? tvm_script_as_doc_array(d, s->indices, ip) : NULL;
   tvm_ffi_release(ip);
   tvm_script_doc_obj* lhs = tvm_script_index_doc_take(buf, indices);
-  return tvm_script_assign_doc_take(lhs, tir_child(d, s->value, path, "value"), NULL);
+  return tvm_script_assign_doc_take(lhs, tvm_script__tir_child(d, s->value, path, "value"), NULL);
 }
 
 static tvm_script_doc_obj* conv_seq_stmt(tvm_script_docsifier* d, const TVMFFIAny* obj,
                                          const void* path) {
   tvm_script_frame* f = body_frame(d);
   if (!f) return NULL;
-  if (tir_body(d, obj->v_obj, path, f) != 0) {
+  if (tvm_script__tir_body(d, obj->v_obj, path, f) != 0) {
     tvm_script_frame_pop(d);
     return NULL;
   }
@@ -374,8 +374,8 @@ static void* branch(tvm_script_docsifier* d, const void* stmt, const void* path,
                     const char* field) {
   tvm_script_frame* f = body_frame(d);
   if (!f) return NULL;
-  void* p = tir_path(d, path, field);
-  void* arr = p && tir_body(d, stmt, p, f) == 0 ? tvm_script_stmts_to_array(f->stmts) : NULL;
+  void* p = tvm_script__tir_path(d, path, field);
+  void* arr = p && tvm_script__tir_body(d, stmt, p, f) == 0 ? tvm_script_stmts_to_array(f->stmts) : NULL;
   tvm_ffi_release(p);
   tvm_script_frame_pop(d);
   return arr;
@@ -384,7 +384,7 @@ static void* branch(tvm_script_docsifier* d, const void* stmt, const void* path,
 static tvm_script_doc_obj* conv_if(tvm_script_docsifier* d, const TVMFFIAny* obj,
                                    const void* path) {
   const tvm_tir_if_then_else_obj* s = (const void*)obj->v_obj;
-  tvm_script_doc_obj* cond = tir_child(d, s->condition, path, "condition");
+  tvm_script_doc_obj* cond = tvm_script__tir_child(d, s->condition, path, "condition");
   void* then_b = cond ? branch(d, s->then_case, path, "then_case") : NULL;
   void* else_b = then_b && s->else_case ? branch(d, s->else_case, path, "else_case") : NULL;
   if (then_b && s->else_case && !else_b) {
@@ -398,7 +398,7 @@ static tvm_script_doc_obj* conv_if(tvm_script_docsifier* d, const TVMFFIAny* obj
 static tvm_script_doc_obj* conv_evaluate(tvm_script_docsifier* d, const TVMFFIAny* obj,
                                          const void* path) {
   const tvm_tir_evaluate_obj* s = (const void*)obj->v_obj;
-  tvm_script_doc_obj* v = tir_child(d, s->value, path, "value");
+  tvm_script_doc_obj* v = tvm_script__tir_child(d, s->value, path, "value");
   if (tvm_tir_kind_of(s->value) == TVM_TIR_KIND_Call) return tvm_script_expr_stmt_doc_take(v);
   return tvm_script_expr_stmt_doc_take(tvm_script_doc_call_take(tir_prefixed(d, "evaluate"), v));
 }
@@ -406,7 +406,7 @@ static tvm_script_doc_obj* conv_evaluate(tvm_script_docsifier* d, const TVMFFIAn
 static tvm_script_doc_obj* conv_while(tvm_script_docsifier* d, const TVMFFIAny* obj,
                                       const void* path) {
   const tvm_tir_while_obj* s = (const void*)obj->v_obj;
-  tvm_script_doc_obj* cond = tir_child(d, s->condition, path, "condition");
+  tvm_script_doc_obj* cond = tvm_script__tir_child(d, s->condition, path, "condition");
   void* body = cond ? branch(d, s->body, path, "body") : NULL;
   return tvm_script_while_doc_take(cond, body);
 }
@@ -422,7 +422,7 @@ static bool uses_vars(const void* e, const void* const* vars, int n) {
     return false;
   }
   if (k == TVM_TIR_KIND_Cast) return uses_vars(((const tvm_tir_cast_obj*)e)->value, vars, n);
-  if (tvm_tir_is_expr(e) && !tir_expr_has_var(e)) return false;
+  if (tvm_tir_is_expr(e) && !tvm_script__tir_expr_has_var(e)) return false;
   switch (k) {
 #define TVM_TIR_BINOP(Name, type_key, klass, symbol) case TVM_TIR_KIND_##Name:
 #include <tvm/tir/nodes.def>
@@ -433,7 +433,7 @@ static bool uses_vars(const void* e, const void* const* vars, int n) {
 }
 
 static bool grid_loop(const tvm_tir_for_obj* l) {
-  return l->kind == TVM_TIR_FOR_SERIAL && tir_is_const(l->min, 0) &&
+  return l->kind == TVM_TIR_FOR_SERIAL && tvm_script__tir_is_const(l->min, 0) &&
          tvm_ffi_map_size(l->annotations) == 0;
 }
 
@@ -464,13 +464,13 @@ static tvm_script_doc_obj* conv_for(tvm_script_docsifier* d, const TVMFFIAny* ob
     for (int i = 0; ok && i < n; ++i) {
       tvm_script_doc_obj* v = tvm_script_define_var(d, grid[i]->loop_var,
                                                     tvm_tir_var_name(grid[i]->loop_var), f);
-      tvm_script_doc_obj* e = tir_child(d, grid[i]->extent, p, "extent");
+      tvm_script_doc_obj* e = tvm_script__tir_child(d, grid[i]->extent, p, "extent");
       TVMFFIAny va = tvm_ffi_any_obj(v), ea = tvm_ffi_any_obj(e);
       ok = v && e && tvm_ffi_list_push(lhs, &va) == 0 && tvm_ffi_list_push(rhs, &ea) == 0;
       tvm_ffi_release(v);
       tvm_ffi_release(e);
       if (ok && i + 1 < n) {
-        void* next = tir_path(d, p, "body");
+        void* next = tvm_script__tir_path(d, p, "body");
         tvm_ffi_release(p);
         p = next;
         ok = p != NULL;
@@ -495,19 +495,19 @@ static tvm_script_doc_obj* conv_for(tvm_script_docsifier* d, const TVMFFIAny* ob
       tvm_script_define_var(d, loop->loop_var, tvm_tir_var_name(loop->loop_var), f);
   void* list = tvm_ffi_list_new();
   bool ok = lhs && list;
-  if (ok && !tir_is_const(loop->min, 0)) {
-    tvm_script_doc_obj* mn = tir_child(d, loop->min, path, "min");
+  if (ok && !tvm_script__tir_is_const(loop->min, 0)) {
+    tvm_script_doc_obj* mn = tvm_script__tir_child(d, loop->min, path, "min");
     TVMFFIAny a = tvm_ffi_any_obj(mn);
     ok = mn && tvm_ffi_list_push(list, &a) == 0;
     tvm_ffi_release(mn);
-    tvm_tir_expr_obj* end = ok ? tir_range_end(loop->min, loop->extent) : NULL;
-    tvm_script_doc_obj* e = end ? tir_child(d, end, path, "extent") : NULL;
+    tvm_tir_expr_obj* end = ok ? tvm_script__tir_range_end(loop->min, loop->extent) : NULL;
+    tvm_script_doc_obj* e = end ? tvm_script__tir_child(d, end, path, "extent") : NULL;
     TVMFFIAny b = tvm_ffi_any_obj(e);
     ok = e && tvm_ffi_list_push(list, &b) == 0;
     tvm_ffi_release(e);
     tvm_ffi_release(end);
   } else if (ok) {
-    tvm_script_doc_obj* e = tir_child(d, loop->extent, path, "extent");
+    tvm_script_doc_obj* e = tvm_script__tir_child(d, loop->extent, path, "extent");
     TVMFFIAny b = tvm_ffi_any_obj(e);
     ok = e && tvm_ffi_list_push(list, &b) == 0;
     tvm_ffi_release(e);
@@ -529,7 +529,7 @@ static tvm_script_doc_obj* conv_for(tvm_script_docsifier* d, const TVMFFIAny* ob
   }
   if (ok && annotated) {
     void* s = tvm_ffi_str_obj("annotations", 11);
-    tvm_script_doc_obj* v = tir_child(d, loop->annotations, path, "annotations");
+    tvm_script_doc_obj* v = tvm_script__tir_child(d, loop->annotations, path, "annotations");
     TVMFFIAny sa = tvm_ffi_any_obj(s), va = tvm_ffi_any_obj(v);
     ok = s && v && tvm_ffi_list_push(keys, &sa) == 0 && tvm_ffi_list_push(values, &va) == 0;
     tvm_ffi_release(s);
@@ -609,22 +609,22 @@ static int emit_axis(tvm_script_docsifier* d, const tvm_tir_sblock_obj* block,
     return tvm_ffi_raise("ValueError", "printer: block iter var `%s` has iter type %d%s",
                          tvm_tir_var_name(iv->var), t, iv->dom ? "" : " and no domain");
   }
-  void* ivp = tir_path_item(d, block_p, "iter_vars", i);
-  void* dp = ivp ? tir_path(d, ivp, "dom") : NULL;
+  void* ivp = tvm_script__tir_path_item(d, block_p, "iter_vars", i);
+  void* dp = ivp ? tvm_script__tir_path(d, ivp, "dom") : NULL;
   tvm_script_doc_obj* dom = NULL;
-  if (dp && tir_is_const(iv->dom->min, 0)) {
-    dom = tir_child(d, iv->dom->extent, dp, "extent");
+  if (dp && tvm_script__tir_is_const(iv->dom->min, 0)) {
+    dom = tvm_script__tir_child(d, iv->dom->extent, dp, "extent");
   } else if (dp) {
-    tvm_tir_expr_obj* end = tir_range_end(iv->dom->min, iv->dom->extent);
+    tvm_tir_expr_obj* end = tvm_script__tir_range_end(iv->dom->min, iv->dom->extent);
     dom = tvm_script_tuple_doc_take(tvm_script_doc_array_take(
-        tir_child(d, iv->dom->min, dp, "min"), end ? tir_child(d, end, dp, "extent") : NULL));
+        tvm_script__tir_child(d, iv->dom->min, dp, "min"), end ? tvm_script__tir_child(d, end, dp, "extent") : NULL));
     tvm_ffi_release(end);
   }
   tvm_ffi_release(dp);
   tvm_script_doc_obj* rhs;
   if (realize) {
     rhs = tvm_script_doc_call_take(tir_prefixed(d, k_axis[t]), dom,
-                                   tir_child_item(d, realize->iter_values, realize_p,
+                                   tvm_script__tir_child_item(d, realize->iter_values, realize_p,
                                                   "iter_values", i));
   } else {
     rhs = tvm_script_doc_call_take(tir_prefixed(d, k_axis[t]), dom);
@@ -652,9 +652,9 @@ static int emit_remap(tvm_script_docsifier* d, const tvm_tir_sblock_obj* block,
   for (int64_t k = 0; ok && k < n; ++k) {
     const tvm_tir_iter_var_obj* iv = tvm_ffi_seq_obj_at(block->iter_vars, idx[k]);
     kinds[k] = iv->iter_type == TVM_TIR_ITER_DATA_PAR ? 'S' : 'R';
-    tvm_script_doc_obj* v = tir_child_item(d, realize->iter_values, realize_p, "iter_values", idx[k]);
+    tvm_script_doc_obj* v = tvm_script__tir_child_item(d, realize->iter_values, realize_p, "iter_values", idx[k]);
     tvm_script_doc_obj* l = v ? tvm_script_define_var(d, iv->var, tvm_tir_var_name(iv->var), f) : NULL;
-    void* ivp = tir_path_item(d, block_p, "iter_vars", idx[k]);
+    void* ivp = tvm_script__tir_path_item(d, block_p, "iter_vars", idx[k]);
     if (l && ivp) tvm_script_doc_mark(d, l, ivp);
     tvm_ffi_release(ivp);
     TVMFFIAny la = tvm_ffi_any_obj(l), va = tvm_ffi_any_obj(v);
@@ -684,7 +684,7 @@ static int emit_remap(tvm_script_docsifier* d, const tvm_tir_sblock_obj* block,
 /* T.reads(...) / T.writes(...) */
 static int emit_regions(tvm_script_docsifier* d, const void* regions, const void* block_p,
                         const char* field, tvm_script_frame* f) {
-  void* p = tir_path(d, block_p, field);
+  void* p = tvm_script__tir_path(d, block_p, field);
   void* docs = p ? tvm_script_as_doc_array(d, regions, p) : NULL;
   tvm_ffi_release(p);
   return tvm_script_frame_emit_take(
@@ -715,10 +715,10 @@ static tvm_script_doc_obj* print_block(tvm_script_docsifier* d, const tvm_tir_sb
   if (rc == 0) rc = emit_remap(d, block, realize, block_p, realize_p, pending, np, f);
   tvm_ffi_free(pending);
   /* Step 2: predicate, reads, writes, annotations, allocations, match_buffers, init, body. */
-  if (rc == 0 && realize && !tir_is_const(realize->predicate, 1)) {
+  if (rc == 0 && realize && !tvm_script__tir_is_const(realize->predicate, 1)) {
     rc = tvm_script_frame_emit_take(
         f, tvm_script_expr_stmt_doc_take(tvm_script_doc_call_take(
-               tir_prefixed(d, "where"), tir_child(d, realize->predicate, realize_p, "predicate"))));
+               tir_prefixed(d, "where"), tvm_script__tir_child(d, realize->predicate, realize_p, "predicate"))));
   }
   if (rc == 0) rc = emit_regions(d, block->reads, block_p, "reads", f);
   if (rc == 0) rc = emit_regions(d, block->writes, block_p, "writes", f);
@@ -726,17 +726,17 @@ static tvm_script_doc_obj* print_block(tvm_script_docsifier* d, const tvm_tir_sb
     rc = tvm_script_frame_emit_take(
         f, tvm_script_expr_stmt_doc_take(tvm_script_doc_call_take(
                tir_prefixed(d, "sblock_attr"),
-               tir_child(d, block->annotations, block_p, "annotations"))));
+               tvm_script__tir_child(d, block->annotations, block_p, "annotations"))));
   }
   for (int64_t i = 0; rc == 0 && i < tvm_ffi_seq_size(block->alloc_buffers); ++i) {
-    void* bp = tir_path_item(d, block_p, "alloc_buffers", i);
-    rc = bp ? tir_emit_buffer_decl(d, tvm_ffi_seq_obj_at(block->alloc_buffers, i), bp,
+    void* bp = tvm_script__tir_path_item(d, block_p, "alloc_buffers", i);
+    rc = bp ? tvm_script__tir_emit_buffer_decl(d, tvm_ffi_seq_obj_at(block->alloc_buffers, i), bp,
                                    "sblock_alloc_buffer", NULL, f)
             : -1;
     tvm_ffi_release(bp);
   }
   for (int64_t i = 0; rc == 0 && i < tvm_ffi_seq_size(block->match_buffers); ++i) {
-    tvm_script_doc_obj* m = tir_child_item(d, block->match_buffers, block_p, "match_buffers", i);
+    tvm_script_doc_obj* m = tvm_script__tir_child_item(d, block->match_buffers, block_p, "match_buffers", i);
     rc = m ? 0 : -1;
     tvm_ffi_release(m); /* the converter emitted the declaration into f */
   }
@@ -755,7 +755,7 @@ static tvm_script_doc_obj* print_block(tvm_script_docsifier* d, const tvm_tir_sb
   }
   void* body = tvm_script_stmts_to_array(f->stmts);
   tvm_script_frame_pop(d);
-  void* np_ = tir_path(d, block_p, "name_hint");
+  void* np_ = tvm_script__tir_path(d, block_p, "name_hint");
   tvm_script_doc_obj* name = tvm_script_literal_str(tvm_ffi_str_cstr(block->name_hint));
   if (name && np_) tvm_script_doc_mark(d, name, np_);
   tvm_ffi_release(np_);
@@ -772,7 +772,7 @@ static tvm_script_doc_obj* print_block(tvm_script_docsifier* d, const tvm_tir_sb
 static tvm_script_doc_obj* conv_sblock_realize(tvm_script_docsifier* d, const TVMFFIAny* obj,
                                                const void* path) {
   const tvm_tir_sblock_realize_obj* r = (const void*)obj->v_obj;
-  void* bp = tir_path(d, path, "block");
+  void* bp = tvm_script__tir_path(d, path, "block");
   tvm_script_doc_obj* doc = bp ? print_block(d, r->block, bp, r, path) : NULL;
   tvm_ffi_release(bp);
   return doc;
@@ -795,11 +795,11 @@ static tvm_script_doc_obj* conv_buffer_region(tvm_script_docsifier* d, const TVM
 static tvm_script_doc_obj* conv_match_buffer_region(tvm_script_docsifier* d, const TVMFFIAny* obj,
                                                     const void* path) {
   const tvm_tir_match_buffer_region_obj* m = (const void*)obj->v_obj;
-  tvm_script_doc_obj* src = tir_child(d, m->source, path, "source");
+  tvm_script_doc_obj* src = tvm_script__tir_child(d, m->source, path, "source");
   if (!src) return NULL;
   tvm_ffi_retain(src);
-  void* bp = tir_path(d, path, "buffer");
-  int rc = bp ? tir_emit_buffer_decl(d, m->buffer, bp, "match_buffer", src,
+  void* bp = tvm_script__tir_path(d, path, "buffer");
+  int rc = bp ? tvm_script__tir_emit_buffer_decl(d, m->buffer, bp, "match_buffer", src,
                                      tvm_script_frame_top(d))
               : (tvm_ffi_release(src), -1);
   tvm_ffi_release(bp);

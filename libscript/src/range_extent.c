@@ -30,7 +30,7 @@ static int quick_equal(const tvm_tir_expr_obj* a, const tvm_tir_expr_obj* b, int
   return r == 0 ? 0 : l == 1 && r == 1 ? 1 : -1;
 }
 
-tvm_tir_expr_obj* tvm_script_range_extent(tvm_tir_expr_obj* start, tvm_tir_expr_obj* stop) {
+tvm_tir_expr_obj* tvm_script__range_extent(tvm_tir_expr_obj* start, tvm_tir_expr_obj* stop) {
   if (tvm_tir_kind_of(stop) == TVM_TIR_KIND_Add) {
     const tvm_tir_binary_obj* add = (const void*)stop;
     TVMFFIAny a = tvm_ffi_any_obj(add->a), s = tvm_ffi_any_obj(start);

@@ -10,6 +10,6 @@
  * extent 4, as upstream's analyzer gives). A stop of the form start + e (what the printer writes
  * when no shorter stop reads back the same) gives e itself. New reference; NULL + unlocated
  * error. */
-tvm_tir_expr_obj* tvm_script_range_extent(tvm_tir_expr_obj* start, tvm_tir_expr_obj* stop);
+tvm_tir_expr_obj* tvm_script__range_extent(tvm_tir_expr_obj* start, tvm_tir_expr_obj* stop);
 
 #endif /* TVM_SCRIPT_RANGE_EXTENT_H_ */

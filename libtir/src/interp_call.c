@@ -52,7 +52,7 @@ static int scalar_from_any(const TVMFFIAny* a, const tvm_tir_var_obj* var, const
     } else if (a->type_index == kTVMFFIOpaquePtr || a->type_index == kTVMFFINone) {
       out->lane[0].p = a->v_ptr;
     } else {
-      return tir_raise_at("TypeError", NULL, "%s: argument '%s' must be a handle, got %s", fname,
+      return tvm_tir__raise_at("TypeError", NULL, "%s: argument '%s' must be a handle, got %s", fname,
                           pname, tvm_ffi_any_type_name(a));
     }
     return TIR_OK;
@@ -60,17 +60,17 @@ static int scalar_from_any(const TVMFFIAny* a, const tvm_tir_var_obj* var, const
   int64_t i;
   double d;
   if (tvm_tir_dtype_is_integer(t) && t.lanes == 1 && tvm_ffi_any_as_int(a, &i)) {
-    tir_value_int(out, t, i);
+    tvm_tir__value_int(out, t, i);
     bool fits = t.code == kDLUInt && t.bits == 64 ? i >= 0 : out->lane[0].i == i;
     if (fits) return TIR_OK;
-    return tir_raise_at("ValueError", NULL, "%s: argument '%s' = %lld does not fit %s", fname,
+    return tvm_tir__raise_at("ValueError", NULL, "%s: argument '%s' = %lld does not fit %s", fname,
                         pname, (long long)i, tvm_tir_dtype_str(t).s);
   }
   if (tvm_tir_dtype_is_floating(t) && t.lanes == 1 && tvm_ffi_any_as_float(a, &d)) {
     out->lane[0].f = tvm_tir__round_float(t, d);
     return TIR_OK;
   }
-  return tir_raise_at("TypeError", NULL, "%s: argument '%s' of type %s cannot be passed %s", fname,
+  return tvm_tir__raise_at("TypeError", NULL, "%s: argument '%s' of type %s cannot be passed %s", fname,
                       pname, tvm_tir_dtype_str(t).s, tvm_ffi_any_type_name(a));
 }
 
@@ -88,7 +88,7 @@ static int bind_tensor(tir_interp* in, const tvm_tir_buffer_obj* b, const DLTens
   int64_t ndim = tvm_tir_buffer_ndim(b);
   const char* bname = tvm_tir_buffer_name(b);
   if (t->device.device_type != kDLCPU && t->device.device_type != kDLCUDAHost) {
-    return tir_raise_at("ValueError", NULL, "%s: tensor is on device type %d, not in host memory",
+    return tvm_tir__raise_at("ValueError", NULL, "%s: tensor is on device type %d, not in host memory",
                         arg, (int)t->device.device_type);
   }
   if (!dtype_matches(b->dtype, t->dtype)) {
@@ -97,47 +97,47 @@ static int bind_tensor(tir_interp* in, const tvm_tir_buffer_obj* b, const DLTens
       tvm_ffi_error_clear();
       snprintf(have, sizeof(have), "dtype(code=%d, bits=%d)", t->dtype.code, t->dtype.bits);
     }
-    return tir_raise_at("ValueError", NULL, "%s: dtype %s does not match buffer %s of dtype %s",
+    return tvm_tir__raise_at("ValueError", NULL, "%s: dtype %s does not match buffer %s of dtype %s",
                         arg, have, bname, tvm_tir_dtype_str(b->dtype).s);
   }
-  TRY(tir_check_storable(b->dtype, bname));
+  TRY(tvm_tir__check_storable(b->dtype, bname));
   if (t->ndim != ndim || ndim > TIR_MAX_DIMS) {
-    return tir_raise_at("ValueError", NULL, "%s: ndim %d does not match buffer %s of ndim %lld",
+    return tvm_tir__raise_at("ValueError", NULL, "%s: ndim %d does not match buffer %s of ndim %lld",
                         arg, (int)t->ndim, bname, (long long)ndim);
   }
   if (ndim > 0 && !t->shape) {
-    return tir_raise_at("ValueError", NULL, "%s: tensor of ndim %d has no shape", arg,
+    return tvm_tir__raise_at("ValueError", NULL, "%s: tensor of ndim %d has no shape", arg,
                         (int)t->ndim);
   }
   for (int64_t k = 0; k < ndim; ++k)
-    TRY(tir_match_field(in, tvm_tir_array_at(b->shape, k), t->shape[k], arg, "shape", k));
+    TRY(tvm_tir__match_field(in, tvm_tir_array_at(b->shape, k), t->shape[k], arg, "shape", k));
   int64_t compact[TIR_MAX_DIMS];
-  TRY(tir_compact_strides(b, t->shape, ndim, compact));
+  TRY(tvm_tir__compact_strides(b, t->shape, ndim, compact));
   if (tvm_tir_array_size(b->strides) == 0) {
     if (t->strides && !tvm_ffi_dltensor_is_contiguous(t)) {
-      return tir_raise_at("ValueError", NULL, "%s: strided tensor for buffer %s, which is compact",
+      return tvm_tir__raise_at("ValueError", NULL, "%s: strided tensor for buffer %s, which is compact",
                           arg, bname);
     }
   } else {
     if (tvm_tir_array_size(b->strides) != ndim) {
-      return tir_raise_at("ValueError", NULL, "%s: buffer %s has %lld strides for %lld dimensions",
+      return tvm_tir__raise_at("ValueError", NULL, "%s: buffer %s has %lld strides for %lld dimensions",
                           arg, bname, (long long)tvm_tir_array_size(b->strides), (long long)ndim);
     }
     for (int64_t k = 0; k < ndim; ++k) {
       int64_t stride = t->strides ? t->strides[k] : compact[k];
-      TRY(tir_match_field(in, tvm_tir_array_at(b->strides, k), stride, arg, "strides", k));
+      TRY(tvm_tir__match_field(in, tvm_tir_array_at(b->strides, k), stride, arg, "strides", k));
     }
   }
-  int64_t size = tir_elem_bytes(b->dtype);
+  int64_t size = tvm_tir__elem_bytes(b->dtype);
   if (t->byte_offset % (uint64_t)size != 0) {
-    return tir_raise_at("ValueError", NULL, "%s: byte_offset %llu is not a multiple of %lld", arg,
+    return tvm_tir__raise_at("ValueError", NULL, "%s: byte_offset %llu is not a multiple of %lld", arg,
                         (unsigned long long)t->byte_offset, (long long)size);
   }
   if (b->elem_offset) {
-    TRY(tir_match_field(in, b->elem_offset, (int64_t)(t->byte_offset / (uint64_t)size), arg,
+    TRY(tvm_tir__match_field(in, b->elem_offset, (int64_t)(t->byte_offset / (uint64_t)size), arg,
                         "elem_offset", -1));
   }
-  TRY(tir_bind_handle(in, b->data, t->data));
+  TRY(tvm_tir__bind_handle(in, b->data, t->data));
   if (!add_region) return TIR_OK;
   /* The bytes the tensor's layout reaches, from its first element. */
   int64_t lo = 0, hi = 1;
@@ -150,11 +150,11 @@ static int bind_tensor(tir_interp* in, const tvm_tir_buffer_obj* b, const DLTens
         span < 0 ? __builtin_add_overflow(lo, span, &lo) : __builtin_add_overflow(hi, span, &hi);
   }
   if (overflow || __builtin_mul_overflow(lo, size, &lo) || __builtin_mul_overflow(hi, size, &hi)) {
-    return tir_raise_at("ValueError", NULL, "%s: tensor extent overflows", arg);
+    return tvm_tir__raise_at("ValueError", NULL, "%s: tensor extent overflows", arg);
   }
-  if (!t->data) return tir_raise_at("ValueError", NULL, "%s: tensor data is NULL", arg);
+  if (!t->data) return tvm_tir__raise_at("ValueError", NULL, "%s: tensor data is NULL", arg);
   char* first = (char*)t->data + t->byte_offset;
-  return tir_push_region(in, first + lo, hi - lo, false);
+  return tvm_tir__push_region(in, first + lo, hi - lo, false);
 }
 
 /* A buffer parameter of a call in TIR gets a handle: a compact tensor of the buffer's (constant)
@@ -163,12 +163,12 @@ static int bind_handle_as_tensor(tir_interp* in, const tvm_tir_buffer_obj* b, co
                                  const char* arg) {
   int64_t shape[TIR_MAX_DIMS], ndim = tvm_tir_buffer_ndim(b);
   if (!tvm_tir_dtype_is_handle(v->dtype) || ndim > TIR_MAX_DIMS) {
-    return tir_raise_at("TypeError", NULL, "%s: buffer %s needs a handle, got %s", arg,
+    return tvm_tir__raise_at("TypeError", NULL, "%s: buffer %s needs a handle, got %s", arg,
                         tvm_tir_buffer_name(b), tvm_tir_dtype_str(v->dtype).s);
   }
   for (int64_t k = 0; k < ndim; ++k) {
     if (!tvm_tir_as_const_int(tvm_tir_array_at(b->shape, k), &shape[k])) {
-      return tir_raise_at("NotImplementedError", NULL,
+      return tvm_tir__raise_at("NotImplementedError", NULL,
                           "%s: buffer %s has a symbolic shape, which a handle does not carry", arg,
                           tvm_tir_buffer_name(b));
     }
@@ -190,7 +190,7 @@ static int bind_params(tir_interp* in, const tvm_tir_prim_func_obj* f, const cha
     implicit += is_buffer_field_var(f, tvm_tir_array_at(f->params, i));
   bool skip_implicit = args->count != np && args->count == np - implicit;
   if (args->count != np && !skip_implicit) {
-    return tir_raise_at("TypeError", NULL, "%s: expected %lld arguments, got %lld", fname,
+    return tvm_tir__raise_at("TypeError", NULL, "%s: expected %lld arguments, got %lld", fname,
                         (long long)np, (long long)args->count);
   }
   /* Scalars first (they enter the scope first), then the buffers bind their fields. */
@@ -212,7 +212,7 @@ static int bind_params(tir_interp* in, const tvm_tir_prim_func_obj* f, const cha
                             : tensor                            ? tvm_ffi_tensor_dl(tensor)
                                                                 : NULL;
         if (!t) {
-          return tir_raise_at("TypeError", NULL, "%s: buffer %s needs a tensor, got %s", arg,
+          return tvm_tir__raise_at("TypeError", NULL, "%s: buffer %s needs a tensor, got %s", arg,
                               tvm_tir_buffer_name(b), tvm_ffi_any_type_name(x));
         }
         TRY(bind_tensor(in, b, t, arg, true));
@@ -221,14 +221,14 @@ static int bind_params(tir_interp* in, const tvm_tir_prim_func_obj* f, const cha
       } else if (args->any) {
         tir_value v;
         TRY(scalar_from_any(&args->any[k], p, fname, &v));
-        TRY(tir_bind(in, p, &v));
+        TRY(tvm_tir__bind(in, p, &v));
       } else {
         if (!tvm_tir_dtype_equal(args->values[k].dtype, p->expr.dtype)) {
-          return tir_raise_at("TypeError", NULL, "%s: expected %s, got %s", arg,
+          return tvm_tir__raise_at("TypeError", NULL, "%s: expected %s, got %s", arg,
                               tvm_tir_dtype_str(p->expr.dtype).s,
                               tvm_tir_dtype_str(args->values[k].dtype).s);
         }
-        TRY(tir_bind(in, p, &args->values[k]));
+        TRY(tvm_tir__bind(in, p, &args->values[k]));
       }
     }
   }
@@ -239,7 +239,7 @@ static int bind_params(tir_interp* in, const tvm_tir_prim_func_obj* f, const cha
 static int call_func(tir_interp* in, const tvm_tir_prim_func_obj* f, const char* fname,
                      const call_args* args, tir_value* out) {
   if (in->depth >= TVM_TIR_INTERP_MAX_CALL_DEPTH) {
-    return tir_raise_at("RuntimeError", NULL, "%s: maximum call depth %d exceeded", fname,
+    return tvm_tir__raise_at("RuntimeError", NULL, "%s: maximum call depth %d exceeded", fname,
                         TVM_TIR_INTERP_MAX_CALL_DEPTH);
   }
   tir_frame frame = {0}, *caller = in->frame;
@@ -247,15 +247,15 @@ static int call_func(tir_interp* in, const tvm_tir_prim_func_obj* f, const char*
   in->frame = &frame;
   in->depth++;
   int rc = bind_params(in, f, fname, args);
-  if (rc == TIR_OK) rc = tir_exec(in, f->body);
+  if (rc == TIR_OK) rc = tvm_tir__exec(in, f->body);
   if (rc == TIR_RETURNED) {
     *out = frame.ret;
     rc = TIR_OK;
   } else if (rc == TIR_OK) {
-    tir_value_void(out);
+    tvm_tir__value_void(out);
   }
-  tir_pop_aliases(in, 0);
-  tir_pop_regions(in, regions);
+  tvm_tir__pop_aliases(in, 0);
+  tvm_tir__pop_regions(in, regions);
   tvm_ffi_free(frame.vars);
   tvm_ffi_free(frame.aliases);
   in->frame = caller;
@@ -263,7 +263,7 @@ static int call_func(tir_interp* in, const tvm_tir_prim_func_obj* f, const char*
   return rc;
 }
 
-int tir_call_global(tir_interp* in, const tvm_tir_global_var_obj* gv, const tir_value* args,
+int tvm_tir__call_global(tir_interp* in, const tvm_tir_global_var_obj* gv, const tir_value* args,
                     int64_t num_args, tir_value* out) {
   const char* name = tvm_ffi_str_cstr(gv->name_hint);
   const void* f = NULL;
@@ -276,10 +276,10 @@ int tir_call_global(tir_interp* in, const tvm_tir_global_var_obj* gv, const tir_
   }
   int rc;
   if (!f) {
-    rc = tir_raise_at("RuntimeError", NULL, "call to '%s': no such function%s", name,
+    rc = tvm_tir__raise_at("RuntimeError", NULL, "call to '%s': no such function%s", name,
                       in->mod ? " in the module" : " (a PrimFunc run alone can only call itself)");
   } else if (tvm_tir_kind_of(f) != TVM_TIR_KIND_PrimFunc) {
-    rc = tir_raise_at("RuntimeError", NULL, "call to '%s': not a PrimFunc", name);
+    rc = tvm_tir__raise_at("RuntimeError", NULL, "call to '%s': not a PrimFunc", name);
   } else {
     call_args ca = {NULL, args, num_args};
     rc = call_func(in, f, name, &ca, out);
@@ -294,7 +294,7 @@ static int ret_to_any(const tir_value* v, const char* fname, TVMFFIAny* out) {
   if (tvm_tir_dtype_is_void(t)) {
     *out = tvm_ffi_any_none();
   } else if (tir_lanes(v) != 1) {
-    return tir_raise_at("NotImplementedError", NULL, "%s: returns a vector (%s)", fname,
+    return tvm_tir__raise_at("NotImplementedError", NULL, "%s: returns a vector (%s)", fname,
                         tvm_tir_dtype_str(t).s);
   } else if (tvm_tir_dtype_is_bool(t)) {
     *out = tvm_ffi_any_bool(v->lane[0].i != 0);
@@ -349,7 +349,7 @@ int tvm_tir_interp_run(const void* func_or_module, const char* func_name, const 
     rc = call_func(&in, f, name, &ca, &ret);
     if (rc == TIR_OK && out_ret) rc = ret_to_any(&ret, name, out_ret);
   }
-  tir_pop_regions(&in, 0);
+  tvm_tir__pop_regions(&in, 0);
   tvm_ffi_free(in.regions);
   tvm_ffi_release(owned);
   return rc == TIR_OK ? 0 : -1;

@@ -15,7 +15,7 @@
 typedef int (*eval_fn)(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* out);
 
 /* ---- Messages ------------------------------------------------------------------------------- */
-int tir_raise_at(const char* kind, const void* node, const char* fmt, ...) {
+int tvm_tir__raise_at(const char* kind, const void* node, const char* fmt, ...) {
   tvm_ffi_strbuf b = {0};
   va_list ap;
   va_start(ap, fmt);
@@ -33,16 +33,16 @@ int tir_raise_at(const char* kind, const void* node, const char* fmt, ...) {
 
 static int check_lanes(const void* node, int lanes) {
   if (lanes >= 1 && lanes <= TVM_TIR_INTERP_MAX_LANES) return TIR_OK;
-  return tir_raise_at("NotImplementedError", node,
+  return tvm_tir__raise_at("NotImplementedError", node,
                       "a value of %d lanes (the interpreter supports %d)", lanes,
                       TVM_TIR_INTERP_MAX_LANES);
 }
 
 /* ---- Leaves --------------------------------------------------------------------------------- */
 static int eval_var(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* out) {
-  const tir_value* v = tir_lookup(in, (const tvm_tir_var_obj*)e);
+  const tir_value* v = tvm_tir__lookup(in, (const tvm_tir_var_obj*)e);
   if (!v) {
-    return tir_raise_at("RuntimeError", NULL, "unbound variable '%s'",
+    return tvm_tir__raise_at("RuntimeError", NULL, "unbound variable '%s'",
                         tvm_tir_var_name((const tvm_tir_var_obj*)e));
   }
   *out = *v;
@@ -51,7 +51,7 @@ static int eval_var(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* out) {
 
 static int eval_int_imm(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* out) {
   (void)in;
-  tir_value_int(out, e->dtype, ((const tvm_tir_int_imm_obj*)e)->value);
+  tvm_tir__value_int(out, e->dtype, ((const tvm_tir_int_imm_obj*)e)->value);
   return TIR_OK;
 }
 
@@ -74,10 +74,10 @@ static int eval_string_imm(tir_interp* in, const tvm_tir_expr_obj* e, tir_value*
 static int eval_cast(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* out) {
   const tvm_tir_cast_obj* c = (const tvm_tir_cast_obj*)e;
   tir_value v;
-  TRY(tir_eval(in, c->value, &v));
+  TRY(tvm_tir__eval(in, c->value, &v));
   out->dtype = e->dtype;
   for (int l = 0; l < tir_lanes(&v); ++l) {
-    if (tir_cast_lane(v.dtype, e->dtype, v.lane[l], &out->lane[l], "Cast") != 0) return TIR_ERROR;
+    if (tvm_tir__cast_lane(v.dtype, e->dtype, v.lane[l], &out->lane[l], "Cast") != 0) return TIR_ERROR;
   }
   return TIR_OK;
 }
@@ -85,9 +85,9 @@ static int eval_cast(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* out) 
 static int eval_select(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* out) {
   const tvm_tir_select_obj* s = (const tvm_tir_select_obj*)e;
   tir_value c, t, f; /* not short-circuiting: all three are evaluated (spec E6 semantics) */
-  TRY(tir_eval(in, s->condition, &c));
-  TRY(tir_eval(in, s->true_value, &t));
-  TRY(tir_eval(in, s->false_value, &f));
+  TRY(tvm_tir__eval(in, s->condition, &c));
+  TRY(tvm_tir__eval(in, s->true_value, &t));
+  TRY(tvm_tir__eval(in, s->false_value, &f));
   *out = t;
   for (int l = 0; l < tir_lanes(&t); ++l) {
     bool pick_true = c.lane[tir_lanes(&c) == 1 ? 0 : l].i != 0;
@@ -97,7 +97,7 @@ static int eval_select(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* out
 }
 
 static int eval_not(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* out) {
-  TRY(tir_eval(in, ((const tvm_tir_not_obj*)e)->a, out));
+  TRY(tvm_tir__eval(in, ((const tvm_tir_not_obj*)e)->a, out));
   for (int l = 0; l < tir_lanes(out); ++l) out->lane[l].i = out->lane[l].i == 0;
   return TIR_OK;
 }
@@ -207,7 +207,7 @@ static int binop_lane(const binop_impl* op, const tvm_tir_expr_obj* e, DLDataTyp
                       tir_lane a, tir_lane b, tir_lane* out) {
   if (tvm_tir_dtype_is_integer(t)) {
     if (op->divides && b.i == 0) {
-      return tir_raise_at("ValueError", e, "%s: integer division by zero",
+      return tvm_tir__raise_at("ValueError", e, "%s: integer division by zero",
                           tvm_tir_kind_name(tvm_tir_kind_of(e)));
     }
     out->i = (int64_t)op->i(tir_is_unsigned(t), a.i, b.i);
@@ -219,20 +219,20 @@ static int binop_lane(const binop_impl* op, const tvm_tir_expr_obj* e, DLDataTyp
     }
     if (tvm_tir_dtype_is_bool(rt)) out->i = out->f != 0;
   } else {
-    return tir_raise_at("NotImplementedError", e, "%s on %s operands is not supported",
+    return tvm_tir__raise_at("NotImplementedError", e, "%s on %s operands is not supported",
                         tvm_tir_kind_name(tvm_tir_kind_of(e)), tvm_tir_dtype_str(t).s);
   }
-  *out = tir_normalize(rt, *out);
+  *out = tvm_tir__normalize(rt, *out);
   return TIR_OK;
 }
 
 static int eval_binary(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* out) {
   const tvm_tir_binary_obj* bin = (const tvm_tir_binary_obj*)e;
   tir_value a, b;
-  TRY(tir_eval(in, bin->a, &a));
-  TRY(tir_eval(in, bin->b, &b));
+  TRY(tvm_tir__eval(in, bin->a, &a));
+  TRY(tvm_tir__eval(in, bin->b, &b));
   if (tir_lanes(&a) != tir_lanes(&b)) {
-    return tir_raise_at("RuntimeError", e, "operands have %d and %d lanes", tir_lanes(&a),
+    return tvm_tir__raise_at("RuntimeError", e, "operands have %d and %d lanes", tir_lanes(&a),
                         tir_lanes(&b));
   }
   const binop_impl* op = &k_binops[tvm_tir_kind_of(e)];
@@ -248,12 +248,12 @@ static int eval_binary(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* out
 static int eval_logic(tir_interp* in, const tvm_tir_expr_obj* e, bool is_and, tir_value* out) {
   const tvm_tir_binary_obj* bin = (const tvm_tir_binary_obj*)e;
   tir_value a, b;
-  TRY(tir_eval(in, bin->a, &a));
+  TRY(tvm_tir__eval(in, bin->a, &a));
   if (tir_lanes(&a) == 1 && (a.lane[0].i != 0) != is_and) {
     *out = a; /* And with a false / Or with a true left side: b is not evaluated */
     return TIR_OK;
   }
-  TRY(tir_eval(in, bin->b, &b));
+  TRY(tvm_tir__eval(in, bin->b, &b));
   *out = a;
   for (int l = 0; l < tir_lanes(&a); ++l) {
     out->lane[l].i = is_and ? (a.lane[l].i && b.lane[l].i) : (a.lane[l].i || b.lane[l].i);
@@ -269,17 +269,17 @@ static int eval_ramp(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* out) 
   const tvm_tir_ramp_obj* r = (const tvm_tir_ramp_obj*)e;
   tir_value base, stride;
   TRY(check_lanes(e, r->lanes));
-  TRY(tir_eval(in, r->base, &base));
-  TRY(tir_eval(in, r->stride, &stride));
+  TRY(tvm_tir__eval(in, r->base, &base));
+  TRY(tvm_tir__eval(in, r->stride, &stride));
   DLDataType t = tvm_tir_dtype_element(base.dtype);
   if (!tvm_tir_dtype_is_integer(t)) {
-    return tir_raise_at("NotImplementedError", e, "Ramp of %s", tvm_tir_dtype_str(t).s);
+    return tvm_tir__raise_at("NotImplementedError", e, "Ramp of %s", tvm_tir_dtype_str(t).s);
   }
   out->dtype = e->dtype;
   for (int l = 0; l < r->lanes; ++l) {
     tir_lane x = {
         .i = (int64_t)((uint64_t)base.lane[0].i + (uint64_t)l * (uint64_t)stride.lane[0].i)};
-    out->lane[l] = tir_normalize(t, x);
+    out->lane[l] = tvm_tir__normalize(t, x);
   }
   return TIR_OK;
 }
@@ -288,7 +288,7 @@ static int eval_broadcast(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* 
   const tvm_tir_broadcast_obj* b = (const tvm_tir_broadcast_obj*)e;
   tir_value v;
   TRY(check_lanes(e, b->lanes));
-  TRY(tir_eval(in, b->value, &v));
+  TRY(tvm_tir__eval(in, b->value, &v));
   out->dtype = e->dtype;
   for (int l = 0; l < b->lanes; ++l) out->lane[l] = v.lane[0];
   return TIR_OK;
@@ -299,7 +299,7 @@ static int eval_shuffle(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* ou
   tir_value all, v;
   int total = 0;
   for (int64_t k = 0; k < tvm_tir_array_size(s->vectors); ++k) {
-    TRY(tir_eval(in, tvm_tir_array_at(s->vectors, k), &v));
+    TRY(tvm_tir__eval(in, tvm_tir_array_at(s->vectors, k), &v));
     TRY(check_lanes(e, total + tir_lanes(&v)));
     memcpy(&all.lane[total], v.lane, sizeof(tir_lane) * (size_t)tir_lanes(&v));
     total += tir_lanes(&v);
@@ -309,9 +309,9 @@ static int eval_shuffle(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* ou
   out->dtype = e->dtype;
   for (int64_t k = 0; k < n; ++k) {
     int64_t idx;
-    TRY(tir_eval_int(in, tvm_tir_array_at(s->indices, k), &idx));
+    TRY(tvm_tir__eval_int(in, tvm_tir_array_at(s->indices, k), &idx));
     if (idx < 0 || idx >= total) {
-      return tir_raise_at("IndexError", e, "Shuffle: index %lld out of range for %d lanes",
+      return tvm_tir__raise_at("IndexError", e, "Shuffle: index %lld out of range for %d lanes",
                           (long long)idx, total);
     }
     out->lane[k] = all.lane[idx];
@@ -322,17 +322,17 @@ static int eval_shuffle(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* ou
 /* ---- Buffers, Let --------------------------------------------------------------------------- */
 /* Indices of a BufferLoad/BufferStore evaluated to int64 (spec: cast to the back end's index
  * type); the last one may be a vector, whose lanes go to last[] (*last_lanes of them). */
-int tir_eval_indices(tir_interp* in, const void* node, void* indices, int64_t* idx,
+int tvm_tir__eval_indices(tir_interp* in, const void* node, void* indices, int64_t* idx,
                      int64_t max_dims, int64_t last[], int* last_lanes) {
   int64_t n = tvm_tir_array_size(indices);
   if (n > max_dims)
-    return tir_raise_at("NotImplementedError", node, "more than %lld indices", (long long)max_dims);
+    return tvm_tir__raise_at("NotImplementedError", node, "more than %lld indices", (long long)max_dims);
   *last_lanes = 1;
   for (int64_t k = 0; k < n; ++k) {
     tir_value v;
-    TRY(tir_eval(in, tvm_tir_array_at(indices, k), &v));
+    TRY(tvm_tir__eval(in, tvm_tir_array_at(indices, k), &v));
     if (!tvm_tir_dtype_is_integer(v.dtype)) {
-      return tir_raise_at("TypeError", node, "index %lld is not an integer", (long long)k);
+      return tvm_tir__raise_at("TypeError", node, "index %lld is not an integer", (long long)k);
     }
     idx[k] = v.lane[0].i;
     if (k == n - 1) {
@@ -348,8 +348,8 @@ static int eval_buffer_load(tir_interp* in, const tvm_tir_expr_obj* e, tir_value
   const tvm_tir_buffer_obj* buf = ld->buffer;
   int64_t idx[TIR_MAX_DIMS], last[TVM_TIR_INTERP_MAX_LANES];
   int il;
-  TRY(tir_check_storable(buf->dtype, tvm_tir_buffer_name(buf)));
-  TRY(tir_eval_indices(in, e, ld->indices, idx, TIR_MAX_DIMS, last, &il));
+  TRY(tvm_tir__check_storable(buf->dtype, tvm_tir_buffer_name(buf)));
+  TRY(tvm_tir__eval_indices(in, e, ld->indices, idx, TIR_MAX_DIMS, last, &il));
   int64_t n = tvm_tir_array_size(ld->indices);
   int bl = buf->dtype.lanes;
   TRY(check_lanes(e, il * bl));
@@ -357,8 +357,8 @@ static int eval_buffer_load(tir_interp* in, const tvm_tir_expr_obj* e, tir_value
   for (int j = 0; j < il; ++j) { /* element j of a vector index (spec E7 semantics, item v) */
     if (n > 0) idx[n - 1] = last[j];
     char* addr;
-    TRY(tir_element_addr(in, buf, idx, n, &addr));
-    tir_mem_read(buf->dtype, addr, &out->lane[j * bl]);
+    TRY(tvm_tir__element_addr(in, buf, idx, n, &addr));
+    tvm_tir__mem_read(buf->dtype, addr, &out->lane[j * bl]);
   }
   return TIR_OK;
 }
@@ -366,10 +366,10 @@ static int eval_buffer_load(tir_interp* in, const tvm_tir_expr_obj* e, tir_value
 static int eval_let(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* out) {
   const tvm_tir_let_obj* let = (const tvm_tir_let_obj*)e;
   tir_value v;
-  TRY(tir_eval(in, let->value, &v));
+  TRY(tvm_tir__eval(in, let->value, &v));
   int64_t mark = tir_scope_mark(in);
-  int rc = tir_bind(in, let->var, &v);
-  if (rc == TIR_OK) rc = tir_eval(in, let->body, out);
+  int rc = tvm_tir__bind(in, let->var, &v);
+  if (rc == TIR_OK) rc = tvm_tir__eval(in, let->body, out);
   tir_scope_pop(in, mark);
   return rc;
 }
@@ -386,23 +386,23 @@ static const char* op_name(const tvm_tir_call_obj* call) {
 }
 
 static int b_ret(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out) {
-  TRY(tir_eval(in, arg(call, 0), &in->frame->ret));
-  tir_value_void(out);
+  TRY(tvm_tir__eval(in, arg(call, 0), &in->frame->ret));
+  tvm_tir__value_void(out);
   return TIR_RETURNED;
 }
 
 /* tir.likely is the identity on its argument. */
 static int b_identity(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out) {
-  return tir_eval(in, arg(call, 0), out);
+  return tvm_tir__eval(in, arg(call, 0), out);
 }
 
 /* tir.assume: information for the compiler; its argument is not evaluated (kEmbedInfo). */
 static int b_assume(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out) {
   (void)in;
   if (tvm_tir_dtype_is_integer(call->expr.dtype)) {
-    tir_value_int(out, call->expr.dtype, 1);
+    tvm_tir__value_int(out, call->expr.dtype, 1);
   } else {
-    tir_value_void(out);
+    tvm_tir__value_void(out);
   }
   return TIR_OK;
 }
@@ -411,10 +411,10 @@ static int b_assume(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out
  * selects per lane). */
 static int b_if_then_else(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out) {
   tir_value c, t, f;
-  TRY(tir_eval(in, arg(call, 0), &c));
-  if (tir_lanes(&c) == 1) return tir_eval(in, arg(call, tir_truthy(&c) ? 1 : 2), out);
-  TRY(tir_eval(in, arg(call, 1), &t));
-  TRY(tir_eval(in, arg(call, 2), &f));
+  TRY(tvm_tir__eval(in, arg(call, 0), &c));
+  if (tir_lanes(&c) == 1) return tvm_tir__eval(in, arg(call, tir_truthy(&c) ? 1 : 2), out);
+  TRY(tvm_tir__eval(in, arg(call, 1), &t));
+  TRY(tvm_tir__eval(in, arg(call, 2), &f));
   *out = t;
   for (int l = 0; l < tir_lanes(&t); ++l) out->lane[l] = c.lane[l].i ? t.lane[l] : f.lane[l];
   return TIR_OK;
@@ -422,21 +422,21 @@ static int b_if_then_else(tir_interp* in, const tvm_tir_call_obj* call, tir_valu
 
 static int b_reinterpret(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out) {
   tir_value v;
-  TRY(tir_eval(in, arg(call, 0), &v));
+  TRY(tvm_tir__eval(in, arg(call, 0), &v));
   DLDataType to = call->expr.dtype;
   TRY(check_lanes(call, to.lanes));
-  if (tir_check_storable(v.dtype, "tir.reinterpret") || tir_check_storable(to, "tir.reinterpret")) {
+  if (tvm_tir__check_storable(v.dtype, "tir.reinterpret") || tvm_tir__check_storable(to, "tir.reinterpret")) {
     return TIR_ERROR;
   }
   if (tvm_tir_dtype_is_bool(v.dtype) || tvm_tir_dtype_is_bool(to) ||
-      tir_elem_bytes(v.dtype) != tir_elem_bytes(to)) {
-    return tir_raise_at("ValueError", call, "tir.reinterpret: %s and %s differ in size",
+      tvm_tir__elem_bytes(v.dtype) != tvm_tir__elem_bytes(to)) {
+    return tvm_tir__raise_at("ValueError", call, "tir.reinterpret: %s and %s differ in size",
                         tvm_tir_dtype_str(v.dtype).s, tvm_tir_dtype_str(to).s);
   }
   char bytes[TVM_TIR_INTERP_MAX_LANES * 8];
-  tir_mem_write(v.dtype, bytes, v.lane);
+  tvm_tir__mem_write(v.dtype, bytes, v.lane);
   out->dtype = to;
-  tir_mem_read(to, bytes, out->lane);
+  tvm_tir__mem_read(to, bytes, out->lane);
   return TIR_OK;
 }
 
@@ -465,7 +465,7 @@ static int l_not(const tvm_tir_call_obj* c, DLDataType t, int64_t a, int64_t b, 
 }
 static int check_shift(const tvm_tir_call_obj* c, DLDataType t, int64_t b) {
   if (b >= 0 && b < t.bits) return TIR_OK;
-  return tir_raise_at("ValueError", c, "%s: shift amount %lld is outside [0, %d)", op_name(c),
+  return tvm_tir__raise_at("ValueError", c, "%s: shift amount %lld is outside [0, %d)", op_name(c),
                       (long long)b, t.bits);
 }
 static int l_shl(const tvm_tir_call_obj* c, DLDataType t, int64_t a, int64_t b, int64_t* o) {
@@ -492,7 +492,7 @@ static int l_popcount(const tvm_tir_call_obj* c, DLDataType t, int64_t a, int64_
 static int l_clz(const tvm_tir_call_obj* c, DLDataType t, int64_t a, int64_t b, int64_t* o) {
   (void)b;
   uint64_t u = width_bits(t, a);
-  if (u == 0) return tir_raise_at("ValueError", c, "tir.clz: the result for 0 is undefined");
+  if (u == 0) return tvm_tir__raise_at("ValueError", c, "tir.clz: the result for 0 is undefined");
   *o = __builtin_clzll(u) - (64 - t.bits);
   return TIR_OK;
 }
@@ -507,9 +507,9 @@ static const int_lane_fn k_int_lane[TVM_TIR_BUILTIN_COUNT] = {
 /* Evaluate the 1 or 2 arguments of a builtin into a[]; all must have the dtype of the first. */
 static int eval_args(tir_interp* in, const tvm_tir_call_obj* call, tir_value* a, int64_t n) {
   for (int64_t k = 0; k < n; ++k) {
-    TRY(tir_eval(in, arg(call, k), &a[k]));
+    TRY(tvm_tir__eval(in, arg(call, k), &a[k]));
     if (k > 0 && !tvm_tir_dtype_equal(a[k].dtype, a[0].dtype)) {
-      return tir_raise_at("TypeError", call, "%s: arguments of types %s and %s", op_name(call),
+      return tvm_tir__raise_at("TypeError", call, "%s: arguments of types %s and %s", op_name(call),
                           tvm_tir_dtype_str(a[0].dtype).s, tvm_tir_dtype_str(a[k].dtype).s);
     }
   }
@@ -523,14 +523,14 @@ static int b_int_lanes(tir_interp* in, const tvm_tir_call_obj* call, int_lane_fn
   TRY(eval_args(in, call, a, n));
   DLDataType t = tvm_tir_dtype_element(a[0].dtype);
   if (!tvm_tir_dtype_is_integer(t)) {
-    return tir_raise_at("TypeError", call, "%s: needs integer arguments, got %s", op_name(call),
+    return tvm_tir__raise_at("TypeError", call, "%s: needs integer arguments, got %s", op_name(call),
                         tvm_tir_dtype_str(t).s);
   }
   DLDataType rt = tvm_tir_dtype_element(call->expr.dtype);
   out->dtype = call->expr.dtype;
   for (int l = 0; l < tir_lanes(&a[0]); ++l) {
     TRY(fn(call, t, a[0].lane[l].i, n > 1 ? a[1].lane[l].i : 0, &out->lane[l].i));
-    out->lane[l] = tir_normalize(rt, out->lane[l]);
+    out->lane[l] = tvm_tir__normalize(rt, out->lane[l]);
   }
   return TIR_OK;
 }
@@ -574,7 +574,7 @@ static int b_math(tir_interp* in, const tvm_tir_call_obj* call, const math_impl*
   TRY(eval_args(in, call, a, n));
   DLDataType t = tvm_tir_dtype_element(a[0].dtype);
   if (!tvm_tir_dtype_is_floating(t) || !tvm_tir_dtype_equal(a[0].dtype, call->expr.dtype)) {
-    return tir_raise_at("TypeError", call,
+    return tvm_tir__raise_at("TypeError", call,
                         "%s: needs float arguments of the call's type %s, got %s", op_name(call),
                         tvm_tir_dtype_str(call->expr.dtype).s, tvm_tir_dtype_str(a[0].dtype).s);
   }
@@ -596,7 +596,7 @@ static int b_math(tir_interp* in, const tvm_tir_call_obj* call, const math_impl*
 /* tir.isnan / isinf / isfinite: bool lanes; integers are finite numbers. */
 static int b_classify(tir_interp* in, const tvm_tir_call_obj* call, int which, tir_value* out) {
   tir_value a;
-  TRY(tir_eval(in, arg(call, 0), &a));
+  TRY(tvm_tir__eval(in, arg(call, 0), &a));
   bool fl = tvm_tir_dtype_is_floating(a.dtype);
   out->dtype = tvm_tir_dtype_with_lanes(tvm_tir_dtype_bool(), tir_lanes(&a));
   for (int l = 0; l < tir_lanes(&a); ++l) {
@@ -623,7 +623,7 @@ static int b_fma(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out) {
   TRY(eval_args(in, call, a, 3));
   DLDataType t = tvm_tir_dtype_element(a[0].dtype);
   if (!tvm_tir_dtype_is_floating(t)) {
-    return tir_raise_at("TypeError", call, "tir.fma: needs float arguments, got %s",
+    return tvm_tir__raise_at("TypeError", call, "tir.fma: needs float arguments, got %s",
                         tvm_tir_dtype_str(t).s);
   }
   *out = a[0];
@@ -639,15 +639,15 @@ static int b_fma(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out) {
 /* tir.ldexp(x, n): x * 2^n, n an integer (or an integral float). */
 static int b_ldexp(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out) {
   tir_value x, n;
-  TRY(tir_eval(in, arg(call, 0), &x));
-  TRY(tir_eval(in, arg(call, 1), &n));
+  TRY(tvm_tir__eval(in, arg(call, 0), &x));
+  TRY(tvm_tir__eval(in, arg(call, 1), &n));
   DLDataType t = tvm_tir_dtype_element(x.dtype);
   if (!tvm_tir_dtype_is_floating(t) || tir_lanes(&n) != tir_lanes(&x)) {
-    return tir_raise_at("TypeError", call, "tir.ldexp: needs a float and an exponent of its lanes");
+    return tvm_tir__raise_at("TypeError", call, "tir.ldexp: needs a float and an exponent of its lanes");
   }
   *out = x;
   for (int l = 0; l < tir_lanes(&x); ++l) {
-    double e = tir_lane_as_double(n.dtype, n.lane[l]);
+    double e = tvm_tir__lane_as_double(n.dtype, n.lane[l]);
     int ei = e > 100000 ? 100000 : e < -100000 ? -100000 : (int)e;
     double r = (t.code == kDLFloat && t.bits == 64) ? ldexp(x.lane[l].f, ei)
                                                     : ldexpf((float)x.lane[l].f, ei);
@@ -658,15 +658,15 @@ static int b_ldexp(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out)
 
 static int b_large_uint_imm(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out) {
   int64_t lo, hi;
-  TRY(tir_eval_int(in, arg(call, 0), &lo));
-  TRY(tir_eval_int(in, arg(call, 1), &hi));
-  tir_value_int(out, call->expr.dtype, (int64_t)(((uint64_t)(uint32_t)hi << 32) | (uint32_t)lo));
+  TRY(tvm_tir__eval_int(in, arg(call, 0), &lo));
+  TRY(tvm_tir__eval_int(in, arg(call, 1), &hi));
+  tvm_tir__value_int(out, call->expr.dtype, (int64_t)(((uint64_t)(uint32_t)hi << 32) | (uint32_t)lo));
   return TIR_OK;
 }
 
 static int b_vector_half(tir_interp* in, const tvm_tir_call_obj* call, bool high, tir_value* out) {
   tir_value v;
-  TRY(tir_eval(in, arg(call, 0), &v));
+  TRY(tvm_tir__eval(in, arg(call, 0), &v));
   int half = tir_lanes(&v) / 2;
   out->dtype = tvm_tir_dtype_with_lanes(v.dtype, half);
   memcpy(out->lane, &v.lane[high ? tir_lanes(&v) - half : 0], sizeof(tir_lane) * (size_t)half);
@@ -681,8 +681,8 @@ static int b_vectorhigh(tir_interp* in, const tvm_tir_call_obj* c, tir_value* o)
 
 static int b_vectorcombine(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out) {
   tir_value a, b;
-  TRY(tir_eval(in, arg(call, 0), &a));
-  TRY(tir_eval(in, arg(call, 1), &b));
+  TRY(tvm_tir__eval(in, arg(call, 0), &a));
+  TRY(tvm_tir__eval(in, arg(call, 1), &b));
   TRY(check_lanes(call, tir_lanes(&a) + tir_lanes(&b)));
   *out = a;
   out->dtype = tvm_tir_dtype_with_lanes(a.dtype, tir_lanes(&a) + tir_lanes(&b));
@@ -692,8 +692,8 @@ static int b_vectorcombine(tir_interp* in, const tvm_tir_call_obj* call, tir_val
 
 static int b_isnullptr(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out) {
   tir_value v;
-  TRY(tir_eval(in, arg(call, 0), &v));
-  tir_value_int(out, tvm_tir_dtype_bool(), v.lane[0].p == NULL);
+  TRY(tvm_tir__eval(in, arg(call, 0), &v));
+  tvm_tir__value_int(out, tvm_tir_dtype_bool(), v.lane[0].p == NULL);
   return TIR_OK;
 }
 
@@ -704,7 +704,7 @@ static int b_extern(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out
   if (num_args(call) > 0 && tvm_tir_kind_of(arg(call, 0)) == TVM_TIR_KIND_StringImm) {
     name = tvm_ffi_str_cstr(((const tvm_tir_string_imm_obj*)arg(call, 0))->value);
   }
-  return tir_raise_at("RuntimeError", call, "%s: unknown external function '%s'", op_name(call),
+  return tvm_tir__raise_at("RuntimeError", call, "%s: unknown external function '%s'", op_name(call),
                       name);
 }
 
@@ -738,7 +738,7 @@ static int eval_builtin(tir_interp* in, const tvm_tir_call_obj* call, tir_value*
     if (k_math[id].d1 || k_math[id].d2) return b_math(in, call, &k_math[id], out);
     break;
   }
-  return tir_raise_at("NotImplementedError", call, "builtin %s is not supported by the interpreter",
+  return tvm_tir__raise_at("NotImplementedError", call, "builtin %s is not supported by the interpreter",
                       op_name(call));
 }
 
@@ -750,9 +750,9 @@ static int eval_call(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* out) 
   tir_value* args = tvm_ffi_calloc((size_t)(n ? n : 1), sizeof(tir_value));
   if (!args) return TIR_ERROR;
   int rc = TIR_OK;
-  for (int64_t k = 0; k < n && rc == TIR_OK; ++k) rc = tir_eval(in, arg(call, k), &args[k]);
+  for (int64_t k = 0; k < n && rc == TIR_OK; ++k) rc = tvm_tir__eval(in, arg(call, k), &args[k]);
   if (rc == TIR_OK) {
-    rc = tir_call_global(in, (const tvm_tir_global_var_obj*)call->op, args, n, out);
+    rc = tvm_tir__call_global(in, (const tvm_tir_global_var_obj*)call->op, args, n, out);
   }
   tvm_ffi_free(args);
   return rc;
@@ -781,11 +781,11 @@ static const eval_fn k_eval[TVM_TIR_KIND_COUNT] = {
     [TVM_TIR_KIND_Shuffle] = eval_shuffle,
 };
 
-int tir_eval(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* out) {
+int tvm_tir__eval(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* out) {
   tvm_tir_kind kind = tvm_tir_kind_of(e);
   eval_fn fn = kind >= 0 ? k_eval[kind] : NULL;
   if (!fn) {
-    return tir_raise_at(
+    return tvm_tir__raise_at(
         "NotImplementedError", NULL, "cannot evaluate a %s",
         e ? (kind >= 0 ? tvm_tir_kind_name(kind) : tvm_ffi_type_key(tvm_ffi_type_index(e)))
           : "missing (NULL) expression");
@@ -794,11 +794,11 @@ int tir_eval(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* out) {
   return fn(in, e, out);
 }
 
-int tir_eval_int(tir_interp* in, const tvm_tir_expr_obj* e, int64_t* out) {
+int tvm_tir__eval_int(tir_interp* in, const tvm_tir_expr_obj* e, int64_t* out) {
   tir_value v;
-  TRY(tir_eval(in, e, &v));
+  TRY(tvm_tir__eval(in, e, &v));
   if (!tvm_tir_dtype_is_integer(v.dtype) || tir_lanes(&v) != 1) {
-    return tir_raise_at("TypeError", e, "expected an integer scalar, got %s",
+    return tvm_tir__raise_at("TypeError", e, "expected an integer scalar, got %s",
                         tvm_tir_dtype_str(v.dtype).s);
   }
   *out = v.lane[0].i;

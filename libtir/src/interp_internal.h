@@ -28,7 +28,7 @@ enum { TIR_OK = 0, TIR_ERROR = -1, TIR_RETURNED = 1 };
   } while (0)
 
 /* ---- Values (interp_value.c) --------------------------------------------------------------- */
-/* One lane. Invariant (tir_normalize): Int lanes hold the sign-extended value of their width,
+/* One lane. Invariant (tvm_tir__normalize): Int lanes hold the sign-extended value of their width,
  * UInt lanes the zero-extended one (uint64 as its bit pattern), bool 0 or 1; Float/BFloat lanes
  * hold a double exactly representable in the lane type; handles a pointer. */
 typedef union {
@@ -47,30 +47,30 @@ static inline int tir_lanes(const tir_value* v) { return v->dtype.lanes ? v->dty
 static inline bool tir_is_unsigned(DLDataType t) { return t.code == kDLUInt; }
 
 /* Bring a lane to the invariant of its element type (wrap an integer, round a float). */
-tir_lane tir_normalize(DLDataType elem, tir_lane x);
+tir_lane tvm_tir__normalize(DLDataType elem, tir_lane x);
 /* Scalar constructors. */
-void tir_value_int(tir_value* out, DLDataType t, int64_t v); /* wrapped to t */
-void tir_value_void(tir_value* out);
+void tvm_tir__value_int(tir_value* out, DLDataType t, int64_t v); /* wrapped to t */
+void tvm_tir__value_void(tir_value* out);
 /* Whether a scalar Int/UInt/bool lane is non-zero; its value as int64 (uint64 bits as is). */
 static inline bool tir_truthy(const tir_value* v) { return v->lane[0].i != 0; }
 /* The lane as a float of its type (ints converted exactly as C does for that type). */
-double tir_lane_as_double(DLDataType elem, tir_lane x);
+double tvm_tir__lane_as_double(DLDataType elem, tir_lane x);
 
 /* Cast one lane from element type `from` to `to` with C semantics (spec E5 semantics): -1 and
  * a ValueError when a float does not fit the target integer type. `what` names the node. */
-int tir_cast_lane(DLDataType from, DLDataType to, tir_lane x, tir_lane* out, const char* what);
+int tvm_tir__cast_lane(DLDataType from, DLDataType to, tir_lane x, tir_lane* out, const char* what);
 
 /* NotImplementedError unless elements of elem can live in memory (int/uint 8-64, bool,
  * float16/32/64, bfloat16, handle). */
-int tir_check_storable(DLDataType elem, const char* what);
+int tvm_tir__check_storable(DLDataType elem, const char* what);
 /* Element encoding in memory (one element of dtype elem, all its lanes). bool takes a byte. */
-void tir_mem_read(DLDataType elem, const void* addr, tir_lane* out);
-void tir_mem_write(DLDataType elem, void* addr, const tir_lane* in);
+void tvm_tir__mem_read(DLDataType elem, const void* addr, tir_lane* out);
+void tvm_tir__mem_write(DLDataType elem, void* addr, const tir_lane* in);
 /* Bytes of one element in memory (lanes included). */
-int64_t tir_elem_bytes(DLDataType elem);
+int64_t tvm_tir__elem_bytes(DLDataType elem);
 
 /* Text of a lane for messages ("-3", "1.5", "0x..."). */
-void tir_lane_text(DLDataType elem, tir_lane x, char* buf, size_t n);
+void tvm_tir__lane_text(DLDataType elem, tir_lane x, char* buf, size_t n);
 
 /* ---- Interpreter state ---------------------------------------------------------------------- */
 typedef struct {
@@ -114,11 +114,11 @@ typedef struct {
 
 /* ---- Variables, memory, buffers (interp_memory.c) ----------------------------------------- */
 /* Variables of the current frame; a scope is popped by restoring its mark. */
-const tir_value* tir_lookup(tir_interp* in, const tvm_tir_var_obj* var);
-int tir_bind(tir_interp* in, const tvm_tir_var_obj* var, const tir_value* v);
-int tir_bind_handle(tir_interp* in, const tvm_tir_var_obj* var, void* p);
+const tir_value* tvm_tir__lookup(tir_interp* in, const tvm_tir_var_obj* var);
+int tvm_tir__bind(tir_interp* in, const tvm_tir_var_obj* var, const tir_value* v);
+int tvm_tir__bind_handle(tir_interp* in, const tvm_tir_var_obj* var, void* p);
 /* Bind an integer to var, which must hold it exactly (ValueError naming `what`). */
-int tir_bind_int(tir_interp* in, const tvm_tir_var_obj* var, int64_t value, const char* what);
+int tvm_tir__bind_int(tir_interp* in, const tvm_tir_var_obj* var, int64_t value, const char* what);
 static inline int64_t tir_scope_mark(tir_interp* in) { return in->frame->num_vars; }
 static inline void tir_scope_pop(tir_interp* in, int64_t mark) { in->frame->num_vars = mark; }
 /*
@@ -127,32 +127,32 @@ static inline void tir_scope_pop(tir_interp* in, int64_t mark) { in->frame->num_
  * equal (ValueError "<owner>: <field>[dim] is <actual> but the buffer requires <expected>";
  * dim < 0 omits "[dim]").
  */
-int tir_match_field(tir_interp* in, const tvm_tir_expr_obj* e, int64_t actual, const char* owner,
+int tvm_tir__match_field(tir_interp* in, const tvm_tir_expr_obj* e, int64_t actual, const char* owner,
                     const char* field, int64_t dim);
 
 /* Live memory regions: push one (owned ones are freed when popped), pop down to a mark
  * (in->num_regions before the pushes), or allocate a zero-filled owned one. */
-int tir_push_region(tir_interp* in, char* base, int64_t nbytes, bool owned);
-void tir_pop_regions(tir_interp* in, int64_t mark);
-int tir_alloc_region(tir_interp* in, int64_t nbytes, char** out);
+int tvm_tir__push_region(tir_interp* in, char* base, int64_t nbytes, bool owned);
+void tvm_tir__pop_regions(tir_interp* in, int64_t mark);
+int tvm_tir__alloc_region(tir_interp* in, int64_t nbytes, char** out);
 
 /* Compact row-major strides of a shape (ValueError naming buf for a negative or huge shape). */
-int tir_compact_strides(const tvm_tir_buffer_obj* buf, const int64_t* shape, int64_t ndim,
+int tvm_tir__compact_strides(const tvm_tir_buffer_obj* buf, const int64_t* shape, int64_t ndim,
                         int64_t* strides);
 /* The address of buffer[indices] (all scalar, n of them), bounds checked (IndexError). */
-int tir_element_addr(tir_interp* in, const tvm_tir_buffer_obj* buf, const int64_t* idx, int64_t n,
+int tvm_tir__element_addr(tir_interp* in, const tvm_tir_buffer_obj* buf, const int64_t* idx, int64_t n,
                      char** out);
 /* Allocate a buffer's memory (zero-filled, a region) and bind its data variable. With
  * bind_layout (BufferRealize), unbound stride / elem_offset variables get the compact layout. */
-int tir_alloc_buffer(tir_interp* in, const tvm_tir_buffer_obj* buf, bool bind_layout);
-/* Make m->buffer an alias of its source region (spec Block item iii); tir_pop_aliases drops
+int tvm_tir__alloc_buffer(tir_interp* in, const tvm_tir_buffer_obj* buf, bool bind_layout);
+/* Make m->buffer an alias of its source region (spec Block item iii); tvm_tir__pop_aliases drops
  * the aliases above a mark (in->frame->num_aliases before). */
-int tir_match_buffer(tir_interp* in, const tvm_tir_match_buffer_region_obj* m);
-void tir_pop_aliases(tir_interp* in, int64_t mark);
+int tvm_tir__match_buffer(tir_interp* in, const tvm_tir_match_buffer_region_obj* m);
+void tvm_tir__pop_aliases(tir_interp* in, int64_t mark);
 
 /* ---- Calls (interp_call.c) ----------------------------------------------------------------- */
 /* Call a PrimFunc of the module (args evaluated), result in *out (void when none). */
-int tir_call_global(tir_interp* in, const tvm_tir_global_var_obj* gv, const tir_value* args,
+int tvm_tir__call_global(tir_interp* in, const tvm_tir_global_var_obj* gv, const tir_value* args,
                     int64_t num_args, tir_value* out);
 
 /* ---- Expressions (interp_expr.c) ----------------------------------------------------------- */
@@ -160,17 +160,17 @@ int tir_call_global(tir_interp* in, const tvm_tir_global_var_obj* gv, const tir_
 #define TIR_MAX_DIMS 32
 /* Evaluate the indices of a BufferLoad/BufferStore (node) to int64 idx[] (spec: cast to the
  * back end's index type); the lanes of the last index go to last[], *last_lanes of them. */
-int tir_eval_indices(tir_interp* in, const void* node, void* indices, int64_t* idx,
+int tvm_tir__eval_indices(tir_interp* in, const void* node, void* indices, int64_t* idx,
                      int64_t max_dims, int64_t last[], int* last_lanes);
-int tir_eval(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* out);
+int tvm_tir__eval(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* out);
 /* Evaluate a scalar Int/UInt expression as int64 (uint64 as its bit pattern). */
-int tir_eval_int(tir_interp* in, const tvm_tir_expr_obj* e, int64_t* out);
+int tvm_tir__eval_int(tir_interp* in, const tvm_tir_expr_obj* e, int64_t* out);
 
 /* Raise an error of kind with the formatted message followed by " (in `<node text>`)" when node
  * is given. Returns TIR_ERROR. */
-int tir_raise_at(const char* kind, const void* node, const char* fmt, ...) TVM_FFI_PRINTF(3, 4);
+int tvm_tir__raise_at(const char* kind, const void* node, const char* fmt, ...) TVM_FFI_PRINTF(3, 4);
 
 /* ---- Statements (interp_stmt.c) ------------------------------------------------------------ */
-int tir_exec(tir_interp* in, const tvm_tir_stmt_obj* s);
+int tvm_tir__exec(tir_interp* in, const tvm_tir_stmt_obj* s);
 
 #endif /* TVM_TIR_SRC_INTERP_INTERNAL_H_ */

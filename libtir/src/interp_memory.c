@@ -15,7 +15,7 @@
 #include "interp_internal.h"
 
 /* ---- Variables ------------------------------------------------------------------------------ */
-const tir_value* tir_lookup(tir_interp* in, const tvm_tir_var_obj* var) {
+const tir_value* tvm_tir__lookup(tir_interp* in, const tvm_tir_var_obj* var) {
   tir_frame* f = in->frame;
   for (int64_t k = f->num_vars - 1; k >= 0; --k) {
     if (f->vars[k].var == var) return &f->vars[k].value;
@@ -23,7 +23,7 @@ const tir_value* tir_lookup(tir_interp* in, const tvm_tir_var_obj* var) {
   return NULL;
 }
 
-int tir_bind(tir_interp* in, const tvm_tir_var_obj* var, const tir_value* v) {
+int tvm_tir__bind(tir_interp* in, const tvm_tir_var_obj* var, const tir_value* v) {
   tir_frame* f = in->frame;
   if (f->num_vars == f->cap_vars) {
     int64_t cap = f->cap_vars ? 2 * f->cap_vars : 16;
@@ -38,27 +38,27 @@ int tir_bind(tir_interp* in, const tvm_tir_var_obj* var, const tir_value* v) {
   return TIR_OK;
 }
 
-int tir_bind_handle(tir_interp* in, const tvm_tir_var_obj* var, void* p) {
+int tvm_tir__bind_handle(tir_interp* in, const tvm_tir_var_obj* var, void* p) {
   tir_value v;
   v.dtype = tvm_tir_dtype_handle();
   v.lane[0].p = p;
-  return tir_bind(in, var, &v);
+  return tvm_tir__bind(in, var, &v);
 }
 
 static bool is_unbound_var(tir_interp* in, const tvm_tir_expr_obj* e) {
-  return tvm_tir_is_var(e) && !tir_lookup(in, (const tvm_tir_var_obj*)e);
+  return tvm_tir_is_var(e) && !tvm_tir__lookup(in, (const tvm_tir_var_obj*)e);
 }
 
 /* Bind an integer to var, which must be able to hold it exactly. */
-int tir_bind_int(tir_interp* in, const tvm_tir_var_obj* var, int64_t value, const char* what) {
+int tvm_tir__bind_int(tir_interp* in, const tvm_tir_var_obj* var, int64_t value, const char* what) {
   tir_value v;
-  tir_value_int(&v, var->expr.dtype, value);
+  tvm_tir__value_int(&v, var->expr.dtype, value);
   if (v.lane[0].i != value || !tvm_tir_dtype_is_index(var->expr.dtype)) {
-    return tir_raise_at("ValueError", NULL, "%s: %lld does not fit variable '%s' of type %s", what,
+    return tvm_tir__raise_at("ValueError", NULL, "%s: %lld does not fit variable '%s' of type %s", what,
                         (long long)value, tvm_tir_var_name(var),
                         tvm_tir_dtype_str(var->expr.dtype).s);
   }
-  return tir_bind(in, var, &v);
+  return tvm_tir__bind(in, var, &v);
 }
 
 /*
@@ -66,7 +66,7 @@ int tir_bind_int(tir_interp* in, const tvm_tir_var_obj* var, int64_t value, cons
  * unbound Var is bound to it (the first binding wins), anything else is evaluated and must be
  * equal (ValueError "<owner>: <field>[dim] is <actual> but <e> is <expected>").
  */
-int tir_match_field(tir_interp* in, const tvm_tir_expr_obj* e, int64_t actual, const char* owner,
+int tvm_tir__match_field(tir_interp* in, const tvm_tir_expr_obj* e, int64_t actual, const char* owner,
                     const char* field, int64_t dim) {
   char what[160];
   if (dim >= 0) {
@@ -74,16 +74,16 @@ int tir_match_field(tir_interp* in, const tvm_tir_expr_obj* e, int64_t actual, c
   } else {
     snprintf(what, sizeof(what), "%s: %s", owner, field);
   }
-  if (is_unbound_var(in, e)) return tir_bind_int(in, (const tvm_tir_var_obj*)e, actual, what);
+  if (is_unbound_var(in, e)) return tvm_tir__bind_int(in, (const tvm_tir_var_obj*)e, actual, what);
   int64_t expected;
-  TRY(tir_eval_int(in, e, &expected));
+  TRY(tvm_tir__eval_int(in, e, &expected));
   if (expected == actual) return TIR_OK;
-  return tir_raise_at("ValueError", e, "%s is %lld but the buffer requires %lld", what,
+  return tvm_tir__raise_at("ValueError", e, "%s is %lld but the buffer requires %lld", what,
                       (long long)actual, (long long)expected);
 }
 
 /* ---- Memory regions ------------------------------------------------------------------------- */
-int tir_push_region(tir_interp* in, char* base, int64_t nbytes, bool owned) {
+int tvm_tir__push_region(tir_interp* in, char* base, int64_t nbytes, bool owned) {
   if (in->num_regions == in->cap_regions) {
     int64_t cap = in->cap_regions ? 2 * in->cap_regions : 8;
     tir_region* r = tvm_ffi_realloc(in->regions, (size_t)cap * sizeof(tir_region));
@@ -98,7 +98,7 @@ int tir_push_region(tir_interp* in, char* base, int64_t nbytes, bool owned) {
   return TIR_OK;
 }
 
-void tir_pop_regions(tir_interp* in, int64_t mark) {
+void tvm_tir__pop_regions(tir_interp* in, int64_t mark) {
   while (in->num_regions > mark) {
     tir_region* r = &in->regions[--in->num_regions];
     if (r->owned) tvm_ffi_free(r->base);
@@ -117,12 +117,12 @@ static bool in_live_region(tir_interp* in, uintptr_t addr, int64_t nbytes) {
 }
 
 /* Fresh zero-filled memory of nbytes, registered as a live region (freed by pop_regions). */
-int tir_alloc_region(tir_interp* in, int64_t nbytes, char** out) {
+int tvm_tir__alloc_region(tir_interp* in, int64_t nbytes, char** out) {
   char* p = tvm_ffi_aligned_alloc(64, (size_t)(nbytes > 0 ? nbytes : 1));
   if (!p) return TIR_ERROR;
   memset(p, 0, (size_t)(nbytes > 0 ? nbytes : 1));
   *out = p;
-  return tir_push_region(in, p, nbytes, true);
+  return tvm_tir__push_region(in, p, nbytes, true);
 }
 
 /* ---- Buffers -------------------------------------------------------------------------------- */
@@ -133,7 +133,7 @@ static const tir_alias* find_alias(tir_interp* in, const tvm_tir_buffer_obj* buf
   return NULL;
 }
 
-void tir_pop_aliases(tir_interp* in, int64_t mark) {
+void tvm_tir__pop_aliases(tir_interp* in, int64_t mark) {
   while (in->frame->num_aliases > mark)
     tvm_ffi_free(in->frame->aliases[--in->frame->num_aliases].mins);
 }
@@ -141,22 +141,22 @@ void tir_pop_aliases(tir_interp* in, int64_t mark) {
 static int eval_shape(tir_interp* in, const tvm_tir_buffer_obj* buf, int64_t* shape) {
   int64_t ndim = tvm_tir_buffer_ndim(buf);
   if (ndim > TIR_MAX_DIMS) {
-    return tir_raise_at("NotImplementedError", buf, "buffer %s has more than %d dimensions",
+    return tvm_tir__raise_at("NotImplementedError", buf, "buffer %s has more than %d dimensions",
                         tvm_tir_buffer_name(buf), TIR_MAX_DIMS);
   }
   for (int64_t k = 0; k < ndim; ++k)
-    TRY(tir_eval_int(in, tvm_tir_array_at(buf->shape, k), &shape[k]));
+    TRY(tvm_tir__eval_int(in, tvm_tir_array_at(buf->shape, k), &shape[k]));
   return TIR_OK;
 }
 
 /* Compact row-major strides of a shape. */
-int tir_compact_strides(const tvm_tir_buffer_obj* buf, const int64_t* shape, int64_t ndim,
+int tvm_tir__compact_strides(const tvm_tir_buffer_obj* buf, const int64_t* shape, int64_t ndim,
                         int64_t* strides) {
   int64_t s = 1;
   for (int64_t k = ndim - 1; k >= 0; --k) {
     strides[k] = s;
     if (shape[k] < 0 || __builtin_mul_overflow(s, shape[k], &s)) {
-      return tir_raise_at("ValueError", buf, "buffer %s: invalid shape (dimension %lld is %lld)",
+      return tvm_tir__raise_at("ValueError", buf, "buffer %s: invalid shape (dimension %lld is %lld)",
                           tvm_tir_buffer_name(buf), (long long)k, (long long)shape[k]);
     }
   }
@@ -179,7 +179,7 @@ static int buffer_layout(tir_interp* in, const tvm_tir_buffer_obj* buf, int64_t*
     TRY(buffer_layout(in, a->source, elem_offset, src_strides));
     for (int64_t k = 0; k < a->num_mins; ++k) {
       if (!add_product(elem_offset, a->mins[k], src_strides[k])) {
-        return tir_raise_at("ValueError", buf, "buffer %s: element offset overflows",
+        return tvm_tir__raise_at("ValueError", buf, "buffer %s: element offset overflows",
                             tvm_tir_buffer_name(buf));
       }
     }
@@ -189,14 +189,14 @@ static int buffer_layout(tir_interp* in, const tvm_tir_buffer_obj* buf, int64_t*
   int64_t shape[TIR_MAX_DIMS];
   TRY(eval_shape(in, buf, shape));
   if (tvm_tir_array_size(buf->strides) == 0) {
-    TRY(tir_compact_strides(buf, shape, ndim, strides));
+    TRY(tvm_tir__compact_strides(buf, shape, ndim, strides));
   } else {
     for (int64_t k = 0; k < ndim; ++k) {
-      TRY(tir_eval_int(in, tvm_tir_array_at(buf->strides, k), &strides[k]));
+      TRY(tvm_tir__eval_int(in, tvm_tir_array_at(buf->strides, k), &strides[k]));
     }
   }
   *elem_offset = 0;
-  if (buf->elem_offset) TRY(tir_eval_int(in, buf->elem_offset, elem_offset));
+  if (buf->elem_offset) TRY(tvm_tir__eval_int(in, buf->elem_offset, elem_offset));
   return TIR_OK;
 }
 
@@ -222,11 +222,11 @@ static int index_error(const tvm_tir_buffer_obj* buf, const int64_t* idx, const 
   return TIR_ERROR;
 }
 
-int tir_element_addr(tir_interp* in, const tvm_tir_buffer_obj* buf, const int64_t* idx, int64_t n,
+int tvm_tir__element_addr(tir_interp* in, const tvm_tir_buffer_obj* buf, const int64_t* idx, int64_t n,
                      char** out) {
   int64_t ndim = tvm_tir_buffer_ndim(buf), shape[TIR_MAX_DIMS];
   if (n != ndim) {
-    return tir_raise_at("RuntimeError", buf, "buffer %s: %lld indices for %lld dimensions",
+    return tvm_tir__raise_at("RuntimeError", buf, "buffer %s: %lld indices for %lld dimensions",
                         tvm_tir_buffer_name(buf), (long long)n, (long long)ndim);
   }
   TRY(eval_shape(in, buf, shape));
@@ -238,20 +238,20 @@ int tir_element_addr(tir_interp* in, const tvm_tir_buffer_obj* buf, const int64_
     int64_t src[TIR_MAX_DIMS], offset = a->num_mins - n;
     for (int64_t k = 0; k < a->num_mins; ++k)
       src[k] = a->mins[k] + (k >= offset ? idx[k - offset] : 0);
-    return tir_element_addr(in, a->source, src, a->num_mins, out);
+    return tvm_tir__element_addr(in, a->source, src, a->num_mins, out);
   }
   int64_t strides[TIR_MAX_DIMS], flat;
   TRY(buffer_layout(in, buf, &flat, strides));
-  int64_t size = tir_elem_bytes(buf->dtype), term, byte_offset;
+  int64_t size = tvm_tir__elem_bytes(buf->dtype), term, byte_offset;
   bool overflow = false;
   for (int64_t k = 0; k < n; ++k) {
     overflow |= __builtin_mul_overflow(idx[k], strides[k], &term);
     overflow |= __builtin_add_overflow(flat, term, &flat);
   }
   overflow |= __builtin_mul_overflow(flat, size, &byte_offset);
-  const tir_value* data = tir_lookup(in, buf->data);
+  const tir_value* data = tvm_tir__lookup(in, buf->data);
   if (!data) {
-    return tir_raise_at("RuntimeError", NULL, "buffer %s: its data variable '%s' is unbound",
+    return tvm_tir__raise_at("RuntimeError", NULL, "buffer %s: its data variable '%s' is unbound",
                         tvm_tir_buffer_name(buf), tvm_tir_var_name(buf->data));
   }
   uintptr_t addr = (uintptr_t)data->lane[0].p + (uintptr_t)byte_offset;
@@ -277,7 +277,7 @@ static int buffer_span(tir_interp* in, const tvm_tir_buffer_obj* buf, int64_t* o
                      __builtin_add_overflow(span, term, &span);
   }
   if (overflow || term_overflow || __builtin_add_overflow(span, 1, out)) {
-    return tir_raise_at("ValueError", buf, "buffer %s: invalid layout to allocate",
+    return tvm_tir__raise_at("ValueError", buf, "buffer %s: invalid layout to allocate",
                         tvm_tir_buffer_name(buf));
   }
   return TIR_OK;
@@ -285,40 +285,40 @@ static int buffer_span(tir_interp* in, const tvm_tir_buffer_obj* buf, int64_t* o
 
 /* Allocate a buffer's memory (zero-filled) and bind its data variable. With bind_layout
  * (BufferRealize), unbound stride / elem_offset variables are bound to the compact layout. */
-int tir_alloc_buffer(tir_interp* in, const tvm_tir_buffer_obj* buf, bool bind_layout) {
-  TRY(tir_check_storable(buf->dtype, tvm_tir_buffer_name(buf)));
+int tvm_tir__alloc_buffer(tir_interp* in, const tvm_tir_buffer_obj* buf, bool bind_layout) {
+  TRY(tvm_tir__check_storable(buf->dtype, tvm_tir_buffer_name(buf)));
   int64_t ndim = tvm_tir_buffer_ndim(buf), shape[TIR_MAX_DIMS], compact[TIR_MAX_DIMS];
   if (bind_layout) {
     TRY(eval_shape(in, buf, shape));
-    TRY(tir_compact_strides(buf, shape, ndim, compact));
+    TRY(tvm_tir__compact_strides(buf, shape, ndim, compact));
     for (int64_t k = 0; k < tvm_tir_array_size(buf->strides) && k < ndim; ++k) {
       const tvm_tir_expr_obj* s = tvm_tir_array_at(buf->strides, k);
       if (is_unbound_var(in, s))
-        TRY(tir_bind_int(in, (const tvm_tir_var_obj*)s, compact[k], "stride"));
+        TRY(tvm_tir__bind_int(in, (const tvm_tir_var_obj*)s, compact[k], "stride"));
     }
     if (is_unbound_var(in, buf->elem_offset)) {
-      TRY(tir_bind_int(in, (const tvm_tir_var_obj*)buf->elem_offset, 0, "elem_offset"));
+      TRY(tvm_tir__bind_int(in, (const tvm_tir_var_obj*)buf->elem_offset, 0, "elem_offset"));
     }
   }
   int64_t elems, nbytes;
   TRY(buffer_span(in, buf, &elems));
-  if (__builtin_mul_overflow(elems, tir_elem_bytes(buf->dtype), &nbytes)) {
-    return tir_raise_at("ValueError", buf, "buffer %s is too large", tvm_tir_buffer_name(buf));
+  if (__builtin_mul_overflow(elems, tvm_tir__elem_bytes(buf->dtype), &nbytes)) {
+    return tvm_tir__raise_at("ValueError", buf, "buffer %s is too large", tvm_tir_buffer_name(buf));
   }
   char* p;
-  TRY(tir_alloc_region(in, nbytes, &p));
-  return tir_bind_handle(in, buf->data, p);
+  TRY(tvm_tir__alloc_region(in, nbytes, &p));
+  return tvm_tir__bind_handle(in, buf->data, p);
 }
 
 /* match_buffer (spec Block item iii): buf aliases the source region. */
-int tir_match_buffer(tir_interp* in, const tvm_tir_match_buffer_region_obj* m) {
+int tvm_tir__match_buffer(tir_interp* in, const tvm_tir_match_buffer_region_obj* m) {
   const tvm_tir_buffer_obj* buf = m->buffer;
   const tvm_tir_buffer_obj* src = m->source->buffer;
   void* region = m->source->region;
   int64_t nr = tvm_tir_array_size(region), nb = tvm_tir_buffer_ndim(buf);
   const char* name = tvm_tir_buffer_name(buf);
   if (nb > nr || nr > TIR_MAX_DIMS || nr != tvm_tir_buffer_ndim(src)) {
-    return tir_raise_at("RuntimeError", m, "match_buffer %s: %lld dimensions for a region of %lld",
+    return tvm_tir__raise_at("RuntimeError", m, "match_buffer %s: %lld dimensions for a region of %lld",
                         name, (long long)nb, (long long)nr);
   }
   int64_t mins[TIR_MAX_DIMS], src_shape[TIR_MAX_DIMS], src_strides[TIR_MAX_DIMS], src_offset;
@@ -326,39 +326,39 @@ int tir_match_buffer(tir_interp* in, const tvm_tir_match_buffer_region_obj* m) {
   for (int64_t k = 0; k < nr; ++k) {
     const tvm_tir_range_obj* r = tvm_tir_array_at(region, k);
     int64_t extent = 1;
-    TRY(tir_eval_int(in, r->min, &mins[k]));
-    if (r->extent) TRY(tir_eval_int(in, r->extent, &extent));
+    TRY(tvm_tir__eval_int(in, r->min, &mins[k]));
+    if (r->extent) TRY(tvm_tir__eval_int(in, r->extent, &extent));
     if (mins[k] < 0 || extent < 0 || mins[k] > src_shape[k] - extent) {
-      return tir_raise_at("IndexError", m,
+      return tvm_tir__raise_at("IndexError", m,
                           "match_buffer %s: the region (min %lld, extent %lld) of dimension "
                           "%lld is outside buffer %s of extent %lld",
                           name, (long long)mins[k], (long long)extent, (long long)k,
                           tvm_tir_buffer_name(src), (long long)src_shape[k]);
     }
     if (k >= nr - nb)
-      TRY(tir_match_field(in, tvm_tir_array_at(buf->shape, k - (nr - nb)), extent, name, "shape",
+      TRY(tvm_tir__match_field(in, tvm_tir_array_at(buf->shape, k - (nr - nb)), extent, name, "shape",
                           k - (nr - nb)));
   }
   /* The alias shares the source's data; its layout variables, if any, describe the view. */
-  const tir_value* data = tir_lookup(in, src->data);
+  const tir_value* data = tvm_tir__lookup(in, src->data);
   if (!data) {
-    return tir_raise_at("RuntimeError", m, "match_buffer %s: source buffer %s is not allocated",
+    return tvm_tir__raise_at("RuntimeError", m, "match_buffer %s: source buffer %s is not allocated",
                         name, tvm_tir_buffer_name(src));
   }
-  TRY(tir_bind(in, buf->data, data));
+  TRY(tvm_tir__bind(in, buf->data, data));
   TRY(buffer_layout(in, src, &src_offset, src_strides));
   for (int64_t k = 0; k < nr; ++k) {
     if (!add_product(&src_offset, mins[k], src_strides[k])) {
-      return tir_raise_at("ValueError", m, "match_buffer %s: element offset overflows", name);
+      return tvm_tir__raise_at("ValueError", m, "match_buffer %s: element offset overflows", name);
     }
   }
   for (int64_t k = 0; k < tvm_tir_array_size(buf->strides) && k < nb; ++k) {
     const tvm_tir_expr_obj* s = tvm_tir_array_at(buf->strides, k);
     if (is_unbound_var(in, s))
-      TRY(tir_bind_int(in, (const tvm_tir_var_obj*)s, src_strides[nr - nb + k], name));
+      TRY(tvm_tir__bind_int(in, (const tvm_tir_var_obj*)s, src_strides[nr - nb + k], name));
   }
   if (is_unbound_var(in, buf->elem_offset)) {
-    TRY(tir_bind_int(in, (const tvm_tir_var_obj*)buf->elem_offset, src_offset, name));
+    TRY(tvm_tir__bind_int(in, (const tvm_tir_var_obj*)buf->elem_offset, src_offset, name));
   }
   tir_frame* f = in->frame;
   if (f->num_aliases == f->cap_aliases) {

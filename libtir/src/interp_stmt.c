@@ -12,10 +12,10 @@ typedef int (*exec_fn)(tir_interp* in, const tvm_tir_stmt_obj* s);
 static int exec_let_stmt(tir_interp* in, const tvm_tir_stmt_obj* s) {
   const tvm_tir_let_stmt_obj* let = (const tvm_tir_let_stmt_obj*)s;
   tir_value v;
-  TRY(tir_eval(in, let->value, &v));
+  TRY(tvm_tir__eval(in, let->value, &v));
   int64_t mark = tir_scope_mark(in);
-  int rc = tir_bind(in, let->var, &v);
-  if (rc == TIR_OK) rc = tir_exec(in, let->body);
+  int rc = tvm_tir__bind(in, let->var, &v);
+  if (rc == TIR_OK) rc = tvm_tir__exec(in, let->body);
   tir_scope_pop(in, mark);
   return rc;
 }
@@ -26,20 +26,20 @@ static int exec_attr_stmt(tir_interp* in, const tvm_tir_stmt_obj* s) {
   const tvm_tir_attr_stmt_obj* a = (const tvm_tir_attr_stmt_obj*)s;
   const char* key = tvm_ffi_str_cstr(a->attr_key);
   if (strcmp(key, "thread_extent") != 0 && strcmp(key, "virtual_thread") != 0) {
-    return tir_exec(in, a->body);
+    return tvm_tir__exec(in, a->body);
   }
   const void* node = tvm_ffi_any_is_object(&a->node) ? a->node.v_obj : NULL;
   if (tvm_tir_kind_of(node) == TVM_TIR_KIND_IterVar)
     node = ((const tvm_tir_iter_var_obj*)node)->var;
   if (!tvm_tir_is_var(node)) {
-    return tir_raise_at("RuntimeError", s, "AttrStmt %s: the node must be a Var or IterVar", key);
+    return tvm_tir__raise_at("RuntimeError", s, "AttrStmt %s: the node must be a Var or IterVar", key);
   }
   int64_t extent;
-  TRY(tir_eval_int(in, a->value, &extent));
+  TRY(tvm_tir__eval_int(in, a->value, &extent));
   for (int64_t i = 0; i < extent; ++i) {
     int64_t mark = tir_scope_mark(in);
-    int rc = tir_bind_int(in, (const tvm_tir_var_obj*)node, i, key);
-    if (rc == TIR_OK) rc = tir_exec(in, a->body);
+    int rc = tvm_tir__bind_int(in, (const tvm_tir_var_obj*)node, i, key);
+    if (rc == TIR_OK) rc = tvm_tir__exec(in, a->body);
     tir_scope_pop(in, mark);
     TRY(rc);
   }
@@ -49,15 +49,15 @@ static int exec_attr_stmt(tir_interp* in, const tvm_tir_stmt_obj* s) {
 static int exec_assert(tir_interp* in, const tvm_tir_stmt_obj* s) {
   const tvm_tir_assert_stmt_obj* a = (const tvm_tir_assert_stmt_obj*)s;
   tir_value c;
-  TRY(tir_eval(in, a->condition, &c));
-  if (tir_truthy(&c)) return tir_exec(in, a->body);
+  TRY(tvm_tir__eval(in, a->condition, &c));
+  if (tir_truthy(&c)) return tvm_tir__exec(in, a->body);
   if (tvm_tir_kind_of(a->message) == TVM_TIR_KIND_StringImm) {
     tvm_ffi_raise("AssertionError", "%s",
                   tvm_ffi_str_cstr(((const tvm_tir_string_imm_obj*)a->message)->value));
     return TIR_ERROR;
   }
   int64_t code;
-  TRY(tir_eval_int(in, a->message, &code));
+  TRY(tvm_tir__eval_int(in, a->message, &code));
   tvm_ffi_raise("AssertionError", "assertion failed with code %lld", (long long)code);
   return TIR_ERROR;
 }
@@ -68,21 +68,21 @@ static int exec_buffer_store(tir_interp* in, const tvm_tir_stmt_obj* s) {
   tir_value v;
   int64_t idx[TIR_MAX_DIMS], last[TVM_TIR_INTERP_MAX_LANES];
   int il;
-  TRY(tir_check_storable(buf->dtype, tvm_tir_buffer_name(buf)));
-  TRY(tir_eval(in, st->value, &v)); /* the value first, then the indices (spec S5 semantics) */
-  TRY(tir_eval_indices(in, s, st->indices, idx, TIR_MAX_DIMS, last, &il));
+  TRY(tvm_tir__check_storable(buf->dtype, tvm_tir_buffer_name(buf)));
+  TRY(tvm_tir__eval(in, st->value, &v)); /* the value first, then the indices (spec S5 semantics) */
+  TRY(tvm_tir__eval_indices(in, s, st->indices, idx, TIR_MAX_DIMS, last, &il));
   int64_t n = tvm_tir_array_size(st->indices);
   int bl = buf->dtype.lanes;
   if (tir_lanes(&v) != il * bl) {
-    return tir_raise_at("RuntimeError", s, "a value of %d lanes stored to %d elements of %d lanes",
+    return tvm_tir__raise_at("RuntimeError", s, "a value of %d lanes stored to %d elements of %d lanes",
                         tir_lanes(&v), il, bl);
   }
   /* Element j of a vector index receives lanes [j * bl, (j + 1) * bl) of the value. */
   for (int j = 0; j < il; ++j) {
     if (n > 0) idx[n - 1] = last[j];
     char* addr;
-    TRY(tir_element_addr(in, buf, idx, n, &addr));
-    tir_mem_write(buf->dtype, addr, &v.lane[j * bl]);
+    TRY(tvm_tir__element_addr(in, buf, idx, n, &addr));
+    tvm_tir__mem_write(buf->dtype, addr, &v.lane[j * bl]);
   }
   return TIR_OK;
 }
@@ -90,9 +90,9 @@ static int exec_buffer_store(tir_interp* in, const tvm_tir_stmt_obj* s) {
 static int exec_buffer_realize(tir_interp* in, const tvm_tir_stmt_obj* s) {
   const tvm_tir_buffer_realize_obj* r = (const tvm_tir_buffer_realize_obj*)s;
   int64_t mark = tir_scope_mark(in), regions = in->num_regions;
-  int rc = tir_alloc_buffer(in, r->buffer, true);
-  if (rc == TIR_OK) rc = tir_exec(in, r->body);
-  tir_pop_regions(in, regions);
+  int rc = tvm_tir__alloc_buffer(in, r->buffer, true);
+  if (rc == TIR_OK) rc = tvm_tir__exec(in, r->body);
+  tvm_tir__pop_regions(in, regions);
   tir_scope_pop(in, mark);
   return rc;
 }
@@ -100,49 +100,49 @@ static int exec_buffer_realize(tir_interp* in, const tvm_tir_stmt_obj* s) {
 static int exec_allocate(tir_interp* in, const tvm_tir_stmt_obj* s) {
   const tvm_tir_allocate_obj* a = (const tvm_tir_allocate_obj*)s;
   tir_value c;
-  TRY(tir_eval(in, a->condition, &c));
+  TRY(tvm_tir__eval(in, a->condition, &c));
   if (!tir_truthy(&c)) return TIR_OK; /* spec S7 item i: the statement finishes */
-  TRY(tir_check_storable(a->dtype, tvm_tir_var_name(a->buffer_var)));
-  int64_t nbytes = tir_elem_bytes(a->dtype);
+  TRY(tvm_tir__check_storable(a->dtype, tvm_tir_var_name(a->buffer_var)));
+  int64_t nbytes = tvm_tir__elem_bytes(a->dtype);
   for (int64_t k = 0; k < tvm_tir_array_size(a->extents); ++k) {
     int64_t e;
-    TRY(tir_eval_int(in, tvm_tir_array_at(a->extents, k), &e));
+    TRY(tvm_tir__eval_int(in, tvm_tir_array_at(a->extents, k), &e));
     if (e < 0 || __builtin_mul_overflow(nbytes, e, &nbytes)) {
-      return tir_raise_at("ValueError", s, "Allocate %s: invalid extent %lld",
+      return tvm_tir__raise_at("ValueError", s, "Allocate %s: invalid extent %lld",
                           tvm_tir_var_name(a->buffer_var), (long long)e);
     }
   }
   int64_t mark = tir_scope_mark(in), regions = in->num_regions;
   char* p;
-  int rc = tir_alloc_region(in, nbytes, &p);
-  if (rc == TIR_OK) rc = tir_bind_handle(in, a->buffer_var, p);
-  if (rc == TIR_OK) rc = tir_exec(in, a->body);
-  tir_pop_regions(in, regions);
+  int rc = tvm_tir__alloc_region(in, nbytes, &p);
+  if (rc == TIR_OK) rc = tvm_tir__bind_handle(in, a->buffer_var, p);
+  if (rc == TIR_OK) rc = tvm_tir__exec(in, a->body);
+  tvm_tir__pop_regions(in, regions);
   tir_scope_pop(in, mark);
   return rc;
 }
 
 static int exec_decl_buffer(tir_interp* in, const tvm_tir_stmt_obj* s) {
-  return tir_exec(in, ((const tvm_tir_decl_buffer_obj*)s)->body);
+  return tvm_tir__exec(in, ((const tvm_tir_decl_buffer_obj*)s)->body);
 }
 
 static int exec_seq(tir_interp* in, const tvm_tir_stmt_obj* s) {
   void* seq = ((const tvm_tir_seq_stmt_obj*)s)->seq;
-  for (int64_t k = 0; k < tvm_tir_array_size(seq); ++k) TRY(tir_exec(in, tvm_tir_array_at(seq, k)));
+  for (int64_t k = 0; k < tvm_tir_array_size(seq); ++k) TRY(tvm_tir__exec(in, tvm_tir_array_at(seq, k)));
   return TIR_OK;
 }
 
 static int exec_if(tir_interp* in, const tvm_tir_stmt_obj* s) {
   const tvm_tir_if_then_else_obj* i = (const tvm_tir_if_then_else_obj*)s;
   tir_value c;
-  TRY(tir_eval(in, i->condition, &c));
-  if (tir_truthy(&c)) return tir_exec(in, i->then_case);
-  return i->else_case ? tir_exec(in, i->else_case) : TIR_OK;
+  TRY(tvm_tir__eval(in, i->condition, &c));
+  if (tir_truthy(&c)) return tvm_tir__exec(in, i->then_case);
+  return i->else_case ? tvm_tir__exec(in, i->else_case) : TIR_OK;
 }
 
 static int exec_evaluate(tir_interp* in, const tvm_tir_stmt_obj* s) {
   tir_value v;
-  return tir_eval(in, ((const tvm_tir_evaluate_obj*)s)->value, &v);
+  return tvm_tir__eval(in, ((const tvm_tir_evaluate_obj*)s)->value, &v);
 }
 
 /* Every loop kind runs serially in order (an order every kind allows). min and extent are
@@ -152,18 +152,18 @@ static int exec_for(tir_interp* in, const tvm_tir_stmt_obj* s) {
   DLDataType t = f->loop_var->expr.dtype;
   tir_value m, e;
   tir_lane lm, le;
-  TRY(tir_eval(in, f->min, &m));
-  TRY(tir_eval(in, f->extent, &e));
-  if (tir_cast_lane(m.dtype, t, m.lane[0], &lm, "For") ||
-      tir_cast_lane(e.dtype, t, e.lane[0], &le, "For")) {
+  TRY(tvm_tir__eval(in, f->min, &m));
+  TRY(tvm_tir__eval(in, f->extent, &e));
+  if (tvm_tir__cast_lane(m.dtype, t, m.lane[0], &lm, "For") ||
+      tvm_tir__cast_lane(e.dtype, t, e.lane[0], &le, "For")) {
     return TIR_ERROR;
   }
   for (int64_t k = 0; k < le.i; ++k) {
     tir_value v;
-    tir_value_int(&v, t, (int64_t)((uint64_t)lm.i + (uint64_t)k));
+    tvm_tir__value_int(&v, t, (int64_t)((uint64_t)lm.i + (uint64_t)k));
     int64_t mark = tir_scope_mark(in);
-    int rc = tir_bind(in, f->loop_var, &v);
-    if (rc == TIR_OK) rc = tir_exec(in, f->body);
+    int rc = tvm_tir__bind(in, f->loop_var, &v);
+    if (rc == TIR_OK) rc = tvm_tir__exec(in, f->body);
     tir_scope_pop(in, mark);
     TRY(rc);
   }
@@ -174,9 +174,9 @@ static int exec_while(tir_interp* in, const tvm_tir_stmt_obj* s) {
   const tvm_tir_while_obj* w = (const tvm_tir_while_obj*)s;
   for (;;) {
     tir_value c;
-    TRY(tir_eval(in, w->condition, &c));
+    TRY(tvm_tir__eval(in, w->condition, &c));
     if (!tir_truthy(&c)) return TIR_OK;
-    TRY(tir_exec(in, w->body));
+    TRY(tvm_tir__exec(in, w->body));
   }
 }
 
@@ -188,8 +188,8 @@ static int init_applies(tir_interp* in, const tvm_tir_sblock_obj* b, bool* out) 
     const tvm_tir_iter_var_obj* iv = tvm_tir_array_at(b->iter_vars, k);
     if (iv->iter_type != TVM_TIR_ITER_COMM_REDUCE) continue;
     int64_t v, min = 0;
-    TRY(tir_eval_int(in, &iv->var->expr, &v));
-    if (iv->dom) TRY(tir_eval_int(in, iv->dom->min, &min));
+    TRY(tvm_tir__eval_int(in, &iv->var->expr, &v));
+    if (iv->dom) TRY(tvm_tir__eval_int(in, iv->dom->min, &min));
     if (v != min) *out = false;
   }
   return TIR_OK;
@@ -197,24 +197,24 @@ static int init_applies(tir_interp* in, const tvm_tir_sblock_obj* b, bool* out) 
 
 static int exec_sblock_body(tir_interp* in, const tvm_tir_sblock_obj* b) {
   for (int64_t k = 0; k < tvm_tir_array_size(b->alloc_buffers); ++k) {
-    TRY(tir_alloc_buffer(in, tvm_tir_array_at(b->alloc_buffers, k), false));
+    TRY(tvm_tir__alloc_buffer(in, tvm_tir_array_at(b->alloc_buffers, k), false));
   }
   for (int64_t k = 0; k < tvm_tir_array_size(b->match_buffers); ++k) {
-    TRY(tir_match_buffer(in, tvm_tir_array_at(b->match_buffers, k)));
+    TRY(tvm_tir__match_buffer(in, tvm_tir_array_at(b->match_buffers, k)));
   }
   if (b->init) {
     bool run_init;
     TRY(init_applies(in, b, &run_init));
-    if (run_init) TRY(tir_exec(in, b->init));
+    if (run_init) TRY(tvm_tir__exec(in, b->init));
   }
-  return tir_exec(in, b->body);
+  return tvm_tir__exec(in, b->body);
 }
 
 static int exec_sblock(tir_interp* in, const tvm_tir_stmt_obj* s) {
   int64_t mark = tir_scope_mark(in), regions = in->num_regions, aliases = in->frame->num_aliases;
   int rc = exec_sblock_body(in, (const tvm_tir_sblock_obj*)s);
-  tir_pop_aliases(in, aliases);
-  tir_pop_regions(in, regions);
+  tvm_tir__pop_aliases(in, aliases);
+  tvm_tir__pop_regions(in, regions);
   tir_scope_pop(in, mark);
   return rc;
 }
@@ -224,7 +224,7 @@ static int exec_sblock_realize(tir_interp* in, const tvm_tir_stmt_obj* s) {
   const tvm_tir_sblock_realize_obj* r = (const tvm_tir_sblock_realize_obj*)s;
   int64_t n = tvm_tir_array_size(r->iter_values);
   if (n != tvm_tir_array_size(r->block->iter_vars)) {
-    return tir_raise_at("RuntimeError", s,
+    return tvm_tir__raise_at("RuntimeError", s,
                         "SBlockRealize: %lld values for %lld iteration variables", (long long)n,
                         (long long)tvm_tir_array_size(r->block->iter_vars));
   }
@@ -233,11 +233,11 @@ static int exec_sblock_realize(tir_interp* in, const tvm_tir_stmt_obj* s) {
   for (int64_t k = 0; k < n && rc == TIR_OK; ++k) {
     tir_value v;
     const tvm_tir_iter_var_obj* iv = tvm_tir_array_at(r->block->iter_vars, k);
-    rc = tir_eval(in, tvm_tir_array_at(r->iter_values, k), &v);
-    if (rc == TIR_OK) rc = tir_bind(in, iv->var, &v);
+    rc = tvm_tir__eval(in, tvm_tir_array_at(r->iter_values, k), &v);
+    if (rc == TIR_OK) rc = tvm_tir__bind(in, iv->var, &v);
   }
   tir_value p;
-  if (rc == TIR_OK && r->predicate) rc = tir_eval(in, r->predicate, &p);
+  if (rc == TIR_OK && r->predicate) rc = tvm_tir__eval(in, r->predicate, &p);
   if (rc == TIR_OK && (!r->predicate || tir_truthy(&p))) rc = exec_sblock(in, &r->block->stmt);
   tir_scope_pop(in, mark);
   return rc;
@@ -260,11 +260,11 @@ static const exec_fn k_exec[TVM_TIR_KIND_COUNT] = {
     [TVM_TIR_KIND_SBlockRealize] = exec_sblock_realize,
 };
 
-int tir_exec(tir_interp* in, const tvm_tir_stmt_obj* s) {
+int tvm_tir__exec(tir_interp* in, const tvm_tir_stmt_obj* s) {
   tvm_tir_kind kind = tvm_tir_kind_of(s);
   exec_fn fn = kind >= 0 ? k_exec[kind] : NULL;
   if (!fn) {
-    return tir_raise_at(
+    return tvm_tir__raise_at(
         "NotImplementedError", NULL, "cannot execute a %s",
         s ? (kind >= 0 ? tvm_tir_kind_name(kind) : tvm_ffi_type_key(tvm_ffi_type_index(s)))
           : "missing (NULL) statement");

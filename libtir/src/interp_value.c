@@ -11,7 +11,7 @@
 
 #include "interp_internal.h"
 
-tir_lane tir_normalize(DLDataType elem, tir_lane x) {
+tir_lane tvm_tir__normalize(DLDataType elem, tir_lane x) {
   if (tvm_tir_dtype_is_integer(elem)) {
     x.i = tvm_tir__wrap_int(elem, (uint64_t)x.i);
   } else if (tvm_tir_dtype_is_floating(elem)) {
@@ -20,18 +20,18 @@ tir_lane tir_normalize(DLDataType elem, tir_lane x) {
   return x;
 }
 
-void tir_value_int(tir_value* out, DLDataType t, int64_t v) {
+void tvm_tir__value_int(tir_value* out, DLDataType t, int64_t v) {
   out->dtype = t;
   out->lane[0].i = v;
-  out->lane[0] = tir_normalize(t, out->lane[0]);
+  out->lane[0] = tvm_tir__normalize(t, out->lane[0]);
 }
 
-void tir_value_void(tir_value* out) {
+void tvm_tir__value_void(tir_value* out) {
   out->dtype = tvm_tir_dtype_void();
   out->lane[0].i = 0;
 }
 
-double tir_lane_as_double(DLDataType elem, tir_lane x) {
+double tvm_tir__lane_as_double(DLDataType elem, tir_lane x) {
   if (tvm_tir_dtype_is_floating(elem)) return x.f;
   return tir_is_unsigned(elem) ? (double)(uint64_t)x.i : (double)x.i;
 }
@@ -61,7 +61,7 @@ static bool float_to_int(DLDataType to, double v, int64_t* out) {
   return true;
 }
 
-int tir_cast_lane(DLDataType from, DLDataType to, tir_lane x, tir_lane* out, const char* what) {
+int tvm_tir__cast_lane(DLDataType from, DLDataType to, tir_lane x, tir_lane* out, const char* what) {
   from = tvm_tir_dtype_element(from);
   to = tvm_tir_dtype_element(to);
   if (tvm_tir_dtype_is_handle_code(to)) {
@@ -153,7 +153,7 @@ static int64_t lane_bytes(DLDataType elem) {
   return elem.bits / 8;
 }
 
-int64_t tir_elem_bytes(DLDataType elem) { return lane_bytes(elem) * (elem.lanes ? elem.lanes : 1); }
+int64_t tvm_tir__elem_bytes(DLDataType elem) { return lane_bytes(elem) * (elem.lanes ? elem.lanes : 1); }
 
 static bool storable(DLDataType t) {
   switch (t.code) {
@@ -172,13 +172,13 @@ static bool storable(DLDataType t) {
   }
 }
 
-int tir_check_storable(DLDataType elem, const char* what) {
+int tvm_tir__check_storable(DLDataType elem, const char* what) {
   if (storable(elem) && elem.lanes >= 1) return 0;
   return tvm_ffi_raise("NotImplementedError", "%s: elements of type %s are not supported", what,
                        tvm_tir_dtype_str(elem).s);
 }
 
-void tir_mem_read(DLDataType elem, const void* addr, tir_lane* out) {
+void tvm_tir__mem_read(DLDataType elem, const void* addr, tir_lane* out) {
   const char* p = (const char*)addr;
   int64_t n = lane_bytes(elem);
   for (int l = 0; l < (elem.lanes ? elem.lanes : 1); ++l, p += n) {
@@ -210,7 +210,7 @@ void tir_mem_read(DLDataType elem, const void* addr, tir_lane* out) {
   }
 }
 
-void tir_mem_write(DLDataType elem, void* addr, const tir_lane* in) {
+void tvm_tir__mem_write(DLDataType elem, void* addr, const tir_lane* in) {
   char* p = (char*)addr;
   int64_t n = lane_bytes(elem);
   for (int l = 0; l < (elem.lanes ? elem.lanes : 1); ++l, p += n) {
@@ -237,7 +237,7 @@ void tir_mem_write(DLDataType elem, void* addr, const tir_lane* in) {
   }
 }
 
-void tir_lane_text(DLDataType elem, tir_lane x, char* buf, size_t n) {
+void tvm_tir__lane_text(DLDataType elem, tir_lane x, char* buf, size_t n) {
   if (tvm_tir_dtype_is_floating(elem)) {
     snprintf(buf, n, "%.17g", x.f);
   } else if (tvm_tir_dtype_is_handle_code(elem)) {

@@ -87,11 +87,11 @@ static void* run(const tvm_tir_prim_func_obj* f) {
   m.post[TVM_TIR_KIND_BufferStore] = check_store;
   tvm_tir_stmt_obj* body = tvm_tir_mutate(&m, f->body);
   if (!body) return NULL;
-  void* r = tir_xform_with_body(f, body);
+  void* r = tvm_tir__xform_with_body(f, body);
   tvm_ffi_release(body);
   return r;
 }
 
 void* tvm_tir_transform_bounds_check(const void* mod_or_func) {
-  return tir_xform_apply(mod_or_func, kPass, run);
+  return tvm_tir__xform_apply(mod_or_func, kPass, run);
 }

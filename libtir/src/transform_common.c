@@ -17,7 +17,7 @@ static void* run_on(tir_func_pass fn, const tvm_tir_prim_func_obj* f) {
   return r;
 }
 
-void* tir_xform_apply(const void* mod_or_func, const char* pass, tir_func_pass fn) {
+void* tvm_tir__xform_apply(const void* mod_or_func, const char* pass, tir_func_pass fn) {
   tvm_tir__ensure_init();
   if (TIR_IS(mod_or_func, PrimFunc)) return run_on(fn, mod_or_func);
   if (!TIR_IS(mod_or_func, IRModule)) {
@@ -65,7 +65,7 @@ void* tir_xform_apply(const void* mod_or_func, const char* pass, tir_func_pass f
   return result;
 }
 
-void* tir_xform_with_body(const tvm_tir_prim_func_obj* f, tvm_tir_stmt_obj* body) {
+void* tvm_tir__xform_with_body(const tvm_tir_prim_func_obj* f, tvm_tir_stmt_obj* body) {
   if (body == f->body) {
     tvm_ffi_retain((void*)f);
     return (void*)f;
@@ -101,7 +101,7 @@ static void append_path(tvm_ffi_strbuf* out, const void* node) {
   tvm_tir_visitor_free(&v);
 }
 
-void* tir_xform_error(const char* kind, const char* pass, const void* node, const char* fmt, ...) {
+void* tvm_tir__xform_error(const char* kind, const char* pass, const void* node, const char* fmt, ...) {
   tvm_ffi_strbuf b = {0};
   tvm_ffi_strbuf_printf(&b, "%s: ", pass);
   va_list ap;
@@ -119,38 +119,38 @@ void* tir_xform_error(const char* kind, const char* pass, const void* node, cons
   return NULL;
 }
 
-tvm_tir_expr_obj* tir_cast_bits(tvm_tir_expr_obj* expr, int bits) {
+tvm_tir_expr_obj* tvm_tir__cast_bits(tvm_tir_expr_obj* expr, int bits) {
   DLDataType t = expr->dtype;
   if (t.bits == bits) return tir_expr_retain(expr);
   t.bits = (uint8_t)bits;
   return tvm_tir_cast(t, expr);
 }
 
-tvm_tir_expr_obj* tir_wide_binary(tvm_tir_kind kind, tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) {
+tvm_tir_expr_obj* tvm_tir__wide_binary(tvm_tir_kind kind, tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) {
   int bits = a->dtype.bits > b->dtype.bits ? a->dtype.bits : b->dtype.bits;
   bool ints = tvm_tir_dtype_is_integer(a->dtype) && tvm_tir_dtype_is_integer(b->dtype);
-  tvm_tir_expr_obj* ca = ints ? tir_cast_bits(a, bits) : tir_expr_retain(a);
-  tvm_tir_expr_obj* cb = ints ? tir_cast_bits(b, bits) : tir_expr_retain(b);
+  tvm_tir_expr_obj* ca = ints ? tvm_tir__cast_bits(a, bits) : tir_expr_retain(a);
+  tvm_tir_expr_obj* cb = ints ? tvm_tir__cast_bits(b, bits) : tir_expr_retain(b);
   tvm_tir_expr_obj* r = ca && cb ? tvm_tir_binary(kind, ca, cb) : NULL;
   tvm_ffi_release(ca);
   tvm_ffi_release(cb);
   return r;
 }
 
-tvm_tir_expr_obj* tir_wide_take(tvm_tir_kind kind, tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) {
-  tvm_tir_expr_obj* r = a && b ? tir_wide_binary(kind, a, b) : NULL;
+tvm_tir_expr_obj* tvm_tir__wide_take(tvm_tir_kind kind, tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) {
+  tvm_tir_expr_obj* r = a && b ? tvm_tir__wide_binary(kind, a, b) : NULL;
   tvm_ffi_release(a);
   tvm_ffi_release(b);
   return r;
 }
 
 /* The strides of a buffer's layout: its own, or the compact row-major ones of its shape. */
-void* tir_layout_strides(const tvm_tir_buffer_obj* buf) {
+void* tvm_tir__layout_strides(const tvm_tir_buffer_obj* buf) {
   int64_t n = tvm_tir_buffer_ndim(buf);
   if (tvm_tir_array_size(buf->strides) == n) return tvm_tir_ref(buf->strides);
   void* items[64] = {0};
   if (n > 64)
-    return tir_xform_error("NotImplementedError", "layout", buf, "more than 64 dimensions");
+    return tvm_tir__xform_error("NotImplementedError", "layout", buf, "more than 64 dimensions");
   tvm_tir_expr_obj* s =
       n ? tvm_tir_const_int(tvm_tir_expr_dtype(tvm_tir_array_at(buf->shape, n - 1)), 1) : NULL;
   for (int64_t k = n - 1; k >= 0; --k) {
@@ -159,7 +159,7 @@ void* tir_layout_strides(const tvm_tir_buffer_obj* buf) {
       for (int64_t j = k + 1; j < n; ++j) tvm_ffi_release(items[j]);
       return NULL;
     }
-    if (k > 0) s = tir_wide_binary(TVM_TIR_KIND_Mul, s, tvm_tir_array_at(buf->shape, k));
+    if (k > 0) s = tvm_tir__wide_binary(TVM_TIR_KIND_Mul, s, tvm_tir_array_at(buf->shape, k));
   }
   void* arr = tir_array(items, n);
   for (int64_t k = 0; k < n; ++k) tvm_ffi_release(items[k]);
@@ -224,7 +224,7 @@ static void* rename_allocate(tvm_tir_mutator* m, const void* node) {
   return rename_binding(m, node, ((const tvm_tir_allocate_obj*)node)->buffer_var);
 }
 
-int tir_subst_init(tir_subst* s, bool rename) {
+int tvm_tir__subst_init(tir_subst* s, bool rename) {
   memset(s, 0, sizeof(*s));
   s->vars = tvm_ffi_dict_new();
   s->buffers = tvm_ffi_dict_new();
@@ -239,25 +239,25 @@ int tir_subst_init(tir_subst* s, bool rename) {
     s->m.pre[TVM_TIR_KIND_Allocate] = rename_allocate;
   }
   if (s->vars && s->buffers) return 0;
-  tir_subst_free(s);
+  tvm_tir__subst_free(s);
   return -1;
 }
 
-void tir_subst_free(tir_subst* s) {
+void tvm_tir__subst_free(tir_subst* s) {
   tvm_ffi_release(s->vars);
   tvm_ffi_release(s->buffers);
   s->vars = s->buffers = NULL;
 }
 
-int tir_subst_set_var(tir_subst* s, const void* var, const void* value) {
+int tvm_tir__subst_set_var(tir_subst* s, const void* var, const void* value) {
   return dict_put(s->vars, var, value);
 }
 
-int tir_subst_set_buffer(tir_subst* s, const void* old_buffer, const void* new_buffer) {
+int tvm_tir__subst_set_buffer(tir_subst* s, const void* old_buffer, const void* new_buffer) {
   return dict_put(s->buffers, old_buffer, new_buffer);
 }
 
-void* tir_subst_apply(tir_subst* s, const void* node) { return tvm_tir_mutate(&s->m, node); }
+void* tvm_tir__subst_apply(tir_subst* s, const void* node) { return tvm_tir_mutate(&s->m, node); }
 
 /* ---- The pipeline -------------------------------------------------------------------------- */
 static const tvm_tir_pass k_passes[] = {TVM_TIR_LOWER_PASSES};

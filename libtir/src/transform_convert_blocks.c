@@ -33,14 +33,14 @@ static int binds_var(const void* obj, void* ctx) {
 static int bind_pattern(tir_subst* s, const void* expr, tvm_tir_expr_obj* value) {
   if (!tvm_tir_is_var(expr)) return 0;
   if (tvm_tir__walk(value, false, binds_var, NULL)) {
-    tir_xform_error("NotImplementedError", kPass, value,
+    tvm_tir__xform_error("NotImplementedError", kPass, value,
                     "a match_buffer region or layout holding a Let expression");
     return -1;
   }
   TVMFFIAny key = tvm_ffi_any_obj(expr);
   if (tvm_ffi_map_get(s->vars, &key)) return 0;
   tvm_tir_expr_obj* v = tvm_tir_cast(tvm_tir_expr_dtype(expr), value);
-  int rc = v ? tir_subst_set_var(s, expr, v) : -1;
+  int rc = v ? tvm_tir__subst_set_var(s, expr, v) : -1;
   tvm_ffi_release(v);
   return rc;
 }
@@ -48,16 +48,16 @@ static int bind_pattern(tir_subst* s, const void* expr, tvm_tir_expr_obj* value)
 /* The view standing for match buffer mb inside its block (a new reference). */
 static tvm_tir_buffer_obj* match_view(tir_subst* s, const tvm_tir_match_buffer_region_obj* mb) {
   const tvm_tir_buffer_obj* S = mb->buffer;
-  tvm_tir_buffer_region_obj* region = tir_subst_apply(s, mb->source);
+  tvm_tir_buffer_region_obj* region = tvm_tir__subst_apply(s, mb->source);
   if (!region) return NULL;
   const tvm_tir_buffer_obj* src = region->buffer;
   int64_t nsrc = tvm_tir_array_size(region->region), n = tvm_tir_buffer_ndim(S);
-  void* strides = tir_layout_strides(src);
+  void* strides = tvm_tir__layout_strides(src);
   tvm_tir_expr_obj* offset = tir_expr_retain(src->elem_offset);
   for (int64_t k = 0; strides && offset && k < nsrc; ++k) {
     const tvm_tir_range_obj* r = tvm_tir_array_at(region->region, k);
-    offset = tir_wide_take(TVM_TIR_KIND_Add, offset,
-                           tir_wide_binary(TVM_TIR_KIND_Mul, r->min, tvm_tir_array_at(strides, k)));
+    offset = tvm_tir__wide_take(TVM_TIR_KIND_Add, offset,
+                           tvm_tir__wide_binary(TVM_TIR_KIND_Mul, r->min, tvm_tir_array_at(strides, k)));
   }
   if (offset) {
     tvm_tir_expr_obj* simple = tvm_tir_simplify_expr(offset, NULL);
@@ -69,7 +69,7 @@ static tvm_tir_buffer_obj* match_view(tir_subst* s, const tvm_tir_match_buffer_r
   tvm_tir_buffer_obj* view = NULL;
   if (!strides || !offset || n > nsrc) {
     if (strides && offset) {
-      tir_xform_error("ValueError", kPass, S, "match_buffer has more dimensions than its region");
+      tvm_tir__xform_error("ValueError", kPass, S, "match_buffer has more dimensions than its region");
     }
     goto done;
   }
@@ -86,8 +86,8 @@ static tvm_tir_buffer_obj* match_view(tir_subst* s, const tvm_tir_match_buffer_r
     }
   }
   if (rc == 0 && S->elem_offset) rc = bind_pattern(s, S->elem_offset, offset);
-  if (rc == 0) rc = tir_subst_set_var(s, S->data, src->data);
-  if (rc == 0) shape = tir_subst_apply(s, S->shape);
+  if (rc == 0) rc = tvm_tir__subst_set_var(s, S->data, src->data);
+  if (rc == 0) shape = tvm_tir__subst_apply(s, S->shape);
   if (shape) {
     tvm_tir_buffer_fields f = {0};
     f.data = src->data;
@@ -101,7 +101,7 @@ static tvm_tir_buffer_obj* match_view(tir_subst* s, const tvm_tir_match_buffer_r
     f.offset_factor = S->offset_factor;
     view = tvm_tir_buffer_new(&f);
   }
-  if (view && tir_subst_set_buffer(s, S, view) != 0) {
+  if (view && tvm_tir__subst_set_buffer(s, S, view) != 0) {
     tvm_ffi_release(view);
     view = NULL;
   }
@@ -120,7 +120,7 @@ static tvm_tir_stmt_obj* allocate(const tvm_tir_buffer_obj* buf, tvm_tir_stmt_ob
   int64_t offset;
   if (tvm_tir_array_size(buf->strides) != 0 || !tvm_tir_as_const_int(buf->elem_offset, &offset) ||
       offset != 0) {
-    return tir_xform_error("NotImplementedError", kPass, buf,
+    return tvm_tir__xform_error("NotImplementedError", kPass, buf,
                            "alloc_buffers with strides or an elem_offset are not supported");
   }
   int64_t n = tvm_tir_buffer_ndim(buf);
@@ -132,7 +132,7 @@ static tvm_tir_stmt_obj* allocate(const tvm_tir_buffer_obj* buf, tvm_tir_stmt_ob
   void* list = tvm_ffi_list_new();
   bool ok = list != NULL;
   for (int64_t k = 0; ok && k < n; ++k) {
-    tvm_tir_expr_obj* e = tir_cast_bits(tvm_tir_array_at(buf->shape, k), bits);
+    tvm_tir_expr_obj* e = tvm_tir__cast_bits(tvm_tir_array_at(buf->shape, k), bits);
     TVMFFIAny item = tvm_ffi_any_obj(e);
     ok = e && tvm_ffi_list_push(list, &item) == 0;
     tvm_ffi_release(e);
@@ -162,17 +162,17 @@ static void* convert(tvm_tir_mutator* m, const tvm_tir_sblock_obj* b, void* valu
                      tvm_tir_expr_obj* predicate) {
   const char* name = tvm_ffi_str_cstr(b->name_hint);
   if (b->init) {
-    return tir_xform_error("ValueError", kPass, b,
+    return tvm_tir__xform_error("ValueError", kPass, b,
                            "block '%s' still has an init: run lower_init first", name);
   }
   int64_t n = tvm_tir_array_size(b->iter_vars);
   if ((values ? tvm_tir_array_size(values) : 0) != n) {
-    return tir_xform_error("ValueError", kPass, NULL,
+    return tvm_tir__xform_error("ValueError", kPass, NULL,
                            "block '%s' has %lld iter vars but is realized with %lld values", name,
                            (long long)n, (long long)(values ? tvm_tir_array_size(values) : 0));
   }
   tir_subst s;
-  if (tir_subst_init(&s, false) != 0) return NULL;
+  if (tvm_tir__subst_init(&s, false) != 0) return NULL;
   let_binding* lets = tvm_ffi_calloc((size_t)(n ? n : 1), sizeof(let_binding));
   int64_t num_lets = 0, num_views = 0, num_allocs = tvm_tir_array_size(b->alloc_buffers);
   int64_t num_matches = tvm_tir_array_size(b->match_buffers);
@@ -187,7 +187,7 @@ static void* convert(tvm_tir_mutator* m, const tvm_tir_sblock_obj* b, void* valu
     if (tvm_tir__walk(v, false, needs_let, NULL)) {
       lets[num_lets++] = (let_binding){iv->var, v};
     } else {
-      ok = tir_subst_set_var(&s, iv->var, v) == 0;
+      ok = tvm_tir__subst_set_var(&s, iv->var, v) == 0;
     }
   }
   for (int64_t k = 0; ok && k < num_matches; ++k) {
@@ -196,10 +196,10 @@ static void* convert(tvm_tir_mutator* m, const tvm_tir_sblock_obj* b, void* valu
     num_views += ok;
   }
   for (int64_t k = 0; ok && k < num_allocs; ++k) {
-    allocs[k] = tir_subst_apply(&s, tvm_tir_array_at(b->alloc_buffers, k));
+    allocs[k] = tvm_tir__subst_apply(&s, tvm_tir_array_at(b->alloc_buffers, k));
     ok = allocs[k] != NULL;
   }
-  tvm_tir_stmt_obj* substituted = ok ? tir_subst_apply(&s, b->body) : NULL;
+  tvm_tir_stmt_obj* substituted = ok ? tvm_tir__subst_apply(&s, b->body) : NULL;
   /* Nested blocks next (their regions now name the views). */
   body = substituted ? tvm_tir_mutate(m, substituted) : NULL;
   tvm_ffi_release(substituted);
@@ -214,7 +214,7 @@ static void* convert(tvm_tir_mutator* m, const tvm_tir_sblock_obj* b, void* valu
     body = stmt;
   }
   if (body && predicate && !tir_is_true_const(predicate)) {
-    pred = tir_subst_apply(&s, predicate);
+    pred = tvm_tir__subst_apply(&s, predicate);
     stmt = pred ? tvm_tir_if_then_else_new(pred, body, NULL) : NULL;
     tvm_ffi_release(body);
     body = stmt;
@@ -231,7 +231,7 @@ static void* convert(tvm_tir_mutator* m, const tvm_tir_sblock_obj* b, void* valu
   tvm_ffi_free(allocs);
   tvm_ffi_free(lets);
   tvm_ffi_release(pred);
-  tir_subst_free(&s);
+  tvm_tir__subst_free(&s);
   return body;
 }
 
@@ -250,11 +250,11 @@ static void* run(const tvm_tir_prim_func_obj* f) {
   m.pre[TVM_TIR_KIND_SBlock] = convert_bare_block;
   tvm_tir_stmt_obj* body = tvm_tir_mutate(&m, f->body);
   if (!body) return NULL;
-  void* r = tir_xform_with_body(f, body);
+  void* r = tvm_tir__xform_with_body(f, body);
   tvm_ffi_release(body);
   return r;
 }
 
 void* tvm_tir_transform_convert_blocks(const void* mod_or_func) {
-  return tir_xform_apply(mod_or_func, kPass, run);
+  return tvm_tir__xform_apply(mod_or_func, kPass, run);
 }

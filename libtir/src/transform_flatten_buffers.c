@@ -31,9 +31,9 @@ static bool is_const(const void* e, int64_t v) {
 /* a + b * c, skipping a == 0 (a may be NULL = 0) and c == 1; consumes nothing. */
 static tvm_tir_expr_obj* add_mul(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b, tvm_tir_expr_obj* c) {
   tvm_tir_expr_obj* p =
-      is_const(c, 1) ? tir_expr_retain(b) : tir_wide_binary(TVM_TIR_KIND_Mul, b, c);
+      is_const(c, 1) ? tir_expr_retain(b) : tvm_tir__wide_binary(TVM_TIR_KIND_Mul, b, c);
   if (!p || !a || is_const(a, 0)) return p;
-  return tir_wide_take(TVM_TIR_KIND_Add, tir_expr_retain(a), p);
+  return tvm_tir__wide_take(TVM_TIR_KIND_Add, tir_expr_retain(a), p);
 }
 
 /* Product of shape[lo..hi) (1 when empty), widened. */
@@ -41,7 +41,7 @@ static tvm_tir_expr_obj* product(const void* shape, int64_t lo, int64_t hi) {
   tvm_tir_expr_obj* p = NULL;
   for (int64_t k = lo; k < hi; ++k) {
     tvm_tir_expr_obj* d = tvm_tir_array_at(shape, k);
-    tvm_tir_expr_obj* q = p ? tir_wide_binary(TVM_TIR_KIND_Mul, p, d) : tir_expr_retain(d);
+    tvm_tir_expr_obj* q = p ? tvm_tir__wide_binary(TVM_TIR_KIND_Mul, p, d) : tir_expr_retain(d);
     tvm_ffi_release(p);
     if (!(p = q)) return NULL;
   }
@@ -52,7 +52,7 @@ static tvm_tir_expr_obj* product(const void* shape, int64_t lo, int64_t hi) {
 static int groups(const tvm_tir_buffer_obj* b, int64_t* bounds, int64_t* out_g) {
   int64_t ns = tvm_tir_array_size(b->axis_separators), nd = tvm_tir_buffer_ndim(b);
   if (ns + 2 > 66) {
-    tir_xform_error("NotImplementedError", kPass, b, "more than 64 axis separators");
+    tvm_tir__xform_error("NotImplementedError", kPass, b, "more than 64 axis separators");
     return -1;
   }
   bounds[0] = 0;
@@ -60,7 +60,7 @@ static int groups(const tvm_tir_buffer_obj* b, int64_t* bounds, int64_t* out_g) 
     int64_t s;
     tvm_tir_as_const_int(tvm_tir_array_at(b->axis_separators, k), &s);
     if (s < bounds[k] || s > nd) {
-      tir_xform_error("ValueError", kPass, b, "axis_separators must be increasing and <= ndim");
+      tvm_tir__xform_error("ValueError", kPass, b, "axis_separators must be increasing and <= ndim");
       return -1;
     }
     bounds[k + 1] = s;
@@ -68,7 +68,7 @@ static int groups(const tvm_tir_buffer_obj* b, int64_t* bounds, int64_t* out_g) 
   bounds[ns + 1] = nd;
   *out_g = ns + 1;
   if (ns && (tvm_tir_array_size(b->strides) || !is_const(b->elem_offset, 0))) {
-    tir_xform_error("NotImplementedError", kPass, b,
+    tvm_tir__xform_error("NotImplementedError", kPass, b,
                     "axis_separators on a buffer with strides or an elem_offset");
     return -1;
   }
@@ -92,7 +92,7 @@ static tvm_tir_expr_obj* flat_extent(const tvm_tir_buffer_obj* b) {
     }
   }
   if (!span || is_const(b->elem_offset, 0)) return span;
-  return tir_wide_take(TVM_TIR_KIND_Add, tir_expr_retain(b->elem_offset), span);
+  return tvm_tir__wide_take(TVM_TIR_KIND_Add, tir_expr_retain(b->elem_offset), span);
 }
 
 static tvm_tir_buffer_obj* make_flat(const tvm_tir_buffer_obj* b) {
@@ -151,7 +151,7 @@ static tvm_tir_buffer_obj* flat_of(flattener* fl, const tvm_tir_buffer_obj* b) {
 static void* flat_indices(const tvm_tir_buffer_obj* b, const void* indices) {
   int64_t bounds[66], g;
   if (groups(b, bounds, &g) != 0) return NULL;
-  void* strides = tir_layout_strides(b);
+  void* strides = tvm_tir__layout_strides(b);
   if (!strides) return NULL;
   void* items[65] = {0};
   bool ok = true;
@@ -167,7 +167,7 @@ static void* flat_indices(const tvm_tir_buffer_obj* b, const void* indices) {
       acc = next;
       if (g > 1 && stride) {
         tvm_tir_expr_obj* ns =
-            tir_wide_binary(TVM_TIR_KIND_Mul, stride, tvm_tir_array_at(b->shape, k));
+            tvm_tir__wide_binary(TVM_TIR_KIND_Mul, stride, tvm_tir_array_at(b->shape, k));
         tvm_ffi_release(stride);
         stride = ns;
       }
@@ -230,7 +230,7 @@ static void* keep(tvm_tir_mutator* m, const void* node) {
 
 static void* unsupported(tvm_tir_mutator* m, const void* node) {
   (void)m;
-  return tir_xform_error("ValueError", kPass, node, "%s is not supported: run convert_blocks first",
+  return tvm_tir__xform_error("ValueError", kPass, node, "%s is not supported: run convert_blocks first",
                          tvm_tir_kind_name(tvm_tir_kind_of(node)));
 }
 
@@ -257,11 +257,11 @@ static void* run(const tvm_tir_prim_func_obj* f) {
     tvm_ffi_release(body);
     body = decl;
   }
-  void* r = body ? tir_xform_with_body(f, body) : NULL;
+  void* r = body ? tvm_tir__xform_with_body(f, body) : NULL;
   RELEASE2(body, fl.flat);
   return r;
 }
 
 void* tvm_tir_transform_flatten_buffers(const void* mod_or_func) {
-  return tir_xform_apply(mod_or_func, kPass, run);
+  return tvm_tir__xform_apply(mod_or_func, kPass, run);
 }

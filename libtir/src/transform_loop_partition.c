@@ -160,13 +160,13 @@ static void* loop_part(const tvm_tir_for_obj* loop, int64_t lo, int64_t hi) {
   DLDataType t = loop->loop_var->expr.dtype;
   tvm_tir_var_obj* var = tvm_tir_var_new(tvm_tir_var_name(loop->loop_var), t);
   tir_subst s;
-  if (!var || tir_subst_init(&s, true) != 0) {
+  if (!var || tvm_tir__subst_init(&s, true) != 0) {
     tvm_ffi_release(var);
     return NULL;
   }
-  void* body = tir_subst_set_var(&s, loop->loop_var, var) == 0 ? tir_subst_apply(&s, loop->body)
+  void* body = tvm_tir__subst_set_var(&s, loop->loop_var, var) == 0 ? tvm_tir__subst_apply(&s, loop->body)
                                                                 : NULL;
-  tir_subst_free(&s);
+  tvm_tir__subst_free(&s);
   tvm_tir_expr_obj* min = tvm_tir_const_int(t, lo);
   tvm_tir_expr_obj* ext = tvm_tir_const_int(t, hi - lo + 1);
   void* r = body && min && ext ? tvm_tir_for_new(var, min, ext, (tvm_tir_for_kind)loop->kind, body,
@@ -271,11 +271,11 @@ static void* run(const tvm_tir_prim_func_obj* f) {
   p.m.pre[TVM_TIR_KIND_Buffer] = keep;
   p.m.pre[TVM_TIR_KIND_For] = partition_for;
   tvm_tir_stmt_obj* body = tvm_tir_mutate(&p.m, f->body);
-  void* r = body ? tir_xform_with_body(f, body) : NULL;
+  void* r = body ? tvm_tir__xform_with_body(f, body) : NULL;
   RELEASE2(body, p.ranges);
   return r;
 }
 
 void* tvm_tir_transform_loop_partition(const void* mod_or_func) {
-  return tir_xform_apply(mod_or_func, kPass, run);
+  return tvm_tir__xform_apply(mod_or_func, kPass, run);
 }

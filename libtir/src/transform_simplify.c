@@ -83,11 +83,11 @@ static void* run(const tvm_tir_prim_func_obj* f) {
   s.m.pre[TVM_TIR_KIND_Buffer] = keep;
   s.m.pre[TVM_TIR_KIND_For] = simplify_for;
   tvm_tir_stmt_obj* body = tvm_tir_mutate(&s.m, f->body);
-  void* r = body ? tir_xform_with_body(f, body) : NULL;
+  void* r = body ? tvm_tir__xform_with_body(f, body) : NULL;
   RELEASE2(body, s.ranges);
   return r;
 }
 
 void* tvm_tir_transform_simplify(const void* mod_or_func) {
-  return tir_xform_apply(mod_or_func, kPass, run);
+  return tvm_tir__xform_apply(mod_or_func, kPass, run);
 }

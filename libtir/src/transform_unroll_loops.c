@@ -18,9 +18,9 @@ static void* serial(const tvm_tir_for_obj* f) {
 /* A copy of f's body with the loop var replaced by value and fresh inner binding sites. */
 static void* copy_body(const tvm_tir_for_obj* f, tvm_tir_expr_obj* value) {
   tir_subst s;
-  if (tir_subst_init(&s, true) != 0) return NULL;
-  void* r = tir_subst_set_var(&s, f->loop_var, value) == 0 ? tir_subst_apply(&s, f->body) : NULL;
-  tir_subst_free(&s);
+  if (tvm_tir__subst_init(&s, true) != 0) return NULL;
+  void* r = tvm_tir__subst_set_var(&s, f->loop_var, value) == 0 ? tvm_tir__subst_apply(&s, f->body) : NULL;
+  tvm_tir__subst_free(&s);
   return r;
 }
 
@@ -31,7 +31,7 @@ static void* unroll(tvm_tir_mutator* m, const void* node) {
   int64_t extent;
   if (!tvm_tir_as_const_int(f->extent, &extent)) return serial(f);
   if (extent > TIR_MAX_UNROLL) {
-    return tir_xform_error("ValueError", kPass, f->loop_var,
+    return tvm_tir__xform_error("ValueError", kPass, f->loop_var,
                            "extent %lld of the unrolled loop over this variable exceeds %d",
                            (long long)extent, TIR_MAX_UNROLL);
   }
@@ -57,11 +57,11 @@ static void* run(const tvm_tir_prim_func_obj* f) {
   tvm_tir_mutator m = {0};
   m.post[TVM_TIR_KIND_For] = unroll;
   tvm_tir_stmt_obj* body = tvm_tir_mutate(&m, f->body);
-  void* r = body ? tir_xform_with_body(f, body) : NULL;
+  void* r = body ? tvm_tir__xform_with_body(f, body) : NULL;
   tvm_ffi_release(body);
   return r;
 }
 
 void* tvm_tir_transform_unroll_loops(const void* mod_or_func) {
-  return tir_xform_apply(mod_or_func, kPass, run);
+  return tvm_tir__xform_apply(mod_or_func, kPass, run);
 }

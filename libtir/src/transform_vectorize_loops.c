@@ -366,9 +366,9 @@ static void* vectorize(tvm_tir_mutator* m, const void* node) {
   }
   if (n == 1) {
     tir_subst s;
-    if (tir_subst_init(&s, false) != 0) return NULL;
-    void* r = tir_subst_set_var(&s, f->loop_var, f->min) == 0 ? tir_subst_apply(&s, f->body) : NULL;
-    tir_subst_free(&s);
+    if (tvm_tir__subst_init(&s, false) != 0) return NULL;
+    void* r = tvm_tir__subst_set_var(&s, f->loop_var, f->min) == 0 ? tvm_tir__subst_apply(&s, f->body) : NULL;
+    tvm_tir__subst_free(&s);
     return r;
   }
   vectorizer vz = {0};
@@ -388,11 +388,11 @@ static void* run(const tvm_tir_prim_func_obj* f) {
   tvm_tir_mutator m = {0};
   m.post[TVM_TIR_KIND_For] = vectorize;
   tvm_tir_stmt_obj* body = tvm_tir_mutate(&m, f->body);
-  void* r = body ? tir_xform_with_body(f, body) : NULL;
+  void* r = body ? tvm_tir__xform_with_body(f, body) : NULL;
   tvm_ffi_release(body);
   return r;
 }
 
 void* tvm_tir_transform_vectorize_loops(const void* mod_or_func) {
-  return tir_xform_apply(mod_or_func, kPass, run);
+  return tvm_tir__xform_apply(mod_or_func, kPass, run);
 }

@@ -212,113 +212,113 @@ TEST(bind_args_ok) {
   TVMFFIAny kwv[] = {I(3)};
   tvm_script_call* c = make_call(&tc, "f", ARGS(I(1)), kw, kwv, 1);
   TVMFFIAny out[3];
-  CHECK_OK(tvm_script_bind_args(c, "a, b=, *c=", out, 3));
+  CHECK_OK(tvm_script__bind_args(c, "a, b=, *c=", out, 3));
   CHECK(tvm_script_arg_given(&out[0]) && out[0].v_int64 == 1);
   CHECK(!tvm_script_arg_given(&out[1]));
   CHECK(tvm_script_arg_given(&out[2]) && out[2].v_int64 == 3);
-  CHECK_EQ_INT(tvm_script_arg_index(c, "a, b=, *c=", 0), 0);
-  CHECK_EQ_INT(tvm_script_arg_index(c, "a, b=, *c=", 1), -1);
-  CHECK_EQ_INT(tvm_script_arg_index(c, "a, b=, *c=", 2), 1);
+  CHECK_EQ_INT(tvm_script__arg_index(c, "a, b=, *c=", 0), 0);
+  CHECK_EQ_INT(tvm_script__arg_index(c, "a, b=, *c=", 1), -1);
+  CHECK_EQ_INT(tvm_script__arg_index(c, "a, b=, *c=", 2), 1);
   char buf[64];
-  CHECK_STR_EQ(tvm_script_arg_what(c, "a, b=, *c=", 2, buf, sizeof(buf)), "argument 'c' of T.f");
+  CHECK_STR_EQ(tvm_script__arg_what(c, "a, b=, *c=", 2, buf, sizeof(buf)), "argument 'c' of T.f");
   /* Keywords may name positional parameters; None is a given value. */
   const char* kw2[] = {"b", "a"};
   TVMFFIAny kwv2[] = {tvm_ffi_any_none(), I(7)};
   c = make_call(&tc, "f", NULL, 0, kw2, kwv2, 2);
-  CHECK_OK(tvm_script_bind_args(c, "a, b=, *c=", out, 3));
+  CHECK_OK(tvm_script__bind_args(c, "a, b=, *c=", out, 3));
   CHECK(out[0].v_int64 == 7 && tvm_script_arg_given(&out[1]) && tvm_ffi_any_is_none(&out[1]));
-  CHECK_EQ_INT(tvm_script_arg_index(c, "a, b=, *c=", 0), 1);
+  CHECK_EQ_INT(tvm_script__arg_index(c, "a, b=, *c=", 0), 1);
 }
 
 TEST(bind_args_errors) {
   test_call tc;
   TVMFFIAny out[3];
   tvm_script_call* c = make_call(&tc, "axis.spatial", NULL, 0, NULL, NULL, 0);
-  CHECK(tvm_script_bind_args(c, "dom, binding, *dtype=", out, 3) != 0);
+  CHECK(tvm_script__bind_args(c, "dom, binding, *dtype=", out, 3) != 0);
   CHECK_RAISED("TypeError", "T.axis.spatial() missing required argument 'dom'");
   CHECK_EQ_INT(c->error_arg, -1);
 
   c = make_call(&tc, "axis.spatial", ARGS(I(1), I(2), I(3)), NULL, NULL, 0);
-  CHECK(tvm_script_bind_args(c, "dom, binding, *dtype=", out, 3) != 0);
+  CHECK(tvm_script__bind_args(c, "dom, binding, *dtype=", out, 3) != 0);
   CHECK_RAISED("TypeError", "T.axis.spatial() takes exactly 2 arguments (3 given)");
   CHECK_EQ_INT(c->error_arg, 2);
 
   c = make_call(&tc, "f", ARGS(I(1), I(2), I(3), I(4)), NULL, NULL, 0);
-  CHECK(tvm_script_bind_args(c, "a, b=, c=", out, 3) != 0);
+  CHECK(tvm_script__bind_args(c, "a, b=, c=", out, 3) != 0);
   CHECK_RAISED("TypeError", "T.f() takes at most 3 arguments (4 given)");
   CHECK_EQ_INT(c->error_arg, 3);
 
   const char* kw[] = {"x"};
   TVMFFIAny kwv[] = {I(0)};
   c = make_call(&tc, "f", ARGS(I(1)), kw, kwv, 1);
-  CHECK(tvm_script_bind_args(c, "a, b=, c=", out, 3) != 0);
+  CHECK(tvm_script__bind_args(c, "a, b=, c=", out, 3) != 0);
   CHECK_RAISED("TypeError", "T.f() got an unexpected keyword argument 'x'");
   CHECK_EQ_INT(c->error_arg, 1);
 
   /* A keyword that is a prefix of a parameter's name, or extends one, names none. */
   const char* kwp[] = {"dtyp"};
   c = make_call(&tc, "f", ARGS(I(1)), kwp, kwv, 1);
-  CHECK(tvm_script_bind_args(c, "a, dtype=", out, 2) != 0);
+  CHECK(tvm_script__bind_args(c, "a, dtype=", out, 2) != 0);
   CHECK_RAISED("TypeError", "T.f() got an unexpected keyword argument 'dtyp'");
   const char* kwl[] = {"dtypes"};
   c = make_call(&tc, "f", ARGS(I(1)), kwl, kwv, 1);
-  CHECK(tvm_script_bind_args(c, "a, dtype=", out, 2) != 0);
+  CHECK(tvm_script__bind_args(c, "a, dtype=", out, 2) != 0);
   CHECK_RAISED("TypeError", "T.f() got an unexpected keyword argument 'dtypes'");
 
   const char* kwa[] = {"b", "a"};
   TVMFFIAny kwva[] = {I(0), I(0)};
   c = make_call(&tc, "f", ARGS(I(1)), kwa, kwva, 2);
-  CHECK(tvm_script_bind_args(c, "a, b=, c=", out, 3) != 0);
+  CHECK(tvm_script__bind_args(c, "a, b=, c=", out, 3) != 0);
   CHECK_RAISED("TypeError", "T.f() got multiple values for argument 'a'");
   CHECK_EQ_INT(c->error_arg, 2);
 
   c = make_call(&tc, "f", ARGS(I(1), I(2)), NULL, NULL, 0);
-  CHECK(tvm_script_bind_args(c, "a, *k=", out, 2) != 0);
+  CHECK(tvm_script__bind_args(c, "a, *k=", out, 2) != 0);
   CHECK_RAISED("TypeError", "T.f() takes exactly 1 argument (2 given)");
 
   c = make_call(&tc, "f", NULL, 0, NULL, NULL, 0);
-  CHECK(tvm_script_bind_args(c, "a, *k", out, 2) != 0);
+  CHECK(tvm_script__bind_args(c, "a, *k", out, 2) != 0);
   CHECK_RAISED("TypeError", "missing required argument 'a'");
   c = make_call(&tc, "f", ARGS(I(1)), NULL, NULL, 0);
-  CHECK(tvm_script_bind_args(c, "a, *k", out, 2) != 0);
+  CHECK(tvm_script__bind_args(c, "a, *k", out, 2) != 0);
   CHECK_RAISED("TypeError", "missing required keyword-only argument 'k'");
 
   c = make_call(&tc, "f", ARGS(I(1)), NULL, NULL, 0);
-  CHECK(tvm_script_bind_args(c, "", out, 0) != 0);
+  CHECK(tvm_script__bind_args(c, "", out, 0) != 0);
   CHECK_RAISED("TypeError", "T.f() takes no positional arguments (1 given)");
   /* A spec that does not match n_out is a programming error, reported, not a crash. */
-  CHECK(tvm_script_bind_args(c, "a, b", out, 3) != 0);
+  CHECK(tvm_script__bind_args(c, "a, b", out, 3) != 0);
   CHECK_RAISED("RuntimeError", "bad argument spec");
 }
 
 /* ---- Conversions --------------------------------------------------------------------------- */
 TEST(value_to_expr) {
   TVMFFIAny v = I(5);
-  CHECK(equal_take(tvm_script_value_to_expr(&v, "x"), tvm_tir_int(5)));
+  CHECK(equal_take(tvm_script__value_to_expr_slow(&v, "x"), tvm_tir_int(5)));
   v = I(1LL << 40);
-  CHECK(equal_take(tvm_script_value_to_expr(&v, "x"), tvm_tir_i64(1LL << 40)));
+  CHECK(equal_take(tvm_script__value_to_expr_slow(&v, "x"), tvm_tir_i64(1LL << 40)));
   v = I(INT32_MIN);
-  CHECK(equal_take(tvm_script_value_to_expr(&v, "x"), tvm_tir_int(INT32_MIN)));
+  CHECK(equal_take(tvm_script__value_to_expr_slow(&v, "x"), tvm_tir_int(INT32_MIN)));
   v = F(1.5);
-  CHECK(equal_take(tvm_script_value_to_expr(&v, "x"), tvm_tir_f32(1.5)));
+  CHECK(equal_take(tvm_script__value_to_expr_slow(&v, "x"), tvm_tir_f32(1.5)));
   v = B(true);
-  CHECK(equal_take(tvm_script_value_to_expr(&v, "x"), tvm_tir_bool(true)));
+  CHECK(equal_take(tvm_script__value_to_expr_slow(&v, "x"), tvm_tir_bool(true)));
   TVMFFIAny s = tvm_ffi_string("a longer string value");
-  CHECK(equal_take(tvm_script_value_to_expr(&s, "x"), tvm_tir_str("a longer string value")));
+  CHECK(equal_take(tvm_script__value_to_expr_slow(&s, "x"), tvm_tir_str("a longer string value")));
   tvm_ffi_any_release(&s);
   tvm_tir_var_obj* x = tvm_tir_var("x", TVM_TIR_INT64);
   v = O(x);
-  tvm_tir_expr_obj* e = tvm_script_value_to_expr(&v, "x");
+  tvm_tir_expr_obj* e = tvm_script__value_to_expr_slow(&v, "x");
   CHECK(e == &x->expr);
   tvm_ffi_release(e);
   tvm_ffi_release(x);
 
   v = tvm_ffi_any_none();
-  CHECK(tvm_script_value_to_expr(&v, "argument 'extent' of T.serial") == NULL);
+  CHECK(tvm_script__value_to_expr_slow(&v, "argument 'extent' of T.serial") == NULL);
   CHECK_RAISED("TypeError", "argument 'extent' of T.serial must be a PrimExpr, got None");
   tvm_tir_buffer_obj* A = tvm_tir_buffer_decl("A", TVM_TIR_FLOAT32, 4);
   v = O(A);
-  CHECK(tvm_script_value_to_expr(&v, "value") == NULL);
+  CHECK(tvm_script__value_to_expr_slow(&v, "value") == NULL);
   CHECK_RAISED("TypeError", "value must be a PrimExpr, got tir.Buffer");
   tvm_ffi_release(A);
 }
@@ -326,53 +326,53 @@ TEST(value_to_expr) {
 TEST(value_to_dtype_int_cstr) {
   DLDataType t;
   TVMFFIAny v = S("float16x2");
-  CHECK_OK(tvm_script_value_to_dtype(&v, "dtype", &t));
+  CHECK_OK(tvm_script__value_to_dtype(&v, "dtype", &t));
   CHECK(tvm_tir_dtype_equal(t, tvm_tir_dtype_with_lanes(TVM_TIR_FLOAT16, 2)));
   v = tvm_ffi_string("bool");
-  CHECK_OK(tvm_script_value_to_dtype(&v, "dtype", &t));
+  CHECK_OK(tvm_script__value_to_dtype(&v, "dtype", &t));
   CHECK(tvm_tir_dtype_equal(t, TVM_TIR_BOOL));
   v = tvm_ffi_any_dtype(TVM_TIR_INT8);
-  CHECK_OK(tvm_script_value_to_dtype(&v, "dtype", &t));
+  CHECK_OK(tvm_script__value_to_dtype(&v, "dtype", &t));
   CHECK(tvm_tir_dtype_equal(t, TVM_TIR_INT8));
   tvm_tir_prim_type_obj* pt = tvm_tir_prim_type_new(TVM_TIR_UINT16);
   v = O(pt);
-  CHECK_OK(tvm_script_value_to_dtype(&v, "dtype", &t));
+  CHECK_OK(tvm_script__value_to_dtype(&v, "dtype", &t));
   CHECK(tvm_tir_dtype_equal(t, TVM_TIR_UINT16));
   tvm_ffi_release(pt);
   v = S("floaty");
-  CHECK(tvm_script_value_to_dtype(&v, "argument 'dtype' of T.Cast", &t) != 0);
+  CHECK(tvm_script__value_to_dtype(&v, "argument 'dtype' of T.Cast", &t) != 0);
   CHECK_RAISED("ValueError", "argument 'dtype' of T.Cast: unknown dtype \"floaty\"");
   v = I(3);
-  CHECK(tvm_script_value_to_dtype(&v, "argument 'dtype' of T.Cast", &t) != 0);
+  CHECK(tvm_script__value_to_dtype(&v, "argument 'dtype' of T.Cast", &t) != 0);
   CHECK_RAISED("TypeError", "argument 'dtype' of T.Cast must be a dtype, got int");
 
   int64_t i = 0;
   v = I(-9);
-  CHECK_OK(tvm_script_value_to_int(&v, "n", &i));
+  CHECK_OK(tvm_script__value_to_int(&v, "n", &i));
   CHECK_EQ_INT(i, -9);
   tvm_tir_expr_obj* imm = tvm_tir_i64(1LL << 35);
   v = O(imm);
-  CHECK_OK(tvm_script_value_to_int(&v, "n", &i));
+  CHECK_OK(tvm_script__value_to_int(&v, "n", &i));
   CHECK_EQ_INT(i, 1LL << 35);
   tvm_ffi_release(imm);
   v = F(1.0);
-  CHECK(tvm_script_value_to_int(&v, "argument 'lanes' of T.Ramp", &i) != 0);
+  CHECK(tvm_script__value_to_int(&v, "argument 'lanes' of T.Ramp", &i) != 0);
   CHECK_RAISED("TypeError", "argument 'lanes' of T.Ramp must be an int, got float");
 
   v = tvm_ffi_string("short");
-  CHECK_STR_EQ(tvm_script_value_to_cstr(&v, "s"), "short");
+  CHECK_STR_EQ(tvm_script__value_to_cstr(&v, "s"), "short");
   v = tvm_ffi_string("a much longer string");
-  CHECK_STR_EQ(tvm_script_value_to_cstr(&v, "s"), "a much longer string");
+  CHECK_STR_EQ(tvm_script__value_to_cstr(&v, "s"), "a much longer string");
   tvm_ffi_any_release(&v);
   v = S("raw");
-  CHECK_STR_EQ(tvm_script_value_to_cstr(&v, "s"), "raw");
+  CHECK_STR_EQ(tvm_script__value_to_cstr(&v, "s"), "raw");
   v = I(1);
-  CHECK(tvm_script_value_to_cstr(&v, "argument 'scope' of T.handle") == NULL);
+  CHECK(tvm_script__value_to_cstr(&v, "argument 'scope' of T.handle") == NULL);
   CHECK_RAISED("TypeError", "argument 'scope' of T.handle must be a string, got int");
 }
 
 /* A dtype named by a short (inline) string is what tvm_tir_dtype_parse makes of it, for the
- * names tvm_script_value_to_dtype takes without parsing and for the others; a prefix or an
+ * names tvm_script__value_to_dtype takes without parsing and for the others; a prefix or an
  * extension of one such name is parsed (or rejected) as before. */
 TEST(value_to_dtype_small_strings) {
   static const char* const names[] = {"float32", "int32", "float16", "int64", "int8",  "uint8",
@@ -384,7 +384,7 @@ TEST(value_to_dtype_small_strings) {
     DLDataType want = {0, 0, 0}, got = {0, 0, 0};
     int want_rc = tvm_tir_dtype_parse(names[i], strlen(names[i]), &want);
     tvm_ffi_error_clear();
-    int got_rc = tvm_script_value_to_dtype(&v, "dtype", &got);
+    int got_rc = tvm_script__value_to_dtype(&v, "dtype", &got);
     tvm_ffi_error_clear();
     CHECK_EQ_INT(got_rc, want_rc);
     if (want_rc == 0) {
@@ -397,19 +397,19 @@ TEST(value_to_expr_array) {
   TVMFFIAny items[] = {I(4), I(1LL << 33)};
   void* arr = tvm_ffi_array_new(items, 2);
   TVMFFIAny v = O(arr);
-  void* got = tvm_script_value_to_expr_array(&v, "shape");
+  void* got = tvm_script__value_to_expr_array(&v, "shape");
   CHECK(equal_take(got, tvm_tir_list_take(tvm_tir_int(4), tvm_tir_i64(1LL << 33))));
   tvm_ffi_release(arr);
   v = I(16);
   CHECK(
-      equal_take(tvm_script_value_to_expr_array(&v, "shape"), tvm_tir_list_take(tvm_tir_int(16))));
+      equal_take(tvm_script__value_to_expr_array(&v, "shape"), tvm_tir_list_take(tvm_tir_int(16))));
   /* A bad element: the error names it, nothing leaks. */
   void* list = tvm_ffi_list_new();
   TVMFFIAny bad[] = {I(1), tvm_ffi_any_none()};
   tvm_ffi_list_push(list, &bad[0]);
   tvm_ffi_list_push(list, &bad[1]);
   v = O(list);
-  CHECK(tvm_script_value_to_expr_array(&v, "argument 'shape' of T.Buffer") == NULL);
+  CHECK(tvm_script__value_to_expr_array(&v, "argument 'shape' of T.Buffer") == NULL);
   CHECK_RAISED("TypeError", "argument 'shape' of T.Buffer must be a PrimExpr, got None");
   tvm_ffi_release(list);
 }
@@ -423,7 +423,7 @@ TEST(value_to_region) {
   void* expected =
       tvm_tir_region_take(tvm_tir_ref(A), tvm_tir_range_take(tvm_tir_ref(i), tvm_tir_int(1)),
                           tvm_tir_range_take(tvm_tir_int(3), tvm_tir_int(1)));
-  CHECK(equal_take(tvm_script_value_to_region(&v, "r"), expected));
+  CHECK(equal_take(tvm_script__value_to_region(&v, "r"), expected));
   tvm_ffi_release(load);
   /* A[i, Ramp(0, 2, 4)] covers 0..6: extent 7. */
   load = tvm_tir_load_take(tvm_tir_ref(A), tvm_tir_ref(i),
@@ -431,14 +431,14 @@ TEST(value_to_region) {
   v = O(load);
   expected = tvm_tir_region_take(tvm_tir_ref(A), tvm_tir_range_take(tvm_tir_ref(i), tvm_tir_int(1)),
                                  tvm_tir_range_take(tvm_tir_int(0), tvm_tir_int(7)));
-  CHECK(equal_take(tvm_script_value_to_region(&v, "r"), expected));
+  CHECK(equal_take(tvm_script__value_to_region(&v, "r"), expected));
   tvm_ffi_release(load);
   /* A whole buffer, and a region as it is. */
   v = O(A);
-  tvm_tir_buffer_region_obj* full = tvm_script_value_to_region(&v, "r");
+  tvm_tir_buffer_region_obj* full = tvm_script__value_to_region(&v, "r");
   CHECK(equal_take(full, tvm_tir_buffer_region_full(A)));
   v = I(1);
-  CHECK(tvm_script_value_to_region(&v, "argument 'regions' of T.reads") == NULL);
+  CHECK(tvm_script__value_to_region(&v, "argument 'regions' of T.reads") == NULL);
   CHECK_RAISED("TypeError", "argument 'regions' of T.reads must be a buffer region, got int");
   tvm_ffi_release(i);
   tvm_ffi_release(A);

@@ -58,17 +58,17 @@ static inline void tvm_ffi_retain(void* obj) {
 void tvm_ffi_release(void* obj); /* NULL-safe */
 /* The rest of tvm_ffi_release after its decrement found the last strong reference (old: the
  * count before it): destroy, and free unless weak references remain. For the inline form. */
-void tvm_ffi__release_last(void* obj, uint64_t old);
+void tvm_ffi_release_last(void* obj, uint64_t old);
 /* tvm_ffi_release inline: dropping a reference that is not the last (most drops) costs no
  * call. A call names the function only through the macro; its address (a callback) is still
  * the exported function, which does the same. */
-static inline void tvm_ffi__release_inline(void* obj) {
+static inline void tvm_ffi_release_inline(void* obj) {
   if (!obj) return;
   uint64_t old =
       __atomic_fetch_sub(&((TVMFFIObject*)obj)->combined_ref_count, 1, __ATOMIC_RELEASE);
-  if ((old & 0xFFFFFFFFu) == 1) tvm_ffi__release_last(obj, old);
+  if ((old & 0xFFFFFFFFu) == 1) tvm_ffi_release_last(obj, old);
 }
-#define tvm_ffi_release(obj) tvm_ffi__release_inline(obj)
+#define tvm_ffi_release(obj) tvm_ffi_release_inline(obj)
 static inline int32_t tvm_ffi_type_index(const void* obj) {
   return ((const TVMFFIObject*)obj)->type_index;
 }
