@@ -14,6 +14,9 @@
  *     `codegen_bench --matmul-child ours|openblas THREADS` with TVM_NUM_THREADS and
  *     OPENBLAS_NUM_THREADS set, printing "GFLOP/s max_abs rel threads"; the children alternate
  *     over 5 rounds and each row keeps its best round (`n/a` rows without OpenBLAS)
+ *   - the add and the naive and tiled matmuls (512^3) compiled with --bounds-check
+ *     (tvm_tir_lower_options.bounds_check: every access guarded, IndexError outside), against
+ *     the same kernels without it, timed alternately: the cost of the checks
  *   - compile time per kernel: total (lower + LLVM O3 + JIT + first lookup) and the LLVM share;
  *     for the scheduled matmul also parsing examples/matmul.py (TVMScript -> checked IR)
  *     (tvm_codegen_build + first get_function), in ms, median of 3 compilations.
@@ -312,6 +315,9 @@ static void print_error(const char* what) {
   tvm_ffi_release(e);
 }
 
+/* The lowering options of compile_kernel (NULL: the defaults; the bounds-check rows set it). */
+static const tvm_tir_lower_options* g_lower;
+
 /* Compile f `repeats` (<= COMPILE_REPEATS) times from scratch; keeps the last module. 0 or -1
  * (reported). */
 static int compile_kernel(const void* f, const char* name, int repeats, compiled* out) {
@@ -322,7 +328,7 @@ static int compile_kernel(const void* f, const char* name, int repeats, compiled
     tvm_ffi_release(out->mod);
     out->fn = out->mod = NULL;
     double t0 = bench_now_ns();
-    void* g = tvm_tir_lower(f, NULL);
+    void* g = tvm_tir_lower(f, g_lower);
     if (!g) {
       print_error(name);
       return -1;
@@ -392,7 +398,7 @@ typedef struct {
   double share;        /* > 0: a share of the row above, shown in the ratio column */
 } row;
 
-enum { MAX_ROWS = 16 };
+enum { MAX_ROWS = 20 };
 static row g_rows[MAX_ROWS];
 static int g_nrows;
 
@@ -540,6 +546,50 @@ static void bench_matmul(int tiled, compiled* c) {
     snprintf(label, sizeof(label), "%s, %lld^3", what, (long long)n);
   }
   snprintf(r->label, sizeof(r->label), "%s", label);
+}
+
+/* ---- The cost of --bounds-check ------------------------------------------------------------- */
+/* Kernel f (name; A, B -> C of ndim 1 or 2, extent n per dimension) compiled with and without
+ * tvm_tir_lower_options.bounds_check, timed alternately on the same inputs: a row of the checked
+ * kernel's throughput (work / time in `unit`) against the unchecked one, whose outputs must be
+ * equal. */
+static void bench_checked(const char* label, void* f, const char* name, int ndim, int64_t n,
+                          double work, const char* unit) {
+  row* r = add_row(label, unit);
+  r->base_name = "unchecked";
+  compiled plain = {0}, checked = {0};
+  tvm_tir_lower_options lo = tvm_tir_lower_options_default();
+  lo.bounds_check = true;
+  int rc = f ? compile_kernel(f, name, 1, &plain) : -1;
+  g_lower = &lo;
+  if (rc == 0) rc = compile_kernel(f, name, 1, &checked);
+  g_lower = NULL;
+  int64_t numel = ndim == 1 ? n : n * n;
+  void *A = new_tensor(ndim, n), *B = new_tensor(ndim, n), *C = new_tensor(ndim, n),
+       *D = new_tensor(ndim, n);
+  if (rc == 0 && A && B && C && D) {
+    fill_random(tensor_data(A), numel, 31);
+    fill_random(tensor_data(B), numel, 32);
+    int bad = call3(checked.fn, A, B, C) | call3(plain.fn, A, B, D); /* warm-up */
+    double t_checked = 0, t_plain = 0;
+    for (int round = 0; round < 2; ++round) { /* alternate, keep each side's best round */
+      double tc = 0, tp = 0;
+      BENCH_MEDIAN_NS(tc, MATMUL_REPEATS, 1, bad |= call3(checked.fn, A, B, C));
+      BENCH_MEDIAN_NS(tp, MATMUL_REPEATS, 1, bad |= call3(plain.fn, A, B, D));
+      if (round == 0 || tc < t_checked) t_checked = tc;
+      if (round == 0 || tp < t_plain) t_plain = tp;
+    }
+    r->ours = work / t_checked;
+    r->base = work / t_plain;
+    r->failed = bad != 0;
+    compare(tensor_data(C), tensor_data(D), numel, r);
+  } else {
+    r->failed = 1;
+  }
+  RELEASE_ALL(A, B, C, D);
+  compiled_free(&plain);
+  compiled_free(&checked);
+  tvm_ffi_release(f);
 }
 
 /* ---- Scheduled matmul vs OpenBLAS, one thread count per process ----------------------------- */
@@ -892,6 +942,15 @@ int main(int argc, char** argv) {
   else
     compile_kernel(f, "matmul_sched", COMPILE_REPEATS, &c_sched);
   tvm_ffi_release(f);
+  {
+    double add_bytes = 3.0 * 4.0 * (double)n_add, mm_flops = 2.0 * 512.0 * 512.0 * 512.0;
+    bench_checked("f32 add, --bounds-check (vs the same kernel unchecked)", make_add(n_add), "add",
+                  1, n_add, add_bytes, "GB/s");
+    bench_checked("naive matmul 512^3, --bounds-check (vs unchecked)", make_matmul(512), "matmul",
+                  2, 512, mm_flops, "GFLOP/s");
+    bench_checked("tiled matmul 512^3, --bounds-check (vs unchecked)", make_matmul_tiled(512),
+                  "matmul_tiled", 2, 512, mm_flops, "GFLOP/s");
+  }
   compile_rows("add", &c_add);
   compile_rows("matmul", &c_mm);
   compile_rows("matmul_tiled", &c_tiled);

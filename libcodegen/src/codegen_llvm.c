@@ -25,6 +25,7 @@ void tvm_codegen__init(cg_state* s, LLVMContextRef ctx, LLVMModuleRef mod, const
   s->i64 = LLVMInt64TypeInContext(ctx);
   s->ptr = LLVMPointerTypeInContext(ctx, 0);
   s->vd = LLVMVoidTypeInContext(ctx);
+  s->f16c = o->host_cpu && tvm_codegen__host_has_feature("f16c");
 }
 
 void tvm_codegen__free(cg_state* s) {
@@ -77,13 +78,13 @@ static LLVMTypeRef scalar_type(cg_state* s, DLDataType t, bool mem) {
     case kDLUInt:
       if (t.bits == 1) return mem ? s->i8 : s->i1;
       return LLVMIntTypeInContext(s->ctx, t.bits);
-    case kDLFloat:
-      if (t.bits == 16) return LLVMHalfTypeInContext(s->ctx);
+    case kDLFloat: /* 16-bit floats: codegen_llvm_float16.c */
+      if (t.bits == 16) return mem ? s->i16 : LLVMFloatTypeInContext(s->ctx);
       if (t.bits == 32) return LLVMFloatTypeInContext(s->ctx);
       if (t.bits == 64) return LLVMDoubleTypeInContext(s->ctx);
       return NULL;
     case kDLBfloat:
-      return t.bits == 16 ? LLVMBFloatTypeInContext(s->ctx) : NULL;
+      return t.bits == 16 ? (mem ? s->i16 : LLVMFloatTypeInContext(s->ctx)) : NULL;
     case kDLOpaqueHandle:
       return t.bits == 0 ? s->vd : s->ptr;
     default:
@@ -177,6 +178,19 @@ void tvm_codegen__emit_raise(cg_state* s, const char* kind, LLVMValueRef* parts,
   LLVMValueRef args[3] = {tvm_codegen__cstr(s, kind), arr, const_i32(s, n)};
   LLVMBuildCall2(s->b, ft, s->fn_raise_parts, args, 3, "");
   tvm_codegen__emit_ret(s, const_i32(s, -1));
+}
+
+LLVMBasicBlockRef tvm_codegen__check_begin(cg_state* s, LLVMValueRef cond) {
+  LLVMBasicBlockRef fail = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "check_fail");
+  LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "check_ok");
+  LLVMBuildCondBr(s->b, cond, ok, fail);
+  LLVMPositionBuilderAtEnd(s->b, fail);
+  return ok;
+}
+
+void tvm_codegen__check_end(cg_state* s, LLVMBasicBlockRef ok, const char* kind, LLVMValueRef* parts, int n) {
+  tvm_codegen__emit_raise(s, kind, parts, n);
+  LLVMPositionBuilderAtEnd(s->b, ok);
 }
 
 void tvm_codegen__emit_check(cg_state* s, LLVMValueRef cond, const char* kind, LLVMValueRef* parts, int n) {
@@ -273,7 +287,7 @@ static LLVMValueRef e_int_imm(cg_state* s, const void* e) {
 static LLVMValueRef e_float_imm(cg_state* s, const void* e) {
   const tvm_tir_float_imm_obj* n = e;
   LLVMTypeRef t = tvm_codegen__type(s, n->expr.dtype);
-  return t ? LLVMConstReal(t, n->value) : NULL;
+  return t ? tvm_codegen__f16_round(s, LLVMConstReal(t, n->value), n->expr.dtype) : NULL;
 }
 
 static LLVMValueRef e_string_imm(cg_state* s, const void* e) {
@@ -291,14 +305,20 @@ static LLVMValueRef convert(cg_state* s, LLVMValueRef v, DLDataType from, DLData
     return v ? splat(s, v, to.lanes) : NULL;
   }
   bool fb = from.code == kDLUInt && from.bits == 1, tb = to.code == kDLUInt && to.bits == 1;
-  if (is_float(from) && is_float(to)) return LLVMBuildFPCast(s->b, v, tt, "");
+  if (is_float(from) && is_float(to)) {
+    /* A 16-bit float is a float in registers: only its rounding is emitted. */
+    if (tvm_codegen__is_f16(to) && from.bits == 64) return tvm_codegen__f16_widen(s, tvm_codegen__f16_narrow_f64(s, v, to), to);
+    return tvm_codegen__f16_round(s, LLVMBuildFPCast(s->b, v, tt, ""), to);
+  }
   if (is_float(from)) {
     if (tb) return LLVMBuildFCmp(s->b, LLVMRealUNE, v, LLVMConstNull(LLVMTypeOf(v)), "");
     return is_signed(to) ? LLVMBuildFPToSI(s->b, v, tt, "") : LLVMBuildFPToUI(s->b, v, tt, "");
   }
-  if (is_float(to)) {
-    return (is_signed(from) && !fb) ? LLVMBuildSIToFP(s->b, v, tt, "")
-                                    : LLVMBuildUIToFP(s->b, v, tt, "");
+  if (is_float(to)) { /* to 16 bits: through float32, as the interpreter does */
+    return tvm_codegen__f16_round(s,
+                        (is_signed(from) && !fb) ? LLVMBuildSIToFP(s->b, v, tt, "")
+                                                 : LLVMBuildUIToFP(s->b, v, tt, ""),
+                        to);
   }
   if (tvm_tir_dtype_is_integer(from) && tvm_tir_dtype_is_integer(to)) {
     if (tb) return LLVMBuildICmp(s->b, LLVMIntNE, v, LLVMConstNull(LLVMTypeOf(v)), "");
@@ -307,6 +327,10 @@ static LLVMValueRef convert(cg_state* s, LLVMValueRef v, DLDataType from, DLData
   tvm_codegen__fail(s, "NotImplementedError", "unsupported cast from %s to %s", tvm_tir_dtype_str(from).s,
           tvm_tir_dtype_str(to).s);
   return NULL;
+}
+
+LLVMValueRef tvm_codegen__convert(cg_state* s, LLVMValueRef v, DLDataType from, DLDataType to) {
+  return convert(s, v, from, to);
 }
 
 static LLVMValueRef e_cast(cg_state* s, const void* e) {
@@ -463,7 +487,11 @@ static LLVMValueRef e_binary(cg_state* s, const void* e) {
     b = checked_divisor(s, k, n->a->dtype, a, b);
     if (!b) return NULL;
   }
-  return binop(s, k, n->a->dtype, a, b);
+  LLVMValueRef r = binop(s, k, n->a->dtype, a, b);
+  /* float16 / bfloat16 arithmetic ran in float32: round its result (Min/Max pick an operand). */
+  if (r && tvm_codegen__is_f16(n->expr.dtype) && k != TVM_TIR_KIND_Min && k != TVM_TIR_KIND_Max)
+    r = tvm_codegen__f16_round(s, r, n->expr.dtype);
+  return r;
 }
 
 static LLVMValueRef e_not(cg_state* s, const void* e) {
@@ -578,9 +606,11 @@ static const void* contiguous_base(const void* index) {
 }
 
 static LLVMValueRef from_mem(cg_state* s, LLVMValueRef v, DLDataType t) {
+  if (tvm_codegen__is_f16(t)) return tvm_codegen__f16_widen(s, v, t);
   return tvm_tir_dtype_is_bool(t) ? LLVMBuildTrunc(s->b, v, tvm_codegen__type(s, t), "") : v;
 }
 static LLVMValueRef to_mem(cg_state* s, LLVMValueRef v, DLDataType t) {
+  if (tvm_codegen__is_f16(t)) return tvm_codegen__f16_narrow(s, v, t);
   return tvm_tir_dtype_is_bool(t) ? LLVMBuildZExt(s->b, v, tvm_codegen__mem_type(s, t), "") : v;
 }
 
@@ -628,6 +658,11 @@ static LLVMValueRef e_buffer_load(cg_state* s, const void* e) {
 }
 
 /* ---- Calls -------------------------------------------------------------------------------- */
+/* A call's float32 result rounded to its 16-bit dtype t (NULL stays NULL). */
+static LLVMValueRef round16(cg_state* s, LLVMValueRef v, DLDataType t) {
+  return v ? tvm_codegen__f16_round(s, v, t) : NULL;
+}
+
 /* Apply a scalar libm function lane by lane (float16/bfloat16 computed in float32). */
 static LLVMValueRef libm_call(cg_state* s, const char* name, DLDataType t, LLVMValueRef* args,
                               int n) {
@@ -686,6 +721,51 @@ static LLVMValueRef lazy_if(cg_state* s, const tvm_tir_call_obj* n) {
   return phi;
 }
 
+/* TVM_TIR_BOUNDS_CHECK_OP("<buffer>", indices..., shape...) (libtir's bounds_check pass):
+ * index 0 when every 0 <= index_k < shape_k, else IndexError
+ * "<fname>: buffer A: index [i, j] is out of bounds for shape [m, n]" with the values. */
+static LLVMValueRef bounds_check(cg_state* s, const tvm_tir_call_obj* n) {
+  int64_t na = tvm_tir_array_size(n->args), k = (na - 1) / 2;
+  const void* name = na > 0 ? tvm_tir_array_at(n->args, 0) : NULL;
+  if (na < 3 || na % 2 != 1 || tvm_tir_kind_of(name) != TVM_TIR_KIND_StringImm || k > 64) {
+    tvm_codegen__fail(s, "ValueError", "%s expects a buffer name, n indices and n extents",
+            TVM_TIR_BOUNDS_CHECK_OP);
+    return NULL;
+  }
+  LLVMValueRef v[128], first = NULL, ok = LLVMConstInt(s->i1, 1, 0);
+  for (int64_t i = 0; i < 2 * k; ++i) {
+    const void* x = tvm_tir_array_at(n->args, i + 1);
+    DLDataType t = tvm_tir_expr_dtype(x);
+    LLVMValueRef e = tvm_codegen__expr(s, x);
+    if (!e) return NULL;
+    if (!tvm_tir_dtype_is_integer(t) || t.lanes != 1) {
+      tvm_codegen__fail(s, "ValueError", "%s of a non-integer or vector index", TVM_TIR_BOUNDS_CHECK_OP);
+      return NULL;
+    }
+    if (i == 0) first = e;
+    v[i] = LLVMTypeOf(e) == s->i64 ? e : LLVMBuildIntCast2(s->b, e, s->i64, is_signed(t), "");
+  }
+  for (int64_t i = 0; i < k; ++i) /* unsigned: a negative index is out of bounds too */
+    ok = LLVMBuildAnd(s->b, ok, LLVMBuildICmp(s->b, LLVMIntULT, v[i], v[k + i], ""), "");
+  LLVMBasicBlockRef pass = tvm_codegen__check_begin(s, ok); /* the message only on failure */
+  LLVMValueRef parts[4 * 64 + 2];
+  int np = 0;
+  char head[600];
+  snprintf(head, sizeof(head), "%s: buffer %s: index [", s->fname,
+           tvm_ffi_str_cstr(((const tvm_tir_string_imm_obj*)name)->value));
+  parts[np++] = tvm_codegen__cstr(s, head);
+  for (int64_t i = 0; i < 2 * k; ++i) {
+    if (i == k)
+      parts[np++] = tvm_codegen__cstr(s, "] is out of bounds for shape [");
+    else if (i > 0)
+      parts[np++] = tvm_codegen__cstr(s, ", ");
+    parts[np++] = tvm_codegen__fmt_i64(s, v[i]);
+  }
+  parts[np++] = tvm_codegen__cstr(s, "]");
+  tvm_codegen__check_end(s, pass, "IndexError", parts, np);
+  return first;
+}
+
 static LLVMValueRef e_call(cg_state* s, const void* e) {
   const tvm_tir_call_obj* n = e;
   if (tvm_tir_kind_of(n->op) != TVM_TIR_KIND_Op) {
@@ -696,6 +776,7 @@ static LLVMValueRef e_call(cg_state* s, const void* e) {
   const char* name = tvm_tir_op_name(op);
   DLDataType t = n->expr.dtype;
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_if_then_else)) return lazy_if(s, n);
+  if (strcmp(name, TVM_TIR_BOUNDS_CHECK_OP) == 0) return bounds_check(s, n);
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_call_extern) ||
       tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_call_pure_extern))
     return tvm_codegen__call_extern(s, n);
@@ -739,7 +820,7 @@ static LLVMValueRef e_call(cg_state* s, const void* e) {
   };
   for (size_t i = 0; i < sizeof(intrins) / sizeof(intrins[0]); ++i)
     if (tvm_tir_is_builtin(op, (tvm_tir_builtin)intrins[i].id))
-      return call_intrin(s, intrins[i].intrin, ty, a, (unsigned)na);
+      return round16(s, call_intrin(s, intrins[i].intrin, ty, a, (unsigned)na), t);
   static const struct {
     int id;
     const char* fn;
@@ -758,7 +839,12 @@ static LLVMValueRef e_call(cg_state* s, const void* e) {
       return libm_call(s, libm[i].fn, t, a, (int)na);
   LLVMBuilderRef B = s->b;
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_likely)) return a[0];
-  if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_reinterpret)) return LLVMBuildBitCast(B, a[0], ty, "");
+  if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_reinterpret)) {
+    /* Through the in-memory bits: a 16-bit float's register is a float. */
+    LLVMValueRef bits = tvm_codegen__is_f16(at) ? tvm_codegen__f16_narrow(s, a[0], at) : a[0];
+    if (tvm_codegen__is_f16(t)) return tvm_codegen__f16_widen(s, LLVMBuildBitCast(B, bits, tvm_codegen__mem_type(s, t), ""), t);
+    return LLVMBuildBitCast(B, bits, ty, "");
+  }
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_bitwise_and)) return LLVMBuildAnd(B, a[0], a[1], "");
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_bitwise_or)) return LLVMBuildOr(B, a[0], a[1], "");
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_bitwise_xor)) return LLVMBuildXor(B, a[0], a[1], "");
@@ -777,13 +863,13 @@ static LLVMValueRef e_call(cg_state* s, const void* e) {
     if (!ex) return NULL;
     LLVMValueRef one = LLVMConstReal(scalar_type(s, t, false), 1.0);
     if (t.lanes > 1) one = splat(s, one, t.lanes);
-    return fm(s, LLVMBuildFDiv(B, one, fm(s, LLVMBuildFAdd(B, one, ex, "")), ""));
+    return round16(s, fm(s, LLVMBuildFDiv(B, one, fm(s, LLVMBuildFAdd(B, one, ex, "")), "")), t);
   }
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_rsqrt)) {
     LLVMValueRef sq = call_intrin(s, "llvm.sqrt", ty, a, 1);
     LLVMValueRef one = LLVMConstReal(scalar_type(s, t, false), 1.0);
     if (t.lanes > 1) one = splat(s, one, t.lanes);
-    return sq ? fm(s, LLVMBuildFDiv(B, one, sq, "")) : NULL;
+    return sq ? round16(s, fm(s, LLVMBuildFDiv(B, one, sq, "")), t) : NULL;
   }
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_isnan))
     return LLVMBuildFCmp(B, LLVMRealUNO, a[0], a[0], "");

@@ -1,19 +1,30 @@
 /*
  * codegen_llvm_alloc.c: the Allocate statement.
  *
- * - A constant size of at most TVM_CODEGEN_MAX_STACK_ALLOC bytes: a 64-byte aligned alloca in
- *   the entry block of the current function (allocated once per call, so an Allocate inside a
- *   loop reuses one slot; an Allocate's contents are undefined on entry anyway).
- * - Otherwise (a symbolic size, or a constant one above the stack limit) the size is computed
- *   at run time, each extent checked non-negative (ValueError), and
- *     size <= TVM_CODEGEN_MAX_DYN_STACK_ALLOC: a dynamic alloca between llvm.stacksave and
- *       llvm.stackrestore, so a loop around the Allocate does not grow the stack;
- *     larger: the environment's tensor allocator (TVMFFIEnvTensorAlloc of a 1-D uint8 CPU
- *       tensor, 64-byte aligned data), released with TVMFFIObjectDecRef at the end of the
- *       Allocate's scope and on every return while it is live (failed checks, failed parallel
- *       tasks: tvm_codegen__emit_ret). An allocation failure raises the allocator's error and
- * returns -1. Through the ABI rather than libc, exported code keeps referencing TVMFFI* symbols
- * only, and allocations follow the embedding application's allocator.
+ * Each function (the body, and each parallel task's closure, which may run on a thread of its
+ * own) has a stack budget of TVM_CODEGEN_MAX_STACK_ALLOC bytes for its Allocates; what does not
+ * fit goes to the heap. Without a total, twelve 1 MiB buffers took 12 MiB of an 8 MiB stack.
+ *
+ * - A constant size that fits the rest of the budget: a 64-byte aligned alloca in the entry
+ *   block of the current function (allocated once per call, so an Allocate inside a loop reuses
+ *   one slot; an Allocate's contents are undefined on entry anyway). Slots add up: they all live
+ *   for the whole call.
+ * - Otherwise (a symbolic size, or a constant one beyond the budget) the size is computed at run
+ *   time, each extent checked non-negative (ValueError), and
+ *     size <= TVM_CODEGEN_MAX_DYN_STACK_ALLOC while the budget has that much left: a dynamic
+ *       alloca between llvm.stacksave and llvm.stackrestore, so a loop around the Allocate does
+ *       not grow the stack (it takes TVM_CODEGEN_MAX_DYN_STACK_ALLOC of the budget while in
+ *       scope: nested ones add up, consecutive ones reuse the same bytes);
+ *     larger, or no budget left: the environment's tensor allocator (TVMFFIEnvTensorAlloc of a
+ *       1-D uint8 CPU tensor, 64-byte aligned data), released with TVMFFIObjectDecRef at the end
+ *       of the Allocate's scope and on every return while it is live (failed checks, failed
+ *       parallel tasks: tvm_codegen__emit_ret). An allocation failure raises the allocator's error and
+ *       returns -1.
+ *   Through the ABI rather than libc, exported code keeps referencing TVMFFI* symbols only, and
+ *   allocations follow the embedding application's allocator.
+ * The budget holds at every point: a slot is placed only if the slots so far, it, and the
+ * deepest nesting of dynamic allocas seen so far fit; a dynamic alloca only if the slots so far
+ * and the dynamic allocas in scope with it fit (later slots then count it in that peak).
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -26,7 +37,7 @@ static int64_t elem_bytes(DLDataType t) {
   return (t.bits == 1 ? 1 : (int64_t)(t.bits + 7) / 8) * (t.lanes ? t.lanes : 1);
 }
 
-/* The number of elements when every extent is a constant and the size fits the stack limit. */
+/* The number of elements when every extent is a constant and the size fits the budget. */
 static bool const_count(const tvm_tir_allocate_obj* n, int64_t* out) {
   int64_t count = 1, limit = TVM_CODEGEN_MAX_STACK_ALLOC / elem_bytes(n->dtype);
   for (int64_t i = 0; i < tvm_tir_array_size(n->extents); ++i) {
@@ -64,9 +75,10 @@ static LLVMValueRef dynamic_bytes(cg_state* s, const tvm_tir_allocate_obj* n) {
     v = LLVMBuildIntCast2(s->b, v, s->i64, tvm_tir_expr_dtype(e).code == kDLInt, "");
     snprintf(msg, sizeof(msg), "%s: Allocate of %s: extent %lld is negative: ", s->fname, name,
              (long long)i);
+    LLVMBasicBlockRef ok =
+        tvm_codegen__check_begin(s, LLVMBuildICmp(s->b, LLVMIntSGE, v, tvm_codegen__const_i64(s, 0), ""));
     LLVMValueRef parts[2] = {tvm_codegen__cstr(s, msg), tvm_codegen__fmt_i64(s, v)};
-    tvm_codegen__emit_check(s, LLVMBuildICmp(s->b, LLVMIntSGE, v, tvm_codegen__const_i64(s, 0), ""),
-                            "ValueError", parts, 2);
+    tvm_codegen__check_end(s, ok, "ValueError", parts, 2);
     LLVMValueRef args[2] = {bytes, v};
     LLVMValueRef r = LLVMBuildCall2(s->b, smul_t, smul_f, args, 2, "");
     bytes = LLVMBuildExtractValue(s->b, r, 0, "");
@@ -141,15 +153,24 @@ static int push_alloc(cg_state* s, LLVMValueRef h) {
   return 0;
 }
 
+/* A run-time sized allocation: on the stack when small and the budget allows, else the heap. */
 static int dynamic_allocate(cg_state* s, const tvm_tir_allocate_obj* n) {
   LLVMValueRef bytes = dynamic_bytes(s, n);
   if (!bytes) return -1;
-  LLVMValueRef sp = stack_intrin(s, "llvm.stacksave", NULL, 0);
+  bool may_stack = s->stack_slots + s->stack_dyn + TVM_CODEGEN_MAX_DYN_STACK_ALLOC <=
+                   TVM_CODEGEN_MAX_STACK_ALLOC;
+  LLVMValueRef sp = may_stack ? stack_intrin(s, "llvm.stacksave", NULL, 0) : NULL;
   LLVMBasicBlockRef stk = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "alloc_stack");
   LLVMBasicBlockRef heap = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "alloc_heap");
   LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "alloc_join");
-  LLVMValueRef small = LLVMBuildICmp(
-      s->b, LLVMIntULE, bytes, tvm_codegen__const_i64(s, TVM_CODEGEN_MAX_DYN_STACK_ALLOC), "");
+  LLVMValueRef small = may_stack
+                           ? LLVMBuildICmp(s->b, LLVMIntULE, bytes,
+                                           tvm_codegen__const_i64(s, TVM_CODEGEN_MAX_DYN_STACK_ALLOC), "")
+                           : LLVMConstInt(s->i1, 0, 0);
+  if (may_stack) {
+    s->stack_dyn += TVM_CODEGEN_MAX_DYN_STACK_ALLOC;
+    if (s->stack_dyn > s->stack_dyn_peak) s->stack_dyn_peak = s->stack_dyn;
+  }
   LLVMBuildCondBr(s->b, small, stk, heap);
   LLVMPositionBuilderAtEnd(s->b, stk);
   LLVMValueRef a = LLVMBuildArrayAlloca(s->b, s->i8, bytes, tvm_tir_var_name(n->buffer_var));
@@ -169,25 +190,32 @@ static int dynamic_allocate(cg_state* s, const tvm_tir_allocate_obj* n) {
   if (push_alloc(s, hp) != 0 || tvm_codegen__bind(s, n->buffer_var, p) != 0) return -1;
   int rc = tvm_codegen__stmt(s, n->body);
   s->nbinds--;
+  if (may_stack) s->stack_dyn -= TVM_CODEGEN_MAX_DYN_STACK_ALLOC;
   if (rc != 0) return -1;
   /* End of scope: release a heap allocation, pop the stack. */
   tvm_codegen__emit_release(s, hp);
   s->nallocs--;
-  stack_intrin(s, "llvm.stackrestore", &sp, 1);
+  if (sp) stack_intrin(s, "llvm.stackrestore", &sp, 1);
   return 0;
 }
 
 int tvm_codegen__allocate(cg_state* s, const tvm_tir_allocate_obj* n) {
   if (n->dtype.code == kDLOpaqueHandle)
     return tvm_codegen__fail(s, "NotImplementedError", "Allocate of %s with dtype handle",
-                             tvm_tir_var_name(n->buffer_var));
+                   tvm_tir_var_name(n->buffer_var));
   int64_t count;
   if (!const_count(n, &count)) return dynamic_allocate(s, n);
+  /* Slots are 64-byte aligned: count them rounded up. */
+  int64_t bytes = (count * elem_bytes(n->dtype) + 63) / 64 * 64;
+  if (bytes == 0) bytes = 64;
+  if (s->stack_slots + bytes + s->stack_dyn_peak > TVM_CODEGEN_MAX_STACK_ALLOC)
+    return dynamic_allocate(s, n);
+  s->stack_slots += bytes;
   LLVMTypeRef et = tvm_codegen__mem_type(s, tvm_tir_dtype_element(n->dtype));
   if (!et) return -1;
   unsigned elems = (unsigned)(count * n->dtype.lanes);
-  LLVMValueRef a = tvm_codegen__entry_alloca(s, LLVMArrayType(et, elems ? elems : 1),
-                                             tvm_tir_var_name(n->buffer_var));
+  LLVMValueRef a =
+      tvm_codegen__entry_alloca(s, LLVMArrayType(et, elems ? elems : 1), tvm_tir_var_name(n->buffer_var));
   LLVMSetAlignment(a, 64);
   if (tvm_codegen__bind(s, n->buffer_var, a) != 0) return -1;
   int rc = tvm_codegen__stmt(s, n->body);

@@ -30,6 +30,20 @@ int tvm_codegen__llvm_init(void) {
   return 0;
 }
 
+bool tvm_codegen__host_has_feature(const char* feature) {
+  char* features = LLVMGetHostCPUFeatures(); /* "+sse2,-avx512f,+f16c,..." */
+  bool found = false;
+  size_t n = strlen(feature);
+  for (const char* p = features; p && *p && !found;) {
+    const char* end = strchr(p, ',');
+    size_t len = end ? (size_t)(end - p) : strlen(p);
+    found = len == n + 1 && p[0] == '+' && strncmp(p + 1, feature, n) == 0;
+    p = end ? end + 1 : p + len;
+  }
+  if (features) LLVMDisposeMessage(features);
+  return found;
+}
+
 int tvm_codegen__llvm_error(LLVMErrorRef err, const char* what) {
   char* msg = LLVMGetErrorMessage(err); /* consumes err */
   tvm_ffi_raise("RuntimeError", "codegen: %s: %s", what, msg ? msg : "?");

@@ -130,12 +130,45 @@ static void check_eq_i64(arg_ctx* a, LLVMValueRef got, LLVMValueRef expected, co
   LLVMPositionBuilderAtEnd(s->b, ok);
 }
 
-/* Bind a Var to value (converted from i64) on first sight, else check expr == value. */
+/* Whether the i64 value v survives conversion to integer dtype t unchanged (uint64: v >= 0). */
+static LLVMValueRef fits_dtype(cg_state* s, LLVMValueRef v, DLDataType t) {
+  if (t.bits >= 64)
+    return t.code == kDLUInt ? LLVMBuildICmp(s->b, LLVMIntSGE, v, c64(s, 0), "")
+                             : LLVMConstInt(s->i1, 1, 0);
+  LLVMValueRef narrow = LLVMBuildTrunc(s->b, v, LLVMIntTypeInContext(s->ctx, t.bits), "");
+  LLVMValueRef back = LLVMBuildIntCast2(s->b, narrow, s->i64, t.code == kDLInt, "");
+  return LLVMBuildICmp(s->b, LLVMIntEQ, back, v, "");
+}
+
+/* ValueError "<prefix><what>: expected a non-negative <noun>, got V" unless v >= 0. */
+static void check_non_negative(arg_ctx* a, LLVMValueRef v, const char* what, const char* noun) {
+  cg_state* s = a->s;
+  char head[400];
+  snprintf(head, sizeof(head), "%s%s: expected a non-negative %s, got ", a->prefix, what, noun);
+  LLVMBasicBlockRef ok = tvm_codegen__check_begin(s, LLVMBuildICmp(s->b, LLVMIntSGE, v, c64(s, 0), ""));
+  LLVMValueRef parts[2] = {tvm_codegen__cstr(s, head), tvm_codegen__fmt_i64(s, v)};
+  tvm_codegen__check_end(s, ok, "ValueError", parts, 2);
+}
+
+/* Bind a Var to value (converted from i64) on first sight, else check expr == value. A value
+ * the Var's dtype cannot hold is a ValueError worded as the interpreter's
+ * "<prefix><what>: V does not fit variable 'n' of type int32", not a silent truncation. */
 static int bind_or_check(arg_ctx* a, const void* expr, LLVMValueRef v64, const char* what) {
   cg_state* s = a->s;
   if (tvm_tir_is_var(expr) && !tvm_codegen__lookup(s, expr)) {
-    LLVMTypeRef t = tvm_codegen__type(s, tvm_tir_expr_dtype(expr));
+    DLDataType dt = tvm_tir_expr_dtype(expr);
+    LLVMTypeRef t = tvm_codegen__type(s, dt);
     if (!t) return -1;
+    if (!tvm_tir_dtype_is_integer(dt) || dt.lanes != 1)
+      return tvm_codegen__fail(s, "NotImplementedError", "buffer field variable %s of dtype %s",
+                     tvm_tir_var_name(expr), tvm_tir_dtype_str(dt).s);
+    char head[400], tail[300];
+    snprintf(head, sizeof(head), "%s%s: ", a->prefix, what);
+    snprintf(tail, sizeof(tail), " does not fit variable '%s' of type %s", tvm_tir_var_name(expr),
+             tvm_tir_dtype_str(dt).s);
+    LLVMBasicBlockRef ok = tvm_codegen__check_begin(s, fits_dtype(s, v64, dt));
+    LLVMValueRef parts[3] = {tvm_codegen__cstr(s, head), tvm_codegen__fmt_i64(s, v64), tvm_codegen__cstr(s, tail)};
+    tvm_codegen__check_end(s, ok, "ValueError", parts, 3);
     return tvm_codegen__bind(s, expr, LLVMBuildIntCast2(s->b, v64, t, 1, tvm_tir_var_name(expr)));
   }
   LLVMValueRef e = tvm_codegen__expr(s, expr);
@@ -183,9 +216,11 @@ static int buffer_param(cg_state* s, arg_ctx* a, LLVMValueRef arg, const tvm_tir
   LLVMValueRef dev = load_at(s, s->i32, dl, DL_DEVICE_TYPE);
   snprintf(msg, sizeof(msg), "%sexpected a CPU tensor (device type 1), got device type ",
            a->prefix);
+  LLVMBasicBlockRef dev_ok =
+      tvm_codegen__check_begin(s, LLVMBuildICmp(s->b, LLVMIntEQ, dev, c32(s, kDLCPU), ""));
   parts[0] = tvm_codegen__cstr(s, msg);
   parts[1] = tvm_codegen__fmt_i64(s, dev);
-  tvm_codegen__emit_check(s, LLVMBuildICmp(s->b, LLVMIntEQ, dev, c32(s, kDLCPU), ""), "ValueError", parts, 2);
+  tvm_codegen__check_end(s, dev_ok, "ValueError", parts, 2);
   /* data */
   LLVMValueRef data = load_at(s, s->ptr, dl, DL_DATA);
   snprintf(msg, sizeof(msg), "%sdata is NULL", a->prefix);
@@ -199,6 +234,7 @@ static int buffer_param(cg_state* s, arg_ctx* a, LLVMValueRef arg, const tvm_tir
     dims[d] = load_at(s, s->i64, shape, d * 8);
     char what[32];
     snprintf(what, sizeof(what), "shape[%lld]", (long long)d);
+    check_non_negative(a, dims[d], what, "extent");
     if (bind_or_check(a, tvm_tir_array_at(buf->shape, d), dims[d], what) != 0) return -1;
   }
   /* strides */
@@ -247,6 +283,7 @@ static int buffer_param(cg_state* s, arg_ctx* a, LLVMValueRef arg, const tvm_tir
   /* byte_offset: a whole number of elements, equal to elem_offset. */
   int64_t esize = tvm_ffi_dtype_bytes(buf->dtype);
   LLVMValueRef bo = load_at(s, s->i64, dl, DL_BYTE_OFFSET);
+  check_non_negative(a, bo, "byte_offset", "offset");
   check_eq_i64(a, LLVMBuildURem(s->b, bo, c64(s, esize), ""), c64(s, 0),
                "byte_offset modulo the element size");
   if (bind_or_check(a, buf->elem_offset, LLVMBuildUDiv(s->b, bo, c64(s, esize), ""),
@@ -281,7 +318,7 @@ static int scalar_param(cg_state* s, arg_ctx* a, LLVMValueRef arg, const tvm_tir
     LLVMValueRef fv = load_at(s, LLVMDoubleTypeInContext(s->ctx), arg, 8);
     LLVMValueRef iv =
         LLVMBuildSIToFP(s->b, load_at(s, s->i64, arg, 8), LLVMDoubleTypeInContext(s->ctx), "");
-    val = LLVMBuildFPCast(s->b, LLVMBuildSelect(s->b, is_f, fv, iv, ""), ty, "");
+    val = tvm_codegen__convert(s, LLVMBuildSelect(s->b, is_f, fv, iv, ""), TVM_TIR_FLOAT64, t);
   } else if (tvm_tir_dtype_is_integer(t) && t.lanes == 1) {
     want = tvm_tir_dtype_is_bool(t) ? "bool" : "int";
     ok = is_int;
@@ -295,8 +332,24 @@ static int scalar_param(cg_state* s, arg_ctx* a, LLVMValueRef arg, const tvm_tir
   }
   char msg[400];
   snprintf(msg, sizeof(msg), "%sexpected %s, got ", a->prefix, want);
-  LLVMValueRef parts[2] = {tvm_codegen__cstr(s, msg), type_name_of(s, tindex)};
+  LLVMValueRef parts[3] = {tvm_codegen__cstr(s, msg), type_name_of(s, tindex)};
   tvm_codegen__emit_check(s, ok, "TypeError", parts, 2);
+  if (tvm_tir_dtype_is_integer(t)) {
+    /* The interpreter's check and words: an int that the parameter's dtype cannot hold
+     * (2**32 - 5 for an int32 would become -5) is refused, not truncated. */
+    LLVMValueRef iv = load_at(s, s->i64, arg, 8);
+    snprintf(msg, sizeof(msg), "%s: argument '%s' = ", s->fname, tvm_tir_var_name(v));
+    char tail[64];
+    snprintf(tail, sizeof(tail), " does not fit %s", tvm_tir_dtype_str(t).s);
+    LLVMValueRef fits = tvm_tir_dtype_is_bool(t)
+                            ? LLVMBuildICmp(s->b, LLVMIntULT, iv, c64(s, 2), "")
+                            : fits_dtype(s, iv, t);
+    LLVMBasicBlockRef ok = tvm_codegen__check_begin(s, fits);
+    parts[0] = tvm_codegen__cstr(s, msg);
+    parts[1] = tvm_codegen__fmt_i64(s, iv);
+    parts[2] = tvm_codegen__cstr(s, tail);
+    tvm_codegen__check_end(s, ok, "ValueError", parts, 3);
+  }
   LLVMValueRef prev = tvm_codegen__lookup(s, v);
   if (!prev) return tvm_codegen__bind(s, v, val);
   if (tvm_tir_dtype_is_integer(t) && !tvm_tir_dtype_is_bool(t)) /* also a shape variable */
@@ -310,6 +363,7 @@ int tvm_codegen__function(cg_state* s, const tvm_tir_prim_func_obj* f, const cha
   s->func = f;
   s->nbinds = 0;
   s->nallocs = s->alloc_base = 0;
+  s->stack_slots = s->stack_dyn = s->stack_dyn_peak = 0;
   char name[512];
   snprintf(name, sizeof(name), "__tvm_ffi_%s", symbol);
   LLVMTypeRef pts[4] = {s->ptr, s->ptr, s->i32, s->ptr};
@@ -329,9 +383,10 @@ int tvm_codegen__function(cg_state* s, const tvm_tir_prim_func_obj* f, const cha
   {
     char msg[300];
     snprintf(msg, sizeof(msg), "%s: expected %lld arguments, got ", symbol, (long long)n);
+    LLVMBasicBlockRef ok =
+        tvm_codegen__check_begin(s, LLVMBuildICmp(s->b, LLVMIntEQ, num_args, c32(s, n), ""));
     LLVMValueRef parts[2] = {tvm_codegen__cstr(s, msg), tvm_codegen__fmt_i64(s, num_args)};
-    tvm_codegen__emit_check(s, LLVMBuildICmp(s->b, LLVMIntEQ, num_args, c32(s, n), ""), "TypeError", parts,
-                  2);
+    tvm_codegen__check_end(s, ok, "TypeError", parts, 2);
   }
   bool* is_data = NULL;
   for (int64_t i = 0; i < n && !s->failed; ++i) {

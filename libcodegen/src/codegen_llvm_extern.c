@@ -9,6 +9,10 @@
  */
 #include "internal.h"
 
+static LLVMTypeRef abi16(cg_state* s, DLDataType t) {
+  return t.code == kDLBfloat ? LLVMBFloatTypeInContext(s->ctx) : LLVMHalfTypeInContext(s->ctx);
+}
+
 LLVMValueRef tvm_codegen__call_extern(cg_state* s, const tvm_tir_call_obj* n) {
   int64_t na = tvm_tir_array_size(n->args);
   const void* name_expr = na > 0 ? tvm_tir_array_at(n->args, 0) : NULL;
@@ -24,6 +28,9 @@ LLVMValueRef tvm_codegen__call_extern(cg_state* s, const tvm_tir_call_obj* n) {
   }
   LLVMTypeRef ret = tvm_codegen__type(s, rt);
   if (!ret) return NULL;
+  /* A 16-bit float crosses the C ABI as _Float16 / __bf16 (LLVM's half / bfloat, in an SSE
+   * register), made from and turned back into its bits: no conversion code from LLVM. */
+  if (tvm_codegen__is_f16(rt)) ret = abi16(s, rt);
   enum { MAX_ARGS = 32 };
   if (na - 1 > MAX_ARGS) {
     tvm_codegen__fail(s, "NotImplementedError", "call_extern %s with more than %d arguments", name,
@@ -40,6 +47,9 @@ LLVMValueRef tvm_codegen__call_extern(cg_state* s, const tvm_tir_call_obj* n) {
     }
     args[i - 1] = tvm_codegen__expr(s, a);
     if (!args[i - 1]) return NULL;
+    DLDataType at = tvm_tir_expr_dtype(a);
+    if (tvm_codegen__is_f16(at))
+      args[i - 1] = LLVMBuildBitCast(s->b, tvm_codegen__f16_narrow(s, args[i - 1], at), abi16(s, at), "");
     types[i - 1] = LLVMTypeOf(args[i - 1]);
   }
   unsigned nargs = (unsigned)(na - 1);
@@ -48,5 +58,7 @@ LLVMValueRef tvm_codegen__call_extern(cg_state* s, const tvm_tir_call_obj* n) {
    * opaque pointers the callee is just an address. */
   LLVMValueRef f = LLVMGetNamedFunction(s->mod, name);
   if (!f) f = LLVMAddFunction(s->mod, name, ft);
-  return LLVMBuildCall2(s->b, ft, f, args, nargs, "");
+  LLVMValueRef r = LLVMBuildCall2(s->b, ft, f, args, nargs, "");
+  if (tvm_codegen__is_f16(rt)) r = tvm_codegen__f16_widen(s, LLVMBuildBitCast(s->b, r, s->i16, ""), rt);
+  return r;
 }

@@ -101,6 +101,9 @@ int tvm_codegen__parallel_for(cg_state* s, const tvm_tir_for_obj* n, LLVMValueRe
   LLVMBasicBlockRef saved_entry = s->entry;
   int64_t saved_base = s->alloc_base;
   s->alloc_base = s->nallocs;
+  /* The closure is a function of its own, run on a pool thread: its own stack budget. */
+  int64_t saved_stack[3] = {s->stack_slots, s->stack_dyn, s->stack_dyn_peak};
+  s->stack_slots = s->stack_dyn = s->stack_dyn_peak = 0;
   s->fn = closure;
   s->entry = LLVMAppendBasicBlockInContext(s->ctx, closure, "entry");
   LLVMPositionBuilderAtEnd(s->b, s->entry);
@@ -145,6 +148,9 @@ int tvm_codegen__parallel_for(cg_state* s, const tvm_tir_for_obj* n, LLVMValueRe
   s->nbinds = nb;
   for (int64_t k = 0; k < nb; ++k) s->binds[k].value = outer[k];
   tvm_ffi_free(outer);
+  s->stack_slots = saved_stack[0];
+  s->stack_dyn = saved_stack[1];
+  s->stack_dyn_peak = saved_stack[2];
   if (rc_body != 0) return -1;
   LLVMValueRef next = LLVMBuildAdd(s->b, i, one, "");
   LLVMBasicBlockRef latch = LLVMGetInsertBlock(s->b);

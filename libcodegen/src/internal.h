@@ -40,6 +40,13 @@ typedef struct {
   /* tir.ret writes its value to the caller's result slot: the body function's last parameter
    * (a TVMFFIAny*), valid while generating ret_fn (not inside a parallel closure). */
   LLVMValueRef ret_slot, ret_fn;
+  /* The stack budget of the current function (codegen_llvm_alloc.c): bytes of its constant
+   * slots, of the dynamic allocas in scope at the builder's position, and the most of those
+   * seen at once. Reset for the body and for each parallel closure. */
+  int64_t stack_slots, stack_dyn, stack_dyn_peak;
+  /* The target converts float <-> float16 in hardware (F16C: nearest even, subnormals kept,
+   * NaNs quiet, the same bits as the integer code of codegen_llvm_float16.c). */
+  bool f16c;
 } cg_state;
 
 /* The pointer variable through which generated code launches parallel loops: upstream TVM's
@@ -65,9 +72,14 @@ LLVMValueRef tvm_codegen__cstr(cg_state* s, const char* text);
 LLVMValueRef tvm_codegen__bytes(cg_state* s, const char* data, size_t n);
 /* Emit: raise(kind, parts...) and `ret i32 -1`; the builder continues in a fresh block. */
 void tvm_codegen__emit_raise(cg_state* s, const char* kind, LLVMValueRef* parts, int n);
-/* Emit a branch on cond: if false, raise and return -1; continues on the true path. */
-void tvm_codegen__emit_check(cg_state* s, LLVMValueRef cond, const char* kind, LLVMValueRef* parts,
-                             int n);
+/* Emit a branch on cond: if false, raise and return -1; continues on the true path. The parts
+ * are computed where they are built: numbers formatted with tvm_codegen__fmt_i64 go through
+ * tvm_codegen__check_begin / tvm_codegen__check_end instead, so that they are formatted only on failure. */
+void tvm_codegen__emit_check(cg_state* s, LLVMValueRef cond, const char* kind, LLVMValueRef* parts, int n);
+/* Branch on cond and continue in the failing block (build the message parts there); returns
+ * the passing block for tvm_codegen__check_end, which raises and continues on the passing path. */
+LLVMBasicBlockRef tvm_codegen__check_begin(cg_state* s, LLVMValueRef cond);
+void tvm_codegen__check_end(cg_state* s, LLVMBasicBlockRef ok, const char* kind, LLVMValueRef* parts, int n);
 LLVMValueRef tvm_codegen__fmt_i64(cg_state* s, LLVMValueRef v);
 /* Emit TVMFFIObjectDecRef(handle) when handle (an ffi object or NULL) is not NULL. */
 void tvm_codegen__emit_release(cg_state* s, LLVMValueRef handle);
@@ -78,9 +90,21 @@ LLVMValueRef tvm_codegen__entry_alloca(cg_state* s, LLVMTypeRef t, const char* n
 LLVMValueRef tvm_codegen__const_i32(cg_state* s, int64_t v);
 LLVMValueRef tvm_codegen__const_i64(cg_state* s, int64_t v);
 
+/* codegen_llvm_float16.c: float16 / bfloat16 are i16 in memory and float in registers. */
+bool tvm_codegen__is_f16(DLDataType t); /* float16 or bfloat16 (scalar or vector) */
+/* float (or vector) -> the i16 bits of dtype t, rounding to nearest even. */
+LLVMValueRef tvm_codegen__f16_narrow(cg_state* s, LLVMValueRef f, DLDataType t);
+/* double (or vector) -> the i16 bits of dtype t, rounded once. */
+LLVMValueRef tvm_codegen__f16_narrow_f64(cg_state* s, LLVMValueRef d, DLDataType t);
+/* i16 bits of dtype t (or vector) -> float, exact. */
+LLVMValueRef tvm_codegen__f16_widen(cg_state* s, LLVMValueRef h, DLDataType t);
+/* A float rounded to the nearest value of t when t is a 16-bit float, else unchanged. */
+LLVMValueRef tvm_codegen__f16_round(cg_state* s, LLVMValueRef f, DLDataType t);
+/* A value of dtype from converted to dtype to, as a Cast does (codegen_llvm.c). */
+LLVMValueRef tvm_codegen__convert(cg_state* s, LLVMValueRef v, DLDataType from, DLDataType to);
+
 /* codegen_llvm_parallel.c: For loops of kind parallel. */
-int tvm_codegen__parallel_for(cg_state* s, const tvm_tir_for_obj* n, LLVMValueRef lo,
-                              LLVMValueRef ext);
+int tvm_codegen__parallel_for(cg_state* s, const tvm_tir_for_obj* n, LLVMValueRef lo, LLVMValueRef ext);
 /* The unroll hint of a For loop (codegen_llvm.c, policy in codegen.h). */
 unsigned tvm_codegen__unroll_hint(const tvm_tir_for_obj* n);
 
@@ -94,6 +118,8 @@ int tvm_codegen__function(cg_state* s, const tvm_tir_prim_func_obj* f, const cha
 
 /* codegen_llvm_compat.c: everything LLVM-version specific. */
 int tvm_codegen__llvm_init(void);
+/* Whether the host CPU's LLVM features include +<feature> (e.g. "f16c"). */
+bool tvm_codegen__host_has_feature(const char* feature);
 LLVMTargetMachineRef tvm_codegen__target_machine(const tvm_codegen_options* o, bool jit);
 int tvm_codegen__optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm, const tvm_codegen_options* o);
 int tvm_codegen__emit_object(LLVMModuleRef mod, LLVMTargetMachineRef tm, const char* path);

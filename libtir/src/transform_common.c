@@ -265,7 +265,7 @@ void* tvm_tir__subst_apply(tir_subst* s, const void* node) { return tvm_tir_muta
 static const tvm_tir_pass k_passes[] = {TVM_TIR_LOWER_PASSES};
 
 tvm_tir_lower_options tvm_tir_lower_options_default(void) {
-  tvm_tir_lower_options o;
+  tvm_tir_lower_options o = {0};
 #ifdef NDEBUG
   o.check = false;
 #else
@@ -282,15 +282,21 @@ void* tvm_tir_lower(const void* mod_or_func, const tvm_tir_lower_options* option
   }
   void* cur = (void*)mod_or_func;
   tvm_ffi_retain(cur);
-  for (size_t i = 0; i < sizeof(k_passes) / sizeof(k_passes[0]); ++i) {
-    void* next = k_passes[i].fn(cur);
+  static const tvm_tir_pass bounds = {"bounds_check", tvm_tir_transform_bounds_check};
+  size_t np = sizeof(k_passes) / sizeof(k_passes[0]);
+  for (size_t i = 0, step = 0; i < np; ++step) {
+    /* bounds_check, when asked for, between convert_blocks and flatten_buffers. */
+    bool extra = o.bounds_check && i == 2 && step == 2;
+    const tvm_tir_pass* p = extra ? &bounds : &k_passes[i];
+    if (!extra) ++i;
+    void* next = p->fn(cur);
     tvm_ffi_release(cur);
     if (!next) {
-      tvm_ffi_raise_context("lower: pass %s", k_passes[i].name);
+      tvm_ffi_raise_context("lower: pass %s", p->name);
       return NULL;
     }
     if (o.check && tvm_tir_verify_well_formed(next) != 0) {
-      tvm_ffi_raise_context("lower: after pass %s", k_passes[i].name);
+      tvm_ffi_raise_context("lower: after pass %s", p->name);
       tvm_ffi_release(next);
       return NULL;
     }

@@ -23,6 +23,8 @@
  * symbol table (dladdr1) to be data objects of the library itself, large enough for what is
  * read or written, so that a broken library gives an error instead of a crash.
  *
+ * Libraries are opened with RTLD_NOW: an undefined function is a load error naming it.
+ *
  * Requires glibc (dladdr1, dlinfo, <link.h>).
  */
 #define _GNU_SOURCE
@@ -640,7 +642,9 @@ void* tvm_ffi_module_load_file(const char* path) {
     return NULL;
   }
   tvm_ffi_init();
-  void* handle = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
+  /* Immediate binding: a function the library needs and no loaded object defines is a load
+   * error naming it, not a process killed by the dynamic linker at its first call. */
+  void* handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     const char* err = dlerror();
     tvm_ffi_raise("RuntimeError", "Failed to load dynamic shared library %s: %s", path,

@@ -3,6 +3,8 @@
  * (stack with per-scope stackrestore, or the environment's tensor allocator released on every
  * exit path), and tir.call_extern / tir.call_pure_extern of C functions by name.
  */
+#include <pthread.h>
+
 #include "codegen_testing.h"
 
 /* Allocate data (dtype float32, extents consumed) with a buffer tmp over it for body(tmp). */
@@ -295,6 +297,121 @@ TEST(allocation_failure_and_bad_sizes) {
   RELEASE(fn, m, f, mv, B, t.data, t.buf);
 }
 
+/* ---- The stack budget ------------------------------------------------------------------------ */
+enum { SLOTS = 12, SLOT_ELEMS = 1 << 18 }; /* twelve 1 MiB float32 buffers */
+
+/* Over rows i of (rows, 16) A and B (i a loop of kind ik), through SLOTS nested constant-size
+ * Allocates of 1 MiB each: tmp_k[e * 256 + e % 7] = e + k for e < 1024, then
+ * B[i, j] = sum_k tmp_k[q * 256 + q % 7] with q = int32(A[i, j]) + 7 + 60 * j, i.e. 12 q + 66.
+ * The reads depend on the data, so the buffers stay. Each Allocate alone fits the budget;
+ * together they would take 12 MiB of stack. */
+static void* make_many_slots(const char* name, int64_t rows, tvm_tir_for_kind ik) {
+  tvm_tir_buffer_obj* A = tvm_tir_buffer_decl("A", TVM_TIR_FLOAT32, rows, 16);
+  tvm_tir_buffer_obj* B = tvm_tir_buffer_decl("B", TVM_TIR_FLOAT32, rows, 16);
+  tvm_tir_var_obj* i = tvm_tir_var("i", TVM_TIR_INT32);
+  tvm_tir_var_obj* j = tvm_tir_var("j", TVM_TIR_INT32);
+  tvm_tir_var_obj* e = tvm_tir_var("e", TVM_TIR_INT32);
+  tvm_tir_var_obj* q = tvm_tir_var("q", TVM_TIR_INT32);
+  local_buf t[SLOTS];
+  void* fill = NULL;
+  void* sum = tvm_tir_f32(0);
+  for (int k = 0; k < SLOTS; ++k) {
+    char nm[16];
+    snprintf(nm, sizeof(nm), "tmp%d", k);
+    t[k] = local(nm, tvm_tir_int(SLOT_ELEMS));
+    void* st = tvm_tir_store_take(
+        ref(t[k].buf), tvm_tir_add_take(tvm_tir_cast_take(TVM_TIR_FLOAT32, ref(e)), tvm_tir_f32(k)),
+        tvm_tir_add_take(tvm_tir_mul_take(ref(e), tvm_tir_int(256)),
+                         tvm_tir_floormod_take(ref(e), tvm_tir_int(7))));
+    fill = fill ? tvm_tir_seq_take(fill, st) : st;
+    sum = tvm_tir_add_take(
+        sum, tvm_tir_load_take(ref(t[k].buf),
+                               tvm_tir_add_take(tvm_tir_mul_take(ref(q), tvm_tir_int(256)),
+                                                tvm_tir_floormod_take(ref(q), tvm_tir_int(7)))));
+  }
+  void* qv = tvm_tir_add_take(
+      tvm_tir_add_take(tvm_tir_cast_take(TVM_TIR_INT32, tvm_tir_load_take(ref(A), ref(i), ref(j))),
+                       tvm_tir_int(7)),
+      tvm_tir_mul_take(ref(j), tvm_tir_int(60)));
+  void* body = tvm_tir_seq_take(
+      tvm_tir_serial_take(ref(e), tvm_tir_int(0), tvm_tir_int(1024), fill),
+      tvm_tir_serial_take(
+          ref(j), tvm_tir_int(0), tvm_tir_int(16),
+          tvm_tir_let_stmt_take(ref(q), qv, tvm_tir_store_take(ref(B), sum, ref(i), ref(j)))));
+  for (int k = SLOTS - 1; k >= 0; --k) body = allocate(t[k], tvm_tir_int(SLOT_ELEMS), body);
+  body = tvm_tir_for_take(ref(i), tvm_tir_int(0), tvm_tir_int(rows), ik, body);
+  void* f = tvm_tir_func_take(name, tvm_tir_list_take(ref(A), ref(B)), body);
+  for (int k = 0; k < SLOTS; ++k) RELEASE(t[k].data, t[k].buf);
+  RELEASE(A, B, i, j, e, q);
+  return f;
+}
+
+typedef struct {
+  void* fn;
+  int rc;
+  float a[4 * 16], b[4 * 16];
+} slots_call;
+
+static void* call_many_slots(void* p) {
+  slots_call* c = p;
+  int64_t shape[2] = {4, 16};
+  DLTensor ta = dl(c->a, TVM_TIR_FLOAT32, 2, shape, NULL),
+           tb = dl(c->b, TVM_TIR_FLOAT32, 2, shape, NULL);
+  TVMFFIAny args[2] = {T(&ta), T(&tb)}, r;
+  c->rc = tvm_ffi_function_call(c->fn, args, 2, &r);
+  return NULL;
+}
+
+/* Twelve 1 MiB Allocates in one function: each fits the stack alone, all of them overflow it
+ * (SIGSEGV on an 8 MiB stack without a total budget). The function's budget takes the first,
+ * the heap the rest; a parallel task has its own budget. */
+TEST(stack_budget) {
+  void* f = make_many_slots("many_slots", 4, TVM_TIR_FOR_SERIAL);
+  void* g = tvm_tir_lower(f, NULL);
+  TVMFFIAny ir = tvm_ffi_any_none();
+  TVMFFIByteArray text;
+  if (g) CHECK_OK(tvm_codegen_emit_llvm_ir(g, &(tvm_codegen_options){.opt_level = 0}, &ir));
+  if (tvm_ffi_any_as_bytes(&ir, &text)) {
+    int slots = 0, heap = 0;
+    for (const char* p = text.data; (p = strstr(p, "alloca [262144 x float]")); ++p) slots++;
+    for (const char* p = text.data; (p = strstr(p, "call i32 @TVMFFIEnvTensorAlloc(")); ++p) heap++;
+    CHECK_EQ_INT(slots, 1);
+    CHECK_EQ_INT(heap, SLOTS - 1);
+  }
+  tvm_ffi_any_release(&ir);
+  /* On a thread with a 4 MiB stack, JIT and exported. */
+  char path[512];
+  void* jit = NULL;
+  void* jfn = g ? build_fn_(__LINE__, g, "many_slots", &jit) : NULL;
+  void* lib = g ? EXPORT_LOAD(g, "slots", path) : NULL;
+  void* lfn = lib ? GET_FN(lib, "many_slots") : NULL;
+  void* fns[2] = {jfn, lfn};
+  for (int k = 0; k < 2; ++k) {
+    if (!fns[k]) continue;
+    slots_call c = {.fn = fns[k], .rc = -2};
+    for (int e = 0; e < 64; ++e) c.a[e] = (float)(e % 7) - 3.0f;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, 4 << 20);
+    pthread_t th;
+    CHECK_OK(pthread_create(&th, &attr, call_many_slots, &c));
+    pthread_join(th, NULL);
+    pthread_attr_destroy(&attr);
+    CHECK_OK(c.rc);
+    bool ok = true;
+    for (int e = 0; e < 64; ++e) ok &= c.b[e] == 12.0f * (c.a[e] + 7 + 60 * (e % 16)) + 66.0f;
+    CHECK(ok);
+  }
+  RELEASE(jfn, jit, lfn, lib);
+  if (g && !getenv("TVM_CODEGEN_KEEP")) unlink(path);
+  DIFF(f, .seed = 6);
+  RELEASE(f, g);
+  /* Rows in parallel: each task's closure places its own slot and heap buffers. */
+  f = make_many_slots("many_slots_par", 6, TVM_TIR_FOR_PARALLEL);
+  DIFF(f, .seed = 7);
+  tvm_ffi_release(f);
+}
+
 /* ---- call_extern ---------------------------------------------------------------------------- */
 /* Exported by the test executable (ENABLE_EXPORTS) for kernels to call by name. */
 int64_t cg_test_mix(int64_t a, int32_t b, double c, float d);
@@ -407,6 +524,7 @@ int main(void) {
   RUN(allocation_inside_loops);
   RUN(allocation_released_on_errors);
   RUN(allocation_failure_and_bad_sizes);
+  RUN(stack_budget);
   RUN(call_extern);
   RUN(call_extern_string_with_nul);
   return test_summary();

@@ -465,6 +465,12 @@ TEST(load_errors) {
     remove(path);
   }
 
+  /* A library referencing a function defined nowhere: a load error naming it (immediate
+   * binding), not a loaded library whose first call ends the process. */
+  args[0] = str_arg(kernel_path("missing_symbol"));
+  CHECK(call_global("ffi.Module.load_from_file.so", args, 2, &result) != 0);
+  CHECK_RAISED("RuntimeError", "tvm_test_kernel_no_such_symbol");
+
   args[0] = int_arg(1);
   CHECK(call_global("ffi.Module.load_from_file.so", args, 2, &result) != 0);
   CHECK_RAISED("TypeError", "expected str");

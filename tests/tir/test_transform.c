@@ -1,6 +1,8 @@
 /*
  * test_transform.c: the block-level lowering passes (lower_init, convert_blocks,
- * flatten_buffers) and the whole pipeline (tvm_tir_lower). Every program runs in the interpreter
+ * flatten_buffers), the opt-in bounds_check (every access guarded; its IndexError is tested in
+ * tests/codegen, since the interpreter checks accesses itself) and the whole pipeline
+ * (tvm_tir_lower). Every program runs in the interpreter
  * before and after on the same random inputs and must give the same bytes; the result must be
  * well formed and have the pass's structural property; unsupported input raises a clear error.
  */
@@ -437,6 +439,53 @@ TEST(lower_symbolic_shapes) {
   RELEASE(n, A, B, i, f, g);
 }
 
+/* ---- bounds_check (opt-in) ---------------------------------------------------------------- */
+static int count_checks_pre(tvm_tir_visitor* v, const void* node) {
+  const tvm_tir_call_obj* c = node;
+  if (tvm_tir_kind_of(c->op) == TVM_TIR_KIND_Op &&
+      strcmp(tvm_tir_op_name((const tvm_tir_op_obj*)c->op), TVM_TIR_BOUNDS_CHECK_OP) == 0) {
+    ++*(int64_t*)v->ctx;
+    /* "<buffer>", indices..., shape...: an odd count, the name first */
+    CHECK(tvm_tir_array_size(c->args) % 2 == 1);
+    CHECK(tvm_tir_kind_of(tvm_tir_array_at(c->args, 0)) == TVM_TIR_KIND_StringImm);
+  }
+  return TVM_TIR_VISIT_CONTINUE;
+}
+
+static int64_t count_checks(const void* f) {
+  int64_t n = 0;
+  tvm_tir_visitor v = {0};
+  v.pre[TVM_TIR_KIND_Call] = count_checks_pre;
+  v.ctx = &n;
+  CHECK_OK(tvm_tir_visit(&v, f));
+  tvm_tir_visitor_free(&v);
+  return n;
+}
+
+TEST(bounds_check_guards_every_access) {
+  tvm_tir_prim_func_obj* mm = tvm_tir_testing_make_matmul("", 6, 5, 4);
+  void* plain = to_plain(mm);
+  void* checked = plain ? tvm_tir_transform_bounds_check(plain) : NULL;
+  if (EXPECT_OK(checked)) {
+    int64_t accesses =
+        count_kind(plain, TVM_TIR_KIND_BufferLoad) + count_kind(plain, TVM_TIR_KIND_BufferStore);
+    CHECK(accesses > 0);
+    CHECK_EQ_INT(count_checks(checked), accesses);
+    CHECK_EQ_INT(count_checks(plain), 0);
+    CHECK_OK(tvm_tir_verify_well_formed(checked));
+  }
+  /* In the pipeline (well-formedness checked after every pass), and only when asked for. */
+  tvm_tir_lower_options o = {.check = true, .bounds_check = true};
+  void* lowered = tvm_tir_lower(mm, &o);
+  if (EXPECT_OK(lowered)) {
+    CHECK(all_accesses_flat(lowered));
+    CHECK(count_checks(lowered) > 0);
+  }
+  void* unchecked = tvm_tir_lower(mm, &(tvm_tir_lower_options){.check = true});
+  if (EXPECT_OK(unchecked)) CHECK_EQ_INT(count_checks(unchecked), 0);
+  RELEASE(mm, plain, checked, lowered, unchecked);
+}
+
 TEST(lower_reports_the_failing_pass) {
   /* A malformed input (a loop variable used outside its loop) is rejected before any pass. */
   tvm_tir_buffer_obj* B = buf1("B", TVM_TIR_INT32, 4);
@@ -480,6 +529,7 @@ int main(void) {
   RUN(lower_matmul_module);
   RUN(lower_symbolic_shapes);
   RUN(lower_reports_the_failing_pass);
+  RUN(bounds_check_guards_every_access);
   tir_release_temps();
   return test_summary();
 }

@@ -5,7 +5,8 @@
  *   load_kernel LIB.so
  *
  * add_n on n = 1003 (8-lane body and a 3-element tail) must give exactly A + B; a call with a
- * wrong dtype must fail with the packed API's ValueError; main must be there too.
+ * wrong dtype must fail with the packed API's ValueError, and so must shapes that n (int32)
+ * cannot hold or that are negative; main must be there too.
  */
 #include <stdlib.h>
 #include <tvm/ffi/ffi.h>
@@ -59,6 +60,21 @@ TEST(add_n_adds) {
     args[2] = tvm_ffi_any_dltensor(&wrong);
     CHECK_EQ_INT(tvm_ffi_function_call(fn, args, 3, &ret), -1);
     CHECK_RAISED("ValueError", "float32");
+    /* A shape that int32 n cannot hold (2**32 - 5 would be n = -5, and the tail loop would
+     * write 3 floats before C) and a negative one are refused; C is left alone. */
+    args[2] = tvm_ffi_any_dltensor(&tc);
+    for (int i = 0; i < N; ++i) c[i] = -7.0f;
+    int64_t wide = ((int64_t)1 << 32) - 5, neg = -5;
+    ta.shape = tb.shape = tc.shape = &wide;
+    tc.data = c + 8;
+    CHECK_EQ_INT(tvm_ffi_function_call(fn, args, 3, &ret), -1);
+    CHECK_RAISED("ValueError", "4294967291 does not fit variable 'n' of type int32");
+    ta.shape = tb.shape = tc.shape = &neg;
+    CHECK_EQ_INT(tvm_ffi_function_call(fn, args, 3, &ret), -1);
+    CHECK_RAISED("ValueError", "expected a non-negative extent, got -5");
+    int touched = 0;
+    for (int i = 0; i < N; ++i) touched += c[i] != -7.0f;
+    CHECK_EQ_INT(touched, 0);
     free(a);
     free(b);
     free(c);

@@ -199,5 +199,17 @@ TVM_TIR_INTERP_MEMORY_LIMIT=1M expect 3 "$tvmc" run "$fx/big_allocate.py" &&
   has "MemoryError: Allocate buf: 4194304 bytes would bring the interpreter's allocations to"
 expect 0 "$tvmc" run "$fx/big_allocate.py" --repeat 1 && has "check: ok"
 
+# ---- --bounds-check ---------------------------------------------------------------------------
+for c in build run; do expect 0 "$tvmc" $c --help && has "--bounds-check"; done
+# A store one past B: the compiled kernel raises IndexError with the values instead of writing.
+expect 3 "$tvmc" run --bounds-check --no-check "$fx/out_of_bounds.py" &&
+  has "IndexError: shift: buffer B: index [8] is out of bounds for shape [8]"
+# In-bounds kernels compute the same with the checks (the interpreter compares; add_n's tail
+# loop and vector body, main's parallel rows), from a JIT and from a built library.
+expect 0 "$tvmc" run --bounds-check "$add" --func add_n --shape n=1003 --repeat 1 && has "check: ok"
+expect 0 "$tvmc" run --bounds-check "$add" --repeat 1 && has "check: ok"
+expect 0 "$tvmc" build --bounds-check "$add" -o "$work/add_checked.so"
+expect 0 "$load_kernel" "$work/add_checked.so"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

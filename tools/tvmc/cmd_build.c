@@ -11,7 +11,7 @@
 #include "tvmc.h"
 
 static const char kUsage[] =
-    "usage: tvmc build FILE [-o OUT.so] [--target llvm] [--func NAME]\n"
+    "usage: tvmc build FILE [-o OUT.so] [--target llvm] [--func NAME] [--bounds-check]\n"
     "\n"
     "Parse and check FILE, lower its PrimFuncs and compile them into a shared library that\n"
     "exports one `__tvm_ffi_<name>` entry point per function (load it with\n"
@@ -20,7 +20,9 @@ static const char kUsage[] =
     "options:\n"
     "  -o, --output OUT.so  the library to write (default: FILE's name with .so, here)\n"
     "  --target TARGET      code generation target; only \"llvm\" (host CPU) for now\n"
-    "  --func NAME          compile only the function NAME of the module\n";
+    "  --func NAME          compile only the function NAME of the module\n"
+    "  --bounds-check       guard every buffer access: an index outside its buffer raises\n"
+    "                       IndexError (buffer, index, shape) instead of reading or writing\n";
 
 /* "dir/kernel.py" -> "kernel.so" (malloc'd). */
 static char* default_output(const char* path) {
@@ -39,11 +41,14 @@ static char* default_output(const char* path) {
 int tvmc_cmd_build(int argc, char** argv) {
   const char* cmd = "build";
   const char *path = NULL, *out = NULL, *target = "llvm", *func = NULL;
+  tvm_tir_lower_options lower = tvm_tir_lower_options_default();
   for (int i = 1; i < argc; ++i) {
     int r;
     if (tvmc_is_help(argv[i])) {
       fputs(kUsage, stdout);
       return TVMC_OK;
+    } else if (strcmp(argv[i], "--bounds-check") == 0) {
+      lower.bounds_check = true;
     } else if ((r = tvmc_flag_value(cmd, argc, argv, &i, "--output", "-o", &out)) != 0 ||
                (r = tvmc_flag_value(cmd, argc, argv, &i, "--target", NULL, &target)) != 0 ||
                (r = tvmc_flag_value(cmd, argc, argv, &i, "--func", NULL, &func)) != 0) {
@@ -74,7 +79,7 @@ int tvmc_cmd_build(int argc, char** argv) {
   if (!out) out = out_owned;
 
   status = TVMC_OK;
-  void* lowered = tvm_tir_lower(sel, NULL);
+  void* lowered = tvm_tir_lower(sel, &lower);
   tvm_codegen_options opts = tvm_codegen_options_default();
   if (!lowered) {
     tvmc_report_error(cmd, "lowering failed");

@@ -39,7 +39,7 @@ static double check_budget(void) {
 
 static const char kUsage[] =
     "usage: tvmc run FILE [--func NAME] [--shape NAME=VALUE ...] [--repeat N] [--seed S]\n"
-    "                [--no-check] [--lib LIB.so]\n"
+    "                [--no-check] [--lib LIB.so] [--bounds-check]\n"
     "\n"
     "Lower and JIT-compile the kernel, run it on random inputs (non-zero values of each\n"
     "buffer's dtype; shapes from its signature), check every buffer against the reference\n"
@@ -55,6 +55,8 @@ static const char kUsage[] =
     "  --repeat N           timed runs (default 10; 0 = no timing)\n"
     "  --seed S             seed of the random inputs (default 1)\n"
     "  --no-check           skip the comparison with the interpreter\n"
+    "  --bounds-check       compile with every buffer access guarded: an index outside its\n"
+    "                       buffer raises IndexError (buffer, index, shape)\n"
     "  --lib LIB.so         run the kernel of a library built by `tvmc build` instead of\n"
     "                       compiling FILE (FILE still gives the signature and the reference)\n"
     "\n"
@@ -304,6 +306,7 @@ int tvmc_cmd_run(int argc, char** argv) {
   int num_shapes = 0;
   int64_t repeat = 10, seed = 1;
   bool no_check = false;
+  tvm_tir_lower_options lower = tvm_tir_lower_options_default();
   for (int i = 1; i < argc; ++i) {
     int r;
     if (tvmc_is_help(argv[i])) {
@@ -311,6 +314,8 @@ int tvmc_cmd_run(int argc, char** argv) {
       return TVMC_OK;
     } else if (strcmp(argv[i], "--no-check") == 0) {
       no_check = true;
+    } else if (strcmp(argv[i], "--bounds-check") == 0) {
+      lower.bounds_check = true;
     } else if ((r = tvmc_flag_value(cmd, argc, argv, &i, "--func", NULL, &func)) != 0 ||
                (r = tvmc_flag_value(cmd, argc, argv, &i, "--lib", NULL, &lib)) != 0) {
       if (r < 0) return TVMC_USAGE_ERROR;
@@ -358,7 +363,7 @@ int tvmc_cmd_run(int argc, char** argv) {
   status = TVMC_FAILURE;
   if (!bindings) {
     status = TVMC_USAGE_ERROR;
-  } else if (!(lowered = tvm_tir_lower(f, NULL))) {
+  } else if (!(lowered = tvm_tir_lower(f, &lower))) {
     tvmc_report_error(cmd, "lowering failed");
   } else if (tvmc_count_ops(lowered, bindings, &counts) != 0) {
     tvmc_report_error(cmd, "cannot count the operations");

@@ -10,9 +10,11 @@
  *
  * whose prologue (the packed API, generated directly in LLVM IR from the PrimFunc's signature)
  * checks the argument count, then for each parameter: its type index (a DLTensor pointer or an
- * ffi.Tensor for a buffer; int / bool / float for a scalar), ndim, dtype, device (CPU), data not
- * NULL, the shape against the buffer's (binding symbolic dimensions on first sight, checking
- * them afterwards), the strides (compact when the buffer has none, else bound/checked) and the
+ * ffi.Tensor for a buffer; int / bool / float for a scalar, an
+ * int fitting the parameter's dtype), ndim, dtype, device (CPU), data not
+ * NULL, the shape against the buffer's (each extent non-negative; binding symbolic dimensions on
+ * first sight, checking them afterwards; a value that does not fit the Var's dtype is refused),
+ * the strides (compact when the buffer has none, else bound/checked) and the
  * byte_offset against elem_offset. A failed check raises through TVMFFIErrorSetRaisedFromCStrParts
  * ("TypeError" for the count and type indices, "ValueError" otherwise) with a message naming the
  * function, the argument and what was wrong, e.g.
@@ -27,10 +29,11 @@
  * while it is NULL (a runtime without it) the loop runs serially. A failed task's error is
  * raised on the caller. A parallel loop over an unsigned variable runs serially.
  *
- * Allocate: constant sizes up to TVM_CODEGEN_MAX_STACK_ALLOC are stack slots; other sizes
- * (symbolic, or larger) are computed at run time (a negative extent or an int64 overflow is a
- * ValueError) and go on
- * the stack up to TVM_CODEGEN_MAX_DYN_STACK_ALLOC bytes (restored at the end of the Allocate's
+ * Allocate: each function (the body, each parallel task) takes at most
+ * TVM_CODEGEN_MAX_STACK_ALLOC bytes of stack for its Allocates in total. Constant sizes that fit
+ * what is left are stack slots; other sizes (symbolic, or beyond the budget) are computed at run
+ * time (a negative extent or an int64 overflow is a ValueError) and go on
+ * the stack up to TVM_CODEGEN_MAX_DYN_STACK_ALLOC bytes while the budget allows (restored at the end of the Allocate's
  * scope, so an Allocate inside a loop does not grow the stack), else to TVMFFIEnvTensorAlloc,
  * released on every exit path (normal, failed checks, failed tasks).
  *
@@ -49,7 +52,9 @@
  * (the group's sync_handle is NULL).
  *
  * Dependencies of exported libraries: TVMFFI* functions of the loading runtime, libm (math
- * builtins computed lane by lane) and whatever call_extern names; nothing else.
+ * builtins computed lane by lane) and whatever call_extern names; nothing else. float16 and
+ * bfloat16 conversions are emitted inline (nearest even, on every host alike): no
+ * runtime-library functions such as __truncsfbf2.
  */
 #ifndef TVM_CODEGEN_CODEGEN_H_
 #define TVM_CODEGEN_CODEGEN_H_
@@ -71,9 +76,11 @@ const char* tvm_codegen_version(void);
  * build time; `tvmc check` reports it before. */
 bool tvm_codegen_dtype_supported(DLDataType t, bool in_memory);
 
-/* Allocate: a constant size of at most TVM_CODEGEN_MAX_STACK_ALLOC bytes is a stack slot of
+/* Allocate: TVM_CODEGEN_MAX_STACK_ALLOC is the stack budget of one function (the body, or a
+ * parallel task) for all its Allocates. A constant size that fits what is left is a stack slot of
  * the function; any other size is computed at run time and goes on the stack (released per
- * iteration) up to TVM_CODEGEN_MAX_DYN_STACK_ALLOC bytes, else to TVMFFIEnvTensorAlloc. */
+ * iteration) up to TVM_CODEGEN_MAX_DYN_STACK_ALLOC bytes while the budget has them, else to
+ * TVMFFIEnvTensorAlloc. */
 #define TVM_CODEGEN_MAX_STACK_ALLOC (1 << 20)
 #define TVM_CODEGEN_MAX_DYN_STACK_ALLOC (16 << 10)
 

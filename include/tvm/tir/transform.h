@@ -51,6 +51,14 @@
  *                      non-constant extent. N == 1 substitutes min.
  *  8. simplify         again, to fold what unrolling and vectorizing exposed.
  *
+ * With tvm_tir_lower_options.bounds_check, bounds_check runs between steps 2 and 3:
+ *
+ *     bounds_check     every BufferLoad/BufferStore with scalar indices: index 0 becomes
+ *                      Call(TVM_TIR_BOUNDS_CHECK_OP, ["<buffer>", indices..., shape...]), index 0
+ *                      once 0 <= index_k < shape_k for every k, else IndexError "buffer A: index
+ *                      [i, j] is out of bounds for shape [m, n]" raised by the compiled code
+ *                      (libcodegen). Vectorized loops holding it stay serial.
+ *
  * After step 3 no SBlock, SBlockRealize or BufferRealize is left and buffer accesses have one
  * index per axis_separators group; after step 7 no unrolled or vectorized loop is left.
  */
@@ -72,6 +80,10 @@ void* tvm_tir_transform_loop_partition(const void* mod_or_func);
 void* tvm_tir_transform_simplify(const void* mod_or_func);
 void* tvm_tir_transform_unroll_loops(const void* mod_or_func);
 void* tvm_tir_transform_vectorize_loops(const void* mod_or_func);
+/* Opt-in (tvm_tir_lower_options.bounds_check): guard every buffer access (see above). */
+void* tvm_tir_transform_bounds_check(const void* mod_or_func);
+/* The op of the guard: Call(index dtype, op, ["<buffer name>", indices..., shape...]). */
+#define TVM_TIR_BOUNDS_CHECK_OP "tir.bounds_check"
 
 /* A pass of the pipeline. */
 typedef void* (*tvm_tir_pass_fn)(const void* mod_or_func);
@@ -95,9 +107,13 @@ typedef struct {
   /* Run tvm_tir_verify_well_formed on the input and after every pass; a failure is a
    * ValueError "lower: after pass <name>: well-formedness: ...". */
   bool check;
+  /* Run bounds_check after convert_blocks: compiled code raises IndexError on an access outside
+   * its buffer instead of reading or writing there. */
+  bool bounds_check;
 } tvm_tir_lower_options;
 
-/* Default options: check on in debug builds (NDEBUG undefined), off otherwise. */
+/* Default options: check on in debug builds (NDEBUG undefined), off otherwise; no
+ * bounds_check. */
 tvm_tir_lower_options tvm_tir_lower_options_default(void);
 
 /* Run the pipeline on a PrimFunc or IRModule (borrowed); options NULL = the defaults. A new
