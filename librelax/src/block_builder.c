@@ -206,30 +206,13 @@ int tvm_relax_bb_block_end(tvm_relax_block_builder* bb) {
   return close_block(bb);
 }
 
-static bool is_leaf(const void* e) {
-  switch (tvm_relax_kind_of(e)) {
-    case TVM_RELAX_KIND_Var:
-    case TVM_RELAX_KIND_DataflowVar:
-    case TVM_RELAX_KIND_Constant:
-    case TVM_RELAX_KIND_ShapeExpr:
-    case TVM_RELAX_KIND_PrimValue:
-    case TVM_RELAX_KIND_StringImm:
-    case TVM_RELAX_KIND_DataTypeImm:
-    case TVM_RELAX_KIND_ExternFunc:
-      return true;
-    case TVM_RELAX_KIND_NONE:
-      return tvm_tir_is(e, TVM_TIR_KIND_GlobalVar) || tvm_tir_is(e, TVM_TIR_KIND_Op);
-    default:
-      return false;
-  }
-}
 
 static tvm_relax_var_obj* emit_value(tvm_relax_block_builder* bb, tvm_relax_expr_obj* value,
                                      const char* hint, bool dataflow_var);
 
 /* An argument in A-normal form: a leaf, a Tuple of normalised fields, or a new variable. */
 static tvm_relax_expr_obj* normalize_arg(tvm_relax_block_builder* bb, tvm_relax_expr_obj* arg) {
-  if (is_leaf(arg)) {
+  if (tvm_relax__is_leaf(arg, false)) {
     tvm_ffi_retain(arg);
     return arg;
   }
@@ -239,32 +222,11 @@ static tvm_relax_expr_obj* normalize_arg(tvm_relax_block_builder* bb, tvm_relax_
   return (tvm_relax_expr_obj*)emit_value(bb, arg, NULL, bb->dataflow);
 }
 
+static void* normalize_item(void* bb, void* arg) { return normalize_arg(bb, arg); }
+
 /* fields normalised: a new array, or the same one retained when nothing changed. */
 static void* normalize_list(tvm_relax_block_builder* bb, void* arr) {
-  int64_t n = tvm_ffi_seq_size(arr);
-  TVMFFIAny* items = tvm_ffi_calloc((size_t)(n ? n : 1), sizeof(TVMFFIAny));
-  if (!items) return NULL;
-  bool changed = false;
-  int64_t i = 0;
-  for (; i < n; ++i) {
-    tvm_relax_expr_obj* a = tvm_ffi_seq_obj_at(arr, i);
-    tvm_relax_expr_obj* r = normalize_arg(bb, a);
-    if (!r) break;
-    changed |= r != a;
-    items[i] = tvm_ffi_any_obj(r); /* owned */
-  }
-  void* out = NULL;
-  if (i == n && changed) {
-    out = tvm_ffi_array_new_take(items, n);
-  } else {
-    for (int64_t j = 0; j < i; ++j) tvm_ffi_any_release(&items[j]);
-    if (i == n) {
-      tvm_ffi_retain(arr);
-      out = arr;
-    }
-  }
-  tvm_ffi_free(items);
-  return out;
+  return tvm_relax__map_array(arr, normalize_item, bb);
 }
 
 tvm_relax_expr_obj* tvm_relax_bb_normalize(tvm_relax_block_builder* bb, tvm_relax_expr_obj* expr) {

@@ -716,3 +716,51 @@ tvm_relax_block_obj* tvm_relax_block_new(void* bindings, bool dataflow) {
   b->bindings = bindings ? retain(bindings) : tvm_relax__empty_array();
   return b;
 }
+
+/* ---- Shared walks ---------------------------------------------------------------------------- */
+bool tvm_relax__is_leaf(const void* e, bool tuples) {
+  switch (tvm_relax_kind_of(e)) {
+    case TVM_RELAX_KIND_Var:
+    case TVM_RELAX_KIND_DataflowVar:
+    case TVM_RELAX_KIND_Constant:
+    case TVM_RELAX_KIND_ShapeExpr:
+    case TVM_RELAX_KIND_PrimValue:
+    case TVM_RELAX_KIND_StringImm:
+    case TVM_RELAX_KIND_DataTypeImm:
+    case TVM_RELAX_KIND_ExternFunc:
+      return true;
+    case TVM_RELAX_KIND_Tuple:
+      return tuples;
+    case TVM_RELAX_KIND_NONE:
+      return tvm_tir_is(e, TVM_TIR_KIND_GlobalVar) || tvm_tir_is(e, TVM_TIR_KIND_Op);
+    default:
+      return false;
+  }
+}
+
+void* tvm_relax__map_array(void* arr, void* (*fn)(void* ctx, void* item), void* ctx) {
+  int64_t n = tvm_ffi_seq_size(arr);
+  TVMFFIAny* items = tvm_ffi_calloc((size_t)(n ? n : 1), sizeof(TVMFFIAny));
+  if (!items) return NULL;
+  bool changed = false;
+  int64_t i = 0;
+  for (; i < n; ++i) {
+    void* old = tvm_ffi_seq_obj_at(arr, i);
+    void* nw = fn(ctx, old);
+    if (!nw) break;
+    changed |= nw != old;
+    items[i] = tvm_ffi_any_obj(nw); /* owned */
+  }
+  void* out = NULL;
+  if (i == n && changed) {
+    out = tvm_ffi_array_new_take(items, n);
+  } else {
+    for (int64_t j = 0; j < i; ++j) tvm_ffi_any_release(&items[j]);
+    if (i == n) {
+      tvm_ffi_retain(arr);
+      out = arr;
+    }
+  }
+  tvm_ffi_free(items);
+  return out;
+}

@@ -47,6 +47,15 @@ typedef tvm_relax_sinfo_obj* (*tvm_relax__infer_fn)(const tvm_relax__infer_ctx* 
   extern const tvm_relax_attr_field tvm_relax__attrs_##attrs[];
 #include <tvm/relax/ops.def>
 
+/* ---- Shared walks (expr.c) ------------------------------------------------------------------- */
+/* Whether e may be nested in another expression in A-normal form: a leaf (Var, Constant,
+ * ShapeExpr, PrimValue, StringImm, DataTypeImm, ExternFunc, GlobalVar, Op), or, with tuples, a
+ * Tuple (whose fields are then leaves). */
+bool tvm_relax__is_leaf(const void* e, bool tuples);
+/* arr (an ffi.Array) with each item replaced by fn(ctx, item) (a new reference, or NULL + error):
+ * a new Array, or arr itself (retained) when every item came back unchanged. */
+void* tvm_relax__map_array(void* arr, void* (*fn)(void* ctx, void* item), void* ctx);
+
 /* ---- Helpers for inference rules (op_common.c) ------------------------------------------------- */
 /* Raise kind ("TypeError", "ValueError") with "<op name>: <message>"; returns NULL. */
 void* tvm_relax__op_error(const tvm_relax__infer_ctx* ctx, const char* kind, const char* fmt, ...)
@@ -89,7 +98,7 @@ int tvm_relax__normalize_axis(const tvm_relax__infer_ctx* ctx, int64_t axis, int
                               int64_t* out);
 /* Whether two int64 PrimExprs are provably equal (structurally, or by libtir's prover). */
 bool tvm_relax__dim_equal(const tvm_tir_expr_obj* a, const tvm_tir_expr_obj* b);
-/* Whether a dim is provably unequal (two different constants). */
+/* Whether two int64 PrimExprs are provably unequal (different constants, or libtir's prover). */
 bool tvm_relax__dim_unequal(const tvm_tir_expr_obj* a, const tvm_tir_expr_obj* b);
 /* A new int64 IntImm. */
 tvm_tir_expr_obj* tvm_relax__int64(int64_t v);

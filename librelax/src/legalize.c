@@ -326,39 +326,12 @@ static tvm_relax_binding_obj* rewrite_binding(pass_ctx* c, tvm_relax_binding_obj
   return out;
 }
 
-/* A new array of rewritten items (or arr itself, retained, when none changed). */
-static void* rewrite_array(pass_ctx* c, void* arr, void* (*fn)(pass_ctx*, void*)) {
-  int64_t n = tvm_ffi_seq_size(arr);
-  TVMFFIAny* items = tvm_ffi_calloc((size_t)(n ? n : 1), sizeof(TVMFFIAny));
-  if (!items) return NULL;
-  bool changed = false;
-  int64_t i = 0;
-  for (; i < n; ++i) {
-    void* old = tvm_ffi_seq_obj_at(arr, i);
-    void* nw = fn(c, old);
-    if (!nw) break;
-    changed |= nw != old;
-    items[i] = tvm_ffi_any_obj(nw); /* owned */
-  }
-  void* out = NULL;
-  if (i == n && changed) {
-    out = tvm_ffi_array_new_take(items, n);
-  } else {
-    for (int64_t j = 0; j < i; ++j) tvm_ffi_any_release(&items[j]);
-    if (i == n) {
-      tvm_ffi_retain(arr);
-      out = arr;
-    }
-  }
-  tvm_ffi_free(items);
-  return out;
-}
 
-static void* binding_fn(pass_ctx* c, void* b) { return rewrite_binding(c, b); }
+static void* binding_fn(void* c, void* b) { return rewrite_binding(c, b); }
 
-static void* block_fn(pass_ctx* c, void* obj) {
+static void* block_fn(void* c, void* obj) {
   tvm_relax_block_obj* blk = obj;
-  void* bindings = rewrite_array(c, blk->bindings, binding_fn);
+  void* bindings = tvm_relax__map_array(blk->bindings, binding_fn, c);
   if (!bindings) return NULL;
   if (bindings == blk->bindings) {
     tvm_ffi_release(bindings);
@@ -377,7 +350,7 @@ static tvm_relax_expr_obj* rewrite_expr(pass_ctx* c, tvm_relax_expr_obj* e) {
       return legalize_call(c, (tvm_relax_call_obj*)e);
     case TVM_RELAX_KIND_SeqExpr: {
       tvm_relax_seq_expr_obj* s = (void*)e;
-      void* blocks = rewrite_array(c, s->blocks, block_fn);
+      void* blocks = tvm_relax__map_array(s->blocks, block_fn, c);
       if (!blocks) return NULL;
       tvm_relax_expr_obj* out = blocks == s->blocks ? (tvm_ffi_retain(e), e)
                                                     : tvm_relax_seq_expr_new(blocks, s->body);

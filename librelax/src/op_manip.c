@@ -144,19 +144,6 @@ static tvm_tir_expr_obj* dims_product(void* dims, int64_t from, int64_t to) {
   return simplified(p);
 }
 
-/* Whether a != b is provable. */
-static bool provably_ne(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) {
-  if (tvm_relax__dim_unequal(a, b)) return true;
-  tvm_tir_expr_obj* ne = tvm_tir_ne(a, b);
-  if (!ne) {
-    tvm_ffi_error_clear();
-    return false;
-  }
-  int r = tvm_tir_prove(ne, NULL);
-  tvm_ffi_release(ne);
-  if (r < 0) tvm_ffi_error_clear();
-  return r == 1;
-}
 
 /* The text for messages of a PrimExpr, or of a Relax expression's struct info, in b. */
 static const char* expr_text(tvm_ffi_strbuf* b, const void* e) {
@@ -269,7 +256,7 @@ tvm_relax_sinfo_obj* tvm_relax__infer_reshape(const tvm_relax__infer_ctx* ctx) {
     tvm_ffi_release(rest);
   } else {
     tvm_tir_expr_obj* new_prod = dims_product(new_dims, 0, n);
-    if (new_prod && provably_ne(old_prod, new_prod)) {
+    if (new_prod && tvm_relax__dim_unequal(old_prod, new_prod)) {
       tvm_relax__op_error(ctx, "ValueError", "cannot reshape %s (%s elements) to %s (%s elements)",
                           expr_text(&ta, x), expr_text(&tc, old_prod),
                           expr_text(&tb, tvm_relax__arg(ctx, 1)), expr_text(&td, new_prod));
@@ -471,7 +458,7 @@ tvm_relax_sinfo_obj* tvm_relax__infer_broadcast_to(const tvm_relax__infer_ctx* c
       tvm_tir_expr_obj *a = dim_at(old, on - i), *b = dim_at(ss->values, tn - i);
       int64_t c;
       if (tvm_tir_as_const_int(a, &c) && c == 1) continue;
-      if (provably_ne(a, b)) {
+      if (tvm_relax__dim_unequal(a, b)) {
         tvm_ffi_strbuf ta = {0}, tb = {0};
         tvm_relax__op_error(ctx, "ValueError", "cannot broadcast dim %lld of extent %s to %s",
                             (long long)(on - i), expr_text(&ta, a), expr_text(&tb, b));
@@ -564,7 +551,7 @@ tvm_relax_sinfo_obj* tvm_relax__infer_concat(const tvm_relax__infer_ctx* ctx) {
     for (int32_t d = 0; d < ndim; ++d) {
       if (d == axis) continue;
       tvm_tir_expr_obj *a = dim_at(d0, d), *b = dim_at(di, d);
-      if (provably_ne(a, b)) {
+      if (tvm_relax__dim_unequal(a, b)) {
         tvm_ffi_strbuf ta = {0}, tb = {0};
         tvm_relax__op_error(
             ctx, "ValueError",

@@ -115,22 +115,6 @@ const tvm_relax_attr_field tvm_relax__attrs_resize2d[] = {
 
 /* ---- Helpers --------------------------------------------------------------------------------- */
 /* Raise "argument '<name>' <message>" naming the op; returns NULL. */
-static void* arg_error(const tvm_relax__infer_ctx* ctx, int32_t i, const char* kind,
-                       const char* fmt, ...) TVM_FFI_PRINTF(4, 5);
-static void* arg_error(const tvm_relax__infer_ctx* ctx, int32_t i, const char* kind,
-                       const char* fmt, ...) {
-  tvm_ffi_strbuf name = {0}, msg = {0};
-  tvm_relax__arg_name(ctx, i, &name);
-  va_list ap;
-  va_start(ap, fmt);
-  tvm_ffi_strbuf_vprintf(&msg, fmt, ap);
-  va_end(ap);
-  tvm_relax__op_error(ctx, kind, "argument '%s' %s", tvm_ffi_strbuf_cstr(&name),
-                      tvm_ffi_strbuf_cstr(&msg));
-  tvm_ffi_strbuf_free(&name);
-  tvm_ffi_strbuf_free(&msg);
-  return NULL;
-}
 
 /* The text of a PrimExpr for messages, in a caller's buffer (freed by the caller). */
 static const char* dim_text(tvm_ffi_strbuf* b, const tvm_tir_expr_obj* e) {
@@ -149,7 +133,7 @@ static bool is_float(DLDataType t) { return t.code == kDLFloat || t.code == kDLB
 static bool check_float(const tvm_relax__infer_ctx* ctx, int32_t i,
                         const tvm_relax_tensor_sinfo_obj* t) {
   if (tvm_relax_dtype_is_unknown(t->dtype) || is_float(t->dtype)) return true;
-  arg_error(ctx, i, "TypeError", "must be a float tensor, got dtype %s", tvm_tir_dtype_str(t->dtype).s);
+  tvm_relax__arg_error(ctx, i, "TypeError", "must be a float tensor, got dtype %s", tvm_tir_dtype_str(t->dtype).s);
   return false;
 }
 
@@ -158,33 +142,20 @@ static bool check_ndim(const tvm_relax__infer_ctx* ctx, int32_t i,
                        const tvm_relax_tensor_sinfo_obj* t, int32_t want, const char* layout) {
   if (t->ndim == TVM_RELAX_UNKNOWN_NDIM || t->ndim == want) return true;
   if (layout) {
-    arg_error(ctx, i, "ValueError", "must have ndim %d (layout %s), got %d", want, layout, t->ndim);
+    tvm_relax__arg_error(ctx, i, "ValueError", "must have ndim %d (layout %s), got %d", want, layout, t->ndim);
   } else {
-    arg_error(ctx, i, "ValueError", "must have ndim %d, got %d", want, t->ndim);
+    tvm_relax__arg_error(ctx, i, "ValueError", "must have ndim %d, got %d", want, t->ndim);
   }
   return false;
 }
 
-/* Whether a != b is provable (constants, or libtir's prover). */
-static bool provably_unequal(tvm_tir_expr_obj* a, tvm_tir_expr_obj* b) {
-  if (tvm_relax__dim_unequal(a, b)) return true;
-  tvm_tir_expr_obj* ne = tvm_tir_ne(a, b);
-  if (!ne) {
-    tvm_ffi_error_clear();
-    return false;
-  }
-  int r = tvm_tir_prove(ne, NULL);
-  tvm_ffi_release(ne);
-  if (r < 0) tvm_ffi_error_clear();
-  return r == 1;
-}
 
 /* Whether floormod(a, d) != 0 is provable (d > 0). */
 static bool provably_not_divisible(tvm_tir_expr_obj* a, int64_t d) {
   tvm_tir_expr_obj* dv = tvm_relax__int64(d);
   tvm_tir_expr_obj* m = dv ? tvm_tir_floormod(a, dv) : NULL;
   tvm_tir_expr_obj* zero = tvm_relax__int64(0);
-  bool r = m && zero && provably_unequal(m, zero);
+  bool r = m && zero && tvm_relax__dim_unequal(m, zero);
   if (!m || !zero) tvm_ffi_error_clear();
   tvm_ffi_release(dv);
   tvm_ffi_release(m);
@@ -384,8 +355,8 @@ tvm_relax_sinfo_obj* tvm_relax__infer_matmul(const tvm_relax__infer_ctx* ctx) {
   tvm_relax_tensor_sinfo_obj* a = tvm_relax__arg_tensor(ctx, 0);
   tvm_relax_tensor_sinfo_obj* b = a ? tvm_relax__arg_tensor(ctx, 1) : NULL;
   if (!b) return NULL;
-  if (a->ndim == 0) return arg_error(ctx, 0, "ValueError", "must have ndim >= 1, got 0");
-  if (b->ndim == 0) return arg_error(ctx, 1, "ValueError", "must have ndim >= 1, got 0");
+  if (a->ndim == 0) return tvm_relax__arg_error(ctx, 0, "ValueError", "must have ndim >= 1, got 0");
+  if (b->ndim == 0) return tvm_relax__arg_error(ctx, 1, "ValueError", "must have ndim >= 1, got 0");
   DLDataType dtype;
   if (!out_dtype_of(ctx, 0, a, 1, b, &dtype)) return NULL;
   void* vdev = a->vdevice ? a->vdevice : b->vdevice;
@@ -402,7 +373,7 @@ tvm_relax_sinfo_obj* tvm_relax__infer_matmul(const tvm_relax__infer_ctx* ctx) {
   /* Reduction dims: x1's last against x2's second to last (its only one when 1-d). */
   tvm_tir_expr_obj* ka = tvm_ffi_seq_obj_at(da, a->ndim - 1);
   tvm_tir_expr_obj* kb = tvm_ffi_seq_obj_at(db, append ? 0 : b->ndim - 2);
-  if (provably_unequal(ka, kb)) {
+  if (tvm_relax__dim_unequal(ka, kb)) {
     tvm_ffi_strbuf sa = {0}, sb = {0}, ta = {0}, tb = {0};
     tvm_relax_sinfo_text(&sa, &a->base);
     tvm_relax_sinfo_text(&sb, &b->base);
@@ -495,12 +466,12 @@ static int norm_check(const tvm_relax__infer_ctx* ctx, const int64_t* axes_in, i
   for (int32_t i = 1; i < nargs; ++i) {
     if (!tvm_relax_dtype_is_unknown(t[i]->dtype) && !tvm_relax_dtype_is_unknown(t[0]->dtype) &&
         !tvm_ffi_dtype_equal(t[i]->dtype, t[0]->dtype)) {
-      arg_error(ctx, i, "TypeError", "must have the dtype of 'data' (%s), got %s",
+      tvm_relax__arg_error(ctx, i, "TypeError", "must have the dtype of 'data' (%s), got %s",
                 tvm_tir_dtype_str(t[0]->dtype).s, tvm_tir_dtype_str(t[i]->dtype).s);
       return -1;
     }
     if (t[i]->ndim != TVM_RELAX_UNKNOWN_NDIM && t[i]->ndim != naxes) {
-      arg_error(ctx, i, "ValueError", "must have one dim per normalized axis (%d), got ndim %d",
+      tvm_relax__arg_error(ctx, i, "ValueError", "must have one dim per normalized axis (%d), got ndim %d",
                 naxes, t[i]->ndim);
       return -1;
     }
@@ -522,7 +493,7 @@ static int norm_check(const tvm_relax__infer_ctx* ctx, const int64_t* axes_in, i
     for (int32_t d = 0; d < naxes; ++d) {
       tvm_tir_expr_obj* want = ddims ? tvm_ffi_seq_obj_at(ddims, axes[d]) : tvm_ffi_seq_obj_at(ref, d);
       tvm_tir_expr_obj* got = tvm_ffi_seq_obj_at(pd, d);
-      if (provably_unequal(want, got)) {
+      if (tvm_relax__dim_unequal(want, got)) {
         tvm_ffi_strbuf w = {0}, g = {0}, r = {0};
         if (ddims) {
           tvm_ffi_strbuf_printf(&r, "'data' at axis %lld", (long long)axes[d]);
@@ -531,7 +502,7 @@ static int norm_check(const tvm_relax__infer_ctx* ctx, const int64_t* axes_in, i
           tvm_relax__arg_name(ctx, ref_arg, &r);
           tvm_ffi_strbuf_printf(&r, "' dim %d", d);
         }
-        arg_error(ctx, i, "ValueError", "dim %d is %s but %s is %s", d, dim_text(&g, got),
+        tvm_relax__arg_error(ctx, i, "ValueError", "dim %d is %s but %s is %s", d, dim_text(&g, got),
                   tvm_ffi_strbuf_cstr(&r), dim_text(&w, want));
         tvm_ffi_strbuf_free(&w);
         tvm_ffi_strbuf_free(&g);
@@ -645,7 +616,7 @@ static tvm_relax_sinfo_obj* conv(const tvm_relax__infer_ctx* ctx, int32_t s, boo
   if (!transpose) {
     /* weight (O, I, ...): data's channels are I per group. */
     tvm_tir_expr_obj* want = bin(&p, tvm_tir_mul, w_i, g);
-    if (want && provably_unequal(c_in, want)) {
+    if (want && tvm_relax__dim_unequal(c_in, want)) {
       tvm_relax__op_error(ctx, "ValueError",
                           "'data' has %s input channels but 'weight' takes %s per group x %lld "
                           "groups",
@@ -661,7 +632,7 @@ static tvm_relax_sinfo_obj* conv(const tvm_relax__infer_ctx* ctx, int32_t s, boo
     dims[1] = w_o;
   } else {
     /* weight (I, O, ...): I is data's channels, O the output channels per group. */
-    if (provably_unequal(c_in, w_i)) {
+    if (tvm_relax__dim_unequal(c_in, w_i)) {
       tvm_relax__op_error(ctx, "ValueError",
                           "'data' has %s input channels but 'weight' takes %s",
                           dim_text(&t1, c_in), dim_text(&t2, w_i));
@@ -900,7 +871,7 @@ tvm_relax_sinfo_obj* tvm_relax__infer_attention(const tvm_relax__infer_ctx* ctx)
   tvm_ffi_strbuf x = {0}, y = {0}, na = {0}, nb = {0};
   tvm_relax_sinfo_obj* out = NULL;
   for (int32_t e = 0; e < neq; ++e) {
-    if (provably_unequal(DIM(eq[e].a, eq[e].ka), DIM(eq[e].b, eq[e].kb))) {
+    if (tvm_relax__dim_unequal(DIM(eq[e].a, eq[e].ka), DIM(eq[e].b, eq[e].kb))) {
       tvm_relax__arg_name(ctx, eq[e].a, &na);
       tvm_relax__arg_name(ctx, eq[e].b, &nb);
       tvm_relax__op_error(ctx, "ValueError", "the %s of '%s' (%s) and of '%s' (%s) differ",
@@ -929,7 +900,7 @@ tvm_relax_sinfo_obj* tvm_relax__infer_attention(const tvm_relax__infer_ctx* ctx)
       int64_t one;
       tvm_tir_expr_obj* b = DIM(3, k);
       if (tvm_tir_as_const_int(b, &one) && one == 1) continue;
-      if (provably_unequal(DIM(0, qdim[k]), b)) {
+      if (tvm_relax__dim_unequal(DIM(0, qdim[k]), b)) {
         tvm_relax__op_error(ctx, "ValueError",
                             "the %s of 'bias' (%s) is neither 1 nor that of 'query' (%s)", what[k],
                             dim_text(&x, b), dim_text(&y, DIM(0, qdim[k])));
@@ -956,14 +927,14 @@ tvm_relax_sinfo_obj* tvm_relax__infer_resize2d(const tvm_relax__infer_ctx* ctx) 
   if (tvm_relax_kind_of(ss) != TVM_RELAX_KIND_ShapeStructInfo) {
     tvm_ffi_strbuf got = {0};
     tvm_relax_sinfo_text(&got, ss);
-    arg_error(ctx, 1, "TypeError", "must be a shape of 2 dims (R.shape([h, w])), got %s",
+    tvm_relax__arg_error(ctx, 1, "TypeError", "must be a shape of 2 dims (R.shape([h, w])), got %s",
               tvm_ffi_strbuf_cstr(&got));
     tvm_ffi_strbuf_free(&got);
     return NULL;
   }
   const tvm_relax_shape_sinfo_obj* shape = (const tvm_relax_shape_sinfo_obj*)ss;
   if (shape->ndim != TVM_RELAX_UNKNOWN_NDIM && shape->ndim != 2) {
-    return arg_error(ctx, 1, "ValueError", "must be a shape of 2 dims, got %d", shape->ndim);
+    return tvm_relax__arg_error(ctx, 1, "ValueError", "must be a shape of 2 dims, got %d", shape->ndim);
   }
   const char* method = tvm_relax__attr_str(ctx, "method");
   if (strcmp(method, "nearest_neighbor") != 0 && strcmp(method, "linear") != 0 &&

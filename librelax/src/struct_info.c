@@ -270,7 +270,18 @@ bool tvm_relax__dim_equal(const tvm_tir_expr_obj* a, const tvm_tir_expr_obj* b) 
 
 bool tvm_relax__dim_unequal(const tvm_tir_expr_obj* a, const tvm_tir_expr_obj* b) {
   int64_t x, y;
-  return tvm_tir_as_const_int(a, &x) && tvm_tir_as_const_int(b, &y) && x != y;
+  bool ca = tvm_tir_as_const_int(a, &x), cb = tvm_tir_as_const_int(b, &y);
+  if (ca && cb) return x != y;
+  if (a == b) return false;
+  tvm_tir_expr_obj* ne = tvm_tir_ne((tvm_tir_expr_obj*)a, (tvm_tir_expr_obj*)b);
+  if (!ne) {
+    tvm_ffi_error_clear();
+    return false;
+  }
+  int r = tvm_tir_prove(ne, NULL);
+  tvm_ffi_release(ne);
+  if (r < 0) tvm_ffi_error_clear();
+  return r == 1;
 }
 
 /* ---- Base check ------------------------------------------------------------------------------ */

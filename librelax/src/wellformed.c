@@ -540,25 +540,6 @@ static int visit_at(wf* w, const void* e, const char* field, int64_t index, bool
   return rc;
 }
 
-/* Leaves (and tuples of them) may be nested in other expressions (A-normal form). */
-static bool is_leaf_or_tuple(const void* e) {
-  switch (tvm_relax_kind_of(e)) {
-    case TVM_RELAX_KIND_Var:
-    case TVM_RELAX_KIND_DataflowVar:
-    case TVM_RELAX_KIND_Constant:
-    case TVM_RELAX_KIND_ShapeExpr:
-    case TVM_RELAX_KIND_PrimValue:
-    case TVM_RELAX_KIND_StringImm:
-    case TVM_RELAX_KIND_DataTypeImm:
-    case TVM_RELAX_KIND_Tuple:
-    case TVM_RELAX_KIND_ExternFunc:
-      return true;
-    case TVM_RELAX_KIND_NONE:
-      return tvm_tir_is(e, TVM_TIR_KIND_GlobalVar) || tvm_tir_is(e, TVM_TIR_KIND_Op);
-    default:
-      return false;
-  }
-}
 
 /* A GlobalVar use: with a module, one of its functions. */
 static int visit_global_var(wf* w, const tvm_tir_global_var_obj* gv) {
@@ -624,7 +605,7 @@ static int check_call_inference(wf* w, const tvm_relax_call_obj* c) {
 }
 
 static int visit_call(wf* w, const tvm_relax_call_obj* c) {
-  if (!is_leaf_or_tuple(c->op) || tvm_relax_kind_of(c->op) == TVM_RELAX_KIND_Tuple) {
+  if (!tvm_relax__is_leaf(c->op, true) || tvm_relax_kind_of(c->op) == TVM_RELAX_KIND_Tuple) {
     if (push_attr(w, "op") != 0) return -1;
     tvm_ffi_strbuf b = {0};
     int rc = fail(w, "the callee must be an operator, a GlobalVar, a Var or an ExternFunc, got %s",
@@ -703,7 +684,7 @@ static int visit_expr(wf* w, const void* e, bool leaf) {
   if (!e) return fail(w, "missing expression");
   if (!tvm_relax_is_expr(e))
     return fail(w, "expected a Relax expression, got %s", tvm_ffi_type_key(tvm_ffi_type_index(e)));
-  if (leaf && !is_leaf_or_tuple(e)) {
+  if (leaf && !tvm_relax__is_leaf(e, true)) {
     tvm_ffi_strbuf b = {0};
     int rc = fail(w, "not in A-normal form: %s must be bound to a variable first", text_of(&b, e));
     tvm_ffi_strbuf_free(&b);
