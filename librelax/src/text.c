@@ -143,7 +143,8 @@ void tvm_relax__text(tvm_ffi_strbuf* out, const void* obj) {
       break;
   }
   if (tvm_tir_is(obj, TVM_TIR_KIND_GlobalVar)) {
-    tvm_ffi_strbuf_printf(out, "@%s", tvm_ffi_str_cstr(((const tvm_tir_global_var_obj*)obj)->name_hint));
+    const void* name = ((const tvm_tir_global_var_obj*)obj)->name_hint;
+    tvm_ffi_strbuf_printf(out, "@%s", name ? tvm_ffi_str_cstr(name) : "");
   } else if (tvm_tir_is(obj, TVM_TIR_KIND_Op)) {
     tvm_ffi_strbuf_puts(out, tvm_tir_op_name(obj));
   } else if (obj) {

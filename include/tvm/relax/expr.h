@@ -131,8 +131,9 @@ tvm_relax_var_obj* tvm_relax_var_new(const char* name_hint, tvm_relax_sinfo_obj*
 /* The same with the name as an ffi.String (borrowed). */
 tvm_relax_var_obj* tvm_relax_var_new_str(void* name_hint, tvm_relax_sinfo_obj* sinfo,
                                          bool dataflow);
+/* The name of a Var ("" when it has none: IR loaded from JSON may lack the field). */
 static inline const char* tvm_relax_var_name(const tvm_relax_var_obj* v) {
-  return tvm_ffi_str_cstr(v->name_hint);
+  return v->name_hint ? tvm_ffi_str_cstr(v->name_hint) : "";
 }
 /* data: an ffi.Tensor on the CPU (kDLCPU), retained. sinfo NULL: the tensor's exact shape. */
 tvm_relax_expr_obj* tvm_relax_constant_new(void* data, tvm_relax_sinfo_obj* sinfo);
