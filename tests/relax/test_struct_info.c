@@ -330,6 +330,19 @@ TEST(match_cast_defines_and_seq_erases) {
   tvm_ffi_release(tk), tvm_ffi_release(k), tvm_ffi_release(x);
 }
 
+/* A Var made through reflection without a name (as a JSON document may leave it) still reads in
+ * messages. */
+TEST(nameless_var_in_messages) {
+  tvm_relax_var_obj* v = tvm_ffi_object_new(tvm_relax_type_index(TVM_RELAX_KIND_Var), sizeof(*v));
+  v->expr.struct_info_ = rt_tensor(F32, 1, (int64_t)5);
+  CHECK_STR_EQ(tvm_relax_var_name(v), "");
+  tvm_relax_var_obj* x = rt_var_take("x", rt_tensor(F32, 1, (int64_t)4));
+  CHECK(tvm_relax_var_binding_new(v, (tvm_relax_expr_obj*)x) == NULL);
+  CHECK_RAISED("TypeError", "binding of : the value's struct info");
+  tvm_ffi_release(x);
+  tvm_ffi_release(v);
+}
+
 int main(void) {
   RUN(node_kinds_registered);
   RUN(op_table_rows);
@@ -339,5 +352,6 @@ int main(void) {
   RUN(erase_and_substitute);
   RUN(constructor_errors);
   RUN(match_cast_defines_and_seq_erases);
+  RUN(nameless_var_in_messages);
   return test_summary();
 }
