@@ -340,6 +340,40 @@ TEST(kernel_library_is_not_a_model) {
   tvm_ffi_release(g), tvm_ffi_release(add);
 }
 
+TEST(model_without_kernels) {
+  /* main(x, y) = (y, x): no PrimFunc, so the library holds the executable and no kernel. */
+  tvm_relax_var_obj* x = rt_var_take("x", rt_tensor(F32, 1, (int64_t)4));
+  tvm_relax_var_obj* y = rt_var_take("y", rt_tensor(F32, 2, (int64_t)2, (int64_t)2));
+  void* params = rt_array(2, x, y);
+  tvm_relax_block_builder* bb = tvm_relax_bb_new(NULL);
+  CHECK_OK(tvm_relax_bb_function_begin(bb, "main", params, NULL, true));
+  void* fields = rt_array(2, y, x);
+  tvm_relax_expr_obj* out = tvm_relax_tuple_new(fields);
+  tvm_tir_global_var_obj* g = tvm_relax_bb_function_end(bb, out, NULL);
+  tvm_tir_ir_module_obj* mod = g ? tvm_relax_bb_module(bb) : NULL;
+  char path[512];
+  tmp_path(path, sizeof(path), "nokernels");
+  CHECK_OK(mod ? tvm_codegen_relax_export(mod, path, NULL) : -1);
+  tvm_vm_executable* exec = tvm_vm_executable_load_file(path);
+  CHECK(exec != NULL);
+  tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
+  CHECK(vm != NULL);
+  int64_t s1[1] = {4}, s2[2] = {2, 2};
+  void* tx = rand_tensor(F32, 1, s1);
+  void* ty = rand_tensor(F32, 2, s2);
+  TVMFFIAny args[2] = {tvm_ffi_any_obj(tx), tvm_ffi_any_obj(ty)}, got = tvm_ffi_any_none();
+  if (vm) CHECK_OK(tvm_vm_invoke(vm, "main", args, 2, &got));
+  CHECK(got.type_index == kTVMFFIArray && tvm_ffi_seq_size(got.v_obj) == 2 &&
+        tvm_ffi_seq_at(got.v_obj, 0)->v_obj == ty && tvm_ffi_seq_at(got.v_obj, 1)->v_obj == tx);
+  tvm_ffi_any_release(&got);
+  tvm_ffi_release(tx), tvm_ffi_release(ty);
+  tvm_vm_release(vm);
+  tvm_ffi_release(exec);
+  unlink(path);
+  tvm_ffi_release(mod), tvm_ffi_release(g), tvm_ffi_release(out), tvm_ffi_release(fields);
+  tvm_relax_bb_free(bb), tvm_ffi_release(params), tvm_ffi_release(x), tvm_ffi_release(y);
+}
+
 TEST(export_errors) {
   tvm_tir_ir_module_obj* mod = model();
   CHECK(tvm_codegen_relax_export(mod, NULL, NULL) != 0);
@@ -367,6 +401,7 @@ int main(void) {
   RUN(exported_model_matches_evaluator);
   RUN(corrupted_library_bin_is_refused);
   RUN(kernel_library_is_not_a_model);
+  RUN(model_without_kernels);
   RUN(export_errors);
   return test_summary();
 }
