@@ -534,7 +534,18 @@ tvm_vm_executable* tvm_vm_executable_load_bytes(const void* data, size_t size) {
  * kernels) through ffi.Module.load_from_bytes.relax.VMExecutable. */
 static tvm_vm_executable* load_model_library(const char* path) {
   if (tvm_vm_init() != 0) return NULL;
-  void* mod = tvm_ffi_module_load_file(path); /* its errors name the path */
+  /* The file opened here, not a library of that name on the dlopen search path. */
+  tvm_ffi_strbuf local = {0};
+  if (!strchr(path, '/')) {
+    tvm_ffi_strbuf_puts(&local, "./");
+    tvm_ffi_strbuf_puts(&local, path);
+    if (local.failed) {
+      tvm_ffi_strbuf_free(&local);
+      return NULL;
+    }
+  }
+  void* mod = tvm_ffi_module_load_file(local.data ? local.data : path); /* errors name it */
+  tvm_ffi_strbuf_free(&local);
   if (!mod) return NULL;
   tvm_vm_executable* e = tvm_vm_executable_load_from_module(mod);
   tvm_ffi_release(mod);

@@ -168,9 +168,14 @@ TEST(exported_model_matches_evaluator) {
   tvm_ffi_release(kernel);
   tvm_ffi_release(root);
 
-  tvm_tir_ir_module_obj* mod = model();
-  tvm_vm_executable* exec = tvm_vm_executable_load_file(path);
+  /* A bare file name is the file in the working directory, as for any file. */
+  char cwd[512];
+  CHECK(getcwd(cwd, sizeof(cwd)) != NULL);
+  CHECK_OK(chdir(TVM_CODEGEN_TEST_TMPDIR));
+  tvm_vm_executable* exec = tvm_vm_executable_load_file(strrchr(path, '/') + 1);
+  CHECK_OK(chdir(cwd));
   CHECK(exec != NULL && tvm_vm_executable_find_function(exec, "main") >= 0);
+  tvm_tir_ir_module_obj* mod = model();
   tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
   CHECK(vm != NULL);
   int64_t sw[2] = {8, 6}, sb[1] = {6};
