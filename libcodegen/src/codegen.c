@@ -275,14 +275,28 @@ static void add_abi_version_record(LLVMModuleRef mod) {
   LLVMSetAlignment(g, 4);
 }
 
-int tvm_codegen_export(const void* mod_or_func, const char* path_so,
-                       const tvm_codegen_options* options) {
+/* The library's __tvm_ffi__library_bin: the bytes as one constant exported array (its ELF
+ * symbol size bounds what libtvmffi's loader reads). */
+static void add_library_bin(LLVMModuleRef mod, const void* bin, size_t size) {
+  LLVMContextRef ctx = LLVMGetModuleContext(mod);
+  LLVMValueRef init = LLVMConstStringInContext2(ctx, bin, size, 1);
+  LLVMValueRef g = LLVMAddGlobal(mod, LLVMTypeOf(init), TVM_CODEGEN_SYMBOL_LIBRARY_BIN);
+  LLVMSetInitializer(g, init);
+  LLVMSetGlobalConstant(g, 1);
+  LLVMSetAlignment(g, 8);
+}
+
+int tvm_codegen__export_library(const void* mod_or_func, const char* path_so,
+                                const tvm_codegen_options* options, const void* bin,
+                                size_t bin_size) {
   tvm_codegen_options o = options ? *options : tvm_codegen_options_default();
   LLVMContextRef ctx;
   LLVMModuleRef mod;
   LLVMTargetMachineRef tm;
+  if (!path_so) return tvm_ffi_raise("ValueError", "codegen: export: the path is NULL");
   if (build_standalone(mod_or_func, &o, &ctx, &mod, &tm) != 0) return -1;
   add_abi_version_record(mod);
+  if (bin) add_library_bin(mod, bin, bin_size);
   size_t n = strlen(path_so);
   char* obj = tvm_ffi_malloc(n + 3);
   int rc = -1;
@@ -296,4 +310,9 @@ int tvm_codegen_export(const void* mod_or_func, const char* path_so,
   }
   dispose_standalone(ctx, mod, tm);
   return rc;
+}
+
+int tvm_codegen_export(const void* mod_or_func, const char* path_so,
+                       const tvm_codegen_options* options) {
+  return tvm_codegen__export_library(mod_or_func, path_so, options, NULL, 0);
 }

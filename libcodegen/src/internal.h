@@ -116,6 +116,16 @@ LLVMValueRef tvm_codegen__call_extern(cg_state* s, const tvm_tir_call_obj* n);
 /* Generate the whole exported function of a lowered PrimFunc (codegen_llvm_entry.c). */
 int tvm_codegen__function(cg_state* s, const tvm_tir_prim_func_obj* f, const char* symbol);
 
+/* codegen.c: tvm_codegen_export, with `bin` (bin_size bytes, NULL = none) written to the
+ * library as its __tvm_ffi__library_bin. */
+#define TVM_CODEGEN_SYMBOL_LIBRARY_BIN "__tvm_ffi__library_bin"
+int tvm_codegen__export_library(const void* mod_or_func, const char* path_so,
+                                const tvm_codegen_options* options, const void* bin,
+                                size_t bin_size);
+/* relax_vm_codegen.c: a new IRModule of mod's PrimFuncs, each with a global_symbol (its
+ * GlobalVar's name when it has none). */
+tvm_tir_ir_module_obj* tvm_codegen__relax_tir_part(const tvm_tir_ir_module_obj* mod);
+
 /* codegen_llvm_compat.c: everything LLVM-version specific. */
 int tvm_codegen__llvm_init(void);
 /* Whether the host CPU's LLVM features include +<feature> (e.g. "f16c"). */

@@ -15,6 +15,8 @@
 #include <tvm/tir/transform.h>
 #include <tvm/vm/builder.h>
 
+#include "internal.h"
+
 typedef struct {
   int op;          /* TVM_VM_OP_* */
   int64_t dst;     /* Call: destination register; Ret: result; If: condition register */
@@ -611,7 +613,7 @@ tvm_vm_executable* tvm_codegen_relax_vm_codegen(const tvm_tir_ir_module_obj* mod
 }
 
 /* The module's PrimFuncs, each with a global_symbol (its GlobalVar's name when it has none). */
-static tvm_tir_ir_module_obj* tir_part(const tvm_tir_ir_module_obj* mod) {
+tvm_tir_ir_module_obj* tvm_codegen__relax_tir_part(const tvm_tir_ir_module_obj* mod) {
   void* dict = tvm_ffi_dict_new();
   if (!dict) return NULL;
   int rc = 0;
@@ -641,7 +643,7 @@ tvm_vm_executable* tvm_codegen_relax_build(const tvm_tir_ir_module_obj* mod,
                                            const tvm_codegen_options* options) {
   tvm_vm_executable* exec = tvm_codegen_relax_vm_codegen(mod);
   if (!exec) return NULL;
-  tvm_tir_ir_module_obj* tir = tir_part(mod);
+  tvm_tir_ir_module_obj* tir = tvm_codegen__relax_tir_part(mod);
   if (!tir) {
     tvm_ffi_release(exec);
     return NULL;

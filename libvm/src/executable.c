@@ -529,6 +529,30 @@ tvm_vm_executable* tvm_vm_executable_load_bytes(const void* data, size_t size) {
   return e;
 }
 
+/* A model library (an ELF shared library, as tvm_codegen_relax_export writes): loaded with
+ * libtvmffi's loader, which rebuilds its library_bin (the executable importing the library's
+ * kernels) through ffi.Module.load_from_bytes.relax.VMExecutable. */
+static tvm_vm_executable* load_model_library(const char* path) {
+  if (tvm_vm_init() != 0) return NULL;
+  /* The file opened here, not a library of that name on the dlopen search path. */
+  tvm_ffi_strbuf local = {0};
+  if (!strchr(path, '/')) {
+    tvm_ffi_strbuf_puts(&local, "./");
+    tvm_ffi_strbuf_puts(&local, path);
+    if (local.failed) {
+      tvm_ffi_strbuf_free(&local);
+      return NULL;
+    }
+  }
+  void* mod = tvm_ffi_module_load_file(local.data ? local.data : path); /* errors name it */
+  tvm_ffi_strbuf_free(&local);
+  if (!mod) return NULL;
+  tvm_vm_executable* e = tvm_vm_executable_load_from_module(mod);
+  tvm_ffi_release(mod);
+  if (!e) tvm_ffi_raise_context("loading `%s`", path);
+  return e;
+}
+
 tvm_vm_executable* tvm_vm_executable_load_file(const char* path) {
   if (!path) {
     tvm_ffi_raise("ValueError", "tvm_vm_executable_load_file: NULL path");
@@ -539,6 +563,13 @@ tvm_vm_executable* tvm_vm_executable_load_file(const char* path) {
     tvm_ffi_raise("RuntimeError", "cannot open VM executable file `%s`", path);
     return NULL;
   }
+  unsigned char head[4] = {0};
+  size_t got = fread(head, 1, sizeof(head), f);
+  if (got == sizeof(head) && memcmp(head, "\x7f" "ELF", 4) == 0) {
+    fclose(f);
+    return load_model_library(path);
+  }
+  rewind(f);
   tvm_ffi_strbuf b = {0};
   char buf[65536];
   size_t n;

@@ -12,6 +12,7 @@
  *   make_binary        C = A <op> B over 2-D buffers, the inner loop of a given kind
  *   EXPORT_LOAD(g, tag, path)  export g to a .so and load it through ffi.Module.load_from_file.so
  *   GET_FN(mod, name)  a module's function (a new reference)
+ *   cg_undefined_symbols(path, allow_libm)  an exported library references only TVMFFI* (and libm)
  */
 #ifndef TVM_TESTS_CODEGEN_CODEGEN_TESTING_H_
 #define TVM_TESTS_CODEGEN_CODEGEN_TESTING_H_
@@ -315,5 +316,38 @@ static inline void* cg_get_fn_(int line, void* mod, const char* name) {
     CHECK_EQ_INT(rc_, -1);                                   \
     if (rc_ == -1) CHECK_RAISED(kind, part);                 \
   } while (0)
+
+/* Every undefined dynamic symbol of the library at path is a TVMFFI* function, a weak symbol of
+ * the C runtime's start files or, with allow_libm, a libm function; returns the number of
+ * TVMFFI* references (each other symbol fails the current test). */
+static inline int cg_undefined_symbols(const char* path, bool allow_libm) {
+  static const char* libm[] = {"expf",   "exp",   "logf",  "log",   "tanhf", "tanh",   "erff",
+                               "erf",    "powf",  "pow",   "sqrtf", "sqrt",  "roundf", "round",
+                               "floorf", "floor", "fmodf", "fmod",  NULL};
+  char cmd[600];
+  snprintf(cmd, sizeof(cmd), "nm -D --undefined-only '%s'", path);
+  FILE* p = popen(cmd, "r");
+  CHECK(p != NULL);
+  if (!p) return 0;
+  char line[512];
+  int n_ffi = 0;
+  while (fgets(line, sizeof(line), p)) {
+    char type[8] = {0}, name[400] = {0};
+    if (sscanf(line, " %7s %399s", type, name) != 2) continue;
+    char* at = strchr(name, '@');
+    if (at) *at = 0;
+    if (strncmp(name, "TVMFFI", 6) == 0) {
+      n_ffi++;
+      continue;
+    }
+    if (strcmp(type, "w") == 0) continue; /* __cxa_finalize, __gmon_start__, ... */
+    bool ok = false;
+    for (int k = 0; allow_libm && libm[k]; ++k) ok = ok || strcmp(name, libm[k]) == 0;
+    if (!ok) fprintf(stderr, "unexpected undefined symbol in %s: %s\n", path, name);
+    CHECK(ok);
+  }
+  CHECK_EQ_INT(pclose(p), 0);
+  return n_ffi;
+}
 
 #endif /* TVM_TESTS_CODEGEN_CODEGEN_TESTING_H_ */

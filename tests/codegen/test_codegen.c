@@ -936,38 +936,6 @@ TEST(gpu_construct_refused) {
 }
 
 /* ---- Export to a shared library ---------------------------------------------------------- */
-/* Every undefined dynamic symbol of the library at path is a TVMFFI* function, a libm function
- * or a weak symbol of the C runtime's start files; returns the number of TVMFFI* references. */
-static int check_undefined_symbols(const char* path) {
-  static const char* libm[] = {"expf",   "exp",   "logf",  "log",   "tanhf", "tanh",   "erff",
-                               "erf",    "powf",  "pow",   "sqrtf", "sqrt",  "roundf", "round",
-                               "floorf", "floor", "fmodf", "fmod",  NULL};
-  char cmd[600];
-  snprintf(cmd, sizeof(cmd), "nm -D --undefined-only '%s'", path);
-  FILE* p = popen(cmd, "r");
-  CHECK(p != NULL);
-  if (!p) return 0;
-  char line[512];
-  int n_ffi = 0;
-  while (fgets(line, sizeof(line), p)) {
-    char type[8] = {0}, name[400] = {0};
-    if (sscanf(line, " %7s %399s", type, name) != 2) continue;
-    char* at = strchr(name, '@');
-    if (at) *at = 0;
-    if (strncmp(name, "TVMFFI", 6) == 0) {
-      n_ffi++;
-      continue;
-    }
-    if (strcmp(type, "w") == 0) continue; /* __cxa_finalize, __gmon_start__, ... */
-    bool ok = false;
-    for (int k = 0; libm[k]; ++k) ok = ok || strcmp(name, libm[k]) == 0;
-    if (!ok) fprintf(stderr, "unexpected undefined symbol in %s: %s\n", path, name);
-    CHECK(ok);
-  }
-  CHECK_EQ_INT(pclose(p), 0);
-  return n_ffi;
-}
-
 TEST(export_shared_library) {
   void* f1 = make_binary("add", TVM_TIR_FLOAT32, 4, 8, TVM_TIR_KIND_Add, TVM_TIR_FOR_VECTORIZED);
   void* f2 = make_softmax();
@@ -978,7 +946,7 @@ TEST(export_shared_library) {
   char path[512];
   snprintf(path, sizeof(path), "%s/codegen_export_%d.so", TVM_CODEGEN_TEST_TMPDIR, (int)getpid());
   CHECK_OK(tvm_codegen_export(g, path, NULL));
-  CHECK(check_undefined_symbols(path) > 0);
+  CHECK(cg_undefined_symbols(path, true) > 0);
   /* The library records the tvm-ffi ABI it was built against. */
   void* so = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
   CHECK(so != NULL);

@@ -241,30 +241,6 @@ static int run_and_check(int line, void* fn, const inputs* in) {
   return bad;
 }
 
-/* Every undefined dynamic symbol of the library at path is a TVMFFI* function (or a weak
- * reference of the C runtime's start files); returns the number of TVMFFI* references. */
-static int only_tvmffi_undefined(const char* path) {
-  char cmd[600];
-  snprintf(cmd, sizeof(cmd), "nm -D --undefined-only '%s'", path);
-  FILE* p = popen(cmd, "r");
-  CHECK(p != NULL);
-  if (!p) return 0;
-  char line[512];
-  int n_ffi = 0;
-  while (fgets(line, sizeof(line), p)) {
-    char type[8] = {0}, name[400] = {0};
-    if (sscanf(line, " %7s %399s", type, name) != 2) continue;
-    if (strncmp(name, "TVMFFI", 6) == 0) {
-      n_ffi++;
-    } else if (strcmp(type, "w") != 0) {
-      fprintf(stderr, "unexpected undefined symbol in %s: %s\n", path, name);
-      CHECK(false);
-    }
-  }
-  CHECK_EQ_INT(pclose(p), 0);
-  return n_ffi;
-}
-
 TEST(conversions_inline_and_exact) {
   inputs in;
   in.f = calloc(CAP, sizeof(float));
@@ -295,7 +271,7 @@ TEST(conversions_inline_and_exact) {
     snprintf(path, sizeof(path), "%s/codegen_f16_%d_%d.so", TVM_CODEGEN_TEST_TMPDIR, (int)getpid(),
              host);
     CHECK_OK(tvm_codegen_export(g, path, &o));
-    CHECK(only_tvmffi_undefined(path) > 0);
+    CHECK(cg_undefined_symbols(path, false) > 0);
     void* lib = tvm_ffi_module_load_file(path);
     CHECK(lib != NULL);
     void* fn = lib ? GET_FN(lib, "conv16") : NULL;

@@ -44,6 +44,25 @@ tvm_vm_executable* tvm_codegen_relax_vm_codegen(const tvm_tir_ir_module_obj* mod
 tvm_vm_executable* tvm_codegen_relax_build(const tvm_tir_ir_module_obj* mod,
                                            const tvm_codegen_options* options);
 
+/*
+ * The model library: VMCodeGen plus the PrimFuncs compiled as by tvm_codegen_relax_build, written
+ * as one shared library at path_so (as tvm_codegen_export writes a kernel library: the kernels'
+ * __tvm_ffi_<symbol> entry points, the ABI version record, only TVMFFI* / libm references) whose
+ * __tvm_ffi__library_bin holds the executable (tvm_vm_executable_save) as module 0, of kind
+ * relax.VMExecutable, importing module 1, "_lib" (the library's kernels): upstream's layout for
+ * an exported relax.build result. A serving program that links only libvm and libtvmffi loads
+ * it with
+ *
+ *   tvm_vm_executable* exec = tvm_vm_executable_load_file("model.so");
+ *   tvm_vm* vm = tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1);
+ *
+ * (or tvm_ffi_module_load_file after tvm_vm_init, then tvm_vm_executable_load_from_module); the
+ * program must export its tvm-ffi symbols to the library (-rdynamic), as for any kernel library.
+ * 0, or -1 + error (the error says which path it was exporting to).
+ */
+int tvm_codegen_relax_export(const tvm_tir_ir_module_obj* mod, const char* path_so,
+                             const tvm_codegen_options* options);
+
 #pragma GCC visibility pop
 
 #ifdef __cplusplus

@@ -96,6 +96,11 @@ typedef struct tvm_vm_executable_obj tvm_vm_executable; /* an ffi.Module, kind r
 
 /* Parse and verify an executable. Errors name the section and what was wrong. */
 tvm_vm_executable* tvm_vm_executable_load_bytes(const void* data, size_t size);
+/* A file of the binary format, or a model library (an ELF shared library whose
+ * __tvm_ffi__library_bin holds a relax.VMExecutable, as tvm_codegen_relax_export writes): loaded
+ * with tvm_ffi_module_load_file, the executable found as tvm_vm_executable_load_from_module
+ * does, its packed functions resolving to the library's kernels (its import). A path without a
+ * '/' names the file in the working directory (not dlopen's search path). */
 tvm_vm_executable* tvm_vm_executable_load_file(const char* path);
 /* The executable inside a module: the module itself if it is one, the executable of a VM
  * module, else the first executable among its imports (depth first), else the result of its
