@@ -380,7 +380,11 @@ static int64_t emit_alloc_op(fn_ctx* c, int32_t id, const tvm_relax_call_obj* ca
   int64_t a[4] = {tvm_vm_arg_reg(TVM_VM_REG_VM), w[0], w[2], w[1]};
   if (emit_call(c, "vm.builtin.alloc_storage", a, 4, storage) < 0) return -1;
   int64_t t[4] = {tvm_vm_arg_reg(storage), tvm_vm_arg_imm(0), w[0], w[1]};
-  return emit_call(c, "vm.builtin.alloc_tensor", t, 4, dst) < 0 ? -1 : dst;
+  if (emit_call(c, "vm.builtin.alloc_tensor", t, 4, dst) < 0) return -1;
+  /* The tensor holds its storage: drop the register's reference, so that killing the tensor
+   * frees the memory. */
+  int64_t none = 0;
+  return emit_call(c, "vm.builtin.null_value", &none, 0, storage) < 0 ? -1 : dst;
 }
 
 /* R.memory.kill_tensor(v) / kill_storage(v): v's register (shared by the Vars bound to it) is
