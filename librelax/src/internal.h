@@ -208,9 +208,10 @@ tvm_relax_function_obj* tvm_relax__function_with_blocks(tvm_relax_function_obj* 
  * the top-level position (the bindings of the body's blocks counted in order; the body's result
  * is position `count`) of its binding and of its last use, a use of a Var bound to it
  * (`v = root`, `v = R.match_cast(root, ...)`) counting as a use of it. A value escapes when it is
- * used other than as a direct argument of a call (in a tuple, as a branch's or the function's
- * result, as a condition, inside a nested function): its lifetime is not known from the
- * function alone.
+ * used other than as a direct argument of a call that cannot return it or a view of it (a
+ * PrimFunc of mod, memory.alloc_tensor, the kills, shape_of): in a tuple, as a branch's or the
+ * function's result, as a condition, inside a nested function, passed to a Relax function or a
+ * packed function. Its lifetime is then not known from the function alone.
  */
 typedef struct {
   void* token_of;  /* ffi.Dict Var -> token index (the roots and the Vars bound to them) */
@@ -220,8 +221,10 @@ typedef struct {
   int64_t* last;   /* position of the last use (def when unused) */
   bool* escapes;
   int64_t count;   /* top-level bindings */
+  const tvm_tir_ir_module_obj* mod;
 } tvm_relax__liveness;
-int tvm_relax__liveness_init(tvm_relax__liveness* l, const tvm_relax_function_obj* f,
+int tvm_relax__liveness_init(tvm_relax__liveness* l, const tvm_tir_ir_module_obj* mod,
+                             const tvm_relax_function_obj* f,
                              bool (*is_root)(const tvm_relax_binding_obj* b));
 void tvm_relax__liveness_free(tvm_relax__liveness* l);
 

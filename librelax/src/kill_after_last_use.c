@@ -28,9 +28,8 @@ static int emit_kill(void* list, tvm_relax_var_obj* var, bool storage) {
 }
 
 static tvm_relax_function_obj* rewrite(tvm_relax_function_obj* f, void* ctx) {
-  (void)ctx;
   tvm_relax__liveness l;
-  if (tvm_relax__liveness_init(&l, f, is_root) != 0) {
+  if (tvm_relax__liveness_init(&l, ctx, f, is_root) != 0) {
     tvm_relax__liveness_free(&l);
     return NULL;
   }
@@ -79,5 +78,5 @@ static tvm_relax_function_obj* rewrite(tvm_relax_function_obj* f, void* ctx) {
 }
 
 tvm_tir_ir_module_obj* tvm_relax_transform_kill_after_last_use(const tvm_tir_ir_module_obj* mod) {
-  return tvm_relax__map_functions(mod, "KillAfterLastUse", rewrite, NULL);
+  return tvm_relax__map_functions(mod, "KillAfterLastUse", rewrite, (void*)mod);
 }

@@ -23,8 +23,23 @@ static void use(tvm_relax__liveness* l, int64_t t, int64_t pos) {
   if (l->last[t] < pos) l->last[t] = pos;
 }
 
-/* Record the uses in e at position pos: a token's Var as a direct call argument is a use, any
- * other occurrence an escape (all of them when escape_all: inside a nested function). */
+/* Whether the call's arguments are only read or written by it: nothing it returns aliases them. */
+static bool plain_use_call(const tvm_relax__liveness* l, const tvm_relax_call_obj* c) {
+  const tvm_relax_op_info* info = tvm_relax_op_info_of(c->op);
+  if (info) {
+    return info->id == TVM_RELAX_OP_memory_alloc_tensor || info->id == TVM_RELAX_OP_memory_kill_tensor ||
+           info->id == TVM_RELAX_OP_memory_kill_storage || info->id == TVM_RELAX_OP_shape_of;
+  }
+  if (!tvm_tir_is(c->op, TVM_TIR_KIND_GlobalVar)) return false;
+  void* f = tvm_tir_ir_module_lookup(l->mod, tvm_ffi_str_cstr(((const tvm_tir_global_var_obj*)c->op)->name_hint));
+  bool kernel = tvm_tir_is(f, TVM_TIR_KIND_PrimFunc);
+  tvm_ffi_release(f);
+  return kernel;
+}
+
+/* Record the uses in e at position pos: a token's Var as a direct argument of a plain-use call
+ * is a use, any other occurrence an escape (all of them when escape_all: inside a nested
+ * function). */
 static void scan(tvm_relax__liveness* l, const void* e, int64_t pos, bool escape_all) {
   switch (tvm_relax_kind_of(e)) {
     case TVM_RELAX_KIND_Var:
@@ -36,9 +51,10 @@ static void scan(tvm_relax__liveness* l, const void* e, int64_t pos, bool escape
     case TVM_RELAX_KIND_Call: {
       const tvm_relax_call_obj* c = e;
       scan(l, c->op, pos, escape_all);
+      bool plain = !escape_all && plain_use_call(l, c);
       for (int64_t i = 0; i < tvm_ffi_seq_size(c->args); ++i) {
         const void* a = tvm_ffi_seq_obj_at(c->args, i);
-        int64_t t = escape_all ? -1 : token_of(l, a);
+        int64_t t = plain ? token_of(l, a) : -1;
         if (t >= 0) use(l, t, pos);
         else scan(l, a, pos, escape_all);
       }
@@ -98,9 +114,11 @@ static int new_token(tvm_relax__liveness* l, const tvm_relax_var_obj* root, int6
   return 0;
 }
 
-int tvm_relax__liveness_init(tvm_relax__liveness* l, const tvm_relax_function_obj* f,
+int tvm_relax__liveness_init(tvm_relax__liveness* l, const tvm_tir_ir_module_obj* mod,
+                             const tvm_relax_function_obj* f,
                              bool (*is_root)(const tvm_relax_binding_obj* b)) {
   memset(l, 0, sizeof(*l));
+  l->mod = mod;
   l->token_of = tvm_ffi_dict_new();
   l->roots = tvm_ffi_list_new();
   if (!l->token_of || !l->roots) return -1;

@@ -115,9 +115,8 @@ static int emit_tensor(void* list, const tvm_relax_binding_obj* b, tvm_relax_var
 }
 
 static tvm_relax_function_obj* rewrite(tvm_relax_function_obj* f, void* ctx) {
-  (void)ctx;
   tvm_relax__liveness l;
-  if (tvm_relax__liveness_init(&l, f, is_root) != 0) {
+  if (tvm_relax__liveness_init(&l, ctx, f, is_root) != 0) {
     tvm_relax__liveness_free(&l);
     return NULL;
   }
@@ -197,5 +196,5 @@ static tvm_relax_function_obj* rewrite(tvm_relax_function_obj* f, void* ctx) {
 }
 
 tvm_tir_ir_module_obj* tvm_relax_transform_static_plan_block_memory(const tvm_tir_ir_module_obj* mod) {
-  return tvm_relax__map_functions(mod, "StaticPlanBlockMemory", rewrite, NULL);
+  return tvm_relax__map_functions(mod, "StaticPlanBlockMemory", rewrite, (void*)mod);
 }

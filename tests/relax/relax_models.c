@@ -273,6 +273,9 @@ static void value_text(tvm_ffi_strbuf* b, const void* e) {
     case TVM_RELAX_KIND_If:
       tvm_ffi_strbuf_puts(b, "if(...)");
       return;
+    case TVM_RELAX_KIND_ExternFunc:
+      tvm_ffi_strbuf_puts(b, tvm_ffi_str_cstr(((const tvm_relax_extern_func_obj*)e)->global_symbol));
+      return;
     default:
       if (tvm_tir_is(e, TVM_TIR_KIND_GlobalVar)) {
         tvm_ffi_strbuf_puts(b, tvm_ffi_str_cstr(((const tvm_tir_global_var_obj*)e)->name_hint));

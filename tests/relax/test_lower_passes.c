@@ -294,6 +294,78 @@ TEST(tuple_outputs) {
   tvm_ffi_release(killed), tvm_ffi_release(planned), tvm_ffi_release(out), tvm_ffi_release(mod);
 }
 
+/* main(x: (4, 8)), impure: alloc = builtin.alloc_tensor(...); _ = nn_relu(x, alloc);
+ * v = test.view(alloc) (a packed function: it may return a view of alloc); alloc1 = ...;
+ * _ = nn_relu(x, alloc1); return alloc1. By lifetimes alone alloc1 could reuse alloc's storage,
+ * while v may still point into it. */
+static tvm_tir_ir_module_obj* extern_use_module(void) {
+  tvm_tir_ir_module_obj* legal = first_passes(relax_models_mlp(1, 4, 8), 3);
+  const TVMFFIAny *k, *v;
+  void* kernel_gv = NULL;
+  for (int64_t pos = 0; legal && (pos = tvm_ffi_map_next(legal->functions, pos, &k, &v)) >= 0;) {
+    if (strcmp(tvm_ffi_str_cstr(((tvm_tir_global_var_obj*)k->v_obj)->name_hint), "nn_relu") == 0) kernel_gv = k->v_obj;
+  }
+  tvm_relax_var_obj* x = rt_var_take("x", rt_tensor(F32, 2, (int64_t)4, (int64_t)8));
+  int64_t dims[2] = {4, 8};
+  void* bindings = tvm_ffi_list_new();
+  tvm_relax_var_obj* allocs[2];
+  tvm_relax_var_obj* view = NULL;
+  for (int i = 0; i < 2; ++i) {
+    tvm_relax_expr_obj* shape = tvm_relax_shape_expr_of_ints(dims, 2);
+    tvm_relax_expr_obj* dt = tvm_relax_dtype_imm_new(F32);
+    tvm_relax_expr_obj* dev = tvm_relax_prim_value_int64(0);
+    tvm_relax_expr_obj* alloc = RT_CALL("relax.builtin.alloc_tensor", NULL, shape, dt, dev);
+    allocs[i] = tvm_relax_var_new(i ? "alloc1" : "alloc", tvm_relax_sinfo_of(alloc), false);
+    void* kargs = rt_array(2, x, allocs[i]);
+    tvm_relax_expr_obj* kcall = tvm_relax_call_new(kernel_gv, kargs, NULL, NULL, NULL);
+    tvm_relax_var_obj* unit = tvm_relax_var_new("_", tvm_relax_sinfo_of(kcall), false);
+    tvm_relax_binding_obj* b0 = tvm_relax_var_binding_new(allocs[i], alloc);
+    tvm_relax_binding_obj* b1 = tvm_relax_var_binding_new(unit, kcall);
+    TVMFFIAny i0 = tvm_ffi_any_obj(b0), i1 = tvm_ffi_any_obj(b1);
+    tvm_ffi_list_push(bindings, &i0), tvm_ffi_list_push(bindings, &i1);
+    if (i == 0) {
+      tvm_relax_expr_obj* ext = tvm_relax_extern_func_new("test.view", NULL);
+      void* eargs = rt_array(1, allocs[0]);
+      tvm_relax_expr_obj* ecall = tvm_relax_call_new(ext, eargs, NULL, NULL, NULL);
+      view = tvm_relax_var_new("v", tvm_relax_sinfo_of(ecall), false);
+      tvm_relax_binding_obj* b2 = tvm_relax_var_binding_new(view, ecall);
+      TVMFFIAny i2 = tvm_ffi_any_obj(b2);
+      tvm_ffi_list_push(bindings, &i2);
+      tvm_ffi_release(b2), tvm_ffi_release(ecall), tvm_ffi_release(eargs), tvm_ffi_release(ext);
+    }
+    void* objs[] = {b1, b0, unit, kcall, kargs, alloc, dev, dt, shape};
+    for (size_t j = 0; j < sizeof(objs) / sizeof(objs[0]); ++j) tvm_ffi_release(objs[j]);
+  }
+  void* bs = tvm_ffi_list_to_array(bindings);
+  tvm_relax_block_obj* blk = tvm_relax_block_new(bs, false);
+  void* blks = rt_array(1, blk);
+  tvm_relax_expr_obj* body = tvm_relax_seq_expr_new(blks, (tvm_relax_expr_obj*)allocs[1]);
+  void* params = rt_array(1, x);
+  tvm_relax_function_obj* f = tvm_relax_function_new(params, body, NULL, false, NULL);
+  tvm_tir_global_var_obj* g = tvm_relax_global_var_new("main", tvm_relax_sinfo_of(f));
+  void* kf = tvm_tir_ir_module_lookup(legal, "nn_relu");
+  TVMFFIAny keys[2] = {tvm_ffi_any_obj(g), tvm_ffi_any_obj(kernel_gv)};
+  TVMFFIAny vals[2] = {tvm_ffi_any_obj(f), tvm_ffi_any_obj(kf)};
+  void* funcs = tvm_ffi_map_new(keys, vals, 2);
+  tvm_tir_ir_module_obj* mod = tvm_tir_ir_module_new(funcs, NULL);
+  void* objs[] = {funcs, kf, g, f, params, body, blks, blk, bs, bindings, view, allocs[0], allocs[1], x, legal};
+  for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); ++i) tvm_ffi_release(objs[i]);
+  return mod;
+}
+
+TEST(packed_call_arguments_escape) {
+  tvm_tir_ir_module_obj* mod = extern_use_module();
+  CHECK(mod != NULL);
+  CHECK_STR_EQ(text(mod),
+               "alloc = builtin.alloc_tensor(shape(4, 8), float32, 0); _ = nn_relu(x, alloc); "
+               "v = test.view(alloc); alloc1 = builtin.alloc_tensor(shape(4, 8), float32, 0); "
+               "_ = nn_relu(x, alloc1)");
+  CHECK_OK(tvm_relax_verify_well_formed(mod));
+  tvm_tir_ir_module_obj* out = mod ? tvm_relax_transform_static_plan_block_memory(mod) : NULL;
+  CHECK(out != NULL && out == mod);
+  tvm_ffi_release(out), tvm_ffi_release(mod);
+}
+
 TEST(bad_input) {
   CHECK(tvm_relax_transform_call_tir_rewrite(NULL) == NULL);
   CHECK_RAISED("TypeError", "CallTIRRewrite: an IRModule is required");
@@ -320,6 +392,7 @@ int main(void) {
   RUN(static_plan_sizes);
   RUN(kill_after_last_use);
   RUN(tuple_outputs);
+  RUN(packed_call_arguments_escape);
   RUN(bad_input);
   return test_summary();
 }

@@ -66,7 +66,9 @@ tvm_tir_ir_module_obj* tvm_relax_transform_call_tir_rewrite(const tvm_tir_ir_mod
  * A storage is reused by any dtype; a request takes the smallest free storage at least its size,
  * else grows the largest smaller one (upstream's rule, within a factor of 16). Not planned (left
  * as R.builtin.alloc_tensor): symbolic shapes, allocations inside If branches, and tensors that
- * escape (returned, put in a tuple, the result of a branch, captured by a nested function).
+ * escape (returned, put in a tuple, the result of a branch, captured by a nested function, passed
+ * to anything but a PrimFunc of the module, memory.alloc_tensor, a kill or shape_of: a Relax or
+ * packed function might return the tensor or a view of it).
  */
 tvm_tir_ir_module_obj* tvm_relax_transform_static_plan_block_memory(const tvm_tir_ir_module_obj* mod);
 
