@@ -206,7 +206,7 @@ tvm_tir_ir_module_obj* relax_models_mlp(int layers, int64_t batch, int64_t hidde
   tvm_tir_global_var_obj* g = m.failed ? NULL : tvm_relax_bb_function_end(m.bb, (tvm_relax_expr_obj*)h, NULL);
   tvm_tir_ir_module_obj* mod = g ? tvm_relax_bb_module(m.bb) : NULL;
   tvm_ffi_release(g), tvm_ffi_release(h), tvm_ffi_release(params);
-  tvm_ffi_release(m.params), tvm_ffi_release(n);
+  tvm_ffi_release(x), tvm_ffi_release(w), tvm_ffi_release(m.params), tvm_ffi_release(n);
   tvm_relax_bb_free(m.bb);
   return mod;
 }

@@ -366,6 +366,22 @@ TEST(packed_call_arguments_escape) {
   tvm_ffi_release(out), tvm_ffi_release(mod);
 }
 
+/* Without RemovePurityChecking, CallTIRRewrite's result is ill-formed (impure calls in a pure
+ * function): debug builds stop there and name the pass; release builds do not check. */
+TEST(debug_builds_check_each_pass) {
+  tvm_tir_ir_module_obj* legal = first_passes(relax_models_mlp(1, 4, 8), 1);
+  tvm_relax_pass passes[2] = {{"ToNonDataflow", tvm_relax_transform_to_non_dataflow},
+                              {"CallTIRRewrite", tvm_relax_transform_call_tir_rewrite}};
+  tvm_tir_ir_module_obj* out = legal ? tvm_relax_run_passes(legal, passes, 2) : NULL;
+#ifndef NDEBUG
+  CHECK(out == NULL);
+  CHECK_RAISED("ValueError", "the result of CallTIRRewrite is not well formed");
+#else
+  CHECK(out != NULL);
+#endif
+  tvm_ffi_release(out), tvm_ffi_release(legal);
+}
+
 TEST(bad_input) {
   CHECK(tvm_relax_transform_call_tir_rewrite(NULL) == NULL);
   CHECK_RAISED("TypeError", "CallTIRRewrite: an IRModule is required");
@@ -393,6 +409,7 @@ int main(void) {
   RUN(kill_after_last_use);
   RUN(tuple_outputs);
   RUN(packed_call_arguments_escape);
+  RUN(debug_builds_check_each_pass);
   RUN(bad_input);
   return test_summary();
 }
