@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include <tvm/codegen/relax_build.h>
+#include <tvm/relax/transform.h>
 #include <tvm/tir/transform.h>
 
 #include "internal.h"
@@ -41,11 +42,16 @@ static int pack_library_bin(tvm_vm_executable* exec, tvm_ffi_strbuf* out) {
   return rc;
 }
 
-int tvm_codegen_relax_export(const tvm_tir_ir_module_obj* mod, const char* path_so,
+int tvm_codegen_relax_export(const tvm_tir_ir_module_obj* mod_in, const char* path_so,
                              const tvm_codegen_options* options) {
   if (!path_so) return tvm_ffi_raise("ValueError", "tvm_codegen_relax_export: the path is NULL");
-  tvm_vm_executable* exec = tvm_codegen_relax_vm_codegen(mod);
-  if (!exec) return -1;
+  /* The same build pipeline as tvm_codegen_relax_build. */
+  tvm_tir_ir_module_obj* mod = tvm_relax_build_pipeline(mod_in);
+  tvm_vm_executable* exec = mod ? tvm_codegen_relax_vm_codegen(mod) : NULL;
+  if (!exec) {
+    tvm_ffi_release(mod);
+    return -1;
+  }
   tvm_ffi_strbuf bin = {0};
   tvm_tir_ir_module_obj* tir = NULL;
   void* lowered = NULL;
@@ -59,5 +65,6 @@ int tvm_codegen_relax_export(const tvm_tir_ir_module_obj* mod, const char* path_
   tvm_ffi_release(tir);
   tvm_ffi_strbuf_free(&bin);
   tvm_ffi_release(exec);
+  tvm_ffi_release(mod);
   return rc;
 }

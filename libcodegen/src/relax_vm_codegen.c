@@ -12,6 +12,7 @@
 
 #include <tvm/codegen/relax_build.h>
 #include <tvm/relax/relax.h>
+#include <tvm/relax/transform.h>
 #include <tvm/tir/transform.h>
 #include <tvm/vm/builder.h>
 
@@ -358,6 +359,47 @@ static int64_t emit_call_tir(fn_ctx* c, const tvm_relax_call_obj* call) {
   return emit_call(c, "vm.builtin.make_tuple", extra, (int32_t)nout, dst) < 0 ? -1 : dst;
 }
 
+/* The allocation operators of the lowered form (CallTIRRewrite, StaticPlanBlockMemory), as
+ * upstream's VMBuiltinLower maps them: R.memory.alloc_storage(size, device, scope, dtype) ->
+ * vm.builtin.alloc_storage(vm, size, device, dtype, scope); R.memory.alloc_tensor(storage, offset,
+ * shape, dtype) -> vm.builtin.alloc_tensor(same); R.builtin.alloc_tensor(shape, dtype, device)
+ * -> a storage of the tensor's size and the tensor at offset 0 in it. */
+static int64_t emit_alloc_op(fn_ctx* c, int32_t id, const tvm_relax_call_obj* call, int64_t dst) {
+  int64_t n = tvm_ffi_seq_size(call->args), w[4];
+  for (int64_t i = 0; i < n && i < 4; ++i) {
+    int64_t r = emit_expr(c, tvm_ffi_seq_obj_at(call->args, i));
+    if (r < 0) return -1;
+    w[i] = tvm_vm_arg_reg(r);
+  }
+  if (id == TVM_RELAX_OP_memory_alloc_storage) {
+    int64_t a[5] = {tvm_vm_arg_reg(TVM_VM_REG_VM), w[0], w[1], w[3], w[2]};
+    return emit_call(c, "vm.builtin.alloc_storage", a, 5, dst) < 0 ? -1 : dst;
+  }
+  if (id == TVM_RELAX_OP_memory_alloc_tensor) {
+    return emit_call(c, "vm.builtin.alloc_tensor", w, 4, dst) < 0 ? -1 : dst;
+  }
+  int64_t storage = new_reg(c);
+  int64_t a[4] = {tvm_vm_arg_reg(TVM_VM_REG_VM), w[0], w[2], w[1]};
+  if (emit_call(c, "vm.builtin.alloc_storage", a, 4, storage) < 0) return -1;
+  int64_t t[4] = {tvm_vm_arg_reg(storage), tvm_vm_arg_imm(0), w[0], w[1]};
+  if (emit_call(c, "vm.builtin.alloc_tensor", t, 4, dst) < 0) return -1;
+  /* The tensor holds its storage: drop the register's reference, so that killing the tensor
+   * frees the memory. */
+  int64_t none = 0;
+  return emit_call(c, "vm.builtin.null_value", &none, 0, storage) < 0 ? -1 : dst;
+}
+
+/* R.memory.kill_tensor(v) / kill_storage(v): v's register (shared by the Vars bound to it) is
+ * overwritten with None, dropping the VM's reference, as upstream's VMCodeGen emits a kill. */
+static int64_t emit_kill(fn_ctx* c, const tvm_relax_call_obj* call) {
+  const void* v = tvm_ffi_seq_obj_at(call->args, 0);
+  if (!tvm_relax_is_var(v)) return fail(c, "memory.kill_* of a value that is not a variable", NULL), -1;
+  int64_t r = var_reg(c, v);
+  if (r < 0) return -1;
+  int64_t none = 0;
+  return emit_call(c, "vm.builtin.null_value", &none, 0, r) < 0 ? -1 : r;
+}
+
 static int64_t emit_call_expr(fn_ctx* c, const tvm_relax_call_obj* call) {
   const tvm_relax_op_info* info = tvm_relax_op_info_of(call->op);
   int64_t dst = new_reg(c);
@@ -373,6 +415,13 @@ static int64_t emit_call_expr(fn_ctx* c, const tvm_relax_call_obj* call) {
         int64_t f = tvm_vm_builder_declare_packed(c->b, "vm.builtin.null_value");
         return f < 0 ? -1 : emit_args_call(c, f, call->args, 0, NULL, 0, dst);
       }
+      case TVM_RELAX_OP_builtin_alloc_tensor:
+      case TVM_RELAX_OP_memory_alloc_storage:
+      case TVM_RELAX_OP_memory_alloc_tensor:
+        return emit_alloc_op(c, info->id, call, dst);
+      case TVM_RELAX_OP_memory_kill_storage:
+      case TVM_RELAX_OP_memory_kill_tensor:
+        return emit_kill(c, call);
       case TVM_RELAX_OP_call_pure_packed: {
         const tvm_relax_expr_obj* callee = tvm_ffi_seq_obj_at(call->args, 0);
         if (tvm_relax_kind_of(callee) != TVM_RELAX_KIND_ExternFunc) break;
@@ -639,8 +688,8 @@ tvm_tir_ir_module_obj* tvm_codegen__relax_tir_part(const tvm_tir_ir_module_obj* 
   return out;
 }
 
-tvm_vm_executable* tvm_codegen_relax_build(const tvm_tir_ir_module_obj* mod,
-                                           const tvm_codegen_options* options) {
+static tvm_vm_executable* build_lowered(const tvm_tir_ir_module_obj* mod,
+                                        const tvm_codegen_options* options) {
   tvm_vm_executable* exec = tvm_codegen_relax_vm_codegen(mod);
   if (!exec) return NULL;
   tvm_tir_ir_module_obj* tir = tvm_codegen__relax_tir_part(mod);
@@ -662,4 +711,21 @@ tvm_vm_executable* tvm_codegen_relax_build(const tvm_tir_ir_module_obj* mod,
   }
   tvm_ffi_release(tir);
   return exec;
+}
+
+tvm_vm_executable* tvm_codegen_relax_build_passes(const tvm_tir_ir_module_obj* mod,
+                                                  const tvm_relax_pass* passes, int64_t n,
+                                                  const tvm_codegen_options* options) {
+  tvm_tir_ir_module_obj* lowered = tvm_relax_run_passes(mod, passes, n);
+  if (!lowered) return NULL;
+  tvm_vm_executable* exec = build_lowered(lowered, options);
+  tvm_ffi_release(lowered);
+  return exec;
+}
+
+tvm_vm_executable* tvm_codegen_relax_build(const tvm_tir_ir_module_obj* mod,
+                                           const tvm_codegen_options* options) {
+  const tvm_relax_pass* passes;
+  int64_t n = tvm_relax_build_pipeline_passes(&passes);
+  return tvm_codegen_relax_build_passes(mod, passes, n, options);
 }

@@ -196,4 +196,45 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_softmax(const tvm_relax_call_obj* cal
 tvm_tir_prim_func_obj* tvm_relax__legalize_norm(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_reduce(const tvm_relax_call_obj* call);
 
+/* ---- Pass helpers (pipeline.c) --------------------------------------------------------------- */
+/* A rewrite of one Relax function: the new function (new reference; f retained when unchanged)
+ * or NULL + error. */
+typedef tvm_relax_function_obj* (*tvm_relax__func_rewrite)(tvm_relax_function_obj* f, void* ctx);
+/* mod (an IRModule, else TypeError naming pass) with fn applied to each of its Relax functions;
+ * mod itself (retained) when no function changed. */
+tvm_tir_ir_module_obj* tvm_relax__map_functions(const tvm_tir_ir_module_obj* mod, const char* pass,
+                                                tvm_relax__func_rewrite fn, void* ctx);
+/* The operator id of a Call of an operator, else -1. */
+int32_t tvm_relax__call_op_id(const void* expr);
+/* The function's body blocks rebuilt from per-block binding lists (ffi.Lists, one per block of
+ * f's body SeqExpr, same dataflow-ness): a new Function with the same params, body result,
+ * return struct info, purity and attrs. */
+tvm_relax_function_obj* tvm_relax__function_with_blocks(tvm_relax_function_obj* f, void* lists);
+
+/* ---- Lifetimes of allocated values (liveness.c) ---------------------------------------------- */
+/*
+ * The values of a function's top-level bindings that is_root picks (allocations), each a token:
+ * the top-level position (the bindings of the body's blocks counted in order; the body's result
+ * is position `count`) of its binding and of its last use, a use of a Var bound to it
+ * (`v = root`, `v = R.match_cast(root, ...)`) counting as a use of it. A value escapes when it is
+ * used other than as a direct argument of a call that cannot return it or a view of it (a
+ * PrimFunc of mod, memory.alloc_tensor, the kills, shape_of): in a tuple, as a branch's or the
+ * function's result, as a condition, inside a nested function, passed to a Relax function or a
+ * packed function. Its lifetime is then not known from the function alone.
+ */
+typedef struct {
+  void* token_of;  /* ffi.Dict Var -> token index (the roots and the Vars bound to them) */
+  void* roots;     /* ffi.List of the root Vars, by token */
+  int64_t n, cap;  /* tokens */
+  int64_t* def;    /* position of the root's binding */
+  int64_t* last;   /* position of the last use (def when unused) */
+  bool* escapes;
+  int64_t count;   /* top-level bindings */
+  const tvm_tir_ir_module_obj* mod;
+} tvm_relax__liveness;
+int tvm_relax__liveness_init(tvm_relax__liveness* l, const tvm_tir_ir_module_obj* mod,
+                             const tvm_relax_function_obj* f,
+                             bool (*is_root)(const tvm_relax_binding_obj* b));
+void tvm_relax__liveness_free(tvm_relax__liveness* l);
+
 #endif /* TVM_RELAX_INTERNAL_H_ */

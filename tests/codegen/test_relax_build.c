@@ -1,14 +1,17 @@
 /*
  * test_relax_build.c: Relax models compiled to VM executables (VMCodeGen + LLVM kernels) and run
  * in libvm, checked against the Relax reference evaluator on random inputs: a chain of
- * elementwise operators with broadcasting and a symbolic batch, If, tuples, match_cast; bad
- * arguments to the compiled model are located errors from the VM.
+ * elementwise operators with broadcasting and a symbolic batch, If, tuples, match_cast; an MLP
+ * chain through the build pipeline (planned storages, kills) and through LegalizeOps alone
+ * (call_tir compiled directly); the peak memory of a run with and without the memory passes;
+ * bad arguments to the compiled model are located errors from the VM.
  */
 #include <math.h>
 #include <tvm/codegen/relax_build.h>
 #include <tvm/relax/relax.h>
 #include <tvm/vm/vm.h>
 
+#include "relax_models.h"
 #include "relax_testing.h"
 
 static uint64_t g_rng = 0x1234567887654321ull;
@@ -162,8 +165,135 @@ TEST(unlegalized_module_is_refused) {
   tvm_relax_bb_free(bb), tvm_ffi_release(params), tvm_ffi_release(x);
 }
 
+/* Run main(x, w) of exec on random inputs of batch `batch` and compare with the evaluator on the
+ * legalized module; returns the number of mismatching elements (or 1 on an error). */
+static int mlp_mismatches(tvm_vm* vm, const tvm_tir_ir_module_obj* legal, int64_t batch, int64_t hidden) {
+  int64_t sx[2] = {batch, hidden}, sw[2] = {hidden, hidden};
+  void* x = rand_tensor(2, sx);
+  void* w = rand_tensor(2, sw);
+  /* Weights of about 1/hidden keep the activations of the order of the inputs, so the float
+   * rounding of the two sides (summation order, contraction) stays within the tolerance. */
+  float* wp = tvm_ffi_tensor_dl(w)->data;
+  for (int64_t i = 0; i < hidden * hidden; ++i) wp[i] /= (float)hidden;
+  TVMFFIAny args[2] = {tvm_ffi_any_obj(x), tvm_ffi_any_obj(w)}, want, got;
+  int bad = 1;
+  if (tvm_relax_eval(legal, "main", args, 2, &want) == 0) {
+    if (tvm_vm_invoke(vm, "main", args, 2, &got) == 0) {
+      bad = max_diff_bad(&got, &want);
+      tvm_ffi_any_release(&got);
+    } else {
+      void* e = tvm_ffi_error_take();
+      fprintf(stderr, "vm: %s\n", e ? tvm_ffi_error_message(e) : "?");
+      tvm_ffi_release(e);
+    }
+    tvm_ffi_any_release(&want);
+  } else {
+    void* e = tvm_ffi_error_take();
+    fprintf(stderr, "eval: %s\n", e ? tvm_ffi_error_message(e) : "?");
+    tvm_ffi_release(e);
+  }
+  tvm_ffi_release(x), tvm_ffi_release(w);
+  return bad;
+}
+
+/* The MLP chain through the build pipeline (static shapes: planned storages; a symbolic batch:
+ * runtime allocations with kills) matches the evaluator; so does the legacy path (no passes
+ * but LegalizeOps: call_tir compiled directly). */
+TEST(pipeline_matches_evaluator) {
+  struct {
+    int64_t batch; /* < 0: symbolic */
+    int passes;    /* -1: the whole pipeline */
+  } k_cases[] = {{5, -1}, {-1, -1}, {5, 1}, {-1, 1}};
+  const tvm_relax_pass* p;
+  tvm_relax_build_pipeline_passes(&p);
+  for (size_t i = 0; i < sizeof(k_cases) / sizeof(k_cases[0]); ++i) {
+    tvm_tir_ir_module_obj* mod = relax_models_mlp(4, k_cases[i].batch, 16);
+    tvm_tir_ir_module_obj* legal = mod ? tvm_relax_transform_legalize_ops(mod) : NULL;
+    tvm_vm_executable* exec =
+        k_cases[i].passes < 0 ? tvm_codegen_relax_build(mod, NULL)
+                              : tvm_codegen_relax_build_passes(mod, p, k_cases[i].passes, NULL);
+    CHECK(exec != NULL);
+    tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
+    for (int64_t trial = 0; vm && trial < 3; ++trial) {
+      int64_t batch = k_cases[i].batch > 0 ? k_cases[i].batch : 1 + 3 * trial;
+      CHECK_EQ_INT(mlp_mismatches(vm, legal, batch, 16), 0);
+    }
+    if (vm) tvm_vm_release(vm);
+    tvm_ffi_release(exec), tvm_ffi_release(legal), tvm_ffi_release(mod);
+  }
+}
+
+/* Bytes the VM's pool holds after one run of an MLP chain (8 layers, 64 x 256 float32 tensors of
+ * 64 KiB) compiled with the build pipeline's passes whose bit is set in `mask`: the pool keeps
+ * freed blocks, so this is the run's high-water mark. */
+static size_t mlp_pool_bytes(unsigned mask) {
+  const tvm_relax_pass* p;
+  tvm_relax_pass passes[16];
+  int64_t all = tvm_relax_build_pipeline_passes(&p), n = 0;
+  for (int64_t i = 0; i < all && i < 16; ++i) {
+    if (mask & (1u << i)) passes[n++] = p[i];
+  }
+  tvm_tir_ir_module_obj* mod = relax_models_mlp(8, 64, 256);
+  tvm_vm_executable* exec = mod ? tvm_codegen_relax_build_passes(mod, passes, n, NULL) : NULL;
+  tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
+  size_t allocated = 0, cached = 0;
+  CHECK(vm != NULL);
+  if (vm) {
+    int64_t sx[2] = {64, 256}, sw[2] = {256, 256};
+    void* x = rand_tensor(2, sx);
+    void* w = rand_tensor(2, sw);
+    TVMFFIAny args[2] = {tvm_ffi_any_obj(x), tvm_ffi_any_obj(w)}, got;
+    if (tvm_vm_invoke(vm, "main", args, 2, &got) == 0) tvm_ffi_any_release(&got);
+    else CHECK_OK(-1);
+    CHECK_OK(tvm_vm_memory_usage(vm, 0, &allocated, &cached));
+    tvm_ffi_release(x), tvm_ffi_release(w);
+    tvm_vm_release(vm);
+  }
+  tvm_ffi_release(exec), tvm_ffi_release(mod);
+  return allocated + cached;
+}
+
+TEST(planning_and_kills_lower_peak_memory) {
+  /* Bits: LegalizeOps 0, ToNonDataflow 1, RemovePurityChecking 2, CallTIRRewrite 3,
+   * StaticPlanBlockMemory 4, KillAfterLastUse 5. */
+  size_t legacy = mlp_pool_bytes(0x1);    /* call_tir compiled directly: all 16 outputs live */
+  size_t rewrite = mlp_pool_bytes(0xf);   /* allocation ops, nothing freed early */
+  size_t kills = mlp_pool_bytes(0x2f);    /* no planning: kills, the runtime pool reuses */
+  size_t planned = mlp_pool_bytes(0x3f);  /* the whole pipeline */
+  size_t tensor = 64 * 256 * 4;
+  CHECK(legacy >= 16 * tensor);
+  CHECK(rewrite >= 16 * tensor);
+  /* Two tensors live at a time (a kernel's input and output). The returned tensor (not planned)
+   * is allocated after the last kill of the other storage, so the pool hands that block again. */
+  CHECK(kills >= 2 * tensor && kills < 3 * tensor);
+  CHECK(planned >= 2 * tensor && planned < 3 * tensor);
+}
+
+TEST(kill_of_a_non_variable_is_refused) {
+  tvm_relax_var_obj* x = rt_var_take("x", rt_tensor(F32, 1, (int64_t)4));
+  int64_t shape[1] = {4};
+  void* data = rand_tensor(1, shape);
+  tvm_relax_expr_obj* k = tvm_relax_constant_new(data, NULL);
+  tvm_relax_expr_obj* kill = RT_CALL("relax.memory.kill_tensor", NULL, k);
+  void* params = rt_array(1, x);
+  tvm_relax_block_builder* bb = tvm_relax_bb_new(NULL);
+  tvm_relax_bb_function_begin_ex(bb, "main", params, NULL, TVM_RELAX_BB_IMPURE);
+  tvm_relax_var_obj* v = tvm_relax_bb_emit(bb, kill, "_");
+  tvm_tir_global_var_obj* g = tvm_relax_bb_function_end(bb, (tvm_relax_expr_obj*)x, NULL);
+  tvm_tir_ir_module_obj* mod = tvm_relax_bb_module(bb);
+  CHECK(mod != NULL);
+  CHECK(tvm_codegen_relax_vm_codegen(mod) == NULL);
+  CHECK_RAISED("ValueError", "VMCodeGen: main: memory.kill_* of a value that is not a variable");
+  tvm_ffi_release(mod), tvm_ffi_release(g), tvm_ffi_release(v), tvm_ffi_release(params);
+  tvm_ffi_release(kill), tvm_ffi_release(k), tvm_ffi_release(data), tvm_ffi_release(x);
+  tvm_relax_bb_free(bb);
+}
+
 int main(void) {
   RUN(compiled_model_matches_evaluator);
   RUN(unlegalized_module_is_refused);
+  RUN(pipeline_matches_evaluator);
+  RUN(planning_and_kills_lower_peak_memory);
+  RUN(kill_of_a_non_variable_is_refused);
   return test_summary();
 }

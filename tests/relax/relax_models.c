@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <tvm/tir/tir.h>
 
 #define F32 tvm_tir_dtype_float(32)
@@ -172,4 +173,163 @@ tvm_tir_ir_module_obj* relax_models_transformer(int layers, int heads, int64_t s
   drop(m.params);
   tvm_relax_bb_free(m.bb);
   return mod;
+}
+
+/* ---- MLP chain --------------------------------------------------------------------------------- */
+tvm_tir_ir_module_obj* relax_models_mlp(int layers, int64_t batch, int64_t hidden) {
+  model m = {tvm_relax_bb_new(NULL), tvm_ffi_list_new(), 0};
+  tvm_tir_var_obj* n = batch < 0 ? tvm_tir_var_new("n", tvm_tir_dtype_int(64)) : NULL;
+  if (!m.bb || !m.params || (batch < 0 && !n)) m.failed = 1;
+  int64_t x_dims[2] = {batch, hidden}, w_dims[2] = {hidden, hidden};
+  tvm_relax_var_obj* x = m.failed ? NULL : param(&m, "x", 2, x_dims, n);
+  tvm_relax_var_obj* w = m.failed ? NULL : param(&m, "w", 2, w_dims, n);
+  void* params = m.failed ? NULL : tvm_ffi_list_to_array(m.params);
+  if (!params || tvm_relax_bb_function_begin(m.bb, "main", params, NULL, true) != 0) m.failed = 1;
+  if (!m.failed && tvm_relax_bb_dataflow_begin(m.bb) != 0) m.failed = 1;
+  tvm_relax_var_obj* h = x;
+  tvm_ffi_retain(h);
+  for (int l = 0; l < layers && !m.failed; ++l) {
+    tvm_relax_var_obj* mm = emit(&m, "relax.matmul", NULL, 2, h, w);
+    tvm_ffi_release(h);
+    h = NULL;
+    if (l + 1 < layers) {
+      h = emit(&m, "relax.nn.relu", NULL, 1, mm, NULL);
+    } else if (mm) {
+      tvm_relax_expr_obj* call = tvm_relax_call_op("relax.nn.relu", NULL, 1, mm);
+      h = call ? tvm_relax_bb_emit_output(m.bb, call, "out") : NULL;
+      tvm_ffi_release(call);
+      if (!h) m.failed = 1;
+    }
+    tvm_ffi_release(mm);
+  }
+  if (!m.failed && tvm_relax_bb_block_end(m.bb) != 0) m.failed = 1;
+  tvm_tir_global_var_obj* g = m.failed ? NULL : tvm_relax_bb_function_end(m.bb, (tvm_relax_expr_obj*)h, NULL);
+  tvm_tir_ir_module_obj* mod = g ? tvm_relax_bb_module(m.bb) : NULL;
+  tvm_ffi_release(g), tvm_ffi_release(h), tvm_ffi_release(params);
+  tvm_ffi_release(x), tvm_ffi_release(w), tvm_ffi_release(m.params), tvm_ffi_release(n);
+  tvm_relax_bb_free(m.bb);
+  return mod;
+}
+
+/* ---- Inspection -------------------------------------------------------------------------------- */
+static void value_text(tvm_ffi_strbuf* b, const void* e) {
+  switch (tvm_relax_kind_of(e)) {
+    case TVM_RELAX_KIND_Var:
+    case TVM_RELAX_KIND_DataflowVar:
+      tvm_ffi_strbuf_puts(b, tvm_relax_var_name(e));
+      return;
+    case TVM_RELAX_KIND_Call: {
+      const tvm_relax_call_obj* c = e;
+      const tvm_relax_op_info* info = tvm_relax_op_info_of(c->op);
+      if (info) tvm_ffi_strbuf_puts(b, info->name + strlen("relax."));
+      else if (tvm_tir_is(c->op, TVM_TIR_KIND_GlobalVar)) tvm_ffi_strbuf_puts(b, tvm_ffi_str_cstr(((const tvm_tir_global_var_obj*)c->op)->name_hint));
+      else value_text(b, c->op);
+      tvm_ffi_strbuf_puts(b, "(");
+      for (int64_t i = 0; i < tvm_ffi_seq_size(c->args); ++i) {
+        if (i) tvm_ffi_strbuf_puts(b, ", ");
+        value_text(b, tvm_ffi_seq_obj_at(c->args, i));
+      }
+      tvm_ffi_strbuf_puts(b, ")");
+      return;
+    }
+    case TVM_RELAX_KIND_Tuple: {
+      void* f = ((const tvm_relax_tuple_obj*)e)->fields;
+      tvm_ffi_strbuf_puts(b, "(");
+      for (int64_t i = 0; i < tvm_ffi_seq_size(f); ++i) {
+        if (i) tvm_ffi_strbuf_puts(b, ", ");
+        value_text(b, tvm_ffi_seq_obj_at(f, i));
+      }
+      tvm_ffi_strbuf_puts(b, ")");
+      return;
+    }
+    case TVM_RELAX_KIND_ShapeExpr: {
+      void* v = ((const tvm_relax_shape_expr_obj*)e)->values;
+      tvm_ffi_strbuf_puts(b, "shape(");
+      for (int64_t i = 0; i < tvm_ffi_seq_size(v); ++i) {
+        int64_t k;
+        if (i) tvm_ffi_strbuf_puts(b, ", ");
+        if (tvm_tir_as_const_int(tvm_ffi_seq_obj_at(v, i), &k)) tvm_ffi_strbuf_printf(b, "%lld", (long long)k);
+        else tvm_tir_node_text(b, tvm_ffi_seq_obj_at(v, i));
+      }
+      tvm_ffi_strbuf_puts(b, ")");
+      return;
+    }
+    case TVM_RELAX_KIND_PrimValue: {
+      int64_t k;
+      if (tvm_tir_as_const_int(((const tvm_relax_prim_value_obj*)e)->value, &k)) tvm_ffi_strbuf_printf(b, "%lld", (long long)k);
+      else tvm_ffi_strbuf_puts(b, "?");
+      return;
+    }
+    case TVM_RELAX_KIND_DataTypeImm: {
+      char dt[32];
+      DLDataType d = ((const tvm_relax_dtype_imm_obj*)e)->value;
+      snprintf(dt, sizeof(dt), "%s%d", d.code == kDLFloat ? "float" : d.code == kDLUInt ? "uint" : "int", d.bits);
+      tvm_ffi_strbuf_puts(b, dt);
+      return;
+    }
+    case TVM_RELAX_KIND_StringImm:
+      tvm_ffi_strbuf_puts(b, tvm_ffi_str_cstr(((const tvm_relax_string_imm_obj*)e)->value));
+      return;
+    case TVM_RELAX_KIND_If:
+      tvm_ffi_strbuf_puts(b, "if(...)");
+      return;
+    case TVM_RELAX_KIND_ExternFunc:
+      tvm_ffi_strbuf_puts(b, tvm_ffi_str_cstr(((const tvm_relax_extern_func_obj*)e)->global_symbol));
+      return;
+    default:
+      if (tvm_tir_is(e, TVM_TIR_KIND_GlobalVar)) {
+        tvm_ffi_strbuf_puts(b, tvm_ffi_str_cstr(((const tvm_tir_global_var_obj*)e)->name_hint));
+      } else {
+        tvm_ffi_strbuf_puts(b, "?");
+      }
+  }
+}
+
+static const tvm_relax_function_obj* find_function(const tvm_tir_ir_module_obj* mod, const char* name) {
+  void* f = tvm_tir_ir_module_lookup(mod, name);
+  tvm_ffi_release(f); /* the module keeps it */
+  return tvm_relax_kind_of(f) == TVM_RELAX_KIND_Function ? f : NULL;
+}
+
+const char* relax_models_bindings_text(const tvm_tir_ir_module_obj* mod, const char* name, char* buf,
+                                       size_t size) {
+  const tvm_relax_function_obj* f = mod ? find_function(mod, name) : NULL;
+  if (!f) {
+    snprintf(buf, size, "(no function %s)", name);
+    return buf;
+  }
+  tvm_ffi_strbuf b = {0};
+  const tvm_relax_seq_expr_obj* seq = (const void*)f->body;
+  for (int64_t i = 0; i < tvm_ffi_seq_size(seq->blocks); ++i) {
+    const tvm_relax_block_obj* blk = tvm_ffi_seq_obj_at(seq->blocks, i);
+    if (i) tvm_ffi_strbuf_puts(&b, " | ");
+    if (tvm_relax_kind_of(blk) == TVM_RELAX_KIND_DataflowBlock) tvm_ffi_strbuf_puts(&b, "df: ");
+    for (int64_t j = 0; j < tvm_ffi_seq_size(blk->bindings); ++j) {
+      const tvm_relax_binding_obj* bd = tvm_ffi_seq_obj_at(blk->bindings, j);
+      if (j) tvm_ffi_strbuf_puts(&b, "; ");
+      tvm_ffi_strbuf_printf(&b, "%s = ", tvm_relax_var_name(bd->var));
+      value_text(&b, tvm_relax_binding_value(bd));
+    }
+  }
+  snprintf(buf, size, "%s", tvm_ffi_strbuf_cstr(&b));
+  tvm_ffi_strbuf_free(&b);
+  return buf;
+}
+
+int64_t relax_models_count_calls(const tvm_tir_ir_module_obj* mod, const char* name,
+                                 const char* op_name) {
+  const tvm_relax_function_obj* f = mod ? find_function(mod, name) : NULL;
+  if (!f) return -1;
+  int64_t count = 0;
+  const tvm_relax_seq_expr_obj* seq = (const void*)f->body;
+  for (int64_t i = 0; i < tvm_ffi_seq_size(seq->blocks); ++i) {
+    const tvm_relax_block_obj* blk = tvm_ffi_seq_obj_at(seq->blocks, i);
+    for (int64_t j = 0; j < tvm_ffi_seq_size(blk->bindings); ++j) {
+      const tvm_relax_call_obj* c = (const void*)tvm_relax_binding_value(tvm_ffi_seq_obj_at(blk->bindings, j));
+      if (tvm_relax_kind_of(c) != TVM_RELAX_KIND_Call) continue;
+      const tvm_relax_op_info* info = tvm_relax_op_info_of(c->op);
+      if (info && strcmp(info->name, op_name) == 0) ++count;
+    }
+  }
+  return count;
 }

@@ -20,4 +20,25 @@ tvm_tir_ir_module_obj* relax_models_transformer(int layers, int heads, int64_t s
 /* The number of bindings relax_models_transformer emits. */
 int64_t relax_models_transformer_bindings(int layers, int heads);
 
+/*
+ * An MLP-like chain in one dataflow block: main(x: (batch, hidden), w: (hidden, hidden)) applies
+ * `layers` times h = relu(matmul(h, w)) and returns h (an output of the block). batch < 0: a
+ * symbolic batch n. Not legalized. Returns the module or NULL + error.
+ */
+tvm_tir_ir_module_obj* relax_models_mlp(int layers, int64_t batch, int64_t hidden);
+
+/*
+ * A compact text of the top-level bindings of function `name` of mod, for structure checks:
+ * blocks separated by " | " (a dataflow block starts with "df: "), bindings by "; ", each
+ * `var = value` with calls as `op(args)` (the operator name without "relax.", a GlobalVar's name),
+ * Vars by name, shapes as `shape(2, 4)`, PrimValues as numbers, dtypes and strings bare, tuples
+ * as `(a, b)`, If as `if(...)`, anything else `?`. The text is written to buf (size bytes).
+ */
+const char* relax_models_bindings_text(const tvm_tir_ir_module_obj* mod, const char* name, char* buf,
+                                       size_t size);
+
+/* How many top-level bindings of function `name` call operator op_name ("relax.call_tir"). */
+int64_t relax_models_count_calls(const tvm_tir_ir_module_obj* mod, const char* name,
+                                 const char* op_name);
+
 #endif /* TVM_TESTS_RELAX_MODELS_H_ */

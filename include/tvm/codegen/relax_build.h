@@ -1,19 +1,21 @@
 /*
  * tvm/codegen/relax_build.h: compiling Relax modules for the Relax VM (libvm).
  *
- *   mod = tvm_relax_transform_legalize_ops(mod);
- *   tvm_vm_executable* exec = tvm_codegen_relax_build(mod, NULL);
+ *   tvm_vm_executable* exec = tvm_codegen_relax_build(mod, NULL);  (runs the build pipeline)
  *   tvm_vm* vm = tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1);
  *   tvm_vm_invoke(vm, "main", args, n, &out);
  *
- * The module must be legalized: every operator call a call_tir (or one of the runtime operators
- * VMCodeGen maps to a VM builtin: shape_of, null_value, call_pure_packed, call_dps_packed).
+ * VMCodeGen's input must be legalized: every operator call a call_tir, a direct call of a
+ * PrimFunc with its outputs as arguments, or one of the operators VMCodeGen maps to a VM builtin
+ * (shape_of, null_value, call_pure_packed, builtin.alloc_tensor, memory.alloc_storage /
+ * alloc_tensor / kill_storage / kill_tensor).
  */
 #ifndef TVM_CODEGEN_RELAX_BUILD_H_
 #define TVM_CODEGEN_RELAX_BUILD_H_
 
 #include <tvm/codegen/codegen.h>
 #include <tvm/relax/expr.h>
+#include <tvm/relax/transform.h>
 #include <tvm/vm/vm.h>
 
 #ifdef __cplusplus
@@ -28,7 +30,9 @@ extern "C" {
  * on entry and their symbolic dims stored in a shape heap (vm.builtin.check_tensor_info /
  * match_shape, with the function and parameter in the error text); call_tir becomes an output
  * allocation (vm.builtin.alloc_storage / alloc_tensor) and a call of the kernel's packed
- * function (its global_symbol, resolved from the executable's imports); tuples, If, match_cast,
+ * function (its global_symbol, resolved from the executable's imports); the allocation operators
+ * become vm.builtin.alloc_storage / alloc_tensor and a kill overwrites the killed variable's
+ * register with vm.builtin.null_value (upstream's kill); tuples, If, match_cast,
  * constants (the constant pool), shapes (constant or vm.builtin.make_shape), calls of GlobalVars
  * and ExternFuncs. Returns the executable (no imports), or NULL with an error naming the
  * function and the construct it cannot compile.
@@ -36,16 +40,19 @@ extern "C" {
 tvm_vm_executable* tvm_codegen_relax_vm_codegen(const tvm_tir_ir_module_obj* mod);
 
 /*
- * VMCodeGen plus the module's PrimFuncs lowered (tvm_tir_lower) and compiled with LLVM in-process
+ * The Relax build: mod (borrowed) taken through the build pipeline (tvm_relax_build_pipeline:
+ * LegalizeOps, ToNonDataflow, RemovePurityChecking, CallTIRRewrite, StaticPlanBlockMemory,
+ * KillAfterLastUse; each result checked for well-formedness in debug builds), then VMCodeGen, and
+ * the module's PrimFuncs lowered (tvm_tir_lower) and compiled with LLVM in-process
  * (tvm_codegen_build; each gets global_symbol = its GlobalVar's name when it has none), imported
- * into the executable.
- * options NULL = defaults.
+ * into the executable. options NULL = defaults.
  */
 tvm_vm_executable* tvm_codegen_relax_build(const tvm_tir_ir_module_obj* mod,
                                            const tvm_codegen_options* options);
 
 /*
- * The model library: VMCodeGen plus the PrimFuncs compiled as by tvm_codegen_relax_build, written
+ * The model library: the build pipeline, VMCodeGen and the PrimFuncs compiled as by
+ * tvm_codegen_relax_build, written
  * as one shared library at path_so (as tvm_codegen_export writes a kernel library: the kernels'
  * __tvm_ffi_<symbol> entry points, the ABI version record, only TVMFFI* / libm references) whose
  * __tvm_ffi__library_bin holds the executable (tvm_vm_executable_save) as module 0, of kind
@@ -62,6 +69,12 @@ tvm_vm_executable* tvm_codegen_relax_build(const tvm_tir_ir_module_obj* mod,
  */
 int tvm_codegen_relax_export(const tvm_tir_ir_module_obj* mod, const char* path_so,
                              const tvm_codegen_options* options);
+/* tvm_codegen_relax_build with the Relax passes given (passes[0..n), run with
+ * tvm_relax_run_passes) instead of the build pipeline; n = 0 compiles mod as it is (call_tir
+ * then allocates a fresh output per call, freed when the function returns). */
+tvm_vm_executable* tvm_codegen_relax_build_passes(const tvm_tir_ir_module_obj* mod,
+                                                  const tvm_relax_pass* passes, int64_t n,
+                                                  const tvm_codegen_options* options);
 
 #pragma GCC visibility pop
 

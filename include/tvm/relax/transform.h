@@ -28,6 +28,85 @@ tvm_tir_ir_module_obj* tvm_relax_transform_legalize_ops(const tvm_tir_ir_module_
 /* Whether operator `id` has a legalization. */
 bool tvm_relax_op_has_legalization(int32_t id);
 
+/* ---- The lowering passes towards the VM (upstream's relax.transform of the same names) ----- */
+/*
+ * ToNonDataflow: every DataflowBlock becomes an ordinary BindingBlock and every DataflowVar a
+ * Var (same name and struct info; uses follow), so the impure calls of the later passes may be
+ * placed there.
+ */
+tvm_tir_ir_module_obj* tvm_relax_transform_to_non_dataflow(const tvm_tir_ir_module_obj* mod);
+
+/*
+ * RemovePurityChecking: each pure Relax function of the module gets the attribute
+ * `relax.force_pure = true`, so it may contain the impure allocation and kernel calls the next
+ * passes produce while still counting as pure for its callers (upstream's pass; upstream also
+ * rewrites call_pure_packed into direct calls and enters nested functions, which this one does
+ * not: VMCodeGen compiles call_pure_packed as it is and does not compile closures).
+ */
+tvm_tir_ir_module_obj* tvm_relax_transform_remove_purity_checking(const tvm_tir_ir_module_obj* mod);
+
+/*
+ * CallTIRRewrite: `lv = R.call_tir(f, (x, y), out_sinfo)` in an ordinary block becomes
+ *   alloc = R.builtin.alloc_tensor(R.shape(dims), R.dtype(dt), R.prim_value(0))
+ *   _ = f(x, y, alloc)
+ *   lv = alloc
+ * (a tuple out_sinfo: one alloc per field and `lv = (alloc, alloc1, ...)`). The outputs' shapes
+ * must be known (dims may be symbolic). call_tir in a DataflowBlock is a ValueError (run
+ * ToNonDataflow first), as is call_tir with packed TIR arguments or a non-tuple argument.
+ */
+tvm_tir_ir_module_obj* tvm_relax_transform_call_tir_rewrite(const tvm_tir_ir_module_obj* mod);
+
+/*
+ * StaticPlanBlockMemory: within each Relax function's top-level blocks, the tensors made by
+ * `R.builtin.alloc_tensor` with constant shapes share storage when their lifetimes (from the
+ * allocation to the last use of the tensor or of a variable bound to it) do not overlap:
+ *   storage = R.memory.alloc_storage(R.shape([bytes]), R.prim_value(0), R.str("global"),
+ *                                    R.dtype("uint8"))
+ *   alloc = R.memory.alloc_tensor(storage, R.prim_value(0), R.shape(dims), R.dtype(dt))
+ * A storage is reused by any dtype; a request takes the smallest free storage at least its size,
+ * else grows the largest smaller one (upstream's rule, within a factor of 16). Not planned (left
+ * as R.builtin.alloc_tensor): symbolic shapes, allocations inside If branches, and tensors that
+ * escape (returned, put in a tuple, the result of a branch, captured by a nested function, passed
+ * to anything but a PrimFunc of the module, memory.alloc_tensor, a kill or shape_of: a Relax or
+ * packed function might return the tensor or a view of it).
+ */
+tvm_tir_ir_module_obj* tvm_relax_transform_static_plan_block_memory(const tvm_tir_ir_module_obj* mod);
+
+/*
+ * KillAfterLastUse: after the last use (at the top level of each Relax function) of a tensor
+ * made by R.memory.alloc_tensor or R.builtin.alloc_tensor, or of a storage made by
+ * R.memory.alloc_storage (uses through variables bound to it included), insert
+ * `_ = R.memory.kill_tensor(t)` / `_ = R.memory.kill_storage(s)`. Values that escape (see
+ * StaticPlanBlockMemory) are not killed.
+ */
+tvm_tir_ir_module_obj* tvm_relax_transform_kill_after_last_use(const tvm_tir_ir_module_obj* mod);
+
+/* ---- Pipelines -------------------------------------------------------------------------------- */
+typedef tvm_tir_ir_module_obj* (*tvm_relax_pass_fn)(const tvm_tir_ir_module_obj* mod);
+typedef struct {
+  const char* name; /* "CallTIRRewrite" */
+  tvm_relax_pass_fn run;
+} tvm_relax_pass;
+
+/*
+ * The passes that take a Relax module to what VMCodeGen compiles, in order:
+ *   LegalizeOps, ToNonDataflow, RemovePurityChecking, CallTIRRewrite, StaticPlanBlockMemory,
+ *   KillAfterLastUse.
+ * Stores the (static) list in *out and returns its length.
+ */
+int64_t tvm_relax_build_pipeline_passes(const tvm_relax_pass** out);
+
+/*
+ * Run passes[0..n) on mod (borrowed) in order; returns the result (a new reference) or NULL with
+ * the error of the failing pass (its name in the context). In builds without NDEBUG each result
+ * is checked with tvm_relax_verify_well_formed, a failure naming the pass.
+ */
+tvm_tir_ir_module_obj* tvm_relax_run_passes(const tvm_tir_ir_module_obj* mod,
+                                           const tvm_relax_pass* passes, int64_t n);
+
+/* tvm_relax_run_passes with the build pipeline. */
+tvm_tir_ir_module_obj* tvm_relax_build_pipeline(const tvm_tir_ir_module_obj* mod);
+
 #pragma GCC visibility pop
 
 #ifdef __cplusplus
