@@ -51,6 +51,15 @@ static const tvm_relax__legalize_fn k_legalize[TVM_RELAX_OP_COUNT] = {
     [TVM_RELAX_OP_tile] = tvm_relax__legalize_tile,
     [TVM_RELAX_OP_repeat] = tvm_relax__legalize_repeat,
     [TVM_RELAX_OP_flip] = tvm_relax__legalize_flip,
+    [TVM_RELAX_OP_zeros] = tvm_relax__legalize_fill,
+    [TVM_RELAX_OP_ones] = tvm_relax__legalize_fill,
+    [TVM_RELAX_OP_full] = tvm_relax__legalize_fill,
+    [TVM_RELAX_OP_zeros_like] = tvm_relax__legalize_fill,
+    [TVM_RELAX_OP_ones_like] = tvm_relax__legalize_fill,
+    [TVM_RELAX_OP_full_like] = tvm_relax__legalize_fill,
+    [TVM_RELAX_OP_arange] = tvm_relax__legalize_arange,
+    [TVM_RELAX_OP_tril] = tvm_relax__legalize_tri,
+    [TVM_RELAX_OP_triu] = tvm_relax__legalize_tri,
 };
 
 bool tvm_relax_op_has_legalization(int32_t id) {
