@@ -60,6 +60,14 @@ static const tvm_relax__legalize_fn k_legalize[TVM_RELAX_OP_COUNT] = {
     [TVM_RELAX_OP_arange] = tvm_relax__legalize_arange,
     [TVM_RELAX_OP_tril] = tvm_relax__legalize_tri,
     [TVM_RELAX_OP_triu] = tvm_relax__legalize_tri,
+    [TVM_RELAX_OP_nn_conv1d] = tvm_relax__legalize_conv,
+    [TVM_RELAX_OP_nn_conv2d] = tvm_relax__legalize_conv,
+    [TVM_RELAX_OP_nn_max_pool2d] = tvm_relax__legalize_pool2d,
+    [TVM_RELAX_OP_nn_avg_pool2d] = tvm_relax__legalize_pool2d,
+    [TVM_RELAX_OP_nn_adaptive_avg_pool2d] = tvm_relax__legalize_adaptive_pool2d,
+    [TVM_RELAX_OP_nn_pad] = tvm_relax__legalize_pad,
+    [TVM_RELAX_OP_nn_batch_norm] = tvm_relax__legalize_batch_norm,
+    [TVM_RELAX_OP_nn_dropout] = tvm_relax__legalize_dropout,
 };
 
 bool tvm_relax_op_has_legalization(int32_t id) {
