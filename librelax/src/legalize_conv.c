@@ -253,6 +253,7 @@ static void* pool_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const
   void* oext[4] = {dim(o, 0), dim(o, 1), dim(o, 2), dim(o, 3)};
   void* body = tvm_relax__loop_nest(v, oext, 4, NULL, inner);
   tvm_ffi_release(start[0]), tvm_ffi_release(start[1]);
+  tvm_ffi_release(acc), tvm_ffi_release(cnt);
   tvm_relax__release_all(v, 4);
   tvm_relax__release_all(r, 2);
   return body;
@@ -305,6 +306,7 @@ static void* adaptive_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* c
   inner = tvm_relax__scratch_scope(acc, inner);
   void* oext[4] = {dim(o, 0), dim(o, 1), dim(o, 2), dim(o, 3)};
   void* body = tvm_relax__loop_nest(v, oext, 4, NULL, inner);
+  tvm_ffi_release(acc);
   tvm_relax__release_all(st, 2);
   tvm_relax__release_all(len, 2);
   tvm_relax__release_all(v, 4);

@@ -210,8 +210,10 @@ TEST(pad_modes) {
   static const char* const modes[3] = {"constant", "edge", "reflect"};
   for (int m = 0; m < 3; ++m) {
     void* w = lg_ints(4, (int64_t[]){1, 2, 2, 1});
+    TVMFFIAny mode = tvm_ffi_string(modes[m]);
     void* attrs = rt_attrs(3, "pad_width", tvm_ffi_any_obj(w), "pad_value", tvm_ffi_any_float(1.5),
-                           "pad_mode", tvm_ffi_string(modes[m]));
+                           "pad_mode", mode);
+    tvm_ffi_any_release(&mode);
     TVMFFIAny out;
     CHECK_OK(run("relax.nn.pad", attrs, 1, &t, &out));
     double want[6 * 7];

@@ -27,7 +27,9 @@ TEST(fills) {
     tvm_relax_var_obj* fvar = rt_var_take("f", rt_tensor(F32, 0));
     void* params = rt_array(2, xv, fvar);
     tvm_relax_expr_obj* shape = tvm_relax_shape_expr_new(vals);
-    tvm_relax_expr_obj* c25 = tvm_relax_prim_value_new(tvm_tir_const_float(F32, 2.5));
+    tvm_tir_expr_obj* f25 = tvm_tir_const_float(F32, 2.5);
+    tvm_relax_expr_obj* c25 = tvm_relax_prim_value_new(f25);
+    tvm_ffi_release(f25);
     tvm_relax_expr_obj* call = NULL;
     double want = 0;
     int64_t count = 12;
@@ -73,9 +75,13 @@ TEST(arange) {
   }
   tvm_ffi_any_release(&out);
   tvm_ffi_release(a), tvm_ffi_release(b), tvm_ffi_release(c), tvm_ffi_release(di);
-  a = tvm_relax_prim_value_new(tvm_tir_const_float(F32, 0.5));
-  b = tvm_relax_prim_value_new(tvm_tir_const_float(F32, -1.0));
-  c = tvm_relax_prim_value_new(tvm_tir_const_float(F32, -0.25));
+  tvm_tir_expr_obj* fa = tvm_tir_const_float(F32, 0.5);
+  tvm_tir_expr_obj* fb = tvm_tir_const_float(F32, -1.0);
+  tvm_tir_expr_obj* fc = tvm_tir_const_float(F32, -0.25);
+  a = tvm_relax_prim_value_new(fa);
+  b = tvm_relax_prim_value_new(fb);
+  c = tvm_relax_prim_value_new(fc);
+  tvm_ffi_release(fa), tvm_ffi_release(fb), tvm_ffi_release(fc);
   void* df = rt_attrs(1, "dtype", tvm_ffi_any_dtype(F32));
   CHECK_OK(run(params, tvm_relax_call_op("relax.arange", df, 3, a, b, c), 0, NULL, &out));
   double w[6];

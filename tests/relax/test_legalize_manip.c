@@ -290,7 +290,9 @@ TEST(take_modes) {
     tvm_relax_var_obj* x = rt_var_take("x", lg_sinfo_of(t));
     tvm_relax_var_obj* iv = rt_var_take("i", lg_sinfo_of(ind));
     void* params = rt_array(2, x, iv);
-    void* attrs = rt_attrs(2, "axis", tvm_ffi_any_int(0), "mode", tvm_ffi_string(modes[mi]));
+    TVMFFIAny mode = tvm_ffi_string(modes[mi]);
+    void* attrs = rt_attrs(2, "axis", tvm_ffi_any_int(0), "mode", mode);
+    tvm_ffi_any_release(&mode);
     TVMFFIAny args[2] = {tvm_ffi_any_obj(t), tvm_ffi_any_obj(ind)}, out;
     CHECK_OK(lg_eval(params, tvm_relax_call_op("relax.take", attrs, 2, x, iv), args, 2, &out));
     double want[12];
