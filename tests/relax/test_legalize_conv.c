@@ -11,7 +11,7 @@ static int run(const char* op, void* attrs, int n, void* const* tensors, TVMFFIA
   tvm_relax_var_obj* p[6];
   TVMFFIAny args[6];
   for (int i = 0; i < n; ++i) {
-    char name[8];
+    char name[16];
     snprintf(name, sizeof(name), "p%d", i);
     p[i] = rt_var_take(name, lg_sinfo_of(tensors[i]));
     args[i] = tvm_ffi_any_obj(tensors[i]);
