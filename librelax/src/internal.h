@@ -231,5 +231,7 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_adaptive_pool2d(const tvm_relax_call_
 tvm_tir_prim_func_obj* tvm_relax__legalize_pad(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_batch_norm(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_dropout(const tvm_relax_call_obj* call);
+/* image.resize2d (legalize_image.c). */
+tvm_tir_prim_func_obj* tvm_relax__legalize_resize2d(const tvm_relax_call_obj* call);
 
 #endif /* TVM_RELAX_INTERNAL_H_ */

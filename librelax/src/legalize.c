@@ -68,6 +68,7 @@ static const tvm_relax__legalize_fn k_legalize[TVM_RELAX_OP_COUNT] = {
     [TVM_RELAX_OP_nn_pad] = tvm_relax__legalize_pad,
     [TVM_RELAX_OP_nn_batch_norm] = tvm_relax__legalize_batch_norm,
     [TVM_RELAX_OP_nn_dropout] = tvm_relax__legalize_dropout,
+    [TVM_RELAX_OP_image_resize2d] = tvm_relax__legalize_resize2d,
 };
 
 bool tvm_relax_op_has_legalization(int32_t id) {

@@ -1,7 +1,7 @@
 /*
  * test_relax_legalized_models.c: models of the operator families LegalizeOps gained (conv2d,
  * batch_norm, pooling, pad, reshape, split / concat, permute_dims, take, strided_slice, tile,
- * flip, creation ops), legalized, compiled to a VM executable with LLVM kernels and run in
+ * flip, creation ops, resize2d), legalized, compiled to a VM executable with LLVM kernels and run in
  * libvm, against the Relax reference evaluator on random inputs, with a symbolic batch.
  */
 #include <math.h>
@@ -199,8 +199,8 @@ TEST(cnn_compiled_matches_evaluator) {
  *   b = broadcast_to(e, (2, 24)); r = repeat(q, 2, axis 1) (2, 6); l = tril(r, 1)
  *   c = conv1d(squeeze(x[:, :, 0:1, :]), k) (2, 4, 3)
  *   t = (l, full((2, 6), 0.5) + arange(0, 6)); cc = concat(t) through a tuple variable
- *   d = dropout(cc)[0]
- *   return (b, c, d)
+ *   d = dropout(cc)[0]; rz, rn = resize2d(x, (4, 3)) linear and nearest_neighbor
+ *   return (b, c, d, rz, rn)
  */
 static tvm_tir_ir_module_obj* misc_model(void) {
   pool p = {.n = 0};
@@ -239,7 +239,13 @@ static tvm_tir_ir_module_obj* misc_model(void) {
   tvm_relax_var_obj* cc = emit(&p, bb, tvm_relax_call_op("relax.concat", NULL, 1, tv)); /* (4, 6) */
   tvm_relax_var_obj* dr = emit(&p, bb, tvm_relax_call_op("relax.nn.dropout", NULL, 1, cc));
   tvm_relax_var_obj* d = emit(&p, bb, tvm_relax_tuple_get_item_new((tvm_relax_expr_obj*)dr, 0));
-  void* rf = keep(&p, rt_array(3, b, c, d));
+  tvm_relax_expr_obj* rs = keep(&p, tvm_relax_shape_expr_of_ints((int64_t[]){4, 3}, 2));
+  tvm_relax_var_obj* rz = emit(&p, bb, tvm_relax_call_op("relax.image.resize2d", NULL, 2, x, rs));
+  TVMFFIAny nn = tvm_ffi_string("nearest_neighbor");
+  void* a_nn = keep(&p, rt_attrs(1, "method", nn));
+  tvm_ffi_any_release(&nn);
+  tvm_relax_var_obj* rn = emit(&p, bb, tvm_relax_call_op("relax.image.resize2d", a_nn, 2, x, rs));
+  void* rf = keep(&p, rt_array(5, b, c, d, rz, rn));
   tvm_relax_expr_obj* ret = keep(&p, tvm_relax_tuple_new(rf));
   tvm_tir_global_var_obj* g = keep(&p, tvm_relax_bb_function_end(bb, ret, NULL));
   tvm_tir_ir_module_obj* mod = g ? keep(&p, tvm_relax_bb_module(bb)) : NULL;
