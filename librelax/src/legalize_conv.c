@@ -2,10 +2,11 @@
  * legalize_conv.c: the kernels of the convolutions (conv1d NCW/OIW, conv2d NCHW/OIHW, with
  * strides, padding, dilation and groups), pooling (max_pool2d / avg_pool2d NCHW with
  * count_include_pad and ceil_mode; adaptive_avg_pool2d NCHW), pad (constant, edge, reflect),
- * batch_norm in its inference form (the moving statistics, passed through as the second and
- * third results) and dropout (the identity, with a mask of ones). Windows read only the taps
- * inside the input: padding is a condition, not a copy. List attributes are expanded the way
- * the inference rules expand them (op_nn.c).
+ * batch_norm (inference: the moving statistics, passed through as the second and third
+ * results; training: the batch's statistics, the moving ones updated) and dropout (the
+ * identity, with a mask of ones). Windows read only the taps inside the input: padding is a
+ * condition, not a copy. List attributes are expanded the way the inference rules expand them
+ * (op_nn.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -368,16 +369,16 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_pad(const tvm_relax_call_obj* call) {
   return tvm_relax__legalize_with(call, pad_body);
 }
 
-/* ---- batch_norm (inference), dropout --------------------------------------------------------- */
+/* ---- batch_norm, dropout ---------------------------------------------------------------------- */
+/* batch_norm as upstream's topi: inference normalises with the moving statistics and returns
+ * them unchanged; training normalises with the batch's mean and (biased) variance over every
+ * dim but axis and returns the moving statistics updated as (1 - momentum) * moving + momentum *
+ * batch. One pass per channel: the statistics into scratch buffers, then the output. */
 static void* batch_norm_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
                              tvm_tir_buffer_obj* const* out, int nout) {
   (void)nin;
-  if (attr_bool(call, "training")) {
-    tvm_ffi_raise("NotImplementedError",
-                  "batch_norm: only the inference form (training=False) has a kernel");
-    return NULL;
-  }
-  tvm_tir_buffer_obj *x = in[0], *gamma = in[1], *beta = in[2], *mean = in[3], *var = in[4];
+  bool training = attr_bool(call, "training");
+  tvm_tir_buffer_obj *x = in[0], *gamma = in[1], *beta = in[2], *mmean = in[3], *mvar = in[4];
   tvm_tir_buffer_obj* o = out[0];
   int64_t n = rank(o);
   int64_t axis = 1;
@@ -389,6 +390,7 @@ static void* batch_norm_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj*
     return NULL;
   }
   double eps = attr_float(call, "epsilon", 1e-5);
+  double momentum = attr_float(call, "momentum", 0.1);
   bool center = true, scale = true;
   const TVMFFIAny* cv = tvm_relax_call_attr(call, "center");
   const TVMFFIAny* sv = tvm_relax_call_attr(call, "scale");
@@ -397,25 +399,64 @@ static void* batch_norm_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj*
   DLDataType t = o->dtype;
   void* v[MAX_DIMS];
   if (tvm_relax__kernel_vars(v, n, "i") != 0) return NULL;
-  void* ind[MAX_DIMS];
-  for (int64_t i = 0; i < n; ++i) ind[i] = tvm_tir_ref(v[i]);
   void* c = v[axis];
-  /* (x - mean[c]) * rsqrt(var[c] + eps) [* gamma[c]] [+ beta[c]] */
+  void* ext[MAX_DIMS];
+  bool rest[MAX_DIMS];
+  for (int64_t i = 0; i < n; ++i) ext[i] = dim(o, i), rest[i] = i != axis;
+  tvm_tir_buffer_obj* mean = tvm_relax__scratch("mean", t);
+  tvm_tir_buffer_obj* var = tvm_relax__scratch("var", t);
+  void* ind[MAX_DIMS];
+  void* stmts[12];
+  int ns = 0;
+  if (training) {
+    /* count = the product of the other dims */
+    void* count = tvm_tir_i64(1);
+    for (int64_t i = 0; i < n; ++i) {
+      if (i != axis) count = tvm_tir_mul_take(count, tvm_tir_ref(ext[i]));
+    }
+    void* cf = tvm_tir_cast_take(t, count);
+    for (int64_t i = 0; i < n; ++i) ind[i] = tvm_tir_ref(v[i]);
+    void* sum = tvm_relax__loop_nest(v, ext, n, rest, tvm_relax__scratch_store(mean, tvm_tir_add_take(
+        tvm_relax__scratch_load(mean), tvm_tir_load_takev(tvm_tir_ref(x), n, ind))));
+    for (int64_t i = 0; i < n; ++i) ind[i] = tvm_tir_ref(v[i]);
+    void* d = tvm_tir_sub_take(tvm_tir_load_takev(tvm_tir_ref(x), n, ind), tvm_relax__scratch_load(mean));
+    void* sq = tvm_relax__loop_nest(v, ext, n, rest, tvm_relax__scratch_store(var, tvm_tir_add_take(
+        tvm_relax__scratch_load(var), tvm_tir_mul_take(tvm_tir_ref(d), d))));
+    stmts[ns++] = tvm_relax__scratch_store(mean, zero_of(t));
+    stmts[ns++] = sum;
+    stmts[ns++] = tvm_relax__scratch_store(mean, tvm_tir_div_take(tvm_relax__scratch_load(mean), tvm_tir_ref(cf)));
+    stmts[ns++] = tvm_relax__scratch_store(var, zero_of(t));
+    stmts[ns++] = sq;
+    stmts[ns++] = tvm_relax__scratch_store(var, tvm_tir_div_take(tvm_relax__scratch_load(var), cf));
+  } else {
+    stmts[ns++] = tvm_relax__scratch_store(mean, tvm_tir_load_take(tvm_tir_ref(mmean), tvm_tir_ref(c)));
+    stmts[ns++] = tvm_relax__scratch_store(var, tvm_tir_load_take(tvm_tir_ref(mvar), tvm_tir_ref(c)));
+  }
+  /* (x - mean) * rsqrt(var + eps) [* gamma[c]] [+ beta[c]] */
+  for (int64_t i = 0; i < n; ++i) ind[i] = tvm_tir_ref(v[i]);
   void* value = tvm_tir_mul_take(
-      tvm_tir_sub_take(tvm_tir_load_takev(tvm_tir_ref(x), n, ind), tvm_tir_load_take(tvm_tir_ref(mean), tvm_tir_ref(c))),
-      tvm_tir_call_take(t, "tir.rsqrt", tvm_tir_add_take(tvm_tir_load_take(tvm_tir_ref(var), tvm_tir_ref(c)),
-                                                         tvm_tir_const_float(t, eps))));
+      tvm_tir_sub_take(tvm_tir_load_takev(tvm_tir_ref(x), n, ind), tvm_relax__scratch_load(mean)),
+      tvm_tir_call_take(t, "tir.rsqrt", tvm_tir_add_take(tvm_relax__scratch_load(var), tvm_tir_const_float(t, eps))));
   if (scale) value = tvm_tir_mul_take(value, tvm_tir_load_take(tvm_tir_ref(gamma), tvm_tir_ref(c)));
   if (center) value = tvm_tir_add_take(value, tvm_tir_load_take(tvm_tir_ref(beta), tvm_tir_ref(c)));
-  void* main = tvm_relax__store_all(o, v, value);
+  for (int64_t i = 0; i < n; ++i) ind[i] = tvm_tir_ref(v[i]);
+  stmts[ns++] = tvm_relax__loop_nest(v, ext, n, rest, tvm_tir_store_takev(tvm_tir_ref(o), value, n, ind));
+  /* the moving statistics: passed through, or updated */
+  for (int k = 0; k < 2; ++k) {
+    tvm_tir_buffer_obj* mv = k == 0 ? mmean : mvar;
+    tvm_tir_buffer_obj* st = k == 0 ? mean : var;
+    void* old = tvm_tir_load_take(tvm_tir_ref(mv), tvm_tir_ref(c));
+    void* nv = training ? tvm_tir_add_take(tvm_tir_mul_take(tvm_tir_const_float(t, 1 - momentum), old),
+                                           tvm_tir_mul_take(tvm_tir_const_float(t, momentum), tvm_relax__scratch_load(st)))
+                        : old;
+    stmts[ns++] = tvm_tir_store_take(tvm_tir_ref(out[1 + k]), nv, tvm_tir_ref(c));
+  }
+  void* inner = tvm_tir_seq_takev(ns, stmts);
+  inner = tvm_relax__scratch_scope(var, tvm_relax__scratch_scope(mean, inner));
+  void* body = tvm_tir_serial_take(tvm_tir_ref(c), tvm_tir_i64(0), tvm_tir_ref(ext[axis]), inner);
+  tvm_ffi_release(mean), tvm_ffi_release(var);
   tvm_relax__release_all(v, n);
-  /* The moving statistics pass through. */
-  void* k = tvm_tir_var("k", TVM_TIR_INT64);
-  void* cm = tvm_tir_store_take(tvm_tir_ref(out[1]), tvm_tir_load_take(tvm_tir_ref(mean), tvm_tir_ref(k)), tvm_tir_ref(k));
-  void* cvv = tvm_tir_store_take(tvm_tir_ref(out[2]), tvm_tir_load_take(tvm_tir_ref(var), tvm_tir_ref(k)), tvm_tir_ref(k));
-  void* copy = tvm_tir_serial_take(tvm_tir_ref(k), tvm_tir_i64(0), tvm_tir_ref(dim(mean, 0)), tvm_tir_seq_take(cm, cvv));
-  tvm_ffi_release(k);
-  return tvm_tir_seq_take(main, copy);
+  return body;
 }
 
 tvm_tir_prim_func_obj* tvm_relax__legalize_batch_norm(const tvm_relax_call_obj* call) {

@@ -200,7 +200,8 @@ TEST(cnn_compiled_matches_evaluator) {
  *   c = conv1d(squeeze(x[:, :, 0:1, :]), k) (2, 4, 3)
  *   t = (l, full((2, 6), 0.5) + arange(0, 6)); cc = concat(t) through a tuple variable
  *   d = dropout(cc)[0]; rz, rn = resize2d(x, (4, 3)) linear and nearest_neighbor
- *   return (b, c, d, rz, rn)
+ *   bn = batch_norm(x, q[0], q[0], q[0], q[0], training=True)
+ *   return (b, c, d, rz, rn, bn)
  */
 static tvm_tir_ir_module_obj* misc_model(void) {
   pool p = {.n = 0};
@@ -245,7 +246,15 @@ static tvm_tir_ir_module_obj* misc_model(void) {
   void* a_nn = keep(&p, rt_attrs(1, "method", nn));
   tvm_ffi_any_release(&nn);
   tvm_relax_var_obj* rn = emit(&p, bb, tvm_relax_call_op("relax.image.resize2d", a_nn, 2, x, rs));
-  void* rf = keep(&p, rt_array(5, b, c, d, rz, rn));
+  /* batch_norm in training mode on x, with q's first row as every per-channel vector */
+  tvm_relax_var_obj* q0 = emit(&p, bb, tvm_relax_call_op("relax.strided_slice", NULL, 4, q, prim_tuple(&p, 1, (int64_t[]){0}),
+                                       prim_tuple(&p, 1, (int64_t[]){0}), prim_tuple(&p, 1, (int64_t[]){1})));
+  tvm_relax_var_obj* qv = emit(&p, bb, tvm_relax_call_op("relax.squeeze", NULL, 1, q0)); /* (3,) */
+  void* a_bn = keep(&p, rt_attrs(2, "training", tvm_ffi_any_bool(true), "momentum", tvm_ffi_any_float(0.3)));
+  void* bn_args = keep(&p, rt_array(5, x, qv, qv, qv, qv));
+  const tvm_relax_op_info* bn_info = tvm_relax_op_info_find("relax.nn.batch_norm", 19);
+  tvm_relax_var_obj* bn = emit(&p, bb, tvm_relax_call_new(tvm_relax_op(bn_info->id), bn_args, a_bn, NULL, NULL));
+  void* rf = keep(&p, rt_array(6, b, c, d, rz, rn, bn));
   tvm_relax_expr_obj* ret = keep(&p, tvm_relax_tuple_new(rf));
   tvm_tir_global_var_obj* g = keep(&p, tvm_relax_bb_function_end(bb, ret, NULL));
   tvm_tir_ir_module_obj* mod = g ? keep(&p, tvm_relax_bb_module(bb)) : NULL;

@@ -1,8 +1,8 @@
 /*
  * test_legalize_conv.c: the kernels of conv1d / conv2d (strides, padding, dilation, groups),
  * max_pool2d / avg_pool2d (ceil_mode, count_include_pad), adaptive_avg_pool2d, pad (constant,
- * edge, reflect), batch_norm (inference) and dropout, legalized and run by the reference
- * evaluator on random inputs, against direct C loops; a symbolic batch for conv2d.
+ * edge, reflect), batch_norm (inference and training) and dropout, legalized and run by the
+ * reference evaluator on random inputs, against direct C loops; a symbolic batch for conv2d.
  */
 #include "legalize_testing.h"
 
@@ -232,7 +232,7 @@ TEST(pad_modes) {
   tvm_ffi_release(t);
 }
 
-TEST(batch_norm_inference_and_dropout) {
+TEST(batch_norm_and_dropout) {
   int64_t xs[3] = {2, 3, 4}, cs[1] = {3};
   void* t[5] = {lg_rand(3, xs), lg_rand(1, cs), lg_rand(1, cs), lg_rand(1, cs), lg_rand(1, cs)};
   float* var = tvm_ffi_tensor_dl(t[4])->data;
@@ -255,10 +255,35 @@ TEST(batch_norm_inference_and_dropout) {
   }
   tvm_ffi_any_release(&out);
   tvm_ffi_release(attrs);
-  /* training=True has no kernel: a clear error, not a wrong answer */
-  attrs = rt_attrs(1, "training", tvm_ffi_any_bool(true));
-  CHECK(run("relax.nn.batch_norm", attrs, 5, t, &out) != 0);
-  CHECK_RAISED("NotImplementedError", "training=False");
+  /* training: the batch's statistics over dims 0 and 2, the moving ones updated */
+  attrs = rt_attrs(3, "training", tvm_ffi_any_bool(true), "momentum", tvm_ffi_any_float(0.25),
+                   "center", tvm_ffi_any_bool(false));
+  CHECK_OK(run("relax.nn.batch_norm", attrs, 5, t, &out));
+  CHECK(out.type_index == kTVMFFIArray);
+  if (out.type_index == kTVMFFIArray && tvm_ffi_seq_size(out.v_obj) == 3) {
+    const float *x = lg_f(t[0]), *g = lg_f(t[1]), *mu = lg_f(t[3]);
+    double want[24], wm[3], wv[3];
+    for (int c = 0; c < 3; ++c) {
+      double m = 0, v = 0;
+      for (int b = 0; b < 2; ++b)
+        for (int k = 0; k < 4; ++k) m += x[(b * 3 + c) * 4 + k];
+      m /= 8;
+      for (int b = 0; b < 2; ++b)
+        for (int k = 0; k < 4; ++k) v += (x[(b * 3 + c) * 4 + k] - m) * (x[(b * 3 + c) * 4 + k] - m);
+      v /= 8;
+      for (int b = 0; b < 2; ++b)
+        for (int k = 0; k < 4; ++k) {
+          int i = (b * 3 + c) * 4 + k;
+          want[i] = (x[i] - m) / sqrt(v + 1e-5) * g[c];
+        }
+      wm[c] = 0.75 * mu[c] + 0.25 * m;
+      wv[c] = 0.75 * var[c] + 0.25 * v;
+    }
+    CHECK_EQ_INT(lg_bad(tvm_ffi_seq_at(out.v_obj, 0), want, 24, 1e-4), 0);
+    CHECK_EQ_INT(lg_bad(tvm_ffi_seq_at(out.v_obj, 1), wm, 3, 1e-5), 0);
+    CHECK_EQ_INT(lg_bad(tvm_ffi_seq_at(out.v_obj, 2), wv, 3, 1e-5), 0);
+  }
+  tvm_ffi_any_release(&out);
   tvm_ffi_release(attrs);
   /* dropout: (x, ones) */
   CHECK_OK(run("relax.nn.dropout", NULL, 1, t, &out));
@@ -281,6 +306,6 @@ int main(void) {
   RUN(pool2d);
   RUN(adaptive_avg_pool2d);
   RUN(pad_modes);
-  RUN(batch_norm_inference_and_dropout);
+  RUN(batch_norm_and_dropout);
   return test_summary();
 }
