@@ -397,9 +397,21 @@ static void* batch_norm_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj*
   if (cv) tvm_ffi_any_as_bool(cv, &center);
   if (sv) tvm_ffi_any_as_bool(sv, &scale);
   DLDataType t = o->dtype;
-  void* v[MAX_DIMS];
-  if (tvm_relax__kernel_vars(v, n, "i") != 0) return NULL;
-  void* c = v[axis];
+  /* Each loop nest over the other dims has its own variables (a variable is bound once); the
+   * channel variable c, bound by the outer loop, stands at axis in all three sets. */
+  void* vs[3][MAX_DIMS];
+  void* c = tvm_tir_var("c", TVM_TIR_INT64);
+  for (int k = 0; k < 3; ++k) {
+    char prefix[4] = {'i', (char)('a' + k), 0, 0};
+    if (tvm_relax__kernel_vars(vs[k], n, prefix) != 0) {
+      for (int j = 0; j < k; ++j) tvm_relax__release_all(vs[j], n);
+      tvm_ffi_release(c);
+      return NULL;
+    }
+    tvm_ffi_release(vs[k][axis]);
+    vs[k][axis] = tvm_tir_ref(c);
+  }
+  void** v = vs[2]; /* the output's */
   void* ext[MAX_DIMS];
   bool rest[MAX_DIMS];
   for (int64_t i = 0; i < n; ++i) ext[i] = dim(o, i), rest[i] = i != axis;
@@ -415,12 +427,12 @@ static void* batch_norm_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj*
       if (i != axis) count = tvm_tir_mul_take(count, tvm_tir_ref(ext[i]));
     }
     void* cf = tvm_tir_cast_take(t, count);
-    for (int64_t i = 0; i < n; ++i) ind[i] = tvm_tir_ref(v[i]);
-    void* sum = tvm_relax__loop_nest(v, ext, n, rest, tvm_relax__scratch_store(mean, tvm_tir_add_take(
+    for (int64_t i = 0; i < n; ++i) ind[i] = tvm_tir_ref(vs[0][i]);
+    void* sum = tvm_relax__loop_nest(vs[0], ext, n, rest, tvm_relax__scratch_store(mean, tvm_tir_add_take(
         tvm_relax__scratch_load(mean), tvm_tir_load_takev(tvm_tir_ref(x), n, ind))));
-    for (int64_t i = 0; i < n; ++i) ind[i] = tvm_tir_ref(v[i]);
+    for (int64_t i = 0; i < n; ++i) ind[i] = tvm_tir_ref(vs[1][i]);
     void* d = tvm_tir_sub_take(tvm_tir_load_takev(tvm_tir_ref(x), n, ind), tvm_relax__scratch_load(mean));
-    void* sq = tvm_relax__loop_nest(v, ext, n, rest, tvm_relax__scratch_store(var, tvm_tir_add_take(
+    void* sq = tvm_relax__loop_nest(vs[1], ext, n, rest, tvm_relax__scratch_store(var, tvm_tir_add_take(
         tvm_relax__scratch_load(var), tvm_tir_mul_take(tvm_tir_ref(d), d))));
     stmts[ns++] = tvm_relax__scratch_store(mean, zero_of(t));
     stmts[ns++] = sum;
@@ -454,8 +466,8 @@ static void* batch_norm_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj*
   void* inner = tvm_tir_seq_takev(ns, stmts);
   inner = tvm_relax__scratch_scope(var, tvm_relax__scratch_scope(mean, inner));
   void* body = tvm_tir_serial_take(tvm_tir_ref(c), tvm_tir_i64(0), tvm_tir_ref(ext[axis]), inner);
-  tvm_ffi_release(mean), tvm_ffi_release(var);
-  tvm_relax__release_all(v, n);
+  tvm_ffi_release(mean), tvm_ffi_release(var), tvm_ffi_release(c);
+  for (int k = 0; k < 3; ++k) tvm_relax__release_all(vs[k], n);
   return body;
 }
 
