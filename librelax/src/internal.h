@@ -195,6 +195,53 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_matmul(const tvm_relax_call_obj* call
 tvm_tir_prim_func_obj* tvm_relax__legalize_softmax(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_norm(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_reduce(const tvm_relax_call_obj* call);
+/* The kernel's tensor inputs of a call, appended to `out` (ffi.List of Relax expressions): each
+ * tensor argument, and each field of an argument that is a tuple of tensors (a Tuple literal's
+ * field, else a TupleGetItem of it), in order. 0 or -1 + error. */
+int tvm_relax__kernel_inputs(const tvm_relax_call_obj* call, void* out);
+/* The body of a kernel from its input buffers (tvm_relax__kernel_inputs' order) and output
+ * buffers (one, or one per field of a tuple result); NULL + error. */
+typedef void* (*tvm_relax__body_fn)(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
+                                    int nin, tvm_tir_buffer_obj* const* out, int nout);
+/* The kernel of a call whose body fn builds. */
+tvm_tir_prim_func_obj* tvm_relax__legalize_with(const tvm_relax_call_obj* call,
+                                                tvm_relax__body_fn fn);
+/* out[vars] = value (consumed) inside serial loops over out's whole shape (vars: one new loop
+ * variable per dim, borrowed). */
+void* tvm_relax__store_all(tvm_tir_buffer_obj* out, void* const* vars, void* value);
+/* The row-major linear index of idx (borrowed) into buffer b's shape (new reference). */
+void* tvm_relax__flat_index(tvm_tir_buffer_obj* b, void* const* idx);
+/* The indices of b's shape whose row-major linear index is lin (borrowed), into out (new
+ * references). */
+void tvm_relax__unflat_index(tvm_tir_buffer_obj* b, void* lin, void** out);
+/* The integer values of a call argument that is a tuple of constant R.Prim values or an R.Shape
+ * of constants, into out[0..max); the count, or -1 when some value is not a constant. */
+int64_t tvm_relax__const_ints(const tvm_relax_expr_obj* arg, int64_t* out, int64_t max);
+/* The value of a call argument that is a constant R.Prim scalar, as a double; false otherwise. */
+bool tvm_relax__const_scalar(const tvm_relax_expr_obj* arg, double* out);
+/* Manipulation (legalize_manip.c), creation (legalize_create.c), convolution, pooling and the
+ * other nn kernels (legalize_conv.c). */
+tvm_tir_prim_func_obj* tvm_relax__legalize_reshape(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_permute_dims(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_broadcast_to(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_concat(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_split(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_strided_slice(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_take(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_tile(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_repeat(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_flip(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_fill(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_arange(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_tri(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_conv(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_pool2d(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_adaptive_pool2d(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_pad(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_batch_norm(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_dropout(const tvm_relax_call_obj* call);
+/* image.resize2d (legalize_image.c). */
+tvm_tir_prim_func_obj* tvm_relax__legalize_resize2d(const tvm_relax_call_obj* call);
 
 /* ---- Pass helpers (pipeline.c) --------------------------------------------------------------- */
 /* A rewrite of one Relax function: the new function (new reference; f retained when unchanged)

@@ -38,6 +38,37 @@ static const tvm_relax__legalize_fn k_legalize[TVM_RELAX_OP_COUNT] = {
     [TVM_RELAX_OP_prod] = tvm_relax__legalize_reduce,
     [TVM_RELAX_OP_argmax] = tvm_relax__legalize_reduce,
     [TVM_RELAX_OP_argmin] = tvm_relax__legalize_reduce,
+    [TVM_RELAX_OP_reshape] = tvm_relax__legalize_reshape,
+    [TVM_RELAX_OP_flatten] = tvm_relax__legalize_reshape,
+    [TVM_RELAX_OP_squeeze] = tvm_relax__legalize_reshape,
+    [TVM_RELAX_OP_expand_dims] = tvm_relax__legalize_reshape,
+    [TVM_RELAX_OP_permute_dims] = tvm_relax__legalize_permute_dims,
+    [TVM_RELAX_OP_broadcast_to] = tvm_relax__legalize_broadcast_to,
+    [TVM_RELAX_OP_concat] = tvm_relax__legalize_concat,
+    [TVM_RELAX_OP_split] = tvm_relax__legalize_split,
+    [TVM_RELAX_OP_strided_slice] = tvm_relax__legalize_strided_slice,
+    [TVM_RELAX_OP_take] = tvm_relax__legalize_take,
+    [TVM_RELAX_OP_tile] = tvm_relax__legalize_tile,
+    [TVM_RELAX_OP_repeat] = tvm_relax__legalize_repeat,
+    [TVM_RELAX_OP_flip] = tvm_relax__legalize_flip,
+    [TVM_RELAX_OP_zeros] = tvm_relax__legalize_fill,
+    [TVM_RELAX_OP_ones] = tvm_relax__legalize_fill,
+    [TVM_RELAX_OP_full] = tvm_relax__legalize_fill,
+    [TVM_RELAX_OP_zeros_like] = tvm_relax__legalize_fill,
+    [TVM_RELAX_OP_ones_like] = tvm_relax__legalize_fill,
+    [TVM_RELAX_OP_full_like] = tvm_relax__legalize_fill,
+    [TVM_RELAX_OP_arange] = tvm_relax__legalize_arange,
+    [TVM_RELAX_OP_tril] = tvm_relax__legalize_tri,
+    [TVM_RELAX_OP_triu] = tvm_relax__legalize_tri,
+    [TVM_RELAX_OP_nn_conv1d] = tvm_relax__legalize_conv,
+    [TVM_RELAX_OP_nn_conv2d] = tvm_relax__legalize_conv,
+    [TVM_RELAX_OP_nn_max_pool2d] = tvm_relax__legalize_pool2d,
+    [TVM_RELAX_OP_nn_avg_pool2d] = tvm_relax__legalize_pool2d,
+    [TVM_RELAX_OP_nn_adaptive_avg_pool2d] = tvm_relax__legalize_adaptive_pool2d,
+    [TVM_RELAX_OP_nn_pad] = tvm_relax__legalize_pad,
+    [TVM_RELAX_OP_nn_batch_norm] = tvm_relax__legalize_batch_norm,
+    [TVM_RELAX_OP_nn_dropout] = tvm_relax__legalize_dropout,
+    [TVM_RELAX_OP_image_resize2d] = tvm_relax__legalize_resize2d,
 };
 
 bool tvm_relax_op_has_legalization(int32_t id) {
@@ -264,12 +295,106 @@ static tvm_tir_global_var_obj* add_kernel(pass_ctx* c, const char* hint, void* f
   return gv;
 }
 
+/* Whether a call's struct info is one the kernels can write: a tensor of known shape, or a
+ * tuple of such tensors (split, batch_norm, dropout). */
+static bool known_output(const tvm_relax_sinfo_obj* out) {
+  if (tvm_relax_kind_of(out) != TVM_RELAX_KIND_TupleStructInfo) {
+    return tvm_relax_tensor_sinfo_dims(out) != NULL;
+  }
+  void* fields = ((const tvm_relax_tuple_sinfo_obj*)out)->fields;
+  for (int64_t i = 0; i < tvm_ffi_seq_size(fields); ++i) {
+    if (!tvm_relax_tensor_sinfo_dims(tvm_ffi_seq_obj_at(fields, i))) return false;
+  }
+  return tvm_ffi_seq_size(fields) > 0;
+}
+
+/* Whether e's struct info is a tuple whose fields are all tensors (concat's argument). */
+static bool tensor_tuple(const tvm_relax_expr_obj* e) {
+  tvm_relax_sinfo_obj* s = tvm_relax_sinfo_of(e);
+  if (tvm_relax_kind_of(s) != TVM_RELAX_KIND_TupleStructInfo) return false;
+  void* fields = ((tvm_relax_tuple_sinfo_obj*)s)->fields;
+  for (int64_t i = 0; i < tvm_ffi_seq_size(fields); ++i) {
+    if (tvm_relax_kind_of(tvm_ffi_seq_obj_at(fields, i)) != TVM_RELAX_KIND_TensorStructInfo) {
+      return false;
+    }
+  }
+  return true;
+}
+
+int tvm_relax__kernel_inputs(const tvm_relax_call_obj* call, void* out) {
+  for (int64_t i = 0; i < tvm_ffi_seq_size(call->args); ++i) {
+    tvm_relax_expr_obj* a = tvm_ffi_seq_obj_at(call->args, i);
+    if (tvm_relax_kind_of(tvm_relax_sinfo_of(a)) == TVM_RELAX_KIND_TensorStructInfo) {
+      TVMFFIAny item = tvm_ffi_any_obj(a);
+      if (tvm_ffi_list_push(out, &item) != 0) return -1;
+      continue;
+    }
+    if (!tensor_tuple(a)) continue;
+    /* A tuple of tensors: each field, taken from a Tuple literal or by TupleGetItem. */
+    int64_t n = tvm_ffi_seq_size(((tvm_relax_tuple_sinfo_obj*)tvm_relax_sinfo_of(a))->fields);
+    bool literal = tvm_relax_kind_of(a) == TVM_RELAX_KIND_Tuple;
+    for (int64_t j = 0; j < n; ++j) {
+      tvm_relax_expr_obj* f = literal ? tvm_ffi_seq_obj_at(((tvm_relax_tuple_obj*)a)->fields, j)
+                                      : tvm_relax_tuple_get_item_new(a, j);
+      if (!f) return -1;
+      TVMFFIAny item = tvm_ffi_any_obj(f);
+      int rc = tvm_ffi_list_push(out, &item);
+      if (!literal) tvm_ffi_release(f);
+      if (rc != 0) return -1;
+    }
+  }
+  return 0;
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_with(const tvm_relax_call_obj* call,
+                                                tvm_relax__body_fn fn) {
+  enum { MAX_BUFS = 64 };
+  tvm_relax__kernel k;
+  if (tvm_relax__kernel_init(&k) != 0) return NULL;
+  void* inputs = tvm_ffi_list_new();
+  tvm_tir_buffer_obj* in[MAX_BUFS];
+  tvm_tir_buffer_obj* out[MAX_BUFS];
+  int nin = 0, nout = 0;
+  bool ok = inputs && tvm_relax__kernel_inputs(call, inputs) == 0;
+  int64_t n = ok ? tvm_ffi_seq_size(inputs) : 0;
+  const tvm_relax_sinfo_obj* os = tvm_relax_sinfo_of(call);
+  bool tuple = tvm_relax_kind_of(os) == TVM_RELAX_KIND_TupleStructInfo;
+  int64_t m = tuple ? tvm_ffi_seq_size(((const tvm_relax_tuple_sinfo_obj*)os)->fields) : 1;
+  if (ok && (n > MAX_BUFS || m > MAX_BUFS)) {
+    tvm_ffi_raise("ValueError", "more than %d kernel inputs or outputs", MAX_BUFS);
+    ok = false;
+  }
+  for (; ok && nin < n; ++nin) {
+    char name[16];
+    snprintf(name, sizeof(name), "A%d", nin);
+    in[nin] = tvm_relax__kernel_buffer(&k, name, tvm_relax_sinfo_of(tvm_ffi_seq_obj_at(inputs, nin)));
+    if (!in[nin]) ok = false;
+  }
+  if (!ok && nin > 0 && !in[nin - 1]) --nin;
+  for (; ok && nout < m; ++nout) {
+    char name[16];
+    snprintf(name, sizeof(name), "T_out%d", nout);
+    const tvm_relax_sinfo_obj* s =
+        tuple ? tvm_ffi_seq_obj_at(((const tvm_relax_tuple_sinfo_obj*)os)->fields, nout) : os;
+    out[nout] = tvm_relax__kernel_buffer(&k, name, s);
+    if (!out[nout]) ok = false;
+  }
+  if (!ok && nout > 0 && !out[nout - 1]) --nout;
+  void* body = ok ? fn(call, in, nin, out, nout) : NULL;
+  tvm_tir_prim_func_obj* f = body ? tvm_relax__kernel_finish(&k, body) : NULL;
+  tvm_relax__release_all((void* const*)in, nin);
+  tvm_relax__release_all((void* const*)out, nout);
+  tvm_ffi_release(inputs);
+  tvm_relax__kernel_free(&k);
+  return f;
+}
+
 /* call_tir(kernel, (tensor args), out_sinfo) for an operator call, or the call itself. */
 static tvm_relax_expr_obj* legalize_call(pass_ctx* c, tvm_relax_call_obj* call) {
   const tvm_relax_op_info* info = tvm_relax_op_info_of(call->op);
   tvm_relax__legalize_fn fn = info ? k_legalize[info->id] : NULL;
   tvm_relax_sinfo_obj* out = tvm_relax_sinfo_of(call);
-  if (!fn || !tvm_relax_tensor_sinfo_dims(out)) {
+  if (!fn || !known_output(out)) {
     tvm_ffi_retain(call);
     return &call->expr;
   }
@@ -281,15 +406,10 @@ static tvm_relax_expr_obj* legalize_call(pass_ctx* c, tvm_relax_call_obj* call) 
   tvm_tir_global_var_obj* gv = add_kernel(c, info->name + strlen("relax."), kernel);
   tvm_ffi_release(kernel);
   if (!gv) return NULL;
-  /* The kernel's inputs are the call's tensor arguments, in order. */
+  /* The kernel's inputs are the call's tensor arguments (and the fields of tensor tuples), in
+   * order. */
   void* list = tvm_ffi_list_new();
-  bool ok = list != NULL;
-  for (int64_t i = 0; ok && i < tvm_ffi_seq_size(call->args); ++i) {
-    tvm_relax_expr_obj* a = tvm_ffi_seq_obj_at(call->args, i);
-    if (tvm_relax_kind_of(tvm_relax_sinfo_of(a)) != TVM_RELAX_KIND_TensorStructInfo) continue;
-    TVMFFIAny item = tvm_ffi_any_obj(a);
-    ok = tvm_ffi_list_push(list, &item) == 0;
-  }
+  bool ok = list && tvm_relax__kernel_inputs(call, list) == 0;
   void* arr = ok ? tvm_ffi_list_to_array(list) : NULL;
   tvm_ffi_release(list);
   tvm_relax_expr_obj* tuple = arr ? tvm_relax_tuple_new(arr) : NULL;

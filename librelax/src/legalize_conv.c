@@ -1,0 +1,508 @@
+/*
+ * legalize_conv.c: the kernels of the convolutions (conv1d NCW/OIW, conv2d NCHW/OIHW, with
+ * strides, padding, dilation and groups), pooling (max_pool2d / avg_pool2d NCHW with
+ * count_include_pad and ceil_mode; adaptive_avg_pool2d NCHW), pad (constant, edge, reflect),
+ * batch_norm (inference: the moving statistics, passed through as the second and third
+ * results; training: the batch's statistics, the moving ones updated) and dropout (the
+ * identity, with a mask of ones). Windows read only the taps inside the input: padding is a
+ * condition, not a copy. List attributes are expanded the way the inference rules expand them
+ * (op_nn.c).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <tvm/tir/builder.h>
+
+#include "internal.h"
+
+enum { MAX_DIMS = 16 };
+
+static int64_t rank(tvm_tir_buffer_obj* b) { return tvm_ffi_seq_size(b->shape); }
+static void* dim(tvm_tir_buffer_obj* b, int64_t i) { return tvm_ffi_seq_obj_at(b->shape, i); }
+
+static const char* attr_str(const tvm_relax_call_obj* call, const char* name) {
+  const TVMFFIAny* a = tvm_relax_call_attr(call, name);
+  TVMFFIByteArray b;
+  if (!a || (a->type_index != kTVMFFIStr && a->type_index != kTVMFFISmallStr)) return NULL;
+  return tvm_ffi_any_as_bytes(a, &b) ? b.data : NULL;
+}
+
+static bool attr_bool(const tvm_relax_call_obj* call, const char* name) {
+  const TVMFFIAny* a = tvm_relax_call_attr(call, name);
+  bool r = false;
+  if (a) tvm_ffi_any_as_bool(a, &r);
+  return r;
+}
+
+static double attr_float(const tvm_relax_call_obj* call, const char* name, double dflt) {
+  const TVMFFIAny* a = tvm_relax_call_attr(call, name);
+  double r = dflt;
+  if (a) tvm_ffi_any_as_float(a, &r);
+  return r;
+}
+
+/* An INTS attribute expanded to `want` values (one value repeated), as the inference rules do;
+ * -1 + ValueError when it has another length. */
+static int attr_ints(const tvm_relax_call_obj* call, const char* name, int want, int64_t dflt,
+                     int64_t* out) {
+  const TVMFFIAny* a = tvm_relax_call_attr(call, name);
+  int64_t n = a && a->type_index == kTVMFFIArray ? tvm_ffi_seq_size(a->v_obj) : 0;
+  if (n == 0) {
+    for (int i = 0; i < want; ++i) out[i] = dflt;
+    return 0;
+  }
+  if (n != want && n != 1) {
+    tvm_ffi_raise("ValueError", "attribute '%s' must have 1 or %d values", name, want);
+    return -1;
+  }
+  for (int i = 0; i < want; ++i) {
+    out[i] = 0;
+    tvm_ffi_any_as_int(tvm_ffi_seq_at(a->v_obj, n == 1 ? 0 : i), &out[i]);
+  }
+  return 0;
+}
+
+/* padding of s spatial dims into 2*s values (all befores, then all afters) from 1, s or 2*s. */
+static int attr_padding(const tvm_relax_call_obj* call, int s, int64_t* out) {
+  const TVMFFIAny* a = tvm_relax_call_attr(call, "padding");
+  int64_t n = a && a->type_index == kTVMFFIArray ? tvm_ffi_seq_size(a->v_obj) : 0;
+  int64_t given[8] = {0};
+  if (n != 0 && n != 1 && n != s && n != 2 * s) {
+    tvm_ffi_raise("ValueError", "attribute 'padding' must have 1, %d or %d values", s, 2 * s);
+    return -1;
+  }
+  for (int64_t i = 0; i < n; ++i) tvm_ffi_any_as_int(tvm_ffi_seq_at(a->v_obj, i), &given[i]);
+  for (int i = 0; i < 2 * s; ++i) out[i] = n == 0 ? 0 : given[n == 1 ? 0 : n == s ? i % s : i];
+  return 0;
+}
+
+/* Whether layout attribute `name` is `canon` (an absent out_layout counts as canonical). */
+static bool layout_is(const tvm_relax_call_obj* call, const char* name, const char* canon) {
+  const char* l = attr_str(call, name);
+  return !l || strcmp(l, canon) == 0;
+}
+
+static void* zero_of(DLDataType t) {
+  return tvm_tir_dtype_is_floating(t) ? tvm_tir_const_float(t, 0) : tvm_tir_const_int(t, 0);
+}
+
+/* lo <= e < hi as a condition (e consumed; hi borrowed); NULL when both sides are known to
+ * hold (no padding on that side). */
+static void* in_range(void* e, bool check_lo, bool check_hi, void* hi) {
+  void* c = NULL;
+  if (check_lo) c = tvm_tir_ge_take(tvm_tir_ref(e), tvm_tir_i64(0));
+  if (check_hi) {
+    void* h = tvm_tir_lt_take(tvm_tir_ref(e), tvm_tir_ref(hi));
+    c = c ? tvm_tir_and_take(c, h) : h;
+  }
+  tvm_ffi_release(e);
+  return c;
+}
+
+static void* and_opt(void* a, void* b) {
+  if (!a) return b;
+  if (!b) return a;
+  return tvm_tir_and_take(a, b);
+}
+
+/* ---- conv1d / conv2d ------------------------------------------------------------------------- */
+static void* conv_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
+                       tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nin, (void)nout;
+  int s = (int)rank(in[0]) - 2;
+  bool canon = s == 1 ? layout_is(call, "data_layout", "NCW") && layout_is(call, "kernel_layout", "OIW") &&
+                            layout_is(call, "out_layout", "NCW")
+                      : layout_is(call, "data_layout", "NCHW") && layout_is(call, "kernel_layout", "OIHW") &&
+                            layout_is(call, "out_layout", "NCHW");
+  if (s < 1 || s > 2 || !canon) {
+    tvm_ffi_raise("NotImplementedError", "%s: only the NCW/OIW and NCHW/OIHW layouts have a kernel",
+                  tvm_relax_op_info_of(call->op)->name);
+    return NULL;
+  }
+  int64_t strides[2], dilation[2], pad[4];
+  if (attr_ints(call, "strides", s, 1, strides) != 0 || attr_ints(call, "dilation", s, 1, dilation) != 0 ||
+      attr_padding(call, s, pad) != 0) {
+    return NULL;
+  }
+  int64_t groups = 1;
+  const TVMFFIAny* gv = tvm_relax_call_attr(call, "groups");
+  if (gv) tvm_ffi_any_as_int(gv, &groups);
+  tvm_tir_buffer_obj *x = in[0], *w = in[1], *o = out[0];
+  DLDataType t = o->dtype;
+  int64_t n = 2 + s;
+  void* v[4];
+  void* r[3]; /* c, then the kernel taps */
+  if (tvm_relax__kernel_vars(v, n, "i") != 0) return NULL;
+  if (tvm_relax__kernel_vars(r, 1 + s, "r") != 0) {
+    tvm_relax__release_all(v, n);
+    return NULL;
+  }
+  /* The group of output channel o: o // (O / groups); its input channels start at g * I. */
+  void* opg = tvm_tir_floordiv_take(tvm_tir_ref(dim(w, 0)), tvm_tir_i64(groups));
+  void* chan = tvm_tir_add_take(tvm_tir_mul_take(tvm_tir_floordiv_take(tvm_tir_ref(v[1]), opg),
+                                                 tvm_tir_ref(dim(w, 1))),
+                                tvm_tir_ref(r[0]));
+  void* xi[4] = {tvm_tir_ref(v[0]), chan, NULL, NULL};
+  void* wi[4] = {tvm_tir_ref(v[1]), tvm_tir_ref(r[0]), NULL, NULL};
+  void* cond = NULL;
+  for (int i = 0; i < s; ++i) {
+    /* y * stride - pad_before + k * dilation */
+    void* pos = tvm_tir_add_take(
+        tvm_tir_sub_take(tvm_tir_mul_take(tvm_tir_ref(v[2 + i]), tvm_tir_i64(strides[i])), tvm_tir_i64(pad[i])),
+        tvm_tir_mul_take(tvm_tir_ref(r[1 + i]), tvm_tir_i64(dilation[i])));
+    cond = and_opt(cond, in_range(tvm_tir_ref(pos), pad[i] > 0, pad[s + i] > 0, dim(x, 2 + i)));
+    xi[2 + i] = pos;
+    wi[2 + i] = tvm_tir_ref(r[1 + i]);
+  }
+  void* prod = tvm_tir_mul_take(tvm_tir_cast_take(t, tvm_tir_load_takev(tvm_tir_ref(x), n, xi)),
+                                tvm_tir_cast_take(t, tvm_tir_load_takev(tvm_tir_ref(w), n, wi)));
+  void* oi[4], *oi2[4], *oi3[4];
+  for (int64_t i = 0; i < n; ++i) oi[i] = tvm_tir_ref(v[i]), oi2[i] = tvm_tir_ref(v[i]), oi3[i] = tvm_tir_ref(v[i]);
+  void* acc = tvm_tir_store_takev(tvm_tir_ref(o), tvm_tir_add_take(tvm_tir_load_takev(tvm_tir_ref(o), n, oi), prod), n, oi2);
+  if (cond) acc = tvm_tir_if_take(cond, acc, NULL);
+  void* rext[3] = {dim(w, 1), dim(w, 2), s == 2 ? dim(w, 3) : NULL};
+  void* red = tvm_relax__loop_nest(r, rext, 1 + s, NULL, acc);
+  void* init = tvm_tir_store_takev(tvm_tir_ref(o), zero_of(t), n, oi3);
+  void* oext[4];
+  for (int64_t i = 0; i < n; ++i) oext[i] = dim(o, i);
+  void* body = tvm_relax__loop_nest(v, oext, n, NULL, tvm_tir_seq_take(init, red));
+  tvm_relax__release_all(v, n);
+  tvm_relax__release_all(r, 1 + s);
+  return body;
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_conv(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, conv_body);
+}
+
+/* ---- max_pool2d / avg_pool2d ----------------------------------------------------------------- */
+static void* pool_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
+                       tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nin, (void)nout;
+  bool is_max = tvm_relax_op_info_of(call->op)->id == TVM_RELAX_OP_nn_max_pool2d;
+  if (!layout_is(call, "layout", "NCHW") || !layout_is(call, "out_layout", "NCHW")) {
+    tvm_ffi_raise("NotImplementedError", "pool2d: only the NCHW layout has a kernel");
+    return NULL;
+  }
+  int64_t size[2], strides[2], dilation[2], pad[4];
+  if (attr_ints(call, "pool_size", 2, 1, size) != 0 || attr_ints(call, "strides", 2, 1, strides) != 0 ||
+      attr_ints(call, "dilation", 2, 1, dilation) != 0 || attr_padding(call, 2, pad) != 0) {
+    return NULL;
+  }
+  bool include_pad = attr_bool(call, "count_include_pad");
+  tvm_tir_buffer_obj *x = in[0], *o = out[0];
+  DLDataType t = o->dtype;
+  bool fl = tvm_tir_dtype_is_floating(t);
+  void* v[4], *r[2];
+  if (tvm_relax__kernel_vars(v, 4, "i") != 0) return NULL;
+  if (tvm_relax__kernel_vars(r, 2, "r") != 0) {
+    tvm_relax__release_all(v, 4);
+    return NULL;
+  }
+  tvm_tir_buffer_obj* acc = tvm_relax__scratch("acc", t);
+  tvm_tir_buffer_obj* cnt = tvm_relax__scratch("count", TVM_TIR_INT64);
+  void* xi[4] = {tvm_tir_ref(v[0]), tvm_tir_ref(v[1]), NULL, NULL};
+  void* cond = NULL;
+  void* start[2];
+  for (int i = 0; i < 2; ++i) {
+    start[i] = tvm_tir_sub_take(tvm_tir_mul_take(tvm_tir_ref(v[2 + i]), tvm_tir_i64(strides[i])),
+                                tvm_tir_i64(pad[i]));
+    void* pos = tvm_tir_add_take(tvm_tir_ref(start[i]), tvm_tir_mul_take(tvm_tir_ref(r[i]), tvm_tir_i64(dilation[i])));
+    /* ceil_mode windows may reach past the after-padding too: always check the upper end. */
+    cond = and_opt(cond, in_range(tvm_tir_ref(pos), true, true, dim(x, 2 + i)));
+    xi[2 + i] = pos;
+  }
+  void* xv = tvm_tir_load_takev(tvm_tir_ref(x), 4, xi);
+  void* update = is_max ? tvm_relax__scratch_store(acc, tvm_tir_max_take(tvm_relax__scratch_load(acc), xv))
+                        : tvm_tir_seq_take(tvm_relax__scratch_store(acc, tvm_tir_add_take(tvm_relax__scratch_load(acc), xv)),
+                                           tvm_relax__scratch_store(cnt, tvm_tir_add_take(tvm_relax__scratch_load(cnt), tvm_tir_i64(1))));
+  void* ksz[2] = {tvm_tir_i64(size[0]), tvm_tir_i64(size[1])};
+  void* red = tvm_relax__loop_nest(r, ksz, 2, NULL, tvm_tir_if_take(cond, update, NULL));
+  tvm_relax__release_all(ksz, 2);
+  void* result;
+  if (is_max) {
+    result = tvm_relax__scratch_load(acc);
+  } else {
+    void* divisor;
+    if (include_pad) {
+      /* The taps inside the padded input: (min(start + (k - 1) * d, in + pad_after - 1) -
+       * start) // d + 1 per dim (upstream's count with ceil_mode's extra windows cut off). */
+      divisor = tvm_tir_i64(1);
+      for (int i = 0; i < 2; ++i) {
+        void* last = tvm_tir_min_take(
+            tvm_tir_add_take(tvm_tir_ref(start[i]), tvm_tir_i64((size[i] - 1) * dilation[i])),
+            tvm_tir_add_take(tvm_tir_ref(dim(x, 2 + i)), tvm_tir_i64(pad[2 + i] - 1)));
+        void* cnt_i = tvm_tir_add_take(
+            tvm_tir_floordiv_take(tvm_tir_sub_take(last, tvm_tir_ref(start[i])), tvm_tir_i64(dilation[i])),
+            tvm_tir_i64(1));
+        divisor = tvm_tir_mul_take(divisor, cnt_i);
+      }
+    } else {
+      divisor = tvm_tir_max_take(tvm_relax__scratch_load(cnt), tvm_tir_i64(1));
+    }
+    result = tvm_tir_div_take(tvm_relax__scratch_load(acc), tvm_tir_cast_take(t, divisor));
+  }
+  void* init = is_max ? tvm_relax__scratch_store(acc, fl ? tvm_tir_const_float(t, -INFINITY)
+                                                         : tvm_tir_const_int(t, tvm_tir_dtype_min_int(t)))
+                      : tvm_tir_seq_take(tvm_relax__scratch_store(acc, zero_of(t)),
+                                         tvm_relax__scratch_store(cnt, tvm_tir_i64(0)));
+  void* oi[4];
+  for (int i = 0; i < 4; ++i) oi[i] = tvm_tir_ref(v[i]);
+  void* inner = tvm_tir_seq_take(init, red, tvm_tir_store_takev(tvm_tir_ref(o), result, 4, oi));
+  inner = tvm_relax__scratch_scope(cnt, tvm_relax__scratch_scope(acc, inner));
+  void* oext[4] = {dim(o, 0), dim(o, 1), dim(o, 2), dim(o, 3)};
+  void* body = tvm_relax__loop_nest(v, oext, 4, NULL, inner);
+  tvm_ffi_release(start[0]), tvm_ffi_release(start[1]);
+  tvm_ffi_release(acc), tvm_ffi_release(cnt);
+  tvm_relax__release_all(v, 4);
+  tvm_relax__release_all(r, 2);
+  return body;
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_pool2d(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, pool_body);
+}
+
+/* ---- adaptive_avg_pool2d --------------------------------------------------------------------- */
+static void* adaptive_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
+                           tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nin, (void)nout;
+  if (!layout_is(call, "layout", "NCHW") || !layout_is(call, "out_layout", "NCHW")) {
+    tvm_ffi_raise("NotImplementedError", "adaptive_avg_pool2d: only the NCHW layout has a kernel");
+    return NULL;
+  }
+  tvm_tir_buffer_obj *x = in[0], *o = out[0];
+  DLDataType t = o->dtype;
+  void* v[4], *r[2];
+  if (tvm_relax__kernel_vars(v, 4, "i") != 0) return NULL;
+  if (tvm_relax__kernel_vars(r, 2, "r") != 0) {
+    tvm_relax__release_all(v, 4);
+    return NULL;
+  }
+  /* Window of output y: [y * H // OH, ceil((y + 1) * H / OH)). */
+  void* st[2], *len[2];
+  for (int i = 0; i < 2; ++i) {
+    void* h = dim(x, 2 + i), *oh = dim(o, 2 + i);
+    st[i] = tvm_tir_floordiv_take(tvm_tir_mul_take(tvm_tir_ref(v[2 + i]), tvm_tir_ref(h)), tvm_tir_ref(oh));
+    void* end = tvm_tir_floordiv_take(
+        tvm_tir_sub_take(tvm_tir_add_take(tvm_tir_mul_take(tvm_tir_add_take(tvm_tir_ref(v[2 + i]), tvm_tir_i64(1)),
+                                                           tvm_tir_ref(h)),
+                                          tvm_tir_ref(oh)),
+                         tvm_tir_i64(1)),
+        tvm_tir_ref(oh));
+    len[i] = tvm_tir_sub_take(end, tvm_tir_ref(st[i]));
+  }
+  tvm_tir_buffer_obj* acc = tvm_relax__scratch("acc", t);
+  void* xi[4] = {tvm_tir_ref(v[0]), tvm_tir_ref(v[1]), tvm_tir_add_take(tvm_tir_ref(st[0]), tvm_tir_ref(r[0])),
+                 tvm_tir_add_take(tvm_tir_ref(st[1]), tvm_tir_ref(r[1]))};
+  void* upd = tvm_relax__scratch_store(acc, tvm_tir_add_take(tvm_relax__scratch_load(acc),
+                                                             tvm_tir_load_takev(tvm_tir_ref(x), 4, xi)));
+  void* red = tvm_relax__loop_nest(r, len, 2, NULL, upd);
+  void* area = tvm_tir_cast_take(t, tvm_tir_mul_take(tvm_tir_ref(len[0]), tvm_tir_ref(len[1])));
+  void* oi[4];
+  for (int i = 0; i < 4; ++i) oi[i] = tvm_tir_ref(v[i]);
+  void* inner = tvm_tir_seq_take(tvm_relax__scratch_store(acc, zero_of(t)), red,
+                                 tvm_tir_store_takev(tvm_tir_ref(o), tvm_tir_div_take(tvm_relax__scratch_load(acc), area), 4, oi));
+  inner = tvm_relax__scratch_scope(acc, inner);
+  void* oext[4] = {dim(o, 0), dim(o, 1), dim(o, 2), dim(o, 3)};
+  void* body = tvm_relax__loop_nest(v, oext, 4, NULL, inner);
+  tvm_ffi_release(acc);
+  tvm_relax__release_all(st, 2);
+  tvm_relax__release_all(len, 2);
+  tvm_relax__release_all(v, 4);
+  tvm_relax__release_all(r, 2);
+  return body;
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_adaptive_pool2d(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, adaptive_body);
+}
+
+/* ---- pad ------------------------------------------------------------------------------------- */
+static void* pad_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
+                      tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nin, (void)nout;
+  tvm_tir_buffer_obj *x = in[0], *o = out[0];
+  int64_t n = rank(o);
+  const TVMFFIAny* wa = tvm_relax_call_attr(call, "pad_width");
+  const char* mode = attr_str(call, "pad_mode");
+  if (n > MAX_DIMS || !wa || wa->type_index != kTVMFFIArray || tvm_ffi_seq_size(wa->v_obj) != 2 * n) {
+    tvm_ffi_raise("ValueError", "pad: attribute 'pad_width' must have 2 values per dim");
+    return NULL;
+  }
+  int m = !mode || strcmp(mode, "constant") == 0 ? 0 : strcmp(mode, "edge") == 0 ? 1 : 2;
+  void* v[MAX_DIMS];
+  if (tvm_relax__kernel_vars(v, n, "i") != 0) return NULL;
+  void* ind[MAX_DIMS];
+  void* cond = NULL;
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t before = 0;
+    tvm_ffi_any_as_int(tvm_ffi_seq_at(wa->v_obj, 2 * i), &before);
+    void* h = dim(x, i);
+    void* p = tvm_tir_sub_take(tvm_tir_ref(v[i]), tvm_tir_i64(before));
+    void* last = tvm_tir_sub_take(tvm_tir_ref(h), tvm_tir_i64(1));
+    if (m == 2) {
+      /* reflect (without repeating the edge): -p below, 2 * (h - 1) - p above */
+      p = tvm_tir_select_take(tvm_tir_lt_take(tvm_tir_ref(p), tvm_tir_i64(0)), tvm_tir_neg_take(tvm_tir_ref(p)), p);
+      p = tvm_tir_select_take(tvm_tir_gt_take(tvm_tir_ref(p), tvm_tir_ref(last)),
+                              tvm_tir_sub_take(tvm_tir_mul_take(tvm_tir_i64(2), tvm_tir_ref(last)), tvm_tir_ref(p)), p);
+    } else if (m == 0) {
+      cond = and_opt(cond, in_range(tvm_tir_ref(p), true, true, h));
+    }
+    /* clamped, so that the load stays inside x whatever the select picks */
+    ind[i] = tvm_tir_min_take(tvm_tir_max_take(p, tvm_tir_i64(0)), last);
+  }
+  void* value = tvm_tir_load_takev(tvm_tir_ref(x), n, ind);
+  if (cond) {
+    double pv = attr_float(call, "pad_value", 0);
+    DLDataType t = o->dtype;
+    void* c = tvm_tir_dtype_is_floating(t) ? tvm_tir_const_float(t, pv) : tvm_tir_const_int(t, (int64_t)pv);
+    value = tvm_tir_select_take(cond, value, c);
+  }
+  void* body = tvm_relax__store_all(o, v, value);
+  tvm_relax__release_all(v, n);
+  return body;
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_pad(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, pad_body);
+}
+
+/* ---- batch_norm, dropout ---------------------------------------------------------------------- */
+/* batch_norm as upstream's topi: inference normalises with the moving statistics and returns
+ * them unchanged; training normalises with the batch's mean and (biased) variance over every
+ * dim but axis and returns the moving statistics updated as (1 - momentum) * moving + momentum *
+ * batch. One pass per channel: the statistics into scratch buffers, then the output. */
+static void* batch_norm_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
+                             tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nin;
+  bool training = attr_bool(call, "training");
+  tvm_tir_buffer_obj *x = in[0], *gamma = in[1], *beta = in[2], *mmean = in[3], *mvar = in[4];
+  tvm_tir_buffer_obj* o = out[0];
+  int64_t n = rank(o);
+  int64_t axis = 1;
+  const TVMFFIAny* av = tvm_relax_call_attr(call, "axis");
+  if (av) tvm_ffi_any_as_int(av, &axis);
+  if (axis < 0) axis += n;
+  if (n > MAX_DIMS || axis < 0 || axis >= n || nout != 3) {
+    tvm_ffi_raise("ValueError", "batch_norm: bad axis or results");
+    return NULL;
+  }
+  double eps = attr_float(call, "epsilon", 1e-5);
+  double momentum = attr_float(call, "momentum", 0.1);
+  bool center = true, scale = true;
+  const TVMFFIAny* cv = tvm_relax_call_attr(call, "center");
+  const TVMFFIAny* sv = tvm_relax_call_attr(call, "scale");
+  if (cv) tvm_ffi_any_as_bool(cv, &center);
+  if (sv) tvm_ffi_any_as_bool(sv, &scale);
+  DLDataType t = o->dtype;
+  /* Each loop nest over the other dims has its own variables (a variable is bound once); the
+   * channel variable c, bound by the outer loop, stands at axis in all three sets. */
+  void* vs[3][MAX_DIMS];
+  void* c = tvm_tir_var("c", TVM_TIR_INT64);
+  for (int k = 0; k < 3; ++k) {
+    char prefix[4] = {'i', (char)('a' + k), 0, 0};
+    if (tvm_relax__kernel_vars(vs[k], n, prefix) != 0) {
+      for (int j = 0; j < k; ++j) tvm_relax__release_all(vs[j], n);
+      tvm_ffi_release(c);
+      return NULL;
+    }
+    tvm_ffi_release(vs[k][axis]);
+    vs[k][axis] = tvm_tir_ref(c);
+  }
+  void** v = vs[2]; /* the output's */
+  void* ext[MAX_DIMS];
+  bool rest[MAX_DIMS];
+  for (int64_t i = 0; i < n; ++i) ext[i] = dim(o, i), rest[i] = i != axis;
+  tvm_tir_buffer_obj* mean = tvm_relax__scratch("mean", t);
+  tvm_tir_buffer_obj* var = tvm_relax__scratch("var", t);
+  void* ind[MAX_DIMS];
+  void* stmts[12];
+  int ns = 0;
+  if (training) {
+    /* count = the product of the other dims */
+    void* count = tvm_tir_i64(1);
+    for (int64_t i = 0; i < n; ++i) {
+      if (i != axis) count = tvm_tir_mul_take(count, tvm_tir_ref(ext[i]));
+    }
+    void* cf = tvm_tir_cast_take(t, count);
+    for (int64_t i = 0; i < n; ++i) ind[i] = tvm_tir_ref(vs[0][i]);
+    void* sum = tvm_relax__loop_nest(vs[0], ext, n, rest, tvm_relax__scratch_store(mean, tvm_tir_add_take(
+        tvm_relax__scratch_load(mean), tvm_tir_load_takev(tvm_tir_ref(x), n, ind))));
+    for (int64_t i = 0; i < n; ++i) ind[i] = tvm_tir_ref(vs[1][i]);
+    void* d = tvm_tir_sub_take(tvm_tir_load_takev(tvm_tir_ref(x), n, ind), tvm_relax__scratch_load(mean));
+    void* sq = tvm_relax__loop_nest(vs[1], ext, n, rest, tvm_relax__scratch_store(var, tvm_tir_add_take(
+        tvm_relax__scratch_load(var), tvm_tir_mul_take(tvm_tir_ref(d), d))));
+    stmts[ns++] = tvm_relax__scratch_store(mean, zero_of(t));
+    stmts[ns++] = sum;
+    stmts[ns++] = tvm_relax__scratch_store(mean, tvm_tir_div_take(tvm_relax__scratch_load(mean), tvm_tir_ref(cf)));
+    stmts[ns++] = tvm_relax__scratch_store(var, zero_of(t));
+    stmts[ns++] = sq;
+    stmts[ns++] = tvm_relax__scratch_store(var, tvm_tir_div_take(tvm_relax__scratch_load(var), cf));
+  } else {
+    stmts[ns++] = tvm_relax__scratch_store(mean, tvm_tir_load_take(tvm_tir_ref(mmean), tvm_tir_ref(c)));
+    stmts[ns++] = tvm_relax__scratch_store(var, tvm_tir_load_take(tvm_tir_ref(mvar), tvm_tir_ref(c)));
+  }
+  /* (x - mean) * rsqrt(var + eps) [* gamma[c]] [+ beta[c]] */
+  for (int64_t i = 0; i < n; ++i) ind[i] = tvm_tir_ref(v[i]);
+  void* value = tvm_tir_mul_take(
+      tvm_tir_sub_take(tvm_tir_load_takev(tvm_tir_ref(x), n, ind), tvm_relax__scratch_load(mean)),
+      tvm_tir_call_take(t, "tir.rsqrt", tvm_tir_add_take(tvm_relax__scratch_load(var), tvm_tir_const_float(t, eps))));
+  if (scale) value = tvm_tir_mul_take(value, tvm_tir_load_take(tvm_tir_ref(gamma), tvm_tir_ref(c)));
+  if (center) value = tvm_tir_add_take(value, tvm_tir_load_take(tvm_tir_ref(beta), tvm_tir_ref(c)));
+  for (int64_t i = 0; i < n; ++i) ind[i] = tvm_tir_ref(v[i]);
+  stmts[ns++] = tvm_relax__loop_nest(v, ext, n, rest, tvm_tir_store_takev(tvm_tir_ref(o), value, n, ind));
+  /* the moving statistics: passed through, or updated */
+  for (int k = 0; k < 2; ++k) {
+    tvm_tir_buffer_obj* mv = k == 0 ? mmean : mvar;
+    tvm_tir_buffer_obj* st = k == 0 ? mean : var;
+    void* old = tvm_tir_load_take(tvm_tir_ref(mv), tvm_tir_ref(c));
+    void* nv = training ? tvm_tir_add_take(tvm_tir_mul_take(tvm_tir_const_float(t, 1 - momentum), old),
+                                           tvm_tir_mul_take(tvm_tir_const_float(t, momentum), tvm_relax__scratch_load(st)))
+                        : old;
+    stmts[ns++] = tvm_tir_store_take(tvm_tir_ref(out[1 + k]), nv, tvm_tir_ref(c));
+  }
+  void* inner = tvm_tir_seq_takev(ns, stmts);
+  inner = tvm_relax__scratch_scope(var, tvm_relax__scratch_scope(mean, inner));
+  void* body = tvm_tir_serial_take(tvm_tir_ref(c), tvm_tir_i64(0), tvm_tir_ref(ext[axis]), inner);
+  tvm_ffi_release(mean), tvm_ffi_release(var), tvm_ffi_release(c);
+  for (int k = 0; k < 3; ++k) tvm_relax__release_all(vs[k], n);
+  return body;
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_batch_norm(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, batch_norm_body);
+}
+
+static void* dropout_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
+                          tvm_tir_buffer_obj* const* out, int nout) {
+  (void)call, (void)nin;
+  if (nout != 2) {
+    tvm_ffi_raise("ValueError", "dropout: two results expected");
+    return NULL;
+  }
+  int64_t n = rank(out[0]);
+  void* v[MAX_DIMS], *w[MAX_DIMS];
+  if (n > MAX_DIMS || tvm_relax__kernel_vars(v, n, "i") != 0) {
+    if (!tvm_ffi_error_pending()) tvm_ffi_raise("ValueError", "more than %d dims", MAX_DIMS);
+    return NULL;
+  }
+  if (tvm_relax__kernel_vars(w, n, "j") != 0) {
+    tvm_relax__release_all(v, n);
+    return NULL;
+  }
+  void* ind[MAX_DIMS];
+  for (int64_t i = 0; i < n; ++i) ind[i] = tvm_tir_ref(v[i]);
+  void* copy = tvm_relax__store_all(out[0], v, tvm_tir_load_takev(tvm_tir_ref(in[0]), n, ind));
+  DLDataType t = out[1]->dtype;
+  void* one = tvm_tir_dtype_is_floating(t) ? tvm_tir_const_float(t, 1) : tvm_tir_const_int(t, 1);
+  void* mask = tvm_relax__store_all(out[1], w, one);
+  tvm_relax__release_all(v, n);
+  tvm_relax__release_all(w, n);
+  return tvm_tir_seq_take(copy, mask);
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_dropout(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, dropout_body);
+}

@@ -1,0 +1,124 @@
+/*
+ * legalize_create.c: the kernels of the creation operators: zeros / ones / full and their
+ * _like forms (the fill value a constant R.Prim folded in, or a 0-d tensor input read once per
+ * element), arange (constant start and step), tril / triu (a constant diagonal offset k).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <tvm/tir/builder.h>
+
+#include "internal.h"
+
+enum { MAX_DIMS = 16 };
+
+static int64_t rank(tvm_tir_buffer_obj* b) { return tvm_ffi_seq_size(b->shape); }
+
+static void* const_of(DLDataType t, double v) {
+  return tvm_tir_dtype_is_floating(t) ? tvm_tir_const_float(t, v) : tvm_tir_const_int(t, (int64_t)v);
+}
+
+/* out[...] = value, value computed once from the loop variables by fn. */
+static void* fill_all(tvm_tir_buffer_obj* out, void* value) {
+  void* v[MAX_DIMS];
+  int64_t n = rank(out);
+  if (n > MAX_DIMS) {
+    tvm_ffi_release(value);
+    tvm_ffi_raise("ValueError", "more than %d dims", MAX_DIMS);
+    return NULL;
+  }
+  if (tvm_relax__kernel_vars(v, n, "i") != 0) {
+    tvm_ffi_release(value);
+    return NULL;
+  }
+  void* body = tvm_relax__store_all(out, v, value);
+  tvm_relax__release_all(v, n);
+  return body;
+}
+
+static void* fill_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
+                       tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nout;
+  const tvm_relax_op_info* info = tvm_relax_op_info_of(call->op);
+  DLDataType t = out[0]->dtype;
+  switch (info->id) {
+    case TVM_RELAX_OP_zeros:
+    case TVM_RELAX_OP_zeros_like: return fill_all(out[0], const_of(t, 0));
+    case TVM_RELAX_OP_ones:
+    case TVM_RELAX_OP_ones_like: return fill_all(out[0], const_of(t, 1));
+    default: break;
+  }
+  /* full (shape, fill) / full_like (x, fill): the fill value is argument 1. */
+  tvm_relax_expr_obj* fv = tvm_ffi_seq_obj_at(call->args, 1);
+  if (tvm_relax_kind_of(tvm_relax_sinfo_of(fv)) == TVM_RELAX_KIND_TensorStructInfo) {
+    tvm_tir_buffer_obj* f = in[nin - 1]; /* the last tensor input */
+    return fill_all(out[0], tvm_tir_cast_take(t, tvm_tir_load_takev(tvm_tir_ref(f), 0, NULL)));
+  }
+  double c;
+  if (!tvm_relax__const_scalar(fv, &c)) {
+    tvm_ffi_raise("NotImplementedError", "%s: the fill value must be a constant or a tensor",
+                  info->name);
+    return NULL;
+  }
+  return fill_all(out[0], const_of(t, c));
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_fill(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, fill_body);
+}
+
+static void* arange_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
+                         tvm_tir_buffer_obj* const* out, int nout) {
+  (void)in, (void)nin, (void)nout;
+  double start, step;
+  if (!tvm_relax__const_scalar(tvm_ffi_seq_obj_at(call->args, 0), &start) ||
+      !tvm_relax__const_scalar(tvm_ffi_seq_obj_at(call->args, 2), &step)) {
+    tvm_ffi_raise("NotImplementedError", "arange: start and step must be constants");
+    return NULL;
+  }
+  DLDataType t = out[0]->dtype;
+  void* i = tvm_tir_var("i", TVM_TIR_INT64);
+  /* start + i * step, in the output dtype */
+  void* value = tvm_tir_add_take(const_of(t, start),
+                                 tvm_tir_mul_take(tvm_tir_cast_take(t, tvm_tir_ref(i)), const_of(t, step)));
+  void* body = tvm_relax__store_all(out[0], &i, value);
+  tvm_ffi_release(i);
+  return body;
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_arange(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, arange_body);
+}
+
+static void* tri_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
+                      tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nin, (void)nout;
+  bool lower = tvm_relax_op_info_of(call->op)->id == TVM_RELAX_OP_tril;
+  double k;
+  if (!tvm_relax__const_scalar(tvm_ffi_seq_obj_at(call->args, 1), &k)) {
+    tvm_ffi_raise("NotImplementedError", "%s: k must be a constant",
+                  tvm_relax_op_info_of(call->op)->name);
+    return NULL;
+  }
+  int64_t n = rank(out[0]);
+  void* v[MAX_DIMS];
+  if (n < 2 || n > MAX_DIMS || tvm_relax__kernel_vars(v, n, "i") != 0) {
+    if (!tvm_ffi_error_pending()) tvm_ffi_raise("ValueError", "tril/triu: bad rank %lld", (long long)n);
+    return NULL;
+  }
+  void* ind[MAX_DIMS];
+  for (int64_t i = 0; i < n; ++i) ind[i] = tvm_tir_ref(v[i]);
+  void* x = tvm_tir_load_takev(tvm_tir_ref(in[0]), n, ind);
+  /* tril keeps j <= i + k, triu keeps j >= i + k (i the row, j the column). */
+  void* diag = tvm_tir_add_take(tvm_tir_ref(v[n - 2]), tvm_tir_i64((int64_t)k));
+  void* keep = lower ? tvm_tir_le_take(tvm_tir_ref(v[n - 1]), diag)
+                     : tvm_tir_ge_take(tvm_tir_ref(v[n - 1]), diag);
+  void* value = tvm_tir_select_take(keep, x, const_of(out[0]->dtype, 0));
+  void* body = tvm_relax__store_all(out[0], v, value);
+  tvm_relax__release_all(v, n);
+  return body;
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_tri(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, tri_body);
+}

@@ -1,0 +1,458 @@
+/*
+ * legalize_manip.c: the kernels of the manipulation and indexing operators. Each output element
+ * is read from one input element: reshape, flatten, squeeze and expand_dims map the output's
+ * row-major linear index back to the input's indices (which holds for symbolic dims too);
+ * permute_dims, broadcast_to, strided_slice, take, tile, repeat and flip compute the input
+ * indices from the output's; concat and split copy each piece with its offset on the axis.
+ * Attributes and index lists are read from the call (its inference rule has checked them).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <tvm/tir/builder.h>
+
+#include "internal.h"
+
+enum { MAX_DIMS = 16 };
+
+/* ---- Shared helpers (declared in internal.h) ------------------------------------------------- */
+void* tvm_relax__store_all(tvm_tir_buffer_obj* out, void* const* vars, void* value) {
+  int64_t n = tvm_ffi_seq_size(out->shape);
+  void* ind[MAX_DIMS];
+  for (int64_t i = 0; i < n; ++i) ind[i] = tvm_tir_ref(vars[i]);
+  void* body = tvm_tir_store_takev(tvm_tir_ref(out), value, n, ind);
+  void* ext[MAX_DIMS];
+  for (int64_t i = 0; i < n; ++i) ext[i] = tvm_ffi_seq_obj_at(out->shape, i);
+  return tvm_relax__loop_nest(vars, ext, n, NULL, body);
+}
+
+void* tvm_relax__flat_index(tvm_tir_buffer_obj* b, void* const* idx) {
+  int64_t n = tvm_ffi_seq_size(b->shape);
+  void* lin = tvm_tir_i64(0);
+  for (int64_t i = 0; i < n; ++i) {
+    lin = tvm_tir_add_take(tvm_tir_mul_take(lin, tvm_tir_ref(tvm_ffi_seq_obj_at(b->shape, i))),
+                           tvm_tir_ref(idx[i]));
+  }
+  return lin;
+}
+
+void tvm_relax__unflat_index(tvm_tir_buffer_obj* b, void* lin, void** out) {
+  int64_t n = tvm_ffi_seq_size(b->shape);
+  void* rest = tvm_tir_ref(lin);
+  for (int64_t i = n - 1; i >= 0; --i) {
+    void* d = tvm_ffi_seq_obj_at(b->shape, i);
+    if (i == 0) {
+      out[i] = rest;
+      break;
+    }
+    out[i] = tvm_tir_floormod_take(tvm_tir_ref(rest), tvm_tir_ref(d));
+    rest = tvm_tir_floordiv_take(rest, tvm_tir_ref(d));
+  }
+  if (n == 0) tvm_ffi_release(rest);
+}
+
+int64_t tvm_relax__const_ints(const tvm_relax_expr_obj* arg, int64_t* out, int64_t max) {
+  tvm_relax_sinfo_obj* s = tvm_relax_sinfo_of(arg);
+  void* values = NULL;
+  bool prims = false;
+  if (tvm_relax_kind_of(s) == TVM_RELAX_KIND_ShapeStructInfo) {
+    values = ((tvm_relax_shape_sinfo_obj*)s)->values;
+  } else if (tvm_relax_kind_of(s) == TVM_RELAX_KIND_TupleStructInfo) {
+    values = ((tvm_relax_tuple_sinfo_obj*)s)->fields;
+    prims = true;
+  }
+  if (!values) return -1;
+  int64_t n = tvm_ffi_seq_size(values);
+  if (n > max) return -1;
+  for (int64_t i = 0; i < n; ++i) {
+    void* v = tvm_ffi_seq_obj_at(values, i);
+    if (prims) {
+      if (tvm_relax_kind_of(v) != TVM_RELAX_KIND_PrimStructInfo) return -1;
+      v = ((tvm_relax_prim_sinfo_obj*)v)->value;
+    }
+    if (!v || !tvm_tir_as_const_int(v, &out[i])) return -1;
+  }
+  return n;
+}
+
+bool tvm_relax__const_scalar(const tvm_relax_expr_obj* arg, double* out) {
+  tvm_relax_sinfo_obj* s = tvm_relax_sinfo_of(arg);
+  if (tvm_relax_kind_of(s) != TVM_RELAX_KIND_PrimStructInfo) return false;
+  tvm_tir_expr_obj* v = ((tvm_relax_prim_sinfo_obj*)s)->value;
+  int64_t i;
+  if (v && tvm_tir_as_const_int(v, &i)) {
+    *out = (double)i;
+    return true;
+  }
+  return v && tvm_tir_as_const_float(v, out);
+}
+
+/* ---- Local helpers --------------------------------------------------------------------------- */
+static int64_t rank(tvm_tir_buffer_obj* b) { return tvm_ffi_seq_size(b->shape); }
+static void* dim(tvm_tir_buffer_obj* b, int64_t i) { return tvm_ffi_seq_obj_at(b->shape, i); }
+
+/* An int attribute (default when absent or None). */
+static int64_t attr_int(const tvm_relax_call_obj* call, const char* name, int64_t dflt, bool* none) {
+  const TVMFFIAny* v = tvm_relax_call_attr(call, name);
+  int64_t r = dflt;
+  bool is_none = !v || tvm_ffi_any_is_none(v);
+  if (!is_none) tvm_ffi_any_as_int(v, &r);
+  if (none) *none = is_none;
+  return r;
+}
+
+/* A string attribute (NULL when absent or not a string); the pointer lives as long as the
+ * call's attribute map. */
+static const char* attr_str(const tvm_relax_call_obj* call, const char* name) {
+  const TVMFFIAny* a = tvm_relax_call_attr(call, name);
+  TVMFFIByteArray b;
+  if (!a || (a->type_index != kTVMFFIStr && a->type_index != kTVMFFISmallStr)) return NULL;
+  return tvm_ffi_any_as_bytes(a, &b) ? b.data : NULL;
+}
+
+/* axis in [-n, n) made non-negative. */
+static int64_t norm_axis(int64_t axis, int64_t n) { return axis < 0 ? axis + n : axis; }
+
+/* New loop variables for out's dims, or -1 (too many dims raise). */
+static int out_vars(tvm_tir_buffer_obj* out, void** v) {
+  int64_t n = rank(out);
+  if (n > MAX_DIMS) {
+    tvm_ffi_raise("ValueError", "more than %d dims", MAX_DIMS);
+    return -1;
+  }
+  return tvm_relax__kernel_vars(v, n, "i");
+}
+
+/* Loop over out's dims storing the value that `load` computes from the loop variables. */
+typedef void* (*gather_fn)(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
+                           tvm_tir_buffer_obj* out, void* const* v);
+static void* gather(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
+                    tvm_tir_buffer_obj* out, gather_fn load) {
+  void* v[MAX_DIMS];
+  if (out_vars(out, v) != 0) return NULL;
+  void* value = load(call, in, out, v);
+  void* body = value ? tvm_relax__store_all(out, v, value) : NULL;
+  tvm_relax__release_all(v, rank(out));
+  return body;
+}
+
+/* ---- reshape, flatten, squeeze, expand_dims -------------------------------------------------- */
+static void* reshape_load(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
+                          tvm_tir_buffer_obj* out, void* const* v) {
+  (void)call;
+  void* lin = tvm_relax__flat_index(out, v);
+  void* ind[MAX_DIMS];
+  if (rank(in[0]) > MAX_DIMS) {
+    tvm_ffi_release(lin);
+    tvm_ffi_raise("ValueError", "more than %d dims", MAX_DIMS);
+    return NULL;
+  }
+  tvm_relax__unflat_index(in[0], lin, ind);
+  tvm_ffi_release(lin);
+  return tvm_tir_load_takev(tvm_tir_ref(in[0]), rank(in[0]), ind);
+}
+
+static void* reshape_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
+                          tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nin, (void)nout;
+  return gather(call, in, out[0], reshape_load);
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_reshape(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, reshape_body);
+}
+
+/* ---- permute_dims ---------------------------------------------------------------------------- */
+static void* permute_load(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
+                          tvm_tir_buffer_obj* out, void* const* v) {
+  int64_t n = rank(out);
+  const TVMFFIAny* axes = tvm_relax_call_attr(call, "axes");
+  bool rev = !axes || tvm_ffi_any_is_none(axes);
+  void* ind[MAX_DIMS] = {NULL};
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t a = n - 1 - i;
+    if (!rev) tvm_ffi_any_as_int(tvm_ffi_seq_at(axes->v_obj, i), &a);
+    a = norm_axis(a, n);
+    /* output dim i is input dim a */
+    ind[a] = tvm_tir_ref(v[i]);
+  }
+  return tvm_tir_load_takev(tvm_tir_ref(in[0]), n, ind);
+}
+
+static void* permute_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
+                          tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nin, (void)nout;
+  return gather(call, in, out[0], permute_load);
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_permute_dims(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, permute_body);
+}
+
+/* ---- broadcast_to ---------------------------------------------------------------------------- */
+static void* broadcast_load(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
+                            tvm_tir_buffer_obj* out, void* const* v) {
+  (void)call;
+  int64_t n = rank(out), r = rank(in[0]);
+  void* ind[MAX_DIMS];
+  for (int64_t i = 0; i < r; ++i) {
+    int64_t c;
+    ind[i] = tvm_tir_as_const_int(dim(in[0], i), &c) && c == 1 ? (void*)tvm_tir_i64(0)
+                                                               : tvm_tir_ref(v[n - r + i]);
+  }
+  return tvm_tir_load_takev(tvm_tir_ref(in[0]), r, ind);
+}
+
+static void* broadcast_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
+                            tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nin, (void)nout;
+  return gather(call, in, out[0], broadcast_load);
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_broadcast_to(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, broadcast_body);
+}
+
+/* ---- concat and split ------------------------------------------------------------------------ */
+/* Copy between a piece (loops over its shape) and the whole at offset `off` (borrowed) on axis:
+ * whole[.., i + off, ..] = piece[..] (concat) or piece[..] = whole[.., i + off, ..] (split). */
+static void* copy_piece(tvm_tir_buffer_obj* piece, tvm_tir_buffer_obj* whole, int64_t axis,
+                        void* off, bool into_whole) {
+  void* v[MAX_DIMS];
+  int64_t n = rank(piece);
+  if (out_vars(piece, v) != 0) return NULL;
+  void* wi[MAX_DIMS], *pi[MAX_DIMS], *ext[MAX_DIMS];
+  for (int64_t i = 0; i < n; ++i) {
+    wi[i] = i == axis ? tvm_tir_add_take(tvm_tir_ref(v[i]), tvm_tir_ref(off)) : tvm_tir_ref(v[i]);
+    pi[i] = tvm_tir_ref(v[i]);
+    ext[i] = dim(piece, i);
+  }
+  void* body = into_whole
+                   ? tvm_tir_store_takev(tvm_tir_ref(whole), tvm_tir_load_takev(tvm_tir_ref(piece), n, pi), n, wi)
+                   : tvm_tir_store_takev(tvm_tir_ref(piece), tvm_tir_load_takev(tvm_tir_ref(whole), n, wi), n, pi);
+  body = tvm_relax__loop_nest(v, ext, n, NULL, body);
+  tvm_relax__release_all(v, n);
+  return body;
+}
+
+/* The pieces in order along axis, each at the sum of the extents before it. */
+static void* copy_pieces(tvm_tir_buffer_obj* const* pieces, int np, tvm_tir_buffer_obj* whole,
+                         int64_t axis, bool into_whole) {
+  void* stmts[64];
+  void* off = tvm_tir_i64(0);
+  int made = 0;
+  for (; made < np; ++made) {
+    stmts[made] = copy_piece(pieces[made], whole, axis, off, into_whole);
+    if (!stmts[made]) break;
+    off = tvm_tir_add_take(off, tvm_tir_ref(dim(pieces[made], axis)));
+  }
+  tvm_ffi_release(off);
+  if (made < np) {
+    tvm_relax__release_all(stmts, made);
+    return NULL;
+  }
+  return np == 1 ? stmts[0] : tvm_tir_seq_takev(np, stmts);
+}
+
+static void* concat_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
+                         tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nout;
+  int64_t axis = norm_axis(attr_int(call, "axis", 0, NULL), rank(out[0]));
+  return copy_pieces(in, nin, out[0], axis, true);
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_concat(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, concat_body);
+}
+
+static void* split_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
+                        tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nin;
+  int64_t axis = norm_axis(attr_int(call, "axis", 0, NULL), rank(in[0]));
+  return copy_pieces(out, nout, in[0], axis, false);
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_split(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, split_body);
+}
+
+/* ---- strided_slice --------------------------------------------------------------------------- */
+/* A constant slice bound canonicalised as the inference rule does (Python slicing): negative
+ * counts from extent (borrowed), then clamped to [0, extent] (stride > 0) or [-1, extent - 1]. */
+static void* slice_start(int64_t b, void* extent, int64_t stride, bool inbound) {
+  void* r = b < 0 ? tvm_tir_add_take(tvm_tir_i64(b), tvm_tir_ref(extent)) : (void*)tvm_tir_i64(b);
+  if (inbound) return r;
+  void* lo = tvm_tir_i64(stride < 0 ? -1 : 0);
+  void* hi = stride < 0 ? tvm_tir_sub_take(tvm_tir_ref(extent), tvm_tir_i64(1)) : tvm_tir_ref(extent);
+  return tvm_tir_min_take(tvm_tir_max_take(r, lo), hi);
+}
+
+static void* slice_load(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
+                        tvm_tir_buffer_obj* out, void* const* v) {
+  int64_t axes[MAX_DIMS], begin[MAX_DIMS], strides[MAX_DIMS];
+  int64_t nargs = tvm_ffi_seq_size(call->args);
+  int64_t na = tvm_relax__const_ints(tvm_ffi_seq_obj_at(call->args, 1), axes, MAX_DIMS);
+  int64_t nb = tvm_relax__const_ints(tvm_ffi_seq_obj_at(call->args, 2), begin, MAX_DIMS);
+  int64_t ns = na;
+  if (nargs > 4) ns = tvm_relax__const_ints(tvm_ffi_seq_obj_at(call->args, 4), strides, MAX_DIMS);
+  else
+    for (int64_t i = 0; i < na; ++i) strides[i] = 1;
+  if (na < 0 || nb != na || ns != na) {
+    tvm_ffi_raise("NotImplementedError",
+                  "strided_slice: axes, begin and strides must be constants");
+    return NULL;
+  }
+  const TVMFFIAny* ib = tvm_relax_call_attr(call, "assume_inbound");
+  bool inbound = false;
+  if (ib) tvm_ffi_any_as_bool(ib, &inbound);
+  int64_t n = rank(out);
+  void* ind[MAX_DIMS];
+  for (int64_t i = 0; i < n; ++i) ind[i] = tvm_tir_ref(v[i]);
+  for (int64_t i = 0; i < na; ++i) {
+    int64_t a = norm_axis(axes[i], n);
+    void* start = slice_start(begin[i], dim(in[0], a), strides[i], inbound);
+    tvm_ffi_release(ind[a]);
+    ind[a] = tvm_tir_add_take(start, tvm_tir_mul_take(tvm_tir_ref(v[a]), tvm_tir_i64(strides[i])));
+  }
+  return tvm_tir_load_takev(tvm_tir_ref(in[0]), n, ind);
+}
+
+static void* slice_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
+                        tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nin, (void)nout;
+  return gather(call, in, out[0], slice_load);
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_strided_slice(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, slice_body);
+}
+
+/* ---- take ------------------------------------------------------------------------------------ */
+static void* take_load(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
+                       tvm_tir_buffer_obj* out, void* const* v) {
+  bool no_axis;
+  int64_t r = rank(in[0]);
+  int64_t axis = norm_axis(attr_int(call, "axis", 0, &no_axis), r);
+  const char* mode = attr_str(call, "mode");
+  /* The index: a load of the indices tensor at the output's dims from axis on, or a constant
+   * scalar. */
+  void* idx;
+  int64_t ni = 0;
+  tvm_relax_expr_obj* ia = tvm_ffi_seq_obj_at(call->args, 1);
+  if (tvm_relax_kind_of(tvm_relax_sinfo_of(ia)) == TVM_RELAX_KIND_TensorStructInfo) {
+    ni = rank(in[1]);
+    void* ii[MAX_DIMS];
+    for (int64_t j = 0; j < ni; ++j) ii[j] = tvm_tir_ref(v[axis + j]);
+    idx = tvm_tir_cast_take(TVM_TIR_INT64, tvm_tir_load_takev(tvm_tir_ref(in[1]), ni, ii));
+  } else {
+    double c;
+    if (!tvm_relax__const_scalar(ia, &c)) {
+      tvm_ffi_raise("NotImplementedError", "take: a scalar index must be a constant");
+      return NULL;
+    }
+    idx = tvm_tir_i64((int64_t)c);
+  }
+  void* ext = dim(in[0], axis);
+  if (mode && strcmp(mode, "clip") == 0) {
+    idx = tvm_tir_min_take(tvm_tir_max_take(idx, tvm_tir_i64(0)),
+                           tvm_tir_sub_take(tvm_tir_ref(ext), tvm_tir_i64(1)));
+  } else if (mode && strcmp(mode, "wrap") == 0) {
+    idx = tvm_tir_floormod_take(idx, tvm_tir_ref(ext));
+  } else {
+    /* fast: a negative index counts from the end, as numpy's. */
+    idx = tvm_tir_select_take(tvm_tir_lt_take(tvm_tir_ref(idx), tvm_tir_i64(0)),
+                              tvm_tir_add_take(tvm_tir_ref(idx), tvm_tir_ref(ext)), idx);
+  }
+  (void)no_axis;
+  void* ind[MAX_DIMS];
+  for (int64_t i = 0; i < r; ++i) {
+    if (i < axis) ind[i] = tvm_tir_ref(v[i]);
+    else if (i == axis) ind[i] = idx;
+    else ind[i] = tvm_tir_ref(v[i - 1 + ni]);
+  }
+  (void)out;
+  return tvm_tir_load_takev(tvm_tir_ref(in[0]), r, ind);
+}
+
+static void* take_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
+                       tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nin, (void)nout;
+  return gather(call, in, out[0], take_load);
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_take(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, take_body);
+}
+
+/* ---- tile, repeat, flip ---------------------------------------------------------------------- */
+static void* tile_load(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
+                       tvm_tir_buffer_obj* out, void* const* v) {
+  (void)call;
+  int64_t n = rank(out), r = rank(in[0]);
+  void* ind[MAX_DIMS];
+  for (int64_t i = 0; i < r; ++i) {
+    ind[i] = tvm_tir_floormod_take(tvm_tir_ref(v[n - r + i]), tvm_tir_ref(dim(in[0], i)));
+  }
+  return tvm_tir_load_takev(tvm_tir_ref(in[0]), r, ind);
+}
+
+static void* repeat_load(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
+                         tvm_tir_buffer_obj* out, void* const* v) {
+  (void)out;
+  bool no_axis;
+  int64_t r = rank(in[0]);
+  int64_t axis = norm_axis(attr_int(call, "axis", 0, &no_axis), r);
+  int64_t reps = attr_int(call, "repeats", 1, NULL);
+  void* ind[MAX_DIMS];
+  if (no_axis) { /* the flattened input, each element repeated */
+    void* lin = tvm_tir_floordiv_take(tvm_tir_ref(v[0]), tvm_tir_i64(reps));
+    tvm_relax__unflat_index(in[0], lin, ind);
+    tvm_ffi_release(lin);
+  } else {
+    for (int64_t i = 0; i < r; ++i) {
+      ind[i] = i == axis ? tvm_tir_floordiv_take(tvm_tir_ref(v[i]), tvm_tir_i64(reps))
+                         : tvm_tir_ref(v[i]);
+    }
+  }
+  return tvm_tir_load_takev(tvm_tir_ref(in[0]), r, ind);
+}
+
+static void* flip_load(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
+                       tvm_tir_buffer_obj* out, void* const* v) {
+  (void)out;
+  int64_t r = rank(in[0]);
+  int64_t axis = norm_axis(attr_int(call, "axis", 0, NULL), r);
+  void* ind[MAX_DIMS];
+  for (int64_t i = 0; i < r; ++i) {
+    ind[i] = i == axis ? tvm_tir_sub_take(tvm_tir_sub_take(tvm_tir_ref(dim(in[0], i)), tvm_tir_i64(1)),
+                                          tvm_tir_ref(v[i]))
+                       : tvm_tir_ref(v[i]);
+  }
+  return tvm_tir_load_takev(tvm_tir_ref(in[0]), r, ind);
+}
+
+static void* tile_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
+                       tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nin, (void)nout;
+  return gather(call, in, out[0], tile_load);
+}
+static void* repeat_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
+                         tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nin, (void)nout;
+  return gather(call, in, out[0], repeat_load);
+}
+static void* flip_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
+                       tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nin, (void)nout;
+  return gather(call, in, out[0], flip_load);
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_tile(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, tile_body);
+}
+tvm_tir_prim_func_obj* tvm_relax__legalize_repeat(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, repeat_body);
+}
+tvm_tir_prim_func_obj* tvm_relax__legalize_flip(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, flip_body);
+}

@@ -1,0 +1,105 @@
+/*
+ * legalize_testing.h: helpers of the LegalizeOps kernel tests (header-only): random tensors, a
+ * one-call model legalized and run by the reference evaluator, element comparison.
+ */
+#ifndef TVM_TESTS_LEGALIZE_TESTING_H_
+#define TVM_TESTS_LEGALIZE_TESTING_H_
+
+#include <math.h>
+#include <tvm/relax/eval.h>
+
+#include "relax_testing.h"
+
+static uint64_t lg_rng = 0x9E3779B97F4A7C15ull;
+static double lg_rnd(void) {
+  lg_rng ^= lg_rng << 13, lg_rng ^= lg_rng >> 7, lg_rng ^= lg_rng << 17;
+  return (double)(lg_rng >> 11) / 9007199254740992.0 * 4.0 - 2.0;
+}
+
+/* A float32 tensor of random values in [-2, 2). */
+static inline void* lg_rand(int ndim, const int64_t* shape) {
+  void* t = tvm_ffi_tensor_empty(shape, ndim, F32, (DLDevice){kDLCPU, 0});
+  int64_t n = tvm_ffi_dltensor_numel(tvm_ffi_tensor_dl(t));
+  float* p = tvm_ffi_tensor_dl(t)->data;
+  for (int64_t i = 0; i < n; ++i) p[i] = (float)lg_rnd();
+  return t;
+}
+
+/* An int64 tensor of random values in [lo, hi). */
+static inline void* lg_rand_int(int ndim, const int64_t* shape, int64_t lo, int64_t hi) {
+  void* t = tvm_ffi_tensor_empty(shape, ndim, I64, (DLDevice){kDLCPU, 0});
+  int64_t n = tvm_ffi_dltensor_numel(tvm_ffi_tensor_dl(t));
+  int64_t* p = tvm_ffi_tensor_dl(t)->data;
+  for (int64_t i = 0; i < n; ++i) p[i] = lo + (int64_t)((lg_rnd() + 2.0) / 4.0 * (double)(hi - lo));
+  return t;
+}
+
+static inline const float* lg_f(const void* t) { return tvm_ffi_tensor_dl(t)->data; }
+
+/* The struct info of a tensor value (constant dims). */
+static inline tvm_relax_sinfo_obj* lg_sinfo_of(const void* t) {
+  const DLTensor* dl = tvm_ffi_tensor_dl(t);
+  return tvm_relax_tensor_sinfo_of_ints(dl->shape, dl->ndim, dl->dtype);
+}
+
+/* main(params) { v = call; return v } legalized (NULL + error). Checks that the call became a
+ * call_tir: the module gained a kernel. */
+static inline tvm_tir_ir_module_obj* lg_legalize(void* params, tvm_relax_expr_obj* call) {
+  tvm_relax_block_builder* bb = tvm_relax_bb_new(NULL);
+  tvm_relax_bb_function_begin(bb, "main", params, NULL, true);
+  tvm_relax_var_obj* v = call ? tvm_relax_bb_emit(bb, call, NULL) : NULL;
+  tvm_tir_global_var_obj* gv = v ? tvm_relax_bb_function_end(bb, (tvm_relax_expr_obj*)v, NULL) : NULL;
+  tvm_tir_ir_module_obj* mod = gv ? tvm_relax_bb_module(bb) : NULL;
+  tvm_tir_ir_module_obj* legal = mod ? tvm_relax_transform_legalize_ops(mod) : NULL;
+  if (legal && tvm_ffi_map_size(legal->functions) <= tvm_ffi_map_size(mod->functions)) {
+    tvm_ffi_raise("ValueError", "test: the call was not legalized");
+    tvm_ffi_release(legal);
+    legal = NULL;
+  }
+  tvm_ffi_release(mod), tvm_ffi_release(gv), tvm_ffi_release(v);
+  tvm_relax_bb_free(bb);
+  return legal;
+}
+
+/* Legalize main(params) { call } and evaluate it on args; 0 or -1 + error. Releases call. */
+static inline int lg_eval(void* params, tvm_relax_expr_obj* call, const TVMFFIAny* args, int nargs,
+                          TVMFFIAny* out) {
+  tvm_tir_ir_module_obj* legal = lg_legalize(params, call);
+  int rc = legal ? tvm_relax_eval(legal, "main", args, nargs, out) : -1;
+  tvm_ffi_release(legal);
+  tvm_ffi_release(call);
+  return rc;
+}
+
+/* The number of elements of got (float32) that differ from want beyond tol (relative), or 1000
+ * when got is not a float tensor of n elements. */
+static inline int lg_bad(const TVMFFIAny* got, const double* want, int64_t n, double tol) {
+  if (got->type_index != kTVMFFITensor) return 1000;
+  const DLTensor* dl = tvm_ffi_tensor_dl(got->v_obj);
+  if (tvm_ffi_dltensor_numel(dl) != n || dl->dtype.code != kDLFloat || dl->dtype.bits != 32) return 1000;
+  const float* p = dl->data;
+  int bad = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (!(fabs(p[i] - want[i]) <= tol * (1 + fabs(want[i])))) ++bad;
+  }
+  return bad;
+}
+
+/* Whether tensor t has exactly the given shape. */
+static inline bool lg_shape_is(const void* t, int ndim, const int64_t* shape) {
+  const DLTensor* dl = tvm_ffi_tensor_dl(t);
+  if (dl->ndim != ndim) return false;
+  for (int i = 0; i < ndim; ++i) {
+    if (dl->shape[i] != shape[i]) return false;
+  }
+  return true;
+}
+
+/* An ffi.Array of ints. */
+static inline void* lg_ints(int n, const int64_t* v) {
+  TVMFFIAny a[16];
+  for (int i = 0; i < n; ++i) a[i] = tvm_ffi_any_int(v[i]);
+  return tvm_ffi_array_new(a, n);
+}
+
+#endif /* TVM_TESTS_LEGALIZE_TESTING_H_ */

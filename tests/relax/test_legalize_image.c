@@ -1,0 +1,97 @@
+/*
+ * test_legalize_image.c: the kernel of image.resize2d (NCHW; nearest_neighbor with each
+ * rounding method, linear; each coordinate transformation mode; up- and downscaling), legalized
+ * and run by the reference evaluator on random inputs, against the mapping computed here in
+ * float32 as upstream's topi resize does.
+ */
+#include "legalize_testing.h"
+
+static const char* const k_modes[5] = {"half_pixel", "align_corners", "asymmetric",
+                                       "pytorch_half_pixel", "tf_half_pixel_for_nn"};
+
+static float coord(int mode, int64_t y, int64_t h, int64_t oh) {
+  float scale = (float)h / (float)oh, yf = (float)y;
+  switch (mode) {
+    case 0: return (yf + 0.5f) * scale - 0.5f;
+    case 1: return (float)(h - 1) / (float)(oh > 1 ? oh - 1 : 1) * yf;
+    case 2: return yf * scale;
+    case 3: return oh > 1 ? (yf + 0.5f) * scale - 0.5f : 0.0f;
+    default: return (yf + 0.5f) * scale;
+  }
+}
+
+static int64_t clampi(int64_t i, int64_t h) { return i < 0 ? 0 : i > h - 1 ? h - 1 : i; }
+
+static int64_t nearest(const char* rounding, float c, int64_t h) {
+  float r;
+  if (strcmp(rounding, "round") == 0) r = roundf(c);
+  else if (strcmp(rounding, "round_prefer_floor") == 0) r = ceilf(c - 0.5f);
+  else if (strcmp(rounding, "round_prefer_ceil") == 0) r = floorf(c + 0.5f);
+  else if (strcmp(rounding, "floor") == 0) r = floorf(c + 1e-5f);
+  else r = ceilf(c - 1e-5f);
+  return clampi((int64_t)r, h);
+}
+
+/* resize (1, 2, h, w) to (oh, ow) and compare */
+static void check(int64_t h, int64_t w, int64_t oh, int64_t ow, const char* method, int mode,
+                  const char* rounding) {
+  int64_t xs[4] = {1, 2, h, w};
+  void* t = lg_rand(4, xs);
+  tvm_relax_var_obj* x = rt_var_take("x", lg_sinfo_of(t));
+  void* params = rt_array(1, x);
+  tvm_relax_expr_obj* size = tvm_relax_shape_expr_of_ints((int64_t[]){oh, ow}, 2);
+  TVMFFIAny am = tvm_ffi_string(method), cm = tvm_ffi_string(k_modes[mode]), rm = tvm_ffi_string(rounding);
+  void* attrs = rt_attrs(3, "method", am, "coordinate_transformation_mode", cm, "rounding_method", rm);
+  tvm_ffi_any_release(&am), tvm_ffi_any_release(&cm), tvm_ffi_any_release(&rm);
+  TVMFFIAny a = tvm_ffi_any_obj(t), out;
+  CHECK_OK(lg_eval(params, tvm_relax_call_op("relax.image.resize2d", attrs, 2, x, size), &a, 1, &out));
+  double want[2 * 64];
+  const float* p = lg_f(t);
+  for (int c = 0; c < 2; ++c)
+    for (int64_t y = 0; y < oh; ++y)
+      for (int64_t z = 0; z < ow; ++z) {
+        float cy = coord(mode, y, h, oh), cz = coord(mode, z, w, ow);
+        const float* q = p + c * h * w;
+        double v;
+        if (method[0] == 'n') {
+          v = q[nearest(rounding, cy, h) * w + nearest(rounding, cz, w)];
+        } else {
+          float fy = floorf(cy), fz = floorf(cz), ty = cy - fy, tz = cz - fz;
+          int64_t y0 = clampi((int64_t)fy, h), y1 = clampi((int64_t)fy + 1, h);
+          int64_t z0 = clampi((int64_t)fz, w), z1 = clampi((int64_t)fz + 1, w);
+          float r0 = q[y0 * w + z0] * (1 - tz) + q[y0 * w + z1] * tz;
+          float r1 = q[y1 * w + z0] * (1 - tz) + q[y1 * w + z1] * tz;
+          v = r0 * (1 - ty) + r1 * ty;
+        }
+        want[(c * oh + y) * ow + z] = v;
+      }
+  int nbad = lg_bad(&out, want, 2 * oh * ow, 1e-5);
+  if (nbad) fprintf(stderr, "  resize %s %s %s: %d bad\n", method, k_modes[mode], rounding, nbad);
+  CHECK_EQ_INT(nbad, 0);
+  tvm_ffi_any_release(&out);
+  tvm_ffi_release(attrs), tvm_ffi_release(size), tvm_ffi_release(params), tvm_ffi_release(x);
+  tvm_ffi_release(t);
+}
+
+TEST(resize2d_nearest) {
+  static const char* const roundings[5] = {"round", "round_prefer_floor", "round_prefer_ceil", "floor", "ceil"};
+  for (int mode = 0; mode < 5; ++mode)
+    for (int r = 0; r < 5; ++r) {
+      check(3, 5, 7, 4, "nearest_neighbor", mode, roundings[r]); /* up in h, down in w */
+      check(6, 4, 3, 8, "nearest_neighbor", mode, roundings[r]);
+    }
+}
+
+TEST(resize2d_linear) {
+  for (int mode = 0; mode < 5; ++mode) {
+    check(3, 5, 7, 4, "linear", mode, "");
+    check(6, 4, 3, 8, "linear", mode, "");
+    check(4, 4, 1, 1, "linear", mode, "");
+  }
+}
+
+int main(void) {
+  RUN(resize2d_nearest);
+  RUN(resize2d_linear);
+  return test_summary();
+}
