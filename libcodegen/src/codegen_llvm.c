@@ -768,8 +768,10 @@ static LLVMValueRef bounds_check(cg_state* s, const tvm_tir_call_obj* n) {
 
 static LLVMValueRef e_call(cg_state* s, const void* e) {
   const tvm_tir_call_obj* n = e;
+  if (tvm_tir_kind_of(n->op) == TVM_TIR_KIND_GlobalVar) return tvm_codegen__call_global(s, n);
   if (tvm_tir_kind_of(n->op) != TVM_TIR_KIND_Op) {
-    tvm_codegen__fail(s, "NotImplementedError", "calls between PrimFuncs are not supported");
+    tvm_codegen__fail(s, "NotImplementedError", "unsupported call target %s",
+                      tvm_tir_kind_name(tvm_tir_kind_of(n->op)));
     return NULL;
   }
   const tvm_tir_op_obj* op = (const tvm_tir_op_obj*)n->op;

@@ -358,6 +358,15 @@ static int scalar_param(cg_state* s, arg_ctx* a, LLVMValueRef arg, const tvm_tir
   return 0;
 }
 
+LLVMValueRef tvm_codegen__packed_entry(cg_state* s, const char* symbol) {
+  char name[512];
+  snprintf(name, sizeof(name), "__tvm_ffi_%s", symbol);
+  LLVMValueRef f = LLVMGetNamedFunction(s->mod, name);
+  if (f) return f;
+  LLVMTypeRef pts[4] = {s->ptr, s->ptr, s->i32, s->ptr};
+  return LLVMAddFunction(s->mod, name, LLVMFunctionType(s->i32, pts, 4, 0));
+}
+
 int tvm_codegen__function(cg_state* s, const tvm_tir_prim_func_obj* f, const char* symbol) {
   s->fname = symbol;
   s->func = f;
@@ -365,9 +374,9 @@ int tvm_codegen__function(cg_state* s, const tvm_tir_prim_func_obj* f, const cha
   s->nallocs = s->alloc_base = 0;
   s->stack_slots = s->stack_dyn = s->stack_dyn_peak = 0;
   char name[512];
-  snprintf(name, sizeof(name), "__tvm_ffi_%s", symbol);
-  LLVMTypeRef pts[4] = {s->ptr, s->ptr, s->i32, s->ptr};
-  LLVMValueRef entry = LLVMAddFunction(s->mod, name, LLVMFunctionType(s->i32, pts, 4, 0));
+  LLVMValueRef entry = tvm_codegen__packed_entry(s, symbol);
+  if (LLVMCountBasicBlocks(entry) != 0)
+    return tvm_codegen__fail(s, "ValueError", "two functions with the symbol %s", symbol);
   if (!s->fn_raise_parts) {
     LLVMTypeRef rp[3] = {s->ptr, s->ptr, s->i32};
     s->fn_raise_parts = LLVMGetNamedFunction(s->mod, "TVMFFIErrorSetRaisedFromCStrParts");
