@@ -782,6 +782,16 @@ static LLVMValueRef e_call(cg_state* s, const void* e) {
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_call_extern) ||
       tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_call_pure_extern))
     return tvm_codegen__call_extern(s, n);
+  /* Hints without code on a CPU, their arguments not evaluated (as the interpreter does):
+   * tir.assume (a fact for the compiler, 1 when used as a value) and the profiling markers. */
+  if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_assume) ||
+      tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_start_profile_intrinsic) ||
+      tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_end_profile_intrinsic)) {
+    if (!tvm_tir_dtype_is_integer(t) || t.lanes != 1) return const_i32(s, 0); /* not a value */
+    LLVMTypeRef ity = tvm_codegen__type(s, t);
+    return ity ? LLVMConstInt(ity, tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_assume) ? 1 : 0, 0)
+               : NULL;
+  }
   int64_t na = tvm_tir_array_size(n->args);
   LLVMValueRef a[4] = {0};
   if (na > 4) {

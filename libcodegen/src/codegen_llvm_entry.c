@@ -4,7 +4,7 @@
  * checks need only the signature, and generating them here keeps libtir free of ABI details.
  *
  *   int32 __tvm_ffi_<name>(ptr handle, ptr args, i32 num_args, ptr result)
- *     check num_args; per parameter: type index, DLTensor fields (ndim, dtype, device, data,
+ *     check num_args; per parameter (the scalars first, then the buffers): type index, DLTensor fields (ndim, dtype, device, data,
  *     shape, strides, byte_offset) against the Buffer, binding symbolic Vars on first sight;
  *     then call the body function with every bound value and return its result.
  *   internal int32 __tvm_codegen_<name>_body(<bound values>, ptr result)
@@ -398,11 +398,14 @@ int tvm_codegen__function(cg_state* s, const tvm_tir_prim_func_obj* f, const cha
     tvm_codegen__check_end(s, ok, "TypeError", parts, 2);
   }
   bool* is_data = NULL;
-  for (int64_t i = 0; i < n && !s->failed; ++i) {
-    const tvm_tir_var_obj* p = tvm_tir_array_at(f->params, i);
+  /* Scalars first, then buffers, as the interpreter binds them: a buffer's shape may be an
+   * expression of a scalar parameter that comes after it (`(n * 4,)`). */
+  for (int64_t i = 0; i < 2 * n && !s->failed; ++i) {
+    const tvm_tir_var_obj* p = tvm_tir_array_at(f->params, i % n);
     TVMFFIAny key = tvm_ffi_any_obj(p);
     const TVMFFIAny* bv = tvm_ffi_map_get(f->buffer_map, &key);
-    LLVMValueRef idx = c64(s, i * 16);
+    if ((bv != NULL) != (i >= n)) continue;
+    LLVMValueRef idx = c64(s, (i % n) * 16);
     LLVMValueRef arg = LLVMBuildGEP2(s->b, s->i8, args, &idx, 1, "arg");
     arg_ctx a = {.s = s};
     if (bv) {

@@ -398,6 +398,18 @@ static int b_identity(tir_interp* in, const tvm_tir_call_obj* call, tir_value* o
   return tvm_tir__eval(in, arg(call, 0), out);
 }
 
+/* tir.start_profile_intrinsic / tir.end_profile_intrinsic: markers for a profiler (none on a
+ * CPU); arguments not evaluated, 0 when used as an integer. */
+static int b_profile_marker(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out) {
+  (void)in;
+  if (tvm_tir_dtype_is_integer(call->expr.dtype)) {
+    tvm_tir__value_int(out, call->expr.dtype, 0);
+  } else {
+    tvm_tir__value_void(out);
+  }
+  return TIR_OK;
+}
+
 /* tir.assume: information for the compiler; its argument is not evaluated (kEmbedInfo). */
 static int b_assume(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out) {
   (void)in;
@@ -717,6 +729,8 @@ static const builtin_fn k_builtins[TVM_TIR_BUILTIN_COUNT] = {
     [TVM_TIR_BUILTIN_ret] = b_ret,
     [TVM_TIR_BUILTIN_likely] = b_identity,
     [TVM_TIR_BUILTIN_assume] = b_assume,
+    [TVM_TIR_BUILTIN_start_profile_intrinsic] = b_profile_marker,
+    [TVM_TIR_BUILTIN_end_profile_intrinsic] = b_profile_marker,
     [TVM_TIR_BUILTIN_if_then_else] = b_if_then_else,
     [TVM_TIR_BUILTIN_reinterpret] = b_reinterpret,
     [TVM_TIR_BUILTIN_large_uint_imm] = b_large_uint_imm,

@@ -154,8 +154,47 @@ TEST(call_errors_at_build) {
   RELEASE(x);
 }
 
+/* Buffers over other buffers' data and T.decl_buffer without data (an allocation), which used
+ * to reach the code generator with "unbound buffer data". */
+TEST(declared_buffers) {
+  static const char* fns[] = {"alias_param",   "alias_2d",       "let_shape",
+                              "alloc_no_data", "alloc_under_let", "alloc_in_loop",
+                              "alias_of_alloc", "alloc_strided",  "block_alloc_alias"};
+  for (size_t k = 0; k < sizeof(fns) / sizeof(fns[0]); ++k)
+    DIFF_SCRIPT("decl_buffer_forms.py", fns[k]);
+}
+
+/* Allocations with strides and an elem_offset (an alloc_buffer with them was a lowering error). */
+TEST(strided_allocations) {
+  DIFF_SCRIPT("alloc_strided.py", "allocate_strided");
+  DIFF_SCRIPT("alloc_strided.py", "alloc_buffer_strided");
+  DIFF_SCRIPT("alloc_strided.py", "alloc_buffer_column_major");
+  DIFF_SCRIPT("alloc_strided.py", "alloc_buffer_column_major", .sym = 5);
+}
+
+/* T.assume and the profiling markers compile to nothing and run as the interpreter does. */
+TEST(hints) {
+  DIFF_SCRIPT("assume_profile.py", "assume");
+  DIFF_SCRIPT("assume_profile.py", "profiled");
+}
+
+/* A buffer shape computed from a scalar parameter listed after the buffer (the entry binds the
+ * scalars first; it used to fail with "unbound variable n"); match_buffer forms in blocks. */
+TEST(parameters_and_matches) {
+  DIFF_SCRIPT("scalar_shape_params.py", "scaled");
+  DIFF_SCRIPT("scalar_shape_params.py", "let_view", .sym = 3);
+  DIFF_SCRIPT("match_buffer_forms.py", "tiles");
+  DIFF_SCRIPT("match_buffer_forms.py", "row_sums");
+  DIFF_SCRIPT("match_buffer_forms.py", "matched_extent");
+  DIFF_SCRIPT("match_buffer_forms.py", "nested");
+}
+
 int main(void) {
   RUN(calls_between_prim_funcs);
+  RUN(declared_buffers);
+  RUN(strided_allocations);
+  RUN(hints);
+  RUN(parameters_and_matches);
   RUN(call_error_propagates);
   RUN(call_errors_at_build);
   return test_summary();
