@@ -107,6 +107,7 @@ TEST(calls_between_prim_funcs) {
   DIFF_SCRIPT("module_calls.py", "main");
   DIFF_SCRIPT("module_calls.py", "main", .seed = 7);
   DIFF_SCRIPT("module_call_recursive.py", "main");
+  DIFF_SCRIPT("module_call_parallel.py", "main");
 }
 
 /* A callee's error comes back through the caller: the call returns -1 with the callee's error,
