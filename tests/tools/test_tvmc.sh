@@ -208,6 +208,14 @@ TVMC_CHECK_WORK=2000 expect 0 "$tvmc" run "$fx/strided.py" --shape n=200 --repea
 expect 3 "$tvmc" run "$fx/handle_param.py" --shape n=4 &&
   has "parameter \`p\` of \`fill\` is a handle without a buffer" && has "T.match_buffer"
 
+# A kernel calling other PrimFuncs of its module: the module is compiled and interpreted whole,
+# in a full check and in a sampled one (the narrowed kernel in the module in its place).
+calls=$src/tests/corpus/tir/module_calls.py
+expect 0 "$tvmc" run "$calls" --repeat 1 && has "check: ok (48 elements"
+TVMC_CHECK_WORK=100 expect 0 "$tvmc" run "$calls" --repeat 1 && has "check: ok on a sample"
+expect 0 "$tvmc" run "$src/tests/corpus/tir/module_call_recursive.py" --repeat 1 &&
+  has "check: ok (12 elements"
+
 # ---- --bounds-check ---------------------------------------------------------------------------
 for c in build run; do expect 0 "$tvmc" $c --help && has "--bounds-check"; done
 # A store one past B: the compiled kernel raises IndexError with the values instead of writing.
