@@ -70,10 +70,11 @@ static tvm_tir_buffer_obj* match_view(tir_subst* s, const tvm_tir_match_buffer_r
   void* view_strides = NULL;
   void* shape = NULL;
   tvm_tir_buffer_obj* view = NULL;
-  if (!strides || !offset || n > nsrc) {
+  if (!strides || !offset || n > nsrc || n > 64) {
     if (strides && offset) {
-      tvm_tir__xform_error("ValueError", kPass, S,
-                           "match_buffer has more dimensions than its region");
+      tvm_tir__xform_error(n > 64 ? "NotImplementedError" : "ValueError", kPass, S,
+                           n > 64 ? "match_buffer of more than 64 dimensions"
+                                  : "match_buffer has more dimensions than its region");
     }
     goto done;
   }
@@ -91,7 +92,14 @@ static tvm_tir_buffer_obj* match_view(tir_subst* s, const tvm_tir_match_buffer_r
   }
   if (rc == 0 && S->elem_offset) rc = bind_pattern(s, S->elem_offset, offset);
   if (rc == 0) rc = tvm_tir__subst_set_var(s, S->data, src->data);
-  if (rc == 0) shape = tvm_tir__subst_apply(s, S->shape);
+  /* Element by element: the mutator leaves an ffi.Array itself unchanged. */
+  void* dims[64] = {0};
+  for (int64_t k = 0; rc == 0 && k < n; ++k) {
+    dims[k] = tvm_tir__subst_apply(s, tvm_tir_array_at(S->shape, k));
+    if (!dims[k]) rc = -1;
+  }
+  if (rc == 0) shape = tir_array(dims, n);
+  for (int64_t k = 0; k < n; ++k) tvm_ffi_release(dims[k]);
   if (shape) {
     tvm_tir_buffer_fields f = {0};
     f.data = src->data;
