@@ -71,10 +71,11 @@ static int collect(const void* mod_or_func, func_list* out) {
 }
 
 /* Generate (unoptimised) IR for every function into mod. */
-static int generate(const func_list* l, LLVMContextRef ctx, LLVMModuleRef mod,
-                    const tvm_codegen_options* o) {
+static int generate(const void* mod_or_func, const func_list* l, LLVMContextRef ctx,
+                    LLVMModuleRef mod, const tvm_codegen_options* o) {
   cg_state s;
   tvm_codegen__init(&s, ctx, mod, o);
+  s.unit = mod_or_func; /* where calls through GlobalVars find their callee */
   int rc = 0;
   for (int64_t i = 0; i < l->n && rc == 0; ++i)
     rc = tvm_codegen__function(&s, l->funcs[i], l->names[i]);
@@ -156,7 +157,7 @@ void* tvm_codegen_build(const void* mod_or_func, const char* target,
   LLVMTargetMachineRef tm = NULL;
   jit_module* m = NULL;
   cg_jit* jit = NULL;
-  if (generate(&l, ctx, mod, &o) != 0) goto fail;
+  if (generate(mod_or_func, &l, ctx, mod, &o) != 0) goto fail;
   tm = tvm_codegen__target_machine(&o, true);
   if (!tm || tvm_codegen__optimize(mod, tm, &o) != 0) goto fail;
   jit = tvm_codegen__jit_create(tm); /* takes tm */
@@ -207,7 +208,7 @@ static int build_standalone(const void* mod_or_func, const tvm_codegen_options* 
   LLVMContextRef ctx = LLVMContextCreate();
   LLVMModuleRef mod = LLVMModuleCreateWithNameInContext("tvm_codegen", ctx);
   LLVMTargetMachineRef tm = NULL;
-  int rc = generate(&l, ctx, mod, o);
+  int rc = generate(mod_or_func, &l, ctx, mod, o);
   func_list_free(&l);
   if (rc == 0) tm = tvm_codegen__target_machine(o, false);
   if (rc == 0 && (!tm || tvm_codegen__optimize(mod, tm, o) != 0)) rc = -1;

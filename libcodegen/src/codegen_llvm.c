@@ -657,6 +657,23 @@ static LLVMValueRef e_buffer_load(cg_state* s, const void* e) {
   return from_mem(s, r, n->expr.dtype);
 }
 
+/* tir.address_of(B[i]): the address of a flat buffer's element (a handle). */
+static LLVMValueRef address_of(cg_state* s, const tvm_tir_call_obj* n) {
+  const void* a = tvm_tir_array_size(n->args) == 1 ? tvm_tir_array_at(n->args, 0) : NULL;
+  const tvm_tir_buffer_load_obj* ld = a;
+  if (tvm_tir_kind_of(a) != TVM_TIR_KIND_BufferLoad || tvm_tir_array_size(ld->indices) != 1 ||
+      tvm_tir_expr_dtype(tvm_tir_array_at(ld->indices, 0)).lanes != 1) {
+    tvm_codegen__fail(s, "ValueError",
+                      "tir.address_of expects one flat scalar buffer element (run tvm_tir_lower "
+                      "first)");
+    return NULL;
+  }
+  LLVMTypeRef et = tvm_codegen__mem_type(s, ld->buffer->dtype);
+  LLVMValueRef base = buffer_base(s, ld->buffer);
+  LLVMValueRef idx = base && et ? tvm_codegen__expr(s, tvm_tir_array_at(ld->indices, 0)) : NULL;
+  return idx ? elem_ptr(s, base, et, idx) : NULL;
+}
+
 /* ---- Calls -------------------------------------------------------------------------------- */
 /* A call's float32 result rounded to its 16-bit dtype t (NULL stays NULL). */
 static LLVMValueRef round16(cg_state* s, LLVMValueRef v, DLDataType t) {
@@ -768,18 +785,31 @@ static LLVMValueRef bounds_check(cg_state* s, const tvm_tir_call_obj* n) {
 
 static LLVMValueRef e_call(cg_state* s, const void* e) {
   const tvm_tir_call_obj* n = e;
+  if (tvm_tir_kind_of(n->op) == TVM_TIR_KIND_GlobalVar) return tvm_codegen__call_global(s, n);
   if (tvm_tir_kind_of(n->op) != TVM_TIR_KIND_Op) {
-    tvm_codegen__fail(s, "NotImplementedError", "calls between PrimFuncs are not supported");
+    tvm_codegen__fail(s, "NotImplementedError", "unsupported call target %s",
+                      tvm_tir_kind_name(tvm_tir_kind_of(n->op)));
     return NULL;
   }
   const tvm_tir_op_obj* op = (const tvm_tir_op_obj*)n->op;
   const char* name = tvm_tir_op_name(op);
   DLDataType t = n->expr.dtype;
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_if_then_else)) return lazy_if(s, n);
+  if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_address_of)) return address_of(s, n);
   if (strcmp(name, TVM_TIR_BOUNDS_CHECK_OP) == 0) return bounds_check(s, n);
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_call_extern) ||
       tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_call_pure_extern))
     return tvm_codegen__call_extern(s, n);
+  /* Hints without code on a CPU, their arguments not evaluated (as the interpreter does):
+   * tir.assume (a fact for the compiler, 1 when used as a value) and the profiling markers. */
+  if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_assume) ||
+      tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_start_profile_intrinsic) ||
+      tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_end_profile_intrinsic)) {
+    if (!tvm_tir_dtype_is_integer(t) || t.lanes != 1) return const_i32(s, 0); /* not a value */
+    LLVMTypeRef ity = tvm_codegen__type(s, t);
+    return ity ? LLVMConstInt(ity, tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_assume) ? 1 : 0, 0)
+               : NULL;
+  }
   int64_t na = tvm_tir_array_size(n->args);
   LLVMValueRef a[4] = {0};
   if (na > 4) {

@@ -4,7 +4,7 @@
  * checks need only the signature, and generating them here keeps libtir free of ABI details.
  *
  *   int32 __tvm_ffi_<name>(ptr handle, ptr args, i32 num_args, ptr result)
- *     check num_args; per parameter: type index, DLTensor fields (ndim, dtype, device, data,
+ *     check num_args; per parameter (the scalars first, then the buffers): type index, DLTensor fields (ndim, dtype, device, data,
  *     shape, strides, byte_offset) against the Buffer, binding symbolic Vars on first sight;
  *     then call the body function with every bound value and return its result.
  *   internal int32 __tvm_codegen_<name>_body(<bound values>, ptr result)
@@ -358,6 +358,15 @@ static int scalar_param(cg_state* s, arg_ctx* a, LLVMValueRef arg, const tvm_tir
   return 0;
 }
 
+LLVMValueRef tvm_codegen__packed_entry(cg_state* s, const char* symbol) {
+  char name[512];
+  snprintf(name, sizeof(name), "__tvm_ffi_%s", symbol);
+  LLVMValueRef f = LLVMGetNamedFunction(s->mod, name);
+  if (f) return f;
+  LLVMTypeRef pts[4] = {s->ptr, s->ptr, s->i32, s->ptr};
+  return LLVMAddFunction(s->mod, name, LLVMFunctionType(s->i32, pts, 4, 0));
+}
+
 int tvm_codegen__function(cg_state* s, const tvm_tir_prim_func_obj* f, const char* symbol) {
   s->fname = symbol;
   s->func = f;
@@ -365,9 +374,9 @@ int tvm_codegen__function(cg_state* s, const tvm_tir_prim_func_obj* f, const cha
   s->nallocs = s->alloc_base = 0;
   s->stack_slots = s->stack_dyn = s->stack_dyn_peak = 0;
   char name[512];
-  snprintf(name, sizeof(name), "__tvm_ffi_%s", symbol);
-  LLVMTypeRef pts[4] = {s->ptr, s->ptr, s->i32, s->ptr};
-  LLVMValueRef entry = LLVMAddFunction(s->mod, name, LLVMFunctionType(s->i32, pts, 4, 0));
+  LLVMValueRef entry = tvm_codegen__packed_entry(s, symbol);
+  if (LLVMCountBasicBlocks(entry) != 0)
+    return tvm_codegen__fail(s, "ValueError", "two functions with the symbol %s", symbol);
   if (!s->fn_raise_parts) {
     LLVMTypeRef rp[3] = {s->ptr, s->ptr, s->i32};
     s->fn_raise_parts = LLVMGetNamedFunction(s->mod, "TVMFFIErrorSetRaisedFromCStrParts");
@@ -389,11 +398,14 @@ int tvm_codegen__function(cg_state* s, const tvm_tir_prim_func_obj* f, const cha
     tvm_codegen__check_end(s, ok, "TypeError", parts, 2);
   }
   bool* is_data = NULL;
-  for (int64_t i = 0; i < n && !s->failed; ++i) {
-    const tvm_tir_var_obj* p = tvm_tir_array_at(f->params, i);
+  /* Scalars first, then buffers, as the interpreter binds them: a buffer's shape may be an
+   * expression of a scalar parameter that comes after it (`(n * 4,)`). */
+  for (int64_t i = 0; i < 2 * n && !s->failed; ++i) {
+    const tvm_tir_var_obj* p = tvm_tir_array_at(f->params, i % n);
     TVMFFIAny key = tvm_ffi_any_obj(p);
     const TVMFFIAny* bv = tvm_ffi_map_get(f->buffer_map, &key);
-    LLVMValueRef idx = c64(s, i * 16);
+    if ((bv != NULL) != (i >= n)) continue;
+    LLVMValueRef idx = c64(s, (i % n) * 16);
     LLVMValueRef arg = LLVMBuildGEP2(s->b, s->i8, args, &idx, 1, "arg");
     arg_ctx a = {.s = s};
     if (bv) {

@@ -30,6 +30,9 @@ typedef struct {
   LLVMValueRef fn_raise_parts; /* TVMFFIErrorSetRaisedFromCStrParts */
   LLVMValueRef fn_fmt_i64;     /* internal: int64 -> decimal text */
   const tvm_tir_prim_func_obj* func;
+  /* What is being compiled (an IRModule or one PrimFunc): calls through GlobalVars resolve
+   * their callee in it (codegen_llvm_call.c). */
+  const void* unit;
   int nclosures; /* parallel-loop closures generated so far (for unique names) */
   /* Heap allocations live at the builder's position (their ffi.Tensor handle values, NULL when
    * the allocation is on the stack): every return emitted while they are live releases
@@ -113,6 +116,11 @@ int tvm_codegen__allocate(cg_state* s, const tvm_tir_allocate_obj* n);
 
 /* codegen_llvm_extern.c: tir.call_extern / tir.call_pure_extern of a C function by name. */
 LLVMValueRef tvm_codegen__call_extern(cg_state* s, const tvm_tir_call_obj* n);
+/* codegen_llvm_call.c: a Call whose op is a GlobalVar (a PrimFunc of the same module). */
+LLVMValueRef tvm_codegen__call_global(cg_state* s, const tvm_tir_call_obj* n);
+/* The packed entry __tvm_ffi_<symbol> of a PrimFunc compiled in this module (declared on first
+ * use, defined by tvm_codegen__function). */
+LLVMValueRef tvm_codegen__packed_entry(cg_state* s, const char* symbol);
 /* Generate the whole exported function of a lowered PrimFunc (codegen_llvm_entry.c). */
 int tvm_codegen__function(cg_state* s, const tvm_tir_prim_func_obj* f, const char* symbol);
 

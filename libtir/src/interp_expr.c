@@ -365,6 +365,27 @@ static int eval_buffer_load(tir_interp* in, const tvm_tir_expr_obj* e, tir_value
   return TIR_OK;
 }
 
+/* tir.address_of(B[indices]): the address of one element (a handle); the element must lie in
+ * live memory, as for a load. */
+static int b_address_of(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out) {
+  const void* a = tvm_tir_array_size(call->args) == 1 ? tvm_tir_array_at(call->args, 0) : NULL;
+  if (tvm_tir_kind_of(a) != TVM_TIR_KIND_BufferLoad) {
+    return tvm_tir__raise_at("TypeError", call, "tir.address_of expects a buffer element");
+  }
+  const tvm_tir_buffer_load_obj* ld = a;
+  int64_t idx[TIR_MAX_DIMS], last[TVM_TIR_INTERP_MAX_LANES];
+  int il;
+  TRY(tvm_tir__eval_indices(in, a, ld->indices, idx, TIR_MAX_DIMS, last, &il));
+  if (il != 1) {
+    return tvm_tir__raise_at("NotImplementedError", call, "tir.address_of of a vector index");
+  }
+  char* addr;
+  TRY(tvm_tir__element_addr(in, ld->buffer, idx, tvm_tir_array_size(ld->indices), &addr));
+  out->dtype = call->expr.dtype;
+  out->lane[0].p = addr;
+  return TIR_OK;
+}
+
 static int eval_let(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* out) {
   const tvm_tir_let_obj* let = (const tvm_tir_let_obj*)e;
   tir_value v;
@@ -396,6 +417,18 @@ static int b_ret(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out) {
 /* tir.likely is the identity on its argument. */
 static int b_identity(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out) {
   return tvm_tir__eval(in, arg(call, 0), out);
+}
+
+/* tir.start_profile_intrinsic / tir.end_profile_intrinsic: markers for a profiler (none on a
+ * CPU); arguments not evaluated, 0 when used as an integer. */
+static int b_profile_marker(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out) {
+  (void)in;
+  if (tvm_tir_dtype_is_integer(call->expr.dtype)) {
+    tvm_tir__value_int(out, call->expr.dtype, 0);
+  } else {
+    tvm_tir__value_void(out);
+  }
+  return TIR_OK;
 }
 
 /* tir.assume: information for the compiler; its argument is not evaluated (kEmbedInfo). */
@@ -717,6 +750,9 @@ static const builtin_fn k_builtins[TVM_TIR_BUILTIN_COUNT] = {
     [TVM_TIR_BUILTIN_ret] = b_ret,
     [TVM_TIR_BUILTIN_likely] = b_identity,
     [TVM_TIR_BUILTIN_assume] = b_assume,
+    [TVM_TIR_BUILTIN_address_of] = b_address_of,
+    [TVM_TIR_BUILTIN_start_profile_intrinsic] = b_profile_marker,
+    [TVM_TIR_BUILTIN_end_profile_intrinsic] = b_profile_marker,
     [TVM_TIR_BUILTIN_if_then_else] = b_if_then_else,
     [TVM_TIR_BUILTIN_reinterpret] = b_reinterpret,
     [TVM_TIR_BUILTIN_large_uint_imm] = b_large_uint_imm,

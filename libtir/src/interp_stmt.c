@@ -127,8 +127,17 @@ static int exec_allocate(tir_interp* in, const tvm_tir_stmt_obj* s) {
   return rc;
 }
 
+/* A DeclBuffer whose data Var is not bound is `T.decl_buffer(shape)` without data: it allocates
+ * the buffer for its body (upstream's IR builder emits Allocate + DeclBuffer for it). */
 static int exec_decl_buffer(tir_interp* in, const tvm_tir_stmt_obj* s) {
-  return tvm_tir__exec(in, ((const tvm_tir_decl_buffer_obj*)s)->body);
+  const tvm_tir_decl_buffer_obj* d = (const tvm_tir_decl_buffer_obj*)s;
+  if (tvm_tir__lookup(in, d->buffer->data)) return tvm_tir__exec(in, d->body);
+  int64_t mark = tir_scope_mark(in), regions = in->num_regions;
+  int rc = tvm_tir__alloc_buffer(in, d->buffer, false);
+  if (rc == TIR_OK) rc = tvm_tir__exec(in, d->body);
+  tvm_tir__pop_regions(in, regions);
+  tir_scope_pop(in, mark);
+  return rc;
 }
 
 static int exec_seq(tir_interp* in, const tvm_tir_stmt_obj* s) {

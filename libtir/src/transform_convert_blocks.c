@@ -4,14 +4,16 @@
  *   LetStmt(iv, value)...          only for iter values that read memory, call functions or
  *                                  hold a Let; the others are substituted into the block
  *   IfThenElse(predicate)          unless the predicate is the constant true
- *   Allocate + DeclBuffer          per alloc_buffer, in order
+ *   Allocate + DeclBuffer          per alloc_buffer, in order (one extent, what the layout
+ *                                  reaches, for strides or an elem_offset)
  *   DeclBuffer(view)               per match_buffer: the source region seen through the matched
  *                                  buffer's shape (data Var, strides and elem_offset of the
  *                                  source), which replaces the matched buffer in the body
  *   body
  *
  * Blocks are converted outermost first, so a nested block matching a region of a matched buffer
- * sees the outer view. The init must have been lowered (lower_init). */
+ * sees the outer view. The init must have been lowered (lower_init). A DeclBuffer whose data Var
+ * nothing binds becomes Allocate + DeclBuffer too (convert_decl). */
 #include "transform_internal.h"
 
 static const char kPass[] = "convert_blocks";
@@ -68,10 +70,11 @@ static tvm_tir_buffer_obj* match_view(tir_subst* s, const tvm_tir_match_buffer_r
   void* view_strides = NULL;
   void* shape = NULL;
   tvm_tir_buffer_obj* view = NULL;
-  if (!strides || !offset || n > nsrc) {
+  if (!strides || !offset || n > nsrc || n > 64) {
     if (strides && offset) {
-      tvm_tir__xform_error("ValueError", kPass, S,
-                           "match_buffer has more dimensions than its region");
+      tvm_tir__xform_error(n > 64 ? "NotImplementedError" : "ValueError", kPass, S,
+                           n > 64 ? "match_buffer of more than 64 dimensions"
+                                  : "match_buffer has more dimensions than its region");
     }
     goto done;
   }
@@ -89,7 +92,14 @@ static tvm_tir_buffer_obj* match_view(tir_subst* s, const tvm_tir_match_buffer_r
   }
   if (rc == 0 && S->elem_offset) rc = bind_pattern(s, S->elem_offset, offset);
   if (rc == 0) rc = tvm_tir__subst_set_var(s, S->data, src->data);
-  if (rc == 0) shape = tvm_tir__subst_apply(s, S->shape);
+  /* Element by element: the mutator leaves an ffi.Array itself unchanged. */
+  void* dims[64] = {0};
+  for (int64_t k = 0; rc == 0 && k < n; ++k) {
+    dims[k] = tvm_tir__subst_apply(s, tvm_tir_array_at(S->shape, k));
+    if (!dims[k]) rc = -1;
+  }
+  if (rc == 0) shape = tir_array(dims, n);
+  for (int64_t k = 0; k < n; ++k) tvm_ffi_release(dims[k]);
   if (shape) {
     tvm_tir_buffer_fields f = {0};
     f.data = src->data;
@@ -116,15 +126,34 @@ done:
   return view;
 }
 
-/* Allocate(buf.data, extents = buf.shape (widened to one dtype; [1] for a scalar buffer),
- * DeclBuffer(buf, body)). */
+/* The elements a strided / offset layout reaches: elem_offset + 1 + sum(max(shape_k - 1, 0) *
+ * stride_k) (a new reference), as the interpreter allocates it. */
+static tvm_tir_expr_obj* layout_extent(const tvm_tir_buffer_obj* buf) {
+  void* strides = tvm_tir__layout_strides(buf);
+  if (!strides) return NULL;
+  tvm_tir_expr_obj* e = tvm_tir__wide_take(TVM_TIR_KIND_Add, tir_expr_retain(buf->elem_offset),
+                                           tvm_tir_int(1));
+  for (int64_t k = 0; e && k < tvm_tir_buffer_ndim(buf); ++k) {
+    tvm_tir_expr_obj* last = tvm_tir__wide_take(
+        TVM_TIR_KIND_Max,
+        tvm_tir__wide_take(TVM_TIR_KIND_Sub, tir_expr_retain(tvm_tir_array_at(buf->shape, k)),
+                           tvm_tir_int(1)),
+        tvm_tir_int(0));
+    e = tvm_tir__wide_take(
+        TVM_TIR_KIND_Add, e,
+        tvm_tir__wide_take(TVM_TIR_KIND_Mul, last, tir_expr_retain(tvm_tir_array_at(strides, k))));
+  }
+  tvm_ffi_release(strides);
+  return e;
+}
+
+/* Allocate(buf.data, extents, DeclBuffer(buf, body)): extents = buf.shape (widened to one dtype;
+ * [1] for a scalar buffer), or for a buffer with strides or an elem_offset the one extent its
+ * layout reaches (layout_extent). */
 static tvm_tir_stmt_obj* allocate(const tvm_tir_buffer_obj* buf, tvm_tir_stmt_obj* body) {
   int64_t offset;
-  if (tvm_tir_array_size(buf->strides) != 0 || !tvm_tir_as_const_int(buf->elem_offset, &offset) ||
-      offset != 0) {
-    return tvm_tir__xform_error("NotImplementedError", kPass, buf,
-                                "alloc_buffers with strides or an elem_offset are not supported");
-  }
+  bool laid_out = tvm_tir_array_size(buf->strides) != 0 ||
+                  !tvm_tir_as_const_int(buf->elem_offset, &offset) || offset != 0;
   int64_t n = tvm_tir_buffer_ndim(buf);
   int bits = 32;
   for (int64_t k = 0; k < n; ++k) {
@@ -133,13 +162,19 @@ static tvm_tir_stmt_obj* allocate(const tvm_tir_buffer_obj* buf, tvm_tir_stmt_ob
   }
   void* list = tvm_ffi_list_new();
   bool ok = list != NULL;
-  for (int64_t k = 0; ok && k < n; ++k) {
+  if (ok && laid_out) {
+    tvm_tir_expr_obj* e = layout_extent(buf);
+    TVMFFIAny item = tvm_ffi_any_obj(e);
+    ok = e && tvm_ffi_list_push(list, &item) == 0;
+    tvm_ffi_release(e);
+  }
+  for (int64_t k = 0; ok && !laid_out && k < n; ++k) {
     tvm_tir_expr_obj* e = tvm_tir__cast_bits(tvm_tir_array_at(buf->shape, k), bits);
     TVMFFIAny item = tvm_ffi_any_obj(e);
     ok = e && tvm_ffi_list_push(list, &item) == 0;
     tvm_ffi_release(e);
   }
-  if (ok && n == 0) {
+  if (ok && !laid_out && n == 0) {
     tvm_tir_expr_obj* one = tvm_tir_int(1);
     TVMFFIAny item = tvm_ffi_any_obj(one);
     ok = one && tvm_ffi_list_push(list, &item) == 0;
@@ -246,11 +281,92 @@ static void* convert_bare_block(tvm_tir_mutator* m, const void* node) {
   return convert(m, node, NULL, NULL);
 }
 
+/* ---- DeclBuffers that allocate ------------------------------------------------------------
+ * A DeclBuffer whose data Var nothing else binds (no parameter, buffer_map, Allocate, LetStmt,
+ * Let, alloc_buffer, match_buffer or BufferRealize) is `T.decl_buffer(shape)` without data:
+ * upstream's IR builder makes it Allocate + DeclBuffer, and the interpreter allocates it; the
+ * outermost such DeclBuffer of each Var becomes Allocate + DeclBuffer here. */
+typedef struct {
+  tvm_tir_mutator m; /* first: callbacks get &m */
+  const void** bound; /* data Vars bound elsewhere, then also those allocated so far */
+  int64_t n, cap;
+} conv_state;
+
+static int add_bound(conv_state* c, const void* var) {
+  if (c->n == c->cap) {
+    int64_t cap = c->cap ? 2 * c->cap : 32;
+    const void** b = tvm_ffi_realloc(c->bound, (size_t)cap * sizeof(void*));
+    if (!b) return -1;
+    c->bound = b;
+    c->cap = cap;
+  }
+  c->bound[c->n++] = var;
+  return 0;
+}
+
+static bool is_bound(const conv_state* c, const void* var) {
+  for (int64_t k = 0; k < c->n; ++k)
+    if (c->bound[k] == var) return true;
+  return false;
+}
+
+static int collect_binding(const void* obj, void* ctx) {
+  conv_state* c = ctx;
+  int rc = 0;
+  if (TIR_IS(obj, Allocate)) {
+    rc = add_bound(c, ((const tvm_tir_allocate_obj*)obj)->buffer_var);
+  } else if (TIR_IS(obj, LetStmt)) {
+    rc = add_bound(c, ((const tvm_tir_let_stmt_obj*)obj)->var);
+  } else if (TIR_IS(obj, Let)) {
+    rc = add_bound(c, ((const tvm_tir_let_obj*)obj)->var);
+  } else if (TIR_IS(obj, BufferRealize)) {
+    rc = add_bound(c, ((const tvm_tir_buffer_realize_obj*)obj)->buffer->data);
+  } else if (TIR_IS(obj, SBlock)) {
+    const tvm_tir_sblock_obj* b = obj;
+    for (int64_t k = 0; rc == 0 && k < tvm_tir_array_size(b->alloc_buffers); ++k)
+      rc = add_bound(c, ((const tvm_tir_buffer_obj*)tvm_tir_array_at(b->alloc_buffers, k))->data);
+    for (int64_t k = 0; rc == 0 && k < tvm_tir_array_size(b->match_buffers); ++k) {
+      const tvm_tir_match_buffer_region_obj* mb = tvm_tir_array_at(b->match_buffers, k);
+      rc = add_bound(c, mb->buffer->data);
+    }
+  }
+  return rc != 0 ? -1 : 0;
+}
+
+static void* convert_decl(tvm_tir_mutator* m, const void* node) {
+  conv_state* c = (conv_state*)m;
+  const tvm_tir_decl_buffer_obj* d = node;
+  if (is_bound(c, d->buffer->data)) return tvm_tir_mutate_children(m, node);
+  if (add_bound(c, d->buffer->data) != 0) {
+    tvm_ffi_raise("MemoryError", "%s: out of memory", kPass);
+    return NULL;
+  }
+  tvm_tir_stmt_obj* body = tvm_tir_mutate(m, d->body);
+  tvm_tir_stmt_obj* r = body ? allocate(d->buffer, body) : NULL;
+  tvm_ffi_release(body);
+  return r;
+}
+
 static void* run(const tvm_tir_prim_func_obj* f) {
-  tvm_tir_mutator m = {0};
-  m.pre[TVM_TIR_KIND_SBlockRealize] = convert_realize;
-  m.pre[TVM_TIR_KIND_SBlock] = convert_bare_block;
-  tvm_tir_stmt_obj* body = tvm_tir_mutate(&m, f->body);
+  conv_state c = {0};
+  int rc = 0;
+  for (int64_t k = 0; rc == 0 && k < tvm_tir_array_size(f->params); ++k)
+    rc = add_bound(&c, tvm_tir_array_at(f->params, k));
+  const TVMFFIAny *key, *val;
+  for (int64_t pos = tvm_ffi_map_next(f->buffer_map, 0, &key, &val); rc == 0 && pos >= 0;
+       pos = tvm_ffi_map_next(f->buffer_map, pos, &key, &val))
+    rc = add_bound(&c, ((const tvm_tir_buffer_obj*)val->v_obj)->data);
+  if (rc == 0) rc = tvm_tir__walk(f->body, false, collect_binding, &c);
+  if (rc != 0) {
+    tvm_ffi_free(c.bound);
+    tvm_ffi_raise("MemoryError", "%s: out of memory", kPass);
+    return NULL;
+  }
+  c.m.pre[TVM_TIR_KIND_SBlockRealize] = convert_realize;
+  c.m.pre[TVM_TIR_KIND_SBlock] = convert_bare_block;
+  c.m.pre[TVM_TIR_KIND_DeclBuffer] = convert_decl;
+  tvm_tir_stmt_obj* body = tvm_tir_mutate(&c.m, f->body);
+  tvm_ffi_free(c.bound);
   if (!body) return NULL;
   void* r = tvm_tir__xform_with_body(f, body);
   tvm_ffi_release(body);

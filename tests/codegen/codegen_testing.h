@@ -2,7 +2,8 @@
  * codegen_testing.h: helpers of the libcodegen tests.
  *
  *   DIFF(f, ...)       lower f to g, compile g with the JIT, run the interpreter on f and the
- *                      compiled code on the same random arguments (fixed seed, never zero) and
+ *                      compiled code on the same random arguments (fixed seed, never zero;
+ *                      every Var of a shape and every int scalar parameter = opts.sym) and
  *                      compare every buffer (integers exactly, floats within a relative
  *                      tolerance of the dtype)
  *   jit_fn_(line, f, name, &mod)  lower + build + get_function: a new Function reference, or
@@ -81,6 +82,19 @@ static inline void cg_random_elem(DLDataType t, unsigned* st, int wide, char* p)
   }
 }
 
+/* A dimension of a parameter buffer: a constant, or an expression (+, -, *) of constants and
+ * Vars, every Var (a symbolic dim or an int scalar parameter) taking the value sym. */
+static inline int64_t cg_eval_dim(const void* e, int64_t sym) {
+  int64_t v;
+  if (tvm_tir_as_const_int(e, &v)) return v;
+  tvm_tir_kind k = tvm_tir_kind_of(e);
+  if (k == TVM_TIR_KIND_Cast) return cg_eval_dim(((const tvm_tir_cast_obj*)e)->value, sym);
+  if (k != TVM_TIR_KIND_Add && k != TVM_TIR_KIND_Sub && k != TVM_TIR_KIND_Mul) return sym;
+  const tvm_tir_binary_obj* b = e;
+  int64_t x = cg_eval_dim(b->a, sym), y = cg_eval_dim(b->b, sym);
+  return k == TVM_TIR_KIND_Add ? x + y : k == TVM_TIR_KIND_Sub ? x - y : x * y;
+}
+
 static inline bool cg_make_args(const tvm_tir_prim_func_obj* f, const cg_opts* o, cg_args* a) {
   memset(a, 0, sizeof(*a));
   unsigned st = o->seed ? o->seed : 1234;
@@ -98,8 +112,7 @@ static inline bool cg_make_args(const tvm_tir_prim_func_obj* f, const cg_opts* o
     int ndim = (int)tvm_tir_buffer_ndim(buf);
     int64_t numel = 1;
     for (int d = 0; d < ndim; ++d) {
-      int64_t v;
-      if (!tvm_tir_as_const_int(tvm_tir_array_at(buf->shape, d), &v)) v = sym;
+      int64_t v = cg_eval_dim(tvm_tir_array_at(buf->shape, d), sym);
       a->shape[k][d] = v;
       numel *= v;
     }

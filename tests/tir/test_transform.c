@@ -497,19 +497,35 @@ TEST(lower_reports_the_failing_pass) {
                        tvm_tir_store_take(ref(B), ref(i), tvm_tir_int(0))));
   EXPECT_ERROR("ValueError", tvm_tir_lower(f, &(tvm_tir_lower_options){.check = true}),
                "lower: input", "well-formedness");
-  /* An alloc_buffer with strides is beyond convert_blocks: the error names pass and buffer. */
+  /* An alloc_buffer with strides and an elem_offset becomes one Allocate of the elements its
+   * layout reaches (elem_offset + 1 + (2 - 1) * 3 = 6) and computes what the block did. */
   tvm_tir_var_obj* d = tvm_tir_ptr_var("T", TVM_TIR_INT32, NULL);
   void* shape = tvm_tir_list_take(tvm_tir_int(2));
-  void* strides = tvm_tir_list_take(tvm_tir_int(2));
+  void* strides = tvm_tir_list_take(tvm_tir_int(3));
   tvm_tir_buffer_obj* Tb = tvm_tir_buffer_new(&(tvm_tir_buffer_fields){
-      .data = d, .dtype = TVM_TIR_INT32, .shape = shape, .strides = strides, .name = "T"});
+      .data = d, .dtype = TVM_TIR_INT32, .shape = shape, .strides = strides,
+      .elem_offset = tvm_tir_int(2), .name = "T"});
   RELEASE(d, shape, strides);
-  void* block =
-      tvm_tir_block_full_take("blk", NULL, NULL, NULL, NULL, NULL, tvm_tir_list_take(ref(Tb)),
-                              tvm_tir_store_take(ref(Tb), tvm_tir_int(1), tvm_tir_int(0)));
+  void* block = tvm_tir_block_full_take(
+      "blk", NULL, NULL, NULL, NULL, NULL, tvm_tir_list_take(ref(Tb)),
+      tvm_tir_seq_take(tvm_tir_store_take(ref(Tb), tvm_tir_int(7), tvm_tir_int(1)),
+                       tvm_tir_store_take(ref(B), tvm_tir_load_take(ref(Tb), tvm_tir_int(1)),
+                                          tvm_tir_int(2))));
   void* g = tvm_tir_func_take("g", tvm_tir_list_take(ref(B)), block);
-  EXPECT_ERROR("NotImplementedError", tvm_tir_lower(g, NULL), "lower: pass convert_blocks",
-               "alloc_buffers with strides", "T.Buffer(T");
+  void* h = PASS_OK(tvm_tir_transform_convert_blocks, g);
+  if (h) {
+    const tvm_tir_allocate_obj* a = (const void*)((const tvm_tir_prim_func_obj*)h)->body;
+    CHECK(tvm_tir_kind_of(a) == TVM_TIR_KIND_Allocate);
+    if (tvm_tir_kind_of(a) == TVM_TIR_KIND_Allocate) {
+      void* ext = tvm_tir_simplify_expr(tvm_tir_array_at(a->extents, 0), NULL);
+      int64_t v = 0;
+      CHECK_EQ_INT(tvm_tir_array_size(a->extents), 1);
+      CHECK(ext && tvm_tir_as_const_int(ext, &v) && v == 6);
+      tvm_ffi_release(ext);
+    }
+    SAME_RESULTS(g, h);
+  }
+  tvm_ffi_release(h);
   RELEASE(B, i, f, Tb, g);
 }
 

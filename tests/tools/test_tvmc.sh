@@ -199,6 +199,23 @@ TVM_TIR_INTERP_MEMORY_LIMIT=1M expect 3 "$tvmc" run "$fx/big_allocate.py" &&
   has "MemoryError: Allocate buf: 4194304 bytes would bring the interpreter's allocations to"
 expect 0 "$tvmc" run "$fx/big_allocate.py" --repeat 1 && has "check: ok"
 
+# Explicit strides and an elem_offset: a padded, offset input and a stride Var bound to the
+# compact value, checked against the interpreter; a handle parameter that is not a buffer is
+# refused with what to do instead.
+expect 0 "$tvmc" run "$fx/strided.py" --shape n=5 --repeat 1 && has "check: ok (68 elements"
+TVMC_CHECK_WORK=2000 expect 0 "$tvmc" run "$fx/strided.py" --shape n=200 --repeat 1 &&
+  has "check: ok at the smaller sizes n="
+expect 3 "$tvmc" run "$fx/handle_param.py" --shape n=4 &&
+  has "parameter \`p\` of \`fill\` is a handle without a buffer" && has "T.match_buffer"
+
+# A kernel calling other PrimFuncs of its module: the module is compiled and interpreted whole,
+# in a full check and in a sampled one (the narrowed kernel in the module in its place).
+calls=$src/tests/corpus/tir/module_calls.py
+expect 0 "$tvmc" run "$calls" --repeat 1 && has "check: ok (48 elements"
+TVMC_CHECK_WORK=100 expect 0 "$tvmc" run "$calls" --repeat 1 && has "check: ok on a sample"
+expect 0 "$tvmc" run "$src/tests/corpus/tir/module_call_recursive.py" --repeat 1 &&
+  has "check: ok (12 elements"
+
 # ---- --bounds-check ---------------------------------------------------------------------------
 for c in build run; do expect 0 "$tvmc" $c --help && has "--bounds-check"; done
 # A store one past B: the compiled kernel raises IndexError with the values instead of writing.

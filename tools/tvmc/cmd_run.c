@@ -8,7 +8,8 @@
  * with symbolic sizes is checked at smaller sizes (halved until small enough), and a kernel
  * with constant sizes is checked on a sample of its outputs (run_sample.c): the outermost
  * data-parallel loops of the reference run are narrowed to their first iterations and only the
- * elements that run wrote are compared. The output says which was done.
+ * elements that run wrote are compared. The output says which was done. A kernel that calls
+ * other PrimFuncs of its module is compiled, and interpreted, with the whole module.
  */
 #include <errno.h>
 #include <math.h>
@@ -20,6 +21,7 @@
 #include <tvm/codegen/codegen.h>
 #include <tvm/tir/interp.h>
 #include <tvm/tir/transform.h>
+#include <tvm/tir/visit.h>
 
 #include "run.h"
 #include "tvmc.h"
@@ -122,6 +124,38 @@ static void format_return(const TVMFFIAny* v, tvm_ffi_strbuf* out) {
   }
 }
 
+/* When the kernel calls other PrimFuncs of its module: that module (every PrimFunc, with its
+ * global_symbol) and the kernel's name in it. The whole module is compiled, and the interpreter
+ * runs the kernel inside it (a narrowed kernel in its place) so that its calls resolve. */
+static const tvm_tir_ir_module_obj* g_unit;
+static const char* g_unit_name;
+
+/* Run func (the kernel, or a narrowed copy of it) in the interpreter: alone, or under its name
+ * in g_unit. */
+static int interp_run(const void* func, TVMFFIAny* args, int n, TVMFFIAny* ret) {
+  if (!g_unit) return tvm_tir_interp_run(func, NULL, args, n, ret);
+  const tvm_tir_ir_module_obj* m = g_unit;
+  int64_t size = tvm_ffi_map_size(m->functions);
+  TVMFFIAny* keys = calloc((size_t)size + 1, sizeof(TVMFFIAny));
+  TVMFFIAny* vals = calloc((size_t)size + 1, sizeof(TVMFFIAny));
+  int64_t k = 0;
+  const TVMFFIAny *key, *val;
+  for (int64_t pos = 0; keys && vals && (pos = tvm_ffi_map_next(m->functions, pos, &key, &val)) >= 0; ++k) {
+    const char* name = tvm_ffi_str_cstr(((const tvm_tir_global_var_obj*)key->v_obj)->name_hint);
+    keys[k] = *key;
+    vals[k] = strcmp(name, g_unit_name) == 0 ? tvm_ffi_any_obj(func) : *val;
+  }
+  void* fns = keys && vals ? tvm_ffi_map_new(keys, vals, k) : NULL;
+  void* mod = fns ? tvm_tir_ir_module_new(fns, NULL) : NULL;
+  free(keys);
+  free(vals);
+  tvm_ffi_release(fns);
+  int rc = mod ? tvm_tir_interp_run(mod, g_unit_name, args, n, ret) : -1;
+  if (!mod && !tvm_ffi_error_pending()) tvm_ffi_raise("MemoryError", "out of memory");
+  tvm_ffi_release(mod);
+  return rc;
+}
+
 /* Run the compiled fn and the interpreter on f_ref with copies of `inputs` and compare every
  * element, or with `sampled` only the elements the reference run changed: from the inputs, or,
  * given f_base, from what f_base computes (run_sample.c). *out_compared counts the elements
@@ -143,9 +177,9 @@ static int check_on(void* fn, const void* f_ref, const void* f_base, const tvmc_
    * would make the compiled kernel touch memory it must not. */
   int status = TVMC_OK;
   TVMFFIAny ret = tvm_ffi_any_none(), want_ret = tvm_ffi_any_none();
-  if (tvm_tir_interp_run(f_ref, NULL, want.args, want.n, &want_ret) != 0)
+  if (interp_run(f_ref, want.args, want.n, &want_ret) != 0)
     status = interp_error_status();
-  if (status == TVMC_OK && f_base && tvm_tir_interp_run(f_base, NULL, base.args, base.n, &ret) != 0)
+  if (status == TVMC_OK && f_base && interp_run(f_base, base.args, base.n, &ret) != 0)
     status = interp_error_status();
   tvm_ffi_any_release(&ret);
   if (status == TVMC_OK && tvm_ffi_function_call(fn, got.args, got.n, &ret) != 0) {
@@ -299,6 +333,30 @@ static int time_runs(void* fn, const char* name, const tvmc_args* args, int64_t 
   return TVMC_OK;
 }
 
+static int is_global_call(tvm_tir_visitor* v, const void* node) {
+  if (tvm_tir_kind_of(((const tvm_tir_call_obj*)node)->op) == TVM_TIR_KIND_GlobalVar)
+    *(bool*)v->ctx = true;
+  return tvm_tir_visit_children(v, node);
+}
+
+/* Whether f calls a PrimFunc through a GlobalVar. */
+static bool calls_global(const tvm_tir_prim_func_obj* f) {
+  bool found = false;
+  tvm_tir_visitor v = {0};
+  v.pre[TVM_TIR_KIND_Call] = is_global_call;
+  v.ctx = &found;
+  if (tvm_tir_visit(&v, f) != 0) tvm_ffi_error_clear();
+  tvm_tir_visitor_free(&v);
+  return found;
+}
+
+/* The PrimFunc `name` of a lowered module (borrowed; the module keeps it alive). */
+static const void* lowered_kernel(const void* mod, const char* name) {
+  void* f = tvm_tir_ir_module_lookup(mod, name);
+  tvm_ffi_release(f);
+  return f;
+}
+
 int tvmc_cmd_run(int argc, char** argv) {
   const char* cmd = "run";
   const char *path = NULL, *func = NULL, *lib = NULL, *value;
@@ -353,9 +411,15 @@ int tvmc_cmd_run(int argc, char** argv) {
   void* ir = tvmc_parse_file(cmd, path, true, &status);
   if (!ir) return status;
   tvm_tir_prim_func_obj* f = tvmc_select_func(cmd, path, ir, func);
+  /* A kernel calling other PrimFuncs is compiled and interpreted with its whole module. */
+  void* unit = f && tvm_tir_kind_of(ir) == TVM_TIR_KIND_IRModule && calls_global(f)
+                   ? tvmc_module_with_symbols(ir)
+                   : NULL;
   tvm_ffi_release(ir);
   if (!f) return TVMC_USAGE_ERROR;
   const char* name = tvm_tir_func_global_symbol(f);
+  g_unit = unit;
+  g_unit_name = name;
   void* bindings = tvmc_bind_shapes(cmd, f, shapes, num_shapes);
   void *lowered = NULL, *mod = NULL, *fn = NULL;
   tvmc_args args = {0};
@@ -363,9 +427,9 @@ int tvmc_cmd_run(int argc, char** argv) {
   status = TVMC_FAILURE;
   if (!bindings) {
     status = TVMC_USAGE_ERROR;
-  } else if (!(lowered = tvm_tir_lower(f, &lower))) {
+  } else if (!(lowered = tvm_tir_lower(unit ? unit : (void*)f, &lower))) {
     tvmc_report_error(cmd, "lowering failed");
-  } else if (tvmc_count_ops(lowered, bindings, &counts) != 0) {
+  } else if (tvmc_count_ops(unit ? lowered_kernel(lowered, name) : lowered, bindings, &counts) != 0) {
     tvmc_report_error(cmd, "cannot count the operations");
   } else if (!(mod = lib ? tvm_ffi_module_load_file(lib) : tvm_codegen_build(lowered, "llvm", NULL))) {
     tvmc_report_error(cmd, lib ? "cannot load the library" : "compilation failed");
@@ -385,5 +449,7 @@ int tvmc_cmd_run(int argc, char** argv) {
   tvm_ffi_release(lowered);
   tvm_ffi_release(bindings);
   tvm_ffi_release(f);
+  tvm_ffi_release(unit);
+  g_unit = NULL;
   return status;
 }

@@ -38,6 +38,7 @@ typedef struct {
   TVMFFIAny args[TVMC_MAX_PARAMS];
   DLTensor t[TVMC_MAX_PARAMS];
   int64_t shape[TVMC_MAX_PARAMS][TVMC_MAX_NDIM];
+  int64_t strides[TVMC_MAX_PARAMS][TVMC_MAX_NDIM]; /* of a buffer with explicit strides */
   void* data[TVMC_MAX_PARAMS];   /* NULL for a scalar parameter */
   size_t nbytes[TVMC_MAX_PARAMS]; /* of data, the byte_offset included */
   const char* name[TVMC_MAX_PARAMS]; /* the buffer's (or parameter's) name, borrowed */
@@ -58,7 +59,9 @@ void* tvmc_bindings_halved(const void* bindings);
 
 /* Arguments for func under bindings: random non-zero values of each buffer's dtype (floats
  * k/16 for k in [-64, 64], integers in [-99, 99], unsigned in [1, 99]), float scalars random,
- * integer scalars from the bindings. The caller will hold `copies` copies of them (these and
+ * integer scalars from the bindings. A buffer with explicit strides gets a strided tensor: each
+ * stride evaluated under the bindings, a stride Var that is not bound taking the compact
+ * row-major value; the memory covers every element its layout reaches. The caller will hold `copies` copies of them (these and
  * tvmc_args_copy's) on top of `held` bytes: when that total passes tvmc_memory_limit, nothing
  * is allocated and a MemoryError naming the buffer and the sizes is reported. False with the
  * problem reported. */

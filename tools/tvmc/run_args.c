@@ -256,6 +256,48 @@ static bool within_memory_limit(const char* cmd, const tvmc_args* out, int copie
   return true;
 }
 
+/* The strides of a buffer with explicit strides (each evaluated under the bindings; a Var that
+ * is not bound takes the compact row-major value) into strides, and in *numel the elements its
+ * layout reaches from its first one (0 when a dimension is 0). False with the problem reported. */
+static bool buffer_strides(const char* cmd, const tvm_tir_buffer_obj* b, const void* bindings,
+                           const char* name, const int64_t* shape, int64_t* strides,
+                           int64_t* numel, bool* overflow) {
+  int ndim = (int)tvm_tir_buffer_ndim(b);
+  if (tvm_tir_array_size(b->strides) != ndim) {
+    fprintf(stderr, "tvmc %s: buffer `%s` has %lld strides for %d dimensions\n", cmd, name,
+            (long long)tvm_tir_array_size(b->strides), ndim);
+    return false;
+  }
+  int64_t compact = 1, span = 1;
+  bool empty = false;
+  for (int d = ndim - 1; d >= 0; --d) {
+    const void* e = tvm_tir_array_at(b->strides, d);
+    int64_t v;
+    if (!tvmc_eval_int(e, bindings, &v)) {
+      tvm_tir_kind kind = tvm_tir_kind_of(e);
+      if (kind != TVM_TIR_KIND_Var && kind != TVM_TIR_KIND_SizeVar) {
+        fprintf(stderr, "tvmc %s: cannot compute stride %d of buffer `%s` from the bound sizes\n",
+                cmd, d, name);
+        return false;
+      }
+      v = compact;
+    }
+    if (v < 0) {
+      fprintf(stderr, "tvmc %s: buffer `%s`: negative stride %lld (dimension %d) is not supported "
+              "by tvmc run\n", cmd, name, (long long)v, d);
+      return false;
+    }
+    strides[d] = v;
+    empty |= shape[d] == 0;
+    int64_t term = 0;
+    *overflow |= __builtin_mul_overflow(shape[d] > 0 ? shape[d] - 1 : 0, v, &term) ||
+                 __builtin_add_overflow(span, term, &span) ||
+                 __builtin_mul_overflow(compact, shape[d], &compact);
+  }
+  *numel = empty ? 0 : span;
+  return true;
+}
+
 bool tvmc_args_make(const char* cmd, const tvm_tir_prim_func_obj* func, const void* bindings,
                     unsigned seed, int copies, uint64_t held, tvmc_args* out) {
   memset(out, 0, sizeof(*out));
@@ -280,8 +322,10 @@ bool tvmc_args_make(const char* cmd, const tvm_tir_prim_func_obj* func, const vo
         out->args[k] = tvm_ffi_any_int(v);
       } else {
         fprintf(stderr,
-                "tvmc %s: parameter `%s` of `%s` is a handle without a buffer "
-                "(T.match_buffer it); cannot make an argument for it\n",
+                "tvmc %s: parameter `%s` of `%s` is a handle without a buffer: tvmc run makes "
+                "memory only for buffer parameters (declare it with T.match_buffer or as a "
+                "T.Buffer parameter, or run a function that calls this one with a buffer's "
+                "data)\n",
                 cmd, var_name(p), func_name(func));
         tvmc_args_free(out);
         return false;
@@ -289,9 +333,9 @@ bool tvmc_args_make(const char* cmd, const tvm_tir_prim_func_obj* func, const vo
       continue;
     }
     int ndim = (int)tvm_tir_buffer_ndim(b);
-    if (ndim > TVMC_MAX_NDIM || tvm_tir_array_size(b->strides) != 0) {
-      fprintf(stderr, "tvmc %s: buffer `%s`: %s are not supported by tvmc run\n", cmd,
-              out->name[k], ndim > TVMC_MAX_NDIM ? "more than 16 dimensions" : "explicit strides");
+    if (ndim > TVMC_MAX_NDIM) {
+      fprintf(stderr, "tvmc %s: buffer `%s`: more than 16 dimensions are not supported by tvmc run\n",
+              cmd, out->name[k]);
       tvmc_args_free(out);
       return false;
     }
@@ -307,6 +351,12 @@ bool tvmc_args_make(const char* cmd, const tvm_tir_prim_func_obj* func, const vo
       }
       out->shape[k][d] = v;
       overflow |= __builtin_mul_overflow(numel, v, &numel);
+    }
+    bool strided = tvm_tir_array_size(b->strides) != 0;
+    if (strided && !buffer_strides(cmd, b, bindings, out->name[k], out->shape[k], out->strides[k],
+                                   &numel, &overflow)) {
+      tvmc_args_free(out);
+      return false;
     }
     int64_t offset = 0; /* a symbolic elem_offset is bound to 0 */
     if (!tvmc_eval_int(b->elem_offset, bindings, &offset) || offset < 0) offset = 0;
@@ -328,7 +378,7 @@ bool tvmc_args_make(const char* cmd, const tvm_tir_prim_func_obj* func, const vo
     t->ndim = ndim;
     t->dtype = b->dtype;
     t->shape = out->shape[k];
-    t->strides = NULL;
+    t->strides = strided ? out->strides[k] : NULL;
     t->byte_offset = (uint64_t)offset * b->dtype.lanes * esize;
   }
   if (!within_memory_limit(cmd, out, copies, held)) {
@@ -376,6 +426,7 @@ bool tvmc_args_copy(const tvmc_args* src, tvmc_args* dst) {
     memcpy(dst->data[k], src->data[k], src->nbytes[k]);
     dst->t[k].data = dst->data[k];
     dst->t[k].shape = dst->shape[k];
+    if (src->t[k].strides) dst->t[k].strides = dst->strides[k];
     dst->args[k] = tvm_ffi_any_dltensor(&dst->t[k]);
   }
   return true;

@@ -23,7 +23,10 @@
  *                      match_buffers a DeclBuffer'd view of the source (its data Var, the source
  *                      strides, elem_offset = source offset + sum(min_k * stride_k)) that replaces
  *                      the matched buffer, whose shape/stride/elem_offset Vars are substituted by
- *                      the view's values; reads/writes/annotations dropped. Needs lower_init.
+ *                      the view's values; reads/writes/annotations dropped; an alloc_buffer
+ *                      with strides / elem_offset gets the one extent its layout reaches; a
+ *                      DeclBuffer whose data Var nothing binds (T.decl_buffer without data)
+ *                      becomes Allocate + DeclBuffer. Needs lower_init.
  *  3. flatten_buffers  every BufferLoad/BufferStore to a flat buffer: index = elem_offset +
  *                      sum(index_k * stride_k) (row-major strides when strides are empty), one
  *                      flat axis per axis_separators group; Allocate extents -> their product.
