@@ -170,7 +170,11 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_norm(const tvm_relax_call_obj* call) 
   }
   void* body = NULL;
   void* v[MAX_DIMS];
-  if (ok && tvm_relax__kernel_vars(v, n, "i") == 0) {
+  /* Each pass over the reduced dims loops with variables of its own (a loop variable is bound
+   * once in a function); v also serves the outer loops. */
+  void *v1[MAX_DIMS], *v2[MAX_DIMS];
+  if (ok && tvm_relax__kernel_vars(v, n, "i") == 0 && tvm_relax__kernel_vars(v1, n, "j") == 0 &&
+      tvm_relax__kernel_vars(v2, n, "k") == 0) {
     DLDataType t = out->dtype;
     void* ext[MAX_DIMS];
     for (int64_t i = 0; i < n; ++i) ext[i] = tvm_ffi_seq_obj_at(out->shape, i), outer[i] = !red[i];
@@ -185,16 +189,16 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_norm(const tvm_relax_call_obj* call) 
     void* ind[MAX_DIMS];
     void* load_x;
     /* pass 1: sum (layer) or sum of squares (rms) into mean */
-    for (int64_t i = 0; i < n; ++i) ind[i] = tvm_tir_ref(v[i]);
+    for (int64_t i = 0; i < n; ++i) ind[i] = tvm_tir_ref(red[i] ? v1[i] : v[i]);
     load_x = tvm_tir_load_takev(tvm_tir_ref(x), n, ind);
     void* term = layer ? load_x : tvm_tir_mul_take(tvm_tir_ref(load_x), load_x);
-    void* p1 = tvm_relax__loop_nest(v, ext, n, red, tvm_relax__scratch_store(mean, tvm_tir_add_take(tvm_relax__scratch_load(mean), term)));
+    void* p1 = tvm_relax__loop_nest(v1, ext, n, red, tvm_relax__scratch_store(mean, tvm_tir_add_take(tvm_relax__scratch_load(mean), term)));
     void* set_mean = tvm_relax__scratch_store(mean, tvm_tir_div_take(tvm_relax__scratch_load(mean), tvm_tir_ref(nf)));
     void* p2 = NULL;
     if (layer) { /* pass 2: the variance */
-      for (int64_t i = 0; i < n; ++i) ind[i] = tvm_tir_ref(v[i]);
+      for (int64_t i = 0; i < n; ++i) ind[i] = tvm_tir_ref(red[i] ? v2[i] : v[i]);
       void* d = tvm_tir_sub_take(tvm_tir_load_takev(tvm_tir_ref(x), n, ind), tvm_relax__scratch_load(mean));
-      p2 = tvm_relax__loop_nest(v, ext, n, red, tvm_relax__scratch_store(var, tvm_tir_add_take(tvm_relax__scratch_load(var), tvm_tir_mul_take(tvm_tir_ref(d), d))));
+      p2 = tvm_relax__loop_nest(v2, ext, n, red, tvm_relax__scratch_store(var, tvm_tir_add_take(tvm_relax__scratch_load(var), tvm_tir_mul_take(tvm_tir_ref(d), d))));
     }
     void* rs = layer ? tvm_tir_call_take(t, "tir.rsqrt", tvm_tir_add_take(tvm_tir_div_take(tvm_relax__scratch_load(var), tvm_tir_ref(nf)), f_const(t, eps)))
                      : tvm_tir_call_take(t, "tir.rsqrt", tvm_tir_add_take(tvm_relax__scratch_load(mean), f_const(t, eps)));
@@ -221,6 +225,8 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_norm(const tvm_relax_call_obj* call) 
     body = tvm_relax__loop_nest(v, ext, n, outer, inner);
     tvm_ffi_release(nf), tvm_ffi_release(mean), tvm_ffi_release(var);
     tvm_relax__release_all(v, n);
+    tvm_relax__release_all(v1, n);
+    tvm_relax__release_all(v2, n);
   } else if (out && !tvm_ffi_error_pending()) {
     tvm_ffi_raise("ValueError", "%s: bad axes", info->name);
   }
