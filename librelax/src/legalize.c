@@ -215,8 +215,25 @@ typedef struct {
   void* funcs;   /* ffi.Dict GlobalVar -> function: the module being built */
   void* names;   /* ffi.Dict name -> next numeric suffix, for the kernels' unique names */
   void* kernels; /* ffi.Dict structural hash -> ffi.List of the GlobalVars of kernels */
+  void* pending; /* ffi.List of bindings to put before the binding being rewritten */
+  bool dataflow; /* the block being rewritten is a dataflow block */
   bool changed;
 } pass_ctx;
+
+/* Bind a TupleGetItem the kernel's arguments need (a field of a tuple variable) to a new
+ * variable, emitted before the current binding (A-normal form): the variable, or NULL. */
+static tvm_relax_expr_obj* bind_item(pass_ctx* c, tvm_relax_expr_obj* item) {
+  tvm_relax_var_obj* v = tvm_relax_var_new("lv_item", tvm_relax_sinfo_of(item), c->dataflow);
+  tvm_relax_binding_obj* b = v ? tvm_relax_var_binding_new(v, item) : NULL;
+  TVMFFIAny a = tvm_ffi_any_obj(b);
+  if (!b || tvm_ffi_list_push(c->pending, &a) != 0) {
+    tvm_ffi_release(b);
+    tvm_ffi_release(v);
+    return NULL;
+  }
+  tvm_ffi_release(b);
+  return (tvm_relax_expr_obj*)v;
+}
 
 static tvm_relax_expr_obj* rewrite_expr(pass_ctx* c, tvm_relax_expr_obj* e);
 
@@ -410,6 +427,14 @@ static tvm_relax_expr_obj* legalize_call(pass_ctx* c, tvm_relax_call_obj* call) 
    * order. */
   void* list = tvm_ffi_list_new();
   bool ok = list && tvm_relax__kernel_inputs(call, list) == 0;
+  for (int64_t i = 0; ok && i < tvm_ffi_seq_size(list); ++i) {
+    tvm_relax_expr_obj* e = tvm_ffi_seq_obj_at(list, i);
+    if (tvm_relax_kind_of(e) != TVM_RELAX_KIND_TupleGetItem) continue;
+    tvm_relax_expr_obj* v = bind_item(c, e);
+    TVMFFIAny item = tvm_ffi_any_obj(v);
+    ok = v && tvm_ffi_list_set(list, i, &item) == 0;
+    tvm_ffi_release(v);
+  }
   void* arr = ok ? tvm_ffi_list_to_array(list) : NULL;
   tvm_ffi_release(list);
   tvm_relax_expr_obj* tuple = arr ? tvm_relax_tuple_new(arr) : NULL;
@@ -447,20 +472,47 @@ static tvm_relax_binding_obj* rewrite_binding(pass_ctx* c, tvm_relax_binding_obj
 }
 
 
-static void* binding_fn(void* c, void* b) { return rewrite_binding(c, b); }
-
-static void* block_fn(void* c, void* obj) {
+static void* block_fn(void* ctx, void* obj) {
+  pass_ctx* c = ctx;
   tvm_relax_block_obj* blk = obj;
-  void* bindings = tvm_relax__map_array(blk->bindings, binding_fn, c);
-  if (!bindings) return NULL;
-  if (bindings == blk->bindings) {
-    tvm_ffi_release(bindings);
-    tvm_ffi_retain(blk);
-    return blk;
+  bool dataflow = tvm_relax_kind_of(blk) == TVM_RELAX_KIND_DataflowBlock;
+  bool saved = c->dataflow;
+  /* This block's own pending list (an If or Function in a binding has blocks of its own). */
+  void* saved_pending = c->pending;
+  c->pending = tvm_ffi_list_new();
+  void* list = c->pending ? tvm_ffi_list_new() : NULL;
+  bool changed = false;
+  int rc = list ? 0 : -1;
+  for (int64_t i = 0; rc == 0 && i < tvm_ffi_seq_size(blk->bindings); ++i) {
+    tvm_relax_binding_obj* old = tvm_ffi_seq_obj_at(blk->bindings, i);
+    c->dataflow = dataflow;
+    tvm_ffi_list_clear(c->pending);
+    tvm_relax_binding_obj* nb = rewrite_binding(c, old);
+    if (!nb) {
+      rc = -1;
+      break;
+    }
+    changed |= nb != old || tvm_ffi_seq_size(c->pending) > 0;
+    for (int64_t j = 0; rc == 0 && j < tvm_ffi_seq_size(c->pending); ++j) {
+      rc = tvm_ffi_list_push(list, tvm_ffi_seq_at(c->pending, j));
+    }
+    TVMFFIAny a = tvm_ffi_any_obj(nb);
+    if (rc == 0) rc = tvm_ffi_list_push(list, &a);
+    tvm_ffi_release(nb);
   }
-  tvm_relax_block_obj* out =
-      tvm_relax_block_new(bindings, tvm_relax_kind_of(blk) == TVM_RELAX_KIND_DataflowBlock);
-  tvm_ffi_release(bindings);
+  c->dataflow = saved;
+  tvm_ffi_release(c->pending);
+  c->pending = saved_pending;
+  void* out = NULL;
+  if (rc == 0 && !changed) {
+    tvm_ffi_retain(blk);
+    out = blk;
+  } else if (rc == 0) {
+    void* bindings = tvm_ffi_list_to_array(list);
+    out = bindings ? tvm_relax_block_new(bindings, dataflow) : NULL;
+    tvm_ffi_release(bindings);
+  }
+  tvm_ffi_release(list);
   return out;
 }
 
@@ -511,8 +563,9 @@ tvm_tir_ir_module_obj* tvm_relax_transform_legalize_ops(const tvm_tir_ir_module_
     tvm_ffi_raise("TypeError", "LegalizeOps: an IRModule is required");
     return NULL;
   }
-  pass_ctx c = {tvm_ffi_dict_new(), tvm_ffi_dict_new(), tvm_ffi_dict_new(), false};
-  int rc = c.funcs && c.names && c.kernels ? 0 : -1;
+  pass_ctx c = {tvm_ffi_dict_new(), tvm_ffi_dict_new(), tvm_ffi_dict_new(), tvm_ffi_list_new(),
+                false, false};
+  int rc = c.funcs && c.names && c.kernels && c.pending ? 0 : -1;
   const TVMFFIAny *k, *v;
   TVMFFIAny one = tvm_ffi_any_int(1);
   for (int64_t pos = 0; rc == 0 && (pos = tvm_ffi_map_next(mod->functions, pos, &k, &v)) >= 0;) {
@@ -539,5 +592,6 @@ tvm_tir_ir_module_obj* tvm_relax_transform_legalize_ops(const tvm_tir_ir_module_
   tvm_ffi_release(c.funcs);
   tvm_ffi_release(c.names);
   tvm_ffi_release(c.kernels);
+  tvm_ffi_release(c.pending);
   return out;
 }

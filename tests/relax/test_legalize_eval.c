@@ -221,11 +221,50 @@ TEST(symbolic_dims_must_agree) {
   tvm_ffi_release(p[0]), tvm_ffi_release(p[1]), tvm_ffi_release(n);
 }
 
+/* concat of a tuple variable: its fields are bound to variables before the call_tir (A-normal
+ * form), and the result is the concatenation. */
+TEST(tuple_variable_argument_stays_normal) {
+  tvm_relax_var_obj* x = rt_var_take("x", rt_tensor(F32, 1, (int64_t)2));
+  tvm_relax_var_obj* y = rt_var_take("y", rt_tensor(F32, 1, (int64_t)3));
+  void* params = rt_array(2, x, y);
+  tvm_relax_block_builder* bb = tvm_relax_bb_new(NULL);
+  tvm_relax_bb_function_begin(bb, "main", params, NULL, true);
+  CHECK_OK(tvm_relax_bb_dataflow_begin(bb));
+  void* fields = rt_array(2, x, y);
+  tvm_relax_expr_obj* tup = tvm_relax_tuple_new(fields);
+  tvm_relax_var_obj* t = tvm_relax_bb_emit(bb, tup, "t");
+  tvm_relax_expr_obj* cat = RT_CALL("relax.concat", NULL, t);
+  tvm_relax_var_obj* c = tvm_relax_bb_emit_output(bb, cat, "c");
+  CHECK_OK(tvm_relax_bb_block_end(bb));
+  tvm_tir_global_var_obj* gv = tvm_relax_bb_function_end(bb, (tvm_relax_expr_obj*)c, NULL);
+  tvm_tir_ir_module_obj* mod = tvm_relax_bb_module(bb);
+  tvm_tir_ir_module_obj* legal = tvm_relax_transform_legalize_ops(mod);
+  CHECK(legal != NULL);
+  if (legal) CHECK_OK(tvm_relax_verify_well_formed(legal));
+  int64_t s2[1] = {2}, s3[1] = {3};
+  void* a = tensor_f32(1, s2, 0, 1);
+  void* b = tensor_f32(1, s3, 0, 1);
+  TVMFFIAny args[2] = {tvm_ffi_any_obj(a), tvm_ffi_any_obj(b)}, out;
+  if (legal && tvm_relax_eval(legal, "main", args, 2, &out) == 0) {
+    const float* r = tvm_ffi_tensor_dl(out.v_obj)->data;
+    const float *pa = tvm_ffi_tensor_dl(a)->data, *pb = tvm_ffi_tensor_dl(b)->data;
+    CHECK(r[0] == pa[0] && r[1] == pa[1] && r[2] == pb[0] && r[3] == pb[1] && r[4] == pb[2]);
+    tvm_ffi_any_release(&out);
+  } else {
+    CHECK_OK(-1);
+  }
+  tvm_ffi_release(a), tvm_ffi_release(b), tvm_ffi_release(legal), tvm_ffi_release(mod);
+  tvm_ffi_release(gv), tvm_ffi_release(c), tvm_ffi_release(cat), tvm_ffi_release(t);
+  tvm_ffi_release(tup), tvm_ffi_release(fields), tvm_relax_bb_free(bb);
+  tvm_ffi_release(params), tvm_ffi_release(x), tvm_ffi_release(y);
+}
+
 int main(void) {
   RUN(unary_ops_against_libm);
   RUN(binary_ops_broadcast_against_c);
   RUN(legalized_module_structure_and_errors);
   RUN(unlegalized_operator_is_named);
   RUN(symbolic_dims_must_agree);
+  RUN(tuple_variable_argument_stays_normal);
   return test_summary();
 }
