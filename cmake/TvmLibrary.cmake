@@ -76,7 +76,8 @@ function(tvm_add_library layer)
 
   # pkg-config: the archive and its system libraries go in Libs (a static archive needs them at
   # the consumer's link); the suite libraries below go in Requires.private and, since static
-  # archives cannot pull them in themselves, their -l flags are listed after ours.
+  # archives cannot pull them in themselves, their -l flags and system libraries are listed
+  # after ours.
   set(requires "")
   set(dep_libs "")
   foreach(dep IN LISTS ARG_DEPS)
@@ -92,6 +93,19 @@ function(tvm_add_library layer)
       string(APPEND sys " -l${lib}")
     endif()
   endforeach()
+  # The libraries below are linked from their archives here too, so their system libraries
+  # (recorded per library, already closed over their own dependencies) follow ours.
+  foreach(dep IN LISTS ARG_DEPS)
+    get_property(dep_sys GLOBAL PROPERTY TVM_PC_SYS_${dep})
+    separate_arguments(dep_sys)
+    foreach(flag IN LISTS dep_sys)
+      string(FIND "${sys} " " ${flag} " at)
+      if(at EQUAL -1)
+        string(APPEND sys " ${flag}")
+      endif()
+    endforeach()
+  endforeach()
+  set_property(GLOBAL PROPERTY TVM_PC_SYS_${name} "${sys}")
   set(pc "${CMAKE_CURRENT_BINARY_DIR}/${name}.pc")
   file(RELATIVE_PATH pc_to_prefix "/p/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/p")
   file(WRITE "${pc}"
