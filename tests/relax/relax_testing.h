@@ -83,4 +83,30 @@ static inline tvm_relax_var_obj* rt_var_take(const char* name, tvm_relax_sinfo_o
 #define RT_NARGS(...) RT_NARGS_(__VA_ARGS__, 6, 5, 4, 3, 2, 1)
 #define RT_NARGS_(a, b, c, d, e, f, n, ...) n
 
+/* The call's struct info text equals text (the call is released); a failed call is reported
+ * with its error. */
+#define RT_EXPECT_SINFO(call_expr, text)                              \
+  do {                                                                \
+    tvm_relax_expr_obj* c_ = (call_expr);                             \
+    if (!c_) {                                                        \
+      void* e_ = tvm_ffi_error_take();                                \
+      fprintf(stderr, "%s:%d: call failed: %s\n", __FILE__, __LINE__, \
+              e_ ? tvm_ffi_error_message(e_) : "?");                  \
+      tvm_ffi_release(e_);                                            \
+      g_test_failed_checks++;                                         \
+    } else {                                                          \
+      CHECK_STR_EQ(rt_sinfo_text(c_), text);                          \
+      tvm_ffi_release(c_);                                            \
+    }                                                                 \
+  } while (0)
+
+/* The call fails with an error of kind whose message contains part. */
+#define RT_EXPECT_CALL_ERROR(call_expr, kind, part) \
+  do {                                              \
+    tvm_relax_expr_obj* c_ = (call_expr);           \
+    CHECK(c_ == NULL);                              \
+    tvm_ffi_release(c_);                            \
+    CHECK_RAISED(kind, part);                       \
+  } while (0)
+
 #endif /* TVM_TESTS_RELAX_TESTING_H_ */

@@ -5,31 +5,6 @@
  */
 #include "relax_testing.h"
 
-/* The call's struct info text equals text (the call is released). */
-#define EXPECT_SINFO(call_expr, text)                                 \
-  do {                                                                \
-    tvm_relax_expr_obj* c_ = (call_expr);                             \
-    if (!c_) {                                                        \
-      void* e_ = tvm_ffi_error_take();                                \
-      fprintf(stderr, "%s:%d: call failed: %s\n", __FILE__, __LINE__, \
-              e_ ? tvm_ffi_error_message(e_) : "?");                  \
-      tvm_ffi_release(e_);                                            \
-      g_test_failed_checks++;                                         \
-    } else {                                                          \
-      CHECK_STR_EQ(rt_sinfo_text(c_), text);                          \
-      tvm_ffi_release(c_);                                            \
-    }                                                                 \
-  } while (0)
-
-/* The call fails with kind and a message containing part. */
-#define EXPECT_ERROR(call_expr, kind, part) \
-  do {                                      \
-    tvm_relax_expr_obj* c_ = (call_expr);   \
-    CHECK(c_ == NULL);                      \
-    tvm_ffi_release(c_);                    \
-    CHECK_RAISED(kind, part);               \
-  } while (0)
-
 /* {"dtype": dtype} with the dtype given as text ("" = unspecified). */
 static void* dtype_attr(const char* dtype) {
   TVMFFIAny v = tvm_ffi_string(dtype);
@@ -46,13 +21,13 @@ static tvm_relax_expr_obj* shape2(int64_t a, int64_t b) {
 TEST(zeros_ones_of_a_shape) {
   void* f32 = dtype_attr("float32");
   tvm_relax_expr_obj* s = shape2(2, 3);
-  EXPECT_SINFO(RT_CALL("relax.zeros", f32, s), "R.Tensor((2, 3), dtype=\"float32\")");
-  EXPECT_SINFO(RT_CALL("relax.ones", f32, s), "R.Tensor((2, 3), dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.zeros", f32, s), "R.Tensor((2, 3), dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.ones", f32, s), "R.Tensor((2, 3), dtype=\"float32\")");
   /* A symbolic ShapeExpr and a shape variable: the result's shape is that expression. */
   tvm_tir_var_obj* n = tvm_tir_var_new("n", I64);
   void* dims = rt_array(1, n);
   tvm_relax_expr_obj* sn = tvm_relax_shape_expr_new(dims);
-  EXPECT_SINFO(RT_CALL("relax.zeros", f32, sn), "R.Tensor((n,), dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.zeros", f32, sn), "R.Tensor((n,), dtype=\"float32\")");
   tvm_relax_var_obj* sv = rt_var_take("s", tvm_relax_shape_sinfo_new(NULL, 3));
   tvm_relax_expr_obj* c = RT_CALL("relax.ones", f32, sv);
   CHECK(c != NULL);
@@ -63,12 +38,12 @@ TEST(zeros_ones_of_a_shape) {
   }
   tvm_ffi_release(c);
   /* Errors: no dtype, a tensor where a shape is expected. */
-  EXPECT_ERROR(RT_CALL("relax.zeros", NULL, s), "ValueError", "attribute 'dtype' is required");
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.zeros", NULL, s), "ValueError", "attribute 'dtype' is required");
   void* none_dtype = dtype_attr("");
-  EXPECT_ERROR(RT_CALL("relax.ones", none_dtype, s), "ValueError",
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.ones", none_dtype, s), "ValueError",
                "attribute 'dtype' must be a data type");
   tvm_relax_var_obj* x = rt_var_take("x", rt_tensor(F32, 1, (int64_t)2));
-  EXPECT_ERROR(RT_CALL("relax.zeros", f32, x), "TypeError",
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.zeros", f32, x), "TypeError",
                "relax.zeros: argument 'shape' must be a shape (R.Shape), got R.Tensor((2,)");
   tvm_ffi_release(none_dtype);
   tvm_ffi_release(x);
@@ -83,17 +58,17 @@ TEST(zeros_ones_of_a_shape) {
 TEST(full_takes_the_fill_dtype) {
   tvm_relax_expr_obj* s = shape2(4, 5);
   tvm_relax_var_obj* v = rt_var_take("v", rt_tensor(F32, 0));
-  EXPECT_SINFO(RT_CALL("relax.full", NULL, s, v), "R.Tensor((4, 5), dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.full", NULL, s, v), "R.Tensor((4, 5), dtype=\"float32\")");
   void* i32 = dtype_attr("int32");
-  EXPECT_SINFO(RT_CALL("relax.full", i32, s, v), "R.Tensor((4, 5), dtype=\"int32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.full", i32, s, v), "R.Tensor((4, 5), dtype=\"int32\")");
   /* An R.Prim fill value. */
   tvm_relax_expr_obj* p = tvm_relax_prim_value_int64(7);
-  EXPECT_SINFO(RT_CALL("relax.full", NULL, s, p), "R.Tensor((4, 5), dtype=\"int64\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.full", NULL, s, p), "R.Tensor((4, 5), dtype=\"int64\")");
   /* The fill value must be a scalar. */
   tvm_relax_var_obj* w = rt_var_take("w", rt_tensor(F32, 1, (int64_t)1));
-  EXPECT_ERROR(RT_CALL("relax.full", NULL, s, w), "TypeError",
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.full", NULL, s, w), "TypeError",
                "argument 'fill_value' must be a scalar");
-  EXPECT_ERROR(RT_CALL("relax.full", NULL, w, v), "TypeError", "argument 'shape' must be a shape");
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.full", NULL, w, v), "TypeError", "argument 'shape' must be a shape");
   tvm_ffi_release(w);
   tvm_ffi_release(p);
   tvm_ffi_release(i32);
@@ -106,20 +81,20 @@ TEST(like_operators) {
   tvm_tir_expr_obj* four = tvm_tir_const_int(I64, 4);
   void* d[2] = {n, four};
   tvm_relax_var_obj* x = rt_var_take("x", rt_tensor_sym(F32, 2, d));
-  EXPECT_SINFO(RT_CALL("relax.zeros_like", NULL, x), "R.Tensor((n, 4), dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.zeros_like", NULL, x), "R.Tensor((n, 4), dtype=\"float32\")");
   void* i8 = dtype_attr("int8");
-  EXPECT_SINFO(RT_CALL("relax.ones_like", i8, x), "R.Tensor((n, 4), dtype=\"int8\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.ones_like", i8, x), "R.Tensor((n, 4), dtype=\"int8\")");
   tvm_relax_expr_obj* fv = tvm_relax_prim_value_new(four);
-  EXPECT_SINFO(RT_CALL("relax.full_like", NULL, x, fv), "R.Tensor((n, 4), dtype=\"float32\")");
-  EXPECT_SINFO(RT_CALL("relax.full_like", i8, x, fv), "R.Tensor((n, 4), dtype=\"int8\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.full_like", NULL, x, fv), "R.Tensor((n, 4), dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.full_like", i8, x, fv), "R.Tensor((n, 4), dtype=\"int8\")");
   /* Unknown shape and rank stay unknown. */
   tvm_relax_var_obj* u = rt_var_take("u", tvm_relax_tensor_sinfo_new(NULL, F32, 3, NULL));
-  EXPECT_SINFO(RT_CALL("relax.ones_like", i8, u), "R.Tensor(dtype=\"int8\", ndim=3)");
+  RT_EXPECT_SINFO(RT_CALL("relax.ones_like", i8, u), "R.Tensor(dtype=\"int8\", ndim=3)");
   tvm_relax_var_obj* r =
       rt_var_take("r", tvm_relax_tensor_sinfo_new(NULL, F32, TVM_RELAX_UNKNOWN_NDIM, NULL));
-  EXPECT_SINFO(RT_CALL("relax.zeros_like", NULL, r), "R.Tensor(dtype=\"float32\")");
-  EXPECT_ERROR(RT_CALL("relax.zeros_like", NULL, fv), "TypeError", "argument 'x' must be a tensor");
-  EXPECT_ERROR(RT_CALL("relax.full_like", NULL, x, x), "TypeError",
+  RT_EXPECT_SINFO(RT_CALL("relax.zeros_like", NULL, r), "R.Tensor(dtype=\"float32\")");
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.zeros_like", NULL, fv), "TypeError", "argument 'x' must be a tensor");
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.full_like", NULL, x, x), "TypeError",
                "argument 'fill_value' must be a scalar");
   tvm_ffi_release(r);
   tvm_ffi_release(u);
@@ -150,18 +125,18 @@ static tvm_relax_expr_obj* arange_i(int64_t a, int64_t b, int64_t c, void* attrs
 }
 
 TEST(arange_lengths) {
-  EXPECT_SINFO(arange_i(0, 10, 1, NULL), "R.Tensor((10,), dtype=\"int64\")");
-  EXPECT_SINFO(arange_i(0, 10, 3, NULL), "R.Tensor((4,), dtype=\"int64\")");
-  EXPECT_SINFO(arange_i(10, 0, -2, NULL), "R.Tensor((5,), dtype=\"int64\")");
-  EXPECT_SINFO(arange_i(10, 0, -3, NULL), "R.Tensor((4,), dtype=\"int64\")");
-  EXPECT_SINFO(arange_i(5, 2, 1, NULL), "R.Tensor((0,), dtype=\"int64\")");
+  RT_EXPECT_SINFO(arange_i(0, 10, 1, NULL), "R.Tensor((10,), dtype=\"int64\")");
+  RT_EXPECT_SINFO(arange_i(0, 10, 3, NULL), "R.Tensor((4,), dtype=\"int64\")");
+  RT_EXPECT_SINFO(arange_i(10, 0, -2, NULL), "R.Tensor((5,), dtype=\"int64\")");
+  RT_EXPECT_SINFO(arange_i(10, 0, -3, NULL), "R.Tensor((4,), dtype=\"int64\")");
+  RT_EXPECT_SINFO(arange_i(5, 2, 1, NULL), "R.Tensor((0,), dtype=\"int64\")");
   void* f32 = dtype_attr("float32");
-  EXPECT_SINFO(arange_i(1, 4, 1, f32), "R.Tensor((3,), dtype=\"float32\")");
-  EXPECT_ERROR(arange_i(0, 4, 0, NULL), "ValueError", "argument 'step' must not be zero");
+  RT_EXPECT_SINFO(arange_i(1, 4, 1, f32), "R.Tensor((3,), dtype=\"float32\")");
+  RT_EXPECT_CALL_ERROR(arange_i(0, 4, 0, NULL), "ValueError", "argument 'step' must not be zero");
   /* Float bounds: ceil((end - start) / step), dtype from the bounds. */
   tvm_relax_expr_obj *a = pvf(0.0), *b = pvf(1.0), *c = pvf(0.25), *d = pvf(0.3);
-  EXPECT_SINFO(RT_CALL("relax.arange", NULL, a, b, c), "R.Tensor((4,), dtype=\"float32\")");
-  EXPECT_SINFO(RT_CALL("relax.arange", NULL, a, b, d), "R.Tensor((4,), dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.arange", NULL, a, b, c), "R.Tensor((4,), dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.arange", NULL, a, b, d), "R.Tensor((4,), dtype=\"float32\")");
   /* A symbolic end: floordiv(n + 1, 2) for step 2 from 0. */
   tvm_tir_var_obj* n = tvm_tir_var_new("n", I64);
   tvm_relax_expr_obj* pn = tvm_relax_prim_value_new((tvm_tir_expr_obj*)n);
@@ -186,10 +161,10 @@ TEST(arange_lengths) {
   tvm_ffi_release(call);
   /* An unknown bound: the length is unknown. */
   tvm_relax_var_obj* pu = rt_var_take("pu", tvm_relax_prim_sinfo_new(I64, NULL));
-  EXPECT_SINFO(RT_CALL("relax.arange", NULL, z, pu, two), "R.Tensor(dtype=\"int64\", ndim=1)");
+  RT_EXPECT_SINFO(RT_CALL("relax.arange", NULL, z, pu, two), "R.Tensor(dtype=\"int64\", ndim=1)");
   /* Arguments must be scalars. */
   tvm_relax_var_obj* t = rt_var_take("t", rt_tensor(F32, 0));
-  EXPECT_ERROR(RT_CALL("relax.arange", NULL, z, t, two), "TypeError",
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.arange", NULL, z, t, two), "TypeError",
                "argument 'end' must be a scalar value (R.Prim)");
   tvm_ffi_release(t);
   tvm_ffi_release(pu);
@@ -207,15 +182,15 @@ TEST(arange_lengths) {
 TEST(tril_triu) {
   tvm_relax_var_obj* x = rt_var_take("x", rt_tensor(F32, 3, (int64_t)2, (int64_t)3, (int64_t)4));
   tvm_relax_expr_obj* k = pv(1);
-  EXPECT_SINFO(RT_CALL("relax.tril", NULL, x, k), "R.Tensor((2, 3, 4), dtype=\"float32\")");
-  EXPECT_SINFO(RT_CALL("relax.triu", NULL, x, k), "R.Tensor((2, 3, 4), dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.tril", NULL, x, k), "R.Tensor((2, 3, 4), dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.triu", NULL, x, k), "R.Tensor((2, 3, 4), dtype=\"float32\")");
   tvm_relax_var_obj* v = rt_var_take("v", rt_tensor(F32, 1, (int64_t)3));
-  EXPECT_ERROR(RT_CALL("relax.triu", NULL, v, k), "ValueError",
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.triu", NULL, v, k), "ValueError",
                "relax.triu: argument 'x' must have ndim >= 2, got 1");
   tvm_relax_expr_obj* kf = pvf(1.0);
-  EXPECT_ERROR(RT_CALL("relax.tril", NULL, x, kf), "TypeError",
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.tril", NULL, x, kf), "TypeError",
                "argument 'k' must be an integer scalar");
-  EXPECT_ERROR(RT_CALL("relax.tril", NULL, x, x), "TypeError",
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.tril", NULL, x, x), "TypeError",
                "argument 'k' must be a scalar value");
   tvm_ffi_release(kf);
   tvm_ffi_release(v);

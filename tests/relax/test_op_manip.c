@@ -9,29 +9,6 @@
 
 #include "relax_testing.h"
 
-#define EXPECT_SINFO(call_expr, text)                                 \
-  do {                                                                \
-    tvm_relax_expr_obj* c_ = (call_expr);                             \
-    if (!c_) {                                                        \
-      void* e_ = tvm_ffi_error_take();                                \
-      fprintf(stderr, "%s:%d: call failed: %s\n", __FILE__, __LINE__, \
-              e_ ? tvm_ffi_error_message(e_) : "?");                  \
-      tvm_ffi_release(e_);                                            \
-      g_test_failed_checks++;                                         \
-    } else {                                                          \
-      CHECK_STR_EQ(rt_sinfo_text(c_), text);                          \
-      tvm_ffi_release(c_);                                            \
-    }                                                                 \
-  } while (0)
-
-#define EXPECT_ERROR(call_expr, kind, part) \
-  do {                                      \
-    tvm_relax_expr_obj* c_ = (call_expr);   \
-    CHECK(c_ == NULL);                      \
-    tvm_ffi_release(c_);                    \
-    CHECK_RAISED(kind, part);               \
-  } while (0)
-
 /* ---- Fixtures -------------------------------------------------------------------------------- */
 /* Symbolic dims n and m, shared by the tests. */
 static tvm_tir_var_obj *g_n, *g_m;
@@ -109,47 +86,47 @@ TEST(reshape) {
   tvm_relax_expr_obj* s_1_5 = shape_of(2, -1, 5, 0, 0);
   tvm_relax_expr_obj* s_1_1 = shape_of(2, -1, -1, 0, 0);
   tvm_relax_expr_obj* s_2 = shape_of(2, -2, 6, 0, 0);
-  EXPECT_SINFO(RT_CALL("relax.reshape", NULL, x, s34), "R.Tensor((3, 4), dtype=\"float32\")");
-  EXPECT_SINFO(RT_CALL("relax.reshape", NULL, x, s_1_4), "R.Tensor((3, 4), dtype=\"float32\")");
-  EXPECT_ERROR(RT_CALL("relax.reshape", NULL, x, s5), "ValueError",
+  RT_EXPECT_SINFO(RT_CALL("relax.reshape", NULL, x, s34), "R.Tensor((3, 4), dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.reshape", NULL, x, s_1_4), "R.Tensor((3, 4), dtype=\"float32\")");
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.reshape", NULL, x, s5), "ValueError",
                "relax.reshape: cannot reshape");
-  EXPECT_ERROR(RT_CALL("relax.reshape", NULL, x, s_1_5), "ValueError", "of 12 elements");
-  EXPECT_ERROR(RT_CALL("relax.reshape", NULL, x, s_1_1), "ValueError", "more than one -1");
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.reshape", NULL, x, s_1_5), "ValueError", "of 12 elements");
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.reshape", NULL, x, s_1_1), "ValueError", "more than one -1");
   tvm_relax_expr_obj* s_1_0 = shape_of(2, -1, 0, 0, 0);
-  EXPECT_ERROR(RT_CALL("relax.reshape", NULL, x, s_1_0), "ValueError",
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.reshape", NULL, x, s_1_0), "ValueError",
                "relax.reshape: cannot infer the -1 of R.Shape([-1, 0]): the other dims are 0");
   tvm_ffi_release(s_1_0);
-  EXPECT_ERROR(RT_CALL("relax.reshape", NULL, x, s_2), "ValueError", "negative dim -2");
-  EXPECT_ERROR(RT_CALL("relax.reshape", NULL, x, x), "TypeError",
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.reshape", NULL, x, s_2), "ValueError", "negative dim -2");
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.reshape", NULL, x, x), "TypeError",
                "argument 'shape' must be a shape (R.Shape)");
   /* Symbolic: (n, 4) -> (-1,) is (n * 4,); (n, 4) -> (2, n * 2) is accepted. */
   tvm_tir_expr_obj* four = c64(4);
   tvm_relax_var_obj* xs = tvar_sym(2, g_n, four, NULL);
   tvm_relax_expr_obj* s_1 = shape_of(1, -1, 0, 0, 0);
-  EXPECT_SINFO(RT_CALL("relax.reshape", NULL, xs, s_1),
+  RT_EXPECT_SINFO(RT_CALL("relax.reshape", NULL, xs, s_1),
                "R.Tensor((n * T.int64(4),), dtype=\"float32\")");
   tvm_tir_expr_obj* two = c64(2);
   tvm_tir_expr_obj* n2 = tvm_tir_mul((tvm_tir_expr_obj*)g_n, two);
   void* d = rt_array(2, two, n2);
   tvm_relax_expr_obj* s2n = tvm_relax_shape_expr_new(d);
-  EXPECT_SINFO(RT_CALL("relax.reshape", NULL, xs, s2n),
+  RT_EXPECT_SINFO(RT_CALL("relax.reshape", NULL, xs, s2n),
                "R.Tensor((2, n * T.int64(2)), dtype=\"float32\")");
   /* (n, 4) -> (n, 5): n * 4 == n * 5 at n = 0, so it is accepted; (n + 1, 4) is provably a
    * different count. */
   tvm_tir_expr_obj* five = c64(5);
   void* d5 = rt_array(2, g_n, five);
   tvm_relax_expr_obj* sn5 = tvm_relax_shape_expr_new(d5);
-  EXPECT_SINFO(RT_CALL("relax.reshape", NULL, xs, sn5), "R.Tensor((n, 5), dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.reshape", NULL, xs, sn5), "R.Tensor((n, 5), dtype=\"float32\")");
   release_all(sn5, d5, five, NULL);
   tvm_tir_expr_obj* one = c64(1);
   tvm_tir_expr_obj* n1 = tvm_tir_add((tvm_tir_expr_obj*)g_n, one);
   void* d2 = rt_array(2, n1, four);
   tvm_relax_expr_obj* sn1 = tvm_relax_shape_expr_new(d2);
-  EXPECT_ERROR(RT_CALL("relax.reshape", NULL, xs, sn1), "ValueError", "cannot reshape");
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.reshape", NULL, xs, sn1), "ValueError", "cannot reshape");
   /* Unknown input shape: the target shape is trusted; -1 leaves the rank only. */
   tvm_relax_var_obj* u = tvar_ndim(3);
-  EXPECT_SINFO(RT_CALL("relax.reshape", NULL, u, s34), "R.Tensor((3, 4), dtype=\"float32\")");
-  EXPECT_SINFO(RT_CALL("relax.reshape", NULL, u, s_1_4), "R.Tensor(dtype=\"float32\", ndim=2)");
+  RT_EXPECT_SINFO(RT_CALL("relax.reshape", NULL, u, s34), "R.Tensor((3, 4), dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.reshape", NULL, u, s_1_4), "R.Tensor(dtype=\"float32\", ndim=2)");
   /* A shape variable: the result's shape is the variable. */
   tvm_relax_var_obj* sv = rt_var_take("s", tvm_relax_shape_sinfo_new(NULL, 2));
   tvm_relax_expr_obj* c = RT_CALL("relax.reshape", NULL, x, sv);
@@ -163,13 +140,13 @@ TEST(broadcast_to) {
   tvm_relax_expr_obj* s = shape_of(3, 2, 4, 3, 0);
   tvm_relax_expr_obj* bad = shape_of(2, 4, 5, 0, 0);
   tvm_relax_expr_obj* small = shape_of(1, 3, 0, 0, 0);
-  EXPECT_SINFO(RT_CALL("relax.broadcast_to", NULL, x, s), "R.Tensor((2, 4, 3), dtype=\"float32\")");
-  EXPECT_ERROR(RT_CALL("relax.broadcast_to", NULL, x, bad), "ValueError",
+  RT_EXPECT_SINFO(RT_CALL("relax.broadcast_to", NULL, x, s), "R.Tensor((2, 4, 3), dtype=\"float32\")");
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.broadcast_to", NULL, x, bad), "ValueError",
                "cannot broadcast dim 1 of extent 3 to 5");
-  EXPECT_ERROR(RT_CALL("relax.broadcast_to", NULL, x, small), "ValueError",
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.broadcast_to", NULL, x, small), "ValueError",
                "a tensor of ndim 2 to a shape of ndim 1");
   tvm_relax_var_obj* u = tvar_ndim(-1);
-  EXPECT_SINFO(RT_CALL("relax.broadcast_to", NULL, u, bad), "R.Tensor((4, 5), dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.broadcast_to", NULL, u, bad), "R.Tensor((4, 5), dtype=\"float32\")");
   release_all(u, small, bad, s, x, NULL);
 }
 
@@ -177,54 +154,54 @@ TEST(broadcast_to) {
 TEST(permute_dims) {
   tvm_tir_expr_obj* four = c64(4);
   tvm_relax_var_obj* x = tvar_sym(3, g_n, four, g_m);
-  EXPECT_SINFO(RT_CALL("relax.permute_dims", NULL, x), "R.Tensor((m, 4, n), dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.permute_dims", NULL, x), "R.Tensor((m, 4, n), dtype=\"float32\")");
   void* a = attr_ints("axes", 3, 1, -1, 0, 0);
-  EXPECT_SINFO(RT_CALL("relax.permute_dims", a, x), "R.Tensor((4, m, n), dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.permute_dims", a, x), "R.Tensor((4, m, n), dtype=\"float32\")");
   void* dup = attr_ints("axes", 3, 0, 0, 1, 0);
-  EXPECT_ERROR(RT_CALL("relax.permute_dims", dup, x), "ValueError", "axis 0 is repeated");
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.permute_dims", dup, x), "ValueError", "axis 0 is repeated");
   void* short_axes = attr_ints("axes", 2, 0, 1, 0, 0);
-  EXPECT_ERROR(RT_CALL("relax.permute_dims", short_axes, x), "ValueError",
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.permute_dims", short_axes, x), "ValueError",
                "attribute 'axes' has 2 axes for a tensor of ndim 3");
   void* out = attr_ints("axes", 3, 0, 1, 3, 0);
-  EXPECT_ERROR(RT_CALL("relax.permute_dims", out, x), "ValueError",
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.permute_dims", out, x), "ValueError",
                "axis 3 is out of range for a tensor of ndim 3");
   tvm_relax_var_obj* u = tvar_ndim(3);
-  EXPECT_SINFO(RT_CALL("relax.permute_dims", a, u), "R.Tensor(dtype=\"float32\", ndim=3)");
+  RT_EXPECT_SINFO(RT_CALL("relax.permute_dims", a, u), "R.Tensor(dtype=\"float32\", ndim=3)");
   tvm_relax_var_obj* r = tvar_ndim(-1);
-  EXPECT_SINFO(RT_CALL("relax.permute_dims", a, r), "R.Tensor(dtype=\"float32\", ndim=3)");
-  EXPECT_SINFO(RT_CALL("relax.permute_dims", NULL, r), "R.Tensor(dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.permute_dims", a, r), "R.Tensor(dtype=\"float32\", ndim=3)");
+  RT_EXPECT_SINFO(RT_CALL("relax.permute_dims", NULL, r), "R.Tensor(dtype=\"float32\")");
   release_all(r, u, out, short_axes, dup, a, x, four, NULL);
 }
 
 TEST(expand_dims_squeeze_flatten) {
   tvm_relax_var_obj* x = tvar(3, 2, 1, 3, 0);
   void* ax = attr_ints("axis", 2, 0, -1, 0, 0);
-  EXPECT_SINFO(RT_CALL("relax.expand_dims", ax, x), "R.Tensor((1, 2, 1, 3, 1), dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.expand_dims", ax, x), "R.Tensor((1, 2, 1, 3, 1), dtype=\"float32\")");
   void* ax_bad = attr_ints("axis", 1, 5, 0, 0, 0);
-  EXPECT_ERROR(RT_CALL("relax.expand_dims", ax_bad, x), "ValueError", "axis 5 is out of range");
-  EXPECT_ERROR(RT_CALL("relax.expand_dims", NULL, x), "ValueError", "attribute 'axis' is required");
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.expand_dims", ax_bad, x), "ValueError", "axis 5 is out of range");
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.expand_dims", NULL, x), "ValueError", "attribute 'axis' is required");
   tvm_relax_var_obj* u = tvar_ndim(2);
-  EXPECT_SINFO(RT_CALL("relax.expand_dims", ax, u), "R.Tensor(dtype=\"float32\", ndim=4)");
+  RT_EXPECT_SINFO(RT_CALL("relax.expand_dims", ax, u), "R.Tensor(dtype=\"float32\", ndim=4)");
   /* squeeze: all 1s by default, given axes (1 required when known). */
-  EXPECT_SINFO(RT_CALL("relax.squeeze", NULL, x), "R.Tensor((2, 3), dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.squeeze", NULL, x), "R.Tensor((2, 3), dtype=\"float32\")");
   void* s1 = attr_ints("axis", 1, -2, 0, 0, 0);
-  EXPECT_SINFO(RT_CALL("relax.squeeze", s1, x), "R.Tensor((2, 3), dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.squeeze", s1, x), "R.Tensor((2, 3), dtype=\"float32\")");
   void* s0 = attr_ints("axis", 1, 0, 0, 0, 0);
-  EXPECT_ERROR(RT_CALL("relax.squeeze", s0, x), "ValueError", "cannot squeeze axis 0 of extent 2");
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.squeeze", s0, x), "ValueError", "cannot squeeze axis 0 of extent 2");
   tvm_tir_expr_obj* one = c64(1);
   tvm_relax_var_obj* xs = tvar_sym(2, g_n, one, NULL);
-  EXPECT_SINFO(RT_CALL("relax.squeeze", NULL, xs), "R.Tensor(dtype=\"float32\")");
-  EXPECT_SINFO(RT_CALL("relax.squeeze", s0, xs), "R.Tensor((1,), dtype=\"float32\")");
-  EXPECT_SINFO(RT_CALL("relax.squeeze", s0, u), "R.Tensor(dtype=\"float32\", ndim=1)");
+  RT_EXPECT_SINFO(RT_CALL("relax.squeeze", NULL, xs), "R.Tensor(dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.squeeze", s0, xs), "R.Tensor((1,), dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.squeeze", s0, u), "R.Tensor(dtype=\"float32\", ndim=1)");
   /* flatten */
-  EXPECT_SINFO(RT_CALL("relax.flatten", NULL, x), "R.Tensor((6,), dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.flatten", NULL, x), "R.Tensor((6,), dtype=\"float32\")");
   tvm_tir_expr_obj* three = c64(3);
   tvm_relax_var_obj* x3 = tvar_sym(3, g_n, three, g_m);
-  EXPECT_SINFO(RT_CALL("relax.flatten", NULL, x3),
+  RT_EXPECT_SINFO(RT_CALL("relax.flatten", NULL, x3),
                "R.Tensor(((n * T.int64(3)) * m,), dtype=\"float32\")");
   tvm_relax_var_obj* sc = tvar(0, 0, 0, 0, 0);
-  EXPECT_SINFO(RT_CALL("relax.flatten", NULL, sc), "R.Tensor((1,), dtype=\"float32\")");
-  EXPECT_SINFO(RT_CALL("relax.flatten", NULL, u), "R.Tensor(dtype=\"float32\", ndim=1)");
+  RT_EXPECT_SINFO(RT_CALL("relax.flatten", NULL, sc), "R.Tensor((1,), dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.flatten", NULL, u), "R.Tensor(dtype=\"float32\", ndim=1)");
   release_all(sc, x3, three, xs, one, s0, s1, u, ax_bad, ax, x, NULL);
 }
 
@@ -235,40 +212,40 @@ TEST(concat) {
   tvm_relax_var_obj* b = tvar(2, 3, 4, 0, 0);
   void* f = rt_array(2, a, b);
   tvm_relax_expr_obj* t = tvm_relax_tuple_new(f);
-  EXPECT_SINFO(RT_CALL("relax.concat", NULL, t),
+  RT_EXPECT_SINFO(RT_CALL("relax.concat", NULL, t),
                "R.Tensor((n + T.int64(3), 4), dtype=\"float32\")");
   void* ax1 = attr_int("axis", -1);
-  EXPECT_SINFO(RT_CALL("relax.concat", ax1, t), "R.Tensor(dtype=\"float32\", ndim=2)");
+  RT_EXPECT_SINFO(RT_CALL("relax.concat", ax1, t), "R.Tensor(dtype=\"float32\", ndim=2)");
   tvm_relax_var_obj* c = tvar(2, 3, 5, 0, 0);
   void* f2 = rt_array(2, b, c);
   tvm_relax_expr_obj* t2 = tvm_relax_tuple_new(f2);
-  EXPECT_SINFO(RT_CALL("relax.concat", ax1, t2), "R.Tensor((3, 9), dtype=\"float32\")");
-  EXPECT_ERROR(RT_CALL("relax.concat", NULL, t2), "ValueError", "tensors differ in dim 1");
+  RT_EXPECT_SINFO(RT_CALL("relax.concat", ax1, t2), "R.Tensor((3, 9), dtype=\"float32\")");
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.concat", NULL, t2), "ValueError", "tensors differ in dim 1");
   /* axis None concatenates 1-d tensors. */
   void* none_axis = rt_attrs(1, "axis", tvm_ffi_any_none());
-  EXPECT_ERROR(RT_CALL("relax.concat", none_axis, t2), "ValueError", "different ndims 1 and 2");
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.concat", none_axis, t2), "ValueError", "different ndims 1 and 2");
   tvm_relax_var_obj *v1 = tvar(1, 2, 0, 0, 0), *v2 = tvar(1, 5, 0, 0, 0);
   void* f3 = rt_array(2, v1, v2);
   tvm_relax_expr_obj* t3 = tvm_relax_tuple_new(f3);
-  EXPECT_SINFO(RT_CALL("relax.concat", none_axis, t3), "R.Tensor((7,), dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.concat", none_axis, t3), "R.Tensor((7,), dtype=\"float32\")");
   /* A tuple-typed variable works like a Tuple expression. */
   tvm_ffi_retain(tvm_relax_sinfo_of(t3));
   tvm_relax_var_obj* tv = rt_var_take("tv", tvm_relax_sinfo_of(t3));
-  EXPECT_SINFO(RT_CALL("relax.concat", NULL, tv), "R.Tensor((7,), dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.concat", NULL, tv), "R.Tensor((7,), dtype=\"float32\")");
   /* dtype mismatch, non-tensor field, empty tuple, not a tuple. */
   tvm_relax_var_obj* i = rt_var_take("i", rt_tensor(I64, 2, (int64_t)3, (int64_t)4));
   void* f4 = rt_array(2, b, i);
   tvm_relax_expr_obj* t4 = tvm_relax_tuple_new(f4);
-  EXPECT_ERROR(RT_CALL("relax.concat", NULL, t4), "TypeError",
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.concat", NULL, t4), "TypeError",
                "different dtypes float32 and int64");
   tvm_relax_expr_obj* p = tvm_relax_prim_value_int64(1);
   void* f5 = rt_array(2, b, p);
   tvm_relax_expr_obj* t5 = tvm_relax_tuple_new(f5);
-  EXPECT_ERROR(RT_CALL("relax.concat", NULL, t5), "TypeError",
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.concat", NULL, t5), "TypeError",
                "argument 'tensors' must be a tuple of tensors, field 1 is R.Prim");
   tvm_relax_expr_obj* t6 = tvm_relax_tuple_new(NULL);
-  EXPECT_ERROR(RT_CALL("relax.concat", NULL, t6), "ValueError", "must hold at least one tensor");
-  EXPECT_ERROR(RT_CALL("relax.concat", NULL, b), "TypeError", "must be a tuple of tensors");
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.concat", NULL, t6), "ValueError", "must hold at least one tensor");
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.concat", NULL, b), "TypeError", "must be a tuple of tensors");
   release_all(t6, t5, f5, p, t4, f4, i, tv, t3, f3, v1, v2, none_axis, t2, f2, c, ax1, t, f, a, b,
               four, NULL);
 }
@@ -276,14 +253,14 @@ TEST(concat) {
 TEST(split) {
   tvm_relax_var_obj* x = tvar(2, 10, 4, 0, 0);
   void* s3 = attr_int("indices_or_sections", 3);
-  EXPECT_SINFO(RT_CALL("relax.split", s3, x),
+  RT_EXPECT_SINFO(RT_CALL("relax.split", s3, x),
                "R.Tuple(R.Tensor((4, 4), dtype=\"float32\"), R.Tensor((4, 4), dtype=\"float32\"), "
                "R.Tensor((2, 4), dtype=\"float32\"))");
   void* idx = ints(2, 2, 7, 0, 0);
   TVMFFIAny keys[2] = {tvm_ffi_string("indices_or_sections"), tvm_ffi_string("axis")};
   TVMFFIAny vals[2] = {tvm_ffi_any_obj(idx), tvm_ffi_any_int(-2)};
   void* si = tvm_ffi_map_new(keys, vals, 2);
-  EXPECT_SINFO(RT_CALL("relax.split", si, x),
+  RT_EXPECT_SINFO(RT_CALL("relax.split", si, x),
                "R.Tuple(R.Tensor((2, 4), dtype=\"float32\"), R.Tensor((5, 4), dtype=\"float32\"), "
                "R.Tensor((3, 4), dtype=\"float32\"))");
   /* Sections of a symbolic dim: ceil(n / 2) and the rest. */
@@ -307,17 +284,17 @@ TEST(split) {
   }
   /* One section is the input itself; unknown shape gives tensors of the rank. */
   void* s1 = attr_int("indices_or_sections", 1);
-  EXPECT_SINFO(RT_CALL("relax.split", s1, x), "R.Tensor((10, 4), dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.split", s1, x), "R.Tensor((10, 4), dtype=\"float32\")");
   tvm_relax_var_obj* u = tvar_ndim(2);
-  EXPECT_SINFO(RT_CALL("relax.split", s2, u),
+  RT_EXPECT_SINFO(RT_CALL("relax.split", s2, u),
                "R.Tuple(R.Tensor(dtype=\"float32\", ndim=2), "
                "R.Tensor(dtype=\"float32\", ndim=2))");
   void* s0 = attr_int("indices_or_sections", 0);
-  EXPECT_ERROR(RT_CALL("relax.split", s0, x), "ValueError", "number of sections must be positive");
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.split", s0, x), "ValueError", "number of sections must be positive");
   void* sf = rt_attrs(1, "indices_or_sections", tvm_ffi_any_float(1.5));
-  EXPECT_ERROR(RT_CALL("relax.split", sf, x), "TypeError",
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.split", sf, x), "TypeError",
                "attribute 'indices_or_sections' must be an int or a list of ints");
-  EXPECT_ERROR(RT_CALL("relax.split", NULL, x), "ValueError",
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.split", NULL, x), "ValueError",
                "attribute 'indices_or_sections' is required");
   for (int k = 0; k < 2; ++k) tvm_ffi_any_release(&keys[k]);
   release_all(sf, s0, u, s1, c, s2, xs, four, si, idx, s3, x, NULL);
@@ -347,28 +324,28 @@ static tvm_relax_expr_obj* slice(void* attrs, void* x, int n, int64_t a0, int64_
 
 TEST(strided_slice) {
   tvm_relax_var_obj* x = tvar(3, 8, 9, 10, 0);
-  EXPECT_SINFO(slice(NULL, x, 2, 0, 2, 1, 2, 7, 10, 2, 3),
+  RT_EXPECT_SINFO(slice(NULL, x, 2, 0, 2, 1, 2, 7, 10, 2, 3),
                "R.Tensor((3, 9, 3), dtype=\"float32\")");
   /* Negative axes and indices, a negative stride, and out-of-bound ends clipped. */
-  EXPECT_SINFO(slice(NULL, x, 2, -1, 1, -3, 8, 100, 2, 1, -2),
+  RT_EXPECT_SINFO(slice(NULL, x, 2, -1, 1, -3, 8, 100, 2, 1, -2),
                "R.Tensor((8, 3, 3), dtype=\"float32\")");
-  EXPECT_SINFO(slice(NULL, x, 1, 0, 0, 5, 0, 2, 0, 1, 0),
+  RT_EXPECT_SINFO(slice(NULL, x, 1, 0, 0, 5, 0, 2, 0, 1, 0),
                "R.Tensor((0, 9, 10), dtype=\"float32\")");
   /* Without strides (4 arguments). */
   tvm_relax_expr_obj *ax = pv_tuple(1, 1, 0), *b = pv_tuple(1, 2, 0), *e = pv_tuple(1, 5, 0);
-  EXPECT_SINFO(RT_CALL("relax.strided_slice", NULL, x, ax, b, e),
+  RT_EXPECT_SINFO(RT_CALL("relax.strided_slice", NULL, x, ax, b, e),
                "R.Tensor((8, 3, 10), dtype=\"float32\")");
   /* The lists may be R.Shape values too. */
   tvm_relax_expr_obj *sa = shape_of(1, 0, 0, 0, 0), *sb = shape_of(1, 1, 0, 0, 0),
                      *se = shape_of(1, 3, 0, 0, 0);
-  EXPECT_SINFO(RT_CALL("relax.strided_slice", NULL, x, sa, sb, se),
+  RT_EXPECT_SINFO(RT_CALL("relax.strided_slice", NULL, x, sa, sb, se),
                "R.Tensor((2, 9, 10), dtype=\"float32\")");
   release_all(sa, sb, se, NULL);
   /* Symbolic extent: [1, n - 1) of n is n - 2 when assumed in bounds. */
   tvm_tir_expr_obj* four = c64(4);
   tvm_relax_var_obj* xs = tvar_sym(2, g_n, four, NULL);
   void* inb = rt_attrs(1, "assume_inbound", tvm_ffi_any_bool(true));
-  EXPECT_SINFO(slice(inb, xs, 1, 0, 0, 1, 0, -1, 0, 1, 0),
+  RT_EXPECT_SINFO(slice(inb, xs, 1, 0, 0, 1, 0, -1, 0, 1, 0),
                "R.Tensor((n - T.int64(2), 4), dtype=\"float32\")");
   /* Not assumed in bounds: Python's clipping, at n = 5 (3 values) and n = 1 (none). */
   tvm_relax_expr_obj* cl = slice(NULL, xs, 1, 0, 0, 1, 0, -1, 0, 1, 0);
@@ -385,17 +362,17 @@ TEST(strided_slice) {
   CHECK_STR_EQ(text_at(ck, g_n, 10, k, 3), "R.Tensor((7, 4), dtype=\"float32\")");
   release_all(ck, a0, e_big, bk, bk_f, pk, k, cl, NULL);
   /* Errors: a zero stride, mismatched lengths, repeated axes, a non-tuple. */
-  EXPECT_ERROR(slice(NULL, x, 1, 0, 0, 0, 0, 5, 0, 0, 0), "ValueError",
+  RT_EXPECT_CALL_ERROR(slice(NULL, x, 1, 0, 0, 0, 0, 5, 0, 0, 0), "ValueError",
                "argument 'strides' must not hold a zero stride");
   tvm_relax_expr_obj* b2 = pv_tuple(2, 0, 0);
-  EXPECT_ERROR(RT_CALL("relax.strided_slice", NULL, x, ax, b2, e), "ValueError",
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.strided_slice", NULL, x, ax, b2, e), "ValueError",
                "'begin' has 2 values for 1 axes");
-  EXPECT_ERROR(slice(NULL, x, 2, 0, -3, 0, 0, 1, 1, 1, 1), "ValueError", "axis 0 is repeated");
-  EXPECT_ERROR(RT_CALL("relax.strided_slice", NULL, x, x, b, e), "TypeError",
+  RT_EXPECT_CALL_ERROR(slice(NULL, x, 2, 0, -3, 0, 0, 1, 1, 1, 1), "ValueError", "axis 0 is repeated");
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.strided_slice", NULL, x, x, b, e), "TypeError",
                "argument 'axes' must be a tuple of integer R.Prim values or an R.Shape");
   /* Unknown shape: the rank only. */
   tvm_relax_var_obj* u = tvar_ndim(3);
-  EXPECT_SINFO(slice(NULL, u, 1, 0, 0, 1, 0, 2, 0, 1, 0), "R.Tensor(dtype=\"float32\", ndim=3)");
+  RT_EXPECT_SINFO(slice(NULL, u, 1, 0, 0, 1, 0, 2, 0, 1, 0), "R.Tensor(dtype=\"float32\", ndim=3)");
   release_all(u, b2, inb, xs, four, ax, b, e, x, NULL);
 }
 
@@ -404,54 +381,54 @@ TEST(take) {
   tvm_relax_var_obj* x = tvar(3, 4, 5, 6, 0);
   tvm_relax_var_obj* idx = rt_var_take("i", rt_tensor(I64, 2, (int64_t)2, (int64_t)3));
   void* a1 = attr_int("axis", -2);
-  EXPECT_SINFO(RT_CALL("relax.take", a1, x, idx), "R.Tensor((4, 2, 3, 6), dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.take", a1, x, idx), "R.Tensor((4, 2, 3, 6), dtype=\"float32\")");
   tvm_relax_expr_obj* p = tvm_relax_prim_value_int64(1);
-  EXPECT_SINFO(RT_CALL("relax.take", a1, x, p), "R.Tensor((4, 6), dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.take", a1, x, p), "R.Tensor((4, 6), dtype=\"float32\")");
   tvm_relax_var_obj* v = tvar(1, 9, 0, 0, 0);
-  EXPECT_SINFO(RT_CALL("relax.take", NULL, v, idx), "R.Tensor((2, 3), dtype=\"float32\")");
-  EXPECT_ERROR(RT_CALL("relax.take", NULL, x, idx), "ValueError",
+  RT_EXPECT_SINFO(RT_CALL("relax.take", NULL, v, idx), "R.Tensor((2, 3), dtype=\"float32\")");
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.take", NULL, x, idx), "ValueError",
                "argument 'x' must be 1-d when 'axis' is None, got ndim 3");
   tvm_relax_var_obj* fi = rt_var_take("f", rt_tensor(F32, 1, (int64_t)2));
-  EXPECT_ERROR(RT_CALL("relax.take", a1, x, fi), "TypeError",
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.take", a1, x, fi), "TypeError",
                "argument 'indices' must have an integer dtype, got float32");
   TVMFFIAny mode = tvm_ffi_string("nearest");
   void* bad_mode = rt_attrs(1, "mode", mode);
   tvm_ffi_any_release(&mode);
-  EXPECT_ERROR(RT_CALL("relax.take", bad_mode, v, idx), "ValueError", "attribute 'mode' must be");
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.take", bad_mode, v, idx), "ValueError", "attribute 'mode' must be");
   tvm_relax_var_obj* ui = rt_var_take("ui", tvm_relax_tensor_sinfo_new(NULL, I64, 1, NULL));
-  EXPECT_SINFO(RT_CALL("relax.take", a1, x, ui), "R.Tensor(dtype=\"float32\", ndim=3)");
+  RT_EXPECT_SINFO(RT_CALL("relax.take", a1, x, ui), "R.Tensor(dtype=\"float32\", ndim=3)");
   release_all(ui, bad_mode, fi, v, p, a1, idx, x, NULL);
 }
 
 TEST(tile_repeat_flip) {
   tvm_relax_var_obj* x = tvar(2, 2, 3, 0, 0);
   void* r3 = attr_ints("repeats", 3, 2, 1, 2, 0);
-  EXPECT_SINFO(RT_CALL("relax.tile", r3, x), "R.Tensor((2, 2, 6), dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.tile", r3, x), "R.Tensor((2, 2, 6), dtype=\"float32\")");
   void* r1 = attr_ints("repeats", 1, 3, 0, 0, 0);
-  EXPECT_SINFO(RT_CALL("relax.tile", r1, x), "R.Tensor((2, 9), dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.tile", r1, x), "R.Tensor((2, 9), dtype=\"float32\")");
   void* rneg = attr_ints("repeats", 1, -1, 0, 0, 0);
-  EXPECT_ERROR(RT_CALL("relax.tile", rneg, x), "ValueError", "must not be negative");
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.tile", rneg, x), "ValueError", "must not be negative");
   tvm_relax_var_obj* u = tvar_ndim(2);
-  EXPECT_SINFO(RT_CALL("relax.tile", r3, u), "R.Tensor(dtype=\"float32\", ndim=3)");
+  RT_EXPECT_SINFO(RT_CALL("relax.tile", r3, u), "R.Tensor(dtype=\"float32\", ndim=3)");
   /* repeat */
   void* rep = attr_int("repeats", 2);
-  EXPECT_SINFO(RT_CALL("relax.repeat", rep, x), "R.Tensor((12,), dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.repeat", rep, x), "R.Tensor((12,), dtype=\"float32\")");
   TVMFFIAny keys[2] = {tvm_ffi_string("repeats"), tvm_ffi_string("axis")};
   TVMFFIAny vals[2] = {tvm_ffi_any_int(3), tvm_ffi_any_int(-1)};
   void* rep_ax = tvm_ffi_map_new(keys, vals, 2);
-  EXPECT_SINFO(RT_CALL("relax.repeat", rep_ax, x), "R.Tensor((2, 9), dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.repeat", rep_ax, x), "R.Tensor((2, 9), dtype=\"float32\")");
   tvm_relax_var_obj* xs = tvar_sym(1, g_n, NULL, NULL);
-  EXPECT_SINFO(RT_CALL("relax.repeat", rep_ax, xs),
+  RT_EXPECT_SINFO(RT_CALL("relax.repeat", rep_ax, xs),
                "R.Tensor((n * T.int64(3),), dtype=\"float32\")");
   void* rep_neg = attr_int("repeats", -2);
-  EXPECT_ERROR(RT_CALL("relax.repeat", rep_neg, x), "ValueError", "must not be negative");
-  EXPECT_SINFO(RT_CALL("relax.repeat", rep, u), "R.Tensor(dtype=\"float32\", ndim=1)");
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.repeat", rep_neg, x), "ValueError", "must not be negative");
+  RT_EXPECT_SINFO(RT_CALL("relax.repeat", rep, u), "R.Tensor(dtype=\"float32\", ndim=1)");
   /* flip */
   void* f1 = attr_int("axis", -1);
-  EXPECT_SINFO(RT_CALL("relax.flip", f1, x), "R.Tensor((2, 3), dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.flip", f1, x), "R.Tensor((2, 3), dtype=\"float32\")");
   void* f5 = attr_int("axis", 5);
-  EXPECT_ERROR(RT_CALL("relax.flip", f5, x), "ValueError", "axis 5 is out of range");
-  EXPECT_ERROR(RT_CALL("relax.flip", NULL, x), "ValueError", "attribute 'axis' is required");
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.flip", f5, x), "ValueError", "axis 5 is out of range");
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.flip", NULL, x), "ValueError", "attribute 'axis' is required");
   for (int k = 0; k < 2; ++k) tvm_ffi_any_release(&keys[k]);
   release_all(f5, f1, rep_neg, xs, rep_ax, rep, u, rneg, r1, r3, x, NULL);
 }
@@ -475,11 +452,11 @@ TEST(layout_transform) {
   tvm_tir_index_map_obj* m = split_map();
   void* a = attr_obj("index_map", m);
   tvm_relax_var_obj* x = tvar(3, 2, 3, 16, 0);
-  EXPECT_SINFO(RT_CALL("relax.layout_transform", a, x),
+  RT_EXPECT_SINFO(RT_CALL("relax.layout_transform", a, x),
                "R.Tensor((2, 4, 3, 4), dtype=\"float32\")");
   /* 10 along k pads to 3 blocks of 4. */
   tvm_relax_var_obj* x10 = tvar(3, 2, 3, 10, 0);
-  EXPECT_SINFO(RT_CALL("relax.layout_transform", a, x10),
+  RT_EXPECT_SINFO(RT_CALL("relax.layout_transform", a, x10),
                "R.Tensor((2, 3, 3, 4), dtype=\"float32\")");
   /* Symbolic k: ceil(n / 4) blocks. */
   tvm_tir_expr_obj *two = c64(2), *three = c64(3), *c4 = c64(4);
@@ -503,9 +480,9 @@ TEST(layout_transform) {
   void* fin = rt_array(2, fused, k);
   tvm_tir_index_map_obj* fm = tvm_tir_index_map_new(init, fin, NULL);
   void* fa = attr_obj("index_map", fm);
-  EXPECT_SINFO(RT_CALL("relax.layout_transform", fa, x), "R.Tensor((6, 16), dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.layout_transform", fa, x), "R.Tensor((6, 16), dtype=\"float32\")");
   /* The same map over (2, 3, n), and over (n, 3, 4): i * 3 + j ranges over [0, 3 * n). */
-  EXPECT_SINFO(RT_CALL("relax.layout_transform", fa, xs), "R.Tensor((6, n), dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.layout_transform", fa, xs), "R.Tensor((6, n), dtype=\"float32\")");
   tvm_relax_var_obj* xn = tvar_sym(3, g_n, three, c4);
   tvm_relax_expr_obj* cn = RT_CALL("relax.layout_transform", fa, xn);
   CHECK_STR_EQ(text_at(cn, g_n, 5, NULL, 0), "R.Tensor((15, 4), dtype=\"float32\")");
@@ -514,33 +491,33 @@ TEST(layout_transform) {
   void* fin2 = rt_array(2, ij, k);
   tvm_tir_index_map_obj* pm = tvm_tir_index_map_new(init, fin2, NULL);
   void* pa2 = attr_obj("index_map", pm);
-  EXPECT_SINFO(RT_CALL("relax.layout_transform", pa2, xs), "R.Tensor(dtype=\"float32\", ndim=2)");
+  RT_EXPECT_SINFO(RT_CALL("relax.layout_transform", pa2, xs), "R.Tensor(dtype=\"float32\", ndim=2)");
   /* A start other than 0 (i + 1) is refused. */
   tvm_tir_expr_obj* one = c64(1);
   tvm_tir_expr_obj* i1 = tvm_tir_add((tvm_tir_expr_obj*)i, one);
   void* fin3 = rt_array(2, i1, k);
   tvm_tir_index_map_obj* sm = tvm_tir_index_map_new(init, fin3, NULL);
   void* sa = attr_obj("index_map", sm);
-  EXPECT_ERROR(RT_CALL("relax.layout_transform", sa, xn), "ValueError",
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.layout_transform", sa, xn), "ValueError",
                "output index 0 of the index map starts at 1, not 0");
-  EXPECT_ERROR(RT_CALL("relax.layout_transform", sa, x), "ValueError",
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.layout_transform", sa, x), "ValueError",
                "output index 0 of the index map ranges over [1, 2], which does not start at 0");
   release_all(sa, sm, fin3, i1, one, pa2, pm, fin2, ij, cn, xn, c4, NULL);
   /* Errors: rank mismatch, not an index map, pad value of another dtype. */
   tvm_relax_var_obj* x2 = tvar(2, 2, 3, 0, 0);
-  EXPECT_ERROR(RT_CALL("relax.layout_transform", a, x2), "ValueError",
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.layout_transform", a, x2), "ValueError",
                "argument 'x' has ndim 2 but the index map takes 3 indices");
   void* bad = attr_int("index_map", 1);
-  EXPECT_ERROR(RT_CALL("relax.layout_transform", bad, x), "TypeError",
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.layout_transform", bad, x), "TypeError",
                "attribute 'index_map' must be a tir.IndexMap");
   tvm_relax_expr_obj* pad = tvm_relax_prim_value_int64(0);
   TVMFFIAny keys[2] = {tvm_ffi_string("index_map"), tvm_ffi_string("pad_value")};
   TVMFFIAny vals[2] = {tvm_ffi_any_obj(m), tvm_ffi_any_obj(pad)};
   void* pa = tvm_ffi_map_new(keys, vals, 2);
-  EXPECT_ERROR(RT_CALL("relax.layout_transform", pa, x), "TypeError",
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.layout_transform", pa, x), "TypeError",
                "attribute 'pad_value' has dtype int64, not the input's float32");
   tvm_relax_var_obj* u = tvar_ndim(-1);
-  EXPECT_SINFO(RT_CALL("relax.layout_transform", a, u), "R.Tensor(dtype=\"float32\", ndim=4)");
+  RT_EXPECT_SINFO(RT_CALL("relax.layout_transform", a, u), "R.Tensor(dtype=\"float32\", ndim=4)");
   for (int q = 0; q < 2; ++q) tvm_ffi_any_release(&keys[q]);
   release_all(u, pa, pad, bad, x2, fa, fm, init, fin, fused, i3, i, j, k, c, xs, two, three, x10, x,
               a, m, NULL);
