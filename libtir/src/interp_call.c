@@ -267,17 +267,25 @@ static int call_func(tir_interp* in, const tvm_tir_prim_func_obj* f, const char*
   return rc;
 }
 
-int tvm_tir__call_global(tir_interp* in, const tvm_tir_global_var_obj* gv, const tir_value* args,
-                         int64_t num_args, tir_value* out) {
-  const char* name = tvm_ffi_str_cstr(gv->name_hint);
-  const void* f = NULL;
-  void* owned = NULL;
-  if (in->mod) {
-    f = owned = tvm_tir_ir_module_lookup(in->mod, name);
-  } else {
-    const char* self = tvm_tir_func_global_symbol(in->root);
-    if (self && strcmp(self, name) == 0) f = in->root;
-  }
+/* The PrimFunc `name` callable from the code being run (a new reference), or NULL. */
+static void* module_func(tir_interp* in, const char* name) {
+  if (in->mod) return tvm_tir_ir_module_lookup(in->mod, name);
+  const char* self = tvm_tir_func_global_symbol(in->root);
+  if (!self || strcmp(self, name) != 0) return NULL;
+  tvm_ffi_retain((void*)in->root);
+  return (void*)in->root;
+}
+
+bool tvm_tir__has_module_func(tir_interp* in, const char* name) {
+  void* f = module_func(in, name);
+  bool yes = f && tvm_tir_kind_of(f) == TVM_TIR_KIND_PrimFunc;
+  tvm_ffi_release(f);
+  return yes;
+}
+
+int tvm_tir__call_global(tir_interp* in, const char* name, const tir_value* args, int64_t num_args,
+                         tir_value* out) {
+  void* f = module_func(in, name);
   int rc;
   if (!f) {
     rc = tvm_tir__raise_at(
@@ -289,7 +297,7 @@ int tvm_tir__call_global(tir_interp* in, const tvm_tir_global_var_obj* gv, const
     call_args ca = {NULL, args, num_args};
     rc = call_func(in, f, name, &ca, out);
   }
-  tvm_ffi_release(owned);
+  tvm_ffi_release(f);
   return rc;
 }
 

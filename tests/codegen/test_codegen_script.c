@@ -101,13 +101,16 @@ static void diff_script_(int line, const char* file, const char* name, const cg_
   diff_script_(__LINE__, (file), (name), &(cg_opts){__VA_ARGS__})
 
 /* Calls through GlobalVars: scalars in and out, buffers passed by their data, a handle
- * parameter under a declared buffer, a call in a loop, recursion, a private callee. */
+ * parameter under a declared buffer, a call in a loop, recursion, a private callee; and
+ * T.call_extern of helpers of the module. */
 TEST(calls_between_prim_funcs) {
   DIFF_SCRIPT("module_cross_ref.py", "main");
   DIFF_SCRIPT("module_calls.py", "main");
   DIFF_SCRIPT("module_calls.py", "main", .seed = 7);
   DIFF_SCRIPT("module_call_recursive.py", "main");
   DIFF_SCRIPT("module_call_parallel.py", "main");
+  DIFF_SCRIPT("module_call_extern.py", "main");
+  DIFF_SCRIPT("module_call_extern.py", "main", .seed = 3);
 }
 
 /* A callee's error comes back through the caller: the call returns -1 with the callee's error,
