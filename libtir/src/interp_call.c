@@ -44,12 +44,10 @@ static int scalar_from_any(const TVMFFIAny* a, const tvm_tir_var_obj* var, const
   const char* pname = tvm_tir_var_name(var);
   out->dtype = t;
   if (tvm_tir_dtype_is_handle(t)) {
-    void* tensor = tvm_ffi_any_as_object(a, kTVMFFITensor);
-    if (a->type_index == kTVMFFIDLTensorPtr) {
-      out->lane[0].p = a->v_ptr ? ((DLTensor*)a->v_ptr)->data : NULL;
-    } else if (tensor) {
-      out->lane[0].p = tvm_ffi_tensor_dl(tensor)->data;
-    } else if (a->type_index == kTVMFFIOpaquePtr || a->type_index == kTVMFFINone) {
+    /* As the packed API of compiled code (and upstream's): a DLTensor pointer is passed as
+     * itself, the address of the DLTensor, not of its data. */
+    if (a->type_index == kTVMFFIDLTensorPtr || a->type_index == kTVMFFIOpaquePtr ||
+        a->type_index == kTVMFFINone) {
       out->lane[0].p = a->v_ptr;
     } else {
       return tvm_tir__raise_at("TypeError", NULL, "%s: argument '%s' must be a handle, got %s",
@@ -323,6 +321,14 @@ static int ret_to_any(const tir_value* v, const char* fname, TVMFFIAny* out) {
 
 int tvm_tir_interp_run(const void* func_or_module, const char* func_name, const TVMFFIAny* args,
                        int32_t num_args, TVMFFIAny* out_ret) {
+  return tvm_tir_interp_run_with_memory(func_or_module, func_name, args, num_args, NULL, 0,
+                                        out_ret);
+}
+
+int tvm_tir_interp_run_with_memory(const void* func_or_module, const char* func_name,
+                                   const TVMFFIAny* args, int32_t num_args,
+                                   const tvm_tir_interp_memory* memory, int32_t num_memory,
+                                   TVMFFIAny* out_ret) {
   tvm_tir_init();
   if (out_ret) *out_ret = tvm_ffi_any_none();
   tir_interp in = {0};
@@ -356,7 +362,18 @@ int tvm_tir_interp_run(const void* func_or_module, const char* func_name, const 
   int rc;
   if (num_args < 0 || (num_args > 0 && !args)) {
     rc = tvm_ffi_raise("TypeError", "%s: invalid argument list", name);
+  } else if (num_memory < 0 || (num_memory > 0 && !memory)) {
+    rc = tvm_ffi_raise("TypeError", "%s: invalid memory list", name);
   } else {
+    rc = TIR_OK;
+    for (int32_t k = 0; k < num_memory && rc == TIR_OK; ++k) {
+      if (!memory[k].data || memory[k].nbytes < 0)
+        rc = tvm_ffi_raise("ValueError", "%s: memory %d: NULL data or a negative size", name, k);
+      else
+        rc = tvm_tir__push_region(&in, memory[k].data, memory[k].nbytes, false);
+    }
+  }
+  if (rc == TIR_OK) {
     call_args ca = {args, NULL, num_args};
     tir_value ret;
     rc = call_func(&in, f, name, &ca, &ret);

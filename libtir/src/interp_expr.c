@@ -309,7 +309,7 @@ static int eval_shuffle(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* ou
   TRY(check_lanes(e, (int)n));
   out->dtype = e->dtype;
   for (int64_t k = 0; k < n; ++k) {
-    int64_t idx;
+    int64_t idx = 0;
     TRY(tvm_tir__eval_int(in, tvm_tir_array_at(s->indices, k), &idx));
     if (idx < 0 || idx >= total) {
       return tvm_tir__raise_at("IndexError", e, "Shuffle: index %lld out of range for %d lanes",

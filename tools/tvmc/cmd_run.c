@@ -131,10 +131,14 @@ static void format_return(const TVMFFIAny* v, tvm_ffi_strbuf* out) {
 static const tvm_tir_ir_module_obj* g_unit;
 static const char* g_unit_name;
 
-/* Run func (the kernel, or a narrowed copy of it) in the interpreter: alone, or under its name
- * in g_unit. */
-static int interp_run(const void* func, TVMFFIAny* args, int n, TVMFFIAny* ret) {
-  if (!g_unit) return tvm_tir_interp_run(func, NULL, args, n, ret);
+/* Run func (the kernel, or a narrowed copy of it) in the interpreter on a's arguments: alone,
+ * or under its name in g_unit. The memory behind a's raw pointers is live for the run. */
+static int interp_run(const void* func, const tvmc_args* a, TVMFFIAny* ret) {
+  tvm_tir_interp_memory mem[TVMC_MAX_PARAMS];
+  int nmem = 0;
+  for (int k = 0; k < a->n; ++k)
+    if (a->raw[k]) mem[nmem++] = (tvm_tir_interp_memory){a->data[k], (int64_t)a->nbytes[k]};
+  if (!g_unit) return tvm_tir_interp_run_with_memory(func, NULL, a->args, a->n, mem, nmem, ret);
   const tvm_tir_ir_module_obj* m = g_unit;
   int64_t size = tvm_ffi_map_size(m->functions);
   TVMFFIAny* keys = calloc((size_t)size + 1, sizeof(TVMFFIAny));
@@ -151,7 +155,8 @@ static int interp_run(const void* func, TVMFFIAny* args, int n, TVMFFIAny* ret) 
   free(keys);
   free(vals);
   tvm_ffi_release(fns);
-  int rc = mod ? tvm_tir_interp_run(mod, g_unit_name, args, n, ret) : -1;
+  int rc = mod ? tvm_tir_interp_run_with_memory(mod, g_unit_name, a->args, a->n, mem, nmem, ret)
+               : -1;
   if (!mod && !tvm_ffi_error_pending()) tvm_ffi_raise("MemoryError", "out of memory");
   tvm_ffi_release(mod);
   return rc;
@@ -178,9 +183,9 @@ static int check_on(void* fn, const void* f_ref, const void* f_base, const tvmc_
    * would make the compiled kernel touch memory it must not. */
   int status = TVMC_OK;
   TVMFFIAny ret = tvm_ffi_any_none(), want_ret = tvm_ffi_any_none();
-  if (interp_run(f_ref, want.args, want.n, &want_ret) != 0)
+  if (interp_run(f_ref, &want, &want_ret) != 0)
     status = interp_error_status();
-  if (status == TVMC_OK && f_base && interp_run(f_base, base.args, base.n, &ret) != 0)
+  if (status == TVMC_OK && f_base && interp_run(f_base, &base, &ret) != 0)
     status = interp_error_status();
   tvm_ffi_any_release(&ret);
   if (status == TVMC_OK && tvm_ffi_function_call(fn, got.args, got.n, &ret) != 0) {
