@@ -28,6 +28,18 @@ tvm_tir_ir_module_obj* tvm_relax_transform_legalize_ops(const tvm_tir_ir_module_
 /* Whether operator `id` has a legalization. */
 bool tvm_relax_op_has_legalization(int32_t id);
 
+/*
+ * LambdaLift: every local function (a Function bound to a variable inside a Relax function)
+ * becomes a private function of the module named <enclosing>_<variable> (made unique), taking
+ * its parameters and then its captured variables (with fresh symbolic variables: functions do
+ * not share them). One that captures nothing is replaced by its GlobalVar wherever it is used
+ * (its binding dropped); one that captures is bound to
+ * `R.make_closure(cls.<lifted>, (captured...))` and called with `R.invoke_pure_closure(f,
+ * (args...))` (`R.invoke_closure` when impure), as upstream's pass does. Calls of function-typed
+ * parameters are left as they are.
+ */
+tvm_tir_ir_module_obj* tvm_relax_transform_lambda_lift(const tvm_tir_ir_module_obj* mod);
+
 /* ---- The lowering passes towards the VM (upstream's relax.transform of the same names) ----- */
 /*
  * ToNonDataflow: every DataflowBlock becomes an ordinary BindingBlock and every DataflowVar a
@@ -41,7 +53,7 @@ tvm_tir_ir_module_obj* tvm_relax_transform_to_non_dataflow(const tvm_tir_ir_modu
  * `relax.force_pure = true`, so it may contain the impure allocation and kernel calls the next
  * passes produce while still counting as pure for its callers (upstream's pass; upstream also
  * rewrites call_pure_packed into direct calls and enters nested functions, which this one does
- * not: VMCodeGen compiles call_pure_packed as it is and does not compile closures).
+ * not: VMCodeGen compiles call_pure_packed as it is, and LambdaLift has lifted local functions).
  */
 tvm_tir_ir_module_obj* tvm_relax_transform_remove_purity_checking(const tvm_tir_ir_module_obj* mod);
 
@@ -90,8 +102,8 @@ typedef struct {
 
 /*
  * The passes that take a Relax module to what VMCodeGen compiles, in order:
- *   LegalizeOps, ToNonDataflow, RemovePurityChecking, CallTIRRewrite, StaticPlanBlockMemory,
- *   KillAfterLastUse.
+ *   LambdaLift, LegalizeOps, ToNonDataflow, RemovePurityChecking, CallTIRRewrite,
+ *   StaticPlanBlockMemory, KillAfterLastUse.
  * Stores the (static) list in *out and returns its length.
  */
 int64_t tvm_relax_build_pipeline_passes(const tvm_relax_pass** out);
