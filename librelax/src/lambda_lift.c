@@ -355,7 +355,7 @@ static void* outer_call(tvm_relax_mutator* m, const void* node) {
   }
   const tvm_relax_function_obj* lambda = (const void*)fn->v_obj;
   tvm_relax_expr_obj* tuple = tvm_relax_tuple_new(call->args);
-  TVMFFIAny ret = tvm_ffi_any_obj(tvm_relax_expr_sinfo(call));
+  TVMFFIAny ret = tvm_ffi_any_obj(tvm_relax_sinfo_of(call));
   void* sinfo_args = tuple ? tvm_ffi_array_new(&ret, 1) : NULL;
   TVMFFIAny items[2] = {tvm_ffi_any_obj(call->op), tvm_ffi_any_obj(tuple)};
   void* args = sinfo_args ? tvm_ffi_array_new(items, 2) : NULL;
