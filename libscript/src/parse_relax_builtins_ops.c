@@ -661,10 +661,14 @@ static int packed_call(tvm_script_call* call, int mode, TVMFFIAny* out) {
     }
   }
   int32_t need = mode == 2 ? 2 : 1;
-  if (call->num_args < need || (mode == 2 && call->num_args > 2)) {
-    return tvm_ffi_raise("TypeError", "%s() takes %s%d positional argument%s (%d given)",
-                         call->name, mode == 2 ? "exactly " : "at least ", need,
-                         need == 1 ? "" : "s", (int)call->num_args);
+  if (call->num_args < need) {
+    return tvm_ffi_raise("TypeError", "%s() missing required argument '%s'", call->name,
+                         mode != 2 ? "func" : call->num_args == 0 ? "closure" : "args");
+  }
+  if (mode == 2 && call->num_args > 2) {
+    call->error_arg = 2;
+    return tvm_ffi_raise("TypeError", "%s() takes exactly 2 positional arguments (%d given)",
+                         call->name, (int)call->num_args);
   }
   void* sinfo_args = NULL;
   if (sinfo_v && !tvm_ffi_any_is_none(sinfo_v)) {

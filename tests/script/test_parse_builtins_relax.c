@@ -44,6 +44,22 @@ TEST(every_operator_is_a_builtin) {
   for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); ++i) {
     CHECK(tvm_script__relax_builtin_lookup(others[i], strlen(others[i])) != NULL);
   }
+  /* every row binds its signature: an unknown keyword is refused at the keyword, a missing
+   * argument named */
+  for (int id = 0; id < TVM_RELAX_OP_COUNT; ++id) {
+    const tvm_relax_op_info* info = tvm_relax_op_info_get((tvm_relax_op_id)id);
+    const char* name = info->name + strlen("relax.");
+    CHECK(rcall(NULL, name, NOARGS, RKW("no_such_kw"), RARGS(AI(1))) == NULL);
+    void* e = tvm_ffi_error_take();
+    CHECK(e && strcmp(tvm_ffi_error_kind(e), "TypeError") == 0);
+    if (e) CHECK_STR_CONTAINS(tvm_ffi_error_message(e), "unexpected keyword argument 'no_such_kw'");
+    CHECK_EQ_INT(g_error_arg, 0);
+    tvm_ffi_release(e);
+    if (info->min_args > 0) {
+      CHECK(rcall(NULL, name, NOARGS, NOKW) == NULL);
+      CHECK_RAISED("TypeError", "missing required argument");
+    }
+  }
   CHECK(tvm_script__relax_builtin_lookup("nn.nothing", 10) == NULL);
   CHECK(tvm_script__relax_builtin_lookup("nn", 2) == NULL);
   CHECK(!tvm_ffi_error_pending());
