@@ -737,7 +737,7 @@ static int finish_branch(tvm_script_builder* b, tvm_script__frame* f, bool is_el
   tvm_relax_binding_obj* last = r->pending;
   tvm_relax_expr_obj* value = tvm_relax_binding_value(last);
   tvm_relax_expr_obj* result = value;
-  if (!is_result_leaf(value)) {
+  if (!is_result_leaf(value) || tvm_relax_kind_of(last) == TVM_RELAX_KIND_MatchCast) {
     /* Bound in the branch under its own name; the branch results in that Var. */
     if (tvm_relax_bb_emit_binding(bb, last) != 0) {
       tvm_ffi_release(tvm_relax_bb_scope_end(bb, value));

@@ -482,6 +482,50 @@ TEST(control_flow_local_function_match_cast) {
   tvm_ffi_release(f);
 }
 
+/* A branch ending with a match_cast results in the cast Var (its struct info), not the value:
+ *   if c: y = R.match_cast(x, R.Tensor((4,), "float32"))
+ *   else: y = R.match_cast(x, R.Tensor((4,), "float32")) */
+TEST(branches_ending_with_match_cast) {
+  tvm_script_builder* b = tvm_script_builder_new();
+  CHECK_OK(tvm_script_relax_function_enter(b, "f", 0));
+  CHECK(tvm_script_builder_frame_kind(b, 0) == TVM_SCRIPT_FRAME_RELAX_FUNC);
+  tvm_relax_sinfo_obj* tb = rt_tensor(tvm_tir_dtype_bool(), 0);
+  tvm_relax_sinfo_obj* t1 = tvm_relax_tensor_sinfo_new(NULL, F32, 1, NULL);
+  tvm_relax_sinfo_obj* t4 = rt_tensor(F32, 1, (int64_t)4);
+  tvm_relax_var_obj* c = OK(tvm_script_relax_arg(b, "c", tb));
+  tvm_relax_var_obj* x = OK(tvm_script_relax_arg(b, "x", t1));
+  TVMFFIAny cv = AO(c), xv = AO(x);
+  CHECK_OK(tvm_script_relax_if_enter(b, &cv));
+  CHECK(tvm_script_builder_frame_kind(b, 0) == TVM_SCRIPT_FRAME_RELAX_IF);
+  for (int k = 0; k < 2; ++k) {
+    CHECK_OK(k ? tvm_script_relax_else_enter(b) : tvm_script_relax_then_enter(b));
+    CHECK(tvm_script_builder_frame_kind(b, 0) ==
+          (k ? TVM_SCRIPT_FRAME_RELAX_ELSE : TVM_SCRIPT_FRAME_RELAX_THEN));
+    tvm_ffi_release(OK(tvm_script_relax_emit_match_cast(b, "y", &xv, t4, NULL)));
+    CHECK_OK(tvm_script_builder_exit(b));
+  }
+  tvm_relax_var_obj* y = OK(tvm_script_relax_if_end(b));
+  CHECK_STR_EQ(rt_sinfo_text(y), "R.Tensor((4,), dtype=\"float32\")");
+  TVMFFIAny yv = AO(y);
+  CHECK_OK(tvm_script_relax_func_return(b, &yv));
+  void* f = OK(tvm_script_relax_function_end(b));
+  CHECK_EQ_INT(tvm_script_builder_depth(b), 0);
+  CHECK_OK(tvm_relax_verify_well_formed(f));
+  CHECK_STR_EQ(rprint(f),
+               "@R.function\n"
+               "def f(c: R.Tensor((), dtype=\"bool\"), x: R.Tensor(dtype=\"float32\", ndim=1)) -> R.Tensor((4,), dtype=\"float32\"):\n"
+               "    if c:\n"
+               "        y: R.Tensor((4,), dtype=\"float32\") = R.match_cast(x, R.Tensor((4,), dtype=\"float32\"))\n"
+               "        y: R.Tensor((4,), dtype=\"float32\") = y\n"
+               "    else:\n"
+               "        y: R.Tensor((4,), dtype=\"float32\") = R.match_cast(x, R.Tensor((4,), dtype=\"float32\"))\n"
+               "        y: R.Tensor((4,), dtype=\"float32\") = y\n"
+               "    return y");
+  tvm_ffi_release(f), tvm_ffi_release(y), tvm_ffi_release(x), tvm_ffi_release(c);
+  tvm_ffi_release(t4), tvm_ffi_release(t1), tvm_ffi_release(tb);
+  tvm_script_builder_free(b);
+}
+
 /* ---- Misuse ----------------------------------------------------------------------------------- */
 TEST(errors) {
   tvm_script_builder* b = tvm_script_builder_new();
@@ -611,6 +655,7 @@ int main(void) {
   RUN(transformer_matches_block_builder);
   RUN(mixed_module_matches_block_builder);
   RUN(control_flow_local_function_match_cast);
+  RUN(branches_ending_with_match_cast);
   RUN(errors);
   return test_summary();
 }
