@@ -1,0 +1,411 @@
+/*
+ * fuse_tir_inline.c: the per-element rewrites of FuseTIR (tvm_relax__fuse_tir_rewrite,
+ * fuse_internal.h), on the merged kernels' statements of one fused kernel.
+ *
+ * A statement is pointwise when it is a perfect loop nest over the whole shape of one buffer T
+ * (loops from 0 over T's dims, in order) around the single store `T[v0, ..., vn-1] = value`.
+ *
+ * 1. Inlining (upstream leaves this to scheduling as compute_inline): a pointwise producer of an
+ *    intermediate T whose value has no side effects is substituted into the loads of T (each
+ *    load T[i...] becomes value with v := i, binding sites renamed), T's nest and allocation
+ *    removed, when that repeats no work:
+ *     - T is loaded once in all the statements after it, and every loop around that load uses
+ *       its variable directly as an index of it (each element is read at most once: elementwise
+ *       and injective consumers, and a reduction reading T[i, k] inside its k loop), or
+ *     - the value is a single load (through casts) indexed by loop variables and constants, or a
+ *       constant (transpose, broadcast_to, expand_dims: moving data costs no more than reading
+ *       it where it is needed).
+ *    Producers are taken in order, so chains collapse into their last consumer.
+ * 2. Epilogue sinking (upstream: reverse_compute_at by a schedule): a pointwise statement C
+ *    writing U that reads an intermediate or result T at exactly its own loop variables, where T
+ *    is written by an earlier statement P whose outer loops are a perfect nest over T's shape
+ *    storing T only at those loops' variables, moves into P's nest, after P's body for the
+ *    element: matmul / conv / reduction followed by bias, activation or residual becomes one loop
+ *    nest whose epilogue runs while the element is still in a register or cache. C's other
+ *    inputs must be written before P. T stays materialized (other readers may need it).
+ */
+#include <string.h>
+
+#include <tvm/tir/builder.h>
+
+#include "fuse_internal.h"
+
+enum { MAX_DIMS = 16, MAX_LOOPS = 64 };
+
+static const TVMFFIAny* get(void* dict, const void* key) {
+  TVMFFIAny k = tvm_ffi_any_obj(key);
+  return tvm_ffi_map_get(dict, &k);
+}
+static int64_t writer_of(void* writer, const void* buf) {
+  const TVMFFIAny* w = get(writer, buf);
+  return w ? w->v_int64 : -1;
+}
+
+/* ---- Nests ----------------------------------------------------------------------------------- */
+typedef struct {
+  const tvm_tir_for_obj* loops[MAX_DIMS];
+  int n;
+  const void* inner; /* the statement under the n loops */
+} nest;
+
+/* The n outer loops of s, each from 0 without thread binding (false when s has fewer). */
+static bool outer_loops(const void* s, int n, nest* out) {
+  out->n = 0;
+  for (int d = 0; d < n; ++d) {
+    if (tvm_tir_kind_of(s) != TVM_TIR_KIND_For) return false;
+    const tvm_tir_for_obj* f = s;
+    int64_t min;
+    if (f->thread_binding || !tvm_tir_as_const_int(f->min, &min) || min != 0) return false;
+    out->loops[out->n++] = f;
+    s = f->body;
+  }
+  out->inner = s;
+  return true;
+}
+
+/* Whether the loops' extents are buffer b's shape. */
+static bool over_shape(const nest* ns, const tvm_tir_buffer_obj* b) {
+  for (int d = 0; d < ns->n; ++d) {
+    if (!tvm_relax__dim_equal(ns->loops[d]->extent, tvm_ffi_seq_obj_at(b->shape, d))) return false;
+  }
+  return true;
+}
+
+/* Whether the indices are exactly the nest's loop variables. */
+static bool at_loop_vars(void* indices, const nest* ns) {
+  if (tvm_ffi_seq_size(indices) != ns->n) return false;
+  for (int d = 0; d < ns->n; ++d) {
+    if (tvm_ffi_seq_obj_at(indices, d) != (void*)ns->loops[d]->loop_var) return false;
+  }
+  return true;
+}
+
+/* A pointwise statement: *store is its single store. */
+static bool pointwise(const void* s, nest* ns, const tvm_tir_buffer_store_obj** store) {
+  int n = 0;
+  for (const void* t = s; tvm_tir_kind_of(t) == TVM_TIR_KIND_For && n < MAX_DIMS; ++n) {
+    t = ((const tvm_tir_for_obj*)t)->body;
+  }
+  if (!outer_loops(s, n, ns) || tvm_tir_kind_of(ns->inner) != TVM_TIR_KIND_BufferStore) return false;
+  const tvm_tir_buffer_store_obj* st = ns->inner;
+  if (tvm_ffi_seq_size(st->buffer->shape) != n || !at_loop_vars(st->indices, ns) ||
+      !over_shape(ns, st->buffer)) {
+    return false;
+  }
+  *store = st;
+  return true;
+}
+
+/* ---- Facts about expressions ------------------------------------------------------------------ */
+typedef struct {
+  const void* buffer; /* loads of it are counted */
+  int64_t loads;
+  bool impure;
+} expr_facts;
+
+static int facts_load(tvm_tir_visitor* v, const void* node) {
+  expr_facts* f = v->ctx;
+  if (((const tvm_tir_buffer_load_obj*)node)->buffer == f->buffer) ++f->loads;
+  return TVM_TIR_VISIT_CONTINUE;
+}
+static int facts_call(tvm_tir_visitor* v, const void* node) {
+  const tvm_tir_call_obj* c = node;
+  int32_t e = tvm_tir_kind_of(c->op) == TVM_TIR_KIND_Op ? ((const tvm_tir_op_obj*)c->op)->call_effect_kind
+                                                       : TVM_TIR_EFFECT_OPAQUE;
+  if (e != TVM_TIR_EFFECT_PURE && e != TVM_TIR_EFFECT_EXPR_ANNOTATION) ((expr_facts*)v->ctx)->impure = true;
+  return TVM_TIR_VISIT_CONTINUE;
+}
+static int expr_facts_of(const void* e, const void* buffer, expr_facts* out) {
+  *out = (expr_facts){buffer, 0, false};
+  tvm_tir_visitor v = {0};
+  v.pre[TVM_TIR_KIND_BufferLoad] = facts_load;
+  v.pre[TVM_TIR_KIND_Call] = facts_call;
+  v.ctx = out;
+  int rc = tvm_tir_visit(&v, e);
+  tvm_tir_visitor_free(&v);
+  return rc;
+}
+
+/* A constant, or a load (through casts) indexed by variables and constants. */
+static bool cheap(const void* e) {
+  while (tvm_tir_kind_of(e) == TVM_TIR_KIND_Cast) e = ((const tvm_tir_cast_obj*)e)->value;
+  tvm_tir_kind k = tvm_tir_kind_of(e);
+  if (k == TVM_TIR_KIND_IntImm || k == TVM_TIR_KIND_FloatImm) return true;
+  if (k != TVM_TIR_KIND_BufferLoad) return false;
+  void* idx = ((const tvm_tir_buffer_load_obj*)e)->indices;
+  for (int64_t i = 0; i < tvm_ffi_seq_size(idx); ++i) {
+    tvm_tir_kind ik = tvm_tir_kind_of(tvm_ffi_seq_obj_at(idx, i));
+    if (ik != TVM_TIR_KIND_Var && ik != TVM_TIR_KIND_SizeVar && ik != TVM_TIR_KIND_IntImm) return false;
+  }
+  return true;
+}
+
+/* ---- Loads of a buffer in statements ---------------------------------------------------------- */
+typedef struct {
+  const void* buffer;
+  const tvm_tir_var_obj* loops[MAX_LOOPS];
+  int nloops;
+  bool deep;      /* more loops than MAX_LOOPS, or a While */
+  int64_t loads;
+  bool read_once; /* every load indexes each enclosing loop variable directly */
+} sites;
+
+static int sites_for(tvm_tir_visitor* v, const void* node) {
+  sites* s = v->ctx;
+  if (tvm_tir_visit_field(v, node, "min") != 0 || tvm_tir_visit_field(v, node, "extent") != 0) return -1;
+  bool pushed = s->nloops < MAX_LOOPS;
+  if (pushed) s->loops[s->nloops++] = ((const tvm_tir_for_obj*)node)->loop_var;
+  else s->deep = true;
+  int rc = tvm_tir_visit_field(v, node, "body");
+  if (pushed) --s->nloops;
+  return rc != 0 ? -1 : TVM_TIR_VISIT_SKIP;
+}
+static int sites_while(tvm_tir_visitor* v, const void* node) {
+  (void)node;
+  ((sites*)v->ctx)->deep = true;
+  return TVM_TIR_VISIT_CONTINUE;
+}
+static int sites_load(tvm_tir_visitor* v, const void* node) {
+  sites* s = v->ctx;
+  const tvm_tir_buffer_load_obj* ld = node;
+  if (ld->buffer != s->buffer) return TVM_TIR_VISIT_CONTINUE;
+  ++s->loads;
+  if (s->deep) s->read_once = false;
+  for (int l = 0; l < s->nloops && s->read_once; ++l) {
+    bool found = false;
+    for (int64_t i = 0; i < tvm_ffi_seq_size(ld->indices) && !found; ++i) {
+      found = tvm_ffi_seq_obj_at(ld->indices, i) == (void*)s->loops[l];
+    }
+    if (!found) s->read_once = false;
+  }
+  return TVM_TIR_VISIT_CONTINUE;
+}
+static int count_sites(const void* stmt, sites* s) {
+  s->nloops = 0;
+  s->deep = false;
+  tvm_tir_visitor v = {0};
+  v.pre[TVM_TIR_KIND_For] = sites_for;
+  v.pre[TVM_TIR_KIND_While] = sites_while;
+  v.pre[TVM_TIR_KIND_BufferLoad] = sites_load;
+  v.ctx = s;
+  int rc = tvm_tir_visit(&v, stmt);
+  tvm_tir_visitor_free(&v);
+  return rc;
+}
+
+/* ---- Replacing loads ---------------------------------------------------------------------------- */
+typedef struct {
+  const void* buffer;
+  const nest* ns;
+  const void* value;
+} replace_ctx;
+
+/* value with the nest's variables := idx (cast to their dtype), binding sites renamed. */
+static void* instantiate(const nest* ns, const void* value, void* idx) {
+  tvm_relax__tir_subst s;
+  if (tvm_relax__tir_subst_init(&s) != 0) return NULL;
+  int rc = 0;
+  for (int d = 0; rc == 0 && d < ns->n; ++d) {
+    const tvm_tir_var_obj* var = ns->loops[d]->loop_var;
+    tvm_tir_expr_obj* i = tvm_ffi_seq_obj_at(idx, d);
+    tvm_tir_expr_obj* cast = tvm_tir_dtype_equal(tvm_tir_expr_dtype(i), tvm_tir_expr_dtype(var))
+                                 ? tvm_tir_ref(i)
+                                 : tvm_tir_cast_take(tvm_tir_expr_dtype(var), tvm_tir_ref(i));
+    rc = cast ? tvm_relax__tir_subst_var(&s, var, cast) : -1;
+    tvm_ffi_release(cast);
+  }
+  void* out = rc == 0 ? tvm_relax__tir_subst_apply(&s, value) : NULL;
+  tvm_relax__tir_subst_free(&s);
+  return out;
+}
+
+static void* replace_load(tvm_tir_mutator* m, const void* node) {
+  replace_ctx* r = m->ctx;
+  const tvm_tir_buffer_load_obj* ld = node;
+  if (ld->buffer != r->buffer) {
+    tvm_ffi_retain((void*)node);
+    return (void*)node;
+  }
+  return instantiate(r->ns, r->value, ld->indices);
+}
+
+static void* replace_loads(const void* stmt, const void* buffer, const nest* ns, const void* value) {
+  replace_ctx r = {buffer, ns, value};
+  tvm_tir_mutator m = {0};
+  m.post[TVM_TIR_KIND_BufferLoad] = replace_load;
+  m.ctx = &r;
+  return tvm_tir_mutate(&m, stmt);
+}
+
+/* ---- 1. Inlining ------------------------------------------------------------------------------ */
+static int inline_producers(void* stmts, void* locals) {
+  int64_t n = tvm_ffi_seq_size(stmts);
+  for (int64_t p = 0; p < n; ++p) {
+    const TVMFFIAny* sp = tvm_ffi_seq_at(stmts, p);
+    if (tvm_ffi_any_is_none(sp)) continue;
+    nest ns;
+    const tvm_tir_buffer_store_obj* st;
+    if (!pointwise(sp->v_obj, &ns, &st) || !get(locals, st->buffer)) continue;
+    expr_facts vf;
+    if (expr_facts_of(st->value, st->buffer, &vf) != 0) return -1;
+    if (vf.impure || vf.loads > 0) continue;
+    sites s = {st->buffer, {0}, 0, false, 0, true};
+    for (int64_t j = p + 1; j < n; ++j) {
+      const TVMFFIAny* sj = tvm_ffi_seq_at(stmts, j);
+      if (!tvm_ffi_any_is_none(sj) && count_sites(sj->v_obj, &s) != 0) return -1;
+    }
+    if (s.loads == 0 || !(cheap(st->value) || (s.loads == 1 && s.read_once))) continue;
+    void* value = st->value;
+    tvm_ffi_retain(value);
+    tvm_ffi_retain(st->buffer);
+    const void* buffer = st->buffer;
+    for (int64_t j = p + 1; j < n; ++j) {
+      const TVMFFIAny* sj = tvm_ffi_seq_at(stmts, j);
+      if (tvm_ffi_any_is_none(sj)) continue;
+      void* ns2 = replace_loads(sj->v_obj, buffer, &ns, value);
+      TVMFFIAny nv = tvm_ffi_any_obj(ns2);
+      int rc = ns2 ? tvm_ffi_list_set(stmts, j, &nv) : -1;
+      tvm_ffi_release(ns2);
+      if (rc != 0) {
+        tvm_ffi_release(value), tvm_ffi_release((void*)buffer);
+        return -1;
+      }
+    }
+    /* The producer's nest and the intermediate go; ns (its loops) is read until here. */
+    TVMFFIAny none = tvm_ffi_any_none();
+    TVMFFIAny bk = tvm_ffi_any_obj(buffer);
+    tvm_ffi_dict_erase(locals, &bk);
+    int rc = tvm_ffi_list_set(stmts, p, &none);
+    tvm_ffi_release(value), tvm_ffi_release((void*)buffer);
+    if (rc != 0) return -1;
+  }
+  return 0;
+}
+
+/* ---- 2. Epilogue sinking ------------------------------------------------------------------------ */
+typedef struct {
+  const void* buffer;
+  const nest* ns;
+  bool ok; /* every store to buffer is at the nest's variables */
+} store_check;
+static int check_store(tvm_tir_visitor* v, const void* node) {
+  store_check* c = v->ctx;
+  const tvm_tir_buffer_store_obj* st = node;
+  if (st->buffer == c->buffer && !at_loop_vars(st->indices, c->ns)) c->ok = false;
+  return TVM_TIR_VISIT_CONTINUE;
+}
+
+/* The loads of C's value: the candidate is the buffer read at exactly C's loop variables whose
+ * writer is latest; every other load must read a buffer written before it. */
+typedef struct {
+  void* writer;
+  const nest* cn;
+  const tvm_tir_buffer_load_obj* loads[256];
+  int n;
+  bool many;
+} loads_scan;
+static int scan_load(tvm_tir_visitor* v, const void* node) {
+  loads_scan* s = v->ctx;
+  if (s->n == 256) s->many = true;
+  else s->loads[s->n++] = node;
+  return TVM_TIR_VISIT_CONTINUE;
+}
+/* The candidate buffer and its writer (NULL when there is none or another load forbids it). */
+static const void* sink_candidate(loads_scan* s, int64_t* p) {
+  const void* best = NULL;
+  *p = -1;
+  if (s->many) return NULL;
+  for (int i = 0; i < s->n; ++i) {
+    int64_t w = writer_of(s->writer, s->loads[i]->buffer);
+    if (w > *p && at_loop_vars(s->loads[i]->indices, s->cn)) best = s->loads[i]->buffer, *p = w;
+  }
+  for (int i = 0; best && i < s->n; ++i) {
+    const tvm_tir_buffer_load_obj* ld = s->loads[i];
+    if (ld->buffer == best ? !at_loop_vars(ld->indices, s->cn) : writer_of(s->writer, ld->buffer) >= *p) {
+      return NULL;
+    }
+  }
+  return best;
+}
+
+/* The loop nest ns rebuilt around body (consumed). */
+static void* rebuild_nest(const nest* ns, void* body) {
+  for (int d = ns->n - 1; d >= 0 && body; --d) {
+    const tvm_tir_for_obj* f = ns->loops[d];
+    void* nb = tvm_tir_for_new(f->loop_var, f->min, f->extent, (tvm_tir_for_kind)f->kind, body,
+                               f->thread_binding, f->annotations);
+    tvm_ffi_release(body);
+    body = nb;
+  }
+  return body;
+}
+
+static int sink_epilogues(void* stmts, void* writer) {
+  int64_t n = tvm_ffi_seq_size(stmts);
+  for (int64_t c = 0; c < n; ++c) {
+    const TVMFFIAny* sc = tvm_ffi_seq_at(stmts, c);
+    if (tvm_ffi_any_is_none(sc)) continue;
+    nest cn;
+    const tvm_tir_buffer_store_obj* cst;
+    if (!pointwise(sc->v_obj, &cn, &cst) || cn.n == 0) continue;
+    expr_facts cf;
+    if (expr_facts_of(cst->value, cst->buffer, &cf) != 0) return -1;
+    if (cf.impure || cf.loads > 0) continue;
+    loads_scan ls = {writer, &cn, {0}, 0, false};
+    tvm_tir_visitor v = {0};
+    v.pre[TVM_TIR_KIND_BufferLoad] = scan_load;
+    v.ctx = &ls;
+    int rc = tvm_tir_visit(&v, cst->value);
+    tvm_tir_visitor_free(&v);
+    if (rc != 0) return -1;
+    int64_t p;
+    const tvm_tir_buffer_obj* t = sink_candidate(&ls, &p);
+    if (!t || p < 0 || p >= c) continue;
+    const TVMFFIAny* sp = tvm_ffi_seq_at(stmts, p);
+    if (tvm_ffi_any_is_none(sp)) continue;
+    nest pn;
+    if (tvm_ffi_seq_size(t->shape) != cn.n || !outer_loops(sp->v_obj, cn.n, &pn) || !over_shape(&pn, t)) continue;
+    bool same_extents = true;
+    for (int d = 0; d < cn.n && same_extents; ++d) {
+      same_extents = tvm_relax__dim_equal(pn.loops[d]->extent, cn.loops[d]->extent);
+    }
+    store_check chk = {t, &pn, true};
+    tvm_tir_visitor sv = {0};
+    sv.pre[TVM_TIR_KIND_BufferStore] = check_store;
+    sv.ctx = &chk;
+    rc = tvm_tir_visit(&sv, pn.inner);
+    tvm_tir_visitor_free(&sv);
+    if (rc != 0) return -1;
+    if (!same_extents || !chk.ok) continue;
+    /* C's store at P's variables, after P's body for the element. */
+    void* idx[MAX_DIMS];
+    for (int d = 0; d < pn.n; ++d) idx[d] = pn.loops[d]->loop_var;
+    void* arr = tvm_ffi_array_of_objects(idx, pn.n);
+    tvm_relax__tir_subst s;
+    if (!arr || tvm_relax__tir_subst_init(&s) != 0) {
+      tvm_ffi_release(arr);
+      return -1;
+    }
+    for (int d = 0; rc == 0 && d < cn.n; ++d) rc = tvm_relax__tir_subst_var(&s, cn.loops[d]->loop_var, idx[d]);
+    void* moved = rc == 0 ? tvm_relax__tir_subst_apply(&s, cst) : NULL;
+    tvm_relax__tir_subst_free(&s);
+    tvm_ffi_release(arr);
+    void* body = moved ? tvm_tir_seq_take(tvm_tir_ref((void*)pn.inner), moved) : NULL;
+    void* np = body ? rebuild_nest(&pn, body) : NULL;
+    TVMFFIAny npv = tvm_ffi_any_obj(np), none = tvm_ffi_any_none();
+    TVMFFIAny uk = tvm_ffi_any_obj(cst->buffer), pv = tvm_ffi_any_int(p);
+    /* the writer entry first: cst lives in the statement about to be dropped */
+    rc = np && tvm_ffi_dict_set(writer, &uk, &pv) == 0 && tvm_ffi_list_set(stmts, p, &npv) == 0 &&
+                 tvm_ffi_list_set(stmts, c, &none) == 0
+             ? 0
+             : -1;
+    tvm_ffi_release(np);
+    if (rc != 0) return -1;
+  }
+  return 0;
+}
+
+int tvm_relax__fuse_tir_rewrite(void* stmts, void* writer, void* locals) {
+  if (inline_producers(stmts, locals) != 0) return -1;
+  return sink_epilogues(stmts, writer);
+}
