@@ -120,6 +120,180 @@ static inline tvm_tir_ir_module_obj* fm_end(fm_model* m, void* ret, void* ret2) 
   return legal;
 }
 
+/* ---- The models of the fusion tests (legalized; main's parameters float32, -1 = batch n) ----- */
+/* relu(exp(x) + y) */
+static inline tvm_tir_ir_module_obj* fm_elementwise_chain(void) {
+  fm_model m;
+  fm_init(&m);
+  tvm_relax_var_obj* x = fm_param(&m, "x", 2, (int64_t[]){-1, 4});
+  tvm_relax_var_obj* y = fm_param(&m, "y", 2, (int64_t[]){-1, 4});
+  fm_begin(&m);
+  tvm_relax_var_obj* e = FM_OP(&m, "relax.exp", x);
+  tvm_relax_var_obj* a = FM_OP(&m, "relax.add", e, y);
+  tvm_relax_var_obj* r = FM_OUT(&m, "relax.nn.relu", a);
+  return fm_end(&m, r, NULL);
+}
+
+/* tanh((x + b * c) * 0.5), b: (4,), c: (n, 1) */
+static inline tvm_tir_ir_module_obj* fm_broadcast_and_scalar(void) {
+  fm_model m;
+  fm_init(&m);
+  tvm_relax_var_obj* x = fm_param(&m, "x", 2, (int64_t[]){-1, 4});
+  tvm_relax_var_obj* b = fm_param(&m, "b", 1, (int64_t[]){4});
+  tvm_relax_var_obj* c = fm_param(&m, "c", 2, (int64_t[]){-1, 1});
+  fm_begin(&m);
+  tvm_relax_var_obj* bc = FM_OP(&m, "relax.multiply", b, c); /* (n, 4) from (4,) and (n, 1) */
+  tvm_relax_var_obj* a = FM_OP(&m, "relax.add", x, bc);
+  tvm_relax_var_obj* s = FM_OP(&m, "relax.multiply", a, fm_scalar(&m, 0.5));
+  tvm_relax_var_obj* r = FM_OUT(&m, "relax.tanh", s);
+  return fm_end(&m, r, NULL);
+}
+
+/* -(permute_dims(reshape(x, (6, 4))) + y) */
+static inline tvm_tir_ir_module_obj* fm_injective_chain(void) {
+  fm_model m;
+  fm_init(&m);
+  tvm_relax_var_obj* x = fm_param(&m, "x", 3, (int64_t[]){2, 3, 4});
+  tvm_relax_var_obj* y = fm_param(&m, "y", 2, (int64_t[]){4, 6});
+  fm_begin(&m);
+  tvm_relax_var_obj* r = fm_op(&m, false, "relax.reshape", NULL, x, fm_shape(&m, 2, (int64_t[]){6, 4}), NULL);
+  tvm_relax_var_obj* p = fm_op(&m, false, "relax.permute_dims", NULL, r, NULL, NULL);
+  tvm_relax_var_obj* a = FM_OP(&m, "relax.add", p, y);
+  tvm_relax_var_obj* o = FM_OUT(&m, "relax.negative", a);
+  return fm_end(&m, o, NULL);
+}
+
+/* sqrt(sum(exp(x), axis 1)) */
+static inline tvm_tir_ir_module_obj* fm_reduction_prologue(void) {
+  fm_model m;
+  fm_init(&m);
+  tvm_relax_var_obj* x = fm_param(&m, "x", 2, (int64_t[]){-1, 8});
+  fm_begin(&m);
+  tvm_relax_var_obj* e = FM_OP(&m, "relax.exp", x);
+  tvm_relax_var_obj* s = fm_op(&m, false, "relax.sum", fm_ints_attr(&m, "axis", 1, (int64_t[]){1}), e, NULL, NULL);
+  tvm_relax_var_obj* r = FM_OUT(&m, "relax.sqrt", s);
+  return fm_end(&m, r, NULL);
+}
+
+/* softmax(x) * 3 */
+static inline tvm_tir_ir_module_obj* fm_softmax_epilogue(void) {
+  fm_model m;
+  fm_init(&m);
+  tvm_relax_var_obj* x = fm_param(&m, "x", 2, (int64_t[]){-1, 8});
+  fm_begin(&m);
+  tvm_relax_var_obj* s = FM_OP(&m, "relax.nn.softmax", x);
+  tvm_relax_var_obj* r = FM_OUT(&m, "relax.multiply", s, fm_scalar(&m, 3.0));
+  return fm_end(&m, r, NULL);
+}
+
+/* relu(x @ w + b): a dense layer */
+static inline tvm_tir_ir_module_obj* fm_matmul_bias_relu(void) {
+  fm_model m;
+  fm_init(&m);
+  tvm_relax_var_obj* x = fm_param(&m, "x", 2, (int64_t[]){-1, 16});
+  tvm_relax_var_obj* w = fm_param(&m, "w", 2, (int64_t[]){16, 8});
+  tvm_relax_var_obj* b = fm_param(&m, "b", 1, (int64_t[]){8});
+  fm_begin(&m);
+  tvm_relax_var_obj* mm = FM_OP(&m, "relax.matmul", x, w);
+  tvm_relax_var_obj* a = FM_OP(&m, "relax.add", mm, b);
+  tvm_relax_var_obj* r = FM_OUT(&m, "relax.nn.relu", a);
+  return fm_end(&m, r, NULL);
+}
+
+/* (b, relu(a * b)) with a = exp(x), b = a + y a block output */
+static inline tvm_tir_ir_module_obj* fm_block_output_in_a_chain(void) {
+  fm_model m;
+  fm_init(&m);
+  tvm_relax_var_obj* x = fm_param(&m, "x", 2, (int64_t[]){-1, 4});
+  tvm_relax_var_obj* y = fm_param(&m, "y", 2, (int64_t[]){-1, 4});
+  fm_begin(&m);
+  tvm_relax_var_obj* a = FM_OP(&m, "relax.exp", x);
+  tvm_relax_var_obj* b = FM_OUT(&m, "relax.add", a, y);
+  tvm_relax_var_obj* c = FM_OP(&m, "relax.multiply", a, b);
+  tvm_relax_var_obj* d = FM_OUT(&m, "relax.nn.relu", c);
+  return fm_end(&m, b, d);
+}
+
+/* split(x, 3, axis 1)[0] @ w */
+static inline tvm_tir_ir_module_obj* fm_tuple_get_root(void) {
+  fm_model m;
+  fm_init(&m);
+  tvm_relax_var_obj* x = fm_param(&m, "x", 2, (int64_t[]){2, 6});
+  tvm_relax_var_obj* w = fm_param(&m, "w", 2, (int64_t[]){2, 4});
+  fm_begin(&m);
+  void* sa = fm_keep(&m, rt_attrs(2, "indices_or_sections", tvm_ffi_any_int(3), "axis", tvm_ffi_any_int(1)));
+  tvm_relax_var_obj* sp = fm_op(&m, false, "relax.split", sa, x, NULL, NULL);
+  tvm_relax_var_obj* t0 = fm_emit(&m, false, tvm_relax_tuple_get_item_new(&sp->expr, 0));
+  tvm_relax_var_obj* o = FM_OUT(&m, "relax.matmul", t0, w);
+  return fm_end(&m, o, NULL);
+}
+
+/* exp(x) + sqrt(exp(x)), exp bound once */
+static inline tvm_tir_ir_module_obj* fm_value_used_twice(void) {
+  fm_model m;
+  fm_init(&m);
+  tvm_relax_var_obj* x = fm_param(&m, "x", 2, (int64_t[]){-1, 4});
+  fm_begin(&m);
+  tvm_relax_var_obj* a = FM_OP(&m, "relax.exp", x);
+  tvm_relax_var_obj* b = FM_OP(&m, "relax.sqrt", a);
+  tvm_relax_var_obj* c = FM_OUT(&m, "relax.add", a, b);
+  return fm_end(&m, c, NULL);
+}
+
+/* (t0, t1, t2) = split(x @ w, 3); sigmoid(t0) + tanh(t1) * exp(t2) */
+static inline tvm_tir_ir_module_obj* fm_split_tuple_get_item(void) {
+  fm_model m;
+  fm_init(&m);
+  tvm_relax_var_obj* x = fm_param(&m, "x", 2, (int64_t[]){1, 10});
+  tvm_relax_var_obj* w = fm_param(&m, "w", 2, (int64_t[]){10, 30});
+  fm_begin(&m);
+  tvm_relax_var_obj* mm = FM_OP(&m, "relax.matmul", x, w);
+  void* sa = fm_keep(&m, rt_attrs(2, "indices_or_sections", tvm_ffi_any_int(3), "axis", tvm_ffi_any_int(1)));
+  tvm_relax_var_obj* sp = fm_op(&m, false, "relax.split", sa, mm, NULL, NULL);
+  tvm_relax_var_obj* t0 = fm_emit(&m, false, tvm_relax_tuple_get_item_new(&sp->expr, 0));
+  tvm_relax_var_obj* s0 = FM_OP(&m, "relax.sigmoid", t0);
+  tvm_relax_var_obj* t1 = fm_emit(&m, false, tvm_relax_tuple_get_item_new(&sp->expr, 1));
+  tvm_relax_var_obj* s1 = FM_OP(&m, "relax.tanh", t1);
+  tvm_relax_var_obj* t2 = fm_emit(&m, false, tvm_relax_tuple_get_item_new(&sp->expr, 2));
+  tvm_relax_var_obj* s2 = FM_OP(&m, "relax.exp", t2);
+  tvm_relax_var_obj* p = FM_OP(&m, "relax.multiply", s1, s2);
+  tvm_relax_var_obj* o = FM_OUT(&m, "relax.add", s0, p);
+  return fm_end(&m, o, NULL);
+}
+
+/* abs(-split(x, 2)[0]), the split also used by a Tuple binding */
+static inline tvm_tir_ir_module_obj* fm_tuple_get_item_of_outside_tuple(void) {
+  fm_model m;
+  fm_init(&m);
+  tvm_relax_var_obj* x = fm_param(&m, "x", 2, (int64_t[]){2, 6});
+  fm_begin(&m);
+  void* sa = fm_keep(&m, rt_attrs(2, "indices_or_sections", tvm_ffi_any_int(2), "axis", tvm_ffi_any_int(1)));
+  tvm_relax_var_obj* sp = fm_op(&m, false, "relax.split", sa, x, NULL, NULL);
+  tvm_relax_var_obj* e = FM_OP(&m, "relax.exp", x);                    /* split's dominator is far */
+  void* pair = fm_keep(&m, rt_array(2, sp, e));
+  tvm_relax_var_obj* tp = fm_emit(&m, false, tvm_relax_tuple_new(pair)); /* an opaque use of sp */
+  tvm_relax_var_obj* t0 = fm_emit(&m, false, tvm_relax_tuple_get_item_new(&sp->expr, 0));
+  tvm_relax_var_obj* n0 = FM_OP(&m, "relax.negative", t0);
+  tvm_relax_var_obj* o = FM_OUT(&m, "relax.abs", n0);
+  (void)tp;
+  return fm_end(&m, o, NULL);
+}
+
+/* max_pool2d(relu(conv2d(x, k, padding 1) + b)) */
+static inline tvm_tir_ir_module_obj* fm_conv_bias_relu(void) {
+  fm_model m;
+  fm_init(&m);
+  tvm_relax_var_obj* x = fm_param(&m, "x", 4, (int64_t[]){-1, 2, 6, 6});
+  tvm_relax_var_obj* k = fm_param(&m, "k", 4, (int64_t[]){3, 2, 3, 3});
+  tvm_relax_var_obj* b = fm_param(&m, "b", 4, (int64_t[]){1, 3, 1, 1});
+  fm_begin(&m);
+  tvm_relax_var_obj* c = fm_op(&m, false, "relax.nn.conv2d", fm_ints_attr(&m, "padding", 1, (int64_t[]){1}), x, k, NULL);
+  tvm_relax_var_obj* a = FM_OP(&m, "relax.add", c, b);
+  tvm_relax_var_obj* r = FM_OP(&m, "relax.nn.relu", a);
+  tvm_relax_var_obj* p = fm_op(&m, true, "relax.nn.max_pool2d", fm_ints_attr(&m, "pool_size", 2, (int64_t[]){2, 2}), r, NULL, NULL);
+  return fm_end(&m, p, NULL);
+}
+
 /* ---- Passes ---------------------------------------------------------------------------------- */
 /* AnnotateTIROpPattern then FuseOps (mod borrowed), each result checked for well-formedness. */
 static inline tvm_tir_ir_module_obj* fm_fuse_ops(const tvm_tir_ir_module_obj* mod) {

@@ -149,15 +149,7 @@ static tvm_tir_ir_module_obj* check_fusion(tvm_tir_ir_module_obj* mod, const cha
 }
 
 TEST(elementwise_chain) {
-  fm_model m;
-  fm_init(&m);
-  tvm_relax_var_obj* x = fm_param(&m, "x", 2, (int64_t[]){-1, 4});
-  tvm_relax_var_obj* y = fm_param(&m, "y", 2, (int64_t[]){-1, 4});
-  fm_begin(&m);
-  tvm_relax_var_obj* e = FM_OP(&m, "relax.exp", x);
-  tvm_relax_var_obj* a = FM_OP(&m, "relax.add", e, y);
-  tvm_relax_var_obj* r = FM_OUT(&m, "relax.nn.relu", a);
-  tvm_tir_ir_module_obj* t = check_fusion(fm_end(&m, r, NULL), "df: gv = fused_exp_add_nn_relu(x, y)",
+  tvm_tir_ir_module_obj* t = check_fusion(fm_elementwise_chain(), "df: gv = fused_exp_add_nn_relu(x, y)",
                                           "df: gv = call_tir(fused_exp_add_nn_relu, (x, y))");
   /* One loop nest per element: the intermediates inlined, nothing allocated. */
   CHECK_EQ_INT(fm_count_funcs(t, true), 1);
@@ -167,33 +159,14 @@ TEST(elementwise_chain) {
 }
 
 TEST(broadcast_and_scalar) {
-  fm_model m;
-  fm_init(&m);
-  tvm_relax_var_obj* x = fm_param(&m, "x", 2, (int64_t[]){-1, 4});
-  tvm_relax_var_obj* b = fm_param(&m, "b", 1, (int64_t[]){4});
-  tvm_relax_var_obj* c = fm_param(&m, "c", 2, (int64_t[]){-1, 1});
-  fm_begin(&m);
-  tvm_relax_var_obj* bc = FM_OP(&m, "relax.multiply", b, c); /* (n, 4) from (4,) and (n, 1) */
-  tvm_relax_var_obj* a = FM_OP(&m, "relax.add", x, bc);
-  tvm_relax_var_obj* s = FM_OP(&m, "relax.multiply", a, fm_scalar(&m, 0.5));
-  tvm_relax_var_obj* r = FM_OUT(&m, "relax.tanh", s);
-  tvm_tir_ir_module_obj* t = check_fusion(fm_end(&m, r, NULL), "df: gv = fused_multiply_add_multiply1_tanh(b, c, x)",
+  tvm_tir_ir_module_obj* t = check_fusion(fm_broadcast_and_scalar(), "df: gv = fused_multiply_add_multiply1_tanh(b, c, x)",
                                           "df: gv = call_tir(fused_multiply_add_multiply1_tanh, (b, c, x))");
   CHECK_EQ_INT(fm_count_tir(t, "fused_multiply_add_multiply1_tanh", TVM_TIR_KIND_Allocate), 0);
   tvm_ffi_release(t);
 }
 
 TEST(injective_chain) {
-  fm_model m;
-  fm_init(&m);
-  tvm_relax_var_obj* x = fm_param(&m, "x", 3, (int64_t[]){2, 3, 4});
-  tvm_relax_var_obj* y = fm_param(&m, "y", 2, (int64_t[]){4, 6});
-  fm_begin(&m);
-  tvm_relax_var_obj* r = fm_op(&m, false, "relax.reshape", NULL, x, fm_shape(&m, 2, (int64_t[]){6, 4}), NULL);
-  tvm_relax_var_obj* p = fm_op(&m, false, "relax.permute_dims", NULL, r, NULL, NULL);
-  tvm_relax_var_obj* a = FM_OP(&m, "relax.add", p, y);
-  tvm_relax_var_obj* o = FM_OUT(&m, "relax.negative", a);
-  tvm_tir_ir_module_obj* t = check_fusion(fm_end(&m, o, NULL), "df: gv = fused_reshape_permute_dims_add_negative(x, y)",
+  tvm_tir_ir_module_obj* t = check_fusion(fm_injective_chain(), "df: gv = fused_reshape_permute_dims_add_negative(x, y)",
                                           "df: gv = call_tir(fused_reshape_permute_dims_add_negative, (x, y))");
   CHECK_EQ_INT(fm_count_tir(t, "fused_reshape_permute_dims_add_negative", TVM_TIR_KIND_Allocate), 0);
   tvm_ffi_release(t);
@@ -203,14 +176,7 @@ TEST(injective_chain) {
  * takes no epilogue, as upstream). The reduction reads exp(x)[i, k] once per element inside its
  * k loop, so exp is computed there. */
 TEST(reduction_prologue) {
-  fm_model m;
-  fm_init(&m);
-  tvm_relax_var_obj* x = fm_param(&m, "x", 2, (int64_t[]){-1, 8});
-  fm_begin(&m);
-  tvm_relax_var_obj* e = FM_OP(&m, "relax.exp", x);
-  tvm_relax_var_obj* s = fm_op(&m, false, "relax.sum", fm_ints_attr(&m, "axis", 1, (int64_t[]){1}), e, NULL, NULL);
-  tvm_relax_var_obj* r = FM_OUT(&m, "relax.sqrt", s);
-  tvm_tir_ir_module_obj* t = check_fusion(fm_end(&m, r, NULL), "df: lv1 = fused_exp_sum(x); gv = call_tir(sqrt, (lv1))",
+  tvm_tir_ir_module_obj* t = check_fusion(fm_reduction_prologue(), "df: lv1 = fused_exp_sum(x); gv = call_tir(sqrt, (lv1))",
                                           "df: lv1 = call_tir(fused_exp_sum, (x)); gv = call_tir(sqrt, (lv1))");
   CHECK_EQ_INT(fm_count_funcs(t, true), 2);
   CHECK_EQ_INT(fm_count_tir(t, "fused_exp_sum", TVM_TIR_KIND_Allocate), 1); /* the accumulator */
@@ -219,29 +185,14 @@ TEST(reduction_prologue) {
 
 /* softmax (kOutEWiseFusable) takes its elementwise epilogue. */
 TEST(softmax_epilogue) {
-  fm_model m;
-  fm_init(&m);
-  tvm_relax_var_obj* x = fm_param(&m, "x", 2, (int64_t[]){-1, 8});
-  fm_begin(&m);
-  tvm_relax_var_obj* s = FM_OP(&m, "relax.nn.softmax", x);
-  tvm_relax_var_obj* r = FM_OUT(&m, "relax.multiply", s, fm_scalar(&m, 3.0));
-  tvm_tir_ir_module_obj* t = check_fusion(fm_end(&m, r, NULL), "df: gv = fused_nn_softmax_multiply(x)",
+  tvm_tir_ir_module_obj* t = check_fusion(fm_softmax_epilogue(), "df: gv = fused_nn_softmax_multiply(x)",
                                           "df: gv = call_tir(fused_nn_softmax_multiply, (x))");
   tvm_ffi_release(t);
 }
 
 /* A dense layer with bias add and relu is one kernel, the epilogue in the matmul's loops. */
 TEST(matmul_bias_relu) {
-  fm_model m;
-  fm_init(&m);
-  tvm_relax_var_obj* x = fm_param(&m, "x", 2, (int64_t[]){-1, 16});
-  tvm_relax_var_obj* w = fm_param(&m, "w", 2, (int64_t[]){16, 8});
-  tvm_relax_var_obj* b = fm_param(&m, "b", 1, (int64_t[]){8});
-  fm_begin(&m);
-  tvm_relax_var_obj* mm = FM_OP(&m, "relax.matmul", x, w);
-  tvm_relax_var_obj* a = FM_OP(&m, "relax.add", mm, b);
-  tvm_relax_var_obj* r = FM_OUT(&m, "relax.nn.relu", a);
-  tvm_tir_ir_module_obj* t = check_fusion(fm_end(&m, r, NULL), "df: gv = fused_matmul_add_nn_relu(x, w, b)",
+  tvm_tir_ir_module_obj* t = check_fusion(fm_matmul_bias_relu(), "df: gv = fused_matmul_add_nn_relu(x, w, b)",
                                           "df: gv = call_tir(fused_matmul_add_nn_relu, (x, w, b))");
   /* matmul's nest (i, j, k) holds the epilogue: three loops in all, add inlined into relu. */
   CHECK_EQ_INT(fm_count_funcs(t, true), 1);
@@ -253,17 +204,8 @@ TEST(matmul_bias_relu) {
 /* An extern (block output) value inside a chain ends fusion there: upstream's post-dominator
  * tree makes such a node a root, so exp and add stay apart and multiply + relu fuse. */
 TEST(block_output_in_a_chain) {
-  fm_model m;
-  fm_init(&m);
-  tvm_relax_var_obj* x = fm_param(&m, "x", 2, (int64_t[]){-1, 4});
-  tvm_relax_var_obj* y = fm_param(&m, "y", 2, (int64_t[]){-1, 4});
-  fm_begin(&m);
-  tvm_relax_var_obj* a = FM_OP(&m, "relax.exp", x);
-  tvm_relax_var_obj* b = FM_OUT(&m, "relax.add", a, y);
-  tvm_relax_var_obj* c = FM_OP(&m, "relax.multiply", a, b);
-  tvm_relax_var_obj* d = FM_OUT(&m, "relax.nn.relu", c);
   tvm_tir_ir_module_obj* t = check_fusion(
-      fm_end(&m, b, d), "df: lv = call_tir(exp, (x)); gv = call_tir(add, (lv, y)); gv1 = fused_multiply_nn_relu(lv, gv)",
+      fm_block_output_in_a_chain(), "df: lv = call_tir(exp, (x)); gv = call_tir(add, (lv, y)); gv1 = fused_multiply_nn_relu(lv, gv)",
       "df: lv = call_tir(exp, (x)); gv = call_tir(add, (lv, y)); gv1 = call_tir(fused_multiply_nn_relu, (lv, gv))");
   tvm_ffi_release(t);
 }
@@ -271,16 +213,7 @@ TEST(block_output_in_a_chain) {
 /* A group whose result is a field of a tuple kernel (upstream's test_tuple_get_root): split's
  * kernel writes that field straight into the fused kernel's result buffer. */
 TEST(tuple_get_root) {
-  fm_model m;
-  fm_init(&m);
-  tvm_relax_var_obj* x = fm_param(&m, "x", 2, (int64_t[]){2, 6});
-  tvm_relax_var_obj* w = fm_param(&m, "w", 2, (int64_t[]){2, 4});
-  fm_begin(&m);
-  void* sa = fm_keep(&m, rt_attrs(2, "indices_or_sections", tvm_ffi_any_int(3), "axis", tvm_ffi_any_int(1)));
-  tvm_relax_var_obj* sp = fm_op(&m, false, "relax.split", sa, x, NULL, NULL);
-  tvm_relax_var_obj* t0 = fm_emit(&m, false, tvm_relax_tuple_get_item_new(&sp->expr, 0));
-  tvm_relax_var_obj* o = FM_OUT(&m, "relax.matmul", t0, w);
-  tvm_tir_ir_module_obj* t = check_fusion(fm_end(&m, o, NULL), "df: lv1 = fused_split(x); gv = call_tir(matmul, (lv1, w))",
+  tvm_tir_ir_module_obj* t = check_fusion(fm_tuple_get_root(), "df: lv1 = fused_split(x); gv = call_tir(matmul, (lv1, w))",
                                           "df: lv1 = call_tir(fused_split, (x)); gv = call_tir(matmul, (lv1, w))");
   /* the two other fields are intermediates */
   CHECK_EQ_INT(fm_count_tir(t, "fused_split", TVM_TIR_KIND_Allocate), 2);
@@ -372,14 +305,7 @@ TEST(group_with_tuple_result) {
 /* A value used twice inside a group is computed once (kept in an intermediate), not inlined
  * into both users; a value used once is inlined. */
 TEST(value_used_twice) {
-  fm_model m;
-  fm_init(&m);
-  tvm_relax_var_obj* x = fm_param(&m, "x", 2, (int64_t[]){-1, 4});
-  fm_begin(&m);
-  tvm_relax_var_obj* a = FM_OP(&m, "relax.exp", x);
-  tvm_relax_var_obj* b = FM_OP(&m, "relax.sqrt", a);
-  tvm_relax_var_obj* c = FM_OUT(&m, "relax.add", a, b);
-  tvm_tir_ir_module_obj* t = check_fusion(fm_end(&m, c, NULL), "df: gv = fused_exp_sqrt_add(x)",
+  tvm_tir_ir_module_obj* t = check_fusion(fm_value_used_twice(), "df: gv = fused_exp_sqrt_add(x)",
                                           "df: gv = call_tir(fused_exp_sqrt_add, (x))");
   CHECK_EQ_INT(fm_count_tir(t, "fused_exp_sqrt_add", TVM_TIR_KIND_Allocate), 1);
   /* exp appears once in the kernel */
@@ -390,23 +316,7 @@ TEST(value_used_twice) {
  * upstream's test_fuse_tuple_get_elemwise. The matmul before it stays apart (split is not
  * elementwise). */
 TEST(split_tuple_get_item) {
-  fm_model m;
-  fm_init(&m);
-  tvm_relax_var_obj* x = fm_param(&m, "x", 2, (int64_t[]){1, 10});
-  tvm_relax_var_obj* w = fm_param(&m, "w", 2, (int64_t[]){10, 30});
-  fm_begin(&m);
-  tvm_relax_var_obj* mm = FM_OP(&m, "relax.matmul", x, w);
-  void* sa = fm_keep(&m, rt_attrs(2, "indices_or_sections", tvm_ffi_any_int(3), "axis", tvm_ffi_any_int(1)));
-  tvm_relax_var_obj* sp = fm_op(&m, false, "relax.split", sa, mm, NULL, NULL);
-  tvm_relax_var_obj* t0 = fm_emit(&m, false, tvm_relax_tuple_get_item_new(&sp->expr, 0));
-  tvm_relax_var_obj* s0 = FM_OP(&m, "relax.sigmoid", t0);
-  tvm_relax_var_obj* t1 = fm_emit(&m, false, tvm_relax_tuple_get_item_new(&sp->expr, 1));
-  tvm_relax_var_obj* s1 = FM_OP(&m, "relax.tanh", t1);
-  tvm_relax_var_obj* t2 = fm_emit(&m, false, tvm_relax_tuple_get_item_new(&sp->expr, 2));
-  tvm_relax_var_obj* s2 = FM_OP(&m, "relax.exp", t2);
-  tvm_relax_var_obj* p = FM_OP(&m, "relax.multiply", s1, s2);
-  tvm_relax_var_obj* o = FM_OUT(&m, "relax.add", s0, p);
-  tvm_tir_ir_module_obj* t = check_fusion(fm_end(&m, o, NULL),
+  tvm_tir_ir_module_obj* t = check_fusion(fm_split_tuple_get_item(),
                                           "df: lv = call_tir(matmul, (x, w)); gv = fused_split_sigmoid_tanh_exp_multiply_add(lv)",
                                           "df: lv = call_tir(matmul, (x, w)); gv = call_tir(fused_split_sigmoid_tanh_exp_multiply_add, (lv))");
   tvm_ffi_release(t);
@@ -414,20 +324,7 @@ TEST(split_tuple_get_item) {
 
 /* A field of a tuple made outside the group becomes a parameter of the group. */
 TEST(tuple_get_item_of_outside_tuple) {
-  fm_model m;
-  fm_init(&m);
-  tvm_relax_var_obj* x = fm_param(&m, "x", 2, (int64_t[]){2, 6});
-  fm_begin(&m);
-  void* sa = fm_keep(&m, rt_attrs(2, "indices_or_sections", tvm_ffi_any_int(2), "axis", tvm_ffi_any_int(1)));
-  tvm_relax_var_obj* sp = fm_op(&m, false, "relax.split", sa, x, NULL, NULL);
-  tvm_relax_var_obj* e = FM_OP(&m, "relax.exp", x);                    /* split's dominator is far */
-  void* pair = fm_keep(&m, rt_array(2, sp, e));
-  tvm_relax_var_obj* tp = fm_emit(&m, false, tvm_relax_tuple_new(pair)); /* an opaque use of sp */
-  tvm_relax_var_obj* t0 = fm_emit(&m, false, tvm_relax_tuple_get_item_new(&sp->expr, 0));
-  tvm_relax_var_obj* n0 = FM_OP(&m, "relax.negative", t0);
-  tvm_relax_var_obj* o = FM_OUT(&m, "relax.abs", n0);
-  (void)tp;
-  tvm_tir_ir_module_obj* t = check_fusion(fm_end(&m, o, NULL),
+  tvm_tir_ir_module_obj* t = check_fusion(fm_tuple_get_item_of_outside_tuple(),
                                           "df: lv = call_tir(split, (x)); lv1 = call_tir(exp, (x)); lv2 = (lv, lv1); lv3 = lv[0]; gv = fused_negative_abs(lv3)",
                                           "df: lv = call_tir(split, (x)); lv1 = call_tir(exp, (x)); lv2 = (lv, lv1); lv3 = lv[0]; gv = call_tir(fused_negative_abs, (lv3))");
   tvm_ffi_release(t);
@@ -435,17 +332,7 @@ TEST(tuple_get_item_of_outside_tuple) {
 
 /* conv2d + bias (broadcast over channels) + relu, then max pooling apart. */
 TEST(conv_bias_relu) {
-  fm_model m;
-  fm_init(&m);
-  tvm_relax_var_obj* x = fm_param(&m, "x", 4, (int64_t[]){-1, 2, 6, 6});
-  tvm_relax_var_obj* k = fm_param(&m, "k", 4, (int64_t[]){3, 2, 3, 3});
-  tvm_relax_var_obj* b = fm_param(&m, "b", 4, (int64_t[]){1, 3, 1, 1});
-  fm_begin(&m);
-  tvm_relax_var_obj* c = fm_op(&m, false, "relax.nn.conv2d", fm_ints_attr(&m, "padding", 1, (int64_t[]){1}), x, k, NULL);
-  tvm_relax_var_obj* a = FM_OP(&m, "relax.add", c, b);
-  tvm_relax_var_obj* r = FM_OP(&m, "relax.nn.relu", a);
-  tvm_relax_var_obj* p = fm_op(&m, true, "relax.nn.max_pool2d", fm_ints_attr(&m, "pool_size", 2, (int64_t[]){2, 2}), r, NULL, NULL);
-  tvm_tir_ir_module_obj* t = check_fusion(fm_end(&m, p, NULL),
+  tvm_tir_ir_module_obj* t = check_fusion(fm_conv_bias_relu(),
                                           "df: lv2 = fused_nn_conv2d_add_nn_relu(x, k, b); gv = call_tir(nn_max_pool2d, (lv2))",
                                           "df: lv2 = call_tir(fused_nn_conv2d_add_nn_relu, (x, k, b)); gv = call_tir(nn_max_pool2d, (lv2))");
   tvm_ffi_release(t);
