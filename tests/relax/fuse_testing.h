@@ -294,6 +294,22 @@ static inline tvm_tir_ir_module_obj* fm_conv_bias_relu(void) {
   return fm_end(&m, p, NULL);
 }
 
+/* exp(x * C) with C a Relax Constant (2, 4): the group lifts it to a parameter */
+static inline tvm_tir_ir_module_obj* fm_constant_operand(void) {
+  fm_model m;
+  fm_init(&m);
+  tvm_relax_var_obj* x = fm_param(&m, "x", 2, (int64_t[]){2, 4});
+  fm_begin(&m);
+  int64_t shape[2] = {2, 4};
+  void* t = tvm_ffi_tensor_empty(shape, 2, F32, (DLDevice){kDLCPU, 0});
+  for (int i = 0; i < 8; ++i) ((float*)tvm_ffi_tensor_dl(t)->data)[i] = 0.25f * (float)(i - 3);
+  tvm_relax_expr_obj* c = fm_keep(&m, tvm_relax_constant_new(t, NULL));
+  tvm_ffi_release(t);
+  tvm_relax_var_obj* a = FM_OP(&m, "relax.multiply", x, c);
+  tvm_relax_var_obj* e = FM_OUT(&m, "relax.exp", a);
+  return fm_end(&m, e, NULL);
+}
+
 /* ---- Passes ---------------------------------------------------------------------------------- */
 /* AnnotateTIROpPattern then FuseOps (mod borrowed), each result checked for well-formedness. */
 static inline tvm_tir_ir_module_obj* fm_fuse_ops(const tvm_tir_ir_module_obj* mod) {

@@ -279,6 +279,9 @@ static void value_text(tvm_ffi_strbuf* b, const void* e) {
     case TVM_RELAX_KIND_If:
       tvm_ffi_strbuf_puts(b, "if(...)");
       return;
+    case TVM_RELAX_KIND_Constant:
+      tvm_ffi_strbuf_puts(b, "const");
+      return;
     case TVM_RELAX_KIND_ExternFunc:
       tvm_ffi_strbuf_puts(b, tvm_ffi_str_cstr(((const tvm_relax_extern_func_obj*)e)->global_symbol));
       return;

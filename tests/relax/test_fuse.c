@@ -330,6 +330,13 @@ TEST(tuple_get_item_of_outside_tuple) {
   tvm_ffi_release(t);
 }
 
+/* A Constant operand becomes a parameter of the group; the call passes it. */
+TEST(constant_operand) {
+  tvm_tir_ir_module_obj* t = check_fusion(fm_constant_operand(), "df: gv = fused_multiply_exp(x, const)",
+                                          "df: gv = call_tir(fused_multiply_exp, (x, const))");
+  tvm_ffi_release(t);
+}
+
 /* conv2d + bias (broadcast over channels) + relu, then max pooling apart. */
 TEST(conv_bias_relu) {
   tvm_tir_ir_module_obj* t = check_fusion(fm_conv_bias_relu(),
@@ -398,6 +405,67 @@ TEST(nothing_to_fuse) {
   tvm_ffi_release(twice), tvm_ffi_release(once), tvm_ffi_release(legal), tvm_ffi_release(mod);
 }
 
+/* A Primitive function FuseTIR cannot merge (a match_cast in its block) is left as it is, and
+ * its callers still call it. */
+TEST(unmergeable_group_left_as_is) {
+  tvm_tir_ir_module_obj* mlp = relax_models_mlp(1, 4, 8);
+  tvm_tir_ir_module_obj* legal = mlp ? tvm_relax_transform_legalize_ops(mlp) : NULL;
+  tvm_relax_block_builder* bb = legal ? tvm_relax_bb_new(legal) : NULL;
+  tvm_tir_global_var_obj* relu = legal ? tvm_tir_ir_module_get_global_var(legal, "nn_relu") : NULL;
+  CHECK(relu != NULL);
+  tvm_tir_ir_module_obj* mod = NULL;
+  if (relu) {
+    tvm_relax_var_obj* x = rt_var_take("x", rt_tensor(F32, 2, (int64_t)4, (int64_t)8));
+    void* params = rt_array(1, x);
+    void* attrs = rt_attrs(1, "Primitive", tvm_ffi_any_int(1));
+    CHECK_OK(tvm_relax_bb_function_begin_ex(bb, "group", params, attrs, TVM_RELAX_BB_PRIVATE));
+    CHECK_OK(tvm_relax_bb_dataflow_begin(bb));
+    tvm_relax_expr_obj* tup = tvm_relax_tuple_new(params);
+    void* cargs = rt_array(2, relu, tup);
+    tvm_relax_sinfo_obj* s = rt_tensor(F32, 2, (int64_t)4, (int64_t)8);
+    void* outs = rt_array(1, s);
+    tvm_relax_expr_obj* call = tvm_relax_call_new(tvm_relax_op(TVM_RELAX_OP_call_tir), cargs, NULL, outs, NULL);
+    tvm_relax_var_obj* y = tvm_relax_bb_emit(bb, call, NULL);
+    tvm_relax_var_obj* z = tvm_relax_bb_match_cast(bb, &y->expr, s, NULL);
+    tvm_relax_var_obj* r = tvm_relax_bb_emit_output(bb, &z->expr, NULL);
+    CHECK_OK(tvm_relax_bb_block_end(bb));
+    tvm_tir_global_var_obj* g = tvm_relax_bb_function_end(bb, &r->expr, NULL);
+    tvm_relax_var_obj* x2 = rt_var_take("x", rt_tensor(F32, 2, (int64_t)4, (int64_t)8));
+    void* params2 = rt_array(1, x2);
+    CHECK_OK(tvm_relax_bb_function_begin(bb, "main2", params2, NULL, true));
+    CHECK_OK(tvm_relax_bb_dataflow_begin(bb));
+    tvm_relax_expr_obj* call2 = tvm_relax_call_new(g, params2, NULL, NULL, NULL);
+    tvm_relax_var_obj* o = tvm_relax_bb_emit_output(bb, call2, NULL);
+    CHECK_OK(tvm_relax_bb_block_end(bb));
+    tvm_tir_global_var_obj* g2 = tvm_relax_bb_function_end(bb, &o->expr, NULL);
+    mod = g2 ? tvm_relax_bb_module(bb) : NULL;
+    tvm_ffi_release(g2), tvm_ffi_release(o), tvm_ffi_release(call2), tvm_ffi_release(params2), tvm_ffi_release(x2);
+    tvm_ffi_release(g), tvm_ffi_release(r), tvm_ffi_release(z), tvm_ffi_release(y), tvm_ffi_release(call);
+    tvm_ffi_release(outs), tvm_ffi_release(s), tvm_ffi_release(cargs), tvm_ffi_release(tup);
+    tvm_ffi_release(attrs), tvm_ffi_release(params), tvm_ffi_release(x);
+  }
+  CHECK(mod != NULL);
+  if (mod) CHECK_OK(tvm_relax_verify_well_formed(mod));
+  tvm_tir_ir_module_obj* t = mod ? tvm_relax_transform_fuse_tir(mod) : NULL;
+  CHECK(t != NULL && t == mod);
+  if (t) {
+    TVMFFIAny args[1], out;
+    int64_t shape[2] = {4, 8};
+    void* xt = tvm_ffi_tensor_empty(shape, 2, F32, (DLDevice){kDLCPU, 0});
+    float* p = tvm_ffi_tensor_dl(xt)->data;
+    for (int i = 0; i < 32; ++i) p[i] = (float)(i - 16);
+    args[0] = tvm_ffi_any_obj(xt);
+    CHECK_OK(tvm_relax_eval(t, "main2", args, 1, &out));
+    if (out.type_index == kTVMFFITensor) CHECK(((float*)tvm_ffi_tensor_dl(out.v_obj)->data)[3] == 0.0f);
+    if (out.type_index == kTVMFFITensor) CHECK(((float*)tvm_ffi_tensor_dl(out.v_obj)->data)[20] == 4.0f);
+    tvm_ffi_any_release(&out);
+    tvm_ffi_release(xt);
+  }
+  tvm_ffi_release(t), tvm_ffi_release(mod), tvm_ffi_release(relu);
+  tvm_relax_bb_free(bb);
+  tvm_ffi_release(legal), tvm_ffi_release(mlp);
+}
+
 TEST(not_a_module) {
   tvm_tir_var_obj* v = tvm_tir_var_new("v", I64);
   CHECK(tvm_relax_transform_annotate_tir_op_pattern((void*)v) == NULL);
@@ -425,11 +493,13 @@ int main(void) {
   RUN(value_used_twice);
   RUN(split_tuple_get_item);
   RUN(tuple_get_item_of_outside_tuple);
+  RUN(constant_operand);
   RUN(conv_bias_relu);
   RUN(mlp_model);
   RUN(transformer_model);
   RUN(build_pipeline_fuses);
   RUN(nothing_to_fuse);
+  RUN(unmergeable_group_left_as_is);
   RUN(not_a_module);
   return test_summary();
 }
