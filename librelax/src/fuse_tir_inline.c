@@ -17,11 +17,14 @@
  *       it where it is needed).
  *    Producers are taken in order, so chains collapse into their last consumer.
  * 2. Epilogue sinking (upstream: reverse_compute_at by a schedule): a pointwise statement C
- *    writing U that reads an intermediate or result T at exactly its own loop variables, where T
- *    is written by an earlier statement P whose outer loops are a perfect nest over T's shape
- *    storing T only at those loops' variables, moves into P's nest, after P's body for the
- *    element: matmul / conv / reduction followed by bias, activation or residual becomes one loop
- *    nest whose epilogue runs while the element is still in a register or cache. C's other
+ *    writing U that reads an intermediate or result T at exactly its own loop variables, T
+ *    written by an earlier statement P, moves into P, where the element of T is final:
+ *     - P's outer loops are a perfect nest over T's shape storing T only at those loops'
+ *       variables: after P's body for the element (matmul / conv / a pointwise nest followed by
+ *       bias, activation or residual becomes one loop nest);
+ *     - or P stores T once, unconditionally, inside loops over T's whole shape whose variables
+ *       are its indices (the output loop of softmax or layer norm): right after that store.
+ *    The epilogue then runs while the element is still in a register or cache. C's other
  *    inputs must be written before P. T stays materialized (other readers may need it).
  */
 #include <string.h>
@@ -340,6 +343,149 @@ static void* rebuild_nest(const nest* ns, void* body) {
   return body;
 }
 
+/* C's store with its loop variables := idx (binding sites renamed). */
+static void* moved_store(const nest* cn, const tvm_tir_buffer_store_obj* cst, void* const* idx) {
+  tvm_relax__tir_subst s;
+  if (tvm_relax__tir_subst_init(&s) != 0) return NULL;
+  int rc = 0;
+  for (int d = 0; rc == 0 && d < cn->n; ++d) rc = tvm_relax__tir_subst_var(&s, cn->loops[d]->loop_var, idx[d]);
+  void* out = rc == 0 ? tvm_relax__tir_subst_apply(&s, cst) : NULL;
+  tvm_relax__tir_subst_free(&s);
+  return out;
+}
+
+/* P's outer loops are a perfect nest over T's shape storing T only at their variables (matmul,
+ * conv, a pointwise nest): C's store goes after P's body for the element. *out: the new P, or
+ * NULL when P is not of that form. */
+static int sink_into_nest(const void* p, const tvm_tir_buffer_obj* t, const nest* cn,
+                          const tvm_tir_buffer_store_obj* cst, void** out) {
+  *out = NULL;
+  nest pn;
+  if (!outer_loops(p, cn->n, &pn) || !over_shape(&pn, t)) return 0;
+  for (int d = 0; d < cn->n; ++d) {
+    if (!tvm_relax__dim_equal(pn.loops[d]->extent, cn->loops[d]->extent)) return 0;
+  }
+  store_check chk = {t, &pn, true};
+  tvm_tir_visitor sv = {0};
+  sv.pre[TVM_TIR_KIND_BufferStore] = check_store;
+  sv.ctx = &chk;
+  int rc = tvm_tir_visit(&sv, pn.inner);
+  tvm_tir_visitor_free(&sv);
+  if (rc != 0) return -1;
+  if (!chk.ok) return 0;
+  void* idx[MAX_DIMS];
+  for (int d = 0; d < pn.n; ++d) idx[d] = pn.loops[d]->loop_var;
+  void* moved = moved_store(cn, cst, idx);
+  void* body = moved ? tvm_tir_seq_take(tvm_tir_ref((void*)pn.inner), moved) : NULL;
+  *out = body ? rebuild_nest(&pn, body) : NULL;
+  return *out ? 0 : -1;
+}
+
+/* The single store to T in P, with the loops and conditions around it. */
+typedef struct {
+  const void* buffer;
+  const tvm_tir_for_obj* loops[MAX_LOOPS];
+  int nloops;
+  int conds;
+  bool deep;
+  int64_t stores;
+  const tvm_tir_buffer_store_obj* store;
+  const tvm_tir_for_obj* at[MAX_LOOPS];
+  int nat;
+  bool conditional;
+} store_site;
+static int site_for(tvm_tir_visitor* v, const void* node) {
+  store_site* s = v->ctx;
+  if (s->nloops == MAX_LOOPS) {
+    s->deep = true;
+    return TVM_TIR_VISIT_SKIP;
+  }
+  s->loops[s->nloops++] = node;
+  int rc = tvm_tir_visit_field(v, node, "body");
+  --s->nloops;
+  return rc != 0 ? -1 : TVM_TIR_VISIT_SKIP;
+}
+static int site_if(tvm_tir_visitor* v, const void* node) {
+  store_site* s = v->ctx;
+  ++s->conds;
+  int rc = tvm_tir_visit_field(v, node, "then_case");
+  if (rc == 0) rc = tvm_tir_visit_field(v, node, "else_case");
+  --s->conds;
+  return rc != 0 ? -1 : TVM_TIR_VISIT_SKIP;
+}
+static int site_while(tvm_tir_visitor* v, const void* node) {
+  (void)node;
+  ((store_site*)v->ctx)->deep = true;
+  return TVM_TIR_VISIT_SKIP;
+}
+static int site_store(tvm_tir_visitor* v, const void* node) {
+  store_site* s = v->ctx;
+  const tvm_tir_buffer_store_obj* st = node;
+  if (st->buffer != s->buffer) return TVM_TIR_VISIT_SKIP;
+  ++s->stores;
+  s->store = st;
+  s->conditional = s->conds > 0;
+  s->nat = s->nloops;
+  memcpy(s->at, s->loops, (size_t)s->nloops * sizeof(s->loops[0]));
+  return TVM_TIR_VISIT_SKIP;
+}
+
+typedef struct {
+  const void* target;
+  void* moved;
+} after_store_ctx;
+static void* after_store(tvm_tir_mutator* m, const void* node) {
+  after_store_ctx* a = m->ctx;
+  if (node != a->target) return tvm_tir_mutate_children(m, node);
+  return tvm_tir_seq_take(tvm_tir_ref((void*)node), tvm_tir_ref(a->moved));
+}
+
+/* T is stored once per element in P, at one unconditional store inside loops over T's whole
+ * shape, each loop variable one index (softmax's or layer norm's output loop): C's store goes
+ * right after it. *out: the new P, or NULL when P is not of that form. */
+static int sink_at_store(const void* p, const tvm_tir_buffer_obj* t, const nest* cn,
+                         const tvm_tir_buffer_store_obj* cst, void** out) {
+  *out = NULL;
+  store_site s = {0};
+  s.buffer = t;
+  tvm_tir_visitor v = {0};
+  v.pre[TVM_TIR_KIND_For] = site_for;
+  v.pre[TVM_TIR_KIND_IfThenElse] = site_if;
+  v.pre[TVM_TIR_KIND_While] = site_while;
+  v.pre[TVM_TIR_KIND_BufferStore] = site_store;
+  v.ctx = &s;
+  int rc = tvm_tir_visit(&v, p);
+  tvm_tir_visitor_free(&v);
+  if (rc != 0) return -1;
+  if (s.stores != 1 || s.deep || s.conditional || s.nat != cn->n) return 0;
+  void* idx[MAX_DIMS];
+  for (int d = 0; d < cn->n; ++d) {
+    const void* e = tvm_ffi_seq_obj_at(s.store->indices, d);
+    const tvm_tir_for_obj* f = NULL;
+    for (int l = 0; l < s.nat && !f; ++l) {
+      if (s.at[l]->loop_var == e) f = s.at[l];
+    }
+    int64_t min;
+    if (!f || !tvm_tir_as_const_int(f->min, &min) || min != 0 ||
+        !tvm_relax__dim_equal(f->extent, tvm_ffi_seq_obj_at(t->shape, d)) ||
+        !tvm_relax__dim_equal(f->extent, cn->loops[d]->extent)) {
+      return 0;
+    }
+    for (int e2 = 0; e2 < d; ++e2) {
+      if (idx[e2] == e) return 0; /* a loop used twice: some loop is not an index */
+    }
+    idx[d] = (void*)e;
+  }
+  after_store_ctx a = {s.store, moved_store(cn, cst, idx)};
+  if (!a.moved) return -1;
+  tvm_tir_mutator m = {0};
+  m.pre[TVM_TIR_KIND_BufferStore] = after_store;
+  m.ctx = &a;
+  *out = tvm_tir_mutate(&m, p);
+  tvm_ffi_release(a.moved);
+  return *out ? 0 : -1;
+}
+
 static int sink_epilogues(void* stmts, void* writer) {
   int64_t n = tvm_ffi_seq_size(stmts);
   for (int64_t c = 0; c < n; ++c) {
@@ -363,39 +509,15 @@ static int sink_epilogues(void* stmts, void* writer) {
     if (!t || p < 0 || p >= c) continue;
     const TVMFFIAny* sp = tvm_ffi_seq_at(stmts, p);
     if (tvm_ffi_any_is_none(sp)) continue;
-    nest pn;
-    if (tvm_ffi_seq_size(t->shape) != cn.n || !outer_loops(sp->v_obj, cn.n, &pn) || !over_shape(&pn, t)) continue;
-    bool same_extents = true;
-    for (int d = 0; d < cn.n && same_extents; ++d) {
-      same_extents = tvm_relax__dim_equal(pn.loops[d]->extent, cn.loops[d]->extent);
-    }
-    store_check chk = {t, &pn, true};
-    tvm_tir_visitor sv = {0};
-    sv.pre[TVM_TIR_KIND_BufferStore] = check_store;
-    sv.ctx = &chk;
-    rc = tvm_tir_visit(&sv, pn.inner);
-    tvm_tir_visitor_free(&sv);
-    if (rc != 0) return -1;
-    if (!same_extents || !chk.ok) continue;
-    /* C's store at P's variables, after P's body for the element. */
-    void* idx[MAX_DIMS];
-    for (int d = 0; d < pn.n; ++d) idx[d] = pn.loops[d]->loop_var;
-    void* arr = tvm_ffi_array_of_objects(idx, pn.n);
-    tvm_relax__tir_subst s;
-    if (!arr || tvm_relax__tir_subst_init(&s) != 0) {
-      tvm_ffi_release(arr);
-      return -1;
-    }
-    for (int d = 0; rc == 0 && d < cn.n; ++d) rc = tvm_relax__tir_subst_var(&s, cn.loops[d]->loop_var, idx[d]);
-    void* moved = rc == 0 ? tvm_relax__tir_subst_apply(&s, cst) : NULL;
-    tvm_relax__tir_subst_free(&s);
-    tvm_ffi_release(arr);
-    void* body = moved ? tvm_tir_seq_take(tvm_tir_ref((void*)pn.inner), moved) : NULL;
-    void* np = body ? rebuild_nest(&pn, body) : NULL;
+    void* np = NULL;
+    if (tvm_ffi_seq_size(t->shape) != cn.n) continue;
+    if (sink_into_nest(sp->v_obj, t, &cn, cst, &np) != 0) return -1;
+    if (!np && sink_at_store(sp->v_obj, t, &cn, cst, &np) != 0) return -1;
+    if (!np) continue;
     TVMFFIAny npv = tvm_ffi_any_obj(np), none = tvm_ffi_any_none();
     TVMFFIAny uk = tvm_ffi_any_obj(cst->buffer), pv = tvm_ffi_any_int(p);
     /* the writer entry first: cst lives in the statement about to be dropped */
-    rc = np && tvm_ffi_dict_set(writer, &uk, &pv) == 0 && tvm_ffi_list_set(stmts, p, &npv) == 0 &&
+    rc = tvm_ffi_dict_set(writer, &uk, &pv) == 0 && tvm_ffi_list_set(stmts, p, &npv) == 0 &&
                  tvm_ffi_list_set(stmts, c, &none) == 0
              ? 0
              : -1;

@@ -183,10 +183,13 @@ TEST(reduction_prologue) {
   tvm_ffi_release(t);
 }
 
-/* softmax (kOutEWiseFusable) takes its elementwise epilogue. */
+/* softmax (kOutEWiseFusable) takes its elementwise epilogue, computed right after each element
+ * of softmax is stored. */
 TEST(softmax_epilogue) {
   tvm_tir_ir_module_obj* t = check_fusion(fm_softmax_epilogue(), "df: gv = fused_nn_softmax_multiply(x)",
                                           "df: gv = call_tir(fused_nn_softmax_multiply, (x))");
+  /* the scaling runs right after softmax's output store: softmax's four loops, no fifth */
+  CHECK_EQ_INT(fm_count_tir(t, "fused_nn_softmax_multiply", TVM_TIR_KIND_For), 4);
   tvm_ffi_release(t);
 }
 
