@@ -26,6 +26,11 @@
  *       are its indices (the output loop of softmax or layer norm): right after that store.
  *    The epilogue then runs while the element is still in a register or cache. C's other
  *    inputs must be written before P. T stays materialized (other readers may need it).
+ * 3. Scalar forwarding: an intermediate stored once and read only by the statements right after
+ *    that store in its sequence, at the same indices (a producer read twice per element, or
+ *    softmax's output once its epilogue sits next to it), becomes `let t = value` and its
+ *    allocation goes. An accumulator (matmul's T, stored at init and in the k loop) keeps its
+ *    buffer, so a scheduler can still tile it.
  */
 #include <string.h>
 
@@ -527,7 +532,145 @@ static int sink_epilogues(void* stmts, void* writer) {
   return 0;
 }
 
+/* ---- 3. Forwarding a value through a scalar ----------------------------------------------------- */
+/* The stores and loads of one buffer in a statement. */
+typedef struct {
+  const void* buffer;
+  int64_t stores, loads;
+  const tvm_tir_buffer_store_obj* store;
+} accesses;
+static int acc_store(tvm_tir_visitor* v, const void* node) {
+  accesses* a = v->ctx;
+  if (((const tvm_tir_buffer_store_obj*)node)->buffer == a->buffer) ++a->stores, a->store = node;
+  return TVM_TIR_VISIT_CONTINUE;
+}
+static int acc_load(tvm_tir_visitor* v, const void* node) {
+  accesses* a = v->ctx;
+  if (((const tvm_tir_buffer_load_obj*)node)->buffer == a->buffer) ++a->loads;
+  return TVM_TIR_VISIT_CONTINUE;
+}
+static int count_accesses(const void* stmt, accesses* a) {
+  tvm_tir_visitor v = {0};
+  v.pre[TVM_TIR_KIND_BufferStore] = acc_store;
+  v.pre[TVM_TIR_KIND_BufferLoad] = acc_load;
+  v.ctx = a;
+  int rc = tvm_tir_visit(&v, stmt);
+  tvm_tir_visitor_free(&v);
+  return rc;
+}
+
+typedef struct {
+  const tvm_tir_buffer_store_obj* store;
+  int64_t loads; /* all the loads of the buffer in the kernel */
+  tvm_tir_var_obj* var;
+  bool done;
+} forward_ctx;
+
+/* Loads of the buffer at exactly the store's indices become the variable. */
+static bool same_index_list(void* a, void* b) {
+  if (tvm_ffi_seq_size(a) != tvm_ffi_seq_size(b)) return false;
+  for (int64_t i = 0; i < tvm_ffi_seq_size(a); ++i) {
+    if (tvm_ffi_seq_obj_at(a, i) != tvm_ffi_seq_obj_at(b, i)) return false;
+  }
+  return true;
+}
+typedef struct {
+  const tvm_tir_buffer_store_obj* store;
+  tvm_tir_var_obj* var;
+  int64_t replaced;
+} to_var_ctx;
+static void* load_to_var(tvm_tir_mutator* m, const void* node) {
+  to_var_ctx* t = m->ctx;
+  const tvm_tir_buffer_load_obj* ld = node;
+  if (ld->buffer == t->store->buffer && same_index_list(ld->indices, t->store->indices)) {
+    ++t->replaced;
+    tvm_ffi_retain(t->var);
+    return t->var;
+  }
+  tvm_ffi_retain((void*)node);
+  return (void*)node;
+}
+
+/* In the SeqStmt holding the store: `T[i] = v; rest` -> `let t = v; rest[T[i] := t]` when rest
+ * holds every load of T, all at i. */
+static void* forward_seq(tvm_tir_mutator* m, const void* node) {
+  forward_ctx* f = m->ctx;
+  void* seq = ((const tvm_tir_seq_stmt_obj*)node)->seq;
+  int64_t n = tvm_ffi_seq_size(seq), k = 0;
+  while (k < n && tvm_ffi_seq_obj_at(seq, k) != (void*)f->store) ++k;
+  if (k == n || k == n - 1) return tvm_tir_mutate_children(m, node);
+  void* rest_items[256];
+  if (n - k - 1 > 256) return tvm_tir_mutate_children(m, node);
+  for (int64_t i = k + 1; i < n; ++i) rest_items[i - k - 1] = tvm_tir_ref(tvm_ffi_seq_obj_at(seq, i));
+  void* rest = tvm_tir_seq_takev(n - k - 1, rest_items);
+  to_var_ctx t = {f->store, f->var, 0};
+  tvm_tir_mutator lm = {0};
+  lm.post[TVM_TIR_KIND_BufferLoad] = load_to_var;
+  lm.ctx = &t;
+  void* nrest = rest ? tvm_tir_mutate(&lm, rest) : NULL;
+  tvm_ffi_release(rest);
+  if (!nrest) return NULL;
+  if (t.replaced != f->loads) { /* a load elsewhere or at other indices: leave it */
+    tvm_ffi_release(nrest);
+    return tvm_tir_mutate_children(m, node);
+  }
+  void* items[256];
+  for (int64_t i = 0; i < k; ++i) items[i] = tvm_tir_ref(tvm_ffi_seq_obj_at(seq, i));
+  items[k] = tvm_tir_let_stmt_take(tvm_tir_ref(f->var), tvm_tir_ref(f->store->value), nrest);
+  f->done = items[k] != NULL;
+  return k + 1 <= 256 ? tvm_tir_seq_takev(k + 1, items) : NULL;
+}
+
+/* An intermediate stored once and read only right after, at the same element (a pointwise
+ * producer read twice by its consumer, softmax's output read by its epilogue, once the epilogue
+ * has moved next to it), is a scalar: `let t = value` instead of memory. */
+static int forward_scalars(void* stmts, void* locals) {
+  int64_t n = tvm_ffi_seq_size(stmts);
+  void* keys = tvm_ffi_list_new();
+  const TVMFFIAny *k, *v;
+  int rc = keys ? 0 : -1;
+  for (int64_t pos = 0; rc == 0 && (pos = tvm_ffi_map_next(locals, pos, &k, &v)) >= 0;) {
+    rc = tvm_ffi_list_push(keys, k);
+  }
+  for (int64_t b = 0; rc == 0 && b < tvm_ffi_seq_size(keys); ++b) {
+    const tvm_tir_buffer_obj* buf = tvm_ffi_seq_obj_at(keys, b);
+    accesses total = {buf, 0, 0, NULL};
+    int64_t at = -1;
+    for (int64_t j = 0; rc == 0 && j < n; ++j) {
+      const TVMFFIAny* sj = tvm_ffi_seq_at(stmts, j);
+      if (tvm_ffi_any_is_none(sj)) continue;
+      int64_t before = total.stores;
+      rc = count_accesses(sj->v_obj, &total);
+      if (total.stores != before) at = j;
+    }
+    if (rc != 0 || total.stores != 1 || total.loads == 0) continue;
+    for (int64_t i = 0; i < tvm_ffi_seq_size(total.store->indices); ++i) {
+      tvm_tir_kind ik = tvm_tir_kind_of(tvm_ffi_seq_obj_at(total.store->indices, i));
+      if (ik != TVM_TIR_KIND_Var && ik != TVM_TIR_KIND_SizeVar && ik != TVM_TIR_KIND_IntImm) at = -1;
+    }
+    if (at < 0) continue;
+    forward_ctx f = {total.store, total.loads, tvm_tir_var_str(buf->name, buf->dtype), false};
+    tvm_tir_mutator m = {0};
+    m.pre[TVM_TIR_KIND_SeqStmt] = forward_seq;
+    m.ctx = &f;
+    void* ns = f.var ? tvm_tir_mutate(&m, tvm_ffi_seq_obj_at(stmts, at)) : NULL;
+    tvm_ffi_release(f.var);
+    if (!ns) {
+      rc = -1;
+      break;
+    }
+    if (f.done) {
+      TVMFFIAny nv = tvm_ffi_any_obj(ns), bk = tvm_ffi_any_obj(buf);
+      rc = tvm_ffi_list_set(stmts, at, &nv);
+      tvm_ffi_dict_erase(locals, &bk);
+    }
+    tvm_ffi_release(ns);
+  }
+  tvm_ffi_release(keys);
+  return rc;
+}
+
 int tvm_relax__fuse_tir_rewrite(void* stmts, void* writer, void* locals) {
-  if (inline_producers(stmts, locals) != 0) return -1;
-  return sink_epilogues(stmts, writer);
+  if (inline_producers(stmts, locals) != 0 || sink_epilogues(stmts, writer) != 0) return -1;
+  return forward_scalars(stmts, locals);
 }
