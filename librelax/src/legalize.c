@@ -365,7 +365,7 @@ int tvm_relax__kernel_inputs(const tvm_relax_call_obj* call, void* out) {
 
 tvm_tir_prim_func_obj* tvm_relax__legalize_with(const tvm_relax_call_obj* call,
                                                 tvm_relax__body_fn fn) {
-  enum { MAX_BUFS = 64 };
+  enum { MAX_BUFS = 1024 };
   tvm_relax__kernel k;
   if (tvm_relax__kernel_init(&k) != 0) return NULL;
   void* inputs = tvm_ffi_list_new();

@@ -238,7 +238,7 @@ static void* copy_piece(tvm_tir_buffer_obj* piece, tvm_tir_buffer_obj* whole, in
 /* The pieces in order along axis, each at the sum of the extents before it. */
 static void* copy_pieces(tvm_tir_buffer_obj* const* pieces, int np, tvm_tir_buffer_obj* whole,
                          int64_t axis, bool into_whole) {
-  void* stmts[64];
+  void* stmts[1024]; /* tvm_relax__legalize_with's limit on a kernel's buffers */
   void* off = tvm_tir_i64(0);
   int made = 0;
   for (; made < np; ++made) {

@@ -88,13 +88,17 @@ tvm_relax_function_obj* tvm_relax__function_with_blocks(tvm_relax_function_obj* 
 
 /* ---- The pipeline ---------------------------------------------------------------------------- */
 /* The order matters: local functions are lifted first, so that every later pass sees module
- * functions only; kernels must exist before call_tir is rewritten; the rewrite puts impure
+ * functions only; kernels must exist (and carry their op pattern) before they are fused, and
+ * be fused before call_tir is rewritten; the rewrite puts impure
  * calls into blocks that must no longer be dataflow blocks, in functions allowed to hold them;
  * planning works on the allocations the rewrite made; kills go after the last uses of the
  * planned tensors and storages. */
 static const tvm_relax_pass k_build_pipeline[] = {
     {"LambdaLift", tvm_relax_transform_lambda_lift},
     {"LegalizeOps", tvm_relax_transform_legalize_ops},
+    {"AnnotateTIROpPattern", tvm_relax_transform_annotate_tir_op_pattern},
+    {"FuseOps", tvm_relax_transform_fuse_ops},
+    {"FuseTIR", tvm_relax_transform_fuse_tir},
     {"ToNonDataflow", tvm_relax_transform_to_non_dataflow},
     {"RemovePurityChecking", tvm_relax_transform_remove_purity_checking},
     {"CallTIRRewrite", tvm_relax_transform_call_tir_rewrite},

@@ -242,6 +242,12 @@ static void value_text(tvm_ffi_strbuf* b, const void* e) {
       tvm_ffi_strbuf_puts(b, ")");
       return;
     }
+    case TVM_RELAX_KIND_TupleGetItem: {
+      const tvm_relax_tuple_get_item_obj* t = e;
+      value_text(b, t->tuple_value);
+      tvm_ffi_strbuf_printf(b, "[%lld]", (long long)t->index);
+      return;
+    }
     case TVM_RELAX_KIND_ShapeExpr: {
       void* v = ((const tvm_relax_shape_expr_obj*)e)->values;
       tvm_ffi_strbuf_puts(b, "shape(");
@@ -272,6 +278,9 @@ static void value_text(tvm_ffi_strbuf* b, const void* e) {
       return;
     case TVM_RELAX_KIND_If:
       tvm_ffi_strbuf_puts(b, "if(...)");
+      return;
+    case TVM_RELAX_KIND_Constant:
+      tvm_ffi_strbuf_puts(b, "const");
       return;
     case TVM_RELAX_KIND_ExternFunc:
       tvm_ffi_strbuf_puts(b, tvm_ffi_str_cstr(((const tvm_relax_extern_func_obj*)e)->global_symbol));

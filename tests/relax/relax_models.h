@@ -31,7 +31,7 @@ tvm_tir_ir_module_obj* relax_models_mlp(int layers, int64_t batch, int64_t hidde
  * A compact text of the top-level bindings of function `name` of mod, for structure checks:
  * blocks separated by " | " (a dataflow block starts with "df: "), bindings by "; ", each
  * `var = value` with calls as `op(args)` (the operator name without "relax.", a GlobalVar's name),
- * Vars by name, shapes as `shape(2, 4)`, PrimValues as numbers, dtypes and strings bare, tuples
+ * Vars by name, `t[0]` for a tuple item, constants as `const`, shapes as `shape(2, 4)`, PrimValues as numbers, dtypes and strings bare, tuples
  * as `(a, b)`, If as `if(...)`, anything else `?`. The text is written to buf (size bytes).
  */
 const char* relax_models_bindings_text(const tvm_tir_ir_module_obj* mod, const char* name, char* buf,

@@ -39,6 +39,37 @@ bool tvm_relax_op_has_legalization(int32_t id);
  * parameters are left as they are.
  */
 tvm_tir_ir_module_obj* tvm_relax_transform_lambda_lift(const tvm_tir_ir_module_obj* mod);
+/* ---- Fusion (upstream's AnnotateTIROpPattern, FuseOps, FuseTIR) ---------------------------- */
+/*
+ * The op pattern of a PrimFunc analysed from its body (tvm_relax_op_pattern: TVM_RELAX_PATTERN_
+ * ELEMWISE, BROADCAST, INJECTIVE, COMM_REDUCE, OUT_EWISE_FUSABLE for matmul / conv / pooling /
+ * softmax-like kernels, OPAQUE), as upstream's AnalyzeOpPatternKind does for SBlocks; the
+ * rules for loop-nest kernels are in annotate_tir_op_pattern.c. -1 + TypeError for a non-PrimFunc.
+ */
+int32_t tvm_relax_analyze_op_pattern(const tvm_tir_prim_func_obj* func);
+
+/* AnnotateTIROpPattern: each PrimFunc without an "op_pattern" attribute gets its analysed one. */
+tvm_tir_ir_module_obj* tvm_relax_transform_annotate_tir_op_pattern(const tvm_tir_ir_module_obj* mod);
+
+/*
+ * FuseOps: in each DataflowBlock of each Relax function, call_tir bindings of annotated kernels
+ * are grouped by upstream's post-dominator algorithm (chains of elementwise / injective kernels,
+ * elementwise and broadcast kernels into the inputs of a reduction, elementwise epilogues into
+ * a kOutEWiseFusable producer such as matmul or conv; at most 256 bindings a group). Each group
+ * of two or more becomes a private Relax function `fused_<kernels>` with attribute
+ * "Primitive" = 1 (parameters: the values it uses from outside, Constants lifted; result: each of
+ * its variables used outside it, one or a tuple) and the block calls it. Linear in the block.
+ */
+tvm_tir_ir_module_obj* tvm_relax_transform_fuse_ops(const tvm_tir_ir_module_obj* mod);
+
+/*
+ * FuseTIR: each "Primitive" group function becomes one PrimFunc of its name (its kernels' bodies
+ * in order, their buffers substituted: parameters, results, and intermediates allocated in the
+ * fused kernel; intermediates computed per element where no work is repeated, elementwise
+ * epilogues moved into their producer's loop nest), every call of it a call_tir, and the group
+ * functions and kernels no longer called are removed.
+ */
+tvm_tir_ir_module_obj* tvm_relax_transform_fuse_tir(const tvm_tir_ir_module_obj* mod);
 
 /* ---- The lowering passes towards the VM (upstream's relax.transform of the same names) ----- */
 /*
@@ -102,8 +133,8 @@ typedef struct {
 
 /*
  * The passes that take a Relax module to what VMCodeGen compiles, in order:
- *   LambdaLift, LegalizeOps, ToNonDataflow, RemovePurityChecking, CallTIRRewrite,
- *   StaticPlanBlockMemory, KillAfterLastUse.
+ *   LambdaLift, LegalizeOps, AnnotateTIROpPattern, FuseOps, FuseTIR, ToNonDataflow,
+ *   RemovePurityChecking, CallTIRRewrite, StaticPlanBlockMemory, KillAfterLastUse.
  * Stores the (static) list in *out and returns its length.
  */
 int64_t tvm_relax_build_pipeline_passes(const tvm_relax_pass** out);
