@@ -245,12 +245,42 @@ static int eval_call_tir(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, 
 static int eval_function(eval_ctx* c, const tvm_relax_function_obj* fn, const char* name,
                          const TVMFFIAny* args, int32_t n, TVMFFIAny* out);
 
+/* R.reshape(x, shape): a view of x's data (compact, same element count) with the new shape, as
+ * vm.builtin.reshape makes it; RewriteDataflowReshape leaves these in a legalized module. */
+static int eval_reshape(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, TVMFFIAny* out) {
+  TVMFFIAny x = tvm_ffi_any_none(), s = tvm_ffi_any_none();
+  int rc = eval_expr(c, f, tvm_ffi_seq_obj_at(call->args, 0), &x);
+  if (rc == 0) rc = eval_expr(c, f, tvm_ffi_seq_obj_at(call->args, 1), &s);
+  if (rc == 0 && (x.type_index != kTVMFFITensor || s.type_index != kTVMFFIShape)) {
+    rc = tvm_ffi_raise("TypeError", "%s: relax.reshape needs a tensor and a shape", f->func);
+  }
+  if (rc == 0) {
+    const DLTensor* dl = tvm_ffi_tensor_dl(x.v_obj);
+    const int64_t* dims = tvm_ffi_shape_data(s.v_obj);
+    int64_t n = tvm_ffi_shape_ndim(s.v_obj), numel = 1;
+    for (int64_t i = 0; i < n; ++i) numel *= dims[i] < 0 ? 0 : dims[i];
+    if (!tvm_ffi_dltensor_is_contiguous(dl) || numel != tvm_ffi_dltensor_numel(dl)) {
+      rc = tvm_ffi_raise("ValueError", "%s: relax.reshape of a tensor of %lld elements to %lld elements",
+                         f->func, (long long)tvm_ffi_dltensor_numel(dl), (long long)numel);
+    } else {
+      void* v = tvm_ffi_tensor_view(x.v_obj, dims, (int32_t)n, NULL, 0, dl->dtype);
+      *out = tvm_ffi_any_obj(v);
+      rc = v ? 0 : -1;
+    }
+  }
+  tvm_ffi_any_release(&x);
+  tvm_ffi_any_release(&s);
+  return rc;
+}
+
 static int eval_call(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, TVMFFIAny* out) {
   const tvm_relax_op_info* info = tvm_relax_op_info_of(call->op);
   if (info) {
     switch (info->id) {
       case TVM_RELAX_OP_call_tir:
         return eval_call_tir(c, f, call, out);
+      case TVM_RELAX_OP_reshape:
+        return eval_reshape(c, f, call, out);
       case TVM_RELAX_OP_shape_of: {
         TVMFFIAny t = tvm_ffi_any_none();
         if (eval_expr(c, f, tvm_ffi_seq_obj_at(call->args, 0), &t) != 0) return -1;
@@ -281,6 +311,11 @@ static int eval_call(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, TVMF
       void* callee = tvm_tir_ir_module_lookup(c->mod, name);
       if (tvm_relax_kind_of(callee) == TVM_RELAX_KIND_Function) {
         rc = eval_function(c, callee, name, args, (int32_t)n, out);
+      } else if (tvm_tir_is(callee, TVM_TIR_KIND_PrimFunc)) {
+        /* A PrimFunc called directly (ComputePrimValue's, or a kernel given its outputs): run
+         * in the interpreter, its tir.ret value the result. */
+        rc = tvm_tir_interp_run(c->mod, name, args, (int32_t)n, out);
+        if (rc != 0) tvm_ffi_raise_context("%s: call of %s", f->func, name);
       } else {
         rc = tvm_ffi_raise("NotImplementedError", "%s: call of %s (not a Relax function)", f->func, name);
       }
@@ -471,5 +506,16 @@ int tvm_relax_eval(const tvm_tir_ir_module_obj* mod, const char* func_name, cons
   eval_ctx c = {mod, 0};
   int rc = eval_function(&c, fn, func_name ? func_name : "main", args, num_args, out);
   tvm_ffi_release(fn);
+  return rc;
+}
+
+int tvm_relax__eval_closed(const tvm_tir_ir_module_obj* mod, const tvm_relax_expr_obj* e,
+                           const char* what, TVMFFIAny* out) {
+  *out = tvm_ffi_any_none();
+  eval_ctx c = {mod, 0};
+  frame f = {tvm_ffi_dict_new(), tvm_ffi_dict_new(), what};
+  int rc = f.vars && f.tirs ? eval_expr(&c, &f, e, out) : -1;
+  tvm_ffi_release(f.vars);
+  tvm_ffi_release(f.tirs);
   return rc;
 }

@@ -190,6 +190,8 @@ void* tvm_relax__scratch_load(tvm_tir_buffer_obj* buf);
 void* tvm_relax__scratch_store(tvm_tir_buffer_obj* buf, void* value);
 /* The kernel computing a call (its tensor arguments, then its output, as buffers). */
 typedef tvm_tir_prim_func_obj* (*tvm_relax__legalize_fn)(const tvm_relax_call_obj* call);
+/* The legalization of operator id (legalize.c's table), NULL when it has none. */
+tvm_relax__legalize_fn tvm_relax__legalization(int32_t id);
 tvm_tir_prim_func_obj* tvm_relax__legalize_elementwise(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_matmul(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_softmax(const tvm_relax_call_obj* call);
@@ -242,6 +244,14 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_batch_norm(const tvm_relax_call_obj* 
 tvm_tir_prim_func_obj* tvm_relax__legalize_dropout(const tvm_relax_call_obj* call);
 /* image.resize2d (legalize_image.c). */
 tvm_tir_prim_func_obj* tvm_relax__legalize_resize2d(const tvm_relax_call_obj* call);
+
+/* ---- Evaluation (eval.c) --------------------------------------------------------------------- */
+/* Evaluate e, an expression without free Relax or TIR variables (constants, shapes, prim values,
+ * tuples and calls of them; call_tir runs mod's PrimFunc in libtir's interpreter), as
+ * tvm_relax_eval evaluates a function's bindings; `what` names it in errors. *out is owned.
+ * 0, or -1 + error. */
+int tvm_relax__eval_closed(const tvm_tir_ir_module_obj* mod, const tvm_relax_expr_obj* e,
+                           const char* what, TVMFFIAny* out);
 
 /* ---- Pass helpers (pipeline.c) --------------------------------------------------------------- */
 /* A rewrite of one Relax function: the new function (new reference; f retained when unchanged)

@@ -75,6 +75,10 @@ bool tvm_relax_op_has_legalization(int32_t id) {
   return id >= 0 && id < TVM_RELAX_OP_COUNT && k_legalize[id] != NULL;
 }
 
+tvm_relax__legalize_fn tvm_relax__legalization(int32_t id) {
+  return tvm_relax_op_has_legalization(id) ? k_legalize[id] : NULL;
+}
+
 /* ---- Kernel helpers -------------------------------------------------------------------------- */
 /* e with the call's TIR variables replaced by the kernel's own (made on first sight). */
 static tvm_tir_expr_obj* kernel_dim(tvm_relax__kernel* k, tvm_tir_expr_obj* e) {

@@ -87,17 +87,23 @@ tvm_relax_function_obj* tvm_relax__function_with_blocks(tvm_relax_function_obj* 
 }
 
 /* ---- The pipeline ---------------------------------------------------------------------------- */
-/* The order matters: kernels must exist before call_tir is rewritten; the rewrite puts impure
- * calls into blocks that must no longer be dataflow blocks, in functions allowed to hold them;
- * planning works on the allocations the rewrite made; kills go after the last uses of the
- * planned tensors and storages. */
+/* The order matters: kernels must exist before call_tir is rewritten (and before constants
+ * are folded through them); reshapes are recognized while blocks are still dataflow blocks; the
+ * rewrite puts impure calls into blocks that must no longer be dataflow blocks, in functions
+ * allowed to hold them; planning works on the allocations the rewrite made; kills go after the
+ * last uses of the planned tensors and storages (a reshape view's uses count as its tensor's);
+ * the builtins and prim-value functions are made last, for VMCodeGen. */
 static const tvm_relax_pass k_build_pipeline[] = {
     {"LegalizeOps", tvm_relax_transform_legalize_ops},
+    {"FoldConstant", tvm_relax_transform_fold_constant},
+    {"RewriteDataflowReshape", tvm_relax_transform_rewrite_dataflow_reshape},
     {"ToNonDataflow", tvm_relax_transform_to_non_dataflow},
     {"RemovePurityChecking", tvm_relax_transform_remove_purity_checking},
     {"CallTIRRewrite", tvm_relax_transform_call_tir_rewrite},
     {"StaticPlanBlockMemory", tvm_relax_transform_static_plan_block_memory},
     {"KillAfterLastUse", tvm_relax_transform_kill_after_last_use},
+    {"LowerRuntimeBuiltin", tvm_relax_transform_lower_runtime_builtin},
+    {"ComputePrimValue", tvm_relax_transform_compute_prim_value},
 };
 
 int64_t tvm_relax_build_pipeline_passes(const tvm_relax_pass** out) {

@@ -7,6 +7,7 @@
  * bad arguments to the compiled model are located errors from the VM.
  */
 #include <math.h>
+#include <string.h>
 #include <tvm/codegen/relax_build.h>
 #include <tvm/relax/relax.h>
 #include <tvm/vm/vm.h>
@@ -226,14 +227,20 @@ TEST(pipeline_matches_evaluator) {
 }
 
 /* Bytes the VM's pool holds after one run of an MLP chain (8 layers, 64 x 256 float32 tensors of
- * 64 KiB) compiled with the build pipeline's passes whose bit is set in `mask`: the pool keeps
- * freed blocks, so this is the run's high-water mark. */
-static size_t mlp_pool_bytes(unsigned mask) {
+ * 64 KiB) compiled with the build pipeline's passes named in `names` (space-separated, run in
+ * the pipeline's order): the pool keeps freed blocks, so this is the run's high-water mark. */
+static size_t mlp_pool_bytes(const char* names) {
   const tvm_relax_pass* p;
-  tvm_relax_pass passes[16];
+  tvm_relax_pass passes[32];
   int64_t all = tvm_relax_build_pipeline_passes(&p), n = 0;
-  for (int64_t i = 0; i < all && i < 16; ++i) {
-    if (mask & (1u << i)) passes[n++] = p[i];
+  for (int64_t i = 0; i < all && n < 32; ++i) {
+    size_t len = strlen(p[i].name);
+    for (const char* at = strstr(names, p[i].name); at; at = strstr(at + 1, p[i].name)) {
+      if ((at == names || at[-1] == ' ') && (at[len] == ' ' || at[len] == 0)) {
+        passes[n++] = p[i];
+        break;
+      }
+    }
   }
   tvm_tir_ir_module_obj* mod = relax_models_mlp(8, 64, 256);
   tvm_vm_executable* exec = mod ? tvm_codegen_relax_build_passes(mod, passes, n, NULL) : NULL;
@@ -256,12 +263,14 @@ static size_t mlp_pool_bytes(unsigned mask) {
 }
 
 TEST(planning_and_kills_lower_peak_memory) {
-  /* Bits: LegalizeOps 0, ToNonDataflow 1, RemovePurityChecking 2, CallTIRRewrite 3,
-   * StaticPlanBlockMemory 4, KillAfterLastUse 5. */
-  size_t legacy = mlp_pool_bytes(0x1);    /* call_tir compiled directly: all 16 outputs live */
-  size_t rewrite = mlp_pool_bytes(0xf);   /* allocation ops, nothing freed early */
-  size_t kills = mlp_pool_bytes(0x2f);    /* no planning: kills, the runtime pool reuses */
-  size_t planned = mlp_pool_bytes(0x3f);  /* the whole pipeline */
+  const char* rewrite_passes = "LegalizeOps ToNonDataflow RemovePurityChecking CallTIRRewrite";
+  char with_kills[256], with_plan[256];
+  snprintf(with_kills, sizeof(with_kills), "%s KillAfterLastUse", rewrite_passes);
+  snprintf(with_plan, sizeof(with_plan), "%s StaticPlanBlockMemory KillAfterLastUse", rewrite_passes);
+  size_t legacy = mlp_pool_bytes("LegalizeOps"); /* call_tir compiled directly: all 16 outputs live */
+  size_t rewrite = mlp_pool_bytes(rewrite_passes); /* allocation ops, nothing freed early */
+  size_t kills = mlp_pool_bytes(with_kills);       /* no planning: kills, the runtime pool reuses */
+  size_t planned = mlp_pool_bytes(with_plan);      /* the memory passes */
   size_t tensor = 64 * 256 * 4;
   CHECK(legacy >= 16 * tensor);
   CHECK(rewrite >= 16 * tensor);

@@ -40,6 +40,21 @@ extern "C" {
 tvm_vm_executable* tvm_codegen_relax_vm_codegen(const tvm_tir_ir_module_obj* mod);
 
 /*
+ * VMCodeGen, with the kernels the executable calls: *out_kernels (a new reference, NULL on
+ * error) receives an IRModule of mod's PrimFuncs (each with a global_symbol, its GlobalVar's name
+ * when it had none) and of the shape functions VMCodeGen generated. Symbolic dims live in a
+ * shape heap per function call (an int64 tensor); a composite dim (`n * 2`, `(n + 1) // 2`) of a
+ * parameter, a match_cast, a shape to make or a prim value is computed into its own slot by a
+ * generated PrimFunc `shape_func(H: T.Buffer((heap_size,), "int64"))` (shape_func1, ... when the
+ * module has more; upstream VMShapeLower's design), run where the dim is first needed. A
+ * parameter's composite dim is checked once every parameter is matched, with an error naming
+ * the function, the parameter, the dim, its expression and both values. tvm_codegen_relax_vm_codegen
+ * is this without out_kernels, and a ValueError when the executable needs shape functions.
+ */
+tvm_vm_executable* tvm_codegen_relax_vm_codegen_kernels(const tvm_tir_ir_module_obj* mod,
+                                                        tvm_tir_ir_module_obj** out_kernels);
+
+/*
  * The Relax build: mod (borrowed) taken through the build pipeline (tvm_relax_build_pipeline:
  * LegalizeOps, ToNonDataflow, RemovePurityChecking, CallTIRRewrite, StaticPlanBlockMemory,
  * KillAfterLastUse; each result checked for well-formedness in debug builds), then VMCodeGen, and
