@@ -23,6 +23,7 @@ typedef struct {
   void* vars; /* ffi.Dict Var -> value */
   void* tirs; /* ffi.Dict tir.Var -> int */
   const char* func;
+  bool lenient; /* skip composite dims whose variables are not bound yet */
 } frame;
 
 static int eval_expr(eval_ctx* c, frame* f, const tvm_relax_expr_obj* e, TVMFFIAny* out);
@@ -75,7 +76,11 @@ static int match_dim(frame* f, const tvm_tir_expr_obj* d, int64_t actual, const 
     }
   }
   int64_t want;
-  if (eval_int(f, d, &want) != 0) return -1;
+  if (eval_int(f, d, &want) != 0) {
+    if (!f->lenient) return -1;
+    tvm_ffi_error_clear(); /* checked in the second round (eval_function) */
+    return 0;
+  }
   if (want != actual) {
     int64_t c;
     if (tvm_tir_as_const_int(d, &c)) {
@@ -470,15 +475,18 @@ static int eval_function(eval_ctx* c, const tvm_relax_function_obj* fn, const ch
   if (n != np) {
     return tvm_ffi_raise("TypeError", "%s takes %lld arguments, got %d", name, (long long)np, n);
   }
-  frame f = {tvm_ffi_dict_new(), tvm_ffi_dict_new(), name};
+  frame f = {tvm_ffi_dict_new(), tvm_ffi_dict_new(), name, true};
   int rc = f.vars && f.tirs ? 0 : -1;
-  for (int64_t i = 0; rc == 0 && i < np; ++i) {
-    const tvm_relax_var_obj* p = tvm_ffi_seq_obj_at(fn->params, i);
-    char what[96];
-    snprintf(what, sizeof(what), "argument '%s'", tvm_relax_var_name(p));
-    rc = match(&f, &args[i], tvm_relax_sinfo_of(p), what);
-    TVMFFIAny key = tvm_ffi_any_obj(p);
-    if (rc == 0) rc = tvm_ffi_dict_set(f.vars, &key, &args[i]);
+  /* Two rounds: a composite dim (`(n + 1) // 2`) may use a variable a later parameter binds. */
+  for (int round = 0; round < 2; ++round, f.lenient = false) {
+    for (int64_t i = 0; rc == 0 && i < np; ++i) {
+      const tvm_relax_var_obj* p = tvm_ffi_seq_obj_at(fn->params, i);
+      char what[96];
+      snprintf(what, sizeof(what), "argument '%s'", tvm_relax_var_name(p));
+      rc = match(&f, &args[i], tvm_relax_sinfo_of(p), what);
+      TVMFFIAny key = tvm_ffi_any_obj(p);
+      if (rc == 0 && round == 0) rc = tvm_ffi_dict_set(f.vars, &key, &args[i]);
+    }
   }
   ++c->depth;
   if (rc == 0) rc = eval_expr(c, &f, fn->body, out);
@@ -513,7 +521,7 @@ int tvm_relax__eval_closed(const tvm_tir_ir_module_obj* mod, const tvm_relax_exp
                            const char* what, TVMFFIAny* out) {
   *out = tvm_ffi_any_none();
   eval_ctx c = {mod, 0};
-  frame f = {tvm_ffi_dict_new(), tvm_ffi_dict_new(), what};
+  frame f = {tvm_ffi_dict_new(), tvm_ffi_dict_new(), what, false};
   int rc = f.vars && f.tirs ? eval_expr(&c, &f, e, out) : -1;
   tvm_ffi_release(f.vars);
   tvm_ffi_release(f.tirs);

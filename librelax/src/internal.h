@@ -160,12 +160,19 @@ tvm_relax_sinfo_obj* tvm_relax__call_func_sinfo(const tvm_relax_func_sinfo_obj* 
 
 /* ---- Legalization (legalize.c, legalize_<family>.c) ------------------------------------------ */
 /* A kernel under construction: the call's TIR variables mapped to the kernel's own, and the
- * buffer parameters made so far (inputs first, then outputs). */
+ * buffer parameters made so far (inputs first, then outputs). A kernel binds its variables
+ * from its buffers' bare-variable dims; a composite dim (`n * 2`) using a variable that no
+ * bare dim of the call's tensors or result gives becomes a variable of its own (one per
+ * structurally distinct expression), bound from the tensor like any bare dim: the call's
+ * struct info guarantees the relations between dims that the kernel then no longer sees. */
 typedef struct {
   void* vmap;   /* ffi.Dict tir.Var -> tir.Var */
   void* params; /* ffi.List of Buffers */
+  void* bound;  /* ffi.Dict tir.Var -> None: the call's variables some bare dim gives */
+  void* dims;   /* ffi.List of (composite dim, its kernel variable) pairs, flattened */
 } tvm_relax__kernel;
-int tvm_relax__kernel_init(tvm_relax__kernel* k);
+/* Start the kernel of `call` (its tensor arguments and result give the bound variables). */
+int tvm_relax__kernel_init(tvm_relax__kernel* k, const tvm_relax_call_obj* call);
 void tvm_relax__kernel_free(tvm_relax__kernel* k);
 /* A buffer parameter for a tensor of struct info sinfo (known shape and dtype), appended to the
  * kernel's params (new reference). */
