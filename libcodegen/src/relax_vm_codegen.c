@@ -207,13 +207,16 @@ static int flush_deferred(fn_ctx* c) {
       continue;
     }
     int64_t args[3 + 128 + 1];
-    args[0] = tvm_vm_arg_reg(d->reg), args[1] = tvm_vm_arg_reg(c->heap_reg), args[2] = tvm_vm_arg_imm(d->ndim);
+    args[0] = tvm_vm_arg_reg(d->reg), args[1] = tvm_vm_arg_reg(c->heap_reg);
+    args[2] = tvm_vm_arg_imm(d->ndim);
     for (int64_t j = 0; j < d->ndim; ++j) {
-      args[3 + 2 * j] = tvm_vm_arg_imm(j == d->dim ? TVM_VM_MATCH_ASSERT_EQUAL_TO_LOAD : TVM_VM_MATCH_NO_OP);
-      args[4 + 2 * j] = tvm_vm_arg_imm(j == d->dim ? s : 0);
+      bool here = j == d->dim;
+      args[3 + 2 * j] = tvm_vm_arg_imm(here ? TVM_VM_MATCH_ASSERT_EQUAL_TO_LOAD : TVM_VM_MATCH_NO_OP);
+      args[4 + 2 * j] = tvm_vm_arg_imm(here ? s : 0);
     }
     args[3 + 2 * d->ndim] = err;
-    rc = emit_call(c, "vm.builtin.match_shape", args, (int32_t)(4 + 2 * d->ndim), TVM_VM_REG_VOID) < 0 ? -1 : 0;
+    int32_t nargs = (int32_t)(4 + 2 * d->ndim);
+    rc = emit_call(c, "vm.builtin.match_shape", args, nargs, TVM_VM_REG_VOID) < 0 ? -1 : 0;
   }
   for (int64_t i = 0; i < n; ++i) tvm_ffi_free(c->deferred[i].err);
   c->n_deferred = 0;

@@ -188,7 +188,8 @@ const char* tvm_codegen__shape_func(tvm_codegen__shape_heap* h, const int64_t* s
     lc.expr = tvm_ffi_seq_obj_at(h->slot_exprs, slots[i]);
     void* v = tvm_tir_mutate(&m, lc.expr);
     if (v && !tvm_ffi_dtype_equal(tvm_tir_expr_dtype(v), k_i64)) v = tvm_tir_cast_take(k_i64, v);
-    stores[i] = v ? tvm_tir_store_takev(tvm_tir_ref(heap), v, 1, (void* const[]){tvm_tir_i64(slots[i])}) : NULL;
+    void* at = v ? tvm_tir_i64(slots[i]) : NULL;
+    stores[i] = v ? tvm_tir_store_takev(tvm_tir_ref(heap), v, 1, (void* const[]){at}) : NULL;
     if (!stores[i]) break;
   }
   void* gv = NULL;

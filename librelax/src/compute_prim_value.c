@@ -89,7 +89,10 @@ static void* post_prim_value(tvm_relax_mutator* m, const void* node) {
   const tvm_relax_sinfo_obj* sinfo = tvm_relax_sinfo_of(pv);
   char name[64];
   void* vars = tvm_ffi_list_new();
-  int rc = vars && fresh_name(c, name, sizeof(name)) == 0 && tvm_relax_sinfo_tir_vars(sinfo, false, vars) == 0 ? 0 : -1;
+  int rc = vars && fresh_name(c, name, sizeof(name)) == 0 &&
+                   tvm_relax_sinfo_tir_vars(sinfo, false, vars) == 0
+               ? 0
+               : -1;
   tvm_tir_prim_func_obj* f = rc == 0 ? make_func(sinfo, vars, name) : NULL;
   tvm_tir_global_var_obj* gv = f ? tvm_tir_global_var_new(name) : NULL;
   TVMFFIAny k = tvm_ffi_any_obj(gv), v = tvm_ffi_any_obj(f);
@@ -152,7 +155,8 @@ static void* hoist(cpv_ctx* c, const void* e, bool top, void* pending, bool data
         tvm_ffi_release(args);
         break;
       }
-      tvm_relax_expr_obj* out = tvm_relax_call_new(call->op, args, call->attrs, call->sinfo_args, call->expr.span);
+      tvm_relax_expr_obj* out =
+          tvm_relax_call_new(call->op, args, call->attrs, call->sinfo_args, call->expr.span);
       tvm_ffi_release(args);
       return out;
     }

@@ -169,7 +169,8 @@ static tvm_relax_expr_obj* fold_legalizable(const tvm_relax_call_obj* call, int3
   void* funcs = gv ? tvm_ffi_map_new(&k, &v, 1) : NULL;
   tvm_tir_ir_module_obj* mod = funcs ? tvm_tir_ir_module_new(funcs, NULL) : NULL;
   void* inputs = tvm_ffi_list_new();
-  void* in_arr = inputs && tvm_relax__kernel_inputs(call, inputs) == 0 ? tvm_ffi_list_to_array(inputs) : NULL;
+  void* in_arr =
+      inputs && tvm_relax__kernel_inputs(call, inputs) == 0 ? tvm_ffi_list_to_array(inputs) : NULL;
   tvm_relax_expr_obj* tuple = in_arr ? tvm_relax_tuple_new(in_arr) : NULL;
   TVMFFIAny args[2] = {tvm_ffi_any_obj(gv), tvm_ffi_any_obj(tuple)}, s = tvm_ffi_any_obj(os);
   void* aarr = tuple ? tvm_ffi_array_new(args, 2) : NULL;

@@ -143,7 +143,9 @@ int tvm_relax__liveness_init(tvm_relax__liveness* l, const tvm_tir_ir_module_obj
       const tvm_relax_binding_obj* b = tvm_ffi_seq_obj_at(blk->bindings, j);
       const void* v = tvm_relax_binding_value(b);
       int64_t t = token_of(l, v);
-      if (t < 0 && (t = reshape_of(l, v)) >= 0) scan(l, tvm_ffi_seq_obj_at(((const tvm_relax_call_obj*)v)->args, 1), pos, false);
+      if (t < 0 && (t = reshape_of(l, v)) >= 0) {
+        scan(l, tvm_ffi_seq_obj_at(((const tvm_relax_call_obj*)v)->args, 1), pos, false);
+      }
       if (t >= 0) {
         /* v = root (or a match_cast of it, or a reshape view of it): v is the root under
          * another name. */

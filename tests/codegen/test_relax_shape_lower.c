@@ -327,6 +327,44 @@ TEST(reshape_runs_no_kernel) {
   unbuild(&b);
 }
 
+/* main(x: (4, 8)): a = exp(x); b = reshape(a, (8, 4)) (a view of a's storage); c = negative(b);
+ * d = exp(c); return d. The view's uses count as a's: a's storage is neither killed nor reused
+ * for c or d (static shapes, so StaticPlanBlockMemory plans them) while b is read. */
+TEST(a_view_keeps_its_storage) {
+  rp m;
+  rp_init(&m);
+  tvm_relax_var_obj* x = rp_param(&m, "x", rt_tensor(F32, 2, (int64_t)4, (int64_t)8));
+  rp_begin(&m, "main");
+  rp_dataflow(&m);
+  tvm_relax_var_obj* a = rp_emit(&m, rp_call(&m, "relax.exp", NULL, 1, x), "a");
+  void* s84[2] = {i64(&m, 8), i64(&m, 4)};
+  tvm_relax_var_obj* v = rp_emit(&m, rp_call(&m, "relax.reshape", NULL, 2, a, rp_shape(&m, 2, s84)), "b");
+  tvm_relax_var_obj* c = rp_emit(&m, rp_call(&m, "relax.negative", NULL, 1, v), "c");
+  tvm_relax_var_obj* d = rp_output(&m, rp_call(&m, "relax.exp", NULL, 1, c), "d");
+  rp_block_end(&m);
+  built b = build(rp_finish(&m, (tvm_relax_expr_obj*)d));
+  CHECK(b.vm != NULL);
+  tvm_tir_ir_module_obj* low = b.mod ? tvm_relax_build_pipeline(b.mod) : NULL;
+  char buf[2048];
+  /* a's tensor is killed after c's kernel, its last reader through the view, and c gets a
+   * storage of its own. */
+  CHECK_STR_CONTAINS(low ? relax_models_bindings_text(low, "main", buf, sizeof(buf)) : "",
+                     "b = vm.builtin.reshape(a, shape(8, 4)); "
+                     "storage1 = memory.alloc_storage(shape(128), 0, global, uint8); "
+                     "alloc1 = memory.alloc_tensor(storage1, 0, shape(8, 4), float32); "
+                     "_ = memory.kill_storage(storage1); _ = negative(b, alloc1); "
+                     "_ = memory.kill_tensor(alloc); c = alloc1");
+  for (int trial = 0; b.vm && trial < 3; ++trial) {
+    int64_t s[2] = {4, 8};
+    void* xt = rand_tensor(2, s);
+    TVMFFIAny arg = tvm_ffi_any_obj(xt);
+    CHECK_EQ_INT(compare(b.vm, b.ref, &arg, 1), 0);
+    tvm_ffi_release(xt);
+  }
+  tvm_ffi_release(low);
+  unbuild(&b);
+}
+
 /* ---- Prim values ------------------------------------------------------------------------------- */
 /* main(x: (n, 4)): r = if n > 2: exp(x) else negative(x); return (r, R.prim_value(n * 2 + 1)) */
 static tvm_tir_ir_module_obj* prim_model(void) {
@@ -410,6 +448,7 @@ int main(void) {
   RUN(declared_composite_dims_are_checked);
   RUN(codegen_without_kernels_is_refused);
   RUN(reshape_runs_no_kernel);
+  RUN(a_view_keeps_its_storage);
   RUN(prim_values_are_computed);
   RUN(folded_constants_match);
   return test_summary();

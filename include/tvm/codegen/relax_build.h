@@ -6,9 +6,10 @@
  *   tvm_vm_invoke(vm, "main", args, n, &out);
  *
  * VMCodeGen's input must be legalized: every operator call a call_tir, a direct call of a
- * PrimFunc with its outputs as arguments, or one of the operators VMCodeGen maps to a VM builtin
- * (shape_of, null_value, call_pure_packed, builtin.alloc_tensor, memory.alloc_storage /
- * alloc_tensor / kill_storage / kill_tensor).
+ * PrimFunc (with its outputs as arguments, or returning a value: ComputePrimValue's), or one of
+ * the operators VMCodeGen maps to a VM builtin (shape_of, null_value, call_pure_packed,
+ * builtin.alloc_tensor, memory.alloc_storage / alloc_tensor / kill_storage / kill_tensor); the
+ * other builtins come as ExternFunc calls (LowerRuntimeBuiltin: vm.builtin.reshape, ...).
  */
 #ifndef TVM_CODEGEN_RELAX_BUILD_H_
 #define TVM_CODEGEN_RELAX_BUILD_H_
@@ -55,12 +56,11 @@ tvm_vm_executable* tvm_codegen_relax_vm_codegen_kernels(const tvm_tir_ir_module_
                                                         tvm_tir_ir_module_obj** out_kernels);
 
 /*
- * The Relax build: mod (borrowed) taken through the build pipeline (tvm_relax_build_pipeline:
- * LegalizeOps, ToNonDataflow, RemovePurityChecking, CallTIRRewrite, StaticPlanBlockMemory,
- * KillAfterLastUse; each result checked for well-formedness in debug builds), then VMCodeGen, and
- * the module's PrimFuncs lowered (tvm_tir_lower) and compiled with LLVM in-process
- * (tvm_codegen_build; each gets global_symbol = its GlobalVar's name when it has none), imported
- * into the executable. options NULL = defaults.
+ * The Relax build: mod (borrowed) taken through the build pipeline (tvm_relax_build_pipeline,
+ * tvm/relax/transform.h; each result checked for well-formedness in debug builds), then
+ * VMCodeGen, and the module's PrimFuncs with VMCodeGen's shape functions lowered (tvm_tir_lower)
+ * and compiled with LLVM in-process (tvm_codegen_build; each gets global_symbol = its
+ * GlobalVar's name when it has none), imported into the executable. options NULL = defaults.
  */
 tvm_vm_executable* tvm_codegen_relax_build(const tvm_tir_ir_module_obj* mod,
                                            const tvm_codegen_options* options);
