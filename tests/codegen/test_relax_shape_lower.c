@@ -253,6 +253,24 @@ TEST(codegen_without_kernels_is_refused) {
   tvm_ffi_release(low), tvm_ffi_release(mod);
 }
 
+/* A composite dim over a variable nothing defines (ill-formed IR given to VMCodeGen directly)
+ * is an error naming the variable and the expression. */
+TEST(undefined_variable_is_refused) {
+  rp m;
+  rp_init(&m);
+  tvm_tir_expr_obj* k = rp_keep(&m, tvm_tir_var_new("k", I64));
+  tvm_relax_var_obj* x = rp_param(&m, "x", rt_tensor(F32, 1, (int64_t)4));
+  rp_begin(&m, "main");
+  void* d[1] = {rp_keep(&m, tvm_tir_mul(k, i64(&m, 2)))};
+  tvm_relax_var_obj* s = rp_emit(&m, rp_shape(&m, 1, d), "s");
+  tvm_tir_ir_module_obj* mod = rp_finish(&m, rp_tuple(&m, 2, x, s));
+  tvm_tir_ir_module_obj* kernels = NULL;
+  CHECK(mod && tvm_codegen_relax_vm_codegen_kernels(mod, &kernels) == NULL);
+  CHECK(kernels == NULL);
+  CHECK_RAISED("ValueError", "VMCodeGen: main: symbolic dim not defined here: k (in k * T.int64(2))");
+  tvm_ffi_release(mod);
+}
+
 /* ---- Reshape views ----------------------------------------------------------------------------- */
 typedef struct {
   int kernels;  /* calls of functions other than VM builtins and shape functions */
@@ -447,6 +465,7 @@ int main(void) {
   RUN(concat_of_symbolic_dims);
   RUN(declared_composite_dims_are_checked);
   RUN(codegen_without_kernels_is_refused);
+  RUN(undefined_variable_is_refused);
   RUN(reshape_runs_no_kernel);
   RUN(a_view_keeps_its_storage);
   RUN(prim_values_are_computed);
