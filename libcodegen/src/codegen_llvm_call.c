@@ -4,7 +4,8 @@
  * (libtir interp_call.c, spec E11):
  *
  *   - the callee is found by the GlobalVar's name in the module (a PrimFunc compiled alone can
- *     only call itself, by its global_symbol);
+ *     only call itself, by its global_symbol); a call_extern naming a PrimFunc of the module
+ *     (a helper defined next to its caller) is the same call;
  *   - the call goes through the callee's packed entry __tvm_ffi_<symbol>, so the callee checks
  *     its arguments exactly as for an outside caller; arguments are TVMFFIAny values on the
  *     caller's stack: an integer is Int, a bool Bool, a float Float (widened to double), a handle
@@ -139,8 +140,9 @@ static LLVMValueRef read_result(cg_state* s, LLVMValueRef slot, DLDataType t, co
   return tvm_codegen__convert(s, v, from, t);
 }
 
-LLVMValueRef tvm_codegen__call_global(cg_state* s, const tvm_tir_call_obj* n) {
-  const char* name = tvm_ffi_str_cstr(((const tvm_tir_global_var_obj*)n->op)->name_hint);
+/* The call of the module's PrimFunc `name` with the call's arguments from index `first` on. */
+static LLVMValueRef call_module_func(cg_state* s, const tvm_tir_call_obj* n, const char* name,
+                                     int64_t first) {
   DLDataType rt = n->expr.dtype;
   if (!tvm_tir_dtype_is_void(rt) && rt.lanes != 1) {
     tvm_codegen__fail(s, "NotImplementedError", "call to %s returning a vector (%s)", name,
@@ -151,7 +153,7 @@ LLVMValueRef tvm_codegen__call_global(cg_state* s, const tvm_tir_call_obj* n) {
   const tvm_tir_prim_func_obj* f = resolve(s, name, &sym);
   if (!f) return NULL;
   LLVMValueRef result = NULL;
-  int64_t na = tvm_tir_array_size(n->args), np = tvm_tir_array_size(f->params);
+  int64_t na = tvm_tir_array_size(n->args) - first, np = tvm_tir_array_size(f->params);
   if (na != np) {
     tvm_codegen__fail(s, "TypeError", "call to %s: expected %lld arguments, got %lld", name,
                       (long long)np, (long long)na);
@@ -160,7 +162,7 @@ LLVMValueRef tvm_codegen__call_global(cg_state* s, const tvm_tir_call_obj* n) {
   LLVMTypeRef at = LLVMArrayType(s->i64, (unsigned)(2 * (na ? na : 1)));
   LLVMValueRef args = tvm_codegen__entry_alloca(s, at, "call_args");
   for (int64_t k = 0; k < na; ++k) {
-    const void* a = tvm_tir_array_at(n->args, k);
+    const void* a = tvm_tir_array_at(n->args, first + k);
     const tvm_tir_var_obj* p = tvm_tir_array_at(f->params, k);
     const tvm_tir_buffer_obj* b = param_buffer(f, p);
     DLDataType t = tvm_tir_expr_dtype(a);
@@ -215,4 +217,21 @@ LLVMValueRef tvm_codegen__call_global(cg_state* s, const tvm_tir_call_obj* n) {
 done:
   tvm_ffi_release((void*)f);
   return result;
+}
+
+LLVMValueRef tvm_codegen__call_global(cg_state* s, const tvm_tir_call_obj* n) {
+  return call_module_func(s, n, tvm_ffi_str_cstr(((const tvm_tir_global_var_obj*)n->op)->name_hint), 0);
+}
+
+bool tvm_codegen__has_module_func(cg_state* s, const char* name) {
+  if (!s->unit || tvm_tir_kind_of(s->unit) != TVM_TIR_KIND_IRModule) return false;
+  void* f = tvm_tir_ir_module_lookup(s->unit, name);
+  bool prim = f && tvm_tir_kind_of(f) == TVM_TIR_KIND_PrimFunc;
+  tvm_ffi_release(f);
+  return prim;
+}
+
+LLVMValueRef tvm_codegen__call_module_extern(cg_state* s, const tvm_tir_call_obj* n,
+                                             const char* name) {
+  return call_module_func(s, n, name, 1);
 }

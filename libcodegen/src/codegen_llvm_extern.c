@@ -4,7 +4,8 @@
  * return type is the Call's dtype (void for a handle of 0 bits, as TVM writes "void"), each
  * parameter the dtype of its argument (int32 -> i32, float32 -> float, handle -> ptr, a string
  * -> ptr to a constant C string), so it follows the C calling convention of the matching C
- * prototype. The symbol resolves like any other undefined one: in the JIT from the process
+ * prototype; a name that is a PrimFunc of the module being compiled calls it as a GlobalVar
+ * call would (codegen_llvm_call.c). Any other symbol resolves like any other undefined one: in the JIT from the process
  * (libc, libm, the executable's exported functions), in an exported library at load time.
  */
 #include "internal.h"
@@ -21,6 +22,7 @@ LLVMValueRef tvm_codegen__call_extern(cg_state* s, const tvm_tir_call_obj* n) {
     return NULL;
   }
   const char* name = tvm_ffi_str_cstr(((const tvm_tir_string_imm_obj*)name_expr)->value);
+  if (tvm_codegen__has_module_func(s, name)) return tvm_codegen__call_module_extern(s, n, name);
   DLDataType rt = n->expr.dtype;
   if (rt.lanes > 1) {
     tvm_codegen__fail(s, "NotImplementedError", "call_extern %s returning a vector", name);

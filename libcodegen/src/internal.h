@@ -118,6 +118,11 @@ int tvm_codegen__allocate(cg_state* s, const tvm_tir_allocate_obj* n);
 LLVMValueRef tvm_codegen__call_extern(cg_state* s, const tvm_tir_call_obj* n);
 /* codegen_llvm_call.c: a Call whose op is a GlobalVar (a PrimFunc of the same module). */
 LLVMValueRef tvm_codegen__call_global(cg_state* s, const tvm_tir_call_obj* n);
+/* Whether `name` is a PrimFunc of the module being compiled; the call_extern of such a helper
+ * (its arguments after the name), made as a GlobalVar call. */
+bool tvm_codegen__has_module_func(cg_state* s, const char* name);
+LLVMValueRef tvm_codegen__call_module_extern(cg_state* s, const tvm_tir_call_obj* n,
+                                             const char* name);
 /* The packed entry __tvm_ffi_<symbol> of a PrimFunc compiled in this module (declared on first
  * use, defined by tvm_codegen__function). */
 LLVMValueRef tvm_codegen__packed_entry(cg_state* s, const char* symbol);

@@ -404,6 +404,30 @@ static int64_t emit_args_call(fn_ctx* c, int64_t func, void* args, int64_t first
   return emit_call_idx(c, func, words, (int32_t)(n + n_extra), dst) < 0 ? -1 : dst;
 }
 
+/* A call of packed `name` with the words prefix[0..np) and then the Relax args, into dst. */
+static int64_t emit_prefixed_call(fn_ctx* c, const char* name, const int64_t* prefix, int32_t np,
+                                  void* args, int64_t dst) {
+  int64_t n = tvm_ffi_seq_size(args), words[256];
+  if (n + np > 256) return fail(c, "more than 256 call arguments", NULL), -1;
+  memcpy(words, prefix, (size_t)np * sizeof(int64_t));
+  for (int64_t i = 0; i < n; ++i) {
+    bool ok;
+    words[np + i] = arg_word(c, tvm_ffi_seq_obj_at(args, i), &ok);
+    if (!ok) return -1;
+  }
+  return emit_call(c, name, words, (int32_t)(np + n), dst) < 0 ? -1 : dst;
+}
+
+/* The same with the fields of `tuple` (a Tuple expression: the arguments of make_closure and
+ * invoke_closure) as the args. */
+static int64_t emit_tuple_call(fn_ctx* c, const char* name, const int64_t* prefix, int32_t np,
+                               const tvm_relax_expr_obj* tuple, int64_t dst) {
+  if (tvm_relax_kind_of(tuple) != TVM_RELAX_KIND_Tuple) {
+    return fail(c, name, ": the arguments must be a tuple expression"), -1;
+  }
+  return emit_prefixed_call(c, name, prefix, np, ((const tvm_relax_tuple_obj*)tuple)->fields, dst);
+}
+
 /* A register of a newly allocated tensor of struct info s. */
 static int64_t alloc_output(fn_ctx* c, const tvm_relax_sinfo_obj* s) {
   void* dims = tvm_relax_tensor_sinfo_dims(s);
@@ -431,6 +455,14 @@ static const char* kernel_name(fn_ctx* c, const tvm_tir_global_var_obj* gv) {
   tvm_ffi_release(f); /* the module keeps the function and its attrs */
   return sym ? sym : tvm_ffi_str_cstr(gv->name_hint);
 }
+
+/* The function index of a GlobalVar: a Relax function of the executable, else the packed
+ * function of a PrimFunc. */
+static int64_t func_index(fn_ctx* c, const tvm_tir_global_var_obj* gv) {
+  int64_t f = tvm_vm_builder_find_function(c->b, tvm_ffi_str_cstr(gv->name_hint));
+  return f >= 0 ? f : tvm_vm_builder_declare_packed(c->b, kernel_name(c, gv));
+}
+
 
 static int64_t emit_call_tir(fn_ctx* c, const tvm_relax_call_obj* call) {
   const tvm_tir_global_var_obj* gv = tvm_ffi_seq_obj_at(call->args, 0);
@@ -525,6 +557,21 @@ static int64_t emit_call_expr(fn_ctx* c, const tvm_relax_call_obj* call) {
       case TVM_RELAX_OP_memory_kill_storage:
       case TVM_RELAX_OP_memory_kill_tensor:
         return emit_kill(c, call);
+      case TVM_RELAX_OP_make_closure: {
+        const tvm_relax_expr_obj* gv = tvm_ffi_seq_obj_at(call->args, 0);
+        int64_t f = tvm_tir_is(gv, TVM_TIR_KIND_GlobalVar) ? func_index(c, (const void*)gv) : -1;
+        if (f < 0) return fail(c, "make_closure of something other than a function", NULL), -1;
+        int64_t w = tvm_vm_arg_func(f);
+        return emit_tuple_call(c, "vm.builtin.make_closure", &w, 1, tvm_ffi_seq_obj_at(call->args, 1), dst);
+      }
+      case TVM_RELAX_OP_invoke_closure:
+      case TVM_RELAX_OP_invoke_pure_closure: {
+        int64_t clo = emit_expr(c, tvm_ffi_seq_obj_at(call->args, 0));
+        int64_t w[2] = {tvm_vm_arg_reg(TVM_VM_REG_VM), tvm_vm_arg_reg(clo)};
+        return clo < 0 ? -1
+                       : emit_tuple_call(c, "vm.builtin.invoke_closure", w, 2,
+                                         tvm_ffi_seq_obj_at(call->args, 1), dst);
+      }
       case TVM_RELAX_OP_call_pure_packed: {
         const tvm_relax_expr_obj* callee = tvm_ffi_seq_obj_at(call->args, 0);
         if (tvm_relax_kind_of(callee) != TVM_RELAX_KIND_ExternFunc) break;
@@ -543,13 +590,15 @@ static int64_t emit_call_expr(fn_ctx* c, const tvm_relax_call_obj* call) {
     return f < 0 ? -1 : emit_args_call(c, f, call->args, 0, NULL, 0, dst);
   }
   if (tvm_tir_is(call->op, TVM_TIR_KIND_GlobalVar)) {
-    const char* name = tvm_ffi_str_cstr(((const tvm_tir_global_var_obj*)call->op)->name_hint);
-    int64_t f = tvm_vm_builder_find_function(c->b, name);
-    if (f < 0) {
-      /* A PrimFunc called directly: its packed function. */
-      f = tvm_vm_builder_declare_packed(c->b, kernel_name(c, (const void*)call->op));
-    }
+    /* A Relax function, or a PrimFunc called directly (its packed function). */
+    int64_t f = func_index(c, (const void*)call->op);
     return f < 0 ? -1 : emit_args_call(c, f, call->args, 0, NULL, 0, dst);
+  }
+  if (tvm_relax_is_var(call->op)) {
+    /* A function value (a parameter, or a closure): invoked as a closure, as upstream does. */
+    int64_t clo = var_reg(c, call->op);
+    int64_t w[2] = {tvm_vm_arg_reg(TVM_VM_REG_VM), tvm_vm_arg_reg(clo)};
+    return clo < 0 ? -1 : emit_prefixed_call(c, "vm.builtin.invoke_closure", w, 2, call->args, dst);
   }
   return fail(c, "calls of this callee are not supported yet: ",
               tvm_ffi_type_key(tvm_ffi_type_index(call->op))), -1;
@@ -649,7 +698,10 @@ static int64_t emit_expr(fn_ctx* c, const tvm_relax_expr_obj* e) {
     }
     default:
       if (tvm_tir_is(e, TVM_TIR_KIND_GlobalVar)) {
-        return fail(c, "a function used as a value (closures) is not supported yet", NULL), -1;
+        /* A function used as a value: its entry of the function pool (a closure). */
+        int64_t f = func_index(c, (const void*)e), dst = new_reg(c);
+        int64_t w = tvm_vm_arg_func(f);
+        return f < 0 || emit_call(c, "vm.builtin.copy", &w, 1, dst) < 0 ? -1 : dst;
       }
       return fail(c, "cannot compile a ", e ? tvm_ffi_type_key(tvm_ffi_type_index(e)) : "NULL"), -1;
   }

@@ -8,6 +8,17 @@
 
 #include "internal.h"
 
+/* What is set aside while a nested function or a binding scope is built: the enclosing
+ * function's whole state (FUNC), or the enclosing scope's blocks (SCOPE). */
+typedef struct {
+  bool is_func;
+  bool in_function, is_pure, dataflow;
+  char* name;
+  void *params, *attrs, *blocks, *bindings, *names;
+  int64_t num_bindings;
+  int32_t scopes;
+} bb_saved;
+
 struct tvm_relax_block_builder {
   tvm_tir_ir_module_obj* mod;
   /* The function being built. */
@@ -21,6 +32,10 @@ struct tvm_relax_block_builder {
   bool dataflow;  /* the current block is a dataflow block */
   void* names;    /* ffi.Dict name -> next suffix, for unique variable names */
   int64_t num_bindings;
+  int32_t scopes; /* binding scopes open in this function (tvm_relax_bb_scope_begin) */
+  /* Enclosing functions and scopes, innermost last. */
+  bb_saved* saved;
+  int32_t num_saved, cap_saved;
 };
 
 tvm_relax_block_builder* tvm_relax_bb_new(tvm_tir_ir_module_obj* mod) {
@@ -53,13 +68,81 @@ static void end_function_state(tvm_relax_block_builder* bb) {
   bb->in_function = false;
   bb->dataflow = false;
   bb->num_bindings = 0;
+  bb->scopes = 0;
+}
+
+static void saved_release(bb_saved* s) {
+  tvm_ffi_free(s->name);
+  tvm_ffi_release(s->params);
+  tvm_ffi_release(s->attrs);
+  tvm_ffi_release(s->blocks);
+  tvm_ffi_release(s->bindings);
+  tvm_ffi_release(s->names);
 }
 
 void tvm_relax_bb_free(tvm_relax_block_builder* bb) {
   if (!bb) return;
   end_function_state(bb);
+  for (int32_t i = 0; i < bb->num_saved; ++i) saved_release(&bb->saved[i]);
+  tvm_ffi_free(bb->saved);
   tvm_ffi_release(bb->mod);
   tvm_ffi_free(bb);
+}
+
+/* Room for one more saved entry (zeroed); NULL + MemoryError. */
+static bb_saved* push_saved(tvm_relax_block_builder* bb) {
+  if (bb->num_saved == bb->cap_saved) {
+    int32_t cap = bb->cap_saved ? 2 * bb->cap_saved : 4;
+    bb_saved* s = tvm_ffi_realloc(bb->saved, (size_t)cap * sizeof(*s));
+    if (!s) return NULL;
+    bb->saved = s;
+    bb->cap_saved = cap;
+  }
+  bb_saved* s = &bb->saved[bb->num_saved++];
+  memset(s, 0, sizeof(*s));
+  return s;
+}
+
+/* Set the current function aside (its state moves into a FUNC entry; the builder is then
+ * outside any function). */
+static int save_function(tvm_relax_block_builder* bb) {
+  bb_saved* s = push_saved(bb);
+  if (!s) return -1;
+  s->is_func = true;
+  s->in_function = bb->in_function;
+  s->is_pure = bb->is_pure;
+  s->dataflow = bb->dataflow;
+  s->name = bb->name;
+  s->params = bb->params;
+  s->attrs = bb->attrs;
+  s->blocks = bb->blocks;
+  s->bindings = bb->bindings;
+  s->names = bb->names;
+  s->num_bindings = bb->num_bindings;
+  s->scopes = bb->scopes;
+  bb->name = NULL;
+  bb->params = bb->attrs = bb->blocks = bb->bindings = bb->names = NULL;
+  bb->in_function = bb->dataflow = false;
+  bb->num_bindings = 0;
+  bb->scopes = 0;
+  return 0;
+}
+
+/* After the current function ended: the enclosing one, if it was set aside, is current again. */
+static void restore_function(tvm_relax_block_builder* bb) {
+  if (bb->num_saved == 0 || !bb->saved[bb->num_saved - 1].is_func) return;
+  bb_saved* s = &bb->saved[--bb->num_saved];
+  bb->in_function = s->in_function;
+  bb->is_pure = s->is_pure;
+  bb->dataflow = s->dataflow;
+  bb->name = s->name;
+  bb->params = s->params;
+  bb->attrs = s->attrs;
+  bb->blocks = s->blocks;
+  bb->bindings = s->bindings;
+  bb->names = s->names;
+  bb->num_bindings = s->num_bindings;
+  bb->scopes = s->scopes;
 }
 
 static int need_function(tvm_relax_block_builder* bb, const char* what) {
@@ -135,20 +218,24 @@ int tvm_relax_bb_function_begin_ex(tvm_relax_block_builder* bb, const char* name
                                    void* attrs, unsigned flags) {
   bool is_pure = !(flags & TVM_RELAX_BB_IMPURE);
   if (!bb) return tvm_ffi_raise("ValueError", "BlockBuilder: NULL builder");
-  if (bb->in_function) return tvm_ffi_raise("ValueError", "BlockBuilder: functions do not nest");
   if (params && tvm_ffi_type_index(params) != kTVMFFIArray) {
     return tvm_ffi_raise("TypeError", "BlockBuilder: params must be an ffi.Array of Var");
   }
-  bb->name = tvm_ffi_strndup(name ? name : "main", name ? strlen(name) : 4);
-  bb->params = params ? params : tvm_relax__empty_array();
-  if (params) tvm_ffi_retain(params);
   if (attrs && tvm_ffi_type_index(attrs) != kTVMFFIMap) {
     return tvm_ffi_raise("TypeError", "BlockBuilder: attrs must be an ffi.Map");
   }
+  /* A function begun inside another is a local function: the outer one is set aside until
+   * this one ends. */
+  if (bb->in_function && save_function(bb) != 0) return -1;
+  bb->name = tvm_ffi_strndup(name ? name : "main", name ? strlen(name) : 4);
+  bb->params = params ? params : tvm_relax__empty_array();
+  if (params) tvm_ffi_retain(params);
   if (flags & TVM_RELAX_BB_PRIVATE) {
     bb->attrs = attrs;
     if (attrs) tvm_ffi_retain(attrs);
   } else if (!(bb->attrs = public_attrs(attrs, name ? name : "main"))) {
+    end_function_state(bb);
+    restore_function(bb);
     return -1;
   }
   bb->is_pure = is_pure;
@@ -158,17 +245,20 @@ int tvm_relax_bb_function_begin_ex(tvm_relax_block_builder* bb, const char* name
   bb->in_function = true;
   if (!bb->name || !bb->blocks || !bb->bindings || !bb->names) {
     end_function_state(bb);
+    restore_function(bb);
     return -1;
   }
   for (int64_t i = 0; i < tvm_ffi_seq_size(bb->params); ++i) {
     tvm_relax_var_obj* p = tvm_ffi_seq_obj_at(bb->params, i);
     if (!tvm_relax_is_var(p)) {
       end_function_state(bb);
+      restore_function(bb);
       return tvm_ffi_raise("TypeError", "BlockBuilder: params[%lld] is not a Var", (long long)i);
     }
     void* n = unique_name(bb, tvm_relax_var_name(p));
     if (!n) {
       end_function_state(bb);
+      restore_function(bb);
       return -1;
     }
     tvm_ffi_release(n);
@@ -403,16 +493,23 @@ tvm_tir_global_var_obj* tvm_relax_bb_add_function(tvm_relax_block_builder* bb, v
   return add_to_module(bb, func, name_hint ? name_hint : "func");
 }
 
-tvm_tir_global_var_obj* tvm_relax_bb_function_end(tvm_relax_block_builder* bb,
-                                                  tvm_relax_expr_obj* output,
-                                                  tvm_relax_sinfo_obj* ret_sinfo) {
+/* The current function's Function (NULL + error); the state of the function ends either way and
+ * the enclosing function, if any, is current again. */
+static tvm_relax_function_obj* finish_function(tvm_relax_block_builder* bb,
+                                               tvm_relax_expr_obj* output,
+                                               tvm_relax_sinfo_obj* ret_sinfo) {
   if (need_function(bb, "function end") != 0) return NULL;
+  if (bb->scopes > 0) {
+    tvm_ffi_raise("ValueError", "BlockBuilder: the function ends with %d binding scope%s open",
+                  (int)bb->scopes, bb->scopes == 1 ? "" : "s");
+    return NULL;
+  }
   if (bb->dataflow) {
     tvm_ffi_raise("ValueError", "BlockBuilder: the function ends inside a dataflow block");
     return NULL;
   }
   tvm_relax_expr_obj* out = normalize_arg(bb, output);
-  tvm_tir_global_var_obj* gv = NULL;
+  tvm_relax_function_obj* f = NULL;
   if (out && close_block(bb) == 0) {
     if (tvm_relax_kind_of(out) == TVM_RELAX_KIND_DataflowVar) {
       tvm_ffi_raise("ValueError", "BlockBuilder: the function returns DataflowVar %s (emit it with "
@@ -420,17 +517,204 @@ tvm_tir_global_var_obj* tvm_relax_bb_function_end(tvm_relax_block_builder* bb,
     } else {
       void* blocks = tvm_ffi_list_to_array(bb->blocks);
       tvm_relax_expr_obj* seq = blocks ? tvm_relax_seq_expr_new(blocks, out) : NULL;
-      tvm_relax_function_obj* f =
-          seq ? tvm_relax_function_new(bb->params, seq, ret_sinfo, bb->is_pure, bb->attrs) : NULL;
-      if (f) gv = add_to_module(bb, f, bb->name);
-      tvm_ffi_release(f);
+      f = seq ? tvm_relax_function_new(bb->params, seq, ret_sinfo, bb->is_pure, bb->attrs) : NULL;
       tvm_ffi_release(seq);
       tvm_ffi_release(blocks);
     }
   }
   tvm_ffi_release(out);
-  end_function_state(bb);
+  return f;
+}
+
+tvm_tir_global_var_obj* tvm_relax_bb_function_end(tvm_relax_block_builder* bb,
+                                                  tvm_relax_expr_obj* output,
+                                                  tvm_relax_sinfo_obj* ret_sinfo) {
+  tvm_relax_function_obj* f = finish_function(bb, output, ret_sinfo);
+  char* name = bb ? bb->name : NULL;
+  tvm_tir_global_var_obj* gv = f ? add_to_module(bb, f, name) : NULL;
+  tvm_ffi_release(f);
+  if (bb && bb->in_function) {
+    end_function_state(bb);
+    restore_function(bb);
+  }
   return gv;
+}
+
+tvm_relax_function_obj* tvm_relax_bb_function_finish(tvm_relax_block_builder* bb,
+                                                     tvm_relax_expr_obj* output,
+                                                     tvm_relax_sinfo_obj* ret_sinfo) {
+  tvm_relax_function_obj* f = finish_function(bb, output, ret_sinfo);
+  if (bb && bb->in_function) {
+    end_function_state(bb);
+    restore_function(bb);
+  }
+  return f;
+}
+
+/* ---- Binding scopes ------------------------------------------------------------------------ */
+int tvm_relax_bb_scope_begin(tvm_relax_block_builder* bb) {
+  if (need_function(bb, "scope") != 0) return -1;
+  if (bb->dataflow) {
+    return tvm_ffi_raise("ValueError", "BlockBuilder: a binding scope (an If branch) cannot begin "
+                                       "inside a dataflow block");
+  }
+  void* blocks = tvm_ffi_list_new();
+  void* bindings = blocks ? tvm_ffi_list_new() : NULL;
+  bb_saved* s = bindings ? push_saved(bb) : NULL;
+  if (!s) {
+    tvm_ffi_release(blocks);
+    tvm_ffi_release(bindings);
+    return -1;
+  }
+  s->blocks = bb->blocks;
+  s->bindings = bb->bindings;
+  bb->blocks = blocks;
+  bb->bindings = bindings;
+  bb->scopes++;
+  return 0;
+}
+
+tvm_relax_expr_obj* tvm_relax_bb_scope_end(tvm_relax_block_builder* bb, tvm_relax_expr_obj* result) {
+  if (need_function(bb, "scope end") != 0) return NULL;
+  if (bb->scopes == 0) {
+    tvm_ffi_raise("ValueError", "BlockBuilder: no binding scope to end");
+    return NULL;
+  }
+  if (bb->dataflow) {
+    tvm_ffi_raise("ValueError", "BlockBuilder: a binding scope ends inside a dataflow block");
+    return NULL;
+  }
+  tvm_relax_expr_obj* seq = NULL;
+  tvm_relax_expr_obj* out = normalize_arg(bb, result);
+  if (out && close_block(bb) == 0) {
+    if (tvm_relax_kind_of(out) == TVM_RELAX_KIND_DataflowVar) {
+      tvm_ffi_raise("ValueError", "BlockBuilder: a binding scope results in DataflowVar %s",
+                    tvm_relax_var_name((tvm_relax_var_obj*)out));
+    } else {
+      void* blocks = tvm_ffi_list_to_array(bb->blocks);
+      seq = blocks ? tvm_relax_seq_expr_new(blocks, out) : NULL;
+      tvm_ffi_release(blocks);
+    }
+  }
+  tvm_ffi_release(out);
+  /* The enclosing scope's blocks are current again, whatever happened. */
+  bb_saved* s = &bb->saved[--bb->num_saved];
+  tvm_ffi_release(bb->blocks);
+  tvm_ffi_release(bb->bindings);
+  bb->blocks = s->blocks;
+  bb->bindings = s->bindings;
+  bb->scopes--;
+  return seq;
+}
+
+/* ---- Dataflow outputs ------------------------------------------------------------------------- */
+/* Whether v is one of the Vars of arr (by identity); its index or -1. */
+static int64_t index_in(void* arr, const void* v) {
+  for (int64_t i = 0; i < tvm_ffi_seq_size(arr); ++i) {
+    if (tvm_ffi_seq_obj_at(arr, i) == v) return i;
+  }
+  return -1;
+}
+
+int tvm_relax_bb_dataflow_end_outputs(tvm_relax_block_builder* bb, void* outputs,
+                                      void** out_vars) {
+  *out_vars = NULL;
+  if (need_function(bb, "block end") != 0) return -1;
+  if (!bb->dataflow) return tvm_ffi_raise("ValueError", "BlockBuilder: no dataflow block to end");
+  int64_t n = outputs ? tvm_ffi_seq_size(outputs) : 0;
+  if (outputs && tvm_ffi_type_index(outputs) != kTVMFFIArray) {
+    return tvm_ffi_raise("TypeError", "BlockBuilder: outputs must be an ffi.Array of DataflowVar");
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    const void* v = tvm_ffi_seq_obj_at(outputs, i);
+    if (tvm_relax_kind_of(v) != TVM_RELAX_KIND_DataflowVar) {
+      return tvm_ffi_raise("ValueError", "BlockBuilder: output %lld is not a DataflowVar",
+                           (long long)i);
+    }
+    if (index_in(outputs, v) != i) {
+      return tvm_ffi_raise("ValueError", "BlockBuilder: %s is an output twice",
+                           tvm_relax_var_name(v));
+    }
+  }
+  TVMFFIAny* news = tvm_ffi_calloc((size_t)(n ? n : 1), sizeof(TVMFFIAny));
+  if (!news) return -1;
+  for (int64_t i = 0; i < n; ++i) news[i] = tvm_ffi_any_none();
+  /* Each output's binding rebinds a Var of the same name and struct info; later bindings of
+   * the block that use it are rewritten to the new Var. */
+  tvm_relax_mutator m;
+  memset(&m, 0, sizeof(m));
+  bool remapped = false;
+  int rc = 0;
+  int64_t nb = tvm_ffi_seq_size(bb->bindings);
+  for (int64_t i = 0; rc == 0 && i < nb; ++i) {
+    tvm_relax_binding_obj* b = tvm_ffi_seq_obj_at(bb->bindings, i);
+    int64_t k = index_in(outputs, b->var);
+    if (k < 0 && !remapped) continue;
+    tvm_relax_expr_obj* value = tvm_relax_binding_value(b);
+    tvm_relax_expr_obj* nv = remapped ? tvm_relax_mutate(&m, value) : (tvm_ffi_retain(value), value);
+    if (!nv) {
+      rc = -1;
+      break;
+    }
+    if (k < 0 && nv == value) {
+      tvm_ffi_release(nv);
+      continue;
+    }
+    tvm_relax_var_obj* var = b->var;
+    tvm_relax_var_obj* new_var = NULL;
+    if (k >= 0) {
+      new_var = tvm_relax_var_new_str(var->name_hint, tvm_relax_sinfo_of(var), false);
+    } else {
+      tvm_ffi_retain(var);
+      new_var = var;
+    }
+    tvm_relax_binding_obj* nb_ = NULL;
+    if (new_var) {
+      nb_ = tvm_relax_kind_of(b) == TVM_RELAX_KIND_MatchCast
+                ? tvm_relax_match_cast_new(new_var, nv,
+                                           ((tvm_relax_match_cast_obj*)b)->struct_info)
+                : tvm_relax_var_binding_new(new_var, nv);
+    }
+    tvm_ffi_release(nv);
+    if (nb_ && k >= 0) {
+      rc = tvm_relax_mutator_remap(&m, var, new_var);
+      remapped = true;
+      news[k] = tvm_ffi_any_obj(new_var);
+      tvm_ffi_retain(new_var);
+    }
+    tvm_ffi_release(new_var);
+    if (!nb_) {
+      rc = -1;
+      break;
+    }
+    TVMFFIAny item = tvm_ffi_any_obj(nb_);
+    if (rc == 0) rc = tvm_ffi_list_set(bb->bindings, i, &item);
+    tvm_ffi_release(nb_);
+  }
+  tvm_relax_mutator_free(&m);
+  for (int64_t i = 0; rc == 0 && i < n; ++i) {
+    if (news[i].type_index == kTVMFFINone) {
+      rc = tvm_ffi_raise("ValueError", "BlockBuilder: output %s is not bound in this dataflow block",
+                         tvm_relax_var_name(tvm_ffi_seq_obj_at(outputs, i)));
+    }
+  }
+  void* arr = rc == 0 ? tvm_ffi_array_new_take(news, n) : NULL;
+  if (rc != 0 || !arr) {
+    for (int64_t i = 0; i < n; ++i) tvm_ffi_any_release(&news[i]);
+    tvm_ffi_free(news);
+    return -1;
+  }
+  tvm_ffi_free(news);
+  if (close_block(bb) != 0) {
+    tvm_ffi_release(arr);
+    return -1;
+  }
+  *out_vars = arr;
+  return 0;
+}
+
+int tvm_relax_bb_in_dataflow(const tvm_relax_block_builder* bb) {
+  return bb && bb->in_function && bb->dataflow;
 }
 
 tvm_tir_ir_module_obj* tvm_relax_bb_module(tvm_relax_block_builder* bb) {

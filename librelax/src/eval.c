@@ -16,8 +16,12 @@ enum { MAX_CALL_DEPTH = 64 };
 
 typedef struct {
   const tvm_tir_ir_module_obj* mod;
-  int depth;
 } eval_ctx;
+
+/* Calls in progress on this thread (closures called from packed code start new contexts). */
+static _Thread_local int t_depth;
+
+typedef struct closure closure;
 
 typedef struct {
   void* vars; /* ffi.Dict Var -> value */
@@ -247,8 +251,167 @@ static int eval_call_tir(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, 
   return rc;
 }
 
+/* ---- Function values ------------------------------------------------------------------------ */
+/* A function used as a value is an ffi.Function: a nested Function with the values of its free
+ * variables, captured when its expression was evaluated (a lambda), or a Relax function of the
+ * module (a GlobalVar used as a value, or R.make_closure of one with values for its last
+ * parameters: what LambdaLift makes of a lambda). */
+struct closure {
+  const tvm_tir_ir_module_obj* mod;    /* retained */
+  const tvm_relax_function_obj* fn;    /* retained */
+  char* name;
+  void* captured;                      /* lambda: ffi.Dict Var -> value */
+  void* tirs;                          /* lambda: ffi.Dict tir.Var -> int in scope */
+  const tvm_relax_var_obj* self;       /* lambda: the Var it is bound to, or NULL (retained) */
+  TVMFFIAny* bound;                    /* module function: the values of its last parameters */
+  int32_t num_bound;
+};
+
 static int eval_function(eval_ctx* c, const tvm_relax_function_obj* fn, const char* name,
-                         const TVMFFIAny* args, int32_t n, TVMFFIAny* out);
+                         const TVMFFIAny* args, int32_t n, const closure* env, TVMFFIAny* out);
+
+static void closure_delete(void* self) {
+  closure* k = self;
+  tvm_ffi_release((void*)k->mod);
+  tvm_ffi_release((void*)k->fn);
+  tvm_ffi_free(k->name);
+  tvm_ffi_release(k->captured);
+  tvm_ffi_release(k->tirs);
+  tvm_ffi_release((void*)k->self);
+  for (int32_t i = 0; i < k->num_bound; ++i) tvm_ffi_any_release(&k->bound[i]);
+  tvm_ffi_free(k->bound);
+  tvm_ffi_free(k);
+}
+
+static int closure_call(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* rv) {
+  closure* k = self;
+  eval_ctx c = {k->mod};
+  if (!k->num_bound) return eval_function(&c, k->fn, k->name, args, n, k->self || k->captured ? k : NULL, rv);
+  if (n > INT32_MAX - k->num_bound) return tvm_ffi_raise("ValueError", "%s: too many arguments", k->name);
+  TVMFFIAny* all = tvm_ffi_calloc((size_t)(n + k->num_bound), sizeof(TVMFFIAny));
+  if (!all) return -1;
+  if (n) memcpy(all, args, (size_t)n * sizeof(TVMFFIAny));
+  memcpy(all + n, k->bound, (size_t)k->num_bound * sizeof(TVMFFIAny));
+  int rc = eval_function(&c, k->fn, k->name, all, n + k->num_bound, NULL, rv);
+  tvm_ffi_free(all);
+  return rc;
+}
+
+/* A new closure (all fields retained from the arguments), as an ffi.Function in *out. */
+static int closure_value(const tvm_tir_ir_module_obj* mod, const tvm_relax_function_obj* fn,
+                         const char* name, void* captured, void* tirs,
+                         const tvm_relax_var_obj* self, const TVMFFIAny* bound, int32_t num_bound,
+                         TVMFFIAny* out) {
+  closure* k = tvm_ffi_calloc(1, sizeof(closure));
+  if (!k) return -1;
+  size_t len = strlen(name);
+  k->name = tvm_ffi_malloc(len + 1);
+  k->bound = num_bound ? tvm_ffi_calloc((size_t)num_bound, sizeof(TVMFFIAny)) : NULL;
+  if (!k->name || (num_bound && !k->bound)) {
+    closure_delete(k);
+    return -1;
+  }
+  memcpy(k->name, name, len + 1);
+  k->mod = mod, k->fn = fn, k->captured = captured, k->tirs = tirs, k->self = self;
+  tvm_ffi_retain((void*)mod);
+  tvm_ffi_retain((void*)fn);
+  if (captured) tvm_ffi_retain(captured);
+  if (tirs) tvm_ffi_retain(tirs);
+  if (self) tvm_ffi_retain((void*)self);
+  for (int32_t i = 0; i < num_bound; ++i) k->bound[i] = tvm_ffi_any_copy(&bound[i]);
+  k->num_bound = num_bound;
+  void* f = tvm_ffi_function_new(k, closure_call, closure_delete);
+  if (!f) {
+    closure_delete(k);
+    return -1;
+  }
+  *out = tvm_ffi_any_obj(f);
+  return 0;
+}
+
+/* Enter a lambda's call frame: its captured values, the symbolic values in scope where it was
+ * made, and itself under the Var it is bound to (so that it may call itself). */
+static int enter_closure(const closure* k, frame* f) {
+  const TVMFFIAny *key, *val;
+  int rc = 0;
+  for (int64_t pos = 0; rc == 0 && k->captured && (pos = tvm_ffi_map_next(k->captured, pos, &key, &val)) >= 0;)
+    rc = tvm_ffi_dict_set(f->vars, key, val);
+  for (int64_t pos = 0; rc == 0 && k->tirs && (pos = tvm_ffi_map_next(k->tirs, pos, &key, &val)) >= 0;)
+    rc = tvm_ffi_dict_set(f->tirs, key, val);
+  if (rc == 0 && k->self) {
+    TVMFFIAny me = tvm_ffi_any_none(), skey = tvm_ffi_any_obj(k->self);
+    rc = closure_value(k->mod, k->fn, k->name, k->captured, k->tirs, k->self, NULL, 0, &me);
+    if (rc == 0) rc = tvm_ffi_dict_set(f->vars, &skey, &me);
+    tvm_ffi_any_release(&me);
+  }
+  return rc;
+}
+
+/* The value of a nested Function (bound to `self`, or NULL): a lambda over the current values of
+ * its free variables. */
+static int eval_lambda(eval_ctx* c, frame* f, const tvm_relax_function_obj* fn,
+                       const tvm_relax_var_obj* self, TVMFFIAny* out) {
+  void* free = tvm_relax_free_vars(fn);
+  void* captured = tvm_ffi_dict_new();
+  void* tirs = tvm_ffi_dict_new();
+  int rc = free && captured && tirs ? 0 : -1;
+  for (int64_t i = 0; rc == 0 && i < tvm_ffi_seq_size(free); ++i) {
+    const tvm_relax_var_obj* v = tvm_ffi_seq_obj_at(free, i);
+    if (v == self) continue;
+    TVMFFIAny key = tvm_ffi_any_obj(v);
+    const TVMFFIAny* val = tvm_ffi_map_get(f->vars, &key);
+    rc = val ? tvm_ffi_dict_set(captured, &key, val)
+             : tvm_ffi_raise("RuntimeError", "%s: variable %s captured by a local function is not bound",
+                             f->func, tvm_relax_var_name(v));
+  }
+  const TVMFFIAny *key, *val;
+  for (int64_t pos = 0; rc == 0 && (pos = tvm_ffi_map_next(f->tirs, pos, &key, &val)) >= 0;)
+    rc = tvm_ffi_dict_set(tirs, key, val);
+  char name[256];
+  snprintf(name, sizeof(name), "%s.%s", f->func, self ? tvm_relax_var_name(self) : "<lambda>");
+  if (rc == 0) rc = closure_value(c->mod, fn, name, captured, tirs, self, NULL, 0, out);
+  tvm_ffi_release(free);
+  tvm_ffi_release(captured);
+  tvm_ffi_release(tirs);
+  return rc;
+}
+
+/* The Relax function of the module that gv names, as a value (with bound last parameters). */
+static int eval_module_function(eval_ctx* c, frame* f, const tvm_tir_global_var_obj* gv,
+                                const TVMFFIAny* bound, int32_t num_bound, TVMFFIAny* out) {
+  const char* name = tvm_ffi_str_cstr(gv->name_hint);
+  void* fn = tvm_tir_ir_module_lookup(c->mod, name);
+  int rc = tvm_relax_kind_of(fn) == TVM_RELAX_KIND_Function
+               ? closure_value(c->mod, fn, name, NULL, NULL, NULL, bound, num_bound, out)
+               : tvm_ffi_raise("NotImplementedError", "%s: %s used as a value (not a Relax function)",
+                               f->func, name);
+  tvm_ffi_release(fn);
+  return rc;
+}
+
+/* R.make_closure(gv, (values...)) and R.invoke_closure / R.invoke_pure_closure(f, (args...)). */
+static int eval_closure_op(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, bool make,
+                           TVMFFIAny* out) {
+  TVMFFIAny callee = tvm_ffi_any_none(), tuple = tvm_ffi_any_none();
+  const void* op = tvm_ffi_seq_obj_at(call->args, 0);
+  int rc = make ? 0 : eval_expr(c, f, op, &callee);
+  if (rc == 0) rc = eval_expr(c, f, tvm_ffi_seq_obj_at(call->args, 1), &tuple);
+  if (rc == 0 && tuple.type_index != kTVMFFIArray)
+    rc = tvm_ffi_raise("TypeError", "%s: closure arguments must be a tuple", f->func);
+  const TVMFFIAny* items = rc == 0 ? tvm_ffi_seq_at(tuple.v_obj, 0) : NULL;
+  int32_t n = rc == 0 ? (int32_t)tvm_ffi_seq_size(tuple.v_obj) : 0;
+  if (rc == 0 && make) {
+    rc = eval_module_function(c, f, op, items, n, out);
+  } else if (rc == 0) {
+    rc = callee.type_index == kTVMFFIFunction
+             ? tvm_ffi_function_call(callee.v_obj, items, n, out)
+             : tvm_ffi_raise("TypeError", "%s: invoke_closure of a %s", f->func, tvm_ffi_any_type_name(&callee));
+  }
+  tvm_ffi_any_release(&callee);
+  tvm_ffi_any_release(&tuple);
+  return rc;
+}
+
 
 /* R.reshape(x, shape): a view of x's data (compact, same element count) with the new shape, as
  * vm.builtin.reshape makes it; RewriteDataflowReshape leaves these in a legalized module. */
@@ -286,6 +449,10 @@ static int eval_call(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, TVMF
         return eval_call_tir(c, f, call, out);
       case TVM_RELAX_OP_reshape:
         return eval_reshape(c, f, call, out);
+      case TVM_RELAX_OP_make_closure:
+      case TVM_RELAX_OP_invoke_closure:
+      case TVM_RELAX_OP_invoke_pure_closure:
+        return eval_closure_op(c, f, call, info->id == TVM_RELAX_OP_make_closure, out);
       case TVM_RELAX_OP_shape_of: {
         TVMFFIAny t = tvm_ffi_any_none();
         if (eval_expr(c, f, tvm_ffi_seq_obj_at(call->args, 0), &t) != 0) return -1;
@@ -315,7 +482,7 @@ static int eval_call(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, TVMF
       const char* name = tvm_ffi_str_cstr(((const tvm_tir_global_var_obj*)call->op)->name_hint);
       void* callee = tvm_tir_ir_module_lookup(c->mod, name);
       if (tvm_relax_kind_of(callee) == TVM_RELAX_KIND_Function) {
-        rc = eval_function(c, callee, name, args, (int32_t)n, out);
+        rc = eval_function(c, callee, name, args, (int32_t)n, NULL, out);
       } else if (tvm_tir_is(callee, TVM_TIR_KIND_PrimFunc)) {
         /* A PrimFunc called directly (ComputePrimValue's, or a kernel given its outputs): run
          * in the interpreter, its tir.ret value the result. */
@@ -326,8 +493,15 @@ static int eval_call(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, TVMF
       }
       tvm_ffi_release(callee);
     } else {
-      rc = tvm_ffi_raise("NotImplementedError", "%s: call of a %s", f->func,
-                         tvm_ffi_type_key(tvm_ffi_type_index(call->op)));
+      /* A function value: a lambda, or a function passed or returned as a value. */
+      TVMFFIAny callee = tvm_ffi_any_none();
+      rc = eval_expr(c, f, call->op, &callee);
+      if (rc == 0 && callee.type_index != kTVMFFIFunction) {
+        rc = tvm_ffi_raise("TypeError", "%s: call of a %s, not a function", f->func,
+                           tvm_ffi_any_type_name(&callee));
+      }
+      if (rc == 0) rc = tvm_ffi_function_call(callee.v_obj, args, (int32_t)n, out);
+      tvm_ffi_any_release(&callee);
     }
   }
   for (int64_t i = 0; i < n; ++i) tvm_ffi_any_release(&args[i]);
@@ -340,7 +514,12 @@ static int eval_block(eval_ctx* c, frame* f, const tvm_relax_block_obj* blk) {
   for (int64_t i = 0; i < tvm_ffi_seq_size(blk->bindings); ++i) {
     const tvm_relax_binding_obj* b = tvm_ffi_seq_obj_at(blk->bindings, i);
     TVMFFIAny v = tvm_ffi_any_none();
-    if (eval_expr(c, f, tvm_relax_binding_value(b), &v) != 0) return -1;
+    const tvm_relax_expr_obj* value = tvm_relax_binding_value(b);
+    if (tvm_relax_kind_of(value) == TVM_RELAX_KIND_Function
+            ? eval_lambda(c, f, (const void*)value, b->var, &v) != 0
+            : eval_expr(c, f, value, &v) != 0) {
+      return -1;
+    }
     int rc = 0;
     if (tvm_relax_kind_of(b) == TVM_RELAX_KIND_MatchCast) {
       char what[96];
@@ -460,15 +639,18 @@ static int eval_expr(eval_ctx* c, frame* f, const tvm_relax_expr_obj* e, TVMFFIA
       }
       return eval_expr(c, f, s->body, out);
     }
+    case TVM_RELAX_KIND_Function:
+      return eval_lambda(c, f, (const void*)e, NULL, out);
     default:
+      if (tvm_tir_is(e, TVM_TIR_KIND_GlobalVar)) return eval_module_function(c, f, (const void*)e, NULL, 0, out);
       return tvm_ffi_raise("NotImplementedError", "%s: evaluating a %s", f->func,
                            e ? tvm_ffi_type_key(tvm_ffi_type_index(e)) : "NULL");
   }
 }
 
 static int eval_function(eval_ctx* c, const tvm_relax_function_obj* fn, const char* name,
-                         const TVMFFIAny* args, int32_t n, TVMFFIAny* out) {
-  if (c->depth >= MAX_CALL_DEPTH) {
+                         const TVMFFIAny* args, int32_t n, const closure* env, TVMFFIAny* out) {
+  if (t_depth >= MAX_CALL_DEPTH) {
     return tvm_ffi_raise("RuntimeError", "%s: calls nested deeper than %d", name, MAX_CALL_DEPTH);
   }
   int64_t np = tvm_ffi_seq_size(fn->params);
@@ -477,6 +659,7 @@ static int eval_function(eval_ctx* c, const tvm_relax_function_obj* fn, const ch
   }
   frame f = {tvm_ffi_dict_new(), tvm_ffi_dict_new(), name, true};
   int rc = f.vars && f.tirs ? 0 : -1;
+  if (rc == 0 && env) rc = enter_closure(env, &f);
   /* Two rounds: a composite dim (`(n + 1) // 2`) may use a variable a later parameter binds. */
   for (int round = 0; round < 2; ++round, f.lenient = false) {
     for (int64_t i = 0; rc == 0 && i < np; ++i) {
@@ -488,9 +671,9 @@ static int eval_function(eval_ctx* c, const tvm_relax_function_obj* fn, const ch
       if (rc == 0 && round == 0) rc = tvm_ffi_dict_set(f.vars, &key, &args[i]);
     }
   }
-  ++c->depth;
+  ++t_depth;
   if (rc == 0) rc = eval_expr(c, &f, fn->body, out);
-  --c->depth;
+  --t_depth;
   if (rc == 0 && match(&f, out, fn->ret_struct_info, "the result") != 0) {
     tvm_ffi_any_release(out);
     rc = -1;
@@ -511,8 +694,8 @@ int tvm_relax_eval(const tvm_tir_ir_module_obj* mod, const char* func_name, cons
     return tvm_ffi_raise("KeyError", "eval: the module has no Relax function '%s'",
                          func_name ? func_name : "main");
   }
-  eval_ctx c = {mod, 0};
-  int rc = eval_function(&c, fn, func_name ? func_name : "main", args, num_args, out);
+  eval_ctx c = {mod};
+  int rc = eval_function(&c, fn, func_name ? func_name : "main", args, num_args, NULL, out);
   tvm_ffi_release(fn);
   return rc;
 }
@@ -520,7 +703,7 @@ int tvm_relax_eval(const tvm_tir_ir_module_obj* mod, const char* func_name, cons
 int tvm_relax__eval_closed(const tvm_tir_ir_module_obj* mod, const tvm_relax_expr_obj* e,
                            const char* what, TVMFFIAny* out) {
   *out = tvm_ffi_any_none();
-  eval_ctx c = {mod, 0};
+  eval_ctx c = {mod};
   frame f = {tvm_ffi_dict_new(), tvm_ffi_dict_new(), what, false};
   int rc = f.vars && f.tirs ? eval_expr(&c, &f, e, out) : -1;
   tvm_ffi_release(f.vars);

@@ -87,13 +87,15 @@ tvm_relax_function_obj* tvm_relax__function_with_blocks(tvm_relax_function_obj* 
 }
 
 /* ---- The pipeline ---------------------------------------------------------------------------- */
-/* The order matters: kernels must exist before call_tir is rewritten (and before constants
- * are folded through them); reshapes are recognized while blocks are still dataflow blocks; the
+/* The order matters: local functions are lifted first, so that every later pass sees module
+ * functions only; kernels must exist before call_tir is rewritten (and before constants are
+ * folded through them); reshapes are recognized while blocks are still dataflow blocks; the
  * rewrite puts impure calls into blocks that must no longer be dataflow blocks, in functions
  * allowed to hold them; planning works on the allocations the rewrite made; kills go after the
  * last uses of the planned tensors and storages (a reshape view's uses count as its tensor's);
  * the builtins and prim-value functions are made last, for VMCodeGen. */
 static const tvm_relax_pass k_build_pipeline[] = {
+    {"LambdaLift", tvm_relax_transform_lambda_lift},
     {"LegalizeOps", tvm_relax_transform_legalize_ops},
     {"FoldConstant", tvm_relax_transform_fold_constant},
     {"RewriteDataflowReshape", tvm_relax_transform_rewrite_dataflow_reshape},

@@ -400,10 +400,14 @@ tvm_relax_sinfo_obj* tvm_relax__call_func_sinfo(const tvm_relax_func_sinfo_obj* 
     tvm_ffi_release(bound);
   }
   tvm_relax_sinfo_obj* ret = tvm_relax_sinfo_substitute(f->ret, dict);
-  tvm_ffi_release(dict);
-  if (!ret) return NULL;
+  if (!ret) {
+    tvm_ffi_release(dict);
+    return NULL;
+  }
   /* Variables of the callee's parameters that the call did not bind are not defined here; the
-   * others (none, unless the callee is a closure over them) are kept. */
+   * others are kept: the call's own (what the bound ones became, which may be the very same
+   * variables when the callee is a local function over the caller's dims) and any the callee
+   * closes over. */
   void* param_vars = tvm_ffi_list_new();
   void* ret_vars = tvm_ffi_list_new();
   void* defined = tvm_ffi_dict_new();
@@ -415,13 +419,15 @@ tvm_relax_sinfo_obj* tvm_relax__call_func_sinfo(const tvm_relax_func_sinfo_obj* 
   ok = ok && pset;
   TVMFFIAny none = tvm_ffi_any_none();
   for (int64_t i = 0; ok && i < tvm_ffi_seq_size(param_vars); ++i) {
-    ok = tvm_ffi_dict_set(pset, tvm_ffi_seq_at(param_vars, i), &none) == 0;
+    if (!tvm_ffi_map_get(dict, tvm_ffi_seq_at(param_vars, i)))
+      ok = tvm_ffi_dict_set(pset, tvm_ffi_seq_at(param_vars, i), &none) == 0;
   }
   for (int64_t i = 0; ok && i < tvm_ffi_seq_size(ret_vars); ++i) {
     const TVMFFIAny* v = tvm_ffi_seq_at(ret_vars, i);
     if (!tvm_ffi_map_get(pset, v)) ok = tvm_ffi_dict_set(defined, v, &none) == 0;
   }
   tvm_relax_sinfo_obj* out = ok ? tvm_relax_sinfo_erase(ret, defined, NULL) : NULL;
+  tvm_ffi_release(dict);
   tvm_ffi_release(pset);
   tvm_ffi_release(param_vars);
   tvm_ffi_release(ret_vars);

@@ -30,6 +30,11 @@ static const char* frame_spelling(tvm_script_frame_kind kind) {
     case TVM_SCRIPT_FRAME_ATTR: return "T.attr";
     case TVM_SCRIPT_FRAME_LAUNCH_THREAD: return "T.launch_thread";
     case TVM_SCRIPT_FRAME_REALIZE: return "T.realize";
+    case TVM_SCRIPT_FRAME_RELAX_FUNC: return "R.function";
+    case TVM_SCRIPT_FRAME_RELAX_DATAFLOW: return "R.dataflow";
+    case TVM_SCRIPT_FRAME_RELAX_IF: return "Relax if";
+    case TVM_SCRIPT_FRAME_RELAX_THEN: return "Relax if branch";
+    case TVM_SCRIPT_FRAME_RELAX_ELSE: return "Relax else branch";
     default: return "frame";
   }
 }
@@ -237,6 +242,8 @@ static void release_block_fields(tvm_script__frame* f) {
 void tvm_script__frame_clear(tvm_script__frame* f) {
   if (f->kind == TVM_SCRIPT_FRAME_BLOCK || f->kind == TVM_SCRIPT_FRAME_PRIM_FUNC) {
     release_block_fields(f);
+  } else if (tvm_script__is_relax_frame(f->kind)) {
+    tvm_script__relax_frame_release(f);
   } else if (f->kind != TVM_SCRIPT_FRAME_MODULE) {
     release_stmt_fields(f);
   } else {
@@ -426,15 +433,17 @@ static __attribute__((noinline)) int emit_error(const void* stmt, const tvm_scri
     return tvm_ffi_raise("TypeError", "a statement was expected, got %s",
                          stmt ? tvm_ffi_type_key(tvm_ffi_type_index(stmt)) : "None");
   }
-  return tvm_ffi_raise(
-      "ValueError", "a statement is not valid directly inside %s",
-      f->kind == TVM_SCRIPT_FRAME_IF ? "T.If (use T.Then / T.Else)" : "an I.ir_module");
+  return tvm_ffi_raise("ValueError", "a statement is not valid directly inside %s",
+                       f->kind == TVM_SCRIPT_FRAME_IF       ? "T.If (use T.Then / T.Else)"
+                       : f->kind == TVM_SCRIPT_FRAME_MODULE ? "an I.ir_module"
+                                                            : "a Relax function (a TIR statement)");
 }
 
 int tvm_script__emit(tvm_script_builder* b, const void* stmt) {
   tvm_script__frame* f = b->depth ? &b->frames[b->depth - 1] : NULL;
   if (!tvm_script__is_stmt(stmt) ||
-      (f && (f->kind == TVM_SCRIPT_FRAME_MODULE || f->kind == TVM_SCRIPT_FRAME_IF))) {
+      (f && (f->kind == TVM_SCRIPT_FRAME_MODULE || f->kind == TVM_SCRIPT_FRAME_IF ||
+             tvm_script__is_relax_frame(f->kind)))) {
     return emit_error(stmt, f);
   }
   if (b->span && tvm_script__span_record(b, stmt, b->span) != 0) return -1;
@@ -512,6 +521,7 @@ void tvm_script_builder_free(tvm_script_builder* b) {
   tvm_script__vec_clear(&b->top_stmts);
   tvm_ffi_release(b->result);
   tvm_ffi_release(b->env_threads);
+  tvm_script__relax_builder_release(b);
   if (b->spans.items != b->spans_inline) tvm_script__span_log_free(&b->spans);
   for (int i = 0; i < b->num_prim_types; ++i) {
     tvm_ffi_release(b->prim_types[i].type);
@@ -542,8 +552,9 @@ static int pop_frame(tvm_script_builder* b) {
   tvm_script__frame* f = &b->frames[--b->depth];
   const tvm_script_span* outer = b->span;
   b->span = f->span;
-  int rc = f->kind == TVM_SCRIPT_FRAME_MODULE ? finish_module(b, f)
-                                              : tvm_script__finish_tir_frame(b, f);
+  int rc = f->kind == TVM_SCRIPT_FRAME_MODULE         ? finish_module(b, f)
+           : tvm_script__is_relax_frame(f->kind) ? tvm_script__finish_relax_frame(b, f)
+                                                 : tvm_script__finish_tir_frame(b, f);
   b->span = outer;
   if (rc != 0) b->exit_error_span = f->span;
   tvm_script__frame_clear(f);
@@ -721,6 +732,8 @@ int tvm_script__deliver_func(tvm_script_builder* b, const char* name, void* name
 }
 
 static int finish_module(tvm_script_builder* b, tvm_script__frame* f) {
+  /* (flag: the module holds Relax functions.) */
+  if (f->flag && tvm_script__relax_module_global_vars(f) != 0) return -1;
   const TVMFFIAny *k, *v;
   for (int64_t pos = tvm_ffi_map_next(f->global_vars, 0, &k, &v); pos >= 0;
        pos = tvm_ffi_map_next(f->global_vars, pos, &k, &v)) {

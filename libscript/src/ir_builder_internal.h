@@ -107,6 +107,9 @@ typedef struct {
   void* functions;     /* MODULE: ffi.Dict GlobalVar -> function */
   void* global_vars;   /* MODULE: ffi.Dict name -> GlobalVar */
   const tvm_script_span* span; /* the builder's span when the frame was entered: its node's */
+  /* RELAX_* frames: their state (ir_builder_relax.c), owned; released by
+   * tvm_script__relax_frame_release. */
+  struct tvm_script__relax_frame* relax;
 } tvm_script__frame;
 
 /* Source spans of the statement nodes built, for locating errors found in the finished IR (the
@@ -165,6 +168,13 @@ struct tvm_script_builder {
      * NULL (tvm_script__ptr_var): a function's buffers share a dtype and scope or two. */
     void* ptr_type;
   } prim_types[TVM_SCRIPT_PRIM_TYPES];
+  /* Relax (ir_builder_relax.c), made by the first Relax frame, owned: the BlockBuilder the
+   * Relax frames build on, the symbolic variables of signatures evaluated outside a function
+   * frame (ffi.Dict name -> tir.Var), and the Var / GlobalVar / Function the last Relax
+   * function or if frame produced (tvm_script_relax_function_end / _if_end hand it out). */
+  void* relax_bb;
+  void* relax_syms;
+  void* relax_last;
   /* (Last: left unzeroed by tvm_script_builder_new; a frame is zeroed when pushed.) */
   tvm_script__frame frames_inline[TVM_SCRIPT_INLINE_FRAMES];
   tvm_script__span_entry spans_inline[TVM_SCRIPT_INLINE_SPANS];
@@ -294,5 +304,19 @@ static inline bool tvm_script__is_stmt(const void* obj) {
 
 /* Release everything a frame holds. */
 void tvm_script__frame_clear(tvm_script__frame* f);
+
+/* ---- Relax frames (ir_builder_relax.c) ----------------------------------------------------- */
+static inline bool tvm_script__is_relax_frame(tvm_script_frame_kind k) {
+  return k >= TVM_SCRIPT_FRAME_RELAX_FUNC && k <= TVM_SCRIPT_FRAME_RELAX_ELSE;
+}
+/* Build the node of a Relax frame just popped (f, owned by the caller) and hand it on. */
+int tvm_script__finish_relax_frame(tvm_script_builder* b, tvm_script__frame* f);
+/* Release f->relax (NULL-safe) and set it NULL. */
+void tvm_script__relax_frame_release(tvm_script__frame* f);
+/* Release the builder's Relax state (relax_bb, relax_syms, relax_last). */
+void tvm_script__relax_builder_release(tvm_script_builder* b);
+/* A module frame that holds Relax functions is finishing: its GlobalVars without struct info
+ * (PrimFuncs') get the FuncStructInfo a BlockBuilder gives them (tvm_relax_expr_sinfo). */
+int tvm_script__relax_module_global_vars(tvm_script__frame* module);
 
 #endif /* TVM_SCRIPT_IR_BUILDER_INTERNAL_H_ */

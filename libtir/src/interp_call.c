@@ -44,12 +44,10 @@ static int scalar_from_any(const TVMFFIAny* a, const tvm_tir_var_obj* var, const
   const char* pname = tvm_tir_var_name(var);
   out->dtype = t;
   if (tvm_tir_dtype_is_handle(t)) {
-    void* tensor = tvm_ffi_any_as_object(a, kTVMFFITensor);
-    if (a->type_index == kTVMFFIDLTensorPtr) {
-      out->lane[0].p = a->v_ptr ? ((DLTensor*)a->v_ptr)->data : NULL;
-    } else if (tensor) {
-      out->lane[0].p = tvm_ffi_tensor_dl(tensor)->data;
-    } else if (a->type_index == kTVMFFIOpaquePtr || a->type_index == kTVMFFINone) {
+    /* As the packed API of compiled code (and upstream's): a DLTensor pointer is passed as
+     * itself, the address of the DLTensor, not of its data. */
+    if (a->type_index == kTVMFFIDLTensorPtr || a->type_index == kTVMFFIOpaquePtr ||
+        a->type_index == kTVMFFINone) {
       out->lane[0].p = a->v_ptr;
     } else {
       return tvm_tir__raise_at("TypeError", NULL, "%s: argument '%s' must be a handle, got %s",
@@ -267,17 +265,25 @@ static int call_func(tir_interp* in, const tvm_tir_prim_func_obj* f, const char*
   return rc;
 }
 
-int tvm_tir__call_global(tir_interp* in, const tvm_tir_global_var_obj* gv, const tir_value* args,
-                         int64_t num_args, tir_value* out) {
-  const char* name = tvm_ffi_str_cstr(gv->name_hint);
-  const void* f = NULL;
-  void* owned = NULL;
-  if (in->mod) {
-    f = owned = tvm_tir_ir_module_lookup(in->mod, name);
-  } else {
-    const char* self = tvm_tir_func_global_symbol(in->root);
-    if (self && strcmp(self, name) == 0) f = in->root;
-  }
+/* The PrimFunc `name` callable from the code being run (a new reference), or NULL. */
+static void* module_func(tir_interp* in, const char* name) {
+  if (in->mod) return tvm_tir_ir_module_lookup(in->mod, name);
+  const char* self = tvm_tir_func_global_symbol(in->root);
+  if (!self || strcmp(self, name) != 0) return NULL;
+  tvm_ffi_retain((void*)in->root);
+  return (void*)in->root;
+}
+
+bool tvm_tir__has_module_func(tir_interp* in, const char* name) {
+  void* f = module_func(in, name);
+  bool yes = f && tvm_tir_kind_of(f) == TVM_TIR_KIND_PrimFunc;
+  tvm_ffi_release(f);
+  return yes;
+}
+
+int tvm_tir__call_global(tir_interp* in, const char* name, const tir_value* args, int64_t num_args,
+                         tir_value* out) {
+  void* f = module_func(in, name);
   int rc;
   if (!f) {
     rc = tvm_tir__raise_at(
@@ -289,7 +295,7 @@ int tvm_tir__call_global(tir_interp* in, const tvm_tir_global_var_obj* gv, const
     call_args ca = {NULL, args, num_args};
     rc = call_func(in, f, name, &ca, out);
   }
-  tvm_ffi_release(owned);
+  tvm_ffi_release(f);
   return rc;
 }
 
@@ -315,6 +321,14 @@ static int ret_to_any(const tir_value* v, const char* fname, TVMFFIAny* out) {
 
 int tvm_tir_interp_run(const void* func_or_module, const char* func_name, const TVMFFIAny* args,
                        int32_t num_args, TVMFFIAny* out_ret) {
+  return tvm_tir_interp_run_with_memory(func_or_module, func_name, args, num_args, NULL, 0,
+                                        out_ret);
+}
+
+int tvm_tir_interp_run_with_memory(const void* func_or_module, const char* func_name,
+                                   const TVMFFIAny* args, int32_t num_args,
+                                   const tvm_tir_interp_memory* memory, int32_t num_memory,
+                                   TVMFFIAny* out_ret) {
   tvm_tir_init();
   if (out_ret) *out_ret = tvm_ffi_any_none();
   tir_interp in = {0};
@@ -348,7 +362,18 @@ int tvm_tir_interp_run(const void* func_or_module, const char* func_name, const 
   int rc;
   if (num_args < 0 || (num_args > 0 && !args)) {
     rc = tvm_ffi_raise("TypeError", "%s: invalid argument list", name);
+  } else if (num_memory < 0 || (num_memory > 0 && !memory)) {
+    rc = tvm_ffi_raise("TypeError", "%s: invalid memory list", name);
   } else {
+    rc = TIR_OK;
+    for (int32_t k = 0; k < num_memory && rc == TIR_OK; ++k) {
+      if (!memory[k].data || memory[k].nbytes < 0)
+        rc = tvm_ffi_raise("ValueError", "%s: memory %d: NULL data or a negative size", name, k);
+      else
+        rc = tvm_tir__push_region(&in, memory[k].data, memory[k].nbytes, false);
+    }
+  }
+  if (rc == TIR_OK) {
     call_args ca = {args, NULL, num_args};
     tir_value ret;
     rc = call_func(&in, f, name, &ca, &ret);

@@ -309,7 +309,7 @@ static int eval_shuffle(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* ou
   TRY(check_lanes(e, (int)n));
   out->dtype = e->dtype;
   for (int64_t k = 0; k < n; ++k) {
-    int64_t idx;
+    int64_t idx = 0;
     TRY(tvm_tir__eval_int(in, tvm_tir_array_at(s->indices, k), &idx));
     if (idx < 0 || idx >= total) {
       return tvm_tir__raise_at("IndexError", e, "Shuffle: index %lld out of range for %d lanes",
@@ -735,13 +735,28 @@ static int b_isnullptr(tir_interp* in, const tvm_tir_call_obj* call, tir_value* 
   return TIR_OK;
 }
 
-/* No external function is linked into the interpreter: every call_extern names an unknown one. */
+/* Evaluate the call's arguments from index `first` on, left to right, then call the module's
+ * PrimFunc `name` (spec E11 item ii). */
+static int call_module_func(tir_interp* in, const tvm_tir_call_obj* call, const char* name,
+                            int64_t first, tir_value* out) {
+  int64_t n = num_args(call) - first;
+  tir_value* args = tvm_ffi_calloc((size_t)(n > 0 ? n : 1), sizeof(tir_value));
+  if (!args) return TIR_ERROR;
+  int rc = TIR_OK;
+  for (int64_t k = 0; k < n && rc == TIR_OK; ++k) rc = tvm_tir__eval(in, arg(call, first + k), &args[k]);
+  if (rc == TIR_OK) rc = tvm_tir__call_global(in, name, args, n, out);
+  tvm_ffi_free(args);
+  return rc;
+}
+
+/* No external function is linked into the interpreter: a call_extern runs the module's PrimFunc
+ * of that name (a helper defined next to its caller), and any other name is unknown. */
 static int b_extern(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out) {
-  (void)in, (void)out;
   const char* name = "?";
   if (num_args(call) > 0 && tvm_tir_kind_of(arg(call, 0)) == TVM_TIR_KIND_StringImm) {
     name = tvm_ffi_str_cstr(((const tvm_tir_string_imm_obj*)arg(call, 0))->value);
   }
+  if (tvm_tir__has_module_func(in, name)) return call_module_func(in, call, name, 1, out);
   return tvm_tir__raise_at("RuntimeError", call, "%s: unknown external function '%s'",
                            op_name(call), name);
 }
@@ -786,17 +801,9 @@ static int eval_builtin(tir_interp* in, const tvm_tir_call_obj* call, tir_value*
 static int eval_call(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* out) {
   const tvm_tir_call_obj* call = (const tvm_tir_call_obj*)e;
   if (tvm_tir_kind_of(call->op) == TVM_TIR_KIND_Op) return eval_builtin(in, call, out);
-  /* A PrimFunc of the module: arguments left to right, then the call (spec E11 item ii). */
-  int64_t n = num_args(call);
-  tir_value* args = tvm_ffi_calloc((size_t)(n ? n : 1), sizeof(tir_value));
-  if (!args) return TIR_ERROR;
-  int rc = TIR_OK;
-  for (int64_t k = 0; k < n && rc == TIR_OK; ++k) rc = tvm_tir__eval(in, arg(call, k), &args[k]);
-  if (rc == TIR_OK) {
-    rc = tvm_tir__call_global(in, (const tvm_tir_global_var_obj*)call->op, args, n, out);
-  }
-  tvm_ffi_free(args);
-  return rc;
+  /* A PrimFunc of the module. */
+  return call_module_func(in, call, tvm_ffi_str_cstr(((const tvm_tir_global_var_obj*)call->op)->name_hint),
+                          0, out);
 }
 
 /* ---- Dispatch ------------------------------------------------------------------------------- */

@@ -155,9 +155,12 @@ int tvm_tir__match_buffer(tir_interp* in, const tvm_tir_match_buffer_region_obj*
 void tvm_tir__pop_aliases(tir_interp* in, int64_t mark);
 
 /* ---- Calls (interp_call.c) ----------------------------------------------------------------- */
-/* Call a PrimFunc of the module (args evaluated), result in *out (void when none). */
-int tvm_tir__call_global(tir_interp* in, const tvm_tir_global_var_obj* gv, const tir_value* args,
-                         int64_t num_args, tir_value* out);
+/* Call the module's PrimFunc `name` (a GlobalVar's name, or a call_extern'd helper; args
+ * evaluated), result in *out (void when none). */
+int tvm_tir__call_global(tir_interp* in, const char* name, const tir_value* args, int64_t num_args,
+                         tir_value* out);
+/* Whether `name` is a PrimFunc the code being run can call (of its module, or itself). */
+bool tvm_tir__has_module_func(tir_interp* in, const char* name);
 
 /* ---- Expressions (interp_expr.c) ----------------------------------------------------------- */
 /* The most dimensions a buffer access may have. */

@@ -101,13 +101,16 @@ static void diff_script_(int line, const char* file, const char* name, const cg_
   diff_script_(__LINE__, (file), (name), &(cg_opts){__VA_ARGS__})
 
 /* Calls through GlobalVars: scalars in and out, buffers passed by their data, a handle
- * parameter under a declared buffer, a call in a loop, recursion, a private callee. */
+ * parameter under a declared buffer, a call in a loop, recursion, a private callee; and
+ * T.call_extern of helpers of the module. */
 TEST(calls_between_prim_funcs) {
   DIFF_SCRIPT("module_cross_ref.py", "main");
   DIFF_SCRIPT("module_calls.py", "main");
   DIFF_SCRIPT("module_calls.py", "main", .seed = 7);
   DIFF_SCRIPT("module_call_recursive.py", "main");
   DIFF_SCRIPT("module_call_parallel.py", "main");
+  DIFF_SCRIPT("module_call_extern.py", "main");
+  DIFF_SCRIPT("module_call_extern.py", "main", .seed = 3);
 }
 
 /* A callee's error comes back through the caller: the call returns -1 with the callee's error,
@@ -190,8 +193,58 @@ TEST(parameters_and_matches) {
   DIFF_SCRIPT("match_buffer_forms.py", "nested");
 }
 
+/* Handle parameters that are not buffers, compiled and interpreted alike: opaque pointers to
+ * memory the caller declares to the interpreter (tvm_tir_interp_run_with_memory), which
+ * without that declaration refuses the access; a DLTensor pointer passed as itself. */
+TEST(handle_parameters) {
+  void* ir = parse_corpus_(__LINE__, "handle_params.py");
+  void* lowered = ir ? tvm_tir_lower(ir, NULL) : NULL;
+  void* m = lowered ? tvm_codegen_build(lowered, "llvm", NULL) : NULL;
+  CHECK(m != NULL);
+  void* axpy = m ? GET_FN(m, "axpy") : NULL;
+  void* identity = m ? GET_FN(m, "identity") : NULL;
+  if (axpy && identity) {
+    float x[7], y_c[7], y_i[7];
+    for (int i = 0; i < 7; ++i) x[i] = (float)(i * 3 - 7) / 4, y_c[i] = y_i[i] = (float)(5 - i);
+    TVMFFIAny args[4] = {tvm_ffi_any_ptr(x), tvm_ffi_any_ptr(y_c), tvm_ffi_any_float(1.5),
+                         tvm_ffi_any_int(7)};
+    TVMFFIAny r;
+    CHECK_EQ_INT(tvm_ffi_function_call(axpy, args, 4, &r), 0);
+    args[1] = tvm_ffi_any_ptr(y_i);
+    tvm_tir_interp_memory mem[2] = {{x, sizeof(x)}, {y_i, sizeof(y_i)}};
+    CHECK_EQ_INT(tvm_tir_interp_run_with_memory(ir, "axpy", args, 4, mem, 2, &r), 0);
+    for (int i = 0; i < 7; ++i) {
+      CHECK(y_c[i] == y_i[i]);
+      CHECK(y_i[i] == (float)(5 - i) + 1.5f * x[i]);
+    }
+    /* memory not declared, or declared too short: the access is refused */
+    CHECK_EQ_INT(tvm_tir_interp_run(ir, "axpy", args, 4, &r), -1);
+    CHECK_RAISED("IndexError", "outside every live allocation");
+    mem[1].nbytes = 6 * sizeof(float);
+    CHECK_EQ_INT(tvm_tir_interp_run_with_memory(ir, "axpy", args, 4, mem, 2, &r), -1);
+    CHECK_RAISED("IndexError", "outside every live allocation");
+    mem[1].data = NULL;
+    CHECK_EQ_INT(tvm_tir_interp_run_with_memory(ir, "axpy", args, 4, mem, 2, &r), -1);
+    CHECK_RAISED("ValueError", "memory 1: NULL data");
+    /* a DLTensor pointer given to a handle parameter is the DLTensor's address in both */
+    int64_t shape[1] = {7};
+    DLTensor t = dl(x, TVM_TIR_FLOAT32, 1, shape, NULL);
+    TVMFFIAny targ = tvm_ffi_any_dltensor(&t), rc = tvm_ffi_any_none(), ri = tvm_ffi_any_none();
+    CHECK_EQ_INT(tvm_ffi_function_call(identity, &targ, 1, &rc), 0);
+    CHECK_EQ_INT(tvm_tir_interp_run(ir, "identity", &targ, 1, &ri), 0);
+    CHECK(rc.type_index == kTVMFFIOpaquePtr && rc.v_ptr == (void*)&t);
+    CHECK(ri.type_index == kTVMFFIOpaquePtr && ri.v_ptr == (void*)&t);
+  }
+  tvm_ffi_release(identity);
+  tvm_ffi_release(axpy);
+  tvm_ffi_release(m);
+  tvm_ffi_release(lowered);
+  tvm_ffi_release(ir);
+}
+
 int main(void) {
   RUN(calls_between_prim_funcs);
+  RUN(handle_parameters);
   RUN(declared_buffers);
   RUN(strided_allocations);
   RUN(hints);

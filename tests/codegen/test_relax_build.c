@@ -205,16 +205,15 @@ static int mlp_mismatches(tvm_vm* vm, const tvm_tir_ir_module_obj* legal, int64_
 TEST(pipeline_matches_evaluator) {
   struct {
     int64_t batch; /* < 0: symbolic */
-    int passes;    /* -1: the whole pipeline */
-  } k_cases[] = {{5, -1}, {-1, -1}, {5, 1}, {-1, 1}};
-  const tvm_relax_pass* p;
-  tvm_relax_build_pipeline_passes(&p);
+    bool legalize_only; /* else the whole pipeline */
+  } k_cases[] = {{5, false}, {-1, false}, {5, true}, {-1, true}};
+  const tvm_relax_pass legalize = {"LegalizeOps", tvm_relax_transform_legalize_ops};
   for (size_t i = 0; i < sizeof(k_cases) / sizeof(k_cases[0]); ++i) {
     tvm_tir_ir_module_obj* mod = relax_models_mlp(4, k_cases[i].batch, 16);
     tvm_tir_ir_module_obj* legal = mod ? tvm_relax_transform_legalize_ops(mod) : NULL;
     tvm_vm_executable* exec =
-        k_cases[i].passes < 0 ? tvm_codegen_relax_build(mod, NULL)
-                              : tvm_codegen_relax_build_passes(mod, p, k_cases[i].passes, NULL);
+        !k_cases[i].legalize_only ? tvm_codegen_relax_build(mod, NULL)
+                                  : tvm_codegen_relax_build_passes(mod, &legalize, 1, NULL);
     CHECK(exec != NULL);
     tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
     for (int64_t trial = 0; vm && trial < 3; ++trial) {
@@ -227,20 +226,14 @@ TEST(pipeline_matches_evaluator) {
 }
 
 /* Bytes the VM's pool holds after one run of an MLP chain (8 layers, 64 x 256 float32 tensors of
- * 64 KiB) compiled with the build pipeline's passes named in `names` (space-separated, run in
- * the pipeline's order): the pool keeps freed blocks, so this is the run's high-water mark. */
-static size_t mlp_pool_bytes(const char* names) {
+ * 64 KiB) compiled with the build pipeline's passes less those named in `skip` (comma
+ * separated): the pool keeps freed blocks, so this is the run's high-water mark. */
+static size_t mlp_pool_bytes(const char* skip) {
   const tvm_relax_pass* p;
   tvm_relax_pass passes[32];
   int64_t all = tvm_relax_build_pipeline_passes(&p), n = 0;
-  for (int64_t i = 0; i < all && n < 32; ++i) {
-    size_t len = strlen(p[i].name);
-    for (const char* at = strstr(names, p[i].name); at; at = strstr(at + 1, p[i].name)) {
-      if ((at == names || at[-1] == ' ') && (at[len] == ' ' || at[len] == 0)) {
-        passes[n++] = p[i];
-        break;
-      }
-    }
+  for (int64_t i = 0; i < all && i < 32; ++i) {
+    if (!strstr(skip, p[i].name)) passes[n++] = p[i];
   }
   tvm_tir_ir_module_obj* mod = relax_models_mlp(8, 64, 256);
   tvm_vm_executable* exec = mod ? tvm_codegen_relax_build_passes(mod, passes, n, NULL) : NULL;
@@ -263,14 +256,15 @@ static size_t mlp_pool_bytes(const char* names) {
 }
 
 TEST(planning_and_kills_lower_peak_memory) {
-  const char* rewrite_passes = "LegalizeOps ToNonDataflow RemovePurityChecking CallTIRRewrite";
-  char with_kills[256], with_plan[256];
-  snprintf(with_kills, sizeof(with_kills), "%s KillAfterLastUse", rewrite_passes);
-  snprintf(with_plan, sizeof(with_plan), "%s StaticPlanBlockMemory KillAfterLastUse", rewrite_passes);
-  size_t legacy = mlp_pool_bytes("LegalizeOps"); /* call_tir compiled directly: all 16 outputs live */
-  size_t rewrite = mlp_pool_bytes(rewrite_passes); /* allocation ops, nothing freed early */
-  size_t kills = mlp_pool_bytes(with_kills);       /* no planning: kills, the runtime pool reuses */
-  size_t planned = mlp_pool_bytes(with_plan);      /* the memory passes */
+  /* Bits: LegalizeOps 0, ToNonDataflow 1, RemovePurityChecking 2, CallTIRRewrite 3,
+   * StaticPlanBlockMemory 4, KillAfterLastUse 5. */
+  /* call_tir compiled directly: all 16 outputs live */
+  size_t legacy = mlp_pool_bytes(
+      "ToNonDataflow,RemovePurityChecking,CallTIRRewrite,StaticPlanBlockMemory,KillAfterLastUse");
+  /* allocation ops, nothing freed early */
+  size_t rewrite = mlp_pool_bytes("StaticPlanBlockMemory,KillAfterLastUse");
+  size_t kills = mlp_pool_bytes("StaticPlanBlockMemory"); /* kills; the runtime pool reuses */
+  size_t planned = mlp_pool_bytes("");                   /* the whole pipeline */
   size_t tensor = 64 * 256 * 4;
   CHECK(legacy >= 16 * tensor);
   CHECK(rewrite >= 16 * tensor);

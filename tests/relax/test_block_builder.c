@@ -3,6 +3,7 @@
  * struct info through the bindings, unique names, symbolic shapes across a call, and the
  * builder's errors.
  */
+#include "relax_models.h"
 #include "relax_testing.h"
 
 /* main(x: (n, 4), w: (4, 3)) { lv = matmul-free MLP-ish chain; return gv } built twice. */
@@ -110,8 +111,8 @@ TEST(builder_errors) {
   CHECK_RAISED("ValueError", "outside a function");
   void* params = rt_array(1, x);
   CHECK_OK(tvm_relax_bb_function_begin(bb, "f", params, NULL, true));
-  CHECK(tvm_relax_bb_function_begin(bb, "g", params, NULL, true) != 0);
-  CHECK_RAISED("ValueError", "do not nest");
+  CHECK(tvm_relax_bb_scope_end(bb, (tvm_relax_expr_obj*)x) == NULL);
+  CHECK_RAISED("ValueError", "no binding scope");
   CHECK_OK(tvm_relax_bb_dataflow_begin(bb));
   tvm_relax_var_obj* lv = tvm_relax_bb_emit(bb, (tvm_relax_expr_obj*)x, NULL);
   CHECK_OK(tvm_relax_bb_block_end(bb));
@@ -154,7 +155,128 @@ TEST(symbolic_call_binds_dims) {
   tvm_ffi_release(k);
 }
 
+/* f(c: R.Tensor((), "bool"), x: R.Tensor((4,))) with a local function g and an if/else built in
+ * binding scopes:
+ *   g = fn(y) { e = exp(y); return e }
+ *   z = if c { t = g(x); t } else { x }
+ *   return z */
+TEST(local_function_and_scopes) {
+  tvm_relax_var_obj* c = rt_var_take("c", rt_tensor(tvm_tir_dtype_bool(), 0));
+  tvm_relax_var_obj* x = rt_var_take("x", rt_tensor(F32, 1, (int64_t)4));
+  tvm_relax_var_obj* y = rt_var_take("y", rt_tensor(F32, 1, (int64_t)4));
+  void* params = rt_array(2, c, x);
+  void* gparams = rt_array(1, y);
+  tvm_relax_block_builder* bb = tvm_relax_bb_new(NULL);
+  CHECK_OK(tvm_relax_bb_function_begin_ex(bb, "f", params, NULL, TVM_RELAX_BB_PRIVATE));
+  CHECK_OK(tvm_relax_bb_function_begin_ex(bb, "g", gparams, NULL, TVM_RELAX_BB_PRIVATE));
+  tvm_relax_expr_obj* ex = RT_CALL("relax.exp", NULL, y);
+  tvm_relax_var_obj* e = tvm_relax_bb_emit(bb, ex, "e");
+  CHECK_EQ_INT(tvm_relax_bb_num_bindings(bb), 1);
+  tvm_relax_function_obj* g = tvm_relax_bb_function_finish(bb, (tvm_relax_expr_obj*)e, NULL);
+  CHECK(g != NULL);
+  /* The enclosing function is current again, with its own bindings. */
+  CHECK_EQ_INT(tvm_relax_bb_num_bindings(bb), 0);
+  tvm_relax_var_obj* gv = tvm_relax_bb_emit(bb, (tvm_relax_expr_obj*)g, "g");
+  CHECK_STR_EQ(rt_sinfo_text(gv), "R.Callable((R.Tensor((4,), dtype=\"float32\")), "
+                                  "R.Tensor((4,), dtype=\"float32\"))");
+  CHECK_OK(tvm_relax_bb_scope_begin(bb));
+  void* args = rt_array(1, x);
+  tvm_relax_expr_obj* call = tvm_relax_call_new(gv, args, NULL, NULL, NULL);
+  /* A non-leaf result is bound in the scope. */
+  tvm_relax_expr_obj* then_seq = tvm_relax_bb_scope_end(bb, call);
+  CHECK(tvm_relax_kind_of(then_seq) == TVM_RELAX_KIND_SeqExpr);
+  CHECK_EQ_INT(tvm_ffi_seq_size(((tvm_relax_seq_expr_obj*)then_seq)->blocks), 1);
+  CHECK(tvm_relax_is_var(((tvm_relax_seq_expr_obj*)then_seq)->body));
+  CHECK_OK(tvm_relax_bb_scope_begin(bb));
+  tvm_relax_expr_obj* else_seq = tvm_relax_bb_scope_end(bb, (tvm_relax_expr_obj*)x);
+  CHECK_EQ_INT(tvm_ffi_seq_size(((tvm_relax_seq_expr_obj*)else_seq)->blocks), 0);
+  tvm_relax_expr_obj* iff = tvm_relax_if_new((tvm_relax_expr_obj*)c, then_seq, else_seq);
+  tvm_relax_var_obj* z = tvm_relax_bb_emit(bb, iff, "z");
+  tvm_relax_function_obj* f = tvm_relax_bb_function_finish(bb, (tvm_relax_expr_obj*)z, NULL);
+  CHECK(f != NULL);
+  CHECK_OK(tvm_relax_verify_well_formed(f));
+  tvm_relax_seq_expr_obj* body = (tvm_relax_seq_expr_obj*)f->body;
+  tvm_relax_block_obj* blk = tvm_ffi_seq_obj_at(body->blocks, 0);
+  CHECK_EQ_INT(tvm_ffi_seq_size(blk->bindings), 2); /* g, z: the branch's binding is inside it */
+  CHECK_STR_EQ(rt_sinfo_text(f), "R.Callable((R.Tensor((), dtype=\"bool\"), R.Tensor((4,), "
+                                 "dtype=\"float32\")), R.Tensor((4,), dtype=\"float32\"))");
+  /* Nothing went to the module. */
+  tvm_tir_ir_module_obj* mod = tvm_relax_bb_module(bb);
+  CHECK_EQ_INT(tvm_ffi_map_size(mod->functions), 0);
+  tvm_ffi_release(mod), tvm_ffi_release(f), tvm_ffi_release(z), tvm_ffi_release(iff);
+  tvm_ffi_release(else_seq), tvm_ffi_release(then_seq), tvm_ffi_release(call);
+  tvm_ffi_release(args), tvm_ffi_release(gv), tvm_ffi_release(g), tvm_ffi_release(e);
+  tvm_ffi_release(ex), tvm_relax_bb_free(bb), tvm_ffi_release(gparams), tvm_ffi_release(params);
+  tvm_ffi_release(y), tvm_ffi_release(x), tvm_ffi_release(c);
+}
+
+/* R.output(lv1): lv1's binding rebinds a Var, and the later lv2 uses it. */
+TEST(dataflow_outputs) {
+  tvm_relax_var_obj* x = rt_var_take("x", rt_tensor(F32, 1, (int64_t)4));
+  void* params = rt_array(1, x);
+  tvm_relax_block_builder* bb = tvm_relax_bb_new(NULL);
+  CHECK_OK(tvm_relax_bb_function_begin(bb, "main", params, NULL, true));
+  CHECK_EQ_INT(tvm_relax_bb_in_dataflow(bb), 0);
+  CHECK_OK(tvm_relax_bb_dataflow_begin(bb));
+  CHECK_EQ_INT(tvm_relax_bb_in_dataflow(bb), 1);
+  tvm_relax_expr_obj* c0 = RT_CALL("relax.exp", NULL, x);
+  tvm_relax_var_obj* lv0 = tvm_relax_bb_emit(bb, c0, "lv0");
+  tvm_relax_expr_obj* c1 = RT_CALL("relax.add", NULL, lv0, lv0);
+  tvm_relax_var_obj* lv1 = tvm_relax_bb_emit(bb, c1, "lv1");
+  tvm_relax_expr_obj* c2 = RT_CALL("relax.multiply", NULL, lv1, lv0);
+  tvm_relax_var_obj* lv2 = tvm_relax_bb_emit(bb, c2, "lv2");
+  tvm_relax_var_obj* lv3 = tvm_relax_bb_emit(bb, (tvm_relax_expr_obj*)lv1, "lv3");
+  /* Errors first: a Var that is not a DataflowVar, one given twice, one not of the block. */
+  void* bad = rt_array(1, x);
+  void* out = NULL;
+  CHECK(tvm_relax_bb_dataflow_end_outputs(bb, bad, &out) != 0);
+  CHECK_RAISED("ValueError", "not a DataflowVar");
+  tvm_ffi_release(bad);
+  bad = rt_array(2, lv1, lv1);
+  CHECK(tvm_relax_bb_dataflow_end_outputs(bb, bad, &out) != 0);
+  CHECK_RAISED("ValueError", "output twice");
+  tvm_ffi_release(bad);
+  tvm_relax_var_obj* other = tvm_relax_var_new("other", tvm_relax_sinfo_of(x), true);
+  bad = rt_array(1, other);
+  CHECK(tvm_relax_bb_dataflow_end_outputs(bb, bad, &out) != 0);
+  CHECK_RAISED("ValueError", "not bound in this dataflow block");
+  tvm_ffi_release(bad);
+  tvm_ffi_release(other);
+  void* outs = rt_array(2, lv2, lv1);
+  CHECK_OK(tvm_relax_bb_dataflow_end_outputs(bb, outs, &out));
+  CHECK_EQ_INT(tvm_relax_bb_in_dataflow(bb), 0);
+  CHECK_EQ_INT(tvm_ffi_seq_size(out), 2);
+  tvm_relax_var_obj* gv2 = tvm_ffi_seq_obj_at(out, 0);
+  tvm_relax_var_obj* gv1 = tvm_ffi_seq_obj_at(out, 1);
+  CHECK(tvm_relax_kind_of(gv1) == TVM_RELAX_KIND_Var);
+  CHECK_STR_EQ(tvm_relax_var_name(gv1), "lv1");
+  tvm_relax_expr_obj* sum = RT_CALL("relax.add", NULL, gv1, gv2);
+  tvm_tir_global_var_obj* g = tvm_relax_bb_function_end(bb, sum, NULL);
+  CHECK(g != NULL);
+  tvm_tir_ir_module_obj* mod = tvm_relax_bb_module(bb);
+  CHECK_OK(tvm_relax_verify_well_formed(mod));
+  char buf[512];
+  CHECK_STR_EQ(relax_models_bindings_text(mod, "main", buf, sizeof(buf)),
+               "df: lv0 = exp(x); lv1 = add(lv0, lv0); lv2 = multiply(lv1, lv0); lv3 = lv1 | "
+               "gv = add(lv1, lv2)");
+  /* lv2 and lv3 use the new lv1, a Var. */
+  tvm_relax_function_obj* f = tvm_tir_ir_module_lookup(mod, "main");
+  tvm_relax_block_obj* blk = tvm_ffi_seq_obj_at(((tvm_relax_seq_expr_obj*)f->body)->blocks, 0);
+  tvm_relax_binding_obj* b2 = tvm_ffi_seq_obj_at(blk->bindings, 2);
+  tvm_relax_binding_obj* b3 = tvm_ffi_seq_obj_at(blk->bindings, 3);
+  tvm_relax_call_obj* v2 = (tvm_relax_call_obj*)tvm_relax_binding_value(b2);
+  CHECK(tvm_ffi_seq_obj_at(v2->args, 0) == (void*)gv1);
+  CHECK(tvm_relax_binding_value(b3) == (void*)gv1);
+  CHECK(b2->var == gv2);
+  tvm_ffi_release(f), tvm_ffi_release(mod), tvm_ffi_release(g), tvm_ffi_release(sum);
+  tvm_ffi_release(out), tvm_ffi_release(outs), tvm_ffi_release(lv3), tvm_ffi_release(lv2);
+  tvm_ffi_release(c2), tvm_ffi_release(lv1), tvm_ffi_release(c1), tvm_ffi_release(lv0);
+  tvm_ffi_release(c0), tvm_relax_bb_free(bb), tvm_ffi_release(params), tvm_ffi_release(x);
+}
+
 int main(void) {
+  RUN(local_function_and_scopes);
+  RUN(dataflow_outputs);
   RUN(chain_struct_info_and_anf);
   RUN(structural_equal_hash_json_of_modules);
   RUN(different_shapes_not_equal);

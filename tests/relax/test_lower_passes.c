@@ -14,15 +14,14 @@ static const char* text(const tvm_tir_ir_module_obj* mod) {
   return relax_models_bindings_text(mod, "main", g_text, sizeof(g_text));
 }
 
-/* mod after the build pipeline's passes up to the n-th of these (mod released): the passes
- * between them (constant folding, reshape views) change nothing in these tests' models. */
-static const char* const k_upto[] = {"LegalizeOps", "ToNonDataflow", "RemovePurityChecking",
-                                     "CallTIRRewrite", "StaticPlanBlockMemory", "KillAfterLastUse"};
-static tvm_tir_ir_module_obj* first_passes(tvm_tir_ir_module_obj* mod, int64_t n) {
+/* mod after the build pipeline's passes up to and including the one named `last` (mod
+ * released). By name, so that passes added to the pipeline leave these tests alone. */
+static tvm_tir_ir_module_obj* passes_upto(tvm_tir_ir_module_obj* mod, const char* last) {
   const tvm_relax_pass* p;
-  int64_t total = tvm_relax_build_pipeline_passes(&p), upto = 0;
-  while (upto < total && strcmp(p[upto].name, k_upto[n - 1]) != 0) ++upto;
-  tvm_tir_ir_module_obj* out = mod ? tvm_relax_run_passes(mod, p, upto + 1) : NULL;
+  int64_t n = tvm_relax_build_pipeline_passes(&p), k = 0;
+  while (k < n && strcmp(p[k].name, last) != 0) ++k;
+  CHECK(k < n);
+  tvm_tir_ir_module_obj* out = mod && k < n ? tvm_relax_run_passes(mod, p, k + 1) : NULL;
   tvm_ffi_release(mod);
   return out;
 }
@@ -36,16 +35,18 @@ static int visit_no_dataflow(const void* node, void* ctx) {
 TEST(pipeline_lists_the_passes_in_order) {
   const tvm_relax_pass* p;
   int64_t n = tvm_relax_build_pipeline_passes(&p);
-  const char* want[] = {"LegalizeOps",         "FoldConstant",         "RewriteDataflowReshape",
-                        "ToNonDataflow",       "RemovePurityChecking", "CallTIRRewrite",
-                        "StaticPlanBlockMemory", "KillAfterLastUse",   "LowerRuntimeBuiltin",
+  const char* want[] = {"LambdaLift",          "LegalizeOps",
+                        "FoldConstant",        "RewriteDataflowReshape",
+                        "ToNonDataflow",       "RemovePurityChecking",
+                        "CallTIRRewrite",      "StaticPlanBlockMemory",
+                        "KillAfterLastUse",    "LowerRuntimeBuiltin",
                         "ComputePrimValue"};
-  CHECK_EQ_INT(n, 10);
-  for (int64_t i = 0; i < n && i < 10; ++i) CHECK_STR_EQ(p[i].name, want[i]);
+  CHECK_EQ_INT(n, 11);
+  for (int64_t i = 0; i < n && i < 11; ++i) CHECK_STR_EQ(p[i].name, want[i]);
 }
 
 TEST(to_non_dataflow) {
-  tvm_tir_ir_module_obj* mod = first_passes(relax_models_mlp(2, 4, 8), 1);
+  tvm_tir_ir_module_obj* mod = passes_upto(relax_models_mlp(2, 4, 8), "LegalizeOps");
   CHECK(mod != NULL);
   CHECK_STR_EQ(text(mod), "df: lv = call_tir(matmul, (x, w)); lv1 = call_tir(nn_relu, (lv)); lv2 = call_tir(matmul, (lv1, w)); out = call_tir(nn_relu, (lv2))");
   CHECK_EQ_INT(tvm_relax_post_order_visit(mod, visit_no_dataflow, NULL), 1);
@@ -70,7 +71,7 @@ static bool force_pure(const tvm_tir_ir_module_obj* mod) {
 }
 
 TEST(remove_purity_checking) {
-  tvm_tir_ir_module_obj* mod = first_passes(relax_models_mlp(1, 4, 8), 2);
+  tvm_tir_ir_module_obj* mod = passes_upto(relax_models_mlp(1, 4, 8), "ToNonDataflow");
   CHECK(mod != NULL && !force_pure(mod));
   tvm_tir_ir_module_obj* out = tvm_relax_transform_remove_purity_checking(mod);
   CHECK(out != NULL && force_pure(out));
@@ -80,7 +81,7 @@ TEST(remove_purity_checking) {
 }
 
 TEST(call_tir_rewrite) {
-  tvm_tir_ir_module_obj* mod = first_passes(relax_models_mlp(2, 4, 8), 3);
+  tvm_tir_ir_module_obj* mod = passes_upto(relax_models_mlp(2, 4, 8), "RemovePurityChecking");
   CHECK_EQ_INT(relax_models_count_calls(mod, "main", "relax.call_tir"), 4);
   tvm_tir_ir_module_obj* out = tvm_relax_transform_call_tir_rewrite(mod);
   CHECK(out != NULL);
@@ -92,13 +93,13 @@ TEST(call_tir_rewrite) {
   CHECK_EQ_INT(relax_models_count_calls(out, "main", "relax.call_tir"), 0);
   CHECK_OK(tvm_relax_verify_well_formed(out));
   /* Before RemovePurityChecking the direct kernel calls are impure calls in a pure function. */
-  tvm_tir_ir_module_obj* flat = first_passes(relax_models_mlp(1, 4, 8), 2);
+  tvm_tir_ir_module_obj* flat = passes_upto(relax_models_mlp(1, 4, 8), "ToNonDataflow");
   tvm_tir_ir_module_obj* impure = flat ? tvm_relax_transform_call_tir_rewrite(flat) : NULL;
   CHECK(impure != NULL);
   CHECK(tvm_relax_verify_well_formed(impure) != 0);
   CHECK_RAISED("ValueError", "in a pure function");
   /* In a dataflow block the rewrite is refused. */
-  tvm_tir_ir_module_obj* df = first_passes(relax_models_mlp(1, 4, 8), 1);
+  tvm_tir_ir_module_obj* df = passes_upto(relax_models_mlp(1, 4, 8), "LegalizeOps");
   CHECK(tvm_relax_transform_call_tir_rewrite(df) == NULL);
   CHECK_RAISED("ValueError", "run ToNonDataflow first");
   tvm_ffi_release(df), tvm_ffi_release(impure), tvm_ffi_release(flat);
@@ -108,7 +109,7 @@ TEST(call_tir_rewrite) {
 /* After CallTIRRewrite, the allocation pattern of mlp(3): tensors t0..t4 (t5 is returned) live
  * from their allocation to the next-but-one kernel, so two storages alternate. */
 TEST(static_plan_block_memory) {
-  tvm_tir_ir_module_obj* mod = first_passes(relax_models_mlp(3, 4, 8), 4);
+  tvm_tir_ir_module_obj* mod = passes_upto(relax_models_mlp(3, 4, 8), "CallTIRRewrite");
   CHECK_EQ_INT(relax_models_count_calls(mod, "main", "relax.builtin.alloc_tensor"), 6);
   tvm_tir_ir_module_obj* out = tvm_relax_transform_static_plan_block_memory(mod);
   CHECK(out != NULL);
@@ -126,12 +127,12 @@ TEST(static_plan_block_memory) {
   CHECK_OK(tvm_relax_verify_well_formed(out));
   tvm_ffi_release(out), tvm_ffi_release(mod);
   /* A longer chain still needs two storages. */
-  mod = first_passes(relax_models_mlp(16, 4, 8), 5);
+  mod = passes_upto(relax_models_mlp(16, 4, 8), "StaticPlanBlockMemory");
   CHECK_EQ_INT(relax_models_count_calls(mod, "main", "relax.memory.alloc_storage"), 2);
   CHECK_EQ_INT(relax_models_count_calls(mod, "main", "relax.memory.alloc_tensor"), 31);
   tvm_ffi_release(mod);
   /* Symbolic shapes are left to the runtime. */
-  mod = first_passes(relax_models_mlp(3, -1, 8), 4);
+  mod = passes_upto(relax_models_mlp(3, -1, 8), "CallTIRRewrite");
   out = mod ? tvm_relax_transform_static_plan_block_memory(mod) : NULL;
   CHECK(out != NULL && out == mod);
   tvm_ffi_release(out), tvm_ffi_release(mod);
@@ -190,7 +191,7 @@ static int64_t storage_bytes(const tvm_tir_ir_module_obj* mod, int64_t* sizes, i
 /* Upstream's reuse rule: the smallest free storage at least the request, else the largest
  * smaller one grown; never one 16 times larger or smaller than the request. */
 TEST(static_plan_sizes) {
-  tvm_tir_ir_module_obj* mod = first_passes(sizes_module(), 5);
+  tvm_tir_ir_module_obj* mod = passes_upto(sizes_module(), "StaticPlanBlockMemory");
   CHECK(mod != NULL);
   int64_t sizes[8];
   int64_t n = mod ? storage_bytes(mod, sizes, 8) : 0;
@@ -210,7 +211,7 @@ TEST(static_plan_sizes) {
 }
 
 TEST(kill_after_last_use) {
-  tvm_tir_ir_module_obj* mod = first_passes(relax_models_mlp(3, 4, 8), 5);
+  tvm_tir_ir_module_obj* mod = passes_upto(relax_models_mlp(3, 4, 8), "StaticPlanBlockMemory");
   tvm_tir_ir_module_obj* out = mod ? tvm_relax_transform_kill_after_last_use(mod) : NULL;
   CHECK(out != NULL);
   CHECK_STR_EQ(text(out),
@@ -230,7 +231,7 @@ TEST(kill_after_last_use) {
   CHECK_OK(tvm_relax_verify_well_formed(out));
   tvm_ffi_release(out), tvm_ffi_release(mod);
   /* Unplanned (symbolic) allocations are killed too. */
-  mod = first_passes(relax_models_mlp(2, -1, 8), 6);
+  mod = passes_upto(relax_models_mlp(2, -1, 8), "KillAfterLastUse");
   CHECK_STR_EQ(text(mod),
                "alloc = builtin.alloc_tensor(shape(n, 8), float32, 0); _ = matmul(x, w, alloc); lv = alloc; "
                "alloc1 = builtin.alloc_tensor(shape(n, 8), float32, 0); _ = nn_relu(lv, alloc1); "
@@ -245,7 +246,7 @@ TEST(kill_after_last_use) {
 /* main(x: (4, 8)): lv = call_tir(nn_relu, (x,), out_sinfo=(R.Tensor((4, 8)), R.Tensor((2, 8))));
  * return lv (the kernel itself is not run here). */
 static tvm_tir_ir_module_obj* tuple_out_module(void) {
-  tvm_tir_ir_module_obj* legal = first_passes(relax_models_mlp(1, 4, 8), 3);
+  tvm_tir_ir_module_obj* legal = passes_upto(relax_models_mlp(1, 4, 8), "RemovePurityChecking");
   const TVMFFIAny *k, *v;
   void* kernel_gv = NULL;
   for (int64_t pos = 0; legal && (pos = tvm_ffi_map_next(legal->functions, pos, &k, &v)) >= 0;) {
@@ -305,7 +306,7 @@ TEST(tuple_outputs) {
  * _ = nn_relu(x, alloc1); return alloc1. By lifetimes alone alloc1 could reuse alloc's storage,
  * while v may still point into it. */
 static tvm_tir_ir_module_obj* extern_use_module(void) {
-  tvm_tir_ir_module_obj* legal = first_passes(relax_models_mlp(1, 4, 8), 3);
+  tvm_tir_ir_module_obj* legal = passes_upto(relax_models_mlp(1, 4, 8), "RemovePurityChecking");
   const TVMFFIAny *k, *v;
   void* kernel_gv = NULL;
   for (int64_t pos = 0; legal && (pos = tvm_ffi_map_next(legal->functions, pos, &k, &v)) >= 0;) {
@@ -375,7 +376,7 @@ TEST(packed_call_arguments_escape) {
 /* Without RemovePurityChecking, CallTIRRewrite's result is ill-formed (impure calls in a pure
  * function): debug builds stop there and name the pass; release builds do not check. */
 TEST(debug_builds_check_each_pass) {
-  tvm_tir_ir_module_obj* legal = first_passes(relax_models_mlp(1, 4, 8), 1);
+  tvm_tir_ir_module_obj* legal = passes_upto(relax_models_mlp(1, 4, 8), "LegalizeOps");
   tvm_relax_pass passes[2] = {{"ToNonDataflow", tvm_relax_transform_to_non_dataflow},
                               {"CallTIRRewrite", tvm_relax_transform_call_tir_rewrite}};
   tvm_tir_ir_module_obj* out = legal ? tvm_relax_run_passes(legal, passes, 2) : NULL;
@@ -399,7 +400,7 @@ TEST(bad_input) {
   CHECK_RAISED("TypeError", "has no function");
   /* A failing pass is named. */
   tvm_relax_pass rewrite = {"CallTIRRewrite", tvm_relax_transform_call_tir_rewrite};
-  tvm_tir_ir_module_obj* legal = first_passes(mod, 1);
+  tvm_tir_ir_module_obj* legal = passes_upto(mod, "LegalizeOps");
   CHECK(tvm_relax_run_passes(legal, &rewrite, 1) == NULL);
   CHECK_RAISED("ValueError", "CallTIRRewrite");
   tvm_ffi_release(legal);

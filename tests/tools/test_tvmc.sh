@@ -200,13 +200,14 @@ TVM_TIR_INTERP_MEMORY_LIMIT=1M expect 3 "$tvmc" run "$fx/big_allocate.py" &&
 expect 0 "$tvmc" run "$fx/big_allocate.py" --repeat 1 && has "check: ok"
 
 # Explicit strides and an elem_offset: a padded, offset input and a stride Var bound to the
-# compact value, checked against the interpreter; a handle parameter that is not a buffer is
-# refused with what to do instead.
+# compact value, checked against the interpreter; a handle parameter the body declares a
+# buffer over gets that buffer's memory; one without is refused with what to do instead.
 expect 0 "$tvmc" run "$fx/strided.py" --shape n=5 --repeat 1 && has "check: ok (68 elements"
 TVMC_CHECK_WORK=2000 expect 0 "$tvmc" run "$fx/strided.py" --shape n=200 --repeat 1 &&
   has "check: ok at the smaller sizes n="
-expect 3 "$tvmc" run "$fx/handle_param.py" --shape n=4 &&
-  has "parameter \`p\` of \`fill\` is a handle without a buffer" && has "T.match_buffer"
+expect 0 "$tvmc" run "$fx/handle_param.py" --shape n=4 --repeat 1 && has "check: ok (16 elements"
+expect 3 "$tvmc" run "$fx/handle_bare.py" --shape n=4 &&
+  has "parameter \`p\` of \`touch\` is a handle without a buffer" && has "T.decl_buffer"
 
 # A kernel calling other PrimFuncs of its module: the module is compiled and interpreted whole,
 # in a full check and in a sampled one (the narrowed kernel in the module in its place).

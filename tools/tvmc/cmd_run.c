@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <tvm/codegen/codegen.h>
 #include <tvm/tir/interp.h>
+#include <tvm/tir/op.h>
 #include <tvm/tir/transform.h>
 #include <tvm/tir/visit.h>
 
@@ -130,10 +131,14 @@ static void format_return(const TVMFFIAny* v, tvm_ffi_strbuf* out) {
 static const tvm_tir_ir_module_obj* g_unit;
 static const char* g_unit_name;
 
-/* Run func (the kernel, or a narrowed copy of it) in the interpreter: alone, or under its name
- * in g_unit. */
-static int interp_run(const void* func, TVMFFIAny* args, int n, TVMFFIAny* ret) {
-  if (!g_unit) return tvm_tir_interp_run(func, NULL, args, n, ret);
+/* Run func (the kernel, or a narrowed copy of it) in the interpreter on a's arguments: alone,
+ * or under its name in g_unit. The memory behind a's raw pointers is live for the run. */
+static int interp_run(const void* func, const tvmc_args* a, TVMFFIAny* ret) {
+  tvm_tir_interp_memory mem[TVMC_MAX_PARAMS];
+  int nmem = 0;
+  for (int k = 0; k < a->n; ++k)
+    if (a->raw[k]) mem[nmem++] = (tvm_tir_interp_memory){a->data[k], (int64_t)a->nbytes[k]};
+  if (!g_unit) return tvm_tir_interp_run_with_memory(func, NULL, a->args, a->n, mem, nmem, ret);
   const tvm_tir_ir_module_obj* m = g_unit;
   int64_t size = tvm_ffi_map_size(m->functions);
   TVMFFIAny* keys = calloc((size_t)size + 1, sizeof(TVMFFIAny));
@@ -150,7 +155,8 @@ static int interp_run(const void* func, TVMFFIAny* args, int n, TVMFFIAny* ret) 
   free(keys);
   free(vals);
   tvm_ffi_release(fns);
-  int rc = mod ? tvm_tir_interp_run(mod, g_unit_name, args, n, ret) : -1;
+  int rc = mod ? tvm_tir_interp_run_with_memory(mod, g_unit_name, a->args, a->n, mem, nmem, ret)
+               : -1;
   if (!mod && !tvm_ffi_error_pending()) tvm_ffi_raise("MemoryError", "out of memory");
   tvm_ffi_release(mod);
   return rc;
@@ -177,9 +183,9 @@ static int check_on(void* fn, const void* f_ref, const void* f_base, const tvmc_
    * would make the compiled kernel touch memory it must not. */
   int status = TVMC_OK;
   TVMFFIAny ret = tvm_ffi_any_none(), want_ret = tvm_ffi_any_none();
-  if (interp_run(f_ref, want.args, want.n, &want_ret) != 0)
+  if (interp_run(f_ref, &want, &want_ret) != 0)
     status = interp_error_status();
-  if (status == TVMC_OK && f_base && interp_run(f_base, base.args, base.n, &ret) != 0)
+  if (status == TVMC_OK && f_base && interp_run(f_base, &base, &ret) != 0)
     status = interp_error_status();
   tvm_ffi_any_release(&ret);
   if (status == TVMC_OK && tvm_ffi_function_call(fn, got.args, got.n, &ret) != 0) {
@@ -333,21 +339,36 @@ static int time_runs(void* fn, const char* name, const tvmc_args* args, int64_t 
   return TVMC_OK;
 }
 
-static int is_global_call(tvm_tir_visitor* v, const void* node) {
-  if (tvm_tir_kind_of(((const tvm_tir_call_obj*)node)->op) == TVM_TIR_KIND_GlobalVar)
-    *(bool*)v->ctx = true;
+typedef struct {
+  const void* mod;
+  bool found;
+} calls_ctx;
+
+/* A call through a GlobalVar, or a call_extern of a helper PrimFunc of the module. */
+static int is_module_call(tvm_tir_visitor* v, const void* node) {
+  calls_ctx* c = v->ctx;
+  const tvm_tir_call_obj* call = node;
+  if (tvm_tir_kind_of(call->op) == TVM_TIR_KIND_GlobalVar) c->found = true;
+  const void* name = tvm_tir_array_size(call->args) > 0 ? tvm_tir_array_at(call->args, 0) : NULL;
+  if ((tvm_tir_is_builtin(call->op, TVM_TIR_BUILTIN_call_extern) ||
+       tvm_tir_is_builtin(call->op, TVM_TIR_BUILTIN_call_pure_extern)) &&
+      name && tvm_tir_kind_of(name) == TVM_TIR_KIND_StringImm) {
+    void* f = tvm_tir_ir_module_lookup(c->mod, tvm_ffi_str_cstr(((const tvm_tir_string_imm_obj*)name)->value));
+    c->found |= f != NULL;
+    tvm_ffi_release(f);
+  }
   return tvm_tir_visit_children(v, node);
 }
 
-/* Whether f calls a PrimFunc through a GlobalVar. */
-static bool calls_global(const tvm_tir_prim_func_obj* f) {
-  bool found = false;
+/* Whether f calls another PrimFunc of its module mod. */
+static bool calls_module(const void* mod, const tvm_tir_prim_func_obj* f) {
+  calls_ctx c = {mod, false};
   tvm_tir_visitor v = {0};
-  v.pre[TVM_TIR_KIND_Call] = is_global_call;
-  v.ctx = &found;
+  v.pre[TVM_TIR_KIND_Call] = is_module_call;
+  v.ctx = &c;
   if (tvm_tir_visit(&v, f) != 0) tvm_ffi_error_clear();
   tvm_tir_visitor_free(&v);
-  return found;
+  return c.found;
 }
 
 /* The PrimFunc `name` of a lowered module (borrowed; the module keeps it alive). */
@@ -412,7 +433,7 @@ int tvmc_cmd_run(int argc, char** argv) {
   if (!ir) return status;
   tvm_tir_prim_func_obj* f = tvmc_select_func(cmd, path, ir, func);
   /* A kernel calling other PrimFuncs is compiled and interpreted with its whole module. */
-  void* unit = f && tvm_tir_kind_of(ir) == TVM_TIR_KIND_IRModule && calls_global(f)
+  void* unit = f && tvm_tir_kind_of(ir) == TVM_TIR_KIND_IRModule && calls_module(ir, f)
                    ? tvmc_module_with_symbols(ir)
                    : NULL;
   tvm_ffi_release(ir);

@@ -42,6 +42,7 @@ typedef struct {
   void* data[TVMC_MAX_PARAMS];   /* NULL for a scalar parameter */
   size_t nbytes[TVMC_MAX_PARAMS]; /* of data, the byte_offset included */
   const char* name[TVMC_MAX_PARAMS]; /* the buffer's (or parameter's) name, borrowed */
+  bool raw[TVMC_MAX_PARAMS]; /* a handle parameter: the data pointer is passed, not t[k] */
 } tvmc_args;
 
 /*

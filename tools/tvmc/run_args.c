@@ -38,10 +38,46 @@ static int collect_var(tvm_tir_visitor* v, const void* node) {
   return TVM_TIR_VISIT_CONTINUE;
 }
 
-static const tvm_tir_buffer_obj* param_buffer(const tvm_tir_prim_func_obj* f, int64_t k) {
-  TVMFFIAny key = tvm_ffi_any_obj(tvm_tir_array_at(f->params, k));
+typedef struct {
+  const tvm_tir_var_obj* data;
+  const tvm_tir_buffer_obj* found;
+} decl_search;
+
+static int find_decl(tvm_tir_visitor* v, const void* node) {
+  decl_search* d = v->ctx;
+  const tvm_tir_buffer_obj* b = ((const tvm_tir_decl_buffer_obj*)node)->buffer;
+  if (!d->found && (const void*)b->data == (const void*)d->data) d->found = b;
+  return TVM_TIR_VISIT_CONTINUE;
+}
+
+/* The buffer T.decl_buffer declares over handle parameter p in f's body (the first), or NULL. */
+static const tvm_tir_buffer_obj* declared_over(const tvm_tir_prim_func_obj* f,
+                                               const tvm_tir_var_obj* p) {
+  if (!tvm_tir_dtype_is_handle(tvm_tir_expr_dtype(p))) return NULL;
+  decl_search d = {p, NULL};
+  tvm_tir_visitor v = {0};
+  v.pre[TVM_TIR_KIND_DeclBuffer] = find_decl;
+  v.ctx = &d;
+  if (tvm_tir_visit(&v, f->body) != 0) tvm_ffi_error_clear();
+  tvm_tir_visitor_free(&v);
+  return d.found;
+}
+
+/* The buffer of parameter k: its buffer_map entry, or for a bare handle the buffer the body
+ * declares over it (*raw set: the argument is the data pointer, not a tensor), or NULL. */
+static const tvm_tir_buffer_obj* param_buffer_raw(const tvm_tir_prim_func_obj* f, int64_t k,
+                                                  bool* raw) {
+  const tvm_tir_var_obj* p = tvm_tir_array_at(f->params, k);
+  TVMFFIAny key = tvm_ffi_any_obj(p);
   const TVMFFIAny* b = tvm_ffi_map_get(f->buffer_map, &key);
-  return b ? (const void*)b->v_obj : NULL;
+  const tvm_tir_buffer_obj* d = b ? NULL : declared_over(f, p);
+  *raw = d != NULL;
+  return b ? (const void*)b->v_obj : d;
+}
+
+static const tvm_tir_buffer_obj* param_buffer(const tvm_tir_prim_func_obj* f, int64_t k) {
+  bool raw;
+  return param_buffer_raw(f, k, &raw);
 }
 
 static bool is_int_dtype(DLDataType t) { return t.code == kDLInt || t.code == kDLUInt; }
@@ -311,7 +347,7 @@ bool tvmc_args_make(const char* cmd, const tvm_tir_prim_func_obj* func, const vo
   out->n = (int)n;
   for (int k = 0; k < out->n; ++k) {
     const tvm_tir_var_obj* p = tvm_tir_array_at(func->params, k);
-    const tvm_tir_buffer_obj* b = param_buffer(func, k);
+    const tvm_tir_buffer_obj* b = param_buffer_raw(func, k, &out->raw[k]);
     out->name[k] = b ? tvm_tir_buffer_name(b) : var_name(p);
     if (!b) {
       DLDataType t = tvm_tir_expr_dtype(p);
@@ -323,10 +359,11 @@ bool tvmc_args_make(const char* cmd, const tvm_tir_prim_func_obj* func, const vo
       } else {
         fprintf(stderr,
                 "tvmc %s: parameter `%s` of `%s` is a handle without a buffer: tvmc run makes "
-                "memory only for buffer parameters (declare it with T.match_buffer or as a "
-                "T.Buffer parameter, or run a function that calls this one with a buffer's "
-                "data)\n",
-                cmd, var_name(p), func_name(func));
+                "memory only for buffer parameters and handles the body declares a buffer over "
+                "(declare it with T.match_buffer, as a T.Buffer parameter, or with "
+                "T.decl_buffer(..., data=%s), or run a function that calls this one with a "
+                "buffer's data)\n",
+                cmd, var_name(p), func_name(func), var_name(p));
         tvmc_args_free(out);
         return false;
       }
@@ -407,7 +444,7 @@ bool tvmc_args_make(const char* cmd, const tvm_tir_prim_func_obj* func, const vo
     size_t esize = elem_bytes(et);
     for (size_t e = 0; e < bytes / esize; ++e) random_elem(et, &st, (char*)out->data[k] + e * esize);
     out->t[k].data = out->data[k];
-    out->args[k] = tvm_ffi_any_dltensor(&out->t[k]);
+    out->args[k] = out->raw[k] ? tvm_ffi_any_ptr(out->data[k]) : tvm_ffi_any_dltensor(&out->t[k]);
   }
   return true;
 }
@@ -427,7 +464,7 @@ bool tvmc_args_copy(const tvmc_args* src, tvmc_args* dst) {
     dst->t[k].data = dst->data[k];
     dst->t[k].shape = dst->shape[k];
     if (src->t[k].strides) dst->t[k].strides = dst->strides[k];
-    dst->args[k] = tvm_ffi_any_dltensor(&dst->t[k]);
+    dst->args[k] = dst->raw[k] ? tvm_ffi_any_ptr(dst->data[k]) : tvm_ffi_any_dltensor(&dst->t[k]);
   }
   return true;
 }

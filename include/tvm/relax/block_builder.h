@@ -36,8 +36,10 @@ typedef struct tvm_relax_block_builder tvm_relax_block_builder;
 tvm_relax_block_builder* tvm_relax_bb_new(tvm_tir_ir_module_obj* mod);
 void tvm_relax_bb_free(tvm_relax_block_builder* bb);
 
-/* Start a function with params (ffi.Array of Var). Functions do not nest. As upstream's
- * BlockBuilder, the function is public: attrs gets "global_symbol" = name (unless it has one). */
+/* Start a function with params (ffi.Array of Var). As upstream's BlockBuilder, the function is
+ * public: attrs gets "global_symbol" = name (unless it has one). Begun inside another function, it
+ * is a local function: the enclosing function is set aside until this one ends (end it with
+ * tvm_relax_bb_function_finish and bind the Function in the enclosing one). */
 int tvm_relax_bb_function_begin(tvm_relax_block_builder* bb, const char* name, void* params,
                                 void* attrs, bool is_pure);
 /* Flags of tvm_relax_bb_function_begin_ex. */
@@ -52,10 +54,32 @@ int tvm_relax_bb_function_begin_ex(tvm_relax_block_builder* bb, const char* name
 tvm_tir_global_var_obj* tvm_relax_bb_function_end(tvm_relax_block_builder* bb,
                                                   tvm_relax_expr_obj* output,
                                                   tvm_relax_sinfo_obj* ret_sinfo);
+/* End the function as tvm_relax_bb_function_end does, but return the Function itself (a new
+ * reference) instead of adding it to the module: a local function, or one the caller adds to a
+ * module under a GlobalVar of its own. */
+tvm_relax_function_obj* tvm_relax_bb_function_finish(tvm_relax_block_builder* bb,
+                                                     tvm_relax_expr_obj* output,
+                                                     tvm_relax_sinfo_obj* ret_sinfo);
+
+/* Binding scopes (the branches of an If): after scope_begin, bindings go to blocks of their own
+ * (the current block is kept aside); scope_end(result) returns the SeqExpr of those blocks with
+ * `result` (normalised: a non-leaf result is bound in the scope first) as its body, and the
+ * enclosing blocks are current again. Scopes nest; not inside a dataflow block. */
+int tvm_relax_bb_scope_begin(tvm_relax_block_builder* bb);
+tvm_relax_expr_obj* tvm_relax_bb_scope_end(tvm_relax_block_builder* bb, tvm_relax_expr_obj* result);
+
 /* Start a dataflow block (the current binding block ends). */
 int tvm_relax_bb_dataflow_begin(tvm_relax_block_builder* bb);
 /* End the current dataflow block; later bindings go to an ordinary block. */
 int tvm_relax_bb_block_end(tvm_relax_block_builder* bb);
+/* End the current dataflow block making `outputs` (an ffi.Array of DataflowVars bound in it,
+ * NULL = none) visible after it, as TVMScript's `R.output(...)`: each one's binding rebinds a Var
+ * of the same name and struct info instead, and later bindings of the block that use it use the
+ * new Var. *out_vars: a new ffi.Array of the new Vars, in the order of outputs. ValueError for an
+ * output that is not a DataflowVar bound in the block, or given twice. */
+int tvm_relax_bb_dataflow_end_outputs(tvm_relax_block_builder* bb, void* outputs, void** out_vars);
+/* Whether the builder is inside a dataflow block (1) or not (0). */
+int tvm_relax_bb_in_dataflow(const tvm_relax_block_builder* bb);
 
 /* Bind expr (normalised) to a new variable named from name_hint (NULL: "lv" in a dataflow block,
  * "gv" outside) and return the variable: a DataflowVar inside a dataflow block. */

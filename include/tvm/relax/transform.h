@@ -29,6 +29,18 @@ tvm_tir_ir_module_obj* tvm_relax_transform_legalize_ops(const tvm_tir_ir_module_
 bool tvm_relax_op_has_legalization(int32_t id);
 
 /*
+ * LambdaLift: every local function (a Function bound to a variable inside a Relax function)
+ * becomes a private function of the module named <enclosing>_<variable> (made unique), taking
+ * its parameters and then its captured variables (with fresh symbolic variables: functions do
+ * not share them). One that captures nothing is replaced by its GlobalVar wherever it is used
+ * (its binding dropped); one that captures is bound to
+ * `R.make_closure(cls.<lifted>, (captured...))` and called with `R.invoke_pure_closure(f,
+ * (args...))` (`R.invoke_closure` when impure), as upstream's pass does. Calls of function-typed
+ * parameters are left as they are.
+ */
+tvm_tir_ir_module_obj* tvm_relax_transform_lambda_lift(const tvm_tir_ir_module_obj* mod);
+
+/*
  * FoldConstant (upstream's pass): a pure call whose arguments are all known at compile time
  * (Constants, shapes and prim values of constants, strings, dtypes, tuples of them; a variable
  * bound to one counts as it) is evaluated and replaced by its value: call_tir of a PrimFunc of the
@@ -67,7 +79,7 @@ tvm_tir_ir_module_obj* tvm_relax_transform_to_non_dataflow(const tvm_tir_ir_modu
  * `relax.force_pure = true`, so it may contain the impure allocation and kernel calls the next
  * passes produce while still counting as pure for its callers (upstream's pass; upstream also
  * rewrites call_pure_packed into direct calls and enters nested functions, which this one does
- * not: VMCodeGen compiles call_pure_packed as it is and does not compile closures).
+ * not: VMCodeGen compiles call_pure_packed as it is, and LambdaLift has lifted local functions).
  */
 tvm_tir_ir_module_obj* tvm_relax_transform_remove_purity_checking(const tvm_tir_ir_module_obj* mod);
 
@@ -133,9 +145,10 @@ typedef struct {
 
 /*
  * The passes that take a Relax module to what VMCodeGen compiles, in order:
- *   LegalizeOps, FoldConstant, RewriteDataflowReshape, ToNonDataflow, RemovePurityChecking,
- *   CallTIRRewrite, StaticPlanBlockMemory, KillAfterLastUse, LowerRuntimeBuiltin,
- *   ComputePrimValue (upstream's order; VMCodeGen then does VMShapeLower's work).
+ *   LambdaLift, LegalizeOps, FoldConstant, RewriteDataflowReshape, ToNonDataflow,
+ *   RemovePurityChecking, CallTIRRewrite, StaticPlanBlockMemory, KillAfterLastUse,
+ *   LowerRuntimeBuiltin, ComputePrimValue (upstream's order; VMCodeGen then does VMShapeLower's
+ *   work).
  * Stores the (static) list in *out and returns its length.
  */
 int64_t tvm_relax_build_pipeline_passes(const tvm_relax_pass** out);

@@ -71,6 +71,12 @@ typedef enum {
   TVM_SCRIPT_FRAME_ATTR,
   TVM_SCRIPT_FRAME_LAUNCH_THREAD,
   TVM_SCRIPT_FRAME_REALIZE,       /* with T.realize(A[...], "global"): */
+  /* Relax (tvm/script/ir_builder_relax.h) */
+  TVM_SCRIPT_FRAME_RELAX_FUNC,     /* @R.function def */
+  TVM_SCRIPT_FRAME_RELAX_DATAFLOW, /* with R.dataflow(): */
+  TVM_SCRIPT_FRAME_RELAX_IF,       /* if c: (holds a THEN and an ELSE frame) */
+  TVM_SCRIPT_FRAME_RELAX_THEN,
+  TVM_SCRIPT_FRAME_RELAX_ELSE,
 } tvm_script_frame_kind;
 
 /* ---- The builder ----------------------------------------------------------------------------- */

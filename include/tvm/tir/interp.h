@@ -13,8 +13,9 @@
  *     buffer's symbolic shape / strides / elem_offset variables are bound from it (the first
  *     binding wins; a later mismatch is a ValueError naming the argument and dimension);
  *   - a scalar parameter takes an int, bool or float value (converted to the parameter's
- *     dtype; an int that does not fit is a ValueError); a handle parameter takes a DLTensor
- *     pointer, an opaque pointer or None;
+ *     dtype; an int that does not fit is a ValueError); a handle parameter takes an opaque
+ *     pointer, None, or a DLTensor pointer, which it receives as itself (the address of the
+ *     DLTensor, as compiled code and upstream's packed API do);
  *   - num_args is either len(params), or the number of parameters that are not themselves
  *     shape / stride / elem_offset variables of a buffer in buffer_map (those are then bound
  *     from the tensors, spec PrimFunc item i).
@@ -51,6 +52,21 @@ extern "C" {
  */
 int tvm_tir_interp_run(const void* func_or_module, const char* func_name, const TVMFFIAny* args,
                        int32_t num_args, TVMFFIAny* out_ret);
+
+/* Memory of the caller's that the run may reach through pointer arguments: a handle parameter
+ * (not a buffer) given an opaque pointer into it, which the body declares a buffer over. The
+ * interpreter checks every access against live memory, and an opaque pointer carries no
+ * extent, so the caller says what is there. */
+typedef struct {
+  void* data;
+  int64_t nbytes;
+} tvm_tir_interp_memory;
+
+/* tvm_tir_interp_run, with memory[0..num_memory) live (and accessible) for the run as well. */
+int tvm_tir_interp_run_with_memory(const void* func_or_module, const char* func_name,
+                                   const TVMFFIAny* args, int32_t num_args,
+                                   const tvm_tir_interp_memory* memory, int32_t num_memory,
+                                   TVMFFIAny* out_ret);
 
 /*
  * The memory limit: the most bytes the interpreter's own allocations (Allocate, alloc_buffers,

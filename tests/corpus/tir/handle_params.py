@@ -1,8 +1,19 @@
-# Typed and untyped handle parameters used as values.
-from tvm.script import tirx as T
+# Handle parameters that are not buffers: a buffer declared over one in the body (the caller
+# passes an opaque pointer to its memory), and a handle returned as given (a DLTensor pointer
+# arrives as itself, the address of the DLTensor, as in upstream's packed API).
+from tvm.script import ir as I
+from tvm.script import tir as T
 
 
-@T.prim_func
-def handles(p: T.handle("float32"), q: T.handle, n: T.int32):
-    T.evaluate(T.call_extern("int32", "consume", p, q, n))
-    T.evaluate(T.isnullptr(q))
+@I.ir_module
+class Module:
+    @T.prim_func
+    def axpy(x: T.handle("float32"), y: T.handle("float32"), a: T.float32, n: T.int32):
+        X = T.decl_buffer((n,), "float32", data=x)
+        Y = T.decl_buffer((n,), "float32", data=y)
+        for i in range(n):
+            Y[i] = Y[i] + a * X[i]
+
+    @T.prim_func
+    def identity(p: T.handle) -> T.handle:
+        T.ret(p)

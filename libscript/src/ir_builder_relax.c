@@ -1,0 +1,815 @@
+/*
+ * ir_builder_relax.c: the Relax frames of the IR builder (tvm/script/ir_builder_relax.h) on
+ * librelax's BlockBuilder: function frames (parameters, return annotation, attributes, return,
+ * local functions), dataflow blocks with R.output, if/else branches, bindings and match_casts,
+ * the per-function table of symbolic variables, and module functions' GlobalVars.
+ *
+ * One BlockBuilder per IR builder (made by the first Relax frame): a function frame begins its
+ * BlockBuilder function at its first body statement (parameters come first), a local function
+ * begins one inside the enclosing one (the BlockBuilder sets it aside), an if branch is a binding
+ * scope, a dataflow frame a dataflow block. Bindings keep the names written (upstream's IR builder
+ * names Vars as the script does); only the bindings that normalisation adds get the
+ * BlockBuilder's "lv" / "gv" names. The last assignment of an if branch is held back (pending):
+ * its value is the branch's result when it is a leaf (the printer's `z = t1`), and it is bound
+ * in the branch otherwise.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "ir_builder_internal.h"
+#include "script_relax_internal.h"
+
+struct tvm_script__relax_frame {
+  /* RELAX_FUNC */
+  char* name;
+  unsigned flags;
+  bool begun;    /* its BlockBuilder function was begun */
+  bool returned; /* tvm_script_relax_func_return ran */
+  bool nested;   /* a local function */
+  void* params;  /* ffi.List of Var */
+  void* ret_sinfo;
+  void* attrs;  /* ffi.Dict or NULL */
+  void* syms;   /* ffi.Dict name -> tir.Var, or NULL */
+  void* output; /* the returned expression */
+  /* RELAX_DATAFLOW */
+  bool closed; /* R.output ended the block */
+  /* RELAX_IF */
+  void* cond;
+  void *then_seq, *else_seq;
+  void *then_var, *else_var; /* each branch's last assignment's Var */
+  bool then_ann, else_ann;   /* ... written with an annotation */
+  /* RELAX_THEN / RELAX_ELSE: the last assignment, not emitted yet */
+  void* pending; /* a VarBinding */
+  bool pending_ann;
+};
+typedef struct tvm_script__relax_frame relax_frame;
+
+#define REL(x)            \
+  do {                    \
+    tvm_ffi_release(x);   \
+    (x) = NULL;           \
+  } while (0)
+
+void tvm_script__relax_frame_release(tvm_script__frame* f) {
+  relax_frame* r = f->relax;
+  if (!r) return;
+  tvm_ffi_free(r->name);
+  REL(r->params);
+  REL(r->ret_sinfo);
+  REL(r->attrs);
+  REL(r->syms);
+  REL(r->output);
+  REL(r->cond);
+  REL(r->then_seq);
+  REL(r->else_seq);
+  REL(r->then_var);
+  REL(r->else_var);
+  REL(r->pending);
+  tvm_ffi_free(r);
+  f->relax = NULL;
+}
+
+void tvm_script__relax_builder_release(tvm_script_builder* b) {
+  tvm_relax_bb_free(b->relax_bb);
+  b->relax_bb = NULL;
+  REL(b->relax_syms);
+  REL(b->relax_last);
+}
+
+static tvm_relax_block_builder* bb_of(tvm_script_builder* b) {
+  return (tvm_relax_block_builder*)b->relax_bb;
+}
+
+static tvm_script__frame* top(tvm_script_builder* b) {
+  return b->depth ? &b->frames[b->depth - 1] : NULL;
+}
+
+static tvm_script__frame* find_func(tvm_script_builder* b) {
+  return tvm_script__find_frame(b, TVM_SCRIPT_FRAME_RELAX_FUNC);
+}
+
+static void set_last(tvm_script_builder* b, void* obj) {
+  tvm_ffi_release(b->relax_last);
+  tvm_ffi_retain(obj);
+  b->relax_last = obj;
+}
+
+static bool is_bool(DLDataType t) { return tvm_tir_dtype_is_bool(t) || t.code == kDLBool; }
+
+static const char* type_name(const void* obj) {
+  return obj ? tvm_ffi_type_key(tvm_ffi_type_index(obj)) : "None";
+}
+
+static void sinfo_text(tvm_ffi_strbuf* buf, const void* sinfo) {
+  tvm_relax_sinfo_text(buf, (const tvm_relax_sinfo_obj*)sinfo);
+}
+
+/* ---- Frames ---------------------------------------------------------------------------------- */
+static relax_frame* push(tvm_script_builder* b, tvm_script_frame_kind kind) {
+  relax_frame* r = tvm_ffi_calloc(1, sizeof(*r));
+  if (!r) return NULL;
+  tvm_script__frame* f = tvm_script__push_frame(b, kind);
+  if (!f) {
+    tvm_ffi_free(r);
+    return NULL;
+  }
+  f->relax = r;
+  return r;
+}
+
+/* Begin the BlockBuilder function of function frame f (its parameters are final then). */
+static int ensure_begun(tvm_script_builder* b, tvm_script__frame* f) {
+  relax_frame* r = f->relax;
+  if (r->begun) return 0;
+  if (r->returned) {
+    return tvm_ffi_raise("ValueError", "R.function `%s`: nothing may follow its return", r->name);
+  }
+  void* params = r->params ? tvm_ffi_list_to_array(r->params) : NULL;
+  if (r->params && !params) return -1;
+  /* Attributes and global_symbol are the frame's (added at the end), so the BlockBuilder's
+   * function is private. */
+  unsigned flags = TVM_RELAX_BB_PRIVATE | (r->flags & TVM_SCRIPT_RELAX_IMPURE ? TVM_RELAX_BB_IMPURE : 0);
+  int rc = tvm_relax_bb_function_begin_ex(bb_of(b), r->name, params, NULL, flags);
+  tvm_ffi_release(params);
+  if (rc == 0) r->begun = true;
+  return rc;
+}
+
+/* Emit the pending last assignment of branch frame f, if any. */
+static int flush_pending(tvm_script_builder* b, tvm_script__frame* f) {
+  if (!f || !f->relax || !f->relax->pending) return 0;
+  relax_frame* r = f->relax;
+  int rc = tvm_relax_bb_emit_binding(bb_of(b), r->pending);
+  REL(r->pending);
+  return rc;
+}
+
+/* The innermost frame as the place of a body statement (a binding, a block, an if, a local
+ * function): a function, dataflow or branch frame whose function was begun and is not closed;
+ * the branch's pending assignment emitted. what: the statement, for messages. */
+static tvm_script__frame* body_frame(tvm_script_builder* b, const char* what, bool flush) {
+  tvm_script__frame* f = top(b);
+  tvm_script_frame_kind k = f ? f->kind : TVM_SCRIPT_FRAME_NONE;
+  if (k != TVM_SCRIPT_FRAME_RELAX_FUNC && k != TVM_SCRIPT_FRAME_RELAX_DATAFLOW &&
+      k != TVM_SCRIPT_FRAME_RELAX_THEN && k != TVM_SCRIPT_FRAME_RELAX_ELSE) {
+    tvm_ffi_raise("ValueError", "%s is only valid inside an R.function%s%s", what,
+                  f ? ", not directly inside " : " (no frame is open)",
+                  k == TVM_SCRIPT_FRAME_RELAX_IF ? "a Relax if (use its branches)"
+                  : f                            ? "a non-Relax frame"
+                                                 : "");
+    return NULL;
+  }
+  if (k == TVM_SCRIPT_FRAME_RELAX_FUNC && f->relax->returned) {
+    tvm_ffi_raise("ValueError", "%s: nothing may follow the return of R.function `%s`", what,
+                  f->relax->name);
+    return NULL;
+  }
+  if (k == TVM_SCRIPT_FRAME_RELAX_DATAFLOW && f->relax->closed) {
+    tvm_ffi_raise("ValueError",
+                  "%s after R.output: R.output must be the last statement of a dataflow block",
+                  what);
+    return NULL;
+  }
+  if (ensure_begun(b, find_func(b)) != 0) return NULL;
+  if (flush && flush_pending(b, f) != 0) return NULL;
+  return f;
+}
+
+/* ---- Symbolic variables ---------------------------------------------------------------------- */
+/* The symbol table of the innermost function frame (or the loose one), made when missing. */
+static void* syms_table(tvm_script_builder* b, bool make) {
+  tvm_script__frame* f = find_func(b);
+  void** slot = f ? &f->relax->syms : &b->relax_syms;
+  if (!*slot && make) *slot = tvm_ffi_dict_new();
+  return *slot;
+}
+
+tvm_tir_var_obj* tvm_script_relax_sym_var(tvm_script_builder* b, const char* name) {
+  if (!name || !*name) {
+    tvm_ffi_raise("ValueError", "a symbolic variable needs a name");
+    return NULL;
+  }
+  void* t = syms_table(b, true);
+  if (!t) return NULL;
+  const TVMFFIAny* v = tvm_ffi_map_get_str(t, name);
+  if (v) {
+    tvm_ffi_retain(v->v_obj);
+    return (tvm_tir_var_obj*)v->v_obj;
+  }
+  tvm_tir_var_obj* var = tvm_tir_var_new(name, tvm_tir_dtype_int(64));
+  TVMFFIAny key = tvm_ffi_string(name), val = tvm_ffi_any_obj(var);
+  int rc = var ? tvm_ffi_dict_set(t, &key, &val) : -1;
+  tvm_ffi_any_release(&key);
+  if (rc != 0) {
+    tvm_ffi_release(var);
+    return NULL;
+  }
+  return var;
+}
+
+tvm_tir_var_obj* tvm_script_relax_bind_sym_var(tvm_script_builder* b, const char* name,
+                                               const void* var) {
+  if (!tvm_tir_is_var(var)) {
+    tvm_ffi_raise("TypeError", "`%s = ...`: a symbolic variable must be a tir.Var, got %s", name,
+                  type_name(var));
+    return NULL;
+  }
+  void* t = syms_table(b, true);
+  if (!t) return NULL;
+  const TVMFFIAny* v = tvm_ffi_map_get_str(t, name);
+  if (v) {
+    DLDataType have = tvm_tir_expr_dtype(v->v_obj), want = tvm_tir_expr_dtype(var);
+    if (!tvm_tir_dtype_equal(have, want)) {
+      tvm_ffi_raise("TypeError", "`%s = T.%s()`: %s is already a symbolic variable of dtype %s",
+                    name, tvm_tir_dtype_str(want).s, name, tvm_tir_dtype_str(have).s);
+      return NULL;
+    }
+    tvm_ffi_retain(v->v_obj);
+    return (tvm_tir_var_obj*)v->v_obj;
+  }
+  TVMFFIAny key = tvm_ffi_string(name), val = tvm_ffi_any_obj((void*)var);
+  int rc = tvm_ffi_dict_set(t, &key, &val);
+  tvm_ffi_any_release(&key);
+  if (rc != 0) return NULL;
+  tvm_ffi_retain((void*)var);
+  return (tvm_tir_var_obj*)var;
+}
+
+void* tvm_script_relax_syms(tvm_script_builder* b) {
+  void* t = syms_table(b, false);
+  return t ? tvm_ffi_dict_to_map(t) : tvm_ffi_map_new(NULL, NULL, 0);
+}
+
+void tvm_script_relax_syms_reset(tvm_script_builder* b) { REL(b->relax_syms); }
+
+/* ---- Functions ------------------------------------------------------------------------------- */
+int tvm_script_relax_function_enter(tvm_script_builder* b, const char* name, unsigned flags) {
+  tvm_relax_init();
+  if (!name || !*name) return tvm_ffi_raise("ValueError", "R.function: a function needs a name");
+  tvm_script__frame* parent = top(b);
+  bool nested = false;
+  if (parent && parent->kind != TVM_SCRIPT_FRAME_MODULE) {
+    if (!tvm_script__is_relax_frame(parent->kind)) {
+      return tvm_ffi_raise("ValueError",
+                           "R.function is only valid at the top level, in an I.ir_module or in "
+                           "the body of a Relax function, not inside %s",
+                           parent->kind == TVM_SCRIPT_FRAME_PRIM_FUNC ? "a T.prim_func"
+                                                                      : "a TIR frame");
+    }
+    if (!body_frame(b, "a local R.function", true)) return -1;
+    nested = true;
+  }
+  if (!b->relax_bb && !(b->relax_bb = tvm_relax_bb_new(NULL))) return -1;
+  relax_frame* r = push(b, TVM_SCRIPT_FRAME_RELAX_FUNC);
+  if (!r) return -1;
+  r->name = tvm_ffi_strndup(name, strlen(name));
+  r->params = tvm_ffi_list_new();
+  r->flags = flags;
+  r->nested = nested;
+  if (!r->name || !r->params) return -1;
+  if (parent && parent->kind == TVM_SCRIPT_FRAME_MODULE) parent->flag = true;
+  return 0;
+}
+
+/* The innermost frame when it is a function frame (else ValueError naming what). */
+static relax_frame* func_top(tvm_script_builder* b, const char* what) {
+  tvm_script__frame* f =
+      tvm_script__require_top(b, TVM_SCRIPT_FRAME_RELAX_FUNC, what, "R.function");
+  return f ? f->relax : NULL;
+}
+
+tvm_relax_var_obj* tvm_script_relax_arg(tvm_script_builder* b, const char* name,
+                                        const tvm_relax_sinfo_obj* sinfo) {
+  relax_frame* r = func_top(b, "a Relax parameter");
+  if (!r) return NULL;
+  if (r->begun || r->returned) {
+    tvm_ffi_raise("ValueError", "R.function `%s`: parameter `%s` after the body began", r->name,
+                  name ? name : "");
+    return NULL;
+  }
+  if (!name || !*name) {
+    tvm_ffi_raise("ValueError", "R.function `%s`: a parameter needs a name", r->name);
+    return NULL;
+  }
+  if (!tvm_relax_is_sinfo(sinfo)) {
+    tvm_ffi_raise("TypeError", "R.function `%s`: parameter `%s` needs a struct info annotation "
+                  "(R.Tensor, R.Tuple, ...), got %s", r->name, name, type_name(sinfo));
+    return NULL;
+  }
+  tvm_relax_var_obj* v = tvm_relax_var_new(name, (tvm_relax_sinfo_obj*)sinfo, false);
+  TVMFFIAny item = tvm_ffi_any_obj(v);
+  if (!v || tvm_ffi_list_push(r->params, &item) != 0) {
+    tvm_ffi_release(v);
+    return NULL;
+  }
+  return v;
+}
+
+int tvm_script_relax_func_ret(tvm_script_builder* b, const tvm_relax_sinfo_obj* sinfo) {
+  relax_frame* r = func_top(b, "a Relax return annotation");
+  if (!r) return -1;
+  if (!tvm_relax_is_sinfo(sinfo)) {
+    return tvm_ffi_raise("TypeError", "R.function `%s`: the return annotation must be a struct "
+                         "info (R.Tensor, R.Tuple, ...), got %s", r->name, type_name(sinfo));
+  }
+  tvm_ffi_release(r->ret_sinfo);
+  tvm_ffi_retain((void*)sinfo);
+  r->ret_sinfo = (void*)sinfo;
+  return 0;
+}
+
+int tvm_script_relax_func_attrs(tvm_script_builder* b, const void* attrs) {
+  relax_frame* r = func_top(b, "R.func_attr");
+  if (!r) return -1;
+  if (!r->attrs && !(r->attrs = tvm_ffi_dict_new())) return -1;
+  return tvm_script__merge_attrs(r->attrs, attrs, "R.func_attr");
+}
+
+int tvm_script_relax_func_return(tvm_script_builder* b, const TVMFFIAny* value) {
+  tvm_script__frame* f = top(b);
+  if (!f || f->kind != TVM_SCRIPT_FRAME_RELAX_FUNC) {
+    return tvm_ffi_raise("ValueError", "return is only valid at the end of an R.function's body%s",
+                         f && tvm_script__is_relax_frame(f->kind)
+                             ? ", not inside R.dataflow or an if branch"
+                             : "");
+  }
+  relax_frame* r = f->relax;
+  if (r->returned) {
+    return tvm_ffi_raise("ValueError", "R.function `%s` returns twice", r->name);
+  }
+  if (ensure_begun(b, f) != 0) return -1;
+  tvm_relax_expr_obj* e = tvm_script__relax_expr_of(value, "the returned value");
+  if (!e) return -1;
+  r->output = e;
+  r->returned = true;
+  return 0;
+}
+
+void* tvm_script_relax_function_end(tvm_script_builder* b) {
+  if (!tvm_script__require_top(b, TVM_SCRIPT_FRAME_RELAX_FUNC, "the end of an R.function",
+                               "R.function")) {
+    return NULL;
+  }
+  REL(b->relax_last);
+  if (tvm_script_builder_exit(b) != 0) return NULL;
+  void* out = b->relax_last;
+  b->relax_last = NULL;
+  return out;
+}
+
+tvm_tir_global_var_obj* tvm_script_relax_decl_function(tvm_script_builder* b, const char* name,
+                                                       const tvm_relax_sinfo_obj* sinfo) {
+  tvm_relax_init();
+  tvm_script__frame* mod = tvm_script__find_frame(b, TVM_SCRIPT_FRAME_MODULE);
+  if (!mod) {
+    tvm_ffi_raise("ValueError", "declaring `%s`: a module function is only valid inside an "
+                  "I.ir_module", name);
+    return NULL;
+  }
+  if (tvm_relax_kind_of(sinfo) != TVM_RELAX_KIND_FuncStructInfo) {
+    tvm_ffi_raise("TypeError", "declaring `%s`: a FuncStructInfo was expected, got %s", name,
+                  type_name(sinfo));
+    return NULL;
+  }
+  if (tvm_ffi_map_get_str(mod->global_vars, name)) {
+    tvm_ffi_raise("ValueError", "the module declares `%s` twice (or refers to it before it is "
+                  "declared)", name);
+    return NULL;
+  }
+  tvm_tir_global_var_obj* gv = tvm_relax_global_var_new(name, (tvm_relax_sinfo_obj*)sinfo);
+  TVMFFIAny key = tvm_ffi_any_obj(gv ? gv->name_hint : NULL), val = tvm_ffi_any_obj(gv);
+  if (!gv || tvm_ffi_dict_set(mod->global_vars, &key, &val) != 0) {
+    tvm_ffi_release(gv);
+    return NULL;
+  }
+  mod->flag = true;
+  return gv;
+}
+
+/* gv's struct info becomes sinfo. GlobalVars are made by the module frame, which publishes them
+ * only in its IRModule: until then the builder owns them and sets what upstream's
+ * UpdateStructInfo sets, the struct info of the function defined under the name. */
+static void set_gv_sinfo(tvm_tir_global_var_obj* gv, tvm_relax_sinfo_obj* sinfo) {
+  if (gv->relax.struct_info_ == (void*)sinfo) return;
+  tvm_ffi_retain(sinfo);
+  tvm_ffi_release(gv->relax.struct_info_);
+  gv->relax.struct_info_ = sinfo;
+}
+
+int tvm_script__relax_module_global_vars(tvm_script__frame* module) {
+  const TVMFFIAny *k, *v;
+  for (int64_t pos = 0; (pos = tvm_ffi_map_next(module->functions, pos, &k, &v)) >= 0;) {
+    tvm_tir_global_var_obj* gv = (tvm_tir_global_var_obj*)k->v_obj;
+    if (gv->relax.struct_info_) continue;
+    tvm_relax_sinfo_obj* s = tvm_relax_expr_sinfo(v->v_obj);
+    if (!s) return -1;
+    set_gv_sinfo(gv, s);
+    tvm_ffi_release(s);
+  }
+  return 0;
+}
+
+/* The attributes of the finished function of frame r: its R.func_attr ones, and global_symbol =
+ * its name for a public module or top-level function (as upstream's parser adds). A new Map, or
+ * NULL (none) with *ok. */
+static void* final_attrs(relax_frame* r, bool* ok) {
+  *ok = true;
+  bool gs = !r->nested && !(r->flags & TVM_SCRIPT_RELAX_PRIVATE) &&
+            !(r->attrs && tvm_ffi_map_get_str(r->attrs, "global_symbol"));
+  if (!gs && (!r->attrs || tvm_ffi_map_size(r->attrs) == 0)) return NULL;
+  if (gs) {
+    if (!r->attrs && !(r->attrs = tvm_ffi_dict_new())) return *ok = false, NULL;
+    TVMFFIAny key = tvm_ffi_string("global_symbol"), val = tvm_ffi_string(r->name);
+    int rc = tvm_ffi_dict_set(r->attrs, &key, &val);
+    tvm_ffi_any_release(&key);
+    tvm_ffi_any_release(&val);
+    if (rc != 0) return *ok = false, NULL;
+  }
+  void* m = tvm_ffi_dict_to_map(r->attrs);
+  if (!m) *ok = false;
+  return m;
+}
+
+static int finish_function(tvm_script_builder* b, tvm_script__frame* f) {
+  relax_frame* r = f->relax;
+  if (!r->returned) {
+    return tvm_ffi_raise("ValueError", "R.function `%s` has no return statement (a Relax "
+                         "function ends with `return <value>`)", r->name);
+  }
+  tvm_relax_function_obj* fn =
+      tvm_relax_bb_function_finish(bb_of(b), r->output, (tvm_relax_sinfo_obj*)r->ret_sinfo);
+  if (!fn) return -1;
+  bool ok;
+  void* attrs = final_attrs(r, &ok);
+  if (attrs) {
+    tvm_relax_function_obj* with =
+        tvm_relax_function_new(fn->params, fn->body, fn->ret_struct_info, fn->is_pure, attrs);
+    tvm_ffi_release(fn);
+    fn = with;
+  }
+  tvm_ffi_release(attrs);
+  if (!ok || !fn) {
+    tvm_ffi_release(fn);
+    return -1;
+  }
+  if (b->span) tvm_script__span_record(b, fn, f->span);
+  int rc = 0;
+  if (r->nested) {
+    TVMFFIAny v = tvm_ffi_any_obj(fn);
+    tvm_relax_var_obj* var = tvm_script_relax_emit(b, r->name, &v, NULL);
+    if (var) set_last(b, var);
+    rc = var ? 0 : -1;
+    tvm_ffi_release(var);
+  } else if (top(b) && top(b)->kind == TVM_SCRIPT_FRAME_MODULE) {
+    rc = tvm_script__deliver_func(b, r->name, NULL, fn);
+    tvm_tir_global_var_obj* gv = rc == 0 ? tvm_script_ir_module_global_var(b, r->name) : NULL;
+    if (gv) {
+      set_gv_sinfo(gv, tvm_relax_sinfo_of(fn));
+      set_last(b, gv);
+    }
+    if (!gv) rc = -1;
+    tvm_ffi_release(gv);
+  } else {
+    rc = tvm_script__deliver_func(b, r->name, NULL, fn);
+    if (rc == 0) set_last(b, fn);
+  }
+  tvm_ffi_release(fn);
+  return rc;
+}
+
+/* ---- Bindings -------------------------------------------------------------------------------- */
+/* TypeError unless ann may describe a value of struct info have (base check not FAIL). */
+static int check_annotation(const char* name, const tvm_relax_sinfo_obj* ann,
+                            const tvm_relax_sinfo_obj* have, const char* of) {
+  if (!tvm_relax_is_sinfo(ann)) {
+    return tvm_ffi_raise("TypeError", "`%s`: the annotation must be a struct info (R.Tensor, "
+                         "R.Tuple, ...), got %s", name ? name : "_", type_name(ann));
+  }
+  if (tvm_relax_sinfo_base_check(ann, have) != TVM_RELAX_BASE_CHECK_FAIL) return 0;
+  tvm_ffi_strbuf a = {0}, h = {0};
+  sinfo_text(&a, ann);
+  sinfo_text(&h, have);
+  tvm_ffi_raise("TypeError", "`%s`: the annotation %s does not match %s %s", name ? name : "_",
+                tvm_ffi_strbuf_cstr(&a), of, tvm_ffi_strbuf_cstr(&h));
+  tvm_ffi_strbuf_free(&a);
+  tvm_ffi_strbuf_free(&h);
+  return -1;
+}
+
+/* Bind `binding` in frame f: held back as the pending last assignment of a branch, else emitted. */
+static int place_binding(tvm_script_builder* b, tvm_script__frame* f, void* binding, bool ann) {
+  if (b->span && tvm_script__span_record(b, binding, b->span) != 0) return -1;
+  if (f->kind == TVM_SCRIPT_FRAME_RELAX_THEN || f->kind == TVM_SCRIPT_FRAME_RELAX_ELSE) {
+    tvm_ffi_retain(binding);
+    f->relax->pending = binding;
+    f->relax->pending_ann = ann;
+    return 0;
+  }
+  return tvm_relax_bb_emit_binding(bb_of(b), binding);
+}
+
+tvm_relax_var_obj* tvm_script_relax_emit(tvm_script_builder* b, const char* name,
+                                         const TVMFFIAny* value, const tvm_relax_sinfo_obj* ann) {
+  tvm_script__frame* f = body_frame(b, "a Relax binding", true);
+  if (!f) return NULL;
+  if (tvm_script__relax_match_cast_pair(value)) {
+    const tvm_script_match_cast_pair* p = tvm_script__relax_match_cast_pair(value);
+    TVMFFIAny v = tvm_ffi_any_obj(p->value);
+    return tvm_script_relax_emit_match_cast(b, name, &v, p->struct_info, ann);
+  }
+  char what[160];
+  snprintf(what, sizeof(what), "the value of `%s`", name ? name : "_");
+  tvm_relax_expr_obj* e = tvm_script__relax_expr_of(value, what);
+  if (!e) return NULL;
+  tvm_relax_block_builder* bb = bb_of(b);
+  if (!name && !ann) {
+    tvm_relax_var_obj* v = tvm_relax_bb_emit(bb, e, NULL);
+    tvm_ffi_release(e);
+    return v;
+  }
+  tvm_relax_expr_obj* norm = tvm_relax_bb_normalize(bb, e);
+  tvm_ffi_release(e);
+  if (!norm) return NULL;
+  tvm_relax_sinfo_obj* have = tvm_relax_sinfo_of(norm);
+  if (ann && check_annotation(name, ann, have, "the value's struct info") != 0) {
+    tvm_ffi_release(norm);
+    return NULL;
+  }
+  tvm_relax_var_obj* var = tvm_relax_var_new(name ? name : "_", ann ? (void*)ann : have,
+                                             tvm_relax_bb_in_dataflow(bb) == 1);
+  tvm_relax_binding_obj* binding = var ? tvm_relax_var_binding_new(var, norm) : NULL;
+  tvm_ffi_release(norm);
+  int rc = binding ? place_binding(b, f, binding, ann != NULL) : -1;
+  tvm_ffi_release(binding);
+  if (rc != 0) {
+    tvm_ffi_release(var);
+    return NULL;
+  }
+  return var;
+}
+
+tvm_relax_var_obj* tvm_script_relax_emit_match_cast(tvm_script_builder* b, const char* name,
+                                                    const TVMFFIAny* value,
+                                                    const tvm_relax_sinfo_obj* sinfo,
+                                                    const tvm_relax_sinfo_obj* ann) {
+  tvm_script__frame* f = body_frame(b, "R.match_cast", true);
+  if (!f) return NULL;
+  if (!tvm_relax_is_sinfo(sinfo)) {
+    tvm_ffi_raise("TypeError", "R.match_cast: the struct info must be R.Tensor, R.Shape, ..., "
+                  "got %s", type_name(sinfo));
+    return NULL;
+  }
+  if (ann && check_annotation(name, ann, sinfo, "the match_cast's struct info") != 0) return NULL;
+  tvm_relax_expr_obj* e = tvm_script__relax_expr_of(value, "the value of R.match_cast");
+  tvm_relax_block_builder* bb = bb_of(b);
+  tvm_relax_expr_obj* norm = e ? tvm_relax_bb_normalize(bb, e) : NULL;
+  tvm_ffi_release(e);
+  if (!norm) return NULL;
+  /* An operand must be a leaf (A-normal form): a call is bound first. */
+  if (tvm_relax_kind_of(norm) == TVM_RELAX_KIND_Call || tvm_relax_kind_of(norm) == TVM_RELAX_KIND_If ||
+      tvm_relax_kind_of(norm) == TVM_RELAX_KIND_TupleGetItem ||
+      tvm_relax_kind_of(norm) == TVM_RELAX_KIND_Function) {
+    tvm_relax_var_obj* t = tvm_relax_bb_emit(bb, norm, NULL);
+    tvm_ffi_release(norm);
+    norm = (tvm_relax_expr_obj*)t;
+    if (!norm) return NULL;
+  }
+  tvm_relax_var_obj* var = tvm_relax_var_new(name ? name : "_", (tvm_relax_sinfo_obj*)sinfo,
+                                             tvm_relax_bb_in_dataflow(bb) == 1);
+  tvm_relax_binding_obj* binding =
+      var ? tvm_relax_match_cast_new(var, norm, (tvm_relax_sinfo_obj*)sinfo) : NULL;
+  tvm_ffi_release(norm);
+  int rc = binding ? place_binding(b, f, binding, true) : -1;
+  tvm_ffi_release(binding);
+  if (rc != 0) {
+    tvm_ffi_release(var);
+    return NULL;
+  }
+  return var;
+}
+
+/* ---- Dataflow blocks ------------------------------------------------------------------------- */
+int tvm_script_relax_dataflow_enter(tvm_script_builder* b) {
+  tvm_script__frame* f = body_frame(b, "R.dataflow", true);
+  if (!f) return -1;
+  if (f->kind == TVM_SCRIPT_FRAME_RELAX_DATAFLOW) {
+    return tvm_ffi_raise("ValueError", "R.dataflow blocks do not nest");
+  }
+  if (tvm_relax_bb_dataflow_begin(bb_of(b)) != 0) return -1;
+  return push(b, TVM_SCRIPT_FRAME_RELAX_DATAFLOW) ? 0 : -1;
+}
+
+void* tvm_script_relax_dataflow_output(tvm_script_builder* b, const void* vars) {
+  tvm_script__frame* f =
+      tvm_script__require_top(b, TVM_SCRIPT_FRAME_RELAX_DATAFLOW, "R.output", "R.dataflow block");
+  if (!f) return NULL;
+  if (f->relax->closed) {
+    tvm_ffi_raise("ValueError", "R.output is given twice in one dataflow block");
+    return NULL;
+  }
+  if (vars && tvm_ffi_type_index(vars) != kTVMFFIArray) {
+    tvm_ffi_raise("TypeError", "R.output: the outputs must be an ffi.Array of variables");
+    return NULL;
+  }
+  for (int64_t i = 0; i < tvm_ffi_seq_size(vars); ++i) {
+    const void* v = tvm_ffi_seq_obj_at(vars, i);
+    if (tvm_relax_kind_of(v) != TVM_RELAX_KIND_DataflowVar) {
+      if (tvm_relax_kind_of(v) == TVM_RELAX_KIND_Var) {
+        tvm_ffi_raise("ValueError", "R.output: `%s` is not a variable of this dataflow block",
+                      tvm_relax_var_name(v));
+      } else {
+        tvm_ffi_raise("TypeError", "R.output: output %lld must be a variable of the block, got %s",
+                      (long long)i, type_name(v));
+      }
+      return NULL;
+    }
+  }
+  void* out = NULL;
+  if (tvm_relax_bb_dataflow_end_outputs(bb_of(b), (void*)vars, &out) != 0) {
+    /* The BlockBuilder's message, in the script's words. */
+    void* e = tvm_ffi_error_take();
+    const char* m = e ? tvm_ffi_error_message(e) : "";
+    const char* p = strstr(m, "BlockBuilder: ");
+    tvm_ffi_raise(e ? tvm_ffi_error_kind(e) : "ValueError", "R.output: %s", p ? p + 14 : m);
+    tvm_ffi_release(e);
+    return NULL;
+  }
+  f->relax->closed = true;
+  return out;
+}
+
+static int finish_dataflow(tvm_script_builder* b, tvm_script__frame* f) {
+  if (f->relax->closed) return 0;
+  return tvm_relax_bb_block_end(bb_of(b));
+}
+
+/* ---- If / else ------------------------------------------------------------------------------- */
+int tvm_script_relax_if_enter(tvm_script_builder* b, const TVMFFIAny* cond) {
+  tvm_script__frame* f = body_frame(b, "a Relax if", true);
+  if (!f) return -1;
+  if (f->kind == TVM_SCRIPT_FRAME_RELAX_DATAFLOW || tvm_relax_bb_in_dataflow(bb_of(b)) == 1) {
+    return tvm_ffi_raise("ValueError", "a Relax if is not allowed inside R.dataflow (end the "
+                         "dataflow block first)");
+  }
+  tvm_relax_expr_obj* c = tvm_script__relax_expr_of(cond, "the if condition");
+  if (!c) return -1;
+  /* The condition's checks now, at the if (the If node is made at its end). */
+  tvm_relax_sinfo_obj* cs = tvm_relax_sinfo_of(c);
+  bool ok = cs != NULL;
+  tvm_relax_kind ck = tvm_relax_kind_of(cs);
+  if (ck == TVM_RELAX_KIND_TensorStructInfo) {
+    const tvm_relax_tensor_sinfo_obj* t = (const void*)cs;
+    ok = (t->ndim == 0 || t->ndim == TVM_RELAX_UNKNOWN_NDIM) &&
+         (tvm_relax_dtype_is_unknown(t->dtype) || is_bool(t->dtype));
+  } else if (ck == TVM_RELAX_KIND_PrimStructInfo) {
+    DLDataType t = ((const tvm_relax_prim_sinfo_obj*)cs)->dtype;
+    ok = tvm_relax_dtype_is_unknown(t) || is_bool(t);
+  } else {
+    ok = ck == TVM_RELAX_KIND_ObjectStructInfo;
+  }
+  if (!ok) {
+    tvm_ffi_strbuf s = {0};
+    if (cs) sinfo_text(&s, cs);
+    tvm_ffi_raise("TypeError", "the condition of a Relax if must be a bool scalar (a 0-d bool "
+                  "tensor or an R.Prim(\"bool\")), got %s", cs ? tvm_ffi_strbuf_cstr(&s) : "?");
+    tvm_ffi_strbuf_free(&s);
+    tvm_ffi_release(c);
+    return -1;
+  }
+  relax_frame* r = push(b, TVM_SCRIPT_FRAME_RELAX_IF);
+  if (!r) {
+    tvm_ffi_release(c);
+    return -1;
+  }
+  r->cond = c;
+  return 0;
+}
+
+static int branch_enter(tvm_script_builder* b, bool is_else) {
+  const char* what = is_else ? "else" : "the then branch";
+  tvm_script__frame* f = tvm_script__require_top(b, TVM_SCRIPT_FRAME_RELAX_IF, what, "Relax if");
+  if (!f) return -1;
+  relax_frame* r = f->relax;
+  if (!is_else && r->then_seq) return tvm_ffi_raise("ValueError", "a Relax if has one then branch");
+  if (is_else && !r->then_seq) {
+    return tvm_ffi_raise("ValueError", "the else branch of a Relax if comes after its then branch");
+  }
+  if (is_else && r->else_seq) return tvm_ffi_raise("ValueError", "a Relax if has one else branch");
+  if (tvm_relax_bb_scope_begin(bb_of(b)) != 0) return -1;
+  return push(b, is_else ? TVM_SCRIPT_FRAME_RELAX_ELSE : TVM_SCRIPT_FRAME_RELAX_THEN) ? 0 : -1;
+}
+
+int tvm_script_relax_then_enter(tvm_script_builder* b) { return branch_enter(b, false); }
+int tvm_script_relax_else_enter(tvm_script_builder* b) { return branch_enter(b, true); }
+
+/* Whether the BlockBuilder leaves e as a SeqExpr's body (a leaf or a tuple of leaves). */
+static bool is_result_leaf(const void* e) {
+  switch (tvm_relax_kind_of(e)) {
+    case TVM_RELAX_KIND_Var:
+    case TVM_RELAX_KIND_DataflowVar:
+    case TVM_RELAX_KIND_Constant:
+    case TVM_RELAX_KIND_ShapeExpr:
+    case TVM_RELAX_KIND_PrimValue:
+    case TVM_RELAX_KIND_StringImm:
+    case TVM_RELAX_KIND_DataTypeImm:
+    case TVM_RELAX_KIND_ExternFunc:
+    case TVM_RELAX_KIND_Tuple:
+      return true;
+    default:
+      return tvm_tir_is(e, TVM_TIR_KIND_GlobalVar);
+  }
+}
+
+static int finish_branch(tvm_script_builder* b, tvm_script__frame* f, bool is_else) {
+  relax_frame* r = f->relax;
+  tvm_script__frame* iff = top(b); /* (the if frame: branches are entered only on it) */
+  tvm_relax_block_builder* bb = bb_of(b);
+  if (!r->pending) {
+    /* The scope is still open in the BlockBuilder: close it, then report. */
+    tvm_relax_expr_obj* unit = tvm_relax_tuple_new(NULL);
+    tvm_ffi_release(unit ? tvm_relax_bb_scope_end(bb, unit) : NULL);
+    tvm_ffi_release(unit);
+    tvm_ffi_error_clear();
+    return tvm_ffi_raise("ValueError", "the %s branch of a Relax if must end by assigning the "
+                         "variable the if binds (`x = ...` in both branches)",
+                         is_else ? "else" : "then");
+  }
+  tvm_relax_binding_obj* last = r->pending;
+  tvm_relax_expr_obj* value = tvm_relax_binding_value(last);
+  tvm_relax_expr_obj* result = value;
+  if (!is_result_leaf(value) || tvm_relax_kind_of(last) == TVM_RELAX_KIND_MatchCast) {
+    /* Bound in the branch under its own name; the branch results in that Var. */
+    if (tvm_relax_bb_emit_binding(bb, last) != 0) {
+      tvm_ffi_release(tvm_relax_bb_scope_end(bb, value));
+      return -1;
+    }
+    result = (tvm_relax_expr_obj*)last->var;
+  }
+  tvm_relax_expr_obj* seq = tvm_relax_bb_scope_end(bb, result);
+  if (!seq) return -1;
+  relax_frame* ir = iff->relax;
+  tvm_ffi_retain(last->var);
+  if (is_else) {
+    ir->else_seq = seq;
+    ir->else_var = last->var;
+    ir->else_ann = r->pending_ann;
+  } else {
+    ir->then_seq = seq;
+    ir->then_var = last->var;
+    ir->then_ann = r->pending_ann;
+  }
+  return 0;
+}
+
+static int finish_if(tvm_script_builder* b, tvm_script__frame* f) {
+  relax_frame* r = f->relax;
+  if (!r->then_seq || !r->else_seq) {
+    return tvm_ffi_raise("ValueError", "a Relax if needs %s branch (both branches assign the "
+                         "variable it binds)", r->then_seq ? "an else" : "a then and an else");
+  }
+  const char* tn = tvm_relax_var_name(r->then_var);
+  const char* en = tvm_relax_var_name(r->else_var);
+  if (strcmp(tn, en) != 0) {
+    return tvm_ffi_raise("ValueError", "both branches of a Relax if must end by assigning the "
+                         "same variable: `%s` in the then branch, `%s` in the else branch", tn, en);
+  }
+  tvm_relax_expr_obj* node = tvm_relax_if_new(r->cond, r->then_seq, r->else_seq);
+  if (!node) return -1;
+  /* Both branches annotating the variable alike: that annotation is the variable's. */
+  tvm_relax_sinfo_obj* ann = NULL;
+  if (r->then_ann && r->else_ann) {
+    TVMFFIAny a = tvm_ffi_any_obj(tvm_relax_sinfo_of(r->then_var));
+    TVMFFIAny c = tvm_ffi_any_obj(tvm_relax_sinfo_of(r->else_var));
+    if (tvm_ffi_structural_equal(&a, &c, false, NULL, NULL) == 1) ann = (tvm_relax_sinfo_obj*)a.v_obj;
+    tvm_ffi_error_clear();
+  }
+  TVMFFIAny v = tvm_ffi_any_obj(node);
+  tvm_relax_var_obj* var = tvm_script_relax_emit(b, tn, &v, ann);
+  tvm_ffi_release(node);
+  if (!var) return -1;
+  set_last(b, var);
+  tvm_ffi_release(var);
+  return 0;
+}
+
+tvm_relax_var_obj* tvm_script_relax_if_end(tvm_script_builder* b) {
+  if (!tvm_script__require_top(b, TVM_SCRIPT_FRAME_RELAX_IF, "the end of a Relax if", "Relax if")) {
+    return NULL;
+  }
+  REL(b->relax_last);
+  if (tvm_script_builder_exit(b) != 0) return NULL;
+  void* out = b->relax_last;
+  b->relax_last = NULL;
+  return out;
+}
+
+int tvm_script__finish_relax_frame(tvm_script_builder* b, tvm_script__frame* f) {
+  switch (f->kind) {
+    case TVM_SCRIPT_FRAME_RELAX_FUNC: return finish_function(b, f);
+    case TVM_SCRIPT_FRAME_RELAX_DATAFLOW: return finish_dataflow(b, f);
+    case TVM_SCRIPT_FRAME_RELAX_IF: return finish_if(b, f);
+    case TVM_SCRIPT_FRAME_RELAX_THEN: return finish_branch(b, f, false);
+    case TVM_SCRIPT_FRAME_RELAX_ELSE: return finish_branch(b, f, true);
+    default: return tvm_ffi_raise("RuntimeError", "not a Relax frame");
+  }
+}

@@ -1,0 +1,1096 @@
+/*
+ * parse_relax_builtins_ops.c: the `R.*` builtins that make Relax expressions, the inverse of
+ * printer_relax.c's expression converters:
+ *
+ *   operators   `R.<op>(args..., attr=value)` for every row of librelax's table (ops.def):
+ *               `R.add`, `R.nn.conv2d`, `R.memory.alloc_storage`, ... One generic builtin per
+ *               row, driven by the row: the parameters are the row's arguments, then its
+ *               attributes (upstream's Python order: positional or keyword, attributes
+ *               defaulting from the schema; a variadic row takes the extra positional
+ *               arguments, its attributes by keyword); values convert as upstream's Python
+ *               wrappers do (an argument named `shape` / `size` written as a tuple is a
+ *               ShapeExpr, one named `dtype` written as a string a DataTypeImm, the rest by
+ *               convert_to_expr), and the Call is made by tvm_relax_call_new, whose inference
+ *               errors are re-raised with `R.<op>` for `relax.<op>` and pointed at the argument
+ *               or attribute they name.
+ *   call forms  R.call_tir(gvar, args, out_sinfo, tir_vars=None) (also `out_ty=`; the printer's
+ *               positional tir_vars R.shape([...]) third is recognised), R.call_tir_inplace(gvar,
+ *               args, inplace_indices, out_sinfo, tir_vars=None), R.call_dps_packed(func, args,
+ *               out_sinfo), R.call_packed(func, *args, sinfo_args=None),
+ *               R.call_pure_packed(func, *args, sinfo_args=None), R.invoke_closure(closure,
+ *               args, sinfo_args=None), R.arange(start, end=None, step=1, dtype=None);
+ *   values      R.const(value, dtype=None) (a number or nested lists, numpy's dtype rules as
+ *               upstream: int -> int32, float -> float32), R.prim_value, R.str, R.dtype,
+ *               R.shape([...]), R.tuple(*fields), R.ExternFunc(name), R.match_cast(value, sinfo)
+ *               (a pair the binding statement takes apart).
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "script_relax_internal.h"
+
+extern const tvm_script_builtin tvm_script__relax_sinfo_builtins[];
+extern const int32_t tvm_script__relax_sinfo_builtin_count;
+
+static bool present(const TVMFFIAny* v) {
+  return tvm_script_arg_given(v) && !tvm_ffi_any_is_none(v);
+}
+
+static bool is_string(const TVMFFIAny* v) {
+  return v->type_index == kTVMFFISmallStr || v->type_index == kTVMFFIStr ||
+         v->type_index == kTVMFFIRawStr;
+}
+
+static const void* seq_of(const TVMFFIAny* v) {
+  const void* s = tvm_ffi_any_as_object(v, kTVMFFIArray);
+  return s ? s : tvm_ffi_any_as_object(v, kTVMFFIList);
+}
+
+static int ret(void* obj, TVMFFIAny* out) {
+  if (!obj) return -1;
+  *out = tvm_ffi_any_obj(obj);
+  return 0;
+}
+
+static int fail_at(tvm_script_call* call, const char* spec, int i) {
+  call->error_arg = tvm_script__arg_index(call, spec, i);
+  return -1;
+}
+
+/* ---- Values to expressions ------------------------------------------------------------------- */
+tvm_relax_expr_obj* tvm_script__relax_expr_of(const TVMFFIAny* v, const char* what) {
+  switch (v->type_index) {
+    case kTVMFFIInt: return tvm_relax_prim_value_int64(v->v_int64);
+    case kTVMFFIBool:
+    case kTVMFFIFloat: {
+      tvm_tir_expr_obj* e = v->type_index == kTVMFFIBool
+                                ? tvm_tir_const_int(tvm_tir_dtype_bool(), v->v_int64 != 0)
+                                : tvm_tir_float_imm_new(tvm_tir_dtype_float(32), v->v_float64);
+      tvm_relax_expr_obj* p = e ? tvm_relax_prim_value_new(e) : NULL;
+      tvm_ffi_release(e);
+      return p;
+    }
+    case kTVMFFIDataType: return tvm_relax_dtype_imm_new(v->v_dtype);
+    default: break;
+  }
+  if (is_string(v)) {
+    TVMFFIByteArray s;
+    tvm_ffi_any_as_bytes(v, &s);
+    return tvm_relax_string_imm_new(s.data, s.size);
+  }
+  const void* seq = seq_of(v);
+  if (seq) {
+    int64_t n = tvm_ffi_seq_size(seq);
+    tvm_script_items it;
+    if (!tvm_script_items_init(&it, n)) return NULL;
+    for (int64_t i = 0; i < n; ++i) {
+      tvm_relax_expr_obj* e = tvm_script__relax_expr_of(tvm_ffi_seq_at(seq, i), what);
+      if (!e) {
+        tvm_script_items_free(&it);
+        return NULL;
+      }
+      tvm_script_items_push(&it, e);
+    }
+    void* arr = tvm_script_items_to_array(&it);
+    tvm_script_items_free(&it);
+    tvm_relax_expr_obj* t = arr ? tvm_relax_tuple_new(arr) : NULL;
+    tvm_ffi_release(arr);
+    return t;
+  }
+  if (tvm_ffi_any_is_object(v)) {
+    void* o = v->v_obj;
+    if (tvm_relax_is_expr(o) && !tvm_tir_is(o, TVM_TIR_KIND_Op)) {
+      tvm_ffi_retain(o);
+      return (tvm_relax_expr_obj*)o;
+    }
+    if (tvm_script__is_expr(o)) return tvm_relax_prim_value_new((tvm_tir_expr_obj*)o);
+    if (tvm_ffi_type_index(o) == kTVMFFITensor) return tvm_relax_constant_new(o, NULL);
+  }
+  tvm_ffi_raise("TypeError", "%s must be a Relax expression, got %s", what,
+                tvm_ffi_any_type_name(v));
+  return NULL;
+}
+
+/* ---- The match_cast pair --------------------------------------------------------------------- */
+static int32_t g_pair_index = -1;
+static pthread_once_t g_pair_once = PTHREAD_ONCE_INIT;
+
+static void pair_register(void) {
+  int32_t idx = tvm_ffi_type_register("script.relax.MatchCastPair", kTVMFFIObject, -1,
+                                      sizeof(tvm_script_match_cast_pair), NULL,
+                                      kTVMFFISEqHashKindTreeNode);
+  if (idx < 0) return;
+  static const tvm_ffi_field_def fields[] = {
+      TVM_FFI_FIELD(tvm_script_match_cast_pair, value, kTVMFFIObject, 0),
+      TVM_FFI_FIELD(tvm_script_match_cast_pair, struct_info, kTVMFFIObject, 0),
+  };
+  if (tvm_ffi_type_add_fields(idx, fields, 2) == 0) g_pair_index = idx;
+}
+
+tvm_script_match_cast_pair* tvm_script__relax_match_cast_pair_new(tvm_relax_expr_obj* value,
+                                                                  tvm_relax_sinfo_obj* sinfo) {
+  pthread_once(&g_pair_once, pair_register);
+  if (g_pair_index < 0) {
+    if (!tvm_ffi_error_pending()) tvm_ffi_raise("RuntimeError", "MatchCastPair: no type");
+    return NULL;
+  }
+  tvm_script_match_cast_pair* p = tvm_ffi_object_new(g_pair_index, sizeof(*p));
+  if (!p) return NULL;
+  tvm_ffi_retain(value);
+  tvm_ffi_retain(sinfo);
+  p->value = value;
+  p->struct_info = sinfo;
+  return p;
+}
+
+const tvm_script_match_cast_pair* tvm_script__relax_match_cast_pair(const TVMFFIAny* v) {
+  if (!v || !tvm_ffi_any_is_object(v) || g_pair_index < 0) return NULL;
+  return tvm_ffi_type_index(v->v_obj) == g_pair_index ? (const tvm_script_match_cast_pair*)v->v_obj : NULL;
+}
+
+/* ---- Calls of values, tuple items ------------------------------------------------------------ */
+tvm_relax_expr_obj* tvm_script__relax_call_value(const void* callee, const TVMFFIAny* args,
+                                                 int32_t num_args, void* sinfo_args) {
+  if (!tvm_relax_is_expr(callee) || tvm_tir_is(callee, TVM_TIR_KIND_Op)) {
+    tvm_ffi_raise("TypeError", "a Relax call needs a function (a GlobalVar, a function variable "
+                  "or an ExternFunc), got %s", callee ? tvm_ffi_type_key(tvm_ffi_type_index(callee)) : "None");
+    return NULL;
+  }
+  tvm_script_items it;
+  if (!tvm_script_items_init(&it, num_args)) return NULL;
+  for (int32_t i = 0; i < num_args; ++i) {
+    char what[48];
+    snprintf(what, sizeof(what), "argument %d", i + 1);
+    tvm_relax_expr_obj* e = tvm_script__relax_expr_of(&args[i], what);
+    if (!e) {
+      tvm_script_items_free(&it);
+      return NULL;
+    }
+    tvm_script_items_push(&it, e);
+  }
+  void* arr = tvm_script_items_to_array(&it);
+  tvm_script_items_free(&it);
+  tvm_relax_expr_obj* c = arr ? tvm_relax_call_new((void*)callee, arr, NULL, sinfo_args, NULL) : NULL;
+  tvm_ffi_release(arr);
+  return c;
+}
+
+tvm_relax_expr_obj* tvm_script__relax_getitem(const TVMFFIAny* v, int64_t index) {
+  tvm_relax_expr_obj* t = tvm_script__relax_expr_of(v, "the subscripted value");
+  if (!t) return NULL;
+  tvm_relax_sinfo_obj* s = tvm_relax_sinfo_of(t);
+  if (tvm_relax_kind_of(s) == TVM_RELAX_KIND_TupleStructInfo && index < 0) {
+    index += tvm_ffi_seq_size(((tvm_relax_tuple_sinfo_obj*)s)->fields); /* Python's x[-1] */
+  }
+  tvm_relax_expr_obj* g = tvm_relax_tuple_get_item_new(t, index);
+  tvm_ffi_release(t);
+  return g;
+}
+
+/* ---- Operators: the generic builtin ---------------------------------------------------------- */
+/* A parameter of an operator's Python signature: argument `index` of the row, or attribute
+ * `index` of its schema. */
+typedef struct {
+  const char* name;
+  uint8_t len;
+  bool is_attr;
+  bool optional;
+  int8_t index;
+} op_param;
+
+enum { OP_MAX_PARAMS = 24 };
+
+typedef struct {
+  const tvm_relax_op_info* info;
+  char spec[400]; /* the signature as tvm_script__bind_args reads it (static storage) */
+  op_param params[OP_MAX_PARAMS];
+  int n_params;
+  int n_fixed;    /* arguments taken positionally before a variadic one */
+  bool variadic;  /* the row's last argument takes the rest */
+  int var_param;  /* the keyword parameter of the variadic argument (a list), or -1 */
+  bool ok;
+} op_sig;
+
+static op_sig g_sigs[TVM_RELAX_OP_COUNT];
+static pthread_once_t g_sigs_once = PTHREAD_ONCE_INIT;
+
+/* Rows whose Python signature orders the attributes differently from the schema (upstream's
+ * relax.op wrappers), and arguments upstream's wrappers default. */
+static const char* attr_order(tvm_relax_op_id id) {
+  switch (id) {
+    case TVM_RELAX_OP_nn_pad: return "pad_width, pad_mode, pad_value";
+    case TVM_RELAX_OP_nn_max_pool2d:
+    case TVM_RELAX_OP_nn_avg_pool2d:
+      return "pool_size, strides, padding, dilation, ceil_mode, count_include_pad, layout, "
+             "out_layout";
+    default: return NULL;
+  }
+}
+
+static bool arg_defaults_zero(tvm_relax_op_id id, const char* name, size_t len) {
+  return (id == TVM_RELAX_OP_tril || id == TVM_RELAX_OP_triu) && len == 1 && name[0] == 'k';
+}
+
+static void sig_append(op_sig* s, size_t* at, const char* prefix, const char* name, size_t len,
+                       bool optional) {
+  int w = snprintf(s->spec + *at, sizeof(s->spec) - *at, "%s%s%.*s%s", *at ? ", " : "", prefix,
+                   (int)len, name, optional ? "=" : "");
+  if (w < 0 || (size_t)w >= sizeof(s->spec) - *at) {
+    s->ok = false;
+    return;
+  }
+  *at += (size_t)w;
+}
+
+static void sig_build(op_sig* s, const tvm_relax_op_info* info) {
+  s->info = info;
+  s->ok = true;
+  s->var_param = -1;
+  size_t at = 0;
+  /* The arguments: "x1, x2", "x, k?", "func, args...". */
+  const char* p = info->arg_names;
+  int8_t arg_i = 0;
+  while (*p) {
+    while (*p == ' ' || *p == ',') ++p;
+    if (!*p) break;
+    const char* name = p;
+    while (*p && *p != ',' && *p != '?' && *p != '.' && *p != ' ') ++p;
+    size_t len = (size_t)(p - name);
+    bool optional = *p == '?', variadic = *p == '.';
+    while (*p && *p != ',') ++p;
+    if (s->n_params == OP_MAX_PARAMS) {
+      s->ok = false;
+      return;
+    }
+    op_param* q = &s->params[s->n_params];
+    *q = (op_param){name, (uint8_t)len, false, optional, arg_i++};
+    if (variadic) {
+      s->variadic = true;
+      s->var_param = s->n_params;
+      q->optional = true;
+      sig_append(s, &at, "*", name, len, true);
+    } else {
+      s->n_fixed++;
+      q->optional = optional || arg_defaults_zero(info->id, name, len);
+      sig_append(s, &at, "", name, len, q->optional);
+    }
+    s->n_params++;
+  }
+  /* The attributes, in upstream's order where it differs. */
+  const char* order = attr_order(info->id);
+  for (int32_t k = 0; k < info->num_attrs; ++k) {
+    int32_t i = k;
+    if (order) {
+      /* the k-th name of order */
+      const char* o = order;
+      for (int32_t j = 0; j < k && o; ++j) {
+        o = strchr(o, ',');
+        if (o) o += 2;
+      }
+      size_t len = o ? strcspn(o, ",") : 0;
+      char buf[64];
+      snprintf(buf, sizeof(buf), "%.*s", (int)len, o ? o : "");
+      i = tvm_relax_op_attr_index(info, buf);
+      if (i < 0) {
+        s->ok = false;
+        return;
+      }
+    }
+    const tvm_relax_attr_field* f = &info->attrs[i];
+    if (s->n_params == OP_MAX_PARAMS) {
+      s->ok = false;
+      return;
+    }
+    bool optional = f->default_text != NULL;
+    s->params[s->n_params++] = (op_param){f->name, (uint8_t)strlen(f->name), true, optional, (int8_t)i};
+    sig_append(s, &at, s->variadic ? "*" : "", f->name, strlen(f->name), optional);
+  }
+}
+
+static void sigs_build(void) {
+  for (int id = 0; id < TVM_RELAX_OP_COUNT; ++id) {
+    const tvm_relax_op_info* info = tvm_relax_op_info_get((tvm_relax_op_id)id);
+    if (info) sig_build(&g_sigs[id], info);
+  }
+}
+
+/* The name the error message of librelax names ("argument 'x1'", "attribute 'strides'"): the
+ * parameter's index in sig, or -1. */
+static int param_named_in(const op_sig* s, const char* msg) {
+  for (const char* p = msg; (p = strchr(p, '\'')) != NULL; ++p) {
+    const char* end = strchr(p + 1, '\'');
+    if (!end) break;
+    size_t len = (size_t)(end - p - 1);
+    for (int i = 0; i < s->n_params; ++i) {
+      if (s->params[i].len == len && memcmp(s->params[i].name, p + 1, len) == 0) return i;
+    }
+    p = end;
+  }
+  return -1;
+}
+
+/* Re-raise the pending error of an operator call in the script's words: `relax.add:` -> `R.add:`,
+ * located at the parameter the message names. */
+static int reraise(tvm_script_call* call, const op_sig* s, const char* spec) {
+  void* e = tvm_ffi_error_take();
+  if (!e) return -1;
+  const char* msg = tvm_ffi_error_message(e);
+  int param = param_named_in(s, msg);
+  if (param >= 0) {
+    int32_t at = tvm_script__arg_index(call, spec, param);
+    if (at >= 0) call->error_arg = at;
+  }
+  size_t n = strlen(s->info->name);
+  const char* rest = strncmp(msg, s->info->name, n) == 0 ? msg + n : NULL;
+  if (rest) {
+    tvm_ffi_raise(tvm_ffi_error_kind(e), "R.%s%s", s->info->name + strlen("relax."), rest);
+  } else {
+    tvm_ffi_raise(tvm_ffi_error_kind(e), "%s: %s", call->name, msg);
+  }
+  tvm_ffi_release(e);
+  return -1;
+}
+
+/* An argument of an operator, converted as upstream's wrapper converts it. */
+static tvm_relax_expr_obj* op_arg(tvm_script_call* call, const op_param* p, const TVMFFIAny* v) {
+  char what[160];
+  snprintf(what, sizeof(what), "argument '%.*s' of %s", (int)p->len, p->name, call->name);
+  bool shape_like = (p->len == 5 && memcmp(p->name, "shape", 5) == 0) ||
+                    (p->len == 4 && memcmp(p->name, "size", 4) == 0);
+  if (shape_like && seq_of(v)) {
+    void* dims = tvm_script__value_to_expr_array(v, what);
+    tvm_relax_expr_obj* e = dims ? tvm_relax_shape_expr_new(dims) : NULL;
+    tvm_ffi_release(dims);
+    return e;
+  }
+  if (p->len == 5 && memcmp(p->name, "dtype", 5) == 0 && (is_string(v) || v->type_index == kTVMFFIDataType)) {
+    DLDataType t;
+    if (tvm_script__value_to_dtype(v, what, &t) != 0) return NULL;
+    return tvm_relax_dtype_imm_new(t);
+  }
+  return tvm_script__relax_expr_of(v, what);
+}
+
+static int op_call(tvm_script_call* call, tvm_relax_op_id id, TVMFFIAny* out) {
+  pthread_once(&g_sigs_once, sigs_build);
+  const op_sig* s = &g_sigs[id];
+  if (!s->ok) {
+    return tvm_ffi_raise("RuntimeError", "%s: the operator's signature could not be built",
+                         call->name);
+  }
+  /* A variadic row: the positional arguments past the fixed ones are the variadic argument. */
+  tvm_script_call bound_call = *call;
+  int32_t extra = 0;
+  if (s->variadic && call->num_args > s->n_fixed) {
+    extra = call->num_args - s->n_fixed;
+    bound_call.num_args = s->n_fixed;
+  }
+  TVMFFIAny v[OP_MAX_PARAMS];
+  if (tvm_script__bind_args(&bound_call, s->spec, v, s->n_params) != 0) {
+    call->error_arg = bound_call.error_arg;
+    if (call->error_arg >= bound_call.num_args) call->error_arg += extra; /* a keyword */
+    return -1;
+  }
+  /* The variadic argument's items: the extra positional arguments, or a list by keyword. */
+  const TVMFFIAny* var_items = call->args + s->n_fixed;
+  int64_t var_n = extra;
+  if (s->variadic && tvm_script_arg_given(&v[s->var_param])) {
+    const op_param* p = &s->params[s->var_param];
+    if (extra > 0) {
+      tvm_ffi_raise("TypeError", "%s() got multiple values for argument '%.*s'", call->name,
+                    (int)p->len, p->name);
+      return fail_at(call, s->spec, s->var_param);
+    }
+    const void* seq = seq_of(&v[s->var_param]);
+    var_items = seq ? tvm_ffi_seq_at(seq, 0) : &v[s->var_param];
+    var_n = seq ? tvm_ffi_seq_size(seq) : 1;
+  }
+  tvm_script_items args;
+  if (!tvm_script_items_init(&args, s->n_fixed + var_n)) return -1;
+  TVMFFIAny keys[OP_MAX_PARAMS], vals[OP_MAX_PARAMS];
+  int n_attrs = 0;
+  int rc = 0;
+  bool absent_arg = false;
+  for (int i = 0; rc == 0 && i < s->n_params; ++i) {
+    const op_param* p = &s->params[i];
+    if (p->is_attr) {
+      if (!tvm_script_arg_given(&v[i])) continue;
+      /* dtype=None is the schema's "unspecified". */
+      if (tvm_ffi_any_is_none(&v[i]) && s->info->attrs[(int)p->index].kind == TVM_RELAX_ATTR_DTYPE) {
+        continue;
+      }
+      keys[n_attrs] = tvm_ffi_string_n(p->name, p->len);
+      vals[n_attrs++] = tvm_ffi_any_copy(&v[i]);
+      continue;
+    }
+    if (i == s->var_param) {
+      for (int64_t k = 0; rc == 0 && k < var_n; ++k) {
+        tvm_relax_expr_obj* e = op_arg(call, p, &var_items[k]);
+        if (!e) {
+          rc = -1;
+          if (extra > 0) call->error_arg = s->n_fixed + (int32_t)k;
+          else fail_at(call, s->spec, i);
+        } else {
+          tvm_script_items_push(&args, e);
+        }
+      }
+      continue;
+    }
+    if (!tvm_script_arg_given(&v[i])) {
+      if (arg_defaults_zero(s->info->id, p->name, p->len)) {
+        tvm_relax_expr_obj* z = tvm_relax_prim_value_int64(0);
+        if (!z) rc = -1;
+        else tvm_script_items_push(&args, z);
+        continue;
+      }
+      absent_arg = true; /* an optional trailing argument ("strides?") */
+      continue;
+    }
+    if (absent_arg) {
+      rc = tvm_ffi_raise("TypeError", "%s(): argument '%.*s' is given but an optional argument "
+                         "before it is not", call->name, (int)p->len, p->name);
+      fail_at(call, s->spec, i);
+      break;
+    }
+    tvm_relax_expr_obj* e = op_arg(call, p, &v[i]);
+    if (!e) {
+      rc = fail_at(call, s->spec, i);
+      break;
+    }
+    tvm_script_items_push(&args, e);
+  }
+  void* arr = rc == 0 ? tvm_script_items_to_array(&args) : NULL;
+  tvm_script_items_free(&args);
+  void* attrs = rc == 0 && arr && n_attrs > 0 ? tvm_ffi_map_new(keys, vals, n_attrs) : NULL;
+  for (int k = 0; k < n_attrs; ++k) {
+    tvm_ffi_any_release(&keys[k]);
+    tvm_ffi_any_release(&vals[k]);
+  }
+  if (rc != 0 || !arr || (n_attrs > 0 && !attrs)) {
+    tvm_ffi_release(arr);
+    tvm_ffi_release(attrs);
+    return -1;
+  }
+  tvm_relax_expr_obj* c = tvm_relax_call_new(tvm_relax_op(id), arr, attrs, NULL, NULL);
+  tvm_ffi_release(arr);
+  tvm_ffi_release(attrs);
+  if (!c) return reraise(call, s, s->spec);
+  return ret(c, out);
+}
+
+/* One builtin per row (the row's id fixed in it). */
+#define TVM_RELAX_OP(Id, name, args, attrs, infer, pattern, purity) \
+  static int op_##Id(tvm_script_call* c, TVMFFIAny* out) { return op_call(c, TVM_RELAX_OP_##Id, out); }
+#include <tvm/relax/ops.def>
+
+static const tvm_script_builtin k_op_builtins[TVM_RELAX_OP_COUNT] = {
+#define TVM_RELAX_OP(Id, name, args, attrs, infer, pattern, purity) \
+  [TVM_RELAX_OP_##Id] = {name + 6 /* without "relax." */, op_##Id, 0, false},
+#include <tvm/relax/ops.def>
+};
+
+/* ---- Call forms ------------------------------------------------------------------------------ */
+/* args of call_tir & co: a tuple value as it is; one expression that is not a tuple in a Tuple. */
+static tvm_relax_expr_obj* tuple_args(const TVMFFIAny* v, const char* what) {
+  tvm_relax_expr_obj* e = tvm_script__relax_expr_of(v, what);
+  if (!e || tvm_relax_kind_of(tvm_relax_sinfo_of(e)) == TVM_RELAX_KIND_TupleStructInfo) return e;
+  TVMFFIAny item = tvm_ffi_any_obj(e);
+  void* arr = tvm_ffi_array_new_take(&item, 1);
+  tvm_relax_expr_obj* t = arr ? tvm_relax_tuple_new(arr) : NULL;
+  tvm_ffi_release(arr);
+  return t;
+}
+
+/* Whether v reads as a struct info argument (a struct info, or a list of them). */
+static bool is_sinfo_value(const TVMFFIAny* v) {
+  if (tvm_ffi_any_is_object(v) && tvm_relax_is_sinfo(v->v_obj)) return true;
+  const void* seq = seq_of(v);
+  if (!seq || tvm_ffi_seq_size(seq) == 0) return false;
+  for (int64_t i = 0; i < tvm_ffi_seq_size(seq); ++i) {
+    const TVMFFIAny* e = tvm_ffi_seq_at(seq, i);
+    if (!tvm_ffi_any_is_object(e) || !tvm_relax_is_sinfo(e->v_obj)) return false;
+  }
+  return true;
+}
+
+/* tir_vars: a shape value, or a tuple / list of PrimExprs (a ShapeExpr of them). */
+static tvm_relax_expr_obj* tir_vars_of(const TVMFFIAny* v, const char* what) {
+  if (seq_of(v)) {
+    void* dims = tvm_script__value_to_expr_array(v, what);
+    tvm_relax_expr_obj* e = dims ? tvm_relax_shape_expr_new(dims) : NULL;
+    tvm_ffi_release(dims);
+    return e;
+  }
+  return tvm_script__relax_expr_of(v, what);
+}
+
+/* call_tir / call_tir_inplace / call_dps_packed: the Call of op with the bound parameters
+ * (func, args, [inplace_indices,] out_sinfo, tir_vars, out_ty at fixed slots). */
+static int dps_call(tvm_script_call* call, tvm_relax_op_id id, const char* spec, TVMFFIAny* a,
+                    int i_out, int i_tir, int i_out_ty, int i_inplace, TVMFFIAny* out) {
+  if (present(&a[i_out]) && present(&a[i_out_ty])) {
+    call->error_arg = tvm_script__arg_index(call, spec, i_out_ty);
+    return tvm_ffi_raise("TypeError", "%s() got both out_sinfo and out_ty", call->name);
+  }
+  int i_sinfo = present(&a[i_out]) ? i_out : i_out_ty;
+  if (!present(&a[i_sinfo])) {
+    return tvm_ffi_raise("ValueError", "%s() needs out_sinfo, the struct info of its result (a "
+                         "tensor's, or a list of them for a tuple)", call->name);
+  }
+  char what[96];
+  snprintf(what, sizeof(what), "argument 'out_sinfo' of %s", call->name);
+  void* sinfo_args = tvm_script__relax_sinfo_list(&a[i_sinfo], what, true);
+  if (!sinfo_args) return fail_at(call, spec, i_sinfo);
+  /* func: a GlobalVar (cls.f), or for call_dps_packed a packed function's name. */
+  tvm_relax_expr_obj* func = NULL;
+  if (is_string(&a[0])) {
+    func = tvm_relax_extern_func_new(tvm_script__value_to_cstr(&a[0], "func"), NULL);
+  } else if (tvm_ffi_any_is_object(&a[0]) && tvm_relax_is_expr(a[0].v_obj)) {
+    tvm_ffi_retain(a[0].v_obj);
+    func = (tvm_relax_expr_obj*)a[0].v_obj;
+  } else {
+    tvm_ffi_raise("TypeError", "argument 'func' of %s must be a function (cls.f, or a packed "
+                  "function's name), got %s", call->name, tvm_ffi_any_type_name(&a[0]));
+  }
+  snprintf(what, sizeof(what), "argument 'args' of %s", call->name);
+  tvm_relax_expr_obj* args = func ? tuple_args(&a[1], what) : NULL;
+  tvm_relax_expr_obj* tir = NULL;
+  int rc = func ? (args ? 0 : fail_at(call, spec, 1)) : fail_at(call, spec, 0);
+  if (rc == 0 && i_tir >= 0 && present(&a[i_tir])) {
+    snprintf(what, sizeof(what), "argument 'tir_vars' of %s", call->name);
+    tir = tir_vars_of(&a[i_tir], what);
+    if (!tir) rc = fail_at(call, spec, i_tir);
+  }
+  void* attrs = NULL;
+  if (rc == 0 && i_inplace >= 0) {
+    if (!present(&a[i_inplace])) {
+      rc = tvm_ffi_raise("TypeError", "%s() missing required argument 'inplace_indices'",
+                         call->name);
+    } else {
+      TVMFFIAny k = tvm_ffi_string("inplace_indices");
+      attrs = tvm_ffi_map_new(&k, &a[i_inplace], 1);
+      tvm_ffi_any_release(&k);
+      if (!attrs) rc = -1;
+    }
+  }
+  void* items[3] = {func, args, tir};
+  void* arr = rc == 0 ? tvm_ffi_array_of_objects(items, tir ? 3 : 2) : NULL;
+  tvm_relax_expr_obj* c = arr ? tvm_relax_call_new(tvm_relax_op(id), arr, attrs, sinfo_args, NULL) : NULL;
+  tvm_ffi_release(arr);
+  tvm_ffi_release(attrs);
+  tvm_ffi_release(func);
+  tvm_ffi_release(args);
+  tvm_ffi_release(tir);
+  tvm_ffi_release(sinfo_args);
+  if (!c && rc == 0) {
+    pthread_once(&g_sigs_once, sigs_build);
+    return reraise(call, &g_sigs[id], spec);
+  }
+  return ret(c, out);
+}
+
+/* The printer writes call_tir's tir_vars third, positionally, before `out_sinfo=` (and
+ * call_tir_inplace's before `inplace_indices=`), where upstream's signature has out_sinfo /
+ * inplace_indices: such a third argument (a shape value, not a struct info or a list of
+ * indices) binds as `tir_vars=`. Binds call to spec into a, with error_arg in call's terms. */
+static int bind_dps(tvm_script_call* call, const char* spec, TVMFFIAny* a, int n) {
+  const TVMFFIAny* third = call->num_args == 3 ? &call->args[2] : NULL;
+  bool tir_third = third && tvm_ffi_any_is_object(third) &&
+                   tvm_relax_is_expr(third->v_obj) && !is_sinfo_value(third);
+  if (!tir_third) return tvm_script__bind_args(call, spec, a, n);
+  enum { MAX_KW = 8 };
+  if (call->num_kwargs >= MAX_KW) return tvm_script__bind_args(call, spec, a, n);
+  const char* names[MAX_KW + 1];
+  TVMFFIAny values[MAX_KW + 1];
+  for (int32_t k = 0; k < call->num_kwargs; ++k) {
+    names[k] = call->kw_names[k];
+    values[k] = call->kwargs[k];
+  }
+  names[call->num_kwargs] = "tir_vars";
+  values[call->num_kwargs] = *third;
+  tvm_script_call c2 = *call;
+  c2.num_args = 2;
+  c2.num_kwargs = call->num_kwargs + 1;
+  c2.kw_names = names;
+  c2.kwargs = values;
+  int rc = tvm_script__bind_args(&c2, spec, a, n);
+  if (rc != 0) {
+    int32_t e = c2.error_arg;
+    /* (c2's keyword k is call's keyword k; its last keyword is call's argument 2) */
+    call->error_arg = e < 2 ? e : e == 2 + call->num_kwargs ? 2 : e + 1;
+  }
+  return rc;
+}
+
+static int b_call_tir(tvm_script_call* call, TVMFFIAny* out) {
+  static const char* const spec = "gvar, args, out_sinfo=, tir_vars=, *out_ty=";
+  TVMFFIAny a[5];
+  if (bind_dps(call, spec, a, 5) != 0) return -1;
+  return dps_call(call, TVM_RELAX_OP_call_tir, spec, a, 2, 3, 4, -1, out);
+}
+
+static int b_call_tir_inplace(tvm_script_call* call, TVMFFIAny* out) {
+  static const char* const spec = "gvar, args, inplace_indices=, out_sinfo=, tir_vars=, *out_ty=";
+  TVMFFIAny a[6];
+  if (bind_dps(call, spec, a, 6) != 0) return -1;
+  return dps_call(call, TVM_RELAX_OP_call_tir_inplace, spec, a, 3, 4, 5, 2, out);
+}
+
+static int b_call_dps_packed(tvm_script_call* call, TVMFFIAny* out) {
+  static const char* const spec = "func, args, out_sinfo=, *out_ty=";
+  TVMFFIAny a[4];
+  if (tvm_script__bind_args(call, spec, a, 4) != 0) return -1;
+  return dps_call(call, TVM_RELAX_OP_call_dps_packed, spec, a, 2, -1, 3, -1, out);
+}
+
+/* R.call_packed / R.call_pure_packed / R.invoke_closure: func, then the arguments (positional),
+ * sinfo_args= by keyword. */
+static int packed_call(tvm_script_call* call, int mode, TVMFFIAny* out) {
+  /* mode 0: call_packed (Call of an ExternFunc), 1: call_pure_packed, 2: invoke_closure */
+  const TVMFFIAny* sinfo_v = NULL;
+  for (int32_t k = 0; k < call->num_kwargs; ++k) {
+    if (strcmp(call->kw_names[k], "sinfo_args") == 0 && !sinfo_v) {
+      sinfo_v = &call->kwargs[k];
+    } else {
+      call->error_arg = call->num_args + k;
+      return tvm_ffi_raise("TypeError", "%s() got an unexpected keyword argument '%s'", call->name,
+                           call->kw_names[k]);
+    }
+  }
+  int32_t need = mode == 2 ? 2 : 1;
+  if (call->num_args < need) {
+    return tvm_ffi_raise("TypeError", "%s() missing required argument '%s'", call->name,
+                         mode != 2 ? "func" : call->num_args == 0 ? "closure" : "args");
+  }
+  if (mode == 2 && call->num_args > 2) {
+    call->error_arg = 2;
+    return tvm_ffi_raise("TypeError", "%s() takes exactly 2 positional arguments (%d given)",
+                         call->name, (int)call->num_args);
+  }
+  void* sinfo_args = NULL;
+  if (sinfo_v && !tvm_ffi_any_is_none(sinfo_v)) {
+    char what[96];
+    snprintf(what, sizeof(what), "argument 'sinfo_args' of %s", call->name);
+    sinfo_args = tvm_script__relax_sinfo_list(sinfo_v, what, false);
+    if (!sinfo_args) {
+      call->error_arg = call->num_args + (int32_t)(sinfo_v - call->kwargs);
+      return -1;
+    }
+  }
+  tvm_relax_expr_obj* func = NULL;
+  if (is_string(&call->args[0]) && mode != 2) {
+    func = tvm_relax_extern_func_new(tvm_script__value_to_cstr(&call->args[0], "func"), NULL);
+  } else if (tvm_ffi_any_is_object(&call->args[0]) && tvm_relax_is_expr(call->args[0].v_obj)) {
+    tvm_ffi_retain(call->args[0].v_obj);
+    func = (tvm_relax_expr_obj*)call->args[0].v_obj;
+  } else {
+    call->error_arg = 0;
+    tvm_ffi_raise("TypeError", "argument 1 of %s must be %s, got %s", call->name,
+                  mode == 2 ? "a closure" : "a packed function's name or an ExternFunc",
+                  tvm_ffi_any_type_name(&call->args[0]));
+  }
+  tvm_relax_expr_obj* c = NULL;
+  if (func && mode == 0) {
+    c = tvm_script__relax_call_value(func, call->args + 1, call->num_args - 1, sinfo_args);
+  } else if (func) {
+    tvm_script_items it;
+    void* arr = NULL;
+    if (tvm_script_items_init(&it, call->num_args)) {
+      tvm_ffi_retain(func);
+      tvm_script_items_push(&it, func);
+      bool ok = true;
+      for (int32_t i = 1; ok && i < call->num_args; ++i) {
+        char what[64];
+        snprintf(what, sizeof(what), "argument %d of %s", (int)i + 1, call->name);
+        tvm_relax_expr_obj* e = mode == 2 ? tuple_args(&call->args[i], what)
+                                          : tvm_script__relax_expr_of(&call->args[i], what);
+        if (e) {
+          tvm_script_items_push(&it, e);
+        } else {
+          call->error_arg = i;
+          ok = false;
+        }
+      }
+      arr = ok ? tvm_script_items_to_array(&it) : NULL;
+      tvm_script_items_free(&it);
+    }
+    tvm_relax_op_id id = mode == 1 ? TVM_RELAX_OP_call_pure_packed : TVM_RELAX_OP_invoke_closure;
+    c = arr ? tvm_relax_call_new(tvm_relax_op(id), arr, NULL, sinfo_args, NULL) : NULL;
+    tvm_ffi_release(arr);
+    if (!c && arr) {
+      pthread_once(&g_sigs_once, sigs_build);
+      tvm_ffi_release(func);
+      tvm_ffi_release(sinfo_args);
+      return reraise(call, &g_sigs[id], "");
+    }
+  }
+  tvm_ffi_release(func);
+  tvm_ffi_release(sinfo_args);
+  return ret(c, out);
+}
+
+static int b_call_packed(tvm_script_call* call, TVMFFIAny* out) { return packed_call(call, 0, out); }
+static int b_call_pure_packed(tvm_script_call* call, TVMFFIAny* out) {
+  return packed_call(call, 1, out);
+}
+static int b_invoke_closure(tvm_script_call* call, TVMFFIAny* out) {
+  return packed_call(call, 2, out);
+}
+
+/* R.arange(start, end=None, step=1, dtype=None): one bound is the end, from 0. */
+static int b_arange(tvm_script_call* call, TVMFFIAny* out) {
+  static const char* const spec = "start, end=, step=, dtype=";
+  TVMFFIAny a[4];
+  if (tvm_script__bind_args(call, spec, a, 4) != 0) return -1;
+  TVMFFIAny zero = tvm_ffi_any_int(0), one = tvm_ffi_any_int(1);
+  const TVMFFIAny* bounds[3] = {present(&a[1]) ? &a[0] : &zero, present(&a[1]) ? &a[1] : &a[0],
+                                present(&a[2]) ? &a[2] : &one};
+  const int param[3] = {present(&a[1]) ? 0 : -1, present(&a[1]) ? 1 : 0, 2};
+  tvm_script_items it;
+  if (!tvm_script_items_init(&it, 3)) return -1;
+  for (int i = 0; i < 3; ++i) {
+    char what[64];
+    snprintf(what, sizeof(what), "argument '%s' of R.arange", i == 0 ? "start" : i == 1 ? "end" : "step");
+    tvm_relax_expr_obj* e = tvm_script__relax_expr_of(bounds[i], what);
+    if (!e) {
+      tvm_script_items_free(&it);
+      return param[i] >= 0 ? fail_at(call, spec, param[i]) : -1;
+    }
+    tvm_script_items_push(&it, e);
+  }
+  void* arr = tvm_script_items_to_array(&it);
+  tvm_script_items_free(&it);
+  void* attrs = NULL;
+  if (arr && present(&a[3])) {
+    TVMFFIAny k = tvm_ffi_string("dtype");
+    attrs = tvm_ffi_map_new(&k, &a[3], 1);
+    tvm_ffi_any_release(&k);
+  }
+  tvm_relax_expr_obj* c =
+      arr && (attrs || !present(&a[3])) ? tvm_relax_call_new(tvm_relax_op(TVM_RELAX_OP_arange), arr, attrs, NULL, NULL)
+                                        : NULL;
+  tvm_ffi_release(arr);
+  tvm_ffi_release(attrs);
+  if (!c) {
+    pthread_once(&g_sigs_once, sigs_build);
+    return reraise(call, &g_sigs[TVM_RELAX_OP_arange], spec);
+  }
+  return ret(c, out);
+}
+
+/* ---- Values ---------------------------------------------------------------------------------- */
+/* R.const: the shape of nested lists (rectangular), and whether any leaf is a float / all are
+ * bools. */
+typedef struct {
+  int64_t shape[8];
+  int ndim;
+  bool any_float, all_bool;
+  int64_t count;
+} const_shape;
+
+static int const_walk(const TVMFFIAny* v, int depth, const_shape* cs) {
+  const void* seq = seq_of(v);
+  if (!seq) {
+    if (depth != cs->ndim) {
+      return tvm_ffi_raise("ValueError", "R.const: the nested lists are not rectangular");
+    }
+    if (v->type_index == kTVMFFIFloat) cs->any_float = true, cs->all_bool = false;
+    else if (v->type_index == kTVMFFIInt) cs->all_bool = false;
+    else if (v->type_index != kTVMFFIBool) {
+      return tvm_ffi_raise("TypeError", "R.const: an element must be a number or a bool, got %s",
+                           tvm_ffi_any_type_name(v));
+    }
+    cs->count++;
+    return 0;
+  }
+  int64_t n = tvm_ffi_seq_size(seq);
+  if (depth == cs->ndim) {
+    /* The first list at this depth fixes the dim (the first path goes deepest first). */
+    if (cs->count > 0 || depth == 8) {
+      return tvm_ffi_raise("ValueError", depth == 8 ? "R.const: more than 8 dims"
+                                                    : "R.const: the nested lists are not rectangular");
+    }
+    cs->shape[cs->ndim++] = n;
+  } else if (depth > cs->ndim || cs->shape[depth] != n) {
+    return tvm_ffi_raise("ValueError", "R.const: the nested lists are not rectangular");
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    if (const_walk(tvm_ffi_seq_at(seq, i), depth + 1, cs) != 0) return -1;
+  }
+  return 0;
+}
+
+/* float -> IEEE half / bfloat16 bits, rounding to nearest even. */
+static uint16_t to_half(float f) {
+  uint32_t x;
+  memcpy(&x, &f, 4);
+  uint32_t sign = (x >> 16) & 0x8000u, mant = x & 0x7fffffu;
+  int32_t exp = (int32_t)((x >> 23) & 0xff);
+  if (exp == 0xff) return (uint16_t)(sign | 0x7c00u | (mant ? 0x200u : 0));
+  int32_t e = exp - 127 + 15;
+  if (e >= 0x1f) return (uint16_t)(sign | 0x7c00u);
+  if (e <= 0) {
+    if (e < -10) return (uint16_t)sign;
+    mant |= 0x800000u;
+    uint32_t shift = (uint32_t)(14 - e);
+    uint32_t h = mant >> shift, rem = mant & ((1u << shift) - 1), half = 1u << (shift - 1);
+    if (rem > half || (rem == half && (h & 1))) ++h;
+    return (uint16_t)(sign | h);
+  }
+  uint32_t h = ((uint32_t)e << 10) | (mant >> 13), rem = mant & 0x1fffu;
+  if (rem > 0x1000u || (rem == 0x1000u && (h & 1))) ++h;
+  return (uint16_t)(sign | h);
+}
+
+static uint16_t to_bf16(float f) {
+  uint32_t x;
+  memcpy(&x, &f, 4);
+  if ((x & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((x >> 16) | 0x40u);
+  x += 0x7fffu + ((x >> 16) & 1u);
+  return (uint16_t)(x >> 16);
+}
+
+/* Store leaf v as element i of t (dtype checked by the caller). */
+static int const_store(DLTensor* t, int64_t i, const TVMFFIAny* v) {
+  DLDataType dt = t->dtype;
+  double d = v->type_index == kTVMFFIFloat ? v->v_float64 : (double)v->v_int64;
+  char* base = (char*)t->data;
+  if (dt.code == kDLFloat || dt.code == kDLBfloat) {
+    if (dt.bits == 64) ((double*)base)[i] = d;
+    else if (dt.bits == 32) ((float*)base)[i] = (float)d;
+    else ((uint16_t*)base)[i] = dt.code == kDLBfloat ? to_bf16((float)d) : to_half((float)d);
+    return 0;
+  }
+  if (tvm_tir_dtype_is_bool(dt) || dt.code == kDLBool) {
+    ((uint8_t*)base)[i] = d != 0;
+    return 0;
+  }
+  if (v->type_index == kTVMFFIFloat && !isfinite(d)) {
+    return tvm_ffi_raise("ValueError", "R.const: %g is not a value of %s", d, tvm_tir_dtype_str(dt).s);
+  }
+  /* numpy's astype truncates a float; an int must fit. */
+  int64_t x = v->type_index == kTVMFFIFloat ? (int64_t)d : v->v_int64;
+  bool fits = dt.code == kDLInt ? (dt.bits == 64 || (x >= -(INT64_C(1) << (dt.bits - 1)) &&
+                                                     x < (INT64_C(1) << (dt.bits - 1))))
+                                : (x >= 0 && (dt.bits == 64 || x < (INT64_C(1) << dt.bits)));
+  if (!fits) {
+    return tvm_ffi_raise("ValueError", "R.const: %lld does not fit in %s", (long long)x,
+                         tvm_tir_dtype_str(dt).s);
+  }
+  switch (dt.bits) {
+    case 8: ((uint8_t*)base)[i] = (uint8_t)x; break;
+    case 16: ((uint16_t*)base)[i] = (uint16_t)x; break;
+    case 32: ((uint32_t*)base)[i] = (uint32_t)x; break;
+    default: ((uint64_t*)base)[i] = (uint64_t)x; break;
+  }
+  return 0;
+}
+
+static int const_fill(DLTensor* t, const TVMFFIAny* v, int64_t* next) {
+  const void* seq = seq_of(v);
+  if (!seq) return const_store(t, (*next)++, v);
+  for (int64_t i = 0; i < tvm_ffi_seq_size(seq); ++i) {
+    if (const_fill(t, tvm_ffi_seq_at(seq, i), next) != 0) return -1;
+  }
+  return 0;
+}
+
+static bool const_dtype_ok(DLDataType t) {
+  if (t.lanes != 1) return false;
+  if (t.code == kDLFloat) return t.bits == 16 || t.bits == 32 || t.bits == 64;
+  if (t.code == kDLBfloat) return t.bits == 16;
+  if (t.code == kDLBool) return t.bits == 8;
+  if (t.code == kDLInt || t.code == kDLUInt) {
+    return t.bits == 8 || t.bits == 16 || t.bits == 32 || t.bits == 64 ||
+           (t.code == kDLUInt && t.bits == 1);
+  }
+  return false;
+}
+
+static int b_const(tvm_script_call* call, TVMFFIAny* out) {
+  static const char* const spec = "value, dtype=";
+  TVMFFIAny a[2];
+  if (tvm_script__bind_args(call, spec, a, 2) != 0) return -1;
+  DLDataType dtype;
+  bool has_dtype = present(&a[1]);
+  if (has_dtype && tvm_script__value_to_dtype(&a[1], "argument 'dtype' of R.const", &dtype) != 0) {
+    return fail_at(call, spec, 1);
+  }
+  if (tvm_ffi_any_is_object(&a[0]) && tvm_ffi_type_index(a[0].v_obj) == kTVMFFITensor) {
+    const DLTensor* t = tvm_ffi_tensor_dl(a[0].v_obj);
+    if (has_dtype && !tvm_tir_dtype_equal(t->dtype, dtype)) {
+      tvm_ffi_raise("TypeError", "R.const: the tensor is %s, not %s", tvm_tir_dtype_str(t->dtype).s,
+                    tvm_tir_dtype_str(dtype).s);
+      return fail_at(call, spec, 1);
+    }
+    return ret(tvm_relax_constant_new(a[0].v_obj, NULL), out);
+  }
+  const_shape cs = {{0}, 0, false, true, 0};
+  if (const_walk(&a[0], 0, &cs) != 0) return fail_at(call, spec, 0);
+  if (!has_dtype) {
+    /* numpy's dtype of the value, narrowed as upstream's relax.const narrows it */
+    dtype = cs.count > 0 && cs.all_bool ? tvm_tir_dtype_bool()
+            : cs.any_float             ? tvm_tir_dtype_float(32)
+                                       : tvm_tir_dtype_int(32);
+  }
+  if (!const_dtype_ok(dtype)) {
+    tvm_ffi_raise("TypeError", "R.const: dtype %s is not supported", tvm_tir_dtype_str(dtype).s);
+    return fail_at(call, spec, 1);
+  }
+  void* data = tvm_ffi_tensor_empty(cs.shape, cs.ndim, dtype, (DLDevice){kDLCPU, 0});
+  if (!data) return -1;
+  int64_t next = 0;
+  if (const_fill(tvm_ffi_tensor_dl(data), &a[0], &next) != 0) {
+    tvm_ffi_release(data);
+    return fail_at(call, spec, 0);
+  }
+  tvm_relax_expr_obj* c = tvm_relax_constant_new(data, NULL);
+  tvm_ffi_release(data);
+  return ret(c, out);
+}
+
+static int b_prim_value(tvm_script_call* call, TVMFFIAny* out) {
+  static const char* const spec = "value";
+  TVMFFIAny a[1];
+  if (tvm_script__bind_args(call, spec, a, 1) != 0) return -1;
+  tvm_relax_expr_obj* e = NULL;
+  if (a[0].type_index == kTVMFFIInt || a[0].type_index == kTVMFFIBool ||
+      a[0].type_index == kTVMFFIFloat ||
+      (tvm_ffi_any_is_object(&a[0]) && tvm_script__is_expr(a[0].v_obj))) {
+    e = tvm_script__relax_expr_of(&a[0], "argument 'value' of R.prim_value");
+  } else {
+    tvm_ffi_raise("TypeError", "argument 'value' of R.prim_value must be a number or a PrimExpr, "
+                  "got %s", tvm_ffi_any_type_name(&a[0]));
+  }
+  return e ? ret(e, out) : fail_at(call, spec, 0);
+}
+
+static int b_str(tvm_script_call* call, TVMFFIAny* out) {
+  static const char* const spec = "value";
+  TVMFFIAny a[1];
+  if (tvm_script__bind_args(call, spec, a, 1) != 0) return -1;
+  TVMFFIByteArray s;
+  if (!is_string(&a[0]) || !tvm_ffi_any_as_bytes(&a[0], &s)) {
+    tvm_ffi_raise("TypeError", "argument 'value' of R.str must be a string, got %s",
+                  tvm_ffi_any_type_name(&a[0]));
+    return fail_at(call, spec, 0);
+  }
+  return ret(tvm_relax_string_imm_new(s.data, s.size), out);
+}
+
+static int b_dtype(tvm_script_call* call, TVMFFIAny* out) {
+  static const char* const spec = "value";
+  TVMFFIAny a[1];
+  if (tvm_script__bind_args(call, spec, a, 1) != 0) return -1;
+  DLDataType t;
+  if (tvm_script__value_to_dtype(&a[0], "argument 'value' of R.dtype", &t) != 0) {
+    return fail_at(call, spec, 0);
+  }
+  return ret(tvm_relax_dtype_imm_new(t), out);
+}
+
+static int b_shape(tvm_script_call* call, TVMFFIAny* out) {
+  static const char* const spec = "value";
+  TVMFFIAny a[1];
+  if (tvm_script__bind_args(call, spec, a, 1) != 0) return -1;
+  if (!seq_of(&a[0])) {
+    tvm_ffi_raise("TypeError", "argument 'value' of R.shape must be a list of dims, got %s",
+                  tvm_ffi_any_type_name(&a[0]));
+    return fail_at(call, spec, 0);
+  }
+  void* dims = tvm_script__value_to_expr_array(&a[0], "a dim of R.shape");
+  tvm_relax_expr_obj* e = dims ? tvm_relax_shape_expr_new(dims) : NULL;
+  tvm_ffi_release(dims);
+  return e ? ret(e, out) : fail_at(call, spec, 0);
+}
+
+static int b_tuple(tvm_script_call* call, TVMFFIAny* out) {
+  if (call->num_kwargs > 0) {
+    call->error_arg = call->num_args;
+    return tvm_ffi_raise("TypeError", "R.tuple() takes no keyword arguments");
+  }
+  void* arr = tvm_ffi_array_new(call->args, call->num_args);
+  TVMFFIAny v = tvm_ffi_any_obj(arr);
+  tvm_relax_expr_obj* t = arr ? tvm_script__relax_expr_of(&v, "a field of R.tuple") : NULL;
+  tvm_ffi_release(arr);
+  return ret(t, out);
+}
+
+static int b_extern_func(tvm_script_call* call, TVMFFIAny* out) {
+  static const char* const spec = "global_symbol, struct_info=";
+  TVMFFIAny a[2];
+  if (tvm_script__bind_args(call, spec, a, 2) != 0) return -1;
+  const char* name = tvm_script__value_to_cstr(&a[0], "argument 'global_symbol' of R.ExternFunc");
+  if (!name) return fail_at(call, spec, 0);
+  tvm_relax_sinfo_obj* s = NULL;
+  if (present(&a[1]) &&
+      !(s = tvm_script__relax_sinfo_of(&a[1], "argument 'struct_info' of R.ExternFunc"))) {
+    return fail_at(call, spec, 1);
+  }
+  tvm_relax_expr_obj* f = tvm_relax_extern_func_new(name, s);
+  tvm_ffi_release(s);
+  return ret(f, out);
+}
+
+static int b_match_cast(tvm_script_call* call, TVMFFIAny* out) {
+  static const char* const spec = "value, struct_info";
+  TVMFFIAny a[2];
+  if (tvm_script__bind_args(call, spec, a, 2) != 0) return -1;
+  tvm_relax_expr_obj* v = tvm_script__relax_expr_of(&a[0], "argument 'value' of R.match_cast");
+  if (!v) return fail_at(call, spec, 0);
+  tvm_relax_sinfo_obj* s =
+      tvm_script__relax_sinfo_of(&a[1], "argument 'struct_info' of R.match_cast");
+  if (!s) {
+    tvm_ffi_release(v);
+    return fail_at(call, spec, 1);
+  }
+  tvm_script_match_cast_pair* p = tvm_script__relax_match_cast_pair_new(v, s);
+  tvm_ffi_release(v);
+  tvm_ffi_release(s);
+  return ret(p, out);
+}
+
+/* ---- Lookup ---------------------------------------------------------------------------------- */
+/* The builtins that are not operator rows, and the rows written by hand (sorted by name). */
+static const tvm_script_builtin k_builtins[] = {
+    {"ExternFunc", b_extern_func, 0, false},
+    {"arange", b_arange, 0, false},
+    {"call_dps_packed", b_call_dps_packed, 0, false},
+    {"call_packed", b_call_packed, 0, false},
+    {"call_pure_packed", b_call_pure_packed, 0, false},
+    {"call_tir", b_call_tir, 0, false},
+    {"call_tir_inplace", b_call_tir_inplace, 0, false},
+    {"const", b_const, 0, false},
+    {"dtype", b_dtype, 0, false},
+    {"invoke_closure", b_invoke_closure, 0, false},
+    {"match_cast", b_match_cast, 0, false},
+    {"prim_value", b_prim_value, 0, false},
+    {"shape", b_shape, 0, false},
+    {"str", b_str, 0, false},
+    {"tuple", b_tuple, 0, false},
+};
+
+static const tvm_script_builtin* search(const tvm_script_builtin* t, int32_t n, const char* name,
+                                       size_t len) {
+  for (int32_t i = 0; i < n; ++i) {
+    if (strlen(t[i].name) == len && memcmp(t[i].name, name, len) == 0) return &t[i];
+  }
+  return NULL;
+}
+
+const tvm_script_builtin* tvm_script__relax_builtin_lookup(const char* name, size_t len) {
+  tvm_relax_init();
+  const tvm_script_builtin* b =
+      search(k_builtins, (int32_t)(sizeof(k_builtins) / sizeof(k_builtins[0])), name, len);
+  if (!b) b = search(tvm_script__relax_sinfo_builtins, tvm_script__relax_sinfo_builtin_count, name, len);
+  if (b) return b;
+  char full[160];
+  if (len + 6 >= sizeof(full)) return NULL;
+  memcpy(full, "relax.", 6);
+  memcpy(full + 6, name, len);
+  const tvm_relax_op_info* info = tvm_relax_op_info_find(full, len + 6);
+  return info ? &k_op_builtins[info->id] : NULL;
+}

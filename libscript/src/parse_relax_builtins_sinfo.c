@@ -1,0 +1,465 @@
+/*
+ * parse_relax_builtins_sinfo.c: the struct info of TVMScript's Relax annotations, the inverse of
+ * printer_relax.c's struct info converter, and the frame and statement builtins of `R.*`:
+ *
+ *   R.Tensor(shape=None, dtype=None, vdevice=None, ndim=-1)   (also R.Tensor("float32", ndim=2))
+ *       shape: a tuple / list of dims (ints, PrimExprs such as `n` after `n = T.int64()`, or
+ *       strings: "n" names the function's symbolic variable n, one tir.Var per name and function,
+ *       tvm_script_relax_sym_var), a Relax shape value (R.shape(...), a Var of R.Shape), or None;
+ *   R.Tuple(*fields) / R.Tuple([fields]), R.Shape(values=None, ndim=-1),
+ *   R.Prim(dtype=None, value=None) (value an int, a PrimExpr or a symbolic name),
+ *   R.Object, R.Any (both the top struct info: librelax has no separate Any),
+ *   R.Callable(params=None, ret=None, purity=True)  (params None: any arguments);
+ *   written without a call, R.Tensor / R.Shape / R.Tuple / R.Object / R.Any are the unknown forms;
+ *   R.dataflow()  (a `with` item: the dataflow frame), R.output(*vars) (ends the block and
+ *   evaluates to the ffi.Array of the Vars that replace the outputs after it: the statement
+ *   handler rebinds their names to them), R.func_attr({...}).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "script_relax_internal.h"
+
+/* ---- Argument helpers ------------------------------------------------------------------------ */
+static int bind(tvm_script_call* call, const char* spec, TVMFFIAny* out, int n) {
+  return tvm_script__bind_args(call, spec, out, n);
+}
+
+static bool present(const TVMFFIAny* v) {
+  return tvm_script_arg_given(v) && !tvm_ffi_any_is_none(v);
+}
+
+static bool is_string(const TVMFFIAny* v) {
+  return v->type_index == kTVMFFISmallStr || v->type_index == kTVMFFIStr ||
+         v->type_index == kTVMFFIRawStr;
+}
+
+static const void* seq_of(const TVMFFIAny* v) {
+  const void* s = tvm_ffi_any_as_object(v, kTVMFFIArray);
+  return s ? s : tvm_ffi_any_as_object(v, kTVMFFIList);
+}
+
+/* Point error_arg at parameter i of spec and return -1 / NULL. */
+static int fail_at(tvm_script_call* call, const char* spec, int i) {
+  call->error_arg = tvm_script__arg_index(call, spec, i);
+  return -1;
+}
+
+/* A symbolic variable of the call's builder (a fresh one without a builder). */
+static tvm_tir_var_obj* sym_var(tvm_script_call* call, const char* name) {
+  if (call->builder) return tvm_script_relax_sym_var(call->builder, name);
+  return tvm_tir_var_new(name, tvm_tir_dtype_int(64));
+}
+
+/* One dim: an int (int64), a PrimExpr of an integer dtype, or a symbolic name. */
+static tvm_tir_expr_obj* dim_of(tvm_script_call* call, const TVMFFIAny* v, const char* what) {
+  if (v->type_index == kTVMFFIInt) return tvm_tir_const_int(tvm_tir_dtype_int(64), v->v_int64);
+  if (is_string(v)) {
+    TVMFFIByteArray s;
+    tvm_ffi_any_as_bytes(v, &s);
+    bool ident = s.size > 0 && !(s.data[0] >= '0' && s.data[0] <= '9');
+    for (size_t i = 0; ident && i < s.size; ++i) {
+      char c = s.data[i];
+      ident = c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    }
+    if (!ident) {
+      tvm_ffi_raise("ValueError", "%s: a symbolic dim written as a string must be a name, got "
+                    "\"%.*s\"", what, (int)s.size, s.data);
+      return NULL;
+    }
+    char name[128];
+    if (s.size >= sizeof(name)) {
+      tvm_ffi_raise("ValueError", "%s: the name \"%.20s...\" is too long", what, s.data);
+      return NULL;
+    }
+    memcpy(name, s.data, s.size);
+    name[s.size] = 0;
+    return &sym_var(call, name)->expr;
+  }
+  if (tvm_ffi_any_is_object(v) && tvm_script__is_expr(v->v_obj)) {
+    DLDataType t = tvm_tir_expr_dtype(v->v_obj);
+    if (!tvm_tir_dtype_is_integer(t) || t.lanes != 1) {
+      tvm_ffi_raise("TypeError", "%s: a dim must be an integer, got a PrimExpr of dtype %s", what,
+                    tvm_tir_dtype_str(t).s);
+      return NULL;
+    }
+    tvm_ffi_retain(v->v_obj);
+    return (tvm_tir_expr_obj*)v->v_obj;
+  }
+  tvm_ffi_raise("TypeError", "%s: a dim must be an int, a PrimExpr or a symbolic name, got %s",
+                what, tvm_ffi_any_type_name(v));
+  return NULL;
+}
+
+/* The dims of a tuple / list value: a new ffi.Array of PrimExprs, or NULL + error. */
+static void* dims_of(tvm_script_call* call, const TVMFFIAny* v, const char* what) {
+  const void* seq = seq_of(v);
+  if (!seq) {
+    tvm_ffi_raise("TypeError", "%s must be a tuple or list of dims, got %s", what,
+                  tvm_ffi_any_type_name(v));
+    return NULL;
+  }
+  int64_t n = tvm_ffi_seq_size(seq);
+  tvm_script_items it;
+  if (!tvm_script_items_init(&it, n)) return NULL;
+  for (int64_t i = 0; i < n; ++i) {
+    tvm_tir_expr_obj* d = dim_of(call, tvm_ffi_seq_at(seq, i), what);
+    if (!d) {
+      tvm_script_items_free(&it);
+      return NULL;
+    }
+    tvm_script_items_push(&it, d);
+  }
+  void* arr = tvm_script_items_to_array(&it);
+  tvm_script_items_free(&it);
+  return arr;
+}
+
+static int ret(void* obj, TVMFFIAny* out) {
+  if (!obj) return -1;
+  *out = tvm_ffi_any_obj(obj);
+  return 0;
+}
+
+tvm_relax_sinfo_obj* tvm_script__relax_sinfo_of(const TVMFFIAny* v, const char* what) {
+  if (tvm_ffi_any_is_object(v) && tvm_relax_is_sinfo(v->v_obj)) {
+    tvm_ffi_retain(v->v_obj);
+    return (tvm_relax_sinfo_obj*)v->v_obj;
+  }
+  tvm_ffi_raise("TypeError", "%s must be a struct info (R.Tensor, R.Tuple, R.Shape, R.Prim, "
+                "R.Object, R.Callable), got %s", what, tvm_ffi_any_type_name(v));
+  return NULL;
+}
+
+void* tvm_script__relax_sinfo_list(const TVMFFIAny* v, const char* what, bool tuple_of) {
+  const void* seq = seq_of(v);
+  if (!seq) {
+    tvm_relax_sinfo_obj* s = tvm_script__relax_sinfo_of(v, what);
+    if (!s) return NULL;
+    TVMFFIAny item = tvm_ffi_any_obj(s);
+    return tvm_ffi_array_new_take(&item, 1);
+  }
+  int64_t n = tvm_ffi_seq_size(seq);
+  tvm_script_items it;
+  if (!tvm_script_items_init(&it, n)) return NULL;
+  for (int64_t i = 0; i < n; ++i) {
+    tvm_relax_sinfo_obj* s = tvm_script__relax_sinfo_of(tvm_ffi_seq_at(seq, i), what);
+    if (!s) {
+      tvm_script_items_free(&it);
+      return NULL;
+    }
+    tvm_script_items_push(&it, s);
+  }
+  void* arr = tvm_script_items_to_array(&it);
+  tvm_script_items_free(&it);
+  if (!arr || !tuple_of) return arr;
+  tvm_relax_sinfo_obj* t = tvm_relax_tuple_sinfo_new(arr);
+  tvm_ffi_release(arr);
+  if (!t) return NULL;
+  TVMFFIAny item = tvm_ffi_any_obj(t);
+  return tvm_ffi_array_new_take(&item, 1);
+}
+
+/* ---- R.Tensor -------------------------------------------------------------------------------- */
+static int b_tensor(tvm_script_call* call, TVMFFIAny* out) {
+  static const char* const spec = "shape=, dtype=, vdevice=, ndim=";
+  TVMFFIAny a[4];
+  if (bind(call, spec, a, 4) != 0) return -1;
+  const TVMFFIAny* shape = &a[0];
+  const TVMFFIAny* dtype_v = &a[1];
+  int dtype_param = 1;
+  /* R.Tensor("float32", ndim=2): a string first is the dtype. */
+  if (present(shape) && is_string(shape) && !present(dtype_v)) {
+    dtype_v = shape;
+    dtype_param = 0;
+    shape = NULL;
+  }
+  DLDataType dtype = TVM_RELAX_DTYPE_UNKNOWN;
+  if (present(dtype_v)) {
+    TVMFFIByteArray s;
+    bool empty = is_string(dtype_v) && tvm_ffi_any_as_bytes(dtype_v, &s) && s.size == 0;
+    if (!empty && tvm_script__value_to_dtype(dtype_v, "argument 'dtype' of R.Tensor", &dtype) != 0) {
+      return fail_at(call, spec, dtype_param);
+    }
+  }
+  int64_t ndim = -1;
+  if (present(&a[3])) {
+    if (a[3].type_index != kTVMFFIInt) {
+      tvm_ffi_raise("TypeError", "argument 'ndim' of R.Tensor must be an int, got %s",
+                    tvm_ffi_any_type_name(&a[3]));
+      return fail_at(call, spec, 3);
+    }
+    ndim = a[3].v_int64;
+    if (ndim < -1) {
+      tvm_ffi_raise("ValueError", "argument 'ndim' of R.Tensor must be -1 (unknown) or at least "
+                    "0, got %lld", (long long)ndim);
+      return fail_at(call, spec, 3);
+    }
+  }
+  void* vdevice = NULL;
+  if (present(&a[2])) {
+    if (is_string(&a[2])) {
+      tvm_ffi_raise("NotImplementedError", "R.Tensor(vdevice=\"...\"): a virtual device by name "
+                    "is not supported yet; give the I.vdevice(...) value");
+      return fail_at(call, spec, 2);
+    }
+    if (!tvm_ffi_any_is_object(&a[2])) {
+      tvm_ffi_raise("TypeError", "argument 'vdevice' of R.Tensor must be a VDevice, got %s",
+                    tvm_ffi_any_type_name(&a[2]));
+      return fail_at(call, spec, 2);
+    }
+    vdevice = a[2].v_obj;
+  }
+  void* shape_obj = NULL;
+  if (shape && present(shape)) {
+    if (tvm_ffi_any_is_object(shape) && tvm_relax_is_expr(shape->v_obj)) {
+      tvm_ffi_retain(shape->v_obj);
+      shape_obj = shape->v_obj;
+    } else {
+      void* dims = dims_of(call, shape, "argument 'shape' of R.Tensor");
+      shape_obj = dims ? tvm_relax_shape_expr_new(dims) : NULL;
+      tvm_ffi_release(dims);
+      if (!shape_obj) return fail_at(call, spec, 0);
+    }
+  }
+  tvm_relax_sinfo_obj* s = tvm_relax_tensor_sinfo_new(shape_obj, dtype, (int32_t)ndim, vdevice);
+  tvm_ffi_release(shape_obj);
+  return ret(s, out); /* (librelax's errors: a shape that is no shape, ndim disagreeing) */
+}
+
+/* ---- R.Shape / R.Prim / R.Tuple / R.Object / R.Callable -------------------------------------- */
+static int b_shape_sinfo(tvm_script_call* call, TVMFFIAny* out) {
+  static const char* const spec = "values=, ndim=";
+  TVMFFIAny a[2];
+  if (bind(call, spec, a, 2) != 0) return -1;
+  int64_t ndim = -1;
+  if (present(&a[1])) {
+    if (a[1].type_index != kTVMFFIInt || a[1].v_int64 < -1) {
+      tvm_ffi_raise("TypeError", "argument 'ndim' of R.Shape must be an int >= -1, got %s",
+                    tvm_ffi_any_type_name(&a[1]));
+      return fail_at(call, spec, 1);
+    }
+    ndim = a[1].v_int64;
+  }
+  void* values = NULL;
+  if (present(&a[0])) {
+    values = dims_of(call, &a[0], "argument 'values' of R.Shape");
+    if (!values) return fail_at(call, spec, 0);
+    if (ndim != -1 && ndim != tvm_ffi_seq_size(values)) {
+      tvm_ffi_release(values);
+      tvm_ffi_raise("ValueError", "R.Shape: ndim %lld does not match the %lld values",
+                    (long long)ndim, (long long)tvm_ffi_seq_size(values));
+      return fail_at(call, spec, 1);
+    }
+    ndim = tvm_ffi_seq_size(values);
+  }
+  tvm_relax_sinfo_obj* s = tvm_relax_shape_sinfo_new(values, (int32_t)ndim);
+  tvm_ffi_release(values);
+  return ret(s, out);
+}
+
+static int b_prim_sinfo(tvm_script_call* call, TVMFFIAny* out) {
+  static const char* const spec = "dtype=, value=";
+  TVMFFIAny a[2];
+  if (bind(call, spec, a, 2) != 0) return -1;
+  bool has_dtype = present(&a[0]);
+  DLDataType dtype = TVM_RELAX_DTYPE_UNKNOWN;
+  if (has_dtype && tvm_script__value_to_dtype(&a[0], "argument 'dtype' of R.Prim", &dtype) != 0) {
+    return fail_at(call, spec, 0);
+  }
+  if (!present(&a[1])) {
+    if (!has_dtype) {
+      tvm_ffi_raise("TypeError", "R.Prim() needs a dtype or a value");
+      return -1;
+    }
+    return ret(tvm_relax_prim_sinfo_new(dtype, NULL), out);
+  }
+  tvm_tir_expr_obj* value = NULL;
+  const TVMFFIAny* v = &a[1];
+  if (is_string(v)) {
+    if (has_dtype && !tvm_tir_dtype_equal(dtype, tvm_tir_dtype_int(64))) {
+      tvm_ffi_raise("TypeError", "R.Prim: a symbolic value is an int64 variable, not %s",
+                    tvm_tir_dtype_str(dtype).s);
+      return fail_at(call, spec, 0);
+    }
+    value = dim_of(call, v, "argument 'value' of R.Prim");
+  } else if (v->type_index == kTVMFFIInt || v->type_index == kTVMFFIBool) {
+    DLDataType t = has_dtype ? dtype
+                   : v->type_index == kTVMFFIBool ? tvm_tir_dtype_bool()
+                                                  : tvm_tir_dtype_int(64);
+    value = tvm_script__dtype_number(v, t);
+  } else if (v->type_index == kTVMFFIFloat) {
+    value = tvm_script__dtype_number(v, has_dtype ? dtype : tvm_tir_dtype_float(32));
+  } else if (tvm_ffi_any_is_object(v) && tvm_script__is_expr(v->v_obj)) {
+    tvm_ffi_retain(v->v_obj);
+    value = (tvm_tir_expr_obj*)v->v_obj;
+  } else {
+    tvm_ffi_raise("TypeError", "argument 'value' of R.Prim must be a number, a PrimExpr or a "
+                  "symbolic name, got %s", tvm_ffi_any_type_name(v));
+  }
+  if (!value) return fail_at(call, spec, 1);
+  if (!has_dtype) dtype = tvm_tir_expr_dtype(value);
+  tvm_relax_sinfo_obj* s = tvm_relax_prim_sinfo_new(dtype, value);
+  tvm_ffi_release(value);
+  if (!s) return fail_at(call, spec, 1);
+  return ret(s, out);
+}
+
+static int b_tuple_sinfo(tvm_script_call* call, TVMFFIAny* out) {
+  if (call->num_kwargs > 0) {
+    call->error_arg = call->num_args;
+    return tvm_ffi_raise("TypeError", "R.Tuple() takes no keyword arguments");
+  }
+  const TVMFFIAny* items = call->args;
+  int64_t n = call->num_args;
+  /* R.Tuple([a, b]) is R.Tuple(a, b). */
+  const void* one = n == 1 ? seq_of(&call->args[0]) : NULL;
+  if (one) {
+    items = tvm_ffi_seq_at(one, 0);
+    n = tvm_ffi_seq_size(one);
+  }
+  tvm_script_items it;
+  if (!tvm_script_items_init(&it, n)) return -1;
+  for (int64_t i = 0; i < n; ++i) {
+    char what[64];
+    snprintf(what, sizeof(what), "field %lld of R.Tuple", (long long)i);
+    tvm_relax_sinfo_obj* s = tvm_script__relax_sinfo_of(&items[i], what);
+    if (!s) {
+      tvm_script_items_free(&it);
+      call->error_arg = one ? 0 : (int32_t)i;
+      return -1;
+    }
+    tvm_script_items_push(&it, s);
+  }
+  void* arr = tvm_script_items_to_array(&it);
+  tvm_script_items_free(&it);
+  tvm_relax_sinfo_obj* s = arr ? tvm_relax_tuple_sinfo_new(arr) : NULL;
+  tvm_ffi_release(arr);
+  return ret(s, out);
+}
+
+static int b_object_sinfo(tvm_script_call* call, TVMFFIAny* out) {
+  TVMFFIAny a[1];
+  if (bind(call, "", a, 0) != 0) return -1;
+  return ret(tvm_relax_object_sinfo_new(), out);
+}
+
+static int b_callable(tvm_script_call* call, TVMFFIAny* out) {
+  static const char* const spec = "params=, ret=, purity=, derive_func=";
+  TVMFFIAny a[4];
+  if (bind(call, spec, a, 4) != 0) return -1;
+  if (present(&a[3])) {
+    tvm_ffi_raise("NotImplementedError", "R.Callable(derive_func=...) is not supported");
+    return fail_at(call, spec, 3);
+  }
+  bool purity = true;
+  if (present(&a[2])) {
+    if (a[2].type_index != kTVMFFIBool) {
+      tvm_ffi_raise("TypeError", "argument 'purity' of R.Callable must be a bool, got %s",
+                    tvm_ffi_any_type_name(&a[2]));
+      return fail_at(call, spec, 2);
+    }
+    purity = a[2].v_int64 != 0;
+  }
+  void* params = NULL;
+  if (present(&a[0])) {
+    if (!seq_of(&a[0])) {
+      tvm_ffi_raise("TypeError", "argument 'params' of R.Callable must be a list of struct info "
+                    "or None, got %s", tvm_ffi_any_type_name(&a[0]));
+      return fail_at(call, spec, 0);
+    }
+    params = tvm_script__relax_sinfo_list(&a[0], "a parameter of R.Callable", false);
+    if (!params) return fail_at(call, spec, 0);
+  }
+  tvm_relax_sinfo_obj* r = present(&a[1]) ? tvm_script__relax_sinfo_of(&a[1], "argument 'ret' of R.Callable")
+                                          : tvm_relax_object_sinfo_new();
+  if (!r) {
+    tvm_ffi_release(params);
+    return fail_at(call, spec, 1);
+  }
+  tvm_relax_sinfo_obj* s = tvm_relax_func_sinfo_new(params, r, purity);
+  tvm_ffi_release(params);
+  tvm_ffi_release(r);
+  return ret(s, out);
+}
+
+/* ---- Frames and statements ------------------------------------------------------------------- */
+static int need_builder(tvm_script_call* call) {
+  if (call->builder) return 0;
+  return tvm_ffi_raise("ValueError", "%s() is only valid inside an R.function", call->name);
+}
+
+static int b_dataflow(tvm_script_call* call, TVMFFIAny* out) {
+  TVMFFIAny a[1];
+  if (bind(call, "", a, 0) != 0 || need_builder(call) != 0) return -1;
+  if (call->ctx != TVM_SCRIPT_CTX_WITH) {
+    return tvm_ffi_raise("ValueError", "R.dataflow() is only valid as `with R.dataflow():`");
+  }
+  if (tvm_script_relax_dataflow_enter(call->builder) != 0) return -1;
+  *out = tvm_ffi_any_none();
+  return 0;
+}
+
+static int b_output(tvm_script_call* call, TVMFFIAny* out) {
+  if (need_builder(call) != 0) return -1;
+  if (call->num_kwargs > 0) {
+    call->error_arg = call->num_args;
+    return tvm_ffi_raise("TypeError", "R.output() takes no keyword arguments");
+  }
+  for (int32_t i = 0; i < call->num_args; ++i) {
+    const TVMFFIAny* v = &call->args[i];
+    if (!tvm_ffi_any_is_object(v) || !tvm_relax_is_var(v->v_obj)) {
+      call->error_arg = i;
+      return tvm_ffi_raise("TypeError", "R.output: argument %d must be a variable of the "
+                           "dataflow block, got %s", i + 1, tvm_ffi_any_type_name(v));
+    }
+  }
+  void* vars = tvm_ffi_array_new(call->args, call->num_args);
+  void* outs = vars ? tvm_script_relax_dataflow_output(call->builder, vars) : NULL;
+  tvm_ffi_release(vars);
+  return ret(outs, out);
+}
+
+static int b_func_attr(tvm_script_call* call, TVMFFIAny* out) {
+  TVMFFIAny a[1];
+  if (bind(call, "attrs", a, 1) != 0 || need_builder(call) != 0) return -1;
+  if (!tvm_ffi_any_is_object(&a[0])) {
+    call->error_arg = 0;
+    return tvm_ffi_raise("TypeError", "R.func_attr expects a dict, got %s",
+                         tvm_ffi_any_type_name(&a[0]));
+  }
+  if (tvm_script_relax_func_attrs(call->builder, a[0].v_obj) != 0) return -1;
+  *out = tvm_ffi_any_none();
+  return 0;
+}
+
+/* ---- Table ----------------------------------------------------------------------------------- */
+const tvm_script_builtin tvm_script__relax_sinfo_builtins[] = {
+    {"Any", b_object_sinfo, 0, false},    {"Callable", b_callable, 0, false},
+    {"Object", b_object_sinfo, 0, false}, {"Prim", b_prim_sinfo, 0, false},
+    {"Shape", b_shape_sinfo, 0, false},   {"Tensor", b_tensor, 0, false},
+    {"Tuple", b_tuple_sinfo, 0, false},   {"dataflow", b_dataflow, 0, false},
+    {"func_attr", b_func_attr, 0, false}, {"output", b_output, 0, false},
+};
+const int32_t tvm_script__relax_sinfo_builtin_count =
+    (int32_t)(sizeof(tvm_script__relax_sinfo_builtins) / sizeof(tvm_script__relax_sinfo_builtins[0]));
+
+int tvm_script__relax_value_lookup(const char* name, size_t len, TVMFFIAny* out) {
+#define IS(s) (len == sizeof(s) - 1 && memcmp(name, s, len) == 0)
+  void* s = NULL;
+  if (IS("Object") || IS("Any")) {
+    s = tvm_relax_object_sinfo_new();
+  } else if (IS("Tensor")) {
+    s = tvm_relax_tensor_sinfo_new(NULL, TVM_RELAX_DTYPE_UNKNOWN, TVM_RELAX_UNKNOWN_NDIM, NULL);
+  } else if (IS("Shape")) {
+    s = tvm_relax_shape_sinfo_new(NULL, TVM_RELAX_UNKNOWN_NDIM);
+  } else if (IS("Tuple")) {
+    s = tvm_relax_tuple_sinfo_new(NULL);
+  } else {
+    return 0;
+  }
+#undef IS
+  if (!s) return -1;
+  *out = tvm_ffi_any_obj(s);
+  return 1;
+}

@@ -1,0 +1,67 @@
+/*
+ * script_relax_internal.h: what the Relax dialect of the parser shares between the IR builder's
+ * Relax frames (ir_builder_relax.c), the `R.*` builtins (parse_relax_builtins*.c) and the
+ * statement handlers: the builtin lookup, the conversion of evaluated values to Relax
+ * expressions and struct info, and the value `R.match_cast(...)` evaluates to.
+ *
+ * Every `R.<name>` is a tvm_script_builtin (parse_internal.h) called with evaluated arguments:
+ *   - an operator of librelax's table (tvm/relax/ops.def) for each row, `R.add`, `R.nn.conv2d`,
+ *     `R.memory.alloc_storage`: its arguments, then its attributes, positionally or by keyword
+ *     (upstream's Python order), attributes defaulting from the schema; the Call is made by
+ *     librelax's inferring constructor (parse_relax_builtins_ops.c);
+ *   - the call forms R.call_tir / call_tir_inplace / call_dps_packed / call_packed /
+ *     call_pure_packed / invoke_closure, and values R.const / prim_value / str / dtype / shape /
+ *     tuple / ExternFunc / match_cast (parse_relax_builtins_ops.c);
+ *   - struct info R.Tensor / Tuple / Shape / Prim / Object / Any / Callable and the frame and
+ *     statement builtins R.dataflow / output / func_attr (parse_relax_builtins_sinfo.c).
+ */
+#ifndef TVM_SCRIPT_SCRIPT_RELAX_INTERNAL_H_
+#define TVM_SCRIPT_SCRIPT_RELAX_INTERNAL_H_
+
+#include <tvm/relax/relax.h>
+#include <tvm/script/ir_builder_relax.h>
+
+#include "parse_internal.h"
+
+/* The builtin `R.<name>` (name[0..len), without "R."), or NULL (no error raised). Thread-safe. */
+const tvm_script_builtin* tvm_script__relax_builtin_lookup(const char* name, size_t len);
+
+/* The value of `R.<name>` written without a call: the struct info R.Object, R.Any (= R.Object),
+ * R.Tensor (unknown shape and dtype), R.Shape (unknown), R.Tuple (empty). Returns 1 with *out
+ * set (a new reference), 0 when the name is no such value (nothing raised), -1 on error. */
+int tvm_script__relax_value_lookup(const char* name, size_t len, TVMFFIAny* out);
+
+/* upstream's convert_to_expr: a Relax expression as it is; a PrimExpr as a PrimValue; an int as
+ * an int64 PrimValue, a bool as a bool one, a float as a float32 one; a string as a StringImm; a
+ * tuple / list (ffi.Array) as a Tuple of its items converted; an ffi.Tensor as a Constant. A new
+ * reference, or NULL with a TypeError "<what> must be a Relax expression, got <type>". */
+tvm_relax_expr_obj* tvm_script__relax_expr_of(const TVMFFIAny* v, const char* what);
+/* A struct info value (new reference), or NULL with a TypeError naming what. */
+tvm_relax_sinfo_obj* tvm_script__relax_sinfo_of(const TVMFFIAny* v, const char* what);
+/* A list of struct infos (sinfo_args=, out_sinfo=): one struct info, or a tuple / list of them
+ * (tuple_of: a list makes one TupleStructInfo, as call_tir's out_sinfo; otherwise each item is
+ * an element). A new ffi.Array, or NULL with a TypeError. */
+void* tvm_script__relax_sinfo_list(const TVMFFIAny* v, const char* what, bool tuple_of);
+
+/* Calls of Relax values: `f(x, y)` for f a GlobalVar (`cls.f`), a Var of function struct info, a
+ * Function or an ExternFunc. args: the positional values (converted as tvm_script__relax_expr_of);
+ * sinfo_args: NULL or an ffi.Array of struct info. A new reference or NULL + error. */
+tvm_relax_expr_obj* tvm_script__relax_call_value(const void* callee, const TVMFFIAny* args,
+                                                 int32_t num_args, void* sinfo_args);
+/* x[i] of a tuple value: a TupleGetItem (IndexError out of range). */
+tvm_relax_expr_obj* tvm_script__relax_getitem(const TVMFFIAny* v, int64_t index);
+
+/* `R.match_cast(value, sinfo)` evaluates to a pair the statement `x = R.match_cast(...)` binds
+ * (tvm_script_relax_emit_match_cast): an object of type "script.relax.MatchCastPair". */
+typedef struct {
+  TVMFFIObject header;
+  tvm_relax_expr_obj* value;
+  tvm_relax_sinfo_obj* struct_info;
+} tvm_script_match_cast_pair;
+/* The pair when v is one (borrowed), else NULL. */
+const tvm_script_match_cast_pair* tvm_script__relax_match_cast_pair(const TVMFFIAny* v);
+/* A new pair (value and sinfo retained), or NULL + error. */
+tvm_script_match_cast_pair* tvm_script__relax_match_cast_pair_new(tvm_relax_expr_obj* value,
+                                                                  tvm_relax_sinfo_obj* sinfo);
+
+#endif /* TVM_SCRIPT_SCRIPT_RELAX_INTERNAL_H_ */
