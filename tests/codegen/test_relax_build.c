@@ -7,7 +7,6 @@
  * bad arguments to the compiled model are located errors from the VM.
  */
 #include <math.h>
-#include <string.h>
 #include <tvm/codegen/relax_build.h>
 #include <tvm/relax/relax.h>
 #include <tvm/vm/vm.h>
