@@ -135,9 +135,6 @@ int tvm_codegen__function(cg_state* s, const tvm_tir_prim_func_obj* f, const cha
 int tvm_codegen__export_library(const void* mod_or_func, const char* path_so,
                                 const tvm_codegen_options* options, const void* bin,
                                 size_t bin_size);
-/* relax_vm_codegen.c: a new IRModule of mod's PrimFuncs, each with a global_symbol (its
- * GlobalVar's name when it has none). */
-tvm_tir_ir_module_obj* tvm_codegen__relax_tir_part(const tvm_tir_ir_module_obj* mod);
 
 /* codegen_llvm_compat.c: everything LLVM-version specific. */
 int tvm_codegen__llvm_init(void);

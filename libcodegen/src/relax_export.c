@@ -47,17 +47,16 @@ int tvm_codegen_relax_export(const tvm_tir_ir_module_obj* mod_in, const char* pa
   if (!path_so) return tvm_ffi_raise("ValueError", "tvm_codegen_relax_export: the path is NULL");
   /* The same build pipeline as tvm_codegen_relax_build. */
   tvm_tir_ir_module_obj* mod = tvm_relax_build_pipeline(mod_in);
-  tvm_vm_executable* exec = mod ? tvm_codegen_relax_vm_codegen(mod) : NULL;
+  tvm_tir_ir_module_obj* tir = NULL;
+  tvm_vm_executable* exec = mod ? tvm_codegen_relax_vm_codegen_kernels(mod, &tir) : NULL;
   if (!exec) {
     tvm_ffi_release(mod);
     return -1;
   }
   tvm_ffi_strbuf bin = {0};
-  tvm_tir_ir_module_obj* tir = NULL;
   void* lowered = NULL;
   int rc = pack_library_bin(exec, &bin);
   if (rc == 0 && bin.failed) rc = -1;
-  if (rc == 0) rc = (tir = tvm_codegen__relax_tir_part(mod)) ? 0 : -1;
   if (rc == 0) rc = (lowered = tvm_tir_lower(tir, NULL)) ? 0 : -1;
   if (rc == 0) rc = tvm_codegen__export_library(lowered, path_so, options, bin.data, bin.size);
   if (rc != 0) tvm_ffi_raise_context("exporting the Relax module to %s", path_so);

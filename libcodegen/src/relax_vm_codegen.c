@@ -17,6 +17,7 @@
 #include <tvm/vm/builder.h>
 
 #include "internal.h"
+#include "relax_vm_shape.h"
 
 typedef struct {
   int op;          /* TVM_VM_OP_* */
@@ -37,9 +38,19 @@ typedef struct {
   int64_t n_words, cap_words;
   int64_t next_reg;
   void* regs;     /* ffi.Dict Var -> int */
-  void* slots;    /* ffi.Dict tir.Var -> heap slot */
+  tvm_codegen__shape_heap heap; /* slots of the symbolic variables and composite dims */
   int64_t heap_reg;
   int64_t heap_rec; /* the alloc_shape_heap record (its size word is patched) */
+  /* Composite dims of the struct info being matched, checked once every variable of the match
+   * is stored (flush_deferred). */
+  struct deferred_check {
+    int64_t reg;   /* the value checked */
+    int64_t ndim;  /* its dims (match_shape), or -1 for a prim value (match_prim_value) */
+    int64_t dim;
+    const tvm_tir_expr_obj* expr; /* borrowed from the function's struct info */
+    char* err;     /* the error context (owned) */
+  } * deferred;
+  int64_t n_deferred, cap_deferred;
 } fn_ctx;
 
 static int fail(fn_ctx* c, const char* fmt, const char* detail) {
@@ -87,57 +98,146 @@ static int64_t arg_const_str(fn_ctx* c, const char* s) {
 }
 
 /* ---- Symbolic dims --------------------------------------------------------------------------- */
-static int64_t slot_of(fn_ctx* c, const void* var, bool create) {
-  TVMFFIAny key = tvm_ffi_any_obj(var);
-  const TVMFFIAny* v = tvm_ffi_map_get(c->slots, &key);
-  int64_t s;
-  if (v) {
-    tvm_ffi_any_as_int(v, &s);
-    return s;
-  }
-  if (!create) return -1;
-  s = tvm_ffi_map_size(c->slots);
-  TVMFFIAny val = tvm_ffi_any_int(s);
-  return tvm_ffi_dict_set(c->slots, &key, &val) == 0 ? s : -2;
+/* Whether d is a composite dim (neither a constant nor a bare variable). */
+static bool composite(const tvm_tir_expr_obj* d) {
+  int64_t k;
+  return !tvm_tir_as_const_int(d, &k) && !tvm_tir_is_var(d);
 }
 
-/* The (code, value) words of a dim for match_shape (binding new variables). */
-static int match_words(fn_ctx* c, const tvm_tir_expr_obj* d, int64_t* code, int64_t* value) {
+/* Defer the check of composite dim `dim` (expr) of the value in register reg. */
+static int defer_check(fn_ctx* c, int64_t reg, int64_t ndim, int64_t dim, const tvm_tir_expr_obj* expr,
+                       const char* ctx_text) {
+  if (c->n_deferred == c->cap_deferred) {
+    int64_t cap = c->cap_deferred ? c->cap_deferred * 2 : 8;
+    struct deferred_check* d = tvm_ffi_realloc(c->deferred, (size_t)cap * sizeof(*d));
+    if (!d) return -1;
+    c->deferred = d;
+    c->cap_deferred = cap;
+  }
+  tvm_ffi_strbuf b = {0};
+  tvm_ffi_strbuf_puts(&b, ctx_text);
+  if (ndim >= 0) tvm_ffi_strbuf_printf(&b, " (dimension %lld is ", (long long)dim);
+  else tvm_ffi_strbuf_puts(&b, " (the value is ");
+  tvm_tir_node_text(&b, expr);
+  tvm_ffi_strbuf_puts(&b, ")");
+  size_t len = strlen(tvm_ffi_strbuf_cstr(&b));
+  char* err = tvm_ffi_malloc(len + 1);
+  if (err) memcpy(err, tvm_ffi_strbuf_cstr(&b), len + 1);
+  tvm_ffi_strbuf_free(&b);
+  if (!err) return -1;
+  c->deferred[c->n_deferred++] = (struct deferred_check){reg, ndim, dim, expr, err};
+  return 0;
+}
+
+/* The (code, value) words of a dim for match_shape: a constant is checked, a variable seen for
+ * the first time stored, a known one checked; a composite dim is deferred (checked by
+ * flush_deferred once the match has stored every variable). */
+static int match_words(fn_ctx* c, const tvm_tir_expr_obj* d, int64_t* code, int64_t* value,
+                       int64_t reg, int64_t ndim, int64_t dim, const char* ctx_text) {
   int64_t k;
   if (tvm_tir_as_const_int(d, &k)) {
     *code = TVM_VM_MATCH_ASSERT_EQUAL_TO_IMM, *value = k;
     return 0;
   }
   if (tvm_tir_is_var(d)) {
-    int64_t s = slot_of(c, d, false);
+    int64_t s = tvm_codegen__shape_var_slot(&c->heap, d, false);
     if (s >= 0) {
       *code = TVM_VM_MATCH_ASSERT_EQUAL_TO_LOAD, *value = s;
     } else {
-      s = slot_of(c, d, true);
+      s = tvm_codegen__shape_var_slot(&c->heap, d, true);
       if (s < 0) return -1;
       *code = TVM_VM_MATCH_STORE_TO_HEAP, *value = s;
     }
     return 0;
   }
-  /* A composite dim (n * 2) is checked once its variables are known: not supported yet. */
   *code = TVM_VM_MATCH_NO_OP, *value = 0;
-  return 0;
+  return defer_check(c, reg, ndim, dim, d, ctx_text);
 }
 
-/* The (code, value) words of a dim for make_shape. */
+/* Make sure the composite dims among dims[0..n) are computed into the heap here: one shape
+ * function call for those that are not yet. */
+static int compute_dims(fn_ctx* c, const tvm_tir_expr_obj* const* dims, int64_t n) {
+  int64_t small[16];
+  int64_t* need = n <= 16 ? small : tvm_ffi_malloc((size_t)n * sizeof(int64_t));
+  if (!need) return -1;
+  int64_t m = 0;
+  int rc = 0;
+  for (int64_t i = 0; rc == 0 && i < n; ++i) {
+    if (!composite(dims[i])) continue;
+    int64_t s = tvm_codegen__shape_expr_slot(&c->heap, dims[i]);
+    if (s < 0) {
+      rc = -1;
+    } else if (!tvm_codegen__shape_is_computed(&c->heap, s)) {
+      bool dup = false;
+      for (int64_t j = 0; j < m && !dup; ++j) dup = need[j] == s;
+      if (!dup) need[m++] = s;
+    }
+  }
+  if (rc == 0 && m > 0) {
+    const char* name = tvm_codegen__shape_func(&c->heap, need, m);
+    int64_t a = tvm_vm_arg_reg(c->heap_reg);
+    rc = name && emit_call(c, name, &a, 1, TVM_VM_REG_VOID) >= 0 ? 0 : -1;
+  }
+  if (need != small) tvm_ffi_free(need);
+  return rc;
+}
+
+/* Check the deferred composite dims: computed by one shape function, then each compared with
+ * the value's dim (match_shape / match_prim_value against its slot). */
+static int flush_deferred(fn_ctx* c) {
+  int64_t n = c->n_deferred;
+  int rc = 0;
+  const tvm_tir_expr_obj** exprs = n ? tvm_ffi_malloc((size_t)n * sizeof(void*)) : NULL;
+  if (n && !exprs) rc = -1;
+  for (int64_t i = 0; rc == 0 && i < n; ++i) exprs[i] = c->deferred[i].expr;
+  if (rc == 0 && n > 0) rc = compute_dims(c, exprs, n);
+  tvm_ffi_free(exprs);
+  for (int64_t i = 0; rc == 0 && i < n; ++i) {
+    const struct deferred_check* d = &c->deferred[i];
+    int64_t s = tvm_codegen__shape_expr_slot(&c->heap, d->expr);
+    int64_t err = s >= 0 ? arg_const_str(c, d->err) : INT64_MIN;
+    if (err == INT64_MIN) {
+      rc = -1;
+      break;
+    }
+    if (d->ndim < 0) {
+      int64_t m[5] = {tvm_vm_arg_reg(d->reg), tvm_vm_arg_reg(c->heap_reg),
+                      tvm_vm_arg_imm(TVM_VM_MATCH_ASSERT_EQUAL_TO_LOAD), tvm_vm_arg_imm(s), err};
+      rc = emit_call(c, "vm.builtin.match_prim_value", m, 5, TVM_VM_REG_VOID) < 0 ? -1 : 0;
+      continue;
+    }
+    int64_t args[3 + 128 + 1];
+    args[0] = tvm_vm_arg_reg(d->reg), args[1] = tvm_vm_arg_reg(c->heap_reg);
+    args[2] = tvm_vm_arg_imm(d->ndim);
+    for (int64_t j = 0; j < d->ndim; ++j) {
+      bool here = j == d->dim;
+      args[3 + 2 * j] = tvm_vm_arg_imm(here ? TVM_VM_MATCH_ASSERT_EQUAL_TO_LOAD : TVM_VM_MATCH_NO_OP);
+      args[4 + 2 * j] = tvm_vm_arg_imm(here ? s : 0);
+    }
+    args[3 + 2 * d->ndim] = err;
+    int32_t nargs = (int32_t)(4 + 2 * d->ndim);
+    rc = emit_call(c, "vm.builtin.match_shape", args, nargs, TVM_VM_REG_VOID) < 0 ? -1 : 0;
+  }
+  for (int64_t i = 0; i < n; ++i) tvm_ffi_free(c->deferred[i].err);
+  c->n_deferred = 0;
+  return rc;
+}
+
+/* The (code, value) words of a dim for make_shape / make_prim_value (composite dims computed
+ * first, by compute_dims). */
 static int make_words(fn_ctx* c, const tvm_tir_expr_obj* d, int64_t* code, int64_t* value) {
   int64_t k;
   if (tvm_tir_as_const_int(d, &k)) {
     *code = TVM_VM_MAKE_USE_IMM, *value = k;
     return 0;
   }
-  int64_t s = tvm_tir_is_var(d) ? slot_of(c, d, false) : -1;
-  if (s < 0) {
+  int64_t s = tvm_tir_is_var(d) ? tvm_codegen__shape_var_slot(&c->heap, d, false)
+                                : tvm_codegen__shape_expr_slot(&c->heap, d);
+  if (s < 0 || (!tvm_tir_is_var(d) && !tvm_codegen__shape_is_computed(&c->heap, s))) {
+    if (s < -1 || tvm_ffi_error_pending()) return -1;
     tvm_ffi_strbuf b = {0};
     tvm_tir_node_text(&b, d);
-    int rc = fail(c, tvm_tir_is_var(d) ? "symbolic dim not defined here: "
-                                        : "composite symbolic dims are not supported yet: ",
-                  tvm_ffi_strbuf_cstr(&b));
+    int rc = fail(c, "symbolic dim not defined here: ", tvm_ffi_strbuf_cstr(&b));
     tvm_ffi_strbuf_free(&b);
     return rc;
   }
@@ -161,6 +261,9 @@ static int64_t shape_reg(fn_ctx* c, void* dims) {
     int64_t arg = tvm_vm_arg_const(k);
     return emit_call(c, "vm.builtin.copy", &arg, 1, dst) < 0 ? -1 : dst;
   }
+  const tvm_tir_expr_obj* d[64];
+  for (int64_t i = 0; i < n; ++i) d[i] = tvm_ffi_seq_obj_at(dims, i);
+  if (compute_dims(c, d, n) != 0) return -1;
   int64_t args[2 + 128];
   args[0] = tvm_vm_arg_reg(c->heap_reg);
   args[1] = tvm_vm_arg_imm(n);
@@ -199,7 +302,7 @@ static int emit_match(fn_ctx* c, int64_t reg, const tvm_relax_sinfo_obj* s, cons
       args[2] = tvm_vm_arg_imm(n);
       for (int64_t i = 0; i < n; ++i) {
         int64_t code, v;
-        if (match_words(c, tvm_ffi_seq_obj_at(dims, i), &code, &v) != 0) return -1;
+        if (match_words(c, tvm_ffi_seq_obj_at(dims, i), &code, &v, reg, n, i, ctx_text) != 0) return -1;
         args[3 + 2 * i] = tvm_vm_arg_imm(code);
         args[4 + 2 * i] = tvm_vm_arg_imm(v);
       }
@@ -217,7 +320,7 @@ static int emit_match(fn_ctx* c, int64_t reg, const tvm_relax_sinfo_obj* s, cons
       args[0] = tvm_vm_arg_reg(reg), args[1] = tvm_vm_arg_reg(c->heap_reg), args[2] = tvm_vm_arg_imm(n);
       for (int64_t i = 0; i < n; ++i) {
         int64_t code, v;
-        if (match_words(c, tvm_ffi_seq_obj_at(t->values, i), &code, &v) != 0) return -1;
+        if (match_words(c, tvm_ffi_seq_obj_at(t->values, i), &code, &v, reg, n, i, ctx_text) != 0) return -1;
         args[3 + 2 * i] = tvm_vm_arg_imm(code), args[4 + 2 * i] = tvm_vm_arg_imm(v);
       }
       args[3 + 2 * n] = err;
@@ -231,7 +334,7 @@ static int emit_match(fn_ctx* c, int64_t reg, const tvm_relax_sinfo_obj* s, cons
       if (emit_call(c, "vm.builtin.check_prim_value_info", a, 3, TVM_VM_REG_VOID) < 0) return -1;
       if (!p->value || !tvm_tir_dtype_is_integer(p->dtype)) return 0;
       int64_t code, v;
-      if (match_words(c, p->value, &code, &v) != 0) return -1;
+      if (match_words(c, p->value, &code, &v, reg, -1, 0, ctx_text) != 0) return -1;
       int64_t m[5] = {tvm_vm_arg_reg(reg), tvm_vm_arg_reg(c->heap_reg), tvm_vm_arg_imm(code),
                       tvm_vm_arg_imm(v), err};
       return emit_call(c, "vm.builtin.match_prim_value", m, 5, TVM_VM_REG_VOID) < 0 ? -1 : 0;
@@ -511,7 +614,10 @@ static int64_t emit_if(fn_ctx* c, const tvm_relax_if_obj* f) {
   if (emit_call(c, "vm.builtin.read_if_cond", &a, 1, creg) < 0) return -1;
   int64_t if_rec = push_rec(c, (rec){TVM_VM_OP_If, creg, 0, 0, 0, -1});
   int64_t t;
+  /* Composite dims computed in a branch are not computed on the other path. */
+  int64_t mark = tvm_codegen__shape_scope(&c->heap);
   if (if_rec < 0 || emit_seq(c, (const void*)f->true_branch, &t) != 0) return -1;
+  tvm_codegen__shape_unscope(&c->heap, mark);
   a = tvm_vm_arg_reg(t);
   if (emit_call(c, "vm.builtin.copy", &a, 1, dst) < 0) return -1;
   int64_t goto_rec = push_rec(c, (rec){TVM_VM_OP_Goto, 0, 0, 0, 0, -1});
@@ -519,6 +625,7 @@ static int64_t emit_if(fn_ctx* c, const tvm_relax_if_obj* f) {
   c->recs[if_rec].target = c->n_recs;
   int64_t fv;
   if (emit_seq(c, (const void*)f->false_branch, &fv) != 0) return -1;
+  tvm_codegen__shape_unscope(&c->heap, mark);
   a = tvm_vm_arg_reg(fv);
   if (emit_call(c, "vm.builtin.copy", &a, 1, dst) < 0) return -1;
   c->recs[goto_rec].target = c->n_recs;
@@ -549,7 +656,14 @@ static int64_t emit_expr(fn_ctx* c, const tvm_relax_expr_obj* e) {
         k = tvm_vm_builder_const_float(c->b, d);
       } else {
         int64_t code, val;
-        if (make_words(c, v, &code, &val) != 0) return -1;
+        if (!tvm_tir_dtype_is_integer(tvm_tir_expr_dtype(v))) {
+          tvm_ffi_strbuf b = {0};
+          tvm_tir_node_text(&b, v);
+          fail(c, "a prim value the shape heap cannot hold (run ComputePrimValue): ", tvm_ffi_strbuf_cstr(&b));
+          tvm_ffi_strbuf_free(&b);
+          return -1;
+        }
+        if (compute_dims(c, (const tvm_tir_expr_obj* const[]){v}, 1) != 0 || make_words(c, v, &code, &val) != 0) return -1;
         int64_t a[3] = {tvm_vm_arg_reg(c->heap_reg), tvm_vm_arg_imm(code), tvm_vm_arg_imm(val)};
         return emit_call(c, "vm.builtin.make_prim_value", a, 3, dst) < 0 ? -1 : dst;
       }
@@ -603,7 +717,10 @@ static int emit_seq(fn_ctx* c, const tvm_relax_seq_expr_obj* s, int64_t* out) {
       if (tvm_relax_kind_of(b) == TVM_RELAX_KIND_MatchCast) {
         char what[128];
         snprintf(what, sizeof(what), "match_cast of %s", tvm_relax_var_name(b->var));
-        if (emit_match(c, r, ((const tvm_relax_match_cast_obj*)b)->struct_info, what) != 0) return -1;
+        if (emit_match(c, r, ((const tvm_relax_match_cast_obj*)b)->struct_info, what) != 0 ||
+            flush_deferred(c) != 0) {
+          return -1;
+        }
       }
       if (bind_reg(c, b->var, r) != 0) return -1;
     }
@@ -615,7 +732,7 @@ static int emit_seq(fn_ctx* c, const tvm_relax_seq_expr_obj* s, int64_t* out) {
 /* ---- Functions ------------------------------------------------------------------------------- */
 static int replay(fn_ctx* c, const char* name, int64_t nparams, const char* const* param_names) {
   /* The shape heap's size is known now. */
-  if (c->heap_rec >= 0) c->words[c->recs[c->heap_rec].args_at + 1] = tvm_vm_arg_imm(tvm_ffi_map_size(c->slots));
+  if (c->heap_rec >= 0) c->words[c->recs[c->heap_rec].args_at + 1] = tvm_vm_arg_imm(tvm_codegen__shape_heap_size(&c->heap));
   if (tvm_vm_builder_function_begin(c->b, name, nparams, c->next_reg, param_names) < 0) return -1;
   int64_t* index = tvm_ffi_malloc((size_t)(c->n_recs + 1) * sizeof(int64_t));
   if (!index) return -1;
@@ -646,15 +763,14 @@ static int replay(fn_ctx* c, const char* name, int64_t nparams, const char* cons
 }
 
 static int compile_function(tvm_vm_builder* b, const tvm_tir_ir_module_obj* mod, const char* name,
-                            const tvm_relax_function_obj* f) {
+                            const tvm_relax_function_obj* f, tvm_codegen__shape_funcs* sf) {
   fn_ctx c;
   memset(&c, 0, sizeof(c));
   c.b = b, c.mod = mod, c.fname = name, c.heap_reg = -1, c.heap_rec = -1;
   c.regs = tvm_ffi_dict_new();
-  c.slots = tvm_ffi_dict_new();
   int64_t np = tvm_ffi_seq_size(f->params);
   const char** names = tvm_ffi_calloc((size_t)(np ? np : 1), sizeof(char*));
-  int rc = c.regs && c.slots && names ? 0 : -1;
+  int rc = c.regs && names && tvm_codegen__shape_heap_init(&c.heap, sf, name) == 0 ? 0 : -1;
   c.next_reg = np;
   for (int64_t i = 0; rc == 0 && i < np; ++i) {
     names[i] = tvm_relax_var_name(tvm_ffi_seq_obj_at(f->params, i));
@@ -672,6 +788,9 @@ static int compile_function(tvm_vm_builder* b, const tvm_tir_ir_module_obj* mod,
     snprintf(what, sizeof(what), "argument '%s'", names[i]);
     rc = emit_match(&c, i, tvm_relax_sinfo_of(tvm_ffi_seq_obj_at(f->params, i)), what);
   }
+  /* Composite dims of the parameters, once all their variables are stored (a later parameter
+   * may define a variable an earlier one's dim uses). */
+  if (rc == 0) rc = flush_deferred(&c);
   int64_t out = -1;
   if (rc == 0) rc = emit_seq(&c, (const void*)f->body, &out);
   if (rc == 0 && push_rec(&c, (rec){TVM_VM_OP_Ret, out, 0, 0, 0, -1}) < 0) rc = -1;
@@ -680,41 +799,15 @@ static int compile_function(tvm_vm_builder* b, const tvm_tir_ir_module_obj* mod,
   tvm_ffi_free(c.recs);
   tvm_ffi_free(c.words);
   tvm_ffi_release(c.regs);
-  tvm_ffi_release(c.slots);
+  tvm_codegen__shape_heap_free(&c.heap);
+  for (int64_t i = 0; i < c.n_deferred; ++i) tvm_ffi_free(c.deferred[i].err);
+  tvm_ffi_free(c.deferred);
   return rc;
 }
 
-tvm_vm_executable* tvm_codegen_relax_vm_codegen(const tvm_tir_ir_module_obj* mod) {
-  tvm_relax_init();
-  if (!tvm_tir_is(mod, TVM_TIR_KIND_IRModule)) {
-    tvm_ffi_raise("TypeError", "VMCodeGen: an IRModule is required");
-    return NULL;
-  }
-  tvm_vm_builder* b = tvm_vm_builder_new();
-  if (!b) return NULL;
-  int rc = 0;
-  const TVMFFIAny *k, *v;
-  /* Declare every Relax function first, so calls may refer to later ones. */
-  for (int64_t pos = 0; rc == 0 && (pos = tvm_ffi_map_next(mod->functions, pos, &k, &v)) >= 0;) {
-    if (tvm_relax_kind_of(v->v_obj) != TVM_RELAX_KIND_Function) continue;
-    const tvm_relax_function_obj* f = (const void*)v->v_obj;
-    if (tvm_vm_builder_declare_function(b, tvm_ffi_str_cstr(((tvm_tir_global_var_obj*)k->v_obj)->name_hint),
-                                        tvm_ffi_seq_size(f->params)) < 0) {
-      rc = -1;
-    }
-  }
-  for (int64_t pos = 0; rc == 0 && (pos = tvm_ffi_map_next(mod->functions, pos, &k, &v)) >= 0;) {
-    if (tvm_relax_kind_of(v->v_obj) != TVM_RELAX_KIND_Function) continue;
-    rc = compile_function(b, mod, tvm_ffi_str_cstr(((tvm_tir_global_var_obj*)k->v_obj)->name_hint),
-                          (const void*)v->v_obj);
-  }
-  tvm_vm_executable* exec = rc == 0 ? tvm_vm_builder_finish(b) : NULL;
-  tvm_vm_builder_free(b);
-  return exec;
-}
-
-/* The module's PrimFuncs, each with a global_symbol (its GlobalVar's name when it has none). */
-tvm_tir_ir_module_obj* tvm_codegen__relax_tir_part(const tvm_tir_ir_module_obj* mod) {
+/* mod's PrimFuncs, each with a global_symbol (its GlobalVar's name when it has none), and the
+ * functions of `extra` (ffi.Dict GlobalVar -> PrimFunc, or NULL). */
+static tvm_tir_ir_module_obj* kernels_module(const tvm_tir_ir_module_obj* mod, void* extra) {
   void* dict = tvm_ffi_dict_new();
   if (!dict) return NULL;
   int rc = 0;
@@ -733,6 +826,9 @@ tvm_tir_ir_module_obj* tvm_codegen__relax_tir_part(const tvm_tir_ir_module_obj* 
     rc = f ? tvm_ffi_dict_set(dict, k, &val) : -1;
     tvm_ffi_release(f);
   }
+  for (int64_t pos = 0; extra && rc == 0 && (pos = tvm_ffi_map_next(extra, pos, &k, &v)) >= 0;) {
+    rc = tvm_ffi_dict_set(dict, k, v);
+  }
   void* funcs = rc == 0 ? tvm_ffi_dict_to_map(dict) : NULL;
   tvm_ffi_release(dict);
   tvm_tir_ir_module_obj* out = funcs ? tvm_tir_ir_module_new(funcs, NULL) : NULL;
@@ -740,15 +836,58 @@ tvm_tir_ir_module_obj* tvm_codegen__relax_tir_part(const tvm_tir_ir_module_obj* 
   return out;
 }
 
-static tvm_vm_executable* build_lowered(const tvm_tir_ir_module_obj* mod,
-                                        const tvm_codegen_options* options) {
-  tvm_vm_executable* exec = tvm_codegen_relax_vm_codegen(mod);
-  if (!exec) return NULL;
-  tvm_tir_ir_module_obj* tir = tvm_codegen__relax_tir_part(mod);
-  if (!tir) {
-    tvm_ffi_release(exec);
+tvm_vm_executable* tvm_codegen_relax_vm_codegen_kernels(const tvm_tir_ir_module_obj* mod,
+                                                        tvm_tir_ir_module_obj** out_kernels) {
+  tvm_relax_init();
+  if (out_kernels) *out_kernels = NULL;
+  if (!tvm_tir_is(mod, TVM_TIR_KIND_IRModule)) {
+    tvm_ffi_raise("TypeError", "VMCodeGen: an IRModule is required");
     return NULL;
   }
+  tvm_codegen__shape_funcs sf;
+  if (tvm_codegen__shape_funcs_init(&sf, mod) != 0) return NULL;
+  tvm_vm_builder* b = tvm_vm_builder_new();
+  int rc = b ? 0 : -1;
+  const TVMFFIAny *k, *v;
+  /* Declare every Relax function first, so calls may refer to later ones. */
+  for (int64_t pos = 0; rc == 0 && (pos = tvm_ffi_map_next(mod->functions, pos, &k, &v)) >= 0;) {
+    if (tvm_relax_kind_of(v->v_obj) != TVM_RELAX_KIND_Function) continue;
+    const tvm_relax_function_obj* f = (const void*)v->v_obj;
+    if (tvm_vm_builder_declare_function(b, tvm_ffi_str_cstr(((tvm_tir_global_var_obj*)k->v_obj)->name_hint),
+                                        tvm_ffi_seq_size(f->params)) < 0) {
+      rc = -1;
+    }
+  }
+  for (int64_t pos = 0; rc == 0 && (pos = tvm_ffi_map_next(mod->functions, pos, &k, &v)) >= 0;) {
+    if (tvm_relax_kind_of(v->v_obj) != TVM_RELAX_KIND_Function) continue;
+    rc = compile_function(b, mod, tvm_ffi_str_cstr(((tvm_tir_global_var_obj*)k->v_obj)->name_hint),
+                          (const void*)v->v_obj, &sf);
+  }
+  tvm_vm_executable* exec = rc == 0 ? tvm_vm_builder_finish(b) : NULL;
+  tvm_vm_builder_free(b);
+  if (exec && out_kernels && !(*out_kernels = kernels_module(mod, sf.funcs))) {
+    tvm_ffi_release(exec);
+    exec = NULL;
+  } else if (exec && !out_kernels && tvm_ffi_map_size(sf.funcs) > 0) {
+    tvm_ffi_raise("ValueError",
+                  "VMCodeGen: the executable calls shape functions generated for composite "
+                  "symbolic dims; use tvm_codegen_relax_vm_codegen_kernels to compile them");
+    tvm_ffi_release(exec);
+    exec = NULL;
+  }
+  tvm_codegen__shape_funcs_free(&sf);
+  return exec;
+}
+
+tvm_vm_executable* tvm_codegen_relax_vm_codegen(const tvm_tir_ir_module_obj* mod) {
+  return tvm_codegen_relax_vm_codegen_kernels(mod, NULL);
+}
+
+static tvm_vm_executable* build_lowered(const tvm_tir_ir_module_obj* mod,
+                                        const tvm_codegen_options* options) {
+  tvm_tir_ir_module_obj* tir = NULL;
+  tvm_vm_executable* exec = tvm_codegen_relax_vm_codegen_kernels(mod, &tir);
+  if (!exec) return NULL;
   if (tvm_ffi_map_size(tir->functions) > 0) {
     void* lowered = tvm_tir_lower(tir, NULL);
     void* lib = lowered ? tvm_codegen_build(lowered, "llvm", options) : NULL;

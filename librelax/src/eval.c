@@ -27,6 +27,7 @@ typedef struct {
   void* vars; /* ffi.Dict Var -> value */
   void* tirs; /* ffi.Dict tir.Var -> int */
   const char* func;
+  bool lenient; /* skip composite dims whose variables are not bound yet */
 } frame;
 
 static int eval_expr(eval_ctx* c, frame* f, const tvm_relax_expr_obj* e, TVMFFIAny* out);
@@ -79,7 +80,11 @@ static int match_dim(frame* f, const tvm_tir_expr_obj* d, int64_t actual, const 
     }
   }
   int64_t want;
-  if (eval_int(f, d, &want) != 0) return -1;
+  if (eval_int(f, d, &want) != 0) {
+    if (!f->lenient) return -1;
+    tvm_ffi_error_clear(); /* checked in the second round (eval_function) */
+    return 0;
+  }
   if (want != actual) {
     int64_t c;
     if (tvm_tir_as_const_int(d, &c)) {
@@ -408,12 +413,42 @@ static int eval_closure_op(eval_ctx* c, frame* f, const tvm_relax_call_obj* call
 }
 
 
+/* R.reshape(x, shape): a view of x's data (compact, same element count) with the new shape, as
+ * vm.builtin.reshape makes it; RewriteDataflowReshape leaves these in a legalized module. */
+static int eval_reshape(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, TVMFFIAny* out) {
+  TVMFFIAny x = tvm_ffi_any_none(), s = tvm_ffi_any_none();
+  int rc = eval_expr(c, f, tvm_ffi_seq_obj_at(call->args, 0), &x);
+  if (rc == 0) rc = eval_expr(c, f, tvm_ffi_seq_obj_at(call->args, 1), &s);
+  if (rc == 0 && (x.type_index != kTVMFFITensor || s.type_index != kTVMFFIShape)) {
+    rc = tvm_ffi_raise("TypeError", "%s: relax.reshape needs a tensor and a shape", f->func);
+  }
+  if (rc == 0) {
+    const DLTensor* dl = tvm_ffi_tensor_dl(x.v_obj);
+    const int64_t* dims = tvm_ffi_shape_data(s.v_obj);
+    int64_t n = tvm_ffi_shape_ndim(s.v_obj), numel = 1;
+    for (int64_t i = 0; i < n; ++i) numel *= dims[i] < 0 ? 0 : dims[i];
+    if (!tvm_ffi_dltensor_is_contiguous(dl) || numel != tvm_ffi_dltensor_numel(dl)) {
+      rc = tvm_ffi_raise("ValueError", "%s: relax.reshape of a tensor of %lld elements to %lld elements",
+                         f->func, (long long)tvm_ffi_dltensor_numel(dl), (long long)numel);
+    } else {
+      void* v = tvm_ffi_tensor_view(x.v_obj, dims, (int32_t)n, NULL, 0, dl->dtype);
+      *out = tvm_ffi_any_obj(v);
+      rc = v ? 0 : -1;
+    }
+  }
+  tvm_ffi_any_release(&x);
+  tvm_ffi_any_release(&s);
+  return rc;
+}
+
 static int eval_call(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, TVMFFIAny* out) {
   const tvm_relax_op_info* info = tvm_relax_op_info_of(call->op);
   if (info) {
     switch (info->id) {
       case TVM_RELAX_OP_call_tir:
         return eval_call_tir(c, f, call, out);
+      case TVM_RELAX_OP_reshape:
+        return eval_reshape(c, f, call, out);
       case TVM_RELAX_OP_make_closure:
       case TVM_RELAX_OP_invoke_closure:
       case TVM_RELAX_OP_invoke_pure_closure:
@@ -448,6 +483,11 @@ static int eval_call(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, TVMF
       void* callee = tvm_tir_ir_module_lookup(c->mod, name);
       if (tvm_relax_kind_of(callee) == TVM_RELAX_KIND_Function) {
         rc = eval_function(c, callee, name, args, (int32_t)n, NULL, out);
+      } else if (tvm_tir_is(callee, TVM_TIR_KIND_PrimFunc)) {
+        /* A PrimFunc called directly (ComputePrimValue's, or a kernel given its outputs): run
+         * in the interpreter, its tir.ret value the result. */
+        rc = tvm_tir_interp_run(c->mod, name, args, (int32_t)n, out);
+        if (rc != 0) tvm_ffi_raise_context("%s: call of %s", f->func, name);
       } else {
         rc = tvm_ffi_raise("NotImplementedError", "%s: call of %s (not a Relax function)", f->func, name);
       }
@@ -617,16 +657,19 @@ static int eval_function(eval_ctx* c, const tvm_relax_function_obj* fn, const ch
   if (n != np) {
     return tvm_ffi_raise("TypeError", "%s takes %lld arguments, got %d", name, (long long)np, n);
   }
-  frame f = {tvm_ffi_dict_new(), tvm_ffi_dict_new(), name};
+  frame f = {tvm_ffi_dict_new(), tvm_ffi_dict_new(), name, true};
   int rc = f.vars && f.tirs ? 0 : -1;
   if (rc == 0 && env) rc = enter_closure(env, &f);
-  for (int64_t i = 0; rc == 0 && i < np; ++i) {
-    const tvm_relax_var_obj* p = tvm_ffi_seq_obj_at(fn->params, i);
-    char what[96];
-    snprintf(what, sizeof(what), "argument '%s'", tvm_relax_var_name(p));
-    rc = match(&f, &args[i], tvm_relax_sinfo_of(p), what);
-    TVMFFIAny key = tvm_ffi_any_obj(p);
-    if (rc == 0) rc = tvm_ffi_dict_set(f.vars, &key, &args[i]);
+  /* Two rounds: a composite dim (`(n + 1) // 2`) may use a variable a later parameter binds. */
+  for (int round = 0; round < 2; ++round, f.lenient = false) {
+    for (int64_t i = 0; rc == 0 && i < np; ++i) {
+      const tvm_relax_var_obj* p = tvm_ffi_seq_obj_at(fn->params, i);
+      char what[96];
+      snprintf(what, sizeof(what), "argument '%s'", tvm_relax_var_name(p));
+      rc = match(&f, &args[i], tvm_relax_sinfo_of(p), what);
+      TVMFFIAny key = tvm_ffi_any_obj(p);
+      if (rc == 0 && round == 0) rc = tvm_ffi_dict_set(f.vars, &key, &args[i]);
+    }
   }
   ++t_depth;
   if (rc == 0) rc = eval_expr(c, &f, fn->body, out);
@@ -654,5 +697,16 @@ int tvm_relax_eval(const tvm_tir_ir_module_obj* mod, const char* func_name, cons
   eval_ctx c = {mod};
   int rc = eval_function(&c, fn, func_name ? func_name : "main", args, num_args, NULL, out);
   tvm_ffi_release(fn);
+  return rc;
+}
+
+int tvm_relax__eval_closed(const tvm_tir_ir_module_obj* mod, const tvm_relax_expr_obj* e,
+                           const char* what, TVMFFIAny* out) {
+  *out = tvm_ffi_any_none();
+  eval_ctx c = {mod};
+  frame f = {tvm_ffi_dict_new(), tvm_ffi_dict_new(), what, false};
+  int rc = f.vars && f.tirs ? eval_expr(&c, &f, e, out) : -1;
+  tvm_ffi_release(f.vars);
+  tvm_ffi_release(f.tirs);
   return rc;
 }

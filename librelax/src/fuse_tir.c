@@ -138,7 +138,8 @@ static tvm_tir_buffer_obj* new_buffer(fuser* u, const void* name_str, const tvm_
   char name[64];
   snprintf(name, sizeof(name), "%s", name_str ? tvm_ffi_str_cstr((void*)name_str) : "buf");
   if (!local) return tvm_relax__kernel_buffer(&u->k, name, s);
-  tvm_relax__kernel lk = {u->k.vmap, u->local_params};
+  tvm_relax__kernel lk = u->k; /* the same maps (not owned), intermediates to local_params */
+  lk.params = u->local_params;
   tvm_tir_buffer_obj* b = tvm_relax__kernel_buffer(&lk, name, s);
   tvm_ffi_list_clear(u->local_params);
   TVMFFIAny bv = tvm_ffi_any_obj(b);
@@ -289,7 +290,7 @@ static tvm_tir_prim_func_obj* fuse_function(const tvm_tir_ir_module_obj* mod,
   fuser u = {0};
   u.mod = mod;
   u.ok = true;
-  int rc = tvm_relax__kernel_init(&u.k);
+  int rc = tvm_relax__kernel_init(&u.k, NULL);
   u.local_params = tvm_ffi_list_new(), u.env = tvm_ffi_dict_new(), u.outputs = tvm_ffi_dict_new();
   u.fields = tvm_ffi_dict_new(), u.locals = tvm_ffi_dict_new(), u.local_order = tvm_ffi_list_new();
   u.stmts = tvm_ffi_list_new(), u.writer = tvm_ffi_dict_new();

@@ -160,12 +160,20 @@ tvm_relax_sinfo_obj* tvm_relax__call_func_sinfo(const tvm_relax_func_sinfo_obj* 
 
 /* ---- Legalization (legalize.c, legalize_<family>.c) ------------------------------------------ */
 /* A kernel under construction: the call's TIR variables mapped to the kernel's own, and the
- * buffer parameters made so far (inputs first, then outputs). */
+ * buffer parameters made so far (inputs first, then outputs). A kernel binds its variables
+ * from its buffers' bare-variable dims; a composite dim (`n * 2`) using a variable that no
+ * bare dim of the call's tensors or result gives becomes a variable of its own (one per
+ * structurally distinct expression), bound from the tensor like any bare dim: the call's
+ * struct info guarantees the relations between dims that the kernel then no longer sees. */
 typedef struct {
   void* vmap;   /* ffi.Dict tir.Var -> tir.Var */
   void* params; /* ffi.List of Buffers */
+  void* bound;  /* ffi.Dict tir.Var -> None: the call's variables some bare dim gives */
+  void* dims;   /* ffi.List of (composite dim, its kernel variable) pairs, flattened */
 } tvm_relax__kernel;
-int tvm_relax__kernel_init(tvm_relax__kernel* k);
+/* Start the kernel of `call` (its tensor arguments and result give the bound variables; NULL:
+ * none, so every composite dim gets a variable of its own, as for FuseTIR's fused kernels). */
+int tvm_relax__kernel_init(tvm_relax__kernel* k, const tvm_relax_call_obj* call);
 void tvm_relax__kernel_free(tvm_relax__kernel* k);
 /* A buffer parameter for a tensor of struct info sinfo (known shape and dtype), appended to the
  * kernel's params (new reference). */
@@ -190,6 +198,8 @@ void* tvm_relax__scratch_load(tvm_tir_buffer_obj* buf);
 void* tvm_relax__scratch_store(tvm_tir_buffer_obj* buf, void* value);
 /* The kernel computing a call (its tensor arguments, then its output, as buffers). */
 typedef tvm_tir_prim_func_obj* (*tvm_relax__legalize_fn)(const tvm_relax_call_obj* call);
+/* The legalization of operator id (legalize.c's table), NULL when it has none. */
+tvm_relax__legalize_fn tvm_relax__legalization(int32_t id);
 tvm_tir_prim_func_obj* tvm_relax__legalize_elementwise(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_matmul(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_softmax(const tvm_relax_call_obj* call);
@@ -242,6 +252,14 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_batch_norm(const tvm_relax_call_obj* 
 tvm_tir_prim_func_obj* tvm_relax__legalize_dropout(const tvm_relax_call_obj* call);
 /* image.resize2d (legalize_image.c). */
 tvm_tir_prim_func_obj* tvm_relax__legalize_resize2d(const tvm_relax_call_obj* call);
+
+/* ---- Evaluation (eval.c) --------------------------------------------------------------------- */
+/* Evaluate e, an expression without free Relax or TIR variables (constants, shapes, prim values,
+ * tuples and calls of them; call_tir runs mod's PrimFunc in libtir's interpreter), as
+ * tvm_relax_eval evaluates a function's bindings; `what` names it in errors. *out is owned.
+ * 0, or -1 + error. */
+int tvm_relax__eval_closed(const tvm_tir_ir_module_obj* mod, const tvm_relax_expr_obj* e,
+                           const char* what, TVMFFIAny* out);
 
 /* ---- Pass helpers (pipeline.c) --------------------------------------------------------------- */
 /* A rewrite of one Relax function: the new function (new reference; f retained when unchanged)

@@ -75,12 +75,50 @@ bool tvm_relax_op_has_legalization(int32_t id) {
   return id >= 0 && id < TVM_RELAX_OP_COUNT && k_legalize[id] != NULL;
 }
 
+tvm_relax__legalize_fn tvm_relax__legalization(int32_t id) {
+  return tvm_relax_op_has_legalization(id) ? k_legalize[id] : NULL;
+}
+
 /* ---- Kernel helpers -------------------------------------------------------------------------- */
+/* The kernel variable standing for composite dim e (one per structurally distinct e), for a
+ * dim whose variables some bare dim does not give (see tvm_relax__kernel). */
+static tvm_tir_expr_obj* composite_dim(tvm_relax__kernel* k, tvm_tir_expr_obj* e, void* vars) {
+  TVMFFIAny ev = tvm_ffi_any_obj(e);
+  int64_t n = tvm_ffi_seq_size(k->dims);
+  for (int64_t i = 0; i + 1 < n; i += 2) {
+    if (tvm_ffi_structural_equal(&ev, tvm_ffi_seq_at(k->dims, i), false, NULL, NULL) == 1) {
+      void* v = tvm_ffi_seq_obj_at(k->dims, i + 1);
+      tvm_ffi_retain(v);
+      return v;
+    }
+  }
+  char name[64];
+  snprintf(name, sizeof(name), "%s_dim%lld", tvm_tir_var_name(tvm_ffi_seq_obj_at(vars, 0)),
+           (long long)(n / 2));
+  tvm_tir_var_obj* v = tvm_tir_var_new(name, tvm_tir_expr_dtype(e));
+  TVMFFIAny vv = tvm_ffi_any_obj(v);
+  if (!v || tvm_ffi_list_push(k->dims, &ev) != 0 || tvm_ffi_list_push(k->dims, &vv) != 0) {
+    tvm_ffi_release(v);
+    return NULL;
+  }
+  return (tvm_tir_expr_obj*)v;
+}
+
 /* e with the call's TIR variables replaced by the kernel's own (made on first sight). */
 static tvm_tir_expr_obj* kernel_dim(tvm_relax__kernel* k, tvm_tir_expr_obj* e) {
   void* vars = tvm_ffi_list_new();
   void* seen = tvm_ffi_dict_new();
   bool ok = vars && seen && tvm_relax__expr_tir_vars(e, vars, seen) == 0;
+  bool unbound = false;
+  for (int64_t i = 0; ok && i < tvm_ffi_seq_size(vars); ++i) {
+    unbound |= tvm_ffi_map_get(k->bound, tvm_ffi_seq_at(vars, i)) == NULL;
+  }
+  if (ok && unbound && !tvm_tir_is_var(e)) {
+    tvm_tir_expr_obj* d = composite_dim(k, e, vars);
+    tvm_ffi_release(vars);
+    tvm_ffi_release(seen);
+    return d;
+  }
   for (int64_t i = 0; ok && i < tvm_ffi_seq_size(vars); ++i) {
     const TVMFFIAny* v = tvm_ffi_seq_at(vars, i);
     if (tvm_ffi_map_get(k->vmap, v)) continue;
@@ -153,15 +191,48 @@ tvm_tir_prim_func_obj* tvm_relax__kernel_finish(tvm_relax__kernel* k, void* body
   return f;
 }
 
-int tvm_relax__kernel_init(tvm_relax__kernel* k) {
+/* Mark the variables that are bare dims of tensor struct info s (or of a tuple's fields). */
+static int mark_bound(tvm_relax__kernel* k, const tvm_relax_sinfo_obj* s) {
+  if (tvm_relax_kind_of(s) == TVM_RELAX_KIND_TupleStructInfo) {
+    void* f = ((const tvm_relax_tuple_sinfo_obj*)s)->fields;
+    for (int64_t i = 0; i < tvm_ffi_seq_size(f); ++i) {
+      if (mark_bound(k, tvm_ffi_seq_obj_at(f, i)) != 0) return -1;
+    }
+    return 0;
+  }
+  void* dims = tvm_relax_tensor_sinfo_dims(s);
+  TVMFFIAny none = tvm_ffi_any_none();
+  for (int64_t i = 0; dims && i < tvm_ffi_seq_size(dims); ++i) {
+    if (tvm_tir_is_var(tvm_ffi_seq_obj_at(dims, i)) && tvm_ffi_dict_set(k->bound, tvm_ffi_seq_at(dims, i), &none) != 0) {
+      return -1;
+    }
+  }
+  return 0;
+}
+
+int tvm_relax__kernel_init(tvm_relax__kernel* k, const tvm_relax_call_obj* call) {
   k->vmap = tvm_ffi_dict_new();
   k->params = tvm_ffi_list_new();
-  return k->vmap && k->params ? 0 : -1;
+  k->bound = tvm_ffi_dict_new();
+  k->dims = tvm_ffi_list_new();
+  void* inputs = tvm_ffi_list_new();
+  int rc = k->vmap && k->params && k->bound && k->dims && inputs ? 0 : -1;
+  if (rc == 0 && call) rc = tvm_relax__kernel_inputs(call, inputs);
+  for (int64_t i = 0; rc == 0 && i < tvm_ffi_seq_size(inputs); ++i) {
+    rc = mark_bound(k, tvm_relax_sinfo_of(tvm_ffi_seq_obj_at(inputs, i)));
+  }
+  if (rc == 0 && call) rc = mark_bound(k, tvm_relax_sinfo_of(call));
+  tvm_ffi_release(inputs);
+  if (rc != 0) tvm_relax__kernel_free(k);
+  return rc;
 }
 
 void tvm_relax__kernel_free(tvm_relax__kernel* k) {
   tvm_ffi_release(k->vmap);
   tvm_ffi_release(k->params);
+  tvm_ffi_release(k->bound);
+  tvm_ffi_release(k->dims);
+  k->vmap = k->params = k->bound = k->dims = NULL;
 }
 
 int tvm_relax__kernel_vars(void** out, int64_t n, const char* prefix) {
@@ -367,7 +438,7 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_with(const tvm_relax_call_obj* call,
                                                 tvm_relax__body_fn fn) {
   enum { MAX_BUFS = 1024 };
   tvm_relax__kernel k;
-  if (tvm_relax__kernel_init(&k) != 0) return NULL;
+  if (tvm_relax__kernel_init(&k, call) != 0) return NULL;
   void* inputs = tvm_ffi_list_new();
   tvm_tir_buffer_obj* in[MAX_BUFS];
   tvm_tir_buffer_obj* out[MAX_BUFS];

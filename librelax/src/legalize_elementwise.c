@@ -165,7 +165,7 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_elementwise(const tvm_relax_call_obj*
     return NULL;
   }
   tvm_relax__kernel k;
-  if (tvm_relax__kernel_init(&k) != 0) return NULL;
+  if (tvm_relax__kernel_init(&k, call) != 0) return NULL;
   /* Inputs: the tensor arguments in order; scalars are folded. */
   tvm_tir_buffer_obj* in[3] = {NULL, NULL, NULL};
   int nin = 0;

@@ -32,7 +32,7 @@ static void* load_batched(tvm_tir_buffer_obj* b, int64_t nbatch_b, void* const* 
 
 tvm_tir_prim_func_obj* tvm_relax__legalize_matmul(const tvm_relax_call_obj* call) {
   tvm_relax__kernel k;
-  if (tvm_relax__kernel_init(&k) != 0) return NULL;
+  if (tvm_relax__kernel_init(&k, call) != 0) return NULL;
   tvm_tir_buffer_obj* a = tvm_relax__kernel_buffer(&k, "A", tvm_relax_sinfo_of(tvm_ffi_seq_obj_at(call->args, 0)));
   tvm_tir_buffer_obj* b = a ? tvm_relax__kernel_buffer(&k, "B", tvm_relax_sinfo_of(tvm_ffi_seq_obj_at(call->args, 1))) : NULL;
   tvm_tir_buffer_obj* out = b ? tvm_relax__kernel_buffer(&k, "T_matmul", tvm_relax_sinfo_of(call)) : NULL;
@@ -82,7 +82,7 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_softmax(const tvm_relax_call_obj* cal
   const tvm_relax_op_info* info = tvm_relax_op_info_of(call->op);
   bool log_sm = info->id == TVM_RELAX_OP_nn_log_softmax;
   tvm_relax__kernel k;
-  if (tvm_relax__kernel_init(&k) != 0) return NULL;
+  if (tvm_relax__kernel_init(&k, call) != 0) return NULL;
   tvm_tir_buffer_obj* x = tvm_relax__kernel_buffer(&k, "A", tvm_relax_sinfo_of(tvm_ffi_seq_obj_at(call->args, 0)));
   tvm_tir_buffer_obj* out = x ? tvm_relax__kernel_buffer(&k, "T_softmax", tvm_relax_sinfo_of(call)) : NULL;
   int64_t n = out ? tvm_ffi_seq_size(out->shape) : 0, axis = -1;
@@ -142,7 +142,7 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_norm(const tvm_relax_call_obj* call) 
   const tvm_relax_op_info* info = tvm_relax_op_info_of(call->op);
   bool layer = info->id == TVM_RELAX_OP_nn_layer_norm;
   tvm_relax__kernel k;
-  if (tvm_relax__kernel_init(&k) != 0) return NULL;
+  if (tvm_relax__kernel_init(&k, call) != 0) return NULL;
   tvm_tir_buffer_obj* x = tvm_relax__kernel_buffer(&k, "A", tvm_relax_sinfo_of(tvm_ffi_seq_obj_at(call->args, 0)));
   tvm_tir_buffer_obj* g = x ? tvm_relax__kernel_buffer(&k, "gamma", tvm_relax_sinfo_of(tvm_ffi_seq_obj_at(call->args, 1))) : NULL;
   tvm_tir_buffer_obj* be = g && layer ? tvm_relax__kernel_buffer(&k, "beta", tvm_relax_sinfo_of(tvm_ffi_seq_obj_at(call->args, 2))) : NULL;

@@ -46,7 +46,7 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_reduce(const tvm_relax_call_obj* call
   tvm_relax_op_id id = info->id;
   bool arg = id == TVM_RELAX_OP_argmax || id == TVM_RELAX_OP_argmin;
   tvm_relax__kernel k;
-  if (tvm_relax__kernel_init(&k) != 0) return NULL;
+  if (tvm_relax__kernel_init(&k, call) != 0) return NULL;
   tvm_tir_buffer_obj* x = tvm_relax__kernel_buffer(&k, "A", tvm_relax_sinfo_of(tvm_ffi_seq_obj_at(call->args, 0)));
   tvm_tir_buffer_obj* out = x ? tvm_relax__kernel_buffer(&k, "T_red", tvm_relax_sinfo_of(call)) : NULL;
   int64_t n = x ? tvm_ffi_seq_size(x->shape) : 0;

@@ -94,6 +94,19 @@ static void scan(tvm_relax__liveness* l, const void* e, int64_t pos, bool escape
   }
 }
 
+/* The token that v views when v is a reshape of a token's Var (R.reshape, or the
+ * vm.builtin.reshape LowerRuntimeBuiltin makes of it), else -1. */
+static int64_t reshape_of(const tvm_relax__liveness* l, const void* v) {
+  if (tvm_relax_kind_of(v) != TVM_RELAX_KIND_Call) return -1;
+  const tvm_relax_call_obj* c = v;
+  bool reshape = tvm_relax__call_op_id(c) == TVM_RELAX_OP_reshape;
+  if (!reshape && tvm_relax_kind_of(c->op) == TVM_RELAX_KIND_ExternFunc) {
+    TVMFFIByteArray name = tvm_ffi_str_view(((const tvm_relax_extern_func_obj*)c->op)->global_symbol);
+    reshape = name.size == 18 && memcmp(name.data, "vm.builtin.reshape", 18) == 0;
+  }
+  return reshape && tvm_ffi_seq_size(c->args) == 2 ? token_of(l, tvm_ffi_seq_obj_at(c->args, 0)) : -1;
+}
+
 static int new_token(tvm_relax__liveness* l, const tvm_relax_var_obj* root, int64_t pos) {
   if (l->n == l->cap) {
     int64_t cap = l->cap ? l->cap * 2 : 16;
@@ -130,8 +143,12 @@ int tvm_relax__liveness_init(tvm_relax__liveness* l, const tvm_tir_ir_module_obj
       const tvm_relax_binding_obj* b = tvm_ffi_seq_obj_at(blk->bindings, j);
       const void* v = tvm_relax_binding_value(b);
       int64_t t = token_of(l, v);
+      if (t < 0 && (t = reshape_of(l, v)) >= 0) {
+        scan(l, tvm_ffi_seq_obj_at(((const tvm_relax_call_obj*)v)->args, 1), pos, false);
+      }
       if (t >= 0) {
-        /* v = root (or a match_cast of it): v is the root under another name. */
+        /* v = root (or a match_cast of it, or a reshape view of it): v is the root under
+         * another name. */
         use(l, t, pos);
         if (set_token(l, b->var, t) != 0) return -1;
         continue;

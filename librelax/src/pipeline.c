@@ -88,22 +88,28 @@ tvm_relax_function_obj* tvm_relax__function_with_blocks(tvm_relax_function_obj* 
 
 /* ---- The pipeline ---------------------------------------------------------------------------- */
 /* The order matters: local functions are lifted first, so that every later pass sees module
- * functions only; kernels must exist (and carry their op pattern) before they are fused, and
- * be fused before call_tir is rewritten; the rewrite puts impure
- * calls into blocks that must no longer be dataflow blocks, in functions allowed to hold them;
+ * functions only; kernels must exist (and carry their op pattern) before constants are folded
+ * through them and before they are fused, and be fused before call_tir is rewritten;
+ * reshapes are recognized while blocks are still dataflow blocks; the rewrite puts impure calls
+ * into blocks that must no longer be dataflow blocks, in functions allowed to hold them;
  * planning works on the allocations the rewrite made; kills go after the last uses of the
- * planned tensors and storages. */
+ * planned tensors and storages (a reshape view's uses count as its tensor's); the builtins and
+ * prim-value functions are made last, for VMCodeGen. */
 static const tvm_relax_pass k_build_pipeline[] = {
     {"LambdaLift", tvm_relax_transform_lambda_lift},
     {"LegalizeOps", tvm_relax_transform_legalize_ops},
     {"AnnotateTIROpPattern", tvm_relax_transform_annotate_tir_op_pattern},
+    {"FoldConstant", tvm_relax_transform_fold_constant},
     {"FuseOps", tvm_relax_transform_fuse_ops},
     {"FuseTIR", tvm_relax_transform_fuse_tir},
+    {"RewriteDataflowReshape", tvm_relax_transform_rewrite_dataflow_reshape},
     {"ToNonDataflow", tvm_relax_transform_to_non_dataflow},
     {"RemovePurityChecking", tvm_relax_transform_remove_purity_checking},
     {"CallTIRRewrite", tvm_relax_transform_call_tir_rewrite},
     {"StaticPlanBlockMemory", tvm_relax_transform_static_plan_block_memory},
     {"KillAfterLastUse", tvm_relax_transform_kill_after_last_use},
+    {"LowerRuntimeBuiltin", tvm_relax_transform_lower_runtime_builtin},
+    {"ComputePrimValue", tvm_relax_transform_compute_prim_value},
 };
 
 int64_t tvm_relax_build_pipeline_passes(const tvm_relax_pass** out) {

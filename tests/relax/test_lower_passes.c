@@ -43,11 +43,15 @@ static int visit_no_dataflow(const void* node, void* ctx) {
 TEST(pipeline_lists_the_passes_in_order) {
   const tvm_relax_pass* p;
   int64_t n = tvm_relax_build_pipeline_passes(&p);
-  const char* want[] = {"LambdaLift", "LegalizeOps", "AnnotateTIROpPattern", "FuseOps",
-                        "FuseTIR", "ToNonDataflow", "RemovePurityChecking", "CallTIRRewrite",
-                        "StaticPlanBlockMemory", "KillAfterLastUse"};
-  CHECK_EQ_INT(n, 10);
-  for (int64_t i = 0; i < n && i < 10; ++i) CHECK_STR_EQ(p[i].name, want[i]);
+  const char* want[] = {"LambdaLift",          "LegalizeOps",
+                        "AnnotateTIROpPattern", "FoldConstant",
+                        "FuseOps",             "FuseTIR",
+                        "RewriteDataflowReshape", "ToNonDataflow",
+                        "RemovePurityChecking", "CallTIRRewrite",
+                        "StaticPlanBlockMemory", "KillAfterLastUse",
+                        "LowerRuntimeBuiltin", "ComputePrimValue"};
+  CHECK_EQ_INT(n, 14);
+  for (int64_t i = 0; i < n && i < 14; ++i) CHECK_STR_EQ(p[i].name, want[i]);
 }
 
 TEST(to_non_dataflow) {

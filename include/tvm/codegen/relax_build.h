@@ -6,9 +6,10 @@
  *   tvm_vm_invoke(vm, "main", args, n, &out);
  *
  * VMCodeGen's input must be legalized: every operator call a call_tir, a direct call of a
- * PrimFunc with its outputs as arguments, or one of the operators VMCodeGen maps to a VM builtin
- * (shape_of, null_value, call_pure_packed, builtin.alloc_tensor, memory.alloc_storage /
- * alloc_tensor / kill_storage / kill_tensor).
+ * PrimFunc (with its outputs as arguments, or returning a value: ComputePrimValue's), or one of
+ * the operators VMCodeGen maps to a VM builtin (shape_of, null_value, call_pure_packed,
+ * builtin.alloc_tensor, memory.alloc_storage / alloc_tensor / kill_storage / kill_tensor); the
+ * other builtins come as ExternFunc calls (LowerRuntimeBuiltin: vm.builtin.reshape, ...).
  */
 #ifndef TVM_CODEGEN_RELAX_BUILD_H_
 #define TVM_CODEGEN_RELAX_BUILD_H_
@@ -40,13 +41,26 @@ extern "C" {
 tvm_vm_executable* tvm_codegen_relax_vm_codegen(const tvm_tir_ir_module_obj* mod);
 
 /*
- * The Relax build: mod (borrowed) taken through the build pipeline (tvm_relax_build_pipeline:
- * LegalizeOps, AnnotateTIROpPattern, FuseOps, FuseTIR, ToNonDataflow, RemovePurityChecking,
- * CallTIRRewrite, StaticPlanBlockMemory, KillAfterLastUse; each result checked for
- * well-formedness in debug builds), then VMCodeGen, and
- * the module's PrimFuncs lowered (tvm_tir_lower) and compiled with LLVM in-process
- * (tvm_codegen_build; each gets global_symbol = its GlobalVar's name when it has none), imported
- * into the executable. options NULL = defaults.
+ * VMCodeGen, with the kernels the executable calls: *out_kernels (a new reference, NULL on
+ * error) receives an IRModule of mod's PrimFuncs (each with a global_symbol, its GlobalVar's name
+ * when it had none) and of the shape functions VMCodeGen generated. Symbolic dims live in a
+ * shape heap per function call (an int64 tensor); a composite dim (`n * 2`, `(n + 1) // 2`) of a
+ * parameter, a match_cast, a shape to make or a prim value is computed into its own slot by a
+ * generated PrimFunc `shape_func(H: T.Buffer((heap_size,), "int64"))` (shape_func1, ... when the
+ * module has more; upstream VMShapeLower's design), run where the dim is first needed. A
+ * parameter's composite dim is checked once every parameter is matched, with an error naming
+ * the function, the parameter, the dim, its expression and both values. tvm_codegen_relax_vm_codegen
+ * is this without out_kernels, and a ValueError when the executable needs shape functions.
+ */
+tvm_vm_executable* tvm_codegen_relax_vm_codegen_kernels(const tvm_tir_ir_module_obj* mod,
+                                                        tvm_tir_ir_module_obj** out_kernels);
+
+/*
+ * The Relax build: mod (borrowed) taken through the build pipeline (tvm_relax_build_pipeline,
+ * tvm/relax/transform.h; each result checked for well-formedness in debug builds), then
+ * VMCodeGen, and the module's PrimFuncs with VMCodeGen's shape functions lowered (tvm_tir_lower)
+ * and compiled with LLVM in-process (tvm_codegen_build; each gets global_symbol = its
+ * GlobalVar's name when it has none), imported into the executable. options NULL = defaults.
  */
 tvm_vm_executable* tvm_codegen_relax_build(const tvm_tir_ir_module_obj* mod,
                                            const tvm_codegen_options* options);

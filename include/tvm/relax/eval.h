@@ -3,7 +3,9 @@
  *
  * Runs a Relax function of a module binding by binding, exactly and slowly: call_tir executes
  * its PrimFunc in libtir's reference interpreter, calls of an ExternFunc call the global packed
- * function of that name, calls of a GlobalVar evaluate that function. It is the meaning of a
+ * function of that name, calls of a GlobalVar evaluate that function (a PrimFunc called
+ * directly runs in the interpreter, its T.ret value the result), R.reshape is a view of its
+ * argument's data, as vm.builtin.reshape makes it. It is the meaning of a
  * model that compiled code is tested against (after LegalizeOps, which turns operators into
  * call_tir; an operator call that is left is a NotImplementedError naming it).
  *
@@ -11,7 +13,8 @@
  * values ints/floats/bools, strings ffi.Strings. Arguments are checked against the
  * parameters' struct info (rank, dtype, dims; symbolic dims are bound from the first argument
  * that gives them, and must agree after) and every match_cast against its value, with a
- * ValueError naming the function, parameter and dimension.
+ * ValueError naming the function, parameter and dimension; a parameter's composite dim
+ * (`(n + 1) // 2`) is checked once every parameter has bound its variables.
  */
 #ifndef TVM_RELAX_EVAL_H_
 #define TVM_RELAX_EVAL_H_

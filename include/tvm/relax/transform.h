@@ -71,6 +71,32 @@ tvm_tir_ir_module_obj* tvm_relax_transform_fuse_ops(const tvm_tir_ir_module_obj*
  */
 tvm_tir_ir_module_obj* tvm_relax_transform_fuse_tir(const tvm_tir_ir_module_obj* mod);
 
+/*
+ * FoldConstant (upstream's pass): a pure call whose arguments are all known at compile time
+ * (Constants, shapes and prim values of constants, strings, dtypes, tuples of them; a variable
+ * bound to one counts as it) is evaluated and replaced by its value: call_tir of a PrimFunc of the
+ * module runs the kernel in libtir's reference interpreter (the Relax evaluator's call_tir); an
+ * operator with a legalization runs the kernel LegalizeOps would make for it; shape_of and
+ * tensor_to_shape of a constant give the shape. Uses of variables bound to constants are
+ * replaced by the constants, a TupleGetItem of a tuple of constants by the field, and the
+ * bindings left unused are removed. Not folded: impure calls, calls of packed functions, results
+ * over TVM_RELAX_FOLD_CONSTANT_MAX_BYTES (in all) or of symbolic shape, and calls whose
+ * evaluation fails (the error is then raised at run time, if the program gets there). The
+ * interpreter is slow: a large reduction over constants (a big matmul of weights) costs
+ * compile time in proportion.
+ */
+#define TVM_RELAX_FOLD_CONSTANT_MAX_BYTES ((int64_t)1 << 20)
+tvm_tir_ir_module_obj* tvm_relax_transform_fold_constant(const tvm_tir_ir_module_obj* mod);
+
+/*
+ * RewriteDataflowReshape (upstream's pass): in a dataflow block, a binding of a DataflowVar to
+ * call_tir of a kernel that only copies one input's data in the same order into an output of
+ * another shape (the kernels LegalizeOps makes for reshape, flatten, squeeze and expand_dims)
+ * becomes `R.reshape(x, R.shape(out dims))` when x's and the output's element counts are
+ * provably equal: LowerRuntimeBuiltin then makes it vm.builtin.reshape, a view with no copy.
+ */
+tvm_tir_ir_module_obj* tvm_relax_transform_rewrite_dataflow_reshape(const tvm_tir_ir_module_obj* mod);
+
 /* ---- The lowering passes towards the VM (upstream's relax.transform of the same names) ----- */
 /*
  * ToNonDataflow: every DataflowBlock becomes an ordinary BindingBlock and every DataflowVar a
@@ -124,6 +150,23 @@ tvm_tir_ir_module_obj* tvm_relax_transform_static_plan_block_memory(const tvm_ti
  */
 tvm_tir_ir_module_obj* tvm_relax_transform_kill_after_last_use(const tvm_tir_ir_module_obj* mod);
 
+/*
+ * LowerRuntimeBuiltin: calls of the operators the VM implements as builtins become calls of the
+ * builtins' ExternFuncs (pure, with the call's struct info as sinfo_args): R.reshape ->
+ * vm.builtin.reshape (a view), R.shape_of -> vm.builtin.shape_of, R.tensor_to_shape ->
+ * vm.builtin.tensor_to_shape. The memory operators stay: VMCodeGen maps them (this project has
+ * no R.vm.* operators).
+ */
+tvm_tir_ir_module_obj* tvm_relax_transform_lower_runtime_builtin(const tvm_tir_ir_module_obj* mod);
+
+/*
+ * ComputePrimValue: `R.prim_value(e)` with e neither a constant nor a variable (`n * 2`,
+ * `n % 2 == 0`) becomes a call of a new PrimFunc `compute_symbolic_expr(vars...)` returning e
+ * (T.ret), with e's variables as R.prim_value arguments and e's struct info as sinfo_args,
+ * bound to a new variable first where A-normal form needs one.
+ */
+tvm_tir_ir_module_obj* tvm_relax_transform_compute_prim_value(const tvm_tir_ir_module_obj* mod);
+
 /* ---- Pipelines -------------------------------------------------------------------------------- */
 typedef tvm_tir_ir_module_obj* (*tvm_relax_pass_fn)(const tvm_tir_ir_module_obj* mod);
 typedef struct {
@@ -133,8 +176,10 @@ typedef struct {
 
 /*
  * The passes that take a Relax module to what VMCodeGen compiles, in order:
- *   LambdaLift, LegalizeOps, AnnotateTIROpPattern, FuseOps, FuseTIR, ToNonDataflow,
- *   RemovePurityChecking, CallTIRRewrite, StaticPlanBlockMemory, KillAfterLastUse.
+ *   LambdaLift, LegalizeOps, AnnotateTIROpPattern, FoldConstant, FuseOps, FuseTIR,
+ *   RewriteDataflowReshape, ToNonDataflow, RemovePurityChecking, CallTIRRewrite,
+ *   StaticPlanBlockMemory, KillAfterLastUse, LowerRuntimeBuiltin, ComputePrimValue (upstream's
+ *   order; VMCodeGen then does VMShapeLower's work).
  * Stores the (static) list in *out and returns its length.
  */
 int64_t tvm_relax_build_pipeline_passes(const tvm_relax_pass** out);

@@ -1,0 +1,60 @@
+/*
+ * lower_runtime_builtin.c: LowerRuntimeBuiltin (tvm/relax/transform.h), upstream's pass of that
+ * name for the operators this project has: a call of an operator the VM implements as a builtin
+ * becomes a call of that builtin's ExternFunc with the same arguments and the call's struct info
+ * as its sinfo_args (so bindings keep their variables):
+ *   R.reshape(x, shape)      -> vm.builtin.reshape(x, shape)     (a view: no copy)
+ *   R.shape_of(x)            -> vm.builtin.shape_of(x)
+ *   R.tensor_to_shape(t)     -> vm.builtin.tensor_to_shape(t)
+ * The memory operators (R.memory.alloc_storage / alloc_tensor / kill_*), which upstream turns
+ * into R.vm.* operators here, have no R.vm.* counterparts in this project: VMCodeGen maps them
+ * to vm.builtin.alloc_storage / alloc_tensor / null_value itself (docs/architecture.md).
+ */
+#include <tvm/relax/analysis.h>
+#include <tvm/relax/transform.h>
+
+#include "internal.h"
+
+static const char* builtin_of(int32_t id) {
+  switch (id) {
+    case TVM_RELAX_OP_reshape: return "vm.builtin.reshape";
+    case TVM_RELAX_OP_shape_of: return "vm.builtin.shape_of";
+    case TVM_RELAX_OP_tensor_to_shape: return "vm.builtin.tensor_to_shape";
+    default: return NULL;
+  }
+}
+
+static void* post_call(tvm_relax_mutator* m, const void* node) {
+  (void)m;
+  const tvm_relax_call_obj* call = node;
+  const char* name = builtin_of(tvm_relax__call_op_id(call));
+  if (!name) {
+    tvm_ffi_retain((void*)node);
+    return (void*)node;
+  }
+  /* These builtins only read their arguments: a pure opaque function, so the calls may stay
+   * where the operators were (dataflow blocks and nested functions included). */
+  tvm_relax_sinfo_obj* fs = tvm_relax_func_sinfo_new(NULL, NULL, true);
+  tvm_relax_expr_obj* callee = fs ? tvm_relax_extern_func_new(name, fs) : NULL;
+  tvm_ffi_release(fs);
+  TVMFFIAny s = tvm_ffi_any_obj(tvm_relax_sinfo_of(call));
+  void* sinfo_args = callee ? tvm_ffi_array_new(&s, 1) : NULL;
+  tvm_relax_expr_obj* out =
+      sinfo_args ? tvm_relax_call_new(callee, call->args, NULL, sinfo_args, call->expr.span) : NULL;
+  tvm_ffi_release(sinfo_args);
+  tvm_ffi_release(callee);
+  return out;
+}
+
+static tvm_relax_function_obj* rewrite(tvm_relax_function_obj* f, void* ctx) {
+  (void)ctx;
+  tvm_relax_mutator m = {0};
+  m.post[TVM_RELAX_KIND_Call] = post_call;
+  tvm_relax_function_obj* out = tvm_relax_mutate(&m, f);
+  tvm_relax_mutator_free(&m);
+  return out;
+}
+
+tvm_tir_ir_module_obj* tvm_relax_transform_lower_runtime_builtin(const tvm_tir_ir_module_obj* mod) {
+  return tvm_relax__map_functions(mod, "LowerRuntimeBuiltin", rewrite, NULL);
+}
