@@ -88,7 +88,7 @@ tvm_tir_expr_obj* tvm_script__dtype_number(const TVMFFIAny* v, DLDataType dtype)
   if (v->type_index == kTVMFFIInt && elem.bits == 16 && tvm_tir_dtype_is_floating(elem)) {
     return float_literal(dtype, (double)v->v_int64); /* 4097 is 4096 in float16, as it prints */
   }
-  return tvm_script__const_int(dtype, v->v_int64);
+  return tvm_tir_const_int(dtype, v->v_int64);
 }
 
 /* A Python number operand (src, already converted to *e) takes the dtype of the other operand:

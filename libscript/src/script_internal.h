@@ -9,6 +9,9 @@
 
 /* Registers the Doc types once (doc.c). 0, or -1 + error. */
 int tvm_script__doc_init(void);
+/* A new reference to the empty ffi.Array every empty array field of a doc shares, or NULL +
+ * error (doc.c). */
+void* tvm_script__empty_array(void);
 
 /* Converters of the built-in dialects (printer_ir.c, printer_tir*.c). */
 int tvm_script__register_ir(void);
