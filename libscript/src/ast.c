@@ -166,15 +166,6 @@ script_name* tvm_script__intern_new(script_names* t, const char* s, size_t n, ui
 }
 
 /* ---- Kind names --------------------------------------------------------------------------- */
-const char* tvm_script__ast_expr_kind_name(int kind) {
-  static const char* const kNames[] = {
-#define X(k, s) s,
-      TVM_SCRIPT_AST_EXPRS(X)
-#undef X
-  };
-  return kind >= 0 && kind < AST_EXPR_COUNT ? kNames[kind] : "<not an expression>";
-}
-
 const char* tvm_script__ast_stmt_kind_name(int kind) {
   static const char* const kNames[] = {
 #define X(k, s) s,

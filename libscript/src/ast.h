@@ -161,24 +161,21 @@ static inline void* tvm_script__name_string(script_name* n) {
 }
 
 /* ---- Nodes ------------------------------------------------------------------------------ */
-/* The kinds, with the words messages use for them. */
-#define TVM_SCRIPT_AST_EXPRS(X)                                                             \
-  X(NAME, "name") X(CONST, "literal") X(STR, "string") X(ATTR, "attribute")                \
-  X(CALL, "call") X(SUBSCRIPT, "subscript") X(SLICE, "slice")                              \
-  X(STARRED, "starred expression") X(TUPLE, "tuple") X(LIST, "list") X(DICT, "dict")       \
-  X(OP, "operation") X(LAMBDA, "lambda")
+/* The kinds (statements with the words messages use for them). */
+#define TVM_SCRIPT_AST_EXPRS(X)                                                               \
+  X(NAME) X(CONST) X(STR) X(ATTR) X(CALL) X(SUBSCRIPT) X(SLICE) X(STARRED) X(TUPLE) X(LIST)   \
+  X(DICT) X(OP) X(LAMBDA)
 #define TVM_SCRIPT_AST_STMTS(X)                                                             \
   X(EXPR_STMT, "expression statement") X(ASSIGN, "assignment") X(IF, "if") X(FOR, "for")  \
   X(WHILE, "while") X(WITH, "with") X(RETURN, "return") X(ASSERT, "assert") X(DEF, "def") \
   X(CLASS, "class") X(DOCSTRING, "docstring")
 
-typedef enum {
+#define TVM_SCRIPT_AST_X(k) AST_##k,
+typedef enum { TVM_SCRIPT_AST_EXPRS(TVM_SCRIPT_AST_X) AST_EXPR_COUNT } ast_expr_kind;
+#undef TVM_SCRIPT_AST_X
 #define TVM_SCRIPT_AST_X(k, s) AST_##k,
-  TVM_SCRIPT_AST_EXPRS(TVM_SCRIPT_AST_X) AST_EXPR_COUNT
-} ast_expr_kind;
 typedef enum { TVM_SCRIPT_AST_STMTS(TVM_SCRIPT_AST_X) AST_STMT_COUNT } ast_stmt_kind;
 #undef TVM_SCRIPT_AST_X
-const char* tvm_script__ast_expr_kind_name(int kind);
 const char* tvm_script__ast_stmt_kind_name(int kind);
 
 typedef struct ast_expr ast_expr;
@@ -281,7 +278,7 @@ struct ast_stmt {
     struct {
       ast_expr* name; /* a NAME */
       int32_t nargs;
-      ast_arg* args;
+      ast_arg** args;
       ast_exprs decorators;
       ast_expr* returns; /* `-> T`, or NULL */
       ast_stmts body;

@@ -163,32 +163,18 @@ static void* aug_assign_doc(const ast_stmt* s) {
   return tvm_script_assign_doc_take(target, op, NULL);
 }
 
+/* A parameter: AssignDoc(name, default, annotation). */
+static void* arg_doc(const void* node) {
+  const ast_arg* a = node;
+  bool ok = true;
+  void* name = expr_doc(a->name);
+  void* dflt = name ? opt_expr(a->default_value, &ok) : NULL;
+  void* ann = name && ok ? opt_expr(a->annotation, &ok) : NULL;
+  return spanned(tvm_script_assign_doc_take(name, dflt, ann), a->span);
+}
+
 static void* def_doc(const ast_stmt* s) {
-  int32_t n = s->u.def.nargs;
-  void* small[16];
-  void** args = n <= 16 ? small : tvm_ffi_malloc((size_t)n * sizeof(void*));
-  if (!args) return NULL;
-  int32_t i = 0;
-  for (; i < n; ++i) {
-    const ast_arg* a = &s->u.def.args[i];
-    bool ok = true;
-    void* name = expr_doc(a->name);
-    void* dflt = name ? opt_expr(a->default_value, &ok) : NULL;
-    void* ann = name && ok ? opt_expr(a->annotation, &ok) : NULL;
-    if (!name || !ok) {
-      tvm_ffi_release(name);
-      tvm_ffi_release(dflt);
-      break;
-    }
-    if (!(args[i] = spanned(tvm_script_assign_doc_take(name, dflt, ann), a->span))) break;
-  }
-  void* arr = NULL;
-  if (i == n) {
-    arr = tvm_script_doc_array_takev(n, args);
-  } else {
-    for (int32_t j = 0; j < i; ++j) tvm_ffi_release(args[j]);
-  }
-  if (args != small) tvm_ffi_free(args);
+  void* arr = docs_array(s->u.def.nargs, (void* const*)s->u.def.args, arg_doc);
   if (!arr) return NULL;
   bool ok = true;
   void* name = expr_doc(s->u.def.name);

@@ -692,30 +692,25 @@ static ast_expr* parse_not(parser* p) {
   return new_op(p, OP(Not), operand, NULL, NULL, since(p, start));
 }
 
-static ast_expr* and_rest(parser* p, tvm_script_span start, ast_expr* lhs) {
-  while (lhs && accept(p, KW(AND))) {
-    ast_expr* rhs = parse_not(p);
-    lhs = new_op(p, OP(And), lhs, rhs, NULL, since(p, start));
+/* lhs followed by `kw operand` pairs (`and` over parse_not, `or` over parse_and), left
+ * associative. */
+static ast_expr* bool_rest(parser* p, tvm_script_span start, ast_expr* lhs, int kw, int op,
+                           ast_expr* (*operand)(parser*)) {
+  while (lhs && accept(p, kw)) {
+    ast_expr* rhs = operand(p);
+    lhs = new_op(p, op, lhs, rhs, NULL, since(p, start));
   }
   return lhs;
 }
 
 static ast_expr* parse_and(parser* p) {
   tvm_script_span start = p->tok->span;
-  return and_rest(p, start, parse_not(p));
-}
-
-static ast_expr* or_rest(parser* p, tvm_script_span start, ast_expr* lhs) {
-  while (lhs && accept(p, KW(OR))) {
-    ast_expr* rhs = parse_and(p);
-    lhs = new_op(p, OP(Or), lhs, rhs, NULL, since(p, start));
-  }
-  return lhs;
+  return bool_rest(p, start, parse_not(p), KW(AND), OP(And), parse_not);
 }
 
 static ast_expr* parse_or(parser* p) {
   tvm_script_span start = p->tok->span;
-  return or_rest(p, start, parse_and(p));
+  return bool_rest(p, start, parse_and(p), KW(OR), OP(Or), parse_and);
 }
 
 static ast_expr* parse_lambda(parser* p) {
@@ -776,8 +771,8 @@ static ast_expr* parse_test(parser* p) {
         result = power_rest(p, start, result);
         result = binary_rest(p, 1, start, result);
         result = comparison_rest(p, start, result);
-        result = and_rest(p, start, result);
-        result = or_rest(p, start, result);
+        result = bool_rest(p, start, result, KW(AND), OP(And), parse_not);
+        result = bool_rest(p, start, result, KW(OR), OP(Or), parse_and);
       }
     } else {
       result = parse_or(p);
@@ -1148,10 +1143,7 @@ static ast_stmt* parse_def(parser* p, size_t decorators_base) {
   st->u.def.returns = ret;
   st->u.def.body = body;
   size_t nargs = p->sp - args_base;
-  ast_arg* args = nargs ? tvm_script__arena_alloc(p->arena, nargs * sizeof(ast_arg)) : NULL;
-  if (nargs && !args) return NULL;
-  for (size_t i = 0; i < nargs; ++i) args[i] = *(ast_arg*)p->stack[args_base + i];
-  st->u.def.args = args;
+  if (!take_items(p, args_base, nargs, 1, (void***)&st->u.def.args)) return NULL;
   st->u.def.nargs = (int32_t)nargs;
   p->sp = args_base;
   return take_exprs(p, decorators_base, &st->u.def.decorators) ? st : NULL;

@@ -1340,8 +1340,8 @@ static int eval_kind(script_parser* p, const ast_expr* e, TVMFFIAny* out) {
       return tvm_script__error_at(p, at, "SyntaxError",
                                   "a starred expression is only valid as a call argument");
     default:
-      return tvm_script__error_at(p, at, "SyntaxError", "%s is not an expression",
-                                  tvm_script__ast_expr_kind_name(e->kind));
+      return tvm_script__error_at(p, at, "RuntimeError",
+                                  "internal error: an expression node of kind %d", e->kind);
   }
 }
 

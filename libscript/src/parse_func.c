@@ -251,7 +251,7 @@ static void* param_object(const TVMFFIAny* ann, void* name_str) {
 
 /* Parameter `index` of def fn (earlier ones already checked). */
 static int parse_param(script_parser* p, const ast_stmt* fn, int32_t index) {
-  const ast_arg* a = &fn->u.def.args[index];
+  const ast_arg* a = fn->u.def.args[index];
   script_name* name = a->name->u.name;
   if (!a->annotation) {
     return tvm_script__error_at(p, &a->span, "TypeError",
@@ -262,7 +262,7 @@ static int parse_param(script_parser* p, const ast_stmt* fn, int32_t index) {
                                 "TIR parameters take no defaults");
   }
   for (int32_t i = 0; i < index; ++i) { /* as Python: a name once per signature */
-    if (fn->u.def.args[i].name->u.name == name) {
+    if (fn->u.def.args[i]->name->u.name == name) {
       return tvm_script__error_at(p, &a->name->span, "SyntaxError",
                                   "duplicate argument '%s' in function definition", name->text);
     }

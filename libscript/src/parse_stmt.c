@@ -178,6 +178,16 @@ static int eval_assigned(script_parser* p, const ast_expr* lhs, const ast_expr* 
   return rc;
 }
 
+/* The value of `targets = value` (st), evaluated with the names its targets bind. */
+static int assigned_value(script_parser* p, const ast_stmt* st, TVMFFIAny* out) {
+  target_list t;
+  int rc = target_names(p, st->u.assign.target, &t) == 0
+               ? eval_assigned(p, st->u.assign.target, st->u.assign.value, t.names, t.n, out)
+               : -1;
+  target_list_free(&t);
+  return rc;
+}
+
 static int tir_assign(script_parser* p, const ast_stmt* st) {
   const ast_expr* lhs = st->u.assign.target;
   if (st->u.assign.annotation) return annotated_assign(p, st);
@@ -191,11 +201,7 @@ static int tir_assign(script_parser* p, const ast_stmt* st) {
     tvm_ffi_any_release(&value);
     return rc;
   }
-  target_list t;
-  int rc = target_names(p, lhs, &t) == 0
-               ? eval_assigned(p, lhs, st->u.assign.value, t.names, t.n, &value)
-               : -1;
-  target_list_free(&t);
+  int rc = assigned_value(p, st, &value);
   if (rc != 0) return -1;
   /* As upstream: a Var no name refers to yet (`n = T.int32()`, `ptr = A.data`) is bound;
    * `y = x` of a bound Var is a LetStmt like any other PrimExpr. */
@@ -223,13 +229,8 @@ static int constant_assign(script_parser* p, const ast_stmt* st) {
     return tvm_script__error_at(p, &lhs->span, "SyntaxError",
                                 "a store is only valid inside a function");
   }
-  target_list t;
   TVMFFIAny value;
-  int rc = target_names(p, lhs, &t) == 0
-               ? eval_assigned(p, lhs, st->u.assign.value, t.names, t.n, &value)
-               : -1;
-  target_list_free(&t);
-  if (rc != 0) return -1;
+  if (assigned_value(p, st, &value) != 0) return -1;
   return bind_targets(p, lhs, &value);
 }
 
