@@ -6,8 +6,9 @@
  * corpus of tests/corpus (tir/ and canonical/, each file parsed on its own; the directory is
  * found from this file's path, or from the environment variable TVM_CORPUS_DIR).
  *
- * Rows: the streaming lexer alone (as the parser drives it; needs libscript/src on the include
- * path), the lexer into one token array (tvm_script_lex), lexer + parser to a Doc tree, and the
+ * Rows: the streaming lexer alone (as the parser drives it, interning names; needs libscript/src
+ * on the include path), the lexer into one token array (tvm_script_lex), lexer + parser to the
+ * syntax tree (ast.h), lexer + parser to a Doc tree (the tree converted), and the
  * whole job, tvm_script_parse (text -> checked IR, well-formedness on), on the corpus (sum of
  * bytes over sum of times) and on the generated module.
  *
@@ -360,11 +361,15 @@ int main(int argc, char** argv) {
   size_t ntok = toks.count;
   tvm_script_tokens_free(&toks);
 
-  double stream_ns, lex_ns, parse_ns, ir_ns = 0, corpus_ns = 0;
+  double stream_ns, lex_ns, ast_ns, parse_ns, ir_ns = 0, corpus_ns = 0;
   BENCH_MEDIAN_NS(stream_ns, 5, 1, {
     tvm_script__lexer lx;
+    script_arena arena;
+    script_names names;
     size_t total = 0;
-    tvm_script__lexer_init(&lx, src.data, n, "bench.py");
+    tvm_script__arena_init(&arena, n);
+    tvm_script__lexer_init(&lx, src.data, n, "bench.py", &names);
+    if (tvm_script__names_init(&names, &arena, 1024) != 0) return 1;
     while (!lx.done) {
       if (tvm_script__lexer_fill(&lx, 1024) != 0) return 1;
       total += lx.count;
@@ -372,6 +377,14 @@ int main(int argc, char** argv) {
     }
     BENCH_KEEP(total);
     tvm_script__lexer_free(&lx);
+    tvm_script__names_free(&names);
+    tvm_script__arena_free(&arena);
+  });
+  BENCH_MEDIAN_NS(ast_ns, 5, 1, {
+    ast_module m;
+    if (tvm_script__parse_ast(src.data, n, "bench.py", &m) != 0) return 1;
+    BENCH_KEEP(m.body.n);
+    tvm_script__ast_free(&m);
   });
   BENCH_MEDIAN_NS(lex_ns, 5, 1, {
     tvm_script_lex(src.data, n, "bench.py", &toks);
@@ -444,6 +457,7 @@ int main(int argc, char** argv) {
   }
   print_row("lex (streaming)", (double)n, stream_ns, 0, 0);
   print_row("lex to a token array", (double)n, lex_ns, 0, 0);
+  print_row("lex + parse to the syntax tree", (double)n, ast_ns, py_gen, 0);
   print_row("lex + parse to Doc", (double)n, parse_ns, py_gen, 0);
   if (gen_ok) {
     print_row("tvm_script_parse, generated module", (double)n, ir_ns, py_gen, r_gen);

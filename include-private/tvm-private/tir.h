@@ -32,6 +32,17 @@ tvm_tir_stmt_obj* tvm_tir__for_new_typed(tvm_tir_var_obj* loop_var, tvm_tir_expr
                                          tvm_tir_stmt_obj* body,
                                          tvm_tir_iter_var_obj* thread_binding, void* annotations);
 
+/* ---- The per-kind tables of libtir, for the test that every node kind has its row in each
+ * table that needs one (tests/codegen/test_node_tables.c). */
+/* Whether the reference interpreter has a rule for the kind: evaluating a PrimExpr of it
+ * (interp_expr.c), executing a Stmt of it (interp_stmt.c). */
+bool tvm_tir__interp_expr_rule(tvm_tir_kind kind);
+bool tvm_tir__interp_stmt_rule(tvm_tir_kind kind);
+/* Whether the well-formedness checker has a rule of its own for the kind (wellformed.c: the
+ * binding sites and the nodes whose fields are no uses); every other kind gets the generic walk
+ * of its children. */
+bool tvm_tir__wf_rule(tvm_tir_kind kind);
+
 #ifdef __cplusplus
 }
 #endif

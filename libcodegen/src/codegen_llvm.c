@@ -257,9 +257,16 @@ LLVMValueRef tvm_codegen__fmt_i64(cg_state* s, LLVMValueRef v) {
 
 /* ---- Expressions -------------------------------------------------------------------------- */
 typedef LLVMValueRef (*expr_fn)(cg_state* s, const void* e);
-static expr_fn g_expr[TVM_TIR_KIND_COUNT];
+static const expr_fn g_expr[TVM_TIR_KIND_COUNT]; /* (by kind: defined at the end) */
 typedef int (*stmt_fn)(cg_state* s, const void* st);
-static stmt_fn g_stmt[TVM_TIR_KIND_COUNT];
+static const stmt_fn g_stmt[TVM_TIR_KIND_COUNT];
+
+bool tvm_codegen__llvm_expr_rule(tvm_tir_kind kind) {
+  return kind >= 0 && kind < TVM_TIR_KIND_COUNT && g_expr[kind] != NULL;
+}
+bool tvm_codegen__llvm_stmt_rule(tvm_tir_kind kind) {
+  return kind >= 0 && kind < TVM_TIR_KIND_COUNT && g_stmt[kind] != NULL;
+}
 
 LLVMValueRef tvm_codegen__expr(cg_state* s, const void* e) {
   if (s->failed) return NULL;
@@ -1224,32 +1231,35 @@ static int s_while(cg_state* s, const void* st) {
   return 0;
 }
 
-__attribute__((constructor)) static void cg_tables_init(void) {
-  g_expr[TVM_TIR_KIND_Var] = e_var;
-  g_expr[TVM_TIR_KIND_SizeVar] = e_var;
-  g_expr[TVM_TIR_KIND_IntImm] = e_int_imm;
-  g_expr[TVM_TIR_KIND_FloatImm] = e_float_imm;
-  g_expr[TVM_TIR_KIND_StringImm] = e_string_imm;
-  g_expr[TVM_TIR_KIND_Cast] = e_cast;
-#define TVM_TIR_BINOP(Name, type_key, klass, symbol) g_expr[TVM_TIR_KIND_##Name] = e_binary;
+static const expr_fn g_expr[TVM_TIR_KIND_COUNT] = {
+    [TVM_TIR_KIND_Var] = e_var,
+    [TVM_TIR_KIND_SizeVar] = e_var,
+    [TVM_TIR_KIND_IntImm] = e_int_imm,
+    [TVM_TIR_KIND_FloatImm] = e_float_imm,
+    [TVM_TIR_KIND_StringImm] = e_string_imm,
+    [TVM_TIR_KIND_Cast] = e_cast,
+#define TVM_TIR_BINOP(Name, type_key, klass, symbol) [TVM_TIR_KIND_##Name] = e_binary,
 #include <tvm/tir/nodes.def>
-  g_expr[TVM_TIR_KIND_Not] = e_not;
-  g_expr[TVM_TIR_KIND_Select] = e_select;
-  g_expr[TVM_TIR_KIND_BufferLoad] = e_buffer_load;
-  g_expr[TVM_TIR_KIND_Ramp] = e_ramp;
-  g_expr[TVM_TIR_KIND_Broadcast] = e_broadcast;
-  g_expr[TVM_TIR_KIND_Let] = e_let;
-  g_expr[TVM_TIR_KIND_Call] = e_call;
-  g_expr[TVM_TIR_KIND_Shuffle] = e_shuffle;
-  g_stmt[TVM_TIR_KIND_LetStmt] = s_let;
-  g_stmt[TVM_TIR_KIND_AttrStmt] = s_attr;
-  g_stmt[TVM_TIR_KIND_AssertStmt] = s_assert;
-  g_stmt[TVM_TIR_KIND_BufferStore] = s_buffer_store;
-  g_stmt[TVM_TIR_KIND_Allocate] = s_allocate;
-  g_stmt[TVM_TIR_KIND_DeclBuffer] = s_decl_buffer;
-  g_stmt[TVM_TIR_KIND_SeqStmt] = s_seq;
-  g_stmt[TVM_TIR_KIND_IfThenElse] = s_if;
-  g_stmt[TVM_TIR_KIND_Evaluate] = s_evaluate;
-  g_stmt[TVM_TIR_KIND_For] = s_for;
-  g_stmt[TVM_TIR_KIND_While] = s_while;
-}
+    [TVM_TIR_KIND_Not] = e_not,
+    [TVM_TIR_KIND_Select] = e_select,
+    [TVM_TIR_KIND_BufferLoad] = e_buffer_load,
+    [TVM_TIR_KIND_Ramp] = e_ramp,
+    [TVM_TIR_KIND_Broadcast] = e_broadcast,
+    [TVM_TIR_KIND_Let] = e_let,
+    [TVM_TIR_KIND_Call] = e_call,
+    [TVM_TIR_KIND_Shuffle] = e_shuffle,
+};
+
+static const stmt_fn g_stmt[TVM_TIR_KIND_COUNT] = {
+    [TVM_TIR_KIND_LetStmt] = s_let,
+    [TVM_TIR_KIND_AttrStmt] = s_attr,
+    [TVM_TIR_KIND_AssertStmt] = s_assert,
+    [TVM_TIR_KIND_BufferStore] = s_buffer_store,
+    [TVM_TIR_KIND_Allocate] = s_allocate,
+    [TVM_TIR_KIND_DeclBuffer] = s_decl_buffer,
+    [TVM_TIR_KIND_SeqStmt] = s_seq,
+    [TVM_TIR_KIND_IfThenElse] = s_if,
+    [TVM_TIR_KIND_Evaluate] = s_evaluate,
+    [TVM_TIR_KIND_For] = s_for,
+    [TVM_TIR_KIND_While] = s_while,
+};

@@ -7,6 +7,7 @@
 #include <llvm-c/TargetMachine.h>
 #include <tvm/codegen/codegen.h>
 #include <tvm/tir/tir.h>
+#include <tvm-private/codegen.h>
 
 /* One variable binding: a Var node -> its LLVM value (scoped as a stack). */
 typedef struct {

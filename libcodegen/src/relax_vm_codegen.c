@@ -632,79 +632,110 @@ static int64_t emit_if(fn_ctx* c, const tvm_relax_if_obj* f) {
   return dst;
 }
 
-static int64_t emit_expr(fn_ctx* c, const tvm_relax_expr_obj* e) {
-  switch (tvm_relax_kind_of(e)) {
-    case TVM_RELAX_KIND_Var:
-    case TVM_RELAX_KIND_DataflowVar:
-      return var_reg(c, e);
-    case TVM_RELAX_KIND_Call:
-      return emit_call_expr(c, (const void*)e);
-    case TVM_RELAX_KIND_Constant: {
-      int64_t k = tvm_vm_builder_const_tensor(c->b, ((const tvm_relax_constant_obj*)e)->data);
-      int64_t a = tvm_vm_arg_const(k), dst = new_reg(c);
-      return k < 0 || emit_call(c, "vm.builtin.copy", &a, 1, dst) < 0 ? -1 : dst;
+/* The register of each kind of expression, by kind (k_emit). */
+static int64_t emit_var(fn_ctx* c, const tvm_relax_expr_obj* e) { return var_reg(c, e); }
+
+static int64_t emit_call_kind(fn_ctx* c, const tvm_relax_expr_obj* e) {
+  return emit_call_expr(c, (const void*)e);
+}
+
+static int64_t emit_constant(fn_ctx* c, const tvm_relax_expr_obj* e) {
+  int64_t k = tvm_vm_builder_const_tensor(c->b, ((const tvm_relax_constant_obj*)e)->data);
+  int64_t a = tvm_vm_arg_const(k), dst = new_reg(c);
+  return k < 0 || emit_call(c, "vm.builtin.copy", &a, 1, dst) < 0 ? -1 : dst;
+}
+
+static int64_t emit_shape_expr(fn_ctx* c, const tvm_relax_expr_obj* e) {
+  return shape_reg(c, ((const tvm_relax_shape_expr_obj*)e)->values);
+}
+
+static int64_t emit_prim_value(fn_ctx* c, const tvm_relax_expr_obj* e) {
+  const tvm_tir_expr_obj* v = ((const tvm_relax_prim_value_obj*)e)->value;
+  int64_t i, k, dst = new_reg(c);
+  double d;
+  if (tvm_tir_as_const_int(v, &i) && !tvm_tir_dtype_is_floating(tvm_tir_expr_dtype(v))) {
+    k = tvm_vm_builder_const_int(c->b, i);
+  } else if (tvm_tir_as_const_float(v, &d)) {
+    k = tvm_vm_builder_const_float(c->b, d);
+  } else {
+    int64_t code, val;
+    if (!tvm_tir_dtype_is_integer(tvm_tir_expr_dtype(v))) {
+      tvm_ffi_strbuf b = {0};
+      tvm_tir_node_text(&b, v);
+      fail(c, "a prim value the shape heap cannot hold (run ComputePrimValue): ", tvm_ffi_strbuf_cstr(&b));
+      tvm_ffi_strbuf_free(&b);
+      return -1;
     }
-    case TVM_RELAX_KIND_ShapeExpr:
-      return shape_reg(c, ((const tvm_relax_shape_expr_obj*)e)->values);
-    case TVM_RELAX_KIND_PrimValue: {
-      const tvm_tir_expr_obj* v = ((const tvm_relax_prim_value_obj*)e)->value;
-      int64_t i, k, dst = new_reg(c);
-      double d;
-      if (tvm_tir_as_const_int(v, &i) && !tvm_tir_dtype_is_floating(tvm_tir_expr_dtype(v))) {
-        k = tvm_vm_builder_const_int(c->b, i);
-      } else if (tvm_tir_as_const_float(v, &d)) {
-        k = tvm_vm_builder_const_float(c->b, d);
-      } else {
-        int64_t code, val;
-        if (!tvm_tir_dtype_is_integer(tvm_tir_expr_dtype(v))) {
-          tvm_ffi_strbuf b = {0};
-          tvm_tir_node_text(&b, v);
-          fail(c, "a prim value the shape heap cannot hold (run ComputePrimValue): ", tvm_ffi_strbuf_cstr(&b));
-          tvm_ffi_strbuf_free(&b);
-          return -1;
-        }
-        if (compute_dims(c, (const tvm_tir_expr_obj* const[]){v}, 1) != 0 || make_words(c, v, &code, &val) != 0) return -1;
-        int64_t a[3] = {tvm_vm_arg_reg(c->heap_reg), tvm_vm_arg_imm(code), tvm_vm_arg_imm(val)};
-        return emit_call(c, "vm.builtin.make_prim_value", a, 3, dst) < 0 ? -1 : dst;
-      }
-      int64_t a = tvm_vm_arg_const(k);
-      return k < 0 || emit_call(c, "vm.builtin.copy", &a, 1, dst) < 0 ? -1 : dst;
-    }
-    case TVM_RELAX_KIND_StringImm: {
-      int64_t a = arg_const_str(c, tvm_ffi_str_cstr(((const tvm_relax_string_imm_obj*)e)->value));
-      int64_t dst = new_reg(c);
-      return a == INT64_MIN || emit_call(c, "vm.builtin.copy", &a, 1, dst) < 0 ? -1 : dst;
-    }
-    case TVM_RELAX_KIND_DataTypeImm: {
-      int64_t k = tvm_vm_builder_const_dtype(c->b, ((const tvm_relax_dtype_imm_obj*)e)->value);
-      int64_t a = tvm_vm_arg_const(k), dst = new_reg(c);
-      return k < 0 || emit_call(c, "vm.builtin.copy", &a, 1, dst) < 0 ? -1 : dst;
-    }
-    case TVM_RELAX_KIND_Tuple: {
-      int64_t f = tvm_vm_builder_declare_packed(c->b, "vm.builtin.make_tuple");
-      return f < 0 ? -1 : emit_args_call(c, f, ((const tvm_relax_tuple_obj*)e)->fields, 0, NULL, 0, new_reg(c));
-    }
-    case TVM_RELAX_KIND_TupleGetItem: {
-      const tvm_relax_tuple_get_item_obj* g = (const void*)e;
-      int64_t t = emit_expr(c, g->tuple_value);
-      int64_t a[2] = {tvm_vm_arg_reg(t), tvm_vm_arg_imm(g->index)}, dst = new_reg(c);
-      return t < 0 || emit_call(c, "vm.builtin.tuple_getitem", a, 2, dst) < 0 ? -1 : dst;
-    }
-    case TVM_RELAX_KIND_If:
-      return emit_if(c, (const void*)e);
-    case TVM_RELAX_KIND_SeqExpr: {
-      int64_t out;
-      return emit_seq(c, (const void*)e, &out) == 0 ? out : -1;
-    }
-    default:
-      if (tvm_tir_is(e, TVM_TIR_KIND_GlobalVar)) {
-        /* A function used as a value: its entry of the function pool (a closure). */
-        int64_t f = func_index(c, (const void*)e), dst = new_reg(c);
-        int64_t w = tvm_vm_arg_func(f);
-        return f < 0 || emit_call(c, "vm.builtin.copy", &w, 1, dst) < 0 ? -1 : dst;
-      }
-      return fail(c, "cannot compile a ", e ? tvm_ffi_type_key(tvm_ffi_type_index(e)) : "NULL"), -1;
+    if (compute_dims(c, (const tvm_tir_expr_obj* const[]){v}, 1) != 0 || make_words(c, v, &code, &val) != 0) return -1;
+    int64_t a[3] = {tvm_vm_arg_reg(c->heap_reg), tvm_vm_arg_imm(code), tvm_vm_arg_imm(val)};
+    return emit_call(c, "vm.builtin.make_prim_value", a, 3, dst) < 0 ? -1 : dst;
   }
+  int64_t a = tvm_vm_arg_const(k);
+  return k < 0 || emit_call(c, "vm.builtin.copy", &a, 1, dst) < 0 ? -1 : dst;
+}
+
+static int64_t emit_string_imm(fn_ctx* c, const tvm_relax_expr_obj* e) {
+  int64_t a = arg_const_str(c, tvm_ffi_str_cstr(((const tvm_relax_string_imm_obj*)e)->value));
+  int64_t dst = new_reg(c);
+  return a == INT64_MIN || emit_call(c, "vm.builtin.copy", &a, 1, dst) < 0 ? -1 : dst;
+}
+
+static int64_t emit_dtype_imm(fn_ctx* c, const tvm_relax_expr_obj* e) {
+  int64_t k = tvm_vm_builder_const_dtype(c->b, ((const tvm_relax_dtype_imm_obj*)e)->value);
+  int64_t a = tvm_vm_arg_const(k), dst = new_reg(c);
+  return k < 0 || emit_call(c, "vm.builtin.copy", &a, 1, dst) < 0 ? -1 : dst;
+}
+
+static int64_t emit_tuple(fn_ctx* c, const tvm_relax_expr_obj* e) {
+  int64_t f = tvm_vm_builder_declare_packed(c->b, "vm.builtin.make_tuple");
+  return f < 0 ? -1 : emit_args_call(c, f, ((const tvm_relax_tuple_obj*)e)->fields, 0, NULL, 0, new_reg(c));
+}
+
+static int64_t emit_tuple_get_item(fn_ctx* c, const tvm_relax_expr_obj* e) {
+  const tvm_relax_tuple_get_item_obj* g = (const void*)e;
+  int64_t t = emit_expr(c, g->tuple_value);
+  int64_t a[2] = {tvm_vm_arg_reg(t), tvm_vm_arg_imm(g->index)}, dst = new_reg(c);
+  return t < 0 || emit_call(c, "vm.builtin.tuple_getitem", a, 2, dst) < 0 ? -1 : dst;
+}
+
+static int64_t emit_if_kind(fn_ctx* c, const tvm_relax_expr_obj* e) { return emit_if(c, (const void*)e); }
+
+static int64_t emit_seq_kind(fn_ctx* c, const tvm_relax_expr_obj* e) {
+  int64_t out;
+  return emit_seq(c, (const void*)e, &out) == 0 ? out : -1;
+}
+
+#define K(Name) TVM_RELAX_KIND_##Name
+static int64_t (*const k_emit[TVM_RELAX_KIND_COUNT])(fn_ctx* c, const tvm_relax_expr_obj* e) = {
+    [K(Var)] = emit_var,
+    [K(DataflowVar)] = emit_var,
+    [K(Call)] = emit_call_kind,
+    [K(Constant)] = emit_constant,
+    [K(ShapeExpr)] = emit_shape_expr,
+    [K(PrimValue)] = emit_prim_value,
+    [K(StringImm)] = emit_string_imm,
+    [K(DataTypeImm)] = emit_dtype_imm,
+    [K(Tuple)] = emit_tuple,
+    [K(TupleGetItem)] = emit_tuple_get_item,
+    [K(If)] = emit_if_kind,
+    [K(SeqExpr)] = emit_seq_kind,
+};
+#undef K
+
+bool tvm_codegen__vm_expr_rule(tvm_relax_kind kind) {
+  return kind >= 0 && kind < TVM_RELAX_KIND_COUNT && k_emit[kind] != NULL;
+}
+
+static int64_t emit_expr(fn_ctx* c, const tvm_relax_expr_obj* e) {
+  tvm_relax_kind k = tvm_relax_kind_of(e);
+  if (k >= 0 && k_emit[k]) return k_emit[k](c, e);
+  if (tvm_tir_is(e, TVM_TIR_KIND_GlobalVar)) {
+    /* A function used as a value: its entry of the function pool (a closure). */
+    int64_t f = func_index(c, (const void*)e), dst = new_reg(c);
+    int64_t w = tvm_vm_arg_func(f);
+    return f < 0 || emit_call(c, "vm.builtin.copy", &w, 1, dst) < 0 ? -1 : dst;
+  }
+  return fail(c, "cannot compile a ", e ? tvm_ffi_type_key(tvm_ffi_type_index(e)) : "NULL"), -1;
 }
 
 static int emit_seq(fn_ctx* c, const tvm_relax_seq_expr_obj* s, int64_t* out) {

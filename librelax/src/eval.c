@@ -550,102 +550,149 @@ static int eval_prim(frame* f, const tvm_tir_expr_obj* e, TVMFFIAny* out) {
   return 0;
 }
 
+/* The value of each kind of expression, by kind (k_eval). */
+static int eval_var(eval_ctx* c, frame* f, const tvm_relax_expr_obj* e, TVMFFIAny* out) {
+  (void)c;
+  TVMFFIAny key = tvm_ffi_any_obj(e);
+  const TVMFFIAny* v = tvm_ffi_map_get(f->vars, &key);
+  if (!v) {
+    return tvm_ffi_raise("RuntimeError", "%s: variable %s is not bound", f->func,
+                         tvm_relax_var_name((const tvm_relax_var_obj*)e));
+  }
+  *out = tvm_ffi_any_copy(v);
+  return 0;
+}
+
+static int eval_constant(eval_ctx* c, frame* f, const tvm_relax_expr_obj* e, TVMFFIAny* out) {
+  (void)c, (void)f;
+  tvm_ffi_retain(((const tvm_relax_constant_obj*)e)->data);
+  *out = tvm_ffi_any_obj(((const tvm_relax_constant_obj*)e)->data);
+  return 0;
+}
+
+static int eval_prim_value(eval_ctx* c, frame* f, const tvm_relax_expr_obj* e, TVMFFIAny* out) {
+  (void)c;
+  return eval_prim(f, ((const tvm_relax_prim_value_obj*)e)->value, out);
+}
+
+static int eval_string_imm(eval_ctx* c, frame* f, const tvm_relax_expr_obj* e, TVMFFIAny* out) {
+  (void)c, (void)f;
+  tvm_ffi_retain(((const tvm_relax_string_imm_obj*)e)->value);
+  *out = tvm_ffi_any_obj(((const tvm_relax_string_imm_obj*)e)->value);
+  return 0;
+}
+
+static int eval_dtype_imm(eval_ctx* c, frame* f, const tvm_relax_expr_obj* e, TVMFFIAny* out) {
+  (void)c, (void)f;
+  *out = tvm_ffi_any_dtype(((const tvm_relax_dtype_imm_obj*)e)->value);
+  return 0;
+}
+
+static int eval_shape_expr(eval_ctx* c, frame* f, const tvm_relax_expr_obj* e, TVMFFIAny* out) {
+  (void)c;
+  void* vals = ((const tvm_relax_shape_expr_obj*)e)->values;
+  int64_t n = tvm_ffi_seq_size(vals), dims[64];
+  if (n > 64) return tvm_ffi_raise("ValueError", "%s: shape of more than 64 dims", f->func);
+  for (int64_t i = 0; i < n; ++i) {
+    if (eval_int(f, tvm_ffi_seq_obj_at(vals, i), &dims[i]) != 0) return -1;
+  }
+  void* s = tvm_ffi_shape_new(dims, n);
+  *out = tvm_ffi_any_obj(s);
+  return s ? 0 : -1;
+}
+
+static int eval_tuple(eval_ctx* c, frame* f, const tvm_relax_expr_obj* e, TVMFFIAny* out) {
+  void* fields = ((const tvm_relax_tuple_obj*)e)->fields;
+  int64_t n = tvm_ffi_seq_size(fields);
+  TVMFFIAny* items = tvm_ffi_calloc((size_t)(n ? n : 1), sizeof(TVMFFIAny));
+  if (!items) return -1;
+  int rc = 0;
+  int64_t i = 0;
+  for (; rc == 0 && i < n; ++i) rc = eval_expr(c, f, tvm_ffi_seq_obj_at(fields, i), &items[i]);
+  void* arr = rc == 0 ? tvm_ffi_array_new_take(items, n) : NULL;
+  for (int64_t j = 0; !arr && j < i; ++j) tvm_ffi_any_release(&items[j]);
+  tvm_ffi_free(items);
+  *out = tvm_ffi_any_obj(arr);
+  return arr ? 0 : -1;
+}
+
+static int eval_tuple_get_item(eval_ctx* c, frame* f, const tvm_relax_expr_obj* e,
+                               TVMFFIAny* out) {
+  const tvm_relax_tuple_get_item_obj* g = (const void*)e;
+  TVMFFIAny t = tvm_ffi_any_none();
+  if (eval_expr(c, f, g->tuple_value, &t) != 0) return -1;
+  int rc = 0;
+  if (t.type_index != kTVMFFIArray || g->index >= tvm_ffi_seq_size(t.v_obj)) {
+    rc = tvm_ffi_raise("IndexError", "%s: tuple index %lld out of range", f->func, (long long)g->index);
+  } else {
+    *out = tvm_ffi_any_copy(tvm_ffi_seq_at(t.v_obj, g->index));
+  }
+  tvm_ffi_any_release(&t);
+  return rc;
+}
+
+static int eval_call_kind(eval_ctx* c, frame* f, const tvm_relax_expr_obj* e, TVMFFIAny* out) {
+  return eval_call(c, f, (const tvm_relax_call_obj*)e, out);
+}
+
+static int eval_if(eval_ctx* c, frame* f, const tvm_relax_expr_obj* e, TVMFFIAny* out) {
+  const tvm_relax_if_obj* fi = (const void*)e;
+  TVMFFIAny cv = tvm_ffi_any_none();
+  if (eval_expr(c, f, fi->cond, &cv) != 0) return -1;
+  bool cond = false;
+  int rc = 0;
+  if (cv.type_index == kTVMFFITensor) {
+    const DLTensor* dl = tvm_ffi_tensor_dl(cv.v_obj);
+    cond = *((const uint8_t*)dl->data + dl->byte_offset) != 0;
+  } else if (!tvm_ffi_any_as_bool(&cv, &cond)) {
+    rc = tvm_ffi_raise("TypeError", "%s: the condition of an If is not a bool", f->func);
+  }
+  tvm_ffi_any_release(&cv);
+  return rc == 0 ? eval_expr(c, f, cond ? fi->true_branch : fi->false_branch, out) : -1;
+}
+
+static int eval_function_value(eval_ctx* c, frame* f, const tvm_relax_expr_obj* e, TVMFFIAny* out) {
+  return eval_lambda(c, f, (const void*)e, NULL, out);
+}
+
+static int eval_seq(eval_ctx* c, frame* f, const tvm_relax_expr_obj* e, TVMFFIAny* out) {
+  const tvm_relax_seq_expr_obj* s = (const void*)e;
+  for (int64_t i = 0; i < tvm_ffi_seq_size(s->blocks); ++i) {
+    if (eval_block(c, f, tvm_ffi_seq_obj_at(s->blocks, i)) != 0) return -1;
+  }
+  return eval_expr(c, f, s->body, out);
+}
+
+#define K(Name) TVM_RELAX_KIND_##Name
+static int (*const k_eval[TVM_RELAX_KIND_COUNT])(eval_ctx* c, frame* f,
+                                                 const tvm_relax_expr_obj* e, TVMFFIAny* out) = {
+    [K(Var)] = eval_var,
+    [K(DataflowVar)] = eval_var,
+    [K(Constant)] = eval_constant,
+    [K(PrimValue)] = eval_prim_value,
+    [K(StringImm)] = eval_string_imm,
+    [K(DataTypeImm)] = eval_dtype_imm,
+    [K(ShapeExpr)] = eval_shape_expr,
+    [K(Tuple)] = eval_tuple,
+    [K(TupleGetItem)] = eval_tuple_get_item,
+    [K(Call)] = eval_call_kind,
+    [K(If)] = eval_if,
+    [K(SeqExpr)] = eval_seq,
+    [K(Function)] = eval_function_value,
+};
+#undef K
+
+bool tvm_relax__eval_rule(tvm_relax_kind kind) {
+  return kind >= 0 && kind < TVM_RELAX_KIND_COUNT && k_eval[kind] != NULL;
+}
+
 static int eval_expr(eval_ctx* c, frame* f, const tvm_relax_expr_obj* e, TVMFFIAny* out) {
   *out = tvm_ffi_any_none();
-  switch (tvm_relax_kind_of(e)) {
-    case TVM_RELAX_KIND_Var:
-    case TVM_RELAX_KIND_DataflowVar: {
-      TVMFFIAny key = tvm_ffi_any_obj(e);
-      const TVMFFIAny* v = tvm_ffi_map_get(f->vars, &key);
-      if (!v) {
-        return tvm_ffi_raise("RuntimeError", "%s: variable %s is not bound", f->func,
-                             tvm_relax_var_name((const tvm_relax_var_obj*)e));
-      }
-      *out = tvm_ffi_any_copy(v);
-      return 0;
-    }
-    case TVM_RELAX_KIND_Constant:
-      tvm_ffi_retain(((const tvm_relax_constant_obj*)e)->data);
-      *out = tvm_ffi_any_obj(((const tvm_relax_constant_obj*)e)->data);
-      return 0;
-    case TVM_RELAX_KIND_PrimValue:
-      return eval_prim(f, ((const tvm_relax_prim_value_obj*)e)->value, out);
-    case TVM_RELAX_KIND_StringImm:
-      tvm_ffi_retain(((const tvm_relax_string_imm_obj*)e)->value);
-      *out = tvm_ffi_any_obj(((const tvm_relax_string_imm_obj*)e)->value);
-      return 0;
-    case TVM_RELAX_KIND_DataTypeImm:
-      *out = tvm_ffi_any_dtype(((const tvm_relax_dtype_imm_obj*)e)->value);
-      return 0;
-    case TVM_RELAX_KIND_ShapeExpr: {
-      void* vals = ((const tvm_relax_shape_expr_obj*)e)->values;
-      int64_t n = tvm_ffi_seq_size(vals), dims[64];
-      if (n > 64) return tvm_ffi_raise("ValueError", "%s: shape of more than 64 dims", f->func);
-      for (int64_t i = 0; i < n; ++i) {
-        if (eval_int(f, tvm_ffi_seq_obj_at(vals, i), &dims[i]) != 0) return -1;
-      }
-      void* s = tvm_ffi_shape_new(dims, n);
-      *out = tvm_ffi_any_obj(s);
-      return s ? 0 : -1;
-    }
-    case TVM_RELAX_KIND_Tuple: {
-      void* fields = ((const tvm_relax_tuple_obj*)e)->fields;
-      int64_t n = tvm_ffi_seq_size(fields);
-      TVMFFIAny* items = tvm_ffi_calloc((size_t)(n ? n : 1), sizeof(TVMFFIAny));
-      if (!items) return -1;
-      int rc = 0;
-      int64_t i = 0;
-      for (; rc == 0 && i < n; ++i) rc = eval_expr(c, f, tvm_ffi_seq_obj_at(fields, i), &items[i]);
-      void* arr = rc == 0 ? tvm_ffi_array_new_take(items, n) : NULL;
-      for (int64_t j = 0; !arr && j < i; ++j) tvm_ffi_any_release(&items[j]);
-      tvm_ffi_free(items);
-      *out = tvm_ffi_any_obj(arr);
-      return arr ? 0 : -1;
-    }
-    case TVM_RELAX_KIND_TupleGetItem: {
-      const tvm_relax_tuple_get_item_obj* g = (const void*)e;
-      TVMFFIAny t = tvm_ffi_any_none();
-      if (eval_expr(c, f, g->tuple_value, &t) != 0) return -1;
-      int rc = 0;
-      if (t.type_index != kTVMFFIArray || g->index >= tvm_ffi_seq_size(t.v_obj)) {
-        rc = tvm_ffi_raise("IndexError", "%s: tuple index %lld out of range", f->func, (long long)g->index);
-      } else {
-        *out = tvm_ffi_any_copy(tvm_ffi_seq_at(t.v_obj, g->index));
-      }
-      tvm_ffi_any_release(&t);
-      return rc;
-    }
-    case TVM_RELAX_KIND_Call:
-      return eval_call(c, f, (const tvm_relax_call_obj*)e, out);
-    case TVM_RELAX_KIND_If: {
-      const tvm_relax_if_obj* fi = (const void*)e;
-      TVMFFIAny cv = tvm_ffi_any_none();
-      if (eval_expr(c, f, fi->cond, &cv) != 0) return -1;
-      bool cond = false;
-      int rc = 0;
-      if (cv.type_index == kTVMFFITensor) {
-        const DLTensor* dl = tvm_ffi_tensor_dl(cv.v_obj);
-        cond = *((const uint8_t*)dl->data + dl->byte_offset) != 0;
-      } else if (!tvm_ffi_any_as_bool(&cv, &cond)) {
-        rc = tvm_ffi_raise("TypeError", "%s: the condition of an If is not a bool", f->func);
-      }
-      tvm_ffi_any_release(&cv);
-      return rc == 0 ? eval_expr(c, f, cond ? fi->true_branch : fi->false_branch, out) : -1;
-    }
-    case TVM_RELAX_KIND_SeqExpr: {
-      const tvm_relax_seq_expr_obj* s = (const void*)e;
-      for (int64_t i = 0; i < tvm_ffi_seq_size(s->blocks); ++i) {
-        if (eval_block(c, f, tvm_ffi_seq_obj_at(s->blocks, i)) != 0) return -1;
-      }
-      return eval_expr(c, f, s->body, out);
-    }
-    case TVM_RELAX_KIND_Function:
-      return eval_lambda(c, f, (const void*)e, NULL, out);
-    default:
-      if (tvm_tir_is(e, TVM_TIR_KIND_GlobalVar)) return eval_module_function(c, f, (const void*)e, NULL, 0, out);
-      return tvm_ffi_raise("NotImplementedError", "%s: evaluating a %s", f->func,
-                           e ? tvm_ffi_type_key(tvm_ffi_type_index(e)) : "NULL");
-  }
+  tvm_relax_kind k = tvm_relax_kind_of(e);
+  if (k >= 0 && k_eval[k]) return k_eval[k](c, f, e, out);
+  if (tvm_tir_is(e, TVM_TIR_KIND_GlobalVar)) return eval_module_function(c, f, (const void*)e, NULL, 0, out);
+  return tvm_ffi_raise("NotImplementedError", "%s: evaluating a %s", f->func,
+                       e ? tvm_ffi_type_key(tvm_ffi_type_index(e)) : "NULL");
 }
 
 static int eval_function(eval_ctx* c, const tvm_relax_function_obj* fn, const char* name,

@@ -5,6 +5,7 @@
 #define TVM_RELAX_INTERNAL_H_
 
 #include <tvm/relax/relax.h>
+#include <tvm-private/relax.h>
 #include <tvm/tir/arith.h>
 
 /* ---- Registry (registry.c) ------------------------------------------------------------------- */

@@ -6,7 +6,6 @@
 #include <string.h>
 #include <tvm/script/doc.h>
 
-#include "doc_arena.h"
 #include "script_internal.h"
 
 static int32_t g_index[TVM_SCRIPT_DOC_COUNT];
@@ -218,6 +217,12 @@ static bool args_ok(int n_required, void** objs) {
 /* An array field value: the given array (owned) or the shared empty one. */
 static void* arr_or_empty(void* arr) {
   if (arr) return arr;
+  tvm_ffi_retain(g_empty_array);
+  return g_empty_array;
+}
+
+void* tvm_script__empty_array(void) {
+  if (tvm_script__doc_init() != 0) return NULL;
   tvm_ffi_retain(g_empty_array);
   return g_empty_array;
 }
@@ -531,7 +536,6 @@ int tvm_script_doc_add_path(void* doc, const void* path) {
   void* arr = tvm_ffi_array_new(buf, n + 1);
   if (buf != items) tvm_ffi_free(buf);
   if (!arr) return -1;
-  tvm_script__doc_arena_touch(d); /* a parsed doc: its arena's fast teardown must see arr */
   tvm_ffi_release(d->source_paths);
   d->source_paths = arr;
   return 0;
@@ -544,7 +548,6 @@ int tvm_script_stmt_doc_set_comment(void* stmt_doc, const char* comment) {
   tvm_script_stmt_doc_obj* s = stmt_doc;
   void* str = comment ? tvm_ffi_str_obj(comment, strlen(comment)) : NULL;
   if (comment && !str) return -1;
-  tvm_script__doc_arena_touch(s); /* a parsed doc: its arena's fast teardown must see str */
   tvm_ffi_release(s->comment);
   s->comment = str;
   return 0;

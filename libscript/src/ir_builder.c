@@ -280,65 +280,16 @@ static bool frame_is_clear(const tvm_script__frame* f) {
 }
 #endif
 
-tvm_tir_type_obj* tvm_script__prim_type(tvm_script_builder* b, DLDataType dtype) {
-  if (tvm_tir_dtype_is_void(dtype)) return NULL;
-  for (int i = 0; i < b->num_prim_types; ++i) {
-    if (tvm_tir_dtype_equal(b->prim_types[i].dtype, dtype)) return b->prim_types[i].type;
-  }
-  /* A pending error is tested only here, before a new type whose failure would clear it (a hit
-   * above hands out a type equal to the one the caller would make itself). */
-  if (b->num_prim_types == TVM_SCRIPT_PRIM_TYPES || tvm_ffi_error_pending()) return NULL;
-  tvm_tir_prim_type_obj* t = tvm_tir_prim_type_new(dtype);
-  if (!t) {
-    tvm_ffi_error_clear(); /* (out of memory: the caller makes its own, and reports that) */
-    return NULL;
-  }
-  b->prim_types[b->num_prim_types].dtype = dtype;
-  b->prim_types[b->num_prim_types].ptr_type = NULL;
-  b->prim_types[b->num_prim_types++].type = t;
-  return &t->type;
-}
-
 tvm_tir_var_obj* tvm_script__var(tvm_script_builder* b, const char* name, DLDataType dtype) {
   void* s = tvm_script__name_str(b, name);
-  tvm_tir_type_obj* t = tvm_script__prim_type(b, dtype);
-  /* (tvm_tir_var_new_typed of a PrimType is tvm_tir_var_new of its dtype with that type.) */
-  if (t) return s ? tvm_tir_var_new_typed_str(s, t) : tvm_tir_var_new_typed(name, t);
   return s ? tvm_tir_var_str(s, dtype) : tvm_tir_var(name, dtype);
 }
 
 tvm_tir_var_obj* tvm_script__ptr_var(tvm_script_builder* b, const char* name, void* name_str,
                                      DLDataType element, const char* scope) {
-  tvm_tir_type_obj* elem = tvm_script__prim_type(b, element);
-  if (!elem) {
-    return name_str ? tvm_tir_ptr_var_str(name_str, element, scope)
-                    : tvm_tir_ptr_var(name, element, scope);
-  }
-  /* tvm_tir_ptr_var's steps with the shared element type, and the PointerType shared too
-   * while the scope is the same (types are immutable values, compared by structure: sharing
-   * changes neither the IR's structure nor its printed form). */
-  int slot = 0;
-  while (b->prim_types[slot].type != elem) ++slot; /* (elem is one of them) */
-  tvm_tir_pointer_type_obj* t = b->prim_types[slot].ptr_type;
-  if (t && scope) {
-    TVMFFIByteArray have = tvm_ffi_str_view(t->storage_scope);
-    size_t n = strlen(scope);
-    if (have.size != n || memcmp(have.data, scope, n) != 0) t = NULL;
-  } else {
-    t = NULL;
-  }
-  if (t) {
-    tvm_ffi_retain(t);
-  } else if ((t = tvm_tir_pointer_type_new(elem, scope)) && scope) {
-    tvm_ffi_release(b->prim_types[slot].ptr_type);
-    tvm_ffi_retain(t);
-    b->prim_types[slot].ptr_type = t;
-  }
-  tvm_tir_var_obj* v = !t        ? NULL
-                       : name_str ? tvm_tir_var_new_typed_str(name_str, &t->type)
-                                  : tvm_tir_var_new_typed(name, &t->type);
-  tvm_ffi_release(t);
-  return v;
+  (void)b;
+  return name_str ? tvm_tir_ptr_var_str(name_str, element, scope)
+                  : tvm_tir_ptr_var(name, element, scope);
 }
 
 int tvm_script__set_frame_name(tvm_script_builder* b, tvm_script__frame* f, const char* name) {
@@ -523,10 +474,6 @@ void tvm_script_builder_free(tvm_script_builder* b) {
   tvm_ffi_release(b->env_threads);
   tvm_script__relax_builder_release(b);
   if (b->spans.items != b->spans_inline) tvm_script__span_log_free(&b->spans);
-  for (int i = 0; i < b->num_prim_types; ++i) {
-    tvm_ffi_release(b->prim_types[i].type);
-    tvm_ffi_release(b->prim_types[i].ptr_type);
-  }
   if (!c->block) {
     if (c->registered) {
       c->block = b;

@@ -135,8 +135,6 @@ enum { TVM_SCRIPT_NAME_STRS = 8 };
  * deeper nesting or more statements move to the heap. Sized so that the builder stays within
  * 4 KiB (the allocator's next size class is slower to get). */
 enum { TVM_SCRIPT_INLINE_FRAMES = 8, TVM_SCRIPT_INLINE_SPANS = 64, TVM_SCRIPT_NAME_POOL = 96 };
-/* The PrimTypes a builder shares among the Vars it makes (tvm_script__prim_type). */
-enum { TVM_SCRIPT_PRIM_TYPES = 4 };
 
 struct tvm_script_builder {
   tvm_script__frame* frames; /* frames_inline, or heap storage once more were needed */
@@ -147,7 +145,7 @@ struct tvm_script_builder {
   void* result;      /* the last finished top-level IRModule / PrimFunc */
   void* env_threads; /* ffi.Dict: thread Var (T.env_thread or launched) -> IterVar; lazily */
   /* Source locations, written by the parser (C users leave span NULL and nothing is recorded);
-   * borrowed: the parser's docs outlive the builder. span: of the statement being processed.
+   * borrowed: the parser's tree outlives the builder. span: of the statement being processed.
    * Every statement emitted is recorded in spans with the span current then; a frame's node is
    * emitted with the span of its frame. exit_error_span: after a failed
    * tvm_script_builder_exit, the span of the frame whose node could not be built (or NULL). */
@@ -155,19 +153,11 @@ struct tvm_script_builder {
   const tvm_script_span* exit_error_span;
   tvm_script__span_log spans;
   /* The parser's interned name Strings of the targets of the statement being run (borrowed:
-   * the Doc tree outlives the builder): a Var given the text of one of them by address shares
+   * the parser's names outlive the builder): a Var given the text of one of them by address shares
    * the String instead of copying it (tvm_script__var). */
   const void* name_strs[TVM_SCRIPT_NAME_STRS];
   int num_name_strs;
   int name_pool_used; /* bytes of name_pool handed out (never given back: a parse names few) */
-  int num_prim_types;
-  struct {
-    DLDataType dtype;
-    void* type; /* owned ir.PrimType of dtype */
-    /* Owned ir.PointerType to type in the scope of the last buffer data Var made with it, or
-     * NULL (tvm_script__ptr_var): a function's buffers share a dtype and scope or two. */
-    void* ptr_type;
-  } prim_types[TVM_SCRIPT_PRIM_TYPES];
   /* Relax (ir_builder_relax.c), made by the first Relax frame, owned: the BlockBuilder the
    * Relax frames build on, the symbolic variables of signatures evaluated outside a function
    * frame (ffi.Dict name -> tir.Var), and the Var / GlobalVar / Function the last Relax
@@ -194,18 +184,11 @@ static inline void* tvm_script__name_str(const tvm_script_builder* b, const char
   }
   return NULL;
 }
-/* The PrimType of dtype (not void) that b shares among the Vars it makes (borrowed, made on
- * first use), or NULL (without an error) when b has no room for another dtype or there is an
- * error pending. A function's loop, axis and buffer Vars have a dtype or two: each of them used
- * to have a PrimType of its own to make and release. Types are immutable values, compared by
- * structure: sharing one changes neither the IR's structure nor its printed form. */
-tvm_tir_type_obj* tvm_script__prim_type(tvm_script_builder* b, DLDataType dtype);
-/* tvm_tir_var / tvm_tir_ptr_var with name (the parser's String of it when it has one), the type
- * annotation (a pointer's element type) b's shared PrimType. */
+/* tvm_tir_var / tvm_tir_ptr_var with name, sharing the parser's String of it when it has one
+ * (name_strs above; ptr_var is given it). The types are libtir's shared ones. */
 tvm_tir_var_obj* tvm_script__var(tvm_script_builder* b, const char* name, DLDataType dtype);
 tvm_tir_var_obj* tvm_script__ptr_var(tvm_script_builder* b, const char* name, void* name_str,
                                      DLDataType element, const char* scope);
-
 /* Push a frame of kind (zeroed, with an empty statement list); NULL + MemoryError. The pointer
  * is valid until the next push. */
 tvm_script__frame* tvm_script__push_frame(tvm_script_builder* b, tvm_script_frame_kind kind);

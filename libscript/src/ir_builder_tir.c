@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "ir_builder_internal.h"
-#include "parse_internal.h" /* tvm_script__const_int */
 
 /* ---- Helpers ------------------------------------------------------------------------------- */
 /* Append obj (retained) to a frame collection. */
@@ -366,7 +365,7 @@ tvm_tir_buffer_obj* tvm_script_tir_buffer(const tvm_script_buffer_args* a) {
      * would pass its own; any other dtype is left to the constructor, which rejects the shape). */
     offset = a->elem_offset     ? tvm_tir_ref((void*)a->elem_offset)
              : a->offset_factor ? (tvm_tir_expr_obj*)tvm_tir_var("elem_offset", index_t)
-             : tvm_tir_dtype_is_index(index_t) ? tvm_script__const_int(index_t, 0)
+             : tvm_tir_dtype_is_index(index_t) ? tvm_tir_const_int(index_t, 0)
                                                : NULL;
     tvm_tir_buffer_fields bf = {.data = data,
                                 .dtype = a->dtype,

@@ -10,7 +10,6 @@
 #include <tvm-private/tir.h>
 
 #include "ir_builder_internal.h"
-#include "parse_internal.h" /* tvm_script__const_int */
 
 /* ---- Helpers ------------------------------------------------------------------------------- */
 /* A literal (IntImm / FloatImm) converted to dtype so that `A[i] = 0` stores into a float16
@@ -153,7 +152,7 @@ tvm_tir_var_obj* tvm_script_tir_for_enter(tvm_script_builder* b, const char* nam
   tvm_tir_var_obj* var = tvm_script__var(b, name ? name : "v", dtype);
   /* (The implicit start 0 is the parse's shared IntImm, as a literal 0 would be.) */
   tvm_tir_expr_obj* mn =
-      min ? tvm_script__int_literal_to(min, dtype) : tvm_script__const_int(dtype, 0);
+      min ? tvm_script__int_literal_to(min, dtype) : tvm_tir_const_int(dtype, 0);
   tvm_tir_expr_obj* ext = tvm_script__int_literal_to(extent, dtype);
   tvm_tir_iter_var_obj* iv = NULL;
   if (kind == TVM_TIR_FOR_THREAD_BINDING && var && mn && ext) {

@@ -68,6 +68,11 @@ static tvm_script_converter lookup(const char* token, int32_t type_index) {
   return t && type_index >= 0 && type_index < t->size ? t->fns[type_index] : NULL;
 }
 
+bool tvm_script__printer_rule(const char* token, int32_t type_index) {
+  return tvm_script_register_builtin_converters() == 0 &&
+         (lookup(token ? token : "", type_index) || lookup("", type_index));
+}
+
 static pthread_once_t g_builtin_once = PTHREAD_ONCE_INIT;
 static int g_builtin_rc;
 static char g_builtin_error[256];

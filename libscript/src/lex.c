@@ -26,11 +26,6 @@ typedef struct {
   int32_t kind;
 } spelling;
 
-static const spelling kKeywords[] = {
-#define X(e, s) {s, sizeof(s) - 1, TVM_SCRIPT_TOK_KW_##e},
-    TVM_SCRIPT_TOKEN_KEYWORDS(X)
-#undef X
-};
 static const spelling kOperators[] = {
 #define X(e, s) {s, sizeof(s) - 1, TVM_SCRIPT_TOK_##e},
     TVM_SCRIPT_TOKEN_OPERATORS(X)
@@ -54,8 +49,8 @@ enum {
   B_UTF8, /* bytes >= 0x80: only in identifiers (as well-formed UTF-8) */
 };
 
-/* The lexer's constant tables, built once per process from kOperators and kKeywords (they used
- * to be rebuilt, and zeroed, in every lexer). */
+/* The lexer's constant tables, built once per process from kOperators. (Keywords are names
+ * the identifier table marks: ast.h.) */
 static struct {
   uint8_t cls[256];
   /* Whether a byte continues an ASCII name (cls B_NAME or B_DIGIT): lex_fast's scan of a name
@@ -76,25 +71,8 @@ static struct {
   /* The kind of the one-byte operator of a byte (op_single's), or 0 (no operator is kind 0,
    * ENDMARKER). */
   uint8_t op_kind[128];
-  /* Keyword candidates by first byte (indices + 1 into kKeywords). */
-  uint8_t kw_cand[128][6];
-  /* The keyword (index + 1 into kKeywords) by kw_hash of its spelling: 0 none, KW_MANY for
-   * several (then kw_cand tells). The hash has no collision among today's keywords. */
-  uint8_t kw_by_hash[128];
-  /* By kw_hash too, for lex_fast: the keyword's bytes as a little-endian word (zero padded),
-   * its size (0: none; KW_MANY: several, see kw_by_hash) and kind, so that a name is told
-   * from a keyword by one compare of words instead of a loop over its bytes. */
-  struct {
-    uint64_t word;
-    uint8_t size;
-    uint8_t kind;
-  } kw_word[128];
 } g_tab;
 _Static_assert(TVM_SCRIPT_TOK_COUNT_ <= 256, "token kinds fit op_kind's bytes");
-enum { KW_MANY = 0xFF };
-static inline unsigned kw_hash(const unsigned char* s, size_t n) {
-  return ((unsigned)s[0] * 2 + (unsigned)s[n - 1] * 6 + (unsigned)n * 9) & 127;
-}
 static pthread_once_t g_tab_once = PTHREAD_ONCE_INIT;
 /* Set (release) once build_tables is done: lexer_init tests it inline before pthread_once, a
  * call per parse. */
@@ -133,26 +111,6 @@ static void build_tables(void) {
     g_tab.op_alone[c] = g_tab.op_single[c] && !g_tab.op_follow[c][0] && !g_tab.op_follow[c][1] &&
                         g_tab.cls[c] != B_DOT;
     g_tab.op_kind[c] = g_tab.op_single[c] ? (uint8_t)kOperators[g_tab.op_single[c] - 1].kind : 0;
-  }
-  for (size_t k = 0; k < sizeof(kKeywords) / sizeof(kKeywords[0]); ++k) {
-    uint8_t* cand = g_tab.kw_cand[(unsigned char)kKeywords[k].text[0]];
-    while (*cand) ++cand;
-    *cand = (uint8_t)(k + 1);
-    uint8_t* slot = &g_tab.kw_by_hash[kw_hash((const unsigned char*)kKeywords[k].text,
-                                              kKeywords[k].size)];
-    *slot = *slot ? KW_MANY : (uint8_t)(k + 1);
-  }
-  for (int h = 0; h < 128; ++h) {
-    uint8_t k = g_tab.kw_by_hash[h];
-    if (k == KW_MANY) {
-      g_tab.kw_word[h].size = KW_MANY;
-    } else if (k) {
-      uint64_t w = 0;
-      memcpy(&w, kKeywords[k - 1].text, kKeywords[k - 1].size); /* at most 8 (keyword_kind) */
-      g_tab.kw_word[h].word = w;
-      g_tab.kw_word[h].size = (uint8_t)kKeywords[k - 1].size;
-      g_tab.kw_word[h].kind = (uint8_t)kKeywords[k - 1].kind;
-    }
   }
   __atomic_store_n(&g_tab_ready, 1, __ATOMIC_RELEASE);
 }
@@ -207,13 +165,13 @@ static __attribute__((noinline)) bool grow_tokens(lexer* lx) {
   /* 128 tokens hold the parser's window (parse.c) with room for a burst of DEDENTs, in one
    * of the allocator's small size classes (a larger first buffer takes its slower path). */
   size_t cap = lx->cap ? lx->cap * 2 : 128;
-  tvm_script_token* data;
+  tvm_script__token* data;
   if (lx->data && lx->data == lx->own_data) {
-    if ((data = tvm_ffi_malloc(cap * sizeof(tvm_script_token)))) {
-      memcpy(data, lx->data, lx->count * sizeof(tvm_script_token));
+    if ((data = tvm_ffi_malloc(cap * sizeof(tvm_script__token)))) {
+      memcpy(data, lx->data, lx->count * sizeof(tvm_script__token));
     }
   } else {
-    data = tvm_ffi_realloc(lx->data, cap * sizeof(tvm_script_token));
+    data = tvm_ffi_realloc(lx->data, cap * sizeof(tvm_script__token));
   }
   if (!data) return false;
   lx->data = data;
@@ -221,10 +179,10 @@ static __attribute__((noinline)) bool grow_tokens(lexer* lx) {
   return true;
 }
 
-static tvm_script_token* push(lexer* lx, int32_t kind, tvm_script_span span) {
+static tvm_script__token* push(lexer* lx, int32_t kind, tvm_script_span span) {
   if (lx->count == lx->cap && !grow_tokens(lx)) return NULL;
-  tvm_script_token* t = &lx->data[lx->count++];
-  t->kind = kind; /* str_off, str_len and v: set by the makers of literals (lex_internal.h) */
+  tvm_script__token* t = &lx->data[lx->count++];
+  t->kind = kind; /* str_len and v: set by the makers of names and literals (lex_internal.h) */
   t->span = span;
   return t;
 }
@@ -411,7 +369,7 @@ static int lex_number(lexer* lx) {
     while (p < end && g_tab.cls[u[p]] == B_DIGIT) v = v * 10 + (uint64_t)(u[p++] - '0');
     if (p > start && (u[start] != '0' || p == start + 1) &&
         (p == lx->len || (!is_ident_char(u[p]) && u[p] != '.'))) {
-      tvm_script_token* t = push(lx, TVM_SCRIPT_TOK_INT, span_here(lx, start, p));
+      tvm_script__token* t = push(lx, TVM_SCRIPT_TOK_INT, span_here(lx, start, p));
       if (!t) return -1;
       t->v.i = (int64_t)v;
       lx->pos = p;
@@ -487,7 +445,7 @@ static int lex_number(lexer* lx) {
       v = tvm_ffi_strtod(buf, NULL);
       if (buf != small) tvm_ffi_free(buf);
     }
-    tvm_script_token* t = push(lx, TVM_SCRIPT_TOK_FLOAT, span);
+    tvm_script__token* t = push(lx, TVM_SCRIPT_TOK_FLOAT, span);
     if (!t) return -1;
     t->v.f = v;
     return 0;
@@ -501,7 +459,7 @@ static int lex_number(lexer* lx) {
     }
     v = v * (uint64_t)base + d;
   }
-  tvm_script_token* t = push(lx, TVM_SCRIPT_TOK_INT, span);
+  tvm_script__token* t = push(lx, TVM_SCRIPT_TOK_INT, span);
   if (!t) return -1;
   t->v.i = (int64_t)v;
   return 0;
@@ -532,7 +490,7 @@ static void put_utf8(tvm_ffi_strbuf* b, uint32_t cp) {
 
 /* An escape sequence at lx->pos (the byte after the backslash); `bs` is the backslash. */
 static int lex_escape(lexer* lx, size_t bs) {
-  tvm_ffi_strbuf* b = &lx->strings;
+  tvm_ffi_strbuf* b = &lx->scratch;
   const char* s = lx->src;
   char c = s[lx->pos];
   static const char kSimple[] = "\\\\''\"\"a\ab\bf\fn\nr\rt\tv\v";
@@ -601,7 +559,7 @@ static int lex_string(lexer* lx, size_t start) {
   size_t line_start0 = lx->line_start;
   tvm_script_span open = span_here(lx, start, lx->pos + (triple ? 3 : 1));
   lx->pos += triple ? 3 : 1;
-  if (lx->views && !triple) {
+  if (!triple) {
     /* Most literals have no escape and no line break: their value is their text, the bytes
      * between the quotes (a raw prefix changes nothing without a backslash), so the token
      * refers to the source instead of copying it. Anything else takes the loop below. */
@@ -612,17 +570,16 @@ static int lex_string(lexer* lx, size_t start) {
       ++pos;
     }
     if (pos < lx->len && s[pos] == q) {
-      tvm_script_token* t = push(lx, TVM_SCRIPT_TOK_STRING, span_here(lx, start, pos + 1));
+      tvm_script__token* t = push(lx, TVM_SCRIPT_TOK_STRING, span_here(lx, start, pos + 1));
       if (!t) return -1;
-      t->str_off = (uint32_t)lx->pos; /* the source is under INT32_MAX bytes (lexer_init) */
-      t->str_len = (uint32_t)(pos - lx->pos);
-      t->v.i = 1;
+      t->v.str = s + lx->pos;
+      t->str_len = (uint32_t)(pos - lx->pos); /* the source is under INT32_MAX bytes */
       lx->pos = pos + 1;
       return 0;
     }
   }
-  tvm_ffi_strbuf* b = &lx->strings;
-  size_t off = b->size;
+  tvm_ffi_strbuf* b = &lx->scratch;
+  b->size = 0;
   for (;;) {
     size_t run = lx->pos, pos = run;
     while (pos < lx->len) {
@@ -668,19 +625,16 @@ static int lex_string(lexer* lx, size_t start) {
     }
   }
   if (b->failed) return tvm_ffi_raise("MemoryError", "out of memory lexing a string literal");
-  if (b->size - off > UINT32_MAX - 1 || b->size > UINT32_MAX - 1) {
-    return fail(lx, open, "string literal too long");
-  }
+  if (b->size > UINT32_MAX - 1) return fail(lx, open, "string literal too long");
   tvm_script_span span = open;
   span.end_byte = (int64_t)lx->pos;
   span.end_line = lx->line;
   span.end_col = (int32_t)(lx->pos - lx->line_start + 1);
-  tvm_script_token* t = push(lx, TVM_SCRIPT_TOK_STRING, span);
+  const char* copy = tvm_script__arena_strdup(lx->names->arena, b->data ? b->data : "", b->size);
+  tvm_script__token* t = copy ? push(lx, TVM_SCRIPT_TOK_STRING, span) : NULL;
   if (!t) return -1;
-  t->v.i = 0; /* a copy in `strings`, not a view */
-  t->str_off = (uint32_t)off;
-  t->str_len = (uint32_t)(b->size - off);
-  tvm_ffi_strbuf_putc(b, '\0');
+  t->v.str = copy;
+  t->str_len = (uint32_t)b->size;
   return 0;
 unterminated:
   /* Report at the opening quote(s), on the line where the literal started. */
@@ -708,9 +662,6 @@ static int utf8_seq(const unsigned char* p, size_t avail) {
   }
   return n;
 }
-
-static inline uint64_t name_word(const unsigned char* s, size_t n, size_t avail);
-static inline void set_name_key(tvm_script_token* t, size_t n, uint64_t w);
 
 static int lex_name(lexer* lx) {
   size_t start = lx->pos;
@@ -754,21 +705,10 @@ static int lex_name(lexer* lx) {
     }
     if (prefix) return lex_string(lx, start);
   }
-  int32_t kind = TVM_SCRIPT_TOK_NAME;
-  if (n >= 2 && n <= 8 && ascii) {
-    for (const uint8_t* cand = g_tab.kw_cand[s[start]]; *cand; ++cand) {
-      const spelling* kw = &kKeywords[*cand - 1];
-      if (kw->size == n && same_text(kw->text, (const char*)s + start, n)) {
-        kind = kw->kind;
-        break;
-      }
-    }
-  }
-  tvm_script_token* t = push(lx, kind, span_here(lx, start, lx->pos));
+  script_name* name = tvm_script__intern(lx->names, lx->src + start, n, lx->len - start);
+  tvm_script__token* t = name ? push(lx, name->token, span_here(lx, start, lx->pos)) : NULL;
   if (!t) return -1;
-  if (kind == TVM_SCRIPT_TOK_NAME && n <= TVM_SCRIPT__NAME_KEY_MAX) {
-    set_name_key(t, n, name_word(s + start, n, lx->len - start));
-  }
+  t->v.name = name;
   return 0;
 }
 
@@ -933,7 +873,8 @@ static int lex_step(lexer* lx) {
   }
 }
 
-int tvm_script__lexer_init(lexer* lx, const char* source, size_t len, const char* filename) {
+int tvm_script__lexer_init(lexer* lx, const char* source, size_t len, const char* filename,
+                           script_names* names) {
   if (!__atomic_load_n(&g_tab_ready, __ATOMIC_ACQUIRE)) pthread_once(&g_tab_once, build_tables);
   /* Every field but the stacks, whose entries are set before they are read (see the struct). */
   lx->src = source ? source : "";
@@ -945,10 +886,10 @@ int tvm_script__lexer_init(lexer* lx, const char* source, size_t len, const char
   lx->at_line_start = true;
   lx->line_has_tokens = false;
   lx->done = false;
-  lx->views = false;
+  lx->names = names;
   lx->data = lx->own_data = NULL;
   lx->count = lx->cap = 0;
-  lx->strings = (tvm_ffi_strbuf){0};
+  lx->scratch = (tvm_ffi_strbuf){0};
   lx->indent8[0] = lx->indent1[0] = 0;
   lx->ndent = 0;
   lx->depth = 0;
@@ -969,51 +910,6 @@ int tvm_script__lexer_init(lexer* lx, const char* source, size_t len, const char
   }
   if (lx->fast_end > 0) --lx->fast_end;
   return 0;
-}
-
-/* The bytes s[0..n) (1 <= n <= 8) as a little-endian word, zero padded: one load and a mask
- * where 8 bytes are in the text (`avail` bytes from s on; those past the name are masked off),
- * else a copy. */
-static inline uint64_t name_word(const unsigned char* s, size_t n, size_t avail) {
-  /* The mask of a word's first n bytes, by n (a table load instead of computing it). */
-  static const uint64_t kMask[9] = {0,
-                                    0xFF,
-                                    0xFFFF,
-                                    0xFFFFFF,
-                                    0xFFFFFFFF,
-                                    0xFFFFFFFFFF,
-                                    0xFFFFFFFFFFFF,
-                                    0xFFFFFFFFFFFFFF,
-                                    0xFFFFFFFFFFFFFFFF};
-  uint64_t w = 0;
-  if (__builtin_expect(avail >= 8, 1)) {
-    memcpy(&w, s, 8);
-    w &= kMask[n];
-  } else {
-    memcpy(&w, s, n);
-  }
-  return w;
-}
-
-/* Sets the intern key of NAME token t of n bytes whose name_word is w (lex_internal.h). */
-static inline void set_name_key(tvm_script_token* t, size_t n, uint64_t w) {
-  t->v.i = (int64_t)w;
-  t->str_off = tvm_script__name_hash(w, 0, n);
-}
-
-/* The keyword spelled s[0..n) (ASCII, 2 <= n <= 8) whose name_word is w, or
- * TVM_SCRIPT_TOK_NAME. */
-static inline int32_t keyword_kind(const unsigned char* s, size_t n, uint64_t w) {
-  unsigned h = kw_hash(s, n);
-  if (g_tab.kw_word[h].size == n) {
-    return w == g_tab.kw_word[h].word ? g_tab.kw_word[h].kind : TVM_SCRIPT_TOK_NAME;
-  }
-  if (g_tab.kw_word[h].size != KW_MANY) return TVM_SCRIPT_TOK_NAME; /* none, or another size */
-  for (const uint8_t* cand = g_tab.kw_cand[s[0]]; *cand; ++cand) {
-    const spelling* kw = &kKeywords[*cand - 1];
-    if (kw->size == n && same_text(kw->text, (const char*)s, n)) return kw->kind;
-  }
-  return TVM_SCRIPT_TOK_NAME;
 }
 
 /* A line and its start (a byte offset) in one word, for set_line_col: (1 - line_start) mod
@@ -1053,11 +949,11 @@ static void lex_fast(lexer* lx, size_t limit) {
    * each, and the loop keeps one register for both. */
   uint64_t lk = line_key(lx->line, lx->line_start);
   size_t pos = lx->pos;
-  tvm_script_token* t = lx->data + lx->count;
-  tvm_script_token* const tend = lx->data + limit;
+  tvm_script__token* t = lx->data + lx->count;
+  tvm_script__token* const tend = lx->data + limit;
   /* The first token of the current line (since the last line break taken here): the line has
    * tokens when t is past it; NULL when it had some before this call. */
-  tvm_script_token* line_first = lx->line_has_tokens ? NULL : t;
+  tvm_script__token* line_first = lx->line_has_tokens ? NULL : t;
   while (t < tend) {
     /* Spaces only (one compare a byte, no class load): a tab or form feed is no token byte
      * below, so the loop stops before it and lex_step takes it with what follows. */
@@ -1082,14 +978,15 @@ static void lex_fast(lexer* lx, size_t limit) {
         pos = start;
         break;
       }
-      size_t n = pos - start;
-      if (n <= TVM_SCRIPT__NAME_KEY_MAX) {
-        uint64_t w = name_word(s + start, n, lx->len - start);
-        kind = n >= 2 ? keyword_kind(s + start, n, w) : TVM_SCRIPT_TOK_NAME;
-        if (kind == TVM_SCRIPT_TOK_NAME) set_name_key(t, n, w);
-      } else {
-        kind = TVM_SCRIPT_TOK_NAME;
+      /* One lookup interns the word and tells a keyword (ast.h). */
+      script_name* name =
+          tvm_script__intern(lx->names, (const char*)s + start, pos - start, lx->len - start);
+      if (!name) { /* (out of memory: lex_name raises it) */
+        pos = start;
+        break;
       }
+      t->v.name = name;
+      kind = name->token;
     } else if ((1u << cl) & (1u << B_OTHER | 1u << B_DOT)) {
       /* B_OTHER or B_DOT (one bit test instead of two compares); B_OTHER bytes are ASCII
        * (B_UTF8 is apart). */
@@ -1127,7 +1024,7 @@ static void lex_fast(lexer* lx, size_t limit) {
       t->v.i = (int64_t)v;
       kind = TVM_SCRIPT_TOK_INT;
       goto token;
-    } else if (cl == B_QUOTE && lx->views) {
+    } else if (cl == B_QUOTE) {
       /* lex_string's view of the source: a literal without prefix, escape or line break (the
        * scan stops at a line break at fast_end at the latest); not a triple quote. */
       if (s[pos + 1] == c) break; /* '' or a triple quote: lex_string's */
@@ -1136,9 +1033,8 @@ static void lex_fast(lexer* lx, size_t limit) {
       if (s[q] != c) break;
       pos = q + 1;
       t->kind = TVM_SCRIPT_TOK_STRING;
-      t->str_off = (uint32_t)(start + 1);
+      t->v.str = (const char*)s + start + 1;
       t->str_len = (uint32_t)(q - start - 1);
-      t->v.i = 1;
       goto span;
     } else if (c == '\n') {
       /* A line break (lex_step's B_NEWLINE case, then indentation()'s common case), so that a
@@ -1252,53 +1148,71 @@ int tvm_script__lexer_fill(lexer* lx, size_t want) {
       return -1;
     }
   }
-  if (lx->strings.failed) {
-    lx->done = true;
-    return tvm_ffi_raise("MemoryError", "out of memory lexing string literals");
-  }
   return 0;
 }
 
 void tvm_script__lexer_drop(lexer* lx, size_t n) {
   if (n > lx->count) n = lx->count;
-  memmove(lx->data, lx->data + n, (lx->count - n) * sizeof(tvm_script_token));
+  memmove(lx->data, lx->data + n, (lx->count - n) * sizeof(tvm_script__token));
   lx->count -= n;
 }
 
 void tvm_script__lexer_free(lexer* lx) {
   if (lx->data != lx->own_data) tvm_ffi_free(lx->data);
-  /* Most texts have no string literal to copy (views of the source): no buffer, no call. */
-  if (lx->strings.data) {
-    tvm_ffi_strbuf_free(&lx->strings);
-  } else {
-    lx->strings = (tvm_ffi_strbuf){0};
-  }
+  /* Most texts have no string literal to decode (views of the source): no buffer, no call. */
+  if (lx->scratch.data) tvm_ffi_strbuf_free(&lx->scratch);
   lx->data = NULL;
   lx->count = lx->cap = 0;
 }
 
 int tvm_script_lex(const char* source, size_t len, const char* filename, tvm_script_tokens* out) {
   memset(out, 0, sizeof(*out));
+  script_arena arena;
+  script_names names = {0};
+  tvm_script__arena_init(&arena, len);
   lexer lx;
-  if (tvm_script__lexer_init(&lx, source, len, filename) != 0 ||
-      tvm_script__lexer_fill(&lx, SIZE_MAX) != 0) {
-    tvm_script__lexer_free(&lx);
-    return -1;
-  }
-  /* The streaming lexer sets str_off/str_len of STRING tokens and v of literals only (see
-   * lex_internal.h); these tokens have the rest zero, as lexer.h documents. */
-  for (size_t i = 0; i < lx.count; ++i) {
-    tvm_script_token* t = &lx.data[i];
-    if (t->kind != TVM_SCRIPT_TOK_STRING) {
-      t->str_off = t->str_len = 0;
-      if (t->kind != TVM_SCRIPT_TOK_INT && t->kind != TVM_SCRIPT_TOK_FLOAT) t->v.i = 0;
+  int rc = tvm_script__lexer_init(&lx, source, len, filename, &names) != 0 ||
+                   tvm_script__names_init(&names, &arena, 64) != 0 ||
+                   tvm_script__lexer_fill(&lx, SIZE_MAX) != 0
+               ? -1
+               : 0;
+  /* The public tokens (lexer.h): the fields of lex_internal.h's that their kind sets, the rest
+   * zero; string values copied into `strings`, NUL separated. */
+  tvm_script_token* data = rc == 0 ? tvm_ffi_malloc((lx.count ? lx.count : 1) * sizeof(*data)) : NULL;
+  tvm_ffi_strbuf strings = {0};
+  for (size_t i = 0; data && i < lx.count; ++i) {
+    const tvm_script__token* t = &lx.data[i];
+    tvm_script_token* o = &data[i];
+    memset(o, 0, sizeof(*o));
+    o->kind = t->kind;
+    o->span = t->span;
+    if (t->kind == TVM_SCRIPT_TOK_INT) {
+      o->v.i = t->v.i;
+    } else if (t->kind == TVM_SCRIPT_TOK_FLOAT) {
+      o->v.f = t->v.f;
+    } else if (t->kind == TVM_SCRIPT_TOK_STRING) {
+      o->str_off = (uint32_t)strings.size;
+      o->str_len = t->str_len;
+      tvm_ffi_strbuf_append(&strings, t->v.str, t->str_len);
+      tvm_ffi_strbuf_putc(&strings, '\0');
     }
   }
-  out->data = lx.data;
-  out->count = lx.count;
-  out->strings = lx.strings.data;
-  out->strings_size = lx.strings.size;
-  return 0;
+  if (rc == 0 && (!data || strings.failed || strings.size > UINT32_MAX)) {
+    rc = tvm_ffi_raise("MemoryError", "out of memory lexing");
+  }
+  if (rc == 0) {
+    out->data = data;
+    out->count = lx.count;
+    out->strings = strings.data;
+    out->strings_size = strings.size;
+  } else {
+    tvm_ffi_free(data);
+    tvm_ffi_strbuf_free(&strings);
+  }
+  tvm_script__lexer_free(&lx);
+  tvm_script__names_free(&names);
+  tvm_script__arena_free(&arena);
+  return rc;
 }
 
 void tvm_script_tokens_free(tvm_script_tokens* tokens) {

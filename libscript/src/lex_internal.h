@@ -6,6 +6,27 @@
 #include <stdbool.h>
 #include <tvm/script/lexer.h>
 
+#include "ast.h" /* script_names, script_arena */
+
+/* A token of the streaming lexer. Which fields a kind sets:
+ *   NAME     v.name, the interned identifier (ast.h); a keyword is a token of its own kind
+ *   INT      v.i;  FLOAT  v.f
+ *   STRING   v.str and str_len: the decoded value, a view of the source when the literal (not
+ *            triple-quoted) has no escape or line break, else a copy in the names' arena
+ * and every kind its span; nothing else is written (tvm_script_lex makes the public tokens of
+ * lexer.h from these). */
+typedef struct {
+  int32_t kind; /* tvm_script_token_kind */
+  uint32_t str_len;
+  union {
+    int64_t i;
+    double f;
+    const char* str;
+    script_name* name;
+  } v;
+  tvm_script_span span;
+} tvm_script__token;
+
 typedef struct {
   const char* src;
   size_t len;
@@ -17,20 +38,14 @@ typedef struct {
   bool at_line_start;
   bool line_has_tokens;
   bool done; /* ENDMARKER (or, after an error, nothing more) has been produced */
-  /* Set by the consumer after init: a string literal without escapes and line breaks may be
-   * a view of the source (its token's v.i is then 1 and str_off an offset into src) instead
-   * of a copy in `strings` (tvm_script_lex keeps copies: its tokens have no source). */
-  bool views;
-  /* The produced tokens not yet dropped by the consumer. Only STRING tokens have str_off and
-   * str_len set, and only literals (INT, FLOAT, STRING) v: the parser reads no more, so the
-   * other stores are skipped (tvm_script_lex zeroes the rest). */
-  tvm_script_token* data;
+  script_names* names; /* where words are interned (their arena takes decoded literals too) */
+  /* The produced tokens not yet dropped by the consumer. */
+  tvm_script__token* data;
   size_t count, cap;
   /* A first buffer of the consumer's (set with data and cap after init: no allocation for a
    * small text), which the lexer leaves when it needs more room and never frees; or NULL. */
-  tvm_script_token* own_data;
-  /* Decoded string literals (tokens refer to them by offset; NUL separated). */
-  tvm_ffi_strbuf strings;
+  tvm_script__token* own_data;
+  tvm_ffi_strbuf scratch; /* a string literal being decoded */
   /* Indentation stack in columns with tabs to multiples of 8 and with tabs as 1. Only the
    * entries up to ndent (and the brackets below depth) are initialised: the stacks are most of
    * the struct's ~11 KB, and zeroing them per parse cost more than lexing a small file. */
@@ -45,20 +60,10 @@ typedef struct {
   int depth;
 } tvm_script__lexer;
 
-/* NAME tokens of at most NAME_KEY_MAX bytes carry the key the parser interns them by (parse.c's
- * name_key and intern): v.i holds the name's bytes as a little-endian word, zero padded, and
- * str_off its tvm_script__name_hash(word, 0, size). The lexer has the bytes at hand when it
- * tells a name from a keyword (it loads that word then), so the parser does not load and hash
- * them again for each name (~85 a small file). */
-enum { TVM_SCRIPT__NAME_KEY_MAX = 8 };
-static inline uint32_t tvm_script__name_hash(uint64_t k0, uint64_t k1, uint64_t n) {
-  return (uint32_t)(((k0 ^ (k1 * UINT64_C(0xC2B2AE3D27D4EB4F)) ^ n) *
-                     UINT64_C(0x9E3779B97F4A7C15)) >> 32);
-}
-
-/* Start lexing source[0..len). Returns 0, or -1 with an error raised. */
+/* Start lexing source[0..len), interning words in `names`. Returns 0, or -1 with an error
+ * raised. */
 int tvm_script__lexer_init(tvm_script__lexer* lx, const char* source, size_t len,
-                           const char* filename);
+                           const char* filename, script_names* names);
 /* Lex until at least `want` tokens are buffered or the end is reached. Returns 0, or -1 with a
  * SyntaxError raised (lx->done is then set and nothing more is produced). */
 int tvm_script__lexer_fill(tvm_script__lexer* lx, size_t want);

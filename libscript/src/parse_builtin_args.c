@@ -241,44 +241,6 @@ const char* tvm_script__arg_what(const tvm_script_call* call, const char* spec, 
   return buf;
 }
 
-/* ---- Shared integer constants ---------------------------------------------------------------- */
-__thread tvm_script_literals* tvm_script__t_literals;
-
-void tvm_script__literals_begin(tvm_script_literals* l) {
-  l->used = 0;
-  l->outer = tvm_script__t_literals;
-  tvm_script__t_literals = l;
-}
-
-void tvm_script__literals_end(tvm_script_literals* l) {
-  tvm_script__t_literals = l->outer;
-  for (uint32_t m = l->used; m; m &= m - 1) tvm_ffi_release(l->slots[__builtin_ctz(m)]);
-}
-
-static tvm_tir_expr_obj* const_int_new(tvm_script_literals* l,
-                                                                 size_t h, DLDataType dtype,
-                                                                 int64_t value) {
-  tvm_tir_expr_obj* e = tvm_tir_int_imm_new(dtype, value);
-  if (e) {
-    /* (An IntImm of exactly this dtype and value: int_imm_new never wraps, it raises.) */
-    if (l->used & (1u << h)) tvm_ffi_release(l->slots[h]);
-    tvm_ffi_retain(e);
-    l->slots[h] = (tvm_tir_int_imm_obj*)e;
-    l->used |= 1u << h;
-  }
-  return e;
-}
-
-tvm_tir_expr_obj* tvm_script__const_int_slow(DLDataType dtype, int64_t value) {
-  tvm_script_literals* l = tvm_script__t_literals;
-  /* For a scalar Int / UInt dtype tvm_tir_const_int is tvm_tir_int_imm_new (its element type is
-   * the dtype, and no broadcast); other dtypes (floats, vectors) take the general path. */
-  if (!l || dtype.lanes != 1 || !tvm_tir_dtype_is_integer(dtype)) {
-    return tvm_tir_const_int(dtype, value);
-  }
-  return const_int_new(l, tvm_script__literal_slot(dtype, value), dtype, value);
-}
-
 /* ---- Conversions --------------------------------------------------------------------------- */
 static int type_error(const TVMFFIAny* v, const char* what, const char* expected) {
   return tvm_ffi_raise("TypeError", "%s must be %s, got %s", what, expected,
@@ -294,9 +256,9 @@ tvm_tir_expr_obj* tvm_script__value_to_expr_slow(const TVMFFIAny* v, const char*
   switch (v->type_index) {
     case kTVMFFIInt: {
       bool fits = v->v_int64 >= INT32_MIN && v->v_int64 <= INT32_MAX;
-      return tvm_script__const_int(fits ? TVM_TIR_INT32 : TVM_TIR_INT64, v->v_int64);
+      return tvm_tir_int_imm_new(fits ? TVM_TIR_INT32 : TVM_TIR_INT64, v->v_int64);
     }
-    case kTVMFFIBool: return tvm_script__const_int(TVM_TIR_BOOL, v->v_int64 != 0);
+    case kTVMFFIBool: return tvm_tir_int_imm_new(TVM_TIR_BOOL, v->v_int64 != 0);
     case kTVMFFIFloat: return tvm_tir_float_imm_new(TVM_TIR_FLOAT32, v->v_float64);
     default: break;
   }
@@ -438,7 +400,7 @@ static tvm_tir_range_obj* index_range(tvm_tir_expr_obj* index) {
       extent_value = (int64_t)(r->lanes - 1) * stride + 1;
     }
   }
-  tvm_tir_expr_obj* extent = tvm_script__const_int(tvm_tir_expr_dtype(min), extent_value);
+  tvm_tir_expr_obj* extent = tvm_tir_const_int(tvm_tir_expr_dtype(min), extent_value);
   tvm_tir_range_obj* range = extent ? tvm_tir_range_new(min, extent) : NULL;
   tvm_ffi_release(extent);
   return range;

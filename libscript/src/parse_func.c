@@ -1,12 +1,12 @@
 /*
  * parse_func.c: the top of the TVMScript parser's semantic half: the statement dispatch table,
  * decorators, `@T.prim_func` functions, `@I.ir_module` classes, module-level constants,
- * fragments, and tvm_script_parse.
+ * fragments, and tvm_script_parse (which parses the text into the tree of ast.h and evaluates
+ * it).
  *
- * Dispatch: a statement doc runs the handler registered for (current dialect token, doc kind),
- * else the one registered for the default token. The decorator of a definition sets the token
- * for its body: `@T.prim_func` -> "tirx", `@I.ir_module` -> "ir" (its functions pick their own),
- * `@R.function` -> "relax", which has no handlers yet (a located NotImplementedError).
+ * Dispatch: a statement runs the handler registered for (current dialect token, statement
+ * kind), else the one registered for the default token (parse_eval.h says how a dialect plugs
+ * in). The decorator of a definition sets the token for its body (kDecorators).
  */
 #include <ctype.h>
 #include <pthread.h>
@@ -22,24 +22,17 @@
  * file's own state: the functions of the module being parsed are verified as soon as each is
  * built, while its IR is still in cache (the check of a whole module at its end walks IR long
  * evicted: for large modules most of the check's time). A function that passes is remembered
- * (by its FunctionDoc) and not checked again; one that fails is left to check_module_functions,
- * which reports it in its own order, so errors are those of a check at the end. */
+ * (by its def) and not checked again; one that fails is left to check_module_functions, which
+ * reports it in its own order, so errors are those of a check at the end. */
 typedef struct {
   script_parser p;
   bool module_checks; /* the module being parsed checks its functions */
-  /* The FunctionDocs whose functions were found well-formed, in parse order (a module's
-   * functions are parsed and checked in the order of its statements): inline when few. */
+  /* The defs whose functions were found well-formed, in parse order (a module's functions are
+   * parsed and checked in the order of its statements): inline when few. */
   int64_t num_passed, cap_passed;
-  const void** passed;
-  const void* passed_inline[8];
-  script_vt_storage vt_store; /* p.vt's first storage in a nested parse (not zeroed) */
+  const ast_stmt** passed;
+  const ast_stmt* passed_inline[8];
 } func_parser;
-
-/* p.vt's first storage for the outermost parse on a thread: zeroed (clean) at first, and left
- * clean by tvm_script__vt_free, so that a parse need not empty its 64 slots (a parse nested in
- * another, which has it, uses one in its own frame). */
-static __thread script_vt_storage t_vt_store;
-static __thread bool t_vt_store_busy;
 
 static func_parser* func_parser_of(script_parser* p) {
   return (func_parser*)((char*)p - offsetof(func_parser, p));
@@ -53,11 +46,11 @@ static int verify(script_parser* p, const void* func) {
   return tvm_tir_verify_well_formed_ex(func, constructed ? TVM_TIR_WF_CONSTRUCTED : 0);
 }
 
-/* Verify the function of FunctionDoc fn (named name) just added to the module being built;
- * remember fn if it passes. Failures are not errors here (see func_parser). Remembering the doc
- * stands for remembering the function: the module never replaces the function of a name (a
- * second definition is an error), so at the end the module's function of fn's name is this one. */
-static void precheck_module_function(script_parser* p, const script_doc* fn, const char* name) {
+/* Verify the function of def fn (named name) just added to the module being built; remember fn
+ * if it passes. Failures are not errors here (see func_parser). Remembering the def stands for
+ * remembering the function: the module never replaces the function of a name (a second
+ * definition is an error), so at the end the module's function of fn's name is this one. */
+static void precheck_module_function(script_parser* p, const ast_stmt* fn, const char* name) {
   func_parser* fp = func_parser_of(p);
   tvm_script__frame* mod = tvm_script__find_frame(p->b, TVM_SCRIPT_FRAME_MODULE);
   const TVMFFIAny* gv = mod ? tvm_ffi_map_get_str(mod->global_vars, name) : NULL;
@@ -66,7 +59,7 @@ static void precheck_module_function(script_parser* p, const script_doc* fn, con
       tvm_tir_kind_of(func->v_obj) == TVM_TIR_KIND_PrimFunc && verify(p, func->v_obj) == 0) {
     if (fp->num_passed == fp->cap_passed) {
       int64_t cap = fp->cap_passed * 2;
-      const void** grown = tvm_ffi_malloc((size_t)cap * sizeof(void*));
+      const ast_stmt** grown = tvm_ffi_malloc((size_t)cap * sizeof(void*));
       if (!grown) { /* (not remembered: checked again at the end) */
         tvm_ffi_error_clear();
         return;
@@ -81,9 +74,9 @@ static void precheck_module_function(script_parser* p, const script_doc* fn, con
   tvm_ffi_error_clear();
 }
 
-/* Whether FunctionDoc fn's function passed precheck_module_function; *cursor: the next entry
- * to try first (the end's check meets the docs in the order they were remembered). */
-static bool prechecked(script_parser* p, const script_doc* fn, int64_t* cursor) {
+/* Whether def fn's function passed precheck_module_function; *cursor: the next entry to try
+ * first (the end's check meets the defs in the order they were remembered). */
+static bool prechecked(script_parser* p, const ast_stmt* fn, int64_t* cursor) {
   const func_parser* fp = func_parser_of(p);
   if (*cursor < fp->num_passed && fp->passed[*cursor] == fn) {
     ++*cursor;
@@ -96,39 +89,32 @@ static bool prechecked(script_parser* p, const script_doc* fn, int64_t* cursor) 
 }
 
 /* ---- Dispatch ------------------------------------------------------------------------------ */
-static script_stmt_handler g_handlers[SCRIPT_TOKEN_COUNT][TVM_SCRIPT_DOC_COUNT];
+static script_stmt_handler g_handlers[SCRIPT_TOKEN_COUNT][AST_STMT_COUNT];
 static const char* const kTokenNames[SCRIPT_TOKEN_COUNT] = {"", "ir", "tirx", "relax"};
 
-void tvm_script__register_handler(script_token token, tvm_script_doc_kind kind,
-                                  script_stmt_handler fn) {
-  if ((int)token >= 0 && token < SCRIPT_TOKEN_COUNT && (int)kind >= 0 &&
-      kind < TVM_SCRIPT_DOC_COUNT) {
+void tvm_script__register_handler(script_token token, ast_stmt_kind kind, script_stmt_handler fn) {
+  if ((int)token >= 0 && token < SCRIPT_TOKEN_COUNT && (int)kind >= 0 && kind < AST_STMT_COUNT) {
     g_handlers[token][kind] = fn;
   }
 }
 
-int tvm_script__run_stmt(script_parser* p, const script_doc* stmt) {
-  tvm_script_doc_kind k = script__kind_of(stmt);
-  script_stmt_handler h = NULL;
-  if ((int)k >= 0 && k < TVM_SCRIPT_DOC_COUNT) {
-    h = g_handlers[p->token][k];
-    if (!h) h = g_handlers[SCRIPT_TOKEN_DEFAULT][k];
-  }
+int tvm_script__run_stmt(script_parser* p, const ast_stmt* stmt) {
+  int k = stmt->kind;
+  script_stmt_handler h = g_handlers[p->token][k];
+  if (!h) h = g_handlers[SCRIPT_TOKEN_DEFAULT][k];
   if (!h) {
     if (p->token == SCRIPT_TOKEN_DEFAULT) {
-      return tvm_script__error_at(p, stmt, "SyntaxError",
-                                  "this statement (%s) is not supported at "
-                                  "module level",
-                                  tvm_script_doc_kind_name(k));
+      return tvm_script__error_at(p, &stmt->span, "SyntaxError",
+                                  "this statement (%s) is not supported at module level",
+                                  tvm_script__ast_stmt_kind_name(k));
     }
-    return tvm_script__error_at(p, stmt, "SyntaxError",
-                                "this statement (%s) is not supported in "
-                                "dialect '%s'",
-                                tvm_script_doc_kind_name(k), kTokenNames[p->token]);
+    return tvm_script__error_at(p, &stmt->span, "SyntaxError",
+                                "this statement (%s) is not supported in dialect '%s'",
+                                tvm_script__ast_stmt_kind_name(k), kTokenNames[p->token]);
   }
   /* The builder records the nodes built for this statement at its span (a definition's own
    * errors are reported at its name, so it sets none), for errors found in the finished IR. */
-  if (k == TVM_SCRIPT_DOC_FunctionDoc || k == TVM_SCRIPT_DOC_ClassDoc) return h(p, stmt);
+  if (k == AST_DEF || k == AST_CLASS) return h(p, stmt);
   const tvm_script_span* outer = p->b->span;
   p->b->span = &stmt->span;
   int rc = h(p, stmt);
@@ -136,16 +122,9 @@ int tvm_script__run_stmt(script_parser* p, const script_doc* stmt) {
   return rc;
 }
 
-int tvm_script__run_body(script_parser* p, const void* stmts) {
-  int64_t n = stmts ? tvm_ffi_seq_size(stmts) : 0;
-  for (int64_t i = 0; i < n; ++i) {
-    /* The docs of a large file are long out of cache when they are run: fetch the next
-     * statement meanwhile, and the docs made just before it (its last children). */
-    if (i + 1 < n) {
-      const char* next = tvm_ffi_seq_obj_at(stmts, i + 1);
-      for (int line = 0; line < 8; ++line) __builtin_prefetch(next - 64 * line);
-    }
-    if (tvm_script__run_stmt(p, tvm_ffi_seq_obj_at(stmts, i)) != 0) return -1;
+int tvm_script__run_body(script_parser* p, ast_stmts stmts) {
+  for (int32_t i = 0; i < stmts.n; ++i) {
+    if (tvm_script__run_stmt(p, stmts.items[i]) != 0) return -1;
   }
   return 0;
 }
@@ -159,63 +138,75 @@ static int raise_at(script_parser* p, void* err, tvm_script_span span) {
   return -1;
 }
 
-int tvm_script__exit_to(script_parser* p, int depth, const void* doc) {
+int tvm_script__exit_to(script_parser* p, int depth, const tvm_script_span* span) {
   while (tvm_script_builder_depth(p->b) > depth) {
     if (tvm_script_builder_exit(p->b) == 0) continue;
     /* At the statement of the frame whose node failed (a rest-of-body frame closed here was
-     * opened by an earlier statement than doc), when the builder knows it. */
+     * opened by an earlier statement), when the builder knows it. */
     const tvm_script_span* at = p->b->exit_error_span;
-    return at ? raise_at(p, tvm_ffi_error_take(), *at) : tvm_script__relocate(p, doc);
+    return at ? raise_at(p, tvm_ffi_error_take(), *at) : tvm_script__relocate(p, span);
   }
   return 0;
 }
 
 /* ---- Decorators ---------------------------------------------------------------------------- */
+/* The decorators that start a definition, and the dialect token each sets for its body (a
+ * dialect without a parser yet has its message). */
+static const struct {
+  const char* module; /* script_special.name of the alias's module */
+  const char* name;
+  script_token token;
+  const char* not_yet; /* NULL, or the NotImplementedError's message */
+} kDecorators[] = {
+    {"tirx", "prim_func", SCRIPT_TOKEN_TIRX, NULL},
+    {"ir", "ir_module", SCRIPT_TOKEN_IR, NULL},
+    {"relax", "function", SCRIPT_TOKEN_RELAX,
+     "Relax functions (@R.function) are not supported by this parser yet"},
+};
+
 typedef struct {
   script_token token; /* TIRX for @T.prim_func, IR for @I.ir_module, RELAX for @R.function */
   bool is_private;
   bool check_wf;
 } decorator_info;
 
-static int parse_decorators(script_parser* p, const script_doc* def, const void* decorators,
+static int parse_decorators(script_parser* p, const ast_expr* def_name, ast_exprs decorators,
                             decorator_info* out) {
   out->token = SCRIPT_TOKEN_DEFAULT;
   out->is_private = false;
   out->check_wf = true;
-  int64_t n = decorators ? tvm_ffi_seq_size(decorators) : 0;
-  for (int64_t i = 0; i < n; ++i) {
-    const script_doc* d = tvm_ffi_seq_obj_at(decorators, i);
-    const tvm_script_call_doc_obj* call =
-        script__is_kind(d, TVM_SCRIPT_DOC_CallDoc) ? (const void*)d : NULL;
+  for (int32_t i = 0; i < decorators.n; ++i) {
+    const ast_expr* d = decorators.items[i];
+    const ast_expr* call = d->kind == AST_CALL ? d : NULL;
     char name[64];
     size_t len = 0;
     const script_special* mod =
-        tvm_script__dotted(p, call ? call->callee : d, name, sizeof(name), &len);
-    script_token token = SCRIPT_TOKEN_DEFAULT;
-    if (mod && strcmp(mod->name, "tirx") == 0 && strcmp(name, "prim_func") == 0) {
-      token = SCRIPT_TOKEN_TIRX;
-    } else if (mod && strcmp(mod->name, "ir") == 0 && strcmp(name, "ir_module") == 0) {
-      token = SCRIPT_TOKEN_IR;
-    } else if (mod && strcmp(mod->name, "relax") == 0 && strcmp(name, "function") == 0) {
-      return tvm_script__error_at(
-          p, d, "NotImplementedError",
-          "Relax functions (@R.function) are not supported by this parser yet");
-    } else {
-      return tvm_script__error_at(p, d, "SyntaxError",
+        tvm_script__dotted(p, call ? call->u.call.func : d, name, sizeof(name), &len);
+    size_t row = 0, rows = sizeof(kDecorators) / sizeof(kDecorators[0]);
+    while (row < rows && !(mod && strcmp(mod->name, kDecorators[row].module) == 0 &&
+                           strcmp(name, kDecorators[row].name) == 0)) {
+      ++row;
+    }
+    if (row == rows) {
+      return tvm_script__error_at(p, &d->span, "SyntaxError",
                                   "unknown decorator (expected @T.prim_func or @I.ir_module)");
     }
-    if (out->token != SCRIPT_TOKEN_DEFAULT) {
-      return tvm_script__error_at(p, d, "SyntaxError", "a definition takes one decorator");
+    if (kDecorators[row].not_yet) {
+      return tvm_script__error_at(p, &d->span, "NotImplementedError", "%s",
+                                  kDecorators[row].not_yet);
     }
-    out->token = token;
+    if (out->token != SCRIPT_TOKEN_DEFAULT) {
+      return tvm_script__error_at(p, &d->span, "SyntaxError", "a definition takes one decorator");
+    }
+    out->token = kDecorators[row].token;
     if (!call) continue;
-    if (call->args && tvm_ffi_seq_size(call->args) != 0) {
-      return tvm_script__error_at(p, tvm_ffi_seq_obj_at(call->args, 0), "TypeError",
+    if (call->u.call.args.n != 0) {
+      return tvm_script__error_at(p, &call->u.call.args.items[0]->span, "TypeError",
                                   "the decorator takes keyword arguments only");
     }
-    for (int64_t k = 0; k < tvm_ffi_seq_size(call->kwargs_keys); ++k) {
-      const char* key = tvm_ffi_str_cstr(tvm_ffi_seq_obj_at(call->kwargs_keys, k));
-      const script_doc* vd = tvm_ffi_seq_obj_at(call->kwargs_values, k);
+    for (int32_t k = 0; k < call->u.call.kw_values.n; ++k) {
+      const char* key = call->u.call.kw_names[k]->text;
+      const ast_expr* vd = call->u.call.kw_values.items[k];
       TVMFFIAny v;
       if (tvm_script__eval(p, vd, &v) != 0) return -1;
       bool flag = tvm_script__truthy(&v);
@@ -225,15 +216,13 @@ static int parse_decorators(script_parser* p, const script_doc* def, const void*
       } else if (strcmp(key, "check_well_formed") == 0) {
         out->check_wf = flag;
       } else if (strcmp(key, "s_tir") != 0 && strcmp(key, "pure") != 0) {
-        return tvm_script__error_at(p, vd, "TypeError", "unknown decorator argument '%s'", key);
+        return tvm_script__error_at(p, &vd->span, "TypeError", "unknown decorator argument '%s'",
+                                    key);
       }
     }
   }
   if (out->token == SCRIPT_TOKEN_DEFAULT) {
-    const script_doc* name = script__is_kind(def, TVM_SCRIPT_DOC_ClassDoc)
-                                 ? ((const tvm_script_class_doc_obj*)def)->name
-                                 : ((const tvm_script_function_doc_obj*)def)->name;
-    return tvm_script__error_at(p, name, "SyntaxError",
+    return tvm_script__error_at(p, &def_name->span, "SyntaxError",
                                 "a definition needs a decorator (@T.prim_func or @I.ir_module)");
   }
   return 0;
@@ -255,62 +244,54 @@ static void* param_object(const TVMFFIAny* ann, void* name_str) {
   }
   if (tvm_script__as_dtype(ann, &t)) return tvm_tir_var_new_str(name_str, t);
   tvm_ffi_raise("TypeError",
-                "a parameter annotation must be T.Buffer(...), T.handle or a dtype, "
-                "not '%s'",
+                "a parameter annotation must be T.Buffer(...), T.handle or a dtype, not '%s'",
                 tvm_ffi_any_type_name(ann));
   return NULL;
 }
 
-/* Parameter `index` of the function's params (earlier ones already checked). */
-static int parse_param(script_parser* p, const void* params, int64_t index) {
-  const script_doc* arg = tvm_ffi_seq_obj_at(params, index);
-  const tvm_script_assign_doc_obj* a = (const void*)arg;
-  if (!script__is_kind(arg, TVM_SCRIPT_DOC_AssignDoc) ||
-      !script__is_kind(a->lhs, TVM_SCRIPT_DOC_IdDoc)) {
-    return tvm_script__error_at(p, arg, "SyntaxError", "malformed parameter");
-  }
+/* Parameter `index` of def fn (earlier ones already checked). */
+static int parse_param(script_parser* p, const ast_stmt* fn, int32_t index) {
+  const ast_arg* a = fn->u.def.args[index];
+  script_name* name = a->name->u.name;
   if (!a->annotation) {
-    return tvm_script__error_at(p, arg, "TypeError", "a TIR parameter needs a type annotation");
+    return tvm_script__error_at(p, &a->span, "TypeError",
+                                "a TIR parameter needs a type annotation");
   }
-  if (a->rhs)
-    return tvm_script__error_at(p, a->rhs, "SyntaxError", "TIR parameters take no defaults");
-  void* name_str = ((const tvm_script_id_doc_obj*)a->lhs)->name;
-  const char* name = tvm_ffi_str_cstr(name_str);
-  uint32_t n;
-  const char* s = script__id_name(a->lhs, &n);
-  for (int64_t i = 0; i < index; ++i) { /* as Python: a name once per signature */
-    const tvm_script_assign_doc_obj* prev = tvm_ffi_seq_obj_at(params, i);
-    uint32_t pn;
-    const char* ps = script__id_name(prev->lhs, &pn);
-    /* (By length first: names of other lengths differ, as strcmp would find; the front end
-     * interns identifiers, so an equal name is mostly the same text.) */
-    if (pn == n && (ps == s || memcmp(ps, s, n) == 0)) {
-      return tvm_script__error_at(p, a->lhs, "SyntaxError",
-                                  "duplicate argument '%s' in function definition", name);
+  if (a->default_value) {
+    return tvm_script__error_at(p, &a->default_value->span, "SyntaxError",
+                                "TIR parameters take no defaults");
+  }
+  for (int32_t i = 0; i < index; ++i) { /* as Python: a name once per signature */
+    if (fn->u.def.args[i]->name->u.name == name) {
+      return tvm_script__error_at(p, &a->name->span, "SyntaxError",
+                                  "duplicate argument '%s' in function definition", name->text);
     }
   }
+  void* name_str = tvm_script__name_string(name);
+  if (!name_str) return tvm_script__relocate(p, &a->span);
+  const char* cname = tvm_ffi_str_cstr(name_str);
   TVMFFIAny ann;
   p->b->name_strs[0] = name_str; /* (T.Buffer(...) names the buffer after the parameter) */
   p->b->num_name_strs = 1;
-  int rc = script__is_kind(a->annotation, TVM_SCRIPT_DOC_CallDoc)
-               ? tvm_script__eval_call(p, a->annotation, TVM_SCRIPT_CTX_ASSIGN, &name, 1, &ann)
+  int rc = a->annotation->kind == AST_CALL
+               ? tvm_script__eval_call(p, a->annotation, TVM_SCRIPT_CTX_ASSIGN, &cname, 1, &ann)
                : tvm_script__eval(p, a->annotation, &ann);
   if (rc != 0) return -1;
   void* param = param_object(&ann, name_str);
   tvm_ffi_any_release(&ann);
-  if (!param) return tvm_script__relocate(p, a->annotation);
-  void* bound = tvm_script_tir_arg(p->b, name, param);
+  if (!param) return tvm_script__relocate(p, &a->annotation->span);
+  void* bound = tvm_script_tir_arg(p->b, cname, param);
   tvm_ffi_release(param);
-  if (!bound) return tvm_script__relocate(p, arg);
+  if (!bound) return tvm_script__relocate(p, &a->span);
   TVMFFIAny v = tvm_ffi_any_obj(bound);
-  if (tvm_script__vt_bind(&p->vt, s, n, &v) != 0) {
+  if (tvm_script__vt_bind(&p->vt, name, &v) != 0) {
     tvm_ffi_any_release(&v);
-    return tvm_script__relocate(p, arg);
+    return tvm_script__relocate(p, &a->span);
   }
   return 0;
 }
 
-static int parse_ret_type(script_parser* p, const script_doc* rt) {
+static int parse_ret_type(script_parser* p, const ast_expr* rt) {
   TVMFFIAny v;
   if (tvm_script__eval(p, rt, &v) != 0) return -1;
   DLDataType t;
@@ -324,11 +305,11 @@ static int parse_ret_type(script_parser* p, const script_doc* rt) {
     return 0;
   } else {
     tvm_ffi_any_release(&v);
-    return tvm_script__error_at(p, rt, "TypeError",
+    return tvm_script__error_at(p, &rt->span, "TypeError",
                                 "a return annotation must be a dtype such as T.int32");
   }
   tvm_ffi_any_release(&v);
-  int rc = type && tvm_script_tir_func_ret(p->b, type) == 0 ? 0 : tvm_script__relocate(p, rt);
+  int rc = type && tvm_script_tir_func_ret(p->b, type) == 0 ? 0 : tvm_script__relocate(p, &rt->span);
   tvm_ffi_release(type);
   return rc;
 }
@@ -357,14 +338,13 @@ static bool has_root_comment(const char* src, size_t from, size_t to) {
 }
 
 /* The printer writes a function's implicit root block (no iter vars, reads, writes or init) as
- * the comment `# with T.sblock("root"):` before the body: comments are not in the Doc tree, so
- * look for it in the text before the last statement of the body, and ask the builder for the
- * root block (which it also creates for root allocations). */
-static int request_root_block(script_parser* p, const tvm_script_function_doc_obj* f) {
-  int64_t n = tvm_ffi_seq_size(f->body);
-  if (n == 0 || !p->src) return 0;
-  const tvm_script_doc_obj* last = tvm_ffi_seq_obj_at(f->body, n - 1);
-  int64_t from = f->stmt.doc.span.start_byte, to = last->span.start_byte;
+ * the comment `# with T.sblock("root"):` before the body: comments are not in the tree, so look
+ * for it in the text before the last statement of the body, and ask the builder for the root
+ * block (which it also creates for root allocations). */
+static int request_root_block(script_parser* p, const ast_stmt* f) {
+  ast_stmts body = f->u.def.body;
+  if (body.n == 0) return 0;
+  int64_t from = f->span.start_byte, to = body.items[body.n - 1]->span.start_byte;
   if (from < 0 || to < from || (size_t)to > p->len) return 0;
   if (!has_root_comment(p->src, (size_t)from, (size_t)to)) return 0;
   return tvm_script_tir_func_root_block(p->b);
@@ -372,132 +352,127 @@ static int request_root_block(script_parser* p, const tvm_script_function_doc_ob
 
 /* tvm_script__parse_function; *check_wf: whether its decorator asks for the well-formedness
  * check (what wants_check reads for it in the same state). */
-static int parse_function(script_parser* p, const script_doc* fn, bool* check_wf) {
-  const tvm_script_function_doc_obj* f = (const void*)fn;
+static int parse_function(script_parser* p, const ast_stmt* f, bool* check_wf) {
   decorator_info deco;
-  if (parse_decorators(p, fn, f->decorators, &deco) != 0) return -1;
+  const ast_expr* fname = f->u.def.name;
+  if (parse_decorators(p, fname, f->u.def.decorators, &deco) != 0) return -1;
   *check_wf = deco.check_wf;
   if (deco.token != SCRIPT_TOKEN_TIRX) {
-    return tvm_script__error_at(p, tvm_ffi_seq_obj_at(f->decorators, 0), "SyntaxError",
+    return tvm_script__error_at(p, &f->u.def.decorators.items[0]->span, "SyntaxError",
                                 "@I.ir_module decorates a class, not a function");
   }
-  const char* name = tvm_ffi_str_cstr(((const tvm_script_id_doc_obj*)f->name)->name);
+  void* name_str = tvm_script__name_string(fname->u.name);
+  if (!name_str) return tvm_script__relocate(p, &fname->span);
+  const char* name = tvm_ffi_str_cstr(name_str);
   script_token saved = p->token;
   int depth = tvm_script_builder_depth(p->b);
-  p->b->name_strs[0] = ((const tvm_script_id_doc_obj*)f->name)->name; /* (shared by the IR) */
+  p->b->name_strs[0] = name_str; /* (shared by the IR) */
   p->b->num_name_strs = 1;
   if (tvm_script_tir_prim_func_enter(p->b, deco.is_private) != 0 ||
       tvm_script_tir_func_name(p->b, name) != 0) {
-    return tvm_script__relocate(p, f->name);
+    return tvm_script__relocate(p, &fname->span);
   }
-  if (tvm_script__vt_push_scope(&p->vt) != 0) return tvm_script__relocate(p, f->name);
+  if (tvm_script__vt_push_scope(&p->vt) != 0) return tvm_script__relocate(p, &fname->span);
   p->token = SCRIPT_TOKEN_TIRX;
   ++p->func_depth;
   int rc = 0;
-  for (int64_t i = 0; rc == 0 && i < tvm_ffi_seq_size(f->args); ++i) {
-    rc = parse_param(p, f->args, i);
-  }
-  if (rc == 0 && f->return_type) rc = parse_ret_type(p, f->return_type);
-  if (rc == 0 && request_root_block(p, f) != 0) rc = tvm_script__relocate(p, f->name);
-  if (rc == 0) rc = tvm_script__run_body(p, f->body);
+  for (int32_t i = 0; rc == 0 && i < f->u.def.nargs; ++i) rc = parse_param(p, f, i);
+  if (rc == 0 && f->u.def.returns) rc = parse_ret_type(p, f->u.def.returns);
+  if (rc == 0 && request_root_block(p, f) != 0) rc = tvm_script__relocate(p, &fname->span);
+  if (rc == 0) rc = tvm_script__run_body(p, f->u.def.body);
   --p->func_depth;
   p->token = saved;
   tvm_script__vt_pop_scope(&p->vt);
-  if (rc != 0 || tvm_script__exit_to(p, depth, f->name) != 0) return -1;
+  if (rc != 0 || tvm_script__exit_to(p, depth, &fname->span) != 0) return -1;
   if (p->check_wf && deco.check_wf && func_parser_of(p)->module_checks) {
-    precheck_module_function(p, fn, name);
+    precheck_module_function(p, f, name);
   }
   return 0;
 }
 
 /* A decorated def in any context (module level or inside a class). */
-int tvm_script__parse_function(script_parser* p, const script_doc* fn) {
+int tvm_script__parse_function(script_parser* p, const ast_stmt* fn) {
   bool check_wf;
   return parse_function(p, fn, &check_wf);
 }
 
 /* Verify a finished PrimFunc. A failure is reported at the statement that built the deepest
  * node on the access path the checker names, else at the function's name. */
-static int check_function(script_parser* p, const script_doc* fn, const void* func) {
+static int check_function(script_parser* p, const ast_stmt* fn, const void* func) {
   if (verify(p, func) == 0) return 0;
   void* err = tvm_ffi_error_take();
   const char* msg = err ? tvm_ffi_error_message(err) : "";
   const char* at = strstr(msg, " at <root>");
   for (const char* later; at && (later = strstr(at + 1, " at <root>"));) at = later;
   const tvm_script_span* span = at ? tvm_script__span_at_path(&p->b->spans, func, at + 4) : NULL;
-  const script_doc* name = ((const tvm_script_function_doc_obj*)fn)->name;
-  return raise_at(p, err, span ? *span : name->span);
+  return raise_at(p, err, span ? *span : fn->u.def.name->span);
 }
 
 /* ---- Modules ------------------------------------------------------------------------------- */
 /* I.module_attrs({...}) / I.module_global_infos({...}) in a class body. */
-static int ir_expr_stmt(script_parser* p, const script_doc* d) {
-  const script_doc* e = ((const tvm_script_expr_stmt_doc_obj*)d)->expr;
-  const tvm_script_call_doc_obj* c =
-      script__is_kind(e, TVM_SCRIPT_DOC_CallDoc) ? (const void*)e : NULL;
+static int ir_expr_stmt(script_parser* p, const ast_stmt* st) {
+  const ast_expr* e = st->u.expr;
+  const ast_expr* c = e->kind == AST_CALL ? e : NULL;
   char name[64];
   size_t len;
-  const script_special* mod = c ? tvm_script__dotted(p, c->callee, name, sizeof(name), &len) : NULL;
+  const script_special* mod =
+      c ? tvm_script__dotted(p, c->u.call.func, name, sizeof(name), &len) : NULL;
   bool attrs = mod && strcmp(mod->name, "ir") == 0 && strcmp(name, "module_attrs") == 0;
   bool infos = mod && strcmp(mod->name, "ir") == 0 && strcmp(name, "module_global_infos") == 0;
   if (!attrs && !infos) {
-    if (script__is_kind(e, TVM_SCRIPT_DOC_LiteralDoc)) return 0; /* a stray string */
-    return tvm_script__error_at(p, d, "SyntaxError",
+    if (e->kind == AST_CONST || e->kind == AST_STR) return 0; /* a stray literal */
+    return tvm_script__error_at(p, &st->span, "SyntaxError",
                                 "an @I.ir_module class holds functions, "
                                 "I.module_attrs and I.module_global_infos");
   }
-  if (!c->args || tvm_ffi_seq_size(c->args) != 1 || tvm_ffi_seq_size(c->kwargs_keys) != 0) {
-    return tvm_script__error_at(p, e, "TypeError", "I.%s() takes exactly one argument (a dict)",
-                                name);
+  if (c->u.call.args.n != 1 || c->u.call.kw_values.n != 0) {
+    return tvm_script__error_at(p, &e->span, "TypeError",
+                                "I.%s() takes exactly one argument (a dict)", name);
   }
-  const script_doc* ad = tvm_ffi_seq_obj_at(c->args, 0);
+  const ast_expr* a = c->u.call.args.items[0];
   TVMFFIAny v;
-  if (tvm_script__eval(p, ad, &v) != 0) return -1;
+  if (tvm_script__eval(p, a, &v) != 0) return -1;
   int rc;
   if (v.type_index != kTVMFFIMap) {
-    rc = tvm_script__error_at(p, ad, "TypeError", "I.%s() takes a dict, not '%s'", name,
+    rc = tvm_script__error_at(p, &a->span, "TypeError", "I.%s() takes a dict, not '%s'", name,
                               tvm_ffi_any_type_name(&v));
   } else {
     rc = (attrs ? tvm_script_ir_module_attrs(p->b, v.v_obj)
                 : tvm_script_ir_module_global_infos(p->b, v.v_obj)) == 0
              ? 0
-             : tvm_script__relocate(p, e);
+             : tvm_script__relocate(p, &e->span);
   }
   tvm_ffi_any_release(&v);
   return rc;
 }
 
-static int ir_function(script_parser* p, const script_doc* d) {
-  return tvm_script__parse_function(p, d);
+static int ir_function(script_parser* p, const ast_stmt* st) {
+  return tvm_script__parse_function(p, st);
 }
 
-static int ir_nested_class(script_parser* p, const script_doc* d) {
-  return tvm_script__error_at(p, d, "SyntaxError", "nested classes are not supported");
+static int ir_nested_class(script_parser* p, const ast_stmt* st) {
+  return tvm_script__error_at(p, &st->span, "SyntaxError", "nested classes are not supported");
 }
 
 /* Whether the definition asks for the well-formedness check (decorator flag). */
-static bool wants_check(script_parser* p, const script_doc* def, const void* decorators) {
+static bool wants_check(script_parser* p, const ast_stmt* def) {
   decorator_info deco;
-  if (parse_decorators(p, def, decorators, &deco) != 0) {
+  if (parse_decorators(p, def->u.def.name, def->u.def.decorators, &deco) != 0) {
     tvm_ffi_error_clear();
     return true;
   }
   return deco.check_wf;
 }
 
-/* Check each PrimFunc of a finished module defined by the FunctionDocs among stmts. A function
- * that passed its check while the module was built is skipped before its decorators are read
+/* Check each PrimFunc of a finished module defined by the defs among stmts. A function that
+ * passed its check while the module was built is skipped before its decorators are read
  * again: whatever they would say now, it is not checked twice. */
-static int check_module_functions(script_parser* p, const void* mod, const void* stmts) {
+static int check_module_functions(script_parser* p, const void* mod, ast_stmts stmts) {
   int64_t cursor = 0;
-  for (int64_t i = 0; p->check_wf && i < tvm_ffi_seq_size(stmts); ++i) {
-    const script_doc* s = tvm_ffi_seq_obj_at(stmts, i);
-    if (!script__is_kind(s, TVM_SCRIPT_DOC_FunctionDoc)) continue;
-    if (prechecked(p, s, &cursor)) continue;
-    const tvm_script_function_doc_obj* f = (const void*)s;
-    if (!wants_check(p, s, f->decorators)) continue;
-    void* func = tvm_tir_ir_module_lookup(
-        mod, tvm_ffi_str_cstr(((const tvm_script_id_doc_obj*)f->name)->name));
+  for (int32_t i = 0; p->check_wf && i < stmts.n; ++i) {
+    const ast_stmt* s = stmts.items[i];
+    if (s->kind != AST_DEF || prechecked(p, s, &cursor) || !wants_check(p, s)) continue;
+    void* func = tvm_tir_ir_module_lookup(mod, s->u.def.name->u.name->text);
     int rc = func && tvm_tir_kind_of(func) == TVM_TIR_KIND_PrimFunc ? check_function(p, s, func)
                                                                     : 0;
     tvm_ffi_release(func);
@@ -509,64 +484,60 @@ static int check_module_functions(script_parser* p, const void* mod, const void*
 /* Declare the GlobalVar of every function among stmts, so that `cls.f` may refer to a
  * function defined later; with bind_names, the bare names refer to them as well (functions
  * at a file's top level, which have no `cls`). */
-static int declare_functions(script_parser* p, const void* stmts, bool bind_names) {
-  for (int64_t i = 0; i < tvm_ffi_seq_size(stmts); ++i) {
-    const script_doc* s = tvm_ffi_seq_obj_at(stmts, i);
-    if (!script__is_kind(s, TVM_SCRIPT_DOC_FunctionDoc)) continue;
-    const script_doc* fname = ((const tvm_script_function_doc_obj*)s)->name;
-    tvm_tir_global_var_obj* gv = tvm_script_ir_module_global_var(
-        p->b, tvm_ffi_str_cstr(((const tvm_script_id_doc_obj*)fname)->name));
-    if (!gv) return tvm_script__relocate(p, fname);
+static int declare_functions(script_parser* p, ast_stmts stmts, bool bind_names) {
+  for (int32_t i = 0; i < stmts.n; ++i) {
+    const ast_stmt* s = stmts.items[i];
+    if (s->kind != AST_DEF) continue;
+    const ast_expr* fname = s->u.def.name;
+    tvm_tir_global_var_obj* gv = tvm_script_ir_module_global_var(p->b, fname->u.name->text);
+    if (!gv) return tvm_script__relocate(p, &fname->span);
     TVMFFIAny v = tvm_ffi_any_obj(gv);
-    uint32_t len;
-    const char* name = script__id_name(fname, &len);
     if (!bind_names) {
       tvm_ffi_release(gv);
-    } else if (tvm_script__vt_bind(&p->vt, name, len, &v) != 0) {
+    } else if (tvm_script__vt_bind(&p->vt, fname->u.name, &v) != 0) {
       tvm_ffi_any_release(&v);
-      return tvm_script__relocate(p, fname);
+      return tvm_script__relocate(p, &fname->span);
     }
   }
   return 0;
 }
 
-static int parse_class(script_parser* p, const script_doc* cd, void** out) {
-  const tvm_script_class_doc_obj* c = (const void*)cd;
+static int parse_class(script_parser* p, const ast_stmt* c, void** out) {
+  const ast_expr* cname = c->u.cls.name;
   decorator_info deco;
-  if (parse_decorators(p, cd, c->decorators, &deco) != 0) return -1;
+  if (parse_decorators(p, cname, c->u.cls.decorators, &deco) != 0) return -1;
   if (deco.token != SCRIPT_TOKEN_IR) {
-    return tvm_script__error_at(p, tvm_ffi_seq_obj_at(c->decorators, 0), "SyntaxError",
+    return tvm_script__error_at(p, &c->u.cls.decorators.items[0]->span, "SyntaxError",
                                 "a class needs the @I.ir_module decorator");
   }
-  if (tvm_script_ir_module_enter(p->b) != 0) return tvm_script__relocate(p, c->name);
-  if (tvm_script__vt_push_scope(&p->vt) != 0) return tvm_script__relocate(p, c->name);
+  if (tvm_script_ir_module_enter(p->b) != 0) return tvm_script__relocate(p, &cname->span);
+  if (tvm_script__vt_push_scope(&p->vt) != 0) return tvm_script__relocate(p, &cname->span);
   /* `cls` and the class name refer to the module; every function is declared up front so that
    * `cls.f` may refer to a function defined later. */
-  uint32_t nlen;
-  const char* cname = script__id_name(c->name, &nlen);
+  script_name* cls = script__name(p, "cls");
   TVMFFIAny m1 = tvm_script__cls_value(), m2 = tvm_script__cls_value();
-  int rc = tvm_script__vt_bind(&p->vt, cname, nlen, &m1) == 0 &&
-                   tvm_script__vt_bind(&p->vt, "cls", 3, &m2) == 0
+  int rc = cls && tvm_script__vt_bind(&p->vt, cname->u.name, &m1) == 0 &&
+                   tvm_script__vt_bind(&p->vt, cls, &m2) == 0
                ? 0
-               : tvm_script__relocate(p, c->name);
-  if (rc == 0) rc = declare_functions(p, c->body, false);
+               : tvm_script__relocate(p, &cname->span);
+  if (rc == 0) rc = declare_functions(p, c->u.cls.body, false);
   script_token saved = p->token;
   p->token = SCRIPT_TOKEN_IR;
-  p->module_defs = c->body;
+  p->module_defs = &c->u.cls.body;
   func_parser_of(p)->module_checks = deco.check_wf;
-  if (rc == 0) rc = tvm_script__run_body(p, c->body);
+  if (rc == 0) rc = tvm_script__run_body(p, c->u.cls.body);
   func_parser_of(p)->module_checks = false;
   p->module_defs = NULL;
   p->token = saved;
   tvm_script__vt_pop_scope(&p->vt);
-  if (rc == 0) rc = tvm_script__exit_to(p, 0, c->name);
+  if (rc == 0) rc = tvm_script__exit_to(p, 0, &cname->span);
   void* mod = rc == 0 ? tvm_script_builder_result(p->b) : NULL;
-  if (rc == 0 && !mod) rc = tvm_script__relocate(p, c->name);
+  if (rc == 0 && !mod) rc = tvm_script__relocate(p, &cname->span);
   if (rc == 0 && tvm_tir_kind_of(mod) != TVM_TIR_KIND_IRModule) {
-    rc = tvm_script__error_at(p, c->name, "RuntimeError",
+    rc = tvm_script__error_at(p, &cname->span, "RuntimeError",
                               "the IR builder did not produce an IRModule");
   }
-  if (rc == 0 && deco.check_wf) rc = check_module_functions(p, mod, c->body);
+  if (rc == 0 && deco.check_wf) rc = check_module_functions(p, mod, c->u.cls.body);
   if (rc != 0) {
     tvm_ffi_release(mod);
     return -1;
@@ -580,11 +551,10 @@ static pthread_once_t g_register_once = PTHREAD_ONCE_INIT;
 static atomic_bool g_registered; /* register_handlers has run */
 
 static void register_handlers(void) {
-  tvm_script__init_doc_kinds();
   tvm_script__register_tir_handlers();
-  tvm_script__register_handler(SCRIPT_TOKEN_IR, TVM_SCRIPT_DOC_FunctionDoc, ir_function);
-  tvm_script__register_handler(SCRIPT_TOKEN_IR, TVM_SCRIPT_DOC_ClassDoc, ir_nested_class);
-  tvm_script__register_handler(SCRIPT_TOKEN_IR, TVM_SCRIPT_DOC_ExprStmtDoc, ir_expr_stmt);
+  tvm_script__register_handler(SCRIPT_TOKEN_IR, AST_DEF, ir_function);
+  tvm_script__register_handler(SCRIPT_TOKEN_IR, AST_CLASS, ir_nested_class);
+  tvm_script__register_handler(SCRIPT_TOKEN_IR, AST_EXPR_STMT, ir_expr_stmt);
 }
 
 void tvm_script_parse_options_init(tvm_script_parse_options* opts) {
@@ -594,16 +564,17 @@ void tvm_script_parse_options_init(tvm_script_parse_options* opts) {
 
 /* A file of definitions: module-level constants and either one @I.ir_module class or
  * @T.prim_func functions: one gives a PrimFunc, several an IRModule of them (by name). */
-static void* parse_definitions(script_parser* p, const void* stmts) {
-  int64_t n = tvm_ffi_seq_size(stmts), nfn = 0, ncls = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    const script_doc* s = tvm_ffi_seq_obj_at(stmts, i);
-    bool is_fn = script__is_kind(s, TVM_SCRIPT_DOC_FunctionDoc);
-    bool is_cls = script__is_kind(s, TVM_SCRIPT_DOC_ClassDoc);
+static void* parse_definitions(script_parser* p, const ast_stmts* stmts) {
+  int32_t n = stmts->n, nfn = 0, ncls = 0;
+  const ast_stmt* first = NULL;
+  for (int32_t i = 0; i < n; ++i) {
+    const ast_stmt* s = stmts->items[i];
+    bool is_fn = s->kind == AST_DEF, is_cls = s->kind == AST_CLASS;
+    if (is_fn && !first) first = s;
     nfn += is_fn;
     ncls += is_cls;
     if ((is_cls && ncls + nfn > 1) || (is_fn && ncls > 0)) {
-      tvm_script__error_at(p, s, "SyntaxError",
+      tvm_script__error_at(p, &s->span, "SyntaxError",
                            "a TVMScript file holds one @I.ir_module class or "
                            "@T.prim_func functions, not both");
       return NULL;
@@ -611,51 +582,44 @@ static void* parse_definitions(script_parser* p, const void* stmts) {
   }
   bool implicit_module = nfn > 1;
   if (implicit_module) {
-    const script_doc* first = NULL;
-    for (int64_t i = 0; !first && i < n; ++i) {
-      const script_doc* s = tvm_ffi_seq_obj_at(stmts, i);
-      if (script__is_kind(s, TVM_SCRIPT_DOC_FunctionDoc)) first = s;
-    }
     if (tvm_script_ir_module_enter(p->b) != 0) {
-      tvm_script__relocate(p, first);
+      tvm_script__relocate(p, &first->span);
       return NULL;
     }
-    if (declare_functions(p, stmts, true) != 0) return NULL;
+    if (declare_functions(p, *stmts, true) != 0) return NULL;
     p->module_defs = stmts;
     func_parser_of(p)->module_checks = true;
   }
   void* result = NULL;
-  for (int64_t i = 0; i < n; ++i) {
-    const script_doc* s = tvm_ffi_seq_obj_at(stmts, i);
-    if (script__is_kind(s, TVM_SCRIPT_DOC_ClassDoc)) {
+  for (int32_t i = 0; i < n; ++i) {
+    const ast_stmt* s = stmts->items[i];
+    if (s->kind == AST_CLASS) {
       if (parse_class(p, s, &result) != 0) goto fail;
-    } else if (!script__is_kind(s, TVM_SCRIPT_DOC_FunctionDoc)) {
+    } else if (s->kind != AST_DEF) {
       if (tvm_script__run_stmt(p, s) != 0) goto fail;
     } else {
-      const script_doc* name = ((const tvm_script_function_doc_obj*)s)->name;
       bool check_wf;
       if (parse_function(p, s, &check_wf) != 0) goto fail;
       if (implicit_module) continue;
       if (!(result = tvm_script_builder_result(p->b))) {
-        tvm_script__relocate(p, name);
+        tvm_script__relocate(p, &s->u.def.name->span);
         goto fail;
       }
       /* check_wf is what wants_check would read again from the decorators: the function's
        * scope is popped and the builder back at its depth, so their evaluation sees the state
        * it saw before the function (this def's decorators were read with no statement between;
        * a module's functions are checked after later statements, so those read them again). */
-      if (p->check_wf && check_wf && check_function(p, s, result) != 0) {
-        goto fail;
-      }
+      if (p->check_wf && check_wf && check_function(p, s, result) != 0) goto fail;
     }
   }
   if (implicit_module) {
-    if (tvm_script__exit_to(p, 0, stmts ? tvm_ffi_seq_obj_at(stmts, n - 1) : NULL) != 0) goto fail;
+    const tvm_script_span* last = &stmts->items[n - 1]->span;
+    if (tvm_script__exit_to(p, 0, last) != 0) goto fail;
     if (!(result = tvm_script_builder_result(p->b))) {
-      tvm_script__relocate(p, tvm_ffi_seq_obj_at(stmts, n - 1));
+      tvm_script__relocate(p, last);
       goto fail;
     }
-    if (check_module_functions(p, result, stmts) != 0) goto fail;
+    if (check_module_functions(p, result, *stmts) != 0) goto fail;
   }
   return result;
 fail:
@@ -666,30 +630,22 @@ fail:
 /* Whether the statement just run at the top of a fragment only declared free variables or
  * buffers (`n = T.int32()`, `A = T.Buffer(...)`, `n, m = T.int32(), T.int32()`), emitting
  * nothing; *last gets the last value declared. */
-static bool is_declaration(script_parser* p, const script_doc* s, int depth_before,
+static bool is_declaration(script_parser* p, const ast_stmt* s, int depth_before,
                            TVMFFIAny* last) {
-  const tvm_script_assign_doc_obj* a = (const void*)s;
-  if (!script__is_kind(s, TVM_SCRIPT_DOC_AssignDoc) || a->annotation || !a->rhs ||
+  if (s->kind != AST_ASSIGN || s->u.assign.annotation || !s->u.assign.value ||
       tvm_script_builder_depth(p->b) != depth_before) {
     return false;
   }
-  bool single = script__is_kind(a->lhs, TVM_SCRIPT_DOC_IdDoc);
-  const void* targets = single ? NULL : ((const tvm_script_seq_doc_obj*)a->lhs)->elements;
-  const void* values = script__is_kind(a->rhs, TVM_SCRIPT_DOC_TupleDoc)
-                           ? ((const tvm_script_seq_doc_obj*)a->rhs)->elements
-                           : NULL;
-  int64_t n = single ? 1 : tvm_ffi_seq_size(targets);
-  if (!(single || script__is_kind(a->lhs, TVM_SCRIPT_DOC_TupleDoc))) return false;
-  for (int64_t i = 0; i < n; ++i) {
-    const script_doc* id = single ? a->lhs : tvm_ffi_seq_obj_at(targets, i);
-    const script_doc* rhs = single || !values ? a->rhs : tvm_ffi_seq_obj_at(values, i);
-    if (!script__is_kind(id, TVM_SCRIPT_DOC_IdDoc) ||
-        !script__is_kind(rhs, TVM_SCRIPT_DOC_CallDoc)) {
-      return false;
-    }
-    uint32_t len;
-    const char* name = script__id_name(id, &len);
-    const TVMFFIAny* v = script__vt_lookup(&p->vt, name, len);
+  const ast_expr* lhs = s->u.assign.target;
+  const ast_expr* rhs = s->u.assign.value;
+  bool single = lhs->kind == AST_NAME;
+  if (!single && lhs->kind != AST_TUPLE) return false;
+  int32_t n = single ? 1 : lhs->u.elts.n;
+  for (int32_t i = 0; i < n; ++i) {
+    const ast_expr* id = single ? lhs : lhs->u.elts.items[i];
+    const ast_expr* value = single || rhs->kind != AST_TUPLE ? rhs : rhs->u.elts.items[i];
+    if (id->kind != AST_NAME || value->kind != AST_CALL) return false;
+    const TVMFFIAny* v = script__vt_lookup(&p->vt, id->u.name);
     if (!v || !tvm_ffi_any_is_object(v)) return false;
     void* o = v->v_obj;
     if (!tvm_tir_is_var(o) && tvm_tir_kind_of(o) != TVM_TIR_KIND_Buffer) return false;
@@ -702,21 +658,20 @@ static bool is_declaration(script_parser* p, const script_doc* s, int depth_befo
 /* Statements outside any definition: the Stmt they build, or the PrimExpr of a lone
  * expression statement after the declarations (or any IR object it evaluates to, such as
  * a BufferRegion), or the last declared Var / Buffer. */
-static void* parse_fragment(script_parser* p, const script_doc* root, const void* stmts) {
+static void* parse_fragment(script_parser* p, const ast_module* m) {
   p->fragment = true;
   p->token = SCRIPT_TOKEN_TIRX;
-  int64_t n = tvm_ffi_seq_size(stmts);
+  int32_t n = m->body.n;
   bool decls_only = true;
   TVMFFIAny last = tvm_ffi_any_none();
   void* result = NULL;
-  for (int64_t i = 0; i < n; ++i) {
-    const script_doc* s = tvm_ffi_seq_obj_at(stmts, i);
-    if (decls_only && i == n - 1 && script__is_kind(s, TVM_SCRIPT_DOC_ExprStmtDoc)) {
-      const script_doc* e = ((const tvm_script_expr_stmt_doc_obj*)s)->expr;
+  for (int32_t i = 0; i < n; ++i) {
+    const ast_stmt* s = m->body.items[i];
+    if (decls_only && i == n - 1 && s->kind == AST_EXPR_STMT) {
+      const ast_expr* e = s->u.expr;
       TVMFFIAny v;
-      int rc = script__is_kind(e, TVM_SCRIPT_DOC_CallDoc)
-                   ? tvm_script__eval_call(p, e, TVM_SCRIPT_CTX_STMT, NULL, 0, &v)
-                   : tvm_script__eval(p, e, &v);
+      int rc = e->kind == AST_CALL ? tvm_script__eval_call(p, e, TVM_SCRIPT_CTX_STMT, NULL, 0, &v)
+                                   : tvm_script__eval(p, e, &v);
       if (rc != 0) goto done;
       if (tvm_ffi_any_is_object(&v)) { /* a PrimExpr, a BufferRegion, ... */
         result = v.v_obj;
@@ -726,10 +681,7 @@ static void* parse_fragment(script_parser* p, const script_doc* root, const void
       decls_only = false; /* the call emitted its statement (T.evaluate(...)) */
       break;
     }
-    if (script__is_kind(s, TVM_SCRIPT_DOC_DocStringDoc) ||
-        script__is_kind(s, TVM_SCRIPT_DOC_CommentDoc)) {
-      continue;
-    }
+    if (s->kind == AST_DOCSTRING) continue;
     int depth = tvm_script_builder_depth(p->b);
     if (tvm_script__run_stmt(p, s) != 0) goto done;
     decls_only = decls_only && is_declaration(p, s, depth, &last);
@@ -741,7 +693,7 @@ static void* parse_fragment(script_parser* p, const script_doc* root, const void
   }
   /* (Rest-of-body frames still open at the top, `x: T.let = v`, end with the fragment.) */
   result = tvm_script_builder_result(p->b);
-  if (!result) tvm_script__relocate(p, root);
+  if (!result) tvm_script__relocate(p, &m->span);
 done:
   tvm_ffi_any_release(&last);
   return result;
@@ -753,59 +705,41 @@ void* tvm_script_parse(const char* source, size_t len, const tvm_script_parse_op
     tvm_script_parse_options_init(&defaults);
     opts = &defaults;
   }
-  /* (pthread_once's own test costs a call and more: the flag, set after it ran, first.) */
   if (!atomic_load_explicit(&g_registered, memory_order_acquire)) {
     pthread_once(&g_register_once, register_handlers);
     atomic_store_explicit(&g_registered, true, memory_order_release);
   }
-  void* imports = NULL; /* only for a header of many imports (else the list says it all) */
-  tvm_script__import import_list[SCRIPT_MAX_ALIASES];
-  size_t n_imports = 0;
-  void* root = tvm_script__parse_doc_imports(source, len, opts->filename, import_list,
-                                             SCRIPT_MAX_ALIASES, &n_imports, &imports);
-  if (!root) return NULL;
+  ast_module m;
+  if (tvm_script__parse_ast(source, len, opts->filename, &m) != 0) return NULL;
   func_parser fp;
-  /* (The parser's fields before its variable table; tvm_script__vt_init sets up the table and
-   * tvm_script__init_aliases the aliases, and no other field needs zeroing.) */
   memset(&fp.p, 0, offsetof(script_parser, vt));
   fp.module_checks = false;
   fp.num_passed = 0;
   fp.passed = fp.passed_inline;
   fp.cap_passed = sizeof(fp.passed_inline) / sizeof(fp.passed_inline[0]);
-  bool own_store = !t_vt_store_busy;
-  t_vt_store_busy = true;
   script_parser* p = &fp.p;
   p->src = source ? source : "";
   p->len = len;
   p->filename = opts->filename ? opts->filename : "<string>";
-  p->imports = imports;
+  p->module = &m;
   p->extra_vars = opts->extra_vars;
-  tvm_script__init_aliases(p, import_list, n_imports);
   p->check_wf = opts->check_well_formed;
   p->token = SCRIPT_TOKEN_DEFAULT;
+  tvm_script__vt_init(&p->vt);
   void* result = NULL;
-  tvm_script_literals literals; /* (this parse's shared IntImms) */
-  tvm_script__literals_begin(&literals);
-  if (tvm_script__vt_init(&p->vt, own_store ? &t_vt_store : &fp.vt_store, own_store) != 0 ||
-      !(p->b = tvm_script_builder_new())) {
-    tvm_script__relocate(p, root);
+  if (tvm_script__bind_imports(p) != 0 || !(p->b = tvm_script_builder_new())) {
+    tvm_script__relocate(p, &m.span);
     goto done;
   }
-  const void* stmts = ((const tvm_script_stmt_block_doc_obj*)root)->stmts;
   bool has_def = false;
-  for (int64_t i = 0; i < tvm_ffi_seq_size(stmts); ++i) {
-    const void* s = tvm_ffi_seq_obj_at(stmts, i);
-    has_def = has_def || script__is_kind(s, TVM_SCRIPT_DOC_FunctionDoc) ||
-              script__is_kind(s, TVM_SCRIPT_DOC_ClassDoc);
+  for (int32_t i = 0; i < m.body.n; ++i) {
+    has_def = has_def || m.body.items[i]->kind == AST_DEF || m.body.items[i]->kind == AST_CLASS;
   }
-  result = has_def ? parse_definitions(p, stmts) : parse_fragment(p, root, stmts);
+  result = has_def ? parse_definitions(p, &m.body) : parse_fragment(p, &m);
 done:
   tvm_script_builder_free(p->b);
-  tvm_script__literals_end(&literals);
   tvm_script__vt_free(&p->vt);
-  if (own_store) t_vt_store_busy = false;
   if (fp.passed != fp.passed_inline) tvm_ffi_free(fp.passed);
-  tvm_ffi_release(imports);
-  tvm_ffi_release(root);
+  tvm_script__ast_free(&m);
   return result;
 }

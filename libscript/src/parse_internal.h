@@ -135,45 +135,6 @@ int32_t tvm_script__arg_index(const tvm_script_call* call, const char* spec, int
 const char* tvm_script__arg_what(const tvm_script_call* call, const char* spec, int param,
                                  char* buf, size_t size);
 
-/* ---- Shared integer constants (parse_builtin_args.c) ----------------------------------------- */
-/* Within one parse, the scalar integer constants that literals make (`0`, `1`, loop extents,
- * `T.int64(4)`) share one IntImm per (dtype, value), as the builder shares one PrimType per
- * dtype: IntImms are immutable, compared by value (structural equality, the printer), and a
- * small file makes the same few constants ~20 times. The table belongs to one parse
- * (tvm_script_parse: begin ... end, which drops its references); nothing is shared across
- * parses, nor outside a parse (then each call makes a new IntImm). Direct-mapped: a collision
- * replaces the entry. */
-#define TVM_SCRIPT_LITERAL_SLOTS 32 /* (a power of two) */
-typedef struct tvm_script_literals {
-  uint32_t used; /* bit i: slots[i] holds a reference (the others are not initialised) */
-  tvm_tir_int_imm_obj* slots[TVM_SCRIPT_LITERAL_SLOTS];
-  struct tvm_script_literals* outer; /* the table of an enclosing parse on this thread */
-} tvm_script_literals;
-void tvm_script__literals_begin(tvm_script_literals* l);
-void tvm_script__literals_end(tvm_script_literals* l);
-/* tvm_tir_const_int(dtype, value) (a new reference; NULL + error as it), shared within the
- * current parse for a scalar Int / UInt dtype. The hit inline, the rest out of line. */
-extern __thread tvm_script_literals* tvm_script__t_literals; /* the current parse's, or NULL */
-tvm_tir_expr_obj* tvm_script__const_int_slow(DLDataType dtype, int64_t value);
-static inline size_t tvm_script__literal_slot(DLDataType dtype, int64_t value) {
-  uint32_t key;
-  memcpy(&key, &dtype, sizeof(key));
-  return (size_t)((((uint64_t)value + key) * UINT64_C(0x9E3779B97F4A7C15)) >> 59);
-}
-static inline tvm_tir_expr_obj* tvm_script__const_int(DLDataType dtype, int64_t value) {
-  tvm_script_literals* l = tvm_script__t_literals;
-  if (l) {
-    size_t h = tvm_script__literal_slot(dtype, value);
-    /* (A filled slot holds a scalar Int / UInt IntImm: equal dtype and value is a hit.) */
-    tvm_tir_int_imm_obj* s = (l->used >> h) & 1 ? l->slots[h] : NULL;
-    if (s && s->value == value && tvm_ffi_dtype_equal(s->expr.dtype, dtype)) {
-      tvm_ffi_retain(s);
-      return &s->expr;
-    }
-  }
-  return tvm_script__const_int_slow(dtype, value);
-}
-
 /* Conversions of argument values (each raises TypeError naming `what`, e.g. "argument
  * 'extent' of T.serial", and returns -1 / NULL on mismatch; call->error_arg is left to the
  * caller). Results are new references. */
@@ -185,7 +146,7 @@ tvm_tir_expr_obj* tvm_script__value_to_expr_slow(const TVMFFIAny* v, const char*
 static inline tvm_tir_expr_obj* tvm_script__value_to_expr(const TVMFFIAny* v, const char* what) {
   if (v->type_index == kTVMFFIInt) {
     bool fits = v->v_int64 >= INT32_MIN && v->v_int64 <= INT32_MAX;
-    return tvm_script__const_int(fits ? TVM_TIR_INT32 : TVM_TIR_INT64, v->v_int64);
+    return tvm_tir_int_imm_new(fits ? TVM_TIR_INT32 : TVM_TIR_INT64, v->v_int64);
   }
   if (tvm_ffi_any_is_object(v) && tvm_script__is_expr(v->v_obj)) {
     tvm_ffi_retain(v->v_obj);

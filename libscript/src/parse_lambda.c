@@ -7,7 +7,7 @@
 
 struct script_lambda {
   script_parser* p; /* NULL once the call it was an argument of returned */
-  const tvm_script_lambda_doc_obj* doc;
+  const ast_expr* node; /* the LAMBDA */
   void* error;              /* the located error its body raised, until the call ends */
   script_lambda* next;      /* in the chain of its call's arguments */
   script_lambda* live_next; /* in t_live */
@@ -42,7 +42,8 @@ static int lambda_call(void* self, const TVMFFIAny* args, int32_t num_args, TVMF
                          "a lambda of TVMScript can only be called during the call it is an "
                          "argument of");
   }
-  int64_t n = l->doc->args ? tvm_ffi_seq_size(l->doc->args) : 0;
+  ast_exprs params = l->node->u.lambda.params;
+  int64_t n = params.n;
   if (num_args != n) {
     return tvm_ffi_raise("TypeError", "<lambda>() takes %lld positional argument%s but %d %s given",
                          (long long)n, n == 1 ? "" : "s", (int)num_args,
@@ -51,13 +52,11 @@ static int lambda_call(void* self, const TVMFFIAny* args, int32_t num_args, TVMF
   if (tvm_script__vt_push_scope(&p->vt) != 0) return tvm_ffi_raise("MemoryError", "out of memory");
   int rc = 0;
   for (int64_t i = 0; rc == 0 && i < n; ++i) {
-    uint32_t size;
-    const char* name = script__id_name(tvm_ffi_seq_obj_at(l->doc->args, i), &size);
     TVMFFIAny v = tvm_ffi_any_copy(&args[i]);
-    rc = tvm_script__vt_bind(&p->vt, name, size, &v);
+    rc = tvm_script__vt_bind(&p->vt, params.items[i]->u.name, &v);
     tvm_ffi_any_release(&v);
   }
-  if (rc == 0 && tvm_script__eval(p, l->doc->body, result) != 0) {
+  if (rc == 0 && tvm_script__eval(p, l->node->u.lambda.body, result) != 0) {
     /* Located already: keep it for the evaluator, and fail the builtin with a plain error. */
     tvm_ffi_release(l->error);
     l->error = tvm_ffi_error_take();
@@ -67,25 +66,17 @@ static int lambda_call(void* self, const TVMFFIAny* args, int32_t num_args, TVMF
   return rc;
 }
 
-int tvm_script__lambda_new(script_parser* p, const script_doc* d, script_lambda** chain,
+int tvm_script__lambda_new(script_parser* p, const ast_expr* e, script_lambda** chain,
                            TVMFFIAny* out) {
   *out = tvm_ffi_any_none();
-  const tvm_script_lambda_doc_obj* doc = (const void*)d;
-  int64_t n = doc->args ? tvm_ffi_seq_size(doc->args) : 0;
-  for (int64_t i = 0; i < n; ++i) {
-    const script_doc* a = tvm_ffi_seq_obj_at(doc->args, i);
-    if (!script__is_kind(a, TVM_SCRIPT_DOC_IdDoc)) {
-      return tvm_script__error_at(p, a, "SyntaxError", "a lambda parameter must be a name");
-    }
-  }
   script_lambda* l = tvm_ffi_calloc(1, sizeof(*l));
-  if (!l) return tvm_script__relocate(p, d);
+  if (!l) return tvm_script__relocate(p, &e->span);
   l->p = p;
-  l->doc = doc;
+  l->node = e;
   void* fn = tvm_ffi_function_new(l, lambda_call, lambda_deleter);
   if (!fn) {
     tvm_ffi_free(l);
-    return tvm_script__relocate(p, d);
+    return tvm_script__relocate(p, &e->span);
   }
   l->fn = fn;
   l->in_chain = true;
@@ -136,13 +127,15 @@ void* tvm_script__lambda_params(const TVMFFIAny* fn, const char* what) {
     tvm_ffi_raise("TypeError", "%s must be a lambda, got %s", what, tvm_ffi_any_type_name(fn));
     return NULL;
   }
-  int64_t n = l->doc->args ? tvm_ffi_seq_size(l->doc->args) : 0;
+  ast_exprs params = l->node->u.lambda.params;
+  int64_t n = params.n;
   void** names = tvm_ffi_calloc(n ? (size_t)n : 1, sizeof(void*));
   if (!names) return NULL;
-  for (int64_t i = 0; i < n; ++i) {
-    names[i] = ((const tvm_script_id_doc_obj*)tvm_ffi_seq_obj_at(l->doc->args, i))->name;
+  bool ok = true;
+  for (int64_t i = 0; ok && i < n; ++i) {
+    ok = (names[i] = tvm_script__name_string(params.items[i]->u.name)) != NULL;
   }
-  void* arr = tvm_ffi_array_of_objects(names, n);
+  void* arr = ok ? tvm_ffi_array_of_objects(names, n) : NULL;
   tvm_ffi_free(names);
   return arr;
 }

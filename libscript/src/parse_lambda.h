@@ -15,9 +15,9 @@
 
 typedef struct script_lambda script_lambda;
 
-/* *out = the function of LambdaDoc d, linked into *chain. -1 with a located error (a bad
- * parameter list, out of memory). */
-int tvm_script__lambda_new(script_parser* p, const script_doc* d, script_lambda** chain,
+/* *out = the function of LAMBDA node e, linked into *chain. -1 with a located error (out of
+ * memory). */
+int tvm_script__lambda_new(script_parser* p, const ast_expr* e, script_lambda** chain,
                            TVMFFIAny* out);
 /* After the call: a lambda body that failed during it left its (located) error; when `failed`
  * and there is one, raise it again and return true (the caller must not relocate it). Either

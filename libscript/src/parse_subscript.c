@@ -34,20 +34,20 @@ static void index_vals_free(index_val* iv, int64_t n) {
   }
 }
 
-static int eval_opt(script_parser* p, const script_doc* d, TVMFFIAny* out) {
+static int eval_opt(script_parser* p, const ast_expr* e, TVMFFIAny* out) {
   *out = tvm_ffi_any_none();
-  return d ? tvm_script__eval(p, d, out) : 0;
+  return e ? tvm_script__eval(p, e, out) : 0;
 }
 
-static int eval_indices(script_parser* p, const void* indices, index_val* iv, int64_t n) {
+static int eval_indices(script_parser* p, ast_exprs indices, index_val* iv, int64_t n) {
   for (int64_t i = 0; i < n; ++i) {
-    const script_doc* ix = tvm_ffi_seq_obj_at(indices, i);
+    const ast_expr* ix = indices.items[i];
     memset(&iv[i], 0, sizeof(iv[i]));
-    if (script__is_kind(ix, TVM_SCRIPT_DOC_SliceDoc)) {
-      const tvm_script_slice_doc_obj* s = (const void*)ix;
+    if (ix->kind == AST_SLICE) {
       iv[i].is_slice = true;
-      if (eval_opt(p, s->start, &iv[i].start) != 0 || eval_opt(p, s->stop, &iv[i].stop) != 0 ||
-          eval_opt(p, s->step, &iv[i].step) != 0) {
+      if (eval_opt(p, ix->u.slice.start, &iv[i].start) != 0 ||
+          eval_opt(p, ix->u.slice.stop, &iv[i].stop) != 0 ||
+          eval_opt(p, ix->u.slice.step, &iv[i].step) != 0) {
         index_vals_free(iv, i + 1);
         return -1;
       }
@@ -73,7 +73,7 @@ static int slice_parts(const index_val* iv, const tvm_tir_buffer_obj* buf, int64
       dim < tvm_ffi_seq_size(buf->shape) ? tvm_ffi_seq_at(buf->shape, dim) : NULL;
   DLDataType idx =
       shp && tvm_ffi_any_is_object(shp) ? tvm_tir_expr_dtype(shp->v_obj) : TVM_TIR_INT32;
-  *start = tvm_ffi_any_is_none(&iv->start) ? tvm_script__const_int(idx, 0)
+  *start = tvm_ffi_any_is_none(&iv->start) ? tvm_tir_const_int(idx, 0)
                                            : script__to_expr(&iv->start, NULL);
   if (!*start) return -1;
   if (tvm_ffi_any_is_none(&iv->stop)) {
@@ -157,7 +157,7 @@ static void* buffer_region(tvm_tir_buffer_obj* buf, const index_val* iv, int64_t
       ext = rc == 0 ? tvm_script__range_extent(start, stop) : NULL;
     } else {
       start = script__to_expr(&iv[k].value, NULL);
-      ext = start ? tvm_script__const_int(start->dtype, 1) : NULL;
+      ext = start ? tvm_tir_const_int(start->dtype, 1) : NULL;
     }
     tvm_tir_range_obj* r = ext ? tvm_tir_range_new(start, ext) : NULL;
     if (r) tvm_script_items_push(&ranges, r);
@@ -174,20 +174,21 @@ static void* buffer_region(tvm_tir_buffer_obj* buf, const index_val* iv, int64_t
 }
 
 /* An int index into a sequence of size n (Python's negative indices). */
-static int seq_index(script_parser* p, const void* d, const TVMFFIAny* v, int64_t n, int64_t* out) {
+static int seq_index(script_parser* p, const tvm_script_span* at, const TVMFFIAny* v, int64_t n,
+                     int64_t* out) {
   int64_t i;
-  if (tvm_script__value_to_int(v, "an index", &i) != 0) return tvm_script__relocate(p, d);
+  if (tvm_script__value_to_int(v, "an index", &i) != 0) return tvm_script__relocate(p, at);
   if (i < 0) i += n;
-  if (i < 0 || i >= n) return tvm_script__error_at(p, d, "IndexError", "index out of range");
+  if (i < 0 || i >= n) return tvm_script__error_at(p, at, "IndexError", "index out of range");
   *out = i;
   return 0;
 }
 
-/* Whether every index doc is a scalar (no slice) and they fit the fast paths' stack arrays. */
-static bool scalar_indices(const void* indices, int64_t n) {
-  if (n > 8) return false;
-  for (int64_t i = 0; i < n; ++i) {
-    if (script__is_kind(tvm_ffi_seq_obj_at(indices, i), TVM_SCRIPT_DOC_SliceDoc)) return false;
+/* Whether every index is a scalar (no slice) and they fit the fast paths' stack arrays. */
+static bool scalar_indices(ast_exprs indices) {
+  if (indices.n > 8) return false;
+  for (int32_t i = 0; i < indices.n; ++i) {
+    if (indices.items[i]->kind == AST_SLICE) return false;
   }
   return true;
 }
@@ -197,12 +198,12 @@ static bool scalar_indices(const void* indices, int64_t n) {
  * eval_indices + buffer_indices: every index is evaluated first (a located error), then each
  * is converted (an unlocated error, which the caller relocates). An evaluated PrimExpr is moved
  * into idx rather than copied. 0, or -1 with *located telling which kind of error. */
-static int scalar_buffer_indices(script_parser* p, const void* indices, int64_t n,
+static int scalar_buffer_indices(script_parser* p, ast_exprs indices, int64_t n,
                                  tvm_script_items* idx, bool* located) {
   TVMFFIAny* vals = idx->items; /* evaluated in place, then converted in place */
   *located = true;
   for (int64_t i = 0; i < n; ++i) {
-    if (tvm_script__eval(p, tvm_ffi_seq_obj_at(indices, i), &vals[i]) != 0) {
+    if (tvm_script__eval(p, indices.items[i], &vals[i]) != 0) {
       idx->n = i; /* release what was evaluated (tvm_script__eval left vals[i] None) */
       return -1;
     }
@@ -220,27 +221,23 @@ static int scalar_buffer_indices(script_parser* p, const void* indices, int64_t 
 }
 
 /* The Buffer a subscripted name is bound to (borrowed), as tvm_script__eval would evaluate that
- * name (to a copy), or NULL for any other value doc. Borrowing is safe for the subscript's
+ * name (to a copy), or NULL for any other value. Borrowing is safe for the subscript's
  * evaluation: the indices' evaluation binds no name of an enclosing scope (a lambda's
  * parameters are bound in a scope of its own, popped after it), so the binding keeps the Buffer
  * alive. Past the depth bound, tvm_script__eval reports it as before. */
-static tvm_tir_buffer_obj* named_buffer(script_parser* p, const script_doc* d) {
-  if (p->eval_depth >= SCRIPT_MAX_EVAL_DEPTH || !script__is_kind(d, TVM_SCRIPT_DOC_IdDoc)) {
-    return NULL;
-  }
-  uint32_t size;
-  const char* name = script__id_name(d, &size);
-  const TVMFFIAny* v = script__vt_lookup(&p->vt, name, size);
+static tvm_tir_buffer_obj* named_buffer(script_parser* p, const ast_expr* e) {
+  if (p->eval_depth >= SCRIPT_MAX_EVAL_DEPTH || e->kind != AST_NAME) return NULL;
+  const TVMFFIAny* v = script__vt_lookup(&p->vt, e->u.name);
   return v && is_kind(v, TVM_TIR_KIND_Buffer) ? (tvm_tir_buffer_obj*)v->v_obj : NULL;
 }
 
 /* A load A[i, j] without slices (scalar_indices) of a Buffer (borrowed). */
-static int scalar_load(script_parser* p, const tvm_script_index_doc_obj* d, tvm_tir_buffer_obj* buf,
-                       int64_t n, TVMFFIAny* out) {
+static int scalar_load(script_parser* p, const ast_expr* e, tvm_tir_buffer_obj* buf, int64_t n,
+                       TVMFFIAny* out) {
   tvm_script_items idx;
   tvm_script_items_init(&idx, n); /* n <= 8: on the stack */
   bool located;
-  int rc = scalar_buffer_indices(p, d->indices, n, &idx, &located);
+  int rc = scalar_buffer_indices(p, e->u.subscript.indices, n, &idx, &located);
   void* arr = rc == 0 ? tvm_script_items_to_array(&idx) : NULL;
   /* buf is a Buffer (both callers test its kind) and every index a PrimExpr
    * (scalar_buffer_indices): the typed constructor makes only the index count and dtype
@@ -252,24 +249,24 @@ static int scalar_load(script_parser* p, const tvm_script_index_doc_obj* d, tvm_
     *out = tvm_ffi_any_obj(r);
     return 0;
   }
-  return rc != 0 && located ? -1 : tvm_script__relocate(p, d);
+  return rc != 0 && located ? -1 : tvm_script__relocate(p, &e->span);
 }
 
-int tvm_script__eval_region(script_parser* p, const script_doc* d, TVMFFIAny* out) {
+int tvm_script__eval_region(script_parser* p, const ast_expr* e, TVMFFIAny* out) {
   *out = tvm_ffi_any_none();
-  if (!script__is_kind(d, TVM_SCRIPT_DOC_IndexDoc)) return 1;
-  const tvm_script_index_doc_obj* x = (const void*)d;
-  int64_t n = tvm_ffi_seq_size(x->indices);
+  if (e->kind != AST_SUBSCRIPT) return 1;
+  ast_exprs indices = e->u.subscript.indices;
+  int64_t n = indices.n;
   /* (named_buffer is NULL at the depth bound: tvm_script__eval then reports it.) */
-  tvm_tir_buffer_obj* buf = named_buffer(p, x->value);
-  if (!buf || !scalar_indices(x->indices, n)) return 1;
+  tvm_tir_buffer_obj* buf = named_buffer(p, e->u.subscript.value);
+  if (!buf || !scalar_indices(indices)) return 1;
   /* scalar_load's steps, at the depth tvm_script__eval would evaluate them; the load's checks
    * (tvm_tir_buffer_load_check) fail where its constructor would, and are relocated alike. */
   ++p->eval_depth;
   tvm_script_items idx;
   tvm_script_items_init(&idx, n); /* n <= 8: on the stack */
   bool located;
-  int rc = scalar_buffer_indices(p, x->indices, n, &idx, &located);
+  int rc = scalar_buffer_indices(p, indices, n, &idx, &located);
   if (rc == 0) rc = tvm_tir_buffer_load_check(buf, idx.items, n);
   void* r = rc == 0 ? tvm_script__load_region(buf, idx.items, n) : NULL;
   tvm_script_items_free(&idx);
@@ -278,17 +275,19 @@ int tvm_script__eval_region(script_parser* p, const script_doc* d, TVMFFIAny* ou
     *out = tvm_ffi_any_obj(r);
     return 0;
   }
-  return rc != 0 && located ? -1 : tvm_script__relocate(p, d);
+  return rc != 0 && located ? -1 : tvm_script__relocate(p, &e->span);
 }
 
-int tvm_script__eval_index(script_parser* p, const tvm_script_index_doc_obj* d, TVMFFIAny* out) {
-  int64_t n = tvm_ffi_seq_size(d->indices);
-  tvm_tir_buffer_obj* named = named_buffer(p, d->value);
-  if (named && scalar_indices(d->indices, n)) return scalar_load(p, d, named, n, out);
+int tvm_script__eval_index(script_parser* p, const ast_expr* e, TVMFFIAny* out) {
+  ast_exprs indices = e->u.subscript.indices;
+  int64_t n = indices.n;
+  const tvm_script_span* at = &e->span;
+  tvm_tir_buffer_obj* named = named_buffer(p, e->u.subscript.value);
+  if (named && scalar_indices(indices)) return scalar_load(p, e, named, n, out);
   TVMFFIAny v = tvm_ffi_any_none();
-  if (tvm_script__eval(p, d->value, &v) != 0) return -1;
-  if (is_kind(&v, TVM_TIR_KIND_Buffer) && scalar_indices(d->indices, n)) {
-    int rc = scalar_load(p, d, (void*)v.v_obj, n, out);
+  if (tvm_script__eval(p, e->u.subscript.value, &v) != 0) return -1;
+  if (is_kind(&v, TVM_TIR_KIND_Buffer) && scalar_indices(indices)) {
+    int rc = scalar_load(p, e, (void*)v.v_obj, n, out);
     tvm_ffi_any_release(&v);
     return rc;
   }
@@ -296,10 +295,10 @@ int tvm_script__eval_index(script_parser* p, const tvm_script_index_doc_obj* d, 
   index_val* iv = n <= 8 ? stack_iv : tvm_ffi_calloc((size_t)n, sizeof(index_val));
   int rc = -1;
   if (!iv) {
-    tvm_script__relocate(p, d);
+    tvm_script__relocate(p, at);
     goto done_v;
   }
-  if (eval_indices(p, d->indices, iv, n) != 0) goto done_iv_nofree;
+  if (eval_indices(p, indices, iv, n) != 0) goto done_iv_nofree;
   bool any_slice = false, any_step = false;
   for (int64_t i = 0; i < n; ++i) {
     any_slice |= iv[i].is_slice;
@@ -318,12 +317,11 @@ int tvm_script__eval_index(script_parser* p, const tvm_script_index_doc_obj* d, 
       *out = tvm_ffi_any_obj(r);
       rc = 0;
     } else {
-      tvm_script__relocate(p, d);
+      tvm_script__relocate(p, at);
     }
   } else if (is_seq(&v) && n == 1 && !any_slice) {
     int64_t i = 0;
-    if (seq_index(p, tvm_ffi_seq_obj_at(d->indices, 0), &iv[0].value, tvm_ffi_seq_size(v.v_obj),
-                  &i) == 0) {
+    if (seq_index(p, &indices.items[0]->span, &iv[0].value, tvm_ffi_seq_size(v.v_obj), &i) == 0) {
       *out = tvm_ffi_any_copy(tvm_ffi_seq_at(v.v_obj, i));
       rc = 0;
     }
@@ -333,10 +331,11 @@ int tvm_script__eval_index(script_parser* p, const tvm_script_index_doc_obj* d, 
       *out = tvm_ffi_any_copy(r);
       rc = 0;
     } else {
-      tvm_script__error_at(p, tvm_ffi_seq_obj_at(d->indices, 0), "KeyError", "key not found");
+      tvm_script__error_at(p, &indices.items[0]->span, "KeyError", "key not found");
     }
   } else {
-    tvm_script__error_at(p, d->value, "TypeError", "'%s' object is not subscriptable%s",
+    tvm_script__error_at(p, &e->u.subscript.value->span, "TypeError",
+                         "'%s' object is not subscriptable%s",
                          tvm_ffi_any_type_name(&v),
                          is_seq(&v) || v.type_index == kTVMFFIMap ? " this way" : "");
   }
@@ -348,18 +347,20 @@ done_v:
   return rc;
 }
 
-int tvm_script__store(script_parser* p, const tvm_script_index_doc_obj* lhs, const TVMFFIAny* value,
-                      const script_doc* at) {
+int tvm_script__store(script_parser* p, const ast_expr* lhs, const TVMFFIAny* value,
+                      const tvm_script_span* at) {
   TVMFFIAny bv = tvm_ffi_any_none();
-  tvm_tir_buffer_obj* named = named_buffer(p, lhs->value);
+  const ast_expr* target = lhs->u.subscript.value;
+  ast_exprs indices = lhs->u.subscript.indices;
+  tvm_tir_buffer_obj* named = named_buffer(p, target);
   if (named) {
     tvm_ffi_retain(named); /* the copy tvm_script__eval would make */
     bv = tvm_ffi_any_obj(named);
-  } else if (tvm_script__eval(p, lhs->value, &bv) != 0) {
+  } else if (tvm_script__eval(p, target, &bv) != 0) {
     return -1;
   }
   if (!is_kind(&bv, TVM_TIR_KIND_Buffer)) {
-    tvm_script__error_at(p, lhs->value, "TypeError",
+    tvm_script__error_at(p, &target->span, "TypeError",
                          "cannot store into '%s': only a Buffer can be "
                          "stored into with [...]",
                          tvm_ffi_any_type_name(&bv));
@@ -367,16 +368,16 @@ int tvm_script__store(script_parser* p, const tvm_script_index_doc_obj* lhs, con
     return -1;
   }
   tvm_tir_buffer_obj* buf = (void*)bv.v_obj;
-  int64_t n = tvm_ffi_seq_size(lhs->indices);
-  if (scalar_indices(lhs->indices, n)) {
+  int64_t n = indices.n;
+  if (scalar_indices(indices)) {
     /* A[i, j] = v: as below (a literal takes the buffer's dtype; scalar indices have one lane
      * unless an index is itself a vector). */
     tvm_script_items idx;
     tvm_script_items_init(&idx, n); /* n <= 8: on the stack */
     bool located;
-    int rc = scalar_buffer_indices(p, lhs->indices, n, &idx, &located);
+    int rc = scalar_buffer_indices(p, indices, n, &idx, &located);
     if (rc != 0) {
-      if (!located) tvm_script__relocate(p, lhs);
+      if (!located) tvm_script__relocate(p, &lhs->span);
     } else {
       DLDataType t = buf->dtype;
       for (int64_t i = 0; i < n; ++i) {
@@ -386,7 +387,7 @@ int tvm_script__store(script_parser* p, const tvm_script_index_doc_obj* lhs, con
       void* arr = tvm_script_items_to_array(&idx);
       tvm_tir_expr_obj* e = arr ? script__to_expr(value, &t) : NULL;
       if (!arr) {
-        rc = tvm_script__relocate(p, lhs);
+        rc = tvm_script__relocate(p, &lhs->span);
       } else if (!e || tvm_script_tir_buffer_store(p->b, buf, e, arr) != 0) {
         rc = tvm_script__relocate(p, at);
       }
@@ -401,12 +402,12 @@ int tvm_script__store(script_parser* p, const tvm_script_index_doc_obj* lhs, con
   index_val* iv = n <= 8 ? stack_iv : tvm_ffi_calloc((size_t)n, sizeof(index_val));
   int rc = -1;
   if (!iv) {
-    tvm_script__relocate(p, lhs);
-  } else if (eval_indices(p, lhs->indices, iv, n) == 0) {
+    tvm_script__relocate(p, &lhs->span);
+  } else if (eval_indices(p, indices, iv, n) == 0) {
     void* idx = buffer_indices(buf, iv, n);
     index_vals_free(iv, n);
     if (!idx) {
-      tvm_script__relocate(p, lhs);
+      tvm_script__relocate(p, &lhs->span);
     } else {
       /* A Python literal takes the buffer's element type (with the indices' lanes). */
       DLDataType t = buf->dtype;

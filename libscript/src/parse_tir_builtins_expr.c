@@ -88,7 +88,7 @@ tvm_tir_expr_obj* tvm_script__dtype_number(const TVMFFIAny* v, DLDataType dtype)
   if (v->type_index == kTVMFFIInt && elem.bits == 16 && tvm_tir_dtype_is_floating(elem)) {
     return float_literal(dtype, (double)v->v_int64); /* 4097 is 4096 in float16, as it prints */
   }
-  return tvm_script__const_int(dtype, v->v_int64);
+  return tvm_tir_const_int(dtype, v->v_int64);
 }
 
 /* A Python number operand (src, already converted to *e) takes the dtype of the other operand:
@@ -250,10 +250,11 @@ static int b_abs(tvm_script_call* call, TVMFFIAny* out) {
   DLDataType t = x->dtype;
   if (tvm_tir_dtype_is_float(t)) return ret_obj(tvm_tir_call_takev(t, "tir.fabs", 1, (void*[]){x}), out);
   if (t.code == kDLUInt) return ret_obj(x, out);
-  tvm_tir_expr_obj* zero = tvm_tir_const_int(t, 0);
-  return ret_obj(tvm_tir_select_take(tvm_tir_ge_take(tvm_tir_ref(x), zero), tvm_tir_ref(x),
-                                     tvm_tir_neg_take(x)),
-                 out);
+  /* (Each operand made in its own statement: C leaves the order of a call's arguments open,
+   * and -x of a constant folds, releasing the x it takes.) */
+  tvm_tir_expr_obj* ge = tvm_tir_ge_take(tvm_tir_ref(x), tvm_tir_const_int(t, 0));
+  tvm_tir_expr_obj* neg = tvm_tir_neg_take(tvm_tir_ref(x));
+  return ret_obj(tvm_tir_select_take(ge, x, neg), out);
 }
 
 /* ---- Nodes --------------------------------------------------------------------------------- */

@@ -9,6 +9,9 @@
 
 /* Registers the Doc types once (doc.c). 0, or -1 + error. */
 int tvm_script__doc_init(void);
+/* A new reference to the empty ffi.Array every empty array field of a doc shares, or NULL +
+ * error (doc.c). */
+void* tvm_script__empty_array(void);
 
 /* Converters of the built-in dialects (printer_ir.c, printer_tir*.c). */
 int tvm_script__register_ir(void);
@@ -16,6 +19,11 @@ int tvm_script__register_tir_expr(void);
 int tvm_script__register_tir_stmt(void);
 int tvm_script__register_tir_func(void);
 int tvm_script__register_relax(void);
+
+/* Whether the printer has a converter for objects of type_index under the dispatch token (or the
+ * default one), the built-in converters registered first (ir_docsifier.c); for the test that
+ * every node kind has its row in each table that needs one (tests/codegen/test_node_tables.c). */
+bool tvm_script__printer_rule(const char* token, int32_t type_index);
 
 /* A docsifier for one print call (ir_docsifier.c). */
 tvm_script_docsifier* tvm_script__docsifier_new(const tvm_script_print_options* opts);

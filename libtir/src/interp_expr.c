@@ -829,6 +829,10 @@ static const eval_fn k_eval[TVM_TIR_KIND_COUNT] = {
     [TVM_TIR_KIND_Shuffle] = eval_shuffle,
 };
 
+bool tvm_tir__interp_expr_rule(tvm_tir_kind kind) {
+  return kind >= 0 && kind < TVM_TIR_KIND_COUNT && k_eval[kind] != NULL;
+}
+
 int tvm_tir__eval(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* out) {
   tvm_tir_kind kind = tvm_tir_kind_of(e);
   eval_fn fn = kind >= 0 ? k_eval[kind] : NULL;

@@ -275,6 +275,10 @@ static const exec_fn k_exec[TVM_TIR_KIND_COUNT] = {
     [TVM_TIR_KIND_SBlockRealize] = exec_sblock_realize,
 };
 
+bool tvm_tir__interp_stmt_rule(tvm_tir_kind kind) {
+  return kind >= 0 && kind < TVM_TIR_KIND_COUNT && k_exec[kind] != NULL;
+}
+
 int tvm_tir__exec(tir_interp* in, const tvm_tir_stmt_obj* s) {
   tvm_tir_kind kind = tvm_tir_kind_of(s);
   exec_fn fn = kind >= 0 ? k_exec[kind] : NULL;

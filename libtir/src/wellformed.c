@@ -824,6 +824,10 @@ static const tvm_tir_visit_fn k_pre[TVM_TIR_KIND_COUNT] = {
     [K(IndexMap)] = pre_skip,
 };
 
+bool tvm_tir__wf_rule(tvm_tir_kind kind) {
+  return kind >= 0 && kind < TVM_TIR_KIND_COUNT && k_pre[kind] != NULL;
+}
+
 /* ---- The fast pass's walk -------------------------------------------------------------------
  * What tvm_tir_visit does with the callbacks of k_pre (no defaults, no post callbacks), node for
  * node and field for field (see visit.c), counting path steps instead of recording them. */

@@ -1,6 +1,6 @@
 /* fuzz_parse.c: libFuzzer target for the TVMScript lexer and parser: any bytes must parse to a
- * Doc tree or raise one SyntaxError, never crash, hang or leak. The tree is released both ways
- * its arena allows: as a whole, and with an inner doc outliving the root. */
+ * Doc tree or raise one SyntaxError, never crash, hang or leak. The tree is released both ways:
+ * as a whole, and with an inner doc outliving the root. */
 #include <stddef.h>
 #include <stdint.h>
 #include <tvm/script/parser.h>

@@ -315,8 +315,26 @@ TEST(fast_path_agrees) {
   }
 }
 
+/* The streaming lexer with its identifier table (lex_internal.h): init, then tokens. */
+typedef struct {
+  script_arena arena;
+  script_names names;
+  tvm_script__lexer lx;
+} stream_lexer;
+static int stream_init(stream_lexer* s, const char* text, size_t len) {
+  tvm_script__arena_init(&s->arena, 0);
+  memset(&s->names, 0, sizeof(s->names));
+  int rc = tvm_script__lexer_init(&s->lx, text, len, "t.py", &s->names);
+  return rc == 0 ? tvm_script__names_init(&s->names, &s->arena, 16) : rc;
+}
+static void stream_free(stream_lexer* s) {
+  tvm_script__lexer_free(&s->lx);
+  tvm_script__names_free(&s->names);
+  tvm_script__arena_free(&s->arena);
+}
+
 /* The parser's lexer refers to the source for string literals without escapes or line breaks
- * (lex_internal.h: views); every token must be the one tvm_script_lex makes by copying. */
+ * (lex_internal.h); every token must be the one tvm_script_lex makes by copying. */
 TEST(string_views_agree) {
   static const char* const kTexts[] = {
       "x = 'abc' + \"d\" + '' + r'e' + R\"f\" + u'g' + 'h\\n' + r'i\\j' + \"k'l\" + 'm\"n'\n",
@@ -333,37 +351,38 @@ TEST(string_views_agree) {
       snprintf(err, sizeof(err), "%s", tvm_ffi_error_message(e));
       tvm_ffi_release(e);
     }
-    tvm_script__lexer lx;
-    CHECK(tvm_script__lexer_init(&lx, kTexts[i], len, "t.py") == 0);
-    lx.views = true;
-    int rv = tvm_script__lexer_fill(&lx, SIZE_MAX);
+    stream_lexer sl;
+    CHECK(stream_init(&sl, kTexts[i], len) == 0);
+    tvm_script__lexer* lx = &sl.lx;
+    int rv = tvm_script__lexer_fill(lx, SIZE_MAX);
     CHECK(rc == rv);
     if (rv != 0) {
       void* e = tvm_ffi_error_take();
       CHECK_STR_EQ(tvm_ffi_error_message(e), err);
       tvm_ffi_release(e);
-      tvm_script__lexer_free(&lx);
+      stream_free(&sl);
       continue;
     }
-    CHECK(lx.count == ref.count);
+    CHECK(lx->count == ref.count);
     int views = 0;
-    for (size_t k = 0; k < lx.count && k < ref.count; ++k) {
-      const tvm_script_token *x = &lx.data[k], *y = &ref.data[k];
+    for (size_t k = 0; k < lx->count && k < ref.count; ++k) {
+      const tvm_script__token* x = &lx->data[k];
+      const tvm_script_token* y = &ref.data[k];
       CHECK(x->kind == y->kind);
       CHECK(memcmp(&x->span, &y->span, sizeof(x->span)) == 0);
-      if (x->kind != TVM_SCRIPT_TOK_STRING) {
-        /* the streaming lexer sets v of literals only (lex_internal.h) */
-        if (x->kind == TVM_SCRIPT_TOK_INT || x->kind == TVM_SCRIPT_TOK_FLOAT) {
-          CHECK(x->v.i == y->v.i);
-        }
-        continue;
+      if (x->kind == TVM_SCRIPT_TOK_INT || x->kind == TVM_SCRIPT_TOK_FLOAT) {
+        CHECK(x->v.i == y->v.i);
+      } else if (x->kind == TVM_SCRIPT_TOK_NAME) { /* the interned name of its text */
+        size_t n = (size_t)(x->span.end_byte - x->span.start_byte);
+        CHECK(x->v.name->size == n && memcmp(x->v.name->text, kTexts[i] + x->span.start_byte, n) == 0);
+      } else if (x->kind == TVM_SCRIPT_TOK_STRING) {
+        views += x->v.str >= kTexts[i] && x->v.str < kTexts[i] + len;
+        CHECK(x->str_len == y->str_len &&
+              memcmp(x->v.str, ref.strings + y->str_off, y->str_len) == 0);
       }
-      const char* xs = (x->v.i ? kTexts[i] : lx.strings.data) + x->str_off;
-      views += x->v.i == 1;
-      CHECK(x->str_len == y->str_len && memcmp(xs, ref.strings + y->str_off, y->str_len) == 0);
     }
     CHECK(i != 0 || views == 8); /* in the first text, the two with escapes are copied */
-    tvm_script__lexer_free(&lx);
+    stream_free(&sl);
     tvm_script_tokens_free(&ref);
   }
 }
@@ -429,18 +448,19 @@ TEST(line_breaks_fast_path_agrees) {
     }
     /* The parser's way: a window filled a few tokens at a time. */
     for (size_t step = 1; step <= 3; ++step) {
-      tvm_script__lexer lx;
-      CHECK(tvm_script__lexer_init(&lx, lf, strlen(lf), "t.py") == 0);
-      lx.views = true;
-      while (!lx.done && tvm_script__lexer_fill(&lx, lx.count + step) == 0) {
+      stream_lexer sl;
+      CHECK(stream_init(&sl, lf, strlen(lf)) == 0);
+      tvm_script__lexer* lx = &sl.lx;
+      while (!lx->done && tvm_script__lexer_fill(lx, lx->count + step) == 0) {
       }
-      CHECK(lx.count == a.count);
-      for (size_t k = 0; k < lx.count && k < a.count; ++k) {
-        const tvm_script_token *x = &lx.data[k], *y = &a.data[k];
+      CHECK(lx->count == a.count);
+      for (size_t k = 0; k < lx->count && k < a.count; ++k) {
+        const tvm_script__token* x = &lx->data[k];
+        const tvm_script_token* y = &a.data[k];
         CHECK(x->kind == y->kind);
         CHECK(memcmp(&x->span, &y->span, sizeof(x->span)) == 0);
       }
-      tvm_script__lexer_free(&lx);
+      stream_free(&sl);
     }
     tvm_script_tokens_free(&a);
     tvm_script_tokens_free(&b);
@@ -501,6 +521,52 @@ TEST(floats_agree_with_strtod) {
   }
 }
 
+/* One lookup interns a word and tells a keyword (ast.h): the lexer's NAME tokens of one text
+ * share one script_name (names that are prefixes of each other, around 8 and 16 bytes, and
+ * non-ASCII ones stay apart), keywords are tokens of their own kind, and the table grows past
+ * its first slots keeping every name. */
+TEST(names_interned_with_keywords) {
+  const char* text =
+      "if abcdefgh == abcdefghi: abcdefgh_ = abcdefghijklmnop + abcdefghijklmnopq + a\n"
+      "while a: abcdefghijklmnopq = \xc3\xa9t\xc3\xa9 + abcdefgh + whiles + r_ + elif_\n";
+  stream_lexer sl;
+  CHECK(stream_init(&sl, text, strlen(text)) == 0);
+  tvm_script__lexer* lx = &sl.lx;
+  CHECK(tvm_script__lexer_fill(lx, SIZE_MAX) == 0);
+  const script_name* seen[32];
+  int n = 0;
+  for (size_t k = 0; k < lx->count; ++k) {
+    const tvm_script__token* t = &lx->data[k];
+    if (t->kind != TVM_SCRIPT_TOK_NAME) continue;
+    const char* at = text + t->span.start_byte;
+    size_t size = (size_t)(t->span.end_byte - t->span.start_byte);
+    CHECK(t->v.name->size == size && memcmp(t->v.name->text, at, size) == 0);
+    CHECK(t->v.name->text[size] == '\0' && t->v.name->token == TVM_SCRIPT_TOK_NAME);
+    for (int i = 0; i < n; ++i) { /* the same name exactly when the same text */
+      CHECK((strcmp(seen[i]->text, t->v.name->text) == 0) == (seen[i] == t->v.name));
+    }
+    if (n < 32) seen[n++] = t->v.name;
+  }
+  CHECK_EQ_INT(lx->data[0].kind, TVM_SCRIPT_TOK_KW_IF);
+  script_name* w = tvm_script__intern_cstr(&sl.names, "while");
+  CHECK(w && w->token == TVM_SCRIPT_TOK_KW_WHILE);
+  CHECK(w == tvm_script__intern_cstr(&sl.names, "while"));
+  CHECK(tvm_script__intern_cstr(&sl.names, "abcdefghijklmnopq") ==
+        tvm_script__intern_cstr(&sl.names, "abcdefghijklmnopq"));
+  CHECK(tvm_script__intern_cstr(&sl.names, "abcdefghijklmnopq") !=
+        tvm_script__intern_cstr(&sl.names, "abcdefghijklmnopr"));
+  /* Many more names than the first 16 slots: each keeps its own entry. */
+  char buf[32];
+  script_name* first = tvm_script__intern_cstr(&sl.names, "name_0");
+  for (int i = 1; i < 500; ++i) {
+    snprintf(buf, sizeof(buf), "name_%d", i);
+    CHECK(tvm_script__intern_cstr(&sl.names, buf) != first);
+  }
+  CHECK(tvm_script__intern_cstr(&sl.names, "name_0") == first);
+  CHECK_STR_EQ(tvm_script__intern_cstr(&sl.names, "name_499")->text, "name_499");
+  stream_free(&sl);
+}
+
 int main(void) {
   RUN(empty_and_blank);
   RUN(integers);
@@ -516,5 +582,6 @@ int main(void) {
   RUN(fast_path_agrees);
   RUN(string_views_agree);
   RUN(line_breaks_fast_path_agrees);
+  RUN(names_interned_with_keywords);
   return test_summary();
 }

@@ -2,12 +2,10 @@
  * and the exact rendered message of each kind of syntax error. */
 #include <pthread.h>
 #include <stdlib.h>
-#include <sys/wait.h>
 #include <tvm/script/parser.h>
 #include <tvm/script/printer.h>
 #include <unistd.h>
 
-#include "../../libscript/src/doc_arena.h"
 #include "test_util.h"
 
 /* ---- An S-expression dump of a doc tree ---------------------------------------------------- */
@@ -334,35 +332,32 @@ TEST(interned_names_prefixes) {
   for (int i = 0; i < 3; ++i) CHECK_STR_EQ(expr_str(src), want);
 }
 
-/* The name String of the one expression statement `src` parses to (a new reference), or NULL. */
-static void* lone_name(const char* src) {
-  void* m = tvm_script_parse_doc(src, strlen(src), NULL);
-  if (!m) return NULL;
-  const tvm_script_expr_stmt_doc_obj* e = stmt_at(m, 0);
-  void* name = ((const tvm_script_id_doc_obj*)e->expr)->name;
-  tvm_ffi_retain(name);
-  tvm_ffi_release(m);
-  return name;
-}
-
-/* The thread's identifier table is bounded (1024 names): one program with more distinct names
- * fills it, and the next parse empties it, so that later programs' names are shared across
- * parses again (the same String each time) instead of made per parse. */
-TEST(thread_names_emptied_when_full) {
+/* Identifiers are interned once per parse (ast.h): the docs of one name share one String,
+ * also past a table that grew (more names than its first slots), and keywords stay keywords. */
+TEST(names_interned_per_parse) {
   tvm_ffi_strbuf src = {0};
   tvm_ffi_strbuf_puts(&src, "f(");
   for (int i = 0; i < 1100; ++i) tvm_ffi_strbuf_printf(&src, "name_%d, ", i);
-  tvm_ffi_strbuf_puts(&src, ")\n");
+  tvm_ffi_strbuf_puts(&src, "name_7, f, None, True)\nf(name_1099)\n");
   void* m = tvm_script_parse_doc(src.data, src.size, NULL);
   CHECK(m != NULL);
-  tvm_ffi_release(m);
+  if (m) {
+    const tvm_script_call_doc_obj* c0 = (const void*)((const tvm_script_expr_stmt_doc_obj*)stmt_at(m, 0))->expr;
+    const tvm_script_call_doc_obj* c1 = (const void*)((const tvm_script_expr_stmt_doc_obj*)stmt_at(m, 1))->expr;
+    const void* args0 = c0->args;
+    CHECK_EQ_INT(tvm_ffi_seq_size(args0), 1104);
+#define NAME_OF(d) (((const tvm_script_id_doc_obj*)(d))->name)
+    CHECK(NAME_OF(tvm_ffi_seq_obj_at(args0, 7)) == NAME_OF(tvm_ffi_seq_obj_at(args0, 1100)));
+    CHECK(NAME_OF(c0->callee) == NAME_OF(tvm_ffi_seq_obj_at(args0, 1101)));
+    CHECK(NAME_OF(c0->callee) == NAME_OF(c1->callee));
+    CHECK(NAME_OF(tvm_ffi_seq_obj_at(args0, 1099)) == NAME_OF(tvm_ffi_seq_obj_at(c1->args, 0)));
+    CHECK_STR_EQ(tvm_ffi_str_cstr(NAME_OF(tvm_ffi_seq_obj_at(args0, 1099))), "name_1099");
+#undef NAME_OF
+    CHECK_EQ_INT(tvm_script_doc_kind_of(tvm_ffi_seq_obj_at(args0, 1102)),
+                 TVM_SCRIPT_DOC_LiteralDoc);
+    tvm_ffi_release(m);
+  }
   tvm_ffi_strbuf_free(&src);
-  void* a = lone_name("fresh_after_full\n");
-  void* b = lone_name("fresh_after_full\n");
-  CHECK(a && b && a == b);
-  CHECK(a && strcmp(tvm_ffi_str_cstr(a), "fresh_after_full") == 0);
-  tvm_ffi_release(a);
-  tvm_ffi_release(b);
 }
 
 /* Keyword arguments and dict entries are pairs on the scratch stack, split into two arrays:
@@ -676,7 +671,7 @@ TEST(printer_roundtrip) {
   tvm_ffi_release(m);
 }
 
-/* ---- Lifetimes: the docs of a parse share an arena but are ordinary counted objects --------- */
+/* ---- Lifetimes: the docs of a parse are ordinary counted objects --------------------------- */
 
 static const void* expr_of(const void* block, int64_t i) {
   return ((const tvm_script_expr_stmt_doc_obj*)stmt_at(block, i))->expr;
@@ -771,7 +766,7 @@ TEST(docs_with_generic_algorithms) {
   tvm_ffi_release(m2);
 }
 
-/* Many and large parses: arrays bigger than an arena chunk, the chunk pool reused. */
+/* Many and large parses: sequences bigger than an arena chunk. */
 TEST(many_and_large_parses) {
   tvm_ffi_strbuf b = {0};
   tvm_ffi_strbuf_puts(&b, "x = [");
@@ -792,7 +787,7 @@ TEST(many_and_large_parses) {
         29999);
     const tvm_script_assign_doc_obj* last = tvm_ffi_seq_obj_at(stmts, 20000);
     CHECK_STR_EQ(tvm_ffi_str_cstr(((const tvm_script_id_doc_obj*)last->lhs)->name), "y19999");
-    if (round == 1) { /* keep one statement past the root: the whole arena stays */
+    if (round == 1) { /* keep one statement past the root */
       void* keep = (void*)last;
       tvm_ffi_retain(keep);
       tvm_ffi_release(m);
@@ -812,7 +807,7 @@ TEST(many_and_large_parses) {
   tvm_ffi_strbuf_free(&b);
 }
 
-/* Parses in several threads at once (the arenas share a chunk pool); each result is released by
+/* Parses in several threads at once; each result is released by
  * another thread than the one that parsed it. */
 enum { N_THREADS = 4, N_ROUNDS = 20 };
 static void* g_thread_docs[N_THREADS];
@@ -860,15 +855,9 @@ TEST(parses_in_threads) {
   }
 }
 
-/* Docs and values of a tree held from outside when its root dies: an array of the arena, the
- * empty array every empty field shares, a parsed doc inside a doc built by doc.c, a weak
- * reference, and the outside objects the tree holds (each released exactly once, whichever way
- * the tree dies). */
-/* Outside references changed after the parse: doc.c's setters on a parsed doc, and reflection
- * writes that replace a name and a literal's value (with a string, or with an int: no object).
- * The fast teardown releases what the docs hold at the end, not what the parser stored (a stale
- * reference would be released twice and the new one leaked: AddressSanitizer and
- * LeakSanitizer check both). */
+/* Fields changed after the parse: doc.c's setters on a parsed doc, and reflection writes that
+ * replace a name and a literal's value (with a string, or with an int: no object); each object
+ * is released exactly once (AddressSanitizer and LeakSanitizer check). */
 TEST(outside_refs_changed_after_the_parse) {
   const char* src = "\"\"\"doc\"\"\"\nf(a, 'a long literal')\ng(1)\n";
   for (int how = 0; how < 5; ++how) {
@@ -910,8 +899,7 @@ TEST(outside_refs_changed_after_the_parse) {
 }
 
 /* A doc that dies before the root (a reflection write replaced it) while a weak reference keeps
- * its memory: the root's release must not free the arena under it (doc_arena.c's zombies; the
- * weak release frees it last, which AddressSanitizer checks, the pool off in the child run). */
+ * its memory (AddressSanitizer checks the order of the frees). */
 TEST(weakly_held_doc_dies_before_the_root) {
   const char* src = "f(a, b)\n";
   for (int order = 0; order < 2; ++order) {
@@ -938,36 +926,9 @@ TEST(weakly_held_doc_dies_before_the_root) {
   }
 }
 
-/* The arena's empty array, shared by every empty array field, is counted exactly once the parse
- * returns (the parser counts its uses and adds them at the end, parse.c's settle_empty): its
- * strong count and `refs` are its holders, it outlives the tree when held from outside, and a
- * failed parse (docs released while building) leaks nothing (LeakSanitizer). */
-TEST(empty_array_counted_exactly) {
-  const char* src = "f(a)\ng()\n"; /* f: no keywords (2); g: no args, no keywords (3) */
-  void* m = tvm_script_parse_doc(src, strlen(src), NULL);
-  CHECK(m != NULL);
-  if (!m) return;
-  const tvm_script_call_doc_obj* f = expr_of(m, 0);
-  const tvm_script_call_doc_obj* g = expr_of(m, 1);
-  void* empty = f->kwargs_keys;
-  CHECK(f->kwargs_values == empty && g->args == empty && g->kwargs_keys == empty &&
-        g->kwargs_values == empty);
-  const TVMFFIObject* e = empty;
-  CHECK_EQ_INT((int64_t)(uint32_t)e->combined_ref_count, 5);
-  CHECK_EQ_INT((int64_t)(e->combined_ref_count >> 32), 1);
-  CHECK_EQ_INT(((const tvm_script__arena_block*)empty - 1)->refs, 5);
-  tvm_ffi_retain(empty);
-  tvm_ffi_release(m); /* not the fast teardown: the empty array is held */
-  CHECK_EQ_INT((int64_t)(uint32_t)e->combined_ref_count, 1);
-  CHECK_EQ_INT(tvm_ffi_seq_size(empty), 0);
-  tvm_ffi_release(empty);
-  const char* bad[] = {"f(a)\ng()\n)\n", "f(g(), h(x, y()), [])\nf(\n", "[f(), g(a=1), ]]\n"};
-  for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); ++i) {
-    CHECK(tvm_script_parse_doc(bad[i], strlen(bad[i]), NULL) == NULL);
-    tvm_ffi_error_clear();
-  }
-}
-
+/* Docs and values of a tree held from outside when its root dies: an array of the tree, the
+ * empty array every empty field shares, a parsed doc inside a doc built by doc.c, a weak
+ * reference, and the objects the tree holds (each released exactly once). */
 TEST(docs_held_past_the_root) {
   const char* src = "f(a, 'a long literal')\ng()\n"; /* long: an ffi.String object */
   for (int held = 0; held < 5; ++held) {
@@ -985,7 +946,7 @@ TEST(docs_held_past_the_root) {
     tvm_ffi_retain(lit);
     void* keep = NULL;
     const char* want = NULL;
-    if (held == 1) { /* an array of the arena */
+    if (held == 1) { /* an array of the tree */
       keep = f->args;
       tvm_ffi_retain(keep);
       want = " a \"a long literal\""; /* dump_items puts a space before each item */
@@ -1013,13 +974,14 @@ TEST(docs_held_past_the_root) {
       if (held == 3) dump(keep, &b);
       else dump_items(keep, &b);
       CHECK_STR_EQ(tvm_ffi_strbuf_cstr(&b), want);
-      CHECK_EQ_INT(tvm_ffi_strong_count(keep), 1);
+      /* (the empty array is doc.c's, shared by every doc: it holds one more) */
+      CHECK_EQ_INT(tvm_ffi_strong_count(keep), held == 2 ? 2 : 1);
       tvm_ffi_strbuf_free(&b);
       tvm_ffi_release(keep);
     }
-    /* The tree is gone: these are the only references left, and, for the identifier, the one
-     * of the thread's table of identifier Strings, which outlives a parse (parse.c). */
-    CHECK_EQ_INT(tvm_ffi_strong_count(name), 2);
+    /* The tree is gone: these are the only references left (the parse's identifier table
+     * went with the parse). */
+    CHECK_EQ_INT(tvm_ffi_strong_count(name), 1);
     CHECK_EQ_INT(tvm_ffi_strong_count(lit), 1);
     CHECK_STR_EQ(tvm_ffi_str_cstr(name), "f");
     CHECK_STR_EQ(tvm_ffi_str_cstr(lit), "a long literal");
@@ -1075,47 +1037,6 @@ TEST(releases_racing_the_root) {
     bad += r.bad;
   }
   CHECK_EQ_INT(bad, 0);
-}
-
-/* TVM_SCRIPT_DOC_POOL_MB: a number of MiB, 0 for none; anything else means the default. */
-TEST(doc_pool_setting) {
-  const size_t mib = (size_t)1 << 20;
-  CHECK_EQ_INT(tvm_script__doc_pool_limit_from(NULL), 8 * mib);
-  CHECK_EQ_INT(tvm_script__doc_pool_limit_from("0"), 0);
-  CHECK_EQ_INT(tvm_script__doc_pool_limit_from("16"), 16 * mib);
-  CHECK_EQ_INT(tvm_script__doc_pool_limit_from("064"), 64 * mib);
-  CHECK_EQ_INT(tvm_script__doc_pool_limit_from("99999999999999999999999"), mib << 20);
-  const char* bad[] = {"", "x", "-1", "+8", " 8", "8 ", "8MB", "0x10"};
-  for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); ++i) {
-    CHECK_EQ_INT(tvm_script__doc_pool_limit_from(bad[i]), 8 * mib);
-  }
-  size_t bytes, limit;
-  tvm_script__doc_pool_stats(&bytes, &limit);
-  CHECK_EQ_INT(limit, tvm_script__doc_pool_limit_from(getenv("TVM_SCRIPT_DOC_POOL_MB")));
-}
-
-/* The pool keeps at most its limit, and fills up to within a chunk of it after a big parse. */
-TEST(doc_pool_bounded) {
-  tvm_ffi_strbuf b = {0};
-  for (int i = 0; i < 20000; ++i) tvm_ffi_strbuf_printf(&b, "y%d = f(%d, [a, b])\n", i, i);
-  for (int round = 0; round < 2; ++round) {
-    void* m = tvm_script_parse_doc(b.data, b.size, "big.py");
-    CHECK(m != NULL);
-    size_t bytes, limit;
-    tvm_script__doc_pool_stats(&bytes, &limit);
-    CHECK(bytes <= limit);
-    tvm_ffi_release(m);
-    tvm_script__doc_pool_stats(&bytes, &limit);
-    CHECK(bytes <= limit);
-    if (limit == 0) {
-      CHECK_EQ_INT(bytes, 0);
-    } else if (limit <= (size_t)8 << 20) { /* less than the ~10 MiB of docs of this parse */
-      CHECK(bytes + (256 << 10) > limit);
-    } else {
-      CHECK(bytes > 0);
-    }
-  }
-  tvm_ffi_strbuf_free(&b);
 }
 
 /* ---- Errors: the exact rendered message ----------------------------------------------------- */
@@ -1310,40 +1231,11 @@ TEST(line_endings) {
                "SyntaxError: t.py:2:7: error: '(' was never closed\n  b = (\n      ^");
 }
 
-/* The arena's tests once more in a child process with the chunk pool off: the setting is read
- * once per process, so the child sets it before its first parse (this runs first). */
-TEST(arena_without_pool) {
-  fflush(stdout);
-  fflush(stderr);
-  pid_t pid = fork();
-  CHECK(pid >= 0);
-  if (pid == 0) {
-    setenv("TVM_SCRIPT_DOC_POOL_MB", "0", 1);
-    RUN(doc_lifetimes);
-    RUN(docs_with_generic_algorithms);
-    RUN(many_and_large_parses);
-    RUN(parses_in_threads);
-    RUN(docs_held_past_the_root);
-    RUN(empty_array_counted_exactly);
-    RUN(outside_refs_changed_after_the_parse);
-    RUN(weakly_held_doc_dies_before_the_root);
-    RUN(releases_racing_the_root);
-    RUN(doc_pool_setting);
-    RUN(doc_pool_bounded);
-    fflush(stdout);
-    exit(g_tests_failed ? 1 : 0); /* exit, not _exit: LeakSanitizer checks the child too */
-  }
-  int status = 0;
-  CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
-  CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-}
-
 int main(void) {
-  RUN(arena_without_pool);
   RUN(literals_and_atoms);
   RUN(calls_attrs_subscripts);
   RUN(interned_names_prefixes);
-  RUN(thread_names_emptied_when_full);
+  RUN(names_interned_per_parse);
   RUN(keyword_and_dict_pairs_many);
   RUN(starred_arguments);
   RUN(precedence);
@@ -1359,12 +1251,9 @@ int main(void) {
   RUN(many_and_large_parses);
   RUN(parses_in_threads);
   RUN(docs_held_past_the_root);
-  RUN(empty_array_counted_exactly);
   RUN(outside_refs_changed_after_the_parse);
   RUN(weakly_held_doc_dies_before_the_root);
   RUN(releases_racing_the_root);
-  RUN(doc_pool_setting);
-  RUN(doc_pool_bounded);
   RUN(error_messages);
   RUN(unsupported_constructs);
   RUN(nesting_limits);

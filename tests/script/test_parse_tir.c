@@ -718,6 +718,11 @@ TEST(error_syntax_and_misc) {
   EXPECT_ERROR("A = T.Buffer((4,), \"int32\")\nfor i in [1, 2]:\n    A[i] = 0\n", "SyntaxError",
                "t.py:2:10:");
   EXPECT_ERROR("x = T.int32()\nx.foo\n", "AttributeError", "t.py:2:1:", "has no attribute 'foo'");
+  /* A statement no handler of the current dialect takes, named by its kind. */
+  EXPECT_ERROR(HEADER "for i in range(2):\n    pass\n@T.prim_func\ndef f():\n    pass\n",
+               "SyntaxError", "t.py:3:1:", "this statement (for) is not supported at module level");
+  EXPECT_ERROR("@I.ir_module\nclass M:\n    while True:\n        pass\n", "SyntaxError",
+               "t.py:3:5:", "this statement (while) is not supported in dialect 'ir'");
   EXPECT_ERROR("", "ValueError", "t.py:");
   /* A left-deep operator chain longer than the evaluation depth: an error, not a crash. */
   tvm_ffi_strbuf deep = {0};
@@ -730,6 +735,15 @@ TEST(error_syntax_and_misc) {
 /* Inputs found by fuzzing and by hand (tests/fuzz): each was accepted wrongly, reported
  * badly or failed to round-trip. */
 TEST(fuzz_and_hand_found_inputs) {
+  /* T.abs of a constant that no table shares: its operands were made in one call whose
+   * arguments C may evaluate in any order, -x (folded) releasing x before x was taken again
+   * (AddressSanitizer saw it once the parser stopped holding literals). */
+  for (int k = 0; k < 2; ++k) {
+    const char* abs_src = k ? "T.abs(0x7f2)\n" : "T.abs(T.int64(-5000))\n";
+    void* a = PARSE(abs_src);
+    CHECK(a != NULL && tvm_tir_kind_of(a) == TVM_TIR_KIND_Select);
+    tvm_ffi_release(a);
+  }
   /* A UTF-8 byte order mark is skipped, as Python does; columns count from after it. */
   void* r = PARSE("\xEF\xBB\xBF" HEADER "@T.prim_func\ndef f():\n    pass\n");
   CHECK(r != NULL);

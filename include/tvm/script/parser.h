@@ -1,12 +1,14 @@
 /*
  * tvm/script/parser.h: the TVMScript parser, in two halves.
  *
- * 1. Front end (tvm_script_parse_doc, parse.c): text -> Doc tree (tvm/script/doc.h).
- * 2. Semantic half (tvm_script_parse, libscript/src/parse_*.c): walks the Doc tree, evaluates
+ * 1. Front end (parse.c): text -> syntax tree (plain structures in an arena, freed after the
+ *    parse: libscript/src/ast.h); tvm_script_parse_doc converts it to a Doc tree
+ *    (tvm/script/doc.h), whose kinds the table below names.
+ * 2. Semantic half (tvm_script_parse, libscript/src/parse_*.c): walks the syntax tree, evaluates
  *    its expressions (Python values, PrimExprs through libtir's operator helpers, `T.*`
  *    builtins) over a scoped variable table, and drives the IR builder (tvm/script/ir_builder.h)
  *    to produce an IRModule, a PrimFunc or a fragment's Stmt / PrimExpr. Statements dispatch on
- *    (dialect token, doc kind): the decorator picks the token (`@T.prim_func` -> "tirx",
+ *    (dialect token, statement kind): the decorator picks the token (`@T.prim_func` -> "tirx",
  *    `@I.ir_module` -> "ir"; `@R.function` -> "relax", not supported yet). Names resolve
  *    through the variable table (function / loop / with / branch scopes over the file's
  *    module-level constants), then the file's import aliases, opts->extra_vars and Python
@@ -36,7 +38,7 @@
  *   return [v], assert c[, msg], e            ReturnDoc, AssertDoc, ExprStmtDoc
  *   a string first in a def/class body       DocStringDoc
  *   pass                                      nothing (an empty body is a pass)
- *   a < b < c                                 OperationDoc(And, a < b, b < c) sharing b
+ *   a < b < c                                 OperationDoc(And, a < b, b < c), b's docs equal
  *   x if c else y                             OperationDoc(IfThenElse, x, c, y)
  *   +x                                        x itself (its span widened over the '+')
  *   "a" "b"                                   one LiteralDoc "ab"
@@ -64,9 +66,8 @@ extern "C" {
 #pragma GCC visibility push(default) /* public API; see cmake/TvmLibrary.cmake */
 
 /* Parse source[0..len) (filename is for messages; NULL: "<string>"). Returns a new
- * StmtBlockDoc, or NULL with a SyntaxError raised. The docs of one parse are ordinary counted
- * objects allocated together: a doc kept past the root keeps the memory of the whole tree
- * (about 27 bytes per byte of source) until it is released. */
+ * StmtBlockDoc, or NULL with a SyntaxError raised. The docs are ordinary counted objects, made
+ * from the parser's syntax tree (which is freed before the call returns). */
 void* tvm_script_parse_doc(const char* source, size_t len, const char* filename);
 
 /* As tvm_script_parse_doc; also *out_imports = a new ffi.Map from each imported alias ("T") to
