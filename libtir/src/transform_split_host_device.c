@@ -185,11 +185,12 @@ typedef struct {
   tvm_tir_expr_obj* total; /* int64 bytes so far */
 } dyn_ctx;
 
+/* (pre-order: allocations are laid out in the order they are written, outer first) */
 static void* layout_dyn(tvm_tir_mutator* m, const void* node) {
   dyn_ctx* c = (dyn_ctx*)m;
   const tvm_tir_allocate_obj* a = node;
   const char* scope = tvm_tir_pointer_type_scope(a->buffer_var->type_annotation);
-  if (!scope || strcmp(scope, "shared.dyn") != 0) return tvm_tir_ref((void*)node);
+  if (!scope || strcmp(scope, "shared.dyn") != 0) return tvm_tir_mutate_children(m, node);
   tvm_tir_expr_obj* bytes = tvm_tir_const(TVM_TIR_INT64, (a->dtype.bits * a->dtype.lanes + 7) / 8);
   for (int64_t k = 0; bytes && k < tvm_tir_array_size(a->extents); ++k) {
     const void* e = tvm_tir_array_at(a->extents, k);
@@ -217,17 +218,18 @@ static void* layout_dyn(tvm_tir_mutator* m, const void* node) {
     ann = tvm_ffi_map_new(&k, &v, 1);
     tvm_ffi_any_release(&k);
   }
+  void* body = NULL;
   if (ann) {
-    r = tvm_tir_allocate_new(a->buffer_var, a->dtype, a->extents, a->condition, a->body, ann);
-  }
-  tvm_ffi_release(ann);
-  tvm_ffi_release(offset);
-  if (r) {
     tvm_ffi_release(c->total);
     c->total = total;
-  } else {
-    tvm_ffi_release(total);
+    total = NULL;
+    body = tvm_tir_mutate(m, a->body);
   }
+  if (body) r = tvm_tir_allocate_new(a->buffer_var, a->dtype, a->extents, a->condition, body, ann);
+  tvm_ffi_release(body);
+  tvm_ffi_release(ann);
+  tvm_ffi_release(offset);
+  tvm_ffi_release(total);
   return r;
 }
 
@@ -323,7 +325,7 @@ static void* outline(split_ctx* c, const void* launch) {
   body = tvm_tir_ref((void*)launch);
   if (r.dyn_shared) {
     dyn_ctx d = {{{0}}, &r, tvm_tir_const(TVM_TIR_INT64, 0)};
-    d.m.post[TVM_TIR_KIND_Allocate] = layout_dyn;
+    d.m.pre[TVM_TIR_KIND_Allocate] = layout_dyn;
     void* nb = d.total ? tvm_tir_mutate(&d.m, body) : NULL;
     tvm_ffi_release(body);
     body = nb;

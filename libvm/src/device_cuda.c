@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <tvm-private/vm.h>
+
 #include "cuda_driver.h"
 
 static struct {
