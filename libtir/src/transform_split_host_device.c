@@ -236,6 +236,7 @@ static void* layout_dyn(tvm_tir_mutator* m, const void* node) {
 /* ---- Outlining -------------------------------------------------------------------------------- */
 typedef struct {
   tvm_tir_mutator m;
+  const tvm_tir_prim_func_obj* func; /* the host function being split */
   const char* host_name;
   const tvm_tir_ir_module_obj* mod; /* the names already taken (NULL: none) */
   obj_list kernels;                 /* PrimFuncs made (owned references) */
@@ -307,16 +308,43 @@ static void* outline(split_ctx* c, const void* launch) {
       goto done;
     }
   }
-  /* Parameters: handles first, then scalars. */
+  /* Parameters: handles first, then scalars; among each, the host function's own parameters
+   * (a buffer parameter by its data pointer) in its order, then the rest in first-use order. */
   {
     void** ps = tvm_ffi_calloc((size_t)r.uses.n + 1, sizeof(void*));
-    if (!ps) goto done;
-    int64_t np = 0;
-    for (int pass = 0; pass < 2; ++pass)
+    int64_t* rank = tvm_ffi_calloc((size_t)r.uses.n + 1, sizeof(int64_t));
+    if (!ps || !rank) {
+      tvm_ffi_free(ps);
+      tvm_ffi_free(rank);
+      goto done;
+    }
+    int64_t np = 0, nfp = c->func ? tvm_tir_array_size(c->func->params) : 0;
+    for (int64_t k = 0; k < r.uses.n; ++k) {
+      rank[k] = nfp + k;
+      for (int64_t i = 0; i < nfp; ++i) {
+        const void* p = tvm_tir_array_at(c->func->params, i);
+        TVMFFIAny key = tvm_ffi_any_obj(p);
+        const TVMFFIAny* b = tvm_ffi_map_get(c->func->buffer_map, &key);
+        if (p == r.uses.items[k] || (b && ((const tvm_tir_buffer_obj*)b->v_obj)->data == r.uses.items[k]))
+          rank[k] = i;
+      }
+    }
+    for (int pass = 0; pass < 2; ++pass) {
+      int64_t first = np;
       for (int64_t k = 0; k < r.uses.n; ++k) {
         const tvm_tir_var_obj* u = r.uses.items[k];
-        if (tvm_tir_dtype_is_handle(u->expr.dtype) == (pass == 0)) ps[np++] = (void*)u;
+        if (tvm_tir_dtype_is_handle(u->expr.dtype) != (pass == 0)) continue;
+        /* insertion by rank (a handful of parameters) */
+        int64_t at = np++;
+        while (at > first && rank[(int64_t)(intptr_t)ps[at - 1] - 1] > rank[k]) {
+          ps[at] = ps[at - 1];
+          at--;
+        }
+        ps[at] = (void*)(intptr_t)(k + 1);
       }
+    }
+    for (int64_t k = 0; k < np; ++k) ps[k] = r.uses.items[(int64_t)(intptr_t)ps[k] - 1];
+    tvm_ffi_free(rank);
     params = tvm_ffi_array_of_objects(ps, np);
     tvm_ffi_free(ps);
     if (!params) goto done;
@@ -402,6 +430,7 @@ static void* run(const tvm_tir_prim_func_obj* f) {
   if (cc && cc->type_index == kTVMFFIInt && cc->v_int64 == TIR_CALLING_CONV_DEVICE_KERNEL_LAUNCH)
     return tvm_tir_ref((void*)f);
   split_ctx* c = t_split;
+  c->func = f;
   c->m.pre[TVM_TIR_KIND_AttrStmt] = split_launch;
   c->m.pre[TVM_TIR_KIND_For] = split_launch;
   int64_t before = c->kernels.n;
