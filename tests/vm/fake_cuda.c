@@ -22,16 +22,18 @@ int fake_cuda_syncs(void) { return g_syncs; }
  * `.entry`s. A launch records what it was given: the dimensions, the dynamic shared memory, the
  * stream and the parameter values (as many as the entry declares; each read as the 8 bytes
  * libvm's slots hold). fake_cuda_fail_next(code) makes the next launch return code. */
+typedef struct fake_function fake_function;
 typedef struct {
   char* ptx;
-  int live;
+  fake_function* fns; /* freed with the module */
 } fake_module;
 
-typedef struct {
+struct fake_function {
   fake_module* mod;
+  fake_function* next;
   char name[256];
   int nparams;
-} fake_function;
+};
 
 static int g_modules_loaded, g_modules_live, g_launches, g_fail_next;
 static unsigned g_dims[6], g_shmem;
@@ -125,7 +127,7 @@ CUresult cuModuleLoadData(void** mod, const void* image) {
   if (!strstr(ptx, ".version") || !strstr(ptx, ".entry")) return 218;
   fake_module* m = malloc(sizeof(fake_module));
   m->ptx = strdup(ptx);
-  m->live = 1;
+  m->fns = NULL;
   *mod = m;
   g_modules_loaded++;
   g_modules_live++;
@@ -133,6 +135,11 @@ CUresult cuModuleLoadData(void** mod, const void* image) {
 }
 CUresult cuModuleUnload(void* mod) {
   fake_module* m = mod;
+  while (m->fns) {
+    fake_function* f = m->fns;
+    m->fns = f->next;
+    free(f);
+  }
   free(m->ptx);
   free(m);
   g_modules_live--;
@@ -152,7 +159,9 @@ CUresult cuModuleGetFunction(void** fn, void* mod, const char* name) {
   f->mod = m;
   strcpy(f->name, name);
   f->nparams = n;
-  *fn = f; /* leaked on purpose: a CUfunction lives as long as its module */
+  f->next = m->fns; /* a CUfunction lives as long as its module */
+  m->fns = f;
+  *fn = f;
   return 0;
 }
 CUresult cuFuncSetAttribute(void* fn, int attrib, int value) { return fn && value >= 0 ? 0 : 1; }
