@@ -165,6 +165,7 @@ static int compile_unit(const void* mod_or_func, const tvm_codegen_target* targe
     for (int64_t p = 0; p < tvm_tir_array_size(f->params); ++p) {
       DLDataType dt = ((const tvm_tir_var_obj*)tvm_tir_array_at(f->params, p))->expr.dtype;
       if (tvm_tir_dtype_is_bool(dt)) dt = tvm_ffi_dtype(kDLInt, 8, 1);
+      if (tvm_codegen__is_f16(dt)) dt = TVM_TIR_FLOAT32; /* a float in registers, passed so */
       put_cstr(&fmap, tvm_tir_dtype_is_handle(dt) ? "handle" : tvm_tir_dtype_str(dt).s);
     }
     const char* tags[8];
