@@ -42,6 +42,23 @@ bool tvm_tir__interp_stmt_rule(tvm_tir_kind kind);
  * binding sites and the nodes whose fields are no uses); every other kind gets the generic walk
  * of its children. */
 bool tvm_tir__wf_rule(tvm_tir_kind kind);
+/* GPU thread tags (thread_tag.c). The axis of a tag: blockIdx.x/y/z = 0..2, threadIdx.x/y/z =
+ * 3..5, vthread (any "vthread", "vthread.<s>", "cthread") = VTHREAD, anything else NONE. */
+enum {
+  TVM_TIR_THREAD_TAG_NONE = -1,
+  TVM_TIR_THREAD_TAG_BLOCK_X = 0,
+  TVM_TIR_THREAD_TAG_THREAD_X = 3,
+  TVM_TIR_THREAD_TAG_VTHREAD = 6
+};
+int tvm_tir__thread_tag_axis(const char* tag);
+/* "blockIdx.x" ... "threadIdx.z" for axes 0..5, "vthread", else "". */
+const char* tvm_tir__thread_tag_name(int axis);
+/* The thread tag launched by stmt: an AttrStmt "thread_extent" / "virtual_thread" (its
+ * IterVar's tag, "" for a plain Var node) or a For of kind thread_binding (its IterVar's tag);
+ * NULL for any other statement. *out_var (optional) is the variable bound. */
+const char* tvm_tir__launch_tag(const void* stmt, const tvm_tir_var_obj** out_var);
+/* Whether stmt is a barrier: Evaluate(T.tvm_storage_sync(...)). */
+bool tvm_tir__stmt_is_barrier(const void* stmt);
 
 #ifdef __cplusplus
 }

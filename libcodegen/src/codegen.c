@@ -36,7 +36,15 @@ static void func_list_free(func_list* l) {
   tvm_ffi_free(l->names);
 }
 
-static int collect(const void* mod_or_func, func_list* out) {
+/* Whether f is a device kernel (calling_conv 2, made by split_host_device). */
+bool tvm_codegen__is_device_kernel(const void* f) {
+  if (tvm_tir_kind_of(f) != TVM_TIR_KIND_PrimFunc) return false;
+  const TVMFFIAny* cc = tvm_ffi_map_get_str(((const tvm_tir_prim_func_obj*)f)->func.attrs, "calling_conv");
+  return cc && cc->type_index == kTVMFFIInt && cc->v_int64 == 2;
+}
+
+/* The host functions (device kernels are compiled by codegen_nvptx.c, for a GPU target). */
+static int collect(const void* mod_or_func, func_list* out, const cg_host* h) {
   memset(out, 0, sizeof(*out));
   tvm_tir_kind k = tvm_tir_kind_of(mod_or_func);
   if (k == TVM_TIR_KIND_PrimFunc) {
@@ -61,6 +69,7 @@ static int collect(const void* mod_or_func, func_list* out) {
   for (int64_t pos = tvm_ffi_map_next(m->functions, 0, &key, &val); pos >= 0;
        pos = tvm_ffi_map_next(m->functions, pos, &key, &val)) {
     if (tvm_tir_kind_of(val->v_obj) != TVM_TIR_KIND_PrimFunc) continue;
+    if (h->device_type != kDLCPU && tvm_codegen__is_device_kernel(val->v_obj)) continue;
     const char* sym = tvm_tir_func_global_symbol(val->v_obj);
     if (!sym) sym = tvm_ffi_str_cstr(((const tvm_tir_global_var_obj*)key->v_obj)->name_hint);
     out->funcs[out->n] = (const tvm_tir_prim_func_obj*)val->v_obj;
@@ -72,10 +81,12 @@ static int collect(const void* mod_or_func, func_list* out) {
 
 /* Generate (unoptimised) IR for every function into mod. */
 static int generate(const void* mod_or_func, const func_list* l, LLVMContextRef ctx,
-                    LLVMModuleRef mod, const tvm_codegen_options* o) {
+                    LLVMModuleRef mod, const tvm_codegen_options* o, const cg_host* h) {
   cg_state s;
   tvm_codegen__init(&s, ctx, mod, o);
   s.unit = mod_or_func; /* where calls through GlobalVars find their callee */
+  s.device_type = h->device_type;
+  if (h->cpu) s.f16c = false; /* another CPU than the host's: no F16C assumed */
   int rc = 0;
   for (int64_t i = 0; i < l->n && rc == 0; ++i)
     rc = tvm_codegen__function(&s, l->funcs[i], l->names[i]);
@@ -144,26 +155,33 @@ static const tvm_ffi_module_vtable g_jit_vtable = {
 void* tvm_codegen_build(const void* mod_or_func, const char* target,
                         const tvm_codegen_options* options) {
   tvm_codegen_options o = options ? *options : tvm_codegen_options_default();
-  if (target && strcmp(target, "llvm") != 0) {
-    tvm_ffi_raise("ValueError", "codegen: unsupported target \"%s\" (expected \"llvm\")", target);
-    return NULL;
-  }
+  tvm_codegen_target t;
+  if (tvm_codegen_target_parse(target, &t) != 0) return NULL;
+  if (t.kind == TVM_CODEGEN_TARGET_CUDA) return tvm_codegen__cuda_build(mod_or_func, &t, &o);
+  cg_host h = {.cpu = t.mcpu[0] ? t.mcpu : NULL, .device_type = kDLCPU};
+  return tvm_codegen__jit_build(mod_or_func, &o, &h);
+}
+
+void* tvm_codegen__jit_build(const void* mod_or_func, const tvm_codegen_options* options,
+                             const cg_host* h) {
+  tvm_codegen_options o = *options;
   if (tvm_codegen__llvm_init() != 0) return NULL;
   func_list l;
-  if (collect(mod_or_func, &l) != 0) return NULL;
+  if (collect(mod_or_func, &l, h) != 0) return NULL;
   LLVMContextRef ctx;
   void* tsctx = tvm_codegen__tsctx_new(&ctx);
   LLVMModuleRef mod = LLVMModuleCreateWithNameInContext("tvm_codegen", ctx);
   LLVMTargetMachineRef tm = NULL;
   jit_module* m = NULL;
   cg_jit* jit = NULL;
-  if (generate(mod_or_func, &l, ctx, mod, &o) != 0) goto fail;
-  tm = tvm_codegen__target_machine(&o, true);
+  if (generate(mod_or_func, &l, ctx, mod, &o, h) != 0) goto fail;
+  tm = tvm_codegen__target_machine(&o, true, h->cpu);
   if (!tm || tvm_codegen__optimize(mod, tm, &o) != 0) goto fail;
   jit = tvm_codegen__jit_create(tm); /* takes tm */
   tm = NULL;
   if (!jit) goto fail;
   bool parallel = LLVMGetNamedGlobal(mod, CG_PARALLEL_LAUNCH_SYMBOL) != NULL;
+  bool has_ctx = LLVMGetNamedGlobal(mod, TVM_CODEGEN_SYMBOL_LIBRARY_CTX) != NULL;
   LLVMModuleRef taken = mod;
   mod = NULL;
   if (tvm_codegen__jit_add_module(jit, taken, tsctx) != 0) goto fail;
@@ -176,6 +194,14 @@ void* tvm_codegen_build(const void* mod_or_func, const char* target,
   }
   m = tvm_ffi_module_new(&g_jit_vtable, sizeof(jit_module));
   if (!m) goto fail;
+  if (h->import && tvm_ffi_module_import(m, h->import) != 0) goto fail;
+  if (has_ctx) {
+    /* What the loader does for a library: its context variable is its module, from which
+     * the launches look their kernels up (TVMFFIEnvModLookupFromImports). */
+    void** var = tvm_codegen__jit_lookup(jit, TVM_CODEGEN_SYMBOL_LIBRARY_CTX);
+    if (!var) goto fail;
+    *var = m;
+  }
   m->names = tvm_ffi_calloc((size_t)l.n + 1, sizeof(char*));
   if (!m->names) goto fail;
   m->jit = jit;
@@ -200,17 +226,17 @@ fail:
 
 /* Build an optimised module in a fresh context (for export and IR dumps). */
 static int build_standalone(const void* mod_or_func, const tvm_codegen_options* o,
-                            LLVMContextRef* out_ctx, LLVMModuleRef* out_mod,
+                            const cg_host* h, LLVMContextRef* out_ctx, LLVMModuleRef* out_mod,
                             LLVMTargetMachineRef* out_tm) {
   if (tvm_codegen__llvm_init() != 0) return -1;
   func_list l;
-  if (collect(mod_or_func, &l) != 0) return -1;
+  if (collect(mod_or_func, &l, h) != 0) return -1;
   LLVMContextRef ctx = LLVMContextCreate();
   LLVMModuleRef mod = LLVMModuleCreateWithNameInContext("tvm_codegen", ctx);
   LLVMTargetMachineRef tm = NULL;
-  int rc = generate(mod_or_func, &l, ctx, mod, o);
+  int rc = generate(mod_or_func, &l, ctx, mod, o, h);
   func_list_free(&l);
-  if (rc == 0) tm = tvm_codegen__target_machine(o, false);
+  if (rc == 0) tm = tvm_codegen__target_machine(o, false, h->cpu);
   if (rc == 0 && (!tm || tvm_codegen__optimize(mod, tm, o) != 0)) rc = -1;
   if (rc != 0) {
     if (tm) LLVMDisposeTargetMachine(tm);
@@ -236,7 +262,8 @@ int tvm_codegen_emit_llvm_ir(const void* mod_or_func, const tvm_codegen_options*
   LLVMContextRef ctx;
   LLVMModuleRef mod;
   LLVMTargetMachineRef tm;
-  if (build_standalone(mod_or_func, &o, &ctx, &mod, &tm) != 0) return -1;
+  cg_host h = {.device_type = kDLCPU};
+  if (build_standalone(mod_or_func, &o, &h, &ctx, &mod, &tm) != 0) return -1;
   char* text = LLVMPrintModuleToString(mod);
   *out = tvm_ffi_string(text);
   LLVMDisposeMessage(text);
@@ -290,12 +317,19 @@ static void add_library_bin(LLVMModuleRef mod, const void* bin, size_t size) {
 int tvm_codegen__export_library(const void* mod_or_func, const char* path_so,
                                 const tvm_codegen_options* options, const void* bin,
                                 size_t bin_size) {
+  cg_host h = {.device_type = kDLCPU};
+  return tvm_codegen__export_host(mod_or_func, path_so, options, &h, bin, bin_size);
+}
+
+int tvm_codegen__export_host(const void* mod_or_func, const char* path_so,
+                             const tvm_codegen_options* options, const cg_host* h,
+                             const void* bin, size_t bin_size) {
   tvm_codegen_options o = options ? *options : tvm_codegen_options_default();
   LLVMContextRef ctx;
   LLVMModuleRef mod;
   LLVMTargetMachineRef tm;
   if (!path_so) return tvm_ffi_raise("ValueError", "codegen: export: the path is NULL");
-  if (build_standalone(mod_or_func, &o, &ctx, &mod, &tm) != 0) return -1;
+  if (build_standalone(mod_or_func, &o, h, &ctx, &mod, &tm) != 0) return -1;
   add_abi_version_record(mod);
   if (bin) add_library_bin(mod, bin, bin_size);
   size_t n = strlen(path_so);
@@ -316,4 +350,14 @@ int tvm_codegen__export_library(const void* mod_or_func, const char* path_so,
 int tvm_codegen_export(const void* mod_or_func, const char* path_so,
                        const tvm_codegen_options* options) {
   return tvm_codegen__export_library(mod_or_func, path_so, options, NULL, 0);
+}
+
+int tvm_codegen_export_target(const void* mod_or_func, const char* target, const char* path_so,
+                              const tvm_codegen_options* options) {
+  tvm_codegen_target t;
+  if (tvm_codegen_target_parse(target, &t) != 0) return -1;
+  tvm_codegen_options o = options ? *options : tvm_codegen_options_default();
+  if (t.kind == TVM_CODEGEN_TARGET_CUDA) return tvm_codegen__cuda_export(mod_or_func, &t, &o, path_so);
+  cg_host h = {.cpu = t.mcpu[0] ? t.mcpu : NULL, .device_type = kDLCPU};
+  return tvm_codegen__export_host(mod_or_func, path_so, &o, &h, NULL, 0);
 }

@@ -26,6 +26,7 @@ void tvm_codegen__init(cg_state* s, LLVMContextRef ctx, LLVMModuleRef mod, const
   s->ptr = LLVMPointerTypeInContext(ctx, 0);
   s->vd = LLVMVoidTypeInContext(ctx);
   s->f16c = o->host_cpu && tvm_codegen__host_has_feature("f16c");
+  s->device_type = kDLCPU;
 }
 
 void tvm_codegen__free(cg_state* s) {
@@ -167,6 +168,11 @@ void tvm_codegen__emit_ret(cg_state* s, LLVMValueRef v) {
 }
 
 void tvm_codegen__emit_raise(cg_state* s, const char* kind, LLVMValueRef* parts, int n) {
+  if (s->gpu) { /* no error slot on a GPU: the launch fails */
+    tvm_codegen__gpu_trap(s);
+    LLVMPositionBuilderAtEnd(s->b, LLVMAppendBasicBlockInContext(s->ctx, s->fn, "after_trap"));
+    return;
+  }
   LLVMTypeRef arr_t = LLVMArrayType(s->ptr, (unsigned)n);
   LLVMValueRef arr = tvm_codegen__entry_alloca(s, arr_t, "msg_parts");
   for (int i = 0; i < n; ++i) {
@@ -205,6 +211,7 @@ void tvm_codegen__emit_check(cg_state* s, LLVMValueRef cond, const char* kind, L
 /* Decimal text of an int64 (an internal function of the module, so that exported code needs
  * no libc): returns a pointer into a per-call stack buffer of the caller. */
 LLVMValueRef tvm_codegen__fmt_i64(cg_state* s, LLVMValueRef v) {
+  if (s->gpu) return LLVMConstNull(s->ptr); /* messages are not formatted on a GPU (it traps) */
   LLVMTypeRef buf_t = LLVMArrayType(s->i8, 24);
   LLVMTypeRef ft_params[2] = {s->i64, s->ptr};
   LLVMTypeRef ft = LLVMFunctionType(s->ptr, ft_params, 2, 0);
@@ -792,6 +799,8 @@ static LLVMValueRef bounds_check(cg_state* s, const tvm_tir_call_obj* n) {
 
 static LLVMValueRef e_call(cg_state* s, const void* e) {
   const tvm_tir_call_obj* n = e;
+  LLVMValueRef gpu_result;
+  if (s->gpu && tvm_codegen__gpu_call(s, n, &gpu_result)) return gpu_result; /* codegen_nvptx.c */
   if (tvm_tir_kind_of(n->op) == TVM_TIR_KIND_GlobalVar) return tvm_codegen__call_global(s, n);
   if (tvm_tir_kind_of(n->op) != TVM_TIR_KIND_Op) {
     tvm_codegen__fail(s, "NotImplementedError", "unsupported call target %s",
@@ -944,10 +953,13 @@ static int s_let(cg_state* s, const void* st) {
 }
 
 /* Attributes are transparent, except the GPU thread bindings (T.launch_thread, T.env_thread):
- * their variable is a thread index, which CPU code does not have. */
+ * their variable is a thread index, which CPU code does not have (GPU kernels:
+ * codegen_nvptx.c). */
 static int s_attr(cg_state* s, const void* st) {
   const tvm_tir_attr_stmt_obj* n = st;
   const char* key = tvm_ffi_str_cstr(n->attr_key);
+  if (s->gpu && (strcmp(key, "thread_extent") == 0 || strcmp(key, "virtual_thread") == 0))
+    return tvm_codegen__gpu_attr(s, n);
   if (strcmp(key, "thread_extent") == 0 || strcmp(key, "virtual_thread") == 0) {
     const void* node = tvm_ffi_any_is_object(&n->node) ? n->node.v_obj : NULL;
     const char* tag = "";
@@ -958,7 +970,8 @@ static int s_attr(cg_state* s, const void* st) {
     }
     return tvm_codegen__fail(s, "NotImplementedError",
                    "GPU construct in a CPU kernel: %s binds %s to the GPU thread index \"%s\" "
-                   "(T.launch_thread); the CPU code generator has no thread indices",
+                   "(T.launch_thread); the CPU code generator has no thread indices "
+                   "(build for target cuda)",
                    key, tvm_tir_is_var(node) ? tvm_tir_var_name(node) : "?", tag);
   }
   return tvm_codegen__stmt(s, n->body);
@@ -980,7 +993,21 @@ static int s_assert(cg_state* s, const void* st) {
   return tvm_codegen__stmt(s, n->body);
 }
 
+static int s_buffer_store_here(cg_state* s, const void* st);
+
+/* In a GPU kernel, outside its threadIdx launches, one thread of the block stores. */
 static int s_buffer_store(cg_state* s, const void* st) {
+  LLVMBasicBlockRef join =
+      s->gpu ? tvm_codegen__gpu_store_guard(s, ((const tvm_tir_buffer_store_obj*)st)->buffer) : NULL;
+  int rc = s_buffer_store_here(s, st);
+  if (join && rc == 0) {
+    LLVMBuildBr(s->b, join);
+    LLVMPositionBuilderAtEnd(s->b, join);
+  }
+  return rc;
+}
+
+static int s_buffer_store_here(cg_state* s, const void* st) {
   const tvm_tir_buffer_store_obj* n = st;
   if (tvm_tir_array_size(n->indices) != 1)
     return tvm_codegen__fail(s, "ValueError", "BufferStore to %s is not flat (run tvm_tir_lower first)",
@@ -1048,6 +1075,7 @@ static int s_if(cg_state* s, const void* st) {
 /* tir.ret(v): v into the caller's result slot (a TVMFFIAny: Bool, Int, Float or OpaquePtr, as
  * the interpreter returns it), then return 0 from the body, releasing live allocations. */
 static int s_ret(cg_state* s, const tvm_tir_call_obj* c) {
+  if (s->gpu) return tvm_codegen__fail(s, "NotImplementedError", "tir.ret in a CUDA kernel");
   if (!s->ret_slot || s->fn != s->ret_fn)
     return tvm_codegen__fail(s, "NotImplementedError", "tir.ret inside a parallel loop is not supported");
   const tvm_tir_expr_obj* v = tvm_tir_array_at(c->args, 0);
@@ -1182,15 +1210,16 @@ static int s_for(cg_state* s, const void* st) {
    * signed); thread bindings are not CPU code. */
   if (n->kind == TVM_TIR_FOR_THREAD_BINDING)
     return tvm_codegen__fail(s, "NotImplementedError",
-                   "GPU construct in a CPU kernel: thread-bound loop %s (T.thread_binding)",
+                   "GPU construct in a CPU kernel: thread-bound loop %s (T.thread_binding; "
+                   "build for target cuda)",
                    tvm_tir_var_name(n->loop_var));
   LLVMValueRef lo = tvm_codegen__expr(s, n->min);
   LLVMValueRef ext = lo ? tvm_codegen__expr(s, n->extent) : NULL;
   if (!ext) return -1;
   LLVMTypeRef t = LLVMTypeOf(lo);
   if (LLVMTypeOf(ext) != t) ext = LLVMBuildIntCast2(s->b, ext, t, 1, "");
-  if (n->kind == TVM_TIR_FOR_PARALLEL && is_signed(n->loop_var->expr.dtype))
-    return tvm_codegen__parallel_for(s, n, lo, ext);
+  if (n->kind == TVM_TIR_FOR_PARALLEL && is_signed(n->loop_var->expr.dtype) && !s->gpu)
+    return tvm_codegen__parallel_for(s, n, lo, ext); /* (serial in a GPU kernel) */
   LLVMValueRef hi = LLVMBuildAdd(s->b, lo, ext, "");
   LLVMBasicBlockRef pre = LLVMGetInsertBlock(s->b);
   LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "for_head");

@@ -200,6 +200,7 @@ static int dynamic_allocate(cg_state* s, const tvm_tir_allocate_obj* n) {
 }
 
 int tvm_codegen__allocate(cg_state* s, const tvm_tir_allocate_obj* n) {
+  if (s->gpu) return tvm_codegen__gpu_allocate(s, n); /* codegen_nvptx.c */
   if (n->dtype.code == kDLOpaqueHandle)
     return tvm_codegen__fail(s, "NotImplementedError", "Allocate of %s with dtype handle",
                    tvm_tir_var_name(n->buffer_var));

@@ -153,6 +153,13 @@ static LLVMValueRef call_module_func(cg_state* s, const tvm_tir_call_obj* n, con
   const tvm_tir_prim_func_obj* f = resolve(s, name, &sym);
   if (!f) return NULL;
   LLVMValueRef result = NULL;
+  if (tvm_codegen__is_device_kernel(f)) { /* a GPU kernel launch (codegen_cuda.c) */
+    if (s->device_type == kDLCUDA && first == 0)
+      result = tvm_codegen__cuda_launch(s, n, f, sym);
+    else
+      tvm_codegen__fail(s, "ValueError", "call of the device kernel %s from CPU code", name);
+    goto done;
+  }
   int64_t na = tvm_tir_array_size(n->args) - first, np = tvm_tir_array_size(f->params);
   if (na != np) {
     tvm_codegen__fail(s, "TypeError", "call to %s: expected %lld arguments, got %lld", name,

@@ -54,9 +54,10 @@ int tvm_codegen__llvm_error(LLVMErrorRef err, const char* what) {
 /* With host_cpu, the environment variable TVM_CODEGEN_CPU (an LLVM CPU name such as
  * "haswell") replaces the host CPU and its features by that CPU's: code for a smaller machine
  * (an AVX2-only one) can be built and timed on a larger one. */
-LLVMTargetMachineRef tvm_codegen__target_machine(const tvm_codegen_options* o, bool jit) {
+LLVMTargetMachineRef tvm_codegen__target_machine(const tvm_codegen_options* o, bool jit,
+                                                 const char* cpu_name) {
   char* triple = LLVMGetDefaultTargetTriple();
-  const char* cpu_env = o->host_cpu ? getenv("TVM_CODEGEN_CPU") : NULL;
+  const char* cpu_env = cpu_name ? cpu_name : o->host_cpu ? getenv("TVM_CODEGEN_CPU") : NULL;
   bool named_cpu = cpu_env && cpu_env[0];
   char* cpu = named_cpu ? LLVMCreateMessage(cpu_env) : o->host_cpu ? LLVMGetHostCPUName() : NULL;
   char* features = o->host_cpu && !named_cpu ? LLVMGetHostCPUFeatures() : NULL;
@@ -191,6 +192,8 @@ static const struct {
     {"TVMFFIEnvGetStream", (void*)TVMFFIEnvGetStream},
     {"TVMFFIEnvTensorAlloc", (void*)TVMFFIEnvTensorAlloc},
     {"TVMFFIObjectDecRef", (void*)TVMFFIObjectDecRef},
+    {"TVMFFIEnvModLookupFromImports", (void*)TVMFFIEnvModLookupFromImports},
+    {"TVMFFIFunctionCall", (void*)TVMFFIFunctionCall},
 };
 
 cg_jit* tvm_codegen__jit_create(LLVMTargetMachineRef tm_taken) {

@@ -212,15 +212,26 @@ static int buffer_param(cg_state* s, arg_ctx* a, LLVMValueRef arg, const tvm_tir
         LLVMBuildOr(s->b, ok_dtype,
                     LLVMBuildICmp(s->b, LLVMIntEQ, packed, c32(s, pack_dtype(buf->dtype)), ""), "");
   tvm_codegen__emit_check(s, ok_dtype, "ValueError", parts, 2);
-  /* device */
+  /* device: the function's device type (CPU, or CUDA for the host part of a CUDA build), and
+   * for CUDA one device for all tensors, where the kernels are launched */
   LLVMValueRef dev = load_at(s, s->i32, dl, DL_DEVICE_TYPE);
-  snprintf(msg, sizeof(msg), "%sexpected a CPU tensor (device type 1), got device type ",
-           a->prefix);
+  snprintf(msg, sizeof(msg), "%sexpected a %s tensor (device type %d), got device type ",
+           a->prefix, s->device_type == kDLCUDA ? "CUDA" : "CPU", s->device_type);
   LLVMBasicBlockRef dev_ok =
-      tvm_codegen__check_begin(s, LLVMBuildICmp(s->b, LLVMIntEQ, dev, c32(s, kDLCPU), ""));
+      tvm_codegen__check_begin(s, LLVMBuildICmp(s->b, LLVMIntEQ, dev, c32(s, s->device_type), ""));
   parts[0] = tvm_codegen__cstr(s, msg);
   parts[1] = tvm_codegen__fmt_i64(s, dev);
   tvm_codegen__check_end(s, dev_ok, "ValueError", parts, 2);
+  if (s->device_type != kDLCPU) {
+    LLVMValueRef id = load_at(s, s->i32, dl, DL_DEVICE_TYPE + 4);
+    LLVMValueRef first = tvm_codegen__device_id(s);
+    if (!first) { /* passed on to the body like a bound variable */
+      if (tvm_codegen__bind(s, &tvm_codegen__device_id_key, id) != 0) return -1;
+    } else {
+      check_eq_i64(a, LLVMBuildSExt(s->b, id, s->i64, ""), LLVMBuildSExt(s->b, first, s->i64, ""),
+                   "device id (all tensors on one device)");
+    }
+  }
   /* data */
   LLVMValueRef data = load_at(s, s->ptr, dl, DL_DATA);
   snprintf(msg, sizeof(msg), "%sdata is NULL", a->prefix);
@@ -356,6 +367,12 @@ static int scalar_param(cg_state* s, arg_ctx* a, LLVMValueRef arg, const tvm_tir
     check_eq_i64(a, LLVMBuildIntCast2(s->b, val, s->i64, is_signed_code(t), ""),
                  LLVMBuildIntCast2(s->b, prev, s->i64, is_signed_code(t), ""), "value");
   return 0;
+}
+
+const char tvm_codegen__device_id_key = 0;
+
+LLVMValueRef tvm_codegen__device_id(cg_state* s) {
+  return tvm_codegen__lookup(s, &tvm_codegen__device_id_key);
 }
 
 LLVMValueRef tvm_codegen__packed_entry(cg_state* s, const char* symbol) {

@@ -5,7 +5,10 @@
 #include <llvm-c/Core.h>
 #include <llvm-c/Error.h>
 #include <llvm-c/TargetMachine.h>
+#include <pthread.h>
+#include <tvm-private/tir.h>
 #include <tvm/codegen/codegen.h>
+#include <tvm/codegen/target.h>
 #include <tvm/tir/tir.h>
 #include <tvm-private/codegen.h>
 
@@ -14,6 +17,20 @@ typedef struct {
   const void* var;
   LLVMValueRef value;
 } cg_binding;
+
+/* The GPU launch of a device kernel (codegen_nvptx.c): per axis (0..2 blockIdx.x/y/z,
+ * 3..5 threadIdx.x/y/z) whether it is launched, its distinct extents (the launch extent is
+ * their largest, at least 1 for threads) and whether an AttrStmt of it must guard its body
+ * (an extent that may be below the launch extent). */
+#define CG_MAX_LAUNCH_EXTENTS 16
+typedef struct {
+  bool used[6];
+  int n[6];
+  const void* ext[6][CG_MAX_LAUNCH_EXTENTS];
+  bool guard[6];
+  bool threads;          /* some threadIdx axis is launched */
+  const void* dyn_bytes; /* int64 PrimExpr: dynamic shared memory bytes, or NULL */
+} cg_launch_info;
 
 /* The state of generating one module. */
 typedef struct {
@@ -51,7 +68,18 @@ typedef struct {
   /* The target converts float <-> float16 in hardware (F16C: nearest even, subnormals kept,
    * NaNs quiet, the same bits as the integer code of codegen_llvm_float16.c). */
   bool f16c;
+  /* Host code: the device type its tensor arguments must have (kDLCPU, kDLCUDA for the host
+   * functions of a CUDA build). */
+  int device_type;
+  /* Device code (codegen_nvptx.c): generating a GPU kernel; its launch; the threadIdx
+   * launches around the builder's position; the guarded launches around it. */
+  bool gpu;
+  const cg_launch_info* launch;
+  int gpu_thread_depth, gpu_guards;
 } cg_state;
+
+/* The data symbol through which a library reaches its own module (the loader fills it). */
+#define TVM_CODEGEN_SYMBOL_LIBRARY_CTX "__tvm_ffi__library_ctx"
 
 /* The pointer variable through which generated code launches parallel loops: upstream TVM's
  * context symbol, filled by the loader (TVMFFIEnvModRegisterContextSymbol) and by the JIT. */
@@ -127,6 +155,11 @@ LLVMValueRef tvm_codegen__call_module_extern(cg_state* s, const tvm_tir_call_obj
 /* The packed entry __tvm_ffi_<symbol> of a PrimFunc compiled in this module (declared on first
  * use, defined by tvm_codegen__function). */
 LLVMValueRef tvm_codegen__packed_entry(cg_state* s, const char* symbol);
+/* A CUDA host function: the device id of its first tensor (an i32), where its kernels are
+ * launched, bound under the key &tvm_codegen__device_id_key (so that the body function gets
+ * it as a parameter, like the variables); NULL when it has no tensor. */
+extern const char tvm_codegen__device_id_key;
+LLVMValueRef tvm_codegen__device_id(cg_state* s);
 /* Generate the whole exported function of a lowered PrimFunc (codegen_llvm_entry.c). */
 int tvm_codegen__function(cg_state* s, const tvm_tir_prim_func_obj* f, const char* symbol);
 
@@ -137,11 +170,53 @@ int tvm_codegen__export_library(const void* mod_or_func, const char* path_so,
                                 const tvm_codegen_options* options, const void* bin,
                                 size_t bin_size);
 
+/* codegen.c: how host code is built (CPU code of a target). */
+typedef struct {
+  const char* cpu;  /* an LLVM CPU name (llvm -mcpu), NULL = the options' choice */
+  int device_type;  /* of the tensor arguments: kDLCPU, or kDLCUDA (then device kernels are
+                     * skipped: codegen_nvptx.c compiles them) */
+  void* import;     /* a module the JIT module imports (its kernels), or NULL */
+} cg_host;
+bool tvm_codegen__is_device_kernel(const void* f);
+void* tvm_codegen__jit_build(const void* mod_or_func, const tvm_codegen_options* o, const cg_host* h);
+int tvm_codegen__export_host(const void* mod_or_func, const char* path_so,
+                             const tvm_codegen_options* options, const cg_host* h,
+                             const void* bin, size_t bin_size);
+
+/* codegen_nvptx.c: device kernels. */
+int tvm_codegen__launch_info(const tvm_tir_prim_func_obj* f, cg_launch_info* out);
+int tvm_codegen__nvptx_kernel(cg_state* s, const tvm_tir_prim_func_obj* f, const char* symbol,
+                              const cg_launch_info* launch);
+/* GPU hooks of the statement and expression tables. */
+int tvm_codegen__gpu_attr(cg_state* s, const tvm_tir_attr_stmt_obj* n);
+int tvm_codegen__gpu_allocate(cg_state* s, const tvm_tir_allocate_obj* n);
+/* For a store outside the threadIdx launches: branch to a block run by thread (0, 0, 0) only and
+ * return the join block (NULL: no guard needed). */
+LLVMBasicBlockRef tvm_codegen__gpu_store_guard(cg_state* s, const tvm_tir_buffer_obj* buf);
+/* A call the GPU handles itself (barriers, math, the unsupported ones): true and *out (NULL
+ * after a failure); false for the common code. */
+bool tvm_codegen__gpu_call(cg_state* s, const tvm_tir_call_obj* n, LLVMValueRef* out);
+void tvm_codegen__gpu_trap(cg_state* s);
+/* Optimise an NVPTX module and append its PTX text to out. */
+int tvm_codegen__nvptx_emit(LLVMModuleRef mod, const tvm_codegen_target* t,
+                            const tvm_codegen_options* o, tvm_ffi_strbuf* out);
+
+/* codegen_cuda.c: the CUDA target. */
+void* tvm_codegen__cuda_build(const void* mod_or_func, const tvm_codegen_target* t,
+                              const tvm_codegen_options* o);
+int tvm_codegen__cuda_export(const void* mod_or_func, const tvm_codegen_target* t,
+                             const tvm_codegen_options* o, const char* path_so);
+/* Host code: the launch of device kernel k (symbol sym) for call n. */
+LLVMValueRef tvm_codegen__cuda_launch(cg_state* s, const tvm_tir_call_obj* n,
+                                      const tvm_tir_prim_func_obj* k, const char* sym);
+
 /* codegen_llvm_compat.c: everything LLVM-version specific. */
 int tvm_codegen__llvm_init(void);
 /* Whether the host CPU's LLVM features include +<feature> (e.g. "f16c"). */
 bool tvm_codegen__host_has_feature(const char* feature);
-LLVMTargetMachineRef tvm_codegen__target_machine(const tvm_codegen_options* o, bool jit);
+/* cpu: an LLVM CPU name, NULL for the options' choice (the host's, or TVM_CODEGEN_CPU). */
+LLVMTargetMachineRef tvm_codegen__target_machine(const tvm_codegen_options* o, bool jit,
+                                                 const char* cpu);
 int tvm_codegen__optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm, const tvm_codegen_options* o);
 int tvm_codegen__emit_object(LLVMModuleRef mod, LLVMTargetMachineRef tm, const char* path);
 /* JIT: takes the module and its context (thread-safe context) and the TM; *out_jit handle. */

@@ -381,6 +381,7 @@ int tvm_tir_interp_run_with_memory(const void* func_or_module, const char* func_
   }
   tvm_tir__pop_regions(&in, 0);
   tvm_ffi_free(in.regions);
+  tvm_tir__gpu_free(&in);
   tvm_ffi_release(owned);
   return rc == TIR_OK ? 0 : -1;
 }

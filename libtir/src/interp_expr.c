@@ -431,6 +431,23 @@ static int b_profile_marker(tir_interp* in, const tvm_tir_call_obj* call, tir_va
   return TIR_OK;
 }
 
+/* tir.tvm_storage_sync("shared" | "shared.dyn" | "global" | "warp"): a barrier between the GPU
+ * threads of a block. Reached here, outside every thread loop, it is a no-op, exactly (the
+ * loops before it have finished). Inside a thread loop, a statement holding one runs in lockstep
+ * (interp_gpu.c) and never gets here; one it did not see (in a function called from a thread
+ * loop) cannot be placed, and is an error rather than a silently wrong result. */
+static int b_storage_sync(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out) {
+  if (in->serial_threads > 0) {
+    return tvm_tir__raise_at("NotImplementedError", call,
+                             "%s reached where the interpreter runs GPU threads one after another "
+                             "(in a function called from a thread loop, or inside an expression); "
+                             "the interpreter places a barrier only as a statement of the kernel "
+                             "itself",
+                             op_name(call));
+  }
+  return b_profile_marker(in, call, out); /* 0, or void */
+}
+
 /* tir.assume: information for the compiler; its argument is not evaluated (kEmbedInfo). */
 static int b_assume(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out) {
   (void)in;
@@ -768,6 +785,7 @@ static const builtin_fn k_builtins[TVM_TIR_BUILTIN_COUNT] = {
     [TVM_TIR_BUILTIN_address_of] = b_address_of,
     [TVM_TIR_BUILTIN_start_profile_intrinsic] = b_profile_marker,
     [TVM_TIR_BUILTIN_end_profile_intrinsic] = b_profile_marker,
+    [TVM_TIR_BUILTIN_tvm_storage_sync] = b_storage_sync,
     [TVM_TIR_BUILTIN_if_then_else] = b_if_then_else,
     [TVM_TIR_BUILTIN_reinterpret] = b_reinterpret,
     [TVM_TIR_BUILTIN_large_uint_imm] = b_large_uint_imm,

@@ -8,6 +8,7 @@
  *                   and match_buffer aliases
  *   interp_stmt.c   statement execution (a table indexed by node kind)
  *   interp_call.c   argument binding, PrimFunc calls and the entry point tvm_tir_interp_run
+ *   interp_gpu.c    GPU thread launches holding barriers (lockstep phases)
  *
  * Status codes: every eval/exec function returns TIR_OK, TIR_ERROR (an error is raised) or
  * TIR_RETURNED (tir.ret was executed; the value is in the current frame), and callers pass any
@@ -101,6 +102,10 @@ typedef struct {
   tir_alias* aliases;
   int64_t num_aliases, cap_aliases;
   tir_value ret;
+  /* Bindings seen under vars (looked up after them): the frame's bindings at the entry of a
+   * lockstep region, whose contexts each bind their own in vars (interp_gpu.c). */
+  const tir_binding* outer;
+  int64_t num_outer;
 } tir_frame;
 
 typedef struct {
@@ -112,6 +117,11 @@ typedef struct {
   int64_t owned_bytes;  /* the sum of the owned regions' sizes */
   int64_t memory_limit; /* tvm_tir_interp_memory_limit(), read at the first allocation */
   int depth;
+  /* GPU threads running one after another: thread launches executed as loops, and lockstep
+   * contexts running a statement alone. A barrier reached while this is non-zero cannot be
+   * placed exactly (interp_gpu.c). */
+  int64_t serial_threads;
+  struct tir_gpu_memo* gpu_memo; /* which statements hold a barrier (interp_gpu.c) */
 } tir_interp;
 
 /* ---- Variables, memory, buffers (interp_memory.c) ----------------------------------------- */
@@ -180,5 +190,15 @@ int tvm_tir__raise_at(const char* kind, const void* node, const char* fmt, ...)
 
 /* ---- Statements (interp_stmt.c) ------------------------------------------------------------ */
 int tvm_tir__exec(tir_interp* in, const tvm_tir_stmt_obj* s);
+
+/* ---- GPU launches (interp_gpu.c) ------------------------------------------------------------ */
+typedef struct tir_gpu_memo tir_gpu_memo;
+/* Whether statement s holds a barrier anywhere in its body (memoised for the run). */
+int tvm_tir__has_barrier(tir_interp* in, const void* s, bool* out);
+/* Run a thread launch (a thread_extent / virtual_thread AttrStmt or a thread-bound For) whose
+ * body holds a barrier, its iterations in lockstep phases. */
+int tvm_tir__exec_lockstep(tir_interp* in, const tvm_tir_stmt_obj* launch);
+/* Release the run's GPU state. */
+void tvm_tir__gpu_free(tir_interp* in);
 
 #endif /* TVM_TIR_SRC_INTERP_INTERNAL_H_ */

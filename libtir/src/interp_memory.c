@@ -23,6 +23,9 @@ const tir_value* tvm_tir__lookup(tir_interp* in, const tvm_tir_var_obj* var) {
   for (int64_t k = f->num_vars - 1; k >= 0; --k) {
     if (f->vars[k].var == var) return &f->vars[k].value;
   }
+  for (int64_t k = f->num_outer - 1; k >= 0; --k) {
+    if (f->outer[k].var == var) return &f->outer[k].value;
+  }
   return NULL;
 }
 

@@ -21,14 +21,30 @@ static int exec_let_stmt(tir_interp* in, const tvm_tir_stmt_obj* s) {
   return rc;
 }
 
-/* thread_extent / virtual_thread bind their variable to 0 .. value-1 (run in order, as a
- * parallel loop may be); every other attribute is transparent. */
+/* Whether a thread launch (AttrStmt or thread-bound For) of tag `tag` over `body` must run in
+ * lockstep (interp_gpu.c): a thread or virtual-thread launch holding a barrier. *threads: the
+ * launch is of threads (its iterations run one after another otherwise). */
+static int launch_mode(tir_interp* in, const char* tag, const void* body, bool* lockstep,
+                       bool* threads) {
+  int axis = tvm_tir__thread_tag_axis(tag);
+  *threads = axis >= TVM_TIR_THREAD_TAG_THREAD_X;
+  *lockstep = false;
+  if (*threads) TRY(tvm_tir__has_barrier(in, body, lockstep));
+  return TIR_OK;
+}
+
+/* thread_extent / virtual_thread bind their variable to 0 .. value-1 (run in order, as the loop
+ * they are; in lockstep phases when the body holds a barrier, interp_gpu.c); every other
+ * attribute is transparent. */
 static int exec_attr_stmt(tir_interp* in, const tvm_tir_stmt_obj* s) {
   const tvm_tir_attr_stmt_obj* a = (const tvm_tir_attr_stmt_obj*)s;
   const char* key = tvm_ffi_str_cstr(a->attr_key);
   if (strcmp(key, "thread_extent") != 0 && strcmp(key, "virtual_thread") != 0) {
     return tvm_tir__exec(in, a->body);
   }
+  bool lockstep, threads;
+  TRY(launch_mode(in, tvm_tir__launch_tag(s, NULL), a->body, &lockstep, &threads));
+  if (lockstep) return tvm_tir__exec_lockstep(in, s);
   const void* node = tvm_ffi_any_is_object(&a->node) ? a->node.v_obj : NULL;
   if (tvm_tir_kind_of(node) == TVM_TIR_KIND_IterVar)
     node = ((const tvm_tir_iter_var_obj*)node)->var;
@@ -38,14 +54,16 @@ static int exec_attr_stmt(tir_interp* in, const tvm_tir_stmt_obj* s) {
   }
   int64_t extent;
   TRY(tvm_tir__eval_int(in, a->value, &extent));
-  for (int64_t i = 0; i < extent; ++i) {
+  in->serial_threads += threads;
+  int rc = TIR_OK;
+  for (int64_t i = 0; i < extent && rc == TIR_OK; ++i) {
     int64_t mark = tir_scope_mark(in);
-    int rc = tvm_tir__bind_int(in, (const tvm_tir_var_obj*)node, i, key);
+    rc = tvm_tir__bind_int(in, (const tvm_tir_var_obj*)node, i, key);
     if (rc == TIR_OK) rc = tvm_tir__exec(in, a->body);
     tir_scope_pop(in, mark);
-    TRY(rc);
   }
-  return TIR_OK;
+  in->serial_threads -= threads;
+  return rc;
 }
 
 static int exec_assert(tir_interp* in, const tvm_tir_stmt_obj* s) {
@@ -164,6 +182,11 @@ static int exec_evaluate(tir_interp* in, const tvm_tir_stmt_obj* s) {
  * evaluated once, cast to the loop variable's type. */
 static int exec_for(tir_interp* in, const tvm_tir_stmt_obj* s) {
   const tvm_tir_for_obj* f = (const tvm_tir_for_obj*)s;
+  bool lockstep = false, threads = false;
+  if (f->kind == TVM_TIR_FOR_THREAD_BINDING) {
+    TRY(launch_mode(in, tvm_tir__launch_tag(s, NULL), f->body, &lockstep, &threads));
+    if (lockstep) return tvm_tir__exec_lockstep(in, s);
+  }
   DLDataType t = f->loop_var->expr.dtype;
   tir_value m, e;
   tir_lane lm, le;
@@ -173,16 +196,18 @@ static int exec_for(tir_interp* in, const tvm_tir_stmt_obj* s) {
       tvm_tir__cast_lane(e.dtype, t, e.lane[0], &le, "For")) {
     return TIR_ERROR;
   }
-  for (int64_t k = 0; k < le.i; ++k) {
+  in->serial_threads += threads;
+  int rc = TIR_OK;
+  for (int64_t k = 0; k < le.i && rc == TIR_OK; ++k) {
     tir_value v;
     tvm_tir__value_int(&v, t, (int64_t)((uint64_t)lm.i + (uint64_t)k));
     int64_t mark = tir_scope_mark(in);
-    int rc = tvm_tir__bind(in, f->loop_var, &v);
+    rc = tvm_tir__bind(in, f->loop_var, &v);
     if (rc == TIR_OK) rc = tvm_tir__exec(in, f->body);
     tir_scope_pop(in, mark);
-    TRY(rc);
   }
-  return TIR_OK;
+  in->serial_threads -= threads;
+  return rc;
 }
 
 static int exec_while(tir_interp* in, const tvm_tir_stmt_obj* s) {

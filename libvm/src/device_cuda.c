@@ -11,30 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include <tvm-private/vm.h>
 
-typedef int CUresult;
-typedef int CUdevice;
-typedef void* CUcontext;
-typedef unsigned long long CUdeviceptr;
-typedef void* CUstream;
-
-#define CUDA_MAX_DEVICES 64
-
-/* X(field, symbol, parameter list): every driver function returns a CUresult. */
-#define CUDA_SYMBOLS(X)                                                             \
-  X(Init, "cuInit", (unsigned))                                                     \
-  X(DeviceGetCount, "cuDeviceGetCount", (int*))                                     \
-  X(DeviceGet, "cuDeviceGet", (CUdevice*, int))                                     \
-  X(PrimaryCtxRetain, "cuDevicePrimaryCtxRetain", (CUcontext*, CUdevice))           \
-  X(CtxSetCurrent, "cuCtxSetCurrent", (CUcontext))                                  \
-  X(MemAlloc, "cuMemAlloc_v2", (CUdeviceptr*, size_t))                              \
-  X(MemFree, "cuMemFree_v2", (CUdeviceptr))                                         \
-  X(MemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2", (CUdeviceptr, const void*, size_t, CUstream)) \
-  X(MemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2", (void*, CUdeviceptr, size_t, CUstream)) \
-  X(MemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2", (CUdeviceptr, CUdeviceptr, size_t, CUstream)) \
-  X(StreamSynchronize, "cuStreamSynchronize", (CUstream))                           \
-  X(GetErrorString, "cuGetErrorString", (CUresult, const char**))
+#include "cuda_driver.h"
 
 static struct {
   pthread_mutex_t lock;
@@ -43,21 +22,29 @@ static struct {
   void* handle;
   int num_devices;
   CUcontext ctx[CUDA_MAX_DEVICES];
-#define CUDA_FIELD_(field, sym, params) CUresult(*field) params;
-  CUDA_SYMBOLS(CUDA_FIELD_)
-#undef CUDA_FIELD_
+  tvm_vm_cuda_driver api;
 } g_cu = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 static const char* cu_error_string(CUresult r) {
   const char* s = NULL;
-  if (g_cu.GetErrorString && g_cu.GetErrorString(r, &s) == 0 && s) return s;
+  if (g_cu.api.GetErrorString && g_cu.api.GetErrorString(r, &s) == 0 && s) return s;
   return "unknown error";
 }
 
+static const char* cu_error_name(CUresult r) {
+  const char* s = NULL;
+  if (g_cu.api.GetErrorName && g_cu.api.GetErrorName(r, &s) == 0 && s) return s;
+  return "CUDA_ERROR_UNKNOWN";
+}
+
+/* Errors carry the driver's name of the code (CUDA_ERROR_INVALID_VALUE), its number and text. */
 static int cu_check(CUresult r, const char* call) {
   if (r == 0) return 0;
-  return tvm_ffi_raise("RuntimeError", "CUDA: %s failed: %s (%d)", call, cu_error_string(r), (int)r);
+  return tvm_ffi_raise("RuntimeError", "CUDA: %s failed: %s (%d): %s", call, cu_error_name(r),
+                       (int)r, cu_error_string(r));
 }
+
+int tvm_vm__cuda_check(CUresult r, const char* call) { return cu_check(r, call); }
 
 static int load_locked(void) {
   const char* path = getenv("TVM_VM_LIBCUDA");
@@ -65,20 +52,20 @@ static int load_locked(void) {
   g_cu.handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (!g_cu.handle) {
     const char* why = dlerror();
-    snprintf(g_cu.error, sizeof(g_cu.error), "CUDA driver (%s) not available: %s", path,
+    snprintf(g_cu.error, sizeof(g_cu.error), "no CUDA driver: CUDA driver (%s) not available: %s", path,
              why ? why : "dlopen failed");
     return -1;
   }
 #define CUDA_LOAD_(field, sym, params)                                                      \
-  g_cu.field = (CUresult(*) params)dlsym(g_cu.handle, sym);                               \
-  if (!g_cu.field) {                                                                       \
+  g_cu.api.field = (CUresult(*) params)dlsym(g_cu.handle, sym);                           \
+  if (!g_cu.api.field) {                                                                   \
     snprintf(g_cu.error, sizeof(g_cu.error), "CUDA driver (%s) has no symbol %s", path, sym); \
     return -1;                                                                             \
   }
   CUDA_SYMBOLS(CUDA_LOAD_)
 #undef CUDA_LOAD_
-  CUresult r = g_cu.Init(0);
-  if (r == 0) r = g_cu.DeviceGetCount(&g_cu.num_devices);
+  CUresult r = g_cu.api.Init(0);
+  if (r == 0) r = g_cu.api.DeviceGetCount(&g_cu.num_devices);
   if (r != 0) {
     snprintf(g_cu.error, sizeof(g_cu.error), "CUDA driver (%s): initialisation failed: %s (%d)",
              path, cu_error_string(r), (int)r);
@@ -100,15 +87,15 @@ static int cuda_init(DLDevice dev) {
   } else if (!g_cu.ctx[dev.device_id]) {
     CUdevice d;
     CUcontext ctx = NULL;
-    rc = cu_check(g_cu.DeviceGet(&d, dev.device_id), "cuDeviceGet");
-    if (rc == 0) rc = cu_check(g_cu.PrimaryCtxRetain(&ctx, d), "cuDevicePrimaryCtxRetain");
+    rc = cu_check(g_cu.api.DeviceGet(&d, dev.device_id), "cuDeviceGet");
+    if (rc == 0) rc = cu_check(g_cu.api.PrimaryCtxRetain(&ctx, d), "cuDevicePrimaryCtxRetain");
     if (rc == 0) __atomic_store_n(&g_cu.ctx[dev.device_id], ctx, __ATOMIC_RELEASE);
   }
   pthread_mutex_unlock(&g_cu.lock);
   return rc;
 }
 
-/* Make the device's context current on this thread (after cuda_init succeeded for it). */
+/* Make the device's context current on this thread (loading the driver on first use). */
 static int set_context(DLDevice dev) {
   CUcontext ctx = NULL;
   if (__atomic_load_n(&g_cu.state, __ATOMIC_ACQUIRE) == 1 && dev.device_id >= 0 &&
@@ -119,14 +106,14 @@ static int set_context(DLDevice dev) {
     if (cuda_init(dev) != 0) return -1;
     ctx = g_cu.ctx[dev.device_id];
   }
-  return cu_check(g_cu.CtxSetCurrent(ctx), "cuCtxSetCurrent");
+  return cu_check(g_cu.api.CtxSetCurrent(ctx), "cuCtxSetCurrent");
 }
 
 static int cuda_alloc(DLDevice dev, size_t nbytes, size_t alignment, void** out) {
   *out = NULL;
   if (set_context(dev) != 0) return -1;
   CUdeviceptr p = 0;
-  CUresult r = g_cu.MemAlloc(&p, nbytes ? nbytes : 1);
+  CUresult r = g_cu.api.MemAlloc(&p, nbytes ? nbytes : 1);
   if (r != 0) {
     return tvm_ffi_raise("MemoryError", "CUDA: cuMemAlloc of %zu bytes on cuda:%d failed: %s",
                          nbytes, (int)dev.device_id, cu_error_string(r));
@@ -140,7 +127,7 @@ static void cuda_free(DLDevice dev, void* ptr) {
     tvm_ffi_error_clear();
     return;
   }
-  g_cu.MemFree((CUdeviceptr)(uintptr_t)ptr);
+  g_cu.api.MemFree((CUdeviceptr)(uintptr_t)ptr);
 }
 
 static int cuda_copy(const void* from, DLDevice fd, void* to, DLDevice td, size_t n) {
@@ -150,19 +137,48 @@ static int cuda_copy(const void* from, DLDevice fd, void* to, DLDevice td, size_
   CUstream s = (CUstream)TVMFFIEnvGetStream(kDLCUDA, dev.device_id);
   CUdeviceptr src = (CUdeviceptr)(uintptr_t)from, dst = (CUdeviceptr)(uintptr_t)to;
   if (fd.device_type == kDLCUDA && td.device_type == kDLCUDA) {
-    return cu_check(g_cu.MemcpyDtoDAsync(dst, src, n, s), "cuMemcpyDtoDAsync");
+    return cu_check(g_cu.api.MemcpyDtoDAsync(dst, src, n, s), "cuMemcpyDtoDAsync");
   }
-  int rc = fd.device_type == kDLCUDA ? cu_check(g_cu.MemcpyDtoHAsync(to, src, n, s), "cuMemcpyDtoHAsync")
-                                     : cu_check(g_cu.MemcpyHtoDAsync(dst, from, n, s), "cuMemcpyHtoDAsync");
+  int rc = fd.device_type == kDLCUDA ? cu_check(g_cu.api.MemcpyDtoHAsync(to, src, n, s), "cuMemcpyDtoHAsync")
+                                     : cu_check(g_cu.api.MemcpyHtoDAsync(dst, from, n, s), "cuMemcpyHtoDAsync");
   /* The host side may be read or freed as soon as we return. */
-  return rc ? rc : cu_check(g_cu.StreamSynchronize(s), "cuStreamSynchronize");
+  return rc ? rc : cu_check(g_cu.api.StreamSynchronize(s), "cuStreamSynchronize");
 }
 
 static int cuda_sync(DLDevice dev) {
   if (set_context(dev) != 0) return -1;
-  return cu_check(g_cu.StreamSynchronize((CUstream)TVMFFIEnvGetStream(kDLCUDA, dev.device_id)),
+  return cu_check(g_cu.api.StreamSynchronize((CUstream)TVMFFIEnvGetStream(kDLCUDA, dev.device_id)),
                   "cuStreamSynchronize");
 }
 
 const tvm_vm_device_api tvm_vm__cuda_api = {"cuda", cuda_init, cuda_alloc, cuda_free, cuda_copy,
                                             cuda_sync};
+
+int tvm_vm__cuda_set_context(DLDevice dev) { return set_context(dev); }
+
+const tvm_vm_cuda_driver* tvm_vm__cuda_driver(void) {
+  if (__atomic_load_n(&g_cu.state, __ATOMIC_ACQUIRE) != 1) {
+    pthread_mutex_lock(&g_cu.lock);
+    if (g_cu.state == 0) __atomic_store_n(&g_cu.state, load_locked() == 0 ? 1 : -1, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&g_cu.lock);
+    if (g_cu.state != 1) {
+      tvm_ffi_raise("RuntimeError", "%s", g_cu.error);
+      return NULL;
+    }
+  }
+  return &g_cu.api;
+}
+
+int tvm_vm__cuda_compute_capability(int device_id, int* major, int* minor) {
+  DLDevice dev = {kDLCUDA, device_id};
+  if (cuda_init(dev) != 0) return -1;
+  CUdevice d;
+  int rc = cu_check(g_cu.api.DeviceGet(&d, device_id), "cuDeviceGet");
+  if (rc == 0)
+    rc = cu_check(g_cu.api.DeviceGetAttribute(major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, d),
+                  "cuDeviceGetAttribute");
+  if (rc == 0)
+    rc = cu_check(g_cu.api.DeviceGetAttribute(minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, d),
+                  "cuDeviceGetAttribute");
+  return rc;
+}

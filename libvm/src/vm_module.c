@@ -16,6 +16,7 @@
 int tvm_vm__register_closure_type(void);
 int tvm_vm__register_memory_types(void);
 int tvm_vm__register_state_type(void);
+int tvm_vm__register_cuda_module(void);
 tvm_vm_state* tvm_vm__state_new(tvm_vm_executable* exec);
 int tvm_vm__allocator_usage(tvm_vm_allocator* a, size_t* allocated, size_t* cached);
 
@@ -59,6 +60,7 @@ static void init_once(void) {
                                  load_executable_from_bytes, true);
   }
   if (rc == 0) rc = tvm_ffi_global_register("vm.LoadExecutableFromFile", load_executable_from_file, true);
+  if (rc == 0) rc = tvm_vm__register_cuda_module(); /* ffi.Module.load_from_bytes.cuda */
   if (rc != 0) {
     void* e = tvm_ffi_error_take();
     snprintf(g_init_error, sizeof(g_init_error), "%s", e ? tvm_ffi_error_message(e) : "unknown");

@@ -882,8 +882,13 @@ TEST(scalar_parameter) {
 
 TEST(build_errors) {
   void* f = make_binary("add", TVM_TIR_FLOAT32, 2, 2, TVM_TIR_KIND_Add, TVM_TIR_FOR_SERIAL);
-  CHECK(tvm_codegen_build(f, "cuda", NULL) == NULL);
-  CHECK_RAISED("ValueError", "unsupported target");
+  CHECK(tvm_codegen_build(f, "opencl", NULL) == NULL);
+  CHECK_RAISED("ValueError", "target \"opencl\": unknown target kind \"opencl\"");
+  /* a CPU loop nest built for a GPU: nothing is bound to threads */
+  void* g = tvm_tir_lower(f, NULL);
+  CHECK(g && tvm_codegen_build(g, "cuda", NULL) == NULL);
+  CHECK_RAISED("ValueError", "function add launches no GPU kernel");
+  tvm_ffi_release(g);
   tvm_ffi_release(f);
   /* Not lowered: multi-dimensional accesses are refused with a clear message. */
   f = make_binary("add", TVM_TIR_FLOAT32, 2, 2, TVM_TIR_KIND_Add, TVM_TIR_FOR_SERIAL);

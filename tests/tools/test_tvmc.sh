@@ -54,7 +54,8 @@ expect 2 "$tvmc"
 expect 2 "$tvmc" frobnicate && has "unknown command 'frobnicate'"
 expect 2 "$tvmc" --bogus
 expect 2 "$tvmc" run --bogus "$add" && has "unknown option '--bogus'"
-expect 2 "$tvmc" build "$add" --target cuda && has "unsupported target"
+expect 2 "$tvmc" build "$add" --target rocm && has "unknown target kind \"rocm\" (known: llvm, cuda)"
+expect 2 "$tvmc" run "$add" --target "cuda -arch=sm_12" && has "sm_12 is not a compute capability"
 expect 2 "$tvmc" fmt && has "missing FILE"
 expect 2 "$tvmc" check "$work/does_not_exist.py" && has "does_not_exist.py"
 expect 2 "$tvmc" run "$add" --repeat && has "needs a value"
@@ -228,6 +229,26 @@ expect 0 "$tvmc" run --bounds-check "$add" --func add_n --shape n=1003 --repeat 
 expect 0 "$tvmc" run --bounds-check "$add" --repeat 1 && has "check: ok"
 expect 0 "$tvmc" build --bounds-check "$add" -o "$work/add_checked.so"
 expect 0 "$load_kernel" "$work/add_checked.so"
+
+# ---- --target ---------------------------------------------------------------------------------
+# llvm -mcpu: code for another CPU than the host's (the check still passes on this one).
+expect 0 "$tvmc" run "$add" --target "llvm -mcpu=x86-64" --repeat 1 && has "check: ok"
+# cuda: the kernels of tests/gpu compile to a library carrying their PTX (no GPU needed); run
+# compiles them and, without a CUDA driver, says it ran nothing (exit 4); with the fake driver
+# of tests/vm (host memory, launches recorded, nothing computed) the copies and launches happen
+# (--no-check: the fake computes nothing to compare).
+gpu=$src/tests/gpu/kernels
+expect 0 "$tvmc" build "$gpu/matmul_tiled.py" --target "cuda -arch=sm_90" -o "$work/mm_cuda.so" &&
+  assert [ -s "$work/mm_cuda.so" ]
+expect 0 "$tvmc" build "$fx/launch_thread.py" --target cuda -o "$work/launch_cuda.so"
+expect 3 "$tvmc" build "$add" --target cuda -o "$work/add_cuda.so" &&
+  has "launches no GPU kernel"
+TVM_VM_LIBCUDA=/nonexistent/libcuda.so.1 expect 4 "$tvmc" run "$gpu/add.py" --target cuda --shape n=1000 &&
+  has "skipped" && has "no CUDA driver"
+if [ -n "${TVM_FAKE_CUDA:-}" ]; then
+  TVM_VM_LIBCUDA=$TVM_FAKE_CUDA expect 0 "$tvmc" run "$gpu/add.py" --target cuda --shape n=1000 \
+    --no-check --repeat 3 && has "over 3 launches on cuda:0"
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

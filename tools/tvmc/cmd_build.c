@@ -11,7 +11,7 @@
 #include "tvmc.h"
 
 static const char kUsage[] =
-    "usage: tvmc build FILE [-o OUT.so] [--target llvm] [--func NAME] [--bounds-check]\n"
+    "usage: tvmc build FILE [-o OUT.so] [--target TARGET] [--func NAME] [--bounds-check]\n"
     "\n"
     "Parse and check FILE, lower its PrimFuncs and compile them into a shared library that\n"
     "exports one `__tvm_ffi_<name>` entry point per function (load it with\n"
@@ -19,7 +19,9 @@ static const char kUsage[] =
     "\n"
     "options:\n"
     "  -o, --output OUT.so  the library to write (default: FILE's name with .so, here)\n"
-    "  --target TARGET      code generation target; only \"llvm\" (host CPU) for now\n"
+    "  --target TARGET      \"llvm\" (the host CPU, the default), \"llvm -mcpu=CPU\", \"cuda\"\n"
+    "                       or \"cuda -arch=sm_XY\": NVIDIA GPUs (PTX through LLVM's NVPTX\n"
+    "                       backend, carried by the library; loading it needs the CUDA driver)\n"
     "  --func NAME          compile only the function NAME of the module\n"
     "  --bounds-check       guard every buffer access: an index outside its buffer raises\n"
     "                       IndexError (buffer, index, shape) instead of reading or writing\n";
@@ -62,8 +64,13 @@ int tvmc_cmd_build(int argc, char** argv) {
     }
   }
   if (!path) return tvmc_usage_error(cmd, "missing FILE");
-  if (strcmp(target, "llvm") != 0)
-    return tvmc_usage_error(cmd, "unsupported target '%s' (supported: llvm)", target);
+  tvm_codegen_target parsed;
+  if (tvm_codegen_target_parse(target, &parsed) != 0) {
+    void* e = tvm_ffi_error_take();
+    int rc = tvmc_usage_error(cmd, "--target: %s", e ? tvm_ffi_error_message(e) : target);
+    tvm_ffi_release(e);
+    return rc;
+  }
 
   int status;
   void* ir = tvmc_parse_file(cmd, path, true, &status);
@@ -87,7 +94,7 @@ int tvmc_cmd_build(int argc, char** argv) {
   } else if (!out) {
     fprintf(stderr, "tvmc build: out of memory\n");
     status = TVMC_FAILURE;
-  } else if (tvm_codegen_export(lowered, out, &opts) != 0) {
+  } else if (tvm_codegen_export_target(lowered, target, out, &opts) != 0) {
     char what[512];
     snprintf(what, sizeof(what), "compiling '%s' into '%s' failed", path, out);
     tvmc_report_error(cmd, what);

@@ -23,6 +23,7 @@
 #include <tvm/tir/op.h>
 #include <tvm/tir/transform.h>
 #include <tvm/tir/visit.h>
+#include <tvm/vm/vm.h>
 
 #include "run.h"
 #include "tvmc.h"
@@ -42,7 +43,7 @@ static double check_budget(void) {
 
 static const char kUsage[] =
     "usage: tvmc run FILE [--func NAME] [--shape NAME=VALUE ...] [--repeat N] [--seed S]\n"
-    "                [--no-check] [--lib LIB.so] [--bounds-check]\n"
+    "                [--no-check] [--lib LIB.so] [--bounds-check] [--target TARGET]\n"
     "\n"
     "Lower and JIT-compile the kernel, run it on random inputs (non-zero values of each\n"
     "buffer's dtype; shapes from its signature), check every buffer against the reference\n"
@@ -60,6 +61,10 @@ static const char kUsage[] =
     "  --no-check           skip the comparison with the interpreter\n"
     "  --bounds-check       compile with every buffer access guarded: an index outside its\n"
     "                       buffer raises IndexError (buffer, index, shape)\n"
+    "  --target TARGET      llvm (default), llvm -mcpu=CPU, cuda or cuda -arch=sm_XY: with a\n"
+    "                       CUDA target the tensors are copied to GPU 0 for the check, and\n"
+    "                       timed there (mean of --repeat launches, one synchronisation);\n"
+    "                       without a CUDA driver the kernel is compiled, not run (exit 4)\n"
     "  --lib LIB.so         run the kernel of a library built by `tvmc build` instead of\n"
     "                       compiling FILE (FILE still gives the signature and the reference)\n"
     "\n"
@@ -310,6 +315,22 @@ static int check(void* fn, const tvm_tir_prim_func_obj* f, const void* bindings,
   return status;
 }
 
+/* After a failed CUDA build or load: whether it failed for want of a driver (then said, as a
+ * skip, and the error taken). */
+static bool no_cuda_driver(void) {
+  void* e = tvm_ffi_error_take();
+  bool none = e && strstr(tvm_ffi_error_message(e), "no CUDA driver");
+  if (none) {
+    fprintf(stderr, "tvmc run: skipped: the kernel compiled for CUDA, but this machine cannot "
+                    "run it: %s\n", tvm_ffi_error_message(e));
+    tvm_ffi_release(e);
+    return true;
+  }
+  if (e) TVMFFIErrorSetRaised(e); /* raised again for the report */
+  tvm_ffi_release(e);
+  return false;
+}
+
 /* Time `repeat` runs after a warm-up; prints the result line. */
 static int time_runs(void* fn, const char* name, const tvmc_args* args, int64_t repeat,
                      const tvmc_counts* counts) {
@@ -380,7 +401,7 @@ static const void* lowered_kernel(const void* mod, const char* name) {
 
 int tvmc_cmd_run(int argc, char** argv) {
   const char* cmd = "run";
-  const char *path = NULL, *func = NULL, *lib = NULL, *value;
+  const char *path = NULL, *func = NULL, *lib = NULL, *value, *target = "llvm";
   const char* shapes[MAX_SHAPES];
   int num_shapes = 0;
   int64_t repeat = 10, seed = 1;
@@ -396,7 +417,8 @@ int tvmc_cmd_run(int argc, char** argv) {
     } else if (strcmp(argv[i], "--bounds-check") == 0) {
       lower.bounds_check = true;
     } else if ((r = tvmc_flag_value(cmd, argc, argv, &i, "--func", NULL, &func)) != 0 ||
-               (r = tvmc_flag_value(cmd, argc, argv, &i, "--lib", NULL, &lib)) != 0) {
+               (r = tvmc_flag_value(cmd, argc, argv, &i, "--lib", NULL, &lib)) != 0 ||
+               (r = tvmc_flag_value(cmd, argc, argv, &i, "--target", NULL, &target)) != 0) {
       if (r < 0) return TVMC_USAGE_ERROR;
     } else if ((r = tvmc_flag_value(cmd, argc, argv, &i, "--shape", NULL, &value)) != 0) {
       if (r < 0) return TVMC_USAGE_ERROR;
@@ -417,6 +439,15 @@ int tvmc_cmd_run(int argc, char** argv) {
     }
   }
   if (!path) return tvmc_usage_error(cmd, "missing FILE");
+  tvm_codegen_target parsed;
+  if (tvm_codegen_target_parse(target, &parsed) != 0) {
+    void* e = tvm_ffi_error_take();
+    int rc = tvmc_usage_error(cmd, "--target: %s", e ? tvm_ffi_error_message(e) : target);
+    tvm_ffi_release(e);
+    return rc;
+  }
+  bool cuda = parsed.kind == TVM_CODEGEN_TARGET_CUDA;
+  if (cuda) tvm_vm_init(); /* the cuda module kind, the device copies */
   if (lib && access(lib, R_OK) != 0) {
     fprintf(stderr, "tvmc run: cannot open '%s': %s\n", lib, strerror(errno));
     return TVMC_USAGE_ERROR;
@@ -442,7 +473,7 @@ int tvmc_cmd_run(int argc, char** argv) {
   g_unit = unit;
   g_unit_name = name;
   void* bindings = tvmc_bind_shapes(cmd, f, shapes, num_shapes);
-  void *lowered = NULL, *mod = NULL, *fn = NULL;
+  void *lowered = NULL, *mod = NULL, *fn = NULL, *gpu_fn = NULL;
   tvmc_args args = {0};
   tvmc_counts counts = {0};
   status = TVMC_FAILURE;
@@ -452,18 +483,27 @@ int tvmc_cmd_run(int argc, char** argv) {
     tvmc_report_error(cmd, "lowering failed");
   } else if (tvmc_count_ops(unit ? lowered_kernel(lowered, name) : lowered, bindings, &counts) != 0) {
     tvmc_report_error(cmd, "cannot count the operations");
-  } else if (!(mod = lib ? tvm_ffi_module_load_file(lib) : tvm_codegen_build(lowered, "llvm", NULL))) {
-    tvmc_report_error(cmd, lib ? "cannot load the library" : "compilation failed");
+  } else if (!(mod = lib ? tvm_ffi_module_load_file(lib) : tvm_codegen_build(lowered, target, NULL))) {
+    if (cuda && no_cuda_driver()) {
+      status = TVMC_SKIPPED;
+    } else {
+      tvmc_report_error(cmd, lib ? "cannot load the library" : "compilation failed");
+    }
   } else if (tvm_ffi_module_get_function(mod, name, false, &fn) != 0 || !fn) {
     if (tvm_ffi_error_pending())
       tvmc_report_error(cmd, "cannot get the kernel");
     else
       fprintf(stderr, "tvmc run: %s has no function `%s`\n", lib ? lib : "the compiled module",
               name);
+  } else if (cuda && !(gpu_fn = tvmc_cuda_wrap(fn))) {
+    tvmc_report_error(cmd, "out of memory");
   } else if (tvmc_args_make(cmd, f, bindings, (unsigned)seed, no_check ? 1 : 4, 0, &args)) {
-    status = no_check ? TVMC_OK : check(fn, f, bindings, &args, (unsigned)seed);
-    if (status == TVMC_OK && repeat > 0) status = time_runs(fn, name, &args, repeat, &counts);
+    status = no_check ? TVMC_OK : check(cuda ? gpu_fn : fn, f, bindings, &args, (unsigned)seed);
+    if (status == TVMC_OK && repeat > 0)
+      status = cuda ? tvmc_cuda_time(fn, name, &args, repeat, &counts)
+                    : time_runs(fn, name, &args, repeat, &counts);
   }
+  tvm_ffi_release(gpu_fn);
   tvmc_args_free(&args);
   tvm_ffi_release(fn);
   tvm_ffi_release(mod);

@@ -39,7 +39,8 @@ static void print_help(void) {
          "     result that differs from the reference interpreter, or `fmt --check` found a\n"
          "     difference\n"
          "  2  usage error: unknown command or option, bad option value, missing file\n"
-         "  3  internal, compile or run failure\n");
+         "  3  internal, compile or run failure\n"
+         "  4  skipped: `run --target cuda` without a CUDA GPU (the kernel compiled, nothing ran)\n");
 }
 
 static void print_version(void) {

@@ -97,4 +97,12 @@ int64_t tvmc_args_compare(const tvmc_args* got, const tvmc_args* want, const tvm
 void* tvmc_sample_func(const tvm_tir_prim_func_obj* f, double work, double budget, char* what,
                        size_t what_size, void** out_base);
 
+/* ---- The CUDA target (run_cuda.c) ---------------------------------------------------------- */
+/* A Function calling fn with every tensor argument copied to CUDA device 0 and back after the
+ * call (a new reference). */
+void* tvmc_cuda_wrap(void* fn);
+/* Time `repeat` launches of fn with the arguments on the GPU; prints the result line. */
+int tvmc_cuda_time(void* fn, const char* name, const tvmc_args* args, int64_t repeat,
+                   const tvmc_counts* counts);
+
 #endif /* TVMC_RUN_H_ */

@@ -20,7 +20,8 @@ enum {
   TVMC_OK = 0,
   TVMC_PROGRAM_ERROR = 1, /* the program is wrong: parse/check/verification failure, fmt diff */
   TVMC_USAGE_ERROR = 2,   /* unknown command or flag, bad flag value, missing file */
-  TVMC_FAILURE = 3        /* internal, compile or run failure */
+  TVMC_FAILURE = 3,       /* internal, compile or run failure */
+  TVMC_SKIPPED = 4        /* nothing run: the target's device is not there (run --target cuda) */
 };
 
 /* A subcommand: argv[0] is the command's name. */

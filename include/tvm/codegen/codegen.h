@@ -46,10 +46,10 @@
  * MIN / -1, as the interpreter does (a loop-invariant divisor's check is hoisted out of the loop;
  * constant divisors get none).
  *
- * Limits (this version): tir.ret, calls between PrimFuncs, packed calls, the tvm_struct_* /
- * tvm_stack_* builtins, thread-bound loops and vector arguments or results of call_extern are
- * not supported (NotImplementedError at build time); TVMBackendParallelBarrier is not provided
- * (the group's sync_handle is NULL).
+ * Limits (this version): packed calls, the tvm_struct_* / tvm_stack_* builtins, thread-bound
+ * loops in CPU code (build for a CUDA target) and vector arguments or results of call_extern
+ * are not supported (NotImplementedError at build time); TVMBackendParallelBarrier is not
+ * provided (the group's sync_handle is NULL).
  *
  * Dependencies of exported libraries: TVMFFI* functions of the loading runtime, libm (math
  * builtins computed lane by lane) and whatever call_extern names; nothing else. float16 and
@@ -60,6 +60,7 @@
 #define TVM_CODEGEN_CODEGEN_H_
 
 #include <stdbool.h>
+#include <tvm/codegen/target.h>
 #include <tvm/ffi/ffi.h>
 
 #ifdef __cplusplus
@@ -106,10 +107,20 @@ typedef struct {
 tvm_codegen_options tvm_codegen_options_default(void);
 
 /*
- * Compile mod_or_func (borrowed) for target "llvm" (NULL = "llvm") and load it in-process (ORC
- * LLJIT). Returns a new ffi.Module (kind "llvm_jit") whose get_function("<global_symbol>")
- * gives ordinary FFI Functions; the module owns the JIT and the code. NULL + error on failure.
- * options NULL = the defaults.
+ * Compile mod_or_func (borrowed) for target (NULL = "llvm"; the forms of tvm/codegen/target.h)
+ * and load it in-process (ORC LLJIT). Returns a new ffi.Module (kind "llvm_jit") whose
+ * get_function("<global_symbol>") gives ordinary FFI Functions; the module owns the JIT and the
+ * code. NULL + error on failure. options NULL = the defaults.
+ *
+ * For a CUDA target ("cuda", "cuda -arch=sm_90"): the GPU lowering passes of libtir run first
+ * (tvm/tir/transform.h, TVM_TIR_GPU_PASSES); the device kernels become PTX (LLVM's NVPTX
+ * backend) held by a module of kind "cuda" (libvm's, which needs the CUDA driver: without one
+ * this fails with "no CUDA driver"), imported by the returned module, whose functions are the
+ * host functions: the same packed API, each tensor checked to be on a CUDA device (all on the
+ * same one), then the kernels launched there on the stream TVMFFIEnvGetStream gives. A host
+ * function that launches no kernel, and a kernel that uses what the GPU code generator lacks
+ * (codegen_nvptx.c: libm functions other than the float32 exp/log/sin/cos/tanh family, calls,
+ * virtual threads, warp shuffles), are errors at build time.
  */
 void* tvm_codegen_build(const void* mod_or_func, const char* target,
                         const tvm_codegen_options* options);
@@ -125,6 +136,19 @@ void* tvm_codegen_build(const void* mod_or_func, const char* target,
  */
 int tvm_codegen_export(const void* mod_or_func, const char* path_so,
                        const tvm_codegen_options* options);
+
+/* tvm_codegen_export for a target (NULL = "llvm"). A CUDA target writes the host functions as
+ * CPU code and the kernels' PTX in the library's __tvm_ffi__library_bin as a module of kind
+ * "cuda" imported by the library's own module: loading the library needs libvm's
+ * ffi.Module.load_from_bytes.cuda (tvm_vm_init registers it) and the CUDA driver. 0, or -1 +
+ * error. */
+int tvm_codegen_export_target(const void* mod_or_func, const char* target, const char* path_so,
+                              const tvm_codegen_options* options);
+
+/* The PTX text of the device kernels of mod_or_func (lowered TIR, as for tvm_codegen_build) for
+ * a CUDA target (NULL = "cuda"), as an owned string value; no driver needed. 0, or -1 + error. */
+int tvm_codegen_emit_ptx(const void* mod_or_func, const char* target,
+                         const tvm_codegen_options* options, TVMFFIAny* out);
 
 /* The textual LLVM IR of the compiled (optimised) module, as an owned string value. */
 int tvm_codegen_emit_llvm_ir(const void* mod_or_func, const tvm_codegen_options* options,

@@ -64,6 +64,31 @@
  *
  * After step 3 no SBlock, SBlockRealize or BufferRealize is left and buffer accesses have one
  * index per axis_separators group; after step 7 no unrolled or vectorized loop is left.
+ *
+ * GPU kernels (thread-bound loops, T.launch_thread) go through the same pipeline (thread-bound
+ * loops and launches pass unchanged), then through the GPU passes, in this order
+ * (TVM_TIR_GPU_PASSES; libcodegen runs them for a CUDA target):
+ *
+ *  g1. lower_thread_bindings  For thread_binding over [min, min + extent) with tag T ->
+ *                      AttrStmt(IterVar(v, [0, extent), thread index, T), "thread_extent"
+ *                      (vthread: "virtual_thread"), extent, body[loop var -> v + min]); an
+ *                      unknown or missing tag is a ValueError.
+ *  g2. thread_sync     inside a kernel, outside its threadIdx launches: a
+ *                      T.tvm_storage_sync("shared") between two statements of a sequence when
+ *                      the later one reads what the earlier wrote or writes what it read or
+ *                      wrote (buffers not of "local" scope), and at the end of a loop body
+ *                      that writes memory it also accesses: the barriers a GPU needs for the
+ *                      sibling thread loops to behave as the loops they are.
+ *  g3. split_host_device  each kernel (an outermost thread launch) -> a device PrimFunc
+ *                      (calling_conv 2, params = the Vars it uses and does not bind, handles
+ *                      first; tir.kernel_launch_params) called from the host function in its
+ *                      place; "shared.dyn" allocations laid out (tir.dyn_shared_offset /
+ *                      tir.dyn_shared_bytes). Returns an IRModule. Host code touching buffer
+ *                      memory is a ValueError.
+ *
+ * Each leaves the program runnable by the interpreter with the same results (thread launches
+ * are loops there; barriers outside thread loops are no-ops, those inside run the loop's
+ * iterations in lockstep phases: docs/tir-decisions.md).
  */
 #ifndef TVM_TIR_TRANSFORM_H_
 #define TVM_TIR_TRANSFORM_H_
@@ -88,6 +113,11 @@ void* tvm_tir_transform_bounds_check(const void* mod_or_func);
 /* The op of the guard: Call(index dtype, op, ["<buffer name>", indices..., shape...]). */
 #define TVM_TIR_BOUNDS_CHECK_OP "tir.bounds_check"
 
+/* GPU passes (see above). */
+void* tvm_tir_transform_lower_thread_bindings(const void* mod_or_func);
+void* tvm_tir_transform_thread_sync(const void* mod_or_func);
+void* tvm_tir_transform_split_host_device(const void* mod_or_func);
+
 /* A pass of the pipeline. */
 typedef void* (*tvm_tir_pass_fn)(const void* mod_or_func);
 typedef struct {
@@ -105,6 +135,12 @@ typedef struct {
       {"unroll_loops", tvm_tir_transform_unroll_loops},       \
       {"vectorize_loops", tvm_tir_transform_vectorize_loops}, \
       {"simplify", tvm_tir_transform_simplify}
+
+/* The GPU passes, run after TVM_TIR_LOWER_PASSES. */
+#define TVM_TIR_GPU_PASSES                                                \
+  {"lower_thread_bindings", tvm_tir_transform_lower_thread_bindings},     \
+      {"thread_sync", tvm_tir_transform_thread_sync},                     \
+      {"split_host_device", tvm_tir_transform_split_host_device}
 
 typedef struct {
   /* Run tvm_tir_verify_well_formed on the input and after every pass; a failure is a

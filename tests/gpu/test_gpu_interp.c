@@ -1,0 +1,476 @@
+/*
+ * test_gpu_interp.c: the GPU kernels of tests/gpu/kernels run in the reference interpreter on
+ * the CPU against plain C results, and again after each lowering step (tvm_tir_lower, then the
+ * GPU passes lower_thread_bindings, thread_sync, split_host_device) with the same results bit
+ * for bit; the interpreter's barrier semantics (lockstep phases, errors where a barrier cannot be
+ * placed) and the GPU passes' output and errors.
+ */
+#include "gpu_testing.h"
+
+/* A kernel file, the shapes of its buffers (the last nout are outputs), its C reference. */
+typedef struct {
+  const char* file;
+  const char* name;
+  int nbuf, nout;
+  int ndim[3];
+  int64_t dims[3][2];
+  void (*ref)(gpu_buf* b);
+  double tol;
+} kernel_case;
+
+static void ref_add(gpu_buf* b) { gpu_ref_add(b[0].data, b[1].data, b[2].data, b[0].n); }
+static void ref_row_sum(gpu_buf* b) { gpu_ref_row_sum(b[0].data, b[1].data, b[0].shape[0], 256); }
+static void ref_matmul(gpu_buf* b) { gpu_ref_matmul(b[0].data, b[1].data, b[2].data, b[0].shape[0]); }
+static void ref_transpose(gpu_buf* b) {
+  gpu_ref_transpose(b[0].data, b[1].data, b[0].shape[0], b[0].shape[1]);
+}
+static void ref_softmax(gpu_buf* b) { gpu_ref_softmax(b[0].data, b[1].data, b[0].shape[0], 256); }
+
+static const kernel_case kCases[] = {
+    {"add.py", "add", 3, 1, {1, 1, 1}, {{1000}, {1000}, {1000}}, ref_add, 0},
+    {"row_sum.py", "row_sum", 2, 1, {2, 1}, {{6, 256}, {6}}, ref_row_sum, 1e-5},
+    {"matmul_tiled.py", "matmul", 3, 1, {2, 2, 2}, {{48, 48}, {48, 48}, {48, 48}}, ref_matmul, 1e-5},
+    {"matmul_sched.py", "matmul_sched", 3, 1, {2, 2, 2}, {{64, 64}, {64, 64}, {64, 64}}, ref_matmul, 1e-5},
+    {"transpose.py", "transpose", 2, 1, {2, 2}, {{37, 21}, {21, 37}}, ref_transpose, 0},
+    {"softmax.py", "softmax", 2, 1, {2, 2}, {{5, 256}, {5, 256}}, ref_softmax, 1e-6},
+};
+
+/* Run function `name` of ir on fresh buffers (inputs from seed 7); b receives them. */
+static int run_case(const kernel_case* c, const void* ir, gpu_buf* b) {
+  unsigned seed = 7;
+  TVMFFIAny args[3];
+  for (int k = 0; k < c->nbuf; ++k) {
+    gpu_buf_init(&b[k], c->ndim[k], c->dims[k][0], c->dims[k][1], k < c->nbuf - c->nout ? &seed : NULL);
+    args[k] = gpu_arg(&b[k]);
+  }
+  bool mod = tvm_tir_kind_of(ir) == TVM_TIR_KIND_IRModule;
+  return tvm_tir_interp_run(ir, mod ? c->name : NULL, args, c->nbuf, NULL);
+}
+
+static void free_bufs(const kernel_case* c, gpu_buf* b) {
+  for (int k = 0; k < c->nbuf; ++k) gpu_buf_free(&b[k]);
+}
+
+/* The stages of one kernel: parsed, lowered, then each GPU pass. */
+static void check_case(const kernel_case* c) {
+  void* st[5] = {NULL};
+  const char* names[5] = {"parsed", "tvm_tir_lower", "lower_thread_bindings", "thread_sync",
+                          "split_host_device"};
+  st[0] = gpu_parse(c->file);
+  if (!st[0]) return;
+  st[1] = tvm_tir_lower(st[0], NULL);
+  st[2] = st[1] ? tvm_tir_transform_lower_thread_bindings(st[1]) : NULL;
+  st[3] = st[2] ? tvm_tir_transform_thread_sync(st[2]) : NULL;
+  st[4] = st[3] ? tvm_tir_transform_split_host_device(st[3]) : NULL;
+  if (!st[4]) gpu_fail_(__LINE__, c->file);
+  gpu_buf first[3], ref[3];
+  if (run_case(c, st[0], first) != 0) {
+    gpu_fail_(__LINE__, c->file);
+  } else {
+    /* the C reference on the same inputs */
+    for (int k = 0; k < c->nbuf; ++k) {
+      gpu_buf_init(&ref[k], c->ndim[k], c->dims[k][0], c->dims[k][1], NULL);
+      if (k < c->nbuf - c->nout) memcpy(ref[k].data, first[k].data, (size_t)first[k].n * 4);
+    }
+    c->ref(ref);
+    for (int k = c->nbuf - c->nout; k < c->nbuf; ++k) {
+      if (gpu_close(first[k].data, ref[k].data, first[k].n, c->tol))
+        fprintf(stderr, "%s: the interpreter differs from the C reference\n", c->file);
+    }
+    free_bufs(c, ref);
+    for (int s = 1; s < 5 && st[s]; ++s) {
+      gpu_buf b[3];
+      if (run_case(c, st[s], b) != 0) {
+        fprintf(stderr, "%s after %s:\n", c->file, names[s]);
+        gpu_fail_(__LINE__, "interpreter run failed");
+      } else {
+        for (int k = c->nbuf - c->nout; k < c->nbuf; ++k)
+          if (memcmp(b[k].data, first[k].data, (size_t)b[k].n * 4) != 0) {
+            fprintf(stderr, "%s: the result changes after %s\n", c->file, names[s]);
+            g_test_failed_checks++;
+          }
+      }
+      free_bufs(c, b);
+    }
+  }
+  free_bufs(c, first);
+  for (int s = 0; s < 5; ++s) tvm_ffi_release(st[s]);
+}
+
+TEST(kernels_against_c_and_every_stage) {
+  for (size_t k = 0; k < sizeof(kCases) / sizeof(kCases[0]); ++k) check_case(&kCases[k]);
+}
+
+/* ---- Barrier semantics ------------------------------------------------------------------ */
+static void* parse_text_(int line, const char* text) {
+  tvm_script_parse_options opts;
+  tvm_script_parse_options_init(&opts);
+  void* ir = tvm_script_parse(text, strlen(text), &opts);
+  if (!ir) gpu_fail_(line, "parse failed");
+  return ir;
+}
+#define parse_text(t) parse_text_(__LINE__, (t))
+
+/* Run a kernel of (A: (n,), B: (n,)) float32 with A[i] = i + 1, B zero; B's data in out. */
+static int run_ab(const void* ir, int64_t n, float* out) {
+  gpu_buf a, b;
+  gpu_buf_init(&a, 1, n, 0, NULL);
+  gpu_buf_init(&b, 1, n, 0, NULL);
+  for (int64_t i = 0; i < n; ++i) a.data[i] = (float)(i + 1);
+  TVMFFIAny args[2] = {gpu_arg(&a), gpu_arg(&b)};
+  int rc = tvm_tir_interp_run(ir, NULL, args, 2, NULL);
+  memcpy(out, b.data, (size_t)n * 4);
+  gpu_buf_free(&a);
+  gpu_buf_free(&b);
+  return rc;
+}
+
+#define KERNEL_HEAD                                                                   \
+  "from tvm.script import tirx as T\n"                                                \
+  "@T.prim_func\n"                                                                    \
+  "def k(A: T.Buffer((64,), \"float32\"), B: T.Buffer((64,), \"float32\")):\n"
+
+/* Each thread reads its neighbour's element after a barrier: correct only if every thread has
+ * written before any reads (run one thread after another, thread 0 would read a zero). */
+TEST(barrier_runs_threads_in_lockstep) {
+  void* f = parse_text(KERNEL_HEAD
+                       "    sh = T.decl_buffer((64,), \"float32\", scope=\"shared\")\n"
+                       "    for tx in T.thread_binding(64, thread=\"threadIdx.x\"):\n"
+                       "        sh[tx] = A[tx] * T.float32(2)\n"
+                       "        T.tvm_storage_sync(\"shared\")\n"
+                       "        B[tx] = sh[(tx + 1) % 64]\n");
+  float out[64];
+  if (f && run_ab(f, 64, out) == 0) {
+    for (int i = 0; i < 64; ++i) CHECK(out[i] == (float)(2 * ((i + 1) % 64 + 1)));
+  } else if (f) {
+    gpu_fail_(__LINE__, "run");
+  }
+  tvm_ffi_release(f);
+}
+
+/* A shared allocation inside the thread launch is the block's, shared by its threads. */
+TEST(shared_allocation_inside_launch_is_per_block) {
+  void* f = parse_text(KERNEL_HEAD
+                       "    bx = T.launch_thread(\"blockIdx.x\", 2)\n"
+                       "    tx = T.launch_thread(\"threadIdx.x\", 32)\n"
+                       "    sh = T.decl_buffer((32,), \"float32\", scope=\"shared\")\n"
+                       "    loc = T.decl_buffer((1,), \"float32\", scope=\"local\")\n"
+                       "    loc[0] = A[bx * 32 + tx]\n"
+                       "    sh[tx] = loc[0]\n"
+                       "    T.tvm_storage_sync(\"shared\")\n"
+                       "    B[bx * 32 + tx] = sh[31 - tx] + loc[0]\n");
+  float out[64];
+  if (f && run_ab(f, 64, out) == 0) {
+    for (int i = 0; i < 64; ++i) {
+      int b = i / 32, t = i % 32;
+      CHECK(out[i] == (float)(b * 32 + (31 - t) + 1) + (float)(i + 1));
+    }
+  } else if (f) {
+    gpu_fail_(__LINE__, "run");
+  }
+  tvm_ffi_release(f);
+}
+
+static void expect_run_error_(int line, const char* text, const char* kind, const char* part) {
+  void* f = parse_text_(line, text);
+  float out[64];
+  if (!f) return;
+  if (run_ab(f, 64, out) == 0) {
+    fprintf(stderr, "line %d: expected %s\n", line, kind);
+    g_test_failed_checks++;
+  } else {
+    void* e = tvm_ffi_error_take();
+    if (!e || strcmp(tvm_ffi_error_kind(e), kind) != 0 || !strstr(tvm_ffi_error_message(e), part)) {
+      fprintf(stderr, "line %d: got %s: %s\n", line, e ? tvm_ffi_error_kind(e) : "-",
+              e ? tvm_ffi_error_message(e) : "-");
+      g_test_failed_checks++;
+    }
+    tvm_ffi_release(e);
+  }
+  tvm_ffi_release(f);
+}
+#define EXPECT_RUN_ERROR(text, kind, part) expect_run_error_(__LINE__, (text), (kind), (part))
+
+TEST(barrier_errors) {
+  /* a barrier only half the threads reach */
+  EXPECT_RUN_ERROR(KERNEL_HEAD
+                   "    for tx in T.thread_binding(64, thread=\"threadIdx.x\"):\n"
+                   "        if tx < 32:\n"
+                   "            T.tvm_storage_sync(\"shared\")\n"
+                   "        B[tx] = A[tx]\n",
+                   "RuntimeError", "only some of the GPU threads");
+  /* a loop around a barrier whose trip count depends on the thread */
+  EXPECT_RUN_ERROR(KERNEL_HEAD
+                   "    for tx in T.thread_binding(64, thread=\"threadIdx.x\"):\n"
+                   "        for i in range(tx % 3):\n"
+                   "            T.tvm_storage_sync(\"shared\")\n"
+                   "        B[tx] = A[tx]\n",
+                   "RuntimeError", "differs between GPU threads");
+  /* a barrier in a function the thread loop calls: not placed, an error */
+  {
+    const char* text =
+        "from tvm.script import ir as I\n"
+        "from tvm.script import tirx as T\n"
+        "@I.ir_module\n"
+        "class Module:\n"
+        "    @T.prim_func\n"
+        "    def sync():\n"
+        "        T.tvm_storage_sync(\"shared\")\n"
+        "    @T.prim_func\n"
+        "    def k(A: T.Buffer((64,), \"float32\"), B: T.Buffer((64,), \"float32\")):\n"
+        "        for tx in T.thread_binding(64, thread=\"threadIdx.x\"):\n"
+        "            T.evaluate(T.call_extern(\"void\", \"sync\"))\n"
+        "            B[tx] = A[tx]\n";
+    void* m = parse_text(text);
+    gpu_buf a, b;
+    gpu_buf_init(&a, 1, 64, 0, NULL);
+    gpu_buf_init(&b, 1, 64, 0, NULL);
+    TVMFFIAny args[2] = {gpu_arg(&a), gpu_arg(&b)};
+    if (m) {
+      CHECK(tvm_tir_interp_run(m, "k", args, 2, NULL) != 0);
+      void* e = tvm_ffi_error_take();
+      CHECK(e && strcmp(tvm_ffi_error_kind(e), "NotImplementedError") == 0);
+      CHECK(e && strstr(tvm_ffi_error_message(e), "one after another"));
+      tvm_ffi_release(e);
+    }
+    gpu_buf_free(&a);
+    gpu_buf_free(&b);
+    tvm_ffi_release(m);
+  }
+}
+
+/* A barrier outside every thread loop is a no-op (the loops before it have finished). */
+TEST(barrier_between_thread_loops_is_a_no_op) {
+  void* f = parse_text(KERNEL_HEAD
+                       "    sh = T.decl_buffer((64,), \"float32\", scope=\"shared\")\n"
+                       "    for tx in T.thread_binding(64, thread=\"threadIdx.x\"):\n"
+                       "        sh[tx] = A[tx]\n"
+                       "    T.tvm_storage_sync(\"shared\")\n"
+                       "    for tx in T.thread_binding(64, thread=\"threadIdx.x\"):\n"
+                       "        B[tx] = sh[63 - tx]\n");
+  float out[64];
+  if (f && run_ab(f, 64, out) == 0) {
+    for (int i = 0; i < 64; ++i) CHECK(out[i] == (float)(64 - i));
+  } else if (f) {
+    gpu_fail_(__LINE__, "run");
+  }
+  tvm_ffi_release(f);
+}
+
+/* ---- The passes ----------------------------------------------------------------------------- */
+static int count_barriers(tvm_tir_visitor* v, const void* node) {
+  if (tvm_tir_kind_of(node) == TVM_TIR_KIND_Call &&
+      tvm_tir_is_builtin(((const tvm_tir_call_obj*)node)->op, TVM_TIR_BUILTIN_tvm_storage_sync))
+    ++*(int*)v->ctx;
+  return TVM_TIR_VISIT_CONTINUE;
+}
+
+static int barriers_in(const void* ir) {
+  int n = 0;
+  tvm_tir_visitor v = {0};
+  v.pre_default = count_barriers;
+  v.ctx = &n;
+  tvm_tir_visit(&v, ir);
+  tvm_tir_visitor_free(&v);
+  return n;
+}
+
+/* matmul_sched writes the shared tiles in one thread loop and reads them in the next: a
+ * barrier between them and one at the end of the ko loop (the next iteration overwrites the
+ * tiles), and one before C is written from acc... which is local: none there. */
+TEST(thread_sync_inserts_the_barriers_of_sibling_loops) {
+  void* f = gpu_parse("matmul_sched.py");
+  void* g = f ? tvm_tir_lower(f, NULL) : NULL;
+  void* h = g ? tvm_tir_transform_lower_thread_bindings(g) : NULL;
+  void* s = h ? tvm_tir_transform_thread_sync(h) : NULL;
+  CHECK(s != NULL);
+  if (s) {
+    CHECK_EQ_INT(barriers_in(h), 0);
+    CHECK_EQ_INT(barriers_in(s), 2);
+    void* again = tvm_tir_transform_thread_sync(s); /* idempotent */
+    CHECK(again && barriers_in(again) == 2);
+    tvm_ffi_release(again);
+  }
+  /* a kernel with its barriers written gets none more */
+  void* r = gpu_parse("row_sum.py");
+  void* rl = r ? tvm_tir_lower(r, NULL) : NULL;
+  void* rs = rl ? tvm_tir_transform_thread_sync(rl) : NULL;
+  CHECK(rs && barriers_in(rs) == barriers_in(rl));
+  tvm_ffi_release(f);
+  tvm_ffi_release(g);
+  tvm_ffi_release(h);
+  tvm_ffi_release(s);
+  tvm_ffi_release(r);
+  tvm_ffi_release(rl);
+  tvm_ffi_release(rs);
+}
+
+static int count_launch_attrs(tvm_tir_visitor* v, const void* node) {
+  if (tvm_tir_kind_of(node) == TVM_TIR_KIND_For &&
+      ((const tvm_tir_for_obj*)node)->kind == TVM_TIR_FOR_THREAD_BINDING)
+    ((int*)v->ctx)[0]++;
+  if (tvm_tir_kind_of(node) == TVM_TIR_KIND_AttrStmt &&
+      strcmp(tvm_ffi_str_cstr(((const tvm_tir_attr_stmt_obj*)node)->attr_key), "thread_extent") == 0)
+    ((int*)v->ctx)[1]++;
+  return TVM_TIR_VISIT_CONTINUE;
+}
+
+TEST(lower_thread_bindings) {
+  void* f = gpu_parse("add.py");
+  void* g = f ? tvm_tir_transform_lower_thread_bindings(f) : NULL;
+  CHECK(g != NULL);
+  if (g) {
+    int counts[2] = {0, 0};
+    tvm_tir_visitor v = {0};
+    v.pre_default = count_launch_attrs;
+    v.ctx = counts;
+    tvm_tir_visit(&v, g);
+    tvm_tir_visitor_free(&v);
+    CHECK_EQ_INT(counts[0], 0);
+    CHECK_EQ_INT(counts[1], 2);
+    CHECK(tvm_tir_verify_well_formed(g) == 0);
+  }
+  tvm_ffi_release(f);
+  tvm_ffi_release(g);
+  /* a non-zero start: the loop variable becomes v + min */
+  void* w = parse_text(KERNEL_HEAD
+                       "    for tx in T.thread_binding(4, 36, thread=\"threadIdx.x\"):\n"
+                       "        B[tx] = A[tx]\n");
+  void* wl = w ? tvm_tir_transform_lower_thread_bindings(w) : NULL;
+  float o1[64], o2[64];
+  CHECK(wl && run_ab(w, 64, o1) == 0 && run_ab(wl, 64, o2) == 0);
+  CHECK(memcmp(o1, o2, sizeof(o1)) == 0);
+  CHECK(o1[3] == 0.0f && o1[4] == 5.0f && o1[35] == 36.0f && o1[36] == 0.0f);
+  tvm_ffi_release(w);
+  tvm_ffi_release(wl);
+  /* an unknown tag */
+  void* u = parse_text(KERNEL_HEAD
+                       "    for tx in T.thread_binding(64, thread=\"warpIdx.q\"):\n"
+                       "        B[tx] = A[tx]\n");
+  void* ul = u ? tvm_tir_transform_lower_thread_bindings(u) : NULL;
+  CHECK(u && !ul);
+  void* e = tvm_ffi_error_take();
+  CHECK(e && strcmp(tvm_ffi_error_kind(e), "ValueError") == 0 &&
+        strstr(tvm_ffi_error_message(e), "unknown thread tag \"warpIdx.q\""));
+  tvm_ffi_release(e);
+  tvm_ffi_release(u);
+}
+
+static const tvm_tir_prim_func_obj* module_func(const void* mod, const char* name) {
+  void* f = tvm_tir_ir_module_lookup(mod, name);
+  tvm_ffi_release(f); /* the module holds it */
+  return f;
+}
+
+TEST(split_host_device) {
+  void* f = gpu_parse("matmul_tiled.py");
+  void* g = f ? tvm_tir_lower(f, NULL) : NULL;
+  void* m = g ? tvm_tir_transform_split_host_device(g) : NULL;
+  CHECK(m && tvm_tir_kind_of(m) == TVM_TIR_KIND_IRModule);
+  if (m) {
+    const tvm_tir_prim_func_obj* host = module_func(m, "matmul");
+    const tvm_tir_prim_func_obj* kern = module_func(m, "matmul_kernel");
+    CHECK(host && kern);
+    if (kern) {
+      const TVMFFIAny* cc = tvm_ffi_map_get_str(kern->func.attrs, "calling_conv");
+      CHECK(cc && cc->v_int64 == 2);
+      const TVMFFIAny* lp = tvm_ffi_map_get_str(kern->func.attrs, "tir.kernel_launch_params");
+      CHECK(lp && tvm_ffi_seq_size(lp->v_obj) == 4);
+      if (lp && tvm_ffi_seq_size(lp->v_obj) == 4) {
+        TVMFFIByteArray t0, t3;
+        CHECK(tvm_ffi_any_as_bytes(tvm_ffi_seq_at(lp->v_obj, 0), &t0) && t0.size == 10 &&
+              memcmp(t0.data, "blockIdx.x", 10) == 0);
+        CHECK(tvm_ffi_any_as_bytes(tvm_ffi_seq_at(lp->v_obj, 3), &t3) && t3.size == 11 &&
+              memcmp(t3.data, "threadIdx.y", 11) == 0);
+      }
+      /* A, B, C data pointers, then n */
+      CHECK_EQ_INT(tvm_tir_array_size(kern->params), 4);
+      if (tvm_tir_array_size(kern->params) == 4) {
+        CHECK(tvm_tir_dtype_is_handle(((tvm_tir_var_obj*)tvm_tir_array_at(kern->params, 0))->expr.dtype));
+        CHECK(!tvm_tir_dtype_is_handle(((tvm_tir_var_obj*)tvm_tir_array_at(kern->params, 3))->expr.dtype));
+      }
+      CHECK(tvm_tir_verify_well_formed(kern) == 0);
+    }
+    if (host) CHECK(tvm_tir_verify_well_formed(host) == 0);
+  }
+  tvm_ffi_release(f);
+  tvm_ffi_release(g);
+  tvm_ffi_release(m);
+  /* host code touching memory */
+  void* h = parse_text(KERNEL_HEAD
+                       "    B[0] = A[0]\n"
+                       "    for tx in T.thread_binding(64, thread=\"threadIdx.x\"):\n"
+                       "        B[tx] = A[tx]\n");
+  void* hl = h ? tvm_tir_transform_lower_thread_bindings(h) : NULL;
+  void* hs = hl ? tvm_tir_transform_split_host_device(hl) : NULL;
+  CHECK(hl && !hs);
+  void* e = tvm_ffi_error_take();
+  CHECK(e && strcmp(tvm_ffi_error_kind(e), "ValueError") == 0 &&
+        strstr(tvm_ffi_error_message(e), "host code"));
+  tvm_ffi_release(e);
+  tvm_ffi_release(h);
+  tvm_ffi_release(hl);
+  /* a launch extent the kernel computes */
+  void* x = parse_text(KERNEL_HEAD
+                       "    bx = T.launch_thread(\"blockIdx.x\", 2)\n"
+                       "    tx = T.launch_thread(\"threadIdx.x\", 32 - bx)\n"
+                       "    B[bx * 32 + tx] = A[bx * 32 + tx]\n");
+  void* xs = x ? tvm_tir_transform_split_host_device(x) : NULL;
+  CHECK(x && !xs);
+  e = tvm_ffi_error_take();
+  CHECK(e && strstr(tvm_ffi_error_message(e), "the extent of the threadIdx.x launch depends on bx"));
+  tvm_ffi_release(e);
+  tvm_ffi_release(x);
+}
+
+/* shared.dyn allocations: laid out one after another, the total an attribute. */
+TEST(split_dyn_shared) {
+  void* f = parse_text(KERNEL_HEAD
+                       "    bx = T.launch_thread(\"blockIdx.x\", 2)\n"
+                       "    s1 = T.decl_buffer((20,), \"float32\", scope=\"shared.dyn\")\n"
+                       "    s2 = T.decl_buffer((32,), \"float32\", scope=\"shared.dyn\")\n"
+                       "    tx = T.launch_thread(\"threadIdx.x\", 32)\n"
+                       "    s2[tx] = A[bx * 32 + tx]\n"
+                       "    if tx < 20:\n"
+                       "        s1[tx] = A[bx * 32 + tx]\n"
+                       "    T.tvm_storage_sync(\"shared\")\n"
+                       "    B[bx * 32 + tx] = s2[31 - tx] + T.if_then_else(tx < 20, s1[19 - tx], T.float32(0))\n");
+  void* g = f ? tvm_tir_lower(f, NULL) : NULL;
+  void* m = g ? tvm_tir_transform_split_host_device(g) : NULL;
+  CHECK(m != NULL);
+  if (m) {
+    const tvm_tir_prim_func_obj* kern = module_func(m, "k_kernel");
+    const TVMFFIAny* total = kern ? tvm_ffi_map_get_str(kern->func.attrs, "tir.dyn_shared_bytes") : NULL;
+    int64_t v = -1;
+    CHECK(total && tvm_tir_as_const_int(total->v_obj, &v) && v == 80 + 128);
+    float o1[64], o2[64];
+    CHECK(run_ab(f, 64, o1) == 0);
+    gpu_buf a, b;
+    gpu_buf_init(&a, 1, 64, 0, NULL);
+    gpu_buf_init(&b, 1, 64, 0, NULL);
+    for (int i = 0; i < 64; ++i) a.data[i] = (float)(i + 1);
+    TVMFFIAny args[2] = {gpu_arg(&a), gpu_arg(&b)};
+    CHECK(tvm_tir_interp_run(m, "k", args, 2, NULL) == 0);
+    memcpy(o2, b.data, sizeof(o2));
+    CHECK(memcmp(o1, o2, sizeof(o1)) == 0);
+    CHECK(o1[0] == 32.0f + 20.0f);
+    gpu_buf_free(&a);
+    gpu_buf_free(&b);
+  }
+  tvm_ffi_release(f);
+  tvm_ffi_release(g);
+  tvm_ffi_release(m);
+}
+
+int main(void) {
+  RUN(kernels_against_c_and_every_stage);
+  RUN(barrier_runs_threads_in_lockstep);
+  RUN(shared_allocation_inside_launch_is_per_block);
+  RUN(barrier_errors);
+  RUN(barrier_between_thread_loops_is_a_no_op);
+  RUN(thread_sync_inserts_the_barriers_of_sibling_loops);
+  RUN(lower_thread_bindings);
+  RUN(split_host_device);
+  RUN(split_dyn_shared);
+  return test_summary();
+}
