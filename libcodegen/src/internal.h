@@ -134,6 +134,11 @@ int tvm_codegen__export_library(const void* mod_or_func, const char* path_so,
  * GlobalVar's name when it has none). */
 tvm_tir_ir_module_obj* tvm_codegen__relax_tir_part(const tvm_tir_ir_module_obj* mod);
 
+/* schedule_target.c: the Relax build's kernels (borrowed) scheduled (options->schedule, the
+ * default CPU schedule for the options' CPU) and lowered (tvm_tir_lower): a new reference, or
+ * NULL + error. */
+void* tvm_codegen__schedule_and_lower(const void* mod, const tvm_codegen_options* options);
+
 /* codegen_llvm_compat.c: everything LLVM-version specific. */
 int tvm_codegen__llvm_init(void);
 /* Whether the host CPU's LLVM features include +<feature> (e.g. "f16c"). */

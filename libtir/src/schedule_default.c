@@ -29,6 +29,10 @@ static void* run(const tvm_tir_prim_func_obj* f) {
   void* cur = tvm_tir_ref((void*)f);
   cur = step_pass(cur, tvm_tir_transform_lower_init);
   cur = step_pass(cur, tvm_tir_transform_convert_blocks);
+  /* index arithmetic folded under the loops' ranges (a conv's group term o // O is 0), so that
+   * the rules see which loops an access really depends on */
+  cur = step_pass(cur, tvm_tir_transform_simplify);
+  if (t->pad) cur = step(cur, tvm_tir_schedule_pad);
   if (cur && (t->vectorize || t->register_tile)) {
     /* split loops at their border tests, so that interiors are free of them */
     void* parted = tvm_tir_transform_loop_partition(cur);

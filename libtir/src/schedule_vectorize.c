@@ -5,6 +5,10 @@
  *                                     for jt in [0, n % L):
  *                                       body(m + n // L * L + jt)   (a renamed copy)
  *
+ * or, for a constant n when the body only writes what it computes (reads no buffer it writes),
+ * one more vector over the last L iterations, m + n - L + t, overlapping the main part, instead
+ * of the scalar tail.
+ *
  * for the innermost independent serial loop j whose stores are contiguous in j (the last index
  * is j + terms free of j, j in no other index, a compact buffer) and whose loads are contiguous
  * in j or free of it. The vectorized loop is moved down to every statement of the body
@@ -23,6 +27,19 @@ static _Thread_local const tvm_tir_schedule_target* t_target;
 static bool compact(const tvm_tir_buffer_obj* b) { return tvm_ffi_seq_size(b->strides) == 0; }
 
 /* Lanes for loop f, or 0 when it is not a candidate. */
+/* Whether the body reads no buffer it writes (other than its own local buffers): computing an
+ * element twice then stores the same value twice. */
+static bool store_only(const sched_scan* s) {
+  for (int64_t i = 0; i < s->nacc; ++i) {
+    const sched_access* a = &s->acc[i];
+    if (a->store || tvm_tir__sched_allocated(s, a->buffer->data)) continue;
+    for (int64_t j = 0; j < s->nacc; ++j) {
+      if (s->acc[j].store && s->acc[j].buffer->data == a->buffer->data) return false;
+    }
+  }
+  return true;
+}
+
 static int64_t choose_lanes(const tvm_tir_for_obj* f, const sched_scan* s, bool* out_has_loop) {
   int bits = 0;
   bool contiguous_store = false;
@@ -72,6 +89,7 @@ static void* vectorize_for(tvm_tir_mutator* m, const void* node) {
   }
   bool has_loop = false;
   int64_t lanes = !s.unsafe && !s.non_serial ? choose_lanes(f, &s, &has_loop) : 0;
+  bool overlap = lanes && store_only(&s);
   tvm_tir__sched_scan_free(&s);
   int64_t n = -1;
   bool const_ext = tvm_tir__sched_const(f->extent, &n);
@@ -109,6 +127,19 @@ static void* vectorize_for(tvm_tir_mutator* m, const void* node) {
   void* out = NULL;
   if (const_ext && n % lanes == 0) {
     out = main;
+  } else if (const_ext && overlap) {
+    /* the last `lanes` iterations once more, overlapping the main part: one more vector instead
+     * of a scalar tail (the body only writes, so the overlapped elements get the same values) */
+    tvm_tir_expr_obj* last = tvm_tir_add_take(tvm_tir_ref(f->min), tvm_tir__sched_iconst(f->loop_var, n - lanes));
+    void* copy = last ? tvm_tir__sched_copy_subst(f->body, f->loop_var, f->loop_var) : NULL;
+    sched_sink kt = {f->loop_var, last, lanes, TVM_TIR_FOR_VECTORIZED, false};
+    bool terr = false;
+    void* tail = copy ? tvm_tir__sched_sink(&kt, copy, &terr) : NULL;
+    if (!tail && !terr && copy) { /* cannot happen: the main part moved through */
+      tvm_ffi_raise("InternalError", "schedule_vectorize: the overlapping tail did not move");
+    }
+    out = tvm_tir_seq_take(main, tail);
+    tvm_ffi_release(last), tvm_ffi_release(copy);
   } else {
     snprintf(name, sizeof(name), "%s_tail", tvm_tir_var_name(f->loop_var));
     tvm_tir_var_obj* jt = tvm_tir_var(name, f->loop_var->expr.dtype);

@@ -24,6 +24,13 @@
  *
  * The rules, in the order tvm_tir_schedule_default applies them:
  *
+ *   pad           an accumulation guarded by range tests on the indices of a load of a
+ *                 parameter buffer X (a padded convolution's window: `if 0 <= y + r < H and
+ *                 0 <= x + s < W: acc += X[.., y + r, x + s] * w`) reads a zero-padded copy of X
+ *                 (made once per call before the body, X of constant shape) without the test,
+ *                 so the window's loop nest is a plain one (the operand packing of a
+ *                 convolution). Loops still testing a condition on their variable are then split
+ *                 by loop_partition (tvm/tir/transform.h) so that interiors are free of tests.
  *   local_accum   a loop R that accumulates into one element O[idx] of a parameter buffer
  *                 (idx invariant in R: a reduction) accumulates in a one-element local buffer
  *                 instead: acc = init (the store just before R, folded) or O[idx]; R on acc;
@@ -42,9 +49,7 @@
  *                 an enclosing independent loop i that b does not depend on: i is split by
  *                 tile_rows and the unrolled row loop moved down next to the vector loop, so
  *                 tile_rows x lanes accumulators stay in registers and each vector load of b
- *                 serves tile_rows FMAs. Before it, loop_partition splits loops whose body tests
- *                 a border condition (a padded convolution's window) so that the interior is
- *                 free of tests.
+ *                 serves tile_rows FMAs.
  *   parallel      the outermost independent loops of each top-level loop nest, fused (one loop
  *                 over the product of their extents, the indices recovered with // and %) until
  *                 the product reaches min_parallel_extent, become one parallel loop on the thread
@@ -72,7 +77,7 @@ typedef struct {
   int64_t parallel_grain;      /* nests with less work stay serial; default 65536 */
   int64_t min_parallel_extent; /* fuse outer loops until this many iterations; default 64 */
   /* Which rules tvm_tir_schedule_default applies (all on by default). */
-  bool local_accum, vectorize, register_tile, parallel;
+  bool pad, local_accum, vectorize, register_tile, parallel;
 } tvm_tir_schedule_target;
 
 /* vector_bits 256, the defaults above, every rule on. */
@@ -81,6 +86,7 @@ tvm_tir_schedule_target tvm_tir_schedule_target_default(void);
 /* The attr that marks a PrimFunc as scheduled (the rules leave it alone). */
 #define TVM_TIR_ATTR_IS_SCHEDULED "tir.is_scheduled"
 
+void* tvm_tir_schedule_pad(const void* mod_or_func, const tvm_tir_schedule_target* t);
 void* tvm_tir_schedule_local_accum(const void* mod_or_func, const tvm_tir_schedule_target* t);
 void* tvm_tir_schedule_vectorize(const void* mod_or_func, const tvm_tir_schedule_target* t);
 void* tvm_tir_schedule_register_tile(const void* mod_or_func, const tvm_tir_schedule_target* t);
