@@ -42,6 +42,9 @@ void tvm_codegen_schedule_target(const tvm_codegen_options* options, tvm_tir_sch
   const tvm_codegen_options* o = options ? options : &d;
   *out = tvm_tir_schedule_target_default();
   out->vector_bits = vector_bits(o);
+  /* AVX-512 has 32 vector registers: 8 rows x 2 registers of accumulators fit with the operands
+   * (16 with AVX2: 4 x 2, as examples/matmul_avx2.py) */
+  if (out->vector_bits >= 512) out->tile_rows = 8;
 }
 
 void* tvm_codegen__schedule_and_lower(const void* mod, const tvm_codegen_options* options) {

@@ -113,8 +113,9 @@ tvm_codegen_options tvm_codegen_options_default(void);
 /*
  * The default schedule's target facts for the CPU the options compile for: vector_bits 512
  * with AVX-512 (avx512f), 256 with AVX, else 128 (the host's LLVM features; with
- * TVM_CODEGEN_CPU set, the named CPU's ISA; host_cpu off: generic x86-64, 128), the other
- * fields tvm_tir_schedule_target_default()'s. options NULL = the defaults.
+ * TVM_CODEGEN_CPU set, the named CPU's ISA; host_cpu off: generic x86-64, 128), tile_rows 8
+ * with AVX-512's 32 registers (else 4), the other fields tvm_tir_schedule_target_default()'s.
+ * options NULL = the defaults.
  */
 void tvm_codegen_schedule_target(const tvm_codegen_options* options, tvm_tir_schedule_target* out);
 
