@@ -9,7 +9,8 @@
  * at one index tuple idx that no variable bound in R enters, and R both reads and writes it.
  * The store just before R at the same idx (an init not reading O) is folded into acc's first
  * value; otherwise acc starts as O[idx]. The values computed are the same operations in the
- * same order; only where the partial sums live changes. */
+ * same order; only where the partial sums live changes. A loop that is no item of a sequence
+ * (the reduction of a block, its init `if k == 0: O[idx] = 0` inside) starts acc as O[idx]. */
 #include <stdio.h>
 
 #include "schedule_internal.h"
@@ -217,10 +218,30 @@ static void* accum_seq(tvm_tir_mutator* m, const void* node) {
   return r;
 }
 
+/* A loop that is not an item of a sequence (the body of another loop: a block's reduction
+ * lowered with its init inside, `if k == 0: O[idx] = 0`): acc starts as O[idx]. */
+static void* accum_for(tvm_tir_mutator* m, const void* node) {
+  accum_ctx* c = (accum_ctx*)m;
+  const tvm_tir_for_obj* r = node;
+  const sched_access* a = NULL;
+  sched_scan sc = {0};
+  if (r->kind == TVM_TIR_FOR_SERIAL && find_accumulator(c, r, &a, &sc) != 0) return NULL;
+  void* out;
+  if (a) {
+    void* first = tvm_tir_buffer_load_new((tvm_tir_buffer_obj*)a->buffer, (void*)a->indices);
+    out = first ? rewrite(r, a, first) : NULL;
+  } else {
+    out = tvm_tir_mutate_children(m, node);
+  }
+  tvm_tir__sched_scan_free(&sc);
+  return out;
+}
+
 static void* run(const tvm_tir_prim_func_obj* f) {
   if (tvm_tir__sched_marked(f)) return tvm_tir_ref((void*)f);
   accum_ctx c = {{{0}}, f};
   c.m.pre[TVM_TIR_KIND_SeqStmt] = accum_seq; /* outermost accumulations first */
+  c.m.pre[TVM_TIR_KIND_For] = accum_for;
   void* body = tvm_tir_mutate(&c.m, f->body);
   if (!body) return NULL;
   void* r = tvm_tir__xform_with_body(f, body);

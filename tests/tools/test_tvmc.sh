@@ -228,5 +228,20 @@ expect 0 "$tvmc" run --bounds-check "$add" --repeat 1 && has "check: ok"
 expect 0 "$tvmc" build --bounds-check "$add" -o "$work/add_checked.so"
 expect 0 "$load_kernel" "$work/add_checked.so"
 
+# ---- the default schedule -----------------------------------------------------------------
+for c in build run; do expect 0 "$tvmc" $c --help && has "--no-schedule"; done
+# The block matmul as written has no parallel or vector loop: run schedules it (checked against
+# the interpreter on the unscheduled kernel), the flops still counted from the loops as written.
+expect 0 "$tvmc" run "$fx/matmul.py" --repeat 1 && has "check: ok (32768 elements" &&
+  has "(2097152 flops)"
+expect 0 "$tvmc" run --no-schedule "$fx/matmul.py" --repeat 1 && has "check: ok (32768 elements"
+expect 0 "$tvmc" run --bounds-check "$fx/matmul.py" --repeat 1 && has "check: ok"
+# build: the scheduled library has a parallel loop (the pool's launch variable), the other not.
+expect 0 "$tvmc" build "$fx/matmul.py" -o "$work/mm_sched.so"
+expect 0 "$tvmc" build --no-schedule "$fx/matmul.py" -o "$work/mm_plain.so"
+assert grep -q __TVMBackendParallelLaunch "$work/mm_sched.so"
+assert bash -c "! grep -q __TVMBackendParallelLaunch '$work/mm_plain.so'"
+expect 0 "$tvmc" run "$fx/matmul.py" --lib "$work/mm_sched.so" --repeat 1 && has "check: ok"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -12,6 +12,7 @@
 
 static const char kUsage[] =
     "usage: tvmc build FILE [-o OUT.so] [--target llvm] [--func NAME] [--bounds-check]\n"
+    "                  [--no-schedule]\n"
     "\n"
     "Parse and check FILE, lower its PrimFuncs and compile them into a shared library that\n"
     "exports one `__tvm_ffi_<name>` entry point per function (load it with\n"
@@ -22,7 +23,11 @@ static const char kUsage[] =
     "  --target TARGET      code generation target; only \"llvm\" (host CPU) for now\n"
     "  --func NAME          compile only the function NAME of the module\n"
     "  --bounds-check       guard every buffer access: an index outside its buffer raises\n"
-    "                       IndexError (buffer, index, shape) instead of reading or writing\n";
+    "                       IndexError (buffer, index, shape) instead of reading or writing\n"
+    "  --no-schedule        compile the loops as written: without it, functions without a\n"
+    "                       parallel, vectorized or unrolled loop (and not marked\n"
+    "                       tir.is_scheduled) get the default CPU schedule (parallel outer\n"
+    "                       loops, vectorized inner ones, register-tiled reductions)\n";
 
 /* "dir/kernel.py" -> "kernel.so" (malloc'd). */
 static char* default_output(const char* path) {
@@ -42,6 +47,7 @@ int tvmc_cmd_build(int argc, char** argv) {
   const char* cmd = "build";
   const char *path = NULL, *out = NULL, *target = "llvm", *func = NULL;
   tvm_tir_lower_options lower = tvm_tir_lower_options_default();
+  bool schedule = true;
   for (int i = 1; i < argc; ++i) {
     int r;
     if (tvmc_is_help(argv[i])) {
@@ -49,6 +55,8 @@ int tvmc_cmd_build(int argc, char** argv) {
       return TVMC_OK;
     } else if (strcmp(argv[i], "--bounds-check") == 0) {
       lower.bounds_check = true;
+    } else if (strcmp(argv[i], "--no-schedule") == 0) {
+      schedule = false;
     } else if ((r = tvmc_flag_value(cmd, argc, argv, &i, "--output", "-o", &out)) != 0 ||
                (r = tvmc_flag_value(cmd, argc, argv, &i, "--target", NULL, &target)) != 0 ||
                (r = tvmc_flag_value(cmd, argc, argv, &i, "--func", NULL, &func)) != 0) {
@@ -79,7 +87,9 @@ int tvmc_cmd_build(int argc, char** argv) {
   if (!out) out = out_owned;
 
   status = TVMC_OK;
-  void* lowered = tvm_tir_lower(sel, &lower);
+  void* sched = tvmc_schedule(sel, schedule);
+  void* lowered = sched ? tvm_tir_lower(sched, &lower) : NULL;
+  tvm_ffi_release(sched);
   tvm_codegen_options opts = tvm_codegen_options_default();
   if (!lowered) {
     tvmc_report_error(cmd, "lowering failed");
