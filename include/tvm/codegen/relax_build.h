@@ -43,7 +43,10 @@ tvm_vm_executable* tvm_codegen_relax_vm_codegen(const tvm_tir_ir_module_obj* mod
  * The Relax build: mod (borrowed) taken through the build pipeline (tvm_relax_build_pipeline:
  * LegalizeOps, ToNonDataflow, RemovePurityChecking, CallTIRRewrite, StaticPlanBlockMemory,
  * KillAfterLastUse; each result checked for well-formedness in debug builds), then VMCodeGen, and
- * the module's PrimFuncs lowered (tvm_tir_lower) and compiled with LLVM in-process
+ * the module's PrimFuncs given the default CPU schedule (options->schedule, on by default:
+ * tvm_tir_schedule_default sized by tvm_codegen_schedule_target; kernels marked
+ * "tir.is_scheduled" or holding a non-serial loop are left as written), lowered (tvm_tir_lower)
+ * and compiled with LLVM in-process
  * (tvm_codegen_build; each gets global_symbol = its GlobalVar's name when it has none), imported
  * into the executable. options NULL = defaults.
  */
