@@ -13,14 +13,19 @@
  * them, serial elsewhere), the accumulators get one copy per row, so R x lanes of them live in
  * vector registers and each vector load of B feeds R FMAs: the micro-kernel of
  * examples/matmul.py, for dense/matmul/batch matmul and convolutions (i = output channel) alike.
- * Loops whose body tests a condition on them (a padded window) were split before by
- * loop_partition, so the interior has no test. */
+ *
+ * Where no loop has such rows (a matrix-vector product: the row loop has one iteration), a
+ * second pass tiles the loop over the vector panels the same way (tile_rows panels moved into
+ * the reduction): each reduction step then broadcasts its scalar once and streams tile_rows
+ * contiguous vectors of the matrix's row, instead of one panel of every row at a time. */
 #include <stdio.h>
 
 #include "schedule_internal.h"
 
 static const char kPass[] = "schedule_register_tile";
 static _Thread_local const tvm_tir_schedule_target* t_target;
+/* Second pass: panels instead of rows (see tile_panels). */
+static _Thread_local bool t_panels;
 
 typedef struct {
   tvm_tir_visitor v;
@@ -37,7 +42,7 @@ typedef struct {
   const void* lane;
   const void* row;
   const void* acc; /* the accumulator's data Var: its own loads do not count */
-  bool vec_no_row, row_no_vec;
+  bool vec_no_row, row_no_vec, both;
   bool failed;
 } load_classifier;
 
@@ -51,6 +56,7 @@ static int classify_load(tvm_tir_visitor* v, const void* node) {
   }
   if (ul && !ur) c->vec_no_row = true;
   if (ur && !ul) c->row_no_vec = true;
+  if (ur && ul) c->both = true;
   return TVM_TIR_VISIT_SKIP;
 }
 
@@ -58,11 +64,14 @@ static int classify_load(tvm_tir_visitor* v, const void* node) {
 static int reuses(tile_finder* t, const tvm_tir_for_obj* vl) {
   const tvm_tir_buffer_store_obj* st = (const void*)vl->body;
   if (!TIR_IS(st, BufferStore) || !tvm_tir__sched_allocated(t->s, st->buffer->data)) return 0;
-  load_classifier c = {{{0}}, vl->loop_var, t->var, st->buffer->data, false, false, false};
+  load_classifier c = {{{0}}, vl->loop_var, t->var, st->buffer->data, false, false, false, false};
   c.v.pre[TVM_TIR_KIND_BufferLoad] = classify_load;
   int rc = tvm_tir_visit(&c.v, st->value);
   tvm_tir_visitor_free(&c.v);
   if (rc < 0 || c.failed) return -1;
+  /* panels: the loop selects which vectors are loaded (a panel of columns), and a value that
+   * does not depend on it is broadcast to all (the row of a matrix-vector product) */
+  if (t_panels) return c.both && !c.row_no_vec;
   return c.vec_no_row && c.row_no_vec;
 }
 
@@ -186,8 +195,15 @@ static void* run(const tvm_tir_prim_func_obj* f) {
 void* tvm_tir_schedule_register_tile(const void* mod_or_func, const tvm_tir_schedule_target* t) {
   tvm_tir_schedule_target d = tvm_tir_schedule_target_default();
   const tvm_tir_schedule_target* outer = t_target;
+  bool outer_panels = t_panels;
   t_target = t ? t : &d;
+  /* rows first; then, where no row loop was found (a matrix-vector product: one row), panels */
+  t_panels = false;
   void* r = tvm_tir__xform_apply(mod_or_func, kPass, run);
+  t_panels = true;
+  void* p = r ? tvm_tir__xform_apply(r, kPass, run) : NULL;
+  tvm_ffi_release(r);
   t_target = outer;
-  return r;
+  t_panels = outer_panels;
+  return p;
 }

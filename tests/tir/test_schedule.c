@@ -306,8 +306,10 @@ TEST(register_tile_matmul_shapes) {
       void* v = APPLY(tvm_tir_schedule_vectorize, a, &t, 6);
       void* g = APPLY(tvm_tir_schedule_register_tile, v, &t, 6);
       bool vectorized = count_loops(v, TVM_TIR_FOR_VECTORIZED) > 0;
-      /* rows tiled when there are at least two constant rows and a vectorized panel */
-      bool tiled = vectorized && shapes[s][0] >= 2;
+      /* rows tiled when there are at least two constant rows and a vectorized panel; one
+       * row or a symbolic count: the panels, when there are two of 2 * 32-bit lanes */
+      int64_t panel = 2 * kBits[b] / 32;
+      bool tiled = vectorized && (shapes[s][0] >= 2 || shapes[s][2] >= 2 * panel);
       CHECK_EQ_INT(count_loops(g, TVM_TIR_FOR_UNROLLED) > 0, tiled);
       RELEASE(f, a, v, g);
     }
