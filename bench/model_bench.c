@@ -2,7 +2,7 @@
  * model_bench.c: whole models, compiled by the Relax build and run in libvm, with and without
  * the default CPU schedule (tvm/tir/schedule.h), against PyTorch on the same shapes.
  *
- *   model_bench [--models a,b,...] [--threads 1,2] [--no-torch]
+ *   model_bench [--models a,b,...] [--threads 1,2] [--rounds N] [--no-torch]
  *
  * Models (model_bench_models.c): an MLP 784-512-256-10 at batch 1 and 32, a CNN (two 3x3
  * convolutions with bias, ReLU and 2x2 max pooling, a dense classifier; 1x3x32x32), a
@@ -15,7 +15,9 @@
  * is fixed per process): both builds, a check that the scheduled model's output matches the
  * unscheduled one, then ms per inference (median of rounds, each at least ~0.15 s). PyTorch's
  * column comes from bench/model_bench_torch.py run by /usr/bin/python3 with
- * torch.set_num_threads; without torch it prints "n/a (no torch)".
+ * torch.set_num_threads; without torch it prints "n/a (no torch)". The whole measurement is
+ * repeated --rounds times (default 3), ours and PyTorch's alternating, and each figure is the
+ * median of its rounds.
  */
 #include <math.h>
 #include <stdio.h>
@@ -156,9 +158,13 @@ static int child(const char* name) {
 /* ---- Parent: children per thread count, PyTorch, the table --------------------------------- */
 enum { MAX_MODELS = 8, MAX_THREADS = 4 };
 
+enum { MAX_ROUNDS = 9 };
+
+/* One (model, thread count): the samples of each round, the median reported. */
 typedef struct {
-  double sched, nosched, torch, diff, build_s;
-  bool have, have_torch;
+  double sched[MAX_ROUNDS], nosched[MAX_ROUNDS], torch[MAX_ROUNDS];
+  int nsched, ntorch;
+  double diff, build_s;
 } row;
 
 static row g_rows[MAX_MODELS][MAX_THREADS];
@@ -180,17 +186,29 @@ static void run_child(const char* self, const char* model, int t, row* r) {
   if (!p) return;
   char line[512], name[64], kind[32];
   double a, b;
+  double ts = -1, tu = -1;
   while (fgets(line, sizeof(line), p)) {
     if (sscanf(line, "RESULT %63s %31s %lf", name, kind, &a) == 3) {
-      if (strcmp(kind, "sched") == 0) r->sched = a, r->have = true;
-      if (strcmp(kind, "nosched") == 0) r->nosched = a;
+      if (strcmp(kind, "sched") == 0) ts = a;
+      if (strcmp(kind, "nosched") == 0) tu = a;
     } else if (sscanf(line, "DIFF %63s %lf", name, &a) == 2) {
-      r->diff = a;
+      if (a > r->diff) r->diff = a;
     } else if (sscanf(line, "BUILD %63s %lf %lf", name, &a, &b) == 3) {
       r->build_s = a;
     }
   }
   pclose(p);
+  if (ts >= 0 && tu >= 0 && r->nsched < MAX_ROUNDS) {
+    r->sched[r->nsched] = ts;
+    r->nosched[r->nsched++] = tu;
+  }
+}
+
+static double median(const double* v, int n) {
+  double s[MAX_ROUNDS];
+  memcpy(s, v, sizeof(double) * (size_t)n);
+  qsort(s, (size_t)n, sizeof(double), bench_cmp_double);
+  return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
 static void run_torch(const char* models, const char* threads) {
@@ -210,7 +228,8 @@ static void run_torch(const char* models, const char* threads) {
     if (sscanf(line, "RESULT %63s %d %lf", name, &t, &ms) == 3) {
       int i = model_index(name);
       for (int k = 0; i >= 0 && k < g_nthreads; ++k) {
-        if (g_threads[k] == t) g_rows[i][k].torch = ms, g_rows[i][k].have_torch = true;
+        row* r = &g_rows[i][k];
+        if (g_threads[k] == t && r->ntorch < MAX_ROUNDS) r->torch[r->ntorch++] = ms;
       }
     } else if (strncmp(line, "NOTORCH", 7) == 0) {
       snprintf(g_torch_note, sizeof(g_torch_note), "no torch");
@@ -226,22 +245,25 @@ static void print_table(void) {
     if (strcmp(g_models[i], "tiny-ops") == 0) continue;
     for (int k = 0; k < g_nthreads; ++k) {
       row* r = &g_rows[i][k];
-      if (!r->have) {
+      if (!r->nsched) {
         printf("%-13s %3d  (failed)\n", g_models[i], g_threads[k]);
         continue;
       }
+      double sched = median(r->sched, r->nsched), nosched = median(r->nosched, r->nsched);
       char torch[32], ratio[300], gain[32];
-      if (r->have_torch) {
-        snprintf(torch, sizeof(torch), "%.3f", r->torch);
-        snprintf(ratio, sizeof(ratio), "%.2fx", r->torch / r->sched);
+      if (r->ntorch) {
+        double t = median(r->torch, r->ntorch);
+        snprintf(torch, sizeof(torch), "%.3f", t);
+        snprintf(ratio, sizeof(ratio), "%.2fx", t / sched);
       } else {
         snprintf(torch, sizeof(torch), "n/a");
         snprintf(ratio, sizeof(ratio), "(%s)", g_torch_note[0] ? g_torch_note : "no torch");
       }
       snprintf(gain, sizeof(gain), "-");
-      if (k > 0 && g_rows[i][0].have) snprintf(gain, sizeof(gain), "%.2fx", g_rows[i][0].sched / r->sched);
+      if (k > 0 && g_rows[i][0].nsched)
+        snprintf(gain, sizeof(gain), "%.2fx", median(g_rows[i][0].sched, g_rows[i][0].nsched) / sched);
       printf("%-13s %3d %11.3f %11.3f %6.1fx %11s %9s %8s %9.1e\n", g_models[i], g_threads[k],
-             r->nosched, r->sched, r->nosched / r->sched, torch, ratio, gain, r->diff);
+             nosched, sched, nosched / sched, torch, ratio, gain, r->diff);
     }
   }
   printf("(speedup: no-sched / sched; vs torch: pytorch ms / sched ms, above 1 = faster than\n"
@@ -250,12 +272,29 @@ static void print_table(void) {
   int t = model_index("tiny-ops");
   for (int k = 0; t >= 0 && k < g_nthreads; ++k) {
     row* r = &g_rows[t][k];
-    if (!r->have) continue;
+    if (!r->nsched) continue;
     printf("VM overhead per operator call (%d chained 4-element adds, %d thread%s): %.2f us",
-           BENCH_TINY_OPS, g_threads[k], g_threads[k] > 1 ? "s" : "", r->sched * 1e3 / BENCH_TINY_OPS);
-    if (r->have_torch) printf("; PyTorch eager: %.2f us", r->torch * 1e3 / BENCH_TINY_OPS);
+           BENCH_TINY_OPS, g_threads[k], g_threads[k] > 1 ? "s" : "",
+           median(r->sched, r->nsched) * 1e3 / BENCH_TINY_OPS);
+    if (r->ntorch) printf("; PyTorch eager: %.2f us", median(r->torch, r->ntorch) * 1e3 / BENCH_TINY_OPS);
     printf("\n");
   }
+}
+
+/* The 1-minute load average (other processes competing for the cores) into buf. */
+static const char* loadavg(char* buf) {
+  FILE* f = fopen("/proc/loadavg", "r");
+  double l = -1;
+  if (f) {
+    if (fscanf(f, "%lf", &l) != 1) l = -1;
+    fclose(f);
+  }
+  if (l < 0) {
+    snprintf(buf, 64, "?");
+  } else {
+    snprintf(buf, 64, "%.1f", l);
+  }
+  return buf;
 }
 
 int main(int argc, char** argv) {
@@ -263,6 +302,7 @@ int main(int argc, char** argv) {
   const char* models = NULL;
   const char* threads = "1,2";
   bool torch = true;
+  int rounds = 3;
   for (int i = 1; i < argc; ++i) {
     if (strcmp(argv[i], "--models") == 0 && i + 1 < argc) {
       models = argv[++i];
@@ -270,8 +310,11 @@ int main(int argc, char** argv) {
       threads = argv[++i];
     } else if (strcmp(argv[i], "--no-torch") == 0) {
       torch = false;
+    } else if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc) {
+      rounds = atoi(argv[++i]);
+      if (rounds < 1 || rounds > MAX_ROUNDS) rounds = 3;
     } else {
-      fprintf(stderr, "usage: model_bench [--models a,b,...] [--threads 1,2] [--no-torch]\n");
+      fprintf(stderr, "usage: model_bench [--models a,b,...] [--threads 1,2] [--rounds N] [--no-torch]\n");
       return 2;
     }
   }
@@ -291,19 +334,24 @@ int main(int argc, char** argv) {
   ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
   if (n <= 0) return 1;
   self[n] = '\0';
-  for (int k = 0; k < g_nthreads; ++k) {
-    for (int i = 0; i < g_nmodels; ++i) run_child(self, g_models[i], g_threads[k], &g_rows[i][k]);
+  char list[512] = "";
+  for (int i = 0; i < g_nmodels; ++i) {
+    strncat(list, g_models[i], sizeof(list) - strlen(list) - 2);
+    if (i + 1 < g_nmodels) strcat(list, ",");
   }
-  if (torch) {
-    char list[512] = "";
-    for (int i = 0; i < g_nmodels; ++i) {
-      strncat(list, g_models[i], sizeof(list) - strlen(list) - 2);
-      if (i + 1 < g_nmodels) strcat(list, ",");
+  char load0[64], load1[64];
+  loadavg(load0);
+  /* Rounds alternate this project's runs and PyTorch's, so that a change in the machine's load
+   * (shared machines drift) reaches both columns; each figure is the median of its rounds. */
+  for (int round = 0; round < rounds; ++round) {
+    for (int k = 0; k < g_nthreads; ++k) {
+      for (int i = 0; i < g_nmodels; ++i) run_child(self, g_models[i], g_threads[k], &g_rows[i][k]);
     }
-    run_torch(list, threads);
-  } else {
-    snprintf(g_torch_note, sizeof(g_torch_note), "--no-torch");
+    if (torch) run_torch(list, threads);
   }
+  if (!torch) snprintf(g_torch_note, sizeof(g_torch_note), "--no-torch");
+  printf("%d round%s, each figure the median of its rounds; load average %s at the start, %s at "
+         "the end\n", rounds, rounds > 1 ? "s" : "", load0, loadavg(load1));
   print_table();
   return 0;
 }

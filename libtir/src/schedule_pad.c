@@ -48,16 +48,14 @@ typedef struct {
 } pad_ctx;
 
 /* ---- Matching ---------------------------------------------------------------------------- */
-/* The load of X in a product: e = [cast](X[...]) * w or w * [cast](X[...]); else NULL. */
-static const tvm_tir_buffer_load_obj* product_load(const tvm_tir_expr_obj* e) {
+/* A load of a factor of the product e = [cast](X[...]) * w or w * [cast](X[...]) (side 0: the
+ * left factor, 1: the right one); else NULL. */
+static const tvm_tir_buffer_load_obj* product_load(const tvm_tir_expr_obj* e, int side) {
   if (!TIR_IS(e, Mul)) return NULL;
   const tvm_tir_binary_obj* b = (const void*)e;
-  for (int side = 0; side < 2; ++side) {
-    const tvm_tir_expr_obj* x = side ? b->b : b->a;
-    while (TIR_IS(x, Cast)) x = ((const tvm_tir_cast_obj*)x)->value;
-    if (TIR_IS(x, BufferLoad)) return (const void*)x;
-  }
-  return NULL;
+  const tvm_tir_expr_obj* x = side ? b->b : b->a;
+  while (TIR_IS(x, Cast)) x = ((const tvm_tir_cast_obj*)x)->value;
+  return TIR_IS(x, BufferLoad) ? (const void*)x : NULL;
 }
 
 /* The checked dim of a condition term on load l: *d and whether it is the lower test; -1 when
@@ -161,8 +159,12 @@ static int consider_if(pad_ctx* c, const tvm_tir_if_then_else_obj* n) {
         tvm_tir__sched_same_indices(acc->indices, st->indices))
       e = side ? add->a : add->b;
   }
-  const tvm_tir_buffer_load_obj* l = e ? product_load(e) : NULL;
-  if (!l || l->buffer->data == st->buffer->data || !all_terms_checked(n->condition, l)) return 0;
+  const tvm_tir_buffer_load_obj* l = NULL;
+  for (int side = 0; e && side < 2 && !l; ++side) {
+    l = product_load(e, side);
+    if (l && (l->buffer->data == st->buffer->data || !all_terms_checked(n->condition, l))) l = NULL;
+  }
+  if (!l) return 0;
   int w = pad_entry(c, l->buffer);
   if (w < 0) return 0;
   /* every index's reach over the loops' ranges */

@@ -212,6 +212,34 @@ static void* apply_(int line, void* (*rule)(const void*, const tvm_tir_schedule_
 
 static const int kBits[3] = {128, 256, 512};
 
+/* ---- pad ------------------------------------------------------------------------------------- */
+TEST(pad_removes_window_tests) {
+  tvm_tir_schedule_target t = target(256, false);
+  void* f = make_conv(2, 3, 5, 7, 4);
+  void* g = APPLY(tvm_tir_schedule_pad, f, &t, 0);
+  CHECK_EQ_INT(count_kind(f, TVM_TIR_KIND_IfThenElse), 1);
+  CHECK_EQ_INT(count_kind(g, TVM_TIR_KIND_IfThenElse), 0);
+  CHECK_EQ_INT(count_kind(g, TVM_TIR_KIND_Allocate), 1); /* the padded copy */
+  /* a symbolic batch: no constant shape to pad, left as written */
+  void* s = make_conv(-1, 2, 4, 6, 3);
+  void* h = APPLY(tvm_tir_schedule_pad, s, &t, 2);
+  CHECK(h == s);
+  /* a guarded accumulation that is not a product (a window sum) is left alone */
+  tvm_tir_buffer_obj* A = tvm_tir_buffer_decl("A", F32, 9);
+  tvm_tir_buffer_obj* O = tvm_tir_buffer_decl("O", F32, 9);
+  tvm_tir_var_obj *i = tvm_tir_var("i", I64), *r = tvm_tir_var("r", I64);
+  void* idx = tvm_tir_add_take(tvm_tir_sub_take(ref(i), tvm_tir_i64(1)), ref(r));
+  void* cond = tvm_tir_and_take(tvm_tir_ge_take(ref(idx), tvm_tir_i64(0)), tvm_tir_lt_take(ref(idx), tvm_tir_i64(9)));
+  void* upd = tvm_tir_store_take(ref(O), tvm_tir_add_take(tvm_tir_load_take(ref(O), ref(i)), tvm_tir_load_take(ref(A), idx)), ref(i));
+  void* body = loop(i, tvm_tir_i64(9),
+                    tvm_tir_seq_take(tvm_tir_store_take(ref(O), tvm_tir_f32(0), ref(i)),
+                                     loop(r, tvm_tir_i64(3), tvm_tir_if_take(cond, upd, NULL))));
+  void* w = tvm_tir_func_take("window_sum", params(NULL, 2, (tvm_tir_buffer_obj*[]){A, O}), body);
+  void* x = APPLY(tvm_tir_schedule_pad, w, &t, 0);
+  CHECK(x == w);
+  RELEASE(f, g, s, h, A, O, i, r, w, x);
+}
+
 /* ---- local_accum ----------------------------------------------------------------------------- */
 TEST(local_accum_matmul) {
   void* f = make_matmul(5, 7, 3);
@@ -433,6 +461,7 @@ TEST(schedule_bad_input) {
 }
 
 int main(void) {
+  RUN(pad_removes_window_tests);
   RUN(local_accum_matmul);
   RUN(local_accum_leaves_scratch_and_dependences);
   RUN(vectorize_eltwise_shapes);
