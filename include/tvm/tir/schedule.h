@@ -12,15 +12,17 @@
  * rewrites a loop nest it has proved it may (iterations that touch disjoint elements, no
  * calls with effects): anything else is left as it is, so the result always computes what the
  * input computed, element for element in the same order of floating-point operations (rules
- * move loops of independent iterations, never reorder a reduction). A function whose attrs
+ * move loops of independent iterations, never reorder a reduction; pad adds terms 0 * w where
+ * a test skipped a term, which changes nothing unless w is infinite or NaN). A function whose attrs
  * hold "tir.is_scheduled" (true) is skipped, and so is any loop nest that already holds a
  * parallel, vectorized, unrolled or thread-bound loop (scheduled by hand).
  *
- * Vocabulary: a loop is *independent* when each buffer it writes (other than buffers allocated
- * in its body) is accessed in its body at one index tuple, one of whose dimensions is
- * c * v + (terms of inner loops whose span is below |c|) + (terms of outer variables): distinct
- * iterations write distinct elements and read only their own. Such a loop may run in parallel,
- * be moved inward (interchanged with inner loops, distributed over a sequence) or vectorized.
+ * Vocabulary: a loop over v is *independent* when, for each buffer it writes (other than buffers
+ * allocated in its body), one dimension d indexes every access to it in the body as c * v + r
+ * with one constant c != 0 and remainders r that, outer variables cancelling, all lie in one
+ * interval narrower than |c| over the inner loops' ranges: distinct iterations write distinct
+ * elements and read only their own. Such a loop may run in parallel, be moved inward
+ * (interchanged with inner loops, distributed over a sequence) or vectorized.
  *
  * The rules, in the order tvm_tir_schedule_default applies them:
  *
@@ -40,16 +42,19 @@
  *                 not depend on it is split by the vector width: for jo: <body with a
  *                 vectorized loop of `lanes` iterations moved down to every statement: into
  *                 inner (reduction) loops, across sequences, under conditions that do not
- *                 depend on j>, and a serial tail loop for extent % lanes (symbolic extents
- *                 too). One-element local buffers in the body (accumulators) get one element per
- *                 lane. lanes = vector_bits / element bits, twice that for a register-tiled
- *                 reduction (two registers per tile row, as examples/matmul.py).
+ *                 depend on j>, and for extent % lanes a last vector overlapping the previous
+ *                 one (constant extent, a body that reads nothing it writes) or a serial tail
+ *                 loop (symbolic extents too). Local buffers in the body (accumulators) get one
+ *                 copy per lane. lanes = vector_bits / element bits, twice that when the body
+ *                 holds a reduction loop (two registers per tile row, as examples/matmul.py).
  *   register_tile matmul-like nests (dense, matmul, batch matmul, convolutions): a vectorized
  *                 accumulation acc[jj] += a * b[jj], inside reduction loops, where a depends on
  *                 an enclosing independent loop i that b does not depend on: i is split by
  *                 tile_rows and the unrolled row loop moved down next to the vector loop, so
  *                 tile_rows x lanes accumulators stay in registers and each vector load of b
- *                 serves tile_rows FMAs.
+ *                 serves tile_rows FMAs. Where no such row loop exists (one row: a
+ *                 matrix-vector product), the loop over the vector panels is tiled the same way,
+ *                 so each reduction step streams tile_rows contiguous vectors of b's row.
  *   parallel      the outermost independent loops of each top-level loop nest, fused (one loop
  *                 over the product of their extents, the indices recovered with // and %) until
  *                 the product reaches min_parallel_extent, become one parallel loop on the thread
@@ -73,7 +78,7 @@ extern "C" {
  * libcodegen fills vector_bits from the host CPU). */
 typedef struct {
   int vector_bits;             /* SIMD register width: 128 (SSE/NEON), 256 (AVX2), 512 */
-  int tile_rows;               /* rows of a register tile (register_tile); default 4 */
+  int tile_rows;               /* rows (or panels) of a register tile; default 4 */
   int64_t parallel_grain;      /* nests with less work stay serial; default 65536 */
   int64_t min_parallel_extent; /* fuse outer loops until this many iterations; default 64 */
   /* Which rules tvm_tir_schedule_default applies (all on by default). */
