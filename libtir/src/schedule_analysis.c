@@ -11,7 +11,7 @@ tvm_tir_schedule_target tvm_tir_schedule_target_default(void) {
   t.tile_rows = 4;
   t.parallel_grain = 65536;
   t.min_parallel_extent = 64;
-  t.pad = t.local_accum = t.vectorize = t.register_tile = t.parallel = true;
+  t.pad = t.local_accum = t.vectorize = t.register_tile = t.pack = t.parallel = true;
   return t;
 }
 

@@ -2,7 +2,8 @@
  * test_schedule_compiled.c: the default CPU schedule (tvm/tir/schedule.h) compiled. The kernels
  * LegalizeOps makes for dense / matmul / batch matmul / convolutions (strided, padded) /
  * pooling / softmax / layer norm / reductions / elementwise ops with broadcasting, at odd shapes
- * (not multiples of the vector width, 1-sized dims) and a symbolic batch, are scheduled for
+ * (not multiples of the vector width, 1-sized dims, whole packed panels) and a symbolic batch,
+ * are scheduled for
  * 128-, 256- and 512-bit vectors whatever the host (LLVM splits or widens what the host lacks),
  * with every nest parallel (grain 0), lowered, JIT-compiled and run on random inputs against the
  * interpreter on the unscheduled kernel. Then whole models through tvm_codegen_relax_build with
@@ -57,7 +58,11 @@ static tvm_tir_ir_module_obj* op_zoo(void) {
   tvm_relax_var_obj* ln = keep(&p, rt_var_take("ln", rt_tensor(F32, 2, (int64_t)4, (int64_t)37)));
   tvm_relax_var_obj* lg = keep(&p, rt_var_take("lg", rt_tensor(F32, 1, (int64_t)37)));
   tvm_relax_var_obj* lb = keep(&p, rt_var_take("lb", rt_tensor(F32, 1, (int64_t)37)));
-  void* params = keep(&p, rt_array(16, x, b, a, w, a1, w1, bp, bq, img, k, img2, k2, sm, ln, lg, lb));
+  /* 16 rows over whole panels: packed (pack) */
+  tvm_relax_var_obj* pa = keep(&p, rt_var_take("pa", rt_tensor(F32, 2, (int64_t)16, (int64_t)11)));
+  tvm_relax_var_obj* pw = keep(&p, rt_var_take("pw", rt_tensor(F32, 2, (int64_t)11, (int64_t)64)));
+  void* pv[18] = {x, b, a, w, a1, w1, bp, bq, img, k, img2, k2, sm, ln, lg, lb, pa, pw};
+  void* params = keep(&p, tvm_ffi_array_of_objects(pv, 18)); /* rt_array takes 16 at most */
   tvm_relax_block_builder* bb = tvm_relax_bb_new(NULL);
   tvm_relax_bb_function_begin(bb, "main", params, NULL, true);
 #define EMIT(call) keep(&p, tvm_relax_bb_emit(bb, keep(&p, (call)), NULL))
@@ -81,8 +86,9 @@ static tvm_tir_ir_module_obj* op_zoo(void) {
   void* ax1 = keep(&p, rt_attrs(1, "axis", tvm_ffi_any_obj(ints(&p, 1, (int64_t[]){1}))));
   void* r8 = EMIT(RT_CALL("relax.sum", ax1, ln));
   void* r9 = EMIT(RT_CALL("relax.permute_dims", NULL, a));
+  void* r10 = EMIT(RT_CALL("relax.matmul", NULL, pa, pw));
 #undef EMIT
-  void* outs = keep(&p, rt_array(10, r0, r1, r2, r3, r4, r5, r6, r7, r8, r9));
+  void* outs = keep(&p, rt_array(11, r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, r10));
   tvm_relax_expr_obj* ret = keep(&p, tvm_relax_tuple_new(outs));
   tvm_tir_global_var_obj* g = keep(&p, tvm_relax_bb_function_end(bb, ret, NULL));
   tvm_tir_ir_module_obj* mod = g ? keep(&p, tvm_relax_bb_module(bb)) : NULL;

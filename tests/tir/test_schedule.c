@@ -8,6 +8,8 @@
  */
 #include "test_transform.h"
 
+#define TIR_IS_FOR(n) (tvm_tir_kind_of(n) == TVM_TIR_KIND_For)
+
 #define F32 TVM_TIR_FLOAT32
 #define I64 tvm_tir_dtype_int(64)
 
@@ -366,6 +368,38 @@ TEST(register_tile_batch_matmul_and_conv) {
   }
 }
 
+/* ---- pack ------------------------------------------------------------------------------------ */
+static void* tiled_matmul(int64_t M, int64_t K, int64_t N, const tvm_tir_schedule_target* t) {
+  void* f = make_matmul(M, K, N);
+  void* a = f ? tvm_tir_schedule_local_accum(f, t) : NULL;
+  void* v = a ? tvm_tir_schedule_vectorize(a, t) : NULL;
+  void* g = v ? tvm_tir_schedule_register_tile(v, t) : NULL;
+  RELEASE(f, a, v);
+  return g;
+}
+
+TEST(pack_matmul_panels) {
+  for (int b = 0; b < 3; ++b) {
+    tvm_tir_schedule_target t = target(kBits[b], false);
+    int64_t L = 2 * kBits[b] / 32;
+    /* 16 rows: 4 row tiles over 2 panels of L columns, each panel copied once */
+    void* f = tiled_matmul(16, 9, 2 * L, &t);
+    void* g = APPLY(tvm_tir_schedule_pack, f, &t, 0);
+    CHECK_EQ_INT(count_kind(g, TVM_TIR_KIND_Allocate), count_kind(f, TVM_TIR_KIND_Allocate) + 1);
+    /* the panel loop is now outside the row tiles */
+    const tvm_tir_for_obj* outer = (const void*)((tvm_tir_prim_func_obj*)g)->body;
+    CHECK(TIR_IS_FOR(outer) && strstr(tvm_tir_var_name(outer->loop_var), "j") != NULL);
+    /* a partial last panel (an overlapping vector next to the panel loop), one row tile: as is */
+    void* p = tiled_matmul(16, 9, 2 * L + 3, &t);
+    void* q = APPLY(tvm_tir_schedule_pack, p, &t, 0);
+    CHECK(q == p);
+    void* r = tiled_matmul(4, 9, 2 * L, &t);
+    void* s2 = APPLY(tvm_tir_schedule_pack, r, &t, 0);
+    CHECK(s2 == r);
+    RELEASE(f, g, p, q, r, s2);
+  }
+}
+
 /* ---- parallel -------------------------------------------------------------------------------- */
 TEST(parallel_fuses_outer_loops) {
   tvm_tir_schedule_target t = target(256, true);
@@ -470,6 +504,7 @@ int main(void) {
   RUN(vectorize_softmax_output_loop);
   RUN(register_tile_matmul_shapes);
   RUN(register_tile_batch_matmul_and_conv);
+  RUN(pack_matmul_panels);
   RUN(parallel_fuses_outer_loops);
   RUN(parallel_grain_and_dependences);
   RUN(default_schedule_kernels);

@@ -55,6 +55,12 @@
  *                 serves tile_rows FMAs. Where no such row loop exists (one row: a
  *                 matrix-vector product), the loop over the vector panels is tiled the same way,
  *                 so each reduction step streams tile_rows contiguous vectors of b's row.
+ *   pack          a register-tiled matrix product whose loop over row tiles (at least two)
+ *                 holds exactly the loop over vector panels, every vector load reading row k
+ *                 (a reduction loop over the whole dimension) of one panel of a parameter
+ *                 buffer B (never written): the two loops are interchanged and each panel
+ *                 B[.., :, jo * L : jo * L + L] copied once into a contiguous local buffer that
+ *                 every row tile reads, as examples/matmul.py does by hand.
  *   parallel      the outermost independent loops of each top-level loop nest, fused (one loop
  *                 over the product of their extents, the indices recovered with // and %) until
  *                 the product reaches min_parallel_extent, become one parallel loop on the thread
@@ -82,7 +88,7 @@ typedef struct {
   int64_t parallel_grain;      /* nests with less work stay serial; default 65536 */
   int64_t min_parallel_extent; /* fuse outer loops until this many iterations; default 64 */
   /* Which rules tvm_tir_schedule_default applies (all on by default). */
-  bool pad, local_accum, vectorize, register_tile, parallel;
+  bool pad, local_accum, vectorize, register_tile, pack, parallel;
 } tvm_tir_schedule_target;
 
 /* vector_bits 256, the defaults above, every rule on. */
@@ -95,6 +101,7 @@ void* tvm_tir_schedule_pad(const void* mod_or_func, const tvm_tir_schedule_targe
 void* tvm_tir_schedule_local_accum(const void* mod_or_func, const tvm_tir_schedule_target* t);
 void* tvm_tir_schedule_vectorize(const void* mod_or_func, const tvm_tir_schedule_target* t);
 void* tvm_tir_schedule_register_tile(const void* mod_or_func, const tvm_tir_schedule_target* t);
+void* tvm_tir_schedule_pack(const void* mod_or_func, const tvm_tir_schedule_target* t);
 void* tvm_tir_schedule_parallel(const void* mod_or_func, const tvm_tir_schedule_target* t);
 
 /*
