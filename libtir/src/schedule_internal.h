@@ -76,15 +76,13 @@ void* tvm_tir__sched_copy_subst(const void* stmt, const void* var, const void* v
 /*
  * Move a loop of `extent` iterations (constant) over a new variable t down to the statements
  * of body: the result computes body[var := base + t] for t in [0, extent) (iterations of var
- * being independent). Sequences are distributed, For loops and IfThenElse / LetStmt whose
- * condition / value do not use var are interchanged with it; other statements (and For loops
- * of the leaf_kind, which are kept whole) get the loop around them, of kind `kind`, or of
- * `leaf_kind` ... see the rules. A one-element local buffer allocated in body (an Allocate +
- * DeclBuffer of constant extents, accessed at constant indices) gets `extent` copies (a new
- * leading dimension indexed by t), since every iteration had its own. Returns the new statement
- * (a new reference), NULL without an error when body has a form that cannot be moved (an
- * Allocate of another kind, a LetStmt on var, ...), NULL + error on failure (check
- * tvm_ffi_error_occurred ... the caller distinguishes with *out_failed).
+ * being independent). Sequences are distributed; serial For loops, and IfThenElse / LetStmt
+ * whose condition / value use neither var nor an expanded buffer, are interchanged with it;
+ * other statements without loops or allocations, and loops that are not serial (kept whole),
+ * become leaves with the loop around them (of `kind`, or with vector_leaf_only of `kind` around
+ * vectorized leaves and serial elsewhere). A local buffer allocated in body (Allocate +
+ * DeclBuffer of constant shape) gets a leading dimension indexed by t: every iteration had its
+ * own copy.
  */
 typedef struct {
   const tvm_tir_var_obj* var;   /* the loop variable being moved */
