@@ -21,6 +21,7 @@ tvm_codegen_options tvm_codegen_options_default(void) {
   o.fast_math = false;
   o.fp_contract = true;
   o.host_cpu = true;
+  o.schedule = true;
   return o;
 }
 

@@ -210,6 +210,11 @@ int tvm_codegen__cuda_export(const void* mod_or_func, const tvm_codegen_target* 
 LLVMValueRef tvm_codegen__cuda_launch(cg_state* s, const tvm_tir_call_obj* n,
                                       const tvm_tir_prim_func_obj* k, const char* sym);
 
+/* schedule_target.c: the Relax build's kernels (borrowed) scheduled (options->schedule, the
+ * default CPU schedule for the options' CPU) and lowered (tvm_tir_lower): a new reference, or
+ * NULL + error. */
+void* tvm_codegen__schedule_and_lower(const void* mod, const tvm_codegen_options* options);
+
 /* codegen_llvm_compat.c: everything LLVM-version specific. */
 int tvm_codegen__llvm_init(void);
 /* Whether the host CPU's LLVM features include +<feature> (e.g. "f16c"). */

@@ -57,7 +57,7 @@ int tvm_codegen_relax_export(const tvm_tir_ir_module_obj* mod_in, const char* pa
   void* lowered = NULL;
   int rc = pack_library_bin(exec, &bin);
   if (rc == 0 && bin.failed) rc = -1;
-  if (rc == 0) rc = (lowered = tvm_tir_lower(tir, NULL)) ? 0 : -1;
+  if (rc == 0) rc = (lowered = tvm_codegen__schedule_and_lower(tir, options)) ? 0 : -1;
   if (rc == 0) rc = tvm_codegen__export_library(lowered, path_so, options, bin.data, bin.size);
   if (rc != 0) tvm_ffi_raise_context("exporting the Relax module to %s", path_so);
   tvm_ffi_release(lowered);

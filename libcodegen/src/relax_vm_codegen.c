@@ -920,7 +920,7 @@ static tvm_vm_executable* build_lowered(const tvm_tir_ir_module_obj* mod,
   tvm_vm_executable* exec = tvm_codegen_relax_vm_codegen_kernels(mod, &tir);
   if (!exec) return NULL;
   if (tvm_ffi_map_size(tir->functions) > 0) {
-    void* lowered = tvm_tir_lower(tir, NULL);
+    void* lowered = tvm_codegen__schedule_and_lower(tir, options);
     void* lib = lowered ? tvm_codegen_build(lowered, "llvm", options) : NULL;
     tvm_ffi_release(lowered);
     if (!lib || tvm_vm_executable_import(exec, lib) != 0) {

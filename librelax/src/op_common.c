@@ -206,7 +206,7 @@ int tvm_relax__broadcast(const tvm_relax__infer_ctx* ctx, const tvm_relax_tensor
     int64_t cx = -1, cy = -1;
     bool kx = x && tvm_tir_as_const_int(x, &cx), ky = y && tvm_tir_as_const_int(y, &cy);
     tvm_tir_expr_obj* r;
-    if (!x || (kx && cx == 1)) {
+    if (!x || (kx && cx == 1 && y)) { /* a 1 against a missing dim stays 1 */
       r = y;
     } else if (!y || (ky && cy == 1)) {
       r = x;

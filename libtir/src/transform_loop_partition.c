@@ -1,7 +1,7 @@
 /* transform_loop_partition.c: pass loop_partition (tvm/tir/transform.h).
  *
  * A serial or parallel loop with constant bounds whose body holds an IfThenElse on a condition
- * that depends on the loop variable (typically the tail predicate of a split loop,
+ * that depends on the loop variable (of a conjunction, its terms on the loop variable) (typically the tail predicate of a split loop,
  * `io * 16 + ii < 1000`, or the border test of a padded convolution) is split into up to three
  * consecutive loops over [min, lo), [lo, hi] and (hi, max], where [lo, hi] is the largest
  * interval found on which the condition is provably true for every value of the inner loop
@@ -134,14 +134,37 @@ static int finder_for(tvm_tir_visitor* v, const void* node) {
   return rc < 0 ? -1 : TVM_TIR_VISIT_SKIP;
 }
 
+/* The terms of condition c (a conjunction) that use var, joined with And (*out a new reference),
+ * or *out NULL when none does: a padded window's test `0 <= y + r < H and 0 <= x + s < W`
+ * splits y on its own terms, then x inside each part. 0, or -1 + error. */
+static int var_terms(const tvm_tir_expr_obj* c, const void* var, tvm_tir_expr_obj** out) {
+  *out = NULL;
+  if (TIR_IS(c, And)) {
+    const tvm_tir_binary_obj* b = (const tvm_tir_binary_obj*)c;
+    tvm_tir_expr_obj *x, *y;
+    if (var_terms(b->a, var, &x) != 0) return -1;
+    if (var_terms(b->b, var, &y) != 0) {
+      tvm_ffi_release(x);
+      return -1;
+    }
+    *out = x && y ? tvm_tir_and_take(x, y) : x ? x : y;
+    return (x && y && !*out) ? -1 : 0;
+  }
+  int uses = uses_var(c, var);
+  if (uses < 0) return -1;
+  if (uses) *out = tir_expr_retain((tvm_tir_expr_obj*)c);
+  return 0;
+}
+
 static int finder_if(tvm_tir_visitor* v, const void* node) {
   cond_finder* f = (cond_finder*)v;
   const tvm_tir_if_then_else_obj* s = node;
   if (f->found) return TVM_TIR_VISIT_SKIP;
-  int uses = uses_var(s->condition, f->p.var);
-  if (uses < 0) return -1;
-  if (uses) {
-    int rc = provable_interval(&f->p, s->condition, &f->lo, &f->hi);
+  tvm_tir_expr_obj* cond = NULL;
+  if (var_terms(s->condition, f->p.var, &cond) != 0) return -1;
+  if (cond) {
+    int rc = provable_interval(&f->p, cond, &f->lo, &f->hi);
+    tvm_ffi_release(cond);
     if (rc < 0) return -1;
     f->found = rc == 1;
   }

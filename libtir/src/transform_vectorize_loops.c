@@ -4,7 +4,8 @@
  * body is made only of the supported forms below becomes that body once, over N lanes: the loop
  * var is Ramp(min, 1, N), an expression that does not depend on it stays scalar (and is
  * broadcast where it meets a vector), Ramps absorb scalar offsets and factors
- * (Ramp(b, s, n) + x = Ramp(b + x, s, n), Ramp(b, s, n) * x = Ramp(b * x, s * x, n)), loads and
+ * (Ramp(b, s, n) + x = Ramp(b + x, s, n), Ramp(b, s, n) * x = Ramp(b * x, s * x, n)) and integer
+ * widening casts (int64(Ramp(b, s, n)) = Ramp(int64(b), int64(s), n)), loads and
  * stores get a vector last index.
  *
  *   statements   BufferStore whose last index depends on the loop var (others must not),
@@ -117,6 +118,13 @@ static void* vec_cast(vectorizer* vz, const void* node) {
   void* r = NULL;
   if (a && a == e->value) {
     r = tvm_tir_ref((void*)node);
+  } else if (a && TIR_IS(a, Ramp) && e->expr.dtype.code == kDLInt && a->dtype.code == kDLInt &&
+             e->expr.dtype.bits >= a->dtype.bits) {
+    /* a widened index stays a Ramp (a contiguous access, not a gather): int32 lanes of an int64
+     * index, as the index arithmetic assumes no overflow */
+    const tvm_tir_ramp_obj* ra = (const tvm_tir_ramp_obj*)a;
+    r = tvm_tir_ramp_take(tvm_tir_cast(e->expr.dtype, ra->base), tvm_tir_cast(e->expr.dtype, ra->stride),
+                          ra->lanes);
   } else if (a) {
     r = tvm_tir_cast(tvm_tir_dtype_with_lanes(e->expr.dtype, a->dtype.lanes), a);
   }

@@ -249,6 +249,20 @@ if [ -n "${TVM_FAKE_CUDA:-}" ]; then
   TVM_VM_LIBCUDA=$TVM_FAKE_CUDA expect 0 "$tvmc" run "$gpu/add.py" --target cuda --shape n=1000 \
     --no-check --repeat 3 && has "over 3 launches on cuda:0"
 fi
+# ---- the default schedule -----------------------------------------------------------------
+for c in build run; do expect 0 "$tvmc" $c --help && has "--no-schedule"; done
+# The block matmul as written has no parallel or vector loop: run schedules it (checked against
+# the interpreter on the unscheduled kernel), the flops still counted from the loops as written.
+expect 0 "$tvmc" run "$fx/matmul.py" --repeat 1 && has "check: ok (32768 elements" &&
+  has "(2097152 flops)"
+expect 0 "$tvmc" run --no-schedule "$fx/matmul.py" --repeat 1 && has "check: ok (32768 elements"
+expect 0 "$tvmc" run --bounds-check "$fx/matmul.py" --repeat 1 && has "check: ok"
+# build: the scheduled library has a parallel loop (the pool's launch variable), the other not.
+expect 0 "$tvmc" build "$fx/matmul.py" -o "$work/mm_sched.so"
+expect 0 "$tvmc" build --no-schedule "$fx/matmul.py" -o "$work/mm_plain.so"
+assert grep -q __TVMBackendParallelLaunch "$work/mm_sched.so"
+assert bash -c "! grep -q __TVMBackendParallelLaunch '$work/mm_plain.so'"
+expect 0 "$tvmc" run "$fx/matmul.py" --lib "$work/mm_sched.so" --repeat 1 && has "check: ok"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -6,12 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <tvm/codegen/codegen.h>
+#include <tvm/codegen/target.h>
 #include <tvm/tir/transform.h>
 
 #include "tvmc.h"
 
 static const char kUsage[] =
     "usage: tvmc build FILE [-o OUT.so] [--target TARGET] [--func NAME] [--bounds-check]\n"
+    "                  [--no-schedule]\n"
     "\n"
     "Parse and check FILE, lower its PrimFuncs and compile them into a shared library that\n"
     "exports one `__tvm_ffi_<name>` entry point per function (load it with\n"
@@ -24,7 +26,11 @@ static const char kUsage[] =
     "                       backend, carried by the library; loading it needs the CUDA driver)\n"
     "  --func NAME          compile only the function NAME of the module\n"
     "  --bounds-check       guard every buffer access: an index outside its buffer raises\n"
-    "                       IndexError (buffer, index, shape) instead of reading or writing\n";
+    "                       IndexError (buffer, index, shape) instead of reading or writing\n"
+    "  --no-schedule        compile the loops as written: without it, functions without a\n"
+    "                       parallel, vectorized or unrolled loop (and not marked\n"
+    "                       tir.is_scheduled) get the default CPU schedule (parallel outer\n"
+    "                       loops, vectorized inner ones, register-tiled reductions)\n";
 
 /* "dir/kernel.py" -> "kernel.so" (malloc'd). */
 static char* default_output(const char* path) {
@@ -44,6 +50,7 @@ int tvmc_cmd_build(int argc, char** argv) {
   const char* cmd = "build";
   const char *path = NULL, *out = NULL, *target = "llvm", *func = NULL;
   tvm_tir_lower_options lower = tvm_tir_lower_options_default();
+  bool schedule = true;
   for (int i = 1; i < argc; ++i) {
     int r;
     if (tvmc_is_help(argv[i])) {
@@ -51,6 +58,8 @@ int tvmc_cmd_build(int argc, char** argv) {
       return TVMC_OK;
     } else if (strcmp(argv[i], "--bounds-check") == 0) {
       lower.bounds_check = true;
+    } else if (strcmp(argv[i], "--no-schedule") == 0) {
+      schedule = false;
     } else if ((r = tvmc_flag_value(cmd, argc, argv, &i, "--output", "-o", &out)) != 0 ||
                (r = tvmc_flag_value(cmd, argc, argv, &i, "--target", NULL, &target)) != 0 ||
                (r = tvmc_flag_value(cmd, argc, argv, &i, "--func", NULL, &func)) != 0) {
@@ -86,7 +95,10 @@ int tvmc_cmd_build(int argc, char** argv) {
   if (!out) out = out_owned;
 
   status = TVMC_OK;
-  void* lowered = tvm_tir_lower(sel, &lower);
+  /* The default schedule is the CPU's. */
+  void* sched = tvmc_schedule(sel, schedule && parsed.kind != TVM_CODEGEN_TARGET_CUDA);
+  void* lowered = sched ? tvm_tir_lower(sched, &lower) : NULL;
+  tvm_ffi_release(sched);
   tvm_codegen_options opts = tvm_codegen_options_default();
   if (!lowered) {
     tvmc_report_error(cmd, "lowering failed");

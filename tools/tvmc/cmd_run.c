@@ -44,6 +44,7 @@ static double check_budget(void) {
 static const char kUsage[] =
     "usage: tvmc run FILE [--func NAME] [--shape NAME=VALUE ...] [--repeat N] [--seed S]\n"
     "                [--no-check] [--lib LIB.so] [--bounds-check] [--target TARGET]\n"
+    "                [--no-schedule]\n"
     "\n"
     "Lower and JIT-compile the kernel, run it on random inputs (non-zero values of each\n"
     "buffer's dtype; shapes from its signature), check every buffer against the reference\n"
@@ -65,6 +66,8 @@ static const char kUsage[] =
     "                       CUDA target the tensors are copied to GPU 0 for the check, and\n"
     "                       timed there (mean of --repeat launches, one synchronisation);\n"
     "                       without a CUDA driver the kernel is compiled, not run (exit 4)\n"
+    "  --no-schedule        compile the loops as written (see `tvmc build --help`); the\n"
+    "                       operation counts are always those of the loops as written\n"
     "  --lib LIB.so         run the kernel of a library built by `tvmc build` instead of\n"
     "                       compiling FILE (FILE still gives the signature and the reference)\n"
     "\n"
@@ -399,13 +402,29 @@ static const void* lowered_kernel(const void* mod, const char* name) {
   return f;
 }
 
+/* What is compiled: ir with the default schedule, lowered (lowered itself, retained, without
+ * the schedule or when it changed nothing). */
+static void* scheduled_lowered(const void* ir, bool schedule, void* lowered,
+                               const tvm_tir_lower_options* lower) {
+  void* s = tvmc_schedule(ir, schedule);
+  if (!s || s == ir) {
+    tvm_ffi_release(s);
+    if (!s) return NULL;
+    tvm_ffi_retain(lowered);
+    return lowered;
+  }
+  void* out = tvm_tir_lower(s, lower);
+  tvm_ffi_release(s);
+  return out;
+}
+
 int tvmc_cmd_run(int argc, char** argv) {
   const char* cmd = "run";
   const char *path = NULL, *func = NULL, *lib = NULL, *value, *target = "llvm";
   const char* shapes[MAX_SHAPES];
   int num_shapes = 0;
   int64_t repeat = 10, seed = 1;
-  bool no_check = false;
+  bool no_check = false, schedule = true;
   tvm_tir_lower_options lower = tvm_tir_lower_options_default();
   for (int i = 1; i < argc; ++i) {
     int r;
@@ -416,6 +435,8 @@ int tvmc_cmd_run(int argc, char** argv) {
       no_check = true;
     } else if (strcmp(argv[i], "--bounds-check") == 0) {
       lower.bounds_check = true;
+    } else if (strcmp(argv[i], "--no-schedule") == 0) {
+      schedule = false;
     } else if ((r = tvmc_flag_value(cmd, argc, argv, &i, "--func", NULL, &func)) != 0 ||
                (r = tvmc_flag_value(cmd, argc, argv, &i, "--lib", NULL, &lib)) != 0 ||
                (r = tvmc_flag_value(cmd, argc, argv, &i, "--target", NULL, &target)) != 0) {
@@ -473,7 +494,7 @@ int tvmc_cmd_run(int argc, char** argv) {
   g_unit = unit;
   g_unit_name = name;
   void* bindings = tvmc_bind_shapes(cmd, f, shapes, num_shapes);
-  void *lowered = NULL, *mod = NULL, *fn = NULL, *gpu_fn = NULL;
+  void *lowered = NULL, *compiled = NULL, *mod = NULL, *fn = NULL, *gpu_fn = NULL;
   tvmc_args args = {0};
   tvmc_counts counts = {0};
   status = TVMC_FAILURE;
@@ -483,7 +504,10 @@ int tvmc_cmd_run(int argc, char** argv) {
     tvmc_report_error(cmd, "lowering failed");
   } else if (tvmc_count_ops(unit ? lowered_kernel(lowered, name) : lowered, bindings, &counts) != 0) {
     tvmc_report_error(cmd, "cannot count the operations");
-  } else if (!(mod = lib ? tvm_ffi_module_load_file(lib) : tvm_codegen_build(lowered, target, NULL))) {
+  } else if (!lib && !(compiled = scheduled_lowered(unit ? unit : (void*)f, schedule && !cuda,
+                                                     lowered, &lower))) {
+    tvmc_report_error(cmd, "scheduling failed");
+  } else if (!(mod = lib ? tvm_ffi_module_load_file(lib) : tvm_codegen_build(compiled, target, NULL))) {
     if (cuda && no_cuda_driver()) {
       status = TVMC_SKIPPED;
     } else {
@@ -507,6 +531,7 @@ int tvmc_cmd_run(int argc, char** argv) {
   tvmc_args_free(&args);
   tvm_ffi_release(fn);
   tvm_ffi_release(mod);
+  tvm_ffi_release(compiled);
   tvm_ffi_release(lowered);
   tvm_ffi_release(bindings);
   tvm_ffi_release(f);

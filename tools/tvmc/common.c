@@ -10,6 +10,8 @@
 #include <unistd.h>
 #include <tvm/script/parser.h>
 
+#include <tvm/codegen/codegen.h>
+
 #include "tvmc.h"
 
 /* ---- Arguments ---------------------------------------------------------------------------- */
@@ -299,4 +301,14 @@ void tvmc_report_error(const char* cmd, const char* what) {
   else
     fprintf(stderr, "tvmc %s: %s\n", cmd, what);
   tvm_ffi_release(err);
+}
+
+void* tvmc_schedule(const void* ir, bool enabled) {
+  if (!enabled) {
+    tvm_ffi_retain((void*)ir);
+    return (void*)ir;
+  }
+  tvm_tir_schedule_target t;
+  tvm_codegen_schedule_target(NULL, &t);
+  return tvm_tir_schedule_default(ir, &t);
 }

@@ -71,6 +71,10 @@ tvm_tir_prim_func_obj* tvmc_select_func(const char* cmd, const char* path, const
                                         const char* name);
 /* Every PrimFunc of ir with a global_symbol (a module; a lone function becomes a module of one),
  * as a new IRModule, or NULL + error. */
+/* ir (borrowed) with the default CPU schedule (tvm/tir/schedule.h, sized for the code
+ * generator's CPU) applied to its unscheduled PrimFuncs; ir itself when !enabled. A new reference,
+ * or NULL + error. */
+void* tvmc_schedule(const void* ir, bool enabled);
 void* tvmc_module_with_symbols(const void* ir);
 
 /* ---- Errors ------------------------------------------------------------------------------- */

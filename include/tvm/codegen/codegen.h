@@ -62,6 +62,7 @@
 #include <stdbool.h>
 #include <tvm/codegen/target.h>
 #include <tvm/ffi/ffi.h>
+#include <tvm/tir/schedule.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -102,9 +103,22 @@ typedef struct {
    * Default on. */
   bool fp_contract;
   bool host_cpu;  /* use the host CPU name and features (AVX2, FMA, ...); default on */
+  /* The Relax build (tvm_codegen_relax_build / _export) applies libtir's default CPU schedule
+   * (tvm/tir/schedule.h, sized by tvm_codegen_schedule_target) to every kernel not marked
+   * scheduled before lowering it. Default on; `tvmc build --no-schedule` turns it off. */
+  bool schedule;
 } tvm_codegen_options;
 
 tvm_codegen_options tvm_codegen_options_default(void);
+
+/*
+ * The default schedule's target facts for the CPU the options compile for: vector_bits 512
+ * with AVX-512 (avx512f), 256 with AVX, else 128 (the host's LLVM features; with
+ * TVM_CODEGEN_CPU set, the named CPU's ISA; host_cpu off: generic x86-64, 128), tile_rows 8
+ * with AVX-512's 32 registers (else 4), the other fields tvm_tir_schedule_target_default()'s.
+ * options NULL = the defaults.
+ */
+void tvm_codegen_schedule_target(const tvm_codegen_options* options, tvm_tir_schedule_target* out);
 
 /*
  * Compile mod_or_func (borrowed) for target (NULL = "llvm"; the forms of tvm/codegen/target.h)

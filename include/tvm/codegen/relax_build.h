@@ -58,9 +58,12 @@ tvm_vm_executable* tvm_codegen_relax_vm_codegen_kernels(const tvm_tir_ir_module_
 /*
  * The Relax build: mod (borrowed) taken through the build pipeline (tvm_relax_build_pipeline,
  * tvm/relax/transform.h; each result checked for well-formedness in debug builds), then
- * VMCodeGen, and the module's PrimFuncs with VMCodeGen's shape functions lowered (tvm_tir_lower)
- * and compiled with LLVM in-process (tvm_codegen_build; each gets global_symbol = its
- * GlobalVar's name when it has none), imported into the executable. options NULL = defaults.
+ * VMCodeGen, and the module's PrimFuncs with VMCodeGen's shape functions given the default CPU
+ * schedule (options->schedule, on by default: tvm_tir_schedule_default sized by
+ * tvm_codegen_schedule_target; kernels marked "tir.is_scheduled" or holding a non-serial loop
+ * are left as written), lowered (tvm_tir_lower) and compiled with LLVM in-process
+ * (tvm_codegen_build; each gets global_symbol = its GlobalVar's name when it has none),
+ * imported into the executable. options NULL = defaults.
  */
 tvm_vm_executable* tvm_codegen_relax_build(const tvm_tir_ir_module_obj* mod,
                                            const tvm_codegen_options* options);

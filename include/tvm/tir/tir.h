@@ -12,6 +12,7 @@
  *   builder.h   terse hand construction of IR (_take functions)
  *   interp.h    the reference interpreter (tvm_tir_interp_run)
  *   transform.h the lowering passes and their pipeline (tvm_tir_lower)
+ *   schedule.h  the default CPU schedule (rules applied to unscheduled kernels)
  */
 #ifndef TVM_TIR_TIR_H_
 #define TVM_TIR_TIR_H_
@@ -31,5 +32,6 @@
 #include <tvm/tir/interp.h>
 #include <tvm/tir/visit.h>
 #include <tvm/tir/transform.h>
+#include <tvm/tir/schedule.h>
 
 #endif /* TVM_TIR_TIR_H_ */
