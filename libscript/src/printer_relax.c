@@ -13,10 +13,16 @@
  *
  * Symbolic dims a parameter's annotation defines print as strings in the signature and are
  * declared at the top of the body; other undefined TIR variables are declared before the
- * statement that first uses them (a match_cast's). Operators print as R.<name> with the
- * attributes that differ from the schema's defaults as keywords; call_tir & co print their
- * struct info arguments as out_sinfo=. A bound If prints as an if/else whose branches end by
- * assigning the binding's variable; a bound Function as a nested @R.function def.
+ * statement that first uses them (a match_cast's), and so are free Relax variables (a
+ * fragment's, `x: R.Tensor(...)`). Operators print as R.<name> with the attributes that differ
+ * from the schema's defaults as keywords; call_tir & co as upstream (`out_sinfo=`,
+ * `inplace_indices=`, `tir_vars=`, a packed function by its name); other calls' struct info
+ * arguments as `sinfo_args=(...)`. A bound If prints as an if/else whose branches end by
+ * assigning the binding's variable; a bound Function as a nested @R.function def. Under the
+ * relax token an int64 IntImm is a plain int (`R.prim_value(0)`) and a GlobalVar outside its
+ * module its bare name. Constants print inline up to the print options' size and when every
+ * element has an exact literal, else as metadata["relax.expr.Constant"][i]. Bindings, blocks
+ * and bodies carry their access paths for underlining.
  */
 #include <math.h>
 #include <string.h>

@@ -638,6 +638,7 @@ TEST(operator_attributes) {
   tvm_relax_var_obj* w = var("w", keep(rt_tensor(F32, 4, (int64_t)4, (int64_t)3, (int64_t)3, (int64_t)3)));
   tvm_relax_var_obj* m = var("m", t23());
   tvm_relax_var_obj* ix = var("ix", keep(rt_tensor(tvm_tir_dtype_int(64), 1, (int64_t)2)));
+  tvm_relax_var_obj* cond = var("c", keep(rt_tensor(tvm_tir_dtype_bool(), 0)));
   void* s22 = keep(RTUPLE(AI(2), AI(2)));
   void* p1 = keep(RTUPLE(AI(1), AI(1), AI(1), AI(1)));
   void* ax1 = keep(RTUPLE(AI(1)));
@@ -666,6 +667,8 @@ TEST(operator_attributes) {
        "R.strided_slice(m, (R.prim_value(0),), (R.prim_value(0),), (R.prim_value(1),), assume_inbound=True)"},
       {"nn.softmax", 1, {"axis"}, {AI(0)}, 1, "R.nn.softmax(m, axis=0)"},
       {"nn.softmax", 1, {"axis"}, {AI(-1)}, 1, "R.nn.softmax(m)"},
+      {"assert_op", 2, {"format"}, {AS("m={}")}, 1, "R.assert_op(c, m, format=\"m={}\")"},
+      {"print", 1, {"format"}, {AS("{}")}, 1, "R.print(m, format=\"{}\")"},
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
     const op_case* c = &cases[i];
@@ -677,6 +680,7 @@ TEST(operator_attributes) {
     else if (strcmp(c->op, "take") == 0) args[0] = AO(m), args[1] = AO(ix);
     else if (strcmp(c->op, "reshape") == 0) args[0] = AO(m), args[1] = AO(shape);
     else if (strcmp(c->op, "strided_slice") == 0) args[0] = AO(m), args[1] = AO(axes0), args[2] = AO(b0), args[3] = AO(e1);
+    else if (strcmp(c->op, "assert_op") == 0) args[0] = AO(cond), args[1] = AO(m);
     else args[0] = AO(m);
     void* call = keep(rcall(NULL, c->op, args, c->nargs, c->keys, c->values, c->nkw));
     if (!call) continue;
@@ -815,6 +819,54 @@ TEST(underlined_relax_nodes) {
   drop_all();
 }
 
+/* An If binding: the value is the whole if/else, a branch's node is inside it; a function
+ * printed alone is <root>. */
+TEST(underlined_if_branches) {
+  tvm_relax_var_obj* c = var("c", keep(rt_tensor(tvm_tir_dtype_bool(), 0)));
+  tvm_relax_var_obj* x = var("x", t23());
+  tvm_relax_var_obj* t1 = var("t1", t23());
+  void* then_seq = seq(ARR(block(false, ARR(bind(t1, keep(RT_CALL("relax.exp", NULL, x)))))), (void*)t1);
+  void* iff = keep(tvm_relax_if_new((void*)c, then_seq, (void*)x));
+  tvm_relax_var_obj* z = var("z", t23());
+  void* body = seq(ARR(block(false, ARR(bind(z, iff)))), (void*)z);
+  tvm_relax_function_obj* f = keep(tvm_relax_function_new(ARR(c, x), body, NULL, true, NULL));
+  void* root = keep(tvm_ffi_access_path_root());
+  const char* prog =
+      "@R.function(private=True)\n"
+      "def main(c: R.Tensor((), dtype=\"bool\"), x: R.Tensor((2, 3), dtype=\"float32\")) -> R.Tensor((2, 3), dtype=\"float32\"):\n";
+  char want[2048];
+  const char* text = "<root>.body.blocks[0].bindings[0].value";
+  void* p = keep(tvm_script_access_path_parse(&(TVMFFIAny){.type_index = tvm_ffi_type_index(f), .v_obj = (void*)f},
+                                              text, strlen(text), NULL));
+  CHECK(p && tvm_ffi_access_path_is_prefix(root, p));
+  snprintf(want, sizeof(want), "%s%s", prog,
+           "    if c:\n"
+           "    ^^^^^\n"
+           "        t1: R.Tensor((2, 3), dtype=\"float32\") = R.exp(x)\n"
+           "        ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+           "        z: R.Tensor((2, 3), dtype=\"float32\") = t1\n"
+           "        ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+           "    else:\n"
+           "    ^^^^^\n"
+           "        z: R.Tensor((2, 3), dtype=\"float32\") = x\n"
+           "        ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+           "    return z");
+  CHECK_STR_EQ(underlined(f, p), want);
+  text = "<root>.body.blocks[0].bindings[0].value.true_branch.blocks[0].bindings[0].value";
+  p = keep(tvm_script_access_path_parse(&(TVMFFIAny){.type_index = tvm_ffi_type_index(f), .v_obj = (void*)f},
+                                        text, strlen(text), NULL));
+  snprintf(want, sizeof(want), "%s%s", prog,
+           "    if c:\n"
+           "        t1: R.Tensor((2, 3), dtype=\"float32\") = R.exp(x)\n"
+           "                                                ^^^^^^^^\n"
+           "        z: R.Tensor((2, 3), dtype=\"float32\") = t1\n"
+           "    else:\n"
+           "        z: R.Tensor((2, 3), dtype=\"float32\") = x\n"
+           "    return z");
+  CHECK_STR_EQ(underlined(f, p), want);
+  drop_all();
+}
+
 /* A well-formedness error names the offending node by an access path in its text; read back
  * against the module, it underlines that node in the printed module. */
 TEST(underlined_well_formedness_errors) {
@@ -883,6 +935,7 @@ int main(void) {
   RUN(call_forms);
   RUN(operator_attributes);
   RUN(underlined_relax_nodes);
+  RUN(underlined_if_branches);
   RUN(underlined_well_formedness_errors);
   return test_summary();
 }
