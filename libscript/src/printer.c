@@ -148,6 +148,7 @@ int tvm_script_structural_equal_report(const TVMFFIAny* lhs, const TVMFFIAny* rh
   tvm_script_print_options opts;
   tvm_script_print_options_init(&opts);
   opts.print_header = false;
+  opts.show_meta = false; /* a diagnostic: the JSON of large constants is noise */
   const void* paths[1];
   opts.underline_paths = paths;
   paths[0] = lp;

@@ -263,17 +263,27 @@ static tvm_script_doc_obj* sinfo_doc(tvm_script_docsifier* d, const tvm_relax_si
       break;
     }
     case TVM_RELAX_KIND_FuncStructInfo: {
+      /* upstream's: R.Callable((params...), ret, purity); an opaque one R.Callable with its
+       * non-default ret= / purity= */
       const tvm_relax_func_sinfo_obj* p = (const void*)s;
       call_parts c = parts_new();
       if (p->params) {
         void* params = sinfo_list(d, p->params, path, "params", sc);
-        push_arg(&c, params ? tvm_script_list_doc_take(params) : NULL);
+        push_arg(&c, params ? tvm_script_tuple_doc_take(params) : NULL);
+        push_arg(&c, sinfo_child(d, p->ret, path, "ret", sc));
+        push_arg(&c, tvm_script_literal_bool(p->purity));
       } else {
-        push_arg(&c, tvm_script_literal_none());
+        if (tvm_relax_kind_of(p->ret) != TVM_RELAX_KIND_ObjectStructInfo) {
+          push_kwarg(&c, "ret", sinfo_child(d, p->ret, path, "ret", sc));
+        }
+        if (!p->purity) push_kwarg(&c, "purity", tvm_script_literal_bool(false));
       }
-      push_arg(&c, sinfo_child(d, p->ret, path, "ret", sc));
-      if (!p->purity) push_kwarg(&c, "purity", tvm_script_literal_bool(false));
-      doc = parts_call(&c, r_prefixed(d, "Callable"));
+      if (c.ok && tvm_ffi_seq_size(c.args) == 0 && tvm_ffi_seq_size(c.keys) == 0) {
+        tvm_ffi_release(c.args), tvm_ffi_release(c.keys), tvm_ffi_release(c.values);
+        doc = r_prefixed(d, "Callable");
+      } else {
+        doc = parts_call(&c, r_prefixed(d, "Callable"));
+      }
       break;
     }
     default:

@@ -455,8 +455,8 @@ TEST(struct_info_annotations) {
   check_sinfo(b, "Any", NOARGS, NOKW, "R.Object");
   void* ps = RTUPLE(AO(t23));
   check_sinfo(b, "Callable", RARGS(AO(ps), AO(tp)), RKW("purity"), RARGS(AB(false)),
-              "R.Callable([R.Tensor((2, 3), dtype=\"float32\")], R.Prim(\"int64\"), purity=False)");
-  check_sinfo(b, "Callable", RARGS(ANONE, AO(tp)), NOKW, "R.Callable(None, R.Prim(\"int64\"))");
+              "R.Callable((R.Tensor((2, 3), dtype=\"float32\"),), R.Prim(\"int64\"), False)");
+  check_sinfo(b, "Callable", RARGS(ANONE, AO(tp)), NOKW, "R.Callable(ret=R.Prim(\"int64\"))");
   CHECK(rcall(b, "Callable", RARGS(AO(t23), AO(tp)), NOKW) == NULL);
   CHECK_RAISED("TypeError", "argument 'params' of R.Callable must be a list");
   /* the bare names */

@@ -41,6 +41,9 @@ static const char* print_with(const void* obj, const tvm_script_print_options* o
 
 static const char* print(const void* obj) { return print_with(obj, NULL); }
 
+static void* keep(void* obj);
+static void drop_all(void);
+
 TEST(function_with_dataflow_and_symbolic_shapes) {
   tvm_tir_var_obj* n = tvm_tir_var_new("n", I64);
   tvm_tir_expr_obj* four = tvm_tir_const_int(I64, 4);
@@ -80,30 +83,48 @@ TEST(function_with_dataflow_and_symbolic_shapes) {
 }
 
 TEST(struct_info_forms) {
-  tvm_relax_sinfo_obj* s[8];
+  tvm_relax_sinfo_obj* s[11];
   s[0] = tvm_relax_object_sinfo_new();
   s[1] = tvm_relax_prim_sinfo_new(I64, NULL);
   s[2] = tvm_relax_shape_sinfo_new(NULL, 3);
   s[3] = tvm_relax_tensor_sinfo_new(NULL, F32, 2, NULL);
   s[4] = tvm_relax_tensor_sinfo_new(NULL, TVM_RELAX_DTYPE_UNKNOWN, -1, NULL);
   void* f = rt_array(2, s[1], s[3]);
+  void* f1 = rt_array(1, s[1]);
   s[5] = tvm_relax_tuple_sinfo_new(f);
   s[6] = tvm_relax_func_sinfo_new(f, s[3], false);
   s[7] = tvm_relax_tuple_sinfo_new(NULL);
-  const char* expect[8] = {"R.Object",
-                           "R.Prim(\"int64\")",
-                           "R.Shape(ndim=3)",
-                           "R.Tensor(dtype=\"float32\", ndim=2)",
-                           "R.Tensor",
-                           "R.Tuple(R.Prim(\"int64\"), R.Tensor(dtype=\"float32\", ndim=2))",
-                           "R.Callable([R.Prim(\"int64\"), R.Tensor(dtype=\"float32\", ndim=2)], "
-                           "R.Tensor(dtype=\"float32\", ndim=2), purity=False)",
-                           "R.Tuple"};
-  for (int i = 0; i < 8; ++i) {
+  s[8] = tvm_relax_func_sinfo_new(f1, s[0], true);
+  s[9] = tvm_relax_func_sinfo_new(NULL, s[0], true);
+  s[10] = tvm_relax_func_sinfo_new(NULL, s[3], false);
+  /* upstream's forms: R.Callable((params,), ret, purity); an opaque one with its non-default
+   * keywords */
+  const char* expect[11] = {"R.Object",
+                            "R.Prim(\"int64\")",
+                            "R.Shape(ndim=3)",
+                            "R.Tensor(dtype=\"float32\", ndim=2)",
+                            "R.Tensor",
+                            "R.Tuple(R.Prim(\"int64\"), R.Tensor(dtype=\"float32\", ndim=2))",
+                            "R.Callable((R.Prim(\"int64\"), R.Tensor(dtype=\"float32\", ndim=2)), "
+                            "R.Tensor(dtype=\"float32\", ndim=2), False)",
+                            "R.Tuple",
+                            "R.Callable((R.Prim(\"int64\"),), R.Object, True)",
+                            "R.Callable",
+                            "R.Callable(ret=R.Tensor(dtype=\"float32\", ndim=2), purity=False)"};
+  for (int i = 0; i < 11; ++i) {
     CHECK_STR_EQ(print(s[i]), expect[i]);
-    tvm_ffi_release(s[i]);
   }
+  /* the printed Callables bind back through R.Callable (the parser's builtin) */
+  void* t1 = keep(RTUPLE(AO(s[1])));
+  void* t2 = keep(RTUPLE(AO(s[1]), AO(s[3])));
+  CHECK(requal(keep(rcall(NULL, "Callable", RARGS(AO(t2), AO(s[3]), AB(false)), NOKW)), s[6]));
+  CHECK(requal(keep(rcall(NULL, "Callable", RARGS(AO(t1), AO(s[0]), AB(true)), NOKW)), s[8]));
+  CHECK(requal(keep(rcall(NULL, "Callable", NOARGS, NOKW)), s[9]));
+  CHECK(requal(keep(rcall(NULL, "Callable", NOARGS, RKW("ret", "purity"), RARGS(AO(s[3]), AB(false)))), s[10]));
+  for (int i = 0; i < 11; ++i) tvm_ffi_release(s[i]);
   tvm_ffi_release(f);
+  tvm_ffi_release(f1);
+  drop_all();
 }
 
 /* f(c: bool, x: (k,)) with an if/else binding, match_cast, tuples and a constant. */
@@ -923,6 +944,44 @@ TEST(underlined_well_formedness_errors) {
   drop_all();
 }
 
+/* Two functions that differ in one element of a large constant: the report underlines its
+ * metadata reference and leaves the section out. */
+TEST(structural_mismatch_in_a_constant) {
+  int64_t s45[2] = {4, 5};
+  tvm_relax_var_obj* x = var("x", keep(rt_tensor(F32, 2, (int64_t)4, (int64_t)5)));
+  void* d1 = data_tensor(F32, 2, s45, false);
+  void* d2 = keep(tvm_ffi_tensor_empty(s45, 2, F32, (DLDevice){kDLCPU, 0}));
+  memcpy(tvm_ffi_tensor_dl(d2)->data, tvm_ffi_tensor_dl(d1)->data, 80);
+  ((float*)tvm_ffi_tensor_dl(d2)->data)[7] += 1.0f;
+  void* fns[2];
+  for (int k = 0; k < 2; ++k) {
+    tvm_relax_var_obj* a = var("a", keep(rt_tensor(F32, 2, (int64_t)4, (int64_t)5)));
+    void* c = keep(tvm_relax_constant_new(k ? d2 : d1, NULL));
+    void* body = seq(ARR(block(false, ARR(bind(a, keep(RT_CALL("relax.add", NULL, x, c)))))), (void*)a);
+    fns[k] = keep(tvm_relax_function_new(ARR(x), body, NULL, true, NULL));
+  }
+  TVMFFIAny l = tvm_ffi_any_obj(fns[0]), r = tvm_ffi_any_obj(fns[1]);
+  tvm_ffi_strbuf out = {0};
+  CHECK_EQ_INT(tvm_script_structural_equal_report(&l, &r, false, &out), 0);
+  const char* side =
+      "@R.function(private=True)\n"
+      "def main(x: R.Tensor((4, 5), dtype=\"float32\")) -> R.Tensor((4, 5), dtype=\"float32\"):\n"
+      "    a: R.Tensor((4, 5), dtype=\"float32\") = R.add(x, metadata[\"relax.expr.Constant\"][0])\n"
+      "                                                    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+      "    return a\n"
+      "\n"
+      "# Metadata omitted. Use show_meta=True in script() method to show it.";
+  char want[4096];
+  snprintf(want, sizeof(want),
+           "StructuralEqual check failed, first delta highlighted below\n"
+           "Access path (lhs): <root>.body.blocks[0].bindings[0].value.args[1].data\n"
+           "Access path (rhs): <root>.body.blocks[0].bindings[0].value.args[1].data\n\n%s\n\n%s",
+           side, side);
+  CHECK_STR_EQ(tvm_ffi_strbuf_cstr(&out), want);
+  tvm_ffi_strbuf_free(&out);
+  drop_all();
+}
+
 int main(void) {
   RUN(function_with_dataflow_and_symbolic_shapes);
   RUN(struct_info_forms);
@@ -937,5 +996,6 @@ int main(void) {
   RUN(underlined_relax_nodes);
   RUN(underlined_if_branches);
   RUN(underlined_well_formedness_errors);
+  RUN(structural_mismatch_in_a_constant);
   return test_summary();
 }

@@ -136,6 +136,9 @@ int tvm_script_doc_to_python(const void* doc, const tvm_script_print_options* op
  *   <lhs printed with the mismatching node underlined>
  *
  *   <rhs printed likewise>
+ *
+ * (printed without the metadata section: large constants show as metadata[...] references,
+ * and a differing one is the reference underlined).
  */
 int tvm_script_structural_equal_report(const TVMFFIAny* lhs, const TVMFFIAny* rhs,
                                        bool map_free_vars, tvm_ffi_strbuf* out);
