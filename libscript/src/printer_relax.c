@@ -915,9 +915,12 @@ static tvm_script_doc_obj* function_doc(tvm_script_docsifier* d, const tvm_relax
                     gs_name.size == strlen(name) && memcmp(gs_name.data, name, gs_name.size) == 0;
   int64_t n_attrs = tvm_ffi_map_size(f->func.attrs) - (gs_implied ? 1 : 0);
   if (ok && n_attrs > 0) {
+    /* printed as TIR prints values (an int32 IntImm as 1), as upstream does for func_attr */
     void* ap = tvm_script_path_attr(d, path, "attrs");
+    bool pushed = ap && tvm_script_push_token(d, "tirx") == 0;
     tvm_script_doc_obj* attrs =
-        ap ? tvm_script__map_doc(d, f->func.attrs, ap, gs_implied ? "global_symbol" : NULL) : NULL;
+        pushed ? tvm_script__map_doc(d, f->func.attrs, ap, gs_implied ? "global_symbol" : NULL) : NULL;
+    if (pushed) tvm_script_pop_token(d);
     tvm_ffi_release(ap);
     ok = attrs && tvm_script_frame_emit_take(frame, tvm_script_expr_stmt_doc_take(tvm_script_doc_call_take(
                                                         r_prefixed(d, "func_attr"), attrs))) == 0;

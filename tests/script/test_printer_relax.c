@@ -591,6 +591,14 @@ TEST(functions_outside_their_module) {
                "def exported_main(y: R.Tensor((2, 3), dtype=\"float32\")) -> R.Tensor((2, 3), dtype=\"float32\"):\n"
                "    gv: R.Tensor((2, 3), dtype=\"float32\") = helper(y)\n"
                "    return gv");
+  /* attributes print as TIR prints them: an int32 IntImm as a plain int (upstream's) */
+  TVMFFIAny one = tvm_ffi_any_obj(keep(tvm_tir_const_int(tvm_tir_dtype_int(32), 1)));
+  CHECK_STR_EQ(print(keep(tvm_relax_function_with_attr(main_fn, "num_input", &one))),
+               "@R.function(pure=False)\n"
+               "def main(y: R.Tensor((2, 3), dtype=\"float32\")) -> R.Tensor((2, 3), dtype=\"float32\"):\n"
+               "    R.func_attr({\"num_input\": 1})\n"
+               "    gv: R.Tensor((2, 3), dtype=\"float32\") = helper(y)\n"
+               "    return gv");
   /* in a module under its GlobalVar's name, a different global_symbol is an attribute */
   tvm_tir_global_var_obj* gmain = keep(tvm_relax_global_var_new("main", keep(tvm_relax_expr_sinfo(renamed))));
   TVMFFIAny k = tvm_ffi_any_obj(gmain), v = tvm_ffi_any_obj(renamed);
