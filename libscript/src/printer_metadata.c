@@ -90,28 +90,32 @@ static void json_indent(const char* s, size_t n, tvm_ffi_strbuf* out) {
   }
 }
 
-/* text as the body of a Python """...""" string whose value is text. */
+/* text as the body of a Python """...""" string whose value is text (plain bytes are copied
+ * in runs). */
 static void triple_quoted_body(const char* s, size_t n, tvm_ffi_strbuf* out) {
   int quotes = 0; /* unescaped quotes just written */
+  size_t run = 0;
   for (size_t i = 0; i < n; ++i) {
     char c = s[i];
+    if (c != '\\' && c != '"') {
+      quotes = 0;
+      continue;
+    }
+    tvm_ffi_strbuf_append(out, s + run, i - run);
+    run = i + 1;
     if (c == '\\') {
       tvm_ffi_strbuf_puts(out, "\\\\");
       quotes = 0;
-    } else if (c == '"') {
-      /* never three in a row, nor one just before the closing quotes */
-      if (quotes == 2 || i + 1 == n) {
-        tvm_ffi_strbuf_puts(out, "\\\"");
-        quotes = 0;
-      } else {
-        tvm_ffi_strbuf_putc(out, '"');
-        ++quotes;
-      }
-    } else {
-      tvm_ffi_strbuf_putc(out, c);
+    } else if (quotes == 2 || i + 1 == n) {
+      /* never three quotes in a row, nor one just before the closing quotes */
+      tvm_ffi_strbuf_puts(out, "\\\"");
       quotes = 0;
+    } else {
+      tvm_ffi_strbuf_putc(out, '"');
+      ++quotes;
     }
   }
+  tvm_ffi_strbuf_append(out, s + run, n - run);
 }
 
 tvm_script_doc_obj* tvm_script__metadata_stmt(const void* metadata) {
@@ -176,12 +180,12 @@ void* tvm_script_metadata_from_json(const char* json, size_t len) {
 
 /* The value of the Python string literal body s[0, n) (no quotes) into out. */
 static void python_unescape(const char* s, size_t n, tvm_ffi_strbuf* out) {
+  size_t run = 0;
   for (size_t i = 0; i < n; ++i) {
-    if (s[i] != '\\' || i + 1 == n) {
-      tvm_ffi_strbuf_putc(out, s[i]);
-      continue;
-    }
+    if (s[i] != '\\' || i + 1 == n) continue;
+    tvm_ffi_strbuf_append(out, s + run, i - run);
     char c = s[++i];
+    run = i + 1;
     switch (c) {
       case 'n': tvm_ffi_strbuf_putc(out, '\n'); break;
       case 't': tvm_ffi_strbuf_putc(out, '\t'); break;
@@ -195,6 +199,7 @@ static void python_unescape(const char* s, size_t n, tvm_ffi_strbuf* out) {
         tvm_ffi_strbuf_putc(out, c);
     }
   }
+  tvm_ffi_strbuf_append(out, s + run, n - run);
 }
 
 void* tvm_script_metadata_from_script(const char* text, size_t len) {

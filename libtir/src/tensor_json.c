@@ -22,14 +22,16 @@
 
 static const char k_b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-static void put_b64(tvm_ffi_strbuf* out, const unsigned char* p, size_t n) {
-  for (size_t i = 0; i < n; i += 3) {
+/* The base64 of p[0, n) into out (4 * ceil(n / 3) bytes). */
+static void put_b64(char* out, const unsigned char* p, size_t n) {
+  for (size_t i = 0; i < n; i += 3, out += 4) {
     uint32_t v = (uint32_t)p[i] << 16;
     if (i + 1 < n) v |= (uint32_t)p[i + 1] << 8;
     if (i + 2 < n) v |= p[i + 2];
-    char q[4] = {k_b64[(v >> 18) & 63], k_b64[(v >> 12) & 63], i + 1 < n ? k_b64[(v >> 6) & 63] : '=',
-                 i + 2 < n ? k_b64[v & 63] : '='};
-    tvm_ffi_strbuf_append(out, q, 4);
+    out[0] = k_b64[(v >> 18) & 63];
+    out[1] = k_b64[(v >> 12) & 63];
+    out[2] = i + 1 < n ? k_b64[(v >> 6) & 63] : '=';
+    out[3] = i + 2 < n ? k_b64[v & 63] : '=';
   }
 }
 
@@ -98,16 +100,17 @@ static int tensor_to_json(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAn
   if (ndim > 0) tvm_ffi_strbuf_append(&rec, (const char*)dl->shape, (size_t)ndim * sizeof(int64_t));
   PUT(&rec, nbytes);
   if (nbytes > 0) tvm_ffi_strbuf_append(&rec, (const char*)dl->data + dl->byte_offset, (size_t)nbytes);
-  tvm_ffi_strbuf b64 = {0};
-  put_b64(&b64, (const unsigned char*)rec.data, rec.size);
-  int rc = rec.failed || b64.failed ? tvm_ffi_raise("MemoryError", "ffi.Tensor JSON: out of memory") : 0;
+  size_t n64 = (rec.size + 2) / 3 * 4;
+  char* b64 = rec.failed ? NULL : tvm_ffi_malloc(n64 + 1);
+  int rc = b64 ? 0 : tvm_ffi_raise("MemoryError", "ffi.Tensor JSON: out of memory");
   if (rc == 0) {
-    void* s = tvm_ffi_str_obj(b64.data ? b64.data : "", b64.size);
+    put_b64(b64, (const unsigned char*)rec.data, rec.size);
+    void* s = tvm_ffi_str_obj(b64, n64);
     if (!s) rc = -1;
     else *result = tvm_ffi_any_obj(s); /* the reference moves to the result */
   }
   tvm_ffi_strbuf_free(&rec);
-  tvm_ffi_strbuf_free(&b64);
+  tvm_ffi_free(b64);
   return rc;
 }
 
