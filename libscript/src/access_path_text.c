@@ -30,7 +30,8 @@ static size_t read_quoted(const char* s, size_t n, tvm_ffi_strbuf* key) {
       case 't': tvm_ffi_strbuf_putc(key, '\t'); break;
       case 'r': tvm_ffi_strbuf_putc(key, '\r'); break;
       case 'x': {
-        if (i + 2 >= n || !isxdigit((unsigned char)s[i + 1]) || !isxdigit((unsigned char)s[i + 2])) return 0;
+        if (i + 2 >= n || !isxdigit((unsigned char)s[i + 1]) || !isxdigit((unsigned char)s[i + 2]))
+          return 0;
         char hex[3] = {s[i + 1], s[i + 2], 0};
         tvm_ffi_strbuf_putc(key, (char)strtol(hex, NULL, 16));
         i += 2;

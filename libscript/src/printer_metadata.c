@@ -39,8 +39,10 @@ static size_t string_end(const char* s, size_t n, size_t i) {
 /* Whether the array starting at s[i] == '[' holds only plain values (no object or array). */
 static bool flat_array(const char* s, size_t n, size_t i) {
   for (++i; i < n && s[i] != ']'; ++i) {
-    if (s[i] == '"') i = string_end(s, n, i) - 1;
-    else if (s[i] == '[' || s[i] == '{') return false;
+    if (s[i] == '"')
+      i = string_end(s, n, i) - 1;
+    else if (s[i] == '[' || s[i] == '{')
+      return false;
   }
   return true;
 }
@@ -78,14 +80,13 @@ static void json_indent(const char* s, size_t n, tvm_ffi_strbuf* out) {
         break;
       case ',':
         tvm_ffi_strbuf_putc(out, ',');
-        if (in_flat) tvm_ffi_strbuf_putc(out, ' ');
-        else indent_to(out, level);
+        if (in_flat)
+          tvm_ffi_strbuf_putc(out, ' ');
+        else
+          indent_to(out, level);
         break;
-      case ':':
-        tvm_ffi_strbuf_puts(out, ": ");
-        break;
-      default:
-        tvm_ffi_strbuf_putc(out, c);
+      case ':': tvm_ffi_strbuf_puts(out, ": "); break;
+      default: tvm_ffi_strbuf_putc(out, c);
     }
   }
 }
@@ -168,9 +169,10 @@ void* tvm_script_metadata_from_json(const char* json, size_t len) {
   for (int64_t pos = 0; (pos = tvm_ffi_map_next(v.v_obj, pos, &k, &e)) >= 0;) {
     TVMFFIByteArray name;
     if (!tvm_ffi_any_as_bytes(k, &name) || e->type_index != kTVMFFIArray) {
-      tvm_ffi_raise("TypeError", "metadata: the JSON must hold a map of type key (a string) to "
-                    "array, got a %s key to a %s", tvm_ffi_any_type_name(k),
-                    tvm_ffi_any_type_name(e));
+      tvm_ffi_raise("TypeError",
+                    "metadata: the JSON must hold a map of type key (a string) to "
+                    "array, got a %s key to a %s",
+                    tvm_ffi_any_type_name(k), tvm_ffi_any_type_name(e));
       tvm_ffi_any_release(&v);
       return NULL;
     }
@@ -216,7 +218,8 @@ void* tvm_script_metadata_from_script(const char* text, size_t len) {
     }
     tvm_ffi_strbuf json = {0};
     python_unescape(text + b, e - b, &json);
-    void* m = json.failed ? NULL : tvm_script_metadata_from_json(json.data ? json.data : "", json.size);
+    void* m =
+        json.failed ? NULL : tvm_script_metadata_from_json(json.data ? json.data : "", json.size);
     if (json.failed) tvm_ffi_raise("MemoryError", "metadata: out of memory");
     tvm_ffi_strbuf_free(&json);
     return m;
@@ -242,7 +245,8 @@ const void* tvm_script_metadata_item(const void* metadata, const char* type_key,
   }
   const TVMFFIAny* item = tvm_ffi_seq_at(arr->v_obj, index);
   if (!tvm_ffi_any_is_object(item)) {
-    tvm_ffi_raise("TypeError", "metadata[\"%s\"][%lld] is not an object", type_key, (long long)index);
+    tvm_ffi_raise("TypeError", "metadata[\"%s\"][%lld] is not an object", type_key,
+                  (long long)index);
     return NULL;
   }
   return item->v_obj;

@@ -50,7 +50,8 @@ static int decode_b64(TVMFFIByteArray s, unsigned char** out, size_t* out_n) {
     return tvm_ffi_raise("ValueError", "ffi.Tensor JSON: base64 length %zu is not a multiple of 4",
                          s.size);
   }
-  size_t pad = s.size && s.data[s.size - 1] == '=' ? (s.size > 1 && s.data[s.size - 2] == '=' ? 2 : 1) : 0;
+  size_t pad =
+      s.size && s.data[s.size - 1] == '=' ? (s.size > 1 && s.data[s.size - 2] == '=' ? 2 : 1) : 0;
   size_t n = s.size / 4 * 3 - pad;
   unsigned char* buf = tvm_ffi_malloc(n + 1);
   if (!buf) return -1;
@@ -83,8 +84,10 @@ static int tensor_to_json(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAn
   if (!t) return -1;
   const DLTensor* dl = tvm_ffi_tensor_dl(t);
   if (dl->device.device_type != kDLCPU || !tvm_ffi_dltensor_is_contiguous(dl)) {
-    return tvm_ffi_raise("ValueError", "cannot serialize a tensor to JSON: only compact CPU "
-                         "tensors are (device type %d)", (int)dl->device.device_type);
+    return tvm_ffi_raise("ValueError",
+                         "cannot serialize a tensor to JSON: only compact CPU "
+                         "tensors are (device type %d)",
+                         (int)dl->device.device_type);
   }
   int64_t nbytes = tvm_ffi_dltensor_nbytes(dl);
   if (nbytes < 0) return -1;
@@ -99,15 +102,18 @@ static int tensor_to_json(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAn
   PUT(&rec, dl->dtype);
   if (ndim > 0) tvm_ffi_strbuf_append(&rec, (const char*)dl->shape, (size_t)ndim * sizeof(int64_t));
   PUT(&rec, nbytes);
-  if (nbytes > 0) tvm_ffi_strbuf_append(&rec, (const char*)dl->data + dl->byte_offset, (size_t)nbytes);
+  if (nbytes > 0)
+    tvm_ffi_strbuf_append(&rec, (const char*)dl->data + dl->byte_offset, (size_t)nbytes);
   size_t n64 = (rec.size + 2) / 3 * 4;
   char* b64 = rec.failed ? NULL : tvm_ffi_malloc(n64 + 1);
   int rc = b64 ? 0 : tvm_ffi_raise("MemoryError", "ffi.Tensor JSON: out of memory");
   if (rc == 0) {
     put_b64(b64, (const unsigned char*)rec.data, rec.size);
     void* s = tvm_ffi_str_obj(b64, n64);
-    if (!s) rc = -1;
-    else *result = tvm_ffi_any_obj(s); /* the reference moves to the result */
+    if (!s)
+      rc = -1;
+    else
+      *result = tvm_ffi_any_obj(s); /* the reference moves to the result */
   }
   tvm_ffi_strbuf_free(&rec);
   tvm_ffi_free(b64);
@@ -154,8 +160,10 @@ static int tensor_from_json(void* self, const TVMFFIAny* args, int32_t n, TVMFFI
     rc = record_error("dtype with zero bits or lanes");
   }
   for (int32_t d = 0; rc == 0 && d < ndim; ++d) {
-    if (!take(rec, size, &pos, &shape[d], 8)) rc = record_error("truncated shape");
-    else if (shape[d] < 0) rc = record_error("negative dimension");
+    if (!take(rec, size, &pos, &shape[d], 8))
+      rc = record_error("truncated shape");
+    else if (shape[d] < 0)
+      rc = record_error("negative dimension");
   }
   if (rc == 0 && !take(rec, size, &pos, &nbytes, 8)) rc = record_error("truncated data size");
   void* t = NULL;
@@ -166,9 +174,12 @@ static int tensor_from_json(void* self, const TVMFFIAny* args, int32_t n, TVMFFI
   if (rc == 0) {
     DLTensor* dl = tvm_ffi_tensor_dl(t);
     int64_t want = tvm_ffi_dltensor_nbytes(dl);
-    if (nbytes != want) rc = record_error("data size does not match the shape and dtype");
-    else if ((uint64_t)(size - pos) != (uint64_t)nbytes) rc = record_error("data of the wrong length");
-    else if (nbytes > 0) memcpy((char*)dl->data + dl->byte_offset, rec + pos, (size_t)nbytes);
+    if (nbytes != want)
+      rc = record_error("data size does not match the shape and dtype");
+    else if ((uint64_t)(size - pos) != (uint64_t)nbytes)
+      rc = record_error("data of the wrong length");
+    else if (nbytes > 0)
+      memcpy((char*)dl->data + dl->byte_offset, rec + pos, (size_t)nbytes);
   }
   tvm_ffi_free(rec);
   if (rc != 0) {
