@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "script_internal.h"
@@ -109,6 +110,8 @@ struct tvm_script_docsifier {
   bool used_ir, used_tir, used_relax;
   bool track_paths; /* build child access paths and attach them to docs (for underlining) */
   int depth;
+  void* meta_lists; /* ffi.Dict: type key -> ffi.List of the objects printed as metadata */
+  void* meta_index; /* ffi.Dict: object -> its index in its list (objects by identity) */
 };
 
 tvm_script_docsifier* tvm_script__docsifier_new(const tvm_script_print_options* opts) {
@@ -122,7 +125,9 @@ tvm_script_docsifier* tvm_script__docsifier_new(const tvm_script_print_options* 
   d->track_paths = d->opts.num_underline_paths > 0;
   d->var_table = tvm_ffi_dict_new();
   d->names = tvm_ffi_dict_new();
-  if (!d->var_table || !d->names) {
+  d->meta_lists = tvm_ffi_dict_new();
+  d->meta_index = tvm_ffi_dict_new();
+  if (!d->var_table || !d->names || !d->meta_lists || !d->meta_index) {
     tvm_script__docsifier_free(d);
     return NULL;
   }
@@ -135,6 +140,8 @@ void tvm_script__docsifier_free(tvm_script_docsifier* d) {
   tvm_ffi_free(d->frames);
   tvm_ffi_release(d->var_table);
   tvm_ffi_release(d->names);
+  tvm_ffi_release(d->meta_lists);
+  tvm_ffi_release(d->meta_index);
   tvm_ffi_free(d);
 }
 
@@ -365,6 +372,79 @@ int tvm_script_frame_emit_take(tvm_script_frame* frame, void* stmt_doc) {
   return 0;
 }
 
+/* ---- Metadata ------------------------------------------------------------------------------ */
+tvm_script_doc_obj* tvm_script_add_metadata(tvm_script_docsifier* d, const void* obj) {
+  if (!obj) {
+    tvm_ffi_raise("ValueError", "printer: add_metadata of NULL");
+    return NULL;
+  }
+  const char* key = tvm_ffi_type_key(tvm_ffi_type_index(obj));
+  TVMFFIAny okey = tvm_ffi_any_obj(obj), tkey = tvm_ffi_any_raw_str(key);
+  const TVMFFIAny* found = tvm_ffi_map_get(d->meta_index, &okey);
+  int64_t index;
+  if (found) {
+    index = found->v_int64;
+  } else {
+    const TVMFFIAny* list = tvm_ffi_map_get(d->meta_lists, &tkey);
+    void* l = list ? list->v_obj : tvm_ffi_list_new();
+    TVMFFIAny la = tvm_ffi_any_obj(l);
+    if (!l || (!list && tvm_ffi_dict_set(d->meta_lists, &tkey, &la) != 0)) {
+      if (!list) tvm_ffi_release(l);
+      return NULL;
+    }
+    if (!list) tvm_ffi_release(l); /* the dict holds it */
+    index = tvm_ffi_seq_size(l);
+    TVMFFIAny ia = tvm_ffi_any_int(index);
+    if (tvm_ffi_list_push(l, &okey) != 0 || tvm_ffi_dict_set(d->meta_index, &okey, &ia) != 0) {
+      return NULL;
+    }
+  }
+  /* metadata["<type key>"][index] */
+  return tvm_script_index_doc_take(
+      tvm_script_index_doc_take(tvm_script_id_doc("metadata"),
+                                tvm_script_doc_array_take(tvm_script_literal_str(key))),
+      tvm_script_doc_array_take(tvm_script_literal_int(index)));
+}
+
+static int cmp_cstr(const void* a, const void* b) {
+  return strcmp(*(const char* const*)a, *(const char* const*)b);
+}
+
+void* tvm_script__docsifier_metadata(tvm_script_docsifier* d) {
+  int64_t n = tvm_ffi_map_size(d->meta_lists);
+  if (n == 0) return NULL;
+  const char** keys = tvm_ffi_malloc((size_t)n * sizeof(char*));
+  TVMFFIAny* ks = tvm_ffi_calloc((size_t)n, sizeof(TVMFFIAny));
+  TVMFFIAny* vs = tvm_ffi_calloc((size_t)n, sizeof(TVMFFIAny));
+  void* map = NULL;
+  if (keys && ks && vs) {
+    int64_t m = 0;
+    const TVMFFIAny *k, *v;
+    for (int64_t pos = 0; (pos = tvm_ffi_map_next(d->meta_lists, pos, &k, &v)) >= 0;) {
+      /* the key is the type key of the list's objects (a static string) */
+      keys[m++] = tvm_ffi_type_key(tvm_ffi_type_index(tvm_ffi_seq_obj_at(v->v_obj, 0)));
+    }
+    qsort(keys, (size_t)m, sizeof(char*), cmp_cstr); /* keys sorted, as upstream writes them */
+    bool ok = true;
+    for (int64_t i = 0; ok && i < m; ++i) {
+      TVMFFIAny key = tvm_ffi_any_raw_str(keys[i]);
+      void* arr = tvm_ffi_list_to_array(tvm_ffi_map_get(d->meta_lists, &key)->v_obj);
+      ks[i] = tvm_ffi_string(keys[i]);
+      vs[i] = tvm_ffi_any_obj(arr);
+      ok = arr && !tvm_ffi_any_is_none(&ks[i]);
+    }
+    map = ok ? tvm_ffi_map_new(ks, vs, m) : NULL;
+    for (int64_t i = 0; i < m; ++i) {
+      tvm_ffi_any_release(&ks[i]);
+      tvm_ffi_any_release(&vs[i]);
+    }
+  }
+  tvm_ffi_free(keys);
+  tvm_ffi_free(ks);
+  tvm_ffi_free(vs);
+  return map;
+}
+
 /* ---- Variables ----------------------------------------------------------------------------- */
 static bool is_reserved(tvm_script_docsifier* d, const char* s) {
   static const char* const k_words[] = {
@@ -372,7 +452,7 @@ static bool is_reserved(tvm_script_docsifier* d, const char* s) {
       "break",  "class",  "continue", "def",     "del",    "elif",   "else",  "except",
       "finally", "for",   "from",    "global",   "if",     "import", "in",    "is",
       "lambda", "nonlocal", "not",   "or",       "pass",   "raise",  "return", "try",
-      "while",  "with",   "yield",   "cls",      "tvm"};
+      "while",  "with",   "yield",   "cls",      "tvm",    "metadata"};
   for (size_t i = 0; i < sizeof(k_words) / sizeof(k_words[0]); ++i) {
     if (strcmp(s, k_words[i]) == 0) return true;
   }

@@ -8,6 +8,7 @@
  * declaration. The import header lists the dialects the text uses.
  */
 #include <string.h>
+#include <tvm/relax/relax.h>
 #include <tvm/tir/tir.h>
 
 #include "script_internal.h"
@@ -22,6 +23,8 @@ void tvm_script_print_options_init(tvm_script_print_options* opts) {
   opts->context_lines = -1;
   opts->default_func_name = "main";
   opts->default_module_name = "Module";
+  opts->inline_constant_max_elements = 16;
+  opts->show_meta = true;
 }
 
 static int push_doc(void* list, void* doc) {
@@ -39,7 +42,11 @@ static tvm_script_doc_obj* to_doc(tvm_script_docsifier* d, const TVMFFIAny* obj)
   const void* o = tvm_ffi_any_is_object(obj) ? obj->v_obj : NULL;
   bool is_stmt = o && tvm_tir_is_stmt(o);
   if (is_stmt) root->flags |= SCRIPT_FRAME_CONCISE; /* a fragment's statement is its last */
-  tvm_script_doc_obj* doc = tvm_script_as_doc(d, obj, path);
+  /* A Relax node prints under the relax token (its ints, GlobalVars), as inside a function. */
+  bool relax = tvm_relax_kind_of(o) != TVM_RELAX_KIND_NONE;
+  tvm_script_doc_obj* doc =
+      !relax || tvm_script_push_token(d, "relax") == 0 ? tvm_script_as_doc(d, obj, path) : NULL;
+  if (relax && doc) tvm_script_pop_token(d);
   tvm_ffi_release(path);
   if (!doc) return NULL;
   void* stmts = tvm_ffi_list_new();
@@ -61,16 +68,31 @@ static tvm_script_doc_obj* to_doc(tvm_script_docsifier* d, const TVMFFIAny* obj)
     any = true;
   }
   if (rc == 0 && any) rc = push_doc(stmts, tvm_script_comment_doc(""));
+  /* The metadata section (large constants), after the header, as upstream writes it. */
+  void* metadata = rc == 0 ? tvm_script__docsifier_metadata(d) : NULL;
+  if (!metadata && tvm_ffi_error_pending()) rc = -1;
+  if (rc == 0 && metadata && opts->show_meta) {
+    rc = push_doc(stmts, tvm_script__metadata_stmt(metadata));
+    if (rc == 0) rc = push_doc(stmts, tvm_script_comment_doc(""));
+  }
   for (int64_t i = 0; rc == 0 && i < tvm_ffi_seq_size(root->stmts); ++i) {
     rc = tvm_ffi_list_push(stmts, tvm_ffi_seq_at(root->stmts, i));
   }
-  bool decl_only = (tvm_tir_is_var(o) || tvm_tir_kind_of(o) == TVM_TIR_KIND_Buffer) &&
+  /* A lone variable or buffer prints as its declaration. */
+  bool decl_only = (tvm_tir_is_var(o) || tvm_tir_kind_of(o) == TVM_TIR_KIND_Buffer ||
+                    tvm_relax_kind_of(o) == TVM_RELAX_KIND_Var ||
+                    tvm_relax_kind_of(o) == TVM_RELAX_KIND_DataflowVar) &&
                    tvm_ffi_seq_size(root->stmts) > 0;
   if (rc == 0 && !decl_only) {
     tvm_ffi_retain(doc);
     rc = push_doc(stmts, tvm_script_is_stmt_doc(doc) ? (void*)doc
                                                      : tvm_script_expr_stmt_doc_take(doc));
   }
+  if (rc == 0 && metadata && !opts->show_meta) {
+    rc = push_doc(stmts, tvm_script_comment_doc(
+                             "Metadata omitted. Use show_meta=True in script() method to show it."));
+  }
+  tvm_ffi_release(metadata);
   tvm_ffi_release(doc);
   void* arr = rc == 0 ? tvm_script_stmts_to_array(stmts) : NULL;
   tvm_ffi_release(stmts);
@@ -126,6 +148,7 @@ int tvm_script_structural_equal_report(const TVMFFIAny* lhs, const TVMFFIAny* rh
   tvm_script_print_options opts;
   tvm_script_print_options_init(&opts);
   opts.print_header = false;
+  opts.show_meta = false; /* a diagnostic: the JSON of large constants is noise */
   const void* paths[1];
   opts.underline_paths = paths;
   paths[0] = lp;

@@ -13,11 +13,18 @@
  *
  * Symbolic dims a parameter's annotation defines print as strings in the signature and are
  * declared at the top of the body; other undefined TIR variables are declared before the
- * statement that first uses them (a match_cast's). Operators print as R.<name> with the
- * attributes that differ from the schema's defaults as keywords; call_tir & co print their
- * struct info arguments as out_sinfo=. A bound If prints as an if/else whose branches end by
- * assigning the binding's variable; a bound Function as a nested @R.function def.
+ * statement that first uses them (a match_cast's), and so are free Relax variables (a
+ * fragment's, `x: R.Tensor(...)`). Operators print as R.<name> with the attributes that differ
+ * from the schema's defaults as keywords; call_tir & co as upstream (`out_sinfo=`,
+ * `inplace_indices=`, `tir_vars=`, a packed function by its name); other calls' struct info
+ * arguments as `sinfo_args=(...)`. A bound If prints as an if/else whose branches end by
+ * assigning the binding's variable; a bound Function as a nested @R.function def. Under the
+ * relax token an int64 IntImm is a plain int (`R.prim_value(0)`) and a GlobalVar outside its
+ * module its bare name. Constants print inline up to the print options' size and when every
+ * element has an exact literal, else as metadata["relax.expr.Constant"][i]. Bindings, blocks
+ * and bodies carry their access paths for underlining.
  */
+#include <math.h>
 #include <string.h>
 #include <tvm/relax/relax.h>
 
@@ -99,7 +106,9 @@ static tvm_script_doc_obj* dim_doc(tvm_script_docsifier* d, const void* e, const
   int64_t v;
   if (tvm_tir_kind_of(e) == TVM_TIR_KIND_IntImm && tvm_tir_as_const_int(e, &v) &&
       tvm_tir_dtype_equal(tvm_tir_expr_dtype(e), TVM_TIR_INT64)) {
-    return tvm_script_literal_int(v);
+    tvm_script_doc_obj* lit = tvm_script_literal_int(v);
+    tvm_script_doc_mark(d, lit, path);
+    return lit;
   }
   if (sc && sc->signature && tvm_tir_is_var(e) && tvm_script_is_var_defined(d, e)) {
     /* Defined earlier in this signature: still written as its name in quotes. */
@@ -254,17 +263,27 @@ static tvm_script_doc_obj* sinfo_doc(tvm_script_docsifier* d, const tvm_relax_si
       break;
     }
     case TVM_RELAX_KIND_FuncStructInfo: {
+      /* upstream's: R.Callable((params...), ret, purity); an opaque one R.Callable with its
+       * non-default ret= / purity= */
       const tvm_relax_func_sinfo_obj* p = (const void*)s;
       call_parts c = parts_new();
       if (p->params) {
         void* params = sinfo_list(d, p->params, path, "params", sc);
-        push_arg(&c, params ? tvm_script_list_doc_take(params) : NULL);
+        push_arg(&c, params ? tvm_script_tuple_doc_take(params) : NULL);
+        push_arg(&c, sinfo_child(d, p->ret, path, "ret", sc));
+        push_arg(&c, tvm_script_literal_bool(p->purity));
       } else {
-        push_arg(&c, tvm_script_literal_none());
+        if (tvm_relax_kind_of(p->ret) != TVM_RELAX_KIND_ObjectStructInfo) {
+          push_kwarg(&c, "ret", sinfo_child(d, p->ret, path, "ret", sc));
+        }
+        if (!p->purity) push_kwarg(&c, "purity", tvm_script_literal_bool(false));
       }
-      push_arg(&c, sinfo_child(d, p->ret, path, "ret", sc));
-      if (!p->purity) push_kwarg(&c, "purity", tvm_script_literal_bool(false));
-      doc = parts_call(&c, r_prefixed(d, "Callable"));
+      if (c.ok && tvm_ffi_seq_size(c.args) == 0 && tvm_ffi_seq_size(c.keys) == 0) {
+        tvm_ffi_release(c.args), tvm_ffi_release(c.keys), tvm_ffi_release(c.values);
+        doc = r_prefixed(d, "Callable");
+      } else {
+        doc = parts_call(&c, r_prefixed(d, "Callable"));
+      }
       break;
     }
     default:
@@ -281,12 +300,64 @@ static tvm_script_doc_obj* conv_sinfo(tvm_script_docsifier* d, const TVMFFIAny* 
 }
 
 /* ---- Expressions ----------------------------------------------------------------------------- */
+/* A Relax variable: its name. A free one (in a fragment, or a use outside its scope in
+ * ill-formed IR) is first declared with its struct info, `x: R.Tensor((2, 3), dtype="float32")`,
+ * as upstream's PrintRelaxVar does, where a free TIR variable is: at the top of a fragment, or
+ * in the innermost function before the statement that uses it. */
 static tvm_script_doc_obj* conv_var(tvm_script_docsifier* d, const TVMFFIAny* obj,
                                     const void* path) {
-  tvm_script_doc_obj* doc = tvm_script_var_doc(d, obj->v_obj);
+  const tvm_relax_var_obj* v = (const void*)obj->v_obj;
+  tvm_script_doc_obj* doc = tvm_script_var_doc(d, v);
   if (doc) return doc;
-  /* A free Relax variable (a fragment): printed by name. */
-  return tvm_script_id_doc_str(((const tvm_relax_var_obj*)obj->v_obj)->name_hint);
+  tvm_script_frame* f = tvm_script__tir_decl_frame(d); /* as a free TIR variable's */
+  void* sp = tvm_script_path_attr(d, path, "struct_info_");
+  tvm_script_doc_obj* ann = sp ? sinfo_doc(d, tvm_relax_sinfo_of(v), sp, NULL) : NULL;
+  tvm_ffi_release(sp);
+  tvm_script_doc_obj* id = ann ? tvm_script_define_var(d, v, tvm_relax_var_name(v), f) : NULL;
+  if (!id) {
+    tvm_ffi_release(ann);
+    return NULL;
+  }
+  if (tvm_script_frame_emit_take(f, tvm_script_assign_doc_take(id, NULL, ann)) != 0) return NULL;
+  return tvm_script_var_doc(d, v);
+}
+
+/* Under the relax token an int64 IntImm is a plain int (`R.prim_value(0)`, `R.shape([n, 4])`)
+ * and others keep their type (`T.int32(0)`), as upstream's. */
+static tvm_script_doc_obj* conv_int_imm(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                        const void* path) {
+  int64_t v;
+  DLDataType t = tvm_tir_expr_dtype(obj->v_obj);
+  if (tvm_tir_as_const_int(obj->v_obj, &v)) {
+    if (tvm_tir_dtype_equal(t, TVM_TIR_INT64)) return tvm_script_literal_int(v);
+    /* T.int32(7): a plain int would read back as an int64 here */
+    if (t.code == kDLInt || (t.code == kDLUInt && t.bits > 1 && t.bits < 64)) {
+      return tvm_script_doc_call_take(tvm_script__tir_dtype_attr(d, t), tvm_script_literal_int(v));
+    }
+  }
+  tvm_script_pop_token(d); /* the TIR converter (bools, uint64), as outside Relax */
+  tvm_script_doc_obj* doc = tvm_script_as_doc(d, obj, NULL);
+  int rc = tvm_script_push_token(d, "relax");
+  if (rc != 0) {
+    tvm_ffi_release(doc);
+    return NULL;
+  }
+  return doc;
+}
+
+/* A GlobalVar under the relax token: `cls.name` inside a module (the function then gets
+ * `cls = Module`), else its bare name, as upstream prints a function's references to others
+ * when it is printed outside its module. */
+static tvm_script_doc_obj* conv_global_var(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                           const void* path) {
+  const tvm_tir_global_var_obj* gv = (const void*)obj->v_obj;
+  tvm_script_doc_obj* doc = tvm_script_var_doc(d, gv);
+  if (doc) {
+    tvm_script_frame* f = tvm_script_frame_find(d, TVM_SCRIPT_PRINT_FRAME_FUNC);
+    if (f) f->flags |= SCRIPT_FRAME_USES_CLS;
+    return doc;
+  }
+  return tvm_script_id_doc_str(gv->name_hint);
 }
 
 static tvm_script_doc_obj* conv_tuple(tvm_script_docsifier* d, const TVMFFIAny* obj,
@@ -343,37 +414,74 @@ static tvm_script_doc_obj* conv_extern_func(tvm_script_docsifier* d, const TVMFF
   return tvm_script_doc_call_take(r_prefixed(d, "ExternFunc"), tvm_script_literal_doc(&v));
 }
 
-/* One element of a constant as a literal. */
-static tvm_script_doc_obj* element_doc(const DLTensor* t, int64_t i) {
+/* float16 / bfloat16 bits as the float they denote (exactly). */
+static double half_value(uint16_t h, bool bf16) {
+  if (bf16) {
+    uint32_t x = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &x, 4);
+    return f;
+  }
+  int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+  double v = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp(m | 0x400, e - 25);
+  return h & 0x8000 ? -v : v;
+}
+
+/* Element i of a constant as a number: *out_f for a float, *out_i for an int or bool. Returns
+ * 'f', 'i', 'b' (bool), or 0 when the dtype or the value has no literal that the parser's
+ * R.const reads back to the same bits (such a constant goes to the metadata section). */
+static int element_value(const DLTensor* t, int64_t i, double* out_f, int64_t* out_i) {
   const char* base = (const char*)t->data + t->byte_offset;
   DLDataType dt = t->dtype;
+  if (dt.lanes != 1) return 0;
   switch (dt.code) {
     case kDLFloat:
-      if (dt.bits == 32) return tvm_script_literal_float(((const float*)base)[i]);
-      if (dt.bits == 64) return tvm_script_literal_float(((const double*)base)[i]);
-      break;
+    case kDLBfloat:
+      if (dt.bits == 16) *out_f = half_value(((const uint16_t*)base)[i], dt.code == kDLBfloat);
+      else if (dt.bits == 32 && dt.code == kDLFloat) *out_f = ((const float*)base)[i];
+      else if (dt.bits == 64 && dt.code == kDLFloat) *out_f = ((const double*)base)[i];
+      else return 0;
+      /* NaN payloads and infinities have no exact literal */
+      return isfinite(*out_f) ? 'f' : 0;
     case kDLInt:
-      if (dt.bits == 8) return tvm_script_literal_int(((const int8_t*)base)[i]);
-      if (dt.bits == 16) return tvm_script_literal_int(((const int16_t*)base)[i]);
-      if (dt.bits == 32) return tvm_script_literal_int(((const int32_t*)base)[i]);
-      if (dt.bits == 64) return tvm_script_literal_int(((const int64_t*)base)[i]);
-      break;
+      if (dt.bits == 8) *out_i = ((const int8_t*)base)[i];
+      else if (dt.bits == 16) *out_i = ((const int16_t*)base)[i];
+      else if (dt.bits == 32) *out_i = ((const int32_t*)base)[i];
+      else if (dt.bits == 64) *out_i = ((const int64_t*)base)[i];
+      else return 0;
+      return 'i';
     case kDLUInt:
     case kDLBool:
-      if (dt.bits == 1 || dt.bits == 8) {
+      if (dt.bits == 1 || (dt.bits == 8 && dt.code == kDLBool)) {
         uint8_t v = ((const uint8_t*)base)[i];
-        return dt.bits == 1 || dt.code == kDLBool ? tvm_script_literal_bool(v != 0)
-                                                  : tvm_script_literal_int(v);
+        if (v > 1) return 0;
+        *out_i = v;
+        return 'b';
       }
-      if (dt.bits == 16) return tvm_script_literal_int(((const uint16_t*)base)[i]);
-      if (dt.bits == 32) return tvm_script_literal_int(((const uint32_t*)base)[i]);
-      break;
+      if (dt.code != kDLUInt) return 0;
+      if (dt.bits == 8) *out_i = ((const uint8_t*)base)[i];
+      else if (dt.bits == 16) *out_i = ((const uint16_t*)base)[i];
+      else if (dt.bits == 32) *out_i = ((const uint32_t*)base)[i];
+      else if (dt.bits == 64 && ((const uint64_t*)base)[i] <= (uint64_t)INT64_MAX) {
+        *out_i = (int64_t)((const uint64_t*)base)[i];
+      } else {
+        return 0;
+      }
+      return 'i';
     default:
-      break;
+      return 0;
   }
-  tvm_ffi_raise("ValueError", "printer: R.const of dtype %s is not printable yet",
-                tvm_tir_dtype_str(dt).s);
-  return NULL;
+}
+
+static tvm_script_doc_obj* element_doc(const DLTensor* t, int64_t i) {
+  double f = 0;
+  int64_t v = 0;
+  switch (element_value(t, i, &f, &v)) {
+    case 'f': return tvm_script_literal_float(f);
+    case 'i': return tvm_script_literal_int(v);
+    case 'b': return tvm_script_literal_bool(v != 0);
+    default: return NULL;
+  }
 }
 
 /* The nested list of dims[k:] starting at element *next. */
@@ -394,14 +502,37 @@ static tvm_script_doc_obj* nested_doc(const DLTensor* t, int k, int64_t* next) {
   return tvm_script_list_doc_take(tvm_script_doc_list_to_array_take(list));
 }
 
-/* R.const(value, "dtype"): a scalar, or nested lists of the data (row-major, compact). */
+/* Whether constant data t prints inline: a compact CPU tensor of at most `max` elements (a
+ * scalar always) whose every element has an exact literal. */
+static bool const_inline(const DLTensor* t, int64_t max) {
+  if (t->device.device_type != kDLCPU || !tvm_ffi_dltensor_is_contiguous(t)) return false;
+  int64_t n = tvm_ffi_dltensor_numel(t);
+  if (n < 0) {
+    tvm_ffi_error_clear();
+    return false;
+  }
+  /* R.const([], ...) does not give back a shape with a zero dim after a non-zero one */
+  for (int k = 0; k < t->ndim; ++k) {
+    if (t->shape[k] == 0) return false;
+  }
+  if (t->ndim > 0 && n > max) return false;
+  for (int64_t i = 0; i < n; ++i) {
+    double f;
+    int64_t v;
+    if (!element_value(t, i, &f, &v)) return false;
+  }
+  return true;
+}
+
+/* R.const(value, "dtype"): a scalar, or nested lists of the data (row-major, compact); a
+ * constant without an exact inline form, or larger than the print options allow, is
+ * metadata["relax.expr.Constant"][i]. */
 static tvm_script_doc_obj* conv_constant(tvm_script_docsifier* d, const TVMFFIAny* obj,
                                          const void* path) {
   const tvm_relax_constant_obj* c = (const void*)obj->v_obj;
   const DLTensor* t = tvm_ffi_tensor_dl(c->data);
-  if (!tvm_ffi_dltensor_is_contiguous(t)) {
-    tvm_ffi_raise("ValueError", "printer: R.const of a non-contiguous tensor");
-    return NULL;
+  if (!const_inline(t, tvm_script_docsifier_options(d)->inline_constant_max_elements)) {
+    return tvm_script_add_metadata(d, c);
   }
   int64_t next = 0;
   tvm_script_doc_obj* value = nested_doc(t, 0, &next);
@@ -445,29 +576,84 @@ static tvm_script_doc_obj* out_sinfo_doc(tvm_script_docsifier* d, const tvm_rela
   return doc;
 }
 
+/* A callee argument (upstream's PrintCallee): an ExternFunc as its name in quotes. */
+static tvm_script_doc_obj* callee_arg(tvm_script_docsifier* d, const tvm_relax_call_obj* c,
+                                      const void* path, int64_t i) {
+  const void* a = tvm_ffi_seq_obj_at(c->args, i);
+  if (tvm_relax_kind_of(a) != TVM_RELAX_KIND_ExternFunc) return child_item(d, c->args, path, "args", i);
+  TVMFFIAny name = tvm_ffi_any_obj(((const tvm_relax_extern_func_obj*)a)->global_symbol);
+  tvm_script_doc_obj* doc = tvm_script_literal_doc(&name);
+  void* ap = tvm_script__tir_path_item(d, path, "args", i);
+  tvm_script_doc_mark(d, doc, ap);
+  tvm_ffi_release(ap);
+  return doc;
+}
+
+/* `sinfo_args=(...)`, a tuple as upstream prints it. */
+static void push_sinfo_args(tvm_script_docsifier* d, call_parts* parts, const tvm_relax_call_obj* c,
+                            const void* path) {
+  if (tvm_ffi_seq_size(c->sinfo_args) == 0) return;
+  void* s = sinfo_list(d, c->sinfo_args, path, "sinfo_args", NULL);
+  push_kwarg(parts, "sinfo_args", s ? tvm_script_tuple_doc_take(s) : NULL);
+}
+
+/* call_tir / call_tir_inplace / call_dps_packed as upstream prints them:
+ *   R.call_tir(cls.f, (x,), out_sinfo=..., tir_vars=R.shape([n]))
+ *   R.call_tir_inplace(cls.f, (x, y), out_sinfo=..., inplace_indices=[0], tir_vars=...)
+ *   R.call_dps_packed("name", (x,), out_sinfo=...) */
+static tvm_script_doc_obj* dps_call_doc(tvm_script_docsifier* d, const tvm_relax_call_obj* c,
+                                        const tvm_relax_op_info* info, const void* path) {
+  call_parts parts = parts_new();
+  int64_t n = tvm_ffi_seq_size(c->args);
+  push_arg(&parts, callee_arg(d, c, path, 0));
+  push_arg(&parts, child_item(d, c->args, path, "args", 1));
+  push_kwarg(&parts, "out_sinfo", out_sinfo_doc(d, c, path));
+  if (info->id == TVM_RELAX_OP_call_tir_inplace) {
+    const TVMFFIAny* v = c->attrs ? tvm_ffi_map_get_str(c->attrs, "inplace_indices") : NULL;
+    void* ap = v ? tvm_script_path_attr(d, path, "attrs") : NULL;
+    TVMFFIAny key = tvm_ffi_string("inplace_indices");
+    void* kp = ap ? tvm_script_path_map_item(d, ap, &key) : NULL;
+    tvm_ffi_any_release(&key);
+    push_kwarg(&parts, "inplace_indices", kp ? tvm_script_as_doc(d, v, kp) : tvm_script_list_doc_take(tvm_ffi_array_new(NULL, 0)));
+    tvm_ffi_release(kp);
+    tvm_ffi_release(ap);
+  }
+  if (n == 3 && info->id != TVM_RELAX_OP_call_dps_packed) {
+    push_kwarg(&parts, "tir_vars", child_item(d, c->args, path, "args", 2));
+  }
+  return parts_call(&parts, r_prefixed(d, info->name + strlen("relax.")));
+}
+
 static tvm_script_doc_obj* conv_call(tvm_script_docsifier* d, const TVMFFIAny* obj,
                                      const void* path) {
   const tvm_relax_call_obj* c = (const void*)obj->v_obj;
   const tvm_relax_op_info* info = tvm_relax_op_info_of(c->op);
-  call_parts parts = parts_new();
   int64_t n = tvm_ffi_seq_size(c->args);
+  if (info && (info->id == TVM_RELAX_OP_call_tir || info->id == TVM_RELAX_OP_call_tir_inplace ||
+               info->id == TVM_RELAX_OP_call_dps_packed) &&
+      (n == 2 || n == 3) && tvm_ffi_seq_size(c->sinfo_args) == 1) {
+    return dps_call_doc(d, c, info, path);
+  }
+  call_parts parts = parts_new();
   bool extern_callee = tvm_relax_kind_of(c->op) == TVM_RELAX_KIND_ExternFunc;
   if (extern_callee) {
-    /* R.call_packed("name", args..., sinfo_args=...) */
+    /* R.call_packed("name", args..., sinfo_args=(...)) */
     TVMFFIAny name = tvm_ffi_any_obj(((const tvm_relax_extern_func_obj*)c->op)->global_symbol);
-    push_arg(&parts, tvm_script_literal_doc(&name));
+    tvm_script_doc_obj* nd = tvm_script_literal_doc(&name);
+    void* op_path = tvm_script_path_attr(d, path, "op");
+    tvm_script_doc_mark(d, nd, op_path);
+    tvm_ffi_release(op_path);
+    push_arg(&parts, nd);
   }
-  for (int64_t i = 0; i < n; ++i) push_arg(&parts, child_item(d, c->args, path, "args", i));
+  /* The callee argument of call_pure_packed prints as its name, as upstream's (the parser's
+   * R.call_pure_packed takes a name); other operators' ExternFunc arguments as R.ExternFunc. */
+  bool name_callee = info && info->id == TVM_RELAX_OP_call_pure_packed;
+  for (int64_t i = 0; i < n; ++i) {
+    push_arg(&parts, i == 0 && name_callee ? callee_arg(d, c, path, 0)
+                                          : child_item(d, c->args, path, "args", i));
+  }
   void* callee = NULL;
   if (info) {
-    bool dps = info->id == TVM_RELAX_OP_call_tir || info->id == TVM_RELAX_OP_call_tir_inplace ||
-               info->id == TVM_RELAX_OP_call_dps_packed;
-    if (dps && tvm_ffi_seq_size(c->sinfo_args) == 1) {
-      push_kwarg(&parts, "out_sinfo", out_sinfo_doc(d, c, path));
-    } else if (tvm_ffi_seq_size(c->sinfo_args) > 0) {
-      void* s = sinfo_list(d, c->sinfo_args, path, "sinfo_args", NULL);
-      push_kwarg(&parts, "sinfo_args", s ? tvm_script_list_doc_take(s) : NULL);
-    }
     void* ap = c->attrs ? tvm_script_path_attr(d, path, "attrs") : NULL;
     for (int32_t i = 0; ap && i < info->num_attrs; ++i) {
       const TVMFFIAny* v = tvm_ffi_map_get_str(c->attrs, info->attrs[i].name);
@@ -479,12 +665,13 @@ static tvm_script_doc_obj* conv_call(tvm_script_docsifier* d, const TVMFFIAny* o
       tvm_ffi_release(kp);
     }
     tvm_ffi_release(ap);
+    push_sinfo_args(d, &parts, c, path);
     callee = r_prefixed(d, info->name + strlen("relax."));
+    void* op_path = callee ? tvm_script_path_attr(d, path, "op") : NULL;
+    tvm_script_doc_mark(d, callee, op_path);
+    tvm_ffi_release(op_path);
   } else {
-    if (tvm_ffi_seq_size(c->sinfo_args) > 0) {
-      void* s = sinfo_list(d, c->sinfo_args, path, "sinfo_args", NULL);
-      push_kwarg(&parts, "sinfo_args", s ? tvm_script_list_doc_take(s) : NULL);
-    }
+    push_sinfo_args(d, &parts, c, path);
     callee = extern_callee ? r_prefixed(d, "call_packed") : child(d, c->op, path, "op");
   }
   return parts_call(&parts, callee);
@@ -497,6 +684,21 @@ static int emit_seq_body(tvm_script_docsifier* d, const tvm_relax_seq_expr_obj* 
                          const void* path, tvm_script_frame* frame, void** out_result);
 static tvm_script_doc_obj* function_doc(tvm_script_docsifier* d, const tvm_relax_function_obj* f,
                                         const void* path, const char* name, const void* var);
+
+/* Underlining: the statements frame->stmts[start:] also show the node at path (a binding's
+ * statement its binding, a block's statements the block, a SeqExpr's all of them). */
+static void mark_since(tvm_script_docsifier* d, tvm_script_frame* frame, int64_t start,
+                       const void* path) {
+  if (!tvm_script_tracks_paths(d)) return;
+  for (int64_t i = start; i < tvm_ffi_seq_size(frame->stmts); ++i) {
+    tvm_script_doc_mark(d, tvm_ffi_seq_obj_at(frame->stmts, i), path);
+  }
+}
+
+static void mark_last(tvm_script_docsifier* d, tvm_script_frame* frame, const void* path) {
+  int64_t n = tvm_ffi_seq_size(frame->stmts);
+  if (n > 0) mark_since(d, frame, n - 1, path);
+}
 
 /* The annotation `lv: <sinfo>` of a binding's variable. */
 static tvm_script_doc_obj* var_annotation(tvm_script_docsifier* d, const tvm_relax_var_obj* var,
@@ -520,6 +722,7 @@ static void* branch_stmts(tvm_script_docsifier* d, const tvm_relax_expr_obj* bra
     tvm_script_doc_obj* ann = lhs ? var_annotation(d, var, var_path) : NULL;
     rc = tvm_script_frame_emit_take(f, tvm_script_assign_doc_take(lhs, result, ann));
     result = NULL;
+    if (rc == 0) mark_last(d, f, path);
   }
   tvm_ffi_release(result);
   void* stmts = rc == 0 ? tvm_script_stmts_to_array(f->stmts) : NULL;
@@ -554,6 +757,7 @@ static int emit_binding(tvm_script_docsifier* d, const tvm_relax_binding_obj* b,
       rc = -1;
     } else {
       rc = tvm_script_frame_emit_take(frame, tvm_script_if_doc_take(cond, then_stmts, else_stmts));
+      if (rc == 0) mark_last(d, frame, vp); /* the If itself */
       tvm_script_doc_obj* id = rc == 0 ? tvm_script_define_var(d, var, tvm_relax_var_name(var), def_frame) : NULL;
       if (!id) rc = -1;
       tvm_ffi_release(id);
@@ -565,6 +769,7 @@ static int emit_binding(tvm_script_docsifier* d, const tvm_relax_binding_obj* b,
         id ? function_doc(d, (const void*)value, vp, tvm_ffi_str_cstr(((tvm_script_id_doc_obj*)id)->name), var)
            : NULL;
     tvm_ffi_release(id);
+    tvm_script_doc_mark(d, fd, vp); /* the Function itself */
     rc = fd ? tvm_script_frame_emit_take(frame, fd) : -1;
   } else if (rc == 0) {
     tvm_script_doc_obj* rhs;
@@ -600,6 +805,7 @@ static int emit_bindings(tvm_script_docsifier* d, const tvm_relax_block_obj* blk
   for (int64_t i = 0; rc == 0 && i < tvm_ffi_seq_size(blk->bindings); ++i) {
     void* p = tvm_script_path_item(d, bp, i);
     rc = p ? emit_binding(d, tvm_ffi_seq_obj_at(blk->bindings, i), p, frame, outer) : -1;
+    if (rc == 0) mark_last(d, frame, p); /* the binding's statement (an assignment, if, def) */
     tvm_ffi_release(p);
   }
   tvm_ffi_release(bp);
@@ -642,15 +848,19 @@ static int emit_seq_body(tvm_script_docsifier* d, const tvm_relax_seq_expr_obj* 
                          const void* path, tvm_script_frame* frame, void** out_result) {
   void* bp = tvm_script_path_attr(d, path, "blocks");
   int rc = bp ? 0 : -1;
+  int64_t start = tvm_ffi_seq_size(frame->stmts);
   for (int64_t i = 0; rc == 0 && i < tvm_ffi_seq_size(seq->blocks); ++i) {
     const tvm_relax_block_obj* blk = tvm_ffi_seq_obj_at(seq->blocks, i);
     void* p = tvm_script_path_item(d, bp, i);
+    int64_t block_start = tvm_ffi_seq_size(frame->stmts);
     if (!p) rc = -1;
     else if (tvm_relax_kind_of(blk) == TVM_RELAX_KIND_DataflowBlock) rc = emit_dataflow(d, blk, p, frame);
     else rc = emit_bindings(d, blk, p, frame, NULL);
+    if (rc == 0) mark_since(d, frame, block_start, p);
     tvm_ffi_release(p);
   }
   tvm_ffi_release(bp);
+  if (rc == 0) mark_since(d, frame, start, path);
   *out_result = rc == 0 ? child(d, seq->body, path, "body") : NULL;
   return *out_result ? 0 : -1;
 }
@@ -658,6 +868,9 @@ static int emit_seq_body(tvm_script_docsifier* d, const tvm_relax_seq_expr_obj* 
 /* ---- Functions ------------------------------------------------------------------------------- */
 static tvm_script_doc_obj* function_doc(tvm_script_docsifier* d, const tvm_relax_function_obj* f,
                                         const void* path, const char* name, const void* var) {
+  /* A module's function or a function printed alone (upstream's AtTopLevelFunction), not one
+   * nested in another. */
+  bool top = var == NULL && tvm_script_frame_find(d, TVM_SCRIPT_PRINT_FRAME_FUNC) == NULL;
   tvm_script_frame* frame = tvm_script_frame_push(d, TVM_SCRIPT_PRINT_FRAME_FUNC);
   if (!frame) return NULL;
   if (tvm_script_push_token(d, "relax") != 0) {
@@ -694,12 +907,20 @@ static tvm_script_doc_obj* function_doc(tvm_script_docsifier* d, const tvm_relax
     ok = lhs && rhs && tvm_script_frame_emit_take(frame, tvm_script_assign_doc_take(lhs, rhs, NULL)) == 0;
   }
   ok = ok && ret;
-  /* R.func_attr({...}) for the attributes other than global_symbol. */
+  /* R.func_attr({...}): global_symbol is implied by a top-level function's name (it is public,
+   * not private) and left out when it is that name, as upstream. */
   const TVMFFIAny* gs = tvm_ffi_map_get_str(f->func.attrs, "global_symbol");
-  int64_t n_attrs = tvm_ffi_map_size(f->func.attrs) - (gs ? 1 : 0);
+  TVMFFIByteArray gs_name;
+  bool gs_implied = top && gs && tvm_ffi_any_as_bytes(gs, &gs_name) &&
+                    gs_name.size == strlen(name) && memcmp(gs_name.data, name, gs_name.size) == 0;
+  int64_t n_attrs = tvm_ffi_map_size(f->func.attrs) - (gs_implied ? 1 : 0);
   if (ok && n_attrs > 0) {
+    /* printed as TIR prints values (an int32 IntImm as 1), as upstream does for func_attr */
     void* ap = tvm_script_path_attr(d, path, "attrs");
-    tvm_script_doc_obj* attrs = ap ? tvm_script__map_doc(d, f->func.attrs, ap, "global_symbol") : NULL;
+    bool pushed = ap && tvm_script_push_token(d, "tirx") == 0;
+    tvm_script_doc_obj* attrs =
+        pushed ? tvm_script__map_doc(d, f->func.attrs, ap, gs_implied ? "global_symbol" : NULL) : NULL;
+    if (pushed) tvm_script_pop_token(d);
     tvm_ffi_release(ap);
     ok = attrs && tvm_script_frame_emit_take(frame, tvm_script_expr_stmt_doc_take(tvm_script_doc_call_take(
                                                         r_prefixed(d, "func_attr"), attrs))) == 0;
@@ -707,11 +928,12 @@ static tvm_script_doc_obj* function_doc(tvm_script_docsifier* d, const tvm_relax
   void* result = NULL;
   void* bp = ok ? tvm_script_path_attr(d, path, "body") : NULL;
   ok = ok && bp && emit_seq_body(d, (const void*)f->body, bp, frame, &result) == 0;
-  tvm_ffi_release(bp);
   if (ok) {
     ok = tvm_script_frame_emit_take(frame, tvm_script_return_doc_take(result)) == 0;
     result = NULL;
+    if (ok) mark_last(d, frame, bp); /* the return is part of the body (the SeqExpr) */
   }
+  tvm_ffi_release(bp);
   tvm_ffi_release(result);
   /* `cls = Module` when the body refers to sibling functions. */
   void* body = NULL;
@@ -734,12 +956,12 @@ static tvm_script_doc_obj* function_doc(tvm_script_docsifier* d, const tvm_relax
   }
   tvm_script_pop_token(d);
   tvm_script_frame_pop(d);
-  /* Decorator: @R.function, with private=True without a global_symbol (top-level only), and
-   * pure=False for an impure function. */
+  /* Decorator: @R.function, with pure=False for an impure function and private=True for a
+   * top-level one (in a module, or printed alone) without a global_symbol, in upstream's
+   * order. */
   call_parts dec = parts_new();
-  bool top = var == NULL && tvm_script_frame_find(d, TVM_SCRIPT_PRINT_FRAME_MODULE) != NULL;
-  if (top && !gs) push_kwarg(&dec, "private", tvm_script_literal_bool(true));
   if (!f->is_pure) push_kwarg(&dec, "pure", tvm_script_literal_bool(false));
+  if (top && !gs) push_kwarg(&dec, "private", tvm_script_literal_bool(true));
   tvm_script_doc_obj* decorator = NULL;
   if (tvm_ffi_seq_size(dec.keys) == 0) {
     tvm_ffi_release(dec.args), tvm_ffi_release(dec.keys), tvm_ffi_release(dec.values);
@@ -834,6 +1056,11 @@ int tvm_script__register_relax(void) {
     if (tvm_script_register_converter("", tvm_relax_type_index(k_table[i].kind), k_table[i].fn) != 0) {
       return -1;
     }
+  }
+  /* Shared IR nodes as Relax prints them. */
+  if (tvm_script_register_converter("relax", tvm_tir_type_index(TVM_TIR_KIND_IntImm), conv_int_imm) != 0 ||
+      tvm_script_register_converter("relax", tvm_tir_type_index(TVM_TIR_KIND_GlobalVar), conv_global_var) != 0) {
+    return -1;
   }
   return 0;
 }

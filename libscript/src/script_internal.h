@@ -28,6 +28,11 @@ bool tvm_script__printer_rule(const char* token, int32_t type_index);
 /* A docsifier for one print call (ir_docsifier.c). */
 tvm_script_docsifier* tvm_script__docsifier_new(const tvm_script_print_options* opts);
 void tvm_script__docsifier_free(tvm_script_docsifier* d);
+/* The print call's metadata section: an ffi.Map of type key (sorted) to ffi.Array of the
+ * objects printed as metadata[...] (new reference), or NULL (no error) when there is none. */
+void* tvm_script__docsifier_metadata(tvm_script_docsifier* d);
+/* The statement `metadata = tvm.ir.load_json("""<JSON>""")` of metadata (printer_metadata.c). */
+tvm_script_doc_obj* tvm_script__metadata_stmt(const void* metadata);
 /* Whether a dialect ("ir", "tirx", "relax") was used, for the import header. */
 bool tvm_script__dialect_used(const tvm_script_docsifier* d, const char* dialect);
 

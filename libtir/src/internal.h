@@ -172,6 +172,7 @@ void* tvm_tir__str(const char* s);
 
 /* Registration hooks of the other files, called once by tvm_tir_init (registry.c). */
 int tvm_tir__init_ops(void); /* op_registry.c */
+int tvm_tir__init_tensor_json(void); /* tensor_json.c: ffi.Tensor's JSON hooks */
 /* Whether nothing but the registry holds a reference to builtin op `id` (op_registry.c): then
  * no Call anywhere refers to it, as a Call holds a reference to its op for as long as it lives
  * (whoever set the field, a constructor or a reflected setter). Exact for any object the

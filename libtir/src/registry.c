@@ -343,6 +343,7 @@ static void init_all(void) {
   }
   tvm_tir__in_init = true;
   int rc = tvm_tir__init_ops();
+  if (rc == 0) rc = tvm_tir__init_tensor_json();
   tvm_tir__in_init = false;
   if (rc != 0) {
     init_failed("ir.Op registry");

@@ -83,7 +83,13 @@ static inline const char* rprint(const void* obj) {
              e ? tvm_ffi_error_message(e) : "null object");
     tvm_ffi_release(e);
   } else {
-    snprintf(text, sizeof(text), "%s", tvm_ffi_str_cstr(s));
+    /* An expression prints after the declarations of its free variables (`x: R.Tensor(...)`,
+     * one line each): these tests look at the expression, its last line. */
+    const char* t = tvm_ffi_str_cstr(s);
+    const char* last = strrchr(t, '\n');
+    bool expr = tvm_relax_is_expr(obj) && !tvm_relax_is_var(obj) &&
+                tvm_relax_kind_of(obj) != TVM_RELAX_KIND_Function;
+    snprintf(text, sizeof(text), "%s", expr && last ? last + 1 : t);
     tvm_ffi_release(s);
   }
   return text;

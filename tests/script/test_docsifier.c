@@ -15,7 +15,7 @@ static tvm_script_doc_obj* relax_int(tvm_script_docsifier* d, const TVMFFIAny* o
 }
 
 /* Default converter for ffi.Shape: a tuple of its dims, converted under the "relax" token
- * (ints then use relax_int); a dim of 0 is converted as a tir.IntImm, which has no "relax"
+ * (ints then use relax_int); a dim of 0 is converted as a tir.StringImm, which has no "relax"
  * converter and falls back to the default one. */
 static tvm_script_doc_obj* shape_conv(tvm_script_docsifier* d, const TVMFFIAny* obj,
                                       const void* path) {
@@ -27,7 +27,7 @@ static tvm_script_doc_obj* shape_conv(tvm_script_docsifier* d, const TVMFFIAny* 
     void* p = tvm_script_path_item(d, path, i);
     tvm_script_doc_obj* doc = NULL;
     if (v == 0) {
-      tvm_tir_expr_obj* imm = tvm_tir_int(0);
+      tvm_tir_expr_obj* imm = tvm_tir_string_imm_new("zero", 4);
       doc = imm && p ? tvm_script_as_doc_obj(d, imm, p) : NULL;
       tvm_ffi_release(imm);
     } else if (p) {
@@ -56,7 +56,7 @@ TEST(token_dispatch_and_fallback) {
   CHECK(s != NULL);
   if (s) {
     CHECK_STR_EQ(tvm_ffi_str_cstr(s),
-                 "# from tvm.script import relax as R\n\n(R.prim_value(3), 0)");
+                 "# from tvm.script import relax as R\n\n(R.prim_value(3), \"zero\")");
   }
   tvm_ffi_release(s);
   /* Outside the "relax" token, ints print as plain literals. */

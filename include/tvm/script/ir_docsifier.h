@@ -122,6 +122,11 @@ bool tvm_script_is_var_defined(tvm_script_docsifier* d, const void* obj);
 /* A new doc of a defined obj, or NULL without raising when it is not defined. */
 tvm_script_doc_obj* tvm_script_var_doc(tvm_script_docsifier* d, const void* obj);
 
+/* ---- Metadata ------------------------------------------------------------------------------ */
+/* The doc `metadata["<obj's type key>"][i]` of obj (borrowed) added to the print call's
+ * metadata section (an object added twice keeps its first index; see printer.h). */
+tvm_script_doc_obj* tvm_script_add_metadata(tvm_script_docsifier* d, const void* obj);
+
 /* ---- Doc helpers for converters ------------------------------------------------------------ */
 /* A statement list (ffi.List of StmtDocs) as an Array; flattens StmtBlockDocs. */
 void* tvm_script_stmts_to_array(void* stmt_list);

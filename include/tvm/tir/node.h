@@ -35,8 +35,10 @@ extern "C" {
 /* "MAJOR.MINOR.PATCH" of libtir (libtir/VERSION). */
 const char* tvm_tir_version(void);
 
-/* Registers libtir's types and builtin ops. Idempotent and thread-safe; it also runs at load
- * time and every constructor calls it, so callers rarely need to. */
+/* Registers libtir's types and builtin ops, and ffi.Tensor's JSON hooks (a tensor serializes
+ * with tvm_ffi_json_save as {"type": "ffi.Tensor", "data": "<base64 of its dmlc NDArray
+ * record>"}, as upstream's IR layer writes it; tensor_json.c). Idempotent and thread-safe; it
+ * also runs at load time and every constructor calls it, so callers rarely need to. */
 void tvm_tir_init(void);
 
 /* ---- Node kinds ---------------------------------------------------------------------------- */
