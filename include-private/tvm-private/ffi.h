@@ -33,6 +33,16 @@ bool tvm_ffi__map_keys_are_str(const void* map);
 enum { TVM_FFI__MAP_ENTRY_SIZE = 40, TVM_FFI__MAP_DEAD = -2 };
 const char* tvm_ffi__map_entries(const void* map, int64_t* count);
 
+/* Append the text a person reads for value (render.c: Python's str() of the value's upstream
+ * counterpart; a CPU tensor's elements nested by dims, "[[1, 2], [3, 4]]"). Never fails. */
+void tvm_ffi__render_value(const TVMFFIAny* value, tvm_ffi_strbuf* out);
+/* Append Python's fmt.format(*args) with each argument rendered as tvm_ffi__render_value does:
+ * "{}" (automatic numbering), "{<index>}" (manual), "{{" and "}}". 0, or -1 + ValueError on a
+ * malformed format or a field with a format spec or name, IndexError on an index past the
+ * arguments (Python's messages). */
+int tvm_ffi__format_values(TVMFFIByteArray fmt, const TVMFFIAny* args, int32_t n,
+                           tvm_ffi_strbuf* out);
+
 #ifdef __cplusplus
 }
 #endif
