@@ -37,11 +37,12 @@ const char* tvm_ffi__map_entries(const void* map, int64_t* count);
  * counterpart; a CPU tensor's elements nested by dims, "[[1, 2], [3, 4]]"). Never fails. */
 void tvm_ffi__render_value(const TVMFFIAny* value, tvm_ffi_strbuf* out);
 /* Append Python's fmt.format(*args) with each argument rendered as tvm_ffi__render_value does:
- * "{}" (automatic numbering), "{<index>}" (manual), "{{" and "}}". 0, or -1 + ValueError on a
- * malformed format or a field with a format spec or name, IndexError on an index past the
- * arguments (Python's messages). */
+ * "{}" (automatic numbering), "{<index>}" (manual), "{{" and "}}"; an empty fmt with empty_sep
+ * given appends the rendered args joined by empty_sep instead (Relax's print joins with " ",
+ * assert_op with ", "). 0, or -1 + ValueError on a malformed format or a field with a format
+ * spec or name, IndexError on an index past the arguments (Python's messages). */
 int tvm_ffi__format_values(TVMFFIByteArray fmt, const TVMFFIAny* args, int32_t n,
-                           tvm_ffi_strbuf* out);
+                           const char* empty_sep, tvm_ffi_strbuf* out);
 
 #ifdef __cplusplus
 }

@@ -196,7 +196,14 @@ static void render(const TVMFFIAny* v, tvm_ffi_strbuf* out, int depth) {
 void tvm_ffi__render_value(const TVMFFIAny* value, tvm_ffi_strbuf* out) { render(value, out, 0); }
 
 int tvm_ffi__format_values(TVMFFIByteArray fmt, const TVMFFIAny* args, int32_t n,
-                           tvm_ffi_strbuf* out) {
+                           const char* empty_sep, tvm_ffi_strbuf* out) {
+  if (fmt.size == 0 && empty_sep) {
+    for (int32_t i = 0; i < n; ++i) {
+      if (i) tvm_ffi_strbuf_puts(out, empty_sep);
+      render(&args[i], out, 0);
+    }
+    return 0;
+  }
   int64_t next = 0;
   int numbering = 0; /* 1 automatic, 2 manual */
   for (size_t i = 0; i < fmt.size; ++i) {

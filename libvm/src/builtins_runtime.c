@@ -322,13 +322,8 @@ static int format_args(const char* fname, const TVMFFIAny* fmt, const TVMFFIAny*
       vals[i] = tvm_ffi_any_copy(&args[i]);
     }
   }
-  if (rc == 0 && f.size == 0) {
-    for (int32_t k = 0; k < n; ++k) {
-      if (k) tvm_ffi_strbuf_puts(out, sep);
-      tvm_ffi__render_value(&vals[k], out);
-    }
-  } else if (rc == 0) {
-    rc = tvm_ffi__format_values(f, vals, n, out);
+  if (rc == 0) {
+    rc = tvm_ffi__format_values(f, vals, n, sep, out);
     if (rc != 0) tvm_ffi_raise_context("%s: format \"%.*s\"", fname, (int)f.size, f.data);
   }
   for (int32_t k = 0; k < i; ++k) tvm_ffi_any_release(&vals[k]);

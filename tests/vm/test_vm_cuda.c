@@ -8,7 +8,7 @@
 #include <dlfcn.h>
 #include <stdlib.h>
 
-#include "../stdout_capture.h"
+#include "stdout_capture.h"
 #include "vm_test_funcs.h"
 
 static const char* g_mode = "real";

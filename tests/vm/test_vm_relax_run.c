@@ -6,7 +6,7 @@
  */
 #include <tvm/vm/vm.h>
 
-#include "../stdout_capture.h"
+#include "stdout_capture.h"
 #include "test_util.h"
 
 static void* i64_tensor(int ndim, const int64_t* shape, const int64_t* vals) {
