@@ -2,9 +2,9 @@
  * tvm-private/ffi.h: libtvmffi's internals that the other libraries of this project call.
  *
  * Not installed (include-private/ is on the include path of the suite's libraries and tests
- * only): a downstream program sees the public API of include/tvm/ffi/ and nothing here. Each
- * function trusts a promise of its caller that the public functions check; debug builds
- * (without NDEBUG) assert it.
+ * only): a downstream program sees the public API of include/tvm/ffi/ and nothing here. The
+ * object and map functions trust a promise of their caller that the public functions check;
+ * debug builds (without NDEBUG) assert it. The renderer at the end checks its input.
  */
 #ifndef TVM_PRIVATE_FFI_H_
 #define TVM_PRIVATE_FFI_H_
