@@ -337,7 +337,9 @@ static tvm_tir_ir_module_obj* newer_ops_model(void) {
   tvm_relax_expr_obj* pad = keep(&p, tvm_relax_prim_value_new(keep(&p, tvm_tir_const_float(F32, 0.5))));
   void* a_lt = keep(&p, rt_attrs(2, "index_map", tvm_ffi_any_obj(map), "pad_value", tvm_ffi_any_obj(pad)));
   tvm_relax_var_obj* lt = emit(&p, bb, tvm_relax_call_op("relax.layout_transform", a_lt, 1, cs));
-  void* a_at = keep(&p, rt_attrs(1, "causal_mask", tvm_ffi_string("TopLeft")));
+  TVMFFIAny top_left = tvm_ffi_string("TopLeft");
+  void* a_at = keep(&p, rt_attrs(1, "causal_mask", top_left));
+  tvm_ffi_any_release(&top_left);
   tvm_relax_var_obj* at = emit(&p, bb, tvm_relax_call_op("relax.nn.attention", a_at, 4, q, kv, kv, bias));
   void* rf = keep(&p, rt_array(6, v, sd, cs, cp, lt, at));
   tvm_relax_expr_obj* ret = keep(&p, tvm_relax_tuple_new(rf));

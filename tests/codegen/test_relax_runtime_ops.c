@@ -125,11 +125,14 @@ static tvm_tir_ir_module_obj* runtime_model(void) {
   tvm_relax_var_obj* shx = emit(&p, bb, tvm_relax_call_op("relax.shape_of", NULL, 1, x));
   tvm_relax_var_obj* st = emit(&p, bb, tvm_relax_call_op("relax.shape_to_tensor", NULL, 1, shx));
   /* print and assert_op */
-  void* pattrs = keep(&p, rt_attrs(1, "format", tvm_ffi_string("z0={} shape={}")));
+  TVMFFIAny pfmt = tvm_ffi_string("z0={} shape={}"), afmt = tvm_ffi_string("max {} too large");
+  void* pattrs = keep(&p, rt_attrs(1, "format", pfmt));
+  tvm_ffi_any_release(&pfmt);
   emit(&p, bb, tvm_relax_call_op("relax.print", pattrs, 2, z0, st));
   tvm_relax_var_obj* mx = emit(&p, bb, tvm_relax_call_op("relax.max", NULL, 1, x));
   tvm_relax_var_obj* cond = emit(&p, bb, tvm_relax_call_op("relax.less", NULL, 2, mx, limit));
-  void* aattrs = keep(&p, rt_attrs(1, "format", tvm_ffi_string("max {} too large")));
+  void* aattrs = keep(&p, rt_attrs(1, "format", afmt));
+  tvm_ffi_any_release(&afmt);
   emit(&p, bb, tvm_relax_call_op("relax.assert_op", aattrs, 2, cond, mx));
   /* call_dps_packed and call_pure_packed of registered C functions */
   tvm_relax_expr_obj* dps_f = keep(&p, tvm_relax_extern_func_new("test.dps_scale3", NULL));

@@ -50,8 +50,11 @@ static void attention_ref(const attn_case* c, const float* q, const float* k, co
 }
 
 static void* attn_attrs(const attn_case* c) {
-  return rt_attrs(2, "scale", isnan(c->scale) ? tvm_ffi_any_none() : tvm_ffi_any_float(c->scale),
-                  "causal_mask", c->mask ? tvm_ffi_string(c->mask) : tvm_ffi_any_none());
+  TVMFFIAny mask = c->mask ? tvm_ffi_string(c->mask) : tvm_ffi_any_none();
+  void* attrs = rt_attrs(2, "scale", isnan(c->scale) ? tvm_ffi_any_none() : tvm_ffi_any_float(c->scale),
+                         "causal_mask", mask);
+  tvm_ffi_any_release(&mask);
+  return attrs;
 }
 
 TEST(attention_static) {
@@ -122,7 +125,9 @@ TEST(attention_symbolic_lengths) {
   }
   tvm_ffi_release(legal), tvm_ffi_release(call), tvm_ffi_release(attrs);
   /* A sliding window has no kernel (upstream's legalization refuses it too). */
-  attrs = rt_attrs(2, "causal_mask", tvm_ffi_string("TopLeft"), "window_size", tvm_ffi_any_int(2));
+  TVMFFIAny top_left = tvm_ffi_string("TopLeft");
+  attrs = rt_attrs(2, "causal_mask", top_left, "window_size", tvm_ffi_any_int(2));
+  tvm_ffi_any_release(&top_left);
   call = tvm_relax_call_op("relax.nn.attention", attrs, 3, q, k, v);
   CHECK(call != NULL);
   legal = call ? lg_legalize(params, call) : NULL;

@@ -395,7 +395,9 @@ TEST(conv2d_transpose_symbolic_and_layouts) {
   /* Another layout has no kernel: a NotImplementedError, not a wrong kernel. */
   tvm_relax_var_obj* xn = rt_var_take("xn", rt_tensor(F32, 4, (int64_t)1, (int64_t)3, (int64_t)3, (int64_t)2));
   void* params2 = rt_array(2, xn, w);
-  attrs = rt_attrs(1, "data_layout", tvm_ffi_string("NHWC"));
+  TVMFFIAny nhwc = tvm_ffi_string("NHWC");
+  attrs = rt_attrs(1, "data_layout", nhwc);
+  tvm_ffi_any_release(&nhwc);
   call = tvm_relax_call_op("relax.nn.conv2d_transpose", attrs, 2, xn, w);
   CHECK(call != NULL);
   legal = call ? lg_legalize(params2, call) : NULL;
