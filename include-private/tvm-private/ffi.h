@@ -2,9 +2,9 @@
  * tvm-private/ffi.h: libtvmffi's internals that the other libraries of this project call.
  *
  * Not installed (include-private/ is on the include path of the suite's libraries and tests
- * only): a downstream program sees the public API of include/tvm/ffi/ and nothing here. Each
- * function trusts a promise of its caller that the public functions check; debug builds
- * (without NDEBUG) assert it.
+ * only): a downstream program sees the public API of include/tvm/ffi/ and nothing here. The
+ * object and map functions trust a promise of their caller that the public functions check;
+ * debug builds (without NDEBUG) assert it. The renderer at the end checks its input.
  */
 #ifndef TVM_PRIVATE_FFI_H_
 #define TVM_PRIVATE_FFI_H_
@@ -32,6 +32,17 @@ bool tvm_ffi__map_keys_are_str(const void* map);
  * ffi.Dict. */
 enum { TVM_FFI__MAP_ENTRY_SIZE = 40, TVM_FFI__MAP_DEAD = -2 };
 const char* tvm_ffi__map_entries(const void* map, int64_t* count);
+
+/* Append the text a person reads for value (render.c: Python's str() of the value's upstream
+ * counterpart; a CPU tensor's elements nested by dims, "[[1, 2], [3, 4]]"). Never fails. */
+void tvm_ffi__render_value(const TVMFFIAny* value, tvm_ffi_strbuf* out);
+/* Append Python's fmt.format(*args) with each argument rendered as tvm_ffi__render_value does:
+ * "{}" (automatic numbering), "{<index>}" (manual), "{{" and "}}"; an empty fmt with empty_sep
+ * given appends the rendered args joined by empty_sep instead (Relax's print joins with " ",
+ * assert_op with ", "). 0, or -1 + ValueError on a malformed format or a field with a format
+ * spec or name, IndexError on an index past the arguments (Python's messages). */
+int tvm_ffi__format_values(TVMFFIByteArray fmt, const TVMFFIAny* args, int32_t n,
+                           const char* empty_sep, tvm_ffi_strbuf* out);
 
 #ifdef __cplusplus
 }

@@ -464,32 +464,48 @@ static int64_t func_index(fn_ctx* c, const tvm_tir_global_var_obj* gv) {
 }
 
 
+/* call_tir, call_tir_inplace (an in-place output is the register of the input it names, not
+ * passed again) and call_dps_packed (the callee an ExternFunc). */
 static int64_t emit_call_tir(fn_ctx* c, const tvm_relax_call_obj* call) {
   const tvm_tir_global_var_obj* gv = tvm_ffi_seq_obj_at(call->args, 0);
   const tvm_relax_expr_obj* in = tvm_ffi_seq_obj_at(call->args, 1);
-  if (!tvm_tir_is(gv, TVM_TIR_KIND_GlobalVar) || tvm_relax_kind_of(in) != TVM_RELAX_KIND_Tuple) {
-    return fail(c, "call_tir needs a GlobalVar and a tuple of arguments", NULL), -1;
+  bool packed = tvm_relax_kind_of(gv) == TVM_RELAX_KIND_ExternFunc;
+  if ((!packed && !tvm_tir_is(gv, TVM_TIR_KIND_GlobalVar)) || tvm_relax_kind_of(in) != TVM_RELAX_KIND_Tuple) {
+    return fail(c, "call_tir needs a GlobalVar (or an ExternFunc) and a tuple of arguments", NULL), -1;
   }
+  const TVMFFIAny* inplace = tvm_relax_call_attr(call, "inplace_indices");
+  void* fields = ((const tvm_relax_tuple_obj*)in)->fields;
   if (tvm_ffi_seq_size(call->args) > 2) return fail(c, "call_tir with tir_vars is not supported yet", NULL), -1;
   const tvm_relax_sinfo_obj* os = tvm_ffi_seq_obj_at(call->sinfo_args, 0);
   bool tuple_out = tvm_relax_kind_of(os) == TVM_RELAX_KIND_TupleStructInfo;
   void* ofields = tuple_out ? ((const tvm_relax_tuple_sinfo_obj*)os)->fields : NULL;
   int64_t nout = tuple_out ? tvm_ffi_seq_size(ofields) : 1;
-  int64_t outs[64];
+  int64_t outs[64], extra[64];
+  int32_t nextra = 0;
   if (nout > 64) return fail(c, "more than 64 outputs", NULL), -1;
   for (int64_t i = 0; i < nout; ++i) {
+    int64_t idx = -1;
+    if (inplace && inplace->type_index == kTVMFFIArray && i < tvm_ffi_seq_size(inplace->v_obj)) {
+      tvm_ffi_any_as_int(tvm_ffi_seq_at(inplace->v_obj, i), &idx);
+    }
+    if (idx >= 0 && idx < tvm_ffi_seq_size(fields)) {
+      outs[i] = emit_expr(c, tvm_ffi_seq_obj_at(fields, idx));
+      if (outs[i] < 0) return -1;
+      continue;
+    }
     outs[i] = alloc_output(c, tuple_out ? tvm_ffi_seq_obj_at(ofields, i) : os);
     if (outs[i] < 0) return -1;
+    extra[nextra++] = tvm_vm_arg_reg(outs[i]);
   }
-  int64_t extra[64];
-  for (int64_t i = 0; i < nout; ++i) extra[i] = tvm_vm_arg_reg(outs[i]);
-  int64_t f = tvm_vm_builder_declare_packed(c->b, kernel_name(c, gv));
+  const char* name = packed ? tvm_ffi_str_cstr(((const tvm_relax_extern_func_obj*)(const void*)gv)->global_symbol)
+                            : kernel_name(c, gv);
+  int64_t f = tvm_vm_builder_declare_packed(c->b, name);
   if (f < 0) return -1;
-  if (emit_args_call(c, f, ((const tvm_relax_tuple_obj*)in)->fields, 0, extra, (int32_t)nout,
-                     TVM_VM_REG_VOID) < 0 && tvm_ffi_error_pending()) {
+  if (emit_args_call(c, f, fields, 0, extra, nextra, TVM_VM_REG_VOID) < 0 && tvm_ffi_error_pending()) {
     return -1;
   }
   if (!tuple_out) return outs[0];
+  for (int64_t i = 0; i < nout; ++i) extra[i] = tvm_vm_arg_reg(outs[i]);
   int64_t dst = new_reg(c);
   return emit_call(c, "vm.builtin.make_tuple", extra, (int32_t)nout, dst) < 0 ? -1 : dst;
 }
@@ -535,13 +551,52 @@ static int64_t emit_kill(fn_ctx* c, const tvm_relax_call_obj* call) {
   return emit_call(c, "vm.builtin.null_value", &none, 0, r) < 0 ? -1 : r;
 }
 
+/* R.print(args, format) -> relax.run.print(format, args...); R.assert_op(cond, args, format) ->
+ * relax.run.assert_op(cond, format, args...) (upstream's FCallPacked functions; the format is
+ * the call's attribute here, as older upstream kept it). */
+static int64_t emit_print_assert(fn_ctx* c, bool print, const tvm_relax_call_obj* call, int64_t dst) {
+  const TVMFFIAny* fa = tvm_relax_call_attr(call, "format");
+  TVMFFIByteArray fmt = {"", 0};
+  if (fa) tvm_ffi_any_as_bytes(fa, &fmt);
+  if (memchr(fmt.data, 0, fmt.size)) return fail(c, "a format string with a NUL byte", NULL), -1;
+  tvm_ffi_strbuf text = {0};
+  tvm_ffi_strbuf_append(&text, fmt.data, fmt.size);
+  int64_t fw = arg_const_str(c, tvm_ffi_strbuf_cstr(&text));
+  tvm_ffi_strbuf_free(&text);
+  if (fw == INT64_MIN) return -1;
+  if (print) return emit_prefixed_call(c, "relax.run.print", &fw, 1, call->args, dst);
+  int64_t n = tvm_ffi_seq_size(call->args), words[256];
+  if (n + 1 > 256) return fail(c, "more than 256 call arguments", NULL), -1;
+  for (int64_t i = 0, w = 0; i < n; ++i) {
+    bool ok;
+    words[w++] = arg_word(c, tvm_ffi_seq_obj_at(call->args, i), &ok);
+    if (!ok) return -1;
+    if (i == 0) words[w++] = fw;
+  }
+  return emit_call(c, "relax.run.assert_op", words, (int32_t)(n + 1), dst) < 0 ? -1 : dst;
+}
+
 static int64_t emit_call_expr(fn_ctx* c, const tvm_relax_call_obj* call) {
   const tvm_relax_op_info* info = tvm_relax_op_info_of(call->op);
   int64_t dst = new_reg(c);
   if (info) {
     switch (info->id) {
       case TVM_RELAX_OP_call_tir:
+      case TVM_RELAX_OP_call_tir_inplace:
+      case TVM_RELAX_OP_call_dps_packed:
         return emit_call_tir(c, call);
+      case TVM_RELAX_OP_tensor_to_shape:
+      case TVM_RELAX_OP_shape_to_tensor: {
+        /* upstream: LowerRuntimeBuiltin's vm.builtin.tensor_to_shape; shape_to_tensor's
+         * FCallPacked relax.run.shape_to_tensor */
+        int64_t f = tvm_vm_builder_declare_packed(c->b, info->id == TVM_RELAX_OP_tensor_to_shape
+                                                            ? "vm.builtin.tensor_to_shape"
+                                                            : "relax.run.shape_to_tensor");
+        return f < 0 ? -1 : emit_args_call(c, f, call->args, 0, NULL, 0, dst);
+      }
+      case TVM_RELAX_OP_print:
+      case TVM_RELAX_OP_assert_op:
+        return emit_print_assert(c, info->id == TVM_RELAX_OP_print, call, dst);
       case TVM_RELAX_OP_shape_of: {
         int64_t f = tvm_vm_builder_declare_packed(c->b, "vm.builtin.shape_of");
         return f < 0 ? -1 : emit_args_call(c, f, call->args, 0, NULL, 0, dst);

@@ -7,6 +7,12 @@
  *   lv = alloc                       (tuple outputs: one alloc per field, lv = (alloc, ...))
  * A mutator walk whose post hook on ordinary blocks expands the bindings; lv keeps its Var (the
  * allocation has exactly the call's struct info), so no use needs redirecting.
+ *
+ * R.call_dps_packed("f", (x,), out_sinfo) is rewritten the same way, the callee the ExternFunc
+ * (a packed function found by name at run time). R.call_tir_inplace(f, (x, y), out_sinfo,
+ * inplace_indices=[1, -1]) allocates only the outputs whose index is -1 and passes only those
+ * after the inputs (`_ = f(x, y, alloc)`); an in-place output is the input it names
+ * (`lv = (y, alloc)`), as upstream's CallTIRRewrite does.
  */
 #include <stdio.h>
 
@@ -54,17 +60,30 @@ static tvm_relax_var_obj* emit_alloc(rw_ctx* c, void* list, const tvm_relax_sinf
   return var;
 }
 
-/* The bindings replacing `b` (a call_tir binding) appended to list. */
+/* The in-place input of output i of a call_tir_inplace (its inplace_indices[i]), else -1. */
+static int64_t inplace_index(const tvm_relax_call_obj* call, int64_t i) {
+  const TVMFFIAny* a = tvm_relax_call_attr(call, "inplace_indices");
+  int64_t idx = -1;
+  if (tvm_relax__call_op_id(call) == TVM_RELAX_OP_call_tir_inplace && a && a->type_index == kTVMFFIArray &&
+      i < tvm_ffi_seq_size(a->v_obj)) {
+    tvm_ffi_any_as_int(tvm_ffi_seq_at(a->v_obj, i), &idx);
+  }
+  return idx;
+}
+
+/* The bindings replacing `b` (a call_tir, call_tir_inplace or call_dps_packed binding) appended
+ * to list. */
 static int expand(rw_ctx* c, void* list, const tvm_relax_binding_obj* b, const tvm_relax_call_obj* call) {
   const void* callee = tvm_ffi_seq_obj_at(call->args, 0);
   const tvm_relax_expr_obj* in = tvm_ffi_seq_obj_at(call->args, 1);
+  const char* op = tvm_relax_op_info_of(call->op)->name;
   if (tvm_ffi_seq_size(call->args) > 2) {
-    return tvm_ffi_raise("ValueError", "binding of %s: call_tir with packed TIR arguments is not supported yet",
-                         tvm_relax_var_name(b->var));
+    return tvm_ffi_raise("ValueError", "binding of %s: %s with packed TIR arguments is not supported yet",
+                         tvm_relax_var_name(b->var), op);
   }
   if (tvm_relax_kind_of(in) != TVM_RELAX_KIND_Tuple) {
-    return tvm_ffi_raise("ValueError", "binding of %s: call_tir's arguments must be a tuple expression",
-                         tvm_relax_var_name(b->var));
+    return tvm_ffi_raise("ValueError", "binding of %s: %s's arguments must be a tuple expression",
+                         tvm_relax_var_name(b->var), op);
   }
   const tvm_relax_sinfo_obj* os = tvm_ffi_seq_obj_at(call->sinfo_args, 0);
   bool tuple_out = tvm_relax_kind_of(os) == TVM_RELAX_KIND_TupleStructInfo;
@@ -78,6 +97,11 @@ static int expand(rw_ctx* c, void* list, const tvm_relax_binding_obj* b, const t
     rc = tvm_ffi_list_push(args, tvm_ffi_seq_at(fields, i));
   }
   for (int64_t i = 0; rc == 0 && i < nout; ++i) {
+    int64_t in_place = inplace_index(call, i);
+    if (in_place >= 0 && in_place < tvm_ffi_seq_size(fields)) {
+      rc = tvm_ffi_list_push(outs, tvm_ffi_seq_at(fields, in_place));
+      continue;
+    }
     tvm_relax_var_obj* v = emit_alloc(c, list, tuple_out ? tvm_ffi_seq_obj_at(ofields, i) : os);
     TVMFFIAny item = tvm_ffi_any_obj(v);
     rc = v && tvm_ffi_list_push(outs, &item) == 0 && tvm_ffi_list_push(args, &item) == 0 ? 0 : -1;
@@ -112,8 +136,10 @@ static int expand(rw_ctx* c, void* list, const tvm_relax_binding_obj* b, const t
 }
 
 static bool is_call_tir_binding(const tvm_relax_binding_obj* b) {
-  return tvm_relax_kind_of(b) == TVM_RELAX_KIND_VarBinding &&
-         tvm_relax__call_op_id(tvm_relax_binding_value(b)) == TVM_RELAX_OP_call_tir;
+  if (tvm_relax_kind_of(b) != TVM_RELAX_KIND_VarBinding) return false;
+  int32_t id = tvm_relax__call_op_id(tvm_relax_binding_value(b));
+  return id == TVM_RELAX_OP_call_tir || id == TVM_RELAX_OP_call_tir_inplace ||
+         id == TVM_RELAX_OP_call_dps_packed;
 }
 
 static void* rewrite_block(tvm_relax_mutator* m, const void* node) {

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <tvm-private/ffi.h>
 #include <tvm/tir/interp.h>
 
 #include "internal.h"
@@ -207,11 +208,25 @@ static void* alloc_tensor(frame* f, const tvm_relax_sinfo_obj* s) {
 }
 
 /* ---- Calls ----------------------------------------------------------------------------------- */
+/*
+ * call_tir, call_tir_inplace and call_dps_packed: the callee (a PrimFunc of the module, run by
+ * the TIR interpreter, or a packed function found by name) gets the inputs and then the outputs
+ * to write; an in-place output of call_tir_inplace is the input its inplace_indices names (which
+ * the kernel overwrites, as compiled code does), the others are new tensors.
+ */
 static int eval_call_tir(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, TVMFFIAny* out) {
-  const tvm_tir_global_var_obj* gv = tvm_ffi_seq_obj_at(call->args, 0);
-  if (!tvm_tir_is(gv, TVM_TIR_KIND_GlobalVar)) {
-    return tvm_ffi_raise("NotImplementedError", "%s: call_tir of a non-GlobalVar callee", f->func);
+  const void* callee = tvm_ffi_seq_obj_at(call->args, 0);
+  bool packed = tvm_relax_kind_of(callee) == TVM_RELAX_KIND_ExternFunc;
+  const char* op = tvm_relax_op_info_of(call->op)->name;
+  if (!packed && !tvm_tir_is(callee, TVM_TIR_KIND_GlobalVar)) {
+    return tvm_ffi_raise("NotImplementedError", "%s: %s of a callee that is neither a GlobalVar nor an ExternFunc",
+                         f->func, op);
   }
+  const char* name = packed ? tvm_ffi_str_cstr(((const tvm_relax_extern_func_obj*)callee)->global_symbol)
+                            : tvm_ffi_str_cstr(((const tvm_tir_global_var_obj*)callee)->name_hint);
+  const TVMFFIAny* inplace = tvm_relax__call_op_id(call) == TVM_RELAX_OP_call_tir_inplace
+                                 ? tvm_relax_call_attr(call, "inplace_indices")
+                                 : NULL;
   TVMFFIAny ins = tvm_ffi_any_none();
   if (eval_expr(c, f, tvm_ffi_seq_obj_at(call->args, 1), &ins) != 0) return -1;
   const tvm_relax_sinfo_obj* os = tvm_ffi_seq_obj_at(call->sinfo_args, 0);
@@ -219,34 +234,49 @@ static int eval_call_tir(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, 
   void* ofields = tuple_out ? ((const tvm_relax_tuple_sinfo_obj*)os)->fields : NULL;
   int64_t nout = tuple_out ? tvm_ffi_seq_size(ofields) : 1;
   int64_t nin = ins.type_index == kTVMFFIArray ? tvm_ffi_seq_size(ins.v_obj) : 1;
+  /* args: the inputs, then the outputs the callee writes; results: every output */
   TVMFFIAny* args = tvm_ffi_calloc((size_t)(nin + nout), sizeof(TVMFFIAny));
-  int rc = args ? 0 : -1;
+  TVMFFIAny* results = args ? tvm_ffi_calloc((size_t)nout, sizeof(TVMFFIAny)) : NULL;
+  int rc = results ? 0 : -1;
+  int64_t nargs = nin;
   for (int64_t i = 0; rc == 0 && i < nin; ++i) {
     args[i] = ins.type_index == kTVMFFIArray ? tvm_ffi_any_copy(tvm_ffi_seq_at(ins.v_obj, i))
                                              : tvm_ffi_any_copy(&ins);
   }
   for (int64_t i = 0; rc == 0 && i < nout; ++i) {
+    int64_t idx = -1;
+    if (inplace && inplace->type_index == kTVMFFIArray && i < tvm_ffi_seq_size(inplace->v_obj)) {
+      tvm_ffi_any_as_int(tvm_ffi_seq_at(inplace->v_obj, i), &idx);
+    }
+    if (idx >= 0 && idx < nin) {
+      results[i] = tvm_ffi_any_copy(&args[idx]);
+      continue;
+    }
     void* t = alloc_tensor(f, tuple_out ? tvm_ffi_seq_obj_at(ofields, i) : os);
-    args[nin + i] = tvm_ffi_any_obj(t);
+    results[i] = tvm_ffi_any_obj(t);
+    args[nargs++] = tvm_ffi_any_copy(&results[i]);
     if (!t) rc = -1;
   }
   TVMFFIAny ret = tvm_ffi_any_none();
   if (rc == 0) {
-    rc = tvm_tir_interp_run(c->mod, tvm_ffi_str_cstr(gv->name_hint), args, (int32_t)(nin + nout), &ret);
-    if (rc != 0) tvm_ffi_raise_context("%s: call_tir %s", f->func, tvm_ffi_str_cstr(gv->name_hint));
+    rc = packed ? tvm_ffi_global_call(name, args, (int32_t)nargs, &ret)
+                : tvm_tir_interp_run(c->mod, name, args, (int32_t)nargs, &ret);
+    if (rc != 0) tvm_ffi_raise_context("%s: %s %s", f->func, op, name);
   }
   tvm_ffi_any_release(&ret);
   if (rc == 0) {
     if (tuple_out) {
-      void* arr = tvm_ffi_array_new(args + nin, nout);
+      void* arr = tvm_ffi_array_new(results, nout);
       *out = tvm_ffi_any_obj(arr);
       rc = arr ? 0 : -1;
     } else {
-      *out = tvm_ffi_any_copy(&args[nin]);
+      *out = tvm_ffi_any_copy(&results[0]);
     }
   }
-  for (int64_t i = 0; args && i < nin + nout; ++i) tvm_ffi_any_release(&args[i]);
+  for (int64_t i = 0; args && i < nargs; ++i) tvm_ffi_any_release(&args[i]);
+  for (int64_t i = 0; results && i < nout; ++i) tvm_ffi_any_release(&results[i]);
   tvm_ffi_free(args);
+  tvm_ffi_free(results);
   tvm_ffi_any_release(&ins);
   return rc;
 }
@@ -441,14 +471,158 @@ static int eval_reshape(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, T
   return rc;
 }
 
+/* ---- Runtime operators ----------------------------------------------------------------------- */
+/* The values of call->args[first..] into vals (owned; *n their count). */
+static int eval_args(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, int64_t first,
+                     TVMFFIAny** vals, int32_t* n) {
+  int64_t k = tvm_ffi_seq_size(call->args) - first;
+  *n = 0;
+  *vals = tvm_ffi_calloc((size_t)(k > 0 ? k : 1), sizeof(TVMFFIAny));
+  if (!*vals) return -1;
+  for (; *n < k; ++*n) {
+    if (eval_expr(c, f, tvm_ffi_seq_obj_at(call->args, first + *n), &(*vals)[*n]) != 0) return -1;
+  }
+  return 0;
+}
+
+static void free_args(TVMFFIAny* vals, int32_t n) {
+  for (int32_t i = 0; vals && i < n; ++i) tvm_ffi_any_release(&vals[i]);
+  tvm_ffi_free(vals);
+}
+
+/* The text of print's / assert_op's message: the `format` attribute applied to vals (format ""
+ * joins them with sep), as libvm's relax.run.print / assert_op make it. */
+static int format_message(frame* f, const tvm_relax_call_obj* call, const TVMFFIAny* vals, int32_t n,
+                          const char* sep, tvm_ffi_strbuf* out) {
+  const TVMFFIAny* fa = tvm_relax_call_attr(call, "format");
+  TVMFFIByteArray fmt = {"", 0};
+  if (fa) tvm_ffi_any_as_bytes(fa, &fmt);
+  if (tvm_ffi__format_values(fmt, vals, n, sep, out) != 0) {
+    return tvm_ffi_raise_context("%s: %s format \"%.*s\"", f->func, tvm_relax_op_info_of(call->op)->name,
+                                 (int)fmt.size, fmt.data);
+  }
+  return 0;
+}
+
+static int eval_print(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, TVMFFIAny* out) {
+  TVMFFIAny* vals;
+  int32_t n;
+  tvm_ffi_strbuf text = {0};
+  int rc = eval_args(c, f, call, 0, &vals, &n);
+  if (rc == 0) rc = format_message(f, call, vals, n, " ", &text);
+  if (rc == 0) {
+    tvm_ffi_strbuf_putc(&text, '\n');
+    const char* s = tvm_ffi_strbuf_cstr(&text);
+    size_t len = strlen(s);
+    if (fwrite(s, 1, len, stdout) != len || fflush(stdout) != 0) {
+      rc = tvm_ffi_raise("RuntimeError", "%s: relax.print: writing to stdout failed", f->func);
+    }
+  }
+  tvm_ffi_strbuf_free(&text);
+  free_args(vals, n);
+  void* unit = rc == 0 ? tvm_ffi_array_new(NULL, 0) : NULL; /* R.Tuple() */
+  *out = tvm_ffi_any_obj(unit);
+  return unit ? 0 : -1;
+}
+
+static int eval_assert(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, TVMFFIAny* out) {
+  TVMFFIAny* vals;
+  int32_t n;
+  int rc = eval_args(c, f, call, 0, &vals, &n);
+  bool holds = true;
+  if (rc == 0 && (vals[0].type_index == kTVMFFIBool || vals[0].type_index == kTVMFFIInt)) {
+    holds = vals[0].v_int64 != 0;
+  } else if (rc == 0) {
+    const DLTensor* t = vals[0].type_index == kTVMFFITensor ? tvm_ffi_tensor_dl(vals[0].v_obj) : NULL;
+    bool is_bool = t && t->dtype.lanes == 1 && (t->dtype.code == kDLBool || (t->dtype.code == kDLUInt && t->dtype.bits == 1));
+    if (!is_bool || t->ndim != 0) {
+      rc = tvm_ffi_raise("ValueError", "%s: relax.assert_op: the condition must be a bool scalar, got %s", f->func,
+                         tvm_ffi_any_type_name(&vals[0]));
+    } else {
+      holds = *((const uint8_t*)t->data + t->byte_offset) != 0;
+    }
+  }
+  if (rc == 0 && !holds) {
+    tvm_ffi_strbuf text = {0};
+    const TVMFFIAny* fa = tvm_relax_call_attr(call, "format");
+    TVMFFIByteArray fmt = {"", 0};
+    if (fa) tvm_ffi_any_as_bytes(fa, &fmt);
+    if (n == 1 && fmt.size == 0) {
+      tvm_ffi_strbuf_puts(&text, "Assertion Failed");
+    } else {
+      rc = format_message(f, call, vals + 1, n - 1, ", ", &text);
+    }
+    if (rc == 0) rc = tvm_ffi_raise("AssertionError", "%s", tvm_ffi_strbuf_cstr(&text));
+    tvm_ffi_strbuf_free(&text);
+  }
+  free_args(vals, n);
+  void* unit = rc == 0 ? tvm_ffi_array_new(NULL, 0) : NULL; /* R.Tuple() */
+  *out = tvm_ffi_any_obj(unit);
+  return unit ? 0 : -1;
+}
+
+/* tensor_to_shape (a 1-d int64 tensor's values as a Shape) and shape_to_tensor (the reverse). */
+static int eval_shape_conversion(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, bool to_shape,
+                                 TVMFFIAny* out) {
+  TVMFFIAny v = tvm_ffi_any_none();
+  if (eval_expr(c, f, tvm_ffi_seq_obj_at(call->args, 0), &v) != 0) return -1;
+  void* r = NULL;
+  if (to_shape) {
+    const DLTensor* t = v.type_index == kTVMFFITensor ? tvm_ffi_tensor_dl(v.v_obj) : NULL;
+    if (!t || t->ndim != 1 || t->dtype.code != kDLInt || t->dtype.bits != 64 || t->dtype.lanes != 1) {
+      tvm_ffi_raise("TypeError", "%s: relax.tensor_to_shape: expected a 1-d int64 tensor, got %s", f->func,
+                    tvm_ffi_any_type_name(&v));
+    } else {
+      r = tvm_ffi_shape_new((const int64_t*)((const char*)t->data + t->byte_offset), t->shape[0]);
+    }
+  } else if (v.type_index != kTVMFFIShape) {
+    tvm_ffi_raise("TypeError", "%s: relax.shape_to_tensor: expected a shape, got %s", f->func,
+                  tvm_ffi_any_type_name(&v));
+  } else {
+    int64_t n = tvm_ffi_shape_ndim(v.v_obj);
+    r = tvm_ffi_tensor_empty(&n, 1, tvm_tir_dtype_int(64), (DLDevice){kDLCPU, 0});
+    if (r && n) memcpy(tvm_ffi_tensor_dl(r)->data, tvm_ffi_shape_data(v.v_obj), (size_t)n * sizeof(int64_t));
+  }
+  tvm_ffi_any_release(&v);
+  *out = tvm_ffi_any_obj(r);
+  return r ? 0 : -1;
+}
+
+/* call_pure_packed(func, args...): the packed function found by name. */
+static int eval_call_packed(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, TVMFFIAny* out) {
+  const void* callee = tvm_ffi_seq_obj_at(call->args, 0);
+  if (tvm_relax_kind_of(callee) != TVM_RELAX_KIND_ExternFunc) {
+    return tvm_ffi_raise("NotImplementedError", "%s: call_pure_packed of a callee that is not an ExternFunc", f->func);
+  }
+  const char* sym = tvm_ffi_str_cstr(((const tvm_relax_extern_func_obj*)callee)->global_symbol);
+  TVMFFIAny* vals;
+  int32_t n;
+  int rc = eval_args(c, f, call, 1, &vals, &n);
+  if (rc == 0) rc = tvm_ffi_global_call(sym, vals, n, out);
+  if (rc != 0) tvm_ffi_raise_context("%s: call_pure_packed %s", f->func, sym);
+  free_args(vals, n);
+  return rc;
+}
+
 static int eval_call(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, TVMFFIAny* out) {
   const tvm_relax_op_info* info = tvm_relax_op_info_of(call->op);
   if (info) {
     switch (info->id) {
       case TVM_RELAX_OP_call_tir:
+      case TVM_RELAX_OP_call_tir_inplace:
+      case TVM_RELAX_OP_call_dps_packed:
         return eval_call_tir(c, f, call, out);
       case TVM_RELAX_OP_reshape:
         return eval_reshape(c, f, call, out);
+      case TVM_RELAX_OP_call_pure_packed:
+        return eval_call_packed(c, f, call, out);
+      case TVM_RELAX_OP_print:
+        return eval_print(c, f, call, out);
+      case TVM_RELAX_OP_assert_op:
+        return eval_assert(c, f, call, out);
+      case TVM_RELAX_OP_tensor_to_shape:
+      case TVM_RELAX_OP_shape_to_tensor:
+        return eval_shape_conversion(c, f, call, info->id == TVM_RELAX_OP_tensor_to_shape, out);
       case TVM_RELAX_OP_make_closure:
       case TVM_RELAX_OP_invoke_closure:
       case TVM_RELAX_OP_invoke_pure_closure:

@@ -152,6 +152,9 @@ int tvm_relax__expr_tir_vars(const tvm_tir_expr_obj* e, void* out, void* seen);
  * `out`), so that collecting over many struct infos costs each one's size only. */
 int tvm_relax__sinfo_tir_vars_seen(const tvm_relax_sinfo_obj* sinfo, bool defs_only, void* out,
                                    void* seen);
+/* e with the TIR variables that vmap (ffi.Map/Dict tir.Var -> PrimExpr) maps replaced, then
+ * simplified when anything changed; e itself (retained) otherwise. NULL + error. */
+tvm_tir_expr_obj* tvm_relax__subst_expr(const void* vmap, tvm_tir_expr_obj* e);
 /* Text of an expression or struct info for messages (never fails). */
 void tvm_relax__text(tvm_ffi_strbuf* out, const void* obj);
 /* The FuncStructInfo-derived result of calling a callee of struct info fsinfo with args:
@@ -206,6 +209,9 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_matmul(const tvm_relax_call_obj* call
 tvm_tir_prim_func_obj* tvm_relax__legalize_softmax(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_norm(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_reduce(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_variance(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_scan(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_attention(const tvm_relax_call_obj* call);
 /* The kernel's tensor inputs of a call, appended to `out` (ffi.List of Relax expressions): each
  * tensor argument, and each field of an argument that is a tuple of tensors (a Tuple literal's
  * field, else a TupleGetItem of it), in order. 0 or -1 + error. */
@@ -242,10 +248,12 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_take(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_tile(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_repeat(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_flip(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_layout_transform(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_fill(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_arange(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_tri(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_conv(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_conv_transpose(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_pool2d(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_adaptive_pool2d(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_pad(const tvm_relax_call_obj* call);

@@ -1,6 +1,7 @@
 /*
  * legalize_conv.c: the kernels of the convolutions (conv1d NCW/OIW, conv2d NCHW/OIHW, with
- * strides, padding, dilation and groups), pooling (max_pool2d / avg_pool2d NCHW with
+ * strides, padding, dilation and groups), conv2d_transpose (NCHW/IOHW, the same attributes
+ * and output_padding), pooling (max_pool2d / avg_pool2d NCHW with
  * count_include_pad and ceil_mode; adaptive_avg_pool2d NCHW), pad (constant, edge, reflect),
  * batch_norm (inference: the moving statistics, passed through as the second and third
  * results; training: the batch's statistics, the moving ones updated) and dropout (the
@@ -174,6 +175,84 @@ static void* conv_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const
 
 tvm_tir_prim_func_obj* tvm_relax__legalize_conv(const tvm_relax_call_obj* call) {
   return tvm_relax__legalize_with(call, conv_body);
+}
+
+/* ---- conv2d_transpose ------------------------------------------------------------------------ */
+/*
+ * NCHW data, IOHW weight (in channels, out channels per group, kh, kw), as upstream's
+ * group_conv2d_transpose_nchw computes it: out[n, o, y, x] is the sum over the input channels c
+ * of o's group and the taps (ky, kx) of data[n, c, iy, ix] * w[c, o % O_g, ky, kx] where
+ * y + pad_top - ky * dilation = iy * stride (likewise for x), for iy inside the input. Taps that
+ * land between strides or outside the input are conditions, not a dilated copy. output_padding
+ * only lengthens the output (its inference rule).
+ */
+static void* conv_transpose_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
+                                 int nin, tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nin, (void)nout;
+  if (!layout_is(call, "data_layout", "NCHW") || !layout_is(call, "kernel_layout", "IOHW") ||
+      !layout_is(call, "out_layout", "NCHW")) {
+    tvm_ffi_raise("NotImplementedError", "conv2d_transpose: only the NCHW/IOHW layouts have a kernel");
+    return NULL;
+  }
+  int64_t strides[2], dilation[2], pad[4];
+  if (attr_ints(call, "strides", 2, 1, strides) != 0 || attr_ints(call, "dilation", 2, 1, dilation) != 0 ||
+      attr_padding(call, 2, pad) != 0) {
+    return NULL;
+  }
+  int64_t groups = 1;
+  const TVMFFIAny* gv = tvm_relax_call_attr(call, "groups");
+  if (gv) tvm_ffi_any_as_int(gv, &groups);
+  tvm_tir_buffer_obj *x = in[0], *w = in[1], *o = out[0];
+  DLDataType t = o->dtype;
+  void *v[4], *r[3]; /* r: the channel within the group, then the taps */
+  if (tvm_relax__kernel_vars(v, 4, "i") != 0) return NULL;
+  if (tvm_relax__kernel_vars(r, 3, "r") != 0) {
+    tvm_relax__release_all(v, 4);
+    return NULL;
+  }
+  /* o's group: o // O_g; its input channels start at group * (I / groups). */
+  void* ipg = tvm_tir_floordiv_take(tvm_tir_ref(dim(w, 0)), tvm_tir_i64(groups));
+  void* chan = tvm_tir_add_take(tvm_tir_mul_take(tvm_tir_floordiv_take(tvm_tir_ref(v[1]), tvm_tir_ref(dim(w, 1))),
+                                                 tvm_tir_ref(ipg)),
+                                tvm_tir_ref(r[0]));
+  void* xi[4] = {tvm_tir_ref(v[0]), tvm_tir_ref(chan), NULL, NULL};
+  void* wi[4] = {chan, tvm_tir_floormod_take(tvm_tir_ref(v[1]), tvm_tir_ref(dim(w, 1))), tvm_tir_ref(r[1]),
+                 tvm_tir_ref(r[2])};
+  void* cond = NULL;
+  for (int i = 0; i < 2; ++i) {
+    /* t = y + pad_before - k * dilation must be a multiple of the stride, t / stride inside. */
+    void* tt = tvm_tir_sub_take(tvm_tir_add_take(tvm_tir_ref(v[2 + i]), tvm_tir_i64(pad[i])),
+                                tvm_tir_mul_take(tvm_tir_ref(r[1 + i]), tvm_tir_i64(dilation[i])));
+    void* pos = tvm_tir_floordiv_take(tvm_tir_ref(tt), tvm_tir_i64(strides[i]));
+    void* c = tvm_tir_ge_take(tvm_tir_ref(tt), tvm_tir_i64(0));
+    if (strides[i] != 1) {
+      c = tvm_tir_and_take(c, tvm_tir_eq_take(tvm_tir_floormod_take(tvm_tir_ref(tt), tvm_tir_i64(strides[i])),
+                                              tvm_tir_i64(0)));
+    }
+    c = tvm_tir_and_take(c, tvm_tir_lt_take(tvm_tir_ref(pos), tvm_tir_ref(dim(x, 2 + i))));
+    cond = and_opt(cond, c);
+    xi[2 + i] = pos;
+    tvm_ffi_release(tt);
+  }
+  void* prod = tvm_tir_mul_take(tvm_tir_cast_take(t, tvm_tir_load_takev(tvm_tir_ref(x), 4, xi)),
+                                tvm_tir_cast_take(t, tvm_tir_load_takev(tvm_tir_ref(w), 4, wi)));
+  void *oi[4], *oi2[4], *oi3[4];
+  for (int i = 0; i < 4; ++i) oi[i] = tvm_tir_ref(v[i]), oi2[i] = tvm_tir_ref(v[i]), oi3[i] = tvm_tir_ref(v[i]);
+  void* acc = tvm_tir_store_takev(tvm_tir_ref(o), tvm_tir_add_take(tvm_tir_load_takev(tvm_tir_ref(o), 4, oi), prod), 4, oi2);
+  acc = tvm_tir_if_take(cond, acc, NULL);
+  void* rext[3] = {ipg, dim(w, 2), dim(w, 3)};
+  void* red = tvm_relax__loop_nest(r, rext, 3, NULL, acc);
+  void* init = tvm_tir_store_takev(tvm_tir_ref(o), zero_of(t), 4, oi3);
+  void* oext[4] = {dim(o, 0), dim(o, 1), dim(o, 2), dim(o, 3)};
+  void* body = tvm_relax__loop_nest(v, oext, 4, NULL, tvm_tir_seq_take(init, red));
+  tvm_ffi_release(ipg);
+  tvm_relax__release_all(v, 4);
+  tvm_relax__release_all(r, 3);
+  return body;
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_conv_transpose(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, conv_transpose_body);
 }
 
 /* ---- max_pool2d / avg_pool2d ----------------------------------------------------------------- */

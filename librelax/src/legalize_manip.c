@@ -3,12 +3,14 @@
  * is read from one input element: reshape, flatten, squeeze and expand_dims map the output's
  * row-major linear index back to the input's indices (which holds for symbolic dims too);
  * permute_dims, broadcast_to, strided_slice, take, tile, repeat and flip compute the input
- * indices from the output's; concat and split copy each piece with its offset on the axis.
+ * indices from the output's; concat and split copy each piece with its offset on the axis;
+ * layout_transform scatters each input element to the index map's image of its index.
  * Attributes and index lists are read from the call (its inference rule has checked them).
  */
 #include <stdio.h>
 #include <string.h>
 
+#include <tvm/tir/attr_value.h>
 #include <tvm/tir/builder.h>
 
 #include "internal.h"
@@ -455,4 +457,93 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_repeat(const tvm_relax_call_obj* call
 }
 tvm_tir_prim_func_obj* tvm_relax__legalize_flip(const tvm_relax_call_obj* call) {
   return tvm_relax__legalize_with(call, flip_body);
+}
+
+/* ---- layout_transform ------------------------------------------------------------------------ */
+/*
+ * out[f(i)] = x[i] for every index i of x, f the index map (upstream's transform_layout of a
+ * copy): a scatter over x's indices, so the map needs no inverse. When out may hold more
+ * elements than x (a split that pads, e.g. 10 -> 3 blocks of 4), every element of out is first
+ * set to pad_value (0 when it is None, where upstream leaves the padding unspecified).
+ * axis_separators only shape the physical buffer (flattening), not the tensor: ignored.
+ */
+static void* layout_transform_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
+                                   int nin, tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nin, (void)nout;
+  const TVMFFIAny* mv = tvm_relax_call_attr(call, "index_map");
+  tvm_tir_buffer_obj *x = in[0], *o = out[0];
+  int64_t nx = rank(x), no = rank(o);
+  if (!mv || !tvm_ffi_any_is_object(mv) || tvm_tir_kind_of(mv->v_obj) != TVM_TIR_KIND_IndexMap) {
+    tvm_ffi_raise("TypeError", "layout_transform: attribute 'index_map' must be a tir.IndexMap");
+    return NULL;
+  }
+  const tvm_tir_index_map_obj* map = (const tvm_tir_index_map_obj*)mv->v_obj;
+  if (tvm_ffi_seq_size(map->initial_indices) != nx || tvm_ffi_seq_size(map->final_indices) != no ||
+      nx > MAX_DIMS || no > MAX_DIMS) {
+    tvm_ffi_raise("ValueError", "layout_transform: the index map does not fit the tensors");
+    return NULL;
+  }
+  /* The pad value: None, a PrimValue or a PrimExpr (the inference rule checked its dtype). */
+  const TVMFFIAny* pv = tvm_relax_call_attr(call, "pad_value");
+  void* pad = pv && tvm_ffi_any_is_object(pv) ? pv->v_obj : NULL;
+  if (pad && tvm_relax_kind_of(pad) == TVM_RELAX_KIND_PrimValue) pad = ((tvm_relax_prim_value_obj*)pad)->value;
+  DLDataType t = o->dtype;
+  void* fill_value = pad ? tvm_tir_cast_take(t, tvm_tir_ref(pad))
+                         : tvm_tir_dtype_is_floating(t) ? (void*)tvm_tir_const_float(t, 0) : (void*)tvm_tir_const_int(t, 0);
+  /* int64 loop variables over x; f's inputs mapped to them (cast to the map's index dtype). */
+  void* v[MAX_DIMS];
+  void* vmap = tvm_ffi_dict_new();
+  int64_t made = 0;
+  bool ok = vmap != NULL && tvm_relax__kernel_vars(v, nx, "i") == 0;
+  if (ok) made = nx;
+  for (int64_t i = 0; ok && i < nx; ++i) {
+    const void* iv = tvm_ffi_seq_obj_at(map->initial_indices, i);
+    void* cv = tvm_tir_cast_take(tvm_tir_expr_dtype(iv), tvm_tir_ref(v[i]));
+    TVMFFIAny key = tvm_ffi_any_obj(iv), val = tvm_ffi_any_obj(cv);
+    ok = cv && tvm_ffi_dict_set(vmap, &key, &val) == 0;
+    tvm_ffi_release(cv);
+  }
+  void* oi[MAX_DIMS];
+  int64_t nf = 0;
+  for (; ok && nf < no; ++nf) {
+    tvm_tir_expr_obj* f = tvm_relax__subst_expr(vmap, tvm_ffi_seq_obj_at(map->final_indices, nf));
+    oi[nf] = f ? tvm_tir_cast_take(TVM_TIR_INT64, f) : NULL;
+    ok = oi[nf] != NULL;
+  }
+  if (!ok && nf > 0 && !oi[nf - 1]) --nf;
+  void* body = NULL;
+  if (ok) {
+    void *xi[MAX_DIMS], *ext[MAX_DIMS];
+    for (int64_t i = 0; i < nx; ++i) xi[i] = tvm_tir_ref(v[i]), ext[i] = dim(x, i);
+    void* store = tvm_tir_store_takev(tvm_tir_ref(o), tvm_tir_cast_take(t, tvm_tir_load_takev(tvm_tir_ref(x), nx, xi)), no, oi);
+    nf = 0; /* consumed */
+    body = tvm_relax__loop_nest(v, ext, nx, NULL, store);
+    /* Fill first unless out provably has exactly x's elements. */
+    void* nin_e = tvm_tir_i64(1);
+    void* nout_e = tvm_tir_i64(1);
+    for (int64_t i = 0; i < nx; ++i) nin_e = tvm_tir_mul_take(nin_e, tvm_tir_ref(dim(x, i)));
+    for (int64_t i = 0; i < no; ++i) nout_e = tvm_tir_mul_take(nout_e, tvm_tir_ref(dim(o, i)));
+    bool same = nin_e && nout_e && tvm_relax__dim_equal(nin_e, nout_e);
+    tvm_ffi_release(nin_e), tvm_ffi_release(nout_e);
+    if (!same && body) {
+      void* p[MAX_DIMS];
+      if (out_vars(o, p) == 0) {
+        void* fill = tvm_relax__store_all(o, p, tvm_tir_ref(fill_value));
+        tvm_relax__release_all(p, no);
+        body = tvm_tir_seq_take(fill, body);
+      } else {
+        tvm_ffi_release(body);
+        body = NULL;
+      }
+    }
+  }
+  tvm_relax__release_all(oi, nf);
+  tvm_relax__release_all(v, made);
+  tvm_ffi_release(vmap);
+  tvm_ffi_release(fill_value);
+  return body;
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_layout_transform(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, layout_transform_body);
 }

@@ -1,7 +1,7 @@
 /*
  * legalize_nn.c: the kernels of matmul (batched, broadcasting, 1-d operands numpy-style),
- * softmax / log_softmax (max-subtracted) and layer_norm / rms_norm, as plain loop nests with
- * one-element accumulators.
+ * softmax / log_softmax (max-subtracted), layer_norm / rms_norm and attention (with bias,
+ * causal masks and grouped-query heads), as plain loop nests with one-element accumulators.
  */
 #include <math.h>
 #include <stdio.h>
@@ -234,4 +234,145 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_norm(const tvm_relax_call_obj* call) 
   tvm_ffi_release(x), tvm_ffi_release(g), tvm_ffi_release(be), tvm_ffi_release(out);
   tvm_relax__kernel_free(&k);
   return f;
+}
+
+/* ---- attention ------------------------------------------------------------------------------- */
+/*
+ * query (B, S, N, H), key (B, S_kv, N_k, H), value (B, S_kv, N_v, H_v), bias (B, N, S, S_kv)
+ * with its first three dims possibly 1; out (B, S, N, H_v): upstream's _te_attention,
+ * softmax(Q K^T * scale + bias) V per batch and head, scale 1 / sqrt(H) unless given, query
+ * head h reading key / value head h // (N / N_k) (grouped-query attention). A causal mask keeps
+ * the keys j <= s + offset (offset 0 for "TopLeft", |S - S_kv| for "BottomRight", upstream's
+ * trilu), the others out of the softmax. One output row at a time: a pass for the row's
+ * maximum, a pass accumulating exp(score - max) and its weighted values into the output, then a
+ * division by the sum; the scores are computed in both passes rather than stored.
+ */
+typedef struct {
+  tvm_tir_buffer_obj *q, *k, *v, *bias, *out;
+  void* b; /* borrowed: the batch, query position and query head variables */
+  void* s;
+  void* h;
+  void* kh; /* key / value heads of h (new references) */
+  void* vh;
+  double scale; /* NaN: 1 / sqrt(H) */
+  DLDataType t;
+} attn_ctx;
+
+/* A bias index: the variable, or 0 on a dim of 1 (broadcast). */
+static void* bcast_index(tvm_tir_buffer_obj* b, int64_t i, void* var) {
+  int64_t c;
+  return tvm_tir_as_const_int(tvm_ffi_seq_obj_at(b->shape, i), &c) && c == 1 ? (void*)tvm_tir_i64(0)
+                                                                              : tvm_tir_ref(var);
+}
+
+/* dot = Q[b, s, h, :] . K[b, j, kh, :] * scale (+ bias[b, h, s, j]), over d. */
+static void* attn_score(attn_ctx* a, tvm_tir_buffer_obj* dot, void* j, void* d) {
+  void* qv = tvm_tir_cast_take(a->t, tvm_tir_load_take(tvm_tir_ref(a->q), tvm_tir_ref(a->b), tvm_tir_ref(a->s),
+                                                        tvm_tir_ref(a->h), tvm_tir_ref(d)));
+  void* kv = tvm_tir_cast_take(a->t, tvm_tir_load_take(tvm_tir_ref(a->k), tvm_tir_ref(a->b), tvm_tir_ref(j),
+                                                        tvm_tir_ref(a->kh), tvm_tir_ref(d)));
+  void* acc = tvm_relax__scratch_store(dot, tvm_tir_add_take(tvm_relax__scratch_load(dot), tvm_tir_mul_take(qv, kv)));
+  void* loop = tvm_tir_serial_take(tvm_tir_ref(d), tvm_tir_i64(0), tvm_tir_ref(tvm_ffi_seq_obj_at(a->q->shape, 3)), acc);
+  void* sc = isnan(a->scale)
+                 ? tvm_tir_div_take(tvm_relax__scratch_load(dot),
+                                    tvm_tir_call_take(a->t, "tir.sqrt", tvm_tir_cast_take(a->t, tvm_tir_ref(tvm_ffi_seq_obj_at(a->q->shape, 3)))))
+                 : tvm_tir_mul_take(tvm_relax__scratch_load(dot), f_const(a->t, a->scale));
+  if (a->bias) {
+    sc = tvm_tir_add_take(sc, tvm_tir_cast_take(a->t, tvm_tir_load_take(tvm_tir_ref(a->bias), bcast_index(a->bias, 0, a->b),
+                                                                         bcast_index(a->bias, 1, a->h),
+                                                                         bcast_index(a->bias, 2, a->s), tvm_tir_ref(j))));
+  }
+  return tvm_tir_seq_take(tvm_relax__scratch_store(dot, f_const(a->t, 0)), loop, tvm_relax__scratch_store(dot, sc));
+}
+
+static void* attention_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
+                            tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nout;
+  const TVMFFIAny* ws = tvm_relax_call_attr(call, "window_size");
+  if (ws && !tvm_ffi_any_is_none(ws)) {
+    tvm_ffi_raise("NotImplementedError", "attention: sliding-window attention (window_size) has no kernel");
+    return NULL;
+  }
+  const TVMFFIAny* mv = tvm_relax_call_attr(call, "causal_mask");
+  TVMFFIByteArray mb = {NULL, 0};
+  bool causal = mv && !tvm_ffi_any_is_none(mv) && tvm_ffi_any_as_bytes(mv, &mb);
+  bool bottom_right = causal && mb.size == 11 && memcmp(mb.data, "BottomRight", 11) == 0;
+  if (causal && !bottom_right && !(mb.size == 7 && memcmp(mb.data, "TopLeft", 7) == 0)) {
+    tvm_ffi_raise("ValueError", "attention: unknown causal_mask \"%.*s\"", (int)mb.size, mb.data);
+    return NULL;
+  }
+  attn_ctx a = {in[0], in[1], in[2], nin > 3 ? in[3] : NULL, out[0], NULL, NULL, NULL, NULL, NULL, NAN, out[0]->dtype};
+  const TVMFFIAny* sv = tvm_relax_call_attr(call, "scale");
+  if (sv && !tvm_ffi_any_is_none(sv)) tvm_ffi_any_as_float(sv, &a.scale);
+  void* o[3];
+  if (tvm_relax__kernel_vars(o, 3, "i") != 0) return NULL;
+  a.b = o[0], a.s = o[1], a.h = o[2];
+  void* n_q = tvm_ffi_seq_obj_at(a.q->shape, 2);
+  a.kh = tvm_tir_floordiv_take(tvm_tir_ref(a.h), tvm_tir_floordiv_take(tvm_tir_ref(n_q), tvm_tir_ref(tvm_ffi_seq_obj_at(a.k->shape, 2))));
+  a.vh = tvm_tir_floordiv_take(tvm_tir_ref(a.h), tvm_tir_floordiv_take(tvm_tir_ref(n_q), tvm_tir_ref(tvm_ffi_seq_obj_at(a.v->shape, 2))));
+  void* j1 = tvm_tir_var("j", TVM_TIR_INT64), *j2 = tvm_tir_var("j", TVM_TIR_INT64);
+  void* d1 = tvm_tir_var("d", TVM_TIR_INT64), *d2 = tvm_tir_var("d", TVM_TIR_INT64);
+  void* e[3] = {tvm_tir_var("e", TVM_TIR_INT64), tvm_tir_var("e", TVM_TIR_INT64), tvm_tir_var("e", TVM_TIR_INT64)};
+  void* s_kv = tvm_ffi_seq_obj_at(a.k->shape, 1);
+  void* h_v = tvm_ffi_seq_obj_at(a.v->shape, 3);
+  DLDataType t = a.t;
+  tvm_tir_buffer_obj* dot = tvm_relax__scratch("score", t);
+  tvm_tir_buffer_obj* mx = tvm_relax__scratch("max", t);
+  tvm_tir_buffer_obj* sum = tvm_relax__scratch("sum", t);
+  /* The mask: j <= s + offset. */
+  void* offset = NULL;
+  if (causal) {
+    void* s_q = tvm_ffi_seq_obj_at(a.q->shape, 1);
+    offset = bottom_right ? tvm_tir_max_take(tvm_tir_sub_take(tvm_tir_ref(s_q), tvm_tir_ref(s_kv)),
+                                             tvm_tir_sub_take(tvm_tir_ref(s_kv), tvm_tir_ref(s_q)))
+                          : tvm_tir_i64(0);
+  }
+  /* pass 1: the row's maximum */
+  void* p1 = tvm_tir_seq_take(attn_score(&a, dot, j1, d1),
+                              tvm_relax__scratch_store(mx, tvm_tir_max_take(tvm_relax__scratch_load(mx), tvm_relax__scratch_load(dot))));
+  if (causal) p1 = tvm_tir_if_take(tvm_tir_le_take(tvm_tir_ref(j1), tvm_tir_add_take(tvm_tir_ref(a.s), tvm_tir_ref(offset))), p1, NULL);
+  p1 = tvm_tir_serial_take(tvm_tir_ref(j1), tvm_tir_i64(0), tvm_tir_ref(s_kv), p1);
+  /* the output row starts at zero */
+  void* init = tvm_tir_serial_take(tvm_tir_ref(e[0]), tvm_tir_i64(0), tvm_tir_ref(h_v),
+                                   tvm_tir_store_take(tvm_tir_ref(a.out), f_const(t, 0), tvm_tir_ref(a.b), tvm_tir_ref(a.s),
+                                                      tvm_tir_ref(a.h), tvm_tir_ref(e[0])));
+  /* pass 2: p = exp(score - max); sum += p; out += p * V[j] (p kept in the score scratch) */
+  void* vv = tvm_tir_cast_take(t, tvm_tir_load_take(tvm_tir_ref(a.v), tvm_tir_ref(a.b), tvm_tir_ref(j2), tvm_tir_ref(a.vh),
+                                                    tvm_tir_ref(e[1])));
+  void* upd = tvm_tir_store_take(
+      tvm_tir_ref(a.out),
+      tvm_tir_add_take(tvm_tir_load_take(tvm_tir_ref(a.out), tvm_tir_ref(a.b), tvm_tir_ref(a.s), tvm_tir_ref(a.h), tvm_tir_ref(e[1])),
+                       tvm_tir_mul_take(tvm_relax__scratch_load(dot), vv)),
+      tvm_tir_ref(a.b), tvm_tir_ref(a.s), tvm_tir_ref(a.h), tvm_tir_ref(e[1]));
+  void* p2 = tvm_tir_seq_take(
+      attn_score(&a, dot, j2, d2),
+      tvm_relax__scratch_store(dot, tvm_tir_call_take(t, "tir.exp", tvm_tir_sub_take(tvm_relax__scratch_load(dot), tvm_relax__scratch_load(mx)))),
+      tvm_relax__scratch_store(sum, tvm_tir_add_take(tvm_relax__scratch_load(sum), tvm_relax__scratch_load(dot))),
+      tvm_tir_serial_take(tvm_tir_ref(e[1]), tvm_tir_i64(0), tvm_tir_ref(h_v), upd));
+  if (causal) p2 = tvm_tir_if_take(tvm_tir_le_take(tvm_tir_ref(j2), tvm_tir_add_take(tvm_tir_ref(a.s), tvm_tir_ref(offset))), p2, NULL);
+  p2 = tvm_tir_serial_take(tvm_tir_ref(j2), tvm_tir_i64(0), tvm_tir_ref(s_kv), p2);
+  /* out /= sum */
+  void* fin = tvm_tir_serial_take(
+      tvm_tir_ref(e[2]), tvm_tir_i64(0), tvm_tir_ref(h_v),
+      tvm_tir_store_take(tvm_tir_ref(a.out),
+                         tvm_tir_div_take(tvm_tir_load_take(tvm_tir_ref(a.out), tvm_tir_ref(a.b), tvm_tir_ref(a.s),
+                                                            tvm_tir_ref(a.h), tvm_tir_ref(e[2])),
+                                          tvm_relax__scratch_load(sum)),
+                         tvm_tir_ref(a.b), tvm_tir_ref(a.s), tvm_tir_ref(a.h), tvm_tir_ref(e[2])));
+  void* row = tvm_tir_seq_take(tvm_relax__scratch_store(mx, f_const(t, -INFINITY)), p1, init,
+                               tvm_relax__scratch_store(sum, f_const(t, 0)), p2, fin);
+  row = tvm_relax__scratch_scope(sum, tvm_relax__scratch_scope(mx, tvm_relax__scratch_scope(dot, row)));
+  void* ext[3] = {tvm_ffi_seq_obj_at(a.out->shape, 0), tvm_ffi_seq_obj_at(a.out->shape, 1),
+                  tvm_ffi_seq_obj_at(a.out->shape, 2)};
+  void* body = tvm_relax__loop_nest(o, ext, 3, NULL, row);
+  tvm_ffi_release(offset), tvm_ffi_release(dot), tvm_ffi_release(mx), tvm_ffi_release(sum);
+  tvm_ffi_release(a.kh), tvm_ffi_release(a.vh);
+  tvm_ffi_release(j1), tvm_ffi_release(j2), tvm_ffi_release(d1), tvm_ffi_release(d2);
+  tvm_relax__release_all(e, 3);
+  tvm_relax__release_all(o, 3);
+  return body;
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_attention(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, attention_body);
 }

@@ -1,7 +1,9 @@
 /*
  * legalize_reduce.c: the kernels of the reductions (sum, mean, max, min, prod over any set of
- * axes, with or without keepdims) and of argmax / argmin (one axis, or the flattened tensor;
- * the first index of the extreme value, int64).
+ * axes, with or without keepdims), of variance / std (upstream's two passes: the mean, then the
+ * mean of the squared deviations, divided by N), of argmax / argmin (one axis, or the flattened
+ * tensor; the first index of the extreme value, int64) and of the scans cumsum / cumprod (along
+ * one axis, or over the flattened tensor; exclusive or not; accumulated in the output dtype).
  */
 #include <math.h>
 #include <stdio.h>
@@ -41,6 +43,29 @@ static void* combine(tvm_relax_op_id id, void* acc, void* x) {
   }
 }
 
+/* The reduced dims of a call on a rank-n input (its `axis` attribute: a list, one int, or None
+ * for all) into red[0..n), and its keepdims; false when n is too large or an axis is out of
+ * range. */
+static bool reduced_axes(const tvm_relax_call_obj* call, int64_t n, bool* red, bool* keep) {
+  *keep = false;
+  const TVMFFIAny* kv = tvm_relax_call_attr(call, "keepdims");
+  if (kv) tvm_ffi_any_as_bool(kv, keep);
+  const TVMFFIAny* av = tvm_relax_call_attr(call, "axis");
+  bool all = !av || tvm_ffi_any_is_none(av);
+  if (n > MAX_DIMS) return false;
+  for (int64_t i = 0; i < n; ++i) red[i] = all;
+  if (all) return true;
+  int64_t na = av->type_index == kTVMFFIArray ? tvm_ffi_seq_size(av->v_obj) : 1;
+  for (int64_t i = 0; i < na; ++i) {
+    int64_t a;
+    tvm_ffi_any_as_int(av->type_index == kTVMFFIArray ? tvm_ffi_seq_at(av->v_obj, i) : av, &a);
+    if (a < 0) a += n;
+    if (a < 0 || a >= n) return false;
+    red[a] = true;
+  }
+  return true;
+}
+
 tvm_tir_prim_func_obj* tvm_relax__legalize_reduce(const tvm_relax_call_obj* call) {
   const tvm_relax_op_info* info = tvm_relax_op_info_of(call->op);
   tvm_relax_op_id id = info->id;
@@ -51,23 +76,8 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_reduce(const tvm_relax_call_obj* call
   tvm_tir_buffer_obj* out = x ? tvm_relax__kernel_buffer(&k, "T_red", tvm_relax_sinfo_of(call)) : NULL;
   int64_t n = x ? tvm_ffi_seq_size(x->shape) : 0;
   bool keep = false;
-  const TVMFFIAny* kv = tvm_relax_call_attr(call, "keepdims");
-  if (kv) tvm_ffi_any_as_bool(kv, &keep);
   bool red[MAX_DIMS];
-  const TVMFFIAny* av = tvm_relax_call_attr(call, "axis");
-  bool all = !av || tvm_ffi_any_is_none(av);
-  bool ok = out && n <= MAX_DIMS;
-  for (int64_t i = 0; i < n; ++i) red[i] = all;
-  if (ok && !all) {
-    int64_t na = av->type_index == kTVMFFIArray ? tvm_ffi_seq_size(av->v_obj) : 1;
-    for (int64_t i = 0; ok && i < na; ++i) {
-      int64_t a;
-      tvm_ffi_any_as_int(av->type_index == kTVMFFIArray ? tvm_ffi_seq_at(av->v_obj, i) : av, &a);
-      if (a < 0) a += n;
-      ok = a >= 0 && a < n;
-      if (ok) red[a] = true;
-    }
-  }
+  bool ok = out && reduced_axes(call, n, red, &keep);
   void* body = NULL;
   void* v[MAX_DIMS];
   if (ok && tvm_relax__kernel_vars(v, n, "i") == 0) {
@@ -127,4 +137,132 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_reduce(const tvm_relax_call_obj* call
   tvm_ffi_release(x), tvm_ffi_release(out);
   tvm_relax__kernel_free(&k);
   return f;
+}
+
+/* ---- variance / std -------------------------------------------------------------------------- */
+tvm_tir_prim_func_obj* tvm_relax__legalize_variance(const tvm_relax_call_obj* call) {
+  const tvm_relax_op_info* info = tvm_relax_op_info_of(call->op);
+  bool is_std = info->id == TVM_RELAX_OP_std;
+  tvm_relax__kernel k;
+  if (tvm_relax__kernel_init(&k, call) != 0) return NULL;
+  tvm_tir_buffer_obj* x = tvm_relax__kernel_buffer(&k, "A", tvm_relax_sinfo_of(tvm_ffi_seq_obj_at(call->args, 0)));
+  tvm_tir_buffer_obj* out = x ? tvm_relax__kernel_buffer(&k, "T_red", tvm_relax_sinfo_of(call)) : NULL;
+  int64_t n = x ? tvm_ffi_seq_size(x->shape) : 0;
+  bool keep, red[MAX_DIMS];
+  bool ok = out && reduced_axes(call, n, red, &keep);
+  void* body = NULL;
+  void *v[MAX_DIMS], *v1[MAX_DIMS], *v2[MAX_DIMS];
+  if (ok && !tvm_tir_dtype_is_floating(x->dtype)) {
+    tvm_ffi_raise("NotImplementedError", "%s: only floating-point tensors have a kernel", info->name);
+  } else if (ok && tvm_relax__kernel_vars(v, n, "i") == 0) {
+    /* Each pass over the reduced dims has loop variables of its own (a loop variable is bound
+     * once in a function); v serves the outer loops. */
+    if (tvm_relax__kernel_vars(v1, n, "j") != 0) {
+      tvm_relax__release_all(v, n);
+      goto done;
+    }
+    if (tvm_relax__kernel_vars(v2, n, "k") != 0) {
+      tvm_relax__release_all(v, n), tvm_relax__release_all(v1, n);
+      goto done;
+    }
+    DLDataType t = x->dtype;
+    void* ext[MAX_DIMS];
+    bool outer[MAX_DIMS];
+    void* count = tvm_tir_i64(1);
+    for (int64_t i = 0; i < n; ++i) {
+      ext[i] = tvm_ffi_seq_obj_at(x->shape, i), outer[i] = !red[i];
+      if (red[i]) count = tvm_tir_mul_take(count, tvm_tir_ref(ext[i]));
+    }
+    void* nf = tvm_tir_cast_take(t, count);
+    tvm_tir_buffer_obj* mean = tvm_relax__scratch("mean", t);
+    tvm_tir_buffer_obj* acc = tvm_relax__scratch("acc", t);
+    void* ind[MAX_DIMS];
+    for (int64_t i = 0; i < n; ++i) ind[i] = tvm_tir_ref(red[i] ? v1[i] : v[i]);
+    void* p1 = tvm_relax__loop_nest(
+        v1, ext, n, red,
+        tvm_relax__scratch_store(mean, tvm_tir_add_take(tvm_relax__scratch_load(mean),
+                                                        tvm_tir_load_takev(tvm_tir_ref(x), n, ind))));
+    void* set_mean = tvm_relax__scratch_store(mean, tvm_tir_div_take(tvm_relax__scratch_load(mean), tvm_tir_ref(nf)));
+    for (int64_t i = 0; i < n; ++i) ind[i] = tvm_tir_ref(red[i] ? v2[i] : v[i]);
+    void* d = tvm_tir_sub_take(tvm_tir_load_takev(tvm_tir_ref(x), n, ind), tvm_relax__scratch_load(mean));
+    void* p2 = tvm_relax__loop_nest(
+        v2, ext, n, red,
+        tvm_relax__scratch_store(acc, tvm_tir_add_take(tvm_relax__scratch_load(acc), tvm_tir_mul_take(tvm_tir_ref(d), d))));
+    void* result = tvm_tir_div_take(tvm_relax__scratch_load(acc), tvm_tir_ref(nf));
+    if (is_std) result = tvm_tir_call_take(t, "tir.sqrt", result);
+    void* oi[MAX_DIMS];
+    int64_t no = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      if (!red[i]) oi[no++] = tvm_tir_ref(v[i]);
+      else if (keep) oi[no++] = tvm_tir_i64(0);
+    }
+    void* store = tvm_tir_store_takev(tvm_tir_ref(out), result, no, oi);
+    void* inner = tvm_tir_seq_take(tvm_relax__scratch_store(mean, tvm_tir_const_float(t, 0)), p1, set_mean,
+                                   tvm_relax__scratch_store(acc, tvm_tir_const_float(t, 0)), p2, store);
+    inner = tvm_relax__scratch_scope(acc, tvm_relax__scratch_scope(mean, inner));
+    body = tvm_relax__loop_nest(v, ext, n, outer, inner);
+    tvm_ffi_release(nf), tvm_ffi_release(mean), tvm_ffi_release(acc);
+    tvm_relax__release_all(v, n), tvm_relax__release_all(v1, n), tvm_relax__release_all(v2, n);
+  } else if (out && !tvm_ffi_error_pending()) {
+    tvm_ffi_raise("ValueError", "%s: bad axis", info->name);
+  }
+done:;
+  tvm_tir_prim_func_obj* f = body ? tvm_relax__kernel_finish(&k, body) : NULL;
+  tvm_ffi_release(x), tvm_ffi_release(out);
+  tvm_relax__kernel_free(&k);
+  return f;
+}
+
+/* ---- cumsum / cumprod ------------------------------------------------------------------------ */
+static void* scan_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
+                       tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nin, (void)nout;
+  bool prod = tvm_relax_op_info_of(call->op)->id == TVM_RELAX_OP_cumprod;
+  bool exclusive = false;
+  const TVMFFIAny* ev = tvm_relax_call_attr(call, "exclusive");
+  if (ev) tvm_ffi_any_as_bool(ev, &exclusive);
+  const TVMFFIAny* av = tvm_relax_call_attr(call, "axis");
+  bool flat = !av || tvm_ffi_any_is_none(av);
+  tvm_tir_buffer_obj *x = in[0], *o = out[0];
+  int64_t nx = tvm_ffi_seq_size(x->shape), no = tvm_ffi_seq_size(o->shape), axis = 0;
+  if (!flat) {
+    tvm_ffi_any_as_int(av, &axis);
+    if (axis < 0) axis += no;
+  }
+  if (nx > MAX_DIMS || axis < 0 || axis >= no || (flat && no != 1) || (!flat && no != nx)) {
+    tvm_ffi_raise("ValueError", "%s: bad axis", tvm_relax_op_info_of(call->op)->name);
+    return NULL;
+  }
+  DLDataType t = o->dtype;
+  bool fl = tvm_tir_dtype_is_floating(t);
+  void* v[MAX_DIMS];
+  if (tvm_relax__kernel_vars(v, no, "i") != 0) return NULL;
+  void* xi[MAX_DIMS];
+  if (flat) {
+    tvm_relax__unflat_index(x, v[0], xi); /* the flattened tensor, row-major */
+  } else {
+    for (int64_t i = 0; i < nx; ++i) xi[i] = tvm_tir_ref(v[i]);
+  }
+  void* xv = tvm_tir_cast_take(t, tvm_tir_load_takev(tvm_tir_ref(x), nx, xi));
+  tvm_tir_buffer_obj* acc = tvm_relax__scratch("acc", t);
+  void *oi[MAX_DIMS], *init;
+  for (int64_t i = 0; i < no; ++i) oi[i] = tvm_tir_ref(v[i]);
+  void* write = tvm_tir_store_takev(tvm_tir_ref(o), tvm_relax__scratch_load(acc), no, oi);
+  void* update = tvm_relax__scratch_store(acc, prod ? tvm_tir_mul_take(tvm_relax__scratch_load(acc), xv)
+                                                    : tvm_tir_add_take(tvm_relax__scratch_load(acc), xv));
+  void* step = exclusive ? tvm_tir_seq_take(write, update) : tvm_tir_seq_take(update, write);
+  void* ext[MAX_DIMS];
+  bool outer[MAX_DIMS];
+  for (int64_t i = 0; i < no; ++i) ext[i] = tvm_ffi_seq_obj_at(o->shape, i), outer[i] = i != axis;
+  void* scan = tvm_tir_serial_take(tvm_tir_ref(v[axis]), tvm_tir_i64(0), tvm_tir_ref(ext[axis]), step);
+  init = tvm_relax__scratch_store(acc, fl ? tvm_tir_const_float(t, prod ? 1 : 0) : tvm_tir_const_int(t, prod ? 1 : 0));
+  void* body = tvm_relax__loop_nest(v, ext, no, outer,
+                                    tvm_relax__scratch_scope(acc, tvm_tir_seq_take(init, scan)));
+  tvm_ffi_release(acc);
+  tvm_relax__release_all(v, no);
+  return body;
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_scan(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, scan_body);
 }

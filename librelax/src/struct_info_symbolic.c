@@ -255,7 +255,7 @@ static void* subst_var(tvm_tir_mutator* m, const void* node) {
   return out;
 }
 
-static tvm_tir_expr_obj* subst_expr(const void* vmap, tvm_tir_expr_obj* e) {
+tvm_tir_expr_obj* tvm_relax__subst_expr(const void* vmap, tvm_tir_expr_obj* e) {
   tvm_tir_mutator m;
   memset(&m, 0, sizeof(m));
   m.pre[TVM_TIR_KIND_Var] = subst_var;
@@ -269,7 +269,7 @@ static tvm_tir_expr_obj* subst_expr(const void* vmap, tvm_tir_expr_obj* e) {
 }
 
 static int subst_value(void* ctx, tvm_tir_expr_obj* v, tvm_tir_expr_obj** out) {
-  *out = subst_expr(ctx, v);
+  *out = tvm_relax__subst_expr(ctx, v);
   return *out ? 0 : -1;
 }
 
@@ -281,7 +281,7 @@ static int subst_dims(void* ctx, void* dims, void** out) {
   int64_t i = 0;
   for (; i < n; ++i) {
     tvm_tir_expr_obj* d = tvm_ffi_seq_obj_at(dims, i);
-    tvm_tir_expr_obj* r = subst_expr(ctx, d);
+    tvm_tir_expr_obj* r = tvm_relax__subst_expr(ctx, d);
     if (!r) break;
     changed |= r != d;
     items[i] = tvm_ffi_any_obj(r); /* owned */

@@ -26,6 +26,16 @@
  *   read_if_cond(bool | int | scalar int tensor) -> bool
  *   tuple_getitem(tuple, i)        make_tuple(args...) -> Array
  *   tensor_to_shape(int tensor) -> Shape            ensure_zero_offset(tensor) -> tensor
+ *
+ * and upstream's runtime functions of Relax operators (relax.run.*, registered by its Python
+ * package; here part of the runtime, so that a compiled model needs no Python):
+ *
+ *   shape_to_tensor(shape) -> int64 tensor on the host
+ *   print(format, args...)               Python's format.format(*args) (or the args joined by
+ *                                        spaces when format is ""), a line on stdout
+ *   assert_op(cond, format, args...)     AssertionError "<format.format(*args)>" when cond (a
+ *                                        bool / int, or a bool scalar tensor) is false; the args
+ *                                        joined by ", " when format is "", else "Assertion Failed"
  */
 #ifndef TVM_VM_SRC_BUILTIN_LIST_H_
 #define TVM_VM_SRC_BUILTIN_LIST_H_
@@ -57,7 +67,10 @@
   X(tuple_getitem, "vm.builtin.tuple_getitem", runtime)                      \
   X(make_tuple, "vm.builtin.make_tuple", runtime)                            \
   X(tensor_to_shape, "vm.builtin.tensor_to_shape", runtime)                  \
-  X(ensure_zero_offset, "vm.builtin.ensure_zero_offset", runtime)
+  X(ensure_zero_offset, "vm.builtin.ensure_zero_offset", runtime)            \
+  X(shape_to_tensor, "relax.run.shape_to_tensor", runtime)                   \
+  X(print, "relax.run.print", runtime)                                       \
+  X(assert_op, "relax.run.assert_op", runtime)
 
 #define TVM_VM_BUILTIN_DECL_(name, global, file)                                         \
   int tvm_vm__builtin_##name(void* self, const TVMFFIAny* args, int32_t num_args, \

@@ -1,8 +1,12 @@
 /*
- * builtins_runtime.c: storage and tensor allocation, closures, runtime operators and tuples;
- * and the registration of every built-in of builtin_list.h.
+ * builtins_runtime.c: storage and tensor allocation, closures, runtime operators (upstream's
+ * relax.run.print / assert_op / shape_to_tensor among them) and tuples; and the registration of
+ * every built-in of builtin_list.h.
  */
+#include <stdio.h>
 #include <string.h>
+
+#include <tvm-private/ffi.h>
 
 #include "builtin_list.h"
 
@@ -277,6 +281,117 @@ int tvm_vm__builtin_ensure_zero_offset(void* self, const TVMFFIAny* args, int32_
   if (TVMFFITensorCreateUnsafeView(src, &proto, &out) != 0) return -1;
   *rv = tvm_ffi_any_obj(out);
   return 0;
+}
+
+/* ---- relax.run.*: shape_to_tensor, print, assert_op -------------------------------------- */
+int tvm_vm__builtin_shape_to_tensor(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* rv) {
+  const char* fname = "relax.run.shape_to_tensor";
+  const int64_t* dims;
+  int64_t ndim;
+  if (!tvm_ffi_check_num_args(fname, n, 1) || !arg_shape(fname, args, 0, &dims, &ndim)) return -1;
+  void* t = tvm_ffi_tensor_empty(&ndim, 1, tvm_ffi_dtype(kDLInt, 64, 1), (DLDevice){kDLCPU, 0});
+  if (!t) return -1;
+  if (ndim) memcpy(tvm_ffi_tensor_dl(t)->data, dims, (size_t)ndim * sizeof(int64_t));
+  *rv = tvm_ffi_any_obj(t);
+  return 0;
+}
+
+/* The text of format.format(*args) (format "": the rendered args joined by sep) into out, with
+ * tensors off the CPU copied to it first. 0 or -1 + error. */
+static int format_args(const char* fname, const TVMFFIAny* fmt, const TVMFFIAny* args, int32_t n,
+                       const char* sep, tvm_ffi_strbuf* out) {
+  TVMFFIByteArray f;
+  if (!tvm_ffi_any_as_bytes(fmt, &f)) {
+    return tvm_ffi_raise("TypeError", "%s: the format must be a string, got %s", fname,
+                         tvm_ffi_any_type_name(fmt));
+  }
+  TVMFFIAny small[16];
+  TVMFFIAny* vals = n <= 16 ? small : (TVMFFIAny*)tvm_ffi_calloc((size_t)n, sizeof(TVMFFIAny));
+  if (!vals) return -1;
+  int rc = 0;
+  int32_t i = 0;
+  for (; i < n && rc == 0; ++i) {
+    const DLTensor* t = args[i].type_index == kTVMFFITensor ? tvm_ffi_tensor_dl(args[i].v_obj)
+                        : args[i].type_index == kTVMFFIDLTensorPtr ? (const DLTensor*)args[i].v_ptr
+                                                                    : NULL;
+    if (t && t->device.device_type != kDLCPU) {
+      void* c = tvm_vm__tensor_copy_to_cpu(t);
+      vals[i] = tvm_ffi_any_obj(c);
+      if (!c) rc = -1;
+    } else {
+      vals[i] = tvm_ffi_any_copy(&args[i]);
+    }
+  }
+  if (rc == 0) {
+    rc = tvm_ffi__format_values(f, vals, n, sep, out);
+    if (rc != 0) tvm_ffi_raise_context("%s: format \"%.*s\"", fname, (int)f.size, f.data);
+  }
+  for (int32_t k = 0; k < i; ++k) tvm_ffi_any_release(&vals[k]);
+  if (vals != small) tvm_ffi_free(vals);
+  return rc;
+}
+
+int tvm_vm__builtin_print(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* rv) {
+  const char* fname = "relax.run.print";
+  if (n < 1) return tvm_ffi_raise("TypeError", "%s expects a format string", fname);
+  tvm_ffi_strbuf text = {0};
+  int rc = format_args(fname, &args[0], args + 1, n - 1, " ", &text);
+  if (rc == 0) {
+    tvm_ffi_strbuf_putc(&text, '\n');
+    const char* s = tvm_ffi_strbuf_cstr(&text);
+    size_t len = strlen(s);
+    if (fwrite(s, 1, len, stdout) != len || fflush(stdout) != 0) {
+      rc = tvm_ffi_raise("RuntimeError", "%s: writing to stdout failed", fname);
+    }
+  }
+  tvm_ffi_strbuf_free(&text);
+  *rv = tvm_ffi_any_none();
+  return rc;
+}
+
+int tvm_vm__builtin_assert_op(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* rv) {
+  const char* fname = "relax.run.assert_op";
+  if (n < 2) return tvm_ffi_raise("TypeError", "%s expects a condition and a format string", fname);
+  TVMFFIByteArray f;
+  if (!tvm_ffi_any_as_bytes(&args[1], &f)) {
+    return tvm_ffi_raise("TypeError", "%s: the format must be a string, got %s", fname,
+                         tvm_ffi_any_type_name(&args[1]));
+  }
+  bool holds;
+  if (args[0].type_index == kTVMFFIBool || args[0].type_index == kTVMFFIInt) {
+    holds = args[0].v_int64 != 0;
+  } else {
+    const DLTensor* t = tvm_vm__arg_tensor(fname, args, 0);
+    if (!t) return -1;
+    bool is_bool = t->dtype.lanes == 1 && (t->dtype.code == kDLBool || (t->dtype.code == kDLUInt && t->dtype.bits == 1));
+    if (!is_bool || t->ndim != 0) {
+      return tvm_ffi_raise("ValueError", "%s: the condition must be a bool scalar, got a tensor of %d dims and dtype code %d",
+                           fname, (int)t->ndim, (int)t->dtype.code);
+    }
+    uint8_t b = 0;
+    if (t->device.device_type == kDLCPU) {
+      b = *((const uint8_t*)t->data + t->byte_offset);
+    } else {
+      const tvm_vm_device_api* api = tvm_vm__device_api(t->device);
+      if (!api || api->copy((const char*)t->data + t->byte_offset, t->device, &b,
+                            TVMFFIDLDeviceFromIntPair(kDLCPU, 0), 1) != 0) {
+        return -1;
+      }
+    }
+    holds = b != 0;
+  }
+  *rv = tvm_ffi_any_none();
+  if (holds) return 0;
+  tvm_ffi_strbuf text = {0};
+  int rc = 0;
+  if (n == 2 && f.size == 0) {
+    tvm_ffi_strbuf_puts(&text, "Assertion Failed");
+  } else {
+    rc = format_args(fname, &args[1], args + 2, n - 2, ", ", &text);
+  }
+  if (rc == 0) rc = tvm_ffi_raise("AssertionError", "%s", tvm_ffi_strbuf_cstr(&text));
+  tvm_ffi_strbuf_free(&text);
+  return rc;
 }
 
 /* ---- Tuples ------------------------------------------------------------------------------- */

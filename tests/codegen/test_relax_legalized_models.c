@@ -1,13 +1,15 @@
 /*
  * test_relax_legalized_models.c: models of the operator families LegalizeOps gained (conv2d,
  * batch_norm, pooling, pad, reshape, split / concat, permute_dims, take, strided_slice, tile,
- * flip, creation ops, resize2d), legalized, compiled to a VM executable with LLVM kernels and run in
+ * flip, creation ops, resize2d; variance / std, cumsum / cumprod, layout_transform,
+ * conv2d_transpose, attention), legalized, compiled to a VM executable with LLVM kernels and run in
  * libvm, against the Relax reference evaluator on random inputs, with a symbolic batch.
  */
 #include <math.h>
 #include <tvm/codegen/relax_build.h>
 #include <tvm/relax/eval.h>
 #include <tvm/relax/relax.h>
+#include <tvm/tir/attr_value.h>
 #include <tvm/vm/vm.h>
 
 #include "relax_testing.h"
@@ -286,8 +288,98 @@ TEST(misc_compiled_matches_evaluator) {
   tvm_ffi_release(mod);
 }
 
+/*
+ * The operators LegalizeOps gained last, with a symbolic batch n:
+ * main(x: (n, 4, 6, 6), w: (4, 2, 3, 3), q: (n, 5, 2, 4), kv: (n, 7, 1, 4), bias: (1, 2, 5, 7)):
+ *   ct = conv2d_transpose(x, w, strides 2, padding 1, output_padding 1) (n, 2, 12, 12)
+ *   v = variance(ct, axis [2, 3], keepdims) (n, 2, 1, 1); sd = std(x, axis 1) (n, 6, 6)
+ *   cs = cumsum(sd, axis 2); cp = cumprod(x, axis 1, exclusive)
+ *   lt = layout_transform(cs, lambda i, j, k: (i, k // 4, j, k % 4), pad 0.5) (n, 2, 6, 4)
+ *   at = attention(q, kv, kv, bias, causal TopLeft) (n, 5, 2, 4): two query heads on one
+ *   return (v, sd, cs, cp, lt, at)
+ */
+static tvm_tir_ir_module_obj* newer_ops_model(void) {
+  pool p = {.n = 0};
+  tvm_tir_var_obj* n = keep(&p, tvm_tir_var_new("n", I64));
+  void* c[8];
+  for (int i = 0; i < 8; ++i) c[i] = keep(&p, tvm_tir_const_int(I64, i));
+  void* c6 = keep(&p, tvm_tir_const_int(I64, 6));
+  void* dx[4] = {n, c[4], c6, c6};
+  void* dq[4] = {n, c[5], c[2], c[4]};
+  void* dk[4] = {n, c[7], c[1], c[4]};
+  tvm_relax_var_obj* x = keep(&p, rt_var_take("x", rt_tensor_sym(F32, 4, dx)));
+  tvm_relax_var_obj* w = keep(&p, rt_var_take("w", rt_tensor(F32, 4, (int64_t)4, (int64_t)2, (int64_t)3, (int64_t)3)));
+  tvm_relax_var_obj* q = keep(&p, rt_var_take("q", rt_tensor_sym(F32, 4, dq)));
+  tvm_relax_var_obj* kv = keep(&p, rt_var_take("kv", rt_tensor_sym(F32, 4, dk)));
+  tvm_relax_var_obj* bias = keep(&p, rt_var_take("bias", rt_tensor(F32, 4, (int64_t)1, (int64_t)2, (int64_t)5, (int64_t)7)));
+  void* params = keep(&p, rt_array(5, x, w, q, kv, bias));
+  tvm_relax_block_builder* bb = tvm_relax_bb_new(NULL);
+  CHECK_OK(tvm_relax_bb_function_begin(bb, "main", params, NULL, true));
+  void* a_ct = keep(&p, rt_attrs(3, "strides", tvm_ffi_any_obj(ints(&p, 1, (int64_t[]){2})),
+                                 "padding", tvm_ffi_any_obj(ints(&p, 1, (int64_t[]){1})),
+                                 "output_padding", tvm_ffi_any_obj(ints(&p, 1, (int64_t[]){1}))));
+  tvm_relax_var_obj* ct = emit(&p, bb, tvm_relax_call_op("relax.nn.conv2d_transpose", a_ct, 2, x, w));
+  void* a_v = keep(&p, rt_attrs(2, "axis", tvm_ffi_any_obj(ints(&p, 2, (int64_t[]){2, 3})), "keepdims", tvm_ffi_any_bool(true)));
+  tvm_relax_var_obj* v = emit(&p, bb, tvm_relax_call_op("relax.variance", a_v, 1, ct));
+  void* a_sd = keep(&p, rt_attrs(1, "axis", tvm_ffi_any_obj(ints(&p, 1, (int64_t[]){1}))));
+  tvm_relax_var_obj* sd = emit(&p, bb, tvm_relax_call_op("relax.std", a_sd, 1, x));
+  void* a_cs = keep(&p, rt_attrs(1, "axis", tvm_ffi_any_int(2)));
+  tvm_relax_var_obj* cs = emit(&p, bb, tvm_relax_call_op("relax.cumsum", a_cs, 1, sd));
+  void* a_cp = keep(&p, rt_attrs(2, "axis", tvm_ffi_any_int(1), "exclusive", tvm_ffi_any_bool(true)));
+  tvm_relax_var_obj* cp = emit(&p, bb, tvm_relax_call_op("relax.cumprod", a_cp, 1, x));
+  tvm_tir_var_obj *i = keep(&p, tvm_tir_var_new("i", I64)), *j = keep(&p, tvm_tir_var_new("j", I64)),
+                  *k = keep(&p, tvm_tir_var_new("k", I64));
+  void* kd = keep(&p, tvm_tir_floordiv((tvm_tir_expr_obj*)k, c[4]));
+  void* km = keep(&p, tvm_tir_floormod((tvm_tir_expr_obj*)k, c[4]));
+  void* init = keep(&p, rt_array(3, i, j, k));
+  void* fin = keep(&p, rt_array(4, i, kd, j, km));
+  tvm_tir_index_map_obj* map = keep(&p, tvm_tir_index_map_new(init, fin, NULL));
+  tvm_relax_expr_obj* pad = keep(&p, tvm_relax_prim_value_new(keep(&p, tvm_tir_const_float(F32, 0.5))));
+  void* a_lt = keep(&p, rt_attrs(2, "index_map", tvm_ffi_any_obj(map), "pad_value", tvm_ffi_any_obj(pad)));
+  tvm_relax_var_obj* lt = emit(&p, bb, tvm_relax_call_op("relax.layout_transform", a_lt, 1, cs));
+  TVMFFIAny top_left = tvm_ffi_string("TopLeft");
+  void* a_at = keep(&p, rt_attrs(1, "causal_mask", top_left));
+  tvm_ffi_any_release(&top_left);
+  tvm_relax_var_obj* at = emit(&p, bb, tvm_relax_call_op("relax.nn.attention", a_at, 4, q, kv, kv, bias));
+  void* rf = keep(&p, rt_array(6, v, sd, cs, cp, lt, at));
+  tvm_relax_expr_obj* ret = keep(&p, tvm_relax_tuple_new(rf));
+  tvm_tir_global_var_obj* g = keep(&p, tvm_relax_bb_function_end(bb, ret, NULL));
+  tvm_tir_ir_module_obj* mod = g ? keep(&p, tvm_relax_bb_module(bb)) : NULL;
+  tvm_tir_ir_module_obj* legal = mod ? tvm_relax_transform_legalize_ops(mod) : NULL;
+  for (int m = p.n - 1; m >= 0; --m) tvm_ffi_release(p.objs[m]);
+  tvm_relax_bb_free(bb);
+  return legal;
+}
+
+TEST(newer_ops_compiled_match_evaluator) {
+  tvm_tir_ir_module_obj* mod = newer_ops_model();
+  if (!mod) CHECK_OK(-1);
+  /* every operator became a kernel */
+  CHECK(mod && tvm_ffi_map_size(mod->functions) == 8);
+  tvm_vm_executable* exec = mod ? tvm_codegen_relax_build(mod, NULL) : NULL;
+  if (mod && !exec) CHECK_OK(-1);
+  tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
+  for (int64_t batch = 1; vm && batch <= 3; batch += 2) {
+    int64_t xs[4] = {batch, 4, 6, 6}, ws[4] = {4, 2, 3, 3}, qs[4] = {batch, 5, 2, 4}, ks[4] = {batch, 7, 1, 4},
+            bs[4] = {1, 2, 5, 7};
+    void* t[5] = {rand_tensor(4, xs, false), rand_tensor(4, ws, false), rand_tensor(4, qs, false),
+                  rand_tensor(4, ks, false), rand_tensor(4, bs, false)};
+    TVMFFIAny args[5], want, got;
+    for (int m = 0; m < 5; ++m) args[m] = tvm_ffi_any_obj(t[m]);
+    CHECK_OK(tvm_relax_eval(mod, "main", args, 5, &want));
+    CHECK_OK(tvm_vm_invoke(vm, "main", args, 5, &got));
+    CHECK_EQ_INT(bad(&got, &want), 0);
+    tvm_ffi_any_release(&want), tvm_ffi_any_release(&got);
+    for (int m = 0; m < 5; ++m) tvm_ffi_release(t[m]);
+  }
+  if (vm) tvm_vm_release(vm);
+  tvm_ffi_release(exec);
+  tvm_ffi_release(mod);
+}
+
 int main(void) {
   RUN(cnn_compiled_matches_evaluator);
   RUN(misc_compiled_matches_evaluator);
+  RUN(newer_ops_compiled_match_evaluator);
   return test_summary();
 }

@@ -1,5 +1,6 @@
 /*
  * test_legalize_conv.c: the kernels of conv1d / conv2d (strides, padding, dilation, groups),
+ * conv2d_transpose (the same, output_padding, symbolic batch and height),
  * max_pool2d / avg_pool2d (ceil_mode, count_include_pad), adaptive_avg_pool2d, pad (constant,
  * edge, reflect), batch_norm (inference and training) and dropout, legalized and run by the
  * reference evaluator on random inputs, against direct C loops; a symbolic batch for conv2d.
@@ -299,6 +300,115 @@ TEST(batch_norm_and_dropout) {
   for (int i = 0; i < 5; ++i) tvm_ffi_release(t[i]);
 }
 
+/* conv2d_transpose oracle, the scatter form: each input element times each tap of its
+ * channel's filters added at y = iy * stride - pad_top + ky * dilation of the output.
+ * x (N, C, H, W), w (C, O_g, KH, KW); out (N, O_g * groups, OH, OW). */
+static void conv2d_transpose_ref(const float* x, const int64_t* xs, const float* w, const int64_t* ws,
+                                 const int64_t* st, const int64_t* pad, const int64_t* dl,
+                                 int64_t groups, const int64_t* os, double* out) {
+  int64_t ipg = ws[0] / groups, n_out = os[0] * os[1] * os[2] * os[3];
+  for (int64_t i = 0; i < n_out; ++i) out[i] = 0;
+  for (int64_t n = 0; n < xs[0]; ++n)
+    for (int64_t c = 0; c < xs[1]; ++c)
+      for (int64_t iy = 0; iy < xs[2]; ++iy)
+        for (int64_t ix = 0; ix < xs[3]; ++ix)
+          for (int64_t og = 0; og < ws[1]; ++og)
+            for (int64_t ky = 0; ky < ws[2]; ++ky)
+              for (int64_t kx = 0; kx < ws[3]; ++kx) {
+                int64_t y = iy * st[0] - pad[0] + ky * dl[0], z = ix * st[1] - pad[1] + kx * dl[1];
+                if (y < 0 || y >= os[2] || z < 0 || z >= os[3]) continue;
+                int64_t o = (c / ipg) * ws[1] + og;
+                out[((n * os[1] + o) * os[2] + y) * os[3] + z] +=
+                    (double)x[((n * xs[1] + c) * xs[2] + iy) * xs[3] + ix] *
+                    w[((c * ws[1] + og) * ws[2] + ky) * ws[3] + kx];
+              }
+}
+
+TEST(conv2d_transpose) {
+  static const struct {
+    int64_t xs[4], ws[4], st[2], pad[4], opad[2], dl[2], groups;
+  } cases[] = {
+      /* plain: (1, 2, 3, 3) x (2, 3, 2, 2) -> (1, 3, 4, 4) */
+      {{1, 2, 3, 3}, {2, 3, 2, 2}, {1, 1}, {0, 0, 0, 0}, {0, 0}, {1, 1}, 1},
+      /* strided, padded, output_padding, grouped: H (5 - 1) * 2 - 1 - 0 + 2 + 1 + 1 = 11 */
+      {{2, 4, 5, 4}, {4, 3, 3, 2}, {2, 3}, {1, 0, 0, 1}, {1, 2}, {1, 1}, 2},
+      /* dilated (upstream's TOPI has no dilation; the definition extends to it) */
+      {{1, 3, 4, 3}, {3, 2, 3, 3}, {2, 1}, {1, 1, 1, 1}, {0, 0}, {2, 2}, 1},
+  };
+  for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); ++c) {
+    void* t[2] = {lg_rand(4, cases[c].xs), lg_rand(4, cases[c].ws)};
+    void *a_st = lg_ints(2, cases[c].st), *a_pad = lg_ints(4, cases[c].pad),
+         *a_op = lg_ints(2, cases[c].opad), *a_dl = lg_ints(2, cases[c].dl);
+    void* attrs = rt_attrs(5, "strides", tvm_ffi_any_obj(a_st), "padding", tvm_ffi_any_obj(a_pad),
+                           "output_padding", tvm_ffi_any_obj(a_op), "dilation", tvm_ffi_any_obj(a_dl),
+                           "groups", tvm_ffi_any_int(cases[c].groups));
+    int64_t os[4] = {cases[c].xs[0], cases[c].ws[1] * cases[c].groups, 0, 0};
+    for (int i = 0; i < 2; ++i) {
+      os[2 + i] = (cases[c].xs[2 + i] - 1) * cases[c].st[i] - cases[c].pad[i] - cases[c].pad[2 + i] +
+                  cases[c].dl[i] * (cases[c].ws[2 + i] - 1) + cases[c].opad[i] + 1;
+    }
+    TVMFFIAny out;
+    CHECK_OK(run("relax.nn.conv2d_transpose", attrs, 2, t, &out));
+    double want[2 * 6 * 11 * 12];
+    conv2d_transpose_ref(lg_f(t[0]), cases[c].xs, lg_f(t[1]), cases[c].ws, cases[c].st, cases[c].pad,
+                         cases[c].dl, cases[c].groups, os, want);
+    if (out.type_index == kTVMFFITensor) {
+      CHECK(lg_shape_is(out.v_obj, 4, os));
+      CHECK_EQ_INT(lg_bad(&out, want, os[0] * os[1] * os[2] * os[3], 1e-5), 0);
+    }
+    tvm_ffi_any_release(&out);
+    tvm_ffi_release(attrs), tvm_ffi_release(a_st), tvm_ffi_release(a_pad), tvm_ffi_release(a_op);
+    tvm_ffi_release(a_dl), tvm_ffi_release(t[0]), tvm_ffi_release(t[1]);
+  }
+}
+
+TEST(conv2d_transpose_symbolic_and_layouts) {
+  /* x: (n, 2, h, 3) with symbolic batch and height, stride 2: (n, 4, 2h + 1, 7). */
+  tvm_tir_var_obj* n = tvm_tir_var_new("n", I64);
+  tvm_tir_var_obj* h = tvm_tir_var_new("h", I64);
+  tvm_tir_expr_obj *c2 = tvm_tir_const_int(I64, 2), *c3 = tvm_tir_const_int(I64, 3);
+  void* d[4] = {n, c2, h, c3};
+  tvm_relax_var_obj* x = rt_var_take("x", rt_tensor_sym(F32, 4, d));
+  tvm_relax_var_obj* w = rt_var_take("w", rt_tensor(F32, 4, (int64_t)2, (int64_t)4, (int64_t)3, (int64_t)3));
+  void* params = rt_array(2, x, w);
+  void* a_st = lg_ints(1, (int64_t[]){2}), *a_pad = lg_ints(1, (int64_t[]){1});
+  void* attrs = rt_attrs(2, "strides", tvm_ffi_any_obj(a_st), "padding", tvm_ffi_any_obj(a_pad));
+  tvm_relax_expr_obj* call = tvm_relax_call_op("relax.nn.conv2d_transpose", attrs, 2, x, w);
+  tvm_tir_ir_module_obj* legal = lg_legalize(params, call);
+  CHECK(legal != NULL);
+  int64_t ws[4] = {2, 4, 3, 3};
+  void* wt = lg_rand(4, ws);
+  for (int64_t nv = 1; legal && nv <= 2; ++nv) {
+    int64_t hv = nv + 2, xs[4] = {nv, 2, hv, 3}, os[4] = {nv, 4, 2 * hv - 1, 5};
+    void* xt = lg_rand(4, xs);
+    TVMFFIAny args[2] = {tvm_ffi_any_obj(xt), tvm_ffi_any_obj(wt)}, out;
+    CHECK_OK(tvm_relax_eval(legal, "main", args, 2, &out));
+    double want[2 * 4 * 7 * 5];
+    conv2d_transpose_ref(lg_f(xt), xs, lg_f(wt), ws, (int64_t[]){2, 2}, (int64_t[]){1, 1, 1, 1},
+                         (int64_t[]){1, 1}, 1, os, want);
+    if (out.type_index == kTVMFFITensor) CHECK(lg_shape_is(out.v_obj, 4, os));
+    CHECK_EQ_INT(lg_bad(&out, want, os[0] * os[1] * os[2] * os[3], 1e-5), 0);
+    tvm_ffi_any_release(&out);
+    tvm_ffi_release(xt);
+  }
+  tvm_ffi_release(legal), tvm_ffi_release(call), tvm_ffi_release(attrs);
+  /* Another layout has no kernel: a NotImplementedError, not a wrong kernel. */
+  tvm_relax_var_obj* xn = rt_var_take("xn", rt_tensor(F32, 4, (int64_t)1, (int64_t)3, (int64_t)3, (int64_t)2));
+  void* params2 = rt_array(2, xn, w);
+  TVMFFIAny nhwc = tvm_ffi_string("NHWC");
+  attrs = rt_attrs(1, "data_layout", nhwc);
+  tvm_ffi_any_release(&nhwc);
+  call = tvm_relax_call_op("relax.nn.conv2d_transpose", attrs, 2, xn, w);
+  CHECK(call != NULL);
+  legal = call ? lg_legalize(params2, call) : NULL;
+  CHECK(legal == NULL);
+  CHECK_RAISED("NotImplementedError", "only the NCHW/IOHW layouts have a kernel");
+  tvm_ffi_release(legal), tvm_ffi_release(call), tvm_ffi_release(attrs), tvm_ffi_release(params2);
+  tvm_ffi_release(xn), tvm_ffi_release(wt), tvm_ffi_release(a_st), tvm_ffi_release(a_pad);
+  tvm_ffi_release(params), tvm_ffi_release(x), tvm_ffi_release(w);
+  tvm_ffi_release(c2), tvm_ffi_release(c3), tvm_ffi_release(n), tvm_ffi_release(h);
+}
+
 int main(void) {
   RUN(conv2d_strided_padded_dilated_grouped);
   RUN(conv2d_symbolic_batch);
@@ -307,5 +417,7 @@ int main(void) {
   RUN(adaptive_avg_pool2d);
   RUN(pad_modes);
   RUN(batch_norm_and_dropout);
+  RUN(conv2d_transpose);
+  RUN(conv2d_transpose_symbolic_and_layouts);
   return test_summary();
 }

@@ -1,9 +1,11 @@
 /*
  * test_legalize_manip.c: the kernels of the manipulation and indexing operators (reshape,
  * flatten, squeeze, expand_dims, permute_dims, broadcast_to, concat, split, strided_slice,
- * take, tile, repeat, flip), legalized and run by the reference evaluator on random inputs,
+ * take, tile, repeat, flip, layout_transform), legalized and run by the reference evaluator on random inputs,
  * against index arithmetic done here in C; symbolic dims where the operator has them.
  */
+#include <tvm/tir/attr_value.h>
+
 #include "legalize_testing.h"
 
 /* Row-major offset of idx in shape, and its inverse. */
@@ -354,6 +356,116 @@ TEST(tile_repeat_flip) {
   tvm_ffi_release(attrs), tvm_ffi_release(t);
 }
 
+/* ---- layout_transform ------------------------------------------------------------------------ */
+/* lambda i, j, k: (i, k // 4, j, k % 4) (NCW -> NCW4c style) */
+static tvm_tir_index_map_obj* split4_map(void) {
+  tvm_tir_var_obj *i = tvm_tir_var_new("i", I64), *j = tvm_tir_var_new("j", I64), *k = tvm_tir_var_new("k", I64);
+  tvm_tir_expr_obj* c4 = tvm_tir_const_int(I64, 4);
+  tvm_tir_expr_obj *kd = tvm_tir_floordiv((tvm_tir_expr_obj*)k, c4), *km = tvm_tir_floormod((tvm_tir_expr_obj*)k, c4);
+  void* init = rt_array(3, i, j, k);
+  void* fin = rt_array(4, i, kd, j, km);
+  tvm_tir_index_map_obj* m = tvm_tir_index_map_new(init, fin, NULL);
+  tvm_ffi_release(init), tvm_ffi_release(fin), tvm_ffi_release(kd), tvm_ffi_release(km);
+  tvm_ffi_release(c4), tvm_ffi_release(i), tvm_ffi_release(j), tvm_ffi_release(k);
+  return m;
+}
+
+TEST(layout_transform) {
+  tvm_tir_index_map_obj* m = split4_map();
+  /* (2, 3, 16) -> (2, 4, 3, 4): a bijection, no padding */
+  int64_t s16[3] = {2, 3, 16}, s10[3] = {2, 3, 10};
+  void* t = lg_rand(3, s16);
+  void* attrs = rt_attrs(1, "index_map", tvm_ffi_any_obj(m));
+  TVMFFIAny out;
+  CHECK_OK(run1(t, "relax.layout_transform", attrs, NULL, &out));
+  double want[96];
+  for (int64_t l = 0; l < 96; ++l) {
+    int64_t o[4], os[4] = {2, 4, 3, 4};
+    unravel(l, os, 4, o);
+    want[l] = lg_f(t)[offset(s16, 3, (int64_t[]){o[0], o[2], o[1] * 4 + o[3]})];
+  }
+  if (out.type_index == kTVMFFITensor) CHECK(lg_shape_is(out.v_obj, 4, (int64_t[]){2, 4, 3, 4}));
+  CHECK_EQ_INT(lg_bad(&out, want, 96, 0), 0);
+  tvm_ffi_any_release(&out);
+  tvm_ffi_release(attrs), tvm_ffi_release(t);
+  /* (2, 3, 10) -> (2, 3, 3, 4): the last block padded, with pad_value 1.5, then with None (0) */
+  t = lg_rand(3, s10);
+  for (int with_pad = 1; with_pad >= 0; --with_pad) {
+    tvm_tir_expr_obj* pv = tvm_tir_const_float(F32, 1.5);
+    tvm_relax_expr_obj* pad = tvm_relax_prim_value_new(pv);
+    attrs = with_pad ? rt_attrs(2, "index_map", tvm_ffi_any_obj(m), "pad_value", tvm_ffi_any_obj(pad))
+                     : rt_attrs(1, "index_map", tvm_ffi_any_obj(m));
+    CHECK_OK(run1(t, "relax.layout_transform", attrs, NULL, &out));
+    for (int64_t l = 0; l < 72; ++l) {
+      int64_t o[4], os[4] = {2, 3, 3, 4};
+      unravel(l, os, 4, o);
+      int64_t k = o[1] * 4 + o[3];
+      want[l] = k < 10 ? lg_f(t)[offset(s10, 3, (int64_t[]){o[0], o[2], k})] : with_pad ? 1.5 : 0;
+    }
+    CHECK_EQ_INT(lg_bad(&out, want, 72, 0), 0);
+    tvm_ffi_any_release(&out);
+    tvm_ffi_release(attrs), tvm_ffi_release(pad), tvm_ffi_release(pv);
+  }
+  tvm_ffi_release(t);
+  /* A symbolic last dim: x (2, 3, n) -> (2, (n + 3) // 4, 3, 4), run with n = 5 and 8 */
+  tvm_tir_var_obj* n = tvm_tir_var_new("n", I64);
+  tvm_tir_expr_obj *c2 = tvm_tir_const_int(I64, 2), *c3 = tvm_tir_const_int(I64, 3);
+  void* d[3] = {c2, c3, n};
+  tvm_relax_var_obj* x = rt_var_take("x", rt_tensor_sym(F32, 3, d));
+  void* params = rt_array(1, x);
+  attrs = rt_attrs(1, "index_map", tvm_ffi_any_obj(m));
+  tvm_relax_expr_obj* call = tvm_relax_call_op("relax.layout_transform", attrs, 1, x);
+  tvm_tir_ir_module_obj* legal = lg_legalize(params, call);
+  CHECK(legal != NULL);
+  for (int64_t nv = 5; legal && nv <= 8; nv += 3) {
+    int64_t xs[3] = {2, 3, nv}, nb = (nv + 3) / 4;
+    void* xt = lg_rand(3, xs);
+    TVMFFIAny arg = tvm_ffi_any_obj(xt);
+    CHECK_OK(tvm_relax_eval(legal, "main", &arg, 1, &out));
+    int64_t os[4] = {2, nb, 3, 4}, total = 2 * nb * 12;
+    for (int64_t l = 0; l < total; ++l) {
+      int64_t o[4];
+      unravel(l, os, 4, o);
+      int64_t k = o[1] * 4 + o[3];
+      want[l] = k < nv ? lg_f(xt)[offset(xs, 3, (int64_t[]){o[0], o[2], k})] : 0;
+    }
+    if (out.type_index == kTVMFFITensor) CHECK(lg_shape_is(out.v_obj, 4, os));
+    CHECK_EQ_INT(lg_bad(&out, want, total, 0), 0);
+    tvm_ffi_any_release(&out);
+    tvm_ffi_release(xt);
+  }
+  tvm_ffi_release(legal), tvm_ffi_release(call), tvm_ffi_release(attrs), tvm_ffi_release(params);
+  tvm_ffi_release(x);
+  /* A permutation with int32 map variables: lambda a, b: (b, a) over (n, 3) -> (3, n). */
+  tvm_tir_var_obj *a32 = tvm_tir_var_new("a", tvm_tir_dtype_int(32)), *b32 = tvm_tir_var_new("b", tvm_tir_dtype_int(32));
+  void* init = rt_array(2, a32, b32);
+  void* fin = rt_array(2, b32, a32);
+  tvm_tir_index_map_obj* pm = tvm_tir_index_map_new(init, fin, NULL);
+  void* d2[2] = {n, c3};
+  x = rt_var_take("x", rt_tensor_sym(F32, 2, d2));
+  params = rt_array(1, x);
+  attrs = rt_attrs(1, "index_map", tvm_ffi_any_obj(pm));
+  call = tvm_relax_call_op("relax.layout_transform", attrs, 1, x);
+  legal = call ? lg_legalize(params, call) : NULL;
+  CHECK(legal != NULL);
+  if (legal) {
+    int64_t xs[2] = {4, 3};
+    void* xt = lg_rand(2, xs);
+    TVMFFIAny arg = tvm_ffi_any_obj(xt);
+    CHECK_OK(tvm_relax_eval(legal, "main", &arg, 1, &out));
+    for (int j = 0; j < 3; ++j)
+      for (int i = 0; i < 4; ++i) want[j * 4 + i] = lg_f(xt)[i * 3 + j];
+    if (out.type_index == kTVMFFITensor) CHECK(lg_shape_is(out.v_obj, 2, (int64_t[]){3, 4}));
+    CHECK_EQ_INT(lg_bad(&out, want, 12, 0), 0);
+    tvm_ffi_any_release(&out);
+    tvm_ffi_release(xt);
+  }
+  tvm_ffi_release(legal), tvm_ffi_release(call), tvm_ffi_release(attrs), tvm_ffi_release(params);
+  tvm_ffi_release(x), tvm_ffi_release(pm), tvm_ffi_release(init), tvm_ffi_release(fin);
+  tvm_ffi_release(a32), tvm_ffi_release(b32), tvm_ffi_release(c2), tvm_ffi_release(c3), tvm_ffi_release(n);
+  tvm_ffi_release(m);
+}
+
 int main(void) {
   RUN(reshape_family);
   RUN(reshape_symbolic);
@@ -364,5 +476,6 @@ int main(void) {
   RUN(strided_slice);
   RUN(take_modes);
   RUN(tile_repeat_flip);
+  RUN(layout_transform);
   return test_summary();
 }

@@ -8,6 +8,7 @@
 #include <dlfcn.h>
 #include <stdlib.h>
 
+#include "stdout_capture.h"
 #include "vm_test_funcs.h"
 
 static const char* g_mode = "real";
@@ -124,6 +125,22 @@ TEST(cuda_device) {
   CHECK_OK(tvm_ffi_global_call("vm.builtin.to_device", args, 3, &gc));
   CHECK_OK(tvm_vm_invoke(vm, "cond", &gc, 1, &r));
   CHECK(r.type_index == kTVMFFIBool && r.v_int64 == 1);
+  /* relax.run.print and assert_op read GPU tensors through a copy to the host. */
+  TVMFFIAny pa[2] = {tvm_ffi_string("gpu {}"), gc};
+  capture_begin();
+  int prc = tvm_ffi_global_call("relax.run.print", pa, 2, &r);
+  CHECK_STR_EQ(capture_end(), "gpu [5]\n");
+  CHECK_EQ_INT(prc, 0);
+  tvm_ffi_any_release(&pa[0]);
+  void* fb = tvm_ffi_tensor_empty(NULL, 0, tvm_ffi_dtype(kDLBool, 8, 1), (DLDevice){kDLCPU, 0});
+  *(uint8_t*)tvm_ffi_tensor_dl(fb)->data = 0;
+  TVMFFIAny fargs[] = {tvm_ffi_any_obj(fb), tvm_ffi_any_int(kDLCUDA), tvm_ffi_any_int(0)}, gfb;
+  CHECK_OK(tvm_ffi_global_call("vm.builtin.to_device", fargs, 3, &gfb));
+  TVMFFIAny aa[2] = {gfb, tvm_ffi_string("on the gpu")};
+  CHECK(tvm_ffi_global_call("relax.run.assert_op", aa, 2, &r) != 0);
+  CHECK_RAISED("AssertionError", "on the gpu");
+  tvm_ffi_any_release(&aa[1]), tvm_ffi_any_release(&gfb);
+  tvm_ffi_release(fb);
   tvm_ffi_any_release(&gc);
   tvm_ffi_release(cc);
   /* Timing synchronises the devices. */

@@ -7,7 +7,12 @@
  * directly runs in the interpreter, its T.ret value the result), R.reshape is a view of its
  * argument's data, as vm.builtin.reshape makes it. It is the meaning of a
  * model that compiled code is tested against (after LegalizeOps, which turns operators into
- * call_tir; an operator call that is left is a NotImplementedError naming it).
+ * call_tir; an operator call that is left is a NotImplementedError naming it). The runtime
+ * operators run here as libvm's builtins run them in compiled code: call_tir_inplace (the
+ * kernel overwrites the inputs its inplace_indices name, which are its results),
+ * call_dps_packed and call_pure_packed (the packed function of that name), tensor_to_shape,
+ * shape_to_tensor, print (its line on stdout; the value R.Tuple() is an empty tuple here where
+ * the VM holds None) and assert_op (an AssertionError with the formatted message).
  *
  * Values: tensors are ffi.Tensors on the CPU, tuples ffi.Arrays, shapes ffi.Shapes, R.Prim
  * values ints/floats/bools, strings ffi.Strings. Arguments are checked against the
