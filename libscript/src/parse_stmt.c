@@ -101,24 +101,47 @@ static bool is_tir(const TVMFFIAny* v, tvm_tir_kind k) {
 
 /* ---- Assignments ------------------------------------------------------------------------- */
 /* `name = value` inside a function / fragment as a LetStmt over the rest of the body; binds
- * name to the new Var. dtype: the annotated type (NULL = the value's). */
+ * name to the new Var. type: the annotated type (a PrimType or PointerType; NULL = the value's
+ * dtype), dtype its dtype (how a Python number value is typed). */
 static int let_binding(script_parser* p, const ast_stmt* stmt, const ast_expr* id,
-                       const TVMFFIAny* value, const DLDataType* dtype) {
+                       const TVMFFIAny* value, const void* type, const DLDataType* dtype) {
   void* name = tvm_script__name_string(id->u.name); /* (its text: the Var shares the String) */
   tvm_tir_expr_obj* e = name ? script__to_expr(value, dtype) : NULL;
   if (!e) return tvm_script__relocate(p, &stmt->span);
-  tvm_tir_prim_type_obj* type = dtype ? tvm_tir_prim_type_new(*dtype) : NULL;
-  tvm_tir_var_obj* var = !dtype || type ? tvm_script_tir_let_enter(p->b, tvm_ffi_str_cstr(name),
-                                                                   e, type, true)
-                                        : NULL;
-  tvm_ffi_release(type);
+  tvm_tir_var_obj* var = tvm_script_tir_let_enter(p->b, tvm_ffi_str_cstr(name), e, type, true);
   tvm_ffi_release(e);
   if (!var) return tvm_script__relocate(p, &stmt->span);
   TVMFFIAny v = tvm_ffi_any_obj(var);
   return bind_name(p, id, &v);
 }
 
-/* x: T.let = v / x: T.int32 = v / x: T.int32 */
+/* The type an annotation (or T.let's subscript) names: a dtype (`T.int32`, "float32"), made a
+ * PrimType, or the type of a typed variable (`T.handle("float32")`, `T.int32()`): *type (new
+ * reference) and its dtype *t; -1 with a located TypeError otherwise. */
+static int annotation_type(script_parser* p, const ast_expr* ann, void** type, DLDataType* t,
+                           bool* is_dtype) {
+  TVMFFIAny v;
+  if (tvm_script__eval(p, ann, &v) != 0) return -1;
+  *type = NULL;
+  *is_dtype = tvm_script__as_dtype(&v, t);
+  if (*is_dtype) {
+    *type = tvm_tir_prim_type_new(*t);
+  } else if (tvm_ffi_any_is_object(&v) && tvm_tir_is_var(v.v_obj)) {
+    const tvm_tir_var_obj* var = (const void*)v.v_obj;
+    *t = var->expr.dtype;
+    *type = var->type_annotation;
+    tvm_ffi_retain(*type);
+  } else {
+    tvm_ffi_any_release(&v);
+    return tvm_script__error_at(p, &ann->span, "TypeError",
+                                "a variable annotation must be T.let, T.let[<type>] or a type "
+                                "such as T.int32 or T.handle(\"float32\")");
+  }
+  tvm_ffi_any_release(&v);
+  return *type ? 0 : tvm_script__relocate(p, &ann->span);
+}
+
+/* x: T.let = v / x: T.let[T.int32] = v / x: T.int32 = v / x: T.int32 */
 static int annotated_assign(script_parser* p, const ast_stmt* st) {
   const ast_expr* target = st->u.assign.target;
   const ast_expr* ann = st->u.assign.annotation;
@@ -126,29 +149,40 @@ static int annotated_assign(script_parser* p, const ast_stmt* st) {
     return tvm_script__error_at(p, &target->span, "SyntaxError", "only a name can be annotated");
   }
   bool is_let = tvm_script__is_let_annotation(p, ann);
-  DLDataType t;
-  bool typed = false;
-  if (!is_let) {
-    TVMFFIAny v;
-    if (tvm_script__eval(p, ann, &v) != 0) return -1;
-    typed = tvm_script__as_dtype(&v, &t);
-    tvm_ffi_any_release(&v);
-    if (!typed) {
+  /* T.let[<type>]: a let of that type (one type only). */
+  const ast_expr* typed_ann = is_let ? NULL : ann;
+  if (!is_let && ann->kind == AST_SUBSCRIPT && tvm_script__is_let_annotation(p, ann->u.subscript.value)) {
+    is_let = true;
+    if (ann->u.subscript.indices.n != 1 || ann->u.subscript.indices.items[0]->kind == AST_SLICE ||
+        ann->u.subscript.indices.items[0]->kind == AST_TUPLE) {
       return tvm_script__error_at(p, &ann->span, "TypeError",
-                                  "a variable annotation must be T.let or a dtype such as T.int32");
+                                  "T.let[...] takes one type, such as T.let[T.int32]");
     }
+    typed_ann = ann->u.subscript.indices.items[0];
   }
+  DLDataType t;
+  void* type = NULL;
+  bool is_dtype = false;
+  if (typed_ann && annotation_type(p, typed_ann, &type, &t, &is_dtype) != 0) return -1;
   if (!st->u.assign.value) { /* a declaration: a fresh Var */
-    if (is_let) return tvm_script__error_at(p, &st->span, "SyntaxError", "T.let needs a value");
-    tvm_tir_var_obj* var = tvm_tir_var_new(target->u.name->text, t);
+    if (is_let) {
+      tvm_ffi_release(type);
+      return tvm_script__error_at(p, &st->span, "SyntaxError", "T.let needs a value");
+    }
+    tvm_tir_var_obj* var = is_dtype ? tvm_tir_var_new(target->u.name->text, t)
+                                    : tvm_tir_var_new_typed(target->u.name->text, type);
+    tvm_ffi_release(type);
     if (!var) return tvm_script__relocate(p, &st->span);
     TVMFFIAny v = tvm_ffi_any_obj(var);
     return bind_name(p, target, &v);
   }
   TVMFFIAny value;
-  if (tvm_script__eval(p, st->u.assign.value, &value) != 0) return -1;
-  int rc = let_binding(p, st, target, &value, typed ? &t : NULL);
-  tvm_ffi_any_release(&value);
+  int rc = tvm_script__eval(p, st->u.assign.value, &value);
+  if (rc == 0) {
+    rc = let_binding(p, st, target, &value, type, type ? &t : NULL);
+    tvm_ffi_any_release(&value);
+  }
+  tvm_ffi_release(type);
   return rc;
 }
 
@@ -211,7 +245,7 @@ static int tir_assign(script_parser* p, const ast_stmt* st) {
              (is_tir(&value, TVM_TIR_KIND_PrimExpr) || value.type_index == kTVMFFIInt ||
               value.type_index == kTVMFFIFloat || value.type_index == kTVMFFIBool);
   if (let) {
-    rc = let_binding(p, st, lhs, &value, NULL);
+    rc = let_binding(p, st, lhs, &value, NULL, NULL);
     tvm_ffi_any_release(&value);
     return rc;
   }

@@ -193,6 +193,19 @@ TEST(parameters_and_matches) {
   DIFF_SCRIPT("match_buffer_forms.py", "nested");
 }
 
+/* The spellings of real programs (#19): `import tvm` headers with the long decorators, and lets
+ * annotated `T.let[<type>]` (a pointer-typed one under a declared buffer). */
+TEST(real_program_forms) {
+  DIFF_SCRIPT("import_tvm_module.py", "add_one");
+  DIFF_SCRIPT("import_tvm_module.py", "scale");
+  DIFF_SCRIPT("import_tvm_ir.py", "saxpy");
+  DIFF_SCRIPT("import_tvm_ir.py", "saxpy", .sym = 3, .seed = 5);
+  DIFF_SCRIPT("import_tvm_aliases.py", "relu");
+  DIFF_SCRIPT("let_subscript.py", "norm2");
+  DIFF_SCRIPT("let_subscript.py", "indexed");
+  DIFF_SCRIPT("let_subscript.py", "pointer_let", .sym = 20);
+}
+
 /* Handle parameters that are not buffers, compiled and interpreted alike: opaque pointers to
  * memory the caller declares to the interpreter (tvm_tir_interp_run_with_memory), which
  * without that declaration refuses the access; a DLTensor pointer passed as itself. */
@@ -249,6 +262,7 @@ int main(void) {
   RUN(strided_allocations);
   RUN(hints);
   RUN(parameters_and_matches);
+  RUN(real_program_forms);
   RUN(call_error_propagates);
   RUN(call_errors_at_build);
   return test_summary();
