@@ -482,6 +482,13 @@ static int tir_with(script_parser* p, const ast_stmt* st) {
 /* assert cond[, msg]: an AssertStmt over the rest of the body. */
 static int tir_assert(script_parser* p, const ast_stmt* st) {
   const ast_expr* msg_e = st->u.assert_.msg;
+  if (msg_e && msg_e->kind == AST_TUPLE) {
+    /* Upstream's newer AssertStmt carries an error kind and message parts; libtir's follows
+     * the spec (condition, message) and raises AssertionError. */
+    return tvm_script__error_at(p, &msg_e->span, "NotImplementedError",
+                                "assert with an (error kind, [message parts]) tuple is not "
+                                "supported: write `assert cond, \"message\"`");
+  }
   tvm_tir_expr_obj* cond = tvm_script__eval_expr(p, st->u.assert_.test);
   if (!cond) return -1;
   tvm_tir_expr_obj* msg = NULL;

@@ -194,7 +194,8 @@ TEST(parameters_and_matches) {
 }
 
 /* The spellings of real programs (#19): `import tvm` headers with the long decorators, and lets
- * annotated `T.let[<type>]` (a pointer-typed one under a declared buffer). */
+ * annotated `T.let[<type>]` (a pointer-typed one under a declared buffer), 0-d buffers indexed
+ * `A[()]`. */
 TEST(real_program_forms) {
   DIFF_SCRIPT("import_tvm_module.py", "add_one");
   DIFF_SCRIPT("import_tvm_module.py", "scale");
@@ -204,6 +205,10 @@ TEST(real_program_forms) {
   DIFF_SCRIPT("let_subscript.py", "norm2");
   DIFF_SCRIPT("let_subscript.py", "indexed");
   DIFF_SCRIPT("let_subscript.py", "pointer_let", .sym = 20);
+  DIFF_SCRIPT("zero_dim_buffers.py", "sum_all");
+  DIFF_SCRIPT("zero_dim_buffers.py", "scale_by");
+  DIFF_SCRIPT("zero_dim_buffers.py", "block_reduce");
+  DIFF_SCRIPT("zero_dim_buffers.py", "local_scalar");
 }
 
 /* Handle parameters that are not buffers, compiled and interpreted alike: opaque pointers to
