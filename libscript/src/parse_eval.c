@@ -1216,6 +1216,21 @@ static int call_float(script_parser* p, const ast_expr* c, TVMFFIAny* out) {
   return rc;
 }
 
+/* `A.scope()` of a Buffer named A: its storage scope ("global" for the default). 1 when c is
+ * no such call (the receiver, a name, is only looked up: nothing is evaluated twice). */
+static int buffer_method(script_parser* p, const ast_expr* c, TVMFFIAny* out) {
+  const ast_expr* func = c->u.call.func;
+  if (func->kind != AST_ATTR || func->u.attr.value->kind != AST_NAME) return 1;
+  const TVMFFIAny* v = script__vt_lookup(&p->vt, func->u.attr.value->u.name);
+  if (!v || !is_kind(v, TVM_TIR_KIND_Buffer) || !name_is(func->u.attr.name, "scope")) return 1;
+  if (c->u.call.args.n || c->u.call.kw_values.n) {
+    return tvm_script__error_at(p, &c->span, "TypeError", "Buffer.scope() takes no arguments");
+  }
+  const char* scope = tvm_tir_buffer_scope((void*)v->v_obj);
+  *out = tvm_ffi_string(scope && *scope ? scope : "global");
+  return 0;
+}
+
 /* The builtin `T.<name>` of a one-level callee (name interned), remembered on the name for the
  * rest of the parse (ast.h: script_name.builtin); NULL when the module has none of that name. */
 static const tvm_script_builtin* tir_builtin(script_name* name, DLDataType* dtype,
@@ -1260,6 +1275,8 @@ int tvm_script__eval_call(script_parser* p, const ast_expr* c, tvm_script_call_c
   } else if (mod) {
     return call_ir(p, c, name, out);
   } else {
+    int r = buffer_method(p, c, out);
+    if (r <= 0) return r;
     if (tvm_script__eval(p, func, &callee) != 0) return -1;
     if (!is_kind(&callee, TVM_TIR_KIND_GlobalVar)) {
       const script_special* sp = tvm_script__special_of(&callee);

@@ -11,6 +11,7 @@
  * Python number inside a function (or a fragment) becomes a LetStmt over the rest of the body;
  * other values (tuples, strings, IterVars, ...) are bound as they are.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "parse_eval.h"
@@ -291,7 +292,31 @@ static int scoped_body(script_parser* p, ast_stmts body) {
   return rc;
 }
 
-/* for i in range(a[, b]) */
+/* The extent of range(lo, lo + ext, step) for a constant step != 1: ceil(ext / step) for a
+ * positive step, ceil(-ext / -step) for a negative one (a new reference, NULL + error). */
+static tvm_tir_expr_obj* stepped_extent(tvm_tir_expr_obj* ext, int64_t step) {
+  DLDataType t = ext->dtype;
+  int64_t s = step > 0 ? step : -step;
+  tvm_tir_expr_obj* zero = tvm_tir_const_int(t, 0);
+  tvm_tir_expr_obj* span = !zero ? NULL : step > 0 ? (tvm_ffi_retain(ext), ext) : tvm_tir_sub(zero, ext);
+  tvm_tir_expr_obj* round = span ? tvm_tir_const_int(t, s - 1) : NULL;
+  tvm_tir_expr_obj* num = round ? tvm_tir_add(span, round) : NULL;
+  tvm_tir_expr_obj* den = num ? tvm_tir_const_int(t, s) : NULL;
+  tvm_tir_expr_obj* q = den ? tvm_tir_floordiv(num, den) : NULL;
+  /* An empty range (stop on the wrong side of start) runs no iteration. */
+  tvm_tir_expr_obj* r = q ? tvm_tir_max(q, zero) : NULL;
+  tvm_ffi_release(zero);
+  tvm_ffi_release(span);
+  tvm_ffi_release(round);
+  tvm_ffi_release(num);
+  tvm_ffi_release(den);
+  tvm_ffi_release(q);
+  return r;
+}
+
+/* for i in range(a[, b[, step]]). A constant step other than 1 (TIR's For has none) is a loop
+ * over the iteration count, k in range(ceil((b - a) / step)), whose body binds i = a + k * step
+ * by a let (named i; the counter is i_k). */
 static int range_loop(script_parser* p, const ast_stmt* st, const ast_expr* c, const char* name) {
   ast_exprs args = c->u.call.args;
   int32_t n = args.n;
@@ -302,12 +327,13 @@ static int range_loop(script_parser* p, const ast_stmt* st, const ast_expr* c, c
   TVMFFIAny v[3] = {tvm_ffi_any_none(), tvm_ffi_any_none(), tvm_ffi_any_none()};
   int rc = 0;
   for (int32_t i = 0; rc == 0 && i < n; ++i) rc = tvm_script__eval(p, args.items[i], &v[i]);
+  int64_t step = 1;
   if (rc == 0 && n == 3) {
-    int64_t step;
-    if (tvm_script__value_to_int(&v[2], "the step of range()", &step) != 0 || step != 1) {
+    if (tvm_script__value_to_int(&v[2], "the step of range()", &step) != 0 || step == 0) {
       tvm_ffi_error_clear();
       rc = tvm_script__error_at(p, &args.items[2]->span, "ValueError",
-                                "a TIR loop over range() must have step 1");
+                                "the step of a TIR loop over range() must be a nonzero integer "
+                                "constant");
     }
   }
   tvm_tir_expr_obj *lo = NULL, *hi = NULL, *ext = NULL;
@@ -322,11 +348,32 @@ static int range_loop(script_parser* p, const ast_stmt* st, const ast_expr* c, c
               : NULL;
       ext = hi ? tvm_script__range_extent(lo, hi) : NULL;
     }
+    if (ext && step != 1) {
+      tvm_tir_expr_obj* count = stepped_extent(ext, step);
+      tvm_ffi_release(ext);
+      ext = count;
+    }
     if (!ext) rc = tvm_script__relocate(p, &c->span);
   }
   tvm_tir_var_obj* var = NULL;
-  if (rc == 0) {
+  if (rc == 0 && step == 1) {
     var = tvm_script_tir_for_enter(p->b, name, TVM_TIR_FOR_SERIAL, lo, ext, NULL, NULL);
+    if (!var) rc = tvm_script__relocate(p, &c->span);
+  } else if (rc == 0) {
+    char counter[256];
+    snprintf(counter, sizeof(counter), "%s_k", name ? name : "v");
+    tvm_tir_var_obj* k =
+        tvm_script_tir_for_enter(p->b, counter, TVM_TIR_FOR_SERIAL, NULL, ext, NULL, NULL);
+    tvm_tir_expr_obj* sc = k ? tvm_tir_const_int(ext->dtype, step) : NULL;
+    tvm_tir_expr_obj* off = sc ? tvm_tir_mul((tvm_tir_expr_obj*)k, sc) : NULL;
+    bool lo_zero = !lo || (tvm_tir_kind_of(lo) == TVM_TIR_KIND_IntImm &&
+                           ((const tvm_tir_int_imm_obj*)lo)->value == 0);
+    tvm_tir_expr_obj* at = !off ? NULL : !lo_zero ? tvm_tir_add(lo, off) : (tvm_ffi_retain(off), off);
+    var = at ? tvm_script_tir_let_enter(p->b, name, at, NULL, true) : NULL;
+    tvm_ffi_release(k);
+    tvm_ffi_release(sc);
+    tvm_ffi_release(off);
+    tvm_ffi_release(at);
     if (!var) rc = tvm_script__relocate(p, &c->span);
   }
   for (int i = 0; i < 3; ++i) tvm_ffi_any_release(&v[i]);

@@ -195,7 +195,8 @@ TEST(parameters_and_matches) {
 
 /* The spellings of real programs (#19): `import tvm` headers with the long decorators, and lets
  * annotated `T.let[<type>]` (a pointer-typed one under a declared buffer), 0-d buffers indexed
- * `A[()]`. */
+ * `A[()]`, layout=None, loop annotations, range() with a step (up, down, symbolic bounds,
+ * empty), buffer attributes. */
 TEST(real_program_forms) {
   DIFF_SCRIPT("import_tvm_module.py", "add_one");
   DIFF_SCRIPT("import_tvm_module.py", "scale");
@@ -209,6 +210,11 @@ TEST(real_program_forms) {
   DIFF_SCRIPT("zero_dim_buffers.py", "scale_by");
   DIFF_SCRIPT("zero_dim_buffers.py", "block_reduce");
   DIFF_SCRIPT("zero_dim_buffers.py", "local_scalar");
+  DIFF_SCRIPT("keyword_forms.py", "strided_copy");
+  DIFF_SCRIPT("keyword_forms.py", "reversed_rows");
+  DIFF_SCRIPT("keyword_forms.py", "symbolic_step", .sym = 17);
+  DIFF_SCRIPT("keyword_forms.py", "symbolic_step", .sym = 1);
+  DIFF_SCRIPT("keyword_forms.py", "buffer_attrs");
 }
 
 /* Handle parameters that are not buffers, compiled and interpreted alike: opaque pointers to
