@@ -152,7 +152,8 @@ static int annotated_assign(script_parser* p, const ast_stmt* st) {
   bool is_let = tvm_script__is_let_annotation(p, ann);
   /* T.let[<type>]: a let of that type (one type only). */
   const ast_expr* typed_ann = is_let ? NULL : ann;
-  if (!is_let && ann->kind == AST_SUBSCRIPT && tvm_script__is_let_annotation(p, ann->u.subscript.value)) {
+  if (!is_let && ann->kind == AST_SUBSCRIPT &&
+      tvm_script__is_let_annotation(p, ann->u.subscript.value)) {
     is_let = true;
     if (ann->u.subscript.indices.n != 1 || ann->u.subscript.indices.items[0]->kind == AST_SLICE ||
         ann->u.subscript.indices.items[0]->kind == AST_TUPLE) {
@@ -298,7 +299,9 @@ static tvm_tir_expr_obj* stepped_extent(tvm_tir_expr_obj* ext, int64_t step) {
   DLDataType t = ext->dtype;
   int64_t s = step > 0 ? step : -step;
   tvm_tir_expr_obj* zero = tvm_tir_const_int(t, 0);
-  tvm_tir_expr_obj* span = !zero ? NULL : step > 0 ? (tvm_ffi_retain(ext), ext) : tvm_tir_sub(zero, ext);
+  tvm_tir_expr_obj* span = !zero      ? NULL
+                           : step > 0 ? (tvm_ffi_retain(ext), ext)
+                                      : tvm_tir_sub(zero, ext);
   tvm_tir_expr_obj* round = span ? tvm_tir_const_int(t, s - 1) : NULL;
   tvm_tir_expr_obj* num = round ? tvm_tir_add(span, round) : NULL;
   tvm_tir_expr_obj* den = num ? tvm_tir_const_int(t, s) : NULL;
@@ -368,7 +371,9 @@ static int range_loop(script_parser* p, const ast_stmt* st, const ast_expr* c, c
     tvm_tir_expr_obj* off = sc ? tvm_tir_mul((tvm_tir_expr_obj*)k, sc) : NULL;
     bool lo_zero = !lo || (tvm_tir_kind_of(lo) == TVM_TIR_KIND_IntImm &&
                            ((const tvm_tir_int_imm_obj*)lo)->value == 0);
-    tvm_tir_expr_obj* at = !off ? NULL : !lo_zero ? tvm_tir_add(lo, off) : (tvm_ffi_retain(off), off);
+    tvm_tir_expr_obj* at = !off       ? NULL
+                           : !lo_zero ? tvm_tir_add(lo, off)
+                                      : (tvm_ffi_retain(off), off);
     var = at ? tvm_script_tir_let_enter(p->b, name, at, NULL, true) : NULL;
     tvm_ffi_release(k);
     tvm_ffi_release(sc);
