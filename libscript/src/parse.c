@@ -969,8 +969,7 @@ static int parse_small_stmt(parser* p, bool docstring_ok) {
     case KW(CONTINUE): unsupported(p, t->span, "'continue' statements are"); return -1;
     case KW(IMPORT):
     case KW(FROM):
-      unsupported(p, t->span,
-                  "imports other than the 'from tvm.script import ...' header lines are");
+      unsupported(p, t->span, "imports inside a definition are");
       return -1;
     default:
       return push(p, parse_expr_stmt(p, docstring_ok));
@@ -1180,37 +1179,66 @@ static int parse_decorated(parser* p) {
   return -1;
 }
 
-/* from tvm.script import tirx as T, ir as I */
-static int parse_import(parser* p) {
+static bool tok_is(const parser* p, const token* t, const char* lit) {
+  size_t n = strlen(lit);
+  return t->kind == TOK(NAME) && tok_size(t) == n && memcmp(tok_text(p, t), lit, n) == 0;
+}
+
+/* Record the header import binding `alias` to module `mod` (tir, tirx, ir, relax or tvm). */
+static int add_import(parser* p, const token* alias, const token* mod) {
+  if (p->n_imports == p->imports_cap) {
+    size_t cap = p->imports_cap ? 2 * p->imports_cap : 4;
+    tvm_script__import* e = tvm_script__arena_alloc(p->arena, cap * sizeof(*e));
+    if (!e) return -1;
+    if (p->n_imports) memcpy(e, p->imports, p->n_imports * sizeof(*e));
+    p->imports = e;
+    p->imports_cap = cap;
+  }
+  /* The source is under INT32_MAX bytes (lexer_init). */
+  p->imports[p->n_imports++] = (tvm_script__import){
+      (uint32_t)alias->span.start_byte, (uint32_t)tok_size(alias),
+      (uint32_t)mod->span.start_byte, (uint32_t)tok_size(mod)};
+  return 0;
+}
+
+static bool is_script_module(const parser* p, const token* t) {
   static const char* const kModules[] = {"tir", "tirx", "ir", "relax"};
+  for (size_t i = 0; i < sizeof(kModules) / sizeof(kModules[0]); ++i) {
+    if (tok_is(p, t, kModules[i])) return true;
+  }
+  return false;
+}
+
+static void skip_to_line_end(parser* p) {
+  while (kind(p) != TOK(NEWLINE) && kind(p) != TOK(ENDMARKER)) advance(p);
+}
+
+/* from tvm.script import tirx as T, ir as I; from tvm import tir */
+static int parse_import(parser* p) {
   tvm_script_span start = p->tok->span;
   advance(p);
   const token* t = p->tok;
-  bool ok = t[0].kind == TOK(NAME) && t[1].kind == TOK(DOT) && t[2].kind == TOK(NAME) &&
-            t[3].kind == KW(IMPORT) && tok_size(&t[0]) == 3 &&
-            memcmp(tok_text(p, &t[0]), "tvm", 3) == 0 && tok_size(&t[2]) == 6 &&
-            memcmp(tok_text(p, &t[2]), "script", 6) == 0;
-  if (!ok) {
+  int skip = !tok_is(p, &t[0], "tvm")                                             ? 0
+             : t[1].kind == KW(IMPORT)                                             ? 2
+             : t[1].kind == TOK(DOT) && tok_is(p, &t[2], "script") && t[3].kind == KW(IMPORT) ? 4
+                                                                                   : 0;
+  if (!skip) {
     while (kind(p) != TOK(NEWLINE) && kind(p) != KW(IMPORT) && kind(p) != TOK(ENDMARKER)) {
       advance(p);
     }
     unsupported(p, since(p, start),
-                "imports other than the 'from tvm.script import ...' header lines are");
+                "imports other than 'import tvm', 'from tvm import ...' and 'from tvm.script "
+                "import ...' header lines are");
     return -1;
   }
-  for (int i = 0; i < 4; ++i) advance(p);
+  for (int i = 0; i < skip; ++i) advance(p);
   do {
     token mod = *p->tok, alias;
     if (mod.kind != TOK(NAME)) {
       expected(p, "a TVMScript module name");
       return -1;
     }
-    bool known = false;
-    for (size_t i = 0; i < sizeof(kModules) / sizeof(kModules[0]); ++i) {
-      known = known || (tok_size(&mod) == strlen(kModules[i]) &&
-                        memcmp(tok_text(p, &mod), kModules[i], tok_size(&mod)) == 0);
-    }
-    if (!known) {
+    if (!is_script_module(p, &mod)) {
       error_at(p, mod.span, "unknown TVMScript module '%.*s' (expected ir, tir, tirx or relax)",
                (int)tok_size(&mod), tok_text(p, &mod));
       return -1;
@@ -1225,18 +1253,49 @@ static int parse_import(parser* p) {
       }
       advance(p);
     }
-    if (p->n_imports == p->imports_cap) {
-      size_t cap = p->imports_cap ? 2 * p->imports_cap : 4;
-      tvm_script__import* e = tvm_script__arena_alloc(p->arena, cap * sizeof(*e));
-      if (!e) return -1;
-      if (p->n_imports) memcpy(e, p->imports, p->n_imports * sizeof(*e));
-      p->imports = e;
-      p->imports_cap = cap;
+    if (add_import(p, &alias, &mod) != 0) return -1;
+  } while (accept(p, TOK(COMMA)));
+  return expect(p, TOK(NEWLINE), "end of line") ? 0 : -1;
+}
+
+/* import tvm; import tvm.script; import tvm.script.tir as T: `tvm` names the package, whose
+ * script modules (tvm.script.tir, tvm.script.ir_module, ...) the evaluator resolves. */
+static int parse_plain_import(parser* p) {
+  advance(p);
+  do {
+    tvm_script_span start = p->tok->span;
+    token root = *p->tok, last = root;
+    if (!tok_is(p, &root, "tvm")) {
+      skip_to_line_end(p);
+      unsupported(p, since(p, start), "imports of modules other than 'tvm' are");
+      return -1;
     }
-    /* The source is under INT32_MAX bytes (lexer_init). */
-    p->imports[p->n_imports++] = (tvm_script__import){
-        (uint32_t)alias.span.start_byte, (uint32_t)tok_size(&alias), (uint32_t)mod.span.start_byte,
-        (uint32_t)tok_size(&mod)};
+    advance(p);
+    while (accept(p, TOK(DOT))) {
+      if (kind(p) != TOK(NAME)) {
+        expected(p, "a module name");
+        return -1;
+      }
+      last = *p->tok;
+      advance(p);
+    }
+    token alias = root, mod = root;
+    if (accept(p, KW(AS))) {
+      alias = *p->tok;
+      if (alias.kind != TOK(NAME)) {
+        expected(p, "an alias name");
+        return -1;
+      }
+      advance(p);
+      mod = last;
+      if (last.span.start_byte != root.span.start_byte && !is_script_module(p, &last)) {
+        error_at(p, since(p, start),
+                 "'import ... as' names tvm or one of its script modules (tvm.script.tir, "
+                 "tvm.script.ir, tvm.script.relax)");
+        return -1;
+      }
+    }
+    if (add_import(p, &alias, &mod) != 0) return -1;
   } while (accept(p, TOK(COMMA)));
   return expect(p, TOK(NEWLINE), "end of line") ? 0 : -1;
 }
@@ -1267,6 +1326,9 @@ static int parse_statement(parser* p, bool docstring_ok) {
       return -1;
     case KW(FROM):
       if (p->block_depth == 0) return parse_import(p);
+      return parse_simple_stmts(p, false);
+    case KW(IMPORT):
+      if (p->block_depth == 0) return parse_plain_import(p);
       return parse_simple_stmts(p, false);
     default:
       return parse_simple_stmts(p, docstring_ok);

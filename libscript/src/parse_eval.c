@@ -24,6 +24,8 @@
 static const script_special kModTir = {SCRIPT_SPECIAL_MODULE, "tirx"};
 static const script_special kModIr = {SCRIPT_SPECIAL_MODULE, "ir"};
 static const script_special kModRelax = {SCRIPT_SPECIAL_MODULE, "relax"};
+/* `import tvm`: the package, whose script modules dotted names reach (tvm_script__dotted). */
+static const script_special kModTvm = {SCRIPT_SPECIAL_MODULE, "tvm"};
 static const script_special kCls = {SCRIPT_SPECIAL_CLS, "cls"};
 static const script_special kRange = {SCRIPT_SPECIAL_RANGE, "range"};
 static const script_special kFloat = {SCRIPT_SPECIAL_FLOAT, "float"};
@@ -31,7 +33,10 @@ static const script_special kFloat = {SCRIPT_SPECIAL_FLOAT, "float"};
 const script_special* tvm_script__special_of(const TVMFFIAny* v) {
   if (v->type_index != kTVMFFIOpaquePtr) return NULL;
   const void* q = v->v_ptr;
-  if (q == &kModTir || q == &kModIr || q == &kModRelax || q == &kCls || q == &kRange || q == &kFloat) return q;
+  if (q == &kModTir || q == &kModIr || q == &kModRelax || q == &kModTvm || q == &kCls ||
+      q == &kRange || q == &kFloat) {
+    return q;
+  }
   return NULL;
 }
 
@@ -152,6 +157,7 @@ static const script_special* module_marker(const char* module, size_t n) {
   }
   if (n == 2 && memcmp(module, "ir", 2) == 0) return &kModIr;
   if (n == 5 && memcmp(module, "relax", 5) == 0) return &kModRelax;
+  if (n == 3 && memcmp(module, "tvm", 3) == 0) return &kModTvm;
   return NULL;
 }
 
@@ -236,6 +242,23 @@ const script_special* tvm_script__dotted(script_parser* p, const ast_expr* e, ch
   if (n == 0 || e->kind != AST_NAME) return NULL;
   const script_special* sp = root_module(p, e->u.name);
   if (!sp) return NULL;
+  if (sp == &kModTvm) {
+    /* tvm.script.tir.X, tvm.script.tirx.X, tvm.tir.X -> T.X; tvm.script.ir.X -> I.X;
+     * tvm.script.relax.X -> R.X; tvm.script.ir_module -> I.ir_module. */
+    bool script = name_is(names[n - 1], "script");
+    if (script) --n;
+    if (n == 0) return NULL;
+    const script_special* sub = module_marker(names[n - 1]->text, names[n - 1]->size);
+    if (sub && sub != &kModTvm && (script || sub == &kModTir)) {
+      sp = sub;
+      --n;
+    } else if (script && n == 1 && name_is(names[0], "ir_module")) {
+      sp = &kModIr;
+    } else {
+      return NULL;
+    }
+    if (n == 0) return NULL;
+  }
   size_t len = 0;
   for (int i = n - 1; i >= 0; --i) {
     if (len + names[i]->size + 2 > bufsize) return NULL;
@@ -827,6 +850,11 @@ static int eval_attr(script_parser* p, const ast_expr* e, TVMFFIAny* out) {
       tvm_script__error_at(p, at, "AttributeError", "'%s' object has no attribute '%s'",
                            tvm_ffi_any_type_name(&v), name);
     }
+  } else if (sp && sp->kind == SCRIPT_SPECIAL_MODULE) {
+    tvm_script__error_at(p, at, "AttributeError",
+                         "module '%s' has no attribute '%s' (TVMScript reaches tvm.script.tir, "
+                         "tvm.script.ir, tvm.script.relax, tvm.script.ir_module and tvm.tir)",
+                         sp->name, name);
   } else {
     tvm_script__error_at(p, at, "AttributeError", "'%s' object has no attribute '%s'",
                          tvm_ffi_any_type_name(&v), name);
@@ -1188,6 +1216,21 @@ static int call_float(script_parser* p, const ast_expr* c, TVMFFIAny* out) {
   return rc;
 }
 
+/* `A.scope()` of a Buffer named A: its storage scope ("global" for the default). 1 when c is
+ * no such call (the receiver, a name, is only looked up: nothing is evaluated twice). */
+static int buffer_method(script_parser* p, const ast_expr* c, TVMFFIAny* out) {
+  const ast_expr* func = c->u.call.func;
+  if (func->kind != AST_ATTR || func->u.attr.value->kind != AST_NAME) return 1;
+  const TVMFFIAny* v = script__vt_lookup(&p->vt, func->u.attr.value->u.name);
+  if (!v || !is_kind(v, TVM_TIR_KIND_Buffer) || !name_is(func->u.attr.name, "scope")) return 1;
+  if (c->u.call.args.n || c->u.call.kw_values.n) {
+    return tvm_script__error_at(p, &c->span, "TypeError", "Buffer.scope() takes no arguments");
+  }
+  const char* scope = tvm_tir_buffer_scope((void*)v->v_obj);
+  *out = tvm_ffi_string(scope && *scope ? scope : "global");
+  return 0;
+}
+
 /* The builtin `T.<name>` of a one-level callee (name interned), remembered on the name for the
  * rest of the parse (ast.h: script_name.builtin); NULL when the module has none of that name. */
 static const tvm_script_builtin* tir_builtin(script_name* name, DLDataType* dtype,
@@ -1232,6 +1275,8 @@ int tvm_script__eval_call(script_parser* p, const ast_expr* c, tvm_script_call_c
   } else if (mod) {
     return call_ir(p, c, name, out);
   } else {
+    int r = buffer_method(p, c, out);
+    if (r <= 0) return r;
     if (tvm_script__eval(p, func, &callee) != 0) return -1;
     if (!is_kind(&callee, TVM_TIR_KIND_GlobalVar)) {
       const script_special* sp = tvm_script__special_of(&callee);

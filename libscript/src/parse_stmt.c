@@ -11,6 +11,7 @@
  * Python number inside a function (or a fragment) becomes a LetStmt over the rest of the body;
  * other values (tuples, strings, IterVars, ...) are bound as they are.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "parse_eval.h"
@@ -101,24 +102,47 @@ static bool is_tir(const TVMFFIAny* v, tvm_tir_kind k) {
 
 /* ---- Assignments ------------------------------------------------------------------------- */
 /* `name = value` inside a function / fragment as a LetStmt over the rest of the body; binds
- * name to the new Var. dtype: the annotated type (NULL = the value's). */
+ * name to the new Var. type: the annotated type (a PrimType or PointerType; NULL = the value's
+ * dtype), dtype its dtype (how a Python number value is typed). */
 static int let_binding(script_parser* p, const ast_stmt* stmt, const ast_expr* id,
-                       const TVMFFIAny* value, const DLDataType* dtype) {
+                       const TVMFFIAny* value, const void* type, const DLDataType* dtype) {
   void* name = tvm_script__name_string(id->u.name); /* (its text: the Var shares the String) */
   tvm_tir_expr_obj* e = name ? script__to_expr(value, dtype) : NULL;
   if (!e) return tvm_script__relocate(p, &stmt->span);
-  tvm_tir_prim_type_obj* type = dtype ? tvm_tir_prim_type_new(*dtype) : NULL;
-  tvm_tir_var_obj* var = !dtype || type ? tvm_script_tir_let_enter(p->b, tvm_ffi_str_cstr(name),
-                                                                   e, type, true)
-                                        : NULL;
-  tvm_ffi_release(type);
+  tvm_tir_var_obj* var = tvm_script_tir_let_enter(p->b, tvm_ffi_str_cstr(name), e, type, true);
   tvm_ffi_release(e);
   if (!var) return tvm_script__relocate(p, &stmt->span);
   TVMFFIAny v = tvm_ffi_any_obj(var);
   return bind_name(p, id, &v);
 }
 
-/* x: T.let = v / x: T.int32 = v / x: T.int32 */
+/* The type an annotation (or T.let's subscript) names: a dtype (`T.int32`, "float32"), made a
+ * PrimType, or the type of a typed variable (`T.handle("float32")`, `T.int32()`): *type (new
+ * reference) and its dtype *t; -1 with a located TypeError otherwise. */
+static int annotation_type(script_parser* p, const ast_expr* ann, void** type, DLDataType* t,
+                           bool* is_dtype) {
+  TVMFFIAny v;
+  if (tvm_script__eval(p, ann, &v) != 0) return -1;
+  *type = NULL;
+  *is_dtype = tvm_script__as_dtype(&v, t);
+  if (*is_dtype) {
+    *type = tvm_tir_prim_type_new(*t);
+  } else if (tvm_ffi_any_is_object(&v) && tvm_tir_is_var(v.v_obj)) {
+    const tvm_tir_var_obj* var = (const void*)v.v_obj;
+    *t = var->expr.dtype;
+    *type = var->type_annotation;
+    tvm_ffi_retain(*type);
+  } else {
+    tvm_ffi_any_release(&v);
+    return tvm_script__error_at(p, &ann->span, "TypeError",
+                                "a variable annotation must be T.let, T.let[<type>] or a type "
+                                "such as T.int32 or T.handle(\"float32\")");
+  }
+  tvm_ffi_any_release(&v);
+  return *type ? 0 : tvm_script__relocate(p, &ann->span);
+}
+
+/* x: T.let = v / x: T.let[T.int32] = v / x: T.int32 = v / x: T.int32 */
 static int annotated_assign(script_parser* p, const ast_stmt* st) {
   const ast_expr* target = st->u.assign.target;
   const ast_expr* ann = st->u.assign.annotation;
@@ -126,29 +150,41 @@ static int annotated_assign(script_parser* p, const ast_stmt* st) {
     return tvm_script__error_at(p, &target->span, "SyntaxError", "only a name can be annotated");
   }
   bool is_let = tvm_script__is_let_annotation(p, ann);
-  DLDataType t;
-  bool typed = false;
-  if (!is_let) {
-    TVMFFIAny v;
-    if (tvm_script__eval(p, ann, &v) != 0) return -1;
-    typed = tvm_script__as_dtype(&v, &t);
-    tvm_ffi_any_release(&v);
-    if (!typed) {
+  /* T.let[<type>]: a let of that type (one type only). */
+  const ast_expr* typed_ann = is_let ? NULL : ann;
+  if (!is_let && ann->kind == AST_SUBSCRIPT &&
+      tvm_script__is_let_annotation(p, ann->u.subscript.value)) {
+    is_let = true;
+    if (ann->u.subscript.indices.n != 1 || ann->u.subscript.indices.items[0]->kind == AST_SLICE ||
+        ann->u.subscript.indices.items[0]->kind == AST_TUPLE) {
       return tvm_script__error_at(p, &ann->span, "TypeError",
-                                  "a variable annotation must be T.let or a dtype such as T.int32");
+                                  "T.let[...] takes one type, such as T.let[T.int32]");
     }
+    typed_ann = ann->u.subscript.indices.items[0];
   }
+  DLDataType t;
+  void* type = NULL;
+  bool is_dtype = false;
+  if (typed_ann && annotation_type(p, typed_ann, &type, &t, &is_dtype) != 0) return -1;
   if (!st->u.assign.value) { /* a declaration: a fresh Var */
-    if (is_let) return tvm_script__error_at(p, &st->span, "SyntaxError", "T.let needs a value");
-    tvm_tir_var_obj* var = tvm_tir_var_new(target->u.name->text, t);
+    if (is_let) {
+      tvm_ffi_release(type);
+      return tvm_script__error_at(p, &st->span, "SyntaxError", "T.let needs a value");
+    }
+    tvm_tir_var_obj* var = is_dtype ? tvm_tir_var_new(target->u.name->text, t)
+                                    : tvm_tir_var_new_typed(target->u.name->text, type);
+    tvm_ffi_release(type);
     if (!var) return tvm_script__relocate(p, &st->span);
     TVMFFIAny v = tvm_ffi_any_obj(var);
     return bind_name(p, target, &v);
   }
   TVMFFIAny value;
-  if (tvm_script__eval(p, st->u.assign.value, &value) != 0) return -1;
-  int rc = let_binding(p, st, target, &value, typed ? &t : NULL);
-  tvm_ffi_any_release(&value);
+  int rc = tvm_script__eval(p, st->u.assign.value, &value);
+  if (rc == 0) {
+    rc = let_binding(p, st, target, &value, type, type ? &t : NULL);
+    tvm_ffi_any_release(&value);
+  }
+  tvm_ffi_release(type);
   return rc;
 }
 
@@ -211,7 +247,7 @@ static int tir_assign(script_parser* p, const ast_stmt* st) {
              (is_tir(&value, TVM_TIR_KIND_PrimExpr) || value.type_index == kTVMFFIInt ||
               value.type_index == kTVMFFIFloat || value.type_index == kTVMFFIBool);
   if (let) {
-    rc = let_binding(p, st, lhs, &value, NULL);
+    rc = let_binding(p, st, lhs, &value, NULL, NULL);
     tvm_ffi_any_release(&value);
     return rc;
   }
@@ -257,7 +293,33 @@ static int scoped_body(script_parser* p, ast_stmts body) {
   return rc;
 }
 
-/* for i in range(a[, b]) */
+/* The extent of range(lo, lo + ext, step) for a constant step != 1: ceil(ext / step) for a
+ * positive step, ceil(-ext / -step) for a negative one (a new reference, NULL + error). */
+static tvm_tir_expr_obj* stepped_extent(tvm_tir_expr_obj* ext, int64_t step) {
+  DLDataType t = ext->dtype;
+  int64_t s = step > 0 ? step : -step;
+  tvm_tir_expr_obj* zero = tvm_tir_const_int(t, 0);
+  tvm_tir_expr_obj* span = !zero      ? NULL
+                           : step > 0 ? (tvm_ffi_retain(ext), ext)
+                                      : tvm_tir_sub(zero, ext);
+  tvm_tir_expr_obj* round = span ? tvm_tir_const_int(t, s - 1) : NULL;
+  tvm_tir_expr_obj* num = round ? tvm_tir_add(span, round) : NULL;
+  tvm_tir_expr_obj* den = num ? tvm_tir_const_int(t, s) : NULL;
+  tvm_tir_expr_obj* q = den ? tvm_tir_floordiv(num, den) : NULL;
+  /* An empty range (stop on the wrong side of start) runs no iteration. */
+  tvm_tir_expr_obj* r = q ? tvm_tir_max(q, zero) : NULL;
+  tvm_ffi_release(zero);
+  tvm_ffi_release(span);
+  tvm_ffi_release(round);
+  tvm_ffi_release(num);
+  tvm_ffi_release(den);
+  tvm_ffi_release(q);
+  return r;
+}
+
+/* for i in range(a[, b[, step]]). A constant step other than 1 (TIR's For has none) is a loop
+ * over the iteration count, k in range(ceil((b - a) / step)), whose body binds i = a + k * step
+ * by a let (named i; the counter is i_k). */
 static int range_loop(script_parser* p, const ast_stmt* st, const ast_expr* c, const char* name) {
   ast_exprs args = c->u.call.args;
   int32_t n = args.n;
@@ -268,12 +330,13 @@ static int range_loop(script_parser* p, const ast_stmt* st, const ast_expr* c, c
   TVMFFIAny v[3] = {tvm_ffi_any_none(), tvm_ffi_any_none(), tvm_ffi_any_none()};
   int rc = 0;
   for (int32_t i = 0; rc == 0 && i < n; ++i) rc = tvm_script__eval(p, args.items[i], &v[i]);
+  int64_t step = 1;
   if (rc == 0 && n == 3) {
-    int64_t step;
-    if (tvm_script__value_to_int(&v[2], "the step of range()", &step) != 0 || step != 1) {
+    if (tvm_script__value_to_int(&v[2], "the step of range()", &step) != 0 || step == 0) {
       tvm_ffi_error_clear();
       rc = tvm_script__error_at(p, &args.items[2]->span, "ValueError",
-                                "a TIR loop over range() must have step 1");
+                                "the step of a TIR loop over range() must be a nonzero integer "
+                                "constant");
     }
   }
   tvm_tir_expr_obj *lo = NULL, *hi = NULL, *ext = NULL;
@@ -288,11 +351,34 @@ static int range_loop(script_parser* p, const ast_stmt* st, const ast_expr* c, c
               : NULL;
       ext = hi ? tvm_script__range_extent(lo, hi) : NULL;
     }
+    if (ext && step != 1) {
+      tvm_tir_expr_obj* count = stepped_extent(ext, step);
+      tvm_ffi_release(ext);
+      ext = count;
+    }
     if (!ext) rc = tvm_script__relocate(p, &c->span);
   }
   tvm_tir_var_obj* var = NULL;
-  if (rc == 0) {
+  if (rc == 0 && step == 1) {
     var = tvm_script_tir_for_enter(p->b, name, TVM_TIR_FOR_SERIAL, lo, ext, NULL, NULL);
+    if (!var) rc = tvm_script__relocate(p, &c->span);
+  } else if (rc == 0) {
+    char counter[256];
+    snprintf(counter, sizeof(counter), "%s_k", name ? name : "v");
+    tvm_tir_var_obj* k =
+        tvm_script_tir_for_enter(p->b, counter, TVM_TIR_FOR_SERIAL, NULL, ext, NULL, NULL);
+    tvm_tir_expr_obj* sc = k ? tvm_tir_const_int(ext->dtype, step) : NULL;
+    tvm_tir_expr_obj* off = sc ? tvm_tir_mul((tvm_tir_expr_obj*)k, sc) : NULL;
+    bool lo_zero = !lo || (tvm_tir_kind_of(lo) == TVM_TIR_KIND_IntImm &&
+                           ((const tvm_tir_int_imm_obj*)lo)->value == 0);
+    tvm_tir_expr_obj* at = !off       ? NULL
+                           : !lo_zero ? tvm_tir_add(lo, off)
+                                      : (tvm_ffi_retain(off), off);
+    var = at ? tvm_script_tir_let_enter(p->b, name, at, NULL, true) : NULL;
+    tvm_ffi_release(k);
+    tvm_ffi_release(sc);
+    tvm_ffi_release(off);
+    tvm_ffi_release(at);
     if (!var) rc = tvm_script__relocate(p, &c->span);
   }
   for (int i = 0; i < 3; ++i) tvm_ffi_any_release(&v[i]);
@@ -448,6 +534,13 @@ static int tir_with(script_parser* p, const ast_stmt* st) {
 /* assert cond[, msg]: an AssertStmt over the rest of the body. */
 static int tir_assert(script_parser* p, const ast_stmt* st) {
   const ast_expr* msg_e = st->u.assert_.msg;
+  if (msg_e && msg_e->kind == AST_TUPLE) {
+    /* Upstream's newer AssertStmt carries an error kind and message parts; libtir's follows
+     * the spec (condition, message) and raises AssertionError. */
+    return tvm_script__error_at(p, &msg_e->span, "NotImplementedError",
+                                "assert with an (error kind, [message parts]) tuple is not "
+                                "supported: write `assert cond, \"message\"`");
+  }
   tvm_tir_expr_obj* cond = tvm_script__eval_expr(p, st->u.assert_.test);
   if (!cond) return -1;
   tvm_tir_expr_obj* msg = NULL;

@@ -184,6 +184,13 @@ static int seq_index(script_parser* p, const tvm_script_span* at, const TVMFFIAn
   return 0;
 }
 
+/* The indices of a buffer subscript: `A[(i, j)]` and `A[i,]` are `A[i, j]` and `A[i]` as in
+ * Python, and `A[()]` indexes a 0-d buffer with no index. */
+static ast_exprs buffer_index_list(ast_exprs indices) {
+  if (indices.n == 1 && indices.items[0]->kind == AST_TUPLE) return indices.items[0]->u.elts;
+  return indices;
+}
+
 /* Whether every index is a scalar (no slice) and they fit the fast paths' stack arrays. */
 static bool scalar_indices(ast_exprs indices) {
   if (indices.n > 8) return false;
@@ -232,12 +239,13 @@ static tvm_tir_buffer_obj* named_buffer(script_parser* p, const ast_expr* e) {
 }
 
 /* A load A[i, j] without slices (scalar_indices) of a Buffer (borrowed). */
-static int scalar_load(script_parser* p, const ast_expr* e, tvm_tir_buffer_obj* buf, int64_t n,
-                       TVMFFIAny* out) {
+static int scalar_load(script_parser* p, const ast_expr* e, tvm_tir_buffer_obj* buf,
+                       ast_exprs indices, TVMFFIAny* out) {
+  int64_t n = indices.n;
   tvm_script_items idx;
   tvm_script_items_init(&idx, n); /* n <= 8: on the stack */
   bool located;
-  int rc = scalar_buffer_indices(p, e->u.subscript.indices, n, &idx, &located);
+  int rc = scalar_buffer_indices(p, indices, n, &idx, &located);
   void* arr = rc == 0 ? tvm_script_items_to_array(&idx) : NULL;
   /* buf is a Buffer (both callers test its kind) and every index a PrimExpr
    * (scalar_buffer_indices): the typed constructor makes only the index count and dtype
@@ -255,7 +263,7 @@ static int scalar_load(script_parser* p, const ast_expr* e, tvm_tir_buffer_obj* 
 int tvm_script__eval_region(script_parser* p, const ast_expr* e, TVMFFIAny* out) {
   *out = tvm_ffi_any_none();
   if (e->kind != AST_SUBSCRIPT) return 1;
-  ast_exprs indices = e->u.subscript.indices;
+  ast_exprs indices = buffer_index_list(e->u.subscript.indices);
   int64_t n = indices.n;
   /* (named_buffer is NULL at the depth bound: tvm_script__eval then reports it.) */
   tvm_tir_buffer_obj* buf = named_buffer(p, e->u.subscript.value);
@@ -283,11 +291,17 @@ int tvm_script__eval_index(script_parser* p, const ast_expr* e, TVMFFIAny* out) 
   int64_t n = indices.n;
   const tvm_script_span* at = &e->span;
   tvm_tir_buffer_obj* named = named_buffer(p, e->u.subscript.value);
-  if (named && scalar_indices(indices)) return scalar_load(p, e, named, n, out);
+  if (named && scalar_indices(buffer_index_list(indices))) {
+    return scalar_load(p, e, named, buffer_index_list(indices), out);
+  }
   TVMFFIAny v = tvm_ffi_any_none();
   if (tvm_script__eval(p, e->u.subscript.value, &v) != 0) return -1;
+  if (is_kind(&v, TVM_TIR_KIND_Buffer)) {
+    indices = buffer_index_list(indices);
+    n = indices.n;
+  }
   if (is_kind(&v, TVM_TIR_KIND_Buffer) && scalar_indices(indices)) {
-    int rc = scalar_load(p, e, (void*)v.v_obj, n, out);
+    int rc = scalar_load(p, e, (void*)v.v_obj, indices, out);
     tvm_ffi_any_release(&v);
     return rc;
   }
@@ -368,6 +382,7 @@ int tvm_script__store(script_parser* p, const ast_expr* lhs, const TVMFFIAny* va
     return -1;
   }
   tvm_tir_buffer_obj* buf = (void*)bv.v_obj;
+  indices = buffer_index_list(indices);
   int64_t n = indices.n;
   if (scalar_indices(indices)) {
     /* A[i, j] = v: as below (a literal takes the buffer's dtype; scalar indices have one lane

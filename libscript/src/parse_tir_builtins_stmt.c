@@ -83,8 +83,8 @@ static int scoped_form(tvm_script_call* call, bool* rest_of_body) {
 /* ---- Buffers ------------------------------------------------------------------------------- */
 #define BUFFER_PARAMS                                                                     \
   "dtype=, data=, strides=, elem_offset=, scope=, align=, offset_factor=, buffer_type=, " \
-  "axis_separators="
-enum { BUFFER_NPARAMS = 9 };
+  "axis_separators=, layout="
+enum { BUFFER_NPARAMS = 10 };
 
 /* Strides whose string elements name fresh variables of the index dtype (the printer writes a
  * stride defined by the buffer itself as its name: `strides=("s0", 1)`). */
@@ -160,6 +160,15 @@ static int buffer_kwargs(bound_args* a, int first, tvm_script_buffer_args* ba, v
   if (given(a, first + 7) && !(ba->buffer_type = arg_cstr(a, first + 7))) return -1;
   if (given(a, first + 8) && !(ba->axis_separators = owned[2] = arg_expr_array(a, first + 8))) {
     return -1;
+  }
+  /* layout=: upstream's newer Buffer carries a layout (a TileLayout of device dialects); the
+   * default one, None (which upstream's printer writes), is every Buffer here. */
+  if (given(a, first + 9) && !tvm_ffi_any_is_none(&a->v[first + 9])) {
+    fail(a, first + 9);
+    return tvm_ffi_raise("NotImplementedError",
+                         "%s: buffer layouts other than the default (layout=None) are not "
+                         "supported, got %s",
+                         a->call->name, tvm_ffi_any_type_name(&a->v[first + 9]));
   }
   return 0;
 }

@@ -193,6 +193,30 @@ TEST(parameters_and_matches) {
   DIFF_SCRIPT("match_buffer_forms.py", "nested");
 }
 
+/* The spellings of real programs (#19): `import tvm` headers with the long decorators, and lets
+ * annotated `T.let[<type>]` (a pointer-typed one under a declared buffer), 0-d buffers indexed
+ * `A[()]`, layout=None, loop annotations, range() with a step (up, down, symbolic bounds,
+ * empty), buffer attributes. */
+TEST(real_program_forms) {
+  DIFF_SCRIPT("import_tvm_module.py", "add_one");
+  DIFF_SCRIPT("import_tvm_module.py", "scale");
+  DIFF_SCRIPT("import_tvm_ir.py", "saxpy");
+  DIFF_SCRIPT("import_tvm_ir.py", "saxpy", .sym = 3, .seed = 5);
+  DIFF_SCRIPT("import_tvm_aliases.py", "relu");
+  DIFF_SCRIPT("let_subscript.py", "norm2");
+  DIFF_SCRIPT("let_subscript.py", "indexed");
+  DIFF_SCRIPT("let_subscript.py", "pointer_let", .sym = 20);
+  DIFF_SCRIPT("zero_dim_buffers.py", "sum_all");
+  DIFF_SCRIPT("zero_dim_buffers.py", "scale_by");
+  DIFF_SCRIPT("zero_dim_buffers.py", "block_reduce");
+  DIFF_SCRIPT("zero_dim_buffers.py", "local_scalar");
+  DIFF_SCRIPT("keyword_forms.py", "strided_copy");
+  DIFF_SCRIPT("keyword_forms.py", "reversed_rows");
+  DIFF_SCRIPT("keyword_forms.py", "symbolic_step", .sym = 17);
+  DIFF_SCRIPT("keyword_forms.py", "symbolic_step", .sym = 1);
+  DIFF_SCRIPT("keyword_forms.py", "buffer_attrs");
+}
+
 /* Handle parameters that are not buffers, compiled and interpreted alike: opaque pointers to
  * memory the caller declares to the interpreter (tvm_tir_interp_run_with_memory), which
  * without that declaration refuses the access; a DLTensor pointer passed as itself. */
@@ -249,6 +273,7 @@ int main(void) {
   RUN(strided_allocations);
   RUN(hints);
   RUN(parameters_and_matches);
+  RUN(real_program_forms);
   RUN(call_error_propagates);
   RUN(call_errors_at_build);
   return test_summary();

@@ -1080,11 +1080,22 @@ TEST(error_messages) {
 
 TEST(unsupported_constructs) {
   CHECK_STR_EQ(parse_err("import numpy\n"),
-               "SyntaxError: t.py:1:1: error: imports other than the 'from tvm.script import "
-               "...' header lines are not supported in TVMScript\nimport numpy\n^^^^^^");
+               "SyntaxError: t.py:1:8: error: imports of modules other than 'tvm' are not "
+               "supported in TVMScript\nimport numpy\n       ^^^^^");
+  CHECK_STR_EQ(parse_err("import tvm, numpy as np\n"),
+               "SyntaxError: t.py:1:13: error: imports of modules other than 'tvm' are not "
+               "supported in TVMScript\nimport tvm, numpy as np\n            ^^^^^^^^^^^");
+  CHECK_STR_EQ(parse_err("import tvm.testing as tt\n"),
+               "SyntaxError: t.py:1:8: error: 'import ... as' names tvm or one of its script "
+               "modules (tvm.script.tir, tvm.script.ir, tvm.script.relax)\n"
+               "import tvm.testing as tt\n       ^^^^^^^^^^^^^^^^^");
+  CHECK_STR_EQ(parse_err("def f():\n    import tvm\n"),
+               "SyntaxError: t.py:2:5: error: imports inside a definition are not supported in "
+               "TVMScript\n    import tvm\n    ^^^^^^");
   CHECK_STR_EQ(parse_err("from os import path\n"),
-               "SyntaxError: t.py:1:1: error: imports other than the 'from tvm.script import "
-               "...' header lines are not supported in TVMScript\nfrom os import path\n^^^^^^^");
+               "SyntaxError: t.py:1:1: error: imports other than 'import tvm', 'from tvm import "
+               "...' and 'from tvm.script import ...' header lines are not supported in "
+               "TVMScript\nfrom os import path\n^^^^^^^");
   CHECK_STR_EQ(parse_err("from tvm.script import numpy as np\n"),
                "SyntaxError: t.py:1:24: error: unknown TVMScript module 'numpy' (expected ir, "
                "tir, tirx or relax)\nfrom tvm.script import numpy as np\n"
@@ -1122,7 +1133,7 @@ TEST(unsupported_constructs) {
   CHECK_STR_CONTAINS(parse_err("def f(*a):\n  pass\n"), "'*' parameters are not supported");
   CHECK_STR_CONTAINS(parse_err("lambda x=1: x\n"), "default values of lambda parameters");
   CHECK_STR_CONTAINS(parse_err("a, b: int = 1\n"), "only a single target can be annotated");
-  CHECK_STR_CONTAINS(parse_err("def f():\n  import os\n"), "imports other than");
+  CHECK_STR_CONTAINS(parse_err("def f():\n  import os\n"), "imports inside a definition");
 }
 
 TEST(nesting_limits) {

@@ -1,0 +1,8 @@
+# expect: NotImplementedError 7:22
+# The (error kind, [message parts]) form of assert needs an AssertStmt with a kind (not in libtir).
+from tvm.script import tir as T
+
+@T.prim_func
+def f(A: T.Buffer((4,), "int32")):
+    assert A[0] > 0, ("ValueError", ["A[0] must be positive, got ", A[0]])
+    A[1] = A[0]
