@@ -13,6 +13,7 @@
 #include "parse_eval.h"
 #include "parse_lambda.h"
 #include "parse_tir_builtins_attr.h"
+#include "script_relax_internal.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -795,9 +796,15 @@ static int eval_attr(script_parser* p, const ast_expr* e, TVMFFIAny* out) {
       return tvm_script__error_at(p, at, "AttributeError",
                                   "module 'tvm.script.tirx' has no attribute '%s'", buf);
     }
-    if (mod == &kModRelax) {
-      return tvm_script__error_at(p, at, "NotImplementedError",
-                                  "Relax (R.%s) is not supported by this parser yet", buf);
+    if (mod == &kModRelax) { /* R.Tensor, R.Object, ... written without a call */
+      int found = tvm_script__relax_value_lookup(buf, n, out);
+      if (found > 0) return 0;
+      if (found < 0) return tvm_script__relocate(p, at);
+      if (tvm_script__relax_builtin_lookup(buf, n)) {
+        return tvm_script__error_at(p, at, "TypeError", "R.%s is a function: call it", buf);
+      }
+      return tvm_script__error_at(p, at, "AttributeError",
+                                  "module 'tvm.script.relax' has no attribute '%s'", buf);
     }
     return tvm_script__error_at(p, at, "AttributeError",
                                 "module 'tvm.script.ir' has no attribute '%s'", buf);
@@ -1188,6 +1195,30 @@ static int call_float(script_parser* p, const ast_expr* c, TVMFFIAny* out) {
   return rc;
 }
 
+/* A call of a Relax function value inside a Relax body: `cls.f(x)` (a GlobalVar), a local
+ * function's Var, `R.ExternFunc(...)(x)`. Positional arguments only. */
+static int call_relax_value(script_parser* p, const ast_expr* c, const TVMFFIAny* callee,
+                            TVMFFIAny* out) {
+  if (c->u.call.kw_values.n != 0) {
+    return tvm_script__error_at(p, &c->u.call.kw_values.items[0]->span, "TypeError",
+                                "a call of a Relax function takes no keyword arguments");
+  }
+  arg_list args;
+  arg_list_init(&args);
+  int32_t npos = 0;
+  int rc = eval_args(p, c, 0, false, &args, &npos);
+  if (rc == 0) {
+    tvm_relax_expr_obj* r = tvm_script__relax_call_value(callee->v_obj, args.args, npos, NULL);
+    if (r) {
+      *out = tvm_ffi_any_obj(r);
+    } else {
+      rc = tvm_script__relocate(p, &c->span);
+    }
+  }
+  arg_list_free(&args);
+  return rc;
+}
+
 /* The builtin `T.<name>` of a one-level callee (name interned), remembered on the name for the
  * rest of the parse (ast.h: script_name.builtin); NULL when the module has none of that name. */
 static const tvm_script_builtin* tir_builtin(script_name* name, DLDataType* dtype,
@@ -1225,14 +1256,22 @@ int tvm_script__eval_call(script_parser* p, const ast_expr* c, tvm_script_call_c
                                   "module 'tvm.script.tirx' has no attribute '%s'", name);
     }
   } else if (mod == &kModRelax) {
-    return tvm_script__error_at(p, &func->span, "NotImplementedError",
-                                "Relax (R.%s) is not supported by this parser yet", name);
+    if (!(fn = tvm_script__relax_builtin_lookup(name, n))) {
+      return tvm_script__error_at(p, &func->span, "AttributeError",
+                                  "module 'tvm.script.relax' has no attribute '%s'", name);
+    }
   } else if (mod == &kModIr && (fn = tvm_script__ir_builtin_lookup(name, n)) != NULL) {
     /* I.vdevice, I.meta_var: builtins called like the T.* ones. */
   } else if (mod) {
     return call_ir(p, c, name, out);
   } else {
     if (tvm_script__eval(p, func, &callee) != 0) return -1;
+    if (p->token == SCRIPT_TOKEN_RELAX && tvm_ffi_any_is_object(&callee) &&
+        (is_kind(&callee, TVM_TIR_KIND_GlobalVar) || tvm_relax_is_expr(callee.v_obj))) {
+      int rc = call_relax_value(p, c, &callee, out);
+      tvm_ffi_any_release(&callee);
+      return rc;
+    }
     if (!is_kind(&callee, TVM_TIR_KIND_GlobalVar)) {
       const script_special* sp = tvm_script__special_of(&callee);
       tvm_ffi_any_release(&callee);
@@ -1269,7 +1308,7 @@ int tvm_script__eval_call(script_parser* p, const ast_expr* c, tvm_script_call_c
     const char* kw_names_stack[8];
     const char** kw_names =
         nkw <= 8 ? kw_names_stack : tvm_ffi_calloc((size_t)nkw, sizeof(char*));
-    full[0] = mod == &kModIr ? 'I' : 'T';
+    full[0] = mod == &kModIr ? 'I' : mod == &kModRelax ? 'R' : 'T';
     full[1] = '.';
     for (int32_t i = 0; kw_names && i < nkw; ++i) kw_names[i] = c->u.call.kw_names[i]->text;
     tvm_script_call call_info = {p->b,     full, ctx,      num_targets,      targets,   npos,
