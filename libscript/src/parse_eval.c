@@ -1354,8 +1354,12 @@ static int eval_kind(script_parser* p, const ast_expr* e, TVMFFIAny* out) {
       return eval_str(p, e, out);
     case AST_NAME:
       if (resolve_name(p, e->u.name, out)) return 0;
-      return tvm_script__error_at(p, at, "NameError", "name '%s' is not defined",
-                                  e->u.name->text);
+      return tvm_script__error_at(p, at, "NameError", "name '%s' is not defined%s",
+                                  e->u.name->text,
+                                  e->u.name->relax_df_local
+                                      ? " (a dataflow variable is visible after its block only "
+                                        "when R.output names it)"
+                                      : "");
     case AST_ATTR:
       return eval_attr(p, e, out);
     case AST_SUBSCRIPT:

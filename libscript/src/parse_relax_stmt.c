@@ -339,6 +339,10 @@ static int relax_with(script_parser* p, const ast_stmt* st) {
   p->relax_outputs = NULL;
   p->relax_output_call = NULL;
   int rc = tvm_script__run_body(p, st->u.with.body);
+  /* The block's names, undefined after it unless R.output names them (below). */
+  for (int32_t i = p->vt.scopes[p->vt.nscopes - 1]; i < p->vt.nbinds; ++i) {
+    p->vt.binds[i].name->relax_df_local = true;
+  }
   tvm_script__vt_pop_scope(&p->vt);
   if (rc == 0) rc = tvm_script__exit_to(p, depth, &st->span);
   void* outs = p->relax_outputs;
@@ -347,6 +351,7 @@ static int relax_with(script_parser* p, const ast_stmt* st) {
   p->relax_output_call = NULL;
   for (int32_t i = 0; rc == 0 && outs && i < call->u.call.args.n; ++i) {
     TVMFFIAny o = tvm_ffi_any_copy(tvm_ffi_seq_at(outs, i));
+    call->u.call.args.items[i]->u.name->relax_df_local = false;
     rc = bind_name(p, call->u.call.args.items[i], &o);
   }
   tvm_ffi_release(outs);
