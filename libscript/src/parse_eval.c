@@ -18,6 +18,7 @@
 #include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -564,8 +565,46 @@ static tvm_tir_expr_obj* expr_binop(int op, tvm_tir_expr_obj* a, tvm_tir_expr_ob
 }
 
 /* A binary operation on two evaluated values (borrowed). */
+static bool is_relax_expr(const TVMFFIAny* v) {
+  return tvm_ffi_any_is_object(v) && tvm_relax_is_expr(v->v_obj);
+}
+
+/* a op b with a Relax operand: the operator upstream's Expr.__add__ etc. call (`x + y` is
+ * R.add(x, y), `x < y` R.less(x, y)); others are unsupported on Relax values. */
+static int relax_binop(script_parser* p, const tvm_script_span* d, int op, const TVMFFIAny* a,
+                       const TVMFFIAny* b, TVMFFIAny* out) {
+  const char* name = op == TVM_SCRIPT_OP_Add        ? "add"
+                     : op == TVM_SCRIPT_OP_Sub      ? "subtract"
+                     : op == TVM_SCRIPT_OP_Mult     ? "multiply"
+                     : op == TVM_SCRIPT_OP_Div      ? "divide"
+                     : op == TVM_SCRIPT_OP_FloorDiv ? "floor_divide"
+                     : op == TVM_SCRIPT_OP_Pow      ? "power"
+                     : op == TVM_SCRIPT_OP_Lt       ? "less"
+                     : op == TVM_SCRIPT_OP_LtE      ? "less_equal"
+                     : op == TVM_SCRIPT_OP_Gt       ? "greater"
+                     : op == TVM_SCRIPT_OP_GtE      ? "greater_equal"
+                                                    : NULL;
+  const tvm_script_builtin* fn = name ? tvm_script__relax_builtin_lookup(name, strlen(name)) : NULL;
+  if (!fn) {
+    return tvm_script__error_at(p, d, "TypeError",
+                                "this operator is not supported on Relax values (write the R.* "
+                                "operator)");
+  }
+  char full[32];
+  snprintf(full, sizeof(full), "R.%s", name);
+  TVMFFIAny args[2] = {*a, *b};
+  tvm_script_call call = {.builder = p->b, .name = full, .ctx = TVM_SCRIPT_CTX_EXPR,
+                          .num_args = 2, .args = args, .error_arg = -1};
+  if (fn->fn(&call, out) != 0) {
+    *out = tvm_ffi_any_none();
+    return tvm_script__relocate(p, d);
+  }
+  return 0;
+}
+
 static int apply_binop(script_parser* p, const tvm_script_span* d, int op, const TVMFFIAny* a,
                        const TVMFFIAny* b, TVMFFIAny* out) {
+  if (is_relax_expr(a) || is_relax_expr(b)) return relax_binop(p, d, op, a, b, out);
   if (is_prim_expr(a) || is_prim_expr(b)) {
     if ((!is_prim_expr(a) && !is_py_number(a)) || (!is_prim_expr(b) && !is_py_number(b))) {
       goto unsupported;

@@ -107,7 +107,7 @@ static const char* kProgram =
     "        with R.dataflow():\n"
     "            t = R.call_tir(cls.twice_plus_one, (x8,), out_sinfo=R.Tensor((8,), \"float32\"))\n"
     "            a, b = cls.pair(t)\n"
-    "            s = R.add(a, R.multiply(b, R.const(3.0, \"float32\")))\n"
+    "            s = a + b * R.const(3.0, \"float32\")\n"
     "            R.output(s)\n"
     "        return s\n"
     "\n"

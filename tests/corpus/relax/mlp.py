@@ -14,7 +14,7 @@ class MLP:
     ) -> R.Tensor((4, 8), "float32"):
         with R.dataflow():
             h = R.matmul(x, w0)
-            h1 = R.add(h, b0)
+            h1 = h + b0
             a = R.nn.relu(h1)
             out: R.Tensor((4, 8), "float32") = R.matmul(a, w1)
             R.output(out)
