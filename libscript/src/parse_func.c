@@ -191,8 +191,9 @@ static int parse_decorators(script_parser* p, const ast_expr* def_name, ast_expr
       ++row;
     }
     if (row == rows) {
-      return tvm_script__error_at(p, &d->span, "SyntaxError",
-                                  "unknown decorator (expected @T.prim_func, @R.function or @I.ir_module)");
+      return tvm_script__error_at(
+          p, &d->span, "SyntaxError",
+          "unknown decorator (expected @T.prim_func, @R.function or @I.ir_module)");
     }
     if (kDecorators[row].not_yet) {
       return tvm_script__error_at(p, &d->span, "NotImplementedError", "%s",
@@ -227,8 +228,9 @@ static int parse_decorators(script_parser* p, const ast_expr* def_name, ast_expr
     }
   }
   if (out->token == SCRIPT_TOKEN_DEFAULT) {
-    return tvm_script__error_at(p, &def_name->span, "SyntaxError",
-                                "a definition needs a decorator (@T.prim_func, @R.function or @I.ir_module)");
+    return tvm_script__error_at(
+        p, &def_name->span, "SyntaxError",
+        "a definition needs a decorator (@T.prim_func, @R.function or @I.ir_module)");
   }
   return 0;
 }

@@ -163,9 +163,11 @@ int tvm_script__parse_relax_function(script_parser* p, const ast_stmt* f, unsign
   if (rc == 0) rc = bind_syms(p, f);
   if (rc == 0 && f->u.def.returns) {
     tvm_relax_sinfo_obj* s = eval_sinfo(p, f->u.def.returns, "the return annotation");
-    rc = s && tvm_script_relax_func_ret(p->b, s) == 0 ? 0
-         : s                                          ? tvm_script__relocate(p, &f->u.def.returns->span)
-                                                      : -1;
+    if (!s) {
+      rc = -1;
+    } else if (tvm_script_relax_func_ret(p->b, s) != 0) {
+      rc = tvm_script__relocate(p, &f->u.def.returns->span);
+    }
     tvm_ffi_release(s);
   }
   if (rc == 0) rc = tvm_script__run_body(p, f->u.def.body);
@@ -276,7 +278,7 @@ static int relax_assign(script_parser* p, const ast_stmt* st) {
   return rc;
 }
 
-/* ---- Expression statements: R.output, R.func_attr, ... ---------------------------------------- */
+/* ---- Expression statements: R.output, R.func_attr, ... ------------------------------------ */
 static bool is_relax_call(script_parser* p, const ast_expr* e, const char* want) {
   if (e->kind != AST_CALL) return false;
   char name[64];

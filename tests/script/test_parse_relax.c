@@ -1,9 +1,10 @@
 /*
  * test_parse_relax.c: what parsed Relax TVMScript means, beyond the round trip of
  * test_roundtrip.c: parsed functions run on librelax's reference evaluator (tvm_relax_eval) on
- * random inputs (after LegalizeOps) and give what the text says (if/else picks its branch, a closure sees its
- * enclosing variables, R.call_tir calls the hand-written PrimFunc, tuple unpacking, match_cast);
- * decorator flags reach the Function (private: no global_symbol, pure=False).
+ * random inputs (after LegalizeOps) and give what the text says (if/else picks its branch, a
+ * closure sees its enclosing variables, R.call_tir calls the hand-written PrimFunc, tuple
+ * unpacking, match_cast); decorator flags reach the Function (private: no global_symbol,
+ * pure=False).
  */
 #include <math.h>
 #include <string.h>
@@ -165,7 +166,8 @@ TEST(decorator_flags) {
   CHECK(pair && choose && effect);
   if (pair && choose && effect) {
     CHECK(!pair->func.attrs || !tvm_ffi_map_get_str(pair->func.attrs, "global_symbol"));
-    const TVMFFIAny* gs = choose->func.attrs ? tvm_ffi_map_get_str(choose->func.attrs, "global_symbol") : NULL;
+    void* attrs = choose->func.attrs;
+    const TVMFFIAny* gs = attrs ? tvm_ffi_map_get_str(attrs, "global_symbol") : NULL;
     TVMFFIByteArray text;
     CHECK(gs && tvm_ffi_any_as_bytes(gs, &text) && text.size == 6 &&
           memcmp(text.data, "choose", 6) == 0);
