@@ -568,6 +568,8 @@ static tvm_tir_expr_obj* expr_binop(int op, tvm_tir_expr_obj* a, tvm_tir_expr_ob
 static bool is_relax_expr(const TVMFFIAny* v) {
   return tvm_ffi_any_is_object(v) && tvm_relax_is_expr(v->v_obj);
 }
+static int relax_op_call(script_parser* p, const tvm_script_span* d, const char* name,
+                         const TVMFFIAny* args, int32_t n, TVMFFIAny* out);
 
 /* a op b with a Relax operand: the operator upstream's Expr.__add__ etc. call (`x + y` is
  * R.add(x, y), `x < y` R.less(x, y)); others are unsupported on Relax values. */
@@ -584,6 +586,13 @@ static int relax_binop(script_parser* p, const tvm_script_span* d, int op, const
                      : op == TVM_SCRIPT_OP_Gt       ? "greater"
                      : op == TVM_SCRIPT_OP_GtE      ? "greater_equal"
                                                     : NULL;
+  TVMFFIAny args[2] = {*a, *b};
+  return relax_op_call(p, d, name, args, 2, out);
+}
+
+/* R.<name>(args...) for an operator written as a Python operator (name NULL: none). */
+static int relax_op_call(script_parser* p, const tvm_script_span* d, const char* name,
+                         const TVMFFIAny* args, int32_t n, TVMFFIAny* out) {
   const tvm_script_builtin* fn = name ? tvm_script__relax_builtin_lookup(name, strlen(name)) : NULL;
   if (!fn) {
     return tvm_script__error_at(p, d, "TypeError",
@@ -592,9 +601,8 @@ static int relax_binop(script_parser* p, const tvm_script_span* d, int op, const
   }
   char full[32];
   snprintf(full, sizeof(full), "R.%s", name);
-  TVMFFIAny args[2] = {*a, *b};
   tvm_script_call call = {.builder = p->b, .name = full, .ctx = TVM_SCRIPT_CTX_EXPR,
-                          .num_args = 2, .args = args, .error_arg = -1};
+                          .num_args = n, .args = args, .error_arg = -1};
   if (fn->fn(&call, out) != 0) {
     *out = tvm_ffi_any_none();
     return tvm_script__relocate(p, d);
@@ -703,7 +711,9 @@ static int eval_operation(script_parser* p, const ast_expr* e, TVMFFIAny* out) {
   }
   if (tvm_script__eval(p, args[0], &a) != 0) return -1;
   if (n == 1) {
-    if (is_prim_expr(&a)) {
+    if (is_relax_expr(&a)) { /* -x is R.negative(x); `not x` / `~x` have no Relax meaning */
+      rc = relax_op_call(p, at, op == TVM_SCRIPT_OP_USub ? "negative" : NULL, &a, 1, out);
+    } else if (is_prim_expr(&a)) {
       tvm_tir_expr_obj* x = (void*)a.v_obj;
       tvm_tir_expr_obj* r =
           op == TVM_SCRIPT_OP_USub ? tvm_tir_neg(x)

@@ -108,7 +108,8 @@ static const char* kProgram =
     "        with R.dataflow():\n"
     "            t = R.call_tir(cls.twice_plus_one, (x8,), out_sinfo=R.Tensor((8,), \"float32\"))\n"
     "            a, b = cls.pair(t)\n"
-    "            s = a + b * R.const(3.0, \"float32\")\n"
+    "            na = -a\n"
+    "            s = na + b * R.const(3.0, \"float32\")\n"
     "            R.output(s)\n"
     "        return s\n"
     "\n"
@@ -140,8 +141,8 @@ TEST(parsed_relax_evaluates) {
     for (int i = 0; i < 8; ++i) want[i] = x[i] - w[i]; /* the closure reads w */
     TVMFFIAny args2[2] = {tvm_ffi_any_obj(xt), tvm_ffi_any_obj(wt)};
     CHECK(eval_matches(mod, "closure", args2, 2, want, 8));
-    /* t = 2x + 1; (a, b) = (-t, t); s = a + 3b = 2t */
-    for (int i = 0; i < 8; ++i) want[i] = 2 * (2 * x[i] + 1);
+    /* t = 2x + 1; (a, b) = (-t, t); na = -a = t; s = na + 3b = 4t */
+    for (int i = 0; i < 8; ++i) want[i] = 4 * (2 * x[i] + 1);
     TVMFFIAny arg = tvm_ffi_any_obj(xt);
     CHECK(eval_matches(mod, "main", &arg, 1, want, 8));
     tvm_ffi_release(xt);
