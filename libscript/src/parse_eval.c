@@ -1305,7 +1305,14 @@ int tvm_script__eval_call(script_parser* p, const ast_expr* c, tvm_script_call_c
                                   "module 'tvm.script.tirx' has no attribute '%s'", name);
     }
   } else if (mod == &kModRelax) {
-    if (!(fn = tvm_script__relax_builtin_lookup(name, n))) {
+    /* `R.add`: looked up once per name and parse, remembered on the name as T.* builtins are. */
+    script_name* one = func->u.attr.value->kind == AST_NAME ? func->u.attr.name : NULL;
+    if (one && one->builtin_module != &kModRelax) {
+      one->builtin = tvm_script__relax_builtin_lookup(one->text, one->size);
+      one->builtin_module = &kModRelax;
+    }
+    fn = one ? one->builtin : tvm_script__relax_builtin_lookup(name, n);
+    if (!fn) {
       return tvm_script__error_at(p, &func->span, "AttributeError",
                                   "module 'tvm.script.relax' has no attribute '%s'", name);
     }
