@@ -154,6 +154,7 @@ script_name* tvm_script__intern_new(script_names* t, const char* s, size_t n, ui
   e->binding = -1;
   e->str = NULL;
   e->builtin_module = e->builtin = NULL;
+  e->relax_df_local = false;
   e->next = t->first;
   t->first = e;
   memcpy(e->text, s, n);

@@ -84,6 +84,9 @@ typedef struct script_name {
   const void* builtin; /* const tvm_script_builtin* */
   DLDataType builtin_dtype;
   bool builtin_has_dtype;
+  /* Relax: last bound in a dataflow block that R.output did not name (for the NameError of a
+   * use after the block). */
+  bool relax_df_local;
   struct script_name* next; /* the name interned before it */
   char text[];        /* the name, NUL terminated */
 } script_name;

@@ -13,10 +13,12 @@
 #include "parse_eval.h"
 #include "parse_lambda.h"
 #include "parse_tir_builtins_attr.h"
+#include "script_relax_internal.h"
 
 #include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -586,8 +588,54 @@ static tvm_tir_expr_obj* expr_binop(int op, tvm_tir_expr_obj* a, tvm_tir_expr_ob
 }
 
 /* A binary operation on two evaluated values (borrowed). */
+static bool is_relax_expr(const TVMFFIAny* v) {
+  return tvm_ffi_any_is_object(v) && tvm_relax_is_expr(v->v_obj);
+}
+static int relax_op_call(script_parser* p, const tvm_script_span* d, const char* name,
+                         const TVMFFIAny* args, int32_t n, TVMFFIAny* out);
+
+/* a op b with a Relax operand: the operator upstream's Expr.__add__ etc. call (`x + y` is
+ * R.add(x, y), `x < y` R.less(x, y)); others are unsupported on Relax values. */
+static int relax_binop(script_parser* p, const tvm_script_span* d, int op, const TVMFFIAny* a,
+                       const TVMFFIAny* b, TVMFFIAny* out) {
+  const char* name = op == TVM_SCRIPT_OP_Add        ? "add"
+                     : op == TVM_SCRIPT_OP_Sub      ? "subtract"
+                     : op == TVM_SCRIPT_OP_Mult     ? "multiply"
+                     : op == TVM_SCRIPT_OP_Div      ? "divide"
+                     : op == TVM_SCRIPT_OP_FloorDiv ? "floor_divide"
+                     : op == TVM_SCRIPT_OP_Pow      ? "power"
+                     : op == TVM_SCRIPT_OP_Lt       ? "less"
+                     : op == TVM_SCRIPT_OP_LtE      ? "less_equal"
+                     : op == TVM_SCRIPT_OP_Gt       ? "greater"
+                     : op == TVM_SCRIPT_OP_GtE      ? "greater_equal"
+                                                    : NULL;
+  TVMFFIAny args[2] = {*a, *b};
+  return relax_op_call(p, d, name, args, 2, out);
+}
+
+/* R.<name>(args...) for an operator written as a Python operator (name NULL: none). */
+static int relax_op_call(script_parser* p, const tvm_script_span* d, const char* name,
+                         const TVMFFIAny* args, int32_t n, TVMFFIAny* out) {
+  const tvm_script_builtin* fn = name ? tvm_script__relax_builtin_lookup(name, strlen(name)) : NULL;
+  if (!fn) {
+    return tvm_script__error_at(p, d, "TypeError",
+                                "this operator is not supported on Relax values (write the R.* "
+                                "operator)");
+  }
+  char full[32];
+  snprintf(full, sizeof(full), "R.%s", name);
+  tvm_script_call call = {.builder = p->b, .name = full, .ctx = TVM_SCRIPT_CTX_EXPR,
+                          .num_args = n, .args = args, .error_arg = -1};
+  if (fn->fn(&call, out) != 0) {
+    *out = tvm_ffi_any_none();
+    return tvm_script__relocate(p, d);
+  }
+  return 0;
+}
+
 static int apply_binop(script_parser* p, const tvm_script_span* d, int op, const TVMFFIAny* a,
                        const TVMFFIAny* b, TVMFFIAny* out) {
+  if (is_relax_expr(a) || is_relax_expr(b)) return relax_binop(p, d, op, a, b, out);
   if (is_prim_expr(a) || is_prim_expr(b)) {
     if ((!is_prim_expr(a) && !is_py_number(a)) || (!is_prim_expr(b) && !is_py_number(b))) {
       goto unsupported;
@@ -686,7 +734,9 @@ static int eval_operation(script_parser* p, const ast_expr* e, TVMFFIAny* out) {
   }
   if (tvm_script__eval(p, args[0], &a) != 0) return -1;
   if (n == 1) {
-    if (is_prim_expr(&a)) {
+    if (is_relax_expr(&a)) { /* -x is R.negative(x); `not x` / `~x` have no Relax meaning */
+      rc = relax_op_call(p, at, op == TVM_SCRIPT_OP_USub ? "negative" : NULL, &a, 1, out);
+    } else if (is_prim_expr(&a)) {
       tvm_tir_expr_obj* x = (void*)a.v_obj;
       tvm_tir_expr_obj* r =
           op == TVM_SCRIPT_OP_USub ? tvm_tir_neg(x)
@@ -818,9 +868,15 @@ static int eval_attr(script_parser* p, const ast_expr* e, TVMFFIAny* out) {
       return tvm_script__error_at(p, at, "AttributeError",
                                   "module 'tvm.script.tirx' has no attribute '%s'", buf);
     }
-    if (mod == &kModRelax) {
-      return tvm_script__error_at(p, at, "NotImplementedError",
-                                  "Relax (R.%s) is not supported by this parser yet", buf);
+    if (mod == &kModRelax) { /* R.Tensor, R.Object, ... written without a call */
+      int found = tvm_script__relax_value_lookup(buf, n, out);
+      if (found > 0) return 0;
+      if (found < 0) return tvm_script__relocate(p, at);
+      if (tvm_script__relax_builtin_lookup(buf, n)) {
+        return tvm_script__error_at(p, at, "TypeError", "R.%s is a function: call it", buf);
+      }
+      return tvm_script__error_at(p, at, "AttributeError",
+                                  "module 'tvm.script.relax' has no attribute '%s'", buf);
     }
     return tvm_script__error_at(p, at, "AttributeError",
                                 "module 'tvm.script.ir' has no attribute '%s'", buf);
@@ -1231,6 +1287,30 @@ static int buffer_method(script_parser* p, const ast_expr* c, TVMFFIAny* out) {
   return 0;
 }
 
+/* A call of a Relax function value inside a Relax body: `cls.f(x)` (a GlobalVar), a local
+ * function's Var, `R.ExternFunc(...)(x)`. Positional arguments only. */
+static int call_relax_value(script_parser* p, const ast_expr* c, const TVMFFIAny* callee,
+                            TVMFFIAny* out) {
+  if (c->u.call.kw_values.n != 0) {
+    return tvm_script__error_at(p, &c->u.call.kw_values.items[0]->span, "TypeError",
+                                "a call of a Relax function takes no keyword arguments");
+  }
+  arg_list args;
+  arg_list_init(&args);
+  int32_t npos = 0;
+  int rc = eval_args(p, c, 0, false, &args, &npos);
+  if (rc == 0) {
+    tvm_relax_expr_obj* r = tvm_script__relax_call_value(callee->v_obj, args.args, npos, NULL);
+    if (r) {
+      *out = tvm_ffi_any_obj(r);
+    } else {
+      rc = tvm_script__relocate(p, &c->span);
+    }
+  }
+  arg_list_free(&args);
+  return rc;
+}
+
 /* The builtin `T.<name>` of a one-level callee (name interned), remembered on the name for the
  * rest of the parse (ast.h: script_name.builtin); NULL when the module has none of that name. */
 static const tvm_script_builtin* tir_builtin(script_name* name, DLDataType* dtype,
@@ -1268,8 +1348,17 @@ int tvm_script__eval_call(script_parser* p, const ast_expr* c, tvm_script_call_c
                                   "module 'tvm.script.tirx' has no attribute '%s'", name);
     }
   } else if (mod == &kModRelax) {
-    return tvm_script__error_at(p, &func->span, "NotImplementedError",
-                                "Relax (R.%s) is not supported by this parser yet", name);
+    /* `R.add`: looked up once per name and parse, remembered on the name as T.* builtins are. */
+    script_name* one = func->u.attr.value->kind == AST_NAME ? func->u.attr.name : NULL;
+    if (one && one->builtin_module != &kModRelax) {
+      one->builtin = tvm_script__relax_builtin_lookup(one->text, one->size);
+      one->builtin_module = &kModRelax;
+    }
+    fn = one ? one->builtin : tvm_script__relax_builtin_lookup(name, n);
+    if (!fn) {
+      return tvm_script__error_at(p, &func->span, "AttributeError",
+                                  "module 'tvm.script.relax' has no attribute '%s'", name);
+    }
   } else if (mod == &kModIr && (fn = tvm_script__ir_builtin_lookup(name, n)) != NULL) {
     /* I.vdevice, I.meta_var: builtins called like the T.* ones. */
   } else if (mod) {
@@ -1278,6 +1367,12 @@ int tvm_script__eval_call(script_parser* p, const ast_expr* c, tvm_script_call_c
     int r = buffer_method(p, c, out);
     if (r <= 0) return r;
     if (tvm_script__eval(p, func, &callee) != 0) return -1;
+    if (p->token == SCRIPT_TOKEN_RELAX && tvm_ffi_any_is_object(&callee) &&
+        (is_kind(&callee, TVM_TIR_KIND_GlobalVar) || tvm_relax_is_expr(callee.v_obj))) {
+      int rc = call_relax_value(p, c, &callee, out);
+      tvm_ffi_any_release(&callee);
+      return rc;
+    }
     if (!is_kind(&callee, TVM_TIR_KIND_GlobalVar)) {
       const script_special* sp = tvm_script__special_of(&callee);
       tvm_ffi_any_release(&callee);
@@ -1314,7 +1409,7 @@ int tvm_script__eval_call(script_parser* p, const ast_expr* c, tvm_script_call_c
     const char* kw_names_stack[8];
     const char** kw_names =
         nkw <= 8 ? kw_names_stack : tvm_ffi_calloc((size_t)nkw, sizeof(char*));
-    full[0] = mod == &kModIr ? 'I' : 'T';
+    full[0] = mod == &kModIr ? 'I' : mod == &kModRelax ? 'R' : 'T';
     full[1] = '.';
     for (int32_t i = 0; kw_names && i < nkw; ++i) kw_names[i] = c->u.call.kw_names[i]->text;
     tvm_script_call call_info = {p->b,     full, ctx,      num_targets,      targets,   npos,
@@ -1360,8 +1455,12 @@ static int eval_kind(script_parser* p, const ast_expr* e, TVMFFIAny* out) {
       return eval_str(p, e, out);
     case AST_NAME:
       if (resolve_name(p, e->u.name, out)) return 0;
-      return tvm_script__error_at(p, at, "NameError", "name '%s' is not defined",
-                                  e->u.name->text);
+      return tvm_script__error_at(p, at, "NameError", "name '%s' is not defined%s",
+                                  e->u.name->text,
+                                  e->u.name->relax_df_local
+                                      ? " (a dataflow variable is visible after its block only "
+                                        "when R.output names it)"
+                                      : "");
     case AST_ATTR:
       return eval_attr(p, e, out);
     case AST_SUBSCRIPT:

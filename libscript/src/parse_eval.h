@@ -5,7 +5,8 @@
  *   parse_subscript.c  subscripts (loads, regions, element access) and buffer stores;
  *   parse_stmt.c       the statement handlers of TIR;
  *   parse_func.c       decorators, functions, modules, fragments, the dispatch table and
- *                      tvm_script_parse.
+ *                      tvm_script_parse;
+ *   parse_relax_stmt.c the statement handlers of Relax and @R.function definitions.
  *
  * Errors. Every function here that fails returns -1 (or NULL) with ONE error raised whose
  * message is already rendered at a source span (tvm_script_diag_render). Errors coming from
@@ -110,6 +111,10 @@ struct script_parser {
   /* The statements holding the functions of the module being parsed (a class body, or the
    * file's top level for several functions), to find a callee's return type; else NULL. */
   const ast_stmts* module_defs;
+  /* Relax: the Vars the last R.output of the dataflow block being parsed made (an ffi.Array,
+   * owned) and that call, for the with statement to bind after the block (parse_relax_stmt.c). */
+  void* relax_outputs;
+  const ast_expr* relax_output_call;
   script_var_table vt;
 };
 
@@ -198,5 +203,17 @@ int tvm_script__exit_to(script_parser* p, int depth, const tvm_script_span* span
 
 /* Definitions (parse_func.c): a def in the current dialect / inside a class. */
 int tvm_script__parse_function(script_parser* p, const ast_stmt* fn);
+/* The TVM_SCRIPT_RELAX_* flags of an @R.function def's decorator (parse_func.c). */
+int tvm_script__relax_decorator_flags(script_parser* p, const ast_stmt* fn, unsigned* flags);
+
+/* The Relax dialect (parse_relax_stmt.c): its handlers; an @R.function def (the builder's
+ * function_end result in *out: a local function's Var, a module function's GlobalVar or the
+ * top-level Function); the declaration of a module's Relax function with the struct info of its
+ * signature (bind_name: bind the def's name to the GlobalVar, for functions at a file's top). */
+void tvm_script__register_relax_handlers(void);
+int tvm_script__parse_relax_function(script_parser* p, const ast_stmt* fn, unsigned flags,
+                                     void** out);
+int tvm_script__relax_decl_function(script_parser* p, const ast_stmt* fn, bool pure,
+                                    bool bind_name);
 
 #endif /* TVM_SCRIPT_PARSE_EVAL_H_ */

@@ -12,6 +12,8 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <tvm/relax/analysis.h>
+#include <tvm/script/ir_builder_relax.h>
 #include <tvm/script/parser.h>
 #include <tvm/tir/analysis.h>
 
@@ -160,13 +162,13 @@ static const struct {
 } kDecorators[] = {
     {"tirx", "prim_func", SCRIPT_TOKEN_TIRX, NULL},
     {"ir", "ir_module", SCRIPT_TOKEN_IR, NULL},
-    {"relax", "function", SCRIPT_TOKEN_RELAX,
-     "Relax functions (@R.function) are not supported by this parser yet"},
+    {"relax", "function", SCRIPT_TOKEN_RELAX, NULL},
 };
 
 typedef struct {
   script_token token; /* TIRX for @T.prim_func, IR for @I.ir_module, RELAX for @R.function */
   bool is_private;
+  bool is_pure; /* @R.function(pure=False): false */
   bool check_wf;
 } decorator_info;
 
@@ -174,6 +176,7 @@ static int parse_decorators(script_parser* p, const ast_expr* def_name, ast_expr
                             decorator_info* out) {
   out->token = SCRIPT_TOKEN_DEFAULT;
   out->is_private = false;
+  out->is_pure = true;
   out->check_wf = true;
   for (int32_t i = 0; i < decorators.n; ++i) {
     const ast_expr* d = decorators.items[i];
@@ -188,8 +191,9 @@ static int parse_decorators(script_parser* p, const ast_expr* def_name, ast_expr
       ++row;
     }
     if (row == rows) {
-      return tvm_script__error_at(p, &d->span, "SyntaxError",
-                                  "unknown decorator (expected @T.prim_func or @I.ir_module)");
+      return tvm_script__error_at(
+          p, &d->span, "SyntaxError",
+          "unknown decorator (expected @T.prim_func, @R.function or @I.ir_module)");
     }
     if (kDecorators[row].not_yet) {
       return tvm_script__error_at(p, &d->span, "NotImplementedError", "%s",
@@ -215,6 +219,8 @@ static int parse_decorators(script_parser* p, const ast_expr* def_name, ast_expr
         out->is_private = flag;
       } else if (strcmp(key, "check_well_formed") == 0) {
         out->check_wf = flag;
+      } else if (strcmp(key, "pure") == 0 && kDecorators[row].token == SCRIPT_TOKEN_RELAX) {
+        out->is_pure = flag;
       } else if (strcmp(key, "s_tir") != 0 && strcmp(key, "pure") != 0) {
         return tvm_script__error_at(p, &vd->span, "TypeError", "unknown decorator argument '%s'",
                                     key);
@@ -222,8 +228,9 @@ static int parse_decorators(script_parser* p, const ast_expr* def_name, ast_expr
     }
   }
   if (out->token == SCRIPT_TOKEN_DEFAULT) {
-    return tvm_script__error_at(p, &def_name->span, "SyntaxError",
-                                "a definition needs a decorator (@T.prim_func or @I.ir_module)");
+    return tvm_script__error_at(
+        p, &def_name->span, "SyntaxError",
+        "a definition needs a decorator (@T.prim_func, @R.function or @I.ir_module)");
   }
   return 0;
 }
@@ -357,6 +364,14 @@ static int parse_function(script_parser* p, const ast_stmt* f, bool* check_wf) {
   const ast_expr* fname = f->u.def.name;
   if (parse_decorators(p, fname, f->u.def.decorators, &deco) != 0) return -1;
   *check_wf = deco.check_wf;
+  if (deco.token == SCRIPT_TOKEN_RELAX) {
+    unsigned flags = (deco.is_private ? TVM_SCRIPT_RELAX_PRIVATE : 0) |
+                     (deco.is_pure ? 0 : TVM_SCRIPT_RELAX_IMPURE);
+    void* r;
+    if (tvm_script__parse_relax_function(p, f, flags, &r) != 0) return -1;
+    tvm_ffi_release(r);
+    return 0;
+  }
   if (deco.token != SCRIPT_TOKEN_TIRX) {
     return tvm_script__error_at(p, &f->u.def.decorators.items[0]->span, "SyntaxError",
                                 "@I.ir_module decorates a class, not a function");
@@ -390,6 +405,18 @@ static int parse_function(script_parser* p, const ast_stmt* f, bool* check_wf) {
   return 0;
 }
 
+int tvm_script__relax_decorator_flags(script_parser* p, const ast_stmt* fn, unsigned* flags) {
+  decorator_info deco;
+  if (parse_decorators(p, fn->u.def.name, fn->u.def.decorators, &deco) != 0) return -1;
+  if (deco.token != SCRIPT_TOKEN_RELAX) {
+    return tvm_script__error_at(p, &fn->u.def.decorators.items[0]->span, "SyntaxError",
+                                "a function inside an R.function must be an @R.function");
+  }
+  *flags = (deco.is_private ? TVM_SCRIPT_RELAX_PRIVATE : 0) |
+           (deco.is_pure ? 0 : TVM_SCRIPT_RELAX_IMPURE);
+  return 0;
+}
+
 /* A decorated def in any context (module level or inside a class). */
 int tvm_script__parse_function(script_parser* p, const ast_stmt* fn) {
   bool check_wf;
@@ -399,6 +426,10 @@ int tvm_script__parse_function(script_parser* p, const ast_stmt* fn) {
 /* Verify a finished PrimFunc. A failure is reported at the statement that built the deepest
  * node on the access path the checker names, else at the function's name. */
 static int check_function(script_parser* p, const ast_stmt* fn, const void* func) {
+  if (tvm_relax_kind_of(func) == TVM_RELAX_KIND_Function) { /* Relax's own check */
+    if (tvm_relax_verify_well_formed(func) == 0) return 0;
+    return raise_at(p, tvm_ffi_error_take(), fn->u.def.name->span);
+  }
   if (verify(p, func) == 0) return 0;
   void* err = tvm_ffi_error_take();
   const char* msg = err ? tvm_ffi_error_message(err) : "";
@@ -469,6 +500,21 @@ static bool wants_check(script_parser* p, const ast_stmt* def) {
  * again: whatever they would say now, it is not checked twice. */
 static int check_module_functions(script_parser* p, const void* mod, ast_stmts stmts) {
   int64_t cursor = 0;
+  /* The Relax functions together (calls between them are checked against the module). */
+  bool any_relax = false;
+  for (int32_t i = 0; i < stmts.n; ++i) {
+    const ast_stmt* s = stmts.items[i];
+    if (s->kind != AST_DEF) continue;
+    void* func = tvm_tir_ir_module_lookup(mod, s->u.def.name->u.name->text);
+    any_relax = any_relax || (func && tvm_relax_kind_of(func) == TVM_RELAX_KIND_Function);
+    tvm_ffi_release(func);
+  }
+  if (p->check_wf && any_relax && tvm_relax_verify_well_formed(mod) != 0) {
+    const ast_stmt* first = stmts.n ? stmts.items[0] : NULL;
+    for (int32_t i = 0; i < stmts.n && first->kind != AST_DEF; ++i) first = stmts.items[i];
+    return raise_at(p, tvm_ffi_error_take(),
+                    first && first->kind == AST_DEF ? first->u.def.name->span : first->span);
+  }
   for (int32_t i = 0; p->check_wf && i < stmts.n; ++i) {
     const ast_stmt* s = stmts.items[i];
     if (s->kind != AST_DEF || prechecked(p, s, &cursor) || !wants_check(p, s)) continue;
@@ -489,6 +535,12 @@ static int declare_functions(script_parser* p, ast_stmts stmts, bool bind_names)
     const ast_stmt* s = stmts.items[i];
     if (s->kind != AST_DEF) continue;
     const ast_expr* fname = s->u.def.name;
+    decorator_info deco;
+    if (parse_decorators(p, fname, s->u.def.decorators, &deco) != 0) return -1;
+    if (deco.token == SCRIPT_TOKEN_RELAX) { /* declared with its signature's struct info */
+      if (tvm_script__relax_decl_function(p, s, deco.is_pure, bind_names) != 0) return -1;
+      continue;
+    }
     tvm_tir_global_var_obj* gv = tvm_script_ir_module_global_var(p->b, fname->u.name->text);
     if (!gv) return tvm_script__relocate(p, &fname->span);
     TVMFFIAny v = tvm_ffi_any_obj(gv);
@@ -552,6 +604,7 @@ static atomic_bool g_registered; /* register_handlers has run */
 
 static void register_handlers(void) {
   tvm_script__register_tir_handlers();
+  tvm_script__register_relax_handlers();
   tvm_script__register_handler(SCRIPT_TOKEN_IR, AST_DEF, ir_function);
   tvm_script__register_handler(SCRIPT_TOKEN_IR, AST_CLASS, ir_nested_class);
   tvm_script__register_handler(SCRIPT_TOKEN_IR, AST_EXPR_STMT, ir_expr_stmt);
@@ -738,6 +791,7 @@ void* tvm_script_parse(const char* source, size_t len, const tvm_script_parse_op
   result = has_def ? parse_definitions(p, &m.body) : parse_fragment(p, &m);
 done:
   tvm_script_builder_free(p->b);
+  tvm_ffi_release(p->relax_outputs);
   tvm_script__vt_free(&p->vt);
   if (fp.passed != fp.passed_inline) tvm_ffi_free(fp.passed);
   tvm_script__ast_free(&m);

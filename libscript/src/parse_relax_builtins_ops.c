@@ -356,7 +356,11 @@ static int reraise(tvm_script_call* call, const op_sig* s, const char* spec) {
 
 /* An argument of an operator, converted as upstream's wrapper converts it. */
 static tvm_relax_expr_obj* op_arg(tvm_script_call* call, const op_param* p, const TVMFFIAny* v) {
-  char what[160];
+  if (tvm_ffi_any_is_object(v) && tvm_relax_is_expr(v->v_obj)) { /* most arguments: as it is */
+    tvm_ffi_retain(v->v_obj);
+    return (tvm_relax_expr_obj*)v->v_obj;
+  }
+  char what[160]; /* (only for values that convert, and their messages) */
   snprintf(what, sizeof(what), "argument '%.*s' of %s", (int)p->len, p->name, call->name);
   bool shape_like = (p->len == 5 && memcmp(p->name, "shape", 5) == 0) ||
                     (p->len == 4 && memcmp(p->name, "size", 4) == 0);

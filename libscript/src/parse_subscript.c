@@ -10,6 +10,7 @@
 #include <tvm/tir/arith.h>
 
 #include "parse_eval.h"
+#include "script_relax_internal.h"
 
 static bool is_kind(const TVMFFIAny* v, tvm_tir_kind k) {
   return tvm_ffi_any_is_object(v) && tvm_tir_kind_of(v->v_obj) == k;
@@ -338,6 +339,20 @@ int tvm_script__eval_index(script_parser* p, const ast_expr* e, TVMFFIAny* out) 
     if (seq_index(p, &indices.items[0]->span, &iv[0].value, tvm_ffi_seq_size(v.v_obj), &i) == 0) {
       *out = tvm_ffi_any_copy(tvm_ffi_seq_at(v.v_obj, i));
       rc = 0;
+    }
+  } else if (tvm_ffi_any_is_object(&v) && tvm_relax_is_expr(v.v_obj) && n == 1 && !any_slice) {
+    /* x[i] of a Relax tuple: a TupleGetItem */
+    int64_t i = 0;
+    if (tvm_script__value_to_int(&iv[0].value, "a tuple index", &i) != 0) {
+      tvm_script__relocate(p, &indices.items[0]->span);
+    } else {
+      tvm_relax_expr_obj* r = tvm_script__relax_getitem(&v, i);
+      if (r) {
+        *out = tvm_ffi_any_obj(r);
+        rc = 0;
+      } else {
+        tvm_script__relocate(p, at);
+      }
     }
   } else if ((v.type_index == kTVMFFIMap || v.type_index == kTVMFFIDict) && n == 1 && !any_slice) {
     const TVMFFIAny* r = tvm_ffi_map_get(v.v_obj, &iv[0].value);

@@ -1,7 +1,8 @@
 /* fuzz_parse_ir.c: libFuzzer target for the whole TVMScript parser (text -> checked IR). Any
  * bytes must give IR or raise exactly one error, never crash, hang or leak, and:
  *   - the error slot protocol holds: NULL comes with an error raised, IR without one;
- *   - a parsed PrimFunc or IRModule that is well formed keeps the roundtrip guarantee: it
+ *   - a parsed PrimFunc, Relax function or IRModule that is well formed (TIR's and Relax's
+ *     checks) keeps the roundtrip guarantee: it
  *     prints, the text parses back structurally equal, and printing that is a fixed point.
  *     (A decorator's check_well_formed=False lets ill-formed IR through the parse; the
  *     printer does not emit that flag, so such IR is only checked to print.)
@@ -11,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <tvm/relax/relax.h>
 #include <tvm/script/parser.h>
 #include <tvm/script/printer.h>
 #include <tvm/tir/analysis.h>
@@ -66,8 +68,19 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   if (tvm_ffi_error_pending()) fail("parse returned IR with an error left raised", NULL, NULL);
-  if (tvm_tir_is(ir, TVM_TIR_KIND_PrimFunc) || tvm_tir_is(ir, TVM_TIR_KIND_IRModule)) {
-    if (tvm_tir_verify_well_formed(ir) == 0) {
+  bool relax_fn = tvm_relax_kind_of(ir) == TVM_RELAX_KIND_Function;
+  if (relax_fn || tvm_tir_is(ir, TVM_TIR_KIND_PrimFunc) || tvm_tir_is(ir, TVM_TIR_KIND_IRModule)) {
+    /* Relax functions (standalone or in a module) are checked by Relax's verifier as well. */
+    bool has_relax = relax_fn;
+    if (tvm_tir_is(ir, TVM_TIR_KIND_IRModule)) {
+      const TVMFFIAny *k, *f;
+      void* fns = ((const tvm_tir_ir_module_obj*)ir)->functions;
+      for (int64_t pos = 0; !has_relax && (pos = tvm_ffi_map_next(fns, pos, &k, &f)) >= 0;) {
+        has_relax = tvm_relax_kind_of(f->v_obj) == TVM_RELAX_KIND_Function;
+      }
+    }
+    if ((relax_fn || tvm_tir_verify_well_formed(ir) == 0) &&
+        (!has_relax || tvm_relax_verify_well_formed(ir) == 0)) {
       check_roundtrip(ir, &opts);
     } else {
       tvm_ffi_release(take_error("well-formedness check"));

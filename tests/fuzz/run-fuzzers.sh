@@ -24,7 +24,7 @@ for f in "$build"/tests/fuzz/fuzz_*; do
   # The TVMScript parsers start from the project's corpus of real programs and mutate with a
   # dictionary of its tokens (builtins, keywords, dtypes).
   case $name in fuzz_parse*)
-    for d in tests/corpus/tir tests/corpus/canonical; do [ -d "$d" ] && args+=("$d"); done
+    for d in tests/corpus/tir tests/corpus/relax tests/corpus/canonical; do [ -d "$d" ] && args+=("$d"); done
     args+=(-dict=tests/fuzz/tvmscript.dict) ;;
   esac
   echo "-- $name for ${secs}s"

@@ -114,6 +114,15 @@ expect 3 "$tvmc" run "$fx/launch_thread.py" && has "GPU construct in a CPU kerne
 expect 3 "$tvmc" build "$fx/launch_thread.py" -o "$work/launch.so" &&
   has "GPU construct in a CPU kernel"
 
+# Relax and mixed files go through the same parse / print entry points (check runs Relax's
+# well-formedness too); fmt's output is a fixed point.
+expect 0 "$tvmc" check "$src/tests/corpus/relax/mixed_call_tir.py" && has ok
+expect 0 "$tvmc" check "$src/tests/corpus/relax/sinfo_forms.py" && has ok
+expect 0 "$tvmc" fmt "$src/tests/corpus/relax/control_flow.py" -o "$work/relax.py" &&
+  expect 0 "$tvmc" fmt --check "$work/relax.py"
+expect 1 "$tvmc" check "$src/tests/corpus/errors/relax_wrong_annotation.py" &&
+  has "relax_wrong_annotation.py:7:5: error" && has "does not match the value's struct info"
+
 # ---- build: a library a C program loads ----------------------------------------------------
 rm -f "$work/add.so"
 expect 0 "$tvmc" build "$add" -o "$work/add.so" &&

@@ -15,6 +15,7 @@
 #include <tvm/script/parser.h>
 #include <tvm/script/printer.h>
 #include <tvm/codegen/codegen.h>
+#include <tvm/relax/relax.h>
 #include <tvm/tir/analysis.h>
 #include <tvm/tir/visit.h>
 
@@ -260,14 +261,29 @@ static int check_dtypes(const void* ir) {
     const TVMFFIAny *k, *f;
     void* fns = ((const tvm_tir_ir_module_obj*)ir)->functions;
     for (int64_t pos = 0; rc == 0 && (pos = tvm_ffi_map_next(fns, pos, &k, &f)) >= 0;) {
+      if (tvm_tir_kind_of(f->v_obj) != TVM_TIR_KIND_PrimFunc) continue; /* (Relax) */
       w.func = tvm_ffi_str_cstr(((const tvm_tir_global_var_obj*)k->v_obj)->name_hint);
       rc = tvm_tir_visit(&v, f->v_obj);
     }
-  } else {
+  } else if (tvm_tir_kind_of(ir) == TVM_TIR_KIND_PrimFunc) {
     rc = tvm_tir_visit(&v, ir);
   }
   tvm_tir_visitor_free(&v);
   return rc;
+}
+
+/* Relax's well-formedness of a module holding Relax functions, or of an @R.function; 0 for
+ * TIR only. */
+static int verify_relax(const void* ir) {
+  bool relax = tvm_relax_kind_of(ir) == TVM_RELAX_KIND_Function;
+  if (tvm_tir_kind_of(ir) == TVM_TIR_KIND_IRModule) {
+    const TVMFFIAny *k, *f;
+    void* fns = ((const tvm_tir_ir_module_obj*)ir)->functions;
+    for (int64_t pos = 0; !relax && (pos = tvm_ffi_map_next(fns, pos, &k, &f)) >= 0;) {
+      relax = tvm_relax_kind_of(f->v_obj) == TVM_RELAX_KIND_Function;
+    }
+  }
+  return relax ? tvm_relax_verify_well_formed(ir) : 0;
 }
 
 int tvmc_cmd_check(int argc, char** argv) {
@@ -293,7 +309,9 @@ int tvmc_cmd_check(int argc, char** argv) {
   int status;
   /* Parse without the parser's own check, to get libtir's error with its access path. */
   void* ir = tvmc_parse_file(cmd, path, false, &status);
-  if (ir && (tvm_tir_verify_well_formed(ir) != 0 || check_dtypes(ir) != 0)) {
+  bool relax_fn = ir && tvm_relax_kind_of(ir) == TVM_RELAX_KIND_Function;
+  if (ir && (verify_relax(ir) != 0 || (!relax_fn && tvm_tir_verify_well_formed(ir) != 0) ||
+             check_dtypes(ir) != 0)) {
     void* err = tvm_ffi_error_take();
     report_well_formedness(path, src, len, ir,
                            err ? tvm_ffi_error_message(err) : "unknown error");

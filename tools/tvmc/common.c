@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <tvm/relax/relax.h>
 #include <unistd.h>
 #include <tvm/script/parser.h>
 
@@ -157,7 +158,10 @@ void* tvmc_parse_file(const char* cmd, const char* path, bool check_well_formed,
     return NULL;
   }
   tvm_tir_kind k = tvm_tir_kind_of(ir);
-  if (k != TVM_TIR_KIND_PrimFunc && k != TVM_TIR_KIND_IRModule) {
+  /* A standalone @R.function: check and fmt only (build and run take TIR). */
+  bool relax_ok = tvm_relax_kind_of(ir) == TVM_RELAX_KIND_Function &&
+                  (strcmp(cmd, "check") == 0 || strcmp(cmd, "fmt") == 0);
+  if (k != TVM_TIR_KIND_PrimFunc && k != TVM_TIR_KIND_IRModule && !relax_ok) {
     fprintf(stderr,
             "%s: error: expected a `@T.prim_func` function or an `@I.ir_module` class, got a %s\n",
             path, tvm_ffi_type_key(tvm_ffi_type_index(ir)));

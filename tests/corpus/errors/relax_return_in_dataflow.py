@@ -1,7 +1,9 @@
-# expect: NotImplementedError 5:2
+# expect: ValueError 9:9
 from tvm.script import relax as R
 
 
 @R.function
 def main(x: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):
-    return x
+    with R.dataflow():
+        lv = R.exp(x)
+        return lv

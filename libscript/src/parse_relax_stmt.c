@@ -1,0 +1,437 @@
+/*
+ * parse_relax_stmt.c: the statement handlers of the Relax dialect (token "relax") and the
+ * `@R.function` definitions, driving the Relax frames of the IR builder
+ * (include/tvm/script/ir_builder_relax.h) as docs/architecture.md's table "What each Relax
+ * statement maps to" lays out.
+ *
+ * Scopes: a function body, an if branch and a dataflow block's body are variable scopes, so a
+ * dataflow variable is not visible after its block unless R.output names it: R.output's handler
+ * records the Vars that replace the named ones (parse state relax_outputs) and the with
+ * statement binds them after popping the block's scope.
+ */
+#include <string.h>
+
+#include "parse_eval.h"
+#include "script_relax_internal.h"
+
+static int bind_name(script_parser* p, const ast_expr* id, TVMFFIAny* value) {
+  if (tvm_script__vt_bind(&p->vt, id->u.name, value) != 0) {
+    tvm_ffi_any_release(value);
+    return tvm_script__relocate(p, &id->span);
+  }
+  return 0;
+}
+
+/* An annotation's struct info (new reference), or NULL with a located error. */
+static tvm_relax_sinfo_obj* eval_sinfo(script_parser* p, const ast_expr* ann, const char* what) {
+  TVMFFIAny v;
+  if (tvm_script__eval(p, ann, &v) != 0) return NULL;
+  tvm_relax_sinfo_obj* s = tvm_script__relax_sinfo_of(&v, what);
+  tvm_ffi_any_release(&v);
+  if (!s) tvm_script__relocate(p, &ann->span);
+  return s;
+}
+
+/* The value of an assignment's right side, a call evaluated with the target's name. */
+static int eval_value(script_parser* p, const ast_expr* rhs, const char* name, TVMFFIAny* out) {
+  if (rhs->kind == AST_CALL) {
+    return tvm_script__eval_call(p, rhs, TVM_SCRIPT_CTX_ASSIGN, name ? &name : NULL, name ? 1 : 0,
+                                 out);
+  }
+  return tvm_script__eval(p, rhs, out);
+}
+
+/* ---- Signatures ------------------------------------------------------------------------------ */
+/* The FuncStructInfo a module declares for def f before any body is built: its parameters'
+ * annotations (string dims in the builder's loose table), its return annotation or R.Object,
+ * and its purity. NULL with a located error. */
+static tvm_relax_sinfo_obj* signature_sinfo(script_parser* p, const ast_stmt* f, bool pure) {
+  tvm_script_relax_syms_reset(p->b);
+  tvm_script_items items;
+  if (!tvm_script_items_init(&items, f->u.def.nargs)) {
+    tvm_script__relocate(p, &f->u.def.name->span);
+    return NULL;
+  }
+  tvm_relax_sinfo_obj* ret = NULL;
+  for (int32_t i = 0; i < f->u.def.nargs; ++i) {
+    const ast_arg* a = f->u.def.args[i];
+    if (!a->annotation) {
+      tvm_script__error_at(p, &a->span, "TypeError", "a Relax parameter needs an annotation");
+      goto fail;
+    }
+    tvm_relax_sinfo_obj* s = eval_sinfo(p, a->annotation, "a parameter annotation");
+    if (!s) goto fail;
+    tvm_script_items_push(&items, s);
+  }
+  ret = f->u.def.returns ? eval_sinfo(p, f->u.def.returns, "the return annotation")
+                         : tvm_relax_object_sinfo_new();
+  if (!ret) goto fail;
+  void* params = tvm_script_items_to_array(&items);
+  tvm_relax_sinfo_obj* fs = params ? tvm_relax_func_sinfo_new(params, ret, pure) : NULL;
+  tvm_ffi_release(params);
+  tvm_ffi_release(ret);
+  tvm_script_items_free(&items);
+  tvm_script_relax_syms_reset(p->b);
+  if (!fs) tvm_script__relocate(p, &f->u.def.name->span);
+  return fs;
+fail:
+  tvm_script_items_free(&items);
+  tvm_script_relax_syms_reset(p->b);
+  return NULL;
+}
+
+int tvm_script__relax_decl_function(script_parser* p, const ast_stmt* f, bool pure,
+                                    bool bind_name_too) {
+  tvm_relax_sinfo_obj* s = signature_sinfo(p, f, pure);
+  if (!s) return -1;
+  const ast_expr* fname = f->u.def.name;
+  tvm_tir_global_var_obj* gv = tvm_script_relax_decl_function(p->b, fname->u.name->text, s);
+  tvm_ffi_release(s);
+  if (!gv) return tvm_script__relocate(p, &fname->span);
+  if (!bind_name_too) {
+    tvm_ffi_release(gv);
+    return 0;
+  }
+  TVMFFIAny v = tvm_ffi_any_obj(gv);
+  return bind_name(p, fname, &v);
+}
+
+/* ---- Functions ------------------------------------------------------------------------------- */
+static int relax_param(script_parser* p, const ast_stmt* f, int32_t index) {
+  const ast_arg* a = f->u.def.args[index];
+  script_name* name = a->name->u.name;
+  if (!a->annotation) {
+    return tvm_script__error_at(p, &a->span, "TypeError", "a Relax parameter needs an annotation");
+  }
+  if (a->default_value) {
+    return tvm_script__error_at(p, &a->default_value->span, "SyntaxError",
+                                "Relax parameters take no defaults");
+  }
+  for (int32_t i = 0; i < index; ++i) {
+    if (f->u.def.args[i]->name->u.name == name) {
+      return tvm_script__error_at(p, &a->name->span, "SyntaxError",
+                                  "duplicate argument '%s' in function definition", name->text);
+    }
+  }
+  tvm_relax_sinfo_obj* s = eval_sinfo(p, a->annotation, "a parameter annotation");
+  if (!s) return -1;
+  tvm_relax_var_obj* var = tvm_script_relax_arg(p->b, name->text, s);
+  tvm_ffi_release(s);
+  if (!var) return tvm_script__relocate(p, &a->span);
+  TVMFFIAny v = tvm_ffi_any_obj(var);
+  return bind_name(p, a->name, &v);
+}
+
+/* Bind the signature's symbolic variables (`"n"` in an annotation) by name for the body. */
+static int bind_syms(script_parser* p, const ast_stmt* f) {
+  void* syms = tvm_script_relax_syms(p->b);
+  if (!syms) return tvm_script__relocate(p, &f->u.def.name->span);
+  const TVMFFIAny *k, *v;
+  int rc = 0;
+  for (int64_t pos = 0; rc == 0 && (pos = tvm_ffi_map_next(syms, pos, &k, &v)) >= 0;) {
+    TVMFFIByteArray text;
+    if (!tvm_ffi_any_as_bytes(k, &text)) continue;
+    char buf[256];
+    if (text.size >= sizeof(buf)) continue;
+    memcpy(buf, text.data, text.size);
+    buf[text.size] = '\0';
+    script_name* n = script__name(p, buf);
+    TVMFFIAny val = tvm_ffi_any_copy(v);
+    if (!n || tvm_script__vt_bind(&p->vt, n, &val) != 0) {
+      tvm_ffi_any_release(&val);
+      rc = tvm_script__relocate(p, &f->u.def.name->span);
+    }
+  }
+  tvm_ffi_release(syms);
+  return rc;
+}
+
+int tvm_script__parse_relax_function(script_parser* p, const ast_stmt* f, unsigned flags,
+                                     void** out) {
+  *out = NULL;
+  const ast_expr* fname = f->u.def.name;
+  int depth = tvm_script_builder_depth(p->b);
+  if (tvm_script_relax_function_enter(p->b, fname->u.name->text, flags) != 0) {
+    return tvm_script__relocate(p, &fname->span);
+  }
+  if (tvm_script__vt_push_scope(&p->vt) != 0) return tvm_script__relocate(p, &fname->span);
+  script_token saved = p->token;
+  p->token = SCRIPT_TOKEN_RELAX;
+  ++p->func_depth;
+  int rc = 0;
+  for (int32_t i = 0; rc == 0 && i < f->u.def.nargs; ++i) rc = relax_param(p, f, i);
+  if (rc == 0) rc = bind_syms(p, f);
+  if (rc == 0 && f->u.def.returns) {
+    tvm_relax_sinfo_obj* s = eval_sinfo(p, f->u.def.returns, "the return annotation");
+    if (!s) {
+      rc = -1;
+    } else if (tvm_script_relax_func_ret(p->b, s) != 0) {
+      rc = tvm_script__relocate(p, &f->u.def.returns->span);
+    }
+    tvm_ffi_release(s);
+  }
+  if (rc == 0) rc = tvm_script__run_body(p, f->u.def.body);
+  --p->func_depth;
+  p->token = saved;
+  tvm_script__vt_pop_scope(&p->vt);
+  if (rc != 0) return -1;
+  if (tvm_script_builder_depth(p->b) != depth + 1) { /* (frames the body left open) */
+    if (tvm_script__exit_to(p, depth + 1, &fname->span) != 0) return -1;
+  }
+  void* r = tvm_script_relax_function_end(p->b);
+  if (!r) return tvm_script__relocate(p, &fname->span);
+  *out = r;
+  return 0;
+}
+
+/* A nested `@R.function def inner(...)`: a local function bound to its name. */
+static int relax_def(script_parser* p, const ast_stmt* st) {
+  if (st->kind == AST_CLASS) {
+    return tvm_script__error_at(p, &st->span, "SyntaxError",
+                                "a class cannot be defined inside an R.function");
+  }
+  unsigned flags;
+  if (tvm_script__relax_decorator_flags(p, st, &flags) != 0) return -1;
+  void* var;
+  if (tvm_script__parse_relax_function(p, st, flags, &var) != 0) return -1;
+  TVMFFIAny v = tvm_ffi_any_obj(var);
+  return bind_name(p, st->u.def.name, &v);
+}
+
+/* ---- Bindings -------------------------------------------------------------------------------- */
+static bool is_tir_var(const TVMFFIAny* v) {
+  return tvm_ffi_any_is_object(v) && tvm_tir_is_var(v->v_obj);
+}
+
+/* name[: ann] = value (value borrowed): the bound Var, bound to id. */
+static int emit_named(script_parser* p, const ast_stmt* st, const ast_expr* id,
+                      const TVMFFIAny* value, const tvm_relax_sinfo_obj* ann) {
+  void* r;
+  if (!ann && is_tir_var(value)) { /* `n = T.int64()`: the signature's n */
+    r = tvm_script_relax_bind_sym_var(p->b, id->u.name->text, value->v_obj);
+  } else {
+    r = tvm_script_relax_emit(p->b, id->u.name->text, value, ann);
+  }
+  if (!r) return tvm_script__relocate(p, &st->span);
+  TVMFFIAny v = tvm_ffi_any_obj(r);
+  return bind_name(p, id, &v);
+}
+
+/* `a, b = value`: the value bound under a fresh name, then each name to an item. */
+static int emit_unpacked(script_parser* p, const ast_stmt* st, const ast_expr* lhs,
+                         const TVMFFIAny* value) {
+  bool is_var = tvm_ffi_any_is_object(value) && tvm_relax_is_var(value->v_obj);
+  tvm_relax_var_obj* tmp = is_var ? tvm_ffi_retain(value->v_obj), (void*)value->v_obj
+                                  : tvm_script_relax_emit(p->b, NULL, value, NULL);
+  if (!tmp) return tvm_script__relocate(p, &st->span);
+  TVMFFIAny t = tvm_ffi_any_obj(tmp);
+  int rc = 0;
+  for (int32_t i = 0; rc == 0 && i < lhs->u.elts.n; ++i) {
+    const ast_expr* id = lhs->u.elts.items[i];
+    if (id->kind != AST_NAME) {
+      rc = tvm_script__error_at(p, &id->span, "SyntaxError", "only names can be bound here");
+      break;
+    }
+    tvm_relax_expr_obj* item = tvm_script__relax_getitem(&t, i);
+    if (!item) {
+      rc = tvm_script__relocate(p, &lhs->span);
+      break;
+    }
+    TVMFFIAny iv = tvm_ffi_any_obj(item);
+    rc = emit_named(p, st, id, &iv, NULL);
+    tvm_ffi_release(item);
+  }
+  tvm_ffi_release(tmp);
+  return rc;
+}
+
+static int relax_assign(script_parser* p, const ast_stmt* st) {
+  const ast_expr* lhs = st->u.assign.target;
+  const ast_expr* ann_e = st->u.assign.annotation;
+  if (!st->u.assign.value) {
+    return tvm_script__error_at(p, &st->span, "SyntaxError", "a Relax binding needs a value");
+  }
+  if (st->u.assign.aug_op) {
+    return tvm_script__error_at(p, &st->span, "SyntaxError",
+                                "augmented assignment is not supported in Relax");
+  }
+  bool tuple = lhs->kind == AST_TUPLE || lhs->kind == AST_LIST;
+  if (lhs->kind != AST_NAME && !tuple) {
+    return tvm_script__error_at(p, &lhs->span, "SyntaxError",
+                                "a Relax binding assigns to a name or a tuple of names");
+  }
+  if (tuple && ann_e) {
+    return tvm_script__error_at(p, &lhs->span, "SyntaxError", "only a name can be annotated");
+  }
+  tvm_relax_sinfo_obj* ann = NULL;
+  if (ann_e && !(ann = eval_sinfo(p, ann_e, "a binding annotation"))) return -1;
+  TVMFFIAny value;
+  int rc = eval_value(p, st->u.assign.value, tuple ? NULL : lhs->u.name->text, &value);
+  if (rc == 0 && !tuple && !ann && tvm_script__special_of(&value)) {
+    return bind_name(p, lhs, &value); /* `cls = Module`: a Python binding */
+  }
+  if (rc == 0) {
+    rc = tuple ? emit_unpacked(p, st, lhs, &value) : emit_named(p, st, lhs, &value, ann);
+    tvm_ffi_any_release(&value);
+  }
+  tvm_ffi_release(ann);
+  return rc;
+}
+
+/* ---- Expression statements: R.output, R.func_attr, ... ------------------------------------ */
+static bool is_relax_call(script_parser* p, const ast_expr* e, const char* want) {
+  if (e->kind != AST_CALL) return false;
+  char name[64];
+  size_t len;
+  const script_special* mod = tvm_script__dotted(p, e->u.call.func, name, sizeof(name), &len);
+  return mod && strcmp(mod->name, "relax") == 0 && strcmp(name, want) == 0;
+}
+
+static int relax_expr_stmt(script_parser* p, const ast_stmt* st) {
+  const ast_expr* e = st->u.expr;
+  if (e->kind == AST_CONST || e->kind == AST_STR) return 0; /* a stray literal */
+  bool output = is_relax_call(p, e, "output");
+  if (output) {
+    ast_exprs args = e->u.call.args;
+    for (int32_t i = 0; i < args.n; ++i) {
+      if (args.items[i]->kind != AST_NAME) {
+        return tvm_script__error_at(p, &args.items[i]->span, "SyntaxError",
+                                    "R.output takes the names of the block's variables");
+      }
+    }
+  }
+  TVMFFIAny v;
+  int rc = e->kind == AST_CALL ? tvm_script__eval_call(p, e, TVM_SCRIPT_CTX_STMT, NULL, 0, &v)
+                               : tvm_script__eval(p, e, &v);
+  if (rc != 0) return -1;
+  if (output) {
+    if (v.type_index != kTVMFFIArray || tvm_ffi_seq_size(v.v_obj) != e->u.call.args.n) {
+      tvm_ffi_any_release(&v);
+      return tvm_script__error_at(p, &e->span, "RuntimeError",
+                                  "internal error: R.output gave no outputs");
+    }
+    tvm_ffi_release(p->relax_outputs);
+    p->relax_outputs = v.v_obj;
+    p->relax_output_call = e;
+    return 0;
+  }
+  if (tvm_ffi_any_is_object(&v) && tvm_relax_is_expr(v.v_obj)) {
+    /* An expression evaluated for its effect (`R.print(x)`): bound to a fresh name. */
+    tvm_relax_var_obj* var = tvm_script_relax_emit(p->b, NULL, &v, NULL);
+    if (!var) rc = tvm_script__relocate(p, &st->span);
+    tvm_ffi_release(var);
+  }
+  tvm_ffi_any_release(&v);
+  return rc;
+}
+
+/* ---- with R.dataflow(): ---------------------------------------------------------------------- */
+static int relax_with(script_parser* p, const ast_stmt* st) {
+  const ast_expr* context = st->u.with.context;
+  if (!is_relax_call(p, context, "dataflow") || st->u.with.target) {
+    return tvm_script__error_at(p, &context->span, "SyntaxError",
+                                "a Relax with statement is `with R.dataflow():`");
+  }
+  int depth = tvm_script_builder_depth(p->b);
+  TVMFFIAny v;
+  if (tvm_script__eval_call(p, context, TVM_SCRIPT_CTX_WITH, NULL, 0, &v) != 0) return -1;
+  tvm_ffi_any_release(&v);
+  if (tvm_script__vt_push_scope(&p->vt) != 0) return tvm_script__relocate(p, &st->span);
+  tvm_ffi_release(p->relax_outputs);
+  p->relax_outputs = NULL;
+  p->relax_output_call = NULL;
+  int rc = tvm_script__run_body(p, st->u.with.body);
+  /* The block's names, undefined after it unless R.output names them (below). */
+  for (int32_t i = p->vt.scopes[p->vt.nscopes - 1]; i < p->vt.nbinds; ++i) {
+    p->vt.binds[i].name->relax_df_local = true;
+  }
+  tvm_script__vt_pop_scope(&p->vt);
+  if (rc == 0) rc = tvm_script__exit_to(p, depth, &st->span);
+  void* outs = p->relax_outputs;
+  const ast_expr* call = p->relax_output_call;
+  p->relax_outputs = NULL;
+  p->relax_output_call = NULL;
+  for (int32_t i = 0; rc == 0 && outs && i < call->u.call.args.n; ++i) {
+    TVMFFIAny o = tvm_ffi_any_copy(tvm_ffi_seq_at(outs, i));
+    call->u.call.args.items[i]->u.name->relax_df_local = false;
+    rc = bind_name(p, call->u.call.args.items[i], &o);
+  }
+  tvm_ffi_release(outs);
+  return rc;
+}
+
+/* ---- if / else ------------------------------------------------------------------------------- */
+static int branch(script_parser* p, ast_stmts body, int depth, const ast_stmt* st) {
+  if (tvm_script__vt_push_scope(&p->vt) != 0) return tvm_script__relocate(p, &st->span);
+  int rc = tvm_script__run_body(p, body);
+  tvm_script__vt_pop_scope(&p->vt);
+  if (rc != 0) return -1;
+  return tvm_script__exit_to(p, depth, &st->span);
+}
+
+/* The name a branch's last statement assigns, or NULL. */
+static const ast_expr* branch_target(ast_stmts body) {
+  const ast_stmt* last = body.n ? body.items[body.n - 1] : NULL;
+  if (!last || last->kind != AST_ASSIGN || last->u.assign.target->kind != AST_NAME) return NULL;
+  return last->u.assign.target;
+}
+
+static int relax_if(script_parser* p, const ast_stmt* st) {
+  if (st->u.if_.orelse.n == 0) {
+    return tvm_script__error_at(p, &st->span, "SyntaxError",
+                                "a Relax if needs an else branch (both branches bind the value)");
+  }
+  const ast_expr* t = branch_target(st->u.if_.body);
+  const ast_expr* e = branch_target(st->u.if_.orelse);
+  if (!t || !e || t->u.name != e->u.name) {
+    const ast_stmts* b = t ? &st->u.if_.orelse : &st->u.if_.body;
+    const tvm_script_span* at = b->n ? &b->items[b->n - 1]->span : &st->span;
+    return tvm_script__error_at(p, at, "SyntaxError",
+                                "both branches of a Relax if must end by assigning the same name");
+  }
+  const ast_expr* test = st->u.if_.test;
+  TVMFFIAny c;
+  if (tvm_script__eval(p, test, &c) != 0) return -1;
+  int depth = tvm_script_builder_depth(p->b);
+  int rc = tvm_script_relax_if_enter(p->b, &c);
+  tvm_ffi_any_release(&c);
+  if (rc != 0) return tvm_script__relocate(p, &test->span);
+  int inner = tvm_script_builder_depth(p->b);
+  if (tvm_script_relax_then_enter(p->b) != 0) return tvm_script__relocate(p, &st->span);
+  if (branch(p, st->u.if_.body, inner, st) != 0) return -1;
+  if (tvm_script_relax_else_enter(p->b) != 0) return tvm_script__relocate(p, &st->span);
+  if (branch(p, st->u.if_.orelse, inner, st) != 0) return -1;
+  if (tvm_script_builder_depth(p->b) != depth + 1) {
+    return tvm_script__error_at(p, &st->span, "RuntimeError", "internal error: if frames");
+  }
+  tvm_relax_var_obj* var = tvm_script_relax_if_end(p->b);
+  if (!var) return tvm_script__relocate(p, &st->span);
+  TVMFFIAny v = tvm_ffi_any_obj(var);
+  return bind_name(p, t, &v);
+}
+
+/* ---- return ---------------------------------------------------------------------------------- */
+static int relax_return(script_parser* p, const ast_stmt* st) {
+  if (!st->u.ret) {
+    return tvm_script__error_at(p, &st->span, "SyntaxError", "a Relax return needs a value");
+  }
+  TVMFFIAny v;
+  if (tvm_script__eval(p, st->u.ret, &v) != 0) return -1;
+  int rc = tvm_script_relax_func_return(p->b, &v) == 0 ? 0 : tvm_script__relocate(p, &st->span);
+  tvm_ffi_any_release(&v);
+  return rc;
+}
+
+void tvm_script__register_relax_handlers(void) {
+  static const struct {
+    ast_stmt_kind kind;
+    script_stmt_handler fn;
+  } kRelax[] = {
+      {AST_ASSIGN, relax_assign}, {AST_EXPR_STMT, relax_expr_stmt}, {AST_WITH, relax_with},
+      {AST_IF, relax_if},         {AST_RETURN, relax_return},       {AST_DEF, relax_def},
+      {AST_CLASS, relax_def},
+  };
+  for (size_t i = 0; i < sizeof(kRelax) / sizeof(kRelax[0]); ++i) {
+    tvm_script__register_handler(SCRIPT_TOKEN_RELAX, kRelax[i].kind, kRelax[i].fn);
+  }
+}

@@ -1,0 +1,27 @@
+# A hand-written PrimFunc called from Relax with R.call_tir, and a Relax helper.
+from tvm.script import ir as I
+from tvm.script import relax as R
+from tvm.script import tirx as T
+
+
+@I.ir_module
+class Mixed:
+    @T.prim_func
+    def add_one(A: T.Buffer((8,), "float32"), B: T.Buffer((8,), "float32")):
+        for i in range(8):
+            B[i] = A[i] + T.float32(1)
+
+    @R.function(private=True)
+    def twice(x: R.Tensor((8,), "float32")) -> R.Tensor((8,), "float32"):
+        y = R.add(x, x)
+        return y
+
+    @R.function
+    def main(x: R.Tensor((8,), "float32")) -> R.Tensor((8,), "float32"):
+        cls = Mixed
+        R.func_attr({"num_input": 1})
+        with R.dataflow():
+            lv = R.call_tir(cls.add_one, (x,), out_sinfo=R.Tensor((8,), "float32"))
+            gv = cls.twice(lv)
+            R.output(gv)
+        return gv
