@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <tvm/codegen/relax_build.h>
+#include <tvm/relax/transform.h>
 #include <tvm/relax/relax.h>
 #include <tvm/vm/vm.h>
 #include <unistd.h>
@@ -59,7 +60,19 @@ static int build(const bench_model* m, bool schedule, built* out) {
   tvm_codegen_options o = tvm_codegen_options_default();
   o.schedule = schedule;
   double t0 = bench_now_ns();
-  out->exec = tvm_codegen_relax_build(m->mod, &o);
+  if (m->ops > 0) {
+    /* The per-call overhead model: without the fusion passes, which would make its chain of
+     * operators one kernel (one VM call). */
+    const tvm_relax_pass* p;
+    tvm_relax_pass passes[32];
+    int64_t all = tvm_relax_build_pipeline_passes(&p), n = 0;
+    for (int64_t i = 0; i < all && n < 32; ++i) {
+      if (strcmp(p[i].name, "FuseOps") != 0 && strcmp(p[i].name, "FuseTIR") != 0) passes[n++] = p[i];
+    }
+    out->exec = tvm_codegen_relax_build_passes(m->mod, passes, n, &o);
+  } else {
+    out->exec = tvm_codegen_relax_build(m->mod, &o);
+  }
   out->build_s = (bench_now_ns() - t0) / 1e9;
   out->vm = out->exec ? tvm_vm_create(out->exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
   return out->vm ? 0 : -1;
