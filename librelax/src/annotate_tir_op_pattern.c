@@ -477,15 +477,7 @@ tvm_tir_ir_module_obj* tvm_relax_transform_annotate_tir_op_pattern(const tvm_tir
     tvm_ffi_release(nf);
     changed = true;
   }
-  tvm_tir_ir_module_obj* out = NULL;
-  if (rc == 0 && !changed) {
-    tvm_ffi_retain((void*)mod);
-    out = (tvm_tir_ir_module_obj*)mod;
-  } else if (rc == 0) {
-    void* map = tvm_ffi_dict_to_map(funcs);
-    out = map ? tvm_tir_ir_module_new(map, mod->attrs) : NULL;
-    tvm_ffi_release(map);
-  }
+  tvm_tir_ir_module_obj* out = rc == 0 ? tvm_relax__module_with(mod, funcs, changed) : NULL;
   tvm_ffi_release(funcs);
   return out;
 }

@@ -274,6 +274,10 @@ int tvm_relax__eval_closed(const tvm_tir_ir_module_obj* mod, const tvm_relax_exp
 /* A rewrite of one Relax function: the new function (new reference; f retained when unchanged)
  * or NULL + error. */
 typedef tvm_relax_function_obj* (*tvm_relax__func_rewrite)(tvm_relax_function_obj* f, void* ctx);
+/* A pass's result: mod itself (retained) when !changed, else a module of mod's attributes with
+ * the functions of `funcs` (an ffi.Dict GlobalVar -> function); NULL + error. */
+tvm_tir_ir_module_obj* tvm_relax__module_with(const tvm_tir_ir_module_obj* mod, void* funcs,
+                                              bool changed);
 /* mod (an IRModule, else TypeError naming pass) with fn applied to each of its Relax functions;
  * mod itself (retained) when no function changed. */
 tvm_tir_ir_module_obj* tvm_relax__map_functions(const tvm_tir_ir_module_obj* mod, const char* pass,

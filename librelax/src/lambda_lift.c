@@ -425,15 +425,7 @@ tvm_tir_ir_module_obj* tvm_relax_transform_lambda_lift(const tvm_tir_ir_module_o
   }
   for (int64_t pos = 0; rc == 0 && (pos = tvm_ffi_map_next(c.lifted, pos, &k, &v)) >= 0;)
     rc = tvm_ffi_dict_set(funcs, k, v);
-  tvm_tir_ir_module_obj* out = NULL;
-  if (rc == 0 && !changed) {
-    tvm_ffi_retain((void*)mod);
-    out = (tvm_tir_ir_module_obj*)mod;
-  } else if (rc == 0) {
-    void* map = tvm_ffi_dict_to_map(funcs);
-    out = map ? tvm_tir_ir_module_new(map, mod->attrs) : NULL;
-    tvm_ffi_release(map);
-  }
+  tvm_tir_ir_module_obj* out = rc == 0 ? tvm_relax__module_with(mod, funcs, changed) : NULL;
   tvm_ffi_release(funcs);
   tvm_ffi_release(c.names);
   tvm_ffi_release(c.lifted);

@@ -658,15 +658,7 @@ tvm_tir_ir_module_obj* tvm_relax_transform_legalize_ops(const tvm_tir_ir_module_
     rc = nf && tvm_ffi_dict_set(c.funcs, k, &nv) == 0 ? 0 : -1;
     tvm_ffi_release(nf);
   }
-  tvm_tir_ir_module_obj* out = NULL;
-  if (rc == 0 && !c.changed) {
-    tvm_ffi_retain((void*)mod);
-    out = (tvm_tir_ir_module_obj*)mod;
-  } else if (rc == 0) {
-    void* funcs = tvm_ffi_dict_to_map(c.funcs);
-    out = funcs ? tvm_tir_ir_module_new(funcs, mod->attrs) : NULL;
-    tvm_ffi_release(funcs);
-  }
+  tvm_tir_ir_module_obj* out = rc == 0 ? tvm_relax__module_with(mod, c.funcs, c.changed) : NULL;
   tvm_ffi_release(c.funcs);
   tvm_ffi_release(c.names);
   tvm_ffi_release(c.kernels);

@@ -36,16 +36,20 @@ tvm_tir_ir_module_obj* tvm_relax__map_functions(const tvm_tir_ir_module_obj* mod
     rc = tvm_ffi_dict_set(funcs, k, &nv);
     tvm_ffi_release(nf);
   }
-  tvm_tir_ir_module_obj* out = NULL;
-  if (rc == 0 && !changed) {
-    tvm_ffi_retain((void*)mod);
-    out = (tvm_tir_ir_module_obj*)mod;
-  } else if (rc == 0) {
-    void* map = tvm_ffi_dict_to_map(funcs);
-    out = map ? tvm_tir_ir_module_new(map, mod->attrs) : NULL;
-    tvm_ffi_release(map);
-  }
+  tvm_tir_ir_module_obj* out = rc == 0 ? tvm_relax__module_with(mod, funcs, changed) : NULL;
   tvm_ffi_release(funcs);
+  return out;
+}
+
+tvm_tir_ir_module_obj* tvm_relax__module_with(const tvm_tir_ir_module_obj* mod, void* funcs,
+                                              bool changed) {
+  if (!changed) {
+    tvm_ffi_retain((void*)mod);
+    return (tvm_tir_ir_module_obj*)mod;
+  }
+  void* map = tvm_ffi_dict_to_map(funcs);
+  tvm_tir_ir_module_obj* out = map ? tvm_tir_ir_module_new(map, mod->attrs) : NULL;
+  tvm_ffi_release(map);
   return out;
 }
 
