@@ -22,6 +22,8 @@ tvm_codegen_options tvm_codegen_options_default(void) {
   o.fp_contract = true;
   o.host_cpu = true;
   o.schedule = true;
+  o.relax_after_pass = NULL;
+  o.relax_after_pass_ctx = NULL;
   return o;
 }
 

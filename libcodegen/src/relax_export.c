@@ -46,7 +46,12 @@ int tvm_codegen_relax_export(const tvm_tir_ir_module_obj* mod_in, const char* pa
                              const tvm_codegen_options* options) {
   if (!path_so) return tvm_ffi_raise("ValueError", "tvm_codegen_relax_export: the path is NULL");
   /* The same build pipeline as tvm_codegen_relax_build. */
-  tvm_tir_ir_module_obj* mod = tvm_relax_build_pipeline(mod_in);
+  const tvm_relax_pass* passes;
+  int64_t n = tvm_relax_build_pipeline_passes(&passes);
+  tvm_tir_ir_module_obj* mod =
+      options ? tvm_relax_run_passes_observed(mod_in, passes, n, options->relax_after_pass,
+                                              options->relax_after_pass_ctx)
+              : tvm_relax_run_passes(mod_in, passes, n);
   tvm_tir_ir_module_obj* tir = NULL;
   tvm_vm_executable* exec = mod ? tvm_codegen_relax_vm_codegen_kernels(mod, &tir) : NULL;
   if (!exec) {

@@ -993,7 +993,10 @@ static tvm_vm_executable* build_lowered(const tvm_tir_ir_module_obj* mod,
 tvm_vm_executable* tvm_codegen_relax_build_passes(const tvm_tir_ir_module_obj* mod,
                                                   const tvm_relax_pass* passes, int64_t n,
                                                   const tvm_codegen_options* options) {
-  tvm_tir_ir_module_obj* lowered = tvm_relax_run_passes(mod, passes, n);
+  tvm_tir_ir_module_obj* lowered =
+      options ? tvm_relax_run_passes_observed(mod, passes, n, options->relax_after_pass,
+                                              options->relax_after_pass_ctx)
+              : tvm_relax_run_passes(mod, passes, n);
   if (!lowered) return NULL;
   tvm_vm_executable* exec = build_lowered(lowered, options);
   tvm_ffi_release(lowered);

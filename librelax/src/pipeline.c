@@ -123,6 +123,12 @@ int64_t tvm_relax_build_pipeline_passes(const tvm_relax_pass** out) {
 
 tvm_tir_ir_module_obj* tvm_relax_run_passes(const tvm_tir_ir_module_obj* mod,
                                            const tvm_relax_pass* passes, int64_t n) {
+  return tvm_relax_run_passes_observed(mod, passes, n, NULL, NULL);
+}
+
+tvm_tir_ir_module_obj* tvm_relax_run_passes_observed(const tvm_tir_ir_module_obj* mod,
+                                                    const tvm_relax_pass* passes, int64_t n,
+                                                    tvm_relax_pass_observer observer, void* ctx) {
   tvm_relax__ensure_init();
   if (!tvm_tir_is(mod, TVM_TIR_KIND_IRModule) || n < 0 || (n > 0 && !passes)) {
     tvm_ffi_raise("TypeError", "tvm_relax_run_passes: an IRModule and a list of passes are required");
@@ -149,6 +155,11 @@ tvm_tir_ir_module_obj* tvm_relax_run_passes(const tvm_tir_ir_module_obj* mod,
       next = NULL;
     }
 #endif
+    if (next && observer && observer(ctx, passes[i].name, next) != 0) {
+      tvm_ffi_raise_context("after %s", passes[i].name);
+      tvm_ffi_release(next);
+      next = NULL;
+    }
     tvm_ffi_release(cur);
     cur = next;
   }

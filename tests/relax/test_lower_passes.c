@@ -398,6 +398,41 @@ TEST(debug_builds_check_each_pass) {
   tvm_ffi_release(out), tvm_ffi_release(legal);
 }
 
+/* The observer sees every pass's result in order, and its error stops the run naming the pass. */
+typedef struct {
+  int calls;
+  const char* names[32];
+  const char* stop_at;
+} observed;
+
+static int observe(void* ctx, const char* pass, const tvm_tir_ir_module_obj* result) {
+  observed* o = ctx;
+  CHECK(tvm_tir_is(result, TVM_TIR_KIND_IRModule));
+  if (o->calls < 32) o->names[o->calls] = pass;
+  o->calls++;
+  if (o->stop_at && strcmp(pass, o->stop_at) == 0) {
+    return tvm_ffi_raise("RuntimeError", "stopped by the observer");
+  }
+  return 0;
+}
+
+TEST(observer_sees_each_pass) {
+  const tvm_relax_pass* p;
+  int64_t n = tvm_relax_build_pipeline_passes(&p);
+  tvm_tir_ir_module_obj* mod = relax_models_mlp(1, 4, 8);
+  observed o = {0};
+  tvm_tir_ir_module_obj* out = tvm_relax_run_passes_observed(mod, p, n, observe, &o);
+  CHECK(out != NULL);
+  CHECK_EQ_INT(o.calls, n);
+  for (int64_t i = 0; i < n && i < o.calls; ++i) CHECK_STR_EQ(o.names[i], p[i].name);
+  tvm_ffi_release(out);
+  observed stop = {.stop_at = "FuseOps"};
+  CHECK(tvm_relax_run_passes_observed(mod, p, n, observe, &stop) == NULL);
+  CHECK_EQ_INT(stop.calls, 5);
+  CHECK_RAISED("RuntimeError", "after FuseOps");
+  tvm_ffi_release(mod);
+}
+
 TEST(bad_input) {
   CHECK(tvm_relax_transform_call_tir_rewrite(NULL) == NULL);
   CHECK_RAISED("TypeError", "CallTIRRewrite: an IRModule is required");
@@ -426,6 +461,7 @@ int main(void) {
   RUN(tuple_outputs);
   RUN(packed_call_arguments_escape);
   RUN(debug_builds_check_each_pass);
+  RUN(observer_sees_each_pass);
   RUN(bad_input);
   return test_summary();
 }

@@ -107,6 +107,11 @@ typedef struct {
    * (tvm/tir/schedule.h, sized by tvm_codegen_schedule_target) to every kernel not marked
    * scheduled before lowering it. Default on; `tvmc build --no-schedule` turns it off. */
   bool schedule;
+  /* The Relax build calls this after each pass of its pipeline with the pass's name and result
+   * (tvm_relax_pass_observer's contract: 0 goes on, -1 with an error stops the build); NULL =
+   * none (the default). `tvmc build --dump-ir` uses it. */
+  int (*relax_after_pass)(void* ctx, const char* pass, const tvm_tir_ir_module_obj* result);
+  void* relax_after_pass_ctx;
 } tvm_codegen_options;
 
 tvm_codegen_options tvm_codegen_options_default(void);

@@ -192,6 +192,19 @@ int64_t tvm_relax_build_pipeline_passes(const tvm_relax_pass** out);
 tvm_tir_ir_module_obj* tvm_relax_run_passes(const tvm_tir_ir_module_obj* mod,
                                            const tvm_relax_pass* passes, int64_t n);
 
+/*
+ * Called after each pass of a run with the pass's name and its result (borrowed): `tvmc build
+ * --dump-ir` writes it out, test builds print and parse it back. Returns 0 to go on, or -1 with
+ * an error raised to stop the run (the error then names the pass).
+ */
+typedef int (*tvm_relax_pass_observer)(void* ctx, const char* pass,
+                                       const tvm_tir_ir_module_obj* result);
+
+/* tvm_relax_run_passes with observer (NULL = none) called after each pass. */
+tvm_tir_ir_module_obj* tvm_relax_run_passes_observed(const tvm_tir_ir_module_obj* mod,
+                                                    const tvm_relax_pass* passes, int64_t n,
+                                                    tvm_relax_pass_observer observer, void* ctx);
+
 /* tvm_relax_run_passes with the build pipeline. */
 tvm_tir_ir_module_obj* tvm_relax_build_pipeline(const tvm_tir_ir_module_obj* mod);
 
