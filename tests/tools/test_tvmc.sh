@@ -277,6 +277,7 @@ expect 0 "$tvmc" run "$fx/matmul.py" --lib "$work/mm_sched.so" --repeat 1 && has
 # build: the Relax pipeline into one model library (executable + kernels); run: the VM against
 # the reference evaluator on random inputs, every output compared (tuples field by field).
 mlp=$src/examples/serve/model.py
+models=$fx/relax_models.py
 rm -f "$work/mlp.so"
 expect 0 "$tvmc" build "$mlp" -o "$work/mlp.so" && assert [ -z "$out" ] &&
   assert [ -s "$work/mlp.so" ]
@@ -330,6 +331,13 @@ expect 0 "$tvmc" build "$mlp" --dump-ir "$work/dump" -o "$work/mlp2.so" &&
 ndump=$(ls "$work/dump" | wc -l)
 assert [ "$ndump" -ge 10 ]
 for f in "$work"/dump/*.py; do expect 0 "$tvmc" check "$f" && has ok; done
+expect 2 "$tvmc" build "$mlp" --dump-ir "$work/no_such_dir/ir" -o "$work/x.so" &&
+  has "--dump-ir: cannot make the folder"
+expect 0 "$tvmc" check "$fx/relax_lone.py" && has ok
+for c in build run; do
+  expect 1 "$tvmc" $c "$fx/relax_lone.py" && has "a lone @R.function: put it in an \`@I.ir_module\` class"
+done
+expect 2 "$tvmc" run "$models" --func scale_add && has "no Relax function \`scale_add\`"
 expect 2 "$tvmc" build "$mlp" --emit json && has "--emit expects text or python"
 expect 2 "$tvmc" build "$add" --emit text && has "defines no @R.function"
 expect 2 "$tvmc" build "$mlp" --target cuda && has "not supported for Relax models yet"
@@ -339,7 +347,6 @@ expect 2 "$tvmc" run "$add" --input A=4 && has "--input is for Relax models"
 expect 2 "$tvmc" run "$add" --ref "$mlp" && has "--ref is for running a model library"
 expect 2 "$tvmc" run "$work/mlp.so" --ref "$add" && has "defines no @R.function"
 # if/else (both branches), nested tuple outputs, call_tir to a hand-written PrimFunc
-models=$fx/relax_models.py
 for seed in 1 2 3; do
   expect 0 "$tvmc" run "$models" --func choose --shape n=7 --seed $seed --repeat 1 &&
     has "check: ok (28 values"
