@@ -346,6 +346,14 @@ expect 2 "$tvmc" build "$mlp" --func main && has "--func does not apply"
 expect 2 "$tvmc" run "$add" --input A=4 && has "--input is for Relax models"
 expect 2 "$tvmc" run "$add" --ref "$mlp" && has "--ref is for running a model library"
 expect 2 "$tvmc" run "$work/mlp.so" --ref "$add" && has "defines no @R.function"
+# a parameter of unknown shape needs --input; a shape output; the inputs' memory is bounded
+cf=$src/tests/corpus/relax/control_flow.py
+expect 2 "$tvmc" run "$cf" --func cast && has "cannot make a value of R.Tensor(dtype=\"float32\", ndim=1)" &&
+  has "--input x=SHAPE:DTYPE"
+expect 0 "$tvmc" run "$cf" --func cast --input x=5 --repeat 1 && has "output[1]: shape (5,)" &&
+  has "check: ok (6 values in 1 output tensors"
+expect 0 "$tvmc" run "$cf" --func closure --repeat 1 && has "check: ok (6 values"
+TVMC_MEMORY_LIMIT=4K expect 3 "$tvmc" run "$mlp" --shape n=1000 && has "MemoryError: parameter \`x\`"
 # if/else (both branches), nested tuple outputs, call_tir to a hand-written PrimFunc
 for seed in 1 2 3; do
   expect 0 "$tvmc" run "$models" --func choose --shape n=7 --seed $seed --repeat 1 &&

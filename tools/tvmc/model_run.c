@@ -240,6 +240,7 @@ typedef struct {
   uint64_t state;
   uint64_t bytes; /* of the tensors made so far */
   uint64_t limit; /* the most bytes they may take (tvmc_memory_limit / copies) */
+  int fail;       /* the exit status of a failure: usage (what to give) or failure */
 } rng;
 
 static uint64_t next(rng* r) {
@@ -265,6 +266,7 @@ static void* random_tensor(const char* param, int ndim, const int64_t* dims, DLD
   if (!supported) {
     fprintf(stderr, "tvmc run: parameter `%s`: tvmc run makes no random %s tensors (float32, "
                     "float64, integers and bool)\n", param, name);
+    r->fail = TVMC_FAILURE;
     return NULL;
   }
   uint64_t count = 1;
@@ -281,6 +283,7 @@ static void* random_tensor(const char* param, int ndim, const int64_t* dims, DLD
     fprintf(stderr, "tvmc run: MemoryError: parameter `%s` (%llu bytes) passes the memory limit "
                     "with the other arguments (%llu bytes per copy; see TVMC_MEMORY_LIMIT)\n",
             param, (unsigned long long)bytes, (unsigned long long)r->limit);
+    r->fail = TVMC_FAILURE;
     return NULL;
   }
   r->bytes += bytes;
@@ -288,6 +291,7 @@ static void* random_tensor(const char* param, int ndim, const int64_t* dims, DLD
   void* t = tvm_ffi_tensor_empty(dims, ndim, storage, (DLDevice){kDLCPU, 0});
   if (!t) {
     tvmc_report_error("run", "cannot allocate an input");
+    r->fail = TVMC_FAILURE;
     return NULL;
   }
   DLTensor* dl = tvm_ffi_tensor_dl(t);
@@ -493,7 +497,7 @@ static void print_value(const TVMFFIAny* v, const char* path) {
     for (int64_t d = 0; d < tvm_ffi_shape_ndim(v->v_obj); ++d)
       tvm_ffi_strbuf_printf(&line, "%s%lld", d ? ", " : "",
                             (long long)tvm_ffi_shape_data(v->v_obj)[d]);
-    tvm_ffi_strbuf_puts(&line, ")");
+    tvm_ffi_strbuf_puts(&line, tvm_ffi_shape_ndim(v->v_obj) == 1 ? ",)" : ")");
   } else if (v->type_index == kTVMFFIInt || v->type_index == kTVMFFIBool) {
     tvm_ffi_strbuf_printf(&line, "%lld", (long long)v->v_int64);
   } else if (v->type_index == kTVMFFIFloat) {
@@ -774,7 +778,8 @@ int tvmc_model_run(const void* mod, const tvmc_model_run_options* o) {
   uint64_t limit = tvmc_memory_limit(cmd, &ok_mem);
   bool check = mod && !o->no_check;
   rng r1 = {0x9E3779B97F4A7C15ull ^ ((uint64_t)o->seed * 0x100000001B3ull), 0,
-            limit / (check ? 2 : 1)};
+            limit / (check ? 2 : 1), TVMC_USAGE_ERROR};
+  if (r1.state == 0) r1.state = 1; /* xorshift's one fixed point */
   rng r2 = r1;
   if (!ok_mem) {
     status = TVMC_USAGE_ERROR;
@@ -802,7 +807,7 @@ int tvmc_model_run(const void* mod, const tvmc_model_run_options* o) {
     status = TVMC_USAGE_ERROR;
   }
   if (status == TVMC_OK) {
-    if (!make_args(&p, bindings, &r1, args)) status = TVMC_USAGE_ERROR;
+    if (!make_args(&p, bindings, &r1, args)) status = r1.fail;
     else made = p.n;
   }
   /* The reference gets its own copy of the same inputs (a model may write into its inputs). */
