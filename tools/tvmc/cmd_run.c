@@ -522,8 +522,10 @@ int tvmc_cmd_run(int argc, char** argv) {
   /* FILE.so: a model library, run with libvm (the model's file with --ref). */
   size_t path_len = strlen(path);
   bool model_lib = path_len > 3 && strcmp(path + path_len - 3, ".so") == 0;
-  if (model_lib && lib) return tvmc_usage_error(cmd, "FILE is a library already; --lib does not apply");
-  if (ref && !model_lib) return tvmc_usage_error(cmd, "--ref is for running a model library (FILE.so)");
+  if (model_lib && lib)
+    return tvmc_usage_error(cmd, "FILE is a library already; --lib does not apply");
+  if (ref && !model_lib)
+    return tvmc_usage_error(cmd, "--ref is for running a model library (FILE.so)");
   if (model_lib) {
     lib = path;
     path = ref;

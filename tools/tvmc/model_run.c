@@ -122,7 +122,8 @@ static bool attach_inputs(const char* fname, params* p, const char** items, int 
     while (k < p->n && (strlen(p->name[k]) != len || strncmp(p->name[k], items[i], len) != 0)) ++k;
     if (k == p->n) {
       tvm_ffi_strbuf list = {0};
-      for (int j = 0; j < p->n; ++j) tvm_ffi_strbuf_printf(&list, "%s%s", j ? ", " : "", p->name[j]);
+      for (int j = 0; j < p->n; ++j)
+        tvm_ffi_strbuf_printf(&list, "%s%s", j ? ", " : "", p->name[j]);
       tvmc_usage_error("run", "--input %s: `%s` has no parameter `%.*s` (it has: %s)", items[i],
                        fname, (int)len, items[i], p->n ? tvm_ffi_strbuf_cstr(&list) : "none");
       tvm_ffi_strbuf_free(&list);
@@ -252,15 +253,19 @@ static bool is_bool(DLDataType t) {
   return t.code == kDLBool || (t.code == kDLUInt && t.bits == 1);
 }
 
+/* The dtypes tvmc run makes and reads: float32/64, 8- to 64-bit integers, bool. */
+static bool readable(DLDataType d) {
+  bool int_bits = d.bits == 8 || d.bits == 16 || d.bits == 32 || d.bits == 64;
+  return d.lanes == 1 && (is_bool(d) || (d.code == kDLFloat && (d.bits == 32 || d.bits == 64)) ||
+                          ((d.code == kDLInt || d.code == kDLUInt) && int_bits));
+}
+
 /* A random tensor: floats k/32 for k in [-32, 32] (exact in every float type), signed integers
  * in [-9, 9], unsigned in [0, 9], bools 0 or 1. NULL with the problem reported. */
 static void* random_tensor(const char* param, int ndim, const int64_t* dims, DLDataType dtype,
                            rng* r) {
   bool boolean = is_bool(dtype);
-  bool supported = dtype.lanes == 1 &&
-                   (boolean || (dtype.code == kDLFloat && (dtype.bits == 32 || dtype.bits == 64)) ||
-                    ((dtype.code == kDLInt || dtype.code == kDLUInt) &&
-                     (dtype.bits == 8 || dtype.bits == 16 || dtype.bits == 32 || dtype.bits == 64)));
+  bool supported = readable(dtype);
   char name[64];
   tvm_ffi_dtype_format(dtype, name, sizeof(name));
   if (!supported) {
@@ -445,12 +450,6 @@ static double element(const DLTensor* t, int64_t i) {
   }
 }
 
-static bool readable(DLDataType d) {
-  return d.lanes == 1 && (is_bool(d) || ((d.code == kDLFloat && (d.bits == 32 || d.bits == 64)) ||
-                                         ((d.code == kDLInt || d.code == kDLUInt) &&
-                                          (d.bits == 8 || d.bits == 16 || d.bits == 32 || d.bits == 64))));
-}
-
 static void format_tensor_type(const DLTensor* t, tvm_ffi_strbuf* out) {
   char dt[64];
   tvm_ffi_dtype_format(t->dtype, dt, sizeof(dt));
@@ -467,7 +466,8 @@ static void format_index(const DLTensor* t, int64_t flat, tvm_ffi_strbuf* out) {
     flat = t->shape[d] ? flat / t->shape[d] : 0;
   }
   tvm_ffi_strbuf_puts(out, "[");
-  for (int d = 0; d < t->ndim; ++d) tvm_ffi_strbuf_printf(out, "%s%lld", d ? ", " : "", (long long)idx[d]);
+  for (int d = 0; d < t->ndim; ++d)
+    tvm_ffi_strbuf_printf(out, "%s%lld", d ? ", " : "", (long long)idx[d]);
   tvm_ffi_strbuf_puts(out, "]");
 }
 
