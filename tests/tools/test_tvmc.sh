@@ -324,6 +324,9 @@ expect 1 "$tvmc" run "$mlp" --input x=6x5 --repeat 0 && has "argument 'x'" &&
 # --emit: the executable's text (the library written only with -o), --dump-ir: every pass
 expect 0 "$tvmc" build "$mlp" --emit text && has "@main" && has "call" && has "ret"
 expect 0 "$tvmc" build "$mlp" --emit python && has "ib.emit_call"
+rm -f "$work/mlp3.so"
+expect 0 "$tvmc" build "$mlp" --emit text -o "$work/mlp3.so" && has "@main" &&
+  assert [ -s "$work/mlp3.so" ]
 rm -rf "$work/dump" "$work/mlp2.so"
 expect 0 "$tvmc" build "$mlp" --dump-ir "$work/dump" -o "$work/mlp2.so" &&
   assert [ -s "$work/mlp2.so" ] && assert [ -f "$work/dump/00_input.py" ] &&
