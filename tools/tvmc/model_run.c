@@ -706,13 +706,41 @@ static int time_calls(tvm_vm* vm, const char* fname, const TVMFFIAny* args, int 
   return TVMC_OK;
 }
 
+/* The arguments of one call, made twice from one seed when there is a reference (which gets
+ * its own copy: a model may write into its inputs). */
+static int make_both(const params* p, const void* bindings, rng* r1, rng* r2, bool check,
+                     TVMFFIAny* args, int* made, TVMFFIAny* ref_args, int* ref_made) {
+  if (!make_args(p, bindings, r1, args)) return r1->fail;
+  *made = p->n;
+  if (!check) return TVMC_OK;
+  if (!make_args(p, bindings, r2, ref_args)) return TVMC_FAILURE;
+  *ref_made = p->n;
+  return TVMC_OK;
+}
+
 int tvmc_model_run(const void* mod, const tvmc_model_run_options* o) {
   const char* cmd = "run";
   const char* fname = o->func ? o->func : "main";
   params p = {0};
-  const tvm_relax_function_obj* f = NULL;
+  char* lib_names = NULL;
+  void* bindings = NULL;
+  tvm_vm_executable* exec = NULL;
+  tvm_vm* vm = NULL;
+  TVMFFIAny args[MAX_PARAMS], ref_args[MAX_PARAMS];
+  TVMFFIAny got = tvm_ffi_any_none(), want = tvm_ffi_any_none();
+  int made = 0, ref_made = 0, status = TVMC_OK;
+  bool ok_mem = true;
+  uint64_t limit = tvmc_memory_limit(cmd, &ok_mem);
+  if (!ok_mem) return TVMC_FAILURE;
+  bool check = mod && !o->no_check;
+  rng r1 = {0x9E3779B97F4A7C15ull ^ ((uint64_t)o->seed * 0x100000001B3ull), 0,
+            limit / (check ? 2 : 1), TVMC_USAGE_ERROR};
+  if (r1.state == 0) r1.state = 1; /* xorshift's one fixed point */
+  rng r2 = r1;
+
+  /* With the model's file, the arguments are made before anything is compiled. */
   if (mod) {
-    f = select_function(o->path, mod, o->func, &fname);
+    const tvm_relax_function_obj* f = select_function(o->path, mod, o->func, &fname);
     if (!f) return TVMC_USAGE_ERROR;
     int64_t n = tvm_ffi_seq_size(f->params);
     if (n > MAX_PARAMS) {
@@ -726,27 +754,31 @@ int tvmc_model_run(const void* mod, const tvmc_model_run_options* o) {
       p.name[k] = tvm_ffi_str_cstr(((const tvm_relax_var_obj*)v)->name_hint);
       p.sinfo[k] = var_sinfo(v);
     }
+    if (!attach_inputs(fname, &p, o->inputs, o->num_inputs) ||
+        !(bindings = bind_shapes(fname, &p, o->shapes, o->num_shapes)))
+      return TVMC_USAGE_ERROR;
+    status = make_both(&p, bindings, &r1, &r2, check, args, &made, ref_args, &ref_made);
+    if (status != TVMC_OK) goto done;
+  } else if (o->num_shapes > 0) {
+    return tvmc_usage_error(cmd, "--shape needs the model's file (--ref MODEL.py); with a "
+                            "library alone give shapes with --input");
   }
 
   /* The executable: compiled here, or the library's. */
-  tvm_vm_executable* exec = NULL;
   if (o->lib) {
     tvm_vm_init();
     exec = tvm_vm_executable_load_file(o->lib);
-    if (!exec) {
-      char what[512];
-      snprintf(what, sizeof(what), "cannot load the model library '%s'", o->lib);
-      tvmc_report_error(cmd, what);
-      return TVMC_FAILURE;
-    }
   } else {
     exec = tvm_codegen_relax_build(mod, &o->codegen);
-    if (!exec) {
-      char what[512];
-      snprintf(what, sizeof(what), "building the model '%s' failed", o->path);
-      tvmc_report_error(cmd, what);
-      return TVMC_FAILURE;
-    }
+  }
+  if (!exec) {
+    char what[512];
+    snprintf(what, sizeof(what), o->lib ? "cannot load the model library '%s'"
+                                        : "building the model '%s' failed",
+             o->lib ? o->lib : o->path);
+    tvmc_report_error(cmd, what);
+    status = TVMC_FAILURE;
+    goto done;
   }
   int64_t index = tvm_vm_executable_find_function(exec, fname);
   if (index < 0) {
@@ -759,67 +791,41 @@ int tvmc_model_run(const void* mod, const tvmc_model_run_options* o) {
             o->lib ? "the model library" : "the model compiled from", o->lib ? o->lib : o->path,
             fname, tvm_ffi_strbuf_cstr(&list));
     tvm_ffi_strbuf_free(&list);
-    tvm_vm_executable_release(exec);
-    return TVMC_USAGE_ERROR;
-  }
-  char* lib_names = NULL;
-  int status = TVMC_OK;
-  if (!mod && !library_params(exec, fname, index, &p, &lib_names)) {
-    tvmc_report_error(cmd, "cannot read the function's parameters from the library");
-    tvm_vm_executable_release(exec);
-    return TVMC_FAILURE;
-  }
-
-  void* bindings = NULL;
-  TVMFFIAny args[MAX_PARAMS], ref_args[MAX_PARAMS];
-  int made = 0, ref_made = 0;
-  tvm_vm* vm = NULL;
-  bool ok_mem = true;
-  uint64_t limit = tvmc_memory_limit(cmd, &ok_mem);
-  bool check = mod && !o->no_check;
-  rng r1 = {0x9E3779B97F4A7C15ull ^ ((uint64_t)o->seed * 0x100000001B3ull), 0,
-            limit / (check ? 2 : 1), TVMC_USAGE_ERROR};
-  if (r1.state == 0) r1.state = 1; /* xorshift's one fixed point */
-  rng r2 = r1;
-  if (!ok_mem) {
     status = TVMC_USAGE_ERROR;
-  } else if (!attach_inputs(fname, &p, o->inputs, o->num_inputs)) {
-    status = TVMC_USAGE_ERROR;
-  } else if (!mod) {
-    /* A library alone: every argument from --input. */
-    for (int k = 0; k < p.n && status == TVMC_OK; ++k) {
+    goto done;
+  }
+  /* A library alone: the parameter names from the executable, every argument from --input. */
+  if (!mod) {
+    if (!library_params(exec, fname, index, &p, &lib_names)) {
+      tvmc_report_error(cmd, "cannot read the function's parameters from the library");
+      status = TVMC_FAILURE;
+      goto done;
+    }
+    if (!attach_inputs(fname, &p, o->inputs, o->num_inputs)) {
+      status = TVMC_USAGE_ERROR;
+      goto done;
+    }
+    for (int k = 0; k < p.n; ++k) {
       if (p.input[k]) continue;
       tvm_ffi_strbuf list = {0};
-      for (int j = 0; j < p.n; ++j) tvm_ffi_strbuf_printf(&list, "%s%s", j ? ", " : "", p.name[j]);
+      for (int j = 0; j < p.n; ++j)
+        tvm_ffi_strbuf_printf(&list, "%s%s", j ? ", " : "", p.name[j]);
       tvmc_usage_error(cmd, "`%s` of '%s' takes %d arguments (%s); a model library records no "
                        "shapes: give each with --input NAME=SHAPE[:DTYPE], or the model's file "
                        "with --ref MODEL.py (missing: %s)", fname, o->lib, p.n,
                        tvm_ffi_strbuf_cstr(&list), p.name[k]);
       tvm_ffi_strbuf_free(&list);
       status = TVMC_USAGE_ERROR;
+      goto done;
     }
-    if (status == TVMC_OK && o->num_shapes > 0) {
-      tvmc_usage_error(cmd, "--shape needs the model's file (--ref MODEL.py); with a library "
-                       "alone give shapes with --input");
-      status = TVMC_USAGE_ERROR;
-    }
-  } else if (!(bindings = bind_shapes(fname, &p, o->shapes, o->num_shapes))) {
-    status = TVMC_USAGE_ERROR;
+    status = make_both(&p, NULL, &r1, &r2, false, args, &made, ref_args, &ref_made);
+    if (status != TVMC_OK) goto done;
   }
-  if (status == TVMC_OK) {
-    if (!make_args(&p, bindings, &r1, args)) status = r1.fail;
-    else made = p.n;
-  }
-  /* The reference gets its own copy of the same inputs (a model may write into its inputs). */
-  if (status == TVMC_OK && check) {
-    if (!make_args(&p, bindings, &r2, ref_args)) status = TVMC_FAILURE;
-    else ref_made = p.n;
-  }
+
   if (status == TVMC_OK && !(vm = tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1))) {
     tvmc_report_error(cmd, "cannot create the VM");
     status = TVMC_FAILURE;
   }
-  TVMFFIAny got = tvm_ffi_any_none(), want = tvm_ffi_any_none();
   if (status == TVMC_OK && tvm_vm_invoke(vm, fname, args, p.n, &got) != 0) {
     char what[512];
     snprintf(what, sizeof(what), "calling `%s` of the compiled model failed", fname);
@@ -855,6 +861,7 @@ int tvmc_model_run(const void* mod, const tvmc_model_run_options* o) {
     }
   }
   if (status == TVMC_OK && o->repeat > 0) status = time_calls(vm, fname, args, p.n, o->repeat);
+done:
   tvm_ffi_any_release(&got);
   tvm_ffi_any_release(&want);
   for (int k = 0; k < made; ++k) tvm_ffi_any_release(&args[k]);
@@ -862,6 +869,6 @@ int tvmc_model_run(const void* mod, const tvmc_model_run_options* o) {
   if (vm) tvm_vm_release(vm);
   tvm_ffi_release(bindings);
   free(lib_names);
-  tvm_vm_executable_release(exec);
+  if (exec) tvm_vm_executable_release(exec);
   return status;
 }
