@@ -141,6 +141,10 @@ static inline void tir_scope_pop(tir_interp* in, int64_t mark) { in->frame->num_
  */
 int tvm_tir__match_field(tir_interp* in, const tvm_tir_expr_obj* e, int64_t actual, const char* owner,
                     const char* field, int64_t dim);
+/* tvm_tir__match_field's first half: binds e when it is an unbound Var, else does nothing (the
+ * check waits for tvm_tir__match_field once every parameter's variables are bound). */
+int tvm_tir__define_field(tir_interp* in, const tvm_tir_expr_obj* e, int64_t actual, const char* owner,
+                    const char* field, int64_t dim);
 
 /* Live memory regions: push one (owned ones are freed when popped), pop down to a mark
  * (in->num_regions before the pushes), or allocate a zero-filled owned one for `name` (a

@@ -100,6 +100,33 @@ static void diff_script_(int line, const char* file, const char* name, const cg_
 #define DIFF_SCRIPT(file, name, ...) \
   diff_script_(__LINE__, (file), (name), &(cg_opts){__VA_ARGS__})
 
+/* A buffer whose shape uses a variable only a later buffer defines ((n * 32,) before (n, 32),
+ * Relax's reshape kernels): bound and checked in the packed API's order, compiled and
+ * interpreted; a flat input of the wrong length is a ValueError in both. */
+TEST(later_defined_dims) {
+  DIFF_SCRIPT("later_defined_dims.py", "flat_to_rows");
+  DIFF_SCRIPT("later_defined_dims.py", "flat_to_rows", .sym = 2, .seed = 5);
+  void* ir = parse_corpus_(__LINE__, "later_defined_dims.py");
+  void* lowered = ir ? tvm_tir_lower(ir, NULL) : NULL;
+  void* m = lowered ? tvm_codegen_build(lowered, "llvm", NULL) : NULL;
+  CHECK(m != NULL);
+  void* fn = m ? GET_FN(m, "flat_to_rows") : NULL;
+  if (fn) {
+    float a[3 * 32 + 1] = {0}, b[3 * 32] = {0};
+    int64_t sa[1] = {3 * 32 + 1}, sb[2] = {3, 32};
+    DLTensor ta = dl(a, TVM_TIR_FLOAT32, 1, sa, NULL), tb = dl(b, TVM_TIR_FLOAT32, 2, sb, NULL);
+    TVMFFIAny args[2] = {tvm_ffi_any_dltensor(&ta), tvm_ffi_any_dltensor(&tb)};
+    TVMFFIAny r;
+    EXPECT_CALL_ERR(fn, args, 2, "ValueError", "shape[0]: expected 96, got 97");
+    CHECK_EQ_INT(tvm_tir_interp_run(ir, NULL, args, 2, &r), -1);
+    CHECK_RAISED("ValueError", "shape[0] is 97 but the buffer requires 96");
+  }
+  tvm_ffi_release(fn);
+  tvm_ffi_release(m);
+  tvm_ffi_release(lowered);
+  tvm_ffi_release(ir);
+}
+
 /* Calls through GlobalVars: scalars in and out, buffers passed by their data, a handle
  * parameter under a declared buffer, a call in a loop, recursion, a private callee; and
  * T.call_extern of helpers of the module. */
@@ -273,6 +300,7 @@ int main(void) {
   RUN(strided_allocations);
   RUN(hints);
   RUN(parameters_and_matches);
+  RUN(later_defined_dims);
   RUN(real_program_forms);
   RUN(call_error_propagates);
   RUN(call_errors_at_build);

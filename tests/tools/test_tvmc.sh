@@ -287,6 +287,10 @@ expect 0 "$tvmc" run "$mlp" --shape n=5 --repeat 2 && has "output: float32 (5, 3
   has "main: median"
 expect 0 "$tvmc" run "$mlp" --shape n=64 --seed 7 --repeat 1 && has "check: ok (192 values"
 expect 0 "$tvmc" run --no-schedule "$mlp" --shape n=3 --repeat 0 && has "check: ok (9 values"
+# a transformer block whose reshape kernel sizes its flat input (seq * 32,) by the seq that only
+# its output defines (bound and checked in the packed API's order)
+expect 0 "$tvmc" run "$src/tests/corpus/relax/transformer_block.py" --shape seq=8 --repeat 1 &&
+  has "check: ok (256 values"
 # the symbolic batch must be bound, by a name the signature has
 expect 2 "$tvmc" run "$mlp" && has "bind n (in the shape of parameter \`x\`) with --shape n=VALUE"
 expect 2 "$tvmc" run "$mlp" --shape m=4 && has "no symbolic size named \`m\` (it has: n)"
