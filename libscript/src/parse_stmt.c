@@ -531,16 +531,61 @@ static int tir_with(script_parser* p, const ast_stmt* st) {
   return tvm_script__exit_to(p, depth, &st->span);
 }
 
+/* A string the program spells at e (appended to out), else a TypeError naming what (-1). */
+static int string_value(script_parser* p, const ast_expr* e, const char* what, tvm_ffi_strbuf* out) {
+  TVMFFIAny v;
+  TVMFFIByteArray text;
+  if (tvm_script__eval(p, e, &v) != 0) return -1;
+  int rc = 0;
+  if (tvm_ffi_any_as_bytes(&v, &text)) {
+    tvm_ffi_strbuf_append(out, text.data, text.size);
+  } else if (tvm_ffi_any_is_object(&v) && tvm_tir_kind_of(v.v_obj) == TVM_TIR_KIND_StringImm) {
+    text = tvm_ffi_str_view(((const tvm_tir_string_imm_obj*)v.v_obj)->value);
+    tvm_ffi_strbuf_append(out, text.data, text.size);
+  } else {
+    rc = tvm_script__error_at(p, &e->span, "TypeError", "%s must be a string, got %s", what,
+                              tvm_ffi_any_type_name(&v));
+  }
+  tvm_ffi_any_release(&v);
+  return rc;
+}
+
+/* assert cond, (kind, [part, ...]): upstream's newer form, the error kind raised and the message
+ * in parts (joined here: one StringImm message). */
+static int tir_assert_kind(script_parser* p, const ast_stmt* st, const ast_expr* msg_e) {
+  const ast_expr* parts = msg_e->u.elts.n == 2 ? msg_e->u.elts.items[1] : NULL;
+  if (!parts || (parts->kind != AST_LIST && parts->kind != AST_TUPLE)) {
+    return tvm_script__error_at(p, &msg_e->span, "TypeError",
+                                "the message of an assert is a string or a tuple (error kind, "
+                                "[message parts])");
+  }
+  tvm_ffi_strbuf kind = {0}, msg = {0};
+  int rc = string_value(p, msg_e->u.elts.items[0], "the error kind of an assert", &kind);
+  if (rc == 0 && kind.size == 0) {
+    rc = tvm_script__error_at(p, &msg_e->u.elts.items[0]->span, "ValueError",
+                              "the error kind of an assert must not be empty");
+  }
+  for (int32_t i = 0; rc == 0 && i < parts->u.elts.n; ++i)
+    rc = string_value(p, parts->u.elts.items[i], "a message part of an assert", &msg);
+  tvm_tir_expr_obj* cond = rc == 0 ? tvm_script__eval_expr(p, st->u.assert_.test) : NULL;
+  void* text = cond ? tvm_ffi_str_obj(msg.data ? msg.data : "", msg.size) : NULL;
+  if (cond && (!text || tvm_script_tir_assert_kind_enter(p->b, cond, tvm_ffi_strbuf_cstr(&kind),
+                                                          text, true) != 0)) {
+    rc = tvm_script__relocate(p, &st->span);
+  } else if (!cond) {
+    rc = -1;
+  }
+  tvm_ffi_release(text);
+  tvm_ffi_release(cond);
+  tvm_ffi_strbuf_free(&kind);
+  tvm_ffi_strbuf_free(&msg);
+  return rc;
+}
+
 /* assert cond[, msg]: an AssertStmt over the rest of the body. */
 static int tir_assert(script_parser* p, const ast_stmt* st) {
   const ast_expr* msg_e = st->u.assert_.msg;
-  if (msg_e && msg_e->kind == AST_TUPLE) {
-    /* Upstream's newer AssertStmt carries an error kind and message parts; libtir's follows
-     * the spec (condition, message) and raises AssertionError. */
-    return tvm_script__error_at(p, &msg_e->span, "NotImplementedError",
-                                "assert with an (error kind, [message parts]) tuple is not "
-                                "supported: write `assert cond, \"message\"`");
-  }
+  if (msg_e && msg_e->kind == AST_TUPLE) return tir_assert_kind(p, st, msg_e);
   tvm_tir_expr_obj* cond = tvm_script__eval_expr(p, st->u.assert_.test);
   if (!cond) return -1;
   tvm_tir_expr_obj* msg = NULL;
@@ -580,6 +625,15 @@ static int tir_return(script_parser* p, const ast_stmt* st) {
   return rc;
 }
 
+/* break / continue: T.evaluate(T.break_loop()) / T.evaluate(T.continue_loop()), upstream's
+ * form, in a loop that can be left (tvm_script_tir_loop_jump). */
+static int tir_jump(script_parser* p, const ast_stmt* st) {
+  if (tvm_script_tir_loop_jump(p->b, st->kind == AST_BREAK) != 0) {
+    return tvm_script__relocate(p, &st->span);
+  }
+  return 0;
+}
+
 static int tir_nested_def(script_parser* p, const ast_stmt* st) {
   return tvm_script__error_at(p, &st->span, "SyntaxError", "nested %s are not supported in TIR",
                               st->kind == AST_CLASS ? "classes" : "functions");
@@ -599,7 +653,7 @@ void tvm_script__register_tir_handlers(void) {
       {AST_ASSIGN, tir_assign}, {AST_EXPR_STMT, tir_expr_stmt}, {AST_FOR, tir_for},
       {AST_WHILE, tir_while},   {AST_IF, tir_if},               {AST_WITH, tir_with},
       {AST_ASSERT, tir_assert}, {AST_RETURN, tir_return},       {AST_DEF, tir_nested_def},
-      {AST_CLASS, tir_nested_def},
+      {AST_CLASS, tir_nested_def}, {AST_BREAK, tir_jump},       {AST_CONTINUE, tir_jump},
   };
   for (size_t i = 0; i < sizeof(kTir) / sizeof(kTir[0]); ++i) {
     tvm_script__register_handler(SCRIPT_TOKEN_TIRX, kTir[i].kind, kTir[i].fn);
