@@ -277,7 +277,12 @@ static int tir_expr_stmt(script_parser* p, const ast_stmt* st) {
   int rc = e->kind == AST_CALL ? tvm_script__eval_call(p, e, TVM_SCRIPT_CTX_STMT, NULL, 0, &v)
                                : tvm_script__eval(p, e, &v);
   if (rc != 0) return -1;
-  if (is_tir(&v, TVM_TIR_KIND_PrimExpr) && tvm_script_tir_evaluate(p->b, v.v_obj) != 0) {
+  const void* op = is_tir(&v, TVM_TIR_KIND_Call) ? ((const tvm_tir_call_obj*)v.v_obj)->op : NULL;
+  if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_break_loop) ||
+      tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_continue_loop)) { /* T.break_loop(): `break` */
+    if (tvm_script_tir_loop_jump(p->b, tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_break_loop)) != 0)
+      rc = tvm_script__relocate(p, &st->span);
+  } else if (is_tir(&v, TVM_TIR_KIND_PrimExpr) && tvm_script_tir_evaluate(p->b, v.v_obj) != 0) {
     rc = tvm_script__relocate(p, &st->span);
   }
   tvm_ffi_any_release(&v);
