@@ -322,16 +322,49 @@ static tvm_tir_expr_obj* stepped_extent(tvm_tir_expr_obj* ext, int64_t step) {
   return r;
 }
 
-/* for i in range(a[, b[, step]]). A constant step other than 1 (TIR's For has none) is a loop
- * over the iteration count, k in range(ceil((b - a) / step)), whose body binds i = a + k * step
- * by a let (named i; the counter is i_k). */
+/* The loop annotations of range(..., annotations={...}) (upstream's range sugar takes them as
+ * its one keyword): *out the dict (a new reference) or NULL when not given; -1 + located error. */
+static int range_annotations(script_parser* p, const ast_expr* c, void** out) {
+  *out = NULL;
+  for (int32_t i = 0; i < c->u.call.kw_values.n; ++i) {
+    const script_name* key = c->u.call.kw_names[i];
+    const ast_expr* e = c->u.call.kw_values.items[i];
+    if (key->size != 11 || memcmp(key->text, "annotations", 11) != 0 || *out) {
+      tvm_ffi_release(*out);
+      *out = NULL;
+      return tvm_script__error_at(p, &e->span, "TypeError",
+                                  "range() takes 1 to 3 positional arguments and an "
+                                  "annotations= keyword");
+    }
+    TVMFFIAny v;
+    if (tvm_script__eval(p, e, &v) != 0) return -1;
+    void* m = (void*)tvm_ffi_any_as_object(&v, kTVMFFIMap);
+    if (!m) {
+      int rc = tvm_script__error_at(p, &e->span, "TypeError",
+                                    "the annotations of range() must be a dict, got %s",
+                                    tvm_ffi_any_type_name(&v));
+      tvm_ffi_any_release(&v);
+      return rc;
+    }
+    tvm_ffi_retain(m);
+    tvm_ffi_any_release(&v);
+    *out = m;
+  }
+  return 0;
+}
+
+/* for i in range(a[, b[, step]][, annotations=...]). A constant step other than 1 (TIR's For has
+ * none) is a loop over the iteration count, k in range(ceil((b - a) / step)), whose body binds
+ * i = a + k * step by a let (named i; the counter is i_k, which carries the annotations). */
 static int range_loop(script_parser* p, const ast_stmt* st, const ast_expr* c, const char* name) {
   ast_exprs args = c->u.call.args;
   int32_t n = args.n;
-  if (n < 1 || n > 3 || c->u.call.kw_values.n != 0) {
+  if (n < 1 || n > 3) {
     return tvm_script__error_at(p, &c->span, "TypeError",
                                 "range() takes 1 to 3 positional arguments");
   }
+  void* ann;
+  if (range_annotations(p, c, &ann) != 0) return -1;
   TVMFFIAny v[3] = {tvm_ffi_any_none(), tvm_ffi_any_none(), tvm_ffi_any_none()};
   int rc = 0;
   for (int32_t i = 0; rc == 0 && i < n; ++i) rc = tvm_script__eval(p, args.items[i], &v[i]);
@@ -365,13 +398,13 @@ static int range_loop(script_parser* p, const ast_stmt* st, const ast_expr* c, c
   }
   tvm_tir_var_obj* var = NULL;
   if (rc == 0 && step == 1) {
-    var = tvm_script_tir_for_enter(p->b, name, TVM_TIR_FOR_SERIAL, lo, ext, NULL, NULL);
+    var = tvm_script_tir_for_enter(p->b, name, TVM_TIR_FOR_SERIAL, lo, ext, NULL, ann);
     if (!var) rc = tvm_script__relocate(p, &c->span);
   } else if (rc == 0) {
     char counter[256];
     snprintf(counter, sizeof(counter), "%s_k", name ? name : "v");
     tvm_tir_var_obj* k =
-        tvm_script_tir_for_enter(p->b, counter, TVM_TIR_FOR_SERIAL, NULL, ext, NULL, NULL);
+        tvm_script_tir_for_enter(p->b, counter, TVM_TIR_FOR_SERIAL, NULL, ext, NULL, ann);
     tvm_tir_expr_obj* sc = k ? tvm_tir_const_int(ext->dtype, step) : NULL;
     tvm_tir_expr_obj* off = sc ? tvm_tir_mul((tvm_tir_expr_obj*)k, sc) : NULL;
     bool lo_zero = !lo || (tvm_tir_kind_of(lo) == TVM_TIR_KIND_IntImm &&
@@ -387,6 +420,7 @@ static int range_loop(script_parser* p, const ast_stmt* st, const ast_expr* c, c
     if (!var) rc = tvm_script__relocate(p, &c->span);
   }
   for (int i = 0; i < 3; ++i) tvm_ffi_any_release(&v[i]);
+  tvm_ffi_release(ann);
   tvm_ffi_release(lo);
   tvm_ffi_release(hi);
   tvm_ffi_release(ext);
