@@ -244,8 +244,8 @@ int tvm_script_tir_assert_enter(tvm_script_builder* b, const void* condition, co
   return tvm_script_tir_assert_kind_enter(b, condition, NULL, message, rest_of_body);
 }
 
-int tvm_script_tir_assert_kind_enter(tvm_script_builder* b, const void* condition,
-                                     const char* kind, const void* message, bool rest_of_body) {
+int tvm_script_tir_assert_kind_enter(tvm_script_builder* b, const void* condition, const char* kind,
+                                     const void* message, bool rest_of_body) {
   if (tvm_script__expect_expr(condition, "the condition of an assert") != 0) return -1;
   tvm_tir_string_imm_obj* kind_imm = NULL;
   if (kind && !(kind_imm = (tvm_tir_string_imm_obj*)tvm_tir_string_imm_new(kind, strlen(kind))))
@@ -459,10 +459,11 @@ int tvm_script_tir_loop_jump(tvm_script_builder* b, bool is_break) {
   for (int d = b->depth - 1; d >= 0 && !in_way; --d) {
     const tvm_script__frame* f = &b->frames[d];
     switch (f->kind) {
-      case TVM_SCRIPT_FRAME_WHILE: break;
+      case TVM_SCRIPT_FRAME_WHILE:
+        break;
       case TVM_SCRIPT_FRAME_FOR:
-        in_way = f->for_kind == TVM_TIR_FOR_PARALLEL     ? "a parallel loop"
-                 : f->for_kind == TVM_TIR_FOR_VECTORIZED ? "a vectorized loop"
+        in_way = f->for_kind == TVM_TIR_FOR_PARALLEL         ? "a parallel loop"
+                 : f->for_kind == TVM_TIR_FOR_VECTORIZED     ? "a vectorized loop"
                  : f->for_kind == TVM_TIR_FOR_THREAD_BINDING ? "a thread-bound loop"
                                                              : NULL;
         if (in_way) {
@@ -473,16 +474,23 @@ int tvm_script_tir_loop_jump(tvm_script_builder* b, bool is_break) {
         }
         break;
       case TVM_SCRIPT_FRAME_BLOCK:
-      case TVM_SCRIPT_FRAME_BLOCK_INIT: in_way = "a block"; break;
-      case TVM_SCRIPT_FRAME_LAUNCH_THREAD: in_way = "a GPU thread launch"; break;
+      case TVM_SCRIPT_FRAME_BLOCK_INIT:
+        in_way = "a block";
+        break;
+      case TVM_SCRIPT_FRAME_LAUNCH_THREAD:
+        in_way = "a GPU thread launch";
+        break;
       case TVM_SCRIPT_FRAME_PRIM_FUNC:
-      case TVM_SCRIPT_FRAME_MODULE: d = 0; break; /* no loop in this function */
-      default: continue;
+      case TVM_SCRIPT_FRAME_MODULE:
+        d = 0;
+        break; /* no loop in this function */
+      default:
+        continue;
     }
     if (f->kind == TVM_SCRIPT_FRAME_WHILE || f->kind == TVM_SCRIPT_FRAME_FOR) {
       tvm_tir_expr_obj* call = tvm_tir_call_builtin(
-          TVM_TIR_VOID, is_break ? TVM_TIR_BUILTIN_break_loop : TVM_TIR_BUILTIN_continue_loop,
-          NULL, 0);
+          TVM_TIR_VOID, is_break ? TVM_TIR_BUILTIN_break_loop : TVM_TIR_BUILTIN_continue_loop, NULL,
+          0);
       int rc = call ? tvm_script_tir_evaluate(b, call) : -1;
       tvm_ffi_release(call);
       return rc;

@@ -571,7 +571,8 @@ static int tir_with(script_parser* p, const ast_stmt* st) {
 }
 
 /* A string the program spells at e (appended to out), else a TypeError naming what (-1). */
-static int string_value(script_parser* p, const ast_expr* e, const char* what, tvm_ffi_strbuf* out) {
+static int string_value(script_parser* p, const ast_expr* e, const char* what,
+                        tvm_ffi_strbuf* out) {
   TVMFFIAny v;
   TVMFFIByteArray text;
   if (tvm_script__eval(p, e, &v) != 0) return -1;
@@ -609,7 +610,7 @@ static int tir_assert_kind(script_parser* p, const ast_stmt* st, const ast_expr*
   tvm_tir_expr_obj* cond = rc == 0 ? tvm_script__eval_expr(p, st->u.assert_.test) : NULL;
   void* text = cond ? tvm_ffi_str_obj(msg.data ? msg.data : "", msg.size) : NULL;
   if (cond && (!text || tvm_script_tir_assert_kind_enter(p->b, cond, tvm_ffi_strbuf_cstr(&kind),
-                                                          text, true) != 0)) {
+                                                         text, true) != 0)) {
     rc = tvm_script__relocate(p, &st->span);
   } else if (!cond) {
     rc = -1;
@@ -689,10 +690,12 @@ void tvm_script__register_tir_handlers(void) {
     ast_stmt_kind kind;
     script_stmt_handler fn;
   } kTir[] = {
-      {AST_ASSIGN, tir_assign}, {AST_EXPR_STMT, tir_expr_stmt}, {AST_FOR, tir_for},
-      {AST_WHILE, tir_while},   {AST_IF, tir_if},               {AST_WITH, tir_with},
-      {AST_ASSERT, tir_assert}, {AST_RETURN, tir_return},       {AST_DEF, tir_nested_def},
-      {AST_CLASS, tir_nested_def}, {AST_BREAK, tir_jump},       {AST_CONTINUE, tir_jump},
+      {AST_ASSIGN, tir_assign},  {AST_EXPR_STMT, tir_expr_stmt},
+      {AST_FOR, tir_for},        {AST_WHILE, tir_while},
+      {AST_IF, tir_if},          {AST_WITH, tir_with},
+      {AST_ASSERT, tir_assert},  {AST_RETURN, tir_return},
+      {AST_DEF, tir_nested_def}, {AST_CLASS, tir_nested_def},
+      {AST_BREAK, tir_jump},     {AST_CONTINUE, tir_jump},
   };
   for (size_t i = 0; i < sizeof(kTir) / sizeof(kTir[0]); ++i) {
     tvm_script__register_handler(SCRIPT_TOKEN_TIRX, kTir[i].kind, kTir[i].fn);

@@ -231,10 +231,10 @@ static tvm_script_doc_obj* conv_assert(tvm_script_docsifier* d, const TVMFFIAny*
     return fail_pop(d, 3, objs);
   }
   if (concise) return finish_scope(d, NULL, NULL, tvm_script_assert_doc_take(cond, msg), true);
-  void* call = kind ? tvm_script_call_doc_take(tir_prefixed(d, "Assert"),
-                                               tvm_script_doc_array_take(cond, msg),
-                                               tvm_script_doc_array_take(tvm_ffi_str_obj("kind", 4)),
-                                               tvm_script_doc_array_take(kind))
+  void* call = kind ? tvm_script_call_doc_take(
+                          tir_prefixed(d, "Assert"), tvm_script_doc_array_take(cond, msg),
+                          tvm_script_doc_array_take(tvm_ffi_str_obj("kind", 4)),
+                          tvm_script_doc_array_take(kind))
                     : tvm_script_doc_call_take(tir_prefixed(d, "Assert"), cond, msg);
   return finish_scope(d, NULL, call, NULL, false);
 }

@@ -8,8 +8,8 @@
  * nothing.
  */
 #include <string.h>
-#include <tvm/tir/visit.h>
 #include <tvm-private/tir.h>
+#include <tvm/tir/visit.h>
 
 #include "internal.h"
 
@@ -84,17 +84,25 @@ typedef struct {
 
 static int ctx_of(const void* node) {
   switch (tvm_tir_kind_of(node)) {
-    case TVM_TIR_KIND_While: return CTX_LOOP;
+    case TVM_TIR_KIND_While:
+      return CTX_LOOP;
     case TVM_TIR_KIND_For:
       switch (((const tvm_tir_for_obj*)node)->kind) {
-        case TVM_TIR_FOR_PARALLEL: return CTX_PARALLEL;
-        case TVM_TIR_FOR_VECTORIZED: return CTX_VECTORIZED;
-        case TVM_TIR_FOR_THREAD_BINDING: return CTX_THREAD;
-        default: return CTX_LOOP;
+        case TVM_TIR_FOR_PARALLEL:
+          return CTX_PARALLEL;
+        case TVM_TIR_FOR_VECTORIZED:
+          return CTX_VECTORIZED;
+        case TVM_TIR_FOR_THREAD_BINDING:
+          return CTX_THREAD;
+        default:
+          return CTX_LOOP;
       }
-    case TVM_TIR_KIND_AttrStmt: return tvm_tir__launch_tag(node, NULL) ? CTX_LAUNCH : -1;
-    case TVM_TIR_KIND_SBlock: return CTX_BLOCK;
-    default: return -1;
+    case TVM_TIR_KIND_AttrStmt:
+      return tvm_tir__launch_tag(node, NULL) ? CTX_LAUNCH : -1;
+    case TVM_TIR_KIND_SBlock:
+      return CTX_BLOCK;
+    default:
+      return -1;
   }
 }
 
@@ -112,15 +120,18 @@ static int check_pre(tvm_tir_visitor* v, const void* node) {
   if (TIR_IS(node, Evaluate)) {
     unsigned j = tvm_tir__stmt_jump(node);
     if (!j) return TVM_TIR_VISIT_CONTINUE;
-    const char* what = j == TVM_TIR__JUMP_BREAK ? "`break` (tir.break_loop)"
-                                                : "`continue` (tir.continue_loop)";
+    const char* what =
+        j == TVM_TIR__JUMP_BREAK ? "`break` (tir.break_loop)" : "`continue` (tir.continue_loop)";
     static const char* const why[] = {
-        [CTX_PARALLEL] = "in a parallel loop (only a serial or unrolled For or a while loop "
-                         "can be left early)",
-        [CTX_VECTORIZED] = "in a vectorized loop (only a serial or unrolled For or a while "
-                           "loop can be left early)",
-        [CTX_THREAD] = "in a thread-bound loop (only a serial or unrolled For or a while loop "
-                       "can be left early)",
+        [CTX_PARALLEL] =
+            "in a parallel loop (only a serial or unrolled For or a while loop "
+            "can be left early)",
+        [CTX_VECTORIZED] =
+            "in a vectorized loop (only a serial or unrolled For or a while "
+            "loop can be left early)",
+        [CTX_THREAD] =
+            "in a thread-bound loop (only a serial or unrolled For or a while loop "
+            "can be left early)",
         [CTX_LAUNCH] = "inside a GPU thread launch whose loop is outside it",
         [CTX_BLOCK] = "inside a block whose loop is outside it",
         [CTX_NONE] = "outside a loop",
@@ -129,10 +140,10 @@ static int check_pre(tvm_tir_visitor* v, const void* node) {
     return top == CTX_LOOP ? TVM_TIR_VISIT_SKIP : fail(v, what, why[top]);
   }
   if (call_jump(node)) {
-    return fail(v, tvm_tir_is_builtin(((const tvm_tir_call_obj*)node)->op,
-                                      TVM_TIR_BUILTIN_break_loop)
-                       ? "tir.break_loop"
-                       : "tir.continue_loop",
+    return fail(v,
+                tvm_tir_is_builtin(((const tvm_tir_call_obj*)node)->op, TVM_TIR_BUILTIN_break_loop)
+                    ? "tir.break_loop"
+                    : "tir.continue_loop",
                 "used as a value (it is a statement: T.evaluate of it alone)");
   }
   int ctx = ctx_of(node);

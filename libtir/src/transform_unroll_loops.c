@@ -2,8 +2,8 @@
  * a constant extent (inner loops first) becomes the sequence of its body's copies, the loop var
  * replaced by min + i; every copy renames the Vars bound inside it (Let, LetStmt, For, Allocate)
  * so that the function stays in SSA form. A non-constant extent keeps a serial loop (the same
- * semantics, spec For item iv), and so does a loop that a break or continue leaves. Extents above TIR_MAX_UNROLL are an error rather than a code
- * explosion. */
+ * semantics, spec For item iv), and so does a loop that a break or continue leaves. Extents above
+ * TIR_MAX_UNROLL are an error rather than a code explosion. */
 #include "transform_internal.h"
 
 static const char kPass[] = "unroll_loops";

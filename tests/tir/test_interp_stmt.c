@@ -115,18 +115,22 @@ TEST(break_and_continue) {
       ref(i), tvm_tir_int(0), tvm_tir_int(10),
       tvm_tir_seq_take(
           tvm_tir_serial_take(ref(j), tvm_tir_int(0), tvm_tir_int(5), jump_stmt("tir.break_loop")),
-          tvm_tir_if_take(tvm_tir_eq_take(tvm_tir_floormod_take(ref(i), tvm_tir_int(2)), tvm_tir_int(0)),
-                          jump_stmt("tir.continue_loop"), NULL),
-          tvm_tir_if_take(tvm_tir_eq_take(ref(i), tvm_tir_int(7)), jump_stmt("tir.break_loop"), NULL),
+          tvm_tir_if_take(
+              tvm_tir_eq_take(tvm_tir_floormod_take(ref(i), tvm_tir_int(2)), tvm_tir_int(0)),
+              jump_stmt("tir.continue_loop"), NULL),
+          tvm_tir_if_take(tvm_tir_eq_take(ref(i), tvm_tir_int(7)), jump_stmt("tir.break_loop"),
+                          NULL),
           tvm_tir_store_take(ref(B), tvm_tir_add_take(LD(0), ref(i)), tvm_tir_int(0))));
   /* while B[1] < 100: B[1] += 10; if B[1] == 30: continue; B[2] = B[1]; if B[1] >= 50: break */
   void* wloop = tvm_tir_while_take(
       tvm_tir_lt_take(LD(1), tvm_tir_int(100)),
       tvm_tir_seq_take(
           tvm_tir_store_take(ref(B), tvm_tir_add_take(LD(1), tvm_tir_int(10)), tvm_tir_int(1)),
-          tvm_tir_if_take(tvm_tir_eq_take(LD(1), tvm_tir_int(30)), jump_stmt("tir.continue_loop"), NULL),
+          tvm_tir_if_take(tvm_tir_eq_take(LD(1), tvm_tir_int(30)), jump_stmt("tir.continue_loop"),
+                          NULL),
           tvm_tir_store_take(ref(B), LD(1), tvm_tir_int(2)),
-          tvm_tir_if_take(tvm_tir_ge_take(LD(1), tvm_tir_int(50)), jump_stmt("tir.break_loop"), NULL)));
+          tvm_tir_if_take(tvm_tir_ge_take(LD(1), tvm_tir_int(50)), jump_stmt("tir.break_loop"),
+                          NULL)));
 #undef LD
   void* f = tvm_tir_func_take("f", tvm_tir_list_take(ref(B)), tvm_tir_seq_take(loop, wloop));
   int32_t b[3] = {0, 0, -1};

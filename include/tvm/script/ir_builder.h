@@ -221,8 +221,8 @@ int tvm_script_tir_assert_enter(tvm_script_builder* b, const void* condition, co
                                 bool rest_of_body);
 /* assert cond, (kind, [message parts]): kind NULL as assert_enter; else message is the parts
  * joined (a string). */
-int tvm_script_tir_assert_kind_enter(tvm_script_builder* b, const void* condition,
-                                     const char* kind, const void* message, bool rest_of_body);
+int tvm_script_tir_assert_kind_enter(tvm_script_builder* b, const void* condition, const char* kind,
+                                     const void* message, bool rest_of_body);
 /* x: T.let = value / x = value / with T.LetStmt(value) as x: the Var (named name, of value's
  * dtype, or type_annotation when given) is returned. */
 tvm_tir_var_obj* tvm_script_tir_let_enter(tvm_script_builder* b, const char* name,
