@@ -259,6 +259,9 @@ static int call_func(tir_interp* in, const tvm_tir_prim_func_obj* f, const char*
   if (rc == TIR_RETURNED) {
     *out = frame.ret;
     rc = TIR_OK;
+  } else if (rc == TIR_BREAK || rc == TIR_CONTINUE) { /* (ill-formed IR: no loop to leave) */
+    rc = tvm_tir__raise_at("RuntimeError", NULL, "%s: %s outside a loop", fname,
+                           rc == TIR_BREAK ? "tir.break_loop" : "tir.continue_loop");
   } else if (rc == TIR_OK) {
     tvm_tir__value_void(out);
   }

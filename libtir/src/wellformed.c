@@ -1114,7 +1114,8 @@ static int walk_assert(wf* w, const void* obj, int64_t d) {
   CHILD(s->stmt.span);
   CHILD(s->condition);
   CHILD(s->message);
-  LAST_CHILD(s->body);
+  CHILD(s->body);
+  LAST_CHILD(s->kind);
 }
 static int walk_seq(wf* w, const void* obj, int64_t d) {
   const tvm_tir_seq_stmt_obj* s = obj;
@@ -1205,7 +1206,8 @@ static void walkers_fill(const tvm_tir__children* c, walker* fn) {
   DIRECT(Op, walk_relax_expr, SPAN, offsetof(tvm_tir_relax_expr_obj, struct_info_));
   DIRECT(GlobalVar, walk_relax_expr, SPAN, offsetof(tvm_tir_relax_expr_obj, struct_info_));
   DIRECT(AssertStmt, walk_assert, SPAN, offsetof(tvm_tir_assert_stmt_obj, condition),
-         offsetof(tvm_tir_assert_stmt_obj, message), offsetof(tvm_tir_assert_stmt_obj, body));
+         offsetof(tvm_tir_assert_stmt_obj, message), offsetof(tvm_tir_assert_stmt_obj, body),
+         offsetof(tvm_tir_assert_stmt_obj, kind));
   DIRECT(SeqStmt, walk_seq, SPAN, offsetof(tvm_tir_seq_stmt_obj, seq));
   DIRECT(IfThenElse, walk_if, SPAN, offsetof(tvm_tir_if_then_else_obj, condition),
          offsetof(tvm_tir_if_then_else_obj, then_case),
@@ -1258,7 +1260,8 @@ static bool optional_field(tvm_tir_kind k, const char* f) {
   for (size_t i = 0; i < sizeof(any_kind) / sizeof(*any_kind); ++i) {
     if (strcmp(f, any_kind[i]) == 0) return true;
   }
-  return k == K(Range) && strcmp(f, "extent") == 0;
+  return (k == K(Range) && strcmp(f, "extent") == 0) ||
+         (k == K(AssertStmt) && strcmp(f, "kind") == 0);
 }
 
 static tvm_tir_kind element_kind(const char* f) {
@@ -1542,10 +1545,11 @@ static int verify_func(const tvm_tir_prim_func_obj* f, unsigned flags) {
    * (out of memory) the tracking pass alone. */
   const tvm_tir__children* children = tvm_tir__children_get();
   if (children) {
-    if (scoped_pass(f, false, children) == 0) return 0;
+    if (scoped_pass(f, false, children) == 0) return tvm_tir__verify_jumps(f);
     tvm_ffi_error_clear();
   }
-  return scoped_pass(f, true, NULL);
+  if (scoped_pass(f, true, NULL) != 0) return -1;
+  return tvm_tir__verify_jumps(f);
 }
 
 /* The first pass: the fields the scoped pass reads are there and of the right kinds. */
