@@ -174,20 +174,27 @@ static const char k_bindings[] =
     "            g = R.add(v, x)\n"
     "        else:\n"
     "            g = x\n"
+    "        @R.function(pure=False)\n"
+    "        def noisy(y: R.Tensor((4,), \"float32\")) -> R.Tensor((4,), \"float32\"):\n"
+    "            R.print(y, format=\"y={}\")\n"
+    "            return y\n"
     "        r = R.negative(x)\n"
     "        return r\n";
 
 TEST(removes_pure_unused_bindings) {
   tvm_tir_ir_module_obj* mod = parse(k_bindings);
+  if (mod) CHECK_STR_CONTAINS(text(mod, "main"), "noisy = ");
   tvm_tir_ir_module_obj* out = dce(mod);
   if (out) {
     /* Gone at once: the chain a -> b -> d nothing uses, the call of a pure function, the If
-     * whose branches only compute. Kept: the impure calls (of a function, of R.print), the
-     * match_cast, the If with a print in a branch (and within it, the bindings the print and
-     * the result need), and the result. */
+     * whose branches only compute, the impure local function nothing calls. Kept: the impure
+     * calls (of a function, of R.print), the match_cast, the If with a print in a branch (and
+     * within it, the bindings the print and the result need), and the result. */
     const char* t = text(out, "main");
     CHECK(strstr(t, "a = ") == NULL && strstr(t, "b = ") == NULL && strstr(t, "d = ") == NULL);
     CHECK(strstr(t, "p = ") == NULL && strstr(t, "f = ") == NULL);
+    /* A local function's effects happen when it is called: unused, it goes. */
+    CHECK(strstr(t, "noisy") == NULL);
     CHECK_STR_CONTAINS(t, "e = effect(x)");
     CHECK_STR_CONTAINS(t, "print(");
     CHECK_STR_CONTAINS(t, "m = ");
