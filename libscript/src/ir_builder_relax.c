@@ -593,8 +593,7 @@ static int finish_function(tvm_script_builder* b, tvm_script__frame* f) {
   bool ok;
   void* attrs = final_attrs(r, &ok);
   if (attrs) {
-    tvm_relax_function_obj* with =
-        tvm_relax_function_new(fn->params, fn->body, fn->ret_struct_info, fn->is_pure, attrs);
+    tvm_relax_function_obj* with = tvm_relax_function_with_attrs(fn, attrs);
     tvm_ffi_release(fn);
     fn = with;
   }
@@ -668,9 +667,15 @@ tvm_relax_var_obj* tvm_script_relax_emit(tvm_script_builder* b, const char* name
     TVMFFIAny v = tvm_ffi_any_obj(p->value);
     return tvm_script_relax_emit_match_cast(b, name, &v, p->struct_info, ann);
   }
-  char what[160];
-  snprintf(what, sizeof(what), "the value of `%s`", name ? name : "_");
-  tvm_relax_expr_obj* e = tvm_script__relax_expr_of(value, what);
+  tvm_relax_expr_obj* e;
+  if (tvm_ffi_any_is_object(value) && tvm_relax_is_expr(value->v_obj)) { /* (most values) */
+    tvm_ffi_retain(value->v_obj);
+    e = (tvm_relax_expr_obj*)value->v_obj;
+  } else {
+    char what[160]; /* (for the message of a value that does not convert) */
+    snprintf(what, sizeof(what), "the value of `%s`", name ? name : "_");
+    e = tvm_script__relax_expr_of(value, what);
+  }
   if (!e) return NULL;
   tvm_relax_block_builder* bb = bb_of(b);
   if (!name && !ann) {

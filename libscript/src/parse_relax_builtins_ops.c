@@ -162,8 +162,9 @@ tvm_relax_expr_obj* tvm_script__relax_call_value(const void* callee, const TVMFF
   tvm_script_items it;
   if (!tvm_script_items_init(&it, num_args)) return NULL;
   for (int32_t i = 0; i < num_args; ++i) {
-    char what[48];
-    snprintf(what, sizeof(what), "argument %d", i + 1);
+    char what[48] = "";
+    bool is_expr = tvm_ffi_any_is_object(&args[i]) && tvm_relax_is_expr(args[i].v_obj);
+    if (!is_expr) snprintf(what, sizeof(what), "argument %d", i + 1); /* (for its message) */
     tvm_relax_expr_obj* e = tvm_script__relax_expr_of(&args[i], what);
     if (!e) {
       tvm_script_items_free(&it);
