@@ -69,6 +69,7 @@ typedef struct {
   bool dataflow;                    /* inside a DataflowBlock of the innermost function */
   bool must_be_pure;                /* the innermost function is pure and not forced pure */
   int32_t in_func_sinfo;            /* FuncStructInfos being checked, around the current node */
+  const tvm_relax_wf_options* opts; /* NULL: none */
 } wf;
 
 #define MAX_DEPTH TVM_FFI_STRUCTURAL_MAX_DEPTH
@@ -586,6 +587,7 @@ static bool callee_is_pure(const wf* w, const void* callee) {
 
 /* The Call's struct info inferred again: what it carries may not be provably wrong. */
 static int check_call_inference(wf* w, const tvm_relax_call_obj* c) {
+  if (w->opts && w->opts->call_inferred && w->opts->call_inferred(w->opts->ctx, c)) return 0;
   tvm_relax_expr_obj* again = tvm_relax_call_new(c->op, c->args, c->attrs, c->sinfo_args, NULL);
   if (!again) return fail_with_pending(w, "the call's struct info cannot be inferred");
   int rc = 0;
@@ -1014,6 +1016,10 @@ static int verify_module(wf* w, const tvm_tir_ir_module_obj* mod) {
 }
 
 int tvm_relax_verify_well_formed(const void* func_or_module) {
+  return tvm_relax_verify_well_formed_ex(func_or_module, NULL);
+}
+
+int tvm_relax_verify_well_formed_ex(const void* func_or_module, const tvm_relax_wf_options* opts) {
   tvm_relax__ensure_init();
   bool is_mod = tvm_tir_is(func_or_module, TVM_TIR_KIND_IRModule);
   if (!is_mod && tvm_relax_kind_of(func_or_module) != TVM_RELAX_KIND_Function) {
@@ -1028,7 +1034,8 @@ int tvm_relax_verify_well_formed(const void* func_or_module) {
   w.tirv.pre[TVM_TIR_KIND_Var] = on_tir_var;
   w.tirv.pre[TVM_TIR_KIND_SizeVar] = on_tir_var;
   w.tirv.ctx = &w;
-  w.mask = 255;
+  w.opts = opts;
+  w.mask = 63; /* (grown as facts come: a small function's fit) */
   w.slots = tvm_ffi_calloc(w.mask + 1, sizeof(fact));
   if (!w.slots) return tvm_ffi_raise("MemoryError", "well-formedness check: out of memory");
   int rc;

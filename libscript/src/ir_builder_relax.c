@@ -73,6 +73,10 @@ void tvm_script__relax_frame_release(tvm_script__frame* f) {
 }
 
 void tvm_script__relax_builder_release(tvm_script_builder* b) {
+  for (size_t i = 0; i < b->relax_inferred_cap; ++i) tvm_ffi_release(b->relax_inferred[i]);
+  tvm_ffi_free(b->relax_inferred);
+  b->relax_inferred = NULL;
+  b->relax_inferred_cap = b->relax_inferred_n = 0;
   tvm_relax_bb_free(b->relax_bb);
   b->relax_bb = NULL;
   REL(b->relax_syms);
@@ -244,6 +248,53 @@ void* tvm_script_relax_syms(tvm_script_builder* b) {
 }
 
 void tvm_script_relax_syms_reset(tvm_script_builder* b) { REL(b->relax_syms); }
+
+/* ---- Calls made by inference ----------------------------------------------------------------- */
+static size_t inferred_slot(const void* call, size_t cap) {
+  uint64_t h = (uint64_t)(uintptr_t)call * 0x9e3779b97f4a7c15ull;
+  return (size_t)(h >> 32) & (cap - 1);
+}
+
+void tvm_script__relax_note_inferred(tvm_script_builder* b, const void* call) {
+  if (!b || !call || tvm_relax_kind_of(call) != TVM_RELAX_KIND_Call) return;
+  if ((b->relax_inferred_n + 1) * 2 > b->relax_inferred_cap) {
+    size_t cap = b->relax_inferred_cap ? b->relax_inferred_cap * 2 : 64;
+    void** slots = tvm_ffi_calloc(cap, sizeof(void*));
+    if (!slots) { /* (not noted: the check infers it again) */
+      tvm_ffi_error_clear();
+      return;
+    }
+    for (size_t i = 0; i < b->relax_inferred_cap; ++i) {
+      void* c = b->relax_inferred[i];
+      if (!c) continue;
+      size_t j = inferred_slot(c, cap);
+      while (slots[j]) j = (j + 1) & (cap - 1);
+      slots[j] = c;
+    }
+    tvm_ffi_free(b->relax_inferred);
+    b->relax_inferred = slots;
+    b->relax_inferred_cap = cap;
+  }
+  size_t j = inferred_slot(call, b->relax_inferred_cap);
+  while (b->relax_inferred[j]) {
+    if (b->relax_inferred[j] == call) return;
+    j = (j + 1) & (b->relax_inferred_cap - 1);
+  }
+  tvm_ffi_retain((void*)call); /* (kept alive: its address names no other object meanwhile) */
+  b->relax_inferred[j] = (void*)call;
+  ++b->relax_inferred_n;
+}
+
+bool tvm_script__relax_call_inferred(void* builder, const void* call) {
+  tvm_script_builder* b = builder;
+  if (!b || !b->relax_inferred_cap) return false;
+  size_t j = inferred_slot(call, b->relax_inferred_cap);
+  while (b->relax_inferred[j]) {
+    if (b->relax_inferred[j] == call) return true;
+    j = (j + 1) & (b->relax_inferred_cap - 1);
+  }
+  return false;
+}
 
 /* ---- Virtual devices ------------------------------------------------------------------------- */
 tvm_tir_vdevice_obj* tvm_script_relax_lookup_vdevice(tvm_script_builder* b, const char* kind,

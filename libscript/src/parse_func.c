@@ -19,6 +19,7 @@
 
 #include "ir_builder_internal.h"
 #include "parse_eval.h"
+#include "script_relax_internal.h"
 
 /* The parser of one tvm_script_parse call (the only place a script_parser is made), with this
  * file's own state: the functions of the module being parsed are verified as soon as each is
@@ -427,7 +428,8 @@ int tvm_script__parse_function(script_parser* p, const ast_stmt* fn) {
  * node on the access path the checker names, else at the function's name. */
 static int check_function(script_parser* p, const ast_stmt* fn, const void* func) {
   if (tvm_relax_kind_of(func) == TVM_RELAX_KIND_Function) { /* Relax's own check */
-    if (tvm_relax_verify_well_formed(func) == 0) return 0;
+    tvm_relax_wf_options wo = {tvm_script__relax_call_inferred, p->b};
+    if (tvm_relax_verify_well_formed_ex(func, &wo) == 0) return 0;
     return raise_at(p, tvm_ffi_error_take(), fn->u.def.name->span);
   }
   if (verify(p, func) == 0) return 0;
@@ -509,7 +511,8 @@ static int check_module_functions(script_parser* p, const void* mod, ast_stmts s
     any_relax = any_relax || (func && tvm_relax_kind_of(func) == TVM_RELAX_KIND_Function);
     tvm_ffi_release(func);
   }
-  if (p->check_wf && any_relax && tvm_relax_verify_well_formed(mod) != 0) {
+  tvm_relax_wf_options wo = {tvm_script__relax_call_inferred, p->b};
+  if (p->check_wf && any_relax && tvm_relax_verify_well_formed_ex(mod, &wo) != 0) {
     const ast_stmt* first = stmts.n ? stmts.items[0] : NULL;
     for (int32_t i = 0; i < stmts.n && first->kind != AST_DEF; ++i) first = stmts.items[i];
     return raise_at(p, tvm_ffi_error_take(),

@@ -480,6 +480,7 @@ static int op_call(tvm_script_call* call, tvm_relax_op_id id, TVMFFIAny* out) {
     return -1;
   }
   tvm_relax_expr_obj* c = tvm_relax_call_new(tvm_relax_op(id), arr, attrs, NULL, NULL);
+  tvm_script__relax_note_inferred(call->builder, c);
   tvm_ffi_release(arr);
   tvm_ffi_release(attrs);
   if (!c) return reraise(call, s, s->spec);
@@ -584,6 +585,7 @@ static int dps_call(tvm_script_call* call, tvm_relax_op_id id, const char* spec,
   void* items[3] = {func, args, tir};
   void* arr = rc == 0 ? tvm_ffi_array_of_objects(items, tir ? 3 : 2) : NULL;
   tvm_relax_expr_obj* c = arr ? tvm_relax_call_new(tvm_relax_op(id), arr, attrs, sinfo_args, NULL) : NULL;
+  tvm_script__relax_note_inferred(call->builder, c);
   tvm_ffi_release(arr);
   tvm_ffi_release(attrs);
   tvm_ffi_release(func);
@@ -724,6 +726,7 @@ static int packed_call(tvm_script_call* call, int mode, TVMFFIAny* out) {
     }
     tvm_relax_op_id id = mode == 1 ? TVM_RELAX_OP_call_pure_packed : TVM_RELAX_OP_invoke_closure;
     c = arr ? tvm_relax_call_new(tvm_relax_op(id), arr, NULL, sinfo_args, NULL) : NULL;
+    tvm_script__relax_note_inferred(call->builder, c);
     tvm_ffi_release(arr);
     if (!c && arr) {
       pthread_once(&g_sigs_once, sigs_build);
@@ -777,6 +780,7 @@ static int b_arange(tvm_script_call* call, TVMFFIAny* out) {
   tvm_relax_expr_obj* c =
       arr && (attrs || !present(&a[3])) ? tvm_relax_call_new(tvm_relax_op(TVM_RELAX_OP_arange), arr, attrs, NULL, NULL)
                                         : NULL;
+  tvm_script__relax_note_inferred(call->builder, c);
   tvm_ffi_release(arr);
   tvm_ffi_release(attrs);
   if (!c) {
