@@ -498,7 +498,9 @@ static int use_var(wf* w, const tvm_relax_var_obj* v) {
 }
 
 /* Bind v (at the current path): a parameter, or a binding's variable. */
-static int def_var(wf* w, const void* obj, bool param) {
+/* sinfo_checked: the Var's struct info is the object just checked as its binding's value's, at
+ * this very point (nothing defined since): not walked again. */
+static int def_var(wf* w, const void* obj, bool param, bool sinfo_checked) {
   if (!tvm_relax_is_var(obj)) {
     return fail(w, "expected a Relax Var, got %s",
                 obj ? tvm_ffi_type_key(tvm_ffi_type_index(obj)) : "nothing");
@@ -509,7 +511,7 @@ static int def_var(wf* w, const void* obj, bool param) {
     if (param) return fail(w, "DataflowVar %s cannot be a function parameter", name);
     if (!w->dataflow) return fail(w, "DataflowVar %s is bound outside a dataflow block", name);
   }
-  if (check_expr_sinfo(w, v) != 0) return -1;
+  if (!sinfo_checked && check_expr_sinfo(w, v) != 0) return -1;
   fact* f = obtain(w, v);
   if (!f) return -1;
   if (f->flags & V_BOUND) {
@@ -784,9 +786,9 @@ static int check_annotation(wf* w, const tvm_relax_var_obj* var, const tvm_relax
   return rc;
 }
 
-static int def_var_at(wf* w, const void* var) {
+static int def_var_at(wf* w, const void* var, bool sinfo_checked) {
   if (push_attr(w, "var") != 0) return -1;
-  int rc = def_var(w, var, false);
+  int rc = def_var(w, var, false, sinfo_checked);
   pop(w);
   return rc;
 }
@@ -809,7 +811,16 @@ static int visit_binding(wf* w, const void* b) {
     }
     int rc = visit_at(w, value, "value", -1, false);
     if (recur) find(w, bind->var)->flags &= ~(uint32_t)V_RECUR;
-    if (rc != 0 || def_var_at(w, bind->var) != 0) return -1;
+    /* The value's struct info was checked last, here, unless the value is a variable (checked
+     * where it was defined: maybe another function) or a function (checked inside itself). An
+     * unannotated binding's Var shares that struct info object: not walked twice. */
+    tvm_relax_kind vk = tvm_relax_kind_of(value);
+    bool value_checked = vk != TVM_RELAX_KIND_Var && vk != TVM_RELAX_KIND_DataflowVar &&
+                         vk != TVM_RELAX_KIND_Function && tvm_relax_is_expr(value) &&
+                         !tvm_tir_is(value, TVM_TIR_KIND_GlobalVar);
+    const tvm_relax_sinfo_obj* vs = value_checked ? tvm_relax_sinfo_of(value) : NULL;
+    bool same = vs && tvm_relax_is_var(bind->var) && tvm_relax_sinfo_of(bind->var) == vs;
+    if (rc != 0 || def_var_at(w, bind->var, same) != 0) return -1;
     return check_annotation(w, bind->var, tvm_relax_sinfo_of(value), "the value's struct info");
   }
   const tvm_relax_match_cast_obj* mc = b;
@@ -829,7 +840,7 @@ static int visit_binding(wf* w, const void* b) {
     tvm_ffi_strbuf_free(&c);
   }
   pop(w);
-  if (rc != 0 || def_var_at(w, bind->var) != 0) return -1;
+  if (rc != 0 || def_var_at(w, bind->var, false) != 0) return -1;
   return check_annotation(w, bind->var, mc->struct_info, "the match_cast's struct info");
 }
 
@@ -920,7 +931,7 @@ static int visit_function(wf* w, const tvm_relax_function_obj* fn) {
     }
     for (int64_t i = 0; rc == 0 && i < arr_size(fn->params); ++i) {
       if ((rc = push_item(w, i)) != 0) break;
-      rc = def_var(w, tvm_ffi_seq_obj_at(fn->params, i), true);
+      rc = def_var(w, tvm_ffi_seq_obj_at(fn->params, i), true, false);
       pop(w);
     }
     pop(w);

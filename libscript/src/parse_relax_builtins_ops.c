@@ -702,6 +702,7 @@ static int packed_call(tvm_script_call* call, int mode, TVMFFIAny* out) {
   tvm_relax_expr_obj* c = NULL;
   if (func && mode == 0) {
     c = tvm_script__relax_call_value(func, call->args + 1, call->num_args - 1, sinfo_args);
+    tvm_script__relax_note_inferred(call->builder, c);
   } else if (func) {
     tvm_script_items it;
     void* arr = NULL;
