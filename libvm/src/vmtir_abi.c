@@ -21,6 +21,44 @@ static TVM_VM_COLD int call_context(tvm_vm_state* vm, int64_t caller, int64_t fu
                                func >= 0 && func < e->num_funcs ? e->funcs[func].name.data : "?");
 }
 
+/* The call through the VM's instrument (tvm_vm_set_instrument): before, the call unless
+ * skipped, after; as the interpreter's call_instrumented does. */
+static TVM_VM_COLD int call_instrumented(tvm_vm_state* vm, int64_t func, const TVMFFIAny* a,
+                                         int32_t nargs, TVMFFIAny* res) {
+  TVMFFIAny* pre = (TVMFFIAny*)tvm_ffi_malloc(((size_t)nargs + 4) * sizeof(TVMFFIAny));
+  if (!pre) return -1;
+  void* instrument = vm->instrument; /* it may replace itself while it runs */
+  tvm_ffi_retain(instrument);
+  const tvm_vm_func_info* f = &vm->exec->funcs[func];
+  pre[0] = vm->func_pool[func];
+  pre[1] = tvm_ffi_any_raw_str(f->name.data);
+  pre[2] = tvm_ffi_any_bool(true);
+  pre[3] = tvm_ffi_any_none();
+  if (nargs) memcpy(pre + 4, a, (size_t)nargs * sizeof(TVMFFIAny));
+  TVMFFIAny r;
+  int rc = tvm_ffi_function_call(instrument, pre, nargs + 4, &r);
+  bool skip = rc == 0 && r.type_index == kTVMFFIInt && r.v_int64 == TVM_VM_INSTRUMENT_SKIP_RUN;
+  if (rc == 0) tvm_ffi_any_release(&r);
+  if (rc == 0 && !skip) {
+    rc = tvm_vm__invoke_index(vm, func, a, nargs, res);
+    if (rc == 0 && (uint32_t)(res->type_index - kTVMFFIRawStr) <= 2) {
+      TVMFFIAny view = *res;
+      *res = tvm_ffi_any_none();
+      rc = tvm_ffi_any_to_owned(&view, res);
+    }
+    if (rc == 0) {
+      pre[2] = tvm_ffi_any_bool(false);
+      pre[3] = *res;
+      rc = tvm_ffi_function_call(instrument, pre, nargs + 4, &r);
+      if (rc == 0) tvm_ffi_any_release(&r);
+      if (rc != 0) tvm_ffi_any_release(res);
+    }
+  }
+  tvm_ffi_release(instrument);
+  tvm_ffi_free(pre);
+  return rc;
+}
+
 int32_t tvm_vm_tir_call(void* ctx, TVMFFIAny* regs, int64_t caller, int64_t dst, int64_t func,
                         const int64_t* words, int32_t nargs) {
   tvm_vm_state* vm = (tvm_vm_state*)ctx;
@@ -39,7 +77,8 @@ int32_t tvm_vm_tir_call(void* ctx, TVMFFIAny* regs, int64_t caller, int64_t dst,
     }
   }
   TVMFFIAny res = tvm_ffi_any_none();
-  int rc = tvm_vm__invoke_index(vm, func, a, nargs, &res);
+  int rc = TVM_VM_LIKELY(!vm->instrument) ? tvm_vm__invoke_index(vm, func, a, nargs, &res)
+                                           : call_instrumented(vm, func, a, nargs, &res);
   if (a != small) tvm_ffi_free(a);
   if (rc == 0 && (uint32_t)(res.type_index - kTVMFFIRawStr) <= 2) {
     TVMFFIAny view = res;
