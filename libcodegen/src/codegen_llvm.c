@@ -896,6 +896,9 @@ static LLVMValueRef e_call(cg_state* s, const void* e) {
     /* Through the in-memory bits: a 16-bit float's register is a float. */
     LLVMValueRef bits = tvm_codegen__is_f16(at) ? tvm_codegen__f16_narrow(s, a[0], at) : a[0];
     if (tvm_codegen__is_f16(t)) return tvm_codegen__f16_widen(s, LLVMBuildBitCast(B, bits, tvm_codegen__mem_type(s, t), ""), t);
+    /* A handle and a 64-bit integer: the pointer's address. */
+    if (tvm_tir_dtype_is_handle(t) && !tvm_tir_dtype_is_handle(at)) return LLVMBuildIntToPtr(B, bits, ty, "");
+    if (!tvm_tir_dtype_is_handle(t) && tvm_tir_dtype_is_handle(at)) return LLVMBuildPtrToInt(B, bits, ty, "");
     return LLVMBuildBitCast(B, bits, ty, "");
   }
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_bitwise_and)) return LLVMBuildAnd(B, a[0], a[1], "");

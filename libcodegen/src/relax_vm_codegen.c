@@ -851,8 +851,14 @@ static int define_compiled(fn_ctx* c, const char* name, int64_t nparams, const c
   if (c->heap_rec >= 0) c->words[c->recs[c->heap_rec].args_at + 1] = tvm_vm_arg_imm(tvm_codegen__shape_heap_size(&c->heap));
   int64_t fidx = tvm_vm_builder_find_function(c->b, name);
   bool unsupported = false;
-  tvm_tir_prim_func_obj* pf =
-      tvm_codegen__vm_tir_func(name, fidx, nparams, c->recs, c->n_recs, c->words, &unsupported);
+  int64_t nf = 0;
+  while (tvm_vm_builder_function_kind(c->b, nf) >= 0) ++nf;
+  bool* packed = tvm_ffi_calloc((size_t)nf + 1, sizeof(bool));
+  if (!packed) return -1;
+  for (int64_t i = 0; i < nf; ++i) packed[i] = tvm_vm_builder_function_kind(c->b, i) == TVM_VM_FUNC_PACKED;
+  tvm_tir_prim_func_obj* pf = tvm_codegen__vm_tir_func(name, fidx, nparams, c->recs, c->n_recs, c->words,
+                                                       packed, nf, c->next_reg, &unsupported);
+  tvm_ffi_free(packed);
   if (!pf) return unsupported ? 0 : -1;
   char sym[512];
   snprintf(sym, sizeof(sym), "__vmtir__%s", name);

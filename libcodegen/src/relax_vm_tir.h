@@ -21,13 +21,16 @@ typedef struct {
 
 /*
  * `__vmtir__<name>(ctx, r, c, f)`: the records recs[0..n) (argument words in words) of function
- * `name` (function table index fidx, num_args parameters) as a PrimFunc with global_symbol
+ * `name` (function table index fidx, num_args parameters, num_regs registers; packed[i] for each
+ * of the num_funcs function table entries: whether it is a packed function) as a PrimFunc with global_symbol
  * "__vmtir__<name>". Returns NULL + error on failure; NULL without an error (and *unsupported
  * set) when the records are not in the structured form VMCodeGen makes (an If's then-part
  * ending in a Goto past the else-part, a single Ret at the end).
  */
 tvm_tir_prim_func_obj* tvm_codegen__vm_tir_func(const char* name, int64_t fidx, int64_t num_args,
                                                 const tvm_codegen__vm_rec* recs, int64_t n,
-                                                const int64_t* words, bool* unsupported);
+                                                const int64_t* words, const bool* packed,
+                                                int64_t num_funcs, int64_t num_regs,
+                                                bool* unsupported);
 
 #endif /* TVM_CODEGEN_RELAX_VM_TIR_H_ */

@@ -164,6 +164,10 @@ int64_t tvm_vm_builder_declare_vmtir(tvm_vm_builder* b, const char* name, int64_
   return b->funcs[i].param_names ? i : -1;
 }
 
+int tvm_vm_builder_function_kind(const tvm_vm_builder* b, int64_t index) {
+  return b && index >= 0 && index < b->num_funcs ? b->funcs[index].kind : -1;
+}
+
 int64_t tvm_vm_builder_define_vmtir(tvm_vm_builder* b, const char* name,
                                     int64_t register_file_size, const char* const* param_names) {
   if (!b) return BERR("NULL builder");

@@ -115,3 +115,23 @@ int32_t tvm_vm_tir_ret(TVMFFIAny* regs, int64_t src, int64_t dst) {
   tvm_ffi_any_release(&old);
   return 0;
 }
+
+int32_t tvm_vm_tir_instrumented(void* ctx) { return ((tvm_vm_state*)ctx)->instrument != NULL; }
+
+int32_t tvm_vm_tir_result(void* ctx, TVMFFIAny* regs, int64_t caller, int64_t dst, int64_t func,
+                          int32_t rc, TVMFFIAny* res) {
+  if (TVM_VM_UNLIKELY(rc != 0)) return call_context((tvm_vm_state*)ctx, caller, func);
+  if (TVM_VM_UNLIKELY((uint32_t)(res->type_index - kTVMFFIRawStr) <= 2)) {
+    TVMFFIAny view = *res;
+    *res = tvm_ffi_any_none();
+    if (tvm_ffi_any_to_owned(&view, res) != 0) return call_context((tvm_vm_state*)ctx, caller, func);
+  }
+  if (dst == TVM_VM_REG_VOID) {
+    tvm_ffi_any_release(res);
+  } else {
+    TVMFFIAny old = regs[dst];
+    regs[dst] = *res;
+    if (old.type_index >= kTVMFFIStaticObjectBegin) tvm_ffi_any_release(&old);
+  }
+  return 0;
+}

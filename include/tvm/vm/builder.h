@@ -47,6 +47,8 @@ int64_t tvm_vm_builder_declare_vmtir(tvm_vm_builder* b, const char* name, int64_
  * every function first and decides per function). param_names may be NULL. */
 int64_t tvm_vm_builder_define_vmtir(tvm_vm_builder* b, const char* name,
                                     int64_t register_file_size, const char* const* param_names);
+/* The tvm_vm_func_kind of function `index`, or -1 when there is none. */
+int tvm_vm_builder_function_kind(const tvm_vm_builder* b, int64_t index);
 /* Index of a declared function, or -1 (nothing raised). */
 int64_t tvm_vm_builder_find_function(const tvm_vm_builder* b, const char* name);
 

@@ -237,6 +237,15 @@ int32_t tvm_vm_tir_call(void* ctx, TVMFFIAny* regs, int64_t caller, int64_t dst,
                         const int64_t* words, int32_t nargs);
 int32_t tvm_vm_tir_cond(void* ctx, const TVMFFIAny* regs, int64_t caller, int64_t reg);
 int32_t tvm_vm_tir_ret(TVMFFIAny* regs, int64_t src, int64_t dst);
+/* A compiled function calls packed functions itself (TVMFFIFunctionCall on the Function in the
+ * function pool, its arguments gathered from the registers) unless tvm_vm_tir_instrumented
+ * (tested on entry) says the VM has an instrument; tvm_vm_tir_result then takes the call's
+ * return code rc and *res: on failure it adds where it happened to the raised error (-1), else
+ * it makes a view result (raw string, byte array, r-value reference) an owned value and stores
+ * it into regs[dst] (drops it for TVM_VM_REG_VOID), releasing the old value. */
+int32_t tvm_vm_tir_instrumented(void* ctx);
+int32_t tvm_vm_tir_result(void* ctx, TVMFFIAny* regs, int64_t caller, int64_t dst, int64_t func,
+                          int32_t rc, TVMFFIAny* res);
 
 #pragma GCC visibility pop
 #ifdef __cplusplus
