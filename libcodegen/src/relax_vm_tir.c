@@ -247,11 +247,15 @@ tvm_tir_prim_func_obj* tvm_codegen__vm_tir_func(const char* name, int64_t fidx, 
                        : (tvm_ffi_release(direct), NULL);
   tvm_tir_prim_func_obj* out = NULL;
   if (body) {
-    tvm_tir_buffer_obj* local[3] = {t.W, t.A, t.Res};
-    for (int k = 0; k < 3; ++k) {
-      body = tvm_tir_allocate_takev(tvm_tir_ref(local[k]->data), TVM_TIR_INT64, 1,
-                                    (void* const[]){tvm_tir_ref(tvm_tir_array_at(local[k]->shape, 0))},
-                                    body);
+    /* Every buffer declared (DeclBuffer), the local ones allocated on the stack. */
+    tvm_tir_buffer_obj* bufs[6] = {t.W, t.A, t.Res, t.R, t.C, t.F};
+    for (int k = 0; k < 6; ++k) {
+      body = tvm_tir_decl_buffer_take(tvm_tir_ref(bufs[k]), body);
+      if (k < 3) {
+        body = tvm_tir_allocate_takev(tvm_tir_ref(bufs[k]->data), TVM_TIR_INT64, 1,
+                                      (void* const[]){tvm_tir_ref(tvm_tir_array_at(bufs[k]->shape, 0))},
+                                      body);
+      }
     }
     char sym[512];
     snprintf(sym, sizeof(sym), "__vmtir__%s", name);
