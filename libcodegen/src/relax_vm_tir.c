@@ -9,19 +9,29 @@
  * the constant pool and the function pool. It is made from the instructions VMCodeGen recorded
  * for the function, so both modes share every lowering decision:
  *
- *   - a Call stores its argument words (kind and value, as in the bytecode) into a stack array
- *     and calls tvm_vm_tir_call(ctx, r, fidx, dst, func, words, nargs) (libvm vmtir_abi.c), which
- *     calls the function table entry as the interpreter does; a failure returns from the
- *     PrimFunc (tir.tvm_throw_last_error: the error stays raised);
+ *   - a Call of a packed function (an ffi.Function in the pool) gathers its arguments from the
+ *     registers, immediates, constants and functions into a stack array of TVMFFIAny, calls
+ *     TVMFFIFunctionCall on the Function and hands the return code and result to
+ *     tvm_vm_tir_result (libvm vmtir_abi.c: error context, view ownership, the store into the
+ *     destination register releasing the old value);
+ *   - a Call of a VM function (a Relax function, compiled or not) stores its argument words
+ *     (kind and value, as in the bytecode) into a stack array and calls
+ *     tvm_vm_tir_call(ctx, r, fidx, dst, func, words, nargs), which calls the function table
+ *     entry as the interpreter does;
+ *   - a failed call returns from the PrimFunc (tir.tvm_throw_last_error: the error stays
+ *     raised);
  *   - an If (VMCodeGen's pattern: If cond -> else; then...; Goto end; else...; end) becomes a
  *     TIR IfThenElse on tvm_vm_tir_cond(ctx, r, fidx, cond);
  *   - the Ret copies its register into register num_args (tvm_vm_tir_ret).
  *
- * The PrimFunc is compiled by LLVM with the kernels (marked tir.is_scheduled: the default
- * schedule leaves it alone), so the VM runs the function by one native call, without fetching
- * or dispatching instructions. Upstream passes the builtins' arguments through AnyList
- * intrinsics; the stack array of argument words keeps the calling code small and the VM's
- * argument rules in one place.
+ * The body is made twice, the second calling every callee through tvm_vm_tir_call (which
+ * honours the VM's instrument), chosen on entry by tvm_vm_tir_instrumented. The PrimFunc is
+ * compiled by LLVM with the kernels (marked tir.is_scheduled: the default schedule leaves it
+ * alone; over TVM_CODEGEN_VM_TIR_OPT_MAX_CALLS calls also tir.optnone), so the VM runs the
+ * function by one native call, without fetching or dispatching instructions. Upstream passes
+ * the arguments through AnyList intrinsics (anylist_getitem, anylist_setitem_call_packed);
+ * here they are plain int64 words of buffers over the register file and pools, which the
+ * existing code generator compiles without new intrinsics.
  */
 #include <stdio.h>
 #include <string.h>
@@ -128,7 +138,8 @@ static void* call_stmt(tir_ctx* t, const tvm_codegen__vm_rec* rc, bool generic) 
   return packed && !generic ? direct_call(t, rc) : generic_call(t, rc);
 }
 
-/* Records [lo, hi) as one statement; *ret set when the region ends in the function's Ret. */
+/* Records [lo, hi) as one statement (generic: every call through tvm_vm_tir_call); NULL with
+ * t->unsupported set (nothing raised) for records not in VMCodeGen's shape. */
 static void* region(tir_ctx* t, int64_t lo, int64_t hi, int depth, bool generic) {
   int64_t cap = 16, n = 0;
   void** st = tvm_ffi_malloc((size_t)cap * sizeof(void*));
