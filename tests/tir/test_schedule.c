@@ -188,6 +188,36 @@ static void* make_softmax(int64_t M, int64_t N) {
   return f;
 }
 
+/* A fused dense layer as FuseTIR writes it: the matmul into an intermediate T the function
+ * allocates, its epilogue in the same (i, j) nest: C[i, j] = max(T[i, j] + Bias[j], 0). */
+static void* make_fused_dense(int64_t M, int64_t K, int64_t N) {
+  tvm_tir_buffer_obj* A = buf("A", F32, 2, (int64_t[]){M, K}, NULL);
+  tvm_tir_buffer_obj* B = buf("B", F32, 2, (int64_t[]){K, N}, NULL);
+  tvm_tir_buffer_obj* Bias = buf("Bias", F32, 1, (int64_t[]){N}, NULL);
+  tvm_tir_buffer_obj* C = buf("C", F32, 2, (int64_t[]){M, N}, NULL);
+  tvm_tir_buffer_obj* T = tvm_tir_buffer_declv("T", F32, 2, (int64_t[]){M, N});
+  tvm_tir_var_obj *i = tvm_tir_var("i", I64), *j = tvm_tir_var("j", I64), *k = tvm_tir_var("k", I64);
+  void* upd = tvm_tir_store_take(
+      ref(T),
+      tvm_tir_add_take(tvm_tir_load_take(ref(T), ref(i), ref(j)),
+                       tvm_tir_mul_take(tvm_tir_load_take(ref(A), ref(i), ref(k)),
+                                        tvm_tir_load_take(ref(B), ref(k), ref(j)))),
+      ref(i), ref(j));
+  void* epi = tvm_tir_store_take(
+      ref(C),
+      tvm_tir_max_take(tvm_tir_add_take(tvm_tir_load_take(ref(T), ref(i), ref(j)),
+                                        tvm_tir_load_take(ref(Bias), ref(j))),
+                       tvm_tir_f32(0)),
+      ref(i), ref(j));
+  void* init = tvm_tir_store_take(ref(T), tvm_tir_f32(0), ref(i), ref(j));
+  void* nest = loop(i, ext(C, 0), loop(j, ext(C, 1), tvm_tir_seq_take(init, loop(k, ext(A, 1), upd), epi)));
+  void* body = tvm_tir_allocate_takev(ref(T->data), F32, 2, (void*[]){ext(C, 0), ext(C, 1)},
+                                      tvm_tir_decl_buffer_take(ref(T), nest));
+  void* f = tvm_tir_func_take("fused_dense", params(NULL, 4, (tvm_tir_buffer_obj*[]){A, B, Bias, C}), body);
+  RELEASE(A, B, Bias, C, T, i, j, k);
+  return f;
+}
+
 static tvm_tir_schedule_target target(int bits, bool grain0) {
   tvm_tir_schedule_target t = tvm_tir_schedule_target_default();
   t.vector_bits = bits;
@@ -264,6 +294,26 @@ TEST(local_accum_leaves_scratch_and_dependences) {
   void* q = APPLY(tvm_tir_schedule_local_accum, p, &t, 0);
   CHECK(q == p);
   RELEASE(f, g, p, q);
+}
+
+TEST(local_accum_fused_intermediate) {
+  /* the intermediate T of a fused dense layer accumulates in a register; then the whole
+   * schedule makes the matmul's micro-kernel (unrolled rows) and packs B's panels */
+  for (int b = 0; b < 3; ++b) {
+    tvm_tir_schedule_target t = target(kBits[b], false);
+    int64_t L = 2 * kBits[b] / 32;
+    void* f = make_fused_dense(16, 11, 2 * L);
+    void* g = APPLY(tvm_tir_schedule_local_accum, f, &t, 0);
+    CHECK_EQ_INT(count_kind(g, TVM_TIR_KIND_Allocate), 2);
+    void* h = tvm_tir_schedule_local_accum(g, &t); /* the local acc is not rewritten again */
+    CHECK(h == g);
+    void* d = APPLY(tvm_tir_schedule_default, f, &t, 0);
+    CHECK(count_loops(d, TVM_TIR_FOR_UNROLLED) > 0);
+    CHECK_EQ_INT(count_kind(d, TVM_TIR_KIND_Allocate), 3); /* T, the accumulators, B's panel */
+    void* o = make_fused_dense(5, 3, 7); /* odd shapes */
+    void* od = APPLY(tvm_tir_schedule_default, o, &t, 0);
+    RELEASE(f, g, h, d, o, od);
+  }
 }
 
 /* ---- vectorize ------------------------------------------------------------------------------- */
@@ -498,6 +548,7 @@ int main(void) {
   RUN(pad_removes_window_tests);
   RUN(local_accum_matmul);
   RUN(local_accum_leaves_scratch_and_dependences);
+  RUN(local_accum_fused_intermediate);
   RUN(vectorize_eltwise_shapes);
   RUN(vectorize_reduction_moves_lanes_inside);
   RUN(vectorize_refuses_gathers_and_dependences);

@@ -33,8 +33,9 @@
  *                 so the window's loop nest is a plain one (the operand packing of a
  *                 convolution). Loops still testing a condition on their variable are then split
  *                 by loop_partition (tvm/tir/transform.h) so that interiors are free of tests.
- *   local_accum   a loop R that accumulates into one element O[idx] of a parameter buffer
- *                 (idx invariant in R: a reduction) accumulates in a one-element local buffer
+ *   local_accum   a loop R that accumulates into one element O[idx] of a parameter buffer,
+ *                 or of a buffer the function allocates outside R (a fused kernel's matmul
+ *                 result, read by its epilogue), (idx invariant in R: a reduction) accumulates in a one-element local buffer
  *                 instead: acc = init (the store just before R, folded) or O[idx]; R on acc;
  *                 O[idx] = acc. LLVM keeps acc in a register.
  *   vectorize     the innermost independent loop j whose stores are contiguous in j (last
