@@ -186,6 +186,7 @@ static int dump_tir(const char* name) {
     const char* r = getenv("MODEL_BENCH_DUMP_RULES");
     t.pad = strchr(r, 'd'), t.local_accum = strchr(r, 'l'), t.vectorize = strchr(r, 'v');
     t.register_tile = strchr(r, 'r'), t.pack = strchr(r, 'p'), t.parallel = strchr(r, 'P');
+    t.vector_reduce = strchr(r, 'R');
   }
   void* s = mod ? tvm_tir_schedule_default(mod, &t) : NULL;
   void* text = NULL;
