@@ -112,9 +112,9 @@ static void* reduce_for(tvm_tir_mutator* m, const void* node) {
     return tvm_tir_ref((void*)node);
   reduction r;
   int ok = match(f, &r);
-  if (ok < 0) return NULL;
+  if (ok <= 0) return ok < 0 ? NULL : tvm_tir_ref((void*)node);
   int64_t L = t_target->vector_bits / r.st->buffer->dtype.bits;
-  if (!ok || L < 2 || L > 64 || n < L) return tvm_tir_ref((void*)node);
+  if (L < 2 || L > 64 || n < L) return tvm_tir_ref((void*)node);
   const tvm_tir_buffer_obj* S = r.st->buffer;
   char name[96];
   snprintf(name, sizeof(name), "%s_vec", tvm_tir_buffer_name(S));
