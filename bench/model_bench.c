@@ -3,6 +3,11 @@
  * the default CPU schedule (tvm/tir/schedule.h), against PyTorch on the same shapes.
  *
  *   model_bench [--models a,b,...] [--threads 1,2] [--rounds N] [--no-torch]
+ *   model_bench --dump-tir MODEL   (the model's kernels after the build pipeline and the default
+ *                                   schedule for this CPU, as TVMScript; MODEL_BENCH_DUMP_RULES
+ *                                   = letters of the rules to apply: d pad, l local_accum,
+ *                                   v vectorize, R vector_reduce, r register_tile, p pack,
+ *                                   P parallel)
  *
  * Models (model_bench_models.c): an MLP 784-512-256-10 at batch 1 and 32, a CNN (two 3x3
  * convolutions with bias, ReLU and 2x2 max pooling, a dense classifier; 1x3x32x32), a
@@ -363,7 +368,8 @@ int main(int argc, char** argv) {
       rounds = atoi(argv[++i]);
       if (rounds < 1 || rounds > MAX_ROUNDS) rounds = 3;
     } else {
-      fprintf(stderr, "usage: model_bench [--models a,b,...] [--threads 1,2] [--rounds N] [--no-torch]\n");
+      fprintf(stderr, "usage: model_bench [--models a,b,...] [--threads 1,2] [--rounds N] [--no-torch]\n"
+                      "       model_bench --dump-tir MODEL\n");
       return 2;
     }
   }
