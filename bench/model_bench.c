@@ -3,6 +3,11 @@
  * the default CPU schedule (tvm/tir/schedule.h), against PyTorch on the same shapes.
  *
  *   model_bench [--models a,b,...] [--threads 1,2] [--rounds N] [--no-torch]
+ *   model_bench --dump-tir MODEL   (the model's kernels after the build pipeline and the default
+ *                                   schedule for this CPU, as TVMScript; MODEL_BENCH_DUMP_RULES
+ *                                   = letters of the rules to apply: d pad, l local_accum,
+ *                                   v vectorize, R vector_reduce, r register_tile, p pack,
+ *                                   P parallel)
  *
  * Models (model_bench_models.c): an MLP 784-512-256-10 at batch 1 and 32, a CNN (two 3x3
  * convolutions with bias, ReLU and 2x2 max pooling, a dense classifier; 1x3x32x32), a
@@ -23,9 +28,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <tvm/codegen/codegen.h>
 #include <tvm/codegen/relax_build.h>
 #include <tvm/relax/transform.h>
 #include <tvm/relax/relax.h>
+#include <tvm/script/printer.h>
+#include <tvm/tir/schedule.h>
 #include <tvm/vm/vm.h>
 #include <unistd.h>
 
@@ -173,6 +181,38 @@ static int child(const char* name) {
   tvm_ffi_release(m.mod);
   fflush(stdout);
   return rc;
+}
+
+/* ---- --dump-tir: the model's kernels after the default schedule ----------------------------- */
+static int dump_tir(const char* name) {
+  bench_model m;
+  if (bench_model_build(name, &m) != 0) {
+    report_error(name);
+    return 1;
+  }
+  tvm_tir_ir_module_obj* mod = tvm_relax_build_pipeline(m.mod);
+  tvm_codegen_options o = tvm_codegen_options_default();
+  tvm_tir_schedule_target t;
+  tvm_codegen_schedule_target(&o, &t);
+  if (getenv("MODEL_BENCH_DUMP_RULES")) { /* e.g. "lvr": which rules (pad, local_accum, ...) */
+    const char* r = getenv("MODEL_BENCH_DUMP_RULES");
+    t.pad = strchr(r, 'd'), t.local_accum = strchr(r, 'l'), t.vectorize = strchr(r, 'v');
+    t.register_tile = strchr(r, 'r'), t.pack = strchr(r, 'p'), t.parallel = strchr(r, 'P');
+    t.vector_reduce = strchr(r, 'R');
+  }
+  void* s = mod ? tvm_tir_schedule_default(mod, &t) : NULL;
+  void* text = NULL;
+  if (s) {
+    TVMFFIAny a = tvm_ffi_any_obj(s);
+    text = tvm_script_print(&a, NULL);
+  }
+  if (text) {
+    printf("%s\n", tvm_ffi_str_cstr(text));
+  } else {
+    report_error("dump");
+  }
+  tvm_ffi_release(text), tvm_ffi_release(s), tvm_ffi_release(mod), tvm_ffi_release(m.mod);
+  return text ? 0 : 1;
 }
 
 /* ---- Parent: children per thread count, PyTorch, the table --------------------------------- */
@@ -326,6 +366,7 @@ static const char* loadavg(char* buf) {
 
 int main(int argc, char** argv) {
   if (argc == 3 && strcmp(argv[1], "--child") == 0) return child(argv[2]);
+  if (argc == 3 && strcmp(argv[1], "--dump-tir") == 0) return dump_tir(argv[2]);
   const char* models = NULL;
   const char* threads = "1,2";
   bool torch = true;
@@ -341,7 +382,8 @@ int main(int argc, char** argv) {
       rounds = atoi(argv[++i]);
       if (rounds < 1 || rounds > MAX_ROUNDS) rounds = 3;
     } else {
-      fprintf(stderr, "usage: model_bench [--models a,b,...] [--threads 1,2] [--rounds N] [--no-torch]\n");
+      fprintf(stderr, "usage: model_bench [--models a,b,...] [--threads 1,2] [--rounds N] [--no-torch]\n"
+                      "       model_bench --dump-tir MODEL\n");
       return 2;
     }
   }

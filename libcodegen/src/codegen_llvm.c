@@ -378,6 +378,52 @@ static LLVMValueRef call_intrin(cg_state* s, const char* name, LLVMTypeRef t, LL
   return fm(s, LLVMBuildCall2(s->b, ft, f, args, n, ""));
 }
 
+/*
+ * exp of a float32 vector, inline: LLVM scalarizes llvm.exp on vectors into one libm call per
+ * lane, which made softmax's exps the bulk of a transformer block. Cody-Waite reduction
+ * x = n ln2 + r (|r| <= ln2 / 2, n = nearest integer of x log2 e), Cephes' degree-6 polynomial
+ * for e^r (within 2 ulp of expf over the normal range, tested in test_codegen_vexp.c), scaled by
+ * 2^(n / 2) and 2^(n - n / 2) (each a valid float exponent down to the denormals); above
+ * 88.72283905 +inf, below -103.972084 +0, NaN returned as is. Scalar exps keep libm's expf.
+ */
+static LLVMValueRef vexp_f32(cg_state* s, LLVMValueRef x, int lanes) {
+  LLVMBuilderRef B = s->b;
+  LLVMTypeRef f = LLVMFloatTypeInContext(s->ctx);
+  LLVMTypeRef vf = LLVMVectorType(f, (unsigned)lanes), vi = LLVMVectorType(s->i32, (unsigned)lanes);
+#define VC(v) splat(s, LLVMConstReal(f, (v)), lanes)
+#define VI(v) splat(s, LLVMConstInt(s->i32, (unsigned long long)(v), 1), lanes)
+  LLVMValueRef hi = VC(88.72283905206835), lo = VC(-103.972084);
+  LLVMValueRef xc = call_intrin(s, "llvm.maxnum", vf, (LLVMValueRef[]){x, lo}, 2);
+  xc = xc ? call_intrin(s, "llvm.minnum", vf, (LLVMValueRef[]){xc, hi}, 2) : NULL;
+  if (!xc) return NULL;
+  LLVMValueRef t = fm(s, LLVMBuildFMul(B, xc, VC(1.44269504088896341), ""));
+  LLVMValueRef n = call_intrin(s, "llvm.nearbyint", vf, &t, 1);
+  if (!n) return NULL;
+  LLVMValueRef r = fm(s, LLVMBuildFSub(B, xc, fm(s, LLVMBuildFMul(B, n, VC(0.693359375), "")), ""));
+  r = fm(s, LLVMBuildFSub(B, r, fm(s, LLVMBuildFMul(B, n, VC(-2.12194440e-4), "")), ""));
+  static const double c[] = {1.9875691500E-4, 1.3981999507E-3, 8.3334519073E-3,
+                             4.1665795894E-2, 1.6666665459E-1, 5.0000001201E-1};
+  LLVMValueRef p = VC(c[0]);
+  for (int i = 1; i < 6; ++i) p = fm(s, LLVMBuildFAdd(B, fm(s, LLVMBuildFMul(B, p, r, "")), VC(c[i]), ""));
+  LLVMValueRef r2 = fm(s, LLVMBuildFMul(B, r, r, ""));
+  LLVMValueRef y = fm(s, LLVMBuildFAdd(B, fm(s, LLVMBuildFMul(B, p, r2, "")), r, ""));
+  y = fm(s, LLVMBuildFAdd(B, y, VC(1.0), ""));
+  LLVMValueRef ni = LLVMBuildFPToSI(B, n, vi, "");
+  LLVMValueRef n1 = LLVMBuildAShr(B, ni, VI(1), "");
+  LLVMValueRef n2 = LLVMBuildSub(B, ni, n1, "");
+  LLVMValueRef s1 = LLVMBuildBitCast(B, LLVMBuildShl(B, LLVMBuildAdd(B, n1, VI(127), ""), VI(23), ""), vf, "");
+  LLVMValueRef s2 = LLVMBuildBitCast(B, LLVMBuildShl(B, LLVMBuildAdd(B, n2, VI(127), ""), VI(23), ""), vf, "");
+  LLVMValueRef v = fm(s, LLVMBuildFMul(B, fm(s, LLVMBuildFMul(B, y, s1, "")), s2, ""));
+  v = LLVMBuildSelect(B, LLVMBuildFCmp(B, LLVMRealOGT, x, hi, ""), VC(__builtin_inf()), v, "");
+  v = LLVMBuildSelect(B, LLVMBuildFCmp(B, LLVMRealOLT, x, lo, ""), VC(0.0), v, "");
+  v = LLVMBuildSelect(B, LLVMBuildFCmp(B, LLVMRealUNO, x, x, ""), x, v, "");
+#undef VC
+#undef VI
+  return v;
+}
+
+static bool is_vec_f32(DLDataType t) { return t.code == kDLFloat && t.bits == 32 && t.lanes > 1; }
+
 static LLVMValueRef binop(cg_state* s, tvm_tir_kind k, DLDataType t, LLVMValueRef a,
                           LLVMValueRef b) {
   bool fl = is_float(t), sg = is_signed(t);
@@ -874,6 +920,8 @@ static LLVMValueRef e_call(cg_state* s, const void* e) {
       {TVM_TIR_BUILTIN_copysign, "llvm.copysign"},
       {TVM_TIR_BUILTIN_popcount, "llvm.ctpop"},
   };
+  if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_exp) && is_vec_f32(t) && is_vec_f32(at))
+    return vexp_f32(s, a[0], t.lanes);
   for (size_t i = 0; i < sizeof(intrins) / sizeof(intrins[0]); ++i)
     if (tvm_tir_is_builtin(op, (tvm_tir_builtin)intrins[i].id))
       return round16(s, call_intrin(s, intrins[i].intrin, ty, a, (unsigned)na), t);
@@ -918,7 +966,8 @@ static LLVMValueRef e_call(cg_state* s, const void* e) {
   }
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_sigmoid)) {
     LLVMValueRef neg = fm(s, LLVMBuildFNeg(B, a[0], ""));
-    LLVMValueRef ex = call_intrin(s, "llvm.exp", ty, &neg, 1);
+    LLVMValueRef ex = is_vec_f32(t) ? vexp_f32(s, neg, t.lanes)
+                                                            : call_intrin(s, "llvm.exp", ty, &neg, 1);
     if (!ex) return NULL;
     LLVMValueRef one = LLVMConstReal(scalar_type(s, t, false), 1.0);
     if (t.lanes > 1) one = splat(s, one, t.lanes);

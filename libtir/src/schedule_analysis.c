@@ -12,6 +12,7 @@ tvm_tir_schedule_target tvm_tir_schedule_target_default(void) {
   t.parallel_grain = 65536;
   t.min_parallel_extent = 64;
   t.pad = t.local_accum = t.vectorize = t.register_tile = t.pack = t.parallel = true;
+  t.vector_reduce = true;
   return t;
 }
 

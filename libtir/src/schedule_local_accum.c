@@ -5,13 +5,16 @@
  *     O[idx] = O[idx] + A[.., k] * ...     for k ...: acc[0] = acc[0] + A[.., k] * ...
  *                                          O[idx] = acc[0]
  *
- * A loop R (in a sequence) accumulates into a parameter buffer O when every access to O in R is
+ * A loop R (in a sequence) accumulates into a parameter buffer O, or a buffer the function
+ * allocates outside R (the matmul result of a fused kernel, read by its epilogue; accessed in R
+ * through one buffer), when every access to O in R is
  * at one index tuple idx that no variable bound in R enters, and R both reads and writes it.
  * The store just before R at the same idx (an init not reading O) is folded into acc's first
  * value; otherwise acc starts as O[idx]. The values computed are the same operations in the
  * same order; only where the partial sums live changes. A loop that is no item of a sequence
  * (the reduction of a block, its init `if k == 0: O[idx] = 0` inside) starts acc as O[idx]. */
 #include <stdio.h>
+#include <string.h>
 
 #include "schedule_internal.h"
 
@@ -20,6 +23,7 @@ static const char kPass[] = "schedule_local_accum";
 typedef struct {
   tvm_tir_mutator m;
   const tvm_tir_prim_func_obj* f;
+  sched_scan fs; /* the function's body: its allocations */
 } accum_ctx;
 
 /* Whether data is the data Var of one of f's parameter buffers. */
@@ -29,6 +33,18 @@ static bool param_data(const tvm_tir_prim_func_obj* f, const void* data) {
     if (((const tvm_tir_buffer_obj*)v->v_obj)->data == data) return true;
   }
   return false;
+}
+
+/* Whether b (allocated by the function) is an intermediate tensor rather than a scratch that
+ * already is what acc would be: not "local", more than one element. */
+static bool intermediate(const tvm_tir_buffer_obj* b) {
+  if (strcmp(tvm_tir_buffer_scope(b), "local") == 0) return false;
+  int64_t n = 1, d;
+  for (int64_t i = 0; i < tvm_ffi_seq_size(b->shape); ++i) {
+    if (!tvm_tir__sched_const(tvm_ffi_seq_obj_at(b->shape, i), &d)) return true;
+    n *= d;
+  }
+  return n > 1;
 }
 
 typedef struct {
@@ -60,11 +76,17 @@ static int find_accumulator(accum_ctx* c, const tvm_tir_for_obj* r, const sched_
   if (s->unsafe || s->non_serial) return 0;
   for (int64_t i = 0; i < s->nacc && !*out; ++i) {
     const sched_access* a = &s->acc[i];
-    if (!a->store || !param_data(c->f, a->buffer->data)) continue;
+    if (!a->store || tvm_tir__sched_allocated(s, a->buffer->data)) continue;
+    /* a parameter, or an intermediate the function allocates outside R (a fused kernel's
+     * matmul result before its epilogue), accessed in R through this one buffer */
+    bool param = param_data(c->f, a->buffer->data);
+    if (!param && (!tvm_tir__sched_allocated(&c->fs, a->buffer->data) || !intermediate(a->buffer)))
+      continue;
     bool loaded = false, same = true;
     for (int64_t j = 0; j < s->nacc && same; ++j) {
       if (s->acc[j].buffer->data != a->buffer->data) continue;
-      same = tvm_tir__sched_same_indices(a->indices, s->acc[j].indices);
+      same = tvm_tir__sched_same_indices(a->indices, s->acc[j].indices) &&
+             (param || s->acc[j].buffer == a->buffer);
       loaded |= !s->acc[j].store;
     }
     if (!same || !loaded) continue;
@@ -239,10 +261,12 @@ static void* accum_for(tvm_tir_mutator* m, const void* node) {
 
 static void* run(const tvm_tir_prim_func_obj* f) {
   if (tvm_tir__sched_marked(f)) return tvm_tir_ref((void*)f);
-  accum_ctx c = {{{0}}, f};
+  accum_ctx c = {{{0}}, f, {0}};
+  if (tvm_tir__sched_scan(f->body, &c.fs) != 0) return NULL;
   c.m.pre[TVM_TIR_KIND_SeqStmt] = accum_seq; /* outermost accumulations first */
   c.m.pre[TVM_TIR_KIND_For] = accum_for;
   void* body = tvm_tir_mutate(&c.m, f->body);
+  tvm_tir__sched_scan_free(&c.fs);
   if (!body) return NULL;
   void* r = tvm_tir__xform_with_body(f, body);
   tvm_ffi_release(body);

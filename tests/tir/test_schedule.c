@@ -130,16 +130,22 @@ static void* make_conv(int64_t Nb, int64_t Ci, int64_t H, int64_t W, int64_t Co)
 }
 
 /* O[i] = sum_k A[i, k] (a reduction over the contiguous axis). */
-static void* make_rowsum(int64_t M, int64_t N) {
-  tvm_tir_buffer_obj* A = buf("A", F32, 2, (int64_t[]){M, N}, NULL);
+static void* make_rowreduce(int64_t M, int64_t N, tvm_tir_kind op, bool cols);
+static void* make_rowsum(int64_t M, int64_t N) { return make_rowreduce(M, N, TVM_TIR_KIND_Add, false); }
+
+/* O[i] = O[i] op A[i, k] over k (A[k, i]: a column reduction when cols), op Add / Max, with
+ * an init store before the k loop (0, or A[i, 0] for max). */
+static void* make_rowreduce(int64_t M, int64_t N, tvm_tir_kind op, bool cols) {
+  tvm_tir_buffer_obj* A = buf("A", F32, 2, cols ? (int64_t[]){N, M} : (int64_t[]){M, N}, NULL);
   tvm_tir_buffer_obj* O = buf("O", F32, 1, (int64_t[]){M}, NULL);
   tvm_tir_var_obj *i = tvm_tir_var("i", I64), *k = tvm_tir_var("k", I64);
-  void* upd = tvm_tir_store_take(
-      ref(O), tvm_tir_add_take(tvm_tir_load_take(ref(O), ref(i)), tvm_tir_load_take(ref(A), ref(i), ref(k))),
-      ref(i));
-  void* body = loop(i, ext(O, 0),
-                    tvm_tir_seq_take(tvm_tir_store_take(ref(O), tvm_tir_f32(0), ref(i)), loop(k, ext(A, 1), upd)));
-  void* f = tvm_tir_func_take("rowsum", params(NULL, 2, (tvm_tir_buffer_obj*[]){A, O}), body);
+  void* a = cols ? tvm_tir_load_take(ref(A), ref(k), ref(i)) : tvm_tir_load_take(ref(A), ref(i), ref(k));
+  void* o = tvm_tir_load_take(ref(O), ref(i));
+  void* upd = tvm_tir_store_take(ref(O), op == TVM_TIR_KIND_Max ? tvm_tir_max_take(a, o) : tvm_tir_add_take(o, a), ref(i));
+  void* init = op == TVM_TIR_KIND_Max ? (void*)tvm_tir_load_take(ref(A), cols ? tvm_tir_i64(0) : ref(i), cols ? ref(i) : tvm_tir_i64(0))
+                                      : (void*)tvm_tir_f32(0);
+  void* body = loop(i, ext(O, 0), tvm_tir_seq_take(tvm_tir_store_take(ref(O), init, ref(i)), loop(k, tvm_tir_i64(N), upd)));
+  void* f = tvm_tir_func_take("rowreduce", params(NULL, 2, (tvm_tir_buffer_obj*[]){A, O}), body);
   RELEASE(A, O, i, k);
   return f;
 }
@@ -188,6 +194,36 @@ static void* make_softmax(int64_t M, int64_t N) {
   return f;
 }
 
+/* A fused dense layer as FuseTIR writes it: the matmul into an intermediate T the function
+ * allocates, its epilogue in the same (i, j) nest: C[i, j] = max(T[i, j] + Bias[j], 0). */
+static void* make_fused_dense(int64_t M, int64_t K, int64_t N) {
+  tvm_tir_buffer_obj* A = buf("A", F32, 2, (int64_t[]){M, K}, NULL);
+  tvm_tir_buffer_obj* B = buf("B", F32, 2, (int64_t[]){K, N}, NULL);
+  tvm_tir_buffer_obj* Bias = buf("Bias", F32, 1, (int64_t[]){N}, NULL);
+  tvm_tir_buffer_obj* C = buf("C", F32, 2, (int64_t[]){M, N}, NULL);
+  tvm_tir_buffer_obj* T = tvm_tir_buffer_declv("T", F32, 2, (int64_t[]){M, N});
+  tvm_tir_var_obj *i = tvm_tir_var("i", I64), *j = tvm_tir_var("j", I64), *k = tvm_tir_var("k", I64);
+  void* upd = tvm_tir_store_take(
+      ref(T),
+      tvm_tir_add_take(tvm_tir_load_take(ref(T), ref(i), ref(j)),
+                       tvm_tir_mul_take(tvm_tir_load_take(ref(A), ref(i), ref(k)),
+                                        tvm_tir_load_take(ref(B), ref(k), ref(j)))),
+      ref(i), ref(j));
+  void* epi = tvm_tir_store_take(
+      ref(C),
+      tvm_tir_max_take(tvm_tir_add_take(tvm_tir_load_take(ref(T), ref(i), ref(j)),
+                                        tvm_tir_load_take(ref(Bias), ref(j))),
+                       tvm_tir_f32(0)),
+      ref(i), ref(j));
+  void* init = tvm_tir_store_take(ref(T), tvm_tir_f32(0), ref(i), ref(j));
+  void* nest = loop(i, ext(C, 0), loop(j, ext(C, 1), tvm_tir_seq_take(init, loop(k, ext(A, 1), upd), epi)));
+  void* body = tvm_tir_allocate_takev(ref(T->data), F32, 2, (void*[]){ext(C, 0), ext(C, 1)},
+                                      tvm_tir_decl_buffer_take(ref(T), nest));
+  void* f = tvm_tir_func_take("fused_dense", params(NULL, 4, (tvm_tir_buffer_obj*[]){A, B, Bias, C}), body);
+  RELEASE(A, B, Bias, C, T, i, j, k);
+  return f;
+}
+
 static tvm_tir_schedule_target target(int bits, bool grain0) {
   tvm_tir_schedule_target t = tvm_tir_schedule_target_default();
   t.vector_bits = bits;
@@ -202,11 +238,16 @@ static void* apply_(int line, void* (*rule)(const void*, const tvm_tir_schedule_
   void* g = rule(f, t);
   if (!tir_expect_ok_(line, g)) return NULL;
   if (tvm_tir_verify_well_formed(g) != 0) interp_fail_(line, "not well formed after the rule");
-  same_results_(line, f, g, &(run_opts){.sym = n});
+  /* vector_reduce reassociates floating-point sums: equal up to rounding; the others exactly */
+  double tol = rule == tvm_tir_schedule_vector_reduce ||
+                       (rule == tvm_tir_schedule_default && (!t || t->vector_reduce))
+                   ? 1e-5
+                   : 0;
+  same_results_(line, f, g, &(run_opts){.sym = n, .tol = tol});
   /* and it still lowers */
   void* low = tvm_tir_lower(g, NULL);
   if (!low) interp_fail_(line, "lowering the scheduled function failed");
-  same_results_(line, f, low, &(run_opts){.sym = n});
+  same_results_(line, f, low, &(run_opts){.sym = n, .tol = tol});
   tvm_ffi_release(low);
   return g;
 }
@@ -266,6 +307,26 @@ TEST(local_accum_leaves_scratch_and_dependences) {
   RELEASE(f, g, p, q);
 }
 
+TEST(local_accum_fused_intermediate) {
+  /* the intermediate T of a fused dense layer accumulates in a register; then the whole
+   * schedule makes the matmul's micro-kernel (unrolled rows) and packs B's panels */
+  for (int b = 0; b < 3; ++b) {
+    tvm_tir_schedule_target t = target(kBits[b], false);
+    int64_t L = 2 * kBits[b] / 32;
+    void* f = make_fused_dense(16, 11, 2 * L);
+    void* g = APPLY(tvm_tir_schedule_local_accum, f, &t, 0);
+    CHECK_EQ_INT(count_kind(g, TVM_TIR_KIND_Allocate), 2);
+    void* h = tvm_tir_schedule_local_accum(g, &t); /* the local acc is not rewritten again */
+    CHECK(h == g);
+    void* d = APPLY(tvm_tir_schedule_default, f, &t, 0);
+    CHECK(count_loops(d, TVM_TIR_FOR_UNROLLED) > 0);
+    CHECK_EQ_INT(count_kind(d, TVM_TIR_KIND_Allocate), 3); /* T, the accumulators, B's panel */
+    void* o = make_fused_dense(5, 3, 7); /* odd shapes */
+    void* od = APPLY(tvm_tir_schedule_default, o, &t, 0);
+    RELEASE(f, g, h, d, o, od);
+  }
+}
+
 /* ---- vectorize ------------------------------------------------------------------------------- */
 TEST(vectorize_eltwise_shapes) {
   static const int64_t shapes[][2] = {{3, 37}, {1, 8}, {4, 16}, {2, 5}, {1, 1}, {-1, 19}, {6, -1}};
@@ -323,6 +384,49 @@ TEST(vectorize_softmax_output_loop) {
   void* g = APPLY(tvm_tir_schedule_vectorize, f, &t, 0);
   CHECK_EQ_INT(count_loops(g, TVM_TIR_FOR_VECTORIZED), 2); /* the output loop only (+ overlap) */
   RELEASE(f, g);
+}
+
+/* ---- vector_reduce --------------------------------------------------------------------------- */
+TEST(vector_reduce_contiguous_reductions) {
+  for (int b = 0; b < 3; ++b) {
+    tvm_tir_schedule_target t = target(kBits[b], false);
+    int64_t L = kBits[b] / 32;
+    int64_t ns[] = {L, 2 * L + 3, 37, L - 1};
+    for (size_t q = 0; q < sizeof(ns) / sizeof(ns[0]); ++q) {
+      int64_t n = ns[q];
+      bool applies = n >= L;
+      /* softmax's sum of exp into its scratch (within rounding of the serial sum) */
+      void* sm = make_softmax(3, n);
+      void* g = APPLY(tvm_tir_schedule_vector_reduce, sm, &t, 0);
+      CHECK_EQ_INT(count_loops(g, TVM_TIR_FOR_VECTORIZED), applies ? (n / L > 1 ? 2 : 1) : 0);
+      CHECK_EQ_INT(count_kind(g, TVM_TIR_KIND_Allocate), applies ? 2 : 1);
+      /* a row sum (its accumulator local after local_accum) and a row max: max is exact */
+      void* rs = make_rowsum(4, n);
+      void* ra = APPLY(tvm_tir_schedule_local_accum, rs, &t, 0);
+      void* rv = APPLY(tvm_tir_schedule_vector_reduce, ra, &t, 0);
+      CHECK(applies ? rv != ra : rv == ra);
+      void* mx = make_rowreduce(5, n, TVM_TIR_KIND_Max, false);
+      void* mv = tvm_tir_schedule_vector_reduce(mx, &t);
+      SAME_RESULTS(mx, mv);
+      CHECK(applies ? mv != mx : mv == mx);
+      RELEASE(sm, g, rs, ra, rv, mx, mv);
+    }
+    /* not a contiguous reduction: a column sum (strided loads), a prefix sum (the store moves) */
+    void* cs = make_rowreduce(4, 2 * L, TVM_TIR_KIND_Add, true);
+    void* cv = APPLY(tvm_tir_schedule_vector_reduce, cs, &t, 0);
+    CHECK(cv == cs);
+    void* p = make_prefix(4 * L);
+    void* pv = APPLY(tvm_tir_schedule_vector_reduce, p, &t, 0);
+    CHECK(pv == p);
+    /* off in the target: the default schedule leaves the reduction serial, exactly */
+    tvm_tir_schedule_target off = t;
+    off.vector_reduce = false;
+    void* sm = make_softmax(2, 4 * L);
+    void* d = APPLY(tvm_tir_schedule_default, sm, &off, 0);
+    void* don = APPLY(tvm_tir_schedule_default, sm, &t, 0);
+    CHECK(count_loops(don, TVM_TIR_FOR_VECTORIZED) > count_loops(d, TVM_TIR_FOR_VECTORIZED));
+    RELEASE(cs, cv, p, pv, sm, d, don);
+  }
 }
 
 /* ---- register_tile --------------------------------------------------------------------------- */
@@ -441,9 +545,11 @@ TEST(default_schedule_kernels) {
   for (int b = 0; b < 3; ++b) {
     for (int grain = 0; grain < 2; ++grain) {
       tvm_tir_schedule_target t = target(kBits[b], grain == 0);
+      t.vector_reduce = b != 1; /* exact results without it */
       void* fs[] = {make_matmul(7, 13, 37), make_matmul(1, 9, 17), make_matmul(-1, 3, 1),
                     make_batch_matmul(2, 5, 3, 18), make_eltwise(1, 1), make_eltwise(-1, 33),
-                    make_conv(2, 2, 4, 9, 3), make_rowsum(5, 9), make_prefix(12), make_softmax(2, 17)};
+                    make_conv(2, 2, 4, 9, 3), make_rowsum(5, 9), make_prefix(12), make_softmax(2, 17),
+                    make_rowreduce(3, 21, TVM_TIR_KIND_Max, false)};
       for (size_t i = 0; i < sizeof(fs) / sizeof(fs[0]); ++i) {
         void* g = APPLY(tvm_tir_schedule_default, fs[i], &t, 3);
         if (g && g != fs[i]) {
@@ -498,10 +604,12 @@ int main(void) {
   RUN(pad_removes_window_tests);
   RUN(local_accum_matmul);
   RUN(local_accum_leaves_scratch_and_dependences);
+  RUN(local_accum_fused_intermediate);
   RUN(vectorize_eltwise_shapes);
   RUN(vectorize_reduction_moves_lanes_inside);
   RUN(vectorize_refuses_gathers_and_dependences);
   RUN(vectorize_softmax_output_loop);
+  RUN(vector_reduce_contiguous_reductions);
   RUN(register_tile_matmul_shapes);
   RUN(register_tile_batch_matmul_and_conv);
   RUN(pack_matmul_panels);

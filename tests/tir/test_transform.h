@@ -25,7 +25,19 @@ typedef struct {
   int64_t sym;                        /* value of symbolic dims and of scalar int params */
   const int64_t* strides[MAX_PARAMS]; /* per parameter: tensor strides (NULL = compact) */
   unsigned seed;                      /* 0 = 1234 */
+  double tol; /* > 0: float32 results within tol * (1 + |before|), else equal byte for byte */
 } run_opts;
+
+/* Whether float32 arrays a and b (n bytes) agree within tol * (1 + |a|). */
+static inline bool close_f32(const void* a, const void* b, size_t n, double tol) {
+  const float *x = a, *y = b;
+  for (size_t i = 0; i < n / sizeof(float); ++i) {
+    double d = (double)x[i] - (double)y[i];
+    if (d < 0) d = -d;
+    if (!(d <= tol * (1.0 + (x[i] < 0 ? -(double)x[i] : (double)x[i])))) return false;
+  }
+  return true;
+}
 
 typedef struct {
   int n;
@@ -107,7 +119,13 @@ static inline void same_results_(int line, const void* f, const void* g, const r
     interp_fail_(line, "run after the pass failed");
   } else {
     for (int k = 0; k < a.n; ++k) {
-      if (a.data[k] && memcmp(a.data[k], b.data[k], a.bytes[k]) != 0) {
+      TVMFFIAny key = tvm_ffi_any_obj(tvm_tir_array_at(pf->params, k));
+      const TVMFFIAny* bm = tvm_ffi_map_get(pf->buffer_map, &key);
+      bool f32 = bm && ((const tvm_tir_buffer_obj*)bm->v_obj)->dtype.code == kDLFloat &&
+                 ((const tvm_tir_buffer_obj*)bm->v_obj)->dtype.bits == 32;
+      bool same = !a.data[k] || (o->tol > 0 && f32 ? close_f32(a.data[k], b.data[k], a.bytes[k], o->tol)
+                                                   : memcmp(a.data[k], b.data[k], a.bytes[k]) == 0);
+      if (!same) {
         fprintf(stderr, "line %d: parameter %d differs after the pass\n", line, k);
         g_test_failed_checks++;
       }

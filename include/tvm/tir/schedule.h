@@ -12,7 +12,8 @@
  * rewrites a loop nest it has proved it may (iterations that touch disjoint elements, no
  * calls with effects): anything else is left as it is, so the result always computes what the
  * input computed, element for element in the same order of floating-point operations (rules
- * move loops of independent iterations, never reorder a reduction; pad adds terms 0 * w where
+ * move loops of independent iterations, never reorder a reduction, except vector_reduce's sums
+ * below; pad adds terms 0 * w where
  * a test skipped a term, which changes nothing unless w is infinite or NaN). A function whose attrs
  * hold "tir.is_scheduled" (true) is skipped, and so is any loop nest that already holds a
  * parallel, vectorized, unrolled or thread-bound loop (scheduled by hand).
@@ -33,8 +34,9 @@
  *                 so the window's loop nest is a plain one (the operand packing of a
  *                 convolution). Loops still testing a condition on their variable are then split
  *                 by loop_partition (tvm/tir/transform.h) so that interiors are free of tests.
- *   local_accum   a loop R that accumulates into one element O[idx] of a parameter buffer
- *                 (idx invariant in R: a reduction) accumulates in a one-element local buffer
+ *   local_accum   a loop R that accumulates into one element O[idx] of a parameter buffer,
+ *                 or of a buffer the function allocates outside R (a fused kernel's matmul
+ *                 result, read by its epilogue), (idx invariant in R: a reduction) accumulates in a one-element local buffer
  *                 instead: acc = init (the store just before R, folded) or O[idx]; R on acc;
  *                 O[idx] = acc. LLVM keeps acc in a register.
  *   vectorize     the innermost independent loop j whose stores are contiguous in j (last
@@ -47,6 +49,14 @@
  *                 loop (symbolic extents too). Local buffers in the body (accumulators) get one
  *                 copy per lane. lanes = vector_bits / element bits, twice that when the body
  *                 holds a reduction loop (two registers per tile row, as examples/matmul.py).
+ *   vector_reduce a serial loop of constant extent n >= L whose body is one store
+ *                 S[idx] = S[idx] op e(r) (op +, max or min; idx free of r) with e reading S
+ *                 nowhere and every buffer contiguously in r or not depending on it (softmax's
+ *                 max and sum, layer norm's mean and variance): the L lanes keep L interleaved
+ *                 partial results in one vector (L = vector_bits / element bits), reduced into S
+ *                 at the end, then the n % L last terms. max / min give the same result; a
+ *                 floating-point sum is reassociated (as vectorized BLAS / PyTorch reductions
+ *                 are): the one rule whose result may differ, by rounding, from the input's.
  *   register_tile matmul-like nests (dense, matmul, batch matmul, convolutions): a vectorized
  *                 accumulation acc[jj] += a * b[jj], inside reduction loops, where a depends on
  *                 an enclosing independent loop i that b does not depend on: i is split by
@@ -89,6 +99,7 @@ typedef struct {
   int64_t min_parallel_extent; /* fuse outer loops until this many iterations; default 64 */
   /* Which rules tvm_tir_schedule_default applies (all on by default). */
   bool pad, local_accum, vectorize, register_tile, pack, parallel;
+  bool vector_reduce; /* after vectorize (reassociates floating-point sums; see above) */
 } tvm_tir_schedule_target;
 
 /* vector_bits 256, the defaults above, every rule on. */
@@ -100,6 +111,7 @@ tvm_tir_schedule_target tvm_tir_schedule_target_default(void);
 void* tvm_tir_schedule_pad(const void* mod_or_func, const tvm_tir_schedule_target* t);
 void* tvm_tir_schedule_local_accum(const void* mod_or_func, const tvm_tir_schedule_target* t);
 void* tvm_tir_schedule_vectorize(const void* mod_or_func, const tvm_tir_schedule_target* t);
+void* tvm_tir_schedule_vector_reduce(const void* mod_or_func, const tvm_tir_schedule_target* t);
 void* tvm_tir_schedule_register_tile(const void* mod_or_func, const tvm_tir_schedule_target* t);
 void* tvm_tir_schedule_pack(const void* mod_or_func, const tvm_tir_schedule_target* t);
 void* tvm_tir_schedule_parallel(const void* mod_or_func, const tvm_tir_schedule_target* t);
