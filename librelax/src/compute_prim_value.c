@@ -94,7 +94,7 @@ static void* post_prim_value(tvm_relax_mutator* m, const void* node) {
                ? 0
                : -1;
   tvm_tir_prim_func_obj* f = rc == 0 ? make_func(sinfo, vars, name) : NULL;
-  tvm_tir_global_var_obj* gv = f ? tvm_tir_global_var_new(name) : NULL;
+  tvm_tir_global_var_obj* gv = f ? tvm_relax__prim_func_global_var(name, f) : NULL;
   TVMFFIAny k = tvm_ffi_any_obj(gv), v = tvm_ffi_any_obj(f);
   rc = gv && tvm_ffi_dict_set(c->added, &k, &v) == 0 ? 0 : -1;
   void* args = rc == 0 ? tvm_ffi_list_new() : NULL;

@@ -465,7 +465,7 @@ static tvm_tir_global_var_obj* dedup(dedup_ctx* d, tvm_tir_prim_func_obj* pf, co
   TVMFFIAny gs = tvm_ffi_string(name);
   tvm_tir_prim_func_obj* named = tvm_tir_prim_func_with_attr(pf, "global_symbol", &gs);
   tvm_ffi_any_release(&gs);
-  tvm_tir_global_var_obj* gv = named ? tvm_tir_global_var_new(name) : NULL;
+  tvm_tir_global_var_obj* gv = named ? tvm_relax__prim_func_global_var(name, named) : NULL;
   int rc = gv ? put(funcs, gv, named) : -1;
   tvm_ffi_release(named);
   if (rc == 0 && !same) {

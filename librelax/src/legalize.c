@@ -371,7 +371,7 @@ static tvm_tir_global_var_obj* add_kernel(pass_ctx* c, const char* hint, void* f
   TVMFFIAny gs = tvm_ffi_string(name);
   tvm_tir_prim_func_obj* named = tvm_tir_prim_func_with_attr(func, "global_symbol", &gs);
   tvm_ffi_any_release(&gs);
-  tvm_tir_global_var_obj* gv = named ? tvm_tir_global_var_new(name) : NULL;
+  tvm_tir_global_var_obj* gv = named ? tvm_relax__prim_func_global_var(name, named) : NULL;
   TVMFFIAny k = tvm_ffi_any_obj(gv), v = tvm_ffi_any_obj(named);
   int rc = gv ? tvm_ffi_dict_set(c->funcs, &k, &v) : -1;
   tvm_ffi_release(named);
