@@ -242,6 +242,48 @@ void* tvm_script_relax_syms(tvm_script_builder* b) {
 
 void tvm_script_relax_syms_reset(tvm_script_builder* b) { REL(b->relax_syms); }
 
+/* ---- Virtual devices ------------------------------------------------------------------------- */
+tvm_tir_vdevice_obj* tvm_script_relax_lookup_vdevice(tvm_script_builder* b, const char* kind,
+                                                     size_t kind_len, int64_t index) {
+  tvm_script__frame* f = tvm_script__find_frame(b, TVM_SCRIPT_FRAME_MODULE);
+  const TVMFFIAny* infos = f && f->attrs ? tvm_ffi_map_get_str(f->attrs, "global_infos") : NULL;
+  const TVMFFIAny* list = infos && tvm_ffi_any_is_object(infos) &&
+                                  tvm_ffi_instance_of(infos->v_obj, kTVMFFIMap)
+                              ? tvm_ffi_map_get_str(infos->v_obj, "vdevice")
+                              : NULL;
+  const void* seq = list && tvm_ffi_any_is_object(list) &&
+                            (tvm_ffi_instance_of(list->v_obj, kTVMFFIArray) ||
+                             tvm_ffi_instance_of(list->v_obj, kTVMFFIList))
+                        ? list->v_obj
+                        : NULL;
+  if (!seq) {
+    tvm_ffi_raise("ValueError", "vdevice \"%.*s:%lld\": the virtual devices are not defined (a "
+                  "module's I.module_global_infos({\"vdevice\": [I.vdevice(...), ...]}) defines "
+                  "them)", (int)kind_len, kind, (long long)index);
+    return NULL;
+  }
+  int64_t n = tvm_ffi_seq_size(seq), count = 0;
+  for (int64_t i = 0; i < n && index >= 0; ++i) {
+    const void* v = tvm_ffi_seq_obj_at(seq, i);
+    if (!tvm_tir_is(v, TVM_TIR_KIND_VDevice)) continue;
+    const tvm_tir_vdevice_obj* vd = v;
+    TVMFFIByteArray k = {"", 0};
+    if (vd->target) {
+      TVMFFIAny ka = tvm_ffi_any_obj(vd->target->kind);
+      tvm_ffi_any_as_bytes(&ka, &k);
+    }
+    if (k.size != kind_len || memcmp(k.data, kind, kind_len) != 0) continue;
+    if (count++ == index) {
+      tvm_ffi_retain((void*)v);
+      return (tvm_tir_vdevice_obj*)v;
+    }
+  }
+  tvm_ffi_raise("ValueError", "vdevice \"%.*s:%lld\": the module's I.module_global_infos has %lld "
+                "virtual device(s) of target kind \"%.*s\"", (int)kind_len, kind,
+                (long long)index, (long long)count, (int)kind_len, kind);
+  return NULL;
+}
+
 /* ---- Functions ------------------------------------------------------------------------------- */
 int tvm_script_relax_function_enter(tvm_script_builder* b, const char* name, unsigned flags) {
   tvm_relax_init();

@@ -1012,16 +1012,43 @@ static int eval_shape_seq(script_parser* p, const ast_expr* e, TVMFFIAny* out) {
   return rc;
 }
 
+/* The dims of R.Tensor / R.Shape written as a tuple or list (tvm_script_builtin.relax_dims):
+ * evaluated as eval_seq does, except that a string which is not a name is an expression over
+ * the function's symbolic variables ("n * 2"), evaluated to its PrimExpr. */
+static int eval_relax_dims(script_parser* p, const ast_expr* e, TVMFFIAny* out) {
+  ast_exprs elts = e->u.elts;
+  tvm_script_items items;
+  if (!tvm_script_items_init(&items, elts.n)) return tvm_script__relocate(p, &e->span);
+  int rc = 0;
+  for (int32_t i = 0; rc == 0 && i < elts.n; ++i) {
+    const ast_expr* x = elts.items[i];
+    TVMFFIAny* v = &items.items[i];
+    rc = x->kind == AST_STR && !tvm_script__relax_dim_is_name(x->u.str.data, x->u.str.size)
+             ? tvm_script__relax_dim_expr(p, x, v)
+             : eval_storable(p, x, v);
+    if (rc == 0) items.n = i + 1;
+  }
+  void* arr = rc == 0 ? tvm_script_items_to_array(&items) : NULL;
+  if (rc == 0 && !arr) rc = tvm_script__relocate(p, &e->span);
+  tvm_script_items_free(&items);
+  if (arr) *out = tvm_ffi_any_obj(arr);
+  return rc;
+}
+
+static bool is_dims_seq(const ast_expr* a) { return a->kind == AST_TUPLE || a->kind == AST_LIST; }
+
 /* Evaluate positional arguments (expanding `*xs`) and then keyword values into one list (the
  * positional ones first: *num_pos of them). */
 static int eval_args(script_parser* p, const ast_expr* c, int shape_arg, bool region_args,
-                     arg_list* pos, int32_t* num_pos) {
+                     bool relax_dims, arg_list* pos, int32_t* num_pos) {
   ast_exprs args = c->u.call.args;
   for (int32_t i = 0; i < args.n; ++i) {
     const ast_expr* a = args.items[i];
     TVMFFIAny v = tvm_ffi_any_none();
     int region_rc = 1;
-    if (i == shape_arg - 1 && pos->n == i && (a->kind == AST_TUPLE || a->kind == AST_LIST)) {
+    if (relax_dims && i == 0 && is_dims_seq(a)) {
+      if (eval_relax_dims(p, a, &v) != 0) return -1;
+    } else if (i == shape_arg - 1 && pos->n == i && (a->kind == AST_TUPLE || a->kind == AST_LIST)) {
       /* (no starred argument before it: then its place would not be i) One level, as
        * tvm_script__eval counts it (which reports a tuple nested too deeply). */
       if (p->eval_depth >= SCRIPT_MAX_EVAL_DEPTH) return tvm_script__eval(p, a, &v);
@@ -1058,7 +1085,11 @@ static int eval_args(script_parser* p, const ast_expr* c, int shape_arg, bool re
   for (int32_t i = 0; i < kw.n; ++i) {
     const ast_expr* a = kw.items[i];
     TVMFFIAny v = tvm_ffi_any_none();
-    if (a->kind == AST_LAMBDA) {
+    const char* kw_name = c->u.call.kw_names[i]->text;
+    if (relax_dims && is_dims_seq(a) &&
+        (strcmp(kw_name, "shape") == 0 || strcmp(kw_name, "values") == 0)) {
+      if (eval_relax_dims(p, a, &v) != 0) return -1;
+    } else if (a->kind == AST_LAMBDA) {
       if (tvm_script__lambda_new(p, a, &pos->lambdas[1], &v) != 0) return -1;
     } else if (eval_storable(p, a, &v) != 0) {
       return -1;
@@ -1298,7 +1329,7 @@ static int call_relax_value(script_parser* p, const ast_expr* c, const TVMFFIAny
   arg_list args;
   arg_list_init(&args);
   int32_t npos = 0;
-  int rc = eval_args(p, c, 0, false, &args, &npos);
+  int rc = eval_args(p, c, 0, false, false, &args, &npos);
   if (rc == 0) {
     tvm_relax_expr_obj* r = tvm_script__relax_call_value(callee->v_obj, args.args, npos, NULL);
     if (r) {
@@ -1399,7 +1430,8 @@ int tvm_script__eval_call(script_parser* p, const ast_expr* c, tvm_script_call_c
   arg_list args; /* positional arguments, then keyword values */
   arg_list_init(&args);
   int32_t npos = 0;
-  int rc = eval_args(p, c, fn ? fn->shape_arg : 0, fn && fn->region_args, &args, &npos);
+  int rc = eval_args(p, c, fn ? fn->shape_arg : 0, fn && fn->region_args,
+                     fn && fn->relax_dims, &args, &npos);
   int32_t nkw = args.n - npos;
   if (rc == 0 && !fn) {
     rc = nkw ? tvm_script__error_at(p, &c->span, "TypeError",

@@ -195,6 +195,12 @@ int tvm_script__eval_region(script_parser* p, const ast_expr* e, TVMFFIAny* out)
 int tvm_script__store(script_parser* p, const ast_expr* lhs, const TVMFFIAny* value,
                       const tvm_script_span* at);
 
+/* Relax dims written as strings (parse_relax_dims.c): whether s[0..n) is a name (left to the
+ * builtin as a symbolic variable), and the PrimExpr an expression string such as "n * 2"
+ * denotes over the function's symbolic variables (errors located inside the literal). */
+bool tvm_script__relax_dim_is_name(const char* s, size_t n);
+int tvm_script__relax_dim_expr(script_parser* p, const ast_expr* lit, TVMFFIAny* out);
+
 /* Run each statement of a body through the dispatch table. */
 int tvm_script__run_body(script_parser* p, ast_stmts stmts);
 int tvm_script__run_stmt(script_parser* p, const ast_stmt* stmt);

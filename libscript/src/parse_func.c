@@ -572,12 +572,21 @@ static int parse_class(script_parser* p, const ast_stmt* c, void** out) {
                    tvm_script__vt_bind(&p->vt, cls, &m2) == 0
                ? 0
                : tvm_script__relocate(p, &cname->span);
-  if (rc == 0) rc = declare_functions(p, c->u.cls.body, false);
   script_token saved = p->token;
   p->token = SCRIPT_TOKEN_IR;
+  /* As upstream: the statements other than functions first (I.module_global_infos defines the
+   * virtual devices signatures name, `vdevice="llvm:0"`), then the declarations, then the
+   * functions in their order. */
+  ast_stmts body = c->u.cls.body;
+  for (int32_t i = 0; rc == 0 && i < body.n; ++i) {
+    if (body.items[i]->kind != AST_DEF) rc = tvm_script__run_stmt(p, body.items[i]);
+  }
+  if (rc == 0) rc = declare_functions(p, body, false);
   p->module_defs = &c->u.cls.body;
   func_parser_of(p)->module_checks = deco.check_wf;
-  if (rc == 0) rc = tvm_script__run_body(p, c->u.cls.body);
+  for (int32_t i = 0; rc == 0 && i < body.n; ++i) {
+    if (body.items[i]->kind == AST_DEF) rc = tvm_script__run_stmt(p, body.items[i]);
+  }
   func_parser_of(p)->module_checks = false;
   p->module_defs = NULL;
   p->token = saved;

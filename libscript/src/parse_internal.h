@@ -82,6 +82,10 @@ typedef struct {
   /* T.reads / T.writes: a positional argument written A[i, j] (a Buffer's name, no slice) is
    * evaluated to the BufferRegion the builtin would make of the load (tvm_script__eval_region). */
   bool region_args;
+  /* R.Tensor / R.Shape: the dims (positional argument 0 or keyword `shape` / `values`) written
+   * as a tuple or list whose strings that are not names are expressions ("n * 2"): those are
+   * evaluated to PrimExprs by the caller (tvm_script__relax_dim_expr). */
+  bool relax_dims;
 } tvm_script_builtin;
 
 /* The two tables (each file defines its array and count). */

@@ -161,6 +161,37 @@ void* tvm_script__relax_sinfo_list(const TVMFFIAny* v, const char* what, bool tu
 }
 
 /* ---- R.Tensor -------------------------------------------------------------------------------- */
+/* vdevice="llvm" / "llvm:1" (as upstream prints it): the module's virtual device of that target
+ * kind and index among that kind's (0 when omitted). A new reference, or NULL + error. */
+static void* vdevice_by_name(tvm_script_call* call, const TVMFFIAny* v) {
+  TVMFFIByteArray s;
+  tvm_ffi_any_as_bytes(v, &s);
+  const char* colon = memchr(s.data, ':', s.size);
+  size_t kind_len = colon ? (size_t)(colon - s.data) : s.size;
+  int64_t index = 0;
+  bool ok = kind_len > 0;
+  if (ok && colon) {
+    const char* q = colon + 1;
+    const char* end = s.data + s.size;
+    ok = q < end && end - q <= 9;
+    for (index = 0; ok && q < end; ++q) {
+      ok = *q >= '0' && *q <= '9';
+      index = index * 10 + (*q - '0');
+    }
+  }
+  if (!ok) {
+    tvm_ffi_raise("ValueError", "argument 'vdevice' of R.Tensor: expected \"<target kind>\" or "
+                  "\"<target kind>:<index>\", got \"%.*s\"", (int)s.size, s.data);
+    return NULL;
+  }
+  if (!call->builder) {
+    tvm_ffi_raise("ValueError", "argument 'vdevice' of R.Tensor: a device by name needs the "
+                  "module's I.module_global_infos");
+    return NULL;
+  }
+  return tvm_script_relax_lookup_vdevice(call->builder, s.data, kind_len, index);
+}
+
 static int b_tensor(tvm_script_call* call, TVMFFIAny* out) {
   static const char* const spec = "shape=, dtype=, vdevice=, ndim=";
   TVMFFIAny a[4];
@@ -197,18 +228,19 @@ static int b_tensor(tvm_script_call* call, TVMFFIAny* out) {
     }
   }
   void* vdevice = NULL;
+  void* vdevice_ref = NULL; /* owned: a device found by name */
   if (present(&a[2])) {
     if (is_string(&a[2])) {
-      tvm_ffi_raise("NotImplementedError", "R.Tensor(vdevice=\"...\"): a virtual device by name "
-                    "is not supported yet; give the I.vdevice(...) value");
-      return fail_at(call, spec, 2);
-    }
-    if (!tvm_ffi_any_is_object(&a[2])) {
+      vdevice_ref = vdevice_by_name(call, &a[2]);
+      if (!vdevice_ref) return fail_at(call, spec, 2);
+      vdevice = vdevice_ref;
+    } else if (!tvm_ffi_any_is_object(&a[2])) {
       tvm_ffi_raise("TypeError", "argument 'vdevice' of R.Tensor must be a VDevice, got %s",
                     tvm_ffi_any_type_name(&a[2]));
       return fail_at(call, spec, 2);
+    } else {
+      vdevice = a[2].v_obj;
     }
-    vdevice = a[2].v_obj;
   }
   void* shape_obj = NULL;
   if (shape && present(shape)) {
@@ -219,11 +251,15 @@ static int b_tensor(tvm_script_call* call, TVMFFIAny* out) {
       void* dims = dims_of(call, shape, "argument 'shape' of R.Tensor");
       shape_obj = dims ? tvm_relax_shape_expr_new(dims) : NULL;
       tvm_ffi_release(dims);
-      if (!shape_obj) return fail_at(call, spec, 0);
+      if (!shape_obj) {
+        tvm_ffi_release(vdevice_ref);
+        return fail_at(call, spec, 0);
+      }
     }
   }
   tvm_relax_sinfo_obj* s = tvm_relax_tensor_sinfo_new(shape_obj, dtype, (int32_t)ndim, vdevice);
   tvm_ffi_release(shape_obj);
+  tvm_ffi_release(vdevice_ref);
   return ret(s, out); /* (librelax's errors: a shape that is no shape, ndim disagreeing) */
 }
 
@@ -435,7 +471,7 @@ static int b_func_attr(tvm_script_call* call, TVMFFIAny* out) {
 const tvm_script_builtin tvm_script__relax_sinfo_builtins[] = {
     {"Any", b_object_sinfo, 0, false},    {"Callable", b_callable, 0, false},
     {"Object", b_object_sinfo, 0, false}, {"Prim", b_prim_sinfo, 0, false},
-    {"Shape", b_shape_sinfo, 0, false},   {"Tensor", b_tensor, 0, false},
+    {"Shape", b_shape_sinfo, 0, false, true},   {"Tensor", b_tensor, 0, false, true},
     {"Tuple", b_tuple_sinfo, 0, false},   {"dataflow", b_dataflow, 0, false},
     {"func_attr", b_func_attr, 0, false}, {"output", b_output, 0, false},
 };

@@ -25,8 +25,11 @@
  * and bodies carry their access paths for underlining.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <tvm/relax/relax.h>
+#include <tvm/script/printer.h>
+#include <tvm/tir/visit.h>
 
 #include "printer_tir.h"
 
@@ -101,6 +104,66 @@ typedef struct {
   void* new_vars; /* ffi.List of the TIR variables the signature defined */
 } sinfo_ctx;
 
+/* The TIR variables a dim mentions (a visitor's ctx: an ffi.List, duplicates left in). */
+static int collect_var(tvm_tir_visitor* v, const void* node) {
+  if (!tvm_tir_is_var(node)) return TVM_TIR_VISIT_CONTINUE;
+  TVMFFIAny a = tvm_ffi_any_obj((void*)node);
+  return tvm_ffi_list_push(v->ctx, &a) == 0 ? TVM_TIR_VISIT_SKIP : -1;
+}
+
+static tvm_script_doc_obj* dim_doc(tvm_script_docsifier* d, const void* e, const void* path,
+                                   sinfo_ctx* sc);
+
+/* A composite dim in a signature (`n * 2`) over symbolic variables the signature defines prints
+ * as its text in quotes ("n * 2"), as upstream: the names exist only in the body. Its variables
+ * not yet defined become the signature's (declared at the top of the body). NULL with no error
+ * raised (*failed false) when e mentions no such variable: it prints as an expression. */
+static tvm_script_doc_obj* composite_dim_str(tvm_script_docsifier* d, const void* e,
+                                             const void* path, sinfo_ctx* sc, bool* failed) {
+  *failed = true;
+  void* vars = tvm_ffi_list_new();
+  if (!vars) return NULL;
+  tvm_tir_visitor vis = {0};
+  vis.pre_default = collect_var;
+  vis.ctx = vars;
+  int rc = tvm_tir_visit(&vis, e);
+  tvm_tir_visitor_free(&vis);
+  bool any = false;
+  for (int64_t i = 0; rc == 0 && i < tvm_ffi_seq_size(vars); ++i) {
+    const void* v = tvm_ffi_seq_obj_at(vars, i);
+    bool sig = !tvm_script_is_var_defined(d, v);
+    for (int64_t j = 0; !sig && j < tvm_ffi_seq_size(sc->new_vars); ++j) {
+      sig = tvm_ffi_seq_obj_at(sc->new_vars, j) == v;
+    }
+    if (!sig) continue;
+    any = true;
+    tvm_script_doc_obj* name = dim_doc(d, v, path, sc); /* defines it when new */
+    if (!name) rc = -1;
+    tvm_ffi_release(name);
+  }
+  tvm_ffi_release(vars);
+  if (rc != 0) return NULL;
+  *failed = false;
+  if (!any) return NULL;
+  tvm_script_doc_obj* doc = tvm_script_as_doc_obj(d, e, path);
+  if (!doc) {
+    *failed = true;
+    return NULL;
+  }
+  tvm_script_print_options opts;
+  tvm_script_print_options_init(&opts);
+  tvm_ffi_strbuf text = {0};
+  rc = tvm_script_doc_to_python(doc, &opts, &text);
+  tvm_ffi_release(doc);
+  /* (the text of one expression: no trailing newline wanted) */
+  while (rc == 0 && text.size > 0 && text.data[text.size - 1] == '\n') text.data[--text.size] = 0;
+  tvm_script_doc_obj* lit = rc == 0 ? tvm_script_literal_str(text.data ? text.data : "") : NULL;
+  tvm_ffi_strbuf_free(&text);
+  if (lit) tvm_script_doc_mark(d, lit, path);
+  *failed = lit == NULL;
+  return lit;
+}
+
 static tvm_script_doc_obj* dim_doc(tvm_script_docsifier* d, const void* e, const void* path,
                                    sinfo_ctx* sc) {
   int64_t v;
@@ -138,6 +201,11 @@ static tvm_script_doc_obj* dim_doc(tvm_script_docsifier* d, const void* e, const
     if (lit) tvm_script_doc_mark(d, lit, path);
     return lit;
   }
+  if (sc && sc->signature && !tvm_tir_is_var(e) && tvm_tir_kind_of(e) != TVM_TIR_KIND_IntImm) {
+    bool failed;
+    tvm_script_doc_obj* lit = composite_dim_str(d, e, path, sc, &failed);
+    if (lit || failed) return lit;
+  }
   return tvm_script_as_doc_obj(d, e, path);
 }
 
@@ -163,6 +231,52 @@ static tvm_script_doc_obj* dims_doc(tvm_script_docsifier* d, void* dims, const v
 
 static tvm_script_doc_obj* sinfo_doc(tvm_script_docsifier* d, const tvm_relax_sinfo_obj* s,
                                      const void* path, sinfo_ctx* sc);
+
+/* A tensor's virtual device as upstream prints it: "<target kind>:<index among that kind's>" in
+ * the printed module's I.module_global_infos vdevice list (the device itself, else one equal to
+ * it); the I.vdevice(...) call when it is not there (no module, or a device of its own). */
+static tvm_script_doc_obj* vdevice_doc(tvm_script_docsifier* d, const void* vdev,
+                                       const void* path) {
+  tvm_script_frame* mf = tvm_script_frame_find(d, TVM_SCRIPT_PRINT_FRAME_MODULE);
+  const tvm_script__module_ctx* mctx = mf ? mf->data : NULL;
+  const tvm_tir_ir_module_obj* mod = mctx ? mctx->mod : NULL;
+  const TVMFFIAny* infos = mod ? tvm_ffi_map_get_str(mod->attrs, "global_infos") : NULL;
+  const TVMFFIAny* list = infos && infos->type_index == kTVMFFIMap
+                              ? tvm_ffi_map_get_str(infos->v_obj, "vdevice")
+                              : NULL;
+  const void* seq = list && (list->type_index == kTVMFFIArray || list->type_index == kTVMFFIList)
+                        ? list->v_obj
+                        : NULL;
+  const tvm_tir_vdevice_obj* want = vdev;
+  TVMFFIAny wa = tvm_ffi_any_obj(want->target ? want->target->kind : NULL);
+  TVMFFIByteArray wk;
+  int64_t n = seq ? tvm_ffi_seq_size(seq) : 0;
+  for (int pass = 0; want->target && tvm_ffi_any_as_bytes(&wa, &wk) && pass < 2; ++pass) {
+    int64_t index = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const void* v = tvm_ffi_seq_obj_at(seq, i);
+      if (!tvm_tir_is(v, TVM_TIR_KIND_VDevice) || !((const tvm_tir_vdevice_obj*)v)->target) continue;
+      TVMFFIAny ka = tvm_ffi_any_obj(((const tvm_tir_vdevice_obj*)v)->target->kind);
+      TVMFFIByteArray k;
+      if (!tvm_ffi_any_as_bytes(&ka, &k) || k.size != wk.size || memcmp(k.data, wk.data, k.size)) {
+        continue;
+      }
+      TVMFFIAny va = tvm_ffi_any_obj((void*)v), xa = tvm_ffi_any_obj((void*)vdev);
+      if (v == vdev || (pass == 1 && tvm_ffi_structural_equal(&va, &xa, false, NULL, NULL) == 1)) {
+        char buf[160];
+        snprintf(buf, sizeof(buf), "%.*s:%lld", (int)(wk.size < 120 ? wk.size : 120), wk.data,
+                 (long long)index);
+        tvm_script_doc_obj* lit = tvm_script_literal_str(buf);
+        void* p = lit ? tvm_script_path_attr(d, path, "vdevice") : NULL;
+        if (p) tvm_script_doc_mark(d, lit, p);
+        tvm_ffi_release(p);
+        return lit;
+      }
+      ++index;
+    }
+  }
+  return child(d, vdev, path, "vdevice");
+}
 
 static tvm_script_doc_obj* sinfo_child(tvm_script_docsifier* d, const tvm_relax_sinfo_obj* s,
                                        const void* path, const char* name, sinfo_ctx* sc) {
@@ -247,7 +361,7 @@ static tvm_script_doc_obj* sinfo_doc(tvm_script_docsifier* d, const tvm_relax_si
       if (!p->shape && p->ndim != TVM_RELAX_UNKNOWN_NDIM) {
         push_kwarg(&c, "ndim", tvm_script_literal_int(p->ndim));
       }
-      if (p->vdevice) push_kwarg(&c, "vdevice", child(d, p->vdevice, path, "vdevice"));
+      if (p->vdevice) push_kwarg(&c, "vdevice", vdevice_doc(d, p->vdevice, path));
       if (tvm_ffi_seq_size(c.args) == 0 && tvm_ffi_seq_size(c.keys) == 0) {
         tvm_ffi_release(c.args), tvm_ffi_release(c.keys), tvm_ffi_release(c.values);
         return r_prefixed(d, "Tensor");

@@ -427,8 +427,12 @@ TEST(struct_info_annotations) {
   tvm_ffi_error_clear();
   CHECK(rcall(b, "Tensor", RARGS(AO(d23)), RKW("shape"), RARGS(AO(d23))) == NULL);
   CHECK_RAISED("TypeError", "multiple values for argument 'shape'");
+  /* a device by name needs the module's I.module_global_infos (none here) */
   CHECK(rcall(b, "Tensor", RARGS(AO(d23)), RKW("vdevice"), RARGS(AS("cuda"))) == NULL);
-  CHECK_RAISED("NotImplementedError", "vdevice");
+  CHECK_RAISED("ValueError", "the virtual devices are not defined");
+  CHECK(rcall(b, "Tensor", RARGS(AO(d23)), RKW("vdevice"), RARGS(AS(":1"))) == NULL);
+  CHECK_RAISED("ValueError", "expected \"<target kind>\" or");
+  CHECK_EQ_INT(g_error_arg, 1);
   /* a shape value as the shape */
   tvm_relax_var_obj* sv = rt_var_take("s", tvm_relax_shape_sinfo_new(NULL, 2));
   check_sinfo(b, "Tensor", RARGS(AO(sv), AS("float32")), NOKW, "s: R.Shape(ndim=2)\nR.Tensor(s, dtype=\"float32\")");

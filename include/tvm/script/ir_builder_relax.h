@@ -102,6 +102,14 @@ tvm_tir_var_obj* tvm_script_relax_bind_sym_var(tvm_script_builder* b, const char
 void* tvm_script_relax_syms(tvm_script_builder* b);
 void tvm_script_relax_syms_reset(tvm_script_builder* b);
 
+/* ---- Virtual devices ------------------------------------------------------------------------- */
+/* upstream's LookupVDevice, for `R.Tensor(..., vdevice="llvm:1")`: the index-th VDevice whose
+ * target kind is kind[0..kind_len) in the "vdevice" list of the enclosing I.ir_module's
+ * I.module_global_infos (a new reference). ValueError (naming the devices there) when there is
+ * no module, no such list or no such device. */
+tvm_tir_vdevice_obj* tvm_script_relax_lookup_vdevice(tvm_script_builder* b, const char* kind,
+                                                     size_t kind_len, int64_t index);
+
 /* ---- Bindings -------------------------------------------------------------------------------- */
 /* name: ann = value (ann NULL: none; name NULL: a fresh name "lv" / "gv"). The bound Var. */
 tvm_relax_var_obj* tvm_script_relax_emit(tvm_script_builder* b, const char* name,

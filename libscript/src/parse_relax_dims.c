@@ -1,0 +1,258 @@
+/*
+ * parse_relax_dims.c: dims of Relax struct info written as strings holding an expression,
+ * `R.Tensor(("n * 2", 3))`, `R.Shape(["n + 1"])`, as upstream evaluates them (a string that is
+ * not a name is eval'ed over the function's symbolic variables). A string that is a name ("n")
+ * is left to the builtin (one tir.Var per name and function); any other string is read here as a
+ * PrimExpr of int64 over those variables (a name is the function's variable of that name, made
+ * on first use as "n" would make it):
+ *
+ *   expr  := term (('+' | '-') term)*
+ *   term  := unary (('*' | '//' | '%') unary)*
+ *   unary := '-' unary | '+' unary | atom
+ *   atom  := integer | name | '(' expr ')' | ('T.')?('min' | 'max') '(' expr ',' expr ')'
+ *
+ * with Python's precedence and the same operator helpers as the evaluator's (n * 2 is the Mul a
+ * PrimExpr `n * 2` gives). Errors are SyntaxError / TypeError located at the offending
+ * characters inside the string literal (the whole literal when it spans escapes or lines).
+ */
+#include <string.h>
+
+#include "parse_eval.h"
+#include "script_relax_internal.h"
+
+typedef struct {
+  script_parser* p;
+  const ast_expr* lit; /* the string literal */
+  const char* s;       /* its decoded text */
+  size_t n, pos;
+} dim_reader;
+
+static bool is_ident_start(char c) {
+  return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+static bool is_ident_char(char c) { return is_ident_start(c) || (c >= '0' && c <= '9'); }
+
+bool tvm_script__relax_dim_is_name(const char* s, size_t n) {
+  if (n == 0 || !is_ident_start(s[0])) return false;
+  for (size_t i = 1; i < n; ++i) {
+    if (!is_ident_char(s[i])) return false;
+  }
+  return true;
+}
+
+/* The span of text [from, to) of the string (the literal's span when the literal's characters
+ * are not its text one for one: escapes, a prefix, several lines). */
+static tvm_script_span span_of(const dim_reader* r, size_t from, size_t to) {
+  tvm_script_span sp = r->lit->span;
+  const tvm_script_span* l = &r->lit->span;
+  bool exact = l->start_line == l->end_line && l->start_byte >= 0 &&
+               (size_t)(l->end_byte - l->start_byte) == r->n + 2 &&
+               (r->p->src[l->start_byte] == '"' || r->p->src[l->start_byte] == '\'');
+  if (!exact) return sp;
+  if (to <= from) to = from + 1;
+  if (to > r->n + 1) to = r->n + 1; /* (at most the closing quote) */
+  sp.start_col = l->start_col + 1 + (int32_t)from;
+  sp.end_col = l->start_col + 1 + (int32_t)to;
+  sp.start_byte = l->start_byte + 1 + (int64_t)from;
+  sp.end_byte = l->start_byte + 1 + (int64_t)to;
+  return sp;
+}
+
+static int fail(dim_reader* r, size_t from, size_t to, const char* kind, const char* what) {
+  tvm_script_span sp = span_of(r, from, to);
+  return tvm_script__error_at(r->p, &sp, kind, "in the dim \"%.*s\": %s", (int)r->n, r->s, what);
+}
+
+static void skip_space(dim_reader* r) {
+  while (r->pos < r->n && (r->s[r->pos] == ' ' || r->s[r->pos] == '\t')) ++r->pos;
+}
+
+static bool accept(dim_reader* r, const char* tok) {
+  skip_space(r);
+  size_t k = strlen(tok);
+  if (r->pos + k > r->n || memcmp(r->s + r->pos, tok, k) != 0) return false;
+  /* '/' is not '//', '*' not '**' */
+  if ((k == 1 && (tok[0] == '/' || tok[0] == '*')) && r->pos + 1 < r->n &&
+      r->s[r->pos + 1] == tok[0]) {
+    return false;
+  }
+  r->pos += k;
+  return true;
+}
+
+static tvm_tir_expr_obj* read_expr(dim_reader* r, int depth);
+
+/* A located error from a libtir helper (its message kept). */
+static tvm_tir_expr_obj* relocated(dim_reader* r, size_t from, size_t to) {
+  tvm_script_span sp = span_of(r, from, to);
+  tvm_script__relocate(r->p, &sp);
+  return NULL;
+}
+
+static tvm_tir_expr_obj* read_atom(dim_reader* r, int depth) {
+  skip_space(r);
+  size_t start = r->pos;
+  if (r->pos >= r->n) {
+    fail(r, r->n, r->n + 1, "SyntaxError", "expected a number, a name or '('");
+    return NULL;
+  }
+  char c = r->s[r->pos];
+  if (c >= '0' && c <= '9') {
+    int64_t v = 0;
+    while (r->pos < r->n && r->s[r->pos] >= '0' && r->s[r->pos] <= '9') {
+      if (v > (INT64_MAX - 9) / 10) {
+        fail(r, start, r->pos + 1, "ValueError", "the number is too large for int64");
+        return NULL;
+      }
+      v = v * 10 + (r->s[r->pos++] - '0');
+    }
+    if (r->pos < r->n && (is_ident_char(r->s[r->pos]) || r->s[r->pos] == '.')) {
+      fail(r, start, r->pos + 1, "SyntaxError", "a dim must be an integer expression");
+      return NULL;
+    }
+    tvm_tir_expr_obj* e = tvm_tir_const_int(tvm_tir_dtype_int(64), v);
+    return e ? e : relocated(r, start, r->pos);
+  }
+  if (c == '(') {
+    ++r->pos;
+    tvm_tir_expr_obj* e = read_expr(r, depth + 1);
+    if (e && !accept(r, ")")) {
+      tvm_ffi_release(e);
+      fail(r, r->pos, r->pos + 1, "SyntaxError", "expected ')'");
+      return NULL;
+    }
+    return e;
+  }
+  if (!is_ident_start(c)) {
+    fail(r, start, start + 1, "SyntaxError", "expected a number, a name or '('");
+    return NULL;
+  }
+  while (r->pos < r->n && is_ident_char(r->s[r->pos])) ++r->pos;
+  size_t len = r->pos - start;
+  const char* name = r->s + start;
+  if (len == 1 && name[0] == 'T' && r->pos < r->n && r->s[r->pos] == '.') {
+    /* T.min / T.max as the printer writes them */
+    size_t at = ++r->pos;
+    while (r->pos < r->n && is_ident_char(r->s[r->pos])) ++r->pos;
+    name = r->s + at;
+    len = r->pos - at;
+    if (!((len == 3 && (!memcmp(name, "min", 3) || !memcmp(name, "max", 3))))) {
+      fail(r, start, r->pos, "SyntaxError", "only T.min and T.max are supported in a dim");
+      return NULL;
+    }
+  }
+  skip_space(r);
+  bool call = r->pos < r->n && r->s[r->pos] == '(';
+  if (call) {
+    bool is_min = len == 3 && !memcmp(name, "min", 3), is_max = len == 3 && !memcmp(name, "max", 3);
+    if (!is_min && !is_max) {
+      fail(r, start, r->pos, "SyntaxError", "only min(a, b) and max(a, b) calls are supported "
+           "in a dim");
+      return NULL;
+    }
+    ++r->pos;
+    tvm_tir_expr_obj* a = read_expr(r, depth + 1);
+    if (!a) return NULL;
+    if (!accept(r, ",")) {
+      tvm_ffi_release(a);
+      fail(r, r->pos, r->pos + 1, "SyntaxError", "expected ','");
+      return NULL;
+    }
+    tvm_tir_expr_obj* b = read_expr(r, depth + 1);
+    if (!b) {
+      tvm_ffi_release(a);
+      return NULL;
+    }
+    if (!accept(r, ")")) {
+      tvm_ffi_release(a);
+      tvm_ffi_release(b);
+      fail(r, r->pos, r->pos + 1, "SyntaxError", "expected ')'");
+      return NULL;
+    }
+    tvm_tir_expr_obj* e = is_min ? tvm_tir_min(a, b) : tvm_tir_max(a, b);
+    tvm_ffi_release(a);
+    tvm_ffi_release(b);
+    return e ? e : relocated(r, start, r->pos);
+  }
+  char buf[128];
+  if (len >= sizeof(buf)) {
+    fail(r, start, r->pos, "ValueError", "the name is too long");
+    return NULL;
+  }
+  memcpy(buf, name, len);
+  buf[len] = 0;
+  tvm_tir_var_obj* v = r->p->b ? tvm_script_relax_sym_var(r->p->b, buf) : NULL;
+  return v ? &v->expr : relocated(r, start, r->pos);
+}
+
+static tvm_tir_expr_obj* read_unary(dim_reader* r, int depth) {
+  if (depth > 64) {
+    fail(r, r->pos, r->pos + 1, "SyntaxError", "the expression is nested too deeply");
+    return NULL;
+  }
+  size_t start = (skip_space(r), r->pos);
+  if (accept(r, "-")) {
+    tvm_tir_expr_obj* x = read_unary(r, depth + 1);
+    tvm_tir_expr_obj* e = x ? tvm_tir_neg(x) : NULL;
+    tvm_ffi_release(x);
+    return e || !x ? e : relocated(r, start, r->pos);
+  }
+  if (accept(r, "+")) return read_unary(r, depth + 1);
+  return read_atom(r, depth);
+}
+
+static tvm_tir_expr_obj* read_term(dim_reader* r, int depth) {
+  size_t start = (skip_space(r), r->pos);
+  tvm_tir_expr_obj* e = read_unary(r, depth);
+  while (e) {
+    int op = accept(r, "*") ? 1 : accept(r, "//") ? 2 : accept(r, "%") ? 3 : 0;
+    if (!op) {
+      skip_space(r);
+      if (r->pos < r->n && r->s[r->pos] == '/') {
+        tvm_ffi_release(e);
+        fail(r, r->pos, r->pos + 1, "TypeError", "'/' is not an integer operation; write '//'");
+        return NULL;
+      }
+      break;
+    }
+    tvm_tir_expr_obj* b = read_unary(r, depth);
+    tvm_tir_expr_obj* x = !b            ? NULL
+                          : op == 1     ? tvm_tir_mul(e, b)
+                          : op == 2     ? tvm_tir_floordiv(e, b)
+                                        : tvm_tir_floormod(e, b);
+    tvm_ffi_release(e);
+    tvm_ffi_release(b);
+    if (b && !x) return relocated(r, start, r->pos);
+    e = x;
+  }
+  return e;
+}
+
+static tvm_tir_expr_obj* read_expr(dim_reader* r, int depth) {
+  size_t start = (skip_space(r), r->pos);
+  tvm_tir_expr_obj* e = read_term(r, depth);
+  while (e) {
+    int op = accept(r, "+") ? 1 : accept(r, "-") ? 2 : 0;
+    if (!op) break;
+    tvm_tir_expr_obj* b = read_term(r, depth);
+    tvm_tir_expr_obj* x = !b ? NULL : op == 1 ? tvm_tir_add(e, b) : tvm_tir_sub(e, b);
+    tvm_ffi_release(e);
+    tvm_ffi_release(b);
+    if (b && !x) return relocated(r, start, r->pos);
+    e = x;
+  }
+  return e;
+}
+
+int tvm_script__relax_dim_expr(script_parser* p, const ast_expr* lit, TVMFFIAny* out) {
+  dim_reader r = {p, lit, lit->u.str.data, lit->u.str.size, 0};
+  tvm_tir_expr_obj* e = read_expr(&r, 0);
+  if (!e) return -1;
+  skip_space(&r);
+  if (r.pos < r.n) {
+    tvm_ffi_release(e);
+    return fail(&r, r.pos, r.n, "SyntaxError", "unexpected text after the expression");
+  }
+  *out = tvm_ffi_any_obj(e);
+  return 0;
+}
