@@ -169,7 +169,10 @@ static int call_outputs(fuser* u, const tvm_relax_binding_obj* b, const tvm_rela
     return 0;
   }
   for (int64_t i = 0; i < *nbufs; ++i) {
-    const TVMFFIAny* a = assigned ? tvm_ffi_seq_at(assigned->v_obj, i) : NULL;
+    /* (the list holds the fields up to the last one assigned: it may be shorter) */
+    const TVMFFIAny* a = assigned && i < tvm_ffi_seq_size(assigned->v_obj)
+                             ? tvm_ffi_seq_at(assigned->v_obj, i)
+                             : NULL;
     if (a && a->type_index >= kTVMFFIStaticObjectBegin) {
       bufs[i] = (void*)a->v_obj;
       tvm_ffi_retain(bufs[i]);

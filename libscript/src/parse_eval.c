@@ -1089,6 +1089,10 @@ static int eval_args(script_parser* p, const ast_expr* c, int shape_arg, bool re
     if (relax_dims && is_dims_seq(a) &&
         (strcmp(kw_name, "shape") == 0 || strcmp(kw_name, "values") == 0)) {
       if (eval_relax_dims(p, a, &v) != 0) return -1;
+    } else if (relax_dims && a->kind == AST_STR && strcmp(kw_name, "value") == 0 &&
+               !tvm_script__relax_dim_is_name(a->u.str.data, a->u.str.size)) {
+      /* R.Prim(value="n * 2 + 1"), as a signature prints a composite value */
+      if (tvm_script__relax_dim_expr(p, a, &v) != 0) return -1;
     } else if (a->kind == AST_LAMBDA) {
       if (tvm_script__lambda_new(p, a, &pos->lambdas[1], &v) != 0) return -1;
     } else if (eval_storable(p, a, &v) != 0) {
@@ -1319,25 +1323,38 @@ static int buffer_method(script_parser* p, const ast_expr* c, TVMFFIAny* out) {
 }
 
 /* A call of a Relax function value inside a Relax body: `cls.f(x)` (a GlobalVar), a local
- * function's Var, `R.ExternFunc(...)(x)`. Positional arguments only. */
+ * function's Var, `R.ExternFunc(...)(x)`. Positional arguments, and `sinfo_args=(...)`, as the
+ * printer writes a call that carries them (ComputePrimValue's calls of its PrimFuncs). */
 static int call_relax_value(script_parser* p, const ast_expr* c, const TVMFFIAny* callee,
                             TVMFFIAny* out) {
-  if (c->u.call.kw_values.n != 0) {
-    return tvm_script__error_at(p, &c->u.call.kw_values.items[0]->span, "TypeError",
-                                "a call of a Relax function takes no keyword arguments");
+  int32_t nkw = c->u.call.kw_values.n;
+  if (nkw > 1 || (nkw == 1 && strcmp(c->u.call.kw_names[0]->text, "sinfo_args") != 0)) {
+    const ast_expr* bad = c->u.call.kw_values.items[nkw > 1 && strcmp(c->u.call.kw_names[0]->text,
+                                                                      "sinfo_args") == 0];
+    return tvm_script__error_at(p, &bad->span, "TypeError",
+                                "a call of a Relax function takes no keyword arguments but "
+                                "sinfo_args");
   }
   arg_list args;
   arg_list_init(&args);
   int32_t npos = 0;
   int rc = eval_args(p, c, 0, false, false, &args, &npos);
+  void* sinfo_args = NULL;
+  if (rc == 0 && nkw == 1 && !tvm_ffi_any_is_none(&args.args[npos]) &&
+      !(sinfo_args = tvm_script__relax_sinfo_list(&args.args[npos],
+                                                  "argument 'sinfo_args' of a call", false))) {
+    rc = tvm_script__relocate(p, &c->u.call.kw_values.items[0]->span);
+  }
   if (rc == 0) {
-    tvm_relax_expr_obj* r = tvm_script__relax_call_value(callee->v_obj, args.args, npos, NULL);
+    tvm_relax_expr_obj* r =
+        tvm_script__relax_call_value(callee->v_obj, args.args, npos, sinfo_args);
     if (r) {
       *out = tvm_ffi_any_obj(r);
     } else {
       rc = tvm_script__relocate(p, &c->span);
     }
   }
+  tvm_ffi_release(sinfo_args);
   arg_list_free(&args);
   return rc;
 }

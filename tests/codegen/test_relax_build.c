@@ -13,6 +13,7 @@
 #include <tvm/vm/vm.h>
 
 #include "relax_models.h"
+#include "pass_roundtrip.h"
 #include "relax_testing.h"
 
 static uint64_t g_rng = 0x1234567887654321ull;
@@ -103,7 +104,7 @@ static tvm_tir_ir_module_obj* model(void) {
 TEST(compiled_model_matches_evaluator) {
   tvm_tir_ir_module_obj* mod = model();
   CHECK(mod != NULL);
-  tvm_vm_executable* exec = mod ? tvm_codegen_relax_build(mod, NULL) : NULL;
+  tvm_vm_executable* exec = mod ? relax_build_roundtrip(mod) : NULL;
   CHECK(exec != NULL);
   if (!exec) {
     CHECK_OK(-1);
@@ -212,8 +213,8 @@ TEST(pipeline_matches_evaluator) {
     tvm_tir_ir_module_obj* mod = relax_models_mlp(4, k_cases[i].batch, 16);
     tvm_tir_ir_module_obj* legal = mod ? tvm_relax_transform_legalize_ops(mod) : NULL;
     tvm_vm_executable* exec =
-        !k_cases[i].legalize_only ? tvm_codegen_relax_build(mod, NULL)
-                                  : tvm_codegen_relax_build_passes(mod, &legalize, 1, NULL);
+        !k_cases[i].legalize_only ? relax_build_roundtrip(mod)
+                                  : relax_build_passes_roundtrip(mod, &legalize, 1);
     CHECK(exec != NULL);
     tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
     for (int64_t trial = 0; vm && trial < 3; ++trial) {
@@ -242,7 +243,7 @@ static size_t mlp_pool_bytes(unsigned mask) {
     }
   }
   tvm_tir_ir_module_obj* mod = relax_models_mlp(8, 64, 256);
-  tvm_vm_executable* exec = mod ? tvm_codegen_relax_build_passes(mod, passes, n, NULL) : NULL;
+  tvm_vm_executable* exec = mod ? relax_build_passes_roundtrip(mod, passes, n) : NULL;
   tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
   size_t allocated = 0, cached = 0;
   CHECK(vm != NULL);
@@ -303,7 +304,7 @@ TEST(kill_of_a_non_variable_is_refused) {
 TEST(transformer_compiled_matches_evaluator) {
   tvm_tir_ir_module_obj* raw = relax_models_transformer(2, 4, 8, 16);
   tvm_tir_ir_module_obj* mod = raw ? tvm_relax_transform_legalize_ops(raw) : NULL;
-  tvm_vm_executable* exec = mod ? tvm_codegen_relax_build(raw, NULL) : NULL;
+  tvm_vm_executable* exec = mod ? relax_build_roundtrip(raw) : NULL;
   CHECK(exec != NULL);
   if (!exec) {
     CHECK_OK(-1);

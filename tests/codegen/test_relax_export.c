@@ -14,6 +14,7 @@
 
 #include "codegen_testing.h"
 #include "relax_testing.h"
+#include "pass_roundtrip.h"
 
 static uint64_t g_rng = 0x9E3779B97F4A7C15ull;
 static double rnd(void) {
@@ -129,7 +130,8 @@ static void tmp_path(char* buf, size_t n, const char* tag) {
 /* Export the model to path; 0 on success. */
 static int export_model(const char* path) {
   tvm_tir_ir_module_obj* mod = model();
-  int rc = mod ? tvm_codegen_relax_export(mod, path, NULL) : -1;
+  tvm_codegen_options o = relax_roundtrip_options();
+  int rc = mod ? tvm_codegen_relax_export(mod, path, &o) : -1;
   tvm_ffi_release(mod);
   return rc;
 }

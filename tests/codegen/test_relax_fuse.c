@@ -11,11 +11,12 @@
 #include <tvm/vm/vm.h>
 
 #include "fuse_testing.h"
+#include "pass_roundtrip.h"
 
 /* Compile legal (borrowed) with the build pipeline and compare the VM's results with the
  * evaluator's at batch 1 and 3; the elements that differ beyond tol relative. */
 static int64_t compiled_diff(const tvm_tir_ir_module_obj* legal, double tol) {
-  tvm_vm_executable* exec = legal ? tvm_codegen_relax_build(legal, NULL) : NULL;
+  tvm_vm_executable* exec = legal ? relax_build_roundtrip(legal) : NULL;
   tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
   if (!vm) {
     CHECK_OK(-1);
@@ -52,7 +53,7 @@ static int64_t fused_calls(const tvm_tir_ir_module_obj* legal) {
   const tvm_relax_pass* p;
   int64_t all = tvm_relax_build_pipeline_passes(&p), n = 0;
   while (n < all && strcmp(p[n].name, "FuseTIR") != 0) ++n;
-  tvm_tir_ir_module_obj* out = n < all ? tvm_relax_run_passes(legal, p, n + 1) : NULL;
+  tvm_tir_ir_module_obj* out = n < all ? run_passes_roundtrip(legal, p, n + 1) : NULL;
   int64_t calls = relax_models_count_calls(out, "main", "relax.call_tir");
   tvm_ffi_release(out);
   return calls;

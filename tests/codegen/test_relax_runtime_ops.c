@@ -15,6 +15,7 @@
 
 #include "relax_models.h"
 #include "relax_testing.h"
+#include "pass_roundtrip.h"
 #include "stdout_capture.h"
 
 /* test.dps_scale3(x, out): out = 3 * x (float32, same shape). */
@@ -212,7 +213,7 @@ static int run(tvm_tir_ir_module_obj* mod, tvm_vm* vm, void* x, void* s, float l
 static void runtime_ops(bool pipeline) {
   tvm_tir_ir_module_obj* mod = runtime_model();
   CHECK(mod != NULL);
-  tvm_vm_executable* exec = !mod ? NULL : pipeline ? tvm_codegen_relax_build(mod, NULL)
+  tvm_vm_executable* exec = !mod ? NULL : pipeline ? relax_build_roundtrip(mod)
                                                    : tvm_codegen_relax_build_passes(mod, NULL, 0, NULL);
   CHECK(exec != NULL);
   tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
@@ -295,7 +296,7 @@ TEST(call_tir_rewrite_of_inplace_and_dps) {
   const tvm_relax_pass* passes;
   int64_t np = tvm_relax_build_pipeline_passes(&passes), k = 0;
   while (k < np && strcmp(passes[k].name, "CallTIRRewrite") != 0) ++k;
-  tvm_tir_ir_module_obj* out = mod && k < np ? tvm_relax_run_passes(mod, passes, k + 1) : NULL;
+  tvm_tir_ir_module_obj* out = mod && k < np ? run_passes_roundtrip(mod, passes, k + 1) : NULL;
   CHECK(out != NULL);
   char buf[4096];
   const char* text = out ? relax_models_bindings_text(out, "main", buf, sizeof(buf)) : "";

@@ -17,6 +17,7 @@
 #include "relax_models.h"
 #include "relax_pool.h"
 #include "relax_testing.h"
+#include "pass_roundtrip.h"
 
 static uint64_t g_rng = 0x5851f42d4c957f2dull;
 static float rndf(void) {
@@ -94,7 +95,7 @@ typedef struct {
 static built build(tvm_tir_ir_module_obj* mod) {
   built b = {mod, NULL, NULL, NULL};
   b.ref = mod ? tvm_relax_transform_legalize_ops(mod) : NULL;
-  b.exec = b.ref ? tvm_codegen_relax_build(mod, NULL) : NULL;
+  b.exec = b.ref ? relax_build_roundtrip(mod) : NULL;
   if (mod && !b.exec) print_error("build");
   b.vm = b.exec ? tvm_vm_create(b.exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
   return b;
@@ -240,7 +241,7 @@ TEST(declared_composite_dims_are_checked) {
  * _kernels variant), naming the way out. */
 TEST(codegen_without_kernels_is_refused) {
   tvm_tir_ir_module_obj* mod = declared_model();
-  tvm_tir_ir_module_obj* low = mod ? tvm_relax_build_pipeline(mod) : NULL;
+  tvm_tir_ir_module_obj* low = mod ? build_pipeline_roundtrip(mod) : NULL;
   CHECK(low != NULL);
   CHECK(low && tvm_codegen_relax_vm_codegen(low) == NULL);
   CHECK_RAISED("ValueError", "tvm_codegen_relax_vm_codegen_kernels");
@@ -357,7 +358,7 @@ static tvm_tir_ir_module_obj* lowering_pipeline(const tvm_tir_ir_module_obj* mod
       passes[n++] = p[i];
     }
   }
-  return tvm_relax_run_passes(mod, passes, n);
+  return run_passes_roundtrip(mod, passes, n);
 }
 
 /* main(x: (4, 8)): a = exp(x); b = reshape(a, (8, 4)) (a view of a's storage); c = negative(b);

@@ -22,6 +22,7 @@
 #define TVM_TESTS_RELAX_PASS_ROUNDTRIP_H_
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <tvm/relax/analysis.h>
 #include <tvm/relax/transform.h>
@@ -112,6 +113,7 @@ static inline int pass_roundtrip_observer(void* ctx, const char* pass,
   void* t1 = tvm_script_print_obj(mod, NULL);
   if (!t1) return tvm_ffi_raise_context("TVMScript round trip: printing the module");
   const char* s1 = tvm_ffi_str_cstr(t1);
+  if (getenv("PASS_ROUNDTRIP_DUMP")) fprintf(stderr, "---- after %s:\n%s\n", pass, s1);
   char filename[160];
   snprintf(filename, sizeof(filename), "<printed after %s>", pass ? pass : "?");
   tvm_script_parse_options po;

@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "pass_roundtrip.h"
 #include "relax_models.h"
 #include "relax_testing.h"
 
@@ -29,7 +30,7 @@ static tvm_tir_ir_module_obj* passes_upto(tvm_tir_ir_module_obj* mod, const char
   }
   while (k < m && strcmp(lowering[k].name, last) != 0) ++k;
   CHECK(k < m);
-  tvm_tir_ir_module_obj* out = mod && k < m ? tvm_relax_run_passes(mod, lowering, k + 1) : NULL;
+  tvm_tir_ir_module_obj* out = mod && k < m ? run_passes_roundtrip(mod, lowering, k + 1) : NULL;
   tvm_ffi_release(mod);
   return out;
 }
