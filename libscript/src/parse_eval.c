@@ -16,6 +16,7 @@
 #include "script_relax_internal.h"
 
 #include <ctype.h>
+#include <tvm/script/printer.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -191,6 +192,10 @@ static bool resolve_unbound(script_parser* p, const script_name* n, TVMFFIAny* o
   }
   if (name_is(n, "float")) {
     *out = special_value(&kFloat);
+    return true;
+  }
+  if (name_is(n, "tvm")) { /* the package, in upstream's default globals */
+    *out = special_value(&kModTvm);
     return true;
   }
   if (!p->has_imports) {
@@ -1322,6 +1327,41 @@ static int buffer_method(script_parser* p, const ast_expr* c, TVMFFIAny* out) {
   return 0;
 }
 
+/* `tvm.ir.load_json("""...""")`: the metadata section the printer writes before the module
+ * (tvm/script/printer.h), read into the ffi.Map of type key to array that
+ * `metadata["relax.expr.Constant"][i]` then indexes. 1 when c is not that call. */
+static int metadata_load(script_parser* p, const ast_expr* c, TVMFFIAny* out) {
+  const ast_expr* f = c->u.call.func;
+  if (f->kind != AST_ATTR || !name_is(f->u.attr.name, "load_json")) return 1;
+  const ast_expr* ir = f->u.attr.value;
+  if (ir->kind != AST_ATTR || !name_is(ir->u.attr.name, "ir") ||
+      ir->u.attr.value->kind != AST_NAME || root_module(p, ir->u.attr.value->u.name) != &kModTvm) {
+    return 1;
+  }
+  if (c->u.call.args.n != 1 || c->u.call.kw_values.n != 0) {
+    return tvm_script__error_at(p, &c->span, "TypeError",
+                                "tvm.ir.load_json() takes one argument, the JSON text");
+  }
+  const ast_expr* arg = c->u.call.args.items[0];
+  TVMFFIAny v;
+  if (tvm_script__eval(p, arg, &v) != 0) return -1;
+  TVMFFIByteArray text;
+  int rc = 0;
+  if (!tvm_ffi_any_as_bytes(&v, &text)) {
+    rc = tvm_script__error_at(p, &arg->span, "TypeError",
+                              "tvm.ir.load_json() takes a string, got %s", tvm_ffi_any_type_name(&v));
+  } else {
+    void* m = tvm_script_metadata_from_json(text.data, text.size);
+    if (m) {
+      *out = tvm_ffi_any_obj(m);
+    } else {
+      rc = tvm_script__relocate(p, &arg->span);
+    }
+  }
+  tvm_ffi_any_release(&v);
+  return rc;
+}
+
 /* A call of a Relax function value inside a Relax body: `cls.f(x)` (a GlobalVar), a local
  * function's Var, `R.ExternFunc(...)(x)`. Positional arguments, and `sinfo_args=(...)`, as the
  * printer writes a call that carries them (ComputePrimValue's calls of its PrimFuncs). */
@@ -1414,6 +1454,7 @@ int tvm_script__eval_call(script_parser* p, const ast_expr* c, tvm_script_call_c
   } else {
     int r = buffer_method(p, c, out);
     if (r <= 0) return r;
+    if ((r = metadata_load(p, c, out)) <= 0) return r;
     if (tvm_script__eval(p, func, &callee) != 0) return -1;
     if (p->token == SCRIPT_TOKEN_RELAX && tvm_ffi_any_is_object(&callee) &&
         (is_kind(&callee, TVM_TIR_KIND_GlobalVar) || tvm_relax_is_expr(callee.v_obj))) {
@@ -1509,6 +1550,9 @@ static int eval_kind(script_parser* p, const ast_expr* e, TVMFFIAny* out) {
                                   e->u.name->relax_df_local
                                       ? " (a dataflow variable is visible after its block only "
                                         "when R.output names it)"
+                                  : name_is(e->u.name, "metadata")
+                                      ? " (the text has no metadata section, `metadata = "
+                                        "tvm.ir.load_json(...)`: print it with show_meta)"
                                       : "");
     case AST_ATTR:
       return eval_attr(p, e, out);

@@ -80,6 +80,7 @@ COMPILED_MATCHES(value_used_twice, 1)
 COMPILED_MATCHES(split_tuple_get_item, 2)
 COMPILED_MATCHES(tuple_get_item_of_outside_tuple, 3)
 COMPILED_MATCHES(constant_operand, 1)
+COMPILED_MATCHES(folded_constants, 1)
 COMPILED_MATCHES(conv_bias_relu, 2)
 
 TEST(mlp_model) {
@@ -157,6 +158,7 @@ int main(void) {
   RUN(split_tuple_get_item);
   RUN(tuple_get_item_of_outside_tuple);
   RUN(constant_operand);
+  RUN(folded_constants);
   RUN(conv_bias_relu);
   RUN(mlp_model);
   RUN(transformer_model);
