@@ -17,6 +17,8 @@
  *   tvm_tir_ir_module_obj* out = run_passes_roundtrip(mod, passes, n);   // tvm_relax_run_passes
  *   tvm_tir_ir_module_obj* out = build_pipeline_roundtrip(mod);          // the build pipeline
  *   opts.relax_after_pass = pass_roundtrip_observer;                      // libcodegen's build
+ *
+ * PASS_ROUNDTRIP_DUMP=1 in the environment prints every module checked to stderr.
  */
 #ifndef TVM_TESTS_RELAX_PASS_ROUNDTRIP_H_
 #define TVM_TESTS_RELAX_PASS_ROUNDTRIP_H_
