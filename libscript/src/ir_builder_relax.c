@@ -96,6 +96,9 @@ static void set_last(tvm_script_builder* b, void* obj) {
   b->relax_last = obj;
 }
 
+/* (Bindings, below.) */
+static int place_binding(tvm_script_builder* b, tvm_script__frame* f, void* binding, bool ann);
+
 static bool is_bool(DLDataType t) { return tvm_tir_dtype_is_bool(t) || t.code == kDLBool; }
 
 static const char* type_name(const void* obj) {
@@ -504,8 +507,6 @@ static void* final_attrs(relax_frame* r, bool* ok) {
   if (!m) *ok = false;
   return m;
 }
-
-static int place_binding(tvm_script_builder* b, tvm_script__frame* f, void* binding, bool ann);
 
 static int finish_function(tvm_script_builder* b, tvm_script__frame* f) {
   relax_frame* r = f->relax;
