@@ -16,12 +16,12 @@
 #include "script_relax_internal.h"
 
 #include <ctype.h>
-#include <tvm/script/printer.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <tvm/script/printer.h>
 
 /* ---- Special values ----------------------------------------------------------------------- */
 static const script_special kModTir = {SCRIPT_SPECIAL_MODULE, "tirx"};

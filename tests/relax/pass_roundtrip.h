@@ -163,8 +163,7 @@ static inline int pass_roundtrip_observer(void* ctx, const char* pass,
 
 /* tvm_relax_run_passes with the check on the input and after every pass. */
 static inline tvm_tir_ir_module_obj* run_passes_roundtrip(const tvm_tir_ir_module_obj* mod,
-                                                          const tvm_relax_pass* passes,
-                                                          int64_t n) {
+                                                          const tvm_relax_pass* passes, int64_t n) {
   if (mod && pass_roundtrip_observer(NULL, "(the input)", mod) != 0) {
     tvm_ffi_raise_context("before the first pass");
     return NULL;
