@@ -140,9 +140,9 @@ static int64_t count_kernel_calls(const tvm_tir_ir_module_obj* mod) {
 static int compile_and_run(const tvm_tir_ir_module_obj* mod, bool fuse, const TVMFFIAny* args, int nargs,
                            run_row* r) {
   const tvm_relax_pass* p;
-  tvm_relax_pass passes[16];
+  tvm_relax_pass passes[32];
   int64_t all = tvm_relax_build_pipeline_passes(&p), n = 0;
-  for (int64_t i = 0; i < all && n < 16; ++i) {
+  for (int64_t i = 0; i < all && n < 32; ++i) {
     bool fusion = strcmp(p[i].name, "AnnotateTIROpPattern") == 0 || strcmp(p[i].name, "FuseOps") == 0 ||
                   strcmp(p[i].name, "FuseTIR") == 0;
     if (fuse || !fusion) passes[n++] = p[i];

@@ -9,6 +9,10 @@
  *
  * The baseline row is "LegalizeOps only": call_tir compiled directly, one fresh output per call,
  * all held until the function returns.
+ *
+ * A second table does the same for the models of model_bench (bench/model_bench_models.c: MLP,
+ * CNN, transformer block, ResNet block): the peak with the whole pipeline against the pipeline
+ * without StaticPlanBlockMemory and KillAfterLastUse (the baseline).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +22,7 @@
 #include <tvm/vm/vm.h>
 
 #include "bench_util.h"
+#include "model_bench.h"
 #include "relax_models.h"
 
 /* The build pipeline without the passes named in `skip` (comma-separated), into out. */
@@ -45,8 +50,8 @@ static void report_error(const char* what) {
 
 static int run_row(const char* name, const char* skip, int layers, int64_t batch, int64_t hidden,
                    int first_only) {
-  tvm_relax_pass passes[16];
-  int64_t n = first_only ? 1 : pipeline_without(skip, passes, 16);
+  tvm_relax_pass passes[32];
+  int64_t n = first_only ? 1 : pipeline_without(skip, passes, 32);
   if (first_only) passes[0] = (tvm_relax_pass){"LegalizeOps", tvm_relax_transform_legalize_ops};
   tvm_tir_ir_module_obj* mod = relax_models_mlp(layers, batch, hidden);
   double t0 = bench_now_ns();
@@ -82,6 +87,63 @@ static int run_row(const char* name, const char* skip, int layers, int64_t batch
   return rc;
 }
 
+/* The peak pool bytes of one run of model bm (zero inputs) compiled with the pipeline less
+ * `skip`; -1 on failure (reported). */
+static int64_t model_peak(const bench_model* bm, const char* skip) {
+  tvm_relax_pass passes[32];
+  int64_t n = pipeline_without(skip, passes, 32);
+  tvm_vm_executable* exec = tvm_codegen_relax_build_passes(bm->mod, passes, n, NULL);
+  tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
+  int64_t peak = -1;
+  if (vm) {
+    TVMFFIAny args[BENCH_MAX_PARAMS], out;
+    for (int i = 0; i < bm->nparams; ++i) {
+      void* t = tvm_ffi_tensor_empty(bm->shape[i], bm->ndim[i], tvm_ffi_dtype(kDLFloat, 32, 1),
+                                     (DLDevice){kDLCPU, 0});
+      const DLTensor* dl = t ? tvm_ffi_tensor_dl(t) : NULL;
+      if (dl) memset(dl->data, 0, (size_t)tvm_ffi_dltensor_numel(dl) * 4);
+      args[i] = tvm_ffi_any_obj(t);
+    }
+    size_t allocated = 0, cached = 0;
+    if (tvm_vm_invoke(vm, "main", args, bm->nparams, &out) == 0) {
+      tvm_ffi_any_release(&out);
+      if (tvm_vm_memory_usage(vm, 0, &allocated, &cached) == 0) {
+        peak = (int64_t)(allocated + cached);
+      }
+    }
+    for (int i = 0; i < bm->nparams; ++i) tvm_ffi_any_release(&args[i]);
+    tvm_vm_release(vm);
+  }
+  if (peak < 0) report_error(bm->name);
+  tvm_ffi_release(exec);
+  return peak;
+}
+
+static int model_rows(void) {
+  static const char* const models[] = {"mlp-b32", "cnn", "transformer", "resnet-block"};
+  printf("\nThe models of model_bench: peak pool KiB of one run\n");
+  printf("%-16s %22s %16s %8s\n", "model", "without planning (base)", "whole pipeline", "saved");
+  int rc = 0;
+  for (int m = 0; m < 4; ++m) {
+    bench_model bm;
+    if (bench_model_build(models[m], &bm) != 0) {
+      report_error(models[m]);
+      rc = 1;
+      continue;
+    }
+    int64_t base = model_peak(&bm, "StaticPlanBlockMemory,KillAfterLastUse");
+    int64_t planned = model_peak(&bm, NULL);
+    if (base > 0 && planned >= 0) {
+      printf("%-16s %22.1f %16.1f %7.0f%%\n", models[m], (double)base / 1024.0,
+             (double)planned / 1024.0, 100.0 * (double)(base - planned) / (double)base);
+    } else {
+      rc = 1;
+    }
+    tvm_ffi_release(bm.mod);
+  }
+  return rc;
+}
+
 int main(int argc, char** argv) {
   int layers = argc > 1 ? atoi(argv[1]) : 16;
   int64_t batch = argc > 2 ? atoll(argv[2]) : 64, hidden = argc > 3 ? atoll(argv[3]) : 256;
@@ -99,5 +161,6 @@ int main(int argc, char** argv) {
                 layers, batch, hidden, 0);
   rc |= run_row("pipeline without planning", "StaticPlanBlockMemory", layers, batch, hidden, 0);
   rc |= run_row("whole pipeline", NULL, layers, batch, hidden, 0);
+  rc |= model_rows();
   return rc ? 1 : 0;
 }

@@ -4,9 +4,10 @@
  *   ./serve model.so
  *
  * Loads the library (its kernels plus the VM executable in its __tvm_ffi__library_bin), creates a
- * VM on the CPU, calls main(x, w, b) on tensors it makes and prints the result. The model is
- * make_model.c's softmax(x @ w + b); the result is also checked against the same formula in
- * plain C, so that a wrong answer fails (exit status 1).
+ * VM on the CPU, calls main(x, w0, b0, w1, b1) on tensors it makes and prints the result. The
+ * model is model.py's softmax(relu(x @ w0 + b0) @ w1 + b1), built by `tvmc build model.py`; the
+ * result is also checked against the same formula in plain C, so that a wrong answer fails (exit
+ * status 1).
  *
  * The program must export its tvm-ffi symbols to the library it loads: link with -rdynamic.
  */
@@ -14,7 +15,7 @@
 #include <stdio.h>
 #include <tvm/vm/vm.h>
 
-enum { N = 3, K = 4, M = 3 };
+enum { N = 3, K = 4, H = 8, M = 3 };
 
 static int fail(const char* what) {
   void* err = tvm_ffi_error_take();
@@ -38,10 +39,12 @@ int main(int argc, char** argv) {
     fprintf(stderr, "usage: %s model.so\n", argv[0]);
     return 2;
   }
-  float x[N * K], w[K * M], b[M];
+  float x[N * K], w0[K * H], b0[H], w1[H * M], b1[M];
   for (int i = 0; i < N * K; ++i) x[i] = (float)(i % 5) * 0.25f - 0.5f;
-  for (int i = 0; i < K * M; ++i) w[i] = (float)((i * 7) % 11) * 0.1f - 0.5f;
-  for (int i = 0; i < M; ++i) b[i] = 0.1f * (float)i;
+  for (int i = 0; i < K * H; ++i) w0[i] = (float)((i * 7) % 11) * 0.1f - 0.5f;
+  for (int i = 0; i < H; ++i) b0[i] = 0.05f * (float)(i % 3);
+  for (int i = 0; i < H * M; ++i) w1[i] = (float)((i * 5) % 9) * 0.1f - 0.4f;
+  for (int i = 0; i < M; ++i) b1[i] = 0.1f * (float)i;
 
   tvm_vm_executable* exec = tvm_vm_executable_load_file(argv[1]);
   if (!exec) return fail("loading the model");
@@ -49,14 +52,16 @@ int main(int argc, char** argv) {
   tvm_vm_executable_release(exec); /* the VM holds it */
   if (!vm) return fail("creating the VM");
 
-  int64_t sx[2] = {N, K}, sw[2] = {K, M}, sb[1] = {M};
-  void* tx = tensor(2, sx, x);
-  void* tw = tensor(2, sw, w);
-  void* tb = tensor(1, sb, b);
-  if (!tx || !tw || !tb) return fail("making the inputs");
-  TVMFFIAny args[3] = {tvm_ffi_any_obj(tx), tvm_ffi_any_obj(tw), tvm_ffi_any_obj(tb)};
+  int64_t sx[2] = {N, K}, sw0[2] = {K, H}, sb0[1] = {H}, sw1[2] = {H, M}, sb1[1] = {M};
+  void* t[5] = {tensor(2, sx, x), tensor(2, sw0, w0), tensor(1, sb0, b0), tensor(2, sw1, w1),
+                tensor(1, sb1, b1)};
+  TVMFFIAny args[5];
+  for (int i = 0; i < 5; ++i) {
+    if (!t[i]) return fail("making the inputs");
+    args[i] = tvm_ffi_any_obj(t[i]);
+  }
   TVMFFIAny out = tvm_ffi_any_none();
-  if (tvm_vm_invoke(vm, "main", args, 3, &out) != 0) return fail("calling main");
+  if (tvm_vm_invoke(vm, "main", args, 5, &out) != 0) return fail("calling main");
   const DLTensor* y = out.type_index == kTVMFFITensor ? tvm_ffi_tensor_dl(out.v_obj) : NULL;
   if (!y || y->ndim != 2 || y->shape[0] != N || y->shape[1] != M) {
     fprintf(stderr, "serve: main returned %s, not a (%d, %d) tensor\n",
@@ -65,13 +70,18 @@ int main(int argc, char** argv) {
   }
 
   int bad = 0;
-  printf("main(x, w, b) = softmax(x @ w + b), shape (%lld, %lld):\n", (long long)y->shape[0],
-         (long long)y->shape[1]);
+  printf("main(x, w0, b0, w1, b1) = softmax(relu(x @ w0 + b0) @ w1 + b1), shape (%lld, %lld):\n",
+         (long long)y->shape[0], (long long)y->shape[1]);
   for (int i = 0; i < N; ++i) {
-    double ref[M], mx = -INFINITY, sum = 0;
+    double h[H], ref[M], mx = -INFINITY, sum = 0;
+    for (int j = 0; j < H; ++j) {
+      h[j] = b0[j];
+      for (int k = 0; k < K; ++k) h[j] += (double)x[i * K + k] * w0[k * H + j];
+      if (h[j] < 0) h[j] = 0;
+    }
     for (int j = 0; j < M; ++j) {
-      ref[j] = b[j];
-      for (int k = 0; k < K; ++k) ref[j] += (double)x[i * K + k] * w[k * M + j];
+      ref[j] = b1[j];
+      for (int k = 0; k < H; ++k) ref[j] += h[k] * w1[k * M + j];
       if (ref[j] > mx) mx = ref[j];
     }
     for (int j = 0; j < M; ++j) sum += (ref[j] = exp(ref[j] - mx));
@@ -83,7 +93,7 @@ int main(int argc, char** argv) {
     printf("\n");
   }
   tvm_ffi_any_release(&out);
-  tvm_ffi_release(tx), tvm_ffi_release(tw), tvm_ffi_release(tb);
+  for (int i = 0; i < 5; ++i) tvm_ffi_release(t[i]);
   tvm_vm_release(vm);
   if (bad) {
     fprintf(stderr, "serve: %d values differ from the C reference\n", bad);

@@ -33,8 +33,10 @@ void tvm_codegen__free(cg_state* s) {
   if (s->b) LLVMDisposeBuilder(s->b);
   tvm_ffi_free(s->binds);
   tvm_ffi_free(s->live_allocs);
+  tvm_ffi_free(s->loops);
   s->binds = NULL;
   s->live_allocs = NULL;
+  s->loops = NULL;
   s->b = NULL;
 }
 
@@ -163,7 +165,8 @@ void tvm_codegen__emit_release(cg_state* s, LLVMValueRef handle) {
 }
 
 void tvm_codegen__emit_ret(cg_state* s, LLVMValueRef v) {
-  for (int64_t k = s->nallocs - 1; k >= s->alloc_base; --k) tvm_codegen__emit_release(s, s->live_allocs[k]);
+  for (int64_t k = s->nallocs - 1; k >= s->alloc_base; --k)
+    tvm_codegen__emit_release(s, s->live_allocs[k].handle);
   LLVMBuildRet(s->b, v);
 }
 
@@ -989,7 +992,7 @@ static int s_assert(cg_state* s, const void* st) {
   if (tvm_tir_kind_of(n->message) == TVM_TIR_KIND_StringImm)
     msg = tvm_ffi_str_cstr(((const tvm_tir_string_imm_obj*)n->message)->value);
   LLVMValueRef parts[1] = {tvm_codegen__cstr(s, msg)};
-  tvm_codegen__emit_check(s, c, "AssertionError", parts, 1);
+  tvm_codegen__emit_check(s, c, tvm_tir_assert_stmt_kind(n), parts, 1);
   return tvm_codegen__stmt(s, n->body);
 }
 
@@ -1114,11 +1117,49 @@ static int s_ret(cg_state* s, const tvm_tir_call_obj* c) {
   return 0;
 }
 
+/* ---- Loops and the jumps that leave them ---------------------------------------------------- */
+static int loop_push(cg_state* s, LLVMBasicBlockRef brk, LLVMBasicBlockRef cont) {
+  if (s->nloops == s->loops_cap) {
+    int64_t cap = s->loops_cap ? 2 * s->loops_cap : 8;
+    cg_loop* p = tvm_ffi_realloc(s->loops, (size_t)cap * sizeof(cg_loop));
+    if (!p) return tvm_codegen__fail(s, "MemoryError", "out of memory");
+    s->loops = p;
+    s->loops_cap = cap;
+  }
+  s->loops[s->nloops++] = (cg_loop){brk, cont, s->nallocs};
+  return 0;
+}
+
+/* tir.break_loop / tir.continue_loop: release the heap allocations made in the loop's body so
+ * far and give back its dynamic stack (the first save after the body began), then branch to
+ * the loop's exit, or its latch (a For's, made here on first use) / condition (a While's). */
+static int s_jump(cg_state* s, bool brk) {
+  if (s->nloops <= s->loop_base)
+    return tvm_codegen__fail(s, "ValueError", "%s outside a loop",
+                             brk ? "tir.break_loop" : "tir.continue_loop");
+  cg_loop* l = &s->loops[s->nloops - 1];
+  LLVMValueRef sp = NULL;
+  for (int64_t k = s->nallocs - 1; k >= l->nallocs; --k) {
+    tvm_codegen__emit_release(s, s->live_allocs[k].handle);
+    if (s->live_allocs[k].stack) sp = s->live_allocs[k].stack;
+  }
+  if (sp) tvm_codegen__stack_restore(s, sp);
+  if (!brk && !l->cont) l->cont = LLVMAppendBasicBlockInContext(s->ctx, s->fn, "for_latch");
+  LLVMBuildBr(s->b, brk ? l->brk : l->cont);
+  /* Statements after the jump are unreachable; they go to a block of their own. */
+  LLVMPositionBuilderAtEnd(s->b, LLVMAppendBasicBlockInContext(s->ctx, s->fn, "after_jump"));
+  return 0;
+}
+
 static int s_evaluate(cg_state* s, const void* st) {
   const tvm_tir_evaluate_obj* n = st;
-  if (tvm_tir_kind_of(n->value) == TVM_TIR_KIND_Call &&
-      tvm_tir_is_builtin(((const tvm_tir_call_obj*)n->value)->op, TVM_TIR_BUILTIN_ret))
-    return s_ret(s, (const tvm_tir_call_obj*)n->value);
+  if (tvm_tir_kind_of(n->value) == TVM_TIR_KIND_Call) {
+    const void* op = ((const tvm_tir_call_obj*)n->value)->op;
+    if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_ret))
+      return s_ret(s, (const tvm_tir_call_obj*)n->value);
+    if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_break_loop)) return s_jump(s, true);
+    if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_continue_loop)) return s_jump(s, false);
+  }
   if (tvm_tir_kind_of(n->value) == TVM_TIR_KIND_IntImm) return 0;
   return tvm_codegen__expr(s, n->value) ? 0 : -1;
 }
@@ -1231,10 +1272,15 @@ static int s_for(cg_state* s, const void* st) {
   bool sg = is_signed(n->loop_var->expr.dtype);
   LLVMBuildCondBr(s->b, LLVMBuildICmp(s->b, sg ? LLVMIntSLT : LLVMIntULT, i, hi, ""), body, end);
   LLVMPositionBuilderAtEnd(s->b, body);
-  if (tvm_codegen__bind(s, n->loop_var, i) != 0) return -1;
+  if (tvm_codegen__bind(s, n->loop_var, i) != 0 || loop_push(s, end, NULL) != 0) return -1;
   int rc = tvm_codegen__stmt(s, n->body);
+  LLVMBasicBlockRef cont = s->loops[--s->nloops].cont;
   s->nbinds--;
   if (rc != 0) return -1;
+  if (cont) { /* a continue's target: the rest of the body falls through to it */
+    LLVMBuildBr(s->b, cont);
+    LLVMPositionBuilderAtEnd(s->b, cont);
+  }
   LLVMValueRef next = LLVMBuildAdd(s->b, i, LLVMConstInt(t, 1, 0), "");
   LLVMBasicBlockRef latch = LLVMGetInsertBlock(s->b);
   tvm_codegen__loop_metadata(s, LLVMBuildBr(s->b, head), true, tvm_codegen__unroll_hint(n));
@@ -1254,7 +1300,10 @@ static int s_while(cg_state* s, const void* st) {
   if (!c) return -1;
   LLVMBuildCondBr(s->b, c, body, end);
   LLVMPositionBuilderAtEnd(s->b, body);
-  if (tvm_codegen__stmt(s, n->body) != 0) return -1;
+  if (loop_push(s, end, head) != 0) return -1;
+  int rc = tvm_codegen__stmt(s, n->body);
+  s->nloops--;
+  if (rc != 0) return -1;
   LLVMBuildBr(s->b, head);
   LLVMPositionBuilderAtEnd(s->b, end);
   return 0;

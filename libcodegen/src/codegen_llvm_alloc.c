@@ -138,10 +138,10 @@ static LLVMValueRef heap_alloc(cg_state* s, LLVMValueRef bytes, LLVMValueRef* ou
   return h;
 }
 
-static int push_alloc(cg_state* s, LLVMValueRef h) {
+static int push_alloc(cg_state* s, LLVMValueRef h, LLVMValueRef sp) {
   if (s->nallocs == s->alloc_cap) {
     int64_t cap = s->alloc_cap ? 2 * s->alloc_cap : 8;
-    LLVMValueRef* p = tvm_ffi_realloc(s->live_allocs, (size_t)cap * sizeof(LLVMValueRef));
+    cg_alloc* p = tvm_ffi_realloc(s->live_allocs, (size_t)cap * sizeof(cg_alloc));
     if (!p) {
       s->failed = true;
       return -1;
@@ -149,8 +149,12 @@ static int push_alloc(cg_state* s, LLVMValueRef h) {
     s->live_allocs = p;
     s->alloc_cap = cap;
   }
-  s->live_allocs[s->nallocs++] = h;
+  s->live_allocs[s->nallocs++] = (cg_alloc){h, sp};
   return 0;
+}
+
+void tvm_codegen__stack_restore(cg_state* s, LLVMValueRef sp) {
+  stack_intrin(s, "llvm.stackrestore", &sp, 1);
 }
 
 /* A run-time sized allocation: on the stack when small and the budget allows, else the heap. */
@@ -187,7 +191,7 @@ static int dynamic_allocate(cg_state* s, const tvm_tir_allocate_obj* n) {
   LLVMValueRef hp = LLVMBuildPhi(s->b, s->ptr, "alloc_owner");
   LLVMAddIncoming(hp, (LLVMValueRef[]){LLVMConstNull(s->ptr), h},
                   (LLVMBasicBlockRef[]){stk, heap_end}, 2);
-  if (push_alloc(s, hp) != 0 || tvm_codegen__bind(s, n->buffer_var, p) != 0) return -1;
+  if (push_alloc(s, hp, sp) != 0 || tvm_codegen__bind(s, n->buffer_var, p) != 0) return -1;
   int rc = tvm_codegen__stmt(s, n->body);
   s->nbinds--;
   if (may_stack) s->stack_dyn -= TVM_CODEGEN_MAX_DYN_STACK_ALLOC;

@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <tvm/tir/visit.h>
+
 #include "internal.h"
 
 static bool is_signed_code(DLDataType t) { return t.code == kDLInt; }
@@ -109,9 +111,25 @@ static LLVMValueRef dtype_name_of(cg_state* s, LLVMValueRef packed) {
   return r;
 }
 
+/* A buffer field whose expression uses a variable that a later parameter defines (`(n * 32,)`
+ * before the buffer of shape `(n, 32)`): checked once every parameter is bound, as upstream's
+ * packed API puts its asserts after all the bindings. */
+typedef struct {
+  const void* expr;
+  LLVMValueRef value;
+  char what[64];
+  char prefix[256];
+} deferred_check;
+
+typedef struct {
+  deferred_check* items;
+  int64_t n, cap;
+} deferred_checks;
+
 typedef struct {
   cg_state* s;
   char prefix[256]; /* "<fname>: argument <name>: " */
+  deferred_checks* later;
 } arg_ctx;
 
 /* Check an i64 value against an expected i64: ValueError "<prefix><what>: expected E, got V". */
@@ -150,7 +168,33 @@ static void check_non_negative(arg_ctx* a, LLVMValueRef v, const char* what, con
   tvm_codegen__check_end(s, ok, "ValueError", parts, 2);
 }
 
-/* Bind a Var to value (converted from i64) on first sight, else check expr == value. A value
+/* Check the i64 value v64 against expr (of any integer dtype). */
+static int check_expr(arg_ctx* a, const void* expr, LLVMValueRef v64, const char* what) {
+  cg_state* s = a->s;
+  LLVMValueRef e = tvm_codegen__expr(s, expr);
+  if (!e) return -1;
+  if (LLVMTypeOf(e) != s->i64)
+    e = LLVMBuildIntCast2(s->b, e, s->i64, tvm_tir_expr_dtype(expr).code == kDLInt, "");
+  check_eq_i64(a, v64, e, what);
+  return 0;
+}
+
+static int stop_at_unbound_var(tvm_tir_visitor* v, const void* node) {
+  return tvm_codegen__lookup(v->ctx, node) ? TVM_TIR_VISIT_CONTINUE : -1;
+}
+
+/* Whether every variable of expr is bound already. */
+static bool all_bound(cg_state* s, const void* expr) {
+  tvm_tir_visitor v = {0};
+  v.pre[TVM_TIR_KIND_Var] = v.pre[TVM_TIR_KIND_SizeVar] = stop_at_unbound_var;
+  v.ctx = s;
+  int rc = tvm_tir_visit(&v, expr);
+  tvm_tir_visitor_free(&v);
+  return rc == 0;
+}
+
+/* Bind a Var to value (converted from i64) on first sight, else check expr == value, or, when
+ * expr uses a variable not bound yet, note the check for after the last parameter. A value
  * the Var's dtype cannot hold is a ValueError worded as the interpreter's
  * "<prefix><what>: V does not fit variable 'n' of type int32", not a silent truncation. */
 static int bind_or_check(arg_ctx* a, const void* expr, LLVMValueRef v64, const char* what) {
@@ -171,12 +215,21 @@ static int bind_or_check(arg_ctx* a, const void* expr, LLVMValueRef v64, const c
     tvm_codegen__check_end(s, ok, "ValueError", parts, 3);
     return tvm_codegen__bind(s, expr, LLVMBuildIntCast2(s->b, v64, t, 1, tvm_tir_var_name(expr)));
   }
-  LLVMValueRef e = tvm_codegen__expr(s, expr);
-  if (!e) return -1;
-  if (LLVMTypeOf(e) != s->i64)
-    e = LLVMBuildIntCast2(s->b, e, s->i64, tvm_tir_expr_dtype(expr).code == kDLInt, "");
-  check_eq_i64(a, v64, e, what);
-  return 0;
+  if (!all_bound(s, expr)) {
+    deferred_checks* l = a->later;
+    if (l->n == l->cap) {
+      int64_t cap = l->cap ? 2 * l->cap : 8;
+      deferred_check* items = tvm_ffi_realloc(l->items, (size_t)cap * sizeof(deferred_check));
+      if (!items) return tvm_codegen__fail(s, "MemoryError", "out of memory");
+      l->items = items, l->cap = cap;
+    }
+    deferred_check* d = &l->items[l->n++];
+    d->expr = expr, d->value = v64;
+    snprintf(d->what, sizeof(d->what), "%s", what);
+    snprintf(d->prefix, sizeof(d->prefix), "%s", a->prefix);
+    return 0;
+  }
+  return check_expr(a, expr, v64, what);
 }
 
 static int buffer_param(cg_state* s, arg_ctx* a, LLVMValueRef arg, const tvm_tir_buffer_obj* buf) {
@@ -415,6 +468,7 @@ int tvm_codegen__function(cg_state* s, const tvm_tir_prim_func_obj* f, const cha
     tvm_codegen__check_end(s, ok, "TypeError", parts, 2);
   }
   bool* is_data = NULL;
+  deferred_checks later = {0};
   /* Scalars first, then buffers, as the interpreter binds them: a buffer's shape may be an
    * expression of a scalar parameter that comes after it (`(n * 4,)`). */
   for (int64_t i = 0; i < 2 * n && !s->failed; ++i) {
@@ -424,7 +478,7 @@ int tvm_codegen__function(cg_state* s, const tvm_tir_prim_func_obj* f, const cha
     if ((bv != NULL) != (i >= n)) continue;
     LLVMValueRef idx = c64(s, (i % n) * 16);
     LLVMValueRef arg = LLVMBuildGEP2(s->b, s->i8, args, &idx, 1, "arg");
-    arg_ctx a = {.s = s};
+    arg_ctx a = {.s = s, .later = &later};
     if (bv) {
       const tvm_tir_buffer_obj* buf = (const tvm_tir_buffer_obj*)bv->v_obj;
       snprintf(a.prefix, sizeof(a.prefix), "%s: argument %s: ", symbol, tvm_tir_buffer_name(buf));
@@ -434,6 +488,13 @@ int tvm_codegen__function(cg_state* s, const tvm_tir_prim_func_obj* f, const cha
       if (scalar_param(s, &a, arg, p) != 0) break;
     }
   }
+  for (int64_t i = 0; i < later.n && !s->failed; ++i) {
+    deferred_check* d = &later.items[i];
+    arg_ctx a = {.s = s, .later = &later};
+    memcpy(a.prefix, d->prefix, sizeof(a.prefix));
+    if (check_expr(&a, d->expr, d->value, d->what) != 0) break;
+  }
+  tvm_ffi_free(later.items);
   if (s->failed) return -1;
   /* The body function: every bound value is a parameter. */
   int64_t nb = s->nbinds;

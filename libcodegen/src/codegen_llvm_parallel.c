@@ -99,8 +99,9 @@ int tvm_codegen__parallel_for(cg_state* s, const tvm_tir_for_obj* n, LLVMValueRe
    * allocations are not the closure's to release. */
   LLVMValueRef saved_fn = s->fn;
   LLVMBasicBlockRef saved_entry = s->entry;
-  int64_t saved_base = s->alloc_base;
+  int64_t saved_base = s->alloc_base, saved_loop_base = s->loop_base;
   s->alloc_base = s->nallocs;
+  s->loop_base = s->nloops; /* no jump leaves the closure */
   /* The closure is a function of its own, run on a pool thread: its own stack budget. */
   int64_t saved_stack[3] = {s->stack_slots, s->stack_dyn, s->stack_dyn_peak};
   s->stack_slots = s->stack_dyn = s->stack_dyn_peak = 0;
@@ -161,6 +162,7 @@ int tvm_codegen__parallel_for(cg_state* s, const tvm_tir_for_obj* n, LLVMValueRe
   s->fn = saved_fn;
   s->entry = saved_entry;
   s->alloc_base = saved_base;
+  s->loop_base = saved_loop_base;
   LLVMPositionBuilderAtEnd(s->b, resume);
   return 0;
 }

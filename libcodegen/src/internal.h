@@ -32,6 +32,21 @@ typedef struct {
   const void* dyn_bytes; /* int64 PrimExpr: dynamic shared memory bytes, or NULL */
 } cg_launch_info;
 
+/* A heap allocation live at the builder's position (its ffi.Tensor handle value, NULL when
+ * the allocation is on the stack) and the stack pointer saved before it (llvm.stacksave), or
+ * NULL (a constant-size slot). */
+typedef struct {
+  LLVMValueRef handle, stack;
+} cg_alloc;
+
+/* A loop around the builder's position that break / continue can leave: where each jumps
+ * (cont made on first use for a For: its latch) and the allocations live when its body began
+ * (live_allocs[nallocs ..) are released, and the stack restored, by a jump). */
+typedef struct {
+  LLVMBasicBlockRef brk, cont;
+  int64_t nallocs;
+} cg_loop;
+
 /* The state of generating one module. */
 typedef struct {
   LLVMContextRef ctx;
@@ -56,8 +71,12 @@ typedef struct {
    * the allocation is on the stack): every return emitted while they are live releases
    * live_allocs[alloc_base .. nallocs) first. alloc_base is where the current function (body
    * or parallel closure) starts: a closure does not release its caller's allocations. */
-  LLVMValueRef* live_allocs;
+  cg_alloc* live_allocs;
   int64_t nallocs, alloc_cap, alloc_base;
+  /* The loops around the builder's position (innermost last); those below loop_base belong to
+   * the caller of the function being generated (a parallel closure). */
+  cg_loop* loops;
+  int64_t nloops, loops_cap, loop_base;
   /* tir.ret writes its value to the caller's result slot: the body function's last parameter
    * (a TVMFFIAny*), valid while generating ret_fn (not inside a parallel closure). */
   LLVMValueRef ret_slot, ret_fn;
@@ -117,6 +136,8 @@ LLVMValueRef tvm_codegen__fmt_i64(cg_state* s, LLVMValueRef v);
 void tvm_codegen__emit_release(cg_state* s, LLVMValueRef handle);
 /* Emit `ret i32 v` after releasing the live heap allocations of the current function. */
 void tvm_codegen__emit_ret(cg_state* s, LLVMValueRef v);
+/* llvm.stackrestore(sp) (codegen_llvm_alloc.c). */
+void tvm_codegen__stack_restore(cg_state* s, LLVMValueRef sp);
 /* An alloca in the current function's entry block (so it is allocated once per call). */
 LLVMValueRef tvm_codegen__entry_alloca(cg_state* s, LLVMTypeRef t, const char* name);
 LLVMValueRef tvm_codegen__const_i32(cg_state* s, int64_t v);

@@ -449,8 +449,8 @@ typedef struct {
   void* by_hash; /* ffi.Dict hash -> ffi.List of (GlobalVar, PrimFunc before naming) pairs */
 } dedup_ctx;
 
-/* The GlobalVar of the kernel equal to pf made earlier, else pf named `name` (global_symbol)
- * and added to funcs under a new GlobalVar. New reference or NULL + error. */
+/* The GlobalVar of the kernel equal to pf made earlier, else pf added to funcs under a new
+ * GlobalVar `name`. New reference or NULL + error. */
 static tvm_tir_global_var_obj* dedup(dedup_ctx* d, tvm_tir_prim_func_obj* pf, const char* name,
                                      void* funcs) {
   TVMFFIAny fv = tvm_ffi_any_obj(pf);
@@ -465,12 +465,9 @@ static tvm_tir_global_var_obj* dedup(dedup_ctx* d, tvm_tir_prim_func_obj* pf, co
       return gv;
     }
   }
-  TVMFFIAny gs = tvm_ffi_string(name);
-  tvm_tir_prim_func_obj* named = tvm_tir_prim_func_with_attr(pf, "global_symbol", &gs);
-  tvm_ffi_any_release(&gs);
-  tvm_tir_global_var_obj* gv = named ? tvm_relax__prim_func_global_var(name, named) : NULL;
-  int rc = gv ? put(funcs, gv, named) : -1;
-  tvm_ffi_release(named);
+  /* Private (no global_symbol), as LegalizeOps' kernels. */
+  tvm_tir_global_var_obj* gv = tvm_relax__prim_func_global_var(name, pf);
+  int rc = gv ? put(funcs, gv, pf) : -1;
   if (rc == 0 && !same) {
     void* list = tvm_ffi_list_new();
     TVMFFIAny lv = tvm_ffi_any_obj(list);

@@ -368,13 +368,11 @@ static tvm_tir_global_var_obj* add_kernel(pass_ctx* c, const char* hint, void* f
   }
   char name[160];
   if (kernel_name(c, hint, name, sizeof(name)) != 0) return NULL;
-  TVMFFIAny gs = tvm_ffi_string(name);
-  tvm_tir_prim_func_obj* named = tvm_tir_prim_func_with_attr(func, "global_symbol", &gs);
-  tvm_ffi_any_release(&gs);
-  tvm_tir_global_var_obj* gv = named ? tvm_relax__prim_func_global_var(name, named) : NULL;
-  TVMFFIAny k = tvm_ffi_any_obj(gv), v = tvm_ffi_any_obj(named);
+  /* Private, as upstream's (no global_symbol): DeadCodeElimination removes the kernels no
+   * longer called, and VMCodeGen compiles each under its GlobalVar's name. */
+  tvm_tir_global_var_obj* gv = tvm_relax__prim_func_global_var(name, func);
+  TVMFFIAny k = tvm_ffi_any_obj(gv), v = tvm_ffi_any_obj(func);
   int rc = gv ? tvm_ffi_dict_set(c->funcs, &k, &v) : -1;
-  tvm_ffi_release(named);
   if (rc == 0 && !same) {
     void* list = tvm_ffi_list_new();
     TVMFFIAny lv = tvm_ffi_any_obj(list);

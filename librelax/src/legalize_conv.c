@@ -1,7 +1,7 @@
 /*
  * legalize_conv.c: the kernels of the convolutions (conv1d NCW/OIW, conv2d NCHW/OIHW, with
- * strides, padding, dilation and groups), conv2d_transpose (NCHW/IOHW, the same attributes
- * and output_padding), pooling (max_pool2d / avg_pool2d NCHW with
+ * strides, padding, dilation and groups), conv2d_transpose (any permutation of NCHW/IOHW,
+ * the same attributes and output_padding), pooling (max_pool2d / avg_pool2d NCHW with
  * count_include_pad and ceil_mode; adaptive_avg_pool2d NCHW), pad (constant, edge, reflect),
  * batch_norm (inference: the moving statistics, passed through as the second and third
  * results; training: the batch's statistics, the moving ones updated) and dropout (the
@@ -178,20 +178,42 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_conv(const tvm_relax_call_obj* call) 
 }
 
 /* ---- conv2d_transpose ------------------------------------------------------------------------ */
+/* pos[k] = where letter canon[k] is in layout attribute `name` (absent: `dflt`, absent too: canon).
+ * false when the layout is not a permutation of canon's letters (a packed layout). */
+static bool layout_pos(const tvm_relax_call_obj* call, const char* name, const char* dflt,
+                       const char* canon, int* pos) {
+  const char* l = attr_str(call, name);
+  if (!l) l = dflt ? dflt : canon;
+  size_t n = strlen(canon);
+  if (strlen(l) != n) return false;
+  for (size_t k = 0; k < n; ++k) {
+    const char* p = strchr(l, canon[k]);
+    if (!p) return false;
+    pos[k] = (int)(p - l);
+  }
+  return true;
+}
+
 /*
- * NCHW data, IOHW weight (in channels, out channels per group, kh, kw), as upstream's
- * group_conv2d_transpose_nchw computes it: out[n, o, y, x] is the sum over the input channels c
- * of o's group and the taps (ky, kx) of data[n, c, iy, ix] * w[c, o % O_g, ky, kx] where
- * y + pad_top - ky * dilation = iy * stride (likewise for x), for iy inside the input. Taps that
- * land between strides or outside the input are conditions, not a dilated copy. output_padding
- * only lengthens the output (its inference rule).
+ * Data, weight and output in any layout that permutes the letters of NCHW / IOHW / NCHW (the
+ * weight: in channels I, out channels per group O, kh, kw; out_layout defaults to data_layout),
+ * as upstream's group_conv2d_transpose_nchw computes it in NCHW/IOHW: out[n, o, y, x] is the sum
+ * over the input channels c of o's group and the taps (ky, kx) of data[n, c, iy, ix] *
+ * w[c, o % O_g, ky, kx] where y + pad_top - ky * dilation = iy * stride (likewise for x), for iy
+ * inside the input. The indices are placed by the layouts, the loops follow the output's. Taps
+ * that land between strides or outside the input are conditions, not a dilated copy.
+ * output_padding only lengthens the output (its inference rule).
  */
 static void* conv_transpose_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
                                  int nin, tvm_tir_buffer_obj* const* out, int nout) {
   (void)nin, (void)nout;
-  if (!layout_is(call, "data_layout", "NCHW") || !layout_is(call, "kernel_layout", "IOHW") ||
-      !layout_is(call, "out_layout", "NCHW")) {
-    tvm_ffi_raise("NotImplementedError", "conv2d_transpose: only the NCHW/IOHW layouts have a kernel");
+  int pd[4], pk[4], po[4];
+  if (!layout_pos(call, "data_layout", NULL, "NCHW", pd) ||
+      !layout_pos(call, "kernel_layout", NULL, "IOHW", pk) ||
+      !layout_pos(call, "out_layout", attr_str(call, "data_layout"), "NCHW", po)) {
+    tvm_ffi_raise("NotImplementedError",
+                  "conv2d_transpose: only layouts that permute NCHW / IOHW have a kernel (packed "
+                  "layouts do not)");
     return NULL;
   }
   int64_t strides[2], dilation[2], pad[4];
@@ -210,13 +232,15 @@ static void* conv_transpose_body(const tvm_relax_call_obj* call, tvm_tir_buffer_
     tvm_relax__release_all(v, 4);
     return NULL;
   }
+  /* v: n, o, y, x; the logical dims of the weight: I, O_g, kh, kw; of the data's H, W. */
+  void *w_i = dim(w, pk[0]), *w_og = dim(w, pk[1]), *w_kh = dim(w, pk[2]), *w_kw = dim(w, pk[3]);
   /* o's group: o // O_g; its input channels start at group * (I / groups). */
-  void* ipg = tvm_tir_floordiv_take(tvm_tir_ref(dim(w, 0)), tvm_tir_i64(groups));
-  void* chan = tvm_tir_add_take(tvm_tir_mul_take(tvm_tir_floordiv_take(tvm_tir_ref(v[1]), tvm_tir_ref(dim(w, 1))),
+  void* ipg = tvm_tir_floordiv_take(tvm_tir_ref(w_i), tvm_tir_i64(groups));
+  void* chan = tvm_tir_add_take(tvm_tir_mul_take(tvm_tir_floordiv_take(tvm_tir_ref(v[1]), tvm_tir_ref(w_og)),
                                                  tvm_tir_ref(ipg)),
                                 tvm_tir_ref(r[0]));
-  void* xi[4] = {tvm_tir_ref(v[0]), tvm_tir_ref(chan), NULL, NULL};
-  void* wi[4] = {chan, tvm_tir_floormod_take(tvm_tir_ref(v[1]), tvm_tir_ref(dim(w, 1))), tvm_tir_ref(r[1]),
+  void* xl[4] = {tvm_tir_ref(v[0]), tvm_tir_ref(chan), NULL, NULL};
+  void* wl[4] = {chan, tvm_tir_floormod_take(tvm_tir_ref(v[1]), tvm_tir_ref(w_og)), tvm_tir_ref(r[1]),
                  tvm_tir_ref(r[2])};
   void* cond = NULL;
   for (int i = 0; i < 2; ++i) {
@@ -229,22 +253,28 @@ static void* conv_transpose_body(const tvm_relax_call_obj* call, tvm_tir_buffer_
       c = tvm_tir_and_take(c, tvm_tir_eq_take(tvm_tir_floormod_take(tvm_tir_ref(tt), tvm_tir_i64(strides[i])),
                                               tvm_tir_i64(0)));
     }
-    c = tvm_tir_and_take(c, tvm_tir_lt_take(tvm_tir_ref(pos), tvm_tir_ref(dim(x, 2 + i))));
+    c = tvm_tir_and_take(c, tvm_tir_lt_take(tvm_tir_ref(pos), tvm_tir_ref(dim(x, pd[2 + i]))));
     cond = and_opt(cond, c);
-    xi[2 + i] = pos;
+    xl[2 + i] = pos;
     tvm_ffi_release(tt);
   }
+  /* The logical indices at their places in each buffer's layout. */
+  void *xi[4], *wi[4], *oi[4], *oi2[4], *oi3[4], *ov[4], *oext[4];
+  for (int k = 0; k < 4; ++k) {
+    xi[pd[k]] = xl[k], wi[pk[k]] = wl[k];
+    oi[po[k]] = tvm_tir_ref(v[k]), oi2[po[k]] = tvm_tir_ref(v[k]), oi3[po[k]] = tvm_tir_ref(v[k]);
+    ov[po[k]] = v[k];
+  }
+  for (int p = 0; p < 4; ++p) oext[p] = dim(o, p);
   void* prod = tvm_tir_mul_take(tvm_tir_cast_take(t, tvm_tir_load_takev(tvm_tir_ref(x), 4, xi)),
                                 tvm_tir_cast_take(t, tvm_tir_load_takev(tvm_tir_ref(w), 4, wi)));
-  void *oi[4], *oi2[4], *oi3[4];
-  for (int i = 0; i < 4; ++i) oi[i] = tvm_tir_ref(v[i]), oi2[i] = tvm_tir_ref(v[i]), oi3[i] = tvm_tir_ref(v[i]);
   void* acc = tvm_tir_store_takev(tvm_tir_ref(o), tvm_tir_add_take(tvm_tir_load_takev(tvm_tir_ref(o), 4, oi), prod), 4, oi2);
   acc = tvm_tir_if_take(cond, acc, NULL);
-  void* rext[3] = {ipg, dim(w, 2), dim(w, 3)};
+  void* rext[3] = {ipg, w_kh, w_kw};
   void* red = tvm_relax__loop_nest(r, rext, 3, NULL, acc);
   void* init = tvm_tir_store_takev(tvm_tir_ref(o), zero_of(t), 4, oi3);
-  void* oext[4] = {dim(o, 0), dim(o, 1), dim(o, 2), dim(o, 3)};
-  void* body = tvm_relax__loop_nest(v, oext, 4, NULL, tvm_tir_seq_take(init, red));
+  /* The output's loops in its own order (ov: v placed by the output layout). */
+  void* body = tvm_relax__loop_nest(ov, oext, 4, NULL, tvm_tir_seq_take(init, red));
   tvm_ffi_release(ipg);
   tvm_relax__release_all(v, 4);
   tvm_relax__release_all(r, 3);

@@ -243,9 +243,11 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_norm(const tvm_relax_call_obj* call) 
  * softmax(Q K^T * scale + bias) V per batch and head, scale 1 / sqrt(H) unless given, query
  * head h reading key / value head h // (N / N_k) (grouped-query attention). A causal mask keeps
  * the keys j <= s + offset (offset 0 for "TopLeft", |S - S_kv| for "BottomRight", upstream's
- * trilu), the others out of the softmax. One output row at a time: a pass for the row's
- * maximum, a pass accumulating exp(score - max) and its weighted values into the output, then a
- * division by the sum; the scores are computed in both passes rather than stored.
+ * trilu), the others out of the softmax; a window_size w (with a causal mask) keeps only the w
+ * keys j > s + offset - w as well, a row without keys staying zero. One output row at a time:
+ * a pass for the row's maximum, a pass accumulating exp(score - max) and its weighted values
+ * into the output, then a division by the sum; the scores are computed in both passes rather
+ * than stored.
  */
 typedef struct {
   tvm_tir_buffer_obj *q, *k, *v, *bias, *out;
@@ -285,14 +287,20 @@ static void* attn_score(attn_ctx* a, tvm_tir_buffer_obj* dot, void* j, void* d) 
   return tvm_tir_seq_take(tvm_relax__scratch_store(dot, f_const(a->t, 0)), loop, tvm_relax__scratch_store(dot, sc));
 }
 
+/* The mask's condition on key j: j <= s + offset, and with a window of w keys also
+ * j > s + offset - w. */
+static void* attn_keep(attn_ctx* a, void* j, void* offset, int64_t window) {
+  void* keep = tvm_tir_le_take(tvm_tir_ref(j), tvm_tir_add_take(tvm_tir_ref(a->s), tvm_tir_ref(offset)));
+  if (window <= 0) return keep;
+  void* low = tvm_tir_gt_take(
+      tvm_tir_ref(j),
+      tvm_tir_sub_take(tvm_tir_add_take(tvm_tir_ref(a->s), tvm_tir_ref(offset)), tvm_tir_i64(window)));
+  return tvm_tir_and_take(keep, low);
+}
+
 static void* attention_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
                             tvm_tir_buffer_obj* const* out, int nout) {
   (void)nout;
-  const TVMFFIAny* ws = tvm_relax_call_attr(call, "window_size");
-  if (ws && !tvm_ffi_any_is_none(ws)) {
-    tvm_ffi_raise("NotImplementedError", "attention: sliding-window attention (window_size) has no kernel");
-    return NULL;
-  }
   const TVMFFIAny* mv = tvm_relax_call_attr(call, "causal_mask");
   TVMFFIByteArray mb = {NULL, 0};
   bool causal = mv && !tvm_ffi_any_is_none(mv) && tvm_ffi_any_as_bytes(mv, &mb);
@@ -300,6 +308,22 @@ static void* attention_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* 
   if (causal && !bottom_right && !(mb.size == 7 && memcmp(mb.data, "TopLeft", 7) == 0)) {
     tvm_ffi_raise("ValueError", "attention: unknown causal_mask \"%.*s\"", (int)mb.size, mb.data);
     return NULL;
+  }
+  /* A sliding window of w keys ending at the causal diagonal (flash-attention's
+   * window_size_left = w - 1, window_size_right = 0). */
+  const TVMFFIAny* ws = tvm_relax_call_attr(call, "window_size");
+  int64_t window = 0;
+  if (ws && !tvm_ffi_any_is_none(ws)) {
+    if (!causal) {
+      tvm_ffi_raise("NotImplementedError",
+                    "attention: a sliding window (window_size) needs a causal_mask: the window "
+                    "ends at the causal diagonal");
+      return NULL;
+    }
+    if (!tvm_ffi_any_as_int(ws, &window) || window < 1) {
+      tvm_ffi_raise("ValueError", "attention: window_size must be a positive integer");
+      return NULL;
+    }
   }
   attn_ctx a = {in[0], in[1], in[2], nin > 3 ? in[3] : NULL, out[0], NULL, NULL, NULL, NULL, NULL, NAN, out[0]->dtype};
   const TVMFFIAny* sv = tvm_relax_call_attr(call, "scale");
@@ -330,7 +354,7 @@ static void* attention_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* 
   /* pass 1: the row's maximum */
   void* p1 = tvm_tir_seq_take(attn_score(&a, dot, j1, d1),
                               tvm_relax__scratch_store(mx, tvm_tir_max_take(tvm_relax__scratch_load(mx), tvm_relax__scratch_load(dot))));
-  if (causal) p1 = tvm_tir_if_take(tvm_tir_le_take(tvm_tir_ref(j1), tvm_tir_add_take(tvm_tir_ref(a.s), tvm_tir_ref(offset))), p1, NULL);
+  if (causal) p1 = tvm_tir_if_take(attn_keep(&a, j1, offset, window), p1, NULL);
   p1 = tvm_tir_serial_take(tvm_tir_ref(j1), tvm_tir_i64(0), tvm_tir_ref(s_kv), p1);
   /* the output row starts at zero */
   void* init = tvm_tir_serial_take(tvm_tir_ref(e[0]), tvm_tir_i64(0), tvm_tir_ref(h_v),
@@ -349,7 +373,7 @@ static void* attention_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* 
       tvm_relax__scratch_store(dot, tvm_tir_call_take(t, "tir.exp", tvm_tir_sub_take(tvm_relax__scratch_load(dot), tvm_relax__scratch_load(mx)))),
       tvm_relax__scratch_store(sum, tvm_tir_add_take(tvm_relax__scratch_load(sum), tvm_relax__scratch_load(dot))),
       tvm_tir_serial_take(tvm_tir_ref(e[1]), tvm_tir_i64(0), tvm_tir_ref(h_v), upd));
-  if (causal) p2 = tvm_tir_if_take(tvm_tir_le_take(tvm_tir_ref(j2), tvm_tir_add_take(tvm_tir_ref(a.s), tvm_tir_ref(offset))), p2, NULL);
+  if (causal) p2 = tvm_tir_if_take(attn_keep(&a, j2, offset, window), p2, NULL);
   p2 = tvm_tir_serial_take(tvm_tir_ref(j2), tvm_tir_i64(0), tvm_tir_ref(s_kv), p2);
   /* out /= sum */
   void* fin = tvm_tir_serial_take(
@@ -359,6 +383,8 @@ static void* attention_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* 
                                                             tvm_tir_ref(a.h), tvm_tir_ref(e[2])),
                                           tvm_relax__scratch_load(sum)),
                          tvm_tir_ref(a.b), tvm_tir_ref(a.s), tvm_tir_ref(a.h), tvm_tir_ref(e[2])));
+  /* A window may hold no key (TopLeft, S > S_kv): the row stays zero, as flash-attention's. */
+  if (window > 0) fin = tvm_tir_if_take(tvm_tir_gt_take(tvm_relax__scratch_load(sum), f_const(t, 0)), fin, NULL);
   void* row = tvm_tir_seq_take(tvm_relax__scratch_store(mx, f_const(t, -INFINITY)), p1, init,
                                tvm_relax__scratch_store(sum, f_const(t, 0)), p2, fin);
   row = tvm_relax__scratch_scope(sum, tvm_relax__scratch_scope(mx, tvm_relax__scratch_scope(dot, row)));

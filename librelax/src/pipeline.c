@@ -100,7 +100,9 @@ tvm_relax_function_obj* tvm_relax__function_with_blocks(tvm_relax_function_obj* 
 /* ---- The pipeline ---------------------------------------------------------------------------- */
 /* The order matters: local functions are lifted first, so that every later pass sees module
  * functions only; kernels must exist (and carry their op pattern) before constants are folded
- * through them and before they are fused, and be fused before call_tir is rewritten;
+ * through them and before they are fused, and be fused before call_tir is rewritten; the
+ * kernels that folding and reshape views left uncalled (and bindings left unused) go before
+ * the lowering passes see them, and before LLVM compiles them;
  * reshapes are recognized while blocks are still dataflow blocks; the rewrite puts impure calls
  * into blocks that must no longer be dataflow blocks, in functions allowed to hold them;
  * planning works on the allocations the rewrite made; kills go after the last uses of the
@@ -114,6 +116,7 @@ static const tvm_relax_pass k_build_pipeline[] = {
     {"FuseOps", tvm_relax_transform_fuse_ops},
     {"FuseTIR", tvm_relax_transform_fuse_tir},
     {"RewriteDataflowReshape", tvm_relax_transform_rewrite_dataflow_reshape},
+    {"DeadCodeElimination", tvm_relax_transform_dead_code_elimination},
     {"ToNonDataflow", tvm_relax_transform_to_non_dataflow},
     {"RemovePurityChecking", tvm_relax_transform_remove_purity_checking},
     {"CallTIRRewrite", tvm_relax_transform_call_tir_rewrite},

@@ -27,7 +27,8 @@
  *                `x op= v` as `x = x op v` with aug_op set), AST_IF (elif: an AST_IF alone in
  *                the else branch), AST_FOR, AST_WHILE, AST_WITH (one item; `with a, b:` nests),
  *                AST_RETURN, AST_ASSERT, AST_DEF, AST_CLASS (each with its decorators),
- *                AST_DOCSTRING (a string first in a def or class body).
+ *                AST_DOCSTRING (a string first in a def or class body), AST_BREAK,
+ *                AST_CONTINUE (no fields).
  * `pass` makes no node (an empty body is a pass). `break` and `continue` have no kind: the
  * front end rejects them, as every other construct TVMScript does not support (parser.h lists
  * them), with a SyntaxError at the construct; a dialect that gives them a meaning adds a kind
@@ -171,7 +172,7 @@ static inline void* tvm_script__name_string(script_name* n) {
 #define TVM_SCRIPT_AST_STMTS(X)                                                             \
   X(EXPR_STMT, "expression statement") X(ASSIGN, "assignment") X(IF, "if") X(FOR, "for")  \
   X(WHILE, "while") X(WITH, "with") X(RETURN, "return") X(ASSERT, "assert") X(DEF, "def") \
-  X(CLASS, "class") X(DOCSTRING, "docstring")
+  X(CLASS, "class") X(DOCSTRING, "docstring") X(BREAK, "break") X(CONTINUE, "continue")
 
 #define TVM_SCRIPT_AST_X(k) AST_##k,
 typedef enum { TVM_SCRIPT_AST_EXPRS(TVM_SCRIPT_AST_X) AST_EXPR_COUNT } ast_expr_kind;

@@ -256,6 +256,11 @@ static void* stmt_doc(const void* node) {
     case AST_DOCSTRING:
       d = tvm_script_doc_string_doc(s->u.docstring.data);
       break;
+    case AST_BREAK:
+    case AST_CONTINUE: /* the keyword alone */
+      d = tvm_script_expr_stmt_doc_take(
+          tvm_script_id_doc(s->kind == AST_BREAK ? "break" : "continue"));
+      break;
     default:
       tvm_ffi_raise("RuntimeError", "internal error: a statement node of kind %d", s->kind);
       return NULL;

@@ -78,7 +78,7 @@ typedef struct {
   void* extent;     /* FOR extent */
   void* cond;       /* IF / WHILE / ASSERT / ALLOCATE / REALIZE condition, BLOCK predicate */
   void* value;      /* LET / ATTR value, ASSERT message */
-  void* thread;     /* FOR thread_binding IterVar */
+  void* thread;     /* FOR thread_binding IterVar; ASSERT error kind (StringImm) or NULL */
   void* buffer;     /* DECL_BUFFER / REALIZE buffer */
   void* extents;    /* ALLOCATE extents; REALIZE bounds (Array of Range) */
   TVMFFIAny node;   /* ATTR node (owned) */

@@ -241,7 +241,15 @@ static int push_scoped(tvm_script_builder* b, tvm_script_frame_kind kind, bool r
 
 int tvm_script_tir_assert_enter(tvm_script_builder* b, const void* condition, const void* message,
                                 bool rest_of_body) {
+  return tvm_script_tir_assert_kind_enter(b, condition, NULL, message, rest_of_body);
+}
+
+int tvm_script_tir_assert_kind_enter(tvm_script_builder* b, const void* condition, const char* kind,
+                                     const void* message, bool rest_of_body) {
   if (tvm_script__expect_expr(condition, "the condition of an assert") != 0) return -1;
+  tvm_tir_string_imm_obj* kind_imm = NULL;
+  if (kind && !(kind_imm = (tvm_tir_string_imm_obj*)tvm_tir_string_imm_new(kind, strlen(kind))))
+    return -1;
   tvm_tir_expr_obj* msg = NULL;
   if (message && tvm_ffi_instance_of(message, kTVMFFIStr)) {
     TVMFFIByteArray text = tvm_ffi_str_view(message);
@@ -252,15 +260,18 @@ int tvm_script_tir_assert_enter(tvm_script_builder* b, const void* condition, co
   tvm_script__frame* f;
   tvm_tir_stmt_obj* ph = msg ? placeholder() : NULL;
   tvm_tir_stmt_obj* node =
-      ph ? built(tvm_tir_assert_stmt_new((tvm_tir_expr_obj*)condition, msg, ph), ph) : NULL;
+      ph ? built(tvm_tir_assert_stmt_new_kind((tvm_tir_expr_obj*)condition, kind_imm, msg, ph), ph)
+         : NULL;
   if (!node || push_scoped(b, TVM_SCRIPT_FRAME_ASSERT, rest_of_body, &f) != 0) {
     tvm_ffi_release(node);
     tvm_ffi_release(msg);
+    tvm_ffi_release(kind_imm);
     return -1;
   }
   f->built = node;
   f->cond = tvm_tir_ref((void*)condition);
   f->value = msg;
+  f->thread = kind_imm;
   return 0;
 }
 
@@ -442,6 +453,55 @@ int tvm_script_tir_evaluate(tvm_script_builder* b, const void* value) {
   return rc;
 }
 
+int tvm_script_tir_loop_jump(tvm_script_builder* b, bool is_break) {
+  const char* what = is_break ? "break" : "continue";
+  const char* in_way = NULL;
+  for (int d = b->depth - 1; d >= 0 && !in_way; --d) {
+    const tvm_script__frame* f = &b->frames[d];
+    switch (f->kind) {
+      case TVM_SCRIPT_FRAME_WHILE:
+        break;
+      case TVM_SCRIPT_FRAME_FOR:
+        in_way = f->for_kind == TVM_TIR_FOR_PARALLEL         ? "a parallel loop"
+                 : f->for_kind == TVM_TIR_FOR_VECTORIZED     ? "a vectorized loop"
+                 : f->for_kind == TVM_TIR_FOR_THREAD_BINDING ? "a thread-bound loop"
+                                                             : NULL;
+        if (in_way) {
+          return tvm_ffi_raise("ValueError",
+                               "'%s' in %s: only a serial or unrolled for loop or a while loop "
+                               "can be left early",
+                               what, in_way);
+        }
+        break;
+      case TVM_SCRIPT_FRAME_BLOCK:
+      case TVM_SCRIPT_FRAME_BLOCK_INIT:
+        in_way = "a block";
+        break;
+      case TVM_SCRIPT_FRAME_LAUNCH_THREAD:
+        in_way = "a GPU thread launch";
+        break;
+      case TVM_SCRIPT_FRAME_PRIM_FUNC:
+      case TVM_SCRIPT_FRAME_MODULE:
+        d = 0;
+        break; /* no loop in this function */
+      default:
+        continue;
+    }
+    if (f->kind == TVM_SCRIPT_FRAME_WHILE || f->kind == TVM_SCRIPT_FRAME_FOR) {
+      tvm_tir_expr_obj* call = tvm_tir_call_builtin(
+          TVM_TIR_VOID, is_break ? TVM_TIR_BUILTIN_break_loop : TVM_TIR_BUILTIN_continue_loop, NULL,
+          0);
+      int rc = call ? tvm_script_tir_evaluate(b, call) : -1;
+      tvm_ffi_release(call);
+      return rc;
+    }
+  }
+  if (in_way) {
+    return tvm_ffi_raise("ValueError", "'%s' inside %s whose loop is outside it", what, in_way);
+  }
+  return tvm_ffi_raise("SyntaxError", "'%s' outside loop", what);
+}
+
 /* ---- Exiting frames ------------------------------------------------------------------------ */
 /* The frame below the one being finished (already popped), which must be of kind. */
 static tvm_script__frame* parent(tvm_script_builder* b, tvm_script_frame_kind kind) {
@@ -517,7 +577,7 @@ int tvm_script__finish_tir_frame(tvm_script_builder* b, tvm_script__frame* f) {
       if ((stmt = take_built(f))) {
         put_body(&((tvm_tir_assert_stmt_obj*)stmt)->body, body);
       } else {
-        stmt = tvm_tir_assert_stmt_new(f->cond, f->value, body);
+        stmt = tvm_tir_assert_stmt_new_kind(f->cond, f->thread, f->value, body);
       }
       break;
     case TVM_SCRIPT_FRAME_LET:

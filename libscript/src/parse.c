@@ -965,8 +965,12 @@ static int parse_small_stmt(parser* p, bool docstring_ok) {
     case KW(GLOBAL): unsupported(p, t->span, "'global' statements are"); return -1;
     case KW(NONLOCAL): unsupported(p, t->span, "'nonlocal' statements are"); return -1;
     case KW(RAISE): unsupported(p, t->span, "'raise' statements are"); return -1;
-    case KW(BREAK): unsupported(p, t->span, "'break' statements are"); return -1;
-    case KW(CONTINUE): unsupported(p, t->span, "'continue' statements are"); return -1;
+    case KW(BREAK):
+    case KW(CONTINUE): {
+      int k = t->kind == KW(BREAK) ? AST_BREAK : AST_CONTINUE;
+      advance(p);
+      return push(p, NEW_STMT(p, k, expr, since(p, start)));
+    }
     case KW(IMPORT):
     case KW(FROM):
       unsupported(p, t->span, "imports inside a definition are");

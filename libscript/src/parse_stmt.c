@@ -277,7 +277,12 @@ static int tir_expr_stmt(script_parser* p, const ast_stmt* st) {
   int rc = e->kind == AST_CALL ? tvm_script__eval_call(p, e, TVM_SCRIPT_CTX_STMT, NULL, 0, &v)
                                : tvm_script__eval(p, e, &v);
   if (rc != 0) return -1;
-  if (is_tir(&v, TVM_TIR_KIND_PrimExpr) && tvm_script_tir_evaluate(p->b, v.v_obj) != 0) {
+  const void* op = is_tir(&v, TVM_TIR_KIND_Call) ? ((const tvm_tir_call_obj*)v.v_obj)->op : NULL;
+  if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_break_loop) ||
+      tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_continue_loop)) { /* T.break_loop(): `break` */
+    if (tvm_script_tir_loop_jump(p->b, tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_break_loop)) != 0)
+      rc = tvm_script__relocate(p, &st->span);
+  } else if (is_tir(&v, TVM_TIR_KIND_PrimExpr) && tvm_script_tir_evaluate(p->b, v.v_obj) != 0) {
     rc = tvm_script__relocate(p, &st->span);
   }
   tvm_ffi_any_release(&v);
@@ -317,16 +322,49 @@ static tvm_tir_expr_obj* stepped_extent(tvm_tir_expr_obj* ext, int64_t step) {
   return r;
 }
 
-/* for i in range(a[, b[, step]]). A constant step other than 1 (TIR's For has none) is a loop
- * over the iteration count, k in range(ceil((b - a) / step)), whose body binds i = a + k * step
- * by a let (named i; the counter is i_k). */
+/* The loop annotations of range(..., annotations={...}) (upstream's range sugar takes them as
+ * its one keyword): *out the dict (a new reference) or NULL when not given; -1 + located error. */
+static int range_annotations(script_parser* p, const ast_expr* c, void** out) {
+  *out = NULL;
+  for (int32_t i = 0; i < c->u.call.kw_values.n; ++i) {
+    const script_name* key = c->u.call.kw_names[i];
+    const ast_expr* e = c->u.call.kw_values.items[i];
+    if (key->size != 11 || memcmp(key->text, "annotations", 11) != 0 || *out) {
+      tvm_ffi_release(*out);
+      *out = NULL;
+      return tvm_script__error_at(p, &e->span, "TypeError",
+                                  "range() takes 1 to 3 positional arguments and an "
+                                  "annotations= keyword");
+    }
+    TVMFFIAny v;
+    if (tvm_script__eval(p, e, &v) != 0) return -1;
+    void* m = (void*)tvm_ffi_any_as_object(&v, kTVMFFIMap);
+    if (!m) {
+      int rc = tvm_script__error_at(p, &e->span, "TypeError",
+                                    "the annotations of range() must be a dict, got %s",
+                                    tvm_ffi_any_type_name(&v));
+      tvm_ffi_any_release(&v);
+      return rc;
+    }
+    tvm_ffi_retain(m);
+    tvm_ffi_any_release(&v);
+    *out = m;
+  }
+  return 0;
+}
+
+/* for i in range(a[, b[, step]][, annotations=...]). A constant step other than 1 (TIR's For has
+ * none) is a loop over the iteration count, k in range(ceil((b - a) / step)), whose body binds
+ * i = a + k * step by a let (named i; the counter is i_k, which carries the annotations). */
 static int range_loop(script_parser* p, const ast_stmt* st, const ast_expr* c, const char* name) {
   ast_exprs args = c->u.call.args;
   int32_t n = args.n;
-  if (n < 1 || n > 3 || c->u.call.kw_values.n != 0) {
+  if (n < 1 || n > 3) {
     return tvm_script__error_at(p, &c->span, "TypeError",
                                 "range() takes 1 to 3 positional arguments");
   }
+  void* ann;
+  if (range_annotations(p, c, &ann) != 0) return -1;
   TVMFFIAny v[3] = {tvm_ffi_any_none(), tvm_ffi_any_none(), tvm_ffi_any_none()};
   int rc = 0;
   for (int32_t i = 0; rc == 0 && i < n; ++i) rc = tvm_script__eval(p, args.items[i], &v[i]);
@@ -360,13 +398,13 @@ static int range_loop(script_parser* p, const ast_stmt* st, const ast_expr* c, c
   }
   tvm_tir_var_obj* var = NULL;
   if (rc == 0 && step == 1) {
-    var = tvm_script_tir_for_enter(p->b, name, TVM_TIR_FOR_SERIAL, lo, ext, NULL, NULL);
+    var = tvm_script_tir_for_enter(p->b, name, TVM_TIR_FOR_SERIAL, lo, ext, NULL, ann);
     if (!var) rc = tvm_script__relocate(p, &c->span);
   } else if (rc == 0) {
     char counter[256];
     snprintf(counter, sizeof(counter), "%s_k", name ? name : "v");
     tvm_tir_var_obj* k =
-        tvm_script_tir_for_enter(p->b, counter, TVM_TIR_FOR_SERIAL, NULL, ext, NULL, NULL);
+        tvm_script_tir_for_enter(p->b, counter, TVM_TIR_FOR_SERIAL, NULL, ext, NULL, ann);
     tvm_tir_expr_obj* sc = k ? tvm_tir_const_int(ext->dtype, step) : NULL;
     tvm_tir_expr_obj* off = sc ? tvm_tir_mul((tvm_tir_expr_obj*)k, sc) : NULL;
     bool lo_zero = !lo || (tvm_tir_kind_of(lo) == TVM_TIR_KIND_IntImm &&
@@ -382,6 +420,7 @@ static int range_loop(script_parser* p, const ast_stmt* st, const ast_expr* c, c
     if (!var) rc = tvm_script__relocate(p, &c->span);
   }
   for (int i = 0; i < 3; ++i) tvm_ffi_any_release(&v[i]);
+  tvm_ffi_release(ann);
   tvm_ffi_release(lo);
   tvm_ffi_release(hi);
   tvm_ffi_release(ext);
@@ -531,16 +570,62 @@ static int tir_with(script_parser* p, const ast_stmt* st) {
   return tvm_script__exit_to(p, depth, &st->span);
 }
 
+/* A string the program spells at e (appended to out), else a TypeError naming what (-1). */
+static int string_value(script_parser* p, const ast_expr* e, const char* what,
+                        tvm_ffi_strbuf* out) {
+  TVMFFIAny v;
+  TVMFFIByteArray text;
+  if (tvm_script__eval(p, e, &v) != 0) return -1;
+  int rc = 0;
+  if (tvm_ffi_any_as_bytes(&v, &text)) {
+    tvm_ffi_strbuf_append(out, text.data, text.size);
+  } else if (tvm_ffi_any_is_object(&v) && tvm_tir_kind_of(v.v_obj) == TVM_TIR_KIND_StringImm) {
+    text = tvm_ffi_str_view(((const tvm_tir_string_imm_obj*)v.v_obj)->value);
+    tvm_ffi_strbuf_append(out, text.data, text.size);
+  } else {
+    rc = tvm_script__error_at(p, &e->span, "TypeError", "%s must be a string, got %s", what,
+                              tvm_ffi_any_type_name(&v));
+  }
+  tvm_ffi_any_release(&v);
+  return rc;
+}
+
+/* assert cond, (kind, [part, ...]): upstream's newer form, the error kind raised and the message
+ * in parts (joined here: one StringImm message). */
+static int tir_assert_kind(script_parser* p, const ast_stmt* st, const ast_expr* msg_e) {
+  const ast_expr* parts = msg_e->u.elts.n == 2 ? msg_e->u.elts.items[1] : NULL;
+  if (!parts || (parts->kind != AST_LIST && parts->kind != AST_TUPLE)) {
+    return tvm_script__error_at(p, &msg_e->span, "TypeError",
+                                "the message of an assert is a string or a tuple (error kind, "
+                                "[message parts])");
+  }
+  tvm_ffi_strbuf kind = {0}, msg = {0};
+  int rc = string_value(p, msg_e->u.elts.items[0], "the error kind of an assert", &kind);
+  if (rc == 0 && kind.size == 0) {
+    rc = tvm_script__error_at(p, &msg_e->u.elts.items[0]->span, "ValueError",
+                              "the error kind of an assert must not be empty");
+  }
+  for (int32_t i = 0; rc == 0 && i < parts->u.elts.n; ++i)
+    rc = string_value(p, parts->u.elts.items[i], "a message part of an assert", &msg);
+  tvm_tir_expr_obj* cond = rc == 0 ? tvm_script__eval_expr(p, st->u.assert_.test) : NULL;
+  void* text = cond ? tvm_ffi_str_obj(msg.data ? msg.data : "", msg.size) : NULL;
+  if (cond && (!text || tvm_script_tir_assert_kind_enter(p->b, cond, tvm_ffi_strbuf_cstr(&kind),
+                                                         text, true) != 0)) {
+    rc = tvm_script__relocate(p, &st->span);
+  } else if (!cond) {
+    rc = -1;
+  }
+  tvm_ffi_release(text);
+  tvm_ffi_release(cond);
+  tvm_ffi_strbuf_free(&kind);
+  tvm_ffi_strbuf_free(&msg);
+  return rc;
+}
+
 /* assert cond[, msg]: an AssertStmt over the rest of the body. */
 static int tir_assert(script_parser* p, const ast_stmt* st) {
   const ast_expr* msg_e = st->u.assert_.msg;
-  if (msg_e && msg_e->kind == AST_TUPLE) {
-    /* Upstream's newer AssertStmt carries an error kind and message parts; libtir's follows
-     * the spec (condition, message) and raises AssertionError. */
-    return tvm_script__error_at(p, &msg_e->span, "NotImplementedError",
-                                "assert with an (error kind, [message parts]) tuple is not "
-                                "supported: write `assert cond, \"message\"`");
-  }
+  if (msg_e && msg_e->kind == AST_TUPLE) return tir_assert_kind(p, st, msg_e);
   tvm_tir_expr_obj* cond = tvm_script__eval_expr(p, st->u.assert_.test);
   if (!cond) return -1;
   tvm_tir_expr_obj* msg = NULL;
@@ -580,6 +665,15 @@ static int tir_return(script_parser* p, const ast_stmt* st) {
   return rc;
 }
 
+/* break / continue: T.evaluate(T.break_loop()) / T.evaluate(T.continue_loop()), upstream's
+ * form, in a loop that can be left (tvm_script_tir_loop_jump). */
+static int tir_jump(script_parser* p, const ast_stmt* st) {
+  if (tvm_script_tir_loop_jump(p->b, st->kind == AST_BREAK) != 0) {
+    return tvm_script__relocate(p, &st->span);
+  }
+  return 0;
+}
+
 static int tir_nested_def(script_parser* p, const ast_stmt* st) {
   return tvm_script__error_at(p, &st->span, "SyntaxError", "nested %s are not supported in TIR",
                               st->kind == AST_CLASS ? "classes" : "functions");
@@ -596,10 +690,12 @@ void tvm_script__register_tir_handlers(void) {
     ast_stmt_kind kind;
     script_stmt_handler fn;
   } kTir[] = {
-      {AST_ASSIGN, tir_assign}, {AST_EXPR_STMT, tir_expr_stmt}, {AST_FOR, tir_for},
-      {AST_WHILE, tir_while},   {AST_IF, tir_if},               {AST_WITH, tir_with},
-      {AST_ASSERT, tir_assert}, {AST_RETURN, tir_return},       {AST_DEF, tir_nested_def},
-      {AST_CLASS, tir_nested_def},
+      {AST_ASSIGN, tir_assign},  {AST_EXPR_STMT, tir_expr_stmt},
+      {AST_FOR, tir_for},        {AST_WHILE, tir_while},
+      {AST_IF, tir_if},          {AST_WITH, tir_with},
+      {AST_ASSERT, tir_assert},  {AST_RETURN, tir_return},
+      {AST_DEF, tir_nested_def}, {AST_CLASS, tir_nested_def},
+      {AST_BREAK, tir_jump},     {AST_CONTINUE, tir_jump},
   };
   for (size_t i = 0; i < sizeof(kTir) / sizeof(kTir[0]); ++i) {
     tvm_script__register_handler(SCRIPT_TOKEN_TIRX, kTir[i].kind, kTir[i].fn);

@@ -554,6 +554,10 @@ static int call_dtype(tvm_script_call* call, tvm_tir_builtin id, tvm_tir_expr_ob
     case TVM_TIR_BUILTIN_anylist_setitem_call_packed:
     case TVM_TIR_BUILTIN_anylist_setitem_call_cpacked: *out = TVM_TIR_INT32; return 0;
     case TVM_TIR_BUILTIN_tvm_warp_activemask: *out = TVM_TIR_UINT32; return 0;
+    case TVM_TIR_BUILTIN_break_loop:
+    case TVM_TIR_BUILTIN_continue_loop:
+      *out = TVM_TIR_VOID;
+      return 0;
     case TVM_TIR_BUILTIN_large_uint_imm: *out = TVM_TIR_UINT64; return 0;
     default: break;
   }

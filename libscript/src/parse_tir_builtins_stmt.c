@@ -682,14 +682,17 @@ static int b_realize(tvm_script_call* call, TVMFFIAny* out) {
   return ret_none(out, rc);
 }
 
-/* with T.Assert(condition, "message"): */
+/* with T.Assert(condition, "message"[, kind="ValueError"]): */
 static int b_Assert(tvm_script_call* call, TVMFFIAny* out) {
   bound_args a;
   bool rest = false;
-  if (scoped_form(call, &rest) != 0 || bind(&a, call, "condition, message", 2) != 0) return -1;
+  if (scoped_form(call, &rest) != 0 || bind(&a, call, "condition, message, kind=", 3) != 0)
+    return -1;
+  const char* kind = NULL;
+  if (given(&a, 2) && !(kind = arg_cstr(&a, 2))) return -1;
   tvm_tir_expr_obj* cond = arg_expr(&a, 0);
   tvm_tir_expr_obj* msg = cond ? arg_expr(&a, 1) : NULL;
-  int rc = msg ? tvm_script_tir_assert_enter(call->builder, cond, msg, rest) : -1;
+  int rc = msg ? tvm_script_tir_assert_kind_enter(call->builder, cond, kind, msg, rest) : -1;
   tvm_ffi_release(cond);
   tvm_ffi_release(msg);
   return ret_none(out, rc);

@@ -209,19 +209,34 @@ static tvm_script_doc_obj* conv_assert(tvm_script_docsifier* d, const TVMFFIAny*
   bool concise = concise_allowed(d);
   tvm_script_doc_obj* cond = tvm_script__tir_child(d, s->condition, path, "condition");
   tvm_script_doc_obj* msg = tvm_script__tir_child(d, s->message, path, "message");
+  tvm_script_doc_obj* kind =
+      s->kind && msg ? tvm_script__tir_child(d, s->kind, path, "kind") : NULL;
+  if (s->kind && concise && kind) { /* assert cond, (kind, [message]) */
+    msg = tvm_script_tuple_doc_take(
+        tvm_script_doc_array_take(kind, tvm_script_list_doc_take(tvm_script_doc_array_take(msg))));
+    kind = NULL;
+  } else if (s->kind && !kind) {
+    tvm_ffi_release(msg);
+    msg = NULL;
+  }
   tvm_script_frame* f = cond && msg ? body_frame(d) : NULL;
   if (!f) {
     tvm_ffi_release(cond);
     tvm_ffi_release(msg);
+    tvm_ffi_release(kind);
     return NULL;
   }
   if (convert_body(d, s->body, path, f) != 0) {
-    void* objs[] = {cond, msg};
-    return fail_pop(d, 2, objs);
+    void* objs[] = {cond, msg, kind};
+    return fail_pop(d, 3, objs);
   }
   if (concise) return finish_scope(d, NULL, NULL, tvm_script_assert_doc_take(cond, msg), true);
-  return finish_scope(d, NULL, tvm_script_doc_call_take(tir_prefixed(d, "Assert"), cond, msg),
-                      NULL, false);
+  void* call = kind ? tvm_script_call_doc_take(
+                          tir_prefixed(d, "Assert"), tvm_script_doc_array_take(cond, msg),
+                          tvm_script_doc_array_take(tvm_ffi_str_obj("kind", 4)),
+                          tvm_script_doc_array_take(kind))
+                    : tvm_script_doc_call_take(tir_prefixed(d, "Assert"), cond, msg);
+  return finish_scope(d, NULL, call, NULL, false);
 }
 
 /* `buffer[min:min+extent, ...]` with `i` for extents of 1 (BufferRegion and BufferRealize). */
@@ -402,6 +417,13 @@ static tvm_script_doc_obj* conv_if(tvm_script_docsifier* d, const TVMFFIAny* obj
 static tvm_script_doc_obj* conv_evaluate(tvm_script_docsifier* d, const TVMFFIAny* obj,
                                          const void* path) {
   const tvm_tir_evaluate_obj* s = (const void*)obj->v_obj;
+  if (tvm_tir_kind_of(s->value) == TVM_TIR_KIND_Call) { /* `break` / `continue` */
+    const void* op = ((const tvm_tir_call_obj*)s->value)->op;
+    if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_break_loop))
+      return tvm_script_expr_stmt_doc_take(tvm_script_id_doc("break"));
+    if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_continue_loop))
+      return tvm_script_expr_stmt_doc_take(tvm_script_id_doc("continue"));
+  }
   tvm_script_doc_obj* v = tvm_script__tir_child(d, s->value, path, "value");
   if (tvm_tir_kind_of(s->value) == TVM_TIR_KIND_Call) return tvm_script_expr_stmt_doc_take(v);
   return tvm_script_expr_stmt_doc_take(tvm_script_doc_call_take(tir_prefixed(d, "evaluate"), v));

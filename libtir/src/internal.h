@@ -180,6 +180,17 @@ int tvm_tir__init_tensor_json(void); /* tensor_json.c: ffi.Tensor's JSON hooks *
  * (someone else holds the op, perhaps for a moment), and callers then do the full search. */
 bool tvm_tir__builtin_unused(tvm_tir_builtin id);
 
+/* ---- break / continue (loop_jumps.c) -------------------------------------------------------- */
+enum { TVM_TIR__JUMP_BREAK = 1, TVM_TIR__JUMP_CONTINUE = 2 };
+/* The jump stmt is: Evaluate(tir.break_loop()) or Evaluate(tir.continue_loop()), else 0. */
+unsigned tvm_tir__stmt_jump(const void* stmt);
+/* The jumps of a loop's body that leave that loop (not those of loops nested in it). */
+unsigned tvm_tir__loop_jumps(const void* body);
+/* Every jump under stmt, nested loops included. */
+unsigned tvm_tir__any_jumps(const void* stmt);
+/* The well-formedness rule of jumps on func (wellformed.c runs it): 0, or -1 + ValueError. */
+int tvm_tir__verify_jumps(const void* func);
+
 /* ---- Argument checking (check.c) ------------------------------------------------------------ */
 /* A NULL required argument: keeps an error already raised (the argument came from a failed
  * call), else raises ValueError "<node>: <field> is NULL". Returns NULL. */

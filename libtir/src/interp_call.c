@@ -80,9 +80,13 @@ static bool dtype_matches(DLDataType buffer, DLDataType tensor) {
 }
 
 /* Bind a buffer parameter to a tensor (spec PrimFunc item ii.d). With add_region, the tensor's
- * memory becomes a live region (external arguments). */
+ * memory becomes a live region (external arguments). With define_only, only the fields that are
+ * unbound Vars are bound (the first round over the buffers, so that `(n * 32,)` can be checked
+ * against an n that a later buffer defines, as upstream's packed API does). */
 static int bind_tensor(tir_interp* in, const tvm_tir_buffer_obj* b, const DLTensor* t,
-                       const char* arg, bool add_region) {
+                       const char* arg, bool add_region, bool define_only) {
+  int (*field)(tir_interp*, const tvm_tir_expr_obj*, int64_t, const char*, const char*, int64_t) =
+      define_only ? tvm_tir__define_field : tvm_tir__match_field;
   int64_t ndim = tvm_tir_buffer_ndim(b);
   const char* bname = tvm_tir_buffer_name(b);
   if (t->device.device_type != kDLCPU && t->device.device_type != kDLCUDAHost) {
@@ -111,7 +115,7 @@ static int bind_tensor(tir_interp* in, const tvm_tir_buffer_obj* b, const DLTens
                              (int)t->ndim);
   }
   for (int64_t k = 0; k < ndim; ++k)
-    TRY(tvm_tir__match_field(in, tvm_tir_array_at(b->shape, k), t->shape[k], arg, "shape", k));
+    TRY(field(in, tvm_tir_array_at(b->shape, k), t->shape[k], arg, "shape", k));
   int64_t compact[TIR_MAX_DIMS];
   TRY(tvm_tir__compact_strides(b, t->shape, ndim, compact));
   if (tvm_tir_array_size(b->strides) == 0) {
@@ -127,7 +131,7 @@ static int bind_tensor(tir_interp* in, const tvm_tir_buffer_obj* b, const DLTens
     }
     for (int64_t k = 0; k < ndim; ++k) {
       int64_t stride = t->strides ? t->strides[k] : compact[k];
-      TRY(tvm_tir__match_field(in, tvm_tir_array_at(b->strides, k), stride, arg, "strides", k));
+      TRY(field(in, tvm_tir_array_at(b->strides, k), stride, arg, "strides", k));
     }
   }
   int64_t size = tvm_tir__elem_bytes(b->dtype);
@@ -136,9 +140,10 @@ static int bind_tensor(tir_interp* in, const tvm_tir_buffer_obj* b, const DLTens
                              arg, (unsigned long long)t->byte_offset, (long long)size);
   }
   if (b->elem_offset) {
-    TRY(tvm_tir__match_field(in, b->elem_offset, (int64_t)(t->byte_offset / (uint64_t)size), arg,
-                             "elem_offset", -1));
+    TRY(field(in, b->elem_offset, (int64_t)(t->byte_offset / (uint64_t)size), arg, "elem_offset",
+              -1));
   }
+  if (define_only) return TIR_OK;
   TRY(tvm_tir__bind_handle(in, b->data, t->data));
   if (!add_region) return TIR_OK;
   /* The bytes the tensor's layout reaches, from its first element. */
@@ -182,7 +187,7 @@ static int bind_handle_as_tensor(tir_interp* in, const tvm_tir_buffer_obj* b, co
                 .shape = shape,
                 .strides = NULL,
                 .byte_offset = 0};
-  return bind_tensor(in, b, &t, arg, false);
+  return bind_tensor(in, b, &t, arg, false, false);
 }
 
 static int bind_params(tir_interp* in, const tvm_tir_prim_func_obj* f, const char* fname,
@@ -195,15 +200,16 @@ static int bind_params(tir_interp* in, const tvm_tir_prim_func_obj* f, const cha
     return tvm_tir__raise_at("TypeError", NULL, "%s: expected %lld arguments, got %lld", fname,
                              (long long)np, (long long)args->count);
   }
-  /* Scalars first (they enter the scope first), then the buffers bind their fields. */
-  for (int pass = 0; pass < 2; ++pass) {
+  /* Scalars first (they enter the scope first), then the buffers bind the variables their
+   * fields define, then they check the other fields and bind their data. */
+  for (int pass = 0; pass < 3; ++pass) {
     int64_t a = 0;
     for (int64_t i = 0; i < np; ++i) {
       const tvm_tir_var_obj* p = tvm_tir_array_at(f->params, i);
       if (skip_implicit && is_buffer_field_var(f, p)) continue;
       int64_t k = a++;
       const tvm_tir_buffer_obj* b = param_buffer(f, p);
-      if ((b != NULL) != (pass == 1)) continue;
+      if ((b != NULL) != (pass >= 1) || (pass == 1 && !args->any)) continue;
       char arg[128];
       snprintf(arg, sizeof(arg), "%s: argument %lld ('%s')", fname, (long long)k,
                tvm_tir_var_name(p));
@@ -217,7 +223,7 @@ static int bind_params(tir_interp* in, const tvm_tir_prim_func_obj* f, const cha
           return tvm_tir__raise_at("TypeError", NULL, "%s: buffer %s needs a tensor, got %s", arg,
                                    tvm_tir_buffer_name(b), tvm_ffi_any_type_name(x));
         }
-        TRY(bind_tensor(in, b, t, arg, true));
+        TRY(bind_tensor(in, b, t, arg, pass == 2, pass == 1));
       } else if (b) {
         TRY(bind_handle_as_tensor(in, b, &args->values[k], arg));
       } else if (args->any) {
@@ -253,6 +259,9 @@ static int call_func(tir_interp* in, const tvm_tir_prim_func_obj* f, const char*
   if (rc == TIR_RETURNED) {
     *out = frame.ret;
     rc = TIR_OK;
+  } else if (rc == TIR_BREAK || rc == TIR_CONTINUE) { /* (ill-formed IR: no loop to leave) */
+    rc = tvm_tir__raise_at("RuntimeError", NULL, "%s: %s outside a loop", fname,
+                           rc == TIR_BREAK ? "tir.break_loop" : "tir.continue_loop");
   } else if (rc == TIR_OK) {
     tvm_tir__value_void(out);
   }

@@ -414,6 +414,19 @@ static int b_ret(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out) {
   return TIR_RETURNED;
 }
 
+/* tir.break_loop / tir.continue_loop: leave the innermost loop, or its iteration (the loop's
+ * statement catches the status; well-formedness puts every one inside a loop). */
+static int b_break(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out) {
+  (void)in, (void)call;
+  tvm_tir__value_void(out);
+  return TIR_BREAK;
+}
+static int b_continue(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out) {
+  (void)in, (void)call;
+  tvm_tir__value_void(out);
+  return TIR_CONTINUE;
+}
+
 /* tir.likely is the identity on its argument. */
 static int b_identity(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out) {
   return tvm_tir__eval(in, arg(call, 0), out);
@@ -780,6 +793,8 @@ static int b_extern(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out
 
 static const builtin_fn k_builtins[TVM_TIR_BUILTIN_COUNT] = {
     [TVM_TIR_BUILTIN_ret] = b_ret,
+    [TVM_TIR_BUILTIN_break_loop] = b_break,
+    [TVM_TIR_BUILTIN_continue_loop] = b_continue,
     [TVM_TIR_BUILTIN_likely] = b_identity,
     [TVM_TIR_BUILTIN_assume] = b_assume,
     [TVM_TIR_BUILTIN_address_of] = b_address_of,

@@ -162,6 +162,11 @@ static int exec_in(ls_state* st, ls_ctx* c, const void* s) {
   leave(st, c);
   if (rc == TIR_RETURNED)
     return tvm_tir__raise_at("NotImplementedError", NULL, "tir.ret inside a GPU thread launch");
+  if (rc == TIR_BREAK || rc == TIR_CONTINUE) /* per thread, out of a loop run in lockstep */
+    return tvm_tir__raise_at("NotImplementedError", s,
+                             "%s in a loop holding a GPU barrier (the threads would diverge "
+                             "around the barrier)",
+                             rc == TIR_BREAK ? "break" : "continue");
   return rc;
 }
 
@@ -438,7 +443,7 @@ static int ls_assert(ls_state* st, const tvm_tir_assert_stmt_obj* a, ls_ctx** cs
     TRY(eval_in(st, cs[k], a->condition, &c));
     if (tir_truthy(&c)) continue;
     if (tvm_tir_kind_of(a->message) == TVM_TIR_KIND_StringImm) {
-      tvm_ffi_raise("AssertionError", "%s",
+      tvm_ffi_raise(tvm_tir_assert_stmt_kind(a), "%s",
                     tvm_ffi_str_cstr(((const tvm_tir_string_imm_obj*)a->message)->value));
     } else {
       tvm_ffi_raise("AssertionError", "assertion failed");

@@ -11,8 +11,9 @@
  *   interp_gpu.c    GPU thread launches holding barriers (lockstep phases)
  *
  * Status codes: every eval/exec function returns TIR_OK, TIR_ERROR (an error is raised) or
- * TIR_RETURNED (tir.ret was executed; the value is in the current frame), and callers pass any
- * non-OK status up unchanged (TRY).
+ * TIR_RETURNED (tir.ret was executed; the value is in the current frame), TIR_BREAK /
+ * TIR_CONTINUE (tir.break_loop / tir.continue_loop was executed: the innermost For or While
+ * catches it), and callers pass any non-OK status up unchanged (TRY).
  */
 #ifndef TVM_TIR_SRC_INTERP_INTERNAL_H_
 #define TVM_TIR_SRC_INTERP_INTERNAL_H_
@@ -21,7 +22,7 @@
 
 #include "internal.h"
 
-enum { TIR_OK = 0, TIR_ERROR = -1, TIR_RETURNED = 1 };
+enum { TIR_OK = 0, TIR_ERROR = -1, TIR_RETURNED = 1, TIR_BREAK = 2, TIR_CONTINUE = 3 };
 #define TRY(call)                  \
   do {                             \
     int rc_ = (call);              \
@@ -140,6 +141,10 @@ static inline void tir_scope_pop(tir_interp* in, int64_t mark) { in->frame->num_
  * dim < 0 omits "[dim]").
  */
 int tvm_tir__match_field(tir_interp* in, const tvm_tir_expr_obj* e, int64_t actual, const char* owner,
+                    const char* field, int64_t dim);
+/* tvm_tir__match_field's first half: binds e when it is an unbound Var, else does nothing (the
+ * check waits for tvm_tir__match_field once every parameter's variables are bound). */
+int tvm_tir__define_field(tir_interp* in, const tvm_tir_expr_obj* e, int64_t actual, const char* owner,
                     const char* field, int64_t dim);
 
 /* Live memory regions: push one (owned ones are freed when popped), pop down to a mark

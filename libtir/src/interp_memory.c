@@ -88,6 +88,11 @@ int tvm_tir__match_field(tir_interp* in, const tvm_tir_expr_obj* e, int64_t actu
                            (long long)actual, (long long)expected);
 }
 
+int tvm_tir__define_field(tir_interp* in, const tvm_tir_expr_obj* e, int64_t actual,
+                          const char* owner, const char* field, int64_t dim) {
+  return is_unbound_var(in, e) ? tvm_tir__match_field(in, e, actual, owner, field, dim) : TIR_OK;
+}
+
 /* ---- Memory regions ------------------------------------------------------------------------- */
 int tvm_tir__push_region(tir_interp* in, char* base, int64_t nbytes, bool owned) {
   if (in->num_regions == in->cap_regions) {

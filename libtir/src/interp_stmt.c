@@ -72,7 +72,7 @@ static int exec_assert(tir_interp* in, const tvm_tir_stmt_obj* s) {
   TRY(tvm_tir__eval(in, a->condition, &c));
   if (tir_truthy(&c)) return tvm_tir__exec(in, a->body);
   if (tvm_tir_kind_of(a->message) == TVM_TIR_KIND_StringImm) {
-    tvm_ffi_raise("AssertionError", "%s",
+    tvm_ffi_raise(tvm_tir_assert_stmt_kind(a), "%s",
                   tvm_ffi_str_cstr(((const tvm_tir_string_imm_obj*)a->message)->value));
     return TIR_ERROR;
   }
@@ -205,6 +205,11 @@ static int exec_for(tir_interp* in, const tvm_tir_stmt_obj* s) {
     rc = tvm_tir__bind(in, f->loop_var, &v);
     if (rc == TIR_OK) rc = tvm_tir__exec(in, f->body);
     tir_scope_pop(in, mark);
+    if (rc == TIR_CONTINUE) rc = TIR_OK;
+    if (rc == TIR_BREAK) {
+      rc = TIR_OK;
+      break;
+    }
   }
   in->serial_threads -= threads;
   return rc;
@@ -216,7 +221,9 @@ static int exec_while(tir_interp* in, const tvm_tir_stmt_obj* s) {
     tir_value c;
     TRY(tvm_tir__eval(in, w->condition, &c));
     if (!tir_truthy(&c)) return TIR_OK;
-    TRY(tvm_tir__exec(in, w->body));
+    int rc = tvm_tir__exec(in, w->body);
+    if (rc == TIR_BREAK) return TIR_OK;
+    if (rc != TIR_OK && rc != TIR_CONTINUE) return rc;
   }
 }
 

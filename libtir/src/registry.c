@@ -108,7 +108,8 @@ static const tir_field k_fields_attr_stmt[] = {FLD(tvm_tir_attr_stmt_obj, node, 
 static const tir_field k_fields_assert_stmt[] = {
     FLD(tvm_tir_assert_stmt_obj, condition, TIR(PrimExpr), 0),
     FLD(tvm_tir_assert_stmt_obj, message, TIR(PrimExpr), 0),
-    FLD(tvm_tir_assert_stmt_obj, body, TIR(Stmt), 0), END};
+    FLD(tvm_tir_assert_stmt_obj, body, TIR(Stmt), 0),
+    FLD(tvm_tir_assert_stmt_obj, kind, TIR(StringImm), 0), END};
 static const tir_field k_fields_buffer_store[] = {
     FLD(tvm_tir_buffer_store_obj, buffer, TIR(Buffer), 0),
     FLD(tvm_tir_buffer_store_obj, value, TIR(PrimExpr), 0),

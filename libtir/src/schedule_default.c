@@ -25,6 +25,9 @@ static void* run(const tvm_tir_prim_func_obj* f) {
   if (tvm_tir__sched_marked(f)) return tvm_tir_ref((void*)f);
   int hand = tvm_tir__sched_has_non_serial(f->body);
   if (hand != 0) return hand < 0 ? NULL : tvm_tir_ref((void*)f);
+  /* The rules reason about loops that run every iteration: a kernel with a break or continue
+   * is left as written. */
+  if (tvm_tir__any_jumps(f->body)) return tvm_tir_ref((void*)f);
   const tvm_tir_schedule_target* t = t_target;
   void* cur = tvm_tir_ref((void*)f);
   cur = step_pass(cur, tvm_tir_transform_lower_init);

@@ -106,6 +106,33 @@ tvm_tir_stmt_obj* tvm_tir_assert_stmt_new(tvm_tir_expr_obj* condition, tvm_tir_e
   return &s->stmt;
 }
 
+tvm_tir_stmt_obj* tvm_tir_assert_stmt_new_kind(tvm_tir_expr_obj* condition,
+                                               tvm_tir_string_imm_obj* kind,
+                                               tvm_tir_expr_obj* message, tvm_tir_stmt_obj* body) {
+  if (kind) {
+    if (!TIR_IS(kind, StringImm) || tvm_ffi_str_view(kind->value).size == 0) {
+      return tvm_tir__type_error(TVM_TIR_RULE_S_ASSERT, "AssertStmt",
+                                 "the error kind must be a non-empty StringImm", "kind",
+                                 (void*)kind, NULL);
+    }
+    if (message && !TIR_IS(message, StringImm)) {
+      return tvm_tir__type_error(TVM_TIR_RULE_S_ASSERT, "AssertStmt",
+                                 "an assert with an error kind needs a StringImm message",
+                                 "message", message, NULL);
+    }
+  }
+  tvm_tir_stmt_obj* s = tvm_tir_assert_stmt_new(condition, message, body);
+  if (s && kind) {
+    tvm_ffi_retain(kind);
+    ((tvm_tir_assert_stmt_obj*)s)->kind = kind;
+  }
+  return s;
+}
+
+const char* tvm_tir_assert_stmt_kind(const tvm_tir_assert_stmt_obj* a) {
+  return a->kind ? tvm_ffi_str_cstr(a->kind->value) : "AssertionError";
+}
+
 /* ---- Buffers: BufferStore, BufferRealize, Allocate, DeclBuffer ----------------------------- */
 /* The TypeError of a BufferStore whose value does not have the dtype want (out of line: the
  * constructor runs per store); releases idx. */

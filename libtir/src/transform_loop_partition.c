@@ -232,8 +232,10 @@ static int find_split(partitioner* p, const tvm_tir_for_obj* loop, int depth, in
   int64_t min, ext;
   bool eligible = depth < MAX_SPLIT_DEPTH &&
                   (loop->kind == TVM_TIR_FOR_SERIAL || loop->kind == TVM_TIR_FOR_PARALLEL) &&
-                  tvm_tir_as_const_int(loop->min, &min) && tvm_tir_as_const_int(loop->extent, &ext) &&
-                  ext >= 2;
+                  tvm_tir_as_const_int(loop->min, &min) &&
+                  tvm_tir_as_const_int(loop->extent, &ext) && ext >= 2 &&
+                  /* a break would leave only its part, and the next part would run */
+                  !(tvm_tir__loop_jumps(loop->body) & TVM_TIR__JUMP_BREAK);
   if (!eligible) return 0;
   cond_finder f = {0};
   f.v.pre_default = skip_exprs;

@@ -2,8 +2,8 @@
  * a constant extent (inner loops first) becomes the sequence of its body's copies, the loop var
  * replaced by min + i; every copy renames the Vars bound inside it (Let, LetStmt, For, Allocate)
  * so that the function stays in SSA form. A non-constant extent keeps a serial loop (the same
- * semantics, spec For item iv). Extents above TIR_MAX_UNROLL are an error rather than a code
- * explosion. */
+ * semantics, spec For item iv), and so does a loop that a break or continue leaves. Extents above
+ * TIR_MAX_UNROLL are an error rather than a code explosion. */
 #include "transform_internal.h"
 
 static const char kPass[] = "unroll_loops";
@@ -30,7 +30,8 @@ static void* unroll(tvm_tir_mutator* m, const void* node) {
   const tvm_tir_for_obj* f = node;
   if (f->kind != TVM_TIR_FOR_UNROLLED) return tvm_tir_ref((void*)f);
   int64_t extent;
-  if (!tvm_tir_as_const_int(f->extent, &extent)) return serial(f);
+  /* A loop a break or continue leaves stays a loop (the same semantics, as above). */
+  if (!tvm_tir_as_const_int(f->extent, &extent) || tvm_tir__loop_jumps(f->body)) return serial(f);
   if (extent > TIR_MAX_UNROLL) {
     return tvm_tir__xform_error("ValueError", kPass, f->loop_var,
                                 "extent %lld of the unrolled loop over this variable exceeds %d",

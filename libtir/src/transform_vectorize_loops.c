@@ -369,7 +369,8 @@ static void* vectorize(tvm_tir_mutator* m, const void* node) {
   const tvm_tir_for_obj* f = node;
   if (f->kind != TVM_TIR_FOR_VECTORIZED) return tvm_tir_ref((void*)f);
   int64_t n;
-  if (!tvm_tir_as_const_int(f->extent, &n) || n < 1 || n > TVM_TIR_INTERP_MAX_LANES) {
+  if (!tvm_tir_as_const_int(f->extent, &n) || n < 1 || n > TVM_TIR_INTERP_MAX_LANES ||
+      tvm_tir__loop_jumps(f->body)) { /* (ill-formed: a vectorized loop is not left early) */
     return serial(f);
   }
   if (n == 1) {

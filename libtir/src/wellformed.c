@@ -265,8 +265,12 @@ typedef enum {
   DECL_ALLOC,   /* data bound here; symbols must be in scope (block alloc_buffers) */
   DECL_DEFINE,  /* data bound here; Vars not in scope are defined here (buffer_map, match
                    buffers, BufferRealize) */
-  DECL_DECLARE  /* DeclBuffer: data used if in scope (Allocate / LetStmt before it), else bound;
+  DECL_DECLARE, /* DeclBuffer: data used if in scope (Allocate / LetStmt before it), else bound;
                    symbols must be in scope */
+  DECL_DEFINE_VARS /* only the fields that are Vars not in scope are defined: a PrimFunc's first
+                      round over its buffer_map, so that every buffer's variables are defined
+                      before any field is checked (upstream's order: `(n * 32,)` may use the n
+                      of a later buffer of shape (n, 32)) */
 } decl_mode;
 
 /* e (field[index] of the buffer at the current path): defined when a fresh Var and mode allows,
@@ -282,7 +286,7 @@ static int buffer_symbol(wf* w, const tvm_tir_buffer_obj* b, const void* e, decl
     tvm_tir_kind k = tir_kind_of(e);
     if (k >= 0 && w->walkers[k] == walk_imm && !((const tvm_tir_expr_obj*)e)->span) return 0;
   }
-  if (mode == DECL_DEFINE && tvm_tir_is_var(e)) {
+  if ((mode == DECL_DEFINE || mode == DECL_DEFINE_VARS) && tvm_tir_is_var(e)) {
     /* A Var not in scope is bound here (bind's steps on the one lookup: obtain creates the
      * entry only for a Var without one, which is then not in scope). */
     fact* f = obtain(&w->facts, e);
@@ -297,6 +301,7 @@ static int buffer_symbol(wf* w, const tvm_tir_buffer_obj* b, const void* e, decl
       return 0;
     }
   }
+  if (mode == DECL_DEFINE_VARS) return 0;
   return visit_at(w, e, field, index);
 }
 
@@ -308,7 +313,8 @@ static int declare_buffer(wf* w, const tvm_tir_buffer_obj* b, decl_mode mode, co
   int pushed = 0, rc = 0;
   if (field && (rc = wpush_attr(w, field)) == 0) pushed++;
   if (rc == 0 && index >= 0 && (rc = wpush_item(w, index)) == 0) pushed++;
-  if (rc == 0 && !(mode == DECL_DECLARE && has(w, b->data, F_SCOPE))) {
+  bool vars_only = mode == DECL_DEFINE_VARS;
+  if (rc == 0 && !vars_only && !(mode == DECL_DECLARE && has(w, b->data, F_SCOPE))) {
     rc = bind(w, b->data, "data", -1);
     *out_data = rc == 0;
   }
@@ -320,7 +326,7 @@ static int declare_buffer(wf* w, const tvm_tir_buffer_obj* b, decl_mode mode, co
   }
   if (rc == 0) rc = buffer_symbol(w, b, b->elem_offset, mode, "elem_offset", -1);
   while (pushed--) wpop(w);
-  if (rc == 0) rc = put(w, b, F_BUFFER);
+  if (rc == 0 && !vars_only) rc = put(w, b, F_BUFFER);
   return rc;
 }
 
@@ -748,13 +754,23 @@ static int pre_sblock(tvm_tir_visitor* v, const void* node) {
   return visit_block(SELF, node) ? -1 : TVM_TIR_VISIT_SKIP;
 }
 
+static int buffer_map_round(wf* w, const tvm_tir_prim_func_obj* f, decl_mode mode);
+
 static int pre_prim_func(tvm_tir_visitor* v, const void* node) {
   const tvm_tir_prim_func_obj* f = node;
   int64_t n = tvm_ffi_seq_size(f->params);
   for (int64_t i = 0; i < n; ++i) {
     if (bind(SELF, tvm_ffi_seq_obj_at(f->params, i), "params", i) != 0) return -1;
   }
-  /* buffer_map: each buffer's data is bound; its symbolic shape Vars are defined here. */
+  /* buffer_map: each buffer's data is bound; its symbolic shape Vars are defined here, every
+   * buffer's before any buffer's other fields are checked (round 0 defines, round 1 checks). */
+  for (int round = 0; round < 2; ++round) {
+    if (buffer_map_round(SELF, f, round ? DECL_DEFINE : DECL_DEFINE_VARS) != 0) return -1;
+  }
+  return uses(SELF, f->body, "body") ? -1 : TVM_TIR_VISIT_SKIP;
+}
+
+static int buffer_map_round(wf* w, const tvm_tir_prim_func_obj* f, decl_mode mode) {
   const TVMFFIAny *key, *val;
   /* A Map's (or Dict's) entries are read directly (tvm_ffi__map_entries), in the order
    * tvm_ffi_map_next gives them; anything else takes tvm_ffi_map_next, which reports it. */
@@ -780,18 +796,18 @@ static int pre_prim_func(tvm_tir_visitor* v, const void* node) {
             : tvm_ffi_any_as_object(val, tvm_tir_type_index(K(Buffer)));
     if (!b) continue;
     bool data;
-    int rc = wpush_attr(SELF, "buffer_map");
+    int rc = wpush_attr(w, "buffer_map");
     if (rc == 0) {
-      rc = wpush_key(SELF, key);
+      rc = wpush_key(w, key);
       if (rc == 0) {
-        rc = declare_buffer(SELF, b, DECL_DEFINE, NULL, -1, &data);
-        wpop(SELF);
+        rc = declare_buffer(w, b, mode, NULL, -1, &data);
+        wpop(w);
       }
-      wpop(SELF);
+      wpop(w);
     }
     if (rc != 0) return -1;
   }
-  return uses(SELF, f->body, "body") ? -1 : TVM_TIR_VISIT_SKIP;
+  return 0;
 }
 
 /* The callbacks by kind. */
@@ -1098,7 +1114,8 @@ static int walk_assert(wf* w, const void* obj, int64_t d) {
   CHILD(s->stmt.span);
   CHILD(s->condition);
   CHILD(s->message);
-  LAST_CHILD(s->body);
+  CHILD(s->body);
+  LAST_CHILD(s->kind);
 }
 static int walk_seq(wf* w, const void* obj, int64_t d) {
   const tvm_tir_seq_stmt_obj* s = obj;
@@ -1189,7 +1206,8 @@ static void walkers_fill(const tvm_tir__children* c, walker* fn) {
   DIRECT(Op, walk_relax_expr, SPAN, offsetof(tvm_tir_relax_expr_obj, struct_info_));
   DIRECT(GlobalVar, walk_relax_expr, SPAN, offsetof(tvm_tir_relax_expr_obj, struct_info_));
   DIRECT(AssertStmt, walk_assert, SPAN, offsetof(tvm_tir_assert_stmt_obj, condition),
-         offsetof(tvm_tir_assert_stmt_obj, message), offsetof(tvm_tir_assert_stmt_obj, body));
+         offsetof(tvm_tir_assert_stmt_obj, message), offsetof(tvm_tir_assert_stmt_obj, body),
+         offsetof(tvm_tir_assert_stmt_obj, kind));
   DIRECT(SeqStmt, walk_seq, SPAN, offsetof(tvm_tir_seq_stmt_obj, seq));
   DIRECT(IfThenElse, walk_if, SPAN, offsetof(tvm_tir_if_then_else_obj, condition),
          offsetof(tvm_tir_if_then_else_obj, then_case),
@@ -1242,7 +1260,8 @@ static bool optional_field(tvm_tir_kind k, const char* f) {
   for (size_t i = 0; i < sizeof(any_kind) / sizeof(*any_kind); ++i) {
     if (strcmp(f, any_kind[i]) == 0) return true;
   }
-  return k == K(Range) && strcmp(f, "extent") == 0;
+  return (k == K(Range) && strcmp(f, "extent") == 0) ||
+         (k == K(AssertStmt) && strcmp(f, "kind") == 0);
 }
 
 static tvm_tir_kind element_kind(const char* f) {
@@ -1526,10 +1545,11 @@ static int verify_func(const tvm_tir_prim_func_obj* f, unsigned flags) {
    * (out of memory) the tracking pass alone. */
   const tvm_tir__children* children = tvm_tir__children_get();
   if (children) {
-    if (scoped_pass(f, false, children) == 0) return 0;
+    if (scoped_pass(f, false, children) == 0) return tvm_tir__verify_jumps(f);
     tvm_ffi_error_clear();
   }
-  return scoped_pass(f, true, NULL);
+  if (scoped_pass(f, true, NULL) != 0) return -1;
+  return tvm_tir__verify_jumps(f);
 }
 
 /* The first pass: the fields the scoped pass reads are there and of the right kinds. */

@@ -100,6 +100,33 @@ static void diff_script_(int line, const char* file, const char* name, const cg_
 #define DIFF_SCRIPT(file, name, ...) \
   diff_script_(__LINE__, (file), (name), &(cg_opts){__VA_ARGS__})
 
+/* A buffer whose shape uses a variable only a later buffer defines ((n * 32,) before (n, 32),
+ * Relax's reshape kernels): bound and checked in the packed API's order, compiled and
+ * interpreted; a flat input of the wrong length is a ValueError in both. */
+TEST(later_defined_dims) {
+  DIFF_SCRIPT("later_defined_dims.py", "flat_to_rows");
+  DIFF_SCRIPT("later_defined_dims.py", "flat_to_rows", .sym = 2, .seed = 5);
+  void* ir = parse_corpus_(__LINE__, "later_defined_dims.py");
+  void* lowered = ir ? tvm_tir_lower(ir, NULL) : NULL;
+  void* m = lowered ? tvm_codegen_build(lowered, "llvm", NULL) : NULL;
+  CHECK(m != NULL);
+  void* fn = m ? GET_FN(m, "flat_to_rows") : NULL;
+  if (fn) {
+    float a[3 * 32 + 1] = {0}, b[3 * 32] = {0};
+    int64_t sa[1] = {3 * 32 + 1}, sb[2] = {3, 32};
+    DLTensor ta = dl(a, TVM_TIR_FLOAT32, 1, sa, NULL), tb = dl(b, TVM_TIR_FLOAT32, 2, sb, NULL);
+    TVMFFIAny args[2] = {tvm_ffi_any_dltensor(&ta), tvm_ffi_any_dltensor(&tb)};
+    TVMFFIAny r;
+    EXPECT_CALL_ERR(fn, args, 2, "ValueError", "shape[0]: expected 96, got 97");
+    CHECK_EQ_INT(tvm_tir_interp_run(ir, NULL, args, 2, &r), -1);
+    CHECK_RAISED("ValueError", "shape[0] is 97 but the buffer requires 96");
+  }
+  tvm_ffi_release(fn);
+  tvm_ffi_release(m);
+  tvm_ffi_release(lowered);
+  tvm_ffi_release(ir);
+}
+
 /* Calls through GlobalVars: scalars in and out, buffers passed by their data, a handle
  * parameter under a declared buffer, a call in a loop, recursion, a private callee; and
  * T.call_extern of helpers of the module. */
@@ -156,6 +183,60 @@ TEST(call_errors_at_build) {
   tvm_ffi_release(g);
   tvm_ffi_release(f);
   RELEASE(x);
+}
+
+/* break and continue (#19): in for and while loops, nested, under a border test that loop
+ * partitioning must not split, in an unrolled loop (kept a loop), in serial loops inside a
+ * parallel one, and in bodies holding stack and heap scratch buffers (released by the jump:
+ * the ASan build checks the leak). */
+TEST(loop_jumps) {
+  static const char* fns[] = {"first_negative", "row_sums",      "count_while", "border_break",
+                              "unrolled_break", "parallel_rows", "scratch"};
+  for (size_t k = 0; k < sizeof(fns) / sizeof(fns[0]); ++k) {
+    for (unsigned seed = 1; seed <= 4; ++seed)
+      DIFF_SCRIPT("loop_break_continue.py", fns[k], .seed = seed);
+  }
+}
+
+/* An AssertStmt with an error kind (`assert c, (kind, [parts])`) raises that kind with the parts
+ * joined, compiled as interpreted; the plain form still raises AssertionError. */
+TEST(assert_kinds) {
+  static const char src[] =
+      "from tvm.script import tir as T\n"
+      "@T.prim_func\n"
+      "def f(A: T.Buffer((4,), \"int32\"), x: T.int32):\n"
+      "    assert x > 0, (\"ValueError\", [\"x must be \", \"positive\"])\n"
+      "    assert x < 100, \"x too large\"\n"
+      "    A[0] = x\n";
+  tvm_script_parse_options opts;
+  tvm_script_parse_options_init(&opts);
+  void* f = tvm_script_parse(src, sizeof(src) - 1, &opts);
+  CHECK(f != NULL);
+  void* lowered = f ? tvm_tir_lower(f, NULL) : NULL;
+  void* m = lowered ? tvm_codegen_build(lowered, "llvm", NULL) : NULL;
+  CHECK(m != NULL);
+  void* fn = m ? GET_FN(m, "f") : NULL;
+  if (fn) {
+    int32_t data[4] = {0};
+    int64_t shape[1] = {4};
+    DLTensor t = dl(data, TVM_TIR_INT32, 1, shape, NULL);
+    TVMFFIAny args[2] = {tvm_ffi_any_dltensor(&t), tvm_ffi_any_int(5)};
+    TVMFFIAny r;
+    CHECK_EQ_INT(tvm_ffi_function_call(fn, args, 2, &r), 0);
+    CHECK_EQ_INT(data[0], 5);
+    args[1] = tvm_ffi_any_int(-3);
+    EXPECT_CALL_ERR(fn, args, 2, "ValueError", "x must be positive");
+    CHECK_EQ_INT(tvm_tir_interp_run(f, NULL, args, 2, &r), -1);
+    CHECK_RAISED("ValueError", "x must be positive");
+    args[1] = tvm_ffi_any_int(300);
+    EXPECT_CALL_ERR(fn, args, 2, "AssertionError", "x too large");
+    CHECK_EQ_INT(tvm_tir_interp_run(f, NULL, args, 2, &r), -1);
+    CHECK_RAISED("AssertionError", "x too large");
+  }
+  tvm_ffi_release(fn);
+  tvm_ffi_release(m);
+  tvm_ffi_release(lowered);
+  tvm_ffi_release(f);
 }
 
 /* Buffers over other buffers' data and T.decl_buffer without data (an allocation), which used
@@ -268,11 +349,14 @@ TEST(handle_parameters) {
 
 int main(void) {
   RUN(calls_between_prim_funcs);
+  RUN(loop_jumps);
+  RUN(assert_kinds);
   RUN(handle_parameters);
   RUN(declared_buffers);
   RUN(strided_allocations);
   RUN(hints);
   RUN(parameters_and_matches);
+  RUN(later_defined_dims);
   RUN(real_program_forms);
   RUN(call_error_propagates);
   RUN(call_errors_at_build);

@@ -82,9 +82,11 @@ static tvm_relax_expr_obj* constant(float v) {
 static tvm_relax_sinfo_obj* vec4(void) { return rt_tensor(F32, 1, (int64_t)4); }
 static tvm_relax_sinfo_obj* scalar(void) { return rt_tensor(F32, 0); }
 
-/* A module of main(params) = body. */
+/* A module of main(params) = body, main public (a global_symbol: the build's
+ * DeadCodeElimination keeps what the public functions reach). */
 static tvm_tir_ir_module_obj* module(void* main_params, tvm_relax_expr_obj* main_body) {
-  tvm_relax_function_obj* main_f = keep(tvm_relax_function_new(main_params, main_body, NULL, true, NULL));
+  void* attrs = keep(rt_attrs(1, "global_symbol", tvm_ffi_string("main")));
+  tvm_relax_function_obj* main_f = keep(tvm_relax_function_new(main_params, main_body, NULL, true, attrs));
   tvm_relax_block_builder* bb = tvm_relax_bb_new(NULL);
   tvm_tir_ir_module_obj* out =
       main_f && keep(tvm_relax_bb_add_function(bb, main_f, "main")) ? tvm_relax_bb_module(bb) : NULL;

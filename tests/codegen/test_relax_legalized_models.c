@@ -91,7 +91,7 @@ static tvm_relax_expr_obj* prim_tuple(pool* p, int n, const int64_t* v) {
  *   y = reshape(s, (n, 64)) @ fc; (a, b) = split(y, 2, axis 1); z = concat((b, a), axis 1)
  *   t = take(permute_dims(z), idx, axis 0); u = flip(tile(t[1:3], (2, 1)), axis 0)
  *   return (softmax(z), u + zeros_like(u) + ones((4, 1)))
- * (VMCodeGen takes no composite symbolic dims yet, so every symbolic dim here is n itself.)
+ * (Every symbolic dim here is n itself; composite_dims_compiled below has composite ones.)
  */
 static tvm_tir_ir_module_obj* cnn_model(void) {
   pool p = {.n = 0};
@@ -378,9 +378,92 @@ TEST(newer_ops_compiled_match_evaluator) {
   tvm_ffi_release(mod);
 }
 
+/*
+ * Composite output dims: main(x: (n, 3)):
+ *   a = cumsum(x) (no axis: the flattened tensor, (n * 3,)); b = exp(a) * 0.5 (n * 3,)
+ *   c = cumprod(x, exclusive) (n * 3,); cc = concat((x, x), axis 0) (n * 2, 3)
+ *   s = sum(cc * cc, axis 1) (n * 2,); return (b, c, s)
+ * compiled and run in libvm against plain C loops (and the evaluator), n = 1, 2, 5.
+ */
+TEST(composite_dims_compiled) {
+  pool p = {.n = 0};
+  tvm_tir_var_obj* n = keep(&p, tvm_tir_var_new("n", I64));
+  void* d[2] = {n, keep(&p, tvm_tir_const_int(I64, 3))};
+  tvm_relax_var_obj* x = keep(&p, rt_var_take("x", rt_tensor_sym(F32, 2, d)));
+  void* params = keep(&p, rt_array(1, x));
+  tvm_relax_block_builder* bb = tvm_relax_bb_new(NULL);
+  CHECK_OK(tvm_relax_bb_function_begin(bb, "main", params, NULL, true));
+  tvm_relax_var_obj* a = emit(&p, bb, tvm_relax_call_op("relax.cumsum", NULL, 1, x));
+  tvm_relax_var_obj* e = emit(&p, bb, tvm_relax_call_op("relax.exp", NULL, 1, a));
+  tvm_relax_expr_obj* half = keep(&p, tvm_relax_prim_value_new(keep(&p, tvm_tir_const_float(F32, 0.5))));
+  tvm_relax_var_obj* b = emit(&p, bb, tvm_relax_call_op("relax.multiply", NULL, 2, e, half));
+  void* a_cp = keep(&p, rt_attrs(1, "exclusive", tvm_ffi_any_bool(true)));
+  tvm_relax_var_obj* c = emit(&p, bb, tvm_relax_call_op("relax.cumprod", a_cp, 1, x));
+  /* cc = concat((x, x), axis 0) (n * 2, 3); s = sum(cc * cc, axis 1) (n * 2,) */
+  void* a_cc = keep(&p, rt_attrs(1, "axis", tvm_ffi_any_int(0)));
+  tvm_relax_expr_obj* xx = keep(&p, tvm_relax_tuple_new(keep(&p, rt_array(2, x, x))));
+  tvm_relax_var_obj* cc = emit(&p, bb, tvm_relax_call_op("relax.concat", a_cc, 1, xx));
+  tvm_relax_var_obj* sq = emit(&p, bb, tvm_relax_call_op("relax.multiply", NULL, 2, cc, cc));
+  void* a_sum = keep(&p, rt_attrs(1, "axis", tvm_ffi_any_obj(ints(&p, 1, (int64_t[]){1}))));
+  tvm_relax_var_obj* sm = emit(&p, bb, tvm_relax_call_op("relax.sum", a_sum, 1, sq));
+  tvm_relax_expr_obj* ret = keep(&p, tvm_relax_tuple_new(keep(&p, rt_array(3, b, c, sm))));
+  if (a) CHECK_STR_CONTAINS(rt_sinfo_text(a), "(n * T.int64(3),)");
+  if (sm) CHECK_STR_CONTAINS(rt_sinfo_text(sm), "(n * T.int64(2),)");
+  tvm_tir_global_var_obj* gv = b && c && sm ? tvm_relax_bb_function_end(bb, ret, NULL) : NULL;
+  tvm_tir_ir_module_obj* mod = gv ? tvm_relax_bb_module(bb) : NULL;
+  tvm_ffi_release(gv);
+  tvm_relax_bb_free(bb);
+  for (int i = p.n - 1; i >= 0; --i) tvm_ffi_release(p.objs[i]);
+  CHECK(mod != NULL);
+  tvm_tir_ir_module_obj* legal = mod ? tvm_relax_transform_legalize_ops(mod) : NULL;
+  tvm_vm_executable* exec = mod ? tvm_codegen_relax_build(mod, NULL) : NULL;
+  if (mod && !exec) CHECK_OK(-1);
+  tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
+  static const int64_t batches[3] = {1, 2, 5};
+  for (int bi = 0; vm && legal && bi < 3; ++bi) {
+    int64_t xs[2] = {batches[bi], 3}, m = batches[bi] * 3;
+    void* t = rand_tensor(2, xs, false);
+    TVMFFIAny arg = tvm_ffi_any_obj(t), want, got;
+    CHECK_OK(tvm_relax_eval(legal, "main", &arg, 1, &want));
+    CHECK_OK(tvm_vm_invoke(vm, "main", &arg, 1, &got));
+    CHECK_EQ_INT(bad(&got, &want), 0);
+    /* The oracle: running sums / exclusive products over the row-major elements. */
+    const float* xv = tvm_ffi_tensor_dl(t)->data;
+    int64_t wrong = 0;
+    if (got.type_index == kTVMFFIArray && tvm_ffi_seq_size(got.v_obj) == 3) {
+      const DLTensor* gs = tvm_ffi_tensor_dl(tvm_ffi_seq_at(got.v_obj, 2)->v_obj);
+      CHECK(gs->ndim == 1 && gs->shape[0] == 2 * batches[bi]);
+      for (int64_t r = 0; gs->shape[0] == 2 * batches[bi] && r < 2 * batches[bi]; ++r) {
+        double ws = 0;
+        for (int j = 0; j < 3; ++j) ws += (double)xv[(r % batches[bi]) * 3 + j] * xv[(r % batches[bi]) * 3 + j];
+        double vs = ((const float*)gs->data)[r];
+        wrong += !(fabs(vs - ws) <= 1e-4 * (1 + fabs(ws)));
+      }
+      const DLTensor* gb = tvm_ffi_tensor_dl(tvm_ffi_seq_at(got.v_obj, 0)->v_obj);
+      const DLTensor* gc = tvm_ffi_tensor_dl(tvm_ffi_seq_at(got.v_obj, 1)->v_obj);
+      CHECK(gb->ndim == 1 && gb->shape[0] == m && gc->ndim == 1 && gc->shape[0] == m);
+      double sum = 0, prod = 1;
+      for (int64_t i = 0; gb->shape[0] == m && gc->shape[0] == m && i < m; ++i) {
+        sum += xv[i];
+        double wb = exp(sum) * 0.5, vb = ((const float*)gb->data)[i], vc = ((const float*)gc->data)[i];
+        wrong += !(fabs(vb - wb) <= 1e-4 * (1 + fabs(wb))) + !(fabs(vc - prod) <= 1e-4 * (1 + fabs(prod)));
+        prod *= xv[i];
+      }
+    } else {
+      wrong = 1;
+    }
+    CHECK_EQ_INT(wrong, 0);
+    tvm_ffi_any_release(&want), tvm_ffi_any_release(&got);
+    tvm_ffi_release(t);
+  }
+  if (vm) tvm_vm_release(vm);
+  tvm_ffi_release(exec), tvm_ffi_release(legal), tvm_ffi_release(mod);
+}
+
 int main(void) {
   RUN(cnn_compiled_matches_evaluator);
   RUN(misc_compiled_matches_evaluator);
   RUN(newer_ops_compiled_match_evaluator);
+  RUN(composite_dims_compiled);
   return test_summary();
 }

@@ -152,6 +152,8 @@ static const ptx_case kPtx[] = {
     {"matmul_sched.py", "matmul_sched_kernel", 3, 2, 2, ".maxntid 16, 16, 1", "st.shared.f32"},
     {"transpose.py", "transpose_kernel", 4, 1, 1, ".maxntid 16, 16, 1", "%ctaid.y"},
     {"softmax.py", "softmax_kernel", 3, 16, 1, ".maxntid 128, 1, 1", "ex2.approx"},
+    /* break / continue: branches out of and back into the row loop, no barrier */
+    {"row_scan.py", "row_scan_kernel", 2, 0, 0, ".maxntid 32, 1, 1", "setp.gt.f32"},
 };
 
 TEST(ptx_of_every_kernel) {

@@ -25,14 +25,41 @@ static void ref_transpose(gpu_buf* b) {
   gpu_ref_transpose(b[0].data, b[1].data, b[0].shape[0], b[0].shape[1]);
 }
 static void ref_softmax(gpu_buf* b) { gpu_ref_softmax(b[0].data, b[1].data, b[0].shape[0], 256); }
+static void ref_row_scan(gpu_buf* b) {
+  for (int64_t r = 0; r < b[0].shape[0]; ++r) {
+    float s = 0;
+    for (int64_t j = 0; j < b[0].shape[1]; ++j) {
+      float a = b[0].data[r * b[0].shape[1] + j];
+      if (a > 1.5f) break;
+      if (a < 0) continue;
+      s += a;
+    }
+    b[1].data[r] = s;
+  }
+}
 
 static const kernel_case kCases[] = {
     {"add.py", "add", 3, 1, {1, 1, 1}, {{1000}, {1000}, {1000}}, ref_add, 0},
     {"row_sum.py", "row_sum", 2, 1, {2, 1}, {{6, 256}, {6}}, ref_row_sum, 1e-5},
-    {"matmul_tiled.py", "matmul", 3, 1, {2, 2, 2}, {{48, 48}, {48, 48}, {48, 48}}, ref_matmul, 1e-5},
-    {"matmul_sched.py", "matmul_sched", 3, 1, {2, 2, 2}, {{64, 64}, {64, 64}, {64, 64}}, ref_matmul, 1e-5},
+    {"matmul_tiled.py",
+     "matmul",
+     3,
+     1,
+     {2, 2, 2},
+     {{48, 48}, {48, 48}, {48, 48}},
+     ref_matmul,
+     1e-5},
+    {"matmul_sched.py",
+     "matmul_sched",
+     3,
+     1,
+     {2, 2, 2},
+     {{64, 64}, {64, 64}, {64, 64}},
+     ref_matmul,
+     1e-5},
     {"transpose.py", "transpose", 2, 1, {2, 2}, {{37, 21}, {21, 37}}, ref_transpose, 0},
     {"softmax.py", "softmax", 2, 1, {2, 2}, {{5, 256}, {5, 256}}, ref_softmax, 1e-6},
+    {"row_scan.py", "row_scan", 2, 1, {2, 1}, {{64, 32}, {64}}, ref_row_scan, 0},
 };
 
 /* Run function `name` of ir on fresh buffers (inputs from seed 7); b receives them. */

@@ -3,7 +3,8 @@
  * reference evaluator on random inputs, against softmax(Q K^T * scale + bias) V computed here
  * in double: the default and a given scale, a bias broadcast over batch / heads / queries, the
  * "TopLeft" and "BottomRight" causal masks (upstream's offsets, |S - S_kv| for BottomRight),
- * grouped-query heads, symbolic sequence lengths; sliding windows have no kernel.
+ * grouped-query heads, symbolic sequence lengths, sliding windows (w keys ending at the causal
+ * diagonal, a row without keys zero; a window needs a causal mask).
  */
 #include "legalize_testing.h"
 
@@ -12,6 +13,7 @@ typedef struct {
   int64_t bias[4]; /* bias dims, {0} for none */
   double scale;    /* NaN: the default */
   const char* mask;
+  int64_t window; /* 0: none */
 } attn_case;
 
 /* The oracle: out (B, S, N, Hv). */
@@ -36,7 +38,7 @@ static void attention_ref(const attn_case* c, const float* q, const float* k, co
             int64_t bb = c->bias[0] == 1 ? 0 : b, bn = c->bias[1] == 1 ? 0 : n, bs = c->bias[2] == 1 ? 0 : s;
             dot += bias[((bb * c->bias[1] + bn) * c->bias[2] + bs) * c->bias[3] + j];
           }
-          bool keep = !c->mask || j <= s + offset;
+          bool keep = !c->mask || (j <= s + offset && (c->window == 0 || j > s + offset - c->window));
           p[j] = keep ? dot : -INFINITY;
           if (keep && dot > mx) mx = dot;
         }
@@ -44,15 +46,16 @@ static void attention_ref(const attn_case* c, const float* q, const float* k, co
         for (int64_t e = 0; e < c->hv; ++e) {
           double acc = 0;
           for (int64_t j = 0; j < c->skv; ++j) acc += p[j] * v[((b * c->skv + j) * c->nkv + kn) * c->hv + e];
-          out[((b * c->s + s) * c->n + n) * c->hv + e] = acc / sum;
+          out[((b * c->s + s) * c->n + n) * c->hv + e] = sum > 0 ? acc / sum : 0.0;
         }
       }
 }
 
 static void* attn_attrs(const attn_case* c) {
   TVMFFIAny mask = c->mask ? tvm_ffi_string(c->mask) : tvm_ffi_any_none();
-  void* attrs = rt_attrs(2, "scale", isnan(c->scale) ? tvm_ffi_any_none() : tvm_ffi_any_float(c->scale),
-                         "causal_mask", mask);
+  void* attrs = rt_attrs(3, "scale", isnan(c->scale) ? tvm_ffi_any_none() : tvm_ffi_any_float(c->scale),
+                         "causal_mask", mask, "window_size",
+                         c->window ? tvm_ffi_any_int(c->window) : tvm_ffi_any_none());
   tvm_ffi_any_release(&mask);
   return attrs;
 }
@@ -64,6 +67,11 @@ TEST(attention_static) {
       {1, 4, 2, 3, 2, 2, 4, {1, 1, 4, 2}, NAN, "BottomRight"}, /* S > S_kv: offset |4 - 2| */
       {2, 2, 2, 3, 5, 2, 2, {0}, 0.5, "BottomRight"},           /* S < S_kv */
       {1, 3, 4, 4, 3, 2, 5, {1, 4, 1, 3}, NAN, NULL},           /* grouped-query: 4 heads on 2 */
+      /* sliding windows: w keys ending at the diagonal */
+      {2, 4, 2, 3, 6, 2, 3, {0}, NAN, "TopLeft", 2},
+      {1, 3, 2, 4, 6, 1, 2, {1, 2, 3, 6}, 0.4, "BottomRight", 3},
+      {1, 5, 1, 2, 2, 1, 3, {0}, NAN, "TopLeft", 1}, /* rows 3, 4 see no key: zero */
+      {1, 4, 2, 2, 4, 2, 2, {0}, NAN, "BottomRight", 9}, /* wider than the keys: plain causal */
   };
   for (size_t ci = 0; ci < sizeof(cases) / sizeof(cases[0]); ++ci) {
     const attn_case* c = &cases[ci];
@@ -124,15 +132,32 @@ TEST(attention_symbolic_lengths) {
     for (int j = 0; j < 3; ++j) tvm_ffi_release(t[j]);
   }
   tvm_ffi_release(legal), tvm_ffi_release(call), tvm_ffi_release(attrs);
-  /* A sliding window has no kernel (upstream's legalization refuses it too). */
-  TVMFFIAny top_left = tvm_ffi_string("TopLeft");
-  attrs = rt_attrs(2, "causal_mask", top_left, "window_size", tvm_ffi_any_int(2));
-  tvm_ffi_any_release(&top_left);
+  /* A sliding window over symbolic lengths (upstream's legalization refuses windows). */
+  c.window = 2;
+  attrs = attn_attrs(&c);
+  call = tvm_relax_call_op("relax.nn.attention", attrs, 3, q, k, v);
+  legal = call ? lg_legalize(params, call) : NULL;
+  CHECK(legal != NULL);
+  for (int i = 0; legal && i < 3; ++i) {
+    c.s = lens[i][0], c.skv = lens[i][1];
+    int64_t qs[4] = {1, c.s, 2, 4}, ks[4] = {1, c.skv, 2, 4};
+    void* t[3] = {lg_rand(4, qs), lg_rand(4, ks), lg_rand(4, ks)};
+    TVMFFIAny args[3] = {tvm_ffi_any_obj(t[0]), tvm_ffi_any_obj(t[1]), tvm_ffi_any_obj(t[2])}, out;
+    CHECK_OK(tvm_relax_eval(legal, "main", args, 3, &out));
+    double want[64];
+    attention_ref(&c, lg_f(t[0]), lg_f(t[1]), lg_f(t[2]), NULL, want);
+    CHECK_EQ_INT(lg_bad(&out, want, c.s * 2 * 4, 1e-5), 0);
+    tvm_ffi_any_release(&out);
+    for (int j = 0; j < 3; ++j) tvm_ffi_release(t[j]);
+  }
+  tvm_ffi_release(legal), tvm_ffi_release(call), tvm_ffi_release(attrs);
+  /* A window without a causal mask has no diagonal to end at. */
+  attrs = rt_attrs(1, "window_size", tvm_ffi_any_int(2));
   call = tvm_relax_call_op("relax.nn.attention", attrs, 3, q, k, v);
   CHECK(call != NULL);
   legal = call ? lg_legalize(params, call) : NULL;
   CHECK(legal == NULL);
-  CHECK_RAISED("NotImplementedError", "window_size");
+  CHECK_RAISED("NotImplementedError", "needs a causal_mask");
   tvm_ffi_release(legal), tvm_ffi_release(call), tvm_ffi_release(attrs);
   tvm_ffi_release(params), tvm_ffi_release(q), tvm_ffi_release(k), tvm_ffi_release(v);
   tvm_ffi_release(c1), tvm_ffi_release(c2), tvm_ffi_release(c4), tvm_ffi_release(s), tvm_ffi_release(tt);

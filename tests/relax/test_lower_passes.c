@@ -47,12 +47,13 @@ TEST(pipeline_lists_the_passes_in_order) {
   const char* want[] = {"LambdaLift",          "LegalizeOps",
                         "AnnotateTIROpPattern", "FoldConstant",
                         "FuseOps",             "FuseTIR",
-                        "RewriteDataflowReshape", "ToNonDataflow",
-                        "RemovePurityChecking", "CallTIRRewrite",
-                        "StaticPlanBlockMemory", "KillAfterLastUse",
-                        "LowerRuntimeBuiltin", "ComputePrimValue"};
-  CHECK_EQ_INT(n, 14);
-  for (int64_t i = 0; i < n && i < 14; ++i) CHECK_STR_EQ(p[i].name, want[i]);
+                        "RewriteDataflowReshape", "DeadCodeElimination",
+                        "ToNonDataflow",       "RemovePurityChecking",
+                        "CallTIRRewrite",      "StaticPlanBlockMemory",
+                        "KillAfterLastUse",    "LowerRuntimeBuiltin",
+                        "ComputePrimValue"};
+  CHECK_EQ_INT(n, 15);
+  for (int64_t i = 0; i < n && i < 15; ++i) CHECK_STR_EQ(p[i].name, want[i]);
 }
 
 TEST(to_non_dataflow) {

@@ -99,6 +99,56 @@ TEST(vector_load_store_lane_splitting) {
 }
 
 /* ---- Allocation ---------------------------------------------------------------------------- */
+static tvm_tir_stmt_obj* jump_stmt(const char* op) {
+  return tvm_tir_evaluate_take(tvm_tir_call_takev(TVM_TIR_VOID, op, 0, NULL));
+}
+
+/* break / continue leave the innermost loop or its iteration; one outside any loop (ill-formed
+ * IR run unchecked) is an error, not a silent exit. */
+TEST(break_and_continue) {
+  tvm_tir_buffer_obj* B = buf1("B", TVM_TIR_INT32, 3);
+  tvm_tir_var_obj *i = tvm_tir_var("i", TVM_TIR_INT32), *j = tvm_tir_var("j", TVM_TIR_INT32);
+#define LD(k) tvm_tir_load_take(ref(B), tvm_tir_int(k))
+  /* for i in 0..10: (for j in 0..5: break) if i % 2 == 0: continue; if i == 7: break;
+   *   B[0] += i   -> 1 + 3 + 5 */
+  void* loop = tvm_tir_serial_take(
+      ref(i), tvm_tir_int(0), tvm_tir_int(10),
+      tvm_tir_seq_take(
+          tvm_tir_serial_take(ref(j), tvm_tir_int(0), tvm_tir_int(5), jump_stmt("tir.break_loop")),
+          tvm_tir_if_take(
+              tvm_tir_eq_take(tvm_tir_floormod_take(ref(i), tvm_tir_int(2)), tvm_tir_int(0)),
+              jump_stmt("tir.continue_loop"), NULL),
+          tvm_tir_if_take(tvm_tir_eq_take(ref(i), tvm_tir_int(7)), jump_stmt("tir.break_loop"),
+                          NULL),
+          tvm_tir_store_take(ref(B), tvm_tir_add_take(LD(0), ref(i)), tvm_tir_int(0))));
+  /* while B[1] < 100: B[1] += 10; if B[1] == 30: continue; B[2] = B[1]; if B[1] >= 50: break */
+  void* wloop = tvm_tir_while_take(
+      tvm_tir_lt_take(LD(1), tvm_tir_int(100)),
+      tvm_tir_seq_take(
+          tvm_tir_store_take(ref(B), tvm_tir_add_take(LD(1), tvm_tir_int(10)), tvm_tir_int(1)),
+          tvm_tir_if_take(tvm_tir_eq_take(LD(1), tvm_tir_int(30)), jump_stmt("tir.continue_loop"),
+                          NULL),
+          tvm_tir_store_take(ref(B), LD(1), tvm_tir_int(2)),
+          tvm_tir_if_take(tvm_tir_ge_take(LD(1), tvm_tir_int(50)), jump_stmt("tir.break_loop"),
+                          NULL)));
+#undef LD
+  void* f = tvm_tir_func_take("f", tvm_tir_list_take(ref(B)), tvm_tir_seq_take(loop, wloop));
+  int32_t b[3] = {0, 0, -1};
+  int64_t shape[1] = {3};
+  DLTensor t = dl(b, TVM_TIR_INT32, 1, shape, NULL);
+  TVMFFIAny args[1] = {T(&t)}, out;
+  if (run_ok_(__LINE__, f, args, 1, &out)) {
+    CHECK_EQ_INT(b[0], 9);
+    CHECK_EQ_INT(b[1], 50);
+    CHECK_EQ_INT(b[2], 50);
+  }
+  tvm_ffi_release(f);
+  void* g = tvm_tir_func_take("g", tvm_tir_list_take(ref(B)), jump_stmt("tir.continue_loop"));
+  run_err_(__LINE__, "RuntimeError", "tir.continue_loop outside a loop", g, args, 1);
+  tvm_ffi_release(g);
+  RELEASE(B, i, j);
+}
+
 TEST(allocate_in_loop) {
   /* for i in 0..3: allocate T[4] (fresh, zero); T[i] = i + 1; B[i] = T[0] + T[1] + T[2] + T[3] */
   tvm_tir_buffer_obj* B = buf1("B", TVM_TIR_INT32, 3);
@@ -746,6 +796,7 @@ int main(void) {
   RUN(half_precision_round_trip_every_bit_pattern);
   RUN(vector_logic_into_bool_buffer);
   RUN(call_passing_a_buffer_handle);
+  RUN(break_and_continue);
   tir_release_temps();
   return test_summary();
 }

@@ -9,6 +9,8 @@ static const struct {
   int32_t num_inputs;
 } k_expected[] = {
     {"tir.ret", TVM_TIR_EFFECT_CONTROL_JUMP, 1},
+    {"tir.break_loop", TVM_TIR_EFFECT_CONTROL_JUMP, 0},
+    {"tir.continue_loop", TVM_TIR_EFFECT_CONTROL_JUMP, 0},
     {"tir.if_then_else", TVM_TIR_EFFECT_PURE, 3},
     {"tir.likely", TVM_TIR_EFFECT_EXPR_ANNOTATION, 1},
     {"tir.call_extern", TVM_TIR_EFFECT_OPAQUE, -1},

@@ -247,6 +247,70 @@ TEST(use_out_of_scope) {
   RELEASE(A, i, t, z);
 }
 
+/* break / continue (T.evaluate(T.break_loop()) / T.continue_loop()) leave the innermost loop:
+ * it must exist, be serial, unrolled or a while loop, and no block or thread launch may stand
+ * between the two; the ops are statements, not values. */
+static tvm_tir_stmt_obj* jump(const char* op) {
+  return tvm_tir_evaluate_take(tvm_tir_call_takev(TVM_TIR_VOID, op, 0, NULL));
+}
+
+TEST(loop_jumps) {
+  tvm_tir_buffer_obj* A = tvm_tir_buffer_decl("A", TVM_TIR_FLOAT32, 8);
+  tvm_tir_var_obj *i = tvm_tir_var("i", TVM_TIR_INT32), *j = tvm_tir_var("j", TVM_TIR_INT32);
+  /* Well formed: in a serial loop, an unrolled one, a while loop, and a loop inside a block. */
+  void* ok = tvm_tir_serial_take(
+      R(i), tvm_tir_int(0), tvm_tir_int(8),
+      tvm_tir_seq_take(
+          tvm_tir_if_take(tvm_tir_lt_take(R(i), tvm_tir_int(3)), jump("tir.continue_loop"), NULL),
+          tvm_tir_for_take(R(j), tvm_tir_int(0), tvm_tir_int(4), TVM_TIR_FOR_UNROLLED,
+                           jump("tir.break_loop")),
+          tvm_tir_while_take(tvm_tir_lt_take(R(i), tvm_tir_int(4)), jump("tir.break_loop")),
+          store0(A, R(i))));
+  EXPECT_WELL_FORMED(tvm_tir_func_take("f", tvm_tir_list_take(R(A)), ok));
+  /* Outside any loop. */
+  EXPECT_ILL_FORMED(
+      tvm_tir_func_take("f", tvm_tir_list_take(R(A)),
+                        tvm_tir_seq_take(store0(A, tvm_tir_int(0)), jump("tir.break_loop"))),
+      "well-formedness: `break` (tir.break_loop) outside a loop at <root>.body.seq[1]");
+  /* In a parallel or vectorized loop. */
+  static const struct {
+    tvm_tir_for_kind kind;
+    const char* what;
+  } bad[] = {{TVM_TIR_FOR_PARALLEL, "in a parallel loop"},
+             {TVM_TIR_FOR_VECTORIZED, "in a vectorized loop"}};
+  for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); ++k) {
+    void* loop = tvm_tir_for_take(R(i), tvm_tir_int(0), tvm_tir_int(8), bad[k].kind,
+                                  tvm_tir_seq_take(jump("tir.continue_loop"), store0(A, R(i))));
+    EXPECT_ILL_FORMED(tvm_tir_func_take("f", tvm_tir_list_take(R(A)), loop),
+                      "`continue` (tir.continue_loop)", bad[k].what, "at <root>.body.body.seq[0]");
+  }
+  /* Across a block: the loop is outside it. */
+  void* across =
+      tvm_tir_serial_take(R(i), tvm_tir_int(0), tvm_tir_int(8),
+                          tvm_tir_block_take("b", NULL, NULL, NULL, NULL, jump("tir.break_loop")));
+  EXPECT_ILL_FORMED(tvm_tir_func_take("f", tvm_tir_list_take(R(A)), across),
+                    "`break` (tir.break_loop) inside a block whose loop is outside it at "
+                    "<root>.body.body.block.body");
+  /* Across a thread launch. */
+  tvm_tir_var_obj* tx = tvm_tir_var("tx", TVM_TIR_INT32);
+  tvm_tir_iter_var_obj* iv =
+      tvm_tir_iter_var_new(NULL, tx, TVM_TIR_ITER_THREAD_INDEX, "threadIdx.x");
+  void* launch = tvm_tir_serial_take(
+      R(i), tvm_tir_int(0), tvm_tir_int(8),
+      tvm_tir_attr_take(R(iv), "thread_extent", tvm_tir_int(32), jump("tir.break_loop")));
+  EXPECT_ILL_FORMED(tvm_tir_func_take("f", tvm_tir_list_take(R(A)), launch),
+                    "inside a GPU thread launch whose loop is outside it");
+  /* Used as a value. */
+  void* as_value =
+      tvm_tir_serial_take(R(i), tvm_tir_int(0), tvm_tir_int(8),
+                          tvm_tir_evaluate_take(tvm_tir_call_take(
+                              TVM_TIR_INT32, "tir.tvm_tuple",
+                              tvm_tir_call_takev(TVM_TIR_VOID, "tir.break_loop", 0, NULL))));
+  EXPECT_ILL_FORMED(tvm_tir_func_take("f", tvm_tir_list_take(R(A)), as_value),
+                    "tir.break_loop used as a value");
+  RELEASE(A, i, j, tx, iv);
+}
+
 TEST(undeclared_buffer) {
   tvm_tir_buffer_obj* A = tvm_tir_buffer_decl("A", TVM_TIR_FLOAT32, 8);
   tvm_tir_buffer_obj* C = tvm_tir_buffer_decl("C", TVM_TIR_FLOAT32, 8);
@@ -361,6 +425,7 @@ int main(void) {
   RUN(block_realize_arity_and_dtype);
   RUN(reduction_init);
   RUN(malformed_structure);
+  RUN(loop_jumps);
   RUN(module_and_arguments);
   tir_release_temps();
   return test_summary();

@@ -273,5 +273,109 @@ assert grep -q __TVMBackendParallelLaunch "$work/mm_sched.so"
 assert bash -c "! grep -q __TVMBackendParallelLaunch '$work/mm_plain.so'"
 expect 0 "$tvmc" run "$fx/matmul.py" --lib "$work/mm_sched.so" --repeat 1 && has "check: ok"
 
+# ---- Relax models ------------------------------------------------------------------------------
+# build: the Relax pipeline into one model library (executable + kernels); run: the VM against
+# the reference evaluator on random inputs, every output compared (tuples field by field).
+mlp=$src/examples/serve/model.py
+models=$fx/relax_models.py
+rm -f "$work/mlp.so"
+expect 0 "$tvmc" build "$mlp" -o "$work/mlp.so" && assert [ -z "$out" ] &&
+  assert [ -s "$work/mlp.so" ]
+expect 0 nm -D --defined-only "$work/mlp.so" && has "__tvm_ffi__library_bin"
+expect 0 "$tvmc" run "$mlp" --shape n=5 --repeat 2 && has "output: float32 (5, 3):" &&
+  has "check: ok (15 values in 1 output tensors match the reference evaluator; max abs error" &&
+  has "main: median"
+expect 0 "$tvmc" run "$mlp" --shape n=64 --seed 7 --repeat 1 && has "check: ok (192 values"
+expect 0 "$tvmc" run --no-schedule "$mlp" --shape n=3 --repeat 0 && has "check: ok (9 values"
+# a transformer block whose reshape kernel sizes its flat input (seq * 32,) by the seq that only
+# its output defines (bound and checked in the packed API's order)
+expect 0 "$tvmc" run "$src/tests/corpus/relax/transformer_block.py" --shape seq=8 --repeat 1 &&
+  has "check: ok (256 values"
+# the symbolic batch must be bound, by a name the signature has
+expect 2 "$tvmc" run "$mlp" && has "bind n (in the shape of parameter \`x\`) with --shape n=VALUE"
+expect 2 "$tvmc" run "$mlp" --shape m=4 && has "no symbolic size named \`m\` (it has: n)"
+expect 2 "$tvmc" run "$mlp" --shape n=0 && has "positive"
+expect 2 "$tvmc" run "$mlp" --func nope --shape n=2 && has "no Relax function \`nope\` (it has: main)"
+# the library: with its file as the reference, and alone (no reference: outputs printed)
+expect 0 "$tvmc" run "$work/mlp.so" --ref "$mlp" --shape n=4 --repeat 1 &&
+  has "check: ok (12 values"
+expect 0 "$tvmc" run "$work/mlp.so" --input x=6x4 --input w0=4x8 --input b0=8 --input w1=8x3 \
+  --input b1=3 --repeat 1 && has "output: float32 (6, 3):" && has "no reference" && has "main: median"
+expect 2 "$tvmc" run "$work/mlp.so" --input x=6x4 && has "takes 5 arguments (x, w0, b0, w1, b1)" &&
+  has "missing: w0"
+expect 2 "$tvmc" run "$work/mlp.so" --func nope && has "has no function \`nope\` (it has: main)"
+expect 2 "$tvmc" run "$work/mlp.so" --input q=3 && has "no parameter \`q\` (it has: x, w0, b0, w1, b1)"
+expect 2 "$tvmc" run "$work/mlp.so" --input x=4y4 && has "expected a shape such as 4x16"
+# Bad calls: located errors from the compiled model's entry checks (function, parameter), never
+# a crash; wrong rank, dtype, shape, then argument count (the reference file of another model).
+ins="--input w0=4x8 --input b0=8 --input w1=8x3 --input b1=3"
+expect 1 "$tvmc" run "$work/mlp.so" --input x=6x4x1 $ins &&
+  has "main: argument 'x' of R.Tensor((n, 4), dtype=\"float32\"): expected a Tensor with ndim 2 but got 3"
+expect 1 "$tvmc" run "$work/mlp.so" --input x=6x4:int32 $ins &&
+  has "argument 'x'" && has "expected a Tensor with dtype float32 but got int32"
+expect 1 "$tvmc" run "$work/mlp.so" --input x=6x5 $ins &&
+  has "dimension 1 of main: argument 'x'" && has "expected 4 but got 5"
+expect 1 "$tvmc" run "$work/mlp.so" --ref "$fx/relax_other_sig.py" --repeat 0 &&
+  has "VM function \`main\` expects 5 arguments but got 1"
+# a library whose results differ from the reference: the first mismatch, with both values
+expect 0 "$tvmc" build "$fx/relax_other_sig.py" -o "$work/other.so"
+expect 1 "$tvmc" run "$work/other.so" --ref "$fx/relax_other_wrong.py" &&
+  has "check FAILED: output[0, 0]: compiled" && has "reference" &&
+  has "8 of 8 compared values differ"
+# the same bad shape to the compiled file and the reference: the VM names the parameter first
+expect 1 "$tvmc" run "$mlp" --input x=6x5 --repeat 0 && has "argument 'x'" &&
+  has "expected 4 but got 5"
+# --emit: the executable's text (the library written only with -o), --dump-ir: every pass
+expect 0 "$tvmc" build "$mlp" --emit text && has "@main" && has "call" && has "ret"
+expect 0 "$tvmc" build "$mlp" --emit python && has "ib.emit_call"
+rm -f "$work/mlp3.so"
+expect 0 "$tvmc" build "$mlp" --emit text -o "$work/mlp3.so" && has "@main" &&
+  assert [ -s "$work/mlp3.so" ]
+rm -rf "$work/dump" "$work/mlp2.so"
+expect 0 "$tvmc" build "$mlp" --dump-ir "$work/dump" -o "$work/mlp2.so" &&
+  assert [ -s "$work/mlp2.so" ] && assert [ -f "$work/dump/00_input.py" ] &&
+  assert [ -f "$work/dump/02_LegalizeOps.py" ]
+ndump=$(ls "$work/dump" | wc -l)
+assert [ "$ndump" -ge 10 ]
+for f in "$work"/dump/*.py; do expect 0 "$tvmc" check "$f" && has ok; done
+expect 2 "$tvmc" build "$mlp" --dump-ir "$work/no_such_dir/ir" -o "$work/x.so" &&
+  has "--dump-ir: cannot make the folder"
+expect 0 "$tvmc" check "$fx/relax_lone.py" && has ok
+for c in build run; do
+  expect 1 "$tvmc" $c "$fx/relax_lone.py" && has "a lone @R.function: put it in an \`@I.ir_module\` class"
+done
+expect 2 "$tvmc" run "$models" --func scale_add && has "no Relax function \`scale_add\`"
+expect 2 "$tvmc" build "$mlp" --emit json && has "--emit expects text or python"
+expect 2 "$tvmc" build "$add" --emit text && has "defines no @R.function"
+expect 2 "$tvmc" build "$mlp" --target cuda && has "not supported for Relax models yet"
+expect 2 "$tvmc" run "$mlp" --target cuda && has "not supported for Relax models yet"
+expect 2 "$tvmc" build "$mlp" --func main && has "--func does not apply"
+expect 2 "$tvmc" run "$add" --input A=4 && has "--input is for Relax models"
+expect 2 "$tvmc" run "$add" --ref "$mlp" && has "--ref is for running a model library"
+expect 2 "$tvmc" run "$work/mlp.so" --ref "$add" && has "defines no @R.function"
+# a parameter of unknown shape needs --input; a shape output; the inputs' memory is bounded
+cf=$src/tests/corpus/relax/control_flow.py
+expect 2 "$tvmc" run "$cf" --func cast && has "cannot make a value of R.Tensor(dtype=\"float32\", ndim=1)" &&
+  has "--input x=SHAPE:DTYPE"
+expect 0 "$tvmc" run "$cf" --func cast --input x=5 --repeat 1 && has "output[1]: shape (5,)" &&
+  has "check: ok (6 values in 1 output tensors"
+expect 0 "$tvmc" run "$cf" --func closure --repeat 1 && has "check: ok (6 values"
+TVMC_MEMORY_LIMIT=4K expect 3 "$tvmc" run "$mlp" --shape n=1000 && has "MemoryError: parameter \`x\`"
+# if/else (both branches), nested tuple outputs, call_tir to a hand-written PrimFunc
+for seed in 1 2 3; do
+  expect 0 "$tvmc" run "$models" --func choose --shape n=7 --seed $seed --repeat 1 &&
+    has "check: ok (28 values"
+done
+expect 0 "$tvmc" run "$models" --func pair --repeat 1 && has "output[0]: float32 (3, 5)" &&
+  has "output[1][1]: float32 (5,)" && has "check: ok (35 values in 3 output tensors"
+expect 0 "$tvmc" run "$models" --func kernel --shape n=9 --repeat 1 && has "check: ok (36 values"
+expect 2 "$tvmc" run "$models" --shape n=2 && has "several Relax functions and no \`main\`" &&
+  has "choose, pair, kernel"
+expect 0 "$tvmc" build "$models" -o "$work/models.so"
+expect 0 "$tvmc" run "$work/models.so" --ref "$models" --func kernel --shape n=3 --repeat 1 &&
+  has "check: ok (12 values"
+expect 0 "$tvmc" run "$work/models.so" --func pair --input x=3x5 --input y=5 --repeat 0 &&
+  has "output[1][0]: float32 (3, 5)"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

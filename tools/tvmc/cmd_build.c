@@ -1,6 +1,7 @@
 /*
  * cmd_build.c: `tvmc build`: TVMScript -> lowered TIR -> a shared library whose
- * __tvm_ffi_<name> entry points load with ffi.Module.load_from_file.so.
+ * __tvm_ffi_<name> entry points load with ffi.Module.load_from_file.so; a Relax model (a module
+ * with @R.functions) goes through the Relax build into one model library (model_build.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,15 +10,21 @@
 #include <tvm/codegen/target.h>
 #include <tvm/tir/transform.h>
 
+#include "model.h"
 #include "tvmc.h"
 
 static const char kUsage[] =
     "usage: tvmc build FILE [-o OUT.so] [--target TARGET] [--func NAME] [--bounds-check]\n"
-    "                  [--no-schedule]\n"
+    "                  [--no-schedule] [--emit text|python] [--dump-ir DIR]\n"
     "\n"
     "Parse and check FILE, lower its PrimFuncs and compile them into a shared library that\n"
     "exports one `__tvm_ffi_<name>` entry point per function (load it with\n"
     "ffi.Module.load_from_file.so, e.g. tvm_ffi_module_load_file). Needs `cc` to link.\n"
+    "\n"
+    "A Relax model (an @I.ir_module class with @R.functions, and @T.prim_funcs they call)\n"
+    "goes through the Relax build pipeline into one model library: the VM executable and its\n"
+    "compiled kernels, which a program loads with tvm_vm_executable_load_file (libvm) and\n"
+    "runs with tvm_vm_create / tvm_vm_invoke (see examples/serve).\n"
     "\n"
     "options:\n"
     "  -o, --output OUT.so  the library to write (default: FILE's name with .so, here)\n"
@@ -46,9 +53,38 @@ static char* default_output(const char* path) {
   return out;
 }
 
+/* A Relax model: the options checked, then model_build.c. */
+static int build_model(const char* path, const void* mod, const tvm_codegen_target* target,
+                       const char* out, const char* func, const char* emit, const char* dump_ir,
+                       bool schedule, bool bounds_check) {
+  const char* cmd = "build";
+  if (target->kind == TVM_CODEGEN_TARGET_CUDA)
+    return tvmc_usage_error(cmd, "'%s' is a Relax model: --target cuda is not supported for "
+                            "Relax models yet (only llvm)", path);
+  if (func)
+    return tvmc_usage_error(cmd, "'%s' is a Relax model: --func does not apply (the library "
+                            "holds every function of the module)", path);
+  if (bounds_check)
+    return tvmc_usage_error(cmd, "'%s' is a Relax model: --bounds-check is not supported for "
+                            "Relax models yet", path);
+  /* -mcpu: the Relax build compiles for TVM_CODEGEN_CPU (libcodegen reads it at each build). */
+  if (target->mcpu[0] && setenv("TVM_CODEGEN_CPU", target->mcpu, 1) != 0) {
+    fprintf(stderr, "tvmc build: cannot set TVM_CODEGEN_CPU\n");
+    return TVMC_FAILURE;
+  }
+  char* out_owned = out || emit ? NULL : default_output(path);
+  tvmc_model_build_options o = {.path = path, .out = out ? out : out_owned, .emit = emit,
+                                .dump_ir = dump_ir, .codegen = tvm_codegen_options_default()};
+  o.codegen.schedule = schedule;
+  int status = !out && !emit && !out_owned ? TVMC_FAILURE : tvmc_model_build(mod, &o);
+  free(out_owned);
+  return status;
+}
+
 int tvmc_cmd_build(int argc, char** argv) {
   const char* cmd = "build";
-  const char *path = NULL, *out = NULL, *target = "llvm", *func = NULL;
+  const char *path = NULL, *out = NULL, *target = "llvm", *func = NULL, *emit = NULL,
+             *dump_ir = NULL;
   tvm_tir_lower_options lower = tvm_tir_lower_options_default();
   bool schedule = true;
   for (int i = 1; i < argc; ++i) {
@@ -62,7 +98,9 @@ int tvmc_cmd_build(int argc, char** argv) {
       schedule = false;
     } else if ((r = tvmc_flag_value(cmd, argc, argv, &i, "--output", "-o", &out)) != 0 ||
                (r = tvmc_flag_value(cmd, argc, argv, &i, "--target", NULL, &target)) != 0 ||
-               (r = tvmc_flag_value(cmd, argc, argv, &i, "--func", NULL, &func)) != 0) {
+               (r = tvmc_flag_value(cmd, argc, argv, &i, "--func", NULL, &func)) != 0 ||
+               (r = tvmc_flag_value(cmd, argc, argv, &i, "--emit", NULL, &emit)) != 0 ||
+               (r = tvmc_flag_value(cmd, argc, argv, &i, "--dump-ir", NULL, &dump_ir)) != 0) {
       if (r < 0) return TVMC_USAGE_ERROR;
     } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
       return tvmc_usage_error(cmd, "unknown option '%s'", argv[i]);
@@ -73,6 +111,8 @@ int tvmc_cmd_build(int argc, char** argv) {
     }
   }
   if (!path) return tvmc_usage_error(cmd, "missing FILE");
+  if (emit && strcmp(emit, "text") != 0 && strcmp(emit, "python") != 0)
+    return tvmc_usage_error(cmd, "--emit expects text or python, got '%s'", emit);
   tvm_codegen_target parsed;
   if (tvm_codegen_target_parse(target, &parsed) != 0) {
     void* e = tvm_ffi_error_take();
@@ -84,6 +124,17 @@ int tvmc_cmd_build(int argc, char** argv) {
   int status;
   void* ir = tvmc_parse_file(cmd, path, true, &status);
   if (!ir) return status;
+  if (tvmc_is_relax_module(ir)) {
+    status = build_model(path, ir, &parsed, out, func, emit, dump_ir, schedule, lower.bounds_check);
+    tvm_ffi_release(ir);
+    return status;
+  }
+  if (emit || dump_ir) {
+    fprintf(stderr, "tvmc build: '%s' defines no @R.function (--emit and --dump-ir are for Relax "
+                    "models)\n", path);
+    tvm_ffi_release(ir);
+    return TVMC_USAGE_ERROR;
+  }
   void* sel = func ? (void*)tvmc_select_func(cmd, path, ir, func) : tvmc_module_with_symbols(ir);
   tvm_ffi_release(ir);
   if (!sel) {

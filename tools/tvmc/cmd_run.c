@@ -10,6 +10,7 @@
  * data-parallel loops of the reference run are narrowed to their first iterations and only the
  * elements that run wrote are compared. The output says which was done. A kernel that calls
  * other PrimFuncs of its module is compiled, and interpreted, with the whole module.
+ * A Relax model (a module with @R.functions, or a model library) runs in the VM: model_run.c.
  */
 #include <errno.h>
 #include <math.h>
@@ -25,6 +26,7 @@
 #include <tvm/tir/visit.h>
 #include <tvm/vm/vm.h>
 
+#include "model.h"
 #include "run.h"
 #include "tvmc.h"
 
@@ -75,8 +77,24 @@ static const char kUsage[] =
     "allocating, a total over TVMC_MEMORY_LIMIT (bytes, K/M/G suffixes; default half the\n"
     "physical memory); TVM_TIR_INTERP_MEMORY_LIMIT bounds the interpreter's allocations.\n"
     "\n"
+    "Relax models (an @I.ir_module with @R.functions): the Relax build compiles FILE\n"
+    "in-process (or --lib loads the model library `tvmc build` wrote); the function (--func,\n"
+    "default main) runs in the Relax VM on random inputs (floats k/32 in [-1, 1], integers in\n"
+    "[-9, 9], bools), every output is compared with the reference evaluator (the module\n"
+    "after LegalizeOps alone, kernels in the TIR interpreter), then --repeat calls are timed.\n"
+    "  --shape NAME=VALUE   bind a symbolic dim of the parameters' shapes\n"
+    "  --input NAME=SHAPE[:DTYPE]\n"
+    "                       give parameter NAME this shape (4x16, 4,16 or () for a scalar)\n"
+    "                       and dtype (default: the declared one, else float32)\n"
+    "tvmc run MODEL.so [--func NAME] [--ref MODEL.py] [--input ...]: run a model library;\n"
+    "with --ref the signature and the reference come from MODEL.py, without it every\n"
+    "argument needs --input (a library records no shapes) and the outputs are printed\n"
+    "unchecked.\n"
+    "\n"
     "exit status: 1 when a result differs from the interpreter (the first mismatch is\n"
-    "printed with its index and both values), 2 for unbound or unknown --shape names.\n";
+    "printed with its index and both values) or a model rejects its arguments (wrong rank,\n"
+    "dtype, shape or count: the located error is printed), 2 for unbound or unknown --shape\n"
+    "names.\n";
 
 enum { MAX_SHAPES = 64 };
 
@@ -418,11 +436,37 @@ static void* scheduled_lowered(const void* ir, bool schedule, void* lowered,
   return out;
 }
 
+/* A Relax model (mod, or NULL for a library alone): the options checked, then model_run.c. */
+static int run_model(const void* mod, const char* path, const char* lib, const char* func,
+                     const char** shapes, int num_shapes, const char** inputs, int num_inputs,
+                     int64_t repeat, unsigned seed, bool no_check, const tvm_codegen_target* target,
+                     bool schedule, bool bounds_check) {
+  const char* cmd = "run";
+  const char* what = mod ? path : lib;
+  if (target->kind == TVM_CODEGEN_TARGET_CUDA)
+    return tvmc_usage_error(cmd, "'%s' is a Relax model: --target cuda is not supported for "
+                            "Relax models yet (only llvm)", what);
+  if (bounds_check)
+    return tvmc_usage_error(cmd, "'%s' is a Relax model: --bounds-check is not supported for "
+                            "Relax models yet", what);
+  if (target->mcpu[0] && setenv("TVM_CODEGEN_CPU", target->mcpu, 1) != 0) {
+    fprintf(stderr, "tvmc run: cannot set TVM_CODEGEN_CPU\n");
+    return TVMC_FAILURE;
+  }
+  tvmc_model_run_options o = {.path = path, .lib = lib, .func = func, .shapes = shapes,
+                              .num_shapes = num_shapes, .inputs = inputs,
+                              .num_inputs = num_inputs, .repeat = repeat, .seed = seed,
+                              .no_check = no_check, .codegen = tvm_codegen_options_default()};
+  o.codegen.schedule = schedule;
+  return tvmc_model_run(mod, &o);
+}
+
 int tvmc_cmd_run(int argc, char** argv) {
   const char* cmd = "run";
-  const char *path = NULL, *func = NULL, *lib = NULL, *value, *target = "llvm";
+  const char *path = NULL, *func = NULL, *lib = NULL, *value, *target = "llvm", *ref = NULL;
   const char* shapes[MAX_SHAPES];
-  int num_shapes = 0;
+  const char* inputs[MAX_SHAPES];
+  int num_shapes = 0, num_inputs = 0;
   int64_t repeat = 10, seed = 1;
   bool no_check = false, schedule = true;
   tvm_tir_lower_options lower = tvm_tir_lower_options_default();
@@ -445,6 +489,12 @@ int tvmc_cmd_run(int argc, char** argv) {
       if (r < 0) return TVMC_USAGE_ERROR;
       if (num_shapes == MAX_SHAPES) return tvmc_usage_error(cmd, "too many --shape options");
       shapes[num_shapes++] = value;
+    } else if ((r = tvmc_flag_value(cmd, argc, argv, &i, "--input", NULL, &value)) != 0) {
+      if (r < 0) return TVMC_USAGE_ERROR;
+      if (num_inputs == MAX_SHAPES) return tvmc_usage_error(cmd, "too many --input options");
+      inputs[num_inputs++] = value;
+    } else if ((r = tvmc_flag_value(cmd, argc, argv, &i, "--ref", NULL, &ref)) != 0) {
+      if (r < 0) return TVMC_USAGE_ERROR;
     } else if ((r = tvmc_flag_value(cmd, argc, argv, &i, "--repeat", NULL, &value)) != 0) {
       if (r < 0 || !tvmc_parse_int(cmd, "--repeat", value, &repeat)) return TVMC_USAGE_ERROR;
       if (repeat < 0 || repeat > 1000000)
@@ -469,6 +519,17 @@ int tvmc_cmd_run(int argc, char** argv) {
   }
   bool cuda = parsed.kind == TVM_CODEGEN_TARGET_CUDA;
   if (cuda) tvm_vm_init(); /* the cuda module kind, the device copies */
+  /* FILE.so: a model library, run with libvm (the model's file with --ref). */
+  size_t path_len = strlen(path);
+  bool model_lib = path_len > 3 && strcmp(path + path_len - 3, ".so") == 0;
+  if (model_lib && lib)
+    return tvmc_usage_error(cmd, "FILE is a library already; --lib does not apply");
+  if (ref && !model_lib)
+    return tvmc_usage_error(cmd, "--ref is for running a model library (FILE.so)");
+  if (model_lib) {
+    lib = path;
+    path = ref;
+  }
   if (lib && access(lib, R_OK) != 0) {
     fprintf(stderr, "tvmc run: cannot open '%s': %s\n", lib, strerror(errno));
     return TVMC_USAGE_ERROR;
@@ -481,8 +542,29 @@ int tvmc_cmd_run(int argc, char** argv) {
   }
 
   int status;
-  void* ir = tvmc_parse_file(cmd, path, true, &status);
-  if (!ir) return status;
+  void* ir = NULL;
+  if (path) {
+    ir = tvmc_parse_file(cmd, path, true, &status);
+    if (!ir) return status;
+  }
+  if (model_lib || tvmc_is_relax_module(ir)) {
+    if (ir && !tvmc_is_relax_module(ir)) {
+      fprintf(stderr, "tvmc run: '%s' defines no @R.function (--ref takes the model's file)\n",
+              ref);
+      tvm_ffi_release(ir);
+      return TVMC_USAGE_ERROR;
+    }
+    status = run_model(ir, path, lib, func, shapes,
+                       num_shapes, inputs, num_inputs, repeat, (unsigned)seed, no_check, &parsed,
+                       schedule, lower.bounds_check);
+    tvm_ffi_release(ir);
+    return status;
+  }
+  if (num_inputs > 0) {
+    tvm_ffi_release(ir);
+    return tvmc_usage_error(cmd, "--input is for Relax models ('%s' defines no @R.function; "
+                            "use --shape)", path);
+  }
   tvm_tir_prim_func_obj* f = tvmc_select_func(cmd, path, ir, func);
   /* A kernel calling other PrimFuncs is compiled and interpreted with its whole module. */
   void* unit = f && tvm_tir_kind_of(ir) == TVM_TIR_KIND_IRModule && calls_module(ir, f)

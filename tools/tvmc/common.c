@@ -158,9 +158,15 @@ void* tvmc_parse_file(const char* cmd, const char* path, bool check_well_formed,
     return NULL;
   }
   tvm_tir_kind k = tvm_tir_kind_of(ir);
-  /* A standalone @R.function: check and fmt only (build and run take TIR). */
+  /* A standalone @R.function: check and fmt only (build and run take a module). */
   bool relax_ok = tvm_relax_kind_of(ir) == TVM_RELAX_KIND_Function &&
                   (strcmp(cmd, "check") == 0 || strcmp(cmd, "fmt") == 0);
+  if (!relax_ok && tvm_relax_kind_of(ir) == TVM_RELAX_KIND_Function) {
+    fprintf(stderr, "%s: error: a lone @R.function: put it in an `@I.ir_module` class to %s it\n",
+            path, cmd);
+    tvm_ffi_release(ir);
+    return NULL;
+  }
   if (k != TVM_TIR_KIND_PrimFunc && k != TVM_TIR_KIND_IRModule && !relax_ok) {
     fprintf(stderr,
             "%s: error: expected a `@T.prim_func` function or an `@I.ir_module` class, got a %s\n",

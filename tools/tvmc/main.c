@@ -14,8 +14,8 @@ static const struct {
   tvmc_command_fn fn;
   const char* summary;
 } kCommands[] = {
-    {"build", tvmc_cmd_build, "compile TVMScript kernels into a shared library"},
-    {"run", tvmc_cmd_run, "compile a kernel, check it against the interpreter and time it"},
+    {"build", tvmc_cmd_build, "compile TVMScript kernels or a Relax model into a shared library"},
+    {"run", tvmc_cmd_run, "compile a kernel or model, check it against the reference and time it"},
     {"fmt", tvmc_cmd_fmt, "print a TVMScript file in canonical form (or check that it is)"},
     {"check", tvmc_cmd_check, "parse and check a TVMScript file, reporting located errors"},
 };
@@ -25,7 +25,8 @@ static void print_help(void) {
   printf("usage: tvmc <command> [options] FILE\n"
          "       tvmc --version | --help\n"
          "\n"
-         "TVMScript compiler driver of tvm-c: parse, check, lower and compile TIR kernels.\n"
+         "TVMScript compiler driver of tvm-c: parse, check, lower and compile TIR kernels and\n"
+         "Relax models.\n"
          "\n"
          "commands:\n");
   for (int k = 0; k < NUM_COMMANDS; ++k)
@@ -36,8 +37,8 @@ static void print_help(void) {
          "exit status:\n"
          "  0  success\n"
          "  1  the program is wrong: a parse, well-formedness or verification error, a kernel\n"
-         "     result that differs from the reference interpreter, or `fmt --check` found a\n"
-         "     difference\n"
+         "     result that differs from the reference interpreter (or evaluator), a Relax model\n"
+         "     that rejected its arguments, or `fmt --check` found a difference\n"
          "  2  usage error: unknown command or option, bad option value, missing file\n"
          "  3  internal, compile or run failure\n"
          "  4  skipped: `run --target cuda` without a CUDA GPU (the kernel compiled, nothing ran)\n");

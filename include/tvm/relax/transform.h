@@ -97,6 +97,22 @@ tvm_tir_ir_module_obj* tvm_relax_transform_fold_constant(const tvm_tir_ir_module
  */
 tvm_tir_ir_module_obj* tvm_relax_transform_rewrite_dataflow_reshape(const tvm_tir_ir_module_obj* mod);
 
+/*
+ * DeadCodeElimination (upstream's pass): in each Relax function, the bindings that nothing
+ * needed uses and whose values have no effect are removed (a binding is needed when the
+ * function's result or a needed binding uses its variable; effects are calls of impure
+ * operators, ExternFuncs, closures or functions, and match_casts, which are always kept, as are
+ * the effects of a kept If's branches), blocks left empty with them; then the module's functions
+ * that no entry reaches are removed. Entries: the functions with a global_symbol (public; a
+ * function parsed with `private=True` has none, nor do the kernels of LegalizeOps and FuseTIR),
+ * module-level ExternFuncs, and `entries` (names of module functions, ValueError otherwise).
+ * References: GlobalVars (in Relax functions and PrimFuncs), ExternFuncs and TIR strings naming
+ * a module function. Linear in the module; the result is a fixed point of the pass.
+ */
+tvm_tir_ir_module_obj* tvm_relax_transform_dead_code_elimination(const tvm_tir_ir_module_obj* mod);
+tvm_tir_ir_module_obj* tvm_relax_transform_dead_code_elimination_entries(
+    const tvm_tir_ir_module_obj* mod, const char* const* entries, int64_t n_entries);
+
 /* ---- The lowering passes towards the VM (upstream's relax.transform of the same names) ----- */
 /*
  * ToNonDataflow: every DataflowBlock becomes an ordinary BindingBlock and every DataflowVar a
@@ -177,9 +193,11 @@ typedef struct {
 /*
  * The passes that take a Relax module to what VMCodeGen compiles, in order:
  *   LambdaLift, LegalizeOps, AnnotateTIROpPattern, FoldConstant, FuseOps, FuseTIR,
- *   RewriteDataflowReshape, ToNonDataflow, RemovePurityChecking, CallTIRRewrite,
- *   StaticPlanBlockMemory, KillAfterLastUse, LowerRuntimeBuiltin, ComputePrimValue (upstream's
- *   order; VMCodeGen then does VMShapeLower's work).
+ *   RewriteDataflowReshape, DeadCodeElimination, ToNonDataflow, RemovePurityChecking,
+ *   CallTIRRewrite, StaticPlanBlockMemory, KillAfterLastUse, LowerRuntimeBuiltin,
+ *   ComputePrimValue (upstream's order; VMCodeGen then does VMShapeLower's work). Upstream's
+ *   default CPU pipeline has no DeadCodeElimination; MLC-LLM's, built on it, runs it after
+ *   FuseTIR; here it goes one pass later, so that the kernels replaced by reshape views go too.
  * Stores the (static) list in *out and returns its length.
  */
 int64_t tvm_relax_build_pipeline_passes(const tvm_relax_pass** out);

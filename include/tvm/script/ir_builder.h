@@ -219,6 +219,10 @@ int tvm_script_tir_else_enter(tvm_script_builder* b);
 /* assert cond, message */
 int tvm_script_tir_assert_enter(tvm_script_builder* b, const void* condition, const void* message,
                                 bool rest_of_body);
+/* assert cond, (kind, [message parts]): kind NULL as assert_enter; else message is the parts
+ * joined (a string). */
+int tvm_script_tir_assert_kind_enter(tvm_script_builder* b, const void* condition, const char* kind,
+                                     const void* message, bool rest_of_body);
 /* x: T.let = value / x = value / with T.LetStmt(value) as x: the Var (named name, of value's
  * dtype, or type_annotation when given) is returned. */
 tvm_tir_var_obj* tvm_script_tir_let_enter(tvm_script_builder* b, const char* name,
@@ -252,6 +256,11 @@ tvm_tir_var_obj* tvm_script_tir_env_thread_var(tvm_script_builder* b, const char
 int tvm_script_tir_buffer_store(tvm_script_builder* b, const void* buffer, const void* value,
                                 const void* indices);
 int tvm_script_tir_evaluate(tvm_script_builder* b, const void* value); /* T.evaluate(e) / e */
+/* `break` (is_break) / `continue`: T.evaluate(T.break_loop()) / T.evaluate(T.continue_loop()).
+ * The innermost open loop frame must be a while loop or a serial / unrolled for loop, with no
+ * block or thread launch frame in between: SyntaxError "'break' outside loop" as Python says
+ * when there is no loop, ValueError naming what is in the way otherwise. */
+int tvm_script_tir_loop_jump(tvm_script_builder* b, bool is_break);
 /* Append an already built statement. */
 int tvm_script_tir_add_stmt(tvm_script_builder* b, const void* stmt);
 

@@ -41,12 +41,15 @@ struct tvm_tir_attr_stmt_obj {
   tvm_tir_expr_obj* value;
   tvm_tir_stmt_obj* body;
 };
-/* tir.AssertStmt: message is a StringImm or an int32 PrimExpr. */
+/* tir.AssertStmt: message is a StringImm or an int32 PrimExpr. kind (upstream's newer field) is
+ * the error kind a failure raises ("ValueError", ...; NULL: AssertionError, the spec's); with a
+ * kind the message is a StringImm (upstream's message parts, joined). */
 struct tvm_tir_assert_stmt_obj {
   tvm_tir_stmt_obj stmt;
   tvm_tir_expr_obj* condition;
   tvm_tir_expr_obj* message;
   tvm_tir_stmt_obj* body;
+  tvm_tir_string_imm_obj* kind;
 };
 /* tir.BufferStore: indices is an ffi.Array of PrimExpr. */
 struct tvm_tir_buffer_store_obj {
@@ -145,6 +148,13 @@ tvm_tir_stmt_obj* tvm_tir_attr_stmt_new(const TVMFFIAny* node, const char* attr_
 /* S-ASSERT */
 tvm_tir_stmt_obj* tvm_tir_assert_stmt_new(tvm_tir_expr_obj* condition, tvm_tir_expr_obj* message,
                                           tvm_tir_stmt_obj* body);
+/* The same with an error kind (NULL: none, as above; else a non-empty StringImm, and message
+ * must be a StringImm). */
+tvm_tir_stmt_obj* tvm_tir_assert_stmt_new_kind(tvm_tir_expr_obj* condition,
+                                               tvm_tir_string_imm_obj* kind,
+                                               tvm_tir_expr_obj* message, tvm_tir_stmt_obj* body);
+/* The error kind a failure of assert `a` raises: its kind, else "AssertionError". */
+const char* tvm_tir_assert_stmt_kind(const tvm_tir_assert_stmt_obj* a);
 /* S-BUFFERSTORE */
 tvm_tir_stmt_obj* tvm_tir_buffer_store_new(tvm_tir_buffer_obj* buffer, tvm_tir_expr_obj* value,
                                            void* indices);

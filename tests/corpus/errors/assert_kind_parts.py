@@ -1,5 +1,5 @@
-# expect: NotImplementedError 7:22
-# The (error kind, [message parts]) form of assert needs an AssertStmt with a kind (not in libtir).
+# expect: TypeError 7:69
+# The message parts of assert's (error kind, [message parts]) form are strings, as upstream's.
 from tvm.script import tir as T
 
 @T.prim_func
