@@ -12,8 +12,8 @@
  * 4-vector (the VM's cost per operator call).
  *
  * Each (model, thread count) runs in a child process with TVM_NUM_THREADS set (the pool's size
- * is fixed per process): both builds, a check that the scheduled model's output matches the
- * unscheduled one, then ms per inference (median of rounds, each at least ~0.15 s). PyTorch's
+ * is fixed per process): the builds (scheduled, unscheduled, scheduled in exec_mode compiled), a
+ * check that the scheduled model's output matches the other two, then ms per inference (median of rounds, each at least ~0.15 s). PyTorch's
  * column comes from bench/model_bench_torch.py run by /usr/bin/python3 with
  * torch.set_num_threads; without torch it prints "n/a (no torch)". The whole measurement is
  * repeated --rounds times (default 3), ours and PyTorch's alternating, and each figure is the
@@ -56,9 +56,10 @@ typedef struct {
   double build_s;
 } built;
 
-static int build(const bench_model* m, bool schedule, built* out) {
+static int build(const bench_model* m, bool schedule, tvm_codegen_exec_mode mode, built* out) {
   tvm_codegen_options o = tvm_codegen_options_default();
   o.schedule = schedule;
+  o.exec_mode = mode;
   double t0 = bench_now_ns();
   if (m->ops > 0) {
     /* The per-call overhead model: without the fusion passes, which would make its chain of
@@ -138,30 +139,36 @@ static int child(const char* name) {
     for (int64_t k = 0, e = tvm_ffi_dltensor_numel(tvm_ffi_tensor_dl(tensors[i])); k < e; ++k) p[k] = rnd();
     args[i] = tvm_ffi_any_obj(tensors[i]);
   }
-  built s = {0}, u = {0};
+  built s = {0}, u = {0}, c = {0}; /* scheduled, unscheduled, scheduled in compiled mode */
   int rc = 0;
-  if (build(&m, true, &s) != 0 || build(&m, false, &u) != 0) {
+  if (build(&m, true, TVM_CODEGEN_EXEC_BYTECODE, &s) != 0 ||
+      build(&m, false, TVM_CODEGEN_EXEC_BYTECODE, &u) != 0 ||
+      build(&m, true, TVM_CODEGEN_EXEC_COMPILED, &c) != 0) {
     report_error("build");
     rc = 1;
   }
-  TVMFFIAny ys, yu;
-  if (rc == 0 && (invoke(&s, args, m.nparams, &ys) != 0 || invoke(&u, args, m.nparams, &yu) != 0)) {
+  TVMFFIAny ys, yu, yc;
+  if (rc == 0 && (invoke(&s, args, m.nparams, &ys) != 0 || invoke(&u, args, m.nparams, &yu) != 0 ||
+                  invoke(&c, args, m.nparams, &yc) != 0)) {
     report_error("run");
     rc = 1;
   }
   if (rc == 0) {
-    printf("DIFF %s %.3g\n", name, max_rel_diff(&ys, &yu));
+    double dc = max_rel_diff(&yc, &ys), du = max_rel_diff(&ys, &yu);
+    printf("DIFF %s %.3g\n", name, dc > du ? dc : du);
     printf("BUILD %s %.2f %.2f\n", name, s.build_s, u.build_s);
-    tvm_ffi_any_release(&ys), tvm_ffi_any_release(&yu);
+    tvm_ffi_any_release(&ys), tvm_ffi_any_release(&yu), tvm_ffi_any_release(&yc);
     double ts = time_ms(&s, args, m.nparams), tu = time_ms(&u, args, m.nparams);
-    if (ts < 0 || tu < 0) {
+    double tc = time_ms(&c, args, m.nparams);
+    if (ts < 0 || tu < 0 || tc < 0) {
       report_error("timing");
       rc = 1;
     } else {
       printf("RESULT %s sched %.4f\nRESULT %s nosched %.4f\n", name, ts, name, tu);
+      printf("RESULT %s compiled %.4f\n", name, tc);
     }
   }
-  built_free(&s), built_free(&u);
+  built_free(&s), built_free(&u), built_free(&c);
   for (int i = 0; i < m.nparams; ++i) tvm_ffi_release(tensors[i]);
   tvm_ffi_release(m.mod);
   fflush(stdout);
@@ -176,6 +183,7 @@ enum { MAX_ROUNDS = 9 };
 /* One (model, thread count): the samples of each round, the median reported. */
 typedef struct {
   double sched[MAX_ROUNDS], nosched[MAX_ROUNDS], torch[MAX_ROUNDS];
+  double compiled[MAX_ROUNDS]; /* sched, exec_mode compiled */
   int nsched, ntorch;
   double diff, build_s;
 } row;
@@ -199,11 +207,12 @@ static void run_child(const char* self, const char* model, int t, row* r) {
   if (!p) return;
   char line[512], name[64], kind[32];
   double a, b;
-  double ts = -1, tu = -1;
+  double ts = -1, tu = -1, tc = -1;
   while (fgets(line, sizeof(line), p)) {
     if (sscanf(line, "RESULT %63s %31s %lf", name, kind, &a) == 3) {
       if (strcmp(kind, "sched") == 0) ts = a;
       if (strcmp(kind, "nosched") == 0) tu = a;
+      if (strcmp(kind, "compiled") == 0) tc = a;
     } else if (sscanf(line, "DIFF %63s %lf", name, &a) == 2) {
       if (a > r->diff) r->diff = a;
     } else if (sscanf(line, "BUILD %63s %lf %lf", name, &a, &b) == 3) {
@@ -211,7 +220,8 @@ static void run_child(const char* self, const char* model, int t, row* r) {
     }
   }
   pclose(p);
-  if (ts >= 0 && tu >= 0 && r->nsched < MAX_ROUNDS) {
+  if (ts >= 0 && tu >= 0 && tc >= 0 && r->nsched < MAX_ROUNDS) {
+    r->compiled[r->nsched] = tc;
     r->sched[r->nsched] = ts;
     r->nosched[r->nsched++] = tu;
   }
@@ -252,8 +262,8 @@ static void run_torch(const char* models, const char* threads) {
 }
 
 static void print_table(void) {
-  printf("%-13s %3s %11s %11s %7s %11s %9s %8s %9s\n", "model", "thr", "no-sched ms", "sched ms",
-         "speedup", "pytorch ms", "vs torch", "2T gain", "check");
+  printf("%-13s %3s %11s %11s %11s %7s %11s %9s %8s %9s\n", "model", "thr", "no-sched ms",
+         "sched ms", "compiled ms", "speedup", "pytorch ms", "vs torch", "2T gain", "check");
   for (int i = 0; i < g_nmodels; ++i) {
     if (strcmp(g_models[i], "tiny-ops") == 0) continue;
     for (int k = 0; k < g_nthreads; ++k) {
@@ -275,20 +285,24 @@ static void print_table(void) {
       snprintf(gain, sizeof(gain), "-");
       if (k > 0 && g_rows[i][0].nsched)
         snprintf(gain, sizeof(gain), "%.2fx", median(g_rows[i][0].sched, g_rows[i][0].nsched) / sched);
-      printf("%-13s %3d %11.3f %11.3f %6.1fx %11s %9s %8s %9.1e\n", g_models[i], g_threads[k],
-             nosched, sched, nosched / sched, torch, ratio, gain, r->diff);
+      printf("%-13s %3d %11.3f %11.3f %11.3f %6.1fx %11s %9s %8s %9.1e\n", g_models[i],
+             g_threads[k], nosched, sched, median(r->compiled, r->nsched), nosched / sched, torch,
+             ratio, gain, r->diff);
     }
   }
   printf("(speedup: no-sched / sched; vs torch: pytorch ms / sched ms, above 1 = faster than\n"
-         " PyTorch; 2T gain: sched 1 thread / sched this row; check: max relative difference\n"
-         " of the scheduled output from the unscheduled one)\n");
+         " PyTorch; 2T gain: sched 1 thread / sched this row; compiled: sched with exec_mode\n"
+         " compiled (each Relax function native code instead of VM bytecode); check: max\n"
+         " relative difference of the scheduled output from the unscheduled and compiled ones)\n");
   int t = model_index("tiny-ops");
   for (int k = 0; t >= 0 && k < g_nthreads; ++k) {
     row* r = &g_rows[t][k];
     if (!r->nsched) continue;
-    printf("VM overhead per operator call (%d chained 4-element adds, %d thread%s): %.2f us",
+    printf("VM overhead per operator call (%d chained 4-element adds, %d thread%s): %.2f us "
+           "bytecode, %.2f us compiled",
            BENCH_TINY_OPS, g_threads[k], g_threads[k] > 1 ? "s" : "",
-           median(r->sched, r->nsched) * 1e3 / BENCH_TINY_OPS);
+           median(r->sched, r->nsched) * 1e3 / BENCH_TINY_OPS,
+           median(r->compiled, r->nsched) * 1e3 / BENCH_TINY_OPS);
     if (r->ntorch) printf("; PyTorch eager: %.2f us", median(r->torch, r->ntorch) * 1e3 / BENCH_TINY_OPS);
     printf("\n");
   }

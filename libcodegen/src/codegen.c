@@ -24,6 +24,7 @@ tvm_codegen_options tvm_codegen_options_default(void) {
   o.schedule = true;
   o.relax_after_pass = NULL;
   o.relax_after_pass_ctx = NULL;
+  o.exec_mode = TVM_CODEGEN_EXEC_BYTECODE;
   return o;
 }
 

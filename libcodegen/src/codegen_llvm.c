@@ -819,6 +819,13 @@ static LLVMValueRef e_call(cg_state* s, const void* e) {
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_call_extern) ||
       tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_call_pure_extern))
     return tvm_codegen__call_extern(s, n);
+  /* An error is raised already (by a call_extern callee, as the Relax VM's compiled functions
+   * do): return -1 from the function. */
+  if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_tvm_throw_last_error) && !s->gpu) {
+    tvm_codegen__emit_ret(s, const_i32(s, -1));
+    LLVMPositionBuilderAtEnd(s->b, LLVMAppendBasicBlockInContext(s->ctx, s->fn, "after_throw"));
+    return const_i32(s, 0);
+  }
   /* Hints without code on a CPU, their arguments not evaluated (as the interpreter does):
    * tir.assume (a fact for the compiler, 1 when used as a value) and the profiling markers. */
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_assume) ||
@@ -892,6 +899,9 @@ static LLVMValueRef e_call(cg_state* s, const void* e) {
     /* Through the in-memory bits: a 16-bit float's register is a float. */
     LLVMValueRef bits = tvm_codegen__is_f16(at) ? tvm_codegen__f16_narrow(s, a[0], at) : a[0];
     if (tvm_codegen__is_f16(t)) return tvm_codegen__f16_widen(s, LLVMBuildBitCast(B, bits, tvm_codegen__mem_type(s, t), ""), t);
+    /* A handle and a 64-bit integer: the pointer's address. */
+    if (tvm_tir_dtype_is_handle(t) && !tvm_tir_dtype_is_handle(at)) return LLVMBuildIntToPtr(B, bits, ty, "");
+    if (!tvm_tir_dtype_is_handle(t) && tvm_tir_dtype_is_handle(at)) return LLVMBuildPtrToInt(B, bits, ty, "");
     return LLVMBuildBitCast(B, bits, ty, "");
   }
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_bitwise_and)) return LLVMBuildAnd(B, a[0], a[1], "");

@@ -194,6 +194,12 @@ static const struct {
     {"TVMFFIObjectDecRef", (void*)TVMFFIObjectDecRef},
     {"TVMFFIEnvModLookupFromImports", (void*)TVMFFIEnvModLookupFromImports},
     {"TVMFFIFunctionCall", (void*)TVMFFIFunctionCall},
+    /* What the Relax VM's compiled functions call (libvm vmtir_abi.c, relax_vm_tir.c). */
+    {"tvm_vm_tir_call", (void*)tvm_vm_tir_call},
+    {"tvm_vm_tir_cond", (void*)tvm_vm_tir_cond},
+    {"tvm_vm_tir_ret", (void*)tvm_vm_tir_ret},
+    {"tvm_vm_tir_instrumented", (void*)tvm_vm_tir_instrumented},
+    {"tvm_vm_tir_result", (void*)tvm_vm_tir_result},
 };
 
 cg_jit* tvm_codegen__jit_create(LLVMTargetMachineRef tm_taken) {

@@ -530,6 +530,17 @@ int tvm_codegen__function(cg_state* s, const tvm_tir_prim_func_obj* f, const cha
   for (int64_t i = 0; i < nb; ++i)
     if (is_data[i])
       LLVMAddAttributeAtIndex(body, (unsigned)(i + 1), LLVMCreateEnumAttribute(s->ctx, noalias, 0));
+  /* "tir.optnone" (the Relax VM's compiled functions, relax_vm_tir.c: thousands of calls in
+   * one body, where LLVM's optimizations gain little and GVN's memory dependence queries grow
+   * faster than the body): the body is compiled without optimization. */
+  const TVMFFIAny* onone = f->func.attrs ? tvm_ffi_map_get_str(f->func.attrs, "tir.optnone") : NULL;
+  if (onone && onone->type_index == kTVMFFIBool && onone->v_int64) {
+    const char* attrs[] = {"optnone", "noinline"};
+    for (int k = 0; k < 2; ++k) {
+      unsigned kind = LLVMGetEnumAttributeKindForName(attrs[k], strlen(attrs[k]));
+      LLVMAddAttributeAtIndex(body, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(s->ctx, kind, 0));
+    }
+  }
   LLVMValueRef r =
       LLVMBuildCall2(s->b, LLVMGlobalGetValueType(body), body, bvals, (unsigned)nb + 1, "");
   LLVMBuildRet(s->b, r);

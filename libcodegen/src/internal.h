@@ -10,6 +10,7 @@
 #include <tvm/codegen/codegen.h>
 #include <tvm/codegen/target.h>
 #include <tvm/tir/tir.h>
+#include <tvm/vm/vm.h>
 #include <tvm-private/codegen.h>
 
 /* One variable binding: a Var node -> its LLVM value (scoped as a stack). */
@@ -235,6 +236,11 @@ LLVMValueRef tvm_codegen__cuda_launch(cg_state* s, const tvm_tir_call_obj* n,
  * default CPU schedule for the options' CPU) and lowered (tvm_tir_lower): a new reference, or
  * NULL + error. */
 void* tvm_codegen__schedule_and_lower(const void* mod, const tvm_codegen_options* options);
+/* VMCodeGen in options->exec_mode (NULL = bytecode): tvm_codegen_relax_vm_codegen_kernels, with
+ * each function compiled to `__vmtir__<name>` (in *out_kernels) in compiled mode. */
+tvm_vm_executable* tvm_codegen__relax_vm_codegen_mode(const tvm_tir_ir_module_obj* mod,
+                                                      tvm_tir_ir_module_obj** out_kernels,
+                                                      const tvm_codegen_options* options);
 
 /* codegen_llvm_compat.c: everything LLVM-version specific. */
 int tvm_codegen__llvm_init(void);

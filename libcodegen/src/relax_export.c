@@ -53,7 +53,7 @@ int tvm_codegen_relax_export(const tvm_tir_ir_module_obj* mod_in, const char* pa
                                               options->relax_after_pass_ctx)
               : tvm_relax_run_passes(mod_in, passes, n);
   tvm_tir_ir_module_obj* tir = NULL;
-  tvm_vm_executable* exec = mod ? tvm_codegen_relax_vm_codegen_kernels(mod, &tir) : NULL;
+  tvm_vm_executable* exec = mod ? tvm_codegen__relax_vm_codegen_mode(mod, &tir, options) : NULL;
   if (!exec) {
     tvm_ffi_release(mod);
     return -1;

@@ -18,15 +18,9 @@
 
 #include "internal.h"
 #include "relax_vm_shape.h"
+#include "relax_vm_tir.h"
 
-typedef struct {
-  int op;          /* TVM_VM_OP_* */
-  int64_t dst;     /* Call: destination register; Ret: result; If: condition register */
-  int64_t func;    /* Call: function index */
-  int32_t nargs;   /* Call */
-  int64_t args_at; /* Call: first argument word in ctx->words */
-  int64_t target;  /* Goto / If (false branch): record index jumped to */
-} rec;
+typedef tvm_codegen__vm_rec rec;
 
 typedef struct {
   tvm_vm_builder* b;
@@ -848,8 +842,39 @@ static int replay(fn_ctx* c, const char* name, int64_t nparams, const char* cons
   return rc == 0 ? tvm_vm_builder_function_end(c->b) : -1;
 }
 
+/* exec_mode="compiled": the recorded function as `__vmtir__<name>` (added to sf->funcs, compiled
+ * with the kernels) and declared vm_tir; *done false (nothing raised) when its records are not
+ * in the structured form relax_vm_tir.c takes, so that the caller replays it as bytecode. */
+static int define_compiled(fn_ctx* c, const char* name, int64_t nparams, const char* const* names,
+                           tvm_codegen__shape_funcs* sf, bool* done) {
+  *done = false;
+  if (c->heap_rec >= 0) c->words[c->recs[c->heap_rec].args_at + 1] = tvm_vm_arg_imm(tvm_codegen__shape_heap_size(&c->heap));
+  int64_t fidx = tvm_vm_builder_find_function(c->b, name);
+  bool unsupported = false;
+  int64_t nf = 0;
+  while (tvm_vm_builder_function_kind(c->b, nf) >= 0) ++nf;
+  bool* packed = tvm_ffi_calloc((size_t)nf + 1, sizeof(bool));
+  if (!packed) return -1;
+  for (int64_t i = 0; i < nf; ++i) packed[i] = tvm_vm_builder_function_kind(c->b, i) == TVM_VM_FUNC_PACKED;
+  tvm_tir_prim_func_obj* pf = tvm_codegen__vm_tir_func(name, fidx, nparams, c->recs, c->n_recs, c->words,
+                                                       packed, nf, c->next_reg, &unsupported);
+  tvm_ffi_free(packed);
+  if (!pf) return unsupported ? 0 : -1;
+  char sym[512];
+  snprintf(sym, sizeof(sym), "__vmtir__%s", name);
+  void* gv = tvm_tir_global_var_new(sym);
+  TVMFFIAny k = tvm_ffi_any_obj(gv), v = tvm_ffi_any_obj(pf);
+  int rc = gv && tvm_ffi_dict_set(sf->funcs, &k, &v) == 0 ? 0 : -1;
+  tvm_ffi_release(gv);
+  tvm_ffi_release(pf);
+  if (rc == 0 && tvm_vm_builder_define_vmtir(c->b, name, c->next_reg, names) < 0) rc = -1;
+  *done = rc == 0;
+  return rc;
+}
+
 static int compile_function(tvm_vm_builder* b, const tvm_tir_ir_module_obj* mod, const char* name,
-                            const tvm_relax_function_obj* f, tvm_codegen__shape_funcs* sf) {
+                            const tvm_relax_function_obj* f, tvm_codegen__shape_funcs* sf,
+                            bool compiled) {
   fn_ctx c;
   memset(&c, 0, sizeof(c));
   c.b = b, c.mod = mod, c.fname = name, c.heap_reg = -1, c.heap_rec = -1;
@@ -880,7 +905,9 @@ static int compile_function(tvm_vm_builder* b, const tvm_tir_ir_module_obj* mod,
   int64_t out = -1;
   if (rc == 0) rc = emit_seq(&c, (const void*)f->body, &out);
   if (rc == 0 && push_rec(&c, (rec){TVM_VM_OP_Ret, out, 0, 0, 0, -1}) < 0) rc = -1;
-  if (rc == 0) rc = replay(&c, name, np, names);
+  bool done = false;
+  if (rc == 0 && compiled) rc = define_compiled(&c, name, np, names, sf, &done);
+  if (rc == 0 && !done) rc = replay(&c, name, np, names);
   tvm_ffi_free(names);
   tvm_ffi_free(c.recs);
   tvm_ffi_free(c.words);
@@ -922,8 +949,8 @@ static tvm_tir_ir_module_obj* kernels_module(const tvm_tir_ir_module_obj* mod, v
   return out;
 }
 
-tvm_vm_executable* tvm_codegen_relax_vm_codegen_kernels(const tvm_tir_ir_module_obj* mod,
-                                                        tvm_tir_ir_module_obj** out_kernels) {
+static tvm_vm_executable* vm_codegen(const tvm_tir_ir_module_obj* mod,
+                                     tvm_tir_ir_module_obj** out_kernels, bool compiled) {
   tvm_relax_init();
   if (out_kernels) *out_kernels = NULL;
   if (!tvm_tir_is(mod, TVM_TIR_KIND_IRModule)) {
@@ -947,7 +974,7 @@ tvm_vm_executable* tvm_codegen_relax_vm_codegen_kernels(const tvm_tir_ir_module_
   for (int64_t pos = 0; rc == 0 && (pos = tvm_ffi_map_next(mod->functions, pos, &k, &v)) >= 0;) {
     if (tvm_relax_kind_of(v->v_obj) != TVM_RELAX_KIND_Function) continue;
     rc = compile_function(b, mod, tvm_ffi_str_cstr(((tvm_tir_global_var_obj*)k->v_obj)->name_hint),
-                          (const void*)v->v_obj, &sf);
+                          (const void*)v->v_obj, &sf, compiled);
   }
   tvm_vm_executable* exec = rc == 0 ? tvm_vm_builder_finish(b) : NULL;
   tvm_vm_builder_free(b);
@@ -965,6 +992,17 @@ tvm_vm_executable* tvm_codegen_relax_vm_codegen_kernels(const tvm_tir_ir_module_
   return exec;
 }
 
+tvm_vm_executable* tvm_codegen_relax_vm_codegen_kernels(const tvm_tir_ir_module_obj* mod,
+                                                        tvm_tir_ir_module_obj** out_kernels) {
+  return vm_codegen(mod, out_kernels, false);
+}
+
+tvm_vm_executable* tvm_codegen__relax_vm_codegen_mode(const tvm_tir_ir_module_obj* mod,
+                                                      tvm_tir_ir_module_obj** out_kernels,
+                                                      const tvm_codegen_options* options) {
+  return vm_codegen(mod, out_kernels, options && options->exec_mode == TVM_CODEGEN_EXEC_COMPILED);
+}
+
 tvm_vm_executable* tvm_codegen_relax_vm_codegen(const tvm_tir_ir_module_obj* mod) {
   return tvm_codegen_relax_vm_codegen_kernels(mod, NULL);
 }
@@ -972,7 +1010,7 @@ tvm_vm_executable* tvm_codegen_relax_vm_codegen(const tvm_tir_ir_module_obj* mod
 static tvm_vm_executable* build_lowered(const tvm_tir_ir_module_obj* mod,
                                         const tvm_codegen_options* options) {
   tvm_tir_ir_module_obj* tir = NULL;
-  tvm_vm_executable* exec = tvm_codegen_relax_vm_codegen_kernels(mod, &tir);
+  tvm_vm_executable* exec = tvm_codegen__relax_vm_codegen_mode(mod, &tir, options);
   if (!exec) return NULL;
   if (tvm_ffi_map_size(tir->functions) > 0) {
     void* lowered = tvm_codegen__schedule_and_lower(tir, options);

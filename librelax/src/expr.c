@@ -591,6 +591,29 @@ tvm_relax_function_obj* tvm_relax_function_new(void* params, tvm_relax_expr_obj*
   return with_sinfo(f, fsinfo);
 }
 
+tvm_relax_function_obj* tvm_relax_function_with_attrs(const tvm_relax_function_obj* func,
+                                                      void* attrs) {
+  if (tvm_relax_kind_of(func) != TVM_RELAX_KIND_Function) {
+    tvm_ffi_raise("TypeError", "Function.with_attrs: not a Relax Function");
+    return NULL;
+  }
+  if (attrs && tvm_ffi_type_index(attrs) != kTVMFFIMap) {
+    tvm_ffi_raise("TypeError", "Function: attrs must be an ffi.Map");
+    return NULL;
+  }
+  /* Attributes take no part in a function's struct info: the other fields, and the struct info
+   * computed from them, are shared (nothing is inferred again). */
+  tvm_relax_function_obj* f = NEW_EXPR(tvm_relax_function_obj, Function);
+  if (!f) return NULL;
+  f->params = retain(func->params);
+  f->body = retain(func->body);
+  f->ret_struct_info = retain(func->ret_struct_info);
+  f->is_pure = func->is_pure;
+  f->func.attrs = attrs ? retain(attrs) : tvm_relax__empty_map();
+  f->func.relax.span = func->func.relax.span ? retain(func->func.relax.span) : NULL;
+  return with_sinfo(f, retained_sinfo(tvm_relax_sinfo_of(func)));
+}
+
 tvm_relax_function_obj* tvm_relax_function_with_attr(tvm_relax_function_obj* func, const char* key,
                                                      const TVMFFIAny* value) {
   void* dict = tvm_ffi_dict_new();
@@ -607,8 +630,7 @@ tvm_relax_function_obj* tvm_relax_function_with_attr(tvm_relax_function_obj* fun
   void* attrs = rc == 0 ? tvm_ffi_dict_to_map(dict) : NULL;
   tvm_ffi_release(dict);
   if (!attrs) return NULL;
-  tvm_relax_function_obj* f = tvm_relax_function_new(func->params, func->body,
-                                                     func->ret_struct_info, func->is_pure, attrs);
+  tvm_relax_function_obj* f = tvm_relax_function_with_attrs(func, attrs);
   tvm_ffi_release(attrs);
   return f;
 }

@@ -99,6 +99,10 @@ int tvm_relax__normalize_axis(const tvm_relax__infer_ctx* ctx, int64_t axis, int
                               int64_t* out);
 /* Whether two int64 PrimExprs are provably equal (structurally, or by libtir's prover). */
 bool tvm_relax__dim_equal(const tvm_tir_expr_obj* a, const tvm_tir_expr_obj* b);
+/* Whether two dims are structurally equal (free variables by identity), as
+ * tvm_ffi_structural_equal says, decided directly for the forms dims take (constants, variables,
+ * arithmetic on them) without its general machinery. */
+bool tvm_relax__dim_same(const tvm_tir_expr_obj* a, const tvm_tir_expr_obj* b);
 /* Whether two int64 PrimExprs are provably unequal (different constants, or libtir's prover). */
 bool tvm_relax__dim_unequal(const tvm_tir_expr_obj* a, const tvm_tir_expr_obj* b);
 /* A new int64 IntImm. */

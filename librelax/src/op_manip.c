@@ -117,6 +117,9 @@ static tvm_tir_expr_obj* retained_dim(tvm_tir_expr_obj* e) {
 /* e (consumed) simplified; NULL stays NULL. */
 static tvm_tir_expr_obj* simplified(tvm_tir_expr_obj* e) {
   if (!e) return NULL;
+  /* (a constant or a variable is its own simplest form: most products of static shapes) */
+  tvm_tir_kind k = tvm_tir_kind_of(e);
+  if (k == TVM_TIR_KIND_IntImm || k == TVM_TIR_KIND_Var || k == TVM_TIR_KIND_SizeVar) return e;
   tvm_tir_expr_obj* s = tvm_tir_simplify_expr(e, NULL);
   tvm_ffi_release(e);
   return s;
@@ -256,7 +259,8 @@ tvm_relax_sinfo_obj* tvm_relax__infer_reshape(const tvm_relax__infer_ctx* ctx) {
     tvm_ffi_release(rest);
   } else {
     tvm_tir_expr_obj* new_prod = dims_product(new_dims, 0, n);
-    if (new_prod && tvm_relax__dim_unequal(old_prod, new_prod)) {
+    bool same = new_prod && tvm_relax__dim_same(old_prod, new_prod);
+    if (new_prod && !same && tvm_relax__dim_unequal(old_prod, new_prod)) {
       tvm_relax__op_error(ctx, "ValueError", "cannot reshape %s (%s elements) to %s (%s elements)",
                           expr_text(&ta, x), expr_text(&tc, old_prod),
                           expr_text(&tb, tvm_relax__arg(ctx, 1)), expr_text(&td, new_prod));

@@ -69,6 +69,7 @@ typedef struct {
   bool dataflow;                    /* inside a DataflowBlock of the innermost function */
   bool must_be_pure;                /* the innermost function is pure and not forced pure */
   int32_t in_func_sinfo;            /* FuncStructInfos being checked, around the current node */
+  const tvm_relax_wf_options* opts; /* NULL: none */
 } wf;
 
 #define MAX_DEPTH TVM_FFI_STRUCTURAL_MAX_DEPTH
@@ -497,7 +498,9 @@ static int use_var(wf* w, const tvm_relax_var_obj* v) {
 }
 
 /* Bind v (at the current path): a parameter, or a binding's variable. */
-static int def_var(wf* w, const void* obj, bool param) {
+/* sinfo_checked: the Var's struct info is the object just checked as its binding's value's, at
+ * this very point (nothing defined since): not walked again. */
+static int def_var(wf* w, const void* obj, bool param, bool sinfo_checked) {
   if (!tvm_relax_is_var(obj)) {
     return fail(w, "expected a Relax Var, got %s",
                 obj ? tvm_ffi_type_key(tvm_ffi_type_index(obj)) : "nothing");
@@ -508,7 +511,7 @@ static int def_var(wf* w, const void* obj, bool param) {
     if (param) return fail(w, "DataflowVar %s cannot be a function parameter", name);
     if (!w->dataflow) return fail(w, "DataflowVar %s is bound outside a dataflow block", name);
   }
-  if (check_expr_sinfo(w, v) != 0) return -1;
+  if (!sinfo_checked && check_expr_sinfo(w, v) != 0) return -1;
   fact* f = obtain(w, v);
   if (!f) return -1;
   if (f->flags & V_BOUND) {
@@ -586,6 +589,7 @@ static bool callee_is_pure(const wf* w, const void* callee) {
 
 /* The Call's struct info inferred again: what it carries may not be provably wrong. */
 static int check_call_inference(wf* w, const tvm_relax_call_obj* c) {
+  if (w->opts && w->opts->call_inferred && w->opts->call_inferred(w->opts->ctx, c)) return 0;
   tvm_relax_expr_obj* again = tvm_relax_call_new(c->op, c->args, c->attrs, c->sinfo_args, NULL);
   if (!again) return fail_with_pending(w, "the call's struct info cannot be inferred");
   int rc = 0;
@@ -782,9 +786,9 @@ static int check_annotation(wf* w, const tvm_relax_var_obj* var, const tvm_relax
   return rc;
 }
 
-static int def_var_at(wf* w, const void* var) {
+static int def_var_at(wf* w, const void* var, bool sinfo_checked) {
   if (push_attr(w, "var") != 0) return -1;
-  int rc = def_var(w, var, false);
+  int rc = def_var(w, var, false, sinfo_checked);
   pop(w);
   return rc;
 }
@@ -807,7 +811,16 @@ static int visit_binding(wf* w, const void* b) {
     }
     int rc = visit_at(w, value, "value", -1, false);
     if (recur) find(w, bind->var)->flags &= ~(uint32_t)V_RECUR;
-    if (rc != 0 || def_var_at(w, bind->var) != 0) return -1;
+    /* The value's struct info was checked last, here, unless the value is a variable (checked
+     * where it was defined: maybe another function) or a function (checked inside itself). An
+     * unannotated binding's Var shares that struct info object: not walked twice. */
+    tvm_relax_kind vk = tvm_relax_kind_of(value);
+    bool value_checked = vk != TVM_RELAX_KIND_Var && vk != TVM_RELAX_KIND_DataflowVar &&
+                         vk != TVM_RELAX_KIND_Function && tvm_relax_is_expr(value) &&
+                         !tvm_tir_is(value, TVM_TIR_KIND_GlobalVar);
+    const tvm_relax_sinfo_obj* vs = value_checked ? tvm_relax_sinfo_of(value) : NULL;
+    bool same = vs && tvm_relax_is_var(bind->var) && tvm_relax_sinfo_of(bind->var) == vs;
+    if (rc != 0 || def_var_at(w, bind->var, same) != 0) return -1;
     return check_annotation(w, bind->var, tvm_relax_sinfo_of(value), "the value's struct info");
   }
   const tvm_relax_match_cast_obj* mc = b;
@@ -827,7 +840,7 @@ static int visit_binding(wf* w, const void* b) {
     tvm_ffi_strbuf_free(&c);
   }
   pop(w);
-  if (rc != 0 || def_var_at(w, bind->var) != 0) return -1;
+  if (rc != 0 || def_var_at(w, bind->var, false) != 0) return -1;
   return check_annotation(w, bind->var, mc->struct_info, "the match_cast's struct info");
 }
 
@@ -918,7 +931,7 @@ static int visit_function(wf* w, const tvm_relax_function_obj* fn) {
     }
     for (int64_t i = 0; rc == 0 && i < arr_size(fn->params); ++i) {
       if ((rc = push_item(w, i)) != 0) break;
-      rc = def_var(w, tvm_ffi_seq_obj_at(fn->params, i), true);
+      rc = def_var(w, tvm_ffi_seq_obj_at(fn->params, i), true, false);
       pop(w);
     }
     pop(w);
@@ -1014,6 +1027,10 @@ static int verify_module(wf* w, const tvm_tir_ir_module_obj* mod) {
 }
 
 int tvm_relax_verify_well_formed(const void* func_or_module) {
+  return tvm_relax_verify_well_formed_ex(func_or_module, NULL);
+}
+
+int tvm_relax_verify_well_formed_ex(const void* func_or_module, const tvm_relax_wf_options* opts) {
   tvm_relax__ensure_init();
   bool is_mod = tvm_tir_is(func_or_module, TVM_TIR_KIND_IRModule);
   if (!is_mod && tvm_relax_kind_of(func_or_module) != TVM_RELAX_KIND_Function) {
@@ -1028,7 +1045,8 @@ int tvm_relax_verify_well_formed(const void* func_or_module) {
   w.tirv.pre[TVM_TIR_KIND_Var] = on_tir_var;
   w.tirv.pre[TVM_TIR_KIND_SizeVar] = on_tir_var;
   w.tirv.ctx = &w;
-  w.mask = 255;
+  w.opts = opts;
+  w.mask = 63; /* (grown as facts come: a small function's fit) */
   w.slots = tvm_ffi_calloc(w.mask + 1, sizeof(fact));
   if (!w.slots) return tvm_ffi_raise("MemoryError", "well-formedness check: out of memory");
   int rc;

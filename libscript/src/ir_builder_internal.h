@@ -165,6 +165,11 @@ struct tvm_script_builder {
   void* relax_bb;
   void* relax_syms;
   void* relax_last;
+  /* The Calls the `R.*` builtins made with librelax's inferring constructor (retained, an open
+   * addressing set of relax_inferred_cap slots): their struct info holds by construction, and
+   * the well-formedness check does not infer it again (tvm_script__relax_call_inferred). */
+  void** relax_inferred;
+  size_t relax_inferred_cap, relax_inferred_n;
   /* (Last: left unzeroed by tvm_script_builder_new; a frame is zeroed when pushed.) */
   tvm_script__frame frames_inline[TVM_SCRIPT_INLINE_FRAMES];
   tvm_script__span_entry spans_inline[TVM_SCRIPT_INLINE_SPANS];

@@ -26,6 +26,8 @@ struct tvm_script__relax_frame {
   bool begun;    /* its BlockBuilder function was begun */
   bool returned; /* tvm_script_relax_func_return ran */
   bool nested;   /* a local function */
+  bool fragment; /* the frame of a fragment's statements (tvm_script_relax_fragment_enter) */
+  void* last_free; /* (fragment) the last free variable declared */
   void* params;  /* ffi.List of Var */
   void* ret_sinfo;
   void* attrs;  /* ffi.Dict or NULL */
@@ -67,11 +69,16 @@ void tvm_script__relax_frame_release(tvm_script__frame* f) {
   REL(r->then_var);
   REL(r->else_var);
   REL(r->pending);
+  REL(r->last_free);
   tvm_ffi_free(r);
   f->relax = NULL;
 }
 
 void tvm_script__relax_builder_release(tvm_script_builder* b) {
+  for (size_t i = 0; i < b->relax_inferred_cap; ++i) tvm_ffi_release(b->relax_inferred[i]);
+  tvm_ffi_free(b->relax_inferred);
+  b->relax_inferred = NULL;
+  b->relax_inferred_cap = b->relax_inferred_n = 0;
   tvm_relax_bb_free(b->relax_bb);
   b->relax_bb = NULL;
   REL(b->relax_syms);
@@ -246,6 +253,53 @@ void* tvm_script_relax_syms(tvm_script_builder* b) {
 }
 
 void tvm_script_relax_syms_reset(tvm_script_builder* b) { REL(b->relax_syms); }
+
+/* ---- Calls made by inference ----------------------------------------------------------------- */
+static size_t inferred_slot(const void* call, size_t cap) {
+  uint64_t h = (uint64_t)(uintptr_t)call * 0x9e3779b97f4a7c15ull;
+  return (size_t)(h >> 32) & (cap - 1);
+}
+
+void tvm_script__relax_note_inferred(tvm_script_builder* b, const void* call) {
+  if (!b || !call || tvm_relax_kind_of(call) != TVM_RELAX_KIND_Call) return;
+  if ((b->relax_inferred_n + 1) * 2 > b->relax_inferred_cap) {
+    size_t cap = b->relax_inferred_cap ? b->relax_inferred_cap * 2 : 64;
+    void** slots = tvm_ffi_calloc(cap, sizeof(void*));
+    if (!slots) { /* (not noted: the check infers it again) */
+      tvm_ffi_error_clear();
+      return;
+    }
+    for (size_t i = 0; i < b->relax_inferred_cap; ++i) {
+      void* c = b->relax_inferred[i];
+      if (!c) continue;
+      size_t j = inferred_slot(c, cap);
+      while (slots[j]) j = (j + 1) & (cap - 1);
+      slots[j] = c;
+    }
+    tvm_ffi_free(b->relax_inferred);
+    b->relax_inferred = slots;
+    b->relax_inferred_cap = cap;
+  }
+  size_t j = inferred_slot(call, b->relax_inferred_cap);
+  while (b->relax_inferred[j]) {
+    if (b->relax_inferred[j] == call) return;
+    j = (j + 1) & (b->relax_inferred_cap - 1);
+  }
+  tvm_ffi_retain((void*)call); /* (kept alive: its address names no other object meanwhile) */
+  b->relax_inferred[j] = (void*)call;
+  ++b->relax_inferred_n;
+}
+
+bool tvm_script__relax_call_inferred(void* builder, const void* call) {
+  tvm_script_builder* b = builder;
+  if (!b || !b->relax_inferred_cap) return false;
+  size_t j = inferred_slot(call, b->relax_inferred_cap);
+  while (b->relax_inferred[j]) {
+    if (b->relax_inferred[j] == call) return true;
+    j = (j + 1) & (b->relax_inferred_cap - 1);
+  }
+  return false;
+}
 
 /* ---- Virtual devices ------------------------------------------------------------------------- */
 tvm_tir_vdevice_obj* tvm_script_relax_lookup_vdevice(tvm_script_builder* b, const char* kind,
@@ -508,8 +562,114 @@ static void* final_attrs(relax_frame* r, bool* ok) {
   return m;
 }
 
+/* The IR a fragment's statements built (blocks: the finished frame's), as the printer prints
+ * fragments: with a final value, the SeqExpr of the blocks and it (the value itself when there
+ * are none); else a lone dataflow block, a lone binding, a plain block, or for several blocks
+ * their SeqExpr ending with the last bound variable. NULL (no error) when nothing was bound and
+ * there is no value. */
+static void* fragment_result(void* blocks, void* value) {
+  int64_t n = tvm_ffi_seq_size(blocks);
+  if (value) {
+    if (n == 0) return tvm_ffi_retain(value), value;
+    if (!tvm_relax_is_expr(value)) {
+      tvm_ffi_raise("TypeError", "the value ending a fragment that binds variables must be a "
+                    "Relax expression, got %s", type_name(value));
+      return NULL;
+    }
+    return tvm_relax_seq_expr_new(blocks, value);
+  }
+  if (n == 0) return NULL;
+  const tvm_relax_block_obj* last = tvm_ffi_seq_obj_at(blocks, n - 1);
+  int64_t nb = tvm_ffi_seq_size(last->bindings);
+  if (n == 1) {
+    void* one = nb == 1 && tvm_relax_kind_of(last) == TVM_RELAX_KIND_BindingBlock
+                    ? tvm_ffi_seq_obj_at(last->bindings, 0)
+                    : (void*)last;
+    return tvm_ffi_retain(one), one;
+  }
+  const tvm_relax_binding_obj* lb = tvm_ffi_seq_obj_at(last->bindings, nb - 1);
+  return tvm_relax_seq_expr_new(blocks, (tvm_relax_expr_obj*)lb->var);
+}
+
+static int finish_fragment(tvm_script_builder* b, tvm_script__frame* f) {
+  relax_frame* r = f->relax;
+  if (ensure_begun(b, f) != 0) return -1;
+  void* empty = tvm_ffi_array_new(NULL, 0);
+  tvm_relax_expr_obj* unit = empty ? tvm_relax_tuple_new(empty) : NULL;
+  tvm_ffi_release(empty);
+  tvm_relax_function_obj* fn = unit ? tvm_relax_bb_function_finish(bb_of(b), unit, NULL) : NULL;
+  tvm_ffi_release(unit);
+  if (!fn) return -1;
+  const tvm_relax_seq_expr_obj* body = (const void*)fn->body;
+  void* result = tvm_ffi_seq_size(body->blocks) == 0 && !r->output && r->last_free
+                     ? (tvm_ffi_retain(r->last_free), r->last_free)
+                     : fragment_result(body->blocks, r->output);
+  tvm_ffi_release(fn);
+  if (!result && tvm_ffi_error_pending()) return -1;
+  if (!result) {
+    return tvm_ffi_raise("ValueError", "a Relax fragment binds nothing and has no value");
+  }
+  set_last(b, result);
+  tvm_ffi_release(result);
+  return 0;
+}
+
+int tvm_script_relax_fragment_enter(tvm_script_builder* b) {
+  if (b->depth != 0) {
+    return tvm_ffi_raise("ValueError", "a Relax fragment is only valid at the top level");
+  }
+  if (tvm_script_relax_function_enter(b, "fragment", TVM_SCRIPT_RELAX_IMPURE) != 0) return -1;
+  top(b)->relax->fragment = true;
+  return 0;
+}
+
+tvm_relax_var_obj* tvm_script_relax_fragment_var(tvm_script_builder* b, const char* name,
+                                                 const tvm_relax_sinfo_obj* sinfo) {
+  tvm_script__frame* f = find_func(b);
+  if (!f || !f->relax->fragment || b->depth != 1) {
+    tvm_ffi_raise("SyntaxError", "a Relax binding needs a value (`%s: <struct info>` alone "
+                  "declares a free variable only at the top of a fragment)", name);
+    return NULL;
+  }
+  tvm_relax_var_obj* v = tvm_relax_var_new(name, (tvm_relax_sinfo_obj*)sinfo, false);
+  if (v) {
+    REL(f->relax->last_free);
+    tvm_ffi_retain(v);
+    f->relax->last_free = v;
+  }
+  return v;
+}
+
+void* tvm_script_relax_fragment_end(tvm_script_builder* b, const TVMFFIAny* value) {
+  tvm_script__frame* f =
+      tvm_script__require_top(b, TVM_SCRIPT_FRAME_RELAX_FUNC, "the end of a fragment", "a fragment");
+  if (!f) return NULL;
+  relax_frame* r = f->relax;
+  if (!r->fragment) {
+    tvm_ffi_raise("ValueError", "the end of a fragment outside a fragment");
+    return NULL;
+  }
+  if (value && tvm_ffi_any_is_object(value) && !tvm_relax_is_expr(value->v_obj)) {
+    /* (a struct info, a PrimExpr: the fragment's value when nothing is bound) */
+    REL(r->output);
+    tvm_ffi_retain(value->v_obj);
+    r->output = value->v_obj;
+  } else if (value) {
+    tvm_relax_expr_obj* e = tvm_script__relax_expr_of(value, "a fragment's value");
+    if (!e) return NULL;
+    REL(r->output);
+    r->output = e;
+  }
+  REL(b->relax_last);
+  if (tvm_script_builder_exit(b) != 0) return NULL;
+  void* out = b->relax_last;
+  b->relax_last = NULL;
+  return out;
+}
+
 static int finish_function(tvm_script_builder* b, tvm_script__frame* f) {
   relax_frame* r = f->relax;
+  if (r->fragment) return finish_fragment(b, f);
   if (!r->returned) {
     return tvm_ffi_raise("ValueError", "R.function `%s` has no return statement (a Relax "
                          "function ends with `return <value>`)", r->name);
@@ -520,8 +680,7 @@ static int finish_function(tvm_script_builder* b, tvm_script__frame* f) {
   bool ok;
   void* attrs = final_attrs(r, &ok);
   if (attrs) {
-    tvm_relax_function_obj* with =
-        tvm_relax_function_new(fn->params, fn->body, fn->ret_struct_info, fn->is_pure, attrs);
+    tvm_relax_function_obj* with = tvm_relax_function_with_attrs(fn, attrs);
     tvm_ffi_release(fn);
     fn = with;
   }
@@ -602,9 +761,15 @@ tvm_relax_var_obj* tvm_script_relax_emit(tvm_script_builder* b, const char* name
     TVMFFIAny v = tvm_ffi_any_obj(p->value);
     return tvm_script_relax_emit_match_cast(b, name, &v, p->struct_info, ann);
   }
-  char what[160];
-  snprintf(what, sizeof(what), "the value of `%s`", name ? name : "_");
-  tvm_relax_expr_obj* e = tvm_script__relax_expr_of(value, what);
+  tvm_relax_expr_obj* e;
+  if (tvm_ffi_any_is_object(value) && tvm_relax_is_expr(value->v_obj)) { /* (most values) */
+    tvm_ffi_retain(value->v_obj);
+    e = (tvm_relax_expr_obj*)value->v_obj;
+  } else {
+    char what[160]; /* (for the message of a value that does not convert) */
+    snprintf(what, sizeof(what), "the value of `%s`", name ? name : "_");
+    e = tvm_script__relax_expr_of(value, what);
+  }
   if (!e) return NULL;
   tvm_relax_block_builder* bb = bb_of(b);
   if (!name && !ann) {

@@ -19,6 +19,7 @@
 
 #include "ir_builder_internal.h"
 #include "parse_eval.h"
+#include "script_relax_internal.h"
 
 /* The parser of one tvm_script_parse call (the only place a script_parser is made), with this
  * file's own state: the functions of the module being parsed are verified as soon as each is
@@ -427,7 +428,8 @@ int tvm_script__parse_function(script_parser* p, const ast_stmt* fn) {
  * node on the access path the checker names, else at the function's name. */
 static int check_function(script_parser* p, const ast_stmt* fn, const void* func) {
   if (tvm_relax_kind_of(func) == TVM_RELAX_KIND_Function) { /* Relax's own check */
-    if (tvm_relax_verify_well_formed(func) == 0) return 0;
+    tvm_relax_wf_options wo = {tvm_script__relax_call_inferred, p->b};
+    if (tvm_relax_verify_well_formed_ex(func, &wo) == 0) return 0;
     return raise_at(p, tvm_ffi_error_take(), fn->u.def.name->span);
   }
   if (verify(p, func) == 0) return 0;
@@ -509,7 +511,8 @@ static int check_module_functions(script_parser* p, const void* mod, ast_stmts s
     any_relax = any_relax || (func && tvm_relax_kind_of(func) == TVM_RELAX_KIND_Function);
     tvm_ffi_release(func);
   }
-  if (p->check_wf && any_relax && tvm_relax_verify_well_formed(mod) != 0) {
+  tvm_relax_wf_options wo = {tvm_script__relax_call_inferred, p->b};
+  if (p->check_wf && any_relax && tvm_relax_verify_well_formed_ex(mod, &wo) != 0) {
     /* At the def of the function the message's access path starts with (`<root>["main"]...`),
      * else the first def. */
     void* err = tvm_ffi_error_take();
@@ -733,11 +736,70 @@ static bool is_declaration(script_parser* p, const ast_stmt* s, int depth_before
   return true;
 }
 
+/* Whether a fragment's statement is Relax: it calls or annotates with an `R.*` name at its
+ * top (`x: R.Tensor(...)`, `y = R.add(x, x)`, `with R.dataflow():`, `R.shape([...])`). */
+static bool names_relax(script_parser* p, const ast_expr* e) {
+  if (!e) return false;
+  if (e->kind == AST_CALL) e = e->u.call.func;
+  if (e->kind != AST_ATTR) return false;
+  char name[64];
+  size_t len;
+  const script_special* mod = tvm_script__dotted(p, e, name, sizeof(name), &len);
+  return mod && strcmp(mod->name, "relax") == 0;
+}
+
+static bool is_relax_stmt(script_parser* p, const ast_stmt* s) {
+  switch (s->kind) {
+    case AST_ASSIGN:
+      return names_relax(p, s->u.assign.annotation) || names_relax(p, s->u.assign.value);
+    case AST_EXPR_STMT:
+      return names_relax(p, s->u.expr);
+    case AST_WITH:
+      return names_relax(p, s->u.with.context);
+    default:
+      return false;
+  }
+}
+
+/* A Relax fragment (tvm_script_relax_fragment_enter): its statements run as a function body's;
+ * a last expression statement is its value. */
+static void* parse_relax_fragment(script_parser* p, const ast_module* m) {
+  p->token = SCRIPT_TOKEN_RELAX;
+  if (tvm_script_relax_fragment_enter(p->b) != 0) {
+    tvm_script__relocate(p, &m->span);
+    return NULL;
+  }
+  int32_t n = m->body.n;
+  while (n > 0 && m->body.items[n - 1]->kind == AST_DOCSTRING) --n;
+  const ast_stmt* last = n > 0 ? m->body.items[n - 1] : NULL;
+  bool has_value = last && last->kind == AST_EXPR_STMT && last->u.expr->kind != AST_CONST &&
+                   last->u.expr->kind != AST_STR;
+  for (int32_t i = 0; i < n - (has_value ? 1 : 0); ++i) {
+    if (m->body.items[i]->kind == AST_DOCSTRING) continue;
+    if (tvm_script__run_stmt(p, m->body.items[i]) != 0) return NULL;
+  }
+  TVMFFIAny v = tvm_ffi_any_none();
+  if (has_value) {
+    const ast_expr* e = last->u.expr;
+    int rc = e->kind == AST_CALL ? tvm_script__eval_call(p, e, TVM_SCRIPT_CTX_EXPR, NULL, 0, &v)
+                                 : tvm_script__eval(p, e, &v);
+    if (rc != 0) return NULL;
+  }
+  void* result =
+      tvm_script_relax_fragment_end(p->b, tvm_ffi_any_is_object(&v) ? &v : NULL);
+  tvm_ffi_any_release(&v);
+  if (!result) tvm_script__relocate(p, last ? &last->span : &m->span);
+  return result;
+}
+
 /* Statements outside any definition: the Stmt they build, or the PrimExpr of a lone
  * expression statement after the declarations (or any IR object it evaluates to, such as
  * a BufferRegion), or the last declared Var / Buffer. */
 static void* parse_fragment(script_parser* p, const ast_module* m) {
   p->fragment = true;
+  for (int32_t i = 0; i < m->body.n; ++i) {
+    if (is_relax_stmt(p, m->body.items[i])) return parse_relax_fragment(p, m);
+  }
   p->token = SCRIPT_TOKEN_TIRX;
   int32_t n = m->body.n;
   bool decls_only = true;

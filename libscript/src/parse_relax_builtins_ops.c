@@ -162,8 +162,9 @@ tvm_relax_expr_obj* tvm_script__relax_call_value(const void* callee, const TVMFF
   tvm_script_items it;
   if (!tvm_script_items_init(&it, num_args)) return NULL;
   for (int32_t i = 0; i < num_args; ++i) {
-    char what[48];
-    snprintf(what, sizeof(what), "argument %d", i + 1);
+    char what[48] = "";
+    bool is_expr = tvm_ffi_any_is_object(&args[i]) && tvm_relax_is_expr(args[i].v_obj);
+    if (!is_expr) snprintf(what, sizeof(what), "argument %d", i + 1); /* (for its message) */
     tvm_relax_expr_obj* e = tvm_script__relax_expr_of(&args[i], what);
     if (!e) {
       tvm_script_items_free(&it);
@@ -479,6 +480,7 @@ static int op_call(tvm_script_call* call, tvm_relax_op_id id, TVMFFIAny* out) {
     return -1;
   }
   tvm_relax_expr_obj* c = tvm_relax_call_new(tvm_relax_op(id), arr, attrs, NULL, NULL);
+  tvm_script__relax_note_inferred(call->builder, c);
   tvm_ffi_release(arr);
   tvm_ffi_release(attrs);
   if (!c) return reraise(call, s, s->spec);
@@ -583,6 +585,7 @@ static int dps_call(tvm_script_call* call, tvm_relax_op_id id, const char* spec,
   void* items[3] = {func, args, tir};
   void* arr = rc == 0 ? tvm_ffi_array_of_objects(items, tir ? 3 : 2) : NULL;
   tvm_relax_expr_obj* c = arr ? tvm_relax_call_new(tvm_relax_op(id), arr, attrs, sinfo_args, NULL) : NULL;
+  tvm_script__relax_note_inferred(call->builder, c);
   tvm_ffi_release(arr);
   tvm_ffi_release(attrs);
   tvm_ffi_release(func);
@@ -701,6 +704,7 @@ static int packed_call(tvm_script_call* call, int mode, TVMFFIAny* out) {
   tvm_relax_expr_obj* c = NULL;
   if (func && mode == 0) {
     c = tvm_script__relax_call_value(func, call->args + 1, call->num_args - 1, sinfo_args);
+    tvm_script__relax_note_inferred(call->builder, c);
   } else if (func) {
     tvm_script_items it;
     void* arr = NULL;
@@ -727,6 +731,7 @@ static int packed_call(tvm_script_call* call, int mode, TVMFFIAny* out) {
                          : mode == 2 ? TVM_RELAX_OP_invoke_closure
                                      : TVM_RELAX_OP_invoke_pure_closure;
     c = arr ? tvm_relax_call_new(tvm_relax_op(id), arr, NULL, sinfo_args, NULL) : NULL;
+    tvm_script__relax_note_inferred(call->builder, c);
     tvm_ffi_release(arr);
     if (!c && arr) {
       pthread_once(&g_sigs_once, sigs_build);
@@ -783,6 +788,7 @@ static int b_arange(tvm_script_call* call, TVMFFIAny* out) {
   tvm_relax_expr_obj* c =
       arr && (attrs || !present(&a[3])) ? tvm_relax_call_new(tvm_relax_op(TVM_RELAX_OP_arange), arr, attrs, NULL, NULL)
                                         : NULL;
+  tvm_script__relax_note_inferred(call->builder, c);
   tvm_ffi_release(arr);
   tvm_ffi_release(attrs);
   if (!c) {

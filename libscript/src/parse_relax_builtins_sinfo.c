@@ -355,8 +355,9 @@ static int b_tuple_sinfo(tvm_script_call* call, TVMFFIAny* out) {
   tvm_script_items it;
   if (!tvm_script_items_init(&it, n)) return -1;
   for (int64_t i = 0; i < n; ++i) {
-    char what[64];
-    snprintf(what, sizeof(what), "field %lld of R.Tuple", (long long)i);
+    char what[64] = "";
+    bool is_sinfo = tvm_ffi_any_is_object(&items[i]) && tvm_relax_is_sinfo(items[i].v_obj);
+    if (!is_sinfo) snprintf(what, sizeof(what), "field %lld of R.Tuple", (long long)i);
     tvm_relax_sinfo_obj* s = tvm_script__relax_sinfo_of(&items[i], what);
     if (!s) {
       tvm_script_items_free(&it);

@@ -278,6 +278,16 @@ static int emit_unpacked(script_parser* p, const ast_stmt* st, const ast_expr* l
 static int relax_assign(script_parser* p, const ast_stmt* st) {
   const ast_expr* lhs = st->u.assign.target;
   const ast_expr* ann_e = st->u.assign.annotation;
+  if (!st->u.assign.value && p->fragment && lhs->kind == AST_NAME && ann_e) {
+    /* `x: R.Tensor(...)` at the top of a fragment: a free variable (as the printer declares) */
+    tvm_relax_sinfo_obj* ann = eval_sinfo(p, ann_e, "a variable annotation");
+    if (!ann) return -1;
+    tvm_relax_var_obj* v = tvm_script_relax_fragment_var(p->b, lhs->u.name->text, ann);
+    tvm_ffi_release(ann);
+    if (!v) return tvm_script__relocate(p, &st->span);
+    TVMFFIAny a = tvm_ffi_any_obj(v);
+    return bind_name(p, lhs, &a);
+  }
   if (!st->u.assign.value) {
     return tvm_script__error_at(p, &st->span, "SyntaxError", "a Relax binding needs a value");
   }

@@ -68,6 +68,14 @@ typedef struct {
 } tvm_script_match_cast_pair;
 /* The pair when v is one (borrowed), else NULL. */
 const tvm_script_match_cast_pair* tvm_script__relax_match_cast_pair(const TVMFFIAny* v);
+/* Calls made by librelax's inferring constructor (tvm_relax_call_new) for the `R.*` builtins
+ * are noted in the builder (retained until it is freed); the parser's well-formedness check
+ * (tvm_relax_verify_well_formed_ex) skips inferring those again: objects are immutable, so
+ * their struct info is the inferred one by construction. A Call of any other origin (loaded
+ * metadata, a copy) is not noted and is checked. */
+void tvm_script__relax_note_inferred(tvm_script_builder* b, const void* call);
+bool tvm_script__relax_call_inferred(void* builder, const void* call);
+
 /* A new pair (value and sinfo retained), or NULL + error. */
 tvm_script_match_cast_pair* tvm_script__relax_match_cast_pair_new(tvm_relax_expr_obj* value,
                                                                   tvm_relax_sinfo_obj* sinfo);

@@ -164,6 +164,36 @@ int64_t tvm_vm_builder_declare_vmtir(tvm_vm_builder* b, const char* name, int64_
   return b->funcs[i].param_names ? i : -1;
 }
 
+int tvm_vm_builder_function_kind(const tvm_vm_builder* b, int64_t index) {
+  return b && index >= 0 && index < b->num_funcs ? b->funcs[index].kind : -1;
+}
+
+int64_t tvm_vm_builder_define_vmtir(tvm_vm_builder* b, const char* name,
+                                    int64_t register_file_size, const char* const* param_names) {
+  if (!b) return BERR("NULL builder");
+  if (b->cur >= 0) return BERR("define_vmtir(`%s`) inside function `%s`: end it first", name ? name : "", b->funcs[b->cur].name.data);
+  int64_t i = tvm_vm_builder_find_function(b, name);
+  if (i < 0 || b->funcs[i].kind != TVM_VM_FUNC_VM || b->defined[i]) {
+    return BERR("define_vmtir: `%s` is not a declared, undefined bytecode function", name ? name : "");
+  }
+  tvm_vm_func_info* f = &b->funcs[i];
+  if (register_file_size <= f->num_args || register_file_size > TVM_VM_MAX_REGISTERS) {
+    return BERR("vm_tir function `%s`: needs register_file_size (%lld) > num_args (%lld)", name,
+                (long long)register_file_size, (long long)f->num_args);
+  }
+  if (set_params(f, f->num_args, param_names) != 0) {
+    for (int64_t p = 0; p < f->num_params; ++p) tvm_ffi_free((void*)f->param_names[p].data);
+    tvm_ffi_free(f->param_names);
+    f->param_names = NULL;
+    f->num_params = 0;
+    return -1;
+  }
+  f->kind = TVM_VM_FUNC_VMTIR;
+  f->register_file_size = register_file_size;
+  b->defined[i] = true;
+  return i;
+}
+
 int64_t tvm_vm_builder_function_begin(tvm_vm_builder* b, const char* name, int64_t num_args,
                                       int64_t num_registers, const char* const* param_names) {
   if (!b) return BERR("NULL builder");

@@ -15,6 +15,7 @@
 #include "relax_models.h"
 #include "pass_roundtrip.h"
 #include "relax_testing.h"
+#include "exec_mode_testing.h"
 
 static uint64_t g_rng = 0x1234567887654321ull;
 static float rndf(void) {
@@ -104,7 +105,7 @@ static tvm_tir_ir_module_obj* model(void) {
 TEST(compiled_model_matches_evaluator) {
   tvm_tir_ir_module_obj* mod = model();
   CHECK(mod != NULL);
-  tvm_vm_executable* exec = mod ? relax_build_roundtrip(mod) : NULL;
+  tvm_vm_executable* exec = mod ? test_mode(tvm_codegen_relax_build(mod, test_opts())) : NULL;
   CHECK(exec != NULL);
   if (!exec) {
     CHECK_OK(-1);
@@ -213,8 +214,8 @@ TEST(pipeline_matches_evaluator) {
     tvm_tir_ir_module_obj* mod = relax_models_mlp(4, k_cases[i].batch, 16);
     tvm_tir_ir_module_obj* legal = mod ? tvm_relax_transform_legalize_ops(mod) : NULL;
     tvm_vm_executable* exec =
-        !k_cases[i].legalize_only ? relax_build_roundtrip(mod)
-                                  : relax_build_passes_roundtrip(mod, &legalize, 1);
+        !k_cases[i].legalize_only ? test_mode(tvm_codegen_relax_build(mod, test_opts()))
+                                  : test_mode(tvm_codegen_relax_build_passes(mod, &legalize, 1, test_opts()));
     CHECK(exec != NULL);
     tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
     for (int64_t trial = 0; vm && trial < 3; ++trial) {
@@ -243,7 +244,7 @@ static size_t mlp_pool_bytes(unsigned mask) {
     }
   }
   tvm_tir_ir_module_obj* mod = relax_models_mlp(8, 64, 256);
-  tvm_vm_executable* exec = mod ? relax_build_passes_roundtrip(mod, passes, n) : NULL;
+  tvm_vm_executable* exec = mod ? test_mode(tvm_codegen_relax_build_passes(mod, passes, n, test_opts())) : NULL;
   tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
   size_t allocated = 0, cached = 0;
   CHECK(vm != NULL);
@@ -304,7 +305,7 @@ TEST(kill_of_a_non_variable_is_refused) {
 TEST(transformer_compiled_matches_evaluator) {
   tvm_tir_ir_module_obj* raw = relax_models_transformer(2, 4, 8, 16);
   tvm_tir_ir_module_obj* mod = raw ? tvm_relax_transform_legalize_ops(raw) : NULL;
-  tvm_vm_executable* exec = mod ? relax_build_roundtrip(raw) : NULL;
+  tvm_vm_executable* exec = mod ? test_mode(tvm_codegen_relax_build(raw, test_opts())) : NULL;
   CHECK(exec != NULL);
   if (!exec) {
     CHECK_OK(-1);

@@ -15,7 +15,7 @@
 #include <tvm/vm/vm.h>
 
 #include "relax_testing.h"
-#include "pass_roundtrip.h"
+#include "exec_mode_testing.h"
 
 /* Objects made while building a model, released together. */
 static void* g_keep[512];
@@ -276,7 +276,7 @@ static void check_model_(int line, tvm_tir_ir_module_obj* mod, int want_funcs, m
     }
     tvm_ffi_release(text);
   }
-  tvm_vm_executable* exec = lifted ? relax_build_roundtrip(mod) : NULL;
+  tvm_vm_executable* exec = lifted ? test_mode(tvm_codegen_relax_build(mod, test_opts())) : NULL;
   CHECK(exec != NULL);
   if (!exec) CHECK_OK(-1);
   tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;

@@ -14,7 +14,7 @@
 
 #include "codegen_testing.h"
 #include "relax_testing.h"
-#include "pass_roundtrip.h"
+#include "exec_mode_testing.h"
 
 static uint64_t g_rng = 0x9E3779B97F4A7C15ull;
 static double rnd(void) {
@@ -130,8 +130,7 @@ static void tmp_path(char* buf, size_t n, const char* tag) {
 /* Export the model to path; 0 on success. */
 static int export_model(const char* path) {
   tvm_tir_ir_module_obj* mod = model();
-  tvm_codegen_options o = relax_roundtrip_options();
-  int rc = mod ? tvm_codegen_relax_export(mod, path, &o) : -1;
+  int rc = mod ? tvm_codegen_relax_export(mod, path, test_opts()) : -1;
   tvm_ffi_release(mod);
   return rc;
 }
@@ -321,7 +320,9 @@ TEST(corrupted_library_bin_is_refused) {
   expect_refused(lib, n, payload, 0x1234, "magic", "ValueError", "bad magic");
   /* The payload is cut short (the executable's bytes end early). */
   expect_refused(lib, n, payload_len, plen - 24, "cut", "ValueError",
-                 "invalid executable: code section truncated");
+                 TEST_EXEC_MODE == TVM_CODEGEN_EXEC_COMPILED
+                     ? "invalid executable: constants section truncated" /* no code */
+                     : "invalid executable: code section truncated");
   /* Lengths beyond the symbol: the payload's, the blob's. */
   expect_refused(lib, n, payload_len, plen + (1u << 20), "plen", "RuntimeError",
                  "corrupted __tvm_ffi__library_bin: the payload of module 0 claims");
@@ -360,7 +361,7 @@ TEST(model_without_kernels) {
   tvm_tir_ir_module_obj* mod = g ? tvm_relax_bb_module(bb) : NULL;
   char path[512];
   tmp_path(path, sizeof(path), "nokernels");
-  CHECK_OK(mod ? tvm_codegen_relax_export(mod, path, NULL) : -1);
+  CHECK_OK(mod ? tvm_codegen_relax_export(mod, path, test_opts()) : -1);
   tvm_vm_executable* exec = tvm_vm_executable_load_file(path);
   CHECK(exec != NULL);
   tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
@@ -397,7 +398,7 @@ TEST(export_errors) {
   tvm_tir_ir_module_obj* raw = tvm_relax_bb_module(bb);
   char path[512];
   tmp_path(path, sizeof(path), "raw");
-  CHECK(tvm_codegen_relax_export(raw, path, NULL) != 0);
+  CHECK(tvm_codegen_relax_export(raw, path, test_opts()) != 0);
   CHECK_RAISED("ValueError", "operator call left in the module (legalize it first): relax.cumsum");
   CHECK(access(path, F_OK) != 0);
   tvm_ffi_release(raw), tvm_ffi_release(g), tvm_ffi_release(v), tvm_ffi_release(e);

@@ -11,12 +11,12 @@
 #include <tvm/vm/vm.h>
 
 #include "fuse_testing.h"
-#include "pass_roundtrip.h"
+#include "exec_mode_testing.h"
 
 /* Compile legal (borrowed) with the build pipeline and compare the VM's results with the
  * evaluator's at batch 1 and 3; the elements that differ beyond tol relative. */
 static int64_t compiled_diff(const tvm_tir_ir_module_obj* legal, double tol) {
-  tvm_vm_executable* exec = legal ? relax_build_roundtrip(legal) : NULL;
+  tvm_vm_executable* exec = legal ? test_mode(tvm_codegen_relax_build(legal, test_opts())) : NULL;
   tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
   if (!vm) {
     CHECK_OK(-1);

@@ -13,7 +13,7 @@
 #include <tvm/vm/vm.h>
 
 #include "relax_testing.h"
-#include "pass_roundtrip.h"
+#include "exec_mode_testing.h"
 
 static uint64_t g_rng = 0x5DEECE66Dull;
 static double rnd(void) {
@@ -171,7 +171,7 @@ static tvm_tir_ir_module_obj* cnn_model(void) {
 TEST(cnn_compiled_matches_evaluator) {
   tvm_tir_ir_module_obj* mod = cnn_model();
   CHECK(mod != NULL);
-  tvm_vm_executable* exec = mod ? relax_build_roundtrip(mod) : NULL;
+  tvm_vm_executable* exec = mod ? test_mode(tvm_codegen_relax_build(mod, test_opts())) : NULL;
   CHECK(exec != NULL);
   tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
   CHECK(!exec || vm != NULL);
@@ -270,7 +270,7 @@ static tvm_tir_ir_module_obj* misc_model(void) {
 TEST(misc_compiled_matches_evaluator) {
   tvm_tir_ir_module_obj* mod = misc_model();
   CHECK(mod != NULL);
-  tvm_vm_executable* exec = mod ? relax_build_roundtrip(mod) : NULL;
+  tvm_vm_executable* exec = mod ? test_mode(tvm_codegen_relax_build(mod, test_opts())) : NULL;
   if (!exec) CHECK_OK(-1); /* prints the error */
   tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
   for (int trial = 0; vm && trial < 2; ++trial) {
@@ -357,7 +357,7 @@ TEST(newer_ops_compiled_match_evaluator) {
   if (!mod) CHECK_OK(-1);
   /* every operator became a kernel */
   CHECK(mod && tvm_ffi_map_size(mod->functions) == 8);
-  tvm_vm_executable* exec = mod ? relax_build_roundtrip(mod) : NULL;
+  tvm_vm_executable* exec = mod ? test_mode(tvm_codegen_relax_build(mod, test_opts())) : NULL;
   if (mod && !exec) CHECK_OK(-1);
   tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
   for (int64_t batch = 1; vm && batch <= 3; batch += 2) {

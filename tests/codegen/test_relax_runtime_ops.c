@@ -15,7 +15,7 @@
 
 #include "relax_models.h"
 #include "relax_testing.h"
-#include "pass_roundtrip.h"
+#include "exec_mode_testing.h"
 #include "stdout_capture.h"
 
 /* test.dps_scale3(x, out): out = 3 * x (float32, same shape). */
@@ -213,8 +213,8 @@ static int run(tvm_tir_ir_module_obj* mod, tvm_vm* vm, void* x, void* s, float l
 static void runtime_ops(bool pipeline) {
   tvm_tir_ir_module_obj* mod = runtime_model();
   CHECK(mod != NULL);
-  tvm_vm_executable* exec = !mod ? NULL : pipeline ? relax_build_roundtrip(mod)
-                                                   : tvm_codegen_relax_build_passes(mod, NULL, 0, NULL);
+  tvm_vm_executable* exec = !mod ? NULL : pipeline ? test_mode(tvm_codegen_relax_build(mod, test_opts()))
+                                                   : test_mode(tvm_codegen_relax_build_passes(mod, NULL, 0, test_opts()));
   CHECK(exec != NULL);
   tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
   CHECK(!exec || vm != NULL);

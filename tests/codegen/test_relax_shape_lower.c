@@ -17,7 +17,7 @@
 #include "relax_models.h"
 #include "relax_pool.h"
 #include "relax_testing.h"
-#include "pass_roundtrip.h"
+#include "exec_mode_testing.h"
 
 static uint64_t g_rng = 0x5851f42d4c957f2dull;
 static float rndf(void) {
@@ -95,7 +95,7 @@ typedef struct {
 static built build(tvm_tir_ir_module_obj* mod) {
   built b = {mod, NULL, NULL, NULL};
   b.ref = mod ? tvm_relax_transform_legalize_ops(mod) : NULL;
-  b.exec = b.ref ? relax_build_roundtrip(mod) : NULL;
+  b.exec = b.ref ? test_mode(tvm_codegen_relax_build(mod, test_opts())) : NULL;
   if (mod && !b.exec) print_error("build");
   b.vm = b.exec ? tvm_vm_create(b.exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
   return b;
@@ -146,7 +146,7 @@ TEST(concat_of_symbolic_dims) {
   /* Exported as a library and loaded back, with its shape functions. */
   char path[512];
   snprintf(path, sizeof(path), "%s/relax_shape_lower_%d.so", TVM_CODEGEN_TEST_TMPDIR, (int)getpid());
-  CHECK_OK(b.mod ? tvm_codegen_relax_export(b.mod, path, NULL) : -1);
+  CHECK_OK(b.mod ? tvm_codegen_relax_export(b.mod, path, test_opts()) : -1);
   tvm_vm_executable* lib = tvm_vm_executable_load_file(path);
   CHECK(lib != NULL);
   tvm_vm* vm = lib ? tvm_vm_create(lib, &(DLDevice){kDLCPU, 0}, 1) : NULL;

@@ -498,6 +498,8 @@ TEST(symbolic_vars_stay_in_their_function) {
 }
 
 /* ---- Struct info ----------------------------------------------------------------------------- */
+static bool vouch_for(void* ctx, const void* call) { return call == ctx; }
+
 TEST(struct_info_present_and_consistent) {
   tvm_relax_var_obj* x = var("x", t4());
   tvm_relax_var_obj* a = var("a", t4());
@@ -509,6 +511,14 @@ TEST(struct_info_present_and_consistent) {
   EXPECT_ERROR(f, "<root>.body.blocks[0].bindings[0].value",
                "the call's struct info R.Tensor((5,), dtype=\"float32\") contradicts the inferred "
                "R.Tensor((4,), dtype=\"float32\")");
+  /* A caller that vouches for the Call (tvm_relax_wf_options.call_inferred) is taken at its word
+   * for that Call only: the other rules are checked, and other Calls are inferred again. */
+  tvm_relax_wf_options wo = {vouch_for, c};
+  CHECK_EQ_INT(tvm_relax_verify_well_formed_ex(f, &wo), -1); /* (its binding's Var still differs) */
+  CHECK_RAISED("ValueError", "is not an instance of the annotation R.Tensor((4,)");
+  tvm_relax_wf_options other = {vouch_for, x};
+  CHECK_EQ_INT(tvm_relax_verify_well_formed_ex(f, &other), -1);
+  CHECK_RAISED("ValueError", "contradicts the inferred");
   /* None at all. */
   set_field(c, "struct_info_", tvm_ffi_any_none());
   EXPECT_ERROR(f, "<root>.body.blocks[0].bindings[0].value", "R.exp(...) has no struct info");

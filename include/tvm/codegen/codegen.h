@@ -95,6 +95,12 @@ bool tvm_codegen_dtype_supported(DLDataType t, bool in_memory);
 #define TVM_CODEGEN_UNROLL_VECTOR_BITS 128
 #define TVM_CODEGEN_UNROLL_BUDGET 128
 
+/* tvm_codegen_options.exec_mode (upstream relax.build's exec_mode). */
+typedef enum {
+  TVM_CODEGEN_EXEC_BYTECODE = 0, /* "bytecode": VM instructions, interpreted */
+  TVM_CODEGEN_EXEC_COMPILED = 1  /* "compiled": each Relax function a native `__vmtir__<name>` */
+} tvm_codegen_exec_mode;
+
 typedef struct {
   int opt_level;  /* 0..3: the LLVM pipeline default<On>; default 3 */
   bool fast_math; /* fast-math flags on float operations; default off */
@@ -112,6 +118,10 @@ typedef struct {
    * none (the default). `tvmc build --dump-ir` uses it. */
   int (*relax_after_pass)(void* ctx, const char* pass, const tvm_tir_ir_module_obj* result);
   void* relax_after_pass_ctx;
+  /* How the Relax build runs Relax functions (tvm/codegen/relax_build.h): bytecode for libvm's
+   * interpreter (the default, 0) or compiled to native code (`tvmc build --exec-mode
+   * compiled`). */
+  tvm_codegen_exec_mode exec_mode;
 } tvm_codegen_options;
 
 tvm_codegen_options tvm_codegen_options_default(void);

@@ -64,6 +64,14 @@ tvm_vm_executable* tvm_codegen_relax_vm_codegen_kernels(const tvm_tir_ir_module_
  * are left as written), lowered (tvm_tir_lower) and compiled with LLVM in-process
  * (tvm_codegen_build; each gets global_symbol = its GlobalVar's name when it has none),
  * imported into the executable. options NULL = defaults.
+ *
+ * options->exec_mode TVM_CODEGEN_EXEC_COMPILED (upstream's exec_mode="compiled"): each Relax
+ * function is compiled, with the kernels, to a native function `__vmtir__<name>(ctx, r, c, f)`
+ * made from its VM instructions (packed calls made in place, If as a native branch) and the
+ * executable declares it of kind vm_tir (TVM_VM_FUNC_VMTIR, no bytecode), which libvm calls
+ * instead of interpreting; results, errors (with "in compiled VM function `f`" added) and the
+ * instrument are as in bytecode mode. tvm_codegen_relax_export honours it too (the library
+ * then references libvm's tvm_vm_tir_* functions, tvm/vm/vm.h, besides TVMFFI*).
  */
 tvm_vm_executable* tvm_codegen_relax_build(const tvm_tir_ir_module_obj* mod,
                                            const tvm_codegen_options* options);

@@ -76,6 +76,15 @@ void* tvm_relax_free_symbolic_vars(const void* expr);
  * librelax, Well-formedness. Not a Function or IRModule: TypeError.
  */
 int tvm_relax_verify_well_formed(const void* func_or_module);
+/* Options of tvm_relax_verify_well_formed_ex. call_inferred(ctx, call): whether the caller knows
+ * that call was made by the inferring constructor (tvm_relax_call_new) and so carries the
+ * struct info inference gives (objects are immutable): the check does not infer it again. The
+ * other rules are checked as ever. NULL: every Call is inferred again. */
+typedef struct {
+  bool (*call_inferred)(void* ctx, const void* call);
+  void* ctx;
+} tvm_relax_wf_options;
+int tvm_relax_verify_well_formed_ex(const void* func_or_module, const tvm_relax_wf_options* opts);
 
 #pragma GCC visibility pop
 

@@ -174,6 +174,10 @@ tvm_relax_expr_obj* tvm_relax_seq_expr_new(void* blocks, tvm_relax_expr_obj* bod
 tvm_relax_function_obj* tvm_relax_function_new(void* params, tvm_relax_expr_obj* body,
                                                tvm_relax_sinfo_obj* ret_sinfo, bool is_pure,
                                                void* attrs);
+/* The same function with attrs (an ffi.Map; NULL = none) instead of its own: its other fields
+ * and its struct info shared, nothing inferred again. */
+tvm_relax_function_obj* tvm_relax_function_with_attrs(const tvm_relax_function_obj* func,
+                                                      void* attrs);
 /* The same function with attrs[key] = value. */
 tvm_relax_function_obj* tvm_relax_function_with_attr(tvm_relax_function_obj* func, const char* key,
                                                      const TVMFFIAny* value);

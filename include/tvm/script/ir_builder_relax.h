@@ -102,6 +102,20 @@ tvm_tir_var_obj* tvm_script_relax_bind_sym_var(tvm_script_builder* b, const char
 void* tvm_script_relax_syms(tvm_script_builder* b);
 void tvm_script_relax_syms_reset(tvm_script_builder* b);
 
+/* ---- Fragments ------------------------------------------------------------------------------- */
+/* A fragment (statements outside any definition, as the printer prints a lone binding, block or
+ * expression) is built in a frame of its own at the top level: enter it, declare its free
+ * variables (`x: R.Tensor(...)` alone) with tvm_script_relax_fragment_var, emit bindings and
+ * blocks as in a function body, then end it with the fragment's final value (NULL: none). The
+ * end returns (new reference): with a value, the value itself when nothing was bound, else the
+ * SeqExpr of the blocks and the value; without one, a lone dataflow block, a lone binding, a
+ * lone plain block, or the SeqExpr of several blocks ending with the last bound variable
+ * (ValueError when nothing was bound). */
+int tvm_script_relax_fragment_enter(tvm_script_builder* b);
+tvm_relax_var_obj* tvm_script_relax_fragment_var(tvm_script_builder* b, const char* name,
+                                                 const tvm_relax_sinfo_obj* sinfo);
+void* tvm_script_relax_fragment_end(tvm_script_builder* b, const TVMFFIAny* value);
+
 /* ---- Virtual devices ------------------------------------------------------------------------- */
 /* upstream's LookupVDevice, for `R.Tensor(..., vdevice="llvm:1")`: the index-th VDevice whose
  * target kind is kind[0..kind_len) in the "vdevice" list of the enclosing I.ir_module's

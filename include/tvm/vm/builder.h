@@ -42,6 +42,13 @@ int64_t tvm_vm_builder_declare_function(tvm_vm_builder* b, const char* name, int
 int64_t tvm_vm_builder_declare_vmtir(tvm_vm_builder* b, const char* name, int64_t num_args,
                                      int64_t register_file_size,
                                      const char* const* param_names);
+/* Define function `name`, declared with declare_function and not yet defined, as a compiled
+ * (vm_tir) function instead of bytecode (what declare_vmtir makes; a code generator declares
+ * every function first and decides per function). param_names may be NULL. */
+int64_t tvm_vm_builder_define_vmtir(tvm_vm_builder* b, const char* name,
+                                    int64_t register_file_size, const char* const* param_names);
+/* The tvm_vm_func_kind of function `index`, or -1 when there is none. */
+int tvm_vm_builder_function_kind(const tvm_vm_builder* b, int64_t index);
 /* Index of a declared function, or -1 (nothing raised). */
 int64_t tvm_vm_builder_find_function(const tvm_vm_builder* b, const char* name);
 

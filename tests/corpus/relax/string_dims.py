@@ -7,10 +7,11 @@ from tvm.script import relax as R
 @R.function
 def f(
     t: R.Tensor(shape=["(n)", "m", "k"], dtype="int32"),
-    x: R.Tensor(("n", "n * 2", "m // 4 + 1"), "float32"),
+    x: R.Tensor(("n * 2", 1, "m // 4 + 1"), "float32"),
     s: R.Shape(["n + 1", "T.max(n, m)", "-(k % 3) + 7"]),
 ) -> R.Tensor(("n * 2",), "float32"):
     n = T.int64()
     m = T.int64()
-    z: R.Tensor(("n * 2",), "float32") = R.reshape(x, R.shape([n * 2 * n * (m // 4 + 1) // n]))
+    y: R.Tensor(("n * 2", "m // 4 + 1"), "float32") = R.reshape(x, R.shape([n * 2, m // 4 + 1]))
+    z: R.Tensor(("n * 2",), "float32") = R.sum(y, axis=[1])
     return z
