@@ -94,7 +94,7 @@ static void* post_prim_value(tvm_relax_mutator* m, const void* node) {
                ? 0
                : -1;
   tvm_tir_prim_func_obj* f = rc == 0 ? make_func(sinfo, vars, name) : NULL;
-  tvm_tir_global_var_obj* gv = f ? tvm_tir_global_var_new(name) : NULL;
+  tvm_tir_global_var_obj* gv = f ? tvm_relax__prim_func_global_var(name, f) : NULL;
   TVMFFIAny k = tvm_ffi_any_obj(gv), v = tvm_ffi_any_obj(f);
   rc = gv && tvm_ffi_dict_set(c->added, &k, &v) == 0 ? 0 : -1;
   void* args = rc == 0 ? tvm_ffi_list_new() : NULL;
@@ -240,12 +240,26 @@ static void* post_seq(tvm_relax_mutator* m, const void* node) {
     tvm_ffi_retain((void*)node);
     out = (void*)node;
   } else if (body) {
-    /* The result's bindings go into a new ordinary block at the end. */
-    void* bindings = tvm_ffi_list_to_array(pending);
+    /* The result's bindings go at the end: into the last block when it is an ordinary one (as
+     * upstream's normalizer merges adjacent blocks of a kind; the printed text cannot tell two
+     * such blocks apart), else into a new ordinary block. */
+    int64_t nb = tvm_ffi_seq_size(s->blocks);
+    const tvm_relax_block_obj* last = nb > 0 ? tvm_ffi_seq_obj_at(s->blocks, nb - 1) : NULL;
+    bool merge = last && tvm_relax_kind_of(last) == TVM_RELAX_KIND_BindingBlock;
+    void* all = tvm_ffi_list_new();
+    int rc = all ? 0 : -1;
+    for (int64_t i = 0; merge && rc == 0 && i < tvm_ffi_seq_size(last->bindings); ++i) {
+      rc = tvm_ffi_list_push(all, tvm_ffi_seq_at(last->bindings, i));
+    }
+    for (int64_t i = 0; rc == 0 && i < tvm_ffi_seq_size(pending); ++i) {
+      rc = tvm_ffi_list_push(all, tvm_ffi_seq_at(pending, i));
+    }
+    void* bindings = rc == 0 ? tvm_ffi_list_to_array(all) : NULL;
+    tvm_ffi_release(all);
     tvm_relax_block_obj* blk = bindings ? tvm_relax_block_new(bindings, false) : NULL;
     void* blocks = tvm_ffi_list_new();
-    int rc = blk && blocks ? 0 : -1;
-    for (int64_t i = 0; rc == 0 && i < tvm_ffi_seq_size(s->blocks); ++i) {
+    rc = blk && blocks ? 0 : -1;
+    for (int64_t i = 0; rc == 0 && i < nb - (merge ? 1 : 0); ++i) {
       rc = tvm_ffi_list_push(blocks, tvm_ffi_seq_at(s->blocks, i));
     }
     TVMFFIAny item = tvm_ffi_any_obj(blk);

@@ -169,7 +169,10 @@ static int call_outputs(fuser* u, const tvm_relax_binding_obj* b, const tvm_rela
     return 0;
   }
   for (int64_t i = 0; i < *nbufs; ++i) {
-    const TVMFFIAny* a = assigned ? tvm_ffi_seq_at(assigned->v_obj, i) : NULL;
+    /* (the list holds the fields up to the last one assigned: it may be shorter) */
+    const TVMFFIAny* a = assigned && i < tvm_ffi_seq_size(assigned->v_obj)
+                             ? tvm_ffi_seq_at(assigned->v_obj, i)
+                             : NULL;
     if (a && a->type_index >= kTVMFFIStaticObjectBegin) {
       bufs[i] = (void*)a->v_obj;
       tvm_ffi_retain(bufs[i]);
@@ -463,7 +466,7 @@ static tvm_tir_global_var_obj* dedup(dedup_ctx* d, tvm_tir_prim_func_obj* pf, co
     }
   }
   /* Private (no global_symbol), as LegalizeOps' kernels. */
-  tvm_tir_global_var_obj* gv = tvm_tir_global_var_new(name);
+  tvm_tir_global_var_obj* gv = tvm_relax__prim_func_global_var(name, pf);
   int rc = gv ? put(funcs, gv, pf) : -1;
   if (rc == 0 && !same) {
     void* list = tvm_ffi_list_new();

@@ -286,6 +286,10 @@ tvm_tir_ir_module_obj* tvm_relax__module_with(const tvm_tir_ir_module_obj* mod, 
  * mod itself (retained) when no function changed. */
 tvm_tir_ir_module_obj* tvm_relax__map_functions(const tvm_tir_ir_module_obj* mod, const char* pass,
                                                 tvm_relax__func_rewrite fn, void* ctx);
+/* The GlobalVar under which a pass adds PrimFunc func to a module: its struct info is the
+ * function's (tvm_relax_expr_sinfo), as upstream's BlockBuilder::AddFunction sets it and as the
+ * parser sets it on a module's GlobalVars, so a module prints and parses back equal. */
+tvm_tir_global_var_obj* tvm_relax__prim_func_global_var(const char* name, const void* func);
 /* The operator id of a Call of an operator, else -1. */
 int32_t tvm_relax__call_op_id(const void* expr);
 /* The function's body blocks rebuilt from per-block binding lists (ffi.Lists, one per block of

@@ -370,7 +370,7 @@ static tvm_tir_global_var_obj* add_kernel(pass_ctx* c, const char* hint, void* f
   if (kernel_name(c, hint, name, sizeof(name)) != 0) return NULL;
   /* Private, as upstream's (no global_symbol): DeadCodeElimination removes the kernels no
    * longer called, and VMCodeGen compiles each under its GlobalVar's name. */
-  tvm_tir_global_var_obj* gv = tvm_tir_global_var_new(name);
+  tvm_tir_global_var_obj* gv = tvm_relax__prim_func_global_var(name, func);
   TVMFFIAny k = tvm_ffi_any_obj(gv), v = tvm_ffi_any_obj(func);
   int rc = gv ? tvm_ffi_dict_set(c->funcs, &k, &v) : -1;
   if (rc == 0 && !same) {

@@ -53,6 +53,13 @@ tvm_tir_ir_module_obj* tvm_relax__module_with(const tvm_tir_ir_module_obj* mod, 
   return out;
 }
 
+tvm_tir_global_var_obj* tvm_relax__prim_func_global_var(const char* name, const void* func) {
+  tvm_relax_sinfo_obj* s = tvm_relax_expr_sinfo(func);
+  tvm_tir_global_var_obj* gv = s ? tvm_relax_global_var_new(name, s) : NULL;
+  tvm_ffi_release(s);
+  return gv;
+}
+
 int32_t tvm_relax__call_op_id(const void* expr) {
   if (tvm_relax_kind_of(expr) != TVM_RELAX_KIND_Call) return -1;
   const tvm_relax_op_info* info = tvm_relax_op_info_of(((const tvm_relax_call_obj*)expr)->op);

@@ -33,6 +33,7 @@ struct tvm_script__relax_frame {
   void* attrs;  /* ffi.Dict or NULL */
   void* syms;   /* ffi.Dict name -> tir.Var, or NULL */
   void* output; /* the returned expression */
+  void* self_var; /* a recursive local function's Var (tvm_script__relax_func_self_var) */
   /* RELAX_DATAFLOW */
   bool closed; /* R.output ended the block */
   /* RELAX_IF */
@@ -61,6 +62,7 @@ void tvm_script__relax_frame_release(tvm_script__frame* f) {
   REL(r->attrs);
   REL(r->syms);
   REL(r->output);
+  REL(r->self_var);
   REL(r->cond);
   REL(r->then_seq);
   REL(r->else_seq);
@@ -100,6 +102,9 @@ static void set_last(tvm_script_builder* b, void* obj) {
   tvm_ffi_retain(obj);
   b->relax_last = obj;
 }
+
+/* (Bindings, below.) */
+static int place_binding(tvm_script_builder* b, tvm_script__frame* f, void* binding, bool ann);
 
 static bool is_bool(DLDataType t) { return tvm_tir_dtype_is_bool(t) || t.code == kDLBool; }
 
@@ -414,6 +419,37 @@ int tvm_script_relax_func_ret(tvm_script_builder* b, const tvm_relax_sinfo_obj* 
   return 0;
 }
 
+tvm_relax_var_obj* tvm_script__relax_func_self_var(tvm_script_builder* b) {
+  relax_frame* r = func_top(b, "a recursive local function");
+  if (!r) return NULL;
+  if (!r->nested || !r->ret_sinfo || r->self_var) {
+    tvm_ffi_raise("ValueError", "R.function `%s` calls itself: %s", r->name,
+                  !r->nested      ? "only a local function is bound to a variable before its body"
+                  : !r->ret_sinfo ? "a recursive local function needs a return annotation"
+                                  : "its variable is made twice");
+    return NULL;
+  }
+  int64_t n = tvm_ffi_seq_size(r->params);
+  TVMFFIAny* items = tvm_ffi_calloc((size_t)(n ? n : 1), sizeof(TVMFFIAny));
+  if (!items) return NULL;
+  for (int64_t i = 0; i < n; ++i) {
+    items[i] = tvm_ffi_any_obj(tvm_relax_sinfo_of(tvm_ffi_seq_obj_at(r->params, i)));
+  }
+  void* params = tvm_ffi_array_new(items, n);
+  tvm_ffi_free(items);
+  tvm_relax_sinfo_obj* s = params ? tvm_relax_func_sinfo_new(params, r->ret_sinfo,
+                                                             !(r->flags & TVM_SCRIPT_RELAX_IMPURE))
+                                  : NULL;
+  tvm_ffi_release(params);
+  tvm_relax_var_obj* v = s ? tvm_relax_var_new(r->name, s, false) : NULL;
+  tvm_ffi_release(s);
+  if (v) {
+    tvm_ffi_retain(v);
+    r->self_var = v;
+  }
+  return v;
+}
+
 int tvm_script_relax_func_attrs(tvm_script_builder* b, const void* attrs) {
   relax_frame* r = func_top(b, "R.func_attr");
   if (!r) return -1;
@@ -655,7 +691,14 @@ static int finish_function(tvm_script_builder* b, tvm_script__frame* f) {
   }
   if (b->span) tvm_script__span_record(b, fn, f->span);
   int rc = 0;
-  if (r->nested) {
+  if (r->nested && r->self_var) {
+    /* recursive: bound to the Var its body calls */
+    tvm_script__frame* body = body_frame(b, "a local R.function", true);
+    tvm_relax_binding_obj* binding = body ? tvm_relax_var_binding_new(r->self_var, (void*)fn) : NULL;
+    rc = binding ? place_binding(b, body, binding, false) : -1;
+    tvm_ffi_release(binding);
+    if (rc == 0) set_last(b, r->self_var);
+  } else if (r->nested) {
     TVMFFIAny v = tvm_ffi_any_obj(fn);
     tvm_relax_var_obj* var = tvm_script_relax_emit(b, r->name, &v, NULL);
     if (var) set_last(b, var);

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <tvm/script/printer.h>
 
 /* ---- Special values ----------------------------------------------------------------------- */
 static const script_special kModTir = {SCRIPT_SPECIAL_MODULE, "tirx"};
@@ -191,6 +192,10 @@ static bool resolve_unbound(script_parser* p, const script_name* n, TVMFFIAny* o
   }
   if (name_is(n, "float")) {
     *out = special_value(&kFloat);
+    return true;
+  }
+  if (name_is(n, "tvm")) { /* the package, in upstream's default globals */
+    *out = special_value(&kModTvm);
     return true;
   }
   if (!p->has_imports) {
@@ -1089,6 +1094,10 @@ static int eval_args(script_parser* p, const ast_expr* c, int shape_arg, bool re
     if (relax_dims && is_dims_seq(a) &&
         (strcmp(kw_name, "shape") == 0 || strcmp(kw_name, "values") == 0)) {
       if (eval_relax_dims(p, a, &v) != 0) return -1;
+    } else if (relax_dims && a->kind == AST_STR && strcmp(kw_name, "value") == 0 &&
+               !tvm_script__relax_dim_is_name(a->u.str.data, a->u.str.size)) {
+      /* R.Prim(value="n * 2 + 1"), as a signature prints a composite value */
+      if (tvm_script__relax_dim_expr(p, a, &v) != 0) return -1;
     } else if (a->kind == AST_LAMBDA) {
       if (tvm_script__lambda_new(p, a, &pos->lambdas[1], &v) != 0) return -1;
     } else if (eval_storable(p, a, &v) != 0) {
@@ -1318,20 +1327,67 @@ static int buffer_method(script_parser* p, const ast_expr* c, TVMFFIAny* out) {
   return 0;
 }
 
+/* `tvm.ir.load_json("""...""")`: the metadata section the printer writes before the module
+ * (tvm/script/printer.h), read into the ffi.Map of type key to array that
+ * `metadata["relax.expr.Constant"][i]` then indexes. 1 when c is not that call. */
+static int metadata_load(script_parser* p, const ast_expr* c, TVMFFIAny* out) {
+  const ast_expr* f = c->u.call.func;
+  if (f->kind != AST_ATTR || !name_is(f->u.attr.name, "load_json")) return 1;
+  const ast_expr* ir = f->u.attr.value;
+  if (ir->kind != AST_ATTR || !name_is(ir->u.attr.name, "ir") ||
+      ir->u.attr.value->kind != AST_NAME || root_module(p, ir->u.attr.value->u.name) != &kModTvm) {
+    return 1;
+  }
+  if (c->u.call.args.n != 1 || c->u.call.kw_values.n != 0) {
+    return tvm_script__error_at(p, &c->span, "TypeError",
+                                "tvm.ir.load_json() takes one argument, the JSON text");
+  }
+  const ast_expr* arg = c->u.call.args.items[0];
+  TVMFFIAny v;
+  if (tvm_script__eval(p, arg, &v) != 0) return -1;
+  TVMFFIByteArray text;
+  int rc = 0;
+  if (!tvm_ffi_any_as_bytes(&v, &text)) {
+    rc = tvm_script__error_at(p, &arg->span, "TypeError",
+                              "tvm.ir.load_json() takes a string, got %s", tvm_ffi_any_type_name(&v));
+  } else {
+    void* m = tvm_script_metadata_from_json(text.data, text.size);
+    if (m) {
+      *out = tvm_ffi_any_obj(m);
+    } else {
+      rc = tvm_script__relocate(p, &arg->span);
+    }
+  }
+  tvm_ffi_any_release(&v);
+  return rc;
+}
+
 /* A call of a Relax function value inside a Relax body: `cls.f(x)` (a GlobalVar), a local
- * function's Var, `R.ExternFunc(...)(x)`. Positional arguments only. */
+ * function's Var, `R.ExternFunc(...)(x)`. Positional arguments, and `sinfo_args=(...)`, as the
+ * printer writes a call that carries them (ComputePrimValue's calls of its PrimFuncs). */
 static int call_relax_value(script_parser* p, const ast_expr* c, const TVMFFIAny* callee,
                             TVMFFIAny* out) {
-  if (c->u.call.kw_values.n != 0) {
-    return tvm_script__error_at(p, &c->u.call.kw_values.items[0]->span, "TypeError",
-                                "a call of a Relax function takes no keyword arguments");
+  int32_t nkw = c->u.call.kw_values.n;
+  if (nkw > 1 || (nkw == 1 && strcmp(c->u.call.kw_names[0]->text, "sinfo_args") != 0)) {
+    const ast_expr* bad = c->u.call.kw_values.items[nkw > 1 && strcmp(c->u.call.kw_names[0]->text,
+                                                                      "sinfo_args") == 0];
+    return tvm_script__error_at(p, &bad->span, "TypeError",
+                                "a call of a Relax function takes no keyword arguments but "
+                                "sinfo_args");
   }
   arg_list args;
   arg_list_init(&args);
   int32_t npos = 0;
   int rc = eval_args(p, c, 0, false, false, &args, &npos);
+  void* sinfo_args = NULL;
+  if (rc == 0 && nkw == 1 && !tvm_ffi_any_is_none(&args.args[npos]) &&
+      !(sinfo_args = tvm_script__relax_sinfo_list(&args.args[npos],
+                                                  "argument 'sinfo_args' of a call", false))) {
+    rc = tvm_script__relocate(p, &c->u.call.kw_values.items[0]->span);
+  }
   if (rc == 0) {
-    tvm_relax_expr_obj* r = tvm_script__relax_call_value(callee->v_obj, args.args, npos, NULL);
+    tvm_relax_expr_obj* r =
+        tvm_script__relax_call_value(callee->v_obj, args.args, npos, sinfo_args);
     tvm_script__relax_note_inferred(p->b, r); /* (made by the inferring constructor) */
     if (r) {
       *out = tvm_ffi_any_obj(r);
@@ -1339,6 +1395,7 @@ static int call_relax_value(script_parser* p, const ast_expr* c, const TVMFFIAny
       rc = tvm_script__relocate(p, &c->span);
     }
   }
+  tvm_ffi_release(sinfo_args);
   arg_list_free(&args);
   return rc;
 }
@@ -1398,6 +1455,7 @@ int tvm_script__eval_call(script_parser* p, const ast_expr* c, tvm_script_call_c
   } else {
     int r = buffer_method(p, c, out);
     if (r <= 0) return r;
+    if ((r = metadata_load(p, c, out)) <= 0) return r;
     if (tvm_script__eval(p, func, &callee) != 0) return -1;
     if (p->token == SCRIPT_TOKEN_RELAX && tvm_ffi_any_is_object(&callee) &&
         (is_kind(&callee, TVM_TIR_KIND_GlobalVar) || tvm_relax_is_expr(callee.v_obj))) {
@@ -1493,6 +1551,9 @@ static int eval_kind(script_parser* p, const ast_expr* e, TVMFFIAny* out) {
                                   e->u.name->relax_df_local
                                       ? " (a dataflow variable is visible after its block only "
                                         "when R.output names it)"
+                                  : name_is(e->u.name, "metadata")
+                                      ? " (the text has no metadata section, `metadata = "
+                                        "tvm.ir.load_json(...)`: print it with show_meta)"
                                       : "");
     case AST_ATTR:
       return eval_attr(p, e, out);

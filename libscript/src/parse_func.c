@@ -513,10 +513,26 @@ static int check_module_functions(script_parser* p, const void* mod, ast_stmts s
   }
   tvm_relax_wf_options wo = {tvm_script__relax_call_inferred, p->b};
   if (p->check_wf && any_relax && tvm_relax_verify_well_formed_ex(mod, &wo) != 0) {
-    const ast_stmt* first = stmts.n ? stmts.items[0] : NULL;
-    for (int32_t i = 0; i < stmts.n && first->kind != AST_DEF; ++i) first = stmts.items[i];
-    return raise_at(p, tvm_ffi_error_take(),
-                    first && first->kind == AST_DEF ? first->u.def.name->span : first->span);
+    /* At the def of the function the message's access path starts with (`<root>["main"]...`),
+     * else the first def. */
+    void* err = tvm_ffi_error_take();
+    const char* msg = err ? tvm_ffi_error_message(err) : "";
+    const char* at = strstr(msg, "<root>[\"");
+    const char* name = at ? at + 8 : NULL;
+    const char* end = name ? strchr(name, '"') : NULL;
+    const ast_stmt* first = NULL;
+    for (int32_t i = 0; i < stmts.n; ++i) {
+      const ast_stmt* s = stmts.items[i];
+      if (s->kind != AST_DEF) continue;
+      if (!first) first = s;
+      const script_name* n = s->u.def.name->u.name;
+      if (end && n->size == (size_t)(end - name) && memcmp(n->text, name, n->size) == 0) {
+        first = s;
+        break;
+      }
+    }
+    return raise_at(p, err,
+                    first ? first->u.def.name->span : stmts.n ? stmts.items[0]->span : p->module->span);
   }
   for (int32_t i = 0; p->check_wf && i < stmts.n; ++i) {
     const ast_stmt* s = stmts.items[i];

@@ -84,7 +84,8 @@ typedef struct {
   bool region_args;
   /* R.Tensor / R.Shape: the dims (positional argument 0 or keyword `shape` / `values`) written
    * as a tuple or list whose strings that are not names are expressions ("n * 2"): those are
-   * evaluated to PrimExprs by the caller (tvm_script__relax_dim_expr). */
+   * evaluated to PrimExprs by the caller (tvm_script__relax_dim_expr); R.Prim: keyword `value`
+   * written as such a string. */
   bool relax_dims;
 } tvm_script_builtin;
 

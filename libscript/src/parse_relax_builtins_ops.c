@@ -18,7 +18,7 @@
  *               args, inplace_indices, out_sinfo, tir_vars=None), R.call_dps_packed(func, args,
  *               out_sinfo), R.call_packed(func, *args, sinfo_args=None),
  *               R.call_pure_packed(func, *args, sinfo_args=None), R.invoke_closure(closure,
- *               args, sinfo_args=None), R.arange(start, end=None, step=1, dtype=None);
+ *               args, sinfo_args=None) (and R.invoke_pure_closure), R.arange(start, end=None, step=1, dtype=None);
  *   values      R.const(value, dtype=None) (a number or nested lists, numpy's dtype rules as
  *               upstream: int -> int32, float -> float32), R.prim_value, R.str, R.dtype,
  *               R.shape([...]), R.tuple(*fields), R.ExternFunc(name), R.match_cast(value, sinfo)
@@ -653,10 +653,12 @@ static int b_call_dps_packed(tvm_script_call* call, TVMFFIAny* out) {
   return dps_call(call, TVM_RELAX_OP_call_dps_packed, spec, a, 2, -1, 3, -1, out);
 }
 
-/* R.call_packed / R.call_pure_packed / R.invoke_closure: func, then the arguments (positional),
- * sinfo_args= by keyword. */
+/* R.call_packed / R.call_pure_packed / R.invoke_closure / R.invoke_pure_closure: func, then the
+ * arguments (positional), sinfo_args= by keyword. */
 static int packed_call(tvm_script_call* call, int mode, TVMFFIAny* out) {
-  /* mode 0: call_packed (Call of an ExternFunc), 1: call_pure_packed, 2: invoke_closure */
+  /* mode 0: call_packed (Call of an ExternFunc), 1: call_pure_packed, 2: invoke_closure,
+   * 3: invoke_pure_closure (LambdaLift's call of a pure closure) */
+  bool closure = mode >= 2;
   const TVMFFIAny* sinfo_v = NULL;
   for (int32_t k = 0; k < call->num_kwargs; ++k) {
     if (strcmp(call->kw_names[k], "sinfo_args") == 0 && !sinfo_v) {
@@ -667,12 +669,12 @@ static int packed_call(tvm_script_call* call, int mode, TVMFFIAny* out) {
                            call->kw_names[k]);
     }
   }
-  int32_t need = mode == 2 ? 2 : 1;
+  int32_t need = closure ? 2 : 1;
   if (call->num_args < need) {
     return tvm_ffi_raise("TypeError", "%s() missing required argument '%s'", call->name,
-                         mode != 2 ? "func" : call->num_args == 0 ? "closure" : "args");
+                         !closure ? "func" : call->num_args == 0 ? "closure" : "args");
   }
-  if (mode == 2 && call->num_args > 2) {
+  if (closure && call->num_args > 2) {
     call->error_arg = 2;
     return tvm_ffi_raise("TypeError", "%s() takes exactly 2 positional arguments (%d given)",
                          call->name, (int)call->num_args);
@@ -688,7 +690,7 @@ static int packed_call(tvm_script_call* call, int mode, TVMFFIAny* out) {
     }
   }
   tvm_relax_expr_obj* func = NULL;
-  if (is_string(&call->args[0]) && mode != 2) {
+  if (is_string(&call->args[0]) && !closure) {
     func = tvm_relax_extern_func_new(tvm_script__value_to_cstr(&call->args[0], "func"), NULL);
   } else if (tvm_ffi_any_is_object(&call->args[0]) && tvm_relax_is_expr(call->args[0].v_obj)) {
     tvm_ffi_retain(call->args[0].v_obj);
@@ -696,7 +698,7 @@ static int packed_call(tvm_script_call* call, int mode, TVMFFIAny* out) {
   } else {
     call->error_arg = 0;
     tvm_ffi_raise("TypeError", "argument 1 of %s must be %s, got %s", call->name,
-                  mode == 2 ? "a closure" : "a packed function's name or an ExternFunc",
+                  closure ? "a closure" : "a packed function's name or an ExternFunc",
                   tvm_ffi_any_type_name(&call->args[0]));
   }
   tvm_relax_expr_obj* c = NULL;
@@ -713,7 +715,7 @@ static int packed_call(tvm_script_call* call, int mode, TVMFFIAny* out) {
       for (int32_t i = 1; ok && i < call->num_args; ++i) {
         char what[64];
         snprintf(what, sizeof(what), "argument %d of %s", (int)i + 1, call->name);
-        tvm_relax_expr_obj* e = mode == 2 ? tuple_args(&call->args[i], what)
+        tvm_relax_expr_obj* e = closure ? tuple_args(&call->args[i], what)
                                           : tvm_script__relax_expr_of(&call->args[i], what);
         if (e) {
           tvm_script_items_push(&it, e);
@@ -725,7 +727,9 @@ static int packed_call(tvm_script_call* call, int mode, TVMFFIAny* out) {
       arr = ok ? tvm_script_items_to_array(&it) : NULL;
       tvm_script_items_free(&it);
     }
-    tvm_relax_op_id id = mode == 1 ? TVM_RELAX_OP_call_pure_packed : TVM_RELAX_OP_invoke_closure;
+    tvm_relax_op_id id = mode == 1   ? TVM_RELAX_OP_call_pure_packed
+                         : mode == 2 ? TVM_RELAX_OP_invoke_closure
+                                     : TVM_RELAX_OP_invoke_pure_closure;
     c = arr ? tvm_relax_call_new(tvm_relax_op(id), arr, NULL, sinfo_args, NULL) : NULL;
     tvm_script__relax_note_inferred(call->builder, c);
     tvm_ffi_release(arr);
@@ -747,6 +751,9 @@ static int b_call_pure_packed(tvm_script_call* call, TVMFFIAny* out) {
 }
 static int b_invoke_closure(tvm_script_call* call, TVMFFIAny* out) {
   return packed_call(call, 2, out);
+}
+static int b_invoke_pure_closure(tvm_script_call* call, TVMFFIAny* out) {
+  return packed_call(call, 3, out);
 }
 
 /* R.arange(start, end=None, step=1, dtype=None): one bound is the end, from 0. */
@@ -1076,6 +1083,7 @@ static const tvm_script_builtin k_builtins[] = {
     {"const", b_const, 0, false},
     {"dtype", b_dtype, 0, false},
     {"invoke_closure", b_invoke_closure, 0, false},
+    {"invoke_pure_closure", b_invoke_pure_closure, 0, false},
     {"match_cast", b_match_cast, 0, false},
     {"prim_value", b_prim_value, 0, false},
     {"shape", b_shape, 0, false},

@@ -471,7 +471,7 @@ static int b_func_attr(tvm_script_call* call, TVMFFIAny* out) {
 /* ---- Table ----------------------------------------------------------------------------------- */
 const tvm_script_builtin tvm_script__relax_sinfo_builtins[] = {
     {"Any", b_object_sinfo, 0, false},    {"Callable", b_callable, 0, false},
-    {"Object", b_object_sinfo, 0, false}, {"Prim", b_prim_sinfo, 0, false},
+    {"Object", b_object_sinfo, 0, false}, {"Prim", b_prim_sinfo, 0, false, true},
     {"Shape", b_shape_sinfo, 0, false, true},   {"Tensor", b_tensor, 0, false, true},
     {"Tuple", b_tuple_sinfo, 0, false},   {"dataflow", b_dataflow, 0, false},
     {"func_attr", b_func_attr, 0, false}, {"output", b_output, 0, false},
@@ -490,6 +490,8 @@ int tvm_script__relax_value_lookup(const char* name, size_t len, TVMFFIAny* out)
     s = tvm_relax_shape_sinfo_new(NULL, TVM_RELAX_UNKNOWN_NDIM);
   } else if (IS("Tuple")) {
     s = tvm_relax_tuple_sinfo_new(NULL);
+  } else if (IS("Callable")) { /* R.Callable(): any arguments, an object, pure (as printed) */
+    s = tvm_relax_func_sinfo_new(NULL, NULL, true);
   } else {
     return 0;
   }

@@ -146,6 +146,29 @@ static int bind_syms(script_parser* p, const ast_stmt* f) {
   return rc;
 }
 
+static bool ident_char(char c) {
+  return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* Whether the body of def f names f (upstream's is_recursive): its text holds the name as a
+ * whole word. (A mention in a string or comment only makes the local function's Var early, which
+ * binds it the same.) */
+static bool is_recursive(const script_parser* p, const ast_stmt* f) {
+  const ast_stmts* body = &f->u.def.body;
+  if (body->n == 0) return false;
+  const char* name = f->u.def.name->u.name->text;
+  size_t n = strlen(name);
+  int64_t lo = body->items[0]->span.start_byte, hi = body->items[body->n - 1]->span.end_byte;
+  if (lo < 0 || hi > (int64_t)p->len || n == 0) return false;
+  for (int64_t i = lo; i + (int64_t)n <= hi; ++i) {
+    if (memcmp(p->src + i, name, n) == 0 && (i == 0 || !ident_char(p->src[i - 1])) &&
+        (i + (int64_t)n == (int64_t)p->len || !ident_char(p->src[i + n]))) {
+      return true;
+    }
+  }
+  return false;
+}
+
 int tvm_script__parse_relax_function(script_parser* p, const ast_stmt* f, unsigned flags,
                                      void** out) {
   *out = NULL;
@@ -157,6 +180,7 @@ int tvm_script__parse_relax_function(script_parser* p, const ast_stmt* f, unsign
   if (tvm_script__vt_push_scope(&p->vt) != 0) return tvm_script__relocate(p, &fname->span);
   script_token saved = p->token;
   p->token = SCRIPT_TOKEN_RELAX;
+  bool nested = p->func_depth > 0;
   ++p->func_depth;
   int rc = 0;
   for (int32_t i = 0; rc == 0 && i < f->u.def.nargs; ++i) rc = relax_param(p, f, i);
@@ -169,6 +193,12 @@ int tvm_script__parse_relax_function(script_parser* p, const ast_stmt* f, unsign
       rc = tvm_script__relocate(p, &f->u.def.returns->span);
     }
     tvm_ffi_release(s);
+  }
+  if (rc == 0 && nested && is_recursive(p, f)) {
+    /* a local function calling itself: its Var is bound in its own scope first */
+    tvm_relax_var_obj* self = tvm_script__relax_func_self_var(p->b);
+    TVMFFIAny v = tvm_ffi_any_obj(self);
+    rc = !self ? tvm_script__relocate(p, &fname->span) : bind_name(p, fname, &v);
   }
   if (rc == 0) rc = tvm_script__run_body(p, f->u.def.body);
   --p->func_depth;

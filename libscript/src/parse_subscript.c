@@ -179,8 +179,12 @@ static int seq_index(script_parser* p, const tvm_script_span* at, const TVMFFIAn
                      int64_t* out) {
   int64_t i;
   if (tvm_script__value_to_int(v, "an index", &i) != 0) return tvm_script__relocate(p, at);
+  int64_t given = i;
   if (i < 0) i += n;
-  if (i < 0 || i >= n) return tvm_script__error_at(p, at, "IndexError", "index out of range");
+  if (i < 0 || i >= n) {
+    return tvm_script__error_at(p, at, "IndexError", "index %lld out of range (%lld items)",
+                                (long long)given, (long long)n);
+  }
   *out = i;
   return 0;
 }
@@ -360,7 +364,13 @@ int tvm_script__eval_index(script_parser* p, const ast_expr* e, TVMFFIAny* out) 
       *out = tvm_ffi_any_copy(r);
       rc = 0;
     } else {
-      tvm_script__error_at(p, &indices.items[0]->span, "KeyError", "key not found");
+      TVMFFIByteArray key;
+      if (tvm_ffi_any_as_bytes(&iv[0].value, &key)) {
+        tvm_script__error_at(p, &indices.items[0]->span, "KeyError", "key \"%.*s\" not found",
+                             (int)key.size, key.data);
+      } else {
+        tvm_script__error_at(p, &indices.items[0]->span, "KeyError", "key not found");
+      }
     }
   } else {
     tvm_script__error_at(p, &e->u.subscript.value->span, "TypeError",

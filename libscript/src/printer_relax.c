@@ -521,11 +521,26 @@ static tvm_script_doc_obj* conv_dtype_imm(tvm_script_docsifier* d, const TVMFFIA
   return tvm_script_doc_call_take(r_prefixed(d, "dtype"), dtype_str(t->value));
 }
 
+/* Whether an ExternFunc has the struct info R.ExternFunc("name") / R.call_packed("name") give
+ * it (upstream's: an opaque impure function returning an object), so its name alone reads back
+ * to it. LowerRuntimeBuiltin's builtins are pure: they print with their struct info. */
+static bool extern_sinfo_is_default(const void* f) {
+  const tvm_relax_func_sinfo_obj* s = (const void*)tvm_relax_sinfo_of(f);
+  return !s || (tvm_relax_kind_of(s) == TVM_RELAX_KIND_FuncStructInfo && !s->params &&
+                !s->purity && tvm_relax_kind_of(s->ret) == TVM_RELAX_KIND_ObjectStructInfo);
+}
+
+/* R.ExternFunc("name"), with struct_info= when not the default. */
 static tvm_script_doc_obj* conv_extern_func(tvm_script_docsifier* d, const TVMFFIAny* obj,
                                             const void* path) {
   const tvm_relax_extern_func_obj* f = (const void*)obj->v_obj;
   TVMFFIAny v = tvm_ffi_any_obj(f->global_symbol);
-  return tvm_script_doc_call_take(r_prefixed(d, "ExternFunc"), tvm_script_literal_doc(&v));
+  call_parts c = parts_new();
+  push_arg(&c, tvm_script_literal_doc(&v));
+  if (!extern_sinfo_is_default(f)) {
+    push_kwarg(&c, "struct_info", sinfo_child(d, tvm_relax_sinfo_of(f), path, "struct_info_", NULL));
+  }
+  return parts_call(&c, r_prefixed(d, "ExternFunc"));
 }
 
 /* float16 / bfloat16 bits as the float they denote (exactly). */
@@ -690,11 +705,14 @@ static tvm_script_doc_obj* out_sinfo_doc(tvm_script_docsifier* d, const tvm_rela
   return doc;
 }
 
-/* A callee argument (upstream's PrintCallee): an ExternFunc as its name in quotes. */
+/* A callee argument (upstream's PrintCallee): an ExternFunc as its name in quotes (as
+ * R.ExternFunc(...) when its struct info is not what the name reads back to). */
 static tvm_script_doc_obj* callee_arg(tvm_script_docsifier* d, const tvm_relax_call_obj* c,
                                       const void* path, int64_t i) {
   const void* a = tvm_ffi_seq_obj_at(c->args, i);
-  if (tvm_relax_kind_of(a) != TVM_RELAX_KIND_ExternFunc) return child_item(d, c->args, path, "args", i);
+  if (tvm_relax_kind_of(a) != TVM_RELAX_KIND_ExternFunc || !extern_sinfo_is_default(a)) {
+    return child_item(d, c->args, path, "args", i);
+  }
   TVMFFIAny name = tvm_ffi_any_obj(((const tvm_relax_extern_func_obj*)a)->global_symbol);
   tvm_script_doc_obj* doc = tvm_script_literal_doc(&name);
   void* ap = tvm_script__tir_path_item(d, path, "args", i);
@@ -750,7 +768,10 @@ static tvm_script_doc_obj* conv_call(tvm_script_docsifier* d, const TVMFFIAny* o
   }
   call_parts parts = parts_new();
   bool extern_callee = tvm_relax_kind_of(c->op) == TVM_RELAX_KIND_ExternFunc;
-  if (extern_callee) {
+  if (extern_callee && !extern_sinfo_is_default(c->op)) {
+    /* R.call_packed(R.ExternFunc("name", struct_info=...), args..., sinfo_args=(...)) */
+    push_arg(&parts, child(d, c->op, path, "op"));
+  } else if (extern_callee) {
     /* R.call_packed("name", args..., sinfo_args=(...)) */
     TVMFFIAny name = tvm_ffi_any_obj(((const tvm_relax_extern_func_obj*)c->op)->global_symbol);
     tvm_script_doc_obj* nd = tvm_script_literal_doc(&name);

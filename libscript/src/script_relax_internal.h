@@ -27,7 +27,8 @@
 const tvm_script_builtin* tvm_script__relax_builtin_lookup(const char* name, size_t len);
 
 /* The value of `R.<name>` written without a call: the struct info R.Object, R.Any (= R.Object),
- * R.Tensor (unknown shape and dtype), R.Shape (unknown), R.Tuple (empty). Returns 1 with *out
+ * R.Tensor (unknown shape and dtype), R.Shape (unknown), R.Tuple (empty), R.Callable (an opaque
+ * pure function, as the printer writes it). Returns 1 with *out
  * set (a new reference), 0 when the name is no such value (nothing raised), -1 on error. */
 int tvm_script__relax_value_lookup(const char* name, size_t len, TVMFFIAny* out);
 
@@ -36,6 +37,13 @@ int tvm_script__relax_value_lookup(const char* name, size_t len, TVMFFIAny* out)
  * tuple / list (ffi.Array) as a Tuple of its items converted; an ffi.Tensor as a Constant. A new
  * reference, or NULL with a TypeError "<what> must be a Relax expression, got <type>". */
 tvm_relax_expr_obj* tvm_script__relax_expr_of(const TVMFFIAny* v, const char* what);
+/* A recursive local function (upstream's is_recursive): the Var its name is bound to, made
+ * before its body so that the body can call it, of struct info R.Callable((params), ret,
+ * purity) from the signature given so far; the function is bound to this Var when it ends.
+ * Call it in the innermost (local) function frame once its parameters and return annotation
+ * are given. A new reference, or NULL + ValueError (no return annotation, not a local
+ * function). */
+tvm_relax_var_obj* tvm_script__relax_func_self_var(tvm_script_builder* b);
 /* A struct info value (new reference), or NULL with a TypeError naming what. */
 tvm_relax_sinfo_obj* tvm_script__relax_sinfo_of(const TVMFFIAny* v, const char* what);
 /* A list of struct infos (sinfo_args=, out_sinfo=): one struct info, or a tuple / list of them

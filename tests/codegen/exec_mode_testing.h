@@ -1,7 +1,8 @@
 /*
  * exec_mode_testing.h: a Relax build test runs in bytecode mode, or, built with
  * TEST_EXEC_MODE=TVM_CODEGEN_EXEC_COMPILED (the test_*_compiled.c files include the test source
- * with it), in compiled mode: its builds take test_opts(), and test_mode() checks that every
+ * with it), in compiled mode: its builds take test_opts() (which also checks well-formedness and
+ * the TVMScript round trip after every pass: pass_roundtrip.h), and test_mode() checks that every
  * Relax function of an executable was compiled in the mode asked for (no silent fallback).
  * Include after relax_testing.h (CHECK).
  */
@@ -10,6 +11,8 @@
 
 #include <tvm/codegen/relax_build.h>
 #include <tvm/vm/bytecode.h>
+
+#include "pass_roundtrip.h"
 
 #ifndef TEST_EXEC_MODE
 #define TEST_EXEC_MODE TVM_CODEGEN_EXEC_BYTECODE
@@ -21,6 +24,8 @@ static inline const tvm_codegen_options* test_opts(void) {
   if (!init) {
     o = tvm_codegen_options_default();
     o.exec_mode = TEST_EXEC_MODE;
+    /* well-formedness and the TVMScript round trip after every pass (pass_roundtrip.h) */
+    o.relax_after_pass = pass_roundtrip_observer;
     init = 1;
   }
   return &o;

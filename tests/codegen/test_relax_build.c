@@ -13,6 +13,7 @@
 #include <tvm/vm/vm.h>
 
 #include "relax_models.h"
+#include "pass_roundtrip.h"
 #include "relax_testing.h"
 #include "exec_mode_testing.h"
 

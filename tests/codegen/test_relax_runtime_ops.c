@@ -296,7 +296,7 @@ TEST(call_tir_rewrite_of_inplace_and_dps) {
   const tvm_relax_pass* passes;
   int64_t np = tvm_relax_build_pipeline_passes(&passes), k = 0;
   while (k < np && strcmp(passes[k].name, "CallTIRRewrite") != 0) ++k;
-  tvm_tir_ir_module_obj* out = mod && k < np ? tvm_relax_run_passes(mod, passes, k + 1) : NULL;
+  tvm_tir_ir_module_obj* out = mod && k < np ? run_passes_roundtrip(mod, passes, k + 1) : NULL;
   CHECK(out != NULL);
   char buf[4096];
   const char* text = out ? relax_models_bindings_text(out, "main", buf, sizeof(buf)) : "";

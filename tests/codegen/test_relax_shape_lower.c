@@ -241,7 +241,7 @@ TEST(declared_composite_dims_are_checked) {
  * _kernels variant), naming the way out. */
 TEST(codegen_without_kernels_is_refused) {
   tvm_tir_ir_module_obj* mod = declared_model();
-  tvm_tir_ir_module_obj* low = mod ? tvm_relax_build_pipeline(mod) : NULL;
+  tvm_tir_ir_module_obj* low = mod ? build_pipeline_roundtrip(mod) : NULL;
   CHECK(low != NULL);
   CHECK(low && tvm_codegen_relax_vm_codegen(low) == NULL);
   CHECK_RAISED("ValueError", "tvm_codegen_relax_vm_codegen_kernels");
@@ -358,7 +358,7 @@ static tvm_tir_ir_module_obj* lowering_pipeline(const tvm_tir_ir_module_obj* mod
       passes[n++] = p[i];
     }
   }
-  return tvm_relax_run_passes(mod, passes, n);
+  return run_passes_roundtrip(mod, passes, n);
 }
 
 /* main(x: (4, 8)): a = exp(x); b = reshape(a, (8, 4)) (a view of a's storage); c = negative(b);

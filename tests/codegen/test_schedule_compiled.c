@@ -16,6 +16,7 @@
 
 #include "codegen_testing.h"
 #include "relax_testing.h"
+#include "pass_roundtrip.h"
 
 /* Objects to release at the end of a test. */
 typedef struct {
@@ -209,7 +210,7 @@ static int64_t far_elems(const TVMFFIAny* a, const TVMFFIAny* b) {
 TEST(models_with_and_without_schedule) {
   tvm_tir_ir_module_obj* mod = small_model();
   for (int s = 0; mod && s < 2; ++s) {
-    tvm_codegen_options o = tvm_codegen_options_default();
+    tvm_codegen_options o = relax_roundtrip_options();
     o.schedule = s == 1;
     tvm_vm_executable* exec = tvm_codegen_relax_build(mod, &o);
     if (!exec) CHECK_OK(-1);

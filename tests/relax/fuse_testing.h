@@ -310,6 +310,30 @@ static inline tvm_tir_ir_module_obj* fm_constant_operand(void) {
   return fm_end(&m, e, NULL);
 }
 
+/* x + exp(C1 * C2) with C1, C2 Relax Constants (1, 32): FoldConstant folds exp(C1 * C2) into one
+ * constant of 32 elements, which TVMScript prints in the metadata section (pass_roundtrip.h
+ * reads it back after every pass). */
+static inline tvm_tir_ir_module_obj* fm_folded_constants(void) {
+  fm_model m;
+  fm_init(&m);
+  tvm_relax_var_obj* x = fm_param(&m, "x", 2, (int64_t[]){-1, 32});
+  fm_begin(&m);
+  int64_t shape[2] = {1, 32};
+  tvm_relax_expr_obj* c[2];
+  for (int k = 0; k < 2; ++k) {
+    void* t = tvm_ffi_tensor_empty(shape, 2, F32, (DLDevice){kDLCPU, 0});
+    for (int i = 0; i < 32; ++i) {
+      ((float*)tvm_ffi_tensor_dl(t)->data)[i] = 0.0625f * (float)((i * (k + 3)) % 17 - 8);
+    }
+    c[k] = fm_keep(&m, tvm_relax_constant_new(t, NULL));
+    tvm_ffi_release(t);
+  }
+  tvm_relax_var_obj* a = FM_OP(&m, "relax.multiply", c[0], c[1]);
+  tvm_relax_var_obj* e = FM_OP(&m, "relax.exp", a);
+  tvm_relax_var_obj* r = FM_OUT(&m, "relax.add", x, e);
+  return fm_end(&m, r, NULL);
+}
+
 /* ---- Passes ---------------------------------------------------------------------------------- */
 /* AnnotateTIROpPattern then FuseOps (mod borrowed), each result checked for well-formedness. */
 static inline tvm_tir_ir_module_obj* fm_fuse_ops(const tvm_tir_ir_module_obj* mod) {

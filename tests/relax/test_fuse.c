@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fuse_testing.h"
+#include "pass_roundtrip.h"
 
 static char g_text[16384];
 static const char* text(const tvm_tir_ir_module_obj* mod) {
@@ -390,7 +391,7 @@ TEST(build_pipeline_fuses) {
     CHECK(at < n);
   }
   tvm_tir_ir_module_obj* mod = relax_models_mlp(3, 4, 8);
-  tvm_tir_ir_module_obj* out = mod ? tvm_relax_build_pipeline(mod) : NULL;
+  tvm_tir_ir_module_obj* out = mod ? build_pipeline_roundtrip(mod) : NULL;
   CHECK(out != NULL);
   if (out) CHECK_OK(tvm_relax_verify_well_formed(out));
   CHECK_EQ_INT(relax_models_count_calls(out, "main", "relax.memory.alloc_storage"), 2);

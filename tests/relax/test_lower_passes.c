@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "pass_roundtrip.h"
 #include "relax_models.h"
 #include "relax_testing.h"
 
@@ -29,7 +30,7 @@ static tvm_tir_ir_module_obj* passes_upto(tvm_tir_ir_module_obj* mod, const char
   }
   while (k < m && strcmp(lowering[k].name, last) != 0) ++k;
   CHECK(k < m);
-  tvm_tir_ir_module_obj* out = mod && k < m ? tvm_relax_run_passes(mod, lowering, k + 1) : NULL;
+  tvm_tir_ir_module_obj* out = mod && k < m ? run_passes_roundtrip(mod, lowering, k + 1) : NULL;
   tvm_ffi_release(mod);
   return out;
 }
@@ -396,7 +397,42 @@ TEST(debug_builds_check_each_pass) {
 #else
   CHECK(out != NULL);
 #endif
-  tvm_ffi_release(out), tvm_ffi_release(legal);
+  tvm_ffi_release(out);
+  /* The test builds' check after each pass (pass_roundtrip.h) stops there in every build. */
+  CHECK(run_passes_roundtrip(legal, passes, 2) == NULL);
+  CHECK_RAISED("ValueError", "CallTIRRewrite");
+  tvm_ffi_release(legal);
+}
+
+/* A "pass" adding a copy of a kernel under a GlobalVar without struct info, which the module's
+ * TVMScript cannot express (the parser gives a module's GlobalVars their function's): the
+ * round trip fails naming the pass, with the differing node underlined in the printed text. */
+static tvm_tir_ir_module_obj* add_bare_kernel(const tvm_tir_ir_module_obj* mod) {
+  void* k = tvm_tir_ir_module_lookup(mod, "nn_relu");
+  tvm_tir_global_var_obj* gv = tvm_tir_global_var_new("nn_relu_copy");
+  tvm_tir_ir_module_obj* out = k && gv ? tvm_tir_ir_module_add((void*)mod, gv, k) : NULL;
+  tvm_ffi_release(gv), tvm_ffi_release(k);
+  return out;
+}
+
+TEST(round_trip_failure_names_the_pass) {
+  tvm_tir_ir_module_obj* mod = relax_models_mlp(1, 4, 8);
+  tvm_relax_pass passes[2] = {{"LegalizeOps", tvm_relax_transform_legalize_ops},
+                              {"AddBareKernel", add_bare_kernel}};
+  int64_t before = g_pass_roundtrips;
+  CHECK(mod && run_passes_roundtrip(mod, passes, 2) == NULL);
+  CHECK_EQ_INT(g_pass_roundtrips - before, 2); /* the input and LegalizeOps' result held */
+  void* e = tvm_ffi_error_take();
+  CHECK(e != NULL);
+  if (e) {
+    const char* msg = tvm_ffi_error_message(e);
+    CHECK_STR_EQ(tvm_ffi_error_kind(e), "ValueError");
+    CHECK_STR_CONTAINS(msg, "after AddBareKernel");
+    CHECK_STR_CONTAINS(msg, "the parsed module is not structurally equal to the pass's result");
+    CHECK_STR_CONTAINS(msg, "nn_relu_copy");
+    CHECK_STR_CONTAINS(msg, "^^^");
+  }
+  tvm_ffi_release(e), tvm_ffi_release(mod);
 }
 
 /* The observer sees every pass's result in order, and its error stops the run naming the pass. */
@@ -463,6 +499,7 @@ int main(void) {
   RUN(packed_call_arguments_escape);
   RUN(debug_builds_check_each_pass);
   RUN(observer_sees_each_pass);
+  RUN(round_trip_failure_names_the_pass);
   RUN(bad_input);
   return test_summary();
 }

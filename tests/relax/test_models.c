@@ -5,6 +5,7 @@
  */
 #include <tvm/script/printer.h>
 
+#include "pass_roundtrip.h"
 #include "relax_models.h"
 #include "relax_testing.h"
 
@@ -62,8 +63,33 @@ TEST(different_models_differ) {
   tvm_ffi_release(b);
 }
 
+/* Issue 17: the build pipeline on whole models, each pass's result well formed and round-tripping
+ * through TVMScript (pass_roundtrip.h). */
+static void pipeline_round_trips(tvm_tir_ir_module_obj* mod, const char* label) {
+  int64_t before = g_pass_roundtrips;
+  tvm_tir_ir_module_obj* out = mod ? build_pipeline_roundtrip(mod) : NULL;
+  if (!out) {
+    void* e = tvm_ffi_error_take();
+    fprintf(stderr, "  %s: %s: %s\n", label, e ? tvm_ffi_error_kind(e) : "?",
+            e ? tvm_ffi_error_message(e) : "no module");
+    tvm_ffi_release(e);
+  }
+  CHECK(out != NULL);
+  const tvm_relax_pass* p;
+  if (out) CHECK_EQ_INT(g_pass_roundtrips - before, tvm_relax_build_pipeline_passes(&p) + 1);
+  tvm_ffi_release(out);
+  tvm_ffi_release(mod);
+}
+
+TEST(pipeline_round_trips_after_every_pass) {
+  pipeline_round_trips(relax_models_mlp(2, -1, 8), "mlp, symbolic batch");
+  pipeline_round_trips(relax_models_mlp(3, 4, 16), "mlp, static batch");
+  pipeline_round_trips(relax_models_transformer(1, 2, 8, 16), "transformer");
+}
+
 int main(void) {
   RUN(transformer_builds_checks_and_round_trips);
   RUN(different_models_differ);
+  RUN(pipeline_round_trips_after_every_pass);
   return test_summary();
 }
