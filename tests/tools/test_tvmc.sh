@@ -291,6 +291,20 @@ expect 0 "$tvmc" run --no-schedule "$mlp" --shape n=3 --repeat 0 && has "check: 
 # its output defines (bound and checked in the packed API's order)
 expect 0 "$tvmc" run "$src/tests/corpus/relax/transformer_block.py" --shape seq=8 --repeat 1 &&
   has "check: ok (256 values"
+# compiled exec mode: each Relax function native code, in-process and in a library
+expect 0 "$tvmc" run "$mlp" --shape n=5 --exec-mode compiled --repeat 1 &&
+  has "check: ok (15 values"
+rm -f "$work/mlp_compiled.so"
+expect 0 "$tvmc" build "$mlp" --exec-mode compiled -o "$work/mlp_compiled.so" &&
+  assert [ -s "$work/mlp_compiled.so" ]
+expect 0 "$tvmc" run "$work/mlp_compiled.so" --ref "$mlp" --shape n=4 --repeat 1 &&
+  has "check: ok (12 values"
+expect 0 "$tvmc" build "$mlp" --exec-mode compiled --emit text && has "@main num_inputs=5 vm_tir_func"
+expect 0 "$tvmc" build "$mlp" --emit text && has "call  vm.builtin.check_tensor_info"
+expect 2 "$tvmc" run "$mlp" --shape n=5 --exec-mode fast &&
+  has "--exec-mode expects bytecode or compiled, got 'fast'"
+expect 2 "$tvmc" build "$add" --exec-mode compiled && has "are for Relax models"
+expect 2 "$tvmc" run "$add" --exec-mode compiled && has "is for Relax models"
 # the symbolic batch must be bound, by a name the signature has
 expect 2 "$tvmc" run "$mlp" && has "bind n (in the shape of parameter \`x\`) with --shape n=VALUE"
 expect 2 "$tvmc" run "$mlp" --shape m=4 && has "no symbolic size named \`m\` (it has: n)"

@@ -15,7 +15,8 @@
 
 static const char kUsage[] =
     "usage: tvmc build FILE [-o OUT.so] [--target TARGET] [--func NAME] [--bounds-check]\n"
-    "                  [--no-schedule] [--emit text|python] [--dump-ir DIR]\n"
+    "                  [--no-schedule] [--exec-mode bytecode|compiled] [--emit text|python]\n"
+    "                  [--dump-ir DIR]\n"
     "\n"
     "Parse and check FILE, lower its PrimFuncs and compile them into a shared library that\n"
     "exports one `__tvm_ffi_<name>` entry point per function (load it with\n"
@@ -37,7 +38,11 @@ static const char kUsage[] =
     "  --no-schedule        compile the loops as written: without it, functions without a\n"
     "                       parallel, vectorized or unrolled loop (and not marked\n"
     "                       tir.is_scheduled) get the default CPU schedule (parallel outer\n"
-    "                       loops, vectorized inner ones, register-tiled reductions)\n";
+    "                       loops, vectorized inner ones, register-tiled reductions)\n"
+    "  --exec-mode MODE     how a Relax model's functions run in the VM: bytecode (the\n"
+    "                       default: VM instructions, interpreted) or compiled (each\n"
+    "                       function native code, called by the VM; the serving program\n"
+    "                       must export libvm's symbols, -rdynamic)\n";
 
 /* "dir/kernel.py" -> "kernel.so" (malloc'd). */
 static char* default_output(const char* path) {
@@ -56,7 +61,7 @@ static char* default_output(const char* path) {
 /* A Relax model: the options checked, then model_build.c. */
 static int build_model(const char* path, const void* mod, const tvm_codegen_target* target,
                        const char* out, const char* func, const char* emit, const char* dump_ir,
-                       bool schedule, bool bounds_check) {
+                       const tvm_codegen_options* codegen, bool bounds_check) {
   const char* cmd = "build";
   if (target->kind == TVM_CODEGEN_TARGET_CUDA)
     return tvmc_usage_error(cmd, "'%s' is a Relax model: --target cuda is not supported for "
@@ -74,8 +79,7 @@ static int build_model(const char* path, const void* mod, const tvm_codegen_targ
   }
   char* out_owned = out || emit ? NULL : default_output(path);
   tvmc_model_build_options o = {.path = path, .out = out ? out : out_owned, .emit = emit,
-                                .dump_ir = dump_ir, .codegen = tvm_codegen_options_default()};
-  o.codegen.schedule = schedule;
+                                .dump_ir = dump_ir, .codegen = *codegen};
   int status = !out && !emit && !out_owned ? TVMC_FAILURE : tvmc_model_build(mod, &o);
   free(out_owned);
   return status;
@@ -87,6 +91,8 @@ int tvmc_cmd_build(int argc, char** argv) {
              *dump_ir = NULL;
   tvm_tir_lower_options lower = tvm_tir_lower_options_default();
   bool schedule = true;
+  tvm_codegen_options codegen = tvm_codegen_options_default();
+  const char* exec_mode = NULL;
   for (int i = 1; i < argc; ++i) {
     int r;
     if (tvmc_is_help(argv[i])) {
@@ -95,7 +101,9 @@ int tvmc_cmd_build(int argc, char** argv) {
     } else if (strcmp(argv[i], "--bounds-check") == 0) {
       lower.bounds_check = true;
     } else if (strcmp(argv[i], "--no-schedule") == 0) {
-      schedule = false;
+      schedule = codegen.schedule = false;
+    } else if ((r = tvmc_flag_value(cmd, argc, argv, &i, "--exec-mode", NULL, &exec_mode)) != 0) {
+      if (r < 0 || !tvmc_parse_exec_mode(cmd, exec_mode, &codegen)) return TVMC_USAGE_ERROR;
     } else if ((r = tvmc_flag_value(cmd, argc, argv, &i, "--output", "-o", &out)) != 0 ||
                (r = tvmc_flag_value(cmd, argc, argv, &i, "--target", NULL, &target)) != 0 ||
                (r = tvmc_flag_value(cmd, argc, argv, &i, "--func", NULL, &func)) != 0 ||
@@ -125,13 +133,13 @@ int tvmc_cmd_build(int argc, char** argv) {
   void* ir = tvmc_parse_file(cmd, path, true, &status);
   if (!ir) return status;
   if (tvmc_is_relax_module(ir)) {
-    status = build_model(path, ir, &parsed, out, func, emit, dump_ir, schedule, lower.bounds_check);
+    status = build_model(path, ir, &parsed, out, func, emit, dump_ir, &codegen, lower.bounds_check);
     tvm_ffi_release(ir);
     return status;
   }
-  if (emit || dump_ir) {
-    fprintf(stderr, "tvmc build: '%s' defines no @R.function (--emit and --dump-ir are for Relax "
-                    "models)\n", path);
+  if (emit || dump_ir || exec_mode) {
+    fprintf(stderr, "tvmc build: '%s' defines no @R.function (--emit, --dump-ir and --exec-mode "
+                    "are for Relax models)\n", path);
     tvm_ffi_release(ir);
     return TVMC_USAGE_ERROR;
   }

@@ -46,7 +46,7 @@ static double check_budget(void) {
 static const char kUsage[] =
     "usage: tvmc run FILE [--func NAME] [--shape NAME=VALUE ...] [--repeat N] [--seed S]\n"
     "                [--no-check] [--lib LIB.so] [--bounds-check] [--target TARGET]\n"
-    "                [--no-schedule]\n"
+    "                [--no-schedule] [--exec-mode bytecode|compiled]\n"
     "\n"
     "Lower and JIT-compile the kernel, run it on random inputs (non-zero values of each\n"
     "buffer's dtype; shapes from its signature), check every buffer against the reference\n"
@@ -70,6 +70,8 @@ static const char kUsage[] =
     "                       without a CUDA driver the kernel is compiled, not run (exit 4)\n"
     "  --no-schedule        compile the loops as written (see `tvmc build --help`); the\n"
     "                       operation counts are always those of the loops as written\n"
+    "  --exec-mode MODE     a Relax model's functions interpreted as VM bytecode (the\n"
+    "                       default) or compiled to native code (see `tvmc build --help`)\n"
     "  --lib LIB.so         run the kernel of a library built by `tvmc build` instead of\n"
     "                       compiling FILE (FILE still gives the signature and the reference)\n"
     "\n"
@@ -440,7 +442,7 @@ static void* scheduled_lowered(const void* ir, bool schedule, void* lowered,
 static int run_model(const void* mod, const char* path, const char* lib, const char* func,
                      const char** shapes, int num_shapes, const char** inputs, int num_inputs,
                      int64_t repeat, unsigned seed, bool no_check, const tvm_codegen_target* target,
-                     bool schedule, bool bounds_check) {
+                     const tvm_codegen_options* codegen, bool bounds_check) {
   const char* cmd = "run";
   const char* what = mod ? path : lib;
   if (target->kind == TVM_CODEGEN_TARGET_CUDA)
@@ -456,8 +458,7 @@ static int run_model(const void* mod, const char* path, const char* lib, const c
   tvmc_model_run_options o = {.path = path, .lib = lib, .func = func, .shapes = shapes,
                               .num_shapes = num_shapes, .inputs = inputs,
                               .num_inputs = num_inputs, .repeat = repeat, .seed = seed,
-                              .no_check = no_check, .codegen = tvm_codegen_options_default()};
-  o.codegen.schedule = schedule;
+                              .no_check = no_check, .codegen = *codegen};
   return tvmc_model_run(mod, &o);
 }
 
@@ -470,6 +471,8 @@ int tvmc_cmd_run(int argc, char** argv) {
   int64_t repeat = 10, seed = 1;
   bool no_check = false, schedule = true;
   tvm_tir_lower_options lower = tvm_tir_lower_options_default();
+  tvm_codegen_options codegen = tvm_codegen_options_default();
+  const char* exec_mode = NULL;
   for (int i = 1; i < argc; ++i) {
     int r;
     if (tvmc_is_help(argv[i])) {
@@ -480,7 +483,9 @@ int tvmc_cmd_run(int argc, char** argv) {
     } else if (strcmp(argv[i], "--bounds-check") == 0) {
       lower.bounds_check = true;
     } else if (strcmp(argv[i], "--no-schedule") == 0) {
-      schedule = false;
+      schedule = codegen.schedule = false;
+    } else if ((r = tvmc_flag_value(cmd, argc, argv, &i, "--exec-mode", NULL, &exec_mode)) != 0) {
+      if (r < 0 || !tvmc_parse_exec_mode(cmd, exec_mode, &codegen)) return TVMC_USAGE_ERROR;
     } else if ((r = tvmc_flag_value(cmd, argc, argv, &i, "--func", NULL, &func)) != 0 ||
                (r = tvmc_flag_value(cmd, argc, argv, &i, "--lib", NULL, &lib)) != 0 ||
                (r = tvmc_flag_value(cmd, argc, argv, &i, "--target", NULL, &target)) != 0) {
@@ -556,7 +561,7 @@ int tvmc_cmd_run(int argc, char** argv) {
     }
     status = run_model(ir, path, lib, func, shapes,
                        num_shapes, inputs, num_inputs, repeat, (unsigned)seed, no_check, &parsed,
-                       schedule, lower.bounds_check);
+                       &codegen, lower.bounds_check);
     tvm_ffi_release(ir);
     return status;
   }
@@ -564,6 +569,11 @@ int tvmc_cmd_run(int argc, char** argv) {
     tvm_ffi_release(ir);
     return tvmc_usage_error(cmd, "--input is for Relax models ('%s' defines no @R.function; "
                             "use --shape)", path);
+  }
+  if (exec_mode) {
+    tvm_ffi_release(ir);
+    return tvmc_usage_error(cmd, "--exec-mode is for Relax models ('%s' defines no "
+                            "@R.function)", path);
   }
   tvm_tir_prim_func_obj* f = tvmc_select_func(cmd, path, ir, func);
   /* A kernel calling other PrimFuncs is compiled and interpreted with its whole module. */

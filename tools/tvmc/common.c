@@ -63,6 +63,15 @@ bool tvmc_parse_int(const char* cmd, const char* flag, const char* arg, int64_t*
   return true;
 }
 
+bool tvmc_parse_exec_mode(const char* cmd, const char* arg, tvm_codegen_options* codegen) {
+  if (strcmp(arg, "bytecode") == 0 || strcmp(arg, "compiled") == 0) {
+    codegen->exec_mode = arg[0] == 'c' ? TVM_CODEGEN_EXEC_COMPILED : TVM_CODEGEN_EXEC_BYTECODE;
+    return true;
+  }
+  tvmc_usage_error(cmd, "--exec-mode expects bytecode or compiled, got '%s'", arg);
+  return false;
+}
+
 uint64_t tvmc_memory_limit(const char* cmd, bool* ok) {
   *ok = true;
   const char* env = getenv("TVMC_MEMORY_LIMIT");

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <tvm/codegen/codegen.h>
 #include <tvm/ffi/ffi.h>
 #include <tvm/tir/function.h>
 
@@ -47,6 +48,9 @@ int tvmc_usage_error(const char* cmd, const char* fmt, ...) TVM_FFI_PRINTF(2, 3)
 uint64_t tvmc_memory_limit(const char* cmd, bool* ok);
 /* A decimal integer; false (reported as a usage error of `flag`) when arg is not one. */
 bool tvmc_parse_int(const char* cmd, const char* flag, const char* arg, int64_t* out);
+/* `--exec-mode bytecode|compiled` into codegen's exec_mode; false (reported as a usage error)
+ * for anything else. */
+bool tvmc_parse_exec_mode(const char* cmd, const char* arg, tvm_codegen_options* codegen);
 
 /* ---- Files and IR --------------------------------------------------------------------------- */
 /* The contents of path (malloc'd, NUL-terminated), or NULL with the problem reported. */
