@@ -265,6 +265,7 @@ TEST(mixed_index_widths) {
   DIFF_SCRIPT("mixed_index_widths.py", "grid_i64", .sym = 3, .seed = 5);
   DIFF_SCRIPT("mixed_index_widths.py", "loops_i64_i32");
   DIFF_SCRIPT("mixed_index_widths.py", "index_arith");
+  DIFF_SCRIPT("mixed_index_widths.py", "block_axes");
 }
 
 /* T.init() in blocks without a reduction iter var: the init runs every time. */

@@ -26,3 +26,14 @@ class Module:
         for i in T.serial(T.int64(4)):
             for j in range(4):
                 C[i, j] = A[i * T.int64(4) + T.Cast("int64", j)] * 3
+
+    @T.prim_func
+    def block_axes(A: T.Buffer((8, 8), "float32"), C: T.Buffer((8, 8), "float32")):
+        for i in T.serial(T.int64(8)):
+            for j in range(8):
+                with T.sblock("b"):
+                    vi = T.axis.spatial(T.int64(8), i)
+                    vj = T.axis.spatial(8, j)
+                    T.reads(A[vi, 0:8])
+                    T.writes(C[vi, vj])
+                    C[vi, vj] = A[vi, vj] + A[vi, 0]
