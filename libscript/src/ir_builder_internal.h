@@ -307,4 +307,9 @@ void tvm_script__relax_builder_release(tvm_script_builder* b);
  * (PrimFuncs') get the FuncStructInfo a BlockBuilder gives them (tvm_relax_expr_sinfo). */
 int tvm_script__relax_module_global_vars(tvm_script__frame* module);
 
+/* tvm_script_tir_alloc_buffer; stmt_ok: the call is a statement or an assignment, where the
+ * statement-level form (outside any block, a DeclBuffer for the rest of the body) may open. */
+tvm_tir_buffer_obj* tvm_script__tir_alloc_buffer(tvm_script_builder* b,
+                                                 const tvm_script_buffer_args* a, bool stmt_ok);
+
 #endif /* TVM_SCRIPT_IR_BUILDER_INTERNAL_H_ */

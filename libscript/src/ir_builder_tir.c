@@ -440,17 +440,61 @@ tvm_tir_buffer_obj* tvm_script_tir_match_buffer(tvm_script_builder* b, const voi
   return buf;
 }
 
-tvm_tir_buffer_obj* tvm_script_tir_alloc_buffer(tvm_script_builder* b,
-                                                const tvm_script_buffer_args* a) {
-  /* Like upstream: the innermost block anywhere up the stack, else the function's root. */
+/* A frame whose body holds TIR statements of a PrimFunc (where upstream's statement-level
+ * T.alloc_buffer emits its allocation). */
+static bool tir_stmt_body_frame(tvm_script_frame_kind k) {
+  switch (k) {
+    case TVM_SCRIPT_FRAME_FOR:
+    case TVM_SCRIPT_FRAME_THEN:
+    case TVM_SCRIPT_FRAME_ELSE:
+    case TVM_SCRIPT_FRAME_WHILE:
+    case TVM_SCRIPT_FRAME_ASSERT:
+    case TVM_SCRIPT_FRAME_LET:
+    case TVM_SCRIPT_FRAME_ALLOCATE:
+    case TVM_SCRIPT_FRAME_DECL_BUFFER:
+    case TVM_SCRIPT_FRAME_ATTR:
+    case TVM_SCRIPT_FRAME_LAUNCH_THREAD:
+    case TVM_SCRIPT_FRAME_REALIZE: return true;
+    default: return false;
+  }
+}
+
+tvm_tir_buffer_obj* tvm_script__tir_alloc_buffer(tvm_script_builder* b,
+                                                 const tvm_script_buffer_args* a, bool stmt_ok) {
+  /* The innermost block anywhere up the stack, else the function's root when directly in its
+   * body; inside any other statement of a PrimFunc (a for body, T.launch_thread, ...) it is
+   * upstream's statement-level allocation: a DeclBuffer without a data Var for the rest of the
+   * enclosing body, which the interpreter allocates and lowering makes Allocate + DeclBuffer. */
   tvm_script__frame* f = tvm_script__find_frame(b, TVM_SCRIPT_FRAME_BLOCK);
+  tvm_script__frame* top = b->depth ? &b->frames[b->depth - 1] : NULL;
+  if (!f && top && tir_stmt_body_frame(top->kind) &&
+      tvm_script__find_frame(b, TVM_SCRIPT_FRAME_PRIM_FUNC)) {
+    if (!stmt_ok) {
+      tvm_ffi_raise("ValueError",
+                    "T.alloc_buffer outside a T.sblock allocates for the rest of the body: use "
+                    "it as a statement or assignment (`A = T.alloc_buffer(...)`)");
+      return NULL;
+    }
+    if (a->data) {
+      tvm_ffi_raise("ValueError",
+                    "T.alloc_buffer outside a T.sblock takes no data=: use T.decl_buffer to "
+                    "declare a buffer over existing data");
+      return NULL;
+    }
+    return tvm_script_tir_decl_buffer_enter(b, a, true);
+  }
   if (!f) {
     f = tvm_script__require_top(b, TVM_SCRIPT_FRAME_PRIM_FUNC, "T.alloc_buffer",
-                                "T.sblock or directly in a T.prim_func body");
+                                "T.sblock, a T.prim_func body or a statement of one");
   }
   tvm_tir_buffer_obj* buf = f ? tvm_script_tir_buffer(a) : NULL;
   if (buf && !push_vec(&f->alloc_buffers, buf)) tvm_ffi_release(buf), buf = NULL;
   return buf;
+}
+
+tvm_tir_buffer_obj* tvm_script_tir_alloc_buffer(tvm_script_builder* b,
+                                                const tvm_script_buffer_args* a) {
+  return tvm_script__tir_alloc_buffer(b, a, true);
 }
 
 tvm_tir_buffer_obj* tvm_script_tir_decl_buffer_enter(tvm_script_builder* b,

@@ -127,6 +127,34 @@ static tvm_tir_expr_obj* ramp_index(const index_val* iv, const tvm_tir_buffer_ob
   return r;
 }
 
+/* Buffer indices of mixed bit widths (an int64 loop variable next to an int32 one, T.grid(n, 4)
+ * with an int64 n): upstream keeps them as written and widens them when the access is
+ * flattened; here the narrower integer indices are cast to the widest width (a literal becomes
+ * a literal of that width), which keeps the value, so every later pass sees one index width
+ * (docs/tir-decisions.md). Non-integer and bool indices are left to the constructor's checks.
+ * Each item is an owned PrimExpr; 0, or -1 (unlocated) when a cast fails. */
+static int widen_index_items(TVMFFIAny* items, int64_t n) {
+  int bits = 0;
+  bool mixed = false;
+  for (int64_t i = 0; i < n; ++i) {
+    DLDataType t = ((const tvm_tir_expr_obj*)items[i].v_obj)->dtype;
+    if (!tvm_tir_dtype_is_integer(t) || t.bits == 1) return 0;
+    mixed |= i > 0 && t.bits != bits;
+    if (t.bits > bits) bits = t.bits;
+  }
+  for (int64_t i = 0; mixed && i < n; ++i) {
+    tvm_tir_expr_obj* e = (tvm_tir_expr_obj*)items[i].v_obj;
+    if (e->dtype.bits == bits) continue;
+    DLDataType t = e->dtype;
+    t.bits = (uint8_t)bits;
+    tvm_tir_expr_obj* c = tvm_tir_cast(t, e);
+    if (!c) return -1;
+    tvm_ffi_any_release(&items[i]);
+    items[i] = tvm_ffi_any_obj(c);
+  }
+  return 0;
+}
+
 /* The indices of buffer[...] as an Array of PrimExpr (slices become Ramps). Unlocated error. */
 static void* buffer_indices(const tvm_tir_buffer_obj* buf, const index_val* iv, int64_t n) {
   tvm_script_items idx;
@@ -140,7 +168,7 @@ static void* buffer_indices(const tvm_tir_buffer_obj* buf, const index_val* iv, 
     }
     tvm_script_items_push(&idx, e);
   }
-  void* arr = tvm_script_items_to_array(&idx);
+  void* arr = widen_index_items(idx.items, idx.n) == 0 ? tvm_script_items_to_array(&idx) : NULL;
   tvm_script_items_free(&idx);
   return arr;
 }
@@ -229,7 +257,7 @@ static int scalar_buffer_indices(script_parser* p, ast_exprs indices, int64_t n,
     if (!e) return -1;
     vals[i] = tvm_ffi_any_obj(e);
   }
-  return 0;
+  return widen_index_items(vals, n);
 }
 
 /* The Buffer a subscripted name is bound to (borrowed), as tvm_script__eval would evaluate that

@@ -199,7 +199,10 @@ static int buffer_builtin(tvm_script_call* call, TVMFFIAny* out, buffer_api api)
   }
   tvm_tir_buffer_obj* buf = api == BUF_PLAIN ? tvm_script_tir_buffer(&ba)
                             : api == BUF_ALLOC
-                                ? tvm_script_tir_alloc_buffer(call->builder, &ba)
+                                ? tvm_script__tir_alloc_buffer(
+                                      call->builder, &ba,
+                                      call->ctx == TVM_SCRIPT_CTX_ASSIGN ||
+                                          call->ctx == TVM_SCRIPT_CTX_STMT)
                                 : tvm_script_tir_decl_buffer_enter(call->builder, &ba, rest);
   tvm_ffi_release(ba.shape);
   release3(owned);

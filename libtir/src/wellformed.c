@@ -657,12 +657,9 @@ static bool is_reduce(const void* iv) {
 static int visit_block(wf* w, const tvm_tir_sblock_obj* b) {
   int64_t ni = tvm_ffi_seq_size(b->iter_vars);
   int64_t na = tvm_ffi_seq_size(b->alloc_buffers), nm = tvm_ffi_seq_size(b->match_buffers);
-  const char* bname = tvm_ffi_str_cstr(b->name_hint);
-  bool has_reduce = false;
   /* Iter vars: domains are uses outside the block; the vars are bound in it. */
   for (int64_t i = 0; i < ni; ++i) {
     const tvm_tir_iter_var_obj* iv = tvm_ffi_seq_obj_at(b->iter_vars, i);
-    has_reduce |= is_reduce(iv);
     int rc = wpush_attr(w, "iter_vars");
     if (rc == 0) {
       rc = wpush_item(w, i);
@@ -674,12 +671,8 @@ static int visit_block(wf* w, const tvm_tir_sblock_obj* b) {
     }
     if (rc != 0) return -1;
   }
-  if (b->init && !has_reduce) {
-    return fail_at(&w->v, "init", -1,
-                   "block `%s` has an init statement but no reduction (kCommReduce) iter var "
-                   "(init rule)",
-                   bname);
-  }
+  /* An init in a block without a kCommReduce iter var is well formed: it runs every time
+   * (upstream's verifier accepts it; LowerInitBlock emits it unconditionally). */
   for (int64_t i = 0; i < ni; ++i) {
     const tvm_tir_iter_var_obj* iv = tvm_ffi_seq_obj_at(b->iter_vars, i);
     fact* vf = NULL;

@@ -249,6 +249,31 @@ TEST(declared_buffers) {
     DIFF_SCRIPT("decl_buffer_forms.py", fns[k]);
 }
 
+/* T.alloc_buffer outside any block: in a for body, a T.grid (local scope), an if branch (both
+ * branches taken), under a let, in a while body: statement-level allocations. */
+TEST(alloc_buffer_in_statements) {
+  static const char* fns[] = {"in_for", "in_grid_local", "under_let", "in_while"};
+  for (size_t k = 0; k < sizeof(fns) / sizeof(fns[0]); ++k)
+    DIFF_SCRIPT("alloc_buffer_in_stmt.py", fns[k]);
+  DIFF_SCRIPT("alloc_buffer_in_stmt.py", "in_if");
+  DIFF_SCRIPT("alloc_buffer_in_stmt.py", "in_if", .sym = -3, .seed = 9);
+}
+
+/* Buffer indices of mixed bit widths (int64 next to int32), widened by the parser. */
+TEST(mixed_index_widths) {
+  DIFF_SCRIPT("mixed_index_widths.py", "grid_i64");
+  DIFF_SCRIPT("mixed_index_widths.py", "grid_i64", .sym = 3, .seed = 5);
+  DIFF_SCRIPT("mixed_index_widths.py", "loops_i64_i32");
+  DIFF_SCRIPT("mixed_index_widths.py", "index_arith");
+  DIFF_SCRIPT("mixed_index_widths.py", "block_axes");
+}
+
+/* T.init() in blocks without a reduction iter var: the init runs every time. */
+TEST(init_without_reduction) {
+  DIFF_SCRIPT("init_without_reduction.py", "spatial_init");
+  DIFF_SCRIPT("init_without_reduction.py", "opaque_init");
+}
+
 /* Allocations with strides and an elem_offset (an alloc_buffer with them was a lowering error). */
 TEST(strided_allocations) {
   DIFF_SCRIPT("alloc_strided.py", "allocate_strided");
@@ -354,6 +379,9 @@ int main(void) {
   RUN(handle_parameters);
   RUN(declared_buffers);
   RUN(strided_allocations);
+  RUN(alloc_buffer_in_statements);
+  RUN(mixed_index_widths);
+  RUN(init_without_reduction);
   RUN(hints);
   RUN(parameters_and_matches);
   RUN(later_defined_dims);

@@ -145,7 +145,8 @@ static int run_ab(const void* ir, int64_t n, float* out) {
   gpu_buf_init(&b, 1, n, 0, NULL);
   for (int64_t i = 0; i < n; ++i) a.data[i] = (float)(i + 1);
   TVMFFIAny args[2] = {gpu_arg(&a), gpu_arg(&b)};
-  int rc = tvm_tir_interp_run(ir, NULL, args, 2, NULL);
+  bool mod = tvm_tir_kind_of(ir) == TVM_TIR_KIND_IRModule;
+  int rc = tvm_tir_interp_run(ir, mod ? "k" : NULL, args, 2, NULL);
   memcpy(out, b.data, (size_t)n * 4);
   gpu_buf_free(&a);
   gpu_buf_free(&b);
@@ -196,6 +197,39 @@ TEST(shared_allocation_inside_launch_is_per_block) {
     gpu_fail_(__LINE__, "run");
   }
   tvm_ffi_release(f);
+}
+
+/* T.alloc_buffer after T.launch_thread, outside any block (upstream's statement-level
+ * allocation): the shared one is the block's, the local one each thread's, as T.decl_buffer; the
+ * same kernel runs after each GPU pass (tests/corpus/tir/alloc_buffer_in_stmt.py has it too). */
+TEST(alloc_buffer_inside_launch_thread) {
+  void* f = parse_text(KERNEL_HEAD
+                       "    bx = T.launch_thread(\"blockIdx.x\", 2)\n"
+                       "    sh = T.alloc_buffer((32,), \"float32\", scope=\"shared\")\n"
+                       "    tx = T.launch_thread(\"threadIdx.x\", 32)\n"
+                       "    loc = T.alloc_buffer((1,), \"float32\", scope=\"local\")\n"
+                       "    loc[0] = A[bx * 32 + tx]\n"
+                       "    sh[tx] = loc[0]\n"
+                       "    T.tvm_storage_sync(\"shared\")\n"
+                       "    B[bx * 32 + tx] = sh[31 - tx] + loc[0]\n");
+  void* st[4] = {f, NULL, NULL, NULL};
+  st[1] = f ? tvm_tir_lower(f, NULL) : NULL;
+  st[2] = st[1] ? tvm_tir_transform_lower_thread_bindings(st[1]) : NULL;
+  st[3] = st[2] ? tvm_tir_transform_thread_sync(st[2]) : NULL;
+  if (f && !st[3]) gpu_fail_(__LINE__, "lowering");
+  for (int s = 0; s < 4 && st[s]; ++s) {
+    float out[64];
+    if (run_ab(st[s], 64, out) == 0) {
+      for (int i = 0; i < 64; ++i) {
+        int b = i / 32, t = i % 32;
+        CHECK(out[i] == (float)(b * 32 + (31 - t) + 1) + (float)(i + 1));
+      }
+    } else {
+      fprintf(stderr, "stage %d:\n", s);
+      gpu_fail_(__LINE__, "run");
+    }
+  }
+  for (int s = 0; s < 4; ++s) tvm_ffi_release(st[s]);
 }
 
 static void expect_run_error_(int line, const char* text, const char* kind, const char* part) {
@@ -493,6 +527,7 @@ int main(void) {
   RUN(kernels_against_c_and_every_stage);
   RUN(barrier_runs_threads_in_lockstep);
   RUN(shared_allocation_inside_launch_is_per_block);
+  RUN(alloc_buffer_inside_launch_thread);
   RUN(barrier_errors);
   RUN(barrier_between_thread_loops_is_a_no_op);
   RUN(thread_sync_inserts_the_barriers_of_sibling_loops);

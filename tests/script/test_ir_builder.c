@@ -312,6 +312,47 @@ TEST(root_alloc_buffer_and_axis) {
   for (size_t n = 0; n < sizeof(objs) / sizeof(objs[0]); ++n) tvm_ffi_release(objs[n]);
 }
 
+/* T.alloc_buffer inside a loop with no block around it: a DeclBuffer without data for the rest
+ * of the loop body (upstream's statement-level allocation); data= there is a ValueError. */
+TEST(alloc_buffer_in_loop_is_statement_level) {
+  tvm_script_builder* b = tvm_script_builder_new();
+  CHECK_OK(tvm_script_tir_prim_func_enter(b, false));
+  CHECK_OK(tvm_script_tir_func_name(b, "f"));
+  tvm_tir_buffer_obj* A =
+      OK(buffer_param(b, "A", TVM_TIR_FLOAT32, tvm_tir_list_take(tvm_tir_int(4))));
+  void* i = OK(loop(b, "i", 4));
+  tvm_script_buffer_args ba;
+  tvm_script_buffer_args_init(&ba);
+  ba.name = "t";
+  ba.shape = tvm_tir_list_take(tvm_tir_int(1));
+  ba.data = A->data;
+  CHECK(tvm_script_tir_alloc_buffer(b, &ba) == NULL);
+  CHECK_RAISED("ValueError", "takes no data=");
+  ba.data = NULL;
+  tvm_tir_buffer_obj* t = OK(tvm_script_tir_alloc_buffer(b, &ba));
+  tvm_ffi_release(ba.shape);
+  CHECK(tvm_script_builder_frame_kind(b, 0) == TVM_SCRIPT_FRAME_DECL_BUFFER);
+  void* idx0 = tvm_tir_list_take(tvm_tir_int(0));
+  void* v = tvm_tir_load_take(ref(A), ref(i));
+  CHECK_OK(tvm_script_tir_buffer_store(b, t, v, idx0));
+  void* idx = tvm_tir_list_take(ref(i));
+  void* v2 = tvm_tir_load_take(ref(t), tvm_tir_int(0));
+  CHECK_OK(tvm_script_tir_buffer_store(b, A, v2, idx));
+  exit_n(b, 2);
+  void* fn = OK(tvm_script_builder_result(b));
+  tvm_script_builder_free(b);
+  EXPECT_WELL_FORMED(fn);
+  EXPECT_TEXT(fn,
+              "@T.prim_func\n"
+              "def f(A: T.Buffer((4,), \"float32\")):\n"
+              "    for i in range(4):\n"
+              "        t = T.decl_buffer((1,), \"float32\")\n"
+              "        t[0] = A[i]\n"
+              "        A[i] = t[0]");
+  void* objs[] = {fn, A, i, t, idx0, v, idx, v2};
+  for (size_t n = 0; n < sizeof(objs) / sizeof(objs[0]); ++n) tvm_ffi_release(objs[n]);
+}
+
 TEST(match_buffer_on_handle_and_private) {
   tvm_script_builder* b = tvm_script_builder_new();
   CHECK_OK(tvm_script_tir_prim_func_enter(b, true));
@@ -827,6 +868,7 @@ int main(void) {
   RUN(elementwise);
   RUN(matmul_blocks_remap_init);
   RUN(root_alloc_buffer_and_axis);
+  RUN(alloc_buffer_in_loop_is_statement_level);
   RUN(match_buffer_on_handle_and_private);
   RUN(control_flow_and_scoped_statements);
   RUN(module_forward_reference);

@@ -158,8 +158,10 @@ tvm_tir_buffer_obj* tvm_script_tir_buffer(const tvm_script_buffer_args* a);
 tvm_tir_buffer_obj* tvm_script_tir_match_buffer(tvm_script_builder* b, const void* param,
                                                 const tvm_script_buffer_args* a);
 /* T.sblock_alloc_buffer / T.alloc_buffer: allocated by the innermost block frame (anywhere up
- * the stack, as upstream); with none, directly in a PrimFunc frame, it goes to the implicit root
- * block (see tvm_script_tir_func_root_block). */
+ * the stack); with none, directly in a PrimFunc frame, it goes to the implicit root block (see
+ * tvm_script_tir_func_root_block); with none, inside another statement frame of a PrimFunc (a
+ * for body, T.launch_thread, ...), it opens a DeclBuffer frame for the rest of that body whose
+ * buffer has a fresh data Var (upstream's statement-level allocation; `a->data` must be NULL). */
 tvm_tir_buffer_obj* tvm_script_tir_alloc_buffer(tvm_script_builder* b,
                                                 const tvm_script_buffer_args* a);
 /* A = T.decl_buffer(...) (rest_of_body) / with T.decl_buffer(...) as A: a DeclBuffer frame. */

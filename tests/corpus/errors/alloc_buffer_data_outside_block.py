@@ -1,0 +1,9 @@
+# expect: ValueError 8:13
+from tvm.script import tirx as T
+
+
+@T.prim_func
+def f(A: T.Buffer((8,), "float32")):
+    for i in range(8):
+        B = T.alloc_buffer((8,), "float32", data=A.data)
+        B[i] = A[i]
