@@ -392,6 +392,17 @@ bool tvm_tir__sched_marked(const tvm_tir_prim_func_obj* f) {
   return v && tvm_ffi_any_as_bool(v, &b) && b;
 }
 
+void* tvm_tir__sched_rewrite_loops(const tvm_tir_prim_func_obj* f, tvm_tir_mutate_fn post_for) {
+  if (tvm_tir__sched_marked(f)) return tvm_tir_ref((void*)f);
+  tvm_tir_mutator m = {0};
+  m.post[TVM_TIR_KIND_For] = post_for;
+  void* body = tvm_tir_mutate(&m, f->body);
+  if (!body) return NULL;
+  void* r = tvm_tir__xform_with_body(f, body);
+  tvm_ffi_release(body);
+  return r;
+}
+
 /* ---- Work -------------------------------------------------------------------------------- */
 enum { SYMBOLIC_EXTENT = 1 << 20 };
 static const int64_t kWorkCap = INT64_MAX / 4;

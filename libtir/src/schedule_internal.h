@@ -98,4 +98,8 @@ void* tvm_tir__sched_sink(const sched_sink* k, const void* body, bool* out_error
 /* Function-level gate shared by the rules: whether f is marked scheduled. */
 bool tvm_tir__sched_marked(const tvm_tir_prim_func_obj* f);
 
+/* The rules that rewrite loops bottom-up: f (a new reference to it when marked scheduled) with
+ * post_for applied to every For of its body, innermost first. */
+void* tvm_tir__sched_rewrite_loops(const tvm_tir_prim_func_obj* f, tvm_tir_mutate_fn post_for);
+
 #endif /* TVM_TIR_SRC_SCHEDULE_INTERNAL_H_ */

@@ -173,16 +173,7 @@ static void* reduce_for(tvm_tir_mutator* m, const void* node) {
   return out;
 }
 
-static void* run(const tvm_tir_prim_func_obj* f) {
-  if (tvm_tir__sched_marked(f)) return tvm_tir_ref((void*)f);
-  tvm_tir_mutator m = {0};
-  m.post[TVM_TIR_KIND_For] = reduce_for;
-  void* body = tvm_tir_mutate(&m, f->body);
-  if (!body) return NULL;
-  void* r = tvm_tir__xform_with_body(f, body);
-  tvm_ffi_release(body);
-  return r;
-}
+static void* run(const tvm_tir_prim_func_obj* f) { return tvm_tir__sched_rewrite_loops(f, reduce_for); }
 
 void* tvm_tir_schedule_vector_reduce(const void* mod_or_func, const tvm_tir_schedule_target* t) {
   tvm_tir_schedule_target d = tvm_tir_schedule_target_default();
