@@ -12,6 +12,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <tvm/ffi/ffi.h>
 
@@ -105,6 +106,26 @@ static int g_tests_failed;
       g_test_failed_checks++;                                                             \
     }                                                                                     \
   } while (0)
+
+/* The whole file at path (malloc'd, NUL-terminated, its length in *len), or NULL when it cannot
+ * be read. */
+static inline char* test_read_file(const char* path, size_t* len) {
+  FILE* f = fopen(path, "rb");
+  if (!f) return NULL;
+  tvm_ffi_strbuf b = {0};
+  char chunk[4096];
+  size_t got;
+  while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0) tvm_ffi_strbuf_append(&b, chunk, got);
+  fclose(f);
+  char* text = malloc(b.size + 1);
+  if (text) {
+    if (b.size) memcpy(text, b.data, b.size);
+    text[b.size] = '\0';
+    *len = b.size;
+  }
+  tvm_ffi_strbuf_free(&b);
+  return text;
+}
 
 static inline int test_summary(void) {
   printf("%d passed, %d failed\n", g_tests_passed, g_tests_failed);

@@ -8,34 +8,11 @@
 #include <tvm/script/parser.h>
 
 #include "codegen_testing.h"
+#include "script_testing.h"
 
 #ifndef TVM_CORPUS_DIR
 #error "TVM_CORPUS_DIR must name tests/corpus"
 #endif
-
-/* tests/corpus/tir/<file> parsed (a new reference), or NULL with a failed check. */
-static void* parse_corpus_(int line, const char* file) {
-  char path[1024];
-  snprintf(path, sizeof(path), "%s/tir/%s", TVM_CORPUS_DIR, file);
-  FILE* fp = fopen(path, "rb");
-  if (!fp) {
-    fprintf(stderr, "line %d: cannot open %s\n", line, path);
-    g_test_failed_checks++;
-    return NULL;
-  }
-  tvm_ffi_strbuf b = {0};
-  char chunk[4096];
-  size_t got;
-  while ((got = fread(chunk, 1, sizeof(chunk), fp)) > 0) tvm_ffi_strbuf_append(&b, chunk, got);
-  fclose(fp);
-  tvm_script_parse_options opts;
-  tvm_script_parse_options_init(&opts);
-  opts.filename = file;
-  void* ir = tvm_script_parse(b.data ? b.data : "", b.size, &opts);
-  tvm_ffi_strbuf_free(&b);
-  if (!ir) interp_fail_(line, "parse failed");
-  return ir;
-}
 
 /* The PrimFunc `name` of ir (a module or a PrimFunc), a new reference. */
 static void* func_of(const void* ir, const char* name) {
@@ -49,7 +26,7 @@ static void* func_of(const void* ir, const char* name) {
 /* Parse file, lower and build it, and run function `name` compiled and interpreted on the same
  * random arguments (options o), comparing every buffer and the returned value. */
 static void diff_script_(int line, const char* file, const char* name, const cg_opts* o) {
-  void* ir = parse_corpus_(line, file);
+  void* ir = test_parse_file_(line, TVM_CORPUS_DIR "/tir", file);
   if (!ir) return;
   bool is_mod = tvm_tir_kind_of(ir) == TVM_TIR_KIND_IRModule;
   void* lowered = tvm_tir_lower(ir, NULL);
@@ -106,7 +83,7 @@ static void diff_script_(int line, const char* file, const char* name, const cg_
 TEST(later_defined_dims) {
   DIFF_SCRIPT("later_defined_dims.py", "flat_to_rows");
   DIFF_SCRIPT("later_defined_dims.py", "flat_to_rows", .sym = 2, .seed = 5);
-  void* ir = parse_corpus_(__LINE__, "later_defined_dims.py");
+  void* ir = test_parse_file(TVM_CORPUS_DIR "/tir", "later_defined_dims.py");
   void* lowered = ir ? tvm_tir_lower(ir, NULL) : NULL;
   void* m = lowered ? tvm_codegen_build(lowered, "llvm", NULL) : NULL;
   CHECK(m != NULL);
@@ -143,7 +120,7 @@ TEST(calls_between_prim_funcs) {
 /* A callee's error comes back through the caller: the call returns -1 with the callee's error,
  * and the caller's heap allocation is released (the ASan build checks the leak). */
 TEST(call_error_propagates) {
-  void* ir = parse_corpus_(__LINE__, "module_call_error.py");
+  void* ir = test_parse_file(TVM_CORPUS_DIR "/tir", "module_call_error.py");
   void* lowered = ir ? tvm_tir_lower(ir, NULL) : NULL;
   void* m = lowered ? tvm_codegen_build(lowered, "llvm", NULL) : NULL;
   CHECK(m != NULL);
@@ -327,7 +304,7 @@ TEST(real_program_forms) {
  * memory the caller declares to the interpreter (tvm_tir_interp_run_with_memory), which
  * without that declaration refuses the access; a DLTensor pointer passed as itself. */
 TEST(handle_parameters) {
-  void* ir = parse_corpus_(__LINE__, "handle_params.py");
+  void* ir = test_parse_file(TVM_CORPUS_DIR "/tir", "handle_params.py");
   void* lowered = ir ? tvm_tir_lower(ir, NULL) : NULL;
   void* m = lowered ? tvm_codegen_build(lowered, "llvm", NULL) : NULL;
   CHECK(m != NULL);

@@ -15,44 +15,8 @@
 #include "relax_models.h"
 #include "pass_roundtrip.h"
 #include "relax_testing.h"
+#include "values_testing.h"
 #include "exec_mode_testing.h"
-
-static uint64_t g_rng = 0x1234567887654321ull;
-static float rndf(void) {
-  g_rng ^= g_rng << 13, g_rng ^= g_rng >> 7, g_rng ^= g_rng << 17;
-  return (float)((double)(g_rng >> 11) / 9007199254740992.0 * 4.0 - 2.0);
-}
-
-static void* rand_tensor(int ndim, const int64_t* shape) {
-  void* t = tvm_ffi_tensor_empty(shape, ndim, F32, (DLDevice){kDLCPU, 0});
-  int64_t n = tvm_ffi_dltensor_numel(tvm_ffi_tensor_dl(t));
-  float* p = tvm_ffi_tensor_dl(t)->data;
-  for (int64_t i = 0; i < n; ++i) p[i] = rndf();
-  return t;
-}
-
-/* Compare two tensors (or tuples of tensors) elementwise. */
-static int max_diff_bad_tol(const TVMFFIAny* a, const TVMFFIAny* b, double tol);
-static int max_diff_bad(const TVMFFIAny* a, const TVMFFIAny* b) { return max_diff_bad_tol(a, b, 1e-5); }
-static int max_diff_bad_tol(const TVMFFIAny* a, const TVMFFIAny* b, double tol) {
-  if (a->type_index == kTVMFFIArray) {
-    int bad = 0;
-    for (int64_t i = 0; i < tvm_ffi_seq_size(a->v_obj); ++i) {
-      bad += max_diff_bad_tol(tvm_ffi_seq_at(a->v_obj, i), tvm_ffi_seq_at(b->v_obj, i), tol);
-    }
-    return bad;
-  }
-  const DLTensor* x = tvm_ffi_tensor_dl(a->v_obj);
-  const DLTensor* y = tvm_ffi_tensor_dl(b->v_obj);
-  int64_t n = tvm_ffi_dltensor_numel(x);
-  if (n != tvm_ffi_dltensor_numel(y)) return 1;
-  int bad = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    double u = ((const float*)x->data)[i], v = ((const float*)y->data)[i];
-    if (!(fabs(u - v) <= tol * (1 + fabs(v)))) ++bad;
-  }
-  return bad;
-}
 
 /* main(x: (n, 4), b: (4,)): lv = exp(x) + b; if cond: r = relu(lv) else r = sigmoid(lv);
  * m = match_cast(r, (n, 4)); return (m, x * b) */
@@ -117,8 +81,8 @@ TEST(compiled_model_matches_evaluator) {
   for (int trial = 0; trial < 4; ++trial) {
     int64_t batch = 1 + trial * 3;
     int64_t sx[2] = {batch, 4}, sb[1] = {4};
-    void* x = rand_tensor(2, sx);
-    void* b = rand_tensor(1, sb);
+    void* x = rv_rand(2, sx);
+    void* b = rv_rand(1, sb);
     void* c = tvm_ffi_tensor_empty(NULL, 0, tvm_ffi_dtype(kDLBool, 8, 1), (DLDevice){kDLCPU, 0});
     *(uint8_t*)tvm_ffi_tensor_dl(c)->data = (uint8_t)(trial & 1);
     /* The bool condition: the model declares it bool (uint1); a DLPack bool tensor. */
@@ -128,7 +92,7 @@ TEST(compiled_model_matches_evaluator) {
     CHECK_OK(tvm_relax_eval(mod, "main", args, 3, &want));
     CHECK_OK(tvm_vm_invoke(vm, "main", args, 3, &got));
     if (want.type_index == kTVMFFIArray && got.type_index == kTVMFFIArray) {
-      CHECK_EQ_INT(max_diff_bad(&got, &want), 0);
+      CHECK_EQ_INT(rv_differ(&got, &want, 1e-5), 0);
     } else {
       CHECK(0);
     }
@@ -138,8 +102,8 @@ TEST(compiled_model_matches_evaluator) {
   }
   /* A wrong shape is refused by the compiled function's entry checks. */
   int64_t s5[1] = {5}, sx[2] = {2, 4};
-  void* x = rand_tensor(2, sx);
-  void* b5 = rand_tensor(1, s5);
+  void* x = rv_rand(2, sx);
+  void* b5 = rv_rand(1, s5);
   void* c = tvm_ffi_tensor_empty(NULL, 0, tvm_tir_dtype_bool(), (DLDevice){kDLCPU, 0});
   TVMFFIAny args[3] = {tvm_ffi_any_obj(x), tvm_ffi_any_obj(b5), tvm_ffi_any_obj(c)}, got;
   CHECK(tvm_vm_invoke(vm, "main", args, 3, &got) != 0);
@@ -174,8 +138,8 @@ TEST(unlegalized_module_is_refused) {
  * legalized module; returns the number of mismatching elements (or 1 on an error). */
 static int mlp_mismatches(tvm_vm* vm, const tvm_tir_ir_module_obj* legal, int64_t batch, int64_t hidden) {
   int64_t sx[2] = {batch, hidden}, sw[2] = {hidden, hidden};
-  void* x = rand_tensor(2, sx);
-  void* w = rand_tensor(2, sw);
+  void* x = rv_rand(2, sx);
+  void* w = rv_rand(2, sw);
   /* Weights of about 1/hidden keep the activations of the order of the inputs, so the float
    * rounding of the two sides (summation order, contraction) stays within the tolerance. */
   float* wp = tvm_ffi_tensor_dl(w)->data;
@@ -184,7 +148,7 @@ static int mlp_mismatches(tvm_vm* vm, const tvm_tir_ir_module_obj* legal, int64_
   int bad = 1;
   if (tvm_relax_eval(legal, "main", args, 2, &want) == 0) {
     if (tvm_vm_invoke(vm, "main", args, 2, &got) == 0) {
-      bad = max_diff_bad(&got, &want);
+      bad = rv_differ(&got, &want, 1e-5);
       tvm_ffi_any_release(&got);
     } else {
       void* e = tvm_ffi_error_take();
@@ -250,8 +214,8 @@ static size_t mlp_pool_bytes(unsigned mask) {
   CHECK(vm != NULL);
   if (vm) {
     int64_t sx[2] = {64, 256}, sw[2] = {256, 256};
-    void* x = rand_tensor(2, sx);
-    void* w = rand_tensor(2, sw);
+    void* x = rv_rand(2, sx);
+    void* w = rv_rand(2, sw);
     TVMFFIAny args[2] = {tvm_ffi_any_obj(x), tvm_ffi_any_obj(w)}, got;
     if (tvm_vm_invoke(vm, "main", args, 2, &got) == 0) tvm_ffi_any_release(&got);
     else CHECK_OK(-1);
@@ -282,7 +246,7 @@ TEST(planning_and_kills_lower_peak_memory) {
 TEST(kill_of_a_non_variable_is_refused) {
   tvm_relax_var_obj* x = rt_var_take("x", rt_tensor(F32, 1, (int64_t)4));
   int64_t shape[1] = {4};
-  void* data = rand_tensor(1, shape);
+  void* data = rv_rand(1, shape);
   tvm_relax_expr_obj* k = tvm_relax_constant_new(data, NULL);
   tvm_relax_expr_obj* kill = RT_CALL("relax.memory.kill_tensor", NULL, k);
   void* params = rt_array(1, x);
@@ -325,7 +289,7 @@ TEST(transformer_compiled_matches_evaluator) {
     for (int32_t d = 0; d < t->ndim; ++d) {
       if (!tvm_tir_as_const_int(tvm_ffi_seq_obj_at(dims, d), &shape[d])) shape[d] = 3; /* n */
     }
-    args[i] = tvm_ffi_any_obj(rand_tensor(t->ndim, shape));
+    args[i] = tvm_ffi_any_obj(rv_rand(t->ndim, shape));
   }
   TVMFFIAny want, got;
   CHECK_OK(tvm_relax_eval(mod, "main", args, (int32_t)np, &want));
@@ -333,7 +297,7 @@ TEST(transformer_compiled_matches_evaluator) {
   if (want.type_index == kTVMFFITensor && got.type_index == kTVMFFITensor) {
     CHECK_EQ_INT(tvm_ffi_tensor_dl(got.v_obj)->shape[0], 3);
     /* Two layers of float32 with FMA contraction and LLVM's exp/erf against libm's: 1e-4. */
-    CHECK_EQ_INT(max_diff_bad_tol(&got, &want, 1e-4), 0);
+    CHECK_EQ_INT(rv_differ(&got, &want, 1e-4), 0);
   } else {
     CHECK(0);
   }

@@ -15,6 +15,7 @@
 #include <tvm/vm/vm.h>
 
 #include "relax_testing.h"
+#include "values_testing.h"
 #include "exec_mode_testing.h"
 
 /* Objects made while building a model, released together. */
@@ -26,18 +27,6 @@ static void* keep(void* obj) {
 }
 static void release_kept(void) {
   while (g_nkeep > 0) tvm_ffi_release(g_keep[--g_nkeep]);
-}
-
-static uint64_t g_rng = 0x9e3779b97f4a7c15ull;
-static void* rand_tensor(int ndim, const int64_t* shape) {
-  void* t = tvm_ffi_tensor_empty(shape, ndim, F32, (DLDevice){kDLCPU, 0});
-  int64_t n = tvm_ffi_dltensor_numel(tvm_ffi_tensor_dl(t));
-  float* p = tvm_ffi_tensor_dl(t)->data;
-  for (int64_t i = 0; i < n; ++i) {
-    g_rng ^= g_rng << 13, g_rng ^= g_rng >> 7, g_rng ^= g_rng << 17;
-    p[i] = (float)((double)(g_rng >> 11) / 9007199254740992.0 * 4.0 - 2.0);
-  }
-  return t;
 }
 
 static void* scalar_tensor(float v) {
@@ -222,21 +211,6 @@ static tvm_tir_ir_module_obj* higher_order_model(void) {
   return out;
 }
 
-/* ---- Checks --------------------------------------------------------------------------------- */
-static int mismatches(const TVMFFIAny* a, const TVMFFIAny* b) {
-  if (a->type_index != kTVMFFITensor || b->type_index != kTVMFFITensor) return 1;
-  const DLTensor* x = tvm_ffi_tensor_dl(a->v_obj);
-  const DLTensor* y = tvm_ffi_tensor_dl(b->v_obj);
-  int64_t n = tvm_ffi_dltensor_numel(x);
-  if (n != tvm_ffi_dltensor_numel(y)) return 1;
-  int bad = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    double u = ((const float*)x->data)[i], v = ((const float*)y->data)[i];
-    if (!(fabs(u - v) <= 1e-5 * (1 + fabs(v)))) ++bad;
-  }
-  return bad;
-}
-
 /* The number of Relax functions of mod. */
 static int relax_functions(const tvm_tir_ir_module_obj* mod) {
   int n = 0;
@@ -287,7 +261,7 @@ static void check_model_(int line, tvm_tir_ir_module_obj* mod, int want_funcs, m
     CHECK_OK(tvm_relax_eval(legal, "main", args, n, &want));
     CHECK_OK(tvm_relax_eval(lifted, "main", args, n, &after));
     CHECK_OK(tvm_vm_invoke(vm, "main", args, n, &got));
-    if (mismatches(&after, &want) || mismatches(&got, &want)) {
+    if (rv_differ(&after, &want, 1e-5) || rv_differ(&got, &want, 1e-5)) {
       fprintf(stderr, "line %d: trial %d: results differ\n", line, trial);
       CHECK(0);
     }
@@ -306,21 +280,21 @@ static void check_model_(int line, tvm_tir_ir_module_obj* mod, int want_funcs, m
 static int two_vec_args(int trial, TVMFFIAny* args) {
   int64_t s[1] = {4};
   (void)trial;
-  args[0] = tvm_ffi_any_obj(rand_tensor(1, s));
-  args[1] = tvm_ffi_any_obj(rand_tensor(1, s));
+  args[0] = tvm_ffi_any_obj(rv_rand(1, s));
+  args[1] = tvm_ffi_any_obj(rv_rand(1, s));
   return 2;
 }
 
 static int batch_args(int trial, TVMFFIAny* args) {
   int64_t sx[2] = {1 + 2 * trial, 4}, sy[1] = {4};
-  args[0] = tvm_ffi_any_obj(rand_tensor(2, sx));
-  args[1] = tvm_ffi_any_obj(rand_tensor(1, sy));
+  args[0] = tvm_ffi_any_obj(rv_rand(2, sx));
+  args[1] = tvm_ffi_any_obj(rv_rand(1, sy));
   return 2;
 }
 
 static int loop_args(int trial, TVMFFIAny* args) {
   int64_t s[1] = {4};
-  args[0] = tvm_ffi_any_obj(rand_tensor(1, s));
+  args[0] = tvm_ffi_any_obj(rv_rand(1, s));
   args[1] = tvm_ffi_any_obj(scalar_tensor((float)trial)); /* 0 .. 3 iterations */
   return 2;
 }

@@ -14,17 +14,7 @@
 
 #include "relax_pool.h"
 #include "relax_testing.h"
-
-static uint64_t g_rng = 0x2545F4914F6CDD1Dull;
-static void* rand_tensor(int64_t n) {
-  void* t = tvm_ffi_tensor_empty(&n, 1, F32, (DLDevice){kDLCPU, 0});
-  float* p = tvm_ffi_tensor_dl(t)->data;
-  for (int64_t i = 0; i < n; ++i) {
-    g_rng ^= g_rng << 13, g_rng ^= g_rng >> 7, g_rng ^= g_rng << 17;
-    p[i] = (float)((double)(g_rng >> 11) / 9007199254740992.0 - 0.5);
-  }
-  return t;
-}
+#include "values_testing.h"
 
 /* main(x: (4,), y: (4,)): `ops` chained adds h = h + y (from x), returned. */
 static tvm_tir_ir_module_obj* chain(int ops) {
@@ -80,8 +70,8 @@ TEST(long_function_matches_evaluator_and_bytecode) {
     tvm_vm* vc = tvm_vm_create(ec, &(DLDevice){kDLCPU, 0}, 1);
     tvm_vm* vb = tvm_vm_create(eb, &(DLDevice){kDLCPU, 0}, 1);
     for (int trial = 0; vc && vb && trial < 3; ++trial) {
-      void* x = rand_tensor(4);
-      void* y = rand_tensor(4);
+      void* x = rv_rand(1, (int64_t[]){4});
+      void* y = rv_rand(1, (int64_t[]){4});
       TVMFFIAny args[2] = {tvm_ffi_any_obj(x), tvm_ffi_any_obj(y)}, want, gc, gb;
       CHECK_OK(ref ? tvm_relax_eval(ref, "main", args, 2, &want) : -1);
       CHECK_OK(tvm_vm_invoke(vc, "main", args, 2, &gc));
@@ -105,7 +95,7 @@ TEST(long_function_matches_evaluator_and_bytecode) {
     int64_t nc = 0, nb = 0;
     void* fc = tvm_ffi_function_new(&nc, count_calls, NULL);
     void* fb = tvm_ffi_function_new(&nb, count_calls, NULL);
-    void* x = rand_tensor(4);
+    void* x = rv_rand(1, (int64_t[]){4});
     TVMFFIAny args[2] = {tvm_ffi_any_obj(x), tvm_ffi_any_obj(x)}, out;
     if (vc && vb) {
       CHECK_OK(tvm_vm_set_instrument(vc, fc));
@@ -128,8 +118,8 @@ TEST(bad_calls_are_located_errors) {
   tvm_vm* vm = ec ? tvm_vm_create(ec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
   CHECK(vm != NULL);
   if (vm) {
-    void* x = rand_tensor(4);
-    void* z = rand_tensor(5);
+    void* x = rv_rand(1, (int64_t[]){4});
+    void* z = rv_rand(1, (int64_t[]){5});
     TVMFFIAny out;
     TVMFFIAny one[1] = {tvm_ffi_any_obj(x)};
     CHECK(tvm_vm_invoke(vm, "main", one, 1, &out) != 0);

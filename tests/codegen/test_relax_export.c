@@ -14,55 +14,13 @@
 
 #include "codegen_testing.h"
 #include "relax_testing.h"
+#include "values_testing.h"
 #include "exec_mode_testing.h"
-
-static uint64_t g_rng = 0x9E3779B97F4A7C15ull;
-static double rnd(void) {
-  g_rng ^= g_rng << 13, g_rng ^= g_rng >> 7, g_rng ^= g_rng << 17;
-  return (double)(g_rng >> 11) / 9007199254740992.0 * 4.0 - 2.0;
-}
-
-static void* rand_tensor(DLDataType dt, int ndim, const int64_t* shape) {
-  void* t = tvm_ffi_tensor_empty(shape, ndim, dt, (DLDevice){kDLCPU, 0});
-  int64_t n = tvm_ffi_dltensor_numel(tvm_ffi_tensor_dl(t));
-  for (int64_t i = 0; i < n; ++i) {
-    if (dt.bits == 64) {
-      ((double*)tvm_ffi_tensor_dl(t)->data)[i] = rnd();
-    } else {
-      ((float*)tvm_ffi_tensor_dl(t)->data)[i] = (float)rnd();
-    }
-  }
-  return t;
-}
 
 static void* bool_scalar(bool v) {
   void* c = tvm_ffi_tensor_empty(NULL, 0, tvm_tir_dtype_bool(), (DLDevice){kDLCPU, 0});
   *(uint8_t*)tvm_ffi_tensor_dl(c)->data = v;
   return c;
-}
-
-/* The elements of a and b (tensors or tuples of tensors of float32) that differ. */
-static int count_bad(const TVMFFIAny* a, const TVMFFIAny* b) {
-  if (a->type_index != b->type_index) return 1;
-  if (a->type_index == kTVMFFIArray) {
-    if (tvm_ffi_seq_size(a->v_obj) != tvm_ffi_seq_size(b->v_obj)) return 1;
-    int bad = 0;
-    for (int64_t i = 0; i < tvm_ffi_seq_size(a->v_obj); ++i)
-      bad += count_bad(tvm_ffi_seq_at(a->v_obj, i), tvm_ffi_seq_at(b->v_obj, i));
-    return bad;
-  }
-  if (a->type_index != kTVMFFITensor) return 1;
-  const DLTensor* x = tvm_ffi_tensor_dl(a->v_obj);
-  const DLTensor* y = tvm_ffi_tensor_dl(b->v_obj);
-  if (x->ndim != y->ndim) return 1;
-  for (int i = 0; i < x->ndim; ++i)
-    if (x->shape[i] != y->shape[i]) return 1;
-  int64_t n = tvm_ffi_dltensor_numel(x), bad = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    double u = ((const float*)x->data)[i], v = ((const float*)y->data)[i];
-    if (!(fabs(u - v) <= 1e-5 * (1 + fabs(v)))) ++bad;
-  }
-  return (int)bad;
 }
 
 /* A branch of an If: a SeqExpr binding t = e and returning t. */
@@ -180,11 +138,11 @@ TEST(exported_model_matches_evaluator) {
   tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
   CHECK(vm != NULL);
   int64_t sw[2] = {8, 6}, sb[1] = {6};
-  void* w = rand_tensor(F32, 2, sw);
-  void* b = rand_tensor(F32, 1, sb);
+  void* w = rv_rand(2, sw);
+  void* b = rv_rand(1, sb);
   for (int trial = 0; vm && mod && trial < 4; ++trial) {
     int64_t sx[2] = {1 + trial * 3, 8};
-    void* x = rand_tensor(F32, 2, sx);
+    void* x = rv_rand(2, sx);
     void* c = bool_scalar(trial & 1);
     TVMFFIAny args[4] = {tvm_ffi_any_obj(x), tvm_ffi_any_obj(w), tvm_ffi_any_obj(b),
                          tvm_ffi_any_obj(c)};
@@ -192,7 +150,7 @@ TEST(exported_model_matches_evaluator) {
     CHECK_OK(tvm_relax_eval(mod, "main", args, 4, &want));
     CHECK_OK(tvm_vm_invoke(vm, "main", args, 4, &got));
     CHECK(got.type_index == kTVMFFIArray);
-    CHECK_EQ_INT(count_bad(&got, &want), 0);
+    CHECK_EQ_INT(rv_differ(&got, &want, 1e-5), 0);
     tvm_ffi_any_release(&want);
     tvm_ffi_any_release(&got);
     tvm_ffi_release(x), tvm_ffi_release(c);
@@ -201,10 +159,10 @@ TEST(exported_model_matches_evaluator) {
   /* Bad calls: each error names the function and the argument. */
   if (vm) {
     int64_t sx[2] = {3, 8}, s1[1] = {8}, sw5[2] = {8, 5};
-    void* x = rand_tensor(F32, 2, sx);
-    void* x1 = rand_tensor(F32, 1, s1);
-    void* x64 = rand_tensor(tvm_tir_dtype_float(64), 2, sx);
-    void* w5 = rand_tensor(F32, 2, sw5);
+    void* x = rv_rand(2, sx);
+    void* x1 = rv_rand(1, s1);
+    void* x64 = rv_rand_dtype(tvm_tir_dtype_float(64), 2, sx);
+    void* w5 = rv_rand(2, sw5);
     void* c = bool_scalar(true);
     TVMFFIAny args[4] = {tvm_ffi_any_obj(x1), tvm_ffi_any_obj(w), tvm_ffi_any_obj(b),
                          tvm_ffi_any_obj(c)};
@@ -244,21 +202,6 @@ static void put_u64(unsigned char* p, uint64_t v) {
   for (int i = 0; i < 8; ++i) p[i] = (unsigned char)(v >> (8 * i));
 }
 
-/* The whole file at path (malloc'ed), its size in *n. */
-static unsigned char* read_file(const char* path, size_t* n) {
-  FILE* f = fopen(path, "rb");
-  CHECK(f != NULL);
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long size = ftell(f);
-  rewind(f);
-  unsigned char* data = malloc((size_t)size);
-  *n = data ? fread(data, 1, (size_t)size, f) : 0;
-  fclose(f);
-  CHECK(*n == (size_t)size);
-  return data;
-}
-
 static void write_file(const char* path, const unsigned char* data, size_t n) {
   FILE* f = fopen(path, "wb");
   CHECK(f != NULL);
@@ -296,7 +239,8 @@ TEST(corrupted_library_bin_is_refused) {
   tmp_path(path, sizeof(path), "good");
   CHECK_OK(export_model(path));
   size_t n = 0;
-  unsigned char* lib = read_file(path, &n);
+  unsigned char* lib = (unsigned char*)test_read_file(path, &n);
+  CHECK(lib != NULL);
   unlink(path);
   if (!lib) return;
   /* The blob: nbytes, indptr {3: 0 1 1}, child_indices {1: 1}, then module 0's kind
@@ -367,8 +311,8 @@ TEST(model_without_kernels) {
   tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
   CHECK(vm != NULL);
   int64_t s1[1] = {4}, s2[2] = {2, 2};
-  void* tx = rand_tensor(F32, 1, s1);
-  void* ty = rand_tensor(F32, 2, s2);
+  void* tx = rv_rand(1, s1);
+  void* ty = rv_rand(2, s2);
   TVMFFIAny args[2] = {tvm_ffi_any_obj(tx), tvm_ffi_any_obj(ty)}, got = tvm_ffi_any_none();
   if (vm) CHECK_OK(tvm_vm_invoke(vm, "main", args, 2, &got));
   CHECK(got.type_index == kTVMFFIArray && tvm_ffi_seq_size(got.v_obj) == 2 &&

@@ -32,7 +32,7 @@ static int64_t compiled_diff(const tvm_tir_ir_module_obj* legal, double tol) {
       bad = -1;
     } else {
       if (tvm_vm_invoke(vm, "main", args, n, &got) == 0) {
-        bad += fm_diff(&got, &want, tol);
+        bad += rv_differ(&got, &want, tol);
         tvm_ffi_any_release(&got);
       } else {
         CHECK_OK(-1);

@@ -13,50 +13,15 @@
 #include <tvm/vm/vm.h>
 
 #include "relax_testing.h"
+#include "values_testing.h"
 #include "exec_mode_testing.h"
 
-static uint64_t g_rng = 0x5DEECE66Dull;
-static double rnd(void) {
-  g_rng ^= g_rng << 13, g_rng ^= g_rng >> 7, g_rng ^= g_rng << 17;
-  return (double)(g_rng >> 11) / 9007199254740992.0 * 4.0 - 2.0;
-}
-
-static void* rand_tensor(int ndim, const int64_t* shape, bool positive) {
-  void* t = tvm_ffi_tensor_empty(shape, ndim, F32, (DLDevice){kDLCPU, 0});
-  int64_t n = tvm_ffi_dltensor_numel(tvm_ffi_tensor_dl(t));
+/* Random values in [0.1, 2.1): a batch norm's variance. */
+static void* rand_positive(int ndim, const int64_t* shape) {
+  void* t = rv_rand(ndim, shape);
   float* p = tvm_ffi_tensor_dl(t)->data;
-  for (int64_t i = 0; i < n; ++i) p[i] = (float)(positive ? fabs(rnd()) + 0.1 : rnd());
+  for (int64_t i = 0; i < tvm_ffi_dltensor_numel(tvm_ffi_tensor_dl(t)); ++i) p[i] = fabsf(p[i]) + 0.1f;
   return t;
-}
-
-/* Elements of two results (tensors or tuples of them) that differ beyond a relative 1e-4. */
-static int bad(const TVMFFIAny* a, const TVMFFIAny* b) {
-  if (a->type_index == kTVMFFIArray) {
-    if (b->type_index != kTVMFFIArray || tvm_ffi_seq_size(a->v_obj) != tvm_ffi_seq_size(b->v_obj)) return 1;
-    int n = 0;
-    for (int64_t i = 0; i < tvm_ffi_seq_size(a->v_obj); ++i) {
-      n += bad(tvm_ffi_seq_at(a->v_obj, i), tvm_ffi_seq_at(b->v_obj, i));
-    }
-    return n;
-  }
-  if (a->type_index != kTVMFFITensor || b->type_index != kTVMFFITensor) return 1;
-  const DLTensor *x = tvm_ffi_tensor_dl(a->v_obj), *y = tvm_ffi_tensor_dl(b->v_obj);
-  int64_t n = tvm_ffi_dltensor_numel(x);
-  if (n != tvm_ffi_dltensor_numel(y) || x->ndim != y->ndim) return 1;
-  for (int i = 0; i < x->ndim; ++i) {
-    if (x->shape[i] != y->shape[i]) return 1;
-  }
-  int k = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    double u, v;
-    if (x->dtype.code == kDLFloat) {
-      u = ((const float*)x->data)[i], v = ((const float*)y->data)[i];
-    } else {
-      u = (double)((const int64_t*)x->data)[i], v = (double)((const int64_t*)y->data)[i];
-    }
-    if (!(fabs(u - v) <= 1e-4 * (1 + fabs(v)))) ++k;
-  }
-  return k;
 }
 
 /* Objects made while building a model, released at the end. */
@@ -177,9 +142,9 @@ TEST(cnn_compiled_matches_evaluator) {
   CHECK(!exec || vm != NULL);
   for (int64_t batch = 1; vm && batch <= 3; batch += 2) {
     int64_t xs[4] = {batch, 3, 8, 8}, ws[4] = {4, 3, 3, 3}, cs[1] = {4}, fs[2] = {64, 10}, is[1] = {3};
-    void* t[8] = {rand_tensor(4, xs, false), rand_tensor(4, ws, false), rand_tensor(1, cs, false),
-                  rand_tensor(1, cs, false), rand_tensor(1, cs, false), rand_tensor(1, cs, true),
-                  rand_tensor(2, fs, false),
+    void* t[8] = {rv_rand(4, xs), rv_rand(4, ws), rv_rand(1, cs),
+                  rv_rand(1, cs), rv_rand(1, cs), rand_positive(1, cs),
+                  rv_rand(2, fs),
                   tvm_ffi_tensor_empty(is, 1, I64, (DLDevice){kDLCPU, 0})};
     int64_t* ip = tvm_ffi_tensor_dl(t[7])->data;
     ip[0] = 7, ip[1] = 0, ip[2] = 3 + batch;
@@ -187,7 +152,7 @@ TEST(cnn_compiled_matches_evaluator) {
     for (int i = 0; i < 8; ++i) args[i] = tvm_ffi_any_obj(t[i]);
     CHECK_OK(tvm_relax_eval(mod, "main", args, 8, &want));
     CHECK_OK(tvm_vm_invoke(vm, "main", args, 8, &got));
-    CHECK_EQ_INT(bad(&got, &want), 0);
+    CHECK_EQ_INT(rv_differ(&got, &want, 1e-4), 0);
     tvm_ffi_any_release(&want), tvm_ffi_any_release(&got);
     for (int i = 0; i < 8; ++i) tvm_ffi_release(t[i]);
   }
@@ -275,12 +240,12 @@ TEST(misc_compiled_matches_evaluator) {
   tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
   for (int trial = 0; vm && trial < 2; ++trial) {
     int64_t xs[4] = {2, 3, 6, 5}, ks[3] = {4, 3, 3}, qs[2] = {2, 3};
-    void* t[3] = {rand_tensor(4, xs, false), rand_tensor(3, ks, false), rand_tensor(2, qs, false)};
+    void* t[3] = {rv_rand(4, xs), rv_rand(3, ks), rv_rand(2, qs)};
     TVMFFIAny args[3], want, got;
     for (int i = 0; i < 3; ++i) args[i] = tvm_ffi_any_obj(t[i]);
     CHECK_OK(tvm_relax_eval(mod, "main", args, 3, &want));
     CHECK_OK(tvm_vm_invoke(vm, "main", args, 3, &got));
-    CHECK_EQ_INT(bad(&got, &want), 0);
+    CHECK_EQ_INT(rv_differ(&got, &want, 1e-4), 0);
     tvm_ffi_any_release(&want), tvm_ffi_any_release(&got);
     for (int i = 0; i < 3; ++i) tvm_ffi_release(t[i]);
   }
@@ -363,13 +328,13 @@ TEST(newer_ops_compiled_match_evaluator) {
   for (int64_t batch = 1; vm && batch <= 3; batch += 2) {
     int64_t xs[4] = {batch, 4, 6, 6}, ws[4] = {4, 2, 3, 3}, qs[4] = {batch, 5, 2, 4}, ks[4] = {batch, 7, 1, 4},
             bs[4] = {1, 2, 5, 7};
-    void* t[5] = {rand_tensor(4, xs, false), rand_tensor(4, ws, false), rand_tensor(4, qs, false),
-                  rand_tensor(4, ks, false), rand_tensor(4, bs, false)};
+    void* t[5] = {rv_rand(4, xs), rv_rand(4, ws), rv_rand(4, qs),
+                  rv_rand(4, ks), rv_rand(4, bs)};
     TVMFFIAny args[5], want, got;
     for (int m = 0; m < 5; ++m) args[m] = tvm_ffi_any_obj(t[m]);
     CHECK_OK(tvm_relax_eval(mod, "main", args, 5, &want));
     CHECK_OK(tvm_vm_invoke(vm, "main", args, 5, &got));
-    CHECK_EQ_INT(bad(&got, &want), 0);
+    CHECK_EQ_INT(rv_differ(&got, &want, 1e-4), 0);
     tvm_ffi_any_release(&want), tvm_ffi_any_release(&got);
     for (int m = 0; m < 5; ++m) tvm_ffi_release(t[m]);
   }
@@ -422,11 +387,11 @@ TEST(composite_dims_compiled) {
   static const int64_t batches[3] = {1, 2, 5};
   for (int bi = 0; vm && legal && bi < 3; ++bi) {
     int64_t xs[2] = {batches[bi], 3}, m = batches[bi] * 3;
-    void* t = rand_tensor(2, xs, false);
+    void* t = rv_rand(2, xs);
     TVMFFIAny arg = tvm_ffi_any_obj(t), want, got;
     CHECK_OK(tvm_relax_eval(legal, "main", &arg, 1, &want));
     CHECK_OK(tvm_vm_invoke(vm, "main", &arg, 1, &got));
-    CHECK_EQ_INT(bad(&got, &want), 0);
+    CHECK_EQ_INT(rv_differ(&got, &want, 1e-4), 0);
     /* The oracle: running sums / exclusive products over the row-major elements. */
     const float* xv = tvm_ffi_tensor_dl(t)->data;
     int64_t wrong = 0;

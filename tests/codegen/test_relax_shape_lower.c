@@ -17,47 +17,8 @@
 #include "relax_models.h"
 #include "relax_pool.h"
 #include "relax_testing.h"
+#include "values_testing.h"
 #include "exec_mode_testing.h"
-
-static uint64_t g_rng = 0x5851f42d4c957f2dull;
-static float rndf(void) {
-  g_rng ^= g_rng << 13, g_rng ^= g_rng >> 7, g_rng ^= g_rng << 17;
-  return (float)((double)(g_rng >> 11) / 9007199254740992.0 * 4.0 - 2.0);
-}
-
-static void* rand_tensor(int ndim, const int64_t* shape) {
-  void* t = tvm_ffi_tensor_empty(shape, ndim, F32, (DLDevice){kDLCPU, 0});
-  int64_t n = tvm_ffi_dltensor_numel(tvm_ffi_tensor_dl(t));
-  float* p = tvm_ffi_tensor_dl(t)->data;
-  for (int64_t i = 0; i < n; ++i) p[i] = rndf();
-  return t;
-}
-
-/* Values (float32 tensors, tuples, ints, bools) that differ: shapes exactly, elements within a
- * rounding's worth (the compiled kernels may contract or reorder float operations). */
-static int differ(const TVMFFIAny* a, const TVMFFIAny* b) {
-  if (a->type_index != b->type_index) return 1;
-  if (a->type_index == kTVMFFIArray) {
-    int bad = tvm_ffi_seq_size(a->v_obj) != tvm_ffi_seq_size(b->v_obj);
-    for (int64_t i = 0; !bad && i < tvm_ffi_seq_size(a->v_obj); ++i) {
-      bad += differ(tvm_ffi_seq_at(a->v_obj, i), tvm_ffi_seq_at(b->v_obj, i));
-    }
-    return bad;
-  }
-  if (a->type_index == kTVMFFIInt || a->type_index == kTVMFFIBool) return a->v_int64 != b->v_int64;
-  if (a->type_index != kTVMFFITensor) return 1;
-  const DLTensor* x = tvm_ffi_tensor_dl(a->v_obj);
-  const DLTensor* y = tvm_ffi_tensor_dl(b->v_obj);
-  if (x->ndim != y->ndim) return 1;
-  for (int i = 0; i < x->ndim; ++i) {
-    if (x->shape[i] != y->shape[i]) return 1;
-  }
-  int64_t n = tvm_ffi_dltensor_numel(x), bad = 0;
-  const float* u = (const float*)((const char*)x->data + x->byte_offset);
-  const float* v = (const float*)((const char*)y->data + y->byte_offset);
-  for (int64_t i = 0; i < n; ++i) bad += !(fabs(u[i] - v[i]) <= 1e-5 * (1 + fabs(v[i])));
-  return (int)bad;
-}
 
 static void print_error(const char* what) {
   void* e = tvm_ffi_error_take();
@@ -75,7 +36,7 @@ static int compare(tvm_vm* vm, const tvm_tir_ir_module_obj* ref, const TVMFFIAny
   }
   int bad = 1;
   if (tvm_vm_invoke(vm, "main", args, n, &got) == 0) {
-    bad = differ(&got, &want);
+    bad = rv_differ(&got, &want, 1e-5);
     tvm_ffi_any_release(&got);
   } else {
     print_error("vm");
@@ -137,8 +98,8 @@ TEST(concat_of_symbolic_dims) {
   CHECK(b.vm != NULL);
   for (int64_t n = 1; b.vm && n <= 9; n += 4) {
     int64_t s[2] = {n, 4};
-    void* x = rand_tensor(2, s);
-    void* y = rand_tensor(2, s);
+    void* x = rv_rand(2, s);
+    void* y = rv_rand(2, s);
     TVMFFIAny args[2] = {tvm_ffi_any_obj(x), tvm_ffi_any_obj(y)};
     CHECK_EQ_INT(compare(b.vm, b.ref, args, 2), 0);
     tvm_ffi_release(x), tvm_ffi_release(y);
@@ -151,7 +112,7 @@ TEST(concat_of_symbolic_dims) {
   CHECK(lib != NULL);
   tvm_vm* vm = lib ? tvm_vm_create(lib, &(DLDevice){kDLCPU, 0}, 1) : NULL;
   int64_t s[2] = {3, 4};
-  void* x = rand_tensor(2, s);
+  void* x = rv_rand(2, s);
   TVMFFIAny args[2] = {tvm_ffi_any_obj(x), tvm_ffi_any_obj(x)};
   if (vm) CHECK_EQ_INT(compare(vm, b.ref, args, 2), 0);
   tvm_ffi_release(x);
@@ -183,8 +144,8 @@ static tvm_tir_ir_module_obj* declared_model(void) {
 static const char* call_declared(built* b, int64_t hn, int64_t xn, int64_t xm, int* bad) {
   static char msg[1024];
   int64_t sh[1] = {hn}, sx[2] = {xn, xm};
-  void* h = rand_tensor(1, sh);
-  void* x = rand_tensor(2, sx);
+  void* h = rv_rand(1, sh);
+  void* x = rv_rand(2, sx);
   TVMFFIAny args[2] = {tvm_ffi_any_obj(h), tvm_ffi_any_obj(x)}, got;
   const char* out = NULL;
   if (bad) {
@@ -326,8 +287,8 @@ TEST(reshape_runs_no_kernel) {
   if (b.vm) CHECK_OK(tvm_vm_set_instrument(b.vm, cb));
   for (int64_t n = 1; b.vm && n <= 5; n += 2) {
     int64_t sx[2] = {2, 6}, sy[2] = {n, 4};
-    void* x = rand_tensor(2, sx);
-    void* y = rand_tensor(2, sy);
+    void* x = rv_rand(2, sx);
+    void* y = rv_rand(2, sy);
     TVMFFIAny args[2] = {tvm_ffi_any_obj(x), tvm_ffi_any_obj(y)};
     CHECK_EQ_INT(compare(b.vm, b.ref, args, 2), 0);
     /* The results share the parameters' memory. */
@@ -390,7 +351,7 @@ TEST(a_view_keeps_its_storage) {
                      "_ = memory.kill_tensor(alloc); c = alloc1");
   for (int trial = 0; b.vm && trial < 3; ++trial) {
     int64_t s[2] = {4, 8};
-    void* xt = rand_tensor(2, s);
+    void* xt = rv_rand(2, s);
     TVMFFIAny arg = tvm_ffi_any_obj(xt);
     CHECK_EQ_INT(compare(b.vm, b.ref, &arg, 1), 0);
     tvm_ffi_release(xt);
@@ -430,7 +391,7 @@ TEST(prim_values_are_computed) {
   CHECK(b.vm != NULL);
   for (int64_t n = 1; b.vm && n <= 4; ++n) {
     int64_t s[2] = {n, 4};
-    void* x = rand_tensor(2, s);
+    void* x = rv_rand(2, s);
     TVMFFIAny arg = tvm_ffi_any_obj(x), got;
     CHECK_EQ_INT(compare(b.vm, b.ref, &arg, 1), 0);
     if (tvm_vm_invoke(b.vm, "main", &arg, 1, &got) == 0) {
@@ -453,7 +414,7 @@ TEST(folded_constants_match) {
   rp_begin(&m, "main");
   int64_t s3[1] = {3};
   tvm_relax_expr_obj* c[3];
-  for (int i = 0; i < 3; ++i) c[i] = rp_keep(&m, tvm_relax_constant_new(rp_keep(&m, rand_tensor(1, s3)), NULL));
+  for (int i = 0; i < 3; ++i) c[i] = rp_keep(&m, tvm_relax_constant_new(rp_keep(&m, rv_rand(1, s3)), NULL));
   rp_dataflow(&m);
   tvm_relax_var_obj* p = rp_emit(&m, rp_call(&m, "relax.multiply", NULL, 2, c[0], c[1]), "p");
   tvm_relax_var_obj* w = rp_emit(&m, rp_call(&m, "relax.add", NULL, 2, p, c[2]), "w");
@@ -468,7 +429,7 @@ TEST(folded_constants_match) {
                "alloc = builtin.alloc_tensor(shape(n, 3), float32, 0); _ = add1(x, const, alloc); o = alloc");
   for (int64_t k = 1; b.vm && k <= 7; k += 3) {
     int64_t s[2] = {k, 3};
-    void* xt = rand_tensor(2, s);
+    void* xt = rv_rand(2, s);
     TVMFFIAny arg = tvm_ffi_any_obj(xt);
     CHECK_EQ_INT(compare(b.vm, b.ref, &arg, 1), 0);
     tvm_ffi_release(xt);

@@ -17,6 +17,7 @@
 #include <tvm/tir/tir.h>
 #include <tvm/tir/transform.h>
 
+#include "script_testing.h"
 #include "test_util.h"
 
 #ifndef TVM_GPU_KERNEL_DIR
@@ -31,29 +32,7 @@ static inline void gpu_fail_(int line, const char* what) {
   g_test_failed_checks++;
 }
 
-static inline void* gpu_parse_(int line, const char* file) {
-  char path[1024];
-  snprintf(path, sizeof(path), "%s/%s", TVM_GPU_KERNEL_DIR, file);
-  FILE* fp = fopen(path, "rb");
-  if (!fp) {
-    fprintf(stderr, "line %d: cannot open %s\n", line, path);
-    g_test_failed_checks++;
-    return NULL;
-  }
-  tvm_ffi_strbuf b = {0};
-  char chunk[4096];
-  size_t got;
-  while ((got = fread(chunk, 1, sizeof(chunk), fp)) > 0) tvm_ffi_strbuf_append(&b, chunk, got);
-  fclose(fp);
-  tvm_script_parse_options opts;
-  tvm_script_parse_options_init(&opts);
-  opts.filename = file;
-  void* ir = tvm_script_parse(b.data ? b.data : "", b.size, &opts);
-  tvm_ffi_strbuf_free(&b);
-  if (!ir) gpu_fail_(line, "parse failed");
-  return ir;
-}
-#define gpu_parse(file) gpu_parse_(__LINE__, (file))
+#define gpu_parse(file) test_parse_file(TVM_GPU_KERNEL_DIR, (file))
 
 /* The PrimFunc of ir (ir itself, or the first function of a module); borrowed. */
 static inline const tvm_tir_prim_func_obj* gpu_func(const void* ir) {

@@ -95,7 +95,7 @@ static int count(const char* text, const char* part) {
 
 /* The PTX of a lowered kernel file (a malloc'ed string), NULL + failed check. */
 static char* ptx_of_(int line, const char* file, const char* target) {
-  void* f = gpu_parse_(line, file);
+  void* f = test_parse_file_(line, TVM_GPU_KERNEL_DIR, file);
   void* g = f ? tvm_tir_lower(f, NULL) : NULL;
   TVMFFIAny out = tvm_ffi_any_none();
   char* text = NULL;

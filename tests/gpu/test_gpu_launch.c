@@ -41,7 +41,7 @@ static bool raised_(int line, const char* kind, const char* part) {
 
 /* A kernel file lowered (a new reference). */
 static void* lowered_(int line, const char* file) {
-  void* f = gpu_parse_(line, file);
+  void* f = test_parse_file_(line, TVM_GPU_KERNEL_DIR, file);
   void* g = f ? tvm_tir_lower(f, NULL) : NULL;
   if (f && !g) gpu_fail_(line, "lowering");
   tvm_ffi_release(f);

@@ -12,6 +12,7 @@
 
 #include "relax_models.h"
 #include "relax_testing.h"
+#include "values_testing.h"
 
 /* ---- Models ---------------------------------------------------------------------------------- */
 /* A model under construction: objects made along the way are kept and released at the end. */
@@ -397,12 +398,6 @@ static inline int64_t fm_count_tir(const tvm_tir_ir_module_obj* mod, const char*
 }
 
 /* ---- Running --------------------------------------------------------------------------------- */
-static uint64_t g_fm_rng = 0x9E3779B97F4A7C15ull;
-static inline float fm_rnd(void) {
-  g_fm_rng ^= g_fm_rng << 13, g_fm_rng ^= g_fm_rng >> 7, g_fm_rng ^= g_fm_rng << 17;
-  return (float)((double)(g_fm_rng >> 11) / 9007199254740992.0 * 4.0 - 2.0);
-}
-
 /* Random float32 tensors for the parameters of mod's main, the symbolic batch n = batch. */
 static inline int fm_args(const tvm_tir_ir_module_obj* mod, int64_t batch, TVMFFIAny* args, int max) {
   void* f = tvm_tir_ir_module_lookup(mod, "main");
@@ -416,10 +411,7 @@ static inline int fm_args(const tvm_tir_ir_module_obj* mod, int64_t batch, TVMFF
     for (int d = 0; d < nd; ++d) {
       if (!tvm_tir_as_const_int(tvm_ffi_seq_obj_at(dims, d), &shape[d])) shape[d] = batch;
     }
-    void* t = tvm_ffi_tensor_empty(shape, nd, F32, (DLDevice){kDLCPU, 0});
-    float* p = tvm_ffi_tensor_dl(t)->data;
-    for (int64_t k = 0; k < tvm_ffi_dltensor_numel(tvm_ffi_tensor_dl(t)); ++k) p[k] = fm_rnd();
-    args[i] = tvm_ffi_any_obj(t);
+    args[i] = tvm_ffi_any_obj(rv_rand(nd, shape));
   }
   tvm_ffi_release(f);
   return n;
@@ -428,33 +420,8 @@ static inline void fm_args_free(TVMFFIAny* args, int n) {
   for (int i = 0; i < n; ++i) tvm_ffi_any_release(&args[i]);
 }
 
-/* The elements of two results (tensors or tuples of them) further apart than tol relative
- * (tol 0: bit-identical), or shapes that differ (1 each). */
-static inline int64_t fm_diff(const TVMFFIAny* a, const TVMFFIAny* b, double tol) {
-  if (a->type_index == kTVMFFIArray) {
-    if (b->type_index != kTVMFFIArray || tvm_ffi_seq_size(a->v_obj) != tvm_ffi_seq_size(b->v_obj)) return 1;
-    int64_t bad = 0;
-    for (int64_t i = 0; i < tvm_ffi_seq_size(a->v_obj); ++i) {
-      bad += fm_diff(tvm_ffi_seq_at(a->v_obj, i), tvm_ffi_seq_at(b->v_obj, i), tol);
-    }
-    return bad;
-  }
-  if (a->type_index != kTVMFFITensor || b->type_index != kTVMFFITensor) return 1;
-  const DLTensor *x = tvm_ffi_tensor_dl(a->v_obj), *y = tvm_ffi_tensor_dl(b->v_obj);
-  if (x->ndim != y->ndim) return 1;
-  for (int i = 0; i < x->ndim; ++i) {
-    if (x->shape[i] != y->shape[i]) return 1;
-  }
-  int64_t n = tvm_ffi_dltensor_numel(x), bad = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    float u = ((const float*)x->data)[i], v = ((const float*)y->data)[i];
-    if (tol == 0 ? memcmp(&u, &v, sizeof(float)) != 0 : !(fabs((double)u - v) <= tol * (1 + fabs((double)v)))) ++bad;
-  }
-  return bad;
-}
-
 /* Evaluate main of ref and of got on the same random inputs (batch n) and count the elements
- * that differ (tol as fm_diff); -1 when an evaluation fails. */
+ * that differ (tol as rv_differ); -1 when an evaluation fails. */
 static inline int64_t fm_eval_diff(const tvm_tir_ir_module_obj* ref, const tvm_tir_ir_module_obj* got,
                                    int64_t batch, double tol) {
   TVMFFIAny args[64], want, have;
@@ -463,7 +430,7 @@ static inline int64_t fm_eval_diff(const tvm_tir_ir_module_obj* ref, const tvm_t
   int64_t bad = -1;
   if (tvm_relax_eval(ref, "main", args, n, &want) == 0) {
     if (tvm_relax_eval(got, "main", args, n, &have) == 0) {
-      bad = fm_diff(&have, &want, tol);
+      bad = rv_differ(&have, &want, tol);
       tvm_ffi_any_release(&have);
     }
     tvm_ffi_any_release(&want);

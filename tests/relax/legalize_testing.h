@@ -1,6 +1,7 @@
 /*
- * legalize_testing.h: helpers of the LegalizeOps kernel tests (header-only): random tensors, a
- * one-call model legalized and run by the reference evaluator, element comparison.
+ * legalize_testing.h: helpers of the LegalizeOps kernel tests (header-only): a
+ * one-call model legalized and run by the reference evaluator, element comparison. Random
+ * tensors come from values_testing.h.
  */
 #ifndef TVM_TESTS_LEGALIZE_TESTING_H_
 #define TVM_TESTS_LEGALIZE_TESTING_H_
@@ -9,30 +10,7 @@
 #include <tvm/relax/eval.h>
 
 #include "relax_testing.h"
-
-static uint64_t lg_rng = 0x9E3779B97F4A7C15ull;
-static double lg_rnd(void) {
-  lg_rng ^= lg_rng << 13, lg_rng ^= lg_rng >> 7, lg_rng ^= lg_rng << 17;
-  return (double)(lg_rng >> 11) / 9007199254740992.0 * 4.0 - 2.0;
-}
-
-/* A float32 tensor of random values in [-2, 2). */
-static inline void* lg_rand(int ndim, const int64_t* shape) {
-  void* t = tvm_ffi_tensor_empty(shape, ndim, F32, (DLDevice){kDLCPU, 0});
-  int64_t n = tvm_ffi_dltensor_numel(tvm_ffi_tensor_dl(t));
-  float* p = tvm_ffi_tensor_dl(t)->data;
-  for (int64_t i = 0; i < n; ++i) p[i] = (float)lg_rnd();
-  return t;
-}
-
-/* An int64 tensor of random values in [lo, hi). */
-static inline void* lg_rand_int(int ndim, const int64_t* shape, int64_t lo, int64_t hi) {
-  void* t = tvm_ffi_tensor_empty(shape, ndim, I64, (DLDevice){kDLCPU, 0});
-  int64_t n = tvm_ffi_dltensor_numel(tvm_ffi_tensor_dl(t));
-  int64_t* p = tvm_ffi_tensor_dl(t)->data;
-  for (int64_t i = 0; i < n; ++i) p[i] = lo + (int64_t)((lg_rnd() + 2.0) / 4.0 * (double)(hi - lo));
-  return t;
-}
+#include "values_testing.h"
 
 static inline const float* lg_f(const void* t) { return tvm_ffi_tensor_dl(t)->data; }
 

@@ -11,48 +11,7 @@
 #include "relax_models.h"
 #include "relax_pool.h"
 #include "relax_testing.h"
-
-static uint64_t g_rng = 0x2545f4914f6cdd1dull;
-static float rndf(void) {
-  g_rng ^= g_rng << 13, g_rng ^= g_rng >> 7, g_rng ^= g_rng << 17;
-  return (float)((double)(g_rng >> 11) / 9007199254740992.0 * 4.0 - 2.0);
-}
-
-static void* rand_tensor(int ndim, const int64_t* shape) {
-  void* t = tvm_ffi_tensor_empty(shape, ndim, F32, (DLDevice){kDLCPU, 0});
-  int64_t n = tvm_ffi_dltensor_numel(tvm_ffi_tensor_dl(t));
-  float* p = tvm_ffi_tensor_dl(t)->data;
-  for (int64_t i = 0; i < n; ++i) p[i] = rndf();
-  return t;
-}
-
-/* Values (tensors, tuples, ints) that differ; 0 when equal. Tensors are compared bit for bit
- * with their shapes: a reshape view must hold exactly the kernel's copy. */
-static int differ(const TVMFFIAny* a, const TVMFFIAny* b) {
-  if (a->type_index != b->type_index) return 1;
-  if (a->type_index == kTVMFFIArray) {
-    int bad = tvm_ffi_seq_size(a->v_obj) != tvm_ffi_seq_size(b->v_obj);
-    for (int64_t i = 0; !bad && i < tvm_ffi_seq_size(a->v_obj); ++i) {
-      bad += differ(tvm_ffi_seq_at(a->v_obj, i), tvm_ffi_seq_at(b->v_obj, i));
-    }
-    return bad;
-  }
-  if (a->type_index == kTVMFFIInt || a->type_index == kTVMFFIBool) return a->v_int64 != b->v_int64;
-  if (a->type_index == kTVMFFIShape) {
-    int64_t n = tvm_ffi_shape_ndim(a->v_obj);
-    return n != tvm_ffi_shape_ndim(b->v_obj) ||
-           memcmp(tvm_ffi_shape_data(a->v_obj), tvm_ffi_shape_data(b->v_obj), (size_t)n * 8) != 0;
-  }
-  if (a->type_index != kTVMFFITensor) return 1;
-  const DLTensor* x = tvm_ffi_tensor_dl(a->v_obj);
-  const DLTensor* y = tvm_ffi_tensor_dl(b->v_obj);
-  if (x->ndim != y->ndim) return 1;
-  for (int i = 0; i < x->ndim; ++i) {
-    if (x->shape[i] != y->shape[i]) return 1;
-  }
-  return memcmp((const char*)x->data + x->byte_offset, (const char*)y->data + y->byte_offset,
-                (size_t)tvm_ffi_dltensor_nbytes(x)) != 0;
-}
+#include "values_testing.h"
 
 static TVMFFIAny run(const tvm_tir_ir_module_obj* mod, const TVMFFIAny* args, int n) {
   TVMFFIAny out = tvm_ffi_any_none();
@@ -127,11 +86,11 @@ TEST(rewrite_dataflow_reshape) {
   /* The views evaluate to the kernels' results. */
   for (int64_t n = 1; n <= 5; n += 2) {
     int64_t sx[2] = {2, 6}, sy[2] = {n, 4};
-    void* x = rand_tensor(2, sx);
-    void* y = rand_tensor(2, sy);
+    void* x = rv_rand(2, sx);
+    void* y = rv_rand(2, sy);
     TVMFFIAny args[2] = {tvm_ffi_any_obj(x), tvm_ffi_any_obj(y)};
     TVMFFIAny want = run(legal, args, 2), got = run(out, args, 2);
-    CHECK_EQ_INT(differ(&got, &want), 0);
+    CHECK_EQ_INT(rv_differ(&got, &want, 0), 0);
     tvm_ffi_any_release(&want), tvm_ffi_any_release(&got);
     tvm_ffi_release(x), tvm_ffi_release(y);
   }
@@ -210,10 +169,10 @@ TEST(compute_prim_value) {
   tvm_ffi_release(f);
   for (int64_t k = 1; k <= 7; k += 3) {
     int64_t sx[2] = {k, 4};
-    void* xt = rand_tensor(2, sx);
+    void* xt = rv_rand(2, sx);
     TVMFFIAny arg = tvm_ffi_any_obj(xt);
     TVMFFIAny want = run(mod, &arg, 1), got = run(out, &arg, 1);
-    CHECK_EQ_INT(differ(&got, &want), 0);
+    CHECK_EQ_INT(rv_differ(&got, &want, 0), 0);
     if (got.type_index == kTVMFFIArray) {
       CHECK_EQ_INT(tvm_ffi_seq_at(got.v_obj, 0)->v_int64, 2 * k);
       CHECK_EQ_INT(tvm_ffi_seq_at(got.v_obj, 4)->v_int64, k * k);

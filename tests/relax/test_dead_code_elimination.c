@@ -117,7 +117,7 @@ TEST(removes_unreachable_functions) {
     TVMFFIAny want, have;
     CHECK_OK(tvm_relax_eval(mod, "main", args, n, &want));
     CHECK_OK(tvm_relax_eval(out, "main", args, n, &have));
-    CHECK_EQ_INT(fm_diff(&have, &want, 0), 0);
+    CHECK_EQ_INT(rv_differ(&have, &want, 0), 0);
     const float* x = tvm_ffi_tensor_dl(args[0].v_obj)->data;
     const float* y = tvm_ffi_tensor_dl(have.v_obj)->data;
     CHECK(y[3] == x[3] + 1.0f);
@@ -337,7 +337,7 @@ TEST(folded_kernels_go) {
   fm_begin(&m);
   void* t = tvm_ffi_tensor_empty(d24, 2, F32, (DLDevice){kDLCPU, 0});
   float* p = tvm_ffi_tensor_dl(t)->data;
-  for (int i = 0; i < 8; ++i) p[i] = fm_rnd();
+  for (int i = 0; i < 8; ++i) p[i] = rv_rnd();
   tvm_relax_expr_obj* c = fm_keep(&m, tvm_relax_constant_new(t, NULL));
   tvm_ffi_release(t);
   tvm_relax_var_obj* e = FM_OP(&m, "relax.exp", c); /* folded */

@@ -12,49 +12,14 @@
 #include "relax_models.h"
 #include "relax_pool.h"
 #include "relax_testing.h"
-
-static uint64_t g_rng = 0x9e3779b97f4a7c15ull;
-static float rndf(void) {
-  g_rng ^= g_rng << 13, g_rng ^= g_rng >> 7, g_rng ^= g_rng << 17;
-  return (float)((double)(g_rng >> 11) / 9007199254740992.0 * 4.0 - 2.0);
-}
-
-static void* rand_tensor(int ndim, const int64_t* shape) {
-  void* t = tvm_ffi_tensor_empty(shape, ndim, F32, (DLDevice){kDLCPU, 0});
-  int64_t n = tvm_ffi_dltensor_numel(tvm_ffi_tensor_dl(t));
-  float* p = tvm_ffi_tensor_dl(t)->data;
-  for (int64_t i = 0; i < n; ++i) p[i] = rndf();
-  return t;
-}
+#include "values_testing.h"
 
 /* A Constant of random float32 data, kept by the builder. */
 static tvm_relax_expr_obj* rand_const(rp* m, int ndim, const int64_t* shape) {
-  void* t = rand_tensor(ndim, shape);
+  void* t = rv_rand(ndim, shape);
   tvm_relax_expr_obj* c = tvm_relax_constant_new(t, NULL);
   tvm_ffi_release(t);
   return rp_keep(m, c);
-}
-
-/* Elements of two tensors (or tuples of them) that differ (beyond a rounding's worth). */
-static int mismatches(const TVMFFIAny* a, const TVMFFIAny* b) {
-  if (a->type_index == kTVMFFIArray && b->type_index == kTVMFFIArray) {
-    int bad = tvm_ffi_seq_size(a->v_obj) != tvm_ffi_seq_size(b->v_obj);
-    for (int64_t i = 0; !bad && i < tvm_ffi_seq_size(a->v_obj); ++i) {
-      bad += mismatches(tvm_ffi_seq_at(a->v_obj, i), tvm_ffi_seq_at(b->v_obj, i));
-    }
-    return bad;
-  }
-  if (a->type_index != kTVMFFITensor || b->type_index != kTVMFFITensor) return 1;
-  const DLTensor* x = tvm_ffi_tensor_dl(a->v_obj);
-  const DLTensor* y = tvm_ffi_tensor_dl(b->v_obj);
-  int64_t n = tvm_ffi_dltensor_numel(x);
-  if (n != tvm_ffi_dltensor_numel(y) || x->ndim != y->ndim) return 1;
-  int bad = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    double u = ((const float*)x->data)[i], v = ((const float*)y->data)[i];
-    if (!(fabs(u - v) <= 1e-6 * (1 + fabs(v)))) ++bad;
-  }
-  return bad;
 }
 
 /* eval(mod, main, x); the result, or None with the error printed. */
@@ -125,16 +90,16 @@ TEST(folds_operators_and_call_tir) {
   /* The folded b is the evaluator's b; the whole model evaluates alike. */
   for (int trial = 0; trial < 3; ++trial) {
     int64_t s23[2] = {2, 3};
-    void* x = rand_tensor(2, s23);
+    void* x = rv_rand(2, s23);
     TVMFFIAny want = run(legal, x), got_pre = run(pre_legal, x), got_post = run(post, x);
-    CHECK_EQ_INT(mismatches(&got_pre, &want), 0);
-    CHECK_EQ_INT(mismatches(&got_post, &want), 0);
+    CHECK_EQ_INT(rv_differ(&got_pre, &want, 1e-6), 0);
+    CHECK_EQ_INT(rv_differ(&got_post, &want, 1e-6), 0);
     for (int k = 0; k < 2; ++k) {
       const tvm_relax_constant_obj* b = result_field(k ? post : pre, 1);
       CHECK(tvm_relax_kind_of(b) == TVM_RELAX_KIND_Constant);
       if (b && want.type_index == kTVMFFIArray) {
         TVMFFIAny folded = tvm_ffi_any_obj(b->data);
-        CHECK_EQ_INT(mismatches(&folded, tvm_ffi_seq_at(want.v_obj, 1)), 0);
+        CHECK_EQ_INT(rv_differ(&folded, tvm_ffi_seq_at(want.v_obj, 1), 1e-6), 0);
       }
     }
     tvm_ffi_any_release(&want), tvm_ffi_any_release(&got_pre), tvm_ffi_any_release(&got_post);

@@ -78,7 +78,7 @@ TEST(attention_static) {
     int64_t qs[4] = {c->b, c->s, c->n, c->h}, ks[4] = {c->b, c->skv, c->nkv, c->h},
             vs[4] = {c->b, c->skv, c->nkv, c->hv};
     bool has_bias = c->bias[0] != 0;
-    void* t[4] = {lg_rand(4, qs), lg_rand(4, ks), lg_rand(4, vs), has_bias ? lg_rand(4, c->bias) : NULL};
+    void* t[4] = {rv_rand(4, qs), rv_rand(4, ks), rv_rand(4, vs), has_bias ? rv_rand(4, c->bias) : NULL};
     int nt = has_bias ? 4 : 3;
     tvm_relax_var_obj* p[4];
     TVMFFIAny args[4];
@@ -122,7 +122,7 @@ TEST(attention_symbolic_lengths) {
   for (int i = 0; legal && i < 3; ++i) {
     c.s = lens[i][0], c.skv = lens[i][1];
     int64_t qs[4] = {1, c.s, 2, 4}, ks[4] = {1, c.skv, 2, 4};
-    void* t[3] = {lg_rand(4, qs), lg_rand(4, ks), lg_rand(4, ks)};
+    void* t[3] = {rv_rand(4, qs), rv_rand(4, ks), rv_rand(4, ks)};
     TVMFFIAny args[3] = {tvm_ffi_any_obj(t[0]), tvm_ffi_any_obj(t[1]), tvm_ffi_any_obj(t[2])}, out;
     CHECK_OK(tvm_relax_eval(legal, "main", args, 3, &out));
     double want[64];
@@ -141,7 +141,7 @@ TEST(attention_symbolic_lengths) {
   for (int i = 0; legal && i < 3; ++i) {
     c.s = lens[i][0], c.skv = lens[i][1];
     int64_t qs[4] = {1, c.s, 2, 4}, ks[4] = {1, c.skv, 2, 4};
-    void* t[3] = {lg_rand(4, qs), lg_rand(4, ks), lg_rand(4, ks)};
+    void* t[3] = {rv_rand(4, qs), rv_rand(4, ks), rv_rand(4, ks)};
     TVMFFIAny args[3] = {tvm_ffi_any_obj(t[0]), tvm_ffi_any_obj(t[1]), tvm_ffi_any_obj(t[2])}, out;
     CHECK_OK(tvm_relax_eval(legal, "main", args, 3, &out));
     double want[64];

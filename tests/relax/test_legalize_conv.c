@@ -54,7 +54,7 @@ static void conv2d_ref(const float* x, const int64_t* xs, const float* w, const 
 TEST(conv2d_strided_padded_dilated_grouped) {
   int64_t xs[4] = {2, 4, 7, 6}, ws[4] = {6, 2, 3, 2};
   int64_t st[2] = {2, 1}, pad[4] = {1, 0, 2, 1}, dl[2] = {1, 2};
-  void* t[2] = {lg_rand(4, xs), lg_rand(4, ws)};
+  void* t[2] = {rv_rand(4, xs), rv_rand(4, ws)};
   void* a_st = lg_ints(2, st), *a_pad = lg_ints(4, pad), *a_dl = lg_ints(2, dl);
   void* attrs = rt_attrs(4, "strides", tvm_ffi_any_obj(a_st), "padding", tvm_ffi_any_obj(a_pad),
                          "dilation", tvm_ffi_any_obj(a_dl), "groups", tvm_ffi_any_int(2));
@@ -85,10 +85,10 @@ TEST(conv2d_symbolic_batch) {
   tvm_tir_ir_module_obj* legal = lg_legalize(params, call);
   CHECK(legal != NULL);
   int64_t ws[4] = {4, 3, 3, 3};
-  void* wt = lg_rand(4, ws);
+  void* wt = rv_rand(4, ws);
   for (int64_t nv = 1; legal && nv <= 3; nv += 2) {
     int64_t xs[4] = {nv, 3, 5, 5}, os[4] = {nv, 4, 5, 5};
-    void* xt = lg_rand(4, xs);
+    void* xt = rv_rand(4, xs);
     TVMFFIAny args[2] = {tvm_ffi_any_obj(xt), tvm_ffi_any_obj(wt)}, out;
     CHECK_OK(tvm_relax_eval(legal, "main", args, 2, &out));
     double want[3 * 4 * 25];
@@ -105,7 +105,7 @@ TEST(conv2d_symbolic_batch) {
 
 TEST(conv1d) {
   int64_t xs[3] = {2, 3, 9}, ws[3] = {4, 3, 3};
-  void* t[2] = {lg_rand(3, xs), lg_rand(3, ws)};
+  void* t[2] = {rv_rand(3, xs), rv_rand(3, ws)};
   void* a_st = lg_ints(1, (int64_t[]){2}), *a_pad = lg_ints(2, (int64_t[]){1, 2});
   void* attrs = rt_attrs(2, "strides", tvm_ffi_any_obj(a_st), "padding", tvm_ffi_any_obj(a_pad));
   TVMFFIAny out;
@@ -154,7 +154,7 @@ static void pool_ref(const float* x, const int64_t* xs, const int64_t* os, int64
 
 TEST(pool2d) {
   int64_t xs[4] = {2, 3, 8, 7};
-  void* t = lg_rand(4, xs);
+  void* t = rv_rand(4, xs);
   for (int kind = 0; kind < 3; ++kind) {
     for (int ceil = 0; ceil < 2; ++ceil) {
       int64_t pad[4] = {1, 1, 1, 0};
@@ -186,7 +186,7 @@ TEST(pool2d) {
 
 TEST(adaptive_avg_pool2d) {
   int64_t xs[4] = {1, 2, 7, 5};
-  void* t = lg_rand(4, xs);
+  void* t = rv_rand(4, xs);
   void* sz = lg_ints(2, (int64_t[]){3, 2});
   void* attrs = rt_attrs(1, "output_size", tvm_ffi_any_obj(sz));
   TVMFFIAny out;
@@ -208,7 +208,7 @@ TEST(adaptive_avg_pool2d) {
 
 TEST(pad_modes) {
   int64_t xs[2] = {3, 4};
-  void* t = lg_rand(2, xs);
+  void* t = rv_rand(2, xs);
   static const char* const modes[3] = {"constant", "edge", "reflect"};
   for (int m = 0; m < 3; ++m) {
     void* w = lg_ints(4, (int64_t[]){1, 2, 2, 1});
@@ -236,7 +236,7 @@ TEST(pad_modes) {
 
 TEST(batch_norm_and_dropout) {
   int64_t xs[3] = {2, 3, 4}, cs[1] = {3};
-  void* t[5] = {lg_rand(3, xs), lg_rand(1, cs), lg_rand(1, cs), lg_rand(1, cs), lg_rand(1, cs)};
+  void* t[5] = {rv_rand(3, xs), rv_rand(1, cs), rv_rand(1, cs), rv_rand(1, cs), rv_rand(1, cs)};
   float* var = tvm_ffi_tensor_dl(t[4])->data;
   for (int i = 0; i < 3; ++i) var[i] = var[i] < 0 ? -var[i] : var[i]; /* a variance */
   void* attrs = rt_attrs(2, "training", tvm_ffi_any_bool(false), "epsilon", tvm_ffi_any_float(1e-3));
@@ -337,7 +337,7 @@ TEST(conv2d_transpose) {
       {{1, 3, 4, 3}, {3, 2, 3, 3}, {2, 1}, {1, 1, 1, 1}, {0, 0}, {2, 2}, 1},
   };
   for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); ++c) {
-    void* t[2] = {lg_rand(4, cases[c].xs), lg_rand(4, cases[c].ws)};
+    void* t[2] = {rv_rand(4, cases[c].xs), rv_rand(4, cases[c].ws)};
     void *a_st = lg_ints(2, cases[c].st), *a_pad = lg_ints(4, cases[c].pad),
          *a_op = lg_ints(2, cases[c].opad), *a_dl = lg_ints(2, cases[c].dl);
     void* attrs = rt_attrs(5, "strides", tvm_ffi_any_obj(a_st), "padding", tvm_ffi_any_obj(a_pad),
@@ -378,10 +378,10 @@ TEST(conv2d_transpose_symbolic_and_layouts) {
   tvm_tir_ir_module_obj* legal = lg_legalize(params, call);
   CHECK(legal != NULL);
   int64_t ws[4] = {2, 4, 3, 3};
-  void* wt = lg_rand(4, ws);
+  void* wt = rv_rand(4, ws);
   for (int64_t nv = 1; legal && nv <= 2; ++nv) {
     int64_t hv = nv + 2, xs[4] = {nv, 2, hv, 3}, os[4] = {nv, 4, 2 * hv - 1, 5};
-    void* xt = lg_rand(4, xs);
+    void* xt = rv_rand(4, xs);
     TVMFFIAny args[2] = {tvm_ffi_any_obj(xt), tvm_ffi_any_obj(wt)}, out;
     CHECK_OK(tvm_relax_eval(legal, "main", args, 2, &out));
     double want[2 * 4 * 7 * 5];
@@ -437,8 +437,8 @@ TEST(conv2d_transpose_layouts) {
     const char* ol = cases[c].ol ? cases[c].ol : cases[c].dl;
     int pd[4], pk[4], po[4];
     letter_pos(cases[c].dl, "NCHW", pd), letter_pos(cases[c].kl, "IOHW", pk), letter_pos(ol, "NCHW", po);
-    void* x = lg_rand(4, cases[c].xs);
-    void* w = lg_rand(4, cases[c].ws);
+    void* x = rv_rand(4, cases[c].xs);
+    void* w = rv_rand(4, cases[c].ws);
     void* t[2] = {permuted(x, cases[c].xs, pd), permuted(w, cases[c].ws, pk)};
     void *a_st = lg_ints(2, cases[c].st), *a_pad = lg_ints(4, cases[c].pad),
          *a_op = lg_ints(2, cases[c].opad), *a_dl = lg_ints(2, cases[c].dil);

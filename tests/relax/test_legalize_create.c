@@ -18,8 +18,8 @@ TEST(fills) {
   tvm_tir_expr_obj* three = tvm_tir_const_int(I64, 3);
   void* dn[1] = {n};
   void* vals = rt_array(2, n, three);
-  void* x = lg_rand(1, (int64_t[]){4});
-  void* f = lg_rand(0, NULL);
+  void* x = rv_rand(1, (int64_t[]){4});
+  void* f = rv_rand(0, NULL);
   float fv = *lg_f(f);
   void* dt = rt_attrs(1, "dtype", tvm_ffi_any_dtype(F32));
   for (int op = 0; op < 7; ++op) {
@@ -98,7 +98,7 @@ TEST(tril_triu) {
   tvm_tir_var_obj* m = tvm_tir_var_new("m", I64);
   tvm_tir_expr_obj* two = tvm_tir_const_int(I64, 2);
   void* d[3] = {two, n, m};
-  void* x = lg_rand(3, (int64_t[]){2, 4, 5});
+  void* x = rv_rand(3, (int64_t[]){2, 4, 5});
   for (int lower = 0; lower < 2; ++lower) {
     for (int64_t k = -1; k <= 2; k += (k == 0 ? 2 : 1)) {
       tvm_relax_var_obj* xv = rt_var_take("x", rt_tensor_sym(F32, 3, d));

@@ -36,7 +36,7 @@ static int64_t nearest(const char* rounding, float c, int64_t h) {
 static void check(int64_t h, int64_t w, int64_t oh, int64_t ow, const char* method, int mode,
                   const char* rounding) {
   int64_t xs[4] = {1, 2, h, w};
-  void* t = lg_rand(4, xs);
+  void* t = rv_rand(4, xs);
   tvm_relax_var_obj* x = rt_var_take("x", lg_sinfo_of(t));
   void* params = rt_array(1, x);
   tvm_relax_expr_obj* size = tvm_relax_shape_expr_of_ints((int64_t[]){oh, ow}, 2);

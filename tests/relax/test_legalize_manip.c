@@ -37,7 +37,7 @@ static int run1(void* t, const char* op, void* attrs, tvm_relax_expr_obj* extra,
 
 TEST(reshape_family) {
   int64_t s[3] = {2, 3, 4};
-  void* t = lg_rand(3, s);
+  void* t = rv_rand(3, s);
   double want[24];
   for (int i = 0; i < 24; ++i) want[i] = lg_f(t)[i];
   TVMFFIAny out;
@@ -62,7 +62,7 @@ TEST(reshape_family) {
   tvm_ffi_release(attrs), tvm_ffi_release(ax), tvm_ffi_release(t);
   /* squeeze (2, 1, 3, 1) -> (2, 3) */
   int64_t s2[4] = {2, 1, 3, 1};
-  t = lg_rand(4, s2);
+  t = rv_rand(4, s2);
   for (int i = 0; i < 6; ++i) want[i] = lg_f(t)[i];
   CHECK_OK(run1(t, "relax.squeeze", NULL, NULL, &out));
   CHECK_EQ_INT(lg_bad(&out, want, 6, 0), 0);
@@ -87,7 +87,7 @@ TEST(reshape_symbolic) {
   tvm_tir_ir_module_obj* legal = lg_legalize(params, call);
   CHECK(legal != NULL);
   for (int64_t nv = 3; legal && nv <= 5; nv += 2) {
-    void* t = lg_rand(2, (int64_t[]){nv, 6});
+    void* t = rv_rand(2, (int64_t[]){nv, 6});
     double want[30];
     for (int i = 0; i < nv * 6; ++i) want[i] = lg_f(t)[i];
     TVMFFIAny a = tvm_ffi_any_obj(t), out;
@@ -104,7 +104,7 @@ TEST(reshape_symbolic) {
 
 TEST(permute_dims) {
   int64_t s[3] = {2, 3, 4};
-  void* t = lg_rand(3, s);
+  void* t = rv_rand(3, s);
   for (int variant = 0; variant < 2; ++variant) {
     int64_t perm[3] = {2, 0, 1};
     if (variant == 1) perm[0] = 2, perm[1] = 1, perm[2] = 0; /* axes None: reversed */
@@ -130,7 +130,7 @@ TEST(permute_dims) {
 
 TEST(broadcast_to) {
   int64_t s[2] = {3, 1}, os[3] = {2, 3, 4};
-  void* t = lg_rand(2, s);
+  void* t = rv_rand(2, s);
   tvm_relax_expr_obj* shape = tvm_relax_shape_expr_of_ints(os, 3);
   TVMFFIAny out;
   CHECK_OK(run1(t, "relax.broadcast_to", NULL, shape, &out));
@@ -143,8 +143,8 @@ TEST(broadcast_to) {
 
 TEST(concat_and_split) {
   /* concat((a: (2, 3), b: (2, 5)), axis=1) from a Tuple literal */
-  void* a = lg_rand(2, (int64_t[]){2, 3});
-  void* b = lg_rand(2, (int64_t[]){2, 5});
+  void* a = rv_rand(2, (int64_t[]){2, 3});
+  void* b = rv_rand(2, (int64_t[]){2, 5});
   tvm_relax_var_obj* xa = rt_var_take("a", lg_sinfo_of(a));
   tvm_relax_var_obj* xb = rt_var_take("b", lg_sinfo_of(b));
   void* params = rt_array(2, xa, xb);
@@ -162,7 +162,7 @@ TEST(concat_and_split) {
   tvm_ffi_release(xa), tvm_ffi_release(xb);
 
   /* split (4, 6) into 3 sections on axis 1, and at indices [1, 3] on axis 0 */
-  void* x = lg_rand(2, (int64_t[]){4, 6});
+  void* x = rv_rand(2, (int64_t[]){4, 6});
   for (int variant = 0; variant < 2; ++variant) {
     void* idx = lg_ints(2, (int64_t[]){1, 3});
     void* sattrs = variant == 0 ? rt_attrs(2, "indices_or_sections", tvm_ffi_any_int(3), "axis", tvm_ffi_any_int(1))
@@ -205,8 +205,8 @@ TEST(concat_symbolic) {
   CHECK(legal != NULL);
   for (int64_t nv = 1; legal && nv <= 4; nv += 3) {
     int64_t mv = 5 - nv;
-    void* a = lg_rand(2, (int64_t[]){nv, 3});
-    void* b = lg_rand(2, (int64_t[]){mv, 3});
+    void* a = rv_rand(2, (int64_t[]){nv, 3});
+    void* b = rv_rand(2, (int64_t[]){mv, 3});
     TVMFFIAny items[2] = {tvm_ffi_any_obj(a), tvm_ffi_any_obj(b)};
     void* tup = tvm_ffi_array_new(items, 2);
     TVMFFIAny arg = tvm_ffi_any_obj(tup), out;
@@ -235,7 +235,7 @@ static tvm_relax_expr_obj* prim_tuple(int n, const int64_t* v) {
 
 TEST(strided_slice) {
   /* x[1:4, -1::-2] of (5, 6) (end -100 clamps to before the start) -> (3, 3) */
-  void* t = lg_rand(2, (int64_t[]){5, 6});
+  void* t = rv_rand(2, (int64_t[]){5, 6});
   tvm_relax_var_obj* x;
   void* params = one_param(t, &x);
   tvm_relax_expr_obj* axes = prim_tuple(2, (int64_t[]){0, 1});
@@ -267,7 +267,7 @@ TEST(strided_slice) {
   tvm_tir_ir_module_obj* legal = lg_legalize(params, call);
   CHECK(legal != NULL);
   for (int64_t nv = 6; legal && nv <= 7; ++nv) {
-    t = lg_rand(2, (int64_t[]){nv, 4});
+    t = rv_rand(2, (int64_t[]){nv, 4});
     a = tvm_ffi_any_obj(t);
     CHECK_OK(tvm_relax_eval(legal, "main", &a, 1, &out));
     int64_t rows = nv / 2;
@@ -284,11 +284,11 @@ TEST(strided_slice) {
 }
 
 TEST(take_modes) {
-  void* t = lg_rand(2, (int64_t[]){5, 3});
+  void* t = rv_rand(2, (int64_t[]){5, 3});
   static const char* const modes[3] = {"fast", "clip", "wrap"};
   for (int mi = 0; mi < 3; ++mi) {
     /* indices (2, 2); clip and wrap also get out-of-range ones */
-    void* ind = mi == 0 ? lg_rand_int(2, (int64_t[]){2, 2}, 0, 5) : lg_rand_int(2, (int64_t[]){2, 2}, -7, 12);
+    void* ind = mi == 0 ? rv_rand_int(2, (int64_t[]){2, 2}, 0, 5) : rv_rand_int(2, (int64_t[]){2, 2}, -7, 12);
     tvm_relax_var_obj* x = rt_var_take("x", lg_sinfo_of(t));
     tvm_relax_var_obj* iv = rt_var_take("i", lg_sinfo_of(ind));
     void* params = rt_array(2, x, iv);
@@ -316,7 +316,7 @@ TEST(take_modes) {
 
 TEST(tile_repeat_flip) {
   int64_t s[2] = {2, 3};
-  void* t = lg_rand(2, s);
+  void* t = rv_rand(2, s);
   TVMFFIAny out;
   /* tile by (2, 1, 2) -> (2, 2, 6) */
   void* reps = lg_ints(3, (int64_t[]){2, 1, 2});
@@ -374,7 +374,7 @@ TEST(layout_transform) {
   tvm_tir_index_map_obj* m = split4_map();
   /* (2, 3, 16) -> (2, 4, 3, 4): a bijection, no padding */
   int64_t s16[3] = {2, 3, 16}, s10[3] = {2, 3, 10};
-  void* t = lg_rand(3, s16);
+  void* t = rv_rand(3, s16);
   void* attrs = rt_attrs(1, "index_map", tvm_ffi_any_obj(m));
   TVMFFIAny out;
   CHECK_OK(run1(t, "relax.layout_transform", attrs, NULL, &out));
@@ -389,7 +389,7 @@ TEST(layout_transform) {
   tvm_ffi_any_release(&out);
   tvm_ffi_release(attrs), tvm_ffi_release(t);
   /* (2, 3, 10) -> (2, 3, 3, 4): the last block padded, with pad_value 1.5, then with None (0) */
-  t = lg_rand(3, s10);
+  t = rv_rand(3, s10);
   for (int with_pad = 1; with_pad >= 0; --with_pad) {
     tvm_tir_expr_obj* pv = tvm_tir_const_float(F32, 1.5);
     tvm_relax_expr_obj* pad = tvm_relax_prim_value_new(pv);
@@ -419,7 +419,7 @@ TEST(layout_transform) {
   CHECK(legal != NULL);
   for (int64_t nv = 5; legal && nv <= 8; nv += 3) {
     int64_t xs[3] = {2, 3, nv}, nb = (nv + 3) / 4;
-    void* xt = lg_rand(3, xs);
+    void* xt = rv_rand(3, xs);
     TVMFFIAny arg = tvm_ffi_any_obj(xt);
     CHECK_OK(tvm_relax_eval(legal, "main", &arg, 1, &out));
     int64_t os[4] = {2, nb, 3, 4}, total = 2 * nb * 12;
@@ -450,7 +450,7 @@ TEST(layout_transform) {
   CHECK(legal != NULL);
   if (legal) {
     int64_t xs[2] = {4, 3};
-    void* xt = lg_rand(2, xs);
+    void* xt = rv_rand(2, xs);
     TVMFFIAny arg = tvm_ffi_any_obj(xt);
     CHECK_OK(tvm_relax_eval(legal, "main", &arg, 1, &out));
     for (int j = 0; j < 3; ++j)

@@ -6,20 +6,7 @@
 #include <math.h>
 
 #include "relax_testing.h"
-
-static uint64_t g_rng = 0xC0FFEE1234567ull;
-static double rnd(void) {
-  g_rng ^= g_rng << 13, g_rng ^= g_rng >> 7, g_rng ^= g_rng << 17;
-  return (double)(g_rng >> 11) / 9007199254740992.0 * 4.0 - 2.0;
-}
-
-static void* rand_tensor(int ndim, const int64_t* shape) {
-  void* t = tvm_ffi_tensor_empty(shape, ndim, F32, (DLDevice){kDLCPU, 0});
-  int64_t n = tvm_ffi_dltensor_numel(tvm_ffi_tensor_dl(t));
-  float* p = tvm_ffi_tensor_dl(t)->data;
-  for (int64_t i = 0; i < n; ++i) p[i] = (float)rnd();
-  return t;
-}
+#include "values_testing.h"
 
 static const float* data(void* t) { return tvm_ffi_tensor_dl(t)->data; }
 
@@ -63,7 +50,7 @@ static int count_bad(const float* got, const double* want, int64_t n, double tol
 TEST(matmul_batched_broadcast) {
   /* (2, 1, 3, 4) @ (5, 4, 6) -> (2, 5, 3, 6) */
   int64_t sa[4] = {2, 1, 3, 4}, sb[3] = {5, 4, 6};
-  void* t[2] = {rand_tensor(4, sa), rand_tensor(3, sb)};
+  void* t[2] = {rv_rand(4, sa), rv_rand(3, sb)};
   TVMFFIAny out;
   CHECK_OK(run("relax.matmul", NULL, 2, t, &out));
   if (out.type_index == kTVMFFITensor) {
@@ -84,7 +71,7 @@ TEST(matmul_batched_broadcast) {
   tvm_ffi_release(t[0]), tvm_ffi_release(t[1]);
   /* vector @ matrix: (4,) @ (4, 3) -> (3,) */
   int64_t sv[1] = {4}, sm[2] = {4, 3};
-  void* u[2] = {rand_tensor(1, sv), rand_tensor(2, sm)};
+  void* u[2] = {rv_rand(1, sv), rv_rand(2, sm)};
   CHECK_OK(run("relax.matmul", NULL, 2, u, &out));
   if (out.type_index == kTVMFFITensor) {
     double want[3];
@@ -104,7 +91,7 @@ TEST(softmax_and_log_softmax) {
   for (int logsm = 0; logsm < 2; ++logsm) {
     for (int axis = -1; axis <= 1; axis += 2) { /* axis -1 and 1 */
       int ax = axis < 0 ? 2 : axis;
-      void* t = rand_tensor(3, s);
+      void* t = rv_rand(3, s);
       void* attrs = rt_attrs(1, "axis", tvm_ffi_any_int(axis));
       TVMFFIAny out;
       CHECK_OK(run(logsm ? "relax.nn.log_softmax" : "relax.nn.softmax", attrs, 1, &t, &out));
@@ -132,7 +119,7 @@ TEST(softmax_and_log_softmax) {
 
 TEST(layer_norm_and_rms_norm) {
   int64_t s[2] = {3, 8}, sg[1] = {8};
-  void* t[3] = {rand_tensor(2, s), rand_tensor(1, sg), rand_tensor(1, sg)};
+  void* t[3] = {rv_rand(2, s), rv_rand(1, sg), rv_rand(1, sg)};
   void* axes = tvm_ffi_array_new(&(TVMFFIAny){0}, 0);
   tvm_ffi_release(axes);
   TVMFFIAny ax = tvm_ffi_any_int(-1);
@@ -169,7 +156,7 @@ TEST(layer_norm_and_rms_norm) {
 
 TEST(reductions) {
   int64_t s[3] = {2, 3, 4};
-  void* t = rand_tensor(3, s);
+  void* t = rv_rand(3, s);
   const float* x = data(t);
   TVMFFIAny out;
   /* sum over axis 1, keepdims -> (2, 1, 4) */

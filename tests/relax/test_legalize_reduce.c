@@ -57,7 +57,7 @@ static void var_ref(const float* x, const bool* red, bool is_std, double* want) 
 
 TEST(variance_and_std) {
   int64_t s[3] = {2, 3, 4};
-  void* t = lg_rand(3, s);
+  void* t = rv_rand(3, s);
   static const struct {
     int naxes;
     int64_t axes[3];
@@ -101,7 +101,7 @@ TEST(variance_symbolic_dim) {
   CHECK(legal != NULL);
   for (int64_t nv = 1; legal && nv <= 5; nv += 4) {
     int64_t xs[2] = {nv, 4};
-    void* xt = lg_rand(2, xs);
+    void* xt = rv_rand(2, xs);
     TVMFFIAny arg = tvm_ffi_any_obj(xt), out;
     CHECK_OK(tvm_relax_eval(legal, "main", &arg, 1, &out));
     double want[4];
@@ -147,7 +147,7 @@ static void scan_ref(const float* x, int axis, bool prod, bool exclusive, double
 
 TEST(cumsum_and_cumprod) {
   int64_t s[3] = {2, 3, 4};
-  void* t = lg_rand(3, s);
+  void* t = rv_rand(3, s);
   for (int prod = 0; prod < 2; ++prod) {
     for (int axis = -1; axis < 3; ++axis) {
       for (int excl = 0; excl < 2; ++excl) {
@@ -183,7 +183,7 @@ TEST(cumsum_dtype_and_symbolic) {
   CHECK(legal != NULL);
   for (int64_t nv = 2; legal && nv <= 4; nv += 2) {
     int64_t xs[2] = {nv, 3};
-    void* xt = lg_rand_int(2, xs, -50, 50);
+    void* xt = rv_rand_int(2, xs, -50, 50);
     TVMFFIAny arg = tvm_ffi_any_obj(xt), out;
     CHECK_OK(tvm_relax_eval(legal, "main", &arg, 1, &out));
     double want[12];
@@ -204,7 +204,7 @@ TEST(cumsum_dtype_and_symbolic) {
   CHECK(legal != NULL);
   if (legal) {
     int64_t xs[2] = {3, 3};
-    void* xt = lg_rand_int(2, xs, -3, 4);
+    void* xt = rv_rand_int(2, xs, -3, 4);
     TVMFFIAny arg = tvm_ffi_any_obj(xt), out;
     CHECK_OK(tvm_relax_eval(legal, "main", &arg, 1, &out));
     const int64_t* p = tvm_ffi_tensor_dl(xt)->data;
@@ -228,7 +228,7 @@ TEST(cumsum_dtype_and_symbolic) {
 
 TEST(no_kernel_for_integer_variance) {
   int64_t s[1] = {4};
-  void* t = lg_rand_int(1, s, 0, 9);
+  void* t = rv_rand_int(1, s, 0, 9);
   TVMFFIAny out = tvm_ffi_any_none();
   CHECK(run("relax.std", NULL, 1, &t, &out) != 0);
   CHECK_RAISED("NotImplementedError", "relax.std: only floating-point tensors have a kernel");

@@ -14,12 +14,7 @@
 #include <tvm/script/parser.h>
 
 #include "test_util.h"
-
-static uint64_t g_rng = 0x2545f4914f6cdd1dull;
-static float rndf(void) {
-  g_rng ^= g_rng << 13, g_rng ^= g_rng >> 7, g_rng ^= g_rng << 17;
-  return (float)((double)(g_rng >> 11) / 9007199254740992.0 * 4.0 - 2.0);
-}
+#include "values_testing.h"
 
 static void* tensor_of(int64_t n, const float* data) {
   int64_t shape[1] = {n};
@@ -128,7 +123,7 @@ TEST(parsed_relax_evaluates) {
   if (!mod) return;
   float x[8], w[8], want[8];
   for (int round = 0; round < 3; ++round) {
-    for (int i = 0; i < 8; ++i) x[i] = rndf(), w[i] = rndf();
+    for (int i = 0; i < 8; ++i) x[i] = (float)rv_rnd(), w[i] = (float)rv_rnd();
     void* xt = tensor_of(8, x);
     void* wt = tensor_of(8, w);
     for (int c = 0; c < 2; ++c) { /* if/else: each branch on its condition */

@@ -67,25 +67,6 @@ static void free_names(char** names, size_t n) {
   free(names);
 }
 
-/* The whole file (NUL-terminated, malloc'd), or NULL. */
-static char* read_text(const char* path, size_t* len) {
-  FILE* f = fopen(path, "rb");
-  if (!f) return NULL;
-  tvm_ffi_strbuf b = {0};
-  char chunk[4096];
-  size_t got;
-  while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0) tvm_ffi_strbuf_append(&b, chunk, got);
-  fclose(f);
-  char* text = malloc(b.size + 1);
-  if (text) {
-    if (b.size) memcpy(text, b.data, b.size);
-    text[b.size] = '\0';
-    *len = b.size;
-  }
-  tvm_ffi_strbuf_free(&b);
-  return text;
-}
-
 /* The pending error as "Kind: message" appended to out (consumed); "no error raised" if none. */
 static void take_error(tvm_ffi_strbuf* out) {
   void* e = tvm_ffi_error_take();
@@ -202,7 +183,7 @@ static void check_program(const char* sub, const char* file, bool canonical) {
   bool ok = false;
   void *m = NULL, *printed = NULL;
   size_t len = 0;
-  char* text = read_text(path, &len);
+  char* text = test_read_file(path, &len);
   if (!text) {
     tvm_ffi_strbuf_puts(&why, "cannot read the file");
     goto done;
@@ -230,7 +211,7 @@ static void check_program(const char* sub, const char* file, bool canonical) {
   } else {
     char epath[1100];
     snprintf(epath, sizeof(epath), "%.*s.expected", (int)(strlen(path) - 3), path);
-    expected = read_text(epath, &elen);
+    expected = test_read_file(epath, &elen);
   }
   if (expected) {
     const char* p = tvm_ffi_str_cstr(printed);
@@ -295,7 +276,7 @@ static void check_error_file(const char* file) {
   bool ok = false;
   void* result = NULL;
   size_t len = 0;
-  char* text = read_text(path, &len);
+  char* text = test_read_file(path, &len);
   char kind[64];
   int line = 0, col = 0;
   if (!text) {
