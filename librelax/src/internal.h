@@ -265,6 +265,14 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_batch_norm(const tvm_relax_call_obj* 
 tvm_tir_prim_func_obj* tvm_relax__legalize_dropout(const tvm_relax_call_obj* call);
 /* image.resize2d (legalize_image.c). */
 tvm_tir_prim_func_obj* tvm_relax__legalize_resize2d(const tvm_relax_call_obj* call);
+/* quantize / dequantize, prelu, group_norm, nll_loss, cross_entropy_with_logits
+ * (legalize_nn_extra.c). */
+tvm_tir_prim_func_obj* tvm_relax__legalize_quantize(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_dequantize(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_prelu(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_group_norm(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_nll_loss(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_cross_entropy(const tvm_relax_call_obj* call);
 
 /* ---- Evaluation (eval.c) --------------------------------------------------------------------- */
 /* Evaluate e, an expression without free Relax or TIR variables (constants, shapes, prim values,
