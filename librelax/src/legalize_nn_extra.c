@@ -340,7 +340,10 @@ static void* nll_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const*
   if (tvm_relax__kernel_vars(v, nt, "i") != 0) return NULL;
   void *ti[MAX_DIMS], *pi[MAX_DIMS];
   for (int64_t i = 0; i < nt; ++i) ti[i] = tvm_tir_ref(v[i]);
-  void* tv = tvm_tir_cast_take(TVM_TIR_INT64, tvm_tir_load_takev(tvm_tir_ref(tg), nt, ti));
+  void* raw = tvm_tir_cast_take(TVM_TIR_INT64, tvm_tir_load_takev(tvm_tir_ref(tg), nt, ti));
+  void* valid = tvm_tir_ne_take(tvm_tir_ref(raw), tvm_tir_i64(ignore));
+  /* An ignored target reads class 0 (Select evaluates both of its values), its loss dropped. */
+  void* tv = tvm_tir_select_take(tvm_tir_ref(valid), raw, tvm_tir_i64(0));
   /* predictions' indices: (n, t, d..) or (t) */
   int64_t np = rank(p);
   if (np == 1) {
@@ -350,7 +353,6 @@ static void* nll_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const*
     for (int64_t i = 1; i < nt; ++i) pi[i + 1] = tvm_tir_ref(v[i]);
   }
   void* wv = w ? tvm_tir_load_take(tvm_tir_ref(w), tvm_tir_ref(tv)) : tvm_tir_const_float(t, 1);
-  void* valid = tvm_tir_ne_take(tvm_tir_ref(tv), tvm_tir_i64(ignore));
   void* loss = tvm_tir_select_take(tvm_tir_ref(valid),
                                    tvm_tir_neg_take(tvm_tir_mul_take(tvm_tir_load_takev(tvm_tir_ref(p), np, pi),
                                                                      tvm_tir_ref(wv))),
