@@ -274,6 +274,10 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_group_norm(const tvm_relax_call_obj* 
 tvm_tir_prim_func_obj* tvm_relax__legalize_nll_loss(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_cross_entropy(const tvm_relax_call_obj* call);
 
+/* ---- memory.view (op_memory_view.c) ---------------------------------------------------------- */
+/* Whether e is "void": of struct info R.Tuple() (memory.view's "no change"). */
+bool tvm_relax__is_void(const tvm_relax_expr_obj* e);
+
 /* ---- Evaluation (eval.c) --------------------------------------------------------------------- */
 /* Evaluate e, an expression without free Relax or TIR variables (constants, shapes, prim values,
  * tuples and calls of them; call_tir runs mod's PrimFunc in libtir's interpreter), as

@@ -225,6 +225,8 @@ static const char* attr_order(tvm_relax_op_id id) {
     case TVM_RELAX_OP_nn_pad: return "pad_width, pad_mode, pad_value";
     case TVM_RELAX_OP_nn_max_pool2d:
     case TVM_RELAX_OP_nn_avg_pool2d:
+    case TVM_RELAX_OP_nn_max_pool3d:
+    case TVM_RELAX_OP_nn_avg_pool3d:
       return "pool_size, strides, padding, dilation, ceil_mode, count_include_pad, layout, "
              "out_layout";
     default: return NULL;
@@ -233,6 +235,19 @@ static const char* attr_order(tvm_relax_op_id id) {
 
 static bool arg_defaults_zero(tvm_relax_op_id id, const char* name, size_t len) {
   return (id == TVM_RELAX_OP_tril || id == TVM_RELAX_OP_triu) && len == 1 && name[0] == 'k';
+}
+
+/* R.memory.view(x, shape=None, dtype=None, relative_byte_offset=None): an absent or None
+ * argument, or `()`, is "void", the empty tuple (upstream's wrapper). */
+static bool arg_defaults_void(tvm_relax_op_id id, const char* name, size_t len) {
+  return id == TVM_RELAX_OP_memory_view && !(len == 1 && name[0] == 'x');
+}
+
+static tvm_relax_expr_obj* void_tuple(void) {
+  void* empty = tvm_ffi_array_new(NULL, 0);
+  tvm_relax_expr_obj* t = empty ? tvm_relax_tuple_new(empty) : NULL;
+  tvm_ffi_release(empty);
+  return t;
 }
 
 static void sig_append(op_sig* s, size_t* at, const char* prefix, const char* name, size_t len,
@@ -275,7 +290,8 @@ static void sig_build(op_sig* s, const tvm_relax_op_info* info) {
       sig_append(s, &at, "*", name, len, true);
     } else {
       s->n_fixed++;
-      q->optional = optional || arg_defaults_zero(info->id, name, len);
+      q->optional = optional || arg_defaults_zero(info->id, name, len) ||
+                    arg_defaults_void(info->id, name, len);
       sig_append(s, &at, "", name, len, q->optional);
     }
     s->n_params++;
@@ -442,6 +458,15 @@ static int op_call(tvm_script_call* call, tvm_relax_op_id id, TVMFFIAny* out) {
           tvm_script_items_push(&args, e);
         }
       }
+      continue;
+    }
+    if (arg_defaults_void(s->info->id, p->name, p->len) &&
+        (!tvm_script_arg_given(&v[i]) || tvm_ffi_any_is_none(&v[i]) ||
+         (seq_of(&v[i]) && tvm_ffi_seq_size(seq_of(&v[i])) == 0))) {
+      /* (`()`, as the printer writes the empty tuple, too: R.shape([]) is a scalar view) */
+      tvm_relax_expr_obj* z = void_tuple();
+      if (!z) rc = -1;
+      else tvm_script_items_push(&args, z);
       continue;
     }
     if (!tvm_script_arg_given(&v[i])) {

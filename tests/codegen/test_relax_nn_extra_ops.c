@@ -4,9 +4,11 @@
  * nn.max_pool3d / avg_pool3d, each as a one-call model legalized, then run twice: by the Relax
  * reference evaluator (the kernel in libtir's interpreter) and compiled to a VM executable with
  * LLVM kernels (bytecode mode here, compiled mode in the _compiled twin) run in libvm. Both
- * results are compared with plain C loops on random inputs.
+ * results are compared with plain C loops on random inputs. memory.view (no kernel: a view,
+ * runtime.TVMTensorCreateView once compiled) likewise, read through a kernel.
  */
 #include <math.h>
+#include <string.h>
 #include <tvm/codegen/relax_build.h>
 #include <tvm/relax/eval.h>
 #include <tvm/relax/relax.h>
@@ -376,6 +378,90 @@ TEST(pool3d) {
   }
 }
 
+/*
+ * memory.view: main(x: (4, 6) float32):
+ *   a = view(x, (2, 5), void, offset 16) (elements 4..13); s = a + a (a kernel reading the view)
+ *   b = view(x, (24,), int32) (x's bits as int32); c = view(x) (x itself)
+ *   return (s, b, c)
+ * interpreted and compiled (LowerRuntimeBuiltin: runtime.TVMTensorCreateView), against x.
+ */
+static tvm_tir_ir_module_obj* view_model(void) {
+  int64_t sx[2] = {4, 6};
+  tvm_relax_var_obj* x = rt_var_take("x", tvm_relax_tensor_sinfo_of_ints(sx, 2, F32));
+  void* params = rt_array(1, x);
+  tvm_relax_block_builder* bb = tvm_relax_bb_new(NULL);
+  CHECK_OK(tvm_relax_bb_function_begin(bb, "main", params, NULL, true));
+  void* empty = tvm_ffi_array_new(NULL, 0);
+  tvm_relax_expr_obj* vd = tvm_relax_tuple_new(empty);
+  tvm_relax_expr_obj* sh = tvm_relax_shape_expr_of_ints((int64_t[]){2, 5}, 2);
+  tvm_relax_expr_obj* sh24 = tvm_relax_shape_expr_of_ints((int64_t[]){24}, 1);
+  tvm_relax_expr_obj* off = tvm_relax_prim_value_int64(16);
+  tvm_relax_expr_obj* i32 = tvm_relax_dtype_imm_new(I32T);
+  tvm_relax_expr_obj* ca = tvm_relax_call_op("relax.memory.view", NULL, 4, x, sh, vd, off);
+  tvm_relax_var_obj* a = ca ? tvm_relax_bb_emit(bb, ca, NULL) : NULL;
+  tvm_relax_expr_obj* cs = a ? tvm_relax_call_op("relax.add", NULL, 2, a, a) : NULL;
+  tvm_relax_var_obj* sv = cs ? tvm_relax_bb_emit(bb, cs, NULL) : NULL;
+  tvm_relax_expr_obj* cb = tvm_relax_call_op("relax.memory.view", NULL, 4, x, sh24, i32, vd);
+  tvm_relax_var_obj* b = cb ? tvm_relax_bb_emit(bb, cb, NULL) : NULL;
+  tvm_relax_expr_obj* cc = tvm_relax_call_op("relax.memory.view", NULL, 4, x, vd, vd, vd);
+  tvm_relax_var_obj* c = cc ? tvm_relax_bb_emit(bb, cc, NULL) : NULL;
+  void* rf = sv && b && c ? rt_array(3, sv, b, c) : NULL;
+  tvm_relax_expr_obj* ret = rf ? tvm_relax_tuple_new(rf) : NULL;
+  tvm_tir_global_var_obj* g = ret ? tvm_relax_bb_function_end(bb, ret, NULL) : NULL;
+  tvm_tir_ir_module_obj* mod = g ? tvm_relax_bb_module(bb) : NULL;
+  tvm_tir_ir_module_obj* legal = mod ? tvm_relax_transform_legalize_ops(mod) : NULL;
+  void* objs[] = {mod, g, ret, rf, c, cc, b, cb, sv, cs, a, ca, i32, off, sh24, sh, vd, empty, params, x};
+  for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); ++i) tvm_ffi_release(objs[i]);
+  tvm_relax_bb_free(bb);
+  return legal;
+}
+
+static void check_views(const TVMFFIAny* r, const float* x) {
+  CHECK(r->type_index == kTVMFFIArray && tvm_ffi_seq_size(r->v_obj) == 3);
+  if (r->type_index != kTVMFFIArray || tvm_ffi_seq_size(r->v_obj) != 3) return;
+  double want[24];
+  for (int i = 0; i < 10; ++i) want[i] = 2.0 * x[4 + i];
+  CHECK_EQ_INT(bad(tvm_ffi_seq_at(r->v_obj, 0), F32, want, 10, 1e-6), 0);
+  int32_t bits[24];
+  memcpy(bits, x, sizeof(bits));
+  for (int i = 0; i < 24; ++i) want[i] = bits[i];
+  CHECK_EQ_INT(bad(tvm_ffi_seq_at(r->v_obj, 1), I32T, want, 24, 0), 0);
+  for (int i = 0; i < 24; ++i) want[i] = x[i];
+  CHECK_EQ_INT(bad(tvm_ffi_seq_at(r->v_obj, 2), F32, want, 24, 0), 0);
+}
+
+TEST(memory_view) {
+  tvm_tir_ir_module_obj* mod = view_model();
+  if (!mod) CHECK_OK(-1);
+  int64_t sx[2] = {4, 6};
+  void* x = tensor(F32, 2, sx, 1, 0, 0);
+  TVMFFIAny arg = tvm_ffi_any_obj(x), got;
+  if (mod) {
+    CHECK_OK(tvm_relax_eval(mod, "main", &arg, 1, &got));
+    check_views(&got, fdata(x));
+    tvm_ffi_any_release(&got);
+  }
+  tvm_vm_executable* exec = mod ? test_mode(tvm_codegen_relax_build(mod, test_opts())) : NULL;
+  if (mod && !exec) CHECK_OK(-1);
+  tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
+  if (vm) {
+    CHECK_OK(tvm_vm_invoke(vm, "main", &arg, 1, &got));
+    check_views(&got, fdata(x));
+    tvm_ffi_any_release(&got);
+    /* the runtime function refuses a view past the tensor's bytes */
+    int64_t s5[1] = {5};
+    void* shp = tvm_ffi_shape_new(s5, 1);
+    TVMFFIAny a4[4] = {arg, tvm_ffi_any_obj(shp), tvm_ffi_any_dtype(F32), tvm_ffi_any_int(80)};
+    CHECK(tvm_ffi_global_call("runtime.TVMTensorCreateView", a4, 4, &got) != 0);
+    CHECK_RAISED("ValueError", "does not fit in a compact tensor of 96 bytes");
+    tvm_ffi_release(shp);
+    tvm_vm_release(vm);
+  }
+  tvm_ffi_release(exec);
+  tvm_ffi_release(mod);
+  tvm_ffi_release(x);
+}
+
 TEST(bad_inputs_are_refused) {
   /* a legalization that cannot run reports the operator */
   int64_t sx[2] = {2, 3};
@@ -403,6 +489,7 @@ int main(void) {
   RUN(conv3d);
   RUN(conv1d_transpose);
   RUN(pool3d);
+  RUN(memory_view);
   RUN(bad_inputs_are_refused);
   return test_summary();
 }

@@ -1,7 +1,7 @@
 /*
  * test_op_nn_extra.c: struct info of quantize / dequantize, atan2, nn.leakyrelu, nn.prelu,
  * nn.group_norm, nn.nll_loss, nn.cross_entropy_with_logits, nn.conv3d, nn.conv1d_transpose and
- * nn.max_pool3d / nn.avg_pool3d, and their errors on bad inputs.
+ * nn.max_pool3d / nn.avg_pool3d and memory.view, and their errors on bad inputs.
  */
 #include "op_infer_testing.h"
 
@@ -174,6 +174,61 @@ TEST(pool3d) {
                     oi_attrs(1, "pool_size", AL(1, 9)), 1, T("1, 3, 8, 8, 8", F32));
 }
 
+/* R.memory.view(x, shape, dtype, offset) with void (R.tuple()) for an absent argument. */
+static const char* view(tvm_relax_sinfo_obj* xs, tvm_relax_expr_obj* shape, tvm_relax_expr_obj* dtype,
+                        tvm_relax_expr_obj* offset) {
+  static char text[256];
+  void* empty = tvm_ffi_array_new(NULL, 0);
+  tvm_relax_var_obj* x = rt_var_take("x", xs);
+  void* a[4] = {x, shape, dtype, offset};
+  for (int i = 1; i < 4; ++i) {
+    if (!a[i]) a[i] = tvm_relax_tuple_new(empty);
+  }
+  tvm_relax_expr_obj* c = tvm_relax_call_op("relax.memory.view", NULL, 4, a[0], a[1], a[2], a[3]);
+  const char* out = NULL;
+  if (c) {
+    snprintf(text, sizeof(text), "%s", rt_sinfo_text(c));
+    out = text;
+  }
+  tvm_ffi_release(c);
+  for (int i = 0; i < 4; ++i) tvm_ffi_release(a[i]);
+  tvm_ffi_release(empty);
+  return out;
+}
+
+static tvm_relax_expr_obj* shape_of_ints(int n, ...) {
+  int64_t v[8];
+  va_list ap;
+  va_start(ap, n);
+  for (int i = 0; i < n; ++i) v[i] = va_arg(ap, int);
+  va_end(ap);
+  return tvm_relax_shape_expr_of_ints(v, n);
+}
+
+TEST(memory_view) {
+  CHECK_STR_EQ(view(T("4, 6", F32), NULL, NULL, NULL), TS("4, 6", F));
+  CHECK_STR_EQ(view(T("4, 6", F32), shape_of_ints(2, 2, 5), NULL, tvm_relax_prim_value_int64(16)),
+               TS("2, 5", F));
+  CHECK_STR_EQ(view(T("4, 6", F32), shape_of_ints(1, 24), tvm_relax_dtype_imm_new(I32), NULL),
+               TS("24,", "int32"));
+  /* a narrower dtype keeps the shape; an unknown input shape keeps the rank */
+  CHECK_STR_EQ(view(T("4, 6", F32), NULL, tvm_relax_dtype_imm_new(F16), NULL), TS("4, 6", "float16"));
+  CHECK_STR_EQ(view(T("?2", F32), NULL, NULL, NULL), "R.Tensor(dtype=\"float32\", ndim=2)");
+  /* past the end: bytes, element size, element count, offset */
+  CHECK(view(T("4, 6", F32), shape_of_ints(2, 2, 6), NULL, tvm_relax_prim_value_int64(60)) == NULL);
+  CHECK_RAISED("ValueError", "relax.memory.view: the view would reach past 'x': it needs 108 bytes but 'x' has 96");
+  CHECK(view(T("?2", F16), NULL, tvm_relax_dtype_imm_new(F32), NULL) == NULL);
+  CHECK_RAISED("ValueError", "it needs 4 bytes per element but 'x' has 2");
+  CHECK(view(T("4, n", F32), NULL, NULL, tvm_relax_prim_value_int64(4)) == NULL);
+  CHECK_RAISED("ValueError", "bytes of offset");
+  CHECK(view(T("4, 6", F32), tvm_relax_prim_value_int64(4), NULL, NULL) == NULL);
+  CHECK_RAISED("TypeError", "argument 'shape' must be a shape or R.tuple()");
+  CHECK(view(T("4, 6", F32), NULL, tvm_relax_prim_value_int64(4), NULL) == NULL);
+  CHECK_RAISED("TypeError", "argument 'dtype' must be a dtype");
+  CHECK(view(T("4, 6", F32), NULL, NULL, tvm_relax_prim_value_int64(-4)) == NULL);
+  CHECK_RAISED("ValueError", "argument 'relative_byte_offset' must not be negative");
+}
+
 int main(void) {
   RUN(quantize);
   RUN(dequantize);
@@ -182,6 +237,7 @@ int main(void) {
   RUN(losses);
   RUN(conv3d_and_conv1d_transpose);
   RUN(pool3d);
+  RUN(memory_view);
   oi_free_vars();
   return test_summary();
 }
