@@ -668,6 +668,28 @@ static int eval_call(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, TVMF
         return eval_reshape(c, f, call, out);
       case TVM_RELAX_OP_memory_view:
         return eval_view(c, f, call, out);
+      case TVM_RELAX_OP_to_vdevice: {
+        const TVMFFIAny* d = tvm_relax_call_attr(call, "dst_vdevice");
+        if (!d || !tvm_ffi_any_is_object(d) || tvm_relax__vdevice_device_type(d->v_obj) != kDLCPU) {
+          return tvm_ffi_raise("NotImplementedError",
+                               "%s: relax.to_vdevice to a device other than the CPU (the reference "
+                               "evaluator runs on the CPU)", f->func);
+        }
+        TVMFFIAny x = tvm_ffi_any_none();
+        if (eval_expr(c, f, tvm_ffi_seq_obj_at(call->args, 0), &x) != 0) return -1;
+        void* copy = NULL;
+        const DLTensor* dl = x.type_index == kTVMFFITensor ? tvm_ffi_tensor_dl(x.v_obj) : NULL;
+        if (!dl || dl->device.device_type != kDLCPU || !tvm_ffi_dltensor_is_contiguous(dl)) {
+          tvm_ffi_raise("TypeError", "%s: relax.to_vdevice of a %s (a compact CPU tensor is needed)",
+                        f->func, tvm_ffi_any_type_name(&x));
+        } else if ((copy = tvm_ffi_tensor_empty(dl->shape, dl->ndim, dl->dtype, dl->device)) != NULL) {
+          size_t nbytes = (size_t)tvm_ffi_dltensor_numel(dl) * ((dl->dtype.bits * dl->dtype.lanes + 7) / 8);
+          if (nbytes) memcpy(tvm_ffi_tensor_dl(copy)->data, (const char*)dl->data + dl->byte_offset, nbytes);
+        }
+        tvm_ffi_any_release(&x);
+        *out = tvm_ffi_any_obj(copy);
+        return copy ? 0 : -1;
+      }
       case TVM_RELAX_OP_call_pure_packed:
         return eval_call_packed(c, f, call, out);
       case TVM_RELAX_OP_print:

@@ -13,7 +13,16 @@
  * LowerRuntimeBuiltin turns the call into runtime.TVMTensorCreateView (libvm) with the voids
  * filled in from x, or into x itself when all three are void; the Relax evaluator computes the
  * same view directly.
+ *
+ * R.to_vdevice(data, dst_vdevice=<ir.VDevice>): a copy of data on that virtual device: data's
+ * struct info with the vdevice replaced. LowerRuntimeBuiltin makes it vm.builtin.to_device(data,
+ * device type, device index) (a CPU target: kDLCPU; cuda: kDLCUDA); the evaluator, which runs
+ * on the CPU, copies for a CPU target and refuses others.
  */
+#include <string.h>
+
+#include <tvm/tir/attr_value.h>
+
 #include "internal.h"
 
 bool tvm_relax__is_void(const tvm_relax_expr_obj* e) {
@@ -114,4 +123,28 @@ tvm_relax_sinfo_obj* tvm_relax__infer_memory_view(const tvm_relax__infer_ctx* ct
   }
   if (out_dims) return tvm_relax__tensor_result(out_dims, dtype, out_ndim, x->vdevice);
   return tvm_relax_tensor_sinfo_new(NULL, dtype, out_ndim, x->vdevice);
+}
+
+const tvm_relax_attr_field tvm_relax__attrs_to_vdevice[] = {
+    {"dst_vdevice", TVM_RELAX_ATTR_ANY, NULL}, {NULL, 0, NULL}};
+
+tvm_relax_sinfo_obj* tvm_relax__infer_to_vdevice(const tvm_relax__infer_ctx* ctx) {
+  tvm_relax_tensor_sinfo_obj* x = tvm_relax__arg_tensor(ctx, 0);
+  if (!x) return NULL;
+  const TVMFFIAny* v = tvm_relax__attr(ctx, "dst_vdevice");
+  if (!tvm_ffi_any_is_object(v) || !tvm_tir_is(v->v_obj, TVM_TIR_KIND_VDevice)) {
+    return tvm_relax__op_error(ctx, "TypeError", "attribute 'dst_vdevice' must be a VDevice, got %s",
+                               tvm_ffi_any_type_name(v));
+  }
+  return tvm_relax_tensor_sinfo_new(x->shape, x->dtype, x->ndim, v->v_obj);
+}
+
+int32_t tvm_relax__vdevice_device_type(const void* vdevice) {
+  const tvm_tir_vdevice_obj* vd = vdevice;
+  TVMFFIAny k = tvm_ffi_any_obj(vd && vd->target ? vd->target->kind : NULL);
+  TVMFFIByteArray b = {"", 0};
+  if (!tvm_ffi_any_as_bytes(&k, &b)) return -1;
+  if ((b.size == 4 && memcmp(b.data, "llvm", 4) == 0) || (b.size == 1 && b.data[0] == 'c')) return kDLCPU;
+  if (b.size == 4 && memcmp(b.data, "cuda", 4) == 0) return kDLCUDA;
+  return -1;
 }

@@ -443,6 +443,17 @@ static int op_call(tvm_script_call* call, tvm_relax_op_id id, TVMFFIAny* out) {
       if (tvm_ffi_any_is_none(&v[i]) && s->info->attrs[(int)p->index].kind == TVM_RELAX_ATTR_DTYPE) {
         continue;
       }
+      if (s->info->id == TVM_RELAX_OP_to_vdevice && is_string(&v[i])) {
+        /* dst_vdevice="llvm:0": the module's virtual device of that name */
+        void* vd = tvm_script__relax_vdevice_by_name(call, &v[i], "attribute 'dst_vdevice' of R.to_vdevice");
+        if (!vd) {
+          rc = fail_at(call, s->spec, i);
+          break;
+        }
+        keys[n_attrs] = tvm_ffi_string_n(p->name, p->len);
+        vals[n_attrs++] = tvm_ffi_any_obj(vd); /* owned */
+        continue;
+      }
       keys[n_attrs] = tvm_ffi_string_n(p->name, p->len);
       vals[n_attrs++] = tvm_ffi_any_copy(&v[i]);
       continue;

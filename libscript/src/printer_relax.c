@@ -684,6 +684,10 @@ static bool is_default(const tvm_relax_op_info* info, int32_t i, const TVMFFIAny
 static tvm_script_doc_obj* attr_value_doc(tvm_script_docsifier* d, const TVMFFIAny* v,
                                           const void* path) {
   if (v->type_index == kTVMFFIDataType) return dtype_str(v->v_dtype);
+  /* a virtual device (to_vdevice's dst_vdevice) by its name in the module, as upstream */
+  if (tvm_ffi_any_is_object(v) && tvm_tir_is(v->v_obj, TVM_TIR_KIND_VDevice)) {
+    return vdevice_doc(d, v->v_obj, path);
+  }
   return tvm_script_as_doc(d, v, path);
 }
 

@@ -5,13 +5,15 @@
  * reference evaluator (the kernel in libtir's interpreter) and compiled to a VM executable with
  * LLVM kernels (bytecode mode here, compiled mode in the _compiled twin) run in libvm. Both
  * results are compared with plain C loops on random inputs. memory.view (no kernel: a view,
- * runtime.TVMTensorCreateView once compiled) likewise, read through a kernel.
+ * runtime.TVMTensorCreateView once compiled) and to_vdevice to the CPU (a copy) likewise, read
+ * through a kernel.
  */
 #include <math.h>
 #include <string.h>
 #include <tvm/codegen/relax_build.h>
 #include <tvm/relax/eval.h>
 #include <tvm/relax/relax.h>
+#include <tvm/tir/attr_value.h>
 #include <tvm/vm/vm.h>
 
 #include "relax_testing.h"
@@ -462,6 +464,73 @@ TEST(memory_view) {
   tvm_ffi_release(x);
 }
 
+/* to_vdevice to a CPU virtual device: a copy (vm.builtin.to_device once compiled), read by a
+ * kernel; another target kind is refused by the evaluator and by LowerRuntimeBuiltin. */
+static tvm_tir_ir_module_obj* to_vdevice_model(const char* kind) {
+  int64_t sx[2] = {3, 4};
+  tvm_relax_var_obj* x = rt_var_take("x", tvm_relax_tensor_sinfo_of_ints(sx, 2, F32));
+  void* params = rt_array(1, x);
+  tvm_tir_target_obj* target = tvm_tir_target_new(kind, NULL);
+  tvm_tir_vdevice_obj* vd = target ? tvm_tir_vdevice_new(target, 0, NULL) : NULL;
+  void* attrs = vd ? rt_attrs(1, "dst_vdevice", tvm_ffi_any_obj(vd)) : NULL;
+  tvm_relax_block_builder* bb = tvm_relax_bb_new(NULL);
+  CHECK_OK(tvm_relax_bb_function_begin(bb, "main", params, NULL, true));
+  tvm_relax_expr_obj* cy = attrs ? tvm_relax_call_op("relax.to_vdevice", attrs, 1, x) : NULL;
+  tvm_relax_var_obj* y = cy ? tvm_relax_bb_emit(bb, cy, NULL) : NULL;
+  tvm_relax_expr_obj* cz = y ? tvm_relax_call_op("relax.add", NULL, 2, y, y) : NULL;
+  tvm_relax_var_obj* z = cz ? tvm_relax_bb_emit(bb, cz, NULL) : NULL;
+  void* rf = z ? rt_array(2, y, z) : NULL;
+  tvm_relax_expr_obj* ret = rf ? tvm_relax_tuple_new(rf) : NULL;
+  tvm_tir_global_var_obj* g = ret ? tvm_relax_bb_function_end(bb, ret, NULL) : NULL;
+  tvm_tir_ir_module_obj* mod = g ? tvm_relax_bb_module(bb) : NULL;
+  tvm_tir_ir_module_obj* legal = mod ? tvm_relax_transform_legalize_ops(mod) : NULL;
+  void* objs[] = {mod, g, ret, rf, z, cz, y, cy, attrs, vd, target, params, x};
+  for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); ++i) tvm_ffi_release(objs[i]);
+  tvm_relax_bb_free(bb);
+  return legal;
+}
+
+TEST(to_vdevice) {
+  tvm_tir_ir_module_obj* mod = to_vdevice_model("llvm");
+  if (!mod) CHECK_OK(-1);
+  int64_t sx[2] = {3, 4};
+  void* x = tensor(F32, 2, sx, 1, 0, 0);
+  TVMFFIAny arg = tvm_ffi_any_obj(x), got;
+  double want[12], twice[12];
+  for (int i = 0; i < 12; ++i) want[i] = fdata(x)[i], twice[i] = 2.0 * fdata(x)[i];
+  for (int compiled = 0; mod && compiled < 2; ++compiled) {
+    tvm_vm_executable* exec = compiled ? test_mode(tvm_codegen_relax_build(mod, test_opts())) : NULL;
+    tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
+    if (compiled && !vm) CHECK_OK(-1);
+    int rc = compiled ? (vm ? tvm_vm_invoke(vm, "main", &arg, 1, &got) : -1)
+                      : tvm_relax_eval(mod, "main", &arg, 1, &got);
+    CHECK_OK(rc);
+    if (rc == 0 && got.type_index == kTVMFFIArray) {
+      const TVMFFIAny* y = tvm_ffi_seq_at(got.v_obj, 0);
+      CHECK_EQ_INT(bad(y, F32, want, 12, 0), 0);
+      CHECK_EQ_INT(bad(tvm_ffi_seq_at(got.v_obj, 1), F32, twice, 12, 1e-6), 0);
+      /* a copy, not the input itself */
+      CHECK(y->type_index == kTVMFFITensor && tvm_ffi_tensor_dl(y->v_obj)->data != fdata(x));
+    }
+    if (rc == 0) tvm_ffi_any_release(&got);
+    if (vm) tvm_vm_release(vm);
+    tvm_ffi_release(exec);
+  }
+  tvm_ffi_release(mod);
+  /* a device the evaluator cannot reach, and one LowerRuntimeBuiltin has no device type for */
+  mod = to_vdevice_model("cuda");
+  CHECK(mod && tvm_relax_eval(mod, "main", &arg, 1, &got) != 0);
+  CHECK_RAISED("NotImplementedError", "relax.to_vdevice to a device other than the CPU");
+  tvm_ffi_release(mod);
+  mod = to_vdevice_model("metal");
+  tvm_vm_executable* exec = mod ? tvm_codegen_relax_build(mod, test_opts()) : NULL;
+  CHECK(mod && !exec);
+  CHECK_RAISED("ValueError", "relax.to_vdevice to a virtual device whose target kind has no device here");
+  tvm_ffi_release(exec);
+  tvm_ffi_release(mod);
+  tvm_ffi_release(x);
+}
+
 TEST(bad_inputs_are_refused) {
   /* a legalization that cannot run reports the operator */
   int64_t sx[2] = {2, 3};
@@ -476,6 +545,12 @@ TEST(bad_inputs_are_refused) {
                        "argument 'alpha' must have the dtype of 'data'");
   RT_EXPECT_CALL_ERROR(RT_CALL("relax.nn.cross_entropy_with_logits", NULL, x, s), "ValueError",
                        "argument 'labels' must have the ndim of 'predictions'");
+  attrs = rt_attrs(1, "dst_vdevice", tvm_ffi_any_int(0));
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.to_vdevice", attrs, x), "TypeError",
+                       "relax.to_vdevice: attribute 'dst_vdevice' must be a VDevice");
+  tvm_ffi_release(attrs);
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.to_vdevice", NULL, x), "ValueError",
+                       "attribute 'dst_vdevice' is required");
   tvm_ffi_release(x), tvm_ffi_release(s), tvm_ffi_release(z);
 }
 
@@ -490,6 +565,7 @@ int main(void) {
   RUN(conv1d_transpose);
   RUN(pool3d);
   RUN(memory_view);
+  RUN(to_vdevice);
   RUN(bad_inputs_are_refused);
   return test_summary();
 }
