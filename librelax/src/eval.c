@@ -668,6 +668,17 @@ static int eval_call(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, TVMF
         return eval_reshape(c, f, call, out);
       case TVM_RELAX_OP_memory_view:
         return eval_view(c, f, call, out);
+      case TVM_RELAX_OP_hint_on_device: {
+        const TVMFFIAny* t = tvm_relax_call_attr(call, "device_type");
+        int64_t type = 0;
+        if (t) tvm_ffi_any_as_int(t, &type);
+        if (type != kDLCPU) {
+          return tvm_ffi_raise("NotImplementedError",
+                               "%s: relax.hint_on_device to device type %lld (the reference "
+                               "evaluator runs on the CPU)", f->func, (long long)type);
+        }
+        return eval_expr(c, f, tvm_ffi_seq_obj_at(call->args, 0), out);
+      }
       case TVM_RELAX_OP_to_vdevice: {
         const TVMFFIAny* d = tvm_relax_call_attr(call, "dst_vdevice");
         if (!d || !tvm_ffi_any_is_object(d) || tvm_relax__vdevice_device_type(d->v_obj) != kDLCPU) {

@@ -1,7 +1,8 @@
 /*
  * legalize_elementwise.c: the kernels of the elementwise operators (unary, binary with numpy
- * broadcasting, atan2, where, clip, astype, and the activations relu/gelu/silu/leakyrelu): one loop nest over the
- * output, each input read at the output's indices aligned from the right (a dim of 1 read at 0).
+ * broadcasting, atan2, where, clip, astype, and the activations relu/gelu/silu/leakyrelu): one
+ * loop nest over the output, each input read at the output's indices aligned from the right (a
+ * dim of 1 read at 0).
  * Scalar R.Prim arguments (clip's bounds, a binary operand) are folded into the kernel when
  * constant.
  */

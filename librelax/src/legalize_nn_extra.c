@@ -15,7 +15,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
 #include <tvm/tir/builder.h>
 
 #include "internal.h"
@@ -118,7 +117,8 @@ static void* pointwise(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const
   return body;
 }
 
-static int64_t norm_axis(const tvm_relax_call_obj* call, const char* name, int64_t dflt, int64_t n) {
+static int64_t norm_axis(const tvm_relax_call_obj* call, const char* name, int64_t dflt,
+                         int64_t n) {
   int64_t a = attr_int(call, name, dflt);
   return a < 0 ? a + n : a;
 }
@@ -152,8 +152,9 @@ static void* dequantize_value(const tvm_relax_call_obj* call, tvm_tir_buffer_obj
   DLDataType xt = in[0]->dtype, zt = in[2]->dtype;
   DLDataType dt = is_fl(xt) ? f32() : (DLDataType){kDLInt, 32, 1};
   DLDataType sub_t = promoted(dt, zt);
-  void* sub = tvm_tir_sub_take(cast_to(sub_t, cast_to(dt, tvm_tir_load_takev(tvm_tir_ref(in[0]), n, ind))),
-                               cast_to(sub_t, param_load(in[2], idx, axis)));
+  void* sub =
+      tvm_tir_sub_take(cast_to(sub_t, cast_to(dt, tvm_tir_load_takev(tvm_tir_ref(in[0]), n, ind))),
+                       cast_to(sub_t, param_load(in[2], idx, axis)));
   void* v = tvm_tir_mul_take(cast_to(f32(), sub), cast_to(f32(), param_load(in[1], idx, axis)));
   if (ot.code == kDLFloat && ot.bits == 32) return v;
   return clip_cast(v, f32(), ot);
@@ -226,7 +227,8 @@ static void* group_norm_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj*
   bool center = attr_bool(call, "center", true), scale = attr_bool(call, "scale", true);
   bool red[MAX_DIMS] = {false}, kept[MAX_DIMS];
   const TVMFFIAny* av = tvm_relax_call_attr(call, "axes");
-  for (int64_t k = 0; av && av->type_index == kTVMFFIArray && k < tvm_ffi_seq_size(av->v_obj); ++k) {
+  for (int64_t k = 0; av && av->type_index == kTVMFFIArray && k < tvm_ffi_seq_size(av->v_obj);
+       ++k) {
     int64_t a = 0;
     tvm_ffi_any_as_int(tvm_ffi_seq_at(av->v_obj, k), &a);
     if (a < 0) a += n;
@@ -256,12 +258,12 @@ static void* group_norm_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj*
     ext[i] = i == ch ? cpg : dim(x, i);
   }
   void* ind[MAX_DIMS];
-#define IDX(vars)                                                                                \
-  for (int64_t i = 0; i < n; ++i) {                                                              \
-    ind[i] = i == ch ? (void*)tvm_tir_add_take(tvm_tir_mul_take(tvm_tir_ref(g), tvm_tir_ref(cpg)), \
-                                               tvm_tir_ref(vars[i]))                             \
-             : red[i] ? tvm_tir_ref(vars[i])                                                     \
-                      : tvm_tir_ref(v[i]);                                                       \
+#define IDX(vars)                                                                                   \
+  for (int64_t i = 0; i < n; ++i) {                                                                 \
+    ind[i] = i == ch  ? (void*)tvm_tir_add_take(tvm_tir_mul_take(tvm_tir_ref(g), tvm_tir_ref(cpg)), \
+                                                tvm_tir_ref(vars[i]))                               \
+             : red[i] ? tvm_tir_ref(vars[i])                                                        \
+                      : tvm_tir_ref(v[i]);                                                          \
   }
   tvm_tir_buffer_obj* mean = tvm_relax__scratch("mean", at);
   tvm_tir_buffer_obj* var = tvm_relax__scratch("var", at);
@@ -273,11 +275,14 @@ static void* group_norm_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj*
   IDX(v1);
   void* p1 = tvm_relax__loop_nest(
       v1, ext, n, pass_inc,
-      tvm_relax__scratch_store(mean, tvm_tir_add_take(tvm_relax__scratch_load(mean),
-                                                      cast_to(at, tvm_tir_load_takev(tvm_tir_ref(x), n, ind)))));
-  void* set_mean = tvm_relax__scratch_store(mean, tvm_tir_div_take(tvm_relax__scratch_load(mean), tvm_tir_ref(nf)));
+      tvm_relax__scratch_store(
+          mean, tvm_tir_add_take(tvm_relax__scratch_load(mean),
+                                 cast_to(at, tvm_tir_load_takev(tvm_tir_ref(x), n, ind)))));
+  void* set_mean = tvm_relax__scratch_store(
+      mean, tvm_tir_div_take(tvm_relax__scratch_load(mean), tvm_tir_ref(nf)));
   IDX(v2);
-  void* d = tvm_tir_sub_take(cast_to(at, tvm_tir_load_takev(tvm_tir_ref(x), n, ind)), tvm_relax__scratch_load(mean));
+  void* d = tvm_tir_sub_take(cast_to(at, tvm_tir_load_takev(tvm_tir_ref(x), n, ind)),
+                             tvm_relax__scratch_load(mean));
   void* p2 = tvm_relax__loop_nest(
       v2, ext, n, pass_inc,
       tvm_relax__scratch_store(var, tvm_tir_add_take(tvm_relax__scratch_load(var),
@@ -288,16 +293,22 @@ static void* group_norm_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj*
   for (int64_t i = 0; i < n; ++i) oind[i] = tvm_tir_ref(ind[i]);
   void* chan = tvm_tir_ref(ind[ch]);
   void* y = tvm_tir_div_take(
-      tvm_tir_sub_take(cast_to(at, tvm_tir_load_takev(tvm_tir_ref(x), n, ind)), tvm_relax__scratch_load(mean)),
-      tvm_tir_call_take(at, "tir.sqrt", tvm_tir_add_take(tvm_relax__scratch_load(var), tvm_tir_const_float(at, eps))));
-  if (scale) y = tvm_tir_mul_take(y, cast_to(at, tvm_tir_load_take(tvm_tir_ref(gamma), tvm_tir_ref(chan))));
-  if (center) y = tvm_tir_add_take(y, cast_to(at, tvm_tir_load_take(tvm_tir_ref(beta), tvm_tir_ref(chan))));
+      tvm_tir_sub_take(cast_to(at, tvm_tir_load_takev(tvm_tir_ref(x), n, ind)),
+                       tvm_relax__scratch_load(mean)),
+      tvm_tir_call_take(
+          at, "tir.sqrt",
+          tvm_tir_add_take(tvm_relax__scratch_load(var), tvm_tir_const_float(at, eps))));
+  if (scale)
+    y = tvm_tir_mul_take(y, cast_to(at, tvm_tir_load_take(tvm_tir_ref(gamma), tvm_tir_ref(chan))));
+  if (center)
+    y = tvm_tir_add_take(y, cast_to(at, tvm_tir_load_take(tvm_tir_ref(beta), tvm_tir_ref(chan))));
   tvm_ffi_release(chan);
   void* p3 = tvm_relax__loop_nest(v3, ext, n, pass_inc,
                                   tvm_tir_store_takev(tvm_tir_ref(o), cast_to(t, y), n, oind));
 #undef IDX
-  void* inner = tvm_tir_seq_take(tvm_relax__scratch_store(mean, tvm_tir_const_float(at, 0)), p1, set_mean,
-                                 tvm_relax__scratch_store(var, tvm_tir_const_float(at, 0)), p2, set_var, p3);
+  void* inner =
+      tvm_tir_seq_take(tvm_relax__scratch_store(mean, tvm_tir_const_float(at, 0)), p1, set_mean,
+                       tvm_relax__scratch_store(var, tvm_tir_const_float(at, 0)), p2, set_var, p3);
   inner = tvm_relax__scratch_scope(var, tvm_relax__scratch_scope(mean, inner));
   inner = tvm_tir_serial_take(tvm_tir_ref(g), tvm_tir_i64(0), tvm_tir_i64(groups), inner);
   void* oext[MAX_DIMS];
@@ -353,25 +364,29 @@ static void* nll_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const*
     for (int64_t i = 1; i < nt; ++i) pi[i + 1] = tvm_tir_ref(v[i]);
   }
   void* wv = w ? tvm_tir_load_take(tvm_tir_ref(w), tvm_tir_ref(tv)) : tvm_tir_const_float(t, 1);
-  void* loss = tvm_tir_select_take(tvm_tir_ref(valid),
-                                   tvm_tir_neg_take(tvm_tir_mul_take(tvm_tir_load_takev(tvm_tir_ref(p), np, pi),
-                                                                     tvm_tir_ref(wv))),
-                                   tvm_tir_const_float(t, 0));
+  void* loss =
+      tvm_tir_select_take(tvm_tir_ref(valid),
+                          tvm_tir_neg_take(tvm_tir_mul_take(
+                              tvm_tir_load_takev(tvm_tir_ref(p), np, pi), tvm_tir_ref(wv))),
+                          tvm_tir_const_float(t, 0));
   void* body;
   void* ext[MAX_DIMS];
   for (int64_t i = 0; i < nt; ++i) ext[i] = dim(tg, i);
   if (none) {
     void* oi[MAX_DIMS];
     for (int64_t i = 0; i < nt; ++i) oi[i] = tvm_tir_ref(v[i]);
-    body = tvm_relax__loop_nest(v, ext, nt, NULL, tvm_tir_store_takev(tvm_tir_ref(o), loss, nt, oi));
+    body =
+        tvm_relax__loop_nest(v, ext, nt, NULL, tvm_tir_store_takev(tvm_tir_ref(o), loss, nt, oi));
   } else {
     tvm_tir_buffer_obj* s = tvm_relax__scratch("loss_sum", t);
     tvm_tir_buffer_obj* ws = tvm_relax__scratch("weight_sum", t);
     void* upd = tvm_relax__scratch_store(s, tvm_tir_add_take(tvm_relax__scratch_load(s), loss));
     if (mean) {
-      upd = tvm_tir_seq_take(upd, tvm_relax__scratch_store(ws, tvm_tir_add_take(tvm_relax__scratch_load(ws),
-                                                                                 tvm_tir_select_take(tvm_tir_ref(valid), tvm_tir_ref(wv),
-                                                                                                     tvm_tir_const_float(t, 0)))));
+      upd = tvm_tir_seq_take(
+          upd, tvm_relax__scratch_store(
+                   ws, tvm_tir_add_take(tvm_relax__scratch_load(ws),
+                                        tvm_tir_select_take(tvm_tir_ref(valid), tvm_tir_ref(wv),
+                                                            tvm_tir_const_float(t, 0)))));
     }
     void* loop = tvm_relax__loop_nest(v, ext, nt, NULL, upd);
     void* result = mean ? tvm_tir_div_take(tvm_relax__scratch_load(s), tvm_relax__scratch_load(ws))
@@ -406,11 +421,14 @@ static void* xent_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const
   }
   if (tvm_relax__kernel_vars(v, n, "i") != 0) return NULL;
   void *xi[MAX_DIMS], *yi[MAX_DIMS], *ext[MAX_DIMS];
-  for (int64_t i = 0; i < n; ++i) xi[i] = tvm_tir_ref(v[i]), yi[i] = tvm_tir_ref(v[i]), ext[i] = dim(x, i);
+  for (int64_t i = 0; i < n; ++i)
+    xi[i] = tvm_tir_ref(v[i]), yi[i] = tvm_tir_ref(v[i]), ext[i] = dim(x, i);
   tvm_tir_buffer_obj* s = tvm_relax__scratch("sum", t);
-  void* prod = tvm_tir_mul_take(tvm_tir_load_takev(tvm_tir_ref(x), n, xi), tvm_tir_load_takev(tvm_tir_ref(y), n, yi));
-  void* loop = tvm_relax__loop_nest(v, ext, n, NULL,
-                                    tvm_relax__scratch_store(s, tvm_tir_add_take(tvm_relax__scratch_load(s), prod)));
+  void* prod = tvm_tir_mul_take(tvm_tir_load_takev(tvm_tir_ref(x), n, xi),
+                                tvm_tir_load_takev(tvm_tir_ref(y), n, yi));
+  void* loop = tvm_relax__loop_nest(
+      v, ext, n, NULL,
+      tvm_relax__scratch_store(s, tvm_tir_add_take(tvm_relax__scratch_load(s), prod)));
   void* r = tvm_tir_neg_take(tvm_relax__scratch_load(s));
   if (n > 1) r = tvm_tir_div_take(r, tvm_tir_cast_take(t, tvm_tir_ref(dim(x, 0))));
   void* body = tvm_tir_seq_take(tvm_relax__scratch_store(s, tvm_tir_const_float(t, 0)), loop,

@@ -9,6 +9,7 @@
  *   R.memory.view(x, ...)    -> runtime.TVMTensorCreateView(x, shape, dtype, offset) (a view;
  *                               voids filled in from x; x itself when all are void)
  *   R.to_vdevice(x, d)       -> vm.builtin.to_device(x, device type, index) (a copy)
+ *   R.hint_on_device(x, dev) -> x on the CPU (a ValueError for another device)
  * The memory operators (R.memory.alloc_storage / alloc_tensor / kill_*), which upstream turns
  * into R.vm.* operators here, have no R.vm.* counterparts in this project: VMCodeGen maps them
  * to vm.builtin.alloc_storage / alloc_tensor / null_value itself (docs/architecture.md).
@@ -106,6 +107,21 @@ static void* post_call(tvm_relax_mutator* m, const void* node) {
   const tvm_relax_call_obj* call = node;
   if (tvm_relax__call_op_id(call) == TVM_RELAX_OP_memory_view) return lower_view(call);
   if (tvm_relax__call_op_id(call) == TVM_RELAX_OP_to_vdevice) return lower_to_vdevice(call);
+  if (tvm_relax__call_op_id(call) == TVM_RELAX_OP_hint_on_device) {
+    /* A hint that data lives on a device: data itself on the CPU; this project has no
+     * RealizeVDevice to place data elsewhere. */
+    const TVMFFIAny* t = tvm_relax_call_attr(call, "device_type");
+    int64_t type = 0;
+    if (t) tvm_ffi_any_as_int(t, &type);
+    if (type != kDLCPU) {
+      tvm_ffi_raise("ValueError", "LowerRuntimeBuiltin: relax.hint_on_device to device type %lld: "
+                    "only the CPU (1) is supported (no RealizeVDevice)", (long long)type);
+      return NULL;
+    }
+    void* x = tvm_ffi_seq_obj_at(call->args, 0);
+    tvm_ffi_retain(x);
+    return x;
+  }
   const char* name = builtin_of(tvm_relax__call_op_id(call));
   if (!name) {
     tvm_ffi_retain((void*)node);

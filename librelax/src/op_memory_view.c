@@ -18,9 +18,11 @@
  * struct info with the vdevice replaced. LowerRuntimeBuiltin makes it vm.builtin.to_device(data,
  * device type, device index) (a CPU target: kDLCPU; cuda: kDLCUDA); the evaluator, which runs
  * on the CPU, copies for a CPU target and refuses others.
+ *
+ * R.hint_on_device(data, device): data (a hint); LowerRuntimeBuiltin and the evaluator drop it
+ * for a CPU device and refuse others (this project has no RealizeVDevice to act on it).
  */
 #include <string.h>
-
 #include <tvm/tir/attr_value.h>
 
 #include "internal.h"
@@ -85,7 +87,8 @@ tvm_relax_sinfo_obj* tvm_relax__infer_memory_view(const tvm_relax__infer_ctx* ct
     tvm_relax_sinfo_obj* os = tvm_relax_sinfo_of(a_off);
     if (tvm_relax_kind_of(os) != TVM_RELAX_KIND_PrimStructInfo ||
         !tvm_ffi_dtype_equal(((tvm_relax_prim_sinfo_obj*)os)->dtype, tvm_tir_dtype_int(64))) {
-      return tvm_relax__arg_error(ctx, 3, "TypeError", "must be an int64 R.prim_value or R.tuple()");
+      return tvm_relax__arg_error(ctx, 3, "TypeError",
+                                  "must be an int64 R.prim_value or R.tuple()");
     }
     tvm_tir_expr_obj* v = ((tvm_relax_prim_sinfo_obj*)os)->value;
     offset_known = v && tvm_tir_as_const_int(v, &offset);
@@ -133,7 +136,8 @@ tvm_relax_sinfo_obj* tvm_relax__infer_to_vdevice(const tvm_relax__infer_ctx* ctx
   if (!x) return NULL;
   const TVMFFIAny* v = tvm_relax__attr(ctx, "dst_vdevice");
   if (!tvm_ffi_any_is_object(v) || !tvm_tir_is(v->v_obj, TVM_TIR_KIND_VDevice)) {
-    return tvm_relax__op_error(ctx, "TypeError", "attribute 'dst_vdevice' must be a VDevice, got %s",
+    return tvm_relax__op_error(ctx, "TypeError",
+                               "attribute 'dst_vdevice' must be a VDevice, got %s",
                                tvm_ffi_any_type_name(v));
   }
   return tvm_relax_tensor_sinfo_new(x->shape, x->dtype, x->ndim, v->v_obj);
@@ -144,7 +148,27 @@ int32_t tvm_relax__vdevice_device_type(const void* vdevice) {
   TVMFFIAny k = tvm_ffi_any_obj(vd && vd->target ? vd->target->kind : NULL);
   TVMFFIByteArray b = {"", 0};
   if (!tvm_ffi_any_as_bytes(&k, &b)) return -1;
-  if ((b.size == 4 && memcmp(b.data, "llvm", 4) == 0) || (b.size == 1 && b.data[0] == 'c')) return kDLCPU;
+  if ((b.size == 4 && memcmp(b.data, "llvm", 4) == 0) || (b.size == 1 && b.data[0] == 'c'))
+    return kDLCPU;
   if (b.size == 4 && memcmp(b.data, "cuda", 4) == 0) return kDLCUDA;
   return -1;
+}
+
+/* R.hint_on_device(data, R.device(dev_type, dev_id), memory_scope="global"): data itself, a
+ * hint for upstream's RealizeVDevice (not in this project). The result is data's struct info. */
+const tvm_relax_attr_field tvm_relax__attrs_hint_on_device[] = {
+    {"device_type", TVM_RELAX_ATTR_INT, NULL},
+    {"index", TVM_RELAX_ATTR_INT, "0"},
+    {"memory_scope", TVM_RELAX_ATTR_STR, "global"},
+    {NULL, 0, NULL}};
+
+tvm_relax_sinfo_obj* tvm_relax__infer_hint_on_device(const tvm_relax__infer_ctx* ctx) {
+  tvm_relax_tensor_sinfo_obj* x = tvm_relax__arg_tensor(ctx, 0);
+  if (!x) return NULL;
+  int64_t type = tvm_relax__attr_int(ctx, "device_type"), index = tvm_relax__attr_int(ctx, "index");
+  if (type < 1 || index < 0) {
+    return tvm_relax__op_error(ctx, "ValueError", "the device (%lld, %lld) is not a device",
+                               (long long)type, (long long)index);
+  }
+  return retained_sinfo(&x->base);
 }

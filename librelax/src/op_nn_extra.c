@@ -12,13 +12,17 @@
 
 /* ---- Schemas --------------------------------------------------------------------------------- */
 const tvm_relax_attr_field tvm_relax__attrs_quantize[] = {
-    {"axis", TVM_RELAX_ATTR_INT, "-1"}, {"out_dtype", TVM_RELAX_ATTR_DTYPE, "int8"}, {NULL, 0, NULL}};
+    {"axis", TVM_RELAX_ATTR_INT, "-1"},
+    {"out_dtype", TVM_RELAX_ATTR_DTYPE, "int8"},
+    {NULL, 0, NULL}};
 const tvm_relax_attr_field tvm_relax__attrs_dequantize[] = {
-    {"axis", TVM_RELAX_ATTR_INT, "-1"}, {"out_dtype", TVM_RELAX_ATTR_DTYPE, "float32"}, {NULL, 0, NULL}};
-const tvm_relax_attr_field tvm_relax__attrs_leakyrelu[] = {
-    {"alpha", TVM_RELAX_ATTR_FLOAT, "0.01"}, {NULL, 0, NULL}};
-const tvm_relax_attr_field tvm_relax__attrs_prelu[] = {
-    {"axis", TVM_RELAX_ATTR_INT, "1"}, {NULL, 0, NULL}};
+    {"axis", TVM_RELAX_ATTR_INT, "-1"},
+    {"out_dtype", TVM_RELAX_ATTR_DTYPE, "float32"},
+    {NULL, 0, NULL}};
+const tvm_relax_attr_field tvm_relax__attrs_leakyrelu[] = {{"alpha", TVM_RELAX_ATTR_FLOAT, "0.01"},
+                                                           {NULL, 0, NULL}};
+const tvm_relax_attr_field tvm_relax__attrs_prelu[] = {{"axis", TVM_RELAX_ATTR_INT, "1"},
+                                                       {NULL, 0, NULL}};
 const tvm_relax_attr_field tvm_relax__attrs_group_norm[] = {
     {"num_groups", TVM_RELAX_ATTR_INT, NULL},
     {"channel_axis", TVM_RELAX_ATTR_INT, NULL},
@@ -137,12 +141,12 @@ static tvm_relax_sinfo_obj* scalar_of(DLDataType dtype, void* vdevice) {
 }
 
 /* ---- quantize / dequantize ------------------------------------------------------------------- */
-static const char* const k_qtypes[] = {"int8", "uint8", "int16", "uint16", "float8_e4m3fn",
-                                       "float8_e5m2", NULL};
+static const char* const k_qtypes[] = {"int8",          "uint8",       "int16", "uint16",
+                                       "float8_e4m3fn", "float8_e5m2", NULL};
 static const char* const k_ftypes[] = {"float16", "float32", NULL};
 static const char* const k_zptypes[] = {"int8", "float16", NULL};
-static const char* const k_dq_in[] = {"int8", "uint8", "int16", "uint16", "int32", "float8_e4m3fn",
-                                      "float8_e5m2", "float16", "float32", NULL};
+static const char* const k_dq_in[] = {"int8",          "uint8",       "int16",   "uint16",  "int32",
+                                      "float8_e4m3fn", "float8_e5m2", "float16", "float32", NULL};
 
 static tvm_relax_sinfo_obj* qdq(const tvm_relax__infer_ctx* ctx, bool quant) {
   DLDataType out = tvm_relax__attr_dtype(ctx, "out_dtype");
@@ -160,8 +164,8 @@ static tvm_relax_sinfo_obj* qdq(const tvm_relax__infer_ctx* ctx, bool quant) {
   for (int32_t i = 0; i < 3; ++i) {
     if (!(t[i] = tvm_relax__arg_tensor(ctx, i))) return NULL;
   }
-  if (!check_dtype(ctx, 0, t[0], quant ? k_ftypes : k_dq_in) || !check_dtype(ctx, 1, t[1], k_ftypes) ||
-      !check_dtype(ctx, 2, t[2], k_zptypes)) {
+  if (!check_dtype(ctx, 0, t[0], quant ? k_ftypes : k_dq_in) ||
+      !check_dtype(ctx, 1, t[1], k_ftypes) || !check_dtype(ctx, 2, t[2], k_zptypes)) {
     return NULL;
   }
   if (t[0]->ndim == TVM_RELAX_UNKNOWN_NDIM) return with_dtype(t[0], out);
@@ -218,13 +222,14 @@ tvm_relax_sinfo_obj* tvm_relax__infer_group_norm(const tvm_relax__infer_ctx* ctx
     if (!tvm_relax_dtype_is_unknown(t[i]->dtype) && !tvm_relax_dtype_is_unknown(t[0]->dtype) &&
         !tvm_ffi_dtype_equal(t[i]->dtype, t[0]->dtype)) {
       return tvm_relax__arg_error(ctx, i, "TypeError", "must have the dtype of 'data' (%s), got %s",
-                                  tvm_tir_dtype_str(t[0]->dtype).s, tvm_tir_dtype_str(t[i]->dtype).s);
+                                  tvm_tir_dtype_str(t[0]->dtype).s,
+                                  tvm_tir_dtype_str(t[i]->dtype).s);
     }
   }
   int64_t groups = tvm_relax__attr_int(ctx, "num_groups");
   if (groups < 1) {
-    return tvm_relax__op_error(ctx, "ValueError", "attribute 'num_groups' must be positive, got %lld",
-                               (long long)groups);
+    return tvm_relax__op_error(
+        ctx, "ValueError", "attribute 'num_groups' must be positive, got %lld", (long long)groups);
   }
   if (t[0]->ndim == TVM_RELAX_UNKNOWN_NDIM) return retained_sinfo(&t[0]->base);
   int32_t n = t[0]->ndim;
@@ -246,7 +251,8 @@ tvm_relax_sinfo_obj* tvm_relax__infer_group_norm(const tvm_relax__infer_ctx* ctx
                                  (long long)ch);
     }
     if (seen[a]) {
-      return tvm_relax__op_error(ctx, "ValueError", "axis %lld appears more than once", (long long)a);
+      return tvm_relax__op_error(ctx, "ValueError", "axis %lld appears more than once",
+                                 (long long)a);
     }
     seen[a] = true;
   }
@@ -279,22 +285,25 @@ tvm_relax_sinfo_obj* tvm_relax__infer_nll_loss(const tvm_relax__infer_ctx* ctx) 
   if (strcmp(red, "none") != 0 && strcmp(red, "mean") != 0 && strcmp(red, "sum") != 0) {
     return tvm_relax__op_error(ctx, "ValueError",
                                "attribute 'reduction' must be \"none\", \"mean\" or \"sum\", got "
-                               "\"%s\"", red);
+                               "\"%s\"",
+                               red);
   }
   if (!check_float(ctx, 0, p)) return NULL;
-  if (!tvm_relax_dtype_is_unknown(t->dtype) && t->dtype.code != kDLInt && t->dtype.code != kDLUInt) {
+  if (!tvm_relax_dtype_is_unknown(t->dtype) && t->dtype.code != kDLInt &&
+      t->dtype.code != kDLUInt) {
     return tvm_relax__arg_error(ctx, 1, "TypeError", "must be an integer tensor, got dtype %s",
                                 tvm_tir_dtype_str(t->dtype).s);
   }
   if (w && !tvm_relax_dtype_is_unknown(w->dtype) && !tvm_relax_dtype_is_unknown(p->dtype) &&
       !tvm_ffi_dtype_equal(w->dtype, p->dtype)) {
-    return tvm_relax__arg_error(ctx, 2, "TypeError", "must have the dtype of 'predictions' (%s), got %s",
+    return tvm_relax__arg_error(ctx, 2, "TypeError",
+                                "must have the dtype of 'predictions' (%s), got %s",
                                 tvm_tir_dtype_str(p->dtype).s, tvm_tir_dtype_str(w->dtype).s);
   }
   if (p->ndim == 0) return tvm_relax__arg_error(ctx, 0, "ValueError", "must have ndim >= 1, got 0");
   if (w && w->ndim != TVM_RELAX_UNKNOWN_NDIM && w->ndim != 1) {
-    return tvm_relax__arg_error(ctx, 2, "ValueError", "must be 1-d (one weight per class), got ndim %d",
-                                w->ndim);
+    return tvm_relax__arg_error(ctx, 2, "ValueError",
+                                "must be 1-d (one weight per class), got ndim %d", w->ndim);
   }
   if (p->ndim != TVM_RELAX_UNKNOWN_NDIM && t->ndim != TVM_RELAX_UNKNOWN_NDIM) {
     int32_t want = p->ndim == 1 ? 0 : p->ndim - 1;
@@ -323,8 +332,9 @@ tvm_relax_sinfo_obj* tvm_relax__infer_nll_loss(const tvm_relax__infer_ctx* ctx) 
       tvm_tir_expr_obj* c = tvm_ffi_seq_obj_at(pd, p->ndim == 1 ? 0 : 1);
       tvm_tir_expr_obj* wc = tvm_ffi_seq_obj_at(wd, 0);
       if (tvm_relax__dim_unequal(c, wc)) {
-        tvm_relax__arg_error(ctx, 2, "ValueError", "has %s weights but 'predictions' has %s classes",
-                             dim_text(&a, wc), dim_text(&b, c));
+        tvm_relax__arg_error(ctx, 2, "ValueError",
+                             "has %s weights but 'predictions' has %s classes", dim_text(&a, wc),
+                             dim_text(&b, c));
         tvm_ffi_strbuf_free(&a);
         tvm_ffi_strbuf_free(&b);
         return NULL;
@@ -343,12 +353,14 @@ tvm_relax_sinfo_obj* tvm_relax__infer_cross_entropy(const tvm_relax__infer_ctx* 
   if (!l || !check_float(ctx, 0, p)) return NULL;
   if (!tvm_relax_dtype_is_unknown(l->dtype) && !tvm_relax_dtype_is_unknown(p->dtype) &&
       !tvm_ffi_dtype_equal(l->dtype, p->dtype)) {
-    return tvm_relax__arg_error(ctx, 1, "TypeError", "must have the dtype of 'predictions' (%s), got %s",
+    return tvm_relax__arg_error(ctx, 1, "TypeError",
+                                "must have the dtype of 'predictions' (%s), got %s",
                                 tvm_tir_dtype_str(p->dtype).s, tvm_tir_dtype_str(l->dtype).s);
   }
-  if (p->ndim != TVM_RELAX_UNKNOWN_NDIM && l->ndim != TVM_RELAX_UNKNOWN_NDIM && p->ndim != l->ndim) {
-    return tvm_relax__arg_error(ctx, 1, "ValueError", "must have the ndim of 'predictions' (%d), got %d",
-                                p->ndim, l->ndim);
+  if (p->ndim != TVM_RELAX_UNKNOWN_NDIM && l->ndim != TVM_RELAX_UNKNOWN_NDIM &&
+      p->ndim != l->ndim) {
+    return tvm_relax__arg_error(
+        ctx, 1, "ValueError", "must have the ndim of 'predictions' (%d), got %d", p->ndim, l->ndim);
   }
   void* pd = tvm_relax_tensor_sinfo_dims(&p->base);
   void* ld = tvm_relax_tensor_sinfo_dims(&l->base);

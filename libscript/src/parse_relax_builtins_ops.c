@@ -443,6 +443,21 @@ static int op_call(tvm_script_call* call, tvm_relax_op_id id, TVMFFIAny* out) {
       if (tvm_ffi_any_is_none(&v[i]) && s->info->attrs[(int)p->index].kind == TVM_RELAX_ATTR_DTYPE) {
         continue;
       }
+      if (s->info->id == TVM_RELAX_OP_hint_on_device && v[i].type_index == kTVMFFIDevice) {
+        /* R.hint_on_device(x, R.device(t, i)): the device's type and index */
+        keys[n_attrs] = tvm_ffi_string("device_type");
+        vals[n_attrs++] = tvm_ffi_any_int(v[i].v_device.device_type);
+        keys[n_attrs] = tvm_ffi_string("index");
+        vals[n_attrs++] = tvm_ffi_any_int(v[i].v_device.device_id);
+        continue;
+      }
+      if (s->info->id == TVM_RELAX_OP_hint_on_device && is_string(&v[i]) && p->len == 5 &&
+          memcmp(p->name, "index", 5) == 0) {
+        /* R.hint_on_device(x, R.device(...), "scope"): the third is the memory scope */
+        keys[n_attrs] = tvm_ffi_string("memory_scope");
+        vals[n_attrs++] = tvm_ffi_any_copy(&v[i]);
+        continue;
+      }
       if (s->info->id == TVM_RELAX_OP_to_vdevice && is_string(&v[i])) {
         /* dst_vdevice="llvm:0": the module's virtual device of that name */
         void* vd = tvm_script__relax_vdevice_by_name(call, &v[i], "attribute 'dst_vdevice' of R.to_vdevice");
@@ -1045,6 +1060,24 @@ static int b_dtype(tvm_script_call* call, TVMFFIAny* out) {
   return ret(tvm_relax_dtype_imm_new(t), out);
 }
 
+/* R.device(dev_type, dev_id=0): a DLDevice value (R.hint_on_device's device). */
+static int b_device(tvm_script_call* call, TVMFFIAny* out) {
+  static const char* const spec = "dev_type, dev_id=";
+  TVMFFIAny a[2];
+  if (tvm_script__bind_args(call, spec, a, 2) != 0) return -1;
+  int64_t type, id = 0;
+  if (!tvm_ffi_any_as_int(&a[0], &type) || type < 1 || type > INT32_MAX) {
+    tvm_ffi_raise("TypeError", "R.device: argument 'dev_type' must be a device type (an int >= 1)");
+    return fail_at(call, spec, 0);
+  }
+  if (tvm_script_arg_given(&a[1]) && (!tvm_ffi_any_as_int(&a[1], &id) || id < 0 || id > INT32_MAX)) {
+    tvm_ffi_raise("TypeError", "R.device: argument 'dev_id' must be a non-negative int");
+    return fail_at(call, spec, 1);
+  }
+  *out = tvm_ffi_any_device((DLDevice){(DLDeviceType)type, (int32_t)id});
+  return 0;
+}
+
 static int b_shape(tvm_script_call* call, TVMFFIAny* out) {
   static const char* const spec = "value";
   TVMFFIAny a[1];
@@ -1117,6 +1150,7 @@ static const tvm_script_builtin k_builtins[] = {
     {"call_tir", b_call_tir, 0, false},
     {"call_tir_inplace", b_call_tir_inplace, 0, false},
     {"const", b_const, 0, false},
+    {"device", b_device, 0, false},
     {"dtype", b_dtype, 0, false},
     {"invoke_closure", b_invoke_closure, 0, false},
     {"invoke_pure_closure", b_invoke_pure_closure, 0, false},

@@ -186,8 +186,8 @@ void* tvm_script__relax_vdevice_by_name(tvm_script_call* call, const TVMFFIAny* 
     }
   }
   if (!ok) {
-    tvm_ffi_raise("ValueError", "%s: expected \"<target kind>\", \"<target kind>:<index>\" or "
-                  "\"<target kind>:<index>:<memory scope>\", got \"%.*s\"", what, (int)s.size, s.data);
+    tvm_ffi_raise("ValueError", "%s: expected \"<target kind>\" or \"<target kind>:<index>\" (then "
+                  "\":<memory scope>\" optionally), got \"%.*s\"", what, (int)s.size, s.data);
     return NULL;
   }
   if (!call->builder) {

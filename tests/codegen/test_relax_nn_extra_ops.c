@@ -17,6 +17,7 @@
 #include <tvm/vm/vm.h>
 
 #include "relax_testing.h"
+/* after relax_testing.h (CHECK) */
 #include "exec_mode_testing.h"
 
 #define I8 tvm_tir_dtype_int(8)
@@ -30,18 +31,24 @@ static double rnd(void) {
 }
 
 /* A tensor of dtype with random values: floats in [-2, 2) * mul, ints in [lo, hi). */
-static void* tensor(DLDataType dt, int ndim, const int64_t* shape, double mul, int64_t lo, int64_t hi) {
+static void* tensor(DLDataType dt, int ndim, const int64_t* shape, double mul, int64_t lo,
+                    int64_t hi) {
   void* t = tvm_ffi_tensor_empty(shape, ndim, dt, (DLDevice){kDLCPU, 0});
   DLTensor* dl = tvm_ffi_tensor_dl(t);
   int64_t n = tvm_ffi_dltensor_numel(dl);
   for (int64_t i = 0; i < n; ++i) {
     double r = rnd();
     int64_t v = lo + (int64_t)((r + 2.0) / 4.0 * (double)(hi - lo));
-    if (dt.code == kDLFloat) ((float*)dl->data)[i] = (float)(r * mul);
-    else if (dt.bits == 8 && dt.code == kDLInt) ((int8_t*)dl->data)[i] = (int8_t)v;
-    else if (dt.bits == 8) ((uint8_t*)dl->data)[i] = (uint8_t)v;
-    else if (dt.bits == 32) ((int32_t*)dl->data)[i] = (int32_t)v;
-    else ((int64_t*)dl->data)[i] = v;
+    if (dt.code == kDLFloat)
+      ((float*)dl->data)[i] = (float)(r * mul);
+    else if (dt.bits == 8 && dt.code == kDLInt)
+      ((int8_t*)dl->data)[i] = (int8_t)v;
+    else if (dt.bits == 8)
+      ((uint8_t*)dl->data)[i] = (uint8_t)v;
+    else if (dt.bits == 32)
+      ((int32_t*)dl->data)[i] = (int32_t)v;
+    else
+      ((int64_t*)dl->data)[i] = v;
   }
   return t;
 }
@@ -66,7 +73,8 @@ static int bad(const TVMFFIAny* got, DLDataType dt, const double* want, int64_t 
   int k = 0;
   for (int64_t i = 0; i < n; ++i) {
     if (!(fabs(elem(dl, i) - want[i]) <= tol * (1 + fabs(want[i])))) {
-      if (k < 3) fprintf(stderr, "  element %lld: got %g, want %g\n", (long long)i, elem(dl, i), want[i]);
+      if (k < 3)
+        fprintf(stderr, "  element %lld: got %g, want %g\n", (long long)i, elem(dl, i), want[i]);
       ++k;
     }
   }
@@ -86,9 +94,11 @@ static tvm_tir_ir_module_obj* model(const char* op, void* attrs, int n, void** t
   tvm_relax_block_builder* bb = tvm_relax_bb_new(NULL);
   tvm_relax_bb_function_begin(bb, "main", parr, NULL, true);
   const tvm_relax_op_info* info = tvm_relax_op_info_find(op, strlen(op));
-  tvm_relax_expr_obj* call = info ? tvm_relax_call_new(tvm_relax_op(info->id), parr, attrs, NULL, NULL) : NULL;
+  tvm_relax_expr_obj* call =
+      info ? tvm_relax_call_new(tvm_relax_op(info->id), parr, attrs, NULL, NULL) : NULL;
   tvm_relax_var_obj* v = call ? tvm_relax_bb_emit(bb, call, NULL) : NULL;
-  tvm_tir_global_var_obj* gv = v ? tvm_relax_bb_function_end(bb, (tvm_relax_expr_obj*)v, NULL) : NULL;
+  tvm_tir_global_var_obj* gv =
+      v ? tvm_relax_bb_function_end(bb, (tvm_relax_expr_obj*)v, NULL) : NULL;
   tvm_tir_ir_module_obj* mod = gv ? tvm_relax_bb_module(bb) : NULL;
   tvm_tir_ir_module_obj* legal = mod ? tvm_relax_transform_legalize_ops(mod) : NULL;
   /* the call became a kernel */
@@ -140,7 +150,8 @@ static float clampf(float v, float lo, float hi) { return v < lo ? lo : v > hi ?
 TEST(quantize_per_axis_and_scalar) {
   /* x (3, 4) * 60 hits int8's clipping; per-row (axis 0) scale and zero point. */
   int64_t sx[2] = {3, 4}, sp[1] = {3};
-  void* t[3] = {tensor(F32, 2, sx, 60, 0, 0), tensor(F32, 1, sp, 0, 0, 0), tensor(I8, 1, sp, 0, -9, 9)};
+  void* t[3] = {tensor(F32, 2, sx, 60, 0, 0), tensor(F32, 1, sp, 0, 0, 0),
+                tensor(I8, 1, sp, 0, -9, 9)};
   float *x = fdata(t[0]), *s = fdata(t[1]);
   const int8_t* z = tvm_ffi_tensor_dl(t[2])->data;
   s[0] = 0.5f, s[1] = 1.25f, s[2] = 0.75f;
@@ -157,7 +168,8 @@ TEST(quantize_per_axis_and_scalar) {
   tvm_ffi_release(attrs);
   /* uint8 with a scalar scale and zero point (axis -1 default). */
   int64_t s0[1] = {0};
-  void* u[3] = {tensor(F32, 2, sx, 100, 0, 0), tensor(F32, 0, s0, 0, 0, 0), tensor(I8, 0, s0, 0, 0, 0)};
+  void* u[3] = {tensor(F32, 2, sx, 100, 0, 0), tensor(F32, 0, s0, 0, 0, 0),
+                tensor(I8, 0, s0, 0, 0, 0)};
   fdata(u[1])[0] = 0.5f;
   ((int8_t*)tvm_ffi_tensor_dl(u[2])->data)[0] = 5;
   for (int i = 0; i < 12; ++i) {
@@ -172,7 +184,8 @@ TEST(quantize_per_axis_and_scalar) {
 
 TEST(dequantize) {
   int64_t sx[2] = {3, 5}, sp[1] = {5};
-  void* t[3] = {tensor(I8, 2, sx, 0, -128, 128), tensor(F32, 1, sp, 0.5, 0, 0), tensor(I8, 1, sp, 0, -20, 20)};
+  void* t[3] = {tensor(I8, 2, sx, 0, -128, 128), tensor(F32, 1, sp, 0.5, 0, 0),
+                tensor(I8, 1, sp, 0, -20, 20)};
   const int8_t* x = tvm_ffi_tensor_dl(t[0])->data;
   const int8_t* z = tvm_ffi_tensor_dl(t[2])->data;
   const float* s = fdata(t[1]);
@@ -181,10 +194,12 @@ TEST(dequantize) {
   check_op("relax.dequantize", NULL, 3, t, F32, want, 15, 1e-6);
   /* int32 data along axis 0 */
   int64_t sr[1] = {3};
-  void* u[3] = {tensor(I32T, 2, sx, 0, -1000, 1000), tensor(F32, 1, sr, 0.5, 0, 0), tensor(I8, 1, sr, 0, -20, 20)};
+  void* u[3] = {tensor(I32T, 2, sx, 0, -1000, 1000), tensor(F32, 1, sr, 0.5, 0, 0),
+                tensor(I8, 1, sr, 0, -20, 20)};
   const int32_t* xi = tvm_ffi_tensor_dl(u[0])->data;
   for (int i = 0; i < 15; ++i) {
-    want[i] = (float)(xi[i] - (int32_t)((int8_t*)tvm_ffi_tensor_dl(u[2])->data)[i / 5]) * fdata(u[1])[i / 5];
+    want[i] = (float)(xi[i] - (int32_t)((int8_t*)tvm_ffi_tensor_dl(u[2])->data)[i / 5]) *
+              fdata(u[1])[i / 5];
   }
   void* attrs = rt_attrs(1, "axis", tvm_ffi_any_int(0));
   check_op("relax.dequantize", attrs, 3, u, F32, want, 15, 1e-6);
@@ -219,7 +234,8 @@ TEST(atan2_leakyrelu_prelu) {
 TEST(group_norm) {
   /* (2, 6, 5), 3 groups over channel axis 1, axes [2] */
   int64_t sx[3] = {2, 6, 5}, sg[1] = {6};
-  void* t[3] = {tensor(F32, 3, sx, 1, 0, 0), tensor(F32, 1, sg, 1, 0, 0), tensor(F32, 1, sg, 1, 0, 0)};
+  void* t[3] = {tensor(F32, 3, sx, 1, 0, 0), tensor(F32, 1, sg, 1, 0, 0),
+                tensor(F32, 1, sg, 1, 0, 0)};
   const float *x = fdata(t[0]), *g = fdata(t[1]), *b = fdata(t[2]);
   double want[60];
   for (int n = 0; n < 2; ++n)
@@ -229,7 +245,8 @@ TEST(group_norm) {
         for (int w = 0; w < 5; ++w) mean += x[(n * 6 + c) * 5 + w];
       mean /= 10;
       for (int c = grp * 2; c < grp * 2 + 2; ++c)
-        for (int w = 0; w < 5; ++w) var += (x[(n * 6 + c) * 5 + w] - mean) * (x[(n * 6 + c) * 5 + w] - mean);
+        for (int w = 0; w < 5; ++w)
+          var += (x[(n * 6 + c) * 5 + w] - mean) * (x[(n * 6 + c) * 5 + w] - mean);
       var /= 10;
       for (int c = grp * 2; c < grp * 2 + 2; ++c)
         for (int w = 0; w < 5; ++w) {
@@ -251,7 +268,8 @@ TEST(nll_loss) {
   static const char* const reds[3] = {"mean", "sum", "none"};
   for (int r = 0; r < 3; ++r) {
     for (int weighted = 0; weighted < 2; ++weighted) {
-      void* t[3] = {tensor(F32, 3, sp, 1, 0, 0), tensor(I64, 2, st, 0, 0, 5), tensor(F32, 1, sw, 1, 0, 0)};
+      void* t[3] = {tensor(F32, 3, sp, 1, 0, 0), tensor(I64, 2, st, 0, 0, 5),
+                    tensor(F32, 1, sw, 1, 0, 0)};
       int64_t* tg = tvm_ffi_tensor_dl(t[1])->data;
       tg[3] = -100;
       const float *p = fdata(t[0]), *w = fdata(t[2]);
@@ -314,11 +332,13 @@ TEST(conv3d) {
                 for (int kw = 0; kw < 2; ++kw) {
                   int id = d - 1 + kd, ih = h * 2 - 1 + kh, iw = q - 1 + kw;
                   if (id < 0 || id >= 5 || ih < 0 || ih >= 5 || iw < 0 || iw >= 4) continue;
-                  acc += (double)x[((c * 5 + id) * 5 + ih) * 4 + iw] * w[(((o * 2 + c) * 3 + kd) * 3 + kh) * 2 + kw];
+                  acc += (double)x[((c * 5 + id) * 5 + ih) * 4 + iw] *
+                         w[(((o * 2 + c) * 3 + kd) * 3 + kh) * 2 + kw];
                 }
           want[((o * od + d) * oh + h) * ow + q] = acc;
         }
-  void* strides = tvm_ffi_array_new((TVMFFIAny[]){tvm_ffi_any_int(1), tvm_ffi_any_int(2), tvm_ffi_any_int(1)}, 3);
+  void* strides = tvm_ffi_array_new(
+      (TVMFFIAny[]){tvm_ffi_any_int(1), tvm_ffi_any_int(2), tvm_ffi_any_int(1)}, 3);
   void* pad = tvm_ffi_array_new((TVMFFIAny[]){tvm_ffi_any_int(1)}, 1);
   void* attrs = rt_attrs(2, "strides", tvm_ffi_any_obj(strides), "padding", tvm_ffi_any_obj(pad));
   check_op("relax.nn.conv3d", attrs, 2, t, F32, want, 225, 1e-5);
@@ -365,7 +385,8 @@ TEST(pool3d) {
               for (int kh = 0; kh < 2; ++kh)
                 for (int kw = 0; kw < 2; ++kw) {
                   int id = d * 2 - 1 + kd, ih = h * 2 - 1 + kh, iw = q * 2 - 1 + kw;
-                  if (id < 0 || id >= in[0] || ih < 0 || ih >= in[1] || iw < 0 || iw >= in[2]) continue;
+                  if (id < 0 || id >= in[0] || ih < 0 || ih >= in[1] || iw < 0 || iw >= in[2])
+                    continue;
                   double v = x[((c * 5 + id) * 6 + ih) * 4 + iw];
                   m = v > m ? v : m, s += v, ++cnt;
                 }
@@ -373,9 +394,11 @@ TEST(pool3d) {
           }
     void* two = tvm_ffi_array_new((TVMFFIAny[]){tvm_ffi_any_int(2)}, 1);
     void* one = tvm_ffi_array_new((TVMFFIAny[]){tvm_ffi_any_int(1)}, 1);
-    void* attrs = rt_attrs(4, "pool_size", tvm_ffi_any_obj(two), "strides", tvm_ffi_any_obj(two),
-                           "padding", tvm_ffi_any_obj(one), "count_include_pad", tvm_ffi_any_bool(kind == 2));
-    check_op(kind == 0 ? "relax.nn.max_pool3d" : "relax.nn.avg_pool3d", attrs, 1, &t, F32, want, 72, 1e-5);
+    void* attrs =
+        rt_attrs(4, "pool_size", tvm_ffi_any_obj(two), "strides", tvm_ffi_any_obj(two), "padding",
+                 tvm_ffi_any_obj(one), "count_include_pad", tvm_ffi_any_bool(kind == 2));
+    check_op(kind == 0 ? "relax.nn.max_pool3d" : "relax.nn.avg_pool3d", attrs, 1, &t, F32, want, 72,
+             1e-5);
     tvm_ffi_release(attrs), tvm_ffi_release(two), tvm_ffi_release(one);
   }
 }
@@ -412,7 +435,8 @@ static tvm_tir_ir_module_obj* view_model(void) {
   tvm_tir_global_var_obj* g = ret ? tvm_relax_bb_function_end(bb, ret, NULL) : NULL;
   tvm_tir_ir_module_obj* mod = g ? tvm_relax_bb_module(bb) : NULL;
   tvm_tir_ir_module_obj* legal = mod ? tvm_relax_transform_legalize_ops(mod) : NULL;
-  void* objs[] = {mod, g, ret, rf, c, cc, b, cb, sv, cs, a, ca, i32, off, sh24, sh, vd, empty, params, x};
+  void* objs[] = {mod, g,  ret, rf,  c,    cc, b,  cb,    sv,     cs,
+                  a,   ca, i32, off, sh24, sh, vd, empty, params, x};
   for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); ++i) tvm_ffi_release(objs[i]);
   tvm_relax_bb_free(bb);
   return legal;
@@ -499,7 +523,8 @@ TEST(to_vdevice) {
   double want[12], twice[12];
   for (int i = 0; i < 12; ++i) want[i] = fdata(x)[i], twice[i] = 2.0 * fdata(x)[i];
   for (int compiled = 0; mod && compiled < 2; ++compiled) {
-    tvm_vm_executable* exec = compiled ? test_mode(tvm_codegen_relax_build(mod, test_opts())) : NULL;
+    tvm_vm_executable* exec =
+        compiled ? test_mode(tvm_codegen_relax_build(mod, test_opts())) : NULL;
     tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
     if (compiled && !vm) CHECK_OK(-1);
     int rc = compiled ? (vm ? tvm_vm_invoke(vm, "main", &arg, 1, &got) : -1)
@@ -525,7 +550,66 @@ TEST(to_vdevice) {
   mod = to_vdevice_model("metal");
   tvm_vm_executable* exec = mod ? tvm_codegen_relax_build(mod, test_opts()) : NULL;
   CHECK(mod && !exec);
-  CHECK_RAISED("ValueError", "relax.to_vdevice to a virtual device whose target kind has no device here");
+  CHECK_RAISED("ValueError",
+               "relax.to_vdevice to a virtual device whose target kind has no device here");
+  tvm_ffi_release(exec);
+  tvm_ffi_release(mod);
+  tvm_ffi_release(x);
+}
+
+/* hint_on_device(x, cpu) + x: interpreted and compiled (the hint dropped); a CUDA hint is
+ * refused by the evaluator and by LowerRuntimeBuiltin. */
+static tvm_tir_ir_module_obj* hint_model(int64_t device_type) {
+  int64_t sx[1] = {5};
+  tvm_relax_var_obj* x = rt_var_take("x", tvm_relax_tensor_sinfo_of_ints(sx, 1, F32));
+  void* params = rt_array(1, x);
+  void* attrs = rt_attrs(1, "device_type", tvm_ffi_any_int(device_type));
+  tvm_relax_block_builder* bb = tvm_relax_bb_new(NULL);
+  CHECK_OK(tvm_relax_bb_function_begin(bb, "main", params, NULL, true));
+  tvm_relax_expr_obj* ch = tvm_relax_call_op("relax.hint_on_device", attrs, 1, x);
+  tvm_relax_var_obj* h = ch ? tvm_relax_bb_emit(bb, ch, NULL) : NULL;
+  tvm_relax_expr_obj* cz = h ? tvm_relax_call_op("relax.add", NULL, 2, h, x) : NULL;
+  tvm_relax_var_obj* z = cz ? tvm_relax_bb_emit(bb, cz, NULL) : NULL;
+  tvm_tir_global_var_obj* g =
+      z ? tvm_relax_bb_function_end(bb, (tvm_relax_expr_obj*)z, NULL) : NULL;
+  tvm_tir_ir_module_obj* mod = g ? tvm_relax_bb_module(bb) : NULL;
+  tvm_tir_ir_module_obj* legal = mod ? tvm_relax_transform_legalize_ops(mod) : NULL;
+  void* objs[] = {mod, g, z, cz, h, ch, attrs, params, x};
+  for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); ++i) tvm_ffi_release(objs[i]);
+  tvm_relax_bb_free(bb);
+  return legal;
+}
+
+TEST(hint_on_device) {
+  int64_t sx[1] = {5};
+  void* x = tensor(F32, 1, sx, 1, 0, 0);
+  double want[5];
+  for (int i = 0; i < 5; ++i) want[i] = 2.0 * fdata(x)[i];
+  TVMFFIAny arg = tvm_ffi_any_obj(x), got;
+  tvm_tir_ir_module_obj* mod = hint_model(kDLCPU);
+  if (!mod) CHECK_OK(-1);
+  if (mod) {
+    CHECK_OK(tvm_relax_eval(mod, "main", &arg, 1, &got));
+    CHECK_EQ_INT(bad(&got, F32, want, 5, 1e-6), 0);
+    tvm_ffi_any_release(&got);
+  }
+  tvm_vm_executable* exec = mod ? test_mode(tvm_codegen_relax_build(mod, test_opts())) : NULL;
+  if (mod && !exec) CHECK_OK(-1);
+  tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
+  if (vm) {
+    CHECK_OK(tvm_vm_invoke(vm, "main", &arg, 1, &got));
+    CHECK_EQ_INT(bad(&got, F32, want, 5, 1e-6), 0);
+    tvm_ffi_any_release(&got);
+    tvm_vm_release(vm);
+  }
+  tvm_ffi_release(exec);
+  tvm_ffi_release(mod);
+  mod = hint_model(kDLCUDA);
+  CHECK(mod && tvm_relax_eval(mod, "main", &arg, 1, &got) != 0);
+  CHECK_RAISED("NotImplementedError", "relax.hint_on_device to device type 2");
+  exec = mod ? tvm_codegen_relax_build(mod, test_opts()) : NULL;
+  CHECK(mod && !exec);
+  CHECK_RAISED("ValueError", "relax.hint_on_device to device type 2: only the CPU");
   tvm_ffi_release(exec);
   tvm_ffi_release(mod);
   tvm_ffi_release(x);
@@ -545,6 +629,16 @@ TEST(bad_inputs_are_refused) {
                        "argument 'alpha' must have the dtype of 'data'");
   RT_EXPECT_CALL_ERROR(RT_CALL("relax.nn.cross_entropy_with_logits", NULL, x, s), "ValueError",
                        "argument 'labels' must have the ndim of 'predictions'");
+  /* hint_on_device: data itself on the CPU; another device is refused when run */
+  attrs = rt_attrs(1, "device_type", tvm_ffi_any_int(1));
+  RT_EXPECT_SINFO(RT_CALL("relax.hint_on_device", attrs, x), "R.Tensor((2, 3), dtype=\"float32\")");
+  tvm_ffi_release(attrs);
+  attrs = rt_attrs(1, "device_type", tvm_ffi_any_int(0));
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.hint_on_device", attrs, x), "ValueError",
+                       "relax.hint_on_device: the device (0, 0) is not a device");
+  tvm_ffi_release(attrs);
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.hint_on_device", NULL, x), "ValueError",
+                       "attribute 'device_type' is required");
   attrs = rt_attrs(1, "dst_vdevice", tvm_ffi_any_int(0));
   RT_EXPECT_CALL_ERROR(RT_CALL("relax.to_vdevice", attrs, x), "TypeError",
                        "relax.to_vdevice: attribute 'dst_vdevice' must be a VDevice");
@@ -566,6 +660,7 @@ int main(void) {
   RUN(pool3d);
   RUN(memory_view);
   RUN(to_vdevice);
+  RUN(hint_on_device);
   RUN(bad_inputs_are_refused);
   return test_summary();
 }

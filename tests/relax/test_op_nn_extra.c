@@ -61,14 +61,14 @@ TEST(activations_and_atan2) {
   CHECK_INFER_FAILS("TypeError", "attribute 'alpha' must be a float", "relax.nn.leakyrelu",
                     oi_attrs(1, "alpha", AS("x")), 1, T("2, 3", F32));
   CHECK_INFER(TS("2, 3", F), "relax.nn.prelu", NULL, 2, T("2, 3", F32), T("3", F32));
-  CHECK_INFER(TS("2, 3, 5", F), "relax.nn.prelu", oi_attrs(1, "axis", AI(-1)), 2,
-              T("2, 3, 5", F32), T("5", F32));
-  CHECK_INFER_FAILS("ValueError", "argument 'alpha' has 4 values but 'data' has 3", "relax.nn.prelu",
-                    NULL, 2, T("2, 3", F32), T("4", F32));
+  CHECK_INFER(TS("2, 3, 5", F), "relax.nn.prelu", oi_attrs(1, "axis", AI(-1)), 2, T("2, 3, 5", F32),
+              T("5", F32));
+  CHECK_INFER_FAILS("ValueError", "argument 'alpha' has 4 values but 'data' has 3",
+                    "relax.nn.prelu", NULL, 2, T("2, 3", F32), T("4", F32));
   CHECK_INFER_FAILS("ValueError", "argument 'alpha' must be 1-d", "relax.nn.prelu", NULL, 2,
                     T("2, 3", F32), T("1, 3", F32));
-  CHECK_INFER_FAILS("TypeError", "argument 'data' must be a float tensor", "relax.nn.prelu", NULL, 2,
-                    T("2, 3", I32), T("3", I32));
+  CHECK_INFER_FAILS("TypeError", "argument 'data' must be a float tensor", "relax.nn.prelu", NULL,
+                    2, T("2, 3", I32), T("3", I32));
   CHECK_INFER(TS("4, 3", F), "relax.atan2", NULL, 2, T("4, 1", F32), T("3", F32));
   CHECK_INFER_FAILS("TypeError", "relax.atan2: arguments must be float tensors, got dtype int32",
                     "relax.atan2", NULL, 2, T("4", I32), T("4", I32));
@@ -117,8 +117,9 @@ TEST(losses) {
                     op, NULL, 2, T("3, 5", F32), T("3, 2", I64));
   CHECK_INFER_FAILS("ValueError", "argument 'targets' dim 1 is 3 but 'predictions' has 4 there", op,
                     NULL, 2, T("2, 5, 4", F32), T("2, 3", I64));
-  CHECK_INFER_FAILS("ValueError", "argument 'weights' has 4 weights but 'predictions' has 5 classes",
-                    op, NULL, 3, T("3, 5", F32), T("3", I64), T("4", F32));
+  CHECK_INFER_FAILS("ValueError",
+                    "argument 'weights' has 4 weights but 'predictions' has 5 classes", op, NULL, 3,
+                    T("3, 5", F32), T("3", I64), T("4", F32));
   op = "relax.nn.cross_entropy_with_logits";
   CHECK_INFER(TS("", F), op, NULL, 2, T("3, 5", F32), T("3, 5", F32));
   CHECK_INFER(TS("", F), op, NULL, 2, T("n, 5", F32), T("n, 5", F32));
@@ -175,8 +176,8 @@ TEST(pool3d) {
 }
 
 /* R.memory.view(x, shape, dtype, offset) with void (R.tuple()) for an absent argument. */
-static const char* view(tvm_relax_sinfo_obj* xs, tvm_relax_expr_obj* shape, tvm_relax_expr_obj* dtype,
-                        tvm_relax_expr_obj* offset) {
+static const char* view(tvm_relax_sinfo_obj* xs, tvm_relax_expr_obj* shape,
+                        tvm_relax_expr_obj* dtype, tvm_relax_expr_obj* offset) {
   static char text[256];
   void* empty = tvm_ffi_array_new(NULL, 0);
   tvm_relax_var_obj* x = rt_var_take("x", xs);
@@ -212,11 +213,14 @@ TEST(memory_view) {
   CHECK_STR_EQ(view(T("4, 6", F32), shape_of_ints(1, 24), tvm_relax_dtype_imm_new(I32), NULL),
                TS("24,", "int32"));
   /* a narrower dtype keeps the shape; an unknown input shape keeps the rank */
-  CHECK_STR_EQ(view(T("4, 6", F32), NULL, tvm_relax_dtype_imm_new(F16), NULL), TS("4, 6", "float16"));
+  CHECK_STR_EQ(view(T("4, 6", F32), NULL, tvm_relax_dtype_imm_new(F16), NULL),
+               TS("4, 6", "float16"));
   CHECK_STR_EQ(view(T("?2", F32), NULL, NULL, NULL), "R.Tensor(dtype=\"float32\", ndim=2)");
   /* past the end: bytes, element size, element count, offset */
   CHECK(view(T("4, 6", F32), shape_of_ints(2, 2, 6), NULL, tvm_relax_prim_value_int64(60)) == NULL);
-  CHECK_RAISED("ValueError", "relax.memory.view: the view would reach past 'x': it needs 108 bytes but 'x' has 96");
+  CHECK_RAISED(
+      "ValueError",
+      "relax.memory.view: the view would reach past 'x': it needs 108 bytes but 'x' has 96");
   CHECK(view(T("?2", F16), NULL, tvm_relax_dtype_imm_new(F32), NULL) == NULL);
   CHECK_RAISED("ValueError", "it needs 4 bytes per element but 'x' has 2");
   CHECK(view(T("4, n", F32), NULL, NULL, tvm_relax_prim_value_int64(4)) == NULL);
