@@ -471,6 +471,58 @@ static int eval_reshape(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, T
   return rc;
 }
 
+/* memory.view(x, shape, dtype, relative_byte_offset): a view of x's bytes from x's offset plus
+ * relative_byte_offset, of the shape and dtype given (void: x's), as libvm's
+ * runtime.TVMTensorCreateView makes it; x must be compact and the view inside its bytes. */
+static int eval_view(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, TVMFFIAny* out) {
+  TVMFFIAny v[4];
+  int rc = 0, k = 0;
+  for (; rc == 0 && k < 4; ++k) {
+    v[k] = tvm_ffi_any_none();
+    tvm_relax_expr_obj* a = tvm_ffi_seq_obj_at(call->args, k);
+    if (k > 0 && tvm_relax__is_void(a)) continue;
+    rc = eval_expr(c, f, a, &v[k]);
+  }
+  if (rc == 0 && v[0].type_index != kTVMFFITensor) {
+    rc = tvm_ffi_raise("TypeError", "%s: relax.memory.view of a %s", f->func, tvm_ffi_any_type_name(&v[0]));
+  }
+  if (rc == 0) {
+    const DLTensor* dl = tvm_ffi_tensor_dl(v[0].v_obj);
+    DLTensor proto = *dl;
+    proto.strides = NULL;
+    if (v[1].type_index == kTVMFFIShape) {
+      proto.ndim = (int32_t)tvm_ffi_shape_ndim(v[1].v_obj);
+      proto.shape = (int64_t*)tvm_ffi_shape_data(v[1].v_obj);
+    }
+    if (v[2].type_index == kTVMFFIDataType) proto.dtype = v[2].v_dtype;
+    int64_t rel = 0;
+    if (v[3].type_index == kTVMFFIInt) tvm_ffi_any_as_int(&v[3], &rel);
+    int64_t have = tvm_ffi_dltensor_numel(dl) * ((dl->dtype.bits * dl->dtype.lanes + 7) / 8);
+    int64_t need = tvm_ffi_dltensor_numel(&proto) * ((proto.dtype.bits * proto.dtype.lanes + 7) / 8);
+    if (!tvm_ffi_dltensor_is_contiguous(dl) || rel < 0 || rel + need > have) {
+      rc = tvm_ffi_raise("ValueError",
+                         "%s: relax.memory.view of %lld bytes at offset %lld does not fit in a "
+                         "%s tensor of %lld bytes", f->func, (long long)need, (long long)rel,
+                         tvm_ffi_dltensor_is_contiguous(dl) ? "compact" : "strided", (long long)have);
+    } else {
+      /* The offset goes into the data pointer where the device allows pointer arithmetic, so
+       * that kernels (whose buffers have no element offset) can take the view. */
+      DLDeviceType dev = dl->device.device_type;
+      if (dev == kDLCPU || dev == kDLCUDA || dev == kDLCUDAHost) {
+        proto.data = (char*)dl->data + dl->byte_offset + rel;
+        proto.byte_offset = 0;
+      } else {
+        proto.byte_offset = dl->byte_offset + (uint64_t)rel;
+      }
+      void* view = NULL;
+      rc = TVMFFITensorCreateUnsafeView(v[0].v_obj, &proto, &view);
+      if (rc == 0) *out = tvm_ffi_any_obj(view);
+    }
+  }
+  for (int i = 0; i < k; ++i) tvm_ffi_any_release(&v[i]);
+  return rc;
+}
+
 /* ---- Runtime operators ----------------------------------------------------------------------- */
 /* The values of call->args[first..] into vals (owned; *n their count). */
 static int eval_args(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, int64_t first,
@@ -614,6 +666,41 @@ static int eval_call(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, TVMF
         return eval_call_tir(c, f, call, out);
       case TVM_RELAX_OP_reshape:
         return eval_reshape(c, f, call, out);
+      case TVM_RELAX_OP_memory_view:
+        return eval_view(c, f, call, out);
+      case TVM_RELAX_OP_hint_on_device: {
+        const TVMFFIAny* t = tvm_relax_call_attr(call, "device_type");
+        int64_t type = 0;
+        if (t) tvm_ffi_any_as_int(t, &type);
+        if (type != kDLCPU) {
+          return tvm_ffi_raise("NotImplementedError",
+                               "%s: relax.hint_on_device to device type %lld (the reference "
+                               "evaluator runs on the CPU)", f->func, (long long)type);
+        }
+        return eval_expr(c, f, tvm_ffi_seq_obj_at(call->args, 0), out);
+      }
+      case TVM_RELAX_OP_to_vdevice: {
+        const TVMFFIAny* d = tvm_relax_call_attr(call, "dst_vdevice");
+        if (!d || !tvm_ffi_any_is_object(d) || tvm_relax__vdevice_device_type(d->v_obj) != kDLCPU) {
+          return tvm_ffi_raise("NotImplementedError",
+                               "%s: relax.to_vdevice to a device other than the CPU (the reference "
+                               "evaluator runs on the CPU)", f->func);
+        }
+        TVMFFIAny x = tvm_ffi_any_none();
+        if (eval_expr(c, f, tvm_ffi_seq_obj_at(call->args, 0), &x) != 0) return -1;
+        void* copy = NULL;
+        const DLTensor* dl = x.type_index == kTVMFFITensor ? tvm_ffi_tensor_dl(x.v_obj) : NULL;
+        if (!dl || dl->device.device_type != kDLCPU || !tvm_ffi_dltensor_is_contiguous(dl)) {
+          tvm_ffi_raise("TypeError", "%s: relax.to_vdevice of a %s (a compact CPU tensor is needed)",
+                        f->func, tvm_ffi_any_type_name(&x));
+        } else if ((copy = tvm_ffi_tensor_empty(dl->shape, dl->ndim, dl->dtype, dl->device)) != NULL) {
+          size_t nbytes = (size_t)tvm_ffi_dltensor_numel(dl) * ((dl->dtype.bits * dl->dtype.lanes + 7) / 8);
+          if (nbytes) memcpy(tvm_ffi_tensor_dl(copy)->data, (const char*)dl->data + dl->byte_offset, nbytes);
+        }
+        tvm_ffi_any_release(&x);
+        *out = tvm_ffi_any_obj(copy);
+        return copy ? 0 : -1;
+      }
       case TVM_RELAX_OP_call_pure_packed:
         return eval_call_packed(c, f, call, out);
       case TVM_RELAX_OP_print:

@@ -265,6 +265,21 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_batch_norm(const tvm_relax_call_obj* 
 tvm_tir_prim_func_obj* tvm_relax__legalize_dropout(const tvm_relax_call_obj* call);
 /* image.resize2d (legalize_image.c). */
 tvm_tir_prim_func_obj* tvm_relax__legalize_resize2d(const tvm_relax_call_obj* call);
+/* quantize / dequantize, prelu, group_norm, nll_loss, cross_entropy_with_logits
+ * (legalize_nn_extra.c). */
+tvm_tir_prim_func_obj* tvm_relax__legalize_quantize(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_dequantize(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_prelu(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_group_norm(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_nll_loss(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_cross_entropy(const tvm_relax_call_obj* call);
+
+/* ---- memory.view, to_vdevice (op_memory_view.c) ---------------------------------------------------------- */
+/* Whether e is "void": of struct info R.Tuple() (memory.view's "no change"). */
+bool tvm_relax__is_void(const tvm_relax_expr_obj* e);
+/* The DLPack device type of an ir.VDevice's target kind (llvm / c: kDLCPU, cuda: kDLCUDA), or
+ * -1 for a kind without one here. */
+int32_t tvm_relax__vdevice_device_type(const void* vdevice);
 
 /* ---- Evaluation (eval.c) --------------------------------------------------------------------- */
 /* Evaluate e, an expression without free Relax or TIR variables (constants, shapes, prim values,

@@ -76,6 +76,18 @@ static const tvm_relax__legalize_fn k_legalize[TVM_RELAX_OP_COUNT] = {
     [TVM_RELAX_OP_nn_batch_norm] = tvm_relax__legalize_batch_norm,
     [TVM_RELAX_OP_nn_dropout] = tvm_relax__legalize_dropout,
     [TVM_RELAX_OP_image_resize2d] = tvm_relax__legalize_resize2d,
+    [TVM_RELAX_OP_quantize] = tvm_relax__legalize_quantize,
+    [TVM_RELAX_OP_dequantize] = tvm_relax__legalize_dequantize,
+    [TVM_RELAX_OP_atan2] = tvm_relax__legalize_elementwise,
+    [TVM_RELAX_OP_nn_leakyrelu] = tvm_relax__legalize_elementwise,
+    [TVM_RELAX_OP_nn_prelu] = tvm_relax__legalize_prelu,
+    [TVM_RELAX_OP_nn_group_norm] = tvm_relax__legalize_group_norm,
+    [TVM_RELAX_OP_nn_nll_loss] = tvm_relax__legalize_nll_loss,
+    [TVM_RELAX_OP_nn_cross_entropy_with_logits] = tvm_relax__legalize_cross_entropy,
+    [TVM_RELAX_OP_nn_conv3d] = tvm_relax__legalize_conv,
+    [TVM_RELAX_OP_nn_conv1d_transpose] = tvm_relax__legalize_conv_transpose,
+    [TVM_RELAX_OP_nn_max_pool3d] = tvm_relax__legalize_pool2d,
+    [TVM_RELAX_OP_nn_avg_pool3d] = tvm_relax__legalize_pool2d,
 };
 
 bool tvm_relax_op_has_legalization(int32_t id) {

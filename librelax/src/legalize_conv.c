@@ -1,7 +1,8 @@
 /*
- * legalize_conv.c: the kernels of the convolutions (conv1d NCW/OIW, conv2d NCHW/OIHW, with
- * strides, padding, dilation and groups), conv2d_transpose (any permutation of NCHW/IOHW,
- * the same attributes and output_padding), pooling (max_pool2d / avg_pool2d NCHW with
+ * legalize_conv.c: the kernels of the convolutions (conv1d NCW/OIW, conv2d NCHW/OIHW, conv3d
+ * NCDHW/OIDHW, with strides, padding, dilation and groups), conv1d_transpose / conv2d_transpose
+ * (any permutation of NCW/IOW or NCHW/IOHW, the same attributes and output_padding), pooling
+ * (max_pool2d / avg_pool2d NCHW, max_pool3d / avg_pool3d NCDHW, with
  * count_include_pad and ceil_mode; adaptive_avg_pool2d NCHW), pad (constant, edge, reflect),
  * batch_norm (inference: the moving statistics, passed through as the second and third
  * results; training: the batch's statistics, the moving ones updated) and dropout (the
@@ -112,16 +113,18 @@ static void* conv_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const
                        tvm_tir_buffer_obj* const* out, int nout) {
   (void)nin, (void)nout;
   int s = (int)rank(in[0]) - 2;
-  bool canon = s == 1 ? layout_is(call, "data_layout", "NCW") && layout_is(call, "kernel_layout", "OIW") &&
-                            layout_is(call, "out_layout", "NCW")
-                      : layout_is(call, "data_layout", "NCHW") && layout_is(call, "kernel_layout", "OIHW") &&
-                            layout_is(call, "out_layout", "NCHW");
-  if (s < 1 || s > 2 || !canon) {
-    tvm_ffi_raise("NotImplementedError", "%s: only the NCW/OIW and NCHW/OIHW layouts have a kernel",
+  static const char* const data_canon[4] = {NULL, "NCW", "NCHW", "NCDHW"};
+  static const char* const kernel_canon[4] = {NULL, "OIW", "OIHW", "OIDHW"};
+  bool canon = s >= 1 && s <= 3 && layout_is(call, "data_layout", data_canon[s]) &&
+               layout_is(call, "kernel_layout", kernel_canon[s]) &&
+               layout_is(call, "out_layout", data_canon[s]);
+  if (!canon) {
+    tvm_ffi_raise("NotImplementedError",
+                  "%s: only the NCW/OIW, NCHW/OIHW and NCDHW/OIDHW layouts have a kernel",
                   tvm_relax_op_info_of(call->op)->name);
     return NULL;
   }
-  int64_t strides[2], dilation[2], pad[4];
+  int64_t strides[3], dilation[3], pad[6];
   if (attr_ints(call, "strides", s, 1, strides) != 0 || attr_ints(call, "dilation", s, 1, dilation) != 0 ||
       attr_padding(call, s, pad) != 0) {
     return NULL;
@@ -132,8 +135,8 @@ static void* conv_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const
   tvm_tir_buffer_obj *x = in[0], *w = in[1], *o = out[0];
   DLDataType t = o->dtype;
   int64_t n = 2 + s;
-  void* v[4];
-  void* r[3]; /* c, then the kernel taps */
+  void* v[5];
+  void* r[4]; /* c, then the kernel taps */
   if (tvm_relax__kernel_vars(v, n, "i") != 0) return NULL;
   if (tvm_relax__kernel_vars(r, 1 + s, "r") != 0) {
     tvm_relax__release_all(v, n);
@@ -144,8 +147,8 @@ static void* conv_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const
   void* chan = tvm_tir_add_take(tvm_tir_mul_take(tvm_tir_floordiv_take(tvm_tir_ref(v[1]), opg),
                                                  tvm_tir_ref(dim(w, 1))),
                                 tvm_tir_ref(r[0]));
-  void* xi[4] = {tvm_tir_ref(v[0]), chan, NULL, NULL};
-  void* wi[4] = {tvm_tir_ref(v[1]), tvm_tir_ref(r[0]), NULL, NULL};
+  void* xi[5] = {tvm_tir_ref(v[0]), chan, NULL, NULL, NULL};
+  void* wi[5] = {tvm_tir_ref(v[1]), tvm_tir_ref(r[0]), NULL, NULL, NULL};
   void* cond = NULL;
   for (int i = 0; i < s; ++i) {
     /* y * stride - pad_before + k * dilation */
@@ -158,14 +161,15 @@ static void* conv_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const
   }
   void* prod = tvm_tir_mul_take(tvm_tir_cast_take(t, tvm_tir_load_takev(tvm_tir_ref(x), n, xi)),
                                 tvm_tir_cast_take(t, tvm_tir_load_takev(tvm_tir_ref(w), n, wi)));
-  void* oi[4], *oi2[4], *oi3[4];
+  void* oi[5], *oi2[5], *oi3[5];
   for (int64_t i = 0; i < n; ++i) oi[i] = tvm_tir_ref(v[i]), oi2[i] = tvm_tir_ref(v[i]), oi3[i] = tvm_tir_ref(v[i]);
   void* acc = tvm_tir_store_takev(tvm_tir_ref(o), tvm_tir_add_take(tvm_tir_load_takev(tvm_tir_ref(o), n, oi), prod), n, oi2);
   if (cond) acc = tvm_tir_if_take(cond, acc, NULL);
-  void* rext[3] = {dim(w, 1), dim(w, 2), s == 2 ? dim(w, 3) : NULL};
+  void* rext[4];
+  for (int i = 0; i <= s; ++i) rext[i] = dim(w, 1 + i);
   void* red = tvm_relax__loop_nest(r, rext, 1 + s, NULL, acc);
   void* init = tvm_tir_store_takev(tvm_tir_ref(o), zero_of(t), n, oi3);
-  void* oext[4];
+  void* oext[5];
   for (int64_t i = 0; i < n; ++i) oext[i] = dim(o, i);
   void* body = tvm_relax__loop_nest(v, oext, n, NULL, tvm_tir_seq_take(init, red));
   tvm_relax__release_all(v, n);
@@ -207,18 +211,21 @@ static bool layout_pos(const tvm_relax_call_obj* call, const char* name, const c
 static void* conv_transpose_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
                                  int nin, tvm_tir_buffer_obj* const* out, int nout) {
   (void)nin, (void)nout;
+  int s = (int)rank(in[0]) - 2, n = s + 2;
+  const char* dc = s == 1 ? "NCW" : "NCHW";
+  const char* kc = s == 1 ? "IOW" : "IOHW";
   int pd[4], pk[4], po[4];
-  if (!layout_pos(call, "data_layout", NULL, "NCHW", pd) ||
-      !layout_pos(call, "kernel_layout", NULL, "IOHW", pk) ||
-      !layout_pos(call, "out_layout", attr_str(call, "data_layout"), "NCHW", po)) {
+  if (s < 1 || s > 2 || !layout_pos(call, "data_layout", NULL, dc, pd) ||
+      !layout_pos(call, "kernel_layout", NULL, kc, pk) ||
+      !layout_pos(call, "out_layout", attr_str(call, "data_layout"), dc, po)) {
     tvm_ffi_raise("NotImplementedError",
-                  "conv2d_transpose: only layouts that permute NCHW / IOHW have a kernel (packed "
-                  "layouts do not)");
+                  "%s: only layouts that permute NCW / IOW or NCHW / IOHW have a kernel (packed "
+                  "layouts do not)", tvm_relax_op_info_of(call->op)->name);
     return NULL;
   }
   int64_t strides[2], dilation[2], pad[4];
-  if (attr_ints(call, "strides", 2, 1, strides) != 0 || attr_ints(call, "dilation", 2, 1, dilation) != 0 ||
-      attr_padding(call, 2, pad) != 0) {
+  if (attr_ints(call, "strides", s, 1, strides) != 0 || attr_ints(call, "dilation", s, 1, dilation) != 0 ||
+      attr_padding(call, s, pad) != 0) {
     return NULL;
   }
   int64_t groups = 1;
@@ -227,23 +234,23 @@ static void* conv_transpose_body(const tvm_relax_call_obj* call, tvm_tir_buffer_
   tvm_tir_buffer_obj *x = in[0], *w = in[1], *o = out[0];
   DLDataType t = o->dtype;
   void *v[4], *r[3]; /* r: the channel within the group, then the taps */
-  if (tvm_relax__kernel_vars(v, 4, "i") != 0) return NULL;
-  if (tvm_relax__kernel_vars(r, 3, "r") != 0) {
-    tvm_relax__release_all(v, 4);
+  if (tvm_relax__kernel_vars(v, n, "i") != 0) return NULL;
+  if (tvm_relax__kernel_vars(r, 1 + s, "r") != 0) {
+    tvm_relax__release_all(v, n);
     return NULL;
   }
-  /* v: n, o, y, x; the logical dims of the weight: I, O_g, kh, kw; of the data's H, W. */
-  void *w_i = dim(w, pk[0]), *w_og = dim(w, pk[1]), *w_kh = dim(w, pk[2]), *w_kw = dim(w, pk[3]);
+  /* v: n, o, spatial..; the logical dims of the weight: I, O_g, taps... */
+  void *w_i = dim(w, pk[0]), *w_og = dim(w, pk[1]);
   /* o's group: o // O_g; its input channels start at group * (I / groups). */
   void* ipg = tvm_tir_floordiv_take(tvm_tir_ref(w_i), tvm_tir_i64(groups));
   void* chan = tvm_tir_add_take(tvm_tir_mul_take(tvm_tir_floordiv_take(tvm_tir_ref(v[1]), tvm_tir_ref(w_og)),
                                                  tvm_tir_ref(ipg)),
                                 tvm_tir_ref(r[0]));
   void* xl[4] = {tvm_tir_ref(v[0]), tvm_tir_ref(chan), NULL, NULL};
-  void* wl[4] = {chan, tvm_tir_floormod_take(tvm_tir_ref(v[1]), tvm_tir_ref(w_og)), tvm_tir_ref(r[1]),
-                 tvm_tir_ref(r[2])};
+  void* wl[4] = {chan, tvm_tir_floormod_take(tvm_tir_ref(v[1]), tvm_tir_ref(w_og)), NULL, NULL};
   void* cond = NULL;
-  for (int i = 0; i < 2; ++i) {
+  for (int i = 0; i < s; ++i) {
+    wl[2 + i] = tvm_tir_ref(r[1 + i]);
     /* t = y + pad_before - k * dilation must be a multiple of the stride, t / stride inside. */
     void* tt = tvm_tir_sub_take(tvm_tir_add_take(tvm_tir_ref(v[2 + i]), tvm_tir_i64(pad[i])),
                                 tvm_tir_mul_take(tvm_tir_ref(r[1 + i]), tvm_tir_i64(dilation[i])));
@@ -260,24 +267,25 @@ static void* conv_transpose_body(const tvm_relax_call_obj* call, tvm_tir_buffer_
   }
   /* The logical indices at their places in each buffer's layout. */
   void *xi[4], *wi[4], *oi[4], *oi2[4], *oi3[4], *ov[4], *oext[4];
-  for (int k = 0; k < 4; ++k) {
+  for (int k = 0; k < n; ++k) {
     xi[pd[k]] = xl[k], wi[pk[k]] = wl[k];
     oi[po[k]] = tvm_tir_ref(v[k]), oi2[po[k]] = tvm_tir_ref(v[k]), oi3[po[k]] = tvm_tir_ref(v[k]);
     ov[po[k]] = v[k];
   }
-  for (int p = 0; p < 4; ++p) oext[p] = dim(o, p);
-  void* prod = tvm_tir_mul_take(tvm_tir_cast_take(t, tvm_tir_load_takev(tvm_tir_ref(x), 4, xi)),
-                                tvm_tir_cast_take(t, tvm_tir_load_takev(tvm_tir_ref(w), 4, wi)));
-  void* acc = tvm_tir_store_takev(tvm_tir_ref(o), tvm_tir_add_take(tvm_tir_load_takev(tvm_tir_ref(o), 4, oi), prod), 4, oi2);
+  for (int p = 0; p < n; ++p) oext[p] = dim(o, p);
+  void* prod = tvm_tir_mul_take(tvm_tir_cast_take(t, tvm_tir_load_takev(tvm_tir_ref(x), n, xi)),
+                                tvm_tir_cast_take(t, tvm_tir_load_takev(tvm_tir_ref(w), n, wi)));
+  void* acc = tvm_tir_store_takev(tvm_tir_ref(o), tvm_tir_add_take(tvm_tir_load_takev(tvm_tir_ref(o), n, oi), prod), n, oi2);
   acc = tvm_tir_if_take(cond, acc, NULL);
-  void* rext[3] = {ipg, w_kh, w_kw};
-  void* red = tvm_relax__loop_nest(r, rext, 3, NULL, acc);
-  void* init = tvm_tir_store_takev(tvm_tir_ref(o), zero_of(t), 4, oi3);
+  void* rext[3] = {ipg, NULL, NULL};
+  for (int i = 0; i < s; ++i) rext[1 + i] = dim(w, pk[2 + i]);
+  void* red = tvm_relax__loop_nest(r, rext, 1 + s, NULL, acc);
+  void* init = tvm_tir_store_takev(tvm_tir_ref(o), zero_of(t), n, oi3);
   /* The output's loops in its own order (ov: v placed by the output layout). */
-  void* body = tvm_relax__loop_nest(ov, oext, 4, NULL, tvm_tir_seq_take(init, red));
+  void* body = tvm_relax__loop_nest(ov, oext, n, NULL, tvm_tir_seq_take(init, red));
   tvm_ffi_release(ipg);
-  tvm_relax__release_all(v, 4);
-  tvm_relax__release_all(r, 3);
+  tvm_relax__release_all(v, n);
+  tvm_relax__release_all(r, 1 + s);
   return body;
 }
 
@@ -289,32 +297,36 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_conv_transpose(const tvm_relax_call_o
 static void* pool_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
                        tvm_tir_buffer_obj* const* out, int nout) {
   (void)nin, (void)nout;
-  bool is_max = tvm_relax_op_info_of(call->op)->id == TVM_RELAX_OP_nn_max_pool2d;
-  if (!layout_is(call, "layout", "NCHW") || !layout_is(call, "out_layout", "NCHW")) {
-    tvm_ffi_raise("NotImplementedError", "pool2d: only the NCHW layout has a kernel");
+  tvm_relax_op_id id = tvm_relax_op_info_of(call->op)->id;
+  bool is_max = id == TVM_RELAX_OP_nn_max_pool2d || id == TVM_RELAX_OP_nn_max_pool3d;
+  int s = (int)rank(in[0]) - 2, n = s + 2;
+  const char* canon = s == 3 ? "NCDHW" : "NCHW";
+  if (s < 2 || s > 3 || !layout_is(call, "layout", canon) || !layout_is(call, "out_layout", canon)) {
+    tvm_ffi_raise("NotImplementedError", "%s: only the NCHW / NCDHW layouts have a kernel",
+                  tvm_relax_op_info_of(call->op)->name);
     return NULL;
   }
-  int64_t size[2], strides[2], dilation[2], pad[4];
-  if (attr_ints(call, "pool_size", 2, 1, size) != 0 || attr_ints(call, "strides", 2, 1, strides) != 0 ||
-      attr_ints(call, "dilation", 2, 1, dilation) != 0 || attr_padding(call, 2, pad) != 0) {
+  int64_t size[3], strides[3], dilation[3], pad[6];
+  if (attr_ints(call, "pool_size", s, 1, size) != 0 || attr_ints(call, "strides", s, 1, strides) != 0 ||
+      attr_ints(call, "dilation", s, 1, dilation) != 0 || attr_padding(call, s, pad) != 0) {
     return NULL;
   }
   bool include_pad = attr_bool(call, "count_include_pad");
   tvm_tir_buffer_obj *x = in[0], *o = out[0];
   DLDataType t = o->dtype;
   bool fl = tvm_tir_dtype_is_floating(t);
-  void* v[4], *r[2];
-  if (tvm_relax__kernel_vars(v, 4, "i") != 0) return NULL;
-  if (tvm_relax__kernel_vars(r, 2, "r") != 0) {
-    tvm_relax__release_all(v, 4);
+  void* v[5], *r[3];
+  if (tvm_relax__kernel_vars(v, n, "i") != 0) return NULL;
+  if (tvm_relax__kernel_vars(r, s, "r") != 0) {
+    tvm_relax__release_all(v, n);
     return NULL;
   }
   tvm_tir_buffer_obj* acc = tvm_relax__scratch("acc", t);
   tvm_tir_buffer_obj* cnt = tvm_relax__scratch("count", TVM_TIR_INT64);
-  void* xi[4] = {tvm_tir_ref(v[0]), tvm_tir_ref(v[1]), NULL, NULL};
+  void* xi[5] = {tvm_tir_ref(v[0]), tvm_tir_ref(v[1]), NULL, NULL, NULL};
   void* cond = NULL;
-  void* start[2];
-  for (int i = 0; i < 2; ++i) {
+  void* start[3];
+  for (int i = 0; i < s; ++i) {
     start[i] = tvm_tir_sub_take(tvm_tir_mul_take(tvm_tir_ref(v[2 + i]), tvm_tir_i64(strides[i])),
                                 tvm_tir_i64(pad[i]));
     void* pos = tvm_tir_add_take(tvm_tir_ref(start[i]), tvm_tir_mul_take(tvm_tir_ref(r[i]), tvm_tir_i64(dilation[i])));
@@ -322,13 +334,14 @@ static void* pool_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const
     cond = and_opt(cond, in_range(tvm_tir_ref(pos), true, true, dim(x, 2 + i)));
     xi[2 + i] = pos;
   }
-  void* xv = tvm_tir_load_takev(tvm_tir_ref(x), 4, xi);
+  void* xv = tvm_tir_load_takev(tvm_tir_ref(x), n, xi);
   void* update = is_max ? tvm_relax__scratch_store(acc, tvm_tir_max_take(tvm_relax__scratch_load(acc), xv))
                         : tvm_tir_seq_take(tvm_relax__scratch_store(acc, tvm_tir_add_take(tvm_relax__scratch_load(acc), xv)),
                                            tvm_relax__scratch_store(cnt, tvm_tir_add_take(tvm_relax__scratch_load(cnt), tvm_tir_i64(1))));
-  void* ksz[2] = {tvm_tir_i64(size[0]), tvm_tir_i64(size[1])};
-  void* red = tvm_relax__loop_nest(r, ksz, 2, NULL, tvm_tir_if_take(cond, update, NULL));
-  tvm_relax__release_all(ksz, 2);
+  void* ksz[3];
+  for (int i = 0; i < s; ++i) ksz[i] = tvm_tir_i64(size[i]);
+  void* red = tvm_relax__loop_nest(r, ksz, s, NULL, tvm_tir_if_take(cond, update, NULL));
+  tvm_relax__release_all(ksz, s);
   void* result;
   if (is_max) {
     result = tvm_relax__scratch_load(acc);
@@ -338,10 +351,10 @@ static void* pool_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const
       /* The taps inside the padded input: (min(start + (k - 1) * d, in + pad_after - 1) -
        * start) // d + 1 per dim (upstream's count with ceil_mode's extra windows cut off). */
       divisor = tvm_tir_i64(1);
-      for (int i = 0; i < 2; ++i) {
+      for (int i = 0; i < s; ++i) {
         void* last = tvm_tir_min_take(
             tvm_tir_add_take(tvm_tir_ref(start[i]), tvm_tir_i64((size[i] - 1) * dilation[i])),
-            tvm_tir_add_take(tvm_tir_ref(dim(x, 2 + i)), tvm_tir_i64(pad[2 + i] - 1)));
+            tvm_tir_add_take(tvm_tir_ref(dim(x, 2 + i)), tvm_tir_i64(pad[s + i] - 1)));
         void* cnt_i = tvm_tir_add_take(
             tvm_tir_floordiv_take(tvm_tir_sub_take(last, tvm_tir_ref(start[i])), tvm_tir_i64(dilation[i])),
             tvm_tir_i64(1));
@@ -356,16 +369,17 @@ static void* pool_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const
                                                          : tvm_tir_const_int(t, tvm_tir_dtype_min_int(t)))
                       : tvm_tir_seq_take(tvm_relax__scratch_store(acc, zero_of(t)),
                                          tvm_relax__scratch_store(cnt, tvm_tir_i64(0)));
-  void* oi[4];
-  for (int i = 0; i < 4; ++i) oi[i] = tvm_tir_ref(v[i]);
-  void* inner = tvm_tir_seq_take(init, red, tvm_tir_store_takev(tvm_tir_ref(o), result, 4, oi));
+  void* oi[5];
+  for (int i = 0; i < n; ++i) oi[i] = tvm_tir_ref(v[i]);
+  void* inner = tvm_tir_seq_take(init, red, tvm_tir_store_takev(tvm_tir_ref(o), result, n, oi));
   inner = tvm_relax__scratch_scope(cnt, tvm_relax__scratch_scope(acc, inner));
-  void* oext[4] = {dim(o, 0), dim(o, 1), dim(o, 2), dim(o, 3)};
-  void* body = tvm_relax__loop_nest(v, oext, 4, NULL, inner);
-  tvm_ffi_release(start[0]), tvm_ffi_release(start[1]);
+  void* oext[5];
+  for (int i = 0; i < n; ++i) oext[i] = dim(o, i);
+  void* body = tvm_relax__loop_nest(v, oext, n, NULL, inner);
+  tvm_relax__release_all(start, s);
   tvm_ffi_release(acc), tvm_ffi_release(cnt);
-  tvm_relax__release_all(v, 4);
-  tvm_relax__release_all(r, 2);
+  tvm_relax__release_all(v, n);
+  tvm_relax__release_all(r, s);
   return body;
 }
 

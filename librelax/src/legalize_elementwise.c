@@ -1,7 +1,8 @@
 /*
  * legalize_elementwise.c: the kernels of the elementwise operators (unary, binary with numpy
- * broadcasting, where, clip, astype, and the activations relu/gelu/silu): one loop nest over the
- * output, each input read at the output's indices aligned from the right (a dim of 1 read at 0).
+ * broadcasting, atan2, where, clip, astype, and the activations relu/gelu/silu/leakyrelu): one
+ * loop nest over the output, each input read at the output's indices aligned from the right (a
+ * dim of 1 read at 0).
  * Scalar R.Prim arguments (clip's bounds, a binary operand) are folded into the kernel when
  * constant.
  */
@@ -102,6 +103,14 @@ static void* unary_value(tvm_relax_op_id id, DLDataType t, DLDataType out, void*
     case TVM_RELAX_OP_nn_gelu_tanh: return gelu_tanh(t, x);
     case TVM_RELAX_OP_nn_silu:
       return tvm_tir_mul_take(tvm_tir_ref(x), call1(t, "tir.sigmoid", x));
+    case TVM_RELAX_OP_nn_leakyrelu: { /* x > 0 ? x : x * alpha (upstream's topi.nn.leaky_relu) */
+      double alpha = 0.01;
+      const TVMFFIAny* av = tvm_relax_call_attr(call, "alpha");
+      if (av) tvm_ffi_any_as_float(av, &alpha);
+      void* pos = tvm_tir_gt_take(tvm_tir_ref(x), tvm_tir_const_float(t, 0));
+      void* neg = tvm_tir_mul_take(tvm_tir_ref(x), tvm_tir_const_float(t, alpha));
+      return tvm_tir_select_take(pos, x, neg);
+    }
     case TVM_RELAX_OP_clip: {
       tvm_tir_expr_obj* lo = prim_operand(tvm_ffi_seq_obj_at(call->args, 1), t);
       tvm_tir_expr_obj* hi = lo ? prim_operand(tvm_ffi_seq_obj_at(call->args, 2), t) : NULL;
@@ -145,6 +154,7 @@ static void* binary_value(tvm_relax_op_id id, DLDataType t, void* a, void* b) {
     case TVM_RELAX_OP_less_equal: return tvm_tir_le_take(a, b);
     case TVM_RELAX_OP_greater: return tvm_tir_gt_take(a, b);
     case TVM_RELAX_OP_greater_equal: return tvm_tir_ge_take(a, b);
+    case TVM_RELAX_OP_atan2: return tvm_tir_call_take(t, "tir.atan2", a, b);
     case TVM_RELAX_OP_logical_and: return tvm_tir_and_take(a, b);
     case TVM_RELAX_OP_logical_or: return tvm_tir_or_take(a, b);
     default:

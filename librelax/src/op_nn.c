@@ -83,6 +83,37 @@ const tvm_relax_attr_field tvm_relax__attrs_pool2d[] = {
     {"layout", TVM_RELAX_ATTR_STR, "NCHW"},
     {"out_layout", TVM_RELAX_ATTR_OPT_STR, "None"},
     {NULL, 0, NULL}};
+const tvm_relax_attr_field tvm_relax__attrs_conv3d[] = {
+    {"strides", TVM_RELAX_ATTR_INTS, "1, 1, 1"},
+    {"padding", TVM_RELAX_ATTR_INTS, "0, 0, 0, 0, 0, 0"},
+    {"dilation", TVM_RELAX_ATTR_INTS, "1, 1, 1"},
+    {"groups", TVM_RELAX_ATTR_INT, "1"},
+    {"data_layout", TVM_RELAX_ATTR_STR, "NCDHW"},
+    {"kernel_layout", TVM_RELAX_ATTR_STR, "OIDHW"},
+    {"out_layout", TVM_RELAX_ATTR_OPT_STR, "None"},
+    {"out_dtype", TVM_RELAX_ATTR_DTYPE, ""},
+    {NULL, 0, NULL}};
+const tvm_relax_attr_field tvm_relax__attrs_conv1d_transpose[] = {
+    {"strides", TVM_RELAX_ATTR_INTS, "1"},
+    {"padding", TVM_RELAX_ATTR_INTS, "0, 0"},
+    {"output_padding", TVM_RELAX_ATTR_INTS, "0"},
+    {"dilation", TVM_RELAX_ATTR_INTS, "1"},
+    {"groups", TVM_RELAX_ATTR_INT, "1"},
+    {"data_layout", TVM_RELAX_ATTR_STR, "NCW"},
+    {"kernel_layout", TVM_RELAX_ATTR_STR, "IOW"},
+    {"out_layout", TVM_RELAX_ATTR_OPT_STR, "None"},
+    {"out_dtype", TVM_RELAX_ATTR_DTYPE, ""},
+    {NULL, 0, NULL}};
+const tvm_relax_attr_field tvm_relax__attrs_pool3d[] = {
+    {"pool_size", TVM_RELAX_ATTR_INTS, "1, 1, 1"},
+    {"strides", TVM_RELAX_ATTR_INTS, "1, 1, 1"},
+    {"dilation", TVM_RELAX_ATTR_INTS, "1, 1, 1"},
+    {"padding", TVM_RELAX_ATTR_INTS, "0, 0, 0, 0, 0, 0"},
+    {"ceil_mode", TVM_RELAX_ATTR_BOOL, "false"},
+    {"count_include_pad", TVM_RELAX_ATTR_BOOL, "false"},
+    {"layout", TVM_RELAX_ATTR_STR, "NCDHW"},
+    {"out_layout", TVM_RELAX_ATTR_OPT_STR, "None"},
+    {NULL, 0, NULL}};
 const tvm_relax_attr_field tvm_relax__attrs_adaptive_pool2d[] = {
     {"output_size", TVM_RELAX_ATTR_OPT_INTS, "None"},
     {"layout", TVM_RELAX_ATTR_STR, "NCHW"},
@@ -567,21 +598,21 @@ tvm_relax_sinfo_obj* tvm_relax__infer_batch_norm(const tvm_relax__infer_ctx* ctx
 /* ---- Convolutions ---------------------------------------------------------------------------- */
 /* conv1d (s = 1), conv2d (s = 2) and conv2d_transpose (s = 2, transpose). */
 static tvm_relax_sinfo_obj* conv(const tvm_relax__infer_ctx* ctx, int32_t s, bool transpose) {
-  const char* data_canon = s == 1 ? "NCW" : "NCHW";
-  const char* kernel_canon = s == 1 ? "OIW" : "OIHW";
+  const char* data_canon = s == 1 ? "NCW" : s == 2 ? "NCHW" : "NCDHW";
+  const char* kernel_canon = s == 1 ? "OIW" : s == 2 ? "OIHW" : "OIDHW";
   tvm_relax_tensor_sinfo_obj* data = tvm_relax__arg_tensor(ctx, 0);
   tvm_relax_tensor_sinfo_obj* weight = data ? tvm_relax__arg_tensor(ctx, 1) : NULL;
   if (!weight) return NULL;
   const char* dl = tvm_relax__attr_str(ctx, "data_layout");
   const char* kl = tvm_relax__attr_str(ctx, "kernel_layout");
   const char* ol = out_layout_of(ctx, dl);
-  int32_t dpos[4], kpos[4], opos[4];
+  int32_t dpos[5], kpos[5], opos[5];
   if (layout_perm(ctx, "data_layout", dl, data_canon, dpos) != 0 ||
       layout_perm(ctx, "kernel_layout", kl, kernel_canon, kpos) != 0 ||
       layout_perm(ctx, "out_layout", ol, data_canon, opos) != 0) {
     return NULL;
   }
-  int64_t strides[2], dilation[2], pad[4], opad[2] = {0, 0};
+  int64_t strides[3], dilation[3], pad[6], opad[3] = {0, 0, 0};
   if (expand_ints(ctx, "strides", s, 1, strides) != 0 ||
       expand_ints(ctx, "dilation", s, 1, dilation) != 0 || expand_padding(ctx, s, pad) != 0 ||
       (transpose && expand_ints(ctx, "output_padding", s, 0, opad) != 0)) {
@@ -612,7 +643,7 @@ static tvm_relax_sinfo_obj* conv(const tvm_relax__infer_ctx* ctx, int32_t s, boo
   tvm_relax_sinfo_obj* out = NULL;
   tvm_tir_expr_obj* g = cst(&p, groups);
   tvm_ffi_strbuf t1 = {0}, t2 = {0};
-  tvm_tir_expr_obj* dims[4] = {tvm_ffi_seq_obj_at(dd, dpos[0]), NULL, NULL, NULL};
+  tvm_tir_expr_obj* dims[5] = {tvm_ffi_seq_obj_at(dd, dpos[0]), NULL, NULL, NULL, NULL};
   if (!transpose) {
     /* weight (O, I, ...): data's channels are I per group. */
     tvm_tir_expr_obj* want = bin(&p, tvm_tir_mul, w_i, g);
@@ -687,33 +718,43 @@ tvm_relax_sinfo_obj* tvm_relax__infer_conv2d_transpose(const tvm_relax__infer_ct
   return conv(ctx, 2, true);
 }
 
+tvm_relax_sinfo_obj* tvm_relax__infer_conv3d(const tvm_relax__infer_ctx* ctx) {
+  return conv(ctx, 3, false);
+}
+
+tvm_relax_sinfo_obj* tvm_relax__infer_conv1d_transpose(const tvm_relax__infer_ctx* ctx) {
+  return conv(ctx, 1, true);
+}
+
 /* ---- Pooling --------------------------------------------------------------------------------- */
-tvm_relax_sinfo_obj* tvm_relax__infer_pool2d(const tvm_relax__infer_ctx* ctx) {
+/* max_pool / avg_pool over s spatial dims (2: NCHW, 3: NCDHW). */
+static tvm_relax_sinfo_obj* pool(const tvm_relax__infer_ctx* ctx, int32_t s) {
   tvm_relax_tensor_sinfo_obj* data = tvm_relax__arg_tensor(ctx, 0);
   if (!data) return NULL;
+  const char* canon = s == 2 ? "NCHW" : "NCDHW";
   const char* layout = tvm_relax__attr_str(ctx, "layout");
   const char* ol = out_layout_of(ctx, layout);
-  int32_t dpos[4], opos[4];
-  int64_t size[2], strides[2], dilation[2], pad[4];
-  if (layout_perm(ctx, "layout", layout, "NCHW", dpos) != 0 ||
-      layout_perm(ctx, "out_layout", ol, "NCHW", opos) != 0 ||
-      expand_ints(ctx, "pool_size", 2, 1, size) != 0 ||
-      expand_ints(ctx, "strides", 2, 1, strides) != 0 ||
-      expand_ints(ctx, "dilation", 2, 1, dilation) != 0 || expand_padding(ctx, 2, pad) != 0) {
+  int32_t dpos[5], opos[5];
+  int64_t size[3], strides[3], dilation[3], pad[6];
+  if (layout_perm(ctx, "layout", layout, canon, dpos) != 0 ||
+      layout_perm(ctx, "out_layout", ol, canon, opos) != 0 ||
+      expand_ints(ctx, "pool_size", s, 1, size) != 0 ||
+      expand_ints(ctx, "strides", s, 1, strides) != 0 ||
+      expand_ints(ctx, "dilation", s, 1, dilation) != 0 || expand_padding(ctx, s, pad) != 0) {
     return NULL;
   }
   bool ceil_mode = tvm_relax__attr_bool(ctx, "ceil_mode");
-  if (!check_ndim(ctx, 0, data, 4, layout)) return NULL;
+  if (!check_ndim(ctx, 0, data, s + 2, layout)) return NULL;
   void* dd = tvm_relax_tensor_sinfo_dims(&data->base);
-  if (!dd) return tvm_relax_tensor_sinfo_new(NULL, data->dtype, 4, data->vdevice);
+  if (!dd) return tvm_relax_tensor_sinfo_new(NULL, data->dtype, s + 2, data->vdevice);
   expr_pool p = {.n = 0};
   tvm_relax_sinfo_obj* out = NULL;
-  tvm_tir_expr_obj* dims[4] = {tvm_ffi_seq_obj_at(dd, dpos[0]), tvm_ffi_seq_obj_at(dd, dpos[1]),
-                               NULL, NULL};
-  for (int32_t i = 0; i < 2; ++i) {
+  tvm_tir_expr_obj* dims[5] = {tvm_ffi_seq_obj_at(dd, dpos[0]), tvm_ffi_seq_obj_at(dd, dpos[1]),
+                               NULL, NULL, NULL};
+  for (int32_t i = 0; i < s; ++i) {
     tvm_tir_expr_obj* in = tvm_ffi_seq_obj_at(dd, dpos[2 + i]);
     /* (in + pads - dilation * (k - 1) - 1 [+ stride - 1 with ceil_mode]) // stride + 1 */
-    int64_t c = pad[i] + pad[2 + i] - dilation[i] * (size[i] - 1) - 1;
+    int64_t c = pad[i] + pad[s + i] - dilation[i] * (size[i] - 1) - 1;
     if (ceil_mode) c += strides[i] - 1;
     tvm_tir_expr_obj* st = cst(&p, strides[i]);
     tvm_tir_expr_obj* r =
@@ -731,10 +772,18 @@ tvm_relax_sinfo_obj* tvm_relax__infer_pool2d(const tvm_relax__infer_ctx* ctx) {
     if (!dims[2 + i]) goto done;
     if (!check_out_dim(ctx, dims[2 + i], "spatial size")) goto done;
   }
-  out = placed_result(dims, opos, 4, data->dtype, data->vdevice);
+  out = placed_result(dims, opos, s + 2, data->dtype, data->vdevice);
 done:
   pool_free(&p);
   return out;
+}
+
+tvm_relax_sinfo_obj* tvm_relax__infer_pool2d(const tvm_relax__infer_ctx* ctx) {
+  return pool(ctx, 2);
+}
+
+tvm_relax_sinfo_obj* tvm_relax__infer_pool3d(const tvm_relax__infer_ctx* ctx) {
+  return pool(ctx, 3);
 }
 
 tvm_relax_sinfo_obj* tvm_relax__infer_adaptive_pool2d(const tvm_relax__infer_ctx* ctx) {

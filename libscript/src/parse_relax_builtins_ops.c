@@ -225,6 +225,8 @@ static const char* attr_order(tvm_relax_op_id id) {
     case TVM_RELAX_OP_nn_pad: return "pad_width, pad_mode, pad_value";
     case TVM_RELAX_OP_nn_max_pool2d:
     case TVM_RELAX_OP_nn_avg_pool2d:
+    case TVM_RELAX_OP_nn_max_pool3d:
+    case TVM_RELAX_OP_nn_avg_pool3d:
       return "pool_size, strides, padding, dilation, ceil_mode, count_include_pad, layout, "
              "out_layout";
     default: return NULL;
@@ -233,6 +235,19 @@ static const char* attr_order(tvm_relax_op_id id) {
 
 static bool arg_defaults_zero(tvm_relax_op_id id, const char* name, size_t len) {
   return (id == TVM_RELAX_OP_tril || id == TVM_RELAX_OP_triu) && len == 1 && name[0] == 'k';
+}
+
+/* R.memory.view(x, shape=None, dtype=None, relative_byte_offset=None): an absent or None
+ * argument, or `()`, is "void", the empty tuple (upstream's wrapper). */
+static bool arg_defaults_void(tvm_relax_op_id id, const char* name, size_t len) {
+  return id == TVM_RELAX_OP_memory_view && !(len == 1 && name[0] == 'x');
+}
+
+static tvm_relax_expr_obj* void_tuple(void) {
+  void* empty = tvm_ffi_array_new(NULL, 0);
+  tvm_relax_expr_obj* t = empty ? tvm_relax_tuple_new(empty) : NULL;
+  tvm_ffi_release(empty);
+  return t;
 }
 
 static void sig_append(op_sig* s, size_t* at, const char* prefix, const char* name, size_t len,
@@ -275,7 +290,8 @@ static void sig_build(op_sig* s, const tvm_relax_op_info* info) {
       sig_append(s, &at, "*", name, len, true);
     } else {
       s->n_fixed++;
-      q->optional = optional || arg_defaults_zero(info->id, name, len);
+      q->optional = optional || arg_defaults_zero(info->id, name, len) ||
+                    arg_defaults_void(info->id, name, len);
       sig_append(s, &at, "", name, len, q->optional);
     }
     s->n_params++;
@@ -427,6 +443,32 @@ static int op_call(tvm_script_call* call, tvm_relax_op_id id, TVMFFIAny* out) {
       if (tvm_ffi_any_is_none(&v[i]) && s->info->attrs[(int)p->index].kind == TVM_RELAX_ATTR_DTYPE) {
         continue;
       }
+      if (s->info->id == TVM_RELAX_OP_hint_on_device && v[i].type_index == kTVMFFIDevice) {
+        /* R.hint_on_device(x, R.device(t, i)): the device's type and index */
+        keys[n_attrs] = tvm_ffi_string("device_type");
+        vals[n_attrs++] = tvm_ffi_any_int(v[i].v_device.device_type);
+        keys[n_attrs] = tvm_ffi_string("index");
+        vals[n_attrs++] = tvm_ffi_any_int(v[i].v_device.device_id);
+        continue;
+      }
+      if (s->info->id == TVM_RELAX_OP_hint_on_device && is_string(&v[i]) && p->len == 5 &&
+          memcmp(p->name, "index", 5) == 0) {
+        /* R.hint_on_device(x, R.device(...), "scope"): the third is the memory scope */
+        keys[n_attrs] = tvm_ffi_string("memory_scope");
+        vals[n_attrs++] = tvm_ffi_any_copy(&v[i]);
+        continue;
+      }
+      if (s->info->id == TVM_RELAX_OP_to_vdevice && is_string(&v[i])) {
+        /* dst_vdevice="llvm:0": the module's virtual device of that name */
+        void* vd = tvm_script__relax_vdevice_by_name(call, &v[i], "attribute 'dst_vdevice' of R.to_vdevice");
+        if (!vd) {
+          rc = fail_at(call, s->spec, i);
+          break;
+        }
+        keys[n_attrs] = tvm_ffi_string_n(p->name, p->len);
+        vals[n_attrs++] = tvm_ffi_any_obj(vd); /* owned */
+        continue;
+      }
       keys[n_attrs] = tvm_ffi_string_n(p->name, p->len);
       vals[n_attrs++] = tvm_ffi_any_copy(&v[i]);
       continue;
@@ -442,6 +484,15 @@ static int op_call(tvm_script_call* call, tvm_relax_op_id id, TVMFFIAny* out) {
           tvm_script_items_push(&args, e);
         }
       }
+      continue;
+    }
+    if (arg_defaults_void(s->info->id, p->name, p->len) &&
+        (!tvm_script_arg_given(&v[i]) || tvm_ffi_any_is_none(&v[i]) ||
+         (seq_of(&v[i]) && tvm_ffi_seq_size(seq_of(&v[i])) == 0))) {
+      /* (`()`, as the printer writes the empty tuple, too: R.shape([]) is a scalar view) */
+      tvm_relax_expr_obj* z = void_tuple();
+      if (!z) rc = -1;
+      else tvm_script_items_push(&args, z);
       continue;
     }
     if (!tvm_script_arg_given(&v[i])) {
@@ -1009,6 +1060,24 @@ static int b_dtype(tvm_script_call* call, TVMFFIAny* out) {
   return ret(tvm_relax_dtype_imm_new(t), out);
 }
 
+/* R.device(dev_type, dev_id=0): a DLDevice value (R.hint_on_device's device). */
+static int b_device(tvm_script_call* call, TVMFFIAny* out) {
+  static const char* const spec = "dev_type, dev_id=";
+  TVMFFIAny a[2];
+  if (tvm_script__bind_args(call, spec, a, 2) != 0) return -1;
+  int64_t type, id = 0;
+  if (!tvm_ffi_any_as_int(&a[0], &type) || type < 1 || type > INT32_MAX) {
+    tvm_ffi_raise("TypeError", "R.device: argument 'dev_type' must be a device type (an int >= 1)");
+    return fail_at(call, spec, 0);
+  }
+  if (tvm_script_arg_given(&a[1]) && (!tvm_ffi_any_as_int(&a[1], &id) || id < 0 || id > INT32_MAX)) {
+    tvm_ffi_raise("TypeError", "R.device: argument 'dev_id' must be a non-negative int");
+    return fail_at(call, spec, 1);
+  }
+  *out = tvm_ffi_any_device((DLDevice){(DLDeviceType)type, (int32_t)id});
+  return 0;
+}
+
 static int b_shape(tvm_script_call* call, TVMFFIAny* out) {
   static const char* const spec = "value";
   TVMFFIAny a[1];
@@ -1081,6 +1150,7 @@ static const tvm_script_builtin k_builtins[] = {
     {"call_tir", b_call_tir, 0, false},
     {"call_tir_inplace", b_call_tir_inplace, 0, false},
     {"const", b_const, 0, false},
+    {"device", b_device, 0, false},
     {"dtype", b_dtype, 0, false},
     {"invoke_closure", b_invoke_closure, 0, false},
     {"invoke_pure_closure", b_invoke_pure_closure, 0, false},

@@ -161,18 +161,24 @@ void* tvm_script__relax_sinfo_list(const TVMFFIAny* v, const char* what, bool tu
 }
 
 /* ---- R.Tensor -------------------------------------------------------------------------------- */
-/* vdevice="llvm" / "llvm:1" (as upstream prints it): the module's virtual device of that target
- * kind and index among that kind's (0 when omitted). A new reference, or NULL + error. */
-static void* vdevice_by_name(tvm_script_call* call, const TVMFFIAny* v) {
+/* vdevice="llvm" / "llvm:1" / "llvm:1:global" (as upstream prints it): the module's virtual
+ * device of that target kind and index among that kind's (0 when omitted; a memory scope after
+ * the index must be the device's). `what` names the argument in messages. A new reference, or
+ * NULL + error. */
+void* tvm_script__relax_vdevice_by_name(tvm_script_call* call, const TVMFFIAny* v, const char* what) {
   TVMFFIByteArray s;
   tvm_ffi_any_as_bytes(v, &s);
   const char* colon = memchr(s.data, ':', s.size);
   size_t kind_len = colon ? (size_t)(colon - s.data) : s.size;
   int64_t index = 0;
   bool ok = kind_len > 0;
+  const char* scope = NULL;
+  size_t scope_len = 0;
   if (ok && colon) {
     const char* q = colon + 1;
     const char* end = s.data + s.size;
+    const char* c2 = memchr(q, ':', (size_t)(end - q));
+    if (c2) scope = c2 + 1, scope_len = (size_t)(end - scope), end = c2;
     ok = q < end && end - q <= 9;
     for (index = 0; ok && q < end; ++q) {
       ok = *q >= '0' && *q <= '9';
@@ -180,16 +186,27 @@ static void* vdevice_by_name(tvm_script_call* call, const TVMFFIAny* v) {
     }
   }
   if (!ok) {
-    tvm_ffi_raise("ValueError", "argument 'vdevice' of R.Tensor: expected \"<target kind>\" or "
-                  "\"<target kind>:<index>\", got \"%.*s\"", (int)s.size, s.data);
+    tvm_ffi_raise("ValueError", "%s: expected \"<target kind>\" or \"<target kind>:<index>\" (then "
+                  "\":<memory scope>\" optionally), got \"%.*s\"", what, (int)s.size, s.data);
     return NULL;
   }
   if (!call->builder) {
-    tvm_ffi_raise("ValueError", "argument 'vdevice' of R.Tensor: a device by name needs the "
-                  "module's I.module_global_infos");
+    tvm_ffi_raise("ValueError", "%s: a device by name needs the module's I.module_global_infos", what);
     return NULL;
   }
-  return tvm_script_relax_lookup_vdevice(call->builder, s.data, kind_len, index);
+  tvm_tir_vdevice_obj* vd = tvm_script_relax_lookup_vdevice(call->builder, s.data, kind_len, index);
+  if (vd && scope) {
+    TVMFFIAny ms = tvm_ffi_any_obj(vd->memory_scope);
+    TVMFFIByteArray m = {"global", 6};
+    if (vd->memory_scope) tvm_ffi_any_as_bytes(&ms, &m);
+    if (m.size != scope_len || memcmp(m.data, scope, scope_len) != 0) {
+      tvm_ffi_raise("ValueError", "%s: the virtual device \"%.*s\" has memory scope \"%.*s\"", what,
+                    (int)(scope - 1 - s.data), s.data, (int)m.size, m.data);
+      tvm_ffi_release(vd);
+      return NULL;
+    }
+  }
+  return vd;
 }
 
 static int b_tensor(tvm_script_call* call, TVMFFIAny* out) {
@@ -231,7 +248,7 @@ static int b_tensor(tvm_script_call* call, TVMFFIAny* out) {
   void* vdevice_ref = NULL; /* owned: a device found by name */
   if (present(&a[2])) {
     if (is_string(&a[2])) {
-      vdevice_ref = vdevice_by_name(call, &a[2]);
+      vdevice_ref = tvm_script__relax_vdevice_by_name(call, &a[2], "argument 'vdevice' of R.Tensor");
       if (!vdevice_ref) return fail_at(call, spec, 2);
       vdevice = vdevice_ref;
     } else if (!tvm_ffi_any_is_object(&a[2])) {

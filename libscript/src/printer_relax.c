@@ -684,6 +684,10 @@ static bool is_default(const tvm_relax_op_info* info, int32_t i, const TVMFFIAny
 static tvm_script_doc_obj* attr_value_doc(tvm_script_docsifier* d, const TVMFFIAny* v,
                                           const void* path) {
   if (v->type_index == kTVMFFIDataType) return dtype_str(v->v_dtype);
+  /* a virtual device (to_vdevice's dst_vdevice) by its name in the module, as upstream */
+  if (tvm_ffi_any_is_object(v) && tvm_tir_is(v->v_obj, TVM_TIR_KIND_VDevice)) {
+    return vdevice_doc(d, v->v_obj, path);
+  }
   return tvm_script_as_doc(d, v, path);
 }
 
@@ -756,6 +760,27 @@ static tvm_script_doc_obj* dps_call_doc(tvm_script_docsifier* d, const tvm_relax
   return parts_call(&parts, r_prefixed(d, info->name + strlen("relax.")));
 }
 
+/* R.hint_on_device(x, R.device(dev_type=T, dev_id=I)[, "scope"]), as upstream prints it. */
+static tvm_script_doc_obj* hint_on_device_doc(tvm_script_docsifier* d, const tvm_relax_call_obj* c,
+                                              const void* path) {
+  int64_t type = 0, index = 0;
+  const TVMFFIAny* t = tvm_ffi_map_get_str(c->attrs, "device_type");
+  const TVMFFIAny* i = tvm_ffi_map_get_str(c->attrs, "index");
+  const TVMFFIAny* m = tvm_ffi_map_get_str(c->attrs, "memory_scope");
+  if (t) tvm_ffi_any_as_int(t, &type);
+  if (i) tvm_ffi_any_as_int(i, &index);
+  call_parts dev = parts_new();
+  push_kwarg(&dev, "dev_type", tvm_script_literal_int(type));
+  push_kwarg(&dev, "dev_id", tvm_script_literal_int(index));
+  call_parts parts = parts_new();
+  push_arg(&parts, child_item(d, c->args, path, "args", 0));
+  push_arg(&parts, parts_call(&dev, r_prefixed(d, "device")));
+  TVMFFIByteArray ms = {"global", 6};
+  if (m) tvm_ffi_any_as_bytes(m, &ms);
+  if (!(ms.size == 6 && memcmp(ms.data, "global", 6) == 0)) push_arg(&parts, tvm_script_literal_doc(m));
+  return parts_call(&parts, r_prefixed(d, "hint_on_device"));
+}
+
 static tvm_script_doc_obj* conv_call(tvm_script_docsifier* d, const TVMFFIAny* obj,
                                      const void* path) {
   const tvm_relax_call_obj* c = (const void*)obj->v_obj;
@@ -765,6 +790,9 @@ static tvm_script_doc_obj* conv_call(tvm_script_docsifier* d, const TVMFFIAny* o
                info->id == TVM_RELAX_OP_call_dps_packed) &&
       (n == 2 || n == 3) && tvm_ffi_seq_size(c->sinfo_args) == 1) {
     return dps_call_doc(d, c, info, path);
+  }
+  if (info && info->id == TVM_RELAX_OP_hint_on_device && n == 1 && c->attrs) {
+    return hint_on_device_doc(d, c, path);
   }
   call_parts parts = parts_new();
   bool extern_callee = tvm_relax_kind_of(c->op) == TVM_RELAX_KIND_ExternFunc;

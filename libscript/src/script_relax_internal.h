@@ -37,6 +37,10 @@ int tvm_script__relax_value_lookup(const char* name, size_t len, TVMFFIAny* out)
  * tuple / list (ffi.Array) as a Tuple of its items converted; an ffi.Tensor as a Constant. A new
  * reference, or NULL with a TypeError "<what> must be a Relax expression, got <type>". */
 tvm_relax_expr_obj* tvm_script__relax_expr_of(const TVMFFIAny* v, const char* what);
+/* The module's virtual device named "llvm" / "llvm:1" / "llvm:1:global" (a string value v), as
+ * R.Tensor's vdevice= and R.to_vdevice's dst_vdevice take it; `what` names the argument. A new
+ * reference, or NULL + error. */
+void* tvm_script__relax_vdevice_by_name(tvm_script_call* call, const TVMFFIAny* v, const char* what);
 /* A recursive local function (upstream's is_recursive): the Var its name is bound to, made
  * before its body so that the body can call it, of struct info R.Callable((params), ret,
  * purity) from the signature given so far; the function is bound to this Var when it ends.

@@ -26,6 +26,9 @@
  *   read_if_cond(bool | int | scalar int tensor) -> bool
  *   tuple_getitem(tuple, i)        make_tuple(args...) -> Array
  *   tensor_to_shape(int tensor) -> Shape            ensure_zero_offset(tensor) -> tensor
+ *   runtime.TVMTensorCreateView(tensor, shape, dtype, relative_byte_offset) -> a view of the
+ *                                        compact tensor's bytes from its offset plus the relative
+ *                                        one (R.memory.view; ValueError past the tensor's bytes)
  *
  * and upstream's runtime functions of Relax operators (relax.run.*, registered by its Python
  * package; here part of the runtime, so that a compiled model needs no Python):
@@ -68,6 +71,7 @@
   X(make_tuple, "vm.builtin.make_tuple", runtime)                            \
   X(tensor_to_shape, "vm.builtin.tensor_to_shape", runtime)                  \
   X(ensure_zero_offset, "vm.builtin.ensure_zero_offset", runtime)            \
+  X(tensor_create_view, "runtime.TVMTensorCreateView", runtime)             \
   X(shape_to_tensor, "relax.run.shape_to_tensor", runtime)                   \
   X(print, "relax.run.print", runtime)                                       \
   X(assert_op, "relax.run.assert_op", runtime)

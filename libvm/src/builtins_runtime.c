@@ -283,6 +283,60 @@ int tvm_vm__builtin_ensure_zero_offset(void* self, const TVMFFIAny* args, int32_
   return 0;
 }
 
+int tvm_vm__builtin_tensor_create_view(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* rv) {
+  const char* fname = "runtime.TVMTensorCreateView";
+  const int64_t* dims;
+  int64_t ndim, rel;
+  if (!tvm_ffi_check_num_args(fname, n, 4) || !arg_shape(fname, args, 1, &dims, &ndim) ||
+      !tvm_ffi_arg_int(fname, args, 3, &rel)) {
+    return -1;
+  }
+  if (args[2].type_index != kTVMFFIDataType) {
+    return tvm_ffi_raise("TypeError", "%s: argument 2 must be a dtype but got %s", fname,
+                         tvm_ffi_any_type_name(&args[2]));
+  }
+  void* src = tvm_ffi_arg_object(fname, args, 0, kTVMFFITensor);
+  if (!src) return -1;
+  const DLTensor* t = tvm_ffi_tensor_dl(src);
+  DLDataType dtype = args[2].v_dtype;
+  int64_t numel = 1;
+  for (int64_t d = 0; d < ndim; ++d) {
+    if (dims[d] < 0 || __builtin_mul_overflow(numel, dims[d], &numel)) {
+      return tvm_ffi_raise("ValueError", "%s: bad shape (dimension %lld is %lld)", fname,
+                           (long long)d, (long long)dims[d]);
+    }
+  }
+  int64_t have = tvm_ffi_dltensor_numel(t) * (((int64_t)t->dtype.bits * t->dtype.lanes + 7) / 8);
+  int64_t need;
+  if (__builtin_mul_overflow(numel, ((int64_t)dtype.bits * dtype.lanes + 7) / 8, &need) ||
+      ndim > TVM_VM_MAX_TENSOR_NDIM || rel < 0 || need > have - rel ||
+      !tvm_ffi_dltensor_is_contiguous(t)) {
+    return tvm_ffi_raise("ValueError",
+                         "%s: a view of %lld elements of %d bits at byte offset %lld does not fit "
+                         "in a %s tensor of %lld bytes",
+                         fname, (long long)numel, (int)dtype.bits * dtype.lanes, (long long)rel,
+                         tvm_ffi_dltensor_is_contiguous(t) ? "compact" : "strided", (long long)have);
+  }
+  DLTensor proto = *t;
+  proto.ndim = (int32_t)ndim;
+  proto.shape = (int64_t*)dims;
+  proto.strides = NULL;
+  proto.dtype = dtype;
+  /* The offset goes into the data pointer where the device allows pointer arithmetic, so
+   * that kernels (whose buffers have no element offset) can take the view. */
+  DLDeviceType dev = t->device.device_type;
+  if (dev == kDLCPU || dev == kDLCUDA || dev == kDLCUDAHost) {
+    proto.data = (char*)t->data + t->byte_offset + rel;
+    proto.byte_offset = 0;
+  } else {
+    proto.byte_offset = t->byte_offset + (uint64_t)rel;
+  }
+  void* out = NULL;
+  if (TVMFFITensorCreateUnsafeView(src, &proto, &out) != 0) return -1;
+  *rv = tvm_ffi_any_obj(out);
+  return 0;
+}
+
 /* ---- relax.run.*: shape_to_tensor, print, assert_op -------------------------------------- */
 int tvm_vm__builtin_shape_to_tensor(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* rv) {
   const char* fname = "relax.run.shape_to_tensor";

@@ -1,0 +1,17 @@
+# R.hint_on_device: a hint that a value is placed on a device, written with R.device (dev_type 1
+# is the CPU, 2 CUDA) and an optional memory scope.
+from tvm.script import ir as I
+from tvm.script import relax as R
+
+
+@I.ir_module
+class Hints:
+    @R.function
+    def main(x: R.Tensor((2, 3), "float32"), y: R.Tensor((2, 3), "float32")):
+        with R.dataflow():
+            a = R.hint_on_device(x, R.device(1, 0))
+            b = R.add(a, y)
+            c = R.hint_on_device(b, R.device(dev_type=2, dev_id=0), "global.texture")
+            d = R.hint_on_device(c, R.device(dev_type=1))
+            R.output(d)
+        return d

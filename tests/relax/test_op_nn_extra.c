@@ -1,0 +1,247 @@
+/*
+ * test_op_nn_extra.c: struct info of quantize / dequantize, atan2, nn.leakyrelu, nn.prelu,
+ * nn.group_norm, nn.nll_loss, nn.cross_entropy_with_logits, nn.conv3d, nn.conv1d_transpose and
+ * nn.max_pool3d / nn.avg_pool3d and memory.view, and their errors on bad inputs.
+ */
+#include "op_infer_testing.h"
+
+#define TS(dims, dt) "R.Tensor((" dims "), dtype=\"" dt "\")"
+#define F "float32"
+#define I8 tvm_tir_dtype_int(8)
+
+TEST(quantize) {
+  const char* op = "relax.quantize";
+  /* Defaults: axis -1, out_dtype int8. */
+  CHECK_INFER(TS("2, 4", "int8"), op, NULL, 3, T("2, 4", F32), T("4", F32), T("4", I8));
+  CHECK_INFER(TS("2, 4", "uint8"), op, oi_attrs(2, "axis", AI(0), "out_dtype", AS("uint8")), 3,
+              T("2, 4", F32), T("2", F32), T("", I8));
+  /* Scalar and one-element parameters, symbolic dims. */
+  CHECK_INFER(TS("n, 4", "int16"), op, oi_attrs(1, "out_dtype", AS("int16")), 3, T("n, 4", F16),
+              T("", F32), T("1", F16));
+  CHECK_INFER(TS("n, m", "int8"), op, NULL, 3, T("n, m", F32), T("m", F32), T("m", I8));
+  CHECK_INFER("R.Tensor(dtype=\"int8\")", op, NULL, 3, T("*", F32), T("4", F32), T("4", I8));
+  CHECK_INFER_FAILS("ValueError", "relax.quantize: attribute 'out_dtype' must be one of int8", op,
+                    oi_attrs(1, "out_dtype", AS("float32")), 3, T("2, 4", F32), T("4", F32),
+                    T("4", I8));
+  CHECK_INFER_FAILS("TypeError", "argument 'data' must have dtype float16, float32, got int32", op,
+                    NULL, 3, T("2, 4", I32), T("4", F32), T("4", I8));
+  CHECK_INFER_FAILS("TypeError", "argument 'scale' must have dtype float16, float32, got int8", op,
+                    NULL, 3, T("2, 4", F32), T("4", I8), T("4", I8));
+  CHECK_INFER_FAILS("TypeError", "argument 'zero_point' must have dtype int8, float16, got int32",
+                    op, NULL, 3, T("2, 4", F32), T("4", F32), T("4", I32));
+  CHECK_INFER_FAILS("ValueError", "argument 'scale' has 3 values but 'data' has 4 at the axis", op,
+                    NULL, 3, T("2, 4", F32), T("3", F32), T("4", I8));
+  CHECK_INFER_FAILS("ValueError", "argument 'zero_point' must be a scalar or 1-d", op, NULL, 3,
+                    T("2, 4", F32), T("4", F32), T("2, 4", I8));
+  CHECK_INFER_FAILS("ValueError", "axis", op, oi_attrs(1, "axis", AI(2)), 3, T("2, 4", F32),
+                    T("4", F32), T("4", I8));
+  CHECK_INFER_FAILS("TypeError", "argument 'scale' must be a tensor", op, NULL, 3, T("2, 4", F32),
+                    SH("4"), T("4", I8));
+}
+
+TEST(dequantize) {
+  const char* op = "relax.dequantize";
+  CHECK_INFER(TS("2, 4", F), op, NULL, 3, T("2, 4", I8), T("4", F32), T("4", I8));
+  CHECK_INFER(TS("2, 4", "float16"), op, oi_attrs(2, "axis", AI(0), "out_dtype", AS("float16")), 3,
+              T("2, 4", I32), T("2", F16), T("", I8));
+  CHECK_INFER_FAILS("ValueError", "attribute 'out_dtype' must be one of float16, float32, got int8",
+                    op, oi_attrs(1, "out_dtype", AS("int8")), 3, T("2, 4", I8), T("4", F32),
+                    T("4", I8));
+  CHECK_INFER_FAILS("TypeError", "argument 'data' must have dtype int8", op, NULL, 3,
+                    T("2, 4", I64), T("4", F32), T("4", I8));
+  CHECK_INFER_FAILS("ValueError", "argument 'zero_point' has 2 values", op, NULL, 3, T("2, 4", I8),
+                    T("4", F32), T("2", I8));
+}
+
+TEST(activations_and_atan2) {
+  CHECK_INFER(TS("2, 3", F), "relax.nn.leakyrelu", oi_attrs(1, "alpha", AF(0.2)), 1,
+              T("2, 3", F32));
+  CHECK_INFER_FAILS("TypeError", "argument 'data' must be a float tensor", "relax.nn.leakyrelu",
+                    NULL, 1, T("2, 3", I32));
+  CHECK_INFER_FAILS("TypeError", "attribute 'alpha' must be a float", "relax.nn.leakyrelu",
+                    oi_attrs(1, "alpha", AS("x")), 1, T("2, 3", F32));
+  CHECK_INFER(TS("2, 3", F), "relax.nn.prelu", NULL, 2, T("2, 3", F32), T("3", F32));
+  CHECK_INFER(TS("2, 3, 5", F), "relax.nn.prelu", oi_attrs(1, "axis", AI(-1)), 2, T("2, 3, 5", F32),
+              T("5", F32));
+  CHECK_INFER_FAILS("ValueError", "argument 'alpha' has 4 values but 'data' has 3",
+                    "relax.nn.prelu", NULL, 2, T("2, 3", F32), T("4", F32));
+  CHECK_INFER_FAILS("ValueError", "argument 'alpha' must be 1-d", "relax.nn.prelu", NULL, 2,
+                    T("2, 3", F32), T("1, 3", F32));
+  CHECK_INFER_FAILS("TypeError", "argument 'data' must be a float tensor", "relax.nn.prelu", NULL,
+                    2, T("2, 3", I32), T("3", I32));
+  CHECK_INFER(TS("4, 3", F), "relax.atan2", NULL, 2, T("4, 1", F32), T("3", F32));
+  CHECK_INFER_FAILS("TypeError", "relax.atan2: arguments must be float tensors, got dtype int32",
+                    "relax.atan2", NULL, 2, T("4", I32), T("4", I32));
+  CHECK_INFER_FAILS("ValueError", "relax.atan2", "relax.atan2", NULL, 2, T("4", F32), T("3", F32));
+}
+
+TEST(group_norm) {
+  const char* op = "relax.nn.group_norm";
+  CHECK_INFER(TS("2, 6, 4, 4", F), op,
+              oi_attrs(3, "num_groups", AI(3), "channel_axis", AI(1), "axes", AL(2, 2, 3)), 3,
+              T("2, 6, 4, 4", F32), T("6", F32), T("6", F32));
+  CHECK_INFER(TS("n, 8, c", F), op,
+              oi_attrs(3, "num_groups", AI(2), "channel_axis", AI(-1), "axes", AL(1, 1)), 3,
+              T("n, 8, c", F32), T("c", F32), T("c", F32));
+  CHECK_INFER_FAILS("ValueError", "the 6 channels of 'data' are not divisible by num_groups 4", op,
+                    oi_attrs(3, "num_groups", AI(4), "channel_axis", AI(1), "axes", AL(1, 2)), 3,
+                    T("2, 6, 4", F32), T("6", F32), T("6", F32));
+  CHECK_INFER_FAILS("ValueError", "argument 'gamma' has 5 values but 'data' has 6", op,
+                    oi_attrs(3, "num_groups", AI(3), "channel_axis", AI(1), "axes", AL(1, 2)), 3,
+                    T("2, 6, 4", F32), T("5", F32), T("6", F32));
+  CHECK_INFER_FAILS("ValueError", "attribute 'axes' must not contain the channel axis 1", op,
+                    oi_attrs(3, "num_groups", AI(3), "channel_axis", AI(1), "axes", AL(2, 1, 2)), 3,
+                    T("2, 6, 4", F32), T("6", F32), T("6", F32));
+  CHECK_INFER_FAILS("ValueError", "attribute 'num_groups' must be positive", op,
+                    oi_attrs(3, "num_groups", AI(0), "channel_axis", AI(1), "axes", AL(1, 2)), 3,
+                    T("2, 6, 4", F32), T("6", F32), T("6", F32));
+  CHECK_INFER_FAILS("ValueError", "attribute 'num_groups' is required", op,
+                    oi_attrs(2, "channel_axis", AI(1), "axes", AL(1, 2)), 3, T("2, 6, 4", F32),
+                    T("6", F32), T("6", F32));
+  CHECK_INFER_FAILS("TypeError", "argument 'beta' must have the dtype of 'data'", op,
+                    oi_attrs(3, "num_groups", AI(3), "channel_axis", AI(1), "axes", AL(1, 2)), 3,
+                    T("2, 6, 4", F32), T("6", F32), T("6", F16));
+}
+
+TEST(losses) {
+  const char* op = "relax.nn.nll_loss";
+  CHECK_INFER(TS("", F), op, NULL, 3, T("3, 5", F32), T("3", I64), T("5", F32));
+  CHECK_INFER(TS("3, 4", F), op, oi_attrs(1, "reduction", AS("none")), 2, T("3, 5, 4", F32),
+              T("3, 4", I64));
+  CHECK_INFER(TS("", F), op, oi_attrs(1, "reduction", AS("sum")), 2, T("5", F32), T("", I64));
+  CHECK_INFER_FAILS("ValueError", "attribute 'reduction' must be \"none\", \"mean\" or \"sum\"", op,
+                    oi_attrs(1, "reduction", AS("max")), 2, T("3, 5", F32), T("3", I64));
+  CHECK_INFER_FAILS("TypeError", "argument 'targets' must be an integer tensor", op, NULL, 2,
+                    T("3, 5", F32), T("3", F32));
+  CHECK_INFER_FAILS("ValueError", "argument 'targets' must have ndim 1 for 'predictions' of ndim 2",
+                    op, NULL, 2, T("3, 5", F32), T("3, 2", I64));
+  CHECK_INFER_FAILS("ValueError", "argument 'targets' dim 1 is 3 but 'predictions' has 4 there", op,
+                    NULL, 2, T("2, 5, 4", F32), T("2, 3", I64));
+  CHECK_INFER_FAILS("ValueError",
+                    "argument 'weights' has 4 weights but 'predictions' has 5 classes", op, NULL, 3,
+                    T("3, 5", F32), T("3", I64), T("4", F32));
+  op = "relax.nn.cross_entropy_with_logits";
+  CHECK_INFER(TS("", F), op, NULL, 2, T("3, 5", F32), T("3, 5", F32));
+  CHECK_INFER(TS("", F), op, NULL, 2, T("n, 5", F32), T("n, 5", F32));
+  CHECK_INFER_FAILS("ValueError", "argument 'labels' dim 1 is 4 but 'predictions' has 5", op, NULL,
+                    2, T("3, 5", F32), T("3, 4", F32));
+  CHECK_INFER_FAILS("TypeError", "argument 'labels' must have the dtype of 'predictions'", op, NULL,
+                    2, T("3, 5", F32), T("3, 5", F16));
+}
+
+TEST(conv3d_and_conv1d_transpose) {
+  const char* op = "relax.nn.conv3d";
+  CHECK_INFER(TS("1, 8, 4, 4, 4", F), op, NULL, 2, T("1, 3, 6, 6, 6", F32),
+              T("8, 3, 3, 3, 3", F32));
+  /* (6 + 2 - 2 - 1) // 2 + 1 = 3 */
+  CHECK_INFER(TS("1, 8, 3, 3, 3", F), op, oi_attrs(2, "padding", AI(1), "strides", AI(2)), 2,
+              T("1, 3, 6, 6, 6", F32), T("8, 3, 3, 3, 3", F32));
+  CHECK_INFER(TS("1, 4, 4, 4, 8", F), op,
+              oi_attrs(2, "data_layout", AS("NDHWC"), "kernel_layout", AS("DHWIO")), 2,
+              T("1, 6, 6, 6, 3", F32), T("3, 3, 3, 3, 8", F32));
+  CHECK_INFER_FAILS("ValueError", "attribute 'padding' must have 1, 3 or 6 values, got 2", op,
+                    oi_attrs(1, "padding", AL(2, 0, 0)), 2, T("1, 3, 6, 6, 6", F32),
+                    T("8, 3, 3, 3, 3", F32));
+  CHECK_INFER_FAILS("ValueError", "argument 'data' must have ndim 5 (layout NCDHW), got 4", op,
+                    NULL, 2, T("1, 3, 6, 6", F32), T("8, 3, 3, 3, 3", F32));
+  CHECK_INFER_FAILS("ValueError", "'data' has 4 input channels but 'weight' takes 3 per group", op,
+                    NULL, 2, T("1, 4, 6, 6, 6", F32), T("8, 3, 3, 3, 3", F32));
+  op = "relax.nn.conv1d_transpose";
+  /* (8 - 1) * 2 - 1 - 1 + 2 + 1 + 1 = 16; weight IOW: 4 output channels. */
+  CHECK_INFER(TS("1, 4, 16", F), op,
+              oi_attrs(3, "strides", AL(1, 2), "padding", AL(1, 1), "output_padding", AL(1, 1)), 2,
+              T("1, 16, 8", F32), T("16, 4, 3", F32));
+  CHECK_INFER(TS("n, 4, w + T.int64(2)", F), op, NULL, 2, T("n, 16, w", F32), T("16, 4, 3", F32));
+  CHECK_INFER_FAILS("ValueError", "'data' has 8 input channels but 'weight' takes 16", op, NULL, 2,
+                    T("1, 8, 8", F32), T("16, 4, 3", F32));
+}
+
+TEST(pool3d) {
+  const char* op = "relax.nn.max_pool3d";
+  CHECK_INFER(TS("1, 3, 4, 4, 4", F), op, oi_attrs(2, "pool_size", AL(1, 2), "strides", AL(1, 2)),
+              1, T("1, 3, 8, 8, 8", F32));
+  /* (8 + 2 - 2 - 1) // 2 + 1 = 4; depth (5 + 2 - 2 - 1) // 2 + 1 = 3 */
+  CHECK_INFER(TS("1, 3, 3, 4, 4", F), "relax.nn.avg_pool3d",
+              oi_attrs(3, "pool_size", AL(1, 3), "strides", AL(1, 2), "padding", AL(1, 1)), 1,
+              T("1, 3, 5, 8, 8", F32));
+  CHECK_INFER(TS("1, 2, 2, 2, 3", F), op,
+              oi_attrs(3, "pool_size", AL(1, 2), "strides", AL(1, 2), "layout", AS("NDHWC")), 1,
+              T("1, 4, 4, 4, 3", F32));
+  CHECK_INFER_FAILS("ValueError", "argument 'data' must have ndim 5 (layout NCDHW), got 4", op,
+                    NULL, 1, T("1, 3, 8, 8", F32));
+  CHECK_INFER_FAILS("ValueError", "attribute 'pool_size' must have 1 or 3 values, got 2", op,
+                    oi_attrs(1, "pool_size", AL(2, 2, 2)), 1, T("1, 3, 8, 8, 8", F32));
+  CHECK_INFER_FAILS("ValueError", "the output spatial size would be", op,
+                    oi_attrs(1, "pool_size", AL(1, 9)), 1, T("1, 3, 8, 8, 8", F32));
+}
+
+/* R.memory.view(x, shape, dtype, offset) with void (R.tuple()) for an absent argument. */
+static const char* view(tvm_relax_sinfo_obj* xs, tvm_relax_expr_obj* shape,
+                        tvm_relax_expr_obj* dtype, tvm_relax_expr_obj* offset) {
+  static char text[256];
+  void* empty = tvm_ffi_array_new(NULL, 0);
+  tvm_relax_var_obj* x = rt_var_take("x", xs);
+  void* a[4] = {x, shape, dtype, offset};
+  for (int i = 1; i < 4; ++i) {
+    if (!a[i]) a[i] = tvm_relax_tuple_new(empty);
+  }
+  tvm_relax_expr_obj* c = tvm_relax_call_op("relax.memory.view", NULL, 4, a[0], a[1], a[2], a[3]);
+  const char* out = NULL;
+  if (c) {
+    snprintf(text, sizeof(text), "%s", rt_sinfo_text(c));
+    out = text;
+  }
+  tvm_ffi_release(c);
+  for (int i = 0; i < 4; ++i) tvm_ffi_release(a[i]);
+  tvm_ffi_release(empty);
+  return out;
+}
+
+static tvm_relax_expr_obj* shape_of_ints(int n, ...) {
+  int64_t v[8];
+  va_list ap;
+  va_start(ap, n);
+  for (int i = 0; i < n; ++i) v[i] = va_arg(ap, int);
+  va_end(ap);
+  return tvm_relax_shape_expr_of_ints(v, n);
+}
+
+TEST(memory_view) {
+  CHECK_STR_EQ(view(T("4, 6", F32), NULL, NULL, NULL), TS("4, 6", F));
+  CHECK_STR_EQ(view(T("4, 6", F32), shape_of_ints(2, 2, 5), NULL, tvm_relax_prim_value_int64(16)),
+               TS("2, 5", F));
+  CHECK_STR_EQ(view(T("4, 6", F32), shape_of_ints(1, 24), tvm_relax_dtype_imm_new(I32), NULL),
+               TS("24,", "int32"));
+  /* a narrower dtype keeps the shape; an unknown input shape keeps the rank */
+  CHECK_STR_EQ(view(T("4, 6", F32), NULL, tvm_relax_dtype_imm_new(F16), NULL),
+               TS("4, 6", "float16"));
+  CHECK_STR_EQ(view(T("?2", F32), NULL, NULL, NULL), "R.Tensor(dtype=\"float32\", ndim=2)");
+  /* past the end: bytes, element size, element count, offset */
+  CHECK(view(T("4, 6", F32), shape_of_ints(2, 2, 6), NULL, tvm_relax_prim_value_int64(60)) == NULL);
+  CHECK_RAISED(
+      "ValueError",
+      "relax.memory.view: the view would reach past 'x': it needs 108 bytes but 'x' has 96");
+  CHECK(view(T("?2", F16), NULL, tvm_relax_dtype_imm_new(F32), NULL) == NULL);
+  CHECK_RAISED("ValueError", "it needs 4 bytes per element but 'x' has 2");
+  CHECK(view(T("4, n", F32), NULL, NULL, tvm_relax_prim_value_int64(4)) == NULL);
+  CHECK_RAISED("ValueError", "bytes of offset");
+  CHECK(view(T("4, 6", F32), tvm_relax_prim_value_int64(4), NULL, NULL) == NULL);
+  CHECK_RAISED("TypeError", "argument 'shape' must be a shape or R.tuple()");
+  CHECK(view(T("4, 6", F32), NULL, tvm_relax_prim_value_int64(4), NULL) == NULL);
+  CHECK_RAISED("TypeError", "argument 'dtype' must be a dtype");
+  CHECK(view(T("4, 6", F32), NULL, NULL, tvm_relax_prim_value_int64(-4)) == NULL);
+  CHECK_RAISED("ValueError", "argument 'relative_byte_offset' must not be negative");
+}
+
+int main(void) {
+  RUN(quantize);
+  RUN(dequantize);
+  RUN(activations_and_atan2);
+  RUN(group_norm);
+  RUN(losses);
+  RUN(conv3d_and_conv1d_transpose);
+  RUN(pool3d);
+  RUN(memory_view);
+  oi_free_vars();
+  return test_summary();
+}
