@@ -17,18 +17,13 @@
 #include <tvm/vm/vm.h>
 
 #include "relax_testing.h"
+#include "values_testing.h"
 /* after relax_testing.h (CHECK) */
 #include "exec_mode_testing.h"
 
 #define I8 tvm_tir_dtype_int(8)
 #define U8 tvm_tir_dtype_uint(8)
 #define I32T tvm_tir_dtype_int(32)
-
-static uint64_t g_rng = 0x2545F4914F6CDD1Dull;
-static double rnd(void) {
-  g_rng ^= g_rng << 13, g_rng ^= g_rng >> 7, g_rng ^= g_rng << 17;
-  return (double)(g_rng >> 11) / 9007199254740992.0 * 4.0 - 2.0; /* [-2, 2) */
-}
 
 /* A tensor of dtype with random values: floats in [-2, 2) * mul, ints in [lo, hi). */
 static void* tensor(DLDataType dt, int ndim, const int64_t* shape, double mul, int64_t lo,
@@ -37,7 +32,7 @@ static void* tensor(DLDataType dt, int ndim, const int64_t* shape, double mul, i
   DLTensor* dl = tvm_ffi_tensor_dl(t);
   int64_t n = tvm_ffi_dltensor_numel(dl);
   for (int64_t i = 0; i < n; ++i) {
-    double r = rnd();
+    double r = rv_rnd();
     int64_t v = lo + (int64_t)((r + 2.0) / 4.0 * (double)(hi - lo));
     if (dt.code == kDLFloat)
       ((float*)dl->data)[i] = (float)(r * mul);
@@ -55,15 +50,6 @@ static void* tensor(DLDataType dt, int ndim, const int64_t* shape, double mul, i
 
 static float* fdata(void* t) { return tvm_ffi_tensor_dl(t)->data; }
 
-/* Element i of a tensor as a double. */
-static double elem(const DLTensor* dl, int64_t i) {
-  if (dl->dtype.code == kDLFloat) return ((const float*)dl->data)[i];
-  if (dl->dtype.code == kDLInt && dl->dtype.bits == 8) return ((const int8_t*)dl->data)[i];
-  if (dl->dtype.code == kDLUInt && dl->dtype.bits == 8) return ((const uint8_t*)dl->data)[i];
-  if (dl->dtype.bits == 32) return ((const int32_t*)dl->data)[i];
-  return (double)((const int64_t*)dl->data)[i];
-}
-
 /* Elements of got differing from want beyond tol (relative); 1000 when got is no tensor of
  * n elements of dtype dt. */
 static int bad(const TVMFFIAny* got, DLDataType dt, const double* want, int64_t n, double tol) {
@@ -72,9 +58,9 @@ static int bad(const TVMFFIAny* got, DLDataType dt, const double* want, int64_t 
   if (tvm_ffi_dltensor_numel(dl) != n || !tvm_ffi_dtype_equal(dl->dtype, dt)) return 1000;
   int k = 0;
   for (int64_t i = 0; i < n; ++i) {
-    if (!(fabs(elem(dl, i) - want[i]) <= tol * (1 + fabs(want[i])))) {
+    if (!(fabs(rv_elem(dl, i) - want[i]) <= tol * (1 + fabs(want[i])))) {
       if (k < 3)
-        fprintf(stderr, "  element %lld: got %g, want %g\n", (long long)i, elem(dl, i), want[i]);
+        fprintf(stderr, "  element %lld: got %g, want %g\n", (long long)i, rv_elem(dl, i), want[i]);
       ++k;
     }
   }

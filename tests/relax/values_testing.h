@@ -9,6 +9,7 @@
 #define TVM_TESTS_RELAX_VALUES_TESTING_H_
 
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 #include <tvm/ffi/ffi.h>
 #include <tvm/tir/tir.h>
@@ -49,16 +50,18 @@ static inline void* rv_rand_int(int ndim, const int64_t* shape, int64_t lo, int6
   return t;
 }
 
+/* Element i of a CPU tensor (float, int, uint or bool of 8 to 64 bits) as a double. */
 static inline double rv_elem(const DLTensor* t, int64_t i) {
   const char* p = (const char*)t->data + t->byte_offset;
   if (t->dtype.code == kDLFloat) {
     return t->dtype.bits == 64 ? ((const double*)p)[i] : ((const float*)p)[i];
   }
+  bool is_signed = t->dtype.code == kDLInt;
   switch (t->dtype.bits) {
-    case 64: return (double)((const int64_t*)p)[i];
-    case 32: return ((const int32_t*)p)[i];
-    case 8: return ((const int8_t*)p)[i];
-    default: return ((const uint8_t*)p)[i]; /* bool */
+    case 64: return is_signed ? (double)((const int64_t*)p)[i] : (double)((const uint64_t*)p)[i];
+    case 32: return is_signed ? (double)((const int32_t*)p)[i] : (double)((const uint32_t*)p)[i];
+    case 16: return is_signed ? (double)((const int16_t*)p)[i] : (double)((const uint16_t*)p)[i];
+    default: return is_signed ? (double)((const int8_t*)p)[i] : (double)((const uint8_t*)p)[i];
   }
 }
 
