@@ -26,6 +26,10 @@
  *   read_if_cond(bool | int | scalar int tensor) -> bool
  *   tuple_getitem(tuple, i)        make_tuple(args...) -> Array
  *   tensor_to_shape(int tensor) -> Shape            ensure_zero_offset(tensor) -> tensor
+ *   cuda_time_launches(device_id, fn, repeat) -> float   (device_cuda.c) the milliseconds
+ *                                        between two CUDA events recorded on the device's
+ *                                        stream around `repeat` calls of fn() (which launches
+ *                                        on that stream), after waiting for the second
  *
  * and upstream's runtime functions of Relax operators (relax.run.*, registered by its Python
  * package; here part of the runtime, so that a compiled model needs no Python):
@@ -68,6 +72,7 @@
   X(make_tuple, "vm.builtin.make_tuple", runtime)                            \
   X(tensor_to_shape, "vm.builtin.tensor_to_shape", runtime)                  \
   X(ensure_zero_offset, "vm.builtin.ensure_zero_offset", runtime)            \
+  X(cuda_time_launches, "vm.builtin.cuda_time_launches", cuda)               \
   X(shape_to_tensor, "relax.run.shape_to_tensor", runtime)                   \
   X(print, "relax.run.print", runtime)                                       \
   X(assert_op, "relax.run.assert_op", runtime)

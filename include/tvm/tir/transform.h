@@ -79,7 +79,13 @@
  *                      wrote (buffers not of "local" scope), and at the end of a loop body
  *                      that writes memory it also accesses: the barriers a GPU needs for the
  *                      sibling thread loops to behave as the loops they are.
- *  g3. split_host_device  each kernel (an outermost thread launch) -> a device PrimFunc
+ *  g3. lower_thread_allreduce  T.tvm_thread_allreduce (under its reduce_scope attribute) ->
+ *                      warp shuffles (reduction extent a power of two <= 32 over the lowest
+ *                      thread axes, 32-bit values), a warp reduction per warp + shared
+ *                      partials + a second warp reduction (a multiple of 32 up to 1024), or
+ *                      a shared-memory tree with barriers (anything else); thread extents
+ *                      must be constants (NotImplementedError otherwise).
+ *  g4. split_host_device  each kernel (an outermost thread launch) -> a device PrimFunc
  *                      (calling_conv 2, params = the Vars it uses and does not bind, handles
  *                      first; tir.kernel_launch_params) called from the host function in its
  *                      place; "shared.dyn" allocations laid out (tir.dyn_shared_offset /
@@ -116,6 +122,7 @@ void* tvm_tir_transform_bounds_check(const void* mod_or_func);
 /* GPU passes (see above). */
 void* tvm_tir_transform_lower_thread_bindings(const void* mod_or_func);
 void* tvm_tir_transform_thread_sync(const void* mod_or_func);
+void* tvm_tir_transform_lower_thread_allreduce(const void* mod_or_func);
 void* tvm_tir_transform_split_host_device(const void* mod_or_func);
 
 /* A pass of the pipeline. */
@@ -140,6 +147,7 @@ typedef struct {
 #define TVM_TIR_GPU_PASSES                                                \
   {"lower_thread_bindings", tvm_tir_transform_lower_thread_bindings},     \
       {"thread_sync", tvm_tir_transform_thread_sync},                     \
+      {"lower_thread_allreduce", tvm_tir_transform_lower_thread_allreduce}, \
       {"split_host_device", tvm_tir_transform_split_host_device}
 
 typedef struct {
