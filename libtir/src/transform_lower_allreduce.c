@@ -4,7 +4,7 @@
  *
  * T.tvm_thread_allreduce(size, values..., cond, results..., thread vars...) under its
  * reduce_scope AttrStmt (the CommReducer) becomes code a GPU runs, for the enclosing threadIdx
- * launches (constant extents). R, the reduction extent, is the product of the thread vars'
+ * launches (thread_extent AttrStmts or thread-bound loops from 0, of constant extents). R, the reduction extent, is the product of the thread vars'
  * extents and G, the group extent, that of the other threadIdx launches around it; ri / gi are
  * a thread's index in its group / its group's index (x fastest). Three forms:
  *
@@ -432,6 +432,23 @@ static void* pre_attr(tvm_tir_mutator* m, const void* node) {
   return tvm_tir_mutate_children(m, node);
 }
 
+/* A thread-bound loop (before lower_thread_bindings) is a launch too. */
+static void* pre_for(tvm_tir_mutator* m, const void* node) {
+  ar_ctx* c = m->ctx;
+  const tvm_tir_for_obj* f = node;
+  const tvm_tir_var_obj* var = NULL;
+  const char* tag = tvm_tir__launch_tag(f, &var);
+  if (!tag || !var) return tvm_tir_mutate_children(m, node);
+  if (c->n == MAX_LAUNCHES)
+    return tvm_tir__xform_error("NotImplementedError", kPass, f, "more than %d nested launches", MAX_LAUNCHES);
+  int64_t e = -1, lo = -1;
+  if (!tvm_tir_as_const_int(f->extent, &e) || !tvm_tir_as_const_int(f->min, &lo) || lo != 0) e = -1;
+  c->launches[c->n++] = (launch_rec){var, tvm_tir__thread_tag_axis(tag), e};
+  void* r = tvm_tir_mutate_children(m, node);
+  c->n--;
+  return r;
+}
+
 static void* pre_evaluate(tvm_tir_mutator* m, const void* node) {
   (void)m;
   if (is_allreduce(((const tvm_tir_evaluate_obj*)node)->value)) {
@@ -448,6 +465,7 @@ static void* run(const tvm_tir_prim_func_obj* f) {
   m.ctx = &c;
   m.pre[TVM_TIR_KIND_AttrStmt] = pre_attr;
   m.pre[TVM_TIR_KIND_Evaluate] = pre_evaluate;
+  m.pre[TVM_TIR_KIND_For] = pre_for;
   tvm_tir_stmt_obj* body = tvm_tir_mutate(&m, f->body);
   void* r = body ? tvm_tir__xform_with_body(f, body) : NULL;
   tvm_ffi_release(body);

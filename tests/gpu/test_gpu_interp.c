@@ -549,6 +549,218 @@ TEST(split_dyn_shared) {
   tvm_ffi_release(m);
 }
 
+
+/* ---- Warp shuffles and allreduce in the interpreter ----------------------------------------- */
+/* Each thread of two warps reads its partners: shuffle_down by 3 in segments of 16 (its own value
+ * past the segment), shuffle of lane 5 of each segment of 8, shuffle_up by 2 (its own value below
+ * lane 2), activemask of the even threads. A[i] = i + 1. */
+TEST(warp_shuffles_read_the_partner_lane) {
+  void* f = parse_text(KERNEL_HEAD
+                       "    for tx in T.thread_binding(64, thread=\"threadIdx.x\"):\n"
+                       "        B[tx] = T.tvm_warp_shuffle_down(T.uint32(4294967295), A[tx], 3, 16, 32)"
+                       " + T.tvm_warp_shuffle(T.uint32(4294967295), A[tx], 5, 8, 32) * T.float32(100)"
+                       " + T.tvm_warp_shuffle_up(T.uint32(4294967295), A[tx], 2, 32, 32) * T.float32(10000)\n"
+                       "        if tx % 2 == 0:\n"
+                       "            m: T.uint32 = T.tvm_warp_activemask()\n"
+                       "            A[tx] = T.Cast(\"float32\", m & T.uint32(255))\n");
+  float out[64];
+  gpu_buf a, b;
+  gpu_buf_init(&a, 1, 64, 0, NULL);
+  gpu_buf_init(&b, 1, 64, 0, NULL);
+  for (int64_t i = 0; i < 64; ++i) a.data[i] = (float)(i + 1);
+  TVMFFIAny args[2] = {gpu_arg(&a), gpu_arg(&b)};
+  if (f && tvm_tir_interp_run(f, NULL, args, 2, NULL) == 0) {
+    memcpy(out, b.data, sizeof(out));
+    for (int i = 0; i < 64; ++i) {
+      int lane = i % 32, base = i - lane;
+      int down = lane + 3 < lane / 16 * 16 + 16 ? lane + 3 : lane;
+      int idx = lane / 8 * 8 + 5;
+      int up = lane >= 2 ? lane - 2 : lane;
+      float want = (float)(base + down + 1) + (float)(base + idx + 1) * 100 + (float)(base + up + 1) * 10000;
+      if (out[i] != want) {
+        fprintf(stderr, "thread %d: %g, want %g\n", i, out[i], want);
+        g_test_failed_checks++;
+      }
+      CHECK(i % 2 ? a.data[i] == (float)(i + 1) : a.data[i] == 85.0f); /* 0x55 */
+    }
+  } else if (f) {
+    gpu_fail_(__LINE__, "run");
+  }
+  gpu_buf_free(&a);
+  gpu_buf_free(&b);
+  tvm_ffi_release(f);
+}
+
+#define ALLREDUCE_SUM(value, cond, result, vars)                                            \
+  "with T.attr(T.comm_reducer(lambda x, y: x + y, [T.float32(0)]), \"reduce_scope\", "      \
+  "T.reinterpret(\"handle\", T.uint64(0))):\n"                                              \
+  "                T.tvm_thread_allreduce(T.uint32(1), " value ", " cond ", " result ", " vars ")\n"
+
+/* Allreduce groups: over threadIdx.x within each threadIdx.y row, with a condition. */
+TEST(allreduce_groups_and_condition) {
+  void* f = parse_text(KERNEL_HEAD
+                       "    for ty in T.thread_binding(4, thread=\"threadIdx.y\"):\n"
+                       "        for tx in T.thread_binding(16, thread=\"threadIdx.x\"):\n"
+                       "            r = T.decl_buffer((1,), \"float32\", scope=\"local\")\n"
+                       "            " ALLREDUCE_SUM("A[ty * 16 + tx]", "tx % 3 != 0", "r.data", "tx")
+                       "            B[ty * 16 + tx] = r[0]\n");
+  float out[64];
+  if (f && run_ab(f, 64, out) == 0) {
+    for (int i = 0; i < 64; ++i) {
+      float want = 0;
+      for (int t = 0; t < 16; ++t)
+        if (t % 3 != 0) want += (float)(i / 16 * 16 + t + 1);
+      CHECK(out[i] == want);
+    }
+    /* the lowered forms give the same: a warp reduction of width 16 */
+    void* low = tvm_tir_transform_lower_thread_allreduce(f);
+    CHECK(low != NULL);
+    float out2[64];
+    if (low && run_ab(low, 64, out2) == 0) {
+      CHECK(memcmp(out, out2, sizeof(out)) == 0);
+    } else {
+      gpu_fail_(__LINE__, "lowered run");
+    }
+    tvm_ffi_release(low);
+  } else if (f) {
+    gpu_fail_(__LINE__, "run");
+  }
+  tvm_ffi_release(f);
+}
+
+TEST(warp_and_allreduce_errors) {
+  /* a shuffle reading a lane whose thread does not run it */
+  EXPECT_RUN_ERROR(KERNEL_HEAD
+                   "    for tx in T.thread_binding(64, thread=\"threadIdx.x\"):\n"
+                   "        if tx < 16:\n"
+                   "            B[tx] = T.tvm_warp_shuffle_down(T.uint32(4294967295), A[tx], 8, 32, 32)\n",
+                   "RuntimeError", "not running this statement");
+  /* a lane outside the mask */
+  EXPECT_RUN_ERROR(KERNEL_HEAD
+                   "    for tx in T.thread_binding(64, thread=\"threadIdx.x\"):\n"
+                   "        B[tx] = T.tvm_warp_shuffle(T.uint32(1), A[tx], 1, 32, 32)\n",
+                   "RuntimeError", "mask");
+  EXPECT_RUN_ERROR(KERNEL_HEAD
+                   "    for tx in T.thread_binding(64, thread=\"threadIdx.x\"):\n"
+                   "        B[tx] = T.tvm_warp_shuffle(T.uint32(4294967295), A[tx], 1, 12, 32)\n",
+                   "ValueError", "width 12");
+  /* outside every thread launch */
+  EXPECT_RUN_ERROR(KERNEL_HEAD
+                   "    B[0] = T.tvm_warp_shuffle(T.uint32(4294967295), A[0], 1, 32, 32)\n",
+                   "NotImplementedError", "cannot run the threads of a warp together");
+  /* allreduce without its reducer, under a divergent branch, over a serial loop variable */
+  EXPECT_RUN_ERROR(KERNEL_HEAD
+                   "    for tx in T.thread_binding(64, thread=\"threadIdx.x\"):\n"
+                   "        r = T.decl_buffer((1,), \"float32\", scope=\"local\")\n"
+                   "        T.tvm_thread_allreduce(T.uint32(1), A[tx], T.bool(True), r.data, tx)\n"
+                   "        B[tx] = r[0]\n",
+                   "ValueError", "reduce_scope");
+  EXPECT_RUN_ERROR(KERNEL_HEAD
+                   "    for tx in T.thread_binding(64, thread=\"threadIdx.x\"):\n"
+                   "        r = T.decl_buffer((1,), \"float32\", scope=\"local\")\n"
+                   "        if tx < 8:\n"
+                   "            " ALLREDUCE_SUM("A[tx]", "T.bool(True)", "r.data", "tx")
+                   "        B[tx] = r[0]\n",
+                   "RuntimeError", "only some of the GPU threads");
+  EXPECT_RUN_ERROR(KERNEL_HEAD
+                   "    for tx in T.thread_binding(64, thread=\"threadIdx.x\"):\n"
+                   "        r = T.decl_buffer((1,), \"float32\", scope=\"local\")\n"
+                   "        for i in range(2):\n"
+                   "            " ALLREDUCE_SUM("A[tx]", "T.bool(True)", "r.data", "i")
+                   "        B[tx] = r[0]\n",
+                   "ValueError", "not a thread variable");
+}
+
+/* The three lowered forms, by what they hold; and the pass's errors. */
+typedef struct {
+  int shuffles, activemask, barriers, shared;
+} ar_counts;
+
+static int count_ar(tvm_tir_visitor* v, const void* node) {
+  ar_counts* c = v->ctx;
+  if (tvm_tir_kind_of(node) == TVM_TIR_KIND_Call) {
+    const void* op = ((const tvm_tir_call_obj*)node)->op;
+    if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_tvm_warp_shuffle) ||
+        tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_tvm_warp_shuffle_down))
+      c->shuffles++;
+    if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_tvm_warp_activemask)) c->activemask++;
+    if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_tvm_storage_sync)) c->barriers++;
+  }
+  if (tvm_tir_kind_of(node) == TVM_TIR_KIND_Allocate) {
+    const char* sc = tvm_tir_pointer_type_scope(((const tvm_tir_allocate_obj*)node)->buffer_var->type_annotation);
+    if (sc && strcmp(sc, "shared") == 0) c->shared++;
+  }
+  return TVM_TIR_VISIT_CONTINUE;
+}
+
+static ar_counts lowered_counts(const char* file) {
+  ar_counts c = {0};
+  void* f = gpu_parse(file);
+  void* l = f ? tvm_tir_lower(f, NULL) : NULL;
+  void* b = l ? tvm_tir_transform_lower_thread_bindings(l) : NULL;
+  void* r = b ? tvm_tir_transform_lower_thread_allreduce(b) : NULL;
+  if (!r) {
+    gpu_fail_(__LINE__, file);
+  } else {
+    tvm_tir_visitor v = {0};
+    v.ctx = &c;
+    v.pre_default = count_ar;
+    tvm_tir_visit(&v, gpu_func(r)->body);
+    tvm_tir_visitor_free(&v);
+  }
+  tvm_ffi_release(f);
+  tvm_ffi_release(l);
+  tvm_ffi_release(b);
+  tvm_ffi_release(r);
+  return c;
+}
+
+TEST(lower_thread_allreduce_forms) {
+  /* warp: two reductions of 5 shuffle-down steps and a broadcast, no barrier or shared memory */
+  ar_counts w = lowered_counts("softmax_warp.py");
+  CHECK(w.shuffles == 12 && w.activemask == 2 && w.barriers == 0 && w.shared == 0);
+  /* two values shuffled together */
+  ar_counts a = lowered_counts("row_argmax.py");
+  CHECK(a.shuffles == 12 && a.barriers == 0 && a.shared == 0);
+  /* two-stage: 5 steps, the partials, 2 steps over 4 warps, a broadcast; two barriers */
+  ar_counts t = lowered_counts("row_sum_allreduce.py");
+  CHECK(t.shuffles == 8 && t.barriers == 2 && t.shared == 1);
+  /* tree over 24 threads: a barrier after the writes, after each of 5 steps, after the read */
+  ar_counts tr = lowered_counts("col_sum_tree.py");
+  CHECK(tr.shuffles == 0 && tr.barriers == 7 && tr.shared == 1);
+  /* errors: no reducer; a symbolic thread extent */
+  void* f = parse_text(KERNEL_HEAD
+                       "    for tx in T.thread_binding(64, thread=\"threadIdx.x\"):\n"
+                       "        r = T.decl_buffer((1,), \"float32\", scope=\"local\")\n"
+                       "        T.tvm_thread_allreduce(T.uint32(1), A[tx], T.bool(True), r.data, tx)\n"
+                       "        B[tx] = r[0]\n");
+  void* b = f ? tvm_tir_transform_lower_thread_bindings(f) : NULL;
+  CHECK(b && !tvm_tir_transform_lower_thread_allreduce(b));
+  void* e = tvm_ffi_error_take();
+  CHECK(e && strstr(tvm_ffi_error_message(e), "reduce_scope"));
+  tvm_ffi_release(e);
+  tvm_ffi_release(b);
+  tvm_ffi_release(f);
+  f = parse_text("from tvm.script import tirx as T\n"
+                 "@T.prim_func\n"
+                 "def k(a: T.handle, b: T.handle):\n"
+                 "    n = T.int32()\n"
+                 "    A = T.match_buffer(a, (n,), \"float32\")\n"
+                 "    B = T.match_buffer(b, (1,), \"float32\")\n"
+                 "    for tx in T.thread_binding(n, thread=\"threadIdx.x\"):\n"
+                 "        r = T.decl_buffer((1,), \"float32\", scope=\"local\")\n"
+                 "        " ALLREDUCE_SUM("A[tx]", "T.bool(True)", "r.data", "tx")
+                 "        B[0] = r[0]\n");
+  b = f ? tvm_tir_transform_lower_thread_bindings(f) : NULL;
+  CHECK(b && !tvm_tir_transform_lower_thread_allreduce(b));
+  e = tvm_ffi_error_take();
+  CHECK(e && strcmp(tvm_ffi_error_kind(e), "NotImplementedError") == 0 &&
+        strstr(tvm_ffi_error_message(e), "non-constant extent"));
+  tvm_ffi_release(e);
+  tvm_ffi_release(b);
+  tvm_ffi_release(f);
+}
+
 int main(void) {
   RUN(kernels_against_c_and_every_stage);
   RUN(barrier_runs_threads_in_lockstep);
@@ -560,5 +772,9 @@ int main(void) {
   RUN(lower_thread_bindings);
   RUN(split_host_device);
   RUN(split_dyn_shared);
+  RUN(warp_shuffles_read_the_partner_lane);
+  RUN(allreduce_groups_and_condition);
+  RUN(warp_and_allreduce_errors);
+  RUN(lower_thread_allreduce_forms);
   return test_summary();
 }
