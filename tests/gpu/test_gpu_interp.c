@@ -84,6 +84,15 @@ static const kernel_case kCases[] = {
     {"softmax_warp.py", "softmax_warp", 2, 1, {2, 2}, {{8, 256}, {8, 256}}, ref_softmax, 1e-6, 1e-6},
     {"col_sum_tree.py", "col_sum_tree", 2, 1, {2, 1}, {{24, 48}, {48}}, ref_col_sum, 1e-5, 1e-5},
     {"row_argmax.py", "row_argmax", 2, 1, {2, 1}, {{64, 32}, {64}}, ref_argmax, 0, 0},
+    /* a virtual thread holding barriers */
+    {"matmul_vthread.py",
+     "matmul_vthread",
+     3,
+     1,
+     {2, 2, 2},
+     {{64, 64}, {64, 64}, {64, 64}},
+     ref_matmul,
+     1e-5},
 };
 
 /* Run function `name` of ir on fresh buffers (inputs from seed 7); b receives them. */
@@ -104,17 +113,20 @@ static void free_bufs(const kernel_case* c, gpu_buf* b) {
 
 /* The stages of one kernel: parsed, lowered, then each GPU pass. */
 static void check_case(const kernel_case* c) {
-  void* st[6] = {NULL};
-  const char* names[6] = {"parsed",      "tvm_tir_lower",          "lower_thread_bindings",
-                          "thread_sync", "lower_thread_allreduce", "split_host_device"};
+  enum { NS = 7 };
+  void* st[NS] = {NULL};
+  const char* names[NS] = {"parsed",      "tvm_tir_lower",          "lower_thread_bindings",
+                           "inject_virtual_thread", "thread_sync", "lower_thread_allreduce",
+                           "split_host_device"};
   st[0] = gpu_parse(c->file);
   if (!st[0]) return;
   st[1] = tvm_tir_lower(st[0], NULL);
   st[2] = st[1] ? tvm_tir_transform_lower_thread_bindings(st[1]) : NULL;
-  st[3] = st[2] ? tvm_tir_transform_thread_sync(st[2]) : NULL;
-  st[4] = st[3] ? tvm_tir_transform_lower_thread_allreduce(st[3]) : NULL;
-  st[5] = st[4] ? tvm_tir_transform_split_host_device(st[4]) : NULL;
-  if (!st[5]) gpu_fail_(__LINE__, c->file);
+  st[3] = st[2] ? tvm_tir_transform_inject_virtual_thread(st[2]) : NULL;
+  st[4] = st[3] ? tvm_tir_transform_thread_sync(st[3]) : NULL;
+  st[5] = st[4] ? tvm_tir_transform_lower_thread_allreduce(st[4]) : NULL;
+  st[6] = st[5] ? tvm_tir_transform_split_host_device(st[5]) : NULL;
+  if (!st[NS - 1]) gpu_fail_(__LINE__, c->file);
   gpu_buf first[3], ref[3];
   if (run_case(c, st[0], first) != 0) {
     gpu_fail_(__LINE__, c->file);
@@ -130,7 +142,7 @@ static void check_case(const kernel_case* c) {
         fprintf(stderr, "%s: the interpreter differs from the C reference\n", c->file);
     }
     free_bufs(c, ref);
-    for (int s = 1; s < 6 && st[s]; ++s) {
+    for (int s = 1; s < NS && st[s]; ++s) {
       gpu_buf b[3];
       if (run_case(c, st[s], b) != 0) {
         fprintf(stderr, "%s after %s:\n", c->file, names[s]);
@@ -147,7 +159,7 @@ static void check_case(const kernel_case* c) {
     }
   }
   free_bufs(c, first);
-  for (int s = 0; s < 6; ++s) tvm_ffi_release(st[s]);
+  for (int s = 0; s < NS; ++s) tvm_ffi_release(st[s]);
 }
 
 TEST(kernels_against_c_and_every_stage) {

@@ -73,6 +73,11 @@
  *                      AttrStmt(IterVar(v, [0, extent), thread index, T), "thread_extent"
  *                      (vthread: "virtual_thread"), extent, body[loop var -> v + min]); an
  *                      unknown or missing tag is a ValueError.
+ *  g1b. inject_virtual_thread  virtual_thread launches -> serial loops of the thread (a body
+ *                      without barriers), or split at its barriers (each statement in its own
+ *                      loop over the virtual threads, the barrier once, uniform loops/ifs and
+ *                      threadIdx launches kept around the split, local allocations made one per
+ *                      virtual thread); NotImplementedError where that is not exact.
  *  g2. thread_sync     inside a kernel, outside its threadIdx launches: a
  *                      T.tvm_storage_sync("shared") between two statements of a sequence when
  *                      the later one reads what the earlier wrote or writes what it read or
@@ -121,6 +126,7 @@ void* tvm_tir_transform_bounds_check(const void* mod_or_func);
 
 /* GPU passes (see above). */
 void* tvm_tir_transform_lower_thread_bindings(const void* mod_or_func);
+void* tvm_tir_transform_inject_virtual_thread(const void* mod_or_func);
 void* tvm_tir_transform_thread_sync(const void* mod_or_func);
 void* tvm_tir_transform_lower_thread_allreduce(const void* mod_or_func);
 void* tvm_tir_transform_split_host_device(const void* mod_or_func);
@@ -146,6 +152,7 @@ typedef struct {
 /* The GPU passes, run after TVM_TIR_LOWER_PASSES. */
 #define TVM_TIR_GPU_PASSES                                                \
   {"lower_thread_bindings", tvm_tir_transform_lower_thread_bindings},     \
+      {"inject_virtual_thread", tvm_tir_transform_inject_virtual_thread}, \
       {"thread_sync", tvm_tir_transform_thread_sync},                     \
       {"lower_thread_allreduce", tvm_tir_transform_lower_thread_allreduce}, \
       {"split_host_device", tvm_tir_transform_split_host_device}
