@@ -381,15 +381,25 @@ static LLVMValueRef warp_call(cg_state* s, const tvm_tir_call_obj* n) {
                                 LLVMConstInt(s->i32, 8, 0), "");
   if (strcmp(kind, "up") != 0) c = LLVMBuildOr(s->b, c, LLVMConstInt(s->i32, 31, 0), "");
   LLVMValueRef v = a[1];
-  if (t.code == kDLFloat && t.bits == 32) return shfl32(s, kind, true, a[0], v, a[2], c);
-  LLVMTypeRef it = LLVMIntTypeInContext(s->ctx, (unsigned)t.bits);
   LLVMTypeRef vt = LLVMTypeOf(v);
+  LLVMTypeKind vk = LLVMGetTypeKind(vt);
+  if (vk == LLVMFloatTypeKind) return shfl32(s, kind, true, a[0], v, a[2], c);
+  unsigned bits = vk == LLVMDoubleTypeKind ? 64
+                  : vk == LLVMHalfTypeKind || vk == LLVMBFloatTypeKind ? 16
+                  : vk == LLVMIntegerTypeKind ? LLVMGetIntTypeWidth(vt)
+                                              : 0;
+  if (bits == 0 || bits > 64) {
+    tvm_codegen__fail(s, "NotImplementedError", "%s of a %s value", tvm_tir_op_name(op),
+                      tvm_tir_dtype_str(t).s);
+    return NULL;
+  }
+  LLVMTypeRef it = LLVMIntTypeInContext(s->ctx, bits);
   if (vt != it) v = LLVMBuildBitCast(s->b, v, it, "");
   LLVMValueRef r;
-  if (t.bits <= 32) {
-    LLVMValueRef w = t.bits < 32 ? LLVMBuildZExt(s->b, v, s->i32, "") : v;
+  if (bits <= 32) {
+    LLVMValueRef w = bits < 32 ? LLVMBuildZExt(s->b, v, s->i32, "") : v;
     r = shfl32(s, kind, false, a[0], w, a[2], c);
-    if (r && t.bits < 32) r = LLVMBuildTrunc(s->b, r, it, "");
+    if (r && bits < 32) r = LLVMBuildTrunc(s->b, r, it, "");
   } else {
     LLVMValueRef lo = LLVMBuildTrunc(s->b, v, s->i32, "");
     LLVMValueRef hi = LLVMBuildTrunc(s->b, LLVMBuildLShr(s->b, v, LLVMConstInt(it, 32, 0), ""), s->i32, "");

@@ -308,10 +308,13 @@ TEST(refused) {
   EXPECT_PTX_ERROR(HEAD AB "    for tx in T.thread_binding(2048, thread=\"threadIdx.x\"):\n"
                            "        B[tx % 64] = A[tx % 64]\n",
                    "ValueError", "2048 x 1 x 1 threads per block: CUDA allows at most 1024");
+  /* a virtual thread whose barrier cannot be split out exactly */
   EXPECT_PTX_ERROR(HEAD AB "    for v in T.thread_binding(2, thread=\"vthread.x\"):\n"
                            "        for tx in T.thread_binding(32, thread=\"threadIdx.x\"):\n"
+                           "            if v == 0:\n"
+                           "                T.tvm_storage_sync(\"shared\")\n"
                            "            B[v * 32 + tx] = A[v * 32 + tx]\n",
-                   "NotImplementedError", "virtual threads (vthread.x)");
+                   "NotImplementedError", "depends on the virtual thread cannot be split exactly");
 }
 
 /* The shuffles of the allreduce kernels: shfl.sync.down per step and value, shfl.sync.idx per
