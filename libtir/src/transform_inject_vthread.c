@@ -20,7 +20,6 @@
  */
 #include <stdio.h>
 #include <string.h>
-
 #include <tvm/tir/builder.h>
 
 #include "transform_internal.h"
@@ -118,7 +117,8 @@ static void* expand_decl(tvm_tir_mutator* m, const void* node) {
 }
 
 /* A non-shared Allocate inside a split vthread body: one per virtual thread. */
-static void* split_allocate(const tvm_tir_var_obj* v, const void* n, const tvm_tir_allocate_obj* a) {
+static void* split_allocate(const tvm_tir_var_obj* v, const void* n,
+                            const tvm_tir_allocate_obj* a) {
   const char* scope = tvm_tir_pointer_type_scope(a->buffer_var->type_annotation);
   if (scope && (strcmp(scope, "shared") == 0 || strcmp(scope, "shared.dyn") == 0)) {
     void* body = split(v, n, a->body);
@@ -141,8 +141,8 @@ static void* split_allocate(const tvm_tir_var_obj* v, const void* n, const tvm_t
                                 "barrier and an allocation");
   char name[256];
   snprintf(name, sizeof(name), "%s_vt", tvm_tir_var_name(a->buffer_var));
-  tvm_tir_buffer_obj* nb = tvm_tir_buffer_decl_takev(name, a->dtype, 1, (void*[]){tvm_tir_int(size * vn)},
-                                                     scope ? scope : "local");
+  tvm_tir_buffer_obj* nb = tvm_tir_buffer_decl_takev(
+      name, a->dtype, 1, (void*[]){tvm_tir_int(size * vn)}, scope ? scope : "local");
   if (!nb) return NULL;
   expand_ctx c = {.data = a->buffer_var, .nb = nb, .v = v, .size = size};
   c.m.post[TVM_TIR_KIND_BufferLoad] = expand_load;
@@ -166,7 +166,8 @@ static void* split_allocate(const tvm_tir_var_obj* v, const void* n, const tvm_t
   void* r = NULL;
   if (split_body) {
     void* d = tvm_tir_decl_buffer_take(tvm_tir_ref(nb), split_body);
-    r = tvm_tir_allocate_takev(tvm_tir_ref(nb->data), a->dtype, 1, (void*[]){tvm_tir_int(size * vn)}, d);
+    r = tvm_tir_allocate_takev(tvm_tir_ref(nb->data), a->dtype, 1,
+                               (void*[]){tvm_tir_int(size * vn)}, d);
   }
   tvm_ffi_release(nb);
   return r;
@@ -195,7 +196,8 @@ static void* split(const tvm_tir_var_obj* v, const void* n, const void* s) {
       void** parts = tvm_ffi_calloc((size_t)k + 1, sizeof(void*));
       if (!parts) return NULL;
       bool ok = true;
-      for (int64_t i = 0; i < k && ok; ++i) ok = (parts[i] = split(v, n, tvm_tir_array_at(seq, i))) != NULL;
+      for (int64_t i = 0; i < k && ok; ++i)
+        ok = (parts[i] = split(v, n, tvm_tir_array_at(seq, i))) != NULL;
       void* r = NULL;
       if (ok) {
         r = tvm_tir_seq_takev(k, parts);
@@ -210,8 +212,8 @@ static void* split(const tvm_tir_var_obj* v, const void* n, const void* s) {
       if (uses(f->min, v) || uses(f->extent, v) || f->kind == TVM_TIR_FOR_THREAD_BINDING)
         return not_exact(s, "a loop");
       void* body = split(v, n, f->body);
-      return body ? tvm_tir_for_take(tvm_tir_ref(f->loop_var), tvm_tir_ref(f->min), tvm_tir_ref(f->extent),
-                                     TVM_TIR_FOR_SERIAL, body)
+      return body ? tvm_tir_for_take(tvm_tir_ref(f->loop_var), tvm_tir_ref(f->min),
+                                     tvm_tir_ref(f->extent), TVM_TIR_FOR_SERIAL, body)
                   : NULL;
     }
     case TVM_TIR_KIND_IfThenElse: {
@@ -242,16 +244,18 @@ static void* split(const tvm_tir_var_obj* v, const void* n, const void* s) {
       void* body = split(v, n, a->body);
       if (!body) return NULL;
       const void* node = tvm_ffi_any_is_object(&a->node) ? a->node.v_obj : NULL;
-      return tvm_tir_attr_take(node ? tvm_tir_ref((void*)node) : NULL, tvm_ffi_str_cstr(a->attr_key),
-                               tvm_tir_ref(a->value), body);
+      return tvm_tir_attr_take(node ? tvm_tir_ref((void*)node) : NULL,
+                               tvm_ffi_str_cstr(a->attr_key), tvm_tir_ref(a->value), body);
     }
-    case TVM_TIR_KIND_Allocate: return split_allocate(v, n, s);
+    case TVM_TIR_KIND_Allocate:
+      return split_allocate(v, n, s);
     case TVM_TIR_KIND_DeclBuffer: {
       const tvm_tir_decl_buffer_obj* d = s;
       void* body = split(v, n, d->body);
       return body ? tvm_tir_decl_buffer_take(tvm_tir_ref(d->buffer), body) : NULL;
     }
-    default: break;
+    default:
+      break;
   }
   return tvm_tir__xform_error("NotImplementedError", kPass, s,
                               "a barrier or warp collective inside a virtual thread under a %s",
@@ -264,7 +268,8 @@ static void* post_attr(tvm_tir_mutator* m, const void* node) {
   if (strcmp(tvm_ffi_str_cstr(a->attr_key), "virtual_thread") != 0) return tvm_tir_ref((void*)node);
   const tvm_tir_var_obj* v = NULL;
   tvm_tir__launch_tag(a, &v);
-  if (!v) return tvm_tir__xform_error("ValueError", kPass, a, "a virtual_thread without a variable");
+  if (!v)
+    return tvm_tir__xform_error("ValueError", kPass, a, "a virtual_thread without a variable");
   if (!holds_barrier(a->body)) {
     /* v itself is the loop variable: the one binding of v */
     return tvm_tir_serial_take(tvm_tir_ref((void*)v), tvm_tir_const(v->expr.dtype, 0),

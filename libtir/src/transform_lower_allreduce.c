@@ -4,9 +4,10 @@
  *
  * T.tvm_thread_allreduce(size, values..., cond, results..., thread vars...) under its
  * reduce_scope AttrStmt (the CommReducer) becomes code a GPU runs, for the enclosing threadIdx
- * launches (thread_extent AttrStmts or thread-bound loops from 0, of constant extents). R, the reduction extent, is the product of the thread vars'
- * extents and G, the group extent, that of the other threadIdx launches around it; ri / gi are
- * a thread's index in its group / its group's index (x fastest). Three forms:
+ * launches (thread_extent AttrStmts or thread-bound loops from 0, of constant extents). R, the
+ * reduction extent, is the product of the thread vars' extents and G, the group extent, that of the
+ * other threadIdx launches around it; ri / gi are a thread's index in its group / its group's index
+ * (x fastest). Three forms:
  *
  *  - warp: R a power of two <= 32, the reduced axes the lowest ones (x, or x and y, ...: a
  *    group's threads are consecutive lanes of one warp) and every value 32-bit: each thread's
@@ -31,7 +32,6 @@
  */
 #include <stdio.h>
 #include <string.h>
-
 #include <tvm/tir/attr_value.h>
 #include <tvm/tir/builder.h>
 
@@ -59,7 +59,9 @@ static bool is_allreduce(const void* e) {
          tvm_tir_is_builtin(((const tvm_tir_call_obj*)e)->op, TVM_TIR_BUILTIN_tvm_thread_allreduce);
 }
 
-static const void* arg_at(const tvm_tir_call_obj* c, int64_t i) { return tvm_tir_array_at(c->args, i); }
+static const void* arg_at(const tvm_tir_call_obj* c, int64_t i) {
+  return tvm_tir_array_at(c->args, i);
+}
 
 static bool shuffleable(DLDataType t) {
   return t.lanes == 1 && t.bits == 32 &&
@@ -83,7 +85,9 @@ static void* wrap_alloc(tvm_tir_buffer_obj* b, int64_t n, void* body) {
   return tvm_tir_allocate_takev(tvm_tir_ref(b->data), b->dtype, 1, (void*[]){tvm_tir_int(n)}, d);
 }
 
-static void* load0(tvm_tir_buffer_obj* b) { return tvm_tir_load_take(tvm_tir_ref(b), tvm_tir_int(0)); }
+static void* load0(tvm_tir_buffer_obj* b) {
+  return tvm_tir_load_take(tvm_tir_ref(b), tvm_tir_int(0));
+}
 static void* store0(tvm_tir_buffer_obj* b, void* v) {
   return tvm_tir_store_take(tvm_tir_ref(b), v, tvm_tir_int(0));
 }
@@ -154,7 +158,8 @@ static void* combine_into(const tvm_tir_comm_reducer_obj* r, int64_t size, void*
     stmt_list st = {0};
     for (int64_t i = 0; i < size; ++i) {
       cv[i] = tvm_tir_var_new("c", ((const tvm_tir_expr_obj*)vals[i])->dtype);
-      push(&st, tvm_tir_store_take(tvm_tir_ref(dst[i]), tvm_tir_ref(cv[i]), tvm_tir_ref(dst_index[i])));
+      push(&st,
+           tvm_tir_store_take(tvm_tir_ref(dst[i]), tvm_tir_ref(cv[i]), tvm_tir_ref(dst_index[i])));
     }
     body = seq_of(&st);
     for (int64_t i = size - 1; i >= 0; --i) {
@@ -179,7 +184,8 @@ static void warp_steps(stmt_list* l, const tvm_tir_comm_reducer_obj* r, int64_t 
                        tvm_tir_buffer_obj* mask, tvm_tir_buffer_obj* const* red,
                        tvm_tir_buffer_obj* const* t, int64_t from, int64_t w) {
   for (int64_t off = from; off >= 1; off /= 2) {
-    for (int64_t i = 0; i < size; ++i) push(l, store0(t[i], shuffle("tir.tvm_warp_shuffle_down", mask, red[i], off, w)));
+    for (int64_t i = 0; i < size; ++i)
+      push(l, store0(t[i], shuffle("tir.tvm_warp_shuffle_down", mask, red[i], off, w)));
     void *lhs[MAX_VALUES], *rhs[MAX_VALUES], *idx[MAX_VALUES];
     for (int64_t i = 0; i < size; ++i) {
       lhs[i] = load0(red[i]);
@@ -227,7 +233,8 @@ static void* linear_index(ar_ctx* c, const bool* reduced, bool want) {
       if (c->launches[k].axis != axis) continue;
       if (reduced[k] == want) {
         void* v = tvm_tir_ref((void*)c->launches[k].var);
-        if (v && ((const tvm_tir_expr_obj*)v)->dtype.bits != 32) v = tvm_tir_cast_take(TVM_TIR_INT32, v);
+        if (v && ((const tvm_tir_expr_obj*)v)->dtype.bits != 32)
+          v = tvm_tir_cast_take(TVM_TIR_INT32, v);
         if (mult != 1) v = tvm_tir_mul_take(v, tvm_tir_int(mult));
         e = e ? tvm_tir_add_take(e, v) : v;
         mult *= c->launches[k].extent;
@@ -242,7 +249,8 @@ static void* linear_index(ar_ctx* c, const bool* reduced, bool want) {
 static void* guarded(const void* cond, const void* v, const void* identity) {
   int64_t k = 0;
   if (tvm_tir_as_const_int(cond, &k) && k) return tvm_tir_ref((void*)v);
-  return tvm_tir_select_take(tvm_tir_ref((void*)cond), tvm_tir_ref((void*)v), tvm_tir_ref((void*)identity));
+  return tvm_tir_select_take(tvm_tir_ref((void*)cond), tvm_tir_ref((void*)v),
+                             tvm_tir_ref((void*)identity));
 }
 
 static void* lower_one(ar_ctx* c, const tvm_tir_attr_stmt_obj* attr,
@@ -281,14 +289,19 @@ static void* lower_one(ar_ctx* c, const tvm_tir_attr_stmt_obj* attr,
                                   "tvm_thread_allreduce inside a thread launch of non-constant "
                                   "extent");
     }
-    if (reduced[k]) R *= c->launches[k].extent; else G *= c->launches[k].extent;
+    if (reduced[k])
+      R *= c->launches[k].extent;
+    else
+      G *= c->launches[k].extent;
   }
   /* contiguous: walking x, y, z, the reduced axes come before every other launched one */
   for (int axis = 0; axis < 3; ++axis) {
     for (int k = c->n - 1; k >= 0; --k) {
       if (c->launches[k].axis != axis + TVM_TIR_THREAD_TAG_THREAD_X) continue;
-      if (!reduced[k]) gap = true;
-      else if (gap) contiguous = false;
+      if (!reduced[k])
+        gap = true;
+      else if (gap)
+        contiguous = false;
       break;
     }
   }
@@ -300,8 +313,10 @@ static void* lower_one(ar_ctx* c, const tvm_tir_attr_stmt_obj* attr,
   }
   bool pow2 = (R & (R - 1)) == 0;
   int form = 2; /* 0 warp, 1 two-stage, 2 tree */
-  if (contiguous && shfl && pow2 && R <= 32) form = 0;
-  else if (contiguous && shfl && R % 32 == 0 && R <= 1024) form = 1;
+  if (contiguous && shfl && pow2 && R <= 32)
+    form = 0;
+  else if (contiguous && shfl && R % 32 == 0 && R <= 1024)
+    form = 1;
   (void)attr;
 
   void* ri = linear_index(c, reduced, true);
@@ -315,9 +330,10 @@ static void* lower_one(ar_ctx* c, const tvm_tir_attr_stmt_obj* attr,
     red[i] = new_buf(c, "red_buf", types[i], 1, "local");
     if (form == 2) {
       sh[i] = new_buf(c, "red_shared", types[i], G * R, "shared");
-      push(&l, tvm_tir_store_take(tvm_tir_ref(sh[i]), v,
-                                  tvm_tir_add_take(tvm_tir_mul_take(tvm_tir_ref(gi), tvm_tir_int(R)),
-                                                   tvm_tir_ref(ri))));
+      push(&l,
+           tvm_tir_store_take(tvm_tir_ref(sh[i]), v,
+                              tvm_tir_add_take(tvm_tir_mul_take(tvm_tir_ref(gi), tvm_tir_int(R)),
+                                               tvm_tir_ref(ri))));
     } else {
       t[i] = new_buf(c, "t", types[i], 1, "local");
       push(&l, store0(red[i], v));
@@ -331,7 +347,8 @@ static void* lower_one(ar_ctx* c, const tvm_tir_attr_stmt_obj* attr,
     if (form == 1) {
       int64_t W = R / 32, P = 1;
       while (P < W) P *= 2;
-      for (int64_t i = 0; i < size; ++i) sh[i] = new_buf(c, "red_shared", types[i], G * W, "shared");
+      for (int64_t i = 0; i < size; ++i)
+        sh[i] = new_buf(c, "red_shared", types[i], G * W, "shared");
       void* lane = tvm_tir_floormod_take(tvm_tir_ref(ri), tvm_tir_int(32));
       stmt_list wr = {0};
       for (int64_t i = 0; i < size; ++i) {
@@ -340,21 +357,24 @@ static void* lower_one(ar_ctx* c, const tvm_tir_attr_stmt_obj* attr,
                       tvm_tir_add_take(tvm_tir_mul_take(tvm_tir_ref(gi), tvm_tir_int(W)),
                                        tvm_tir_floordiv_take(tvm_tir_ref(ri), tvm_tir_int(32)))));
       }
-      push(&l, tvm_tir_if_take(tvm_tir_eq_take(tvm_tir_ref(lane), tvm_tir_int(0)), seq_of(&wr), NULL));
+      push(&l,
+           tvm_tir_if_take(tvm_tir_eq_take(tvm_tir_ref(lane), tvm_tir_int(0)), seq_of(&wr), NULL));
       push(&l, barrier());
       for (int64_t i = 0; i < size; ++i) {
         void* at = tvm_tir_add_take(tvm_tir_mul_take(tvm_tir_ref(gi), tvm_tir_int(W)),
                                     tvm_tir_min_take(tvm_tir_ref(lane), tvm_tir_int(W - 1)));
-        push(&l, store0(red[i], tvm_tir_select_take(tvm_tir_lt_take(tvm_tir_ref(lane), tvm_tir_int(W)),
-                                                    tvm_tir_load_take(tvm_tir_ref(sh[i]), at),
-                                                    tvm_tir_ref(tvm_tir_array_at(r->identity_element, i)))));
+        push(&l, store0(red[i], tvm_tir_select_take(
+                                    tvm_tir_lt_take(tvm_tir_ref(lane), tvm_tir_int(W)),
+                                    tvm_tir_load_take(tvm_tir_ref(sh[i]), at),
+                                    tvm_tir_ref(tvm_tir_array_at(r->identity_element, i)))));
       }
       tvm_ffi_release(lane);
       warp_steps(&l, r, size, mask, red, t, P / 2, 32);
     }
     if (R > 1) {
       for (int64_t i = 0; i < size; ++i)
-        push(&l, store0(red[i], shuffle("tir.tvm_warp_shuffle", mask, red[i], 0, form == 0 ? R : 32)));
+        push(&l,
+             store0(red[i], shuffle("tir.tvm_warp_shuffle", mask, red[i], 0, form == 0 ? R : 32)));
     }
     for (int64_t i = 0; i < size; ++i)
       push(&l, store_result(arg_at(call, 2 + size + i), types[i], load0(red[i])));
@@ -369,12 +389,14 @@ static void* lower_one(ar_ctx* c, const tvm_tir_attr_stmt_obj* attr,
       for (int64_t i = 0; i < size; ++i) {
         idx[i] = tvm_tir_add_take(tvm_tir_ref(base), tvm_tir_ref(ri));
         lhs[i] = tvm_tir_load_take(tvm_tir_ref(sh[i]), tvm_tir_ref(idx[i]));
-        rhs[i] = tvm_tir_load_take(tvm_tir_ref(sh[i]), tvm_tir_add_take(tvm_tir_ref(idx[i]), tvm_tir_int(s)));
+        rhs[i] = tvm_tir_load_take(tvm_tir_ref(sh[i]),
+                                   tvm_tir_add_take(tvm_tir_ref(idx[i]), tvm_tir_int(s)));
       }
       void* cnd = tvm_tir_lt_take(tvm_tir_ref(ri), tvm_tir_int(s));
       if (2 * s > R) /* the partner ri + s may be past R when R is not a power of two */
-        cnd = tvm_tir_and_take(cnd, tvm_tir_lt_take(tvm_tir_add_take(tvm_tir_ref(ri), tvm_tir_int(s)),
-                                                    tvm_tir_int(R)));
+        cnd = tvm_tir_and_take(
+            cnd,
+            tvm_tir_lt_take(tvm_tir_add_take(tvm_tir_ref(ri), tvm_tir_int(s)), tvm_tir_int(R)));
       push(&l, tvm_tir_if_take(cnd, combine_into(r, size, lhs, rhs, sh, idx), NULL));
       for (int64_t i = 0; i < size; ++i) {
         tvm_ffi_release(lhs[i]);
@@ -415,7 +437,8 @@ static void* pre_attr(tvm_tir_mutator* m, const void* node) {
   const char* tag = tvm_tir__launch_tag(a, &var);
   if (tag && var) {
     if (c->n == MAX_LAUNCHES)
-      return tvm_tir__xform_error("NotImplementedError", kPass, a, "more than %d nested launches", MAX_LAUNCHES);
+      return tvm_tir__xform_error("NotImplementedError", kPass, a, "more than %d nested launches",
+                                  MAX_LAUNCHES);
     int64_t e = -1;
     if (!tvm_tir_as_const_int(a->value, &e)) e = -1;
     c->launches[c->n++] = (launch_rec){var, tvm_tir__thread_tag_axis(tag), e};
@@ -427,7 +450,8 @@ static void* pre_attr(tvm_tir_mutator* m, const void* node) {
   if (strcmp(key, "reduce_scope") == 0 && tvm_tir_kind_of(rn) == TVM_TIR_KIND_CommReducer &&
       tvm_tir_kind_of(a->body) == TVM_TIR_KIND_Evaluate &&
       is_allreduce(((const tvm_tir_evaluate_obj*)a->body)->value)) {
-    return lower_one(c, a, rn, (const tvm_tir_call_obj*)((const tvm_tir_evaluate_obj*)a->body)->value);
+    return lower_one(c, a, rn,
+                     (const tvm_tir_call_obj*)((const tvm_tir_evaluate_obj*)a->body)->value);
   }
   return tvm_tir_mutate_children(m, node);
 }
@@ -440,7 +464,8 @@ static void* pre_for(tvm_tir_mutator* m, const void* node) {
   const char* tag = tvm_tir__launch_tag(f, &var);
   if (!tag || !var) return tvm_tir_mutate_children(m, node);
   if (c->n == MAX_LAUNCHES)
-    return tvm_tir__xform_error("NotImplementedError", kPass, f, "more than %d nested launches", MAX_LAUNCHES);
+    return tvm_tir__xform_error("NotImplementedError", kPass, f, "more than %d nested launches",
+                                MAX_LAUNCHES);
   int64_t e = -1, lo = -1;
   if (!tvm_tir_as_const_int(f->extent, &e) || !tvm_tir_as_const_int(f->min, &lo) || lo != 0) e = -1;
   c->launches[c->n++] = (launch_rec){var, tvm_tir__thread_tag_axis(tag), e};
