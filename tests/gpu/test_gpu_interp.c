@@ -773,6 +773,71 @@ TEST(lower_thread_allreduce_forms) {
   tvm_ffi_release(f);
 }
 
+static int count_vthreads(tvm_tir_visitor* v, const void* node) {
+  if (tvm_tir_kind_of(node) == TVM_TIR_KIND_AttrStmt &&
+      strcmp(tvm_ffi_str_cstr(((const tvm_tir_attr_stmt_obj*)node)->attr_key), "virtual_thread") == 0)
+    ++*(int*)v->ctx;
+  return TVM_TIR_VISIT_CONTINUE;
+}
+
+/* inject_virtual_thread: a virtual thread without a barrier becomes a serial loop, one with a
+ * barrier is split (a local allocation one per virtual thread); both run as before. What cannot
+ * be split exactly is an error. */
+TEST(inject_virtual_thread) {
+  static const char* const ok[] = {
+      KERNEL_HEAD "    for v in T.thread_binding(2, thread=\"vthread.x\"):\n"
+                  "        for tx in T.thread_binding(32, thread=\"threadIdx.x\"):\n"
+                  "            B[v * 32 + tx] = A[v * 32 + tx] * T.float32(3)\n",
+      /* each virtual thread keeps its own accumulator across the barrier */
+      KERNEL_HEAD "    sh = T.decl_buffer((64,), \"float32\", scope=\"shared\")\n"
+                  "    for v in T.thread_binding(2, thread=\"vthread.x\"):\n"
+                  "        for tx in T.thread_binding(32, thread=\"threadIdx.x\"):\n"
+                  "            acc = T.decl_buffer((2,), \"float32\", scope=\"local\")\n"
+                  "            acc[1] = A[v * 32 + tx]\n"
+                  "            sh[v * 32 + tx] = acc[1] * T.float32(2)\n"
+                  "            T.tvm_storage_sync(\"shared\")\n"
+                  "            B[v * 32 + tx] = sh[63 - v * 32 - tx] + acc[1]\n",
+  };
+  for (int k = 0; k < 2; ++k) {
+    void* f = parse_text(ok[k]);
+    void* l = f ? tvm_tir_lower(f, NULL) : NULL;
+    void* b = l ? tvm_tir_transform_lower_thread_bindings(l) : NULL;
+    void* g = b ? tvm_tir_transform_inject_virtual_thread(b) : NULL;
+    float want[64], got[64];
+    if (!g || run_ab(b, 64, want) != 0 || run_ab(g, 64, got) != 0) {
+      gpu_fail_(__LINE__, "inject_virtual_thread");
+    } else {
+      CHECK(memcmp(want, got, sizeof(want)) == 0);
+      int n = 0;
+      tvm_tir_visitor v = {0};
+      v.pre_default = count_vthreads;
+      v.ctx = &n;
+      tvm_tir_visit(&v, g);
+      tvm_tir_visitor_free(&v);
+      CHECK_EQ_INT(n, 0);
+      for (int i = 0; i < 64; ++i)
+        CHECK(k == 0 ? want[i] == 3.0f * (float)(i + 1) : want[i] == 2.0f * (float)(64 - i) + (float)(i + 1));
+    }
+    tvm_ffi_release(f);
+    tvm_ffi_release(b);
+    tvm_ffi_release(l);
+    tvm_ffi_release(g);
+  }
+  void* f = parse_text(KERNEL_HEAD "    for v in T.thread_binding(2, thread=\"vthread.x\"):\n"
+                                   "        for tx in T.thread_binding(32, thread=\"threadIdx.x\"):\n"
+                                   "            for i in range(v + 1):\n"
+                                   "                T.tvm_storage_sync(\"shared\")\n"
+                                   "            B[v * 32 + tx] = A[v * 32 + tx]\n");
+  void* b = f ? tvm_tir_transform_lower_thread_bindings(f) : NULL;
+  CHECK(b && !tvm_tir_transform_inject_virtual_thread(b));
+  void* e = tvm_ffi_error_take();
+  CHECK(e && strcmp(tvm_ffi_error_kind(e), "NotImplementedError") == 0 &&
+        strstr(tvm_ffi_error_message(e), "a barrier under a loop that depends on the virtual thread"));
+  tvm_ffi_release(e);
+  tvm_ffi_release(b);
+  tvm_ffi_release(f);
+}
+
 int main(void) {
   RUN(kernels_against_c_and_every_stage);
   RUN(barrier_runs_threads_in_lockstep);
@@ -788,5 +853,6 @@ int main(void) {
   RUN(allreduce_groups_and_condition);
   RUN(warp_and_allreduce_errors);
   RUN(lower_thread_allreduce_forms);
+  RUN(inject_virtual_thread);
   return test_summary();
 }
