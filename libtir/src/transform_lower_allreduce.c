@@ -245,12 +245,14 @@ static void* linear_index(ar_ctx* c, const bool* reduced, bool want) {
   return e ? e : tvm_tir_int(0);
 }
 
-/* cond ? v : identity, or v when cond is the constant true (all borrowed). */
+/* if_then_else(cond, v, identity) (v evaluated only where cond holds: it may load out of
+ * bounds elsewhere), or v when cond is the constant true (all borrowed). */
 static void* guarded(const void* cond, const void* v, const void* identity) {
   int64_t k = 0;
   if (tvm_tir_as_const_int(cond, &k) && k) return tvm_tir_ref((void*)v);
-  return tvm_tir_select_take(tvm_tir_ref((void*)cond), tvm_tir_ref((void*)v),
-                             tvm_tir_ref((void*)identity));
+  return tvm_tir_call_take(((const tvm_tir_expr_obj*)v)->dtype, "tir.if_then_else",
+                           tvm_tir_ref((void*)cond), tvm_tir_ref((void*)v),
+                           tvm_tir_ref((void*)identity));
 }
 
 static void* lower_one(ar_ctx* c, const tvm_tir_attr_stmt_obj* attr,

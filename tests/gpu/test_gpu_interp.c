@@ -640,6 +640,29 @@ TEST(allreduce_groups_and_condition) {
   tvm_ffi_release(f);
 }
 
+/* A condition guarding a load that would be out of bounds where it is false: the value is not
+ * evaluated there, before lowering and after (two-stage over 64 threads). */
+TEST(allreduce_condition_guards_the_value) {
+  void* f = parse_text(KERNEL_HEAD
+                       "    for tx in T.thread_binding(64, thread=\"threadIdx.x\"):\n"
+                       "        r = T.decl_buffer((1,), \"float32\", scope=\"local\")\n"
+                       "        " ALLREDUCE_SUM("A[tx + 40]", "tx < 24", "r.data", "tx")
+                       "        B[tx] = r[0]\n");
+  void* low = f ? tvm_tir_transform_lower_thread_allreduce(f) : NULL;
+  float want = 0, out[64];
+  for (int t = 0; t < 24; ++t) want += (float)(t + 41);
+  for (int k = 0; k < 2; ++k) {
+    void* ir = k ? low : f;
+    if (ir && run_ab(ir, 64, out) == 0) {
+      for (int i = 0; i < 64; ++i) CHECK(out[i] == want);
+    } else {
+      gpu_fail_(__LINE__, k ? "lowered run" : "run");
+    }
+  }
+  tvm_ffi_release(low);
+  tvm_ffi_release(f);
+}
+
 TEST(warp_and_allreduce_errors) {
   /* a shuffle reading a lane whose thread does not run it */
   EXPECT_RUN_ERROR(KERNEL_HEAD
@@ -851,6 +874,7 @@ int main(void) {
   RUN(split_dyn_shared);
   RUN(warp_shuffles_read_the_partner_lane);
   RUN(allreduce_groups_and_condition);
+  RUN(allreduce_condition_guards_the_value);
   RUN(warp_and_allreduce_errors);
   RUN(lower_thread_allreduce_forms);
   RUN(inject_virtual_thread);
