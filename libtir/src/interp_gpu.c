@@ -860,14 +860,14 @@ static int ls_attr(ls_state* st, const tvm_tir_attr_stmt_obj* a, ls_ctx** cs, in
   return rc;
 }
 
-/* An opaque block (no iteration variables, init or match_buffers) around a barrier. */
+/* A block (no init or match_buffers) around a barrier: its iteration variables bound per
+ * context. */
 static int ls_block(ls_state* st, const tvm_tir_sblock_realize_obj* r, ls_ctx** cs, int64_t n,
                     bool complete) {
   const tvm_tir_sblock_obj* b = r->block;
-  if (tvm_tir_array_size(r->iter_values) || b->init || tvm_tir_array_size(b->match_buffers)) {
+  if (b->init || tvm_tir_array_size(b->match_buffers)) {
     return tvm_tir__raise_at("NotImplementedError", r,
-                             "a barrier inside a block with iteration variables, init or "
-                             "match_buffers");
+                             "a barrier inside a block with init or match_buffers");
   }
   if (r->predicate) {
     int64_t p = 1;
@@ -877,6 +877,17 @@ static int ls_block(ls_state* st, const tvm_tir_sblock_realize_obj* r, ls_ctx** 
   int64_t regions = st->in->num_regions, *marks = marks_of(cs, n);
   if (!marks) return TIR_ERROR;
   int rc = TIR_OK;
+  /* iteration variables: bound per context to its iter_values (upstream's cross-thread
+   * reduction blocks hold the allreduce) */
+  int64_t niv = tvm_tir_array_size(r->iter_values);
+  for (int64_t k = 0; k < n && rc == TIR_OK; ++k) {
+    for (int64_t i = 0; i < niv && rc == TIR_OK; ++i) {
+      const tvm_tir_iter_var_obj* iv = tvm_tir_array_at(b->iter_vars, i);
+      tir_value v;
+      rc = eval_in(st, cs[k], tvm_tir_array_at(r->iter_values, i), &v);
+      if (rc == TIR_OK) rc = bind_in(st, cs[k], iv->var, &v);
+    }
+  }
   for (int64_t k = 0; k < tvm_tir_array_size(b->alloc_buffers) && rc == TIR_OK; ++k) {
     const tvm_tir_buffer_obj* buf = tvm_tir_array_at(b->alloc_buffers, k);
     rc = ls_alloc(st, cs, n, tvm_tir_buffer_scope(buf), buf->data, buf, -1, NULL);

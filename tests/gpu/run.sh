@@ -51,6 +51,7 @@ run "$k/softmax_warp.py" --shape m=8192
 run "$k/col_sum_tree.py" --shape n=4096
 run "$k/row_argmax.py" --shape m=4096
 run "$k/matmul_vthread.py"
+run "$k/row_sum_upstream.py"
 echo "== bench/cuda_bench"
 "$build/bench/cuda_bench" || failed=1
 [ $failed -eq 0 ] && echo "all GPU checks passed" || echo "some GPU checks FAILED"

@@ -160,6 +160,7 @@ static const ptx_case kPtx[] = {
     {"softmax_warp.py", "softmax_warp_kernel", 3, 0, 0, ".maxntid 32, 4, 1", "shfl.sync.idx.b32"},
     {"row_argmax.py", "row_argmax_kernel", 3, 0, 0, ".maxntid 32, 1, 1", "activemask.b32"},
     {"col_sum_tree.py", "col_sum_tree_kernel", 3, 7, 1, ".maxntid 16, 24, 1", "ld.shared.f32"},
+    {"row_sum_upstream.py", "row_sum_upstream_kernel", 2, 2, 1, ".maxntid 128, 1, 1", "shfl.sync.idx.b32"},
     /* virtual threads injected: serial code, the tiles in shared memory */
     {"matmul_vthread.py", "matmul_vthread_kernel", 3, 2, 2, ".maxntid 16, 8, 1", "fma.rn.f32"},
 };

@@ -56,6 +56,8 @@ static void ref_argmax(gpu_buf* b) {
   }
 }
 
+static void ref_row_sum128(gpu_buf* b) { gpu_ref_row_sum(b[0].data, b[1].data, 128, 128); }
+
 static const kernel_case kCases[] = {
     {"add.py", "add", 3, 1, {1, 1, 1}, {{1000}, {1000}, {1000}}, ref_add, 0},
     {"row_sum.py", "row_sum", 2, 1, {2, 1}, {{6, 256}, {6}}, ref_row_sum, 1e-5},
@@ -84,6 +86,8 @@ static const kernel_case kCases[] = {
     {"softmax_warp.py", "softmax_warp", 2, 1, {2, 2}, {{8, 256}, {8, 256}}, ref_softmax, 1e-6, 1e-6},
     {"col_sum_tree.py", "col_sum_tree", 2, 1, {2, 1}, {{24, 48}, {48}}, ref_col_sum, 1e-5, 1e-5},
     {"row_argmax.py", "row_argmax", 2, 1, {2, 1}, {{64, 32}, {64}}, ref_argmax, 0, 0},
+    /* upstream's form: a block around the allreduce, the result buffer at the root */
+    {"row_sum_upstream.py", "row_sum_upstream", 2, 1, {2, 1}, {{128, 128}, {128}}, ref_row_sum128, 1e-5, 1e-5},
     /* a virtual thread holding barriers */
     {"matmul_vthread.py",
      "matmul_vthread",

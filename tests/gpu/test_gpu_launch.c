@@ -303,6 +303,7 @@ static const gpu_case kGpu[] = {
     {"softmax_warp.py", "softmax_warp", 2, {2, 2}, {{200, 256}, {200, 256}}, 1e-5},
     {"col_sum_tree.py", "col_sum_tree", 2, {2, 1}, {{24, 512}, {512}}, 1e-5},
     {"row_argmax.py", "row_argmax", 2, {2, 1}, {{300, 32}, {300}}, 0},
+    {"row_sum_upstream.py", "row_sum_upstream", 2, {2, 1}, {{128, 128}, {128}}, 1e-5},
     {"matmul_vthread.py", "matmul_vthread", 3, {2, 2, 2}, {{64, 64}, {64, 64}, {64, 64}}, 1e-4},
 };
 

@@ -94,8 +94,9 @@
  *                      (calling_conv 2, params = the Vars it uses and does not bind, handles
  *                      first; tir.kernel_launch_params) called from the host function in its
  *                      place; "shared.dyn" allocations laid out (tir.dyn_shared_offset /
- *                      tir.dyn_shared_bytes). Returns an IRModule. Host code touching buffer
- *                      memory is a ValueError.
+ *                      tir.dyn_shared_bytes). Returns an IRModule. A host Allocate of a
+ *                      non-global scope used by one kernel moves into it; other host code
+ *                      touching buffer memory is a ValueError.
  *
  * Each leaves the program runnable by the interpreter with the same results (thread launches
  * are loops there; barriers outside thread loops are no-ops, those inside run the loop's
