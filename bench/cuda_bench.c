@@ -8,6 +8,8 @@
  *   add     C = A + B over 1 GiB per buffer (add.py); GB/s counts 3 buffers
  *   matmul  4096 x 4096 float32 through 16x16 shared-memory tiles (matmul_tiled.py)
  *   softmax rows of 256 over 1M rows, shared-memory tree reductions (softmax.py)
+ *   softmax_warp  the same rows, a warp per row, tvm_thread_allreduce lowered to warp shuffles
+ *           (softmax_warp.py)
  * Each kernel: a warm-up launch, then the median of 5 rounds of `iters` launches closed by one
  * synchronisation (a one-element copy back), per launch.
  */
@@ -164,6 +166,15 @@ int main(void) {
     row("softmax", "1M rows x 256", time_fn(sm, args, 2, b, 5), 2.0 * (double)rows * 256 * 4, 0,
         copy_gbs);
   }
+  void* smw_mod;
+  void* smw = build("softmax_warp.py", "softmax_warp", &smw_mod);
+  if (smw && a && b) {
+    TVMFFIAny args[2] = {tvm_ffi_any_obj(a), tvm_ffi_any_obj(b)};
+    row("softmax_warp", "1M rows x 256", time_fn(smw, args, 2, b, 5), 2.0 * (double)rows * 256 * 4,
+        0, copy_gbs);
+  }
+  tvm_ffi_release(smw);
+  tvm_ffi_release(smw_mod);
   tvm_ffi_release(a);
   tvm_ffi_release(b);
   tvm_ffi_release(sm);

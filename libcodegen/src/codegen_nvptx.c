@@ -342,6 +342,77 @@ static LLVMValueRef barrier(cg_state* s, const tvm_tir_call_obj* n) {
   return LLVMConstInt(s->i32, 0, 0);
 }
 
+/* One 32-bit shuffle: llvm.nvvm.shfl.sync.<kind>.<i32|f32>(mask, v, b, c). */
+static LLVMValueRef shfl32(cg_state* s, const char* kind, bool f32, LLVMValueRef mask,
+                           LLVMValueRef v, LLVMValueRef b, LLVMValueRef c) {
+  char name[64];
+  snprintf(name, sizeof(name), "llvm.nvvm.shfl.sync.%s.%s", kind, f32 ? "f32" : "i32");
+  LLVMValueRef args[4] = {mask, v, b, c};
+  return nvvm(s, name, args, 4);
+}
+
+/* tvm_warp_shuffle / _up / _down(mask, value, lane or offset, width, warp_size): CUDA's
+ * __shfl_sync / __shfl_up_sync / __shfl_down_sync, i.e. shfl.sync.idx / up / down with
+ * c = ((warp_size - width) << 8) | (up ? 0 : 31). 32-bit values shuffle as they are, narrower
+ * ones widened to 32 bits, 64-bit ones as two halves. tvm_warp_activemask: activemask.b32. */
+static LLVMValueRef warp_call(cg_state* s, const tvm_tir_call_obj* n) {
+  const void* op = n->op;
+  if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_tvm_warp_activemask))
+    return nvvm(s, "llvm.nvvm.activemask", NULL, 0);
+  const char* kind = tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_tvm_warp_shuffle)        ? "idx"
+                     : tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_tvm_warp_shuffle_down) ? "down"
+                                                                                      : "up";
+  DLDataType t = n->expr.dtype;
+  if (tvm_tir_array_size(n->args) != 5 || t.lanes != 1 || t.bits > 64) {
+    tvm_codegen__fail(s, "ValueError",
+                      "%s takes (mask, value, lane, width, warp_size) of a scalar of at most 64 "
+                      "bits",
+                      tvm_tir_op_name(op));
+    return NULL;
+  }
+  LLVMValueRef a[5];
+  for (int k = 0; k < 5; ++k) {
+    const tvm_tir_expr_obj* e = tvm_tir_array_at(n->args, k);
+    a[k] = tvm_codegen__expr(s, e);
+    if (!a[k]) return NULL;
+    if (k != 1) a[k] = tvm_codegen__convert(s, a[k], e->dtype, TVM_TIR_INT32);
+  }
+  LLVMValueRef c = LLVMBuildShl(s->b, LLVMBuildSub(s->b, a[4], a[3], ""),
+                                LLVMConstInt(s->i32, 8, 0), "");
+  if (strcmp(kind, "up") != 0) c = LLVMBuildOr(s->b, c, LLVMConstInt(s->i32, 31, 0), "");
+  LLVMValueRef v = a[1];
+  LLVMTypeRef vt = LLVMTypeOf(v);
+  LLVMTypeKind vk = LLVMGetTypeKind(vt);
+  if (vk == LLVMFloatTypeKind) return shfl32(s, kind, true, a[0], v, a[2], c);
+  unsigned bits = vk == LLVMDoubleTypeKind ? 64
+                  : vk == LLVMHalfTypeKind || vk == LLVMBFloatTypeKind ? 16
+                  : vk == LLVMIntegerTypeKind ? LLVMGetIntTypeWidth(vt)
+                                              : 0;
+  if (bits == 0 || bits > 64) {
+    tvm_codegen__fail(s, "NotImplementedError", "%s of a %s value", tvm_tir_op_name(op),
+                      tvm_tir_dtype_str(t).s);
+    return NULL;
+  }
+  LLVMTypeRef it = LLVMIntTypeInContext(s->ctx, bits);
+  if (vt != it) v = LLVMBuildBitCast(s->b, v, it, "");
+  LLVMValueRef r;
+  if (bits <= 32) {
+    LLVMValueRef w = bits < 32 ? LLVMBuildZExt(s->b, v, s->i32, "") : v;
+    r = shfl32(s, kind, false, a[0], w, a[2], c);
+    if (r && bits < 32) r = LLVMBuildTrunc(s->b, r, it, "");
+  } else {
+    LLVMValueRef lo = LLVMBuildTrunc(s->b, v, s->i32, "");
+    LLVMValueRef hi = LLVMBuildTrunc(s->b, LLVMBuildLShr(s->b, v, LLVMConstInt(it, 32, 0), ""), s->i32, "");
+    lo = shfl32(s, kind, false, a[0], lo, a[2], c);
+    hi = lo ? shfl32(s, kind, false, a[0], hi, a[2], c) : NULL;
+    if (!hi) return NULL;
+    r = LLVMBuildOr(s->b, LLVMBuildZExt(s->b, lo, it, ""),
+                    LLVMBuildShl(s->b, LLVMBuildZExt(s->b, hi, it, ""), LLVMConstInt(it, 32, 0), ""), "");
+  }
+  if (r && vt != it) r = LLVMBuildBitCast(s->b, r, vt, "");
+  return r;
+}
+
 bool tvm_codegen__gpu_call(cg_state* s, const tvm_tir_call_obj* n, LLVMValueRef* out) {
   *out = NULL;
   const void* op = n->op;
@@ -355,14 +426,17 @@ bool tvm_codegen__gpu_call(cg_state* s, const tvm_tir_call_obj* n, LLVMValueRef*
     *out = barrier(s, n);
     return true;
   }
+  if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_tvm_warp_shuffle) ||
+      tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_tvm_warp_shuffle_up) ||
+      tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_tvm_warp_shuffle_down) ||
+      tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_tvm_warp_activemask)) {
+    *out = warp_call(s, n);
+    return true;
+  }
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_call_extern) ||
       tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_call_pure_extern) ||
       tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_call_llvm_intrin) ||
       tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_call_llvm_pure_intrin) ||
-      tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_tvm_warp_shuffle) ||
-      tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_tvm_warp_shuffle_up) ||
-      tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_tvm_warp_shuffle_down) ||
-      tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_tvm_warp_activemask) ||
       tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_tvm_thread_allreduce)) {
     tvm_codegen__fail(s, "NotImplementedError", "%s in a CUDA kernel is not supported",
                       tvm_tir_op_name(op));

@@ -461,6 +461,33 @@ static int b_storage_sync(tir_interp* in, const tvm_tir_call_obj* call, tir_valu
   return b_profile_marker(in, call, out); /* 0, or void */
 }
 
+/* tir.tvm_warp_shuffle / _up / _down, tir.tvm_warp_activemask: collectives over a warp's
+ * threads. A statement holding them inside a thread launch runs in lockstep (interp_gpu.c),
+ * which computes their results for every thread first; here the call reads its thread's. */
+static int b_warp(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out) {
+  const tir_warp_results* w = in->warp;
+  for (int j = 0; w && j < w->ncalls; ++j) {
+    if (w->calls[j] != (const void*)call) continue;
+    *out = w->results[w->ctx * w->ncalls + j];
+    return TIR_OK;
+  }
+  return tvm_tir__raise_at("NotImplementedError", call,
+                           "%s reached where the interpreter cannot run the threads of a warp "
+                           "together (outside a GPU thread launch, in a function called from "
+                           "one, or in a condition or loop bound evaluated per thread)",
+                           op_name(call));
+}
+
+/* tir.tvm_thread_allreduce: a collective over the threads of a launch, run by interp_gpu.c as a
+ * statement of a thread launch; anywhere else it cannot be placed. */
+static int b_thread_allreduce(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out) {
+  (void)in;
+  (void)out;
+  return tvm_tir__raise_at("NotImplementedError", call,
+                           "tvm_thread_allreduce outside a GPU thread launch over its thread "
+                           "variables (or inside an expression, or a function called from one)");
+}
+
 /* tir.assume: information for the compiler; its argument is not evaluated (kEmbedInfo). */
 static int b_assume(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out) {
   (void)in;
@@ -801,6 +828,11 @@ static const builtin_fn k_builtins[TVM_TIR_BUILTIN_COUNT] = {
     [TVM_TIR_BUILTIN_start_profile_intrinsic] = b_profile_marker,
     [TVM_TIR_BUILTIN_end_profile_intrinsic] = b_profile_marker,
     [TVM_TIR_BUILTIN_tvm_storage_sync] = b_storage_sync,
+    [TVM_TIR_BUILTIN_tvm_warp_shuffle] = b_warp,
+    [TVM_TIR_BUILTIN_tvm_warp_shuffle_up] = b_warp,
+    [TVM_TIR_BUILTIN_tvm_warp_shuffle_down] = b_warp,
+    [TVM_TIR_BUILTIN_tvm_warp_activemask] = b_warp,
+    [TVM_TIR_BUILTIN_tvm_thread_allreduce] = b_thread_allreduce,
     [TVM_TIR_BUILTIN_if_then_else] = b_if_then_else,
     [TVM_TIR_BUILTIN_reinterpret] = b_reinterpret,
     [TVM_TIR_BUILTIN_large_uint_imm] = b_large_uint_imm,

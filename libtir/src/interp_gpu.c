@@ -78,6 +78,32 @@ void tvm_tir__gpu_free(tir_interp* in) {
   in->gpu_memo = NULL;
 }
 
+bool tvm_tir__is_warp_call(const void* call) {
+  if (tvm_tir_kind_of(call) != TVM_TIR_KIND_Call) return false;
+  const void* op = ((const tvm_tir_call_obj*)call)->op;
+  return tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_tvm_warp_shuffle) ||
+         tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_tvm_warp_shuffle_up) ||
+         tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_tvm_warp_shuffle_down) ||
+         tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_tvm_warp_activemask);
+}
+
+static int warp_call_fn(const void* obj, void* ctx) {
+  (void)ctx;
+  return tvm_tir__is_warp_call(obj) ? 1 : 0;
+}
+
+/* Whether an expression (or a statement's expressions) holds a warp shuffle / activemask. */
+static bool has_warp_call(const void* e) { return e && tvm_tir__walk(e, false, warp_call_fn, NULL) == 1; }
+
+/* The tvm_thread_allreduce Call of an Evaluate, else NULL. */
+static const tvm_tir_call_obj* allreduce_call(const void* s) {
+  if (tvm_tir_kind_of(s) != TVM_TIR_KIND_Evaluate) return NULL;
+  const void* v = ((const tvm_tir_evaluate_obj*)s)->value;
+  if (tvm_tir_kind_of(v) != TVM_TIR_KIND_Call) return NULL;
+  const tvm_tir_call_obj* c = v;
+  return tvm_tir_is_builtin(c->op, TVM_TIR_BUILTIN_tvm_thread_allreduce) ? c : NULL;
+}
+
 /* Whether statement s holds a barrier (memoised: each statement is examined once per run). */
 int tvm_tir__has_barrier(tir_interp* in, const void* s, bool* out) {
   *out = false;
@@ -90,14 +116,21 @@ int tvm_tir__has_barrier(tir_interp* in, const void* s, bool* out) {
   bool b = false;
   const void* kids[2] = {NULL, NULL};
   switch (tvm_tir_kind_of(s)) {
-    case TVM_TIR_KIND_Evaluate: b = tvm_tir__stmt_is_barrier(s); break;
+    case TVM_TIR_KIND_Evaluate:
+      b = tvm_tir__stmt_is_barrier(s) || allreduce_call(s) ||
+          has_warp_call(((const tvm_tir_evaluate_obj*)s)->value);
+      break;
+    case TVM_TIR_KIND_BufferStore: b = has_warp_call(s); break;
     case TVM_TIR_KIND_SeqStmt: {
       void* seq = ((const tvm_tir_seq_stmt_obj*)s)->seq;
       for (int64_t k = 0; k < tvm_tir_array_size(seq) && !b; ++k)
         TRY(tvm_tir__has_barrier(in, tvm_tir_array_at(seq, k), &b));
       break;
     }
-    case TVM_TIR_KIND_LetStmt: kids[0] = ((const tvm_tir_let_stmt_obj*)s)->body; break;
+    case TVM_TIR_KIND_LetStmt:
+      b = has_warp_call(((const tvm_tir_let_stmt_obj*)s)->value);
+      kids[0] = ((const tvm_tir_let_stmt_obj*)s)->body;
+      break;
     case TVM_TIR_KIND_AttrStmt: kids[0] = ((const tvm_tir_attr_stmt_obj*)s)->body; break;
     case TVM_TIR_KIND_AssertStmt: kids[0] = ((const tvm_tir_assert_stmt_obj*)s)->body; break;
     case TVM_TIR_KIND_BufferRealize: kids[0] = ((const tvm_tir_buffer_realize_obj*)s)->body; break;
@@ -134,9 +167,21 @@ typedef struct {
   int64_t n, cap;
 } ls_ctx;
 
+/* A thread launch of the lockstep region around the statement being run. */
+typedef struct {
+  const tvm_tir_var_obj* var;
+  int axis;       /* TVM_TIR_THREAD_TAG_* */
+  int64_t extent; /* the largest extent over the contexts */
+} ls_launch_rec;
+
+#define LS_MAX_LAUNCHES 16
+
 typedef struct {
   tir_interp* in;
   tir_frame* frame;
+  ls_launch_rec launches[LS_MAX_LAUNCHES];
+  int num_launches;
+  const tvm_tir_comm_reducer_obj* reducer; /* of the innermost reduce_scope attribute */
 } ls_state;
 
 static void enter(ls_state* st, ls_ctx* c) {
@@ -185,6 +230,339 @@ static int bind_in(ls_state* st, ls_ctx* c, const tvm_tir_var_obj* v, const tir_
 }
 
 static int lockstep(ls_state* st, const void* s, ls_ctx** cs, int64_t n, bool complete);
+
+/* ---- Collectives: tvm_thread_allreduce and the warp calls ---------------------------------- */
+/* The value of a launch variable in context c (0 when it is not bound there). */
+static int64_t ctx_value(ls_state* st, ls_ctx* c, const tvm_tir_var_obj* v) {
+  enter(st, c);
+  const tir_value* x = tvm_tir__lookup(st->in, v);
+  int64_t r = x ? x->lane[0].i : 0;
+  leave(st, c);
+  return r;
+}
+
+/* A context's linear thread index in its block, x + X * (y + Y * z), over the region's
+ * threadIdx launches (their largest extents): what decides its warp and lane on a GPU. */
+static int64_t ctx_tid(ls_state* st, ls_ctx* c) {
+  int64_t val[3] = {0, 0, 0}, ext[3] = {1, 1, 1};
+  for (int k = 0; k < st->num_launches; ++k) {
+    int a = st->launches[k].axis - TVM_TIR_THREAD_TAG_THREAD_X;
+    if (a < 0 || a > 2) continue;
+    val[a] = ctx_value(st, c, st->launches[k].var);
+    ext[a] = st->launches[k].extent;
+  }
+  return val[0] + ext[0] * (val[1] + ext[1] * val[2]);
+}
+
+static const tvm_tir_expr_obj* call_arg(const tvm_tir_call_obj* c, int64_t i) {
+  return tvm_tir_array_at(c->args, i);
+}
+
+/* Store v to the result operand of an allreduce in context c: a handle Var (its element 0)
+ * or a BufferLoad (that element). */
+static int write_result(ls_state* st, ls_ctx* c, const void* call, const void* dst,
+                        const tir_value* v) {
+  enter(st, c);
+  int rc = TIR_OK;
+  char* addr = NULL;
+  if (tvm_tir_kind_of(dst) == TVM_TIR_KIND_BufferLoad) {
+    const tvm_tir_buffer_load_obj* l = dst;
+    int64_t idx[TIR_MAX_DIMS], last[TVM_TIR_INTERP_MAX_LANES];
+    int il = 0;
+    rc = tvm_tir__eval_indices(st->in, dst, l->indices, idx, TIR_MAX_DIMS, last, &il);
+    int64_t nd = tvm_tir_array_size(l->indices);
+    if (rc == TIR_OK && il != 1) rc = tvm_tir__raise_at("ValueError", call, "tvm_thread_allreduce: a vector result element");
+    if (rc == TIR_OK && nd > 0) idx[nd - 1] = last[0];
+    if (rc == TIR_OK) rc = tvm_tir__element_addr(st->in, l->buffer, idx, nd, &addr);
+    if (rc == TIR_OK && (l->buffer->dtype.code != v->dtype.code || l->buffer->dtype.bits != v->dtype.bits))
+      rc = tvm_tir__raise_at("TypeError", call, "tvm_thread_allreduce: a result of another dtype than its value");
+  } else if (tvm_tir_is_var(dst)) {
+    const tir_value* p = tvm_tir__lookup(st->in, dst);
+    addr = p ? p->lane[0].p : NULL;
+    rc = tvm_tir__check_storable(v->dtype, "tvm_thread_allreduce result");
+    if (rc == TIR_OK && (!addr || !tvm_tir__in_live_region(st->in, addr, tvm_tir__elem_bytes(v->dtype))))
+      rc = tvm_tir__raise_at("RuntimeError", call,
+                             "tvm_thread_allreduce: its result %s does not point into live memory",
+                             tvm_tir_var_name(dst));
+  } else {
+    rc = tvm_tir__raise_at("ValueError", call,
+                           "tvm_thread_allreduce: a result must be a buffer's data variable or "
+                           "element");
+  }
+  if (rc == TIR_OK) tvm_tir__mem_write(v->dtype, addr, v->lane);
+  leave(st, c);
+  return rc;
+}
+
+/* Combine acc[i] (the lhs) with val[i] (the rhs) through the reducer, in context c. */
+static int combine(ls_state* st, ls_ctx* c, const tvm_tir_comm_reducer_obj* r, int64_t size,
+                   tir_value* acc, const tir_value* val, tir_value* tmp) {
+  enter(st, c);
+  int64_t mark = tir_scope_mark(st->in);
+  int rc = TIR_OK;
+  for (int64_t i = 0; i < size && rc == TIR_OK; ++i) {
+    rc = tvm_tir__bind(st->in, tvm_tir_array_at(r->lhs, i), &acc[i]);
+    if (rc == TIR_OK) rc = tvm_tir__bind(st->in, tvm_tir_array_at(r->rhs, i), &val[i]);
+  }
+  for (int64_t i = 0; i < size && rc == TIR_OK; ++i)
+    rc = tvm_tir__eval(st->in, tvm_tir_array_at(r->result, i), &tmp[i]);
+  tir_scope_pop(st->in, mark);
+  leave(st, c);
+  if (rc == TIR_OK) memcpy(acc, tmp, (size_t)size * sizeof(tir_value));
+  return rc;
+}
+
+/* tvm_thread_allreduce(size, values..., condition, results..., thread vars...) under a
+ * reduce_scope attribute naming the reducer: every thread of a group (the threads that agree on
+ * every launch variable outside the thread vars) gets the reduction, in thread order, of the
+ * values of the group's threads whose condition holds (the identity when none does). A
+ * collective: all threads of the launch must reach it together. */
+static int ls_allreduce(ls_state* st, const void* s, const tvm_tir_call_obj* call, ls_ctx** cs,
+                        int64_t n, bool complete) {
+  if (!complete) {
+    return tvm_tir__raise_at("RuntimeError", s,
+                             "tvm_thread_allreduce reached by only some of the GPU threads of its "
+                             "launch (undefined behaviour on a GPU)");
+  }
+  const tvm_tir_comm_reducer_obj* r = st->reducer;
+  if (!r) {
+    return tvm_tir__raise_at("ValueError", s,
+                             "tvm_thread_allreduce outside a reduce_scope attribute (the "
+                             "T.attr(T.comm_reducer(...), \"reduce_scope\", ...) naming its "
+                             "combiner)");
+  }
+  int64_t nargs = tvm_tir_array_size(call->args), size = -1;
+  int64_t nred = tvm_tir_array_size(r->lhs);
+  if (nargs < 1 || !tvm_tir_as_const_int(call_arg(call, 0), &size) || size != nred ||
+      nargs < 2 + 2 * size) {
+    return tvm_tir__raise_at("ValueError", s,
+                             "tvm_thread_allreduce: expected (size=%lld, %lld values, a condition, "
+                             "%lld results, thread variables...) for a reducer of %lld values",
+                             (long long)nred, (long long)nred, (long long)nred, (long long)nred);
+  }
+  bool reduce[LS_MAX_LAUNCHES] = {false};
+  for (int64_t k = 2 + 2 * size; k < nargs; ++k) {
+    const void* v = call_arg(call, k);
+    int found = -1;
+    for (int j = 0; j < st->num_launches; ++j)
+      if ((const void*)st->launches[j].var == v) found = j;
+    if (found < 0) {
+      tvm_ffi_strbuf b = {0};
+      tvm_tir__text(&b, v);
+      int rc = tvm_tir__raise_at("ValueError", s,
+                                 "tvm_thread_allreduce over %s, which is not a thread variable "
+                                 "launched around it",
+                                 tvm_ffi_strbuf_cstr(&b));
+      tvm_ffi_strbuf_free(&b);
+      return rc;
+    }
+    reduce[found] = true;
+  }
+  int64_t groups = 1;
+  for (int j = 0; j < st->num_launches; ++j) {
+    if (reduce[j]) continue;
+    if (__builtin_mul_overflow(groups, st->launches[j].extent, &groups) || groups > (1 << 22))
+      return tvm_tir__raise_at("ValueError", s, "tvm_thread_allreduce: too many thread groups");
+  }
+  tir_value* acc = tvm_ffi_calloc((size_t)(groups * size), sizeof(tir_value));
+  tir_value* val = tvm_ffi_calloc((size_t)size * 2, sizeof(tir_value));
+  int64_t* gk = tvm_ffi_calloc((size_t)n, sizeof(int64_t));
+  int rc = acc && val && gk ? TIR_OK : TIR_ERROR;
+  for (int64_t i = 0; i < size && rc == TIR_OK; ++i) /* every group starts at the identity */
+    rc = eval_in(st, cs[0], tvm_tir_array_at(r->identity_element, i), &acc[i]);
+  for (int64_t g = 1; g < groups && rc == TIR_OK; ++g) memcpy(&acc[g * size], acc, (size_t)size * sizeof(tir_value));
+  for (int64_t k = 0; k < n && rc == TIR_OK; ++k) {
+    int64_t key = 0, mult = 1;
+    for (int j = 0; j < st->num_launches; ++j) {
+      if (reduce[j]) continue;
+      key += ctx_value(st, cs[k], st->launches[j].var) * mult;
+      mult *= st->launches[j].extent;
+    }
+    gk[k] = key;
+    if (key < 0 || key >= groups) {
+      rc = tvm_tir__raise_at("RuntimeError", s, "tvm_thread_allreduce: a thread index out of its launch");
+      break;
+    }
+    tir_value c;
+    rc = eval_in(st, cs[k], call_arg(call, 1 + size), &c);
+    if (rc != TIR_OK || !tir_truthy(&c)) continue;
+    for (int64_t i = 0; i < size && rc == TIR_OK; ++i)
+      rc = eval_in(st, cs[k], call_arg(call, 1 + i), &val[i]);
+    if (rc == TIR_OK) rc = combine(st, cs[k], r, size, &acc[key * size], val, val + size);
+  }
+  for (int64_t k = 0; k < n && rc == TIR_OK; ++k) {
+    for (int64_t i = 0; i < size && rc == TIR_OK; ++i)
+      rc = write_result(st, cs[k], call, call_arg(call, 2 + size + i), &acc[gk[k] * size + i]);
+  }
+  tvm_ffi_free(acc);
+  tvm_ffi_free(val);
+  tvm_ffi_free(gk);
+  return rc;
+}
+
+/* The warp calls of one statement (or Let value), each met once. */
+#define WARP_MAX_CALLS 16
+typedef struct {
+  const void* calls[WARP_MAX_CALLS];
+  int n;
+  int error; /* 2: too many, 3: one inside another's arguments */
+} warp_calls;
+
+static int collect_warp_fn(const void* obj, void* ctx) {
+  if (!tvm_tir__is_warp_call(obj)) return 0;
+  warp_calls* w = ctx;
+  for (int k = 0; k < w->n; ++k)
+    if (w->calls[k] == obj) return 0;
+  const tvm_tir_call_obj* c = obj;
+  for (int64_t k = 0; k < tvm_tir_array_size(c->args); ++k)
+    if (has_warp_call(tvm_tir_array_at(c->args, k))) return w->error = 3;
+  if (w->n == WARP_MAX_CALLS) return w->error = 2;
+  w->calls[w->n++] = obj;
+  return 0;
+}
+
+typedef struct {
+  warp_calls w;
+  tir_value* results; /* n * w.n */
+  tir_warp_results view;
+} warp_prep;
+
+static const char* warp_op_name(const tvm_tir_call_obj* c) {
+  return tvm_tir_op_name((const tvm_tir_op_obj*)c->op);
+}
+
+/* The results of the warp calls in `root` for every context: a shuffle reads the value its
+ * partner lane computed (CUDA's __shfl_sync, _up_sync, _down_sync with a width), activemask is
+ * the lanes of the warp running the statement. Errors where a GPU would be undefined: a lane
+ * outside the mask, a partner that is not running the statement. */
+static int warp_prepare(ls_state* st, const void* s, const void* root, ls_ctx** cs, int64_t n,
+                        warp_prep* out) {
+  memset(out, 0, sizeof(*out));
+  tvm_tir__walk(root, false, collect_warp_fn, &out->w);
+  if (out->w.error == 2)
+    return tvm_tir__raise_at("NotImplementedError", s, "more than %d warp calls in one statement",
+                             WARP_MAX_CALLS);
+  if (out->w.error == 3)
+    return tvm_tir__raise_at("NotImplementedError", s,
+                             "a warp shuffle inside the arguments of another");
+  int nc = out->w.n;
+  int64_t *tid = tvm_ffi_calloc((size_t)n + 1, sizeof(int64_t)), most = 0;
+  tir_value* vals = tvm_ffi_calloc((size_t)(n * nc) + 1, sizeof(tir_value));
+  int64_t* ints = tvm_ffi_calloc((size_t)(n * nc * 4) + 1, sizeof(int64_t));
+  out->results = tvm_ffi_calloc((size_t)(n * nc) + 1, sizeof(tir_value));
+  int rc = tid && vals && ints && out->results ? TIR_OK : TIR_ERROR;
+  for (int64_t k = 0; k < n && rc == TIR_OK; ++k) {
+    tid[k] = ctx_tid(st, cs[k]);
+    most = tid[k] > most ? tid[k] : most;
+  }
+  int64_t* pos = rc == TIR_OK ? tvm_ffi_malloc((size_t)(most + 1) * sizeof(int64_t)) : NULL;
+  if (rc == TIR_OK && !pos) rc = TIR_ERROR;
+  for (int64_t t = 0; rc == TIR_OK && t <= most; ++t) pos[t] = -1;
+  for (int64_t k = 0; k < n && rc == TIR_OK; ++k) {
+    if (tid[k] < 0 || pos[tid[k]] >= 0) {
+      rc = tvm_tir__raise_at("NotImplementedError", s,
+                             "warp calls where two contexts have one thread index (a virtual "
+                             "thread launch around them)");
+    } else {
+      pos[tid[k]] = k;
+    }
+  }
+  /* the operands, per context */
+  for (int64_t k = 0; k < n && rc == TIR_OK; ++k) {
+    for (int j = 0; j < nc && rc == TIR_OK; ++j) {
+      const tvm_tir_call_obj* c = out->w.calls[j];
+      if (tvm_tir_is_builtin(c->op, TVM_TIR_BUILTIN_tvm_warp_activemask)) continue;
+      if (tvm_tir_array_size(c->args) != 5) {
+        rc = tvm_tir__raise_at("ValueError", c, "%s takes (mask, value, lane, width, warp_size)",
+                               warp_op_name(c));
+        break;
+      }
+      rc = eval_in(st, cs[k], call_arg(c, 1), &vals[k * nc + j]);
+      for (int a = 0; a < 4 && rc == TIR_OK; ++a) {
+        tir_value v;
+        rc = eval_in(st, cs[k], call_arg(c, a == 0 ? 0 : a + 1), &v);
+        ints[(k * nc + j) * 4 + a] = v.lane[0].i;
+      }
+    }
+  }
+  for (int64_t k = 0; k < n && rc == TIR_OK; ++k) {
+    int64_t lane = tid[k] % 32, base = tid[k] - lane;
+    for (int j = 0; j < nc && rc == TIR_OK; ++j) {
+      const tvm_tir_call_obj* c = out->w.calls[j];
+      tir_value* res = &out->results[k * nc + j];
+      if (tvm_tir_is_builtin(c->op, TVM_TIR_BUILTIN_tvm_warp_activemask)) {
+        int64_t m = 0;
+        for (int64_t l = 0; l < 32; ++l)
+          if (base + l <= most && pos[base + l] >= 0) m |= (int64_t)1 << l;
+        tvm_tir__value_int(res, c->expr.dtype, m);
+        continue;
+      }
+      const int64_t* a = &ints[(k * nc + j) * 4];
+      uint32_t mask = (uint32_t)a[0];
+      int64_t d = a[1], w = a[2], src;
+      if (a[3] != 32) {
+        rc = tvm_tir__raise_at("ValueError", c, "%s: warp_size %lld (an NVIDIA warp has 32 threads)",
+                               warp_op_name(c), (long long)a[3]);
+        break;
+      }
+      if (w < 1 || w > 32 || (w & (w - 1))) {
+        rc = tvm_tir__raise_at("ValueError", c, "%s: width %lld is not a power of two from 1 to 32",
+                               warp_op_name(c), (long long)w);
+        break;
+      }
+      int64_t sub = lane / w * w;
+      if (tvm_tir_is_builtin(c->op, TVM_TIR_BUILTIN_tvm_warp_shuffle)) {
+        src = sub + ((d % w) + w) % w;
+      } else if (tvm_tir_is_builtin(c->op, TVM_TIR_BUILTIN_tvm_warp_shuffle_down)) {
+        src = lane + d;
+        if (d < 0 || src >= sub + w) src = lane;
+      } else {
+        src = lane - d;
+        if (d < 0 || src < sub) src = lane;
+      }
+      if (!((mask >> lane) & 1u) || !((mask >> src) & 1u)) {
+        rc = tvm_tir__raise_at("RuntimeError", c,
+                               "%s: thread %lld (lane %lld) reads lane %lld with mask 0x%08x, "
+                               "which does not hold both (undefined on a GPU)",
+                               warp_op_name(c), (long long)tid[k], (long long)lane,
+                               (long long)src, mask);
+        break;
+      }
+      int64_t t = base + src;
+      if (t > most || pos[t] < 0) {
+        rc = tvm_tir__raise_at("RuntimeError", c,
+                               "%s: thread %lld reads lane %lld of its warp, whose thread is not "
+                               "running this statement (inactive or not launched: undefined on "
+                               "a GPU)",
+                               warp_op_name(c), (long long)tid[k], (long long)src);
+        break;
+      }
+      *res = vals[pos[t] * nc + j];
+    }
+  }
+  tvm_ffi_free(tid);
+  tvm_ffi_free(vals);
+  tvm_ffi_free(ints);
+  tvm_ffi_free(pos);
+  out->view = (tir_warp_results){out->w.calls, nc, out->results, 0};
+  return rc;
+}
+
+/* A statement whose expressions hold warp calls: their results for every context first, then
+ * the statement for each context in turn with them. */
+static int ls_warp_leaf(ls_state* st, const void* s, ls_ctx** cs, int64_t n) {
+  warp_prep p;
+  int rc = warp_prepare(st, s, s, cs, n, &p);
+  for (int64_t k = 0; k < n && rc == TIR_OK; ++k) {
+    p.view.ctx = k;
+    st->in->warp = &p.view;
+    rc = exec_in(st, cs[k], s);
+    st->in->warp = NULL;
+  }
+  tvm_ffi_free(p.results);
+  return rc;
+}
+
 
 static int not_uniform(const void* s, const char* what) {
   return tvm_tir__raise_at("RuntimeError", s,
@@ -284,7 +662,16 @@ static int ls_launch(ls_state* st, const void* s, ls_ctx** cs, int64_t n, bool c
     }
   }
   /* Every context runs the body when they all run it: the group stays complete. */
-  if (rc == TIR_OK) rc = lockstep(st, body, kp, made, complete);
+  if (rc == TIR_OK && st->num_launches == LS_MAX_LAUNCHES)
+    rc = tvm_tir__raise_at("NotImplementedError", s, "more than %d nested thread launches",
+                           LS_MAX_LAUNCHES);
+  if (rc == TIR_OK) {
+    int64_t most = 0;
+    for (int64_t k = 0; k < n; ++k) most = exts[k] > most ? exts[k] : most;
+    st->launches[st->num_launches++] = (ls_launch_rec){var, axis, most};
+    rc = lockstep(st, body, kp, made, complete);
+    st->num_launches--;
+  }
   for (int64_t k = 0; k < made; ++k) tvm_ffi_free(kids[k].vars);
   tvm_ffi_free(kids);
   tvm_ffi_free(kp);
@@ -425,11 +812,17 @@ static int ls_let(ls_state* st, const tvm_tir_let_stmt_obj* l, ls_ctx** cs, int6
   int64_t* marks = marks_of(cs, n);
   if (!marks) return TIR_ERROR;
   int rc = TIR_OK;
+  warp_prep p = {0};
+  if (has_warp_call(l->value)) rc = warp_prepare(st, l, l->value, cs, n, &p);
   for (int64_t k = 0; k < n && rc == TIR_OK; ++k) {
     tir_value v;
+    p.view.ctx = k;
+    st->in->warp = p.results ? &p.view : NULL;
     rc = eval_in(st, cs[k], l->value, &v);
+    st->in->warp = NULL;
     if (rc == TIR_OK) rc = bind_in(st, cs[k], l->var, &v);
   }
+  tvm_ffi_free(p.results);
   if (rc == TIR_OK) rc = lockstep(st, l->body, cs, n, complete);
   pop_all(cs, n, marks);
   tvm_ffi_free(marks);
@@ -453,14 +846,28 @@ static int ls_assert(ls_state* st, const tvm_tir_assert_stmt_obj* a, ls_ctx** cs
   return lockstep(st, a->body, cs, n, complete);
 }
 
-/* An opaque block (no iteration variables, init or match_buffers) around a barrier. */
+/* A reduce_scope attribute names the reducer of the allreduce inside; others are transparent. */
+static int ls_attr(ls_state* st, const tvm_tir_attr_stmt_obj* a, ls_ctx** cs, int64_t n,
+                   bool complete) {
+  const void* node = tvm_ffi_any_is_object(&a->node) ? a->node.v_obj : NULL;
+  if (strcmp(tvm_ffi_str_cstr(a->attr_key), "reduce_scope") != 0 ||
+      tvm_tir_kind_of(node) != TVM_TIR_KIND_CommReducer)
+    return lockstep(st, a->body, cs, n, complete);
+  const tvm_tir_comm_reducer_obj* saved = st->reducer;
+  st->reducer = node;
+  int rc = lockstep(st, a->body, cs, n, complete);
+  st->reducer = saved;
+  return rc;
+}
+
+/* A block (no init or match_buffers) around a barrier: its iteration variables bound per
+ * context. */
 static int ls_block(ls_state* st, const tvm_tir_sblock_realize_obj* r, ls_ctx** cs, int64_t n,
                     bool complete) {
   const tvm_tir_sblock_obj* b = r->block;
-  if (tvm_tir_array_size(r->iter_values) || b->init || tvm_tir_array_size(b->match_buffers)) {
+  if (b->init || tvm_tir_array_size(b->match_buffers)) {
     return tvm_tir__raise_at("NotImplementedError", r,
-                             "a barrier inside a block with iteration variables, init or "
-                             "match_buffers");
+                             "a barrier inside a block with init or match_buffers");
   }
   if (r->predicate) {
     int64_t p = 1;
@@ -470,6 +877,17 @@ static int ls_block(ls_state* st, const tvm_tir_sblock_realize_obj* r, ls_ctx** 
   int64_t regions = st->in->num_regions, *marks = marks_of(cs, n);
   if (!marks) return TIR_ERROR;
   int rc = TIR_OK;
+  /* iteration variables: bound per context to its iter_values (upstream's cross-thread
+   * reduction blocks hold the allreduce) */
+  int64_t niv = tvm_tir_array_size(r->iter_values);
+  for (int64_t k = 0; k < n && rc == TIR_OK; ++k) {
+    for (int64_t i = 0; i < niv && rc == TIR_OK; ++i) {
+      const tvm_tir_iter_var_obj* iv = tvm_tir_array_at(b->iter_vars, i);
+      tir_value v;
+      rc = eval_in(st, cs[k], tvm_tir_array_at(r->iter_values, i), &v);
+      if (rc == TIR_OK) rc = bind_in(st, cs[k], iv->var, &v);
+    }
+  }
   for (int64_t k = 0; k < tvm_tir_array_size(b->alloc_buffers) && rc == TIR_OK; ++k) {
     const tvm_tir_buffer_obj* buf = tvm_tir_array_at(b->alloc_buffers, k);
     rc = ls_alloc(st, cs, n, tvm_tir_buffer_scope(buf), buf->data, buf, -1, NULL);
@@ -491,7 +909,10 @@ static int lockstep(ls_state* st, const void* s, ls_ctx** cs, int64_t n, bool co
   }
   if (tvm_tir__launch_tag(s, NULL)) return ls_launch(st, s, cs, n, complete);
   switch (tvm_tir_kind_of(s)) {
+    case TVM_TIR_KIND_BufferStore: return ls_warp_leaf(st, s, cs, n);
     case TVM_TIR_KIND_Evaluate: /* the barrier: every context has arrived */
+      if (allreduce_call(s)) return ls_allreduce(st, s, allreduce_call(s), cs, n, complete);
+      if (!tvm_tir__stmt_is_barrier(s)) return ls_warp_leaf(st, s, cs, n);
       if (!complete) {
         return tvm_tir__raise_at("RuntimeError", s,
                                  "a barrier reached by only some of the GPU threads of its "
@@ -505,7 +926,7 @@ static int lockstep(ls_state* st, const void* s, ls_ctx** cs, int64_t n, bool co
         TRY(lockstep(st, tvm_tir_array_at(seq, k), cs, n, complete));
       return TIR_OK;
     }
-    case TVM_TIR_KIND_AttrStmt: return lockstep(st, ((const tvm_tir_attr_stmt_obj*)s)->body, cs, n, complete);
+    case TVM_TIR_KIND_AttrStmt: return ls_attr(st, s, cs, n, complete);
     case TVM_TIR_KIND_LetStmt: return ls_let(st, s, cs, n, complete);
     case TVM_TIR_KIND_AssertStmt: return ls_assert(st, s, cs, n, complete);
     case TVM_TIR_KIND_Allocate: return ls_allocate(st, s, cs, n, complete);

@@ -123,7 +123,18 @@ typedef struct {
    * placed exactly (interp_gpu.c). */
   int64_t serial_threads;
   struct tir_gpu_memo* gpu_memo; /* which statements hold a barrier (interp_gpu.c) */
+  /* The results of the warp calls of the statement that contexts of a lockstep region are
+   * running (interp_gpu.c): a tvm_warp_shuffle* / tvm_warp_activemask Call among calls[]
+   * evaluates to results[ctx * ncalls + j]; NULL outside such a statement. */
+  const struct tir_warp_results* warp;
 } tir_interp;
+
+typedef struct tir_warp_results {
+  const void* const* calls;
+  int ncalls;
+  const tir_value* results;
+  int64_t ctx;
+} tir_warp_results;
 
 /* ---- Variables, memory, buffers (interp_memory.c) ----------------------------------------- */
 /* Variables of the current frame; a scope is popped by restoring its mark. */
@@ -154,6 +165,8 @@ int tvm_tir__define_field(tir_interp* in, const tvm_tir_expr_obj* e, int64_t act
 int tvm_tir__push_region(tir_interp* in, char* base, int64_t nbytes, bool owned);
 void tvm_tir__pop_regions(tir_interp* in, int64_t mark);
 int tvm_tir__alloc_region(tir_interp* in, const char* name, int64_t nbytes, char** out);
+/* Whether [addr, addr + nbytes) lies in a live region. */
+bool tvm_tir__in_live_region(tir_interp* in, const void* addr, int64_t nbytes);
 
 /* Compact row-major strides of a shape (ValueError naming buf for a negative or huge shape). */
 int tvm_tir__compact_strides(const tvm_tir_buffer_obj* buf, const int64_t* shape, int64_t ndim,
@@ -203,6 +216,8 @@ int tvm_tir__has_barrier(tir_interp* in, const void* s, bool* out);
 /* Run a thread launch (a thread_extent / virtual_thread AttrStmt or a thread-bound For) whose
  * body holds a barrier, its iterations in lockstep phases. */
 int tvm_tir__exec_lockstep(tir_interp* in, const tvm_tir_stmt_obj* launch);
+/* Whether call is tir.tvm_warp_shuffle / _up / _down or tir.tvm_warp_activemask. */
+bool tvm_tir__is_warp_call(const void* call);
 /* Release the run's GPU state. */
 void tvm_tir__gpu_free(tir_interp* in);
 

@@ -152,7 +152,8 @@ int64_t tvm_tir_interp_memory_limit(void) {
   return (int64_t)pages / 2 * (int64_t)page_size;
 }
 
-static bool in_live_region(tir_interp* in, uintptr_t addr, int64_t nbytes) {
+bool tvm_tir__in_live_region(tir_interp* in, const void* p, int64_t nbytes) {
+  uintptr_t addr = (uintptr_t)p;
   for (int64_t k = in->num_regions - 1; k >= 0; --k) {
     uintptr_t base = (uintptr_t)in->regions[k].base;
     uint64_t size = (uint64_t)in->regions[k].nbytes;
@@ -317,7 +318,7 @@ int tvm_tir__element_addr(tir_interp* in, const tvm_tir_buffer_obj* buf, const i
                              tvm_tir_buffer_name(buf), tvm_tir_var_name(buf->data));
   }
   uintptr_t addr = (uintptr_t)data->lane[0].p + (uintptr_t)byte_offset;
-  if (overflow || !data->lane[0].p || !in_live_region(in, addr, size)) {
+  if (overflow || !data->lane[0].p || !tvm_tir__in_live_region(in, (const void*)addr, size)) {
     return index_error(buf, idx, NULL, n, " addresses memory outside every live allocation");
   }
   *out = (char*)addr;

@@ -20,9 +20,11 @@
  * the host can evaluate, too) are laid out one after another in the kernel's dynamic shared
  * memory, each at a 16-byte aligned offset: the Allocate gets the annotation
  * "tir.dyn_shared_offset" (bytes) and the kernel the attribute "tir.dyn_shared_bytes" (the
- * total, int64). Host code outside the kernels may not touch buffer memory (a BufferLoad,
- * BufferStore or Allocate there is a ValueError: it would run on the host over device
- * memory). A function without thread launches, and a device kernel (calling_conv 2), is left
+ * total, int64). First, an Allocate of a non-global scope in host code whose buffer only one
+ * kernel uses (upstream's cross-thread reductions allocate their "local" result at the root)
+ * moves, with its DeclBuffers, to the top of that kernel's outermost launch. Host code outside
+ * the kernels may not touch buffer memory (a BufferLoad, BufferStore or Allocate there is a
+ * ValueError: it would run on the host over device memory). A function without thread launches, and a device kernel (calling_conv 2), is left
  * as it is.
  *
  * The interpreter runs the result: the host's call of the kernel GlobalVar runs the kernel's
@@ -423,6 +425,119 @@ static void* host_memory(tvm_tir_mutator* m, const void* node) {
       tvm_tir_kind_of(node) == TVM_TIR_KIND_Allocate ? "allocates" : "accesses buffer");
 }
 
+/* ---- Host allocations used by one kernel move into it -------------------------------------- */
+/* An Allocate in host code of a non-global scope (upstream's cross-thread reductions allocate
+ * their "local" result buffer at the function's root) whose buffer only one kernel uses moves,
+ * with the DeclBuffers of it directly under it, to the top of that kernel's outermost launch:
+ * where a GPU can hold it. Anything else stays (and is the error below). */
+typedef struct {
+  tvm_tir_mutator m;
+  const tvm_tir_var_obj* var;
+  int users;          /* kernels using var */
+  bool host_use;      /* var used outside kernels */
+  const void* wrap;   /* the Allocate (and DeclBuffers) to rebuild inside the kernel */
+} sink_ctx;
+
+static int var_fn(const void* obj, void* ctx) { return obj == ctx ? 1 : 0; }
+
+static bool mentions(const void* s, const void* var) {
+  return s && tvm_tir__walk(s, false, var_fn, (void*)var) == 1;
+}
+
+static void* sink_launch(tvm_tir_mutator* m, const void* node) {
+  sink_ctx* c = (sink_ctx*)m;
+  if (!tvm_tir__launch_tag(node, NULL)) return tvm_tir_mutate_children(m, node);
+  if (!mentions(node, c->var)) return tvm_tir_ref((void*)node);
+  if (tvm_tir_kind_of(node) != TVM_TIR_KIND_AttrStmt) c->users += 100; /* a loop: not moved */
+  if (++c->users > 1) return tvm_tir_ref((void*)node);
+  const tvm_tir_attr_stmt_obj* a = node;
+  /* rebuild the Allocate / DeclBuffer chain around the launch's body */
+  const void* chain[8];
+  int n = 0;
+  for (const void* w = c->wrap; n < 8; ++n) {
+    chain[n] = w;
+    if (tvm_tir_kind_of(w) == TVM_TIR_KIND_Allocate) {
+      const void* b = ((const tvm_tir_allocate_obj*)w)->body;
+      if (tvm_tir_kind_of(b) != TVM_TIR_KIND_DeclBuffer ||
+          ((const tvm_tir_decl_buffer_obj*)b)->buffer->data != c->var)
+        break;
+      w = b;
+    } else {
+      const void* b = ((const tvm_tir_decl_buffer_obj*)w)->body;
+      if (tvm_tir_kind_of(b) != TVM_TIR_KIND_DeclBuffer ||
+          ((const tvm_tir_decl_buffer_obj*)b)->buffer->data != c->var)
+        break;
+      w = b;
+    }
+  }
+  void* body = tvm_tir_ref(a->body);
+  for (int k = n < 8 ? n : 7; k >= 0 && body; --k) {
+    if (tvm_tir_kind_of(chain[k]) == TVM_TIR_KIND_Allocate) {
+      const tvm_tir_allocate_obj* al = chain[k];
+      void* nb = tvm_tir_allocate_new(al->buffer_var, al->dtype, al->extents, al->condition,
+                                      body, al->annotations);
+      tvm_ffi_release(body);
+      body = nb;
+    } else {
+      body = tvm_tir_decl_buffer_take(tvm_tir_ref(((const tvm_tir_decl_buffer_obj*)chain[k])->buffer), body);
+    }
+  }
+  if (!body) return NULL;
+  const void* nd = tvm_ffi_any_is_object(&a->node) ? a->node.v_obj : NULL;
+  return tvm_tir_attr_take(nd ? tvm_tir_ref((void*)nd) : NULL, tvm_ffi_str_cstr(a->attr_key),
+                           tvm_tir_ref(a->value), body);
+}
+
+static void* flag_var(tvm_tir_mutator* m, const void* node) {
+  sink_ctx* c = (sink_ctx*)m;
+  if (node == (const void*)c->var) c->host_use = true;
+  return tvm_tir_ref((void*)node);
+}
+
+/* Kernels are not entered: only host-level allocations move. */
+static void* skip_launch(tvm_tir_mutator* m, const void* node) {
+  if (tvm_tir__launch_tag(node, NULL)) return tvm_tir_ref((void*)node);
+  return tvm_tir_mutate_children(m, node);
+}
+
+static void* sink_alloc(tvm_tir_mutator* m, const void* node) {
+  const tvm_tir_allocate_obj* a = node;
+  const char* scope = tvm_tir_pointer_type_scope(a->buffer_var->type_annotation);
+  void* r = tvm_tir_mutate_children(m, node); /* inner host allocations first */
+  if (!r || !scope || !scope[0] || strcmp(scope, "global") == 0) return r;
+  const tvm_tir_allocate_obj* ra = r;
+  /* the statement under the Allocate and its DeclBuffers of the same buffer */
+  const void* inner = ra->body;
+  while (tvm_tir_kind_of(inner) == TVM_TIR_KIND_DeclBuffer &&
+         ((const tvm_tir_decl_buffer_obj*)inner)->buffer->data == ra->buffer_var)
+    inner = ((const tvm_tir_decl_buffer_obj*)inner)->body;
+  sink_ctx c = {.var = ra->buffer_var, .wrap = ra};
+  c.m.pre[TVM_TIR_KIND_AttrStmt] = sink_launch;
+  c.m.pre[TVM_TIR_KIND_For] = sink_launch;
+  void* moved = tvm_tir_mutate(&c.m, inner);
+  if (!moved) {
+    tvm_ffi_release(r);
+    return NULL;
+  }
+  if (c.users != 1) { /* unused by kernels, or shared by several: leave it */
+    tvm_ffi_release(moved);
+    return r;
+  }
+  /* a host use (outside every launch) keeps it where it was (and is the error below) */
+  sink_ctx h = {.var = ra->buffer_var};
+  h.m.pre[TVM_TIR_KIND_AttrStmt] = skip_launch;
+  h.m.pre[TVM_TIR_KIND_For] = skip_launch;
+  h.m.pre[TVM_TIR_KIND_Var] = flag_var;
+  void* same = tvm_tir_mutate(&h.m, inner);
+  tvm_ffi_release(same);
+  if (!same || h.host_use) {
+    tvm_ffi_release(moved);
+    return same ? r : (tvm_ffi_release(r), NULL);
+  }
+  tvm_ffi_release(r);
+  return moved;
+}
+
 static _Thread_local split_ctx* t_split;
 
 static void* run(const tvm_tir_prim_func_obj* f) {
@@ -434,7 +549,14 @@ static void* run(const tvm_tir_prim_func_obj* f) {
   c->m.pre[TVM_TIR_KIND_AttrStmt] = split_launch;
   c->m.pre[TVM_TIR_KIND_For] = split_launch;
   int64_t before = c->kernels.n;
-  tvm_tir_stmt_obj* body = tvm_tir_mutate(&c->m, f->body);
+  tvm_tir_mutator sink = {0};
+  sink.pre[TVM_TIR_KIND_Allocate] = sink_alloc;
+  sink.pre[TVM_TIR_KIND_AttrStmt] = skip_launch;
+  sink.pre[TVM_TIR_KIND_For] = skip_launch;
+  tvm_tir_stmt_obj* sunk = tvm_tir_mutate(&sink, f->body);
+  if (!sunk) return NULL;
+  tvm_tir_stmt_obj* body = tvm_tir_mutate(&c->m, sunk);
+  tvm_ffi_release(sunk);
   if (!body) return NULL;
   if (c->kernels.n > before) { /* the host part: no memory of its own */
     tvm_tir_mutator h = {0};

@@ -29,6 +29,10 @@
  *   runtime.TVMTensorCreateView(tensor, shape, dtype, relative_byte_offset) -> a view of the
  *                                        compact tensor's bytes from its offset plus the relative
  *                                        one (R.memory.view; ValueError past the tensor's bytes)
+ *   cuda_time_launches(device_id, fn, repeat) -> float   (device_cuda.c) the milliseconds
+ *                                        between two CUDA events recorded on the device's
+ *                                        stream around `repeat` calls of fn() (which launches
+ *                                        on that stream), after waiting for the second
  *
  * and upstream's runtime functions of Relax operators (relax.run.*, registered by its Python
  * package; here part of the runtime, so that a compiled model needs no Python):
@@ -72,6 +76,7 @@
   X(tensor_to_shape, "vm.builtin.tensor_to_shape", runtime)                  \
   X(ensure_zero_offset, "vm.builtin.ensure_zero_offset", runtime)            \
   X(tensor_create_view, "runtime.TVMTensorCreateView", runtime)             \
+  X(cuda_time_launches, "vm.builtin.cuda_time_launches", cuda)               \
   X(shape_to_tensor, "relax.run.shape_to_tensor", runtime)                   \
   X(print, "relax.run.print", runtime)                                       \
   X(assert_op, "relax.run.assert_op", runtime)

@@ -15,6 +15,7 @@ typedef unsigned long long CUdeviceptr;
 typedef void* CUstream;
 typedef void* CUmodule;
 typedef void* CUfunction;
+typedef void* CUevent;
 
 #define CUDA_MAX_DEVICES 64
 /* CUdevice_attribute / CUfunction_attribute values used here. */
@@ -45,6 +46,11 @@ enum {
   X(LaunchKernel, "cuLaunchKernel",                                                        \
     (CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,      \
      CUstream, void**, void**))                                                            \
+  X(EventCreate, "cuEventCreate", (CUevent*, unsigned))                                   \
+  X(EventRecord, "cuEventRecord", (CUevent, CUstream))                                     \
+  X(EventSynchronize, "cuEventSynchronize", (CUevent))                                     \
+  X(EventElapsedTime, "cuEventElapsedTime", (float*, CUevent, CUevent))                    \
+  X(EventDestroy, "cuEventDestroy_v2", (CUevent))                                          \
   X(GetErrorName, "cuGetErrorName", (CUresult, const char**))                              \
   X(GetErrorString, "cuGetErrorString", (CUresult, const char**))
 

@@ -13,6 +13,7 @@
 
 #include <tvm-private/vm.h>
 
+#include "builtin_list.h"
 #include "cuda_driver.h"
 
 static struct {
@@ -180,5 +181,45 @@ int tvm_vm__cuda_compute_capability(int device_id, int* major, int* minor) {
   if (rc == 0)
     rc = cu_check(g_cu.api.DeviceGetAttribute(minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, d),
                   "cuDeviceGetAttribute");
+  return rc;
+}
+
+/* vm.builtin.cuda_time_launches(device_id, fn, repeat): CUDA events recorded on the device's
+ * stream (TVMFFIEnvGetStream) before and after `repeat` calls of fn(), the second waited for;
+ * the milliseconds between them (cuEventElapsedTime), a float. Events are destroyed on every
+ * path; a driver error is raised with its name. */
+int tvm_vm__builtin_cuda_time_launches(void* self, const TVMFFIAny* args, int32_t n,
+                                       TVMFFIAny* rv) {
+  (void)self;
+  const char* fname = "vm.builtin.cuda_time_launches";
+  int64_t id, repeat;
+  if (!tvm_ffi_check_num_args(fname, n, 3) || !tvm_ffi_arg_int(fname, args, 0, &id) ||
+      !tvm_ffi_arg_int(fname, args, 2, &repeat)) {
+    return -1;
+  }
+  if (args[1].type_index != kTVMFFIFunction)
+    return tvm_ffi_raise("TypeError", "%s: argument 1 must be a Function", fname);
+  if (id < 0 || id >= CUDA_MAX_DEVICES || repeat < 1)
+    return tvm_ffi_raise("ValueError", "%s: bad device %lld or repeat %lld", fname, (long long)id,
+                         (long long)repeat);
+  DLDevice dev = {kDLCUDA, (int32_t)id};
+  if (set_context(dev) != 0) return -1;
+  CUstream s = (CUstream)TVMFFIEnvGetStream(kDLCUDA, dev.device_id);
+  CUevent ev[2] = {NULL, NULL};
+  int rc = cu_check(g_cu.api.EventCreate(&ev[0], 0), "cuEventCreate");
+  if (rc == 0) rc = cu_check(g_cu.api.EventCreate(&ev[1], 0), "cuEventCreate");
+  if (rc == 0) rc = cu_check(g_cu.api.EventRecord(ev[0], s), "cuEventRecord");
+  for (int64_t r = 0; rc == 0 && r < repeat; ++r) {
+    TVMFFIAny out = tvm_ffi_any_none();
+    rc = tvm_ffi_function_call(args[1].v_obj, NULL, 0, &out);
+    tvm_ffi_any_release(&out);
+  }
+  if (rc == 0) rc = cu_check(g_cu.api.EventRecord(ev[1], s), "cuEventRecord");
+  if (rc == 0) rc = cu_check(g_cu.api.EventSynchronize(ev[1]), "cuEventSynchronize");
+  float ms = 0;
+  if (rc == 0) rc = cu_check(g_cu.api.EventElapsedTime(&ms, ev[0], ev[1]), "cuEventElapsedTime");
+  for (int k = 0; k < 2; ++k)
+    if (ev[k]) g_cu.api.EventDestroy(ev[k]);
+  if (rc == 0) *rv = tvm_ffi_any_float(ms);
   return rc;
 }

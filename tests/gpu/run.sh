@@ -5,7 +5,8 @@
 #   2. runs every GPU test: the kernels of tests/gpu/kernels on the GPU against the interpreter
 #      (gpu_launch_real), the VM on a CUDA device (vm_cuda), and the rest of tests/gpu and the
 #      CUDA module tests
-#   3. runs each kernel through `tvmc run --target cuda` (checked against the interpreter, timed)
+#   3. runs each kernel through `tvmc run --target cuda` (checked against the interpreter, timed
+#      with CUDA events), the allreduce / warp-shuffle / vthread kernels included
 #   4. prints the benchmark table of bench/cuda_bench (add at 1 GiB against the copy bandwidth,
 #      a shared-memory tiled matmul, a softmax)
 # Exit status: 0 when everything passed, 1 otherwise, 77 when there is no GPU to run on.
@@ -45,6 +46,12 @@ run "$k/matmul_tiled.py" --shape n=1024
 run "$k/matmul_sched.py"
 run "$k/transpose.py" --shape m=2048 --shape n=4096
 run "$k/softmax.py" --shape m=8192
+run "$k/row_sum_allreduce.py" --shape m=4096
+run "$k/softmax_warp.py" --shape m=8192
+run "$k/col_sum_tree.py" --shape n=4096
+run "$k/row_argmax.py" --shape m=4096
+run "$k/matmul_vthread.py"
+run "$k/row_sum_upstream.py"
 echo "== bench/cuda_bench"
 "$build/bench/cuda_bench" || failed=1
 [ $failed -eq 0 ] && echo "all GPU checks passed" || echo "some GPU checks FAILED"

@@ -154,6 +154,15 @@ static const ptx_case kPtx[] = {
     {"softmax.py", "softmax_kernel", 3, 16, 1, ".maxntid 128, 1, 1", "ex2.approx"},
     /* break / continue: branches out of and back into the row loop, no barrier */
     {"row_scan.py", "row_scan_kernel", 2, 0, 0, ".maxntid 32, 1, 1", "setp.gt.f32"},
+    /* tvm_thread_allreduce: warp + shared partials + warp; warp shuffles only (with groups,
+     * two values); a shared tree */
+    {"row_sum_allreduce.py", "row_sum_allreduce_kernel", 3, 2, 1, ".maxntid 128, 1, 1", "shfl.sync.down.b32"},
+    {"softmax_warp.py", "softmax_warp_kernel", 3, 0, 0, ".maxntid 32, 4, 1", "shfl.sync.idx.b32"},
+    {"row_argmax.py", "row_argmax_kernel", 3, 0, 0, ".maxntid 32, 1, 1", "activemask.b32"},
+    {"col_sum_tree.py", "col_sum_tree_kernel", 3, 7, 1, ".maxntid 16, 24, 1", "ld.shared.f32"},
+    {"row_sum_upstream.py", "row_sum_upstream_kernel", 2, 2, 1, ".maxntid 128, 1, 1", "shfl.sync.idx.b32"},
+    /* virtual threads injected: serial code, the tiles in shared memory */
+    {"matmul_vthread.py", "matmul_vthread_kernel", 3, 2, 2, ".maxntid 16, 8, 1", "fma.rn.f32"},
 };
 
 TEST(ptx_of_every_kernel) {
@@ -300,15 +309,65 @@ TEST(refused) {
   EXPECT_PTX_ERROR(HEAD AB "    for tx in T.thread_binding(2048, thread=\"threadIdx.x\"):\n"
                            "        B[tx % 64] = A[tx % 64]\n",
                    "ValueError", "2048 x 1 x 1 threads per block: CUDA allows at most 1024");
+  /* a virtual thread whose barrier cannot be split out exactly */
   EXPECT_PTX_ERROR(HEAD AB "    for v in T.thread_binding(2, thread=\"vthread.x\"):\n"
                            "        for tx in T.thread_binding(32, thread=\"threadIdx.x\"):\n"
+                           "            if v == 0:\n"
+                           "                T.tvm_storage_sync(\"shared\")\n"
                            "            B[v * 32 + tx] = A[v * 32 + tx]\n",
-                   "NotImplementedError", "virtual threads (vthread.x)");
+                   "NotImplementedError", "depends on the virtual thread cannot be split exactly");
+}
+
+/* The shuffles of the allreduce kernels: shfl.sync.down per step and value, shfl.sync.idx per
+ * broadcast, the mask from activemask; the tree has none. */
+TEST(ptx_warp_shuffles) {
+  static const struct {
+    const char* file;
+    int down, idx, activemask;
+  } k[] = {
+      {"softmax_warp.py", 10, 2, 2},
+      {"row_argmax.py", 10, 2, 1},
+      {"row_sum_allreduce.py", 7, 1, 1},
+      {"col_sum_tree.py", 0, 0, 0},
+  };
+  for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); ++i) {
+    char* ptx = ptx_of(k[i].file, "cuda -arch=sm_80");
+    if (!ptx) continue;
+    int down = count(ptx, "shfl.sync.down.b32"), idx = count(ptx, "shfl.sync.idx.b32");
+    int am = count(ptx, "activemask.b32");
+    if (down != k[i].down || idx != k[i].idx || am != k[i].activemask) {
+      fprintf(stderr, "%s: %d shfl.sync.down, %d shfl.sync.idx, %d activemask\n", k[i].file, down,
+              idx, am);
+      g_test_failed_checks++;
+    }
+    /* width 32, the whole warp: c = 0x1f */
+    if (k[i].down) CHECK(strstr(ptx, ", 31, ") != NULL);
+    free(ptx);
+  }
+  /* every shuffle form and type: up with a sub-warp width (c = (32 - 8) << 8 = 6144), idx with
+   * width 16 (c = 4127), a 64-bit value as two halves, a 16-bit one widened */
+  char* ptx = ptx_text_(__LINE__,
+                        HEAD "def s(A: T.Buffer((64,), \"float64\"), B: T.Buffer((64,), \"float16\"), C: T.Buffer((64,), \"int32\")):\n"
+                             "    for tx in T.thread_binding(64, thread=\"threadIdx.x\"):\n"
+                             "        A[tx] = T.tvm_warp_shuffle_up(T.uint32(4294967295), A[tx], 1, 8, 32)\n"
+                             "        B[tx] = T.tvm_warp_shuffle(T.uint32(4294967295), B[tx], 3, 16, 32)\n"
+                             "        C[tx] = T.tvm_warp_shuffle_down(T.tvm_warp_activemask(), C[tx], 2, 32, 32)\n",
+                        "cuda -arch=sm_80");
+  CHECK(ptx != NULL);
+  if (ptx) {
+    CHECK_EQ_INT(count(ptx, "shfl.sync.up.b32"), 2);
+    CHECK_EQ_INT(count(ptx, "shfl.sync.idx.b32"), 1);
+    CHECK_EQ_INT(count(ptx, "shfl.sync.down.b32"), 1);
+    CHECK(strstr(ptx, "6144") && strstr(ptx, "4127"));
+    PTXAS(ptx, "s", "sm_80");
+    free(ptx);
+  }
 }
 
 int main(void) {
   RUN(targets);
   RUN(ptx_of_every_kernel);
+  RUN(ptx_warp_shuffles);
   RUN(float16_and_math);
   RUN(dynamic_shared_memory);
   RUN(refused);

@@ -16,6 +16,7 @@ typedef struct {
   int64_t dims[3][2];
   void (*ref)(gpu_buf* b);
   double tol;
+  double stage_tol; /* 0: every lowering stage gives the same bits; else within this */
 } kernel_case;
 
 static void ref_add(gpu_buf* b) { gpu_ref_add(b[0].data, b[1].data, b[2].data, b[0].n); }
@@ -37,6 +38,25 @@ static void ref_row_scan(gpu_buf* b) {
     b[1].data[r] = s;
   }
 }
+
+static void ref_col_sum(gpu_buf* b) {
+  int64_t n = b[0].shape[1];
+  for (int64_t j = 0; j < n; ++j) {
+    double s = 0;
+    for (int64_t i = 0; i < 24; ++i) s += b[0].data[i * n + j];
+    b[1].data[j] = (float)s;
+  }
+}
+static void ref_argmax(gpu_buf* b) {
+  for (int64_t r = 0; r < b[0].shape[0]; ++r) {
+    int64_t best = 0;
+    for (int64_t j = 1; j < 32; ++j)
+      if (b[0].data[r * 32 + j] > b[0].data[r * 32 + best]) best = j;
+    b[1].data[r] = (float)best;
+  }
+}
+
+static void ref_row_sum128(gpu_buf* b) { gpu_ref_row_sum(b[0].data, b[1].data, 128, 128); }
 
 static const kernel_case kCases[] = {
     {"add.py", "add", 3, 1, {1, 1, 1}, {{1000}, {1000}, {1000}}, ref_add, 0},
@@ -60,6 +80,23 @@ static const kernel_case kCases[] = {
     {"transpose.py", "transpose", 2, 1, {2, 2}, {{37, 21}, {21, 37}}, ref_transpose, 0},
     {"softmax.py", "softmax", 2, 1, {2, 2}, {{5, 256}, {5, 256}}, ref_softmax, 1e-6},
     {"row_scan.py", "row_scan", 2, 1, {2, 1}, {{64, 32}, {64}}, ref_row_scan, 0},
+    /* tvm_thread_allreduce: two-stage (warp + shared + warp), warp only with groups, a shared
+     * tree over a non-lowest axis of 24 threads, and a two-value reducer */
+    {"row_sum_allreduce.py", "row_sum_allreduce", 2, 1, {2, 1}, {{6, 256}, {6}}, ref_row_sum, 1e-5, 1e-5},
+    {"softmax_warp.py", "softmax_warp", 2, 1, {2, 2}, {{8, 256}, {8, 256}}, ref_softmax, 1e-6, 1e-6},
+    {"col_sum_tree.py", "col_sum_tree", 2, 1, {2, 1}, {{24, 48}, {48}}, ref_col_sum, 1e-5, 1e-5},
+    {"row_argmax.py", "row_argmax", 2, 1, {2, 1}, {{64, 32}, {64}}, ref_argmax, 0, 0},
+    /* upstream's form: a block around the allreduce, the result buffer at the root */
+    {"row_sum_upstream.py", "row_sum_upstream", 2, 1, {2, 1}, {{128, 128}, {128}}, ref_row_sum128, 1e-5, 1e-5},
+    /* a virtual thread holding barriers */
+    {"matmul_vthread.py",
+     "matmul_vthread",
+     3,
+     1,
+     {2, 2, 2},
+     {{64, 64}, {64, 64}, {64, 64}},
+     ref_matmul,
+     1e-5},
 };
 
 /* Run function `name` of ir on fresh buffers (inputs from seed 7); b receives them. */
@@ -80,16 +117,20 @@ static void free_bufs(const kernel_case* c, gpu_buf* b) {
 
 /* The stages of one kernel: parsed, lowered, then each GPU pass. */
 static void check_case(const kernel_case* c) {
-  void* st[5] = {NULL};
-  const char* names[5] = {"parsed", "tvm_tir_lower", "lower_thread_bindings", "thread_sync",
-                          "split_host_device"};
+  enum { NS = 7 };
+  void* st[NS] = {NULL};
+  const char* names[NS] = {"parsed",      "tvm_tir_lower",          "lower_thread_bindings",
+                           "inject_virtual_thread", "thread_sync", "lower_thread_allreduce",
+                           "split_host_device"};
   st[0] = gpu_parse(c->file);
   if (!st[0]) return;
   st[1] = tvm_tir_lower(st[0], NULL);
   st[2] = st[1] ? tvm_tir_transform_lower_thread_bindings(st[1]) : NULL;
-  st[3] = st[2] ? tvm_tir_transform_thread_sync(st[2]) : NULL;
-  st[4] = st[3] ? tvm_tir_transform_split_host_device(st[3]) : NULL;
-  if (!st[4]) gpu_fail_(__LINE__, c->file);
+  st[3] = st[2] ? tvm_tir_transform_inject_virtual_thread(st[2]) : NULL;
+  st[4] = st[3] ? tvm_tir_transform_thread_sync(st[3]) : NULL;
+  st[5] = st[4] ? tvm_tir_transform_lower_thread_allreduce(st[4]) : NULL;
+  st[6] = st[5] ? tvm_tir_transform_split_host_device(st[5]) : NULL;
+  if (!st[NS - 1]) gpu_fail_(__LINE__, c->file);
   gpu_buf first[3], ref[3];
   if (run_case(c, st[0], first) != 0) {
     gpu_fail_(__LINE__, c->file);
@@ -105,14 +146,15 @@ static void check_case(const kernel_case* c) {
         fprintf(stderr, "%s: the interpreter differs from the C reference\n", c->file);
     }
     free_bufs(c, ref);
-    for (int s = 1; s < 5 && st[s]; ++s) {
+    for (int s = 1; s < NS && st[s]; ++s) {
       gpu_buf b[3];
       if (run_case(c, st[s], b) != 0) {
         fprintf(stderr, "%s after %s:\n", c->file, names[s]);
         gpu_fail_(__LINE__, "interpreter run failed");
       } else {
         for (int k = c->nbuf - c->nout; k < c->nbuf; ++k)
-          if (memcmp(b[k].data, first[k].data, (size_t)b[k].n * 4) != 0) {
+          if (c->stage_tol > 0 ? gpu_close(b[k].data, first[k].data, b[k].n, c->stage_tol) != 0
+                               : memcmp(b[k].data, first[k].data, (size_t)b[k].n * 4) != 0) {
             fprintf(stderr, "%s: the result changes after %s\n", c->file, names[s]);
             g_test_failed_checks++;
           }
@@ -121,7 +163,7 @@ static void check_case(const kernel_case* c) {
     }
   }
   free_bufs(c, first);
-  for (int s = 0; s < 5; ++s) tvm_ffi_release(st[s]);
+  for (int s = 0; s < NS; ++s) tvm_ffi_release(st[s]);
 }
 
 TEST(kernels_against_c_and_every_stage) {
@@ -523,6 +565,306 @@ TEST(split_dyn_shared) {
   tvm_ffi_release(m);
 }
 
+
+/* ---- Warp shuffles and allreduce in the interpreter ----------------------------------------- */
+/* Each thread of two warps reads its partners: shuffle_down by 3 in segments of 16 (its own value
+ * past the segment), shuffle of lane 5 of each segment of 8, shuffle_up by 2 (its own value below
+ * lane 2), activemask of the even threads. A[i] = i + 1. */
+TEST(warp_shuffles_read_the_partner_lane) {
+  void* f = parse_text(KERNEL_HEAD
+                       "    for tx in T.thread_binding(64, thread=\"threadIdx.x\"):\n"
+                       "        B[tx] = T.tvm_warp_shuffle_down(T.uint32(4294967295), A[tx], 3, 16, 32)"
+                       " + T.tvm_warp_shuffle(T.uint32(4294967295), A[tx], 5, 8, 32) * T.float32(100)"
+                       " + T.tvm_warp_shuffle_up(T.uint32(4294967295), A[tx], 2, 32, 32) * T.float32(10000)\n"
+                       "        if tx % 2 == 0:\n"
+                       "            m: T.uint32 = T.tvm_warp_activemask()\n"
+                       "            A[tx] = T.Cast(\"float32\", m & T.uint32(255))\n");
+  float out[64];
+  gpu_buf a, b;
+  gpu_buf_init(&a, 1, 64, 0, NULL);
+  gpu_buf_init(&b, 1, 64, 0, NULL);
+  for (int64_t i = 0; i < 64; ++i) a.data[i] = (float)(i + 1);
+  TVMFFIAny args[2] = {gpu_arg(&a), gpu_arg(&b)};
+  if (f && tvm_tir_interp_run(f, NULL, args, 2, NULL) == 0) {
+    memcpy(out, b.data, sizeof(out));
+    for (int i = 0; i < 64; ++i) {
+      int lane = i % 32, base = i - lane;
+      int down = lane + 3 < lane / 16 * 16 + 16 ? lane + 3 : lane;
+      int idx = lane / 8 * 8 + 5;
+      int up = lane >= 2 ? lane - 2 : lane;
+      float want = (float)(base + down + 1) + (float)(base + idx + 1) * 100 + (float)(base + up + 1) * 10000;
+      if (out[i] != want) {
+        fprintf(stderr, "thread %d: %g, want %g\n", i, out[i], want);
+        g_test_failed_checks++;
+      }
+      CHECK(i % 2 ? a.data[i] == (float)(i + 1) : a.data[i] == 85.0f); /* 0x55 */
+    }
+  } else if (f) {
+    gpu_fail_(__LINE__, "run");
+  }
+  gpu_buf_free(&a);
+  gpu_buf_free(&b);
+  tvm_ffi_release(f);
+}
+
+#define ALLREDUCE_SUM(value, cond, result, vars)                                            \
+  "with T.attr(T.comm_reducer(lambda x, y: x + y, [T.float32(0)]), \"reduce_scope\", "      \
+  "T.reinterpret(\"handle\", T.uint64(0))):\n"                                              \
+  "                T.tvm_thread_allreduce(T.uint32(1), " value ", " cond ", " result ", " vars ")\n"
+
+/* Allreduce groups: over threadIdx.x within each threadIdx.y row, with a condition. */
+TEST(allreduce_groups_and_condition) {
+  void* f = parse_text(KERNEL_HEAD
+                       "    for ty in T.thread_binding(4, thread=\"threadIdx.y\"):\n"
+                       "        for tx in T.thread_binding(16, thread=\"threadIdx.x\"):\n"
+                       "            r = T.decl_buffer((1,), \"float32\", scope=\"local\")\n"
+                       "            " ALLREDUCE_SUM("A[ty * 16 + tx]", "tx % 3 != 0", "r.data", "tx")
+                       "            B[ty * 16 + tx] = r[0]\n");
+  float out[64];
+  if (f && run_ab(f, 64, out) == 0) {
+    for (int i = 0; i < 64; ++i) {
+      float want = 0;
+      for (int t = 0; t < 16; ++t)
+        if (t % 3 != 0) want += (float)(i / 16 * 16 + t + 1);
+      CHECK(out[i] == want);
+    }
+    /* the lowered forms give the same: a warp reduction of width 16 */
+    void* low = tvm_tir_transform_lower_thread_allreduce(f);
+    CHECK(low != NULL);
+    float out2[64];
+    if (low && run_ab(low, 64, out2) == 0) {
+      CHECK(memcmp(out, out2, sizeof(out)) == 0);
+    } else {
+      gpu_fail_(__LINE__, "lowered run");
+    }
+    tvm_ffi_release(low);
+  } else if (f) {
+    gpu_fail_(__LINE__, "run");
+  }
+  tvm_ffi_release(f);
+}
+
+/* A condition guarding a load that would be out of bounds where it is false: the value is not
+ * evaluated there, before lowering and after (two-stage over 64 threads). */
+TEST(allreduce_condition_guards_the_value) {
+  void* f = parse_text(KERNEL_HEAD
+                       "    for tx in T.thread_binding(64, thread=\"threadIdx.x\"):\n"
+                       "        r = T.decl_buffer((1,), \"float32\", scope=\"local\")\n"
+                       "        " ALLREDUCE_SUM("A[tx + 40]", "tx < 24", "r.data", "tx")
+                       "        B[tx] = r[0]\n");
+  void* low = f ? tvm_tir_transform_lower_thread_allreduce(f) : NULL;
+  float want = 0, out[64];
+  for (int t = 0; t < 24; ++t) want += (float)(t + 41);
+  for (int k = 0; k < 2; ++k) {
+    void* ir = k ? low : f;
+    if (ir && run_ab(ir, 64, out) == 0) {
+      for (int i = 0; i < 64; ++i) CHECK(out[i] == want);
+    } else {
+      gpu_fail_(__LINE__, k ? "lowered run" : "run");
+    }
+  }
+  tvm_ffi_release(low);
+  tvm_ffi_release(f);
+}
+
+TEST(warp_and_allreduce_errors) {
+  /* a shuffle reading a lane whose thread does not run it */
+  EXPECT_RUN_ERROR(KERNEL_HEAD
+                   "    for tx in T.thread_binding(64, thread=\"threadIdx.x\"):\n"
+                   "        if tx < 16:\n"
+                   "            B[tx] = T.tvm_warp_shuffle_down(T.uint32(4294967295), A[tx], 8, 32, 32)\n",
+                   "RuntimeError", "not running this statement");
+  /* a lane outside the mask */
+  EXPECT_RUN_ERROR(KERNEL_HEAD
+                   "    for tx in T.thread_binding(64, thread=\"threadIdx.x\"):\n"
+                   "        B[tx] = T.tvm_warp_shuffle(T.uint32(1), A[tx], 1, 32, 32)\n",
+                   "RuntimeError", "mask");
+  EXPECT_RUN_ERROR(KERNEL_HEAD
+                   "    for tx in T.thread_binding(64, thread=\"threadIdx.x\"):\n"
+                   "        B[tx] = T.tvm_warp_shuffle(T.uint32(4294967295), A[tx], 1, 12, 32)\n",
+                   "ValueError", "width 12");
+  /* outside every thread launch */
+  EXPECT_RUN_ERROR(KERNEL_HEAD
+                   "    B[0] = T.tvm_warp_shuffle(T.uint32(4294967295), A[0], 1, 32, 32)\n",
+                   "NotImplementedError", "cannot run the threads of a warp together");
+  /* allreduce without its reducer, under a divergent branch, over a serial loop variable */
+  EXPECT_RUN_ERROR(KERNEL_HEAD
+                   "    for tx in T.thread_binding(64, thread=\"threadIdx.x\"):\n"
+                   "        r = T.decl_buffer((1,), \"float32\", scope=\"local\")\n"
+                   "        T.tvm_thread_allreduce(T.uint32(1), A[tx], T.bool(True), r.data, tx)\n"
+                   "        B[tx] = r[0]\n",
+                   "ValueError", "reduce_scope");
+  EXPECT_RUN_ERROR(KERNEL_HEAD
+                   "    for tx in T.thread_binding(64, thread=\"threadIdx.x\"):\n"
+                   "        r = T.decl_buffer((1,), \"float32\", scope=\"local\")\n"
+                   "        if tx < 8:\n"
+                   "            " ALLREDUCE_SUM("A[tx]", "T.bool(True)", "r.data", "tx")
+                   "        B[tx] = r[0]\n",
+                   "RuntimeError", "only some of the GPU threads");
+  EXPECT_RUN_ERROR(KERNEL_HEAD
+                   "    for tx in T.thread_binding(64, thread=\"threadIdx.x\"):\n"
+                   "        r = T.decl_buffer((1,), \"float32\", scope=\"local\")\n"
+                   "        for i in range(2):\n"
+                   "            " ALLREDUCE_SUM("A[tx]", "T.bool(True)", "r.data", "i")
+                   "        B[tx] = r[0]\n",
+                   "ValueError", "not a thread variable");
+}
+
+/* The three lowered forms, by what they hold; and the pass's errors. */
+typedef struct {
+  int shuffles, activemask, barriers, shared;
+} ar_counts;
+
+static int count_ar(tvm_tir_visitor* v, const void* node) {
+  ar_counts* c = v->ctx;
+  if (tvm_tir_kind_of(node) == TVM_TIR_KIND_Call) {
+    const void* op = ((const tvm_tir_call_obj*)node)->op;
+    if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_tvm_warp_shuffle) ||
+        tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_tvm_warp_shuffle_down))
+      c->shuffles++;
+    if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_tvm_warp_activemask)) c->activemask++;
+    if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_tvm_storage_sync)) c->barriers++;
+  }
+  if (tvm_tir_kind_of(node) == TVM_TIR_KIND_Allocate) {
+    const char* sc = tvm_tir_pointer_type_scope(((const tvm_tir_allocate_obj*)node)->buffer_var->type_annotation);
+    if (sc && strcmp(sc, "shared") == 0) c->shared++;
+  }
+  return TVM_TIR_VISIT_CONTINUE;
+}
+
+static ar_counts lowered_counts(const char* file) {
+  ar_counts c = {0};
+  void* f = gpu_parse(file);
+  void* l = f ? tvm_tir_lower(f, NULL) : NULL;
+  void* b = l ? tvm_tir_transform_lower_thread_bindings(l) : NULL;
+  void* r = b ? tvm_tir_transform_lower_thread_allreduce(b) : NULL;
+  if (!r) {
+    gpu_fail_(__LINE__, file);
+  } else {
+    tvm_tir_visitor v = {0};
+    v.ctx = &c;
+    v.pre_default = count_ar;
+    tvm_tir_visit(&v, gpu_func(r)->body);
+    tvm_tir_visitor_free(&v);
+  }
+  tvm_ffi_release(f);
+  tvm_ffi_release(l);
+  tvm_ffi_release(b);
+  tvm_ffi_release(r);
+  return c;
+}
+
+TEST(lower_thread_allreduce_forms) {
+  /* warp: two reductions of 5 shuffle-down steps and a broadcast, no barrier or shared memory */
+  ar_counts w = lowered_counts("softmax_warp.py");
+  CHECK(w.shuffles == 12 && w.activemask == 2 && w.barriers == 0 && w.shared == 0);
+  /* two values shuffled together */
+  ar_counts a = lowered_counts("row_argmax.py");
+  CHECK(a.shuffles == 12 && a.barriers == 0 && a.shared == 0);
+  /* two-stage: 5 steps, the partials, 2 steps over 4 warps, a broadcast; two barriers */
+  ar_counts t = lowered_counts("row_sum_allreduce.py");
+  CHECK(t.shuffles == 8 && t.barriers == 2 && t.shared == 1);
+  /* tree over 24 threads: a barrier after the writes, after each of 5 steps, after the read */
+  ar_counts tr = lowered_counts("col_sum_tree.py");
+  CHECK(tr.shuffles == 0 && tr.barriers == 7 && tr.shared == 1);
+  /* errors: no reducer; a symbolic thread extent */
+  void* f = parse_text(KERNEL_HEAD
+                       "    for tx in T.thread_binding(64, thread=\"threadIdx.x\"):\n"
+                       "        r = T.decl_buffer((1,), \"float32\", scope=\"local\")\n"
+                       "        T.tvm_thread_allreduce(T.uint32(1), A[tx], T.bool(True), r.data, tx)\n"
+                       "        B[tx] = r[0]\n");
+  void* b = f ? tvm_tir_transform_lower_thread_bindings(f) : NULL;
+  CHECK(b && !tvm_tir_transform_lower_thread_allreduce(b));
+  void* e = tvm_ffi_error_take();
+  CHECK(e && strstr(tvm_ffi_error_message(e), "reduce_scope"));
+  tvm_ffi_release(e);
+  tvm_ffi_release(b);
+  tvm_ffi_release(f);
+  f = parse_text("from tvm.script import tirx as T\n"
+                 "@T.prim_func\n"
+                 "def k(a: T.handle, b: T.handle):\n"
+                 "    n = T.int32()\n"
+                 "    A = T.match_buffer(a, (n,), \"float32\")\n"
+                 "    B = T.match_buffer(b, (1,), \"float32\")\n"
+                 "    for tx in T.thread_binding(n, thread=\"threadIdx.x\"):\n"
+                 "        r = T.decl_buffer((1,), \"float32\", scope=\"local\")\n"
+                 "        " ALLREDUCE_SUM("A[tx]", "T.bool(True)", "r.data", "tx")
+                 "        B[0] = r[0]\n");
+  b = f ? tvm_tir_transform_lower_thread_bindings(f) : NULL;
+  CHECK(b && !tvm_tir_transform_lower_thread_allreduce(b));
+  e = tvm_ffi_error_take();
+  CHECK(e && strcmp(tvm_ffi_error_kind(e), "NotImplementedError") == 0 &&
+        strstr(tvm_ffi_error_message(e), "non-constant extent"));
+  tvm_ffi_release(e);
+  tvm_ffi_release(b);
+  tvm_ffi_release(f);
+}
+
+static int count_vthreads(tvm_tir_visitor* v, const void* node) {
+  if (tvm_tir_kind_of(node) == TVM_TIR_KIND_AttrStmt &&
+      strcmp(tvm_ffi_str_cstr(((const tvm_tir_attr_stmt_obj*)node)->attr_key), "virtual_thread") == 0)
+    ++*(int*)v->ctx;
+  return TVM_TIR_VISIT_CONTINUE;
+}
+
+/* inject_virtual_thread: a virtual thread without a barrier becomes a serial loop, one with a
+ * barrier is split (a local allocation one per virtual thread); both run as before. What cannot
+ * be split exactly is an error. */
+TEST(inject_virtual_thread) {
+  static const char* const ok[] = {
+      KERNEL_HEAD "    for v in T.thread_binding(2, thread=\"vthread.x\"):\n"
+                  "        for tx in T.thread_binding(32, thread=\"threadIdx.x\"):\n"
+                  "            B[v * 32 + tx] = A[v * 32 + tx] * T.float32(3)\n",
+      /* each virtual thread keeps its own accumulator across the barrier */
+      KERNEL_HEAD "    sh = T.decl_buffer((64,), \"float32\", scope=\"shared\")\n"
+                  "    for v in T.thread_binding(2, thread=\"vthread.x\"):\n"
+                  "        for tx in T.thread_binding(32, thread=\"threadIdx.x\"):\n"
+                  "            acc = T.decl_buffer((2,), \"float32\", scope=\"local\")\n"
+                  "            acc[1] = A[v * 32 + tx]\n"
+                  "            sh[v * 32 + tx] = acc[1] * T.float32(2)\n"
+                  "            T.tvm_storage_sync(\"shared\")\n"
+                  "            B[v * 32 + tx] = sh[63 - v * 32 - tx] + acc[1]\n",
+  };
+  for (int k = 0; k < 2; ++k) {
+    void* f = parse_text(ok[k]);
+    void* l = f ? tvm_tir_lower(f, NULL) : NULL;
+    void* b = l ? tvm_tir_transform_lower_thread_bindings(l) : NULL;
+    void* g = b ? tvm_tir_transform_inject_virtual_thread(b) : NULL;
+    float want[64], got[64];
+    if (!g || run_ab(b, 64, want) != 0 || run_ab(g, 64, got) != 0) {
+      gpu_fail_(__LINE__, "inject_virtual_thread");
+    } else {
+      CHECK(memcmp(want, got, sizeof(want)) == 0);
+      int n = 0;
+      tvm_tir_visitor v = {0};
+      v.pre_default = count_vthreads;
+      v.ctx = &n;
+      tvm_tir_visit(&v, g);
+      tvm_tir_visitor_free(&v);
+      CHECK_EQ_INT(n, 0);
+      for (int i = 0; i < 64; ++i)
+        CHECK(k == 0 ? want[i] == 3.0f * (float)(i + 1) : want[i] == 2.0f * (float)(64 - i) + (float)(i + 1));
+    }
+    tvm_ffi_release(f);
+    tvm_ffi_release(b);
+    tvm_ffi_release(l);
+    tvm_ffi_release(g);
+  }
+  void* f = parse_text(KERNEL_HEAD "    for v in T.thread_binding(2, thread=\"vthread.x\"):\n"
+                                   "        for tx in T.thread_binding(32, thread=\"threadIdx.x\"):\n"
+                                   "            for i in range(v + 1):\n"
+                                   "                T.tvm_storage_sync(\"shared\")\n"
+                                   "            B[v * 32 + tx] = A[v * 32 + tx]\n");
+  void* b = f ? tvm_tir_transform_lower_thread_bindings(f) : NULL;
+  CHECK(b && !tvm_tir_transform_inject_virtual_thread(b));
+  void* e = tvm_ffi_error_take();
+  CHECK(e && strcmp(tvm_ffi_error_kind(e), "NotImplementedError") == 0 &&
+        strstr(tvm_ffi_error_message(e), "a barrier under a loop that depends on the virtual thread"));
+  tvm_ffi_release(e);
+  tvm_ffi_release(b);
+  tvm_ffi_release(f);
+}
+
 int main(void) {
   RUN(kernels_against_c_and_every_stage);
   RUN(barrier_runs_threads_in_lockstep);
@@ -534,5 +876,11 @@ int main(void) {
   RUN(lower_thread_bindings);
   RUN(split_host_device);
   RUN(split_dyn_shared);
+  RUN(warp_shuffles_read_the_partner_lane);
+  RUN(allreduce_groups_and_condition);
+  RUN(allreduce_condition_guards_the_value);
+  RUN(warp_and_allreduce_errors);
+  RUN(lower_thread_allreduce_forms);
+  RUN(inject_virtual_thread);
   return test_summary();
 }

@@ -299,6 +299,12 @@ static const gpu_case kGpu[] = {
     {"matmul_sched.py", "matmul_sched", 3, {2, 2, 2}, {{64, 64}, {64, 64}, {64, 64}}, 1e-4},
     {"transpose.py", "transpose", 2, {2, 2}, {{333, 517}, {517, 333}}, 0},
     {"softmax.py", "softmax", 2, {2, 2}, {{200, 256}, {200, 256}}, 1e-5},
+    {"row_sum_allreduce.py", "row_sum_allreduce", 2, {2, 1}, {{300, 256}, {300}}, 1e-5},
+    {"softmax_warp.py", "softmax_warp", 2, {2, 2}, {{200, 256}, {200, 256}}, 1e-5},
+    {"col_sum_tree.py", "col_sum_tree", 2, {2, 1}, {{24, 512}, {512}}, 1e-5},
+    {"row_argmax.py", "row_argmax", 2, {2, 1}, {{300, 32}, {300}}, 0},
+    {"row_sum_upstream.py", "row_sum_upstream", 2, {2, 1}, {{128, 128}, {128}}, 1e-5},
+    {"matmul_vthread.py", "matmul_vthread", 3, {2, 2, 2}, {{64, 64}, {64, 64}, {64, 64}}, 1e-4},
 };
 
 TEST(on_the_gpu) {

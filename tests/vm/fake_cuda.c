@@ -113,6 +113,8 @@ CUresult cuGetErrorName(CUresult r, const char** s) {
     case 218: *s = "CUDA_ERROR_INVALID_PTX"; return 0;
     case 500: *s = "CUDA_ERROR_NOT_FOUND"; return 0;
     case 719: *s = "CUDA_ERROR_LAUNCH_FAILED"; return 0;
+    case 400: *s = "CUDA_ERROR_INVALID_HANDLE"; return 0;
+    case 600: *s = "CUDA_ERROR_NOT_READY"; return 0;
     default: *s = NULL; return 1;
   }
 }
@@ -182,5 +184,60 @@ CUresult cuLaunchKernel(void* fn, unsigned gx, unsigned gy, unsigned gz, unsigne
   for (int k = 0; k < g_nparams; ++k) memcpy(&g_params[k], params[k], 8);
   snprintf(g_launched, sizeof(g_launched), "%s", f->name);
   g_launches++;
+  return 0;
+}
+
+/* Events: an event remembers the launch count when it was recorded; the time between two is
+ * 0.25 ms per launch in between (a made-up clock the tests can check). Synchronizing or
+ * measuring an event never recorded is CUDA_ERROR_NOT_READY (600), as the driver says for a
+ * pending one; fake_cuda_fail_event(code) makes the next cuEventElapsedTime return code. */
+typedef struct {
+  int recorded, launches;
+} fake_event;
+static int g_events_live, g_events_recorded, g_fail_event;
+
+int fake_cuda_events_live(void) { return g_events_live; }
+int fake_cuda_events_recorded(void) { return g_events_recorded; }
+void fake_cuda_fail_event(int code) { g_fail_event = code; }
+
+CUresult cuEventCreate(void** ev, unsigned flags) {
+  fake_event* e = calloc(1, sizeof(fake_event));
+  if (!e || flags > 15) {
+    free(e);
+    return 1;
+  }
+  g_events_live++;
+  *ev = e;
+  return 0;
+}
+CUresult cuEventRecord(void* ev, void* stream) {
+  (void)stream;
+  fake_event* e = ev;
+  if (!e) return 400; /* CUDA_ERROR_INVALID_HANDLE */
+  e->recorded = 1;
+  e->launches = g_launches;
+  g_events_recorded++;
+  return 0;
+}
+CUresult cuEventSynchronize(void* ev) {
+  fake_event* e = ev;
+  return !e ? 400 : e->recorded ? 0 : 600;
+}
+CUresult cuEventElapsedTime(float* ms, void* a, void* b) {
+  fake_event *x = a, *y = b;
+  if (g_fail_event) {
+    int code = g_fail_event;
+    g_fail_event = 0;
+    return code;
+  }
+  if (!x || !y || !ms) return 400;
+  if (!x->recorded || !y->recorded) return 600;
+  *ms = 0.25f * (float)(y->launches - x->launches);
+  return 0;
+}
+CUresult cuEventDestroy_v2(void* ev) {
+  if (!ev) return 400;
+  free(ev);
+  g_events_live--;
   return 0;
 }

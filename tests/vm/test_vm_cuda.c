@@ -168,6 +168,67 @@ TEST(cuda_fake_driver_counters) {
   dlclose(lib);
 }
 
+/* vm.builtin.cuda_time_launches: events around `repeat` calls of a closure; with the fake
+ * driver, 0.25 ms per kernel launch between the events (none here), the events destroyed on
+ * every path, driver and closure errors raised. */
+static int g_calls;
+static int count_call(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* rv) {
+  (void)self;
+  (void)args;
+  (void)n;
+  *rv = tvm_ffi_any_none();
+  return ++g_calls > 100 ? tvm_ffi_raise("ValueError", "closure failed on purpose") : 0;
+}
+
+static int time_calls(void* fn, int64_t repeat, double* ms) {
+  TVMFFIAny a[3] = {tvm_ffi_any_int(0), tvm_ffi_any_obj(fn), tvm_ffi_any_int(repeat)};
+  TVMFFIAny out = tvm_ffi_any_none();
+  int rc = tvm_ffi_global_call("vm.builtin.cuda_time_launches", a, 3, &out);
+  if (rc == 0) {
+    CHECK(out.type_index == kTVMFFIFloat);
+    *ms = out.v_float64;
+  }
+  return rc;
+}
+
+TEST(cuda_event_timing) {
+  void* fn = tvm_ffi_function_new(NULL, count_call, NULL);
+  double ms = -1;
+  g_calls = 0;
+  CHECK(time_calls(fn, 5, &ms) == 0);
+  CHECK_EQ_INT(g_calls, 5);
+  CHECK(ms >= 0);
+  CHECK(time_calls(fn, 0, &ms) != 0);
+  CHECK_RAISED("ValueError", "bad device 0 or repeat 0");
+  TVMFFIAny bad[3] = {tvm_ffi_any_int(0), tvm_ffi_any_int(1), tvm_ffi_any_int(1)};
+  TVMFFIAny out = tvm_ffi_any_none();
+  CHECK(tvm_ffi_global_call("vm.builtin.cuda_time_launches", bad, 3, &out) != 0);
+  CHECK_RAISED("TypeError", "argument 1 must be a Function");
+  g_calls = 100; /* the next call fails: raised, nothing timed */
+  CHECK(time_calls(fn, 3, &ms) != 0);
+  CHECK_RAISED("ValueError", "closure failed on purpose");
+  if (strcmp(g_mode, "fake") == 0) {
+    void* lib = dlopen(getenv("TVM_VM_LIBCUDA"), RTLD_NOW | RTLD_NOLOAD);
+    void (*fail_event)(int) = lib ? (void (*)(int))dlsym(lib, "fake_cuda_fail_event") : NULL;
+    int (*live)(void) = lib ? (int (*)(void))dlsym(lib, "fake_cuda_events_live") : NULL;
+    int (*recorded)(void) = lib ? (int (*)(void))dlsym(lib, "fake_cuda_events_recorded") : NULL;
+    CHECK(fail_event && live && recorded);
+    if (fail_event && live && recorded) {
+      CHECK(ms == 0.0 || ms == -1); /* no kernel launched between the events */
+      int before = recorded();
+      g_calls = 0;
+      CHECK(time_calls(fn, 2, &ms) == 0 && ms == 0.0);
+      CHECK_EQ_INT(recorded() - before, 2);
+      fail_event(719);
+      CHECK(time_calls(fn, 2, &ms) != 0);
+      CHECK_RAISED("RuntimeError", "CUDA: cuEventElapsedTime failed: CUDA_ERROR_LAUNCH_FAILED (719)");
+      CHECK_EQ_INT(live(), 0); /* every event destroyed, on every path */
+    }
+    if (lib) dlclose(lib);
+  }
+  tvm_ffi_release(fn);
+}
+
 TEST(cuda_missing_driver) {
   tvm_vm_executable* e = build_fib();
   DLDevice cuda = {kDLCUDA, 0};
@@ -193,6 +254,7 @@ int main(int argc, char** argv) {
   if (strcmp(g_mode, "real") == 0) unsetenv("TVM_VM_LIBCUDA");
   RUN(cuda_device);
   if (g_skipped) return 77;
+  RUN(cuda_event_timing);
   if (strcmp(g_mode, "fake") == 0) RUN(cuda_fake_driver_counters);
   return test_summary();
 }

@@ -73,18 +73,30 @@
  *                      AttrStmt(IterVar(v, [0, extent), thread index, T), "thread_extent"
  *                      (vthread: "virtual_thread"), extent, body[loop var -> v + min]); an
  *                      unknown or missing tag is a ValueError.
+ *  g1b. inject_virtual_thread  virtual_thread launches -> serial loops of the thread (a body
+ *                      without barriers), or split at its barriers (each statement in its own
+ *                      loop over the virtual threads, the barrier once, uniform loops/ifs and
+ *                      threadIdx launches kept around the split, local allocations made one per
+ *                      virtual thread); NotImplementedError where that is not exact.
  *  g2. thread_sync     inside a kernel, outside its threadIdx launches: a
  *                      T.tvm_storage_sync("shared") between two statements of a sequence when
  *                      the later one reads what the earlier wrote or writes what it read or
  *                      wrote (buffers not of "local" scope), and at the end of a loop body
  *                      that writes memory it also accesses: the barriers a GPU needs for the
  *                      sibling thread loops to behave as the loops they are.
- *  g3. split_host_device  each kernel (an outermost thread launch) -> a device PrimFunc
+ *  g3. lower_thread_allreduce  T.tvm_thread_allreduce (under its reduce_scope attribute) ->
+ *                      warp shuffles (reduction extent a power of two <= 32 over the lowest
+ *                      thread axes, 32-bit values), a warp reduction per warp + shared
+ *                      partials + a second warp reduction (a multiple of 32 up to 1024), or
+ *                      a shared-memory tree with barriers (anything else); thread extents
+ *                      must be constants (NotImplementedError otherwise).
+ *  g4. split_host_device  each kernel (an outermost thread launch) -> a device PrimFunc
  *                      (calling_conv 2, params = the Vars it uses and does not bind, handles
  *                      first; tir.kernel_launch_params) called from the host function in its
  *                      place; "shared.dyn" allocations laid out (tir.dyn_shared_offset /
- *                      tir.dyn_shared_bytes). Returns an IRModule. Host code touching buffer
- *                      memory is a ValueError.
+ *                      tir.dyn_shared_bytes). Returns an IRModule. A host Allocate of a
+ *                      non-global scope used by one kernel moves into it; other host code
+ *                      touching buffer memory is a ValueError.
  *
  * Each leaves the program runnable by the interpreter with the same results (thread launches
  * are loops there; barriers outside thread loops are no-ops, those inside run the loop's
@@ -115,7 +127,9 @@ void* tvm_tir_transform_bounds_check(const void* mod_or_func);
 
 /* GPU passes (see above). */
 void* tvm_tir_transform_lower_thread_bindings(const void* mod_or_func);
+void* tvm_tir_transform_inject_virtual_thread(const void* mod_or_func);
 void* tvm_tir_transform_thread_sync(const void* mod_or_func);
+void* tvm_tir_transform_lower_thread_allreduce(const void* mod_or_func);
 void* tvm_tir_transform_split_host_device(const void* mod_or_func);
 
 /* A pass of the pipeline. */
@@ -139,7 +153,9 @@ typedef struct {
 /* The GPU passes, run after TVM_TIR_LOWER_PASSES. */
 #define TVM_TIR_GPU_PASSES                                                \
   {"lower_thread_bindings", tvm_tir_transform_lower_thread_bindings},     \
+      {"inject_virtual_thread", tvm_tir_transform_inject_virtual_thread}, \
       {"thread_sync", tvm_tir_transform_thread_sync},                     \
+      {"lower_thread_allreduce", tvm_tir_transform_lower_thread_allreduce}, \
       {"split_host_device", tvm_tir_transform_split_host_device}
 
 typedef struct {
