@@ -900,6 +900,29 @@ static bool attr_true(const void* attrs, const char* key) {
   return v && (v->type_index == kTVMFFIBool || v->type_index == kTVMFFIInt) && v->v_int64 != 0;
 }
 
+/* Whether fn's FuncStructInfo is made of its parameters' struct info objects and its
+ * ret_struct_info, as the constructor makes it: then its check is implied by theirs inside the
+ * function (with only the signature's definitions in scope there, and Relax Vars as shapes
+ * checked). */
+static bool sinfo_from_signature(const tvm_relax_function_obj* fn) {
+  const tvm_relax_func_sinfo_obj* fs = (const void*)tvm_relax_sinfo_of(fn);
+  if (fs->ret != fn->ret_struct_info || !fs->params || !fn->params ||
+      tvm_ffi_type_index(fs->params) != kTVMFFIArray ||
+      tvm_ffi_type_index(fn->params) != kTVMFFIArray ||
+      tvm_ffi_seq_size(fs->params) != tvm_ffi_seq_size(fn->params)) {
+    return false;
+  }
+  for (int64_t i = 0; i < tvm_ffi_seq_size(fn->params); ++i) {
+    const TVMFFIAny* a = tvm_ffi_seq_at(fn->params, i);
+    const TVMFFIAny* b = tvm_ffi_seq_at(fs->params, i);
+    if (!tvm_ffi_any_is_object(a) || !tvm_ffi_any_is_object(b) || !tvm_relax_is_var(a->v_obj) ||
+        tvm_relax_sinfo_of(a->v_obj) != (const void*)b->v_obj) {
+      return false;
+    }
+  }
+  return true;
+}
+
 /* fn at the current path: a module's function (level 0) or a local one nested in another. */
 static int visit_function(wf* w, const tvm_relax_function_obj* fn) {
   bool force_pure = attr_true(fn->func.attrs, "relax.force_pure");
@@ -958,7 +981,8 @@ static int visit_function(wf* w, const tvm_relax_function_obj* fn) {
   w->must_be_pure = outer_pure;
   /* Its own FuncStructInfo, in the enclosing scope (last: errors inside the function are
    * reported where they are, not through the signature). */
-  return rc != 0 ? rc : use_sinfo_at(w, tvm_relax_sinfo_of(fn), "struct_info_");
+  if (rc != 0 || sinfo_from_signature(fn)) return rc;
+  return use_sinfo_at(w, tvm_relax_sinfo_of(fn), "struct_info_");
 }
 
 /* ---- Entry ----------------------------------------------------------------------------------- */
