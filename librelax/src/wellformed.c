@@ -292,9 +292,36 @@ static int check_array(wf* w, const void* arr, const char* field) {
 }
 static inline int64_t arr_size(const void* arr) { return arr ? tvm_ffi_seq_size(arr) : 0; }
 
+/* Whether every dim of values is an integer constant or a variable defined here: such dims pass
+ * use_dims, which need not build their access paths then. */
+static bool plain_dims(const wf* w, const void* values) {
+  if (!values || tvm_ffi_type_index(values) != kTVMFFIArray) return !values;
+  for (int64_t i = 0; i < tvm_ffi_seq_size(values); ++i) {
+    const TVMFFIAny* a = tvm_ffi_seq_at(values, i);
+    if (!tvm_ffi_any_is_object(a)) return false;
+    const void* d = a->v_obj;
+    tvm_tir_kind k = tvm_tir_kind_of(d);
+    if (k == TVM_TIR_KIND_IntImm) {
+      uint8_t code = tvm_tir_expr_dtype(d).code;
+      if (code != kDLInt && code != kDLUInt) return false;
+    } else if (k == TVM_TIR_KIND_Var || k == TVM_TIR_KIND_SizeVar) {
+      uint8_t code = tvm_tir_expr_dtype(d).code;
+      const fact* f = find(w, d);
+      if ((code != kDLInt && code != kDLUInt) || !f || !(f->flags & T_DEFINED) ||
+          f->level != w->level) {
+        return false;
+      }
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
 /* The dims of a ShapeStructInfo or ShapeExpr (values): each a PrimExpr whose variables are
  * defined; integer ones for a ShapeExpr (shape_expr). */
 static int use_dims(wf* w, const void* values, bool shape_expr) {
+  if (plain_dims(w, values)) return 0;
   if (push_attr(w, "values") != 0) return -1;
   int rc = check_array(w, values, "values");
   for (int64_t i = 0; rc == 0 && i < arr_size(values); ++i) {
