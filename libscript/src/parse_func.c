@@ -108,7 +108,9 @@ static bool relax_call_inferred(void* ctx, const void* call) {
 }
 
 static int by_address(const void* a, const void* b) {
-  uintptr_t x = (uintptr_t) * (const void* const*)a, y = (uintptr_t) * (const void* const*)b;
+  const void* const* pa = a;
+  const void* const* pb = b;
+  uintptr_t x = (uintptr_t)*pa, y = (uintptr_t)*pb;
   return x < y ? -1 : x > y;
 }
 

@@ -154,8 +154,8 @@ int tvm_script__relax_decl_function(script_parser* p, const ast_stmt* f, bool pu
   }
   tvm_relax_sinfo_obj* fs = ret ? tvm_relax_func_sinfo_new(sig.params, ret, pure) : NULL;
   tvm_ffi_release(ret);
-  tvm_tir_global_var_obj* gv = fs ? tvm_script_relax_decl_function(p->b, fname->u.name->text, fs)
-                                  : NULL;
+  tvm_tir_global_var_obj* gv =
+      fs ? tvm_script_relax_decl_function(p->b, fname->u.name->text, fs) : NULL;
   tvm_ffi_release(fs);
   if (!gv) {
     signature_clear(&sig);
@@ -191,7 +191,7 @@ static int relax_param(script_parser* p, const ast_stmt* f, int32_t index,
     }
   }
   tvm_relax_sinfo_obj* s = declared ? (tvm_relax_sinfo_obj*)declared
-                                     : eval_sinfo(p, a->annotation, "a parameter annotation");
+                                    : eval_sinfo(p, a->annotation, "a parameter annotation");
   if (!s) return -1;
   tvm_relax_var_obj* var = tvm_script_relax_arg(p->b, name->text, s);
   if (!declared) tvm_ffi_release(s);
@@ -212,8 +212,8 @@ static int adopt_syms(script_parser* p, const ast_stmt* f, const void* syms) {
     name.size = 0;
     tvm_ffi_strbuf_append(&name, text.data, text.size);
     tvm_tir_var_obj* var =
-        name.failed ? NULL : tvm_script_relax_bind_sym_var(p->b, tvm_ffi_strbuf_cstr(&name),
-                                                           v->v_obj);
+        name.failed ? NULL
+                    : tvm_script_relax_bind_sym_var(p->b, tvm_ffi_strbuf_cstr(&name), v->v_obj);
     if (!var) rc = tvm_script__relocate(p, &f->u.def.name->span);
     tvm_ffi_release(var);
   }
