@@ -457,8 +457,39 @@ static int use_sinfo(wf* w, const tvm_relax_sinfo_obj* s) {
   }
 }
 
+/* Whether struct info s passes use_sinfo by the plain_dims rule alone (an object, a tensor of
+ * unknown shape or of plain dims, a shape of plain dims, a tuple of such): then use_sinfo need
+ * not build its access paths. */
+static bool plain_sinfo(const wf* w, const tvm_relax_sinfo_obj* s, int depth) {
+  switch (tvm_relax_kind_of(s)) {
+    case TVM_RELAX_KIND_ObjectStructInfo:
+      return true;
+    case TVM_RELAX_KIND_TensorStructInfo: {
+      const void* shape = ((const tvm_relax_tensor_sinfo_obj*)s)->shape;
+      return !shape || (tvm_relax_kind_of(shape) == TVM_RELAX_KIND_ShapeExpr &&
+                        plain_dims(w, ((const tvm_relax_shape_expr_obj*)shape)->values));
+    }
+    case TVM_RELAX_KIND_ShapeStructInfo:
+      return plain_dims(w, ((const tvm_relax_shape_sinfo_obj*)s)->values);
+    case TVM_RELAX_KIND_TupleStructInfo: {
+      void* fields = ((const tvm_relax_tuple_sinfo_obj*)s)->fields;
+      if (depth >= 8 || !fields || tvm_ffi_type_index(fields) != kTVMFFIArray) return false;
+      for (int64_t i = 0; i < tvm_ffi_seq_size(fields); ++i) {
+        const TVMFFIAny* a = tvm_ffi_seq_at(fields, i);
+        if (!tvm_ffi_any_is_object(a) || !plain_sinfo(w, (const void*)a->v_obj, depth + 1)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    default: /* (a prim value, a FuncStructInfo: the full walk) */
+      return false;
+  }
+}
+
 /* use_sinfo of s at the current path + field. */
 static int use_sinfo_at(wf* w, const tvm_relax_sinfo_obj* s, const char* field) {
+  if (plain_sinfo(w, s, 0)) return 0;
   if (push_attr(w, field) != 0) return -1;
   int rc = use_sinfo(w, s);
   pop(w);
