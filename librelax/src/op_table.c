@@ -36,6 +36,18 @@ static struct {
   int32_t id;
 } g_by_ptr[OP_TABLE];
 
+/* Op name ("relax.add") -> op id + 1 and the name's length, open addressing. */
+static struct {
+  int32_t id;
+  uint32_t len;
+} g_by_name[OP_TABLE];
+
+static size_t name_slot(const char* name, size_t len) {
+  uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+  for (size_t i = 0; i < len; ++i) h = (h ^ (unsigned char)name[i]) * 0x100000001b3ull;
+  return (size_t)(h >> 40) & (OP_TABLE - 1);
+}
+
 static size_t ptr_slot(const void* p) {
   uint64_t x = (uint64_t)(uintptr_t)p;
   x ^= x >> 29;
@@ -82,6 +94,11 @@ int tvm_relax__init_ops(void) {
     while (g_by_ptr[h].op) h = (h + 1) & (OP_TABLE - 1);
     g_by_ptr[h].op = op;
     g_by_ptr[h].id = i + 1;
+    size_t len = strlen(info->name);
+    h = name_slot(info->name, len);
+    while (g_by_name[h].id) h = (h + 1) & (OP_TABLE - 1);
+    g_by_name[h].id = i + 1;
+    g_by_name[h].len = (uint32_t)len;
   }
   return 0;
 }
@@ -102,8 +119,9 @@ const tvm_relax_op_info* tvm_relax_op_info_of(const void* op) {
 
 const tvm_relax_op_info* tvm_relax_op_info_find(const char* name, size_t len) {
   tvm_relax__ensure_init();
-  for (int i = 0; i < TVM_RELAX_OP_COUNT; ++i) {
-    if (strlen(g_info[i].name) == len && memcmp(g_info[i].name, name, len) == 0) return &g_info[i];
+  for (size_t h = name_slot(name, len); g_by_name[h].id; h = (h + 1) & (OP_TABLE - 1)) {
+    const tvm_relax_op_info* info = &g_info[g_by_name[h].id - 1];
+    if (g_by_name[h].len == len && memcmp(info->name, name, len) == 0) return info;
   }
   return NULL;
 }

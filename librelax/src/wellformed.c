@@ -292,9 +292,36 @@ static int check_array(wf* w, const void* arr, const char* field) {
 }
 static inline int64_t arr_size(const void* arr) { return arr ? tvm_ffi_seq_size(arr) : 0; }
 
+/* Whether every dim of values is an integer constant or a variable defined here: such dims pass
+ * use_dims, which need not build their access paths then. */
+static bool plain_dims(const wf* w, const void* values) {
+  if (!values || tvm_ffi_type_index(values) != kTVMFFIArray) return !values;
+  for (int64_t i = 0; i < tvm_ffi_seq_size(values); ++i) {
+    const TVMFFIAny* a = tvm_ffi_seq_at(values, i);
+    if (!tvm_ffi_any_is_object(a)) return false;
+    const void* d = a->v_obj;
+    tvm_tir_kind k = tvm_tir_kind_of(d);
+    if (k == TVM_TIR_KIND_IntImm) {
+      uint8_t code = tvm_tir_expr_dtype(d).code;
+      if (code != kDLInt && code != kDLUInt) return false;
+    } else if (k == TVM_TIR_KIND_Var || k == TVM_TIR_KIND_SizeVar) {
+      uint8_t code = tvm_tir_expr_dtype(d).code;
+      const fact* f = find(w, d);
+      if ((code != kDLInt && code != kDLUInt) || !f || !(f->flags & T_DEFINED) ||
+          f->level != w->level) {
+        return false;
+      }
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
 /* The dims of a ShapeStructInfo or ShapeExpr (values): each a PrimExpr whose variables are
  * defined; integer ones for a ShapeExpr (shape_expr). */
 static int use_dims(wf* w, const void* values, bool shape_expr) {
+  if (plain_dims(w, values)) return 0;
   if (push_attr(w, "values") != 0) return -1;
   int rc = check_array(w, values, "values");
   for (int64_t i = 0; rc == 0 && i < arr_size(values); ++i) {
@@ -430,8 +457,39 @@ static int use_sinfo(wf* w, const tvm_relax_sinfo_obj* s) {
   }
 }
 
+/* Whether struct info s passes use_sinfo by the plain_dims rule alone (an object, a tensor of
+ * unknown shape or of plain dims, a shape of plain dims, a tuple of such): then use_sinfo need
+ * not build its access paths. */
+static bool plain_sinfo(const wf* w, const tvm_relax_sinfo_obj* s, int depth) {
+  switch (tvm_relax_kind_of(s)) {
+    case TVM_RELAX_KIND_ObjectStructInfo:
+      return true;
+    case TVM_RELAX_KIND_TensorStructInfo: {
+      const void* shape = ((const tvm_relax_tensor_sinfo_obj*)s)->shape;
+      return !shape || (tvm_relax_kind_of(shape) == TVM_RELAX_KIND_ShapeExpr &&
+                        plain_dims(w, ((const tvm_relax_shape_expr_obj*)shape)->values));
+    }
+    case TVM_RELAX_KIND_ShapeStructInfo:
+      return plain_dims(w, ((const tvm_relax_shape_sinfo_obj*)s)->values);
+    case TVM_RELAX_KIND_TupleStructInfo: {
+      void* fields = ((const tvm_relax_tuple_sinfo_obj*)s)->fields;
+      if (depth >= 8 || !fields || tvm_ffi_type_index(fields) != kTVMFFIArray) return false;
+      for (int64_t i = 0; i < tvm_ffi_seq_size(fields); ++i) {
+        const TVMFFIAny* a = tvm_ffi_seq_at(fields, i);
+        if (!tvm_ffi_any_is_object(a) || !plain_sinfo(w, (const void*)a->v_obj, depth + 1)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    default: /* (a prim value, a FuncStructInfo: the full walk) */
+      return false;
+  }
+}
+
 /* use_sinfo of s at the current path + field. */
 static int use_sinfo_at(wf* w, const tvm_relax_sinfo_obj* s, const char* field) {
+  if (plain_sinfo(w, s, 0)) return 0;
   if (push_attr(w, field) != 0) return -1;
   int rc = use_sinfo(w, s);
   pop(w);
@@ -900,6 +958,29 @@ static bool attr_true(const void* attrs, const char* key) {
   return v && (v->type_index == kTVMFFIBool || v->type_index == kTVMFFIInt) && v->v_int64 != 0;
 }
 
+/* Whether fn's FuncStructInfo is made of its parameters' struct info objects and its
+ * ret_struct_info, as the constructor makes it: then its check is implied by theirs inside the
+ * function (with only the signature's definitions in scope there, and Relax Vars as shapes
+ * checked). */
+static bool sinfo_from_signature(const tvm_relax_function_obj* fn) {
+  const tvm_relax_func_sinfo_obj* fs = (const void*)tvm_relax_sinfo_of(fn);
+  if (fs->ret != fn->ret_struct_info || !fs->params || !fn->params ||
+      tvm_ffi_type_index(fs->params) != kTVMFFIArray ||
+      tvm_ffi_type_index(fn->params) != kTVMFFIArray ||
+      tvm_ffi_seq_size(fs->params) != tvm_ffi_seq_size(fn->params)) {
+    return false;
+  }
+  for (int64_t i = 0; i < tvm_ffi_seq_size(fn->params); ++i) {
+    const TVMFFIAny* a = tvm_ffi_seq_at(fn->params, i);
+    const TVMFFIAny* b = tvm_ffi_seq_at(fs->params, i);
+    if (!tvm_ffi_any_is_object(a) || !tvm_ffi_any_is_object(b) || !tvm_relax_is_var(a->v_obj) ||
+        tvm_relax_sinfo_of(a->v_obj) != (const void*)b->v_obj) {
+      return false;
+    }
+  }
+  return true;
+}
+
 /* fn at the current path: a module's function (level 0) or a local one nested in another. */
 static int visit_function(wf* w, const tvm_relax_function_obj* fn) {
   bool force_pure = attr_true(fn->func.attrs, "relax.force_pure");
@@ -958,7 +1039,8 @@ static int visit_function(wf* w, const tvm_relax_function_obj* fn) {
   w->must_be_pure = outer_pure;
   /* Its own FuncStructInfo, in the enclosing scope (last: errors inside the function are
    * reported where they are, not through the signature). */
-  return rc != 0 ? rc : use_sinfo_at(w, tvm_relax_sinfo_of(fn), "struct_info_");
+  if (rc != 0 || sinfo_from_signature(fn)) return rc;
+  return use_sinfo_at(w, tvm_relax_sinfo_of(fn), "struct_info_");
 }
 
 /* ---- Entry ----------------------------------------------------------------------------------- */
@@ -1009,7 +1091,9 @@ static int verify_module(wf* w, const tvm_tir_ir_module_obj* mod) {
         rc = visit_function(w, e->func);
         leave(w, mark);
       }
-    } else if (rc == 0 && tvm_tir_is(e->func, TVM_TIR_KIND_PrimFunc)) {
+    } else if (rc == 0 && tvm_tir_is(e->func, TVM_TIR_KIND_PrimFunc) &&
+               !(w->opts && w->opts->prim_func_checked &&
+                 w->opts->prim_func_checked(w->opts->ctx, e->func))) {
       if (tvm_tir_verify_well_formed(e->func) != 0) {
         tvm_ffi_strbuf path = {0};
         tvm_tir_visitor_path_format(&w->path, &path);

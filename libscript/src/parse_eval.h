@@ -115,6 +115,11 @@ struct script_parser {
    * owned) and that call, for the with statement to bind after the block (parse_relax_stmt.c). */
   void* relax_outputs;
   const ast_expr* relax_output_call;
+  /* Relax: the signatures a module's declarations evaluated, in declaration order, which the
+   * definitions (in the same order) take instead of evaluating them again (parse_relax_stmt.c;
+   * tvm_script__relax_signatures_free). */
+  struct script_relax_signature* relax_sigs;
+  int32_t num_relax_sigs, cap_relax_sigs, next_relax_sig;
   script_var_table vt;
 };
 
@@ -221,5 +226,6 @@ int tvm_script__parse_relax_function(script_parser* p, const ast_stmt* fn, unsig
                                      void** out);
 int tvm_script__relax_decl_function(script_parser* p, const ast_stmt* fn, bool pure,
                                     bool bind_name);
+void tvm_script__relax_signatures_free(script_parser* p);
 
 #endif /* TVM_SCRIPT_PARSE_EVAL_H_ */

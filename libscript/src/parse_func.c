@@ -11,6 +11,7 @@
 #include <ctype.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 #include <tvm/relax/analysis.h>
 #include <tvm/script/ir_builder_relax.h>
@@ -28,13 +29,20 @@
  * (by its def) and not checked again; one that fails is left to check_module_functions, which
  * reports it in its own order, so errors are those of a check at the end. */
 typedef struct {
+  const ast_stmt* def;
+  void* func; /* (retained: the module's check at the end skips it by identity) */
+} passed_func;
+typedef struct {
   script_parser p;
   bool module_checks; /* the module being parsed checks its functions */
   /* The defs whose functions were found well-formed, in parse order (a module's functions are
    * parsed and checked in the order of its statements): inline when few. */
   int64_t num_passed, cap_passed;
-  const ast_stmt** passed;
-  const ast_stmt* passed_inline[8];
+  passed_func* passed;
+  passed_func passed_inline[8];
+  /* During the Relax check of a finished module: the passed functions by address, which that
+   * check skips (relax_func_checked). */
+  const void** checked_sorted;
 } func_parser;
 
 static func_parser* func_parser_of(script_parser* p) {
@@ -62,17 +70,18 @@ static void precheck_module_function(script_parser* p, const ast_stmt* fn, const
       tvm_tir_kind_of(func->v_obj) == TVM_TIR_KIND_PrimFunc && verify(p, func->v_obj) == 0) {
     if (fp->num_passed == fp->cap_passed) {
       int64_t cap = fp->cap_passed * 2;
-      const ast_stmt** grown = tvm_ffi_malloc((size_t)cap * sizeof(void*));
+      passed_func* grown = tvm_ffi_malloc((size_t)cap * sizeof(passed_func));
       if (!grown) { /* (not remembered: checked again at the end) */
         tvm_ffi_error_clear();
         return;
       }
-      memcpy(grown, fp->passed, (size_t)fp->num_passed * sizeof(void*));
+      memcpy(grown, fp->passed, (size_t)fp->num_passed * sizeof(passed_func));
       if (fp->passed != fp->passed_inline) tvm_ffi_free(fp->passed);
       fp->passed = grown;
       fp->cap_passed = cap;
     }
-    fp->passed[fp->num_passed++] = fn;
+    tvm_ffi_retain(func->v_obj);
+    fp->passed[fp->num_passed++] = (passed_func){fn, func->v_obj};
   }
   tvm_ffi_error_clear();
 }
@@ -81,14 +90,51 @@ static void precheck_module_function(script_parser* p, const ast_stmt* fn, const
  * first (the end's check meets the defs in the order they were remembered). */
 static bool prechecked(script_parser* p, const ast_stmt* fn, int64_t* cursor) {
   const func_parser* fp = func_parser_of(p);
-  if (*cursor < fp->num_passed && fp->passed[*cursor] == fn) {
+  if (*cursor < fp->num_passed && fp->passed[*cursor].def == fn) {
     ++*cursor;
     return true;
   }
   for (int64_t i = 0; i < fp->num_passed; ++i) {
-    if (fp->passed[i] == fn) return true;
+    if (fp->passed[i].def == fn) return true;
   }
   return false;
+}
+
+/* The options of the parser's Relax well-formedness checks: calls made by inference are not
+ * inferred again, and a module's PrimFuncs that passed precheck_module_function are not
+ * checked again. ctx: the parser. */
+static bool relax_call_inferred(void* ctx, const void* call) {
+  return tvm_script__relax_call_inferred(((script_parser*)ctx)->b, call);
+}
+
+static int by_address(const void* a, const void* b) {
+  const void* const* pa = a;
+  const void* const* pb = b;
+  uintptr_t x = (uintptr_t)*pa, y = (uintptr_t)*pb;
+  return x < y ? -1 : x > y;
+}
+
+static bool relax_func_checked(void* ctx, const void* func) {
+  const func_parser* fp = func_parser_of(ctx);
+  return fp->checked_sorted &&
+         bsearch(&func, fp->checked_sorted, (size_t)fp->num_passed, sizeof(void*), by_address);
+}
+
+/* fp->checked_sorted: the functions that passed, by address (NULL without memory for it: they
+ * are checked again). */
+static void sort_passed(func_parser* fp) {
+  size_t n = (size_t)fp->num_passed;
+  fp->checked_sorted = tvm_ffi_malloc((n ? n : 1) * sizeof(void*));
+  if (!fp->checked_sorted) {
+    tvm_ffi_error_clear();
+    return;
+  }
+  for (size_t i = 0; i < n; ++i) fp->checked_sorted[i] = fp->passed[i].func;
+  qsort(fp->checked_sorted, n, sizeof(void*), by_address);
+}
+
+static tvm_relax_wf_options relax_wf_options(script_parser* p) {
+  return (tvm_relax_wf_options){relax_call_inferred, p, relax_func_checked};
 }
 
 /* ---- Dispatch ------------------------------------------------------------------------------ */
@@ -428,7 +474,7 @@ int tvm_script__parse_function(script_parser* p, const ast_stmt* fn) {
  * node on the access path the checker names, else at the function's name. */
 static int check_function(script_parser* p, const ast_stmt* fn, const void* func) {
   if (tvm_relax_kind_of(func) == TVM_RELAX_KIND_Function) { /* Relax's own check */
-    tvm_relax_wf_options wo = {tvm_script__relax_call_inferred, p->b};
+    tvm_relax_wf_options wo = relax_wf_options(p);
     if (tvm_relax_verify_well_formed_ex(func, &wo) == 0) return 0;
     return raise_at(p, tvm_ffi_error_take(), fn->u.def.name->span);
   }
@@ -511,8 +557,16 @@ static int check_module_functions(script_parser* p, const void* mod, ast_stmts s
     any_relax = any_relax || (func && tvm_relax_kind_of(func) == TVM_RELAX_KIND_Function);
     tvm_ffi_release(func);
   }
-  tvm_relax_wf_options wo = {tvm_script__relax_call_inferred, p->b};
-  if (p->check_wf && any_relax && tvm_relax_verify_well_formed_ex(mod, &wo) != 0) {
+  int rc = 0;
+  if (p->check_wf && any_relax) {
+    func_parser* fp = func_parser_of(p);
+    sort_passed(fp);
+    tvm_relax_wf_options wo = relax_wf_options(p);
+    rc = tvm_relax_verify_well_formed_ex(mod, &wo);
+    tvm_ffi_free(fp->checked_sorted);
+    fp->checked_sorted = NULL;
+  }
+  if (rc != 0) {
     /* At the def of the function the message's access path starts with (`<root>["main"]...`),
      * else the first def. */
     void* err = tvm_ffi_error_take();
@@ -538,8 +592,7 @@ static int check_module_functions(script_parser* p, const void* mod, ast_stmts s
     const ast_stmt* s = stmts.items[i];
     if (s->kind != AST_DEF || prechecked(p, s, &cursor) || !wants_check(p, s)) continue;
     void* func = tvm_tir_ir_module_lookup(mod, s->u.def.name->u.name->text);
-    int rc = func && tvm_tir_kind_of(func) == TVM_TIR_KIND_PrimFunc ? check_function(p, s, func)
-                                                                    : 0;
+    rc = func && tvm_tir_kind_of(func) == TVM_TIR_KIND_PrimFunc ? check_function(p, s, func) : 0;
     tvm_ffi_release(func);
     if (rc != 0) return -1;
   }
@@ -857,6 +910,7 @@ void* tvm_script_parse(const char* source, size_t len, const tvm_script_parse_op
   fp.num_passed = 0;
   fp.passed = fp.passed_inline;
   fp.cap_passed = sizeof(fp.passed_inline) / sizeof(fp.passed_inline[0]);
+  fp.checked_sorted = NULL;
   script_parser* p = &fp.p;
   p->src = source ? source : "";
   p->len = len;
@@ -879,7 +933,9 @@ void* tvm_script_parse(const char* source, size_t len, const tvm_script_parse_op
 done:
   tvm_script_builder_free(p->b);
   tvm_ffi_release(p->relax_outputs);
+  tvm_script__relax_signatures_free(p);
   tvm_script__vt_free(&p->vt);
+  for (int64_t i = 0; i < fp.num_passed; ++i) tvm_ffi_release(fp.passed[i].func);
   if (fp.passed != fp.passed_inline) tvm_ffi_free(fp.passed);
   tvm_script__ast_free(&m);
   return result;

@@ -1163,8 +1163,11 @@ static const tvm_script_builtin k_builtins[] = {
 
 static const tvm_script_builtin* search(const tvm_script_builtin* t, int32_t n, const char* name,
                                        size_t len) {
+  if (len == 0) return NULL;
   for (int32_t i = 0; i < n; ++i) {
-    if (strlen(t[i].name) == len && memcmp(t[i].name, name, len) == 0) return &t[i];
+    if (t[i].name[0] == name[0] && strlen(t[i].name) == len && memcmp(t[i].name, name, len) == 0) {
+      return &t[i];
+    }
   }
   return NULL;
 }

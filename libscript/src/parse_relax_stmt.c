@@ -42,52 +42,126 @@ static int eval_value(script_parser* p, const ast_expr* rhs, const char* name, T
 }
 
 /* ---- Signatures ------------------------------------------------------------------------------ */
-/* The FuncStructInfo a module declares for def f before any body is built: its parameters'
- * annotations (string dims in the builder's loose table), its return annotation or R.Object,
- * and its purity. NULL with a located error. */
-static tvm_relax_sinfo_obj* signature_sinfo(script_parser* p, const ast_stmt* f, bool pure) {
+/* A module function's signature as its declaration evaluated it, before any body is built: its
+ * parameters' struct info (an ffi.Array), its return annotation's (NULL when none is written)
+ * and the symbolic variables its annotations name (an ffi.Map name -> tir.Var, from the
+ * builder's loose table). Its definition takes it instead of evaluating the annotations again,
+ * so the declared GlobalVar's struct info and the function's parameters share their Vars. */
+struct script_relax_signature {
+  const ast_stmt* def;
+  void* params;
+  tvm_relax_sinfo_obj* ret;
+  void* syms;
+};
+typedef struct script_relax_signature script_relax_signature;
+
+static void signature_clear(script_relax_signature* sig) {
+  tvm_ffi_release(sig->params);
+  tvm_ffi_release(sig->ret);
+  tvm_ffi_release(sig->syms);
+  *sig = (script_relax_signature){0};
+}
+
+void tvm_script__relax_signatures_free(script_parser* p) {
+  for (int32_t i = p->next_relax_sig; i < p->num_relax_sigs; ++i) {
+    signature_clear(&p->relax_sigs[i]);
+  }
+  tvm_ffi_free(p->relax_sigs);
+  p->relax_sigs = NULL;
+  p->num_relax_sigs = p->cap_relax_sigs = p->next_relax_sig = 0;
+}
+
+/* Evaluate def f's annotations (string dims in the builder's loose table) into *sig. -1 with a
+ * located error (sig left empty). */
+static int eval_signature(script_parser* p, const ast_stmt* f, script_relax_signature* sig) {
+  *sig = (script_relax_signature){f};
   tvm_script_relax_syms_reset(p->b);
   tvm_script_items items;
   if (!tvm_script_items_init(&items, f->u.def.nargs)) {
-    tvm_script__relocate(p, &f->u.def.name->span);
-    return NULL;
+    return tvm_script__relocate(p, &f->u.def.name->span);
   }
-  tvm_relax_sinfo_obj* ret = NULL;
-  for (int32_t i = 0; i < f->u.def.nargs; ++i) {
+  int rc = 0;
+  for (int32_t i = 0; rc == 0 && i < f->u.def.nargs; ++i) {
     const ast_arg* a = f->u.def.args[i];
     if (!a->annotation) {
-      tvm_script__error_at(p, &a->span, "TypeError", "a Relax parameter needs an annotation");
-      goto fail;
+      rc = tvm_script__error_at(p, &a->span, "TypeError", "a Relax parameter needs an annotation");
+      break;
     }
     tvm_relax_sinfo_obj* s = eval_sinfo(p, a->annotation, "a parameter annotation");
-    if (!s) goto fail;
-    tvm_script_items_push(&items, s);
+    if (!s) {
+      rc = -1;
+    } else {
+      tvm_script_items_push(&items, s);
+    }
   }
-  ret = f->u.def.returns ? eval_sinfo(p, f->u.def.returns, "the return annotation")
-                         : tvm_relax_object_sinfo_new();
-  if (!ret) goto fail;
-  void* params = tvm_script_items_to_array(&items);
-  tvm_relax_sinfo_obj* fs = params ? tvm_relax_func_sinfo_new(params, ret, pure) : NULL;
-  tvm_ffi_release(params);
-  tvm_ffi_release(ret);
+  if (rc == 0 && f->u.def.returns) {
+    sig->ret = eval_sinfo(p, f->u.def.returns, "the return annotation");
+    if (!sig->ret) rc = -1;
+  }
+  if (rc == 0) {
+    sig->params = tvm_script_items_to_array(&items);
+    sig->syms = tvm_script_relax_syms(p->b);
+    if (!sig->params || !sig->syms) rc = tvm_script__relocate(p, &f->u.def.name->span);
+  }
   tvm_script_items_free(&items);
   tvm_script_relax_syms_reset(p->b);
-  if (!fs) tvm_script__relocate(p, &f->u.def.name->span);
-  return fs;
-fail:
-  tvm_script_items_free(&items);
-  tvm_script_relax_syms_reset(p->b);
-  return NULL;
+  if (rc != 0) signature_clear(sig);
+  return rc;
 }
 
+/* Keep sig (moved) for the definition of its def. Without memory for it, the definition
+ * evaluates the annotations again. */
+static void keep_signature(script_parser* p, script_relax_signature* sig) {
+  if (p->num_relax_sigs == p->cap_relax_sigs) {
+    int32_t cap = p->cap_relax_sigs ? 2 * p->cap_relax_sigs : 8;
+    script_relax_signature* grown = tvm_ffi_malloc((size_t)cap * sizeof(*grown));
+    if (!grown) {
+      tvm_ffi_error_clear();
+      signature_clear(sig);
+      return;
+    }
+    if (p->num_relax_sigs) memcpy(grown, p->relax_sigs, (size_t)p->num_relax_sigs * sizeof(*grown));
+    tvm_ffi_free(p->relax_sigs);
+    p->relax_sigs = grown;
+    p->cap_relax_sigs = cap;
+  }
+  p->relax_sigs[p->num_relax_sigs++] = *sig;
+  *sig = (script_relax_signature){0};
+}
+
+/* The kept signature of def f (moved to *out), if its declaration kept one: the definitions come
+ * in the order of the declarations. */
+static bool take_signature(script_parser* p, const ast_stmt* f, script_relax_signature* out) {
+  if (p->next_relax_sig >= p->num_relax_sigs || p->relax_sigs[p->next_relax_sig].def != f) {
+    return false;
+  }
+  *out = p->relax_sigs[p->next_relax_sig++];
+  return true;
+}
+
+/* Declare def f's GlobalVar with the FuncStructInfo of its signature: its parameters'
+ * annotations, its return annotation or R.Object, and its purity. */
 int tvm_script__relax_decl_function(script_parser* p, const ast_stmt* f, bool pure,
                                     bool bind_name_too) {
-  tvm_relax_sinfo_obj* s = signature_sinfo(p, f, pure);
-  if (!s) return -1;
+  script_relax_signature sig;
+  if (eval_signature(p, f, &sig) != 0) return -1;
   const ast_expr* fname = f->u.def.name;
-  tvm_tir_global_var_obj* gv = tvm_script_relax_decl_function(p->b, fname->u.name->text, s);
-  tvm_ffi_release(s);
-  if (!gv) return tvm_script__relocate(p, &fname->span);
+  tvm_relax_sinfo_obj* ret = sig.ret;
+  if (ret) {
+    tvm_ffi_retain(ret);
+  } else {
+    ret = tvm_relax_object_sinfo_new();
+  }
+  tvm_relax_sinfo_obj* fs = ret ? tvm_relax_func_sinfo_new(sig.params, ret, pure) : NULL;
+  tvm_ffi_release(ret);
+  tvm_tir_global_var_obj* gv =
+      fs ? tvm_script_relax_decl_function(p->b, fname->u.name->text, fs) : NULL;
+  tvm_ffi_release(fs);
+  if (!gv) {
+    signature_clear(&sig);
+    return tvm_script__relocate(p, &fname->span);
+  }
+  keep_signature(p, &sig);
   if (!bind_name_too) {
     tvm_ffi_release(gv);
     return 0;
@@ -97,7 +171,10 @@ int tvm_script__relax_decl_function(script_parser* p, const ast_stmt* f, bool pu
 }
 
 /* ---- Functions ------------------------------------------------------------------------------- */
-static int relax_param(script_parser* p, const ast_stmt* f, int32_t index) {
+/* Parameter index of def f; declared: its struct info as the declaration evaluated it, or NULL
+ * (evaluated here). */
+static int relax_param(script_parser* p, const ast_stmt* f, int32_t index,
+                       const tvm_relax_sinfo_obj* declared) {
   const ast_arg* a = f->u.def.args[index];
   script_name* name = a->name->u.name;
   if (!a->annotation) {
@@ -113,13 +190,35 @@ static int relax_param(script_parser* p, const ast_stmt* f, int32_t index) {
                                   "duplicate argument '%s' in function definition", name->text);
     }
   }
-  tvm_relax_sinfo_obj* s = eval_sinfo(p, a->annotation, "a parameter annotation");
+  tvm_relax_sinfo_obj* s = declared ? (tvm_relax_sinfo_obj*)declared
+                                    : eval_sinfo(p, a->annotation, "a parameter annotation");
   if (!s) return -1;
   tvm_relax_var_obj* var = tvm_script_relax_arg(p->b, name->text, s);
-  tvm_ffi_release(s);
+  if (!declared) tvm_ffi_release(s);
   if (!var) return tvm_script__relocate(p, &a->span);
   TVMFFIAny v = tvm_ffi_any_obj(var);
   return bind_name(p, a->name, &v);
+}
+
+/* Name the declaration's symbolic variables (a Map name -> tir.Var) in the function frame's
+ * table, as evaluating the annotations there would have. */
+static int adopt_syms(script_parser* p, const ast_stmt* f, const void* syms) {
+  const TVMFFIAny *k, *v;
+  int rc = 0;
+  tvm_ffi_strbuf name = {0};
+  for (int64_t pos = 0; rc == 0 && (pos = tvm_ffi_map_next(syms, pos, &k, &v)) >= 0;) {
+    TVMFFIByteArray text;
+    if (!tvm_ffi_any_as_bytes(k, &text)) continue;
+    name.size = 0;
+    tvm_ffi_strbuf_append(&name, text.data, text.size);
+    tvm_tir_var_obj* var =
+        name.failed ? NULL
+                    : tvm_script_relax_bind_sym_var(p->b, tvm_ffi_strbuf_cstr(&name), v->v_obj);
+    if (!var) rc = tvm_script__relocate(p, &f->u.def.name->span);
+    tvm_ffi_release(var);
+  }
+  tvm_ffi_strbuf_free(&name);
+  return rc;
 }
 
 /* Bind the signature's symbolic variables (`"n"` in an annotation) by name for the body. */
@@ -183,10 +282,21 @@ int tvm_script__parse_relax_function(script_parser* p, const ast_stmt* f, unsign
   bool nested = p->func_depth > 0;
   ++p->func_depth;
   int rc = 0;
-  for (int32_t i = 0; rc == 0 && i < f->u.def.nargs; ++i) rc = relax_param(p, f, i);
+  /* A module function's signature was evaluated by its declaration. */
+  script_relax_signature sig = {0};
+  bool declared = !nested && take_signature(p, f, &sig);
+  for (int32_t i = 0; rc == 0 && i < f->u.def.nargs; ++i) {
+    rc = relax_param(p, f, i, declared ? tvm_ffi_seq_obj_at(sig.params, i) : NULL);
+  }
+  if (rc == 0 && declared) rc = adopt_syms(p, f, sig.syms);
   if (rc == 0) rc = bind_syms(p, f);
   if (rc == 0 && f->u.def.returns) {
-    tvm_relax_sinfo_obj* s = eval_sinfo(p, f->u.def.returns, "the return annotation");
+    tvm_relax_sinfo_obj* s = sig.ret;
+    if (s) {
+      tvm_ffi_retain(s);
+    } else {
+      s = eval_sinfo(p, f->u.def.returns, "the return annotation");
+    }
     if (!s) {
       rc = -1;
     } else if (tvm_script_relax_func_ret(p->b, s) != 0) {
@@ -194,6 +304,7 @@ int tvm_script__parse_relax_function(script_parser* p, const ast_stmt* f, unsign
     }
     tvm_ffi_release(s);
   }
+  signature_clear(&sig);
   if (rc == 0 && nested && is_recursive(p, f)) {
     /* a local function calling itself: its Var is bound in its own scope first */
     tvm_relax_var_obj* self = tvm_script__relax_func_self_var(p->b);

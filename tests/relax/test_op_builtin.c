@@ -371,8 +371,25 @@ TEST(closures) {
   pool_release();
 }
 
+/* tvm_relax_op_info_find: every row by its full name, nothing for a prefix, an extension or an
+ * unknown name. */
+TEST(op_info_find) {
+  for (int i = 0; i < TVM_RELAX_OP_COUNT; ++i) {
+    const tvm_relax_op_info* info = tvm_relax_op_info_get((tvm_relax_op_id)i);
+    size_t len = strlen(info->name);
+    CHECK(tvm_relax_op_info_find(info->name, len) == info);
+    CHECK(tvm_relax_op_info_find(info->name, len - 1) != info);
+  }
+  CHECK(tvm_relax_op_info_find("relax.add", 9) == tvm_relax_op_info_get(TVM_RELAX_OP_add));
+  CHECK(tvm_relax_op_info_find("relax.addx", 10) == NULL);
+  CHECK(tvm_relax_op_info_find("relax.ad", 8) == NULL);
+  CHECK(tvm_relax_op_info_find("add", 3) == NULL);
+  CHECK(tvm_relax_op_info_find("", 0) == NULL);
+}
+
 int main(void) {
   tvm_relax_init();
+  RUN(op_info_find);
   RUN(call_tir);
   RUN(call_tir_inplace);
   RUN(call_dps_and_pure_packed);

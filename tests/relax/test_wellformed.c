@@ -678,7 +678,15 @@ TEST(prim_funcs_checked_by_libtir) {
   void* fns_good[2] = {main_fn, good};
   EXPECT_OK(module(2, names, fns_good));
   void* fns_bad[2] = {main_fn, bad};
-  EXPECT_ERROR(module(2, names, fns_bad), "<root>[\"prim\"]", "well-formedness");
+  void* bad_mod = module(2, names, fns_bad);
+  EXPECT_ERROR(bad_mod, "<root>[\"prim\"]", "well-formedness");
+  /* A caller that has checked a PrimFunc itself (tvm_relax_wf_options.prim_func_checked) is
+   * taken at its word for that PrimFunc only. */
+  tvm_relax_wf_options vouched = {NULL, bad, vouch_for};
+  CHECK_EQ_INT(tvm_relax_verify_well_formed_ex(bad_mod, &vouched), 0);
+  tvm_relax_wf_options other = {NULL, good, vouch_for};
+  CHECK_EQ_INT(tvm_relax_verify_well_formed_ex(bad_mod, &other), -1);
+  CHECK_RAISED("ValueError", "<root>[\"prim\"]");
   /* A direct call to a PrimFunc through a GlobalVar without struct info: impure (as upstream's
    * PrimFunc struct info), so only in an impure function. */
   tvm_tir_global_var_obj* pg = keep(tvm_tir_global_var_new("prim"));

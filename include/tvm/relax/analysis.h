@@ -79,10 +79,13 @@ int tvm_relax_verify_well_formed(const void* func_or_module);
 /* Options of tvm_relax_verify_well_formed_ex. call_inferred(ctx, call): whether the caller knows
  * that call was made by the inferring constructor (tvm_relax_call_new) and so carries the
  * struct info inference gives (objects are immutable): the check does not infer it again. The
- * other rules are checked as ever. NULL: every Call is inferred again. */
+ * other rules are checked as ever. NULL: every Call is inferred again. prim_func_checked(ctx,
+ * func): whether the caller has already found this PrimFunc of the checked module well-formed
+ * (with libtir's checker): it is not checked again. NULL: every PrimFunc is checked. */
 typedef struct {
   bool (*call_inferred)(void* ctx, const void* call);
   void* ctx;
+  bool (*prim_func_checked)(void* ctx, const void* prim_func);
 } tvm_relax_wf_options;
 int tvm_relax_verify_well_formed_ex(const void* func_or_module, const tvm_relax_wf_options* opts);
 
