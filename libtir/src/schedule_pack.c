@@ -247,6 +247,12 @@ static void* pack_for(tvm_tir_mutator* m, const void* node) {
     tvm_tir__sched_scan_free(&s);
     return NULL;
   }
+  if (ok) { /* a panel as wide as B's rows is B itself, contiguous already */
+    int64_t w;
+    const tvm_tir_buffer_obj* B = pf.loads[0].load->buffer;
+    ok = !(tvm_tir__sched_const(tvm_ffi_seq_obj_at(B->shape, tvm_ffi_seq_size(B->shape) - 1), &w) &&
+           w == pf.lanes);
+  }
   if (ok) {
     const tvm_tir_buffer_obj* B = pf.loads[0].load->buffer;
     char name[96];
