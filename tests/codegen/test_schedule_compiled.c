@@ -59,8 +59,8 @@ static tvm_tir_ir_module_obj* op_zoo(void) {
   tvm_relax_var_obj* ln = keep(&p, rt_var_take("ln", rt_tensor(F32, 2, (int64_t)4, (int64_t)37)));
   tvm_relax_var_obj* lg = keep(&p, rt_var_take("lg", rt_tensor(F32, 1, (int64_t)37)));
   tvm_relax_var_obj* lb = keep(&p, rt_var_take("lb", rt_tensor(F32, 1, (int64_t)37)));
-  /* 16 rows over whole panels: packed (pack) */
-  tvm_relax_var_obj* pa = keep(&p, rt_var_take("pa", rt_tensor(F32, 2, (int64_t)16, (int64_t)11)));
+  /* 256 rows over whole panels: packed (pack) */
+  tvm_relax_var_obj* pa = keep(&p, rt_var_take("pa", rt_tensor(F32, 2, (int64_t)256, (int64_t)11)));
   tvm_relax_var_obj* pw = keep(&p, rt_var_take("pw", rt_tensor(F32, 2, (int64_t)11, (int64_t)64)));
   void* pv[18] = {x, b, a, w, a1, w1, bp, bq, img, k, img2, k2, sm, ln, lg, lb, pa, pw};
   void* params = keep(&p, tvm_ffi_array_of_objects(pv, 18)); /* rt_array takes 16 at most */

@@ -313,7 +313,7 @@ TEST(local_accum_fused_intermediate) {
   for (int b = 0; b < 3; ++b) {
     tvm_tir_schedule_target t = target(kBits[b], false);
     int64_t L = 2 * kBits[b] / 32;
-    void* f = make_fused_dense(16, 11, 2 * L);
+    void* f = make_fused_dense(256, 11, 2 * L);
     void* g = APPLY(tvm_tir_schedule_local_accum, f, &t, 0);
     CHECK_EQ_INT(count_kind(g, TVM_TIR_KIND_Allocate), 2);
     void* h = tvm_tir_schedule_local_accum(g, &t); /* the local acc is not rewritten again */
@@ -534,21 +534,25 @@ TEST(pack_matmul_panels) {
   for (int b = 0; b < 3; ++b) {
     tvm_tir_schedule_target t = target(kBits[b], false);
     int64_t L = 2 * kBits[b] / 32;
-    /* 16 rows: 4 row tiles over 2 panels of L columns, each panel copied once */
-    void* f = tiled_matmul(16, 9, 2 * L, &t);
+    /* 256 rows: row tiles over 2 panels of L columns, each panel copied once */
+    void* f = tiled_matmul(256, 9, 2 * L, &t);
     void* g = APPLY(tvm_tir_schedule_pack, f, &t, 0);
     CHECK_EQ_INT(count_kind(g, TVM_TIR_KIND_Allocate), count_kind(f, TVM_TIR_KIND_Allocate) + 1);
     /* the panel loop is now outside the row tiles */
     const tvm_tir_for_obj* outer = (const void*)((tvm_tir_prim_func_obj*)g)->body;
     CHECK(TIR_IS_FOR(outer) && strstr(tvm_tir_var_name(outer->loop_var), "j") != NULL);
     /* a partial last panel (an overlapping vector next to the panel loop), one row tile: as is */
-    void* p = tiled_matmul(16, 9, 2 * L + 3, &t);
+    void* p = tiled_matmul(256, 9, 2 * L + 3, &t);
     void* q = APPLY(tvm_tir_schedule_pack, p, &t, 0);
     CHECK(q == p);
     void* r = tiled_matmul(4, 9, 2 * L, &t);
     void* s2 = APPLY(tvm_tir_schedule_pack, r, &t, 0);
     CHECK(s2 == r);
-    RELEASE(f, g, p, q, r, s2);
+    /* 128 rows (an MLP's batch): the panels are read in place, the copy would not pay */
+    void* m = tiled_matmul(128, 9, 2 * L, &t);
+    void* m2 = APPLY(tvm_tir_schedule_pack, m, &t, 0);
+    CHECK(m2 == m);
+    RELEASE(f, g, p, q, r, s2, m, m2);
   }
 }
 
