@@ -8,7 +8,8 @@
  *               for t vectorized(L):             ... for k: for ii: for t:
  *                 acc += A[..] * B[.., k, jo * L + t]   acc += A[..] * B_panel[k, t]
  *
- * after register_tile, where the loop over row tiles io (at least two) holds exactly the loop
+ * after register_tile, where the loop over row tiles io (covering at least kMinRows rows) holds
+ * exactly the loop
  * over vector panels jo, and every vector load of a parameter buffer B (never written) in the
  * tile reads row k of one panel: k a reduction loop over all of B's dimension, the panel
  * jo * L + t. The two independent loops are interchanged, so each panel is copied once, into a
@@ -23,6 +24,8 @@ static const char kPass[] = "schedule_pack";
 static _Thread_local const tvm_tir_prim_func_obj* t_func;
 
 enum { MAX_LEAVES = 64 };
+/* Rows (row tiles x tile rows) from which the panels are copied. */
+enum { kMinRows = 256 };
 
 typedef struct {
   const tvm_tir_buffer_load_obj* load; /* a load of B in a vector leaf */
@@ -37,6 +40,7 @@ typedef struct {
   panel_load loads[MAX_LEAVES];
   int n;
   int64_t lanes;
+  int64_t rows; /* the row tile's unrolled extent */
   bool unrolled, bad;
 } panel_finder;
 
@@ -83,7 +87,11 @@ static int leaf_load(tvm_tir_visitor* v, const void* node) {
 static int find_leaves(tvm_tir_visitor* v, const void* node) {
   panel_finder* pf = (panel_finder*)v;
   const tvm_tir_for_obj* f = node;
-  if (f->kind == TVM_TIR_FOR_UNROLLED) pf->unrolled = true;
+  int64_t r;
+  if (f->kind == TVM_TIR_FOR_UNROLLED) {
+    pf->unrolled = true;
+    if (tvm_tir__sched_const(f->extent, &r) && r > pf->rows) pf->rows = r;
+  }
   if (f->kind != TVM_TIR_FOR_VECTORIZED) return TVM_TIR_VISIT_CONTINUE;
   const tvm_tir_buffer_store_obj* st = (const void*)f->body;
   int64_t L;
@@ -202,14 +210,16 @@ static void* pack_for(tvm_tir_mutator* m, const void* node) {
   if (u1 != 0 || u2 != 0) return u1 < 0 || u2 < 0 ? NULL : tvm_tir_ref((void*)node);
   sched_scan s;
   if (tvm_tir__sched_scan(jo->body, &s) != 0) return NULL;
-  panel_finder pf = {{{0}}, io, jo, &s, {{0}}, 0, 0, false, false};
+  panel_finder pf = {{{0}}, io, jo, &s, {{0}}, 0, 0, 0, false, false};
   pf.v.pre[TVM_TIR_KIND_For] = find_leaves;
   int rc = s.unsafe ? 0 : tvm_tir_visit(&pf.v, jo->body);
   tvm_tir_visitor_free(&pf.v);
   void* out = NULL;
   int64_t dk = -1;
   const tvm_tir_for_obj* k = NULL;
-  bool ok = rc == 0 && !s.unsafe && !pf.bad && pf.unrolled && pf.n > 0 &&
+  /* the copy is a pass over B that nothing overlaps: it pays for itself from about 256 rows
+   * on (fewer rows stream B's panels faster straight from the caches as they are) */
+  bool ok = rc == 0 && !s.unsafe && !pf.bad && pf.unrolled && pf.n > 0 && nio * pf.rows >= kMinRows &&
             param_unwritten(pf.loads[0].load->buffer) && panel_form(&pf, &pf.loads[0], &dk, &k);
   /* interchanging io and jo needs both independent */
   int ind = ok ? tvm_tir__sched_independent(io) : 0;
@@ -246,6 +256,12 @@ static void* pack_for(tvm_tir_mutator* m, const void* node) {
   if (rc < 0) {
     tvm_tir__sched_scan_free(&s);
     return NULL;
+  }
+  if (ok) { /* a panel as wide as B's rows is B itself, contiguous already */
+    int64_t w;
+    const tvm_tir_buffer_obj* B = pf.loads[0].load->buffer;
+    ok = !(tvm_tir__sched_const(tvm_ffi_seq_obj_at(B->shape, tvm_ffi_seq_size(B->shape) - 1), &w) &&
+           w == pf.lanes);
   }
   if (ok) {
     const tvm_tir_buffer_obj* B = pf.loads[0].load->buffer;

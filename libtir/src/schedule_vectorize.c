@@ -7,7 +7,9 @@
  *
  * or, for a constant n when the body only writes what it computes (reads no buffer it writes),
  * one more vector over the last L iterations, m + n - L + t, overlapping the main part, instead
- * of the scalar tail.
+ * of the scalar tail; else, for a constant n % L of at least 2, one short vector of n % L lanes
+ * over the tail. A constant n below L is one short vector of n lanes (the 10 classes of a
+ * classifier: LLVM widens the vector to a register and loads / stores the n elements only).
  *
  * for the innermost independent serial loop j whose stores are contiguous in j (the last index
  * is j + terms free of j, j in no other index, a compact buffer) and whose loads are contiguous
@@ -94,7 +96,10 @@ static void* vectorize_for(tvm_tir_mutator* m, const void* node) {
   int64_t n = -1;
   bool const_ext = tvm_tir__sched_const(f->extent, &n);
   if (lanes && has_loop && (!const_ext || n >= 2 * lanes) && 2 * lanes <= 64) lanes *= 2;
-  if (!lanes || (const_ext && n < lanes) || lanes > 64) return keep;
+  /* a constant extent narrower than a vector is one short vector of n lanes (LLVM widens it to
+   * a register and loads / stores only the n elements) */
+  if (lanes && const_ext && n < lanes) lanes = n;
+  if (lanes < 2 || lanes > 64) return keep;
   int ind = tvm_tir__sched_independent(f);
   if (ind <= 0) {
     if (ind < 0) tvm_ffi_release(keep);
@@ -140,6 +145,19 @@ static void* vectorize_for(tvm_tir_mutator* m, const void* node) {
     }
     out = tvm_tir_seq_take(main, tail);
     tvm_ffi_release(last), tvm_ffi_release(copy);
+  } else if (const_ext && n % lanes >= 2) {
+    /* the n % lanes last iterations as one short vector */
+    tvm_tir_expr_obj* start =
+        tvm_tir_add_take(tvm_tir_ref(f->min), tvm_tir__sched_iconst(f->loop_var, n / lanes * lanes));
+    void* copy = start ? tvm_tir__sched_copy_subst(f->body, f->loop_var, f->loop_var) : NULL;
+    sched_sink kt = {f->loop_var, start, n % lanes, TVM_TIR_FOR_VECTORIZED, false};
+    bool terr = false;
+    void* tail = copy ? tvm_tir__sched_sink(&kt, copy, &terr) : NULL;
+    if (!tail && !terr && copy) { /* cannot happen: the main part moved through */
+      tvm_ffi_raise("InternalError", "schedule_vectorize: the short tail vector did not move");
+    }
+    out = tvm_tir_seq_take(main, tail);
+    tvm_ffi_release(start), tvm_ffi_release(copy);
   } else {
     snprintf(name, sizeof(name), "%s_tail", tvm_tir_var_name(f->loop_var));
     tvm_tir_var_obj* jt = tvm_tir_var(name, f->loop_var->expr.dtype);

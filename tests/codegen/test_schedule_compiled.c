@@ -59,8 +59,8 @@ static tvm_tir_ir_module_obj* op_zoo(void) {
   tvm_relax_var_obj* ln = keep(&p, rt_var_take("ln", rt_tensor(F32, 2, (int64_t)4, (int64_t)37)));
   tvm_relax_var_obj* lg = keep(&p, rt_var_take("lg", rt_tensor(F32, 1, (int64_t)37)));
   tvm_relax_var_obj* lb = keep(&p, rt_var_take("lb", rt_tensor(F32, 1, (int64_t)37)));
-  /* 16 rows over whole panels: packed (pack) */
-  tvm_relax_var_obj* pa = keep(&p, rt_var_take("pa", rt_tensor(F32, 2, (int64_t)16, (int64_t)11)));
+  /* 256 rows over whole panels: packed (pack) */
+  tvm_relax_var_obj* pa = keep(&p, rt_var_take("pa", rt_tensor(F32, 2, (int64_t)256, (int64_t)11)));
   tvm_relax_var_obj* pw = keep(&p, rt_var_take("pw", rt_tensor(F32, 2, (int64_t)11, (int64_t)64)));
   void* pv[18] = {x, b, a, w, a1, w1, bp, bq, img, k, img2, k2, sm, ln, lg, lb, pa, pw};
   void* params = keep(&p, tvm_ffi_array_of_objects(pv, 18)); /* rt_array takes 16 at most */
@@ -135,6 +135,50 @@ TEST(scheduled_kernels_match_interpreter) {
     CHECK(scheduled >= 10); /* every kernel of the zoo has a loop nest the rules take */
   }
   tvm_ffi_release(legal);
+}
+
+/* Fused dense layers after the build pipeline (matmul + bias + relu in one kernel, reading its
+ * intermediate): 70 columns (a short remainder vector after the full ones), 10 and 3 columns
+ * (one vector narrower than the target's), 32, 5 and 1 rows. */
+static tvm_tir_ir_module_obj* fused_dense_model(void) {
+  pool p = {.n = 0};
+  tvm_relax_var_obj* x = keep(&p, rt_var_take("x", rt_tensor(F32, 2, (int64_t)32, (int64_t)40)));
+  tvm_relax_var_obj* w1 = keep(&p, rt_var_take("w1", rt_tensor(F32, 2, (int64_t)40, (int64_t)70)));
+  tvm_relax_var_obj* b1 = keep(&p, rt_var_take("b1", rt_tensor(F32, 1, (int64_t)70)));
+  tvm_relax_var_obj* w2 = keep(&p, rt_var_take("w2", rt_tensor(F32, 2, (int64_t)70, (int64_t)10)));
+  tvm_relax_var_obj* b2 = keep(&p, rt_var_take("b2", rt_tensor(F32, 1, (int64_t)10)));
+  tvm_relax_var_obj* a = keep(&p, rt_var_take("a", rt_tensor(F32, 2, (int64_t)5, (int64_t)7)));
+  tvm_relax_var_obj* w3 = keep(&p, rt_var_take("w3", rt_tensor(F32, 2, (int64_t)7, (int64_t)3)));
+  tvm_relax_var_obj* v = keep(&p, rt_var_take("v", rt_tensor(F32, 2, (int64_t)1, (int64_t)70)));
+  void* params = keep(&p, rt_array(8, x, w1, b1, w2, b2, a, w3, v));
+  tvm_relax_block_builder* bb = tvm_relax_bb_new(NULL);
+  tvm_relax_bb_function_begin(bb, "main", params, NULL, true);
+  tvm_relax_bb_dataflow_begin(bb);
+#define EMIT(call) keep(&p, tvm_relax_bb_emit(bb, keep(&p, (call)), NULL))
+  void* h = EMIT(RT_CALL("relax.nn.relu", NULL, EMIT(RT_CALL("relax.add", NULL, EMIT(RT_CALL("relax.matmul", NULL, x, w1)), b1))));
+  void* y = EMIT(RT_CALL("relax.add", NULL, EMIT(RT_CALL("relax.matmul", NULL, h, w2)), b2));
+  void* z = EMIT(RT_CALL("relax.nn.relu", NULL, EMIT(RT_CALL("relax.matmul", NULL, a, w3))));
+  void* u = EMIT(RT_CALL("relax.add", NULL, EMIT(RT_CALL("relax.matmul", NULL, v, w2)), b2));
+#undef EMIT
+  void* out = keep(&p, tvm_relax_bb_emit_output(bb, keep(&p, tvm_relax_tuple_new(keep(&p, rt_array(3, y, z, u)))), "out"));
+  tvm_relax_bb_block_end(bb);
+  tvm_tir_global_var_obj* g = keep(&p, tvm_relax_bb_function_end(bb, out, NULL));
+  tvm_tir_ir_module_obj* mod = g ? keep(&p, tvm_relax_bb_module(bb)) : NULL;
+  tvm_tir_ir_module_obj* built = mod ? tvm_relax_build_pipeline(mod) : NULL;
+  if (!built) CHECK_OK(-1);
+  drain(&p);
+  tvm_relax_bb_free(bb);
+  return built;
+}
+
+TEST(fused_dense_kernels_match_interpreter) {
+  tvm_tir_ir_module_obj* mod = fused_dense_model();
+  for (int b = 128; mod && b <= 512; b *= 2) {
+    int scheduled = 0;
+    check_kernels(mod, b, &scheduled);
+    CHECK(scheduled >= 3);
+  }
+  tvm_ffi_release(mod);
 }
 
 TEST(host_target_facts) {
@@ -243,6 +287,7 @@ TEST(models_with_and_without_schedule) {
 
 int main(void) {
   RUN(scheduled_kernels_match_interpreter);
+  RUN(fused_dense_kernels_match_interpreter);
   RUN(host_target_facts);
   RUN(models_with_and_without_schedule);
   return test_summary();

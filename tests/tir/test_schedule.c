@@ -313,7 +313,7 @@ TEST(local_accum_fused_intermediate) {
   for (int b = 0; b < 3; ++b) {
     tvm_tir_schedule_target t = target(kBits[b], false);
     int64_t L = 2 * kBits[b] / 32;
-    void* f = make_fused_dense(16, 11, 2 * L);
+    void* f = make_fused_dense(256, 11, 2 * L);
     void* g = APPLY(tvm_tir_schedule_local_accum, f, &t, 0);
     CHECK_EQ_INT(count_kind(g, TVM_TIR_KIND_Allocate), 2);
     void* h = tvm_tir_schedule_local_accum(g, &t); /* the local acc is not rewritten again */
@@ -343,8 +343,8 @@ TEST(vectorize_eltwise_shapes) {
           CHECK_EQ_INT(vec, 1);
         } else if (N >= lanes) { /* a last vector overlapping the main loop */
           CHECK_EQ_INT(vec, 2);
-        } else {
-          CHECK_EQ_INT(vec, 0);
+        } else { /* one short vector of N lanes */
+          CHECK_EQ_INT(vec, N >= 2 ? 1 : 0);
         }
         tvm_ffi_release(g);
       }
@@ -363,6 +363,54 @@ TEST(vectorize_reduction_moves_lanes_inside) {
     /* init, update, write-back; twice: 70 is no multiple of the lanes (an overlapping vector) */
     CHECK_EQ_INT(count_loops(g, TVM_TIR_FOR_VECTORIZED), 6);
     RELEASE(f, a, g);
+  }
+}
+
+/* Loops over j_tail: vectorize's scalar remainder of the column loop j. */
+static int tail_fn_(tvm_tir_visitor* v, const void* node) {
+  if (tvm_tir_kind_of(node) != TVM_TIR_KIND_For) return 0;
+  if (strcmp(tvm_tir_var_name(((const tvm_tir_for_obj*)node)->loop_var), "j_tail") == 0) ++*(int*)v->ctx;
+  return 0;
+}
+static int count_scalar_tails(const void* node) {
+  int n = 0;
+  tvm_tir_visitor v = {0};
+  v.pre_default = tail_fn_;
+  v.ctx = &n;
+  if (node) tvm_tir_visit(&v, node);
+  tvm_tir_visitor_free(&v);
+  return n;
+}
+
+TEST(vectorize_narrow_columns_and_short_tails) {
+  for (int b = 0; b < 3; ++b) {
+    tvm_tir_schedule_target t = target(kBits[b], false);
+    t.vector_reduce = false; /* exact results */
+    int64_t L = 2 * kBits[b] / 32; /* a reduction's lanes */
+    /* fewer columns than a vector (the MLP's 10 classes, 3, 1 row): one short vector, rows
+     * still register-tiled over it */
+    static const int64_t shapes[][3] = {{32, 40, 10}, {1, 40, 10}, {5, 7, 3}, {9, 4, 2}, {3, 6, 1}};
+    for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); ++s) {
+      int64_t M = shapes[s][0], N = shapes[s][2];
+      void* f = make_matmul(M, shapes[s][1], N);
+      void* g = APPLY(tvm_tir_schedule_default, f, &t, 0);
+      CHECK_EQ_INT(count_loops(g, TVM_TIR_FOR_VECTORIZED) > 0, N >= 2);
+      CHECK_EQ_INT(count_loops(g, TVM_TIR_FOR_UNROLLED) > 0, N >= 2 && M >= 2);
+      CHECK_EQ_INT(count_scalar_tails(g), 0);
+      void* d = make_fused_dense(M, shapes[s][1], N);
+      void* h = APPLY(tvm_tir_schedule_default, d, &t, 0);
+      CHECK_EQ_INT(count_loops(h, TVM_TIR_FOR_VECTORIZED) > 0, N >= 2);
+      RELEASE(f, g, d, h);
+    }
+    /* a fused dense reads its intermediate (no overlapping last vector): a remainder of 3
+     * columns is a vector of 3, of 1 a scalar loop */
+    for (int64_t r = 1; r <= 3; r += 2) {
+      void* d = make_fused_dense(7, 5, 2 * L + r);
+      void* h = APPLY(tvm_tir_schedule_default, d, &t, 0);
+      CHECK_EQ_INT(count_scalar_tails(h) > 0, r == 1);
+      CHECK(count_loops(h, TVM_TIR_FOR_UNROLLED) > 0);
+      RELEASE(d, h);
+    }
   }
 }
 
@@ -486,21 +534,25 @@ TEST(pack_matmul_panels) {
   for (int b = 0; b < 3; ++b) {
     tvm_tir_schedule_target t = target(kBits[b], false);
     int64_t L = 2 * kBits[b] / 32;
-    /* 16 rows: 4 row tiles over 2 panels of L columns, each panel copied once */
-    void* f = tiled_matmul(16, 9, 2 * L, &t);
+    /* 256 rows: row tiles over 2 panels of L columns, each panel copied once */
+    void* f = tiled_matmul(256, 9, 2 * L, &t);
     void* g = APPLY(tvm_tir_schedule_pack, f, &t, 0);
     CHECK_EQ_INT(count_kind(g, TVM_TIR_KIND_Allocate), count_kind(f, TVM_TIR_KIND_Allocate) + 1);
     /* the panel loop is now outside the row tiles */
     const tvm_tir_for_obj* outer = (const void*)((tvm_tir_prim_func_obj*)g)->body;
     CHECK(TIR_IS_FOR(outer) && strstr(tvm_tir_var_name(outer->loop_var), "j") != NULL);
     /* a partial last panel (an overlapping vector next to the panel loop), one row tile: as is */
-    void* p = tiled_matmul(16, 9, 2 * L + 3, &t);
+    void* p = tiled_matmul(256, 9, 2 * L + 3, &t);
     void* q = APPLY(tvm_tir_schedule_pack, p, &t, 0);
     CHECK(q == p);
     void* r = tiled_matmul(4, 9, 2 * L, &t);
     void* s2 = APPLY(tvm_tir_schedule_pack, r, &t, 0);
     CHECK(s2 == r);
-    RELEASE(f, g, p, q, r, s2);
+    /* 128 rows (an MLP's batch): the panels are read in place, the copy would not pay */
+    void* m = tiled_matmul(128, 9, 2 * L, &t);
+    void* m2 = APPLY(tvm_tir_schedule_pack, m, &t, 0);
+    CHECK(m2 == m);
+    RELEASE(f, g, p, q, r, s2, m, m2);
   }
 }
 
@@ -607,6 +659,7 @@ int main(void) {
   RUN(local_accum_fused_intermediate);
   RUN(vectorize_eltwise_shapes);
   RUN(vectorize_reduction_moves_lanes_inside);
+  RUN(vectorize_narrow_columns_and_short_tails);
   RUN(vectorize_refuses_gathers_and_dependences);
   RUN(vectorize_softmax_output_loop);
   RUN(vector_reduce_contiguous_reductions);

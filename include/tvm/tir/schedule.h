@@ -45,8 +45,10 @@
  *                 vectorized loop of `lanes` iterations moved down to every statement: into
  *                 inner (reduction) loops, across sequences, under conditions that do not
  *                 depend on j>, and for extent % lanes a last vector overlapping the previous
- *                 one (constant extent, a body that reads nothing it writes) or a serial tail
- *                 loop (symbolic extents too). Local buffers in the body (accumulators) get one
+ *                 one (constant extent, a body that reads nothing it writes), a short vector
+ *                 of extent % lanes lanes (constant, at least 2) or a serial tail loop
+ *                 (symbolic extents too); a constant extent below lanes is one short vector of
+ *                 extent lanes (a classifier's 10 columns). Local buffers in the body (accumulators) get one
  *                 copy per lane. lanes = vector_bits / element bits, twice that when the body
  *                 holds a reduction loop (two registers per tile row, as examples/matmul.py).
  *   vector_reduce a serial loop of constant extent n >= L whose body is one store
@@ -65,8 +67,9 @@
  *                 serves tile_rows FMAs. Where no such row loop exists (one row: a
  *                 matrix-vector product), the loop over the vector panels is tiled the same way,
  *                 so each reduction step streams tile_rows contiguous vectors of b's row.
- *   pack          a register-tiled matrix product whose loop over row tiles (at least two)
- *                 holds exactly the loop over vector panels, every vector load reading row k
+ *   pack          a register-tiled matrix product whose loop over row tiles (256 rows at
+ *                 least: below, the copy costs more than it saves) holds exactly the loop over
+ *                 vector panels, every vector load reading row k
  *                 (a reduction loop over the whole dimension) of one panel of a parameter
  *                 buffer B (never written): the two loops are interchanged and each panel
  *                 B[.., :, jo * L : jo * L + L] copied once into a contiguous local buffer that
