@@ -210,7 +210,10 @@ static int profile(const char* name, const char* mode, long n) {
     rc = invoke(&b, args, m.nparams, &out);
     if (rc == 0) tvm_ffi_any_release(&out);
   }
-  if (rc == 0) printf("%s %s: %.4f ms per inference over %ld\n", name, mode, (bench_now_ns() - t0) / 1e6 / (double)n, n);
+  double ms = (bench_now_ns() - t0) / 1e6 / (double)n;
+  if (rc == 0) printf("%s %s: %.4f ms per inference over %ld", name, mode, ms, n);
+  if (rc == 0 && m.ops > 0) printf(" (%d ops: %.3f us per op)", m.ops, ms * 1e3 / m.ops);
+  if (rc == 0) printf("\n");
   else report_error("run");
   built_free(&b);
   for (int i = 0; i < m.nparams; ++i) tvm_ffi_release(tensors[i]);
