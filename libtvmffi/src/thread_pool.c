@@ -42,10 +42,10 @@
 
 #include "internal.h"
 
-#define MAX_THREADS 1024         /* TVM_NUM_THREADS and the core count are clamped to this */
-#define DEFAULT_SPIN_US 200      /* how long a waiting thread spins before it sleeps */
-#define MAX_SPIN_US 1000000      /* TVM_THREAD_SPIN_US is clamped to this */
-#define PAUSE_ONLY_NS 2000       /* spin on pause alone this long, then yield between checks */
+#define MAX_THREADS 1024    /* TVM_NUM_THREADS and the core count are clamped to this */
+#define DEFAULT_SPIN_US 200 /* how long a waiting thread spins before it sleeps */
+#define MAX_SPIN_US 1000000 /* TVM_THREAD_SPIN_US is clamped to this */
+#define PAUSE_ONLY_NS 2000  /* spin on pause alone this long, then yield between checks */
 
 /* Failure of a job: the lowest failed task id's code and error (g_pool.fail_lock). */
 typedef struct {
@@ -71,7 +71,7 @@ static struct {
   int shutdown;
   /* futex word: tasks of the current job finished */
   _Alignas(CACHE_LINE) uint32_t done;
-  int caller_sleeping; /* the launcher waits on done in the futex */
+  int caller_sleeping;                              /* the launcher waits on done in the futex */
   _Alignas(CACHE_LINE) pthread_mutex_t launch_lock; /* held by the launching thread */
   pthread_mutex_t fail_lock;
   pthread_t* threads;
