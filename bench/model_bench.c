@@ -9,6 +9,9 @@
  *                                   v vectorize, R vector_reduce, r register_tile, p pack,
  *                                   P parallel)
  *
+ *   model_bench --profile MODEL bytecode|compiled N   (one build, N inferences: for callgrind,
+ *                                   perf; the pool size from TVM_NUM_THREADS)
+ *
  * Models (model_bench_models.c): an MLP 784-512-256-10 at batch 1 and 32, a CNN (two 3x3
  * convolutions with bias, ReLU and 2x2 max pooling, a dense classifier; 1x3x32x32), a
  * transformer block (layer norm, q/k/v projections, 4-head softmax attention, output projection,
@@ -181,6 +184,41 @@ static int child(const char* name) {
   tvm_ffi_release(m.mod);
   fflush(stdout);
   return rc;
+}
+
+/* ---- --profile: one build, N inferences (for callgrind or perf over the VM) --------------- */
+static int profile(const char* name, const char* mode, long n) {
+  bench_model m;
+  if (bench_model_build(name, &m) != 0) {
+    report_error(name);
+    return 1;
+  }
+  void* tensors[BENCH_MAX_PARAMS];
+  TVMFFIAny args[BENCH_MAX_PARAMS];
+  for (int i = 0; i < m.nparams; ++i) {
+    tensors[i] = tvm_ffi_tensor_empty(m.shape[i], m.ndim[i], tvm_tir_dtype_float(32), (DLDevice){kDLCPU, 0});
+    float* p = tvm_ffi_tensor_dl(tensors[i])->data;
+    for (int64_t k = 0, e = tvm_ffi_dltensor_numel(tvm_ffi_tensor_dl(tensors[i])); k < e; ++k) p[k] = rnd();
+    args[i] = tvm_ffi_any_obj(tensors[i]);
+  }
+  built b = {0};
+  int rc = build(&m, true, strcmp(mode, "compiled") == 0 ? TVM_CODEGEN_EXEC_COMPILED : TVM_CODEGEN_EXEC_BYTECODE, &b);
+  if (rc != 0) report_error("build");
+  double t0 = bench_now_ns();
+  for (long i = 0; rc == 0 && i < n; ++i) {
+    TVMFFIAny out;
+    rc = invoke(&b, args, m.nparams, &out);
+    if (rc == 0) tvm_ffi_any_release(&out);
+  }
+  double ms = (bench_now_ns() - t0) / 1e6 / (double)n;
+  if (rc == 0) printf("%s %s: %.4f ms per inference over %ld", name, mode, ms, n);
+  if (rc == 0 && m.ops > 0) printf(" (%d ops: %.3f us per op)", m.ops, ms * 1e3 / m.ops);
+  if (rc == 0) printf("\n");
+  else report_error("run");
+  built_free(&b);
+  for (int i = 0; i < m.nparams; ++i) tvm_ffi_release(tensors[i]);
+  tvm_ffi_release(m.mod);
+  return rc == 0 ? 0 : 1;
 }
 
 /* ---- --dump-tir: the model's kernels after the default schedule ----------------------------- */
@@ -367,6 +405,7 @@ static const char* loadavg(char* buf) {
 int main(int argc, char** argv) {
   if (argc == 3 && strcmp(argv[1], "--child") == 0) return child(argv[2]);
   if (argc == 3 && strcmp(argv[1], "--dump-tir") == 0) return dump_tir(argv[2]);
+  if (argc == 5 && strcmp(argv[1], "--profile") == 0) return profile(argv[2], argv[3], atol(argv[4]));
   const char* models = NULL;
   const char* threads = "1,2";
   bool torch = true;
@@ -383,7 +422,8 @@ int main(int argc, char** argv) {
       if (rounds < 1 || rounds > MAX_ROUNDS) rounds = 3;
     } else {
       fprintf(stderr, "usage: model_bench [--models a,b,...] [--threads 1,2] [--rounds N] [--no-torch]\n"
-                      "       model_bench --dump-tir MODEL\n");
+                      "       model_bench --dump-tir MODEL\n"
+                      "       model_bench --profile MODEL bytecode|compiled N\n");
       return 2;
     }
   }

@@ -404,8 +404,27 @@ void* tvm_tir__sched_rewrite_loops(const tvm_tir_prim_func_obj* f, tvm_tir_mutat
 }
 
 /* ---- Work -------------------------------------------------------------------------------- */
+/* Instructions, roughly: each store and load once (a vector one too: a vectorized loop counts
+ * one iteration per register of `lanes` elements, since the rule runs after vectorize), and a
+ * transcendental math call (exp, log, tanh, ...: a polynomial of a dozen or more instructions,
+ * inline or in libm) kMathCost. */
 enum { SYMBOLIC_EXTENT = 1 << 20 };
 static const int64_t kWorkCap = INT64_MAX / 4;
+static const int64_t kMathCost = 16;
+
+static bool transcendental(const void* op) {
+  static const tvm_tir_builtin kIds[] = {
+      TVM_TIR_BUILTIN_exp,   TVM_TIR_BUILTIN_exp2,  TVM_TIR_BUILTIN_exp10, TVM_TIR_BUILTIN_log,
+      TVM_TIR_BUILTIN_log2,  TVM_TIR_BUILTIN_log10, TVM_TIR_BUILTIN_log1p, TVM_TIR_BUILTIN_tanh,
+      TVM_TIR_BUILTIN_sigmoid, TVM_TIR_BUILTIN_erf, TVM_TIR_BUILTIN_sin,   TVM_TIR_BUILTIN_cos,
+      TVM_TIR_BUILTIN_tan,   TVM_TIR_BUILTIN_asin,  TVM_TIR_BUILTIN_acos,  TVM_TIR_BUILTIN_atan,
+      TVM_TIR_BUILTIN_sinh,  TVM_TIR_BUILTIN_cosh,  TVM_TIR_BUILTIN_asinh, TVM_TIR_BUILTIN_acosh,
+      TVM_TIR_BUILTIN_atanh, TVM_TIR_BUILTIN_pow,   TVM_TIR_BUILTIN_fmod,  TVM_TIR_BUILTIN_atan2,
+      TVM_TIR_BUILTIN_hypot};
+  for (size_t i = 0; i < sizeof(kIds) / sizeof(kIds[0]); ++i)
+    if (tvm_tir_is_builtin(op, kIds[i])) return true;
+  return false;
+}
 
 static int count_load(tvm_tir_visitor* v, const void* node) {
   (void)node;
@@ -413,10 +432,17 @@ static int count_load(tvm_tir_visitor* v, const void* node) {
   return TVM_TIR_VISIT_CONTINUE;
 }
 
+static int count_call(tvm_tir_visitor* v, const void* node) {
+  if (transcendental(((const tvm_tir_call_obj*)node)->op)) *(int64_t*)v->ctx += kMathCost;
+  return TVM_TIR_VISIT_CONTINUE;
+}
+
+/* The loads and math calls of a store. */
 static int64_t loads_in(const void* node) {
   int64_t n = 0;
   tvm_tir_visitor v = {0};
   v.pre[TVM_TIR_KIND_BufferLoad] = count_load;
+  v.pre[TVM_TIR_KIND_Call] = count_call;
   v.ctx = &n;
   if (tvm_tir_visit(&v, node) < 0) tvm_ffi_error_clear();
   tvm_tir_visitor_free(&v);
@@ -430,38 +456,40 @@ static int64_t sat_mul(int64_t a, int64_t b) {
 
 static int64_t sat_add(int64_t a, int64_t b) { return a > kWorkCap - b ? kWorkCap : a + b; }
 
-int64_t tvm_tir__sched_work(const void* stmt) {
+int64_t tvm_tir__sched_work(const void* stmt, int lanes) {
   switch (tvm_tir_kind_of(stmt)) {
     case TVM_TIR_KIND_For: {
       const tvm_tir_for_obj* f = stmt;
       int64_t ext;
       if (!tvm_tir__sched_const(f->extent, &ext)) ext = SYMBOLIC_EXTENT;
-      return sat_mul(ext < 0 ? 0 : ext, tvm_tir__sched_work(f->body));
+      if (ext < 0) ext = 0;
+      if (f->kind == TVM_TIR_FOR_VECTORIZED && lanes > 1) ext = (ext + lanes - 1) / lanes;
+      return sat_mul(ext, tvm_tir__sched_work(f->body, lanes));
     }
     case TVM_TIR_KIND_SeqStmt: {
       const tvm_tir_seq_stmt_obj* s = stmt;
       int64_t w = 0;
       for (int64_t i = 0; i < tvm_ffi_seq_size(s->seq); ++i)
-        w = sat_add(w, tvm_tir__sched_work(tvm_ffi_seq_obj_at(s->seq, i)));
+        w = sat_add(w, tvm_tir__sched_work(tvm_ffi_seq_obj_at(s->seq, i), lanes));
       return w;
     }
     case TVM_TIR_KIND_BufferStore:
       return 1 + loads_in(stmt);
     case TVM_TIR_KIND_IfThenElse: {
       const tvm_tir_if_then_else_obj* n = stmt;
-      return sat_add(tvm_tir__sched_work(n->then_case),
-                     n->else_case ? tvm_tir__sched_work(n->else_case) : 0);
+      return sat_add(tvm_tir__sched_work(n->then_case, lanes),
+                     n->else_case ? tvm_tir__sched_work(n->else_case, lanes) : 0);
     }
     case TVM_TIR_KIND_LetStmt:
-      return tvm_tir__sched_work(((const tvm_tir_let_stmt_obj*)stmt)->body);
+      return tvm_tir__sched_work(((const tvm_tir_let_stmt_obj*)stmt)->body, lanes);
     case TVM_TIR_KIND_Allocate:
-      return tvm_tir__sched_work(((const tvm_tir_allocate_obj*)stmt)->body);
+      return tvm_tir__sched_work(((const tvm_tir_allocate_obj*)stmt)->body, lanes);
     case TVM_TIR_KIND_DeclBuffer:
-      return tvm_tir__sched_work(((const tvm_tir_decl_buffer_obj*)stmt)->body);
+      return tvm_tir__sched_work(((const tvm_tir_decl_buffer_obj*)stmt)->body, lanes);
     case TVM_TIR_KIND_AssertStmt:
-      return tvm_tir__sched_work(((const tvm_tir_assert_stmt_obj*)stmt)->body);
+      return tvm_tir__sched_work(((const tvm_tir_assert_stmt_obj*)stmt)->body, lanes);
     case TVM_TIR_KIND_AttrStmt:
-      return tvm_tir__sched_work(((const tvm_tir_attr_stmt_obj*)stmt)->body);
+      return tvm_tir__sched_work(((const tvm_tir_attr_stmt_obj*)stmt)->body, lanes);
     default:
       return 1;
   }

@@ -59,9 +59,10 @@ int tvm_tir__sched_independent(const tvm_tir_for_obj* loop);
 /* Whether stmt holds a loop that is not serial (1 / 0, -1 + error). */
 int tvm_tir__sched_has_non_serial(const void* stmt);
 
-/* The work of a statement: stores and loads weighted by their loops' extents, saturating
- * (a symbolic extent counts as 1 << 20). */
-int64_t tvm_tir__sched_work(const void* stmt);
+/* The work of a statement, in instructions roughly: stores, loads and transcendental math calls
+ * (weighted) times their loops' extents, a vectorized loop's extent counted in registers of
+ * `lanes` elements; saturating (a symbolic extent counts as 1 << 20). */
+int64_t tvm_tir__sched_work(const void* stmt, int lanes);
 
 /* The constant value of e, when it is an IntImm. */
 bool tvm_tir__sched_const(const tvm_tir_expr_obj* e, int64_t* out);

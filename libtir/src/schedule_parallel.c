@@ -7,8 +7,10 @@
  * At the top level of the function (through sequences, allocations, lets, conditions), each
  * loop nest's outermost perfectly nested independent serial loops are fused until their product
  * reaches min_parallel_extent, and the fused loop runs on the thread pool (libcodegen outlines
- * it; each task takes a contiguous chunk). A nest whose work is below parallel_grain stays
- * serial. An outer loop that is not independent is looked into. */
+ * it; each task takes a contiguous chunk). A nest whose work (tvm_tir__sched_work: roughly its
+ * instructions, a vector load or store counting one) is below parallel_grain stays serial: a
+ * launch on an awake pool costs about a microsecond of cache-line traffic, a kernel at the
+ * default grain runs some 10 us. An outer loop that is not independent is looked into. */
 #include <stdio.h>
 
 #include "schedule_internal.h"
@@ -100,7 +102,8 @@ static void* parallelize(tvm_tir_mutator* m, const tvm_tir_for_obj* f) {
     tvm_ffi_release(body);
     return r;
   }
-  if (tvm_tir__sched_work(f) < t_target->parallel_grain) return tvm_tir_ref((void*)f);
+  int64_t work = tvm_tir__sched_work(f, t_target->vector_bits / 32);
+  if (work < t_target->parallel_grain) return tvm_tir_ref((void*)f);
   int k = 0;
   int64_t prod = 1;
   while (k < n) {

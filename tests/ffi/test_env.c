@@ -536,6 +536,78 @@ TEST(parallel_after_fork) {
   CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
+/* Launches back to back, as compiled kernels make them (one per parallel loop, a few tasks
+ * each): two closures used in turn, so that a worker running a stale job's function or closure
+ * shows up as a count in the wrong closure; a failing launch every 97th, so that a failure
+ * cannot leak into the next job; optional pauses between launches (the workers go to sleep
+ * and must be woken). True when every task of every launch ran exactly once. */
+typedef struct {
+  int counts[8];
+  int num_tasks;
+} storm_state;
+
+static int storm_task(int task, int num_tasks, void* closure) {
+  storm_state* s = (storm_state*)closure;
+  __atomic_fetch_add(&s->counts[task], 1, __ATOMIC_RELAXED);
+  if (num_tasks != s->num_tasks) return -7;
+  return 0;
+}
+
+static int storm_failing_task(int task, int num_tasks, void* closure) {
+  storm_task(task, num_tasks, closure);
+  return task == num_tasks - 1 ? tvm_ffi_raise("ValueError", "last task failed") : 0;
+}
+
+static bool launch_storm(int launches, int pause_every) {
+  static const int kTasks[] = {2, 3, 2, 5, 8, 2};
+  storm_state st[2];
+  memset(st, 0, sizeof(st));
+  bool ok = true;
+  for (int i = 0; i < launches && ok; ++i) {
+    storm_state* s = &st[i & 1];
+    storm_state* other = &st[(i & 1) ^ 1];
+    memset(s, 0, sizeof(*s));
+    s->num_tasks = kTasks[i % 6];
+    int other_before = 0;
+    for (int t = 0; t < 8; ++t) other_before += other->counts[t];
+    bool fail = i % 97 == 96;
+    int rc = tvm_ffi_parallel_launch(fail ? storm_failing_task : storm_task, s, s->num_tasks);
+    if (fail) {
+      void* e = tvm_ffi_error_take();
+      ok &= rc == -1 && e && strcmp(tvm_ffi_error_kind(e), "ValueError") == 0;
+      tvm_ffi_release(e);
+    } else {
+      ok &= rc == 0 && !tvm_ffi_error_pending();
+    }
+    for (int t = 0; t < 8; ++t) ok &= s->counts[t] == (t < s->num_tasks);
+    int other_after = 0;
+    for (int t = 0; t < 8; ++t) other_after += other->counts[t];
+    ok &= other_after == other_before;
+    if (pause_every && i % pause_every == 0) usleep(300);
+  }
+  return ok;
+}
+
+TEST(parallel_many_small_launches) { CHECK(launch_storm(20000, 0)); }
+
+/* The same in forked children whose pools (started afresh after fork) wait differently:
+ * TVM_THREAD_SPIN_US=0, every wait a futex sleep; 20, the workers fall asleep in the pauses
+ * and spin between the launches in a burst. */
+TEST(parallel_sleeping_workers) {
+  static const char* const kSpin[] = {"0", "20"};
+  for (int k = 0; k < 2; ++k) {
+    pid_t pid = fork();
+    CHECK(pid >= 0);
+    if (pid == 0) {
+      setenv("TVM_THREAD_SPIN_US", kSpin[k], 1);
+      _exit(launch_storm(k == 0 ? 3000 : 2000, k == 0 ? 0 : 50) ? 0 : 1);
+    }
+    int status = 0;
+    CHECK_EQ_INT(waitpid(pid, &status, 0), pid);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  }
+}
+
 /* ---- TVMBackendParallelLaunch ------------------------------------------------------------ */
 /* Upstream TVM's types (c_backend_api.h): what generated code passes. */
 typedef struct {
@@ -598,6 +670,8 @@ int main(void) {
   RUN(parallel_nested);
   RUN(parallel_concurrent_launchers);
   RUN(parallel_after_fork);
+  RUN(parallel_many_small_launches);
+  RUN(parallel_sleeping_workers);
   RUN(backend_parallel_launch_adapter);
   return test_summary();
 }

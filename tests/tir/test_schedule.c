@@ -508,8 +508,9 @@ TEST(register_tile_batch_matmul_and_conv) {
       CHECK(count_loops(g, TVM_TIR_FOR_VECTORIZED) > 0);
       tvm_ffi_release(g);
     }
-    tvm_tir_schedule_target td = target(kBits[b], false); /* the default grain */
-    void* c = make_conv(1, 4, 8, 37, 9);
+    /* the default grain (in vector instructions: a conv of 1.5 M multiply-adds is over it) */
+    tvm_tir_schedule_target td = target(kBits[b], false);
+    void* c = make_conv(1, 16, 16, 37, 9);
     void* h = APPLY(tvm_tir_schedule_default, c, &td, 0);
     CHECK(count_loops(h, TVM_TIR_FOR_UNROLLED) > 0);
     CHECK(count_loops(h, TVM_TIR_FOR_VECTORIZED) > 0);
@@ -590,6 +591,22 @@ TEST(parallel_grain_and_dependences) {
   CHECK_EQ_INT(count_loops(s, TVM_TIR_FOR_PARALLEL), 1);
   CHECK_EQ_INT(count_loops(s, TVM_TIR_FOR_SERIAL), 1);
   RELEASE(f, g, big, h, p, q, r, s);
+  /* The grain counts vector registers, not lanes: 128 x 256 elements (3 accesses each) is over
+   * it when scalar, under it once vectorized (8 lanes). A softmax of as many elements, one exp
+   * each (counted as 16), is over it vectorized too. */
+  void* e = make_eltwise(128, 256);
+  void* ep = APPLY(tvm_tir_schedule_parallel, e, &t, 0);
+  CHECK_EQ_INT(count_loops(ep, TVM_TIR_FOR_PARALLEL), 1);
+  void* ev = APPLY(tvm_tir_schedule_vectorize, e, &t, 0);
+  CHECK(count_loops(ev, TVM_TIR_FOR_VECTORIZED) >= 1);
+  void* evp = APPLY(tvm_tir_schedule_parallel, ev, &t, 0);
+  CHECK(evp == ev);
+  void* sm = make_softmax(128, 256);
+  void* sv = APPLY(tvm_tir_schedule_vectorize, sm, &t, 0);
+  CHECK(count_loops(sv, TVM_TIR_FOR_VECTORIZED) >= 1);
+  void* svp = APPLY(tvm_tir_schedule_parallel, sv, &t, 0);
+  CHECK_EQ_INT(count_loops(svp, TVM_TIR_FOR_PARALLEL), 1);
+  RELEASE(e, ep, ev, evp, sm, sv, svp);
 }
 
 /* ---- the default schedule -------------------------------------------------------------------- */

@@ -77,8 +77,10 @@
  *   parallel      the outermost independent loops of each top-level loop nest, fused (one loop
  *                 over the product of their extents, the indices recovered with // and %) until
  *                 the product reaches min_parallel_extent, become one parallel loop on the thread
- *                 pool, unless the nest's work (stores and loads times their loops' extents, a
- *                 symbolic extent counting as large) is below parallel_grain: small kernels stay
+ *                 pool, unless the nest's work (stores and loads times their loops' extents,
+ *                 a vectorized loop counted in registers of vector_bits / 32 lanes, each
+ *                 transcendental call (exp, log, tanh, ...) as 16, a symbolic extent counting as
+ *                 large: roughly instructions) is below parallel_grain: small kernels stay
  *                 serial.
  */
 #ifndef TVM_TIR_SCHEDULE_H_
@@ -98,7 +100,7 @@ extern "C" {
 typedef struct {
   int vector_bits;             /* SIMD register width: 128 (SSE/NEON), 256 (AVX2), 512 */
   int tile_rows;               /* rows (or panels) of a register tile; default 4 */
-  int64_t parallel_grain;      /* nests with less work stay serial; default 65536 */
+  int64_t parallel_grain;      /* nests with less work stay serial; default 65536 (~10 us) */
   int64_t min_parallel_extent; /* fuse outer loops until this many iterations; default 64 */
   /* Which rules tvm_tir_schedule_default applies (all on by default). */
   bool pad, local_accum, vectorize, register_tile, pack, parallel;
