@@ -268,6 +268,15 @@ TEST(mixed_index_widths) {
   DIFF_SCRIPT("mixed_index_widths.py", "block_axes");
 }
 
+/* Buffers viewing memory without a T.decl_buffer (a flat view of a parameter's data, a strided
+ * view of an allocation) and Buffer.access_ptr: they passed `tvmc check` and must compile. */
+TEST(buffer_views) {
+  DIFF_SCRIPT("buffer_views.py", "flat_view");
+  DIFF_SCRIPT("buffer_views.py", "flat_view", .seed = 4);
+  DIFF_SCRIPT("buffer_views.py", "strided_view");
+  DIFF_SCRIPT("buffer_views.py", "access_ptr_method");
+}
+
 /* T.init() in blocks without a reduction iter var: the init runs every time. */
 TEST(init_without_reduction) {
   DIFF_SCRIPT("init_without_reduction.py", "spatial_init");
@@ -382,6 +391,7 @@ int main(void) {
   RUN(alloc_buffer_in_statements);
   RUN(mixed_index_widths);
   RUN(init_without_reduction);
+  RUN(buffer_views);
   RUN(hints);
   RUN(parameters_and_matches);
   RUN(later_defined_dims);
