@@ -277,6 +277,14 @@ TEST(buffer_views) {
   DIFF_SCRIPT("buffer_views.py", "access_ptr_method");
 }
 
+/* Integer arithmetic of mixed widths (`i * 4 + j`, i int64): the narrower operand widened. */
+TEST(mixed_width_arith) {
+  DIFF_SCRIPT("mixed_width_arith.py", "flat_index");
+  DIFF_SCRIPT("mixed_width_arith.py", "symbolic_rows", .sym = 5);
+  DIFF_SCRIPT("mixed_width_arith.py", "symbolic_rows", .sym = 3, .seed = 7);
+  DIFF_SCRIPT("mixed_width_arith.py", "widen_values");
+}
+
 /* T.init() in blocks without a reduction iter var: the init runs every time. */
 TEST(init_without_reduction) {
   DIFF_SCRIPT("init_without_reduction.py", "spatial_init");
@@ -392,6 +400,7 @@ int main(void) {
   RUN(mixed_index_widths);
   RUN(init_without_reduction);
   RUN(buffer_views);
+  RUN(mixed_width_arith);
   RUN(hints);
   RUN(parameters_and_matches);
   RUN(later_defined_dims);
