@@ -278,11 +278,15 @@ const script_special* tvm_script__dotted(script_parser* p, const ast_expr* e, ch
   return sp;
 }
 
-bool tvm_script__is_let_annotation(script_parser* p, const ast_expr* ann) {
+bool tvm_script__is_tir_attr(script_parser* p, const ast_expr* e, const char* name) {
   char buf[64];
   size_t n;
-  const script_special* sp = tvm_script__dotted(p, ann, buf, sizeof(buf), &n);
-  return sp == &kModTir && n == 3 && memcmp(buf, "let", 3) == 0;
+  const script_special* sp = tvm_script__dotted(p, e, buf, sizeof(buf), &n);
+  return sp == &kModTir && n == strlen(name) && memcmp(buf, name, n) == 0;
+}
+
+bool tvm_script__is_let_annotation(script_parser* p, const ast_expr* ann) {
+  return tvm_script__is_tir_attr(p, ann, "let");
 }
 
 /* ---- Value helpers ------------------------------------------------------------------------- */

@@ -285,6 +285,14 @@ TEST(mixed_width_arith) {
   DIFF_SCRIPT("mixed_width_arith.py", "widen_values");
 }
 
+/* T.Bind, T.Ptr[...] and a region match_buffer without shape or dtype (upstream's spellings). */
+TEST(bind_ptr_region_match) {
+  DIFF_SCRIPT("bind_ptr_region_match.py", "bind_offset", .sym = 21);
+  DIFF_SCRIPT("bind_ptr_region_match.py", "bind_offset", .sym = 3, .seed = 2);
+  DIFF_SCRIPT("bind_ptr_region_match.py", "ptr_view");
+  DIFF_SCRIPT("bind_ptr_region_match.py", "region_match");
+}
+
 /* T.init() in blocks without a reduction iter var: the init runs every time. */
 TEST(init_without_reduction) {
   DIFF_SCRIPT("init_without_reduction.py", "spatial_init");
@@ -401,6 +409,7 @@ int main(void) {
   RUN(init_without_reduction);
   RUN(buffer_views);
   RUN(mixed_width_arith);
+  RUN(bind_ptr_region_match);
   RUN(hints);
   RUN(parameters_and_matches);
   RUN(later_defined_dims);
