@@ -6,6 +6,7 @@
  * offset allocations, T.assume and the profiling intrinsics.
  */
 #include <tvm/script/parser.h>
+#include <tvm/tir/schedule.h>
 
 #include "codegen_testing.h"
 
@@ -293,6 +294,28 @@ TEST(bind_ptr_region_match) {
   DIFF_SCRIPT("bind_ptr_region_match.py", "region_match");
 }
 
+/* Reductions into a block's match_buffer view, through the default CPU schedule: passed
+ * `tvmc check` and failed in codegen with "unbound variable" (the accumulator rule named the view
+ * outside the loop that declares it). Compiled against the interpreter on the unscheduled code. */
+TEST(scheduled_reduce_into_view) {
+  void* ir = parse_corpus_(__LINE__, "reduce_into_view.py");
+  static const char* fns[] = {"row_sums", "col_max"};
+  for (int k = 0; ir && k < 2; ++k) {
+    void* f = tvm_tir_ir_module_lookup(ir, fns[k]);
+    tvm_tir_schedule_target t = tvm_tir_schedule_target_default();
+    t.parallel_grain = 0;
+    void* g = f ? tvm_tir_schedule_default(f, &t) : NULL;
+    void* low = g ? tvm_tir_lower(g, NULL) : NULL;
+    void* m = NULL;
+    void* fn = low ? build_fn_(__LINE__, low, tvm_tir_func_global_symbol(low), &m) : NULL;
+    CHECK(fn != NULL);
+    if (fn) diff_fn_(__LINE__, f, low, fn, &(cg_opts){.seed = 3});
+    tvm_ffi_release(fn), tvm_ffi_release(m), tvm_ffi_release(low), tvm_ffi_release(g);
+    tvm_ffi_release(f);
+  }
+  tvm_ffi_release(ir);
+}
+
 /* T.init() in blocks without a reduction iter var: the init runs every time. */
 TEST(init_without_reduction) {
   DIFF_SCRIPT("init_without_reduction.py", "spatial_init");
@@ -410,6 +433,7 @@ int main(void) {
   RUN(buffer_views);
   RUN(mixed_width_arith);
   RUN(bind_ptr_region_match);
+  RUN(scheduled_reduce_into_view);
   RUN(hints);
   RUN(parameters_and_matches);
   RUN(later_defined_dims);
