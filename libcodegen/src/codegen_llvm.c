@@ -677,11 +677,24 @@ static LLVMValueRef to_mem(cg_state* s, LLVMValueRef v, DLDataType t) {
   return tvm_tir_dtype_is_bool(t) ? LLVMBuildZExt(s->b, v, tvm_codegen__mem_type(s, t), "") : v;
 }
 
+/* A BufferLoad/BufferStore with more than one index left after lowering: a buffer with
+ * axis_separators (N-D physical memory, for texture targets) stays N-D by design, which the CPU
+ * code generator cannot address (upstream's LLVM backend rejects it too). */
+static int not_flat(cg_state* s, const char* what, const tvm_tir_buffer_obj* b) {
+  if (tvm_ffi_seq_size(b->axis_separators) > 0) {
+    return tvm_codegen__fail(s, "NotImplementedError",
+                             "%s %s: the buffer has axis_separators (N-D physical memory, for "
+                             "texture targets); the CPU code generator needs flat buffers",
+                             what, tvm_tir_buffer_name(b));
+  }
+  return tvm_codegen__fail(s, "ValueError", "%s %s is not flat (run tvm_tir_lower first)", what,
+                           tvm_tir_buffer_name(b));
+}
+
 static LLVMValueRef e_buffer_load(cg_state* s, const void* e) {
   const tvm_tir_buffer_load_obj* n = e;
   if (tvm_tir_array_size(n->indices) != 1) {
-    tvm_codegen__fail(s, "ValueError", "BufferLoad of %s is not flat (run tvm_tir_lower first)",
-            tvm_tir_buffer_name(n->buffer));
+    not_flat(s, "BufferLoad of", n->buffer);
     return NULL;
   }
   DLDataType et = tvm_tir_dtype_element(n->buffer->dtype);
@@ -734,6 +747,21 @@ static LLVMValueRef address_of(cg_state* s, const tvm_tir_call_obj* n) {
   LLVMTypeRef et = tvm_codegen__mem_type(s, ld->buffer->dtype);
   LLVMValueRef base = buffer_base(s, ld->buffer);
   LLVMValueRef idx = base && et ? tvm_codegen__expr(s, tvm_tir_array_at(ld->indices, 0)) : NULL;
+  return idx ? elem_ptr(s, base, et, idx) : NULL;
+}
+
+/* tir.tvm_access_ptr(T.type_annotation(dtype), data, offset, extent, mask): the address of
+ * element `offset` (in dtype's units) of data, as upstream's LLVM backend computes it (extent
+ * and mask are hints for other targets). */
+static LLVMValueRef access_ptr(cg_state* s, const tvm_tir_call_obj* n) {
+  if (tvm_tir_array_size(n->args) != 5) {
+    tvm_codegen__fail(s, "ValueError", "tir.tvm_access_ptr takes 5 arguments");
+    return NULL;
+  }
+  DLDataType t = tvm_tir_expr_dtype(tvm_tir_array_at(n->args, 0));
+  LLVMTypeRef et = tvm_codegen__mem_type(s, t);
+  LLVMValueRef base = et ? tvm_codegen__expr(s, tvm_tir_array_at(n->args, 1)) : NULL;
+  LLVMValueRef idx = base ? tvm_codegen__expr(s, tvm_tir_array_at(n->args, 2)) : NULL;
   return idx ? elem_ptr(s, base, et, idx) : NULL;
 }
 
@@ -861,6 +889,7 @@ static LLVMValueRef e_call(cg_state* s, const void* e) {
   DLDataType t = n->expr.dtype;
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_if_then_else)) return lazy_if(s, n);
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_address_of)) return address_of(s, n);
+  if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_tvm_access_ptr)) return access_ptr(s, n);
   if (strcmp(name, TVM_TIR_BOUNDS_CHECK_OP) == 0) return bounds_check(s, n);
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_call_extern) ||
       tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_call_pure_extern))
@@ -1072,8 +1101,7 @@ static int s_buffer_store(cg_state* s, const void* st) {
 static int s_buffer_store_here(cg_state* s, const void* st) {
   const tvm_tir_buffer_store_obj* n = st;
   if (tvm_tir_array_size(n->indices) != 1)
-    return tvm_codegen__fail(s, "ValueError", "BufferStore to %s is not flat (run tvm_tir_lower first)",
-                   tvm_tir_buffer_name(n->buffer));
+    return not_flat(s, "BufferStore to", n->buffer);
   DLDataType et = tvm_tir_dtype_element(n->buffer->dtype);
   DLDataType vt = n->value->dtype;
   LLVMTypeRef emt = tvm_codegen__mem_type(s, et);

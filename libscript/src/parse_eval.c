@@ -278,11 +278,15 @@ const script_special* tvm_script__dotted(script_parser* p, const ast_expr* e, ch
   return sp;
 }
 
-bool tvm_script__is_let_annotation(script_parser* p, const ast_expr* ann) {
+bool tvm_script__is_tir_attr(script_parser* p, const ast_expr* e, const char* name) {
   char buf[64];
   size_t n;
-  const script_special* sp = tvm_script__dotted(p, ann, buf, sizeof(buf), &n);
-  return sp == &kModTir && n == 3 && memcmp(buf, "let", 3) == 0;
+  const script_special* sp = tvm_script__dotted(p, e, buf, sizeof(buf), &n);
+  return sp == &kModTir && n == strlen(name) && memcmp(buf, name, n) == 0;
+}
+
+bool tvm_script__is_let_annotation(script_parser* p, const ast_expr* ann) {
+  return tvm_script__is_tir_attr(p, ann, "let");
 }
 
 /* ---- Value helpers ------------------------------------------------------------------------- */
@@ -1312,13 +1316,148 @@ static int call_float(script_parser* p, const ast_expr* c, TVMFFIAny* out) {
   return rc;
 }
 
-/* `A.scope()` of a Buffer named A: its storage scope ("global" for the default). 1 when c is
- * no such call (the receiver, a name, is only looked up: nothing is evaluated twice). */
+/* `A.access_ptr(access_mask, ptr_type="handle", content_lanes=1, offset=0, extent=None)`:
+ * upstream's Buffer.access_ptr, `T.tvm_access_ptr(T.type_annotation(dtype), A.data,
+ * elem_offset + offset, extent, mask)` with mask "r" 1, "w" 2, "rw" 3 (or an int) and extent,
+ * when not given, the buffer's size (strides[0] * shape[0] when strided) less the offset. */
+static int buffer_access_ptr(script_parser* p, const ast_expr* c, const tvm_tir_buffer_obj* b,
+                             TVMFFIAny* out) {
+  static const char* const kNames[] = {"access_mask", "ptr_type", "content_lanes", "offset",
+                                       "extent"};
+  const ast_expr* argv[5] = {NULL};
+  if (c->u.call.args.n > 5) {
+    return tvm_script__error_at(p, &c->span, "TypeError",
+                                "Buffer.access_ptr() takes at most 5 arguments");
+  }
+  for (int32_t i = 0; i < c->u.call.args.n; ++i) argv[i] = c->u.call.args.items[i];
+  for (int32_t i = 0; i < c->u.call.kw_values.n; ++i) {
+    int k = 0;
+    while (k < 5 && strcmp(c->u.call.kw_names[i]->text, kNames[k]) != 0) ++k;
+    if (k == 5 || argv[k]) {
+      return tvm_script__error_at(p, &c->u.call.kw_values.items[i]->span, "TypeError",
+                                  k == 5 ? "Buffer.access_ptr() got an unexpected keyword "
+                                           "argument '%s'"
+                                         : "Buffer.access_ptr() got multiple values for "
+                                           "argument '%s'",
+                                  c->u.call.kw_names[i]->text);
+    }
+    argv[k] = c->u.call.kw_values.items[i];
+  }
+  if (!argv[0]) {
+    return tvm_script__error_at(p, &c->span, "TypeError",
+                                "Buffer.access_ptr() missing required argument 'access_mask'");
+  }
+  int64_t mask = 0, lanes = 1;
+  DLDataType ptr_type = TVM_TIR_HANDLE;
+  TVMFFIAny v;
+  if (tvm_script__eval(p, argv[0], &v) != 0) return -1;
+  TVMFFIByteArray text;
+  int rc = 0;
+  if (tvm_ffi_any_as_bytes(&v, &text)) {
+    for (size_t i = 0; rc == 0 && i < text.size; ++i) {
+      if (text.data[i] == 'r') {
+        mask |= 1;
+      } else if (text.data[i] == 'w') {
+        mask |= 2;
+      } else {
+        rc = tvm_script__error_at(p, &argv[0]->span, "ValueError",
+                                  "Buffer.access_ptr(): access_mask is made of 'r' and 'w'");
+      }
+    }
+  } else if (v.type_index == kTVMFFIInt) {
+    mask = v.v_int64;
+  } else {
+    rc = tvm_script__error_at(p, &argv[0]->span, "TypeError",
+                              "Buffer.access_ptr(): access_mask must be a string or an int");
+  }
+  tvm_ffi_any_release(&v);
+  if (rc == 0 && argv[1]) {
+    if (tvm_script__eval(p, argv[1], &v) != 0) return -1;
+    if (!tvm_script__as_dtype(&v, &ptr_type)) {
+      rc = tvm_script__error_at(p, &argv[1]->span, "TypeError",
+                                "Buffer.access_ptr(): ptr_type must name a dtype");
+    }
+    tvm_ffi_any_release(&v);
+  }
+  if (rc == 0 && argv[2]) {
+    if (tvm_script__eval(p, argv[2], &v) != 0) return -1;
+    if (v.type_index != kTVMFFIInt || v.v_int64 < 1) {
+      rc = tvm_script__error_at(p, &argv[2]->span, "TypeError",
+                                "Buffer.access_ptr(): content_lanes must be a positive int");
+    }
+    lanes = v.v_int64;
+    tvm_ffi_any_release(&v);
+  }
+  if (rc != 0) return -1;
+  DLDataType idx = b->elem_offset->dtype;
+  tvm_tir_expr_obj* offset = argv[3] ? tvm_script__eval_expr(p, argv[3]) : tvm_tir_const_int(idx, 0);
+  if (!offset) return -1;
+  tvm_tir_expr_obj* extent = NULL;
+  int64_t ndim = tvm_ffi_seq_size(b->shape);
+  if (argv[4]) {
+    extent = tvm_script__eval_expr(p, argv[4]);
+  } else {
+    tvm_tir_expr_obj* size = NULL;
+    if (ndim == 0) {
+      size = tvm_tir_const_int(idx, 1);
+    } else if (tvm_ffi_seq_size(b->strides) == ndim) {
+      size = tvm_tir_mul(tvm_ffi_seq_obj_at(b->strides, 0), tvm_ffi_seq_obj_at(b->shape, 0));
+    } else {
+      size = (tvm_tir_expr_obj*)tvm_ffi_seq_obj_at(b->shape, 0);
+      tvm_ffi_retain(size);
+      for (int64_t i = 1; size && i < ndim; ++i) {
+        tvm_tir_expr_obj* next = tvm_tir_mul(size, tvm_ffi_seq_obj_at(b->shape, i));
+        tvm_ffi_release(size);
+        size = next;
+      }
+    }
+    extent = size ? tvm_tir_sub(size, offset) : NULL;
+    tvm_ffi_release(size);
+  }
+  tvm_tir_expr_obj* elem = extent ? tvm_tir_add(b->elem_offset, offset) : NULL;
+  tvm_ffi_release(offset);
+  DLDataType et = b->dtype;
+  if (elem && lanes > 1) {
+    et.lanes = (uint16_t)lanes;
+    tvm_tir_expr_obj* l = tvm_tir_const_int(idx, lanes);
+    tvm_tir_expr_obj* e2 = l ? tvm_tir_div(b->elem_offset, l) : NULL;
+    tvm_ffi_release(elem);
+    elem = e2;
+    if (!argv[4] && l && elem) {
+      tvm_tir_expr_obj* x2 = tvm_tir_div(extent, l);
+      tvm_ffi_release(extent);
+      extent = x2;
+    }
+    tvm_ffi_release(l);
+  }
+  tvm_tir_expr_obj* r = NULL;
+  if (elem && extent) {
+    tvm_ffi_retain(b->data);
+    r = tvm_tir_call_take(ptr_type, "tir.tvm_access_ptr",
+                          tvm_tir_call_takev(et, "tir.type_annotation", 0, NULL), b->data, elem,
+                          extent,
+                          tvm_tir_const_int(TVM_TIR_INT32, mask));
+    elem = extent = NULL;
+  }
+  tvm_ffi_release(elem);
+  tvm_ffi_release(extent);
+  if (!r) return tvm_script__relocate(p, &c->span);
+  *out = tvm_ffi_any_obj(r);
+  return 0;
+}
+
+/* `A.scope()` of a Buffer named A: its storage scope ("global" for the default), and
+ * `A.access_ptr(...)` (above). 1 when c is no such call (the receiver, a name, is only looked
+ * up: nothing is evaluated twice). */
 static int buffer_method(script_parser* p, const ast_expr* c, TVMFFIAny* out) {
   const ast_expr* func = c->u.call.func;
   if (func->kind != AST_ATTR || func->u.attr.value->kind != AST_NAME) return 1;
   const TVMFFIAny* v = script__vt_lookup(&p->vt, func->u.attr.value->u.name);
-  if (!v || !is_kind(v, TVM_TIR_KIND_Buffer) || !name_is(func->u.attr.name, "scope")) return 1;
+  if (!v || !is_kind(v, TVM_TIR_KIND_Buffer)) return 1;
+  if (name_is(func->u.attr.name, "access_ptr")) {
+    return buffer_access_ptr(p, c, (const tvm_tir_buffer_obj*)v->v_obj, out);
+  }
+  if (!name_is(func->u.attr.name, "scope")) return 1;
   if (c->u.call.args.n || c->u.call.kw_values.n) {
     return tvm_script__error_at(p, &c->span, "TypeError", "Buffer.scope() takes no arguments");
   }

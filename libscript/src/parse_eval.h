@@ -181,6 +181,8 @@ static inline tvm_tir_expr_obj* script__to_expr(const TVMFFIAny* v, const DLData
 bool tvm_script__truthy(const TVMFFIAny* v);
 /* The TIR dtype a value names (`T.float32`, "float32"), or false. */
 bool tvm_script__as_dtype(const TVMFFIAny* v, DLDataType* out);
+/* Whether e names `T.<name>` (through any alias of the tir module). */
+bool tvm_script__is_tir_attr(script_parser* p, const ast_expr* e, const char* name);
 /* Whether an annotation is `T.let`. */
 bool tvm_script__is_let_annotation(script_parser* p, const ast_expr* ann);
 /* Resolve `<alias>.a.b` to its module marker and dotted rest ("a.b" into buf). */

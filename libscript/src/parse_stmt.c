@@ -122,6 +122,28 @@ static int let_binding(script_parser* p, const ast_stmt* stmt, const ast_expr* i
 static int annotation_type(script_parser* p, const ast_expr* ann, void** type, DLDataType* t,
                            bool* is_dtype) {
   TVMFFIAny v;
+  /* T.Ptr[<dtype>]: upstream's spelling of a pointer annotation (T.handle("<dtype>")). */
+  if (ann->kind == AST_SUBSCRIPT && tvm_script__is_tir_attr(p, ann->u.subscript.value, "Ptr")) {
+    if (ann->u.subscript.indices.n != 1 || ann->u.subscript.indices.items[0]->kind == AST_SLICE) {
+      return tvm_script__error_at(p, &ann->span, "TypeError",
+                                  "T.Ptr[...] takes one element type, such as T.Ptr[T.float32]");
+    }
+    const ast_expr* elem = ann->u.subscript.indices.items[0];
+    if (tvm_script__eval(p, elem, &v) != 0) return -1;
+    DLDataType et;
+    bool ok = tvm_script__as_dtype(&v, &et);
+    tvm_ffi_any_release(&v);
+    if (!ok) {
+      return tvm_script__error_at(p, &elem->span, "TypeError",
+                                  "T.Ptr[...] takes a dtype, such as T.Ptr[T.float32]");
+    }
+    *is_dtype = false;
+    *t = TVM_TIR_HANDLE;
+    tvm_tir_type_obj* prim = (tvm_tir_type_obj*)tvm_tir_prim_type_new(et);
+    *type = prim ? tvm_tir_pointer_type_new(prim, "") : NULL;
+    tvm_ffi_release(prim);
+    return *type ? 0 : tvm_script__relocate(p, &ann->span);
+  }
   if (tvm_script__eval(p, ann, &v) != 0) return -1;
   *type = NULL;
   *is_dtype = tvm_script__as_dtype(&v, t);

@@ -259,6 +259,8 @@ static int b_match_buffer(tvm_script_call* call, TVMFFIAny* out) {
     tvm_ffi_raise("TypeError", "%s() of a handle needs a shape", call->name);
   }
   tvm_tir_buffer_obj* buf = NULL;
+  /* A region without a dtype: the source buffer's (as upstream infers it with the shape). */
+  if (region && !given(&a, 2)) ba.dtype = region->buffer->dtype;
   if (ba.shape && buffer_kwargs(&a, 2, &ba, owned) == 0) {
     buf = tvm_script_tir_match_buffer(call->builder, param, &ba);
     if (!buf) fail(&a, 0);
@@ -741,6 +743,7 @@ const tvm_script_builtin tvm_script__tir_stmt_builtins[] = {
     {"Else", b_Else},
     {"If", b_If},
     {"LetStmt", b_LetStmt},
+    {"Bind", b_LetStmt}, /* (upstream's newer name of the statement form) */
     {"Then", b_Then},
     {"While", b_While},
     {"alloc_buffer", b_alloc_buffer, 1},

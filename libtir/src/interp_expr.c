@@ -386,6 +386,27 @@ static int b_address_of(tir_interp* in, const tvm_tir_call_obj* call, tir_value*
   return TIR_OK;
 }
 
+/* tir.tvm_access_ptr(T.type_annotation(dtype), data, offset, extent, mask): the address of
+ * element `offset` (in dtype's units) of data, as the code generator computes it (extent and
+ * mask only describe the access). */
+static int b_access_ptr(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out) {
+  if (tvm_tir_array_size(call->args) != 5) {
+    return tvm_tir__raise_at("TypeError", call, "tir.tvm_access_ptr takes 5 arguments");
+  }
+  DLDataType t = tvm_tir_expr_dtype(tvm_tir_array_at(call->args, 0));
+  tir_value data, off;
+  TRY(tvm_tir__eval(in, tvm_tir_array_at(call->args, 1), &data));
+  TRY(tvm_tir__eval(in, tvm_tir_array_at(call->args, 2), &off));
+  if (!tvm_tir_dtype_is_handle(data.dtype) || !tvm_tir_dtype_is_integer(off.dtype) ||
+      tir_lanes(&off) != 1) {
+    return tvm_tir__raise_at("TypeError", call,
+                             "tir.tvm_access_ptr expects a handle and a scalar integer offset");
+  }
+  out->dtype = call->expr.dtype;
+  out->lane[0].p = (char*)data.lane[0].p + off.lane[0].i * (int64_t)((t.bits * t.lanes + 7) / 8);
+  return TIR_OK;
+}
+
 static int eval_let(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* out) {
   const tvm_tir_let_obj* let = (const tvm_tir_let_obj*)e;
   tir_value v;
@@ -825,6 +846,7 @@ static const builtin_fn k_builtins[TVM_TIR_BUILTIN_COUNT] = {
     [TVM_TIR_BUILTIN_likely] = b_identity,
     [TVM_TIR_BUILTIN_assume] = b_assume,
     [TVM_TIR_BUILTIN_address_of] = b_address_of,
+    [TVM_TIR_BUILTIN_tvm_access_ptr] = b_access_ptr,
     [TVM_TIR_BUILTIN_start_profile_intrinsic] = b_profile_marker,
     [TVM_TIR_BUILTIN_end_profile_intrinsic] = b_profile_marker,
     [TVM_TIR_BUILTIN_tvm_storage_sync] = b_storage_sync,

@@ -276,6 +276,34 @@ static int match_operands_slow(tvm_tir_rule rule, const char* node, bool check_h
     *oa = *ob = NULL;
     return -1;
   }
+  /* Integers of different widths or signedness (not bool): upstream's BinaryOpMatchTypes casts
+   * the narrower operand to the wider type, and at equal widths the signed one to unsigned
+   * (docs/tir-decisions.md). A scalar next to a vector is broadcast first, as there. */
+  if (tvm_tir_dtype_is_integer(ta) && tvm_tir_dtype_is_integer(tb) && ta.bits > 1 &&
+      tb.bits > 1 && (ta.lanes == tb.lanes || ta.lanes == 1 || tb.lanes == 1)) {
+    DLDataType t = ta.bits > tb.bits                          ? ta
+                   : tb.bits > ta.bits                        ? tb
+                   : ta.code == (uint8_t)kDLUInt ? ta : tb;
+    t.lanes = ta.lanes > tb.lanes ? ta.lanes : tb.lanes;
+    DLDataType sa = t, sb = t;
+    sa.lanes = ta.lanes;
+    sb.lanes = tb.lanes;
+    tvm_tir_expr_obj* ca = tvm_tir_dtype_equal(sa, ta) ? tir_expr_retain(a) : tvm_tir_cast(sa, a);
+    tvm_tir_expr_obj* cb = !ca                          ? NULL
+                           : tvm_tir_dtype_equal(sb, tb) ? tir_expr_retain(b)
+                                                         : tvm_tir_cast(sb, b);
+    if (ca && cb) {
+      *oa = sa.lanes == t.lanes ? tir_expr_retain(ca) : tvm_tir_broadcast_new(ca, t.lanes);
+      *ob = sb.lanes == t.lanes ? tir_expr_retain(cb) : tvm_tir_broadcast_new(cb, t.lanes);
+    }
+    tvm_ffi_release(ca);
+    tvm_ffi_release(cb);
+    if (*oa && *ob) return 0;
+    tvm_ffi_release(*oa);
+    tvm_ffi_release(*ob);
+    *oa = *ob = NULL;
+    return -1;
+  }
   tvm_tir__type_error(rule, node, "operands must have the same dtype", an, a, bn, b, NULL);
   return -1;
 }

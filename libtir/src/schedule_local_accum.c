@@ -173,6 +173,28 @@ static void* rewrite(const tvm_tir_for_obj* r, const sched_access* a, void* init
   return out;
 }
 
+static int declares(tvm_tir_visitor* v, const void* node) {
+  redirect* r = v->ctx;
+  if ((const void*)((const tvm_tir_decl_buffer_obj*)node)->buffer == r->data) {
+    r->data = NULL; /* found */
+    return TVM_TIR_VISIT_SKIP;
+  }
+  return 0;
+}
+
+/* Whether loop r declares buffer b inside (a T.decl_buffer, such as a lowered match_buffer
+ * view of the output): then O[idx] cannot be named before and after the loop, and the
+ * accumulation stays as written (1 / 0, -1 + error). */
+static int declared_inside(const void* r, const tvm_tir_buffer_obj* b) {
+  redirect rd = {{{0}}, b, NULL};
+  tvm_tir_visitor v = {0};
+  v.pre[TVM_TIR_KIND_DeclBuffer] = declares;
+  v.ctx = &rd;
+  int rc = tvm_tir_visit(&v, r);
+  tvm_tir_visitor_free(&v);
+  return rc < 0 ? -1 : rd.data == NULL;
+}
+
 /* Whether s is `O[idx] = v` at the access a (same buffer data, same indices) with v not reading
  * O: the init of the accumulation. 1 / 0, -1 + error. */
 static int is_init(const void* s, const sched_access* a) {
@@ -199,6 +221,13 @@ static void* accum_seq(tvm_tir_mutator* m, const void* node) {
       failed = true;
       break;
     }
+    int inside = a ? declared_inside(s, a->buffer) : 0;
+    if (inside < 0) {
+      tvm_tir__sched_scan_free(&sc);
+      failed = true;
+      break;
+    }
+    if (inside) a = NULL;
     void* item = NULL;
     if (!a) {
       /* not an accumulation itself: look inside */
@@ -248,6 +277,12 @@ static void* accum_for(tvm_tir_mutator* m, const void* node) {
   const sched_access* a = NULL;
   sched_scan sc = {0};
   if (r->kind == TVM_TIR_FOR_SERIAL && find_accumulator(c, r, &a, &sc) != 0) return NULL;
+  int inside = a ? declared_inside(r, a->buffer) : 0;
+  if (inside < 0) {
+    tvm_tir__sched_scan_free(&sc);
+    return NULL;
+  }
+  if (inside) a = NULL;
   void* out;
   if (a) {
     void* first = tvm_tir_buffer_load_new((tvm_tir_buffer_obj*)a->buffer, (void*)a->indices);

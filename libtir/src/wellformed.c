@@ -353,10 +353,12 @@ static void undeclare_buffer(wf* w, const tvm_tir_buffer_obj* b, bool data_bound
 }
 
 /* The buffer of a load/store/region, at field "buffer" of the current node: declared, or a
- * view of an Allocate in scope (then its shape, strides and elem_offset are uses). */
+ * view of memory whose data var is in scope (an Allocate's, another buffer's such as a
+ * parameter's `A.data`, a let-bound handle): then its shape, strides and elem_offset are uses.
+ * Upstream accepts these undeclared views (FlattenBuffer writes them). */
 static int check_buffer_use(wf* w, const tvm_tir_buffer_obj* b) {
   if (has(w, b, F_BUFFER)) return 0;
-  if (has(w, b->data, F_ALLOC)) {
+  if (has(w, b->data, F_ALLOC) || has(w, b->data, F_SCOPE)) {
     int rc = wpush_attr(w, "buffer");
     if (rc == 0) {
       rc = uses(w, b->shape, "shape") || uses(w, b->strides, "strides") ||

@@ -6,6 +6,7 @@
  * offset allocations, T.assume and the profiling intrinsics.
  */
 #include <tvm/script/parser.h>
+#include <tvm/tir/schedule.h>
 
 #include "codegen_testing.h"
 #include "script_testing.h"
@@ -245,6 +246,53 @@ TEST(mixed_index_widths) {
   DIFF_SCRIPT("mixed_index_widths.py", "block_axes");
 }
 
+/* Buffers viewing memory without a T.decl_buffer (a flat view of a parameter's data, a strided
+ * view of an allocation) and Buffer.access_ptr: they passed `tvmc check` and must compile. */
+TEST(buffer_views) {
+  DIFF_SCRIPT("buffer_views.py", "flat_view");
+  DIFF_SCRIPT("buffer_views.py", "flat_view", .seed = 4);
+  DIFF_SCRIPT("buffer_views.py", "strided_view");
+  DIFF_SCRIPT("buffer_views.py", "access_ptr_method");
+}
+
+/* Integer arithmetic of mixed widths (`i * 4 + j`, i int64): the narrower operand widened. */
+TEST(mixed_width_arith) {
+  DIFF_SCRIPT("mixed_width_arith.py", "flat_index");
+  DIFF_SCRIPT("mixed_width_arith.py", "symbolic_rows", .sym = 5);
+  DIFF_SCRIPT("mixed_width_arith.py", "symbolic_rows", .sym = 3, .seed = 7);
+  DIFF_SCRIPT("mixed_width_arith.py", "widen_values");
+}
+
+/* T.Bind, T.Ptr[...] and a region match_buffer without shape or dtype (upstream's spellings). */
+TEST(bind_ptr_region_match) {
+  DIFF_SCRIPT("bind_ptr_region_match.py", "bind_offset", .sym = 21);
+  DIFF_SCRIPT("bind_ptr_region_match.py", "bind_offset", .sym = 3, .seed = 2);
+  DIFF_SCRIPT("bind_ptr_region_match.py", "ptr_view");
+  DIFF_SCRIPT("bind_ptr_region_match.py", "region_match");
+}
+
+/* Reductions into a block's match_buffer view, through the default CPU schedule: passed
+ * `tvmc check` and failed in codegen with "unbound variable" (the accumulator rule named the view
+ * outside the loop that declares it). Compiled against the interpreter on the unscheduled code. */
+TEST(scheduled_reduce_into_view) {
+  void* ir = parse_corpus_(__LINE__, "reduce_into_view.py");
+  static const char* fns[] = {"row_sums", "col_max"};
+  for (int k = 0; ir && k < 2; ++k) {
+    void* f = tvm_tir_ir_module_lookup(ir, fns[k]);
+    tvm_tir_schedule_target t = tvm_tir_schedule_target_default();
+    t.parallel_grain = 0;
+    void* g = f ? tvm_tir_schedule_default(f, &t) : NULL;
+    void* low = g ? tvm_tir_lower(g, NULL) : NULL;
+    void* m = NULL;
+    void* fn = low ? build_fn_(__LINE__, low, tvm_tir_func_global_symbol(low), &m) : NULL;
+    CHECK(fn != NULL);
+    if (fn) diff_fn_(__LINE__, f, low, fn, &(cg_opts){.seed = 3});
+    tvm_ffi_release(fn), tvm_ffi_release(m), tvm_ffi_release(low), tvm_ffi_release(g);
+    tvm_ffi_release(f);
+  }
+  tvm_ffi_release(ir);
+}
+
 /* T.init() in blocks without a reduction iter var: the init runs every time. */
 TEST(init_without_reduction) {
   DIFF_SCRIPT("init_without_reduction.py", "spatial_init");
@@ -359,6 +407,10 @@ int main(void) {
   RUN(alloc_buffer_in_statements);
   RUN(mixed_index_widths);
   RUN(init_without_reduction);
+  RUN(buffer_views);
+  RUN(mixed_width_arith);
+  RUN(bind_ptr_region_match);
+  RUN(scheduled_reduce_into_view);
   RUN(hints);
   RUN(parameters_and_matches);
   RUN(later_defined_dims);

@@ -247,8 +247,8 @@ TEST(literal_promotion) {
                "cannot be converted to int32 implicitly", "b = T.float32(0.5) (float32)");
   EXPECT_ERROR("TypeError", tvm_tir_add(h16, F(TVM_TIR_FLOAT64, 1e10)), "rule T-FLOATIMM",
                "float16");
-  EXPECT_ERROR("TypeError", tvm_tir_add(x32, x64), "rule T-BINOP", "same dtype", "a = x32 (int32)",
-               "b = x64 (int64)");
+  EXPECT_ERROR("TypeError", tvm_tir_add(x32, V("b", TVM_TIR_BOOL)), "rule T-BINOP", "same dtype",
+               "a = x32 (int32)", "b = b (bool)");
   EXPECT_ERROR("TypeError", tvm_tir_mul(f, x32), "rule T-BINOP", "a = f (float32)",
                "b = x32 (int32)");
   /* Select promotes its values; its condition accepts a literal 0/1. */
@@ -264,6 +264,42 @@ TEST(literal_promotion) {
   EXPECT_ERROR("TypeError", tvm_tir_const_float(TVM_TIR_INT32, 2.5), "rule T-INTIMM", "2.5");
   EXPECT_ERROR("TypeError", tvm_tir_const_int(TVM_TIR_HANDLE, 0), "no constant of dtype handle");
   EXPECT_ERROR("TypeError", tvm_tir_const_int(TVM_TIR_INT8, 1000), "rule T-INTIMM", "1000");
+}
+
+/* Integer operands of different widths or signedness: upstream's rule (BinaryOpMatchTypes),
+ * the narrower cast to the wider type, at equal widths the signed one to unsigned. */
+TEST(integer_width_promotion) {
+  tvm_tir_expr_obj* x32 = V("x32", TVM_TIR_INT32);
+  tvm_tir_expr_obj* x64 = V("x64", TVM_TIR_INT64);
+  tvm_tir_expr_obj* u32 = V("u32", TVM_TIR_UINT32);
+  tvm_tir_expr_obj* u8 = V("u8", TVM_TIR_UINT8);
+  tvm_tir_expr_obj* v = V("v", tvm_tir_dtype_with_lanes(TVM_TIR_INT64, 4));
+  tvm_tir_expr_obj* e1 = B(TVM_TIR_KIND_Add, x64, x32); /* i * 4 + j, i int64 */
+  if (EXPECT_OK(e1)) {
+    CHECK_STR_EQ(DT(e1), "int64");
+    CHECK(tvm_tir_kind_of(((tvm_tir_binary_obj*)e1)->b) == TVM_TIR_KIND_Cast);
+    CHECK(((tvm_tir_binary_obj*)e1)->a == x64);
+  }
+  tvm_tir_expr_obj* e2 = B(TVM_TIR_KIND_Mul, x32, x64); /* either order */
+  if (EXPECT_OK(e2)) CHECK_STR_EQ(DT(((tvm_tir_binary_obj*)e2)->a), "int64");
+  tvm_tir_expr_obj* e3 = B(TVM_TIR_KIND_Sub, x32, u32); /* equal widths: unsigned */
+  if (EXPECT_OK(e3)) CHECK_STR_EQ(DT(e3), "uint32");
+  tvm_tir_expr_obj* e4 = B(TVM_TIR_KIND_Add, u8, x32); /* a wider signed wins */
+  if (EXPECT_OK(e4)) CHECK_STR_EQ(DT(e4), "int32");
+  tvm_tir_expr_obj* e5 = B(TVM_TIR_KIND_LT, x64, x32); /* comparisons too */
+  if (EXPECT_OK(e5)) CHECK_STR_EQ(DT(((tvm_tir_binary_obj*)e5)->b), "int64");
+  tvm_tir_expr_obj* e6 = B(TVM_TIR_KIND_Add, v, x32); /* a scalar widened and broadcast */
+  if (EXPECT_OK(e6)) {
+    CHECK_STR_EQ(DT(e6), "int64x4");
+    CHECK(tvm_tir_kind_of(((tvm_tir_binary_obj*)e6)->b) == TVM_TIR_KIND_Broadcast);
+  }
+  tvm_tir_expr_obj* e7 = B(TVM_TIR_KIND_Max, C(TVM_TIR_INT64, 3), x32); /* a literal converts */
+  if (EXPECT_OK(e7)) CHECK_STR_EQ(DT(e7), "int32");
+  /* Floats and bools are not promoted: the mismatch stays an error. */
+  EXPECT_ERROR("TypeError", tvm_tir_add(x64, V("f", TVM_TIR_FLOAT32)), "rule T-BINOP",
+               "same dtype");
+  EXPECT_ERROR("TypeError", tvm_tir_add(V("h", TVM_TIR_FLOAT16), V("g", TVM_TIR_FLOAT32)),
+               "rule T-BINOP", "same dtype");
 }
 
 TEST(handle_operands) {
@@ -316,6 +352,7 @@ int main(void) {
   RUN(compare_and_logic_folding);
   RUN(cast_folding);
   RUN(literal_promotion);
+  RUN(integer_width_promotion);
   RUN(handle_operands);
   RUN(division_by_zero);
   RUN(neg_and_if_then_else);
