@@ -263,6 +263,14 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_adaptive_pool2d(const tvm_relax_call_
 tvm_tir_prim_func_obj* tvm_relax__legalize_pad(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_batch_norm(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_dropout(const tvm_relax_call_obj* call);
+/* Gather / scatter, one_hot, slice_scatter and sorting (legalize_index.c). */
+tvm_tir_prim_func_obj* tvm_relax__legalize_gather_elements(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_scatter_elements(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_scatter_nd(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_index_put(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_slice_scatter(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_one_hot(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_sort(const tvm_relax_call_obj* call);
 /* image.resize2d (legalize_image.c). */
 tvm_tir_prim_func_obj* tvm_relax__legalize_resize2d(const tvm_relax_call_obj* call);
 

@@ -1,0 +1,508 @@
+/*
+ * legalize_index.c: the kernels of the gather / scatter and sorting operators (op_index.c).
+ *
+ * The scatters (scatter_elements, scatter_nd, index_put) are computed in gather form: each output
+ * element starts from data's and folds, in order, every update that lands on it (the last one
+ * wins for "update"; "mean" divides the sum with data's element by one more than the count, as
+ * torch's scatter_reduce with include_self). The result is then independent of the order in
+ * which output elements are visited, at the price of a loop over the updates per element.
+ * gather_elements, one_hot and slice_scatter read each output element from one input element.
+ * argsort and topk rank each element along the axis by counting the elements before it (smaller,
+ * or larger when descending / largest, or equal with a smaller index: a stable order) and write
+ * it at its rank: O(n^2) per row. Negative indices count from the end of their dim.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <tvm/tir/builder.h>
+
+#include "internal.h"
+
+enum { MAX_DIMS = 16 };
+
+static int64_t rank(tvm_tir_buffer_obj* b) { return tvm_ffi_seq_size(b->shape); }
+static void* dim(tvm_tir_buffer_obj* b, int64_t i) { return tvm_ffi_seq_obj_at(b->shape, i); }
+
+static int64_t attr_int(const tvm_relax_call_obj* call, const char* name, int64_t dflt) {
+  const TVMFFIAny* v = tvm_relax_call_attr(call, name);
+  int64_t r = dflt;
+  if (v && !tvm_ffi_any_is_none(v)) tvm_ffi_any_as_int(v, &r);
+  return r;
+}
+
+static bool attr_bool(const tvm_relax_call_obj* call, const char* name) {
+  const TVMFFIAny* v = tvm_relax_call_attr(call, name);
+  bool b = false;
+  if (v) tvm_ffi_any_as_bool(v, &b);
+  return b;
+}
+
+/* A string attribute, "" when absent (valid while the call lives). */
+static const char* attr_str(const tvm_relax_call_obj* call, const char* name) {
+  const TVMFFIAny* a = tvm_relax_call_attr(call, name);
+  TVMFFIByteArray b;
+  if (!a || (a->type_index != kTVMFFIStr && a->type_index != kTVMFFISmallStr)) return "";
+  return tvm_ffi_any_as_bytes(a, &b) ? b.data : "";
+}
+
+static int64_t norm_axis(int64_t axis, int64_t n) { return axis < 0 ? axis + n : axis; }
+
+static int vars_for(int64_t n, void** v, const char* prefix) {
+  if (n > MAX_DIMS) return tvm_ffi_raise("ValueError", "more than %d dims", MAX_DIMS);
+  return tvm_relax__kernel_vars(v, n, prefix);
+}
+
+/* An index loaded from an integer buffer, as int64, a negative one counted from extent. */
+static void* load_index(tvm_tir_buffer_obj* b, int64_t n, void* const* ind, void* extent) {
+  void* idx = tvm_tir_cast_take(TVM_TIR_INT64, tvm_tir_load_takev(tvm_tir_ref(b), n, ind));
+  return tvm_tir_select_take(tvm_tir_lt_take(tvm_tir_ref(idx), tvm_tir_i64(0)),
+                             tvm_tir_add_take(tvm_tir_ref(idx), tvm_tir_ref(extent)), idx);
+}
+
+/* b[...] broadcast numpy-style into a space of `total` dims indexed by vars (borrowed): b's
+ * dims align to the right; a dim of constant 1 reads 0. */
+static void* load_bcast(tvm_tir_buffer_obj* b, void* const* vars, int64_t total) {
+  int64_t r = rank(b);
+  void* ind[MAX_DIMS];
+  for (int64_t i = 0; i < r; ++i) {
+    int64_t c;
+    ind[i] = tvm_tir_as_const_int(dim(b, i), &c) && c == 1 ? (void*)tvm_tir_i64(0)
+                                                           : tvm_tir_ref(vars[total - r + i]);
+  }
+  return tvm_tir_load_takev(tvm_tir_ref(b), r, ind);
+}
+
+/* acc (consumed) combined with x (consumed) by a scatter reduction. */
+static void* reduce(const char* red, void* acc, void* x) {
+  if (strcmp(red, "add") == 0 || strcmp(red, "mean") == 0) return tvm_tir_add_take(acc, x);
+  if (strcmp(red, "mul") == 0) return tvm_tir_mul_take(acc, x);
+  if (strcmp(red, "max") == 0) return tvm_tir_max_take(acc, x);
+  if (strcmp(red, "min") == 0) return tvm_tir_min_take(acc, x);
+  tvm_ffi_release(acc);
+  return x; /* update */
+}
+
+/*
+ * The gather form shared by the scatters: for every output element o (vars ov),
+ *   acc = data[o]; [cnt = 0]; <loops over the updates: if cond: acc = f(acc, value); cnt += 1>;
+ *   out[o] = acc [/ (cnt + 1)]
+ * `fold` builds the update loops from the accumulator's buffers (the statement inside which
+ * `step(value, cond)` is placed is the caller's).
+ */
+typedef struct {
+  tvm_tir_buffer_obj* acc;
+  tvm_tir_buffer_obj* cnt; /* "mean" only */
+  const char* red;
+} folder;
+
+/* if (cond) { acc = f(acc, value); [cnt += 1] }; cond and value consumed. */
+static void* fold_step(const folder* f, void* cond, void* value) {
+  void* upd = tvm_relax__scratch_store(f->acc, reduce(f->red, tvm_relax__scratch_load(f->acc), value));
+  if (f->cnt) {
+    void* inc = tvm_relax__scratch_store(
+        f->cnt, tvm_tir_add_take(tvm_relax__scratch_load(f->cnt), tvm_tir_i64(1)));
+    upd = tvm_tir_seq_take(upd, inc);
+  }
+  return tvm_tir_if_take(cond, upd, NULL);
+}
+
+/* The whole kernel body around the update loops `loops` (consumed). */
+static void* fold_around(const folder* f, tvm_tir_buffer_obj* data, tvm_tir_buffer_obj* out,
+                         void* const* ov, void* loops) {
+  int64_t n = rank(out);
+  void* di[MAX_DIMS], *oi[MAX_DIMS], *ext[MAX_DIMS];
+  for (int64_t i = 0; i < n; ++i) {
+    di[i] = tvm_tir_ref(ov[i]), oi[i] = tvm_tir_ref(ov[i]), ext[i] = dim(out, i);
+  }
+  void* init = tvm_relax__scratch_store(f->acc, tvm_tir_load_takev(tvm_tir_ref(data), n, di));
+  void* result = tvm_relax__scratch_load(f->acc);
+  if (f->cnt) {
+    DLDataType t = out->dtype;
+    void* denom = tvm_tir_add_take(tvm_relax__scratch_load(f->cnt), tvm_tir_i64(1));
+    result = tvm_tir_div_take(result, tvm_tir_cast_take(t, denom));
+    init = tvm_tir_seq_take(init, tvm_relax__scratch_store(f->cnt, tvm_tir_i64(0)));
+  }
+  void* body = tvm_tir_seq_take(tvm_tir_seq_take(init, loops),
+                                tvm_tir_store_takev(tvm_tir_ref(out), result, n, oi));
+  if (f->cnt) body = tvm_relax__scratch_scope(f->cnt, body);
+  body = tvm_relax__scratch_scope(f->acc, body);
+  return tvm_relax__loop_nest(ov, ext, n, NULL, body);
+}
+
+static int folder_init(folder* f, const char* red, DLDataType t) {
+  f->red = red;
+  f->acc = tvm_relax__scratch("acc", t);
+  f->cnt = strcmp(red, "mean") == 0 ? tvm_relax__scratch("cnt", TVM_TIR_INT64) : NULL;
+  return f->acc && (f->cnt || strcmp(red, "mean") != 0) ? 0 : -1;
+}
+
+static void folder_free(folder* f) {
+  tvm_ffi_release(f->acc);
+  tvm_ffi_release(f->cnt);
+}
+
+/* ---- scatter_elements ------------------------------------------------------------------------ */
+static void* scatter_elements_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
+                                   int nin, tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nin, (void)nout;
+  tvm_tir_buffer_obj *data = in[0], *ind = in[1], *upd = in[2], *o = out[0];
+  int64_t n = rank(o), axis = norm_axis(attr_int(call, "axis", 0), n);
+  folder f;
+  void *ov[MAX_DIMS], *j;
+  if (vars_for(n, ov, "i") != 0) return NULL;
+  if (folder_init(&f, attr_str(call, "reduction"), o->dtype) != 0 ||
+      tvm_relax__kernel_vars(&j, 1, "j") != 0) {
+    folder_free(&f);
+    tvm_relax__release_all(ov, n);
+    return NULL;
+  }
+  /* The update at p = o with p[axis] = j lands on o when indices[p] == o[axis]; o's other
+   * coordinates must lie within indices' shape. */
+  void *pi[MAX_DIMS], *ui[MAX_DIMS];
+  for (int64_t d = 0; d < n; ++d) {
+    pi[d] = tvm_tir_ref(d == axis ? j : ov[d]);
+    ui[d] = tvm_tir_ref(d == axis ? j : ov[d]);
+  }
+  void* cond = tvm_tir_eq_take(load_index(ind, n, pi, dim(data, axis)), tvm_tir_ref(ov[axis]));
+  void* step = fold_step(&f, cond, tvm_tir_load_takev(tvm_tir_ref(upd), n, ui));
+  void* loop = tvm_tir_serial_take(tvm_tir_ref(j), tvm_tir_i64(0), tvm_tir_ref(dim(ind, axis)), step);
+  void* inside = NULL;
+  for (int64_t d = 0; d < n; ++d) {
+    if (d == axis) continue;
+    void* c = tvm_tir_lt_take(tvm_tir_ref(ov[d]), tvm_tir_ref(dim(ind, d)));
+    inside = inside ? tvm_tir_and_take(inside, c) : c;
+  }
+  if (inside) loop = tvm_tir_if_take(inside, loop, NULL);
+  void* body = fold_around(&f, data, o, ov, loop);
+  folder_free(&f);
+  tvm_ffi_release(j);
+  tvm_relax__release_all(ov, n);
+  return body;
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_scatter_elements(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, scatter_elements_body);
+}
+
+/* ---- scatter_nd ------------------------------------------------------------------------------ */
+static void* scatter_nd_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
+                             tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nin, (void)nout;
+  tvm_tir_buffer_obj *data = in[0], *ind = in[1], *upd = in[2], *o = out[0];
+  int64_t n = rank(o), ni = rank(ind), k;
+  if (!tvm_tir_as_const_int(dim(ind, ni - 1), &k) || k < 1 || k > n) {
+    tvm_ffi_raise("NotImplementedError",
+                  "scatter_nd: the last dim of indices must be a constant in [1, %lld]", (long long)n);
+    return NULL;
+  }
+  folder f;
+  void *ov[MAX_DIMS], *q[MAX_DIMS];
+  if (vars_for(n, ov, "i") != 0) return NULL;
+  if (vars_for(ni - 1, q, "j") != 0) {
+    tvm_relax__release_all(ov, n);
+    return NULL;
+  }
+  if (folder_init(&f, attr_str(call, "reduction"), o->dtype) != 0) {
+    folder_free(&f);
+    tvm_relax__release_all(ov, n), tvm_relax__release_all(q, ni - 1);
+    return NULL;
+  }
+  /* The update q lands on o when indices[q, m] == o[m] for every m < k. */
+  void* cond = NULL;
+  for (int64_t m = 0; m < k; ++m) {
+    void* ii[MAX_DIMS];
+    for (int64_t d = 0; d < ni - 1; ++d) ii[d] = tvm_tir_ref(q[d]);
+    ii[ni - 1] = tvm_tir_i64(m);
+    void* c = tvm_tir_eq_take(load_index(ind, ni, ii, dim(data, m)), tvm_tir_ref(ov[m]));
+    cond = cond ? tvm_tir_and_take(cond, c) : c;
+  }
+  void* ui[MAX_DIMS];
+  int64_t nu = 0;
+  for (int64_t d = 0; d < ni - 1; ++d) ui[nu++] = tvm_tir_ref(q[d]);
+  for (int64_t d = k; d < n; ++d) ui[nu++] = tvm_tir_ref(ov[d]);
+  void* step = fold_step(&f, cond, tvm_tir_load_takev(tvm_tir_ref(upd), nu, ui));
+  void* qext[MAX_DIMS];
+  for (int64_t d = 0; d < ni - 1; ++d) qext[d] = dim(ind, d);
+  void* loops = tvm_relax__loop_nest(q, qext, ni - 1, NULL, step);
+  void* body = fold_around(&f, data, o, ov, loops);
+  folder_free(&f);
+  tvm_relax__release_all(ov, n), tvm_relax__release_all(q, ni - 1);
+  return body;
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_scatter_nd(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, scatter_nd_body);
+}
+
+/* ---- index_put ------------------------------------------------------------------------------- */
+static void* index_put_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
+                            tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nout;
+  tvm_tir_buffer_obj *data = in[0], *vals = in[nin - 1], *o = out[0];
+  int64_t n = rank(o), k = nin - 2; /* the index tensors are in[1..k] */
+  /* The broadcast shape of the index tensors: per dim from the right, the first extent that is
+   * not a constant 1. */
+  int64_t nb = 0;
+  for (int64_t m = 0; m < k; ++m) nb = rank(in[1 + m]) > nb ? rank(in[1 + m]) : nb;
+  if (k < 1 || k > n || nb + n - k > MAX_DIMS) {
+    tvm_ffi_raise("ValueError", "index_put: %lld index tensors for %lld dims", (long long)k,
+                  (long long)n);
+    return NULL;
+  }
+  void* bext[MAX_DIMS];
+  for (int64_t d = 0; d < nb; ++d) {
+    bext[d] = NULL;
+    for (int64_t m = 0; m < k && !bext[d]; ++m) {
+      int64_t r = rank(in[1 + m]), c, di = d - (nb - r);
+      if (di < 0) continue;
+      if (!(tvm_tir_as_const_int(dim(in[1 + m], di), &c) && c == 1)) bext[d] = dim(in[1 + m], di);
+    }
+  }
+  folder f;
+  void *ov[MAX_DIMS], *q[MAX_DIMS];
+  if (vars_for(n, ov, "i") != 0) return NULL;
+  if (vars_for(nb, q, "j") != 0) {
+    tvm_relax__release_all(ov, n);
+    return NULL;
+  }
+  if (folder_init(&f, attr_bool(call, "accumulate") ? "add" : "update", o->dtype) != 0) {
+    folder_free(&f);
+    tvm_relax__release_all(ov, n), tvm_relax__release_all(q, nb);
+    return NULL;
+  }
+  void* cond = NULL;
+  for (int64_t m = 0; m < k; ++m) {
+    tvm_tir_buffer_obj* b = in[1 + m];
+    int64_t r = rank(b);
+    void* ii[MAX_DIMS];
+    for (int64_t i = 0; i < r; ++i) {
+      int64_t c;
+      ii[i] = tvm_tir_as_const_int(dim(b, i), &c) && c == 1 ? (void*)tvm_tir_i64(0)
+                                                            : tvm_tir_ref(q[nb - r + i]);
+    }
+    void* c = tvm_tir_eq_take(load_index(b, r, ii, dim(data, m)), tvm_tir_ref(ov[m]));
+    cond = cond ? tvm_tir_and_take(cond, c) : c;
+  }
+  /* values broadcast against (broadcast shape) + data.shape[k:]. */
+  void* full[MAX_DIMS];
+  int64_t nf = 0;
+  for (int64_t d = 0; d < nb; ++d) full[nf++] = q[d];
+  for (int64_t d = k; d < n; ++d) full[nf++] = ov[d];
+  void* step = fold_step(&f, cond, load_bcast(vals, full, nf));
+  void* one = tvm_tir_i64(1);
+  for (int64_t d = 0; d < nb; ++d) {
+    if (!bext[d]) bext[d] = one;
+  }
+  void* loops = tvm_relax__loop_nest(q, bext, nb, NULL, step);
+  tvm_ffi_release(one);
+  void* body = fold_around(&f, data, o, ov, loops);
+  folder_free(&f);
+  tvm_relax__release_all(ov, n), tvm_relax__release_all(q, nb);
+  return body;
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_index_put(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, index_put_body);
+}
+
+/* ---- gather_elements, one_hot, slice_scatter ------------------------------------------------- */
+/* out[o] = stmt(o) over out's whole shape; `make` builds the statement from the loop vars. */
+typedef void* (*elem_fn)(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
+                         tvm_tir_buffer_obj* out, void* const* v);
+static void* per_element(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
+                         tvm_tir_buffer_obj* out, elem_fn make) {
+  int64_t n = rank(out);
+  void *v[MAX_DIMS], *ext[MAX_DIMS];
+  if (vars_for(n, v, "i") != 0) return NULL;
+  for (int64_t i = 0; i < n; ++i) ext[i] = dim(out, i);
+  void* stmt = make(call, in, out, v);
+  void* body = stmt ? tvm_relax__loop_nest(v, ext, n, NULL, stmt) : NULL;
+  tvm_relax__release_all(v, n);
+  return body;
+}
+
+static void* store_at(tvm_tir_buffer_obj* out, void* const* v, void* value) {
+  int64_t n = rank(out);
+  void* oi[MAX_DIMS];
+  for (int64_t i = 0; i < n; ++i) oi[i] = tvm_tir_ref(v[i]);
+  return tvm_tir_store_takev(tvm_tir_ref(out), value, n, oi);
+}
+
+static void* gather_elements_elem(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
+                                  tvm_tir_buffer_obj* out, void* const* v) {
+  int64_t n = rank(out), axis = norm_axis(attr_int(call, "axis", 0), n);
+  void *ii[MAX_DIMS], *di[MAX_DIMS];
+  for (int64_t d = 0; d < n; ++d) ii[d] = tvm_tir_ref(v[d]);
+  void* idx = load_index(in[1], n, ii, dim(in[0], axis));
+  for (int64_t d = 0; d < n; ++d) di[d] = d == axis ? idx : tvm_tir_ref(v[d]);
+  return store_at(out, v, tvm_tir_load_takev(tvm_tir_ref(in[0]), n, di));
+}
+
+static void* gather_elements_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
+                                  int nin, tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nin, (void)nout;
+  return per_element(call, in, out[0], gather_elements_elem);
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_gather_elements(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, gather_elements_body);
+}
+
+/* A constant R.Prim argument as a constant of dtype t (NULL + NotImplementedError otherwise). */
+static void* prim_const(const tvm_relax_call_obj* call, int64_t i, DLDataType t) {
+  double c;
+  if (!tvm_relax__const_scalar(tvm_ffi_seq_obj_at(call->args, i), &c)) {
+    tvm_ffi_raise("NotImplementedError", "%s: argument %lld must be a constant",
+                  tvm_relax_op_info_of(call->op)->name, (long long)i);
+    return NULL;
+  }
+  return tvm_tir_dtype_is_floating(t) ? tvm_tir_const_float(t, c) : tvm_tir_const_int(t, (int64_t)c);
+}
+
+static void* one_hot_elem(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
+                          tvm_tir_buffer_obj* out, void* const* v) {
+  int64_t n = rank(out), axis = norm_axis(attr_int(call, "axis", -1), n);
+  void* on = prim_const(call, 1, out->dtype);
+  void* off = on ? prim_const(call, 2, out->dtype) : NULL;
+  if (!off) {
+    tvm_ffi_release(on);
+    return NULL;
+  }
+  void* ii[MAX_DIMS];
+  int64_t r = 0;
+  for (int64_t d = 0; d < n; ++d) {
+    if (d != axis) ii[r++] = tvm_tir_ref(v[d]);
+  }
+  void* idx = tvm_tir_cast_take(TVM_TIR_INT64, tvm_tir_load_takev(tvm_tir_ref(in[0]), r, ii));
+  void* hit = tvm_tir_eq_take(idx, tvm_tir_ref(v[axis]));
+  return store_at(out, v, tvm_tir_select_take(hit, on, off));
+}
+
+static void* one_hot_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
+                          tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nin, (void)nout;
+  return per_element(call, in, out[0], one_hot_elem);
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_one_hot(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, one_hot_body);
+}
+
+static void* slice_scatter_elem(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
+                                tvm_tir_buffer_obj* out, void* const* v) {
+  int64_t n = rank(out), axis = norm_axis(attr_int(call, "axis", 0), n);
+  double sv[3];
+  for (int i = 0; i < 3; ++i) {
+    if (!tvm_relax__const_scalar(tvm_ffi_seq_obj_at(call->args, 2 + i), &sv[i])) {
+      tvm_ffi_raise("NotImplementedError", "slice_scatter: start, end and step must be constants");
+      return NULL;
+    }
+  }
+  int64_t step = (int64_t)sv[2];
+  void* ext = dim(in[0], axis);
+  /* start as Python slicing: a negative one counts from the end; clamped to [0, extent]. */
+  int64_t s0 = (int64_t)sv[0];
+  void* start = s0 < 0 ? tvm_tir_add_take(tvm_tir_i64(s0), tvm_tir_ref(ext)) : (void*)tvm_tir_i64(s0);
+  start = tvm_tir_min_take(tvm_tir_max_take(start, tvm_tir_i64(0)), tvm_tir_ref(ext));
+  /* src's dim on the axis bounds the slice (the inference rule checked it against end). */
+  void* off = tvm_tir_sub_take(tvm_tir_ref(v[axis]), tvm_tir_ref(start));
+  void* pos = tvm_tir_floordiv_take(tvm_tir_ref(off), tvm_tir_i64(step));
+  void* cond = tvm_tir_and_take(
+      tvm_tir_and_take(tvm_tir_ge_take(tvm_tir_ref(off), tvm_tir_i64(0)),
+                       tvm_tir_eq_take(tvm_tir_floormod_take(tvm_tir_ref(off), tvm_tir_i64(step)),
+                                       tvm_tir_i64(0))),
+      tvm_tir_lt_take(tvm_tir_ref(pos), tvm_tir_ref(dim(in[1], axis))));
+  tvm_ffi_release(off), tvm_ffi_release(start);
+  void *si[MAX_DIMS], *ii[MAX_DIMS];
+  for (int64_t d = 0; d < n; ++d) {
+    si[d] = d == axis ? tvm_tir_ref(pos) : tvm_tir_ref(v[d]);
+    ii[d] = tvm_tir_ref(v[d]);
+  }
+  tvm_ffi_release(pos);
+  void* from_src = store_at(out, v, tvm_tir_load_takev(tvm_tir_ref(in[1]), n, si));
+  void* from_in = store_at(out, v, tvm_tir_load_takev(tvm_tir_ref(in[0]), n, ii));
+  return tvm_tir_if_take(cond, from_src, from_in);
+}
+
+static void* slice_scatter_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
+                                int nin, tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nin, (void)nout;
+  return per_element(call, in, out[0], slice_scatter_elem);
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_slice_scatter(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, slice_scatter_body);
+}
+
+/* ---- argsort and topk ------------------------------------------------------------------------ */
+static void* sort_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
+                       tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nin;
+  bool topk = tvm_relax_op_info_of(call->op)->id == TVM_RELAX_OP_topk;
+  tvm_tir_buffer_obj* x = in[0];
+  int64_t n = rank(x), axis = norm_axis(attr_int(call, "axis", -1), n);
+  bool desc = topk ? attr_bool(call, "largest") : attr_bool(call, "descending");
+  /* The value and index outputs (either may be absent for topk's ret_type). */
+  tvm_tir_buffer_obj *ov = NULL, *oi = NULL;
+  if (!topk) {
+    oi = out[0];
+  } else {
+    const char* rt = attr_str(call, "ret_type");
+    if (strcmp(rt, "values") == 0) ov = out[0];
+    else if (strcmp(rt, "indices") == 0) oi = out[0];
+    else if (nout == 2) ov = out[0], oi = out[1];
+  }
+  tvm_tir_buffer_obj* any_out = ov ? ov : oi;
+  void *v[MAX_DIMS], *j, *ext[MAX_DIMS];
+  if (vars_for(n, v, "i") != 0) return NULL;
+  if (tvm_relax__kernel_vars(&j, 1, "j") != 0) {
+    tvm_relax__release_all(v, n);
+    return NULL;
+  }
+  tvm_tir_buffer_obj* cnt = tvm_relax__scratch("rank", TVM_TIR_INT64);
+  /* x[.., j, ..] comes before x[.., i, ..] (i = v[axis]). */
+  void *xi[MAX_DIMS], *xj[MAX_DIMS];
+  for (int64_t d = 0; d < n; ++d) {
+    xi[d] = tvm_tir_ref(v[d]);
+    xj[d] = tvm_tir_ref(d == axis ? j : v[d]);
+    ext[d] = dim(x, d);
+  }
+  void* a = tvm_tir_load_takev(tvm_tir_ref(x), n, xi);
+  void* b = tvm_tir_load_takev(tvm_tir_ref(x), n, xj);
+  void* strictly = desc ? tvm_tir_gt_take(tvm_tir_ref(b), tvm_tir_ref(a))
+                        : tvm_tir_lt_take(tvm_tir_ref(b), tvm_tir_ref(a));
+  void* tie = tvm_tir_and_take(tvm_tir_eq_take(b, a),
+                               tvm_tir_lt_take(tvm_tir_ref(j), tvm_tir_ref(v[axis])));
+  void* inc = tvm_relax__scratch_store(cnt, tvm_tir_add_take(tvm_relax__scratch_load(cnt), tvm_tir_i64(1)));
+  void* count = tvm_tir_serial_take(tvm_tir_ref(j), tvm_tir_i64(0), tvm_tir_ref(ext[axis]),
+                                    tvm_tir_if_take(tvm_tir_or_take(strictly, tie), inc, NULL));
+  /* Write element i at its rank r when r < k (the outputs' extent on the axis). */
+  void* writes = NULL;
+  for (int w = 0; w < 2; ++w) {
+    tvm_tir_buffer_obj* o = w == 0 ? ov : oi;
+    if (!o) continue;
+    void* wi[MAX_DIMS];
+    for (int64_t d = 0; d < n; ++d) wi[d] = d == axis ? tvm_relax__scratch_load(cnt) : tvm_tir_ref(v[d]);
+    void* val;
+    if (w == 0) {
+      void* ri[MAX_DIMS];
+      for (int64_t d = 0; d < n; ++d) ri[d] = tvm_tir_ref(v[d]);
+      val = tvm_tir_load_takev(tvm_tir_ref(x), n, ri);
+    } else {
+      val = tvm_tir_cast_take(o->dtype, tvm_tir_ref(v[axis]));
+    }
+    void* st = tvm_tir_store_takev(tvm_tir_ref(o), val, n, wi);
+    writes = writes ? tvm_tir_seq_take(writes, st) : st;
+  }
+  void* guard = tvm_tir_lt_take(tvm_relax__scratch_load(cnt), tvm_tir_ref(dim(any_out, axis)));
+  void* per_i = tvm_tir_seq_take(tvm_tir_seq_take(tvm_relax__scratch_store(cnt, tvm_tir_i64(0)), count),
+                                 tvm_tir_if_take(guard, writes, NULL));
+  void* body = tvm_relax__loop_nest(v, ext, n, NULL, tvm_relax__scratch_scope(cnt, per_i));
+  tvm_ffi_release(cnt), tvm_ffi_release(j);
+  tvm_relax__release_all(v, n);
+  return body;
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_sort(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, sort_body);
+}
