@@ -84,6 +84,7 @@ static const tvm_relax__legalize_fn k_legalize[TVM_RELAX_OP_COUNT] = {
     [TVM_RELAX_OP_one_hot] = tvm_relax__legalize_one_hot,
     [TVM_RELAX_OP_argsort] = tvm_relax__legalize_sort,
     [TVM_RELAX_OP_topk] = tvm_relax__legalize_sort,
+    [TVM_RELAX_OP_einsum] = tvm_relax__legalize_einsum,
 };
 
 bool tvm_relax_op_has_legalization(int32_t id) {

@@ -506,3 +506,77 @@ static void* sort_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const
 tvm_tir_prim_func_obj* tvm_relax__legalize_sort(const tvm_relax_call_obj* call) {
   return tvm_relax__legalize_with(call, sort_body);
 }
+
+/* ---- einsum ---------------------------------------------------------------------------------- */
+/* out[o] = sum over the labels not in the output of the product of the operands, each read at
+ * its labels' loop variables (a dim of constant 1 under an ellipsis label reads 0). */
+static void* einsum_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
+                         tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nout;
+  tvm_tir_buffer_obj* o = out[0];
+  int32_t ndims[TVM_RELAX_EINSUM_MAX_OPS];
+  for (int i = 0; i < nin && i < TVM_RELAX_EINSUM_MAX_OPS; ++i) ndims[i] = (int32_t)rank(in[i]);
+  tvm_relax__einsum e;
+  tvm_ffi_strbuf err = {0};
+  if (tvm_relax__einsum_parse(attr_str(call, "subscripts"), ndims, nin, &e, &err) != 0) {
+    tvm_ffi_raise("ValueError", "einsum: %s", tvm_ffi_strbuf_cstr(&err));
+    tvm_ffi_strbuf_free(&err);
+    return NULL;
+  }
+  /* One loop variable per label: the output's first, then the summed ones. */
+  void* var[TVM_RELAX_EINSUM_LABELS] = {NULL};
+  void* ext[TVM_RELAX_EINSUM_LABELS] = {NULL};
+  for (int i = 0; i < nin; ++i) {
+    for (int d = 0; d < e.ndim[i]; ++d) {
+      int l = e.labels[i][d];
+      int64_t c;
+      if (!ext[l] || (tvm_tir_as_const_int(ext[l], &c) && c == 1)) ext[l] = dim(in[i], d);
+    }
+  }
+  int order[TVM_RELAX_EINSUM_LABELS], n = 0;
+  bool in_out[TVM_RELAX_EINSUM_LABELS] = {false};
+  for (int k = 0; k < e.n_out; ++k) order[n++] = e.out[k], in_out[e.out[k]] = true;
+  int n_sum = 0;
+  for (int l = 0; l < TVM_RELAX_EINSUM_LABELS; ++l) {
+    if (ext[l] && !in_out[l]) order[n++] = l, ++n_sum;
+  }
+  void *vars[TVM_RELAX_EINSUM_LABELS], *exts[TVM_RELAX_EINSUM_LABELS];
+  if (tvm_relax__kernel_vars(vars, n, "k") != 0) return NULL;
+  for (int k = 0; k < n; ++k) var[order[k]] = vars[k], exts[k] = ext[order[k]];
+  void* prod = NULL;
+  for (int i = 0; i < nin; ++i) {
+    void* ind[TVM_RELAX_EINSUM_MAX_DIMS];
+    for (int d = 0; d < e.ndim[i]; ++d) {
+      int64_t c;
+      int l = e.labels[i][d];
+      ind[d] = l >= TVM_RELAX_EINSUM_ELL && tvm_tir_as_const_int(dim(in[i], d), &c) && c == 1
+                   ? (void*)tvm_tir_i64(0)
+                   : tvm_tir_ref(var[l]);
+    }
+    void* x = tvm_tir_cast_take(o->dtype, tvm_tir_load_takev(tvm_tir_ref(in[i]), e.ndim[i], ind));
+    prod = prod ? tvm_tir_mul_take(prod, x) : x;
+  }
+  void* oi[TVM_RELAX_EINSUM_MAX_DIMS];
+  for (int k = 0; k < e.n_out; ++k) oi[k] = tvm_tir_ref(vars[k]);
+  void* body;
+  if (n_sum == 0) {
+    body = tvm_tir_store_takev(tvm_tir_ref(o), prod, e.n_out, oi);
+  } else {
+    tvm_tir_buffer_obj* acc = tvm_relax__scratch("acc", o->dtype);
+    void* zero = tvm_tir_dtype_is_floating(o->dtype) ? tvm_tir_const_float(o->dtype, 0)
+                                                     : tvm_tir_const_int(o->dtype, 0);
+    void* step = tvm_relax__scratch_store(acc, tvm_tir_add_take(tvm_relax__scratch_load(acc), prod));
+    void* sum = tvm_relax__loop_nest(vars + e.n_out, exts + e.n_out, n_sum, NULL, step);
+    body = tvm_tir_seq_take(tvm_tir_seq_take(tvm_relax__scratch_store(acc, zero), sum),
+                            tvm_tir_store_takev(tvm_tir_ref(o), tvm_relax__scratch_load(acc), e.n_out, oi));
+    body = tvm_relax__scratch_scope(acc, body);
+    tvm_ffi_release(acc);
+  }
+  body = tvm_relax__loop_nest(vars, exts, e.n_out, NULL, body);
+  tvm_relax__release_all(vars, n);
+  return body;
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_einsum(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, einsum_body);
+}

@@ -457,3 +457,218 @@ tvm_relax_sinfo_obj* tvm_relax__infer_nonzero(const tvm_relax__infer_ctx* ctx) {
   /* (ndim, number of nonzero elements), int64: the second dim is only known at run time. */
   return tvm_relax__tensor_result(NULL, tvm_tir_dtype_int(64), 2, x->vdevice);
 }
+
+/* A dim for messages: a constant as a plain integer. */
+static const char* dim_text(tvm_ffi_strbuf* b, const tvm_tir_expr_obj* e) {
+  int64_t c;
+  if (tvm_tir_as_const_int(e, &c)) tvm_ffi_strbuf_printf(b, "%lld", (long long)c);
+  else tvm_tir_node_text(b, e);
+  return tvm_ffi_strbuf_cstr(b);
+}
+
+/* ---- einsum ---------------------------------------------------------------------------------- */
+const tvm_relax_attr_field tvm_relax__attrs_einsum[] = {{"subscripts", TVM_RELAX_ATTR_STR, NULL},
+                                                        {NULL, 0, NULL}};
+
+static int label_of(char c) {
+  if (c >= 'a' && c <= 'z') return c - 'a';
+  if (c >= 'A' && c <= 'Z') return 26 + (c - 'A');
+  return -1;
+}
+
+int tvm_relax__einsum_parse(const char* subs, const int32_t* ndims, int nops,
+                            tvm_relax__einsum* out, tvm_ffi_strbuf* err) {
+  memset(out, 0, sizeof(*out));
+  if (nops < 1 || nops > TVM_RELAX_EINSUM_MAX_OPS) {
+    tvm_ffi_strbuf_printf(err, "takes 1 to %d operands, got %d", TVM_RELAX_EINSUM_MAX_OPS, nops);
+    return -1;
+  }
+  const char* arrow = strstr(subs, "->");
+  const char* end_in = arrow ? arrow : subs + strlen(subs);
+  int count[TVM_RELAX_EINSUM_LABELS] = {0};
+  int op = 0, n_ell = 0;
+  const char* p = subs;
+  for (;;) {
+    int nl = 0, ell_at = -1;
+    int lab[TVM_RELAX_EINSUM_MAX_DIMS];
+    for (; p < end_in && *p != ','; ++p) {
+      if (*p == ' ') continue;
+      if (*p == '.' && p + 2 < end_in + 0 + 1 && strncmp(p, "...", 3) == 0 && ell_at < 0) {
+        ell_at = nl;
+        p += 2;
+        continue;
+      }
+      int l = label_of(*p);
+      if (l < 0 || nl >= TVM_RELAX_EINSUM_MAX_DIMS) {
+        tvm_ffi_strbuf_printf(err, "subscripts \"%s\": unexpected '%c'", subs, *p);
+        return -1;
+      }
+      lab[nl++] = l;
+    }
+    if (op >= nops) {
+      tvm_ffi_strbuf_printf(err, "subscripts \"%s\" name more operands than the %d given", subs, nops);
+      return -1;
+    }
+    int e = 0;
+    if (ndims[op] >= 0) {
+      e = ndims[op] - nl;
+      if ((ell_at < 0 && e != 0) || e < 0) {
+        tvm_ffi_strbuf_printf(err, "subscripts \"%s\": operand %d has %d dims, its term names %d",
+                              subs, op, ndims[op], nl);
+        return -1;
+      }
+    }
+    if (nl + e > TVM_RELAX_EINSUM_MAX_DIMS) {
+      tvm_ffi_strbuf_printf(err, "more than %d dims", TVM_RELAX_EINSUM_MAX_DIMS);
+      return -1;
+    }
+    /* The ellipsis' dims get labels ELL + k, k counted from the last of them. */
+    int k = 0;
+    for (int i = 0; i < nl + e; ++i) {
+      int l;
+      if (ell_at >= 0 && i >= ell_at && i < ell_at + e) l = TVM_RELAX_EINSUM_ELL + (e - 1 - (i - ell_at));
+      else l = lab[i < ell_at || ell_at < 0 ? i : i - e];
+      out->labels[op][k++] = l;
+      if (l < TVM_RELAX_EINSUM_ELL) count[l]++;
+    }
+    out->ndim[op] = k;
+    n_ell = e > n_ell ? e : n_ell;
+    ++op;
+    if (p >= end_in) break;
+    ++p; /* ',' */
+  }
+  if (op != nops) {
+    tvm_ffi_strbuf_printf(err, "subscripts \"%s\" name %d operands, %d given", subs, op, nops);
+    return -1;
+  }
+  out->nops = nops;
+  out->n_ell = n_ell;
+  int no = 0;
+  if (arrow) {
+    bool seen[TVM_RELAX_EINSUM_LABELS] = {false};
+    bool ell_done = false;
+    for (p = arrow + 2; *p; ++p) {
+      if (*p == ' ') continue;
+      if (strncmp(p, "...", 3) == 0 && !ell_done) {
+        for (int k2 = n_ell - 1; k2 >= 0; --k2) out->out[no++] = TVM_RELAX_EINSUM_ELL + k2;
+        ell_done = true;
+        p += 2;
+        continue;
+      }
+      int l = label_of(*p);
+      if (l < 0 || no >= TVM_RELAX_EINSUM_MAX_DIMS) {
+        tvm_ffi_strbuf_printf(err, "subscripts \"%s\": unexpected '%c' in the output", subs, *p);
+        return -1;
+      }
+      if (!count[l] || seen[l]) {
+        tvm_ffi_strbuf_printf(err, "subscripts \"%s\": output label '%c' %s", subs, *p,
+                              seen[l] ? "is repeated" : "is in no operand");
+        return -1;
+      }
+      seen[l] = true;
+      out->out[no++] = l;
+    }
+    if (!ell_done && n_ell > 0) {
+      tvm_ffi_strbuf_printf(err, "subscripts \"%s\": the operands' '...' dims need a '...' in the output",
+                            subs);
+      return -1;
+    }
+  } else {
+    /* Implicit output: the ellipsis dims, then the labels seen once, in character order. */
+    for (int k2 = n_ell - 1; k2 >= 0; --k2) out->out[no++] = TVM_RELAX_EINSUM_ELL + k2;
+    for (int c = 'A'; c <= 'z'; ++c) {
+      int l = label_of((char)c);
+      if (l >= 0 && count[l] == 1 && no < TVM_RELAX_EINSUM_MAX_DIMS) out->out[no++] = l;
+    }
+  }
+  out->n_out = no;
+  return 0;
+}
+
+tvm_relax_sinfo_obj* tvm_relax__infer_einsum(const tvm_relax__infer_ctx* ctx) {
+  tvm_relax_sinfo_obj* s = tvm_relax__arg_sinfo(ctx, 0);
+  if (tvm_relax_kind_of(s) != TVM_RELAX_KIND_TupleStructInfo) {
+    return tvm_relax__arg_kind_error(ctx, 0, "a tuple of tensors");
+  }
+  void* fields = ((tvm_relax_tuple_sinfo_obj*)s)->fields;
+  int nops = (int)tvm_ffi_seq_size(fields);
+  if (nops > TVM_RELAX_EINSUM_MAX_OPS) {
+    return tvm_relax__op_error(ctx, "ValueError", "more than %d operands", TVM_RELAX_EINSUM_MAX_OPS);
+  }
+  int32_t ndims[TVM_RELAX_EINSUM_MAX_OPS];
+  tvm_relax_tensor_sinfo_obj* t[TVM_RELAX_EINSUM_MAX_OPS];
+  DLDataType dt = TVM_RELAX_DTYPE_UNKNOWN;
+  bool ranks = true;
+  for (int i = 0; i < nops; ++i) {
+    tvm_relax_sinfo_obj* f = tvm_ffi_seq_obj_at(fields, i);
+    if (tvm_relax_kind_of(f) != TVM_RELAX_KIND_TensorStructInfo) {
+      tvm_ffi_strbuf got = {0};
+      tvm_relax_sinfo_text(&got, f);
+      tvm_relax__arg_error(ctx, 0, "TypeError", "must hold tensors, field %d is %s", i,
+                           tvm_ffi_strbuf_cstr(&got));
+      tvm_ffi_strbuf_free(&got);
+      return NULL;
+    }
+    t[i] = (tvm_relax_tensor_sinfo_obj*)f;
+    ndims[i] = t[i]->ndim;
+    ranks = ranks && t[i]->ndim != TVM_RELAX_UNKNOWN_NDIM;
+    if (tvm_relax_dtype_is_unknown(dt)) {
+      dt = t[i]->dtype;
+    } else if (!tvm_relax_dtype_is_unknown(t[i]->dtype) &&
+               (t[i]->dtype.code != dt.code || t[i]->dtype.bits != dt.bits)) {
+      return tvm_relax__arg_error(ctx, 0, "TypeError",
+                                  "must hold tensors of one dtype, field %d is %s, not %s", i,
+                                  dtype_text(t[i]->dtype), dtype_text(dt));
+    }
+  }
+  const char* subs = tvm_relax__attr_str(ctx, "subscripts");
+  tvm_relax__einsum e;
+  tvm_ffi_strbuf err = {0};
+  if (tvm_relax__einsum_parse(subs ? subs : "", ndims, nops, &e, &err) != 0) {
+    tvm_relax__op_error(ctx, "ValueError", "%s", tvm_ffi_strbuf_cstr(&err));
+    tvm_ffi_strbuf_free(&err);
+    return NULL;
+  }
+  void* vdev = nops ? t[0]->vdevice : NULL;
+  if (!ranks) return tvm_relax__tensor_result(NULL, dt, ranks ? e.n_out : TVM_RELAX_UNKNOWN_NDIM, vdev);
+  /* Each label's extent: a dim of it that is not a constant 1 (ellipsis dims broadcast; letter
+   * dims must agree). */
+  tvm_tir_expr_obj* ext[TVM_RELAX_EINSUM_LABELS] = {NULL};
+  bool known = true;
+  for (int i = 0; i < nops; ++i) {
+    void* dims = tvm_relax_tensor_sinfo_dims(&t[i]->base);
+    if (!dims) {
+      known = false;
+      continue;
+    }
+    for (int d = 0; d < e.ndim[i]; ++d) {
+      int l = e.labels[i][d];
+      tvm_tir_expr_obj* x = dim_at(dims, d);
+      int64_t c;
+      bool one = tvm_tir_as_const_int(x, &c) && c == 1;
+      if (!ext[l]) {
+        ext[l] = x;
+      } else if (tvm_relax__dim_unequal(ext[l], x)) {
+        int64_t c0;
+        bool one0 = tvm_tir_as_const_int(ext[l], &c0) && c0 == 1;
+        if (l >= TVM_RELAX_EINSUM_ELL && (one || one0)) {
+          if (one0) ext[l] = x;
+        } else {
+          tvm_ffi_strbuf a = {0}, b = {0};
+          tvm_relax__arg_error(ctx, 0, "ValueError",
+                               "holds operands whose dims for one subscript differ: %s and %s",
+                               dim_text(&a, ext[l]), dim_text(&b, x));
+          tvm_ffi_strbuf_free(&a), tvm_ffi_strbuf_free(&b);
+          return NULL;
+        }
+      }
+    }
+  }
+  if (!known) return tvm_relax__tensor_result(NULL, dt, e.n_out, vdev);
+  TVMFFIAny items[TVM_RELAX_EINSUM_MAX_DIMS];
+  for (int i = 0; i < e.n_out; ++i) items[i] = tvm_ffi_any_obj(ext[e.out[i]]);
+  void* arr = tvm_ffi_array_new(items, e.n_out);
+  tvm_relax_sinfo_obj* r = arr ? tvm_relax__tensor_result(arr, dt, e.n_out, vdev) : NULL;
+  tvm_ffi_release(arr);
+  return r;
+}

@@ -1,5 +1,5 @@
 /*
- * test_relax_index_ops.c: the gather / scatter, one_hot and sorting operators (tests/corpus/relax/
+ * test_relax_index_ops.c: the gather / scatter, one_hot, sorting and einsum operators (tests/corpus/relax/
  * index_ops.py, one function each) legalized, then run two ways on random inputs: in the Relax
  * reference evaluator (the kernels in libtir's interpreter) and compiled (LLVM kernels in libvm),
  * each checked against the operator's semantics written as plain C loops below. Then the
@@ -331,6 +331,38 @@ TEST(argsort_topk) {
   release_all(b, 1);
 }
 
+/* ---- einsum ---------------------------------------------------------------------------------- */
+TEST(einsum) {
+  void* a[2] = {rand_f32(2, (int64_t[]){3, 4}), rand_f32(2, (int64_t[]){4, 5})};
+  double want[30];
+  for (int i = 0; i < 3; ++i) {
+    for (int k = 0; k < 5; ++k) {
+      float acc = 0;
+      for (int j = 0; j < 4; ++j) acc += F(a[0])[i * 4 + j] * F(a[1])[j * 5 + k];
+      want[i * 5 + k] = acc;
+    }
+  }
+  expect2("mm", a, 2, 2, (int64_t[]){3, 5}, F32, want);
+  release_all(a, 2);
+  /* "...ij,...jk" (implicit output "...ik"): the batch of 1 broadcasts against 2 */
+  void* b[2] = {rand_f32(3, (int64_t[]){2, 3, 4}), rand_f32(3, (int64_t[]){1, 4, 5})};
+  for (int n = 0; n < 2; ++n) {
+    for (int i = 0; i < 3; ++i) {
+      for (int k = 0; k < 5; ++k) {
+        float acc = 0;
+        for (int j = 0; j < 4; ++j) acc += F(b[0])[(n * 3 + i) * 4 + j] * F(b[1])[j * 5 + k];
+        want[(n * 3 + i) * 5 + k] = acc;
+      }
+    }
+  }
+  expect2("bmm", b, 2, 3, (int64_t[]){2, 3, 5}, F32, want);
+  release_all(b, 2);
+  void* c[1] = {rand_f32(2, (int64_t[]){4, 4})};
+  for (int i = 0; i < 4; ++i) want[i] = F(c[0])[i * 5];
+  expect2("diag", c, 1, 1, (int64_t[]){4}, F32, want);
+  release_all(c, 1);
+}
+
 /* ---- Bad inputs: located errors from the parser's inference --------------------------------- */
 static void expect_parse_error(const char* body, const char* kind, const char* part) {
   char src[2048];
@@ -403,6 +435,21 @@ TEST(bad_inputs) {
   expect_parse_error(SIG("x: R.Tensor((3, 5), \"float32\")")
                      "        return R.topk(x, k=2, ret_type=\"all\")\n",
                      "ValueError", "attribute 'ret_type' must be \"both\", \"values\" or \"indices\"");
+  expect_parse_error(SIG("a: R.Tensor((3, 4), \"float32\"), b: R.Tensor((4, 5), \"float32\")")
+                     "        return R.einsum((a, b), \"ij,jk->il\")\n",
+                     "ValueError", "R.einsum: subscripts \"ij,jk->il\": output label 'l' is in no operand");
+  expect_parse_error(SIG("a: R.Tensor((3, 4), \"float32\"), b: R.Tensor((5, 6), \"float32\")")
+                     "        return R.einsum((a, b), \"ij,jk\")\n",
+                     "ValueError", "dims for one subscript differ: 4 and 5");
+  expect_parse_error(SIG("a: R.Tensor((3, 4), \"float32\")")
+                     "        return R.einsum((a,), \"ijk\")\n",
+                     "ValueError", "operand 0 has 2 dims, its term names 3");
+  expect_parse_error(SIG("a: R.Tensor((3, 4), \"float32\")")
+                     "        return R.einsum((a,), \"ij,jk\")\n",
+                     "ValueError", "name more operands than the 1 given");
+  expect_parse_error(SIG("a: R.Tensor((3, 4), \"float32\"), b: R.Tensor((4, 5), \"int32\")")
+                     "        return R.einsum((a, b), \"ij,jk\")\n",
+                     "TypeError", "must hold tensors of one dtype, field 1 is int32, not float32");
   expect_parse_error(SIG("x: R.Tensor((3, 5), \"float32\"), b: R.Tensor((3,), \"int64\")")
                      "        return R.dynamic_strided_slice(x, b, b, b)\n",
                      "ValueError", "argument 'begin' must have one value per dim of 'x' (2), got 3");
@@ -430,6 +477,7 @@ int main(void) {
   RUN(index_put);
   RUN(slice_scatter_one_hot);
   RUN(argsort_topk);
+  RUN(einsum);
   RUN(bad_inputs);
   RUN(data_dependent);
   if (g_vm) tvm_vm_release(g_vm);

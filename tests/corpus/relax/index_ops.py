@@ -1,4 +1,4 @@
-# Gather, scatter, one_hot and sorting operators, one function each (static shapes); the
+# Gather, scatter, one_hot, sorting and einsum operators, one function each (static shapes); the
 # tests/codegen/test_relax_index_ops.c kernels run these, legalized, against C loops.
 from tvm.script import ir as I
 from tvm.script import tir as T
@@ -90,4 +90,19 @@ class IndexOps:
     @R.function
     def bottom3(x: R.Tensor((3, 5), "float32")) -> R.Tensor((3, 3), "float32"):
         y = R.topk(x, k=3, ret_type="values", largest=False)
+        return y
+
+    @R.function
+    def mm(a: R.Tensor((3, 4), "float32"), b: R.Tensor((4, 5), "float32")) -> R.Tensor((3, 5), "float32"):
+        y = R.einsum((a, b), subscripts="ij,jk->ik")
+        return y
+
+    @R.function
+    def bmm(a: R.Tensor((2, 3, 4), "float32"), b: R.Tensor((1, 4, 5), "float32")) -> R.Tensor((2, 3, 5), "float32"):
+        y = R.einsum((a, b), "...ij,...jk")
+        return y
+
+    @R.function
+    def diag(a: R.Tensor((4, 4), "float32")) -> R.Tensor((4,), "float32"):
+        y = R.einsum((a,), "ii->i")
         return y
