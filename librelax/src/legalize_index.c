@@ -2,10 +2,10 @@
  * legalize_index.c: the kernels of the gather / scatter and sorting operators (op_index.c).
  *
  * The scatters (scatter_elements, scatter_nd, index_put) are computed in gather form: each output
- * element starts from data's and folds, in order, every update that lands on it (the last one
- * wins for "update"; "mean" divides the sum with data's element by one more than the count, as
- * torch's scatter_reduce with include_self). The result is then independent of the order in
- * which output elements are visited, at the price of a loop over the updates per element.
+ * element starts from data's and folds, in index order, every update that lands on it (the last
+ * one wins for "update"; "mean" is upstream's running (acc + update) / 2). The result is then
+ * independent of the order in which output elements are visited, at the price of a loop over
+ * the updates per element.
  * gather_elements, one_hot and slice_scatter read each output element from one input element.
  * argsort and topk rank each element along the axis by counting the elements before it (smaller,
  * or larger when descending / largest, or equal with a smaller index: a stable order) and write
@@ -74,7 +74,12 @@ static void* load_bcast(tvm_tir_buffer_obj* b, void* const* vars, int64_t total)
 
 /* acc (consumed) combined with x (consumed) by a scatter reduction. */
 static void* reduce(const char* red, void* acc, void* x) {
-  if (strcmp(red, "add") == 0 || strcmp(red, "mean") == 0) return tvm_tir_add_take(acc, x);
+  if (strcmp(red, "add") == 0) return tvm_tir_add_take(acc, x);
+  if (strcmp(red, "mean") == 0) {
+    DLDataType t = tvm_tir_expr_dtype(x);
+    void* two = tvm_tir_dtype_is_floating(t) ? tvm_tir_const_float(t, 2) : tvm_tir_const_int(t, 2);
+    return tvm_tir_div_take(tvm_tir_add_take(acc, x), two);
+  }
   if (strcmp(red, "mul") == 0) return tvm_tir_mul_take(acc, x);
   if (strcmp(red, "max") == 0) return tvm_tir_max_take(acc, x);
   if (strcmp(red, "min") == 0) return tvm_tir_min_take(acc, x);
@@ -84,25 +89,18 @@ static void* reduce(const char* red, void* acc, void* x) {
 
 /*
  * The gather form shared by the scatters: for every output element o (vars ov),
- *   acc = data[o]; [cnt = 0]; <loops over the updates: if cond: acc = f(acc, value); cnt += 1>;
- *   out[o] = acc [/ (cnt + 1)]
+ *   acc = data[o]; <loops over the updates: if cond: acc = f(acc, value)>; out[o] = acc
  * `fold` builds the update loops from the accumulator's buffers (the statement inside which
  * `step(value, cond)` is placed is the caller's).
  */
 typedef struct {
   tvm_tir_buffer_obj* acc;
-  tvm_tir_buffer_obj* cnt; /* "mean" only */
   const char* red;
 } folder;
 
-/* if (cond) { acc = f(acc, value); [cnt += 1] }; cond and value consumed. */
+/* if (cond) acc = f(acc, value); cond and value consumed. */
 static void* fold_step(const folder* f, void* cond, void* value) {
   void* upd = tvm_relax__scratch_store(f->acc, reduce(f->red, tvm_relax__scratch_load(f->acc), value));
-  if (f->cnt) {
-    void* inc = tvm_relax__scratch_store(
-        f->cnt, tvm_tir_add_take(tvm_relax__scratch_load(f->cnt), tvm_tir_i64(1)));
-    upd = tvm_tir_seq_take(upd, inc);
-  }
   return tvm_tir_if_take(cond, upd, NULL);
 }
 
@@ -116,15 +114,8 @@ static void* fold_around(const folder* f, tvm_tir_buffer_obj* data, tvm_tir_buff
   }
   void* init = tvm_relax__scratch_store(f->acc, tvm_tir_load_takev(tvm_tir_ref(data), n, di));
   void* result = tvm_relax__scratch_load(f->acc);
-  if (f->cnt) {
-    DLDataType t = out->dtype;
-    void* denom = tvm_tir_add_take(tvm_relax__scratch_load(f->cnt), tvm_tir_i64(1));
-    result = tvm_tir_div_take(result, tvm_tir_cast_take(t, denom));
-    init = tvm_tir_seq_take(init, tvm_relax__scratch_store(f->cnt, tvm_tir_i64(0)));
-  }
   void* body = tvm_tir_seq_take(tvm_tir_seq_take(init, loops),
                                 tvm_tir_store_takev(tvm_tir_ref(out), result, n, oi));
-  if (f->cnt) body = tvm_relax__scratch_scope(f->cnt, body);
   body = tvm_relax__scratch_scope(f->acc, body);
   return tvm_relax__loop_nest(ov, ext, n, NULL, body);
 }
@@ -132,14 +123,10 @@ static void* fold_around(const folder* f, tvm_tir_buffer_obj* data, tvm_tir_buff
 static int folder_init(folder* f, const char* red, DLDataType t) {
   f->red = red;
   f->acc = tvm_relax__scratch("acc", t);
-  f->cnt = strcmp(red, "mean") == 0 ? tvm_relax__scratch("cnt", TVM_TIR_INT64) : NULL;
-  return f->acc && (f->cnt || strcmp(red, "mean") != 0) ? 0 : -1;
+  return f->acc ? 0 : -1;
 }
 
-static void folder_free(folder* f) {
-  tvm_ffi_release(f->acc);
-  tvm_ffi_release(f->cnt);
-}
+static void folder_free(folder* f) { tvm_ffi_release(f->acc); }
 
 /* ---- scatter_elements ------------------------------------------------------------------------ */
 static void* scatter_elements_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,

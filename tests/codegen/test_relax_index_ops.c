@@ -156,11 +156,10 @@ TEST(gather_elements) {
 }
 
 /* ---- scatter_elements: every reduction ------------------------------------------------------- */
-/* data (R x C) scattered with indices / updates (IR x IC) along axis, as torch's scatter_reduce
- * (include_self) in index order. */
+/* data (R x C) scattered with indices / updates (IR x IC) along axis in index order; "mean" is
+ * upstream's running average of the element and each update, (acc + u) / 2. */
 static void scatter_oracle(const float* x, int64_t R, int64_t C, const int64_t* ind, const float* u,
                            int64_t IR, int64_t IC, int axis, const char* red, double* out) {
-  int cnt[64] = {0};
   for (int64_t i = 0; i < R * C; ++i) out[i] = x[i];
   for (int64_t r = 0; r < IR; ++r) {
     for (int64_t c = 0; c < IC; ++c) {
@@ -169,15 +168,12 @@ static void scatter_oracle(const float* x, int64_t R, int64_t C, const int64_t* 
       int64_t o = axis == 0 ? k * C + c : r * C + k;
       double v = u[r * IC + c];
       if (!strcmp(red, "update")) out[o] = v;
-      else if (!strcmp(red, "add") || !strcmp(red, "mean")) out[o] += v;
+      else if (!strcmp(red, "add")) out[o] += v;
+      else if (!strcmp(red, "mean")) out[o] = (float)((float)out[o] + (float)v) / 2.0f;
       else if (!strcmp(red, "mul")) out[o] *= v;
       else if (!strcmp(red, "max")) out[o] = fmax(out[o], v);
       else if (!strcmp(red, "min")) out[o] = fmin(out[o], v);
-      cnt[o]++;
     }
-  }
-  if (!strcmp(red, "mean")) {
-    for (int64_t i = 0; i < R * C; ++i) out[i] = (float)out[i] / (float)(cnt[i] + 1);
   }
 }
 
