@@ -1,11 +1,10 @@
 /*
  * legalize_index.c: the kernels of the gather / scatter and sorting operators (op_index.c).
  *
- * The scatters (scatter_elements, scatter_nd, index_put) are computed in gather form: each output
- * element starts from data's and folds, in index order, every update that lands on it (the last
- * one wins for "update"; "mean" is upstream's running (acc + update) / 2). The result is then
- * independent of the order in which output elements are visited, at the price of a loop over
- * the updates per element.
+ * scatter_nd and index_put copy data, then apply each update in index order (the last of
+ * duplicates wins), skipping targets outside data. scatter_elements is computed in gather form:
+ * each output element folds, in index order, the updates along the axis that land on it ("mean"
+ * is upstream's running (acc + update) / 2), a loop over indices' axis per element.
  * gather_elements, one_hot and slice_scatter read each output element from one input element.
  * argsort and topk rank each element along the axis by counting the elements before it (smaller,
  * or larger when descending / largest, or equal with a smaller index: a stable order) and write
@@ -171,93 +170,118 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_scatter_elements(const tvm_relax_call
   return tvm_relax__legalize_with(call, scatter_elements_body);
 }
 
-/* ---- scatter_nd ------------------------------------------------------------------------------ */
+/* ---- scatter_nd and index_put: linear scatter form ------------------------------------------ */
+/*
+ * out = data, then for each update position q (loops over qext) and each r of data's trailing
+ * dims [k, n): t = (targets[0..k), r); if t is inside data: out[t] = f(out[t], value). The
+ * targets and value are built from the loop variables (q first, then the trailing ones). The
+ * loops are serial in index order (the parallel schedule rule leaves loops whose stores depend
+ * on loaded indices alone), so the last of duplicate updates wins, as upstream's.
+ */
+typedef void (*targets_fn)(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
+                           void* const* q, void* const* rest, void** targets, void** value);
+static void* scatter_linear(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
+                            tvm_tir_buffer_obj* o, int64_t k, int64_t nq, void* const* qext,
+                            const char* red, targets_fn make) {
+  tvm_tir_buffer_obj* data = in[0];
+  int64_t n = rank(o);
+  void *ov[MAX_DIMS], *q[MAX_DIMS], *ext[MAX_DIMS];
+  if (vars_for(n, ov, "i") != 0) return NULL;
+  if (vars_for(nq, q, "j") != 0) {
+    tvm_relax__release_all(ov, n);
+    return NULL;
+  }
+  for (int64_t d = 0; d < n; ++d) ext[d] = dim(o, d);
+  void *di[MAX_DIMS], *ti[MAX_DIMS], *ri[MAX_DIMS], *targets[MAX_DIMS], *value = NULL;
+  void* cv[MAX_DIMS];
+  if (tvm_relax__kernel_vars(cv, n, "c") != 0) {
+    tvm_relax__release_all(ov, n), tvm_relax__release_all(q, nq);
+    return NULL;
+  }
+  for (int64_t d = 0; d < n; ++d) di[d] = tvm_tir_ref(cv[d]);
+  void* copy = tvm_relax__store_all(o, cv, tvm_tir_load_takev(tvm_tir_ref(data), n, di));
+  tvm_relax__release_all(cv, n);
+  make(call, in, nin, q, ov + k, targets, &value);
+  void* inside = NULL;
+  for (int64_t m = 0; m < k; ++m) {
+    void* c = tvm_tir_and_take(tvm_tir_ge_take(tvm_tir_ref(targets[m]), tvm_tir_i64(0)),
+                               tvm_tir_lt_take(tvm_tir_ref(targets[m]), tvm_tir_ref(dim(data, m))));
+    inside = inside ? tvm_tir_and_take(inside, c) : c;
+  }
+  for (int64_t d = 0; d < n; ++d) {
+    ti[d] = d < k ? tvm_tir_ref(targets[d]) : tvm_tir_ref(ov[d]);
+    ri[d] = d < k ? tvm_tir_ref(targets[d]) : tvm_tir_ref(ov[d]);
+  }
+  tvm_relax__release_all(targets, k);
+  void* cur = tvm_tir_load_takev(tvm_tir_ref(o), n, ri);
+  void* st = tvm_tir_store_takev(tvm_tir_ref(o), reduce(red, cur, value), n, ti);
+  st = tvm_tir_if_take(inside, st, NULL);
+  st = tvm_relax__loop_nest(ov + k, ext + k, n - k, NULL, st);
+  st = tvm_relax__loop_nest(q, qext, nq, NULL, st);
+  tvm_relax__release_all(ov, n), tvm_relax__release_all(q, nq);
+  return tvm_tir_seq_take(copy, st);
+}
+
+/* An index loaded from b at ind (consumed), as int64, a negative one counted from extent. */
+static void* target_at(tvm_tir_buffer_obj* b, int64_t r, void** ind, void* extent) {
+  return load_index(b, r, ind, extent);
+}
+
+/* scatter_nd: targets indices[q, m]; value updates[q, rest]. */
+static void scatter_nd_targets(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
+                               int nin, void* const* q, void* const* rest, void** targets,
+                               void** value) {
+  (void)call, (void)nin;
+  tvm_tir_buffer_obj *data = in[0], *ind = in[1], *upd = in[2];
+  int64_t ni = rank(ind), k = 0, n = rank(data);
+  tvm_tir_as_const_int(dim(ind, ni - 1), &k);
+  for (int64_t m = 0; m < k; ++m) {
+    void* ii[MAX_DIMS];
+    for (int64_t d = 0; d < ni - 1; ++d) ii[d] = tvm_tir_ref(q[d]);
+    ii[ni - 1] = tvm_tir_i64(m);
+    targets[m] = target_at(ind, ni, ii, dim(data, m));
+  }
+  void* ui[MAX_DIMS];
+  int64_t nu = 0;
+  for (int64_t d = 0; d < ni - 1; ++d) ui[nu++] = tvm_tir_ref(q[d]);
+  for (int64_t d = k; d < n; ++d) ui[nu++] = tvm_tir_ref(rest[d - k]);
+  *value = tvm_tir_load_takev(tvm_tir_ref(upd), nu, ui);
+}
+
 static void* scatter_nd_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
                              tvm_tir_buffer_obj* const* out, int nout) {
-  (void)nin, (void)nout;
-  tvm_tir_buffer_obj *data = in[0], *ind = in[1], *upd = in[2], *o = out[0];
-  int64_t n = rank(o), ni = rank(ind), k;
+  (void)nout;
+  tvm_tir_buffer_obj* ind = in[1];
+  int64_t n = rank(out[0]), ni = rank(ind), k;
   if (!tvm_tir_as_const_int(dim(ind, ni - 1), &k) || k < 1 || k > n) {
     tvm_ffi_raise("NotImplementedError",
                   "scatter_nd: the last dim of indices must be a constant in [1, %lld]", (long long)n);
     return NULL;
   }
-  folder f;
-  void *ov[MAX_DIMS], *q[MAX_DIMS];
-  if (vars_for(n, ov, "i") != 0) return NULL;
-  if (vars_for(ni - 1, q, "j") != 0) {
-    tvm_relax__release_all(ov, n);
-    return NULL;
-  }
-  if (folder_init(&f, attr_str(call, "reduction"), o->dtype) != 0) {
-    folder_free(&f);
-    tvm_relax__release_all(ov, n), tvm_relax__release_all(q, ni - 1);
-    return NULL;
-  }
-  /* The update q lands on o when indices[q, m] == o[m] for every m < k. */
-  void* cond = NULL;
-  for (int64_t m = 0; m < k; ++m) {
-    void* ii[MAX_DIMS];
-    for (int64_t d = 0; d < ni - 1; ++d) ii[d] = tvm_tir_ref(q[d]);
-    ii[ni - 1] = tvm_tir_i64(m);
-    void* c = tvm_tir_eq_take(load_index(ind, ni, ii, dim(data, m)), tvm_tir_ref(ov[m]));
-    cond = cond ? tvm_tir_and_take(cond, c) : c;
-  }
-  void* ui[MAX_DIMS];
-  int64_t nu = 0;
-  for (int64_t d = 0; d < ni - 1; ++d) ui[nu++] = tvm_tir_ref(q[d]);
-  for (int64_t d = k; d < n; ++d) ui[nu++] = tvm_tir_ref(ov[d]);
-  void* step = fold_step(&f, cond, tvm_tir_load_takev(tvm_tir_ref(upd), nu, ui));
   void* qext[MAX_DIMS];
-  for (int64_t d = 0; d < ni - 1; ++d) qext[d] = dim(ind, d);
-  void* loops = tvm_relax__loop_nest(q, qext, ni - 1, NULL, step);
-  void* body = fold_around(&f, data, o, ov, loops);
-  folder_free(&f);
-  tvm_relax__release_all(ov, n), tvm_relax__release_all(q, ni - 1);
-  return body;
+  for (int64_t d = 0; d < ni - 1 && d < MAX_DIMS; ++d) qext[d] = dim(ind, d);
+  return scatter_linear(call, in, nin, out[0], k, ni - 1, qext, attr_str(call, "reduction"),
+                        scatter_nd_targets);
 }
 
 tvm_tir_prim_func_obj* tvm_relax__legalize_scatter_nd(const tvm_relax_call_obj* call) {
   return tvm_relax__legalize_with(call, scatter_nd_body);
 }
 
-/* ---- index_put ------------------------------------------------------------------------------- */
-static void* index_put_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
-                            tvm_tir_buffer_obj* const* out, int nout) {
-  (void)nout;
-  tvm_tir_buffer_obj *data = in[0], *vals = in[nin - 1], *o = out[0];
-  int64_t n = rank(o), k = nin - 2; /* the index tensors are in[1..k] */
-  /* The broadcast shape of the index tensors: per dim from the right, the first extent that is
-   * not a constant 1. */
+/* index_put: the index tensors in[1..k] broadcast together (right-aligned, a dim of constant 1
+ * read at 0) over the loop space q; values broadcast against q + data.shape[k:]. */
+static int64_t bcast_rank(tvm_tir_buffer_obj* const* in, int nin) {
   int64_t nb = 0;
-  for (int64_t m = 0; m < k; ++m) nb = rank(in[1 + m]) > nb ? rank(in[1 + m]) : nb;
-  if (k < 1 || k > n || nb + n - k > MAX_DIMS) {
-    tvm_ffi_raise("ValueError", "index_put: %lld index tensors for %lld dims", (long long)k,
-                  (long long)n);
-    return NULL;
-  }
-  void* bext[MAX_DIMS];
-  for (int64_t d = 0; d < nb; ++d) {
-    bext[d] = NULL;
-    for (int64_t m = 0; m < k && !bext[d]; ++m) {
-      int64_t r = rank(in[1 + m]), c, di = d - (nb - r);
-      if (di < 0) continue;
-      if (!(tvm_tir_as_const_int(dim(in[1 + m], di), &c) && c == 1)) bext[d] = dim(in[1 + m], di);
-    }
-  }
-  folder f;
-  void *ov[MAX_DIMS], *q[MAX_DIMS];
-  if (vars_for(n, ov, "i") != 0) return NULL;
-  if (vars_for(nb, q, "j") != 0) {
-    tvm_relax__release_all(ov, n);
-    return NULL;
-  }
-  if (folder_init(&f, attr_bool(call, "accumulate") ? "add" : "update", o->dtype) != 0) {
-    folder_free(&f);
-    tvm_relax__release_all(ov, n), tvm_relax__release_all(q, nb);
-    return NULL;
-  }
-  void* cond = NULL;
+  for (int m = 1; m < nin - 1; ++m) nb = rank(in[m]) > nb ? rank(in[m]) : nb;
+  return nb;
+}
+
+static void index_put_targets(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
+                              int nin, void* const* q, void* const* rest, void** targets,
+                              void** value) {
+  (void)call;
+  tvm_tir_buffer_obj *data = in[0], *vals = in[nin - 1];
+  int64_t k = nin - 2, nb = bcast_rank(in, nin), n = rank(data);
   for (int64_t m = 0; m < k; ++m) {
     tvm_tir_buffer_obj* b = in[1 + m];
     int64_t r = rank(b);
@@ -267,24 +291,41 @@ static void* index_put_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* 
       ii[i] = tvm_tir_as_const_int(dim(b, i), &c) && c == 1 ? (void*)tvm_tir_i64(0)
                                                             : tvm_tir_ref(q[nb - r + i]);
     }
-    void* c = tvm_tir_eq_take(load_index(b, r, ii, dim(data, m)), tvm_tir_ref(ov[m]));
-    cond = cond ? tvm_tir_and_take(cond, c) : c;
+    targets[m] = target_at(b, r, ii, dim(data, m));
   }
-  /* values broadcast against (broadcast shape) + data.shape[k:]. */
   void* full[MAX_DIMS];
   int64_t nf = 0;
   for (int64_t d = 0; d < nb; ++d) full[nf++] = q[d];
-  for (int64_t d = k; d < n; ++d) full[nf++] = ov[d];
-  void* step = fold_step(&f, cond, load_bcast(vals, full, nf));
-  void* one = tvm_tir_i64(1);
-  for (int64_t d = 0; d < nb; ++d) {
-    if (!bext[d]) bext[d] = one;
+  for (int64_t d = k; d < n; ++d) full[nf++] = rest[d - k];
+  *value = load_bcast(vals, full, nf);
+}
+
+static void* index_put_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
+                            tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nout;
+  int64_t n = rank(out[0]), k = nin - 2, nb = bcast_rank(in, nin);
+  if (k < 1 || k > n || nb + n - k > MAX_DIMS) {
+    tvm_ffi_raise("ValueError", "index_put: %lld index tensors for %lld dims", (long long)k,
+                  (long long)n);
+    return NULL;
   }
-  void* loops = tvm_relax__loop_nest(q, bext, nb, NULL, step);
+  /* The broadcast extent per dim (from the right): the first that is not a constant 1. */
+  void* one = tvm_tir_i64(1);
+  void* qext[MAX_DIMS];
+  for (int64_t d = 0; d < nb; ++d) {
+    qext[d] = one;
+    for (int64_t m = 0; m < k; ++m) {
+      int64_t r = rank(in[1 + m]), c, di = d - (nb - r);
+      if (di < 0) continue;
+      if (!(tvm_tir_as_const_int(dim(in[1 + m], di), &c) && c == 1)) {
+        qext[d] = dim(in[1 + m], di);
+        break;
+      }
+    }
+  }
+  void* body = scatter_linear(call, in, nin, out[0], k, nb, qext,
+                              attr_bool(call, "accumulate") ? "add" : "update", index_put_targets);
   tvm_ffi_release(one);
-  void* body = fold_around(&f, data, o, ov, loops);
-  folder_free(&f);
-  tvm_relax__release_all(ov, n), tvm_relax__release_all(q, nb);
   return body;
 }
 

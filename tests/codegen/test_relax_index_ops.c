@@ -115,6 +115,7 @@ static bool run2(const char* fn, void** args, int n, TVMFFIAny out[2]) {
   TVMFFIAny a[8];
   for (int i = 0; i < n; ++i) a[i] = tvm_ffi_any_obj(args[i]);
   out[0] = out[1] = tvm_ffi_any_none();
+  CHECK(g_legal != NULL && g_vm != NULL); /* setup built both */
   if (!g_legal || !g_vm) return false;
   int rc0 = tvm_relax_eval(g_legal, fn, a, n, &out[0]);
   CHECK_OK(rc0);
