@@ -1,10 +1,9 @@
 /*
  * legalize_index.c: the kernels of the gather / scatter and sorting operators (op_index.c).
  *
- * scatter_nd and index_put copy data, then apply each update in index order (the last of
- * duplicates wins), skipping targets outside data. scatter_elements is computed in gather form:
- * each output element folds, in index order, the updates along the axis that land on it ("mean"
- * is upstream's running (acc + update) / 2), a loop over indices' axis per element.
+ * The scatters (scatter_elements, scatter_nd, index_put) copy data, then apply each update in
+ * index order (the last of duplicates wins for "update"; "mean" is upstream's running
+ * (element + update) / 2), skipping targets outside data: linear in data and the updates.
  * gather_elements, one_hot and slice_scatter read each output element from one input element.
  * argsort and topk rank each element along the axis by counting the elements before it (smaller,
  * or larger when descending / largest, or equal with a smaller index: a stable order) and write
@@ -86,84 +85,49 @@ static void* reduce(const char* red, void* acc, void* x) {
   return x; /* update */
 }
 
-/*
- * The gather form shared by the scatters: for every output element o (vars ov),
- *   acc = data[o]; <loops over the updates: if cond: acc = f(acc, value)>; out[o] = acc
- * `fold` builds the update loops from the accumulator's buffers (the statement inside which
- * `step(value, cond)` is placed is the caller's).
- */
-typedef struct {
-  tvm_tir_buffer_obj* acc;
-  const char* red;
-} folder;
-
-/* if (cond) acc = f(acc, value); cond and value consumed. */
-static void* fold_step(const folder* f, void* cond, void* value) {
-  void* upd = tvm_relax__scratch_store(f->acc, reduce(f->red, tvm_relax__scratch_load(f->acc), value));
-  return tvm_tir_if_take(cond, upd, NULL);
-}
-
-/* The whole kernel body around the update loops `loops` (consumed). */
-static void* fold_around(const folder* f, tvm_tir_buffer_obj* data, tvm_tir_buffer_obj* out,
-                         void* const* ov, void* loops) {
-  int64_t n = rank(out);
-  void* di[MAX_DIMS], *oi[MAX_DIMS], *ext[MAX_DIMS];
-  for (int64_t i = 0; i < n; ++i) {
-    di[i] = tvm_tir_ref(ov[i]), oi[i] = tvm_tir_ref(ov[i]), ext[i] = dim(out, i);
-  }
-  void* init = tvm_relax__scratch_store(f->acc, tvm_tir_load_takev(tvm_tir_ref(data), n, di));
-  void* result = tvm_relax__scratch_load(f->acc);
-  void* body = tvm_tir_seq_take(tvm_tir_seq_take(init, loops),
-                                tvm_tir_store_takev(tvm_tir_ref(out), result, n, oi));
-  body = tvm_relax__scratch_scope(f->acc, body);
-  return tvm_relax__loop_nest(ov, ext, n, NULL, body);
-}
-
-static int folder_init(folder* f, const char* red, DLDataType t) {
-  f->red = red;
-  f->acc = tvm_relax__scratch("acc", t);
-  return f->acc ? 0 : -1;
-}
-
-static void folder_free(folder* f) { tvm_ffi_release(f->acc); }
-
 /* ---- scatter_elements ------------------------------------------------------------------------ */
+/* out = data; then for each position p of indices (row-major): t = p with t[axis] = indices[p];
+ * if t is inside data: out[t] = f(out[t], updates[p]). Updates landing on one element arrive in
+ * the order of p[axis], as upstream's serial loop along the axis. */
 static void* scatter_elements_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
                                    int nin, tvm_tir_buffer_obj* const* out, int nout) {
   (void)nin, (void)nout;
   tvm_tir_buffer_obj *data = in[0], *ind = in[1], *upd = in[2], *o = out[0];
   int64_t n = rank(o), axis = norm_axis(attr_int(call, "axis", 0), n);
-  folder f;
-  void *ov[MAX_DIMS], *j;
-  if (vars_for(n, ov, "i") != 0) return NULL;
-  if (folder_init(&f, attr_str(call, "reduction"), o->dtype) != 0 ||
-      tvm_relax__kernel_vars(&j, 1, "j") != 0) {
-    folder_free(&f);
-    tvm_relax__release_all(ov, n);
+  void *cv[MAX_DIMS], *p[MAX_DIMS], *ext[MAX_DIMS];
+  if (vars_for(n, cv, "c") != 0) return NULL;
+  if (vars_for(n, p, "j") != 0) {
+    tvm_relax__release_all(cv, n);
     return NULL;
   }
-  /* The update at p = o with p[axis] = j lands on o when indices[p] == o[axis]; o's other
-   * coordinates must lie within indices' shape. */
-  void *pi[MAX_DIMS], *ui[MAX_DIMS];
+  void *di[MAX_DIMS], *ii[MAX_DIMS], *ui[MAX_DIMS], *ti[MAX_DIMS], *ri[MAX_DIMS];
   for (int64_t d = 0; d < n; ++d) {
-    pi[d] = tvm_tir_ref(d == axis ? j : ov[d]);
-    ui[d] = tvm_tir_ref(d == axis ? j : ov[d]);
+    di[d] = tvm_tir_ref(cv[d]);
+    ii[d] = tvm_tir_ref(p[d]);
+    ui[d] = tvm_tir_ref(p[d]);
+    ext[d] = dim(ind, d);
   }
-  void* cond = tvm_tir_eq_take(load_index(ind, n, pi, dim(data, axis)), tvm_tir_ref(ov[axis]));
-  void* step = fold_step(&f, cond, tvm_tir_load_takev(tvm_tir_ref(upd), n, ui));
-  void* loop = tvm_tir_serial_take(tvm_tir_ref(j), tvm_tir_i64(0), tvm_tir_ref(dim(ind, axis)), step);
-  void* inside = NULL;
+  void* copy = tvm_relax__store_all(o, cv, tvm_tir_load_takev(tvm_tir_ref(data), n, di));
+  void* t = load_index(ind, n, ii, dim(data, axis));
+  void* inside = tvm_tir_and_take(tvm_tir_ge_take(tvm_tir_ref(t), tvm_tir_i64(0)),
+                                  tvm_tir_lt_take(tvm_tir_ref(t), tvm_tir_ref(dim(data, axis))));
   for (int64_t d = 0; d < n; ++d) {
-    if (d == axis) continue;
-    void* c = tvm_tir_lt_take(tvm_tir_ref(ov[d]), tvm_tir_ref(dim(ind, d)));
-    inside = inside ? tvm_tir_and_take(inside, c) : c;
+    ti[d] = d == axis ? tvm_tir_ref(t) : tvm_tir_ref(p[d]);
+    ri[d] = d == axis ? tvm_tir_ref(t) : tvm_tir_ref(p[d]);
+    /* indices may be smaller than data on the other dims; larger is out of data, skipped */
+    int64_t a, b;
+    if (d != axis && !(tvm_tir_as_const_int(dim(ind, d), &a) &&
+                       tvm_tir_as_const_int(dim(data, d), &b) && a <= b)) {
+      inside = tvm_tir_and_take(inside, tvm_tir_lt_take(tvm_tir_ref(p[d]), tvm_tir_ref(dim(data, d))));
+    }
   }
-  if (inside) loop = tvm_tir_if_take(inside, loop, NULL);
-  void* body = fold_around(&f, data, o, ov, loop);
-  folder_free(&f);
-  tvm_ffi_release(j);
-  tvm_relax__release_all(ov, n);
-  return body;
+  tvm_ffi_release(t);
+  void* cur = tvm_tir_load_takev(tvm_tir_ref(o), n, ri);
+  void* val = tvm_tir_load_takev(tvm_tir_ref(upd), n, ui);
+  void* st = tvm_tir_store_takev(tvm_tir_ref(o), reduce(attr_str(call, "reduction"), cur, val), n, ti);
+  st = tvm_relax__loop_nest(p, ext, n, NULL, tvm_tir_if_take(inside, st, NULL));
+  tvm_relax__release_all(cv, n), tvm_relax__release_all(p, n);
+  return tvm_tir_seq_take(copy, st);
 }
 
 tvm_tir_prim_func_obj* tvm_relax__legalize_scatter_elements(const tvm_relax_call_obj* call) {
