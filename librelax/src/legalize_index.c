@@ -5,9 +5,8 @@
  * index order (the last of duplicates wins for "update"; "mean" is upstream's running
  * (element + update) / 2), skipping targets outside data: linear in data and the updates.
  * gather_elements, one_hot and slice_scatter read each output element from one input element.
- * argsort and topk rank each element along the axis by counting the elements before it (smaller,
- * or larger when descending / largest, or equal with a smaller index: a stable order) and write
- * it at its rank: O(n^2) per row. Negative indices count from the end of their dim.
+ * argsort and topk insert each element of a row into the K-long result (below). Negative indices
+ * count from the end of their dim.
  */
 #include <stdio.h>
 #include <string.h>
@@ -427,6 +426,22 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_slice_scatter(const tvm_relax_call_ob
 }
 
 /* ---- argsort and topk ------------------------------------------------------------------------ */
+/*
+ * Per row along the axis, an insertion into the K-long result (K = the outputs' extent on the
+ * axis: n for argsort, k for topk): for each element i in order, its position pos = the number
+ * of kept entries that come before it (larger, or smaller when ascending; an equal kept entry
+ * came earlier, so it stays first: a stable order); if pos < K the entries from pos on move one
+ * place down (the last one falls off) and i goes at pos. O(n * K) per row. The kept values are
+ * read from the values output, or through the kept indices when only indices are returned.
+ */
+/* buf[v with the axis replaced by at] (at consumed). */
+static void* row_load(void* const* v, int64_t n, int64_t axis, tvm_tir_buffer_obj* buf, void* at) {
+  void* ix[MAX_DIMS];
+  for (int64_t d = 0; d < n; ++d) ix[d] = d == axis ? tvm_tir_ref(at) : tvm_tir_ref(v[d]);
+  tvm_ffi_release(at);
+  return tvm_tir_load_takev(tvm_tir_ref(buf), n, ix);
+}
+
 static void* sort_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
                        tvm_tir_buffer_obj* const* out, int nout) {
   (void)nin;
@@ -434,7 +449,6 @@ static void* sort_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const
   tvm_tir_buffer_obj* x = in[0];
   int64_t n = rank(x), axis = norm_axis(attr_int(call, "axis", -1), n);
   bool desc = topk ? attr_bool(call, "largest") : attr_bool(call, "descending");
-  /* The value and index outputs (either may be absent for topk's ret_type). */
   tvm_tir_buffer_obj *ov = NULL, *oi = NULL;
   if (!topk) {
     oi = out[0];
@@ -444,53 +458,69 @@ static void* sort_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const
     else if (strcmp(rt, "indices") == 0) oi = out[0];
     else if (nout == 2) ov = out[0], oi = out[1];
   }
-  tvm_tir_buffer_obj* any_out = ov ? ov : oi;
-  void *v[MAX_DIMS], *j, *ext[MAX_DIMS];
+  void* K = dim(ov ? ov : oi, axis);
+  void *v[MAX_DIMS], *w[3], *ext[MAX_DIMS];
   if (vars_for(n, v, "i") != 0) return NULL;
-  if (tvm_relax__kernel_vars(&j, 1, "j") != 0) {
+  if (tvm_relax__kernel_vars(w, 3, "j") != 0) {
     tvm_relax__release_all(v, n);
     return NULL;
   }
-  tvm_tir_buffer_obj* cnt = tvm_relax__scratch("rank", TVM_TIR_INT64);
-  /* x[.., j, ..] comes before x[.., i, ..] (i = v[axis]). */
-  void *xi[MAX_DIMS], *xj[MAX_DIMS];
-  for (int64_t d = 0; d < n; ++d) {
-    xi[d] = tvm_tir_ref(v[d]);
-    xj[d] = tvm_tir_ref(d == axis ? j : v[d]);
-    ext[d] = dim(x, d);
-  }
-  void* a = tvm_tir_load_takev(tvm_tir_ref(x), n, xi);
-  void* b = tvm_tir_load_takev(tvm_tir_ref(x), n, xj);
-  void* strictly = desc ? tvm_tir_gt_take(tvm_tir_ref(b), tvm_tir_ref(a))
-                        : tvm_tir_lt_take(tvm_tir_ref(b), tvm_tir_ref(a));
-  void* tie = tvm_tir_and_take(tvm_tir_eq_take(b, a),
-                               tvm_tir_lt_take(tvm_tir_ref(j), tvm_tir_ref(v[axis])));
-  void* inc = tvm_relax__scratch_store(cnt, tvm_tir_add_take(tvm_relax__scratch_load(cnt), tvm_tir_i64(1)));
-  void* count = tvm_tir_serial_take(tvm_tir_ref(j), tvm_tir_i64(0), tvm_tir_ref(ext[axis]),
-                                    tvm_tir_if_take(tvm_tir_or_take(strictly, tie), inc, NULL));
-  /* Write element i at its rank r when r < k (the outputs' extent on the axis). */
-  void* writes = NULL;
-  for (int w = 0; w < 2; ++w) {
-    tvm_tir_buffer_obj* o = w == 0 ? ov : oi;
+  void *j = w[0], *s = w[1], *i = v[axis];
+  for (int64_t d = 0; d < n; ++d) ext[d] = dim(x, d);
+  tvm_tir_buffer_obj* pos = tvm_relax__scratch("pos", TVM_TIR_INT64);
+  /* fill = min(i, K) */
+  void* fill = tvm_tir_min_take(tvm_tir_ref(i), tvm_tir_ref(K));
+  void* xi = row_load(v, n, axis, x, tvm_tir_ref(i));
+  void* at_j = ov ? row_load(v, n, axis, ov, tvm_tir_ref(j))
+                  : row_load(v, n, axis, x, tvm_tir_cast_take(TVM_TIR_INT64, row_load(v, n, axis, oi, tvm_tir_ref(j))));
+  void* before = desc ? tvm_tir_ge_take(at_j, xi) : tvm_tir_le_take(at_j, xi);
+  void* count = tvm_tir_serial_take(
+      tvm_tir_ref(j), tvm_tir_i64(0), tvm_tir_ref(fill),
+      tvm_tir_if_take(before,
+                      tvm_relax__scratch_store(pos, tvm_tir_add_take(tvm_relax__scratch_load(pos),
+                                                                     tvm_tir_i64(1))),
+                      NULL));
+  /* Shift slots [pos, fill) down by one, from the last (m = fill - 1 - s); slot K falls off. */
+  void* shift = NULL;
+  for (int b = 0; b < 2; ++b) {
+    tvm_tir_buffer_obj* o = b == 0 ? ov : oi;
     if (!o) continue;
-    void* wi[MAX_DIMS];
-    for (int64_t d = 0; d < n; ++d) wi[d] = d == axis ? tvm_relax__scratch_load(cnt) : tvm_tir_ref(v[d]);
-    void* val;
-    if (w == 0) {
-      void* ri[MAX_DIMS];
-      for (int64_t d = 0; d < n; ++d) ri[d] = tvm_tir_ref(v[d]);
-      val = tvm_tir_load_takev(tvm_tir_ref(x), n, ri);
-    } else {
-      val = tvm_tir_cast_take(o->dtype, tvm_tir_ref(v[axis]));
+    void* m = tvm_tir_sub_take(tvm_tir_sub_take(tvm_tir_ref(fill), tvm_tir_i64(1)), tvm_tir_ref(s));
+    void* src = row_load(v, n, axis, o, tvm_tir_ref(m));
+    void* dst[MAX_DIMS];
+    for (int64_t d = 0; d < n; ++d) {
+      dst[d] = d == axis ? tvm_tir_add_take(tvm_tir_ref(m), tvm_tir_i64(1)) : tvm_tir_ref(v[d]);
     }
-    void* st = tvm_tir_store_takev(tvm_tir_ref(o), val, n, wi);
-    writes = writes ? tvm_tir_seq_take(writes, st) : st;
+    void* mv = tvm_tir_if_take(tvm_tir_lt_take(tvm_tir_add_take(tvm_tir_ref(m), tvm_tir_i64(1)), tvm_tir_ref(K)),
+                               tvm_tir_store_takev(tvm_tir_ref(o), src, n, dst), NULL);
+    tvm_ffi_release(m);
+    shift = shift ? tvm_tir_seq_take(shift, mv) : mv;
   }
-  void* guard = tvm_tir_lt_take(tvm_relax__scratch_load(cnt), tvm_tir_ref(dim(any_out, axis)));
-  void* per_i = tvm_tir_seq_take(tvm_tir_seq_take(tvm_relax__scratch_store(cnt, tvm_tir_i64(0)), count),
-                                 tvm_tir_if_take(guard, writes, NULL));
-  void* body = tvm_relax__loop_nest(v, ext, n, NULL, tvm_relax__scratch_scope(cnt, per_i));
-  tvm_ffi_release(cnt), tvm_ffi_release(j);
+  shift = tvm_tir_serial_take(tvm_tir_ref(s), tvm_tir_i64(0),
+                              tvm_tir_sub_take(tvm_tir_ref(fill), tvm_relax__scratch_load(pos)), shift);
+  void* put = NULL;
+  for (int b = 0; b < 2; ++b) {
+    tvm_tir_buffer_obj* o = b == 0 ? ov : oi;
+    if (!o) continue;
+    void* dst[MAX_DIMS];
+    for (int64_t d = 0; d < n; ++d) dst[d] = d == axis ? tvm_relax__scratch_load(pos) : tvm_tir_ref(v[d]);
+    void* val = b == 0 ? row_load(v, n, axis, x, tvm_tir_ref(i)) : tvm_tir_cast_take(o->dtype, tvm_tir_ref(i));
+    void* st = tvm_tir_store_takev(tvm_tir_ref(o), val, n, dst);
+    put = put ? tvm_tir_seq_take(put, st) : st;
+  }
+  void* insert = tvm_tir_if_take(tvm_tir_lt_take(tvm_relax__scratch_load(pos), tvm_tir_ref(K)),
+                                 tvm_tir_seq_take(shift, put), NULL);
+  void* per_i = tvm_tir_seq_take(tvm_tir_seq_take(tvm_relax__scratch_store(pos, tvm_tir_i64(0)), count),
+                                 insert);
+  tvm_ffi_release(fill);
+  /* The rows: every dim but the axis, then i along the axis, in order. */
+  bool outer[MAX_DIMS];
+  for (int64_t d = 0; d < n; ++d) outer[d] = d != axis;
+  void* row = tvm_tir_serial_take(tvm_tir_ref(i), tvm_tir_i64(0), tvm_tir_ref(ext[axis]),
+                                  tvm_relax__scratch_scope(pos, per_i));
+  void* body = tvm_relax__loop_nest(v, ext, n, outer, row);
+  tvm_ffi_release(pos);
+  tvm_relax__release_all(w, 3);
   tvm_relax__release_all(v, n);
   return body;
 }

@@ -318,6 +318,16 @@ TEST(argsort_topk) {
   }
   expect2("bottom3", a, 1, 2, (int64_t[]){3, 3}, F32, wv);
   release_all(a, 1);
+  /* the indices of the two smallest along axis 0 (the kept values read through them), ties */
+  void* c[1] = {rand_f32(2, (int64_t[]){5, 3})};
+  F(c[0])[3 * 3 + 1] = F(c[0])[1 * 3 + 1];
+  F(c[0])[4 * 3 + 1] = F(c[0])[1 * 3 + 1];
+  for (int col = 0; col < 3; ++col) {
+    order(F(c[0]), 5, col, 3, false, idx);
+    for (int k = 0; k < 2; ++k) want[k * 3 + col] = (double)idx[k];
+  }
+  expect2("top_idx", c, 1, 2, (int64_t[]){2, 3}, I64, want);
+  release_all(c, 1);
   /* ascending along axis 0, int64 indices */
   void* b[1] = {rand_f32(2, (int64_t[]){4, 3})};
   for (int c = 0; c < 3; ++c) {

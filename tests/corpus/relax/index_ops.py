@@ -93,6 +93,11 @@ class IndexOps:
         return y
 
     @R.function
+    def top_idx(x: R.Tensor((5, 3), "float32")) -> R.Tensor((2, 3), "int64"):
+        y = R.topk(x, k=2, axis=0, ret_type="indices", largest=False, dtype="int64")
+        return y
+
+    @R.function
     def mm(a: R.Tensor((3, 4), "float32"), b: R.Tensor((4, 5), "float32")) -> R.Tensor((3, 5), "float32"):
         y = R.einsum((a, b), subscripts="ij,jk->ik")
         return y
