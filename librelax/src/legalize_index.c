@@ -185,11 +185,6 @@ static void* scatter_linear(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* 
   return tvm_tir_seq_take(copy, st);
 }
 
-/* An index loaded from b at ind (consumed), as int64, a negative one counted from extent. */
-static void* target_at(tvm_tir_buffer_obj* b, int64_t r, void** ind, void* extent) {
-  return load_index(b, r, ind, extent);
-}
-
 /* scatter_nd: targets indices[q, m]; value updates[q, rest]. */
 static void scatter_nd_targets(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
                                int nin, void* const* q, void* const* rest, void** targets,
@@ -202,7 +197,7 @@ static void scatter_nd_targets(const tvm_relax_call_obj* call, tvm_tir_buffer_ob
     void* ii[MAX_DIMS];
     for (int64_t d = 0; d < ni - 1; ++d) ii[d] = tvm_tir_ref(q[d]);
     ii[ni - 1] = tvm_tir_i64(m);
-    targets[m] = target_at(ind, ni, ii, dim(data, m));
+    targets[m] = load_index(ind, ni, ii, dim(data, m));
   }
   void* ui[MAX_DIMS];
   int64_t nu = 0;
@@ -254,7 +249,7 @@ static void index_put_targets(const tvm_relax_call_obj* call, tvm_tir_buffer_obj
       ii[i] = tvm_tir_as_const_int(dim(b, i), &c) && c == 1 ? (void*)tvm_tir_i64(0)
                                                             : tvm_tir_ref(q[nb - r + i]);
     }
-    targets[m] = target_at(b, r, ii, dim(data, m));
+    targets[m] = load_index(b, r, ii, dim(data, m));
   }
   void* full[MAX_DIMS];
   int64_t nf = 0;
