@@ -122,6 +122,25 @@ DLDataType tvm_relax__binary_dtype(DLDataType a, DLDataType b, bool* ok);
 int tvm_relax__broadcast(const tvm_relax__infer_ctx* ctx, const tvm_relax_tensor_sinfo_obj* a,
                          const tvm_relax_tensor_sinfo_obj* b, void** out_dims, int32_t* out_ndim);
 
+/* An einsum's subscripts resolved against its operands' ranks (op_index.c): each dim's label
+ * (a-z 0..25, A-Z 26..51, the k-th dim from the right of an ellipsis ELL + k) per operand, and
+ * the output's labels (explicit after "->", else numpy's implicit order). */
+enum {
+  TVM_RELAX_EINSUM_MAX_OPS = 8,
+  TVM_RELAX_EINSUM_MAX_DIMS = 16,
+  TVM_RELAX_EINSUM_ELL = 52,
+  TVM_RELAX_EINSUM_LABELS = 52 + 16
+};
+typedef struct {
+  int nops, n_ell, n_out;
+  int ndim[TVM_RELAX_EINSUM_MAX_OPS];
+  int labels[TVM_RELAX_EINSUM_MAX_OPS][TVM_RELAX_EINSUM_MAX_DIMS];
+  int out[TVM_RELAX_EINSUM_MAX_DIMS];
+} tvm_relax__einsum;
+/* ndims[i] < 0: unknown rank (the ellipsis then takes no dims). 0, or -1 with the reason in err. */
+int tvm_relax__einsum_parse(const char* subs, const int32_t* ndims, int nops,
+                            tvm_relax__einsum* out, tvm_ffi_strbuf* err);
+
 /* ---- Walk shapes (analysis.c) ---------------------------------------------------------------- */
 /* How the walkers (visitor, mutator) take a node apart, per kind of nodes.def: a kind without a
  * shape fails to compile (analysis.c's WALK_<Name> defines). */
@@ -263,6 +282,15 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_adaptive_pool2d(const tvm_relax_call_
 tvm_tir_prim_func_obj* tvm_relax__legalize_pad(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_batch_norm(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_dropout(const tvm_relax_call_obj* call);
+/* Gather / scatter, one_hot, slice_scatter and sorting (legalize_index.c). */
+tvm_tir_prim_func_obj* tvm_relax__legalize_gather_elements(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_scatter_elements(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_scatter_nd(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_index_put(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_slice_scatter(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_one_hot(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_sort(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_einsum(const tvm_relax_call_obj* call);
 /* image.resize2d (legalize_image.c). */
 tvm_tir_prim_func_obj* tvm_relax__legalize_resize2d(const tvm_relax_call_obj* call);
 /* quantize / dequantize, prelu, group_norm, nll_loss, cross_entropy_with_logits

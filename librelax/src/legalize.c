@@ -88,6 +88,15 @@ static const tvm_relax__legalize_fn k_legalize[TVM_RELAX_OP_COUNT] = {
     [TVM_RELAX_OP_nn_conv1d_transpose] = tvm_relax__legalize_conv_transpose,
     [TVM_RELAX_OP_nn_max_pool3d] = tvm_relax__legalize_pool2d,
     [TVM_RELAX_OP_nn_avg_pool3d] = tvm_relax__legalize_pool2d,
+    [TVM_RELAX_OP_gather_elements] = tvm_relax__legalize_gather_elements,
+    [TVM_RELAX_OP_scatter_elements] = tvm_relax__legalize_scatter_elements,
+    [TVM_RELAX_OP_scatter_nd] = tvm_relax__legalize_scatter_nd,
+    [TVM_RELAX_OP_index_put] = tvm_relax__legalize_index_put,
+    [TVM_RELAX_OP_slice_scatter] = tvm_relax__legalize_slice_scatter,
+    [TVM_RELAX_OP_one_hot] = tvm_relax__legalize_one_hot,
+    [TVM_RELAX_OP_argsort] = tvm_relax__legalize_sort,
+    [TVM_RELAX_OP_topk] = tvm_relax__legalize_sort,
+    [TVM_RELAX_OP_einsum] = tvm_relax__legalize_einsum,
 };
 
 bool tvm_relax_op_has_legalization(int32_t id) {
@@ -499,6 +508,14 @@ static tvm_relax_expr_obj* legalize_call(pass_ctx* c, tvm_relax_call_obj* call) 
   const tvm_relax_op_info* info = tvm_relax_op_info_of(call->op);
   tvm_relax__legalize_fn fn = info ? k_legalize[info->id] : NULL;
   tvm_relax_sinfo_obj* out = tvm_relax_sinfo_of(call);
+  if (info && (info->id == TVM_RELAX_OP_nonzero || info->id == TVM_RELAX_OP_dynamic_strided_slice)) {
+    /* The output's shape is only known after the kernel ran: no kernel of a known output. */
+    tvm_ffi_raise("NotImplementedError",
+                  "LegalizeOps: %s has a data-dependent output shape, which LegalizeOps does not "
+                  "lower yet",
+                  info->name);
+    return NULL;
+  }
   if (!fn || !known_output(out)) {
     tvm_ffi_retain(call);
     return &call->expr;

@@ -291,6 +291,13 @@ expect 0 "$tvmc" run --no-schedule "$mlp" --shape n=3 --repeat 0 && has "check: 
 # its output defines (bound and checked in the packed API's order)
 expect 0 "$tvmc" run "$src/tests/corpus/relax/transformer_block.py" --shape seq=8 --repeat 1 &&
   has "check: ok (256 values"
+# gather / scatter / one_hot / sorting kernels (indices from argsort and topk of the input)
+expect 0 "$tvmc" run "$fx/relax_index_model.py" --shape n=5 --repeat 1 &&
+  has "check: ok (216 values in 5 output tensors"
+expect 0 "$tvmc" run "$fx/relax_index_model.py" --shape n=64 --exec-mode compiled --repeat 1 &&
+  has "check: ok (2576 values in 5 output tensors"
+expect 0 "$tvmc" run "$fx/relax_einsum_fused.py" --shape n=3 --repeat 1 &&
+  has "check: ok (240 values in 1 output tensors"
 # compiled exec mode: each Relax function native code, in-process and in a library
 expect 0 "$tvmc" run "$mlp" --shape n=5 --exec-mode compiled --repeat 1 &&
   has "check: ok (15 values"

@@ -1,0 +1,494 @@
+/*
+ * test_relax_index_ops.c: the gather / scatter, one_hot, sorting and einsum operators (tests/corpus/relax/
+ * index_ops.py, one function each) legalized, then run two ways on random inputs: in the Relax
+ * reference evaluator (the kernels in libtir's interpreter) and compiled (LLVM kernels in libvm),
+ * each checked against the operator's semantics written as plain C loops below. Then the
+ * located errors of bad calls, and the NotImplementedError of the data-dependent ones.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <tvm/codegen/relax_build.h>
+#include <tvm/relax/eval.h>
+#include <tvm/relax/relax.h>
+#include <tvm/script/parser.h>
+#include <tvm/vm/vm.h>
+
+#include "relax_testing.h"
+#include "exec_mode_testing.h"
+
+static uint64_t g_rng = 0x243F6A8885A308D3ull;
+static uint64_t next(void) {
+  g_rng ^= g_rng << 13, g_rng ^= g_rng >> 7, g_rng ^= g_rng << 17;
+  return g_rng;
+}
+static double rnd(void) { return (double)(next() >> 11) / 9007199254740992.0 * 4.0 - 2.0; }
+static int64_t rnd_int(int64_t lo, int64_t hi) { return lo + (int64_t)(next() % (uint64_t)(hi - lo)); }
+
+static void* tensor(int ndim, const int64_t* shape, DLDataType t) {
+  return tvm_ffi_tensor_empty(shape, ndim, t, (DLDevice){kDLCPU, 0});
+}
+static void* rand_f32(int ndim, const int64_t* shape) {
+  void* t = tensor(ndim, shape, F32);
+  float* p = tvm_ffi_tensor_dl(t)->data;
+  for (int64_t i = 0; i < tvm_ffi_dltensor_numel(tvm_ffi_tensor_dl(t)); ++i) p[i] = (float)rnd();
+  return t;
+}
+static void* rand_i64(int ndim, const int64_t* shape, int64_t lo, int64_t hi) {
+  void* t = tensor(ndim, shape, I64);
+  int64_t* p = tvm_ffi_tensor_dl(t)->data;
+  for (int64_t i = 0; i < tvm_ffi_dltensor_numel(tvm_ffi_tensor_dl(t)); ++i) p[i] = rnd_int(lo, hi);
+  return t;
+}
+static float* F(void* t) { return tvm_ffi_tensor_dl(t)->data; }
+static int64_t* L(void* t) { return tvm_ffi_tensor_dl(t)->data; }
+
+/* Element i of a tensor as a double (float32, int32, int64). */
+static double at(const DLTensor* t, int64_t i) {
+  if (t->dtype.code == kDLFloat) return ((const float*)t->data)[i];
+  if (t->dtype.bits == 32) return ((const int32_t*)t->data)[i];
+  return (double)((const int64_t*)t->data)[i];
+}
+
+/* Elements of result r (a tensor of the given shape and dtype) that differ from want. */
+static int mismatches(const TVMFFIAny* r, int ndim, const int64_t* shape, DLDataType dt,
+                      const double* want) {
+  if (r->type_index != kTVMFFITensor) return 1000;
+  const DLTensor* t = tvm_ffi_tensor_dl(r->v_obj);
+  if (t->ndim != ndim || t->dtype.code != dt.code || t->dtype.bits != dt.bits) return 1000;
+  int64_t n = 1;
+  for (int i = 0; i < ndim; ++i) {
+    if (t->shape[i] != shape[i]) return 1000;
+    n *= shape[i];
+  }
+  int bad = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (!(fabs(at(t, i) - want[i]) <= 1e-5 * (1 + fabs(want[i])))) {
+      if (bad < 4) fprintf(stderr, "  element %lld: got %g, want %g\n", (long long)i, at(t, i), want[i]);
+      ++bad;
+    }
+  }
+  return bad;
+}
+
+static tvm_tir_ir_module_obj* parse_relax(const char* file) {
+  char path[1024];
+  snprintf(path, sizeof(path), "%s/relax/%s", TVM_CORPUS_DIR, file);
+  FILE* fp = fopen(path, "rb");
+  if (!fp) {
+    fprintf(stderr, "cannot open %s\n", path);
+    g_test_failed_checks++;
+    return NULL;
+  }
+  tvm_ffi_strbuf b = {0};
+  char chunk[4096];
+  size_t got;
+  while ((got = fread(chunk, 1, sizeof(chunk), fp)) > 0) tvm_ffi_strbuf_append(&b, chunk, got);
+  fclose(fp);
+  tvm_script_parse_options opts;
+  tvm_script_parse_options_init(&opts);
+  opts.filename = file;
+  void* ir = tvm_script_parse(b.data ? b.data : "", b.size, &opts);
+  tvm_ffi_strbuf_free(&b);
+  CHECK_OK(ir ? 0 : -1);
+  return ir;
+}
+
+/* The module legalized and compiled once for every test. */
+static tvm_tir_ir_module_obj* g_legal;
+static tvm_vm_executable* g_exec;
+static tvm_vm* g_vm;
+
+static void setup(void) {
+  tvm_tir_ir_module_obj* mod = parse_relax("index_ops.py");
+  g_legal = mod ? tvm_relax_transform_legalize_ops(mod) : NULL;
+  CHECK(!mod || g_legal != NULL);
+  if (mod && !g_legal) CHECK_OK(-1);
+  g_exec = mod ? test_mode(tvm_codegen_relax_build(mod, test_opts())) : NULL;
+  if (mod && !g_exec) CHECK_OK(-1);
+  g_vm = g_exec ? tvm_vm_create(g_exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
+  tvm_ffi_release(mod);
+}
+
+/* Run function fn on args both ways; out[0] the evaluator's result, out[1] the VM's. */
+static bool run2(const char* fn, void** args, int n, TVMFFIAny out[2]) {
+  TVMFFIAny a[8];
+  for (int i = 0; i < n; ++i) a[i] = tvm_ffi_any_obj(args[i]);
+  out[0] = out[1] = tvm_ffi_any_none();
+  CHECK(g_legal != NULL && g_vm != NULL); /* setup built both */
+  if (!g_legal || !g_vm) return false;
+  int rc0 = tvm_relax_eval(g_legal, fn, a, n, &out[0]);
+  CHECK_OK(rc0);
+  int rc1 = tvm_vm_invoke(g_vm, fn, a, n, &out[1]);
+  CHECK_OK(rc1);
+  return rc0 == 0 && rc1 == 0;
+}
+
+/* Both results of fn match want (shape, dtype). */
+static void expect2(const char* fn, void** args, int n, int ndim, const int64_t* shape, DLDataType dt,
+                    const double* want) {
+  TVMFFIAny r[2];
+  if (run2(fn, args, n, r)) {
+    for (int w = 0; w < 2; ++w) {
+      int bad = mismatches(&r[w], ndim, shape, dt, want);
+      if (bad) fprintf(stderr, "%s (%s): %d elements differ\n", fn, w ? "compiled" : "evaluator", bad);
+      CHECK_EQ_INT(bad, 0);
+    }
+  }
+  tvm_ffi_any_release(&r[0]), tvm_ffi_any_release(&r[1]);
+}
+
+static void release_all(void** t, int n) {
+  for (int i = 0; i < n; ++i) tvm_ffi_release(t[i]);
+}
+
+/* ---- gather_elements ------------------------------------------------------------------------- */
+TEST(gather_elements) {
+  void* a[2] = {rand_f32(2, (int64_t[]){3, 4}), rand_i64(2, (int64_t[]){3, 2}, -4, 4)};
+  double want[6];
+  for (int r = 0; r < 3; ++r) {
+    for (int c = 0; c < 2; ++c) {
+      int64_t k = L(a[1])[r * 2 + c];
+      want[r * 2 + c] = F(a[0])[r * 4 + (k < 0 ? k + 4 : k)];
+    }
+  }
+  expect2("gather", a, 2, 2, (int64_t[]){3, 2}, F32, want);
+  release_all(a, 2);
+}
+
+/* ---- scatter_elements: every reduction ------------------------------------------------------- */
+/* data (R x C) scattered with indices / updates (IR x IC) along axis in index order; "mean" is
+ * upstream's running average of the element and each update, (acc + u) / 2. */
+static void scatter_oracle(const float* x, int64_t R, int64_t C, const int64_t* ind, const float* u,
+                           int64_t IR, int64_t IC, int axis, const char* red, double* out) {
+  for (int64_t i = 0; i < R * C; ++i) out[i] = x[i];
+  for (int64_t r = 0; r < IR; ++r) {
+    for (int64_t c = 0; c < IC; ++c) {
+      int64_t k = ind[r * IC + c], ext = axis == 0 ? R : C;
+      if (k < 0) k += ext;
+      int64_t o = axis == 0 ? k * C + c : r * C + k;
+      double v = u[r * IC + c];
+      if (!strcmp(red, "update")) out[o] = v;
+      else if (!strcmp(red, "add")) out[o] += v;
+      else if (!strcmp(red, "mean")) out[o] = (float)((float)out[o] + (float)v) / 2.0f;
+      else if (!strcmp(red, "mul")) out[o] *= v;
+      else if (!strcmp(red, "max")) out[o] = fmax(out[o], v);
+      else if (!strcmp(red, "min")) out[o] = fmin(out[o], v);
+    }
+  }
+}
+
+TEST(scatter_elements) {
+  /* axis 1 "update": (3, 4) data, (2, 3) indices (rows 0-1 of data, columns 0-2 in range) */
+  void* a[3] = {rand_f32(2, (int64_t[]){3, 4}), rand_i64(2, (int64_t[]){2, 3}, -4, 4),
+                rand_f32(2, (int64_t[]){2, 3})};
+  double want[16];
+  scatter_oracle(F(a[0]), 3, 4, L(a[1]), F(a[2]), 2, 3, 1, "update", want);
+  expect2("se_update", a, 3, 2, (int64_t[]){3, 4}, F32, want);
+  release_all(a, 3);
+  static const char* const fns[5] = {"se_add", "se_mul", "se_mean", "se_max", "se_min"};
+  static const char* const reds[5] = {"add", "mul", "mean", "max", "min"};
+  for (int i = 0; i < 5; ++i) {
+    /* (4, 3) data, (3, 3) indices along axis 0: duplicates are likely */
+    void* b[3] = {rand_f32(2, (int64_t[]){4, 3}), rand_i64(2, (int64_t[]){3, 3}, -4, 4),
+                  rand_f32(2, (int64_t[]){3, 3})};
+    scatter_oracle(F(b[0]), 4, 3, L(b[1]), F(b[2]), 3, 3, 0, reds[i], want);
+    expect2(fns[i], b, 3, 2, (int64_t[]){4, 3}, F32, want);
+    release_all(b, 3);
+  }
+}
+
+/* ---- scatter_nd ------------------------------------------------------------------------------ */
+TEST(scatter_nd) {
+  /* indices (5, 1): whole rows, added */
+  void* a[3] = {rand_f32(2, (int64_t[]){4, 3}), rand_i64(2, (int64_t[]){5, 1}, -4, 4),
+                rand_f32(2, (int64_t[]){5, 3})};
+  double want[12];
+  for (int i = 0; i < 12; ++i) want[i] = F(a[0])[i];
+  for (int p = 0; p < 5; ++p) {
+    int64_t r = L(a[1])[p];
+    if (r < 0) r += 4;
+    for (int c = 0; c < 3; ++c) want[r * 3 + c] += F(a[2])[p * 3 + c];
+  }
+  expect2("snd", a, 3, 2, (int64_t[]){4, 3}, F32, want);
+  release_all(a, 3);
+  /* indices (2, 2, 2): single elements, replaced */
+  void* b[3] = {rand_f32(2, (int64_t[]){4, 3}), tensor(3, (int64_t[]){2, 2, 2}, I64),
+                rand_f32(2, (int64_t[]){2, 2})};
+  for (int p = 0; p < 4; ++p) L(b[1])[p * 2] = rnd_int(0, 4), L(b[1])[p * 2 + 1] = rnd_int(-3, 3);
+  for (int i = 0; i < 12; ++i) want[i] = F(b[0])[i];
+  for (int p = 0; p < 4; ++p) {
+    int64_t r = L(b[1])[p * 2], c = L(b[1])[p * 2 + 1];
+    want[r * 3 + (c < 0 ? c + 3 : c)] = F(b[2])[p];
+  }
+  expect2("snd_full", b, 3, 2, (int64_t[]){4, 3}, F32, want);
+  release_all(b, 3);
+}
+
+/* ---- index_put ------------------------------------------------------------------------------- */
+TEST(index_put) {
+  void* a[4] = {rand_f32(2, (int64_t[]){4, 3}), rand_i64(1, (int64_t[]){5}, -4, 4),
+                rand_i64(1, (int64_t[]){5}, -3, 3), rand_f32(1, (int64_t[]){5})};
+  double want[12];
+  for (int i = 0; i < 12; ++i) want[i] = F(a[0])[i];
+  for (int p = 0; p < 5; ++p) {
+    int64_t r = L(a[1])[p], c = L(a[2])[p];
+    want[(r < 0 ? r + 4 : r) * 3 + (c < 0 ? c + 3 : c)] += F(a[3])[p];
+  }
+  expect2("ip_acc", a, 4, 2, (int64_t[]){4, 3}, F32, want);
+  release_all(a, 4);
+  /* whole rows replaced by a broadcast (3,) row */
+  void* b[3] = {rand_f32(2, (int64_t[]){4, 3}), rand_i64(1, (int64_t[]){2}, 0, 4),
+                rand_f32(1, (int64_t[]){3})};
+  for (int i = 0; i < 12; ++i) want[i] = F(b[0])[i];
+  for (int p = 0; p < 2; ++p) {
+    for (int c = 0; c < 3; ++c) want[L(b[1])[p] * 3 + c] = F(b[2])[c];
+  }
+  expect2("ip_rows", b, 3, 2, (int64_t[]){4, 3}, F32, want);
+  release_all(b, 3);
+}
+
+/* ---- slice_scatter, one_hot ------------------------------------------------------------------ */
+TEST(slice_scatter_one_hot) {
+  void* a[2] = {rand_f32(2, (int64_t[]){6, 3}), rand_f32(2, (int64_t[]){2, 3})};
+  double want[24];
+  for (int i = 0; i < 18; ++i) want[i] = F(a[0])[i];
+  for (int k = 0; k < 2; ++k) {
+    for (int c = 0; c < 3; ++c) want[(1 + 2 * k) * 3 + c] = F(a[1])[k * 3 + c]; /* rows 1, 3 */
+  }
+  expect2("sl_scatter", a, 2, 2, (int64_t[]){6, 3}, F32, want);
+  release_all(a, 2);
+  void* b[1] = {rand_i64(2, (int64_t[]){2, 3}, -1, 5)}; /* -1 and 4 hit no position */
+  for (int r = 0; r < 2; ++r) {
+    for (int d = 0; d < 4; ++d) {
+      for (int c = 0; c < 3; ++c) want[(r * 4 + d) * 3 + c] = L(b[0])[r * 3 + c] == d ? 2.5 : -1;
+    }
+  }
+  expect2("onehot", b, 1, 3, (int64_t[]){2, 4, 3}, F32, want);
+  release_all(b, 1);
+}
+
+/* ---- argsort, topk --------------------------------------------------------------------------- */
+/* The stable order of row r of x (R x C, stride sr between rows and sc between columns). */
+static void order(const float* x, int64_t n, int64_t base, int64_t stride, bool desc, int64_t* idx) {
+  for (int64_t i = 0; i < n; ++i) idx[i] = i;
+  for (int64_t i = 1; i < n; ++i) { /* insertion sort: stable */
+    int64_t k = idx[i], j = i;
+    float v = x[base + k * stride];
+    while (j > 0 && (desc ? x[base + idx[j - 1] * stride] < v : x[base + idx[j - 1] * stride] > v)) {
+      idx[j] = idx[j - 1];
+      --j;
+    }
+    idx[j] = k;
+  }
+}
+
+TEST(argsort_topk) {
+  void* a[1] = {rand_f32(2, (int64_t[]){3, 5})};
+  /* a tie, to check the order is stable */
+  F(a[0])[3] = F(a[0])[1];
+  double want[15], wv[9];
+  int64_t idx[5];
+  for (int r = 0; r < 3; ++r) {
+    order(F(a[0]), 5, r * 5, 1, true, idx);
+    for (int k = 0; k < 5; ++k) want[r * 5 + k] = (double)idx[k];
+  }
+  expect2("sort_desc", a, 1, 2, (int64_t[]){3, 5}, tvm_tir_dtype_int(32), want);
+  /* topk(k=2): values and int32 indices of the two largest per row */
+  TVMFFIAny res[2];
+  if (run2("top2", a, 1, res)) {
+    double vals[6], inds[6];
+    for (int r = 0; r < 3; ++r) {
+      order(F(a[0]), 5, r * 5, 1, true, idx);
+      for (int k = 0; k < 2; ++k) vals[r * 2 + k] = F(a[0])[r * 5 + idx[k]], inds[r * 2 + k] = (double)idx[k];
+    }
+    for (int w = 0; w < 2; ++w) {
+      CHECK(res[w].type_index == kTVMFFIArray);
+      if (res[w].type_index != kTVMFFIArray || tvm_ffi_seq_size(res[w].v_obj) != 2) continue;
+      CHECK_EQ_INT(mismatches(tvm_ffi_seq_at(res[w].v_obj, 0), 2, (int64_t[]){3, 2}, F32, vals), 0);
+      CHECK_EQ_INT(mismatches(tvm_ffi_seq_at(res[w].v_obj, 1), 2, (int64_t[]){3, 2},
+                              tvm_tir_dtype_int(32), inds), 0);
+    }
+  }
+  tvm_ffi_any_release(&res[0]), tvm_ffi_any_release(&res[1]);
+  /* the three smallest values */
+  for (int r = 0; r < 3; ++r) {
+    order(F(a[0]), 5, r * 5, 1, false, idx);
+    for (int k = 0; k < 3; ++k) wv[r * 3 + k] = F(a[0])[r * 5 + idx[k]];
+  }
+  expect2("bottom3", a, 1, 2, (int64_t[]){3, 3}, F32, wv);
+  release_all(a, 1);
+  /* the indices of the two smallest along axis 0 (the kept values read through them), ties */
+  void* c[1] = {rand_f32(2, (int64_t[]){5, 3})};
+  F(c[0])[3 * 3 + 1] = F(c[0])[1 * 3 + 1];
+  F(c[0])[4 * 3 + 1] = F(c[0])[1 * 3 + 1];
+  for (int col = 0; col < 3; ++col) {
+    order(F(c[0]), 5, col, 3, false, idx);
+    for (int k = 0; k < 2; ++k) want[k * 3 + col] = (double)idx[k];
+  }
+  expect2("top_idx", c, 1, 2, (int64_t[]){2, 3}, I64, want);
+  release_all(c, 1);
+  /* ascending along axis 0, int64 indices */
+  void* b[1] = {rand_f32(2, (int64_t[]){4, 3})};
+  for (int c = 0; c < 3; ++c) {
+    order(F(b[0]), 4, c, 3, false, idx);
+    for (int k = 0; k < 4; ++k) want[k * 3 + c] = (double)idx[k];
+  }
+  expect2("sort_cols", b, 1, 2, (int64_t[]){4, 3}, I64, want);
+  release_all(b, 1);
+}
+
+/* ---- einsum ---------------------------------------------------------------------------------- */
+TEST(einsum) {
+  void* a[2] = {rand_f32(2, (int64_t[]){3, 4}), rand_f32(2, (int64_t[]){4, 5})};
+  double want[30];
+  for (int i = 0; i < 3; ++i) {
+    for (int k = 0; k < 5; ++k) {
+      float acc = 0;
+      for (int j = 0; j < 4; ++j) acc += F(a[0])[i * 4 + j] * F(a[1])[j * 5 + k];
+      want[i * 5 + k] = acc;
+    }
+  }
+  expect2("mm", a, 2, 2, (int64_t[]){3, 5}, F32, want);
+  release_all(a, 2);
+  /* "...ij,...jk" (implicit output "...ik"): the batch of 1 broadcasts against 2 */
+  void* b[2] = {rand_f32(3, (int64_t[]){2, 3, 4}), rand_f32(3, (int64_t[]){1, 4, 5})};
+  for (int n = 0; n < 2; ++n) {
+    for (int i = 0; i < 3; ++i) {
+      for (int k = 0; k < 5; ++k) {
+        float acc = 0;
+        for (int j = 0; j < 4; ++j) acc += F(b[0])[(n * 3 + i) * 4 + j] * F(b[1])[j * 5 + k];
+        want[(n * 3 + i) * 5 + k] = acc;
+      }
+    }
+  }
+  expect2("bmm", b, 2, 3, (int64_t[]){2, 3, 5}, F32, want);
+  release_all(b, 2);
+  void* c[1] = {rand_f32(2, (int64_t[]){4, 4})};
+  for (int i = 0; i < 4; ++i) want[i] = F(c[0])[i * 5];
+  expect2("diag", c, 1, 1, (int64_t[]){4}, F32, want);
+  release_all(c, 1);
+}
+
+/* ---- Bad inputs: located errors from the parser's inference --------------------------------- */
+static void expect_parse_error(const char* body, const char* kind, const char* part) {
+  char src[2048];
+  snprintf(src, sizeof(src),
+           "from tvm.script import ir as I\nfrom tvm.script import relax as R\n"
+           "from tvm.script import tir as T\n\n@I.ir_module\nclass M:\n    @R.function\n%s",
+           body);
+  tvm_script_parse_options opts;
+  tvm_script_parse_options_init(&opts);
+  opts.filename = "bad.py";
+  void* ir = tvm_script_parse(src, strlen(src), &opts);
+  CHECK(ir == NULL);
+  tvm_ffi_release(ir);
+  CHECK_RAISED(kind, part);
+}
+
+#define SIG(params) "    def f(" params "):\n"
+TEST(bad_inputs) {
+  expect_parse_error(SIG("x: R.Tensor((3, 4), \"float32\"), i: R.Tensor((3,), \"int64\")")
+                     "        return R.gather_elements(x, i, axis=1)\n",
+                     "ValueError", "bad.py:9:37: error: R.gather_elements: argument 'indices' must have the rank of 'data' (2), got 1");
+  expect_parse_error(SIG("x: R.Tensor((3, 4), \"float32\"), i: R.Tensor((3, 4), \"float32\")")
+                     "        return R.gather_elements(x, i)\n",
+                     "TypeError", "argument 'indices' must have an integer dtype, got float32");
+  expect_parse_error(SIG("x: R.Tensor((3, 4), \"float32\"), i: R.Tensor((3, 4), \"int64\")")
+                     "        return R.gather_elements(x, i, axis=2)\n",
+                     "ValueError", "R.gather_elements: axis 2 is out of range for a tensor of ndim 2");
+  expect_parse_error(SIG("x: R.Tensor((3, 4), \"float32\"), i: R.Tensor((3, 4), \"int64\"), u: R.Tensor((3, 4), \"float32\")")
+                     "        return R.scatter_elements(x, i, u, reduction=\"sub\")\n",
+                     "ValueError", "attribute 'reduction' must be");
+  expect_parse_error(SIG("x: R.Tensor((3, 4), \"float32\"), i: R.Tensor((3, 4), \"int64\"), u: R.Tensor((3, 4), \"float16\")")
+                     "        return R.scatter_elements(x, i, u)\n",
+                     "TypeError", "argument 'updates' must have the dtype of 'data' (float32), got float16");
+  expect_parse_error(SIG("x: R.Tensor((3, 4), \"float32\"), i: R.Tensor((3, 4), \"int64\"), u: R.Tensor((3, 2), \"float32\")")
+                     "        return R.scatter_elements(x, i, u)\n",
+                     "ValueError", "argument 'updates' must have the shape of 'indices'");
+  expect_parse_error(SIG("x: R.Tensor((4, 3), \"float32\"), i: R.Tensor((5, 1), \"int64\"), u: R.Tensor((5, 4), \"float32\")")
+                     "        return R.scatter_nd(x, i, u)\n",
+                     "ValueError", "must have the shape indices.shape[:-1] + data.shape[1:]");
+  expect_parse_error(SIG("x: R.Tensor((4, 3), \"float32\"), i: R.Tensor((5, 3), \"int64\"), u: R.Tensor((5,), \"float32\")")
+                     "        return R.scatter_nd(x, i, u)\n",
+                     "ValueError", "must have a last dim in [1, 2]");
+  expect_parse_error(SIG("x: R.Tensor((4, 3), \"float32\"), i: R.Tensor((2,), \"int64\"), v: R.Tensor((2,), \"float32\")")
+                     "        return R.index_put(x, (i, i, i), v)\n",
+                     "ValueError", "holds 3 index tensors, more than the rank of 'data' (2)");
+  expect_parse_error(SIG("x: R.Tensor((4, 3), \"float32\"), i: R.Tensor((2,), \"float32\"), v: R.Tensor((2,), \"float32\")")
+                     "        return R.index_put(x, (i,), v)\n",
+                     "TypeError", "must hold integer tensors, field 0 is");
+  expect_parse_error(SIG("x: R.Tensor((6, 3), \"float32\"), s: R.Tensor((3, 3), \"float32\")")
+                     "        return R.slice_scatter(x, s, R.prim_value(1), R.prim_value(5), R.prim_value(2))\n",
+                     "ValueError", "the slice [1:5:2] of 'input' has 2");
+  expect_parse_error(SIG("x: R.Tensor((6, 3), \"float32\"), s: R.Tensor((2, 3), \"float32\")")
+                     "        return R.slice_scatter(x, s, R.prim_value(1), R.prim_value(5), R.prim_value(0))\n",
+                     "ValueError", "argument 'step' must be positive");
+  expect_parse_error(SIG("i: R.Tensor((2, 3), \"int64\")")
+                     "        return R.one_hot(i, R.prim_value(T.float32(1)), R.prim_value(T.float32(0)), depth=0)\n",
+                     "ValueError", "attribute 'depth' must be positive, got 0");
+  expect_parse_error(SIG("i: R.Tensor((2, 3), \"int64\")")
+                     "        return R.one_hot(i, R.prim_value(T.float32(1)), R.prim_value(0), depth=3)\n",
+                     "TypeError", "argument 'off_value' must have the dtype of 'on_value' (float32), got int64");
+  expect_parse_error(SIG("i: R.Tensor((2, 3), \"int64\")")
+                     "        return R.one_hot(i, R.prim_value(1), R.prim_value(0), depth=3, axis=3)\n",
+                     "ValueError", "R.one_hot: axis 3 is out of range for a tensor of ndim 3");
+  expect_parse_error(SIG("x: R.Tensor((3, 5), \"float32\")")
+                     "        return R.argsort(x, axis=2)\n",
+                     "ValueError", "R.argsort: axis 2 is out of range");
+  expect_parse_error(SIG("x: R.Tensor((3, 5), \"float32\")")
+                     "        return R.argsort(x, dtype=\"float32\")\n",
+                     "TypeError", "attribute 'dtype' must be an integer dtype, got float32");
+  expect_parse_error(SIG("x: R.Tensor((3, 5), \"float32\")")
+                     "        return R.topk(x, k=2, ret_type=\"all\")\n",
+                     "ValueError", "attribute 'ret_type' must be \"both\", \"values\" or \"indices\"");
+  expect_parse_error(SIG("a: R.Tensor((3, 4), \"float32\"), b: R.Tensor((4, 5), \"float32\")")
+                     "        return R.einsum((a, b), \"ij,jk->il\")\n",
+                     "ValueError", "R.einsum: subscripts \"ij,jk->il\": output label 'l' is in no operand");
+  expect_parse_error(SIG("a: R.Tensor((3, 4), \"float32\"), b: R.Tensor((5, 6), \"float32\")")
+                     "        return R.einsum((a, b), \"ij,jk\")\n",
+                     "ValueError", "dims for one subscript differ: 4 and 5");
+  expect_parse_error(SIG("a: R.Tensor((3, 4), \"float32\")")
+                     "        return R.einsum((a,), \"ijk\")\n",
+                     "ValueError", "operand 0 has 2 dims, its term names 3");
+  expect_parse_error(SIG("a: R.Tensor((3, 4), \"float32\")")
+                     "        return R.einsum((a,), \"ij,jk\")\n",
+                     "ValueError", "name more operands than the 1 given");
+  expect_parse_error(SIG("a: R.Tensor((3, 4), \"float32\"), b: R.Tensor((4, 5), \"int32\")")
+                     "        return R.einsum((a, b), \"ij,jk\")\n",
+                     "TypeError", "must hold tensors of one dtype, field 1 is int32, not float32");
+  expect_parse_error(SIG("x: R.Tensor((3, 5), \"float32\"), b: R.Tensor((3,), \"int64\")")
+                     "        return R.dynamic_strided_slice(x, b, b, b)\n",
+                     "ValueError", "argument 'begin' must have one value per dim of 'x' (2), got 3");
+  expect_parse_error(SIG("x: R.Tensor((3, 5), \"float32\"), b: R.Tensor((2,), \"float32\")")
+                     "        return R.dynamic_strided_slice(x, b, b, b)\n",
+                     "TypeError", "argument 'begin' must have an integer dtype");
+}
+
+/* ---- Data-dependent shapes: inferred, not legalized ------------------------------------------ */
+TEST(data_dependent) {
+  tvm_tir_ir_module_obj* mod = parse_relax("index_dynamic.py");
+  if (!mod) return;
+  tvm_tir_ir_module_obj* legal = tvm_relax_transform_legalize_ops(mod);
+  CHECK(legal == NULL);
+  tvm_ffi_release(legal);
+  CHECK_RAISED("NotImplementedError", "data-dependent output shape");
+  tvm_ffi_release(mod);
+}
+
+int main(void) {
+  setup();
+  RUN(gather_elements);
+  RUN(scatter_elements);
+  RUN(scatter_nd);
+  RUN(index_put);
+  RUN(slice_scatter_one_hot);
+  RUN(argsort_topk);
+  RUN(einsum);
+  RUN(bad_inputs);
+  RUN(data_dependent);
+  if (g_vm) tvm_vm_release(g_vm);
+  tvm_ffi_release(g_exec);
+  tvm_ffi_release(g_legal);
+  return test_summary();
+}

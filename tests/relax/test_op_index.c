@@ -1,0 +1,82 @@
+/*
+ * test_op_index.c: struct info inference of the gather / scatter, one_hot, sorting, einsum and
+ * data-dependent operators (op_index.c) on symbolic and unknown shapes and ranks, with the
+ * defaults of their attributes (tests/codegen/test_relax_index_ops.c covers static shapes, the
+ * kernels and the located errors).
+ */
+#include <tvm/tir/builder.h>
+
+#include "relax_testing.h"
+
+static tvm_tir_var_obj* g_n;
+
+static tvm_relax_var_obj* sym(const char* name, DLDataType t, int ndim, void* d0, void* d1) {
+  void* d[2] = {d0, d1};
+  return rt_var_take(name, rt_tensor_sym(t, ndim, d));
+}
+static tvm_relax_var_obj* unknown(const char* name, DLDataType t, int ndim) {
+  return rt_var_take(name, tvm_relax_tensor_sinfo_new(NULL, t, ndim, NULL));
+}
+
+TEST(symbolic_and_unknown) {
+  tvm_tir_expr_obj* four = tvm_tir_const_int(I64, 4);
+  tvm_relax_var_obj* x = sym("x", F32, 2, g_n, four);         /* (n, 4) float32 */
+  tvm_relax_var_obj* i = sym("i", I64, 2, g_n, four);         /* (n, 4) int64 */
+  tvm_relax_var_obj* xu = unknown("xu", F32, -1);             /* unknown rank */
+  tvm_relax_var_obj* iu = unknown("iu", I64, 2);              /* rank 2, unknown dims */
+  /* gather_elements: the indices' shape, data's dtype */
+  RT_EXPECT_SINFO(RT_CALL("relax.gather_elements", NULL, x, iu), "R.Tensor(dtype=\"float32\", ndim=2)");
+  RT_EXPECT_SINFO(RT_CALL("relax.gather_elements", NULL, x, i), "R.Tensor((n, 4), dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.gather_elements", NULL, xu, i), "R.Tensor(dtype=\"float32\")");
+  /* the scatters keep data's struct info */
+  RT_EXPECT_SINFO(RT_CALL("relax.scatter_elements", NULL, x, iu, x), "R.Tensor((n, 4), dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.scatter_elements", NULL, xu, i, x), "R.Tensor(dtype=\"float32\")");
+  /* argsort: int32 by default; topk: (n, 1) values and int32 indices by default */
+  RT_EXPECT_SINFO(RT_CALL("relax.argsort", NULL, x), "R.Tensor((n, 4), dtype=\"int32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.topk", NULL, x),
+                  "R.Tuple(R.Tensor((n, 1), dtype=\"float32\"), R.Tensor((n, 1), dtype=\"int32\"))");
+  void* k9 = rt_attrs(2, "k", tvm_ffi_any_int(9), "axis", tvm_ffi_any_int(0));
+  RT_EXPECT_SINFO(RT_CALL("relax.topk", k9, x),
+                  "R.Tuple(R.Tensor((9, 4), dtype=\"float32\"), R.Tensor((9, 4), dtype=\"int32\"))");
+  void* k9l = rt_attrs(1, "k", tvm_ffi_any_int(9)); /* k beyond the constant 4: the dim stays */
+  TVMFFIAny vals = tvm_ffi_string("values");
+  void* kv = rt_attrs(2, "k", tvm_ffi_any_int(9), "ret_type", vals);
+  RT_EXPECT_SINFO(RT_CALL("relax.topk", kv, x), "R.Tensor((n, 4), dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.topk", k9l, xu),
+                  "R.Tuple(R.Tensor(dtype=\"float32\"), R.Tensor(dtype=\"int32\"))");
+  /* one_hot: the depth inserted at axis (-1 appends), the on value's dtype */
+  tvm_tir_expr_obj *f1 = tvm_tir_f32(1), *f0 = tvm_tir_f32(0);
+  tvm_relax_expr_obj* on = tvm_relax_prim_value_new(f1);
+  tvm_relax_expr_obj* off = tvm_relax_prim_value_new(f0);
+  void* d3 = rt_attrs(1, "depth", tvm_ffi_any_int(3));
+  void* d3a = rt_attrs(2, "depth", tvm_ffi_any_int(3), "axis", tvm_ffi_any_int(0));
+  RT_EXPECT_SINFO(RT_CALL("relax.one_hot", d3, i, on, off), "R.Tensor((n, 4, 3), dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.one_hot", d3a, i, on, off), "R.Tensor((3, n, 4), dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.one_hot", d3, iu, on, off), "R.Tensor(dtype=\"float32\", ndim=3)");
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.one_hot", NULL, i, on, off), "ValueError",
+                       "relax.one_hot: attribute 'depth' is required");
+  /* einsum on a symbolic dim */
+  void* ops = rt_array(2, x, x);
+  tvm_relax_expr_obj* tup = tvm_relax_tuple_new(ops);
+  TVMFFIAny sub = tvm_ffi_string("ij,kj->ik");
+  void* es = rt_attrs(1, "subscripts", sub);
+  RT_EXPECT_SINFO(RT_CALL("relax.einsum", es, tup), "R.Tensor((n, n), dtype=\"float32\")");
+  /* data-dependent: the rank only */
+  RT_EXPECT_SINFO(RT_CALL("relax.nonzero", NULL, x), "R.Tensor(dtype=\"int64\", ndim=2)");
+  tvm_tir_expr_obj* two = tvm_tir_const_int(I64, 2);
+  tvm_relax_var_obj* b = sym("b", I64, 1, two, NULL);
+  RT_EXPECT_SINFO(RT_CALL("relax.dynamic_strided_slice", NULL, x, b, b, b),
+                  "R.Tensor(dtype=\"float32\", ndim=2)");
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.dynamic_strided_slice", NULL, x, x, b, b), "TypeError",
+                       "argument 'begin' must have an integer dtype, got float32");
+  tvm_ffi_any_release(&vals), tvm_ffi_any_release(&sub);
+  void* objs[] = {f1, f0, two, four, x, i, xu, iu, k9, k9l, kv, on, off, d3, d3a, ops, tup, es, b};
+  for (size_t j = 0; j < sizeof(objs) / sizeof(objs[0]); ++j) tvm_ffi_release(objs[j]);
+}
+
+int main(void) {
+  g_n = tvm_tir_var_new("n", I64);
+  RUN(symbolic_and_unknown);
+  tvm_ffi_release(g_n);
+  return test_summary();
+}
