@@ -275,7 +275,7 @@ TEST(bind_ptr_region_match) {
  * `tvmc check` and failed in codegen with "unbound variable" (the accumulator rule named the view
  * outside the loop that declares it). Compiled against the interpreter on the unscheduled code. */
 TEST(scheduled_reduce_into_view) {
-  void* ir = parse_corpus_(__LINE__, "reduce_into_view.py");
+  void* ir = test_parse_file(TVM_CORPUS_DIR "/tir", "reduce_into_view.py");
   static const char* fns[] = {"row_sums", "col_max"};
   for (int k = 0; ir && k < 2; ++k) {
     void* f = tvm_tir_ir_module_lookup(ir, fns[k]);
