@@ -16,39 +16,14 @@
 
 #include "relax_testing.h"
 #include "exec_mode_testing.h"
-
-static uint64_t g_rng = 0x243F6A8885A308D3ull;
-static uint64_t next(void) {
-  g_rng ^= g_rng << 13, g_rng ^= g_rng >> 7, g_rng ^= g_rng << 17;
-  return g_rng;
-}
-static double rnd(void) { return (double)(next() >> 11) / 9007199254740992.0 * 4.0 - 2.0; }
-static int64_t rnd_int(int64_t lo, int64_t hi) { return lo + (int64_t)(next() % (uint64_t)(hi - lo)); }
+#include "script_testing.h"
+#include "values_testing.h"
 
 static void* tensor(int ndim, const int64_t* shape, DLDataType t) {
   return tvm_ffi_tensor_empty(shape, ndim, t, (DLDevice){kDLCPU, 0});
 }
-static void* rand_f32(int ndim, const int64_t* shape) {
-  void* t = tensor(ndim, shape, F32);
-  float* p = tvm_ffi_tensor_dl(t)->data;
-  for (int64_t i = 0; i < tvm_ffi_dltensor_numel(tvm_ffi_tensor_dl(t)); ++i) p[i] = (float)rnd();
-  return t;
-}
-static void* rand_i64(int ndim, const int64_t* shape, int64_t lo, int64_t hi) {
-  void* t = tensor(ndim, shape, I64);
-  int64_t* p = tvm_ffi_tensor_dl(t)->data;
-  for (int64_t i = 0; i < tvm_ffi_dltensor_numel(tvm_ffi_tensor_dl(t)); ++i) p[i] = rnd_int(lo, hi);
-  return t;
-}
 static float* F(void* t) { return tvm_ffi_tensor_dl(t)->data; }
 static int64_t* L(void* t) { return tvm_ffi_tensor_dl(t)->data; }
-
-/* Element i of a tensor as a double (float32, int32, int64). */
-static double at(const DLTensor* t, int64_t i) {
-  if (t->dtype.code == kDLFloat) return ((const float*)t->data)[i];
-  if (t->dtype.bits == 32) return ((const int32_t*)t->data)[i];
-  return (double)((const int64_t*)t->data)[i];
-}
 
 /* Elements of result r (a tensor of the given shape and dtype) that differ from want. */
 static int mismatches(const TVMFFIAny* r, int ndim, const int64_t* shape, DLDataType dt,
@@ -63,35 +38,12 @@ static int mismatches(const TVMFFIAny* r, int ndim, const int64_t* shape, DLData
   }
   int bad = 0;
   for (int64_t i = 0; i < n; ++i) {
-    if (!(fabs(at(t, i) - want[i]) <= 1e-5 * (1 + fabs(want[i])))) {
-      if (bad < 4) fprintf(stderr, "  element %lld: got %g, want %g\n", (long long)i, at(t, i), want[i]);
+    if (!(fabs(rv_elem(t, i) - want[i]) <= 1e-5 * (1 + fabs(want[i])))) {
+      if (bad < 4) fprintf(stderr, "  element %lld: got %g, want %g\n", (long long)i, rv_elem(t, i), want[i]);
       ++bad;
     }
   }
   return bad;
-}
-
-static tvm_tir_ir_module_obj* parse_relax(const char* file) {
-  char path[1024];
-  snprintf(path, sizeof(path), "%s/relax/%s", TVM_CORPUS_DIR, file);
-  FILE* fp = fopen(path, "rb");
-  if (!fp) {
-    fprintf(stderr, "cannot open %s\n", path);
-    g_test_failed_checks++;
-    return NULL;
-  }
-  tvm_ffi_strbuf b = {0};
-  char chunk[4096];
-  size_t got;
-  while ((got = fread(chunk, 1, sizeof(chunk), fp)) > 0) tvm_ffi_strbuf_append(&b, chunk, got);
-  fclose(fp);
-  tvm_script_parse_options opts;
-  tvm_script_parse_options_init(&opts);
-  opts.filename = file;
-  void* ir = tvm_script_parse(b.data ? b.data : "", b.size, &opts);
-  tvm_ffi_strbuf_free(&b);
-  CHECK_OK(ir ? 0 : -1);
-  return ir;
 }
 
 /* The module legalized and compiled once for every test. */
@@ -100,7 +52,7 @@ static tvm_vm_executable* g_exec;
 static tvm_vm* g_vm;
 
 static void setup(void) {
-  tvm_tir_ir_module_obj* mod = parse_relax("index_ops.py");
+  tvm_tir_ir_module_obj* mod = test_parse_file(TVM_CORPUS_DIR "/relax", "index_ops.py");
   g_legal = mod ? tvm_relax_transform_legalize_ops(mod) : NULL;
   CHECK(!mod || g_legal != NULL);
   if (mod && !g_legal) CHECK_OK(-1);
@@ -144,7 +96,7 @@ static void release_all(void** t, int n) {
 
 /* ---- gather_elements ------------------------------------------------------------------------- */
 TEST(gather_elements) {
-  void* a[2] = {rand_f32(2, (int64_t[]){3, 4}), rand_i64(2, (int64_t[]){3, 2}, -4, 4)};
+  void* a[2] = {rv_rand(2, (int64_t[]){3, 4}), rv_rand_int(2, (int64_t[]){3, 2}, -4, 4)};
   double want[6];
   for (int r = 0; r < 3; ++r) {
     for (int c = 0; c < 2; ++c) {
@@ -180,8 +132,8 @@ static void scatter_oracle(const float* x, int64_t R, int64_t C, const int64_t* 
 
 TEST(scatter_elements) {
   /* axis 1 "update": (3, 4) data, (2, 3) indices (rows 0-1 of data, columns 0-2 in range) */
-  void* a[3] = {rand_f32(2, (int64_t[]){3, 4}), rand_i64(2, (int64_t[]){2, 3}, -4, 4),
-                rand_f32(2, (int64_t[]){2, 3})};
+  void* a[3] = {rv_rand(2, (int64_t[]){3, 4}), rv_rand_int(2, (int64_t[]){2, 3}, -4, 4),
+                rv_rand(2, (int64_t[]){2, 3})};
   double want[16];
   scatter_oracle(F(a[0]), 3, 4, L(a[1]), F(a[2]), 2, 3, 1, "update", want);
   expect2("se_update", a, 3, 2, (int64_t[]){3, 4}, F32, want);
@@ -190,8 +142,8 @@ TEST(scatter_elements) {
   static const char* const reds[5] = {"add", "mul", "mean", "max", "min"};
   for (int i = 0; i < 5; ++i) {
     /* (4, 3) data, (3, 3) indices along axis 0: duplicates are likely */
-    void* b[3] = {rand_f32(2, (int64_t[]){4, 3}), rand_i64(2, (int64_t[]){3, 3}, -4, 4),
-                  rand_f32(2, (int64_t[]){3, 3})};
+    void* b[3] = {rv_rand(2, (int64_t[]){4, 3}), rv_rand_int(2, (int64_t[]){3, 3}, -4, 4),
+                  rv_rand(2, (int64_t[]){3, 3})};
     scatter_oracle(F(b[0]), 4, 3, L(b[1]), F(b[2]), 3, 3, 0, reds[i], want);
     expect2(fns[i], b, 3, 2, (int64_t[]){4, 3}, F32, want);
     release_all(b, 3);
@@ -201,8 +153,8 @@ TEST(scatter_elements) {
 /* ---- scatter_nd ------------------------------------------------------------------------------ */
 TEST(scatter_nd) {
   /* indices (5, 1): whole rows, added */
-  void* a[3] = {rand_f32(2, (int64_t[]){4, 3}), rand_i64(2, (int64_t[]){5, 1}, -4, 4),
-                rand_f32(2, (int64_t[]){5, 3})};
+  void* a[3] = {rv_rand(2, (int64_t[]){4, 3}), rv_rand_int(2, (int64_t[]){5, 1}, -4, 4),
+                rv_rand(2, (int64_t[]){5, 3})};
   double want[12];
   for (int i = 0; i < 12; ++i) want[i] = F(a[0])[i];
   for (int p = 0; p < 5; ++p) {
@@ -213,9 +165,9 @@ TEST(scatter_nd) {
   expect2("snd", a, 3, 2, (int64_t[]){4, 3}, F32, want);
   release_all(a, 3);
   /* indices (2, 2, 2): single elements, replaced */
-  void* b[3] = {rand_f32(2, (int64_t[]){4, 3}), tensor(3, (int64_t[]){2, 2, 2}, I64),
-                rand_f32(2, (int64_t[]){2, 2})};
-  for (int p = 0; p < 4; ++p) L(b[1])[p * 2] = rnd_int(0, 4), L(b[1])[p * 2 + 1] = rnd_int(-3, 3);
+  void* b[3] = {rv_rand(2, (int64_t[]){4, 3}), tensor(3, (int64_t[]){2, 2, 2}, I64),
+                rv_rand(2, (int64_t[]){2, 2})};
+  for (int p = 0; p < 4; ++p) L(b[1])[p * 2] = rv_rnd_int(0, 4), L(b[1])[p * 2 + 1] = rv_rnd_int(-3, 3);
   for (int i = 0; i < 12; ++i) want[i] = F(b[0])[i];
   for (int p = 0; p < 4; ++p) {
     int64_t r = L(b[1])[p * 2], c = L(b[1])[p * 2 + 1];
@@ -227,8 +179,8 @@ TEST(scatter_nd) {
 
 /* ---- index_put ------------------------------------------------------------------------------- */
 TEST(index_put) {
-  void* a[4] = {rand_f32(2, (int64_t[]){4, 3}), rand_i64(1, (int64_t[]){5}, -4, 4),
-                rand_i64(1, (int64_t[]){5}, -3, 3), rand_f32(1, (int64_t[]){5})};
+  void* a[4] = {rv_rand(2, (int64_t[]){4, 3}), rv_rand_int(1, (int64_t[]){5}, -4, 4),
+                rv_rand_int(1, (int64_t[]){5}, -3, 3), rv_rand(1, (int64_t[]){5})};
   double want[12];
   for (int i = 0; i < 12; ++i) want[i] = F(a[0])[i];
   for (int p = 0; p < 5; ++p) {
@@ -238,8 +190,8 @@ TEST(index_put) {
   expect2("ip_acc", a, 4, 2, (int64_t[]){4, 3}, F32, want);
   release_all(a, 4);
   /* whole rows replaced by a broadcast (3,) row */
-  void* b[3] = {rand_f32(2, (int64_t[]){4, 3}), rand_i64(1, (int64_t[]){2}, 0, 4),
-                rand_f32(1, (int64_t[]){3})};
+  void* b[3] = {rv_rand(2, (int64_t[]){4, 3}), rv_rand_int(1, (int64_t[]){2}, 0, 4),
+                rv_rand(1, (int64_t[]){3})};
   for (int i = 0; i < 12; ++i) want[i] = F(b[0])[i];
   for (int p = 0; p < 2; ++p) {
     for (int c = 0; c < 3; ++c) want[L(b[1])[p] * 3 + c] = F(b[2])[c];
@@ -250,7 +202,7 @@ TEST(index_put) {
 
 /* ---- slice_scatter, one_hot ------------------------------------------------------------------ */
 TEST(slice_scatter_one_hot) {
-  void* a[2] = {rand_f32(2, (int64_t[]){6, 3}), rand_f32(2, (int64_t[]){2, 3})};
+  void* a[2] = {rv_rand(2, (int64_t[]){6, 3}), rv_rand(2, (int64_t[]){2, 3})};
   double want[24];
   for (int i = 0; i < 18; ++i) want[i] = F(a[0])[i];
   for (int k = 0; k < 2; ++k) {
@@ -258,7 +210,7 @@ TEST(slice_scatter_one_hot) {
   }
   expect2("sl_scatter", a, 2, 2, (int64_t[]){6, 3}, F32, want);
   release_all(a, 2);
-  void* b[1] = {rand_i64(2, (int64_t[]){2, 3}, -1, 5)}; /* -1 and 4 hit no position */
+  void* b[1] = {rv_rand_int(2, (int64_t[]){2, 3}, -1, 5)}; /* -1 and 4 hit no position */
   for (int r = 0; r < 2; ++r) {
     for (int d = 0; d < 4; ++d) {
       for (int c = 0; c < 3; ++c) want[(r * 4 + d) * 3 + c] = L(b[0])[r * 3 + c] == d ? 2.5 : -1;
@@ -284,7 +236,7 @@ static void order(const float* x, int64_t n, int64_t base, int64_t stride, bool 
 }
 
 TEST(argsort_topk) {
-  void* a[1] = {rand_f32(2, (int64_t[]){3, 5})};
+  void* a[1] = {rv_rand(2, (int64_t[]){3, 5})};
   /* a tie, to check the order is stable */
   F(a[0])[3] = F(a[0])[1];
   double want[15], wv[9];
@@ -319,7 +271,7 @@ TEST(argsort_topk) {
   expect2("bottom3", a, 1, 2, (int64_t[]){3, 3}, F32, wv);
   release_all(a, 1);
   /* the indices of the two smallest along axis 0 (the kept values read through them), ties */
-  void* c[1] = {rand_f32(2, (int64_t[]){5, 3})};
+  void* c[1] = {rv_rand(2, (int64_t[]){5, 3})};
   F(c[0])[3 * 3 + 1] = F(c[0])[1 * 3 + 1];
   F(c[0])[4 * 3 + 1] = F(c[0])[1 * 3 + 1];
   for (int col = 0; col < 3; ++col) {
@@ -329,7 +281,7 @@ TEST(argsort_topk) {
   expect2("top_idx", c, 1, 2, (int64_t[]){2, 3}, I64, want);
   release_all(c, 1);
   /* ascending along axis 0, int64 indices */
-  void* b[1] = {rand_f32(2, (int64_t[]){4, 3})};
+  void* b[1] = {rv_rand(2, (int64_t[]){4, 3})};
   for (int c = 0; c < 3; ++c) {
     order(F(b[0]), 4, c, 3, false, idx);
     for (int k = 0; k < 4; ++k) want[k * 3 + c] = (double)idx[k];
@@ -340,7 +292,7 @@ TEST(argsort_topk) {
 
 /* ---- einsum ---------------------------------------------------------------------------------- */
 TEST(einsum) {
-  void* a[2] = {rand_f32(2, (int64_t[]){3, 4}), rand_f32(2, (int64_t[]){4, 5})};
+  void* a[2] = {rv_rand(2, (int64_t[]){3, 4}), rv_rand(2, (int64_t[]){4, 5})};
   double want[30];
   for (int i = 0; i < 3; ++i) {
     for (int k = 0; k < 5; ++k) {
@@ -352,7 +304,7 @@ TEST(einsum) {
   expect2("mm", a, 2, 2, (int64_t[]){3, 5}, F32, want);
   release_all(a, 2);
   /* "...ij,...jk" (implicit output "...ik"): the batch of 1 broadcasts against 2 */
-  void* b[2] = {rand_f32(3, (int64_t[]){2, 3, 4}), rand_f32(3, (int64_t[]){1, 4, 5})};
+  void* b[2] = {rv_rand(3, (int64_t[]){2, 3, 4}), rv_rand(3, (int64_t[]){1, 4, 5})};
   for (int n = 0; n < 2; ++n) {
     for (int i = 0; i < 3; ++i) {
       for (int k = 0; k < 5; ++k) {
@@ -364,7 +316,7 @@ TEST(einsum) {
   }
   expect2("bmm", b, 2, 3, (int64_t[]){2, 3, 5}, F32, want);
   release_all(b, 2);
-  void* c[1] = {rand_f32(2, (int64_t[]){4, 4})};
+  void* c[1] = {rv_rand(2, (int64_t[]){4, 4})};
   for (int i = 0; i < 4; ++i) want[i] = F(c[0])[i * 5];
   expect2("diag", c, 1, 1, (int64_t[]){4}, F32, want);
   release_all(c, 1);
@@ -467,7 +419,7 @@ TEST(bad_inputs) {
 
 /* ---- Data-dependent shapes: inferred, not legalized ------------------------------------------ */
 TEST(data_dependent) {
-  tvm_tir_ir_module_obj* mod = parse_relax("index_dynamic.py");
+  tvm_tir_ir_module_obj* mod = test_parse_file(TVM_CORPUS_DIR "/relax", "index_dynamic.py");
   if (!mod) return;
   tvm_tir_ir_module_obj* legal = tvm_relax_transform_legalize_ops(mod);
   CHECK(legal == NULL);

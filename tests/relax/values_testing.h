@@ -41,12 +41,17 @@ static inline void* rv_rand(int ndim, const int64_t* shape) {
   return rv_rand_dtype(tvm_tir_dtype_float(32), ndim, shape);
 }
 
+/* Uniform in [lo, hi). */
+static inline int64_t rv_rnd_int(int64_t lo, int64_t hi) {
+  return lo + (int64_t)((rv_rnd() + 2.0) / 4.0 * (double)(hi - lo));
+}
+
 /* An int64 tensor of uniform values in [lo, hi). */
 static inline void* rv_rand_int(int ndim, const int64_t* shape, int64_t lo, int64_t hi) {
   void* t = tvm_ffi_tensor_empty(shape, ndim, tvm_tir_dtype_int(64), (DLDevice){kDLCPU, 0});
   int64_t n = tvm_ffi_dltensor_numel(tvm_ffi_tensor_dl(t));
   int64_t* p = tvm_ffi_tensor_dl(t)->data;
-  for (int64_t i = 0; i < n; ++i) p[i] = lo + (int64_t)((rv_rnd() + 2.0) / 4.0 * (double)(hi - lo));
+  for (int64_t i = 0; i < n; ++i) p[i] = rv_rnd_int(lo, hi);
   return t;
 }
 
