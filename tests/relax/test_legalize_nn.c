@@ -16,7 +16,7 @@ static int run(const char* op, void* attrs, int n, void** tensors, TVMFFIAny* ou
   TVMFFIAny args[4];
   for (int i = 0; i < n; ++i) {
     const DLTensor* dl = tvm_ffi_tensor_dl(tensors[i]);
-    char name[8];
+    char name[16];
     snprintf(name, sizeof(name), "p%d", i);
     params[i] = rt_var_take(name, tvm_relax_tensor_sinfo_of_ints(dl->shape, dl->ndim, dl->dtype));
     args[i] = tvm_ffi_any_obj(tensors[i]);
