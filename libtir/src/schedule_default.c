@@ -48,6 +48,7 @@ static void* run(const tvm_tir_prim_func_obj* f) {
   if (t->vector_reduce) cur = step(cur, tvm_tir_schedule_vector_reduce);
   if (t->register_tile) cur = step(cur, tvm_tir_schedule_register_tile);
   if (t->pack) cur = step(cur, tvm_tir_schedule_pack);
+  if (t->local_accum) cur = step(cur, tvm_tir_schedule_epilogue);
   if (t->parallel) cur = step(cur, tvm_tir_schedule_parallel);
   if (!cur || cur == (void*)f) return cur;
   TVMFFIAny yes = tvm_ffi_any_bool(true);

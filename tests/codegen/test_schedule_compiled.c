@@ -139,7 +139,9 @@ TEST(scheduled_kernels_match_interpreter) {
 
 /* Fused dense layers after the build pipeline (matmul + bias + relu in one kernel, reading its
  * intermediate): 70 columns (a short remainder vector after the full ones), 10 and 3 columns
- * (one vector narrower than the target's), 32, 5 and 1 rows. */
+ * (one vector narrower than the target's), 512 (full vectors: the epilogue computed from the
+ * accumulators, schedule_epilogue), 32, 5 and 1 rows; dense + bias + relu, dense + bias, dense +
+ * bias + a residual add. */
 static tvm_tir_ir_module_obj* fused_dense_model(void) {
   pool p = {.n = 0};
   tvm_relax_var_obj* x = keep(&p, rt_var_take("x", rt_tensor(F32, 2, (int64_t)32, (int64_t)40)));
@@ -150,7 +152,12 @@ static tvm_tir_ir_module_obj* fused_dense_model(void) {
   tvm_relax_var_obj* a = keep(&p, rt_var_take("a", rt_tensor(F32, 2, (int64_t)5, (int64_t)7)));
   tvm_relax_var_obj* w3 = keep(&p, rt_var_take("w3", rt_tensor(F32, 2, (int64_t)7, (int64_t)3)));
   tvm_relax_var_obj* v = keep(&p, rt_var_take("v", rt_tensor(F32, 2, (int64_t)1, (int64_t)70)));
-  void* params = keep(&p, rt_array(8, x, w1, b1, w2, b2, a, w3, v));
+  tvm_relax_var_obj* w4 = keep(&p, rt_var_take("w4", rt_tensor(F32, 2, (int64_t)40, (int64_t)512)));
+  tvm_relax_var_obj* b4 = keep(&p, rt_var_take("b4", rt_tensor(F32, 1, (int64_t)512)));
+  tvm_relax_var_obj* r4 = keep(&p, rt_var_take("r4", rt_tensor(F32, 2, (int64_t)32, (int64_t)512)));
+  tvm_relax_var_obj* x5 = keep(&p, rt_var_take("x5", rt_tensor(F32, 2, (int64_t)5, (int64_t)40)));
+  tvm_relax_var_obj* x1 = keep(&p, rt_var_take("x1", rt_tensor(F32, 2, (int64_t)1, (int64_t)40)));
+  void* params = keep(&p, rt_array(13, x, w1, b1, w2, b2, a, w3, v, w4, b4, r4, x5, x1));
   tvm_relax_block_builder* bb = tvm_relax_bb_new(NULL);
   tvm_relax_bb_function_begin(bb, "main", params, NULL, true);
   tvm_relax_bb_dataflow_begin(bb);
@@ -159,8 +166,13 @@ static tvm_tir_ir_module_obj* fused_dense_model(void) {
   void* y = EMIT(RT_CALL("relax.add", NULL, EMIT(RT_CALL("relax.matmul", NULL, h, w2)), b2));
   void* z = EMIT(RT_CALL("relax.nn.relu", NULL, EMIT(RT_CALL("relax.matmul", NULL, a, w3))));
   void* u = EMIT(RT_CALL("relax.add", NULL, EMIT(RT_CALL("relax.matmul", NULL, v, w2)), b2));
+  void* d1 = EMIT(RT_CALL("relax.nn.relu", NULL, EMIT(RT_CALL("relax.add", NULL, EMIT(RT_CALL("relax.matmul", NULL, x, w4)), b4))));
+  void* d2 = EMIT(RT_CALL("relax.add", NULL, EMIT(RT_CALL("relax.add", NULL, EMIT(RT_CALL("relax.matmul", NULL, x, w4)), b4)), r4));
+  void* d3 = EMIT(RT_CALL("relax.nn.relu", NULL, EMIT(RT_CALL("relax.add", NULL, EMIT(RT_CALL("relax.matmul", NULL, x5, w1)), b1))));
+  void* d4 = EMIT(RT_CALL("relax.add", NULL, EMIT(RT_CALL("relax.matmul", NULL, x1, w4)), b4));
+  void* d5 = EMIT(RT_CALL("relax.add", NULL, EMIT(RT_CALL("relax.matmul", NULL, x5, w1)), b1));
 #undef EMIT
-  void* out = keep(&p, tvm_relax_bb_emit_output(bb, keep(&p, tvm_relax_tuple_new(keep(&p, rt_array(3, y, z, u)))), "out"));
+  void* out = keep(&p, tvm_relax_bb_emit_output(bb, keep(&p, tvm_relax_tuple_new(keep(&p, rt_array(8, y, z, u, d1, d2, d3, d4, d5)))), "out"));
   tvm_relax_bb_block_end(bb);
   tvm_tir_global_var_obj* g = keep(&p, tvm_relax_bb_function_end(bb, out, NULL));
   tvm_tir_ir_module_obj* mod = g ? keep(&p, tvm_relax_bb_module(bb)) : NULL;

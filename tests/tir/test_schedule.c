@@ -224,6 +224,50 @@ static void* make_fused_dense(int64_t M, int64_t K, int64_t N) {
   return f;
 }
 
+/* A fused dense layer: the matmul into an intermediate T, then the epilogue, in the same (i, j)
+ * loop after the reduction (same_loop, as the fused kernels the model benchmark schedules) or in
+ * its own nest after the matmul's. kind 0: C = max(T + Bias, 0); 1: C = T + Bias; 2: C = T + Bias + R
+ * (a residual add); 3 (not inlinable): C[i, j] = T[i, N-1-j] (reads T elsewhere than written). */
+static void* make_dense_epilogue(int64_t M, int64_t K, int64_t N, int kind, bool same_loop) {
+  tvm_tir_buffer_obj* A = buf("A", F32, 2, (int64_t[]){M, K}, NULL);
+  tvm_tir_buffer_obj* B = buf("B", F32, 2, (int64_t[]){K, N}, NULL);
+  tvm_tir_buffer_obj* Bias = buf("Bias", F32, 1, (int64_t[]){N}, NULL);
+  tvm_tir_buffer_obj* R = buf("R", F32, 2, (int64_t[]){M, N}, NULL);
+  tvm_tir_buffer_obj* C = buf("C", F32, 2, (int64_t[]){M, N}, NULL);
+  tvm_tir_buffer_obj* T = tvm_tir_buffer_declv("T", F32, 2, (int64_t[]){M, N});
+  tvm_tir_var_obj *i = tvm_tir_var("i", I64), *j = tvm_tir_var("j", I64), *k = tvm_tir_var("k", I64);
+  tvm_tir_var_obj *i2 = tvm_tir_var("i", I64), *j2 = tvm_tir_var("j", I64);
+  void* upd = tvm_tir_store_take(
+      ref(T),
+      tvm_tir_add_take(tvm_tir_load_take(ref(T), ref(i), ref(j)),
+                       tvm_tir_mul_take(tvm_tir_load_take(ref(A), ref(i), ref(k)),
+                                        tvm_tir_load_take(ref(B), ref(k), ref(j)))),
+      ref(i), ref(j));
+  void* init = tvm_tir_store_take(ref(T), tvm_tir_f32(0), ref(i), ref(j));
+  tvm_tir_var_obj *ei = same_loop ? i : i2, *ej = same_loop ? j : j2;
+  void* t = kind == 3 ? tvm_tir_load_take(ref(T), ref(ei), tvm_tir_sub_take(tvm_tir_i64(N - 1), ref(ej)))
+                      : tvm_tir_load_take(ref(T), ref(ei), ref(ej));
+  void* v = kind == 3 ? t : tvm_tir_add_take(t, tvm_tir_load_take(ref(Bias), ref(ej)));
+  if (kind == 0) v = tvm_tir_max_take(v, tvm_tir_f32(0));
+  if (kind == 2) v = tvm_tir_add_take(v, tvm_tir_load_take(ref(R), ref(ei), ref(ej)));
+  void* st = tvm_tir_store_take(ref(C), v, ref(ei), ref(ej));
+  void* nest;
+  if (same_loop) {
+    nest = loop(i, ext(C, 0), loop(j, ext(C, 1), tvm_tir_seq_take(init, loop(k, ext(A, 1), upd), st)));
+  } else {
+    void* mm = loop(i, ext(C, 0), loop(j, ext(C, 1), tvm_tir_seq_take(init, loop(k, ext(A, 1), upd))));
+    nest = tvm_tir_seq_take(mm, loop(i2, ext(C, 0), loop(j2, ext(C, 1), st)));
+  }
+  void* body = tvm_tir_allocate_takev(ref(T->data), F32, 2, (void*[]){ext(C, 0), ext(C, 1)},
+                                      tvm_tir_decl_buffer_take(ref(T), nest));
+  void* f = tvm_tir_func_take("dense_epilogue",
+                              params(NULL, 5, (tvm_tir_buffer_obj*[]){A, B, Bias, R, C}), body);
+  RELEASE(A, B, Bias, R, C, T, i, j, k, i2, j2);
+  return f;
+}
+
+static tvm_tir_schedule_target target(int bits, bool grain0);
+
 static tvm_tir_schedule_target target(int bits, bool grain0) {
   tvm_tir_schedule_target t = tvm_tir_schedule_target_default();
   t.vector_bits = bits;
@@ -283,6 +327,29 @@ TEST(pad_removes_window_tests) {
   RELEASE(f, g, s, h, A, O, i, r, w, x);
 }
 
+/* How often a buffer called name is accessed (loaded or stored) under node. */
+typedef struct {
+  const char* name;
+  int count;
+} name_count;
+static int count_named_(tvm_tir_visitor* v, const void* node) {
+  name_count* c = v->ctx;
+  const tvm_tir_buffer_obj* b = NULL;
+  if (tvm_tir_kind_of(node) == TVM_TIR_KIND_BufferLoad) b = ((const tvm_tir_buffer_load_obj*)node)->buffer;
+  if (tvm_tir_kind_of(node) == TVM_TIR_KIND_BufferStore) b = ((const tvm_tir_buffer_store_obj*)node)->buffer;
+  if (b && strcmp(tvm_tir_buffer_name(b), c->name) == 0) ++c->count;
+  return 0;
+}
+static int count_named(const void* node, const char* name) {
+  name_count c = {name, 0};
+  tvm_tir_visitor v = {0};
+  v.pre_default = count_named_;
+  v.ctx = &c;
+  if (node) tvm_tir_visit(&v, node);
+  tvm_tir_visitor_free(&v);
+  return c.count;
+}
+
 /* ---- local_accum ----------------------------------------------------------------------------- */
 TEST(local_accum_matmul) {
   void* f = make_matmul(5, 7, 3);
@@ -320,10 +387,73 @@ TEST(local_accum_fused_intermediate) {
     CHECK(h == g);
     void* d = APPLY(tvm_tir_schedule_default, f, &t, 0);
     CHECK(count_loops(d, TVM_TIR_FOR_UNROLLED) > 0);
-    CHECK_EQ_INT(count_kind(d, TVM_TIR_KIND_Allocate), 3); /* T, the accumulators, B's panel */
+    /* the accumulators, B's panel; T is gone (the epilogue reads the accumulators) */
+    CHECK_EQ_INT(count_kind(d, TVM_TIR_KIND_Allocate), 2);
+    CHECK_EQ_INT(count_named(d, "T"), 0);
     void* o = make_fused_dense(5, 3, 7); /* odd shapes */
     void* od = APPLY(tvm_tir_schedule_default, o, &t, 0);
     RELEASE(f, g, h, d, o, od);
+  }
+}
+
+/* ---- epilogue -------------------------------------------------------------------------------- */
+TEST(epilogue_inlined_into_accumulators) {
+  /* dense + bias + relu, dense + bias, residual add (and an epilogue reading T elsewhere than
+   * written); M = 1, 5, 32, N = 10, 70, 512: the default schedule's result equals the input's on
+   * random inputs (APPLY); where register_tile left the write-back and the epilogue as two
+   * nests of one shape in the tile loop (32 rows, the full-vector panels of N = 512), T is gone.
+   * An epilogue in its own nest after the whole matmul is left (no loop fusion here). */
+  static const int64_t Ms[] = {1, 5, 32}, Ns[] = {10, 70, 512};
+  for (int b = 0; b < 3; ++b) {
+    tvm_tir_schedule_target t = target(kBits[b], false);
+    for (int kind = 0; kind < 4; ++kind) {
+      for (int m = 0; m < 3; ++m) {
+        for (int n = 0; n < 3; ++n) {
+          void* f = make_dense_epilogue(Ms[m], 7, Ns[n], kind, true);
+          void* d = APPLY(tvm_tir_schedule_default, f, &t, 0);
+          if (Ms[m] == 32 && Ns[n] == 512) CHECK_EQ_INT(count_named(d, "T") > 0, kind == 3);
+          void* g = make_dense_epilogue(Ms[m], 7, Ns[n], kind, false);
+          void* e = APPLY(tvm_tir_schedule_default, g, &t, 0);
+          RELEASE(f, d, g, e);
+        }
+      }
+    }
+  }
+  /* the rule alone on a plain write-back nest followed by its epilogue nest */
+  tvm_tir_schedule_target t = target(256, false);
+  for (int kind = 0; kind < 4; ++kind) {
+    tvm_tir_buffer_obj* A = buf("A", F32, 2, (int64_t[]){5, 70}, NULL);
+    tvm_tir_buffer_obj* Bias = buf("Bias", F32, 1, (int64_t[]){70}, NULL);
+    tvm_tir_buffer_obj* C = buf("C", F32, 2, (int64_t[]){5, 70}, NULL);
+    tvm_tir_buffer_obj* T = tvm_tir_buffer_declv("T", F32, 2, (int64_t[]){5, 70});
+    tvm_tir_var_obj *i = tvm_tir_var("i", I64), *j = tvm_tir_var("j", I64);
+    tvm_tir_var_obj *i2 = tvm_tir_var("i", I64), *j2 = tvm_tir_var("j", I64);
+    void* wb = loop(i, tvm_tir_i64(5), loop(j, tvm_tir_i64(70),
+        tvm_tir_store_take(ref(T), tvm_tir_mul_take(tvm_tir_load_take(ref(A), ref(i), ref(j)), tvm_tir_f32(3)), ref(i), ref(j))));
+    /* 0: inlinable; 1: reads T transposed-ish (j reversed); 2: the epilogue's nest is shorter;
+     * 3: T is read again after the epilogue */
+    void* tl = kind == 1 ? tvm_tir_load_take(ref(T), ref(i2), tvm_tir_sub_take(tvm_tir_i64(69), ref(j2)))
+                         : tvm_tir_load_take(ref(T), ref(i2), ref(j2));
+    void* epi = loop(i2, tvm_tir_i64(kind == 2 ? 4 : 5), loop(j2, tvm_tir_i64(70),
+        tvm_tir_store_take(ref(C), tvm_tir_add_take(tl, tvm_tir_load_take(ref(Bias), ref(j2))), ref(i2), ref(j2))));
+    void* again = kind == 3 ? tvm_tir_store_take(ref(C), tvm_tir_load_take(ref(T), tvm_tir_i64(1), tvm_tir_i64(2)),
+                                                 tvm_tir_i64(0), tvm_tir_i64(0))
+                            : NULL;
+    void* seq = again ? tvm_tir_seq_take(wb, epi, again) : tvm_tir_seq_take(wb, epi);
+    void* body = tvm_tir_allocate_takev(ref(T->data), F32, 2, (void*[]){tvm_tir_i64(5), tvm_tir_i64(70)},
+                                        tvm_tir_decl_buffer_take(ref(T), seq));
+    void* f = tvm_tir_func_take("wb_epi", params(NULL, 3, (tvm_tir_buffer_obj*[]){A, Bias, C}), body);
+    void* g = APPLY(tvm_tir_schedule_epilogue, f, &t, 0);
+    if (kind == 0) {
+      CHECK_EQ_INT(count_named(g, "T"), 0);
+      CHECK_EQ_INT(count_kind(g, TVM_TIR_KIND_Allocate), 0);
+      void* h = tvm_tir_schedule_epilogue(g, &t); /* nothing left */
+      CHECK(h == g);
+      tvm_ffi_release(h);
+    } else {
+      CHECK(g == f);
+    }
+    RELEASE(A, Bias, C, T, i, j, i2, j2, f, g);
   }
 }
 
@@ -674,6 +804,7 @@ int main(void) {
   RUN(local_accum_matmul);
   RUN(local_accum_leaves_scratch_and_dependences);
   RUN(local_accum_fused_intermediate);
+  RUN(epilogue_inlined_into_accumulators);
   RUN(vectorize_eltwise_shapes);
   RUN(vectorize_reduction_moves_lanes_inside);
   RUN(vectorize_narrow_columns_and_short_tails);

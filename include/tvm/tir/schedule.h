@@ -74,6 +74,15 @@
  *                 buffer B (never written): the two loops are interchanged and each panel
  *                 B[.., :, jo * L : jo * L + L] copied once into a contiguous local buffer that
  *                 every row tile reads, as examples/matmul.py does by hand.
+ *   epilogue      (with local_accum) an elementwise epilogue inlined into the write-back of the
+ *                 accumulators it reads: in a sequence, a loop nest N (the last statement of
+ *                 the item before) storing T[idx] = v, T an intermediate the function
+ *                 allocates, stored nowhere else, idx injective over N, followed by a loop nest
+ *                 of the same shape whose one store O[..] = g(T[idx], ..) reads T only at N's
+ *                 idx (and nothing else reads T): N stores O[..] = g(v, ..) instead, the second
+ *                 nest and T go (a reverse-compute-inline; the item before stores only T and
+ *                 its own buffers and does not touch O). A dense layer's bias add and
+ *                 activation are applied to the accumulators before the one store.
  *   parallel      the outermost independent loops of each top-level loop nest, fused (one loop
  *                 over the product of their extents, the indices recovered with // and %) until
  *                 the product reaches min_parallel_extent, become one parallel loop on the thread
@@ -119,6 +128,7 @@ void* tvm_tir_schedule_vectorize(const void* mod_or_func, const tvm_tir_schedule
 void* tvm_tir_schedule_vector_reduce(const void* mod_or_func, const tvm_tir_schedule_target* t);
 void* tvm_tir_schedule_register_tile(const void* mod_or_func, const tvm_tir_schedule_target* t);
 void* tvm_tir_schedule_pack(const void* mod_or_func, const tvm_tir_schedule_target* t);
+void* tvm_tir_schedule_epilogue(const void* mod_or_func, const tvm_tir_schedule_target* t);
 void* tvm_tir_schedule_parallel(const void* mod_or_func, const tvm_tir_schedule_target* t);
 
 /*
