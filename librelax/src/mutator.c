@@ -384,7 +384,8 @@ static void* run(tvm_relax_mutator* m, mut_state* s, const void* root) {
       rc = start(m, s, &w, child);
       continue;
     }
-    void** r = w.results + w.nresults - f->n;
+    /* (no results yet: w.results may still be NULL for a leaf) */
+    void** r = f->n > 0 ? w.results + w.nresults - f->n : NULL;
     void* out = rebuild(m, f->node, r, f->n);
     for (int64_t i = 0; i < f->n; ++i) tvm_ffi_release(r[i]);
     w.nresults -= f->n;
