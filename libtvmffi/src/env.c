@@ -7,10 +7,23 @@
  * - DLPack allocator: a per-thread override, else the process-wide one, else ours (CPU only,
  *   64-byte aligned data, DLPack 1.1 versioned tensors with compact strides).
  * - C API registry: host-provided symbols by name (TVMFFIEnvRegisterCAPI).
- * The parallel runtime (tvm_ffi_parallel_launch, TVMBackendParallelLaunch) is thread_pool.c.
+ * - Parallel launch: a pool of TVM_NUM_THREADS - 1 workers (default: the cores this process
+ *   may run on) started on first use; idle workers sleep on their own condition variable. The
+ *   caller runs task 0 and then claims tasks like any worker, so any number of tasks runs on
+ *   any pool size. Launches from inside a task, or while another thread holds the pool, run
+ *   serially in the calling thread (no deadlock, no oversubscription). The first failure (by
+ *   task id) wins: its error is moved off the thread that raised it and re-raised on the
+ *   caller's. Workers are joined at exit; a forked child starts a pool of its own.
+ * - TVMBackendParallelLaunch: upstream TVM's backend entry point for parallel loops, adapted
+ *   over the pool and registered at init as the context symbol "__TVMBackendParallelLaunch"
+ *   (written into that pointer variable of every library loaded afterwards, as upstream's
+ *   runtime does) and as the C API "TVMBackendParallelLaunch" (for in-process JITs).
  */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <pthread.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -397,11 +410,298 @@ void* tvm_ffi_env_capi_lookup(const char* name) {
   return found;
 }
 
+/* ==== Parallel launch ===================================================================== */
+
+#define MAX_THREADS 1024 /* TVM_NUM_THREADS and the core count are clamped to this */
+
+typedef struct {
+  tvm_ffi_parallel_fn fn;
+  void* closure;
+  int num_tasks;
+  int next_task;  /* atomic: the next task to claim */
+  int remaining;  /* workers still running this job (pool lock) */
+  int fail_task;  /* lowest failed task id, INT_MAX if none (pool lock) */
+  int fail_rc;
+  void* fail_err; /* its error, moved from the thread that ran it */
+} par_job;
+
+typedef struct {
+  pthread_cond_t cv;
+  uint64_t posted; /* generation of the last job given to this worker */
+} worker_slot;
+
+static struct {
+  pthread_mutex_t lock;
+  pthread_cond_t done_cv;
+  pthread_mutex_t launch_lock; /* held by the thread that owns the pool for a launch */
+  pthread_t* threads;
+  worker_slot* slots; /* slots[i] for worker i + 1 */
+  int num_workers;
+  bool shutdown;
+  uint64_t gen;
+  par_job* job;
+} g_pool = {.lock = PTHREAD_MUTEX_INITIALIZER,
+            .done_cv = PTHREAD_COND_INITIALIZER,
+            .launch_lock = PTHREAD_MUTEX_INITIALIZER};
+
+static pthread_mutex_t g_pool_start_lock = PTHREAD_MUTEX_INITIALIZER;
+static int g_pool_started; /* atomic; reset in a forked child, whose pool has no threads */
+static pthread_once_t g_threads_once = PTHREAD_ONCE_INIT;
+static int g_num_threads;
+static __thread bool t_in_parallel; /* inside a task: nested launches run serially */
+
+static void compute_num_threads(void) {
+  int n = 0;
+  const char* env = getenv("TVM_NUM_THREADS");
+  if (env && *env) {
+    /* A positive decimal; anything else is ignored in favour of the core count. */
+    long v = 0;
+    const char* p = env;
+    for (; *p >= '0' && *p <= '9'; ++p) {
+      if (v <= MAX_THREADS) v = v * 10 + (*p - '0'); /* saturates above MAX_THREADS */
+    }
+    if (*p == '\0' && v > 0) n = v > MAX_THREADS ? MAX_THREADS : (int)v;
+  }
+  if (n == 0) {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof(set), &set) == 0) n = CPU_COUNT(&set);
+    if (n <= 0) {
+      long c = sysconf(_SC_NPROCESSORS_ONLN);
+      n = c > 0 ? (c > MAX_THREADS ? MAX_THREADS : (int)c) : 1;
+    }
+  }
+  g_num_threads = n > MAX_THREADS ? MAX_THREADS : n;
+}
+
+int tvm_ffi_parallel_num_threads(void) {
+  pthread_once(&g_threads_once, compute_num_threads);
+  return g_num_threads;
+}
+
+/* Record a failed task: keep the lowest task id's code and error. Called on the thread that
+ * ran the task, so the raised error is moved off that thread. */
+static void record_failure(par_job* job, int task, int rc) {
+  void* err = NULL;
+  TVMFFIErrorMoveFromRaised(&err);
+  pthread_mutex_lock(&g_pool.lock);
+  if (task < job->fail_task) {
+    void* old = job->fail_err;
+    job->fail_task = task;
+    job->fail_rc = rc;
+    job->fail_err = err;
+    err = old;
+  }
+  pthread_mutex_unlock(&g_pool.lock);
+  tvm_ffi_release(err);
+}
+
+static void run_tasks(par_job* job) {
+  for (;;) {
+    int t = __atomic_fetch_add(&job->next_task, 1, __ATOMIC_RELAXED);
+    if (t >= job->num_tasks) break;
+    int rc = job->fn(t, job->num_tasks, job->closure);
+    if (rc != 0) record_failure(job, t, rc);
+  }
+}
+
+static void* worker_main(void* arg) {
+  worker_slot* slot = (worker_slot*)arg;
+  t_in_parallel = true;
+  uint64_t seen = 0;
+  pthread_mutex_lock(&g_pool.lock);
+  for (;;) {
+    while (!g_pool.shutdown && slot->posted == seen) pthread_cond_wait(&slot->cv, &g_pool.lock);
+    if (g_pool.shutdown) break;
+    seen = slot->posted;
+    par_job* job = g_pool.job;
+    pthread_mutex_unlock(&g_pool.lock);
+    run_tasks(job);
+    pthread_mutex_lock(&g_pool.lock);
+    if (--job->remaining == 0) pthread_cond_signal(&g_pool.done_cv);
+  }
+  pthread_mutex_unlock(&g_pool.lock);
+  return NULL;
+}
+
+/* At exit: wake every worker with shutdown set and join it, so no thread outlives main. */
+static void pool_stop(void) {
+  pthread_mutex_lock(&g_pool.lock);
+  g_pool.shutdown = true;
+  for (int i = 0; i < g_pool.num_workers; ++i) pthread_cond_signal(&g_pool.slots[i].cv);
+  pthread_mutex_unlock(&g_pool.lock);
+  for (int i = 0; i < g_pool.num_workers; ++i) {
+    pthread_join(g_pool.threads[i], NULL);
+    pthread_cond_destroy(&g_pool.slots[i].cv);
+  }
+  tvm_ffi_free(g_pool.threads);
+  tvm_ffi_free(g_pool.slots);
+  g_pool.threads = NULL;
+  g_pool.slots = NULL;
+  g_pool.num_workers = 0;
+}
+
+/* In a forked child only the forking thread exists: forget the parent's workers (and any lock
+ * state copied mid-use) so the next launch starts a fresh pool. */
+static void pool_after_fork_child(void) {
+  tvm_ffi_free(g_pool.threads);
+  tvm_ffi_free(g_pool.slots);
+  g_pool.threads = NULL;
+  g_pool.slots = NULL;
+  g_pool.num_workers = 0;
+  g_pool.shutdown = false;
+  g_pool.job = NULL;
+  pthread_mutex_init(&g_pool.lock, NULL);
+  pthread_cond_init(&g_pool.done_cv, NULL);
+  pthread_mutex_init(&g_pool.launch_lock, NULL);
+  pthread_mutex_init(&g_pool_start_lock, NULL);
+  g_pool_started = 0;
+}
+
+static void pool_start(void) {
+  int want = tvm_ffi_parallel_num_threads() - 1;
+  if (want <= 0) return;
+  g_pool.threads = (pthread_t*)tvm_ffi_malloc((size_t)want * sizeof(pthread_t));
+  g_pool.slots = (worker_slot*)tvm_ffi_calloc((size_t)want, sizeof(worker_slot));
+  if (!g_pool.threads || !g_pool.slots) {
+    tvm_ffi_error_clear(); /* run serially instead */
+    tvm_ffi_free(g_pool.threads);
+    tvm_ffi_free(g_pool.slots);
+    g_pool.threads = NULL;
+    g_pool.slots = NULL;
+    return;
+  }
+  /* Workers block all signals: they belong to the application's own threads. */
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  int n = 0;
+  for (; n < want; ++n) {
+    pthread_cond_init(&g_pool.slots[n].cv, NULL);
+    if (pthread_create(&g_pool.threads[n], NULL, worker_main, &g_pool.slots[n]) != 0) {
+      pthread_cond_destroy(&g_pool.slots[n].cv);
+      break; /* run with the workers we have */
+    }
+  }
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  g_pool.num_workers = n;
+  static bool hooks_installed;
+  if (!hooks_installed) {
+    hooks_installed = true;
+    atexit(pool_stop);
+    pthread_atfork(NULL, NULL, pool_after_fork_child);
+  }
+}
+
+static void pool_ensure_started(void) {
+  if (__atomic_load_n(&g_pool_started, __ATOMIC_ACQUIRE)) return;
+  pthread_mutex_lock(&g_pool_start_lock);
+  if (!g_pool_started) {
+    pool_start();
+    __atomic_store_n(&g_pool_started, 1, __ATOMIC_RELEASE);
+  }
+  pthread_mutex_unlock(&g_pool_start_lock);
+}
+
+/* Run tasks one after another on this thread; stops at the first failure. */
+static int run_serial(tvm_ffi_parallel_fn fn, void* closure, int num_tasks) {
+  for (int t = 0; t < num_tasks; ++t) {
+    int rc = fn(t, num_tasks, closure);
+    if (rc != 0) {
+      if (!tvm_ffi_error_pending()) {
+        tvm_ffi_raise("RuntimeError", "parallel task %d of %d failed with code %d", t, num_tasks,
+                      rc);
+      }
+      return rc;
+    }
+  }
+  return 0;
+}
+
+int tvm_ffi_parallel_launch(tvm_ffi_parallel_fn fn, void* closure, int num_tasks) {
+  if (!fn) return tvm_ffi_raise("ValueError", "tvm_ffi_parallel_launch: fn is NULL");
+  if (num_tasks < 0) {
+    return tvm_ffi_raise("ValueError", "tvm_ffi_parallel_launch: num_tasks %d is negative",
+                         num_tasks);
+  }
+  if (num_tasks == 0) num_tasks = tvm_ffi_parallel_num_threads();
+  if (num_tasks == 1 || t_in_parallel) return run_serial(fn, closure, num_tasks);
+  pool_ensure_started();
+  if (g_pool.num_workers == 0 || pthread_mutex_trylock(&g_pool.launch_lock) != 0) {
+    return run_serial(fn, closure, num_tasks);
+  }
+  par_job job = {.fn = fn, .closure = closure, .num_tasks = num_tasks, .next_task = 1,
+                 .fail_task = INT_MAX};
+  int helpers = num_tasks - 1 < g_pool.num_workers ? num_tasks - 1 : g_pool.num_workers;
+  pthread_mutex_lock(&g_pool.lock);
+  g_pool.job = &job;
+  g_pool.gen++;
+  job.remaining = helpers;
+  for (int i = 0; i < helpers; ++i) {
+    g_pool.slots[i].posted = g_pool.gen;
+    pthread_cond_signal(&g_pool.slots[i].cv);
+  }
+  pthread_mutex_unlock(&g_pool.lock);
+
+  t_in_parallel = true;
+  int rc0 = fn(0, num_tasks, closure);
+  if (rc0 != 0) record_failure(&job, 0, rc0);
+  run_tasks(&job);
+  t_in_parallel = false;
+
+  pthread_mutex_lock(&g_pool.lock);
+  while (job.remaining > 0) pthread_cond_wait(&g_pool.done_cv, &g_pool.lock);
+  g_pool.job = NULL;
+  pthread_mutex_unlock(&g_pool.lock);
+  pthread_mutex_unlock(&g_pool.launch_lock);
+
+  if (job.fail_task == INT_MAX) return 0;
+  if (job.fail_err) {
+    TVMFFIErrorSetRaised(job.fail_err);
+    tvm_ffi_release(job.fail_err);
+  } else {
+    tvm_ffi_raise("RuntimeError", "parallel task %d of %d failed with code %d", job.fail_task,
+                  num_tasks, job.fail_rc);
+  }
+  return job.fail_rc;
+}
+
+/* ==== TVMBackendParallelLaunch ============================================================ */
+/* Upstream TVM's types (include/tvm/runtime/c_backend_api.h); sync_handle serves
+ * TVMBackendParallelBarrier, which this runtime does not provide (it is NULL). */
+typedef struct {
+  void* sync_handle;
+  int32_t num_task;
+} backend_group_env;
+typedef int (*backend_lambda)(int task_id, backend_group_env* penv, void* cdata);
+
+typedef struct {
+  backend_lambda flambda;
+  void* cdata;
+} backend_job;
+
+static int backend_task(int task_id, int num_tasks, void* closure) {
+  const backend_job* job = (const backend_job*)closure;
+  backend_group_env env = {NULL, num_tasks};
+  return job->flambda(task_id, &env, job->cdata);
+}
+
+/* int TVMBackendParallelLaunch(FTVMParallelLambda, void* cdata, int num_task): 0, or the failed
+ * task's code with its error raised on the caller (num_task 0 = the pool size). */
+static int backend_parallel_launch(backend_lambda flambda, void* cdata, int num_task) {
+  if (!flambda) return tvm_ffi_raise("ValueError", "TVMBackendParallelLaunch: flambda is NULL");
+  backend_job job = {flambda, cdata};
+  return tvm_ffi_parallel_launch(backend_task, &job, num_task);
+}
+
 /* The environment registers no types or global functions (everything here is reached through
  * the C ABI); init creates the thread-exit key of the stream lists and registers the parallel
  * launch entry point for loaded libraries. TVM_NUM_THREADS is read at first parallel use, not
  * here, so a program may still set it in main(). */
 void tvm_ffi__init_env(void) {
   pthread_once(&g_streams_key_once, make_streams_key);
-  tvm_ffi__init_thread_pool();
+  void* launch = (void*)backend_parallel_launch;
+  /* Allocation failure at start-up leaves loaded libraries' parallel loops serial. */
+  if (TVMFFIEnvModRegisterContextSymbol("__TVMBackendParallelLaunch", launch) != 0 ||
+      TVMFFIEnvRegisterCAPI("TVMBackendParallelLaunch", launch) != 0)
+    tvm_ffi_error_clear();
 }

@@ -88,7 +88,6 @@ void tvm_ffi__init_functions(void);  /* function.c: ffi.Function, registry globa
 void tvm_ffi__init_containers(void); /* container.c: Array, List, Map, Dict, Shape */
 void tvm_ffi__init_tensors(void);    /* tensor.c: ffi.Tensor, dtype globals */
 void tvm_ffi__init_env(void);        /* env.c: stream/allocator globals */
-void tvm_ffi__init_thread_pool(void); /* thread_pool.c: TVMBackendParallelLaunch (by init_env) */
 void tvm_ffi__init_modules(void);    /* module.c: ffi.Module and loaders */
 void tvm_ffi__init_reflection(void); /* access_path.c: calls the two below */
 void tvm_ffi__init_structural(void); /* structural.c */

@@ -581,8 +581,7 @@ typedef int (*tvm_ffi_parallel_fn)(int task_id, int num_tasks, void* closure);
  * task 0. Returns 0, or the code of the lowest failed task id with its error raised on the
  * caller's thread. A launch from inside a task runs serially on that thread. */
 int tvm_ffi_parallel_launch(tvm_ffi_parallel_fn fn, void* closure, int num_tasks);
-/* Threads in the pool: TVM_NUM_THREADS or the number of cores. Idle pool threads spin for
- * TVM_THREAD_SPIN_US microseconds (default 200) before they sleep. */
+/* Threads in the pool: TVM_NUM_THREADS or the number of cores. */
 int tvm_ffi_parallel_num_threads(void);
 
 #pragma GCC visibility pop
