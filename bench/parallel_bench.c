@@ -52,8 +52,8 @@ static double cpu_ns(double* sleeps) {
          ((double)u.ru_utime.tv_usec + (double)u.ru_stime.tv_usec) * 1e3;
 }
 
-/* Median over 7 runs of (wall, cpu ns, sleeps) per launch of `n` launches, each after `gap` iterations
- * of serial work; serial: the tasks run one after another on this thread instead. */
+/* Median over 7 runs of (wall, cpu ns, sleeps) per launch of `n` launches, each after `gap`
+ * iterations of serial work; serial: the tasks run one after another on this thread instead. */
 static void measure(long iters, long gap, int n, int threads, bool serial, double* wall,
                     double* cpu, double* sleeps) {
   double ws[7], cs[7], ss[7];
@@ -129,7 +129,8 @@ int main(int argc, char** argv) {
     snprintf(row, sizeof(row), "empty launch after %g us serial", kGap[k]);
     printf("%-34s %10.2f %10.2f %10.3f %10s\n", row, (w - ws) / 1e3, (c - cs) / 1e3, s - ss, "");
   }
-  printf("(sleeps: voluntary context switches per launch; after-gap rows: minus the gap's own;\n"
-         " cpu counts every thread)\n");
+  printf(
+      "(sleeps: voluntary context switches per launch; after-gap rows: minus the gap's own;\n"
+      " cpu counts every thread)\n");
   return 0;
 }
