@@ -344,7 +344,7 @@ static int refuse_distributed(pass_ctx* c, const tvm_relax_binding_obj* b) {
   if (!what && tvm_relax_sinfo_has_dtensor(tvm_relax_sinfo_of(v))) what = "a DTensor value";
   if (!what) return 0;
   tvm_ffi_raise("NotImplementedError",
-                "LegalizeOps: function '%s', binding '%s': %s: distributed execution is not "
+                "function '%s', binding '%s': %s: distributed execution is not "
                 "supported (this project has no distributed runtime such as upstream's Disco)",
                 c->func ? c->func : "?", tvm_relax_var_name(b->var), what);
   return -1;
@@ -718,7 +718,7 @@ tvm_tir_ir_module_obj* tvm_relax_transform_legalize_ops(const tvm_tir_ir_module_
       tvm_relax_var_obj* p = tvm_ffi_seq_obj_at(fn->params, i);
       if (tvm_relax_sinfo_has_dtensor(tvm_relax_sinfo_of(p))) {
         tvm_ffi_raise("NotImplementedError",
-                      "LegalizeOps: function '%s', parameter '%s': a DTensor parameter: "
+                      "function '%s', parameter '%s': a DTensor parameter: "
                       "distributed execution is not supported (this project has no distributed "
                       "runtime such as upstream's Disco)",
                       c.func, tvm_relax_var_name(p));
