@@ -74,8 +74,9 @@ tvm_relax_device_mesh_obj* tvm_relax_device_mesh_new(void* shape, void* device_i
     int64_t lo, ext;
     if (!range->extent || !tvm_tir_as_const_int(range->min, &lo) ||
         !tvm_tir_as_const_int(range->extent, &ext) || lo < 0 || ext < 0) {
-      tvm_ffi_raise("ValueError", "R.device_mesh: the device range must be I.Range(a, b) of "
-                                  "integers 0 <= a <= b");
+      tvm_ffi_raise("ValueError",
+                    "R.device_mesh: the device range must be I.Range(a, b) of "
+                    "integers 0 <= a <= b");
     } else if (ext == count) {
       TVMFFIAny* items = ext ? tvm_ffi_malloc((size_t)ext * sizeof(TVMFFIAny)) : NULL;
       if (!ext || items) {
@@ -210,10 +211,10 @@ int tvm_relax_placement_check(const void* placement, const tvm_relax_device_mesh
   return rc;
 }
 
-/* ---- DTensorStructInfo ------------------------------------------------------------------------ */
+/* ---- DTensorStructInfo ------------------------------------------------------------------------
+ */
 tvm_relax_sinfo_obj* tvm_relax_dtensor_sinfo_new(tvm_relax_sinfo_obj* tensor_sinfo,
-                                                 tvm_relax_device_mesh_obj* mesh,
-                                                 void* placement) {
+                                                 tvm_relax_device_mesh_obj* mesh, void* placement) {
   if (tvm_relax_kind_of(tensor_sinfo) != TVM_RELAX_KIND_TensorStructInfo) {
     tvm_ffi_raise("TypeError", "R.DTensor: the tensor struct info must be a TensorStructInfo");
     return NULL;

@@ -25,9 +25,13 @@ const tvm_relax_attr_field tvm_relax__attrs_distribution[] = {
     {"placement", TVM_RELAX_ATTR_STR, NULL},
     {NULL, 0, NULL}};
 const tvm_relax_attr_field tvm_relax__attrs_allreduce[] = {
-    {"op_type", TVM_RELAX_ATTR_STR, "sum"}, {"in_group", TVM_RELAX_ATTR_BOOL, "true"}, {NULL, 0, NULL}};
+    {"op_type", TVM_RELAX_ATTR_STR, "sum"},
+    {"in_group", TVM_RELAX_ATTR_BOOL, "true"},
+    {NULL, 0, NULL}};
 const tvm_relax_attr_field tvm_relax__attrs_allgather[] = {
-    {"num_workers", TVM_RELAX_ATTR_INT, NULL}, {"in_group", TVM_RELAX_ATTR_BOOL, "true"}, {NULL, 0, NULL}};
+    {"num_workers", TVM_RELAX_ATTR_INT, NULL},
+    {"in_group", TVM_RELAX_ATTR_BOOL, "true"},
+    {NULL, 0, NULL}};
 const tvm_relax_attr_field tvm_relax__attrs_scatter_collective[] = {
     {"num_workers", TVM_RELAX_ATTR_INT, NULL}, {"axis", TVM_RELAX_ATTR_INT, "0"}, {NULL, 0, NULL}};
 
@@ -125,7 +129,8 @@ static tvm_relax_sinfo_obj* with_dim(const tvm_relax_tensor_sinfo_obj* x, int64_
   for (int64_t i = 0; i < nd; ++i) items[i] = i == axis ? dim : tvm_ffi_seq_obj_at(dims, i);
   void* arr = tvm_ffi_array_of_objects(items, nd);
   tvm_ffi_free(items);
-  tvm_relax_sinfo_obj* out = arr ? tvm_relax__tensor_result(arr, x->dtype, x->ndim, x->vdevice) : NULL;
+  tvm_relax_sinfo_obj* out =
+      arr ? tvm_relax__tensor_result(arr, x->dtype, x->ndim, x->vdevice) : NULL;
   tvm_ffi_release(arr);
   return out;
 }

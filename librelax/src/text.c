@@ -102,7 +102,8 @@ void tvm_relax_sinfo_text(tvm_ffi_strbuf* out, const tvm_relax_sinfo_obj* s) {
       tvm_ffi_strbuf_puts(out, n > 10 ? ", mesh(" : "mesh(");
       void* shape = p->device_mesh ? p->device_mesh->shape : NULL;
       for (int64_t i = 0; i < tvm_ffi_seq_size(shape); ++i) {
-        tvm_ffi_strbuf_printf(out, "%s%lld", i ? ", " : "", (long long)tvm_ffi_seq_at(shape, i)->v_int64);
+        tvm_ffi_strbuf_printf(out, "%s%lld", i ? ", " : "",
+                              (long long)tvm_ffi_seq_at(shape, i)->v_int64);
       }
       tvm_ffi_strbuf_puts(out, "), \"");
       tvm_relax_placement_text(out, p->placement);

@@ -424,8 +424,9 @@ static int use_dtensor(wf* w, const tvm_relax_dtensor_sinfo_obj* s) {
   pop(w);
   if (rc == 0 && w->mod && !module_has_mesh(w->mod, s->device_mesh)) {
     if (push_attr(w, "device_mesh") != 0) return -1;
-    rc = fail(w, "the device mesh is not one of the module's (I.module_global_infos "
-                 "{\"mesh\": [...]})");
+    rc = fail(w,
+              "the device mesh is not one of the module's (I.module_global_infos "
+              "{\"mesh\": [...]})");
     pop(w);
   }
   return rc;
@@ -648,7 +649,6 @@ static int visit_at(wf* w, const void* e, const char* field, int64_t index, bool
   pop(w);
   return rc;
 }
-
 
 /* A GlobalVar use: with a module, one of its functions. */
 static int visit_global_var(wf* w, const tvm_tir_global_var_obj* gv) {

@@ -18,7 +18,8 @@ static void* ints(const int64_t* v, int64_t n) {
   return tvm_ffi_array_new(items, n);
 }
 
-static tvm_relax_device_mesh_obj* mesh_range(const int64_t* shape, int64_t n, int64_t lo, int64_t hi) {
+static tvm_relax_device_mesh_obj* mesh_range(const int64_t* shape, int64_t n, int64_t lo,
+                                             int64_t hi) {
   void* s = ints(shape, n);
   tvm_tir_expr_obj* a = tvm_tir_const_int(tvm_tir_dtype_int(32), lo);
   tvm_tir_expr_obj* e = tvm_tir_const_int(tvm_tir_dtype_int(32), hi - lo);
@@ -71,7 +72,7 @@ TEST(device_mesh) {
   CHECK(m && tvm_ffi_seq_at(m->device_ids, 3)->v_int64 == 7);
   /* the same devices by a list: a different spelling, a different node */
   int64_t ids[] = {4, 5, 6, 7};
-  void* s = ints(shape, 2), *l = ints(ids, 4);
+  void *s = ints(shape, 2), *l = ints(ids, 4);
   tvm_relax_device_mesh_obj* m2 = tvm_relax_device_mesh_new(s, l, NULL);
   CHECK(m2 && !m2->device_range);
   tvm_ffi_release(m2);
@@ -122,7 +123,8 @@ TEST(dtensor_sinfo) {
   CHECK(lca2 && tvm_relax_kind_of(lca2) == TVM_RELAX_KIND_ObjectStructInfo);
   tvm_ffi_strbuf txt = {0};
   tvm_relax_sinfo_text(&txt, a);
-  CHECK_STR_EQ(tvm_ffi_strbuf_cstr(&txt), "R.DTensor((128, 64), dtype=\"float32\", mesh(2), \"S[1]\")");
+  CHECK_STR_EQ(tvm_ffi_strbuf_cstr(&txt),
+               "R.DTensor((128, 64), dtype=\"float32\", mesh(2), \"S[1]\")");
   tvm_ffi_strbuf_free(&txt);
   /* errors: a spec per mesh dim, a sharded axis within the rank, a tensor inside */
   CHECK(dtensor(dims, 2, m, "R, R") == NULL);
@@ -173,7 +175,8 @@ static TVMFFIAny own(void* obj) {
 TEST(operators) {
   int64_t shape[] = {2}, dims[] = {8, 6};
   tvm_relax_device_mesh_obj* m = mesh_range(shape, 1, 0, 2);
-  tvm_relax_var_obj* x = tvm_relax_var_new("x", tvm_relax_tensor_sinfo_of_ints(dims, 2, F32), false);
+  tvm_relax_var_obj* x =
+      tvm_relax_var_new("x", tvm_relax_tensor_sinfo_of_ints(dims, 2, F32), false);
   tvm_ffi_release(tvm_relax_sinfo_of(x)); /* (the var holds it) */
   tvm_tir_var_obj* n = tvm_tir_var_new("n", I64);
   void* nd = tvm_ffi_array_of_objects((void*[]){n, tvm_tir_const_int(I64, 6)}, 2);
@@ -187,7 +190,8 @@ TEST(operators) {
   void* a;
   /* annotate_sharding: the input unchanged; redistribute: the DTensor anew */
   a = attrs2("device_mesh", own(m), "placement", tvm_ffi_string("S[1]"));
-  check_call(tvm_relax_call_op("relax.dist.annotate_sharding", a, 1, x), "R.Tensor((8, 6), dtype=\"float32\")");
+  check_call(tvm_relax_call_op("relax.dist.annotate_sharding", a, 1, x),
+             "R.Tensor((8, 6), dtype=\"float32\")");
   check_call(tvm_relax_call_op("relax.dist.redistribute", a, 1, d),
              "R.DTensor((8, 6), dtype=\"float32\", mesh(2), \"S[1]\")");
   check_call(tvm_relax_call_op("relax.dist.redistribute", a, 1, x),
@@ -195,29 +199,38 @@ TEST(operators) {
   tvm_ffi_release(a);
   a = attrs2("device_mesh", own(m), "placement", tvm_ffi_string("S[2]"));
   check_call(tvm_relax_call_op("relax.dist.annotate_sharding", a, 1, x),
-             "<ValueError: relax.dist.annotate_sharding: attribute 'placement': placement \"S[2]\" shards axis 2");
+             "<ValueError: relax.dist.annotate_sharding: attribute 'placement': placement \"S[2]\" "
+             "shards axis 2");
   tvm_ffi_release(a);
   a = attrs2("device_mesh", tvm_ffi_string("mesh[0]"), "placement", tvm_ffi_string("R"));
-  check_call(tvm_relax_call_op("relax.dist.annotate_sharding", a, 1, x),
-             "<TypeError: relax.dist.annotate_sharding: attribute 'device_mesh' must be a DeviceMesh");
+  check_call(
+      tvm_relax_call_op("relax.dist.annotate_sharding", a, 1, x),
+      "<TypeError: relax.dist.annotate_sharding: attribute 'device_mesh' must be a DeviceMesh");
   tvm_ffi_release(a);
   /* ccl */
-  check_call(tvm_relax_call_op("relax.ccl.allreduce", NULL, 1, x), "R.Tensor((8, 6), dtype=\"float32\")");
-  check_call(tvm_relax_call_op("relax.ccl.broadcast_from_worker0", NULL, 1, y), "R.Tensor((n, 6), dtype=\"float32\")");
+  check_call(tvm_relax_call_op("relax.ccl.allreduce", NULL, 1, x),
+             "R.Tensor((8, 6), dtype=\"float32\")");
+  check_call(tvm_relax_call_op("relax.ccl.broadcast_from_worker0", NULL, 1, y),
+             "R.Tensor((n, 6), dtype=\"float32\")");
   a = attrs2("op_type", tvm_ffi_string("mean"), NULL, tvm_ffi_any_none());
   check_call(tvm_relax_call_op("relax.ccl.allreduce", a, 1, x),
-             "<ValueError: relax.ccl.allreduce: attribute 'op_type' must be one of sum, prod, min, max, avg");
+             "<ValueError: relax.ccl.allreduce: attribute 'op_type' must be one of sum, prod, min, "
+             "max, avg");
   tvm_ffi_release(a);
   a = attrs2("num_workers", tvm_ffi_any_int(4), NULL, tvm_ffi_any_none());
-  check_call(tvm_relax_call_op("relax.ccl.allgather", a, 1, x), "R.Tensor((32, 6), dtype=\"float32\")");
-  check_call(tvm_relax_call_op("relax.ccl.allgather", a, 1, y), "R.Tensor((n * T.int64(4), 6), dtype=\"float32\")");
-  check_call(tvm_relax_call_op("relax.ccl.scatter_from_worker0", a, 1, x), "R.Tensor((2, 6), dtype=\"float32\")");
+  check_call(tvm_relax_call_op("relax.ccl.allgather", a, 1, x),
+             "R.Tensor((32, 6), dtype=\"float32\")");
+  check_call(tvm_relax_call_op("relax.ccl.allgather", a, 1, y),
+             "R.Tensor((n * T.int64(4), 6), dtype=\"float32\")");
+  check_call(tvm_relax_call_op("relax.ccl.scatter_from_worker0", a, 1, x),
+             "R.Tensor((2, 6), dtype=\"float32\")");
   check_call(tvm_relax_call_op("relax.ccl.allreduce", NULL, 1, d),
              "<TypeError: relax.ccl.allreduce: argument 'x' must be a tensor");
   tvm_ffi_release(a);
   a = attrs2("num_workers", tvm_ffi_any_int(4), "axis", tvm_ffi_any_int(1));
   check_call(tvm_relax_call_op("relax.ccl.scatter_from_worker0", a, 1, x),
-             "<ValueError: relax.ccl.scatter_from_worker0: axis 1 of 'x' has 6 elements, not divisible by num_workers 4");
+             "<ValueError: relax.ccl.scatter_from_worker0: axis 1 of 'x' has 6 elements, not "
+             "divisible by num_workers 4");
   tvm_ffi_release(a);
   a = attrs2("num_workers", tvm_ffi_any_int(0), NULL, tvm_ffi_any_none());
   check_call(tvm_relax_call_op("relax.ccl.allgather", a, 1, x),
@@ -242,7 +255,8 @@ static const char kModule[] =
     "class M:\n"
     "    I.module_global_infos({\"mesh\": [R.device_mesh((2,), I.Range(0, 2))]})\n"
     "    @R.function\n"
-    "    def main(x: R.Tensor((4, 8), \"float32\"), d: R.DTensor((4, 8), \"float32\", %s, \"%s\")):\n"
+    "    def main(x: R.Tensor((4, 8), \"float32\"), d: R.DTensor((4, 8), \"float32\", %s, "
+    "\"%s\")):\n"
     "        y = R.ccl.allreduce(x)\n"
     "        z = R.dist.annotate_sharding(y, \"mesh[0]\", \"S[1]\")\n"
     "        return (z, d)\n";
@@ -264,8 +278,9 @@ TEST(well_formed_and_legalize) {
   mod = parse(text);
   CHECK(mod);
   CHECK(tvm_relax_verify_well_formed(mod) != 0);
-  CHECK_RAISED("ValueError", "<root>[\"main\"].params[1].struct_info_.device_mesh: the device mesh "
-                             "is not one of the module's");
+  CHECK_RAISED("ValueError",
+               "<root>[\"main\"].params[1].struct_info_.device_mesh: the device mesh "
+               "is not one of the module's");
   tvm_ffi_release(mod);
   /* the ccl binding (no DTensor parameter) */
   const char* plain =
@@ -281,8 +296,9 @@ TEST(well_formed_and_legalize) {
   mod = parse(plain);
   CHECK(mod);
   CHECK(mod && tvm_relax_transform_legalize_ops(mod) == NULL);
-  CHECK_RAISED("NotImplementedError", "function 'main', binding 'z': relax.ccl.broadcast_from_worker0: "
-                                      "distributed execution is not supported");
+  CHECK_RAISED("NotImplementedError",
+               "function 'main', binding 'z': relax.ccl.broadcast_from_worker0: "
+               "distributed execution is not supported");
   tvm_ffi_release(mod);
 }
 
