@@ -23,6 +23,8 @@
 #define WALK_TensorStructInfo NOT_WALKED
 #define WALK_TupleStructInfo NOT_WALKED
 #define WALK_FuncStructInfo NOT_WALKED
+#define WALK_DTensorStructInfo NOT_WALKED
+#define WALK_DeviceMesh NOT_WALKED /* a module global info, not an expression */
 #define WALK_Call CALL
 #define WALK_Tuple TUPLE
 #define WALK_TupleGetItem TUPLE_GET_ITEM

@@ -317,7 +317,38 @@ typedef struct {
   void* pending; /* ffi.List of bindings to put before the binding being rewritten */
   bool dataflow; /* the block being rewritten is a dataflow block */
   bool changed;
+  const char* func; /* the name of the module function being rewritten */
 } pass_ctx;
+
+/* The distributed dialect (R.dist.*, R.ccl.*, DTensor values) needs a distributed runtime
+ * (upstream's Disco), which this project does not have: a NotImplementedError naming the
+ * function, the binding and what in it is distributed. 0 when b is not distributed. */
+static int refuse_distributed(pass_ctx* c, const tvm_relax_binding_obj* b) {
+  tvm_relax_expr_obj* v = tvm_relax_binding_value(b);
+  const char* what = NULL;
+  if (tvm_relax_kind_of(v) == TVM_RELAX_KIND_Call) {
+    const tvm_relax_call_obj* call = (const void*)v;
+    const tvm_relax_op_info* info = tvm_relax_op_info_of(call->op);
+    if (info && (strncmp(info->name, "relax.dist.", 11) == 0 ||
+                 strncmp(info->name, "relax.ccl.", 10) == 0)) {
+      what = info->name;
+    }
+    for (int64_t i = 0; !what && i < tvm_ffi_seq_size(call->args); ++i) {
+      const void* a = tvm_ffi_seq_obj_at(call->args, i);
+      if (tvm_relax_is_expr(a) && tvm_relax_sinfo_of(a) &&
+          tvm_relax_sinfo_has_dtensor(tvm_relax_sinfo_of(a))) {
+        what = "a call on a DTensor";
+      }
+    }
+  }
+  if (!what && tvm_relax_sinfo_has_dtensor(tvm_relax_sinfo_of(v))) what = "a DTensor value";
+  if (!what) return 0;
+  tvm_ffi_raise("NotImplementedError",
+                "function '%s', binding '%s': %s: distributed execution is not "
+                "supported (this project has no distributed runtime such as upstream's Disco)",
+                c->func ? c->func : "?", tvm_relax_var_name(b->var), what);
+  return -1;
+}
 
 /* Bind a TupleGetItem the kernel's arguments need (a field of a tuple variable) to a new
  * variable, emitted before the current binding (A-normal form): the variable, or NULL. */
@@ -560,6 +591,7 @@ static tvm_relax_expr_obj* legalize_call(pass_ctx* c, tvm_relax_call_obj* call) 
 }
 
 static tvm_relax_binding_obj* rewrite_binding(pass_ctx* c, tvm_relax_binding_obj* b) {
+  if (refuse_distributed(c, b) != 0) return NULL;
   tvm_relax_expr_obj* v = tvm_relax_binding_value(b);
   tvm_relax_expr_obj* nv = rewrite_expr(c, v);
   if (!nv) return NULL;
@@ -669,7 +701,7 @@ tvm_tir_ir_module_obj* tvm_relax_transform_legalize_ops(const tvm_tir_ir_module_
     return NULL;
   }
   pass_ctx c = {tvm_ffi_dict_new(), tvm_ffi_dict_new(), tvm_ffi_dict_new(), tvm_ffi_list_new(),
-                false, false};
+                false, false, NULL};
   int rc = c.funcs && c.names && c.kernels && c.pending ? 0 : -1;
   const TVMFFIAny *k, *v;
   TVMFFIAny one = tvm_ffi_any_int(1);
@@ -680,6 +712,20 @@ tvm_tir_ir_module_obj* tvm_relax_transform_legalize_ops(const tvm_tir_ir_module_
   /* Each Relax function rewritten; the kernels go into c.funcs as they are made. */
   for (int64_t pos = 0; rc == 0 && (pos = tvm_ffi_map_next(mod->functions, pos, &k, &v)) >= 0;) {
     if (tvm_relax_kind_of(v->v_obj) != TVM_RELAX_KIND_Function) continue;
+    c.func = tvm_ffi_str_cstr(((tvm_tir_global_var_obj*)k->v_obj)->name_hint);
+    tvm_relax_function_obj* fn = (tvm_relax_function_obj*)v->v_obj;
+    for (int64_t i = 0; i < tvm_ffi_seq_size(fn->params) && rc == 0; ++i) {
+      tvm_relax_var_obj* p = tvm_ffi_seq_obj_at(fn->params, i);
+      if (tvm_relax_sinfo_has_dtensor(tvm_relax_sinfo_of(p))) {
+        tvm_ffi_raise("NotImplementedError",
+                      "function '%s', parameter '%s': a DTensor parameter: "
+                      "distributed execution is not supported (this project has no distributed "
+                      "runtime such as upstream's Disco)",
+                      c.func, tvm_relax_var_name(p));
+        rc = -1;
+      }
+    }
+    if (rc != 0) break;
     tvm_relax_expr_obj* nf = rewrite_expr(&c, (tvm_relax_expr_obj*)v->v_obj);
     TVMFFIAny nv = tvm_ffi_any_obj(nf);
     rc = nf && tvm_ffi_dict_set(c.funcs, k, &nv) == 0 ? 0 : -1;

@@ -93,12 +93,15 @@ static tvm_relax_sinfo_obj* single_sinfo_arg(const tvm_relax__infer_ctx* ctx) {
 static tvm_relax_sinfo_obj* dps_output(const tvm_relax__infer_ctx* ctx) {
   tvm_relax_sinfo_obj* out = single_sinfo_arg(ctx);
   if (!out) return NULL;
-  bool ok = tvm_relax_kind_of(out) == TVM_RELAX_KIND_TensorStructInfo;
-  if (tvm_relax_kind_of(out) == TVM_RELAX_KIND_TupleStructInfo) {
+  /* (a DTensor: R.dist.call_tir, upstream's call_tir of distributed tensors) */
+  tvm_relax_kind k = tvm_relax_kind_of(out);
+  bool ok = k == TVM_RELAX_KIND_TensorStructInfo || k == TVM_RELAX_KIND_DTensorStructInfo;
+  if (k == TVM_RELAX_KIND_TupleStructInfo) {
     void* f = ((tvm_relax_tuple_sinfo_obj*)out)->fields;
     ok = true;
     for (int64_t i = 0; ok && i < tvm_ffi_seq_size(f); ++i) {
-      ok = tvm_relax_kind_of(tvm_ffi_seq_obj_at(f, i)) == TVM_RELAX_KIND_TensorStructInfo;
+      tvm_relax_kind fk = tvm_relax_kind_of(tvm_ffi_seq_obj_at(f, i));
+      ok = fk == TVM_RELAX_KIND_TensorStructInfo || fk == TVM_RELAX_KIND_DTensorStructInfo;
     }
   }
   if (!ok) {

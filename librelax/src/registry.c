@@ -58,6 +58,15 @@ static const relax_field k_fields_func_sinfo[] = {
     FLD(tvm_relax_func_sinfo_obj, ret, SINFO, 0),
     FLD(tvm_relax_func_sinfo_obj, purity, kTVMFFIBool, 0), END};
 
+static const relax_field k_fields_dtensor_sinfo[] = {
+    FLD(tvm_relax_dtensor_sinfo_obj, tensor_sinfo, SINFO, 0),
+    FLD(tvm_relax_dtensor_sinfo_obj, device_mesh, RLX(DeviceMesh), 0),
+    FLD(tvm_relax_dtensor_sinfo_obj, placement, ARR, 0), END};
+static const relax_field k_fields_device_mesh[] = {
+    FLD(tvm_relax_device_mesh_obj, shape, ARR, 0),
+    FLD(tvm_relax_device_mesh_obj, device_ids, ARR, 0),
+    FLD(tvm_relax_device_mesh_obj, device_range, TIRK(Range), 0), END};
+
 static const relax_field k_fields_call[] = {
     FLD(tvm_relax_call_obj, op, EXPR, 0), FLD(tvm_relax_call_obj, args, ARR, 0),
     FLD(tvm_relax_call_obj, attrs, MAP, 0), FLD(tvm_relax_call_obj, sinfo_args, ARR, 0), END};

@@ -395,6 +395,17 @@ check_t tvm_relax_sinfo_base_check(const tvm_relax_sinfo_obj* base,
       return MIN_CHECK(r, check_dims(tvm_relax_tensor_sinfo_dims(base),
                                      tvm_relax_tensor_sinfo_dims(derived)));
     }
+    case TVM_RELAX_KIND_DTensorStructInfo: {
+      /* as upstream: the same mesh and placement, and the tensors' check */
+      const tvm_relax_dtensor_sinfo_obj *b = (const void*)base, *d = (const void*)derived;
+      TVMFFIAny mb = tvm_ffi_any_obj(b->device_mesh), md = tvm_ffi_any_obj(d->device_mesh);
+      TVMFFIAny pb = tvm_ffi_any_obj(b->placement), pd = tvm_ffi_any_obj(d->placement);
+      if (tvm_ffi_structural_equal(&mb, &md, false, NULL, NULL) != 1 ||
+          tvm_ffi_structural_equal(&pb, &pd, false, NULL, NULL) != 1) {
+        return TVM_RELAX_BASE_CHECK_FAIL;
+      }
+      return tvm_relax_sinfo_base_check(b->tensor_sinfo, d->tensor_sinfo);
+    }
     case TVM_RELAX_KIND_TupleStructInfo: {
       const tvm_relax_tuple_sinfo_obj *b = (const void*)base, *d = (const void*)derived;
       int64_t n = tvm_ffi_seq_size(b->fields);
@@ -460,6 +471,23 @@ tvm_relax_sinfo_obj* tvm_relax_sinfo_lca(const tvm_relax_sinfo_obj* a, const tvm
       void* vdev = x->vdevice == y->vdevice ? x->vdevice : NULL;
       return same ? tvm_relax__tensor_result(dims, t, ndim, vdev)
                   : tvm_relax_tensor_sinfo_new(NULL, t, ndim, vdev);
+    }
+    case TVM_RELAX_KIND_DTensorStructInfo: {
+      /* the same layout: the tensors' LCA on it; else only an object is common */
+      const tvm_relax_dtensor_sinfo_obj *x = (const void*)a, *y = (const void*)b;
+      TVMFFIAny mx = tvm_ffi_any_obj(x->device_mesh), my = tvm_ffi_any_obj(y->device_mesh);
+      TVMFFIAny px = tvm_ffi_any_obj(x->placement), py = tvm_ffi_any_obj(y->placement);
+      if (tvm_ffi_structural_equal(&mx, &my, false, NULL, NULL) != 1 ||
+          tvm_ffi_structural_equal(&px, &py, false, NULL, NULL) != 1) {
+        return tvm_relax_object_sinfo_new();
+      }
+      tvm_relax_sinfo_obj* t = tvm_relax_sinfo_lca(x->tensor_sinfo, y->tensor_sinfo);
+      if (!t) return NULL;
+      tvm_relax_sinfo_obj* s = tvm_relax_kind_of(t) == TVM_RELAX_KIND_TensorStructInfo
+                                   ? tvm_relax_dtensor_sinfo_new(t, x->device_mesh, x->placement)
+                                   : tvm_relax_object_sinfo_new();
+      tvm_ffi_release(t);
+      return s;
     }
     case TVM_RELAX_KIND_TupleStructInfo: {
       const tvm_relax_tuple_sinfo_obj *x = (const void*)a, *y = (const void*)b;

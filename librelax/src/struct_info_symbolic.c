@@ -67,6 +67,8 @@ static int sinfo_vars(var_collect* c, const tvm_relax_sinfo_obj* s, bool defs_on
       if (tvm_relax_kind_of(shape) != TVM_RELAX_KIND_ShapeExpr) return 0;
       return dims_vars(c, ((const tvm_relax_shape_expr_obj*)shape)->values, defs_only);
     }
+    case TVM_RELAX_KIND_DTensorStructInfo:
+      return sinfo_vars(c, ((const tvm_relax_dtensor_sinfo_obj*)s)->tensor_sinfo, defs_only);
     case TVM_RELAX_KIND_TupleStructInfo: {
       void* f = ((const tvm_relax_tuple_sinfo_obj*)s)->fields;
       for (int64_t i = 0; i < tvm_ffi_seq_size(f); ++i) {
@@ -200,6 +202,18 @@ static tvm_relax_sinfo_obj* rebuild(const tvm_relax_sinfo_obj* s, dims_fn fd, va
       }
       tvm_relax_sinfo_obj* out = tvm_relax__tensor_result(d, p->dtype, p->ndim, p->vdevice);
       tvm_ffi_release(d);
+      return out;
+    }
+    case TVM_RELAX_KIND_DTensorStructInfo: {
+      const tvm_relax_dtensor_sinfo_obj* p = (const void*)s;
+      tvm_relax_sinfo_obj* t = rebuild(p->tensor_sinfo, fd, fv, ctx, defined_vars);
+      if (!t) return NULL;
+      if (t == p->tensor_sinfo) {
+        tvm_ffi_release(t);
+        return retained_sinfo(s);
+      }
+      tvm_relax_sinfo_obj* out = tvm_relax_dtensor_sinfo_new(t, p->device_mesh, p->placement);
+      tvm_ffi_release(t);
       return out;
     }
     case TVM_RELAX_KIND_TupleStructInfo:
@@ -340,6 +354,9 @@ int tvm_relax_sinfo_unify(const tvm_relax_sinfo_obj* param, const tvm_relax_sinf
                        ((const tvm_relax_shape_sinfo_obj*)arg)->values);
     case TVM_RELAX_KIND_TensorStructInfo:
       return bind_dims(dict, tvm_relax_tensor_sinfo_dims(param), tvm_relax_tensor_sinfo_dims(arg));
+    case TVM_RELAX_KIND_DTensorStructInfo:
+      return tvm_relax_sinfo_unify(((const tvm_relax_dtensor_sinfo_obj*)param)->tensor_sinfo,
+                                   ((const tvm_relax_dtensor_sinfo_obj*)arg)->tensor_sinfo, dict);
     case TVM_RELAX_KIND_TupleStructInfo: {
       void* p = ((const tvm_relax_tuple_sinfo_obj*)param)->fields;
       void* a = ((const tvm_relax_tuple_sinfo_obj*)arg)->fields;

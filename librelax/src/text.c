@@ -2,6 +2,8 @@
  * text.c: one-line TVMScript-like text of struct info and expressions for error messages
  * ("R.Tensor((n, 4), "float32")"). The TVMScript printer is libscript's; this never fails.
  */
+#include <string.h>
+
 #include "internal.h"
 
 static void put_dtype(tvm_ffi_strbuf* out, DLDataType t) {
@@ -85,6 +87,27 @@ void tvm_relax_sinfo_text(tvm_ffi_strbuf* out, const tvm_relax_sinfo_obj* s) {
         tvm_ffi_strbuf_printf(out, "ndim=%d", p->ndim);
       }
       tvm_ffi_strbuf_putc(out, ')');
+      return;
+    }
+    case TVM_RELAX_KIND_DTensorStructInfo: {
+      /* R.DTensor((128, 128), dtype="float32", "mesh(2,)", "S[0]") in short */
+      const tvm_relax_dtensor_sinfo_obj* p = (const void*)s;
+      tvm_ffi_strbuf_puts(out, "R.DTensor(");
+      tvm_ffi_strbuf t = {0};
+      tvm_relax_sinfo_text(&t, p->tensor_sinfo);
+      const char* ts = tvm_ffi_strbuf_cstr(&t);
+      size_t n = strlen(ts);
+      if (n > 10) tvm_ffi_strbuf_append(out, ts + 9, n - 10); /* between "R.Tensor(" and ")" */
+      tvm_ffi_strbuf_free(&t);
+      tvm_ffi_strbuf_puts(out, n > 10 ? ", mesh(" : "mesh(");
+      void* shape = p->device_mesh ? p->device_mesh->shape : NULL;
+      for (int64_t i = 0; i < tvm_ffi_seq_size(shape); ++i) {
+        tvm_ffi_strbuf_printf(out, "%s%lld", i ? ", " : "",
+                              (long long)tvm_ffi_seq_at(shape, i)->v_int64);
+      }
+      tvm_ffi_strbuf_puts(out, "), \"");
+      tvm_relax_placement_text(out, p->placement);
+      tvm_ffi_strbuf_puts(out, "\")");
       return;
     }
     case TVM_RELAX_KIND_TupleStructInfo: {

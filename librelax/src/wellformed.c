@@ -361,6 +361,8 @@ static int def_sinfo(wf* w, const tvm_relax_sinfo_obj* s, bool local) {
       }
       break;
     }
+    case TVM_RELAX_KIND_DTensorStructInfo:
+      return def_sinfo(w, ((const tvm_relax_dtensor_sinfo_obj*)s)->tensor_sinfo, local);
     case TVM_RELAX_KIND_TupleStructInfo: {
       void* fields = ((const tvm_relax_tuple_sinfo_obj*)s)->fields;
       if (!fields || tvm_ffi_type_index(fields) != kTVMFFIArray) return 0; /* use_sinfo reports */
@@ -384,6 +386,51 @@ static int def_sinfo(wf* w, const tvm_relax_sinfo_obj* s, bool local) {
 }
 
 static int use_var(wf* w, const tvm_relax_var_obj* v);
+static int use_sinfo(wf* w, const tvm_relax_sinfo_obj* s);
+
+/* Whether mesh is one of the module's meshes (its attribute global_infos["mesh"]). */
+static bool module_has_mesh(const tvm_tir_ir_module_obj* mod, const void* mesh) {
+  const TVMFFIAny* infos = mod->attrs ? tvm_ffi_map_get_str(mod->attrs, "global_infos") : NULL;
+  if (!infos || infos->type_index != kTVMFFIMap) return false;
+  const TVMFFIAny* meshes = tvm_ffi_map_get_str(infos->v_obj, "mesh");
+  if (!meshes || meshes->type_index != kTVMFFIArray) return false;
+  TVMFFIAny m = tvm_ffi_any_obj(mesh);
+  for (int64_t i = 0; i < tvm_ffi_seq_size(meshes->v_obj); ++i) {
+    if (tvm_ffi_structural_equal(tvm_ffi_seq_at(meshes->v_obj, i), &m, false, NULL, NULL) == 1) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/* A DTensor's tensor, its placement against its mesh and rank, and (in a module) its mesh among
+ * the module's meshes. */
+static int use_dtensor(wf* w, const tvm_relax_dtensor_sinfo_obj* s) {
+  if (tvm_relax_kind_of(s->tensor_sinfo) != TVM_RELAX_KIND_TensorStructInfo) {
+    return fail(w, "a DTensor's tensor_sinfo must be a TensorStructInfo");
+  }
+  if (push_attr(w, "tensor_sinfo") != 0) return -1;
+  int rc = use_sinfo(w, s->tensor_sinfo);
+  pop(w);
+  if (rc != 0) return rc;
+  if (tvm_relax_kind_of(s->device_mesh) != TVM_RELAX_KIND_DeviceMesh) {
+    return fail(w, "a DTensor's device_mesh must be a DeviceMesh");
+  }
+  if (push_attr(w, "placement") != 0) return -1;
+  int32_t ndim = ((const tvm_relax_tensor_sinfo_obj*)s->tensor_sinfo)->ndim;
+  if (tvm_relax_placement_check(s->placement, s->device_mesh, ndim, "R.DTensor") != 0) {
+    rc = fail_with_pending(w, "the placement does not fit");
+  }
+  pop(w);
+  if (rc == 0 && w->mod && !module_has_mesh(w->mod, s->device_mesh)) {
+    if (push_attr(w, "device_mesh") != 0) return -1;
+    rc = fail(w,
+              "the device mesh is not one of the module's (I.module_global_infos "
+              "{\"mesh\": [...]})");
+    pop(w);
+  }
+  return rc;
+}
 
 /* Struct info s (at the current path) uses only defined TIR variables and Relax Vars in scope. */
 static int use_sinfo(wf* w, const tvm_relax_sinfo_obj* s) {
@@ -416,6 +463,8 @@ static int use_sinfo(wf* w, const tvm_relax_sinfo_obj* s) {
       pop(w);
       return rc;
     }
+    case TVM_RELAX_KIND_DTensorStructInfo:
+      return use_dtensor(w, (const tvm_relax_dtensor_sinfo_obj*)s);
     case TVM_RELAX_KIND_TupleStructInfo: {
       void* fields = ((const tvm_relax_tuple_sinfo_obj*)s)->fields;
       if (push_attr(w, "fields") != 0) return -1;
@@ -600,7 +649,6 @@ static int visit_at(wf* w, const void* e, const char* field, int64_t index, bool
   pop(w);
   return rc;
 }
-
 
 /* A GlobalVar use: with a module, one of its functions. */
 static int visit_global_var(wf* w, const tvm_tir_global_var_obj* gv) {
@@ -808,6 +856,8 @@ static int visit_expr(wf* w, const void* e, bool leaf) {
     case TVM_RELAX_KIND_TensorStructInfo:
     case TVM_RELAX_KIND_TupleStructInfo:
     case TVM_RELAX_KIND_FuncStructInfo:
+    case TVM_RELAX_KIND_DTensorStructInfo:
+    case TVM_RELAX_KIND_DeviceMesh:
     case TVM_RELAX_KIND_Binding:
     case TVM_RELAX_KIND_VarBinding:
     case TVM_RELAX_KIND_MatchCast:

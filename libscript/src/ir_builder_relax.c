@@ -343,6 +343,37 @@ tvm_tir_vdevice_obj* tvm_script_relax_lookup_vdevice(tvm_script_builder* b, cons
   return NULL;
 }
 
+void* tvm_script_relax_lookup_global_info(tvm_script_builder* b, const char* name, size_t len,
+                                          int64_t index) {
+  tvm_script__frame* f = tvm_script__find_frame(b, TVM_SCRIPT_FRAME_MODULE);
+  const TVMFFIAny* infos = f && f->attrs ? tvm_ffi_map_get_str(f->attrs, "global_infos") : NULL;
+  char key[128];
+  snprintf(key, sizeof(key), "%.*s", (int)(len < 120 ? len : 120), name);
+  const TVMFFIAny* list = infos && tvm_ffi_any_is_object(infos) &&
+                                  tvm_ffi_instance_of(infos->v_obj, kTVMFFIMap)
+                              ? tvm_ffi_map_get_str(infos->v_obj, key)
+                              : NULL;
+  const void* seq = list && tvm_ffi_any_is_object(list) &&
+                            (tvm_ffi_instance_of(list->v_obj, kTVMFFIArray) ||
+                             tvm_ffi_instance_of(list->v_obj, kTVMFFIList))
+                        ? list->v_obj
+                        : NULL;
+  if (!seq) {
+    tvm_ffi_raise("ValueError", "\"%s[%lld]\": the module defines no \"%s\" (its "
+                  "I.module_global_infos({\"%s\": [...]}) would)", key, (long long)index, key, key);
+    return NULL;
+  }
+  int64_t n = tvm_ffi_seq_size(seq);
+  if (index < 0 || index >= n || !tvm_ffi_any_is_object(tvm_ffi_seq_at(seq, index))) {
+    tvm_ffi_raise("ValueError", "\"%s[%lld]\": the module's I.module_global_infos has %lld "
+                  "\"%s\" item(s)", key, (long long)index, (long long)n, key);
+    return NULL;
+  }
+  void* v = tvm_ffi_seq_obj_at(seq, index);
+  tvm_ffi_retain(v);
+  return v;
+}
+
 /* ---- Functions ------------------------------------------------------------------------------- */
 int tvm_script_relax_function_enter(tvm_script_builder* b, const char* name, unsigned flags) {
   tvm_relax_init();

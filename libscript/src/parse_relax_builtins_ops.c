@@ -469,6 +469,36 @@ static int op_call(tvm_script_call* call, tvm_relax_op_id id, TVMFFIAny* out) {
         vals[n_attrs++] = tvm_ffi_any_obj(vd); /* owned */
         continue;
       }
+      if ((s->info->id == TVM_RELAX_OP_dist_annotate_sharding ||
+           s->info->id == TVM_RELAX_OP_dist_redistribute) &&
+          p->len == 11 && memcmp(p->name, "device_mesh", 11) == 0) {
+        /* device_mesh="mesh[0]": the module's mesh of that name (or an R.device_mesh) */
+        void* m = tvm_script__relax_mesh_of(call, &v[i], "attribute 'device_mesh'");
+        if (!m) {
+          rc = fail_at(call, s->spec, i);
+          break;
+        }
+        keys[n_attrs] = tvm_ffi_string_n(p->name, p->len);
+        vals[n_attrs++] = tvm_ffi_any_obj(m); /* owned */
+        continue;
+      }
+      if ((s->info->id == TVM_RELAX_OP_dist_annotate_sharding ||
+           s->info->id == TVM_RELAX_OP_dist_redistribute) &&
+          p->len == 9 && memcmp(p->name, "placement", 9) == 0) {
+        /* the placement in its canonical text ("S[1],R" -> "S[1], R") */
+        void* pl = tvm_script__relax_placement_of(&v[i], "attribute 'placement'");
+        if (!pl) {
+          rc = fail_at(call, s->spec, i);
+          break;
+        }
+        tvm_ffi_strbuf text = {0};
+        tvm_relax_placement_text(&text, pl);
+        tvm_ffi_release(pl);
+        keys[n_attrs] = tvm_ffi_string_n(p->name, p->len);
+        vals[n_attrs++] = tvm_ffi_string(tvm_ffi_strbuf_cstr(&text));
+        tvm_ffi_strbuf_free(&text);
+        continue;
+      }
       keys[n_attrs] = tvm_ffi_string_n(p->name, p->len);
       vals[n_attrs++] = tvm_ffi_any_copy(&v[i]);
       continue;
@@ -1151,6 +1181,7 @@ static const tvm_script_builtin k_builtins[] = {
     {"call_tir_inplace", b_call_tir_inplace, 0, false},
     {"const", b_const, 0, false},
     {"device", b_device, 0, false},
+    {"dist.call_tir", b_call_tir, 0, false}, /* relax.call_tir of DTensors */
     {"dtype", b_dtype, 0, false},
     {"invoke_closure", b_invoke_closure, 0, false},
     {"invoke_pure_closure", b_invoke_pure_closure, 0, false},

@@ -280,6 +280,149 @@ static int b_tensor(tvm_script_call* call, TVMFFIAny* out) {
   return ret(s, out); /* (librelax's errors: a shape that is no shape, ndim disagreeing) */
 }
 
+/* ---- The distributed dialect: R.device_mesh, R.DTensor ----------------------------------------- */
+tvm_relax_device_mesh_obj* tvm_script__relax_mesh_of(tvm_script_call* call, const TVMFFIAny* v,
+                                                     const char* what) {
+  if (tvm_ffi_any_is_object(v) && tvm_relax_kind_of(v->v_obj) == TVM_RELAX_KIND_DeviceMesh) {
+    tvm_ffi_retain(v->v_obj);
+    return (tvm_relax_device_mesh_obj*)v->v_obj;
+  }
+  if (!is_string(v)) {
+    tvm_ffi_raise("TypeError", "%s must be an R.device_mesh or a name such as \"mesh[0]\", got %s",
+                  what, tvm_ffi_any_type_name(v));
+    return NULL;
+  }
+  TVMFFIByteArray s;
+  tvm_ffi_any_as_bytes(v, &s);
+  const char* open = memchr(s.data, '[', s.size);
+  int64_t index = 0;
+  bool ok = open && open > s.data && s.size >= 2 && s.data[s.size - 1] == ']' &&
+            open + 1 < s.data + s.size - 1;
+  for (const char* q = open ? open + 1 : NULL; ok && q < s.data + s.size - 1; ++q) {
+    ok = *q >= '0' && *q <= '9' && index < 100000000;
+    index = index * 10 + (*q - '0');
+  }
+  if (!ok) {
+    tvm_ffi_raise("ValueError", "%s: expected a name such as \"mesh[0]\", got \"%.*s\"", what,
+                  (int)s.size, s.data);
+    return NULL;
+  }
+  if (!call->builder) {
+    tvm_ffi_raise("ValueError", "%s: a device mesh by name needs the module's "
+                  "I.module_global_infos", what);
+    return NULL;
+  }
+  void* m = tvm_script_relax_lookup_global_info(call->builder, s.data, (size_t)(open - s.data), index);
+  if (m && tvm_relax_kind_of(m) != TVM_RELAX_KIND_DeviceMesh) {
+    tvm_ffi_raise("TypeError", "%s: \"%.*s\" is not an R.device_mesh", what, (int)s.size, s.data);
+    tvm_ffi_release(m);
+    return NULL;
+  }
+  if (!m) tvm_ffi_raise_context("%s", what);
+  return m;
+}
+
+void* tvm_script__relax_placement_of(const TVMFFIAny* v, const char* what) {
+  if (!is_string(v)) {
+    tvm_ffi_raise("TypeError", "%s must be a placement string such as \"S[0], R\", got %s", what,
+                  tvm_ffi_any_type_name(v));
+    return NULL;
+  }
+  TVMFFIByteArray s;
+  tvm_ffi_any_as_bytes(v, &s);
+  void* p = tvm_relax_placement_parse(s.data, s.size);
+  if (!p) tvm_ffi_raise_context("%s", what);
+  return p;
+}
+
+/* R.device_mesh(shape, device_ids): device_ids a list of ids or an I.Range. */
+static int b_device_mesh(tvm_script_call* call, TVMFFIAny* out) {
+  static const char* const spec = "shape, device_ids";
+  TVMFFIAny a[2];
+  if (bind(call, spec, a, 2) != 0) return -1;
+  const void* shape = seq_of(&a[0]);
+  if (!shape) {
+    tvm_ffi_raise("TypeError", "argument 'shape' of R.device_mesh must be a tuple of ints, got %s",
+                  tvm_ffi_any_type_name(&a[0]));
+    return fail_at(call, spec, 0);
+  }
+  const void* ids = seq_of(&a[1]);
+  void* range = !ids && tvm_ffi_any_is_object(&a[1]) && tvm_tir_is(a[1].v_obj, TVM_TIR_KIND_Range)
+                    ? a[1].v_obj
+                    : NULL;
+  if (!ids && !range) {
+    tvm_ffi_raise("TypeError", "argument 'device_ids' of R.device_mesh must be a list of ints or "
+                  "an I.Range, got %s", tvm_ffi_any_type_name(&a[1]));
+    return fail_at(call, spec, 1);
+  }
+  tvm_relax_device_mesh_obj* m = tvm_relax_device_mesh_new((void*)shape, (void*)ids, range);
+  if (!m) return fail_at(call, spec, ids || range ? 1 : 0);
+  return ret(m, out);
+}
+
+/* R.DTensor(shape=None, dtype=None, device_mesh, placement, ndim=-1) (upstream's parser): the
+ * mesh an R.device_mesh or its name in the module ("mesh[0]"), the placement text. */
+static int b_dtensor(tvm_script_call* call, TVMFFIAny* out) {
+  static const char* const spec = "shape=, dtype=, device_mesh=, placement=, ndim=";
+  TVMFFIAny a[5];
+  if (bind(call, spec, a, 5) != 0) return -1;
+  if (!present(&a[2]) || !present(&a[3])) {
+    int missing = present(&a[2]) ? 3 : 2;
+    tvm_ffi_raise("TypeError", "R.DTensor needs a device_mesh and a placement");
+    return fail_at(call, spec, missing);
+  }
+  tvm_relax_device_mesh_obj* mesh = tvm_script__relax_mesh_of(call, &a[2], "argument 'device_mesh' of R.DTensor");
+  if (!mesh) return fail_at(call, spec, 2);
+  void* placement = tvm_script__relax_placement_of(&a[3], "argument 'placement' of R.DTensor");
+  if (!placement) {
+    tvm_ffi_release(mesh);
+    return fail_at(call, spec, 3);
+  }
+  /* the tensor part: R.Tensor's own arguments */
+  tvm_script_call tc = *call;
+  static const char* const kTensorKw[] = {"shape", "dtype", "ndim"};
+  TVMFFIAny targs[2], tkw[3];
+  const char* tkw_names[3];
+  int32_t np = 0, nk = 0;
+  for (int i = 0; i < 2; ++i) {
+    if (!tvm_script_arg_given(&a[i])) continue;
+    if (np == i) {
+      targs[np++] = a[i];
+    } else {
+      tkw_names[nk] = kTensorKw[i], tkw[nk++] = a[i];
+    }
+  }
+  if (tvm_script_arg_given(&a[4])) tkw_names[nk] = "ndim", tkw[nk++] = a[4];
+  tc.args = targs;
+  tc.num_args = np;
+  tc.kw_names = tkw_names;
+  tc.kwargs = tkw;
+  tc.num_kwargs = nk;
+  tc.error_arg = -1;
+  TVMFFIAny t;
+  int rc = b_tensor(&tc, &t);
+  if (rc != 0) {
+    /* the same parameter of R.DTensor: shape, dtype (0, 1) or ndim (4) */
+    int param = -1;
+    if (tc.error_arg >= 0 && tc.error_arg < np) {
+      param = tc.error_arg; /* positional arguments come first, in order */
+    } else if (tc.error_arg >= np && tc.error_arg < np + nk) {
+      const char* kw = tkw_names[tc.error_arg - np];
+      param = strcmp(kw, "ndim") == 0 ? 4 : strcmp(kw, "dtype") == 0 ? 1 : 0;
+    }
+    call->error_arg = param >= 0 ? tvm_script__arg_index(call, spec, param) : -1;
+    tvm_ffi_release(mesh);
+    tvm_ffi_release(placement);
+    return -1;
+  }
+  tvm_relax_sinfo_obj* s = tvm_relax_dtensor_sinfo_new((tvm_relax_sinfo_obj*)t.v_obj, mesh, placement);
+  tvm_ffi_any_release(&t);
+  tvm_ffi_release(mesh);
+  tvm_ffi_release(placement);
+  if (!s) return fail_at(call, spec, 3);
+  return ret(s, out);
+}
+
 /* ---- R.Shape / R.Prim / R.Tuple / R.Object / R.Callable -------------------------------------- */
 static int b_shape_sinfo(tvm_script_call* call, TVMFFIAny* out) {
   static const char* const spec = "values=, ndim=";
@@ -488,6 +631,7 @@ static int b_func_attr(tvm_script_call* call, TVMFFIAny* out) {
 /* ---- Table ----------------------------------------------------------------------------------- */
 const tvm_script_builtin tvm_script__relax_sinfo_builtins[] = {
     {"Any", b_object_sinfo, 0, false},    {"Callable", b_callable, 0, false},
+    {"DTensor", b_dtensor, 0, false, true}, {"device_mesh", b_device_mesh, 0, false},
     {"Object", b_object_sinfo, 0, false}, {"Prim", b_prim_sinfo, 0, false, true},
     {"Shape", b_shape_sinfo, 0, false, true},   {"Tensor", b_tensor, 0, false, true},
     {"Tuple", b_tuple_sinfo, 0, false},   {"dataflow", b_dataflow, 0, false},

@@ -278,6 +278,88 @@ static tvm_script_doc_obj* vdevice_doc(tvm_script_docsifier* d, const void* vdev
   return child(d, vdev, path, "vdevice");
 }
 
+/* ---- The distributed dialect ----------------------------------------------------------------- */
+/* A list of ints as a tuple (or list) of literals. */
+static tvm_script_doc_obj* ints_doc(const void* arr, bool tuple) {
+  void* list = tvm_ffi_list_new();
+  bool ok = list != NULL;
+  for (int64_t i = 0; ok && i < tvm_ffi_seq_size(arr); ++i) {
+    tvm_script_doc_obj* lit = tvm_script_literal_int(tvm_ffi_seq_at(arr, i)->v_int64);
+    TVMFFIAny a = tvm_ffi_any_obj(lit);
+    ok = lit && tvm_ffi_list_push(list, &a) == 0;
+    tvm_ffi_release(lit);
+  }
+  if (!ok) {
+    tvm_ffi_release(list);
+    return NULL;
+  }
+  void* docs = tvm_script_doc_list_to_array_take(list);
+  return tuple ? tvm_script_tuple_doc_take(docs) : tvm_script_list_doc_take(docs);
+}
+
+/* R.device_mesh((2, 2), I.Range(0, 4)), or with the ids as a list, as upstream prints it. */
+static tvm_script_doc_obj* mesh_value_doc(tvm_script_docsifier* d,
+                                          const tvm_relax_device_mesh_obj* m, const void* path) {
+  call_parts c = parts_new();
+  push_arg(&c, ints_doc(m->shape, true));
+  int64_t lo, ext;
+  const tvm_tir_range_obj* r = m->device_range;
+  if (r && r->extent && tvm_tir_as_const_int(r->min, &lo) && tvm_tir_as_const_int(r->extent, &ext)) {
+    push_arg(&c, tvm_script_doc_call_take(tvm_script_prefixed(d, "ir", "Range"),
+                                          tvm_script_literal_int(lo),
+                                          tvm_script_literal_int(lo + ext)));
+  } else {
+    push_arg(&c, ints_doc(m->device_ids, false));
+  }
+  tvm_script_doc_obj* doc = parts_call(&c, r_prefixed(d, "device_mesh"));
+  if (doc) tvm_script_doc_mark(d, doc, path);
+  return doc;
+}
+
+static tvm_script_doc_obj* conv_device_mesh(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                            const void* path) {
+  return mesh_value_doc(d, (const void*)obj->v_obj, path);
+}
+
+/* A mesh by its name in the printed module, "mesh[i]" (the mesh itself in the module's
+ * I.module_global_infos "mesh" list, else one equal to it), as upstream; else its value. */
+static tvm_script_doc_obj* mesh_doc(tvm_script_docsifier* d, const tvm_relax_device_mesh_obj* m,
+                                    const void* path) {
+  tvm_script_frame* mf = tvm_script_frame_find(d, TVM_SCRIPT_PRINT_FRAME_MODULE);
+  const tvm_script__module_ctx* mctx = mf ? mf->data : NULL;
+  const tvm_tir_ir_module_obj* mod = mctx ? mctx->mod : NULL;
+  const TVMFFIAny* infos = mod ? tvm_ffi_map_get_str(mod->attrs, "global_infos") : NULL;
+  const TVMFFIAny* list = infos && infos->type_index == kTVMFFIMap
+                              ? tvm_ffi_map_get_str(infos->v_obj, "mesh")
+                              : NULL;
+  const void* seq = list && (list->type_index == kTVMFFIArray || list->type_index == kTVMFFIList)
+                        ? list->v_obj
+                        : NULL;
+  TVMFFIAny ma = tvm_ffi_any_obj((void*)m);
+  for (int pass = 0; seq && pass < 2; ++pass) {
+    for (int64_t i = 0; i < tvm_ffi_seq_size(seq); ++i) {
+      const TVMFFIAny* v = tvm_ffi_seq_at(seq, i);
+      if (v->v_obj == (void*)m ||
+          (pass == 1 && tvm_ffi_structural_equal(v, &ma, false, NULL, NULL) == 1)) {
+        char buf[48];
+        snprintf(buf, sizeof(buf), "mesh[%lld]", (long long)i);
+        tvm_script_doc_obj* lit = tvm_script_literal_str(buf);
+        if (lit) tvm_script_doc_mark(d, lit, path);
+        return lit;
+      }
+    }
+  }
+  return mesh_value_doc(d, m, path);
+}
+
+static tvm_script_doc_obj* placement_doc(const void* placement) {
+  tvm_ffi_strbuf text = {0};
+  tvm_relax_placement_text(&text, placement);
+  tvm_script_doc_obj* doc = tvm_script_literal_str(tvm_ffi_strbuf_cstr(&text));
+  tvm_ffi_strbuf_free(&text);
+  return doc;
+}
+
 static tvm_script_doc_obj* sinfo_child(tvm_script_docsifier* d, const tvm_relax_sinfo_obj* s,
                                        const void* path, const char* name, sinfo_ctx* sc) {
   void* p = tvm_script_path_attr(d, path, name);
@@ -367,6 +449,53 @@ static tvm_script_doc_obj* sinfo_doc(tvm_script_docsifier* d, const tvm_relax_si
         return r_prefixed(d, "Tensor");
       }
       doc = parts_call(&c, r_prefixed(d, "Tensor"));
+      break;
+    }
+    case TVM_RELAX_KIND_DTensorStructInfo: {
+      /* upstream's R.DTensor((128, 128), "float32", "mesh[0]", "S[0], R"): positional while
+       * each argument before is there, keywords after a missing one */
+      const tvm_relax_dtensor_sinfo_obj* p = (const void*)s;
+      const tvm_relax_tensor_sinfo_obj* t = (const void*)p->tensor_sinfo;
+      void* tp = tvm_script_path_attr(d, path, "tensor_sinfo");
+      call_parts c = parts_new();
+      bool positional = true;
+      if (t->shape && tvm_relax_kind_of(t->shape) == TVM_RELAX_KIND_ShapeExpr) {
+        void* sp = tp ? tvm_script_path_attr(d, tp, "shape") : NULL;
+        void* vp = sp ? tvm_script_path_attr(d, sp, "values") : NULL;
+        push_arg(&c, vp ? dims_doc(d, tvm_relax_tensor_sinfo_dims(&t->base), vp, sc, false) : NULL);
+        tvm_ffi_release(vp);
+        tvm_ffi_release(sp);
+      } else if (t->shape) {
+        push_kwarg(&c, "shape", tp ? child(d, t->shape, tp, "shape") : NULL);
+        positional = false;
+      } else {
+        positional = false;
+      }
+      if (!tvm_relax_dtype_is_unknown(t->dtype)) {
+        if (positional) push_arg(&c, dtype_str(t->dtype));
+        else push_kwarg(&c, "dtype", dtype_str(t->dtype));
+      } else {
+        positional = false;
+      }
+      void* mp = tvm_script_path_attr(d, path, "device_mesh");
+      void* pp = tvm_script_path_attr(d, path, "placement");
+      tvm_script_doc_obj* md = mp ? mesh_doc(d, p->device_mesh, mp) : NULL;
+      tvm_script_doc_obj* pd = pp ? placement_doc(p->placement) : NULL;
+      if (pd) tvm_script_doc_mark(d, pd, pp);
+      if (positional) {
+        push_arg(&c, md);
+        push_arg(&c, pd);
+      } else {
+        push_kwarg(&c, "device_mesh", md);
+        push_kwarg(&c, "placement", pd);
+      }
+      if (!t->shape && t->ndim != TVM_RELAX_UNKNOWN_NDIM) {
+        push_kwarg(&c, "ndim", tvm_script_literal_int(t->ndim));
+      }
+      tvm_ffi_release(mp);
+      tvm_ffi_release(pp);
+      tvm_ffi_release(tp);
+      doc = parts_call(&c, r_prefixed(d, "DTensor"));
       break;
     }
     case TVM_RELAX_KIND_TupleStructInfo: {
@@ -688,6 +817,10 @@ static tvm_script_doc_obj* attr_value_doc(tvm_script_docsifier* d, const TVMFFIA
   if (tvm_ffi_any_is_object(v) && tvm_tir_is(v->v_obj, TVM_TIR_KIND_VDevice)) {
     return vdevice_doc(d, v->v_obj, path);
   }
+  /* a device mesh (R.dist.annotate_sharding's) by its name in the module, as upstream */
+  if (tvm_ffi_any_is_object(v) && tvm_relax_kind_of(v->v_obj) == TVM_RELAX_KIND_DeviceMesh) {
+    return mesh_doc(d, (const void*)v->v_obj, path);
+  }
   return tvm_script_as_doc(d, v, path);
 }
 
@@ -757,7 +890,12 @@ static tvm_script_doc_obj* dps_call_doc(tvm_script_docsifier* d, const tvm_relax
   if (n == 3 && info->id != TVM_RELAX_OP_call_dps_packed) {
     push_kwarg(&parts, "tir_vars", child_item(d, c->args, path, "args", 2));
   }
-  return parts_call(&parts, r_prefixed(d, info->name + strlen("relax.")));
+  /* R.dist.call_tir: upstream's spelling of a call_tir whose output is distributed */
+  const char* name = info->name + strlen("relax.");
+  if (info->id == TVM_RELAX_OP_call_tir && tvm_relax_sinfo_has_dtensor(tvm_relax_sinfo_of(c))) {
+    name = "dist.call_tir";
+  }
+  return parts_call(&parts, r_prefixed(d, name));
 }
 
 /* R.hint_on_device(x, R.device(dev_type=T, dev_id=I)[, "scope"]), as upstream prints it. */
@@ -1204,6 +1342,7 @@ int tvm_script__register_relax(void) {
       {TVM_RELAX_KIND_ObjectStructInfo, conv_sinfo}, {TVM_RELAX_KIND_PrimStructInfo, conv_sinfo},
       {TVM_RELAX_KIND_ShapeStructInfo, conv_sinfo},  {TVM_RELAX_KIND_TensorStructInfo, conv_sinfo},
       {TVM_RELAX_KIND_TupleStructInfo, conv_sinfo},  {TVM_RELAX_KIND_FuncStructInfo, conv_sinfo},
+      {TVM_RELAX_KIND_DTensorStructInfo, conv_sinfo}, {TVM_RELAX_KIND_DeviceMesh, conv_device_mesh},
       {TVM_RELAX_KIND_Call, conv_call},              {TVM_RELAX_KIND_Tuple, conv_tuple},
       {TVM_RELAX_KIND_TupleGetItem, conv_tuple_get_item},
       {TVM_RELAX_KIND_ShapeExpr, conv_shape_expr},   {TVM_RELAX_KIND_Var, conv_var},

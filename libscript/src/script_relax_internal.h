@@ -41,6 +41,12 @@ tvm_relax_expr_obj* tvm_script__relax_expr_of(const TVMFFIAny* v, const char* wh
  * R.Tensor's vdevice= and R.to_vdevice's dst_vdevice take it; `what` names the argument. A new
  * reference, or NULL + error. */
 void* tvm_script__relax_vdevice_by_name(tvm_script_call* call, const TVMFFIAny* v, const char* what);
+/* A device mesh: an R.device_mesh(...) value, or "name[i]" (upstream's "mesh[0]"), item i of the
+ * module's global info list `name`. A new reference, or NULL + error naming `what`. */
+tvm_relax_device_mesh_obj* tvm_script__relax_mesh_of(tvm_script_call* call, const TVMFFIAny* v,
+                                                     const char* what);
+/* A placement written as text ("S[1], R"): the parsed ffi.Array, or NULL + error. */
+void* tvm_script__relax_placement_of(const TVMFFIAny* v, const char* what);
 /* A recursive local function (upstream's is_recursive): the Var its name is bound to, made
  * before its body so that the body can call it, of struct info R.Callable((params), ret,
  * purity) from the signature given so far; the function is bound to this Var when it ends.

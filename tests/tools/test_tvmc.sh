@@ -282,6 +282,13 @@ rm -f "$work/mlp.so"
 expect 0 "$tvmc" build "$mlp" -o "$work/mlp.so" && assert [ -z "$out" ] &&
   assert [ -s "$work/mlp.so" ]
 expect 0 nm -D --defined-only "$work/mlp.so" && has "__tvm_ffi__library_bin"
+# the distributed dialect parses and prints, but there is no distributed runtime: build refuses
+# it, naming the function and the binding or parameter
+expect 3 "$tvmc" build "$fx/ccl_allreduce.py" -o "$work/ccl.so" &&
+  has "function 'main', binding 'z': relax.ccl.allreduce: distributed execution is not supported"
+expect 3 "$tvmc" build "$fx/dtensor_param.py" -o "$work/dtensor.so" &&
+  has "function 'main', parameter 'x': a DTensor parameter: distributed execution is not supported"
+expect 0 "$tvmc" check "$fx/dtensor_param.py"
 expect 0 "$tvmc" run "$mlp" --shape n=5 --repeat 2 && has "output: float32 (5, 3):" &&
   has "check: ok (15 values in 1 output tensors match the reference evaluator; max abs error" &&
   has "main: median"

@@ -4,6 +4,7 @@
 
 #include <tvm/relax/node.h>
 #include <tvm/relax/struct_info.h>
+#include <tvm/relax/distributed.h>
 #include <tvm/relax/expr.h>
 #include <tvm/relax/op.h>
 #include <tvm/relax/block_builder.h>

@@ -124,6 +124,12 @@ void* tvm_script_relax_fragment_end(tvm_script_builder* b, const TVMFFIAny* valu
 tvm_tir_vdevice_obj* tvm_script_relax_lookup_vdevice(tvm_script_builder* b, const char* kind,
                                                      size_t kind_len, int64_t index);
 
+/* upstream's DTensor(device_mesh="mesh[0]"): item `index` of the list `name`[0..len) of the
+ * enclosing I.ir_module's I.module_global_infos (a new reference to an object). ValueError
+ * naming what is there when there is no module, no such list or no such item. */
+void* tvm_script_relax_lookup_global_info(tvm_script_builder* b, const char* name, size_t len,
+                                          int64_t index);
+
 /* ---- Bindings -------------------------------------------------------------------------------- */
 /* name: ann = value (ann NULL: none; name NULL: a fresh name "lv" / "gv"). The bound Var. */
 tvm_relax_var_obj* tvm_script_relax_emit(tvm_script_builder* b, const char* name,

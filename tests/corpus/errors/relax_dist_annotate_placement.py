@@ -1,0 +1,13 @@
+# expect: ValueError 12:74
+from tvm.script import ir as I
+from tvm.script import relax as R
+
+
+@I.ir_module
+class M:
+    I.module_global_infos({"mesh": [R.device_mesh((2,), I.Range(0, 2))]})
+
+    @R.function
+    def f(x: R.Tensor((4, 4), "float32")):
+        y = R.dist.annotate_sharding(x, device_mesh="mesh[0]", placement="S[0], R")
+        return y
