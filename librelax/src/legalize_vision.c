@@ -1,6 +1,7 @@
 /*
- * legalize_vision.c: the kernels of image.affine_grid and vision.roi_align, following upstream's
- * topi (image/grid_sample.py's affine_grid, vision/roi_align.py).
+ * legalize_vision.c: the kernels of image.affine_grid, vision.roi_align and
+ * vision.non_max_suppression (hard NMS returning indices), following upstream's topi
+ * (image/grid_sample.py's affine_grid, vision/roi_align.py, vision/nms.py).
  *
  * affine_grid: out[n, k, i, j] = theta[n, k, 0] * x_j + theta[n, k, 1] * y_i + theta[n, k, 2]
  * with x_j = x_start + j * x_step (likewise y), in data's dtype: align_corners starts at -1 with
@@ -276,4 +277,193 @@ static void* roi_align_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* 
 
 tvm_tir_prim_func_obj* tvm_relax__legalize_roi_align(const tvm_relax_call_obj* call) {
   return tvm_relax__legalize_with(call, roi_align_body);
+}
+
+/* ---- non_max_suppression --------------------------------------------------------------------- */
+/*
+ * Hard NMS with return_indices, as upstream's topi (hybrid_nms, then the indices rearranged):
+ * per batch i, n = valid_count[i] (clamped into [0, A]); the first n boxes ranked by score,
+ * descending (ties: the lower index first), the first nkeep = min(n, top_k) (top_k > 0) kept
+ * in box_indices, the rest -1; then in rank order a box whose score is positive is dropped
+ * (-1) when its IoU with an earlier kept box of positive score (of the same class unless
+ * force_suppress or id_index < 0; a box of negative class id never suppresses) is >=
+ * iou_threshold, or when max_output_size boxes were kept already; with iou_threshold <= 0 the
+ * first n boxes are kept unsorted. Kept entries map through `indices`, move to the front in
+ * order, -1 after them; valid_box_count[i, 0] counts them. Each box's corners are the min / max
+ * of its two coordinate pairs.
+ */
+typedef struct {
+  tvm_tir_buffer_obj* d;
+  void* i;      /* the batch variable (borrowed) */
+  int64_t cs;   /* coord_start */
+  DLDataType t; /* the data's dtype */
+} nms_ctx;
+
+/* d[i, b, col] (b borrowed). */
+static void* nms_ld(const nms_ctx* k, void* b, int64_t col) {
+  return tvm_tir_load_take(tvm_tir_ref(k->d), tvm_tir_ref(k->i), tvm_tir_ref(b), tvm_tir_i64(col));
+}
+
+/* The IoU of boxes a and b (borrowed int64 box indices). */
+static void* nms_iou(const nms_ctx* k, void* a, void* b) {
+  void* e[2][4]; /* left, top, right, bottom of a and b */
+  void* box[2] = {a, b};
+  for (int q = 0; q < 2; ++q)
+    for (int axis = 0; axis < 2; ++axis) {
+      e[q][axis] =
+          tvm_tir_min_take(nms_ld(k, box[q], k->cs + axis), nms_ld(k, box[q], k->cs + axis + 2));
+      e[q][2 + axis] =
+          tvm_tir_max_take(nms_ld(k, box[q], k->cs + axis), nms_ld(k, box[q], k->cs + axis + 2));
+    }
+  void* ext[2];
+  for (int axis = 0; axis < 2; ++axis) {
+    ext[axis] = tvm_tir_max_take(
+        tvm_tir_const_float(k->t, 0.0),
+        tvm_tir_sub_take(tvm_tir_min_take(tvm_tir_ref(e[0][2 + axis]), tvm_tir_ref(e[1][2 + axis])),
+                         tvm_tir_max_take(tvm_tir_ref(e[0][axis]), tvm_tir_ref(e[1][axis]))));
+  }
+  void* area = tvm_tir_mul_take(ext[0], ext[1]);
+  void* sz[2];
+  for (int q = 0; q < 2; ++q) {
+    sz[q] = tvm_tir_mul_take(tvm_tir_sub_take(tvm_tir_ref(e[q][2]), tvm_tir_ref(e[q][0])),
+                             tvm_tir_sub_take(tvm_tir_ref(e[q][3]), tvm_tir_ref(e[q][1])));
+  }
+  void* u = tvm_tir_sub_take(tvm_tir_add_take(sz[0], sz[1]), tvm_tir_ref(area));
+  for (int q = 0; q < 2; ++q) tvm_relax__release_all(e[q], 4);
+  return tvm_tir_select_take(tvm_tir_le_take(tvm_tir_ref(u), tvm_tir_const_float(k->t, 0.0)),
+                             tvm_tir_const_float(k->t, 0.0), tvm_tir_div_take(area, u));
+}
+
+static void* nms_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
+                      tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nin;
+  if (nout != 2 || !attr_bool(call, "return_indices", true) ||
+      attr_float(call, "soft_nms_sigma", 0.0) > 0.0) {
+    tvm_ffi_raise("NotImplementedError",
+                  "vision.non_max_suppression: only hard NMS returning indices has a kernel "
+                  "(soft_nms_sigma > 0 and return_indices=False do not)");
+    return NULL;
+  }
+  tvm_tir_buffer_obj *d = in[0], *vc = in[1], *ix = in[2], *bi = out[0], *cnt = out[1];
+  int64_t max_out = attr_int(call, "max_output_size", -1), top_k = attr_int(call, "top_k", -1);
+  int64_t si = attr_int(call, "score_index", 1), id = attr_int(call, "id_index", 0);
+  bool force = attr_bool(call, "force_suppress", false);
+  double thr = attr_float(call, "iou_threshold", 0.5);
+  DLDataType t = d->dtype, i32 = {kDLInt, 32, 1};
+  void* A = dim(d, 1);
+  void* v[8]; /* i, then the loops' variables */
+  if (tvm_relax__kernel_vars(v, 8, "j") != 0) return NULL;
+  void *i = v[0], *j0 = v[1], *j1 = v[2], *k1 = v[3], *j2 = v[4], *k2 = v[5], *j3 = v[6],
+       *j4 = v[7];
+  nms_ctx k = {d, i, attr_int(call, "coord_start", 2), t};
+  tvm_tir_var_obj* n = tvm_tir_var("n", TVM_TIR_INT64);
+  tvm_tir_buffer_obj* rank = tvm_relax__scratch("rank", TVM_TIR_INT64);
+  tvm_tir_buffer_obj* nvalid = tvm_relax__scratch("nvalid", TVM_TIR_INT64);
+  tvm_tir_buffer_obj* keep = tvm_relax__scratch("keep", TVM_TIR_INT64);
+  tvm_tir_buffer_obj* vi = tvm_relax__scratch("vi", TVM_TIR_INT64);
+#define BI(jv)                     \
+  tvm_tir_cast_take(TVM_TIR_INT64, \
+                    tvm_tir_load_take(tvm_tir_ref(bi), tvm_tir_ref(i), tvm_tir_ref(jv)))
+#define SET_BI(jv, val) tvm_tir_store_take(tvm_tir_ref(bi), val, tvm_tir_ref(i), jv)
+#define INC(buf) \
+  tvm_relax__scratch_store(buf, tvm_tir_add_take(tvm_relax__scratch_load(buf), tvm_tir_i64(1)))
+  void* stage1;
+  if (thr > 0.0) {
+    /* box_indices[i, rank of j] = j for the first nkeep ranks */
+    void* init = tvm_tir_serial_take(tvm_tir_ref(j0), tvm_tir_i64(0), tvm_tir_ref(A),
+                                     SET_BI(tvm_tir_ref(j0), tvm_tir_const(i32, -1)));
+    void *sk = nms_ld(&k, k1, si), *sj = nms_ld(&k, j1, si);
+    void* before =
+        tvm_tir_or_take(tvm_tir_gt_take(tvm_tir_ref(sk), tvm_tir_ref(sj)),
+                        tvm_tir_and_take(tvm_tir_eq_take(sk, sj),
+                                         tvm_tir_lt_take(tvm_tir_ref(k1), tvm_tir_ref(j1))));
+    void* count = tvm_tir_serial_take(tvm_tir_ref(k1), tvm_tir_i64(0), tvm_tir_ref(n),
+                                      tvm_tir_if_take(before, INC(rank), NULL));
+    void* nkeep = top_k > 0 ? tvm_tir_min_take(tvm_tir_ref(n), tvm_tir_i64(top_k)) : tvm_tir_ref(n);
+    void* place = tvm_tir_if_take(
+        tvm_tir_lt_take(tvm_relax__scratch_load(rank), nkeep),
+        SET_BI(tvm_relax__scratch_load(rank), tvm_tir_cast_take(i32, tvm_tir_ref(j1))), NULL);
+    void* sort = tvm_tir_serial_take(
+        tvm_tir_ref(j1), tvm_tir_i64(0), tvm_tir_ref(n),
+        tvm_tir_seq_take(tvm_relax__scratch_store(rank, tvm_tir_i64(0)), count, place));
+    /* suppression in rank order */
+    void *bj = BI(j2), *bk = BI(k2);
+    void* same = NULL;
+    if (!force && id >= 0) same = tvm_tir_eq_take(nms_ld(&k, bj, id), nms_ld(&k, bk, id));
+    void* cond = tvm_tir_gt_take(nms_ld(&k, bk, si), tvm_tir_const_float(t, 0.0));
+    if (id >= 0)
+      cond =
+          tvm_tir_and_take(cond, tvm_tir_ge_take(nms_ld(&k, bk, id), tvm_tir_const_float(t, 0.0)));
+    if (same) cond = tvm_tir_and_take(cond, same);
+    void* drop = tvm_tir_if_take(tvm_tir_ge_take(nms_iou(&k, bj, bk), tvm_tir_const_float(t, thr)),
+                                 tvm_relax__scratch_store(keep, tvm_tir_i64(0)), NULL);
+    void* inner = tvm_tir_if_take(tvm_tir_ge_take(tvm_tir_ref(bk), tvm_tir_i64(0)),
+                                  tvm_tir_if_take(cond, drop, NULL), NULL);
+    void* against = tvm_tir_serial_take(tvm_tir_ref(k2), tvm_tir_i64(0), tvm_tir_ref(j2), inner);
+    void* decide = tvm_tir_if_take(tvm_tir_eq_take(tvm_relax__scratch_load(keep), tvm_tir_i64(0)),
+                                   SET_BI(tvm_tir_ref(j2), tvm_tir_const(i32, -1)), INC(nvalid));
+    void* check = tvm_tir_seq_take(tvm_relax__scratch_store(keep, tvm_tir_i64(1)), against, decide);
+    check = tvm_tir_if_take(
+        tvm_tir_ge_take(tvm_tir_ref(bj), tvm_tir_i64(0)),
+        tvm_tir_if_take(tvm_tir_gt_take(nms_ld(&k, bj, si), tvm_tir_const_float(t, 0.0)), check,
+                        NULL),
+        NULL);
+    if (max_out >= 0) {
+      check =
+          tvm_tir_if_take(tvm_tir_eq_take(tvm_relax__scratch_load(nvalid), tvm_tir_i64(max_out)),
+                          SET_BI(tvm_tir_ref(j2), tvm_tir_const(i32, -1)), check);
+    }
+    void* nms = tvm_tir_serial_take(tvm_tir_ref(j2), tvm_tir_i64(0), tvm_tir_ref(n), check);
+    tvm_ffi_release(bj), tvm_ffi_release(bk);
+    stage1 = tvm_tir_seq_take(init, sort, tvm_relax__scratch_store(nvalid, tvm_tir_i64(0)), nms);
+  } else {
+    void* val =
+        tvm_tir_select_take(tvm_tir_lt_take(tvm_tir_ref(j0), tvm_tir_ref(n)),
+                            tvm_tir_cast_take(i32, tvm_tir_ref(j0)), tvm_tir_const(i32, -1));
+    stage1 = tvm_tir_serial_take(tvm_tir_ref(j0), tvm_tir_i64(0), tvm_tir_ref(A),
+                                 SET_BI(tvm_tir_ref(j0), val));
+  }
+  /* through `indices`, then the kept ones to the front */
+  void* b3 = BI(j3);
+  void* map = tvm_tir_if_take(
+      tvm_tir_ge_take(tvm_tir_ref(b3), tvm_tir_i64(0)),
+      SET_BI(tvm_tir_ref(j3), tvm_tir_load_take(tvm_tir_ref(ix), tvm_tir_ref(i), tvm_tir_ref(b3))),
+      NULL);
+  tvm_ffi_release(b3);
+  map = tvm_tir_serial_take(tvm_tir_ref(j3), tvm_tir_i64(0), tvm_tir_ref(A), map);
+  void* b4 = tvm_tir_load_take(tvm_tir_ref(bi), tvm_tir_ref(i), tvm_tir_ref(j4));
+  void* move = tvm_tir_if_take(
+      tvm_tir_ge_take(tvm_tir_ref(b4), tvm_tir_const(i32, 0)),
+      tvm_tir_seq_take(SET_BI(tvm_relax__scratch_load(vi), tvm_tir_ref(b4)), INC(vi)), NULL);
+  void* pad = tvm_tir_if_take(tvm_tir_ge_take(tvm_tir_ref(j4), tvm_relax__scratch_load(vi)),
+                              SET_BI(tvm_tir_ref(j4), tvm_tir_const(i32, -1)), NULL);
+  tvm_ffi_release(b4);
+  void* compact = tvm_tir_seq_take(
+      tvm_relax__scratch_store(vi, tvm_tir_i64(0)),
+      tvm_tir_serial_take(tvm_tir_ref(j4), tvm_tir_i64(0), tvm_tir_ref(A),
+                          tvm_tir_seq_take(move, pad)),
+      tvm_tir_store_take(tvm_tir_ref(cnt), tvm_tir_cast_take(i32, tvm_relax__scratch_load(vi)),
+                         tvm_tir_ref(i), tvm_tir_i64(0)));
+#undef BI
+#undef SET_BI
+#undef INC
+  void* body = tvm_tir_seq_take(stage1, map, compact);
+  body = tvm_relax__scratch_scope(
+      vi, tvm_relax__scratch_scope(
+              keep, tvm_relax__scratch_scope(nvalid, tvm_relax__scratch_scope(rank, body))));
+  void* nv = tvm_tir_min_take(
+      tvm_tir_max_take(
+          tvm_tir_cast_take(TVM_TIR_INT64, tvm_tir_load_take(tvm_tir_ref(vc), tvm_tir_ref(i))),
+          tvm_tir_i64(0)),
+      tvm_tir_ref(A));
+  body = tvm_tir_let_stmt_take(tvm_tir_ref(n), nv, body);
+  body = tvm_tir_serial_take(tvm_tir_ref(i), tvm_tir_i64(0), tvm_tir_ref(dim(d, 0)), body);
+  tvm_ffi_release(n), tvm_ffi_release(rank), tvm_ffi_release(nvalid), tvm_ffi_release(keep),
+      tvm_ffi_release(vi);
+  tvm_relax__release_all(v, 8);
+  return body;
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_nms(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, nms_body);
 }

@@ -3,8 +3,9 @@
  * vision.roi_align, each as a one-call model legalized, then run twice: by the Relax reference
  * evaluator (the kernel in libtir's interpreter) and compiled to a VM executable with LLVM
  * kernels (bytecode mode here, compiled mode in the _compiled twin) run in libvm. Both results
- * are compared with plain C loops on random inputs. The NMS operators have no kernel: LegalizeOps
- * leaves them as they are.
+ * are compared with plain C loops on random inputs. vision.non_max_suppression (hard, returning
+ * indices) likewise, its two int32 results compared exactly. all_class_non_max_suppression has
+ * no kernel.
  */
 #include <math.h>
 #include <string.h>
@@ -332,10 +333,167 @@ TEST(roi_align) {
   }
 }
 
+/* ---- non_max_suppression --------------------------------------------------------------------- */
+typedef struct {
+  double iou;
+  bool force;
+  int64_t top_k, max_out, id;
+} nms_case;
+
+static float ref_iou(const float* a, const float* b) {
+  float al = fminf(a[0], a[2]), at = fminf(a[1], a[3]), ar = fmaxf(a[0], a[2]),
+        ab = fmaxf(a[1], a[3]);
+  float bl = fminf(b[0], b[2]), bt = fminf(b[1], b[3]), br = fmaxf(b[0], b[2]),
+        bb = fmaxf(b[1], b[3]);
+  float w = fmaxf(0.0f, fminf(ar, br) - fmaxf(al, bl)),
+        h = fmaxf(0.0f, fminf(ab, bb) - fmaxf(at, bt));
+  float area = w * h, u = (ar - al) * (ab - at) + (br - bl) * (bb - bt) - area;
+  return u <= 0.0f ? 0.0f : area / u;
+}
+
+/* Reference of one batch row: data (A, 6) [class, score, x1, y1, x2, y2]. */
+static void ref_nms(const float* d, int64_t A, int32_t vc, const int32_t* ix, const nms_case* c,
+                    int32_t* out, int32_t* count) {
+  int64_t n = vc < 0 ? 0 : vc > A ? A : vc;
+  int32_t bi[16], order[16];
+  if (c->iou > 0) {
+    for (int64_t j = 0; j < n; ++j) { /* stable insertion by score, descending */
+      int64_t p = j;
+      while (p > 0 && d[order[p - 1] * 6 + 1] < d[j * 6 + 1]) order[p] = order[p - 1], --p;
+      order[p] = (int32_t)j;
+    }
+    int64_t nkeep = c->top_k > 0 && c->top_k < n ? c->top_k : n;
+    for (int64_t j = 0; j < A; ++j) bi[j] = j < nkeep ? order[j] : -1;
+    int64_t nvalid = 0;
+    for (int64_t j = 0; j < n; ++j) {
+      if (c->max_out >= 0 && nvalid == c->max_out) {
+        bi[j] = -1;
+        continue;
+      }
+      if (bi[j] < 0 || d[bi[j] * 6 + 1] <= 0) continue;
+      bool kept = true;
+      for (int64_t k = 0; k < j; ++k) {
+        if (bi[k] < 0 || d[bi[k] * 6 + 1] <= 0) continue;
+        if (c->id >= 0 && d[bi[k] * 6] < 0) continue;
+        if (!c->force && c->id >= 0 && d[bi[j] * 6] != d[bi[k] * 6]) continue;
+        if (ref_iou(d + bi[j] * 6 + 2, d + bi[k] * 6 + 2) >= (float)c->iou) kept = false;
+      }
+      if (kept)
+        ++nvalid;
+      else
+        bi[j] = -1;
+    }
+  } else {
+    for (int64_t j = 0; j < A; ++j) bi[j] = j < n ? (int32_t)j : -1;
+  }
+  int32_t m = 0;
+  for (int64_t j = 0; j < A; ++j)
+    if (bi[j] >= 0) out[m++] = ix[bi[j]];
+  for (int64_t j = m; j < A; ++j) out[j] = -1;
+  *count = m;
+}
+
+static int int_mismatches(const TVMFFIAny* got, const int32_t* want, int64_t n) {
+  if (got->type_index != kTVMFFITensor) return 1000;
+  const DLTensor* dl = tvm_ffi_tensor_dl(got->v_obj);
+  if (tvm_ffi_dltensor_numel(dl) != n || dl->dtype.code != kDLInt || dl->dtype.bits != 32)
+    return 1000;
+  int k = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (((const int32_t*)dl->data)[i] != want[i]) {
+      if (k < 3)
+        fprintf(stderr, "  element %lld: got %d, want %d\n", (long long)i,
+                ((const int32_t*)dl->data)[i], want[i]);
+      ++k;
+    }
+  }
+  return k;
+}
+
+static int nms_bad(const TVMFFIAny* got, const int32_t* want_idx, const int32_t* want_cnt,
+                   int64_t B, int64_t A) {
+  if (got->type_index != kTVMFFIArray || tvm_ffi_seq_size(got->v_obj) != 2) return 1000;
+  return int_mismatches(tvm_ffi_seq_at(got->v_obj, 0), want_idx, B * A) +
+         int_mismatches(tvm_ffi_seq_at(got->v_obj, 1), want_cnt, B);
+}
+
+TEST(non_max_suppression) {
+  enum { B = 2, A = 12 };
+  const nms_case cases[4] = {{0.5, false, -1, -1, 0},
+                             {0.3, true, 7, 3, 0},
+                             {0.4, false, -1, -1, -1},
+                             {0.0, false, -1, -1, 0}};
+  for (int ci = 0; ci < 4; ++ci) {
+    const nms_case* c = &cases[ci];
+    int64_t sd[3] = {B, A, 6}, sv[1] = {B}, si[2] = {B, A};
+    void* t[3] = {ftensor(3, sd, 1),
+                  tvm_ffi_tensor_empty(sv, 1, (DLDataType){kDLInt, 32, 1}, (DLDevice){kDLCPU, 0}),
+                  tvm_ffi_tensor_empty(si, 2, (DLDataType){kDLInt, 32, 1}, (DLDevice){kDLCPU, 0})};
+    float* d = fdata(t[0]);
+    int32_t* vc = tvm_ffi_tensor_dl(t[1])->data;
+    int32_t* ix = tvm_ffi_tensor_dl(t[2])->data;
+    for (int64_t b = 0; b < B; ++b)
+      for (int64_t j = 0; j < A; ++j) {
+        float* r = d + (b * A + j) * 6;
+        r[0] =
+            j == 5 ? -1.0f : (float)((int64_t)((rv_rnd() + 2.0) / 2.0)); /* class 0 or 1; one -1 */
+        r[1] = (float)((rv_rnd() + 2.0) / 4.0 * 1.2 - 0.2);              /* score in [-0.2, 1) */
+        r[2] = (float)((rv_rnd() + 2.0) * 1.5), r[3] = (float)((rv_rnd() + 2.0) * 1.5);
+        r[4] = r[2] + (float)(rv_rnd() + 2.5) * 1.5f, r[5] = r[3] + (float)(rv_rnd() + 2.5) * 1.5f;
+        if (j == 3) { /* corners given the other way round */
+          float x = r[2];
+          r[2] = r[4], r[4] = x;
+        }
+        ix[b * A + j] = (int32_t)(A - 1 - j) * 10;
+      }
+    d[(1 * A + 2) * 6 + 1] = d[(1 * A + 4) * 6 + 1]; /* a tie */
+    vc[0] = 10, vc[1] = 12;
+    int32_t want_idx[B * A], want_cnt[B];
+    for (int64_t b = 0; b < B; ++b)
+      ref_nms(d + b * A * 6, A, vc[b], ix + b * A, c, want_idx + b * A, &want_cnt[b]);
+    void* attrs =
+        rt_attrs(5, "iou_threshold", tvm_ffi_any_float(c->iou), "force_suppress",
+                 tvm_ffi_any_bool(c->force), "top_k", tvm_ffi_any_int(c->top_k), "max_output_size",
+                 tvm_ffi_any_int(c->max_out), "id_index", tvm_ffi_any_int(c->id));
+    tvm_tir_ir_module_obj* mod = model("relax.vision.non_max_suppression", attrs, 3, t, NULL);
+    if (!mod) CHECK_OK(-1);
+    TVMFFIAny args[3], got;
+    for (int a = 0; a < 3; ++a) args[a] = tvm_ffi_any_obj(t[a]);
+    if (mod) {
+      CHECK_OK(tvm_relax_eval(mod, "main", args, 3, &got));
+      CHECK_EQ_INT(nms_bad(&got, want_idx, want_cnt, B, A), 0);
+      tvm_ffi_any_release(&got);
+    }
+    tvm_vm_executable* exec = mod ? test_mode(tvm_codegen_relax_build(mod, test_opts())) : NULL;
+    if (mod && !exec) CHECK_OK(-1);
+    tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
+    if (vm) {
+      CHECK_OK(tvm_vm_invoke(vm, "main", args, 3, &got));
+      CHECK_EQ_INT(nms_bad(&got, want_idx, want_cnt, B, A), 0);
+      tvm_ffi_any_release(&got);
+      tvm_vm_release(vm);
+    }
+    tvm_ffi_release(exec), tvm_ffi_release(mod), tvm_ffi_release(attrs);
+    for (int a = 0; a < 3; ++a) tvm_ffi_release(t[a]);
+  }
+  /* soft-NMS has no kernel: a NotImplementedError naming the operator */
+  int64_t sd[3] = {1, 4, 6}, sv[1] = {1}, si[2] = {1, 4};
+  void* t[3] = {ftensor(3, sd, 1),
+                tvm_ffi_tensor_empty(sv, 1, (DLDataType){kDLInt, 32, 1}, (DLDevice){kDLCPU, 0}),
+                tvm_ffi_tensor_empty(si, 2, (DLDataType){kDLInt, 32, 1}, (DLDevice){kDLCPU, 0})};
+  void* attrs = rt_attrs(1, "soft_nms_sigma", tvm_ffi_any_float(0.5));
+  CHECK(model("relax.vision.non_max_suppression", attrs, 3, t, NULL) == NULL);
+  CHECK_RAISED("NotImplementedError",
+               "vision.non_max_suppression: only hard NMS returning indices");
+  tvm_ffi_release(attrs);
+  for (int a = 0; a < 3; ++a) tvm_ffi_release(t[a]);
+}
+
 int main(void) {
   RUN(conv3d_transpose);
   RUN(resize3d);
   RUN(affine_grid);
   RUN(roi_align);
+  RUN(non_max_suppression);
   return test_summary();
 }
