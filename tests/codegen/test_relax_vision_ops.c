@@ -59,7 +59,7 @@ static tvm_tir_ir_module_obj* model(const char* op, void* attrs, int n, void** t
   tvm_relax_var_obj* params[4];
   for (int i = 0; i < n; ++i) {
     const DLTensor* dl = tvm_ffi_tensor_dl(tensors[i]);
-    char name[8];
+    char name[16];
     snprintf(name, sizeof(name), "p%d", i);
     params[i] = rt_var_take(name, tvm_relax_tensor_sinfo_of_ints(dl->shape, dl->ndim, dl->dtype));
   }
@@ -212,9 +212,13 @@ TEST(resize3d) {
             want[((c * 4 + a) * 3 + b) * 7 + e] = v;
           }
     static const char* const modes[3] = {"half_pixel", "asymmetric", "align_corners"};
-    void* attrs = rt_attrs(3, "method", tvm_ffi_string(kind == 1 ? "nearest_neighbor" : "linear"),
-                           "coordinate_transformation_mode", tvm_ffi_string(modes[kind]),
-                           "rounding_method", tvm_ffi_string(kind == 1 ? "floor" : "round"));
+    TVMFFIAny strs[3] = {tvm_ffi_string(kind == 1 ? "nearest_neighbor" : "linear"),
+                         tvm_ffi_string(modes[kind]),
+                         tvm_ffi_string(kind == 1 ? "floor" : "round")};
+    /* rt_attrs retains the values */
+    void* attrs = rt_attrs(3, "method", strs[0], "coordinate_transformation_mode", strs[1],
+                           "rounding_method", strs[2]);
+    for (int q = 0; q < 3; ++q) tvm_ffi_any_release(&strs[q]);
     tvm_relax_expr_obj* size = shape_expr(3, out);
     check_op("relax.image.resize3d", attrs, 1, t, size, want, 2 * 4 * 3 * 7, 1e-5);
     tvm_ffi_release(attrs), tvm_ffi_release(size);
