@@ -102,6 +102,7 @@ static const tvm_relax__legalize_fn k_legalize[TVM_RELAX_OP_COUNT] = {
     [TVM_RELAX_OP_image_affine_grid] = tvm_relax__legalize_affine_grid,
     [TVM_RELAX_OP_vision_roi_align] = tvm_relax__legalize_roi_align,
     [TVM_RELAX_OP_vision_non_max_suppression] = tvm_relax__legalize_nms,
+    [TVM_RELAX_OP_vision_all_class_non_max_suppression] = tvm_relax__legalize_all_class_nms,
 };
 
 bool tvm_relax_op_has_legalization(int32_t id) {

@@ -1,7 +1,8 @@
 /*
- * legalize_vision.c: the kernels of image.affine_grid, vision.roi_align and
- * vision.non_max_suppression (hard NMS returning indices), following upstream's topi
- * (image/grid_sample.py's affine_grid, vision/roi_align.py, vision/nms.py).
+ * legalize_vision.c: the kernels of image.affine_grid, vision.roi_align,
+ * vision.non_max_suppression (hard NMS returning indices) and
+ * vision.all_class_non_max_suppression, following upstream's topi (image/grid_sample.py's
+ * affine_grid, vision/roi_align.py, vision/nms.py).
  *
  * affine_grid: out[n, k, i, j] = theta[n, k, 0] * x_j + theta[n, k, 1] * y_i + theta[n, k, 2]
  * with x_j = x_start + j * x_step (likewise y), in data's dtype: align_corners starts at -1 with
@@ -281,16 +282,16 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_roi_align(const tvm_relax_call_obj* c
 
 /* ---- non_max_suppression --------------------------------------------------------------------- */
 /*
- * Hard NMS with return_indices, as upstream's topi (hybrid_nms, then the indices rearranged):
- * per batch i, n = valid_count[i] (clamped into [0, A]); the first n boxes ranked by score,
- * descending (ties: the lower index first), the first nkeep = min(n, top_k) (top_k > 0) kept
- * in box_indices, the rest -1; then in rank order a box whose score is positive is dropped
- * (-1) when its IoU with an earlier kept box of positive score (of the same class unless
- * force_suppress or id_index < 0; a box of negative class id never suppresses) is >=
- * iou_threshold, or when max_output_size boxes were kept already; with iou_threshold <= 0 the
- * first n boxes are kept unsorted. Kept entries map through `indices`, move to the front in
- * order, -1 after them; valid_box_count[i, 0] counts them. Each box's corners are the min / max
- * of its two coordinate pairs.
+ * Hard NMS returning indices, as upstream's topi (_classic_nms_ir): per batch i, n =
+ * valid_count[i] (clamped into [0, A]) and nkeep = min(n, top_k) when top_k > 0; box_indices
+ * first holds the first n boxes ranked by score, descending (ties: the lower index first, as a
+ * stable sort), cut to nkeep, -1 after. In rank order, a box still held whose score is positive
+ * is kept while fewer than max_output_size (when positive) are, and then drops (-1) every later
+ * held box of positive score whose IoU with it is >= iou_threshold (of its class unless
+ * force_suppress or id_index < 0); any other box drops itself. The kept ones map through
+ * `indices`, move to the front in order, -1 after them; valid_box_count[i, 0] counts them. A
+ * box's corners are the min / max of its two coordinate pairs; boxes are read only at indices
+ * checked to be held (>= 0).
  */
 typedef struct {
   tvm_tir_buffer_obj* d;
@@ -359,7 +360,6 @@ static void* nms_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const*
   tvm_tir_var_obj* n = tvm_tir_var("n", TVM_TIR_INT64);
   tvm_tir_buffer_obj* rank = tvm_relax__scratch("rank", TVM_TIR_INT64);
   tvm_tir_buffer_obj* nvalid = tvm_relax__scratch("nvalid", TVM_TIR_INT64);
-  tvm_tir_buffer_obj* keep = tvm_relax__scratch("keep", TVM_TIR_INT64);
   tvm_tir_buffer_obj* vi = tvm_relax__scratch("vi", TVM_TIR_INT64);
 #define BI(jv)                     \
   tvm_tir_cast_take(TVM_TIR_INT64, \
@@ -367,90 +367,69 @@ static void* nms_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const*
 #define SET_BI(jv, val) tvm_tir_store_take(tvm_tir_ref(bi), val, tvm_tir_ref(i), jv)
 #define INC(buf) \
   tvm_relax__scratch_store(buf, tvm_tir_add_take(tvm_relax__scratch_load(buf), tvm_tir_i64(1)))
-  void* stage1;
-  if (thr > 0.0) {
-    /* box_indices[i, rank of j] = j for the first nkeep ranks */
-    void* init = tvm_tir_serial_take(tvm_tir_ref(j0), tvm_tir_i64(0), tvm_tir_ref(A),
-                                     SET_BI(tvm_tir_ref(j0), tvm_tir_const(i32, -1)));
-    void *sk = nms_ld(&k, k1, si), *sj = nms_ld(&k, j1, si);
-    void* before =
-        tvm_tir_or_take(tvm_tir_gt_take(tvm_tir_ref(sk), tvm_tir_ref(sj)),
-                        tvm_tir_and_take(tvm_tir_eq_take(sk, sj),
-                                         tvm_tir_lt_take(tvm_tir_ref(k1), tvm_tir_ref(j1))));
-    void* count = tvm_tir_serial_take(tvm_tir_ref(k1), tvm_tir_i64(0), tvm_tir_ref(n),
-                                      tvm_tir_if_take(before, INC(rank), NULL));
-    void* nkeep = top_k > 0 ? tvm_tir_min_take(tvm_tir_ref(n), tvm_tir_i64(top_k)) : tvm_tir_ref(n);
-    void* place = tvm_tir_if_take(
-        tvm_tir_lt_take(tvm_relax__scratch_load(rank), nkeep),
-        SET_BI(tvm_relax__scratch_load(rank), tvm_tir_cast_take(i32, tvm_tir_ref(j1))), NULL);
-    void* sort = tvm_tir_serial_take(
-        tvm_tir_ref(j1), tvm_tir_i64(0), tvm_tir_ref(n),
-        tvm_tir_seq_take(tvm_relax__scratch_store(rank, tvm_tir_i64(0)), count, place));
-    /* suppression in rank order */
-    void *bj = BI(j2), *bk = BI(k2);
-    void* same = NULL;
-    if (!force && id >= 0) same = tvm_tir_eq_take(nms_ld(&k, bj, id), nms_ld(&k, bk, id));
-    void* cond = tvm_tir_gt_take(nms_ld(&k, bk, si), tvm_tir_const_float(t, 0.0));
-    if (id >= 0)
-      cond =
-          tvm_tir_and_take(cond, tvm_tir_ge_take(nms_ld(&k, bk, id), tvm_tir_const_float(t, 0.0)));
-    if (same) cond = tvm_tir_and_take(cond, same);
-    void* drop = tvm_tir_if_take(tvm_tir_ge_take(nms_iou(&k, bj, bk), tvm_tir_const_float(t, thr)),
-                                 tvm_relax__scratch_store(keep, tvm_tir_i64(0)), NULL);
-    void* inner = tvm_tir_if_take(tvm_tir_ge_take(tvm_tir_ref(bk), tvm_tir_i64(0)),
-                                  tvm_tir_if_take(cond, drop, NULL), NULL);
-    void* against = tvm_tir_serial_take(tvm_tir_ref(k2), tvm_tir_i64(0), tvm_tir_ref(j2), inner);
-    void* decide = tvm_tir_if_take(tvm_tir_eq_take(tvm_relax__scratch_load(keep), tvm_tir_i64(0)),
-                                   SET_BI(tvm_tir_ref(j2), tvm_tir_const(i32, -1)), INC(nvalid));
-    void* check = tvm_tir_seq_take(tvm_relax__scratch_store(keep, tvm_tir_i64(1)), against, decide);
-    check = tvm_tir_if_take(
-        tvm_tir_ge_take(tvm_tir_ref(bj), tvm_tir_i64(0)),
-        tvm_tir_if_take(tvm_tir_gt_take(nms_ld(&k, bj, si), tvm_tir_const_float(t, 0.0)), check,
-                        NULL),
-        NULL);
-    if (max_out >= 0) {
-      check =
-          tvm_tir_if_take(tvm_tir_eq_take(tvm_relax__scratch_load(nvalid), tvm_tir_i64(max_out)),
-                          SET_BI(tvm_tir_ref(j2), tvm_tir_const(i32, -1)), check);
-    }
-    void* nms = tvm_tir_serial_take(tvm_tir_ref(j2), tvm_tir_i64(0), tvm_tir_ref(n), check);
-    tvm_ffi_release(bj), tvm_ffi_release(bk);
-    stage1 = tvm_tir_seq_take(init, sort, tvm_relax__scratch_store(nvalid, tvm_tir_i64(0)), nms);
-  } else {
-    void* val =
-        tvm_tir_select_take(tvm_tir_lt_take(tvm_tir_ref(j0), tvm_tir_ref(n)),
-                            tvm_tir_cast_take(i32, tvm_tir_ref(j0)), tvm_tir_const(i32, -1));
-    stage1 = tvm_tir_serial_take(tvm_tir_ref(j0), tvm_tir_i64(0), tvm_tir_ref(A),
-                                 SET_BI(tvm_tir_ref(j0), val));
-  }
-  /* through `indices`, then the kept ones to the front */
+  void* nkeep = top_k > 0 ? tvm_tir_min_take(tvm_tir_ref(n), tvm_tir_i64(top_k)) : tvm_tir_ref(n);
+  /* box_indices[i, rank of j] = j for the first nkeep ranks, -1 elsewhere */
+  void* init = tvm_tir_serial_take(tvm_tir_ref(j0), tvm_tir_i64(0), tvm_tir_ref(A),
+                                   SET_BI(tvm_tir_ref(j0), tvm_tir_const(i32, -1)));
+  void *sk = nms_ld(&k, k1, si), *sj = nms_ld(&k, j1, si);
+  void* before = tvm_tir_or_take(
+      tvm_tir_gt_take(tvm_tir_ref(sk), tvm_tir_ref(sj)),
+      tvm_tir_and_take(tvm_tir_eq_take(sk, sj), tvm_tir_lt_take(tvm_tir_ref(k1), tvm_tir_ref(j1))));
+  void* count = tvm_tir_serial_take(tvm_tir_ref(k1), tvm_tir_i64(0), tvm_tir_ref(n),
+                                    tvm_tir_if_take(before, INC(rank), NULL));
+  void* place = tvm_tir_if_take(
+      tvm_tir_lt_take(tvm_relax__scratch_load(rank), tvm_tir_ref(nkeep)),
+      SET_BI(tvm_relax__scratch_load(rank), tvm_tir_cast_take(i32, tvm_tir_ref(j1))), NULL);
+  void* sort = tvm_tir_serial_take(
+      tvm_tir_ref(j1), tvm_tir_i64(0), tvm_tir_ref(n),
+      tvm_tir_seq_take(tvm_relax__scratch_store(rank, tvm_tir_i64(0)), count, place));
+  /* suppression in rank order: a kept box drops the later held ones overlapping it */
+  void *bj = BI(j2), *bk = BI(k2);
+  void* drop = tvm_tir_if_take(tvm_tir_ge_take(nms_iou(&k, bj, bk), tvm_tir_const_float(t, thr)),
+                               SET_BI(tvm_tir_ref(k2), tvm_tir_const(i32, -1)), NULL);
+  void* cond = tvm_tir_gt_take(nms_ld(&k, bk, si), tvm_tir_const_float(t, 0.0));
+  if (!force && id >= 0)
+    cond = tvm_tir_and_take(cond, tvm_tir_eq_take(nms_ld(&k, bj, id), nms_ld(&k, bk, id)));
+  void* later = tvm_tir_if_take(tvm_tir_gt_take(tvm_tir_ref(k2), tvm_tir_ref(j2)),
+                                tvm_tir_if_take(tvm_tir_ge_take(tvm_tir_ref(bk), tvm_tir_i64(0)),
+                                                tvm_tir_if_take(cond, drop, NULL), NULL),
+                                NULL);
+  void* others = tvm_tir_serial_take(tvm_tir_ref(k2), tvm_tir_i64(0), tvm_tir_ref(nkeep), later);
+  void* take = tvm_tir_gt_take(nms_ld(&k, bj, si), tvm_tir_const_float(t, 0.0));
+  if (max_out > 0)
+    take = tvm_tir_and_take(take,
+                            tvm_tir_lt_take(tvm_relax__scratch_load(nvalid), tvm_tir_i64(max_out)));
+  void* held = tvm_tir_if_take(take, tvm_tir_seq_take(INC(nvalid), others),
+                               SET_BI(tvm_tir_ref(j2), tvm_tir_const(i32, -1)));
+  void* nms = tvm_tir_serial_take(
+      tvm_tir_ref(j2), tvm_tir_i64(0), tvm_tir_ref(nkeep),
+      tvm_tir_if_take(tvm_tir_ge_take(tvm_tir_ref(bj), tvm_tir_i64(0)), held, NULL));
+  tvm_ffi_release(bj), tvm_ffi_release(bk), tvm_ffi_release(nkeep);
+  void* stage1 =
+      tvm_tir_seq_take(init, sort, tvm_relax__scratch_store(nvalid, tvm_tir_i64(0)), nms);
+  /* the held ones through `indices` to the front, -1 after them */
   void* b3 = BI(j3);
-  void* map = tvm_tir_if_take(
+  void* move = tvm_tir_if_take(
       tvm_tir_ge_take(tvm_tir_ref(b3), tvm_tir_i64(0)),
-      SET_BI(tvm_tir_ref(j3), tvm_tir_load_take(tvm_tir_ref(ix), tvm_tir_ref(i), tvm_tir_ref(b3))),
+      tvm_tir_seq_take(SET_BI(tvm_relax__scratch_load(vi),
+                              tvm_tir_load_take(tvm_tir_ref(ix), tvm_tir_ref(i), tvm_tir_ref(b3))),
+                       INC(vi)),
       NULL);
   tvm_ffi_release(b3);
-  map = tvm_tir_serial_take(tvm_tir_ref(j3), tvm_tir_i64(0), tvm_tir_ref(A), map);
-  void* b4 = tvm_tir_load_take(tvm_tir_ref(bi), tvm_tir_ref(i), tvm_tir_ref(j4));
-  void* move = tvm_tir_if_take(
-      tvm_tir_ge_take(tvm_tir_ref(b4), tvm_tir_const(i32, 0)),
-      tvm_tir_seq_take(SET_BI(tvm_relax__scratch_load(vi), tvm_tir_ref(b4)), INC(vi)), NULL);
   void* pad = tvm_tir_if_take(tvm_tir_ge_take(tvm_tir_ref(j4), tvm_relax__scratch_load(vi)),
                               SET_BI(tvm_tir_ref(j4), tvm_tir_const(i32, -1)), NULL);
-  tvm_ffi_release(b4);
   void* compact = tvm_tir_seq_take(
       tvm_relax__scratch_store(vi, tvm_tir_i64(0)),
-      tvm_tir_serial_take(tvm_tir_ref(j4), tvm_tir_i64(0), tvm_tir_ref(A),
-                          tvm_tir_seq_take(move, pad)),
+      tvm_tir_serial_take(tvm_tir_ref(j3), tvm_tir_i64(0), tvm_tir_ref(A), move),
+      tvm_tir_serial_take(tvm_tir_ref(j4), tvm_tir_i64(0), tvm_tir_ref(A), pad),
       tvm_tir_store_take(tvm_tir_ref(cnt), tvm_tir_cast_take(i32, tvm_relax__scratch_load(vi)),
                          tvm_tir_ref(i), tvm_tir_i64(0)));
 #undef BI
 #undef SET_BI
 #undef INC
-  void* body = tvm_tir_seq_take(stage1, map, compact);
+  void* body = tvm_tir_seq_take(stage1, compact);
   body = tvm_relax__scratch_scope(
-      vi, tvm_relax__scratch_scope(
-              keep, tvm_relax__scratch_scope(nvalid, tvm_relax__scratch_scope(rank, body))));
+      vi, tvm_relax__scratch_scope(nvalid, tvm_relax__scratch_scope(rank, body)));
   void* nv = tvm_tir_min_take(
       tvm_tir_max_take(
           tvm_tir_cast_take(TVM_TIR_INT64, tvm_tir_load_take(tvm_tir_ref(vc), tvm_tir_ref(i))),
@@ -458,12 +437,215 @@ static void* nms_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const*
       tvm_tir_ref(A));
   body = tvm_tir_let_stmt_take(tvm_tir_ref(n), nv, body);
   body = tvm_tir_serial_take(tvm_tir_ref(i), tvm_tir_i64(0), tvm_tir_ref(dim(d, 0)), body);
-  tvm_ffi_release(n), tvm_ffi_release(rank), tvm_ffi_release(nvalid), tvm_ffi_release(keep),
-      tvm_ffi_release(vi);
+  tvm_ffi_release(n), tvm_ffi_release(rank), tvm_ffi_release(nvalid), tvm_ffi_release(vi);
   tvm_relax__release_all(v, 8);
   return body;
 }
 
 tvm_tir_prim_func_obj* tvm_relax__legalize_nms(const tvm_relax_call_obj* call) {
   return tvm_relax__legalize_with(call, nms_body);
+}
+
+/* ---- all_class_non_max_suppression ----------------------------------------------------------- */
+/*
+ * As upstream's topi (argsort, the count of scores above score_threshold, _nms_loop, then the
+ * collection): per batch b and class c, the boxes ranked by scores[b, c, :] descending (ties:
+ * the lower index first), the first `valid` (scores > score_threshold) considered in rank order;
+ * a box not dropped whose score is > score_threshold and > -1 is selected while fewer than
+ * max_output_boxes_per_class are, and drops every later considered box of positive score whose
+ * IoU with it is >= iou_threshold. Nothing is selected when iou_threshold <= 0. "onnx": rows
+ * [b, c, box] of every (b, c) in order, then zeros; the count of rows. "tensorflow": per batch
+ * rows [c, box] with their scores, class after class, then zeros; the count per batch.
+ * The three scalars are read from their tensors (0-d or one element); R.prim_value scalars have
+ * no kernel. The ranking and drop state of a (b, c) live in the output rows it may fill and the
+ * ones after them (column 0: box in rank order, column 1: dropped), which are free at that time:
+ * a selection is written to row `offset + selected so far` only after that rank was read.
+ */
+typedef struct {
+  tvm_tir_buffer_obj* o; /* the index output */
+  bool onnx;
+  void* b; /* the batch variable (borrowed) */
+} acn_ctx;
+
+static void* acn_at(const acn_ctx* k, void* row, int64_t col) {
+  return k->onnx ? tvm_tir_load_take(tvm_tir_ref(k->o), row, tvm_tir_i64(col))
+                 : tvm_tir_load_take(tvm_tir_ref(k->o), tvm_tir_ref(k->b), row, tvm_tir_i64(col));
+}
+
+static void* acn_set(const acn_ctx* k, void* row, int64_t col, void* value) {
+  return k->onnx ? tvm_tir_store_take(tvm_tir_ref(k->o), value, row, tvm_tir_i64(col))
+                 : tvm_tir_store_take(tvm_tir_ref(k->o), value, tvm_tir_ref(k->b), row,
+                                      tvm_tir_i64(col));
+}
+
+/* A scalar tensor's value (0-d, or element 0). */
+static void* scalar(tvm_tir_buffer_obj* t) {
+  int64_t nd = tvm_ffi_seq_size(t->shape);
+  void* idx[4];
+  for (int64_t q = 0; q < nd && q < 4; ++q) idx[q] = tvm_tir_i64(0);
+  return tvm_tir_load_takev(tvm_tir_ref(t), nd, idx);
+}
+
+static void* acn_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
+                      tvm_tir_buffer_obj* const* out, int nout) {
+  if (nin != 5) {
+    tvm_ffi_raise("NotImplementedError",
+                  "vision.all_class_non_max_suppression: only tensor scalars have a kernel "
+                  "(max_output_boxes_per_class, iou_threshold and score_threshold as R.prim_value "
+                  "do not)");
+    return NULL;
+  }
+  const char* fmt = attr_str(call, "output_format");
+  bool onnx = !fmt || strcmp(fmt, "onnx") == 0;
+  tvm_tir_buffer_obj *bx = in[0], *sc = in[1], *o = out[0];
+  DLDataType ft = sc->dtype, bt = bx->dtype, i64 = TVM_TIR_INT64;
+  void *B = dim(sc, 0), *C = dim(sc, 1), *N = dim(sc, 2);
+  void* v[9];
+  if (tvm_relax__kernel_vars(v, 9, "q") != 0) return NULL;
+  void *b = v[0], *c = v[1], *j = v[2], *k = v[3], *j2 = v[4], *k2 = v[5], *z = v[6], *z2 = v[7],
+       *z3 = v[8];
+  acn_ctx x = {o, onnx, b};
+  tvm_tir_buffer_obj* off = tvm_relax__scratch("offset", i64);
+  tvm_tir_buffer_obj* rank = tvm_relax__scratch("rank", i64);
+  tvm_tir_buffer_obj* valid = tvm_relax__scratch("valid", i64);
+  tvm_tir_buffer_obj* nsel = tvm_relax__scratch("selected", i64);
+  tvm_tir_buffer_obj* abox = tvm_relax__scratch("box", i64);
+#define LD(buf) tvm_relax__scratch_load(buf)
+#define ST(buf, val) tvm_relax__scratch_store(buf, val)
+#define INC(buf) ST(buf, tvm_tir_add_take(LD(buf), tvm_tir_i64(1)))
+#define ROW(e) tvm_tir_add_take(LD(off), e)
+#define SCORE(box) tvm_tir_load_take(tvm_tir_ref(sc), tvm_tir_ref(b), tvm_tir_ref(c), box)
+  /* rank of box j among the class's boxes; its row (offset + rank) gets j, not dropped */
+  void *sk = SCORE(tvm_tir_ref(k)), *sj = SCORE(tvm_tir_ref(j));
+  void* before = tvm_tir_or_take(
+      tvm_tir_gt_take(tvm_tir_ref(sk), tvm_tir_ref(sj)),
+      tvm_tir_and_take(tvm_tir_eq_take(sk, sj), tvm_tir_lt_take(tvm_tir_ref(k), tvm_tir_ref(j))));
+  void* count = tvm_tir_serial_take(tvm_tir_ref(k), tvm_tir_i64(0), tvm_tir_ref(N),
+                                    tvm_tir_if_take(before, INC(rank), NULL));
+  void* place = tvm_tir_seq_take(acn_set(&x, ROW(LD(rank)), 0, tvm_tir_ref(j)),
+                                 acn_set(&x, ROW(LD(rank)), 1, tvm_tir_i64(0)));
+  void* above =
+      tvm_tir_if_take(tvm_tir_gt_take(SCORE(tvm_tir_ref(j)), tvm_tir_cast_take(ft, scalar(in[4]))),
+                      INC(valid), NULL);
+  void* sort = tvm_tir_serial_take(tvm_tir_ref(j), tvm_tir_i64(0), tvm_tir_ref(N),
+                                   tvm_tir_seq_take(ST(rank, tvm_tir_i64(0)), count, place, above));
+  /* selection in rank order */
+  void* bj = acn_at(&x, ROW(tvm_tir_ref(j2)), 0);
+  void* bk = acn_at(&x, ROW(tvm_tir_ref(k2)), 0);
+  /* IoU of the selected box and bk, boxes[b, ., :] corners min / max of (0, 2) and (1, 3) */
+  void* e[2][4];
+  void* which[2] = {LD(abox), bk};
+  for (int q = 0; q < 2; ++q)
+    for (int a = 0; a < 2; ++a) {
+      void* p0 =
+          tvm_tir_load_take(tvm_tir_ref(bx), tvm_tir_ref(b), tvm_tir_ref(which[q]), tvm_tir_i64(a));
+      void* p1 = tvm_tir_load_take(tvm_tir_ref(bx), tvm_tir_ref(b), tvm_tir_ref(which[q]),
+                                   tvm_tir_i64(a + 2));
+      e[q][a] = tvm_tir_min_take(tvm_tir_ref(p0), tvm_tir_ref(p1));
+      e[q][2 + a] = tvm_tir_max_take(p0, p1);
+    }
+  tvm_ffi_release(which[0]);
+  void* ext[2];
+  for (int a = 0; a < 2; ++a) {
+    ext[a] = tvm_tir_max_take(
+        tvm_tir_const_float(bt, 0.0),
+        tvm_tir_sub_take(tvm_tir_min_take(tvm_tir_ref(e[0][2 + a]), tvm_tir_ref(e[1][2 + a])),
+                         tvm_tir_max_take(tvm_tir_ref(e[0][a]), tvm_tir_ref(e[1][a]))));
+  }
+  void* area = tvm_tir_mul_take(ext[0], ext[1]);
+  void* sz[2];
+  for (int q = 0; q < 2; ++q) {
+    sz[q] = tvm_tir_mul_take(tvm_tir_sub_take(tvm_tir_ref(e[q][2]), tvm_tir_ref(e[q][0])),
+                             tvm_tir_sub_take(tvm_tir_ref(e[q][3]), tvm_tir_ref(e[q][1])));
+  }
+  void* u = tvm_tir_sub_take(tvm_tir_add_take(sz[0], sz[1]), tvm_tir_ref(area));
+  for (int q = 0; q < 2; ++q) tvm_relax__release_all(e[q], 4);
+  void* iou = tvm_tir_select_take(tvm_tir_le_take(tvm_tir_ref(u), tvm_tir_const_float(bt, 0.0)),
+                                  tvm_tir_const_float(bt, 0.0), tvm_tir_div_take(area, u));
+  void* drop = tvm_tir_if_take(tvm_tir_ge_take(iou, tvm_tir_cast_take(bt, scalar(in[3]))),
+                               acn_set(&x, ROW(tvm_tir_ref(k2)), 1, tvm_tir_i64(1)), NULL);
+  void* alive_k =
+      tvm_tir_and_take(tvm_tir_eq_take(acn_at(&x, ROW(tvm_tir_ref(k2)), 1), tvm_tir_i64(0)),
+                       tvm_tir_gt_take(SCORE(tvm_tir_ref(bk)), tvm_tir_const_float(ft, 0.0)));
+  void* later = tvm_tir_if_take(tvm_tir_gt_take(tvm_tir_ref(k2), tvm_tir_ref(j2)),
+                                tvm_tir_if_take(alive_k, drop, NULL), NULL);
+  void* others = tvm_tir_serial_take(tvm_tir_ref(k2), tvm_tir_i64(0), LD(valid), later);
+  /* write the selection at row offset + selected (a rank already read), then drop the others */
+  void* record;
+  if (onnx) {
+    record = tvm_tir_seq_take(acn_set(&x, ROW(LD(nsel)), 0, tvm_tir_ref(b)),
+                              acn_set(&x, ROW(LD(nsel)), 1, tvm_tir_ref(c)),
+                              acn_set(&x, ROW(LD(nsel)), 2, LD(abox)));
+  } else {
+    record = tvm_tir_seq_take(
+        acn_set(&x, ROW(LD(nsel)), 0, tvm_tir_ref(c)), acn_set(&x, ROW(LD(nsel)), 1, LD(abox)),
+        tvm_tir_store_take(tvm_tir_ref(out[1]), tvm_tir_cast_take(out[1]->dtype, SCORE(LD(abox))),
+                           tvm_tir_ref(b), ROW(LD(nsel))));
+  }
+  void* sj2 = SCORE(tvm_tir_ref(bj));
+  void* take = tvm_tir_and_take(
+      tvm_tir_and_take(tvm_tir_eq_take(acn_at(&x, ROW(tvm_tir_ref(j2)), 1), tvm_tir_i64(0)),
+                       tvm_tir_lt_take(LD(nsel), tvm_tir_cast_take(i64, scalar(in[2])))),
+      tvm_tir_and_take(tvm_tir_gt_take(tvm_tir_ref(sj2), tvm_tir_cast_take(ft, scalar(in[4]))),
+                       tvm_tir_gt_take(sj2, tvm_tir_const_float(ft, -1.0))));
+  void* step = tvm_tir_if_take(
+      take, tvm_tir_seq_take(ST(abox, tvm_tir_ref(bj)), record, INC(nsel), others), NULL);
+  tvm_ffi_release(bj), tvm_ffi_release(bk);
+  void* nms = tvm_tir_serial_take(tvm_tir_ref(j2), tvm_tir_i64(0), LD(valid), step);
+  nms = tvm_tir_if_take(tvm_tir_and_take(tvm_tir_gt_take(tvm_tir_cast_take(bt, scalar(in[3])),
+                                                         tvm_tir_const_float(bt, 0.0)),
+                                         tvm_tir_gt_take(LD(valid), tvm_tir_i64(0))),
+                        nms, NULL);
+  void* per_class = tvm_tir_seq_take(ST(valid, tvm_tir_i64(0)), sort, ST(nsel, tvm_tir_i64(0)), nms,
+                                     ST(off, tvm_tir_add_take(LD(off), LD(nsel))));
+  per_class = tvm_tir_serial_take(tvm_tir_ref(c), tvm_tir_i64(0), tvm_tir_ref(C), per_class);
+  void* body;
+  if (onnx) {
+    /* rows after the selected ones: zeros; the count */
+    void* rows = dim(o, 0);
+    void* zero_row = tvm_tir_if_take(
+        tvm_tir_ge_take(tvm_tir_ref(z), LD(off)),
+        tvm_tir_seq_take(
+            tvm_tir_store_take(tvm_tir_ref(o), tvm_tir_i64(0), tvm_tir_ref(z), tvm_tir_i64(0)),
+            tvm_tir_store_take(tvm_tir_ref(o), tvm_tir_i64(0), tvm_tir_ref(z), tvm_tir_i64(1)),
+            tvm_tir_store_take(tvm_tir_ref(o), tvm_tir_i64(0), tvm_tir_ref(z), tvm_tir_i64(2))),
+        NULL);
+    body = tvm_tir_seq_take(
+        ST(off, tvm_tir_i64(0)),
+        tvm_tir_serial_take(tvm_tir_ref(b), tvm_tir_i64(0), tvm_tir_ref(B), per_class),
+        tvm_tir_serial_take(tvm_tir_ref(z), tvm_tir_i64(0), tvm_tir_ref(rows), zero_row),
+        tvm_tir_store_take(tvm_tir_ref(out[1]), LD(off), tvm_tir_i64(0)));
+  } else {
+    void* rows = dim(o, 1);
+    void* zero_row = tvm_tir_if_take(
+        tvm_tir_ge_take(tvm_tir_ref(z2), LD(off)),
+        tvm_tir_seq_take(
+            tvm_tir_store_take(tvm_tir_ref(o), tvm_tir_i64(0), tvm_tir_ref(b), tvm_tir_ref(z2),
+                               tvm_tir_i64(0)),
+            tvm_tir_store_take(tvm_tir_ref(o), tvm_tir_i64(0), tvm_tir_ref(b), tvm_tir_ref(z2),
+                               tvm_tir_i64(1)),
+            tvm_tir_store_take(tvm_tir_ref(out[1]), tvm_tir_const_float(out[1]->dtype, 0.0),
+                               tvm_tir_ref(b), tvm_tir_ref(z2))),
+        NULL);
+    void* per_batch = tvm_tir_seq_take(
+        ST(off, tvm_tir_i64(0)), per_class,
+        tvm_tir_serial_take(tvm_tir_ref(z2), tvm_tir_i64(0), tvm_tir_ref(rows), zero_row),
+        tvm_tir_store_take(tvm_tir_ref(out[2]), LD(off), tvm_tir_ref(b)));
+    body = tvm_tir_serial_take(tvm_tir_ref(b), tvm_tir_i64(0), tvm_tir_ref(B), per_batch);
+  }
+#undef LD
+#undef ST
+#undef INC
+#undef ROW
+#undef SCORE
+  tvm_tir_buffer_obj* bufs[5] = {off, rank, valid, nsel, abox};
+  for (int q = 0; q < 5; ++q) body = tvm_relax__scratch_scope(bufs[q], body);
+  for (int q = 0; q < 5; ++q) tvm_ffi_release(bufs[q]);
+  (void)z3, (void)nout;
+  tvm_relax__release_all(v, 9);
+  return body;
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_all_class_nms(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, acn_body);
 }

@@ -4,8 +4,8 @@
  * evaluator (the kernel in libtir's interpreter) and compiled to a VM executable with LLVM
  * kernels (bytecode mode here, compiled mode in the _compiled twin) run in libvm. Both results
  * are compared with plain C loops on random inputs. vision.non_max_suppression (hard, returning
- * indices) likewise, its two int32 results compared exactly. all_class_non_max_suppression has
- * no kernel.
+ * indices) and all_class_non_max_suppression (both output formats) likewise, their results
+ * compared exactly.
  */
 #include <math.h>
 #include <string.h>
@@ -56,7 +56,7 @@ static int bad(const TVMFFIAny* got, const double* want, int64_t n, double tol) 
 /* main(p0..) = op(p0.., extra) legalized, extra (borrowed, optional) an R.shape argument. */
 static tvm_tir_ir_module_obj* model(const char* op, void* attrs, int n, void** tensors,
                                     tvm_relax_expr_obj* extra) {
-  tvm_relax_var_obj* params[4];
+  tvm_relax_var_obj* params[5];
   for (int i = 0; i < n; ++i) {
     const DLTensor* dl = tvm_ffi_tensor_dl(tensors[i]);
     char name[16];
@@ -64,7 +64,7 @@ static tvm_tir_ir_module_obj* model(const char* op, void* attrs, int n, void** t
     params[i] = rt_var_take(name, tvm_relax_tensor_sinfo_of_ints(dl->shape, dl->ndim, dl->dtype));
   }
   void* parr = tvm_ffi_array_of_objects((void**)params, n);
-  void* args[5];
+  void* args[6];
   for (int i = 0; i < n; ++i) args[i] = params[i];
   if (extra) args[n] = extra;
   void* aarr = tvm_ffi_array_of_objects(args, n + (extra ? 1 : 0));
@@ -96,7 +96,7 @@ static void check_op(const char* op, void* attrs, int n, void** tensors, tvm_rel
                      const double* want, int64_t nwant, double tol) {
   tvm_tir_ir_module_obj* mod = model(op, attrs, n, tensors, extra);
   if (!mod) CHECK_OK(-1);
-  TVMFFIAny args[4], got;
+  TVMFFIAny args[5], got;
   for (int i = 0; i < n; ++i) args[i] = tvm_ffi_any_obj(tensors[i]);
   if (mod) {
     CHECK_OK(tvm_relax_eval(mod, "main", args, n, &got));
@@ -359,40 +359,31 @@ static float ref_iou(const float* a, const float* b) {
 static void ref_nms(const float* d, int64_t A, int32_t vc, const int32_t* ix, const nms_case* c,
                     int32_t* out, int32_t* count) {
   int64_t n = vc < 0 ? 0 : vc > A ? A : vc;
-  int32_t bi[16], order[16];
-  if (c->iou > 0) {
-    for (int64_t j = 0; j < n; ++j) { /* stable insertion by score, descending */
-      int64_t p = j;
-      while (p > 0 && d[order[p - 1] * 6 + 1] < d[j * 6 + 1]) order[p] = order[p - 1], --p;
-      order[p] = (int32_t)j;
-    }
-    int64_t nkeep = c->top_k > 0 && c->top_k < n ? c->top_k : n;
-    for (int64_t j = 0; j < A; ++j) bi[j] = j < nkeep ? order[j] : -1;
-    int64_t nvalid = 0;
-    for (int64_t j = 0; j < n; ++j) {
-      if (c->max_out >= 0 && nvalid == c->max_out) {
-        bi[j] = -1;
-        continue;
+  int32_t order[16];
+  float score[16];
+  for (int64_t j = 0; j < n; ++j) { /* stable insertion by score, descending */
+    int64_t p = j;
+    while (p > 0 && d[order[p - 1] * 6 + 1] < d[j * 6 + 1]) order[p] = order[p - 1], --p;
+    order[p] = (int32_t)j;
+  }
+  int64_t nkeep = c->top_k > 0 && c->top_k < n ? c->top_k : n, nvalid = 0;
+  for (int64_t j = 0; j < nkeep; ++j) score[j] = d[order[j] * 6 + 1];
+  /* greedy: a box of positive score (still there) is kept and removes the later ones it covers */
+  for (int64_t j = 0; j < nkeep; ++j) {
+    if (score[j] > 0 && (c->max_out <= 0 || nvalid < c->max_out)) {
+      ++nvalid;
+      for (int64_t k = j + 1; k < nkeep; ++k) {
+        if (score[k] <= 0) continue;
+        if (!c->force && c->id >= 0 && d[order[j] * 6] != d[order[k] * 6]) continue;
+        if (ref_iou(d + order[j] * 6 + 2, d + order[k] * 6 + 2) >= (float)c->iou) score[k] = -1;
       }
-      if (bi[j] < 0 || d[bi[j] * 6 + 1] <= 0) continue;
-      bool kept = true;
-      for (int64_t k = 0; k < j; ++k) {
-        if (bi[k] < 0 || d[bi[k] * 6 + 1] <= 0) continue;
-        if (c->id >= 0 && d[bi[k] * 6] < 0) continue;
-        if (!c->force && c->id >= 0 && d[bi[j] * 6] != d[bi[k] * 6]) continue;
-        if (ref_iou(d + bi[j] * 6 + 2, d + bi[k] * 6 + 2) >= (float)c->iou) kept = false;
-      }
-      if (kept)
-        ++nvalid;
-      else
-        bi[j] = -1;
+    } else {
+      score[j] = -1;
     }
-  } else {
-    for (int64_t j = 0; j < A; ++j) bi[j] = j < n ? (int32_t)j : -1;
   }
   int32_t m = 0;
-  for (int64_t j = 0; j < A; ++j)
-    if (bi[j] >= 0) out[m++] = ix[bi[j]];
+  for (int64_t j = 0; j < nkeep; ++j)
+    if (score[j] > 0) out[m++] = ix[order[j]];
   for (int64_t j = m; j < A; ++j) out[j] = -1;
   *count = m;
 }
@@ -426,7 +417,7 @@ TEST(non_max_suppression) {
   const nms_case cases[4] = {{0.5, false, -1, -1, 0},
                              {0.3, true, 7, 3, 0},
                              {0.4, false, -1, -1, -1},
-                             {0.0, false, -1, -1, 0}};
+                             {0.0, false, 4, 0, 0}};
   for (int ci = 0; ci < 4; ++ci) {
     const nms_case* c = &cases[ci];
     int64_t sd[3] = {B, A, 6}, sv[1] = {B}, si[2] = {B, A};
@@ -493,11 +484,133 @@ TEST(non_max_suppression) {
   for (int a = 0; a < 3; ++a) tvm_ffi_release(t[a]);
 }
 
+/* ---- all_class_non_max_suppression ----------------------------------------------------------- */
+/* got (field f of a tuple) equals want exactly (n elements of dtype dt). */
+static int exact(const TVMFFIAny* tuple, int64_t f, DLDataType dt, const double* want, int64_t n) {
+  if (tuple->type_index != kTVMFFIArray || tvm_ffi_seq_size(tuple->v_obj) <= f) return 1000;
+  const TVMFFIAny* got = tvm_ffi_seq_at(tuple->v_obj, f);
+  if (got->type_index != kTVMFFITensor) return 1000;
+  const DLTensor* dl = tvm_ffi_tensor_dl(got->v_obj);
+  if (tvm_ffi_dltensor_numel(dl) != n || !tvm_ffi_dtype_equal(dl->dtype, dt)) return 1000;
+  int k = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (rv_elem(dl, i) != want[i]) {
+      if (k < 3)
+        fprintf(stderr, "  field %lld element %lld: got %g, want %g\n", (long long)f, (long long)i,
+                rv_elem(dl, i), want[i]);
+      ++k;
+    }
+  }
+  return k;
+}
+
+TEST(all_class_non_max_suppression) {
+  enum { B = 2, C = 3, N = 8 };
+  typedef struct {
+    bool onnx;
+    int64_t max_boxes;
+    float iou, st;
+  } acn_case;
+  const acn_case cases[4] = {{true, 3, 0.5f, 0.1f},
+                             {true, 10, 0.3f, -0.5f},
+                             {false, 2, 0.4f, 0.0f},
+                             {true, 5, 0.0f, 0.0f}};
+  for (int ci = 0; ci < 4; ++ci) {
+    const acn_case* c = &cases[ci];
+    int64_t sb[3] = {B, N, 4}, ss[3] = {B, C, N}, s1[1] = {1};
+    void* t[5] = {ftensor(3, sb, 1), ftensor(3, ss, 1),
+                  tvm_ffi_tensor_empty(s1, 1, I64, (DLDevice){kDLCPU, 0}),
+                  tvm_ffi_tensor_empty(s1, 1, F32, (DLDevice){kDLCPU, 0}),
+                  tvm_ffi_tensor_empty(NULL, 0, F32, (DLDevice){kDLCPU, 0})};
+    float *bx = fdata(t[0]), *sc = fdata(t[1]);
+    for (int64_t i = 0; i < B * N; ++i) {
+      float* r = bx + i * 4;
+      r[0] = (float)((rv_rnd() + 2.0) * 1.5), r[1] = (float)((rv_rnd() + 2.0) * 1.5);
+      r[2] = r[0] + (float)(rv_rnd() + 2.5) * 1.5f, r[3] = r[1] + (float)(rv_rnd() + 2.5) * 1.5f;
+    }
+    for (int64_t i = 0; i < B * C * N; ++i) sc[i] = (float)((rv_rnd() + 2.0) / 4.0 * 1.2 - 0.2);
+    sc[5] = sc[6]; /* a tie */
+    ((int64_t*)tvm_ffi_tensor_dl(t[2])->data)[0] = c->max_boxes;
+    fdata(t[3])[0] = c->iou, fdata(t[4])[0] = c->st;
+    /* the reference */
+    double rows[B * C * N * 3] = {0}, tf_idx[B * C * N * 2] = {0}, tf_sc[B * C * N] = {0},
+                            counts[B] = {0};
+    int64_t total = 0;
+    for (int64_t b = 0; b < B; ++b) {
+      int64_t in_batch = 0;
+      for (int64_t k = 0; k < C; ++k) {
+        const float* s = sc + (b * C + k) * N;
+        int order[N];
+        for (int j = 0; j < N; ++j) {
+          int p = j;
+          while (p > 0 && s[order[p - 1]] < s[j]) order[p] = order[p - 1], --p;
+          order[p] = j;
+        }
+        int valid = 0, nsel = 0;
+        bool dropped[N] = {false};
+        for (int j = 0; j < N; ++j) valid += s[j] > c->st;
+        if (c->iou > 0 && valid > 0) {
+          for (int j = 0; j < valid; ++j) {
+            int a = order[j];
+            if (dropped[j] || nsel >= c->max_boxes || !(s[a] > c->st) || !(s[a] > -1.0f)) continue;
+            if (c->onnx) {
+              rows[(total + nsel) * 3] = (double)b, rows[(total + nsel) * 3 + 1] = (double)k;
+              rows[(total + nsel) * 3 + 2] = a;
+            } else {
+              tf_idx[(b * C * N + in_batch + nsel) * 2] = (double)k;
+              tf_idx[(b * C * N + in_batch + nsel) * 2 + 1] = a;
+              tf_sc[b * C * N + in_batch + nsel] = s[a];
+            }
+            ++nsel;
+            for (int q = j + 1; q < valid; ++q)
+              if (!dropped[q] && s[order[q]] > 0 &&
+                  ref_iou(bx + (b * N + a) * 4, bx + (b * N + order[q]) * 4) >= c->iou)
+                dropped[q] = true;
+          }
+        }
+        total += nsel, in_batch += nsel;
+      }
+      counts[b] = (double)in_batch;
+    }
+    double total_d = (double)total;
+    void* attrs = rt_attrs(1, "output_format", tvm_ffi_string(c->onnx ? "onnx" : "tensorflow"));
+    tvm_tir_ir_module_obj* mod =
+        model("relax.vision.all_class_non_max_suppression", attrs, 5, t, NULL);
+    if (!mod) CHECK_OK(-1);
+    TVMFFIAny args[5], got;
+    for (int a = 0; a < 5; ++a) args[a] = tvm_ffi_any_obj(t[a]);
+    tvm_vm_executable* exec = mod ? test_mode(tvm_codegen_relax_build(mod, test_opts())) : NULL;
+    if (mod && !exec) CHECK_OK(-1);
+    tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
+    for (int run = 0; run < 2 && mod; ++run) {
+      if (run == 0) {
+        CHECK_OK(tvm_relax_eval(mod, "main", args, 5, &got));
+      } else {
+        if (!vm) break;
+        CHECK_OK(tvm_vm_invoke(vm, "main", args, 5, &got));
+      }
+      int bad_n = c->onnx
+                      ? exact(&got, 0, I64, rows, B * C * N * 3) + exact(&got, 1, I64, &total_d, 1)
+                      : exact(&got, 0, I64, tf_idx, B * C * N * 2) +
+                            exact(&got, 1, F32, tf_sc, B * C * N) + exact(&got, 2, I64, counts, B);
+      if (bad_n)
+        fprintf(stderr, "all_class_nms case %d %s: %d bad\n", ci, run ? "compiled" : "interpreted",
+                bad_n);
+      CHECK_EQ_INT(bad_n, 0);
+      tvm_ffi_any_release(&got);
+    }
+    if (vm) tvm_vm_release(vm);
+    tvm_ffi_release(exec), tvm_ffi_release(mod), tvm_ffi_release(attrs);
+    for (int a = 0; a < 5; ++a) tvm_ffi_release(t[a]);
+  }
+}
+
 int main(void) {
   RUN(conv3d_transpose);
   RUN(resize3d);
   RUN(affine_grid);
   RUN(roi_align);
   RUN(non_max_suppression);
+  RUN(all_class_non_max_suppression);
   return test_summary();
 }
