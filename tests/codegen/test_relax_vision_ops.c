@@ -225,6 +225,21 @@ TEST(resize3d) {
   }
 }
 
+TEST(resize3d_without_kernel) {
+  /* other layouts and methods are NotImplementedErrors naming the operator, not wrong kernels */
+  int64_t sx[5] = {1, 4, 5, 6, 2}, out[3] = {2, 3, 4};
+  for (int kind = 0; kind < 2; ++kind) {
+    void* t[1] = {ftensor(5, sx, 1)};
+    TVMFFIAny str = tvm_ffi_string(kind == 0 ? "NDHWC" : "cubic");
+    void* attrs = rt_attrs(1, kind == 0 ? "layout" : "method", str);
+    tvm_ffi_any_release(&str);
+    tvm_relax_expr_obj* size = shape_expr(3, out);
+    CHECK(model("relax.image.resize3d", attrs, 1, t, size) == NULL);
+    CHECK_RAISED("NotImplementedError", "relax.image.resize3d: only the NCDHW layout");
+    tvm_ffi_release(attrs), tvm_ffi_release(size), tvm_ffi_release(t[0]);
+  }
+}
+
 /* ---- affine_grid ----------------------------------------------------------------------------- */
 TEST(affine_grid) {
   for (int kind = 0; kind < 3; ++kind) { /* 2-d aligned, 2-d not aligned, 3-d not aligned */
@@ -608,6 +623,7 @@ TEST(all_class_non_max_suppression) {
 int main(void) {
   RUN(conv3d_transpose);
   RUN(resize3d);
+  RUN(resize3d_without_kernel);
   RUN(affine_grid);
   RUN(roi_align);
   RUN(non_max_suppression);
