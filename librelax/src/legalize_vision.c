@@ -16,7 +16,7 @@
  * sample bilinear at start + (p + (s + 0.5) / grid) * bin, 0 when it lies beyond [-1, H] x [-1, W],
  * the coordinates clamped into the input otherwise; avg sums sample / count, max keeps the largest
  * (the dtype's lowest for an empty grid). Arithmetic in the rois' dtype. The batch index is
- * truncated and clamped into [0, N) (upstream reads it unchecked).
+ * truncated and clamped into [0, N) (upstream reads it unchecked); an empty input gives zeros.
  */
 #include <float.h>
 #include <string.h>
@@ -265,6 +265,16 @@ static void* roi_align_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* 
   bv = tvm_tir_min_take(tvm_tir_max_take(bv, tvm_tir_i64(0)),
                         tvm_tir_sub_take(tvm_tir_ref(dim(x, 0)), tvm_tir_i64(1)));
   inner = tvm_tir_let_stmt_take(tvm_tir_ref(bidx), bv, inner);
+  /* an empty input (no batch, height or width) has nothing to sample: zeros */
+  void* nonempty = NULL;
+  for (int a = 0; a < 3; ++a) {
+    void* c = tvm_tir_gt_take(tvm_tir_ref(dim(x, a == 0 ? 0 : nchw ? a + 1 : a)), tvm_tir_i64(0));
+    nonempty = nonempty ? tvm_tir_and_take(nonempty, c) : c;
+  }
+  void* oz[4];
+  for (int i = 0; i < 4; ++i) oz[i] = tvm_tir_ref(v[i]);
+  inner = tvm_tir_if_take(nonempty, inner,
+                          tvm_tir_store_takev(tvm_tir_ref(o), tvm_tir_const_float(t, 0.0), 4, oz));
   void* oext[4];
   for (int i = 0; i < 4; ++i) oext[i] = dim(o, i);
   void* body = tvm_relax__loop_nest(v, oext, 4, NULL, inner);

@@ -350,6 +350,15 @@ TEST(roi_align) {
     check_op("relax.vision.roi_align", attrs, 2, t, NULL, want, R * C * PH * PW, 1e-4);
     tvm_ffi_release(attrs), tvm_ffi_release(pooled);
   }
+  /* an empty batch: nothing to sample, zeros (never a read outside the data) */
+  int64_t se[4] = {0, 3, 8, 9}, sr[2] = {2, 5};
+  void* e[2] = {ftensor(4, se, 1), ftensor(2, sr, 1)};
+  double zeros[2 * 3 * 2 * 2] = {0};
+  void* pooled = ints(1, (int64_t[]){2});
+  void* attrs =
+      rt_attrs(2, "pooled_size", tvm_ffi_any_obj(pooled), "spatial_scale", tvm_ffi_any_float(1.0));
+  check_op("relax.vision.roi_align", attrs, 2, e, NULL, zeros, 24, 0);
+  tvm_ffi_release(attrs), tvm_ffi_release(pooled);
 }
 
 /* ---- non_max_suppression --------------------------------------------------------------------- */
