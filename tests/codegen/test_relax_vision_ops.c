@@ -597,7 +597,9 @@ TEST(all_class_non_max_suppression) {
       counts[b] = (double)in_batch;
     }
     double total_d = (double)total;
-    void* attrs = rt_attrs(1, "output_format", tvm_ffi_string(c->onnx ? "onnx" : "tensorflow"));
+    TVMFFIAny fmt = tvm_ffi_string(c->onnx ? "onnx" : "tensorflow");
+    void* attrs = rt_attrs(1, "output_format", fmt); /* rt_attrs retains the value */
+    tvm_ffi_any_release(&fmt);
     tvm_tir_ir_module_obj* mod =
         model("relax.vision.all_class_non_max_suppression", attrs, 5, t, NULL);
     if (!mod) CHECK_OK(-1);
