@@ -48,7 +48,7 @@ static void* in_coord(const char* mode, void* y, void* h, void* oh) {
   if (is(mode, "asymmetric")) return tvm_tir_mul_take(yf, scale);
   if (is(mode, "tf_half_pixel_for_nn")) return tvm_tir_mul_take(tvm_tir_add_take(yf, fc(0.5)), scale);
   tvm_ffi_release(yf), tvm_ffi_release(scale);
-  tvm_ffi_raise("NotImplementedError", "image.resize2d: coordinate_transformation_mode \"%s\" has no kernel",
+  tvm_ffi_raise("NotImplementedError", "image.resize: coordinate_transformation_mode \"%s\" has no kernel",
                 mode ? mode : "");
   return NULL;
 }
@@ -70,7 +70,7 @@ static void* nearest_index(const char* rounding, void* c, void* h) {
   else if (is(rounding, "ceil")) r = tvm_tir_call_take(F32, "tir.ceil", tvm_tir_sub_take(c, fc(1e-5)));
   else {
     tvm_ffi_release(c);
-    tvm_ffi_raise("NotImplementedError", "image.resize2d: rounding_method \"%s\" has no kernel", rounding);
+    tvm_ffi_raise("NotImplementedError", "image.resize: rounding_method \"%s\" has no kernel", rounding);
     return NULL;
   }
   return clamp_index(tvm_tir_cast_take(TVM_TIR_INT64, r), h);
