@@ -293,6 +293,11 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_sort(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_einsum(const tvm_relax_call_obj* call);
 /* image.resize2d (legalize_image.c). */
 tvm_tir_prim_func_obj* tvm_relax__legalize_resize2d(const tvm_relax_call_obj* call);
+/* image.affine_grid, vision.roi_align (legalize_vision.c). */
+tvm_tir_prim_func_obj* tvm_relax__legalize_affine_grid(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_roi_align(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_nms(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_all_class_nms(const tvm_relax_call_obj* call);
 /* quantize / dequantize, prelu, group_norm, nll_loss, cross_entropy_with_logits
  * (legalize_nn_extra.c). */
 tvm_tir_prim_func_obj* tvm_relax__legalize_quantize(const tvm_relax_call_obj* call);

@@ -97,6 +97,12 @@ static const tvm_relax__legalize_fn k_legalize[TVM_RELAX_OP_COUNT] = {
     [TVM_RELAX_OP_argsort] = tvm_relax__legalize_sort,
     [TVM_RELAX_OP_topk] = tvm_relax__legalize_sort,
     [TVM_RELAX_OP_einsum] = tvm_relax__legalize_einsum,
+    [TVM_RELAX_OP_nn_conv3d_transpose] = tvm_relax__legalize_conv_transpose,
+    [TVM_RELAX_OP_image_resize3d] = tvm_relax__legalize_resize2d,
+    [TVM_RELAX_OP_image_affine_grid] = tvm_relax__legalize_affine_grid,
+    [TVM_RELAX_OP_vision_roi_align] = tvm_relax__legalize_roi_align,
+    [TVM_RELAX_OP_vision_non_max_suppression] = tvm_relax__legalize_nms,
+    [TVM_RELAX_OP_vision_all_class_non_max_suppression] = tvm_relax__legalize_all_class_nms,
 };
 
 bool tvm_relax_op_has_legalization(int32_t id) {

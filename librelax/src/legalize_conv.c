@@ -1,7 +1,8 @@
 /*
  * legalize_conv.c: the kernels of the convolutions (conv1d NCW/OIW, conv2d NCHW/OIHW, conv3d
- * NCDHW/OIDHW, with strides, padding, dilation and groups), conv1d_transpose / conv2d_transpose
- * (any permutation of NCW/IOW or NCHW/IOHW, the same attributes and output_padding), pooling
+ * NCDHW/OIDHW, with strides, padding, dilation and groups), conv1d_transpose / conv2d_transpose /
+ * conv3d_transpose (any permutation of NCW/IOW, NCHW/IOHW or NCDHW/IODHW, the same attributes and
+ * output_padding), pooling
  * (max_pool2d / avg_pool2d NCHW, max_pool3d / avg_pool3d NCDHW, with
  * count_include_pad and ceil_mode; adaptive_avg_pool2d NCHW), pad (constant, edge, reflect),
  * batch_norm (inference: the moving statistics, passed through as the second and third
@@ -212,18 +213,18 @@ static void* conv_transpose_body(const tvm_relax_call_obj* call, tvm_tir_buffer_
                                  int nin, tvm_tir_buffer_obj* const* out, int nout) {
   (void)nin, (void)nout;
   int s = (int)rank(in[0]) - 2, n = s + 2;
-  const char* dc = s == 1 ? "NCW" : "NCHW";
-  const char* kc = s == 1 ? "IOW" : "IOHW";
-  int pd[4], pk[4], po[4];
-  if (s < 1 || s > 2 || !layout_pos(call, "data_layout", NULL, dc, pd) ||
+  const char* dc = s == 1 ? "NCW" : s == 2 ? "NCHW" : "NCDHW";
+  const char* kc = s == 1 ? "IOW" : s == 2 ? "IOHW" : "IODHW";
+  int pd[5], pk[5], po[5];
+  if (s < 1 || s > 3 || !layout_pos(call, "data_layout", NULL, dc, pd) ||
       !layout_pos(call, "kernel_layout", NULL, kc, pk) ||
       !layout_pos(call, "out_layout", attr_str(call, "data_layout"), dc, po)) {
     tvm_ffi_raise("NotImplementedError",
-                  "%s: only layouts that permute NCW / IOW or NCHW / IOHW have a kernel (packed "
-                  "layouts do not)", tvm_relax_op_info_of(call->op)->name);
+                  "%s: only layouts that permute NCW / IOW, NCHW / IOHW or NCDHW / IODHW have a "
+                  "kernel (packed layouts do not)", tvm_relax_op_info_of(call->op)->name);
     return NULL;
   }
-  int64_t strides[2], dilation[2], pad[4];
+  int64_t strides[3], dilation[3], pad[6];
   if (attr_ints(call, "strides", s, 1, strides) != 0 || attr_ints(call, "dilation", s, 1, dilation) != 0 ||
       attr_padding(call, s, pad) != 0) {
     return NULL;
@@ -233,7 +234,7 @@ static void* conv_transpose_body(const tvm_relax_call_obj* call, tvm_tir_buffer_
   if (gv) tvm_ffi_any_as_int(gv, &groups);
   tvm_tir_buffer_obj *x = in[0], *w = in[1], *o = out[0];
   DLDataType t = o->dtype;
-  void *v[4], *r[3]; /* r: the channel within the group, then the taps */
+  void *v[5], *r[4]; /* r: the channel within the group, then the taps */
   if (tvm_relax__kernel_vars(v, n, "i") != 0) return NULL;
   if (tvm_relax__kernel_vars(r, 1 + s, "r") != 0) {
     tvm_relax__release_all(v, n);
@@ -246,8 +247,8 @@ static void* conv_transpose_body(const tvm_relax_call_obj* call, tvm_tir_buffer_
   void* chan = tvm_tir_add_take(tvm_tir_mul_take(tvm_tir_floordiv_take(tvm_tir_ref(v[1]), tvm_tir_ref(w_og)),
                                                  tvm_tir_ref(ipg)),
                                 tvm_tir_ref(r[0]));
-  void* xl[4] = {tvm_tir_ref(v[0]), tvm_tir_ref(chan), NULL, NULL};
-  void* wl[4] = {chan, tvm_tir_floormod_take(tvm_tir_ref(v[1]), tvm_tir_ref(w_og)), NULL, NULL};
+  void* xl[5] = {tvm_tir_ref(v[0]), tvm_tir_ref(chan), NULL, NULL, NULL};
+  void* wl[5] = {chan, tvm_tir_floormod_take(tvm_tir_ref(v[1]), tvm_tir_ref(w_og)), NULL, NULL, NULL};
   void* cond = NULL;
   for (int i = 0; i < s; ++i) {
     wl[2 + i] = tvm_tir_ref(r[1 + i]);
@@ -266,7 +267,7 @@ static void* conv_transpose_body(const tvm_relax_call_obj* call, tvm_tir_buffer_
     tvm_ffi_release(tt);
   }
   /* The logical indices at their places in each buffer's layout. */
-  void *xi[4], *wi[4], *oi[4], *oi2[4], *oi3[4], *ov[4], *oext[4];
+  void *xi[5], *wi[5], *oi[5], *oi2[5], *oi3[5], *ov[5], *oext[5];
   for (int k = 0; k < n; ++k) {
     xi[pd[k]] = xl[k], wi[pk[k]] = wl[k];
     oi[po[k]] = tvm_tir_ref(v[k]), oi2[po[k]] = tvm_tir_ref(v[k]), oi3[po[k]] = tvm_tir_ref(v[k]);
@@ -277,7 +278,7 @@ static void* conv_transpose_body(const tvm_relax_call_obj* call, tvm_tir_buffer_
                                 tvm_tir_cast_take(t, tvm_tir_load_takev(tvm_tir_ref(w), n, wi)));
   void* acc = tvm_tir_store_takev(tvm_tir_ref(o), tvm_tir_add_take(tvm_tir_load_takev(tvm_tir_ref(o), n, oi), prod), n, oi2);
   acc = tvm_tir_if_take(cond, acc, NULL);
-  void* rext[3] = {ipg, NULL, NULL};
+  void* rext[4] = {ipg, NULL, NULL, NULL};
   for (int i = 0; i < s; ++i) rext[1 + i] = dim(w, pk[2 + i]);
   void* red = tvm_relax__loop_nest(r, rext, 1 + s, NULL, acc);
   void* init = tvm_tir_store_takev(tvm_tir_ref(o), zero_of(t), n, oi3);

@@ -1,10 +1,13 @@
 /*
- * legalize_image.c: the kernel of image.resize2d in NCHW, methods nearest_neighbor and linear,
+ * legalize_image.c: the kernels of image.resize2d in NCHW and image.resize3d in NCDHW, methods
+ * nearest_neighbor and linear,
  * following upstream's topi resize: each output coordinate maps to an input coordinate (in
  * float32) by the coordinate transformation mode (half_pixel, align_corners, asymmetric,
  * pytorch_half_pixel, tf_half_pixel_for_nn); nearest rounds it by the rounding method and
  * clamps it into the input, linear blends the two neighbours (clamped) per axis as
- * a * (1 - t) + b * t. cubic and tf_crop_and_resize are NotImplementedErrors.
+ * a * (1 - t) + b * t, the last axis first. cubic and tf_crop_and_resize are
+ * NotImplementedErrors. image.affine_grid (2-d and 3-d) and vision.roi_align are in
+ * legalize_vision.c.
  */
 #include <string.h>
 
@@ -45,7 +48,7 @@ static void* in_coord(const char* mode, void* y, void* h, void* oh) {
   if (is(mode, "asymmetric")) return tvm_tir_mul_take(yf, scale);
   if (is(mode, "tf_half_pixel_for_nn")) return tvm_tir_mul_take(tvm_tir_add_take(yf, fc(0.5)), scale);
   tvm_ffi_release(yf), tvm_ffi_release(scale);
-  tvm_ffi_raise("NotImplementedError", "image.resize2d: coordinate_transformation_mode \"%s\" has no kernel",
+  tvm_ffi_raise("NotImplementedError", "image.resize: coordinate_transformation_mode \"%s\" has no kernel",
                 mode ? mode : "");
   return NULL;
 }
@@ -67,7 +70,7 @@ static void* nearest_index(const char* rounding, void* c, void* h) {
   else if (is(rounding, "ceil")) r = tvm_tir_call_take(F32, "tir.ceil", tvm_tir_sub_take(c, fc(1e-5)));
   else {
     tvm_ffi_release(c);
-    tvm_ffi_raise("NotImplementedError", "image.resize2d: rounding_method \"%s\" has no kernel", rounding);
+    tvm_ffi_raise("NotImplementedError", "image.resize: rounding_method \"%s\" has no kernel", rounding);
     return NULL;
   }
   return clamp_index(tvm_tir_cast_take(TVM_TIR_INT64, r), h);
@@ -76,42 +79,49 @@ static void* nearest_index(const char* rounding, void* c, void* h) {
 static void* resize_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
                          tvm_tir_buffer_obj* const* out, int nout) {
   (void)nin, (void)nout;
+  const char* name = tvm_relax_op_info_of(call->op)->name;
   const char* method = attr_str(call, "method");
   const char* mode = attr_str(call, "coordinate_transformation_mode");
   const char* rounding = attr_str(call, "rounding_method");
   const char* layout = attr_str(call, "layout");
+  tvm_tir_buffer_obj *x = in[0], *o = out[0];
+  int s = (int)tvm_ffi_seq_size(x->shape) - 2;
+  const char* canon = s == 3 ? "NCDHW" : "NCHW";
   bool nearest = is(method, "nearest_neighbor");
-  if ((layout && !is(layout, "NCHW")) || (!nearest && !is(method, "linear"))) {
+  if ((s != 2 && s != 3) || (layout && !is(layout, canon)) || (!nearest && !is(method, "linear"))) {
     tvm_ffi_raise("NotImplementedError",
-                  "image.resize2d: only the NCHW layout and the nearest_neighbor and linear "
-                  "methods have a kernel");
+                  "%s: only the %s layout and the nearest_neighbor and linear methods have a "
+                  "kernel", name, canon);
     return NULL;
   }
   /* upstream's default rounding of nearest_neighbor when none is given */
   if (!rounding || !*rounding) rounding = is(mode, "tf_half_pixel_for_nn") ? "floor" : "round";
-  tvm_tir_buffer_obj *x = in[0], *o = out[0];
   DLDataType t = o->dtype;
-  void* v[4];
-  if (tvm_relax__kernel_vars(v, 4, "i") != 0) return NULL;
-  void* coord[2] = {NULL, NULL};
+  int n = s + 2;
+  void* v[5];
+  if (tvm_relax__kernel_vars(v, n, "i") != 0) return NULL;
+  void* coord[3] = {NULL, NULL, NULL};
   bool ok = true;
-  for (int i = 0; ok && i < 2; ++i) {
+  for (int i = 0; ok && i < s; ++i) {
     coord[i] = in_coord(mode, v[2 + i], tvm_ffi_seq_obj_at(x->shape, 2 + i), tvm_ffi_seq_obj_at(o->shape, 2 + i));
     ok = coord[i] != NULL;
   }
   void* value = NULL;
   if (ok && nearest) {
-    void* iy = nearest_index(rounding, tvm_tir_ref(coord[0]), tvm_ffi_seq_obj_at(x->shape, 2));
-    void* ix = iy ? nearest_index(rounding, tvm_tir_ref(coord[1]), tvm_ffi_seq_obj_at(x->shape, 3)) : NULL;
-    if (ix) {
-      value = tvm_tir_cast_take(t, tvm_tir_load_take(tvm_tir_ref(x), tvm_tir_ref(v[0]), tvm_tir_ref(v[1]), iy, ix));
+    void* idx[5] = {tvm_tir_ref(v[0]), tvm_tir_ref(v[1]), NULL, NULL, NULL};
+    for (int i = 0; ok && i < s; ++i) {
+      idx[2 + i] = nearest_index(rounding, tvm_tir_ref(coord[i]), tvm_ffi_seq_obj_at(x->shape, 2 + i));
+      ok = idx[2 + i] != NULL;
+    }
+    if (ok) {
+      value = tvm_tir_cast_take(t, tvm_tir_load_takev(tvm_tir_ref(x), n, idx));
     } else {
-      tvm_ffi_release(iy);
+      tvm_relax__release_all(idx, n);
     }
   } else if (ok) {
     /* the two neighbours and the weight of the second, per axis */
-    void* lo[2], *hi[2], *w[2];
-    for (int i = 0; i < 2; ++i) {
+    void *lo[3], *hi[3], *w[3];
+    for (int i = 0; i < s; ++i) {
       void* h = tvm_ffi_seq_obj_at(x->shape, 2 + i);
       void* fl = tvm_tir_call_take(F32, "tir.floor", tvm_tir_ref(coord[i]));
       w[i] = tvm_tir_sub_take(tvm_tir_ref(coord[i]), tvm_tir_ref(fl));
@@ -119,25 +129,27 @@ static void* resize_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* con
       lo[i] = clamp_index(tvm_tir_ref(base), h);
       hi[i] = clamp_index(tvm_tir_add_take(base, tvm_tir_i64(1)), h);
     }
-    void* p[2][2];
-    for (int a = 0; a < 2; ++a)
-      for (int b = 0; b < 2; ++b) {
-        p[a][b] = as_f(tvm_tir_load_take(tvm_tir_ref(x), tvm_tir_ref(v[0]), tvm_tir_ref(v[1]),
-                                         tvm_tir_ref(a ? hi[0] : lo[0]), tvm_tir_ref(b ? hi[1] : lo[1])));
-      }
-    void* row[2];
-    for (int a = 0; a < 2; ++a) {
-      row[a] = tvm_tir_add_take(tvm_tir_mul_take(p[a][0], tvm_tir_sub_take(fc(1), tvm_tir_ref(w[1]))),
-                                tvm_tir_mul_take(p[a][1], tvm_tir_ref(w[1])));
+    /* corner c reads hi on axis i when bit (s - 1 - i) of c is set; the corners are blended
+     * along the last axis first, a * (1 - t) + b * t, then the one before, ... */
+    void* p[8];
+    int nc = 1 << s;
+    for (int c = 0; c < nc; ++c) {
+      void* idx[5] = {tvm_tir_ref(v[0]), tvm_tir_ref(v[1]), NULL, NULL, NULL};
+      for (int i = 0; i < s; ++i) idx[2 + i] = tvm_tir_ref((c >> (s - 1 - i)) & 1 ? hi[i] : lo[i]);
+      p[c] = as_f(tvm_tir_load_takev(tvm_tir_ref(x), n, idx));
     }
-    value = tvm_tir_add_take(tvm_tir_mul_take(row[0], tvm_tir_sub_take(fc(1), tvm_tir_ref(w[0]))),
-                             tvm_tir_mul_take(row[1], tvm_tir_ref(w[0])));
-    value = tvm_tir_cast_take(t, value);
-    tvm_relax__release_all(lo, 2), tvm_relax__release_all(hi, 2), tvm_relax__release_all(w, 2);
+    for (int i = s - 1; i >= 0; --i, nc /= 2) {
+      for (int c = 0; c < nc / 2; ++c) {
+        p[c] = tvm_tir_add_take(tvm_tir_mul_take(p[2 * c], tvm_tir_sub_take(fc(1), tvm_tir_ref(w[i]))),
+                                tvm_tir_mul_take(p[2 * c + 1], tvm_tir_ref(w[i])));
+      }
+    }
+    value = tvm_tir_cast_take(t, p[0]);
+    tvm_relax__release_all(lo, s), tvm_relax__release_all(hi, s), tvm_relax__release_all(w, s);
   }
   void* body = value ? tvm_relax__store_all(o, v, value) : NULL;
-  tvm_ffi_release(coord[0]), tvm_ffi_release(coord[1]);
-  tvm_relax__release_all(v, 4);
+  tvm_relax__release_all(coord, s);
+  tvm_relax__release_all(v, n);
   return body;
 }
 

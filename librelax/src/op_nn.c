@@ -104,6 +104,17 @@ const tvm_relax_attr_field tvm_relax__attrs_conv1d_transpose[] = {
     {"out_layout", TVM_RELAX_ATTR_OPT_STR, "None"},
     {"out_dtype", TVM_RELAX_ATTR_DTYPE, ""},
     {NULL, 0, NULL}};
+const tvm_relax_attr_field tvm_relax__attrs_conv3d_transpose[] = {
+    {"strides", TVM_RELAX_ATTR_INTS, "1, 1, 1"},
+    {"padding", TVM_RELAX_ATTR_INTS, "0, 0, 0, 0, 0, 0"},
+    {"output_padding", TVM_RELAX_ATTR_INTS, "0, 0, 0"},
+    {"dilation", TVM_RELAX_ATTR_INTS, "1, 1, 1"},
+    {"groups", TVM_RELAX_ATTR_INT, "1"},
+    {"data_layout", TVM_RELAX_ATTR_STR, "NCDHW"},
+    {"kernel_layout", TVM_RELAX_ATTR_STR, "IODHW"},
+    {"out_layout", TVM_RELAX_ATTR_OPT_STR, "None"},
+    {"out_dtype", TVM_RELAX_ATTR_DTYPE, ""},
+    {NULL, 0, NULL}};
 const tvm_relax_attr_field tvm_relax__attrs_pool3d[] = {
     {"pool_size", TVM_RELAX_ATTR_INTS, "1, 1, 1"},
     {"strides", TVM_RELAX_ATTR_INTS, "1, 1, 1"},
@@ -135,6 +146,18 @@ const tvm_relax_attr_field tvm_relax__attrs_attention[] = {
 const tvm_relax_attr_field tvm_relax__attrs_resize2d[] = {
     {"roi", TVM_RELAX_ATTR_ANY, "None"},
     {"layout", TVM_RELAX_ATTR_STR, "NCHW"},
+    {"method", TVM_RELAX_ATTR_STR, "linear"},
+    {"coordinate_transformation_mode", TVM_RELAX_ATTR_STR, "half_pixel"},
+    {"rounding_method", TVM_RELAX_ATTR_STR, "round"},
+    {"cubic_alpha", TVM_RELAX_ATTR_FLOAT, "-0.75"},
+    {"cubic_exclude", TVM_RELAX_ATTR_INT, "0"},
+    {"extrapolation_value", TVM_RELAX_ATTR_FLOAT, "0"},
+    {"out_dtype", TVM_RELAX_ATTR_DTYPE, ""},
+    {NULL, 0, NULL}};
+/* resize3d: resize2d's attributes in NCDHW; roi None or 6 numbers. */
+const tvm_relax_attr_field tvm_relax__attrs_resize3d[] = {
+    {"roi", TVM_RELAX_ATTR_ANY, "None"},
+    {"layout", TVM_RELAX_ATTR_STR, "NCDHW"},
     {"method", TVM_RELAX_ATTR_STR, "linear"},
     {"coordinate_transformation_mode", TVM_RELAX_ATTR_STR, "half_pixel"},
     {"rounding_method", TVM_RELAX_ATTR_STR, "round"},
@@ -726,6 +749,10 @@ tvm_relax_sinfo_obj* tvm_relax__infer_conv1d_transpose(const tvm_relax__infer_ct
   return conv(ctx, 1, true);
 }
 
+tvm_relax_sinfo_obj* tvm_relax__infer_conv3d_transpose(const tvm_relax__infer_ctx* ctx) {
+  return conv(ctx, 3, true);
+}
+
 /* ---- Pooling --------------------------------------------------------------------------------- */
 /* max_pool / avg_pool over s spatial dims (2: NCHW, 3: NCDHW). */
 static tvm_relax_sinfo_obj* pool(const tvm_relax__infer_ctx* ctx, int32_t s) {
@@ -968,22 +995,24 @@ done:
   return out;
 }
 
-/* ---- resize2d -------------------------------------------------------------------------------- */
-tvm_relax_sinfo_obj* tvm_relax__infer_resize2d(const tvm_relax__infer_ctx* ctx) {
+/* ---- resize2d / resize3d -------------------------------------------------------------------- */
+/* s spatial dims: 2 (NCHW, size of 2 dims, roi of 4 numbers) or 3 (NCDHW, 3 dims, 6 numbers). */
+static tvm_relax_sinfo_obj* resize(const tvm_relax__infer_ctx* ctx, int32_t s) {
   tvm_relax_tensor_sinfo_obj* data = tvm_relax__arg_tensor(ctx, 0);
   if (!data) return NULL;
   tvm_relax_sinfo_obj* ss = tvm_relax__arg_sinfo(ctx, 1);
   if (tvm_relax_kind_of(ss) != TVM_RELAX_KIND_ShapeStructInfo) {
     tvm_ffi_strbuf got = {0};
     tvm_relax_sinfo_text(&got, ss);
-    tvm_relax__arg_error(ctx, 1, "TypeError", "must be a shape of 2 dims (R.shape([h, w])), got %s",
-              tvm_ffi_strbuf_cstr(&got));
+    tvm_relax__arg_error(ctx, 1, "TypeError", "must be a shape of %d dims (R.shape([%s])), got %s", s,
+                         s == 2 ? "h, w" : "d, h, w", tvm_ffi_strbuf_cstr(&got));
     tvm_ffi_strbuf_free(&got);
     return NULL;
   }
   const tvm_relax_shape_sinfo_obj* shape = (const tvm_relax_shape_sinfo_obj*)ss;
-  if (shape->ndim != TVM_RELAX_UNKNOWN_NDIM && shape->ndim != 2) {
-    return tvm_relax__arg_error(ctx, 1, "ValueError", "must be a shape of 2 dims, got %d", shape->ndim);
+  if (shape->ndim != TVM_RELAX_UNKNOWN_NDIM && shape->ndim != s) {
+    return tvm_relax__arg_error(ctx, 1, "ValueError", "must be a shape of %d dims, got %d", s,
+                                shape->ndim);
   }
   const char* method = tvm_relax__attr_str(ctx, "method");
   if (strcmp(method, "nearest_neighbor") != 0 && strcmp(method, "linear") != 0 &&
@@ -994,27 +1023,37 @@ tvm_relax_sinfo_obj* tvm_relax__infer_resize2d(const tvm_relax__infer_ctx* ctx) 
   }
   const TVMFFIAny* roi = tvm_relax__attr(ctx, "roi");
   if (!tvm_ffi_any_is_none(roi)) {
-    bool ok = roi->type_index == kTVMFFIArray && tvm_ffi_seq_size(roi->v_obj) == 4;
-    for (int64_t i = 0; ok && i < 4; ++i) {
+    bool ok = roi->type_index == kTVMFFIArray && tvm_ffi_seq_size(roi->v_obj) == 2 * s;
+    for (int64_t i = 0; ok && i < 2 * s; ++i) {
       double v;
       const TVMFFIAny* it = tvm_ffi_seq_at(roi->v_obj, i);
       ok = it->type_index == kTVMFFIFloat || it->type_index == kTVMFFIInt ||
            (tvm_ffi_any_is_object(it) && tvm_tir_as_const_float(it->v_obj, &v));
     }
     if (!ok) {
-      return tvm_relax__op_error(ctx, "TypeError", "attribute 'roi' must be None or 4 numbers");
+      return tvm_relax__op_error(ctx, "TypeError", "attribute 'roi' must be None or %d numbers",
+                                 2 * s);
     }
   }
   const char* layout = tvm_relax__attr_str(ctx, "layout");
-  int32_t pos[4];
-  if (layout_perm(ctx, "layout", layout, "NCHW", pos) != 0) return NULL;
-  if (!check_ndim(ctx, 0, data, 4, layout)) return NULL;
+  int32_t pos[5];
+  if (layout_perm(ctx, "layout", layout, s == 2 ? "NCHW" : "NCDHW", pos) != 0) return NULL;
+  if (!check_ndim(ctx, 0, data, s + 2, layout)) return NULL;
   DLDataType dtype = tvm_relax__attr_dtype(ctx, "out_dtype");
   if (tvm_relax_dtype_is_unknown(dtype)) dtype = data->dtype;
   void* dd = tvm_relax_tensor_sinfo_dims(&data->base);
   void* sd = shape->values;
-  if (!dd || !sd) return tvm_relax_tensor_sinfo_new(NULL, dtype, 4, data->vdevice);
-  tvm_tir_expr_obj* dims[4] = {tvm_ffi_seq_obj_at(dd, pos[0]), tvm_ffi_seq_obj_at(dd, pos[1]),
-                               tvm_ffi_seq_obj_at(sd, 0), tvm_ffi_seq_obj_at(sd, 1)};
-  return placed_result(dims, pos, 4, dtype, data->vdevice);
+  if (!dd || !sd) return tvm_relax_tensor_sinfo_new(NULL, dtype, s + 2, data->vdevice);
+  tvm_tir_expr_obj* dims[5] = {tvm_ffi_seq_obj_at(dd, pos[0]), tvm_ffi_seq_obj_at(dd, pos[1]),
+                               NULL, NULL, NULL};
+  for (int32_t i = 0; i < s; ++i) dims[2 + i] = tvm_ffi_seq_obj_at(sd, i);
+  return placed_result(dims, pos, s + 2, dtype, data->vdevice);
+}
+
+tvm_relax_sinfo_obj* tvm_relax__infer_resize2d(const tvm_relax__infer_ctx* ctx) {
+  return resize(ctx, 2);
+}
+
+tvm_relax_sinfo_obj* tvm_relax__infer_resize3d(const tvm_relax__infer_ctx* ctx) {
+  return resize(ctx, 3);
 }

@@ -1,0 +1,661 @@
+/*
+ * legalize_vision.c: the kernels of image.affine_grid, vision.roi_align,
+ * vision.non_max_suppression (hard NMS returning indices) and
+ * vision.all_class_non_max_suppression, following upstream's topi (image/grid_sample.py's
+ * affine_grid, vision/roi_align.py, vision/nms.py).
+ *
+ * affine_grid: out[n, k, i, j] = theta[n, k, 0] * x_j + theta[n, k, 1] * y_i + theta[n, k, 2]
+ * with x_j = x_start + j * x_step (likewise y), in data's dtype: align_corners starts at -1 with
+ * steps (2 - 1e-7) / (W - 1) (upstream's constant; a dim of 1 gives the start alone), otherwise
+ * starts at 1 / W - 1 with steps 2 / W. The 3-d form (theta (N, 3, 4), size (D, H, W)) adds
+ * theta[n, k, 2] * z_d and the constant theta[n, k, 3].
+ *
+ * roi_align (NCHW or NHWC, avg or max): roi r = [batch index, x1, y1, x2, y2] scaled by
+ * spatial_scale; its size max(end - start, 1) (aligned: end - start, no clamp); bins of size /
+ * pooled; sample_ratio samples per bin and dim, or ceil(size / pooled) when not positive; each
+ * sample bilinear at start + (p + (s + 0.5) / grid) * bin, 0 when it lies beyond [-1, H] x [-1, W],
+ * the coordinates clamped into the input otherwise; avg sums sample / count, max keeps the largest
+ * (the dtype's lowest for an empty grid). Arithmetic in the rois' dtype. The batch index is
+ * truncated and clamped into [0, N) (upstream reads it unchecked); an empty input gives zeros.
+ */
+#include <float.h>
+#include <string.h>
+#include <tvm/tir/builder.h>
+
+#include "internal.h"
+
+static const char* attr_str(const tvm_relax_call_obj* call, const char* name) {
+  const TVMFFIAny* a = tvm_relax_call_attr(call, name);
+  TVMFFIByteArray b;
+  if (!a || (a->type_index != kTVMFFIStr && a->type_index != kTVMFFISmallStr)) return NULL;
+  return tvm_ffi_any_as_bytes(a, &b) ? b.data : NULL;
+}
+
+static bool attr_bool(const tvm_relax_call_obj* call, const char* name, bool dflt) {
+  const TVMFFIAny* a = tvm_relax_call_attr(call, name);
+  bool r = dflt;
+  if (a) tvm_ffi_any_as_bool(a, &r);
+  return r;
+}
+
+static int64_t attr_int(const tvm_relax_call_obj* call, const char* name, int64_t dflt) {
+  const TVMFFIAny* a = tvm_relax_call_attr(call, name);
+  int64_t r = dflt;
+  if (a) tvm_ffi_any_as_int(a, &r);
+  return r;
+}
+
+static double attr_float(const tvm_relax_call_obj* call, const char* name, double dflt) {
+  const TVMFFIAny* a = tvm_relax_call_attr(call, name);
+  double r = dflt;
+  if (a) tvm_ffi_any_as_float(a, &r);
+  return r;
+}
+
+static void* dim(tvm_tir_buffer_obj* b, int64_t i) { return tvm_ffi_seq_obj_at(b->shape, i); }
+
+/* ---- affine_grid ----------------------------------------------------------------------------- */
+static void* affine_grid_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
+                              int nin, tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nin, (void)nout;
+  tvm_tir_buffer_obj *th = in[0], *o = out[0];
+  int s = (int)tvm_ffi_seq_size(o->shape) - 2, n = s + 2;
+  bool align = attr_bool(call, "align_corners", true);
+  DLDataType t = o->dtype;
+  void* v[5];
+  if (tvm_relax__kernel_vars(v, n, "i") != 0) return NULL;
+  /* coordinate of output index v[2 + a] along spatial axis a (extent e) */
+  void* value = tvm_tir_cast_take(
+      t, tvm_tir_load_take(tvm_tir_ref(th), tvm_tir_ref(v[0]), tvm_tir_ref(v[1]), tvm_tir_i64(s)));
+  for (int a = 0; a < s; ++a) {
+    void* e = dim(o, 2 + a);
+    void *start, *step;
+    if (align) {
+      start = tvm_tir_const_float(t, -1.0);
+      step = tvm_tir_div_take(
+          tvm_tir_const_float(t, 2.0 - 1e-7),
+          tvm_tir_cast_take(t, tvm_tir_max_take(tvm_tir_sub_take(tvm_tir_ref(e), tvm_tir_i64(1)),
+                                                tvm_tir_i64(1))));
+    } else {
+      void* ef = tvm_tir_cast_take(t, tvm_tir_ref(e));
+      start = tvm_tir_sub_take(tvm_tir_div_take(tvm_tir_const_float(t, 1.0), tvm_tir_ref(ef)),
+                               tvm_tir_const_float(t, 1.0));
+      step = tvm_tir_div_take(tvm_tir_const_float(t, 2.0), ef);
+    }
+    void* c = tvm_tir_add_take(start,
+                               tvm_tir_mul_take(tvm_tir_cast_take(t, tvm_tir_ref(v[2 + a])), step));
+    /* theta's column: x (the last axis) is column 0, y column 1, z column 2 */
+    void* w = tvm_tir_cast_take(t, tvm_tir_load_take(tvm_tir_ref(th), tvm_tir_ref(v[0]),
+                                                     tvm_tir_ref(v[1]), tvm_tir_i64(s - 1 - a)));
+    value = tvm_tir_add_take(tvm_tir_mul_take(w, c), value);
+  }
+  void* body = tvm_relax__store_all(o, v, value);
+  tvm_relax__release_all(v, n);
+  return body;
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_affine_grid(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, affine_grid_body);
+}
+
+/* ---- roi_align ------------------------------------------------------------------------------- */
+typedef struct {
+  tvm_tir_buffer_obj* x;
+  bool nchw;
+  DLDataType rt; /* the arithmetic dtype: the rois' */
+  void *b, *c;   /* batch index, channel (borrowed) */
+} roi_ctx;
+
+/* data[b, c, y, x] at integer indices (consumed), as rt. */
+static void* at(const roi_ctx* k, void* y, void* x) {
+  void* b = tvm_tir_ref(k->b);
+  void* c = tvm_tir_ref(k->c);
+  void* l = k->nchw ? tvm_tir_load_take(tvm_tir_ref(k->x), b, c, y, x)
+                    : tvm_tir_load_take(tvm_tir_ref(k->x), b, y, x, c);
+  return tvm_tir_cast_take(k->rt, l);
+}
+
+/* The bilinear sample at (y, x) (consumed, rt). */
+static void* sample(const roi_ctx* k, void* y, void* x) {
+  void* h = dim(k->x, k->nchw ? 2 : 1);
+  void* w = dim(k->x, k->nchw ? 3 : 2);
+  DLDataType rt = k->rt;
+  void* outside = tvm_tir_or_take(
+      tvm_tir_or_take(tvm_tir_lt_take(tvm_tir_ref(y), tvm_tir_const_float(rt, -1.0)),
+                      tvm_tir_lt_take(tvm_tir_ref(x), tvm_tir_const_float(rt, -1.0))),
+      tvm_tir_or_take(tvm_tir_gt_take(tvm_tir_ref(y), tvm_tir_cast_take(rt, tvm_tir_ref(h))),
+                      tvm_tir_gt_take(tvm_tir_ref(x), tvm_tir_cast_take(rt, tvm_tir_ref(w)))));
+  void* pt[2] = {y, x};
+  void* ext[2] = {h, w};
+  void *lo[2], *hi[2], *f[2];
+  for (int i = 0; i < 2; ++i) {
+    void* last = tvm_tir_sub_take(tvm_tir_ref(ext[i]), tvm_tir_i64(1));
+    void* cl = tvm_tir_min_take(tvm_tir_max_take(pt[i], tvm_tir_const_float(rt, 0.0)),
+                                tvm_tir_cast_take(rt, tvm_tir_ref(last)));
+    void* fl = tvm_tir_call_take(rt, "tir.floor", tvm_tir_ref(cl));
+    f[i] = tvm_tir_sub_take(cl, tvm_tir_ref(fl));
+    lo[i] = tvm_tir_cast_take(TVM_TIR_INT64, fl);
+    hi[i] = tvm_tir_min_take(tvm_tir_add_take(tvm_tir_ref(lo[i]), tvm_tir_i64(1)), last);
+  }
+  void* top = tvm_tir_add_take(
+      tvm_tir_mul_take(at(k, tvm_tir_ref(lo[0]), tvm_tir_ref(lo[1])),
+                       tvm_tir_sub_take(tvm_tir_const_float(rt, 1.0), tvm_tir_ref(f[1]))),
+      tvm_tir_mul_take(at(k, tvm_tir_ref(lo[0]), tvm_tir_ref(hi[1])), tvm_tir_ref(f[1])));
+  void* bottom = tvm_tir_add_take(
+      tvm_tir_mul_take(at(k, tvm_tir_ref(hi[0]), tvm_tir_ref(lo[1])),
+                       tvm_tir_sub_take(tvm_tir_const_float(rt, 1.0), tvm_tir_ref(f[1]))),
+      tvm_tir_mul_take(at(k, tvm_tir_ref(hi[0]), tvm_tir_ref(hi[1])), tvm_tir_ref(f[1])));
+  void* val = tvm_tir_add_take(
+      tvm_tir_mul_take(top, tvm_tir_sub_take(tvm_tir_const_float(rt, 1.0), tvm_tir_ref(f[0]))),
+      tvm_tir_mul_take(bottom, tvm_tir_ref(f[0])));
+  tvm_relax__release_all(lo, 2), tvm_relax__release_all(hi, 2), tvm_relax__release_all(f, 2);
+  return tvm_tir_select_take(outside, tvm_tir_const_float(rt, 0.0), val);
+}
+
+static void* roi_align_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
+                            tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nin, (void)nout;
+  const char* layout = attr_str(call, "layout");
+  const char* mode = attr_str(call, "mode");
+  bool nchw = !layout || strcmp(layout, "NCHW") == 0;
+  bool is_max = mode && strcmp(mode, "max") == 0;
+  tvm_tir_buffer_obj *x = in[0], *rois = in[1], *o = out[0];
+  DLDataType rt = rois->dtype, t = o->dtype;
+  if (!tvm_tir_dtype_is_floating(rt) || !tvm_tir_dtype_is_floating(t)) {
+    tvm_ffi_raise("NotImplementedError",
+                  "vision.roi_align: only float data and rois have a kernel");
+    return NULL;
+  }
+  const TVMFFIAny* ps = tvm_relax_call_attr(call, "pooled_size");
+  int64_t np = ps && ps->type_index == kTVMFFIArray ? tvm_ffi_seq_size(ps->v_obj) : 0;
+  int64_t pooled[2] = {1, 1};
+  for (int i = 0; i < 2 && np > 0; ++i)
+    tvm_ffi_any_as_int(tvm_ffi_seq_at(ps->v_obj, np == 1 ? 0 : i), &pooled[i]);
+  double scale = attr_float(call, "spatial_scale", 1.0);
+  int64_t ratio = attr_int(call, "sample_ratio", -1);
+  bool aligned = attr_bool(call, "aligned", false);
+  void* v[4];
+  if (tvm_relax__kernel_vars(v, 4, "i") != 0) return NULL;
+  /* v in the output's order; the logical (roi, channel, ph, pw) */
+  void* r = v[0];
+  void* c = v[nchw ? 1 : 3];
+  void* p[2] = {v[nchw ? 2 : 1], v[nchw ? 3 : 2]};
+  /* Let-bound per output element: the batch index, the roi's start (y, x), bin size and grid. */
+  tvm_tir_var_obj* bidx = tvm_tir_var("batch", TVM_TIR_INT64);
+  tvm_tir_var_obj *start[2], *bin[2], *grid[2];
+  static const char *const sn[2] = {"start_y", "start_x"}, *const bn[2] = {"bin_y", "bin_x"},
+                           *const gn[2] = {"grid_y", "grid_x"};
+  for (int i = 0; i < 2; ++i) {
+    start[i] = tvm_tir_var(sn[i], rt), bin[i] = tvm_tir_var(bn[i], rt),
+    grid[i] = tvm_tir_var(gn[i], TVM_TIR_INT64);
+  }
+  void* rs[2];
+  if (tvm_relax__kernel_vars(rs, 2, "s") != 0) {
+    tvm_relax__release_all(v, 4);
+    return NULL;
+  }
+  roi_ctx k = {x, nchw, rt, bidx, c};
+  void* coord[2];
+  for (int i = 0; i < 2; ++i) {
+    /* start + (s + 0.5) * bin / grid */
+    coord[i] = tvm_tir_add_take(
+        tvm_tir_ref(start[i]),
+        tvm_tir_div_take(
+            tvm_tir_mul_take(tvm_tir_add_take(tvm_tir_cast_take(rt, tvm_tir_ref(rs[i])),
+                                              tvm_tir_const_float(rt, 0.5)),
+                             tvm_tir_ref(bin[i])),
+            tvm_tir_cast_take(rt, tvm_tir_ref(grid[i]))));
+  }
+  void* sv = sample(&k, coord[0], coord[1]);
+  tvm_tir_buffer_obj* acc = tvm_relax__scratch("acc", rt);
+  void* update;
+  if (is_max) {
+    update = tvm_relax__scratch_store(acc, tvm_tir_max_take(tvm_relax__scratch_load(acc), sv));
+  } else {
+    void* count =
+        tvm_tir_cast_take(rt, tvm_tir_mul_take(tvm_tir_ref(grid[0]), tvm_tir_ref(grid[1])));
+    update = tvm_relax__scratch_store(
+        acc, tvm_tir_add_take(tvm_relax__scratch_load(acc), tvm_tir_div_take(sv, count)));
+  }
+  void* gext[2] = {grid[0], grid[1]};
+  void* red = tvm_relax__loop_nest(rs, gext, 2, NULL, update);
+  void* init =
+      tvm_relax__scratch_store(acc, tvm_tir_const_float(rt, is_max ? (rt.bits == 64   ? -DBL_MAX
+                                                                      : rt.bits == 16 ? -65504.0
+                                                                                      : -FLT_MAX)
+                                                                   : 0.0));
+  void* oi[4];
+  for (int i = 0; i < 4; ++i) oi[i] = tvm_tir_ref(v[i]);
+  void* inner = tvm_tir_seq_take(
+      init, red,
+      tvm_tir_store_takev(tvm_tir_ref(o), tvm_tir_cast_take(t, tvm_relax__scratch_load(acc)), 4,
+                          oi));
+  inner = tvm_relax__scratch_scope(acc, inner);
+  /* The lets, outermost first: the batch index, then per dim bin, start (which reads bin), grid. */
+  for (int i = 1; i >= 0; --i) {
+    /* rois[r] = [batch, x1, y1, x2, y2]: y starts at column 2, x at column 1, ends 2 later */
+    int col = i == 0 ? 2 : 1;
+    void* st = tvm_tir_mul_take(
+        tvm_tir_cast_take(rt,
+                          tvm_tir_load_take(tvm_tir_ref(rois), tvm_tir_ref(r), tvm_tir_i64(col))),
+        tvm_tir_const_float(rt, scale));
+    void* en = tvm_tir_mul_take(
+        tvm_tir_cast_take(
+            rt, tvm_tir_load_take(tvm_tir_ref(rois), tvm_tir_ref(r), tvm_tir_i64(col + 2))),
+        tvm_tir_const_float(rt, scale));
+    void* size = tvm_tir_sub_take(en, tvm_tir_ref(st));
+    if (!aligned) size = tvm_tir_max_take(size, tvm_tir_const_float(rt, 1.0));
+    void* binv = tvm_tir_div_take(tvm_tir_ref(size), tvm_tir_const_float(rt, (double)pooled[i]));
+    void* gridv =
+        ratio > 0 ? (tvm_ffi_release(size), tvm_tir_i64(ratio))
+                  : tvm_tir_cast_take(
+                        TVM_TIR_INT64,
+                        tvm_tir_call_take(
+                            rt, "tir.ceil",
+                            tvm_tir_div_take(size, tvm_tir_const_float(rt, (double)pooled[i]))));
+    /* start of this output bin: roi start + p * bin */
+    void* bstart = tvm_tir_add_take(
+        st, tvm_tir_mul_take(tvm_tir_cast_take(rt, tvm_tir_ref(p[i])), tvm_tir_ref(bin[i])));
+    inner = tvm_tir_let_stmt_take(tvm_tir_ref(grid[i]), gridv, inner);
+    inner = tvm_tir_let_stmt_take(tvm_tir_ref(start[i]), bstart, inner);
+    inner = tvm_tir_let_stmt_take(tvm_tir_ref(bin[i]), binv, inner);
+  }
+  void* bv = tvm_tir_cast_take(
+      TVM_TIR_INT64, tvm_tir_load_take(tvm_tir_ref(rois), tvm_tir_ref(r), tvm_tir_i64(0)));
+  bv = tvm_tir_min_take(tvm_tir_max_take(bv, tvm_tir_i64(0)),
+                        tvm_tir_sub_take(tvm_tir_ref(dim(x, 0)), tvm_tir_i64(1)));
+  inner = tvm_tir_let_stmt_take(tvm_tir_ref(bidx), bv, inner);
+  /* an empty input (no batch, height or width) has nothing to sample: zeros */
+  void* nonempty = NULL;
+  for (int a = 0; a < 3; ++a) {
+    void* c = tvm_tir_gt_take(tvm_tir_ref(dim(x, a == 0 ? 0 : nchw ? a + 1 : a)), tvm_tir_i64(0));
+    nonempty = nonempty ? tvm_tir_and_take(nonempty, c) : c;
+  }
+  void* oz[4];
+  for (int i = 0; i < 4; ++i) oz[i] = tvm_tir_ref(v[i]);
+  inner = tvm_tir_if_take(nonempty, inner,
+                          tvm_tir_store_takev(tvm_tir_ref(o), tvm_tir_const_float(t, 0.0), 4, oz));
+  void* oext[4];
+  for (int i = 0; i < 4; ++i) oext[i] = dim(o, i);
+  void* body = tvm_relax__loop_nest(v, oext, 4, NULL, inner);
+  tvm_ffi_release(acc), tvm_ffi_release(bidx);
+  for (int i = 0; i < 2; ++i)
+    tvm_ffi_release(start[i]), tvm_ffi_release(bin[i]), tvm_ffi_release(grid[i]);
+  tvm_relax__release_all(rs, 2);
+  tvm_relax__release_all(v, 4);
+  return body;
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_roi_align(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, roi_align_body);
+}
+
+/* ---- non_max_suppression --------------------------------------------------------------------- */
+/*
+ * Hard NMS returning indices, as upstream's topi (_classic_nms_ir): per batch i, n =
+ * valid_count[i] (clamped into [0, A]) and nkeep = min(n, top_k) when top_k > 0; box_indices
+ * first holds the first n boxes ranked by score, descending (ties: the lower index first, as a
+ * stable sort), cut to nkeep, -1 after. In rank order, a box still held whose score is positive
+ * is kept while fewer than max_output_size (when positive) are, and then drops (-1) every later
+ * held box of positive score whose IoU with it is >= iou_threshold (of its class unless
+ * force_suppress or id_index < 0); any other box drops itself. The kept ones map through
+ * `indices`, move to the front in order, -1 after them; valid_box_count[i, 0] counts them. A
+ * box's corners are the min / max of its two coordinate pairs; boxes are read only at indices
+ * checked to be held (>= 0).
+ */
+typedef struct {
+  tvm_tir_buffer_obj* d;
+  void* i;      /* the batch variable (borrowed) */
+  int64_t cs;   /* coord_start */
+  DLDataType t; /* the data's dtype */
+} nms_ctx;
+
+/* d[i, b, col] (b borrowed). */
+static void* nms_ld(const nms_ctx* k, void* b, int64_t col) {
+  return tvm_tir_load_take(tvm_tir_ref(k->d), tvm_tir_ref(k->i), tvm_tir_ref(b), tvm_tir_i64(col));
+}
+
+/* The IoU of boxes a and b (borrowed int64 box indices). */
+static void* nms_iou(const nms_ctx* k, void* a, void* b) {
+  void* e[2][4]; /* left, top, right, bottom of a and b */
+  void* box[2] = {a, b};
+  for (int q = 0; q < 2; ++q)
+    for (int axis = 0; axis < 2; ++axis) {
+      e[q][axis] =
+          tvm_tir_min_take(nms_ld(k, box[q], k->cs + axis), nms_ld(k, box[q], k->cs + axis + 2));
+      e[q][2 + axis] =
+          tvm_tir_max_take(nms_ld(k, box[q], k->cs + axis), nms_ld(k, box[q], k->cs + axis + 2));
+    }
+  void* ext[2];
+  for (int axis = 0; axis < 2; ++axis) {
+    ext[axis] = tvm_tir_max_take(
+        tvm_tir_const_float(k->t, 0.0),
+        tvm_tir_sub_take(tvm_tir_min_take(tvm_tir_ref(e[0][2 + axis]), tvm_tir_ref(e[1][2 + axis])),
+                         tvm_tir_max_take(tvm_tir_ref(e[0][axis]), tvm_tir_ref(e[1][axis]))));
+  }
+  void* area = tvm_tir_mul_take(ext[0], ext[1]);
+  void* sz[2];
+  for (int q = 0; q < 2; ++q) {
+    sz[q] = tvm_tir_mul_take(tvm_tir_sub_take(tvm_tir_ref(e[q][2]), tvm_tir_ref(e[q][0])),
+                             tvm_tir_sub_take(tvm_tir_ref(e[q][3]), tvm_tir_ref(e[q][1])));
+  }
+  void* u = tvm_tir_sub_take(tvm_tir_add_take(sz[0], sz[1]), tvm_tir_ref(area));
+  for (int q = 0; q < 2; ++q) tvm_relax__release_all(e[q], 4);
+  return tvm_tir_select_take(tvm_tir_le_take(tvm_tir_ref(u), tvm_tir_const_float(k->t, 0.0)),
+                             tvm_tir_const_float(k->t, 0.0), tvm_tir_div_take(area, u));
+}
+
+static void* nms_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
+                      tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nin;
+  if (nout != 2 || !attr_bool(call, "return_indices", true) ||
+      attr_float(call, "soft_nms_sigma", 0.0) > 0.0) {
+    tvm_ffi_raise("NotImplementedError",
+                  "vision.non_max_suppression: only hard NMS returning indices has a kernel "
+                  "(soft_nms_sigma > 0 and return_indices=False do not)");
+    return NULL;
+  }
+  tvm_tir_buffer_obj *d = in[0], *vc = in[1], *ix = in[2], *bi = out[0], *cnt = out[1];
+  int64_t max_out = attr_int(call, "max_output_size", -1), top_k = attr_int(call, "top_k", -1);
+  int64_t si = attr_int(call, "score_index", 1), id = attr_int(call, "id_index", 0);
+  bool force = attr_bool(call, "force_suppress", false);
+  double thr = attr_float(call, "iou_threshold", 0.5);
+  DLDataType t = d->dtype, i32 = {kDLInt, 32, 1};
+  void* A = dim(d, 1);
+  void* v[8]; /* i, then the loops' variables */
+  if (tvm_relax__kernel_vars(v, 8, "j") != 0) return NULL;
+  void *i = v[0], *j0 = v[1], *j1 = v[2], *k1 = v[3], *j2 = v[4], *k2 = v[5], *j3 = v[6],
+       *j4 = v[7];
+  nms_ctx k = {d, i, attr_int(call, "coord_start", 2), t};
+  tvm_tir_var_obj* n = tvm_tir_var("n", TVM_TIR_INT64);
+  tvm_tir_buffer_obj* rank = tvm_relax__scratch("rank", TVM_TIR_INT64);
+  tvm_tir_buffer_obj* nvalid = tvm_relax__scratch("nvalid", TVM_TIR_INT64);
+  tvm_tir_buffer_obj* vi = tvm_relax__scratch("vi", TVM_TIR_INT64);
+#define BI(jv)                     \
+  tvm_tir_cast_take(TVM_TIR_INT64, \
+                    tvm_tir_load_take(tvm_tir_ref(bi), tvm_tir_ref(i), tvm_tir_ref(jv)))
+#define SET_BI(jv, val) tvm_tir_store_take(tvm_tir_ref(bi), val, tvm_tir_ref(i), jv)
+#define INC(buf) \
+  tvm_relax__scratch_store(buf, tvm_tir_add_take(tvm_relax__scratch_load(buf), tvm_tir_i64(1)))
+  void* nkeep = top_k > 0 ? tvm_tir_min_take(tvm_tir_ref(n), tvm_tir_i64(top_k)) : tvm_tir_ref(n);
+  /* box_indices[i, rank of j] = j for the first nkeep ranks, -1 elsewhere */
+  void* init = tvm_tir_serial_take(tvm_tir_ref(j0), tvm_tir_i64(0), tvm_tir_ref(A),
+                                   SET_BI(tvm_tir_ref(j0), tvm_tir_const(i32, -1)));
+  void *sk = nms_ld(&k, k1, si), *sj = nms_ld(&k, j1, si);
+  void* before = tvm_tir_or_take(
+      tvm_tir_gt_take(tvm_tir_ref(sk), tvm_tir_ref(sj)),
+      tvm_tir_and_take(tvm_tir_eq_take(sk, sj), tvm_tir_lt_take(tvm_tir_ref(k1), tvm_tir_ref(j1))));
+  void* count = tvm_tir_serial_take(tvm_tir_ref(k1), tvm_tir_i64(0), tvm_tir_ref(n),
+                                    tvm_tir_if_take(before, INC(rank), NULL));
+  void* place = tvm_tir_if_take(
+      tvm_tir_lt_take(tvm_relax__scratch_load(rank), tvm_tir_ref(nkeep)),
+      SET_BI(tvm_relax__scratch_load(rank), tvm_tir_cast_take(i32, tvm_tir_ref(j1))), NULL);
+  void* sort = tvm_tir_serial_take(
+      tvm_tir_ref(j1), tvm_tir_i64(0), tvm_tir_ref(n),
+      tvm_tir_seq_take(tvm_relax__scratch_store(rank, tvm_tir_i64(0)), count, place));
+  /* suppression in rank order: a kept box drops the later held ones overlapping it */
+  void *bj = BI(j2), *bk = BI(k2);
+  void* drop = tvm_tir_if_take(tvm_tir_ge_take(nms_iou(&k, bj, bk), tvm_tir_const_float(t, thr)),
+                               SET_BI(tvm_tir_ref(k2), tvm_tir_const(i32, -1)), NULL);
+  void* cond = tvm_tir_gt_take(nms_ld(&k, bk, si), tvm_tir_const_float(t, 0.0));
+  if (!force && id >= 0)
+    cond = tvm_tir_and_take(cond, tvm_tir_eq_take(nms_ld(&k, bj, id), nms_ld(&k, bk, id)));
+  void* later = tvm_tir_if_take(tvm_tir_gt_take(tvm_tir_ref(k2), tvm_tir_ref(j2)),
+                                tvm_tir_if_take(tvm_tir_ge_take(tvm_tir_ref(bk), tvm_tir_i64(0)),
+                                                tvm_tir_if_take(cond, drop, NULL), NULL),
+                                NULL);
+  void* others = tvm_tir_serial_take(tvm_tir_ref(k2), tvm_tir_i64(0), tvm_tir_ref(nkeep), later);
+  void* take = tvm_tir_gt_take(nms_ld(&k, bj, si), tvm_tir_const_float(t, 0.0));
+  if (max_out > 0)
+    take = tvm_tir_and_take(take,
+                            tvm_tir_lt_take(tvm_relax__scratch_load(nvalid), tvm_tir_i64(max_out)));
+  void* held = tvm_tir_if_take(take, tvm_tir_seq_take(INC(nvalid), others),
+                               SET_BI(tvm_tir_ref(j2), tvm_tir_const(i32, -1)));
+  void* nms = tvm_tir_serial_take(
+      tvm_tir_ref(j2), tvm_tir_i64(0), tvm_tir_ref(nkeep),
+      tvm_tir_if_take(tvm_tir_ge_take(tvm_tir_ref(bj), tvm_tir_i64(0)), held, NULL));
+  tvm_ffi_release(bj), tvm_ffi_release(bk), tvm_ffi_release(nkeep);
+  void* stage1 =
+      tvm_tir_seq_take(init, sort, tvm_relax__scratch_store(nvalid, tvm_tir_i64(0)), nms);
+  /* the held ones through `indices` to the front, -1 after them */
+  void* b3 = BI(j3);
+  void* move = tvm_tir_if_take(
+      tvm_tir_ge_take(tvm_tir_ref(b3), tvm_tir_i64(0)),
+      tvm_tir_seq_take(SET_BI(tvm_relax__scratch_load(vi),
+                              tvm_tir_load_take(tvm_tir_ref(ix), tvm_tir_ref(i), tvm_tir_ref(b3))),
+                       INC(vi)),
+      NULL);
+  tvm_ffi_release(b3);
+  void* pad = tvm_tir_if_take(tvm_tir_ge_take(tvm_tir_ref(j4), tvm_relax__scratch_load(vi)),
+                              SET_BI(tvm_tir_ref(j4), tvm_tir_const(i32, -1)), NULL);
+  void* compact = tvm_tir_seq_take(
+      tvm_relax__scratch_store(vi, tvm_tir_i64(0)),
+      tvm_tir_serial_take(tvm_tir_ref(j3), tvm_tir_i64(0), tvm_tir_ref(A), move),
+      tvm_tir_serial_take(tvm_tir_ref(j4), tvm_tir_i64(0), tvm_tir_ref(A), pad),
+      tvm_tir_store_take(tvm_tir_ref(cnt), tvm_tir_cast_take(i32, tvm_relax__scratch_load(vi)),
+                         tvm_tir_ref(i), tvm_tir_i64(0)));
+#undef BI
+#undef SET_BI
+#undef INC
+  void* body = tvm_tir_seq_take(stage1, compact);
+  body = tvm_relax__scratch_scope(
+      vi, tvm_relax__scratch_scope(nvalid, tvm_relax__scratch_scope(rank, body)));
+  void* nv = tvm_tir_min_take(
+      tvm_tir_max_take(
+          tvm_tir_cast_take(TVM_TIR_INT64, tvm_tir_load_take(tvm_tir_ref(vc), tvm_tir_ref(i))),
+          tvm_tir_i64(0)),
+      tvm_tir_ref(A));
+  body = tvm_tir_let_stmt_take(tvm_tir_ref(n), nv, body);
+  body = tvm_tir_serial_take(tvm_tir_ref(i), tvm_tir_i64(0), tvm_tir_ref(dim(d, 0)), body);
+  tvm_ffi_release(n), tvm_ffi_release(rank), tvm_ffi_release(nvalid), tvm_ffi_release(vi);
+  tvm_relax__release_all(v, 8);
+  return body;
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_nms(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, nms_body);
+}
+
+/* ---- all_class_non_max_suppression ----------------------------------------------------------- */
+/*
+ * As upstream's topi (argsort, the count of scores above score_threshold, _nms_loop, then the
+ * collection): per batch b and class c, the boxes ranked by scores[b, c, :] descending (ties:
+ * the lower index first), the first `valid` (scores > score_threshold) considered in rank order;
+ * a box not dropped whose score is > score_threshold and > -1 is selected while fewer than
+ * max_output_boxes_per_class are, and drops every later considered box of positive score whose
+ * IoU with it is >= iou_threshold. Nothing is selected when iou_threshold <= 0. "onnx": rows
+ * [b, c, box] of every (b, c) in order, then zeros; the count of rows. "tensorflow": per batch
+ * rows [c, box] with their scores, class after class, then zeros; the count per batch.
+ * The three scalars are read from their tensors (0-d or one element); R.prim_value scalars have
+ * no kernel. The ranking and drop state of a (b, c) live in the output rows it may fill and the
+ * ones after them (column 0: box in rank order, column 1: dropped), which are free at that time:
+ * a selection is written to row `offset + selected so far` only after that rank was read.
+ */
+typedef struct {
+  tvm_tir_buffer_obj* o; /* the index output */
+  bool onnx;
+  void* b; /* the batch variable (borrowed) */
+} acn_ctx;
+
+static void* acn_at(const acn_ctx* k, void* row, int64_t col) {
+  return k->onnx ? tvm_tir_load_take(tvm_tir_ref(k->o), row, tvm_tir_i64(col))
+                 : tvm_tir_load_take(tvm_tir_ref(k->o), tvm_tir_ref(k->b), row, tvm_tir_i64(col));
+}
+
+static void* acn_set(const acn_ctx* k, void* row, int64_t col, void* value) {
+  return k->onnx ? tvm_tir_store_take(tvm_tir_ref(k->o), value, row, tvm_tir_i64(col))
+                 : tvm_tir_store_take(tvm_tir_ref(k->o), value, tvm_tir_ref(k->b), row,
+                                      tvm_tir_i64(col));
+}
+
+/* A scalar tensor's value (0-d, or element 0). */
+static void* scalar(tvm_tir_buffer_obj* t) {
+  int64_t nd = tvm_ffi_seq_size(t->shape);
+  void* idx[4];
+  for (int64_t q = 0; q < nd && q < 4; ++q) idx[q] = tvm_tir_i64(0);
+  return tvm_tir_load_takev(tvm_tir_ref(t), nd, idx);
+}
+
+static void* acn_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
+                      tvm_tir_buffer_obj* const* out, int nout) {
+  if (nin != 5) {
+    tvm_ffi_raise("NotImplementedError",
+                  "vision.all_class_non_max_suppression: only tensor scalars have a kernel "
+                  "(max_output_boxes_per_class, iou_threshold and score_threshold as R.prim_value "
+                  "do not)");
+    return NULL;
+  }
+  const char* fmt = attr_str(call, "output_format");
+  bool onnx = !fmt || strcmp(fmt, "onnx") == 0;
+  tvm_tir_buffer_obj *bx = in[0], *sc = in[1], *o = out[0];
+  DLDataType ft = sc->dtype, bt = bx->dtype, i64 = TVM_TIR_INT64;
+  void *B = dim(sc, 0), *C = dim(sc, 1), *N = dim(sc, 2);
+  void* v[9];
+  if (tvm_relax__kernel_vars(v, 9, "q") != 0) return NULL;
+  void *b = v[0], *c = v[1], *j = v[2], *k = v[3], *j2 = v[4], *k2 = v[5], *z = v[6], *z2 = v[7],
+       *z3 = v[8];
+  acn_ctx x = {o, onnx, b};
+  tvm_tir_buffer_obj* off = tvm_relax__scratch("offset", i64);
+  tvm_tir_buffer_obj* rank = tvm_relax__scratch("rank", i64);
+  tvm_tir_buffer_obj* valid = tvm_relax__scratch("valid", i64);
+  tvm_tir_buffer_obj* nsel = tvm_relax__scratch("selected", i64);
+  tvm_tir_buffer_obj* abox = tvm_relax__scratch("box", i64);
+#define LD(buf) tvm_relax__scratch_load(buf)
+#define ST(buf, val) tvm_relax__scratch_store(buf, val)
+#define INC(buf) ST(buf, tvm_tir_add_take(LD(buf), tvm_tir_i64(1)))
+#define ROW(e) tvm_tir_add_take(LD(off), e)
+#define SCORE(box) tvm_tir_load_take(tvm_tir_ref(sc), tvm_tir_ref(b), tvm_tir_ref(c), box)
+  /* rank of box j among the class's boxes; its row (offset + rank) gets j, not dropped */
+  void *sk = SCORE(tvm_tir_ref(k)), *sj = SCORE(tvm_tir_ref(j));
+  void* before = tvm_tir_or_take(
+      tvm_tir_gt_take(tvm_tir_ref(sk), tvm_tir_ref(sj)),
+      tvm_tir_and_take(tvm_tir_eq_take(sk, sj), tvm_tir_lt_take(tvm_tir_ref(k), tvm_tir_ref(j))));
+  void* count = tvm_tir_serial_take(tvm_tir_ref(k), tvm_tir_i64(0), tvm_tir_ref(N),
+                                    tvm_tir_if_take(before, INC(rank), NULL));
+  void* place = tvm_tir_seq_take(acn_set(&x, ROW(LD(rank)), 0, tvm_tir_ref(j)),
+                                 acn_set(&x, ROW(LD(rank)), 1, tvm_tir_i64(0)));
+  void* above =
+      tvm_tir_if_take(tvm_tir_gt_take(SCORE(tvm_tir_ref(j)), tvm_tir_cast_take(ft, scalar(in[4]))),
+                      INC(valid), NULL);
+  void* sort = tvm_tir_serial_take(tvm_tir_ref(j), tvm_tir_i64(0), tvm_tir_ref(N),
+                                   tvm_tir_seq_take(ST(rank, tvm_tir_i64(0)), count, place, above));
+  /* selection in rank order */
+  void* bj = acn_at(&x, ROW(tvm_tir_ref(j2)), 0);
+  void* bk = acn_at(&x, ROW(tvm_tir_ref(k2)), 0);
+  /* IoU of the selected box and bk, boxes[b, ., :] corners min / max of (0, 2) and (1, 3) */
+  void* e[2][4];
+  void* which[2] = {LD(abox), bk};
+  for (int q = 0; q < 2; ++q)
+    for (int a = 0; a < 2; ++a) {
+      void* p0 =
+          tvm_tir_load_take(tvm_tir_ref(bx), tvm_tir_ref(b), tvm_tir_ref(which[q]), tvm_tir_i64(a));
+      void* p1 = tvm_tir_load_take(tvm_tir_ref(bx), tvm_tir_ref(b), tvm_tir_ref(which[q]),
+                                   tvm_tir_i64(a + 2));
+      e[q][a] = tvm_tir_min_take(tvm_tir_ref(p0), tvm_tir_ref(p1));
+      e[q][2 + a] = tvm_tir_max_take(p0, p1);
+    }
+  tvm_ffi_release(which[0]);
+  void* ext[2];
+  for (int a = 0; a < 2; ++a) {
+    ext[a] = tvm_tir_max_take(
+        tvm_tir_const_float(bt, 0.0),
+        tvm_tir_sub_take(tvm_tir_min_take(tvm_tir_ref(e[0][2 + a]), tvm_tir_ref(e[1][2 + a])),
+                         tvm_tir_max_take(tvm_tir_ref(e[0][a]), tvm_tir_ref(e[1][a]))));
+  }
+  void* area = tvm_tir_mul_take(ext[0], ext[1]);
+  void* sz[2];
+  for (int q = 0; q < 2; ++q) {
+    sz[q] = tvm_tir_mul_take(tvm_tir_sub_take(tvm_tir_ref(e[q][2]), tvm_tir_ref(e[q][0])),
+                             tvm_tir_sub_take(tvm_tir_ref(e[q][3]), tvm_tir_ref(e[q][1])));
+  }
+  void* u = tvm_tir_sub_take(tvm_tir_add_take(sz[0], sz[1]), tvm_tir_ref(area));
+  for (int q = 0; q < 2; ++q) tvm_relax__release_all(e[q], 4);
+  void* iou = tvm_tir_select_take(tvm_tir_le_take(tvm_tir_ref(u), tvm_tir_const_float(bt, 0.0)),
+                                  tvm_tir_const_float(bt, 0.0), tvm_tir_div_take(area, u));
+  void* drop = tvm_tir_if_take(tvm_tir_ge_take(iou, tvm_tir_cast_take(bt, scalar(in[3]))),
+                               acn_set(&x, ROW(tvm_tir_ref(k2)), 1, tvm_tir_i64(1)), NULL);
+  void* alive_k =
+      tvm_tir_and_take(tvm_tir_eq_take(acn_at(&x, ROW(tvm_tir_ref(k2)), 1), tvm_tir_i64(0)),
+                       tvm_tir_gt_take(SCORE(tvm_tir_ref(bk)), tvm_tir_const_float(ft, 0.0)));
+  void* later = tvm_tir_if_take(tvm_tir_gt_take(tvm_tir_ref(k2), tvm_tir_ref(j2)),
+                                tvm_tir_if_take(alive_k, drop, NULL), NULL);
+  void* others = tvm_tir_serial_take(tvm_tir_ref(k2), tvm_tir_i64(0), LD(valid), later);
+  /* write the selection at row offset + selected (a rank already read), then drop the others */
+  void* record;
+  if (onnx) {
+    record = tvm_tir_seq_take(acn_set(&x, ROW(LD(nsel)), 0, tvm_tir_ref(b)),
+                              acn_set(&x, ROW(LD(nsel)), 1, tvm_tir_ref(c)),
+                              acn_set(&x, ROW(LD(nsel)), 2, LD(abox)));
+  } else {
+    record = tvm_tir_seq_take(
+        acn_set(&x, ROW(LD(nsel)), 0, tvm_tir_ref(c)), acn_set(&x, ROW(LD(nsel)), 1, LD(abox)),
+        tvm_tir_store_take(tvm_tir_ref(out[1]), tvm_tir_cast_take(out[1]->dtype, SCORE(LD(abox))),
+                           tvm_tir_ref(b), ROW(LD(nsel))));
+  }
+  void* sj2 = SCORE(tvm_tir_ref(bj));
+  void* take = tvm_tir_and_take(
+      tvm_tir_and_take(tvm_tir_eq_take(acn_at(&x, ROW(tvm_tir_ref(j2)), 1), tvm_tir_i64(0)),
+                       tvm_tir_lt_take(LD(nsel), tvm_tir_cast_take(i64, scalar(in[2])))),
+      tvm_tir_and_take(tvm_tir_gt_take(tvm_tir_ref(sj2), tvm_tir_cast_take(ft, scalar(in[4]))),
+                       tvm_tir_gt_take(sj2, tvm_tir_const_float(ft, -1.0))));
+  void* step = tvm_tir_if_take(
+      take, tvm_tir_seq_take(ST(abox, tvm_tir_ref(bj)), record, INC(nsel), others), NULL);
+  tvm_ffi_release(bj), tvm_ffi_release(bk);
+  void* nms = tvm_tir_serial_take(tvm_tir_ref(j2), tvm_tir_i64(0), LD(valid), step);
+  nms = tvm_tir_if_take(tvm_tir_and_take(tvm_tir_gt_take(tvm_tir_cast_take(bt, scalar(in[3])),
+                                                         tvm_tir_const_float(bt, 0.0)),
+                                         tvm_tir_gt_take(LD(valid), tvm_tir_i64(0))),
+                        nms, NULL);
+  void* per_class = tvm_tir_seq_take(ST(valid, tvm_tir_i64(0)), sort, ST(nsel, tvm_tir_i64(0)), nms,
+                                     ST(off, tvm_tir_add_take(LD(off), LD(nsel))));
+  per_class = tvm_tir_serial_take(tvm_tir_ref(c), tvm_tir_i64(0), tvm_tir_ref(C), per_class);
+  void* body;
+  if (onnx) {
+    /* rows after the selected ones: zeros; the count */
+    void* rows = dim(o, 0);
+    void* zero_row = tvm_tir_if_take(
+        tvm_tir_ge_take(tvm_tir_ref(z), LD(off)),
+        tvm_tir_seq_take(
+            tvm_tir_store_take(tvm_tir_ref(o), tvm_tir_i64(0), tvm_tir_ref(z), tvm_tir_i64(0)),
+            tvm_tir_store_take(tvm_tir_ref(o), tvm_tir_i64(0), tvm_tir_ref(z), tvm_tir_i64(1)),
+            tvm_tir_store_take(tvm_tir_ref(o), tvm_tir_i64(0), tvm_tir_ref(z), tvm_tir_i64(2))),
+        NULL);
+    body = tvm_tir_seq_take(
+        ST(off, tvm_tir_i64(0)),
+        tvm_tir_serial_take(tvm_tir_ref(b), tvm_tir_i64(0), tvm_tir_ref(B), per_class),
+        tvm_tir_serial_take(tvm_tir_ref(z), tvm_tir_i64(0), tvm_tir_ref(rows), zero_row),
+        tvm_tir_store_take(tvm_tir_ref(out[1]), LD(off), tvm_tir_i64(0)));
+  } else {
+    void* rows = dim(o, 1);
+    void* zero_row = tvm_tir_if_take(
+        tvm_tir_ge_take(tvm_tir_ref(z2), LD(off)),
+        tvm_tir_seq_take(
+            tvm_tir_store_take(tvm_tir_ref(o), tvm_tir_i64(0), tvm_tir_ref(b), tvm_tir_ref(z2),
+                               tvm_tir_i64(0)),
+            tvm_tir_store_take(tvm_tir_ref(o), tvm_tir_i64(0), tvm_tir_ref(b), tvm_tir_ref(z2),
+                               tvm_tir_i64(1)),
+            tvm_tir_store_take(tvm_tir_ref(out[1]), tvm_tir_const_float(out[1]->dtype, 0.0),
+                               tvm_tir_ref(b), tvm_tir_ref(z2))),
+        NULL);
+    void* per_batch = tvm_tir_seq_take(
+        ST(off, tvm_tir_i64(0)), per_class,
+        tvm_tir_serial_take(tvm_tir_ref(z2), tvm_tir_i64(0), tvm_tir_ref(rows), zero_row),
+        tvm_tir_store_take(tvm_tir_ref(out[2]), LD(off), tvm_tir_ref(b)));
+    body = tvm_tir_serial_take(tvm_tir_ref(b), tvm_tir_i64(0), tvm_tir_ref(B), per_batch);
+  }
+#undef LD
+#undef ST
+#undef INC
+#undef ROW
+#undef SCORE
+  tvm_tir_buffer_obj* bufs[5] = {off, rank, valid, nsel, abox};
+  for (int q = 0; q < 5; ++q) body = tvm_relax__scratch_scope(bufs[q], body);
+  for (int q = 0; q < 5; ++q) tvm_ffi_release(bufs[q]);
+  (void)z3, (void)nout;
+  tvm_relax__release_all(v, 9);
+  return body;
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_all_class_nms(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, acn_body);
+}

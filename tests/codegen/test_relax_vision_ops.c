@@ -1,0 +1,643 @@
+/*
+ * test_relax_vision_ops.c: nn.conv3d_transpose, image.resize3d, image.affine_grid and
+ * vision.roi_align, each as a one-call model legalized, then run twice: by the Relax reference
+ * evaluator (the kernel in libtir's interpreter) and compiled to a VM executable with LLVM
+ * kernels (bytecode mode here, compiled mode in the _compiled twin) run in libvm. Both results
+ * are compared with plain C loops on random inputs. vision.non_max_suppression (hard, returning
+ * indices) and all_class_non_max_suppression (both output formats) likewise, their results
+ * compared exactly.
+ */
+#include <math.h>
+#include <string.h>
+#include <tvm/codegen/relax_build.h>
+#include <tvm/relax/eval.h>
+#include <tvm/relax/relax.h>
+#include <tvm/vm/vm.h>
+
+#include "relax_testing.h"
+#include "values_testing.h"
+/* after relax_testing.h (CHECK) */
+#include "exec_mode_testing.h"
+
+/* A float32 tensor of random values in [-2, 2) * mul. */
+static void* ftensor(int ndim, const int64_t* shape, double mul) {
+  void* t = tvm_ffi_tensor_empty(shape, ndim, F32, (DLDevice){kDLCPU, 0});
+  DLTensor* dl = tvm_ffi_tensor_dl(t);
+  int64_t n = tvm_ffi_dltensor_numel(dl);
+  for (int64_t i = 0; i < n; ++i) ((float*)dl->data)[i] = (float)(rv_rnd() * mul);
+  return t;
+}
+
+static float* fdata(void* t) { return tvm_ffi_tensor_dl(t)->data; }
+
+static void* ints(int n, const int64_t* v) {
+  TVMFFIAny items[8];
+  for (int i = 0; i < n; ++i) items[i] = tvm_ffi_any_int(v[i]);
+  return tvm_ffi_array_new(items, n);
+}
+
+/* Elements of got differing from want beyond tol (relative); 1000 when got is no float32 tensor
+ * of n elements. */
+static int bad(const TVMFFIAny* got, const double* want, int64_t n, double tol) {
+  if (got->type_index != kTVMFFITensor) return 1000;
+  const DLTensor* dl = tvm_ffi_tensor_dl(got->v_obj);
+  if (tvm_ffi_dltensor_numel(dl) != n || !tvm_ffi_dtype_equal(dl->dtype, F32)) return 1000;
+  int k = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (!(fabs(rv_elem(dl, i) - want[i]) <= tol * (1 + fabs(want[i])))) {
+      if (k < 3)
+        fprintf(stderr, "  element %lld: got %g, want %g\n", (long long)i, rv_elem(dl, i), want[i]);
+      ++k;
+    }
+  }
+  return k;
+}
+
+/* main(p0..) = op(p0.., extra) legalized, extra (borrowed, optional) an R.shape argument. */
+static tvm_tir_ir_module_obj* model(const char* op, void* attrs, int n, void** tensors,
+                                    tvm_relax_expr_obj* extra) {
+  tvm_relax_var_obj* params[5];
+  for (int i = 0; i < n; ++i) {
+    const DLTensor* dl = tvm_ffi_tensor_dl(tensors[i]);
+    char name[16];
+    snprintf(name, sizeof(name), "p%d", i);
+    params[i] = rt_var_take(name, tvm_relax_tensor_sinfo_of_ints(dl->shape, dl->ndim, dl->dtype));
+  }
+  void* parr = tvm_ffi_array_of_objects((void**)params, n);
+  void* args[6];
+  for (int i = 0; i < n; ++i) args[i] = params[i];
+  if (extra) args[n] = extra;
+  void* aarr = tvm_ffi_array_of_objects(args, n + (extra ? 1 : 0));
+  tvm_relax_block_builder* bb = tvm_relax_bb_new(NULL);
+  tvm_relax_bb_function_begin(bb, "main", parr, NULL, true);
+  const tvm_relax_op_info* info = tvm_relax_op_info_find(op, strlen(op));
+  tvm_relax_expr_obj* call =
+      info ? tvm_relax_call_new(tvm_relax_op(info->id), aarr, attrs, NULL, NULL) : NULL;
+  tvm_relax_var_obj* v = call ? tvm_relax_bb_emit(bb, call, NULL) : NULL;
+  tvm_tir_global_var_obj* gv =
+      v ? tvm_relax_bb_function_end(bb, (tvm_relax_expr_obj*)v, NULL) : NULL;
+  tvm_tir_ir_module_obj* mod = gv ? tvm_relax_bb_module(bb) : NULL;
+  tvm_tir_ir_module_obj* legal = mod ? tvm_relax_transform_legalize_ops(mod) : NULL;
+  if (legal && tvm_ffi_map_size(legal->functions) != 2) {
+    tvm_ffi_raise("ValueError", "test: %s was not legalized", op);
+    tvm_ffi_release(legal);
+    legal = NULL;
+  }
+  tvm_ffi_release(mod), tvm_ffi_release(gv), tvm_ffi_release(v), tvm_ffi_release(call);
+  tvm_relax_bb_free(bb);
+  tvm_ffi_release(parr), tvm_ffi_release(aarr);
+  for (int i = 0; i < n; ++i) tvm_ffi_release(params[i]);
+  return legal;
+}
+
+/* op on tensors (+ extra; attrs borrowed), interpreted and compiled, each against want.
+ * Releases the tensors. */
+static void check_op(const char* op, void* attrs, int n, void** tensors, tvm_relax_expr_obj* extra,
+                     const double* want, int64_t nwant, double tol) {
+  tvm_tir_ir_module_obj* mod = model(op, attrs, n, tensors, extra);
+  if (!mod) CHECK_OK(-1);
+  TVMFFIAny args[5], got;
+  for (int i = 0; i < n; ++i) args[i] = tvm_ffi_any_obj(tensors[i]);
+  if (mod) {
+    CHECK_OK(tvm_relax_eval(mod, "main", args, n, &got));
+    int b = bad(&got, want, nwant, tol);
+    if (b) fprintf(stderr, "%s interpreted: %d bad elements\n", op, b);
+    CHECK_EQ_INT(b, 0);
+    tvm_ffi_any_release(&got);
+  }
+  tvm_vm_executable* exec = mod ? test_mode(tvm_codegen_relax_build(mod, test_opts())) : NULL;
+  if (mod && !exec) CHECK_OK(-1);
+  tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
+  if (vm) {
+    CHECK_OK(tvm_vm_invoke(vm, "main", args, n, &got));
+    int b = bad(&got, want, nwant, tol);
+    if (b) fprintf(stderr, "%s compiled: %d bad elements\n", op, b);
+    CHECK_EQ_INT(b, 0);
+    tvm_ffi_any_release(&got);
+    tvm_vm_release(vm);
+  }
+  tvm_ffi_release(exec);
+  tvm_ffi_release(mod);
+  for (int i = 0; i < n; ++i) tvm_ffi_release(tensors[i]);
+}
+
+static tvm_relax_expr_obj* shape_expr(int n, const int64_t* v) {
+  void* dims[3];
+  for (int i = 0; i < n; ++i) dims[i] = tvm_tir_const_int(I64, v[i]);
+  void* arr = tvm_ffi_array_of_objects(dims, n);
+  tvm_relax_expr_obj* s = tvm_relax_shape_expr_new(arr);
+  for (int i = 0; i < n; ++i) tvm_ffi_release(dims[i]);
+  tvm_ffi_release(arr);
+  return s;
+}
+
+TEST(conv3d_transpose) {
+  /* x (1, 4, 3, 4, 3), w IODHW (4, 1, 2, 3, 2), groups 2 (2 output channels), strides (2, 1, 2),
+   * padding 1, output_padding (1, 0, 1): out (1, 2, 5, 4, 5) */
+  int64_t sx[5] = {1, 4, 3, 4, 3}, sw[5] = {4, 1, 2, 3, 2};
+  int64_t in[3] = {3, 4, 3}, k[3] = {2, 3, 2}, st[3] = {2, 1, 2}, op[3] = {1, 0, 1}, od[3];
+  for (int i = 0; i < 3; ++i) od[i] = (in[i] - 1) * st[i] - 2 + (k[i] - 1) + op[i] + 1;
+  CHECK_EQ_INT(od[0] * 100 + od[1] * 10 + od[2], 545);
+  void* t[2] = {ftensor(5, sx, 1), ftensor(5, sw, 1)};
+  const float *x = fdata(t[0]), *w = fdata(t[1]);
+  double want[2 * 5 * 4 * 5] = {0};
+  /* scatter form: x[c, d, h, q] reaches out[c / 2, d * s - 1 + kd, ...] */
+  for (int c = 0; c < 4; ++c)
+    for (int d = 0; d < 3; ++d)
+      for (int h = 0; h < 4; ++h)
+        for (int q = 0; q < 3; ++q)
+          for (int kd = 0; kd < 2; ++kd)
+            for (int kh = 0; kh < 3; ++kh)
+              for (int kw = 0; kw < 2; ++kw) {
+                int64_t y[3] = {d * 2 - 1 + kd, h - 1 + kh, q * 2 - 1 + kw};
+                if (y[0] < 0 || y[0] >= od[0] || y[1] < 0 || y[1] >= od[1] || y[2] < 0 ||
+                    y[2] >= od[2])
+                  continue;
+                int o = c / 2;
+                want[((o * od[0] + y[0]) * od[1] + y[1]) * od[2] + y[2]] +=
+                    (double)x[((c * 3 + d) * 4 + h) * 3 + q] * w[((c * 2 + kd) * 3 + kh) * 2 + kw];
+              }
+  void* strides = ints(3, st);
+  void* pad = ints(1, (int64_t[]){1});
+  void* opad = ints(3, op);
+  void* attrs = rt_attrs(4, "strides", tvm_ffi_any_obj(strides), "padding", tvm_ffi_any_obj(pad),
+                         "output_padding", tvm_ffi_any_obj(opad), "groups", tvm_ffi_any_int(2));
+  check_op("relax.nn.conv3d_transpose", attrs, 2, t, NULL, want, 200, 1e-5);
+  tvm_ffi_release(attrs), tvm_ffi_release(strides), tvm_ffi_release(pad), tvm_ffi_release(opad);
+}
+
+/* ---- resize3d -------------------------------------------------------------------------------- */
+static double clampd(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+TEST(resize3d) {
+  /* x (1, 2, 3, 4, 5) -> (4, 3, 7): linear half_pixel, nearest asymmetric / floor, linear
+   * align_corners */
+  int64_t sx[5] = {1, 2, 3, 4, 5}, in[3] = {3, 4, 5}, out[3] = {4, 3, 7};
+  for (int kind = 0; kind < 3; ++kind) {
+    void* t[1] = {ftensor(5, sx, 1)};
+    const float* x = fdata(t[0]);
+    double want[2 * 4 * 3 * 7];
+    for (int c = 0; c < 2; ++c)
+      for (int a = 0; a < out[0]; ++a)
+        for (int b = 0; b < out[1]; ++b)
+          for (int e = 0; e < out[2]; ++e) {
+            int64_t o[3] = {a, b, e};
+            double co[3];
+            for (int i = 0; i < 3; ++i) {
+              double sc = (double)in[i] / (double)out[i];
+              co[i] = kind == 0   ? (o[i] + 0.5) * sc - 0.5
+                      : kind == 1 ? o[i] * sc
+                                  : (double)o[i] * (double)(in[i] - 1) / (double)(out[i] - 1);
+            }
+            double v = 0;
+            if (kind == 1) {
+              int64_t ix[3];
+              for (int i = 0; i < 3; ++i)
+                ix[i] = (int64_t)clampd(floor(co[i] + 1e-5), 0, in[i] - 1);
+              v = x[((c * 3 + ix[0]) * 4 + ix[1]) * 5 + ix[2]];
+            } else {
+              /* the 8 corners weighted by the product of per-axis weights */
+              for (int corner = 0; corner < 8; ++corner) {
+                double wgt = 1;
+                int64_t ix[3];
+                for (int i = 0; i < 3; ++i) {
+                  double f = floor(co[i]);
+                  int hi = (corner >> (2 - i)) & 1;
+                  ix[i] = (int64_t)clampd(f + hi, 0, in[i] - 1);
+                  wgt *= hi ? co[i] - f : 1 - (co[i] - f);
+                }
+                v += wgt * x[((c * 3 + ix[0]) * 4 + ix[1]) * 5 + ix[2]];
+              }
+            }
+            want[((c * 4 + a) * 3 + b) * 7 + e] = v;
+          }
+    static const char* const modes[3] = {"half_pixel", "asymmetric", "align_corners"};
+    TVMFFIAny strs[3] = {tvm_ffi_string(kind == 1 ? "nearest_neighbor" : "linear"),
+                         tvm_ffi_string(modes[kind]),
+                         tvm_ffi_string(kind == 1 ? "floor" : "round")};
+    /* rt_attrs retains the values */
+    void* attrs = rt_attrs(3, "method", strs[0], "coordinate_transformation_mode", strs[1],
+                           "rounding_method", strs[2]);
+    for (int q = 0; q < 3; ++q) tvm_ffi_any_release(&strs[q]);
+    tvm_relax_expr_obj* size = shape_expr(3, out);
+    check_op("relax.image.resize3d", attrs, 1, t, size, want, 2 * 4 * 3 * 7, 1e-5);
+    tvm_ffi_release(attrs), tvm_ffi_release(size);
+  }
+}
+
+TEST(resize3d_without_kernel) {
+  /* other layouts and methods are NotImplementedErrors naming the operator, not wrong kernels */
+  int64_t sx[5] = {1, 4, 5, 6, 2}, out[3] = {2, 3, 4};
+  for (int kind = 0; kind < 2; ++kind) {
+    void* t[1] = {ftensor(5, sx, 1)};
+    TVMFFIAny str = tvm_ffi_string(kind == 0 ? "NDHWC" : "cubic");
+    void* attrs = rt_attrs(1, kind == 0 ? "layout" : "method", str);
+    tvm_ffi_any_release(&str);
+    tvm_relax_expr_obj* size = shape_expr(3, out);
+    CHECK(model("relax.image.resize3d", attrs, 1, t, size) == NULL);
+    CHECK_RAISED("NotImplementedError", "relax.image.resize3d: only the NCDHW layout");
+    tvm_ffi_release(attrs), tvm_ffi_release(size), tvm_ffi_release(t[0]);
+  }
+}
+
+/* ---- affine_grid ----------------------------------------------------------------------------- */
+TEST(affine_grid) {
+  for (int kind = 0; kind < 3; ++kind) { /* 2-d aligned, 2-d not aligned, 3-d not aligned */
+    int s = kind == 2 ? 3 : 2;
+    bool align = kind == 0;
+    int64_t st[3] = {2, s, s + 1};
+    int64_t size[3] = {4, 5, 3};
+    int64_t batch = 2, cells = size[0] * size[1] * (s == 3 ? size[2] : 1);
+    void* t[1] = {ftensor(3, st, 1)};
+    const float* th = fdata(t[0]);
+    double want[2 * 3 * 60];
+    for (int64_t n = 0; n < batch; ++n)
+      for (int k = 0; k < s; ++k)
+        for (int64_t cell = 0; cell < cells; ++cell) {
+          /* cell's index along each spatial axis, the last fastest */
+          int64_t idx[3], rem = cell;
+          for (int a = s - 1; a >= 0; --a) idx[a] = rem % size[a], rem /= size[a];
+          double v = th[(n * s + k) * (s + 1) + s];
+          for (int a = 0; a < s; ++a) {
+            double c = align ? -1.0 + 2.0 * idx[a] / (double)(size[a] - 1)
+                             : (2.0 * idx[a] + 1.0) / (double)size[a] - 1.0;
+            /* x (the last axis) multiplies column 0 */
+            v += th[(n * s + k) * (s + 1) + (s - 1 - a)] * c;
+          }
+          want[(n * s + k) * cells + cell] = v;
+        }
+    void* attrs = rt_attrs(1, "align_corners", tvm_ffi_any_bool(align));
+    tvm_relax_expr_obj* sz = shape_expr(s, size);
+    check_op("relax.image.affine_grid", attrs, 1, t, sz, want, batch * s * cells, 1e-5);
+    tvm_ffi_release(attrs), tvm_ffi_release(sz);
+  }
+}
+
+/* ---- roi_align ------------------------------------------------------------------------------- */
+typedef struct {
+  const float* x;
+  bool nchw;
+  int64_t c, h, w;
+} img;
+
+static double pixel(const img* m, int64_t b, int64_t c, int64_t y, int64_t x) {
+  return m->nchw ? m->x[((b * m->c + c) * m->h + y) * m->w + x]
+                 : m->x[((b * m->h + y) * m->w + x) * m->c + c];
+}
+
+static double bilinear(const img* m, int64_t b, int64_t c, double y, double x) {
+  if (y < -1.0 || x < -1.0 || y > (double)m->h || x > (double)m->w) return 0;
+  y = clampd(y, 0, (double)(m->h - 1)), x = clampd(x, 0, (double)(m->w - 1));
+  int64_t y0 = (int64_t)floor(y), x0 = (int64_t)floor(x);
+  int64_t y1 = y0 + 1 < m->h ? y0 + 1 : m->h - 1, x1 = x0 + 1 < m->w ? x0 + 1 : m->w - 1;
+  double fy = y - (double)y0, fx = x - (double)x0;
+  return pixel(m, b, c, y0, x0) * (1 - fy) * (1 - fx) + pixel(m, b, c, y0, x1) * (1 - fy) * fx +
+         pixel(m, b, c, y1, x0) * fy * (1 - fx) + pixel(m, b, c, y1, x1) * fy * fx;
+}
+
+TEST(roi_align) {
+  /* data (2, 3, 8, 9) (or NHWC), 5 rois on an image twice as large (spatial_scale 0.5), pooled
+   * (2, 3). Kinds: avg sample_ratio 2, max adaptive, avg adaptive aligned, NHWC avg ratio 1. */
+  const int64_t N = 2, C = 3, H = 8, W = 9, R = 5, PH = 2, PW = 3;
+  for (int kind = 0; kind < 4; ++kind) {
+    bool nchw = kind != 3, is_max = kind == 1, aligned = kind == 2;
+    int64_t ratio = kind == 0 ? 2 : kind == 3 ? 1 : -1;
+    int64_t sd[4] = {N, nchw ? C : H, nchw ? H : W, nchw ? W : C}, sr[2] = {R, 5};
+    void* t[2] = {ftensor(4, sd, 1), ftensor(2, sr, 1)};
+    float* rois = fdata(t[1]);
+    for (int64_t r = 0; r < R; ++r) {
+      float* q = rois + r * 5;
+      q[0] = (float)(r % 2);
+      q[1] = (float)((rv_rnd() + 2.0) * 4.0);        /* x1 in [0, 16) */
+      q[2] = (float)((rv_rnd() + 2.0) * 4.0);        /* y1 */
+      q[3] = q[1] + (float)((rv_rnd() + 2.0) * 2.5); /* x2: up to 10 further (past the image) */
+      q[4] = q[2] + (float)((rv_rnd() + 2.0) * 2.5);
+    }
+    rois[3 * 5 + 3] = rois[3 * 5 + 1] - 1.5f; /* a malformed roi: x2 < x1 */
+    img m = {fdata(t[0]), nchw, C, H, W};
+    double want[5 * 3 * 2 * 3];
+    for (int64_t r = 0; r < R; ++r) {
+      const float* q = rois + r * 5;
+      int64_t b = (int64_t)q[0];
+      /* the kernel's float32 arithmetic for the bins and grids */
+      float sy = q[2] * 0.5f, sx = q[1] * 0.5f, ey = q[4] * 0.5f, ex = q[3] * 0.5f;
+      float rh = ey - sy, rw = ex - sx;
+      if (!aligned) rh = rh > 1.0f ? rh : 1.0f, rw = rw > 1.0f ? rw : 1.0f;
+      float bh = rh / (float)PH, bw = rw / (float)PW;
+      int64_t gh = ratio > 0 ? ratio : (int64_t)ceilf(rh / (float)PH);
+      int64_t gw = ratio > 0 ? ratio : (int64_t)ceilf(rw / (float)PW);
+      for (int64_t c = 0; c < C; ++c)
+        for (int64_t ph = 0; ph < PH; ++ph)
+          for (int64_t pw = 0; pw < PW; ++pw) {
+            double acc = is_max ? -3.4028234663852886e38 : 0;
+            for (int64_t iy = 0; iy < gh; ++iy)
+              for (int64_t ix = 0; ix < gw; ++ix) {
+                double y = sy + ph * (double)bh + (iy + 0.5) * bh / (double)gh;
+                double x = sx + pw * (double)bw + (ix + 0.5) * bw / (double)gw;
+                double v = bilinear(&m, b, c, y, x);
+                acc = is_max ? (v > acc ? v : acc) : acc + v / (double)(gh * gw);
+              }
+            int64_t at =
+                nchw ? ((r * C + c) * PH + ph) * PW + pw : ((r * PH + ph) * PW + pw) * C + c;
+            want[at] = acc;
+          }
+    }
+    void* pooled = ints(2, (int64_t[]){PH, PW});
+    void* attrs = rt_attrs(
+        6, "pooled_size", tvm_ffi_any_obj(pooled), "spatial_scale", tvm_ffi_any_float(0.5),
+        "sample_ratio", tvm_ffi_any_int(ratio), "aligned", tvm_ffi_any_bool(aligned), "layout",
+        tvm_ffi_string(nchw ? "NCHW" : "NHWC"), "mode", tvm_ffi_string(is_max ? "max" : "avg"));
+    check_op("relax.vision.roi_align", attrs, 2, t, NULL, want, R * C * PH * PW, 1e-4);
+    tvm_ffi_release(attrs), tvm_ffi_release(pooled);
+  }
+  /* an empty batch: nothing to sample, zeros (never a read outside the data) */
+  int64_t se[4] = {0, 3, 8, 9}, sr[2] = {2, 5};
+  void* e[2] = {ftensor(4, se, 1), ftensor(2, sr, 1)};
+  double zeros[2 * 3 * 2 * 2] = {0};
+  void* pooled = ints(1, (int64_t[]){2});
+  void* attrs =
+      rt_attrs(2, "pooled_size", tvm_ffi_any_obj(pooled), "spatial_scale", tvm_ffi_any_float(1.0));
+  check_op("relax.vision.roi_align", attrs, 2, e, NULL, zeros, 24, 0);
+  tvm_ffi_release(attrs), tvm_ffi_release(pooled);
+}
+
+/* ---- non_max_suppression --------------------------------------------------------------------- */
+typedef struct {
+  double iou;
+  bool force;
+  int64_t top_k, max_out, id;
+} nms_case;
+
+static float ref_iou(const float* a, const float* b) {
+  float al = fminf(a[0], a[2]), at = fminf(a[1], a[3]), ar = fmaxf(a[0], a[2]),
+        ab = fmaxf(a[1], a[3]);
+  float bl = fminf(b[0], b[2]), bt = fminf(b[1], b[3]), br = fmaxf(b[0], b[2]),
+        bb = fmaxf(b[1], b[3]);
+  float w = fmaxf(0.0f, fminf(ar, br) - fmaxf(al, bl)),
+        h = fmaxf(0.0f, fminf(ab, bb) - fmaxf(at, bt));
+  float area = w * h, u = (ar - al) * (ab - at) + (br - bl) * (bb - bt) - area;
+  return u <= 0.0f ? 0.0f : area / u;
+}
+
+/* Reference of one batch row: data (A, 6) [class, score, x1, y1, x2, y2]. */
+static void ref_nms(const float* d, int64_t A, int32_t vc, const int32_t* ix, const nms_case* c,
+                    int32_t* out, int32_t* count) {
+  int64_t n = vc < 0 ? 0 : vc > A ? A : vc;
+  int32_t order[16];
+  float score[16];
+  for (int64_t j = 0; j < n; ++j) { /* stable insertion by score, descending */
+    int64_t p = j;
+    while (p > 0 && d[order[p - 1] * 6 + 1] < d[j * 6 + 1]) order[p] = order[p - 1], --p;
+    order[p] = (int32_t)j;
+  }
+  int64_t nkeep = c->top_k > 0 && c->top_k < n ? c->top_k : n, nvalid = 0;
+  for (int64_t j = 0; j < nkeep; ++j) score[j] = d[order[j] * 6 + 1];
+  /* greedy: a box of positive score (still there) is kept and removes the later ones it covers */
+  for (int64_t j = 0; j < nkeep; ++j) {
+    if (score[j] > 0 && (c->max_out <= 0 || nvalid < c->max_out)) {
+      ++nvalid;
+      for (int64_t k = j + 1; k < nkeep; ++k) {
+        if (score[k] <= 0) continue;
+        if (!c->force && c->id >= 0 && d[order[j] * 6] != d[order[k] * 6]) continue;
+        if (ref_iou(d + order[j] * 6 + 2, d + order[k] * 6 + 2) >= (float)c->iou) score[k] = -1;
+      }
+    } else {
+      score[j] = -1;
+    }
+  }
+  int32_t m = 0;
+  for (int64_t j = 0; j < nkeep; ++j)
+    if (score[j] > 0) out[m++] = ix[order[j]];
+  for (int64_t j = m; j < A; ++j) out[j] = -1;
+  *count = m;
+}
+
+static int int_mismatches(const TVMFFIAny* got, const int32_t* want, int64_t n) {
+  if (got->type_index != kTVMFFITensor) return 1000;
+  const DLTensor* dl = tvm_ffi_tensor_dl(got->v_obj);
+  if (tvm_ffi_dltensor_numel(dl) != n || dl->dtype.code != kDLInt || dl->dtype.bits != 32)
+    return 1000;
+  int k = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (((const int32_t*)dl->data)[i] != want[i]) {
+      if (k < 3)
+        fprintf(stderr, "  element %lld: got %d, want %d\n", (long long)i,
+                ((const int32_t*)dl->data)[i], want[i]);
+      ++k;
+    }
+  }
+  return k;
+}
+
+static int nms_bad(const TVMFFIAny* got, const int32_t* want_idx, const int32_t* want_cnt,
+                   int64_t B, int64_t A) {
+  if (got->type_index != kTVMFFIArray || tvm_ffi_seq_size(got->v_obj) != 2) return 1000;
+  return int_mismatches(tvm_ffi_seq_at(got->v_obj, 0), want_idx, B * A) +
+         int_mismatches(tvm_ffi_seq_at(got->v_obj, 1), want_cnt, B);
+}
+
+TEST(non_max_suppression) {
+  enum { B = 2, A = 12 };
+  const nms_case cases[4] = {{0.5, false, -1, -1, 0},
+                             {0.3, true, 7, 3, 0},
+                             {0.4, false, -1, -1, -1},
+                             {0.0, false, 4, 0, 0}};
+  for (int ci = 0; ci < 4; ++ci) {
+    const nms_case* c = &cases[ci];
+    int64_t sd[3] = {B, A, 6}, sv[1] = {B}, si[2] = {B, A};
+    void* t[3] = {ftensor(3, sd, 1),
+                  tvm_ffi_tensor_empty(sv, 1, (DLDataType){kDLInt, 32, 1}, (DLDevice){kDLCPU, 0}),
+                  tvm_ffi_tensor_empty(si, 2, (DLDataType){kDLInt, 32, 1}, (DLDevice){kDLCPU, 0})};
+    float* d = fdata(t[0]);
+    int32_t* vc = tvm_ffi_tensor_dl(t[1])->data;
+    int32_t* ix = tvm_ffi_tensor_dl(t[2])->data;
+    for (int64_t b = 0; b < B; ++b)
+      for (int64_t j = 0; j < A; ++j) {
+        float* r = d + (b * A + j) * 6;
+        r[0] =
+            j == 5 ? -1.0f : (float)((int64_t)((rv_rnd() + 2.0) / 2.0)); /* class 0 or 1; one -1 */
+        r[1] = (float)((rv_rnd() + 2.0) / 4.0 * 1.2 - 0.2);              /* score in [-0.2, 1) */
+        r[2] = (float)((rv_rnd() + 2.0) * 1.5), r[3] = (float)((rv_rnd() + 2.0) * 1.5);
+        r[4] = r[2] + (float)(rv_rnd() + 2.5) * 1.5f, r[5] = r[3] + (float)(rv_rnd() + 2.5) * 1.5f;
+        if (j == 3) { /* corners given the other way round */
+          float x = r[2];
+          r[2] = r[4], r[4] = x;
+        }
+        ix[b * A + j] = (int32_t)(A - 1 - j) * 10;
+      }
+    d[(1 * A + 2) * 6 + 1] = d[(1 * A + 4) * 6 + 1]; /* a tie */
+    vc[0] = 10, vc[1] = 12;
+    int32_t want_idx[B * A], want_cnt[B];
+    for (int64_t b = 0; b < B; ++b)
+      ref_nms(d + b * A * 6, A, vc[b], ix + b * A, c, want_idx + b * A, &want_cnt[b]);
+    void* attrs =
+        rt_attrs(5, "iou_threshold", tvm_ffi_any_float(c->iou), "force_suppress",
+                 tvm_ffi_any_bool(c->force), "top_k", tvm_ffi_any_int(c->top_k), "max_output_size",
+                 tvm_ffi_any_int(c->max_out), "id_index", tvm_ffi_any_int(c->id));
+    tvm_tir_ir_module_obj* mod = model("relax.vision.non_max_suppression", attrs, 3, t, NULL);
+    if (!mod) CHECK_OK(-1);
+    TVMFFIAny args[3], got;
+    for (int a = 0; a < 3; ++a) args[a] = tvm_ffi_any_obj(t[a]);
+    if (mod) {
+      CHECK_OK(tvm_relax_eval(mod, "main", args, 3, &got));
+      CHECK_EQ_INT(nms_bad(&got, want_idx, want_cnt, B, A), 0);
+      tvm_ffi_any_release(&got);
+    }
+    tvm_vm_executable* exec = mod ? test_mode(tvm_codegen_relax_build(mod, test_opts())) : NULL;
+    if (mod && !exec) CHECK_OK(-1);
+    tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
+    if (vm) {
+      CHECK_OK(tvm_vm_invoke(vm, "main", args, 3, &got));
+      CHECK_EQ_INT(nms_bad(&got, want_idx, want_cnt, B, A), 0);
+      tvm_ffi_any_release(&got);
+      tvm_vm_release(vm);
+    }
+    tvm_ffi_release(exec), tvm_ffi_release(mod), tvm_ffi_release(attrs);
+    for (int a = 0; a < 3; ++a) tvm_ffi_release(t[a]);
+  }
+  /* soft-NMS has no kernel: a NotImplementedError naming the operator */
+  int64_t sd[3] = {1, 4, 6}, sv[1] = {1}, si[2] = {1, 4};
+  void* t[3] = {ftensor(3, sd, 1),
+                tvm_ffi_tensor_empty(sv, 1, (DLDataType){kDLInt, 32, 1}, (DLDevice){kDLCPU, 0}),
+                tvm_ffi_tensor_empty(si, 2, (DLDataType){kDLInt, 32, 1}, (DLDevice){kDLCPU, 0})};
+  void* attrs = rt_attrs(1, "soft_nms_sigma", tvm_ffi_any_float(0.5));
+  CHECK(model("relax.vision.non_max_suppression", attrs, 3, t, NULL) == NULL);
+  CHECK_RAISED("NotImplementedError",
+               "vision.non_max_suppression: only hard NMS returning indices");
+  tvm_ffi_release(attrs);
+  for (int a = 0; a < 3; ++a) tvm_ffi_release(t[a]);
+}
+
+/* ---- all_class_non_max_suppression ----------------------------------------------------------- */
+/* got (field f of a tuple) equals want exactly (n elements of dtype dt). */
+static int exact(const TVMFFIAny* tuple, int64_t f, DLDataType dt, const double* want, int64_t n) {
+  if (tuple->type_index != kTVMFFIArray || tvm_ffi_seq_size(tuple->v_obj) <= f) return 1000;
+  const TVMFFIAny* got = tvm_ffi_seq_at(tuple->v_obj, f);
+  if (got->type_index != kTVMFFITensor) return 1000;
+  const DLTensor* dl = tvm_ffi_tensor_dl(got->v_obj);
+  if (tvm_ffi_dltensor_numel(dl) != n || !tvm_ffi_dtype_equal(dl->dtype, dt)) return 1000;
+  int k = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (rv_elem(dl, i) != want[i]) {
+      if (k < 3)
+        fprintf(stderr, "  field %lld element %lld: got %g, want %g\n", (long long)f, (long long)i,
+                rv_elem(dl, i), want[i]);
+      ++k;
+    }
+  }
+  return k;
+}
+
+TEST(all_class_non_max_suppression) {
+  enum { B = 2, C = 3, N = 8 };
+  typedef struct {
+    bool onnx;
+    int64_t max_boxes;
+    float iou, st;
+  } acn_case;
+  const acn_case cases[4] = {{true, 3, 0.5f, 0.1f},
+                             {true, 10, 0.3f, -0.5f},
+                             {false, 2, 0.4f, 0.0f},
+                             {true, 5, 0.0f, 0.0f}};
+  for (int ci = 0; ci < 4; ++ci) {
+    const acn_case* c = &cases[ci];
+    int64_t sb[3] = {B, N, 4}, ss[3] = {B, C, N}, s1[1] = {1};
+    void* t[5] = {ftensor(3, sb, 1), ftensor(3, ss, 1),
+                  tvm_ffi_tensor_empty(s1, 1, I64, (DLDevice){kDLCPU, 0}),
+                  tvm_ffi_tensor_empty(s1, 1, F32, (DLDevice){kDLCPU, 0}),
+                  tvm_ffi_tensor_empty(NULL, 0, F32, (DLDevice){kDLCPU, 0})};
+    float *bx = fdata(t[0]), *sc = fdata(t[1]);
+    for (int64_t i = 0; i < B * N; ++i) {
+      float* r = bx + i * 4;
+      r[0] = (float)((rv_rnd() + 2.0) * 1.5), r[1] = (float)((rv_rnd() + 2.0) * 1.5);
+      r[2] = r[0] + (float)(rv_rnd() + 2.5) * 1.5f, r[3] = r[1] + (float)(rv_rnd() + 2.5) * 1.5f;
+    }
+    for (int64_t i = 0; i < B * C * N; ++i) sc[i] = (float)((rv_rnd() + 2.0) / 4.0 * 1.2 - 0.2);
+    sc[5] = sc[6]; /* a tie */
+    ((int64_t*)tvm_ffi_tensor_dl(t[2])->data)[0] = c->max_boxes;
+    fdata(t[3])[0] = c->iou, fdata(t[4])[0] = c->st;
+    /* the reference */
+    double rows[B * C * N * 3] = {0}, tf_idx[B * C * N * 2] = {0}, tf_sc[B * C * N] = {0},
+                            counts[B] = {0};
+    int64_t total = 0;
+    for (int64_t b = 0; b < B; ++b) {
+      int64_t in_batch = 0;
+      for (int64_t k = 0; k < C; ++k) {
+        const float* s = sc + (b * C + k) * N;
+        int order[N];
+        for (int j = 0; j < N; ++j) {
+          int p = j;
+          while (p > 0 && s[order[p - 1]] < s[j]) order[p] = order[p - 1], --p;
+          order[p] = j;
+        }
+        int valid = 0, nsel = 0;
+        bool dropped[N] = {false};
+        for (int j = 0; j < N; ++j) valid += s[j] > c->st;
+        if (c->iou > 0 && valid > 0) {
+          for (int j = 0; j < valid; ++j) {
+            int a = order[j];
+            if (dropped[j] || nsel >= c->max_boxes || !(s[a] > c->st) || !(s[a] > -1.0f)) continue;
+            if (c->onnx) {
+              rows[(total + nsel) * 3] = (double)b, rows[(total + nsel) * 3 + 1] = (double)k;
+              rows[(total + nsel) * 3 + 2] = a;
+            } else {
+              tf_idx[(b * C * N + in_batch + nsel) * 2] = (double)k;
+              tf_idx[(b * C * N + in_batch + nsel) * 2 + 1] = a;
+              tf_sc[b * C * N + in_batch + nsel] = s[a];
+            }
+            ++nsel;
+            for (int q = j + 1; q < valid; ++q)
+              if (!dropped[q] && s[order[q]] > 0 &&
+                  ref_iou(bx + (b * N + a) * 4, bx + (b * N + order[q]) * 4) >= c->iou)
+                dropped[q] = true;
+          }
+        }
+        total += nsel, in_batch += nsel;
+      }
+      counts[b] = (double)in_batch;
+    }
+    double total_d = (double)total;
+    TVMFFIAny fmt = tvm_ffi_string(c->onnx ? "onnx" : "tensorflow");
+    void* attrs = rt_attrs(1, "output_format", fmt); /* rt_attrs retains the value */
+    tvm_ffi_any_release(&fmt);
+    tvm_tir_ir_module_obj* mod =
+        model("relax.vision.all_class_non_max_suppression", attrs, 5, t, NULL);
+    if (!mod) CHECK_OK(-1);
+    TVMFFIAny args[5], got;
+    for (int a = 0; a < 5; ++a) args[a] = tvm_ffi_any_obj(t[a]);
+    tvm_vm_executable* exec = mod ? test_mode(tvm_codegen_relax_build(mod, test_opts())) : NULL;
+    if (mod && !exec) CHECK_OK(-1);
+    tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
+    for (int run = 0; run < 2 && mod; ++run) {
+      if (run == 0) {
+        CHECK_OK(tvm_relax_eval(mod, "main", args, 5, &got));
+      } else {
+        if (!vm) break;
+        CHECK_OK(tvm_vm_invoke(vm, "main", args, 5, &got));
+      }
+      int bad_n = c->onnx
+                      ? exact(&got, 0, I64, rows, B * C * N * 3) + exact(&got, 1, I64, &total_d, 1)
+                      : exact(&got, 0, I64, tf_idx, B * C * N * 2) +
+                            exact(&got, 1, F32, tf_sc, B * C * N) + exact(&got, 2, I64, counts, B);
+      if (bad_n)
+        fprintf(stderr, "all_class_nms case %d %s: %d bad\n", ci, run ? "compiled" : "interpreted",
+                bad_n);
+      CHECK_EQ_INT(bad_n, 0);
+      tvm_ffi_any_release(&got);
+    }
+    if (vm) tvm_vm_release(vm);
+    tvm_ffi_release(exec), tvm_ffi_release(mod), tvm_ffi_release(attrs);
+    for (int a = 0; a < 5; ++a) tvm_ffi_release(t[a]);
+  }
+}
+
+int main(void) {
+  RUN(conv3d_transpose);
+  RUN(resize3d);
+  RUN(resize3d_without_kernel);
+  RUN(affine_grid);
+  RUN(roi_align);
+  RUN(non_max_suppression);
+  RUN(all_class_non_max_suppression);
+  return test_summary();
+}

@@ -1,0 +1,47 @@
+# The operators of detection and volumetric models: roi_align in both layouts and modes, the two
+# non-maximum suppressions (their fixed-shape results: indices padded after the valid count),
+# affine_grid in 2-d and 3-d, resize3d and a 3-d transposed convolution, with keyword attributes
+# and their defaults.
+from tvm.script import ir as I
+from tvm.script import relax as R
+
+
+@I.ir_module
+class VisionOps:
+    @R.function
+    def detect(
+        feat: R.Tensor((2, 16, 32, 32), "float32"),
+        rois: R.Tensor(("r", 5), "float32"),
+        data: R.Tensor((2, 10, 6), "float32"),
+        valid: R.Tensor((2,), "int32"),
+        idx: R.Tensor((2, 10), "int32"),
+        boxes: R.Tensor((1, 10, 4), "float32"),
+        scores: R.Tensor((1, 3, 10), "float32"),
+    ):
+        with R.dataflow():
+            a = R.vision.roi_align(feat, rois, pooled_size=[7, 7], spatial_scale=0.25)
+            m = R.vision.roi_align(feat, rois, [2, 3], 0.5, 2, True, "NCHW", "max")
+            nms = R.vision.non_max_suppression(data, valid, idx, max_output_size=5, iou_threshold=0.3, force_suppress=True, top_k=8)
+            kept = nms[0]
+            soft = R.vision.non_max_suppression(data, valid, idx, soft_nms_sigma=0.5, score_threshold=0.1, id_index=-1)
+            sel = R.vision.all_class_non_max_suppression(boxes, scores, R.const(4, "int64"), R.const(0.5, "float32"), R.const(0.0, "float32"))
+            tf = R.vision.all_class_non_max_suppression(boxes, scores, R.const(4, "int64"), R.const(0.5, "float32"), R.const(0.0, "float32"), output_format="tensorflow")
+            R.output(a, m, kept, soft, sel, tf)
+        return (a, m, kept, soft, sel, tf)
+
+    @R.function
+    def grids(
+        theta: R.Tensor(("n", 2, 3), "float32"),
+        theta3: R.Tensor((1, 3, 4), "float32"),
+        vol: R.Tensor((1, 4, 3, 4, 5), "float32"),
+        w: R.Tensor((4, 2, 3, 3, 3), "float32"),
+    ):
+        with R.dataflow():
+            g = R.image.affine_grid(theta, R.shape([8, 16]))
+            g2 = R.image.affine_grid(theta, (8, 16), align_corners=False)
+            g3 = R.image.affine_grid(theta3, R.shape([2, 3, 4]), align_corners=False)
+            up = R.image.resize3d(vol, R.shape([6, 8, 10]))
+            nn = R.image.resize3d(vol, (6, 8, 10), layout="NCDHW", method="nearest_neighbor", coordinate_transformation_mode="asymmetric", rounding_method="floor")
+            t = R.nn.conv3d_transpose(vol, w, strides=[2, 2, 2], padding=[1, 1, 1], output_padding=[1, 1, 1])
+            R.output(g, g2, g3, up, nn, t)
+        return (g, g2, g3, up, nn, t)
