@@ -152,31 +152,30 @@ static int need_function(tvm_relax_block_builder* bb, const char* what) {
 }
 
 /* A name not yet used in the function: hint, else hint1, hint2, ... */
-static void* unique_name(tvm_relax_block_builder* bb, const char* hint) {
+/* Takes a name unique in the function for hint: hint itself the first time, else hint followed by
+ * a number (written to buf). Returns the name taken (hint or buf), or NULL + error. */
+static const char* take_name(tvm_relax_block_builder* bb, const char* hint, char buf[256]) {
   TVMFFIAny key = tvm_ffi_string(hint);
   if (key.type_index == kTVMFFINone) return NULL;
   const TVMFFIAny* seen = tvm_ffi_map_get(bb->names, &key);
-  int64_t next = 0;
-  void* out = NULL;
+  const char* out = NULL;
   if (!seen) {
     TVMFFIAny one = tvm_ffi_any_int(1);
-    if (tvm_ffi_dict_set(bb->names, &key, &one) == 0) {
-      out = tvm_ffi_any_is_object(&key) ? key.v_obj : tvm_relax__str(hint);
-      if (tvm_ffi_any_is_object(&key)) tvm_ffi_retain(out);
-    }
+    if (tvm_ffi_dict_set(bb->names, &key, &one) == 0) out = hint;
     tvm_ffi_any_release(&key);
     return out;
   }
+  int64_t next = 0;
   tvm_ffi_any_as_int(seen, &next);
-  char buf[256];
   for (;; ++next) {
-    snprintf(buf, sizeof(buf), "%.200s%lld", hint, (long long)next);
+    snprintf(buf, 256, "%.200s%lld", hint, (long long)next);
     TVMFFIAny cand = tvm_ffi_string(buf);
     if (cand.type_index == kTVMFFINone) break;
     if (!tvm_ffi_map_get(bb->names, &cand)) {
       TVMFFIAny n1 = tvm_ffi_any_int(next + 1), one = tvm_ffi_any_int(1);
-      if (tvm_ffi_dict_set(bb->names, &key, &n1) == 0 && tvm_ffi_dict_set(bb->names, &cand, &one) == 0) {
-        out = tvm_relax__str(buf);
+      if (tvm_ffi_dict_set(bb->names, &key, &n1) == 0 &&
+          tvm_ffi_dict_set(bb->names, &cand, &one) == 0) {
+        out = buf;
       }
       tvm_ffi_any_release(&cand);
       break;
@@ -185,6 +184,13 @@ static void* unique_name(tvm_relax_block_builder* bb, const char* hint) {
   }
   tvm_ffi_any_release(&key);
   return out;
+}
+
+/* take_name as an ffi.String (a new reference), or NULL + error. */
+static void* unique_name(tvm_relax_block_builder* bb, const char* hint) {
+  char buf[256];
+  const char* name = take_name(bb, hint, buf);
+  return name ? tvm_relax__str(name) : NULL;
 }
 
 /* attrs with "global_symbol" = name added (a new reference). */
@@ -448,9 +454,8 @@ int tvm_relax_bb_emit_binding(tvm_relax_block_builder* bb, tvm_relax_binding_obj
     return tvm_ffi_raise("ValueError", "BlockBuilder: DataflowVar %s bound outside a dataflow block",
                          tvm_relax_var_name(binding->var));
   }
-  void* name = unique_name(bb, tvm_relax_var_name(binding->var));
-  if (!name) return -1;
-  tvm_ffi_release(name);
+  char buf[256]; /* (the binding keeps its Var's name; this only takes the name in the table) */
+  if (!take_name(bb, tvm_relax_var_name(binding->var), buf)) return -1;
   tvm_ffi_retain(binding);
   return push_binding(bb, binding);
 }
