@@ -261,13 +261,12 @@ int tvm_relax_bb_function_begin_ex(tvm_relax_block_builder* bb, const char* name
       restore_function(bb);
       return tvm_ffi_raise("TypeError", "BlockBuilder: params[%lld] is not a Var", (long long)i);
     }
-    void* n = unique_name(bb, tvm_relax_var_name(p));
-    if (!n) {
+    char buf[256]; /* (the parameter keeps its name; this only takes it in the table) */
+    if (!take_name(bb, tvm_relax_var_name(p), buf)) {
       end_function_state(bb);
       restore_function(bb);
       return -1;
     }
-    tvm_ffi_release(n);
   }
   return 0;
 }
