@@ -791,27 +791,44 @@ bool tvm_relax__is_leaf(const void* e, bool tuples) {
 
 void* tvm_relax__map_array(void* arr, void* (*fn)(void* ctx, void* item), void* ctx) {
   int64_t n = tvm_ffi_seq_size(arr);
-  TVMFFIAny* items = tvm_ffi_calloc((size_t)(n ? n : 1), sizeof(TVMFFIAny));
-  if (!items) return NULL;
-  bool changed = false;
+  /* The new items, made at the first item that changes (most calls change none). */
+  TVMFFIAny stack[8];
+  TVMFFIAny* items = NULL;
   int64_t i = 0;
   for (; i < n; ++i) {
     void* old = tvm_ffi_seq_obj_at(arr, i);
     void* nw = fn(ctx, old);
     if (!nw) break;
-    changed |= nw != old;
+    if (!items) {
+      if (nw == old) { /* (arr keeps old alive) */
+        tvm_ffi_release(nw);
+        continue;
+      }
+      items = n <= 8 ? stack : tvm_ffi_calloc((size_t)n, sizeof(TVMFFIAny));
+      if (!items) {
+        tvm_ffi_release(nw);
+        break;
+      }
+      for (int64_t j = 0; j < i; ++j) {
+        void* same = tvm_ffi_seq_obj_at(arr, j);
+        tvm_ffi_retain(same);
+        items[j] = tvm_ffi_any_obj(same); /* owned */
+      }
+    }
     items[i] = tvm_ffi_any_obj(nw); /* owned */
   }
   void* out = NULL;
-  if (i == n && changed) {
+  if (i == n && items) {
     out = tvm_ffi_array_new_take(items, n);
-  } else {
-    for (int64_t j = 0; j < i; ++j) tvm_ffi_any_release(&items[j]);
-    if (i == n) {
-      tvm_ffi_retain(arr);
-      out = arr;
+    if (!out) {
+      for (int64_t j = 0; j < n; ++j) tvm_ffi_any_release(&items[j]);
     }
+  } else if (i == n) {
+    tvm_ffi_retain(arr);
+    out = arr;
+  } else if (items) {
+    for (int64_t j = 0; j < i; ++j) tvm_ffi_any_release(&items[j]);
   }
-  tvm_ffi_free(items);
+  if (items != stack) tvm_ffi_free(items);
   return out;
 }
