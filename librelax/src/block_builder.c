@@ -14,7 +14,8 @@ typedef struct {
   bool is_func;
   bool in_function, is_pure, dataflow;
   char* name;
-  void *params, *attrs, *blocks, *bindings, *names;
+  void *params, *attrs, *blocks, *bindings;
+  struct name_table* names;
   int64_t num_bindings;
   int32_t scopes;
 } bb_saved;
@@ -30,7 +31,7 @@ struct tvm_relax_block_builder {
   void* blocks;   /* ffi.List of finished blocks */
   void* bindings; /* ffi.List of the current block's bindings */
   bool dataflow;  /* the current block is a dataflow block */
-  void* names;    /* ffi.Dict name -> next suffix, for unique variable names */
+  struct name_table* names; /* the names taken in the function, for unique variable names */
   int64_t num_bindings;
   int32_t scopes; /* binding scopes open in this function (tvm_relax_bb_scope_begin) */
   /* Enclosing functions and scopes, innermost last. */
@@ -56,15 +57,106 @@ tvm_relax_block_builder* tvm_relax_bb_new(tvm_tir_ir_module_obj* mod) {
   return bb;
 }
 
+/* ---- The names taken in a function ----------------------------------------------------------- */
+/* An open-addressing table of names (their bytes in one pool), each with the next numeric
+ * suffix to try; the names of a function's parameters and bindings go through it, so it avoids
+ * making an ffi.String per lookup as an ffi.Dict keyed by names would. */
+typedef struct {
+  size_t off, len; /* the name: pool[off, off + len) */
+  uint64_t hash;
+  int64_t next; /* the next suffix to try for this name */
+  bool used;
+} name_slot;
+
+typedef struct name_table {
+  name_slot* slots;
+  size_t mask, used;
+  char* pool;
+  size_t pool_used, pool_cap;
+} name_table;
+
+static void names_free(name_table* t) {
+  if (!t) return;
+  tvm_ffi_free(t->slots);
+  tvm_ffi_free(t->pool);
+  tvm_ffi_free(t);
+}
+
+static name_table* names_new(void) {
+  name_table* t = tvm_ffi_calloc(1, sizeof(*t));
+  if (t && !(t->slots = tvm_ffi_calloc(16, sizeof(name_slot)))) {
+    tvm_ffi_free(t);
+    t = NULL;
+  }
+  if (!t) {
+    tvm_ffi_raise("MemoryError", "BlockBuilder: out of memory");
+    return NULL;
+  }
+  t->mask = 15;
+  return t;
+}
+
+static uint64_t name_hash(const char* s, size_t n) {
+  uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+  for (size_t i = 0; i < n; ++i) h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+  return h;
+}
+
+/* The slot of name s[0, n) with hash h: its entry, or the empty slot where it would go. */
+static name_slot* names_slot(const name_table* t, const char* s, size_t n, uint64_t h) {
+  for (size_t i = (size_t)(h >> 7) & t->mask;; i = (i + 1) & t->mask) {
+    name_slot* e = &t->slots[i];
+    if (!e->used ||
+        (e->hash == h && e->len == n && (n == 0 || memcmp(t->pool + e->off, s, n) == 0))) {
+      return e;
+    }
+  }
+}
+
+/* Adds name s[0, n) (absent, hash h) with suffix `next`; 0 or -1 + MemoryError. */
+static int names_add(name_table* t, const char* s, size_t n, uint64_t h, int64_t next) {
+  if ((t->used + 1) * 4 > (t->mask + 1) * 3) {
+    size_t cap = (t->mask + 1) * 2;
+    name_slot* slots = tvm_ffi_calloc(cap, sizeof(name_slot));
+    if (!slots) return tvm_ffi_raise("MemoryError", "BlockBuilder: out of memory");
+    name_slot* old = t->slots;
+    size_t old_cap = t->mask + 1;
+    t->slots = slots;
+    t->mask = cap - 1;
+    for (size_t i = 0; i < old_cap; ++i) {
+      if (!old[i].used) continue;
+      size_t j = (size_t)(old[i].hash >> 7) & t->mask;
+      while (slots[j].used) j = (j + 1) & t->mask;
+      slots[j] = old[i];
+    }
+    tvm_ffi_free(old);
+  }
+  if (t->pool_cap - t->pool_used < n) {
+    size_t cap = t->pool_cap ? t->pool_cap : 256;
+    while (cap - t->pool_used < n) cap *= 2;
+    char* pool = tvm_ffi_realloc(t->pool, cap);
+    if (!pool) return tvm_ffi_raise("MemoryError", "BlockBuilder: out of memory");
+    t->pool = pool;
+    t->pool_cap = cap;
+  }
+  if (n) memcpy(t->pool + t->pool_used, s, n);
+  name_slot* e = names_slot(t, s, n, h);
+  *e = (name_slot){t->pool_used, n, h, next, true};
+  t->pool_used += n;
+  t->used++;
+  return 0;
+}
+
 static void end_function_state(tvm_relax_block_builder* bb) {
   tvm_ffi_free(bb->name);
   tvm_ffi_release(bb->params);
   tvm_ffi_release(bb->attrs);
   tvm_ffi_release(bb->blocks);
   tvm_ffi_release(bb->bindings);
-  tvm_ffi_release(bb->names);
+  names_free(bb->names);
   bb->name = NULL;
-  bb->params = bb->attrs = bb->blocks = bb->bindings = bb->names = NULL;
+  bb->params = bb->attrs = bb->blocks = bb->bindings = NULL;
+  bb->names = NULL;
   bb->in_function = false;
   bb->dataflow = false;
   bb->num_bindings = 0;
@@ -77,7 +169,7 @@ static void saved_release(bb_saved* s) {
   tvm_ffi_release(s->attrs);
   tvm_ffi_release(s->blocks);
   tvm_ffi_release(s->bindings);
-  tvm_ffi_release(s->names);
+  names_free(s->names);
 }
 
 void tvm_relax_bb_free(tvm_relax_block_builder* bb) {
@@ -121,7 +213,8 @@ static int save_function(tvm_relax_block_builder* bb) {
   s->num_bindings = bb->num_bindings;
   s->scopes = bb->scopes;
   bb->name = NULL;
-  bb->params = bb->attrs = bb->blocks = bb->bindings = bb->names = NULL;
+  bb->params = bb->attrs = bb->blocks = bb->bindings = NULL;
+  bb->names = NULL;
   bb->in_function = bb->dataflow = false;
   bb->num_bindings = 0;
   bb->scopes = 0;
@@ -152,39 +245,29 @@ static int need_function(tvm_relax_block_builder* bb, const char* what) {
 }
 
 /* A name not yet used in the function: hint, else hint1, hint2, ... */
+/* Takes a name unique in the function for hint: hint itself the first time, else hint followed by
+ * a number (written to buf). Returns the name taken (hint or buf), or NULL + error. */
+static const char* take_name(tvm_relax_block_builder* bb, const char* hint, char buf[256]) {
+  name_table* t = bb->names;
+  size_t n = strlen(hint);
+  uint64_t h = name_hash(hint, n);
+  name_slot* seen = names_slot(t, hint, n, h);
+  if (!seen->used) return names_add(t, hint, n, h, 1) == 0 ? hint : NULL;
+  for (int64_t next = seen->next;; ++next) {
+    int m = snprintf(buf, 256, "%.200s%lld", hint, (long long)next);
+    size_t cn = m < 0 ? 0 : (size_t)m;
+    uint64_t ch = name_hash(buf, cn);
+    if (names_slot(t, buf, cn, ch)->used) continue;
+    seen->next = next + 1; /* (before names_add, which may move the slots) */
+    return names_add(t, buf, cn, ch, 1) == 0 ? buf : NULL;
+  }
+}
+
+/* take_name as an ffi.String (a new reference), or NULL + error. */
 static void* unique_name(tvm_relax_block_builder* bb, const char* hint) {
-  TVMFFIAny key = tvm_ffi_string(hint);
-  if (key.type_index == kTVMFFINone) return NULL;
-  const TVMFFIAny* seen = tvm_ffi_map_get(bb->names, &key);
-  int64_t next = 0;
-  void* out = NULL;
-  if (!seen) {
-    TVMFFIAny one = tvm_ffi_any_int(1);
-    if (tvm_ffi_dict_set(bb->names, &key, &one) == 0) {
-      out = tvm_ffi_any_is_object(&key) ? key.v_obj : tvm_relax__str(hint);
-      if (tvm_ffi_any_is_object(&key)) tvm_ffi_retain(out);
-    }
-    tvm_ffi_any_release(&key);
-    return out;
-  }
-  tvm_ffi_any_as_int(seen, &next);
   char buf[256];
-  for (;; ++next) {
-    snprintf(buf, sizeof(buf), "%.200s%lld", hint, (long long)next);
-    TVMFFIAny cand = tvm_ffi_string(buf);
-    if (cand.type_index == kTVMFFINone) break;
-    if (!tvm_ffi_map_get(bb->names, &cand)) {
-      TVMFFIAny n1 = tvm_ffi_any_int(next + 1), one = tvm_ffi_any_int(1);
-      if (tvm_ffi_dict_set(bb->names, &key, &n1) == 0 && tvm_ffi_dict_set(bb->names, &cand, &one) == 0) {
-        out = tvm_relax__str(buf);
-      }
-      tvm_ffi_any_release(&cand);
-      break;
-    }
-    tvm_ffi_any_release(&cand);
-  }
-  tvm_ffi_any_release(&key);
-  return out;
+  const char* name = take_name(bb, hint, buf);
+  return name ? tvm_relax__str(name) : NULL;
 }
 
 /* attrs with "global_symbol" = name added (a new reference). */
@@ -241,7 +324,7 @@ int tvm_relax_bb_function_begin_ex(tvm_relax_block_builder* bb, const char* name
   bb->is_pure = is_pure;
   bb->blocks = tvm_ffi_list_new();
   bb->bindings = tvm_ffi_list_new();
-  bb->names = tvm_ffi_dict_new();
+  bb->names = names_new();
   bb->in_function = true;
   if (!bb->name || !bb->blocks || !bb->bindings || !bb->names) {
     end_function_state(bb);
@@ -255,13 +338,12 @@ int tvm_relax_bb_function_begin_ex(tvm_relax_block_builder* bb, const char* name
       restore_function(bb);
       return tvm_ffi_raise("TypeError", "BlockBuilder: params[%lld] is not a Var", (long long)i);
     }
-    void* n = unique_name(bb, tvm_relax_var_name(p));
-    if (!n) {
+    char buf[256]; /* (the parameter keeps its name; this only takes it in the table) */
+    if (!take_name(bb, tvm_relax_var_name(p), buf)) {
       end_function_state(bb);
       restore_function(bb);
       return -1;
     }
-    tvm_ffi_release(n);
   }
   return 0;
 }
@@ -448,9 +530,8 @@ int tvm_relax_bb_emit_binding(tvm_relax_block_builder* bb, tvm_relax_binding_obj
     return tvm_ffi_raise("ValueError", "BlockBuilder: DataflowVar %s bound outside a dataflow block",
                          tvm_relax_var_name(binding->var));
   }
-  void* name = unique_name(bb, tvm_relax_var_name(binding->var));
-  if (!name) return -1;
-  tvm_ffi_release(name);
+  char buf[256]; /* (the binding keeps its Var's name; this only takes the name in the table) */
+  if (!take_name(bb, tvm_relax_var_name(binding->var), buf)) return -1;
   tvm_ffi_retain(binding);
   return push_binding(bb, binding);
 }

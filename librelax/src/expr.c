@@ -410,60 +410,81 @@ tvm_relax_expr_obj* tvm_relax_if_new(tvm_relax_expr_obj* cond, tvm_relax_expr_ob
   return with_sinfo(node, sinfo);
 }
 
-/* Add the Vars bound and TIR variables defined by the blocks to `vars` / `tirs` (Dicts). */
-static int collect_defs(void* blocks, void* vars, void* tirs) {
+/* The TIR variables the MatchCast bindings of the blocks define, as a Dict (Var -> None), or
+ * *out NULL when there are none. */
+static int inner_tir_defs(void* blocks, void** out) {
+  *out = NULL;
   TVMFFIAny none = tvm_ffi_any_none();
+  void* list = NULL;
+  int rc = 0;
+  for (int64_t i = 0; rc == 0 && i < tvm_ffi_seq_size(blocks); ++i) {
+    tvm_relax_block_obj* blk = tvm_ffi_seq_obj_at(blocks, i);
+    for (int64_t j = 0; rc == 0 && j < tvm_ffi_seq_size(blk->bindings); ++j) {
+      tvm_relax_binding_obj* b = tvm_ffi_seq_obj_at(blk->bindings, j);
+      if (tvm_relax_kind_of(b) != TVM_RELAX_KIND_MatchCast) continue;
+      if (!list && !(list = tvm_ffi_list_new())) return -1;
+      rc = tvm_relax_sinfo_tir_vars(((tvm_relax_match_cast_obj*)b)->struct_info, true, list);
+    }
+  }
+  if (rc == 0 && list && tvm_ffi_seq_size(list) > 0) {
+    *out = tvm_ffi_dict_new();
+    rc = *out ? 0 : -1;
+    for (int64_t k = 0; rc == 0 && k < tvm_ffi_seq_size(list); ++k) {
+      rc = tvm_ffi_dict_set(*out, tvm_ffi_seq_at(list, k), &none);
+    }
+  }
+  tvm_ffi_release(list);
+  return rc;
+}
+
+/* Whether one of the blocks binds var. */
+static bool binds_var(void* blocks, const void* var) {
   for (int64_t i = 0; i < tvm_ffi_seq_size(blocks); ++i) {
     tvm_relax_block_obj* blk = tvm_ffi_seq_obj_at(blocks, i);
     for (int64_t j = 0; j < tvm_ffi_seq_size(blk->bindings); ++j) {
-      tvm_relax_binding_obj* b = tvm_ffi_seq_obj_at(blk->bindings, j);
-      TVMFFIAny key = tvm_ffi_any_obj(b->var);
-      if (tvm_ffi_dict_set(vars, &key, &none) != 0) return -1;
-      if (tvm_relax_kind_of(b) == TVM_RELAX_KIND_MatchCast) {
-        void* list = tvm_ffi_list_new();
-        if (!list) return -1;
-        int rc = tvm_relax_sinfo_tir_vars(((tvm_relax_match_cast_obj*)b)->struct_info, true, list);
-        for (int64_t k = 0; rc == 0 && k < tvm_ffi_seq_size(list); ++k) {
-          rc = tvm_ffi_dict_set(tirs, tvm_ffi_seq_at(list, k), &none);
-        }
-        tvm_ffi_release(list);
-        if (rc != 0) return -1;
-      }
+      if (((tvm_relax_binding_obj*)tvm_ffi_seq_obj_at(blk->bindings, j))->var == var) return true;
     }
   }
-  return 0;
+  return false;
 }
 
-/* sinfo erased of the TIR variables in `inner` (defined inside a scope). */
-static tvm_relax_sinfo_obj* erase_inner(const tvm_relax_sinfo_obj* sinfo, void* inner_tirs,
-                                        void* inner_vars) {
+/* sinfo erased of what the blocks define: the TIR variables of their MatchCasts, and a shape
+ * given by one of their Vars. */
+static tvm_relax_sinfo_obj* erase_inner(const tvm_relax_sinfo_obj* sinfo, void* blocks) {
   void* used = tvm_ffi_list_new();
-  void* keep = tvm_ffi_dict_new();
-  tvm_relax_sinfo_obj* out = NULL;
-  if (used && keep && tvm_relax_sinfo_tir_vars(sinfo, false, used) == 0) {
-    TVMFFIAny none = tvm_ffi_any_none();
-    bool ok = true;
-    for (int64_t i = 0; ok && i < tvm_ffi_seq_size(used); ++i) {
-      const TVMFFIAny* v = tvm_ffi_seq_at(used, i);
-      if (!tvm_ffi_map_get(inner_tirs, v)) ok = tvm_ffi_dict_set(keep, v, &none) == 0;
-    }
-    /* Shapes given by Vars: keep those defined outside (not in inner_vars). */
-    void* outer_vars = NULL;
-    if (ok && tvm_relax_kind_of(sinfo) == TVM_RELAX_KIND_TensorStructInfo) {
-      void* shape = ((tvm_relax_tensor_sinfo_obj*)sinfo)->shape;
-      if (tvm_relax_is_var(shape)) {
-        TVMFFIAny key = tvm_ffi_any_obj(shape);
-        if (!tvm_ffi_map_get(inner_vars, &key)) {
-          outer_vars = tvm_ffi_dict_new();
-          ok = outer_vars && tvm_ffi_dict_set(outer_vars, &key, &none) == 0;
-        }
-      }
-    }
-    if (ok) out = tvm_relax_sinfo_erase(sinfo, keep, outer_vars);
-    tvm_ffi_release(outer_vars);
+  if (!used || tvm_relax_sinfo_tir_vars(sinfo, false, used) != 0) {
+    tvm_ffi_release(used);
+    return NULL;
   }
-  tvm_ffi_release(used);
+  void* shape = tvm_relax_kind_of(sinfo) == TVM_RELAX_KIND_TensorStructInfo
+                    ? ((tvm_relax_tensor_sinfo_obj*)sinfo)->shape
+                    : NULL;
+  bool var_shape = shape && tvm_relax_is_var(shape);
+  if (tvm_ffi_seq_size(used) == 0 && !var_shape) { /* nothing the blocks could define */
+    tvm_ffi_release(used);
+    return retained_sinfo(sinfo);
+  }
+  void* inner = NULL;
+  void* keep = NULL;
+  void* outer_vars = NULL;
+  tvm_relax_sinfo_obj* out = NULL;
+  TVMFFIAny none = tvm_ffi_any_none();
+  bool ok = inner_tir_defs(blocks, &inner) == 0 && (keep = tvm_ffi_dict_new()) != NULL;
+  for (int64_t i = 0; ok && i < tvm_ffi_seq_size(used); ++i) {
+    const TVMFFIAny* v = tvm_ffi_seq_at(used, i);
+    if (!inner || !tvm_ffi_map_get(inner, v)) ok = tvm_ffi_dict_set(keep, v, &none) == 0;
+  }
+  /* A shape given by a Var: kept when the Var is defined outside the blocks. */
+  if (ok && var_shape && !binds_var(blocks, shape)) {
+    TVMFFIAny key = tvm_ffi_any_obj(shape);
+    outer_vars = tvm_ffi_dict_new();
+    ok = outer_vars && tvm_ffi_dict_set(outer_vars, &key, &none) == 0;
+  }
+  if (ok) out = tvm_relax_sinfo_erase(sinfo, keep, outer_vars);
+  tvm_ffi_release(outer_vars);
+  tvm_ffi_release(inner);
   tvm_ffi_release(keep);
+  tvm_ffi_release(used);
   return out;
 }
 
@@ -486,13 +507,7 @@ tvm_relax_expr_obj* tvm_relax_seq_expr_new(void* blocks, tvm_relax_expr_obj* bod
   if (!blocks || tvm_ffi_seq_size(blocks) == 0) {
     sinfo = retained_sinfo(tvm_relax_sinfo_of(body));
   } else {
-    void* vars = tvm_ffi_dict_new();
-    void* tirs = tvm_ffi_dict_new();
-    sinfo = vars && tirs && collect_defs(blocks, vars, tirs) == 0
-                ? erase_inner(tvm_relax_sinfo_of(body), tirs, vars)
-                : NULL;
-    tvm_ffi_release(vars);
-    tvm_ffi_release(tirs);
+    sinfo = erase_inner(tvm_relax_sinfo_of(body), blocks);
   }
   if (!sinfo) return NULL;
   tvm_relax_seq_expr_obj* s = NEW_EXPR(tvm_relax_seq_expr_obj, SeqExpr);
@@ -506,6 +521,31 @@ tvm_relax_expr_obj* tvm_relax_seq_expr_new(void* blocks, tvm_relax_expr_obj* bod
 }
 
 /* ---- Functions ------------------------------------------------------------------------------- */
+/* The body's struct info erased to what the parameters define (their Vars and TIR variables):
+ * the return struct info of a function without an annotation. */
+static tvm_relax_sinfo_obj* erase_to_params(const tvm_relax_sinfo_obj* body_sinfo, void* params,
+                                            int64_t n) {
+  void* tirs = tvm_ffi_dict_new();
+  void* pvars = tvm_ffi_dict_new();
+  void* list = tvm_ffi_list_new();
+  bool ok = tirs && pvars && list;
+  TVMFFIAny none = tvm_ffi_any_none();
+  for (int64_t i = 0; ok && i < n; ++i) {
+    tvm_relax_var_obj* p = tvm_ffi_seq_obj_at(params, i);
+    TVMFFIAny key = tvm_ffi_any_obj(p);
+    ok = tvm_ffi_dict_set(pvars, &key, &none) == 0 &&
+         tvm_relax_sinfo_tir_vars(tvm_relax_sinfo_of(p), false, list) == 0;
+  }
+  for (int64_t i = 0; ok && i < tvm_ffi_seq_size(list); ++i) {
+    ok = tvm_ffi_dict_set(tirs, tvm_ffi_seq_at(list, i), &none) == 0;
+  }
+  tvm_relax_sinfo_obj* ret = ok ? tvm_relax_sinfo_erase(body_sinfo, tirs, pvars) : NULL;
+  tvm_ffi_release(tirs);
+  tvm_ffi_release(pvars);
+  tvm_ffi_release(list);
+  return ret;
+}
+
 tvm_relax_function_obj* tvm_relax_function_new(void* params, tvm_relax_expr_obj* body,
                                                tvm_relax_sinfo_obj* ret_sinfo, bool is_pure,
                                                void* attrs) {
@@ -535,26 +575,9 @@ tvm_relax_function_obj* tvm_relax_function_new(void* params, tvm_relax_expr_obj*
     if (!tvm_ffi_error_pending()) tvm_ffi_raise("TypeError", "Function: body must be a Relax expression");
     return NULL;
   }
-  /* What the parameters define: their Vars and TIR variables. */
-  void* tirs = tvm_ffi_dict_new();
-  void* pvars = tvm_ffi_dict_new();
-  void* list = tvm_ffi_list_new();
-  void* psinfo = tvm_ffi_list_new();
-  bool ok = tirs && pvars && list && psinfo;
-  TVMFFIAny none = tvm_ffi_any_none();
-  for (int64_t i = 0; ok && i < n; ++i) {
-    tvm_relax_var_obj* p = tvm_ffi_seq_obj_at(params, i);
-    TVMFFIAny key = tvm_ffi_any_obj(p), s = tvm_ffi_any_obj(tvm_relax_sinfo_of(p));
-    ok = tvm_ffi_dict_set(pvars, &key, &none) == 0 &&
-         tvm_relax_sinfo_tir_vars(tvm_relax_sinfo_of(p), false, list) == 0 &&
-         tvm_ffi_list_push(psinfo, &s) == 0;
-  }
-  for (int64_t i = 0; ok && i < tvm_ffi_seq_size(list); ++i) {
-    ok = tvm_ffi_dict_set(tirs, tvm_ffi_seq_at(list, i), &none) == 0;
-  }
   tvm_relax_sinfo_obj* body_sinfo = tvm_relax_sinfo_of(seq);
   tvm_relax_sinfo_obj* ret = NULL;
-  if (ok && ret_sinfo) {
+  if (ret_sinfo) {
     if (tvm_relax_sinfo_base_check(ret_sinfo, body_sinfo) == TVM_RELAX_BASE_CHECK_FAIL) {
       tvm_ffi_strbuf b = {0};
       tvm_ffi_strbuf_puts(&b, "Function: the body's struct info ");
@@ -566,16 +589,22 @@ tvm_relax_function_obj* tvm_relax_function_new(void* params, tvm_relax_expr_obj*
     } else {
       ret = retained_sinfo(ret_sinfo);
     }
-  } else if (ok) {
-    ret = tvm_relax_sinfo_erase(body_sinfo, tirs, pvars);
+  } else {
+    ret = erase_to_params(body_sinfo, params, n);
   }
-  void* parr = ret ? tvm_ffi_list_to_array(psinfo) : NULL;
+  /* The signature: the parameters' struct infos, then the return's. */
+  void* parr = NULL;
+  if (ret) {
+    void* stack[16];
+    void** ps = n <= 16 ? stack : tvm_ffi_calloc((size_t)n, sizeof(void*));
+    if (ps) {
+      for (int64_t i = 0; i < n; ++i) ps[i] = tvm_relax_sinfo_of(tvm_ffi_seq_obj_at(params, i));
+      parr = tvm_ffi_array_of_objects(ps, n);
+      if (ps != stack) tvm_ffi_free(ps);
+    }
+  }
   tvm_relax_sinfo_obj* fsinfo = parr ? tvm_relax_func_sinfo_new(parr, ret, is_pure) : NULL;
   tvm_ffi_release(parr);
-  tvm_ffi_release(tirs);
-  tvm_ffi_release(pvars);
-  tvm_ffi_release(list);
-  tvm_ffi_release(psinfo);
   tvm_relax_function_obj* f = fsinfo ? NEW_EXPR(tvm_relax_function_obj, Function) : NULL;
   if (!f) {
     tvm_ffi_release(seq);
@@ -762,27 +791,44 @@ bool tvm_relax__is_leaf(const void* e, bool tuples) {
 
 void* tvm_relax__map_array(void* arr, void* (*fn)(void* ctx, void* item), void* ctx) {
   int64_t n = tvm_ffi_seq_size(arr);
-  TVMFFIAny* items = tvm_ffi_calloc((size_t)(n ? n : 1), sizeof(TVMFFIAny));
-  if (!items) return NULL;
-  bool changed = false;
+  /* The new items, made at the first item that changes (most calls change none). */
+  TVMFFIAny stack[8];
+  TVMFFIAny* items = NULL;
   int64_t i = 0;
   for (; i < n; ++i) {
     void* old = tvm_ffi_seq_obj_at(arr, i);
     void* nw = fn(ctx, old);
     if (!nw) break;
-    changed |= nw != old;
+    if (!items) {
+      if (nw == old) { /* (arr keeps old alive) */
+        tvm_ffi_release(nw);
+        continue;
+      }
+      items = n <= 8 ? stack : tvm_ffi_calloc((size_t)n, sizeof(TVMFFIAny));
+      if (!items) {
+        tvm_ffi_release(nw);
+        break;
+      }
+      for (int64_t j = 0; j < i; ++j) {
+        void* same = tvm_ffi_seq_obj_at(arr, j);
+        tvm_ffi_retain(same);
+        items[j] = tvm_ffi_any_obj(same); /* owned */
+      }
+    }
     items[i] = tvm_ffi_any_obj(nw); /* owned */
   }
   void* out = NULL;
-  if (i == n && changed) {
+  if (i == n && items) {
     out = tvm_ffi_array_new_take(items, n);
-  } else {
-    for (int64_t j = 0; j < i; ++j) tvm_ffi_any_release(&items[j]);
-    if (i == n) {
-      tvm_ffi_retain(arr);
-      out = arr;
+    if (!out) {
+      for (int64_t j = 0; j < n; ++j) tvm_ffi_any_release(&items[j]);
     }
+  } else if (i == n) {
+    tvm_ffi_retain(arr);
+    out = arr;
+  } else if (items) {
+    for (int64_t j = 0; j < i; ++j) tvm_ffi_any_release(&items[j]);
   }
-  tvm_ffi_free(items);
+  if (items != stack) tvm_ffi_free(items);
   return out;
 }

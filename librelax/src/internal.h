@@ -10,6 +10,41 @@
 
 /* ---- Registry (registry.c) ------------------------------------------------------------------- */
 extern int32_t tvm_relax__index[TVM_RELAX_KIND_COUNT];
+/* The kind queries' tables, set once at initialisation: kind + 1 by type index (0: not a
+ * librelax kind), bit a of tvm_relax__ancestry[k] when kind k is kind a or derives from it, and
+ * bit k of tvm_relax__expr_kinds when kind k is an ir.RelaxExpr. */
+#define TVM_RELAX_KIND_TABLE 4096
+extern uint8_t tvm_relax__kind_by_index[TVM_RELAX_KIND_TABLE];
+extern uint64_t tvm_relax__ancestry[TVM_RELAX_KIND_COUNT];
+extern uint64_t tvm_relax__expr_kinds;
+_Static_assert(TVM_RELAX_KIND_COUNT <= 64, "a kind set fits one word");
+
+static inline tvm_relax_kind relax_kind_of(const void* obj) {
+  if (!obj) return TVM_RELAX_KIND_NONE;
+  uint32_t i = (uint32_t)tvm_ffi_type_index(obj);
+  if (i >= TVM_RELAX_KIND_TABLE) return TVM_RELAX_KIND_NONE;
+  return (tvm_relax_kind)((int)tvm_relax__kind_by_index[i] - 1);
+}
+/* tvm_relax_is with a valid kind. */
+static inline bool relax_is(const void* obj, tvm_relax_kind kind) {
+  tvm_relax_kind k = relax_kind_of(obj);
+  return k != TVM_RELAX_KIND_NONE && (tvm_relax__ancestry[k] >> kind & 1);
+}
+/* tvm_relax_is_expr: librelax's kinds answer from the table; other objects (GlobalVar, Op,
+ * PrimFunc, types derived elsewhere) from their ffi type. */
+static inline bool relax_is_expr(const void* obj) {
+  tvm_relax_kind k = relax_kind_of(obj);
+  if (k != TVM_RELAX_KIND_NONE) return tvm_relax__expr_kinds >> k & 1;
+  return obj && tvm_tir_is(obj, TVM_TIR_KIND_RelaxExpr);
+}
+/* Inside librelax the kind queries of node.h are the inline ones above (function-like macros:
+ * `(tvm_relax_is)(...)` still names the function, as registry.c defines it). */
+#define tvm_relax_kind_of(obj) relax_kind_of(obj)
+#define tvm_relax_is(obj, kind) \
+  ((unsigned)(kind) < (unsigned)TVM_RELAX_KIND_COUNT && relax_is((obj), (kind)))
+#define tvm_relax_is_expr(obj) relax_is_expr(obj)
+#define tvm_relax_is_sinfo(obj) relax_is((obj), TVM_RELAX_KIND_StructInfo)
+#define tvm_relax_is_var(obj) relax_is((obj), TVM_RELAX_KIND_Var)
 /* A zeroed object of kind (after initialisation), or NULL + error. */
 void* tvm_relax__new(tvm_relax_kind kind, size_t size);
 void tvm_relax__ensure_init(void);

@@ -150,11 +150,10 @@ static const kind_info k_kinds[TVM_RELAX_KIND_COUNT] = {
 #include <tvm/relax/nodes.def>
 };
 
-/* Kind by type index (0: none), and each kind's ancestors as bits. */
-enum { KIND_TABLE = 4096 };
-static uint8_t g_kind_by_index[KIND_TABLE];
-static uint64_t g_ancestry[TVM_RELAX_KIND_COUNT];
-_Static_assert(TVM_RELAX_KIND_COUNT <= 64, "ancestry bits fit one word");
+/* Kind by type index (0: none), each kind's ancestors as bits, and the kinds of expressions. */
+uint8_t tvm_relax__kind_by_index[TVM_RELAX_KIND_TABLE];
+uint64_t tvm_relax__ancestry[TVM_RELAX_KIND_COUNT];
+uint64_t tvm_relax__expr_kinds;
 static void* g_empty_array;
 static void* g_empty_map;
 
@@ -212,14 +211,21 @@ static void init_all(void) {
   }
   for (int k = 0; k < TVM_RELAX_KIND_COUNT; ++k) {
     if (register_fields((tvm_relax_kind)k) != 0) return init_failed(k_kinds[k].type_key);
-    if ((uint32_t)tvm_relax__index[k] >= KIND_TABLE) {
+    if ((uint32_t)tvm_relax__index[k] >= TVM_RELAX_KIND_TABLE) {
       tvm_ffi_raise("RuntimeError", "type index %d beyond the kind table", tvm_relax__index[k]);
       return init_failed(k_kinds[k].type_key);
     }
   }
+  const TVMFFITypeInfo* expr = TVMFFIGetTypeInfo(tvm_tir_type_index(TVM_TIR_KIND_RelaxExpr));
   for (int k = 0; k < TVM_RELAX_KIND_COUNT; ++k) {
-    for (int a = k; a >= 0; a = k_kinds[a].parent) g_ancestry[k] |= UINT64_C(1) << a;
-    g_kind_by_index[tvm_relax__index[k]] = (uint8_t)(k + 1);
+    for (int a = k; a >= 0; a = k_kinds[a].parent) tvm_relax__ancestry[k] |= UINT64_C(1) << a;
+    tvm_relax__kind_by_index[tvm_relax__index[k]] = (uint8_t)(k + 1);
+    /* An expression kind derives from ir.RelaxExpr (directly, or through ir.BaseFunc). */
+    const TVMFFITypeInfo* t = TVMFFIGetTypeInfo(tvm_relax__index[k]);
+    if (expr && t && t->type_depth > expr->type_depth &&
+        t->type_ancestors[expr->type_depth] == expr) {
+      tvm_relax__expr_kinds |= UINT64_C(1) << k;
+    }
   }
   g_empty_array = tvm_ffi_array_new(NULL, 0);
   g_empty_map = tvm_ffi_map_new(NULL, NULL, 0);
@@ -266,12 +272,7 @@ int32_t tvm_relax_type_index(tvm_relax_kind kind) {
   return kind >= 0 && kind < TVM_RELAX_KIND_COUNT ? tvm_relax__index[kind] : -1;
 }
 
-tvm_relax_kind tvm_relax_kind_of(const void* obj) {
-  if (!obj) return TVM_RELAX_KIND_NONE;
-  uint32_t i = (uint32_t)tvm_ffi_type_index(obj);
-  if (i >= KIND_TABLE) return TVM_RELAX_KIND_NONE;
-  return (tvm_relax_kind)((int)g_kind_by_index[i] - 1);
-}
+tvm_relax_kind(tvm_relax_kind_of)(const void* obj) { return relax_kind_of(obj); }
 
 const char* tvm_relax_kind_name(tvm_relax_kind kind) {
   return kind >= 0 && kind < TVM_RELAX_KIND_COUNT ? k_kinds[kind].name : "<none>";
@@ -281,10 +282,8 @@ const char* tvm_relax_kind_type_key(tvm_relax_kind kind) {
   return kind >= 0 && kind < TVM_RELAX_KIND_COUNT ? k_kinds[kind].type_key : "<none>";
 }
 
-bool tvm_relax_is(const void* obj, tvm_relax_kind kind) {
-  if (kind < 0 || kind >= TVM_RELAX_KIND_COUNT) return false;
-  tvm_relax_kind k = tvm_relax_kind_of(obj);
-  return k != TVM_RELAX_KIND_NONE && (g_ancestry[k] >> kind & 1);
+bool(tvm_relax_is)(const void* obj, tvm_relax_kind kind) {
+  return kind >= 0 && kind < TVM_RELAX_KIND_COUNT && relax_is(obj, kind);
 }
 
-bool tvm_relax_is_expr(const void* obj) { return obj && tvm_tir_is(obj, TVM_TIR_KIND_RelaxExpr); }
+bool(tvm_relax_is_expr)(const void* obj) { return relax_is_expr(obj); }

@@ -11,14 +11,34 @@
 
 /* ---- TIR variables of expressions ------------------------------------------------------------ */
 typedef struct {
-  void* out;  /* ffi.List */
-  void* seen; /* ffi.Dict Var -> None */
+  void* out;     /* ffi.List */
+  void* seen;    /* ffi.Dict Var -> None: what out holds; NULL: scan out (see add_var) */
+  bool own_seen; /* seen was made here (tvm_relax_sinfo_tir_vars releases it) */
 } var_collect;
+
+/* Lists this short are searched in place rather than through a Dict (most struct infos use a
+ * handful of variables; a Dict would cost more to build than the scans it saves). */
+enum { kScanMax = 16 };
 
 static int add_var(var_collect* c, const void* var) {
   TVMFFIAny key = tvm_ffi_any_obj(var);
-  if (tvm_ffi_map_get(c->seen, &key)) return 0;
   TVMFFIAny none = tvm_ffi_any_none();
+  if (!c->seen) {
+    int64_t n = tvm_ffi_seq_size(c->out);
+    if (n < kScanMax) {
+      for (int64_t i = 0; i < n; ++i) {
+        if (tvm_ffi_any_equal(tvm_ffi_seq_at(c->out, i), &key)) return 0;
+      }
+      return tvm_ffi_list_push(c->out, &key);
+    }
+    c->seen = tvm_ffi_dict_new();
+    if (!c->seen) return -1;
+    c->own_seen = true;
+    for (int64_t i = 0; i < n; ++i) {
+      if (tvm_ffi_dict_set(c->seen, tvm_ffi_seq_at(c->out, i), &none) != 0) return -1;
+    }
+  }
+  if (tvm_ffi_map_get(c->seen, &key)) return 0;
   if (tvm_ffi_dict_set(c->seen, &key, &none) != 0) return -1;
   return tvm_ffi_list_push(c->out, &key);
 }
@@ -85,28 +105,20 @@ static int sinfo_vars(var_collect* c, const tvm_relax_sinfo_obj* s, bool defs_on
 }
 
 int tvm_relax_sinfo_tir_vars(const tvm_relax_sinfo_obj* sinfo, bool defs_only, void* out) {
-  var_collect c = {out, tvm_ffi_dict_new()};
-  if (!c.seen) return -1;
-  for (int64_t i = 0; i < tvm_ffi_seq_size(out); ++i) {
-    TVMFFIAny none = tvm_ffi_any_none();
-    if (tvm_ffi_dict_set(c.seen, tvm_ffi_seq_at(out, i), &none) != 0) {
-      tvm_ffi_release(c.seen);
-      return -1;
-    }
-  }
+  var_collect c = {out, NULL, false};
   int rc = sinfo_vars(&c, sinfo, defs_only);
-  tvm_ffi_release(c.seen);
+  if (c.own_seen) tvm_ffi_release(c.seen);
   return rc;
 }
 
 int tvm_relax__sinfo_tir_vars_seen(const tvm_relax_sinfo_obj* sinfo, bool defs_only, void* out,
                                    void* seen) {
-  var_collect c = {out, seen};
+  var_collect c = {out, seen, false};
   return sinfo_vars(&c, sinfo, defs_only);
 }
 
 int tvm_relax__expr_tir_vars(const tvm_tir_expr_obj* e, void* out, void* seen) {
-  var_collect c = {out, seen};
+  var_collect c = {out, seen, false};
   return expr_vars(&c, e);
 }
 
@@ -224,17 +236,38 @@ static tvm_relax_sinfo_obj* rebuild(const tvm_relax_sinfo_obj* s, dims_fn fd, va
 }
 
 /* ---- Erasure --------------------------------------------------------------------------------- */
+typedef struct {
+  const void* defined; /* Dict of TIR variables, or NULL (none) */
+  bool ok;             /* no variable outside `defined` seen yet */
+} defined_walk;
+
+static bool is_defined(const void* defined, const void* var) {
+  TVMFFIAny key = tvm_ffi_any_obj(var);
+  return defined && tvm_ffi_map_get(defined, &key);
+}
+
+static int on_defined_var(tvm_tir_visitor* v, const void* node) {
+  defined_walk* w = v->ctx;
+  w->ok = w->ok && is_defined(w->defined, node);
+  return TVM_TIR_VISIT_SKIP;
+}
+
+/* Whether every TIR variable of e is in `defined`. */
 static bool defined_expr(const void* defined, const tvm_tir_expr_obj* e) {
-  void* list = tvm_ffi_list_new();
-  void* seen = tvm_ffi_dict_new();
-  bool ok = list && seen && tvm_relax__expr_tir_vars(e, list, seen) == 0;
-  for (int64_t i = 0; ok && i < tvm_ffi_seq_size(list); ++i) {
-    ok = defined && tvm_ffi_map_get(defined, tvm_ffi_seq_at(list, i));
-  }
-  if (!list || !seen) tvm_ffi_error_clear();
-  tvm_ffi_release(list);
-  tvm_ffi_release(seen);
-  return ok;
+  if (!e) return true;
+  tvm_tir_kind k = tvm_tir_kind_of(e);
+  if (k == TVM_TIR_KIND_IntImm || k == TVM_TIR_KIND_FloatImm) return true;
+  if (k == TVM_TIR_KIND_Var || k == TVM_TIR_KIND_SizeVar) return is_defined(defined, e);
+  defined_walk w = {defined, true};
+  tvm_tir_visitor v;
+  memset(&v, 0, sizeof(v));
+  v.pre[TVM_TIR_KIND_Var] = on_defined_var;
+  v.pre[TVM_TIR_KIND_SizeVar] = on_defined_var;
+  v.ctx = &w;
+  int rc = tvm_tir_visit(&v, e);
+  tvm_tir_visitor_free(&v);
+  if (rc != 0) tvm_ffi_error_clear();
+  return rc == 0 && w.ok;
 }
 
 static int erase_dims(void* ctx, void* dims, void** out) {

@@ -274,7 +274,43 @@ TEST(dataflow_outputs) {
   tvm_ffi_release(c0), tvm_relax_bb_free(bb), tvm_ffi_release(params), tvm_ffi_release(x);
 }
 
+/* Unique names past the name table's first sizes: a parameter's name and bound names taken,
+ * emits with the same hint numbered after them, skipping a number a binding already took. */
+TEST(unique_names_many) {
+  tvm_relax_var_obj* x = rt_var_take("x", rt_tensor(F32, 1, (int64_t)4));
+  void* params = rt_array(1, x);
+  tvm_relax_block_builder* bb = tvm_relax_bb_new(NULL);
+  CHECK_OK(tvm_relax_bb_function_begin(bb, "main", params, NULL, true));
+  /* A binding of its own Var named "x3": the emits below skip that name. */
+  tvm_relax_var_obj* x3 = rt_var_take("x3", rt_tensor(F32, 1, (int64_t)4));
+  tvm_relax_binding_obj* b3 = tvm_relax_var_binding_new(x3, (tvm_relax_expr_obj*)x);
+  CHECK(b3 != NULL);
+  CHECK_OK(tvm_relax_bb_emit_binding(bb, b3));
+  tvm_relax_var_obj* last = NULL;
+  char want[32];
+  for (int i = 1; i <= 40; ++i) {
+    tvm_ffi_release(last);
+    last = tvm_relax_bb_emit(bb, (tvm_relax_expr_obj*)x, "x");
+    CHECK(last != NULL);
+    snprintf(want, sizeof(want), "x%d", i < 3 ? i : i + 1);
+    CHECK_STR_EQ(tvm_relax_var_name(last), want);
+  }
+  tvm_relax_var_obj* lv = tvm_relax_bb_emit(bb, (tvm_relax_expr_obj*)x, NULL);
+  CHECK_STR_EQ(tvm_relax_var_name(lv), "gv");
+  tvm_tir_global_var_obj* g = tvm_relax_bb_function_end(bb, (tvm_relax_expr_obj*)last, NULL);
+  CHECK(g != NULL);
+  tvm_relax_bb_free(bb);
+  tvm_ffi_release(g);
+  tvm_ffi_release(lv);
+  tvm_ffi_release(last);
+  tvm_ffi_release(b3);
+  tvm_ffi_release(x3);
+  tvm_ffi_release(params);
+  tvm_ffi_release(x);
+}
+
 int main(void) {
+  RUN(unique_names_many);
   RUN(local_function_and_scopes);
   RUN(dataflow_outputs);
   RUN(chain_struct_info_and_anf);
