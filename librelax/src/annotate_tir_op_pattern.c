@@ -16,12 +16,13 @@
  *      (upstream's IsFMA); otherwise every parameter load must index each reduction variable it
  *      uses directly (a "pure" reduction, kCommReduce), else kOutEWiseFusable (pooling windows).
  *      A store that reads nothing there is an initialisation (kElemWise).
- *    - Without: each parameter load against the store's indices: the same indices are
- *      elementwise, the store's variables in order (or 0 on a unit dimension) broadcast, anything
- *      else injective; one elementwise load makes a broadcast store elementwise (C[i, j] = A[i, j]
- *      + B[j]), as upstream. A store that reads parameters after a reduction made the pattern
- *      kCommReduce is the output block of softmax or layer norm: kOutEWiseFusable. A store that
- *      reads only local buffers (the accumulator's write-back) adds nothing.
+ *    - Without: each parameter load against the store's indices: the same indices (or 0 where
+ *      both buffers have a unit dimension) are elementwise, the store's variables in order (or 0
+ *      on a unit dimension) broadcast, anything else injective; one elementwise load makes a
+ *      broadcast store elementwise (C[i, j] = A[i, j] + B[j]), as upstream. A store that reads
+ *      parameters after a reduction made the pattern kCommReduce is the output block of softmax
+ *      or layer norm: kOutEWiseFusable. A store that reads only local buffers (the accumulator's
+ *      write-back) adds nothing.
  *  - A store to a local buffer (an accumulator) inside loops that are not spatial is a reduction
  *    step: its parameter loads are checked for purity as above (kCommReduce or
  *    kOutEWiseFusable); other local stores (initialisations) add nothing.
@@ -162,6 +163,24 @@ static bool same_indices(void* a, void* b) {
   return true;
 }
 
+/* The load reads the element the store writes: the same indices, but for 0 on a dimension of
+ * extent 1 in both buffers (the store's index there can only be 0 too). Legalization indexes a
+ * unit dimension of a broadcast operand with 0: conv(x)[0, c, h, w] + b[c, 0, 0] stored at
+ * [i0, c, h, w] is elementwise in its first operand, so the conv takes it as an epilogue. */
+static bool elemwise_indices(const tvm_tir_buffer_store_obj* st,
+                             const tvm_tir_buffer_load_obj* ld) {
+  int64_t n = tvm_ffi_seq_size(ld->indices);
+  if (n != tvm_ffi_seq_size(st->indices)) return false;
+  for (int64_t i = 0; i < n; ++i) {
+    const void* li = tvm_ffi_seq_obj_at(ld->indices, i);
+    if (same_expr(li, tvm_ffi_seq_obj_at(st->indices, i))) continue;
+    if (!is_const(li, 0) || !is_const(tvm_ffi_seq_obj_at(ld->buffer->shape, i), 1) ||
+        !is_const(tvm_ffi_seq_obj_at(st->buffer->shape, i), 1))
+      return false;
+  }
+  return true;
+}
+
 /* Every load index (but 0 on a unit dimension) is a store index, in order (upstream's
  * IsBroadcastPattern). */
 static bool broadcast_indices(const tvm_tir_buffer_store_obj* st, const tvm_tir_buffer_load_obj* ld) {
@@ -298,7 +317,7 @@ static int param_store(pat* p, const tvm_tir_buffer_store_obj* st) {
     const tvm_tir_buffer_load_obj* ld = p->loads[i];
     if (!is_param(p, ld->buffer)) continue;
     param_loads = true;
-    if (same_indices(ld->indices, st->indices)) {
+    if (elemwise_indices(st, ld)) {
       elemwise = true;
     } else if (broadcast_indices(st, ld)) {
       pair = kind_max(pair, TVM_RELAX_PATTERN_BROADCAST);

@@ -2,7 +2,7 @@
  * legalize_elementwise.c: the kernels of the elementwise operators (unary, binary with numpy
  * broadcasting, atan2, where, clip, astype, and the activations relu/gelu/silu/leakyrelu): one
  * loop nest over the output, each input read at the output's indices aligned from the right (a
- * dim of 1 read at 0).
+ * dim of 1 that the output broadcasts read at 0).
  * Scalar R.Prim arguments (clip's bounds, a binary operand) are folded into the kernel when
  * constant.
  */
@@ -14,15 +14,21 @@
 
 #include "internal.h"
 
-/* The load of input buffer b (rank r) at the output indices idx (rank n). */
-static void* load_broadcast(tvm_tir_buffer_obj* b, void* const* idx, int64_t n) {
+/* The load of input buffer b (rank r) at the indices idx of out (rank n): 0 on a dim of 1 that
+ * out broadcasts to more, the output's index elsewhere (also on a dim of 1 in both, as topi: an
+ * input of the output's shape is then read at exactly the store's indices, which FuseTIR's
+ * inlining and the op pattern analysis take as elementwise). */
+static void* load_broadcast(tvm_tir_buffer_obj* b, const tvm_tir_buffer_obj* out, void* const* idx,
+                            int64_t n) {
   int64_t r = tvm_ffi_seq_size(b->shape);
   void* ind[16];
   for (int64_t i = 0; i < r; ++i) {
     tvm_tir_expr_obj* d = tvm_ffi_seq_obj_at(b->shape, i);
-    int64_t c;
+    int64_t c, co;
     void* iv = idx[n - r + i];
-    ind[i] = tvm_tir_as_const_int(d, &c) && c == 1 ? (void*)tvm_tir_i64(0) : tvm_tir_ref(iv);
+    bool unit_out = tvm_tir_as_const_int(tvm_ffi_seq_obj_at(out->shape, n - r + i), &co) && co == 1;
+    ind[i] = tvm_tir_as_const_int(d, &c) && c == 1 && !unit_out ? (void*)tvm_tir_i64(0)
+                                                                : tvm_tir_ref(iv);
   }
   return tvm_tir_load_takev(tvm_tir_ref(b), r, ind);
 }
@@ -207,7 +213,7 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_elementwise(const tvm_relax_call_obj*
       tvm_relax_expr_obj* a = tvm_ffi_seq_obj_at(call->args, i);
       tvm_relax_kind sk = tvm_relax_kind_of(tvm_relax_sinfo_of(a));
       if (sk == TVM_RELAX_KIND_TensorStructInfo) {
-        vals[nv++] = load_broadcast(in[ti++], idx, n);
+        vals[nv++] = load_broadcast(in[ti++], out, idx, n);
       } else if (sk == TVM_RELAX_KIND_PrimStructInfo && id != TVM_RELAX_OP_clip) {
         DLDataType pt = ((tvm_relax_prim_sinfo_obj*)tvm_relax_sinfo_of(a))->dtype;
         vals[nv++] = prim_operand(a, pt);

@@ -13,9 +13,11 @@
  * equal, none parallel or thread-bound) with one store whose loads of T, once C's loop
  * variables are renamed to N's, are all at N's index idx: C's store replaces N's, with v in
  * place of those loads, and C goes. Conditions that keep the values the same:
- * T is stored nowhere else in the function and read nowhere but in C; idx is injective over N
- * (each index c * i + e with one distinct loop variable, e free of N's variables), so the value
- * C read at idx is the one N wrote there; P stores only T and buffers it allocates, and does
+ * every store of T in the function is the N of such a pair (P, C) and every load of T is in
+ * their Cs (a first pass counts the pairs: a vectorized row of 56 has a main part and a tail,
+ * each with its write-back and epilogue); idx is injective over N (each index c * i + e with
+ * one distinct loop variable, e free of N's variables), so the value C read at idx is the one
+ * N wrote there; P stores only T and buffers it allocates, and does
  * not touch O, so running C's iterations interleaved with P's changes nothing they read. T,
  * no longer accessed, is then not allocated. The dense layer's matmul result thus goes from
  * its accumulators through the bias add and activation to the output, with no temporary. */
@@ -28,13 +30,27 @@ static const char kPass[] = "schedule_epilogue";
 
 #define MAX_DEPTH 8
 
+/* An intermediate T with the (N, C) pairs that may be inlined: their count and C's loads of T
+ * (the first pass), and how many were (the second). */
+typedef struct {
+  const void* data;
+  int64_t pairs, loads, done;
+} epi_tally;
+
 typedef struct {
   tvm_tir_mutator m;
   const tvm_tir_prim_func_obj* f;
-  sched_scan fs;        /* the function's body */
-  const void** inlined; /* data Vars of the intermediates whose accesses are gone */
-  int64_t ninl, cap_inl;
+  sched_scan fs;    /* the function's body */
+  bool dry;         /* the first pass: pairs counted, nothing rewritten */
+  epi_tally* tally; /* per intermediate */
+  int64_t ntally, cap_tally;
 } epi_ctx;
+
+static epi_tally* find_tally(const epi_ctx* c, const void* data) {
+  for (int64_t i = 0; i < c->ntally; ++i)
+    if (c->tally[i].data == data) return &c->tally[i];
+  return NULL;
+}
 
 /* A perfect loop nest: loops[0..depth) down to a BufferStore. */
 typedef struct {
@@ -178,7 +194,7 @@ static void count_access(const sched_scan* s, const void* data, int64_t* loads, 
 /* The inlined store for P, C (a new reference), NULL when the rule does not apply; *err on
  * error. */
 static void* try_inline(epi_ctx* c, const void* p, const void* cn, const void** out_last,
-                        bool* err) {
+                        int64_t* out_loads, bool* err) {
   *err = false;
   const void* last = last_stmt(p);
   nest w, e;
@@ -199,7 +215,10 @@ static void* try_inline(epi_ctx* c, const void* p, const void* cn, const void** 
   if (!injective(w.store->indices, &w)) return NULL;
   int64_t fl, fs;
   count_access(&c->fs, tdata, &fl, &fs);
-  if (fs != 1) return NULL;
+  /* every store of T is an N followed by its C, and the Cs hold every load of T (the first
+   * pass counted them): each C then reads only what its N wrote */
+  const epi_tally* tl0 = c->dry ? NULL : find_tally(c, tdata);
+  if (!c->dry && (!tl0 || tl0->pairs != fs || tl0->loads != fl)) return NULL;
   /* P: stores only T and its own buffers, touches neither O; C: its one store to O */
   sched_scan ps = {0}, cs = {0};
   void* out = NULL;
@@ -217,7 +236,7 @@ static void* try_inline(epi_ctx* c, const void* p, const void* cn, const void** 
   int64_t cl, cst, pl, pst;
   count_access(&cs, tdata, &cl, &cst);
   count_access(&ps, tdata, &pl, &pst);
-  if (cst != 0 || pl != 0 || cl == 0 || cl != fl) goto done;
+  if (cst != 0 || pl != 0 || cl == 0) goto done;
   {
     /* v reads only P's own buffers and parameters (no other intermediate, whose access counts
      * copies of v would change) */
@@ -269,6 +288,7 @@ static void* try_inline(epi_ctx* c, const void* p, const void* cn, const void** 
         out = tvm_tir_buffer_store_new(so->buffer, val, so->indices);
         if (!out) *err = true;
         *out_last = w.store;
+        *out_loads = cl;
       }
       tvm_ffi_release(val);
     }
@@ -304,13 +324,37 @@ static void* epi_seq(tvm_tir_mutator* m, const void* node) {
     void* item = NULL;
     if (i + 1 < n) {
       const void* old = NULL;
+      int64_t loads = 0;
       bool err;
-      void* store = try_inline(c, p, tvm_ffi_seq_obj_at(seq, i + 1), &old, &err);
+      void* store = try_inline(c, p, tvm_ffi_seq_obj_at(seq, i + 1), &old, &loads, &err);
       if (err) {
         failed = true;
         break;
       }
-      if (store) {
+      const void* tdata = store ? ((const tvm_tir_buffer_store_obj*)old)->buffer->data : NULL;
+      epi_tally* tl = store ? find_tally(c, tdata) : NULL;
+      if (store && !tl) {
+        if (c->ntally == c->cap_tally) {
+          int64_t cap = c->cap_tally ? 2 * c->cap_tally : 4;
+          epi_tally* g = realloc(c->tally, (size_t)cap * sizeof(*g));
+          if (!g) {
+            tvm_ffi_release(store);
+            tvm_ffi_raise("MemoryError", "schedule_epilogue: out of memory");
+            failed = true;
+            break;
+          }
+          c->tally = g;
+          c->cap_tally = cap;
+        }
+        tl = &c->tally[c->ntally++];
+        *tl = (epi_tally){tdata, 0, 0, 0};
+      }
+      if (store && c->dry) { /* counted only */
+        tvm_ffi_release(store);
+        tl->pairs++;
+        tl->loads += loads;
+        ++i;
+      } else if (store) {
         const void* last = last_stmt(p);
         void* nn = rebuild_nest(last, old, store);
         tvm_ffi_release(store);
@@ -320,19 +364,7 @@ static void* epi_seq(tvm_tir_mutator* m, const void* node) {
           failed = true;
           break;
         }
-        if (c->ninl == c->cap_inl) {
-          int64_t cap = c->cap_inl ? 2 * c->cap_inl : 4;
-          const void** g = realloc(c->inlined, (size_t)cap * sizeof(*g));
-          if (!g) {
-            tvm_ffi_release(item);
-            tvm_ffi_raise("MemoryError", "schedule_epilogue: out of memory");
-            failed = true;
-            break;
-          }
-          c->inlined = g;
-          c->cap_inl = cap;
-        }
-        c->inlined[c->ninl++] = ((const tvm_tir_buffer_store_obj*)old)->buffer->data;
+        tl->done++;
         changed = true;
         ++i; /* C is gone */
       }
@@ -358,11 +390,10 @@ static void* epi_seq(tvm_tir_mutator* m, const void* node) {
   return r;
 }
 
-/* The allocations of the inlined intermediates dropped. */
+/* The allocations of the intermediates whose every pair was inlined dropped. */
 static bool is_inlined(const epi_ctx* c, const void* data) {
-  for (int64_t i = 0; i < c->ninl; ++i)
-    if (c->inlined[i] == data) return true;
-  return false;
+  const epi_tally* t = find_tally(c, data);
+  return t && t->done > 0 && t->done == t->pairs;
 }
 
 static void* drop_alloc(tvm_tir_mutator* m, const void* node) {
@@ -381,12 +412,17 @@ static void* drop_decl(tvm_tir_mutator* m, const void* node) {
 
 static void* run(const tvm_tir_prim_func_obj* f) {
   if (tvm_tir__sched_marked(f)) return tvm_tir_ref((void*)f);
-  epi_ctx c = {{{0}}, f, {0}, NULL, 0, 0};
+  epi_ctx c = {{{0}}, f, {0}, true, NULL, 0, 0};
   if (tvm_tir__sched_scan(f->body, &c.fs) != 0) return NULL;
   c.m.post[TVM_TIR_KIND_SeqStmt] = epi_seq;
-  void* body = tvm_tir_mutate(&c.m, f->body);
+  void* body = tvm_tir_mutate(&c.m, f->body); /* the first pass: counts */
+  tvm_ffi_release(body);
+  c.dry = false;
+  body = body ? tvm_tir_mutate(&c.m, f->body) : NULL;
   tvm_tir__sched_scan_free(&c.fs);
-  if (body && c.ninl > 0) {
+  bool any = false;
+  for (int64_t i = 0; i < c.ntally; ++i) any |= is_inlined(&c, c.tally[i].data);
+  if (body && any) {
     tvm_tir_mutator d = {{0}};
     d.pre[TVM_TIR_KIND_Allocate] = drop_alloc;
     d.pre[TVM_TIR_KIND_DeclBuffer] = drop_decl;
@@ -395,7 +431,7 @@ static void* run(const tvm_tir_prim_func_obj* f) {
     tvm_ffi_release(body);
     body = b2;
   }
-  free(c.inlined);
+  free(c.tally);
   if (!body) return NULL;
   void* r = tvm_tir__xform_with_body(f, body);
   tvm_ffi_release(body);

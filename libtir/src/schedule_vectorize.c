@@ -7,8 +7,10 @@
  *
  * or, for a constant n when the body only writes what it computes (reads no buffer it writes),
  * one more vector over the last L iterations, m + n - L + t, overlapping the main part, instead
- * of the scalar tail; else, for a constant n % L of at least 2, one short vector of n % L lanes
- * over the tail. A constant n below L is one short vector of n lanes (the 10 classes of a
+ * of the scalar tail, unless the body holds a loop (a reduction, which the overlap would compute
+ * again) and n % L lanes fill whole 256-bit registers: then short vectors of a power of two of
+ * those registers each; else, for a constant n % L of at least 2, one short vector of n % L
+ * lanes over the tail. A constant n below L is one short vector of n lanes (the 10 classes of a
  * classifier: LLVM widens the vector to a register and loads / stores the n elements only).
  *
  * for the innermost independent serial loop j whose stores are contiguous in j (the last index
@@ -78,6 +80,22 @@ static int64_t choose_lanes(const tvm_tir_for_obj* f, const sched_scan* s, bool*
   return lanes;
 }
 
+/* f's body for iterations [min + at, min + at + lanes) as one vector of `lanes` lanes (a new
+ * reference, or NULL + error). */
+static void* short_vector(const tvm_tir_for_obj* f, int64_t at, int64_t lanes) {
+  tvm_tir_expr_obj* start =
+      tvm_tir_add_take(tvm_tir_ref(f->min), tvm_tir__sched_iconst(f->loop_var, at));
+  void* copy = start ? tvm_tir__sched_copy_subst(f->body, f->loop_var, f->loop_var) : NULL;
+  sched_sink kt = {f->loop_var, start, lanes, TVM_TIR_FOR_VECTORIZED, false};
+  bool terr = false;
+  void* tail = copy ? tvm_tir__sched_sink(&kt, copy, &terr) : NULL;
+  if (!tail && !terr && copy) { /* cannot happen: the main part moved through */
+    tvm_ffi_raise("InternalError", "schedule_vectorize: the short tail vector did not move");
+  }
+  tvm_ffi_release(start), tvm_ffi_release(copy);
+  return tail;
+}
+
 static void* vectorize_for(tvm_tir_mutator* m, const void* node) {
   (void)m;
   const tvm_tir_for_obj* f = node;
@@ -95,7 +113,17 @@ static void* vectorize_for(tvm_tir_mutator* m, const void* node) {
   tvm_tir__sched_scan_free(&s);
   int64_t n = -1;
   bool const_ext = tvm_tir__sched_const(f->extent, &n);
+  /* lanes of one 256-bit register (or of the target's narrower one) */
+  int64_t half =
+      lanes * (t_target->vector_bits < 256 ? t_target->vector_bits : 256) / t_target->vector_bits;
   if (lanes && has_loop && (!const_ext || n >= 2 * lanes) && 2 * lanes <= 64) lanes *= 2;
+  /* An overlapping vector over a reduction computes all of its lanes' sums again; a remainder
+   * of whole registers is short vectors instead (also where the body reads what it writes),
+   * each a power of two of them (LLVM keeps those in registers, a <24 x float> accumulator it
+   * takes apart lane by lane: 10x slower), never more registers than the overlap and fewer
+   * where they are half-width ones (56 columns at 2 x 16 lanes: 32 + 16 + 8, not 32 + 32). */
+  bool pieces = has_loop && const_ext && half > 0 && n % lanes % half == 0;
+  if (pieces) overlap = false;
   /* a constant extent narrower than a vector is one short vector of n lanes (LLVM widens it to
    * a register and loads / stores only the n elements) */
   if (lanes && const_ext && n < lanes) lanes = n;
@@ -145,19 +173,17 @@ static void* vectorize_for(tvm_tir_mutator* m, const void* node) {
     }
     out = tvm_tir_seq_take(main, tail);
     tvm_ffi_release(last), tvm_ffi_release(copy);
+  } else if (const_ext && pieces) {
+    /* the remainder as vectors of a power of two of registers each, widest first */
+    out = main;
+    for (int64_t at = n / lanes * lanes, w = lanes / 2; out && at < n && w > 0; w /= 2) {
+      if (n - at < w) continue;
+      out = tvm_tir_seq_take(out, short_vector(f, at, w));
+      at += w;
+    }
   } else if (const_ext && n % lanes >= 2) {
     /* the n % lanes last iterations as one short vector */
-    tvm_tir_expr_obj* start =
-        tvm_tir_add_take(tvm_tir_ref(f->min), tvm_tir__sched_iconst(f->loop_var, n / lanes * lanes));
-    void* copy = start ? tvm_tir__sched_copy_subst(f->body, f->loop_var, f->loop_var) : NULL;
-    sched_sink kt = {f->loop_var, start, n % lanes, TVM_TIR_FOR_VECTORIZED, false};
-    bool terr = false;
-    void* tail = copy ? tvm_tir__sched_sink(&kt, copy, &terr) : NULL;
-    if (!tail && !terr && copy) { /* cannot happen: the main part moved through */
-      tvm_ffi_raise("InternalError", "schedule_vectorize: the short tail vector did not move");
-    }
-    out = tvm_tir_seq_take(main, tail);
-    tvm_ffi_release(start), tvm_ffi_release(copy);
+    out = tvm_tir_seq_take(main, short_vector(f, n / lanes * lanes, n % lanes));
   } else {
     snprintf(name, sizeof(name), "%s_tail", tvm_tir_var_name(f->loop_var));
     tvm_tir_var_obj* jt = tvm_tir_var(name, f->loop_var->expr.dtype);

@@ -281,10 +281,10 @@ static inline tvm_tir_ir_module_obj* fm_tuple_get_item_of_outside_tuple(void) {
 }
 
 /* max_pool2d(relu(conv2d(x, k, padding 1) + b)) */
-static inline tvm_tir_ir_module_obj* fm_conv_bias_relu(void) {
+static inline tvm_tir_ir_module_obj* fm_conv_bias_relu_batch(int64_t batch) {
   fm_model m;
   fm_init(&m);
-  tvm_relax_var_obj* x = fm_param(&m, "x", 4, (int64_t[]){-1, 2, 6, 6});
+  tvm_relax_var_obj* x = fm_param(&m, "x", 4, (int64_t[]){batch, 2, 6, 6});
   tvm_relax_var_obj* k = fm_param(&m, "k", 4, (int64_t[]){3, 2, 3, 3});
   tvm_relax_var_obj* b = fm_param(&m, "b", 4, (int64_t[]){1, 3, 1, 1});
   fm_begin(&m);
@@ -294,6 +294,7 @@ static inline tvm_tir_ir_module_obj* fm_conv_bias_relu(void) {
   tvm_relax_var_obj* p = fm_op(&m, true, "relax.nn.max_pool2d", fm_ints_attr(&m, "pool_size", 2, (int64_t[]){2, 2}), r, NULL, NULL);
   return fm_end(&m, p, NULL);
 }
+static inline tvm_tir_ir_module_obj* fm_conv_bias_relu(void) { return fm_conv_bias_relu_batch(-1); }
 
 /* exp(x * C) with C a Relax Constant (2, 4): the group lifts it to a parameter */
 static inline tvm_tir_ir_module_obj* fm_constant_operand(void) {

@@ -351,6 +351,15 @@ TEST(conv_bias_relu) {
   tvm_ffi_release(t);
 }
 
+/* The same with batch 1: legalization reads the conv's result at [0, c, h, w] for the store at
+ * [i0, c, h, w] (i0 over one iteration), still elementwise, so the add is the conv's epilogue. */
+TEST(conv_bias_relu_batch_one) {
+  tvm_tir_ir_module_obj* t = check_fusion(fm_conv_bias_relu_batch(1),
+                                          "df: lv2 = fused_nn_conv2d_add_nn_relu(x, k, b); gv = call_tir(nn_max_pool2d, (lv2))",
+                                          "df: lv2 = call_tir(fused_nn_conv2d_add_nn_relu, (x, k, b)); gv = call_tir(nn_max_pool2d, (lv2))");
+  tvm_ffi_release(t);
+}
+
 /* ---- Whole models -------------------------------------------------------------------------------- */
 TEST(mlp_model) {
   tvm_tir_ir_module_obj* mod = relax_models_mlp(3, -1, 8);
@@ -505,6 +514,7 @@ int main(void) {
   RUN(tuple_get_item_of_outside_tuple);
   RUN(constant_operand);
   RUN(conv_bias_relu);
+  RUN(conv_bias_relu_batch_one);
   RUN(mlp_model);
   RUN(transformer_model);
   RUN(build_pipeline_fuses);

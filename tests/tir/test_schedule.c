@@ -496,6 +496,51 @@ TEST(vectorize_reduction_moves_lanes_inside) {
   }
 }
 
+/* The lanes of the vectorized loops of node, summed (each loop once, however nested). */
+static int vec_lanes_fn_(tvm_tir_visitor* v, const void* node) {
+  if (tvm_tir_kind_of(node) != TVM_TIR_KIND_For) return 0;
+  const tvm_tir_for_obj* l = node;
+  int64_t e;
+  if (l->kind == TVM_TIR_FOR_VECTORIZED && tvm_tir_as_const_int(l->extent, &e)) *(int64_t*)v->ctx += e;
+  return 0;
+}
+static int64_t sum_vector_lanes(const void* node) {
+  int64_t n = 0;
+  tvm_tir_visitor v = {0};
+  v.pre_default = vec_lanes_fn_;
+  v.ctx = &n;
+  if (node) tvm_tir_visit(&v, node);
+  tvm_tir_visitor_free(&v);
+  return n;
+}
+
+TEST(vectorize_reduction_tail_of_whole_registers) {
+  /* a reduction's remainder filling whole 256-bit (or narrower native) registers is a short
+   * vector, not a vector overlapping the main part (which would compute its sums again) */
+  for (int b = 0; b < 3; ++b) {
+    tvm_tir_schedule_target t = target(kBits[b], false);
+    int64_t L = 2 * kBits[b] / 32, half = (kBits[b] < 256 ? kBits[b] : 256) / 32;
+    void* f = make_matmul(3, 5, 2 * L - half);
+    void* a = APPLY(tvm_tir_schedule_local_accum, f, &t, 0);
+    void* g = APPLY(tvm_tir_schedule_vectorize, a, &t, 0);
+    /* init, update, write-back: L lanes, then L - half lanes in vectors of a power of two of
+     * registers (512 bits: 56 columns are 32 + 16 + 8) */
+    int pieces = __builtin_popcountll((unsigned long long)((L - half) / half));
+    CHECK_EQ_INT(count_loops(g, TVM_TIR_FOR_VECTORIZED), 3 * (1 + pieces));
+    CHECK_EQ_INT(sum_vector_lanes(g), 3 * (2 * L - half));
+    /* a remainder of part of a register still overlaps (70 % L is 6) */
+    void* f2 = make_matmul(3, 5, 70);
+    void* a2 = APPLY(tvm_tir_schedule_local_accum, f2, &t, 0);
+    void* g2 = APPLY(tvm_tir_schedule_vectorize, a2, &t, 0);
+    CHECK_EQ_INT(sum_vector_lanes(g2), 6 * L);
+    /* a ResNet conv row of 56 through the whole default schedule */
+    void* c = make_conv(1, 3, 4, 56, 5);
+    void* h = APPLY(tvm_tir_schedule_default, c, &t, 0);
+    CHECK(count_loops(h, TVM_TIR_FOR_UNROLLED) > 0);
+    RELEASE(f, a, g, f2, a2, g2, c, h);
+  }
+}
+
 /* Loops over j_tail: vectorize's scalar remainder of the column loop j. */
 static int tail_fn_(tvm_tir_visitor* v, const void* node) {
   if (tvm_tir_kind_of(node) != TVM_TIR_KIND_For) return 0;
@@ -807,6 +852,7 @@ int main(void) {
   RUN(epilogue_inlined_into_accumulators);
   RUN(vectorize_eltwise_shapes);
   RUN(vectorize_reduction_moves_lanes_inside);
+  RUN(vectorize_reduction_tail_of_whole_registers);
   RUN(vectorize_narrow_columns_and_short_tails);
   RUN(vectorize_refuses_gathers_and_dependences);
   RUN(vectorize_softmax_output_loop);

@@ -45,7 +45,9 @@
  *                 vectorized loop of `lanes` iterations moved down to every statement: into
  *                 inner (reduction) loops, across sequences, under conditions that do not
  *                 depend on j>, and for extent % lanes a last vector overlapping the previous
- *                 one (constant extent, a body that reads nothing it writes), a short vector
+ *                 one (constant extent, a body that reads nothing it writes; a reduction
+ *                 whose remainder fills whole 256-bit registers gets short vectors of a power
+ *                 of two of them instead), a short vector
  *                 of extent % lanes lanes (constant, at least 2) or a serial tail loop
  *                 (symbolic extents too); a constant extent below lanes is one short vector of
  *                 extent lanes (a classifier's 10 columns). Local buffers in the body (accumulators) get one
