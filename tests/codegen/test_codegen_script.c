@@ -329,6 +329,15 @@ TEST(allocate_const) {
   tvm_ffi_release(ir);
 }
 
+/* A slice used as a value is the vector load of its elements (upstream's reading). */
+TEST(region_values) {
+  const char* fns[] = {"add_halves", "row_ops", "copy_slice"};
+  for (int k = 0; k < 3; ++k) {
+    DIFF_SCRIPT("region_values.py", fns[k]);
+    DIFF_SCRIPT("region_values.py", fns[k], .seed = 5);
+  }
+}
+
 /* T.init() in blocks without a reduction iter var: the init runs every time. */
 TEST(init_without_reduction) {
   DIFF_SCRIPT("init_without_reduction.py", "spatial_init");
@@ -372,6 +381,7 @@ TEST(real_program_forms) {
   DIFF_SCRIPT("import_tvm_ir.py", "saxpy");
   DIFF_SCRIPT("import_tvm_ir.py", "saxpy", .sym = 3, .seed = 5);
   DIFF_SCRIPT("import_tvm_aliases.py", "relu");
+  DIFF_SCRIPT("target_object.py", "scale");
   DIFF_SCRIPT("let_subscript.py", "norm2");
   DIFF_SCRIPT("let_subscript.py", "indexed");
   DIFF_SCRIPT("let_subscript.py", "pointer_let", .sym = 20);
@@ -446,6 +456,7 @@ int main(void) {
   RUN(mixed_index_widths);
   RUN(init_without_reduction);
   RUN(allocate_const);
+  RUN(region_values);
   RUN(buffer_views);
   RUN(mixed_width_arith);
   RUN(bind_ptr_region_match);
