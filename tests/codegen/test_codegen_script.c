@@ -324,6 +324,7 @@ TEST(allocate_const) {
     cg_args_free(&b);
   }
   tvm_ffi_release(g);
+  tvm_ffi_release(fn);
   tvm_ffi_release(m);
   tvm_ffi_release(lowered);
   tvm_ffi_release(ir);
