@@ -32,6 +32,19 @@ tvm_tir_stmt_obj* tvm_tir__for_new_typed(tvm_tir_var_obj* loop_var, tvm_tir_expr
                                          tvm_tir_stmt_obj* body,
                                          tvm_tir_iter_var_obj* thread_binding, void* annotations);
 
+/* T.allocate_const: an Allocate whose annotations hold its constant contents under this key,
+ * an ffi.Array of IntImm / FloatImm of its dtype, one per element in row-major order (upstream
+ * has a node of its own, tir.AllocateConst; see allocate_const.c). */
+#define TVM_TIR__ALLOCATE_CONST_KEY "tir.allocate_const_data"
+/* The contents of Allocate a: 0 with *out the Array (borrowed) or NULL for a plain Allocate;
+ * -1 (TypeError / ValueError naming the buffer) when the annotation is malformed: not an Array,
+ * a dtype other than int/uint 8-64 or float 16-64 of one lane, extents that are not constants,
+ * a count that differs from the extents' product, an element not a constant of the dtype. */
+int tvm_tir__allocate_const_data(const tvm_tir_allocate_obj* a, const void** out);
+/* The same for the fields of an Allocate not built yet (name: its buffer var's, for messages). */
+int tvm_tir__allocate_const_check(const char* name, DLDataType dtype, const void* extents,
+                                  const void* annotations, const void** out);
+
 /* ---- The per-kind tables of libtir, for the test that every node kind has its row in each
  * table that needs one (tests/codegen/test_node_tables.c). */
 /* Whether the reference interpreter has a rule for the kind: evaluating a PrimExpr of it

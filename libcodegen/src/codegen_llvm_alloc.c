@@ -1,5 +1,6 @@
 /*
- * codegen_llvm_alloc.c: the Allocate statement.
+ * codegen_llvm_alloc.c: the Allocate statement (T.allocate_const: a constant global, see
+ * const_allocate).
  *
  * Each function (the body, and each parallel task's closure, which may run on a thread of its
  * own) has a stack budget of TVM_CODEGEN_MAX_STACK_ALLOC bytes for its Allocates; what does not
@@ -203,7 +204,56 @@ static int dynamic_allocate(cg_state* s, const tvm_tir_allocate_obj* n) {
   return 0;
 }
 
+/* T.allocate_const (data: its constants, tvm_tir__allocate_const_data): a private constant
+ * global of the library, 64-byte aligned, which the buffer var points to (as upstream's LLVM
+ * back end does). Writing to it is undefined, as upstream has it. */
+static int const_allocate(cg_state* s, const tvm_tir_allocate_obj* n, const void* data) {
+  LLVMTypeRef et = tvm_codegen__mem_type(s, n->dtype);
+  if (!et) return -1;
+  int64_t count = tvm_ffi_seq_size(data);
+  LLVMValueRef* elems = tvm_ffi_malloc((size_t)(count ? count : 1) * sizeof(*elems));
+  if (!elems) return tvm_codegen__fail(s, "MemoryError", "allocate_const: out of memory");
+  bool is_float = n->dtype.code == kDLFloat;
+  LLVMTypeRef ft = n->dtype.bits == 16 ? LLVMHalfTypeInContext(s->ctx) : et;
+  for (int64_t i = 0; i < count; ++i) {
+    const void* c = tvm_ffi_seq_obj_at(data, i);
+    int64_t iv = 0;
+    double fv = 0;
+    if (is_float) {
+      (void)tvm_tir_as_const_float(c, &fv);
+      elems[i] = LLVMConstReal(ft, fv);
+      if (ft != et) elems[i] = LLVMConstBitCast(elems[i], et); /* float16 is stored as i16 */
+    } else {
+      (void)tvm_tir_as_const_int(c, &iv);
+      elems[i] = LLVMConstInt(et, (unsigned long long)iv, n->dtype.code == kDLInt);
+    }
+  }
+  LLVMValueRef init = LLVMConstArray2(et, elems, (uint64_t)count);
+  tvm_ffi_free(elems);
+  char name[160];
+  snprintf(name, sizeof(name), "__tvm_const_%s", tvm_tir_var_name(n->buffer_var));
+  LLVMValueRef g = LLVMAddGlobal(s->mod, LLVMTypeOf(init), name);
+  LLVMSetInitializer(g, init);
+  LLVMSetGlobalConstant(g, 1);
+  LLVMSetLinkage(g, LLVMPrivateLinkage);
+  LLVMSetAlignment(g, 64);
+  if (tvm_codegen__bind(s, n->buffer_var, g) != 0) return -1;
+  int rc = tvm_codegen__stmt(s, n->body);
+  s->nbinds--;
+  return rc;
+}
+
 int tvm_codegen__allocate(cg_state* s, const tvm_tir_allocate_obj* n) {
+  const void* data;
+  if (tvm_tir__allocate_const_data(n, &data) != 0) {
+    s->failed = true; /* raised */
+    return -1;
+  }
+  if (data && s->gpu) {
+    return tvm_codegen__fail(s, "NotImplementedError", "allocate_const %s in device code",
+                             tvm_tir_var_name(n->buffer_var));
+  }
+  if (data) return const_allocate(s, n, data);
   if (s->gpu) return tvm_codegen__gpu_allocate(s, n); /* codegen_nvptx.c */
   if (n->dtype.code == kDLOpaqueHandle)
     return tvm_codegen__fail(s, "NotImplementedError", "Allocate of %s with dtype handle",

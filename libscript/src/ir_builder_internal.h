@@ -218,6 +218,13 @@ int tvm_script__finish_tir_frame(tvm_script_builder* b, tvm_script__frame* f);
 int tvm_script__finish_prim_func(tvm_script_builder* b, tvm_script__frame* f);
 int tvm_script__finish_block(tvm_script_builder* b, tvm_script__frame* f);
 
+/* T.allocate_const(data, dtype, extents, annotations=): the Allocate frame of
+ * tvm_script_tir_allocate_enter, its constants in its annotations (tvm-private/tir.h). */
+tvm_tir_var_obj* tvm_script__tir_allocate_const_enter(tvm_script_builder* b, const char* name,
+                                                      const void* data, DLDataType dtype,
+                                                      const void* extents, const void* annotations,
+                                                      bool rest_of_body);
+
 /* ---- Checks and conversions shared by the TIR frames (ir_builder_tir.c) -------------------- */
 /* The type key of an object for messages ("None" for NULL). */
 const char* tvm_script__type_name(const void* obj);

@@ -108,6 +108,78 @@ tvm_tir_var_obj* tvm_script_tir_allocate_enter(tvm_script_builder* b, const char
   return var;
 }
 
+/* T.allocate_const(data, dtype, extents): an Allocate whose annotations hold the constants
+ * (TVM_TIR__ALLOCATE_CONST_KEY, tvm-private/tir.h); literals are converted to dtype. */
+tvm_tir_var_obj* tvm_script__tir_allocate_const_enter(tvm_script_builder* b, const char* name,
+                                                      const void* data, DLDataType dtype,
+                                                      const void* extents, const void* annotations,
+                                                      bool rest_of_body) {
+  bool ok;
+  int64_t n = tvm_ffi_seq_size(data);
+  TVMFFIAny* items = tvm_ffi_malloc((size_t)(n ? n : 1) * sizeof(TVMFFIAny));
+  void* arr = NULL;
+  if (items) {
+    int64_t k = 0;
+    for (; k < n; ++k) {
+      const TVMFFIAny* v = tvm_ffi_seq_at(data, k);
+      int64_t iv;
+      double fv;
+      tvm_tir_expr_obj* lit = v->type_index == kTVMFFIInt && tvm_ffi_any_as_int(v, &iv)
+                                  ? tvm_tir_const_int(TVM_TIR_INT64, iv)
+                              : v->type_index == kTVMFFIFloat && tvm_ffi_any_as_float(v, &fv)
+                                  ? tvm_tir_const_float(TVM_TIR_FLOAT64, fv)
+                              : tvm_ffi_any_is_object(v) && tvm_tir_is_expr(v->v_obj)
+                                  ? tvm_tir_ref(v->v_obj)
+                                  : NULL;
+      if (!lit) {
+        tvm_ffi_raise("TypeError", "T.allocate_const data: element %lld must be a number, got %s",
+                      (long long)k, tvm_ffi_any_type_name(v));
+        break;
+      }
+      tvm_tir_expr_obj* c = literal_to(lit, dtype);
+      tvm_ffi_release(lit);
+      if (!c) break;
+      items[k] = tvm_ffi_any_obj(c);
+    }
+    if (k == n) {
+      arr = tvm_ffi_array_new_take(items, n);
+    } else {
+      while (k > 0) tvm_ffi_release(items[--k].v_obj);
+    }
+    tvm_ffi_free(items);
+  }
+  void* dict = arr ? tvm_ffi_dict_new() : NULL;
+  ok = dict != NULL;
+  if (ok && annotations) {
+    if (!tvm_ffi_instance_of(annotations, kTVMFFIMap)) {
+      ok = tvm_ffi_raise("TypeError", "T.allocate_const annotations must be a dict") == 0;
+    }
+    const TVMFFIAny *key, *value;
+    for (int64_t pos = 0; ok && (pos = tvm_ffi_map_next(annotations, pos, &key, &value)) >= 0;) {
+      ok = tvm_ffi_dict_set(dict, key, value) == 0;
+    }
+  }
+  if (ok) {
+    TVMFFIAny key = tvm_ffi_string(TVM_TIR__ALLOCATE_CONST_KEY), value = tvm_ffi_any_obj(arr);
+    ok = !tvm_ffi_any_is_none(&key) && tvm_ffi_dict_set(dict, &key, &value) == 0;
+    tvm_ffi_any_release(&key);
+  }
+  void* map = ok ? tvm_ffi_dict_to_map(dict) : NULL;
+  tvm_ffi_release(dict);
+  tvm_ffi_release(arr);
+  bool exts_ok;
+  void* ext = map ? tvm_script__expr_array(extents, "T.allocate_const extents", &exts_ok) : NULL;
+  const void* checked;
+  tvm_tir_var_obj* var =
+      ext && tvm_tir__allocate_const_check(name ? name : "buffer", dtype, ext, map, &checked) == 0
+          ? tvm_script_tir_allocate_enter(b, name, ext, dtype, "global", NULL, map, rest_of_body)
+          : NULL;
+  if (map && !ext && exts_ok) tvm_ffi_raise("TypeError", "T.allocate_const needs extents");
+  tvm_ffi_release(ext);
+  tvm_ffi_release(map);
+  return var;
+}
+
 int tvm_script_tir_realize_enter(tvm_script_builder* b, const void* region, const char* scope,
                                  const void* condition, bool rest_of_body) {
   if (tvm_tir_kind_of(region) != TVM_TIR_KIND_BufferRegion) {

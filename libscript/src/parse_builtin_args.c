@@ -272,6 +272,9 @@ tvm_tir_expr_obj* tvm_script__value_to_expr_slow(const TVMFFIAny* v, const char*
     tvm_ffi_retain(v->v_obj);
     return (tvm_tir_expr_obj*)v->v_obj;
   }
+  if (tvm_ffi_any_is_object(v) && tvm_tir_kind_of(v->v_obj) == TVM_TIR_KIND_BufferRegion) {
+    return tvm_script__region_as_load((const tvm_tir_buffer_region_obj*)v->v_obj);
+  }
   type_error(v, what, "a PrimExpr");
   return NULL;
 }

@@ -249,6 +249,14 @@ const script_special* tvm_script__dotted(script_parser* p, const ast_expr* e, ch
   if (n == 0 || e->kind != AST_NAME) return NULL;
   const script_special* sp = root_module(p, e->u.name);
   if (!sp) return NULL;
+  if (sp == &kModTvm && n == 2 && name_is(names[1], "target") && name_is(names[0], "Target")) {
+    /* tvm.target.Target(target, host=None) -> T.target (the same signature), as upstream's
+     * programs write it in T.func_attr({"target": ...}). */
+    if (bufsize < 7) return NULL;
+    memcpy(buf, "target", 7);
+    *out_len = 6;
+    return &kModTir;
+  }
   if (sp == &kModTvm) {
     /* tvm.script.tir.X, tvm.script.tirx.X, tvm.tir.X -> T.X; tvm.script.ir.X -> I.X;
      * tvm.script.relax.X -> R.X; tvm.script.ir_module -> I.ir_module. */
@@ -700,6 +708,19 @@ unsupported:
 }
 
 /* ---- Expressions --------------------------------------------------------------------------- */
+/* An operand that is a BufferRegion (`A[0:4] + B[0:4]`) becomes the vector load of its
+ * elements, as upstream's parser reads it (tvm_script__region_as_load); *v is replaced. */
+static int region_operand(script_parser* p, const tvm_script_span* at, TVMFFIAny* v) {
+  if (!tvm_ffi_any_is_object(v) || tvm_tir_kind_of(v->v_obj) != TVM_TIR_KIND_BufferRegion) {
+    return 0;
+  }
+  tvm_tir_expr_obj* load = tvm_script__region_as_load((const tvm_tir_buffer_region_obj*)v->v_obj);
+  if (!load) return tvm_script__relocate(p, at);
+  tvm_ffi_any_release(v);
+  *v = tvm_ffi_any_obj(load);
+  return 0;
+}
+
 static int eval_operation(script_parser* p, const ast_expr* e, TVMFFIAny* out) {
   int op = e->u.op.op;
   const tvm_script_span* at = &e->span;
@@ -742,6 +763,7 @@ static int eval_operation(script_parser* p, const ast_expr* e, TVMFFIAny* out) {
     goto done;
   }
   if (tvm_script__eval(p, args[0], &a) != 0) return -1;
+  if (region_operand(p, at, &a) != 0) goto done;
   if (n == 1) {
     if (is_relax_expr(&a)) { /* -x is R.negative(x); `not x` / `~x` have no Relax meaning */
       rc = relax_op_call(p, at, op == TVM_SCRIPT_OP_USub ? "negative" : NULL, &a, 1, out);
@@ -787,7 +809,9 @@ static int eval_operation(script_parser* p, const ast_expr* e, TVMFFIAny* out) {
     tvm_ffi_any_release(&a);
     return tvm_script__eval(p, args[1], out);
   }
-  if (tvm_script__eval(p, args[1], &b) == 0) rc = apply_binop(p, at, op, &a, &b, out);
+  if (tvm_script__eval(p, args[1], &b) == 0 && region_operand(p, at, &b) == 0) {
+    rc = apply_binop(p, at, op, &a, &b, out);
+  }
 done:
   tvm_ffi_any_release(&a);
   tvm_ffi_any_release(&b);
@@ -918,7 +942,8 @@ static int eval_attr(script_parser* p, const ast_expr* e, TVMFFIAny* out) {
   } else if (sp && sp->kind == SCRIPT_SPECIAL_MODULE) {
     tvm_script__error_at(p, at, "AttributeError",
                          "module '%s' has no attribute '%s' (TVMScript reaches tvm.script.tir, "
-                         "tvm.script.ir, tvm.script.relax, tvm.script.ir_module and tvm.tir)",
+                         "tvm.script.ir, tvm.script.relax, tvm.script.ir_module, tvm.tir and "
+                         "tvm.target.Target)",
                          sp->name, name);
   } else {
     tvm_script__error_at(p, at, "AttributeError", "'%s' object has no attribute '%s'",

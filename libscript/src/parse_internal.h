@@ -170,6 +170,10 @@ int tvm_script__value_to_int(const TVMFFIAny* v, const char* what, int64_t* out)
 /* A new ffi.Array of PrimExpr from a tuple / list / single value (shape-like), each element
  * converted by tvm_script__value_to_expr_slow. */
 void* tvm_script__value_to_expr_array(const TVMFFIAny* v, const char* what);
+/* A BufferRegion used as a value (`B[0:4] = A[0:4] + 1`, as upstream reads it): the BufferLoad
+ * of its elements, a Ramp over its one axis of constant extent > 1 and the min of the others.
+ * NULL + TypeError for other regions. (parse_subscript.c) */
+tvm_tir_expr_obj* tvm_script__region_as_load(const tvm_tir_buffer_region_obj* r);
 /* A BufferRegion from a BufferRegion or BufferLoad (point region; a Ramp index of constant
  * stride covers its lanes) or Buffer (full region). */
 tvm_tir_buffer_region_obj* tvm_script__value_to_region(const TVMFFIAny* v, const char* what);

@@ -202,6 +202,40 @@ static void* buffer_region(tvm_tir_buffer_obj* buf, const index_val* iv, int64_t
   return region;
 }
 
+tvm_tir_expr_obj* tvm_script__region_as_load(const tvm_tir_buffer_region_obj* r) {
+  int64_t n = tvm_ffi_seq_size(r->region), vector_axes = 0;
+  tvm_script_items idx;
+  if (!tvm_script_items_init(&idx, n)) return NULL;
+  for (int64_t k = 0; k < n; ++k) {
+    const tvm_tir_range_obj* range = tvm_ffi_seq_obj_at(r->region, k);
+    int64_t ext;
+    tvm_tir_expr_obj* e = NULL;
+    if (!tvm_tir_as_const_int(range->extent, &ext) || ext < 1 || ext > 65535 ||
+        (ext > 1 && ++vector_axes > 1)) {
+      tvm_ffi_raise("TypeError",
+                    "a region of buffer `%s` used as a value must have constant extents, "
+                    "all 1 but at most one (a vector)",
+                    tvm_tir_buffer_name(r->buffer));
+    } else if (ext == 1) {
+      e = tvm_tir_ref(range->min);
+    } else {
+      tvm_tir_expr_obj* one = tvm_tir_const_int(range->min->dtype, 1);
+      e = one ? tvm_tir_ramp_new(range->min, one, (int32_t)ext) : NULL;
+      tvm_ffi_release(one);
+    }
+    if (!e) {
+      tvm_script_items_free(&idx);
+      return NULL;
+    }
+    tvm_script_items_push(&idx, e);
+  }
+  void* arr = tvm_script_items_to_array(&idx);
+  tvm_script_items_free(&idx);
+  tvm_tir_expr_obj* load = arr ? tvm_tir_buffer_load_new(r->buffer, arr) : NULL;
+  tvm_ffi_release(arr);
+  return load;
+}
+
 /* An int index into a sequence of size n (Python's negative indices). */
 static int seq_index(script_parser* p, const tvm_script_span* at, const TVMFFIAny* v, int64_t n,
                      int64_t* out) {

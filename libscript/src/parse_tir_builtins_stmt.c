@@ -641,6 +641,35 @@ static int b_allocate(tvm_script_call* call, TVMFFIAny* out) {
   return ret_scoped(call, out, var);
 }
 
+/* x = T.allocate_const([1, 2, 3, 4], "int32", [4]): constant contents, row-major. */
+static int b_allocate_const(tvm_script_call* call, TVMFFIAny* out) {
+  bound_args a;
+  bool rest = false;
+  if (scoped_form(call, &rest) != 0 ||
+      bind(&a, call, "data, dtype, extents, annotations=", 4) != 0) {
+    return -1;
+  }
+  DLDataType dtype;
+  if (arg_dtype(&a, 1, &dtype) != 0) return -1;
+  const void* ann = given(&a, 3) ? arg_map(&a, 3) : NULL;
+  if (given(&a, 3) && !ann) return -1;
+  const void* data = tvm_ffi_any_is_object(&a.v[0]) ? a.v[0].v_obj : NULL;
+  const void* extents = tvm_ffi_any_is_object(&a.v[2]) ? a.v[2].v_obj : NULL;
+  if (!data ||
+      !(tvm_ffi_instance_of(data, kTVMFFIArray) || tvm_ffi_instance_of(data, kTVMFFIList))) {
+    tvm_ffi_raise("TypeError", "%s(): data must be a list of constants", call->name);
+    return fail(&a, 0), -1;
+  }
+  if (!extents ||
+      !(tvm_ffi_instance_of(extents, kTVMFFIArray) || tvm_ffi_instance_of(extents, kTVMFFIList))) {
+    tvm_ffi_raise("TypeError", "%s(): extents must be a list", call->name);
+    return fail(&a, 2), -1;
+  }
+  tvm_tir_var_obj* var = tvm_script__tir_allocate_const_enter(call->builder, target(call), data,
+                                                              dtype, extents, ann, rest);
+  return ret_scoped(call, out, var);
+}
+
 /* with T.LetStmt(value) as x: / x = T.LetStmt(value) / T.LetStmt(value, var=x) (x defined) */
 static int b_LetStmt(tvm_script_call* call, TVMFFIAny* out) {
   bound_args a;
@@ -748,6 +777,7 @@ const tvm_script_builtin tvm_script__tir_stmt_builtins[] = {
     {"While", b_While},
     {"alloc_buffer", b_alloc_buffer, 1},
     {"allocate", b_allocate, 1},
+    {"allocate_const", b_allocate_const},
     {"attr", b_attr},
     {"axis.R", b_axis_reduce},
     {"axis.S", b_axis_spatial},

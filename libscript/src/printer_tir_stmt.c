@@ -8,7 +8,9 @@
  * serial loops from 0 print as `T.grid`, a single serial loop as `range`; blocks print as
  * `with T.sblock("name"):` with their axes (`T.axis.remap` for loops bound one-to-one).
  */
+#include <math.h>
 #include <string.h>
+#include <tvm-private/tir.h>
 
 #include "printer_tir.h"
 
@@ -296,9 +298,92 @@ static tvm_script_doc_obj* conv_buffer_realize(tvm_script_docsifier* d, const TV
   return finish_scope(d, NULL, rhs, concise ? header(NULL, rhs) : NULL, concise);
 }
 
+/* The list doc of T.allocate_const's constants: plain literals, as upstream prints them (a
+ * non-finite float as its expression, T.float32("inf")). */
+static tvm_script_doc_obj* const_list(tvm_script_docsifier* d, const tvm_tir_allocate_obj* s,
+                                      const void* data, const void* path) {
+  void* list = tvm_ffi_list_new();
+  bool ok = list != NULL;
+  for (int64_t i = 0; ok && i < tvm_ffi_seq_size(data); ++i) {
+    const void* c = tvm_ffi_seq_obj_at(data, i);
+    int64_t iv;
+    double fv;
+    tvm_script_doc_obj* e = NULL;
+    if (s->dtype.code == kDLFloat && tvm_tir_as_const_float(c, &fv)) {
+      e = isfinite(fv) ? tvm_script_literal_float(fv)
+                       : tvm_script__tir_child(d, c, path, "annotations");
+    } else if (tvm_tir_as_const_int(c, &iv)) {
+      e = tvm_script_literal_int(iv);
+    }
+    TVMFFIAny item = e ? tvm_ffi_any_obj(e) : tvm_ffi_any_none();
+    ok = e && tvm_ffi_list_push_take(list, &item) == 0;
+  }
+  void* arr = ok ? tvm_script_doc_list_to_array_take(list) : (tvm_ffi_release(list), NULL);
+  return arr ? tvm_script_list_doc_take(arr) : NULL;
+}
+
+/* The annotations of an Allocate but the constants of T.allocate_const (a new Map). */
+static void* other_annotations(const void* ann) {
+  void* dict = tvm_ffi_dict_new();
+  const TVMFFIAny *k, *v;
+  bool ok = dict != NULL;
+  for (int64_t pos = 0; ok && (pos = tvm_ffi_map_next(ann, pos, &k, &v)) >= 0;) {
+    TVMFFIByteArray key;
+    if (tvm_ffi_any_as_bytes(k, &key) && strlen(TVM_TIR__ALLOCATE_CONST_KEY) == key.size &&
+        memcmp(key.data, TVM_TIR__ALLOCATE_CONST_KEY, key.size) == 0) {
+      continue;
+    }
+    ok = tvm_ffi_dict_set(dict, k, v) == 0;
+  }
+  void* map = ok ? tvm_ffi_dict_to_map(dict) : NULL;
+  tvm_ffi_release(dict);
+  return map;
+}
+
+/* x = T.allocate_const([1, 2, 3, 4], "int32", [4]) (an Allocate holding its constants). */
+static tvm_script_doc_obj* conv_allocate_const(tvm_script_docsifier* d,
+                                               const tvm_tir_allocate_obj* s, const void* data,
+                                               const void* path) {
+  bool concise = concise_allowed(d);
+  void* ep = tvm_script__tir_path(d, path, "extents");
+  void* extents = ep ? tvm_script_as_doc_array(d, s->extents, ep) : NULL;
+  tvm_ffi_release(ep);
+  tvm_script_doc_obj* values = extents ? const_list(d, s, data, path) : NULL;
+  void* args = values ? tvm_script_doc_array_take(values, tvm_script__tir_dtype_literal(s->dtype),
+                                                  tvm_script_list_doc_take(extents))
+                      : (tvm_ffi_release(extents), NULL);
+  void* rest = args ? other_annotations(s->annotations) : NULL;
+  void *keys = NULL, *kv = NULL;
+  if (rest && tvm_ffi_map_size(rest)) {
+    keys = tvm_script__str_array1("annotations");
+    kv = tvm_script_doc_array_take(tvm_script__tir_child(d, rest, path, "annotations"));
+  }
+  tvm_ffi_release(rest);
+  tvm_script_doc_obj* rhs =
+      args && rest ? tvm_script_call_doc_take(tir_prefixed(d, "allocate_const"), args, keys, kv)
+                   : (tvm_ffi_release(args), tvm_ffi_release(keys), tvm_ffi_release(kv), NULL);
+  tvm_script_frame* f = rhs ? body_frame(d) : NULL;
+  if (!f) {
+    tvm_ffi_release(rhs);
+    return NULL;
+  }
+  tvm_script_doc_obj* lhs =
+      tvm_script_define_var(d, s->buffer_var, tvm_tir_var_name(s->buffer_var), f);
+  if (!lhs || convert_body(d, s->body, path, f) != 0) {
+    void* objs[] = {lhs, rhs};
+    return fail_pop(d, 2, objs);
+  }
+  return finish_scope(d, lhs, rhs, concise ? header(lhs, rhs) : NULL, concise);
+}
+
 static tvm_script_doc_obj* conv_allocate(tvm_script_docsifier* d, const TVMFFIAny* obj,
                                          const void* path) {
   const tvm_tir_allocate_obj* s = (const void*)obj->v_obj;
+  const void* data = NULL;
+  /* A malformed constant annotation prints as a plain annotation of T.allocate. */
+  if (tvm_tir__allocate_const_data(s, &data) != 0) tvm_ffi_error_clear();
+  if (data && tvm_script__tir_is_const(s->condition, 1))
+    return conv_allocate_const(d, s, data, path);
   bool concise = concise_allowed(d);
   void* ep = tvm_script__tir_path(d, path, "extents");
   void* extents = ep ? tvm_script_as_doc_array(d, s->extents, ep) : NULL;

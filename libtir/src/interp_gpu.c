@@ -717,6 +717,13 @@ static int ls_allocate(ls_state* st, const tvm_tir_allocate_obj* a, ls_ctx** cs,
   int64_t cond = 1;
   TRY(uniform_int(st, a, a->condition, cs, n, "the condition of an Allocate", &cond));
   if (!cond) return TIR_OK;
+  const void* data;
+  if (tvm_tir__allocate_const_data(a, &data) != 0) return TIR_ERROR;
+  if (data) {
+    return tvm_tir__raise_at("NotImplementedError", a,
+                             "allocate_const %s inside a thread launch with a barrier",
+                             tvm_tir_var_name(a->buffer_var));
+  }
   TRY(tvm_tir__check_storable(a->dtype, tvm_tir_var_name(a->buffer_var)));
   int64_t nbytes = tvm_tir__elem_bytes(a->dtype);
   for (int64_t k = 0; k < tvm_tir_array_size(a->extents); ++k) {

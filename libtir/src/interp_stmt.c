@@ -118,6 +118,26 @@ static int exec_buffer_realize(tir_interp* in, const tvm_tir_stmt_obj* s) {
   return rc;
 }
 
+/* T.allocate_const: the constants written into the new allocation p (a plain Allocate's
+ * contents stay undefined). */
+static int fill_const(const tvm_tir_allocate_obj* a, char* p) {
+  const void* data;
+  if (tvm_tir__allocate_const_data(a, &data) != 0) return TIR_ERROR;
+  int64_t n = data ? tvm_ffi_seq_size(data) : 0, width = tvm_tir__elem_bytes(a->dtype);
+  for (int64_t i = 0; i < n; ++i) {
+    const void* c = tvm_ffi_seq_obj_at(data, i);
+    tir_lane x;
+    if (a->dtype.code == kDLFloat) {
+      (void)tvm_tir_as_const_float(c, &x.f);
+    } else {
+      (void)tvm_tir_as_const_int(c, &x.i);
+    }
+    x = tvm_tir__normalize(a->dtype, x);
+    tvm_tir__mem_write(a->dtype, p + i * width, &x);
+  }
+  return TIR_OK;
+}
+
 static int exec_allocate(tir_interp* in, const tvm_tir_stmt_obj* s) {
   const tvm_tir_allocate_obj* a = (const tvm_tir_allocate_obj*)s;
   tir_value c;
@@ -138,6 +158,7 @@ static int exec_allocate(tir_interp* in, const tvm_tir_stmt_obj* s) {
   char what[160];
   snprintf(what, sizeof(what), "Allocate %s", tvm_tir_var_name(a->buffer_var));
   int rc = tvm_tir__alloc_region(in, what, nbytes, &p);
+  if (rc == TIR_OK) rc = fill_const(a, p);
   if (rc == TIR_OK) rc = tvm_tir__bind_handle(in, a->buffer_var, p);
   if (rc == TIR_OK) rc = tvm_tir__exec(in, a->body);
   tvm_tir__pop_regions(in, regions);

@@ -22,7 +22,6 @@ enum {
   F_SCOPE = 2,   /* a Var in scope */
   F_BUFFER = 4,  /* a Buffer in scope */
   F_RANGE = 8,   /* a loop / block iter Var in scope, its range in min, extent */
-  F_NO_USE = 16, /* a reduction iter var while visiting a block's init */
   F_ALLOC = 32   /* the data Var of an Allocate in scope */
 };
 typedef struct { /* (its key is the table's keys[i]: 32 bytes, indexed by a shift) */
@@ -66,8 +65,6 @@ typedef struct wf {
   bool track;        /* the tracking pass (v.steps holds the path), else the fast pass */
   const tvm_tir__children* children; /* the fast pass's child tables */
   const walker* walkers; /* the fast pass's walker of each kind (see walk) */
-  const void** no_use; /* the Vars flagged F_NO_USE (cleared together) */
-  size_t no_use_count, no_use_cap;
   fact_table facts; /* last: see fact_table.first */
 } wf;
 
@@ -377,11 +374,6 @@ static int pre_var(tvm_tir_visitor* v, const void* node) {
   if (!f || !(f->flags & F_SCOPE)) {
     return fail_at(v, NULL, -1, "variable `%s` used outside its scope", vname(node));
   }
-  if (f->flags & F_NO_USE) {
-    return fail_at(v, NULL, -1,
-                   "the init of a reduction block uses reduction iter var `%s` (init rule)",
-                   vname(node));
-  }
   return TVM_TIR_VISIT_SKIP;
 }
 
@@ -636,26 +628,6 @@ static int check_match_buffer(wf* w, const tvm_tir_match_buffer_region_obj* mb, 
   return rc;
 }
 
-/* Flag var F_NO_USE; clear_no_use unflags every Var flagged so far. */
-static int no_use(wf* w, const void* var) {
-  if (w->no_use_count == w->no_use_cap) {
-    size_t cap = w->no_use_cap ? 2 * w->no_use_cap : 8;
-    const void** vars = tvm_ffi_realloc(w->no_use, cap * sizeof(*vars));
-    if (!vars) return tvm_ffi_raise("MemoryError", "well-formedness: out of memory");
-    w->no_use = vars;
-    w->no_use_cap = cap;
-  }
-  w->no_use[w->no_use_count++] = var;
-  return put(w, var, F_NO_USE);
-}
-static void clear_no_use(wf* w) {
-  while (w->no_use_count) drop(w, w->no_use[--w->no_use_count], F_NO_USE);
-}
-
-static bool is_reduce(const void* iv) {
-  return ((const tvm_tir_iter_var_obj*)iv)->iter_type == TVM_TIR_ITER_COMM_REDUCE;
-}
-
 static int visit_block(wf* w, const tvm_tir_sblock_obj* b) {
   int64_t ni = tvm_ffi_seq_size(b->iter_vars);
   int64_t na = tvm_ffi_seq_size(b->alloc_buffers), nm = tvm_ffi_seq_size(b->match_buffers);
@@ -720,15 +692,9 @@ static int visit_block(wf* w, const tvm_tir_sblock_obj* b) {
     if (rc != 0) return -1;
   }
   if (uses(w, b->reads, "reads") != 0 || uses(w, b->writes, "writes") != 0) return -1;
-  if (b->init) {
-    for (int64_t i = 0; i < ni; ++i) {
-      const tvm_tir_iter_var_obj* iv = tvm_ffi_seq_obj_at(b->iter_vars, i);
-      if (is_reduce(iv) && no_use(w, iv->var) != 0) return -1;
-    }
-    int rc = uses(w, b->init, "init");
-    clear_no_use(w);
-    if (rc != 0) return -1;
-  }
+  /* The init may read the reduction iter vars, as upstream accepts (they equal the minimum of
+   * their domain when it runs). */
+  if (b->init && uses(w, b->init, "init") != 0) return -1;
   if (uses(w, b->body, "body") != 0) return -1;
   /* Leave the block's scope. */
   for (int64_t i = 0; i < na; ++i) {
@@ -982,7 +948,7 @@ static int walk(wf* w, const void* obj, int64_t d) {
   if (k < 0) return walk_other(w, obj, d);
   if (k == K(Var) || k == K(SizeVar)) { /* walk_var, which they always have */
     const fact* f = find(&w->facts, obj);
-    return f && (f->flags & (F_SCOPE | F_NO_USE)) == F_SCOPE ? 0 : -1;
+    return f && (f->flags & F_SCOPE) ? 0 : -1;
   }
   walker fn = w->walkers[k];
   if (fn == walk_imm && !((const tvm_tir_expr_obj*)obj)->span) return 0; /* no children */
@@ -1000,7 +966,7 @@ static int walk_generic(wf* w, const void* obj, int64_t d) {
 static int walk_var(wf* w, const void* obj, int64_t d) {
   (void)d;
   const fact* f = find(&w->facts, obj);
-  return f && (f->flags & (F_SCOPE | F_NO_USE)) == F_SCOPE ? 0 : -1;
+  return f && (f->flags & F_SCOPE) ? 0 : -1;
 }
 
 /* The kinds whose callback skips always: pre_skip, and the callbacks called directly. */
@@ -1529,7 +1495,6 @@ static int scoped_pass(const tvm_tir_prim_func_obj* f, bool track,
   }
   if (track) tvm_tir_visitor_free(&w.v); /* the fast pass records no steps */
   if (w.facts.keys != w.facts.first_keys) tvm_ffi_free((void*)w.facts.keys);
-  if (w.no_use) tvm_ffi_free(w.no_use);
   return rc;
 }
 

@@ -293,10 +293,58 @@ TEST(scheduled_reduce_into_view) {
   tvm_ffi_release(ir);
 }
 
+/* T.allocate_const: the constants reach both the interpreter and the compiled kernel (zero
+ * inputs give the table itself), and the kernels agree on random inputs. */
+TEST(allocate_const) {
+  const char* fns[] = {"add_table", "weighted", "lut", "small_ints"};
+  for (int k = 0; k < 4; ++k) {
+    DIFF_SCRIPT("allocate_const.py", fns[k]);
+    DIFF_SCRIPT("allocate_const.py", fns[k], .seed = 11);
+  }
+  void* ir = test_parse_file(TVM_CORPUS_DIR "/tir", "allocate_const.py");
+  void* lowered = ir ? tvm_tir_lower(ir, NULL) : NULL;
+  void* m = lowered ? tvm_codegen_build(lowered, "llvm", NULL) : NULL;
+  void* fn = m ? GET_FN(m, "add_table") : NULL;
+  void* g = ir ? tvm_tir_ir_module_lookup(ir, "add_table") : NULL;
+  CHECK(fn && g);
+  cg_opts o = {0};
+  cg_args a, b;
+  if (fn && g && cg_make_args(g, &o, &a) && cg_make_args(g, &o, &b)) {
+    memset(a.data[0], 0, 4 * sizeof(int32_t));
+    memset(b.data[0], 0, 4 * sizeof(int32_t));
+    TVMFFIAny ra = tvm_ffi_any_none(), rb = tvm_ffi_any_none();
+    CHECK_OK(tvm_tir_interp_run(ir, "add_table", a.args, a.n, &ra));
+    CHECK_OK(tvm_ffi_function_call(fn, b.args, b.n, &rb));
+    const int32_t want[4] = {1, -2, 3, 40000};
+    for (int i = 0; i < 4; ++i) {
+      CHECK_EQ_INT(((int32_t*)a.data[1])[i], want[i]);
+      CHECK_EQ_INT(((int32_t*)b.data[1])[i], want[i]);
+    }
+    cg_args_free(&a);
+    cg_args_free(&b);
+  }
+  tvm_ffi_release(g);
+  tvm_ffi_release(fn);
+  tvm_ffi_release(m);
+  tvm_ffi_release(lowered);
+  tvm_ffi_release(ir);
+}
+
+/* A slice used as a value is the vector load of its elements (upstream's reading). */
+TEST(region_values) {
+  const char* fns[] = {"add_halves", "row_ops", "copy_slice"};
+  for (int k = 0; k < 3; ++k) {
+    DIFF_SCRIPT("region_values.py", fns[k]);
+    DIFF_SCRIPT("region_values.py", fns[k], .seed = 5);
+  }
+}
+
 /* T.init() in blocks without a reduction iter var: the init runs every time. */
 TEST(init_without_reduction) {
   DIFF_SCRIPT("init_without_reduction.py", "spatial_init");
   DIFF_SCRIPT("init_without_reduction.py", "opaque_init");
+  DIFF_SCRIPT("init_without_reduction.py", "init_reads_reduce_var");
+  DIFF_SCRIPT("init_without_reduction.py", "init_reads_reduce_var", .seed = 3);
 }
 
 /* Allocations with strides and an elem_offset (an alloc_buffer with them was a lowering error). */
@@ -334,6 +382,7 @@ TEST(real_program_forms) {
   DIFF_SCRIPT("import_tvm_ir.py", "saxpy");
   DIFF_SCRIPT("import_tvm_ir.py", "saxpy", .sym = 3, .seed = 5);
   DIFF_SCRIPT("import_tvm_aliases.py", "relu");
+  DIFF_SCRIPT("target_object.py", "scale");
   DIFF_SCRIPT("let_subscript.py", "norm2");
   DIFF_SCRIPT("let_subscript.py", "indexed");
   DIFF_SCRIPT("let_subscript.py", "pointer_let", .sym = 20);
@@ -407,6 +456,8 @@ int main(void) {
   RUN(alloc_buffer_in_statements);
   RUN(mixed_index_widths);
   RUN(init_without_reduction);
+  RUN(allocate_const);
+  RUN(region_values);
   RUN(buffer_views);
   RUN(mixed_width_arith);
   RUN(bind_ptr_region_match);

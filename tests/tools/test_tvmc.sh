@@ -188,6 +188,15 @@ TVMC_CHECK_WORK=1000000 expect 0 "$tvmc" run "$fx/matmul_init.py" --repeat 1 &&
 expect 0 "$tvmc" build "$fx/mm_wrong.py" -o "$work/mm_wrong.so"
 TVMC_CHECK_WORK=1000000 expect 1 "$tvmc" run "$fx/matmul_init.py" --lib "$work/mm_wrong.so" &&
   has "check FAILED: C[2, 3]: compiled" && has "1 of 4096 elements differ"
+# A float32 sum of 65536 terms: the relative tolerance grows with the reduction's length
+# (2 * 65536 * 2^-24), so rounding differences pass and a kernel dropping 1/8 of the terms fails;
+# a function without a reduction keeps float32's 1e-4 (sub_as_add above).
+expect 0 "$tvmc" run "$fx/long_sum.py" --repeat 0 && has "check: ok (262148 elements"
+expect 0 "$tvmc" build "$fx/long_sum_wrong.py" -o "$work/long_sum_wrong.so"
+expect 1 "$tvmc" run "$fx/long_sum.py" --lib "$work/long_sum_wrong.so" --repeat 0 &&
+  has "check FAILED: C[0]: compiled" && has "(relative tolerance 0.0078125)"
+expect 1 "$tvmc" run "$add" --func add_n --shape n=100 --lib "$work/sub_as_add.so" &&
+  has "(relative tolerance 0.0001)"
 # ... through a sequence inside a narrowed loop (the baseline run is narrowed alike).
 TVMC_CHECK_WORK=1000000 expect 0 "$tvmc" run "$fx/matmul_tiles.py" --repeat 1 &&
   has "(loop \`io\` narrowed to 1 of 8 iterations, loop \`ii\` narrowed to 3 of 8 iterations)"

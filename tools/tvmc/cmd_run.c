@@ -195,7 +195,12 @@ static int interp_run(const void* func, const tvmc_args* a, TVMFFIAny* ret) {
  * given f_base, from what f_base computes (run_sample.c). *out_compared counts the elements
  * compared. */
 static int check_on(void* fn, const void* f_ref, const void* f_base, const tvmc_args* inputs,
-                    bool sampled, int64_t* out_compared) {
+                    bool sampled, const void* bindings, int64_t* out_compared) {
+  double reduction;
+  if (tvmc_reduction_length(f_ref, bindings, &reduction) != 0) {
+    tvmc_report_error("run", "cannot measure the reductions of the function");
+    return TVMC_FAILURE;
+  }
   tvmc_args got, want, base;
   if (!tvmc_args_copy(inputs, &base)) return TVMC_FAILURE;
   if (!tvmc_args_copy(inputs, &got)) {
@@ -240,7 +245,7 @@ static int check_on(void* fn, const void* f_ref, const void* f_base, const tvmc_
   tvm_ffi_any_release(&want_ret);
   int64_t compared = 0;
   if (status == TVMC_OK &&
-      tvmc_args_compare(&got, &want, sampled ? &base : NULL, &compared) != 0)
+      tvmc_args_compare(&got, &want, sampled ? &base : NULL, reduction, &compared) != 0)
     status = TVMC_PROGRAM_ERROR;
   *out_compared += compared;
   tvmc_args_free(&base);
@@ -271,7 +276,7 @@ static int check(void* fn, const tvm_tir_prim_func_obj* f, const void* bindings,
     return TVMC_FAILURE;
   }
   if (!full.known || full.work <= budget) {
-    int status = check_on(fn, f, NULL, inputs, false, &compared);
+    int status = check_on(fn, f, NULL, inputs, false, bindings, &compared);
     if (status == TVMC_OK)
       printf("check: ok (%lld elements match the reference interpreter)\n", (long long)compared);
     return status;
@@ -298,7 +303,7 @@ static int check(void* fn, const tvm_tir_prim_func_obj* f, const void* bindings,
     uint64_t held = 0;
     for (int k = 0; k < inputs->n; ++k) held += inputs->data[k] ? inputs->nbytes[k] : 0;
     if (tvmc_args_make("run", f, small, seed, 4, held, &small_args)) {
-      status = check_on(fn, f, NULL, &small_args, false, &compared);
+      status = check_on(fn, f, NULL, &small_args, false, small, &compared);
       tvmc_args_free(&small_args);
     }
     if (status == TVMC_OK) {
@@ -318,7 +323,7 @@ static int check(void* fn, const tvm_tir_prim_func_obj* f, const void* bindings,
   void* base;
   void* narrowed = tvmc_sample_func(f, full.work, budget, what, sizeof(what), &base);
   if (narrowed) {
-    int status = check_on(fn, narrowed, base, inputs, true, &compared);
+    int status = check_on(fn, narrowed, base, inputs, true, bindings, &compared);
     tvm_ffi_release(narrowed);
     tvm_ffi_release(base);
     if (status == TVMC_OK)
@@ -332,7 +337,7 @@ static int check(void* fn, const tvm_tir_prim_func_obj* f, const void* bindings,
           "tvmc run: checking the whole problem with the reference interpreter: %.1e IR nodes "
           "to evaluate, about %.1f s in a Release build (--no-check skips it)\n",
           full.work, full.work / 1e8);
-  int status = check_on(fn, f, NULL, inputs, false, &compared);
+  int status = check_on(fn, f, NULL, inputs, false, bindings, &compared);
   if (status == TVMC_OK)
     printf("check: ok (%lld elements match the reference interpreter)\n", (long long)compared);
   return status;

@@ -82,7 +82,16 @@ double tvmc_args_bytes(const tvmc_args* a);
  * *out_compared. Returns the number of mismatching elements.
  */
 int64_t tvmc_args_compare(const tvmc_args* got, const tvmc_args* want, const tvmc_args* init,
-                          int64_t* out_compared);
+                          double reduction, int64_t* out_compared);
+/* The relative tolerance for floats of type t (scalar) whose longest accumulation is
+ * `reduction` terms long (tvmc_reduction_length): the type's own (float16 1e-2, bfloat16 2e-2,
+ * float32 1e-4, float64 1e-9), widened to 2 * reduction * the type's unit roundoff when that is
+ * larger: the worst-case error bound of a recursive sum (both runs may err, in opposite
+ * directions; see docs/tir-decisions.md). */
+double tvmc_tolerance(DLDataType t, double reduction);
+/* *out = the number of terms of f's longest floating-point accumulation under bindings (>= 1):
+ * see run_reduce.c. 0, or -1 with an error raised. */
+int tvmc_reduction_length(const void* func, const void* bindings, double* out);
 
 /* ---- Sampled reference runs (run_sample.c) ------------------------------------------------ */
 /*

@@ -517,9 +517,12 @@ static int64_t read_int(DLDataType t, const char* p) {
   }
 }
 
-static double tolerance(DLDataType t) {
-  if (t.code == kDLBfloat) return 2e-2;
-  return t.bits == 16 ? 1e-2 : t.bits == 32 ? 1e-4 : 1e-9;
+double tvmc_tolerance(DLDataType t, double reduction) {
+  double base = t.code == kDLBfloat ? 2e-2 : t.bits == 16 ? 1e-2 : t.bits == 32 ? 1e-4 : 1e-9;
+  /* unit roundoff: 2^-8 (bfloat16), 2^-11 (float16), 2^-24 (float32), 2^-53 (float64) */
+  double u = t.code == kDLBfloat ? 0x1p-8 : t.bits == 16 ? 0x1p-11 : t.bits == 32 ? 0x1p-24 : 0x1p-53;
+  double bound = 2.0 * reduction * u;
+  return bound > base ? bound : base;
 }
 
 /* "[i, j]" of the flat scalar index e of tensor t. */
@@ -538,7 +541,7 @@ static void format_index(const DLTensor* t, size_t e, tvm_ffi_strbuf* out) {
 }
 
 int64_t tvmc_args_compare(const tvmc_args* got, const tvmc_args* want, const tvmc_args* init,
-                          int64_t* out_compared) {
+                          double reduction, int64_t* out_compared) {
   int64_t bad = 0;
   for (int k = 0; k < got->n; ++k) {
     if (!got->data[k]) continue;
@@ -558,7 +561,7 @@ int64_t tvmc_args_compare(const tvmc_args* got, const tvmc_args* want, const tvm
         u = read_float(t, x);
         v = read_float(t, y);
         same = u == v || (isnan(u) && isnan(v)) ||
-               fabs(u - v) <= tolerance(t) * fmax(1.0, fmax(fabs(u), fabs(v)));
+               fabs(u - v) <= tvmc_tolerance(t, reduction) * fmax(1.0, fmax(fabs(u), fabs(v)));
       } else {
         same = memcmp(x, y, es) == 0;
       }
@@ -568,7 +571,7 @@ int64_t tvmc_args_compare(const tvmc_args* got, const tvmc_args* want, const tvm
         format_index(&got->t[k], e, &where);
         if (is_float)
           printf("check FAILED: %s%s: compiled %.9g, interpreter %.9g (relative tolerance %g)\n",
-                 got->name[k], tvm_ffi_strbuf_cstr(&where), u, v, tolerance(t));
+                 got->name[k], tvm_ffi_strbuf_cstr(&where), u, v, tvmc_tolerance(t, reduction));
         else
           printf("check FAILED: %s%s: compiled %lld, interpreter %lld\n", got->name[k],
                  tvm_ffi_strbuf_cstr(&where), (long long)read_int(t, x), (long long)read_int(t, y));
