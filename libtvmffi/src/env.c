@@ -596,8 +596,11 @@ static void* worker_main(void* arg) {
     pthread_mutex_lock(&g_pool.lock);
     int left = job->active - 1;
     __atomic_store_n(&job->active, left, __ATOMIC_RELEASE); /* the launcher may return now */
-    if (left == 0 && g_pool.joiner_waiting) pthread_cond_signal(&g_pool.done_cv);
+    bool wake = left == 0 && g_pool.joiner_waiting;
     pthread_mutex_unlock(&g_pool.lock);
+    /* After the unlock, so that the launcher does not wake into a held mutex; an extra
+     * signal is harmless (every waiter re-checks its predicate). */
+    if (wake) pthread_cond_signal(&g_pool.done_cv);
   }
   pthread_mutex_unlock(&g_pool.lock);
   return NULL;
@@ -719,8 +722,8 @@ int tvm_ffi_parallel_launch(tvm_ffi_parallel_fn fn, void* closure, int num_tasks
   g_pool.job = &job;
   __atomic_store_n(&g_pool.gen, g_pool.gen + 1, __ATOMIC_RELEASE);
   int wake = helpers < g_pool.sleepers ? helpers : g_pool.sleepers;
-  for (int i = 0; i < wake; ++i) pthread_cond_signal(&g_pool.work_cv);
   pthread_mutex_unlock(&g_pool.lock);
+  for (int i = 0; i < wake; ++i) pthread_cond_signal(&g_pool.work_cv); /* as in worker_main */
 
   t_in_parallel = true;
   int rc0 = fn(0, num_tasks, closure);
