@@ -8,9 +8,11 @@
  *   64-byte aligned data, DLPack 1.1 versioned tensors with compact strides).
  * - C API registry: host-provided symbols by name (TVMFFIEnvRegisterCAPI).
  * - Parallel launch: a pool of TVM_NUM_THREADS - 1 workers (default: the cores this process
- *   may run on) started on first use; idle workers sleep on their own condition variable. The
- *   caller runs task 0 and then claims tasks like any worker, so any number of tasks runs on
- *   any pool size. Launches from inside a task, or while another thread holds the pool, run
+ *   may run on) started on first use. A launch publishes its job and bumps a generation
+ *   counter under the pool mutex; idle workers spin briefly on the generation
+ *   (TVM_THREAD_SPIN_US, default 50), then sleep on a condition variable. The caller runs
+ *   task 0 and then claims tasks like any worker, so any number of tasks runs on any pool size;
+ *   it waits only for the workers that joined its job (same spin, then sleep). Launches from inside a task, or while another thread holds the pool, run
  *   serially in the calling thread (no deadlock, no oversubscription). The first failure (by
  *   task id) wins: its error is moved off the thread that raised it and re-raised on the
  *   caller's. Workers are joined at exit; a forked child starts a pool of its own.
@@ -26,6 +28,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -412,35 +415,48 @@ void* tvm_ffi_env_capi_lookup(const char* name) {
 
 /* ==== Parallel launch ===================================================================== */
 
-#define MAX_THREADS 1024 /* TVM_NUM_THREADS and the core count are clamped to this */
+#define MAX_THREADS 1024   /* TVM_NUM_THREADS and the core count are clamped to this */
+#define DEFAULT_SPIN_US 50 /* how long a waiting thread spins before it sleeps */
+#define MAX_SPIN_US 10000  /* TVM_THREAD_SPIN_US is clamped to this */
 
+/* One launch; lives on the launching thread's stack until every worker that joined it left. */
 typedef struct {
   tvm_ffi_parallel_fn fn;
   void* closure;
   int num_tasks;
-  int next_task;  /* atomic: the next task to claim */
-  int remaining;  /* workers still running this job (pool lock) */
-  int fail_task;  /* lowest failed task id, INT_MAX if none (pool lock) */
+  int next_task;   /* atomic: the next task to claim */
+  int max_workers; /* workers that may join (pool lock) */
+  int joined;      /* workers that joined (pool lock) */
+  int active;      /* workers that joined and have not left; written under the pool lock */
+  int fail_task;   /* lowest failed task id, INT_MAX if none (pool lock) */
   int fail_rc;
   void* fail_err; /* its error, moved from the thread that ran it */
 } par_job;
 
-typedef struct {
-  pthread_cond_t cv;
-  uint64_t posted; /* generation of the last job given to this worker */
-} worker_slot;
-
+/* Handoff: the launcher publishes `job` and bumps `gen` together under `lock`; a worker waits
+ * for gen != the generation it last saw, then (under `lock`) joins `job` if it is still open.
+ * The launcher closes the job (job = NULL, under `lock`) once every task is claimed and waits
+ * until the job's `active` count is 0. Every wait spins for at most spin_ns, reading the word
+ * atomically, then sleeps on its condition variable in a predicate loop under `lock`. */
 static struct {
   pthread_mutex_t lock;
-  pthread_cond_t done_cv;
+  pthread_cond_t work_cv;      /* workers wait here for a new generation */
+  pthread_cond_t done_cv;      /* the launcher waits here for its job's active count to reach 0 */
   pthread_mutex_t launch_lock; /* held by the thread that owns the pool for a launch */
   pthread_t* threads;
-  worker_slot* slots; /* slots[i] for worker i + 1 */
   int num_workers;
-  bool shutdown;
-  uint64_t gen;
-  par_job* job;
-} g_pool = {.lock = PTHREAD_MUTEX_INITIALIZER,
+  int sleepers;        /* workers in pthread_cond_wait on work_cv (lock) */
+  bool joiner_waiting; /* the launcher is in pthread_cond_wait on done_cv (lock) */
+  bool shutdown;       /* lock */
+  uint64_t start_gen;  /* gen when the workers were created: what they have seen */
+  par_job* job;        /* the open job, or NULL (lock) */
+  long spin_ns;
+  /* Written under lock (atomically: spinning threads read it); on its own cache line, away
+   * from the lock word that every launch writes. */
+  _Alignas(64) uint64_t gen;
+  char gen_pad[64 - sizeof(uint64_t)];
+} g_pool = {.lock = PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP,
+            .work_cv = PTHREAD_COND_INITIALIZER,
             .done_cv = PTHREAD_COND_INITIALIZER,
             .launch_lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -450,18 +466,22 @@ static pthread_once_t g_threads_once = PTHREAD_ONCE_INIT;
 static int g_num_threads;
 static __thread bool t_in_parallel; /* inside a task: nested launches run serially */
 
-static void compute_num_threads(void) {
-  int n = 0;
-  const char* env = getenv("TVM_NUM_THREADS");
-  if (env && *env) {
-    /* A positive decimal; anything else is ignored in favour of the core count. */
-    long v = 0;
-    const char* p = env;
-    for (; *p >= '0' && *p <= '9'; ++p) {
-      if (v <= MAX_THREADS) v = v * 10 + (*p - '0'); /* saturates above MAX_THREADS */
-    }
-    if (*p == '\0' && v > 0) n = v > MAX_THREADS ? MAX_THREADS : (int)v;
+/* A positive decimal from the environment, saturating at `max`; -1 when unset or not one. */
+static long env_count(const char* name, long max) {
+  const char* env = getenv(name);
+  if (!env || !*env) return -1;
+  long v = 0;
+  const char* p = env;
+  for (; *p >= '0' && *p <= '9'; ++p) {
+    if (v <= max) v = v * 10 + (*p - '0');
   }
+  if (*p != '\0') return -1;
+  return v > max ? max : v;
+}
+
+static void compute_num_threads(void) {
+  long v = env_count("TVM_NUM_THREADS", MAX_THREADS);
+  int n = v > 0 ? (int)v : 0; /* anything else: the core count */
   if (n == 0) {
     cpu_set_t set;
     if (sched_getaffinity(0, sizeof(set), &set) == 0) n = CPU_COUNT(&set);
@@ -477,6 +497,48 @@ int tvm_ffi_parallel_num_threads(void) {
   pthread_once(&g_threads_once, compute_num_threads);
   return g_num_threads;
 }
+
+/* ---- Bounded spinning ------------------------------------------------------------------- */
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ volatile("yield" ::: "memory");
+#endif
+}
+
+static int64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static bool gen_moved(const void* seen) {
+  return __atomic_load_n(&g_pool.gen, __ATOMIC_ACQUIRE) != *(const uint64_t*)seen;
+}
+
+static bool job_left(const void* job) {
+  return __atomic_load_n(&((const par_job*)job)->active, __ATOMIC_ACQUIRE) == 0;
+}
+
+/* Check ready(arg) until it holds (true) or the spin time has passed (false). Only a shortcut:
+ * callers re-check their predicate under the pool lock before they sleep. */
+static bool spin_until(bool (*ready)(const void*), const void* arg) {
+  if (ready(arg)) return true;
+  long limit = g_pool.spin_ns;
+  if (limit <= 0) return false;
+  int64_t deadline = now_ns() + limit;
+  for (;;) {
+    for (int i = 0; i < 16; ++i) {
+      cpu_relax();
+      if (ready(arg)) return true;
+    }
+    if (now_ns() >= deadline) return false;
+  }
+}
+
+/* ---- Jobs and workers ------------------------------------------------------------------- */
 
 /* Record a failed task: keep the lowest task id's code and error. Called on the thread that
  * ran the task, so the raised error is moved off that thread. */
@@ -505,19 +567,40 @@ static void run_tasks(par_job* job) {
 }
 
 static void* worker_main(void* arg) {
-  worker_slot* slot = (worker_slot*)arg;
+  (void)arg;
   t_in_parallel = true;
-  uint64_t seen = 0;
-  pthread_mutex_lock(&g_pool.lock);
+  uint64_t seen = g_pool.start_gen; /* written before this thread was created */
   for (;;) {
-    while (!g_pool.shutdown && slot->posted == seen) pthread_cond_wait(&slot->cv, &g_pool.lock);
+    spin_until(gen_moved, &seen);
+    pthread_mutex_lock(&g_pool.lock);
+    while (!g_pool.shutdown && __atomic_load_n(&g_pool.gen, __ATOMIC_RELAXED) == seen) {
+      g_pool.sleepers++;
+      pthread_cond_wait(&g_pool.work_cv, &g_pool.lock);
+      g_pool.sleepers--;
+    }
     if (g_pool.shutdown) break;
-    seen = slot->posted;
+    seen = __atomic_load_n(&g_pool.gen, __ATOMIC_RELAXED);
     par_job* job = g_pool.job;
+    /* Join only an open job with room and unclaimed tasks (a late worker has nothing to do). */
+    if (job && (job->joined == job->max_workers ||
+                __atomic_load_n(&job->next_task, __ATOMIC_RELAXED) >= job->num_tasks)) {
+      job = NULL;
+    }
+    if (job) {
+      job->joined++;
+      __atomic_store_n(&job->active, job->active + 1, __ATOMIC_RELAXED);
+    }
     pthread_mutex_unlock(&g_pool.lock);
+    if (!job) continue;
     run_tasks(job);
     pthread_mutex_lock(&g_pool.lock);
-    if (--job->remaining == 0) pthread_cond_signal(&g_pool.done_cv);
+    int left = job->active - 1;
+    __atomic_store_n(&job->active, left, __ATOMIC_RELEASE); /* the launcher may return now */
+    bool wake = left == 0 && g_pool.joiner_waiting;
+    pthread_mutex_unlock(&g_pool.lock);
+    /* After the unlock, so that the launcher does not wake into a held mutex; an extra
+     * signal is harmless (every waiter re-checks its predicate). */
+    if (wake) pthread_cond_signal(&g_pool.done_cv);
   }
   pthread_mutex_unlock(&g_pool.lock);
   return NULL;
@@ -527,16 +610,12 @@ static void* worker_main(void* arg) {
 static void pool_stop(void) {
   pthread_mutex_lock(&g_pool.lock);
   g_pool.shutdown = true;
-  for (int i = 0; i < g_pool.num_workers; ++i) pthread_cond_signal(&g_pool.slots[i].cv);
+  __atomic_store_n(&g_pool.gen, g_pool.gen + 1, __ATOMIC_RELEASE); /* ends the spinning */
+  pthread_cond_broadcast(&g_pool.work_cv);
   pthread_mutex_unlock(&g_pool.lock);
-  for (int i = 0; i < g_pool.num_workers; ++i) {
-    pthread_join(g_pool.threads[i], NULL);
-    pthread_cond_destroy(&g_pool.slots[i].cv);
-  }
+  for (int i = 0; i < g_pool.num_workers; ++i) pthread_join(g_pool.threads[i], NULL);
   tvm_ffi_free(g_pool.threads);
-  tvm_ffi_free(g_pool.slots);
   g_pool.threads = NULL;
-  g_pool.slots = NULL;
   g_pool.num_workers = 0;
 }
 
@@ -544,13 +623,18 @@ static void pool_stop(void) {
  * state copied mid-use) so the next launch starts a fresh pool. */
 static void pool_after_fork_child(void) {
   tvm_ffi_free(g_pool.threads);
-  tvm_ffi_free(g_pool.slots);
   g_pool.threads = NULL;
-  g_pool.slots = NULL;
   g_pool.num_workers = 0;
+  g_pool.sleepers = 0;
+  g_pool.joiner_waiting = false;
   g_pool.shutdown = false;
   g_pool.job = NULL;
-  pthread_mutex_init(&g_pool.lock, NULL);
+  pthread_mutexattr_t attr;
+  pthread_mutexattr_init(&attr);
+  pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ADAPTIVE_NP);
+  pthread_mutex_init(&g_pool.lock, &attr);
+  pthread_mutexattr_destroy(&attr);
+  pthread_cond_init(&g_pool.work_cv, NULL);
   pthread_cond_init(&g_pool.done_cv, NULL);
   pthread_mutex_init(&g_pool.launch_lock, NULL);
   pthread_mutex_init(&g_pool_start_lock, NULL);
@@ -560,25 +644,23 @@ static void pool_after_fork_child(void) {
 static void pool_start(void) {
   int want = tvm_ffi_parallel_num_threads() - 1;
   if (want <= 0) return;
+  long spin_us = env_count("TVM_THREAD_SPIN_US", MAX_SPIN_US);
+  g_pool.spin_ns = (spin_us >= 0 ? spin_us : DEFAULT_SPIN_US) * 1000;
   g_pool.threads = (pthread_t*)tvm_ffi_malloc((size_t)want * sizeof(pthread_t));
-  g_pool.slots = (worker_slot*)tvm_ffi_calloc((size_t)want, sizeof(worker_slot));
-  if (!g_pool.threads || !g_pool.slots) {
+  if (!g_pool.threads) {
     tvm_ffi_error_clear(); /* run serially instead */
-    tvm_ffi_free(g_pool.threads);
-    tvm_ffi_free(g_pool.slots);
-    g_pool.threads = NULL;
-    g_pool.slots = NULL;
     return;
   }
+  pthread_mutex_lock(&g_pool.lock);
+  g_pool.start_gen = g_pool.gen; /* no launch uses the pool before it has started */
+  pthread_mutex_unlock(&g_pool.lock);
   /* Workers block all signals: they belong to the application's own threads. */
   sigset_t all, old;
   sigfillset(&all);
   pthread_sigmask(SIG_SETMASK, &all, &old);
   int n = 0;
   for (; n < want; ++n) {
-    pthread_cond_init(&g_pool.slots[n].cv, NULL);
-    if (pthread_create(&g_pool.threads[n], NULL, worker_main, &g_pool.slots[n]) != 0) {
-      pthread_cond_destroy(&g_pool.slots[n].cv);
+    if (pthread_create(&g_pool.threads[n], NULL, worker_main, NULL) != 0) {
       break; /* run with the workers we have */
     }
   }
@@ -629,18 +711,19 @@ int tvm_ffi_parallel_launch(tvm_ffi_parallel_fn fn, void* closure, int num_tasks
   if (g_pool.num_workers == 0 || pthread_mutex_trylock(&g_pool.launch_lock) != 0) {
     return run_serial(fn, closure, num_tasks);
   }
-  par_job job = {.fn = fn, .closure = closure, .num_tasks = num_tasks, .next_task = 1,
-                 .fail_task = INT_MAX};
   int helpers = num_tasks - 1 < g_pool.num_workers ? num_tasks - 1 : g_pool.num_workers;
+  par_job job = {.fn = fn,
+                 .closure = closure,
+                 .num_tasks = num_tasks,
+                 .next_task = 1,
+                 .max_workers = helpers,
+                 .fail_task = INT_MAX};
   pthread_mutex_lock(&g_pool.lock);
   g_pool.job = &job;
-  g_pool.gen++;
-  job.remaining = helpers;
-  for (int i = 0; i < helpers; ++i) {
-    g_pool.slots[i].posted = g_pool.gen;
-    pthread_cond_signal(&g_pool.slots[i].cv);
-  }
+  __atomic_store_n(&g_pool.gen, g_pool.gen + 1, __ATOMIC_RELEASE);
+  int wake = helpers < g_pool.sleepers ? helpers : g_pool.sleepers;
   pthread_mutex_unlock(&g_pool.lock);
+  for (int i = 0; i < wake; ++i) pthread_cond_signal(&g_pool.work_cv); /* as in worker_main */
 
   t_in_parallel = true;
   int rc0 = fn(0, num_tasks, closure);
@@ -648,10 +731,19 @@ int tvm_ffi_parallel_launch(tvm_ffi_parallel_fn fn, void* closure, int num_tasks
   run_tasks(&job);
   t_in_parallel = false;
 
+  /* Every task is claimed: close the job, then wait for the workers that joined it. */
   pthread_mutex_lock(&g_pool.lock);
-  while (job.remaining > 0) pthread_cond_wait(&g_pool.done_cv, &g_pool.lock);
   g_pool.job = NULL;
   pthread_mutex_unlock(&g_pool.lock);
+  if (!spin_until(job_left, &job)) {
+    pthread_mutex_lock(&g_pool.lock);
+    while (__atomic_load_n(&job.active, __ATOMIC_RELAXED) > 0) {
+      g_pool.joiner_waiting = true;
+      pthread_cond_wait(&g_pool.done_cv, &g_pool.lock);
+    }
+    g_pool.joiner_waiting = false;
+    pthread_mutex_unlock(&g_pool.lock);
+  }
   pthread_mutex_unlock(&g_pool.launch_lock);
 
   if (job.fail_task == INT_MAX) return 0;

@@ -539,15 +539,20 @@ TEST(parallel_after_fork) {
 /* Launches back to back, as compiled kernels make them (one per parallel loop, a few tasks
  * each): two closures used in turn, so that a worker running a stale job's function or closure
  * shows up as a count in the wrong closure; a failing launch every 97th, so that a failure
- * cannot leak into the next job; optional pauses between launches (the workers go to sleep
- * and must be woken). True when every task of every launch ran exactly once. */
+ * cannot leak into the next job; optional busy work in each task (without it the launcher
+ * often claims every task before a worker arrives, and the workers' join and leave go
+ * untested); optional pauses between launches (the workers go to sleep and must be woken). True
+ * when every task of every launch ran exactly once. */
 typedef struct {
   int counts[8];
   int num_tasks;
+  int work; /* iterations of busy work per task: long enough for the workers to join */
 } storm_state;
 
 static int storm_task(int task, int num_tasks, void* closure) {
   storm_state* s = (storm_state*)closure;
+  volatile double x = 1.0; /* volatile: the work is not optimized away */
+  for (int i = 0; i < s->work; ++i) x = x * 0.999 + 1e-3;
   __atomic_fetch_add(&s->counts[task], 1, __ATOMIC_RELAXED);
   if (num_tasks != s->num_tasks) return -7;
   return 0;
@@ -558,7 +563,7 @@ static int storm_failing_task(int task, int num_tasks, void* closure) {
   return task == num_tasks - 1 ? tvm_ffi_raise("ValueError", "last task failed") : 0;
 }
 
-static bool launch_storm(int launches, int pause_every) {
+static bool launch_storm(int launches, int pause_every, int work) {
   static const int kTasks[] = {2, 3, 2, 5, 8, 2};
   storm_state st[2];
   memset(st, 0, sizeof(st));
@@ -568,6 +573,7 @@ static bool launch_storm(int launches, int pause_every) {
     storm_state* other = &st[(i & 1) ^ 1];
     memset(s, 0, sizeof(*s));
     s->num_tasks = kTasks[i % 6];
+    s->work = work;
     int other_before = 0;
     for (int t = 0; t < 8; ++t) other_before += other->counts[t];
     bool fail = i % 97 == 96;
@@ -588,11 +594,14 @@ static bool launch_storm(int launches, int pause_every) {
   return ok;
 }
 
-TEST(parallel_many_small_launches) { CHECK(launch_storm(20000, 0)); }
+TEST(parallel_many_small_launches) {
+  CHECK(launch_storm(20000, 0, 0));  /* the launcher often runs every task itself */
+  CHECK(launch_storm(5000, 0, 500)); /* the workers join launches */
+}
 
 /* The same in forked children whose pools (started afresh after fork) wait differently:
- * TVM_THREAD_SPIN_US=0, every wait a futex sleep; 20, the workers fall asleep in the pauses
- * and spin between the launches in a burst. */
+ * TVM_THREAD_SPIN_US=0, every wait a condition-variable sleep; 20, the workers fall asleep in the
+ * pauses and spin between the launches in a burst. */
 TEST(parallel_sleeping_workers) {
   static const char* const kSpin[] = {"0", "20"};
   for (int k = 0; k < 2; ++k) {
@@ -600,7 +609,7 @@ TEST(parallel_sleeping_workers) {
     CHECK(pid >= 0);
     if (pid == 0) {
       setenv("TVM_THREAD_SPIN_US", kSpin[k], 1);
-      _exit(launch_storm(k == 0 ? 3000 : 2000, k == 0 ? 0 : 50) ? 0 : 1);
+      _exit(launch_storm(k == 0 ? 3000 : 2000, k == 0 ? 0 : 50, 200) ? 0 : 1);
     }
     int status = 0;
     CHECK_EQ_INT(waitpid(pid, &status, 0), pid);
