@@ -234,8 +234,19 @@ static int eval_call_tir(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, 
   void* ofields = tuple_out ? ((const tvm_relax_tuple_sinfo_obj*)os)->fields : NULL;
   int64_t nout = tuple_out ? tvm_ffi_seq_size(ofields) : 1;
   int64_t nin = ins.type_index == kTVMFFIArray ? tvm_ffi_seq_size(ins.v_obj) : 1;
-  /* args: the inputs, then the outputs the callee writes; results: every output */
-  TVMFFIAny* args = tvm_ffi_calloc((size_t)(nin + nout), sizeof(TVMFFIAny));
+  /* tir_vars (packed_ints): a shape whose values follow the outputs */
+  TVMFFIAny packed_ints = tvm_ffi_any_none();
+  if (tvm_ffi_seq_size(call->args) > 2 &&
+      eval_expr(c, f, tvm_ffi_seq_obj_at(call->args, 2), &packed_ints) != 0) {
+    tvm_ffi_any_release(&ins);
+    return -1;
+  }
+  const TVMFFIShapeCell* pi =
+      packed_ints.type_index == kTVMFFIShape ? TVMFFIShapeGetCellPtr(packed_ints.v_obj) : NULL;
+  int64_t npi = pi ? (int64_t)pi->size : 0;
+  /* args: the inputs, then the outputs the callee writes, then tir_vars' values; results: every
+   * output */
+  TVMFFIAny* args = tvm_ffi_calloc((size_t)(nin + nout + npi), sizeof(TVMFFIAny));
   TVMFFIAny* results = args ? tvm_ffi_calloc((size_t)nout, sizeof(TVMFFIAny)) : NULL;
   int rc = results ? 0 : -1;
   int64_t nargs = nin;
@@ -257,6 +268,8 @@ static int eval_call_tir(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, 
     args[nargs++] = tvm_ffi_any_copy(&results[i]);
     if (!t) rc = -1;
   }
+  for (int64_t i = 0; rc == 0 && i < npi; ++i) args[nargs++] = tvm_ffi_any_int(pi->data[i]);
+  tvm_ffi_any_release(&packed_ints);
   TVMFFIAny ret = tvm_ffi_any_none();
   if (rc == 0) {
     rc = packed ? tvm_ffi_global_call(name, args, (int32_t)nargs, &ret)
@@ -706,6 +719,12 @@ static int eval_call(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, TVMF
                              "%s: relax.call_builtin_with_ctx calls a VM builtin with the VM's "
                              "context, which the reference evaluator does not have (run it in the VM)",
                              f->func);
+      case TVM_RELAX_OP_builtin_alloc_tensor: {
+        /* CallTIRRewrite's allocation (a tensor of the call's struct info, zeroed) */
+        void* t = alloc_tensor(f, tvm_relax_sinfo_of(&call->expr));
+        *out = tvm_ffi_any_obj(t);
+        return t ? 0 : -1;
+      }
       case TVM_RELAX_OP_grad_no_grad:
       case TVM_RELAX_OP_grad_start_checkpoint:
       case TVM_RELAX_OP_grad_end_checkpoint:
