@@ -511,7 +511,8 @@ static int64_t emit_call_tir(fn_ctx* c, const tvm_relax_call_obj* call) {
     }
     for (int32_t i = 0; i < nextra; ++i) words[1 + nin + i] = extra[i];
     words[1 + nin + nextra] = tvm_vm_arg_reg(shape);
-    if (emit_call(c, "vm.builtin.call_tir_dyn", words, (int32_t)(nin + nextra + 2), TVM_VM_REG_VOID) < 0) {
+    if (emit_call(c, "vm.builtin.call_tir_dyn", words, (int32_t)(nin + nextra + 2),
+                  TVM_VM_REG_VOID) < 0) {
       return -1;
     }
   } else if (emit_args_call(c, f, fields, 0, extra, nextra, TVM_VM_REG_VOID) < 0 &&

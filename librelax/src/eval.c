@@ -296,22 +296,27 @@ static int eval_call_tir(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, 
 
 /* vm.call_tir_dyn(f, (tensors..., shape)): the PrimFunc run with the tensors (its inputs and the
  * outputs it writes) and then the shape's values as int arguments; the result is void. */
-static int eval_call_tir_dyn(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, TVMFFIAny* out) {
+static int eval_call_tir_dyn(eval_ctx* c, frame* f, const tvm_relax_call_obj* call,
+                             TVMFFIAny* out) {
   const tvm_tir_global_var_obj* gv = tvm_ffi_seq_obj_at(call->args, 0);
   TVMFFIAny ins = tvm_ffi_any_none();
   if (eval_expr(c, f, tvm_ffi_seq_obj_at(call->args, 1), &ins) != 0) return -1;
   int64_t n = ins.type_index == kTVMFFIArray ? tvm_ffi_seq_size(ins.v_obj) : 0;
   const TVMFFIAny* last = n > 0 ? tvm_ffi_seq_at(ins.v_obj, n - 1) : NULL;
-  TVMFFIShapeCell* shape = last && last->type_index == kTVMFFIShape ? TVMFFIShapeGetCellPtr(last->v_obj) : NULL;
+  TVMFFIShapeCell* shape =
+      last && last->type_index == kTVMFFIShape ? TVMFFIShapeGetCellPtr(last->v_obj) : NULL;
   if (!shape) {
     tvm_ffi_any_release(&ins);
-    return tvm_ffi_raise("TypeError", "%s: relax.vm.call_tir_dyn needs a tuple ending with a shape", f->func);
+    return tvm_ffi_raise("TypeError", "%s: relax.vm.call_tir_dyn needs a tuple ending with a shape",
+                         f->func);
   }
   int64_t nargs = n - 1 + (int64_t)shape->size;
   TVMFFIAny* args = tvm_ffi_calloc((size_t)(nargs ? nargs : 1), sizeof(TVMFFIAny));
   int rc = args ? 0 : -1;
-  for (int64_t i = 0; rc == 0 && i < n - 1; ++i) args[i] = tvm_ffi_any_copy(tvm_ffi_seq_at(ins.v_obj, i));
-  for (size_t i = 0; rc == 0 && i < shape->size; ++i) args[n - 1 + (int64_t)i] = tvm_ffi_any_int(shape->data[i]);
+  for (int64_t i = 0; rc == 0 && i < n - 1; ++i)
+    args[i] = tvm_ffi_any_copy(tvm_ffi_seq_at(ins.v_obj, i));
+  for (size_t i = 0; rc == 0 && i < shape->size; ++i)
+    args[n - 1 + (int64_t)i] = tvm_ffi_any_int(shape->data[i]);
   TVMFFIAny ret = tvm_ffi_any_none();
   const char* name = tvm_ffi_str_cstr(gv->name_hint);
   if (rc == 0) {
@@ -715,10 +720,11 @@ static int eval_call(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, TVMF
       case TVM_RELAX_OP_vm_call_tir_dyn:
         return eval_call_tir_dyn(c, f, call, out);
       case TVM_RELAX_OP_call_builtin_with_ctx:
-        return tvm_ffi_raise("NotImplementedError",
-                             "%s: relax.call_builtin_with_ctx calls a VM builtin with the VM's "
-                             "context, which the reference evaluator does not have (run it in the VM)",
-                             f->func);
+        return tvm_ffi_raise(
+            "NotImplementedError",
+            "%s: relax.call_builtin_with_ctx calls a VM builtin with the VM's "
+            "context, which the reference evaluator does not have (run it in the VM)",
+            f->func);
       case TVM_RELAX_OP_builtin_alloc_tensor: {
         /* CallTIRRewrite's allocation (a tensor of the call's struct info, zeroed) */
         void* t = alloc_tensor(f, tvm_relax_sinfo_of(&call->expr));

@@ -399,13 +399,15 @@ static void* pool_backward_body(const tvm_relax_call_obj* call, tvm_tir_buffer_o
   (void)nin, (void)nout;
   bool is_max = tvm_relax_op_info_of(call->op)->id == TVM_RELAX_OP_grad_max_pool2d_backward;
   enum { S = 2, N = 4 };
-  if (rank(in[1]) != N || !layout_is(call, "layout", "NCHW") || !layout_is(call, "out_layout", "NCHW")) {
+  if (rank(in[1]) != N || !layout_is(call, "layout", "NCHW") ||
+      !layout_is(call, "out_layout", "NCHW")) {
     tvm_ffi_raise("NotImplementedError", "%s: only the NCHW layout has a kernel",
                   tvm_relax_op_info_of(call->op)->name);
     return NULL;
   }
   int64_t size[S], strides[S], dilation[S], pad[2 * S];
-  if (attr_ints(call, "pool_size", S, 1, size) != 0 || attr_ints(call, "strides", S, 1, strides) != 0 ||
+  if (attr_ints(call, "pool_size", S, 1, size) != 0 ||
+      attr_ints(call, "strides", S, 1, strides) != 0 ||
       attr_ints(call, "dilation", S, 1, dilation) != 0 || attr_padding(call, S, pad) != 0) {
     return NULL;
   }
@@ -429,7 +431,8 @@ static void* pool_backward_body(const tvm_relax_call_obj* call, tvm_tir_buffer_o
   for (int i = 0; i < S; ++i) {
     start[i] = tvm_tir_sub_take(tvm_tir_mul_take(tvm_tir_ref(v[2 + i]), tvm_tir_i64(strides[i])),
                                 tvm_tir_i64(pad[i]));
-    pos[i] = tvm_tir_add_take(tvm_tir_ref(start[i]), tvm_tir_mul_take(tvm_tir_ref(r[i]), tvm_tir_i64(dilation[i])));
+    pos[i] = tvm_tir_add_take(tvm_tir_ref(start[i]),
+                              tvm_tir_mul_take(tvm_tir_ref(r[i]), tvm_tir_i64(dilation[i])));
     cond = and_opt(cond, in_range(tvm_tir_ref(pos[i]), true, true, dim(x, 2 + i)));
   }
   void* gi[N];
@@ -479,9 +482,10 @@ static void* pool_backward_body(const tvm_relax_call_obj* call, tvm_tir_buffer_o
             tvm_tir_add_take(tvm_tir_ref(start[i]), tvm_tir_i64((size[i] - 1) * dilation[i])),
             tvm_tir_add_take(tvm_tir_ref(dim(x, 2 + i)), tvm_tir_i64(pad[S + i] - 1)));
         divisor = tvm_tir_mul_take(
-            divisor, tvm_tir_add_take(tvm_tir_floordiv_take(tvm_tir_sub_take(last, tvm_tir_ref(start[i])),
-                                                            tvm_tir_i64(dilation[i])),
-                                      tvm_tir_i64(1)));
+            divisor,
+            tvm_tir_add_take(tvm_tir_floordiv_take(tvm_tir_sub_take(last, tvm_tir_ref(start[i])),
+                                                   tvm_tir_i64(dilation[i])),
+                             tvm_tir_i64(1)));
       }
     } else {
       void* rr[S];
@@ -490,14 +494,20 @@ static void* pool_backward_body(const tvm_relax_call_obj* call, tvm_tir_buffer_o
       } else {
         void* c2 = NULL;
         for (int i = 0; i < S; ++i) {
-          void* p2 = tvm_tir_add_take(tvm_tir_ref(start[i]),
-                                      tvm_tir_mul_take(tvm_tir_ref(rr[i]), tvm_tir_i64(dilation[i])));
+          void* p2 =
+              tvm_tir_add_take(tvm_tir_ref(start[i]),
+                               tvm_tir_mul_take(tvm_tir_ref(rr[i]), tvm_tir_i64(dilation[i])));
           c2 = and_opt(c2, in_range(p2, true, true, dim(x, 2 + i)));
         }
         count = tvm_tir_seq_take(
             tvm_relax__scratch_store(cnt, tvm_tir_i64(0)),
-            tvm_relax__loop_nest(rr, ksz, S, NULL,
-                                 tvm_tir_if_take(c2, tvm_relax__scratch_store(cnt, tvm_tir_add_take(tvm_relax__scratch_load(cnt), tvm_tir_i64(1))), NULL)));
+            tvm_relax__loop_nest(
+                rr, ksz, S, NULL,
+                tvm_tir_if_take(
+                    c2,
+                    tvm_relax__scratch_store(
+                        cnt, tvm_tir_add_take(tvm_relax__scratch_load(cnt), tvm_tir_i64(1))),
+                    NULL)));
         tvm_relax__release_all(rr, S);
         divisor = tvm_tir_max_take(tvm_relax__scratch_load(cnt), tvm_tir_i64(1));
       }

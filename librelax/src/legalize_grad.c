@@ -19,7 +19,6 @@
  */
 #include <stdio.h>
 #include <string.h>
-
 #include <tvm/tir/builder.h>
 
 #include "internal.h"
@@ -75,7 +74,8 @@ static void* nll_backward_body(const tvm_relax_call_obj* call, tvm_tir_buffer_ob
   void* valid = tvm_tir_ne_take(tvm_tir_ref(raw), tvm_tir_i64(ignore));
   /* An ignored target reads weight 0's slot (Select evaluates both of its values). */
   void* safe = tvm_tir_select_take(tvm_tir_ref(valid), tvm_tir_ref(raw), tvm_tir_i64(0));
-  void* wv = w ? tvm_tir_load_take(tvm_tir_ref(w), safe) : (tvm_ffi_release(safe), tvm_tir_const_float(t, 1));
+  void* wv = w ? tvm_tir_load_take(tvm_tir_ref(w), safe)
+               : (tvm_ffi_release(safe), tvm_tir_const_float(t, 1));
   void* gv;
   if (none) {
     void* gi[MAX_DIMS];
@@ -103,7 +103,8 @@ static void* nll_backward_body(const tvm_relax_call_obj* call, tvm_tir_buffer_ob
       void* r2 = tvm_tir_cast_take(TVM_TIR_INT64, tvm_tir_load_takev(tvm_tir_ref(tg), nt, ui));
       void* ok2 = tvm_tir_ne_take(tvm_tir_ref(r2), tvm_tir_i64(ignore));
       void* s2 = tvm_tir_select_take(tvm_tir_ref(ok2), r2, tvm_tir_i64(0));
-      void* w2 = w ? tvm_tir_load_take(tvm_tir_ref(w), s2) : (tvm_ffi_release(s2), tvm_tir_const_float(t, 1));
+      void* w2 = w ? tvm_tir_load_take(tvm_tir_ref(w), s2)
+                   : (tvm_ffi_release(s2), tvm_tir_const_float(t, 1));
       void* add = tvm_tir_select_take(ok2, w2, tvm_tir_const_float(t, 0));
       void* ext[MAX_DIMS];
       for (int64_t i = 0; i < nt; ++i) ext[i] = dim(tg, i);
@@ -157,16 +158,18 @@ static void* take_backward_body(const tvm_relax_call_obj* call, tvm_tir_buffer_o
   tvm_ffi_release(raw);
   void* oi[MAX_DIMS];
   for (int64_t i = 0; i < nx; ++i) {
-    oi[i] = i < axis ? tvm_tir_ref(v[i]) : i == axis ? tvm_tir_ref(pos) : tvm_tir_ref(v[i - 1 + ni]);
+    oi[i] = i < axis    ? tvm_tir_ref(v[i])
+            : i == axis ? tvm_tir_ref(pos)
+                        : tvm_tir_ref(v[i - 1 + ni]);
   }
   void* oi2[MAX_DIMS];
   for (int64_t i = 0; i < nx; ++i) oi2[i] = tvm_tir_ref(oi[i]);
   void* gi[MAX_DIMS];
   for (int64_t i = 0; i < ng; ++i) gi[i] = tvm_tir_ref(v[i]);
-  void* upd = tvm_tir_store_takev(
-      tvm_tir_ref(o),
-      tvm_tir_add_take(tvm_tir_load_takev(tvm_tir_ref(o), nx, oi), tvm_tir_load_takev(tvm_tir_ref(g), ng, gi)),
-      nx, oi2);
+  void* upd = tvm_tir_store_takev(tvm_tir_ref(o),
+                                  tvm_tir_add_take(tvm_tir_load_takev(tvm_tir_ref(o), nx, oi),
+                                                   tvm_tir_load_takev(tvm_tir_ref(g), ng, gi)),
+                                  nx, oi2);
   void* inside = tvm_tir_and_take(tvm_tir_ge_take(tvm_tir_ref(pos), tvm_tir_i64(0)),
                                   tvm_tir_lt_take(tvm_tir_ref(pos), tvm_tir_ref(dim(o, axis))));
   tvm_ffi_release(pos);
@@ -240,22 +243,24 @@ static void* median_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* con
   void* xjv = tvm_tir_load_takev(tvm_tir_ref(x), n, xj);
   void* xkv = tvm_tir_load_takev(tvm_tir_ref(x), n, xk);
   /* element k ranks before element j: smaller, or equal and earlier */
-  void* before = tvm_tir_or_take(
-      tvm_tir_lt_take(tvm_tir_ref(xkv), tvm_tir_ref(xjv)),
-      tvm_tir_and_take(tvm_tir_eq_take(xkv, tvm_tir_ref(xjv)),
-                       tvm_tir_lt_take(tvm_tir_ref(jk[1]), tvm_tir_ref(jk[0]))));
+  void* before =
+      tvm_tir_or_take(tvm_tir_lt_take(tvm_tir_ref(xkv), tvm_tir_ref(xjv)),
+                      tvm_tir_and_take(tvm_tir_eq_take(xkv, tvm_tir_ref(xjv)),
+                                       tvm_tir_lt_take(tvm_tir_ref(jk[1]), tvm_tir_ref(jk[0]))));
   tvm_tir_buffer_obj* cnt = tvm_relax__scratch("rank", TVM_TIR_INT64);
   void* count = tvm_tir_serial_take(
       tvm_tir_ref(jk[1]), tvm_tir_i64(0), tvm_tir_ref(K),
-      tvm_relax__scratch_store(cnt, tvm_tir_add_take(tvm_relax__scratch_load(cnt),
-                                                     tvm_tir_select_take(before, tvm_tir_i64(1),
-                                                                         tvm_tir_i64(0)))));
+      tvm_relax__scratch_store(
+          cnt, tvm_tir_add_take(tvm_relax__scratch_load(cnt),
+                                tvm_tir_select_take(before, tvm_tir_i64(1), tvm_tir_i64(0)))));
   /* the outputs' indices: kept dims, and 0 for a reduced dim kept as 1 */
   void* oi[MAX_DIMS];
   int64_t no = 0;
   for (int64_t i = 0; i < n; ++i) {
-    if (!red[i]) oi[no++] = v[i];
-    else if (keep) oi[no++] = NULL;
+    if (!red[i])
+      oi[no++] = v[i];
+    else if (keep)
+      oi[no++] = NULL;
   }
   void* st[2] = {NULL, NULL};
   for (int r = 0; r < nout && r < 2; ++r) {
@@ -267,9 +272,9 @@ static void* median_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* con
   }
   void* write = nout > 1 ? tvm_tir_seq_take(st[0], st[1]) : st[0];
   void* m = tvm_tir_floordiv_take(tvm_tir_sub_take(tvm_tir_ref(K), tvm_tir_i64(1)), tvm_tir_i64(2));
-  void* per_j = tvm_tir_seq_take(tvm_relax__scratch_store(cnt, tvm_tir_i64(0)), count,
-                                 tvm_tir_if_take(tvm_tir_eq_take(tvm_relax__scratch_load(cnt), m),
-                                                 write, NULL));
+  void* per_j = tvm_tir_seq_take(
+      tvm_relax__scratch_store(cnt, tvm_tir_i64(0)), count,
+      tvm_tir_if_take(tvm_tir_eq_take(tvm_relax__scratch_load(cnt), m), write, NULL));
   void* scan = tvm_relax__scratch_scope(
       cnt, tvm_tir_serial_take(tvm_tir_ref(jk[0]), tvm_tir_i64(0), tvm_tir_ref(K), per_j));
   void* ext[MAX_DIMS];

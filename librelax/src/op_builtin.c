@@ -295,8 +295,8 @@ tvm_relax_sinfo_obj* tvm_relax__infer_vm_call_tir_dyn(const tvm_relax__infer_ctx
   tvm_relax_tuple_sinfo_obj* t = arg_tuple(ctx, 1);
   if (!t) return NULL;
   int64_t n = tvm_ffi_seq_size(t->fields);
-  if (n == 0 || tvm_relax_kind_of(tvm_ffi_seq_obj_at(t->fields, n - 1)) !=
-                    TVM_RELAX_KIND_ShapeStructInfo) {
+  if (n == 0 ||
+      tvm_relax_kind_of(tvm_ffi_seq_obj_at(t->fields, n - 1)) != TVM_RELAX_KIND_ShapeStructInfo) {
     return arg_error(ctx, "TypeError", 1,
                      "a tuple of the tensors then the shape of the TIR arguments (R.shape)");
   }

@@ -28,8 +28,10 @@ tvm_relax_sinfo_obj* tvm_relax__infer_checkpoint(const tvm_relax__infer_ctx* ctx
   if (!tvm_relax_is_var(x)) {
     tvm_ffi_strbuf b = {0};
     tvm_relax__text(&b, x);
-    tvm_relax__arg_error(ctx, 0, "TypeError", "must be a variable (a checkpoint marks a bound "
-                         "value), got %s", tvm_ffi_strbuf_cstr(&b));
+    tvm_relax__arg_error(ctx, 0, "TypeError",
+                         "must be a variable (a checkpoint marks a bound "
+                         "value), got %s",
+                         tvm_ffi_strbuf_cstr(&b));
     tvm_ffi_strbuf_free(&b);
     return NULL;
   }
@@ -40,8 +42,9 @@ tvm_relax_sinfo_obj* tvm_relax__infer_checkpoint(const tvm_relax__infer_ctx* ctx
 static bool is_float(DLDataType t) { return t.code == kDLFloat || t.code == kDLBfloat; }
 
 /* Argument i (a tensor) must have the dtype of argument j (when both are known). */
-static bool same_dtype(const tvm_relax__infer_ctx* ctx, int32_t i, const tvm_relax_tensor_sinfo_obj* a,
-                       int32_t j, const tvm_relax_tensor_sinfo_obj* b) {
+static bool same_dtype(const tvm_relax__infer_ctx* ctx, int32_t i,
+                       const tvm_relax_tensor_sinfo_obj* a, int32_t j,
+                       const tvm_relax_tensor_sinfo_obj* b) {
   if (tvm_relax_dtype_is_unknown(a->dtype) || tvm_relax_dtype_is_unknown(b->dtype) ||
       tvm_ffi_dtype_equal(a->dtype, b->dtype)) {
     return true;
@@ -71,7 +74,8 @@ static bool grad_matches(const tvm_relax__infer_ctx* ctx, const tvm_relax_tensor
                          const tvm_relax_sinfo_obj* want, const char* what) {
   if (tvm_relax_kind_of(want) != TVM_RELAX_KIND_TensorStructInfo) return true;
   const tvm_relax_tensor_sinfo_obj* w = (const tvm_relax_tensor_sinfo_obj*)want;
-  if (g->ndim != TVM_RELAX_UNKNOWN_NDIM && w->ndim != TVM_RELAX_UNKNOWN_NDIM && g->ndim != w->ndim) {
+  if (g->ndim != TVM_RELAX_UNKNOWN_NDIM && w->ndim != TVM_RELAX_UNKNOWN_NDIM &&
+      g->ndim != w->ndim) {
     tvm_relax__arg_error(ctx, 0, "ValueError", "must have ndim %d (the rank of %s), got %d",
                          w->ndim, what, g->ndim);
     return false;
@@ -84,8 +88,8 @@ static bool grad_matches(const tvm_relax__infer_ctx* ctx, const tvm_relax_tensor
       tvm_ffi_strbuf x = {0}, y = {0};
       dim_text(&x, a);
       dim_text(&y, b);
-      tvm_relax__arg_error(ctx, 0, "ValueError", "dim %lld is %s but %s has %s there",
-                           (long long)i, tvm_ffi_strbuf_cstr(&x), what, tvm_ffi_strbuf_cstr(&y));
+      tvm_relax__arg_error(ctx, 0, "ValueError", "dim %lld is %s but %s has %s there", (long long)i,
+                           tvm_ffi_strbuf_cstr(&x), what, tvm_ffi_strbuf_cstr(&y));
       tvm_ffi_strbuf_free(&x);
       tvm_ffi_strbuf_free(&y);
       return false;

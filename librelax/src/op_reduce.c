@@ -109,8 +109,8 @@ tvm_relax_sinfo_obj* tvm_relax__infer_median(const tvm_relax__infer_ctx* ctx) {
   void* axes = v ? tvm_relax__attr_ints(ctx, "axis") : NULL;
   if (!axes || tvm_ffi_seq_size(axes) != 1) return v;
   const tvm_relax_tensor_sinfo_obj* t = (const tvm_relax_tensor_sinfo_obj*)v;
-  tvm_relax_sinfo_obj* idx = tvm_relax_tensor_sinfo_new(t->shape, tvm_tir_dtype_int(64), t->ndim,
-                                                        t->vdevice);
+  tvm_relax_sinfo_obj* idx =
+      tvm_relax_tensor_sinfo_new(t->shape, tvm_tir_dtype_int(64), t->ndim, t->vdevice);
   TVMFFIAny f[2] = {tvm_ffi_any_obj(v), tvm_ffi_any_obj(idx)};
   void* arr = idx ? tvm_ffi_array_new(f, 2) : NULL;
   tvm_relax_sinfo_obj* out = arr ? tvm_relax_tuple_sinfo_new(arr) : NULL;

@@ -20,7 +20,8 @@
  *               R.call_pure_packed(func, *args, sinfo_args=None), R.call_builtin_with_ctx(func,
  *               args, sinfo_args=None), R.call_tir_with_grad(gvar, args, out_sinfo,
  *               te_grad_name, te_grad_kwargs=None, tir_vars=None), R.invoke_closure(closure,
- *               args, sinfo_args=None) (and R.invoke_pure_closure), R.arange(start, end=None, step=1, dtype=None);
+ *               args, sinfo_args=None) (and R.invoke_pure_closure), R.arange(start, end=None,
+ *               step=1, dtype=None);
  *   values      R.const(value, dtype=None) (a number or nested lists, numpy's dtype rules as
  *               upstream: int -> int32, float -> float32), R.prim_value, R.str, R.dtype,
  *               R.shape([...]), R.tuple(*fields), R.ExternFunc(name), R.match_cast(value, sinfo)
@@ -590,9 +591,9 @@ static tvm_relax_expr_obj* tir_vars_of(const TVMFFIAny* v, const char* what) {
 
 /* call_tir / call_tir_inplace / call_dps_packed: the Call of op with the bound parameters
  * (func, args, [inplace_indices,] out_sinfo, tir_vars, out_ty at fixed slots). */
-static int dps_call_attrs(tvm_script_call* call, tvm_relax_op_id id, const char* spec,
-                          TVMFFIAny* a, int i_out, int i_tir, int i_out_ty, int i_inplace,
-                          void* given_attrs, TVMFFIAny* out) {
+static int dps_call_attrs(tvm_script_call* call, tvm_relax_op_id id, const char* spec, TVMFFIAny* a,
+                          int i_out, int i_tir, int i_out_ty, int i_inplace, void* given_attrs,
+                          TVMFFIAny* out) {
   if (present(&a[i_out]) && present(&a[i_out_ty])) {
     call->error_arg = tvm_script__arg_index(call, spec, i_out_ty);
     return tvm_ffi_raise("TypeError", "%s() got both out_sinfo and out_ty", call->name);
@@ -728,8 +729,8 @@ static int b_call_tir_with_grad(tvm_script_call* call, TVMFFIAny* out) {
     return tvm_ffi_raise("TypeError", "%s() missing required argument 'te_grad_name'", call->name);
   }
   if (!is_string(&a[3])) {
-    tvm_ffi_raise("TypeError", "argument 'te_grad_name' of %s must be a string, got %s",
-                  call->name, tvm_ffi_any_type_name(&a[3]));
+    tvm_ffi_raise("TypeError", "argument 'te_grad_name' of %s must be a string, got %s", call->name,
+                  tvm_ffi_any_type_name(&a[3]));
     return fail_at(call, spec, 3);
   }
   TVMFFIAny keys[2] = {tvm_ffi_string("te_grad_name"), tvm_ffi_string("te_grad_kwargs")};
@@ -758,8 +759,10 @@ static int b_call_builtin_with_ctx(tvm_script_call* call, TVMFFIAny* out) {
     tvm_ffi_retain(a[0].v_obj);
     func = (tvm_relax_expr_obj*)a[0].v_obj;
   } else {
-    tvm_ffi_raise("TypeError", "argument 'func' of %s must be a builtin's name or an ExternFunc, "
-                  "got %s", call->name, tvm_ffi_any_type_name(&a[0]));
+    tvm_ffi_raise("TypeError",
+                  "argument 'func' of %s must be a builtin's name or an ExternFunc, "
+                  "got %s",
+                  call->name, tvm_ffi_any_type_name(&a[0]));
     return fail_at(call, spec, 0);
   }
   if (!func) return fail_at(call, spec, 0);
@@ -782,10 +785,9 @@ static int b_call_builtin_with_ctx(tvm_script_call* call, TVMFFIAny* out) {
   }
   void* items[2] = {func, args};
   void* arr = tvm_ffi_array_of_objects(items, 2);
-  tvm_relax_expr_obj* c =
-      arr ? tvm_relax_call_new(tvm_relax_op(TVM_RELAX_OP_call_builtin_with_ctx), arr, NULL,
-                               sinfo_args, NULL)
-          : NULL;
+  tvm_relax_expr_obj* c = arr ? tvm_relax_call_new(tvm_relax_op(TVM_RELAX_OP_call_builtin_with_ctx),
+                                                   arr, NULL, sinfo_args, NULL)
+                              : NULL;
   tvm_script__relax_note_inferred(call->builder, c);
   tvm_ffi_release(arr);
   tvm_ffi_release(func);

@@ -804,9 +804,9 @@ static tvm_script_doc_obj* conv_call(tvm_script_docsifier* d, const TVMFFIAny* o
   const tvm_relax_call_obj* c = (const void*)obj->v_obj;
   const tvm_relax_op_info* info = tvm_relax_op_info_of(c->op);
   int64_t n = tvm_ffi_seq_size(c->args);
-  if (info && (info->id == TVM_RELAX_OP_call_tir || info->id == TVM_RELAX_OP_call_tir_inplace ||
-               info->id == TVM_RELAX_OP_call_dps_packed ||
-               info->id == TVM_RELAX_OP_call_tir_with_grad) &&
+  if (info &&
+      (info->id == TVM_RELAX_OP_call_tir || info->id == TVM_RELAX_OP_call_tir_inplace ||
+       info->id == TVM_RELAX_OP_call_dps_packed || info->id == TVM_RELAX_OP_call_tir_with_grad) &&
       (n == 2 || n == 3) && tvm_ffi_seq_size(c->sinfo_args) == 1) {
     return dps_call_doc(d, c, info, path);
   }

@@ -168,12 +168,14 @@ static int vi_cmp(const void* a, const void* b) {
 
 /* The lower median (and its index in the reduced elements' row-major order) of x (shape dims,
  * rank n) over the axes marked in red, per output element in row-major order of the kept dims. */
-static int64_t median_ref(const float* x, const int64_t* dims, int n, const bool* red,
-                          double* val, double* idx) {
+static int64_t median_ref(const float* x, const int64_t* dims, int n, const bool* red, double* val,
+                          double* idx) {
   int64_t kept = 1, K = 1;
   for (int d = 0; d < n; ++d) {
-    if (red[d]) K *= dims[d];
-    else kept *= dims[d];
+    if (red[d])
+      K *= dims[d];
+    else
+      kept *= dims[d];
   }
   vi* buf = malloc((size_t)K * sizeof(vi));
   for (int64_t o = 0; o < kept; ++o) {
@@ -181,8 +183,10 @@ static int64_t median_ref(const float* x, const int64_t* dims, int n, const bool
       /* coordinates: kept dims from o, reduced dims from j (row-major each) */
       int64_t co[16], ro = o, rj = j, flat = 0;
       for (int d = n - 1; d >= 0; --d) {
-        if (red[d]) co[d] = rj % dims[d], rj /= dims[d];
-        else co[d] = ro % dims[d], ro /= dims[d];
+        if (red[d])
+          co[d] = rj % dims[d], rj /= dims[d];
+        else
+          co[d] = ro % dims[d], ro /= dims[d];
       }
       for (int d = 0; d < n; ++d) flat = flat * dims[d] + co[d];
       buf[j] = (vi){x[flat], j};
@@ -210,7 +214,8 @@ TEST(median) {
   /* axis 1 (5 values: odd) -> values and indices (3, 4) */
   bool a1[3] = {false, true, false};
   int64_t k = median_ref(fdata(t), sx, 3, a1, v, ix);
-  void* attrs = rt_attrs(1, "axis", tvm_ffi_any_obj(tvm_ffi_array_new((TVMFFIAny[]){tvm_ffi_any_int(1)}, 1)));
+  void* attrs =
+      rt_attrs(1, "axis", tvm_ffi_any_obj(tvm_ffi_array_new((TVMFFIAny[]){tvm_ffi_any_int(1)}, 1)));
   e = (expect){2, {F32, I64T}, {v, ix}, {k, k}, 0};
   tvm_ffi_retain(t);
   check_op("relax.median", attrs, 1, &t, &e);
@@ -218,8 +223,9 @@ TEST(median) {
   /* axis -1 (4 values: even, the lower one) with keepdims */
   bool a2[3] = {false, false, true};
   k = median_ref(fdata(t), sx, 3, a2, v, ix);
-  attrs = rt_attrs(2, "axis", tvm_ffi_any_obj(tvm_ffi_array_new((TVMFFIAny[]){tvm_ffi_any_int(-1)}, 1)),
-                   "keepdims", tvm_ffi_any_bool(true));
+  attrs =
+      rt_attrs(2, "axis", tvm_ffi_any_obj(tvm_ffi_array_new((TVMFFIAny[]){tvm_ffi_any_int(-1)}, 1)),
+               "keepdims", tvm_ffi_any_bool(true));
   e = (expect){2, {F32, I64T}, {v, ix}, {k, k}, 0};
   tvm_ffi_retain(t);
   check_op("relax.median", attrs, 1, &t, &e);
@@ -227,8 +233,9 @@ TEST(median) {
   /* axes [0, 2]: 12 values per output, values only */
   bool a3[3] = {true, false, true};
   k = median_ref(fdata(t), sx, 3, a3, v, NULL);
-  attrs = rt_attrs(1, "axis", tvm_ffi_any_obj(tvm_ffi_array_new(
-                                  (TVMFFIAny[]){tvm_ffi_any_int(0), tvm_ffi_any_int(2)}, 2)));
+  attrs = rt_attrs(
+      1, "axis",
+      tvm_ffi_any_obj(tvm_ffi_array_new((TVMFFIAny[]){tvm_ffi_any_int(0), tvm_ffi_any_int(2)}, 2)));
   e = one(F32, v, k, 0);
   check_op("relax.median", attrs, 1, &t, &e);
   tvm_ffi_release(attrs);
@@ -296,7 +303,8 @@ static void nll_backward_case(const char* red, int64_t ignore, bool weights) {
     }
     CHECK(fabs(fd - want[i]) <= 1e-4 * (1 + fabs(want[i])));
   }
-  void* attrs = rt_attrs(2, "reduction", tvm_ffi_string(red), "ignore_index", tvm_ffi_any_int(ignore));
+  void* attrs =
+      rt_attrs(2, "reduction", tvm_ffi_string(red), "ignore_index", tvm_ffi_any_int(ignore));
   void* ts[4] = {g, p, t, w};
   expect e = one(F32, want, N * C, 1e-5);
   check_op("relax.grad.nll_loss_backward", attrs, w ? 4 : 3, ts, &e);
@@ -559,9 +567,10 @@ TEST(vm_forms_bad_inputs) {
             "R.vm.call_tir_dyn: argument 'func' must be a GlobalVar of a PrimFunc");
   check_bad("y = R.call_tir_with_grad(cls.k, (x,), out_sinfo=R.Tensor((4,), \"float32\"))",
             "TypeError", "missing required argument 'te_grad_name'");
-  check_bad("y = R.call_tir_with_grad(cls.k, (x,), out_sinfo=R.Tensor((4,), \"float32\"), "
-            "te_grad_name=\"g\", te_grad_kwargs=3)",
-            "TypeError", "attribute 'te_grad_kwargs' must be a dict");
+  check_bad(
+      "y = R.call_tir_with_grad(cls.k, (x,), out_sinfo=R.Tensor((4,), \"float32\"), "
+      "te_grad_name=\"g\", te_grad_kwargs=3)",
+      "TypeError", "attribute 'te_grad_kwargs' must be a dict");
   check_bad("y = R.grad.start_checkpoint(R.const(1.0, \"float32\"))", "TypeError",
             "R.grad.start_checkpoint: argument 'x' must be a variable");
   check_bad("y = R.median(x, axis=3)", "ValueError", "R.median: axis 3 is out of range");

@@ -21,8 +21,8 @@ TEST(markers) {
   void* c = tvm_ffi_tensor_empty(&one, 1, tvm_tir_dtype_float(32), (DLDevice){kDLCPU, 0});
   tvm_relax_expr_obj* k = tvm_relax_constant_new(c, NULL);
   void* args = tvm_ffi_array_of_objects((void*[]){k}, 1);
-  tvm_relax_expr_obj* call = tvm_relax_call_new(
-      tvm_relax_op(TVM_RELAX_OP_grad_start_checkpoint), args, NULL, NULL, NULL);
+  tvm_relax_expr_obj* call =
+      tvm_relax_call_new(tvm_relax_op(TVM_RELAX_OP_grad_start_checkpoint), args, NULL, NULL, NULL);
   CHECK(call == NULL);
   CHECK_RAISED("TypeError", "relax.grad.start_checkpoint: argument 'x' must be a variable");
   /* no_grad takes any value */
@@ -32,8 +32,8 @@ TEST(markers) {
   tvm_ffi_release(args);
   tvm_ffi_release(k);
   tvm_ffi_release(c);
-  CHECK_INFER_FAILS("TypeError", "relax.grad.no_grad takes 1 arguments (x), got 2", "relax.grad.no_grad", NULL, 2, T("2", F32),
-                    T("2", F32));
+  CHECK_INFER_FAILS("TypeError", "relax.grad.no_grad takes 1 arguments (x), got 2",
+                    "relax.grad.no_grad", NULL, 2, T("2", F32), T("2", F32));
 }
 
 TEST(nll_loss_backward) {
@@ -52,25 +52,28 @@ TEST(nll_loss_backward) {
   CHECK_INFER_FAILS("ValueError", "argument 'output_grad' dim 0 is 3 but nll_loss's result has 4",
                     op, oi_attrs(1, "reduction", AS("none")), 3, T("3", F32), T("4, 5", F32),
                     T("4", I64));
-  CHECK_INFER_FAILS("TypeError", "relax.grad.nll_loss_backward: argument 'targets' must be an "
-                    "integer tensor", op, NULL, 3, T("", F32), T("4, 5", F32), T("4", F32));
+  CHECK_INFER_FAILS("TypeError",
+                    "relax.grad.nll_loss_backward: argument 'targets' must be an "
+                    "integer tensor",
+                    op, NULL, 3, T("", F32), T("4, 5", F32), T("4", F32));
   CHECK_INFER_FAILS("ValueError", "argument 'weights' has 6 weights but 'predictions' has 5", op,
                     NULL, 4, T("", F32), T("4, 5", F32), T("4", I64), T("6", F32));
   CHECK_INFER_FAILS("ValueError", "attribute 'reduction' must be", op,
-                    oi_attrs(1, "reduction", AS("max")), 3, T("", F32), T("4, 5", F32), T("4", I64));
+                    oi_attrs(1, "reduction", AS("max")), 3, T("", F32), T("4, 5", F32),
+                    T("4", I64));
   CHECK_INFER_FAILS("TypeError", "argument 'output_grad' must have the dtype of 'predictions'", op,
                     NULL, 3, T("", F16), T("4, 5", F32), T("4", I64));
 }
 
 TEST(pool2d_backward) {
   const char* op = "relax.grad.max_pool2d_backward";
-  CHECK_INFER(TS("1, 2, 6, 6", F), op, oi_attrs(2, "pool_size", AL(2, 2, 2), "strides",
-                                                AL(2, 2, 2)),
-              2, T("1, 2, 3, 3", F32), T("1, 2, 6, 6", F32));
-  CHECK_INFER(TS("1, 2, 5, 5", F), "relax.grad.avg_pool2d_backward",
-              oi_attrs(3, "pool_size", AL(2, 3, 3), "padding", AL(1, 1),
-                       "count_include_pad", AB(true)),
-              2, T("1, 2, 5, 5", F32), T("1, 2, 5, 5", F32));
+  CHECK_INFER(TS("1, 2, 6, 6", F), op,
+              oi_attrs(2, "pool_size", AL(2, 2, 2), "strides", AL(2, 2, 2)), 2,
+              T("1, 2, 3, 3", F32), T("1, 2, 6, 6", F32));
+  CHECK_INFER(
+      TS("1, 2, 5, 5", F), "relax.grad.avg_pool2d_backward",
+      oi_attrs(3, "pool_size", AL(2, 3, 3), "padding", AL(1, 1), "count_include_pad", AB(true)), 2,
+      T("1, 2, 5, 5", F32), T("1, 2, 5, 5", F32));
   /* Symbolic spatial dims: not provably unequal, accepted. */
   CHECK_INFER(TS("1, 2, h, w", F), op, NULL, 2, T("1, 2, a, b", F32), T("1, 2, h, w", F32));
   CHECK_INFER_FAILS("ValueError",
@@ -112,8 +115,8 @@ TEST(median) {
   CHECK_INFER(TS("", F), op, NULL, 1, T("3, 4", F32));
   CHECK_INFER(TS("1, 1", F), op, oi_attrs(1, "keepdims", AB(true)), 1, T("3, 4", F32));
   /* One axis: values and their int64 indices. */
-  CHECK_INFER("R.Tuple(" TS1("3", F) ", " TS1("3", "int64") ")", op,
-              oi_attrs(1, "axis", AL(1, 1)), 1, T("3, 4", F32));
+  CHECK_INFER("R.Tuple(" TS1("3", F) ", " TS1("3", "int64") ")", op, oi_attrs(1, "axis", AL(1, 1)),
+              1, T("3, 4", F32));
   CHECK_INFER("R.Tuple(" TS("n, 1", F) ", " TS("n, 1", "int64") ")", op,
               oi_attrs(2, "axis", AL(1, -1), "keepdims", AB(true)), 1, T("n, 4", F32));
   /* Several axes: the values only. */
