@@ -87,7 +87,7 @@ static tvm_tir_ir_module_obj* model(const char* op, void* attrs, int n, void** t
   tvm_relax_var_obj* params[4];
   for (int i = 0; i < n; ++i) {
     const DLTensor* dl = tvm_ffi_tensor_dl(tensors[i]);
-    char name[8];
+    char name[16];
     snprintf(name, sizeof(name), "p%d", i);
     params[i] = rt_var_take(name, tvm_relax_tensor_sinfo_of_ints(dl->shape, dl->ndim, dl->dtype));
   }
@@ -214,8 +214,9 @@ TEST(median) {
   /* axis 1 (5 values: odd) -> values and indices (3, 4) */
   bool a1[3] = {false, true, false};
   int64_t k = median_ref(fdata(t), sx, 3, a1, v, ix);
-  void* attrs =
-      rt_attrs(1, "axis", tvm_ffi_any_obj(tvm_ffi_array_new((TVMFFIAny[]){tvm_ffi_any_int(1)}, 1)));
+  void* axes = tvm_ffi_array_new((TVMFFIAny[]){tvm_ffi_any_int(1)}, 1);
+  void* attrs = rt_attrs(1, "axis", tvm_ffi_any_obj(axes));
+  tvm_ffi_release(axes);
   e = (expect){2, {F32, I64T}, {v, ix}, {k, k}, 0};
   tvm_ffi_retain(t);
   check_op("relax.median", attrs, 1, &t, &e);
@@ -223,9 +224,9 @@ TEST(median) {
   /* axis -1 (4 values: even, the lower one) with keepdims */
   bool a2[3] = {false, false, true};
   k = median_ref(fdata(t), sx, 3, a2, v, ix);
-  attrs =
-      rt_attrs(2, "axis", tvm_ffi_any_obj(tvm_ffi_array_new((TVMFFIAny[]){tvm_ffi_any_int(-1)}, 1)),
-               "keepdims", tvm_ffi_any_bool(true));
+  axes = tvm_ffi_array_new((TVMFFIAny[]){tvm_ffi_any_int(-1)}, 1);
+  attrs = rt_attrs(2, "axis", tvm_ffi_any_obj(axes), "keepdims", tvm_ffi_any_bool(true));
+  tvm_ffi_release(axes);
   e = (expect){2, {F32, I64T}, {v, ix}, {k, k}, 0};
   tvm_ffi_retain(t);
   check_op("relax.median", attrs, 1, &t, &e);
@@ -233,9 +234,9 @@ TEST(median) {
   /* axes [0, 2]: 12 values per output, values only */
   bool a3[3] = {true, false, true};
   k = median_ref(fdata(t), sx, 3, a3, v, NULL);
-  attrs = rt_attrs(
-      1, "axis",
-      tvm_ffi_any_obj(tvm_ffi_array_new((TVMFFIAny[]){tvm_ffi_any_int(0), tvm_ffi_any_int(2)}, 2)));
+  axes = tvm_ffi_array_new((TVMFFIAny[]){tvm_ffi_any_int(0), tvm_ffi_any_int(2)}, 2);
+  attrs = rt_attrs(1, "axis", tvm_ffi_any_obj(axes));
+  tvm_ffi_release(axes);
   e = one(F32, v, k, 0);
   check_op("relax.median", attrs, 1, &t, &e);
   tvm_ffi_release(attrs);
@@ -391,6 +392,7 @@ static void pool_backward_case(bool is_max, const pool_cfg* c) {
                          tvm_ffi_any_obj(arrs[1]), "dilation", tvm_ffi_any_obj(arrs[2]), "padding",
                          tvm_ffi_any_obj(arrs[3]), "ceil_mode", tvm_ffi_any_bool(c->ceil),
                          "count_include_pad", tvm_ffi_any_bool(c->include_pad));
+  for (int i = 0; i < 4; ++i) tvm_ffi_release(arrs[i]);
   void* ts[2] = {g, x};
   expect e = one(F32, want, N * CH * H * W, 1e-5);
   check_op(is_max ? "relax.grad.max_pool2d_backward" : "relax.grad.avg_pool2d_backward", attrs, 2,
