@@ -469,7 +469,8 @@ static int64_t emit_call_tir(fn_ctx* c, const tvm_relax_call_obj* call) {
   }
   const TVMFFIAny* inplace = tvm_relax_call_attr(call, "inplace_indices");
   void* fields = ((const tvm_relax_tuple_obj*)in)->fields;
-  if (tvm_ffi_seq_size(call->args) > 2) return fail(c, "call_tir with tir_vars is not supported yet", NULL), -1;
+  bool dyn = tvm_ffi_seq_size(call->args) > 2; /* tir_vars: vm.builtin.call_tir_dyn */
+  if (dyn && packed) return fail(c, "call_dps_packed with tir_vars", NULL), -1;
   const tvm_relax_sinfo_obj* os = tvm_ffi_seq_obj_at(call->sinfo_args, 0);
   bool tuple_out = tvm_relax_kind_of(os) == TVM_RELAX_KIND_TupleStructInfo;
   void* ofields = tuple_out ? ((const tvm_relax_tuple_sinfo_obj*)os)->fields : NULL;
@@ -495,7 +496,27 @@ static int64_t emit_call_tir(fn_ctx* c, const tvm_relax_call_obj* call) {
                             : kernel_name(c, gv);
   int64_t f = tvm_vm_builder_declare_packed(c->b, name);
   if (f < 0) return -1;
-  if (emit_args_call(c, f, fields, 0, extra, nextra, TVM_VM_REG_VOID) < 0 && tvm_ffi_error_pending()) {
+  if (dyn) {
+    /* vm.builtin.call_tir_dyn(kernel, inputs..., outputs..., shape), as after CallTIRRewrite */
+    int64_t shape = emit_expr(c, tvm_ffi_seq_obj_at(call->args, 2));
+    if (shape < 0) return -1;
+    int64_t words[256];
+    int64_t nin = tvm_ffi_seq_size(fields);
+    if (nin + nextra + 2 > 256) return fail(c, "more than 256 call arguments", NULL), -1;
+    words[0] = tvm_vm_arg_func(f);
+    for (int64_t i = 0; i < nin; ++i) {
+      bool ok;
+      words[1 + i] = arg_word(c, tvm_ffi_seq_obj_at(fields, i), &ok);
+      if (!ok) return -1;
+    }
+    for (int32_t i = 0; i < nextra; ++i) words[1 + nin + i] = extra[i];
+    words[1 + nin + nextra] = tvm_vm_arg_reg(shape);
+    if (emit_call(c, "vm.builtin.call_tir_dyn", words, (int32_t)(nin + nextra + 2),
+                  TVM_VM_REG_VOID) < 0) {
+      return -1;
+    }
+  } else if (emit_args_call(c, f, fields, 0, extra, nextra, TVM_VM_REG_VOID) < 0 &&
+             tvm_ffi_error_pending()) {
     return -1;
   }
   if (!tuple_out) return outs[0];
@@ -578,7 +599,32 @@ static int64_t emit_call_expr(fn_ctx* c, const tvm_relax_call_obj* call) {
       case TVM_RELAX_OP_call_tir:
       case TVM_RELAX_OP_call_tir_inplace:
       case TVM_RELAX_OP_call_dps_packed:
+      case TVM_RELAX_OP_call_tir_with_grad:
         return emit_call_tir(c, call);
+      case TVM_RELAX_OP_vm_call_tir_dyn: {
+        /* vm.builtin.call_tir_dyn(kernel, tensors..., shape): the tuple's fields unpacked */
+        const tvm_relax_expr_obj* gv = tvm_ffi_seq_obj_at(call->args, 0);
+        if (!tvm_tir_is(gv, TVM_TIR_KIND_GlobalVar)) {
+          return fail(c, "vm.call_tir_dyn of something other than a GlobalVar", NULL), -1;
+        }
+        int64_t f = tvm_vm_builder_declare_packed(c->b, kernel_name(c, (const void*)gv));
+        int64_t w = tvm_vm_arg_func(f);
+        return f < 0 ? -1
+                     : emit_tuple_call(c, "vm.builtin.call_tir_dyn", &w, 1,
+                                       tvm_ffi_seq_obj_at(call->args, 1), dst);
+      }
+      case TVM_RELAX_OP_call_builtin_with_ctx: {
+        /* the builtin called with the VM context (the %vm register) first, then the tuple's
+         * fields, as upstream's VMCodeGen emits it */
+        const tvm_relax_expr_obj* callee = tvm_ffi_seq_obj_at(call->args, 0);
+        if (tvm_relax_kind_of(callee) != TVM_RELAX_KIND_ExternFunc) {
+          return fail(c, "call_builtin_with_ctx of something other than an ExternFunc", NULL), -1;
+        }
+        int64_t w = tvm_vm_arg_reg(TVM_VM_REG_VM);
+        return emit_tuple_call(
+            c, tvm_ffi_str_cstr(((const tvm_relax_extern_func_obj*)callee)->global_symbol), &w, 1,
+            tvm_ffi_seq_obj_at(call->args, 1), dst);
+      }
       case TVM_RELAX_OP_tensor_to_shape:
       case TVM_RELAX_OP_shape_to_tensor: {
         /* upstream: LowerRuntimeBuiltin's vm.builtin.tensor_to_shape; shape_to_tensor's

@@ -12,7 +12,9 @@
  * (a packed function found by name at run time). R.call_tir_inplace(f, (x, y), out_sinfo,
  * inplace_indices=[1, -1]) allocates only the outputs whose index is -1 and passes only those
  * after the inputs (`_ = f(x, y, alloc)`); an in-place output is the input it names
- * (`lv = (y, alloc)`), as upstream's CallTIRRewrite does.
+ * (`lv = (y, alloc)`), as upstream's CallTIRRewrite does. A call with tir_vars (R.shape([n]))
+ * becomes `_ = R.vm.call_tir_dyn(f, (x, alloc, R.shape([n])))`, the shape's values passed after
+ * the tensors at run time; R.call_tir_with_grad is rewritten as the call_tir it is.
  */
 #include <stdio.h>
 
@@ -77,10 +79,7 @@ static int expand(rw_ctx* c, void* list, const tvm_relax_binding_obj* b, const t
   const void* callee = tvm_ffi_seq_obj_at(call->args, 0);
   const tvm_relax_expr_obj* in = tvm_ffi_seq_obj_at(call->args, 1);
   const char* op = tvm_relax_op_info_of(call->op)->name;
-  if (tvm_ffi_seq_size(call->args) > 2) {
-    return tvm_ffi_raise("ValueError", "binding of %s: %s with packed TIR arguments is not supported yet",
-                         tvm_relax_var_name(b->var), op);
-  }
+  bool dyn = tvm_ffi_seq_size(call->args) > 2; /* tir_vars: through vm.call_tir_dyn */
   if (tvm_relax_kind_of(in) != TVM_RELAX_KIND_Tuple) {
     return tvm_ffi_raise("ValueError", "binding of %s: %s's arguments must be a tuple expression",
                          tvm_relax_var_name(b->var), op);
@@ -110,9 +109,18 @@ static int expand(rw_ctx* c, void* list, const tvm_relax_binding_obj* b, const t
   if (rc != 0) {
     tvm_ffi_raise_context("binding of %s", tvm_relax_var_name(b->var));
   } else {
-    /* _ = f(x, y, alloc): the kernel writes its outputs in place. */
-    void* arr = tvm_ffi_list_to_array(args);
-    tvm_relax_expr_obj* kcall = arr ? tvm_relax_call_new((void*)callee, arr, NULL, NULL, call->expr.span) : NULL;
+    /* _ = f(x, y, alloc): the kernel writes its outputs in place; with tir_vars,
+     * _ = R.vm.call_tir_dyn(f, (x, y, alloc, R.shape([n]))), as upstream. */
+    if (dyn) rc = tvm_ffi_list_push(args, tvm_ffi_seq_at(call->args, 2));
+    void* arr = rc == 0 ? tvm_ffi_list_to_array(args) : NULL;
+    tvm_relax_expr_obj* kcall = NULL;
+    if (arr && dyn) {
+      tvm_relax_expr_obj* tup = tvm_relax_tuple_new(arr);
+      kcall = tup ? tvm_relax_call_op("relax.vm.call_tir_dyn", NULL, 2, callee, tup) : NULL;
+      tvm_ffi_release(tup);
+    } else if (arr) {
+      kcall = tvm_relax_call_new((void*)callee, arr, NULL, NULL, call->expr.span);
+    }
     tvm_ffi_release(arr);
     tvm_relax_var_obj* unit = kcall ? tvm_relax_var_new("_", tvm_relax_sinfo_of(kcall), false) : NULL;
     rc = push_binding(list, unit, kcall);
@@ -139,7 +147,7 @@ static bool is_call_tir_binding(const tvm_relax_binding_obj* b) {
   if (tvm_relax_kind_of(b) != TVM_RELAX_KIND_VarBinding) return false;
   int32_t id = tvm_relax__call_op_id(tvm_relax_binding_value(b));
   return id == TVM_RELAX_OP_call_tir || id == TVM_RELAX_OP_call_tir_inplace ||
-         id == TVM_RELAX_OP_call_dps_packed;
+         id == TVM_RELAX_OP_call_dps_packed || id == TVM_RELAX_OP_call_tir_with_grad;
 }
 
 static void* rewrite_block(tvm_relax_mutator* m, const void* node) {

@@ -234,8 +234,19 @@ static int eval_call_tir(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, 
   void* ofields = tuple_out ? ((const tvm_relax_tuple_sinfo_obj*)os)->fields : NULL;
   int64_t nout = tuple_out ? tvm_ffi_seq_size(ofields) : 1;
   int64_t nin = ins.type_index == kTVMFFIArray ? tvm_ffi_seq_size(ins.v_obj) : 1;
-  /* args: the inputs, then the outputs the callee writes; results: every output */
-  TVMFFIAny* args = tvm_ffi_calloc((size_t)(nin + nout), sizeof(TVMFFIAny));
+  /* tir_vars (packed_ints): a shape whose values follow the outputs */
+  TVMFFIAny packed_ints = tvm_ffi_any_none();
+  if (tvm_ffi_seq_size(call->args) > 2 &&
+      eval_expr(c, f, tvm_ffi_seq_obj_at(call->args, 2), &packed_ints) != 0) {
+    tvm_ffi_any_release(&ins);
+    return -1;
+  }
+  const TVMFFIShapeCell* pi =
+      packed_ints.type_index == kTVMFFIShape ? TVMFFIShapeGetCellPtr(packed_ints.v_obj) : NULL;
+  int64_t npi = pi ? (int64_t)pi->size : 0;
+  /* args: the inputs, then the outputs the callee writes, then tir_vars' values; results: every
+   * output */
+  TVMFFIAny* args = tvm_ffi_calloc((size_t)(nin + nout + npi), sizeof(TVMFFIAny));
   TVMFFIAny* results = args ? tvm_ffi_calloc((size_t)nout, sizeof(TVMFFIAny)) : NULL;
   int rc = results ? 0 : -1;
   int64_t nargs = nin;
@@ -257,6 +268,8 @@ static int eval_call_tir(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, 
     args[nargs++] = tvm_ffi_any_copy(&results[i]);
     if (!t) rc = -1;
   }
+  for (int64_t i = 0; rc == 0 && i < npi; ++i) args[nargs++] = tvm_ffi_any_int(pi->data[i]);
+  tvm_ffi_any_release(&packed_ints);
   TVMFFIAny ret = tvm_ffi_any_none();
   if (rc == 0) {
     rc = packed ? tvm_ffi_global_call(name, args, (int32_t)nargs, &ret)
@@ -279,6 +292,45 @@ static int eval_call_tir(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, 
   tvm_ffi_free(results);
   tvm_ffi_any_release(&ins);
   return rc;
+}
+
+/* vm.call_tir_dyn(f, (tensors..., shape)): the PrimFunc run with the tensors (its inputs and the
+ * outputs it writes) and then the shape's values as int arguments; the result is void. */
+static int eval_call_tir_dyn(eval_ctx* c, frame* f, const tvm_relax_call_obj* call,
+                             TVMFFIAny* out) {
+  const tvm_tir_global_var_obj* gv = tvm_ffi_seq_obj_at(call->args, 0);
+  TVMFFIAny ins = tvm_ffi_any_none();
+  if (eval_expr(c, f, tvm_ffi_seq_obj_at(call->args, 1), &ins) != 0) return -1;
+  int64_t n = ins.type_index == kTVMFFIArray ? tvm_ffi_seq_size(ins.v_obj) : 0;
+  const TVMFFIAny* last = n > 0 ? tvm_ffi_seq_at(ins.v_obj, n - 1) : NULL;
+  TVMFFIShapeCell* shape =
+      last && last->type_index == kTVMFFIShape ? TVMFFIShapeGetCellPtr(last->v_obj) : NULL;
+  if (!shape) {
+    tvm_ffi_any_release(&ins);
+    return tvm_ffi_raise("TypeError", "%s: relax.vm.call_tir_dyn needs a tuple ending with a shape",
+                         f->func);
+  }
+  int64_t nargs = n - 1 + (int64_t)shape->size;
+  TVMFFIAny* args = tvm_ffi_calloc((size_t)(nargs ? nargs : 1), sizeof(TVMFFIAny));
+  int rc = args ? 0 : -1;
+  for (int64_t i = 0; rc == 0 && i < n - 1; ++i)
+    args[i] = tvm_ffi_any_copy(tvm_ffi_seq_at(ins.v_obj, i));
+  for (size_t i = 0; rc == 0 && i < shape->size; ++i)
+    args[n - 1 + (int64_t)i] = tvm_ffi_any_int(shape->data[i]);
+  TVMFFIAny ret = tvm_ffi_any_none();
+  const char* name = tvm_ffi_str_cstr(gv->name_hint);
+  if (rc == 0) {
+    rc = tvm_tir_interp_run(c->mod, name, args, (int32_t)nargs, &ret);
+    if (rc != 0) tvm_ffi_raise_context("%s: relax.vm.call_tir_dyn %s", f->func, name);
+  }
+  tvm_ffi_any_release(&ret);
+  for (int64_t i = 0; args && i < nargs; ++i) tvm_ffi_any_release(&args[i]);
+  tvm_ffi_free(args);
+  tvm_ffi_any_release(&ins);
+  if (rc != 0) return -1;
+  void* empty = tvm_ffi_array_new(NULL, 0);
+  *out = tvm_ffi_any_obj(empty);
+  return empty ? 0 : -1;
 }
 
 /* ---- Function values ------------------------------------------------------------------------ */
@@ -663,7 +715,27 @@ static int eval_call(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, TVMF
       case TVM_RELAX_OP_call_tir:
       case TVM_RELAX_OP_call_tir_inplace:
       case TVM_RELAX_OP_call_dps_packed:
+      case TVM_RELAX_OP_call_tir_with_grad:
         return eval_call_tir(c, f, call, out);
+      case TVM_RELAX_OP_vm_call_tir_dyn:
+        return eval_call_tir_dyn(c, f, call, out);
+      case TVM_RELAX_OP_call_builtin_with_ctx:
+        return tvm_ffi_raise(
+            "NotImplementedError",
+            "%s: relax.call_builtin_with_ctx calls a VM builtin with the VM's "
+            "context, which the reference evaluator does not have (run it in the VM)",
+            f->func);
+      case TVM_RELAX_OP_builtin_alloc_tensor: {
+        /* CallTIRRewrite's allocation (a tensor of the call's struct info, zeroed) */
+        void* t = alloc_tensor(f, tvm_relax_sinfo_of(&call->expr));
+        *out = tvm_ffi_any_obj(t);
+        return t ? 0 : -1;
+      }
+      case TVM_RELAX_OP_grad_no_grad:
+      case TVM_RELAX_OP_grad_start_checkpoint:
+      case TVM_RELAX_OP_grad_end_checkpoint:
+      case TVM_RELAX_OP_builtin_stop_lift_params:
+        return eval_expr(c, f, tvm_ffi_seq_obj_at(call->args, 0), out);
       case TVM_RELAX_OP_reshape:
         return eval_reshape(c, f, call, out);
       case TVM_RELAX_OP_memory_view:

@@ -341,6 +341,12 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_prelu(const tvm_relax_call_obj* call)
 tvm_tir_prim_func_obj* tvm_relax__legalize_group_norm(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_nll_loss(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_cross_entropy(const tvm_relax_call_obj* call);
+/* median, grad.nll_loss_backward, grad.take_backward (legalize_grad.c);
+ * grad.max_pool2d_backward / avg_pool2d_backward (legalize_conv.c). */
+tvm_tir_prim_func_obj* tvm_relax__legalize_median(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_nll_loss_backward(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_take_backward(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_pool2d_backward(const tvm_relax_call_obj* call);
 
 /* ---- memory.view, to_vdevice (op_memory_view.c) ---------------------------------------------------------- */
 /* Whether e is "void": of struct info R.Tuple() (memory.view's "no change"). */

@@ -103,6 +103,11 @@ static const tvm_relax__legalize_fn k_legalize[TVM_RELAX_OP_COUNT] = {
     [TVM_RELAX_OP_vision_roi_align] = tvm_relax__legalize_roi_align,
     [TVM_RELAX_OP_vision_non_max_suppression] = tvm_relax__legalize_nms,
     [TVM_RELAX_OP_vision_all_class_non_max_suppression] = tvm_relax__legalize_all_class_nms,
+    [TVM_RELAX_OP_median] = tvm_relax__legalize_median,
+    [TVM_RELAX_OP_grad_nll_loss_backward] = tvm_relax__legalize_nll_loss_backward,
+    [TVM_RELAX_OP_grad_max_pool2d_backward] = tvm_relax__legalize_pool2d_backward,
+    [TVM_RELAX_OP_grad_avg_pool2d_backward] = tvm_relax__legalize_pool2d_backward,
+    [TVM_RELAX_OP_grad_take_backward] = tvm_relax__legalize_take_backward,
 };
 
 bool tvm_relax_op_has_legalization(int32_t id) {
@@ -540,11 +545,33 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_with(const tvm_relax_call_obj* call,
   return f;
 }
 
+/* Whether operator id is a marker that is the identity at inference (upstream legalizes each
+ * to its argument). */
+static bool is_marker(int32_t id) {
+  return id == TVM_RELAX_OP_grad_no_grad || id == TVM_RELAX_OP_grad_start_checkpoint ||
+         id == TVM_RELAX_OP_grad_end_checkpoint || id == TVM_RELAX_OP_builtin_stop_lift_params;
+}
+
+/* call_tir_with_grad(f, args[, packed_ints]) without its gradient attributes: the call_tir. */
+static tvm_relax_expr_obj* drop_grad(pass_ctx* c, tvm_relax_call_obj* call) {
+  tvm_relax_expr_obj* r = tvm_relax_call_new(tvm_relax_op(TVM_RELAX_OP_call_tir), call->args, NULL,
+                                             call->sinfo_args, call->expr.span);
+  if (r) c->changed = true;
+  return r;
+}
+
 /* call_tir(kernel, (tensor args), out_sinfo) for an operator call, or the call itself. */
 static tvm_relax_expr_obj* legalize_call(pass_ctx* c, tvm_relax_call_obj* call) {
   const tvm_relax_op_info* info = tvm_relax_op_info_of(call->op);
   tvm_relax__legalize_fn fn = info ? k_legalize[info->id] : NULL;
   tvm_relax_sinfo_obj* out = tvm_relax_sinfo_of(call);
+  if (info && is_marker(info->id)) {
+    tvm_relax_expr_obj* x = tvm_ffi_seq_obj_at(call->args, 0);
+    tvm_ffi_retain(x);
+    c->changed = true;
+    return x;
+  }
+  if (info && info->id == TVM_RELAX_OP_call_tir_with_grad) return drop_grad(c, call);
   if (info && (info->id == TVM_RELAX_OP_nonzero || info->id == TVM_RELAX_OP_dynamic_strided_slice)) {
     /* The output's shape is only known after the kernel ran: no kernel of a known output. */
     tvm_ffi_raise("NotImplementedError",

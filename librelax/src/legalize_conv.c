@@ -388,6 +388,155 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_pool2d(const tvm_relax_call_obj* call
   return tvm_relax__legalize_with(call, pool_body);
 }
 
+/* ---- grad.max_pool2d_backward / grad.avg_pool2d_backward ------------------------------------- */
+/*
+ * The derivative of pool_body's kernel: d data starts at zero; for each output window, max
+ * adds the output gradient at the window's first maximum (the tap pool_body's max keeps; no tap
+ * when the window holds only padding), avg adds gradient / divisor (pool_body's divisor) at each
+ * tap inside the input.
+ */
+static void* pool_backward_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
+                                int nin, tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nin, (void)nout;
+  bool is_max = tvm_relax_op_info_of(call->op)->id == TVM_RELAX_OP_grad_max_pool2d_backward;
+  enum { S = 2, N = 4 };
+  if (rank(in[1]) != N || !layout_is(call, "layout", "NCHW") ||
+      !layout_is(call, "out_layout", "NCHW")) {
+    tvm_ffi_raise("NotImplementedError", "%s: only the NCHW layout has a kernel",
+                  tvm_relax_op_info_of(call->op)->name);
+    return NULL;
+  }
+  int64_t size[S], strides[S], dilation[S], pad[2 * S];
+  if (attr_ints(call, "pool_size", S, 1, size) != 0 ||
+      attr_ints(call, "strides", S, 1, strides) != 0 ||
+      attr_ints(call, "dilation", S, 1, dilation) != 0 || attr_padding(call, S, pad) != 0) {
+    return NULL;
+  }
+  bool include_pad = attr_bool(call, "count_include_pad");
+  tvm_tir_buffer_obj *g = in[0], *x = in[1], *o = out[0];
+  DLDataType t = o->dtype;
+  void *z[N], *v[N], *r[S];
+  if (tvm_relax__kernel_vars(z, N, "z") != 0) return NULL;
+  void* zero = tvm_relax__store_all(o, z, zero_of(t));
+  tvm_relax__release_all(z, N);
+  if (tvm_relax__kernel_vars(v, N, "i") != 0) {
+    tvm_ffi_release(zero);
+    return NULL;
+  }
+  if (tvm_relax__kernel_vars(r, S, "r") != 0) {
+    tvm_ffi_release(zero);
+    tvm_relax__release_all(v, N);
+    return NULL;
+  }
+  void *start[S], *pos[S], *cond = NULL;
+  for (int i = 0; i < S; ++i) {
+    start[i] = tvm_tir_sub_take(tvm_tir_mul_take(tvm_tir_ref(v[2 + i]), tvm_tir_i64(strides[i])),
+                                tvm_tir_i64(pad[i]));
+    pos[i] = tvm_tir_add_take(tvm_tir_ref(start[i]),
+                              tvm_tir_mul_take(tvm_tir_ref(r[i]), tvm_tir_i64(dilation[i])));
+    cond = and_opt(cond, in_range(tvm_tir_ref(pos[i]), true, true, dim(x, 2 + i)));
+  }
+  void* gi[N];
+  for (int i = 0; i < N; ++i) gi[i] = tvm_tir_ref(v[i]);
+  void* gv = tvm_tir_load_takev(tvm_tir_ref(g), N, gi);
+  void* ksz[S];
+  for (int i = 0; i < S; ++i) ksz[i] = tvm_tir_i64(size[i]);
+  void* inner;
+  if (is_max) {
+    /* the first maximum's taps into best_h / best_w (-1: none), its value into acc */
+    tvm_tir_buffer_obj* acc = tvm_relax__scratch("acc", t);
+    tvm_tir_buffer_obj* best[S] = {tvm_relax__scratch("best_h", TVM_TIR_INT64),
+                                   tvm_relax__scratch("best_w", TVM_TIR_INT64)};
+    void* xi[N] = {tvm_tir_ref(v[0]), tvm_tir_ref(v[1]), tvm_tir_ref(pos[0]), tvm_tir_ref(pos[1])};
+    void* xv = tvm_tir_load_takev(tvm_tir_ref(x), N, xi);
+    void* better = tvm_tir_or_take(
+        tvm_tir_lt_take(tvm_tir_load_take(tvm_tir_ref(best[0]), tvm_tir_i64(0)), tvm_tir_i64(0)),
+        tvm_tir_gt_take(tvm_tir_ref(xv), tvm_relax__scratch_load(acc)));
+    void* take = tvm_tir_seq_take(tvm_relax__scratch_store(acc, xv),
+                                  tvm_relax__scratch_store(best[0], tvm_tir_ref(pos[0])),
+                                  tvm_relax__scratch_store(best[1], tvm_tir_ref(pos[1])));
+    void* scan = tvm_relax__loop_nest(
+        r, ksz, S, NULL, tvm_tir_if_take(cond, tvm_tir_if_take(better, take, NULL), NULL));
+    void* oi[N] = {tvm_tir_ref(v[0]), tvm_tir_ref(v[1]), tvm_relax__scratch_load(best[0]),
+                   tvm_relax__scratch_load(best[1])};
+    void* oi2[N] = {tvm_tir_ref(v[0]), tvm_tir_ref(v[1]), tvm_relax__scratch_load(best[0]),
+                    tvm_relax__scratch_load(best[1])};
+    void* add = tvm_tir_store_takev(
+        tvm_tir_ref(o), tvm_tir_add_take(tvm_tir_load_takev(tvm_tir_ref(o), N, oi), gv), N, oi2);
+    void* found = tvm_tir_ge_take(tvm_relax__scratch_load(best[0]), tvm_tir_i64(0));
+    inner = tvm_tir_seq_take(tvm_relax__scratch_store(best[0], tvm_tir_i64(-1)),
+                             tvm_relax__scratch_store(best[1], tvm_tir_i64(-1)),
+                             tvm_relax__scratch_store(acc, zero_of(t)), scan,
+                             tvm_tir_if_take(found, add, NULL));
+    inner = tvm_relax__scratch_scope(
+        acc, tvm_relax__scratch_scope(best[0], tvm_relax__scratch_scope(best[1], inner)));
+    tvm_ffi_release(acc), tvm_ffi_release(best[0]), tvm_ffi_release(best[1]);
+  } else {
+    /* pool_body's divisor: the taps inside the padded input, or those inside the input */
+    tvm_tir_buffer_obj* cnt = tvm_relax__scratch("count", TVM_TIR_INT64);
+    void* divisor;
+    void* count = NULL;
+    if (include_pad) {
+      divisor = tvm_tir_i64(1);
+      for (int i = 0; i < S; ++i) {
+        void* last = tvm_tir_min_take(
+            tvm_tir_add_take(tvm_tir_ref(start[i]), tvm_tir_i64((size[i] - 1) * dilation[i])),
+            tvm_tir_add_take(tvm_tir_ref(dim(x, 2 + i)), tvm_tir_i64(pad[S + i] - 1)));
+        divisor = tvm_tir_mul_take(
+            divisor,
+            tvm_tir_add_take(tvm_tir_floordiv_take(tvm_tir_sub_take(last, tvm_tir_ref(start[i])),
+                                                   tvm_tir_i64(dilation[i])),
+                             tvm_tir_i64(1)));
+      }
+    } else {
+      void* rr[S];
+      if (tvm_relax__kernel_vars(rr, S, "c") != 0) {
+        divisor = NULL;
+      } else {
+        void* c2 = NULL;
+        for (int i = 0; i < S; ++i) {
+          void* p2 =
+              tvm_tir_add_take(tvm_tir_ref(start[i]),
+                               tvm_tir_mul_take(tvm_tir_ref(rr[i]), tvm_tir_i64(dilation[i])));
+          c2 = and_opt(c2, in_range(p2, true, true, dim(x, 2 + i)));
+        }
+        count = tvm_tir_seq_take(
+            tvm_relax__scratch_store(cnt, tvm_tir_i64(0)),
+            tvm_relax__loop_nest(
+                rr, ksz, S, NULL,
+                tvm_tir_if_take(
+                    c2,
+                    tvm_relax__scratch_store(
+                        cnt, tvm_tir_add_take(tvm_relax__scratch_load(cnt), tvm_tir_i64(1))),
+                    NULL)));
+        tvm_relax__release_all(rr, S);
+        divisor = tvm_tir_max_take(tvm_relax__scratch_load(cnt), tvm_tir_i64(1));
+      }
+    }
+    void* share = tvm_tir_div_take(gv, tvm_tir_cast_take(t, divisor));
+    void* oi[N] = {tvm_tir_ref(v[0]), tvm_tir_ref(v[1]), tvm_tir_ref(pos[0]), tvm_tir_ref(pos[1])};
+    void* oi2[N] = {tvm_tir_ref(v[0]), tvm_tir_ref(v[1]), tvm_tir_ref(pos[0]), tvm_tir_ref(pos[1])};
+    void* add = tvm_tir_store_takev(
+        tvm_tir_ref(o), tvm_tir_add_take(tvm_tir_load_takev(tvm_tir_ref(o), N, oi), share), N, oi2);
+    void* spread = tvm_relax__loop_nest(r, ksz, S, NULL, tvm_tir_if_take(cond, add, NULL));
+    inner = tvm_relax__scratch_scope(cnt, count ? tvm_tir_seq_take(count, spread) : spread);
+    tvm_ffi_release(cnt);
+  }
+  tvm_relax__release_all(ksz, S);
+  void* gext[N];
+  for (int i = 0; i < N; ++i) gext[i] = dim(g, i);
+  void* body = tvm_tir_seq_take(zero, tvm_relax__loop_nest(v, gext, N, NULL, inner));
+  tvm_relax__release_all(start, S);
+  tvm_relax__release_all(pos, S);
+  tvm_relax__release_all(v, N);
+  tvm_relax__release_all(r, S);
+  return body;
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_pool2d_backward(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, pool_backward_body);
+}
+
 /* ---- adaptive_avg_pool2d --------------------------------------------------------------------- */
 static void* adaptive_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
                            tvm_tir_buffer_obj* const* out, int nout) {

@@ -9,6 +9,10 @@
 
 const tvm_relax_attr_field tvm_relax__attrs_call_tir_inplace[] = {
     {"inplace_indices", TVM_RELAX_ATTR_INTS, NULL}, {NULL, 0, NULL}};
+const tvm_relax_attr_field tvm_relax__attrs_call_tir_with_grad[] = {
+    {"te_grad_name", TVM_RELAX_ATTR_STR, NULL},
+    {"te_grad_kwargs", TVM_RELAX_ATTR_ANY, "None"},
+    {NULL, 0, NULL}};
 const tvm_relax_attr_field tvm_relax__attrs_print[] = {
     {"format", TVM_RELAX_ATTR_STR, ""}, {NULL, 0, NULL}};
 const tvm_relax_attr_field tvm_relax__attrs_assert_op[] = {
@@ -136,6 +140,24 @@ tvm_relax_sinfo_obj* tvm_relax__infer_call_tir(const tvm_relax__infer_ctx* ctx) 
   return out ? retained_sinfo(out) : NULL;
 }
 
+/* call_tir_with_grad: call_tir's rule; te_grad_kwargs None or a map of string keys. */
+tvm_relax_sinfo_obj* tvm_relax__infer_call_tir_with_grad(const tvm_relax__infer_ctx* ctx) {
+  const TVMFFIAny* kw = tvm_relax__attr(ctx, "te_grad_kwargs");
+  if (!tvm_ffi_any_is_none(kw) && kw->type_index != kTVMFFIMap) {
+    return tvm_relax__op_error(ctx, "TypeError",
+                               "attribute 'te_grad_kwargs' must be a dict of keyword arguments, "
+                               "got %s",
+                               tvm_ffi_any_type_name(kw));
+  }
+  const char* name = tvm_relax__attr_str(ctx, "te_grad_name");
+  if (!name || !*name) {
+    return tvm_relax__op_error(ctx, "ValueError",
+                               "attribute 'te_grad_name' must name the gradient function");
+  }
+  tvm_relax_sinfo_obj* out = call_tir_common(ctx);
+  return out ? retained_sinfo(out) : NULL;
+}
+
 /* Whether two tensor struct infos provably have the same shape. */
 static bool same_shape(const tvm_relax_tensor_sinfo_obj* a, const tvm_relax_tensor_sinfo_obj* b) {
   void* da = tvm_relax_tensor_sinfo_dims(&a->base);
@@ -254,6 +276,34 @@ tvm_relax_sinfo_obj* tvm_relax__infer_call_pure_packed(const tvm_relax__infer_ct
                      "an ExternFunc, a function name (StringImm) or an opaque function");
   }
   return sinfo_args_result(ctx, ret);
+}
+
+/* call_builtin_with_ctx(func, args): a VM builtin called with the VM context first; func an
+ * ExternFunc, args a tuple. The result: sinfo_args (none: R.Object), as upstream. */
+tvm_relax_sinfo_obj* tvm_relax__infer_call_builtin_with_ctx(const tvm_relax__infer_ctx* ctx) {
+  if (tvm_relax_kind_of(tvm_relax__arg(ctx, 0)) != TVM_RELAX_KIND_ExternFunc) {
+    return arg_error(ctx, "TypeError", 0, "an ExternFunc (the builtin's name)");
+  }
+  if (!arg_tuple(ctx, 1)) return NULL;
+  return sinfo_args_result(ctx, NULL);
+}
+
+/* vm.call_tir_dyn(func, args): func a GlobalVar of a PrimFunc, args a tuple whose last field is
+ * the shape of the TIR arguments unpacked after the tensors (CallTIRRewrite's form of a call_tir
+ * with tir_vars). The kernel writes its outputs in place: the result is void. */
+tvm_relax_sinfo_obj* tvm_relax__infer_vm_call_tir_dyn(const tvm_relax__infer_ctx* ctx) {
+  if (!tvm_tir_is(tvm_relax__arg(ctx, 0), TVM_TIR_KIND_GlobalVar)) {
+    return arg_error(ctx, "TypeError", 0, "a GlobalVar of a PrimFunc");
+  }
+  tvm_relax_tuple_sinfo_obj* t = arg_tuple(ctx, 1);
+  if (!t) return NULL;
+  int64_t n = tvm_ffi_seq_size(t->fields);
+  if (n == 0 ||
+      tvm_relax_kind_of(tvm_ffi_seq_obj_at(t->fields, n - 1)) != TVM_RELAX_KIND_ShapeStructInfo) {
+    return arg_error(ctx, "TypeError", 1,
+                     "a tuple of the tensors then the shape of the TIR arguments (R.shape)");
+  }
+  return tvm_relax_void_sinfo();
 }
 
 /* ---- Shapes ---------------------------------------------------------------------------------- */

@@ -6,6 +6,8 @@
  *     keepdims; with an unknown shape the rank is still known when it can be (axis None without
  *     keepdims gives ndim 0; with keepdims the input's rank, all dims 1 when axis is None);
  *   - argmax/argmin reduce one axis (None: all) and give int64 indices;
+ *   - median reduces as the reductions do, and with exactly one axis also gives the int64
+ *     indices of the medians (a pair);
  *   - a scan keeps the shape (axis None: flattened to one dim) with dtype `dtype` when given.
  */
 #include "internal.h"
@@ -96,6 +98,25 @@ tvm_relax_sinfo_obj* tvm_relax__infer_reduce(const tvm_relax__infer_ctx* ctx) {
   out = reduce_result(x, reduced, naxes, keepdims, x->dtype);
 done:
   tvm_ffi_free(reduced);
+  return out;
+}
+
+/* median: reduce's rule; one axis gives the pair (values, int64 indices of the medians along
+ * it), as upstream's InferStructInfoStatisticalExtension does (axis None or several axes: the
+ * values only). */
+tvm_relax_sinfo_obj* tvm_relax__infer_median(const tvm_relax__infer_ctx* ctx) {
+  tvm_relax_sinfo_obj* v = tvm_relax__infer_reduce(ctx);
+  void* axes = v ? tvm_relax__attr_ints(ctx, "axis") : NULL;
+  if (!axes || tvm_ffi_seq_size(axes) != 1) return v;
+  const tvm_relax_tensor_sinfo_obj* t = (const tvm_relax_tensor_sinfo_obj*)v;
+  tvm_relax_sinfo_obj* idx =
+      tvm_relax_tensor_sinfo_new(t->shape, tvm_tir_dtype_int(64), t->ndim, t->vdevice);
+  TVMFFIAny f[2] = {tvm_ffi_any_obj(v), tvm_ffi_any_obj(idx)};
+  void* arr = idx ? tvm_ffi_array_new(f, 2) : NULL;
+  tvm_relax_sinfo_obj* out = arr ? tvm_relax_tuple_sinfo_new(arr) : NULL;
+  tvm_ffi_release(arr);
+  tvm_ffi_release(idx);
+  tvm_ffi_release(v);
   return out;
 }
 

@@ -17,8 +17,11 @@
  *               positional tir_vars R.shape([...]) third is recognised), R.call_tir_inplace(gvar,
  *               args, inplace_indices, out_sinfo, tir_vars=None), R.call_dps_packed(func, args,
  *               out_sinfo), R.call_packed(func, *args, sinfo_args=None),
- *               R.call_pure_packed(func, *args, sinfo_args=None), R.invoke_closure(closure,
- *               args, sinfo_args=None) (and R.invoke_pure_closure), R.arange(start, end=None, step=1, dtype=None);
+ *               R.call_pure_packed(func, *args, sinfo_args=None), R.call_builtin_with_ctx(func,
+ *               args, sinfo_args=None), R.call_tir_with_grad(gvar, args, out_sinfo,
+ *               te_grad_name, te_grad_kwargs=None, tir_vars=None), R.invoke_closure(closure,
+ *               args, sinfo_args=None) (and R.invoke_pure_closure), R.arange(start, end=None,
+ *               step=1, dtype=None);
  *   values      R.const(value, dtype=None) (a number or nested lists, numpy's dtype rules as
  *               upstream: int -> int32, float -> float32), R.prim_value, R.str, R.dtype,
  *               R.shape([...]), R.tuple(*fields), R.ExternFunc(name), R.match_cast(value, sinfo)
@@ -225,6 +228,8 @@ static const char* attr_order(tvm_relax_op_id id) {
     case TVM_RELAX_OP_nn_pad: return "pad_width, pad_mode, pad_value";
     case TVM_RELAX_OP_nn_max_pool2d:
     case TVM_RELAX_OP_nn_avg_pool2d:
+    case TVM_RELAX_OP_grad_max_pool2d_backward:
+    case TVM_RELAX_OP_grad_avg_pool2d_backward:
     case TVM_RELAX_OP_nn_max_pool3d:
     case TVM_RELAX_OP_nn_avg_pool3d:
       return "pool_size, strides, padding, dilation, ceil_mode, count_include_pad, layout, "
@@ -616,8 +621,9 @@ static tvm_relax_expr_obj* tir_vars_of(const TVMFFIAny* v, const char* what) {
 
 /* call_tir / call_tir_inplace / call_dps_packed: the Call of op with the bound parameters
  * (func, args, [inplace_indices,] out_sinfo, tir_vars, out_ty at fixed slots). */
-static int dps_call(tvm_script_call* call, tvm_relax_op_id id, const char* spec, TVMFFIAny* a,
-                    int i_out, int i_tir, int i_out_ty, int i_inplace, TVMFFIAny* out) {
+static int dps_call_attrs(tvm_script_call* call, tvm_relax_op_id id, const char* spec, TVMFFIAny* a,
+                          int i_out, int i_tir, int i_out_ty, int i_inplace, void* given_attrs,
+                          TVMFFIAny* out) {
   if (present(&a[i_out]) && present(&a[i_out_ty])) {
     call->error_arg = tvm_script__arg_index(call, spec, i_out_ty);
     return tvm_ffi_raise("TypeError", "%s() got both out_sinfo and out_ty", call->name);
@@ -652,7 +658,10 @@ static int dps_call(tvm_script_call* call, tvm_relax_op_id id, const char* spec,
     if (!tir) rc = fail_at(call, spec, i_tir);
   }
   void* attrs = NULL;
-  if (rc == 0 && i_inplace >= 0) {
+  if (rc == 0 && given_attrs) {
+    tvm_ffi_retain(given_attrs);
+    attrs = given_attrs;
+  } else if (rc == 0 && i_inplace >= 0) {
     if (!present(&a[i_inplace])) {
       rc = tvm_ffi_raise("TypeError", "%s() missing required argument 'inplace_indices'",
                          call->name);
@@ -678,6 +687,11 @@ static int dps_call(tvm_script_call* call, tvm_relax_op_id id, const char* spec,
     return reraise(call, &g_sigs[id], spec);
   }
   return ret(c, out);
+}
+
+static int dps_call(tvm_script_call* call, tvm_relax_op_id id, const char* spec, TVMFFIAny* a,
+                    int i_out, int i_tir, int i_out_ty, int i_inplace, TVMFFIAny* out) {
+  return dps_call_attrs(call, id, spec, a, i_out, i_tir, i_out_ty, i_inplace, NULL, out);
 }
 
 /* The printer writes call_tir's tir_vars third, positionally, before `out_sinfo=` (and
@@ -732,6 +746,88 @@ static int b_call_dps_packed(tvm_script_call* call, TVMFFIAny* out) {
   TVMFFIAny a[4];
   if (tvm_script__bind_args(call, spec, a, 4) != 0) return -1;
   return dps_call(call, TVM_RELAX_OP_call_dps_packed, spec, a, 2, -1, 3, -1, out);
+}
+
+/* R.call_tir_with_grad(gvar, args, out_sinfo, te_grad_name, te_grad_kwargs=None, tir_vars=None):
+ * call_tir with the name (and keyword arguments) of the TE gradient function as attributes. */
+static int b_call_tir_with_grad(tvm_script_call* call, TVMFFIAny* out) {
+  static const char* const spec =
+      "gvar, args, out_sinfo=, te_grad_name=, te_grad_kwargs=, tir_vars=, *out_ty=";
+  TVMFFIAny a[7];
+  if (tvm_script__bind_args(call, spec, a, 7) != 0) return -1;
+  if (!present(&a[3])) {
+    return tvm_ffi_raise("TypeError", "%s() missing required argument 'te_grad_name'", call->name);
+  }
+  if (!is_string(&a[3])) {
+    tvm_ffi_raise("TypeError", "argument 'te_grad_name' of %s must be a string, got %s", call->name,
+                  tvm_ffi_any_type_name(&a[3]));
+    return fail_at(call, spec, 3);
+  }
+  TVMFFIAny keys[2] = {tvm_ffi_string("te_grad_name"), tvm_ffi_string("te_grad_kwargs")};
+  TVMFFIAny vals[2] = {a[3], present(&a[4]) ? a[4] : tvm_ffi_any_none()};
+  void* attrs = tvm_ffi_map_new(keys, vals, present(&a[4]) ? 2 : 1);
+  tvm_ffi_any_release(&keys[0]);
+  tvm_ffi_any_release(&keys[1]);
+  if (!attrs) return -1;
+  int rc = dps_call_attrs(call, TVM_RELAX_OP_call_tir_with_grad, spec, a, 2, 5, 6, -1, attrs, out);
+  tvm_ffi_release(attrs);
+  return rc;
+}
+
+/* R.call_builtin_with_ctx(func, args, sinfo_args=None): func a builtin's name (or an
+ * ExternFunc), args a tuple or list of the arguments after the VM context, sinfo_args one
+ * struct info or a list of them. */
+static int b_call_builtin_with_ctx(tvm_script_call* call, TVMFFIAny* out) {
+  static const char* const spec = "func, args, *sinfo_args=";
+  TVMFFIAny a[3];
+  if (tvm_script__bind_args(call, spec, a, 3) != 0) return -1;
+  tvm_relax_expr_obj* func = NULL;
+  if (is_string(&a[0])) {
+    func = tvm_relax_extern_func_new(tvm_script__value_to_cstr(&a[0], "func"), NULL);
+  } else if (tvm_ffi_any_is_object(&a[0]) &&
+             tvm_relax_kind_of(a[0].v_obj) == TVM_RELAX_KIND_ExternFunc) {
+    tvm_ffi_retain(a[0].v_obj);
+    func = (tvm_relax_expr_obj*)a[0].v_obj;
+  } else {
+    tvm_ffi_raise("TypeError",
+                  "argument 'func' of %s must be a builtin's name or an ExternFunc, "
+                  "got %s",
+                  call->name, tvm_ffi_any_type_name(&a[0]));
+    return fail_at(call, spec, 0);
+  }
+  if (!func) return fail_at(call, spec, 0);
+  char what[96];
+  snprintf(what, sizeof(what), "argument 'args' of %s", call->name);
+  tvm_relax_expr_obj* args = tuple_args(&a[1], what);
+  if (!args) {
+    tvm_ffi_release(func);
+    return fail_at(call, spec, 1);
+  }
+  void* sinfo_args = NULL;
+  if (present(&a[2])) {
+    snprintf(what, sizeof(what), "argument 'sinfo_args' of %s", call->name);
+    sinfo_args = tvm_script__relax_sinfo_list(&a[2], what, false);
+    if (!sinfo_args) {
+      tvm_ffi_release(func);
+      tvm_ffi_release(args);
+      return fail_at(call, spec, 2);
+    }
+  }
+  void* items[2] = {func, args};
+  void* arr = tvm_ffi_array_of_objects(items, 2);
+  tvm_relax_expr_obj* c = arr ? tvm_relax_call_new(tvm_relax_op(TVM_RELAX_OP_call_builtin_with_ctx),
+                                                   arr, NULL, sinfo_args, NULL)
+                              : NULL;
+  tvm_script__relax_note_inferred(call->builder, c);
+  tvm_ffi_release(arr);
+  tvm_ffi_release(func);
+  tvm_ffi_release(args);
+  tvm_ffi_release(sinfo_args);
+  if (!c && arr) {
+    pthread_once(&g_sigs_once, sigs_build);
+    return reraise(call, &g_sigs[TVM_RELAX_OP_call_builtin_with_ctx], spec);
+  }
+  return ret(c, out);
 }
 
 /* R.call_packed / R.call_pure_packed / R.invoke_closure / R.invoke_pure_closure: func, then the
@@ -1174,11 +1270,13 @@ static int b_match_cast(tvm_script_call* call, TVMFFIAny* out) {
 static const tvm_script_builtin k_builtins[] = {
     {"ExternFunc", b_extern_func, 0, false},
     {"arange", b_arange, 0, false},
+    {"call_builtin_with_ctx", b_call_builtin_with_ctx, 0, false},
     {"call_dps_packed", b_call_dps_packed, 0, false},
     {"call_packed", b_call_packed, 0, false},
     {"call_pure_packed", b_call_pure_packed, 0, false},
     {"call_tir", b_call_tir, 0, false},
     {"call_tir_inplace", b_call_tir_inplace, 0, false},
+    {"call_tir_with_grad", b_call_tir_with_grad, 0, false},
     {"const", b_const, 0, false},
     {"device", b_device, 0, false},
     {"dist.call_tir", b_call_tir, 0, false}, /* relax.call_tir of DTensors */

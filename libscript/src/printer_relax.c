@@ -887,6 +887,24 @@ static tvm_script_doc_obj* dps_call_doc(tvm_script_docsifier* d, const tvm_relax
     tvm_ffi_release(kp);
     tvm_ffi_release(ap);
   }
+  if (info->id == TVM_RELAX_OP_call_tir_with_grad && c->attrs) {
+    /* te_grad_name, then te_grad_kwargs unless None or empty, as upstream prints them */
+    void* ap = tvm_script_path_attr(d, path, "attrs");
+    static const char* const names[2] = {"te_grad_name", "te_grad_kwargs"};
+    for (int k = 0; ap && k < 2; ++k) {
+      const TVMFFIAny* v = tvm_ffi_map_get_str(c->attrs, names[k]);
+      if (!v || tvm_ffi_any_is_none(v) ||
+          (k == 1 && v->type_index == kTVMFFIMap && tvm_ffi_map_size(v->v_obj) == 0)) {
+        continue;
+      }
+      TVMFFIAny key = tvm_ffi_string(names[k]);
+      void* kp = tvm_script_path_map_item(d, ap, &key);
+      tvm_ffi_any_release(&key);
+      push_kwarg(&parts, names[k], kp ? attr_value_doc(d, v, kp) : NULL);
+      tvm_ffi_release(kp);
+    }
+    tvm_ffi_release(ap);
+  }
   if (n == 3 && info->id != TVM_RELAX_OP_call_dps_packed) {
     push_kwarg(&parts, "tir_vars", child_item(d, c->args, path, "args", 2));
   }
@@ -924,8 +942,9 @@ static tvm_script_doc_obj* conv_call(tvm_script_docsifier* d, const TVMFFIAny* o
   const tvm_relax_call_obj* c = (const void*)obj->v_obj;
   const tvm_relax_op_info* info = tvm_relax_op_info_of(c->op);
   int64_t n = tvm_ffi_seq_size(c->args);
-  if (info && (info->id == TVM_RELAX_OP_call_tir || info->id == TVM_RELAX_OP_call_tir_inplace ||
-               info->id == TVM_RELAX_OP_call_dps_packed) &&
+  if (info &&
+      (info->id == TVM_RELAX_OP_call_tir || info->id == TVM_RELAX_OP_call_tir_inplace ||
+       info->id == TVM_RELAX_OP_call_dps_packed || info->id == TVM_RELAX_OP_call_tir_with_grad) &&
       (n == 2 || n == 3) && tvm_ffi_seq_size(c->sinfo_args) == 1) {
     return dps_call_doc(d, c, info, path);
   }
@@ -948,7 +967,8 @@ static tvm_script_doc_obj* conv_call(tvm_script_docsifier* d, const TVMFFIAny* o
   }
   /* The callee argument of call_pure_packed prints as its name, as upstream's (the parser's
    * R.call_pure_packed takes a name); other operators' ExternFunc arguments as R.ExternFunc. */
-  bool name_callee = info && info->id == TVM_RELAX_OP_call_pure_packed;
+  bool name_callee = info && (info->id == TVM_RELAX_OP_call_pure_packed ||
+                              info->id == TVM_RELAX_OP_call_builtin_with_ctx);
   for (int64_t i = 0; i < n; ++i) {
     push_arg(&parts, i == 0 && name_callee ? callee_arg(d, c, path, 0)
                                           : child_item(d, c->args, path, "args", i));
