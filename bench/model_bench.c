@@ -23,11 +23,15 @@
  * is fixed per process): the builds (scheduled, unscheduled, scheduled in exec_mode compiled), a
  * check that the scheduled model's output matches the other two, then ms per inference (median of rounds, each at least ~0.15 s). PyTorch's
  * column comes from bench/model_bench_torch.py run by /usr/bin/python3 with
- * torch.set_num_threads; without torch it prints "n/a (no torch)". The whole measurement is
+ * torch.set_num_threads; without torch it prints "n/a (no torch)". Both sides of a T-thread row
+ * run confined to the same T CPUs (PyTorch's set_num_threads(1) alone still keeps a second core
+ * busy on some models). The whole measurement is
  * repeated --rounds times (default 3), ours and PyTorch's alternating, and each figure is the
  * median of its rounds.
  */
+#define _GNU_SOURCE /* sched_setaffinity, CPU_SET */
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -283,6 +287,26 @@ static int model_index(const char* name) {
   return -1;
 }
 
+/* Confines this process, and the children it starts from now on, to the first t CPUs it may run
+ * on (all of them when t is 0 or at least their number); quietly unconfined where the system
+ * refuses. */
+static void confine_to_cpus(int t) {
+  static cpu_set_t all;
+  static int have_all = -1;
+  if (have_all < 0) have_all = sched_getaffinity(0, sizeof(all), &all) == 0;
+  if (!have_all) return;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  int n = 0;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (!CPU_ISSET(cpu, &all)) continue;
+    if (t > 0 && n == t) break;
+    CPU_SET(cpu, &set);
+    ++n;
+  }
+  (void)sched_setaffinity(0, sizeof(set), &set);
+}
+
 static void run_child(const char* self, const char* model, int t, row* r) {
   char cmd[4400];
   snprintf(cmd, sizeof(cmd), "TVM_NUM_THREADS=%d '%s' --child %s", t, self, model);
@@ -317,13 +341,13 @@ static double median(const double* v, int n) {
   return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
-static void run_torch(const char* models, const char* threads) {
+static void run_torch(const char* models, int threads) {
   if (access("/usr/bin/python3", X_OK) != 0) {
     snprintf(g_torch_note, sizeof(g_torch_note), "no /usr/bin/python3");
     return;
   }
   char cmd[1024];
-  snprintf(cmd, sizeof(cmd), "/usr/bin/python3 '%s' --threads %s --models %s 2>&1",
+  snprintf(cmd, sizeof(cmd), "/usr/bin/python3 '%s' --threads %d --models %s 2>&1",
            MODEL_BENCH_TORCH_SCRIPT, threads, models);
   FILE* p = popen(cmd, "r");
   if (!p) return;
@@ -459,9 +483,11 @@ int main(int argc, char** argv) {
    * (shared machines drift) reaches both columns; each figure is the median of its rounds. */
   for (int round = 0; round < rounds; ++round) {
     for (int k = 0; k < g_nthreads; ++k) {
+      confine_to_cpus(g_threads[k]);
       for (int i = 0; i < g_nmodels; ++i) run_child(self, g_models[i], g_threads[k], &g_rows[i][k]);
+      if (torch) run_torch(list, g_threads[k]);
     }
-    if (torch) run_torch(list, threads);
+    confine_to_cpus(0);
   }
   if (!torch) snprintf(g_torch_note, sizeof(g_torch_note), "--no-torch");
   printf("%d round%s, each figure the median of its rounds; load average %s at the start, %s at "
