@@ -575,7 +575,7 @@ static tvm_relax_expr_obj* legalize_call(pass_ctx* c, tvm_relax_call_obj* call) 
   if (info && (info->id == TVM_RELAX_OP_nonzero || info->id == TVM_RELAX_OP_dynamic_strided_slice)) {
     /* The output's shape is only known after the kernel ran: no kernel of a known output. */
     tvm_ffi_raise("NotImplementedError",
-                  "LegalizeOps: %s has a data-dependent output shape, which LegalizeOps does not "
+                  "%s has a data-dependent output shape, which LegalizeOps does not "
                   "lower yet",
                   info->name);
     return NULL;
@@ -586,7 +586,7 @@ static tvm_relax_expr_obj* legalize_call(pass_ctx* c, tvm_relax_call_obj* call) 
   }
   tvm_tir_prim_func_obj* kernel = fn(call);
   if (!kernel) {
-    tvm_ffi_raise_context("LegalizeOps: %s", info->name);
+    tvm_ffi_raise_context("%s", info->name);
     return NULL;
   }
   tvm_tir_global_var_obj* gv = add_kernel(c, info->name + strlen("relax."), kernel);
@@ -730,7 +730,7 @@ static tvm_relax_expr_obj* rewrite_expr(pass_ctx* c, tvm_relax_expr_obj* e) {
 tvm_tir_ir_module_obj* tvm_relax_transform_legalize_ops(const tvm_tir_ir_module_obj* mod) {
   tvm_relax__ensure_init();
   if (!tvm_tir_is(mod, TVM_TIR_KIND_IRModule)) {
-    tvm_ffi_raise("TypeError", "LegalizeOps: an IRModule is required");
+    tvm_ffi_raise("TypeError", "tvm_relax_legalize_ops: an IRModule is required");
     return NULL;
   }
   pass_ctx c = {tvm_ffi_dict_new(), tvm_ffi_dict_new(), tvm_ffi_dict_new(), tvm_ffi_list_new(),
