@@ -22,6 +22,7 @@
 #include "values_testing.h"
 /* after relax_testing.h (CHECK) */
 #include "exec_mode_testing.h"
+#include "one_op_testing.h"
 #include "script_testing.h"
 
 #define I64T tvm_tir_dtype_int(64)
@@ -45,114 +46,6 @@ static void* tensor(DLDataType dt, int ndim, const int64_t* shape, double mul, i
 
 static float* fdata(void* t) { return tvm_ffi_tensor_dl(t)->data; }
 static int64_t* idata(void* t) { return tvm_ffi_tensor_dl(t)->data; }
-
-/* Elements of got differing from want beyond tol (relative); 1000 when got is no tensor of
- * n elements of dtype dt. */
-static int bad(const TVMFFIAny* got, DLDataType dt, const double* want, int64_t n, double tol) {
-  if (got->type_index != kTVMFFITensor) return 1000;
-  const DLTensor* dl = tvm_ffi_tensor_dl(got->v_obj);
-  if (tvm_ffi_dltensor_numel(dl) != n || !tvm_ffi_dtype_equal(dl->dtype, dt)) return 1000;
-  int k = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    if (!(fabs(rv_elem(dl, i) - want[i]) <= tol * (1 + fabs(want[i])))) {
-      if (k < 3)
-        fprintf(stderr, "  element %lld: got %g, want %g\n", (long long)i, rv_elem(dl, i), want[i]);
-      ++k;
-    }
-  }
-  return k;
-}
-
-/* The expected outputs of a call: one tensor, or the fields of a tuple. */
-typedef struct {
-  int n;
-  DLDataType dt[2];
-  const double* want[2];
-  int64_t count[2];
-  double tol;
-} expect;
-
-static int bad_all(const TVMFFIAny* got, const expect* e) {
-  if (e->n == 1) return bad(got, e->dt[0], e->want[0], e->count[0], e->tol);
-  if (got->type_index != kTVMFFIArray || tvm_ffi_seq_size(got->v_obj) != e->n) return 1000;
-  int b = 0;
-  for (int i = 0; i < e->n; ++i) {
-    b += bad(tvm_ffi_seq_at(got->v_obj, i), e->dt[i], e->want[i], e->count[i], e->tol);
-  }
-  return b;
-}
-
-/* main(p0..pn) = op(p0..pn) legalized (NULL + error). */
-static tvm_tir_ir_module_obj* model(const char* op, void* attrs, int n, void** tensors) {
-  tvm_relax_var_obj* params[4];
-  for (int i = 0; i < n; ++i) {
-    const DLTensor* dl = tvm_ffi_tensor_dl(tensors[i]);
-    char name[16];
-    snprintf(name, sizeof(name), "p%d", i);
-    params[i] = rt_var_take(name, tvm_relax_tensor_sinfo_of_ints(dl->shape, dl->ndim, dl->dtype));
-  }
-  void* parr = tvm_ffi_array_of_objects((void**)params, n);
-  tvm_relax_block_builder* bb = tvm_relax_bb_new(NULL);
-  tvm_relax_bb_function_begin(bb, "main", parr, NULL, true);
-  const tvm_relax_op_info* info = tvm_relax_op_info_find(op, strlen(op));
-  tvm_relax_expr_obj* call =
-      info ? tvm_relax_call_new(tvm_relax_op(info->id), parr, attrs, NULL, NULL) : NULL;
-  tvm_relax_var_obj* v = call ? tvm_relax_bb_emit(bb, call, NULL) : NULL;
-  tvm_tir_global_var_obj* gv =
-      v ? tvm_relax_bb_function_end(bb, (tvm_relax_expr_obj*)v, NULL) : NULL;
-  tvm_tir_ir_module_obj* mod = gv ? tvm_relax_bb_module(bb) : NULL;
-  tvm_tir_ir_module_obj* legal = mod ? tvm_relax_transform_legalize_ops(mod) : NULL;
-  if (legal && tvm_ffi_map_size(legal->functions) != 2) {
-    tvm_ffi_raise("ValueError", "test: %s was not legalized", op);
-    tvm_ffi_release(legal);
-    legal = NULL;
-  }
-  tvm_ffi_release(mod), tvm_ffi_release(gv), tvm_ffi_release(v), tvm_ffi_release(call);
-  tvm_relax_bb_free(bb);
-  tvm_ffi_release(parr);
-  for (int i = 0; i < n; ++i) tvm_ffi_release(params[i]);
-  return legal;
-}
-
-/* Run function fname of mod on args, interpreted (when `eval`) and compiled, against e. */
-static void run_both(tvm_tir_ir_module_obj* mod, const char* fname, TVMFFIAny* args, int n,
-                     const expect* e, bool eval) {
-  TVMFFIAny got;
-  if (eval) {
-    CHECK_OK(tvm_relax_eval(mod, fname, args, n, &got));
-    int b = bad_all(&got, e);
-    if (b) fprintf(stderr, "%s interpreted: %d bad elements\n", fname, b);
-    CHECK_EQ_INT(b, 0);
-    tvm_ffi_any_release(&got);
-  }
-  tvm_vm_executable* exec = test_mode(tvm_codegen_relax_build(mod, test_opts()));
-  if (!exec) CHECK_OK(-1);
-  tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
-  if (vm) {
-    CHECK_OK(tvm_vm_invoke(vm, fname, args, n, &got));
-    int b = bad_all(&got, e);
-    if (b) fprintf(stderr, "%s compiled: %d bad elements\n", fname, b);
-    CHECK_EQ_INT(b, 0);
-    tvm_ffi_any_release(&got);
-    tvm_vm_release(vm);
-  }
-  tvm_ffi_release(exec);
-}
-
-/* op on tensors (attrs borrowed), interpreted and compiled, against e. Releases the tensors. */
-static void check_op(const char* op, void* attrs, int n, void** tensors, const expect* e) {
-  tvm_tir_ir_module_obj* mod = model(op, attrs, n, tensors);
-  if (!mod) CHECK_OK(-1);
-  TVMFFIAny args[4];
-  for (int i = 0; i < n; ++i) args[i] = tvm_ffi_any_obj(tensors[i]);
-  if (mod) run_both(mod, "main", args, n, e, true);
-  tvm_ffi_release(mod);
-  for (int i = 0; i < n; ++i) tvm_ffi_release(tensors[i]);
-}
-
-static expect one(DLDataType dt, const double* want, int64_t n, double tol) {
-  return (expect){1, {dt, dt}, {want, NULL}, {n, 0}, tol};
-}
 
 /* ---- median ---------------------------------------------------------------------------------- */
 typedef struct {
@@ -208,18 +101,18 @@ TEST(median) {
   /* axis None: the lower median of all 60 */
   bool all[3] = {true, true, true};
   median_ref(fdata(t), sx, 3, all, v, NULL);
-  expect e = one(F32, v, 1, 0);
+  oot_expect e = oot_one(F32, v, 1, 0);
   tvm_ffi_retain(t);
-  check_op("relax.median", NULL, 1, &t, &e);
+  oot_check_op("relax.median", NULL, 1, &t, NULL, &e);
   /* axis 1 (5 values: odd) -> values and indices (3, 4) */
   bool a1[3] = {false, true, false};
   int64_t k = median_ref(fdata(t), sx, 3, a1, v, ix);
   void* axes = tvm_ffi_array_new((TVMFFIAny[]){tvm_ffi_any_int(1)}, 1);
   void* attrs = rt_attrs(1, "axis", tvm_ffi_any_obj(axes));
   tvm_ffi_release(axes);
-  e = (expect){2, {F32, I64T}, {v, ix}, {k, k}, 0};
+  e = (oot_expect){2, {F32, I64T}, {v, ix}, {k, k}, 0};
   tvm_ffi_retain(t);
-  check_op("relax.median", attrs, 1, &t, &e);
+  oot_check_op("relax.median", attrs, 1, &t, NULL, &e);
   tvm_ffi_release(attrs);
   /* axis -1 (4 values: even, the lower one) with keepdims */
   bool a2[3] = {false, false, true};
@@ -227,9 +120,9 @@ TEST(median) {
   axes = tvm_ffi_array_new((TVMFFIAny[]){tvm_ffi_any_int(-1)}, 1);
   attrs = rt_attrs(2, "axis", tvm_ffi_any_obj(axes), "keepdims", tvm_ffi_any_bool(true));
   tvm_ffi_release(axes);
-  e = (expect){2, {F32, I64T}, {v, ix}, {k, k}, 0};
+  e = (oot_expect){2, {F32, I64T}, {v, ix}, {k, k}, 0};
   tvm_ffi_retain(t);
-  check_op("relax.median", attrs, 1, &t, &e);
+  oot_check_op("relax.median", attrs, 1, &t, NULL, &e);
   tvm_ffi_release(attrs);
   /* axes [0, 2]: 12 values per output, values only */
   bool a3[3] = {true, false, true};
@@ -237,8 +130,8 @@ TEST(median) {
   axes = tvm_ffi_array_new((TVMFFIAny[]){tvm_ffi_any_int(0), tvm_ffi_any_int(2)}, 2);
   attrs = rt_attrs(1, "axis", tvm_ffi_any_obj(axes));
   tvm_ffi_release(axes);
-  e = one(F32, v, k, 0);
-  check_op("relax.median", attrs, 1, &t, &e);
+  e = oot_one(F32, v, k, 0);
+  oot_check_op("relax.median", attrs, 1, &t, NULL, &e);
   tvm_ffi_release(attrs);
 }
 
@@ -307,8 +200,8 @@ static void nll_backward_case(const char* red, int64_t ignore, bool weights) {
   void* attrs =
       rt_attrs(2, "reduction", tvm_ffi_string(red), "ignore_index", tvm_ffi_any_int(ignore));
   void* ts[4] = {g, p, t, w};
-  expect e = one(F32, want, N * C, 1e-5);
-  check_op("relax.grad.nll_loss_backward", attrs, w ? 4 : 3, ts, &e);
+  oot_expect e = oot_one(F32, want, N * C, 1e-5);
+  oot_check_op("relax.grad.nll_loss_backward", attrs, w ? 4 : 3, ts, NULL, &e);
   tvm_ffi_release(attrs);
 }
 
@@ -394,9 +287,9 @@ static void pool_backward_case(bool is_max, const pool_cfg* c) {
                          "count_include_pad", tvm_ffi_any_bool(c->include_pad));
   for (int i = 0; i < 4; ++i) tvm_ffi_release(arrs[i]);
   void* ts[2] = {g, x};
-  expect e = one(F32, want, N * CH * H * W, 1e-5);
-  check_op(is_max ? "relax.grad.max_pool2d_backward" : "relax.grad.avg_pool2d_backward", attrs, 2,
-           ts, &e);
+  oot_expect e = oot_one(F32, want, N * CH * H * W, 1e-5);
+  oot_check_op(is_max ? "relax.grad.max_pool2d_backward" : "relax.grad.avg_pool2d_backward", attrs,
+               2, ts, NULL, &e);
   tvm_ffi_release(attrs);
 }
 
@@ -434,8 +327,8 @@ TEST(take_backward) {
   }
   void* attrs = rt_attrs(1, "axis", tvm_ffi_any_int(1));
   void* ts[3] = {g, x, idx};
-  expect e = one(F32, want, 30, 1e-6);
-  check_op("relax.grad.take_backward", attrs, 3, ts, &e);
+  oot_expect e = oot_one(F32, want, 30, 1e-6);
+  oot_check_op("relax.grad.take_backward", attrs, 3, ts, NULL, &e);
   tvm_ffi_release(attrs);
   /* axis None on a 1-d x; a 0-d index along axis 0 of a 2-d x */
   int64_t s1[1] = {8}, sg1[1] = {6};
@@ -446,8 +339,8 @@ TEST(take_backward) {
   double w1[8] = {0};
   for (int l = 0; l < 6; ++l) w1[idata(i1)[l]] += fdata(g1)[l];
   void* t1[3] = {g1, x1, i1};
-  e = one(F32, w1, 8, 1e-6);
-  check_op("relax.grad.take_backward", NULL, 3, t1, &e);
+  e = oot_one(F32, w1, 8, 1e-6);
+  oot_check_op("relax.grad.take_backward", NULL, 3, t1, NULL, &e);
   int64_t s2[2] = {4, 3}, sg2[1] = {3}, s0[1] = {0};
   void* g2 = tensor(F32, 1, sg2, 1, 0, 0);
   void* x2 = tensor(F32, 2, s2, 1, 0, 0);
@@ -456,8 +349,8 @@ TEST(take_backward) {
   for (int j = 0; j < 3; ++j) w2[idata(i2)[0] * 3 + j] = fdata(g2)[j];
   attrs = rt_attrs(1, "axis", tvm_ffi_any_int(0));
   void* t2[3] = {g2, x2, i2};
-  e = one(F32, w2, 12, 1e-6);
-  check_op("relax.grad.take_backward", attrs, 3, t2, &e);
+  e = oot_one(F32, w2, 12, 1e-6);
+  oot_check_op("relax.grad.take_backward", attrs, 3, t2, NULL, &e);
   tvm_ffi_release(attrs);
 }
 
@@ -488,10 +381,10 @@ TEST(markers_legalized_away) {
   double want[6];
   for (int i = 0; i < 6; ++i) want[i] = expf(fdata(x)[i] * fdata(w)[i] + fdata(w)[i]);
   TVMFFIAny args[2] = {tvm_ffi_any_obj(x), tvm_ffi_any_obj(w)};
-  expect e = one(F32, want, 6, 1e-5);
+  oot_expect e = oot_one(F32, want, 6, 1e-5);
   /* (the evaluator needs the kernels: it runs the legalized module) */
   tvm_tir_ir_module_obj* lm = tvm_relax_transform_legalize_ops(mod);
-  if (lm) run_both(lm, "checkpointed", args, 2, &e, true);
+  if (lm) oot_run_both(lm, "checkpointed", "checkpointed", args, 2, &e, true);
   tvm_ffi_release(lm);
   tvm_ffi_release(x), tvm_ffi_release(w);
   tvm_ffi_release(mod);
@@ -507,19 +400,19 @@ TEST(vm_builtins) {
   /* with_ctx: storage from vm.builtin.alloc_storage(vm, ...), add_one into a view of it (the
    * VM only: the evaluator has no VM context) */
   for (int i = 0; i < 4; ++i) want[i] = fdata(x)[i] + 1.0f;
-  expect e = one(F32, want, 4, 1e-6);
-  run_both(mod, "with_ctx", &a, 1, &e, false);
+  oot_expect e = oot_one(F32, want, 4, 1e-6);
+  oot_run_both(mod, "with_ctx", "with_ctx", &a, 1, &e, false);
   TVMFFIAny got;
   CHECK(tvm_relax_eval(mod, "with_ctx", &a, 1, &got) != 0);
   CHECK_RAISED("NotImplementedError", "relax.call_builtin_with_ctx");
   /* dyn: vm.call_tir_dyn(scale, (x, y, R.shape([3]))) */
   for (int i = 0; i < 4; ++i) want[i] = fdata(x)[i] * 3.0f + 1.0f;
-  run_both(mod, "dyn", &a, 1, &e, true);
+  oot_run_both(mod, "dyn", "dyn", &a, 1, &e, true);
   /* with_grad: add_one twice */
   for (int i = 0; i < 4; ++i) want[i] = (fdata(x)[i] + 1.0f) + 1.0f;
   tvm_tir_ir_module_obj* lm = tvm_relax_transform_legalize_ops(mod);
   CHECK(lm && !has_op(lm, "call_tir_with_grad"));
-  if (lm) run_both(lm, "with_grad", &a, 1, &e, true);
+  if (lm) oot_run_both(lm, "with_grad", "with_grad", &a, 1, &e, true);
   tvm_ffi_release(lm);
   /* tir_vars: scale_n(x, y, k) on a symbolic n = 7, k from the shape argument */
   int64_t s7[1] = {7}, kk[1] = {5};
@@ -527,8 +420,8 @@ TEST(vm_builtins) {
   void* ks = tvm_ffi_shape_new(kk, 1);
   TVMFFIAny a2[2] = {tvm_ffi_any_obj(x7), tvm_ffi_any_obj(ks)};
   for (int i = 0; i < 7; ++i) want[i] = fdata(x7)[i] * 5.0f;
-  e = one(F32, want, 7, 1e-6);
-  run_both(mod, "tir_vars", a2, 2, &e, true);
+  e = oot_one(F32, want, 7, 1e-6);
+  oot_run_both(mod, "tir_vars", "tir_vars", a2, 2, &e, true);
   tvm_ffi_release(x7), tvm_ffi_release(ks);
   tvm_ffi_release(x);
   tvm_ffi_release(mod);

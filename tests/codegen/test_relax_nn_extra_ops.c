@@ -20,6 +20,7 @@
 #include "values_testing.h"
 /* after relax_testing.h (CHECK) */
 #include "exec_mode_testing.h"
+#include "one_op_testing.h"
 
 #define I8 tvm_tir_dtype_int(8)
 #define U8 tvm_tir_dtype_uint(8)
@@ -50,85 +51,12 @@ static void* tensor(DLDataType dt, int ndim, const int64_t* shape, double mul, i
 
 static float* fdata(void* t) { return tvm_ffi_tensor_dl(t)->data; }
 
-/* Elements of got differing from want beyond tol (relative); 1000 when got is no tensor of
- * n elements of dtype dt. */
-static int bad(const TVMFFIAny* got, DLDataType dt, const double* want, int64_t n, double tol) {
-  if (got->type_index != kTVMFFITensor) return 1000;
-  const DLTensor* dl = tvm_ffi_tensor_dl(got->v_obj);
-  if (tvm_ffi_dltensor_numel(dl) != n || !tvm_ffi_dtype_equal(dl->dtype, dt)) return 1000;
-  int k = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    if (!(fabs(rv_elem(dl, i) - want[i]) <= tol * (1 + fabs(want[i])))) {
-      if (k < 3)
-        fprintf(stderr, "  element %lld: got %g, want %g\n", (long long)i, rv_elem(dl, i), want[i]);
-      ++k;
-    }
-  }
-  return k;
-}
-
-/* main(p0..pn) = op(p0..pn) legalized (NULL + error). */
-static tvm_tir_ir_module_obj* model(const char* op, void* attrs, int n, void** tensors) {
-  tvm_relax_var_obj* params[4];
-  for (int i = 0; i < n; ++i) {
-    const DLTensor* dl = tvm_ffi_tensor_dl(tensors[i]);
-    char name[8];
-    snprintf(name, sizeof(name), "p%d", i);
-    params[i] = rt_var_take(name, tvm_relax_tensor_sinfo_of_ints(dl->shape, dl->ndim, dl->dtype));
-  }
-  void* parr = tvm_ffi_array_of_objects((void**)params, n);
-  tvm_relax_block_builder* bb = tvm_relax_bb_new(NULL);
-  tvm_relax_bb_function_begin(bb, "main", parr, NULL, true);
-  const tvm_relax_op_info* info = tvm_relax_op_info_find(op, strlen(op));
-  tvm_relax_expr_obj* call =
-      info ? tvm_relax_call_new(tvm_relax_op(info->id), parr, attrs, NULL, NULL) : NULL;
-  tvm_relax_var_obj* v = call ? tvm_relax_bb_emit(bb, call, NULL) : NULL;
-  tvm_tir_global_var_obj* gv =
-      v ? tvm_relax_bb_function_end(bb, (tvm_relax_expr_obj*)v, NULL) : NULL;
-  tvm_tir_ir_module_obj* mod = gv ? tvm_relax_bb_module(bb) : NULL;
-  tvm_tir_ir_module_obj* legal = mod ? tvm_relax_transform_legalize_ops(mod) : NULL;
-  /* the call became a kernel */
-  if (legal && tvm_ffi_map_size(legal->functions) != 2) {
-    tvm_ffi_raise("ValueError", "test: %s was not legalized", op);
-    tvm_ffi_release(legal);
-    legal = NULL;
-  }
-  tvm_ffi_release(mod), tvm_ffi_release(gv), tvm_ffi_release(v), tvm_ffi_release(call);
-  tvm_relax_bb_free(bb);
-  tvm_ffi_release(parr);
-  for (int i = 0; i < n; ++i) tvm_ffi_release(params[i]);
-  return legal;
-}
-
-/* op on tensors (attrs borrowed), interpreted and compiled, each against want (n elements of
- * dtype dt). Releases the tensors. */
+/* op on tensors (attrs borrowed) against want (nwant elements of dtype dt), interpreted and
+ * compiled; releases the tensors. */
 static void check_op(const char* op, void* attrs, int n, void** tensors, DLDataType dt,
                      const double* want, int64_t nwant, double tol) {
-  tvm_tir_ir_module_obj* mod = model(op, attrs, n, tensors);
-  if (!mod) CHECK_OK(-1);
-  TVMFFIAny args[4], got;
-  for (int i = 0; i < n; ++i) args[i] = tvm_ffi_any_obj(tensors[i]);
-  if (mod) {
-    CHECK_OK(tvm_relax_eval(mod, "main", args, n, &got));
-    int b = bad(&got, dt, want, nwant, tol);
-    if (b) fprintf(stderr, "%s interpreted: %d bad elements\n", op, b);
-    CHECK_EQ_INT(b, 0);
-    tvm_ffi_any_release(&got);
-  }
-  tvm_vm_executable* exec = mod ? test_mode(tvm_codegen_relax_build(mod, test_opts())) : NULL;
-  if (mod && !exec) CHECK_OK(-1);
-  tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
-  if (vm) {
-    CHECK_OK(tvm_vm_invoke(vm, "main", args, n, &got));
-    int b = bad(&got, dt, want, nwant, tol);
-    if (b) fprintf(stderr, "%s compiled: %d bad elements\n", op, b);
-    CHECK_EQ_INT(b, 0);
-    tvm_ffi_any_release(&got);
-    tvm_vm_release(vm);
-  }
-  tvm_ffi_release(exec);
-  tvm_ffi_release(mod);
-  for (int i = 0; i < n; ++i) tvm_ffi_release(tensors[i]);
+  oot_expect e = oot_one(dt, want, nwant, tol);
+  oot_check_op(op, attrs, n, tensors, NULL, &e);
 }
 
 static float clampf(float v, float lo, float hi) { return v < lo ? lo : v > hi ? hi : v; }
@@ -433,13 +361,13 @@ static void check_views(const TVMFFIAny* r, const float* x) {
   if (r->type_index != kTVMFFIArray || tvm_ffi_seq_size(r->v_obj) != 3) return;
   double want[24];
   for (int i = 0; i < 10; ++i) want[i] = 2.0 * x[4 + i];
-  CHECK_EQ_INT(bad(tvm_ffi_seq_at(r->v_obj, 0), F32, want, 10, 1e-6), 0);
+  CHECK_EQ_INT(oot_bad(tvm_ffi_seq_at(r->v_obj, 0), F32, want, 10, 1e-6), 0);
   int32_t bits[24];
   memcpy(bits, x, sizeof(bits));
   for (int i = 0; i < 24; ++i) want[i] = bits[i];
-  CHECK_EQ_INT(bad(tvm_ffi_seq_at(r->v_obj, 1), I32T, want, 24, 0), 0);
+  CHECK_EQ_INT(oot_bad(tvm_ffi_seq_at(r->v_obj, 1), I32T, want, 24, 0), 0);
   for (int i = 0; i < 24; ++i) want[i] = x[i];
-  CHECK_EQ_INT(bad(tvm_ffi_seq_at(r->v_obj, 2), F32, want, 24, 0), 0);
+  CHECK_EQ_INT(oot_bad(tvm_ffi_seq_at(r->v_obj, 2), F32, want, 24, 0), 0);
 }
 
 TEST(memory_view) {
@@ -518,8 +446,8 @@ TEST(to_vdevice) {
     CHECK_OK(rc);
     if (rc == 0 && got.type_index == kTVMFFIArray) {
       const TVMFFIAny* y = tvm_ffi_seq_at(got.v_obj, 0);
-      CHECK_EQ_INT(bad(y, F32, want, 12, 0), 0);
-      CHECK_EQ_INT(bad(tvm_ffi_seq_at(got.v_obj, 1), F32, twice, 12, 1e-6), 0);
+      CHECK_EQ_INT(oot_bad(y, F32, want, 12, 0), 0);
+      CHECK_EQ_INT(oot_bad(tvm_ffi_seq_at(got.v_obj, 1), F32, twice, 12, 1e-6), 0);
       /* a copy, not the input itself */
       CHECK(y->type_index == kTVMFFITensor && tvm_ffi_tensor_dl(y->v_obj)->data != fdata(x));
     }
@@ -576,7 +504,7 @@ TEST(hint_on_device) {
   if (!mod) CHECK_OK(-1);
   if (mod) {
     CHECK_OK(tvm_relax_eval(mod, "main", &arg, 1, &got));
-    CHECK_EQ_INT(bad(&got, F32, want, 5, 1e-6), 0);
+    CHECK_EQ_INT(oot_bad(&got, F32, want, 5, 1e-6), 0);
     tvm_ffi_any_release(&got);
   }
   tvm_vm_executable* exec = mod ? test_mode(tvm_codegen_relax_build(mod, test_opts())) : NULL;
@@ -584,7 +512,7 @@ TEST(hint_on_device) {
   tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
   if (vm) {
     CHECK_OK(tvm_vm_invoke(vm, "main", &arg, 1, &got));
-    CHECK_EQ_INT(bad(&got, F32, want, 5, 1e-6), 0);
+    CHECK_EQ_INT(oot_bad(&got, F32, want, 5, 1e-6), 0);
     tvm_ffi_any_release(&got);
     tvm_vm_release(vm);
   }

@@ -18,6 +18,7 @@
 #include "values_testing.h"
 /* after relax_testing.h (CHECK) */
 #include "exec_mode_testing.h"
+#include "one_op_testing.h"
 
 /* A float32 tensor of random values in [-2, 2) * mul. */
 static void* ftensor(int ndim, const int64_t* shape, double mul) {
@@ -36,89 +37,12 @@ static void* ints(int n, const int64_t* v) {
   return tvm_ffi_array_new(items, n);
 }
 
-/* Elements of got differing from want beyond tol (relative); 1000 when got is no float32 tensor
- * of n elements. */
-static int bad(const TVMFFIAny* got, const double* want, int64_t n, double tol) {
-  if (got->type_index != kTVMFFITensor) return 1000;
-  const DLTensor* dl = tvm_ffi_tensor_dl(got->v_obj);
-  if (tvm_ffi_dltensor_numel(dl) != n || !tvm_ffi_dtype_equal(dl->dtype, F32)) return 1000;
-  int k = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    if (!(fabs(rv_elem(dl, i) - want[i]) <= tol * (1 + fabs(want[i])))) {
-      if (k < 3)
-        fprintf(stderr, "  element %lld: got %g, want %g\n", (long long)i, rv_elem(dl, i), want[i]);
-      ++k;
-    }
-  }
-  return k;
-}
-
-/* main(p0..) = op(p0.., extra) legalized, extra (borrowed, optional) an R.shape argument. */
-static tvm_tir_ir_module_obj* model(const char* op, void* attrs, int n, void** tensors,
-                                    tvm_relax_expr_obj* extra) {
-  tvm_relax_var_obj* params[5];
-  for (int i = 0; i < n; ++i) {
-    const DLTensor* dl = tvm_ffi_tensor_dl(tensors[i]);
-    char name[16];
-    snprintf(name, sizeof(name), "p%d", i);
-    params[i] = rt_var_take(name, tvm_relax_tensor_sinfo_of_ints(dl->shape, dl->ndim, dl->dtype));
-  }
-  void* parr = tvm_ffi_array_of_objects((void**)params, n);
-  void* args[6];
-  for (int i = 0; i < n; ++i) args[i] = params[i];
-  if (extra) args[n] = extra;
-  void* aarr = tvm_ffi_array_of_objects(args, n + (extra ? 1 : 0));
-  tvm_relax_block_builder* bb = tvm_relax_bb_new(NULL);
-  tvm_relax_bb_function_begin(bb, "main", parr, NULL, true);
-  const tvm_relax_op_info* info = tvm_relax_op_info_find(op, strlen(op));
-  tvm_relax_expr_obj* call =
-      info ? tvm_relax_call_new(tvm_relax_op(info->id), aarr, attrs, NULL, NULL) : NULL;
-  tvm_relax_var_obj* v = call ? tvm_relax_bb_emit(bb, call, NULL) : NULL;
-  tvm_tir_global_var_obj* gv =
-      v ? tvm_relax_bb_function_end(bb, (tvm_relax_expr_obj*)v, NULL) : NULL;
-  tvm_tir_ir_module_obj* mod = gv ? tvm_relax_bb_module(bb) : NULL;
-  tvm_tir_ir_module_obj* legal = mod ? tvm_relax_transform_legalize_ops(mod) : NULL;
-  if (legal && tvm_ffi_map_size(legal->functions) != 2) {
-    tvm_ffi_raise("ValueError", "test: %s was not legalized", op);
-    tvm_ffi_release(legal);
-    legal = NULL;
-  }
-  tvm_ffi_release(mod), tvm_ffi_release(gv), tvm_ffi_release(v), tvm_ffi_release(call);
-  tvm_relax_bb_free(bb);
-  tvm_ffi_release(parr), tvm_ffi_release(aarr);
-  for (int i = 0; i < n; ++i) tvm_ffi_release(params[i]);
-  return legal;
-}
-
-/* op on tensors (+ extra; attrs borrowed), interpreted and compiled, each against want.
- * Releases the tensors. */
+/* op on float32 tensors (+ extra; attrs borrowed) against want (nwant float32 elements),
+ * interpreted and compiled; releases the tensors. */
 static void check_op(const char* op, void* attrs, int n, void** tensors, tvm_relax_expr_obj* extra,
                      const double* want, int64_t nwant, double tol) {
-  tvm_tir_ir_module_obj* mod = model(op, attrs, n, tensors, extra);
-  if (!mod) CHECK_OK(-1);
-  TVMFFIAny args[5], got;
-  for (int i = 0; i < n; ++i) args[i] = tvm_ffi_any_obj(tensors[i]);
-  if (mod) {
-    CHECK_OK(tvm_relax_eval(mod, "main", args, n, &got));
-    int b = bad(&got, want, nwant, tol);
-    if (b) fprintf(stderr, "%s interpreted: %d bad elements\n", op, b);
-    CHECK_EQ_INT(b, 0);
-    tvm_ffi_any_release(&got);
-  }
-  tvm_vm_executable* exec = mod ? test_mode(tvm_codegen_relax_build(mod, test_opts())) : NULL;
-  if (mod && !exec) CHECK_OK(-1);
-  tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
-  if (vm) {
-    CHECK_OK(tvm_vm_invoke(vm, "main", args, n, &got));
-    int b = bad(&got, want, nwant, tol);
-    if (b) fprintf(stderr, "%s compiled: %d bad elements\n", op, b);
-    CHECK_EQ_INT(b, 0);
-    tvm_ffi_any_release(&got);
-    tvm_vm_release(vm);
-  }
-  tvm_ffi_release(exec);
-  tvm_ffi_release(mod);
-  for (int i = 0; i < n; ++i) tvm_ffi_release(tensors[i]);
+  oot_expect e = oot_one(F32, want, nwant, tol);
+  oot_check_op(op, attrs, n, tensors, extra, &e);
 }
 
 static tvm_relax_expr_obj* shape_expr(int n, const int64_t* v) {
@@ -234,7 +158,7 @@ TEST(resize3d_without_kernel) {
     void* attrs = rt_attrs(1, kind == 0 ? "layout" : "method", str);
     tvm_ffi_any_release(&str);
     tvm_relax_expr_obj* size = shape_expr(3, out);
-    CHECK(model("relax.image.resize3d", attrs, 1, t, size) == NULL);
+    CHECK(oot_model("relax.image.resize3d", attrs, 1, t, size) == NULL);
     CHECK_RAISED("NotImplementedError", "relax.image.resize3d: only the NCDHW layout");
     tvm_ffi_release(attrs), tvm_ffi_release(size), tvm_ffi_release(t[0]);
   }
@@ -474,7 +398,7 @@ TEST(non_max_suppression) {
         rt_attrs(5, "iou_threshold", tvm_ffi_any_float(c->iou), "force_suppress",
                  tvm_ffi_any_bool(c->force), "top_k", tvm_ffi_any_int(c->top_k), "max_output_size",
                  tvm_ffi_any_int(c->max_out), "id_index", tvm_ffi_any_int(c->id));
-    tvm_tir_ir_module_obj* mod = model("relax.vision.non_max_suppression", attrs, 3, t, NULL);
+    tvm_tir_ir_module_obj* mod = oot_model("relax.vision.non_max_suppression", attrs, 3, t, NULL);
     if (!mod) CHECK_OK(-1);
     TVMFFIAny args[3], got;
     for (int a = 0; a < 3; ++a) args[a] = tvm_ffi_any_obj(t[a]);
@@ -501,7 +425,7 @@ TEST(non_max_suppression) {
                 tvm_ffi_tensor_empty(sv, 1, (DLDataType){kDLInt, 32, 1}, (DLDevice){kDLCPU, 0}),
                 tvm_ffi_tensor_empty(si, 2, (DLDataType){kDLInt, 32, 1}, (DLDevice){kDLCPU, 0})};
   void* attrs = rt_attrs(1, "soft_nms_sigma", tvm_ffi_any_float(0.5));
-  CHECK(model("relax.vision.non_max_suppression", attrs, 3, t, NULL) == NULL);
+  CHECK(oot_model("relax.vision.non_max_suppression", attrs, 3, t, NULL) == NULL);
   CHECK_RAISED("NotImplementedError",
                "vision.non_max_suppression: only hard NMS returning indices");
   tvm_ffi_release(attrs);
@@ -601,7 +525,7 @@ TEST(all_class_non_max_suppression) {
     void* attrs = rt_attrs(1, "output_format", fmt); /* rt_attrs retains the value */
     tvm_ffi_any_release(&fmt);
     tvm_tir_ir_module_obj* mod =
-        model("relax.vision.all_class_non_max_suppression", attrs, 5, t, NULL);
+        oot_model("relax.vision.all_class_non_max_suppression", attrs, 5, t, NULL);
     if (!mod) CHECK_OK(-1);
     TVMFFIAny args[5], got;
     for (int a = 0; a < 5; ++a) args[a] = tvm_ffi_any_obj(t[a]);
