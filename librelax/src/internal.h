@@ -124,6 +124,13 @@ DLDataType tvm_relax__attr_dtype(const tvm_relax__infer_ctx* ctx, const char* na
 const char* tvm_relax__attr_str(const tvm_relax__infer_ctx* ctx, const char* name);
 /* INTS / OPT_INTS attributes: the ffi.Array (borrowed), NULL for None. */
 void* tvm_relax__attr_ints(const tvm_relax__infer_ctx* ctx, const char* name);
+/* A call's attribute read by a kernel (legalize_*.c): its value, or dflt when the call has no
+ * such attribute, it is None, or of another kind (the inference rule checked the kinds). */
+const char* tvm_relax__call_attr_str(const tvm_relax_call_obj* call, const char* name,
+                                     const char* dflt);
+int64_t tvm_relax__call_attr_int(const tvm_relax_call_obj* call, const char* name, int64_t dflt);
+bool tvm_relax__call_attr_bool(const tvm_relax_call_obj* call, const char* name, bool dflt);
+double tvm_relax__call_attr_float(const tvm_relax_call_obj* call, const char* name, double dflt);
 /* Whether an OPT_ attribute is None. */
 bool tvm_relax__attr_is_none(const tvm_relax__infer_ctx* ctx, const char* name);
 /* The attribute itself (borrowed). */

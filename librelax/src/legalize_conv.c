@@ -24,27 +24,6 @@ enum { MAX_DIMS = 16 };
 static int64_t rank(tvm_tir_buffer_obj* b) { return tvm_ffi_seq_size(b->shape); }
 static void* dim(tvm_tir_buffer_obj* b, int64_t i) { return tvm_ffi_seq_obj_at(b->shape, i); }
 
-static const char* attr_str(const tvm_relax_call_obj* call, const char* name) {
-  const TVMFFIAny* a = tvm_relax_call_attr(call, name);
-  TVMFFIByteArray b;
-  if (!a || (a->type_index != kTVMFFIStr && a->type_index != kTVMFFISmallStr)) return NULL;
-  return tvm_ffi_any_as_bytes(a, &b) ? b.data : NULL;
-}
-
-static bool attr_bool(const tvm_relax_call_obj* call, const char* name) {
-  const TVMFFIAny* a = tvm_relax_call_attr(call, name);
-  bool r = false;
-  if (a) tvm_ffi_any_as_bool(a, &r);
-  return r;
-}
-
-static double attr_float(const tvm_relax_call_obj* call, const char* name, double dflt) {
-  const TVMFFIAny* a = tvm_relax_call_attr(call, name);
-  double r = dflt;
-  if (a) tvm_ffi_any_as_float(a, &r);
-  return r;
-}
-
 /* An INTS attribute expanded to `want` values (one value repeated), as the inference rules do;
  * -1 + ValueError when it has another length. */
 static int attr_ints(const tvm_relax_call_obj* call, const char* name, int want, int64_t dflt,
@@ -82,7 +61,7 @@ static int attr_padding(const tvm_relax_call_obj* call, int s, int64_t* out) {
 
 /* Whether layout attribute `name` is `canon` (an absent out_layout counts as canonical). */
 static bool layout_is(const tvm_relax_call_obj* call, const char* name, const char* canon) {
-  const char* l = attr_str(call, name);
+  const char* l = tvm_relax__call_attr_str(call, name, NULL);
   return !l || strcmp(l, canon) == 0;
 }
 
@@ -187,7 +166,7 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_conv(const tvm_relax_call_obj* call) 
  * false when the layout is not a permutation of canon's letters (a packed layout). */
 static bool layout_pos(const tvm_relax_call_obj* call, const char* name, const char* dflt,
                        const char* canon, int* pos) {
-  const char* l = attr_str(call, name);
+  const char* l = tvm_relax__call_attr_str(call, name, NULL);
   if (!l) l = dflt ? dflt : canon;
   size_t n = strlen(canon);
   if (strlen(l) != n) return false;
@@ -218,7 +197,8 @@ static void* conv_transpose_body(const tvm_relax_call_obj* call, tvm_tir_buffer_
   int pd[5], pk[5], po[5];
   if (s < 1 || s > 3 || !layout_pos(call, "data_layout", NULL, dc, pd) ||
       !layout_pos(call, "kernel_layout", NULL, kc, pk) ||
-      !layout_pos(call, "out_layout", attr_str(call, "data_layout"), dc, po)) {
+      !layout_pos(call, "out_layout", tvm_relax__call_attr_str(call, "data_layout", NULL), dc,
+                  po)) {
     tvm_ffi_raise("NotImplementedError",
                   "%s: only layouts that permute NCW / IOW, NCHW / IOHW or NCDHW / IODHW have a "
                   "kernel (packed layouts do not)", tvm_relax_op_info_of(call->op)->name);
@@ -312,7 +292,7 @@ static void* pool_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const
       attr_ints(call, "dilation", s, 1, dilation) != 0 || attr_padding(call, s, pad) != 0) {
     return NULL;
   }
-  bool include_pad = attr_bool(call, "count_include_pad");
+  bool include_pad = tvm_relax__call_attr_bool(call, "count_include_pad", false);
   tvm_tir_buffer_obj *x = in[0], *o = out[0];
   DLDataType t = o->dtype;
   bool fl = tvm_tir_dtype_is_floating(t);
@@ -412,7 +392,7 @@ static void* pool_backward_body(const tvm_relax_call_obj* call, tvm_tir_buffer_o
       attr_ints(call, "dilation", S, 1, dilation) != 0 || attr_padding(call, S, pad) != 0) {
     return NULL;
   }
-  bool include_pad = attr_bool(call, "count_include_pad");
+  bool include_pad = tvm_relax__call_attr_bool(call, "count_include_pad", false);
   tvm_tir_buffer_obj *g = in[0], *x = in[1], *o = out[0];
   DLDataType t = o->dtype;
   void *z[N], *v[N], *r[S];
@@ -599,7 +579,7 @@ static void* pad_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const*
   tvm_tir_buffer_obj *x = in[0], *o = out[0];
   int64_t n = rank(o);
   const TVMFFIAny* wa = tvm_relax_call_attr(call, "pad_width");
-  const char* mode = attr_str(call, "pad_mode");
+  const char* mode = tvm_relax__call_attr_str(call, "pad_mode", NULL);
   if (n > MAX_DIMS || !wa || wa->type_index != kTVMFFIArray || tvm_ffi_seq_size(wa->v_obj) != 2 * n) {
     tvm_ffi_raise("ValueError", "pad: attribute 'pad_width' must have 2 values per dim");
     return NULL;
@@ -628,7 +608,7 @@ static void* pad_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const*
   }
   void* value = tvm_tir_load_takev(tvm_tir_ref(x), n, ind);
   if (cond) {
-    double pv = attr_float(call, "pad_value", 0);
+    double pv = tvm_relax__call_attr_float(call, "pad_value", 0);
     DLDataType t = o->dtype;
     void* c = tvm_tir_dtype_is_floating(t) ? tvm_tir_const_float(t, pv) : tvm_tir_const_int(t, (int64_t)pv);
     value = tvm_tir_select_take(cond, value, c);
@@ -650,7 +630,7 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_pad(const tvm_relax_call_obj* call) {
 static void* batch_norm_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
                              tvm_tir_buffer_obj* const* out, int nout) {
   (void)nin;
-  bool training = attr_bool(call, "training");
+  bool training = tvm_relax__call_attr_bool(call, "training", false);
   tvm_tir_buffer_obj *x = in[0], *gamma = in[1], *beta = in[2], *mmean = in[3], *mvar = in[4];
   tvm_tir_buffer_obj* o = out[0];
   int64_t n = rank(o);
@@ -662,8 +642,8 @@ static void* batch_norm_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj*
     tvm_ffi_raise("ValueError", "batch_norm: bad axis or results");
     return NULL;
   }
-  double eps = attr_float(call, "epsilon", 1e-5);
-  double momentum = attr_float(call, "momentum", 0.1);
+  double eps = tvm_relax__call_attr_float(call, "epsilon", 1e-5);
+  double momentum = tvm_relax__call_attr_float(call, "momentum", 0.1);
   bool center = true, scale = true;
   const TVMFFIAny* cv = tvm_relax_call_attr(call, "center");
   const TVMFFIAny* sv = tvm_relax_call_attr(call, "scale");

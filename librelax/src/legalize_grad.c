@@ -28,13 +28,6 @@ enum { MAX_DIMS = 16 };
 static int64_t rank(tvm_tir_buffer_obj* b) { return tvm_ffi_seq_size(b->shape); }
 static void* dim(tvm_tir_buffer_obj* b, int64_t i) { return tvm_ffi_seq_obj_at(b->shape, i); }
 
-static int64_t attr_int(const tvm_relax_call_obj* call, const char* name, int64_t dflt) {
-  const TVMFFIAny* a = tvm_relax_call_attr(call, name);
-  int64_t r = dflt;
-  if (a && !tvm_ffi_any_is_none(a)) tvm_ffi_any_as_int(a, &r);
-  return r;
-}
-
 static bool attr_is_none(const tvm_relax_call_obj* call, const char* name) {
   const TVMFFIAny* a = tvm_relax_call_attr(call, name);
   return !a || tvm_ffi_any_is_none(a);
@@ -55,7 +48,7 @@ static void* nll_backward_body(const tvm_relax_call_obj* call, tvm_tir_buffer_ob
   if (rv) tvm_ffi_any_as_bytes(rv, &rb);
   bool none = rb.size == 4 && memcmp(rb.data, "none", 4) == 0;
   bool mean = rb.size == 4 && memcmp(rb.data, "mean", 4) == 0;
-  int64_t ignore = attr_int(call, "ignore_index", -100);
+  int64_t ignore = tvm_relax__call_attr_int(call, "ignore_index", -100);
   int64_t np = rank(p), nt = rank(tg);
   DLDataType t = o->dtype;
   if (np > MAX_DIMS) return too_many_dims();
@@ -134,7 +127,7 @@ static void* take_backward_body(const tvm_relax_call_obj* call, tvm_tir_buffer_o
   int64_t nx = rank(o), ng = rank(g), ni = rank(idx);
   int64_t axis = 0;
   if (!attr_is_none(call, "axis")) {
-    axis = attr_int(call, "axis", 0);
+    axis = tvm_relax__call_attr_int(call, "axis", 0);
     if (axis < 0) axis += nx;
   }
   if (nx > MAX_DIMS || ng > MAX_DIMS) return too_many_dims();

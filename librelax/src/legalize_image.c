@@ -15,13 +15,6 @@
 
 #include "internal.h"
 
-static const char* attr_str(const tvm_relax_call_obj* call, const char* name) {
-  const TVMFFIAny* a = tvm_relax_call_attr(call, name);
-  TVMFFIByteArray b;
-  if (!a || (a->type_index != kTVMFFIStr && a->type_index != kTVMFFISmallStr)) return NULL;
-  return tvm_ffi_any_as_bytes(a, &b) ? b.data : NULL;
-}
-
 static bool is(const char* s, const char* want) { return s && strcmp(s, want) == 0; }
 
 #define F32 tvm_tir_dtype_float(32)
@@ -80,10 +73,10 @@ static void* resize_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* con
                          tvm_tir_buffer_obj* const* out, int nout) {
   (void)nin, (void)nout;
   const char* name = tvm_relax_op_info_of(call->op)->name;
-  const char* method = attr_str(call, "method");
-  const char* mode = attr_str(call, "coordinate_transformation_mode");
-  const char* rounding = attr_str(call, "rounding_method");
-  const char* layout = attr_str(call, "layout");
+  const char* method = tvm_relax__call_attr_str(call, "method", NULL);
+  const char* mode = tvm_relax__call_attr_str(call, "coordinate_transformation_mode", NULL);
+  const char* rounding = tvm_relax__call_attr_str(call, "rounding_method", NULL);
+  const char* layout = tvm_relax__call_attr_str(call, "layout", NULL);
   tvm_tir_buffer_obj *x = in[0], *o = out[0];
   int s = (int)tvm_ffi_seq_size(x->shape) - 2;
   const char* canon = s == 3 ? "NCDHW" : "NCHW";

@@ -20,28 +20,6 @@ enum { MAX_DIMS = 16 };
 static int64_t rank(tvm_tir_buffer_obj* b) { return tvm_ffi_seq_size(b->shape); }
 static void* dim(tvm_tir_buffer_obj* b, int64_t i) { return tvm_ffi_seq_obj_at(b->shape, i); }
 
-static int64_t attr_int(const tvm_relax_call_obj* call, const char* name, int64_t dflt) {
-  const TVMFFIAny* v = tvm_relax_call_attr(call, name);
-  int64_t r = dflt;
-  if (v && !tvm_ffi_any_is_none(v)) tvm_ffi_any_as_int(v, &r);
-  return r;
-}
-
-static bool attr_bool(const tvm_relax_call_obj* call, const char* name) {
-  const TVMFFIAny* v = tvm_relax_call_attr(call, name);
-  bool b = false;
-  if (v) tvm_ffi_any_as_bool(v, &b);
-  return b;
-}
-
-/* A string attribute, "" when absent (valid while the call lives). */
-static const char* attr_str(const tvm_relax_call_obj* call, const char* name) {
-  const TVMFFIAny* a = tvm_relax_call_attr(call, name);
-  TVMFFIByteArray b;
-  if (!a || (a->type_index != kTVMFFIStr && a->type_index != kTVMFFISmallStr)) return "";
-  return tvm_ffi_any_as_bytes(a, &b) ? b.data : "";
-}
-
 static int64_t norm_axis(int64_t axis, int64_t n) { return axis < 0 ? axis + n : axis; }
 
 static int vars_for(int64_t n, void** v, const char* prefix) {
@@ -92,7 +70,7 @@ static void* scatter_elements_body(const tvm_relax_call_obj* call, tvm_tir_buffe
                                    int nin, tvm_tir_buffer_obj* const* out, int nout) {
   (void)nin, (void)nout;
   tvm_tir_buffer_obj *data = in[0], *ind = in[1], *upd = in[2], *o = out[0];
-  int64_t n = rank(o), axis = norm_axis(attr_int(call, "axis", 0), n);
+  int64_t n = rank(o), axis = norm_axis(tvm_relax__call_attr_int(call, "axis", 0), n);
   void *cv[MAX_DIMS], *p[MAX_DIMS], *ext[MAX_DIMS];
   if (vars_for(n, cv, "c") != 0) return NULL;
   if (vars_for(n, p, "j") != 0) {
@@ -123,7 +101,8 @@ static void* scatter_elements_body(const tvm_relax_call_obj* call, tvm_tir_buffe
   tvm_ffi_release(t);
   void* cur = tvm_tir_load_takev(tvm_tir_ref(o), n, ri);
   void* val = tvm_tir_load_takev(tvm_tir_ref(upd), n, ui);
-  void* st = tvm_tir_store_takev(tvm_tir_ref(o), reduce(attr_str(call, "reduction"), cur, val), n, ti);
+  void* st = tvm_tir_store_takev(
+      tvm_tir_ref(o), reduce(tvm_relax__call_attr_str(call, "reduction", ""), cur, val), n, ti);
   st = tvm_relax__loop_nest(p, ext, n, NULL, tvm_tir_if_take(inside, st, NULL));
   tvm_relax__release_all(cv, n), tvm_relax__release_all(p, n);
   return tvm_tir_seq_take(copy, st);
@@ -218,8 +197,8 @@ static void* scatter_nd_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj*
   }
   void* qext[MAX_DIMS];
   for (int64_t d = 0; d < ni - 1 && d < MAX_DIMS; ++d) qext[d] = dim(ind, d);
-  return scatter_linear(call, in, nin, out[0], k, ni - 1, qext, attr_str(call, "reduction"),
-                        scatter_nd_targets);
+  return scatter_linear(call, in, nin, out[0], k, ni - 1, qext,
+                        tvm_relax__call_attr_str(call, "reduction", ""), scatter_nd_targets);
 }
 
 tvm_tir_prim_func_obj* tvm_relax__legalize_scatter_nd(const tvm_relax_call_obj* call) {
@@ -281,8 +260,9 @@ static void* index_put_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* 
       }
     }
   }
-  void* body = scatter_linear(call, in, nin, out[0], k, nb, qext,
-                              attr_bool(call, "accumulate") ? "add" : "update", index_put_targets);
+  void* body = scatter_linear(
+      call, in, nin, out[0], k, nb, qext,
+      tvm_relax__call_attr_bool(call, "accumulate", false) ? "add" : "update", index_put_targets);
   tvm_ffi_release(one);
   return body;
 }
@@ -316,7 +296,7 @@ static void* store_at(tvm_tir_buffer_obj* out, void* const* v, void* value) {
 
 static void* gather_elements_elem(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
                                   tvm_tir_buffer_obj* out, void* const* v) {
-  int64_t n = rank(out), axis = norm_axis(attr_int(call, "axis", 0), n);
+  int64_t n = rank(out), axis = norm_axis(tvm_relax__call_attr_int(call, "axis", 0), n);
   void *ii[MAX_DIMS], *di[MAX_DIMS];
   for (int64_t d = 0; d < n; ++d) ii[d] = tvm_tir_ref(v[d]);
   void* idx = load_index(in[1], n, ii, dim(in[0], axis));
@@ -347,7 +327,7 @@ static void* prim_const(const tvm_relax_call_obj* call, int64_t i, DLDataType t)
 
 static void* one_hot_elem(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
                           tvm_tir_buffer_obj* out, void* const* v) {
-  int64_t n = rank(out), axis = norm_axis(attr_int(call, "axis", -1), n);
+  int64_t n = rank(out), axis = norm_axis(tvm_relax__call_attr_int(call, "axis", -1), n);
   void* on = prim_const(call, 1, out->dtype);
   void* off = on ? prim_const(call, 2, out->dtype) : NULL;
   if (!off) {
@@ -376,7 +356,7 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_one_hot(const tvm_relax_call_obj* cal
 
 static void* slice_scatter_elem(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
                                 tvm_tir_buffer_obj* out, void* const* v) {
-  int64_t n = rank(out), axis = norm_axis(attr_int(call, "axis", 0), n);
+  int64_t n = rank(out), axis = norm_axis(tvm_relax__call_attr_int(call, "axis", 0), n);
   double sv[3];
   for (int i = 0; i < 3; ++i) {
     if (!tvm_relax__const_scalar(tvm_ffi_seq_obj_at(call->args, 2 + i), &sv[i])) {
@@ -442,13 +422,14 @@ static void* sort_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const
   (void)nin;
   bool topk = tvm_relax_op_info_of(call->op)->id == TVM_RELAX_OP_topk;
   tvm_tir_buffer_obj* x = in[0];
-  int64_t n = rank(x), axis = norm_axis(attr_int(call, "axis", -1), n);
-  bool desc = topk ? attr_bool(call, "largest") : attr_bool(call, "descending");
+  int64_t n = rank(x), axis = norm_axis(tvm_relax__call_attr_int(call, "axis", -1), n);
+  bool desc = topk ? tvm_relax__call_attr_bool(call, "largest", false)
+                   : tvm_relax__call_attr_bool(call, "descending", false);
   tvm_tir_buffer_obj *ov = NULL, *oi = NULL;
   if (!topk) {
     oi = out[0];
   } else {
-    const char* rt = attr_str(call, "ret_type");
+    const char* rt = tvm_relax__call_attr_str(call, "ret_type", "");
     if (strcmp(rt, "values") == 0) ov = out[0];
     else if (strcmp(rt, "indices") == 0) oi = out[0];
     else if (nout == 2) ov = out[0], oi = out[1];
@@ -535,7 +516,8 @@ static void* einsum_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* con
   for (int i = 0; i < nin && i < TVM_RELAX_EINSUM_MAX_OPS; ++i) ndims[i] = (int32_t)rank(in[i]);
   tvm_relax__einsum e;
   tvm_ffi_strbuf err = {0};
-  if (tvm_relax__einsum_parse(attr_str(call, "subscripts"), ndims, nin, &e, &err) != 0) {
+  if (tvm_relax__einsum_parse(tvm_relax__call_attr_str(call, "subscripts", ""), ndims, nin, &e,
+                              &err) != 0) {
     tvm_ffi_raise("ValueError", "einsum: %s", tvm_ffi_strbuf_cstr(&err));
     tvm_ffi_strbuf_free(&err);
     return NULL;

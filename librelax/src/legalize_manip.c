@@ -103,15 +103,6 @@ static int64_t attr_int(const tvm_relax_call_obj* call, const char* name, int64_
   return r;
 }
 
-/* A string attribute (NULL when absent or not a string); the pointer lives as long as the
- * call's attribute map. */
-static const char* attr_str(const tvm_relax_call_obj* call, const char* name) {
-  const TVMFFIAny* a = tvm_relax_call_attr(call, name);
-  TVMFFIByteArray b;
-  if (!a || (a->type_index != kTVMFFIStr && a->type_index != kTVMFFISmallStr)) return NULL;
-  return tvm_ffi_any_as_bytes(a, &b) ? b.data : NULL;
-}
-
 /* axis in [-n, n) made non-negative. */
 static int64_t norm_axis(int64_t axis, int64_t n) { return axis < 0 ? axis + n : axis; }
 
@@ -335,7 +326,7 @@ static void* take_load(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const
   bool no_axis;
   int64_t r = rank(in[0]);
   int64_t axis = norm_axis(attr_int(call, "axis", 0, &no_axis), r);
-  const char* mode = attr_str(call, "mode");
+  const char* mode = tvm_relax__call_attr_str(call, "mode", NULL);
   /* The index: a load of the indices tensor at the output's dims from axis on, or a constant
    * scalar. */
   void* idx;

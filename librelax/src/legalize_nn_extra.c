@@ -24,27 +24,6 @@ enum { MAX_DIMS = 16 };
 static int64_t rank(tvm_tir_buffer_obj* b) { return tvm_ffi_seq_size(b->shape); }
 static void* dim(tvm_tir_buffer_obj* b, int64_t i) { return tvm_ffi_seq_obj_at(b->shape, i); }
 
-static int64_t attr_int(const tvm_relax_call_obj* call, const char* name, int64_t dflt) {
-  const TVMFFIAny* a = tvm_relax_call_attr(call, name);
-  int64_t v = dflt;
-  if (a) tvm_ffi_any_as_int(a, &v);
-  return v;
-}
-
-static double attr_float(const tvm_relax_call_obj* call, const char* name, double dflt) {
-  const TVMFFIAny* a = tvm_relax_call_attr(call, name);
-  double v = dflt;
-  if (a) tvm_ffi_any_as_float(a, &v);
-  return v;
-}
-
-static bool attr_bool(const tvm_relax_call_obj* call, const char* name, bool dflt) {
-  const TVMFFIAny* a = tvm_relax_call_attr(call, name);
-  bool v = dflt;
-  if (a) tvm_ffi_any_as_bool(a, &v);
-  return v;
-}
-
 static bool is_fl(DLDataType t) { return tvm_tir_dtype_is_floating(t); }
 static DLDataType f32(void) { return (DLDataType){kDLFloat, 32, 1}; }
 
@@ -119,7 +98,7 @@ static void* pointwise(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const
 
 static int64_t norm_axis(const tvm_relax_call_obj* call, const char* name, int64_t dflt,
                          int64_t n) {
-  int64_t a = attr_int(call, name, dflt);
+  int64_t a = tvm_relax__call_attr_int(call, name, dflt);
   return a < 0 ? a + n : a;
 }
 
@@ -221,10 +200,11 @@ static void* group_norm_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj*
     tvm_ffi_raise("ValueError", "more than %d dims", MAX_DIMS);
     return NULL;
   }
-  int64_t groups = attr_int(call, "num_groups", 1);
+  int64_t groups = tvm_relax__call_attr_int(call, "num_groups", 1);
   int64_t ch = norm_axis(call, "channel_axis", 1, n);
-  double eps = attr_float(call, "epsilon", 1e-5);
-  bool center = attr_bool(call, "center", true), scale = attr_bool(call, "scale", true);
+  double eps = tvm_relax__call_attr_float(call, "epsilon", 1e-5);
+  bool center = tvm_relax__call_attr_bool(call, "center", true),
+       scale = tvm_relax__call_attr_bool(call, "scale", true);
   bool red[MAX_DIMS] = {false}, kept[MAX_DIMS];
   const TVMFFIAny* av = tvm_relax_call_attr(call, "axes");
   for (int64_t k = 0; av && av->type_index == kTVMFFIArray && k < tvm_ffi_seq_size(av->v_obj);
@@ -340,7 +320,7 @@ static void* nll_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const*
   if (rv) tvm_ffi_any_as_bytes(rv, &rb);
   bool none = rb.size == 4 && memcmp(rb.data, "none", 4) == 0;
   bool mean = rb.size == 4 && memcmp(rb.data, "mean", 4) == 0;
-  int64_t ignore = attr_int(call, "ignore_index", -100);
+  int64_t ignore = tvm_relax__call_attr_int(call, "ignore_index", -100);
   int64_t nt = rank(tg); /* targets' dims: predictions' without the class dim */
   DLDataType t = o->dtype;
   void* v[MAX_DIMS];

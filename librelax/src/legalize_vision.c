@@ -24,34 +24,6 @@
 
 #include "internal.h"
 
-static const char* attr_str(const tvm_relax_call_obj* call, const char* name) {
-  const TVMFFIAny* a = tvm_relax_call_attr(call, name);
-  TVMFFIByteArray b;
-  if (!a || (a->type_index != kTVMFFIStr && a->type_index != kTVMFFISmallStr)) return NULL;
-  return tvm_ffi_any_as_bytes(a, &b) ? b.data : NULL;
-}
-
-static bool attr_bool(const tvm_relax_call_obj* call, const char* name, bool dflt) {
-  const TVMFFIAny* a = tvm_relax_call_attr(call, name);
-  bool r = dflt;
-  if (a) tvm_ffi_any_as_bool(a, &r);
-  return r;
-}
-
-static int64_t attr_int(const tvm_relax_call_obj* call, const char* name, int64_t dflt) {
-  const TVMFFIAny* a = tvm_relax_call_attr(call, name);
-  int64_t r = dflt;
-  if (a) tvm_ffi_any_as_int(a, &r);
-  return r;
-}
-
-static double attr_float(const tvm_relax_call_obj* call, const char* name, double dflt) {
-  const TVMFFIAny* a = tvm_relax_call_attr(call, name);
-  double r = dflt;
-  if (a) tvm_ffi_any_as_float(a, &r);
-  return r;
-}
-
 static void* dim(tvm_tir_buffer_obj* b, int64_t i) { return tvm_ffi_seq_obj_at(b->shape, i); }
 
 /* ---- affine_grid ----------------------------------------------------------------------------- */
@@ -60,7 +32,7 @@ static void* affine_grid_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj
   (void)nin, (void)nout;
   tvm_tir_buffer_obj *th = in[0], *o = out[0];
   int s = (int)tvm_ffi_seq_size(o->shape) - 2, n = s + 2;
-  bool align = attr_bool(call, "align_corners", true);
+  bool align = tvm_relax__call_attr_bool(call, "align_corners", true);
   DLDataType t = o->dtype;
   void* v[5];
   if (tvm_relax__kernel_vars(v, n, "i") != 0) return NULL;
@@ -155,8 +127,8 @@ static void* sample(const roi_ctx* k, void* y, void* x) {
 static void* roi_align_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
                             tvm_tir_buffer_obj* const* out, int nout) {
   (void)nin, (void)nout;
-  const char* layout = attr_str(call, "layout");
-  const char* mode = attr_str(call, "mode");
+  const char* layout = tvm_relax__call_attr_str(call, "layout", NULL);
+  const char* mode = tvm_relax__call_attr_str(call, "mode", NULL);
   bool nchw = !layout || strcmp(layout, "NCHW") == 0;
   bool is_max = mode && strcmp(mode, "max") == 0;
   tvm_tir_buffer_obj *x = in[0], *rois = in[1], *o = out[0];
@@ -171,9 +143,9 @@ static void* roi_align_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* 
   int64_t pooled[2] = {1, 1};
   for (int i = 0; i < 2 && np > 0; ++i)
     tvm_ffi_any_as_int(tvm_ffi_seq_at(ps->v_obj, np == 1 ? 0 : i), &pooled[i]);
-  double scale = attr_float(call, "spatial_scale", 1.0);
-  int64_t ratio = attr_int(call, "sample_ratio", -1);
-  bool aligned = attr_bool(call, "aligned", false);
+  double scale = tvm_relax__call_attr_float(call, "spatial_scale", 1.0);
+  int64_t ratio = tvm_relax__call_attr_int(call, "sample_ratio", -1);
+  bool aligned = tvm_relax__call_attr_bool(call, "aligned", false);
   void* v[4];
   if (tvm_relax__kernel_vars(v, 4, "i") != 0) return NULL;
   /* v in the output's order; the logical (roi, channel, ph, pw) */
@@ -348,25 +320,27 @@ static void* nms_iou(const nms_ctx* k, void* a, void* b) {
 static void* nms_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
                       tvm_tir_buffer_obj* const* out, int nout) {
   (void)nin;
-  if (nout != 2 || !attr_bool(call, "return_indices", true) ||
-      attr_float(call, "soft_nms_sigma", 0.0) > 0.0) {
+  if (nout != 2 || !tvm_relax__call_attr_bool(call, "return_indices", true) ||
+      tvm_relax__call_attr_float(call, "soft_nms_sigma", 0.0) > 0.0) {
     tvm_ffi_raise("NotImplementedError",
                   "vision.non_max_suppression: only hard NMS returning indices has a kernel "
                   "(soft_nms_sigma > 0 and return_indices=False do not)");
     return NULL;
   }
   tvm_tir_buffer_obj *d = in[0], *vc = in[1], *ix = in[2], *bi = out[0], *cnt = out[1];
-  int64_t max_out = attr_int(call, "max_output_size", -1), top_k = attr_int(call, "top_k", -1);
-  int64_t si = attr_int(call, "score_index", 1), id = attr_int(call, "id_index", 0);
-  bool force = attr_bool(call, "force_suppress", false);
-  double thr = attr_float(call, "iou_threshold", 0.5);
+  int64_t max_out = tvm_relax__call_attr_int(call, "max_output_size", -1),
+          top_k = tvm_relax__call_attr_int(call, "top_k", -1);
+  int64_t si = tvm_relax__call_attr_int(call, "score_index", 1),
+          id = tvm_relax__call_attr_int(call, "id_index", 0);
+  bool force = tvm_relax__call_attr_bool(call, "force_suppress", false);
+  double thr = tvm_relax__call_attr_float(call, "iou_threshold", 0.5);
   DLDataType t = d->dtype, i32 = {kDLInt, 32, 1};
   void* A = dim(d, 1);
   void* v[8]; /* i, then the loops' variables */
   if (tvm_relax__kernel_vars(v, 8, "j") != 0) return NULL;
   void *i = v[0], *j0 = v[1], *j1 = v[2], *k1 = v[3], *j2 = v[4], *k2 = v[5], *j3 = v[6],
        *j4 = v[7];
-  nms_ctx k = {d, i, attr_int(call, "coord_start", 2), t};
+  nms_ctx k = {d, i, tvm_relax__call_attr_int(call, "coord_start", 2), t};
   tvm_tir_var_obj* n = tvm_tir_var("n", TVM_TIR_INT64);
   tvm_tir_buffer_obj* rank = tvm_relax__scratch("rank", TVM_TIR_INT64);
   tvm_tir_buffer_obj* nvalid = tvm_relax__scratch("nvalid", TVM_TIR_INT64);
@@ -505,7 +479,7 @@ static void* acn_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const*
                   "do not)");
     return NULL;
   }
-  const char* fmt = attr_str(call, "output_format");
+  const char* fmt = tvm_relax__call_attr_str(call, "output_format", NULL);
   bool onnx = !fmt || strcmp(fmt, "onnx") == 0;
   tvm_tir_buffer_obj *bx = in[0], *sc = in[1], *o = out[0];
   DLDataType ft = sc->dtype, bt = bx->dtype, i64 = TVM_TIR_INT64;

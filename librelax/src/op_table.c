@@ -147,6 +147,35 @@ const TVMFFIAny* tvm_relax_call_attr(const tvm_relax_call_obj* call, const char*
   return call->attrs ? tvm_ffi_map_get_str(call->attrs, name) : NULL;
 }
 
+const char* tvm_relax__call_attr_str(const tvm_relax_call_obj* call, const char* name,
+                                     const char* dflt) {
+  const TVMFFIAny* a = tvm_relax_call_attr(call, name);
+  TVMFFIByteArray b;
+  if (!a || (a->type_index != kTVMFFIStr && a->type_index != kTVMFFISmallStr)) return dflt;
+  return tvm_ffi_any_as_bytes(a, &b) ? b.data : dflt;
+}
+
+int64_t tvm_relax__call_attr_int(const tvm_relax_call_obj* call, const char* name, int64_t dflt) {
+  const TVMFFIAny* a = tvm_relax_call_attr(call, name);
+  int64_t r = dflt;
+  if (a && !tvm_ffi_any_is_none(a)) tvm_ffi_any_as_int(a, &r);
+  return r;
+}
+
+bool tvm_relax__call_attr_bool(const tvm_relax_call_obj* call, const char* name, bool dflt) {
+  const TVMFFIAny* a = tvm_relax_call_attr(call, name);
+  bool r = dflt;
+  if (a && !tvm_ffi_any_is_none(a)) tvm_ffi_any_as_bool(a, &r);
+  return r;
+}
+
+double tvm_relax__call_attr_float(const tvm_relax_call_obj* call, const char* name, double dflt) {
+  const TVMFFIAny* a = tvm_relax_call_attr(call, name);
+  double r = dflt;
+  if (a && !tvm_ffi_any_is_none(a)) tvm_ffi_any_as_float(a, &r);
+  return r;
+}
+
 /* ---- Attribute values ------------------------------------------------------------------------ */
 static const char* kind_name(tvm_relax_attr_kind k) {
   switch (k) {
