@@ -282,6 +282,28 @@ typedef struct {
   DLDataType t; /* the data's dtype */
 } nms_ctx;
 
+/* The intersection over union of two boxes given by their corners e[q] = {left, top, right,
+ * bottom} (consumed), in dtype t; 0 when the union is empty. */
+static void* iou_of_corners(void* e[2][4], DLDataType t) {
+  void* ext[2];
+  for (int a = 0; a < 2; ++a) {
+    ext[a] = tvm_tir_max_take(
+        tvm_tir_const_float(t, 0.0),
+        tvm_tir_sub_take(tvm_tir_min_take(tvm_tir_ref(e[0][2 + a]), tvm_tir_ref(e[1][2 + a])),
+                         tvm_tir_max_take(tvm_tir_ref(e[0][a]), tvm_tir_ref(e[1][a]))));
+  }
+  void* area = tvm_tir_mul_take(ext[0], ext[1]);
+  void* sz[2];
+  for (int q = 0; q < 2; ++q) {
+    sz[q] = tvm_tir_mul_take(tvm_tir_sub_take(tvm_tir_ref(e[q][2]), tvm_tir_ref(e[q][0])),
+                             tvm_tir_sub_take(tvm_tir_ref(e[q][3]), tvm_tir_ref(e[q][1])));
+  }
+  void* u = tvm_tir_sub_take(tvm_tir_add_take(sz[0], sz[1]), tvm_tir_ref(area));
+  for (int q = 0; q < 2; ++q) tvm_relax__release_all(e[q], 4);
+  return tvm_tir_select_take(tvm_tir_le_take(tvm_tir_ref(u), tvm_tir_const_float(t, 0.0)),
+                             tvm_tir_const_float(t, 0.0), tvm_tir_div_take(area, u));
+}
+
 /* d[i, b, col] (b borrowed). */
 static void* nms_ld(const nms_ctx* k, void* b, int64_t col) {
   return tvm_tir_load_take(tvm_tir_ref(k->d), tvm_tir_ref(k->i), tvm_tir_ref(b), tvm_tir_i64(col));
@@ -298,23 +320,7 @@ static void* nms_iou(const nms_ctx* k, void* a, void* b) {
       e[q][2 + axis] =
           tvm_tir_max_take(nms_ld(k, box[q], k->cs + axis), nms_ld(k, box[q], k->cs + axis + 2));
     }
-  void* ext[2];
-  for (int axis = 0; axis < 2; ++axis) {
-    ext[axis] = tvm_tir_max_take(
-        tvm_tir_const_float(k->t, 0.0),
-        tvm_tir_sub_take(tvm_tir_min_take(tvm_tir_ref(e[0][2 + axis]), tvm_tir_ref(e[1][2 + axis])),
-                         tvm_tir_max_take(tvm_tir_ref(e[0][axis]), tvm_tir_ref(e[1][axis]))));
-  }
-  void* area = tvm_tir_mul_take(ext[0], ext[1]);
-  void* sz[2];
-  for (int q = 0; q < 2; ++q) {
-    sz[q] = tvm_tir_mul_take(tvm_tir_sub_take(tvm_tir_ref(e[q][2]), tvm_tir_ref(e[q][0])),
-                             tvm_tir_sub_take(tvm_tir_ref(e[q][3]), tvm_tir_ref(e[q][1])));
-  }
-  void* u = tvm_tir_sub_take(tvm_tir_add_take(sz[0], sz[1]), tvm_tir_ref(area));
-  for (int q = 0; q < 2; ++q) tvm_relax__release_all(e[q], 4);
-  return tvm_tir_select_take(tvm_tir_le_take(tvm_tir_ref(u), tvm_tir_const_float(k->t, 0.0)),
-                             tvm_tir_const_float(k->t, 0.0), tvm_tir_div_take(area, u));
+  return iou_of_corners(e, k->t);
 }
 
 static void* nms_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
@@ -529,23 +535,7 @@ static void* acn_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const*
       e[q][2 + a] = tvm_tir_max_take(p0, p1);
     }
   tvm_ffi_release(which[0]);
-  void* ext[2];
-  for (int a = 0; a < 2; ++a) {
-    ext[a] = tvm_tir_max_take(
-        tvm_tir_const_float(bt, 0.0),
-        tvm_tir_sub_take(tvm_tir_min_take(tvm_tir_ref(e[0][2 + a]), tvm_tir_ref(e[1][2 + a])),
-                         tvm_tir_max_take(tvm_tir_ref(e[0][a]), tvm_tir_ref(e[1][a]))));
-  }
-  void* area = tvm_tir_mul_take(ext[0], ext[1]);
-  void* sz[2];
-  for (int q = 0; q < 2; ++q) {
-    sz[q] = tvm_tir_mul_take(tvm_tir_sub_take(tvm_tir_ref(e[q][2]), tvm_tir_ref(e[q][0])),
-                             tvm_tir_sub_take(tvm_tir_ref(e[q][3]), tvm_tir_ref(e[q][1])));
-  }
-  void* u = tvm_tir_sub_take(tvm_tir_add_take(sz[0], sz[1]), tvm_tir_ref(area));
-  for (int q = 0; q < 2; ++q) tvm_relax__release_all(e[q], 4);
-  void* iou = tvm_tir_select_take(tvm_tir_le_take(tvm_tir_ref(u), tvm_tir_const_float(bt, 0.0)),
-                                  tvm_tir_const_float(bt, 0.0), tvm_tir_div_take(area, u));
+  void* iou = iou_of_corners(e, bt);
   void* drop = tvm_tir_if_take(tvm_tir_ge_take(iou, tvm_tir_cast_take(bt, scalar(in[3]))),
                                acn_set(&x, ROW(tvm_tir_ref(k2)), 1, tvm_tir_i64(1)), NULL);
   void* alive_k =
