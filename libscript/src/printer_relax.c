@@ -232,21 +232,25 @@ static tvm_script_doc_obj* dims_doc(tvm_script_docsifier* d, void* dims, const v
 static tvm_script_doc_obj* sinfo_doc(tvm_script_docsifier* d, const tvm_relax_sinfo_obj* s,
                                      const void* path, sinfo_ctx* sc);
 
+/* The printed module's I.module_global_infos list named `key` ("vdevice", "mesh"), or NULL. */
+static const void* global_info_list(tvm_script_docsifier* d, const char* key) {
+  tvm_script_frame* mf = tvm_script_frame_find(d, TVM_SCRIPT_PRINT_FRAME_MODULE);
+  const tvm_script__module_ctx* mctx = mf ? mf->data : NULL;
+  const tvm_tir_ir_module_obj* mod = mctx ? mctx->mod : NULL;
+  const TVMFFIAny* infos = mod ? tvm_ffi_map_get_str(mod->attrs, "global_infos") : NULL;
+  const TVMFFIAny* list =
+      infos && infos->type_index == kTVMFFIMap ? tvm_ffi_map_get_str(infos->v_obj, key) : NULL;
+  return list && (list->type_index == kTVMFFIArray || list->type_index == kTVMFFIList)
+             ? list->v_obj
+             : NULL;
+}
+
 /* A tensor's virtual device as upstream prints it: "<target kind>:<index among that kind's>" in
  * the printed module's I.module_global_infos vdevice list (the device itself, else one equal to
  * it); the I.vdevice(...) call when it is not there (no module, or a device of its own). */
 static tvm_script_doc_obj* vdevice_doc(tvm_script_docsifier* d, const void* vdev,
                                        const void* path) {
-  tvm_script_frame* mf = tvm_script_frame_find(d, TVM_SCRIPT_PRINT_FRAME_MODULE);
-  const tvm_script__module_ctx* mctx = mf ? mf->data : NULL;
-  const tvm_tir_ir_module_obj* mod = mctx ? mctx->mod : NULL;
-  const TVMFFIAny* infos = mod ? tvm_ffi_map_get_str(mod->attrs, "global_infos") : NULL;
-  const TVMFFIAny* list = infos && infos->type_index == kTVMFFIMap
-                              ? tvm_ffi_map_get_str(infos->v_obj, "vdevice")
-                              : NULL;
-  const void* seq = list && (list->type_index == kTVMFFIArray || list->type_index == kTVMFFIList)
-                        ? list->v_obj
-                        : NULL;
+  const void* seq = global_info_list(d, "vdevice");
   const tvm_tir_vdevice_obj* want = vdev;
   TVMFFIAny wa = tvm_ffi_any_obj(want->target ? want->target->kind : NULL);
   TVMFFIByteArray wk;
@@ -325,16 +329,7 @@ static tvm_script_doc_obj* conv_device_mesh(tvm_script_docsifier* d, const TVMFF
  * I.module_global_infos "mesh" list, else one equal to it), as upstream; else its value. */
 static tvm_script_doc_obj* mesh_doc(tvm_script_docsifier* d, const tvm_relax_device_mesh_obj* m,
                                     const void* path) {
-  tvm_script_frame* mf = tvm_script_frame_find(d, TVM_SCRIPT_PRINT_FRAME_MODULE);
-  const tvm_script__module_ctx* mctx = mf ? mf->data : NULL;
-  const tvm_tir_ir_module_obj* mod = mctx ? mctx->mod : NULL;
-  const TVMFFIAny* infos = mod ? tvm_ffi_map_get_str(mod->attrs, "global_infos") : NULL;
-  const TVMFFIAny* list = infos && infos->type_index == kTVMFFIMap
-                              ? tvm_ffi_map_get_str(infos->v_obj, "mesh")
-                              : NULL;
-  const void* seq = list && (list->type_index == kTVMFFIArray || list->type_index == kTVMFFIList)
-                        ? list->v_obj
-                        : NULL;
+  const void* seq = global_info_list(d, "mesh");
   TVMFFIAny ma = tvm_ffi_any_obj((void*)m);
   for (int pass = 0; seq && pass < 2; ++pass) {
     for (int64_t i = 0; i < tvm_ffi_seq_size(seq); ++i) {
