@@ -63,9 +63,6 @@ static int build_model(const char* path, const void* mod, const tvm_codegen_targ
                        const char* out, const char* func, const char* emit, const char* dump_ir,
                        const tvm_codegen_options* codegen, bool bounds_check) {
   const char* cmd = "build";
-  if (target->kind == TVM_CODEGEN_TARGET_CUDA)
-    return tvmc_usage_error(cmd, "'%s' is a Relax model: --target cuda is not supported for "
-                            "Relax models yet (only llvm)", path);
   if (func)
     return tvmc_usage_error(cmd, "'%s' is a Relax model: --func does not apply (the library "
                             "holds every function of the module)", path);
@@ -73,13 +70,18 @@ static int build_model(const char* path, const void* mod, const tvm_codegen_targ
     return tvmc_usage_error(cmd, "'%s' is a Relax model: --bounds-check is not supported for "
                             "Relax models yet", path);
   /* -mcpu: the Relax build compiles for TVM_CODEGEN_CPU (libcodegen reads it at each build). */
-  if (target->mcpu[0] && setenv("TVM_CODEGEN_CPU", target->mcpu, 1) != 0) {
+  if (target->kind == TVM_CODEGEN_TARGET_LLVM && target->mcpu[0] &&
+      setenv("TVM_CODEGEN_CPU", target->mcpu, 1) != 0) {
     fprintf(stderr, "tvmc build: cannot set TVM_CODEGEN_CPU\n");
     return TVMC_FAILURE;
   }
   char* out_owned = out || emit ? NULL : default_output(path);
   tvmc_model_build_options o = {.path = path, .out = out ? out : out_owned, .emit = emit,
                                 .dump_ir = dump_ir, .codegen = *codegen};
+  /* cuda: the kernels' PTX in the library as a cuda module (no GPU needed to build) */
+  char text[128];
+  tvm_codegen_target_str(target, text, sizeof(text));
+  o.codegen.target = text;
   int status = !out && !emit && !out_owned ? TVMC_FAILURE : tvmc_model_build(mod, &o);
   free(out_owned);
   return status;
