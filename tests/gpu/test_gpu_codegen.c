@@ -258,6 +258,24 @@ TEST(erf) {
   free(ptx);
 }
 
+/* A division by a run-time value is checked: a zero divisor traps (two checks in one kernel:
+ * each leaves no unterminated block behind). */
+TEST(checked_division) {
+  char* ptx = ptx_text_(__LINE__,
+                        HEAD "def q(A: T.Buffer((64,), \"int32\"), B: T.Buffer((64,), \"int32\"), n: T.int32):\n"
+                             "    for tx in T.thread_binding(64, thread=\"threadIdx.x\"):\n"
+                             "        B[tx] = A[tx] // n + A[tx] % (n + 1)\n",
+                        "cuda -arch=sm_80");
+  CHECK(ptx != NULL);
+  if (!ptx) {
+    gpu_fail_(__LINE__, "division kernel");
+    return;
+  }
+  CHECK(strstr(ptx, "trap"));
+  PTXAS(ptx, "q", "sm_80");
+  free(ptx);
+}
+
 /* Dynamic shared memory: one extern array, each allocation at its offset. */
 TEST(dynamic_shared_memory) {
   char* ptx = ptx_text_(__LINE__,
@@ -389,6 +407,7 @@ int main(void) {
   RUN(ptx_warp_shuffles);
   RUN(float16_and_math);
   RUN(erf);
+  RUN(checked_division);
   RUN(dynamic_shared_memory);
   RUN(refused);
   return test_summary();
