@@ -245,6 +245,10 @@ void* tvm_codegen__schedule_and_lower(const void* mod, const tvm_codegen_options
 #define TVM_CODEGEN_GPU_THREADS 256
 /* options->target parsed (NULL options or target = llvm). 0, or -1 + ValueError. */
 int tvm_codegen__relax_target(const tvm_codegen_options* options, tvm_codegen_target* out);
+/* Whether the Relax build's kernels (mod, borrowed) hold one that runs on the GPU: a PrimFunc
+ * not marked host that takes buffers. A CUDA build of a module without one (its PrimFuncs only
+ * shape functions, scalar computations or the compiled VM functions) is compiled for the CPU. */
+bool tvm_codegen__has_gpu_kernels(const void* mod);
 /* VMCodeGen in options->exec_mode (NULL = bytecode): tvm_codegen_relax_vm_codegen_kernels, with
  * each function compiled to `__vmtir__<name>` (in *out_kernels) in compiled mode. */
 tvm_vm_executable* tvm_codegen__relax_vm_codegen_mode(const tvm_tir_ir_module_obj* mod,

@@ -62,7 +62,7 @@ int tvm_codegen_relax_export(const tvm_tir_ir_module_obj* mod_in, const char* pa
   void* lowered = NULL;
   tvm_codegen_target target;
   int rc = tvm_codegen__relax_target(options, &target);
-  if (rc == 0 && target.kind == TVM_CODEGEN_TARGET_CUDA) {
+  if (rc == 0 && target.kind == TVM_CODEGEN_TARGET_CUDA && tvm_codegen__has_gpu_kernels(tir)) {
     /* the executable imports "_lib", which imports the kernels' cuda module */
     tvm_codegen_options o = options ? *options : tvm_codegen_options_default();
     rc = (lowered = tvm_codegen__schedule_and_lower(tir, options)) ? 0 : -1;

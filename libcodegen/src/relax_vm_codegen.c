@@ -1064,6 +1064,8 @@ static tvm_vm_executable* build_lowered(const tvm_tir_ir_module_obj* mod,
     void* lowered = tvm_codegen__schedule_and_lower(tir, options);
     char text[128];
     tvm_codegen_target_str(&target, text, sizeof(text));
+    if (target.kind == TVM_CODEGEN_TARGET_CUDA && !tvm_codegen__has_gpu_kernels(tir))
+      snprintf(text, sizeof(text), "llvm");
     void* lib = lowered ? tvm_codegen_build(lowered, text, options) : NULL;
     tvm_ffi_release(lowered);
     if (!lib || tvm_vm_executable_import(exec, lib) != 0) {

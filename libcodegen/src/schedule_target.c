@@ -56,6 +56,16 @@ int tvm_codegen__relax_target(const tvm_codegen_options* options, tvm_codegen_ta
   return 0;
 }
 
+bool tvm_codegen__has_gpu_kernels(const void* mod) {
+  if (tvm_tir_kind_of(mod) != TVM_TIR_KIND_IRModule) return true;
+  const TVMFFIAny *k, *v;
+  for (int64_t pos = 0; (pos = tvm_ffi_map_next(((const tvm_tir_ir_module_obj*)mod)->functions, pos, &k, &v)) >= 0;) {
+    if (tvm_tir_kind_of(v->v_obj) != TVM_TIR_KIND_PrimFunc || tvm_codegen__is_host_func(v->v_obj)) continue;
+    if (tvm_ffi_map_size(((const tvm_tir_prim_func_obj*)v->v_obj)->buffer_map) > 0) return true;
+  }
+  return false;
+}
+
 void* tvm_codegen__schedule_and_lower(const void* mod, const tvm_codegen_options* options) {
   tvm_codegen_options d = tvm_codegen_options_default();
   const tvm_codegen_options* o = options ? options : &d;
