@@ -400,6 +400,9 @@ if [ -n "${TVM_FAKE_CUDA:-}" ]; then
     --repeat 2 && has "output: float32 (4, 3):" && has "median"
   TVM_VM_LIBCUDA=$TVM_FAKE_CUDA expect 0 "$tvmc" run "$work/mlp_cuda.so" --ref "$mlp" \
     --target cuda --shape n=4 --no-check --repeat 1 && has "output: float32 (4, 3):"
+  # compiled mode: the VM's functions host code next to the GPU kernels
+  TVM_VM_LIBCUDA=$TVM_FAKE_CUDA expect 0 "$tvmc" run "$mlp" --target cuda --exec-mode compiled \
+    --shape n=4 --no-check --repeat 1 && has "output: float32 (4, 3):"
 fi
 expect 2 "$tvmc" build "$mlp" --func main && has "--func does not apply"
 expect 2 "$tvmc" run "$add" --input A=4 && has "--input is for Relax models"
