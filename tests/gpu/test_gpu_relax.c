@@ -5,9 +5,11 @@
  *                      the default GPU schedule (tvm_tir_schedule_gpu) of every legalized and
  *                      fused kernel of the models (a dense layer, an MLP, a convolution,
  *                      softmax, a reduction, a fused elementwise chain, a transformer layer with
- *                      layer norms) interpreted against the unscheduled module by the Relax
- *                      reference evaluator on random inputs; every kernel thread-bound and its
- *                      PTX generated (entry points, thread and block indices); the model library
+ *                      layer norms, the fusion tests' models) interpreted against the
+ *                      unscheduled module by the Relax reference evaluator on random inputs,
+ *                      also after lowering and the GPU passes (host functions launching device
+ *                      kernels); every kernel thread-bound and its PTX generated (entry
+ *                      points, thread and block indices); the model library
  *                      exported for CUDA and loaded, the VM on the CUDA device: storage on the
  *                      device, one launch per kernel call with the grid the schedule gives, the
  *                      result a CUDA tensor, a CPU input refused by the kernel's checks; the
@@ -21,6 +23,7 @@
 #include <unistd.h>
 #include <tvm/codegen/relax_build.h>
 #include <tvm/tir/schedule.h>
+#include <tvm/tir/transform.h>
 #include <tvm/vm/vm.h>
 
 #include "fuse_testing.h"
@@ -140,6 +143,19 @@ static int64_t all_bound(const tvm_tir_ir_module_obj* mod, const char* what, int
   return n;
 }
 
+/* libtir's GPU passes over mod (a new reference, NULL + error). */
+static void* gpu_passes(void* mod) {
+  static const tvm_tir_pass passes[] = {TVM_TIR_GPU_PASSES};
+  void* cur = mod;
+  tvm_ffi_retain(cur);
+  for (size_t k = 0; cur && k < sizeof(passes) / sizeof(passes[0]); ++k) {
+    void* next = passes[k].fn(cur);
+    tvm_ffi_release(cur);
+    cur = next;
+  }
+  return cur;
+}
+
 /* The GPU schedule (threads per block) of legal's kernels, interpreted against legal by the
  * reference evaluator at batch 1 and 3. */
 static void scheduled_matches(const model* m, const tvm_tir_ir_module_obj* legal, int64_t threads) {
@@ -159,6 +175,28 @@ static void scheduled_matches(const model* m, const tvm_tir_ir_module_obj* legal
   }
   /* lowered, the GPU passes and the PTX: one .entry per launch, reading the thread indices */
   void* lowered = tvm_tir_lower(sched, NULL);
+  /* the host functions and device kernels the GPU passes make, in the module of the model:
+   * the evaluator runs them (each call_tir's host function calling its kernels) */
+  void* split = lowered ? gpu_passes(lowered) : NULL;
+  if (!split) {
+    fprintf(stderr, "%s: GPU passes\n", m->name);
+    CHECK_OK(-1);
+  } else {
+    /* a device kernel (calling_conv 2) per launch */
+    int64_t kernels = 0;
+    const TVMFFIAny *k, *v;
+    for (int64_t pos = 0; (pos = tvm_ffi_map_next(((tvm_tir_ir_module_obj*)split)->functions, pos, &k, &v)) >= 0;) {
+      if (!tvm_tir_is(v->v_obj, TVM_TIR_KIND_PrimFunc)) continue;
+      const TVMFFIAny* cc = tvm_ffi_map_get_str(((const tvm_tir_prim_func_obj*)v->v_obj)->func.attrs, "calling_conv");
+      kernels += cc && cc->type_index == kTVMFFIInt && cc->v_int64 == 2;
+    }
+    CHECK(kernels >= fm_count_funcs(sched, true));
+    int64_t bad = fm_eval_diff(legal, split, 3, m->tol);
+    if (bad != 0) fprintf(stderr, "%s (%lld threads, GPU passes): %lld differ\n", m->name,
+                          (long long)threads, (long long)bad);
+    CHECK_EQ_INT(bad, 0);
+  }
+  tvm_ffi_release(split);
   TVMFFIAny ptx = tvm_ffi_any_none();
   if (!lowered || tvm_codegen_emit_ptx(lowered, "cuda -arch=sm_80", NULL, &ptx) != 0) {
     fprintf(stderr, "%s: PTX\n", m->name);
