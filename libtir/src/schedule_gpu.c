@@ -40,7 +40,8 @@ static void* bound_loop(const char* name, const char* tag, DLDataType dt, tvm_ti
       iter ? tvm_tir_iter_var_new(NULL, iter, TVM_TIR_ITER_THREAD_INDEX, tag) : NULL;
   tvm_tir_expr_obj* zero = tvm_tir_const(dt, 0);
   void* r = NULL;
-  if (iv && zero && ext && body) r = tvm_tir_for_new(v, zero, ext, TVM_TIR_FOR_THREAD_BINDING, body, iv, NULL);
+  if (iv && zero && ext && body)
+    r = tvm_tir_for_new(v, zero, ext, TVM_TIR_FOR_THREAD_BINDING, body, iv, NULL);
   (void)name;
   tvm_ffi_release(iter);
   tvm_ffi_release(iv);
@@ -122,7 +123,8 @@ static void* bind_nest(const void* stmt) {
   DLDataType dt = chain[0]->loop_var->expr.dtype;
   /* the product of the extents, and the threads per block */
   tvm_tir_expr_obj* total = tvm_tir_ref(chain[0]->extent);
-  for (int i = 1; total && i < n; ++i) total = tvm_tir_mul_take(total, tvm_tir_ref(chain[i]->extent));
+  for (int i = 1; total && i < n; ++i)
+    total = tvm_tir_mul_take(total, tvm_tir_ref(chain[i]->extent));
   if (!total) return NULL;
   int64_t ctotal = 0, tt = t_threads;
   bool is_const = tvm_tir__sched_const(total, &ctotal);
@@ -138,8 +140,8 @@ static void* bind_nest(const void* stmt) {
   }
   int rc = 0;
   /* g = bx * t + tx; loop i's index: (g // prod(extents after i)) % extent_i + min_i */
-  tvm_tir_expr_obj* g = tvm_tir_add_take(tvm_tir_mul_take(tvm_tir_ref(bx), tvm_tir_const(dt, tt)),
-                                         tvm_tir_ref(tx));
+  tvm_tir_expr_obj* g =
+      tvm_tir_add_take(tvm_tir_mul_take(tvm_tir_ref(bx), tvm_tir_const(dt, tt)), tvm_tir_ref(tx));
   tvm_tir_expr_obj* stride = tvm_tir_const(dt, 1);
   for (int i = n - 1; rc == 0 && g && i >= 0; --i) {
     tvm_tir_expr_obj* q = tvm_tir_floordiv_take(tvm_tir_ref(g), tvm_tir_ref(stride));
@@ -153,7 +155,8 @@ static void* bind_nest(const void* stmt) {
   void* body = rc == 0 && g ? tvm_tir__subst_apply(&s, chain[n - 1]->body) : NULL;
   tvm_tir__subst_free(&s);
   tvm_ffi_release(stride);
-  if (body && guard) body = tvm_tir_if_take(tvm_tir_lt_take(tvm_tir_ref(g), tvm_tir_ref(total)), body, NULL);
+  if (body && guard)
+    body = tvm_tir_if_take(tvm_tir_lt_take(tvm_tir_ref(g), tvm_tir_ref(total)), body, NULL);
   tvm_ffi_release(g);
   void* nblocks = NULL;
   if (body) {
@@ -184,7 +187,8 @@ static void* localize(const tvm_tir_allocate_obj* a) {
   void* body = NULL;
   if (tvm_tir__subst_set_var(&s, a->buffer_var, v) == 0) body = tvm_tir__subst_apply(&s, a->body);
   tvm_tir__subst_free(&s);
-  void* r = body ? tvm_tir_allocate_new(v, a->dtype, a->extents, a->condition, body, a->annotations) : NULL;
+  void* r = body ? tvm_tir_allocate_new(v, a->dtype, a->extents, a->condition, body, a->annotations)
+                 : NULL;
   tvm_ffi_release(body);
   tvm_ffi_release(v);
   return r;
@@ -308,7 +312,8 @@ static void* try_merge(const void* const* nests, int64_t nn, const tvm_tir_for_o
     const tvm_tir_buffer_obj* b = bufs[made];
     void* dims[16];
     int64_t m = 0;
-    for (int64_t j = d; j < tvm_tir_buffer_ndim(b); ++j) dims[m++] = tvm_tir_ref(tvm_ffi_seq_obj_at(b->shape, j));
+    for (int64_t j = d; j < tvm_tir_buffer_ndim(b); ++j)
+      dims[m++] = tvm_tir_ref(tvm_ffi_seq_obj_at(b->shape, j));
     if (m == 0) dims[m++] = tvm_tir_const(tvm_tir_expr_dtype(&vars[0]->expr), 1);
     c.old[made] = b;
     c.local[made] = tvm_tir_buffer_decl_takev(tvm_tir_buffer_name(b), b->dtype, m, dims, "local");
@@ -339,9 +344,10 @@ static void* try_merge(const void* const* nests, int64_t nn, const tvm_tir_for_o
         count = count ? tvm_tir_mul_take(count, x) : x;
       }
       void* decl = tvm_tir_decl_buffer_take(tvm_tir_ref(c.local[i]), body);
-      body = decl && count ? tvm_tir_allocate_takev(tvm_tir_ref(c.local[i]->data),
-                                                    c.local[i]->dtype, 1, (void* const[]){count}, decl)
-                           : (tvm_ffi_release(decl), tvm_ffi_release(count), NULL);
+      body = decl && count
+                 ? tvm_tir_allocate_takev(tvm_tir_ref(c.local[i]->data), c.local[i]->dtype, 1,
+                                          (void* const[]){count}, decl)
+                 : (tvm_ffi_release(decl), tvm_ffi_release(count), NULL);
     }
     for (int e = d - 1; body && e >= 0; --e) {
       void* f = tvm_tir_for_new(first[e]->loop_var, first[e]->min, first[e]->extent,
@@ -388,7 +394,8 @@ static void* merge_nests(const tvm_tir_buffer_obj* const* bufs, int nb, const vo
   /* the common depth of same-ranged perfectly nested serial loops */
   const tvm_tir_for_obj* first[MAX_CHAIN];
   int d = 0;
-  for (const void* l = nests[0]; d < MAX_CHAIN && TIR_IS(l, For); l = ((const tvm_tir_for_obj*)l)->body) {
+  for (const void* l = nests[0]; d < MAX_CHAIN && TIR_IS(l, For);
+       l = ((const tvm_tir_for_obj*)l)->body) {
     const tvm_tir_for_obj* f = l;
     if (f->kind != TVM_TIR_FOR_SERIAL || f->thread_binding) break;
     first[d++] = f;
@@ -424,16 +431,20 @@ static void* bind_allocs(const void* stmt) {
     if (TIR_IS(s, Allocate)) {
       const tvm_tir_allocate_obj* a = s;
       const char* scope = tvm_tir_pointer_type_scope(a->buffer_var->type_annotation);
-      if (na == 16 || (scope && scope[0] && strcmp(scope, "global") != 0)) simple = false;
-      else allocs[na++] = s;
+      if (na == 16 || (scope && scope[0] && strcmp(scope, "global") != 0))
+        simple = false;
+      else
+        allocs[na++] = s;
       if (simple) s = a->body;
     } else {
       const tvm_tir_decl_buffer_obj* db = s;
       bool ours = false;
       for (int i = 0; i < na && !ours; ++i)
         ours = ((const tvm_tir_allocate_obj*)allocs[i])->buffer_var == db->buffer->data;
-      if (!ours || nb == 16) simple = false;
-      else bufs[nb++] = db->buffer;
+      if (!ours || nb == 16)
+        simple = false;
+      else
+        bufs[nb++] = db->buffer;
       if (simple) s = db->body;
     }
   }

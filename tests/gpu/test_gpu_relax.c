@@ -20,11 +20,11 @@
  */
 #define _GNU_SOURCE /* memmem */
 #include <dlfcn.h>
-#include <unistd.h>
 #include <tvm/codegen/relax_build.h>
 #include <tvm/tir/schedule.h>
 #include <tvm/tir/transform.h>
 #include <tvm/vm/vm.h>
+#include <unistd.h>
 
 #include "fuse_testing.h"
 #include "relax_pool.h"
@@ -136,7 +136,8 @@ static int64_t all_bound(const tvm_tir_ir_module_obj* mod, const char* what, int
     }
     if (c.single && getenv("GPU_RELAX_VERBOSE"))
       fprintf(stderr, "%s: %s: %lld single-thread launches\n", what,
-              tvm_ffi_str_cstr(((const tvm_tir_global_var_obj*)k->v_obj)->name_hint), (long long)c.single);
+              tvm_ffi_str_cstr(((const tvm_tir_global_var_obj*)k->v_obj)->name_hint),
+              (long long)c.single);
     *out_single += c.single;
     ++n;
   }
@@ -169,8 +170,9 @@ static void scheduled_matches(const model* m, const tvm_tir_ir_module_obj* legal
   if (!m->single_ok) CHECK_EQ_INT(single, 0);
   for (int64_t batch = 1; batch <= 3; batch += 2) {
     int64_t bad = fm_eval_diff(legal, sched, batch, m->tol);
-    if (bad != 0) fprintf(stderr, "%s (%lld threads, batch %lld): %lld differ\n", m->name,
-                          (long long)threads, (long long)batch, (long long)bad);
+    if (bad != 0)
+      fprintf(stderr, "%s (%lld threads, batch %lld): %lld differ\n", m->name, (long long)threads,
+              (long long)batch, (long long)bad);
     CHECK_EQ_INT(bad, 0);
   }
   /* lowered, the GPU passes and the PTX: one .entry per launch, reading the thread indices */
@@ -185,15 +187,18 @@ static void scheduled_matches(const model* m, const tvm_tir_ir_module_obj* legal
     /* a device kernel (calling_conv 2) per launch */
     int64_t kernels = 0;
     const TVMFFIAny *k, *v;
-    for (int64_t pos = 0; (pos = tvm_ffi_map_next(((tvm_tir_ir_module_obj*)split)->functions, pos, &k, &v)) >= 0;) {
+    for (int64_t pos = 0;
+         (pos = tvm_ffi_map_next(((tvm_tir_ir_module_obj*)split)->functions, pos, &k, &v)) >= 0;) {
       if (!tvm_tir_is(v->v_obj, TVM_TIR_KIND_PrimFunc)) continue;
-      const TVMFFIAny* cc = tvm_ffi_map_get_str(((const tvm_tir_prim_func_obj*)v->v_obj)->func.attrs, "calling_conv");
+      const TVMFFIAny* cc =
+          tvm_ffi_map_get_str(((const tvm_tir_prim_func_obj*)v->v_obj)->func.attrs, "calling_conv");
       kernels += cc && cc->type_index == kTVMFFIInt && cc->v_int64 == 2;
     }
     CHECK(kernels >= fm_count_funcs(sched, true));
     int64_t bad = fm_eval_diff(legal, split, 3, m->tol);
-    if (bad != 0) fprintf(stderr, "%s (%lld threads, GPU passes): %lld differ\n", m->name,
-                          (long long)threads, (long long)bad);
+    if (bad != 0)
+      fprintf(stderr, "%s (%lld threads, GPU passes): %lld differ\n", m->name, (long long)threads,
+              (long long)bad);
     CHECK_EQ_INT(bad, 0);
   }
   tvm_ffi_release(split);
@@ -350,10 +355,12 @@ static tvm_tir_ir_module_obj* concat_model(void) {
   rp_begin(&m, "main");
   rp_dataflow(&m);
   void* axis = rp_keep(&m, rt_attrs(1, "axis", tvm_ffi_any_int(0)));
-  tvm_relax_var_obj* c = rp_emit(&m, rp_call(&m, "relax.concat", axis, 1, rp_tuple(&m, 2, a, b)), "c");
+  tvm_relax_var_obj* c =
+      rp_emit(&m, rp_call(&m, "relax.concat", axis, 1, rp_tuple(&m, 2, a, b)), "c");
   tvm_relax_var_obj* d = rp_emit(&m, rp_call(&m, "relax.exp", NULL, 1, c), "d");
   void* flat[1] = {rp_keep(&m, tvm_tir_mul(n, rp_keep(&m, tvm_tir_const_int(i64, 8))))};
-  tvm_relax_var_obj* e = rp_output(&m, rp_call(&m, "relax.reshape", NULL, 2, d, rp_shape(&m, 1, flat)), "e");
+  tvm_relax_var_obj* e =
+      rp_output(&m, rp_call(&m, "relax.reshape", NULL, 2, d, rp_shape(&m, 1, flat)), "e");
   rp_block_end(&m);
   return rp_finish(&m, (tvm_relax_expr_obj*)e);
 }
@@ -477,7 +484,9 @@ TEST(on_the_gpu) {
           got = tvm_ffi_any_obj(tvm_ffi_array_new_take(items, m));
         }
         int64_t bad = rv_differ(&got, &want, kModels[i].tol);
-        if (bad) fprintf(stderr, "%s batch %lld: %lld differ\n", kModels[i].name, (long long)batch, (long long)bad);
+        if (bad)
+          fprintf(stderr, "%s batch %lld: %lld differ\n", kModels[i].name, (long long)batch,
+                  (long long)bad);
         CHECK_EQ_INT(bad, 0);
         tvm_ffi_any_release(&got);
         tvm_ffi_any_release(&want);
