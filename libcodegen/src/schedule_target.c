@@ -53,6 +53,11 @@ int tvm_codegen__relax_target(const tvm_codegen_options* options, tvm_codegen_ta
     tvm_ffi_raise_context("the Relax build's target");
     return -1;
   }
+  if (out->kind == TVM_CODEGEN_TARGET_LLVM && out->mcpu[0])
+    return tvm_ffi_raise("ValueError",
+                         "the Relax build's target \"%s\": -mcpu is not read here (the CPU is "
+                         "the host's, or TVM_CODEGEN_CPU's); give \"llvm\"",
+                         text);
   return 0;
 }
 

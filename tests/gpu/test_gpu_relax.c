@@ -444,6 +444,11 @@ TEST(no_driver) {
   e = tvm_ffi_error_take();
   CHECK(e && strcmp(tvm_ffi_error_kind(e), "ValueError") == 0);
   tvm_ffi_release(e);
+  o.target = "llvm -mcpu=haswell"; /* the CPU comes from TVM_CODEGEN_CPU, not read here */
+  CHECK(tvm_codegen_relax_export(legal, path, &o) != 0);
+  e = tvm_ffi_error_take();
+  CHECK(e && strstr(tvm_ffi_error_message(e), "-mcpu is not read here"));
+  tvm_ffi_release(e);
   tvm_ffi_release(legal);
 }
 

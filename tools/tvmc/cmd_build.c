@@ -82,7 +82,7 @@ static int build_model(const char* path, const void* mod, const tvm_codegen_targ
   /* cuda: the kernels' PTX in the library as a cuda module (no GPU needed to build) */
   char text[128];
   tvm_codegen_target_str(target, text, sizeof(text));
-  o.codegen.target = text;
+  if (target->kind == TVM_CODEGEN_TARGET_CUDA) o.codegen.target = text; /* llvm: the env above */
   int status = !out && !emit && !out_owned ? TVMC_FAILURE : tvmc_model_build(mod, &o);
   free(out_owned);
   return status;

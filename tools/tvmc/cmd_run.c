@@ -467,7 +467,7 @@ static int run_model(const void* mod, const char* path, const char* lib, const c
   /* cuda: the kernels compiled for the GPU, the VM's tensors on GPU 0 */
   char text[128];
   tvm_codegen_target_str(target, text, sizeof(text));
-  o.codegen.target = text;
+  if (target->kind == TVM_CODEGEN_TARGET_CUDA) o.codegen.target = text; /* llvm: the env above */
   return tvmc_model_run(mod, &o);
 }
 
