@@ -25,6 +25,7 @@ tvm_codegen_options tvm_codegen_options_default(void) {
   o.relax_after_pass = NULL;
   o.relax_after_pass_ctx = NULL;
   o.exec_mode = TVM_CODEGEN_EXEC_BYTECODE;
+  o.target = NULL;
   return o;
 }
 
@@ -45,6 +46,13 @@ bool tvm_codegen__is_device_kernel(const void* f) {
   if (tvm_tir_kind_of(f) != TVM_TIR_KIND_PrimFunc) return false;
   const TVMFFIAny* cc = tvm_ffi_map_get_str(((const tvm_tir_prim_func_obj*)f)->func.attrs, "calling_conv");
   return cc && cc->type_index == kTVMFFIInt && cc->v_int64 == 2;
+}
+
+bool tvm_codegen__is_host_func(const void* f) {
+  if (tvm_tir_kind_of(f) != TVM_TIR_KIND_PrimFunc) return false;
+  const TVMFFIAny* a =
+      tvm_ffi_map_get_str(((const tvm_tir_prim_func_obj*)f)->func.attrs, TVM_TIR_ATTR_IS_HOST_FUNC);
+  return a && (a->type_index == kTVMFFIBool || a->type_index == kTVMFFIInt) && a->v_int64 != 0;
 }
 
 /* The host functions (device kernels are compiled by codegen_nvptx.c, for a GPU target). */
@@ -92,8 +100,11 @@ static int generate(const void* mod_or_func, const func_list* l, LLVMContextRef 
   s.device_type = h->device_type;
   if (h->cpu) s.f16c = false; /* another CPU than the host's: no F16C assumed */
   int rc = 0;
-  for (int64_t i = 0; i < l->n && rc == 0; ++i)
+  for (int64_t i = 0; i < l->n && rc == 0; ++i) {
+    /* host functions of a GPU build (the Relax build's shape functions) take CPU tensors */
+    s.device_type = tvm_codegen__is_host_func(l->funcs[i]) ? kDLCPU : h->device_type;
     rc = tvm_codegen__function(&s, l->funcs[i], l->names[i]);
+  }
   if (rc != 0 && !tvm_ffi_error_pending()) tvm_ffi_raise("RuntimeError", "codegen failed");
   tvm_codegen__free(&s);
   return rc;
@@ -361,7 +372,7 @@ int tvm_codegen_export_target(const void* mod_or_func, const char* target, const
   tvm_codegen_target t;
   if (tvm_codegen_target_parse(target, &t) != 0) return -1;
   tvm_codegen_options o = options ? *options : tvm_codegen_options_default();
-  if (t.kind == TVM_CODEGEN_TARGET_CUDA) return tvm_codegen__cuda_export(mod_or_func, &t, &o, path_so);
+  if (t.kind == TVM_CODEGEN_TARGET_CUDA) return tvm_codegen__cuda_export(mod_or_func, &t, &o, path_so, NULL);
   cg_host h = {.cpu = t.mcpu[0] ? t.mcpu : NULL, .device_type = kDLCPU};
   return tvm_codegen__export_host(mod_or_func, path_so, &o, &h, NULL, 0);
 }

@@ -151,7 +151,7 @@ static int compile_unit(const void* mod_or_func, const tvm_codegen_target* targe
     const char* sym = tvm_tir_func_global_symbol(f);
     if (!sym) sym = name;
     if (!tvm_codegen__is_device_kernel(f)) {
-      rc = check_host(sym, f);
+      if (!tvm_codegen__is_host_func(f)) rc = check_host(sym, f);
       continue;
     }
     cg_launch_info li;
@@ -263,7 +263,7 @@ static const tvm_ffi_module_vtable g_packed_lib = {
 };
 
 int tvm_codegen__cuda_export(const void* mod_or_func, const tvm_codegen_target* t,
-                             const tvm_codegen_options* o, const char* path_so) {
+                             const tvm_codegen_options* o, const char* path_so, void* root) {
   if (!path_so) return tvm_ffi_raise("ValueError", "codegen: export: the path is NULL");
   cuda_unit u;
   int rc = compile_unit(mod_or_func, t, o, &u);
@@ -279,7 +279,8 @@ int tvm_codegen__cuda_export(const void* mod_or_func, const tvm_codegen_target* 
     cm->payload = &u.payload;
     rc = tvm_ffi_module_import(lib, cm);
   }
-  if (rc == 0) rc = tvm_ffi_module_pack_library_bin(lib, &bin);
+  if (rc == 0 && root) rc = tvm_ffi_module_import(root, lib);
+  if (rc == 0) rc = tvm_ffi_module_pack_library_bin(root ? root : lib, &bin);
   if (rc == 0 && bin.failed) rc = tvm_ffi_raise("MemoryError", "codegen: out of memory");
   if (rc == 0) {
     cg_host h = {.device_type = kDLCUDA};

@@ -197,8 +197,17 @@ LLVMBasicBlockRef tvm_codegen__check_begin(cg_state* s, LLVMValueRef cond) {
   return ok;
 }
 
+/* After a raise the builder is left where nothing follows: on a GPU an empty block after the
+ * trap, which no branch reaches and nothing terminates; dropped before the builder moves on. */
+static void drop_empty_block(cg_state* s) {
+  LLVMBasicBlockRef bb = LLVMGetInsertBlock(s->b);
+  if (bb && !LLVMGetFirstInstruction(bb) && !LLVMGetFirstUse(LLVMBasicBlockAsValue(bb)))
+    LLVMDeleteBasicBlock(bb);
+}
+
 void tvm_codegen__check_end(cg_state* s, LLVMBasicBlockRef ok, const char* kind, LLVMValueRef* parts, int n) {
   tvm_codegen__emit_raise(s, kind, parts, n);
+  drop_empty_block(s);
   LLVMPositionBuilderAtEnd(s->b, ok);
 }
 
@@ -208,6 +217,7 @@ void tvm_codegen__emit_check(cg_state* s, LLVMValueRef cond, const char* kind, L
   LLVMBuildCondBr(s->b, cond, ok, fail);
   LLVMPositionBuilderAtEnd(s->b, fail);
   tvm_codegen__emit_raise(s, kind, parts, n);
+  drop_empty_block(s);
   LLVMPositionBuilderAtEnd(s->b, ok);
 }
 

@@ -200,6 +200,9 @@ typedef struct {
   void* import;     /* a module the JIT module imports (its kernels), or NULL */
 } cg_host;
 bool tvm_codegen__is_device_kernel(const void* f);
+/* Whether f is marked TVM_TIR_ATTR_IS_HOST_FUNC: compiled for the CPU (its tensors on the CPU)
+ * in a GPU build. */
+bool tvm_codegen__is_host_func(const void* f);
 void* tvm_codegen__jit_build(const void* mod_or_func, const tvm_codegen_options* o, const cg_host* h);
 int tvm_codegen__export_host(const void* mod_or_func, const char* path_so,
                              const tvm_codegen_options* options, const cg_host* h,
@@ -226,8 +229,10 @@ int tvm_codegen__nvptx_emit(LLVMModuleRef mod, const tvm_codegen_target* t,
 /* codegen_cuda.c: the CUDA target. */
 void* tvm_codegen__cuda_build(const void* mod_or_func, const tvm_codegen_target* t,
                               const tvm_codegen_options* o);
+/* root (borrowed, NULL = none): a module (the Relax executable) that imports the library's own
+ * module ("_lib", importing the cuda module) and is packed as module 0 of the library_bin. */
 int tvm_codegen__cuda_export(const void* mod_or_func, const tvm_codegen_target* t,
-                             const tvm_codegen_options* o, const char* path_so);
+                             const tvm_codegen_options* o, const char* path_so, void* root);
 /* Host code: the launch of device kernel k (symbol sym) for call n. */
 LLVMValueRef tvm_codegen__cuda_launch(cg_state* s, const tvm_tir_call_obj* n,
                                       const tvm_tir_prim_func_obj* k, const char* sym);
@@ -236,6 +241,14 @@ LLVMValueRef tvm_codegen__cuda_launch(cg_state* s, const tvm_tir_call_obj* n,
  * default CPU schedule for the options' CPU) and lowered (tvm_tir_lower): a new reference, or
  * NULL + error. */
 void* tvm_codegen__schedule_and_lower(const void* mod, const tvm_codegen_options* options);
+/* The threads per block of the default GPU schedule in the Relax build. */
+#define TVM_CODEGEN_GPU_THREADS 256
+/* options->target parsed (NULL options or target = llvm). 0, or -1 + ValueError. */
+int tvm_codegen__relax_target(const tvm_codegen_options* options, tvm_codegen_target* out);
+/* Whether the Relax build's kernels (mod, borrowed) hold one that runs on the GPU: a PrimFunc
+ * not marked host that takes buffers. A CUDA build of a module without one (its PrimFuncs only
+ * shape functions, scalar computations or the compiled VM functions) is compiled for the CPU. */
+bool tvm_codegen__has_gpu_kernels(const void* mod);
 /* VMCodeGen in options->exec_mode (NULL = bytecode): tvm_codegen_relax_vm_codegen_kernels, with
  * each function compiled to `__vmtir__<name>` (in *out_kernels) in compiled mode. */
 tvm_vm_executable* tvm_codegen__relax_vm_codegen_mode(const tvm_tir_ir_module_obj* mod,

@@ -60,10 +60,19 @@ int tvm_codegen_relax_export(const tvm_tir_ir_module_obj* mod_in, const char* pa
   }
   tvm_ffi_strbuf bin = {0};
   void* lowered = NULL;
-  int rc = pack_library_bin(exec, &bin);
-  if (rc == 0 && bin.failed) rc = -1;
-  if (rc == 0) rc = (lowered = tvm_codegen__schedule_and_lower(tir, options)) ? 0 : -1;
-  if (rc == 0) rc = tvm_codegen__export_library(lowered, path_so, options, bin.data, bin.size);
+  tvm_codegen_target target;
+  int rc = tvm_codegen__relax_target(options, &target);
+  if (rc == 0 && target.kind == TVM_CODEGEN_TARGET_CUDA && tvm_codegen__has_gpu_kernels(tir)) {
+    /* the executable imports "_lib", which imports the kernels' cuda module */
+    tvm_codegen_options o = options ? *options : tvm_codegen_options_default();
+    rc = (lowered = tvm_codegen__schedule_and_lower(tir, options)) ? 0 : -1;
+    if (rc == 0) rc = tvm_codegen__cuda_export(lowered, &target, &o, path_so, exec);
+  } else if (rc == 0) {
+    rc = pack_library_bin(exec, &bin);
+    if (rc == 0 && bin.failed) rc = -1;
+    if (rc == 0) rc = (lowered = tvm_codegen__schedule_and_lower(tir, options)) ? 0 : -1;
+    if (rc == 0) rc = tvm_codegen__export_library(lowered, path_so, options, bin.data, bin.size);
+  }
   if (rc != 0) tvm_ffi_raise_context("exporting the Relax module to %s", path_so);
   tvm_ffi_release(lowered);
   tvm_ffi_release(tir);

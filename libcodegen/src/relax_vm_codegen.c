@@ -1056,11 +1056,17 @@ tvm_vm_executable* tvm_codegen_relax_vm_codegen(const tvm_tir_ir_module_obj* mod
 static tvm_vm_executable* build_lowered(const tvm_tir_ir_module_obj* mod,
                                         const tvm_codegen_options* options) {
   tvm_tir_ir_module_obj* tir = NULL;
+  tvm_codegen_target target;
+  if (tvm_codegen__relax_target(options, &target) != 0) return NULL;
   tvm_vm_executable* exec = tvm_codegen__relax_vm_codegen_mode(mod, &tir, options);
   if (!exec) return NULL;
   if (tvm_ffi_map_size(tir->functions) > 0) {
     void* lowered = tvm_codegen__schedule_and_lower(tir, options);
-    void* lib = lowered ? tvm_codegen_build(lowered, "llvm", options) : NULL;
+    char text[128];
+    tvm_codegen_target_str(&target, text, sizeof(text));
+    if (target.kind == TVM_CODEGEN_TARGET_CUDA && !tvm_codegen__has_gpu_kernels(tir))
+      snprintf(text, sizeof(text), "llvm");
+    void* lib = lowered ? tvm_codegen_build(lowered, text, options) : NULL;
     tvm_ffi_release(lowered);
     if (!lib || tvm_vm_executable_import(exec, lib) != 0) {
       tvm_ffi_release(lib);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include <tvm/tir/builder.h>
+#include <tvm/tir/schedule.h>
 #include <tvm/tir/visit.h>
 
 #include "relax_vm_shape.h"
@@ -200,6 +201,12 @@ const char* tvm_codegen__shape_func(tvm_codegen__shape_heap* h, const int64_t* s
     void* params = gv ? tvm_tir_list_takev(1, (void* const[]){tvm_tir_ref(heap)}) : NULL;
     f = params ? tvm_tir_func_take(tvm_ffi_str_cstr(((tvm_tir_global_var_obj*)gv)->name_hint), params, body)
                : (tvm_ffi_release(body), NULL);
+    if (f) { /* it reads the shape heap, a CPU tensor, in a GPU build too */
+      TVMFFIAny yes = tvm_ffi_any_bool(true);
+      void* host = tvm_tir_prim_func_with_attr(f, TVM_TIR_ATTR_IS_HOST_FUNC, &yes);
+      tvm_ffi_release(f);
+      f = host;
+    }
   } else {
     for (int64_t j = 0; j < i; ++j) tvm_ffi_release(stores[j]);
   }

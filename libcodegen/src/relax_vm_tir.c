@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include <tvm/tir/builder.h>
+#include <tvm/tir/schedule.h>
 #include <tvm/vm/bytecode.h>
 
 #include "relax_vm_tir.h"
@@ -274,7 +275,11 @@ tvm_tir_prim_func_obj* tvm_codegen__vm_tir_func(const char* name, int64_t fidx, 
                                      tvm_tir_ref(t.C->data), tvm_tir_ref(t.F->data));
     tvm_tir_prim_func_obj* fn = tvm_tir_func_take(sym, params, body);
     TVMFFIAny yes = tvm_ffi_any_bool(true);
-    tvm_tir_prim_func_obj* sched = fn ? tvm_tir_prim_func_with_attr(fn, "tir.is_scheduled", &yes) : NULL;
+    tvm_tir_prim_func_obj* marked = fn ? tvm_tir_prim_func_with_attr(fn, "tir.is_scheduled", &yes) : NULL;
+    /* the VM runs on the host, in a CUDA build too */
+    tvm_tir_prim_func_obj* sched =
+        marked ? tvm_tir_prim_func_with_attr(marked, TVM_TIR_ATTR_IS_HOST_FUNC, &yes) : NULL;
+    tvm_ffi_release(marked);
     /* A body of many calls is compiled without LLVM's optimizations (tir.optnone): GVN's
      * memory dependence queries over thousands of calls grow faster than the body. */
     if (sched && n_calls > TVM_CODEGEN_VM_TIR_OPT_MAX_CALLS) {

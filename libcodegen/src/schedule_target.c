@@ -47,12 +47,48 @@ void tvm_codegen_schedule_target(const tvm_codegen_options* options, tvm_tir_sch
   if (out->vector_bits >= 512) out->tile_rows = 8;
 }
 
+int tvm_codegen__relax_target(const tvm_codegen_options* options, tvm_codegen_target* out) {
+  const char* text = options ? options->target : NULL;
+  if (tvm_codegen_target_parse(text, out) != 0) {
+    tvm_ffi_raise_context("the Relax build's target");
+    return -1;
+  }
+  if (out->kind == TVM_CODEGEN_TARGET_LLVM && out->mcpu[0])
+    return tvm_ffi_raise("ValueError",
+                         "the Relax build's target \"%s\": -mcpu is not read here (the CPU is "
+                         "the host's, or TVM_CODEGEN_CPU's); give \"llvm\"",
+                         text);
+  return 0;
+}
+
+bool tvm_codegen__has_gpu_kernels(const void* mod) {
+  if (tvm_tir_kind_of(mod) != TVM_TIR_KIND_IRModule) return true;
+  const TVMFFIAny *k, *v;
+  for (int64_t pos = 0; (pos = tvm_ffi_map_next(((const tvm_tir_ir_module_obj*)mod)->functions, pos, &k, &v)) >= 0;) {
+    if (tvm_tir_kind_of(v->v_obj) != TVM_TIR_KIND_PrimFunc || tvm_codegen__is_host_func(v->v_obj)) continue;
+    if (tvm_ffi_map_size(((const tvm_tir_prim_func_obj*)v->v_obj)->buffer_map) > 0) return true;
+  }
+  return false;
+}
+
 void* tvm_codegen__schedule_and_lower(const void* mod, const tvm_codegen_options* options) {
   tvm_codegen_options d = tvm_codegen_options_default();
   const tvm_codegen_options* o = options ? options : &d;
+  tvm_codegen_target target;
+  if (tvm_codegen__relax_target(o, &target) != 0) return NULL;
   void* cur = (void*)mod;
   tvm_ffi_retain(cur);
-  if (o->schedule) {
+  if (target.kind == TVM_CODEGEN_TARGET_CUDA) {
+    /* not an optimisation: kernels without thread bindings cannot run on the GPU, so the GPU
+     * schedule runs whatever options->schedule says */
+    void* s = tvm_tir_schedule_gpu(cur, TVM_CODEGEN_GPU_THREADS);
+    tvm_ffi_release(cur);
+    if (!s) {
+      tvm_ffi_raise_context("the default GPU schedule");
+      return NULL;
+    }
+    cur = s;
+  } else if (o->schedule) {
     tvm_tir_schedule_target t;
     tvm_codegen_schedule_target(o, &t);
     void* s = tvm_tir_schedule_default(cur, &t);

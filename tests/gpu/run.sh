@@ -3,10 +3,11 @@
 # GPU and its driver (CI and most machines here have neither; there these tests skip).
 #   1. builds BUILD_DIR (default: build-gpu, configured Release if it does not exist)
 #   2. runs every GPU test: the kernels of tests/gpu/kernels on the GPU against the interpreter
-#      (gpu_launch_real), the VM on a CUDA device (vm_cuda), and the rest of tests/gpu and the
-#      CUDA module tests
+#      (gpu_launch_real), Relax models built for CUDA against their CPU build (gpu_relax_real),
+#      the VM on a CUDA device (vm_cuda), and the rest of tests/gpu and the CUDA module tests
 #   3. runs each kernel through `tvmc run --target cuda` (checked against the interpreter, timed
-#      with CUDA events), the allreduce / warp-shuffle / vthread kernels included
+#      with CUDA events), the allreduce / warp-shuffle / vthread kernels included, and Relax
+#      models (checked against the reference evaluator)
 #   4. prints the benchmark table of bench/cuda_bench (add at 1 GiB against the copy bandwidth,
 #      a shared-memory tiled matmul, a softmax)
 # Exit status: 0 when everything passed, 1 otherwise, 77 when there is no GPU to run on.
@@ -27,7 +28,7 @@ echo "== GPU tests"
 unset TVM_VM_LIBCUDA
 ctest --test-dir "$build" -R '^(gpu_|vm_cuda)' --output-on-failure || failed=1
 # the real-GPU tests must have run, not skipped
-for t in gpu_launch_real vm_cuda; do
+for t in gpu_launch_real gpu_relax_real vm_cuda; do
   if ctest --test-dir "$build" -R "^$t\$" 2>&1 | grep -q "Skipped"; then
     echo "FAILED: $t skipped on a machine with a driver"
     failed=1
@@ -52,6 +53,13 @@ run "$k/col_sum_tree.py" --shape n=4096
 run "$k/row_argmax.py" --shape m=4096
 run "$k/matmul_vthread.py"
 run "$k/row_sum_upstream.py"
+echo "== tvmc run --target cuda (Relax models)"
+for m in "$src/examples/serve/model.py --shape n=4096" \
+         "$src/tests/corpus/relax/transformer_block.py --shape seq=128"; do
+  echo "-- $m"
+  # shellcheck disable=SC2086
+  "$tvmc" run $m --target cuda --repeat 20 || { echo "FAILED: tvmc run $m"; failed=1; }
+done
 echo "== bench/cuda_bench"
 "$build/bench/cuda_bench" || failed=1
 [ $failed -eq 0 ] && echo "all GPU checks passed" || echo "some GPU checks FAILED"

@@ -239,6 +239,43 @@ TEST(float16_and_math) {
   free(ptx);
 }
 
+/* erf (GELU's) written out: a rational polynomial times ex2.approx, its sign copied. */
+TEST(erf) {
+  char* ptx = ptx_text_(__LINE__,
+                        HEAD "def e(A: T.Buffer((128,), \"float32\"), B: T.Buffer((128,), \"float32\")):\n"
+                             "    for tx in T.thread_binding(128, thread=\"threadIdx.x\"):\n"
+                             "        B[tx] = T.erf(A[tx])\n",
+                        "cuda -arch=sm_80");
+  CHECK(ptx != NULL);
+  if (!ptx) {
+    gpu_fail_(__LINE__, "erf kernel");
+    return;
+  }
+  CHECK(strstr(ptx, "ex2.approx"));
+  CHECK(strstr(ptx, "abs.f32"));
+  CHECK(strstr(ptx, "call") == NULL); /* no libdevice call */
+  PTXAS(ptx, "e", "sm_80");
+  free(ptx);
+}
+
+/* A division by a run-time value is checked: a zero divisor traps (two checks in one kernel:
+ * each leaves no unterminated block behind). */
+TEST(checked_division) {
+  char* ptx = ptx_text_(__LINE__,
+                        HEAD "def q(A: T.Buffer((64,), \"int32\"), B: T.Buffer((64,), \"int32\"), n: T.int32):\n"
+                             "    for tx in T.thread_binding(64, thread=\"threadIdx.x\"):\n"
+                             "        B[tx] = A[tx] // n + A[tx] % (n + 1)\n",
+                        "cuda -arch=sm_80");
+  CHECK(ptx != NULL);
+  if (!ptx) {
+    gpu_fail_(__LINE__, "division kernel");
+    return;
+  }
+  CHECK(strstr(ptx, "trap"));
+  PTXAS(ptx, "q", "sm_80");
+  free(ptx);
+}
+
 /* Dynamic shared memory: one extern array, each allocation at its offset. */
 TEST(dynamic_shared_memory) {
   char* ptx = ptx_text_(__LINE__,
@@ -287,8 +324,8 @@ TEST(refused) {
                             "        B[tx] = T.exp(A[tx])\n",
                    "NotImplementedError", "float64 tir.exp in a CUDA kernel needs libdevice");
   EXPECT_PTX_ERROR(HEAD AB "    for tx in T.thread_binding(64, thread=\"threadIdx.x\"):\n"
-                           "        B[tx] = T.erf(A[tx])\n",
-                   "NotImplementedError", "tir.erf in a CUDA kernel needs libdevice");
+                           "        B[tx] = T.asin(A[tx])\n",
+                   "NotImplementedError", "tir.asin in a CUDA kernel needs libdevice");
   EXPECT_PTX_ERROR(HEAD AB "    for tx in T.thread_binding(64, thread=\"threadIdx.x\"):\n"
                            "        B[tx] = T.call_extern(\"float32\", \"myfn\", A[tx])\n",
                    "NotImplementedError", "tir.call_extern in a CUDA kernel is not supported");
@@ -369,6 +406,8 @@ int main(void) {
   RUN(ptx_of_every_kernel);
   RUN(ptx_warp_shuffles);
   RUN(float16_and_math);
+  RUN(erf);
+  RUN(checked_division);
   RUN(dynamic_shared_memory);
   RUN(refused);
   return test_summary();

@@ -384,8 +384,26 @@ done
 expect 2 "$tvmc" run "$models" --func scale_add && has "no Relax function \`scale_add\`"
 expect 2 "$tvmc" build "$mlp" --emit json && has "--emit expects text or python"
 expect 2 "$tvmc" build "$add" --emit text && has "defines no @R.function"
-expect 2 "$tvmc" build "$mlp" --target cuda && has "not supported for Relax models yet"
-expect 2 "$tvmc" run "$mlp" --target cuda && has "not supported for Relax models yet"
+# Relax models for cuda: the kernels given the default GPU schedule and their PTX written into
+# the model library (no GPU needed); run needs a GPU: without a driver it says so (exit 4); with
+# the fake driver the model runs on "cuda:0" (--no-check: the fake computes nothing).
+rm -f "$work/mlp_cuda.so"
+expect 0 "$tvmc" build "$mlp" --target "cuda -arch=sm_80" -o "$work/mlp_cuda.so" &&
+  assert [ -s "$work/mlp_cuda.so" ]
+expect 0 "$tvmc" build "$mlp" --target cuda --no-schedule -o "$work/mlp_cuda.so"
+TVM_VM_LIBCUDA=/nonexistent/libcuda.so.1 expect 4 "$tvmc" run "$mlp" --target cuda --shape n=4 &&
+  has "skipped" && has "no CUDA driver"
+TVM_VM_LIBCUDA=/nonexistent/libcuda.so.1 expect 4 "$tvmc" run "$work/mlp_cuda.so" --ref "$mlp" \
+  --target cuda --shape n=4 && has "skipped" && has "no CUDA driver"
+if [ -n "${TVM_FAKE_CUDA:-}" ]; then
+  TVM_VM_LIBCUDA=$TVM_FAKE_CUDA expect 0 "$tvmc" run "$mlp" --target cuda --shape n=4 --no-check \
+    --repeat 2 && has "output: float32 (4, 3):" && has "median"
+  TVM_VM_LIBCUDA=$TVM_FAKE_CUDA expect 0 "$tvmc" run "$work/mlp_cuda.so" --ref "$mlp" \
+    --target cuda --shape n=4 --no-check --repeat 1 && has "output: float32 (4, 3):"
+  # compiled mode: the VM's functions host code next to the GPU kernels
+  TVM_VM_LIBCUDA=$TVM_FAKE_CUDA expect 0 "$tvmc" run "$mlp" --target cuda --exec-mode compiled \
+    --shape n=4 --no-check --repeat 1 && has "output: float32 (4, 3):"
+fi
 expect 2 "$tvmc" build "$mlp" --func main && has "--func does not apply"
 expect 2 "$tvmc" run "$add" --input A=4 && has "--input is for Relax models"
 expect 2 "$tvmc" run "$add" --ref "$mlp" && has "--ref is for running a model library"

@@ -31,7 +31,8 @@ static const char kUsage[] =
     "  -o, --output OUT.so  the library to write (default: FILE's name with .so, here)\n"
     "  --target TARGET      \"llvm\" (the host CPU, the default), \"llvm -mcpu=CPU\", \"cuda\"\n"
     "                       or \"cuda -arch=sm_XY\": NVIDIA GPUs (PTX through LLVM's NVPTX\n"
-    "                       backend, carried by the library; loading it needs the CUDA driver)\n"
+    "                       backend, carried by the library; loading it needs the CUDA driver;\n"
+    "                       a Relax model's kernels get the default GPU schedule)\n"
     "  --func NAME          compile only the function NAME of the module\n"
     "  --bounds-check       guard every buffer access: an index outside its buffer raises\n"
     "                       IndexError (buffer, index, shape) instead of reading or writing\n"
@@ -63,9 +64,6 @@ static int build_model(const char* path, const void* mod, const tvm_codegen_targ
                        const char* out, const char* func, const char* emit, const char* dump_ir,
                        const tvm_codegen_options* codegen, bool bounds_check) {
   const char* cmd = "build";
-  if (target->kind == TVM_CODEGEN_TARGET_CUDA)
-    return tvmc_usage_error(cmd, "'%s' is a Relax model: --target cuda is not supported for "
-                            "Relax models yet (only llvm)", path);
   if (func)
     return tvmc_usage_error(cmd, "'%s' is a Relax model: --func does not apply (the library "
                             "holds every function of the module)", path);
@@ -73,13 +71,18 @@ static int build_model(const char* path, const void* mod, const tvm_codegen_targ
     return tvmc_usage_error(cmd, "'%s' is a Relax model: --bounds-check is not supported for "
                             "Relax models yet", path);
   /* -mcpu: the Relax build compiles for TVM_CODEGEN_CPU (libcodegen reads it at each build). */
-  if (target->mcpu[0] && setenv("TVM_CODEGEN_CPU", target->mcpu, 1) != 0) {
+  if (target->kind == TVM_CODEGEN_TARGET_LLVM && target->mcpu[0] &&
+      setenv("TVM_CODEGEN_CPU", target->mcpu, 1) != 0) {
     fprintf(stderr, "tvmc build: cannot set TVM_CODEGEN_CPU\n");
     return TVMC_FAILURE;
   }
   char* out_owned = out || emit ? NULL : default_output(path);
   tvmc_model_build_options o = {.path = path, .out = out ? out : out_owned, .emit = emit,
                                 .dump_ir = dump_ir, .codegen = *codegen};
+  /* cuda: the kernels' PTX in the library as a cuda module (no GPU needed to build) */
+  char text[128];
+  tvm_codegen_target_str(target, text, sizeof(text));
+  if (target->kind == TVM_CODEGEN_TARGET_CUDA) o.codegen.target = text; /* llvm: the env above */
   int status = !out && !emit && !out_owned ? TVMC_FAILURE : tvmc_model_build(mod, &o);
   free(out_owned);
   return status;

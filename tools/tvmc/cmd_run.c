@@ -67,7 +67,9 @@ static const char kUsage[] =
     "  --target TARGET      llvm (default), llvm -mcpu=CPU, cuda or cuda -arch=sm_XY: with a\n"
     "                       CUDA target the tensors are copied to GPU 0 for the check, and\n"
     "                       timed there (mean of --repeat launches, one synchronisation);\n"
-    "                       without a CUDA driver the kernel is compiled, not run (exit 4)\n"
+    "                       without a CUDA driver the kernel is compiled, not run (exit 4);\n"
+    "                       a Relax model runs in the VM on GPU 0 (its calls timed up to the\n"
+    "                       output's copy back to the host)\n"
     "  --no-schedule        compile the loops as written (see `tvmc build --help`); the\n"
     "                       operation counts are always those of the loops as written\n"
     "  --exec-mode MODE     a Relax model's functions interpreted as VM bytecode (the\n"
@@ -450,13 +452,11 @@ static int run_model(const void* mod, const char* path, const char* lib, const c
                      const tvm_codegen_options* codegen, bool bounds_check) {
   const char* cmd = "run";
   const char* what = mod ? path : lib;
-  if (target->kind == TVM_CODEGEN_TARGET_CUDA)
-    return tvmc_usage_error(cmd, "'%s' is a Relax model: --target cuda is not supported for "
-                            "Relax models yet (only llvm)", what);
   if (bounds_check)
     return tvmc_usage_error(cmd, "'%s' is a Relax model: --bounds-check is not supported for "
                             "Relax models yet", what);
-  if (target->mcpu[0] && setenv("TVM_CODEGEN_CPU", target->mcpu, 1) != 0) {
+  if (target->kind == TVM_CODEGEN_TARGET_LLVM && target->mcpu[0] &&
+      setenv("TVM_CODEGEN_CPU", target->mcpu, 1) != 0) {
     fprintf(stderr, "tvmc run: cannot set TVM_CODEGEN_CPU\n");
     return TVMC_FAILURE;
   }
@@ -464,6 +464,10 @@ static int run_model(const void* mod, const char* path, const char* lib, const c
                               .num_shapes = num_shapes, .inputs = inputs,
                               .num_inputs = num_inputs, .repeat = repeat, .seed = seed,
                               .no_check = no_check, .codegen = *codegen};
+  /* cuda: the kernels compiled for the GPU, the VM's tensors on GPU 0 */
+  char text[128];
+  tvm_codegen_target_str(target, text, sizeof(text));
+  if (target->kind == TVM_CODEGEN_TARGET_CUDA) o.codegen.target = text; /* llvm: the env above */
   return tvmc_model_run(mod, &o);
 }
 

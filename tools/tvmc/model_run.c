@@ -684,13 +684,63 @@ static bool library_params(tvm_vm_executable* exec, const char* fname, int64_t i
 }
 
 /* Time `repeat` calls after a warm-up; prints the result line. */
-static int time_calls(tvm_vm* vm, const char* fname, const TVMFFIAny* args, int n, int64_t repeat) {
+/* After a failed CUDA build or load: whether it failed for want of a driver (then said, as a
+ * skip, and the error taken), as `tvmc run --target cuda` of a kernel does. */
+static bool no_cuda_driver(const char* what) {
+  void* e = tvm_ffi_error_take();
+  bool none = e && strstr(tvm_ffi_error_message(e), "no CUDA driver");
+  if (none) {
+    fprintf(stderr, "tvmc run: skipped: '%s' compiled for CUDA, but this machine cannot run it "
+                    "(running a model on the GPU needs one): %s\n", what, tvm_ffi_error_message(e));
+    tvm_ffi_release(e);
+    return true;
+  }
+  if (e) TVMFFIErrorSetRaised(e); /* raised again for the report */
+  tvm_ffi_release(e);
+  return false;
+}
+
+/* *v (owned) with every tensor in it (tuples walked) copied to device (type, 0) through libvm's
+ * vm.builtin.to_device (a CUDA -> CPU copy waits for the stream). 0, or -1 + error. */
+static int move_value(TVMFFIAny* v, int type) {
+  if (v->type_index == kTVMFFITensor) {
+    if ((int)tvm_ffi_tensor_dl(v->v_obj)->device.device_type == type) return 0;
+    TVMFFIAny a[3] = {*v, tvm_ffi_any_int(type), tvm_ffi_any_int(0)}, out = tvm_ffi_any_none();
+    if (tvm_ffi_global_call("vm.builtin.to_device", a, 3, &out) != 0) return -1;
+    tvm_ffi_any_release(v);
+    *v = out;
+    return 0;
+  }
+  if (v->type_index != kTVMFFIArray) return 0;
+  int64_t n = tvm_ffi_seq_size(v->v_obj);
+  TVMFFIAny* items = calloc((size_t)(n ? n : 1), sizeof(TVMFFIAny));
+  if (!items) return tvm_ffi_raise("MemoryError", "out of memory");
+  int rc = 0;
+  int64_t k = 0;
+  for (; k < n && rc == 0; ++k) {
+    items[k] = tvm_ffi_any_copy(tvm_ffi_seq_at(v->v_obj, k));
+    rc = move_value(&items[k], type);
+  }
+  void* arr = rc == 0 ? tvm_ffi_array_new_take(items, n) : NULL;
+  for (int64_t j = 0; j < k; ++j) tvm_ffi_any_release(&items[j]);
+  free(items);
+  if (!arr) return -1;
+  tvm_ffi_any_release(v);
+  *v = tvm_ffi_any_obj(arr);
+  return 0;
+}
+
+static int time_calls(tvm_vm* vm, const char* fname, const TVMFFIAny* args, int n, int64_t repeat,
+                      int device_type) {
   double* t = calloc((size_t)repeat, sizeof(double));
   if (!t) return TVMC_FAILURE;
   for (int64_t r = -1; r < repeat; ++r) {
     TVMFFIAny out = tvm_ffi_any_none();
     double start = now_s();
-    if (tvm_vm_invoke(vm, fname, args, n, &out) != 0) {
+    /* on a GPU, the call ends when its output is back on the host */
+    if (tvm_vm_invoke(vm, fname, args, n, &out) != 0 ||
+        (device_type != kDLCPU && move_value(&out, kDLCPU) != 0)) {
+      tvm_ffi_any_release(&out);
       free(t);
       return report_run_error("the compiled model failed");
     }
@@ -729,6 +779,12 @@ int tvmc_model_run(const void* mod, const tvmc_model_run_options* o) {
   TVMFFIAny args[MAX_PARAMS], ref_args[MAX_PARAMS];
   TVMFFIAny got = tvm_ffi_any_none(), want = tvm_ffi_any_none();
   int made = 0, ref_made = 0, status = TVMC_OK;
+  tvm_codegen_target target;
+  if (tvm_codegen_target_parse(o->codegen.target, &target) != 0) {
+    tvmc_report_error(cmd, "bad target");
+    return TVMC_USAGE_ERROR;
+  }
+  int device_type = target.kind == TVM_CODEGEN_TARGET_CUDA ? kDLCUDA : kDLCPU;
   bool ok_mem = true;
   uint64_t limit = tvmc_memory_limit(cmd, &ok_mem);
   if (!ok_mem) return TVMC_FAILURE;
@@ -770,6 +826,10 @@ int tvmc_model_run(const void* mod, const tvmc_model_run_options* o) {
     exec = tvm_vm_executable_load_file(o->lib);
   } else {
     exec = tvm_codegen_relax_build(mod, &o->codegen);
+  }
+  if (!exec && device_type == kDLCUDA && no_cuda_driver(o->lib ? o->lib : o->path)) {
+    status = TVMC_SKIPPED;
+    goto done;
   }
   if (!exec) {
     char what[512];
@@ -822,11 +882,20 @@ int tvmc_model_run(const void* mod, const tvmc_model_run_options* o) {
     if (status != TVMC_OK) goto done;
   }
 
-  if (status == TVMC_OK && !(vm = tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1))) {
+  /* a CUDA build: the VM on GPU 0 (the host appended), the inputs copied there, the output
+   * copied back for the comparison */
+  if (status == TVMC_OK && !(vm = tvm_vm_create(exec, &(DLDevice){device_type, 0}, 1))) {
     tvmc_report_error(cmd, "cannot create the VM");
     status = TVMC_FAILURE;
   }
-  if (status == TVMC_OK && tvm_vm_invoke(vm, fname, args, p.n, &got) != 0) {
+  for (int k = 0; status == TVMC_OK && device_type != kDLCPU && k < p.n; ++k) {
+    if (move_value(&args[k], device_type) != 0) {
+      tvmc_report_error(cmd, "cannot copy the inputs to the GPU");
+      status = TVMC_FAILURE;
+    }
+  }
+  if (status == TVMC_OK && (tvm_vm_invoke(vm, fname, args, p.n, &got) != 0 ||
+                            (device_type != kDLCPU && move_value(&got, kDLCPU) != 0))) {
     char what[512];
     snprintf(what, sizeof(what), "calling `%s` of the compiled model failed", fname);
     status = report_run_error(what);
@@ -860,7 +929,7 @@ int tvmc_model_run(const void* mod, const tvmc_model_run_options* o) {
              "MODEL.py to compare)\n");
     }
   }
-  if (status == TVMC_OK && o->repeat > 0) status = time_calls(vm, fname, args, p.n, o->repeat);
+  if (status == TVMC_OK && o->repeat > 0) status = time_calls(vm, fname, args, p.n, o->repeat, device_type);
 done:
   tvm_ffi_any_release(&got);
   tvm_ffi_any_release(&want);

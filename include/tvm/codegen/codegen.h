@@ -122,6 +122,12 @@ typedef struct {
    * interpreter (the default, 0) or compiled to native code (`tvmc build --exec-mode
    * compiled`). */
   tvm_codegen_exec_mode exec_mode;
+  /* The Relax build's target (tvm_codegen_relax_build / _export; tvm/codegen/target.h): NULL or
+   * "llvm" (the default) compiles the kernels for the CPU; "cuda" / "cuda -arch=sm_XY" gives
+   * them the default GPU schedule (tvm_tir_schedule_gpu) and compiles them for CUDA, the
+   * model's tensors then live on the CUDA device the VM is created with. "llvm -mcpu=..." is a
+   * ValueError: the Relax build's CPU is the host's or TVM_CODEGEN_CPU's. */
+  const char* target;
 } tvm_codegen_options;
 
 tvm_codegen_options tvm_codegen_options_default(void);

@@ -141,6 +141,26 @@ void* tvm_tir_schedule_parallel(const void* mod_or_func, const tvm_tir_schedule_
  */
 void* tvm_tir_schedule_default(const void* mod_or_func, const tvm_tir_schedule_target* t);
 
+/* The attr that marks a PrimFunc as host code in a GPU build (upstream's "tir.is_host_func"):
+ * the GPU schedule leaves it alone and the CUDA code generator compiles it as a CPU function
+ * (the Relax build's shape functions, which read the VM's shape heap on the host). */
+#define TVM_TIR_ATTR_IS_HOST_FUNC "tir.is_host_func"
+
+/*
+ * The default GPU schedule (schedule_gpu.c; upstream's DefaultGPUSchedule): every PrimFunc not
+ * marked scheduled or host, with buffer parameters, no non-serial loop and no break / continue,
+ * gets lower_init, convert_blocks and simplify, then each top-level loop nest becomes a launch:
+ * its outermost perfectly nested independent loops fused and split into blockIdx.x x
+ * threadIdx.x (max_threads_per_block threads, fewer for a smaller constant product; a guard
+ * `g < product` unless the threads divide it), the loops inside (reductions) serial in each
+ * thread. A nest without an independent outer loop (a reduction to one element), a statement
+ * that is no loop, and a body under top-level Allocates (intermediate buffers, made "local")
+ * run in one block of one thread. Marks the changed functions "tir.is_scheduled". The result
+ * runs in the interpreter (bound loops as loops) and lowers for libtir's GPU passes. A new
+ * reference, or NULL + error (ValueError for max_threads_per_block outside 1..1024).
+ */
+void* tvm_tir_schedule_gpu(const void* mod_or_func, int64_t max_threads_per_block);
+
 #pragma GCC visibility pop
 #ifdef __cplusplus
 }
