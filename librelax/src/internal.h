@@ -139,6 +139,10 @@ const TVMFFIAny* tvm_relax__attr(const tvm_relax__infer_ctx* ctx, const char* na
 /* axis in [-ndim, ndim) normalised to [0, ndim), or -1 + ValueError naming the op. */
 int tvm_relax__normalize_axis(const tvm_relax__infer_ctx* ctx, int64_t axis, int64_t ndim,
                               int64_t* out);
+/* Whether objects a and b (NULL: none) are the same object or structurally equal (free
+ * variables by identity): a vdevice, device mesh or placement compared with the one it was copied from is
+ * usually the very object, then nothing is walked. */
+bool tvm_relax__obj_equal(const void* a, const void* b);
 /* Whether two int64 PrimExprs are provably equal (structurally, or by libtir's prover). */
 bool tvm_relax__dim_equal(const tvm_tir_expr_obj* a, const tvm_tir_expr_obj* b);
 /* Whether two dims are structurally equal (free variables by identity), as

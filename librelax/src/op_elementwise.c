@@ -88,8 +88,7 @@ static tvm_relax_tensor_sinfo_obj* operand(const tvm_relax__infer_ctx* ctx, int3
 static void* common_vdevice(tvm_relax_tensor_sinfo_obj* a, tvm_relax_tensor_sinfo_obj* b) {
   if (!a->vdevice) return b->vdevice;
   if (!b->vdevice) return a->vdevice;
-  TVMFFIAny x = tvm_ffi_any_obj(a->vdevice), y = tvm_ffi_any_obj(b->vdevice);
-  return tvm_ffi_structural_equal(&x, &y, false, NULL, NULL) == 1 ? a->vdevice : NULL;
+  return tvm_relax__obj_equal(a->vdevice, b->vdevice) ? a->vdevice : NULL;
 }
 
 typedef enum { ARITH, CMP, LOGIC } binary_kind;

@@ -345,64 +345,134 @@ int tvm_relax_op_attr_default(const tvm_relax_op_info* info, int32_t i, TVMFFIAn
   }
 }
 
-int tvm_relax__complete_attrs(const tvm_relax_op_info* info, void* attrs, void** out) {
-  *out = NULL;
+/* A given attribute's value converted to field f's kind into *out: 0, or -1 + error. */
+static int convert_given(const tvm_relax_op_info* info, const tvm_relax_attr_field* f,
+                         const TVMFFIAny* given, TVMFFIAny* out) {
+  int c = convert(f->kind, given, out);
+  if (c == 0) {
+    return tvm_ffi_raise("TypeError", "%s: attribute '%s' must be %s, got %s", info->name,
+                         f->name, kind_name(f->kind), tvm_ffi_any_type_name(given));
+  }
+  return c < 0 ? tvm_ffi_raise_context("%s: attribute '%s'", info->name, f->name) : 0;
+}
+
+/* The TypeError for a key of attrs that is not in the schema (the caller found one). */
+static int unknown_attr(const tvm_relax_op_info* info, const void* attrs) {
+  const TVMFFIAny *k, *v;
+  for (int64_t pos = 0; (pos = tvm_ffi_map_next(attrs, pos, &k, &v)) >= 0;) {
+    TVMFFIByteArray name;
+    if (!tvm_ffi_any_as_bytes(k, &name)) {
+      return tvm_ffi_raise("TypeError", "%s: attribute names must be strings", info->name);
+    }
+    bool found = false;
+    for (int32_t i = 0; i < info->num_attrs && !found; ++i) {
+      found = strlen(info->attrs[i].name) == name.size &&
+              memcmp(info->attrs[i].name, name.data, name.size) == 0;
+    }
+    if (!found) {
+      if (info->num_attrs == 0) {
+        return tvm_ffi_raise("TypeError", "%s: unknown attribute '%.*s' (the operator has none)",
+                             info->name, (int)name.size, name.data);
+      }
+      return tvm_ffi_raise("TypeError", "%s: unknown attribute '%.*s'", info->name,
+                           (int)name.size, name.data);
+    }
+  }
+  return tvm_ffi_raise("TypeError", "%s: an attribute name is not in the schema", info->name);
+}
+
+/* The completed Map of attrs (NULL: none given) field by field, each field's default parsed from
+ * its text: for an operator with a required field, and to build the shared defaults. */
+static int complete_by_schema(const tvm_relax_op_info* info, void* attrs, void** out) {
   int32_t n = info->num_attrs;
-  if (n == 0) {
-    if (attrs && tvm_ffi_map_size(attrs) > 0) {
-      const TVMFFIAny *k, *v;
-      tvm_ffi_map_next(attrs, 0, &k, &v); /* iteration starts at 0 */
-      TVMFFIByteArray name = {"?", 1};
-      tvm_ffi_any_as_bytes(k, &name);
-      return tvm_ffi_raise("TypeError", "%s: unknown attribute '%.*s' (the operator has none)",
-                           info->name, (int)name.size, name.data);
-    }
-    return 0;
-  }
-  /* Every given key must be in the schema. */
-  if (attrs) {
-    const TVMFFIAny *k, *v;
-    for (int64_t pos = 0; (pos = tvm_ffi_map_next(attrs, pos, &k, &v)) >= 0;) {
-      TVMFFIByteArray name;
-      if (!tvm_ffi_any_as_bytes(k, &name)) {
-        return tvm_ffi_raise("TypeError", "%s: attribute names must be strings", info->name);
-      }
-      bool found = false;
-      for (int32_t i = 0; i < n && !found; ++i) {
-        found = strlen(info->attrs[i].name) == name.size &&
-                memcmp(info->attrs[i].name, name.data, name.size) == 0;
-      }
-      if (!found) {
-        return tvm_ffi_raise("TypeError", "%s: unknown attribute '%.*s'", info->name,
-                             (int)name.size, name.data);
-      }
-    }
-  }
   TVMFFIAny keys[32], values[32];
   if (n > 32) return tvm_ffi_raise("RuntimeError", "%s: too many attributes", info->name);
-  int32_t i = 0;
+  int32_t i = 0, matched = 0;
   int rc = 0;
-  for (; i < n; ++i) {
+  for (; rc == 0 && i < n; ++i) {
     const tvm_relax_attr_field* f = &info->attrs[i];
     const TVMFFIAny* given = attrs ? tvm_ffi_map_get_str(attrs, f->name) : NULL;
     keys[i] = tvm_ffi_string(f->name);
     values[i] = tvm_ffi_any_none();
     if (given) {
-      int c = convert(f->kind, given, &values[i]);
-      if (c == 0) {
-        rc = tvm_ffi_raise("TypeError", "%s: attribute '%s' must be %s, got %s", info->name,
-                           f->name, kind_name(f->kind), tvm_ffi_any_type_name(given));
-      } else if (c < 0) {
-        rc = tvm_ffi_raise_context("%s: attribute '%s'", info->name, f->name);
-      }
+      ++matched;
+      rc = convert_given(info, f, given, &values[i]);
     } else {
       rc = tvm_relax_op_attr_default(info, i, &values[i]);
     }
-    if (rc != 0) {
-      ++i;
-      break;
+  }
+  if (rc == 0 && attrs && matched != tvm_ffi_map_size(attrs)) rc = unknown_attr(info, attrs);
+  if (rc == 0) {
+    *out = tvm_ffi_map_new(keys, values, n);
+    if (!*out) rc = -1;
+  }
+  for (int32_t j = 0; j < i; ++j) {
+    tvm_ffi_any_release(&keys[j]);
+    tvm_ffi_any_release(&values[j]);
+  }
+  return rc;
+}
+
+/* Each operator's attributes completed from nothing (every field its default, in schema order),
+ * built on the first call that needs them and kept for the process, as the ir.Ops are: a call
+ * that gives no attribute shares this Map, and one that gives some takes the keys and the other
+ * fields' values from it, so that defaults are parsed from their text once, not per call.
+ * NO_DEFAULTS: the operator has a required field (its calls complete by the schema). */
+static void* g_defaults[TVM_RELAX_OP_COUNT];
+static char g_no_defaults;
+#define NO_DEFAULTS ((void*)&g_no_defaults)
+
+/* The operator's shared defaults (borrowed), NULL when a field is required; -1 + error when
+ * they could not be built. */
+static int defaults_of(const tvm_relax_op_info* info, void** out) {
+  void** slot = &g_defaults[info->id];
+  void* d = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+  if (!d) {
+    bool required = false;
+    for (int32_t i = 0; i < info->num_attrs; ++i) required |= !info->attrs[i].default_text;
+    void* built = NO_DEFAULTS;
+    if (!required && complete_by_schema(info, NULL, &built) != 0) return -1;
+    d = NULL;
+    if (__atomic_compare_exchange_n(slot, &d, built, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+      d = built;
+    } else if (built != NO_DEFAULTS) {
+      tvm_ffi_release(built); /* another thread's is the one kept */
     }
   }
+  *out = d == NO_DEFAULTS ? NULL : d;
+  return 0;
+}
+
+int tvm_relax__complete_attrs(const tvm_relax_op_info* info, void* attrs, void** out) {
+  *out = NULL;
+  int64_t given_n = attrs ? tvm_ffi_map_size(attrs) : 0;
+  if (info->num_attrs == 0) return given_n > 0 ? unknown_attr(info, attrs) : 0;
+  void* defaults;
+  if (defaults_of(info, &defaults) != 0) return -1;
+  if (!defaults) return complete_by_schema(info, attrs, out);
+  if (given_n == 0) {
+    tvm_ffi_retain(defaults);
+    *out = defaults;
+    return 0;
+  }
+  /* The defaults' entries are the schema's fields in order (insertion order). */
+  int32_t n = info->num_attrs;
+  TVMFFIAny keys[32], values[32];
+  int32_t i = 0, matched = 0;
+  int rc = 0;
+  const TVMFFIAny *k, *dv;
+  for (int64_t pos = 0; rc == 0 && (pos = tvm_ffi_map_next(defaults, pos, &k, &dv)) >= 0; ++i) {
+    const TVMFFIAny* given = tvm_ffi_map_get(attrs, k);
+    keys[i] = tvm_ffi_any_copy(k);
+    if (given) {
+      ++matched;
+      values[i] = tvm_ffi_any_none();
+      rc = convert_given(info, &info->attrs[i], given, &values[i]);
+    } else {
+      values[i] = tvm_ffi_any_copy(dv);
+    }
+  }
+  if (rc == 0 && matched != given_n) rc = unknown_attr(info, attrs);
   if (rc == 0) {
     *out = tvm_ffi_map_new(keys, values, n);
     if (!*out) rc = -1;

@@ -283,6 +283,12 @@ static bool dim_same(const tvm_tir_expr_obj* a, const tvm_tir_expr_obj* b, int d
   return tvm_ffi_structural_equal(&la, &lb, false, NULL, NULL) == 1;
 }
 
+bool tvm_relax__obj_equal(const void* a, const void* b) {
+  if (a == b) return true;
+  TVMFFIAny x = tvm_ffi_any_obj((void*)a), y = tvm_ffi_any_obj((void*)b);
+  return tvm_ffi_structural_equal(&x, &y, false, NULL, NULL) == 1;
+}
+
 bool tvm_relax__dim_same(const tvm_tir_expr_obj* a, const tvm_tir_expr_obj* b) {
   return dim_same(a, b, 0);
 }
@@ -386,8 +392,7 @@ check_t tvm_relax_sinfo_base_check(const tvm_relax_sinfo_obj* base,
       const tvm_relax_tensor_sinfo_obj *b = (const void*)base, *d = (const void*)derived;
       check_t r = MIN_CHECK(check_dtype(b->dtype, d->dtype), check_ndim(b->ndim, d->ndim));
       if (b->vdevice && d->vdevice) {
-        TVMFFIAny la = tvm_ffi_any_obj(b->vdevice), lb = tvm_ffi_any_obj(d->vdevice);
-        if (tvm_ffi_structural_equal(&la, &lb, false, NULL, NULL) != 1) return TVM_RELAX_BASE_CHECK_FAIL;
+        if (!tvm_relax__obj_equal(b->vdevice, d->vdevice)) return TVM_RELAX_BASE_CHECK_FAIL;
       } else if (b->vdevice) {
         r = MIN_CHECK(r, TVM_RELAX_BASE_CHECK_STATIC);
       }
@@ -398,10 +403,8 @@ check_t tvm_relax_sinfo_base_check(const tvm_relax_sinfo_obj* base,
     case TVM_RELAX_KIND_DTensorStructInfo: {
       /* as upstream: the same mesh and placement, and the tensors' check */
       const tvm_relax_dtensor_sinfo_obj *b = (const void*)base, *d = (const void*)derived;
-      TVMFFIAny mb = tvm_ffi_any_obj(b->device_mesh), md = tvm_ffi_any_obj(d->device_mesh);
-      TVMFFIAny pb = tvm_ffi_any_obj(b->placement), pd = tvm_ffi_any_obj(d->placement);
-      if (tvm_ffi_structural_equal(&mb, &md, false, NULL, NULL) != 1 ||
-          tvm_ffi_structural_equal(&pb, &pd, false, NULL, NULL) != 1) {
+      if (!tvm_relax__obj_equal(b->device_mesh, d->device_mesh) ||
+          !tvm_relax__obj_equal(b->placement, d->placement)) {
         return TVM_RELAX_BASE_CHECK_FAIL;
       }
       return tvm_relax_sinfo_base_check(b->tensor_sinfo, d->tensor_sinfo);
@@ -475,10 +478,8 @@ tvm_relax_sinfo_obj* tvm_relax_sinfo_lca(const tvm_relax_sinfo_obj* a, const tvm
     case TVM_RELAX_KIND_DTensorStructInfo: {
       /* the same layout: the tensors' LCA on it; else only an object is common */
       const tvm_relax_dtensor_sinfo_obj *x = (const void*)a, *y = (const void*)b;
-      TVMFFIAny mx = tvm_ffi_any_obj(x->device_mesh), my = tvm_ffi_any_obj(y->device_mesh);
-      TVMFFIAny px = tvm_ffi_any_obj(x->placement), py = tvm_ffi_any_obj(y->placement);
-      if (tvm_ffi_structural_equal(&mx, &my, false, NULL, NULL) != 1 ||
-          tvm_ffi_structural_equal(&px, &py, false, NULL, NULL) != 1) {
+      if (!tvm_relax__obj_equal(x->device_mesh, y->device_mesh) ||
+          !tvm_relax__obj_equal(x->placement, y->placement)) {
         return tvm_relax_object_sinfo_new();
       }
       tvm_relax_sinfo_obj* t = tvm_relax_sinfo_lca(x->tensor_sinfo, y->tensor_sinfo);

@@ -394,11 +394,9 @@ static bool module_has_mesh(const tvm_tir_ir_module_obj* mod, const void* mesh) 
   if (!infos || infos->type_index != kTVMFFIMap) return false;
   const TVMFFIAny* meshes = tvm_ffi_map_get_str(infos->v_obj, "mesh");
   if (!meshes || meshes->type_index != kTVMFFIArray) return false;
-  TVMFFIAny m = tvm_ffi_any_obj(mesh);
   for (int64_t i = 0; i < tvm_ffi_seq_size(meshes->v_obj); ++i) {
-    if (tvm_ffi_structural_equal(tvm_ffi_seq_at(meshes->v_obj, i), &m, false, NULL, NULL) == 1) {
-      return true;
-    }
+    const TVMFFIAny* m = tvm_ffi_seq_at(meshes->v_obj, i);
+    if (tvm_ffi_any_is_object(m) && tvm_relax__obj_equal(m->v_obj, mesh)) return true;
   }
   return false;
 }
@@ -924,8 +922,8 @@ static int visit_binding(wf* w, const void* b) {
      * unannotated binding's Var shares that struct info object: not walked twice. */
     tvm_relax_kind vk = tvm_relax_kind_of(value);
     bool value_checked = vk != TVM_RELAX_KIND_Var && vk != TVM_RELAX_KIND_DataflowVar &&
-                         vk != TVM_RELAX_KIND_Function && tvm_relax_is_expr(value) &&
-                         !tvm_tir_is(value, TVM_TIR_KIND_GlobalVar);
+                         vk != TVM_RELAX_KIND_Function && vk != TVM_RELAX_KIND_NONE &&
+                         tvm_relax_is_expr(value); /* (NONE: a GlobalVar, an Op) */
     const tvm_relax_sinfo_obj* vs = value_checked ? tvm_relax_sinfo_of(value) : NULL;
     bool same = vs && tvm_relax_is_var(bind->var) && tvm_relax_sinfo_of(bind->var) == vs;
     if (rc != 0 || def_var_at(w, bind->var, same) != 0) return -1;

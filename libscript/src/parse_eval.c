@@ -1048,7 +1048,9 @@ static int eval_shape_seq(script_parser* p, const ast_expr* e, TVMFFIAny* out) {
 
 /* The dims of R.Tensor / R.Shape written as a tuple or list (tvm_script_builtin.relax_dims):
  * evaluated as eval_seq does, except that a string which is not a name is an expression over
- * the function's symbolic variables ("n * 2"), evaluated to its PrimExpr. */
+ * the function's symbolic variables ("n * 2"), evaluated to its PrimExpr, and a Python int is
+ * the int64 IntImm the builtin makes of it: a shape of ints and PrimExprs (most) is then the
+ * Array the builtin shares, not one it converts into a second. */
 static int eval_relax_dims(script_parser* p, const ast_expr* e, TVMFFIAny* out) {
   ast_exprs elts = e->u.elts;
   tvm_script_items items;
@@ -1061,6 +1063,11 @@ static int eval_relax_dims(script_parser* p, const ast_expr* e, TVMFFIAny* out) 
              ? tvm_script__relax_dim_expr(p, x, v)
              : eval_storable(p, x, v);
     if (rc == 0) items.n = i + 1;
+    if (rc == 0 && v->type_index == kTVMFFIInt) {
+      tvm_tir_expr_obj* d = tvm_tir_const_int(tvm_tir_dtype_int(64), v->v_int64);
+      if (!d) rc = tvm_script__relocate(p, &x->span); /* (out of memory) */
+      if (d) *v = tvm_ffi_any_obj(d);
+    }
   }
   void* arr = rc == 0 ? tvm_script_items_to_array(&items) : NULL;
   if (rc == 0 && !arr) rc = tvm_script__relocate(p, &e->span);

@@ -100,6 +100,19 @@ static void* dims_of(tvm_script_call* call, const TVMFFIAny* v, const char* what
     return NULL;
   }
   int64_t n = tvm_ffi_seq_size(seq);
+  /* An Array of integer PrimExprs (the evaluator makes the ints of a written shape IntImms):
+   * every dim as dim_of would return it, so the Array itself. */
+  bool exprs = tvm_ffi_type_index(seq) == kTVMFFIArray;
+  for (int64_t i = 0; exprs && i < n; ++i) {
+    const TVMFFIAny* d = tvm_ffi_seq_at(seq, i);
+    DLDataType t = {0, 0, 0};
+    exprs = tvm_ffi_any_is_object(d) && tvm_script__is_expr(d->v_obj) &&
+            (t = tvm_tir_expr_dtype(d->v_obj), tvm_tir_dtype_is_integer(t) && t.lanes == 1);
+  }
+  if (exprs) {
+    tvm_ffi_retain((void*)seq);
+    return (void*)seq;
+  }
   tvm_script_items it;
   if (!tvm_script_items_init(&it, n)) return NULL;
   for (int64_t i = 0; i < n; ++i) {

@@ -88,6 +88,40 @@ TEST(attrs_completed_and_checked) {
   tvm_ffi_release(x);
 }
 
+/* Calls giving no attribute share the operator's completed defaults; given ones are converted
+ * and the rest come from the defaults, in the schema's order. */
+TEST(attrs_defaults_shared) {
+  tvm_relax_var_obj* x = rt_var_take("x", rt_tensor(F32, 2, (int64_t)2, (int64_t)3));
+  tvm_relax_call_obj* c1 = (tvm_relax_call_obj*)RT_CALL("relax.sum", NULL, x);
+  tvm_relax_call_obj* c2 = (tvm_relax_call_obj*)RT_CALL("relax.sum", NULL, x);
+  CHECK(c1 && c2 && c1->attrs && c1->attrs == c2->attrs);
+  CHECK_EQ_INT(tvm_ffi_map_size(c1->attrs), 2);
+  const TVMFFIAny* keep = tvm_relax_call_attr(c1, "keepdims");
+  CHECK(keep && keep->type_index == kTVMFFIBool && !keep->v_int64);
+  CHECK(tvm_ffi_any_is_none(tvm_relax_call_attr(c1, "axis")));
+  void* attrs = rt_attrs(1, "keepdims", tvm_ffi_any_int(1)); /* 1 converts to True */
+  tvm_relax_call_obj* c3 = (tvm_relax_call_obj*)RT_CALL("relax.sum", attrs, x);
+  CHECK(c3 && c3->attrs != c1->attrs);
+  CHECK_STR_EQ(rt_sinfo_text(&c3->expr), "R.Tensor((1, 1), dtype=\"float32\")");
+  keep = tvm_relax_call_attr(c3, "keepdims");
+  CHECK(keep && keep->type_index == kTVMFFIBool && keep->v_int64);
+  const TVMFFIAny *k, *v;
+  int64_t pos = tvm_ffi_map_next(c3->attrs, 0, &k, &v);
+  TVMFFIByteArray name = {NULL, 0};
+  CHECK(pos >= 0 && tvm_ffi_any_as_bytes(k, &name) && name.size == 4 &&
+        memcmp(name.data, "axis", 4) == 0 && tvm_ffi_any_is_none(v));
+  tvm_ffi_release(attrs);
+  /* A given name that is not in the schema, next to one that is. */
+  attrs = rt_attrs(2, "keepdims", tvm_ffi_any_bool(true), "axes", tvm_ffi_any_int(0));
+  CHECK(RT_CALL("relax.sum", attrs, x) == NULL);
+  CHECK_RAISED("TypeError", "relax.sum: unknown attribute 'axes'");
+  tvm_ffi_release(attrs);
+  tvm_ffi_release(c1);
+  tvm_ffi_release(c2);
+  tvm_ffi_release(c3);
+  tvm_ffi_release(x);
+}
+
 TEST(elementwise_inference) {
   tvm_tir_var_obj* n = sym("n");
   tvm_tir_var_obj* m = sym("m");
@@ -347,6 +381,7 @@ int main(void) {
   RUN(node_kinds_registered);
   RUN(op_table_rows);
   RUN(attrs_completed_and_checked);
+  RUN(attrs_defaults_shared);
   RUN(elementwise_inference);
   RUN(base_check_and_lca);
   RUN(erase_and_substitute);
