@@ -386,6 +386,33 @@ static int emit_unpacked(script_parser* p, const ast_stmt* st, const ast_expr* l
   return rc;
 }
 
+/* `a, b = x, y` (a tuple of names, a tuple of as many values): the values are evaluated left to
+ * right first, then each bound to its name as `a = x` is, as Python unpacks them; so
+ * `n, m = T.int64(), T.int64()` declares two symbolic variables. */
+static int assign_elementwise(script_parser* p, const ast_stmt* st, const ast_expr* lhs,
+                              const ast_expr* rhs) {
+  int32_t n = lhs->u.elts.n;
+  TVMFFIAny vals[16];
+  int32_t done = 0;
+  int rc = 0;
+  for (; rc == 0 && done < n; ++done) {
+    const ast_expr* id = lhs->u.elts.items[done];
+    if (id->kind != AST_NAME) {
+      rc = tvm_script__error_at(p, &id->span, "SyntaxError", "only names can be bound here");
+      break;
+    }
+    rc = eval_value(p, rhs->u.elts.items[done], id->u.name->text, &vals[done]);
+    if (rc != 0) break;
+  }
+  for (int32_t i = 0; rc == 0 && i < n; ++i) {
+    const ast_expr* id = lhs->u.elts.items[i];
+    rc = tvm_script__special_of(&vals[i]) ? bind_name(p, id, &vals[i])
+                                          : emit_named(p, st, id, &vals[i], NULL);
+  }
+  for (int32_t i = 0; i < done; ++i) tvm_ffi_any_release(&vals[i]);
+  return rc;
+}
+
 static int relax_assign(script_parser* p, const ast_stmt* st) {
   const ast_expr* lhs = st->u.assign.target;
   const ast_expr* ann_e = st->u.assign.annotation;
@@ -413,6 +440,10 @@ static int relax_assign(script_parser* p, const ast_stmt* st) {
   }
   if (tuple && ann_e) {
     return tvm_script__error_at(p, &lhs->span, "SyntaxError", "only a name can be annotated");
+  }
+  const ast_expr* rhs = st->u.assign.value;
+  if (tuple && rhs->kind == AST_TUPLE && rhs->u.elts.n == lhs->u.elts.n && lhs->u.elts.n <= 16) {
+    return assign_elementwise(p, st, lhs, rhs);
   }
   tvm_relax_sinfo_obj* ann = NULL;
   if (ann_e && !(ann = eval_sinfo(p, ann_e, "a binding annotation"))) return -1;
