@@ -935,6 +935,13 @@ static int eval_attr(script_parser* p, const ast_expr* e, TVMFFIAny* out) {
     } else if (is_kind(&v, TVM_TIR_KIND_Buffer) && strcmp(name, "scope") == 0) {
       *out = tvm_ffi_string(tvm_tir_buffer_scope((void*)v.v_obj));
       rc = 0;
+      /* `x.struct_info` of a Relax value (`sinfo_args=[x.struct_info]`) */
+    } else if (tvm_relax_is_expr(v.v_obj) && strcmp(name, "struct_info") == 0 &&
+               tvm_relax_sinfo_of(v.v_obj)) {
+      tvm_relax_sinfo_obj* si = tvm_relax_sinfo_of(v.v_obj);
+      tvm_ffi_retain(si);
+      *out = tvm_ffi_any_obj(si);
+      rc = 0;
     } else {
       tvm_script__error_at(p, at, "AttributeError", "'%s' object has no attribute '%s'",
                            tvm_ffi_any_type_name(&v), name);

@@ -2,7 +2,8 @@
 # (`n, m = T.int64(), T.int64()`), `a, b = x, y` bound name by name, R.TupleGetItem (also of a
 # tuple literal, which `(x, y)[0]` would not keep), call_pure_packed's ty_args=, "vdevice:N"
 # (the N-th of all virtual devices, whatever their target kind) and allocations in a pure
-# function (allocation is not a visible effect).
+# function (allocation is not a visible effect); `x.struct_info`, and an if whose branches both
+# end with a call made for its effect.
 import tvm
 from tvm.script import ir as I
 from tvm.script import relax as R
@@ -32,3 +33,12 @@ class Module:
         z = R.call_pure_packed("test.vm.identity", first, ty_args=(R.Tensor((n, m), "float32"),))
         alloc = R.builtin.alloc_tensor(R.shape([n, m]), runtime_device_index=0, dtype="float32")
         return (z, lit, alloc, R.shape([n + 1, m]))
+
+    @R.function(pure=False)
+    def effects(x: R.Tensor(("n",), "float32"), cond: R.Tensor((), "bool")):
+        y = R.call_packed("test.vm.identity", x, sinfo_args=[x.struct_info])
+        if cond:
+            R.print(y, format="then: {}")
+        else:
+            R.print(y, format="else: {}")
+        return y
