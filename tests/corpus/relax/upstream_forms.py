@@ -3,7 +3,8 @@
 # tuple literal, which `(x, y)[0]` would not keep), call_pure_packed's ty_args=, "vdevice:N"
 # (the N-th of all virtual devices, whatever their target kind) and allocations in a pure
 # function (allocation is not a visible effect); `x.struct_info`, and an if whose branches both
-# end with a call made for its effect.
+# end with a call made for its effect; a dim string with T.Select and a comparison (the printer
+# writes one for strided_slice's inferred extent).
 import tvm
 from tvm.script import ir as I
 from tvm.script import relax as R
@@ -41,4 +42,8 @@ class Module:
             R.print(y, format="then: {}")
         else:
             R.print(y, format="else: {}")
+        return y
+
+    @R.function
+    def selects(x: R.Tensor(("n",), "float32"), y: R.Tensor(("T.Select(n - 1 < 0, n * 2 - 1, n - 1)",), "float32")):
         return y
