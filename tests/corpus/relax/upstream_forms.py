@@ -4,7 +4,7 @@
 # (the N-th of all virtual devices, whatever their target kind) and allocations in a pure
 # function (allocation is not a visible effect); `x.struct_info`, and an if whose branches both
 # end with a call made for its effect; a dim string with T.Select and a comparison (the printer
-# writes one for strided_slice's inferred extent); R.nn.relu6.
+# writes one for strided_slice's inferred extent); R.nn.relu6; the Expr method x.astype(dtype).
 import tvm
 from tvm.script import ir as I
 from tvm.script import relax as R
@@ -47,4 +47,10 @@ class Module:
     @R.function
     def selects(x: R.Tensor(("n",), "float32"), y: R.Tensor(("T.Select(n - 1 < 0, n * 2 - 1, n - 1)",), "float32")):
         z = R.nn.relu6(y)
+        return z
+
+    @R.function
+    def cast(x: R.Tensor((2, 3), "float32")):
+        y = x.astype("float16")
+        z = y.astype(dtype="int32")
         return z
