@@ -24,7 +24,7 @@ static const tvm_relax__legalize_fn k_legalize[TVM_RELAX_OP_COUNT] = {
     ELEMWISE(maximum) ELEMWISE(minimum) ELEMWISE(mod) ELEMWISE(floor_mod) ELEMWISE(equal)
     ELEMWISE(not_equal) ELEMWISE(less) ELEMWISE(less_equal) ELEMWISE(greater)
     ELEMWISE(greater_equal) ELEMWISE(logical_and) ELEMWISE(logical_or) ELEMWISE(where)
-    ELEMWISE(nn_relu) ELEMWISE(nn_gelu) ELEMWISE(nn_gelu_tanh) ELEMWISE(nn_silu)
+    ELEMWISE(nn_relu) ELEMWISE(nn_relu6) ELEMWISE(nn_gelu) ELEMWISE(nn_gelu_tanh) ELEMWISE(nn_silu)
 #undef ELEMWISE
     [TVM_RELAX_OP_matmul] = tvm_relax__legalize_matmul,
     [TVM_RELAX_OP_nn_softmax] = tvm_relax__legalize_softmax,

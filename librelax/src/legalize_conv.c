@@ -1,6 +1,7 @@
 /*
- * legalize_conv.c: the kernels of the convolutions (conv1d NCW/OIW, conv2d NCHW/OIHW, conv3d
- * NCDHW/OIDHW, with strides, padding, dilation and groups), conv1d_transpose / conv2d_transpose /
+ * legalize_conv.c: the kernels of the convolutions (conv1d / conv2d / conv3d in any permutation of
+ * NCW/OIW, NCHW/OIHW or NCDHW/OIDHW, e.g. NHWC/OHWI, with strides, padding, dilation and
+ * groups), conv1d_transpose / conv2d_transpose /
  * conv3d_transpose (any permutation of NCW/IOW, NCHW/IOHW or NCDHW/IODHW, the same attributes and
  * output_padding), pooling
  * (max_pool2d / avg_pool2d NCHW, max_pool3d / avg_pool3d NCDHW, with
@@ -88,20 +89,31 @@ static void* and_opt(void* a, void* b) {
   return tvm_tir_and_take(a, b);
 }
 
-/* ---- conv1d / conv2d ------------------------------------------------------------------------- */
+/* ---- conv1d / conv2d / conv3d ---------------------------------------------------------------- */
+static bool layout_pos(const tvm_relax_call_obj* call, const char* name, const char* dflt,
+                       const char* canon, int* pos);
+
+/*
+ * Data, weight and output in any layout that permutes the letters of NCHW / OIHW / NCHW (NHWC /
+ * OHWI as well as the canonical ones; out_layout defaults to data_layout): out[n, o, y, x] is the
+ * sum over the input channels c of o's group and the taps (ky, kx) of
+ * data[n, g * I + c, y * stride - pad + ky * dilation, ...] * w[o, c, ky, kx]. The indices are
+ * placed by the layouts, the loops follow the output's.
+ */
 static void* conv_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
                        tvm_tir_buffer_obj* const* out, int nout) {
   (void)nin, (void)nout;
   int s = (int)rank(in[0]) - 2;
-  static const char* const data_canon[4] = {NULL, "NCW", "NCHW", "NCDHW"};
-  static const char* const kernel_canon[4] = {NULL, "OIW", "OIHW", "OIDHW"};
-  bool canon = s >= 1 && s <= 3 && layout_is(call, "data_layout", data_canon[s]) &&
-               layout_is(call, "kernel_layout", kernel_canon[s]) &&
-               layout_is(call, "out_layout", data_canon[s]);
-  if (!canon) {
+  const char* dc = s == 1 ? "NCW" : s == 2 ? "NCHW" : "NCDHW";
+  const char* kc = s == 1 ? "OIW" : s == 2 ? "OIHW" : "OIDHW";
+  int pd[5], pk[5], po[5];
+  if (s < 1 || s > 3 || !layout_pos(call, "data_layout", NULL, dc, pd) ||
+      !layout_pos(call, "kernel_layout", NULL, kc, pk) ||
+      !layout_pos(call, "out_layout", tvm_relax__call_attr_str(call, "data_layout", NULL), dc,
+                  po)) {
     tvm_ffi_raise("NotImplementedError",
-                  "%s: only the NCW/OIW, NCHW/OIHW and NCDHW/OIDHW layouts have a kernel",
-                  tvm_relax_op_info_of(call->op)->name);
+                  "%s: only layouts that permute NCW / OIW, NCHW / OIHW or NCDHW / OIDHW have a "
+                  "kernel (packed layouts do not)", tvm_relax_op_info_of(call->op)->name);
     return NULL;
   }
   int64_t strides[3], dilation[3], pad[6];
@@ -114,7 +126,7 @@ static void* conv_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const
   if (gv) tvm_ffi_any_as_int(gv, &groups);
   tvm_tir_buffer_obj *x = in[0], *w = in[1], *o = out[0];
   DLDataType t = o->dtype;
-  int64_t n = 2 + s;
+  int n = 2 + s;
   void* v[5];
   void* r[4]; /* c, then the kernel taps */
   if (tvm_relax__kernel_vars(v, n, "i") != 0) return NULL;
@@ -123,35 +135,41 @@ static void* conv_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const
     return NULL;
   }
   /* The group of output channel o: o // (O / groups); its input channels start at g * I. */
-  void* opg = tvm_tir_floordiv_take(tvm_tir_ref(dim(w, 0)), tvm_tir_i64(groups));
+  void *w_o = dim(w, pk[0]), *w_i = dim(w, pk[1]);
+  void* opg = tvm_tir_floordiv_take(tvm_tir_ref(w_o), tvm_tir_i64(groups));
   void* chan = tvm_tir_add_take(tvm_tir_mul_take(tvm_tir_floordiv_take(tvm_tir_ref(v[1]), opg),
-                                                 tvm_tir_ref(dim(w, 1))),
+                                                 tvm_tir_ref(w_i)),
                                 tvm_tir_ref(r[0]));
-  void* xi[5] = {tvm_tir_ref(v[0]), chan, NULL, NULL, NULL};
-  void* wi[5] = {tvm_tir_ref(v[1]), tvm_tir_ref(r[0]), NULL, NULL, NULL};
+  void* xl[5] = {tvm_tir_ref(v[0]), chan, NULL, NULL, NULL};
+  void* wl[5] = {tvm_tir_ref(v[1]), tvm_tir_ref(r[0]), NULL, NULL, NULL};
   void* cond = NULL;
   for (int i = 0; i < s; ++i) {
     /* y * stride - pad_before + k * dilation */
     void* pos = tvm_tir_add_take(
         tvm_tir_sub_take(tvm_tir_mul_take(tvm_tir_ref(v[2 + i]), tvm_tir_i64(strides[i])), tvm_tir_i64(pad[i])),
         tvm_tir_mul_take(tvm_tir_ref(r[1 + i]), tvm_tir_i64(dilation[i])));
-    cond = and_opt(cond, in_range(tvm_tir_ref(pos), pad[i] > 0, pad[s + i] > 0, dim(x, 2 + i)));
-    xi[2 + i] = pos;
-    wi[2 + i] = tvm_tir_ref(r[1 + i]);
+    cond = and_opt(cond, in_range(tvm_tir_ref(pos), pad[i] > 0, pad[s + i] > 0, dim(x, pd[2 + i])));
+    xl[2 + i] = pos;
+    wl[2 + i] = tvm_tir_ref(r[1 + i]);
   }
+  /* The logical indices at their places in each buffer's layout. */
+  void *xi[5], *wi[5], *oi[5], *oi2[5], *oi3[5], *ov[5], *oext[5];
+  for (int k = 0; k < n; ++k) {
+    xi[pd[k]] = xl[k], wi[pk[k]] = wl[k];
+    oi[po[k]] = tvm_tir_ref(v[k]), oi2[po[k]] = tvm_tir_ref(v[k]), oi3[po[k]] = tvm_tir_ref(v[k]);
+    ov[po[k]] = v[k];
+  }
+  for (int k = 0; k < n; ++k) oext[k] = dim(o, k);
   void* prod = tvm_tir_mul_take(tvm_tir_cast_take(t, tvm_tir_load_takev(tvm_tir_ref(x), n, xi)),
                                 tvm_tir_cast_take(t, tvm_tir_load_takev(tvm_tir_ref(w), n, wi)));
-  void* oi[5], *oi2[5], *oi3[5];
-  for (int64_t i = 0; i < n; ++i) oi[i] = tvm_tir_ref(v[i]), oi2[i] = tvm_tir_ref(v[i]), oi3[i] = tvm_tir_ref(v[i]);
   void* acc = tvm_tir_store_takev(tvm_tir_ref(o), tvm_tir_add_take(tvm_tir_load_takev(tvm_tir_ref(o), n, oi), prod), n, oi2);
   if (cond) acc = tvm_tir_if_take(cond, acc, NULL);
-  void* rext[4];
-  for (int i = 0; i <= s; ++i) rext[i] = dim(w, 1 + i);
+  void* rext[4] = {w_i, NULL, NULL, NULL};
+  for (int i = 0; i < s; ++i) rext[1 + i] = dim(w, pk[2 + i]);
   void* red = tvm_relax__loop_nest(r, rext, 1 + s, NULL, acc);
   void* init = tvm_tir_store_takev(tvm_tir_ref(o), zero_of(t), n, oi3);
-  void* oext[5];
-  for (int64_t i = 0; i < n; ++i) oext[i] = dim(o, i);
-  void* body = tvm_relax__loop_nest(v, oext, n, NULL, tvm_tir_seq_take(init, red));
+  /* The output's loops in its own order (ov: v placed by the output layout). */
+  void* body = tvm_relax__loop_nest(ov, oext, n, NULL, tvm_tir_seq_take(init, red));
   tvm_relax__release_all(v, n);
   tvm_relax__release_all(r, 1 + s);
   return body;

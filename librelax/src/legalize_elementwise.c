@@ -105,6 +105,10 @@ static void* unary_value(tvm_relax_op_id id, DLDataType t, DLDataType out, void*
     case TVM_RELAX_OP_astype: return tvm_tir_cast_take(out, x);
     case TVM_RELAX_OP_nn_relu:
       return tvm_tir_max_take(x, fl ? tvm_tir_const_float(t, 0) : tvm_tir_const_int(t, 0));
+    case TVM_RELAX_OP_nn_relu6: /* min(max(x, 0), 6), as upstream's topi.clip(x, 0, 6) */
+      return tvm_tir_min_take(
+          tvm_tir_max_take(x, fl ? tvm_tir_const_float(t, 0) : tvm_tir_const_int(t, 0)),
+          fl ? tvm_tir_const_float(t, 6) : tvm_tir_const_int(t, 6));
     case TVM_RELAX_OP_nn_gelu: return gelu(t, x);
     case TVM_RELAX_OP_nn_gelu_tanh: return gelu_tanh(t, x);
     case TVM_RELAX_OP_nn_silu:

@@ -321,6 +321,8 @@ tvm_tir_vdevice_obj* tvm_script_relax_lookup_vdevice(tvm_script_builder* b, cons
                   "them)", (int)kind_len, kind, (long long)index);
     return NULL;
   }
+  /* "vdevice:N" indexes the whole list; "KIND:N" the devices of that target kind */
+  bool any_kind = kind_len == 7 && memcmp(kind, "vdevice", 7) == 0;
   int64_t n = tvm_ffi_seq_size(seq), count = 0;
   for (int64_t i = 0; i < n && index >= 0; ++i) {
     const void* v = tvm_ffi_seq_obj_at(seq, i);
@@ -331,11 +333,16 @@ tvm_tir_vdevice_obj* tvm_script_relax_lookup_vdevice(tvm_script_builder* b, cons
       TVMFFIAny ka = tvm_ffi_any_obj(vd->target->kind);
       tvm_ffi_any_as_bytes(&ka, &k);
     }
-    if (k.size != kind_len || memcmp(k.data, kind, kind_len) != 0) continue;
+    if (!any_kind && (k.size != kind_len || memcmp(k.data, kind, kind_len) != 0)) continue;
     if (count++ == index) {
       tvm_ffi_retain((void*)v);
       return (tvm_tir_vdevice_obj*)v;
     }
+  }
+  if (any_kind) {
+    tvm_ffi_raise("ValueError", "vdevice \"vdevice:%lld\": the module's I.module_global_infos "
+                  "has %lld virtual device(s)", (long long)index, (long long)count);
+    return NULL;
   }
   tvm_ffi_raise("ValueError", "vdevice \"%.*s:%lld\": the module's I.module_global_infos has %lld "
                 "virtual device(s) of target kind \"%.*s\"", (int)kind_len, kind,

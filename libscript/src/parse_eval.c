@@ -935,6 +935,13 @@ static int eval_attr(script_parser* p, const ast_expr* e, TVMFFIAny* out) {
     } else if (is_kind(&v, TVM_TIR_KIND_Buffer) && strcmp(name, "scope") == 0) {
       *out = tvm_ffi_string(tvm_tir_buffer_scope((void*)v.v_obj));
       rc = 0;
+      /* `x.struct_info` of a Relax value (`sinfo_args=[x.struct_info]`) */
+    } else if (tvm_relax_is_expr(v.v_obj) && strcmp(name, "struct_info") == 0 &&
+               tvm_relax_sinfo_of(v.v_obj)) {
+      tvm_relax_sinfo_obj* si = tvm_relax_sinfo_of(v.v_obj);
+      tvm_ffi_retain(si);
+      *out = tvm_ffi_any_obj(si);
+      rc = 0;
     } else {
       tvm_script__error_at(p, at, "AttributeError", "'%s' object has no attribute '%s'",
                            tvm_ffi_any_type_name(&v), name);
@@ -1498,6 +1505,47 @@ static int buffer_method(script_parser* p, const ast_expr* c, TVMFFIAny* out) {
   return 0;
 }
 
+/* `x.astype(dtype)` of a Relax value in a Relax body: R.astype(x, dtype), the method upstream's
+ * Expr has. 1 when c is not that call. */
+static int relax_method(script_parser* p, const ast_expr* c, TVMFFIAny* out) {
+  const ast_expr* func = c->u.call.func;
+  if (p->token != SCRIPT_TOKEN_RELAX || func->kind != AST_ATTR ||
+      !name_is(func->u.attr.name, "astype")) {
+    return 1;
+  }
+  TVMFFIAny self;
+  if (tvm_script__eval(p, func->u.attr.value, &self) != 0) return -1;
+  if (!tvm_ffi_any_is_object(&self) || !tvm_relax_is_expr(self.v_obj)) {
+    tvm_ffi_any_release(&self);
+    return 1;
+  }
+  int32_t nkw = c->u.call.kw_values.n;
+  bool kw_ok = nkw == 0 || (nkw == 1 && name_is(c->u.call.kw_names[0], "dtype"));
+  if (c->u.call.args.n + nkw != 1 || !kw_ok) {
+    tvm_ffi_any_release(&self);
+    return tvm_script__error_at(p, &c->span, "TypeError", "astype() takes one argument, dtype");
+  }
+  const ast_expr* arg = nkw ? c->u.call.kw_values.items[0] : c->u.call.args.items[0];
+  TVMFFIAny dv;
+  DLDataType t;
+  int rc = tvm_script__eval(p, arg, &dv);
+  if (rc == 0) {
+    rc = tvm_script__value_to_dtype(&dv, "argument 'dtype' of astype", &t);
+    tvm_ffi_any_release(&dv);
+    if (rc != 0) rc = tvm_script__relocate(p, &arg->span);
+  }
+  if (rc == 0) {
+    TVMFFIAny k = tvm_ffi_string("dtype"), v = {.type_index = kTVMFFIDataType, .v_dtype = t};
+    void* attrs = tvm_ffi_map_new(&k, &v, 1);
+    tvm_ffi_any_release(&k);
+    tvm_relax_expr_obj* e = attrs ? tvm_relax_call_op("relax.astype", attrs, 1, self.v_obj) : NULL;
+    tvm_ffi_release(attrs);
+    rc = e ? (*out = tvm_ffi_any_obj(e), 0) : tvm_script__relocate(p, &c->span);
+  }
+  tvm_ffi_any_release(&self);
+  return rc;
+}
+
 /* `tvm.ir.load_json("""...""")`: the metadata section the printer writes before the module
  * (tvm/script/printer.h), read into the ffi.Map of type key to array that
  * `metadata["relax.expr.Constant"][i]` then indexes. 1 when c is not that call. */
@@ -1626,6 +1674,7 @@ int tvm_script__eval_call(script_parser* p, const ast_expr* c, tvm_script_call_c
   } else {
     int r = buffer_method(p, c, out);
     if (r <= 0) return r;
+    if ((r = relax_method(p, c, out)) <= 0) return r;
     if ((r = metadata_load(p, c, out)) <= 0) return r;
     if (tvm_script__eval(p, func, &callee) != 0) return -1;
     if (p->token == SCRIPT_TOKEN_RELAX && tvm_ffi_any_is_object(&callee) &&

@@ -115,6 +115,9 @@ struct script_parser {
    * owned) and that call, for the with statement to bind after the block (parse_relax_stmt.c). */
   void* relax_outputs;
   const ast_expr* relax_output_call;
+  /* Relax: the last statement of the if branch being parsed when both branches end with a
+   * call for its effect (`R.print(x)`), which then binds the if's value; else NULL. */
+  const struct ast_stmt* relax_void_tail;
   /* Relax: the signatures a module's declarations evaluated, in declaration order, which the
    * definitions (in the same order) take instead of evaluating them again (parse_relax_stmt.c;
    * tvm_script__relax_signatures_free). */

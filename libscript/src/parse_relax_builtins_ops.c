@@ -24,7 +24,8 @@
  *               step=1, dtype=None);
  *   values      R.const(value, dtype=None) (a number or nested lists, numpy's dtype rules as
  *               upstream: int -> int32, float -> float32), R.prim_value, R.str, R.dtype,
- *               R.shape([...]), R.tuple(*fields), R.ExternFunc(name), R.match_cast(value, sinfo)
+ *               R.shape([...]), R.tuple(*fields), R.TupleGetItem(tuple, index), R.ExternFunc(name),
+ *               R.match_cast(value, sinfo)
  *               (a pair the binding statement takes apart).
  */
 #include <math.h>
@@ -838,7 +839,8 @@ static int packed_call(tvm_script_call* call, int mode, TVMFFIAny* out) {
   bool closure = mode >= 2;
   const TVMFFIAny* sinfo_v = NULL;
   for (int32_t k = 0; k < call->num_kwargs; ++k) {
-    if (strcmp(call->kw_names[k], "sinfo_args") == 0 && !sinfo_v) {
+    const char* kw = call->kw_names[k]; /* ty_args: newer upstream's name for sinfo_args */
+    if ((strcmp(kw, "sinfo_args") == 0 || strcmp(kw, "ty_args") == 0) && !sinfo_v) {
       sinfo_v = &call->kwargs[k];
     } else {
       call->error_arg = call->num_args + k;
@@ -1231,6 +1233,19 @@ static int b_tuple(tvm_script_call* call, TVMFFIAny* out) {
   return ret(t, out);
 }
 
+/* R.TupleGetItem(tuple, index): the spelling of `tuple[index]` upstream's tests also use. */
+static int b_tuple_get_item(tvm_script_call* call, TVMFFIAny* out) {
+  static const char* const spec = "tuple, index";
+  TVMFFIAny a[2];
+  if (tvm_script__bind_args(call, spec, a, 2) != 0) return -1;
+  int64_t index;
+  if (tvm_script__value_to_int(&a[1], "argument 'index' of R.TupleGetItem", &index) != 0) {
+    return fail_at(call, spec, 1);
+  }
+  tvm_relax_expr_obj* item = tvm_script__relax_getitem(&a[0], index);
+  return item ? ret(item, out) : fail_at(call, spec, 0);
+}
+
 static int b_extern_func(tvm_script_call* call, TVMFFIAny* out) {
   static const char* const spec = "global_symbol, struct_info=";
   TVMFFIAny a[2];
@@ -1269,6 +1284,7 @@ static int b_match_cast(tvm_script_call* call, TVMFFIAny* out) {
 /* The builtins that are not operator rows, and the rows written by hand (sorted by name). */
 static const tvm_script_builtin k_builtins[] = {
     {"ExternFunc", b_extern_func, 0, false},
+    {"TupleGetItem", b_tuple_get_item, 0, false},
     {"arange", b_arange, 0, false},
     {"call_builtin_with_ctx", b_call_builtin_with_ctx, 0, false},
     {"call_dps_packed", b_call_dps_packed, 0, false},

@@ -10,12 +10,14 @@
  *   term  := unary (('*' | '//' | '%') unary)*
  *   unary := '-' unary | '+' unary | atom
  *   atom  := integer | name | '(' expr ')' | ('T.')?('min' | 'max') '(' expr ',' expr ')'
+ *          | 'T.Select' '(' expr [cmp expr] ',' expr ',' expr ')'    (cmp: < <= > >= == !=)
  *
  * with Python's precedence and the same operator helpers as the evaluator's (n * 2 is the Mul a
  * PrimExpr `n * 2` gives). Errors are SyntaxError / TypeError located at the offending
  * characters inside the string literal (the whole literal when it spans escapes or lines).
  */
 #include <string.h>
+#include <tvm/tir/builder.h>
 
 #include "parse_eval.h"
 #include "script_relax_internal.h"
@@ -89,6 +91,49 @@ static tvm_tir_expr_obj* relocated(dim_reader* r, size_t from, size_t to) {
   return NULL;
 }
 
+/* expr [('<' | '<=' | '>' | '>=' | '==' | '!=') expr]: a T.Select condition. */
+static tvm_tir_expr_obj* read_compare(dim_reader* r, int depth) {
+  size_t start = (skip_space(r), r->pos);
+  tvm_tir_expr_obj* a = read_expr(r, depth);
+  if (!a) return NULL;
+  int op = accept(r, "<=") ? 1 : accept(r, ">=") ? 2 : accept(r, "==") ? 3 : accept(r, "!=") ? 4
+           : accept(r, "<") ? 5 : accept(r, ">") ? 6 : 0;
+  if (!op) return a;
+  tvm_tir_expr_obj* b = read_expr(r, depth);
+  if (!b) {
+    tvm_ffi_release(a);
+    return NULL;
+  }
+  tvm_tir_expr_obj* e = op == 1 ? tvm_tir_le_take(a, b) : op == 2 ? tvm_tir_ge_take(a, b)
+                        : op == 3 ? tvm_tir_eq_take(a, b) : op == 4 ? tvm_tir_ne_take(a, b)
+                        : op == 5 ? tvm_tir_lt_take(a, b) : tvm_tir_gt_take(a, b);
+  return e ? e : relocated(r, start, r->pos);
+}
+
+/* T.Select(condition, a, b) as the printer writes an inferred dim (after "T.Select"). */
+static tvm_tir_expr_obj* read_select(dim_reader* r, size_t start, int depth) {
+  tvm_tir_expr_obj* part[3] = {NULL, NULL, NULL};
+  static const char* const sep[3] = {"(", ",", ","};
+  for (int i = 0; i < 3; ++i) {
+    if (!accept(r, sep[i])) {
+      fail(r, r->pos, r->pos + 1, "SyntaxError", i ? "expected ','" : "expected '('");
+      break;
+    }
+    if (!(part[i] = i ? read_expr(r, depth + 1) : read_compare(r, depth + 1))) break;
+  }
+  if (part[2] && !accept(r, ")")) {
+    fail(r, r->pos, r->pos + 1, "SyntaxError", "expected ')'");
+    tvm_ffi_release(part[2]);
+    part[2] = NULL;
+  }
+  if (!part[2]) {
+    tvm_ffi_release(part[0]), tvm_ffi_release(part[1]);
+    return NULL;
+  }
+  tvm_tir_expr_obj* e = tvm_tir_select_take(part[0], part[1], part[2]);
+  return e ? e : relocated(r, start, r->pos);
+}
+
 static tvm_tir_expr_obj* read_atom(dim_reader* r, int depth) {
   skip_space(r);
   size_t start = r->pos;
@@ -136,10 +181,13 @@ static tvm_tir_expr_obj* read_atom(dim_reader* r, int depth) {
     while (r->pos < r->n && is_ident_char(r->s[r->pos])) ++r->pos;
     name = r->s + at;
     len = r->pos - at;
-    if (!((len == 3 && (!memcmp(name, "min", 3) || !memcmp(name, "max", 3))))) {
-      fail(r, start, r->pos, "SyntaxError", "only T.min and T.max are supported in a dim");
+    if (!((len == 3 && (!memcmp(name, "min", 3) || !memcmp(name, "max", 3))) ||
+          (len == 6 && !memcmp(name, "Select", 6)))) {
+      fail(r, start, r->pos, "SyntaxError",
+           "only T.min, T.max and T.Select are supported in a dim");
       return NULL;
     }
+    if (len == 6) return read_select(r, start, depth);
   }
   skip_space(r);
   bool call = r->pos < r->n && r->s[r->pos] == '(';

@@ -386,6 +386,33 @@ static int emit_unpacked(script_parser* p, const ast_stmt* st, const ast_expr* l
   return rc;
 }
 
+/* `a, b = x, y` (a tuple of names, a tuple of as many values): the values are evaluated left to
+ * right first, then each bound to its name as `a = x` is, as Python unpacks them; so
+ * `n, m = T.int64(), T.int64()` declares two symbolic variables. */
+static int assign_elementwise(script_parser* p, const ast_stmt* st, const ast_expr* lhs,
+                              const ast_expr* rhs) {
+  int32_t n = lhs->u.elts.n;
+  TVMFFIAny vals[16];
+  int32_t done = 0;
+  int rc = 0;
+  for (; rc == 0 && done < n; ++done) {
+    const ast_expr* id = lhs->u.elts.items[done];
+    if (id->kind != AST_NAME) {
+      rc = tvm_script__error_at(p, &id->span, "SyntaxError", "only names can be bound here");
+      break;
+    }
+    rc = eval_value(p, rhs->u.elts.items[done], id->u.name->text, &vals[done]);
+    if (rc != 0) break;
+  }
+  for (int32_t i = 0; rc == 0 && i < n; ++i) {
+    const ast_expr* id = lhs->u.elts.items[i];
+    rc = tvm_script__special_of(&vals[i]) ? bind_name(p, id, &vals[i])
+                                          : emit_named(p, st, id, &vals[i], NULL);
+  }
+  for (int32_t i = 0; i < done; ++i) tvm_ffi_any_release(&vals[i]);
+  return rc;
+}
+
 static int relax_assign(script_parser* p, const ast_stmt* st) {
   const ast_expr* lhs = st->u.assign.target;
   const ast_expr* ann_e = st->u.assign.annotation;
@@ -413,6 +440,10 @@ static int relax_assign(script_parser* p, const ast_stmt* st) {
   }
   if (tuple && ann_e) {
     return tvm_script__error_at(p, &lhs->span, "SyntaxError", "only a name can be annotated");
+  }
+  const ast_expr* rhs = st->u.assign.value;
+  if (tuple && rhs->kind == AST_TUPLE && rhs->u.elts.n == lhs->u.elts.n && lhs->u.elts.n <= 16) {
+    return assign_elementwise(p, st, lhs, rhs);
   }
   tvm_relax_sinfo_obj* ann = NULL;
   if (ann_e && !(ann = eval_sinfo(p, ann_e, "a binding annotation"))) return -1;
@@ -467,8 +498,10 @@ static int relax_expr_stmt(script_parser* p, const ast_stmt* st) {
     return 0;
   }
   if (tvm_ffi_any_is_object(&v) && tvm_relax_is_expr(v.v_obj)) {
-    /* An expression evaluated for its effect (`R.print(x)`): bound to a fresh name. */
-    tvm_relax_var_obj* var = tvm_script_relax_emit(p->b, NULL, &v, NULL);
+    /* An expression evaluated for its effect (`R.print(x)`): bound to a fresh name; as the
+     * last statement of an if branch, the branch's value (named `_`). */
+    const char* name = st == p->relax_void_tail ? "_" : NULL;
+    tvm_relax_var_obj* var = tvm_script_relax_emit(p->b, name, &v, NULL);
     if (!var) rc = tvm_script__relocate(p, &st->span);
     tvm_ffi_release(var);
   }
@@ -512,9 +545,12 @@ static int relax_with(script_parser* p, const ast_stmt* st) {
 }
 
 /* ---- if / else ------------------------------------------------------------------------------- */
-static int branch(script_parser* p, ast_stmts body, int depth, const ast_stmt* st) {
+static int branch(script_parser* p, ast_stmts body, int depth, const ast_stmt* st, bool void_tail) {
   if (tvm_script__vt_push_scope(&p->vt) != 0) return tvm_script__relocate(p, &st->span);
+  const ast_stmt* saved = p->relax_void_tail;
+  p->relax_void_tail = void_tail ? body.items[body.n - 1] : NULL;
   int rc = tvm_script__run_body(p, body);
+  p->relax_void_tail = saved;
   tvm_script__vt_pop_scope(&p->vt);
   if (rc != 0) return -1;
   return tvm_script__exit_to(p, depth, &st->span);
@@ -527,6 +563,12 @@ static const ast_expr* branch_target(ast_stmts body) {
   return last->u.assign.target;
 }
 
+/* Whether a branch's last statement is a call evaluated for its effect. */
+static bool branch_void_tail(ast_stmts body) {
+  const ast_stmt* last = body.n ? body.items[body.n - 1] : NULL;
+  return last && last->kind == AST_EXPR_STMT && last->u.expr->kind == AST_CALL;
+}
+
 static int relax_if(script_parser* p, const ast_stmt* st) {
   if (st->u.if_.orelse.n == 0) {
     return tvm_script__error_at(p, &st->span, "SyntaxError",
@@ -534,7 +576,10 @@ static int relax_if(script_parser* p, const ast_stmt* st) {
   }
   const ast_expr* t = branch_target(st->u.if_.body);
   const ast_expr* e = branch_target(st->u.if_.orelse);
-  if (!t || !e || t->u.name != e->u.name) {
+  /* `R.print(...)` ending both branches: the if's value is theirs, bound to no name */
+  bool void_tail = !t && !e && branch_void_tail(st->u.if_.body) &&
+                   branch_void_tail(st->u.if_.orelse);
+  if (!void_tail && (!t || !e || t->u.name != e->u.name)) {
     const ast_stmts* b = t ? &st->u.if_.orelse : &st->u.if_.body;
     const tvm_script_span* at = b->n ? &b->items[b->n - 1]->span : &st->span;
     return tvm_script__error_at(p, at, "SyntaxError",
@@ -549,14 +594,18 @@ static int relax_if(script_parser* p, const ast_stmt* st) {
   if (rc != 0) return tvm_script__relocate(p, &test->span);
   int inner = tvm_script_builder_depth(p->b);
   if (tvm_script_relax_then_enter(p->b) != 0) return tvm_script__relocate(p, &st->span);
-  if (branch(p, st->u.if_.body, inner, st) != 0) return -1;
+  if (branch(p, st->u.if_.body, inner, st, void_tail) != 0) return -1;
   if (tvm_script_relax_else_enter(p->b) != 0) return tvm_script__relocate(p, &st->span);
-  if (branch(p, st->u.if_.orelse, inner, st) != 0) return -1;
+  if (branch(p, st->u.if_.orelse, inner, st, void_tail) != 0) return -1;
   if (tvm_script_builder_depth(p->b) != depth + 1) {
     return tvm_script__error_at(p, &st->span, "RuntimeError", "internal error: if frames");
   }
   tvm_relax_var_obj* var = tvm_script_relax_if_end(p->b);
   if (!var) return tvm_script__relocate(p, &st->span);
+  if (void_tail) {
+    tvm_ffi_release(var);
+    return 0;
+  }
   TVMFFIAny v = tvm_ffi_any_obj(var);
   return bind_name(p, t, &v);
 }

@@ -610,8 +610,13 @@ static tvm_script_doc_obj* conv_tuple(tvm_script_docsifier* d, const TVMFFIAny* 
 static tvm_script_doc_obj* conv_tuple_get_item(tvm_script_docsifier* d, const TVMFFIAny* obj,
                                                const void* path) {
   const tvm_relax_tuple_get_item_obj* g = (const void*)obj->v_obj;
-  return tvm_script_index_doc_take(child(d, g->tuple_value, path, "tuple_value"),
-                                   tvm_script_doc_array_take(tvm_script_literal_int(g->index)));
+  tvm_script_doc_obj* t = child(d, g->tuple_value, path, "tuple_value");
+  if (tvm_relax_kind_of(g->tuple_value) == TVM_RELAX_KIND_Tuple) {
+    /* `(a, b)[0]` would parse as Python indexing (giving `a`): the call keeps the node */
+    return tvm_script_doc_call_take(r_prefixed(d, "TupleGetItem"), t,
+                                    tvm_script_literal_int(g->index));
+  }
+  return tvm_script_index_doc_take(t, tvm_script_doc_array_take(tvm_script_literal_int(g->index)));
 }
 
 static tvm_script_doc_obj* conv_shape_expr(tvm_script_docsifier* d, const TVMFFIAny* obj,

@@ -1,5 +1,6 @@
 /*
- * test_legalize_conv.c: the kernels of conv1d / conv2d (strides, padding, dilation, groups),
+ * test_legalize_conv.c: the kernels of conv1d / conv2d (strides, padding, dilation, groups;
+ * conv2d also in data / weight / output layouts that permute NCHW / OIHW),
  * conv2d_transpose (the same, output_padding, symbolic batch and height, data / weight /
  * output layouts that permute NCHW / IOHW),
  * max_pool2d / avg_pool2d (ceil_mode, count_include_pad), adaptive_avg_pool2d, pad (constant,
@@ -484,6 +485,67 @@ TEST(conv2d_transpose_layouts) {
   }
 }
 
+/* conv2d in other layouts (NHWC / OHWI as ConvertLayout writes them, and others): the data,
+ * weight and output permuted; the NCHW oracle's result permuted. */
+TEST(conv2d_layouts) {
+  static const struct {
+    const char *dl, *kl, *ol; /* ol NULL: data_layout */
+    int64_t xs[4], ws[4], st[2], pad[4], dil[2], groups;
+  } cases[] = {
+      {"NHWC", "OHWI", NULL, {2, 4, 5, 6}, {6, 2, 3, 2}, {2, 1}, {1, 0, 2, 1}, {1, 2}, 2},
+      {"NCHW", "HWIO", "NHWC", {1, 3, 6, 5}, {4, 3, 2, 3}, {1, 2}, {0, 1, 1, 0}, {2, 1}, 1},
+      {"CHWN", "IHWO", "WNCH", {2, 3, 4, 4}, {3, 1, 2, 2}, {1, 1}, {1, 1, 0, 0}, {1, 1}, 3},
+  };
+  for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); ++c) {
+    const char* ol = cases[c].ol ? cases[c].ol : cases[c].dl;
+    int pd[4], pk[4], po[4];
+    letter_pos(cases[c].dl, "NCHW", pd), letter_pos(cases[c].kl, "OIHW", pk), letter_pos(ol, "NCHW", po);
+    void* x = rv_rand(4, cases[c].xs);
+    void* w = rv_rand(4, cases[c].ws);
+    void* t[2] = {permuted(x, cases[c].xs, pd), permuted(w, cases[c].ws, pk)};
+    void *a_st = lg_ints(2, cases[c].st), *a_pad = lg_ints(4, cases[c].pad),
+         *a_dl = lg_ints(2, cases[c].dil);
+    TVMFFIAny dl = tvm_ffi_string(cases[c].dl), kl = tvm_ffi_string(cases[c].kl);
+    TVMFFIAny olv = cases[c].ol ? tvm_ffi_string(cases[c].ol) : tvm_ffi_any_none();
+    void* attrs = rt_attrs(7, "strides", tvm_ffi_any_obj(a_st), "padding", tvm_ffi_any_obj(a_pad),
+                           "dilation", tvm_ffi_any_obj(a_dl), "groups",
+                           tvm_ffi_any_int(cases[c].groups), "data_layout", dl, "kernel_layout", kl,
+                           "out_layout", olv);
+    int64_t os[4] = {cases[c].xs[0], cases[c].ws[0], 0, 0};
+    for (int i = 0; i < 2; ++i) {
+      os[2 + i] = (cases[c].xs[2 + i] + cases[c].pad[i] + cases[c].pad[2 + i] -
+                   cases[c].dil[i] * (cases[c].ws[2 + i] - 1) - 1) / cases[c].st[i] + 1;
+    }
+    TVMFFIAny out;
+    CHECK_OK(run("relax.nn.conv2d", attrs, 2, t, &out));
+    static double want[2048], placed[2048];
+    int64_t n_out = os[0] * os[1] * os[2] * os[3];
+    CHECK(n_out <= 2048);
+    conv2d_ref(lg_f(x), cases[c].xs, lg_f(w), cases[c].ws, cases[c].st, cases[c].pad, cases[c].dil,
+               cases[c].groups, os, want);
+    int64_t ps[4];
+    for (int k = 0; k < 4; ++k) ps[po[k]] = os[k];
+    int64_t i[4];
+    for (i[0] = 0; i[0] < os[0]; ++i[0])
+      for (i[1] = 0; i[1] < os[1]; ++i[1])
+        for (i[2] = 0; i[2] < os[2]; ++i[2])
+          for (i[3] = 0; i[3] < os[3]; ++i[3]) {
+            int64_t pi[4];
+            for (int k = 0; k < 4; ++k) pi[po[k]] = i[k];
+            placed[((pi[0] * ps[1] + pi[1]) * ps[2] + pi[2]) * ps[3] + pi[3]] =
+                want[((i[0] * os[1] + i[1]) * os[2] + i[2]) * os[3] + i[3]];
+          }
+    if (out.type_index == kTVMFFITensor) CHECK(lg_shape_is(out.v_obj, 4, ps));
+    int bad = lg_bad(&out, placed, n_out, 1e-5);
+    if (bad) fprintf(stderr, "  conv2d layouts case %d: %d elements differ\n", (int)c, bad);
+    CHECK_EQ_INT(bad, 0);
+    tvm_ffi_any_release(&out);
+    tvm_ffi_any_release(&dl), tvm_ffi_any_release(&kl), tvm_ffi_any_release(&olv);
+    tvm_ffi_release(attrs), tvm_ffi_release(a_st), tvm_ffi_release(a_pad), tvm_ffi_release(a_dl);
+    tvm_ffi_release(t[0]), tvm_ffi_release(t[1]), tvm_ffi_release(x), tvm_ffi_release(w);
+  }
+}
+
 int main(void) {
   RUN(conv2d_strided_padded_dilated_grouped);
   RUN(conv2d_symbolic_batch);
@@ -495,5 +557,6 @@ int main(void) {
   RUN(conv2d_transpose);
   RUN(conv2d_transpose_symbolic_and_layouts);
   RUN(conv2d_transpose_layouts);
+  RUN(conv2d_layouts);
   return test_summary();
 }

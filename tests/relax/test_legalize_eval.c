@@ -44,6 +44,7 @@ static tvm_tir_ir_module_obj* one_op_module(const char* op, void* attrs, int n, 
 
 typedef double (*unary_ref)(double);
 static double ref_relu(double x) { return x > 0 ? x : 0; }
+static double ref_relu6(double x) { return x < 0 ? 0 : x > 6 ? 6 : x; }
 static double ref_sigmoid(double x) { return 1 / (1 + exp(-x)); }
 static double ref_gelu(double x) { return 0.5 * x * (1 + erf(x / sqrt(2.0))); }
 static double ref_silu(double x) { return x / (1 + exp(-x)); }
@@ -67,6 +68,7 @@ TEST(unary_ops_against_libm) {
       {"relax.floor", floor, -3, 3},    {"relax.ceil", ceil, -3, 3},
       {"relax.sign", ref_sign, -3, 3},  {"relax.nn.relu", ref_relu, -3, 3},
       {"relax.nn.gelu", ref_gelu, -3, 3}, {"relax.nn.silu", ref_silu, -3, 3},
+      {"relax.nn.relu6", ref_relu6, -9, 9},
   };
   int64_t shape[2] = {3, 5};
   for (size_t k = 0; k < sizeof(k_ops) / sizeof(k_ops[0]); ++k) {

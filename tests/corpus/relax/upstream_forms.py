@@ -1,0 +1,56 @@
+# Spellings upstream's own Relax tests use: symbolic variables declared by tuple assignment
+# (`n, m = T.int64(), T.int64()`), `a, b = x, y` bound name by name, R.TupleGetItem (also of a
+# tuple literal, which `(x, y)[0]` would not keep), call_pure_packed's ty_args=, "vdevice:N"
+# (the N-th of all virtual devices, whatever their target kind) and allocations in a pure
+# function (allocation is not a visible effect); `x.struct_info`, and an if whose branches both
+# end with a call made for its effect; a dim string with T.Select and a comparison (the printer
+# writes one for strided_slice's inferred extent); R.nn.relu6; the Expr method x.astype(dtype).
+import tvm
+from tvm.script import ir as I
+from tvm.script import relax as R
+from tvm.script import tir as T
+
+
+@I.ir_module
+class Module:
+    I.module_global_infos(
+        {
+            "vdevice": [
+                I.vdevice("llvm", 0, "global"),
+                I.vdevice("cuda", 0, "global"),
+                I.vdevice("llvm", 1, "global"),
+            ]
+        }
+    )
+
+    @R.function
+    def main(x: R.Tensor(dtype="float32", ndim=2), y: R.Tensor((4,), "float32", "vdevice:2")):
+        n, m = T.int64(), T.int64()
+        x0 = R.match_cast(x, R.Tensor((n, m), "float32"))
+        a, b = x0, y
+        t = R.tuple(a, b)
+        first = R.TupleGetItem(t, 0)
+        lit = R.TupleGetItem((a, b), 1)
+        z = R.call_pure_packed("test.vm.identity", first, ty_args=(R.Tensor((n, m), "float32"),))
+        alloc = R.builtin.alloc_tensor(R.shape([n, m]), runtime_device_index=0, dtype="float32")
+        return (z, lit, alloc, R.shape([n + 1, m]))
+
+    @R.function(pure=False)
+    def effects(x: R.Tensor(("n",), "float32"), cond: R.Tensor((), "bool")):
+        y = R.call_packed("test.vm.identity", x, sinfo_args=[x.struct_info])
+        if cond:
+            R.print(y, format="then: {}")
+        else:
+            R.print(y, format="else: {}")
+        return y
+
+    @R.function
+    def selects(x: R.Tensor(("n",), "float32"), y: R.Tensor(("T.Select(n - 1 < 0, n * 2 - 1, n - 1)",), "float32")):
+        z = R.nn.relu6(y)
+        return z
+
+    @R.function
+    def cast(x: R.Tensor((2, 3), "float32")):
+        y = x.astype("float16")
+        z = y.astype(dtype="int32")
+        return z
