@@ -113,6 +113,10 @@ static int scan_pre(tvm_tir_visitor* v, const void* node) {
     case TVM_TIR_KIND_SizeVar:
       if (!list_has(&r->defs, node)) rc = list_add(&r->uses, node);
       return rc ? -1 : TVM_TIR_VISIT_SKIP;
+    case TVM_TIR_KIND_CommReducer:
+      /* self-contained: its lhs/rhs Vars are bound in its result (a reduce_scope attribute
+       * left after lower_thread_allreduce holds one), never kernel parameters */
+      return TVM_TIR_VISIT_SKIP;
     case TVM_TIR_KIND_LetStmt: rc = list_add(&r->defs, ((const tvm_tir_let_stmt_obj*)node)->var); break;
     case TVM_TIR_KIND_Let: rc = list_add(&r->defs, ((const tvm_tir_let_obj*)node)->var); break;
     case TVM_TIR_KIND_For:

@@ -57,6 +57,8 @@ static void ref_argmax(gpu_buf* b) {
 }
 
 static void ref_row_sum128(gpu_buf* b) { gpu_ref_row_sum(b[0].data, b[1].data, 128, 128); }
+static void ref_row_sum32(gpu_buf* b) { gpu_ref_row_sum(b[0].data, b[1].data, 64, 32); }
+static void ref_row_sum64x128(gpu_buf* b) { gpu_ref_row_sum(b[0].data, b[1].data, 64, 128); }
 
 static const kernel_case kCases[] = {
     {"add.py", "add", 3, 1, {1, 1, 1}, {{1000}, {1000}, {1000}}, ref_add, 0},
@@ -88,6 +90,11 @@ static const kernel_case kCases[] = {
     {"row_argmax.py", "row_argmax", 2, 1, {2, 1}, {{64, 32}, {64}}, ref_argmax, 0, 0},
     /* upstream's form: a block around the allreduce, the result buffer at the root */
     {"row_sum_upstream.py", "row_sum_upstream", 2, 1, {2, 1}, {{128, 128}, {128}}, ref_row_sum128, 1e-5, 1e-5},
+    /* warp shuffles written out, under the reduce_scope attribute upstream leaves */
+    {"row_sum_shuffled.py", "row_sum_shuffled", 2, 1, {2, 1}, {{64, 32}, {64}}, ref_row_sum32, 1e-5, 1e-5},
+    /* "local" temporaries at the root, outside the launch: each thread's own (the lockstep run
+     * of the allreduce copies them per thread) */
+    {"row_sum_root_local.py", "row_sum_root_local", 2, 1, {2, 1}, {{64, 128}, {64}}, ref_row_sum64x128, 1e-5, 1e-5},
     /* a virtual thread holding barriers */
     {"matmul_vthread.py",
      "matmul_vthread",
