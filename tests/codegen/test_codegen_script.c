@@ -397,8 +397,9 @@ TEST(real_program_forms) {
   DIFF_SCRIPT("keyword_forms.py", "buffer_attrs");
 }
 
-/* Call function `name` compiled (fn) and interpreted (in ir) on the same arguments; both must
- * succeed and return the same value, which is returned (type index in *type). */
+/* Call function `name` compiled (fn, a reference taken) and interpreted (in ir) on the same
+ * arguments; both must succeed and return the same value, which is returned (type index in
+ * *type). */
 static int64_t same_call_(int line, void* ir, void* fn, const char* name, TVMFFIAny* args, int n,
                           int32_t* type) {
   TVMFFIAny rc = tvm_ffi_any_none(), ri = tvm_ffi_any_none();
@@ -410,6 +411,7 @@ static int64_t same_call_(int line, void* ir, void* fn, const char* name, TVMFFI
     g_test_failed_checks++;
   }
   *type = ri.type_index;
+  tvm_ffi_release(fn);
   return ri.v_int64;
 }
 #define SAME_CALL(name, type, ...)                                                        \
