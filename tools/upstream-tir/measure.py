@@ -22,6 +22,7 @@ GPU_ONLY = os.environ.get("GPU_ONLY") == "1"
 # A GPU kernel launches threads; the manifest's "gpu" also marks programs that only name a GPU
 # memory scope or intrinsic, which launch nothing (upstream does not build those for cuda either).
 LAUNCH = re.compile(r"T\.thread_binding|T\.launch_thread|T\.env_thread")
+GPU_AXIS = re.compile(r"(blockIdx|threadIdx)\.[xyz]")  # a vthread alone launches no GPU thread
 
 
 def tvmc(*args, timeout=120):
@@ -139,7 +140,7 @@ def gpu_one(r, m, path, tmp):
     GPU lowering in the interpreter against the function as written (exit 4: compiled, stages
     consistent, not run)."""
     text = open(path).read()
-    r["kernel"] = bool(LAUNCH.search(text))
+    r["kernel"] = bool(LAUNCH.search(text)) and bool(GPU_AXIS.search(text))
     r["cuda_build"] = r["stages"] = None
     if not r["kernel"]:
         return
