@@ -520,6 +520,38 @@ TEST(split_host_device) {
   tvm_ffi_release(e);
   tvm_ffi_release(h);
   tvm_ffi_release(hl);
+  /* host allocations left in host code: shared memory two kernels use (it cannot carry values
+   * between kernel launches), global memory (a device workspace: not supported) */
+  static const struct {
+    const char* scope;
+    const char* kind;
+    const char* part;
+  } host_alloc[] = {
+      {"shared", "ValueError", "a \"shared\" allocation in host code used by more than one kernel"},
+      {"global", "NotImplementedError", "allocates global memory: device memory allocated by the host"},
+  };
+  for (int k = 0; k < 2; ++k) {
+    char text[1024];
+    snprintf(text, sizeof(text),
+             KERNEL_HEAD "    sh = T.alloc_buffer((64,), \"float32\", scope=\"%s\")\n"
+                         "    for tx in T.thread_binding(64, thread=\"threadIdx.x\"):\n"
+                         "        sh[tx] = A[tx]\n"
+                         "    for tx in T.thread_binding(64, thread=\"threadIdx.x\"):\n"
+                         "        B[tx] = sh[63 - tx]\n",
+             host_alloc[k].scope);
+    void* a = parse_text(text);
+    void* al = a ? tvm_tir_lower(a, NULL) : NULL;
+    void* ab = al ? tvm_tir_transform_lower_thread_bindings(al) : NULL;
+    void* as = ab ? tvm_tir_transform_split_host_device(ab) : NULL;
+    CHECK(ab && !as);
+    e = tvm_ffi_error_take();
+    CHECK(e && strcmp(tvm_ffi_error_kind(e), host_alloc[k].kind) == 0 &&
+          strstr(tvm_ffi_error_message(e), host_alloc[k].part));
+    tvm_ffi_release(e);
+    tvm_ffi_release(a);
+    tvm_ffi_release(al);
+    tvm_ffi_release(ab);
+  }
   /* a launch extent the kernel computes */
   void* x = parse_text(KERNEL_HEAD
                        "    bx = T.launch_thread(\"blockIdx.x\", 2)\n"
