@@ -73,6 +73,28 @@ const char* tvm_tir__launch_tag(const void* stmt, const tvm_tir_var_obj** out_va
 /* Whether stmt is a barrier: Evaluate(T.tvm_storage_sync(...)). */
 bool tvm_tir__stmt_is_barrier(const void* stmt);
 
+/* The fields T.tvm_struct_get / T.tvm_struct_set name (struct_field.c), numbered as upstream's
+ * TVMStructFieldKind (include/tvm/tir/builtin.h): DLTensor fields 0..10 (0 the DLTensor's own
+ * address), TVMFFIAny fields 12..15, 17 an element of an int64 array; `index` counts structures
+ * of `stride` bytes from the handle. */
+enum {
+  TVM_TIR_STRUCT_ADDR = 0,
+  TVM_TIR_STRUCT_VALUE_CONTENT = 12, /* the TVMFFIAny's value, read as the call's dtype */
+};
+typedef struct {
+  const char* name;  /* "shape", "ndim", ... for messages */
+  int32_t stride;    /* bytes of one structure */
+  int32_t offset;    /* of the field in it */
+  DLDataType dtype;  /* the field's type (handle for a pointer); lanes 0: the call's dtype */
+} tvm_tir_struct_field;
+/* The field of `kind`, or NULL when the kind names none. */
+const tvm_tir_struct_field* tvm_tir__struct_field(int64_t kind);
+/* Whether a value of dtype t reads or writes field f: any integer width for an integer field, a
+ * handle for a pointer, an int64, float64 or handle for a TVMFFIAny's value. */
+bool tvm_tir__struct_field_accepts(const tvm_tir_struct_field* f, DLDataType t);
+/* "an integer", "a pointer (handle)", ... for messages. */
+const char* tvm_tir__struct_field_type_text(const tvm_tir_struct_field* f);
+
 #ifdef __cplusplus
 }
 #endif

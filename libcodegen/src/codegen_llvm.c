@@ -884,6 +884,62 @@ static LLVMValueRef bounds_check(cg_state* s, const tvm_tir_call_obj* n) {
   return first;
 }
 
+/* tir.tvm_struct_get(handle, index, kind) / tir.tvm_struct_set(handle, index, kind, value): a
+ * field of the index-th DLTensor / TVMFFIAny / int64 of the array at handle (the fields,
+ * numbered as upstream's TVMStructFieldKind, in tvm-private/tir.h), loaded or stored with the
+ * field's type and converted from or to the call's integer dtype. */
+static LLVMValueRef struct_access(cg_state* s, const tvm_tir_call_obj* n, bool set) {
+  const char* op = set ? "tir.tvm_struct_set" : "tir.tvm_struct_get";
+  int64_t kind;
+  if (tvm_tir_array_size(n->args) != (set ? 4 : 3) ||
+      !tvm_tir_as_const_int(tvm_tir_array_at(n->args, 2), &kind)) {
+    tvm_codegen__fail(s, "TypeError", "%s takes a handle, an index and a constant field kind%s", op,
+                      set ? " and a value" : "");
+    return NULL;
+  }
+  const tvm_tir_struct_field* f = tvm_tir__struct_field(kind);
+  if (!f) {
+    tvm_codegen__fail(s, "ValueError", "%s: no field kind %lld", op, (long long)kind);
+    return NULL;
+  }
+  DLDataType ht = tvm_tir_expr_dtype(tvm_tir_array_at(n->args, 0));
+  DLDataType it = tvm_tir_expr_dtype(tvm_tir_array_at(n->args, 1));
+  DLDataType vt = set ? tvm_tir_expr_dtype(tvm_tir_array_at(n->args, 3)) : n->expr.dtype;
+  if (!tvm_tir_dtype_is_handle(ht) || !tvm_tir_dtype_is_integer(it) || it.lanes != 1) {
+    tvm_codegen__fail(s, "TypeError", "%s expects a handle and an integer index", op);
+    return NULL;
+  }
+  bool addr_kind = kind == TVM_TIR_STRUCT_ADDR;
+  if (addr_kind ? set || !tvm_tir_dtype_is_handle(vt) : !tvm_tir__struct_field_accepts(f, vt)) {
+    tvm_codegen__fail(s, "TypeError", "%s: field %s is %s; it cannot be %s as %s", op, f->name,
+                      tvm_tir__struct_field_type_text(f), set ? "written" : "read",
+                      tvm_tir_dtype_str(vt).s);
+    return NULL;
+  }
+  LLVMValueRef base = tvm_codegen__expr(s, tvm_tir_array_at(n->args, 0));
+  LLVMValueRef idx = base ? tvm_codegen__expr(s, tvm_tir_array_at(n->args, 1)) : NULL;
+  LLVMValueRef val = idx && set ? tvm_codegen__expr(s, tvm_tir_array_at(n->args, 3)) : NULL;
+  if (!idx || (set && !val)) return NULL;
+  LLVMBuilderRef B = s->b;
+  idx = LLVMBuildIntCast2(B, idx, s->i64, it.code == kDLInt, "");
+  LLVMValueRef off = LLVMBuildAdd(B, LLVMBuildMul(B, idx, tvm_codegen__const_i64(s, f->stride), ""),
+                                  tvm_codegen__const_i64(s, f->offset), "");
+  LLVMValueRef p = LLVMBuildGEP2(B, s->i8, base, &off, 1, f->name);
+  if (addr_kind) return p;
+  DLDataType ft = f->dtype.lanes == 0 ? vt : f->dtype;
+  LLVMTypeRef fty = tvm_codegen__type(s, ft);
+  if (!fty) return NULL;
+  if (!set) {
+    LLVMValueRef v = LLVMBuildLoad2(B, fty, p, f->name);
+    return tvm_tir_dtype_is_integer(vt) ? tvm_codegen__convert(s, v, ft, vt) : v;
+  }
+  if (tvm_tir_dtype_is_integer(ft)) val = tvm_codegen__convert(s, val, vt, ft);
+  LLVMBuildStore(B, val, p);
+  DLDataType rt = n->expr.dtype;
+  return tvm_tir_dtype_is_integer(rt) ? LLVMConstInt(tvm_codegen__type(s, rt), 0, 0)
+                                      : tvm_codegen__const_i32(s, 0);
+}
+
 static LLVMValueRef e_call(cg_state* s, const void* e) {
   const tvm_tir_call_obj* n = e;
   LLVMValueRef gpu_result;
@@ -900,6 +956,17 @@ static LLVMValueRef e_call(cg_state* s, const void* e) {
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_if_then_else)) return lazy_if(s, n);
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_address_of)) return address_of(s, n);
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_tvm_access_ptr)) return access_ptr(s, n);
+  if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_tvm_struct_get)) return struct_access(s, n, false);
+  if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_isnullptr)) {
+    const void* h = tvm_tir_array_size(n->args) == 1 ? tvm_tir_array_at(n->args, 0) : NULL;
+    if (!h || !tvm_tir_dtype_is_handle(tvm_tir_expr_dtype(h))) {
+      tvm_codegen__fail(s, "TypeError", "tir.isnullptr takes one handle");
+      return NULL;
+    }
+    LLVMValueRef v = tvm_codegen__expr(s, h);
+    return v ? LLVMBuildIsNull(s->b, v, "") : NULL;
+  }
+  if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_tvm_struct_set)) return struct_access(s, n, true);
   if (strcmp(name, TVM_TIR_BOUNDS_CHECK_OP) == 0) return bounds_check(s, n);
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_call_extern) ||
       tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_call_pure_extern))

@@ -190,6 +190,32 @@ static int bind_handle_as_tensor(tir_interp* in, const tvm_tir_buffer_obj* b, co
   return bind_tensor(in, b, &t, arg, false, false);
 }
 
+/* A DLTensor a caller passed for a handle parameter (not a buffer's): the DLTensor itself, its
+ * shape and strides arrays and the bytes of data its layout reaches are live memory for the
+ * call, so that T.tvm_struct_get reads its fields and buffers declared over them read those. */
+static int dltensor_regions(tir_interp* in, const DLTensor* t) {
+  TRY(tvm_tir__push_region(in, (char*)t, (int64_t)sizeof(DLTensor), false));
+  if (t->ndim <= 0) return TIR_OK;
+  if (t->ndim > TIR_MAX_DIMS) return TIR_OK; /* no layout read beyond the structure */
+  int64_t nb = (int64_t)t->ndim * 8, lo = 0, hi = 1, elem = (t->dtype.bits * t->dtype.lanes + 7) / 8;
+  if (t->shape) TRY(tvm_tir__push_region(in, (char*)t->shape, nb, false));
+  if (t->strides) TRY(tvm_tir__push_region(in, (char*)t->strides, nb, false));
+  if (!t->data || !t->shape) return TIR_OK;
+  int64_t stride = 1;
+  bool overflow = false;
+  for (int64_t k = t->ndim - 1; k >= 0; --k) {
+    int64_t st = t->strides ? t->strides[k] : stride, span;
+    if (t->shape[k] <= 0) return TIR_OK;
+    overflow |= __builtin_mul_overflow(st, t->shape[k] - 1, &span);
+    overflow |=
+        span < 0 ? __builtin_add_overflow(lo, span, &lo) : __builtin_add_overflow(hi, span, &hi);
+    overflow |= __builtin_mul_overflow(stride, t->shape[k], &stride);
+  }
+  if (overflow || __builtin_mul_overflow(lo, elem, &lo) || __builtin_mul_overflow(hi, elem, &hi))
+    return TIR_OK;
+  return tvm_tir__push_region(in, (char*)t->data + t->byte_offset + lo, hi - lo, false);
+}
+
 static int bind_params(tir_interp* in, const tvm_tir_prim_func_obj* f, const char* fname,
                        const call_args* args) {
   int64_t np = tvm_tir_array_size(f->params), implicit = 0;
@@ -230,6 +256,8 @@ static int bind_params(tir_interp* in, const tvm_tir_prim_func_obj* f, const cha
         tir_value v;
         TRY(scalar_from_any(&args->any[k], p, fname, &v));
         TRY(tvm_tir__bind(in, p, &v));
+        if (args->any[k].type_index == kTVMFFIDLTensorPtr && v.lane[0].p)
+          TRY(dltensor_regions(in, v.lane[0].p));
       } else {
         if (!tvm_tir_dtype_equal(args->values[k].dtype, p->expr.dtype)) {
           return tvm_tir__raise_at("TypeError", NULL, "%s: expected %s, got %s", arg,

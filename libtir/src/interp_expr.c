@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <tvm-private/tir.h>
+
 #include "interp_internal.h"
 
 typedef int (*eval_fn)(tir_interp* in, const tvm_tir_expr_obj* e, tir_value* out);
@@ -379,7 +381,7 @@ static int b_address_of(tir_interp* in, const tvm_tir_call_obj* call, tir_value*
   if (il != 1) {
     return tvm_tir__raise_at("NotImplementedError", call, "tir.address_of of a vector index");
   }
-  char* addr;
+  char* addr = NULL;
   TRY(tvm_tir__element_addr(in, ld->buffer, idx, tvm_tir_array_size(ld->indices), &addr));
   out->dtype = call->expr.dtype;
   out->lane[0].p = addr;
@@ -813,6 +815,92 @@ static int b_isnullptr(tir_interp* in, const tvm_tir_call_obj* call, tir_value* 
   return TIR_OK;
 }
 
+/* tir.tvm_struct_get(handle, index, kind) / tir.tvm_struct_set(handle, index, kind, value): a
+ * field of the index-th DLTensor / TVMFFIAny / int64 of the array at handle (tvm-private/tir.h),
+ * read or written where it lies in live memory (a DLTensor a caller passed for a handle
+ * parameter is, with its shape, strides and data: interp_call.c). */
+static int struct_field_at(tir_interp* in, const tvm_tir_call_obj* call, bool set,
+                           const tvm_tir_struct_field** out_f, char** out_addr, tir_value* value) {
+  const char* op = op_name(call);
+  if (num_args(call) != (set ? 4 : 3))
+    return tvm_tir__raise_at("TypeError", call, "%s takes %d arguments", op, set ? 4 : 3);
+  int64_t kind;
+  if (!tvm_tir_as_const_int(arg(call, 2), &kind))
+    return tvm_tir__raise_at("TypeError", call, "%s: the field kind must be a constant", op);
+  const tvm_tir_struct_field* f = tvm_tir__struct_field(kind);
+  if (!f) return tvm_tir__raise_at("ValueError", call, "%s: no field kind %lld", op, (long long)kind);
+  tir_value h, idx;
+  TRY(tvm_tir__eval(in, arg(call, 0), &h));
+  TRY(tvm_tir__eval(in, arg(call, 1), &idx));
+  if (set) TRY(tvm_tir__eval(in, arg(call, 3), value));
+  DLDataType vt = set ? value->dtype : call->expr.dtype;
+  if (!tvm_tir_dtype_is_handle(h.dtype) || !tvm_tir_dtype_is_integer(idx.dtype) ||
+      idx.dtype.lanes != 1) {
+    return tvm_tir__raise_at("TypeError", call, "%s expects a handle and an integer index", op);
+  }
+  if (kind == TVM_TIR_STRUCT_ADDR ? set || !tvm_tir_dtype_is_handle(vt)
+                                  : !tvm_tir__struct_field_accepts(f, vt)) {
+    return tvm_tir__raise_at("TypeError", call, "%s: field %s is %s; it cannot be %s as %s", op,
+                             f->name, tvm_tir__struct_field_type_text(f),
+                             set ? "written" : "read", tvm_tir_dtype_str(vt).s);
+  }
+  int64_t off;
+  if (__builtin_mul_overflow(idx.lane[0].i, (int64_t)f->stride, &off) ||
+      __builtin_add_overflow(off, (int64_t)f->offset, &off) || !h.lane[0].p) {
+    return tvm_tir__raise_at("IndexError", call, "%s: element %lld of a null or invalid handle", op,
+                             (long long)idx.lane[0].i);
+  }
+  char* addr = (char*)h.lane[0].p + off;
+  DLDataType ft = f->dtype.lanes == 0 ? vt : f->dtype;
+  int64_t bytes = kind == TVM_TIR_STRUCT_ADDR ? 0 : (ft.bits + 7) / 8;
+  if (kind != TVM_TIR_STRUCT_ADDR && !tvm_tir__in_live_region(in, addr, bytes)) {
+    return tvm_tir__raise_at("IndexError", call,
+                             "%s: field %s of element %lld is outside every live allocation", op,
+                             f->name, (long long)idx.lane[0].i);
+  }
+  *out_f = f;
+  *out_addr = addr;
+  return TIR_OK;
+}
+
+static int b_struct_get(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out) {
+  const tvm_tir_struct_field* f = NULL;
+  char* addr = NULL;
+  TRY(struct_field_at(in, call, false, &f, &addr, NULL));
+  DLDataType t = call->expr.dtype;
+  out->dtype = t;
+  if (f == tvm_tir__struct_field(TVM_TIR_STRUCT_ADDR)) {
+    out->lane[0].p = addr;
+    return TIR_OK;
+  }
+  tir_lane v;
+  tvm_tir__mem_read(f->dtype.lanes == 0 ? t : f->dtype, addr, &v);
+  if (tvm_tir_dtype_is_integer(t))
+    tvm_tir__value_int(out, t, v.i);
+  else
+    out->lane[0] = v;
+  return TIR_OK;
+}
+
+static int b_struct_set(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out) {
+  const tvm_tir_struct_field* f = NULL;
+  char* addr = NULL;
+  tir_value v;
+  TRY(struct_field_at(in, call, true, &f, &addr, &v));
+  DLDataType ft = f->dtype.lanes == 0 ? v.dtype : f->dtype;
+  tir_lane w = v.lane[0];
+  if (tvm_tir_dtype_is_integer(ft)) {
+    tir_value n;
+    tvm_tir__value_int(&n, ft, v.lane[0].i); /* wrapped to the field's width */
+    w = n.lane[0];
+  }
+  tvm_tir__mem_write(ft, addr, &w);
+  tvm_tir__value_int(out, tvm_tir_dtype_is_integer(call->expr.dtype) ? call->expr.dtype
+                                                                      : tvm_tir_dtype_int(32),
+                     0);
+  return TIR_OK;
+}
+
 /* Evaluate the call's arguments from index `first` on, left to right, then call the module's
  * PrimFunc `name` (spec E11 item ii). */
 static int call_module_func(tir_interp* in, const tvm_tir_call_obj* call, const char* name,
@@ -867,6 +955,8 @@ static const builtin_fn k_builtins[TVM_TIR_BUILTIN_COUNT] = {
     [TVM_TIR_BUILTIN_vectorhigh] = b_vectorhigh,
     [TVM_TIR_BUILTIN_vectorcombine] = b_vectorcombine,
     [TVM_TIR_BUILTIN_isnullptr] = b_isnullptr,
+    [TVM_TIR_BUILTIN_tvm_struct_get] = b_struct_get,
+    [TVM_TIR_BUILTIN_tvm_struct_set] = b_struct_set,
     [TVM_TIR_BUILTIN_call_extern] = b_extern,
     [TVM_TIR_BUILTIN_call_pure_extern] = b_extern,
     [TVM_TIR_BUILTIN_call_llvm_intrin] = b_extern,

@@ -15,7 +15,8 @@
  * outcome for every context), and a barrier must be reached by all contexts; anything else is
  * an error (on a GPU it is undefined behaviour or a deadlock). An Allocate of scope "shared" /
  * "shared.dyn" inside the lockstep region is one allocation for the contexts of the launch (the
- * block's), any other scope one per context.
+ * block's), any other scope one per context; a "local" one made outside a threadIdx launch run
+ * in lockstep is copied for each of its threads (privatize below).
  */
 #include <stdio.h>
 #include <string.h>
@@ -603,6 +604,99 @@ static int64_t* marks_of(ls_ctx** cs, int64_t n) {
   return m;
 }
 
+/* ---- Thread-private memory allocated outside a launch -------------------------------------- */
+/* A "local" allocation is each GPU thread's own wherever it is written, also outside the
+ * threadIdx launches that use it (upstream's LowerCrossThreadReduction puts its temporaries at
+ * the function's root; split_host_device moves them into the kernel). Run as loops, one thread
+ * after another, a single copy behaves as each thread's own; in lockstep it does not (every
+ * thread writes its value before any reads it back). So a threadIdx launch run in lockstep gives
+ * each of its threads a copy of every "local" allocation made outside it that its body names,
+ * holding what the allocation held, and the last thread's copy is written back when the launch
+ * ends: what the launch as a loop would have left there. */
+#define LS_MAX_PRIVATE 32
+
+typedef struct {
+  const tvm_tir_var_obj* vars[LS_MAX_PRIVATE];
+  int n;
+} local_vars;
+
+static int collect_local_fn(const void* obj, void* ctx) {
+  if (tvm_tir_kind_of(obj) != TVM_TIR_KIND_Var) return 0;
+  const tvm_tir_var_obj* v = obj;
+  if (!tvm_tir_dtype_is_handle(v->expr.dtype) || strcmp(var_scope(v), "local") != 0) return 0;
+  local_vars* l = ctx;
+  for (int k = 0; k < l->n; ++k)
+    if (l->vars[k] == v) return 0;
+  if (l->n == LS_MAX_PRIVATE) return 1;
+  l->vars[l->n++] = v;
+  return 0;
+}
+
+/* The live region starting at p (its size), or -1. */
+static int64_t region_at(tir_interp* in, const void* p) {
+  for (int64_t k = in->num_regions - 1; k >= 0; --k)
+    if (in->regions[k].base == p) return in->regions[k].nbytes;
+  return -1;
+}
+
+/* One privatized allocation: the parent context's memory (NULL: none, not privatized). */
+typedef struct {
+  char* outer;
+  int64_t nbytes;
+} private_copy;
+
+/* Give each child context (kp[0..made), children of cs[k] in order, counts[k] each) its own copy
+ * of the local allocations of `l` bound in its parent; outer[k * l->n + j] records the parent's
+ * memory for the write-back. */
+static int privatize(ls_state* st, const local_vars* l, ls_ctx** cs, int64_t n,
+                     const int64_t* counts, ls_ctx** kp, private_copy* outer) {
+  int64_t child = 0;
+  for (int64_t k = 0; k < n; ++k) {
+    for (int j = 0; j < l->n; ++j) {
+      enter(st, cs[k]);
+      const tir_value* b = tvm_tir__lookup(st->in, l->vars[j]);
+      char* p = b ? b->lane[0].p : NULL;
+      int64_t nbytes = p ? region_at(st->in, p) : -1;
+      leave(st, cs[k]);
+      outer[k * l->n + j] = (private_copy){nbytes > 0 ? p : NULL, nbytes};
+      if (nbytes <= 0) continue;
+      for (int64_t i = 0; i < counts[k]; ++i) {
+        ls_ctx* c = kp[child + i];
+        char* q = NULL;
+        enter(st, c);
+        int rc = tvm_tir__alloc_region(st->in, tvm_tir_var_name(l->vars[j]), nbytes, &q);
+        if (rc == TIR_OK) {
+          memcpy(q, p, (size_t)nbytes);
+          rc = tvm_tir__bind_handle(st->in, l->vars[j], q);
+        }
+        leave(st, c);
+        TRY(rc);
+      }
+    }
+    child += counts[k];
+  }
+  return TIR_OK;
+}
+
+/* The last child of each parent writes its copies back. */
+static void write_back(ls_state* st, const local_vars* l, int64_t n, const int64_t* counts,
+                       ls_ctx** kp, const private_copy* outer) {
+  int64_t child = 0;
+  for (int64_t k = 0; k < n; ++k) {
+    child += counts[k];
+    if (counts[k] == 0) continue;
+    for (int j = 0; j < l->n; ++j) {
+      const private_copy* o = &outer[k * l->n + j];
+      if (!o->outer) continue;
+      enter(st, kp[child - 1]);
+      const tir_value* b = tvm_tir__lookup(st->in, l->vars[j]);
+      if (b && b->lane[0].p && b->lane[0].p != o->outer)
+        memcpy(o->outer, b->lane[0].p, (size_t)o->nbytes);
+      leave(st, kp[child - 1]);
+    }
+  }
+}
+
 /* A thread launch holding a barrier: each context becomes one context per iteration. */
 static int ls_launch(ls_state* st, const void* s, ls_ctx** cs, int64_t n, bool complete) {
   const tvm_tir_var_obj* var = NULL;
@@ -665,6 +759,20 @@ static int ls_launch(ls_state* st, const void* s, ls_ctx** cs, int64_t n, bool c
   if (rc == TIR_OK && st->num_launches == LS_MAX_LAUNCHES)
     rc = tvm_tir__raise_at("NotImplementedError", s, "more than %d nested thread launches",
                            LS_MAX_LAUNCHES);
+  local_vars locals = {.n = 0};
+  private_copy* outer = NULL;
+  int64_t regions = st->in->num_regions;
+  if (rc == TIR_OK && axis >= TVM_TIR_THREAD_TAG_THREAD_X && axis < TVM_TIR_THREAD_TAG_VTHREAD) {
+    if (tvm_tir__walk(body, false, collect_local_fn, &locals) != 0) {
+      rc = tvm_tir__raise_at("NotImplementedError", s,
+                             "more than %d local allocations used in a thread launch holding a "
+                             "barrier",
+                             LS_MAX_PRIVATE);
+    } else if (locals.n > 0) {
+      outer = tvm_ffi_calloc((size_t)(n * locals.n), sizeof(private_copy));
+      rc = outer ? privatize(st, &locals, cs, n, exts, kp, outer) : TIR_ERROR;
+    }
+  }
   if (rc == TIR_OK) {
     int64_t most = 0;
     for (int64_t k = 0; k < n; ++k) most = exts[k] > most ? exts[k] : most;
@@ -672,6 +780,9 @@ static int ls_launch(ls_state* st, const void* s, ls_ctx** cs, int64_t n, bool c
     rc = lockstep(st, body, kp, made, complete);
     st->num_launches--;
   }
+  if (rc == TIR_OK && outer) write_back(st, &locals, n, exts, kp, outer);
+  tvm_tir__pop_regions(st->in, regions);
+  tvm_ffi_free(outer);
   for (int64_t k = 0; k < made; ++k) tvm_ffi_free(kids[k].vars);
   tvm_ffi_free(kids);
   tvm_ffi_free(kp);

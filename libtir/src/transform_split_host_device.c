@@ -113,6 +113,10 @@ static int scan_pre(tvm_tir_visitor* v, const void* node) {
     case TVM_TIR_KIND_SizeVar:
       if (!list_has(&r->defs, node)) rc = list_add(&r->uses, node);
       return rc ? -1 : TVM_TIR_VISIT_SKIP;
+    case TVM_TIR_KIND_CommReducer:
+      /* self-contained: its lhs/rhs Vars are bound in its result (a reduce_scope attribute
+       * left after lower_thread_allreduce holds one), never kernel parameters */
+      return TVM_TIR_VISIT_SKIP;
     case TVM_TIR_KIND_LetStmt: rc = list_add(&r->defs, ((const tvm_tir_let_stmt_obj*)node)->var); break;
     case TVM_TIR_KIND_Let: rc = list_add(&r->defs, ((const tvm_tir_let_obj*)node)->var); break;
     case TVM_TIR_KIND_For:
@@ -417,7 +421,25 @@ static void* split_launch(tvm_tir_mutator* m, const void* node) {
 static void* host_memory(tvm_tir_mutator* m, const void* node) {
   (void)m;
   const void* what = node;
-  if (tvm_tir_kind_of(node) == TVM_TIR_KIND_Allocate) what = ((const tvm_tir_allocate_obj*)node)->buffer_var;
+  if (tvm_tir_kind_of(node) == TVM_TIR_KIND_Allocate) {
+    const tvm_tir_var_obj* v = ((const tvm_tir_allocate_obj*)node)->buffer_var;
+    const char* scope = tvm_tir_pointer_type_scope(v->type_annotation);
+    what = v;
+    if (scope && scope[0] && strcmp(scope, "global") != 0) {
+      /* not moved into a kernel: several kernels, or host code, use it */
+      return tvm_tir__xform_error(
+          "ValueError", kPass, what,
+          "a \"%s\" allocation in host code used by more than one kernel (or outside them): "
+          "\"%s\" memory lives inside one kernel launch and cannot carry values from one kernel "
+          "to the next (a blockIdx launch around these thread launches makes them one kernel)",
+          scope, scope);
+    }
+    return tvm_tir__xform_error(
+        "NotImplementedError", kPass, what,
+        "host code (outside every thread launch) allocates global memory: device memory "
+        "allocated by the host function (upstream's device workspace) is not supported; pass "
+        "the buffer as a parameter, or allocate it inside the thread launch");
+  }
   return tvm_tir__xform_error(
       "ValueError", kPass, what,
       "host code (outside every thread launch) %s memory; a kernel's buffers live on the device, "

@@ -397,6 +397,107 @@ TEST(real_program_forms) {
   DIFF_SCRIPT("keyword_forms.py", "buffer_attrs");
 }
 
+/* Call function `name` compiled (fn, a reference taken) and interpreted (in ir) on the same
+ * arguments; both must succeed and return the same value, which is returned (type index in
+ * *type). */
+static int64_t same_call_(int line, void* ir, void* fn, const char* name, TVMFFIAny* args, int n,
+                          int32_t* type) {
+  TVMFFIAny rc = tvm_ffi_any_none(), ri = tvm_ffi_any_none();
+  if (!fn || tvm_ffi_function_call(fn, args, n, &rc) != 0) interp_fail_(line, "compiled run failed");
+  if (tvm_tir_interp_run(ir, name, args, n, &ri) != 0) interp_fail_(line, "interpreter run failed");
+  if (rc.type_index != ri.type_index || rc.v_int64 != ri.v_int64) {
+    fprintf(stderr, "line %d: %s: compiled returned %d/%lld, interpreter %d/%lld\n", line, name,
+            rc.type_index, (long long)rc.v_int64, ri.type_index, (long long)ri.v_int64);
+    g_test_failed_checks++;
+  }
+  *type = ri.type_index;
+  tvm_ffi_release(fn);
+  return ri.v_int64;
+}
+#define SAME_CALL(name, type, ...)                                                        \
+  same_call_(__LINE__, ir, m ? GET_FN(m, name) : NULL, name, (TVMFFIAny[]){__VA_ARGS__}, \
+             (int)(sizeof((TVMFFIAny[]){__VA_ARGS__}) / sizeof(TVMFFIAny)), (type))
+
+/* T.tvm_struct_get / T.tvm_struct_set (upstream's field numbering) compiled and interpreted:
+ * a DLTensor's ndim, shape, strides, dtype and data read through a handle, its device_id
+ * written, int64 array elements written and read; bad field kinds and dtypes are errors in
+ * both. */
+TEST(struct_fields) {
+  void* ir = test_parse_file(TVM_CORPUS_DIR "/tir", "struct_fields.py");
+  void* lowered = ir ? tvm_tir_lower(ir, NULL) : NULL;
+  void* m = lowered ? tvm_codegen_build(lowered, "llvm", NULL) : NULL;
+  CHECK(m != NULL);
+  if (!m) {
+    RELEASE(ir, lowered);
+    return;
+  }
+  float x[3 * 5 * 7];
+  for (int i = 0; i < 3 * 5 * 7; ++i) x[i] = (float)(i % 11) - 4.5f;
+  int64_t shape[3] = {3, 5, 7}, strides[3] = {100, 10, 1};
+  DLTensor t = dl(x, TVM_TIR_FLOAT32, 3, shape, NULL);
+  int32_t type;
+  /* compact: the product of the later dims */
+  CHECK_EQ_INT(SAME_CALL("elem_stride", &type, tvm_ffi_any_dltensor(&t), I(0)), 35);
+  CHECK_EQ_INT(SAME_CALL("elem_stride", &type, tvm_ffi_any_dltensor(&t), I(1)), 7);
+  CHECK_EQ_INT(SAME_CALL("elem_stride", &type, tvm_ffi_any_dltensor(&t), I(2)), 1);
+  CHECK_EQ_INT(type, kTVMFFIInt);
+  t.strides = strides;
+  CHECK_EQ_INT(SAME_CALL("elem_stride", &type, tvm_ffi_any_dltensor(&t), I(0)), 100);
+  CHECK_EQ_INT(SAME_CALL("elem_stride", &type, tvm_ffi_any_dltensor(&t), I(1)), 10);
+  t.strides = NULL;
+  CHECK_EQ_INT(SAME_CALL("dtype_code", &type, tvm_ffi_any_dltensor(&t)), 2 * 100000 + 32 * 100 + 1);
+  /* data: the first element (float returned as a double: compare the bits of both runs) */
+  SAME_CALL("first_element", &type, tvm_ffi_any_dltensor(&t));
+  CHECK_EQ_INT(type, kTVMFFIFloat);
+  /* device_id written into the caller's DLTensor, by each */
+  void* set = GET_FN(m, "set_device_id");
+  TVMFFIAny sargs[2] = {tvm_ffi_any_dltensor(&t), I(3)};
+  TVMFFIAny r;
+  CHECK(set && tvm_ffi_function_call(set, sargs, 2, &r) == 0 && t.device.device_id == 3);
+  sargs[1] = I(5);
+  CHECK(tvm_tir_interp_run(ir, "set_device_id", sargs, 2, &r) == 0 && t.device.device_id == 5);
+  CHECK_EQ_INT(t.device.device_type, kDLCPU);
+  tvm_ffi_release(set);
+  /* int64 array elements: 3n + 5n */
+  CHECK_EQ_INT(SAME_CALL("int64_elements", &type, I(7)), 56);
+  RELEASE(ir, lowered, m);
+
+  /* errors: a kind naming no field, a pointer read as an integer (upstream's test program
+   * plan_update_buffer_allocation_location reads ndim as kind 5 and strides as kind 4) */
+  static const struct {
+    const char* body;
+    const char* kind;
+    const char* part;
+  } bad[] = {
+      {"    n: T.int32 = T.tvm_struct_get(t, 0, 11, \"int32\")\n", "ValueError", "no field kind 11"},
+      {"    p: T.handle = T.tvm_struct_get(t, 0, 4, \"handle\")\n", "TypeError",
+       "field ndim is an integer; it cannot be read as handle"},
+      {"    n: T.int32 = T.tvm_struct_get(t, 0, 2, \"int32\")\n", "TypeError",
+       "field shape is a pointer (handle); it cannot be read as int32"},
+      {"    T.tvm_struct_set(t, 0, 0, t)\n", "TypeError", "field addr"},
+  };
+  for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); ++k) {
+    char text[512];
+    snprintf(text, sizeof(text),
+             "from tvm.script import tirx as T\n@T.prim_func\ndef f(t: T.handle):\n%s"
+             "    T.evaluate(0)\n",
+             bad[k].body);
+    tvm_script_parse_options po;
+    tvm_script_parse_options_init(&po);
+    void* f = tvm_script_parse(text, strlen(text), &po);
+    CHECK(f != NULL);
+    if (!f) continue;
+    void* g = tvm_tir_lower(f, NULL);
+    CHECK(g != NULL);
+    CHECK(g && tvm_codegen_build(g, "llvm", NULL) == NULL);
+    if (g) CHECK_RAISED(bad[k].kind, bad[k].part);
+    TVMFFIAny ta = tvm_ffi_any_dltensor(&t);
+    CHECK_EQ_INT(tvm_tir_interp_run(f, NULL, &ta, 1, &r), -1);
+    CHECK_RAISED(bad[k].kind, bad[k].part);
+    RELEASE(f, g);
+  }
+}
+
 /* Handle parameters that are not buffers, compiled and interpreted alike: opaque pointers to
  * memory the caller declares to the interpreter (tvm_tir_interp_run_with_memory), which
  * without that declaration refuses the access; a DLTensor pointer passed as itself. */
@@ -451,6 +552,7 @@ int main(void) {
   RUN(loop_jumps);
   RUN(assert_kinds);
   RUN(handle_parameters);
+  RUN(struct_fields);
   RUN(declared_buffers);
   RUN(strided_allocations);
   RUN(alloc_buffer_in_statements);

@@ -163,6 +163,10 @@ static const ptx_case kPtx[] = {
     {"row_sum_upstream.py", "row_sum_upstream_kernel", 2, 2, 1, ".maxntid 128, 1, 1", "shfl.sync.idx.b32"},
     /* virtual threads injected: serial code, the tiles in shared memory */
     {"matmul_vthread.py", "matmul_vthread_kernel", 3, 2, 2, ".maxntid 16, 8, 1", "fma.rn.f32"},
+    /* shuffles written out under a leftover reduce_scope: its reducer's Vars are no parameters */
+    {"row_sum_shuffled.py", "row_sum_shuffled_kernel", 2, 0, 0, ".maxntid 32, 1, 1", "shfl.sync.down.b32"},
+    /* local temporaries at the root: moved into the kernel, registers there */
+    {"row_sum_root_local.py", "row_sum_root_local_kernel", 2, 0, 0, ".maxntid 32, 1, 1", "shfl.sync.down.b32"},
 };
 
 TEST(ptx_of_every_kernel) {

@@ -57,6 +57,8 @@ static void ref_argmax(gpu_buf* b) {
 }
 
 static void ref_row_sum128(gpu_buf* b) { gpu_ref_row_sum(b[0].data, b[1].data, 128, 128); }
+static void ref_row_sum32(gpu_buf* b) { gpu_ref_row_sum(b[0].data, b[1].data, 64, 32); }
+static void ref_row_sum64x128(gpu_buf* b) { gpu_ref_row_sum(b[0].data, b[1].data, 64, 128); }
 
 static const kernel_case kCases[] = {
     {"add.py", "add", 3, 1, {1, 1, 1}, {{1000}, {1000}, {1000}}, ref_add, 0},
@@ -88,6 +90,11 @@ static const kernel_case kCases[] = {
     {"row_argmax.py", "row_argmax", 2, 1, {2, 1}, {{64, 32}, {64}}, ref_argmax, 0, 0},
     /* upstream's form: a block around the allreduce, the result buffer at the root */
     {"row_sum_upstream.py", "row_sum_upstream", 2, 1, {2, 1}, {{128, 128}, {128}}, ref_row_sum128, 1e-5, 1e-5},
+    /* warp shuffles written out, under the reduce_scope attribute upstream leaves */
+    {"row_sum_shuffled.py", "row_sum_shuffled", 2, 1, {2, 1}, {{64, 32}, {64}}, ref_row_sum32, 1e-5, 1e-5},
+    /* "local" temporaries at the root, outside the launch: each thread's own (the lockstep run
+     * of the allreduce copies them per thread) */
+    {"row_sum_root_local.py", "row_sum_root_local", 2, 1, {2, 1}, {{64, 128}, {64}}, ref_row_sum64x128, 1e-5, 1e-5},
     /* a virtual thread holding barriers */
     {"matmul_vthread.py",
      "matmul_vthread",
@@ -513,6 +520,38 @@ TEST(split_host_device) {
   tvm_ffi_release(e);
   tvm_ffi_release(h);
   tvm_ffi_release(hl);
+  /* host allocations left in host code: shared memory two kernels use (it cannot carry values
+   * between kernel launches), global memory (a device workspace: not supported) */
+  static const struct {
+    const char* scope;
+    const char* kind;
+    const char* part;
+  } host_alloc[] = {
+      {"shared", "ValueError", "a \"shared\" allocation in host code used by more than one kernel"},
+      {"global", "NotImplementedError", "allocates global memory: device memory allocated by the host"},
+  };
+  for (int k = 0; k < 2; ++k) {
+    char text[1024];
+    snprintf(text, sizeof(text),
+             KERNEL_HEAD "    sh = T.alloc_buffer((64,), \"float32\", scope=\"%s\")\n"
+                         "    for tx in T.thread_binding(64, thread=\"threadIdx.x\"):\n"
+                         "        sh[tx] = A[tx]\n"
+                         "    for tx in T.thread_binding(64, thread=\"threadIdx.x\"):\n"
+                         "        B[tx] = sh[63 - tx]\n",
+             host_alloc[k].scope);
+    void* a = parse_text(text);
+    void* al = a ? tvm_tir_lower(a, NULL) : NULL;
+    void* ab = al ? tvm_tir_transform_lower_thread_bindings(al) : NULL;
+    void* as = ab ? tvm_tir_transform_split_host_device(ab) : NULL;
+    CHECK(ab && !as);
+    e = tvm_ffi_error_take();
+    CHECK(e && strcmp(tvm_ffi_error_kind(e), host_alloc[k].kind) == 0 &&
+          strstr(tvm_ffi_error_message(e), host_alloc[k].part));
+    tvm_ffi_release(e);
+    tvm_ffi_release(a);
+    tvm_ffi_release(al);
+    tvm_ffi_release(ab);
+  }
   /* a launch extent the kernel computes */
   void* x = parse_text(KERNEL_HEAD
                        "    bx = T.launch_thread(\"blockIdx.x\", 2)\n"

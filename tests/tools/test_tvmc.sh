@@ -263,6 +263,14 @@ expect 3 "$tvmc" build "$add" --target cuda -o "$work/add_cuda.so" &&
   has "launches no GPU kernel"
 TVM_VM_LIBCUDA=/nonexistent/libcuda.so.1 expect 4 "$tvmc" run "$gpu/add.py" --target cuda --shape n=1000 &&
   has "skipped" && has "no CUDA driver"
+# ... and checks instead every stage of the GPU lowering in the interpreter (an allreduce kernel:
+# its stages run warp shuffles and barriers in lockstep), none without the check
+TVM_VM_LIBCUDA=/nonexistent/libcuda.so.1 expect 4 "$tvmc" run "$gpu/row_sum_root_local.py" \
+  --target cuda && has "stage tvm_tir_lower: check: ok" &&
+  has "stage lower_thread_allreduce: check: ok (8256 elements" &&
+  has "stage split_host_device: check: ok"
+TVM_VM_LIBCUDA=/nonexistent/libcuda.so.1 expect 4 "$tvmc" run "$gpu/add.py" --target cuda \
+  --shape n=1000 --no-check && assert [ -z "$(grep -F "stage " <<<"$out")" ]
 if [ -n "${TVM_FAKE_CUDA:-}" ]; then
   TVM_VM_LIBCUDA=$TVM_FAKE_CUDA expect 0 "$tvmc" run "$gpu/add.py" --target cuda --shape n=1000 \
     --no-check --repeat 3 && has "mean 0.25 ms over 3 launches on cuda:0 (CUDA events"

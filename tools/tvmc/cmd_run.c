@@ -67,7 +67,9 @@ static const char kUsage[] =
     "  --target TARGET      llvm (default), llvm -mcpu=CPU, cuda or cuda -arch=sm_XY: with a\n"
     "                       CUDA target the tensors are copied to GPU 0 for the check, and\n"
     "                       timed there (mean of --repeat launches, one synchronisation);\n"
-    "                       without a CUDA driver the kernel is compiled, not run (exit 4);\n"
+    "                       without a CUDA driver a kernel is compiled, not run (exit 4),\n"
+    "                       and the interpreter checks each stage of its GPU lowering\n"
+    "                       against the function as written (exit 1 if one differs);\n"
     "                       a Relax model runs in the VM on GPU 0 (its calls timed up to the\n"
     "                       output's copy back to the host)\n"
     "  --no-schedule        compile the loops as written (see `tvmc build --help`); the\n"
@@ -445,6 +447,61 @@ static void* scheduled_lowered(const void* ir, bool schedule, void* lowered,
   return out;
 }
 
+/* --target cuda without a CUDA driver: the kernel compiled (its PTX made), nothing can run it.
+ * The interpreter checks instead that every lowering stage the CUDA build goes through computes
+ * what the function as written does, on the same random inputs: the lowered function, then the
+ * module after each GPU pass (TVM_TIR_GPU_PASSES), the last one the host function calling its
+ * device kernels. One "stage <pass>: check: ..." line per stage. */
+typedef struct {
+  void* stage;
+  const char* name; /* the kernel in a module stage; NULL for a PrimFunc */
+} stage_ctx;
+
+static int run_stage(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* rv) {
+  const stage_ctx* c = self;
+  return tvm_tir_interp_run(c->stage, c->name, args, n, rv);
+}
+
+static int check_gpu_stages(const tvm_tir_prim_func_obj* f, void* lowered, const char* name,
+                            const void* bindings, const tvmc_args* inputs, unsigned seed) {
+  static const tvm_tir_pass passes[] = {TVM_TIR_GPU_PASSES};
+  enum { NP = sizeof(passes) / sizeof(passes[0]) };
+  for (int k = 0; k < inputs->n; ++k) {
+    if (inputs->raw[k]) {
+      fprintf(stderr, "tvmc run: the GPU lowering stages are not checked: argument %d is a raw "
+                      "pointer\n", k);
+      return TVMC_OK;
+    }
+  }
+  int status = TVMC_OK;
+  void* stage = lowered;
+  tvm_ffi_retain(stage);
+  for (int s = -1; s < NP && status == TVMC_OK; ++s) {
+    if (s >= 0) {
+      void* next = passes[s].fn(stage);
+      tvm_ffi_release(stage);
+      stage = next;
+      if (!stage) {
+        tvmc_report_error("run", passes[s].name);
+        return TVMC_FAILURE;
+      }
+    }
+    stage_ctx c = {stage, tvm_tir_kind_of(stage) == TVM_TIR_KIND_IRModule ? name : NULL};
+    void* fn = tvm_ffi_function_new(&c, run_stage, NULL);
+    if (!fn) {
+      status = TVMC_FAILURE;
+      break;
+    }
+    printf("stage %s: ", s < 0 ? "tvm_tir_lower" : passes[s].name);
+    fflush(stdout);
+    status = check(fn, f, bindings, inputs, seed);
+    if (status != TVMC_OK) printf("tvmc run: the check fails at this stage\n");
+    tvm_ffi_release(fn);
+  }
+  tvm_ffi_release(stage);
+  return status;
+}
+
 /* A Relax model (mod, or NULL for a library alone): the options checked, then model_run.c. */
 static int run_model(const void* mod, const char* path, const char* lib, const char* func,
                      const char** shapes, int num_shapes, const char** inputs, int num_inputs,
@@ -611,6 +668,10 @@ int tvmc_cmd_run(int argc, char** argv) {
   } else if (!(mod = lib ? tvm_ffi_module_load_file(lib) : tvm_codegen_build(compiled, target, NULL))) {
     if (cuda && no_cuda_driver()) {
       status = TVMC_SKIPPED;
+      if (!no_check && tvmc_args_make(cmd, f, bindings, (unsigned)seed, 4, 0, &args)) {
+        int st = check_gpu_stages(f, lowered, name, bindings, &args, (unsigned)seed);
+        if (st != TVMC_OK) status = st;
+      }
     } else {
       tvmc_report_error(cmd, lib ? "cannot load the library" : "compilation failed");
     }
