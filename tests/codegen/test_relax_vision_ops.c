@@ -3,9 +3,10 @@
  * vision.roi_align, each as a one-call model legalized, then run twice: by the Relax reference
  * evaluator (the kernel in libtir's interpreter) and compiled to a VM executable with LLVM
  * kernels (bytecode mode here, compiled mode in the _compiled twin) run in libvm. Both results
- * are compared with plain C loops on random inputs. vision.non_max_suppression (hard, returning
- * indices) and all_class_non_max_suppression (both output formats) likewise, their results
- * compared exactly.
+ * are compared with plain C loops on random inputs. vision.non_max_suppression (hard returning
+ * indices, soft-NMS, and the data forms of return_indices=False with or without
+ * invalid_to_bottom) and all_class_non_max_suppression (both output formats) likewise, the
+ * indices compared exactly.
  */
 #include <math.h>
 #include <string.h>
@@ -419,17 +420,159 @@ TEST(non_max_suppression) {
     tvm_ffi_release(exec), tvm_ffi_release(mod), tvm_ffi_release(attrs);
     for (int a = 0; a < 3; ++a) tvm_ffi_release(t[a]);
   }
-  /* soft-NMS has no kernel: a NotImplementedError naming the operator */
-  int64_t sd[3] = {1, 4, 6}, sv[1] = {1}, si[2] = {1, 4};
-  void* t[3] = {ftensor(3, sd, 1),
-                tvm_ffi_tensor_empty(sv, 1, (DLDataType){kDLInt, 32, 1}, (DLDevice){kDLCPU, 0}),
-                tvm_ffi_tensor_empty(si, 2, (DLDataType){kDLInt, 32, 1}, (DLDevice){kDLCPU, 0})};
-  void* attrs = rt_attrs(1, "soft_nms_sigma", tvm_ffi_any_float(0.5));
-  CHECK(oot_model("relax.vision.non_max_suppression", attrs, 3, t, NULL) == NULL);
-  CHECK_RAISED("NotImplementedError",
-               "vision.non_max_suppression: only hard NMS returning indices");
-  tvm_ffi_release(attrs);
-  for (int a = 0; a < 3; ++a) tvm_ffi_release(t[a]);
+}
+
+/* ---- non_max_suppression: soft-NMS and the data forms ---------------------------------------- */
+typedef struct {
+  double iou, sigma, score_thr;
+  bool force, ret_idx, bottom;
+  int64_t top_k, max_out, id;
+} nms_data_case;
+
+/* Upstream's reference (topi/testing, classic NMS with out_data) for one batch row: data (A, 6);
+ * od (A, 6) the output data, idx (A) the compacted indices, *count their number. */
+static void ref_nms_data(const float* d, int64_t A, int32_t vc, const int32_t* ix,
+                         const nms_data_case* c, float* od, int32_t* idx, int32_t* count) {
+  int64_t n = vc < 0 ? 0 : vc > A ? A : vc;
+  int32_t order[16], bi[16];
+  for (int64_t j = 0; j < n; ++j) { /* stable insertion by score, descending */
+    int64_t p = j;
+    while (p > 0 && d[order[p - 1] * 6 + 1] < d[j * 6 + 1]) order[p] = order[p - 1], --p;
+    order[p] = (int32_t)j;
+  }
+  int64_t nkeep = c->top_k > 0 && c->top_k < n ? c->top_k : n, nvalid = 0;
+  bool soft = c->sigma > 0;
+  float thresh = soft ? (float)c->score_thr : 0.0f;
+  for (int64_t j = 0; j < A; ++j) {
+    for (int q = 0; q < 6; ++q) od[j * 6 + q] = j < nkeep ? d[order[j] * 6 + q] : -1.0f;
+    bi[j] = j < nkeep ? order[j] : -1;
+  }
+  for (int64_t j = 0; j < nkeep; ++j) {
+    if (od[j * 6 + 1] > thresh && (c->max_out <= 0 || nvalid < c->max_out)) {
+      ++nvalid;
+      for (int64_t k = j + 1; k < nkeep; ++k) {
+        if (!(od[k * 6 + 1] > thresh)) continue;
+        if (!c->force && c->id >= 0 && od[j * 6] != od[k * 6]) continue;
+        float iou = ref_iou(od + j * 6 + 2, od + k * 6 + 2);
+        if (iou >= (float)c->iou) {
+          if (soft) od[k * 6 + 1] *= expf(-(iou * iou) / (float)c->sigma);
+          else od[k * 6 + 1] = -1.0f, bi[k] = -1;
+        }
+      }
+    } else {
+      for (int q = 0; q < 6; ++q) od[j * 6 + q] = -1.0f;
+      bi[j] = -1;
+    }
+  }
+  int32_t m = 0;
+  for (int64_t j = 0; j < A; ++j)
+    if (bi[j] >= 0) idx[m++] = ix[bi[j]];
+  for (int64_t j = m; j < A; ++j) idx[j] = -1;
+  *count = m;
+  if (!c->ret_idx && c->bottom) { /* rows of score >= 0 first, in order */
+    float tmp[16 * 6];
+    int64_t r = 0;
+    for (int64_t j = 0; j < A; ++j)
+      if (od[j * 6 + 1] >= 0) memcpy(tmp + 6 * r++, od + j * 6, 6 * sizeof(float));
+    for (int64_t j = r * 6; j < A * 6; ++j) tmp[j] = -1.0f;
+    memcpy(od, tmp, (size_t)A * 6 * sizeof(float));
+  }
+}
+
+/* Elements of tensor got differing from want (float, relative tol), 1000 when no such tensor. */
+static int float_mismatches(const TVMFFIAny* got, const float* want, int64_t n) {
+  if (got->type_index != kTVMFFITensor) return 1000;
+  const DLTensor* dl = tvm_ffi_tensor_dl(got->v_obj);
+  if (tvm_ffi_dltensor_numel(dl) != n || dl->dtype.code != kDLFloat) return 1000;
+  int k = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    double g = ((const float*)dl->data)[i];
+    if (!(fabs(g - want[i]) <= 1e-5 * (1 + fabs(want[i])))) {
+      if (k < 3) fprintf(stderr, "  element %lld: got %g, want %g\n", (long long)i, g, want[i]);
+      ++k;
+    }
+  }
+  return k;
+}
+
+static int nms_data_bad(const TVMFFIAny* got, const nms_data_case* c, const float* od,
+                        const int32_t* idx, const int32_t* cnt, int64_t B, int64_t A) {
+  if (!c->ret_idx) return float_mismatches(got, od, B * A * 6);
+  if (got->type_index != kTVMFFIArray || tvm_ffi_seq_size(got->v_obj) != 3) return 1000;
+  return float_mismatches(tvm_ffi_seq_at(got->v_obj, 0), od, B * A * 6) +
+         int_mismatches(tvm_ffi_seq_at(got->v_obj, 1), idx, B * A) +
+         int_mismatches(tvm_ffi_seq_at(got->v_obj, 2), cnt, B);
+}
+
+TEST(non_max_suppression_soft_and_data) {
+  enum { B = 2, A = 12 };
+  /* iou, sigma, score_threshold, force, return_indices, invalid_to_bottom, top_k, max_out, id */
+  const nms_data_case cases[7] = {{0.3, 0.5, 0.1, false, true, false, -1, -1, 0},
+                                  {0.2, 0.3, 0.25, true, true, false, 9, 4, 0},
+                                  {0.4, 1.0, 0.0, false, true, false, -1, -1, -1},
+                                  {0.5, 0.0, 0.0, false, false, false, -1, -1, 0},
+                                  {0.3, 0.0, 0.0, true, false, true, 7, 3, 0},
+                                  {0.3, 0.5, 0.2, false, false, true, -1, 5, 0},
+                                  {0.3, 0.5, 0.2, false, false, false, 8, -1, -1}};
+  for (int ci = 0; ci < 7; ++ci) {
+    const nms_data_case* c = &cases[ci];
+    int64_t sd[3] = {B, A, 6}, sv[1] = {B}, si[2] = {B, A};
+    void* t[3] = {ftensor(3, sd, 1),
+                  tvm_ffi_tensor_empty(sv, 1, (DLDataType){kDLInt, 32, 1}, (DLDevice){kDLCPU, 0}),
+                  tvm_ffi_tensor_empty(si, 2, (DLDataType){kDLInt, 32, 1}, (DLDevice){kDLCPU, 0})};
+    float* d = fdata(t[0]);
+    int32_t* vc = tvm_ffi_tensor_dl(t[1])->data;
+    int32_t* ix = tvm_ffi_tensor_dl(t[2])->data;
+    for (int64_t b = 0; b < B; ++b)
+      for (int64_t j = 0; j < A; ++j) {
+        float* r = d + (b * A + j) * 6;
+        r[0] = (float)((int64_t)((rv_rnd() + 2.0) / 2.0)); /* class 0 or 1 */
+        r[1] = (float)((rv_rnd() + 2.0) / 4.0 * 1.2 - 0.2); /* score in [-0.2, 1) */
+        r[2] = (float)((rv_rnd() + 2.0) * 1.2), r[3] = (float)((rv_rnd() + 2.0) * 1.2);
+        r[4] = r[2] + (float)(rv_rnd() + 2.5) * 1.5f, r[5] = r[3] + (float)(rv_rnd() + 2.5) * 1.5f;
+        if (j == 3) { /* corners given the other way round */
+          float x = r[2];
+          r[2] = r[4], r[4] = x;
+        }
+        ix[b * A + j] = (int32_t)(A - 1 - j) * 10;
+      }
+    vc[0] = 10, vc[1] = 12;
+    float want_od[B * A * 6];
+    int32_t want_idx[B * A], want_cnt[B];
+    for (int64_t b = 0; b < B; ++b)
+      ref_nms_data(d + b * A * 6, A, vc[b], ix + b * A, c, want_od + b * A * 6, want_idx + b * A,
+                   &want_cnt[b]);
+    void* attrs = rt_attrs(
+        9, "iou_threshold", tvm_ffi_any_float(c->iou), "soft_nms_sigma", tvm_ffi_any_float(c->sigma),
+        "score_threshold", tvm_ffi_any_float(c->score_thr), "force_suppress", tvm_ffi_any_bool(c->force),
+        "return_indices", tvm_ffi_any_bool(c->ret_idx), "invalid_to_bottom", tvm_ffi_any_bool(c->bottom),
+        "top_k", tvm_ffi_any_int(c->top_k), "max_output_size", tvm_ffi_any_int(c->max_out),
+        "id_index", tvm_ffi_any_int(c->id));
+    tvm_tir_ir_module_obj* mod = oot_model("relax.vision.non_max_suppression", attrs, 3, t, NULL);
+    if (!mod) CHECK_OK(-1);
+    TVMFFIAny args[3], got;
+    for (int a = 0; a < 3; ++a) args[a] = tvm_ffi_any_obj(t[a]);
+    if (mod) {
+      CHECK_OK(tvm_relax_eval(mod, "main", args, 3, &got));
+      int bad = nms_data_bad(&got, c, want_od, want_idx, want_cnt, B, A);
+      if (bad) fprintf(stderr, "nms data case %d interpreted: %d bad\n", ci, bad);
+      CHECK_EQ_INT(bad, 0);
+      tvm_ffi_any_release(&got);
+    }
+    tvm_vm_executable* exec = mod ? test_mode(tvm_codegen_relax_build(mod, test_opts())) : NULL;
+    if (mod && !exec) CHECK_OK(-1);
+    tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
+    if (vm) {
+      CHECK_OK(tvm_vm_invoke(vm, "main", args, 3, &got));
+      int bad = nms_data_bad(&got, c, want_od, want_idx, want_cnt, B, A);
+      if (bad) fprintf(stderr, "nms data case %d compiled: %d bad\n", ci, bad);
+      CHECK_EQ_INT(bad, 0);
+      tvm_ffi_any_release(&got);
+      tvm_vm_release(vm);
+    }
+    tvm_ffi_release(exec), tvm_ffi_release(mod), tvm_ffi_release(attrs);
+    for (int a = 0; a < 3; ++a) tvm_ffi_release(t[a]);
+  }
 }
 
 /* ---- all_class_non_max_suppression ----------------------------------------------------------- */
@@ -562,6 +705,7 @@ int main(void) {
   RUN(affine_grid);
   RUN(roi_align);
   RUN(non_max_suppression);
+  RUN(non_max_suppression_soft_and_data);
   RUN(all_class_non_max_suppression);
   return test_summary();
 }
