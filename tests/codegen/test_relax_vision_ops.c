@@ -13,6 +13,7 @@
 #include <tvm/codegen/relax_build.h>
 #include <tvm/relax/eval.h>
 #include <tvm/relax/relax.h>
+#include <tvm/script/parser.h>
 #include <tvm/vm/vm.h>
 
 #include "relax_testing.h"
@@ -155,14 +156,144 @@ TEST(resize3d_without_kernel) {
   int64_t sx[5] = {1, 4, 5, 6, 2}, out[3] = {2, 3, 4};
   for (int kind = 0; kind < 2; ++kind) {
     void* t[1] = {ftensor(5, sx, 1)};
-    TVMFFIAny str = tvm_ffi_string(kind == 0 ? "NDHWC" : "cubic");
-    void* attrs = rt_attrs(1, kind == 0 ? "layout" : "method", str);
+    TVMFFIAny str = tvm_ffi_string(kind == 0 ? "NDHWC" : "tf_crop_and_resize");
+    void* attrs = rt_attrs(1, kind == 0 ? "layout" : "coordinate_transformation_mode", str);
     tvm_ffi_any_release(&str);
     tvm_relax_expr_obj* size = shape_expr(3, out);
     CHECK(oot_model("relax.image.resize3d", attrs, 1, t, size) == NULL);
-    CHECK_RAISED("NotImplementedError", "relax.image.resize3d: only the NCDHW layout");
+    CHECK_RAISED("NotImplementedError", kind == 0 ? "relax.image.resize3d: only the NCDHW layout"
+                                                  : "coordinate_transformation_mode \"tf_crop_and_resize\" has no kernel");
     tvm_ffi_release(attrs), tvm_ffi_release(size), tvm_ffi_release(t[0]);
   }
+}
+
+/* ---- resize2d / resize3d cubic, and an empty input axis --------------------------------------- */
+/* upstream's cubic spline weights at fraction t */
+static void cubic_w(double t, double a, double* w) {
+  double t2 = t * t, t3 = t2 * t;
+  w[0] = a * (t3 - 2 * t2 + t);
+  w[1] = (a + 2) * t3 - (3 + a) * t2 + 1;
+  w[2] = -(a + 2) * t3 + (3 + 2 * a) * t2 - a * t;
+  w[3] = -a * t3 + a * t2;
+}
+
+/* input coordinate of output index o (extent in -> out) by mode */
+static double cubic_coord(const char* mode, int64_t o, int64_t in, int64_t out) {
+  double sc = (double)in / (double)out;
+  if (!strcmp(mode, "half_pixel")) return (o + 0.5) * sc - 0.5;
+  if (!strcmp(mode, "pytorch_half_pixel")) return out > 1 ? (o + 0.5) * sc - 0.5 : 0;
+  if (!strcmp(mode, "align_corners")) return out > 1 ? (double)o * (in - 1) / (double)(out - 1) : 0;
+  return o * sc; /* asymmetric */
+}
+
+/* x (1, C, spatial s dims `in`) resized to `out` by the cubic method, NC[D]HW, plain loops. */
+static void cubic_oracle(const float* x, int64_t C, int s, const int64_t* in, const int64_t* out,
+                         const char* mode, double alpha, bool exclude, double* want) {
+  int64_t on = 1, inn = 1;
+  for (int i = 0; i < s; ++i) on *= out[i], inn *= in[i];
+  for (int64_t c = 0; c < C; ++c)
+    for (int64_t e = 0; e < on; ++e) {
+      int64_t o[3], rem = e;
+      for (int i = s - 1; i >= 0; --i) o[i] = rem % out[i], rem /= out[i];
+      double w[3][4];
+      int64_t tap[3][4];
+      for (int i = 0; i < s; ++i) {
+        double co = cubic_coord(mode, o[i], in[i], out[i]), f = floor(co);
+        cubic_w(co - f, alpha, w[i]);
+        double sum = 0;
+        for (int q = 0; q < 4; ++q) {
+          int64_t p = (int64_t)f - 1 + q;
+          if (exclude && (p < 0 || p >= in[i])) w[i][q] = 0;
+          sum += w[i][q];
+          tap[i][q] = p < 0 ? 0 : p > in[i] - 1 ? in[i] - 1 : p;
+        }
+        if (exclude)
+          for (int q = 0; q < 4; ++q) w[i][q] /= sum;
+      }
+      double v = 0;
+      int nt = s == 2 ? 16 : 64;
+      for (int t = 0; t < nt; ++t) {
+        double wt = 1;
+        int64_t flat = c;
+        for (int i = 0; i < s; ++i) {
+          int q = (t >> (2 * (s - 1 - i))) & 3;
+          wt *= w[i][q];
+          flat = flat * in[i] + tap[i][q];
+        }
+        v += wt * x[flat];
+      }
+      want[c * on + e] = v;
+    }
+}
+
+TEST(resize_cubic) {
+  static const char* const modes[4] = {"half_pixel", "align_corners", "asymmetric",
+                                       "pytorch_half_pixel"};
+  for (int kind = 0; kind < 8; ++kind) {
+    int s = kind < 4 ? 2 : 3;
+    const char* mode = modes[kind % 4];
+    double alpha = kind % 2 ? -0.5 : -0.75;
+    bool exclude = kind == 1 || kind == 2 || kind == 4 || kind == 7;
+    int64_t in2[2] = {5, 4}, out2[2] = {7, 3}, in3[3] = {3, 4, 5}, out3[3] = {4, 6, 2};
+    const int64_t *in = s == 2 ? in2 : in3, *out = s == 2 ? out2 : out3;
+    int64_t sx[5] = {1, 2, in[0], in[1], s == 3 ? in[2] : 0};
+    void* t[1] = {ftensor(s + 2, sx, 1)};
+    double want[2 * 4 * 6 * 2];
+    cubic_oracle(fdata(t[0]), 2, s, in, out, mode, alpha, exclude, want);
+    TVMFFIAny strs[2] = {tvm_ffi_string("cubic"), tvm_ffi_string(mode)};
+    void* attrs = rt_attrs(4, "method", strs[0], "coordinate_transformation_mode", strs[1],
+                           "cubic_alpha", tvm_ffi_any_float(alpha), "cubic_exclude",
+                           tvm_ffi_any_int(exclude));
+    for (int q = 0; q < 2; ++q) tvm_ffi_any_release(&strs[q]);
+    tvm_relax_expr_obj* size = shape_expr(s, out);
+    int64_t nwant = 2 * out[0] * out[1] * (s == 3 ? out[2] : 1);
+    check_op(s == 2 ? "relax.image.resize2d" : "relax.image.resize3d", attrs, 1, t, size, want,
+             nwant, 1e-5);
+    tvm_ffi_release(attrs), tvm_ffi_release(size);
+  }
+}
+
+/* An input with an empty spatial axis and a non-empty output: with a symbolic axis, the kernel's
+ * assertion, interpreted and compiled; an empty output is fine. (The constant case is an
+ * inference error: tests/relax/test_op_nn.c.) */
+TEST(resize_empty_input) {
+  static const char src[] =
+      "from tvm.script import ir as I\n"
+      "from tvm.script import relax as R\n"
+      "@I.ir_module\n"
+      "class M:\n"
+      "    @R.function\n"
+      "    def main(x: R.Tensor((1, 2, \"h\", 4), \"float32\")) -> R.Tensor((1, 2, 3, 3), \"float32\"):\n"
+      "        y = R.image.resize2d(x, R.shape([3, 3]), method=\"cubic\")\n"
+      "        return y\n"
+      "    @R.function\n"
+      "    def empty(x: R.Tensor((\"n\", 2, \"h\", 4), \"float32\")) -> R.Tensor((\"n\", 2, 3, 3), \"float32\"):\n"
+      "        y = R.image.resize2d(x, R.shape([3, 3]))\n"
+      "        return y\n";
+  tvm_script_parse_options opts;
+  tvm_script_parse_options_init(&opts);
+  tvm_tir_ir_module_obj* mod = tvm_script_parse(src, strlen(src), &opts);
+  CHECK_OK(mod ? 0 : -1);
+  tvm_tir_ir_module_obj* legal = mod ? tvm_relax_transform_legalize_ops(mod) : NULL;
+  if (mod) CHECK_OK(legal ? 0 : -1);
+  tvm_vm_executable* exec = legal ? test_mode(tvm_codegen_relax_build(mod, test_opts())) : NULL;
+  if (legal) CHECK_OK(exec ? 0 : -1);
+  tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
+  void* x = tvm_ffi_tensor_empty((int64_t[]){1, 2, 0, 4}, 4, F32, (DLDevice){kDLCPU, 0});
+  void* x0 = tvm_ffi_tensor_empty((int64_t[]){0, 2, 0, 4}, 4, F32, (DLDevice){kDLCPU, 0});
+  TVMFFIAny a = tvm_ffi_any_obj(x), a0 = tvm_ffi_any_obj(x0), got = tvm_ffi_any_none();
+  for (int w = 0; legal && vm && w < 2; ++w) {
+    int rc = w ? tvm_vm_invoke(vm, "main", &a, 1, &got) : tvm_relax_eval(legal, "main", &a, 1, &got);
+    CHECK(rc != 0);
+    CHECK_RAISED("AssertionError", "relax.image.resize2d: a spatial dim of the input is 0 but the output is not empty");
+    rc = w ? tvm_vm_invoke(vm, "empty", &a0, 1, &got) : tvm_relax_eval(legal, "empty", &a0, 1, &got);
+    CHECK_OK(rc);
+    CHECK(got.type_index == kTVMFFITensor && tvm_ffi_dltensor_numel(tvm_ffi_tensor_dl(got.v_obj)) == 0);
+    tvm_ffi_any_release(&got);
+  }
+  tvm_ffi_release(x), tvm_ffi_release(x0);
+  if (vm) tvm_vm_release(vm);
+  tvm_ffi_release(exec), tvm_ffi_release(legal), tvm_ffi_release(mod);
 }
 
 /* ---- affine_grid ----------------------------------------------------------------------------- */
@@ -702,6 +833,8 @@ int main(void) {
   RUN(conv3d_transpose);
   RUN(resize3d);
   RUN(resize3d_without_kernel);
+  RUN(resize_cubic);
+  RUN(resize_empty_input);
   RUN(affine_grid);
   RUN(roi_align);
   RUN(non_max_suppression);
