@@ -5,7 +5,9 @@
  * below, one entry per operator, filled by the legalize_<family>.c files) into
  * `v = R.call_tir(cls.<kernel>, (tensor args), out_sinfo=<v's struct info>)` and adds the kernel
  * to the module. Functions nested in bindings and If branches are rewritten too. The struct info
- * of a rewritten binding is unchanged, so no variable needs remapping.
+ * of a rewritten binding is unchanged, so no variable needs remapping, except after a call of
+ * data-dependent shape (legalize_dynamic below), whose variable is replaced by one of the
+ * kernel's precise struct info.
  */
 #include <stdio.h>
 #include <string.h>
