@@ -665,13 +665,15 @@ static tvm_relax_expr_obj* legalize_dynamic(pass_ctx* c, tvm_relax_call_obj* cal
   /* nonzero's rows are max(ndim, 1), a constant the match checks. */
   void* dims[16];
   int64_t rows = 0;
-  if (info->id == TVM_RELAX_OP_nonzero) {
+  if (made != n) {
+    /* a variable was not made: the error is raised */
+  } else if (info->id == TVM_RELAX_OP_nonzero) {
     const tvm_relax_sinfo_obj* xs = tvm_relax_sinfo_of(tvm_ffi_seq_obj_at(call->args, 0));
     rows = tvm_ffi_seq_size(tvm_relax_tensor_sinfo_dims(xs));
     dims[0] = tvm_tir_i64(rows ? rows : 1);
     dims[1] = tvm_tir_ref(vars[1]);
   } else {
-    for (int64_t i = 0; i < made; ++i) dims[i] = tvm_tir_ref(vars[i]);
+    for (int64_t i = 0; i < n; ++i) dims[i] = tvm_tir_ref(vars[i]);
   }
   void* darr = made == n ? tvm_ffi_array_of_objects(dims, n) : NULL;
   tvm_relax__release_all(dims, made == n ? n : 0);
