@@ -775,9 +775,11 @@ static void* block_fn(void* ctx, void* obj) {
     tvm_relax_binding_obj* old = tvm_ffi_seq_obj_at(blk->bindings, i);
     c->dataflow = dataflow;
     tvm_ffi_list_clear(c->pending);
-    tvm_relax_binding_obj* src = c->remapping ? tvm_relax_mutate(&c->remap, old) : old;
+    /* the mutator returns a new reference, old itself retained when nothing changed */
+    bool mutated = c->remapping;
+    tvm_relax_binding_obj* src = mutated ? tvm_relax_mutate(&c->remap, old) : old;
     tvm_relax_binding_obj* nb = src ? rewrite_binding(c, src) : NULL;
-    if (src != old) tvm_ffi_release(src);
+    if (mutated) tvm_ffi_release(src);
     if (!nb) {
       rc = -1;
       break;
@@ -814,11 +816,12 @@ static tvm_relax_expr_obj* rewrite_expr(pass_ctx* c, tvm_relax_expr_obj* e) {
       tvm_relax_seq_expr_obj* s = (void*)e;
       void* blocks = tvm_relax__map_array(s->blocks, block_fn, c);
       if (!blocks) return NULL;
-      tvm_relax_expr_obj* body = c->remapping ? tvm_relax_mutate(&c->remap, s->body) : s->body;
+      bool mutated = c->remapping;
+      tvm_relax_expr_obj* body = mutated ? tvm_relax_mutate(&c->remap, s->body) : s->body;
       tvm_relax_expr_obj* out = !body ? NULL
                                 : blocks == s->blocks && body == s->body ? (tvm_ffi_retain(e), e)
                                                                          : tvm_relax_seq_expr_new(blocks, body);
-      if (body != s->body) tvm_ffi_release(body);
+      if (mutated) tvm_ffi_release(body);
       tvm_ffi_release(blocks);
       return out;
     }
