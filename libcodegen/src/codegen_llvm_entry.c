@@ -317,9 +317,10 @@ static int buffer_param(cg_state* s, arg_ctx* a, LLVMValueRef arg, const tvm_tir
     LLVMPositionBuilderAtEnd(s->b, chk);
     for (int64_t d = 0; d < ndim; ++d) {
       LLVMValueRef st = load_at(s, s->i64, strides, d * 8);
-      /* A dimension of extent 1 may have any stride. */
-      LLVMValueRef got = LLVMBuildSelect(
-          s->b, LLVMBuildICmp(s->b, LLVMIntEQ, dims[d], c64(s, 1), ""), compact[d], st, "");
+      /* A dimension of extent 1, or any of an empty tensor, may have any stride. */
+      LLVMValueRef any = LLVMBuildOr(s->b, LLVMBuildICmp(s->b, LLVMIntEQ, dims[d], c64(s, 1), ""),
+                                     LLVMBuildICmp(s->b, LLVMIntEQ, acc, c64(s, 0), ""), "");
+      LLVMValueRef got = LLVMBuildSelect(s->b, any, compact[d], st, "");
       char what[64];
       snprintf(what, sizeof(what), "not compact: strides[%lld]", (long long)d);
       check_eq_i64(a, got, compact[d], what);

@@ -292,6 +292,19 @@ typedef void* (*tvm_relax__body_fn)(const tvm_relax_call_obj* call, tvm_tir_buff
 /* The kernel of a call whose body fn builds. */
 tvm_tir_prim_func_obj* tvm_relax__legalize_with(const tvm_relax_call_obj* call,
                                                 tvm_relax__body_fn fn);
+/* The same with the output's struct info given (a kernel whose output is not the call's). */
+tvm_tir_prim_func_obj* tvm_relax__legalize_with_out(const tvm_relax_call_obj* call,
+                                                    const tvm_relax_sinfo_obj* out_sinfo,
+                                                    tvm_relax__body_fn fn);
+/* Data-dependent output shapes (legalize_dynamic.c; dynamic_strided_slice, nonzero). The number
+ * of int64 values the shape kernel writes (-1 + error when no kernel can be built); the shape
+ * kernel (its output a 1-d int64 tensor of that length); the value kernel, given the output's
+ * struct info with the dims the shape kernel computed bound to new variables. */
+int64_t tvm_relax__dynamic_shape_len(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_dynamic_shape(const tvm_relax_call_obj* call,
+                                                         const tvm_relax_sinfo_obj* shape_sinfo);
+tvm_tir_prim_func_obj* tvm_relax__legalize_dynamic_value(const tvm_relax_call_obj* call,
+                                                         const tvm_relax_sinfo_obj* out_sinfo);
 /* out[vars] = value (consumed) inside serial loops over out's whole shape (vars: one new loop
  * variable per dim, borrowed). */
 void* tvm_relax__store_all(tvm_tir_buffer_obj* out, void* const* vars, void* value);

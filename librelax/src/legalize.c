@@ -5,11 +5,14 @@
  * below, one entry per operator, filled by the legalize_<family>.c files) into
  * `v = R.call_tir(cls.<kernel>, (tensor args), out_sinfo=<v's struct info>)` and adds the kernel
  * to the module. Functions nested in bindings and If branches are rewritten too. The struct info
- * of a rewritten binding is unchanged, so no variable needs remapping.
+ * of a rewritten binding is unchanged, so no variable needs remapping, except after a call of
+ * data-dependent shape (legalize_dynamic below), whose variable is replaced by one of the
+ * kernel's precise struct info.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include <tvm/relax/analysis.h>
 #include <tvm/tir/builder.h>
 
 #include "internal.h"
@@ -329,6 +332,12 @@ typedef struct {
   bool dataflow; /* the block being rewritten is a dataflow block */
   bool changed;
   const char* func; /* the name of the module function being rewritten */
+  /* After a call of data-dependent shape is legalized, its variable is replaced by one of the
+   * kernel's precise struct info (dims bound by the match_cast) and later bindings are
+   * rewritten through this mutator first, so their calls are inferred again and get a known
+   * shape (upstream's ExprMutator re-emits bindings alike). */
+  tvm_relax_mutator remap;
+  bool remapping;
 } pass_ctx;
 
 /* The distributed dialect (R.dist.*, R.ccl.*, DTensor values) needs a distributed runtime
@@ -504,16 +513,25 @@ int tvm_relax__kernel_inputs(const tvm_relax_call_obj* call, void* out) {
 
 tvm_tir_prim_func_obj* tvm_relax__legalize_with(const tvm_relax_call_obj* call,
                                                 tvm_relax__body_fn fn) {
+  return tvm_relax__legalize_with_out(call, tvm_relax_sinfo_of(call), fn);
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_with_out(const tvm_relax_call_obj* call,
+                                                    const tvm_relax_sinfo_obj* os,
+                                                    tvm_relax__body_fn fn) {
   enum { MAX_BUFS = 1024 };
   tvm_relax__kernel k;
   if (tvm_relax__kernel_init(&k, call) != 0) return NULL;
+  if (os != tvm_relax_sinfo_of(call) && mark_bound(&k, os) != 0) {
+    tvm_relax__kernel_free(&k);
+    return NULL;
+  }
   void* inputs = tvm_ffi_list_new();
   tvm_tir_buffer_obj* in[MAX_BUFS];
   tvm_tir_buffer_obj* out[MAX_BUFS];
   int nin = 0, nout = 0;
   bool ok = inputs && tvm_relax__kernel_inputs(call, inputs) == 0;
   int64_t n = ok ? tvm_ffi_seq_size(inputs) : 0;
-  const tvm_relax_sinfo_obj* os = tvm_relax_sinfo_of(call);
   bool tuple = tvm_relax_kind_of(os) == TVM_RELAX_KIND_TupleStructInfo;
   int64_t m = tuple ? tvm_ffi_seq_size(((const tvm_relax_tuple_sinfo_obj*)os)->fields) : 1;
   if (ok && (n > MAX_BUFS || m > MAX_BUFS)) {
@@ -560,38 +578,9 @@ static tvm_relax_expr_obj* drop_grad(pass_ctx* c, tvm_relax_call_obj* call) {
   return r;
 }
 
-/* call_tir(kernel, (tensor args), out_sinfo) for an operator call, or the call itself. */
-static tvm_relax_expr_obj* legalize_call(pass_ctx* c, tvm_relax_call_obj* call) {
-  const tvm_relax_op_info* info = tvm_relax_op_info_of(call->op);
-  tvm_relax__legalize_fn fn = info ? k_legalize[info->id] : NULL;
-  tvm_relax_sinfo_obj* out = tvm_relax_sinfo_of(call);
-  if (info && is_marker(info->id)) {
-    tvm_relax_expr_obj* x = tvm_ffi_seq_obj_at(call->args, 0);
-    tvm_ffi_retain(x);
-    c->changed = true;
-    return x;
-  }
-  if (info && info->id == TVM_RELAX_OP_call_tir_with_grad) return drop_grad(c, call);
-  if (info && (info->id == TVM_RELAX_OP_nonzero || info->id == TVM_RELAX_OP_dynamic_strided_slice)) {
-    /* The output's shape is only known after the kernel ran: no kernel of a known output. */
-    tvm_ffi_raise("NotImplementedError",
-                  "%s has a data-dependent output shape, which LegalizeOps does not "
-                  "lower yet",
-                  info->name);
-    return NULL;
-  }
-  if (!fn || !known_output(out)) {
-    tvm_ffi_retain(call);
-    return &call->expr;
-  }
-  tvm_tir_prim_func_obj* kernel = fn(call);
-  if (!kernel) {
-    tvm_ffi_raise_context("%s", info->name);
-    return NULL;
-  }
-  tvm_tir_global_var_obj* gv = add_kernel(c, info->name + strlen("relax."), kernel);
-  tvm_ffi_release(kernel);
-  if (!gv) return NULL;
+/* call_tir(gv, (the call's tensor arguments), out_sinfo=[out]). */
+static tvm_relax_expr_obj* call_kernel(pass_ctx* c, tvm_relax_call_obj* call, tvm_tir_global_var_obj* gv,
+                                       tvm_relax_sinfo_obj* out) {
   /* The kernel's inputs are the call's tensor arguments (and the fields of tensor tuples), in
    * order. */
   void* list = tvm_ffi_list_new();
@@ -618,8 +607,120 @@ static tvm_relax_expr_obj* legalize_call(pass_ctx* c, tvm_relax_call_obj* call) 
   tvm_ffi_release(sarr);
   tvm_ffi_release(aarr);
   tvm_ffi_release(tuple);
-  tvm_ffi_release(gv);
   if (r) c->changed = true;
+  return r;
+}
+
+
+/* Bind value to a new variable (named name, of value's struct info, or sinfo for a match_cast),
+ * emitted before the current binding; the variable (new reference) or NULL. */
+static tvm_relax_var_obj* emit_pending(pass_ctx* c, const char* name, tvm_relax_expr_obj* value,
+                                       tvm_relax_sinfo_obj* cast) {
+  tvm_relax_var_obj* v = value ? tvm_relax_var_new(name, cast ? cast : tvm_relax_sinfo_of(value), c->dataflow) : NULL;
+  tvm_relax_binding_obj* b = !v ? NULL : cast ? tvm_relax_match_cast_new(v, value, cast)
+                                               : tvm_relax_var_binding_new(v, value);
+  TVMFFIAny a = tvm_ffi_any_obj(b);
+  if (!b || tvm_ffi_list_push(c->pending, &a) != 0) {
+    tvm_ffi_release(b);
+    tvm_ffi_release(v);
+    return NULL;
+  }
+  tvm_ffi_release(b);
+  return v;
+}
+
+/* A call whose output shape depends on the data (dynamic_strided_slice, nonzero), lowered as
+ * upstream's dynamic_strided_slice: before the binding,
+ *   shape_t = call_tir(<op>_shape, args, out_sinfo=R.Tensor((n,), "int64"))
+ *   shape = R.tensor_to_shape(shape_t)
+ *   shape_m = R.match_cast(shape, R.Shape([s0, ..., s<n-1>]))
+ * and the call becomes call_tir(<op>, args, out_sinfo=R.Tensor((s0, ...), dtype)). */
+static tvm_relax_expr_obj* legalize_dynamic(pass_ctx* c, tvm_relax_call_obj* call) {
+  const tvm_relax_op_info* info = tvm_relax_op_info_of(call->op);
+  const char* op = info->name + strlen("relax.");
+  int64_t n = tvm_relax__dynamic_shape_len(call);
+  if (n < 0) return NULL;
+  void* vars[16];
+  char name[160];
+  int64_t made = 0;
+  for (; made < n; ++made) {
+    if (!(vars[made] = tvm_tir_var_new(n == 2 && info->id == TVM_RELAX_OP_nonzero && made == 1 ? "nnz" : "s",
+                                       TVM_TIR_INT64))) {
+      break;
+    }
+  }
+  tvm_relax_sinfo_obj* shape_t_sinfo = made == n ? tvm_relax_tensor_sinfo_of_ints(&n, 1, TVM_TIR_INT64) : NULL;
+  tvm_tir_prim_func_obj* k1 = shape_t_sinfo ? tvm_relax__legalize_dynamic_shape(call, shape_t_sinfo) : NULL;
+  snprintf(name, sizeof(name), "%s_shape", op);
+  tvm_tir_global_var_obj* gv1 = k1 ? add_kernel(c, name, k1) : NULL;
+  tvm_ffi_release(k1);
+  tvm_relax_expr_obj* shape_call = gv1 ? call_kernel(c, call, gv1, shape_t_sinfo) : NULL;
+  tvm_ffi_release(gv1);
+  tvm_relax_var_obj* shape_t = emit_pending(c, "lv_shape_t", shape_call, NULL);
+  tvm_ffi_release(shape_call);
+  tvm_relax_expr_obj* to_shape =
+      shape_t ? tvm_relax_call_op("relax.tensor_to_shape", NULL, 1, shape_t) : NULL;
+  tvm_relax_var_obj* shape = emit_pending(c, "lv_shape", to_shape, NULL);
+  tvm_ffi_release(to_shape);
+  /* nonzero's rows are max(ndim, 1), a constant the match checks. */
+  void* dims[16];
+  int64_t rows = 0;
+  if (made != n) {
+    /* a variable was not made: the error is raised */
+  } else if (info->id == TVM_RELAX_OP_nonzero) {
+    const tvm_relax_sinfo_obj* xs = tvm_relax_sinfo_of(tvm_ffi_seq_obj_at(call->args, 0));
+    rows = tvm_ffi_seq_size(tvm_relax_tensor_sinfo_dims(xs));
+    dims[0] = tvm_tir_i64(rows ? rows : 1);
+    dims[1] = tvm_tir_ref(vars[1]);
+  } else {
+    for (int64_t i = 0; i < n; ++i) dims[i] = tvm_tir_ref(vars[i]);
+  }
+  void* darr = made == n ? tvm_ffi_array_of_objects(dims, n) : NULL;
+  tvm_relax__release_all(dims, made == n ? n : 0);
+  tvm_relax_sinfo_obj* cast = darr && shape ? tvm_relax_shape_sinfo_new(darr, (int32_t)n) : NULL;
+  tvm_relax_var_obj* shape_m = cast ? emit_pending(c, "lv_shape_m", (tvm_relax_expr_obj*)shape, cast) : NULL;
+  const tvm_relax_tensor_sinfo_obj* os = (const void*)tvm_relax_sinfo_of(call);
+  tvm_relax_sinfo_obj* out = shape_m ? tvm_relax_tensor_sinfo_of_dims(darr, os->dtype) : NULL;
+  tvm_tir_prim_func_obj* k2 = out ? tvm_relax__legalize_dynamic_value(call, out) : NULL;
+  tvm_tir_global_var_obj* gv2 = k2 ? add_kernel(c, op, k2) : NULL;
+  tvm_ffi_release(k2);
+  tvm_relax_expr_obj* r = gv2 ? call_kernel(c, call, gv2, out) : NULL;
+  if (!r) tvm_ffi_raise_context("%s", info->name);
+  tvm_ffi_release(gv2), tvm_ffi_release(out), tvm_ffi_release(shape_m), tvm_ffi_release(cast);
+  tvm_ffi_release(darr), tvm_ffi_release(shape), tvm_ffi_release(shape_t), tvm_ffi_release(shape_t_sinfo);
+  tvm_relax__release_all(vars, made);
+  return r;
+}
+
+/* call_tir(kernel, (tensor args), out_sinfo) for an operator call, or the call itself. */
+static tvm_relax_expr_obj* legalize_call(pass_ctx* c, tvm_relax_call_obj* call) {
+  const tvm_relax_op_info* info = tvm_relax_op_info_of(call->op);
+  tvm_relax__legalize_fn fn = info ? k_legalize[info->id] : NULL;
+  tvm_relax_sinfo_obj* out = tvm_relax_sinfo_of(call);
+  if (info && is_marker(info->id)) {
+    tvm_relax_expr_obj* x = tvm_ffi_seq_obj_at(call->args, 0);
+    tvm_ffi_retain(x);
+    c->changed = true;
+    return x;
+  }
+  if (info && info->id == TVM_RELAX_OP_call_tir_with_grad) return drop_grad(c, call);
+  if (info && (info->id == TVM_RELAX_OP_nonzero || info->id == TVM_RELAX_OP_dynamic_strided_slice)) {
+    return legalize_dynamic(c, call);
+  }
+  if (!fn || !known_output(out)) {
+    tvm_ffi_retain(call);
+    return &call->expr;
+  }
+  tvm_tir_prim_func_obj* kernel = fn(call);
+  if (!kernel) {
+    tvm_ffi_raise_context("%s", info->name);
+    return NULL;
+  }
+  tvm_tir_global_var_obj* gv = add_kernel(c, info->name + strlen("relax."), kernel);
+  tvm_ffi_release(kernel);
+  if (!gv) return NULL;
+  tvm_relax_expr_obj* r = call_kernel(c, call, gv, out);
+  tvm_ffi_release(gv);
   return r;
 }
 
@@ -633,10 +734,27 @@ static tvm_relax_binding_obj* rewrite_binding(pass_ctx* c, tvm_relax_binding_obj
     tvm_ffi_retain(b);
     return b;
   }
+  tvm_relax_var_obj* var = b->var;
+  tvm_relax_var_obj* precise = NULL;
+  const tvm_relax_op_info* info =
+      tvm_relax_kind_of(v) == TVM_RELAX_KIND_Call ? tvm_relax_op_info_of(((tvm_relax_call_obj*)v)->op) : NULL;
+  if (info && (info->id == TVM_RELAX_OP_nonzero || info->id == TVM_RELAX_OP_dynamic_strided_slice) &&
+      tvm_relax_kind_of(b) != TVM_RELAX_KIND_MatchCast) {
+    precise = tvm_relax_var_new_str(((tvm_relax_var_obj*)var)->name_hint, tvm_relax_sinfo_of(nv),
+                                    tvm_relax_kind_of(var) == TVM_RELAX_KIND_DataflowVar);
+    if (!precise || tvm_relax_mutator_remap(&c->remap, var, precise) != 0) {
+      tvm_ffi_release(precise);
+      tvm_ffi_release(nv);
+      return NULL;
+    }
+    c->remapping = true;
+    var = precise;
+  }
   tvm_relax_binding_obj* out =
       tvm_relax_kind_of(b) == TVM_RELAX_KIND_MatchCast
-          ? tvm_relax_match_cast_new(b->var, nv, ((tvm_relax_match_cast_obj*)b)->struct_info)
-          : tvm_relax_var_binding_new(b->var, nv);
+          ? tvm_relax_match_cast_new(var, nv, ((tvm_relax_match_cast_obj*)b)->struct_info)
+          : tvm_relax_var_binding_new(var, nv);
+  tvm_ffi_release(precise);
   tvm_ffi_release(nv);
   return out;
 }
@@ -657,7 +775,11 @@ static void* block_fn(void* ctx, void* obj) {
     tvm_relax_binding_obj* old = tvm_ffi_seq_obj_at(blk->bindings, i);
     c->dataflow = dataflow;
     tvm_ffi_list_clear(c->pending);
-    tvm_relax_binding_obj* nb = rewrite_binding(c, old);
+    /* the mutator returns a new reference, old itself retained when nothing changed */
+    bool mutated = c->remapping;
+    tvm_relax_binding_obj* src = mutated ? tvm_relax_mutate(&c->remap, old) : old;
+    tvm_relax_binding_obj* nb = src ? rewrite_binding(c, src) : NULL;
+    if (mutated) tvm_ffi_release(src);
     if (!nb) {
       rc = -1;
       break;
@@ -694,8 +816,12 @@ static tvm_relax_expr_obj* rewrite_expr(pass_ctx* c, tvm_relax_expr_obj* e) {
       tvm_relax_seq_expr_obj* s = (void*)e;
       void* blocks = tvm_relax__map_array(s->blocks, block_fn, c);
       if (!blocks) return NULL;
-      tvm_relax_expr_obj* out = blocks == s->blocks ? (tvm_ffi_retain(e), e)
-                                                    : tvm_relax_seq_expr_new(blocks, s->body);
+      bool mutated = c->remapping;
+      tvm_relax_expr_obj* body = mutated ? tvm_relax_mutate(&c->remap, s->body) : s->body;
+      tvm_relax_expr_obj* out = !body ? NULL
+                                : blocks == s->blocks && body == s->body ? (tvm_ffi_retain(e), e)
+                                                                         : tvm_relax_seq_expr_new(blocks, body);
+      if (mutated) tvm_ffi_release(body);
       tvm_ffi_release(blocks);
       return out;
     }
@@ -734,7 +860,7 @@ tvm_tir_ir_module_obj* tvm_relax_transform_legalize_ops(const tvm_tir_ir_module_
     return NULL;
   }
   pass_ctx c = {tvm_ffi_dict_new(), tvm_ffi_dict_new(), tvm_ffi_dict_new(), tvm_ffi_list_new(),
-                false, false, NULL};
+                false, false, NULL, {{0}, NULL, NULL, NULL}, false};
   int rc = c.funcs && c.names && c.kernels && c.pending ? 0 : -1;
   const TVMFFIAny *k, *v;
   TVMFFIAny one = tvm_ffi_any_int(1);
@@ -769,5 +895,6 @@ tvm_tir_ir_module_obj* tvm_relax_transform_legalize_ops(const tvm_tir_ir_module_
   tvm_ffi_release(c.names);
   tvm_ffi_release(c.kernels);
   tvm_ffi_release(c.pending);
+  tvm_relax_mutator_free(&c.remap);
   return out;
 }

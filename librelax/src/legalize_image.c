@@ -5,10 +5,13 @@
  * float32) by the coordinate transformation mode (half_pixel, align_corners, asymmetric,
  * pytorch_half_pixel, tf_half_pixel_for_nn); nearest rounds it by the rounding method and
  * clamps it into the input, linear blends the two neighbours (clamped) per axis as
- * a * (1 - t) + b * t, the last axis first. cubic and tf_crop_and_resize are
- * NotImplementedErrors. image.affine_grid (2-d and 3-d) and vision.roi_align are in
+ * a * (1 - t) + b * t, the last axis first; cubic sums the 16 (64) taps around the
+ * coordinate with upstream's spline weights (cubic_alpha, cubic_exclude). tf_crop_and_resize is
+ * a NotImplementedError. An input with an empty spatial axis and a non-empty output is an
+ * error: a ValueError at inference for constant dims, the kernel's assertion otherwise. image.affine_grid (2-d and 3-d) and vision.roi_align are in
  * legalize_vision.c.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include <tvm/tir/builder.h>
@@ -69,6 +72,77 @@ static void* nearest_index(const char* rounding, void* c, void* h) {
   return clamp_index(tvm_tir_cast_take(TVM_TIR_INT64, r), h);
 }
 
+/* upstream's cubic spline weights of the four taps around fraction t (borrowed), alpha a. */
+static void cubic_weights(void* t, double a, void* w[4]) {
+  void* t2 = tvm_tir_mul_take(tvm_tir_ref(t), tvm_tir_ref(t));
+  void* t3 = tvm_tir_mul_take(tvm_tir_ref(t2), tvm_tir_ref(t));
+  /* a (t3 - 2 t2 + t) */
+  w[0] = tvm_tir_mul_take(fc(a), tvm_tir_add_take(tvm_tir_sub_take(tvm_tir_ref(t3), tvm_tir_mul_take(fc(2), tvm_tir_ref(t2))), tvm_tir_ref(t)));
+  /* (a + 2) t3 - (3 + a) t2 + 1 */
+  w[1] = tvm_tir_add_take(tvm_tir_sub_take(tvm_tir_mul_take(fc(a + 2), tvm_tir_ref(t3)), tvm_tir_mul_take(fc(3 + a), tvm_tir_ref(t2))), fc(1));
+  /* -(a + 2) t3 + (3 + 2 a) t2 - a t */
+  w[2] = tvm_tir_sub_take(tvm_tir_add_take(tvm_tir_mul_take(fc(-(a + 2)), tvm_tir_ref(t3)), tvm_tir_mul_take(fc(3 + 2 * a), tvm_tir_ref(t2))),
+                          tvm_tir_mul_take(fc(a), tvm_tir_ref(t)));
+  /* -a t3 + a t2 */
+  w[3] = tvm_tir_add_take(tvm_tir_mul_take(fc(-a), t3), tvm_tir_mul_take(fc(a), t2));
+}
+
+/* The cubic value at the output index v (borrowed) with input coordinates coord (borrowed), as
+ * upstream's topi: per axis the taps floor(c) - 1 .. floor(c) + 2 (clamped into the input) with
+ * the spline weights of c - floor(c) (cubic_alpha); with cubic_exclude the taps outside the
+ * input get weight 0 and the rest are normalised to sum 1. The taps are summed along the last
+ * axis first, w0 p0 + w1 p1 + w2 p2 + w3 p3, in float32. */
+static void* cubic_value(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* x, void* const* v,
+                         void* const* coord, int s) {
+  double alpha = tvm_relax__call_attr_float(call, "cubic_alpha", -0.75);
+  bool exclude = tvm_relax__call_attr_int(call, "cubic_exclude", 0) != 0;
+  int n = s + 2;
+  void *w[3][4], *ix[3][4];
+  for (int i = 0; i < s; ++i) {
+    void* h = tvm_ffi_seq_obj_at(x->shape, 2 + i);
+    void* fl = tvm_tir_call_take(F32, "tir.floor", tvm_tir_ref(coord[i]));
+    void* frac = tvm_tir_sub_take(tvm_tir_ref(coord[i]), tvm_tir_ref(fl));
+    void* base = tvm_tir_cast_take(TVM_TIR_INT64, fl);
+    cubic_weights(frac, alpha, w[i]);
+    tvm_ffi_release(frac);
+    for (int q = 0; q < 4; ++q) {
+      void* pos = tvm_tir_add_take(tvm_tir_ref(base), tvm_tir_i64(q - 1));
+      if (exclude) {
+        void* out = tvm_tir_or_take(tvm_tir_lt_take(tvm_tir_ref(pos), tvm_tir_i64(0)),
+                                    tvm_tir_ge_take(tvm_tir_ref(pos), tvm_tir_ref(h)));
+        w[i][q] = tvm_tir_select_take(out, fc(0), w[i][q]);
+      }
+      ix[i][q] = clamp_index(pos, h);
+    }
+    tvm_ffi_release(base);
+    if (exclude) {
+      void* sum = tvm_tir_add_take(tvm_tir_add_take(tvm_tir_add_take(tvm_tir_ref(w[i][0]), tvm_tir_ref(w[i][1])),
+                                                    tvm_tir_ref(w[i][2])),
+                                   tvm_tir_ref(w[i][3]));
+      for (int q = 0; q < 4; ++q) w[i][q] = tvm_tir_div_take(w[i][q], tvm_tir_ref(sum));
+      tvm_ffi_release(sum);
+    }
+  }
+  /* the 4^s taps, tap c reading ix[i][digit i of c in base 4, the first axis most significant] */
+  void* p[64];
+  int nc = 1;
+  for (int i = 0; i < s; ++i) nc *= 4;
+  for (int c = 0; c < nc; ++c) {
+    void* idx[5] = {tvm_tir_ref(v[0]), tvm_tir_ref(v[1]), NULL, NULL, NULL};
+    for (int i = 0; i < s; ++i) idx[2 + i] = tvm_tir_ref(ix[i][(c / (nc / 4 >> (2 * i))) % 4]);
+    p[c] = as_f(tvm_tir_load_takev(tvm_tir_ref(x), n, idx));
+  }
+  for (int i = s - 1; i >= 0; --i, nc /= 4) {
+    for (int c = 0; c < nc / 4; ++c) {
+      void* acc = tvm_tir_mul_take(tvm_tir_ref(w[i][0]), p[4 * c]);
+      for (int q = 1; q < 4; ++q) acc = tvm_tir_add_take(acc, tvm_tir_mul_take(tvm_tir_ref(w[i][q]), p[4 * c + q]));
+      p[c] = acc;
+    }
+  }
+  for (int i = 0; i < s; ++i) tvm_relax__release_all(w[i], 4), tvm_relax__release_all(ix[i], 4);
+  return p[0];
+}
+
 static void* resize_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
                          tvm_tir_buffer_obj* const* out, int nout) {
   (void)nin, (void)nout;
@@ -80,11 +154,12 @@ static void* resize_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* con
   tvm_tir_buffer_obj *x = in[0], *o = out[0];
   int s = (int)tvm_ffi_seq_size(x->shape) - 2;
   const char* canon = s == 3 ? "NCDHW" : "NCHW";
-  bool nearest = is(method, "nearest_neighbor");
-  if ((s != 2 && s != 3) || (layout && !is(layout, canon)) || (!nearest && !is(method, "linear"))) {
+  bool nearest = is(method, "nearest_neighbor"), cubic = is(method, "cubic");
+  if ((s != 2 && s != 3) || (layout && !is(layout, canon)) ||
+      (!nearest && !cubic && !is(method, "linear"))) {
     tvm_ffi_raise("NotImplementedError",
-                  "%s: only the %s layout and the nearest_neighbor and linear methods have a "
-                  "kernel", name, canon);
+                  "%s: only the %s layout and the nearest_neighbor, linear and cubic methods "
+                  "have a kernel", name, canon);
     return NULL;
   }
   /* upstream's default rounding of nearest_neighbor when none is given */
@@ -111,6 +186,8 @@ static void* resize_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* con
     } else {
       tvm_relax__release_all(idx, n);
     }
+  } else if (ok && cubic) {
+    value = tvm_tir_cast_take(t, cubic_value(call, x, v, coord, s));
   } else if (ok) {
     /* the two neighbours and the weight of the second, per axis */
     void *lo[3], *hi[3], *w[3];
@@ -141,6 +218,20 @@ static void* resize_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* con
     tvm_relax__release_all(lo, s), tvm_relax__release_all(hi, s), tvm_relax__release_all(w, s);
   }
   void* body = value ? tvm_relax__store_all(o, v, value) : NULL;
+  /* An empty input axis has no pixel to read: unless the output is empty, the kernel stops with
+   * an error (upstream's topi reads index -1). Inference refuses the constant case. */
+  void* empty_out = tvm_tir_bool(false);
+  void* empty_in = tvm_tir_bool(false);
+  for (int i = 0; i < n; ++i) {
+    empty_out = tvm_tir_or_take(empty_out, tvm_tir_eq_take(tvm_tir_ref(tvm_ffi_seq_obj_at(o->shape, i)), tvm_tir_i64(0)));
+    if (i >= 2)
+      empty_in = tvm_tir_or_take(empty_in, tvm_tir_eq_take(tvm_tir_ref(tvm_ffi_seq_obj_at(x->shape, i)), tvm_tir_i64(0)));
+  }
+  char msg[160];
+  snprintf(msg, sizeof(msg), "%s: a spatial dim of the input is 0 but the output is not empty", name);
+  void* guard = tvm_tir_or_take(empty_out, tvm_tir_not_take(empty_in));
+  if (body) body = tvm_tir_assert_take(guard, msg, body);
+  else tvm_ffi_release(guard);
   tvm_relax__release_all(coord, s);
   tvm_relax__release_all(v, n);
   return body;

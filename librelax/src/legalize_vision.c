@@ -1,6 +1,6 @@
 /*
  * legalize_vision.c: the kernels of image.affine_grid, vision.roi_align,
- * vision.non_max_suppression (hard NMS returning indices) and
+ * vision.non_max_suppression (hard and soft, returning indices or the data) and
  * vision.all_class_non_max_suppression, following upstream's topi (image/grid_sample.py's
  * affine_grid, vision/roi_align.py, vision/nms.py).
  *
@@ -323,15 +323,173 @@ static void* nms_iou(const nms_ctx* k, void* a, void* b) {
   return iou_of_corners(e, k->t);
 }
 
+/* od[i, row, :] = -1 and bi[i, row] = -1 (when there is bi); all borrowed. */
+static void* clear_row(tvm_tir_buffer_obj* od, tvm_tir_buffer_obj* bi, void* i, void* row, void* cv,
+                       void* L) {
+  void* st = tvm_tir_serial_take(
+      tvm_tir_ref(cv), tvm_tir_i64(0), tvm_tir_ref(L),
+      tvm_tir_store_take(tvm_tir_ref(od), tvm_tir_const_float(od->dtype, -1.0), tvm_tir_ref(i),
+                         tvm_tir_ref(row), tvm_tir_ref(cv)));
+  if (!bi) return st;
+  return tvm_tir_seq_take(st, tvm_tir_store_take(tvm_tir_ref(bi), tvm_tir_const((DLDataType){kDLInt, 32, 1}, -1),
+                                                 tvm_tir_ref(i), tvm_tir_ref(row)));
+}
+
+/*
+ * Soft-NMS (soft_nms_sigma > 0) and the forms returning the data (return_indices=False), as
+ * upstream's topi _classic_nms_ir with its out_data: per batch i, the first nkeep boxes ranked
+ * as above copied into out_data's rows in rank order, -1 rows after (their box_indices -1). In
+ * rank order a box whose score (in out_data) is above thresh (score_threshold for soft-NMS, 0
+ * otherwise) while fewer than a positive max_output_size are kept is kept, and every later box
+ * of score above thresh (of its class unless force_suppress or id_index < 0) whose IoU with it
+ * is >= iou_threshold has its score multiplied by exp(-iou^2 / sigma) (soft), or set to -1 and
+ * its index to -1 (hard); any other box becomes a row of -1 (index -1). No re-ranking after a
+ * decay, as upstream. Returning indices (soft): (out_data, box_indices compacted through
+ * `indices` as above, valid_box_count). Without: out_data, its rows of non-negative score moved
+ * to the front (in place, in order) and -1 rows after when invalid_to_bottom.
+ */
+static void* nms_data_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
+                           int nout, tvm_tir_buffer_obj* const* out) {
+  tvm_tir_buffer_obj *d = in[0], *vc = in[1], *ix = in[2], *od = out[0];
+  tvm_tir_buffer_obj *bi = nout == 3 ? out[1] : NULL, *cnt = nout == 3 ? out[2] : NULL;
+  int64_t max_out = tvm_relax__call_attr_int(call, "max_output_size", -1),
+          top_k = tvm_relax__call_attr_int(call, "top_k", -1);
+  int64_t si = tvm_relax__call_attr_int(call, "score_index", 1),
+          id = tvm_relax__call_attr_int(call, "id_index", 0);
+  bool force = tvm_relax__call_attr_bool(call, "force_suppress", false);
+  bool bottom = tvm_relax__call_attr_bool(call, "invalid_to_bottom", false);
+  double thr = tvm_relax__call_attr_float(call, "iou_threshold", 0.5);
+  double sigma = tvm_relax__call_attr_float(call, "soft_nms_sigma", 0.0);
+  bool soft = sigma > 0.0;
+  double sthr = soft ? tvm_relax__call_attr_float(call, "score_threshold", 0.0) : 0.0;
+  DLDataType t = d->dtype, i32 = {kDLInt, 32, 1};
+  void *A = dim(d, 1), *L = dim(d, 2);
+  void* v[13];
+  if (tvm_relax__kernel_vars(v, 13, "j") != 0) return NULL;
+  void *i = v[0], *j0 = v[1], *c0 = v[2], *j1 = v[3], *k1 = v[4], *c1 = v[5], *j2 = v[6],
+       *k2 = v[7], *c2 = v[8], *j3 = v[9], *j4 = v[10], *c3 = v[11], *c4 = v[12];
+  nms_ctx k = {od, i, tvm_relax__call_attr_int(call, "coord_start", 2), t};
+  tvm_tir_var_obj* n = tvm_tir_var("n", TVM_TIR_INT64);
+  tvm_tir_var_obj* iou = tvm_tir_var("iou", t);
+  tvm_tir_buffer_obj* rank = tvm_relax__scratch("rank", TVM_TIR_INT64);
+  tvm_tir_buffer_obj* nvalid = tvm_relax__scratch("nvalid", TVM_TIR_INT64);
+  tvm_tir_buffer_obj* vi = tvm_relax__scratch("vi", TVM_TIR_INT64);
+#define OD(row, col) tvm_tir_load_take(tvm_tir_ref(od), tvm_tir_ref(i), row, col)
+#define SET_OD(row, col, val) tvm_tir_store_take(tvm_tir_ref(od), val, tvm_tir_ref(i), row, col)
+#define SET_BI(row, val) tvm_tir_store_take(tvm_tir_ref(bi), val, tvm_tir_ref(i), row)
+#define INC(buf) \
+  tvm_relax__scratch_store(buf, tvm_tir_add_take(tvm_relax__scratch_load(buf), tvm_tir_i64(1)))
+#define NEG1 tvm_tir_const_float(t, -1.0)
+#define CLEAR_ROW(row, cv) clear_row(od, bi, i, row, cv, L)
+  void* nkeep = top_k > 0 ? tvm_tir_min_take(tvm_tir_ref(n), tvm_tir_i64(top_k)) : tvm_tir_ref(n);
+  void* init = tvm_tir_serial_take(tvm_tir_ref(j0), tvm_tir_i64(0), tvm_tir_ref(A), CLEAR_ROW(j0, c0));
+  /* each of the first n boxes to out_data's row of its rank, when the rank is below nkeep */
+  void* sk = tvm_tir_load_take(tvm_tir_ref(d), tvm_tir_ref(i), tvm_tir_ref(k1), tvm_tir_i64(si));
+  void* sj = tvm_tir_load_take(tvm_tir_ref(d), tvm_tir_ref(i), tvm_tir_ref(j1), tvm_tir_i64(si));
+  void* before = tvm_tir_or_take(
+      tvm_tir_gt_take(tvm_tir_ref(sk), tvm_tir_ref(sj)),
+      tvm_tir_and_take(tvm_tir_eq_take(sk, sj), tvm_tir_lt_take(tvm_tir_ref(k1), tvm_tir_ref(j1))));
+  void* count = tvm_tir_serial_take(tvm_tir_ref(k1), tvm_tir_i64(0), tvm_tir_ref(n),
+                                    tvm_tir_if_take(before, INC(rank), NULL));
+  void* copy = tvm_tir_serial_take(
+      tvm_tir_ref(c1), tvm_tir_i64(0), tvm_tir_ref(L),
+      SET_OD(tvm_relax__scratch_load(rank), tvm_tir_ref(c1),
+             tvm_tir_load_take(tvm_tir_ref(d), tvm_tir_ref(i), tvm_tir_ref(j1), tvm_tir_ref(c1))));
+  if (bi) copy = tvm_tir_seq_take(copy, SET_BI(tvm_relax__scratch_load(rank), tvm_tir_cast_take(i32, tvm_tir_ref(j1))));
+  void* place = tvm_tir_if_take(tvm_tir_lt_take(tvm_relax__scratch_load(rank), tvm_tir_ref(nkeep)), copy, NULL);
+  void* sort = tvm_tir_serial_take(
+      tvm_tir_ref(j1), tvm_tir_i64(0), tvm_tir_ref(n),
+      tvm_tir_seq_take(tvm_relax__scratch_store(rank, tvm_tir_i64(0)), count, place));
+  /* the greedy pass */
+  void* cond = tvm_tir_and_take(tvm_tir_gt_take(tvm_tir_ref(k2), tvm_tir_ref(j2)),
+                                tvm_tir_gt_take(OD(tvm_tir_ref(k2), tvm_tir_i64(si)), tvm_tir_const_float(t, sthr)));
+  if (!force && id >= 0)
+    cond = tvm_tir_and_take(cond, tvm_tir_eq_take(OD(tvm_tir_ref(j2), tvm_tir_i64(id)),
+                                                  OD(tvm_tir_ref(k2), tvm_tir_i64(id))));
+  void* hit;
+  if (soft) {
+    void* decay = tvm_tir_call_take(
+        t, "tir.exp",
+        tvm_tir_div_take(tvm_tir_neg_take(tvm_tir_mul_take(tvm_tir_ref(iou), tvm_tir_ref(iou))),
+                         tvm_tir_const_float(t, sigma)));
+    hit = SET_OD(tvm_tir_ref(k2), tvm_tir_i64(si), tvm_tir_mul_take(OD(tvm_tir_ref(k2), tvm_tir_i64(si)), decay));
+  } else {
+    hit = SET_OD(tvm_tir_ref(k2), tvm_tir_i64(si), NEG1);
+  }
+  void* suppress = tvm_tir_let_stmt_take(
+      tvm_tir_ref(iou), nms_iou(&k, j2, k2),
+      tvm_tir_if_take(tvm_tir_ge_take(tvm_tir_ref(iou), tvm_tir_const_float(t, thr)), hit, NULL));
+  void* others = tvm_tir_serial_take(tvm_tir_ref(k2), tvm_tir_i64(0), tvm_tir_ref(nkeep),
+                                     tvm_tir_if_take(cond, suppress, NULL));
+  void* take = tvm_tir_gt_take(OD(tvm_tir_ref(j2), tvm_tir_i64(si)), tvm_tir_const_float(t, sthr));
+  if (max_out > 0)
+    take = tvm_tir_and_take(take, tvm_tir_lt_take(tvm_relax__scratch_load(nvalid), tvm_tir_i64(max_out)));
+  void* greedy = tvm_tir_serial_take(
+      tvm_tir_ref(j2), tvm_tir_i64(0), tvm_tir_ref(nkeep),
+      tvm_tir_if_take(take, tvm_tir_seq_take(INC(nvalid), others), CLEAR_ROW(j2, c2)));
+  tvm_ffi_release(nkeep);
+  void* tail = NULL;
+  if (bi) {
+    /* the kept ones through `indices` to the front, -1 after them, and their count */
+    void* b3 = tvm_tir_cast_take(TVM_TIR_INT64, tvm_tir_load_take(tvm_tir_ref(bi), tvm_tir_ref(i), tvm_tir_ref(j3)));
+    void* move = tvm_tir_if_take(
+        tvm_tir_ge_take(tvm_tir_ref(b3), tvm_tir_i64(0)),
+        tvm_tir_seq_take(SET_BI(tvm_relax__scratch_load(vi),
+                                tvm_tir_load_take(tvm_tir_ref(ix), tvm_tir_ref(i), tvm_tir_ref(b3))),
+                         INC(vi)),
+        NULL);
+    tvm_ffi_release(b3);
+    void* pad = tvm_tir_if_take(tvm_tir_ge_take(tvm_tir_ref(j4), tvm_relax__scratch_load(vi)),
+                                SET_BI(tvm_tir_ref(j4), tvm_tir_const(i32, -1)), NULL);
+    tail = tvm_tir_seq_take(
+        tvm_relax__scratch_store(vi, tvm_tir_i64(0)),
+        tvm_tir_serial_take(tvm_tir_ref(j3), tvm_tir_i64(0), tvm_tir_ref(A), move),
+        tvm_tir_serial_take(tvm_tir_ref(j4), tvm_tir_i64(0), tvm_tir_ref(A), pad),
+        tvm_tir_store_take(tvm_tir_ref(cnt), tvm_tir_cast_take(i32, tvm_relax__scratch_load(vi)),
+                           tvm_tir_ref(i), tvm_tir_i64(0)));
+  } else if (bottom) {
+    /* rows of non-negative score to the front, in order (row vi <= j3: in place), -1 after */
+    void* mv = tvm_tir_serial_take(tvm_tir_ref(c3), tvm_tir_i64(0), tvm_tir_ref(L),
+                                   SET_OD(tvm_relax__scratch_load(vi), tvm_tir_ref(c3), OD(tvm_tir_ref(j3), tvm_tir_ref(c3))));
+    void* move = tvm_tir_if_take(tvm_tir_ge_take(OD(tvm_tir_ref(j3), tvm_tir_i64(si)), tvm_tir_const_float(t, 0.0)),
+                                 tvm_tir_seq_take(mv, INC(vi)), NULL);
+    void* pad = tvm_tir_if_take(tvm_tir_ge_take(tvm_tir_ref(j4), tvm_relax__scratch_load(vi)),
+                                tvm_tir_serial_take(tvm_tir_ref(c4), tvm_tir_i64(0), tvm_tir_ref(L),
+                                                    SET_OD(tvm_tir_ref(j4), tvm_tir_ref(c4), NEG1)),
+                                NULL);
+    tail = tvm_tir_seq_take(tvm_relax__scratch_store(vi, tvm_tir_i64(0)),
+                            tvm_tir_serial_take(tvm_tir_ref(j3), tvm_tir_i64(0), tvm_tir_ref(A), move),
+                            tvm_tir_serial_take(tvm_tir_ref(j4), tvm_tir_i64(0), tvm_tir_ref(A), pad));
+  }
+#undef OD
+#undef SET_OD
+#undef SET_BI
+#undef INC
+#undef NEG1
+#undef CLEAR_ROW
+  void* body = tvm_tir_seq_take(init, sort, tvm_relax__scratch_store(nvalid, tvm_tir_i64(0)), greedy);
+  if (tail) body = tvm_tir_seq_take(body, tail);
+  body = tvm_relax__scratch_scope(
+      vi, tvm_relax__scratch_scope(nvalid, tvm_relax__scratch_scope(rank, body)));
+  void* nv = tvm_tir_min_take(
+      tvm_tir_max_take(
+          tvm_tir_cast_take(TVM_TIR_INT64, tvm_tir_load_take(tvm_tir_ref(vc), tvm_tir_ref(i))),
+          tvm_tir_i64(0)),
+      tvm_tir_ref(A));
+  body = tvm_tir_let_stmt_take(tvm_tir_ref(n), nv, body);
+  body = tvm_tir_serial_take(tvm_tir_ref(i), tvm_tir_i64(0), tvm_tir_ref(dim(d, 0)), body);
+  tvm_ffi_release(n), tvm_ffi_release(iou);
+  tvm_ffi_release(rank), tvm_ffi_release(nvalid), tvm_ffi_release(vi);
+  tvm_relax__release_all(v, 13);
+  return body;
+}
+
 static void* nms_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
                       tvm_tir_buffer_obj* const* out, int nout) {
   (void)nin;
-  if (nout != 2 || !tvm_relax__call_attr_bool(call, "return_indices", true) ||
+  if (!tvm_relax__call_attr_bool(call, "return_indices", true) ||
       tvm_relax__call_attr_float(call, "soft_nms_sigma", 0.0) > 0.0) {
-    tvm_ffi_raise("NotImplementedError",
-                  "vision.non_max_suppression: only hard NMS returning indices has a kernel "
-                  "(soft_nms_sigma > 0 and return_indices=False do not)");
-    return NULL;
+    return nms_data_body(call, in, nout, out);
   }
   tvm_tir_buffer_obj *d = in[0], *vc = in[1], *ix = in[2], *bi = out[0], *cnt = out[1];
   int64_t max_out = tvm_relax__call_attr_int(call, "max_output_size", -1),

@@ -1047,6 +1047,22 @@ static tvm_relax_sinfo_obj* resize(const tvm_relax__infer_ctx* ctx, int32_t s) {
   tvm_tir_expr_obj* dims[5] = {tvm_ffi_seq_obj_at(dd, pos[0]), tvm_ffi_seq_obj_at(dd, pos[1]),
                                NULL, NULL, NULL};
   for (int32_t i = 0; i < s; ++i) dims[2 + i] = tvm_ffi_seq_obj_at(sd, i);
+  /* An empty input axis has no pixel to interpolate from: refused when the output is provably
+   * not empty (upstream's topi would read index -1; the kernel asserts in the other cases). */
+  bool nonempty = true;
+  for (int32_t i = 0; i < s + 2; ++i) {
+    int64_t c;
+    nonempty &= tvm_tir_as_const_int(dims[i], &c) && c > 0;
+  }
+  for (int32_t i = 0; nonempty && i < s; ++i) {
+    int64_t c;
+    if (tvm_tir_as_const_int(tvm_ffi_seq_obj_at(dd, pos[2 + i]), &c) && c == 0) {
+      return tvm_relax__arg_error(ctx, 0, "ValueError",
+                                  "has an empty spatial dim (%c of %s is 0), so the non-empty "
+                                  "output has nothing to interpolate from",
+                                  layout[pos[2 + i]], layout);
+    }
+  }
   return placed_result(dims, pos, s + 2, dtype, data->vdevice);
 }
 

@@ -170,6 +170,12 @@ int64_t tvm_ffi_dltensor_nbytes(const DLTensor* t) {
 bool tvm_ffi_dltensor_is_contiguous(const DLTensor* t) {
   if (!t) return false;
   if (!t->strides || t->ndim <= 0) return true;
+  /* An empty tensor holds no element to misplace: contiguous whatever its strides (as
+   * PyTorch's is_contiguous; fill_compact_strides gives a 0 dim's neighbours the strides of
+   * a 1). */
+  for (int32_t i = 0; i < t->ndim; ++i) {
+    if (t->shape[i] == 0) return true;
+  }
   int64_t expected = 1;
   for (int32_t i = t->ndim - 1; i >= 0; --i) {
     /* A size-1 dimension is contiguous whatever its stride (producers such as PyTorch

@@ -3,7 +3,7 @@
  * index_ops.py, one function each) legalized, then run two ways on random inputs: in the Relax
  * reference evaluator (the kernels in libtir's interpreter) and compiled (LLVM kernels in libvm),
  * each checked against the operator's semantics written as plain C loops below. Then the
- * located errors of bad calls, and the NotImplementedError of the data-dependent ones.
+ * located errors of bad calls (the data-dependent ones: test_relax_dynamic_ops.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -417,17 +417,6 @@ TEST(bad_inputs) {
                      "TypeError", "argument 'begin' must have an integer dtype");
 }
 
-/* ---- Data-dependent shapes: inferred, not legalized ------------------------------------------ */
-TEST(data_dependent) {
-  tvm_tir_ir_module_obj* mod = test_parse_file(TVM_CORPUS_DIR "/relax", "index_dynamic.py");
-  if (!mod) return;
-  tvm_tir_ir_module_obj* legal = tvm_relax_transform_legalize_ops(mod);
-  CHECK(legal == NULL);
-  tvm_ffi_release(legal);
-  CHECK_RAISED("NotImplementedError", "data-dependent output shape");
-  tvm_ffi_release(mod);
-}
-
 int main(void) {
   setup();
   RUN(gather_elements);
@@ -438,7 +427,6 @@ int main(void) {
   RUN(argsort_topk);
   RUN(einsum);
   RUN(bad_inputs);
-  RUN(data_dependent);
   if (g_vm) tvm_vm_release(g_vm);
   tvm_ffi_release(g_exec);
   tvm_ffi_release(g_legal);

@@ -3,15 +3,17 @@
  * vision.roi_align, each as a one-call model legalized, then run twice: by the Relax reference
  * evaluator (the kernel in libtir's interpreter) and compiled to a VM executable with LLVM
  * kernels (bytecode mode here, compiled mode in the _compiled twin) run in libvm. Both results
- * are compared with plain C loops on random inputs. vision.non_max_suppression (hard, returning
- * indices) and all_class_non_max_suppression (both output formats) likewise, their results
- * compared exactly.
+ * are compared with plain C loops on random inputs. vision.non_max_suppression (hard returning
+ * indices, soft-NMS, and the data forms of return_indices=False with or without
+ * invalid_to_bottom) and all_class_non_max_suppression (both output formats) likewise, the
+ * indices compared exactly.
  */
 #include <math.h>
 #include <string.h>
 #include <tvm/codegen/relax_build.h>
 #include <tvm/relax/eval.h>
 #include <tvm/relax/relax.h>
+#include <tvm/script/parser.h>
 #include <tvm/vm/vm.h>
 
 #include "relax_testing.h"
@@ -154,14 +156,144 @@ TEST(resize3d_without_kernel) {
   int64_t sx[5] = {1, 4, 5, 6, 2}, out[3] = {2, 3, 4};
   for (int kind = 0; kind < 2; ++kind) {
     void* t[1] = {ftensor(5, sx, 1)};
-    TVMFFIAny str = tvm_ffi_string(kind == 0 ? "NDHWC" : "cubic");
-    void* attrs = rt_attrs(1, kind == 0 ? "layout" : "method", str);
+    TVMFFIAny str = tvm_ffi_string(kind == 0 ? "NDHWC" : "tf_crop_and_resize");
+    void* attrs = rt_attrs(1, kind == 0 ? "layout" : "coordinate_transformation_mode", str);
     tvm_ffi_any_release(&str);
     tvm_relax_expr_obj* size = shape_expr(3, out);
     CHECK(oot_model("relax.image.resize3d", attrs, 1, t, size) == NULL);
-    CHECK_RAISED("NotImplementedError", "relax.image.resize3d: only the NCDHW layout");
+    CHECK_RAISED("NotImplementedError", kind == 0 ? "relax.image.resize3d: only the NCDHW layout"
+                                                  : "coordinate_transformation_mode \"tf_crop_and_resize\" has no kernel");
     tvm_ffi_release(attrs), tvm_ffi_release(size), tvm_ffi_release(t[0]);
   }
+}
+
+/* ---- resize2d / resize3d cubic, and an empty input axis --------------------------------------- */
+/* upstream's cubic spline weights at fraction t */
+static void cubic_w(double t, double a, double* w) {
+  double t2 = t * t, t3 = t2 * t;
+  w[0] = a * (t3 - 2 * t2 + t);
+  w[1] = (a + 2) * t3 - (3 + a) * t2 + 1;
+  w[2] = -(a + 2) * t3 + (3 + 2 * a) * t2 - a * t;
+  w[3] = -a * t3 + a * t2;
+}
+
+/* input coordinate of output index o (extent in -> out) by mode */
+static double cubic_coord(const char* mode, int64_t o, int64_t in, int64_t out) {
+  double sc = (double)in / (double)out;
+  if (!strcmp(mode, "half_pixel")) return (o + 0.5) * sc - 0.5;
+  if (!strcmp(mode, "pytorch_half_pixel")) return out > 1 ? (o + 0.5) * sc - 0.5 : 0;
+  if (!strcmp(mode, "align_corners")) return out > 1 ? (double)o * (in - 1) / (double)(out - 1) : 0;
+  return o * sc; /* asymmetric */
+}
+
+/* x (1, C, spatial s dims `in`) resized to `out` by the cubic method, NC[D]HW, plain loops. */
+static void cubic_oracle(const float* x, int64_t C, int s, const int64_t* in, const int64_t* out,
+                         const char* mode, double alpha, bool exclude, double* want) {
+  int64_t on = 1, inn = 1;
+  for (int i = 0; i < s; ++i) on *= out[i], inn *= in[i];
+  for (int64_t c = 0; c < C; ++c)
+    for (int64_t e = 0; e < on; ++e) {
+      int64_t o[3], rem = e;
+      for (int i = s - 1; i >= 0; --i) o[i] = rem % out[i], rem /= out[i];
+      double w[3][4];
+      int64_t tap[3][4];
+      for (int i = 0; i < s; ++i) {
+        double co = cubic_coord(mode, o[i], in[i], out[i]), f = floor(co);
+        cubic_w(co - f, alpha, w[i]);
+        double sum = 0;
+        for (int q = 0; q < 4; ++q) {
+          int64_t p = (int64_t)f - 1 + q;
+          if (exclude && (p < 0 || p >= in[i])) w[i][q] = 0;
+          sum += w[i][q];
+          tap[i][q] = p < 0 ? 0 : p > in[i] - 1 ? in[i] - 1 : p;
+        }
+        if (exclude)
+          for (int q = 0; q < 4; ++q) w[i][q] /= sum;
+      }
+      double v = 0;
+      int nt = s == 2 ? 16 : 64;
+      for (int t = 0; t < nt; ++t) {
+        double wt = 1;
+        int64_t flat = c;
+        for (int i = 0; i < s; ++i) {
+          int q = (t >> (2 * (s - 1 - i))) & 3;
+          wt *= w[i][q];
+          flat = flat * in[i] + tap[i][q];
+        }
+        v += wt * x[flat];
+      }
+      want[c * on + e] = v;
+    }
+}
+
+TEST(resize_cubic) {
+  static const char* const modes[4] = {"half_pixel", "align_corners", "asymmetric",
+                                       "pytorch_half_pixel"};
+  for (int kind = 0; kind < 8; ++kind) {
+    int s = kind < 4 ? 2 : 3;
+    const char* mode = modes[kind % 4];
+    double alpha = kind % 2 ? -0.5 : -0.75;
+    bool exclude = kind == 1 || kind == 2 || kind == 4 || kind == 7;
+    int64_t in2[2] = {5, 4}, out2[2] = {7, 3}, in3[3] = {3, 4, 5}, out3[3] = {4, 6, 2};
+    const int64_t *in = s == 2 ? in2 : in3, *out = s == 2 ? out2 : out3;
+    int64_t sx[5] = {1, 2, in[0], in[1], s == 3 ? in[2] : 0};
+    void* t[1] = {ftensor(s + 2, sx, 1)};
+    double want[2 * 4 * 6 * 2];
+    cubic_oracle(fdata(t[0]), 2, s, in, out, mode, alpha, exclude, want);
+    TVMFFIAny strs[2] = {tvm_ffi_string("cubic"), tvm_ffi_string(mode)};
+    void* attrs = rt_attrs(4, "method", strs[0], "coordinate_transformation_mode", strs[1],
+                           "cubic_alpha", tvm_ffi_any_float(alpha), "cubic_exclude",
+                           tvm_ffi_any_int(exclude));
+    for (int q = 0; q < 2; ++q) tvm_ffi_any_release(&strs[q]);
+    tvm_relax_expr_obj* size = shape_expr(s, out);
+    int64_t nwant = 2 * out[0] * out[1] * (s == 3 ? out[2] : 1);
+    check_op(s == 2 ? "relax.image.resize2d" : "relax.image.resize3d", attrs, 1, t, size, want,
+             nwant, 1e-5);
+    tvm_ffi_release(attrs), tvm_ffi_release(size);
+  }
+}
+
+/* An input with an empty spatial axis and a non-empty output: with a symbolic axis, the kernel's
+ * assertion, interpreted and compiled; an empty output is fine. (The constant case is an
+ * inference error: tests/relax/test_op_nn.c.) */
+TEST(resize_empty_input) {
+  static const char src[] =
+      "from tvm.script import ir as I\n"
+      "from tvm.script import relax as R\n"
+      "@I.ir_module\n"
+      "class M:\n"
+      "    @R.function\n"
+      "    def main(x: R.Tensor((1, 2, \"h\", 4), \"float32\")) -> R.Tensor((1, 2, 3, 3), \"float32\"):\n"
+      "        y = R.image.resize2d(x, R.shape([3, 3]), method=\"cubic\")\n"
+      "        return y\n"
+      "    @R.function\n"
+      "    def empty(x: R.Tensor((\"n\", 2, \"h\", 4), \"float32\")) -> R.Tensor((\"n\", 2, 3, 3), \"float32\"):\n"
+      "        y = R.image.resize2d(x, R.shape([3, 3]))\n"
+      "        return y\n";
+  tvm_script_parse_options opts;
+  tvm_script_parse_options_init(&opts);
+  tvm_tir_ir_module_obj* mod = tvm_script_parse(src, strlen(src), &opts);
+  CHECK_OK(mod ? 0 : -1);
+  tvm_tir_ir_module_obj* legal = mod ? tvm_relax_transform_legalize_ops(mod) : NULL;
+  if (mod) CHECK_OK(legal ? 0 : -1);
+  tvm_vm_executable* exec = legal ? test_mode(tvm_codegen_relax_build(mod, test_opts())) : NULL;
+  if (legal) CHECK_OK(exec ? 0 : -1);
+  tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
+  void* x = tvm_ffi_tensor_empty((int64_t[]){1, 2, 0, 4}, 4, F32, (DLDevice){kDLCPU, 0});
+  void* x0 = tvm_ffi_tensor_empty((int64_t[]){0, 2, 0, 4}, 4, F32, (DLDevice){kDLCPU, 0});
+  TVMFFIAny a = tvm_ffi_any_obj(x), a0 = tvm_ffi_any_obj(x0), got = tvm_ffi_any_none();
+  for (int w = 0; legal && vm && w < 2; ++w) {
+    int rc = w ? tvm_vm_invoke(vm, "main", &a, 1, &got) : tvm_relax_eval(legal, "main", &a, 1, &got);
+    CHECK(rc != 0);
+    CHECK_RAISED("AssertionError", "relax.image.resize2d: a spatial dim of the input is 0 but the output is not empty");
+    rc = w ? tvm_vm_invoke(vm, "empty", &a0, 1, &got) : tvm_relax_eval(legal, "empty", &a0, 1, &got);
+    CHECK_OK(rc);
+    CHECK(got.type_index == kTVMFFITensor && tvm_ffi_dltensor_numel(tvm_ffi_tensor_dl(got.v_obj)) == 0);
+    tvm_ffi_any_release(&got);
+  }
+  tvm_ffi_release(x), tvm_ffi_release(x0);
+  if (vm) tvm_vm_release(vm);
+  tvm_ffi_release(exec), tvm_ffi_release(legal), tvm_ffi_release(mod);
 }
 
 /* ---- affine_grid ----------------------------------------------------------------------------- */
@@ -419,17 +551,159 @@ TEST(non_max_suppression) {
     tvm_ffi_release(exec), tvm_ffi_release(mod), tvm_ffi_release(attrs);
     for (int a = 0; a < 3; ++a) tvm_ffi_release(t[a]);
   }
-  /* soft-NMS has no kernel: a NotImplementedError naming the operator */
-  int64_t sd[3] = {1, 4, 6}, sv[1] = {1}, si[2] = {1, 4};
-  void* t[3] = {ftensor(3, sd, 1),
-                tvm_ffi_tensor_empty(sv, 1, (DLDataType){kDLInt, 32, 1}, (DLDevice){kDLCPU, 0}),
-                tvm_ffi_tensor_empty(si, 2, (DLDataType){kDLInt, 32, 1}, (DLDevice){kDLCPU, 0})};
-  void* attrs = rt_attrs(1, "soft_nms_sigma", tvm_ffi_any_float(0.5));
-  CHECK(oot_model("relax.vision.non_max_suppression", attrs, 3, t, NULL) == NULL);
-  CHECK_RAISED("NotImplementedError",
-               "vision.non_max_suppression: only hard NMS returning indices");
-  tvm_ffi_release(attrs);
-  for (int a = 0; a < 3; ++a) tvm_ffi_release(t[a]);
+}
+
+/* ---- non_max_suppression: soft-NMS and the data forms ---------------------------------------- */
+typedef struct {
+  double iou, sigma, score_thr;
+  bool force, ret_idx, bottom;
+  int64_t top_k, max_out, id;
+} nms_data_case;
+
+/* Upstream's reference (topi/testing, classic NMS with out_data) for one batch row: data (A, 6);
+ * od (A, 6) the output data, idx (A) the compacted indices, *count their number. */
+static void ref_nms_data(const float* d, int64_t A, int32_t vc, const int32_t* ix,
+                         const nms_data_case* c, float* od, int32_t* idx, int32_t* count) {
+  int64_t n = vc < 0 ? 0 : vc > A ? A : vc;
+  int32_t order[16], bi[16];
+  for (int64_t j = 0; j < n; ++j) { /* stable insertion by score, descending */
+    int64_t p = j;
+    while (p > 0 && d[order[p - 1] * 6 + 1] < d[j * 6 + 1]) order[p] = order[p - 1], --p;
+    order[p] = (int32_t)j;
+  }
+  int64_t nkeep = c->top_k > 0 && c->top_k < n ? c->top_k : n, nvalid = 0;
+  bool soft = c->sigma > 0;
+  float thresh = soft ? (float)c->score_thr : 0.0f;
+  for (int64_t j = 0; j < A; ++j) {
+    for (int q = 0; q < 6; ++q) od[j * 6 + q] = j < nkeep ? d[order[j] * 6 + q] : -1.0f;
+    bi[j] = j < nkeep ? order[j] : -1;
+  }
+  for (int64_t j = 0; j < nkeep; ++j) {
+    if (od[j * 6 + 1] > thresh && (c->max_out <= 0 || nvalid < c->max_out)) {
+      ++nvalid;
+      for (int64_t k = j + 1; k < nkeep; ++k) {
+        if (!(od[k * 6 + 1] > thresh)) continue;
+        if (!c->force && c->id >= 0 && od[j * 6] != od[k * 6]) continue;
+        float iou = ref_iou(od + j * 6 + 2, od + k * 6 + 2);
+        if (iou >= (float)c->iou) {
+          if (soft) od[k * 6 + 1] *= expf(-(iou * iou) / (float)c->sigma);
+          else od[k * 6 + 1] = -1.0f, bi[k] = -1;
+        }
+      }
+    } else {
+      for (int q = 0; q < 6; ++q) od[j * 6 + q] = -1.0f;
+      bi[j] = -1;
+    }
+  }
+  int32_t m = 0;
+  for (int64_t j = 0; j < A; ++j)
+    if (bi[j] >= 0) idx[m++] = ix[bi[j]];
+  for (int64_t j = m; j < A; ++j) idx[j] = -1;
+  *count = m;
+  if (!c->ret_idx && c->bottom) { /* rows of score >= 0 first, in order */
+    float tmp[16 * 6];
+    int64_t r = 0;
+    for (int64_t j = 0; j < A; ++j)
+      if (od[j * 6 + 1] >= 0) memcpy(tmp + 6 * r++, od + j * 6, 6 * sizeof(float));
+    for (int64_t j = r * 6; j < A * 6; ++j) tmp[j] = -1.0f;
+    memcpy(od, tmp, (size_t)A * 6 * sizeof(float));
+  }
+}
+
+/* Elements of tensor got differing from want (float, relative tol), 1000 when no such tensor. */
+static int float_mismatches(const TVMFFIAny* got, const float* want, int64_t n) {
+  if (got->type_index != kTVMFFITensor) return 1000;
+  const DLTensor* dl = tvm_ffi_tensor_dl(got->v_obj);
+  if (tvm_ffi_dltensor_numel(dl) != n || dl->dtype.code != kDLFloat) return 1000;
+  int k = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    double g = ((const float*)dl->data)[i];
+    if (!(fabs(g - want[i]) <= 1e-5 * (1 + fabs(want[i])))) {
+      if (k < 3) fprintf(stderr, "  element %lld: got %g, want %g\n", (long long)i, g, want[i]);
+      ++k;
+    }
+  }
+  return k;
+}
+
+static int nms_data_bad(const TVMFFIAny* got, const nms_data_case* c, const float* od,
+                        const int32_t* idx, const int32_t* cnt, int64_t B, int64_t A) {
+  if (!c->ret_idx) return float_mismatches(got, od, B * A * 6);
+  if (got->type_index != kTVMFFIArray || tvm_ffi_seq_size(got->v_obj) != 3) return 1000;
+  return float_mismatches(tvm_ffi_seq_at(got->v_obj, 0), od, B * A * 6) +
+         int_mismatches(tvm_ffi_seq_at(got->v_obj, 1), idx, B * A) +
+         int_mismatches(tvm_ffi_seq_at(got->v_obj, 2), cnt, B);
+}
+
+TEST(non_max_suppression_soft_and_data) {
+  enum { B = 2, A = 12 };
+  /* iou, sigma, score_threshold, force, return_indices, invalid_to_bottom, top_k, max_out, id */
+  const nms_data_case cases[7] = {{0.3, 0.5, 0.1, false, true, false, -1, -1, 0},
+                                  {0.2, 0.3, 0.25, true, true, false, 9, 4, 0},
+                                  {0.4, 1.0, 0.0, false, true, false, -1, -1, -1},
+                                  {0.5, 0.0, 0.0, false, false, false, -1, -1, 0},
+                                  {0.3, 0.0, 0.0, true, false, true, 7, 3, 0},
+                                  {0.3, 0.5, 0.2, false, false, true, -1, 5, 0},
+                                  {0.3, 0.5, 0.2, false, false, false, 8, -1, -1}};
+  for (int ci = 0; ci < 7; ++ci) {
+    const nms_data_case* c = &cases[ci];
+    int64_t sd[3] = {B, A, 6}, sv[1] = {B}, si[2] = {B, A};
+    void* t[3] = {ftensor(3, sd, 1),
+                  tvm_ffi_tensor_empty(sv, 1, (DLDataType){kDLInt, 32, 1}, (DLDevice){kDLCPU, 0}),
+                  tvm_ffi_tensor_empty(si, 2, (DLDataType){kDLInt, 32, 1}, (DLDevice){kDLCPU, 0})};
+    float* d = fdata(t[0]);
+    int32_t* vc = tvm_ffi_tensor_dl(t[1])->data;
+    int32_t* ix = tvm_ffi_tensor_dl(t[2])->data;
+    for (int64_t b = 0; b < B; ++b)
+      for (int64_t j = 0; j < A; ++j) {
+        float* r = d + (b * A + j) * 6;
+        r[0] = (float)((int64_t)((rv_rnd() + 2.0) / 2.0)); /* class 0 or 1 */
+        r[1] = (float)((rv_rnd() + 2.0) / 4.0 * 1.2 - 0.2); /* score in [-0.2, 1) */
+        r[2] = (float)((rv_rnd() + 2.0) * 1.2), r[3] = (float)((rv_rnd() + 2.0) * 1.2);
+        r[4] = r[2] + (float)(rv_rnd() + 2.5) * 1.5f, r[5] = r[3] + (float)(rv_rnd() + 2.5) * 1.5f;
+        if (j == 3) { /* corners given the other way round */
+          float x = r[2];
+          r[2] = r[4], r[4] = x;
+        }
+        ix[b * A + j] = (int32_t)(A - 1 - j) * 10;
+      }
+    vc[0] = 10, vc[1] = 12;
+    float want_od[B * A * 6];
+    int32_t want_idx[B * A], want_cnt[B];
+    for (int64_t b = 0; b < B; ++b)
+      ref_nms_data(d + b * A * 6, A, vc[b], ix + b * A, c, want_od + b * A * 6, want_idx + b * A,
+                   &want_cnt[b]);
+    void* attrs = rt_attrs(
+        9, "iou_threshold", tvm_ffi_any_float(c->iou), "soft_nms_sigma", tvm_ffi_any_float(c->sigma),
+        "score_threshold", tvm_ffi_any_float(c->score_thr), "force_suppress", tvm_ffi_any_bool(c->force),
+        "return_indices", tvm_ffi_any_bool(c->ret_idx), "invalid_to_bottom", tvm_ffi_any_bool(c->bottom),
+        "top_k", tvm_ffi_any_int(c->top_k), "max_output_size", tvm_ffi_any_int(c->max_out),
+        "id_index", tvm_ffi_any_int(c->id));
+    tvm_tir_ir_module_obj* mod = oot_model("relax.vision.non_max_suppression", attrs, 3, t, NULL);
+    if (!mod) CHECK_OK(-1);
+    TVMFFIAny args[3], got;
+    for (int a = 0; a < 3; ++a) args[a] = tvm_ffi_any_obj(t[a]);
+    if (mod) {
+      CHECK_OK(tvm_relax_eval(mod, "main", args, 3, &got));
+      int bad = nms_data_bad(&got, c, want_od, want_idx, want_cnt, B, A);
+      if (bad) fprintf(stderr, "nms data case %d interpreted: %d bad\n", ci, bad);
+      CHECK_EQ_INT(bad, 0);
+      tvm_ffi_any_release(&got);
+    }
+    tvm_vm_executable* exec = mod ? test_mode(tvm_codegen_relax_build(mod, test_opts())) : NULL;
+    if (mod && !exec) CHECK_OK(-1);
+    tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
+    if (vm) {
+      CHECK_OK(tvm_vm_invoke(vm, "main", args, 3, &got));
+      int bad = nms_data_bad(&got, c, want_od, want_idx, want_cnt, B, A);
+      if (bad) fprintf(stderr, "nms data case %d compiled: %d bad\n", ci, bad);
+      CHECK_EQ_INT(bad, 0);
+      tvm_ffi_any_release(&got);
+      tvm_vm_release(vm);
+    }
+    tvm_ffi_release(exec), tvm_ffi_release(mod), tvm_ffi_release(attrs);
+    for (int a = 0; a < 3; ++a) tvm_ffi_release(t[a]);
+  }
 }
 
 /* ---- all_class_non_max_suppression ----------------------------------------------------------- */
@@ -559,9 +833,12 @@ int main(void) {
   RUN(conv3d_transpose);
   RUN(resize3d);
   RUN(resize3d_without_kernel);
+  RUN(resize_cubic);
+  RUN(resize_empty_input);
   RUN(affine_grid);
   RUN(roi_align);
   RUN(non_max_suppression);
+  RUN(non_max_suppression_soft_and_data);
   RUN(all_class_non_max_suppression);
   return test_summary();
 }

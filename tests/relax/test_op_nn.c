@@ -372,6 +372,13 @@ TEST(resize2d) {
                     SH("64, 48"));
   CHECK_INFER_FAILS("ValueError", "argument 'data' must have ndim 4 (layout NCHW), got 3", op, NULL,
                     2, T("3, 32, 32", F32), SH("64, 48"));
+  /* an empty input axis with a non-empty output: nothing to interpolate from */
+  CHECK_INFER_FAILS("ValueError",
+                    "relax.image.resize2d: argument 'data' has an empty spatial dim (W of NHWC is 0)",
+                    op, oi_attrs(1, "layout", AS("NHWC")), 2, T("1, 5, 0, 3", F32), SH("4, 4"));
+  /* ... allowed when the output is empty too, or may be (a symbolic batch) */
+  CHECK_INFER(TS("1, 3, 0, 4", F), op, NULL, 2, T("1, 3, 0, 5", F32), SH("0, 4"));
+  CHECK_INFER(TS("n, 3, 4, 4", F), op, NULL, 2, T("n, 3, 0, 5", F32), SH("4, 4"));
 }
 
 int main(void) {

@@ -57,6 +57,8 @@ TEST(resize3d) {
   CHECK_INFER_FAILS("ValueError", "attribute 'method' must be", op,
                     oi_attrs(1, "method", AS("bilinear")), 2, T("1, 3, 4, 5, 6", F32),
                     SH("8, 10, 12"));
+  CHECK_INFER_FAILS("ValueError", "argument 'data' has an empty spatial dim (D of NCDHW is 0)", op,
+                    NULL, 2, T("1, 3, 0, 5, 6", F32), SH("8, 10, 12"));
 }
 
 TEST(affine_grid) {

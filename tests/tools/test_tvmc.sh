@@ -315,6 +315,17 @@ expect 0 "$tvmc" run --no-schedule "$mlp" --shape n=3 --repeat 0 && has "check: 
 # its output defines (bound and checked in the packed API's order)
 expect 0 "$tvmc" run "$src/tests/corpus/relax/transformer_block.py" --shape seq=8 --repeat 1 &&
   has "check: ok (256 values"
+# data-dependent shapes: a shape kernel, R.tensor_to_shape, a match_cast, then the values
+expect 0 "$tvmc" run "$src/tests/corpus/relax/index_dynamic.py" --func nz3 --repeat 1 &&
+  has "output: int64 (3, 28)" && has "check: ok (84 values"
+expect 0 "$tvmc" run "$src/tests/corpus/relax/index_dynamic.py" --func dslice --seed 6 \
+  --exec-mode compiled --repeat 1 && has "output: float32 (1, 3)" && has "check: ok (3 values"
+expect 0 "$tvmc" run "$src/tests/corpus/relax/index_dynamic.py" --func dslice3 --shape n=6 \
+  --repeat 1 && has "check: ok"
+# random strides of seed 2 hold a 0: the shape kernel's located error
+expect 1 "$tvmc" run "$src/tests/corpus/relax/index_dynamic.py" --func dslice --seed 2 --repeat 0 &&
+  has "relax.dynamic_strided_slice: a stride is 0"
+expect 0 "$tvmc" build "$src/tests/corpus/relax/index_dynamic.py" -o "$work/dynamic.so"
 # gather / scatter / one_hot / sorting kernels (indices from argsort and topk of the input)
 expect 0 "$tvmc" run "$fx/relax_index_model.py" --shape n=5 --repeat 1 &&
   has "check: ok (216 values in 5 output tensors"

@@ -1,4 +1,6 @@
 # Operators whose output shape depends on the data: the rank is known, the dims are not.
+# LegalizeOps lowers each to a shape kernel, R.tensor_to_shape, an R.match_cast and the value
+# kernel.
 from tvm.script import ir as I
 from tvm.script import relax as R
 
@@ -11,6 +13,31 @@ class Dynamic:
         return y
 
     @R.function
+    def nz3(x: R.Tensor((2, 3, 5), "int32")) -> R.Tensor(ndim=2, dtype="int64"):
+        with R.dataflow():
+            y = R.nonzero(x)
+            R.output(y)
+        return y
+
+    @R.function
+    def nz_bool(x: R.Tensor((7,), "bool")) -> R.Tensor(ndim=2, dtype="int64"):
+        y = R.nonzero(x)
+        return y
+
+    @R.function
+    def nz0(x: R.Tensor((), "float32")) -> R.Tensor(ndim=2, dtype="int64"):
+        y = R.nonzero(x)
+        return y
+
+    @R.function
     def dslice(x: R.Tensor((8, 9), "float32"), b: R.Tensor((2,), "int64"), e: R.Tensor((2,), "int64"), s: R.Tensor((2,), "int64")) -> R.Tensor(ndim=2, dtype="float32"):
         y = R.dynamic_strided_slice(x, b, e, s)
         return y
+
+    @R.function
+    def dslice3(x: R.Tensor(("n", 5, 6), "float32"), b: R.Tensor((3,), "int32"), e: R.Tensor((3,), "int32"), s: R.Tensor((3,), "int32")) -> R.Tensor(ndim=3, dtype="float32"):
+        with R.dataflow():
+            y = R.dynamic_strided_slice(x, b, e, s)
+            z = R.add(y, y)
+            R.output(z)
+        return z
