@@ -139,6 +139,7 @@ static int compile_unit(const void* mod_or_func, const tvm_codegen_target* targe
   dev_o.host_cpu = false;
   tvm_codegen__init(&s, ctx, lm, &dev_o);
   s.gpu = true;
+  s.gpu_sm = u->target.sm;
   s.f16c = true; /* cvt.f32.f16 / cvt.rn.f16.f32 through LLVM's half type */
   s.unit = m;
   tvm_ffi_strbuf fmap = {0};

@@ -31,6 +31,7 @@
  *     codegen_llvm_float16.c;
  *   - a failed check (integer division by zero, an assertion, a bounds check) traps: the launch
  *     fails and the driver reports it at the next synchronisation;
+ *   - tensor cores: "wmma.*" allocations and the WMMA intrinsics in codegen_nvptx_wmma.c;
  *   - parallel loops run serially; calls (call_extern, other PrimFuncs), tir.ret, virtual threads
  *     and warp shuffles are NotImplementedError.
  */
@@ -179,6 +180,7 @@ static bool is_shared(const char* scope) { return strcmp(scope, "shared") == 0; 
 int tvm_codegen__gpu_allocate(cg_state* s, const tvm_tir_allocate_obj* n) {
   const char* scope = tvm_tir_pointer_type_scope(n->buffer_var->type_annotation);
   if (!scope || !scope[0]) scope = "global";
+  if (strncmp(scope, "wmma.", 5) == 0) return tvm_codegen__wmma_allocate(s, n, scope);
   const char* name = tvm_tir_var_name(n->buffer_var);
   LLVMTypeRef et = tvm_codegen__mem_type(s, tvm_tir_dtype_element(n->dtype));
   if (!et) return -1;
@@ -422,6 +424,7 @@ bool tvm_codegen__gpu_call(cg_state* s, const tvm_tir_call_obj* n, LLVMValueRef*
     return true;
   }
   if (tvm_tir_kind_of(op) != TVM_TIR_KIND_Op) return false;
+  if (tvm_codegen__wmma_call(s, n, out)) return true; /* codegen_nvptx_wmma.c */
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_tvm_storage_sync)) {
     *out = barrier(s, n);
     return true;
@@ -509,6 +512,7 @@ int tvm_codegen__nvptx_kernel(cg_state* s, const tvm_tir_prim_func_obj* f, const
   s->ret_slot = s->ret_fn = NULL;
   s->launch = launch;
   s->gpu_thread_depth = s->gpu_guards = 0;
+  s->wmma = NULL;
   int64_t np = tvm_tir_array_size(f->params);
   if (tvm_ffi_map_size(f->buffer_map) != 0)
     return tvm_codegen__fail(s, "ValueError", "a device kernel takes pointers, not buffers (run "
