@@ -47,7 +47,11 @@ static void* gpu_passes(const void* mod_or_func) {
     }
     cur = next;
   }
-  return cur;
+  /* float64 transcendental functions as arithmetic: no libdevice */
+  void* next = tvm_tir_transform_expand_f64_math(cur);
+  tvm_ffi_release(cur);
+  if (!next) tvm_ffi_raise_context("CUDA lowering: pass expand_f64_math");
+  return next;
 }
 
 static void resolve_arch(tvm_codegen_target* t) {

@@ -239,6 +239,25 @@ TEST(float16_and_math) {
   free(ptx);
 }
 
+/* float64 exp, log, tanh, erf, ... written out as arithmetic (expand_f64_math): no libdevice,
+ * no calls; fma.rn.f64 from the polynomials, cvt.rni from nearbyint. */
+TEST(float64_math) {
+  char* ptx = ptx_text_(__LINE__,
+                        HEAD "def m(A: T.Buffer((256,), \"float64\"), B: T.Buffer((256,), \"float64\")):\n"
+                             "    for tx in T.thread_binding(256, thread=\"threadIdx.x\"):\n"
+                             "        B[tx] = T.exp(A[tx]) + T.log(A[tx]) + T.tanh(A[tx]) + T.erf(A[tx]) + T.sigmoid(A[tx])\n",
+                        "cuda -arch=sm_80");
+  CHECK(ptx != NULL);
+  if (!ptx) {
+    gpu_fail_(__LINE__, "float64 math kernel");
+    return;
+  }
+  CHECK(strstr(ptx, "fma.rn.f64") && strstr(ptx, "cvt.rni.f64.f64") && strstr(ptx, "div.rn.f64"));
+  CHECK(!strstr(ptx, "call.uni") && !strstr(ptx, ".extern .func"));
+  PTXAS(ptx, "m", "sm_80");
+  free(ptx);
+}
+
 /* Dynamic shared memory: one extern array, each allocation at its offset. */
 TEST(dynamic_shared_memory) {
   char* ptx = ptx_text_(__LINE__,
@@ -284,8 +303,8 @@ TEST(refused) {
   EXPECT_PTX_ERROR(HEAD AB "    for i in range(64):\n        B[i] = A[i]\n", "ValueError",
                    "function k launches no GPU kernel");
   EXPECT_PTX_ERROR(HEAD ABD "    for tx in T.thread_binding(64, thread=\"threadIdx.x\"):\n"
-                            "        B[tx] = T.exp(A[tx])\n",
-                   "NotImplementedError", "float64 tir.exp in a CUDA kernel needs libdevice");
+                            "        B[tx] = T.sin(A[tx])\n",
+                   "NotImplementedError", "float64 tir.sin in a CUDA kernel needs libdevice");
   EXPECT_PTX_ERROR(HEAD AB "    for tx in T.thread_binding(64, thread=\"threadIdx.x\"):\n"
                            "        B[tx] = T.erf(A[tx])\n",
                    "NotImplementedError", "tir.erf in a CUDA kernel needs libdevice");
@@ -369,6 +388,7 @@ int main(void) {
   RUN(ptx_of_every_kernel);
   RUN(ptx_warp_shuffles);
   RUN(float16_and_math);
+  RUN(float64_math);
   RUN(dynamic_shared_memory);
   RUN(refused);
   return test_summary();
