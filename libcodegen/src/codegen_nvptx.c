@@ -228,7 +228,7 @@ int tvm_codegen__gpu_allocate(cg_state* s, const tvm_tir_allocate_obj* n) {
       LLVMValueRef g = LLVMAddGlobalInAddressSpace(s->mod, at, gname, 3);
       LLVMSetInitializer(g, LLVMGetUndef(at));
       LLVMSetLinkage(g, LLVMInternalLinkage);
-      LLVMSetAlignment(g, 16);
+      LLVMSetAlignment(g, tvm_codegen__wmma_uses_memory(n->body, n->buffer_var) ? 32 : 16);
       p = LLVMConstAddrSpaceCast(g, s->ptr);
     } else if (strncmp(scope, "local", 5) == 0) {
       p = tvm_codegen__entry_alloca(s, at, name);

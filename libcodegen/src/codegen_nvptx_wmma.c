@@ -15,6 +15,8 @@
  *     tvm_store_matrix_sync: ...store.d.<layout>.stride.<type>; tvm_mma_sync:
  *     llvm.nvvm.wmma.<mnk>.mma.<a layout>.<b layout>.<d type>.<c type>; tvm_fill_fragment
  *     sets every register of the fragment;
+ *   - a shared allocation a load or store of matrices reads or writes is aligned to 32 bytes
+ *     (CUDA: a 256-bit aligned pointer; the interpreter checks the offsets);
  *   - each is a warp's operation: it must be inside the threadIdx launches and not under a
  *     launch guard (which some lanes of a warp may skip), and the target sm_70 or later.
  */
@@ -186,6 +188,46 @@ int tvm_codegen__wmma_allocate(cg_state* s, const tvm_tir_allocate_obj* n, const
   int rc = tvm_codegen__stmt(s, n->body);
   s->wmma = f.prev;
   return rc;
+}
+
+/* ---- Memory the tensor cores read or write: 256-bit aligned -----------------------------------
+ */
+typedef struct {
+  const void* var;
+  bool found;
+} uses_walk;
+
+static int find_var(tvm_tir_visitor* v, const void* node) {
+  uses_walk* w = v->ctx;
+  if (node == w->var) w->found = true;
+  return w->found ? -1 : TVM_TIR_VISIT_CONTINUE;
+}
+
+static int wmma_memory_call(tvm_tir_visitor* v, const void* node) {
+  uses_walk* w = v->ctx;
+  const tvm_tir_call_obj* c = node;
+  if (!(tvm_tir_is_builtin(c->op, TVM_TIR_BUILTIN_tvm_load_matrix_sync) ||
+        tvm_tir_is_builtin(c->op, TVM_TIR_BUILTIN_tvm_store_matrix_sync)) ||
+      tvm_tir_array_size(c->args) < 6)
+    return TVM_TIR_VISIT_CONTINUE;
+  tvm_tir_visitor inner = {0};
+  inner.pre[TVM_TIR_KIND_Var] = find_var;
+  inner.ctx = w;
+  tvm_tir_visit(&inner, tvm_tir_array_at(c->args, 5));
+  tvm_tir_visitor_free(&inner);
+  tvm_ffi_error_clear(); /* the stop is not an error */
+  return w->found ? -1 : TVM_TIR_VISIT_CONTINUE;
+}
+
+bool tvm_codegen__wmma_uses_memory(const void* body, const void* var) {
+  uses_walk w = {var, false};
+  tvm_tir_visitor v = {0};
+  v.pre[TVM_TIR_KIND_Call] = wmma_memory_call;
+  v.ctx = &w;
+  tvm_tir_visit(&v, body);
+  tvm_tir_visitor_free(&v);
+  if (w.found) tvm_ffi_error_clear();
+  return w.found;
 }
 
 /* ---- Calls --------------------------------------------------------------------------------- */

@@ -223,6 +223,8 @@ bool tvm_codegen__gpu_call(cg_state* s, const tvm_tir_call_obj* n, LLVMValueRef*
 /* codegen_nvptx_wmma.c: an Allocate of a "wmma.*" scope; the WMMA intrinsics (true when n is one). */
 int tvm_codegen__wmma_allocate(cg_state* s, const tvm_tir_allocate_obj* n, const char* scope);
 bool tvm_codegen__wmma_call(cg_state* s, const tvm_tir_call_obj* n, LLVMValueRef* out);
+/* Whether a tvm_load_matrix_sync / tvm_store_matrix_sync in body addresses memory through var. */
+bool tvm_codegen__wmma_uses_memory(const void* body, const void* var);
 void tvm_codegen__gpu_trap(cg_state* s);
 /* Optimise an NVPTX module and append its PTX text to out. */
 int tvm_codegen__nvptx_emit(LLVMModuleRef mod, const tvm_codegen_target* t,

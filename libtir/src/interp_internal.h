@@ -168,6 +168,8 @@ void tvm_tir__pop_regions(tir_interp* in, int64_t mark);
 int tvm_tir__alloc_region(tir_interp* in, const char* name, int64_t nbytes, char** out);
 /* Whether [addr, addr + nbytes) lies in a live region. */
 bool tvm_tir__in_live_region(tir_interp* in, const void* addr, int64_t nbytes);
+/* The start of the innermost live region holding addr, NULL if none. */
+const char* tvm_tir__region_base(tir_interp* in, const void* addr);
 
 /* Compact row-major strides of a shape (ValueError naming buf for a negative or huge shape). */
 int tvm_tir__compact_strides(const tvm_tir_buffer_obj* buf, const int64_t* shape, int64_t ndim,

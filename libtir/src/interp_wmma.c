@@ -12,7 +12,8 @@
  * [index * size, (index + 1) * size) of the buffer, held here row-major (on a GPU the elements
  * are spread over the warp's registers, so nothing but these intrinsics may read them). layout
  * ("row_major" / "col_major") says how the matrix lies in memory at ptr, rows (or columns)
- * `stride` elements apart, elements of the fragment's dtype. mma_sync computes D = A B + C
+ * `stride` elements apart (a multiple of 16 bytes), elements of the fragment's dtype, ptr 32
+ * bytes into its allocation times some n (CUDA's 256-bit alignment). mma_sync computes D = A B + C
  * (D may be C): each element the exact sum of C's and the products, rounded once to D's dtype
  * (a GPU accumulates in at least float32 in an unspecified order, so results agree within
  * rounding). A fragment keeps the shape (m, n, k) of its last fill / load / mma; mma_sync
@@ -256,6 +257,15 @@ static int copy_matrix(tir_interp* in, const tvm_tir_call_obj* call, const tir_v
   char* fp;
   TRY(frag_addr(in, call, &f, &args[0], &args[4], rows, cols, &fp));
   char* mp = args[5].lane[0].p;
+  /* CUDA: a 256-bit aligned pointer; allocations are (at least) that aligned on a GPU, so the
+   * offset into the allocation must be a multiple of 32 bytes */
+  const char* base = mp ? tvm_tir__region_base(in, mp) : NULL;
+  if (base && (mp - base) % 32 != 0)
+    return tvm_tir__raise_at("ValueError", call,
+                             "%s: the matrix starts %lld bytes into its allocation, not a multiple "
+                             "of 32 (the tensor cores need a 256-bit aligned pointer)",
+                             tvm_tir_op_name((const tvm_tir_op_obj*)call->op),
+                             (long long)(mp - base));
   for (int64_t l = 0; l < lines; ++l) {
     char* line = mp ? mp + l * stride * eb : NULL;
     if (!line || !tvm_tir__in_live_region(in, line, len * eb))

@@ -298,8 +298,20 @@ TEST(interpreter_errors) {
       HEAD
       "    for tx in T.thread_binding(32, thread=\"threadIdx.x\"):\n" FRAGS8
       "        T.tvm_load_matrix_sync(Af.data, 16, 16, 16, 0, "
-      "T.tvm_access_ptr(T.type_annotation(\"float16\"), A.data, 8, 256, 1), 16, \"row_major\")\n",
+      "T.tvm_access_ptr(T.type_annotation(\"float16\"), A.data, 16, 256, 1), 16, \"row_major\")\n",
       "IndexError", "row 15 of the matrix");
+  /* a matrix 16 bytes into A: not 256-bit aligned */
+  EXPECT_INTERP_ERROR(
+      HEAD
+      "    for tx in T.thread_binding(32, thread=\"threadIdx.x\"):\n" FRAGS8
+      "        T.tvm_load_matrix_sync(Af.data, 16, 16, 16, 0, "
+      "T.tvm_access_ptr(T.type_annotation(\"float16\"), A.data, 8, 256, 1), 16, \"col_major\")\n",
+      "ValueError", "16 bytes into its allocation");
+  /* a stride that is not a multiple of 16 bytes */
+  EXPECT_INTERP_ERROR(HEAD "    for tx in T.thread_binding(32, thread=\"threadIdx.x\"):\n" FRAGS8
+                           "        T.tvm_store_matrix_sync(Cf.data, 16, 16, 16, 0, " STORE_C
+                           ", 18, \"row_major\")\n",
+                      "ValueError", "stride 18");
   /* a fragment operand that is not a fragment */
   EXPECT_INTERP_ERROR(HEAD
                       "    for tx in T.thread_binding(32, thread=\"threadIdx.x\"):\n"
@@ -418,7 +430,7 @@ TEST(ptx_of_the_kernels) {
         }
       CHECK(!strstr(ptx, "call.uni"));
       CHECK(!strstr(ptx, ".local")); /* the fragments live in registers */
-      if (c == 0) CHECK(count(ptx, "bar.sync") >= 2);
+      if (c == 0) CHECK(count(ptx, "bar.sync") >= 2 && count(ptx, ".shared .align 32") == 2);
       ptxas(ptx, cases[c].entry);
       free(ptx);
     }
