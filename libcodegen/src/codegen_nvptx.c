@@ -25,9 +25,9 @@
  *     lg2.approx.f32, sin.approx.f32 and cos.approx.f32 (a few ulp: exp(x) = 2^(x log2 e) loses
  *     more for large |x|; pow(x, y) = 2^(y log2 x), NaN for x < 0); sqrt, fabs, floor, ceil,
  *     trunc, round, fma, copysign, min/max and the integer builtins are LLVM intrinsics the
- *     backend lowers to exact instructions; float64 exp, log, tanh, erf, ... arrive written out
- *     as arithmetic (libtir's expand_f64_math, run by codegen_cuda.c); float64 sin, cos, tan,
- *     pow and the other libm functions are a NotImplementedError (they need libdevice);
+ *     backend lowers to exact instructions; float64 exp, log, tanh, erf, sin, pow, ... arrive
+ *     written out as arithmetic (libtir's expand_f64_math, run by codegen_cuda.c); the other
+ *     float64 libm functions are a NotImplementedError (they need libdevice);
  *   - float16 is converted with cvt (LLVM's half type), bfloat16 with the integer code of
  *     codegen_llvm_float16.c;
  *   - a failed check (integer division by zero, an assertion, a bounds check) traps: the launch
@@ -478,7 +478,7 @@ bool tvm_codegen__gpu_call(cg_state* s, const tvm_tir_call_obj* n, LLVMValueRef*
                         "float64 %s in a CUDA kernel needs libdevice, which this code generator "
                         "does not use (float32 and 16-bit floats use PTX's approximate "
                         "instructions; float64 exp, exp2, exp10, log, log2, log10, log1p, sinh, "
-                        "cosh, tanh, sigmoid and erf are written out as arithmetic)",
+                        "cosh, tanh, sigmoid, erf, sin, cos, tan and pow are written out as arithmetic)",
                         tvm_tir_op_name(op));
       return true;
     }

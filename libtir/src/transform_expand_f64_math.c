@@ -3,8 +3,8 @@
  * TIR arithmetic (add, mul, fma, div, nearbyint, reinterpret and integer bit operations), for
  * targets without a math library: CUDA kernels, where libdevice is not used (libcodegen runs it
  * on a CUDA build's functions after the GPU passes). Every scalar float64 call of exp, exp2,
- * exp10, log, log2, log10, log1p, sinh, cosh, tanh, sigmoid and erf becomes Let-bound
- * arithmetic; other calls (sin, cos, pow, vectors, other dtypes) are left alone.
+ * exp10, log, log2, log10, log1p, sinh, cosh, tanh, sigmoid, erf, sin, cos, tan and pow
+ * becomes Let-bound arithmetic; other calls (atan, ..., vectors, other dtypes) are left alone.
  *
  * The expansions (their accuracy against the C library is tested by interpreting them on
  * the CPU, tests/tir/test_expand_f64_math.c; docs/tir-decisions.md gives the bounds):
@@ -25,6 +25,12 @@
  *   erf     |x| < 2: 2/sqrt(pi) e^-x^2 sum 2^n x^(2n+1) / (2n+1)!! (positive terms, 45 of
  *           them, e^-x^2 with x^2 in double-double); else 1 - erfc by its continued fraction
  *           (60 levels); |x| clamped to 6 (erf is 1 in float64 beyond); the sign of x.
+ *   sin/cos x = n pi/2 + r, pi/2 in fdlibm's 33-bit parts (n p exact for |n| < 2^20), r as a
+ *           double-double, fdlibm's kernels by n mod 4; tan = sin / cos. Accurate for
+ *           |x| < 2^20 pi/2 (about 1.6e6) only: beyond, the reduction's error grows with |x|.
+ *   pow     y log(x) in double-double (log(m) = 2 atanh(s) with s = f / (2 + f) a
+ *           double-double and the series tail in double), e^(hi + lo) as exp; C99's special
+ *           cases (y == 0, x == 1, NaN, infinities, zeros, negative x) by selects.
  */
 #include <math.h>
 #include <string.h>
@@ -46,7 +52,7 @@ static E ADD(E a, E b) { return tvm_tir_add_take(a, b); }
 static E SUB(E a, E b) { return tvm_tir_sub_take(a, b); }
 static E MUL(E a, E b) { return tvm_tir_mul_take(a, b); }
 static E DIV(E a, E b) { return tvm_tir_div_take(a, b); }
-static E NEG(E a) { return tvm_tir_neg_take(a); }
+static E NEG(E a) { return tvm_tir_mul_take(a, tvm_tir_f64(-1)); } /* -0 for 0 */
 static E LT(E a, E b) { return tvm_tir_lt_take(a, b); }
 static E GT(E a, E b) { return tvm_tir_gt_take(a, b); }
 static E GE(E a, E b) { return tvm_tir_ge_take(a, b); }
@@ -265,15 +271,188 @@ static E expand_erf(E x_in) {
   return LET(x, x_in, LET(a, ax, SEL(ISNAN(R(x)), R(x), body)));
 }
 
+/* sin / cos / tan of x_in (consumed): x = n pi/2 + r with pi/2 in fdlibm's four parts (33-bit
+ * leading parts, so n p exact for |n| < 2^20), r as a double-double (r, rlo), then fdlibm's
+ * sin and cos kernels on [-pi/4, pi/4] chosen and signed by n mod 4; tan = sin / cos. Accurate
+ * for |x| < 2^20 pi/2; beyond, the reduction loses what n p's rounding loses. */
+enum { K_SIN, K_COS, K_TAN };
+
+static E sin_kernel(tvm_tir_var_obj* r, tvm_tir_var_obj* rlo) {
+  static const double S[6] = {-1.66666666666666324348e-01, 8.33333333332248946124e-03,
+                              -1.98412698298579493134e-04, 2.75573137070700676789e-06,
+                              -2.50507602534068634195e-08, 1.58969099521155010221e-10};
+  tvm_tir_var_obj *z = V("z", F64), *v = V("v", F64);
+  double c[5] = {S[5], S[4], S[3], S[2], S[1]};
+  /* r - ((z (rlo / 2 - v rr) - rlo) - v S1), rr = S2 + z (S3 + ...) */
+  E rr = horner(z, c, 5);
+  E body = SUB(R(r), SUB(SUB(MUL(R(z), SUB(MUL(C(0.5), R(rlo)), MUL(R(v), rr))), R(rlo)),
+                         MUL(R(v), C(S[0]))));
+  return LET(z, MUL(R(r), R(r)), LET(v, MUL(R(z), R(r)), body));
+}
+
+static E cos_kernel(tvm_tir_var_obj* r, tvm_tir_var_obj* rlo) {
+  static const double Cc[6] = {4.16666666666666019037e-02, -1.38888888888741095749e-03,
+                               2.48015872894767294178e-05, -2.75573143513906633035e-07,
+                               2.08757232129817482790e-09, -1.13596475577881948265e-11};
+  tvm_tir_var_obj *z = V("z", F64), *hz = V("hz", F64), *w = V("w", F64);
+  double c[6] = {Cc[5], Cc[4], Cc[3], Cc[2], Cc[1], Cc[0]};
+  /* w + (((1 - w) - hz) + (z rr - r rlo)), rr = z (C1 + z (C2 + ...)), hz = z / 2, w = 1 - hz */
+  E rr = MUL(R(z), horner(z, c, 6));
+  E body = ADD(R(w), ADD(SUB(SUB(C(1), R(w)), R(hz)), SUB(MUL(R(z), rr), MUL(R(r), R(rlo)))));
+  return LET(z, MUL(R(r), R(r)), LET(hz, MUL(C(0.5), R(z)), LET(w, SUB(C(1), R(hz)), body)));
+}
+
+/* sin (or cos) of n pi/2 + r from s = sin r and c = cos r, q = n: the odd quadrants swap s and
+ * c; sin is negative in quadrants 2 and 3, cos in 1 and 2. */
+static E quadrant(tvm_tir_var_obj* q, tvm_tir_var_obj* sn, tvm_tir_var_obj* cs, bool cos) {
+  E odd = EQ(BAND(R(q), CI(1)), CI(1));
+  E v = cos ? SEL(odd, R(sn), R(cs)) : SEL(odd, R(cs), R(sn));
+  E neg = EQ(BAND(cos ? ADD(R(q), CI(1)) : R(q), CI(2)), CI(2));
+  tvm_tir_var_obj* t = V("t", F64);
+  return LET(t, v, SEL(neg, NEG(R(t)), R(t)));
+}
+
+static E expand_trig(E x_in, int kind) {
+  static const double kP1 = 1.57079632673412561417e+00, kP2 = 6.07710050630396597660e-11,
+                      kP3 = 2.02226624871116645580e-21, kP3t = 8.47842766036889956997e-32,
+                      kInvPio2 = 6.36619772367581382433e-01;
+  tvm_tir_var_obj *x = V("x", F64), *xs = V("xs", F64), *nf = V("nf", F64), *q = V("q", I64),
+                  *a = V("a", F64), *b = V("b", F64), *r1 = V("r1", F64), *bb = V("bb", F64),
+                  *e1 = V("e1", F64), *lo = V("lo", F64), *r = V("r", F64), *rlo = V("rlo", F64),
+                  *sn = V("sn", F64), *cs = V("cs", F64);
+  /* quadrant results: sin q=0..3: s, c, -s, -c; cos: c, -s, -c, s */
+  E result;
+  if (kind == K_SIN) {
+    result = quadrant(q, sn, cs, false);
+  } else if (kind == K_COS) {
+    result = quadrant(q, sn, cs, true);
+  } else {
+    result = DIV(quadrant(q, sn, cs, false), quadrant(q, sn, cs, true));
+  }
+  E body = LET(sn, sin_kernel(r, rlo), LET(cs, cos_kernel(r, rlo), result));
+  body = LET(rlo, SUB(R(lo), SUB(R(r), R(r1))), body);
+  body = LET(r, ADD(R(r1), R(lo)), body);
+  body = LET(lo, SUB(SUB(R(e1), MUL(R(nf), C(kP3))), MUL(R(nf), C(kP3t))), body);
+  /* TwoSum: r1 + e1 = a - b exactly */
+  body = LET(e1, ADD(SUB(R(a), SUB(R(r1), R(bb))), SUB(NEG(R(b)), R(bb))), body);
+  body = LET(bb, SUB(R(r1), R(a)), body);
+  body = LET(r1, SUB(R(a), R(b)), body);
+  body = LET(b, MUL(R(nf), C(kP2)), body); /* exact: 33 bits times n < 2^20 */
+  body = LET(a, FMA(NEG(R(nf)), C(kP1), R(xs)), body);
+  body = LET(q, tvm_tir_cast_take(I64, R(nf)), body);
+  body = LET(nf, CALL1(F64, "tir.nearbyint", MUL(R(xs), C(kInvPio2))), body);
+  /* NaN and infinities give NaN; |x| clamped so that n converts to an integer */
+  body = LET(xs,
+             SEL(CALL1(TVM_TIR_BOOL, "tir.isfinite", R(x)),
+                 SEL(GT(FABS(R(x)), C(1e15)), COPYSIGN(C(1e15), R(x)), R(x)), C(0)),
+             body);
+  return LET(x, x_in, SEL(CALL1(TVM_TIR_BOOL, "tir.isfinite", R(x)), body, C(NAN)));
+}
+
+/* pow(x, y) for finite y and finite x > 0 (the caller handles the rest): y log(x) in
+ * double-double, then e^(hi + lo). log(x) = k ln2 + log(m), m = 1 + f in [sqrt(1/2), sqrt(2)),
+ * log(m) = 2 atanh(s) = 2s + s^3 (2/3 + 2 s^2/5 + ...), s = f / (2 + f) as a double-double,
+ * the series tail in double (it is below 1% of 2s). */
+static E pow_core(tvm_tir_var_obj* x, tvm_tir_var_obj* y) {
+  tvm_tir_var_obj *sub = V("sub", TVM_TIR_BOOL), *b = V("b", I64), *m0 = V("m0", F64),
+                  *big = V("big", TVM_TIR_BOOL), *f = V("f", F64), *dk = V("dk", F64),
+                  *t = V("t", F64), *tlo = V("tlo", F64), *sh = V("sh", F64), *sl = V("sl", F64),
+                  *z = V("z", F64), *tail = V("tail", F64), *hi = V("hi", F64), *lo = V("lo", F64),
+                  *lh = V("lh", F64), *ll = V("ll", F64), *a = V("a", F64), *sm = V("sm", F64),
+                  *e = V("e", F64), *lt = V("lt", F64), *ph = V("ph", F64), *pl = V("pl", F64),
+                  *ok = V("ok", TVM_TIR_BOOL), *phc = V("phc", F64), *nf = V("nf", F64),
+                  *n = V("n", I64), *r = V("r", F64), *s2 = V("s2", F64), *l2 = V("l2", F64);
+  /* e^(phc + pl): as exp, the correction pl dropped where ph was clamped */
+  E rr = FMA(NEG(R(nf)), C(kLn2Lo), FMA(NEG(R(nf)), C(kLn2Hi), R(phc)));
+  E ex = LET(
+      nf, CALL1(F64, "tir.nearbyint", MUL(R(phc), C(kLog2e))),
+      LET(n, tvm_tir_cast_take(I64, R(nf)), LET(r, rr, exp_core(n, r, SEL(R(ok), R(pl), C(0))))));
+  E body = LET(phc, SEL(R(ok), R(ph), SEL(LT(R(ph), C(0)), C(-746), C(710))), ex);
+  body = LET(ok, tvm_tir_and_take(GT(R(ph), C(-746)), LT(R(ph), C(710))), body);
+  /* y (s2 + l2) as ph + pl */
+  body = LET(pl, FMA(R(y), R(l2), FMA(R(y), R(s2), NEG(R(ph)))), body);
+  body = LET(ph, MUL(R(y), R(s2)), body);
+  /* sm + lt renormalised (lt, k ln2_lo among it, may exceed an ulp of sm) */
+  body = LET(l2, SUB(R(lt), SUB(R(s2), R(sm))), body);
+  body = LET(s2, ADD(R(sm), R(lt)), body);
+  /* k ln2_hi (exact) + lh by TwoSum as sm + e, the rest in lt */
+  body = LET(lt, ADD(ADD(R(e), R(ll)), MUL(R(dk), C(kLn2Lo))), body);
+  body = LET(e, ADD(SUB(R(a), SUB(R(sm), SUB(R(sm), R(a)))), SUB(R(lh), SUB(R(sm), R(a)))), body);
+  body = LET(sm, ADD(R(a), R(lh)), body);
+  body = LET(a, MUL(R(dk), C(kLn2Hi)), body);
+  /* log(m) = hi + lo normalised to lh + ll */
+  body = LET(ll, SUB(R(lo), SUB(R(lh), R(hi))), body);
+  body = LET(lh, ADD(R(hi), R(lo)), body);
+  body = LET(lo, FMA(C(2), R(sl), R(tail)), body);
+  body = LET(hi, MUL(C(2), R(sh)), body);
+  /* tail = s^3 (2/3 + 2/5 s^2 + ... + 2/25 s^22) */
+  double c[11];
+  for (int k = 0; k < 11; ++k) c[k] = 2.0 / (2 * (11 - k) + 1); /* 2/23 .. 2/3 */
+  body = LET(tail, MUL(MUL(R(sh), R(z)), horner(z, c, 11)), body);
+  body = LET(z, MUL(R(sh), R(sh)), body);
+  /* s = f / t as sh + sl, t = 2 + f as t + tlo */
+  body = LET(sl, DIV(SUB(FMA(NEG(R(sh)), R(t), R(f)), MUL(R(sh), R(tlo))), R(t)), body);
+  body = LET(sh, DIV(R(f), R(t)), body);
+  body = LET(tlo, SUB(R(f), SUB(R(t), C(2))), body);
+  body = LET(t, ADD(C(2), R(f)), body);
+  E e0 = SUB(SUB(SHR(R(b), CI(52)), CI(1023)), SEL(R(sub), CI(54), CI(0)));
+  body = LET(dk, tvm_tir_cast_take(F64, ADD(e0, SEL(R(big), CI(1), CI(0)))), body);
+  body = LET(f, SUB(SEL(R(big), MUL(R(m0), C(0.5)), R(m0)), C(1)), body);
+  body = LET(big, GT(R(m0), C(1.4142135623730951)), body);
+  body = LET(m0, FBITS(BOR(BAND(R(b), CI(0x000FFFFFFFFFFFFFLL)), CI(0x3FF0000000000000LL))), body);
+  body = LET(b, BITS(SEL(R(sub), MUL(R(x), C(18014398509481984.0)), R(x))), body);
+  return LET(sub, LT(R(x), C(2.2250738585072014e-308)), body);
+}
+
+/* pow with C99's special cases (Annex F): y == 0 or x == 1: 1; NaN; y infinite; x zero or
+ * infinite; x < 0: a sign for odd integer y, NaN for non-integer y. */
+static E expand_pow(E x_in, E y_in) {
+  tvm_tir_var_obj *x = V("x", F64), *y = V("y", F64), *ax = V("ax", F64), *safe = V("xs", F64),
+                  *ys = V("ys", F64), *yint = V("yint", TVM_TIR_BOOL),
+                  *odd = V("odd", TVM_TIR_BOOL), *neg = V("neg", TVM_TIR_BOOL),
+                  *mag = V("mag", F64), *half = V("h", F64);
+  E isinf_y = CALL1(TVM_TIR_BOOL, "tir.isinf", R(y));
+  E finite_pos = tvm_tir_and_take(CALL1(TVM_TIR_BOOL, "tir.isfinite", R(ax)), GT(R(ax), C(0)));
+  /* the magnitude */
+  E m = SEL(CALL1(TVM_TIR_BOOL, "tir.isinf", R(y)),
+            SEL(EQ(R(ax), C(1)), C(1), SEL(EQ(LT(R(ax), C(1)), GT(R(y), C(0))), C(0), C(INFINITY))),
+            SEL(EQ(R(ax), C(0)), SEL(LT(R(y), C(0)), C(INFINITY), C(0)),
+                SEL(CALL1(TVM_TIR_BOOL, "tir.isinf", R(ax)), SEL(LT(R(y), C(0)), C(0), C(INFINITY)),
+                    LET(safe, SEL(finite_pos, R(ax), C(1)),
+                        LET(ys, SEL(CALL1(TVM_TIR_BOOL, "tir.isfinite", R(y)), R(y), C(0)),
+                            pow_core(safe, ys))))));
+  E signed_m = SEL(tvm_tir_and_take(R(neg), R(odd)), NEG(R(mag)), R(mag));
+  E body =
+      SEL(OR(EQ(R(y), C(0)), EQ(R(x), C(1))), C(1),
+          SEL(OR(ISNAN(R(x)), ISNAN(R(y))), C(NAN),
+              SEL(tvm_tir_and_take(LT(R(x), C(0)), tvm_tir_and_take(tvm_tir_not_take(R(yint)),
+                                                                    tvm_tir_not_take(isinf_y))),
+                  C(NAN), LET(mag, m, signed_m))));
+  /* y an odd integer: y an integer whose half is not (|y| >= 2^53 and inf are even) */
+  body =
+      LET(odd,
+          tvm_tir_and_take(R(yint), tvm_tir_ne_take(CALL1(F64, "tir.nearbyint", R(half)), R(half))),
+          body);
+  body = LET(half, MUL(R(y), C(0.5)), body);
+  body = LET(yint, EQ(CALL1(F64, "tir.nearbyint", R(y)), R(y)), body);
+  body = LET(neg, LT(COPYSIGN(C(1), R(x)), C(0)), body); /* -0 included */
+  body = LET(ax, FABS(R(x)), body);
+  return LET(x, x_in, LET(y, y_in, body));
+}
+
 /* ---- The pass --------------------------------------------------------------------------- */
 static void* expand_call(tvm_tir_mutator* m, const void* node) {
   (void)m;
   const tvm_tir_call_obj* c = node;
   DLDataType t = c->expr.dtype;
   if (t.code != kDLFloat || t.bits != 64 || t.lanes != 1 ||
-      tvm_tir_kind_of(c->op) != TVM_TIR_KIND_Op || tvm_tir_array_size(c->args) != 1)
+      tvm_tir_kind_of(c->op) != TVM_TIR_KIND_Op)
     return tvm_tir_ref((void*)c);
   const void* op = c->op;
+  if (tvm_tir_array_size(c->args) == 2 && tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_pow))
+    return expand_pow(tvm_tir_ref(tvm_tir_array_at(c->args, 0)),
+                      tvm_tir_ref(tvm_tir_array_at(c->args, 1)));
+  if (tvm_tir_array_size(c->args) != 1) return tvm_tir_ref((void*)c);
   E x = tvm_tir_ref(tvm_tir_array_at(c->args, 0));
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_exp)) return expand_exp(x, K_EXP);
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_exp2)) return expand_exp(x, K_EXP2);
@@ -287,6 +466,9 @@ static void* expand_call(tvm_tir_mutator* m, const void* node) {
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_cosh)) return expand_sinh_cosh(x, false);
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_sigmoid)) return expand_sigmoid(x);
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_erf)) return expand_erf(x);
+  if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_sin)) return expand_trig(x, K_SIN);
+  if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_cos)) return expand_trig(x, K_COS);
+  if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_tan)) return expand_trig(x, K_TAN);
   tvm_ffi_release(x);
   return tvm_tir_ref((void*)c);
 }

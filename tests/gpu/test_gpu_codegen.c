@@ -239,13 +239,13 @@ TEST(float16_and_math) {
   free(ptx);
 }
 
-/* float64 exp, log, tanh, erf, ... written out as arithmetic (expand_f64_math): no libdevice,
+/* float64 exp, log, tanh, erf, sin, pow, ... written out as arithmetic (expand_f64_math): no libdevice,
  * no calls; fma.rn.f64 from the polynomials, cvt.rni from nearbyint. */
 TEST(float64_math) {
   char* ptx = ptx_text_(__LINE__,
                         HEAD "def m(A: T.Buffer((256,), \"float64\"), B: T.Buffer((256,), \"float64\")):\n"
                              "    for tx in T.thread_binding(256, thread=\"threadIdx.x\"):\n"
-                             "        B[tx] = T.exp(A[tx]) + T.log(A[tx]) + T.tanh(A[tx]) + T.erf(A[tx]) + T.sigmoid(A[tx])\n",
+                             "        B[tx] = T.exp(A[tx]) + T.log(A[tx]) + T.tanh(A[tx]) + T.erf(A[tx]) + T.sin(A[tx]) + T.pow(A[tx], B[tx])\n",
                         "cuda -arch=sm_80");
   CHECK(ptx != NULL);
   if (!ptx) {
@@ -303,8 +303,8 @@ TEST(refused) {
   EXPECT_PTX_ERROR(HEAD AB "    for i in range(64):\n        B[i] = A[i]\n", "ValueError",
                    "function k launches no GPU kernel");
   EXPECT_PTX_ERROR(HEAD ABD "    for tx in T.thread_binding(64, thread=\"threadIdx.x\"):\n"
-                            "        B[tx] = T.sin(A[tx])\n",
-                   "NotImplementedError", "float64 tir.sin in a CUDA kernel needs libdevice");
+                            "        B[tx] = T.atan(A[tx])\n",
+                   "NotImplementedError", "tir.atan in a CUDA kernel needs libdevice");
   EXPECT_PTX_ERROR(HEAD AB "    for tx in T.thread_binding(64, thread=\"threadIdx.x\"):\n"
                            "        B[tx] = T.erf(A[tx])\n",
                    "NotImplementedError", "tir.erf in a CUDA kernel needs libdevice");
