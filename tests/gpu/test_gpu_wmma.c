@@ -8,6 +8,7 @@
  * toolkit is installed) and the code generator's errors.
  */
 #include <tvm/codegen/codegen.h>
+#include <tvm/script/printer.h>
 
 #include "gpu_testing.h"
 
@@ -172,6 +173,33 @@ static void check_case(const wmma_case* c) {
 
 TEST(kernels_against_c_and_every_stage) {
   for (size_t k = 0; k < sizeof(kCases) / sizeof(kCases[0]); ++k) check_case(&kCases[k]);
+}
+
+/* The kernels and their lowered forms print and parse back to equal IR (the WMMA calls, the
+ * fragment scopes). */
+TEST(print_parse_roundtrip) {
+  for (size_t k = 0; k < sizeof(kCases) / sizeof(kCases[0]); ++k) {
+    void* f = gpu_parse(kCases[k].file);
+    void* g = f ? tvm_tir_lower(f, NULL) : NULL;
+    void* forms[2] = {f, g};
+    for (int j = 0; j < 2 && forms[j]; ++j) {
+      void* text = tvm_script_print_obj(forms[j], NULL);
+      tvm_script_parse_options opts;
+      tvm_script_parse_options_init(&opts);
+      const char* t = text ? tvm_ffi_str_cstr(text) : "";
+      void* back = text ? tvm_script_parse(t, strlen(t), &opts) : NULL;
+      TVMFFIAny a = tvm_ffi_any_obj(forms[j]), b = tvm_ffi_any_obj(back);
+      if (!back || tvm_ffi_structural_equal(&a, &b, false, NULL, NULL) != 1) {
+        fprintf(stderr, "%s (%s): the printed form does not parse back equal\n%s\n", kCases[k].file,
+                j ? "lowered" : "parsed", t);
+        gpu_fail_(__LINE__, kCases[k].file);
+      }
+      tvm_ffi_release(text);
+      tvm_ffi_release(back);
+    }
+    tvm_ffi_release(f);
+    tvm_ffi_release(g);
+  }
 }
 
 /* ---- Interpreter errors ----------------------------------------------------------------- */
@@ -495,6 +523,7 @@ TEST(codegen_errors) {
 
 int main(void) {
   RUN(kernels_against_c_and_every_stage);
+  RUN(print_parse_roundtrip);
   RUN(interpreter_one_warp_exact);
   RUN(interpreter_errors);
   RUN(interpreter_fragment_index_per_warp);
