@@ -620,17 +620,17 @@ static bool same_value(const tir_value* a, const tir_value* b) {
   return true;
 }
 
+/* The argument holding the fragment index of the fragment at argument a. */
+static int frag_index_arg(int a, int nf) { return nf == 4 ? a + 1 : 4; }
+
 /* A WMMA call (interp_wmma.c) reached by the contexts cs: the operation of a warp, which the
  * warp's 32 threads perform together on a GPU with the same operands. Every warp reaching it
  * must be whole (all 32 lanes, a block's threads numbered x + X * (y + Y * z)) and agree on
  * the operands other than the fragments; it then runs once per warp with its first lane's
  * operands (its fragments are that lane's: a fragment allocated inside the thread launch is one
  * per context here, and only the first lane's copy is ever used). Two warps naming the same
- * fragment (the same buffer and index) (a fragment allocated outside the thread launch, one per block here but one
- * per warp on a GPU) cannot both be given theirs: an error. */
-/* The argument holding the fragment index of the fragment at argument a. */
-static int frag_index_arg(int a, int nf) { return nf == 4 ? a + 1 : 4; }
-
+ * fragment (the same buffer and index: a fragment allocated outside the thread launch is one
+ * per block here but one per warp on a GPU) cannot both be given theirs: an error. */
 static int ls_wmma(ls_state* st, const void* s, const tvm_tir_call_obj* call, ls_ctx** cs, int64_t n) {
   int64_t na = tvm_tir_array_size(call->args);
   if (na > 8) na = 8; /* tvm_tir__wmma_run reports the count */
