@@ -4,7 +4,8 @@
  * targets without a math library: CUDA kernels, where libdevice is not used (libcodegen runs it
  * on a CUDA build's functions after the GPU passes). Every scalar float64 call of exp, exp2,
  * exp10, log, log2, log10, log1p, sinh, cosh, tanh, sigmoid, erf, sin, cos, tan and pow
- * becomes Let-bound arithmetic; other calls (atan, ..., vectors, other dtypes) are left alone.
+ * becomes Let-bound arithmetic, and float32 / float16 erf and log1p too, computed in float64
+ * and rounded back; other calls (atan, ..., vectors, other dtypes) are left alone.
  *
  * The expansions (their accuracy against the C library is tested by interpreting them on
  * the CPU, tests/tir/test_expand_f64_math.c; docs/tir-decisions.md gives the bounds):
@@ -445,6 +446,16 @@ static void* expand_call(tvm_tir_mutator* m, const void* node) {
   (void)m;
   const tvm_tir_call_obj* c = node;
   DLDataType t = c->expr.dtype;
+  /* float32 / float16 erf and log1p, which PTX has no approximation of: in float64, rounded
+   * back once */
+  if (t.code == kDLFloat && (t.bits == 32 || t.bits == 16) && t.lanes == 1 &&
+      tvm_tir_kind_of(c->op) == TVM_TIR_KIND_Op && tvm_tir_array_size(c->args) == 1 &&
+      (tvm_tir_is_builtin(c->op, TVM_TIR_BUILTIN_erf) ||
+       tvm_tir_is_builtin(c->op, TVM_TIR_BUILTIN_log1p))) {
+    E x = tvm_tir_cast_take(F64, tvm_tir_ref(tvm_tir_array_at(c->args, 0)));
+    E r = tvm_tir_is_builtin(c->op, TVM_TIR_BUILTIN_erf) ? expand_erf(x) : expand_log1p(x);
+    return tvm_tir_cast_take(t, r);
+  }
   if (t.code != kDLFloat || t.bits != 64 || t.lanes != 1 ||
       tvm_tir_kind_of(c->op) != TVM_TIR_KIND_Op)
     return tvm_tir_ref((void*)c);
