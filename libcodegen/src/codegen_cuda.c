@@ -47,7 +47,11 @@ static void* gpu_passes(const void* mod_or_func) {
     }
     cur = next;
   }
-  return cur;
+  /* float64 transcendental functions as arithmetic: no libdevice */
+  void* next = tvm_tir_transform_expand_f64_math(cur);
+  tvm_ffi_release(cur);
+  if (!next) tvm_ffi_raise_context("CUDA lowering: pass expand_f64_math");
+  return next;
 }
 
 static void resolve_arch(tvm_codegen_target* t) {
@@ -139,6 +143,7 @@ static int compile_unit(const void* mod_or_func, const tvm_codegen_target* targe
   dev_o.host_cpu = false;
   tvm_codegen__init(&s, ctx, lm, &dev_o);
   s.gpu = true;
+  s.gpu_sm = u->target.sm;
   s.f16c = true; /* cvt.f32.f16 / cvt.rn.f16.f32 through LLVM's half type */
   s.unit = m;
   tvm_ffi_strbuf fmap = {0};

@@ -664,7 +664,16 @@ static LLVMValueRef elem_ptr(cg_state* s, LLVMValueRef base, LLVMTypeRef et, LLV
 
 static LLVMValueRef buffer_base(cg_state* s, const tvm_tir_buffer_obj* buf) {
   LLVMValueRef p = tvm_codegen__lookup(s, buf->data);
-  if (!p) tvm_codegen__fail(s, "RuntimeError", "unbound buffer data %s", tvm_tir_var_name(buf->data));
+  if (p || s->failed) return p;
+  const char* scope = tvm_tir_buffer_scope(buf);
+  if (scope && strncmp(scope, "wmma.", 5) == 0)
+    tvm_codegen__fail(s, "NotImplementedError",
+                      "an element of tensor-core fragment %s (scope %s) read or written directly: "
+                      "a fragment's elements are spread over a warp's registers, only the WMMA "
+                      "intrinsics use it",
+                      tvm_tir_var_name(buf->data), scope);
+  else
+    tvm_codegen__fail(s, "RuntimeError", "unbound buffer data %s", tvm_tir_var_name(buf->data));
   return p;
 }
 

@@ -25,12 +25,14 @@
  *     lg2.approx.f32, sin.approx.f32 and cos.approx.f32 (a few ulp: exp(x) = 2^(x log2 e) loses
  *     more for large |x|; pow(x, y) = 2^(y log2 x), NaN for x < 0); sqrt, fabs, floor, ceil,
  *     trunc, round, fma, copysign, min/max and the integer builtins are LLVM intrinsics the
- *     backend lowers to exact instructions; float64 transcendental functions and the other libm
- *     ones are a NotImplementedError (they need libdevice);
+ *     backend lowers to exact instructions; float64 exp, log, tanh, erf, sin, pow, ... arrive
+ *     written out as arithmetic (libtir's expand_f64_math, run by codegen_cuda.c); the other
+ *     float64 libm functions are a NotImplementedError (they need libdevice);
  *   - float16 is converted with cvt (LLVM's half type), bfloat16 with the integer code of
  *     codegen_llvm_float16.c;
  *   - a failed check (integer division by zero, an assertion, a bounds check) traps: the launch
  *     fails and the driver reports it at the next synchronisation;
+ *   - tensor cores: "wmma.*" allocations and the WMMA intrinsics in codegen_nvptx_wmma.c;
  *   - parallel loops run serially; calls (call_extern, other PrimFuncs), tir.ret, virtual threads
  *     and warp shuffles are NotImplementedError.
  */
@@ -179,6 +181,7 @@ static bool is_shared(const char* scope) { return strcmp(scope, "shared") == 0; 
 int tvm_codegen__gpu_allocate(cg_state* s, const tvm_tir_allocate_obj* n) {
   const char* scope = tvm_tir_pointer_type_scope(n->buffer_var->type_annotation);
   if (!scope || !scope[0]) scope = "global";
+  if (strncmp(scope, "wmma.", 5) == 0) return tvm_codegen__wmma_allocate(s, n, scope);
   const char* name = tvm_tir_var_name(n->buffer_var);
   LLVMTypeRef et = tvm_codegen__mem_type(s, tvm_tir_dtype_element(n->dtype));
   if (!et) return -1;
@@ -225,7 +228,7 @@ int tvm_codegen__gpu_allocate(cg_state* s, const tvm_tir_allocate_obj* n) {
       LLVMValueRef g = LLVMAddGlobalInAddressSpace(s->mod, at, gname, 3);
       LLVMSetInitializer(g, LLVMGetUndef(at));
       LLVMSetLinkage(g, LLVMInternalLinkage);
-      LLVMSetAlignment(g, 16);
+      LLVMSetAlignment(g, tvm_codegen__wmma_uses_memory(n->body, n->buffer_var) ? 32 : 16);
       p = LLVMConstAddrSpaceCast(g, s->ptr);
     } else if (strncmp(scope, "local", 5) == 0) {
       p = tvm_codegen__entry_alloca(s, at, name);
@@ -443,6 +446,7 @@ bool tvm_codegen__gpu_call(cg_state* s, const tvm_tir_call_obj* n, LLVMValueRef*
     return true;
   }
   if (tvm_tir_kind_of(op) != TVM_TIR_KIND_Op) return false;
+  if (tvm_codegen__wmma_call(s, n, out)) return true; /* codegen_nvptx_wmma.c */
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_tvm_storage_sync)) {
     *out = barrier(s, n);
     return true;
@@ -495,7 +499,8 @@ bool tvm_codegen__gpu_call(cg_state* s, const tvm_tir_call_obj* n, LLVMValueRef*
       tvm_codegen__fail(s, "NotImplementedError",
                         "float64 %s in a CUDA kernel needs libdevice, which this code generator "
                         "does not use (float32 and 16-bit floats use PTX's approximate "
-                        "instructions)",
+                        "instructions; float64 exp, exp2, exp10, log, log2, log10, log1p, sinh, "
+                        "cosh, tanh, sigmoid, erf, sin, cos, tan and pow are written out as arithmetic)",
                         tvm_tir_op_name(op));
       return true;
     }
@@ -531,6 +536,7 @@ int tvm_codegen__nvptx_kernel(cg_state* s, const tvm_tir_prim_func_obj* f, const
   s->ret_slot = s->ret_fn = NULL;
   s->launch = launch;
   s->gpu_thread_depth = s->gpu_guards = 0;
+  s->wmma = NULL;
   int64_t np = tvm_tir_array_size(f->params);
   if (tvm_ffi_map_size(f->buffer_map) != 0)
     return tvm_codegen__fail(s, "ValueError", "a device kernel takes pointers, not buffers (run "

@@ -96,6 +96,8 @@ typedef struct {
   bool gpu;
   const cg_launch_info* launch;
   int gpu_thread_depth, gpu_guards;
+  int gpu_sm;            /* the target's compute capability (0: unknown) */
+  struct cg_wmma* wmma; /* the tensor-core fragments in scope (codegen_nvptx_wmma.c) */
 } cg_state;
 
 /* The data symbol through which a library reaches its own module (the loader fills it). */
@@ -221,6 +223,11 @@ LLVMBasicBlockRef tvm_codegen__gpu_store_guard(cg_state* s, const tvm_tir_buffer
 /* A call the GPU handles itself (barriers, math, the unsupported ones): true and *out (NULL
  * after a failure); false for the common code. */
 bool tvm_codegen__gpu_call(cg_state* s, const tvm_tir_call_obj* n, LLVMValueRef* out);
+/* codegen_nvptx_wmma.c: an Allocate of a "wmma.*" scope; the WMMA intrinsics (true when n is one). */
+int tvm_codegen__wmma_allocate(cg_state* s, const tvm_tir_allocate_obj* n, const char* scope);
+bool tvm_codegen__wmma_call(cg_state* s, const tvm_tir_call_obj* n, LLVMValueRef* out);
+/* Whether a tvm_load_matrix_sync / tvm_store_matrix_sync in body addresses memory through var. */
+bool tvm_codegen__wmma_uses_memory(const void* body, const void* var);
 void tvm_codegen__gpu_trap(cg_state* s);
 /* Optimise an NVPTX module and append its PTX text to out. */
 int tvm_codegen__nvptx_emit(LLVMModuleRef mod, const tvm_codegen_target* t,

@@ -511,6 +511,18 @@ static int b_thread_allreduce(tir_interp* in, const tvm_tir_call_obj* call, tir_
                            "variables (or inside an expression, or a function called from one)");
 }
 
+/* The WMMA intrinsics: whole-warp operations, run by interp_gpu.c once per warp as statements of
+ * a thread launch; anywhere else the threads of a warp are not together. */
+static int b_wmma(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out) {
+  (void)in;
+  (void)out;
+  return tvm_tir__raise_at("NotImplementedError", call,
+                           "%s (a tensor-core operation of a whole warp) reached outside a GPU "
+                           "thread launch, inside an expression, or in a function called from a "
+                           "launch, where the interpreter cannot run the threads of a warp together",
+                           op_name(call));
+}
+
 /* tir.assume: information for the compiler; its argument is not evaluated (kEmbedInfo). */
 static int b_assume(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out) {
   (void)in;
@@ -943,6 +955,11 @@ static const builtin_fn k_builtins[TVM_TIR_BUILTIN_COUNT] = {
     [TVM_TIR_BUILTIN_tvm_warp_shuffle_down] = b_warp,
     [TVM_TIR_BUILTIN_tvm_warp_activemask] = b_warp,
     [TVM_TIR_BUILTIN_tvm_thread_allreduce] = b_thread_allreduce,
+    [TVM_TIR_BUILTIN_tvm_fill_fragment] = b_wmma,
+    [TVM_TIR_BUILTIN_tvm_load_matrix_sync] = b_wmma,
+    [TVM_TIR_BUILTIN_tvm_store_matrix_sync] = b_wmma,
+    [TVM_TIR_BUILTIN_tvm_mma_sync] = b_wmma,
+    [TVM_TIR_BUILTIN_tvm_bmma_sync] = b_wmma,
     [TVM_TIR_BUILTIN_if_then_else] = b_if_then_else,
     [TVM_TIR_BUILTIN_reinterpret] = b_reinterpret,
     [TVM_TIR_BUILTIN_large_uint_imm] = b_large_uint_imm,

@@ -73,6 +73,7 @@ static int memo_put(tir_gpu_memo* m, const void* key, int8_t value) {
 }
 
 void tvm_tir__gpu_free(tir_interp* in) {
+  tvm_tir__wmma_free(in);
   if (!in->gpu_memo) return;
   tvm_ffi_free(in->gpu_memo->e);
   tvm_ffi_free(in->gpu_memo);
@@ -96,6 +97,13 @@ static int warp_call_fn(const void* obj, void* ctx) {
 /* Whether an expression (or a statement's expressions) holds a warp shuffle / activemask. */
 static bool has_warp_call(const void* e) { return e && tvm_tir__walk(e, false, warp_call_fn, NULL) == 1; }
 
+/* The WMMA Call of an Evaluate (a whole-warp tensor-core operation), else NULL. */
+static const tvm_tir_call_obj* wmma_call(const void* s) {
+  if (tvm_tir_kind_of(s) != TVM_TIR_KIND_Evaluate) return NULL;
+  const void* v = ((const tvm_tir_evaluate_obj*)s)->value;
+  return tvm_tir__is_wmma_call(v) ? v : NULL;
+}
+
 /* The tvm_thread_allreduce Call of an Evaluate, else NULL. */
 static const tvm_tir_call_obj* allreduce_call(const void* s) {
   if (tvm_tir_kind_of(s) != TVM_TIR_KIND_Evaluate) return NULL;
@@ -118,7 +126,7 @@ int tvm_tir__has_barrier(tir_interp* in, const void* s, bool* out) {
   const void* kids[2] = {NULL, NULL};
   switch (tvm_tir_kind_of(s)) {
     case TVM_TIR_KIND_Evaluate:
-      b = tvm_tir__stmt_is_barrier(s) || allreduce_call(s) ||
+      b = tvm_tir__stmt_is_barrier(s) || allreduce_call(s) || wmma_call(s) ||
           has_warp_call(((const tvm_tir_evaluate_obj*)s)->value);
       break;
     case TVM_TIR_KIND_BufferStore: b = has_warp_call(s); break;
@@ -697,6 +705,105 @@ static void write_back(ls_state* st, const local_vars* l, int64_t n, const int64
   }
 }
 
+/* ---- Tensor cores: a WMMA call is run once per warp ---------------------------------------- */
+static bool same_value(const tir_value* a, const tir_value* b) {
+  if (a->dtype.code != b->dtype.code || a->dtype.bits != b->dtype.bits || a->dtype.lanes != b->dtype.lanes)
+    return false;
+  for (int l = 0; l < tir_lanes(a); ++l)
+    if (memcmp(&a->lane[l], &b->lane[l], sizeof(tir_lane)) != 0) return false;
+  return true;
+}
+
+/* The argument holding the fragment index of the fragment at argument a. */
+static int frag_index_arg(int a, int nf) { return nf == 4 ? a + 1 : 4; }
+
+/* A WMMA call (interp_wmma.c) reached by the contexts cs: the operation of a warp, which the
+ * warp's 32 threads perform together on a GPU with the same operands. Every warp reaching it
+ * must be whole (all 32 lanes, a block's threads numbered x + X * (y + Y * z)) and agree on
+ * the operands other than the fragments; it then runs once per warp with its first lane's
+ * operands (its fragments are that lane's: a fragment allocated inside the thread launch is one
+ * per context here, and only the first lane's copy is ever used). Two warps naming the same
+ * fragment (the same buffer and index: a fragment allocated outside the thread launch is one
+ * per block here but one per warp on a GPU) cannot both be given theirs: an error. */
+static int ls_wmma(ls_state* st, const void* s, const tvm_tir_call_obj* call, ls_ctx** cs, int64_t n) {
+  int64_t na = tvm_tir_array_size(call->args);
+  if (na > 8) na = 8; /* tvm_tir__wmma_run reports the count */
+  tir_value* vals = tvm_ffi_calloc((size_t)(n * 8), sizeof(tir_value));
+  int64_t* tid = tvm_ffi_calloc((size_t)n, sizeof(int64_t));
+  int64_t* first = tvm_ffi_calloc((size_t)n, sizeof(int64_t)); /* per warp: its first context */
+  int64_t* count = tvm_ffi_calloc((size_t)n, sizeof(int64_t));
+  int rc = vals && tid && first && count ? TIR_OK : TIR_ERROR;
+  int64_t nwarps = 0;
+  int64_t* warp_ids = tvm_ffi_calloc((size_t)n, sizeof(int64_t));
+  if (!warp_ids) rc = TIR_ERROR;
+  for (int64_t c = 0; c < n && rc == TIR_OK; ++c) {
+    tid[c] = ctx_tid(st, cs[c]);
+    for (int64_t i = 0; i < na && rc == TIR_OK; ++i)
+      rc = eval_in(st, cs[c], call_arg(call, i), &vals[c * 8 + i]);
+    if (rc != TIR_OK) break;
+    int64_t w = 0;
+    while (w < nwarps && warp_ids[w] != tid[c] / 32) w++;
+    if (w == nwarps) {
+      warp_ids[nwarps++] = tid[c] / 32;
+      first[w] = c;
+    } else if (tid[c] < tid[first[w]]) {
+      first[w] = c;
+    }
+    count[w]++;
+  }
+  int fa[4];
+  int nf = tvm_tir__wmma_fragment_args(call, fa);
+  for (int64_t w = 0; w < nwarps && rc == TIR_OK; ++w) {
+    if (count[w] != 32) {
+      rc = tvm_tir__raise_at("RuntimeError", s,
+                             "%s reached by %lld threads of warp %lld: a tensor-core operation "
+                             "needs all 32 threads of the warp (undefined behaviour on a GPU; a "
+                             "block's threads form warps of 32 in the order x + X * (y + Y * z))",
+                             tvm_tir_op_name((const tvm_tir_op_obj*)call->op), (long long)count[w], (long long)warp_ids[w]);
+      break;
+    }
+    const tir_value* v0 = &vals[first[w] * 8];
+    for (int64_t c = 0; c < n && rc == TIR_OK; ++c) {
+      if (tid[c] / 32 != warp_ids[w]) continue;
+      for (int64_t i = 0; i < na && rc == TIR_OK; ++i) {
+        bool frag = false;
+        for (int j = 0; j < nf; ++j) frag = frag || fa[j] == i;
+        if (!frag && !same_value(&vals[c * 8 + i], &v0[i]))
+          rc = tvm_tir__raise_at("RuntimeError", s,
+                                 "%s: argument %lld differs between the threads of warp %lld "
+                                 "(threads %lld and %lld): a tensor-core operation takes the "
+                                 "same operands in every thread of the warp",
+                                 tvm_tir_op_name((const tvm_tir_op_obj*)call->op), (long long)i, (long long)warp_ids[w],
+                                 (long long)tid[first[w]], (long long)tid[c]);
+      }
+    }
+    for (int64_t w2 = 0; w2 < w && rc == TIR_OK; ++w2)
+      for (int j = 0; j < nf && rc == TIR_OK; ++j)
+        for (int j2 = 0; j2 < nf && rc == TIR_OK; ++j2)
+          if (vals[first[w] * 8 + fa[j]].lane[0].p == vals[first[w2] * 8 + fa[j2]].lane[0].p &&
+              vals[first[w] * 8 + frag_index_arg(fa[j], nf)].lane[0].i ==
+                  vals[first[w2] * 8 + frag_index_arg(fa[j2], nf)].lane[0].i)
+            rc = tvm_tir__raise_at(
+                "NotImplementedError", s,
+                "%s: warps %lld and %lld use the same fragment memory %s: a fragment allocated "
+                "outside the thread launch is one buffer per block in the interpreter but one "
+                "per warp on a GPU (allocate it inside the threadIdx launches)",
+                tvm_tir_op_name((const tvm_tir_op_obj*)call->op), (long long)warp_ids[w2], (long long)warp_ids[w],
+                tvm_tir_var_name((const tvm_tir_var_obj*)call_arg(call, fa[j])));
+  }
+  for (int64_t w = 0; w < nwarps && rc == TIR_OK; ++w) {
+    enter(st, cs[first[w]]);
+    rc = tvm_tir__wmma_run(st->in, call, &vals[first[w] * 8]);
+    leave(st, cs[first[w]]);
+  }
+  tvm_ffi_free(vals);
+  tvm_ffi_free(tid);
+  tvm_ffi_free(first);
+  tvm_ffi_free(count);
+  tvm_ffi_free(warp_ids);
+  return rc;
+}
+
 /* A thread launch holding a barrier: each context becomes one context per iteration. */
 static int ls_launch(ls_state* st, const void* s, ls_ctx** cs, int64_t n, bool complete) {
   const tvm_tir_var_obj* var = NULL;
@@ -1030,6 +1137,7 @@ static int lockstep(ls_state* st, const void* s, ls_ctx** cs, int64_t n, bool co
     case TVM_TIR_KIND_BufferStore: return ls_warp_leaf(st, s, cs, n);
     case TVM_TIR_KIND_Evaluate: /* the barrier: every context has arrived */
       if (allreduce_call(s)) return ls_allreduce(st, s, allreduce_call(s), cs, n, complete);
+      if (wmma_call(s)) return ls_wmma(st, s, wmma_call(s), cs, n);
       if (!tvm_tir__stmt_is_barrier(s)) return ls_warp_leaf(st, s, cs, n);
       if (!complete) {
         return tvm_tir__raise_at("RuntimeError", s,

@@ -127,6 +127,7 @@ typedef struct {
    * running (interp_gpu.c): a tvm_warp_shuffle* / tvm_warp_activemask Call among calls[]
    * evaluates to results[ctx * ncalls + j]; NULL outside such a statement. */
   const struct tir_warp_results* warp;
+  struct tir_wmma_state* wmma; /* tensor-core fragment shapes (interp_wmma.c) */
 } tir_interp;
 
 typedef struct tir_warp_results {
@@ -167,6 +168,8 @@ void tvm_tir__pop_regions(tir_interp* in, int64_t mark);
 int tvm_tir__alloc_region(tir_interp* in, const char* name, int64_t nbytes, char** out);
 /* Whether [addr, addr + nbytes) lies in a live region. */
 bool tvm_tir__in_live_region(tir_interp* in, const void* addr, int64_t nbytes);
+/* The start of the innermost live region holding addr, NULL if none. */
+const char* tvm_tir__region_base(tir_interp* in, const void* addr);
 
 /* Compact row-major strides of a shape (ValueError naming buf for a negative or huge shape). */
 int tvm_tir__compact_strides(const tvm_tir_buffer_obj* buf, const int64_t* shape, int64_t ndim,
@@ -220,5 +223,17 @@ int tvm_tir__exec_lockstep(tir_interp* in, const tvm_tir_stmt_obj* launch);
 bool tvm_tir__is_warp_call(const void* call);
 /* Release the run's GPU state. */
 void tvm_tir__gpu_free(tir_interp* in);
+
+/* ---- Tensor cores (interp_wmma.c) ---------------------------------------------------------- */
+/* Whether call is one of the WMMA intrinsics (tvm_fill_fragment, tvm_load_matrix_sync,
+ * tvm_store_matrix_sync, tvm_mma_sync, tvm_bmma_sync). */
+bool tvm_tir__is_wmma_call(const void* call);
+/* The argument positions of a WMMA call's fragment operands (out[0..return)). */
+int tvm_tir__wmma_fragment_args(const tvm_tir_call_obj* call, int out[4]);
+/* Run a WMMA call once, for a whole warp, with its evaluated arguments. */
+int tvm_tir__wmma_run(tir_interp* in, const tvm_tir_call_obj* call, const tir_value* args);
+/* ValueError at node unless (m, n, k) is a float16 tensor-core shape. */
+int tvm_tir__wmma_check_shape(const void* node, int64_t m, int64_t n, int64_t k);
+void tvm_tir__wmma_free(tir_interp* in);
 
 #endif /* TVM_TIR_SRC_INTERP_INTERNAL_H_ */

@@ -164,6 +164,15 @@ bool tvm_tir__in_live_region(tir_interp* in, const void* p, int64_t nbytes) {
   return false;
 }
 
+const char* tvm_tir__region_base(tir_interp* in, const void* p) {
+  uintptr_t addr = (uintptr_t)p;
+  for (int64_t k = in->num_regions - 1; k >= 0; --k) {
+    uintptr_t base = (uintptr_t)in->regions[k].base;
+    if (addr >= base && addr - base < (uint64_t)in->regions[k].nbytes) return in->regions[k].base;
+  }
+  return NULL;
+}
+
 /* Fresh zero-filled memory of nbytes, registered as a live region (freed by pop_regions). */
 int tvm_tir__alloc_region(tir_interp* in, const char* name, int64_t nbytes, char** out) {
   if (in->memory_limit == 0 && (in->memory_limit = tvm_tir_interp_memory_limit()) < 0) {

@@ -10,7 +10,8 @@
  * (x fastest). Three forms:
  *
  *  - warp: R a power of two <= 32, the reduced axes the lowest ones (x, or x and y, ...: a
- *    group's threads are consecutive lanes of one warp) and every value 32-bit: each thread's
+ *    group's threads are consecutive lanes of one warp) and every value a scalar of 8 to 64
+ *    bits (shuffled widened to 32 bits, or as two halves, by the code generator): each thread's
  *    value in a local red_buf, tvm_warp_shuffle_down with width R at offsets R/2 .. 1 combining
  *    into it, then tvm_warp_shuffle of lane 0 of the group to every lane (mask from
  *    tvm_warp_activemask). No shared memory, no barrier.
@@ -63,9 +64,11 @@ static const void* arg_at(const tvm_tir_call_obj* c, int64_t i) {
   return tvm_tir_array_at(c->args, i);
 }
 
+/* A scalar the shuffles carry: 32 bits as it is; 8 and 16 bits widened to 32, 64 bits as two
+ * 32-bit halves (the code generator's tvm_warp_shuffle). */
 static bool shuffleable(DLDataType t) {
-  return t.lanes == 1 && t.bits == 32 &&
-         (t.code == kDLInt || t.code == kDLUInt || t.code == kDLFloat);
+  return t.lanes == 1 && (t.bits == 8 || t.bits == 16 || t.bits == 32 || t.bits == 64) &&
+         (t.code == kDLInt || t.code == kDLUInt || t.code == kDLFloat || t.code == kDLBfloat);
 }
 
 /* A local or shared buffer of n elements, declared for body by Allocate + DeclBuffer. */

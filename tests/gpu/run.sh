@@ -6,8 +6,8 @@
 #      (gpu_launch_real), Relax models built for CUDA against their CPU build (gpu_relax_real),
 #      the VM on a CUDA device (vm_cuda), and the rest of tests/gpu and the CUDA module tests
 #   3. runs each kernel through `tvmc run --target cuda` (checked against the interpreter, timed
-#      with CUDA events), the allreduce / warp-shuffle / vthread kernels included, and Relax
-#      models (checked against the reference evaluator)
+#      with CUDA events), the allreduce / warp-shuffle / vthread / tensor-core kernels included,
+#      and Relax models (checked against the reference evaluator)
 #   4. prints the benchmark table of bench/cuda_bench (add at 1 GiB against the copy bandwidth,
 #      a shared-memory tiled matmul, a softmax)
 # Exit status: 0 when everything passed, 1 otherwise, 77 when there is no GPU to run on.
@@ -53,6 +53,8 @@ run "$k/col_sum_tree.py" --shape n=4096
 run "$k/row_argmax.py" --shape m=4096
 run "$k/matmul_vthread.py"
 run "$k/row_sum_upstream.py"
+run "$k/matmul_wmma.py" --shape n=1024
+run "$k/matmul_wmma_f16.py" --shape m=1024 --shape n=1024 --shape k=1024
 echo "== tvmc run --target cuda (Relax models)"
 for m in "$src/examples/serve/model.py --shape n=4096" \
          "$src/tests/corpus/relax/transformer_block.py --shape seq=128"; do

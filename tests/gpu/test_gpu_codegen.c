@@ -280,6 +280,25 @@ TEST(checked_division) {
   free(ptx);
 }
 
+/* float64 exp, log, tanh, erf, sin, pow, ... written out as arithmetic (expand_f64_math): no libdevice,
+ * no calls; fma.rn.f64 from the polynomials, cvt.rni from nearbyint. */
+TEST(float64_math) {
+  char* ptx = ptx_text_(__LINE__,
+                        HEAD "def m(A: T.Buffer((256,), \"float64\"), B: T.Buffer((256,), \"float64\")):\n"
+                             "    for tx in T.thread_binding(256, thread=\"threadIdx.x\"):\n"
+                             "        B[tx] = T.exp(A[tx]) + T.log(A[tx]) + T.tanh(A[tx]) + T.erf(A[tx]) + T.sin(A[tx]) + T.pow(A[tx], B[tx]) + T.Cast(\"float64\", T.erf(T.Cast(\"float32\", A[tx])))\n",
+                        "cuda -arch=sm_80");
+  CHECK(ptx != NULL);
+  if (!ptx) {
+    gpu_fail_(__LINE__, "float64 math kernel");
+    return;
+  }
+  CHECK(strstr(ptx, "fma.rn.f64") && strstr(ptx, "cvt.rni.f64.f64") && strstr(ptx, "div.rn.f64"));
+  CHECK(!strstr(ptx, "call.uni") && !strstr(ptx, ".extern .func"));
+  PTXAS(ptx, "m", "sm_80");
+  free(ptx);
+}
+
 /* Dynamic shared memory: one extern array, each allocation at its offset. */
 TEST(dynamic_shared_memory) {
   char* ptx = ptx_text_(__LINE__,
@@ -325,8 +344,8 @@ TEST(refused) {
   EXPECT_PTX_ERROR(HEAD AB "    for i in range(64):\n        B[i] = A[i]\n", "ValueError",
                    "function k launches no GPU kernel");
   EXPECT_PTX_ERROR(HEAD ABD "    for tx in T.thread_binding(64, thread=\"threadIdx.x\"):\n"
-                            "        B[tx] = T.exp(A[tx])\n",
-                   "NotImplementedError", "float64 tir.exp in a CUDA kernel needs libdevice");
+                            "        B[tx] = T.atan(A[tx])\n",
+                   "NotImplementedError", "tir.atan in a CUDA kernel needs libdevice");
   EXPECT_PTX_ERROR(HEAD AB "    for tx in T.thread_binding(64, thread=\"threadIdx.x\"):\n"
                            "        B[tx] = T.asin(A[tx])\n",
                    "NotImplementedError", "tir.asin in a CUDA kernel needs libdevice");
@@ -412,6 +431,7 @@ int main(void) {
   RUN(float16_and_math);
   RUN(erf);
   RUN(checked_division);
+  RUN(float64_math);
   RUN(dynamic_shared_memory);
   RUN(refused);
   return test_summary();

@@ -132,6 +132,11 @@ void* tvm_tir_transform_thread_sync(const void* mod_or_func);
 void* tvm_tir_transform_lower_thread_allreduce(const void* mod_or_func);
 void* tvm_tir_transform_split_host_device(const void* mod_or_func);
 
+/* float64 exp, exp2, exp10, log, log2, log10, log1p, sinh, cosh, tanh, sigmoid, erf, sin, cos,
+ * tan and pow (scalar calls) written out as arithmetic, for targets without a math library (CUDA kernels; libcodegen
+ * runs it after the GPU passes). Accuracy: docs/tir-decisions.md "float64 math without libm". */
+void* tvm_tir_transform_expand_f64_math(const void* mod_or_func);
+
 /* A pass of the pipeline. */
 typedef void* (*tvm_tir_pass_fn)(const void* mod_or_func);
 typedef struct {
