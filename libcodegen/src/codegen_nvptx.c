@@ -21,13 +21,14 @@
  *     llvm.nvvm.bar.warp.sync(-1); a barrier under a launch that not every thread runs is an
  *     error (a barrier some threads skip deadlocks);
  *   - math without libdevice: float32 exp, exp2, exp10, log, log2, log10, sin, cos, tan, tanh,
- *     sinh, cosh, sigmoid, pow and erf (Abramowitz-Stegun 7.1.26, 1.5e-7) from the PTX approximate instructions ex2.approx.f32,
+ *     sinh, cosh, sigmoid and pow from the PTX approximate instructions ex2.approx.f32,
  *     lg2.approx.f32, sin.approx.f32 and cos.approx.f32 (a few ulp: exp(x) = 2^(x log2 e) loses
  *     more for large |x|; pow(x, y) = 2^(y log2 x), NaN for x < 0); sqrt, fabs, floor, ceil,
  *     trunc, round, fma, copysign, min/max and the integer builtins are LLVM intrinsics the
- *     backend lowers to exact instructions; float64 exp, log, tanh, erf, sin, pow, ... arrive
- *     written out as arithmetic (libtir's expand_f64_math, run by codegen_cuda.c); the other
- *     float64 libm functions are a NotImplementedError (they need libdevice);
+ *     backend lowers to exact instructions; float64 exp, log, tanh, erf, sin, pow, ... and
+ *     scalar float32 / float16 erf and log1p (computed in float64) arrive written out as
+ *     arithmetic (libtir's expand_f64_math, run by codegen_cuda.c); the other libm functions
+ *     are a NotImplementedError (they need libdevice);
  *   - float16 is converted with cvt (LLVM's half type), bfloat16 with the integer code of
  *     codegen_llvm_float16.c;
  *   - a failed check (integer division by zero, an assertion, a bounds check) traps: the launch
@@ -299,27 +300,6 @@ static LLVMValueRef m_pow(cg_state* s, LLVMValueRef x, LLVMValueRef y) {
   return ex2(s, LLVMBuildFMul(s->b, y, lg2(s, x), ""));
 }
 
-/* erf(x) = sign(x) (1 - (a1 t + ... + a5 t^5) e^(-x^2)), t = 1 / (1 + p |x|): Abramowitz and
- * Stegun 7.1.26, absolute error below 1.5e-7 (GELU's erf, without libdevice). */
-static LLVMValueRef m_erf(cg_state* s, LLVMValueRef x, LLVMValueRef y) {
-  (void)y;
-  LLVMTypeRef f = LLVMFloatTypeInContext(s->ctx);
-  unsigned fabs_id = LLVMLookupIntrinsicID("llvm.fabs", 9), cs_id = LLVMLookupIntrinsicID("llvm.copysign", 13);
-  LLVMValueRef ax = LLVMBuildCall2(s->b, LLVMIntrinsicGetType(s->ctx, fabs_id, &f, 1),
-                                   LLVMGetIntrinsicDeclaration(s->mod, fabs_id, &f, 1), &x, 1, "");
-  LLVMValueRef one = fconst(s, 1.0);
-  LLVMValueRef t = LLVMBuildFDiv(s->b, one, LLVMBuildFAdd(s->b, one, mul(s, ax, 0.3275911), ""), "");
-  static const double a[5] = {0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429};
-  LLVMValueRef poly = fconst(s, a[4]);
-  for (int k = 3; k >= 0; --k) poly = LLVMBuildFAdd(s->b, LLVMBuildFMul(s->b, poly, t, ""), fconst(s, a[k]), "");
-  poly = LLVMBuildFMul(s->b, poly, t, "");
-  LLVMValueRef e = m_exp(s, LLVMBuildFNeg(s->b, LLVMBuildFMul(s->b, ax, ax, ""), ""), y);
-  LLVMValueRef r = LLVMBuildFSub(s->b, one, LLVMBuildFMul(s->b, poly, e, ""), "");
-  LLVMValueRef args[2] = {r, x};
-  return LLVMBuildCall2(s->b, LLVMIntrinsicGetType(s->ctx, cs_id, &f, 1),
-                        LLVMGetIntrinsicDeclaration(s->mod, cs_id, &f, 1), args, 2, "");
-}
-
 static LLVMValueRef lanewise(cg_state* s, lane_fn fn, DLDataType t, LLVMValueRef x, LLVMValueRef y) {
   DLDataType et = tvm_tir_dtype_element(t);
   DLDataType f32 = TVM_TIR_FLOAT32;
@@ -478,11 +458,11 @@ bool tvm_codegen__gpu_call(cg_state* s, const tvm_tir_call_obj* n, LLVMValueRef*
       {TVM_TIR_BUILTIN_tan, m_tan},     {TVM_TIR_BUILTIN_tanh, m_tanh},
       {TVM_TIR_BUILTIN_sinh, m_sinh},   {TVM_TIR_BUILTIN_cosh, m_cosh},
       {TVM_TIR_BUILTIN_sigmoid, m_sigmoid}, {TVM_TIR_BUILTIN_pow, m_pow},
-      {TVM_TIR_BUILTIN_erf, m_erf},
   };
   static const int libm_only[] = {
       TVM_TIR_BUILTIN_asin,  TVM_TIR_BUILTIN_acos,  TVM_TIR_BUILTIN_atan,
       TVM_TIR_BUILTIN_asinh, TVM_TIR_BUILTIN_acosh, TVM_TIR_BUILTIN_atanh, TVM_TIR_BUILTIN_log1p,
+      TVM_TIR_BUILTIN_erf,
       TVM_TIR_BUILTIN_fmod,  TVM_TIR_BUILTIN_atan2, TVM_TIR_BUILTIN_hypot, TVM_TIR_BUILTIN_nextafter,
   };
   for (size_t k = 0; k < sizeof(libm_only) / sizeof(libm_only[0]); ++k) {
