@@ -1,6 +1,6 @@
 /*
  * fuse_internal.h: what the fusion passes share (annotate_tir_op_pattern.c, fuse_ops.c,
- * fuse_tir.c, fuse_tir_inline.c, tir_subst.c; not installed).
+ * fuse_tir.c, fuse_tir_inline.c; not installed).
  */
 #ifndef TVM_RELAX_FUSE_INTERNAL_H_
 #define TVM_RELAX_FUSE_INTERNAL_H_
@@ -22,23 +22,6 @@ int32_t tvm_relax__fusible_call_tir(const tvm_tir_ir_module_obj* mod, const void
  * (retained) when it has none. New reference or NULL + error. */
 tvm_tir_prim_func_obj* tvm_relax__prim_func_loops(const tvm_tir_prim_func_obj* func);
 
-/*
- * Substitution of TIR variables and buffers in a copy that keeps SSA (tir_subst.c): Vars in
- * `vars` are replaced by their values (also inside buffers' fields), Buffers in `buffers` by
- * theirs, every other Buffer has its fields substituted (memoised: one new Buffer per old one),
- * and every binding site (For, Let, LetStmt, Allocate) gets a fresh Var. One context per copy.
- */
-typedef struct {
-  tvm_tir_mutator m; /* first */
-  void* vars;        /* ffi.Dict Var -> PrimExpr */
-  void* buffers;     /* ffi.Dict Buffer -> Buffer */
-} tvm_relax__tir_subst;
-int tvm_relax__tir_subst_init(tvm_relax__tir_subst* s);
-void tvm_relax__tir_subst_free(tvm_relax__tir_subst* s);
-int tvm_relax__tir_subst_var(tvm_relax__tir_subst* s, const void* var, const void* value);
-int tvm_relax__tir_subst_buffer(tvm_relax__tir_subst* s, const void* from, const void* to);
-/* The substituted copy of node (a new reference) or NULL + error. */
-void* tvm_relax__tir_subst_apply(tvm_relax__tir_subst* s, const void* node);
 
 /*
  * FuseTIR's per-element rewrites of a fused kernel's statements (fuse_tir_inline.c):

@@ -96,13 +96,13 @@ static int bind_dims(void* kmap, const tvm_tir_buffer_obj* kb, const tvm_tir_buf
 /* Every kernel dim, substituted, provably equals the fused buffer's. */
 static int check_dims(void* kmap, const tvm_tir_buffer_obj* kb, const tvm_tir_buffer_obj* fb, bool* ok) {
   for (int64_t d = 0; d < tvm_ffi_seq_size(kb->shape) && *ok; ++d) {
-    tvm_relax__tir_subst s;
-    if (tvm_relax__tir_subst_init(&s) != 0) return -1;
+    tvm_tir_subst s;
+    if (tvm_tir_subst_init(&s, true) != 0) return -1;
     tvm_ffi_release(s.vars);
     s.vars = kmap;
     tvm_ffi_retain(kmap);
-    tvm_tir_expr_obj* kd = tvm_relax__tir_subst_apply(&s, tvm_ffi_seq_obj_at(kb->shape, d));
-    tvm_relax__tir_subst_free(&s);
+    tvm_tir_expr_obj* kd = tvm_tir_subst_apply(&s, tvm_ffi_seq_obj_at(kb->shape, d));
+    tvm_tir_subst_free(&s);
     if (!kd) return -1;
     if (!tvm_relax__dim_equal(kd, tvm_ffi_seq_obj_at(fb->shape, d))) *ok = false;
     tvm_ffi_release(kd);
@@ -238,21 +238,21 @@ static int merge_call(fuser* u, const tvm_relax_binding_obj* b) {
     rc = check_dims(kmap, kbufs[i], bufs[i], &u->ok);
   }
   if (kmap && rc == 0 && u->ok) {
-    tvm_relax__tir_subst s;
-    rc = tvm_relax__tir_subst_init(&s);
+    tvm_tir_subst s;
+    rc = tvm_tir_subst_init(&s, true);
     const TVMFFIAny *kk, *kv;
     for (int64_t pos = 0; rc == 0 && (pos = tvm_ffi_map_next(kmap, pos, &kk, &kv)) >= 0;) {
       rc = tvm_ffi_dict_set(s.vars, kk, kv);
     }
-    for (int64_t i = 0; rc == 0 && i < nin + nout; ++i) rc = tvm_relax__tir_subst_buffer(&s, kbufs[i], bufs[i]);
-    void* body = rc == 0 ? tvm_relax__tir_subst_apply(&s, f->body) : NULL;
+    for (int64_t i = 0; rc == 0 && i < nin + nout; ++i) rc = tvm_tir_subst_set_buffer(&s, kbufs[i], bufs[i]);
+    void* body = rc == 0 ? tvm_tir_subst_apply(&s, f->body) : NULL;
     if (rc == 0 && !body) rc = -1;
     int64_t index = tvm_ffi_seq_size(u->stmts);
     TVMFFIAny sv = tvm_ffi_any_obj(body);
     if (rc == 0) rc = tvm_ffi_list_push(u->stmts, &sv);
     for (int64_t i = 0; rc == 0 && i < nout; ++i) rc = put_int(u->writer, bufs[nin + i], index);
     tvm_ffi_release(body);
-    if (rc == 0 || s.vars) tvm_relax__tir_subst_free(&s);
+    if (rc == 0 || s.vars) tvm_tir_subst_free(&s);
   }
   tvm_ffi_release(kmap);
   tvm_ffi_release(f);

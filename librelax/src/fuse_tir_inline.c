@@ -210,8 +210,8 @@ typedef struct {
 
 /* value with the nest's variables := idx (cast to their dtype), binding sites renamed. */
 static void* instantiate(const nest* ns, const void* value, void* idx) {
-  tvm_relax__tir_subst s;
-  if (tvm_relax__tir_subst_init(&s) != 0) return NULL;
+  tvm_tir_subst s;
+  if (tvm_tir_subst_init(&s, true) != 0) return NULL;
   int rc = 0;
   for (int d = 0; rc == 0 && d < ns->n; ++d) {
     const tvm_tir_var_obj* var = ns->loops[d]->loop_var;
@@ -219,11 +219,11 @@ static void* instantiate(const nest* ns, const void* value, void* idx) {
     tvm_tir_expr_obj* cast = tvm_tir_dtype_equal(tvm_tir_expr_dtype(i), tvm_tir_expr_dtype(var))
                                  ? tvm_tir_ref(i)
                                  : tvm_tir_cast_take(tvm_tir_expr_dtype(var), tvm_tir_ref(i));
-    rc = cast ? tvm_relax__tir_subst_var(&s, var, cast) : -1;
+    rc = cast ? tvm_tir_subst_set_var(&s, var, cast) : -1;
     tvm_ffi_release(cast);
   }
-  void* out = rc == 0 ? tvm_relax__tir_subst_apply(&s, value) : NULL;
-  tvm_relax__tir_subst_free(&s);
+  void* out = rc == 0 ? tvm_tir_subst_apply(&s, value) : NULL;
+  tvm_tir_subst_free(&s);
   return out;
 }
 
@@ -350,12 +350,12 @@ static void* rebuild_nest(const nest* ns, void* body) {
 
 /* C's store with its loop variables := idx (binding sites renamed). */
 static void* moved_store(const nest* cn, const tvm_tir_buffer_store_obj* cst, void* const* idx) {
-  tvm_relax__tir_subst s;
-  if (tvm_relax__tir_subst_init(&s) != 0) return NULL;
+  tvm_tir_subst s;
+  if (tvm_tir_subst_init(&s, true) != 0) return NULL;
   int rc = 0;
-  for (int d = 0; rc == 0 && d < cn->n; ++d) rc = tvm_relax__tir_subst_var(&s, cn->loops[d]->loop_var, idx[d]);
-  void* out = rc == 0 ? tvm_relax__tir_subst_apply(&s, cst) : NULL;
-  tvm_relax__tir_subst_free(&s);
+  for (int d = 0; rc == 0 && d < cn->n; ++d) rc = tvm_tir_subst_set_var(&s, cn->loops[d]->loop_var, idx[d]);
+  void* out = rc == 0 ? tvm_tir_subst_apply(&s, cst) : NULL;
+  tvm_tir_subst_free(&s);
   return out;
 }
 

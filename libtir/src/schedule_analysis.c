@@ -270,17 +270,17 @@ static void* inner_ranges(const sched_scan* s) {
 /* e with var and every loop variable bound in s replaced by 0 / their loop's min: the part of
  * an index that only outer variables determine (a new reference). */
 static void* outer_part(const void* e, const void* var, const sched_scan* s) {
-  tir_subst sub;
-  if (tvm_tir__subst_init(&sub, false) != 0) return NULL;
+  tvm_tir_subst sub;
+  if (tvm_tir_subst_init(&sub, false) != 0) return NULL;
   int rc = 0;
   void* zero = tvm_tir_const_int(tvm_tir_expr_dtype(var), 0);
-  rc = zero ? tvm_tir__subst_set_var(&sub, var, zero) : -1;
+  rc = zero ? tvm_tir_subst_set_var(&sub, var, zero) : -1;
   tvm_ffi_release(zero);
   for (int64_t i = 0; rc == 0 && i < s->nbind; ++i) {
-    if (s->bind[i].loop) rc = tvm_tir__subst_set_var(&sub, s->bind[i].var, s->bind[i].loop->min);
+    if (s->bind[i].loop) rc = tvm_tir_subst_set_var(&sub, s->bind[i].var, s->bind[i].loop->min);
   }
-  void* out = rc == 0 ? tvm_tir__subst_apply(&sub, e) : NULL;
-  tvm_tir__subst_free(&sub);
+  void* out = rc == 0 ? tvm_tir_subst_apply(&sub, e) : NULL;
+  tvm_tir_subst_free(&sub);
   return out;
 }
 
@@ -497,9 +497,9 @@ int64_t tvm_tir__sched_work(const void* stmt, int lanes) {
 
 /* ---- Copies ------------------------------------------------------------------------------ */
 void* tvm_tir__sched_copy_subst(const void* stmt, const void* var, const void* value) {
-  tir_subst s;
-  if (tvm_tir__subst_init(&s, true) != 0) return NULL;
-  void* out = tvm_tir__subst_set_var(&s, var, value) == 0 ? tvm_tir__subst_apply(&s, stmt) : NULL;
-  tvm_tir__subst_free(&s);
+  tvm_tir_subst s;
+  if (tvm_tir_subst_init(&s, true) != 0) return NULL;
+  void* out = tvm_tir_subst_set_var(&s, var, value) == 0 ? tvm_tir_subst_apply(&s, stmt) : NULL;
+  tvm_tir_subst_free(&s);
   return out;
 }

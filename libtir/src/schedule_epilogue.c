@@ -258,16 +258,16 @@ static void* try_inline(epi_ctx* c, const void* p, const void* cn, const void** 
     if (cs.acc[i].store && cs.acc[i].buffer->data != odata) goto done;
   {
     /* C's store with its loop variables renamed to N's */
-    tir_subst s;
-    if (tvm_tir__subst_init(&s, false) != 0) {
+    tvm_tir_subst s;
+    if (tvm_tir_subst_init(&s, false) != 0) {
       *err = true;
       goto done;
     }
     bool ok = true;
     for (int l = 0; l < w.depth && ok; ++l)
-      ok = tvm_tir__subst_set_var(&s, e.loops[l]->loop_var, w.loops[l]->loop_var) == 0;
-    void* st = ok ? tvm_tir__subst_apply(&s, e.store) : NULL;
-    tvm_tir__subst_free(&s);
+      ok = tvm_tir_subst_set_var(&s, e.loops[l]->loop_var, w.loops[l]->loop_var) == 0;
+    void* st = ok ? tvm_tir_subst_apply(&s, e.store) : NULL;
+    tvm_tir_subst_free(&s);
     if (!st) {
       *err = true;
       goto done;

@@ -132,8 +132,8 @@ static void* bind_nest(const void* stmt) {
   bool guard = !is_const || ctotal % tt != 0;
   tvm_tir_var_obj* bx = tvm_tir_var_new("bx", dt);
   tvm_tir_var_obj* tx = tvm_tir_var_new("tx", dt);
-  tir_subst s;
-  if (!bx || !tx || tvm_tir__subst_init(&s, false) != 0) {
+  tvm_tir_subst s;
+  if (!bx || !tx || tvm_tir_subst_init(&s, false) != 0) {
     RELEASE2(bx, tx);
     tvm_ffi_release(total);
     return NULL;
@@ -147,13 +147,13 @@ static void* bind_nest(const void* stmt) {
     tvm_tir_expr_obj* q = tvm_tir_floordiv_take(tvm_tir_ref(g), tvm_tir_ref(stride));
     if (i > 0) q = tvm_tir_floormod_take(q, tvm_tir_ref(chain[i]->extent));
     q = tvm_tir_add_take(q, tvm_tir_ref(chain[i]->min));
-    rc = q ? tvm_tir__subst_set_var(&s, chain[i]->loop_var, q) : -1;
+    rc = q ? tvm_tir_subst_set_var(&s, chain[i]->loop_var, q) : -1;
     tvm_ffi_release(q);
     stride = tvm_tir_mul_take(stride, tvm_tir_ref(chain[i]->extent));
     if (!stride) rc = -1;
   }
-  void* body = rc == 0 && g ? tvm_tir__subst_apply(&s, chain[n - 1]->body) : NULL;
-  tvm_tir__subst_free(&s);
+  void* body = rc == 0 && g ? tvm_tir_subst_apply(&s, chain[n - 1]->body) : NULL;
+  tvm_tir_subst_free(&s);
   tvm_ffi_release(stride);
   if (body && guard)
     body = tvm_tir_if_take(tvm_tir_lt_take(tvm_tir_ref(g), tvm_tir_ref(total)), body, NULL);
@@ -179,14 +179,14 @@ static void* localize(const tvm_tir_allocate_obj* a) {
   tvm_tir_pointer_type_obj* pt = tvm_tir_pointer_type_of(a->dtype, "local");
   tvm_tir_var_obj* v = pt ? tvm_tir_var_new_typed_str(a->buffer_var->name_hint, (void*)pt) : NULL;
   tvm_ffi_release(pt);
-  tir_subst s;
-  if (!v || tvm_tir__subst_init(&s, false) != 0) {
+  tvm_tir_subst s;
+  if (!v || tvm_tir_subst_init(&s, false) != 0) {
     tvm_ffi_release(v);
     return NULL;
   }
   void* body = NULL;
-  if (tvm_tir__subst_set_var(&s, a->buffer_var, v) == 0) body = tvm_tir__subst_apply(&s, a->body);
-  tvm_tir__subst_free(&s);
+  if (tvm_tir_subst_set_var(&s, a->buffer_var, v) == 0) body = tvm_tir_subst_apply(&s, a->body);
+  tvm_tir_subst_free(&s);
   void* r = body ? tvm_tir_allocate_new(v, a->dtype, a->extents, a->condition, body, a->annotations)
                  : NULL;
   tvm_ffi_release(body);
@@ -284,15 +284,15 @@ static void* try_merge(const void* const* nests, int64_t nn, const tvm_tir_for_o
   int64_t k = 0;
   for (; k < nn; ++k) {
     const tvm_tir_for_obj* f = nests[k];
-    tir_subst s;
-    if (tvm_tir__subst_init(&s, false) != 0) break;
+    tvm_tir_subst s;
+    if (tvm_tir_subst_init(&s, false) != 0) break;
     int rc = 0;
     for (int e = 0; e < d; ++e) {
-      if (k > 0 && rc == 0) rc = tvm_tir__subst_set_var(&s, f->loop_var, first[e]->loop_var);
+      if (k > 0 && rc == 0) rc = tvm_tir_subst_set_var(&s, f->loop_var, first[e]->loop_var);
       if (e < d - 1) f = (const tvm_tir_for_obj*)f->body;
     }
-    bodies[k] = rc == 0 ? tvm_tir__subst_apply(&s, f->body) : NULL;
-    tvm_tir__subst_free(&s);
+    bodies[k] = rc == 0 ? tvm_tir_subst_apply(&s, f->body) : NULL;
+    tvm_tir_subst_free(&s);
     if (!bodies[k]) break;
   }
   if (k < nn) {

@@ -35,8 +35,8 @@ static void* fuse(const tvm_tir_for_obj* const* chain, int n) {
                            inner->body, NULL, inner->annotations);
   }
   tvm_tir_var_obj* fv = tvm_tir_var("fused", chain[0]->loop_var->expr.dtype);
-  tir_subst s;
-  if (!fv || tvm_tir__subst_init(&s, false) != 0) {
+  tvm_tir_subst s;
+  if (!fv || tvm_tir_subst_init(&s, false) != 0) {
     tvm_ffi_release(fv);
     return NULL;
   }
@@ -47,13 +47,13 @@ static void* fuse(const tvm_tir_for_obj* const* chain, int n) {
     tvm_tir_expr_obj* q = tvm_tir_floordiv_take(tvm_tir_ref(fv), tvm_tir_ref(stride));
     if (i > 0) q = tvm_tir_floormod_take(q, tvm_tir_ref(chain[i]->extent));
     q = tvm_tir_add_take(q, tvm_tir_ref(chain[i]->min));
-    rc = q ? tvm_tir__subst_set_var(&s, chain[i]->loop_var, q) : -1;
+    rc = q ? tvm_tir_subst_set_var(&s, chain[i]->loop_var, q) : -1;
     tvm_ffi_release(q);
     stride = tvm_tir_mul_take(stride, tvm_tir_ref(chain[i]->extent));
     if (!stride) rc = -1;
   }
-  void* body = rc == 0 ? tvm_tir__subst_apply(&s, inner->body) : NULL;
-  tvm_tir__subst_free(&s);
+  void* body = rc == 0 ? tvm_tir_subst_apply(&s, inner->body) : NULL;
+  tvm_tir_subst_free(&s);
   void* r = tvm_tir_for_take(tvm_tir_ref(fv), tvm_tir__sched_iconst(fv, 0), product(chain, n),
                              TVM_TIR_FOR_PARALLEL, body);
   tvm_ffi_release(stride);

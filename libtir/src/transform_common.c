@@ -180,14 +180,14 @@ static int dict_put(void* dict, const void* key, const void* value) {
 }
 
 static void* subst_var(tvm_tir_mutator* m, const void* node) {
-  const TVMFFIAny* r = dict_get(((tir_subst*)m)->vars, node);
+  const TVMFFIAny* r = dict_get(((tvm_tir_subst*)m)->vars, node);
   void* out = r ? r->v_obj : (void*)node;
   tvm_ffi_retain(out);
   return out;
 }
 
 static void* subst_buffer(tvm_tir_mutator* m, const void* node) {
-  tir_subst* s = (tir_subst*)m;
+  tvm_tir_subst* s = (tvm_tir_subst*)m;
   const TVMFFIAny* r = dict_get(s->buffers, node);
   if (r) {
     tvm_ffi_retain(r->v_obj);
@@ -209,7 +209,7 @@ static tvm_tir_var_obj* fresh_var(const tvm_tir_var_obj* v) {
 
 static void* rename_binding(tvm_tir_mutator* m, const void* node, const tvm_tir_var_obj* var) {
   tvm_tir_var_obj* fresh = fresh_var(var);
-  int rc = fresh ? dict_put(((tir_subst*)m)->vars, var, fresh) : -1;
+  int rc = fresh ? dict_put(((tvm_tir_subst*)m)->vars, var, fresh) : -1;
   tvm_ffi_release(fresh);
   return rc == 0 ? tvm_tir_mutate_children(m, node) : NULL;
 }
@@ -226,7 +226,7 @@ static void* rename_allocate(tvm_tir_mutator* m, const void* node) {
   return rename_binding(m, node, ((const tvm_tir_allocate_obj*)node)->buffer_var);
 }
 
-int tvm_tir__subst_init(tir_subst* s, bool rename) {
+int tvm_tir_subst_init(tvm_tir_subst* s, bool rename) {
   memset(s, 0, sizeof(*s));
   s->vars = tvm_ffi_dict_new();
   s->buffers = tvm_ffi_dict_new();
@@ -241,25 +241,25 @@ int tvm_tir__subst_init(tir_subst* s, bool rename) {
     s->m.pre[TVM_TIR_KIND_Allocate] = rename_allocate;
   }
   if (s->vars && s->buffers) return 0;
-  tvm_tir__subst_free(s);
+  tvm_tir_subst_free(s);
   return -1;
 }
 
-void tvm_tir__subst_free(tir_subst* s) {
+void tvm_tir_subst_free(tvm_tir_subst* s) {
   tvm_ffi_release(s->vars);
   tvm_ffi_release(s->buffers);
   s->vars = s->buffers = NULL;
 }
 
-int tvm_tir__subst_set_var(tir_subst* s, const void* var, const void* value) {
+int tvm_tir_subst_set_var(tvm_tir_subst* s, const void* var, const void* value) {
   return dict_put(s->vars, var, value);
 }
 
-int tvm_tir__subst_set_buffer(tir_subst* s, const void* old_buffer, const void* new_buffer) {
+int tvm_tir_subst_set_buffer(tvm_tir_subst* s, const void* old_buffer, const void* new_buffer) {
   return dict_put(s->buffers, old_buffer, new_buffer);
 }
 
-void* tvm_tir__subst_apply(tir_subst* s, const void* node) { return tvm_tir_mutate(&s->m, node); }
+void* tvm_tir_subst_apply(tvm_tir_subst* s, const void* node) { return tvm_tir_mutate(&s->m, node); }
 
 /* ---- The pipeline -------------------------------------------------------------------------- */
 static const tvm_tir_pass k_passes[] = {TVM_TIR_LOWER_PASSES};

@@ -32,7 +32,7 @@ static int binds_var(const void* obj, void* ctx) {
 }
 
 /* var -> value (cast to var's dtype) when `expr` is a Var not substituted yet. */
-static int bind_pattern(tir_subst* s, const void* expr, tvm_tir_expr_obj* value) {
+static int bind_pattern(tvm_tir_subst* s, const void* expr, tvm_tir_expr_obj* value) {
   if (!tvm_tir_is_var(expr)) return 0;
   if (tvm_tir__walk(value, false, binds_var, NULL)) {
     tvm_tir__xform_error("NotImplementedError", kPass, value,
@@ -42,15 +42,15 @@ static int bind_pattern(tir_subst* s, const void* expr, tvm_tir_expr_obj* value)
   TVMFFIAny key = tvm_ffi_any_obj(expr);
   if (tvm_ffi_map_get(s->vars, &key)) return 0;
   tvm_tir_expr_obj* v = tvm_tir_cast(tvm_tir_expr_dtype(expr), value);
-  int rc = v ? tvm_tir__subst_set_var(s, expr, v) : -1;
+  int rc = v ? tvm_tir_subst_set_var(s, expr, v) : -1;
   tvm_ffi_release(v);
   return rc;
 }
 
 /* The view standing for match buffer mb inside its block (a new reference). */
-static tvm_tir_buffer_obj* match_view(tir_subst* s, const tvm_tir_match_buffer_region_obj* mb) {
+static tvm_tir_buffer_obj* match_view(tvm_tir_subst* s, const tvm_tir_match_buffer_region_obj* mb) {
   const tvm_tir_buffer_obj* S = mb->buffer;
-  tvm_tir_buffer_region_obj* region = tvm_tir__subst_apply(s, mb->source);
+  tvm_tir_buffer_region_obj* region = tvm_tir_subst_apply(s, mb->source);
   if (!region) return NULL;
   const tvm_tir_buffer_obj* src = region->buffer;
   int64_t nsrc = tvm_tir_array_size(region->region), n = tvm_tir_buffer_ndim(S);
@@ -91,11 +91,11 @@ static tvm_tir_buffer_obj* match_view(tir_subst* s, const tvm_tir_match_buffer_r
     }
   }
   if (rc == 0 && S->elem_offset) rc = bind_pattern(s, S->elem_offset, offset);
-  if (rc == 0) rc = tvm_tir__subst_set_var(s, S->data, src->data);
+  if (rc == 0) rc = tvm_tir_subst_set_var(s, S->data, src->data);
   /* Element by element: the mutator leaves an ffi.Array itself unchanged. */
   void* dims[64] = {0};
   for (int64_t k = 0; rc == 0 && k < n; ++k) {
-    dims[k] = tvm_tir__subst_apply(s, tvm_tir_array_at(S->shape, k));
+    dims[k] = tvm_tir_subst_apply(s, tvm_tir_array_at(S->shape, k));
     if (!dims[k]) rc = -1;
   }
   if (rc == 0) shape = tir_array(dims, n);
@@ -113,7 +113,7 @@ static tvm_tir_buffer_obj* match_view(tir_subst* s, const tvm_tir_match_buffer_r
     f.offset_factor = S->offset_factor;
     view = tvm_tir_buffer_new(&f);
   }
-  if (view && tvm_tir__subst_set_buffer(s, S, view) != 0) {
+  if (view && tvm_tir_subst_set_buffer(s, S, view) != 0) {
     tvm_ffi_release(view);
     view = NULL;
   }
@@ -208,8 +208,8 @@ static void* convert(tvm_tir_mutator* m, const tvm_tir_sblock_obj* b, void* valu
         "ValueError", kPass, NULL, "block '%s' has %lld iter vars but is realized with %lld values",
         name, (long long)n, (long long)(values ? tvm_tir_array_size(values) : 0));
   }
-  tir_subst s;
-  if (tvm_tir__subst_init(&s, false) != 0) return NULL;
+  tvm_tir_subst s;
+  if (tvm_tir_subst_init(&s, false) != 0) return NULL;
   let_binding* lets = tvm_ffi_calloc((size_t)(n ? n : 1), sizeof(let_binding));
   int64_t num_lets = 0, num_views = 0, num_allocs = tvm_tir_array_size(b->alloc_buffers);
   int64_t num_matches = tvm_tir_array_size(b->match_buffers);
@@ -224,7 +224,7 @@ static void* convert(tvm_tir_mutator* m, const tvm_tir_sblock_obj* b, void* valu
     if (tvm_tir__walk(v, false, needs_let, NULL)) {
       lets[num_lets++] = (let_binding){iv->var, v};
     } else {
-      ok = tvm_tir__subst_set_var(&s, iv->var, v) == 0;
+      ok = tvm_tir_subst_set_var(&s, iv->var, v) == 0;
     }
   }
   for (int64_t k = 0; ok && k < num_matches; ++k) {
@@ -233,10 +233,10 @@ static void* convert(tvm_tir_mutator* m, const tvm_tir_sblock_obj* b, void* valu
     num_views += ok;
   }
   for (int64_t k = 0; ok && k < num_allocs; ++k) {
-    allocs[k] = tvm_tir__subst_apply(&s, tvm_tir_array_at(b->alloc_buffers, k));
+    allocs[k] = tvm_tir_subst_apply(&s, tvm_tir_array_at(b->alloc_buffers, k));
     ok = allocs[k] != NULL;
   }
-  tvm_tir_stmt_obj* substituted = ok ? tvm_tir__subst_apply(&s, b->body) : NULL;
+  tvm_tir_stmt_obj* substituted = ok ? tvm_tir_subst_apply(&s, b->body) : NULL;
   /* Nested blocks next (their regions now name the views). */
   body = substituted ? tvm_tir_mutate(m, substituted) : NULL;
   tvm_ffi_release(substituted);
@@ -251,7 +251,7 @@ static void* convert(tvm_tir_mutator* m, const tvm_tir_sblock_obj* b, void* valu
     body = stmt;
   }
   if (body && predicate && !tir_is_true_const(predicate)) {
-    pred = tvm_tir__subst_apply(&s, predicate);
+    pred = tvm_tir_subst_apply(&s, predicate);
     stmt = pred ? tvm_tir_if_then_else_new(pred, body, NULL) : NULL;
     tvm_ffi_release(body);
     body = stmt;
@@ -268,7 +268,7 @@ static void* convert(tvm_tir_mutator* m, const tvm_tir_sblock_obj* b, void* valu
   tvm_ffi_free(allocs);
   tvm_ffi_free(lets);
   tvm_ffi_release(pred);
-  tvm_tir__subst_free(&s);
+  tvm_tir_subst_free(&s);
   return body;
 }
 

@@ -56,13 +56,13 @@ static void* bind_loop(tvm_tir_mutator* m, const void* node) {
     snprintf(name, sizeof(name), "%s_t", tvm_tir_var_name(f->loop_var));
     tvm_ffi_release(v);
     v = tvm_tir_var_new(name, f->loop_var->expr.dtype);
-    tir_subst s;
+    tvm_tir_subst s;
     tvm_tir_expr_obj* value = v ? tvm_tir_add(&v->expr, f->min) : NULL;
     tvm_ffi_release(body);
     body = NULL;
-    if (value && tvm_tir__subst_init(&s, false) == 0) {
-      if (tvm_tir__subst_set_var(&s, f->loop_var, value) == 0) body = tvm_tir__subst_apply(&s, f->body);
-      tvm_tir__subst_free(&s);
+    if (value && tvm_tir_subst_init(&s, false) == 0) {
+      if (tvm_tir_subst_set_var(&s, f->loop_var, value) == 0) body = tvm_tir_subst_apply(&s, f->body);
+      tvm_tir_subst_free(&s);
     }
     tvm_ffi_release(value);
   }

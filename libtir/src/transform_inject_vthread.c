@@ -53,11 +53,11 @@ static bool uses(const void* e, const void* var) {
 /* `for v' in range(n): s[v -> v']` with a fresh v'. */
 static void* serial_copy(const tvm_tir_var_obj* v, const void* n, const void* s) {
   tvm_tir_var_obj* nv = tvm_tir_var_new(tvm_tir_var_name(v), v->expr.dtype);
-  tir_subst sub;
+  tvm_tir_subst sub;
   void* body = NULL;
-  if (nv && tvm_tir__subst_init(&sub, false) == 0) {
-    if (tvm_tir__subst_set_var(&sub, v, nv) == 0) body = tvm_tir__subst_apply(&sub, s);
-    tvm_tir__subst_free(&sub);
+  if (nv && tvm_tir_subst_init(&sub, false) == 0) {
+    if (tvm_tir_subst_set_var(&sub, v, nv) == 0) body = tvm_tir_subst_apply(&sub, s);
+    tvm_tir_subst_free(&sub);
   }
   if (!body) {
     tvm_ffi_release(nv);

@@ -23,25 +23,6 @@ void* tvm_tir__xform_with_body(const tvm_tir_prim_func_obj* f, tvm_tir_stmt_obj*
 void* tvm_tir__xform_error(const char* kind, const char* pass, const void* node, const char* fmt,
                            ...) TVM_FFI_PRINTF(4, 5);
 
-/*
- * Substitution of Vars and Buffers, memoised so that every use of a Buffer maps to the same new
- * Buffer object. Vars in `vars` are replaced by their values (in buffer fields too); Buffers in
- * `buffers` by theirs; any other Buffer has its fields substituted (and is memoised). With
- * rename, binding sites (Let, LetStmt, For, Allocate) get fresh Vars (a copy that keeps SSA).
- */
-typedef struct {
-  tvm_tir_mutator m; /* first: callbacks get &m */
-  void* vars;        /* ffi.Dict Var -> PrimExpr */
-  void* buffers;     /* ffi.Dict Buffer -> Buffer */
-  bool rename;
-} tir_subst;
-/* 0, or -1 with a MemoryError. */
-int tvm_tir__subst_init(tir_subst* s, bool rename);
-void tvm_tir__subst_free(tir_subst* s);
-int tvm_tir__subst_set_var(tir_subst* s, const void* var, const void* value);
-int tvm_tir__subst_set_buffer(tir_subst* s, const void* old_buffer, const void* new_buffer);
-/* The substituted node (a new reference) or NULL + error. */
-void* tvm_tir__subst_apply(tir_subst* s, const void* node);
 
 /* Release two objects (NULL-safe). */
 static inline void RELEASE2(void* a, void* b) {

@@ -182,15 +182,15 @@ static int skip_exprs(tvm_tir_visitor* v, const void* node) {
 static void* loop_part(const tvm_tir_for_obj* loop, int64_t lo, int64_t hi) {
   DLDataType t = loop->loop_var->expr.dtype;
   tvm_tir_var_obj* var = tvm_tir_var_new(tvm_tir_var_name(loop->loop_var), t);
-  tir_subst s;
-  if (!var || tvm_tir__subst_init(&s, true) != 0) {
+  tvm_tir_subst s;
+  if (!var || tvm_tir_subst_init(&s, true) != 0) {
     tvm_ffi_release(var);
     return NULL;
   }
-  void* body = tvm_tir__subst_set_var(&s, loop->loop_var, var) == 0
-                   ? tvm_tir__subst_apply(&s, loop->body)
+  void* body = tvm_tir_subst_set_var(&s, loop->loop_var, var) == 0
+                   ? tvm_tir_subst_apply(&s, loop->body)
                    : NULL;
-  tvm_tir__subst_free(&s);
+  tvm_tir_subst_free(&s);
   tvm_tir_expr_obj* min = tvm_tir_const_int(t, lo);
   tvm_tir_expr_obj* ext = tvm_tir_const_int(t, hi - lo + 1);
   void* r = body && min && ext ? tvm_tir_for_new(var, min, ext, (tvm_tir_for_kind)loop->kind, body,

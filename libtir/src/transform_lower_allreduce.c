@@ -142,20 +142,20 @@ static void* seq_of(stmt_list* l) {
 static void* combine_into(const tvm_tir_comm_reducer_obj* r, int64_t size, void* const* lhs_v,
                           void* const* rhs_v, tvm_tir_buffer_obj* const* dst,
                           void* const* dst_index) {
-  tir_subst s;
-  if (tvm_tir__subst_init(&s, false) != 0) return NULL;
+  tvm_tir_subst s;
+  if (tvm_tir_subst_init(&s, false) != 0) return NULL;
   int rc = 0;
   for (int64_t i = 0; i < size && rc == 0; ++i) {
-    rc = tvm_tir__subst_set_var(&s, tvm_tir_array_at(r->lhs, i), lhs_v[i]);
-    if (rc == 0) rc = tvm_tir__subst_set_var(&s, tvm_tir_array_at(r->rhs, i), rhs_v[i]);
+    rc = tvm_tir_subst_set_var(&s, tvm_tir_array_at(r->lhs, i), lhs_v[i]);
+    if (rc == 0) rc = tvm_tir_subst_set_var(&s, tvm_tir_array_at(r->rhs, i), rhs_v[i]);
   }
   void* vals[MAX_VALUES] = {NULL};
   tvm_tir_var_obj* cv[MAX_VALUES] = {NULL};
   for (int64_t i = 0; i < size && rc == 0; ++i) {
-    vals[i] = tvm_tir__subst_apply(&s, tvm_tir_array_at(r->result, i));
+    vals[i] = tvm_tir_subst_apply(&s, tvm_tir_array_at(r->result, i));
     if (!vals[i]) rc = -1;
   }
-  tvm_tir__subst_free(&s);
+  tvm_tir_subst_free(&s);
   void* body = NULL;
   if (rc == 0) {
     stmt_list st = {0};

@@ -17,11 +17,11 @@ static void* serial(const tvm_tir_for_obj* f) {
 
 /* A copy of f's body with the loop var replaced by value and fresh inner binding sites. */
 static void* copy_body(const tvm_tir_for_obj* f, tvm_tir_expr_obj* value) {
-  tir_subst s;
-  if (tvm_tir__subst_init(&s, true) != 0) return NULL;
-  void* r = tvm_tir__subst_set_var(&s, f->loop_var, value) == 0 ? tvm_tir__subst_apply(&s, f->body)
+  tvm_tir_subst s;
+  if (tvm_tir_subst_init(&s, true) != 0) return NULL;
+  void* r = tvm_tir_subst_set_var(&s, f->loop_var, value) == 0 ? tvm_tir_subst_apply(&s, f->body)
                                                                 : NULL;
-  tvm_tir__subst_free(&s);
+  tvm_tir_subst_free(&s);
   return r;
 }
 

@@ -374,12 +374,12 @@ static void* vectorize(tvm_tir_mutator* m, const void* node) {
     return serial(f);
   }
   if (n == 1) {
-    tir_subst s;
-    if (tvm_tir__subst_init(&s, false) != 0) return NULL;
-    void* r = tvm_tir__subst_set_var(&s, f->loop_var, f->min) == 0
-                  ? tvm_tir__subst_apply(&s, f->body)
+    tvm_tir_subst s;
+    if (tvm_tir_subst_init(&s, false) != 0) return NULL;
+    void* r = tvm_tir_subst_set_var(&s, f->loop_var, f->min) == 0
+                  ? tvm_tir_subst_apply(&s, f->body)
                   : NULL;
-    tvm_tir__subst_free(&s);
+    tvm_tir_subst_free(&s);
     return r;
   }
   vectorizer vz = {0};

@@ -3,6 +3,9 @@
  * large function is visited once per occurrence, at a path that leads back to it; per-kind
  * tables, SKIP and post order; the mutator rebuilds only the subtrees that changed.
  */
+#include <string.h>
+
+#include <tvm/tir/builder.h>
 #include <tvm/tir/visit.h>
 
 #include "tir_check.h"
@@ -208,11 +211,62 @@ TEST(deep_nesting_raises) {
   RELEASE(x, e);
 }
 
+/* tvm_tir_subst: Vars by values, Buffers by Buffers, and with rename fresh binding sites in each
+ * copy (two copies of one loop get two loop variables; without rename the loop keeps its own). */
+TEST(subst_vars_buffers_and_fresh_bindings) {
+  tvm_tir_buffer_obj* A = tvm_tir_buffer_decl("A", TVM_TIR_FLOAT32, 8);
+  tvm_tir_buffer_obj* B = tvm_tir_buffer_decl("B", TVM_TIR_FLOAT32, 8);
+  tvm_tir_var_obj* i = tvm_tir_var("i", TVM_TIR_INT32);
+  tvm_tir_var_obj* x = tvm_tir_var("x", TVM_TIR_FLOAT32);
+  /* for i in range(8): A[i] = A[i] + x */
+  tvm_tir_for_obj* loop = (tvm_tir_for_obj*)tvm_tir_serial_take(
+      tvm_tir_ref(i), tvm_tir_int(0), tvm_tir_int(8),
+      tvm_tir_store_take(tvm_tir_ref(A),
+                         tvm_tir_add_take(tvm_tir_load_take(tvm_tir_ref(A), tvm_tir_ref(i)),
+                                          tvm_tir_ref(x)),
+                         tvm_tir_ref(i)));
+  tvm_tir_expr_obj* two = tvm_tir_f32(2.5);
+  if (!EXPECT_OK(A) || !EXPECT_OK(B) || !EXPECT_OK(loop) || !EXPECT_OK(two)) return;
+  tvm_tir_for_obj* copies[2] = {NULL, NULL};
+  for (int c = 0; c < 2; ++c) {
+    tvm_tir_subst s;
+    CHECK_EQ_INT(tvm_tir_subst_init(&s, true), 0);
+    CHECK_EQ_INT(tvm_tir_subst_set_var(&s, x, two), 0);
+    CHECK_EQ_INT(tvm_tir_subst_set_buffer(&s, A, B), 0);
+    copies[c] = tvm_tir_subst_apply(&s, loop);
+    tvm_tir_subst_free(&s);
+    if (!EXPECT_OK(copies[c])) return;
+    const tvm_tir_for_obj* f = copies[c];
+    CHECK(f->loop_var != i && strcmp(tvm_tir_var_name(f->loop_var), "i") == 0);
+    const tvm_tir_buffer_store_obj* st = (const tvm_tir_buffer_store_obj*)f->body;
+    CHECK(st->buffer == B);
+    CHECK(tvm_tir_array_at(st->indices, 0) == f->loop_var);
+    const tvm_tir_binary_obj* add = (const tvm_tir_binary_obj*)st->value;
+    CHECK(add->b == (void*)two);
+    const tvm_tir_buffer_load_obj* ld = (const tvm_tir_buffer_load_obj*)add->a;
+    CHECK(ld->buffer == B && tvm_tir_array_at(ld->indices, 0) == f->loop_var);
+  }
+  CHECK(copies[0]->loop_var != copies[1]->loop_var);
+  /* Without rename the loop variable stays; the original is untouched either way. */
+  tvm_tir_subst keep;
+  CHECK_EQ_INT(tvm_tir_subst_init(&keep, false), 0);
+  CHECK_EQ_INT(tvm_tir_subst_set_buffer(&keep, A, B), 0);
+  tvm_tir_for_obj* kept = tvm_tir_subst_apply(&keep, loop);
+  tvm_tir_subst_free(&keep);
+  if (EXPECT_OK(kept)) {
+    CHECK(kept->loop_var == i);
+    CHECK(((const tvm_tir_buffer_store_obj*)kept->body)->buffer == B);
+  }
+  CHECK(((const tvm_tir_buffer_store_obj*)loop->body)->buffer == A && loop->loop_var == i);
+  RELEASE(A, B, i, x, loop, two, copies[0], copies[1], kept);
+}
+
 int main(void) {
   RUN(visit_large_function);
   RUN(visit_tables_skip_and_stop);
   RUN(mutate_rebuilds_changed_subtrees_only);
   RUN(deep_nesting_raises);
+  RUN(subst_vars_buffers_and_fresh_bindings);
   tir_release_temps();
   return test_summary();
 }

@@ -129,6 +129,30 @@ void* tvm_tir_mutate(tvm_tir_mutator* m, const void* node);
  */
 void* tvm_tir_mutate_children(tvm_tir_mutator* m, const void* node);
 
+/* ---- Substitution ---------------------------------------------------------------------------- */
+/*
+ * Substitution of Vars and Buffers, memoised so that every use of a Buffer maps to the same new
+ * Buffer object: Vars set with tvm_tir_subst_set_var are replaced by their values (in buffer
+ * fields too), Buffers set with tvm_tir_subst_set_buffer by theirs, and any other Buffer has its
+ * fields substituted (once). With rename, every binding site (For, Let, LetStmt, Allocate) gets
+ * a fresh Var, so a body copied twice into one function stays in SSA form. One context per
+ * copy; the mutator `m` may be given more callbacks before applying.
+ */
+typedef struct tvm_tir_subst {
+  tvm_tir_mutator m; /* first: callbacks get &m */
+  void* vars;        /* ffi.Dict Var -> PrimExpr */
+  void* buffers;     /* ffi.Dict Buffer -> Buffer */
+  bool rename;
+} tvm_tir_subst;
+/* 0, or -1 with a MemoryError. */
+int tvm_tir_subst_init(tvm_tir_subst* s, bool rename);
+void tvm_tir_subst_free(tvm_tir_subst* s);
+/* 0, or -1 with an error. */
+int tvm_tir_subst_set_var(tvm_tir_subst* s, const void* var, const void* value);
+int tvm_tir_subst_set_buffer(tvm_tir_subst* s, const void* old_buffer, const void* new_buffer);
+/* The substituted node (a new reference) or NULL + error. */
+void* tvm_tir_subst_apply(tvm_tir_subst* s, const void* node);
+
 #pragma GCC visibility pop
 #ifdef __cplusplus
 }
