@@ -11,77 +11,23 @@ arguments) are not standalone TVMScript: they are counted in skipped.txt.
 usage: extract.py FILES_DIR OUT_DIR
 """
 import ast
-import builtins
 import json
 import os
 import sys
 import textwrap
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from upstream_programs import dec_name, is_ir_module, metaprogramming  # noqa: E402
 
 ALLOWED = {"T", "I", "R", "tvm", "range", "True", "False", "None", "float", "int",
            "bool", "min", "max", "abs", "len", "tir"}
 # Python builtins that TVMScript parses itself (anything else is metaprogramming)
 
 
-def dec_name(d):
-    if isinstance(d, ast.Call):
-        d = d.func
-    parts = []
-    while isinstance(d, ast.Attribute):
-        parts.append(d.attr)
-        d = d.value
-    if isinstance(d, ast.Name):
-        parts.append(d.id)
-    return ".".join(reversed(parts))
-
-
 def is_prim_func(node):
     return isinstance(node, (ast.FunctionDef,)) and any(
         dec_name(d) in ("T.prim_func", "tvm.script.tir.prim_func", "prim_func")
         for d in node.decorator_list)
-
-
-def is_ir_module(node):
-    return isinstance(node, ast.ClassDef) and any(
-        dec_name(d) in ("I.ir_module", "tvm.script.ir_module", "tvm.script.ir.ir_module",
-                        "ir_module", "ir.ir_module") for d in node.decorator_list)
-
-
-def bound_names(node):
-    """Names a program defines itself: parameters, assignment/loop/with targets."""
-    names = set()
-    for n in ast.walk(node):
-        if isinstance(n, ast.arg):
-            names.add(n.arg)
-        elif isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
-            names.add(n.id)
-        elif isinstance(n, (ast.FunctionDef, ast.ClassDef)):
-            names.add(n.name)
-    return names
-
-
-def metaprogramming(node):
-    """Why a program is not standalone TVMScript, or None."""
-    bound = bound_names(node)
-    for n in ast.walk(node):
-        if isinstance(n, ast.JoinedStr):
-            return "f-string"
-        if isinstance(n, ast.Attribute) and n.attr == "meta_var":
-            return "T.meta_var"
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
-            if n.id not in bound and n.id not in ALLOWED:
-                return "free variable " + n.id
-        if isinstance(n, (ast.ListComp, ast.GeneratorExp, ast.DictComp, ast.SetComp)):
-            return "comprehension"
-        if isinstance(n, ast.Starred):
-            return "starred"
-    for d in node.decorator_list:
-        if isinstance(d, ast.Call) and any(kw.arg == "check_well_formed" for kw in d.keywords):
-            return "marked ill-formed (check_well_formed=False)"
-        if isinstance(d, ast.Call):
-            for kw in d.keywords:
-                if not isinstance(kw.value, ast.Constant):
-                    return "decorator argument"
-    return None
 
 
 def header(src):
@@ -118,7 +64,7 @@ def main():
                     if seen[name] > 1:
                         name = "%s_%d" % (name, seen[name])
                     pid = "%s__%s" % (stem, name)
-                    why = metaprogramming(child)
+                    why = metaprogramming(child, ALLOWED)
                     if why:
                         skipped.append({"id": pid, "why": why})
                         continue
