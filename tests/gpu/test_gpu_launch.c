@@ -12,19 +12,17 @@
  *   gpu_launch real     the machine's driver (exits 77, skipped, without one): every kernel run on
  *                       the GPU and compared with the interpreter on the CPU
  */
-#include <dlfcn.h>
 #include <unistd.h>
 #include <tvm/codegen/codegen.h>
 #include <tvm/vm/vm.h>
 
+#include "gpu_modes.h"
 #include "gpu_testing.h"
 
 #ifndef TVM_GPU_TMPDIR
 #define TVM_GPU_TMPDIR "/tmp"
 #endif
 
-static void* g_fake;
-#define FAKE(type, name) ((type)dlsym(g_fake, name))
 
 static bool raised_(int line, const char* kind, const char* part) {
   void* e = tvm_ffi_error_take();
@@ -357,32 +355,21 @@ TEST(on_the_gpu) {
 
 int main(int argc, char** argv) {
   tvm_vm_init();
-  const char* mode = argc > 1 ? argv[1] : "fake";
-  if (strcmp(mode, "missing") == 0) {
-    setenv("TVM_VM_LIBCUDA", "/nonexistent/libcuda.so.1", 1);
+  gpu_mode mode;
+  int rc = gpu_mode_setup(argc, argv, &mode);
+  if (rc != 0) return rc;
+  if (mode == GPU_MODE_MISSING) {
     RUN(no_driver);
     return test_summary();
   }
-  if (strcmp(mode, "real") == 0) {
-    unsetenv("TVM_VM_LIBCUDA");
-    void* cu = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!cu) {
-      printf("SKIP: no CUDA driver (libcuda.so.1): %s\n", dlerror());
-      return 77;
-    }
-    dlclose(cu);
+  if (mode == GPU_MODE_REAL) {
     RUN(on_the_gpu);
     return test_summary();
-  }
-  g_fake = getenv("TVM_VM_LIBCUDA") ? dlopen(getenv("TVM_VM_LIBCUDA"), RTLD_NOW) : NULL;
-  if (!g_fake) {
-    fprintf(stderr, "TVM_VM_LIBCUDA must name the fake driver\n");
-    return 1;
   }
   RUN(exported_library);
   RUN(jit);
   RUN(launch_shapes);
-  int rc = test_summary();
+  rc = test_summary();
   dlclose(g_fake);
   return rc;
 }

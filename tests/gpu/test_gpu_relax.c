@@ -19,13 +19,13 @@
  *                      GPU 0 and compared with the CPU build
  */
 #define _GNU_SOURCE /* memmem */
-#include <dlfcn.h>
 #include <tvm/codegen/relax_build.h>
 #include <tvm/tir/schedule.h>
 #include <tvm/tir/transform.h>
 #include <tvm/vm/vm.h>
 #include <unistd.h>
 
+#include "gpu_modes.h"
 #include "fuse_testing.h"
 #include "relax_pool.h"
 
@@ -33,8 +33,6 @@
 #define TVM_GPU_TMPDIR "/tmp"
 #endif
 
-static void* g_fake;
-#define FAKE(type, name) ((type)dlsym(g_fake, name))
 
 /* ---- The models ------------------------------------------------------------------------------ */
 typedef struct {
@@ -510,34 +508,23 @@ TEST(on_the_gpu) {
 
 int main(int argc, char** argv) {
   tvm_vm_init();
-  const char* mode = argc > 1 ? argv[1] : "fake";
-  if (strcmp(mode, "missing") == 0) {
-    setenv("TVM_VM_LIBCUDA", "/nonexistent/libcuda.so.1", 1);
+  gpu_mode mode;
+  int rc = gpu_mode_setup(argc, argv, &mode);
+  if (rc != 0) return rc;
+  if (mode == GPU_MODE_MISSING) {
     RUN(no_driver);
     return test_summary();
   }
-  if (strcmp(mode, "real") == 0) {
-    unsetenv("TVM_VM_LIBCUDA");
-    void* cu = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!cu) {
-      printf("SKIP: no CUDA driver (libcuda.so.1): %s\n", dlerror());
-      return 77;
-    }
-    dlclose(cu);
+  if (mode == GPU_MODE_REAL) {
     RUN(on_the_gpu);
     return test_summary();
-  }
-  g_fake = getenv("TVM_VM_LIBCUDA") ? dlopen(getenv("TVM_VM_LIBCUDA"), RTLD_NOW) : NULL;
-  if (!g_fake) {
-    fprintf(stderr, "TVM_VM_LIBCUDA must name the fake driver\n");
-    return 1;
   }
   RUN(schedule_models);
   RUN(schedule_edges);
   RUN(exported_on_fake_driver);
   RUN(jit_on_fake_driver);
   RUN(shape_functions_on_the_host);
-  int rc = test_summary();
+  rc = test_summary();
   dlclose(g_fake);
   return rc;
 }
