@@ -7,7 +7,9 @@
  * are left by undoing a log of what they put in scope, so the walk is linear in the size of the
  * IR. The first violation stops it with a ValueError whose message starts with the access path of
  * the offending node ("<root>.body.blocks[0].bindings[2].value: ...", the root being the checked
- * Function, or for a module `<root>["name"]` the function of that name).
+ * Function, or for a module `<root>["name"]` the function of that name). The path is recorded
+ * only when needed: a first walk goes without it, and only if it meets a violation (or fails
+ * otherwise) does a second walk, from scratch, record it to report the same violation there.
  *
  * The rules are upstream Relax's (relax/analysis/well_formed.cc), with these choices:
  *  - a Relax Var is bound once in a whole module (upstream allows rebinding one in the other
@@ -56,7 +58,10 @@ typedef struct {
 } undo;
 
 typedef struct {
-  tvm_tir_visitor path; /* only its path stack: the access path of the node being checked */
+  tvm_tir_visitor path; /* only its path stack: the access path of the node being checked, when
+                         * `paths` (else left empty) */
+  bool paths;           /* record the path: the run after a first one found a violation */
+  int64_t depth;        /* steps on the path, recorded or not */
   tvm_tir_visitor tirv; /* walks PrimExprs for their TIR variables */
   fact* slots;
   size_t mask, used;
@@ -75,9 +80,11 @@ typedef struct {
 #define MAX_DEPTH TVM_FFI_STRUCTURAL_MAX_DEPTH
 
 /* ---- Errors ---------------------------------------------------------------------------------- */
-/* ValueError "<path>: message" at the current path. Returns -1. */
+/* ValueError "<path>: message" at the current path. Returns -1. Without paths, a placeholder
+ * ValueError: the entry clears it and runs the check again with paths, to the same violation. */
 static int fail(wf* w, const char* fmt, ...) TVM_FFI_PRINTF(2, 3);
 static int fail(wf* w, const char* fmt, ...) {
+  if (!w->paths) return tvm_ffi_raise("ValueError", "well-formedness violation (unlocated)");
   tvm_ffi_strbuf msg = {0};
   tvm_tir_visitor_path_format(&w->path, &msg);
   tvm_ffi_strbuf_puts(&msg, ": ");
@@ -143,6 +150,7 @@ static const char* text_of(tvm_ffi_strbuf* b, const void* obj) {
 /* IR too deep to walk: the error gives the first steps of the path only. */
 static int fail_too_deep(wf* w) {
   enum { SHOWN = 8 };
+  if (!w->paths) return fail(w, "IR too deep");
   int64_t depth = w->path.depth;
   tvm_ffi_strbuf msg = {0};
   w->path.depth = depth < SHOWN ? depth : SHOWN;
@@ -153,15 +161,35 @@ static int fail_too_deep(wf* w) {
   tvm_ffi_strbuf_free(&msg);
   return -1;
 }
-static int push_attr(wf* w, const char* name) {
-  if (w->path.depth >= MAX_DEPTH) return fail_too_deep(w);
-  return tvm_tir_visitor_push_attr(&w->path, name);
+/* A step recorded (with paths), or the depth limit reached: push_* in full. */
+static int push_slow(wf* w, const char* attr, int64_t item) {
+  if (w->depth >= MAX_DEPTH) return fail_too_deep(w);
+  if (w->paths && (attr ? tvm_tir_visitor_push_attr(&w->path, attr)
+                        : tvm_tir_visitor_push_item(&w->path, item)) != 0) {
+    return -1;
+  }
+  w->depth++;
+  return 0;
 }
-static int push_item(wf* w, int64_t i) {
-  if (w->path.depth >= MAX_DEPTH) return fail_too_deep(w);
-  return tvm_tir_visitor_push_item(&w->path, i);
+static inline int push_attr(wf* w, const char* name) {
+  if (w->paths || w->depth >= MAX_DEPTH) return push_slow(w, name, 0);
+  w->depth++;
+  return 0;
 }
-static void pop(wf* w) { tvm_tir_visitor_pop(&w->path); }
+static inline int push_item(wf* w, int64_t i) {
+  if (w->paths || w->depth >= MAX_DEPTH) return push_slow(w, NULL, i);
+  w->depth++;
+  return 0;
+}
+static int push_key(wf* w, const TVMFFIAny* key) {
+  if (w->paths && tvm_tir_visitor_push_key(&w->path, key) != 0) return -1;
+  w->depth++;
+  return 0;
+}
+static inline void pop(wf* w) {
+  w->depth--;
+  if (w->paths) tvm_tir_visitor_pop(&w->path);
+}
 
 /* ---- The fact table -------------------------------------------------------------------------- */
 static size_t slot_of(const wf* w, const void* key) {
@@ -1126,8 +1154,10 @@ static int verify_module(wf* w, const tvm_tir_ir_module_obj* mod) {
   int rc = 0;
   for (int64_t i = 0; rc == 0 && i < count; ++i) {
     const mod_entry* e = &entries[i];
-    TVMFFIAny name = tvm_ffi_string(e->name);
-    rc = tvm_tir_visitor_push_key(&w->path, &name);
+    TVMFFIAny name = {0}; /* (only a recorded path needs it) */
+    if (w->paths) name = tvm_ffi_string(e->name);
+    int64_t depth = w->depth;
+    rc = push_key(w, &name);
     if (rc == 0 && tvm_relax_kind_of(e->func) == TVM_RELAX_KIND_Function) {
       const char* symbol = tvm_tir_func_global_symbol(e->func);
       if (symbol && strcmp(symbol, e->name) != 0) {
@@ -1149,7 +1179,7 @@ static int verify_module(wf* w, const tvm_tir_ir_module_obj* mod) {
         tvm_ffi_strbuf_free(&path);
       }
     }
-    if (w->path.depth > 0) tvm_tir_visitor_pop(&w->path);
+    if (w->depth > depth) pop(w);
     tvm_ffi_any_release(&name);
   }
   w->func_names = NULL;
@@ -1158,22 +1188,12 @@ static int verify_module(wf* w, const tvm_tir_ir_module_obj* mod) {
   return rc;
 }
 
-int tvm_relax_verify_well_formed(const void* func_or_module) {
-  return tvm_relax_verify_well_formed_ex(func_or_module, NULL);
-}
-
-int tvm_relax_verify_well_formed_ex(const void* func_or_module, const tvm_relax_wf_options* opts) {
-  tvm_relax__ensure_init();
-  bool is_mod = tvm_tir_is(func_or_module, TVM_TIR_KIND_IRModule);
-  if (!is_mod && tvm_relax_kind_of(func_or_module) != TVM_RELAX_KIND_Function) {
-    return tvm_ffi_raise(
-        "TypeError",
-        "tvm_relax_verify_well_formed: expected a Relax Function or "
-        "an IRModule, got %s",
-        func_or_module ? tvm_ffi_type_key(tvm_ffi_type_index(func_or_module)) : "NULL");
-  }
+/* One run of the check over a Function or an IRModule (is_mod), recording paths or not. */
+static int check(const void* func_or_module, bool is_mod, const tvm_relax_wf_options* opts,
+                 bool paths) {
   wf w;
   memset(&w, 0, sizeof(w));
+  w.paths = paths;
   w.tirv.pre[TVM_TIR_KIND_Var] = on_tir_var;
   w.tirv.pre[TVM_TIR_KIND_SizeVar] = on_tir_var;
   w.tirv.ctx = &w;
@@ -1193,4 +1213,26 @@ int tvm_relax_verify_well_formed_ex(const void* func_or_module, const tvm_relax_
   tvm_ffi_free(w.slots);
   tvm_ffi_free(w.log);
   return rc == 0 ? 0 : -1;
+}
+
+int tvm_relax_verify_well_formed(const void* func_or_module) {
+  return tvm_relax_verify_well_formed_ex(func_or_module, NULL);
+}
+
+int tvm_relax_verify_well_formed_ex(const void* func_or_module, const tvm_relax_wf_options* opts) {
+  tvm_relax__ensure_init();
+  bool is_mod = tvm_tir_is(func_or_module, TVM_TIR_KIND_IRModule);
+  if (!is_mod && tvm_relax_kind_of(func_or_module) != TVM_RELAX_KIND_Function) {
+    return tvm_ffi_raise(
+        "TypeError",
+        "tvm_relax_verify_well_formed: expected a Relax Function or "
+        "an IRModule, got %s",
+        func_or_module ? tvm_ffi_type_key(tvm_ffi_type_index(func_or_module)) : "NULL");
+  }
+  /* Access paths serve only to locate a violation: a first run goes without them, and only
+   * when it finds one (or fails otherwise) does a second run, from scratch, walk again with
+   * them to the same violation, so that no state needs rolling back. */
+  if (check(func_or_module, is_mod, opts, false) == 0) return 0;
+  tvm_ffi_error_clear();
+  return check(func_or_module, is_mod, opts, true);
 }
