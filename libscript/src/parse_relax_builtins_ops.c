@@ -1360,8 +1360,9 @@ const tvm_script_builtin* tvm_script__relax_builtin_lookup(const char* name, siz
       hi = mid;
     }
   }
-  if (lo < g_num_named && g_named[lo].len == len && memcmp(g_named[lo].builtin->name, name, len) == 0) {
-    return g_named[lo].builtin;
+  const named_builtin* hit = lo < g_num_named ? &g_named[lo] : NULL;
+  if (hit && hit->len == len && memcmp(hit->builtin->name, name, len) == 0) {
+    return hit->builtin;
   }
   char full[160];
   if (len + 6 >= sizeof(full)) return NULL;
