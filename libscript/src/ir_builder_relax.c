@@ -355,7 +355,9 @@ void* tvm_script_relax_lookup_global_info(tvm_script_builder* b, const char* nam
   tvm_script__frame* f = tvm_script__find_frame(b, TVM_SCRIPT_FRAME_MODULE);
   const TVMFFIAny* infos = f && f->attrs ? tvm_ffi_map_get_str(f->attrs, "global_infos") : NULL;
   char key[128];
-  snprintf(key, sizeof(key), "%.*s", (int)(len < 120 ? len : 120), name);
+  size_t key_len = len < 120 ? len : 120;
+  memcpy(key, name, key_len);
+  key[key_len] = '\0';
   const TVMFFIAny* list = infos && tvm_ffi_any_is_object(infos) &&
                                   tvm_ffi_instance_of(infos->v_obj, kTVMFFIMap)
                               ? tvm_ffi_map_get_str(infos->v_obj, key)

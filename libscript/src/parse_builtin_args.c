@@ -234,10 +234,29 @@ const char* tvm_script__arg_what(const tvm_script_call* call, const char* spec, 
   const param_spec* ps = se->ps;
   int n = se->n;
   if (param >= 0 && param < n) {
-    snprintf(buf, size, "argument '%.*s' of %s", (int)ps[param].len, ps[param].name, call->name);
+    tvm_script__arg_label(buf, size, ps[param].name, ps[param].len, call->name);
   } else {
     snprintf(buf, size, "an argument of %s", call->name);
   }
+  return buf;
+}
+
+/* Append s[0..n) to buf (cap bytes with its NUL), cut where it is full. */
+static size_t label_append(char* buf, size_t cap, size_t at, const char* s, size_t n) {
+  if (at + 1 >= cap) return at;
+  if (n > cap - 1 - at) n = cap - 1 - at;
+  memcpy(buf + at, s, n);
+  return at + n;
+}
+
+const char* tvm_script__arg_label(char* buf, size_t size, const char* param, size_t param_len,
+                                  const char* call_name) {
+  if (size == 0) return buf;
+  size_t at = label_append(buf, size, 0, "argument '", 10);
+  at = label_append(buf, size, at, param, param_len);
+  at = label_append(buf, size, at, "' of ", 5);
+  at = label_append(buf, size, at, call_name, strlen(call_name));
+  buf[at] = '\0';
   return buf;
 }
 

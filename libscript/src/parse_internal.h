@@ -139,6 +139,11 @@ static inline bool tvm_script_arg_given(const TVMFFIAny* v) {
 int32_t tvm_script__arg_index(const tvm_script_call* call, const char* spec, int param);
 const char* tvm_script__arg_what(const tvm_script_call* call, const char* spec, int param,
                                  char* buf, size_t size);
+/* "argument '<param>' of <call_name>" written into buf (returned), cut to size as snprintf cuts:
+ * the label a converted argument's messages name, written for every such argument, so built
+ * by copying rather than through a format. */
+const char* tvm_script__arg_label(char* buf, size_t size, const char* param, size_t param_len,
+                                  const char* call_name);
 
 /* Conversions of argument values (each raises TypeError naming `what`, e.g. "argument
  * 'extent' of T.serial", and returns -1 / NULL on mismatch; call->error_arg is left to the

@@ -155,6 +155,10 @@ const tvm_script_match_cast_pair* tvm_script__relax_match_cast_pair(const TVMFFI
   return tvm_ffi_type_index(v->v_obj) == g_pair_index ? (const tvm_script_match_cast_pair*)v->v_obj : NULL;
 }
 
+/* "argument '<lit>' of R.<name>" into the char array buf (tvm_script__arg_label). */
+#define ARG_LABEL(buf, lit, call) \
+  tvm_script__arg_label((buf), sizeof(buf), (lit), sizeof(lit) - 1, (call)->name)
+
 /* ---- Calls of values, tuple items ------------------------------------------------------------ */
 tvm_relax_expr_obj* tvm_script__relax_call_value(const void* callee, const TVMFFIAny* args,
                                                  int32_t num_args, void* sinfo_args) {
@@ -384,7 +388,7 @@ static tvm_relax_expr_obj* op_arg(tvm_script_call* call, const op_param* p, cons
     return (tvm_relax_expr_obj*)v->v_obj;
   }
   char what[160]; /* (only for values that convert, and their messages) */
-  snprintf(what, sizeof(what), "argument '%.*s' of %s", (int)p->len, p->name, call->name);
+  tvm_script__arg_label(what, sizeof(what), p->name, p->len, call->name);
   bool shape_like = (p->len == 5 && memcmp(p->name, "shape", 5) == 0) ||
                     (p->len == 4 && memcmp(p->name, "size", 4) == 0);
   if (shape_like && seq_of(v)) {
@@ -635,7 +639,7 @@ static int dps_call_attrs(tvm_script_call* call, tvm_relax_op_id id, const char*
                          "tensor's, or a list of them for a tuple)", call->name);
   }
   char what[96];
-  snprintf(what, sizeof(what), "argument 'out_sinfo' of %s", call->name);
+  ARG_LABEL(what, "out_sinfo", call);
   void* sinfo_args = tvm_script__relax_sinfo_list(&a[i_sinfo], what, true);
   if (!sinfo_args) return fail_at(call, spec, i_sinfo);
   /* func: a GlobalVar (cls.f), or for call_dps_packed a packed function's name. */
@@ -649,12 +653,12 @@ static int dps_call_attrs(tvm_script_call* call, tvm_relax_op_id id, const char*
     tvm_ffi_raise("TypeError", "argument 'func' of %s must be a function (cls.f, or a packed "
                   "function's name), got %s", call->name, tvm_ffi_any_type_name(&a[0]));
   }
-  snprintf(what, sizeof(what), "argument 'args' of %s", call->name);
+  ARG_LABEL(what, "args", call);
   tvm_relax_expr_obj* args = func ? tuple_args(&a[1], what) : NULL;
   tvm_relax_expr_obj* tir = NULL;
   int rc = func ? (args ? 0 : fail_at(call, spec, 1)) : fail_at(call, spec, 0);
   if (rc == 0 && i_tir >= 0 && present(&a[i_tir])) {
-    snprintf(what, sizeof(what), "argument 'tir_vars' of %s", call->name);
+    ARG_LABEL(what, "tir_vars", call);
     tir = tir_vars_of(&a[i_tir], what);
     if (!tir) rc = fail_at(call, spec, i_tir);
   }
@@ -798,7 +802,7 @@ static int b_call_builtin_with_ctx(tvm_script_call* call, TVMFFIAny* out) {
   }
   if (!func) return fail_at(call, spec, 0);
   char what[96];
-  snprintf(what, sizeof(what), "argument 'args' of %s", call->name);
+  ARG_LABEL(what, "args", call);
   tvm_relax_expr_obj* args = tuple_args(&a[1], what);
   if (!args) {
     tvm_ffi_release(func);
@@ -806,7 +810,7 @@ static int b_call_builtin_with_ctx(tvm_script_call* call, TVMFFIAny* out) {
   }
   void* sinfo_args = NULL;
   if (present(&a[2])) {
-    snprintf(what, sizeof(what), "argument 'sinfo_args' of %s", call->name);
+    ARG_LABEL(what, "sinfo_args", call);
     sinfo_args = tvm_script__relax_sinfo_list(&a[2], what, false);
     if (!sinfo_args) {
       tvm_ffi_release(func);
@@ -861,7 +865,7 @@ static int packed_call(tvm_script_call* call, int mode, TVMFFIAny* out) {
   void* sinfo_args = NULL;
   if (sinfo_v && !tvm_ffi_any_is_none(sinfo_v)) {
     char what[96];
-    snprintf(what, sizeof(what), "argument 'sinfo_args' of %s", call->name);
+    ARG_LABEL(what, "sinfo_args", call);
     sinfo_args = tvm_script__relax_sinfo_list(sinfo_v, what, false);
     if (!sinfo_args) {
       call->error_arg = call->num_args + (int32_t)(sinfo_v - call->kwargs);
@@ -1306,23 +1310,60 @@ static const tvm_script_builtin k_builtins[] = {
     {"tuple", b_tuple, 0, false},
 };
 
-static const tvm_script_builtin* search(const tvm_script_builtin* t, int32_t n, const char* name,
-                                       size_t len) {
-  if (len == 0) return NULL;
-  for (int32_t i = 0; i < n; ++i) {
-    if (t[i].name[0] == name[0] && strlen(t[i].name) == len && memcmp(t[i].name, name, len) == 0) {
-      return &t[i];
-    }
+/* The builtins of both tables sorted by name (ties: k_builtins' row first), with their names'
+ * lengths, for a binary search; built once. */
+#define NAMED_MAX 64
+typedef struct {
+  const tvm_script_builtin* builtin;
+  size_t len;
+} named_builtin;
+static named_builtin g_named[NAMED_MAX];
+static int32_t g_num_named;
+static pthread_once_t g_named_once = PTHREAD_ONCE_INIT;
+_Static_assert(sizeof(k_builtins) / sizeof(k_builtins[0]) + 32 <= NAMED_MAX,
+               "the index holds k_builtins and up to 32 struct-info builtins");
+
+static int named_cmp(const char* a, size_t alen, const char* b, size_t blen) {
+  int c = memcmp(a, b, alen < blen ? alen : blen);
+  return c ? c : (alen > blen) - (alen < blen);
+}
+
+static void named_add(const tvm_script_builtin* b) {
+  if (g_num_named == NAMED_MAX) return; /* (unreached: the static assertions size the index) */
+  named_builtin e = {b, strlen(b->name)};
+  int32_t i = g_num_named++;
+  /* Insertion after the rows of an equal name keeps the first table's row first. */
+  while (i > 0 && named_cmp(g_named[i - 1].builtin->name, g_named[i - 1].len, b->name, e.len) > 0) {
+    g_named[i] = g_named[i - 1];
+    --i;
   }
-  return NULL;
+  g_named[i] = e;
+}
+
+static void named_build(void) {
+  for (size_t i = 0; i < sizeof(k_builtins) / sizeof(k_builtins[0]); ++i) named_add(&k_builtins[i]);
+  for (int32_t i = 0; i < tvm_script__relax_sinfo_builtin_count; ++i) {
+    named_add(&tvm_script__relax_sinfo_builtins[i]);
+  }
 }
 
 const tvm_script_builtin* tvm_script__relax_builtin_lookup(const char* name, size_t len) {
   tvm_relax_init();
-  const tvm_script_builtin* b =
-      search(k_builtins, (int32_t)(sizeof(k_builtins) / sizeof(k_builtins[0])), name, len);
-  if (!b) b = search(tvm_script__relax_sinfo_builtins, tvm_script__relax_sinfo_builtin_count, name, len);
-  if (b) return b;
+  if (len == 0) return NULL;
+  pthread_once(&g_named_once, named_build);
+  int32_t lo = 0, hi = g_num_named; /* the first row whose name is not below name */
+  while (lo < hi) {
+    int32_t mid = lo + (hi - lo) / 2;
+    if (named_cmp(g_named[mid].builtin->name, g_named[mid].len, name, len) < 0) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  const named_builtin* hit = lo < g_num_named ? &g_named[lo] : NULL;
+  if (hit && hit->len == len && memcmp(hit->builtin->name, name, len) == 0) {
+    return hit->builtin;
+  }
   char full[160];
   if (len + 6 >= sizeof(full)) return NULL;
   memcpy(full, "relax.", 6);

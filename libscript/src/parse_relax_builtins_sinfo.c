@@ -650,6 +650,10 @@ const tvm_script_builtin tvm_script__relax_sinfo_builtins[] = {
     {"Tuple", b_tuple_sinfo, 0, false},   {"dataflow", b_dataflow, 0, false},
     {"func_attr", b_func_attr, 0, false}, {"output", b_output, 0, false},
 };
+_Static_assert(sizeof(tvm_script__relax_sinfo_builtins) /
+                       sizeof(tvm_script__relax_sinfo_builtins[0]) <=
+                   32,
+               "tvm_script__relax_builtin_lookup's sorted index keeps room for 32 of these rows");
 const int32_t tvm_script__relax_sinfo_builtin_count =
     (int32_t)(sizeof(tvm_script__relax_sinfo_builtins) / sizeof(tvm_script__relax_sinfo_builtins[0]));
 

@@ -42,8 +42,22 @@ TEST(every_operator_is_a_builtin) {
                                        "Tuple", "Shape", "Prim", "Object", "Any", "Callable",
                                        "dataflow", "output", "func_attr"};
   for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); ++i) {
-    CHECK(tvm_script__relax_builtin_lookup(others[i], strlen(others[i])) != NULL);
+    const tvm_script_builtin* b = tvm_script__relax_builtin_lookup(others[i], strlen(others[i]));
+    CHECK(b != NULL && strcmp(b->name, others[i]) == 0);
   }
+  /* the sorted index's edges and near misses: names before the first row and after the last,
+   * prefixes and extensions of rows, a name given by length inside a longer string */
+  static const char* const absent[] = {"A",        "Aaa",         "zzz",  "Tens",   "Tensor2",
+                                       "call_tir_", "call_tir_in", "dist", "dist.",  "shape_",
+                                       "Tuple_",    "~",           "_",    "output1"};
+  for (size_t i = 0; i < sizeof(absent) / sizeof(absent[0]); ++i) {
+    CHECK(tvm_script__relax_builtin_lookup(absent[i], strlen(absent[i])) == NULL);
+  }
+  const tvm_script_builtin* cut = tvm_script__relax_builtin_lookup("call_tir_inplace", 8);
+  CHECK(cut != NULL && strcmp(cut->name, "call_tir") == 0);
+  const tvm_script_builtin* dist = tvm_script__relax_builtin_lookup("dist.call_tir", 13);
+  CHECK(dist != NULL && strcmp(dist->name, "dist.call_tir") == 0);
+  CHECK(tvm_script__relax_builtin_lookup("", 0) == NULL);
   /* every row binds its signature: an unknown keyword is refused at the keyword, a missing
    * argument named */
   for (int id = 0; id < TVM_RELAX_OP_COUNT; ++id) {
