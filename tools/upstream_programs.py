@@ -2,6 +2,8 @@
 tools/upstream-relax/extract.py): decorator names, IRModule classes, and whether a program is
 standalone TVMScript or depends on Python metaprogramming."""
 import ast
+import os
+import sys
 
 
 def dec_name(d):
@@ -59,3 +61,18 @@ def metaprogramming(node, allowed):
                 if not isinstance(kw.value, ast.Constant):
                     return "decorator argument"
     return None
+
+
+def parsed_files(files_dir):
+    """(file name, syntax tree, lines) of each .py file of files_dir in name order; a file Python
+    cannot parse is reported on stderr and left out."""
+    for fname in sorted(os.listdir(files_dir)):
+        if not fname.endswith(".py"):
+            continue
+        text = open(os.path.join(files_dir, fname)).read()
+        try:
+            tree = ast.parse(text)
+        except SyntaxError as e:
+            print("cannot parse", fname, e, file=sys.stderr)
+            continue
+        yield fname, tree, text.splitlines()

@@ -25,7 +25,7 @@ import sys
 import textwrap
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from upstream_programs import dec_name, is_ir_module, metaprogramming  # noqa: E402
+from upstream_programs import dec_name, is_ir_module, metaprogramming, parsed_files  # noqa: E402
 
 ALLOWED = {"T", "I", "R", "tvm", "relax", "range", "True", "False", "None", "float", "int",
            "bool", "min", "max", "abs", "len", "tir"}
@@ -69,16 +69,7 @@ def main():
     files_dir, out_dir = sys.argv[1], sys.argv[2]
     os.makedirs(out_dir, exist_ok=True)
     manifest, skipped = [], []
-    for fname in sorted(os.listdir(files_dir)):
-        if not fname.endswith(".py"):
-            continue
-        text = open(os.path.join(files_dir, fname)).read()
-        try:
-            tree = ast.parse(text)
-        except SyntaxError as e:
-            print("cannot parse", fname, e, file=sys.stderr)
-            continue
-        lines = text.splitlines()
+    for fname, tree, lines in parsed_files(files_dir):
         stem = fname[:-3]
         seen = {}
 
