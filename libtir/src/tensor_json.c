@@ -166,20 +166,26 @@ static int tensor_from_json(void* self, const TVMFFIAny* args, int32_t n, TVMFFI
       rc = record_error("negative dimension");
   }
   if (rc == 0 && !take(rec, size, &pos, &nbytes, 8)) rc = record_error("truncated data size");
+  /* The sizes agree before anything is allocated: a shape claiming more than the record holds
+   * is an error, not an allocation of its size. */
+  if (rc == 0) {
+    DLTensor proto = {.ndim = ndim, .dtype = dtype, .shape = shape};
+    int64_t want = tvm_ffi_dltensor_nbytes(&proto);
+    if (want < 0)
+      rc = -1;
+    else if (nbytes != want)
+      rc = record_error("data size does not match the shape and dtype");
+    else if ((uint64_t)(size - pos) != (uint64_t)nbytes)
+      rc = record_error("data of the wrong length");
+  }
   void* t = NULL;
   if (rc == 0) {
     t = tvm_ffi_tensor_empty(shape, ndim, dtype, (DLDevice){kDLCPU, 0});
     if (!t) rc = -1;
   }
-  if (rc == 0) {
+  if (rc == 0 && nbytes > 0) {
     DLTensor* dl = tvm_ffi_tensor_dl(t);
-    int64_t want = tvm_ffi_dltensor_nbytes(dl);
-    if (nbytes != want)
-      rc = record_error("data size does not match the shape and dtype");
-    else if ((uint64_t)(size - pos) != (uint64_t)nbytes)
-      rc = record_error("data of the wrong length");
-    else if (nbytes > 0)
-      memcpy((char*)dl->data + dl->byte_offset, rec + pos, (size_t)nbytes);
+    memcpy((char*)dl->data + dl->byte_offset, rec + pos, (size_t)nbytes);
   }
   tvm_ffi_free(rec);
   if (rc != 0) {

@@ -129,6 +129,12 @@ TEST(bad_records_are_refused) {
   expect_load_error("P6G0lvBAXt0AAAAAAAAAAAEAAAAAAAAAAQAAAAIgAQABAAAAAAAAAAQAAAAAAAAAAACA",
                     "data of the wrong length");
   expect_load_error("P6G0lvBAXt0=", "truncated header");
+  /* shapes claiming far more than the record holds are refused before anything is allocated
+   * (2^56 float32 elements with a consistent data size, 4 bytes present; 2^80 elements) */
+  expect_load_error("P6G0lvBAXt0AAAAAAAAAAAEAAAAAAAAAAQAAAAIgAQAAAAAAAAAAAQAAAAAAAAAEAACAPw==",
+                    "data of the wrong length");
+  expect_load_error("P6G0lvBAXt0AAAAAAAAAAAEAAAAAAAAAAgAAAAIgAQAAAAAAAAEAAAAAAAAAAQAABAAAAAAAAAAAAIA/",
+                    "element count overflows");
 }
 
 int main(void) {
