@@ -184,31 +184,29 @@ int tvm_relax_placement_check(const void* placement, const tvm_relax_device_mesh
     return -1;
   }
   int64_t n = tvm_ffi_seq_size(placement), mdim = tvm_relax_device_mesh_ndim(mesh);
-  tvm_ffi_strbuf text = {0};
+  int64_t axis = -1; /* the first sharded axis the tensor does not have */
+  for (int64_t i = 0; n == mdim && i < n && axis < 0; ++i) {
+    const TVMFFIAny* a = tvm_ffi_seq_at(placement, i);
+    if (a->type_index != kTVMFFIInt || a->v_int64 < TVM_RELAX_PLACEMENT_REPLICA) {
+      tvm_ffi_raise("ValueError", "%s: placement spec %lld is not R or S[axis]", what,
+                    (long long)i);
+      return -1;
+    }
+    if (ndim != TVM_RELAX_UNKNOWN_NDIM && a->v_int64 >= ndim) axis = a->v_int64;
+  }
+  if (n == mdim && axis < 0) return 0;
+  tvm_ffi_strbuf text = {0}; /* (only for the message) */
   tvm_relax_placement_text(&text, placement);
-  int rc = 0;
   if (n != mdim) {
     tvm_ffi_raise("ValueError",
                   "%s: placement \"%s\" has %lld specs but the device mesh has %lld dims", what,
                   tvm_ffi_strbuf_cstr(&text), (long long)n, (long long)mdim);
-    rc = -1;
-  }
-  for (int64_t i = 0; rc == 0 && i < n; ++i) {
-    const TVMFFIAny* a = tvm_ffi_seq_at(placement, i);
-    int64_t v = a->v_int64;
-    if (a->type_index != kTVMFFIInt || v < TVM_RELAX_PLACEMENT_REPLICA) {
-      tvm_ffi_raise("ValueError", "%s: placement spec %lld is not R or S[axis]", what,
-                    (long long)i);
-      rc = -1;
-    } else if (ndim != TVM_RELAX_UNKNOWN_NDIM && v >= ndim) {
-      tvm_ffi_raise("ValueError",
-                    "%s: placement \"%s\" shards axis %lld but the tensor has %d dims", what,
-                    tvm_ffi_strbuf_cstr(&text), (long long)v, ndim);
-      rc = -1;
-    }
+  } else {
+    tvm_ffi_raise("ValueError", "%s: placement \"%s\" shards axis %lld but the tensor has %d dims",
+                  what, tvm_ffi_strbuf_cstr(&text), (long long)axis, ndim);
   }
   tvm_ffi_strbuf_free(&text);
-  return rc;
+  return -1;
 }
 
 /* ---- DTensorStructInfo ------------------------------------------------------------------------

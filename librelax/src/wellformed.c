@@ -422,7 +422,13 @@ static bool module_has_mesh(const tvm_tir_ir_module_obj* mod, const void* mesh) 
   if (!infos || infos->type_index != kTVMFFIMap) return false;
   const TVMFFIAny* meshes = tvm_ffi_map_get_str(infos->v_obj, "mesh");
   if (!meshes || meshes->type_index != kTVMFFIArray) return false;
-  for (int64_t i = 0; i < tvm_ffi_seq_size(meshes->v_obj); ++i) {
+  /* The same object first (the parser's meshes are the module's), then an equal one. */
+  int64_t n = tvm_ffi_seq_size(meshes->v_obj);
+  for (int64_t i = 0; i < n; ++i) {
+    const TVMFFIAny* m = tvm_ffi_seq_at(meshes->v_obj, i);
+    if (tvm_ffi_any_is_object(m) && m->v_obj == mesh) return true;
+  }
+  for (int64_t i = 0; i < n; ++i) {
     const TVMFFIAny* m = tvm_ffi_seq_at(meshes->v_obj, i);
     if (tvm_ffi_any_is_object(m) && tvm_relax__obj_equal(m->v_obj, mesh)) return true;
   }
