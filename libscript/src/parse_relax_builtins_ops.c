@@ -192,7 +192,14 @@ tvm_relax_expr_obj* tvm_script__relax_getitem(const TVMFFIAny* v, int64_t index)
   if (!t) return NULL;
   tvm_relax_sinfo_obj* s = tvm_relax_sinfo_of(t);
   if (tvm_relax_kind_of(s) == TVM_RELAX_KIND_TupleStructInfo && index < 0) {
-    index += tvm_ffi_seq_size(((tvm_relax_tuple_sinfo_obj*)s)->fields); /* Python's x[-1] */
+    int64_t n = tvm_ffi_seq_size(((tvm_relax_tuple_sinfo_obj*)s)->fields);
+    if (index < -n) { /* (reported with the index as written) */
+      tvm_ffi_release(t);
+      tvm_ffi_raise("IndexError", "TupleGetItem: index %lld out of range for a tuple of %lld fields",
+                    (long long)index, (long long)n);
+      return NULL;
+    }
+    index += n; /* Python's x[-1] */
   }
   tvm_relax_expr_obj* g = tvm_relax_tuple_get_item_new(t, index);
   tvm_ffi_release(t);
