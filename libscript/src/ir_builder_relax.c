@@ -325,7 +325,8 @@ tvm_tir_vdevice_obj* tvm_script_relax_lookup_vdevice(tvm_script_builder* b, cons
   bool any_kind = kind_len == 7 && memcmp(kind, "vdevice", 7) == 0;
   int64_t n = tvm_ffi_seq_size(seq), count = 0;
   for (int64_t i = 0; i < n && index >= 0; ++i) {
-    const void* v = tvm_ffi_seq_obj_at(seq, i);
+    const TVMFFIAny* item = tvm_ffi_seq_at(seq, i); /* (the list may hold anything) */
+    const void* v = tvm_ffi_any_is_object(item) ? item->v_obj : NULL;
     if (!tvm_tir_is(v, TVM_TIR_KIND_VDevice)) continue;
     const tvm_tir_vdevice_obj* vd = v;
     TVMFFIByteArray k = {"", 0};

@@ -258,7 +258,8 @@ static tvm_script_doc_obj* vdevice_doc(tvm_script_docsifier* d, const void* vdev
   for (int pass = 0; want->target && tvm_ffi_any_as_bytes(&wa, &wk) && pass < 2; ++pass) {
     int64_t index = 0;
     for (int64_t i = 0; i < n; ++i) {
-      const void* v = tvm_ffi_seq_obj_at(seq, i);
+      const TVMFFIAny* item = tvm_ffi_seq_at(seq, i); /* (the list may hold anything) */
+      const void* v = tvm_ffi_any_is_object(item) ? item->v_obj : NULL;
       if (!tvm_tir_is(v, TVM_TIR_KIND_VDevice) || !((const tvm_tir_vdevice_obj*)v)->target) continue;
       TVMFFIAny ka = tvm_ffi_any_obj(((const tvm_tir_vdevice_obj*)v)->target->kind);
       TVMFFIByteArray k;

@@ -356,6 +356,25 @@ TEST(vdevice_in_global_infos) {
   CHECK_RAISED("TypeError", "the target must be a Target");
 }
 
+/* A vdevice list may hold other values (here ints): "llvm:0" names the first llvm device among
+ * the devices only, both when parsing and when printing (which once read the ints as objects). */
+TEST(vdevice_list_with_other_values) {
+  void* mod = PARSE(HEADER
+                    "from tvm.script import relax as R\n"
+                    "@I.ir_module\n"
+                    "class M:\n"
+                    "    I.module_global_infos({\"vdevice\": [-1, I.vdevice(\"llvm\"), 1]})\n"
+                    "    @R.function\n"
+                    "    def main(x: R.Tensor((2,), \"float32\", vdevice=\"llvm:0\")):\n"
+                    "        return x\n");
+  void* text = mod ? tvm_script_print_obj(mod, NULL) : NULL;
+  CHECK(text && strstr(tvm_ffi_str_cstr(text), "vdevice=\"llvm:0\"") != NULL);
+  void* again = text ? PARSE(tvm_ffi_str_cstr(text)) : NULL;
+  if (again) EXPECT_EQUAL(again, mod);
+  else tvm_ffi_release(mod);
+  tvm_ffi_release(text);
+}
+
 /* meta_var marks a value for metaprogramming: the value itself here. (An assignment
  * `n = T.meta_var(16)` still binds n as any assignment of a number does.) */
 TEST(meta_var) {
@@ -438,6 +457,7 @@ int main(void) {
   RUN(index_map_of_a_lambda);
   RUN(ir_range);
   RUN(vdevice_in_global_infos);
+  RUN(vdevice_list_with_other_values);
   RUN(meta_var);
   RUN(gpu_builtins_build_calls);
   RUN(interpreter_refuses_gpu_builtins);
