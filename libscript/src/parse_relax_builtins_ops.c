@@ -253,6 +253,12 @@ static bool arg_defaults_void(tvm_relax_op_id id, const char* name, size_t len) 
   return id == TVM_RELAX_OP_memory_view && !(len == 1 && name[0] == 'x');
 }
 
+/* R.vm.alloc_storage(shape, runtime_device_index, dtype, storage_scope="global") (upstream's
+ * wrapper). */
+static bool arg_defaults_global(tvm_relax_op_id id, const char* name, size_t len) {
+  return id == TVM_RELAX_OP_vm_alloc_storage && len == 13 && memcmp(name, "storage_scope", 13) == 0;
+}
+
 static tvm_relax_expr_obj* void_tuple(void) {
   void* empty = tvm_ffi_array_new(NULL, 0);
   tvm_relax_expr_obj* t = empty ? tvm_relax_tuple_new(empty) : NULL;
@@ -301,7 +307,8 @@ static void sig_build(op_sig* s, const tvm_relax_op_info* info) {
     } else {
       s->n_fixed++;
       q->optional = optional || arg_defaults_zero(info->id, name, len) ||
-                    arg_defaults_void(info->id, name, len);
+                    arg_defaults_void(info->id, name, len) ||
+                    arg_defaults_global(info->id, name, len);
       sig_append(s, &at, "", name, len, q->optional);
     }
     s->n_params++;
@@ -536,8 +543,11 @@ static int op_call(tvm_script_call* call, tvm_relax_op_id id, TVMFFIAny* out) {
       continue;
     }
     if (!tvm_script_arg_given(&v[i])) {
-      if (arg_defaults_zero(s->info->id, p->name, p->len)) {
-        tvm_relax_expr_obj* z = tvm_relax_prim_value_int64(0);
+      if (arg_defaults_zero(s->info->id, p->name, p->len) ||
+          arg_defaults_global(s->info->id, p->name, p->len)) {
+        tvm_relax_expr_obj* z = arg_defaults_zero(s->info->id, p->name, p->len)
+                                    ? tvm_relax_prim_value_int64(0)
+                                    : tvm_relax_string_imm_new("global", 6);
         if (!z) rc = -1;
         else tvm_script_items_push(&args, z);
         continue;
