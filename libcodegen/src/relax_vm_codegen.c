@@ -607,12 +607,26 @@ static int64_t emit_call_expr(fn_ctx* c, const tvm_relax_call_obj* call) {
       case TVM_RELAX_OP_call_tir_with_grad:
         return emit_call_tir(c, call);
       case TVM_RELAX_OP_vm_call_tir_dyn: {
-        /* vm.builtin.call_tir_dyn(kernel, tensors..., shape): the tuple's fields unpacked */
+        /* vm.builtin.call_tir_dyn(kernel, tensors..., shape): the tuple's fields unpacked; the
+         * kernel a PrimFunc's packed function, or a packed function by name */
         const tvm_relax_expr_obj* gv = tvm_ffi_seq_obj_at(call->args, 0);
-        if (!tvm_tir_is(gv, TVM_TIR_KIND_GlobalVar)) {
-          return fail(c, "vm.call_tir_dyn of something other than a GlobalVar", NULL), -1;
+        tvm_relax_kind gk = tvm_relax_kind_of(gv);
+        char nbuf[256];
+        if (gk == TVM_RELAX_KIND_ExternFunc || gk == TVM_RELAX_KIND_StringImm) {
+          TVMFFIAny sym = tvm_ffi_any_obj(
+              gk == TVM_RELAX_KIND_ExternFunc ? ((const tvm_relax_extern_func_obj*)gv)->global_symbol
+                                              : ((const tvm_relax_string_imm_obj*)gv)->value);
+          TVMFFIByteArray nb = {"", 0};
+          tvm_ffi_any_as_bytes(&sym, &nb);
+          if (nb.size >= sizeof(nbuf) || memchr(nb.data, 0, nb.size)) {
+            return fail(c, "vm.call_tir_dyn of a function name too long or with a NUL byte", NULL), -1;
+          }
+          snprintf(nbuf, sizeof(nbuf), "%.*s", (int)nb.size, nb.data);
+        } else if (!tvm_tir_is(gv, TVM_TIR_KIND_GlobalVar)) {
+          return fail(c, "vm.call_tir_dyn of something other than a GlobalVar or a name", NULL), -1;
         }
-        int64_t f = tvm_vm_builder_declare_packed(c->b, kernel_name(c, (const void*)gv));
+        int64_t f = tvm_vm_builder_declare_packed(
+            c->b, tvm_tir_is(gv, TVM_TIR_KIND_GlobalVar) ? kernel_name(c, (const void*)gv) : nbuf);
         int64_t w = tvm_vm_arg_func(f);
         return f < 0 ? -1
                      : emit_tuple_call(c, "vm.builtin.call_tir_dyn", &w, 1,
@@ -801,6 +815,15 @@ static int64_t emit_tuple_get_item(fn_ctx* c, const tvm_relax_expr_obj* e) {
   return t < 0 || emit_call(c, "vm.builtin.tuple_getitem", a, 2, dst) < 0 ? -1 : dst;
 }
 
+/* An ExternFunc used as a value: the packed function of that name (resolved when the VM loads),
+ * in a register. */
+static int64_t emit_extern_func(fn_ctx* c, const tvm_relax_expr_obj* e) {
+  int64_t f = tvm_vm_builder_declare_packed(
+      c->b, tvm_ffi_str_cstr(((const tvm_relax_extern_func_obj*)e)->global_symbol));
+  int64_t w = tvm_vm_arg_func(f), dst = new_reg(c);
+  return f < 0 || emit_call(c, "vm.builtin.copy", &w, 1, dst) < 0 ? -1 : dst;
+}
+
 static int64_t emit_if_kind(fn_ctx* c, const tvm_relax_expr_obj* e) { return emit_if(c, (const void*)e); }
 
 static int64_t emit_seq_kind(fn_ctx* c, const tvm_relax_expr_obj* e) {
@@ -818,6 +841,7 @@ static int64_t (*const k_emit[TVM_RELAX_KIND_COUNT])(fn_ctx* c, const tvm_relax_
     [K(PrimValue)] = emit_prim_value,
     [K(StringImm)] = emit_string_imm,
     [K(DataTypeImm)] = emit_dtype_imm,
+    [K(ExternFunc)] = emit_extern_func,
     [K(Tuple)] = emit_tuple,
     [K(TupleGetItem)] = emit_tuple_get_item,
     [K(If)] = emit_if_kind,

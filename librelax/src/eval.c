@@ -218,11 +218,25 @@ static int eval_call_tir(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, 
   const void* callee = tvm_ffi_seq_obj_at(call->args, 0);
   bool packed = tvm_relax_kind_of(callee) == TVM_RELAX_KIND_ExternFunc;
   const char* op = tvm_relax_op_info_of(call->op)->name;
+  /* call_dps_packed of a function value (a variable bound to an ExternFunc, a parameter): the
+   * function it evaluates to */
+  TVMFFIAny fn = tvm_ffi_any_none();
   if (!packed && !tvm_tir_is(callee, TVM_TIR_KIND_GlobalVar)) {
-    return tvm_ffi_raise("NotImplementedError", "%s: %s of a callee that is neither a GlobalVar nor an ExternFunc",
-                         f->func, op);
+    if (tvm_relax__call_op_id(call) != TVM_RELAX_OP_call_dps_packed || !tvm_relax_is_var(callee)) {
+      return tvm_ffi_raise("NotImplementedError",
+                           "%s: %s of a callee that is neither a GlobalVar nor an ExternFunc",
+                           f->func, op);
+    }
+    if (eval_expr(c, f, callee, &fn) != 0) return -1;
+    if (fn.type_index != kTVMFFIFunction) {
+      int rc = tvm_ffi_raise("TypeError", "%s: %s of %s, a %s (not a function)", f->func, op,
+                             tvm_relax_var_name(callee), tvm_ffi_any_type_name(&fn));
+      tvm_ffi_any_release(&fn);
+      return rc;
+    }
   }
   const char* name = packed ? tvm_ffi_str_cstr(((const tvm_relax_extern_func_obj*)callee)->global_symbol)
+                     : fn.type_index == kTVMFFIFunction ? tvm_relax_var_name(callee)
                             : tvm_ffi_str_cstr(((const tvm_tir_global_var_obj*)callee)->name_hint);
   const TVMFFIAny* inplace = tvm_relax__call_op_id(call) == TVM_RELAX_OP_call_tir_inplace
                                  ? tvm_relax_call_attr(call, "inplace_indices")
@@ -272,8 +286,9 @@ static int eval_call_tir(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, 
   tvm_ffi_any_release(&packed_ints);
   TVMFFIAny ret = tvm_ffi_any_none();
   if (rc == 0) {
-    rc = packed ? tvm_ffi_global_call(name, args, (int32_t)nargs, &ret)
-                : tvm_tir_interp_run(c->mod, name, args, (int32_t)nargs, &ret);
+    rc = fn.type_index == kTVMFFIFunction ? tvm_ffi_function_call(fn.v_obj, args, (int32_t)nargs, &ret)
+         : packed ? tvm_ffi_global_call(name, args, (int32_t)nargs, &ret)
+                  : tvm_tir_interp_run(c->mod, name, args, (int32_t)nargs, &ret);
     if (rc != 0) tvm_ffi_raise_context("%s: %s %s", f->func, op, name);
   }
   tvm_ffi_any_release(&ret);
@@ -291,6 +306,7 @@ static int eval_call_tir(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, 
   tvm_ffi_free(args);
   tvm_ffi_free(results);
   tvm_ffi_any_release(&ins);
+  tvm_ffi_any_release(&fn);
   return rc;
 }
 
@@ -318,9 +334,25 @@ static int eval_call_tir_dyn(eval_ctx* c, frame* f, const tvm_relax_call_obj* ca
   for (size_t i = 0; rc == 0 && i < shape->size; ++i)
     args[n - 1 + (int64_t)i] = tvm_ffi_any_int(shape->data[i]);
   TVMFFIAny ret = tvm_ffi_any_none();
-  const char* name = tvm_ffi_str_cstr(gv->name_hint);
+  /* a PrimFunc of the module, or a packed function by name (ExternFunc, StringImm) */
+  bool by_name = !tvm_tir_is(gv, TVM_TIR_KIND_GlobalVar);
+  TVMFFIByteArray nb = {"", 0};
+  if (by_name) {
+    TVMFFIAny sym = tvm_ffi_any_obj(tvm_relax_kind_of(gv) == TVM_RELAX_KIND_ExternFunc
+                                        ? ((const tvm_relax_extern_func_obj*)(const void*)gv)->global_symbol
+                                        : ((const tvm_relax_string_imm_obj*)(const void*)gv)->value);
+    tvm_ffi_any_as_bytes(&sym, &nb);
+  }
+  char nbuf[256];
+  if (rc == 0 && (nb.size >= sizeof(nbuf) || memchr(nb.data, 0, nb.size))) {
+    rc = tvm_ffi_raise("ValueError", "%s: relax.vm.call_tir_dyn of a function name too long or "
+                       "with a NUL byte", f->func);
+  }
+  snprintf(nbuf, sizeof(nbuf), "%.*s", (int)nb.size, nb.data);
+  const char* name = by_name ? nbuf : tvm_ffi_str_cstr(gv->name_hint);
   if (rc == 0) {
-    rc = tvm_tir_interp_run(c->mod, name, args, (int32_t)nargs, &ret);
+    rc = by_name ? tvm_ffi_global_call(name, args, (int32_t)nargs, &ret)
+                 : tvm_tir_interp_run(c->mod, name, args, (int32_t)nargs, &ret);
     if (rc != 0) tvm_ffi_raise_context("%s: relax.vm.call_tir_dyn %s", f->func, name);
   }
   tvm_ffi_any_release(&ret);
@@ -1033,6 +1065,16 @@ static int eval_string_imm(eval_ctx* c, frame* f, const tvm_relax_expr_obj* e, T
   return 0;
 }
 
+/* An ExternFunc used as a value: the packed function of that name. */
+static int eval_extern_func(eval_ctx* c, frame* f, const tvm_relax_expr_obj* e, TVMFFIAny* out) {
+  (void)c;
+  const char* sym = tvm_ffi_str_cstr(((const tvm_relax_extern_func_obj*)e)->global_symbol);
+  void* fn = tvm_ffi_global_get(sym);
+  if (!fn) return tvm_ffi_raise("ValueError", "%s: no packed function named %s", f->func, sym);
+  *out = tvm_ffi_any_obj(fn);
+  return 0;
+}
+
 static int eval_dtype_imm(eval_ctx* c, frame* f, const tvm_relax_expr_obj* e, TVMFFIAny* out) {
   (void)c, (void)f;
   *out = tvm_ffi_any_dtype(((const tvm_relax_dtype_imm_obj*)e)->value);
@@ -1123,6 +1165,7 @@ static int (*const k_eval[TVM_RELAX_KIND_COUNT])(eval_ctx* c, frame* f,
     [K(PrimValue)] = eval_prim_value,
     [K(StringImm)] = eval_string_imm,
     [K(DataTypeImm)] = eval_dtype_imm,
+    [K(ExternFunc)] = eval_extern_func,
     [K(ShapeExpr)] = eval_shape_expr,
     [K(Tuple)] = eval_tuple,
     [K(TupleGetItem)] = eval_tuple_get_item,

@@ -292,12 +292,16 @@ tvm_relax_sinfo_obj* tvm_relax__infer_call_builtin_with_ctx(const tvm_relax__inf
   return sinfo_args_result(ctx, NULL);
 }
 
-/* vm.call_tir_dyn(func, args): func a GlobalVar of a PrimFunc, args a tuple whose last field is
- * the shape of the TIR arguments unpacked after the tensors (CallTIRRewrite's form of a call_tir
- * with tir_vars). The kernel writes its outputs in place: the result is void. */
+/* vm.call_tir_dyn(func, args): func a GlobalVar of a PrimFunc, or the name of a packed function
+ * (an ExternFunc or a StringImm, as upstream's wrapper converts a string), args a tuple whose
+ * last field is the shape of the TIR arguments unpacked after the tensors (CallTIRRewrite's form
+ * of a call_tir with tir_vars). The kernel writes its outputs in place: the result is void. */
 tvm_relax_sinfo_obj* tvm_relax__infer_vm_call_tir_dyn(const tvm_relax__infer_ctx* ctx) {
-  if (!tvm_tir_is(tvm_relax__arg(ctx, 0), TVM_TIR_KIND_GlobalVar)) {
-    return arg_error(ctx, "TypeError", 0, "a GlobalVar of a PrimFunc");
+  tvm_relax_kind fk = tvm_relax_kind_of(tvm_relax__arg(ctx, 0));
+  if (!tvm_tir_is(tvm_relax__arg(ctx, 0), TVM_TIR_KIND_GlobalVar) &&
+      fk != TVM_RELAX_KIND_ExternFunc && fk != TVM_RELAX_KIND_StringImm) {
+    return arg_error(ctx, "TypeError", 0,
+                     "a GlobalVar of a PrimFunc or a packed function's name (ExternFunc, StringImm)");
   }
   tvm_relax_tuple_sinfo_obj* t = arg_tuple(ctx, 1);
   if (!t) return NULL;
