@@ -529,7 +529,8 @@ static int64_t emit_call_tir(fn_ctx* c, const tvm_relax_call_obj* call) {
  * upstream's VMBuiltinLower maps them: R.memory.alloc_storage(size, device, scope, dtype) ->
  * vm.builtin.alloc_storage(vm, size, device, dtype, scope); R.memory.alloc_tensor(storage, offset,
  * shape, dtype) -> vm.builtin.alloc_tensor(same); R.builtin.alloc_tensor(shape, dtype, device)
- * -> a storage of the tensor's size and the tensor at offset 0 in it. */
+ * -> a storage of the tensor's size and the tensor at offset 0 in it; R.vm.alloc_storage /
+ * alloc_tensor (VMBuiltinLower's own output) -> the same builtins, arguments in order. */
 static int64_t emit_alloc_op(fn_ctx* c, int32_t id, const tvm_relax_call_obj* call, int64_t dst) {
   int64_t n = tvm_ffi_seq_size(call->args), w[4];
   for (int64_t i = 0; i < n && i < 4; ++i) {
@@ -541,7 +542,11 @@ static int64_t emit_alloc_op(fn_ctx* c, int32_t id, const tvm_relax_call_obj* ca
     int64_t a[5] = {tvm_vm_arg_reg(TVM_VM_REG_VM), w[0], w[1], w[3], w[2]};
     return emit_call(c, "vm.builtin.alloc_storage", a, 5, dst) < 0 ? -1 : dst;
   }
-  if (id == TVM_RELAX_OP_memory_alloc_tensor) {
+  if (id == TVM_RELAX_OP_vm_alloc_storage) { /* (shape, device, dtype, scope): as they come */
+    int64_t a[5] = {tvm_vm_arg_reg(TVM_VM_REG_VM), w[0], w[1], w[2], w[3]};
+    return emit_call(c, "vm.builtin.alloc_storage", a, 5, dst) < 0 ? -1 : dst;
+  }
+  if (id == TVM_RELAX_OP_memory_alloc_tensor || id == TVM_RELAX_OP_vm_alloc_tensor) {
     return emit_call(c, "vm.builtin.alloc_tensor", w, 4, dst) < 0 ? -1 : dst;
   }
   int64_t storage = new_reg(c);
@@ -555,11 +560,11 @@ static int64_t emit_alloc_op(fn_ctx* c, int32_t id, const tvm_relax_call_obj* ca
   return emit_call(c, "vm.builtin.null_value", &none, 0, storage) < 0 ? -1 : dst;
 }
 
-/* R.memory.kill_tensor(v) / kill_storage(v): v's register (shared by the Vars bound to it) is
+/* R.memory.kill_tensor(v) / kill_storage(v) / R.vm.kill_object(v): v's register (shared by the Vars bound to it) is
  * overwritten with None, dropping the VM's reference, as upstream's VMCodeGen emits a kill. */
 static int64_t emit_kill(fn_ctx* c, const tvm_relax_call_obj* call) {
   const void* v = tvm_ffi_seq_obj_at(call->args, 0);
-  if (!tvm_relax_is_var(v)) return fail(c, "memory.kill_* of a value that is not a variable", NULL), -1;
+  if (!tvm_relax_is_var(v)) return fail(c, "a kill (memory.kill_*, vm.kill_object) of a value that is not a variable", NULL), -1;
   int64_t r = var_reg(c, v);
   if (r < 0) return -1;
   int64_t none = 0;
@@ -602,12 +607,26 @@ static int64_t emit_call_expr(fn_ctx* c, const tvm_relax_call_obj* call) {
       case TVM_RELAX_OP_call_tir_with_grad:
         return emit_call_tir(c, call);
       case TVM_RELAX_OP_vm_call_tir_dyn: {
-        /* vm.builtin.call_tir_dyn(kernel, tensors..., shape): the tuple's fields unpacked */
+        /* vm.builtin.call_tir_dyn(kernel, tensors..., shape): the tuple's fields unpacked; the
+         * kernel a PrimFunc's packed function, or a packed function by name */
         const tvm_relax_expr_obj* gv = tvm_ffi_seq_obj_at(call->args, 0);
-        if (!tvm_tir_is(gv, TVM_TIR_KIND_GlobalVar)) {
-          return fail(c, "vm.call_tir_dyn of something other than a GlobalVar", NULL), -1;
+        tvm_relax_kind gk = tvm_relax_kind_of(gv);
+        char nbuf[256];
+        if (gk == TVM_RELAX_KIND_ExternFunc || gk == TVM_RELAX_KIND_StringImm) {
+          TVMFFIAny sym = tvm_ffi_any_obj(
+              gk == TVM_RELAX_KIND_ExternFunc ? ((const tvm_relax_extern_func_obj*)gv)->global_symbol
+                                              : ((const tvm_relax_string_imm_obj*)gv)->value);
+          TVMFFIByteArray nb = {"", 0};
+          tvm_ffi_any_as_bytes(&sym, &nb);
+          if (nb.size >= sizeof(nbuf) || memchr(nb.data, 0, nb.size)) {
+            return fail(c, "vm.call_tir_dyn of a function name too long or with a NUL byte", NULL), -1;
+          }
+          snprintf(nbuf, sizeof(nbuf), "%.*s", (int)nb.size, nb.data);
+        } else if (!tvm_tir_is(gv, TVM_TIR_KIND_GlobalVar)) {
+          return fail(c, "vm.call_tir_dyn of something other than a GlobalVar or a name", NULL), -1;
         }
-        int64_t f = tvm_vm_builder_declare_packed(c->b, kernel_name(c, (const void*)gv));
+        int64_t f = tvm_vm_builder_declare_packed(
+            c->b, tvm_tir_is(gv, TVM_TIR_KIND_GlobalVar) ? kernel_name(c, (const void*)gv) : nbuf);
         int64_t w = tvm_vm_arg_func(f);
         return f < 0 ? -1
                      : emit_tuple_call(c, "vm.builtin.call_tir_dyn", &w, 1,
@@ -648,9 +667,12 @@ static int64_t emit_call_expr(fn_ctx* c, const tvm_relax_call_obj* call) {
       case TVM_RELAX_OP_builtin_alloc_tensor:
       case TVM_RELAX_OP_memory_alloc_storage:
       case TVM_RELAX_OP_memory_alloc_tensor:
+      case TVM_RELAX_OP_vm_alloc_storage:
+      case TVM_RELAX_OP_vm_alloc_tensor:
         return emit_alloc_op(c, info->id, call, dst);
       case TVM_RELAX_OP_memory_kill_storage:
       case TVM_RELAX_OP_memory_kill_tensor:
+      case TVM_RELAX_OP_vm_kill_object:
         return emit_kill(c, call);
       case TVM_RELAX_OP_make_closure: {
         const tvm_relax_expr_obj* gv = tvm_ffi_seq_obj_at(call->args, 0);
@@ -793,6 +815,15 @@ static int64_t emit_tuple_get_item(fn_ctx* c, const tvm_relax_expr_obj* e) {
   return t < 0 || emit_call(c, "vm.builtin.tuple_getitem", a, 2, dst) < 0 ? -1 : dst;
 }
 
+/* An ExternFunc used as a value: the packed function of that name (resolved when the VM loads),
+ * in a register. */
+static int64_t emit_extern_func(fn_ctx* c, const tvm_relax_expr_obj* e) {
+  int64_t f = tvm_vm_builder_declare_packed(
+      c->b, tvm_ffi_str_cstr(((const tvm_relax_extern_func_obj*)e)->global_symbol));
+  int64_t w = tvm_vm_arg_func(f), dst = new_reg(c);
+  return f < 0 || emit_call(c, "vm.builtin.copy", &w, 1, dst) < 0 ? -1 : dst;
+}
+
 static int64_t emit_if_kind(fn_ctx* c, const tvm_relax_expr_obj* e) { return emit_if(c, (const void*)e); }
 
 static int64_t emit_seq_kind(fn_ctx* c, const tvm_relax_expr_obj* e) {
@@ -810,6 +841,7 @@ static int64_t (*const k_emit[TVM_RELAX_KIND_COUNT])(fn_ctx* c, const tvm_relax_
     [K(PrimValue)] = emit_prim_value,
     [K(StringImm)] = emit_string_imm,
     [K(DataTypeImm)] = emit_dtype_imm,
+    [K(ExternFunc)] = emit_extern_func,
     [K(Tuple)] = emit_tuple,
     [K(TupleGetItem)] = emit_tuple_get_item,
     [K(If)] = emit_if_kind,

@@ -218,11 +218,25 @@ static int eval_call_tir(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, 
   const void* callee = tvm_ffi_seq_obj_at(call->args, 0);
   bool packed = tvm_relax_kind_of(callee) == TVM_RELAX_KIND_ExternFunc;
   const char* op = tvm_relax_op_info_of(call->op)->name;
+  /* call_dps_packed of a function value (a variable bound to an ExternFunc, a parameter): the
+   * function it evaluates to */
+  TVMFFIAny fn = tvm_ffi_any_none();
   if (!packed && !tvm_tir_is(callee, TVM_TIR_KIND_GlobalVar)) {
-    return tvm_ffi_raise("NotImplementedError", "%s: %s of a callee that is neither a GlobalVar nor an ExternFunc",
-                         f->func, op);
+    if (tvm_relax__call_op_id(call) != TVM_RELAX_OP_call_dps_packed || !tvm_relax_is_var(callee)) {
+      return tvm_ffi_raise("NotImplementedError",
+                           "%s: %s of a callee that is neither a GlobalVar nor an ExternFunc",
+                           f->func, op);
+    }
+    if (eval_expr(c, f, callee, &fn) != 0) return -1;
+    if (fn.type_index != kTVMFFIFunction) {
+      int rc = tvm_ffi_raise("TypeError", "%s: %s of %s, a %s (not a function)", f->func, op,
+                             tvm_relax_var_name(callee), tvm_ffi_any_type_name(&fn));
+      tvm_ffi_any_release(&fn);
+      return rc;
+    }
   }
   const char* name = packed ? tvm_ffi_str_cstr(((const tvm_relax_extern_func_obj*)callee)->global_symbol)
+                     : fn.type_index == kTVMFFIFunction ? tvm_relax_var_name(callee)
                             : tvm_ffi_str_cstr(((const tvm_tir_global_var_obj*)callee)->name_hint);
   const TVMFFIAny* inplace = tvm_relax__call_op_id(call) == TVM_RELAX_OP_call_tir_inplace
                                  ? tvm_relax_call_attr(call, "inplace_indices")
@@ -272,8 +286,9 @@ static int eval_call_tir(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, 
   tvm_ffi_any_release(&packed_ints);
   TVMFFIAny ret = tvm_ffi_any_none();
   if (rc == 0) {
-    rc = packed ? tvm_ffi_global_call(name, args, (int32_t)nargs, &ret)
-                : tvm_tir_interp_run(c->mod, name, args, (int32_t)nargs, &ret);
+    rc = fn.type_index == kTVMFFIFunction ? tvm_ffi_function_call(fn.v_obj, args, (int32_t)nargs, &ret)
+         : packed ? tvm_ffi_global_call(name, args, (int32_t)nargs, &ret)
+                  : tvm_tir_interp_run(c->mod, name, args, (int32_t)nargs, &ret);
     if (rc != 0) tvm_ffi_raise_context("%s: %s %s", f->func, op, name);
   }
   tvm_ffi_any_release(&ret);
@@ -291,6 +306,7 @@ static int eval_call_tir(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, 
   tvm_ffi_free(args);
   tvm_ffi_free(results);
   tvm_ffi_any_release(&ins);
+  tvm_ffi_any_release(&fn);
   return rc;
 }
 
@@ -318,9 +334,25 @@ static int eval_call_tir_dyn(eval_ctx* c, frame* f, const tvm_relax_call_obj* ca
   for (size_t i = 0; rc == 0 && i < shape->size; ++i)
     args[n - 1 + (int64_t)i] = tvm_ffi_any_int(shape->data[i]);
   TVMFFIAny ret = tvm_ffi_any_none();
-  const char* name = tvm_ffi_str_cstr(gv->name_hint);
+  /* a PrimFunc of the module, or a packed function by name (ExternFunc, StringImm) */
+  bool by_name = !tvm_tir_is(gv, TVM_TIR_KIND_GlobalVar);
+  TVMFFIByteArray nb = {"", 0};
+  if (by_name) {
+    TVMFFIAny sym = tvm_ffi_any_obj(tvm_relax_kind_of(gv) == TVM_RELAX_KIND_ExternFunc
+                                        ? ((const tvm_relax_extern_func_obj*)(const void*)gv)->global_symbol
+                                        : ((const tvm_relax_string_imm_obj*)(const void*)gv)->value);
+    tvm_ffi_any_as_bytes(&sym, &nb);
+  }
+  char nbuf[256];
+  if (rc == 0 && (nb.size >= sizeof(nbuf) || memchr(nb.data, 0, nb.size))) {
+    rc = tvm_ffi_raise("ValueError", "%s: relax.vm.call_tir_dyn of a function name too long or "
+                       "with a NUL byte", f->func);
+  }
+  snprintf(nbuf, sizeof(nbuf), "%.*s", (int)nb.size, nb.data);
+  const char* name = by_name ? nbuf : tvm_ffi_str_cstr(gv->name_hint);
   if (rc == 0) {
-    rc = tvm_tir_interp_run(c->mod, name, args, (int32_t)nargs, &ret);
+    rc = by_name ? tvm_ffi_global_call(name, args, (int32_t)nargs, &ret)
+                 : tvm_tir_interp_run(c->mod, name, args, (int32_t)nargs, &ret);
     if (rc != 0) tvm_ffi_raise_context("%s: relax.vm.call_tir_dyn %s", f->func, name);
   }
   tvm_ffi_any_release(&ret);
@@ -575,6 +607,108 @@ static int eval_view(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, TVMF
   return rc;
 }
 
+/* ---- Storage --------------------------------------------------------------------------------- */
+/*
+ * The allocation operators of the lowered form, as libvm's vm.builtin.alloc_storage /
+ * alloc_tensor run them: a storage (R.memory.alloc_storage(size, device, scope, dtype),
+ * R.vm.alloc_storage(shape, device, dtype, scope)) is a zero-filled 1-d uint8 CPU tensor of
+ * numel(shape) * sizeof(dtype) bytes; a tensor of it (R.memory.alloc_tensor / R.vm.alloc_tensor
+ * (storage, offset, shape, dtype)) is a view of those bytes at the offset, so tensors placed in
+ * one storage share its memory as on the VM. A kill (R.memory.kill_*, R.vm.kill_object) is void:
+ * the value's memory goes when its last reference does.
+ */
+static int eval_alloc_storage(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, bool vm_form,
+                              TVMFFIAny* out) {
+  const char* op = tvm_relax_op_info_of(call->op)->name;
+  TVMFFIAny v[4];
+  int rc = 0, k = 0;
+  for (; rc == 0 && k < 4; ++k) {
+    v[k] = tvm_ffi_any_none();
+    rc = eval_expr(c, f, tvm_ffi_seq_obj_at(call->args, k), &v[k]);
+  }
+  const TVMFFIAny* dt = &v[vm_form ? 2 : 3];
+  const TVMFFIAny* scope = &v[vm_form ? 3 : 2];
+  int64_t dev = 0;
+  TVMFFIByteArray sc = {"", 0};
+  if (rc == 0 && (v[0].type_index != kTVMFFIShape || dt->type_index != kTVMFFIDataType ||
+                  !tvm_ffi_any_as_int(&v[1], &dev) || !tvm_ffi_any_as_bytes(scope, &sc))) {
+    rc = tvm_ffi_raise("TypeError", "%s: %s expects a shape, a device index, a dtype and a scope",
+                       f->func, op);
+  }
+  if (rc == 0 && dev != 0 && dev != -1) {
+    rc = tvm_ffi_raise("ValueError", "%s: %s on device index %lld (the reference evaluator has "
+                       "one device, the CPU: 0, or -1 for the host)", f->func, op, (long long)dev);
+  }
+  if (rc == 0 && !(sc.size == 0 || (sc.size == 6 && memcmp(sc.data, "global", 6) == 0))) {
+    rc = tvm_ffi_raise("ValueError", "%s: %s in storage scope \"%.*s\" (only \"global\")", f->func,
+                       op, (int)sc.size, sc.data);
+  }
+  int64_t nbytes = 0;
+  if (rc == 0) {
+    DLDataType t = dt->v_dtype;
+    nbytes = (t.bits * (int64_t)t.lanes + 7) / 8;
+    const int64_t* d = tvm_ffi_shape_data(v[0].v_obj);
+    for (int64_t i = 0, n = tvm_ffi_shape_ndim(v[0].v_obj); rc == 0 && i < n; ++i) {
+      if (d[i] < 0 || (d[i] > 0 && nbytes > INT64_MAX / d[i])) {
+        rc = tvm_ffi_raise("ValueError", "%s: %s of a negative or too large size", f->func, op);
+      } else {
+        nbytes *= d[i];
+      }
+    }
+  }
+  void* st = rc == 0 ? tvm_ffi_tensor_empty(&nbytes, 1, (DLDataType){kDLUInt, 8, 1},
+                                            (DLDevice){kDLCPU, 0})
+                     : NULL;
+  if (st && nbytes) memset(tvm_ffi_tensor_dl(st)->data, 0, (size_t)nbytes);
+  for (int i = 0; i < k; ++i) tvm_ffi_any_release(&v[i]);
+  *out = tvm_ffi_any_obj(st);
+  return st ? 0 : -1;
+}
+
+static int eval_alloc_tensor(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, TVMFFIAny* out) {
+  const char* op = tvm_relax_op_info_of(call->op)->name;
+  TVMFFIAny v[4];
+  int rc = 0, k = 0;
+  for (; rc == 0 && k < 4; ++k) {
+    v[k] = tvm_ffi_any_none();
+    rc = eval_expr(c, f, tvm_ffi_seq_obj_at(call->args, k), &v[k]);
+  }
+  const DLTensor* st = rc == 0 && v[0].type_index == kTVMFFITensor ? tvm_ffi_tensor_dl(v[0].v_obj) : NULL;
+  int64_t offset = 0;
+  if (rc == 0 && (!st || st->ndim != 1 || st->dtype.code != kDLUInt || st->dtype.bits != 8 ||
+                  !tvm_ffi_any_as_int(&v[1], &offset) || v[2].type_index != kTVMFFIShape ||
+                  v[3].type_index != kTVMFFIDataType)) {
+    rc = tvm_ffi_raise("TypeError", "%s: %s expects a storage (of an alloc_storage), an offset, "
+                       "a shape and a dtype, got a %s storage", f->func, op, tvm_ffi_any_type_name(&v[0]));
+  }
+  if (rc == 0) {
+    DLTensor proto = *st;
+    proto.strides = NULL;
+    proto.ndim = (int32_t)tvm_ffi_shape_ndim(v[2].v_obj);
+    proto.shape = (int64_t*)tvm_ffi_shape_data(v[2].v_obj);
+    proto.dtype = v[3].v_dtype;
+    int64_t need = (proto.dtype.bits * (int64_t)proto.dtype.lanes + 7) / 8;
+    for (int32_t i = 0; i < proto.ndim; ++i) {
+      if (proto.shape[i] < 0 || (proto.shape[i] > 0 && need > INT64_MAX / proto.shape[i])) need = -1;
+      if (need < 0) break;
+      need *= proto.shape[i];
+    }
+    if (need < 0 || offset < 0 || offset > st->shape[0] || need > st->shape[0] - offset) {
+      rc = tvm_ffi_raise("ValueError", "%s: %s of %lld bytes at offset %lld does not fit in a "
+                         "storage of %lld bytes", f->func, op, (long long)need, (long long)offset,
+                         (long long)st->shape[0]);
+    } else {
+      proto.data = (char*)st->data + st->byte_offset + offset;
+      proto.byte_offset = 0;
+      void* view = NULL;
+      rc = TVMFFITensorCreateUnsafeView(v[0].v_obj, &proto, &view);
+      if (rc == 0) *out = tvm_ffi_any_obj(view);
+    }
+  }
+  for (int i = 0; i < k; ++i) tvm_ffi_any_release(&v[i]);
+  return rc;
+}
+
 /* ---- Runtime operators ----------------------------------------------------------------------- */
 /* The values of call->args[first..] into vals (owned; *n their count). */
 static int eval_args(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, int64_t first,
@@ -730,6 +864,22 @@ static int eval_call(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, TVMF
         void* t = alloc_tensor(f, tvm_relax_sinfo_of(&call->expr));
         *out = tvm_ffi_any_obj(t);
         return t ? 0 : -1;
+      }
+      case TVM_RELAX_OP_memory_alloc_storage:
+      case TVM_RELAX_OP_vm_alloc_storage:
+        return eval_alloc_storage(c, f, call, info->id == TVM_RELAX_OP_vm_alloc_storage, out);
+      case TVM_RELAX_OP_memory_alloc_tensor:
+      case TVM_RELAX_OP_vm_alloc_tensor:
+        return eval_alloc_tensor(c, f, call, out);
+      case TVM_RELAX_OP_memory_kill_storage:
+      case TVM_RELAX_OP_memory_kill_tensor:
+      case TVM_RELAX_OP_vm_kill_object: {
+        TVMFFIAny x = tvm_ffi_any_none(); /* (evaluated for its errors) */
+        if (eval_expr(c, f, tvm_ffi_seq_obj_at(call->args, 0), &x) != 0) return -1;
+        tvm_ffi_any_release(&x);
+        void* unit = tvm_ffi_array_new(NULL, 0); /* R.Tuple() */
+        *out = tvm_ffi_any_obj(unit);
+        return unit ? 0 : -1;
       }
       case TVM_RELAX_OP_grad_no_grad:
       case TVM_RELAX_OP_grad_start_checkpoint:
@@ -915,6 +1065,16 @@ static int eval_string_imm(eval_ctx* c, frame* f, const tvm_relax_expr_obj* e, T
   return 0;
 }
 
+/* An ExternFunc used as a value: the packed function of that name. */
+static int eval_extern_func(eval_ctx* c, frame* f, const tvm_relax_expr_obj* e, TVMFFIAny* out) {
+  (void)c;
+  const char* sym = tvm_ffi_str_cstr(((const tvm_relax_extern_func_obj*)e)->global_symbol);
+  void* fn = tvm_ffi_global_get(sym);
+  if (!fn) return tvm_ffi_raise("ValueError", "%s: no packed function named %s", f->func, sym);
+  *out = tvm_ffi_any_obj(fn);
+  return 0;
+}
+
 static int eval_dtype_imm(eval_ctx* c, frame* f, const tvm_relax_expr_obj* e, TVMFFIAny* out) {
   (void)c, (void)f;
   *out = tvm_ffi_any_dtype(((const tvm_relax_dtype_imm_obj*)e)->value);
@@ -1005,6 +1165,7 @@ static int (*const k_eval[TVM_RELAX_KIND_COUNT])(eval_ctx* c, frame* f,
     [K(PrimValue)] = eval_prim_value,
     [K(StringImm)] = eval_string_imm,
     [K(DataTypeImm)] = eval_dtype_imm,
+    [K(ExternFunc)] = eval_extern_func,
     [K(ShapeExpr)] = eval_shape_expr,
     [K(Tuple)] = eval_tuple,
     [K(TupleGetItem)] = eval_tuple_get_item,

@@ -240,9 +240,13 @@ tvm_relax_sinfo_obj* tvm_relax__infer_call_tir_inplace(const tvm_relax__infer_ct
   return retained_sinfo(out);
 }
 
+/* call_dps_packed(func, args): func an ExternFunc or a function value (a variable of R.Callable
+ * or R.Object, e.g. bound to an ExternFunc), as upstream takes any expression for it. */
 tvm_relax_sinfo_obj* tvm_relax__infer_call_dps_packed(const tvm_relax__infer_ctx* ctx) {
-  if (tvm_relax_kind_of(tvm_relax__arg(ctx, 0)) != TVM_RELAX_KIND_ExternFunc) {
-    return arg_error(ctx, "TypeError", 0, "an ExternFunc");
+  tvm_relax_kind fk = arg_sinfo_kind(ctx, 0);
+  if (tvm_relax_kind_of(tvm_relax__arg(ctx, 0)) != TVM_RELAX_KIND_ExternFunc &&
+      fk != TVM_RELAX_KIND_FuncStructInfo && fk != TVM_RELAX_KIND_ObjectStructInfo) {
+    return arg_error(ctx, "TypeError", 0, "an ExternFunc or a function value (R.Callable)");
   }
   if (!arg_tuple(ctx, 1)) return NULL;
   tvm_relax_sinfo_obj* out = dps_output(ctx);
@@ -288,12 +292,16 @@ tvm_relax_sinfo_obj* tvm_relax__infer_call_builtin_with_ctx(const tvm_relax__inf
   return sinfo_args_result(ctx, NULL);
 }
 
-/* vm.call_tir_dyn(func, args): func a GlobalVar of a PrimFunc, args a tuple whose last field is
- * the shape of the TIR arguments unpacked after the tensors (CallTIRRewrite's form of a call_tir
- * with tir_vars). The kernel writes its outputs in place: the result is void. */
+/* vm.call_tir_dyn(func, args): func a GlobalVar of a PrimFunc, or the name of a packed function
+ * (an ExternFunc or a StringImm, as upstream's wrapper converts a string), args a tuple whose
+ * last field is the shape of the TIR arguments unpacked after the tensors (CallTIRRewrite's form
+ * of a call_tir with tir_vars). The kernel writes its outputs in place: the result is void. */
 tvm_relax_sinfo_obj* tvm_relax__infer_vm_call_tir_dyn(const tvm_relax__infer_ctx* ctx) {
-  if (!tvm_tir_is(tvm_relax__arg(ctx, 0), TVM_TIR_KIND_GlobalVar)) {
-    return arg_error(ctx, "TypeError", 0, "a GlobalVar of a PrimFunc");
+  tvm_relax_kind fk = tvm_relax_kind_of(tvm_relax__arg(ctx, 0));
+  if (!tvm_tir_is(tvm_relax__arg(ctx, 0), TVM_TIR_KIND_GlobalVar) &&
+      fk != TVM_RELAX_KIND_ExternFunc && fk != TVM_RELAX_KIND_StringImm) {
+    return arg_error(ctx, "TypeError", 0,
+                     "a GlobalVar of a PrimFunc or a packed function's name (ExternFunc, StringImm)");
   }
   tvm_relax_tuple_sinfo_obj* t = arg_tuple(ctx, 1);
   if (!t) return NULL;
@@ -418,6 +426,42 @@ tvm_relax_sinfo_obj* tvm_relax__infer_kill(const tvm_relax__infer_ctx* ctx) {
   } else if (!tvm_relax__arg_sinfo(ctx, 0)) {
     return arg_error(ctx, "TypeError", 0, "a storage object");
   }
+  return tvm_relax_void_sinfo();
+}
+
+/* The VM's own allocation operators (upstream's relax.vm.*, what VMBuiltinLower makes of the
+ * memory operators): vm.alloc_storage(shape, runtime_device_index, dtype, storage_scope) is an
+ * R.Object; vm.alloc_tensor(storage, offset, shape, dtype) a tensor of that dtype whose shape is
+ * the ShapeExpr given, else the known values or ndim of the shape's struct info, as upstream's
+ * InferStructInfoVMAllocTensor; vm.kill_object(obj) is void. */
+tvm_relax_sinfo_obj* tvm_relax__infer_vm_alloc_storage(const tvm_relax__infer_ctx* ctx) {
+  if (!arg_shape(ctx, 0) || arg_int_prim(ctx, 1) != 0 ||
+      arg_literal(ctx, 2, TVM_RELAX_KIND_DataTypeImm, "a DataTypeImm") != 0 ||
+      arg_literal(ctx, 3, TVM_RELAX_KIND_StringImm, "a StringImm (the storage scope)") != 0) {
+    return NULL;
+  }
+  return tvm_relax_object_sinfo_new();
+}
+
+tvm_relax_sinfo_obj* tvm_relax__infer_vm_alloc_tensor(const tvm_relax__infer_ctx* ctx) {
+  if (!tvm_relax__arg_sinfo(ctx, 0) || arg_sinfo_kind(ctx, 0) == TVM_RELAX_KIND_TensorStructInfo) {
+    return arg_error(ctx, "TypeError", 0, "a storage object (R.Object)");
+  }
+  tvm_relax_shape_sinfo_obj* s;
+  if (arg_int_prim(ctx, 1) != 0 || !(s = arg_shape(ctx, 2)) ||
+      arg_literal(ctx, 3, TVM_RELAX_KIND_DataTypeImm, "a DataTypeImm") != 0) {
+    return NULL;
+  }
+  DLDataType dtype = ((tvm_relax_dtype_imm_obj*)tvm_relax__arg(ctx, 3))->value;
+  tvm_relax_expr_obj* shape = tvm_relax__arg(ctx, 2);
+  if (tvm_relax_kind_of(shape) == TVM_RELAX_KIND_ShapeExpr) {
+    return tvm_relax_tensor_sinfo_new(shape, dtype, TVM_RELAX_UNKNOWN_NDIM, NULL);
+  }
+  return tvm_relax__tensor_result(s->values, dtype, s->ndim, NULL);
+}
+
+tvm_relax_sinfo_obj* tvm_relax__infer_vm_kill_object(const tvm_relax__infer_ctx* ctx) {
+  if (!tvm_relax__arg_sinfo(ctx, 0)) return arg_error(ctx, "TypeError", 0, "a Relax value");
   return tvm_relax_void_sinfo();
 }
 

@@ -24,7 +24,7 @@
  *               step=1, dtype=None);
  *   values      R.const(value, dtype=None) (a number or nested lists, numpy's dtype rules as
  *               upstream: int -> int32, float -> float32), R.prim_value, R.str, R.dtype,
- *               R.shape([...]), R.tuple(*fields), R.TupleGetItem(tuple, index), R.ExternFunc(name),
+ *               R.shape([...]) (R.ShapeExpr(values) the same), R.tuple(*fields), R.TupleGetItem(tuple, index), R.ExternFunc(name),
  *               R.match_cast(value, sinfo)
  *               (a pair the binding statement takes apart).
  */
@@ -260,6 +260,12 @@ static bool arg_defaults_void(tvm_relax_op_id id, const char* name, size_t len) 
   return id == TVM_RELAX_OP_memory_view && !(len == 1 && name[0] == 'x');
 }
 
+/* R.vm.alloc_storage(shape, runtime_device_index, dtype, storage_scope="global") (upstream's
+ * wrapper). */
+static bool arg_defaults_global(tvm_relax_op_id id, const char* name, size_t len) {
+  return id == TVM_RELAX_OP_vm_alloc_storage && len == 13 && memcmp(name, "storage_scope", 13) == 0;
+}
+
 static tvm_relax_expr_obj* void_tuple(void) {
   void* empty = tvm_ffi_array_new(NULL, 0);
   tvm_relax_expr_obj* t = empty ? tvm_relax_tuple_new(empty) : NULL;
@@ -308,7 +314,8 @@ static void sig_build(op_sig* s, const tvm_relax_op_info* info) {
     } else {
       s->n_fixed++;
       q->optional = optional || arg_defaults_zero(info->id, name, len) ||
-                    arg_defaults_void(info->id, name, len);
+                    arg_defaults_void(info->id, name, len) ||
+                    arg_defaults_global(info->id, name, len);
       sig_append(s, &at, "", name, len, q->optional);
     }
     s->n_params++;
@@ -543,8 +550,11 @@ static int op_call(tvm_script_call* call, tvm_relax_op_id id, TVMFFIAny* out) {
       continue;
     }
     if (!tvm_script_arg_given(&v[i])) {
-      if (arg_defaults_zero(s->info->id, p->name, p->len)) {
-        tvm_relax_expr_obj* z = tvm_relax_prim_value_int64(0);
+      if (arg_defaults_zero(s->info->id, p->name, p->len) ||
+          arg_defaults_global(s->info->id, p->name, p->len)) {
+        tvm_relax_expr_obj* z = arg_defaults_zero(s->info->id, p->name, p->len)
+                                    ? tvm_relax_prim_value_int64(0)
+                                    : tvm_relax_string_imm_new("global", 6);
         if (!z) rc = -1;
         else tvm_script_items_push(&args, z);
         continue;
@@ -1217,19 +1227,31 @@ static int b_device(tvm_script_call* call, TVMFFIAny* out) {
   return 0;
 }
 
-static int b_shape(tvm_script_call* call, TVMFFIAny* out) {
-  static const char* const spec = "value";
+/* A ShapeExpr of the list of dims given as the call's one argument (spec names it). */
+static int shape_of_dims(tvm_script_call* call, const char* spec, const char* param,
+                         const char* fn, TVMFFIAny* out) {
   TVMFFIAny a[1];
   if (tvm_script__bind_args(call, spec, a, 1) != 0) return -1;
   if (!seq_of(&a[0])) {
-    tvm_ffi_raise("TypeError", "argument 'value' of R.shape must be a list of dims, got %s",
+    tvm_ffi_raise("TypeError", "argument '%s' of %s must be a list of dims, got %s", param, fn,
                   tvm_ffi_any_type_name(&a[0]));
     return fail_at(call, spec, 0);
   }
-  void* dims = tvm_script__value_to_expr_array(&a[0], "a dim of R.shape");
+  char what[64];
+  snprintf(what, sizeof(what), "a dim of %s", fn);
+  void* dims = tvm_script__value_to_expr_array(&a[0], what);
   tvm_relax_expr_obj* e = dims ? tvm_relax_shape_expr_new(dims) : NULL;
   tvm_ffi_release(dims);
   return e ? ret(e, out) : fail_at(call, spec, 0);
+}
+
+static int b_shape(tvm_script_call* call, TVMFFIAny* out) {
+  return shape_of_dims(call, "value", "value", "R.shape", out);
+}
+
+/* R.ShapeExpr(values): upstream's relax.ShapeExpr constructor, the same as R.shape. */
+static int b_shape_expr(tvm_script_call* call, TVMFFIAny* out) {
+  return shape_of_dims(call, "values", "values", "R.ShapeExpr", out);
 }
 
 static int b_tuple(tvm_script_call* call, TVMFFIAny* out) {
@@ -1295,6 +1317,7 @@ static int b_match_cast(tvm_script_call* call, TVMFFIAny* out) {
 /* The builtins that are not operator rows, and the rows written by hand (sorted by name). */
 static const tvm_script_builtin k_builtins[] = {
     {"ExternFunc", b_extern_func, 0, false},
+    {"ShapeExpr", b_shape_expr, 0, false},
     {"TupleGetItem", b_tuple_get_item, 0, false},
     {"arange", b_arange, 0, false},
     {"call_builtin_with_ctx", b_call_builtin_with_ctx, 0, false},

@@ -26,7 +26,9 @@ static int bind_name(script_parser* p, const ast_expr* id, TVMFFIAny* value) {
 static tvm_relax_sinfo_obj* eval_sinfo(script_parser* p, const ast_expr* ann, const char* what) {
   TVMFFIAny v;
   if (tvm_script__eval(p, ann, &v) != 0) return NULL;
-  tvm_relax_sinfo_obj* s = tvm_script__relax_sinfo_of(&v, what);
+  /* `None` is R.Tuple(), void (upstream's _normalize_struct_info_proxy): `-> None` */
+  tvm_relax_sinfo_obj* s = tvm_ffi_any_is_none(&v) ? tvm_relax_void_sinfo()
+                                                   : tvm_script__relax_sinfo_of(&v, what);
   tvm_ffi_any_release(&v);
   if (!s) tvm_script__relocate(p, &ann->span);
   return s;

@@ -309,6 +309,19 @@ static int b_vdevice(tvm_script_call* call, TVMFFIAny* out) {
   return 0;
 }
 
+/* I.dummy_global_info(): an ir.DummyGlobalInfo. */
+static int b_dummy_global_info(tvm_script_call* call, TVMFFIAny* out) {
+  if (call->num_args + call->num_kwargs > 0) {
+    call->error_arg = 0;
+    return tvm_ffi_raise("TypeError", "I.dummy_global_info() takes no arguments (%d given)",
+                         (int)(call->num_args + call->num_kwargs));
+  }
+  tvm_tir_dummy_global_info_obj* g = tvm_tir_dummy_global_info_new();
+  if (!g) return -1;
+  *out = tvm_ffi_any_obj(g);
+  return 0;
+}
+
 /* I.meta_var(value) / T.meta_var(value): marks a Python value for metaprogramming; the value
  * itself here, where every name is evaluated when parsed. */
 int tvm_script__b_meta_var(tvm_script_call* call, TVMFFIAny* out) {
@@ -320,7 +333,8 @@ int tvm_script__b_meta_var(tvm_script_call* call, TVMFFIAny* out) {
 
 const tvm_script_builtin* tvm_script__ir_builtin_lookup(const char* name, size_t len) {
   static const tvm_script_builtin k_table[] = {{"vdevice", b_vdevice},
-                                               {"meta_var", tvm_script__b_meta_var}};
+                                               {"meta_var", tvm_script__b_meta_var},
+                                               {"dummy_global_info", b_dummy_global_info}};
   for (size_t i = 0; i < sizeof(k_table) / sizeof(k_table[0]); ++i) {
     if (strlen(k_table[i].name) == len && memcmp(k_table[i].name, name, len) == 0) {
       return &k_table[i];

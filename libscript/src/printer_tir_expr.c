@@ -656,6 +656,13 @@ static tvm_script_doc_obj* conv_vdevice(tvm_script_docsifier* d, const TVMFFIAny
                                   tvm_script_literal_str(tvm_ffi_str_cstr(v->memory_scope)));
 }
 
+/* `I.dummy_global_info()` */
+static tvm_script_doc_obj* conv_dummy_global_info(tvm_script_docsifier* d, const TVMFFIAny* obj,
+                                                  const void* path) {
+  (void)obj, (void)path;
+  return tvm_script_doc_call_takev(tvm_script_prefixed(d, "ir", "dummy_global_info"), 0, NULL);
+}
+
 int tvm_script__register_tir_expr(void) {
   static const struct {
     tvm_tir_kind kind;
@@ -685,6 +692,7 @@ int tvm_script__register_tir_expr(void) {
       {TVM_TIR_KIND_Target, conv_target},
       {TVM_TIR_KIND_IndexMap, conv_index_map},
       {TVM_TIR_KIND_VDevice, conv_vdevice},
+      {TVM_TIR_KIND_DummyGlobalInfo, conv_dummy_global_info},
   };
   tvm_tir_init();
   for (size_t i = 0; i < sizeof(k_table) / sizeof(k_table[0]); ++i) {

@@ -151,6 +151,10 @@ tvm_tir_index_map_obj* tvm_tir_index_map_new(const void* initial_indices, const 
   return m;
 }
 
+tvm_tir_dummy_global_info_obj* tvm_tir_dummy_global_info_new(void) {
+  return TIR_NEW(tvm_tir_dummy_global_info_obj, DummyGlobalInfo);
+}
+
 tvm_tir_vdevice_obj* tvm_tir_vdevice_new(const tvm_tir_target_obj* target, int64_t vdevice_id,
                                          const char* memory_scope) {
   if (!TIR_IS(target, Target)) {

@@ -87,13 +87,9 @@ static const exemption kTirExempt[] = {
 static const exemption kRelaxExempt[] = {
     {TVM_RELAX_KIND_StructInfo, "printer", "abstract base, never instantiated"},
     {TVM_RELAX_KIND_Binding, "printer", "abstract base, never instantiated"},
-    {TVM_RELAX_KIND_ExternFunc, "evaluator",
-     "an extern function is called through the global registry, not evaluated as a value"},
     {TVM_RELAX_KIND_Function, "vm codegen",
      "functions are compiled one by one (relax_vm_codegen.c); LambdaLift turns local ones into "
      "module functions, used as values through the function pool"},
-    {TVM_RELAX_KIND_ExternFunc, "vm codegen",
-     "an extern function is called by name (call_packed), not compiled as a value"},
 };
 /* The whole Relax parser row (parse_eval.h tells how a dialect plugs in). */
 static const char kRelaxParserWhy[] = "the Relax dialect of the parser is not written yet";
@@ -184,6 +180,7 @@ static const struct {
     {TVM_TIR_KIND_Target, "T.target(\"llvm\")\n"},
     {TVM_TIR_KIND_IndexMap, "T.index_map(lambda i: (i,))\n"},
     {TVM_TIR_KIND_VDevice, "I.vdevice(\"llvm\")\n"},
+    {TVM_TIR_KIND_DummyGlobalInfo, "I.dummy_global_info()\n"},
 };
 
 /* The binary operators: T.<Name>(x, y) of two int32s (logical ones of two comparisons). */

@@ -257,7 +257,7 @@ TEST(kill_of_a_non_variable_is_refused) {
   tvm_tir_ir_module_obj* mod = tvm_relax_bb_module(bb);
   CHECK(mod != NULL);
   CHECK(tvm_codegen_relax_vm_codegen(mod) == NULL);
-  CHECK_RAISED("ValueError", "VMCodeGen: main: memory.kill_* of a value that is not a variable");
+  CHECK_RAISED("ValueError", "VMCodeGen: main: a kill (memory.kill_*, vm.kill_object) of a value that is not a variable");
   tvm_ffi_release(mod), tvm_ffi_release(g), tvm_ffi_release(v), tvm_ffi_release(params);
   tvm_ffi_release(kill), tvm_ffi_release(k), tvm_ffi_release(data), tvm_ffi_release(x);
   tvm_relax_bb_free(bb);

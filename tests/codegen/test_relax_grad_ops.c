@@ -458,7 +458,7 @@ TEST(vm_forms_bad_inputs) {
             "sinfo_args");
   check_bad("_ = R.vm.call_tir_dyn(cls.k, (x, x))", "TypeError",
             "R.vm.call_tir_dyn: argument 'args' must be a tuple of the tensors then the shape");
-  check_bad("_ = R.vm.call_tir_dyn(\"k\", (x, R.shape([1])))", "TypeError",
+  check_bad("_ = R.vm.call_tir_dyn(x, (x, R.shape([1])))", "TypeError",
             "R.vm.call_tir_dyn: argument 'func' must be a GlobalVar of a PrimFunc");
   check_bad("y = R.call_tir_with_grad(cls.k, (x,), out_sinfo=R.Tensor((4,), \"float32\"))",
             "TypeError", "missing required argument 'te_grad_name'");

@@ -179,6 +179,16 @@ TEST(call_dps_and_pure_packed) {
               "TypeError", "argument 'func' must be an ExternFunc");
   CHECK_FAILS(call(TVM_RELAX_OP_call_dps_packed, NULL, NULL, 2, ext, args), "ValueError",
               "exactly one output struct info");
+  /* a function value (a variable bound to an ExternFunc: R.Callable; or an R.Object) */
+  tvm_relax_var_obj* fv = var("func", K(tvm_relax_func_sinfo_new(NULL, K(tvm_relax_object_sinfo_new()), false)));
+  CHECK_SINFO(call(TVM_RELAX_OP_call_dps_packed, NULL, arr(1, out, NULL, NULL), 2, fv, args),
+              "R.Tensor((6,), dtype=\"float32\")");
+  tvm_relax_var_obj* ov = var("obj", K(tvm_relax_object_sinfo_new()));
+  CHECK_SINFO(call(TVM_RELAX_OP_call_dps_packed, NULL, arr(1, out, NULL, NULL), 2, ov, args),
+              "R.Tensor((6,), dtype=\"float32\")");
+  CHECK_FAILS(call(TVM_RELAX_OP_call_dps_packed, NULL, arr(1, out, NULL, NULL), 2, x, args),
+              "TypeError", "argument 'func' must be an ExternFunc or a function value (R.Callable), "
+              "got R.Tensor");
   /* call_pure_packed: the result from sinfo_args; none -> the callee's result (an object) */
   CHECK_SINFO(call(TVM_RELAX_OP_call_pure_packed, NULL, arr(1, out, NULL, NULL), 2, ext, x),
               "R.Tensor((6,), dtype=\"float32\")");
@@ -347,6 +357,55 @@ TEST(memory) {
   pool_release();
 }
 
+/* The VM's own allocation operators (relax.vm.*): upstream's struct info and purity. */
+TEST(vm_memory) {
+  tvm_tir_var_obj* n = K(tvm_tir_var_new("n", I64));
+  tvm_relax_expr_obj* size = K(tvm_relax_shape_expr_of_ints((int64_t[]){24}, 1));
+  tvm_relax_expr_obj* dev = K(tvm_relax_prim_value_int64(0));
+  tvm_relax_expr_obj* scope = K(tvm_relax_string_imm_new("global", 6));
+  tvm_relax_expr_obj* dt = K(tvm_relax_dtype_imm_new(F32));
+  tvm_relax_expr_obj* st = call(TVM_RELAX_OP_vm_alloc_storage, NULL, NULL, 4, size, dev, dt, scope);
+  CHECK(st != NULL);
+  K(st);
+  CHECK_STR_EQ(rt_sinfo_text(st), "R.Object");
+  CHECK_FAILS(call(TVM_RELAX_OP_vm_alloc_storage, NULL, NULL, 4, dev, dev, dt, scope),
+              "TypeError", "argument 'shape' must be a shape");
+  CHECK_FAILS(call(TVM_RELAX_OP_vm_alloc_storage, NULL, NULL, 4, size, scope, dt, scope),
+              "TypeError", "argument 'runtime_device_index' must be an integer R.prim_value");
+  CHECK_FAILS(call(TVM_RELAX_OP_vm_alloc_storage, NULL, NULL, 4, size, dev, scope, scope),
+              "TypeError", "argument 'dtype' must be a DataTypeImm");
+  CHECK_FAILS(call(TVM_RELAX_OP_vm_alloc_storage, NULL, NULL, 4, size, dev, dt, dt),
+              "TypeError", "argument 'storage_scope' must be a StringImm");
+  CHECK_FAILS(call(TVM_RELAX_OP_vm_alloc_storage, NULL, NULL, 3, size, dev, dt), "TypeError", "");
+
+  /* the tensor: a ShapeExpr as it is; a shape value's known values (a new ShapeExpr) or ndim */
+  tvm_relax_expr_obj* shape = K(tvm_relax_shape_expr_new(arr(2, n, K(tvm_tir_const_int(I64, 3)), NULL)));
+  CHECK_SINFO(call(TVM_RELAX_OP_vm_alloc_tensor, NULL, NULL, 4, st, dev, shape, dt),
+              "R.Tensor((n, 3), dtype=\"float32\")");
+  tvm_relax_var_obj* sv = var("sv", K(tvm_relax_shape_sinfo_new(NULL, 2)));
+  CHECK_SINFO(call(TVM_RELAX_OP_vm_alloc_tensor, NULL, NULL, 4, st, dev, sv, dt),
+              "R.Tensor(dtype=\"float32\", ndim=2)");
+  tvm_relax_var_obj* svk = var("svk", K(tvm_relax_shape_sinfo_new(arr(2, n, n, NULL), 2)));
+  CHECK_SINFO(call(TVM_RELAX_OP_vm_alloc_tensor, NULL, NULL, 4, st, dev, svk, dt),
+              "R.Tensor((n, n), dtype=\"float32\")");
+  tvm_relax_var_obj* x = var("x", f32(2, 2, 5));
+  CHECK_FAILS(call(TVM_RELAX_OP_vm_alloc_tensor, NULL, NULL, 4, x, dev, shape, dt),
+              "TypeError", "argument 'storage' must be a storage object (R.Object)");
+  CHECK_FAILS(call(TVM_RELAX_OP_vm_alloc_tensor, NULL, NULL, 4, st, scope, shape, dt),
+              "TypeError", "argument 'offset' must be an integer R.prim_value");
+  CHECK_FAILS(call(TVM_RELAX_OP_vm_alloc_tensor, NULL, NULL, 4, st, dev, x, dt),
+              "TypeError", "argument 'shape' must be a shape");
+  CHECK_FAILS(call(TVM_RELAX_OP_vm_alloc_tensor, NULL, NULL, 4, st, dev, shape, scope),
+              "TypeError", "argument 'dtype' must be a DataTypeImm");
+
+  CHECK_SINFO(call(TVM_RELAX_OP_vm_kill_object, NULL, NULL, 1, st), "R.Tuple()");
+  CHECK_SINFO(call(TVM_RELAX_OP_vm_kill_object, NULL, NULL, 1, x), "R.Tuple()");
+  CHECK(tvm_relax_op_info_get(TVM_RELAX_OP_vm_alloc_storage)->pure);
+  CHECK(tvm_relax_op_info_get(TVM_RELAX_OP_vm_alloc_tensor)->pure);
+  CHECK(!tvm_relax_op_info_get(TVM_RELAX_OP_vm_kill_object)->pure);
+  pool_release();
+}
+
 TEST(closures) {
   tvm_relax_var_obj* x = var("x", f32(2, 2, 3));
   void* gv = K(tvm_tir_global_var_new("lifted"));
@@ -396,6 +455,7 @@ int main(void) {
   RUN(shape_conversions);
   RUN(values_print_assert);
   RUN(memory);
+  RUN(vm_memory);
   RUN(closures);
   return test_summary();
 }

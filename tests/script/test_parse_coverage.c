@@ -375,6 +375,37 @@ TEST(vdevice_list_with_other_values) {
   tvm_ffi_release(text);
 }
 
+/* I.dummy_global_info(): upstream's content-free global info (test placeholders); all equal, printed
+ * back as the call. */
+TEST(dummy_global_info) {
+  void* mod = PARSE(HEADER
+                    "@I.ir_module\n"
+                    "class M:\n"
+                    "    I.module_global_infos({\"dummy\": [I.dummy_global_info(), "
+                    "I.dummy_global_info()]})\n"
+                    "    @T.prim_func\n"
+                    "    def f(A: T.Buffer((4,), \"float32\")):\n"
+                    "        A[0] = T.float32(0)\n");
+  const TVMFFIAny* infos =
+      mod ? tvm_ffi_map_get_str(((const tvm_tir_ir_module_obj*)mod)->attrs, "global_infos") : NULL;
+  const TVMFFIAny* dummies = infos ? tvm_ffi_map_get_str(infos->v_obj, "dummy") : NULL;
+  CHECK(dummies && dummies->type_index == kTVMFFIArray && tvm_ffi_seq_size(dummies->v_obj) == 2);
+  if (dummies && dummies->type_index == kTVMFFIArray && tvm_ffi_seq_size(dummies->v_obj) == 2) {
+    void* a = tvm_ffi_seq_obj_at(dummies->v_obj, 0);
+    CHECK(tvm_tir_is(a, TVM_TIR_KIND_DummyGlobalInfo));
+    CHECK(a != tvm_ffi_seq_obj_at(dummies->v_obj, 1));
+    tvm_ffi_retain(a);
+    EXPECT_PRINT(a, "I.dummy_global_info()");
+    void* b = tvm_ffi_seq_obj_at(dummies->v_obj, 1);
+    tvm_ffi_retain(b);
+    EXPECT_EQUAL(b, tvm_tir_dummy_global_info_new()); /* (consumes both) */
+    tvm_ffi_release(a);
+  }
+  tvm_ffi_release(mod);
+  EXPECT_ERROR(HEADER "I.dummy_global_info(1)\n", "TypeError", "takes no arguments (1 given)");
+  EXPECT_ERROR(HEADER "I.dummy_global_info(x=1)\n", "TypeError", "takes no arguments");
+}
+
 /* meta_var marks a value for metaprogramming: the value itself here. (An assignment
  * `n = T.meta_var(16)` still binds n as any assignment of a number does.) */
 TEST(meta_var) {
@@ -458,6 +489,7 @@ int main(void) {
   RUN(ir_range);
   RUN(vdevice_in_global_infos);
   RUN(vdevice_list_with_other_values);
+  RUN(dummy_global_info);
   RUN(meta_var);
   RUN(gpu_builtins_build_calls);
   RUN(interpreter_refuses_gpu_builtins);

@@ -232,6 +232,7 @@ TEST(json_every_kind) {
     void* attrs = tvm_ffi_map_new(keys, vals, 2);
     PUSH(values, tvm_tir_target_new("cuda", attrs));
     PUSH(values, tvm_tir_vdevice_new(host, 1, "global"));
+    PUSH(values, tvm_tir_dummy_global_info_new());
     tvm_tir_index_map_obj* inv = tvm_tir_index_map_new(
         tir_temp(tvm_tir_list_take(tvm_tir_ref(j))), tir_temp(tvm_tir_list_take(tvm_tir_ref(j))),
         NULL);

@@ -70,6 +70,13 @@ struct tvm_tir_vdevice_obj {
 tvm_tir_vdevice_obj* tvm_tir_vdevice_new(const tvm_tir_target_obj* target, int64_t vdevice_id,
                                          const char* memory_scope);
 
+/* ir.DummyGlobalInfo: a global info without content (I.dummy_global_info(), an entry of a
+ * module's "global_infos" lists that upstream's tests use as a placeholder); all are equal. */
+struct tvm_tir_dummy_global_info_obj {
+  TVMFFIObject header;
+};
+tvm_tir_dummy_global_info_obj* tvm_tir_dummy_global_info_new(void);
+
 #pragma GCC visibility pop
 #ifdef __cplusplus
 }
