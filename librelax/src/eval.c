@@ -555,18 +555,27 @@ static int eval_reshape(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, T
   return rc;
 }
 
+/* The values of the four arguments of call into v (owned; *k of them to release); void ones after
+ * the first stay None when skip_void. */
+static int eval_four_args(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, bool skip_void,
+                          TVMFFIAny v[4], int* k) {
+  int rc = 0;
+  for (*k = 0; rc == 0 && *k < 4; ++*k) {
+    v[*k] = tvm_ffi_any_none();
+    tvm_relax_expr_obj* a = tvm_ffi_seq_obj_at(call->args, *k);
+    if (skip_void && *k > 0 && tvm_relax__is_void(a)) continue;
+    rc = eval_expr(c, f, a, &v[*k]);
+  }
+  return rc;
+}
+
 /* memory.view(x, shape, dtype, relative_byte_offset): a view of x's bytes from x's offset plus
  * relative_byte_offset, of the shape and dtype given (void: x's), as libvm's
  * runtime.TVMTensorCreateView makes it; x must be compact and the view inside its bytes. */
 static int eval_view(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, TVMFFIAny* out) {
   TVMFFIAny v[4];
-  int rc = 0, k = 0;
-  for (; rc == 0 && k < 4; ++k) {
-    v[k] = tvm_ffi_any_none();
-    tvm_relax_expr_obj* a = tvm_ffi_seq_obj_at(call->args, k);
-    if (k > 0 && tvm_relax__is_void(a)) continue;
-    rc = eval_expr(c, f, a, &v[k]);
-  }
+  int k;
+  int rc = eval_four_args(c, f, call, true, v, &k);
   if (rc == 0 && v[0].type_index != kTVMFFITensor) {
     rc = tvm_ffi_raise("TypeError", "%s: relax.memory.view of a %s", f->func, tvm_ffi_any_type_name(&v[0]));
   }
@@ -621,11 +630,8 @@ static int eval_alloc_storage(eval_ctx* c, frame* f, const tvm_relax_call_obj* c
                               TVMFFIAny* out) {
   const char* op = tvm_relax_op_info_of(call->op)->name;
   TVMFFIAny v[4];
-  int rc = 0, k = 0;
-  for (; rc == 0 && k < 4; ++k) {
-    v[k] = tvm_ffi_any_none();
-    rc = eval_expr(c, f, tvm_ffi_seq_obj_at(call->args, k), &v[k]);
-  }
+  int k;
+  int rc = eval_four_args(c, f, call, false, v, &k);
   const TVMFFIAny* dt = &v[vm_form ? 2 : 3];
   const TVMFFIAny* scope = &v[vm_form ? 3 : 2];
   int64_t dev = 0;
@@ -668,11 +674,8 @@ static int eval_alloc_storage(eval_ctx* c, frame* f, const tvm_relax_call_obj* c
 static int eval_alloc_tensor(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, TVMFFIAny* out) {
   const char* op = tvm_relax_op_info_of(call->op)->name;
   TVMFFIAny v[4];
-  int rc = 0, k = 0;
-  for (; rc == 0 && k < 4; ++k) {
-    v[k] = tvm_ffi_any_none();
-    rc = eval_expr(c, f, tvm_ffi_seq_obj_at(call->args, k), &v[k]);
-  }
+  int k;
+  int rc = eval_four_args(c, f, call, false, v, &k);
   const DLTensor* st = rc == 0 && v[0].type_index == kTVMFFITensor ? tvm_ffi_tensor_dl(v[0].v_obj) : NULL;
   int64_t offset = 0;
   if (rc == 0 && (!st || st->ndim != 1 || st->dtype.code != kDLUInt || st->dtype.bits != 8 ||
