@@ -19,6 +19,7 @@
  * doubled and a third quote in a row is escaped, so the string's value is the JSON again.
  */
 #include <string.h>
+#include <tvm/tir/visit.h>
 
 #include "script_internal.h"
 
@@ -149,6 +150,49 @@ tvm_script_doc_obj* tvm_script__metadata_stmt(const void* metadata) {
 }
 
 /* ---- Reading --------------------------------------------------------------------------------- */
+/*
+ * The JSON reader builds objects field by field, not through their constructors, so a constant
+ * the constructors refuse (an int65 IntImm, a float32 beyond its range) would reach the parsed
+ * IR and print as text that does not parse. Each IntImm and FloatImm of the metadata is made
+ * again by its constructor (the error is its error); every object is visited once (the graph
+ * may share nodes: no walk as a tree).
+ */
+typedef struct {
+  void* seen; /* ffi.Dict of the objects visited (objects hash by identity) */
+} imm_check;
+
+static int visit_once(tvm_tir_visitor* v, const void* node) {
+  imm_check* c = v->ctx;
+  TVMFFIAny key = tvm_ffi_any_obj((void*)node), none = tvm_ffi_any_none();
+  if (tvm_ffi_map_get(c->seen, &key)) return TVM_TIR_VISIT_SKIP;
+  return tvm_ffi_dict_set(c->seen, &key, &none) == 0 ? TVM_TIR_VISIT_CONTINUE : -1;
+}
+
+static int check_imm(tvm_tir_visitor* v, const void* node) {
+  const tvm_tir_expr_obj* e = node;
+  tvm_tir_expr_obj* again =
+      tvm_tir_kind_of(node) == TVM_TIR_KIND_IntImm
+          ? tvm_tir_int_imm_new(e->dtype, ((const tvm_tir_int_imm_obj*)node)->value)
+          : tvm_tir_float_imm_new(e->dtype, ((const tvm_tir_float_imm_obj*)node)->value);
+  if (!again) return -1;
+  tvm_ffi_release(again);
+  return visit_once(v, node);
+}
+
+static int check_constants(const void* metadata) {
+  imm_check c = {tvm_ffi_dict_new()};
+  if (!c.seen) return -1;
+  tvm_tir_visitor v = {0};
+  for (int k = 0; k < TVM_TIR_KIND_COUNT; ++k) v.pre[k] = visit_once;
+  v.pre[TVM_TIR_KIND_IntImm] = v.pre[TVM_TIR_KIND_FloatImm] = check_imm;
+  v.pre_default = visit_once;
+  v.ctx = &c;
+  int rc = tvm_tir_visit(&v, metadata);
+  tvm_tir_visitor_free(&v);
+  tvm_ffi_release(c.seen);
+  return rc;
+}
+
 void* tvm_script_metadata_from_json(const char* json, size_t len) {
   if (!json) {
     tvm_ffi_raise("ValueError", "metadata: NULL text");
@@ -176,6 +220,11 @@ void* tvm_script_metadata_from_json(const char* json, size_t len) {
       tvm_ffi_any_release(&v);
       return NULL;
     }
+  }
+  if (check_constants(v.v_obj) != 0) {
+    tvm_ffi_raise_context("metadata: a constant of the metadata section");
+    tvm_ffi_any_release(&v);
+    return NULL;
   }
   return v.v_obj;
 }
