@@ -263,6 +263,13 @@ static int convert(tvm_relax_attr_kind kind, const TVMFFIAny* a, TVMFFIAny* out)
       if (none) return *out = tvm_ffi_any_none(), 1;
       /* fall through */
     case TVM_RELAX_ATTR_STR: {
+      /* A StringImm (R.str("...")) stands for its string, as upstream's printer writes some
+       * (R.print(format=R.str("..."))). */
+      TVMFFIAny inner;
+      if (tvm_ffi_any_is_object(a) && tvm_relax_kind_of(a->v_obj) == TVM_RELAX_KIND_StringImm) {
+        inner = tvm_ffi_any_obj(((const tvm_relax_string_imm_obj*)a->v_obj)->value);
+        a = &inner;
+      }
       TVMFFIByteArray bytes;
       if (a->type_index == kTVMFFIBytes || a->type_index == kTVMFFISmallBytes ||
           !tvm_ffi_any_as_bytes(a, &bytes)) {
@@ -273,6 +280,9 @@ static int convert(tvm_relax_attr_kind kind, const TVMFFIAny* a, TVMFFIAny* out)
     }
     case TVM_RELAX_ATTR_DTYPE: {
       if (a->type_index == kTVMFFIDataType) return *out = *a, 1;
+      if (tvm_ffi_any_is_object(a) && tvm_relax_kind_of(a->v_obj) == TVM_RELAX_KIND_DataTypeImm) {
+        return *out = tvm_ffi_any_dtype(((const tvm_relax_dtype_imm_obj*)a->v_obj)->value), 1;
+      }
       TVMFFIByteArray bytes;
       if (!tvm_ffi_any_as_bytes(a, &bytes)) return 0;
       DLDataType t = TVM_RELAX_DTYPE_UNKNOWN;

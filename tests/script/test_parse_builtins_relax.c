@@ -205,6 +205,20 @@ TEST(variadic_operators) {
   CHECK(equal_release(a1, a2));
   CHECK(rcall(NULL, "assert_op", RARGS(AO(c), AO(x)), RKW("format_args"), RARGS(AO(fa))) == NULL);
   CHECK_RAISED("TypeError", "multiple values for argument 'format_args'");
+  /* a string attribute given as a StringImm (upstream prints R.print(format=R.str("..."))),
+   * a dtype one as a DataTypeImm: the same call as with the plain values */
+  void* fs = tvm_relax_string_imm_new("{} {}", 5);
+  CHECK(equal_release(rcall(NULL, "print", RARGS(AO(x), AO(x)), RKW("format"), RARGS(AO(fs))),
+                      rcall(NULL, "print", RARGS(AO(x), AO(x)), RKW("format"), RARGS(AS("{} {}")))));
+  void* f16 = tvm_relax_dtype_imm_new(TVM_TIR_FLOAT16);
+  CHECK(equal_release(rcall(NULL, "astype", RARGS(AO(x), AO(f16)), NOKW),
+                      rcall(NULL, "astype", RARGS(AO(x), AS("float16")), NOKW)));
+  /* other expressions are no strings or dtypes */
+  CHECK(rcall(NULL, "print", RARGS(AO(x)), RKW("format"), RARGS(AO(f16))) == NULL);
+  CHECK_RAISED("TypeError", "attribute 'format' must be a string");
+  CHECK(rcall(NULL, "astype", RARGS(AO(x), AO(fs)), NOKW) == NULL);
+  CHECK_RAISED("TypeError", "attribute 'dtype' must be");
+  tvm_ffi_release(fs), tvm_ffi_release(f16);
   CHECK(rcall(NULL, "print", RARGS(AO(x)), RKW("fmt"), RARGS(AS("{}"))) == NULL);
   CHECK_RAISED("TypeError", "unexpected keyword argument 'fmt'");
   CHECK_EQ_INT(g_error_arg, 1);

@@ -4,7 +4,9 @@
 # (the N-th of all virtual devices, whatever their target kind) and allocations in a pure
 # function (allocation is not a visible effect); `x.struct_info`, and an if whose branches both
 # end with a call made for its effect; a dim string with T.Select and a comparison (the printer
-# writes one for strided_slice's inferred extent); R.nn.relu6; the Expr method x.astype(dtype).
+# writes one for strided_slice's inferred extent); R.nn.relu6; the Expr method x.astype(dtype);
+# R.str(...) for a string attribute and R.dtype(...) for a dtype one (upstream's printer writes
+# R.print(format=R.str("...")), its format being an operand there).
 import tvm
 from tvm.script import ir as I
 from tvm.script import relax as R
@@ -41,7 +43,8 @@ class Module:
         if cond:
             R.print(y, format="then: {}")
         else:
-            R.print(y, format="else: {}")
+            R.print(y, format=R.str("else: {}"))
+        R.assert_op(cond, y, format=R.str("cond and y: {}, {}"))
         return y
 
     @R.function
@@ -53,4 +56,5 @@ class Module:
     def cast(x: R.Tensor((2, 3), "float32")):
         y = x.astype("float16")
         z = y.astype(dtype="int32")
-        return z
+        w = R.astype(z, R.dtype("float16"))
+        return w
