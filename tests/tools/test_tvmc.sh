@@ -377,7 +377,14 @@ expect 1 "$tvmc" run "$work/mlp.so" --ref "$fx/relax_other_sig.py" --repeat 0 &&
 expect 0 "$tvmc" build "$fx/relax_other_sig.py" -o "$work/other.so"
 expect 1 "$tvmc" run "$work/other.so" --ref "$fx/relax_other_wrong.py" &&
   has "check FAILED: output[0, 0]: compiled" && has "reference" &&
-  has "8 of 8 compared values differ"
+  has "8 difference(s) from the reference evaluator (8 values compared)"
+# float16 / bfloat16 inputs and a float16 output: made, run and compared (both exec modes); a
+# library whose float16 results differ is caught
+expect 0 "$tvmc" run "$fx/relax_half.py" --repeat 1 && has "check: ok (12 values"
+expect 0 "$tvmc" run "$fx/relax_half.py" --repeat 0 --exec-mode compiled && has "check: ok (12 values"
+expect 0 "$tvmc" build "$fx/relax_half.py" -o "$work/half.so"
+expect 1 "$tvmc" run "$work/half.so" --ref "$fx/relax_half_wrong.py" --repeat 0 &&
+  has "check FAILED: output[0, 1]: compiled 0.665039062, reference 0" && has "values compared)"
 # the same bad shape to the compiled file and the reference: the VM names the parameter first
 expect 1 "$tvmc" run "$mlp" --input x=6x5 --repeat 0 && has "argument 'x'" &&
   has "expected 4 but got 5"

@@ -253,11 +253,42 @@ static bool is_bool(DLDataType t) {
   return t.code == kDLBool || (t.code == kDLUInt && t.bits == 1);
 }
 
-/* The dtypes tvmc run makes and reads: float32/64, 8- to 64-bit integers, bool. */
+/* The dtypes tvmc run makes and reads: float16/32/64, bfloat16, 8- to 64-bit integers, bool. */
 static bool readable(DLDataType d) {
   bool int_bits = d.bits == 8 || d.bits == 16 || d.bits == 32 || d.bits == 64;
-  return d.lanes == 1 && (is_bool(d) || (d.code == kDLFloat && (d.bits == 32 || d.bits == 64)) ||
+  bool float_bits = d.bits == 16 || d.bits == 32 || d.bits == 64;
+  return d.lanes == 1 && (is_bool(d) || (d.code == kDLFloat && float_bits) ||
+                          (d.code == kDLBfloat && d.bits == 16) ||
                           ((d.code == kDLInt || d.code == kDLUInt) && int_bits));
+}
+
+static bool is_float(DLDataType d) { return d.code == kDLFloat || d.code == kDLBfloat; }
+
+/* Element i of a float tensor's data (a readable dtype) as a double, and v stored there (v
+ * exact in the dtype: the random values are). */
+static double float_at(const void* data, int64_t i, DLDataType d) {
+  if (d.code == kDLBfloat) {
+    uint32_t u = (uint32_t)((const uint16_t*)data)[i] << 16;
+    float x;
+    memcpy(&x, &u, 4);
+    return x;
+  }
+  if (d.bits == 16) return (double)((const _Float16*)data)[i];
+  return d.bits == 32 ? ((const float*)data)[i] : ((const double*)data)[i];
+}
+static void float_put(void* data, int64_t i, DLDataType d, double v) {
+  if (d.code == kDLBfloat) {
+    float x = (float)v;
+    uint32_t u;
+    memcpy(&u, &x, 4);
+    ((uint16_t*)data)[i] = (uint16_t)(u >> 16);
+  } else if (d.bits == 16) {
+    ((_Float16*)data)[i] = (_Float16)v;
+  } else if (d.bits == 32) {
+    ((float*)data)[i] = (float)v;
+  } else {
+    ((double*)data)[i] = v;
+  }
 }
 
 /* A random tensor: floats k/32 for k in [-32, 32] (exact in every float type), signed integers
@@ -269,8 +300,8 @@ static void* random_tensor(const char* param, int ndim, const int64_t* dims, DLD
   char name[64];
   tvm_ffi_dtype_format(dtype, name, sizeof(name));
   if (!supported) {
-    fprintf(stderr, "tvmc run: parameter `%s`: tvmc run makes no random %s tensors (float32, "
-                    "float64, integers and bool)\n", param, name);
+    fprintf(stderr, "tvmc run: parameter `%s`: tvmc run makes no random %s tensors (float16, "
+                    "bfloat16, float32, float64, integers and bool)\n", param, name);
     r->fail = TVMC_FAILURE;
     return NULL;
   }
@@ -305,12 +336,8 @@ static void* random_tensor(const char* param, int ndim, const int64_t* dims, DLD
     uint64_t x = next(r) >> 11;
     if (boolean) {
       ((uint8_t*)dl->data)[i] = (uint8_t)(x & 1);
-    } else if (dtype.code == kDLFloat) {
-      double v = (double)((int64_t)(x % 65) - 32) / 32.0;
-      if (dtype.bits == 32)
-        ((float*)dl->data)[i] = (float)v;
-      else
-        ((double*)dl->data)[i] = v;
+    } else if (is_float(dtype)) {
+      float_put(dl->data, (int64_t)i, dtype, (double)((int64_t)(x % 65) - 32) / 32.0);
     } else {
       int64_t v = dtype.code == kDLInt ? (int64_t)(x % 19) - 9 : (int64_t)(x % 10);
       switch (dtype.bits) {
@@ -440,7 +467,7 @@ static double element(const DLTensor* t, int64_t i) {
   const char* base = (const char*)t->data + t->byte_offset;
   DLDataType d = t->dtype;
   if (is_bool(d)) return ((const uint8_t*)base)[i];
-  if (d.code == kDLFloat) return d.bits == 64 ? ((const double*)base)[i] : ((const float*)base)[i];
+  if (is_float(d)) return float_at(base, i, d);
   bool u = d.code == kDLUInt;
   switch (d.bits) {
     case 8: return u ? (double)((const uint8_t*)base)[i] : (double)((const int8_t*)base)[i];
@@ -523,8 +550,8 @@ static void mismatch(compare_stats* st, const char* fmt, const char* path, const
 static bool close_enough(double got, double want, DLDataType d) {
   if (isnan(got) || isnan(want)) return isnan(got) && isnan(want);
   if (isinf(want)) return got == want;
-  if (d.code != kDLFloat) return got == want;
-  double tol = d.bits == 64 ? 1e-9 : 1e-4;
+  if (!is_float(d)) return got == want;
+  double tol = tvmc_tolerance(d, 1);
   return fabs(got - want) <= tol * (1 + fabs(want));
 }
 
@@ -916,8 +943,9 @@ int tvmc_model_run(const void* mod, const tvmc_model_run_options* o) {
       compare_stats st = {0};
       compare(&got, &want, "output", &st);
       if (st.mismatched) {
-        printf("check FAILED: %lld of %lld compared values differ from the reference evaluator\n",
-               (long long)st.mismatched, (long long)st.compared);
+        /* (a difference may be a value, or an output that cannot be compared at all) */
+        printf("check FAILED: %lld difference(s) from the reference evaluator (%lld values "
+               "compared)\n", (long long)st.mismatched, (long long)st.compared);
         status = TVMC_PROGRAM_ERROR;
       } else {
         printf("check: ok (%lld values in %lld output tensors match the reference evaluator; "
