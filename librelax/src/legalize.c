@@ -28,6 +28,9 @@ static const tvm_relax__legalize_fn k_legalize[TVM_RELAX_OP_COUNT] = {
     ELEMWISE(not_equal) ELEMWISE(less) ELEMWISE(less_equal) ELEMWISE(greater)
     ELEMWISE(greater_equal) ELEMWISE(logical_and) ELEMWISE(logical_or) ELEMWISE(where)
     ELEMWISE(nn_relu) ELEMWISE(nn_relu6) ELEMWISE(nn_gelu) ELEMWISE(nn_gelu_tanh) ELEMWISE(nn_silu)
+    ELEMWISE(tan) ELEMWISE(sinh) ELEMWISE(cosh) ELEMWISE(asin) ELEMWISE(acos) ELEMWISE(atan)
+    ELEMWISE(asinh) ELEMWISE(acosh) ELEMWISE(atanh) ELEMWISE(trunc) ELEMWISE(isfinite)
+    ELEMWISE(bitwise_not)
 #undef ELEMWISE
     [TVM_RELAX_OP_matmul] = tvm_relax__legalize_matmul,
     [TVM_RELAX_OP_nn_softmax] = tvm_relax__legalize_softmax,

@@ -87,9 +87,19 @@ static void* unary_value(tvm_relax_op_id id, DLDataType t, DLDataType out, void*
     case TVM_RELAX_OP_erf: return call1(t, "tir.erf", x);
     case TVM_RELAX_OP_sin: return call1(t, "tir.sin", x);
     case TVM_RELAX_OP_cos: return call1(t, "tir.cos", x);
+    case TVM_RELAX_OP_tan: return call1(t, "tir.tan", x);
+    case TVM_RELAX_OP_sinh: return call1(t, "tir.sinh", x);
+    case TVM_RELAX_OP_cosh: return call1(t, "tir.cosh", x);
+    case TVM_RELAX_OP_asin: return call1(t, "tir.asin", x);
+    case TVM_RELAX_OP_acos: return call1(t, "tir.acos", x);
+    case TVM_RELAX_OP_atan: return call1(t, "tir.atan", x);
+    case TVM_RELAX_OP_asinh: return call1(t, "tir.asinh", x);
+    case TVM_RELAX_OP_acosh: return call1(t, "tir.acosh", x);
+    case TVM_RELAX_OP_atanh: return call1(t, "tir.atanh", x);
     case TVM_RELAX_OP_floor: return fl ? call1(t, "tir.floor", x) : x;
     case TVM_RELAX_OP_ceil: return fl ? call1(t, "tir.ceil", x) : x;
     case TVM_RELAX_OP_round: return fl ? call1(t, "tir.round", x) : x;
+    case TVM_RELAX_OP_trunc: return fl ? call1(t, "tir.trunc", x) : x;
     case TVM_RELAX_OP_sign: {
       void* zero = fl ? tvm_tir_const_float(t, 0) : tvm_tir_const_int(t, 0);
       void* one = fl ? tvm_tir_const_float(t, 1) : tvm_tir_const_int(t, 1);
@@ -100,8 +110,12 @@ static void* unary_value(tvm_relax_op_id id, DLDataType t, DLDataType out, void*
     }
     case TVM_RELAX_OP_square: return tvm_tir_mul_take(tvm_tir_ref(x), x);
     case TVM_RELAX_OP_logical_not: return tvm_tir_not_take(x);
+    case TVM_RELAX_OP_bitwise_not: /* ~x; on bool (numpy's and uint1's ~) the logical not */
+      return tvm_tir_dtype_is_bool(t) || t.code == kDLBool ? tvm_tir_not_take(x)
+                                                          : call1(t, "tir.bitwise_not", x);
     case TVM_RELAX_OP_isnan: return call1(out, "tir.isnan", x);
     case TVM_RELAX_OP_isinf: return call1(out, "tir.isinf", x);
+    case TVM_RELAX_OP_isfinite: return call1(out, "tir.isfinite", x);
     case TVM_RELAX_OP_astype: return tvm_tir_cast_take(out, x);
     case TVM_RELAX_OP_nn_relu:
       return tvm_tir_max_take(x, fl ? tvm_tir_const_float(t, 0) : tvm_tir_const_int(t, 0));

@@ -44,6 +44,16 @@ tvm_relax_sinfo_obj* tvm_relax__infer_unary_bool(const tvm_relax__infer_ctx* ctx
   return unary(ctx, is_bool, "a bool tensor", NULL);
 }
 
+/* bitwise_not: integers and bool only (upstream's rule lets a float through to a kernel that
+ * cannot be built). */
+static bool accept_int(DLDataType t) {
+  return t.code == kDLInt || t.code == kDLUInt || t.code == kDLBool;
+}
+
+tvm_relax_sinfo_obj* tvm_relax__infer_unary_int(const tvm_relax__infer_ctx* ctx) {
+  return unary(ctx, accept_int, "an integer or bool tensor", NULL);
+}
+
 tvm_relax_sinfo_obj* tvm_relax__infer_unary_check(const tvm_relax__infer_ctx* ctx) {
   DLDataType b = bool_dtype();
   return unary(ctx, is_float, "a float tensor", &b);

@@ -69,6 +69,11 @@ TEST(unary_ops_against_libm) {
       {"relax.sign", ref_sign, -3, 3},  {"relax.nn.relu", ref_relu, -3, 3},
       {"relax.nn.gelu", ref_gelu, -3, 3}, {"relax.nn.silu", ref_silu, -3, 3},
       {"relax.nn.relu6", ref_relu6, -9, 9},
+      {"relax.tan", tan, -1.5, 1.5},    {"relax.sinh", sinh, -3, 3},
+      {"relax.cosh", cosh, -3, 3},      {"relax.asin", asin, -1, 1},
+      {"relax.acos", acos, -1, 1},      {"relax.atan", atan, -9, 9},
+      {"relax.asinh", asinh, -9, 9},    {"relax.acosh", acosh, 1, 9},
+      {"relax.atanh", atanh, -0.99, 0.99}, {"relax.trunc", trunc, -5, 5},
   };
   int64_t shape[2] = {3, 5};
   for (size_t k = 0; k < sizeof(k_ops) / sizeof(k_ops[0]); ++k) {

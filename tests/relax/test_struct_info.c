@@ -182,6 +182,82 @@ TEST(elementwise_inference) {
   tvm_ffi_release(n), tvm_ffi_release(m), tvm_ffi_release(one), tvm_ffi_release(four);
 }
 
+/* The unary math operators after upstream's rules: float-only math keeps the dtype, trunc is
+ * any number's (the identity on integers), isfinite gives bool, bitwise_not takes integers and
+ * bool only; a wrong dtype is a TypeError naming the operator and the argument. */
+TEST(unary_math_inference) {
+  static const char* const k_float_ops[] = {"relax.tan",  "relax.sinh",  "relax.cosh",
+                                            "relax.asin", "relax.acos",  "relax.atan",
+                                            "relax.asinh", "relax.acosh", "relax.atanh"};
+  tvm_tir_var_obj* n = sym("n");
+  tvm_tir_expr_obj* four = tvm_tir_const_int(I64, 4);
+  void* d_n4[2] = {n, four};
+  tvm_relax_var_obj* f = rt_var_take("f", rt_tensor_sym(F32, 2, d_n4));
+  tvm_relax_var_obj* h = rt_var_take("h", rt_tensor(tvm_tir_dtype_float(16), 1, (int64_t)3));
+  tvm_relax_var_obj* i = rt_var_take("i", rt_tensor(tvm_tir_dtype_int(32), 1, (int64_t)4));
+  tvm_relax_var_obj* u = rt_var_take("u", rt_tensor(tvm_tir_dtype_uint(8), 1, (int64_t)4));
+  tvm_relax_var_obj* b = rt_var_take("b", rt_tensor(tvm_tir_dtype_bool(), 1, (int64_t)4));
+  tvm_relax_var_obj* r = rt_var_take("r", tvm_relax_tensor_sinfo_new(NULL, F32, 3, NULL));
+  tvm_relax_expr_obj* e;
+  char want[128];
+  for (size_t k = 0; k < sizeof(k_float_ops) / sizeof(k_float_ops[0]); ++k) {
+    e = RT_CALL(k_float_ops[k], NULL, f);
+    CHECK_STR_EQ(rt_sinfo_text(e), "R.Tensor((n, 4), dtype=\"float32\")");
+    tvm_ffi_release(e);
+    e = RT_CALL(k_float_ops[k], NULL, h);
+    CHECK_STR_EQ(rt_sinfo_text(e), "R.Tensor((3,), dtype=\"float16\")");
+    tvm_ffi_release(e);
+    e = RT_CALL(k_float_ops[k], NULL, r);
+    CHECK_STR_EQ(rt_sinfo_text(e), "R.Tensor(dtype=\"float32\", ndim=3)");
+    tvm_ffi_release(e);
+    CHECK(RT_CALL(k_float_ops[k], NULL, i) == NULL);
+    snprintf(want, sizeof(want), "%s: argument 'x' must be a float tensor, got dtype int32",
+             k_float_ops[k]);
+    CHECK_RAISED("TypeError", want);
+    CHECK(RT_CALL(k_float_ops[k], NULL, b) == NULL);
+    CHECK_RAISED("TypeError", "must be a float tensor, got dtype bool");
+  }
+  e = RT_CALL("relax.trunc", NULL, f);
+  CHECK_STR_EQ(rt_sinfo_text(e), "R.Tensor((n, 4), dtype=\"float32\")");
+  tvm_ffi_release(e);
+  e = RT_CALL("relax.trunc", NULL, i);
+  CHECK_STR_EQ(rt_sinfo_text(e), "R.Tensor((4,), dtype=\"int32\")");
+  tvm_ffi_release(e);
+  CHECK(RT_CALL("relax.trunc", NULL, b) == NULL);
+  CHECK_RAISED("TypeError", "relax.trunc: argument 'x' must be a numeric tensor, got dtype bool");
+  e = RT_CALL("relax.isfinite", NULL, f);
+  CHECK_STR_EQ(rt_sinfo_text(e), "R.Tensor((n, 4), dtype=\"bool\")");
+  tvm_ffi_release(e);
+  e = RT_CALL("relax.isfinite", NULL, r);
+  CHECK_STR_EQ(rt_sinfo_text(e), "R.Tensor(dtype=\"bool\", ndim=3)");
+  tvm_ffi_release(e);
+  CHECK(RT_CALL("relax.isfinite", NULL, i) == NULL);
+  CHECK_RAISED("TypeError", "relax.isfinite: argument 'x' must be a float tensor, got dtype int32");
+  e = RT_CALL("relax.bitwise_not", NULL, i);
+  CHECK_STR_EQ(rt_sinfo_text(e), "R.Tensor((4,), dtype=\"int32\")");
+  tvm_ffi_release(e);
+  e = RT_CALL("relax.bitwise_not", NULL, u);
+  CHECK_STR_EQ(rt_sinfo_text(e), "R.Tensor((4,), dtype=\"uint8\")");
+  tvm_ffi_release(e);
+  e = RT_CALL("relax.bitwise_not", NULL, b);
+  CHECK_STR_EQ(rt_sinfo_text(e), "R.Tensor((4,), dtype=\"bool\")");
+  tvm_ffi_release(e);
+  CHECK(RT_CALL("relax.bitwise_not", NULL, f) == NULL);
+  CHECK_RAISED("TypeError", "relax.bitwise_not: argument 'x' must be an integer or bool tensor, "
+                            "got dtype float32");
+  CHECK(RT_CALL("relax.bitwise_not", NULL, h) == NULL);
+  CHECK_RAISED("TypeError", "must be an integer or bool tensor, got dtype float16");
+  /* one argument, a tensor */
+  CHECK(RT_CALL("relax.tan", NULL, f, f) == NULL);
+  CHECK_RAISED("TypeError", "relax.tan takes 1 argument");
+  tvm_relax_expr_obj* shape = tvm_relax_shape_expr_of_ints((int64_t[]){2}, 1);
+  CHECK(RT_CALL("relax.bitwise_not", NULL, shape) == NULL);
+  CHECK_RAISED("TypeError", "relax.bitwise_not: argument 'x' must be a tensor, got R.Shape([2])");
+  tvm_ffi_release(shape);
+  tvm_ffi_release(f), tvm_ffi_release(h), tvm_ffi_release(i), tvm_ffi_release(u);
+  tvm_ffi_release(b), tvm_ffi_release(r), tvm_ffi_release(n), tvm_ffi_release(four);
+}
+
 TEST(base_check_and_lca) {
   tvm_tir_var_obj* n = sym("n");
   tvm_tir_expr_obj* four = tvm_tir_const_int(I64, 4);
@@ -383,6 +459,7 @@ int main(void) {
   RUN(attrs_completed_and_checked);
   RUN(attrs_defaults_shared);
   RUN(elementwise_inference);
+  RUN(unary_math_inference);
   RUN(base_check_and_lca);
   RUN(erase_and_substitute);
   RUN(constructor_errors);

@@ -110,6 +110,14 @@ TEST(binary_and_unary_operators) {
     CHECK(strstr(tvm_ffi_error_message(e), "relax.add") == NULL);
     tvm_ffi_release(e);
   }
+  /* upstream's unary math: R.tan & co build their rows; bitwise_not refuses a float at x */
+  CHECK(equal_release(rcall(NULL, "tan", RARGS(AO(x)), NOKW), RT_CALL("relax.tan", NULL, x)));
+  CHECK_STR_EQ(rprint_take(rcall(NULL, "atanh", RARGS(AO(x)), NOKW)), "R.atanh(x)");
+  CHECK_STR_EQ(rprint_take(rcall(NULL, "isfinite", RARGS(AO(x)), NOKW)), "R.isfinite(x)");
+  CHECK(rcall(NULL, "bitwise_not", RARGS(AO(x)), NOKW) == NULL);
+  CHECK_RAISED("TypeError",
+               "R.bitwise_not: argument 'x' must be an integer or bool tensor, got dtype float32");
+  CHECK_EQ_INT(g_error_arg, 0); /* at x */
   /* a value that is not an expression */
   TVMFFIAny d = tvm_ffi_any_obj(tvm_relax_object_sinfo_new());
   CHECK(rcall(NULL, "exp", RARGS(d), NOKW) == NULL);
