@@ -28,8 +28,9 @@
  * renamed it (Array -> ffi.Array, IntImm -> ir.IntImm, ...), the object is created as
  * json.c creates one, and each reflected field is converted from its text by the field's static
  * type. `_checked_type_` (not a field of ours) is ignored, as is `span` where a type of ours
- * has none; any other attribute that names no field is an error, as is a missing field without
- * a default. A tensor is made by ffi.Tensor's "__data_from_json__" type attribute from the base64
+ * has none; any other attribute that names no field is an error. A missing `span` or `vdevice`
+ * (fields older releases lacked) is None; any other missing field takes its default, or is an
+ * error. A tensor is made by ffi.Tensor's "__data_from_json__" type attribute from the base64
  * text (libtir's tensor_json.c: the same dmlc NDArray record, every size checked against the
  * data before anything is allocated), an Op by ir.Op's from its name; tensors are decoded once
  * and shared by the fields naming them. Only nodes reachable from the root are read, depth
@@ -79,7 +80,7 @@ static int node_err(const legacy* L, const char* kind, int64_t i, const char* fm
   tvm_ffi_strbuf b = {0};
   tvm_ffi_strbuf_printf(&b, "legacy JSON graph node %lld", (long long)i);
   int32_t tk = L->nodes[i].type_key;
-  if (tk >= 0 && V(L, tk)->kind == J_STR) {
+  if (tk >= 0 && V(L, tk)->kind == J_STR && V(L, tk)->u.s.len > 0) {
     TVMFFIByteArray s = tvm_ffi__jstr(L->p, V(L, tk));
     tvm_ffi_strbuf_printf(&b, " (%.*s)", (int)(s.size > 200 ? 200 : s.size), s.data);
   }
@@ -425,6 +426,15 @@ static int field_value(legacy* L, int64_t i, const TVMFFIFieldInfo* f, int32_t v
     if (tensor_index_field(L, f)) return b64_tensor(L, i, f, v, out);
     if (field_ref(L, i, f, v, &x) != 0) return -1;
     *out = x < 0 ? tvm_ffi_any_none() : L->values[x];
+    /* tvm_ffi_field_set checks objects against the field's type, not strings or POD values */
+    bool is_str = out->type_index == kTVMFFIStr || out->type_index == kTVMFFISmallStr;
+    if (t >= kTVMFFIStaticObjectBegin && t != kTVMFFIObject && out->type_index != kTVMFFINone &&
+        (t == kTVMFFIStr ? !is_str
+                         : out->type_index < kTVMFFIStaticObjectBegin || is_str ||
+                               !tvm_ffi_instance_of(out->v_obj, t))) {
+      return node_err(L, "TypeError", i, "field `%s` expects %s, got %s (node %lld)", f->name.data,
+                      tvm_ffi_type_key(t), tvm_ffi_any_type_name(out), (long long)x);
+    }
     return 0;
   }
   if (bytes_is(s, "null")) { /* Optional<int64_t> / Optional<double> */
@@ -478,6 +488,12 @@ static int field_value(legacy* L, int64_t i, const TVMFFIFieldInfo* f, int32_t v
   return 0;
 }
 
+/* Fields older releases did not have (or wrote nothing for): absent, they are None. */
+static bool absent_is_none(const TVMFFIFieldInfo* f) {
+  return !inline_field(f->field_static_type_index) &&
+         (bytes_is(f->name, "span") || bytes_is(f->name, "vdevice"));
+}
+
 /* An object through its fields (the attributes were checked by resolve_node). */
 static int decode_object(legacy* L, int64_t i, int32_t t, TVMFFIAny* out) {
   void* obj = tvm_ffi__json_create_object(i, t);
@@ -493,6 +509,8 @@ static int decode_object(legacy* L, int64_t i, int32_t t, TVMFFIAny* out) {
         tvm_ffi_release(obj);
         return -1;
       }
+    } else if (absent_is_none(f)) {
+      val = tvm_ffi_any_none();
     } else if (f->flags & kTVMFFIFieldFlagBitMaskHasDefault) {
       if (f->flags & kTVMFFIFieldFlagBitMaskDefaultFromFactory) {
         if (tvm_ffi_function_call(f->default_value_or_factory.v_obj, NULL, 0, &owned) != 0) {
