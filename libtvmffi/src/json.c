@@ -1306,6 +1306,13 @@ static int field_value(const loader* L, int64_t i, const TVMFFIFieldInfo* f, int
       int64_t ref;
       if (node_ref(L, i, v, f->name.data, &ref) != 0) return -1;
       *out = L->values[ref]; /* a borrowed view */
+      if (!tvm_ffi__json_field_accepts(t, out)) {
+        /* the form of the setter's own error for an object of another type */
+        return tvm_ffi_raise("TypeError",
+                             "JSON graph node %lld field `%s`: field `%s` expects %s, got %s",
+                             (long long)i, f->name.data, f->name.data, tvm_ffi_type_key(t),
+                             tvm_ffi_any_type_name(out));
+      }
       break;
     }
   }

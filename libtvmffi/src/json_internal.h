@@ -55,6 +55,19 @@ static inline bool tvm_ffi__jstr_is(const tvm_ffi__jparser* p, const tvm_ffi__jv
 /* The Function type attribute column `col` holds for type_index, or NULL (borrowed). */
 void* tvm_ffi__json_type_attr_function(const TVMFFITypeAttrColumn* col, int32_t type_index);
 
+/* Whether value v (a node's) may be stored in an object field of static type t: None, or an
+ * instance of t (tvm_ffi_field_set checks objects only, so a string or POD value would pass it). */
+static inline bool tvm_ffi__json_field_accepts(int32_t t, const TVMFFIAny* v) {
+  if (t < kTVMFFIStaticObjectBegin || t == kTVMFFIObject || v->type_index == kTVMFFINone)
+    return true;
+  bool is_str = v->type_index == kTVMFFIStr || v->type_index == kTVMFFISmallStr;
+  bool is_bytes = v->type_index == kTVMFFIBytes || v->type_index == kTVMFFISmallBytes;
+  if (t == kTVMFFIStr) return is_str;
+  if (t == kTVMFFIBytes) return is_bytes;
+  return v->type_index >= kTVMFFIStaticObjectBegin && !is_str && !is_bytes &&
+         tvm_ffi_instance_of(v->v_obj, t);
+}
+
 /* A new object of type t whose fields the caller sets, for graph node i (errors name it). */
 void* tvm_ffi__json_create_object(int64_t i, int32_t t);
 

@@ -426,12 +426,7 @@ static int field_value(legacy* L, int64_t i, const TVMFFIFieldInfo* f, int32_t v
     if (tensor_index_field(L, f)) return b64_tensor(L, i, f, v, out);
     if (field_ref(L, i, f, v, &x) != 0) return -1;
     *out = x < 0 ? tvm_ffi_any_none() : L->values[x];
-    /* tvm_ffi_field_set checks objects against the field's type, not strings or POD values */
-    bool is_str = out->type_index == kTVMFFIStr || out->type_index == kTVMFFISmallStr;
-    if (t >= kTVMFFIStaticObjectBegin && t != kTVMFFIObject && out->type_index != kTVMFFINone &&
-        (t == kTVMFFIStr ? !is_str
-                         : out->type_index < kTVMFFIStaticObjectBegin || is_str ||
-                               !tvm_ffi_instance_of(out->v_obj, t))) {
+    if (!tvm_ffi__json_field_accepts(t, out)) {
       return node_err(L, "TypeError", i, "field `%s` expects %s, got %s (node %lld)", f->name.data,
                       tvm_ffi_type_key(t), tvm_ffi_any_type_name(out), (long long)x);
     }
