@@ -276,7 +276,14 @@ static int resolve_node(legacy* L, int64_t i) {
     return node_err(L, "TypeError", i, "a %s cannot be read from its repr bytes",
                     tvm_ffi_type_key(t));
   }
-  nd->uses_fields = t >= kTVMFFIStaticObjectBegin && !is_seq && t != kTVMFFIStr && !has_repr;
+  /* A type with "__data_from_json__" (ir.Op, ffi.Tensor) is made by it from its repr: fields
+   * set directly would bypass it (an Op is a unique instance). */
+  bool hooked = t == kTVMFFITensor || tvm_ffi__json_type_attr_function(L->from_json, t);
+  if (hooked && !has_repr) {
+    return node_err(L, "TypeError", i, "a %s needs \"repr_str\" or \"repr_b64\"",
+                    tvm_ffi_type_key(t));
+  }
+  nd->uses_fields = t >= kTVMFFIStaticObjectBegin && !is_seq && t != kTVMFFIStr && !hooked;
   if (nd->attrs >= 0 && (primitive(t) || nd->uses_fields)) {
     /* Every attribute is a string naming a field (primitive nodes: checked when decoded). */
     for (int32_t k = V(L, nd->attrs)->u.c.first; k >= 0; k = V(L, V(L, k)->next)->next) {

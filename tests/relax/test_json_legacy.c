@@ -433,6 +433,9 @@ TEST(bad_graphs) {
   check_bad("{\"root\": 1, \"nodes\": [" NULL_NODE
             ", {\"type_key\": \"Op\", \"repr_str\": \"relax.no_such_op\"}]}",
             "KeyError", "legacy JSON graph node 1");
+  check_bad("{\"root\": 1, \"nodes\": [" NULL_NODE
+            ", {\"type_key\": \"Op\", \"attrs\": {\"name\": \"0\"}}]}",
+            "TypeError", "node 1 (Op): a ir.Op needs \"repr_str\" or \"repr_b64\"");
   /* the document and node forms */
   check_bad("{\"root\": 0, \"nodes\": [" NULL_NODE "], \"extra\": 1}", "ValueError",
             "legacy JSON graph: unexpected or repeated key \"extra\"");
