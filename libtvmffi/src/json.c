@@ -36,13 +36,16 @@
  * (malformed text, with the byte offset; bad indices; cycles; nesting deeper than the limits),
  * TypeError (wrong JSON kinds, missing or unknown fields, naming the node and field), KeyError
  * (unknown type keys) or RuntimeError (types that cannot be created).
+ *
+ * A document whose top-level object has a "root" member is the format TVM's SaveJSON wrote
+ * before tvm-ffi ({"root", "nodes", "b64ndarrays"}); json_legacy.c reads it.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "json_internal.h"
 
 /* Nesting of the JSON text itself. Graphs are flat (depth 4), so only custom data nests. */
 #define JSON_MAX_NESTING 512
@@ -199,8 +202,7 @@ static const TVMFFITypeAttrColumn* attr_column(const char* attr) {
   return TVMFFIGetTypeAttrColumn(&name);
 }
 
-/* The function a column holds for `type_index`, or NULL (borrowed). */
-static void* type_attr_function(const TVMFFITypeAttrColumn* col, int32_t type_index) {
+void* tvm_ffi__json_type_attr_function(const TVMFFITypeAttrColumn* col, int32_t type_index) {
   if (!col || type_index < col->begin_index || type_index - col->begin_index >= col->size) {
     return NULL;
   }
@@ -462,7 +464,7 @@ static int save_object(save_ctx* c, const TVMFFIAny* v) {
       return 0;
     }
     default: {
-      void* to_json = type_attr_function(c->to_json, t);
+      void* to_json = tvm_ffi__json_type_attr_function(c->to_json, t);
       if (to_json) {
         TVMFFIAny data;
         if (tvm_ffi_function_call(to_json, v, 1, &data) != 0) {
@@ -631,38 +633,10 @@ int tvm_ffi_json_save(const TVMFFIAny* value, tvm_ffi_strbuf* out) {
 }
 
 /* ---- Parsing ----------------------------------------------------------------------------- */
-enum { J_NULL, J_FALSE, J_TRUE, J_INT, J_FLOAT, J_STR, J_ARR, J_OBJ };
-static const char* const k_jkind_names[] = {"null",    "false",    "true",     "an integer",
-                                            "a float", "a string", "an array", "an object"};
-
-/* One JSON value (16 bytes: the document is held whole while a graph loads). Array elements
- * and object members (key, value, key, value, ...) are linked through `next`. Offsets are 32
- * bits, so texts are limited to 4 GiB. */
-typedef struct {
-  uint8_t kind;
-  bool in_arena; /* string bytes live in the parser's arena, not in the text */
-  int32_t next;  /* next sibling or -1 */
-  union {
-    int64_t i;
-    double f;
-    struct {
-      uint32_t pos, len;
-    } s;
-    struct {
-      int32_t first, count; /* count: elements, or members of an object */
-    } c;
-  } u;
-} jval;
-_Static_assert(sizeof(jval) == 16, "compact JSON values");
-
-typedef struct {
-  const char* text;
-  size_t len, pos;
-  jval* vals;
-  int32_t nvals, cap;
-  tvm_ffi_strbuf arena; /* unescaped strings */
-  int depth;
-} parser;
+const char* const tvm_ffi__json_kind_names[] = {"null",    "false",    "true",     "an integer",
+                                                "a float", "a string", "an array", "an object"};
+typedef tvm_ffi__jval jval;
+typedef tvm_ffi__jparser parser;
 
 static int perr(parser* p, size_t off, const char* what) {
   return tvm_ffi_raise("ValueError", "invalid JSON at byte offset %zu: %s", off, what);
@@ -966,16 +940,6 @@ static void parser_free(parser* p) {
   tvm_ffi_strbuf_free(&p->arena);
 }
 
-static TVMFFIByteArray jstr(const parser* p, const jval* v) {
-  TVMFFIByteArray s = {(v->in_arena ? p->arena.data : p->text) + v->u.s.pos, (size_t)v->u.s.len};
-  return s;
-}
-
-static bool jstr_is(const parser* p, const jval* v, const char* lit) {
-  TVMFFIByteArray s = jstr(p, v);
-  return s.size == strlen(lit) && memcmp(s.data, lit, s.size) == 0;
-}
-
 /* A plain JSON value as an owned value: objects become Maps with string keys, arrays Arrays. */
 static int plain_to_any(const parser* p, int32_t idx, TVMFFIAny* out) {
   const jval* v = &p->vals[idx];
@@ -994,7 +958,7 @@ static int plain_to_any(const parser* p, int32_t idx, TVMFFIAny* out) {
       *out = tvm_ffi_any_float(v->u.f);
       return 0;
     case J_STR: {
-      TVMFFIByteArray s = jstr(p, v);
+      TVMFFIByteArray s = tvm_ffi__jstr(p, v);
       return TVMFFIStringFromByteArray(&s, out);
     }
     default:
@@ -1070,11 +1034,13 @@ static int node_err(const char* kind, int64_t i, const char* fmt, ...) {
   return -1;
 }
 
-static const char* jkind(const loader* L, int32_t v) { return k_jkind_names[L->p.vals[v].kind]; }
+static const char* jkind(const loader* L, int32_t v) {
+  return tvm_ffi__json_kind_names[L->p.vals[v].kind];
+}
 
 /* The field of type t named by JSON string v, or NULL. */
 static const TVMFFIFieldInfo* field_named(const loader* L, int32_t t, int32_t v) {
-  TVMFFIByteArray s = jstr(&L->p, &L->p.vals[v]);
+  TVMFFIByteArray s = tvm_ffi__jstr(&L->p, &L->p.vals[v]);
   const TVMFFIFieldInfo* const* fields;
   int32_t nf = tvm_ffi_type_all_fields(t, &fields);
   for (int32_t i = nf - 1; i >= 0; --i) {
@@ -1108,7 +1074,7 @@ static bool builtin_format(int32_t t) {
 }
 
 static bool uses_fields(const loader* L, int32_t t) {
-  return !builtin_format(t) && !type_attr_function(L->from_json, t);
+  return !builtin_format(t) && !tvm_ffi__json_type_attr_function(L->from_json, t);
 }
 
 /* Check node i's form and resolve its type key (on its first visit). */
@@ -1119,12 +1085,12 @@ static int resolve_node(loader* L, int64_t i) {
   int32_t type_v = -1, data_v = -1;
   for (int32_t k = nv->u.c.first; k >= 0; k = L->p.vals[L->p.vals[k].next].next) {
     int32_t val = L->p.vals[k].next;
-    if (jstr_is(&L->p, &L->p.vals[k], "type") && type_v < 0) {
+    if (tvm_ffi__jstr_is(&L->p, &L->p.vals[k], "type") && type_v < 0) {
       type_v = val;
-    } else if (jstr_is(&L->p, &L->p.vals[k], "data") && data_v < 0) {
+    } else if (tvm_ffi__jstr_is(&L->p, &L->p.vals[k], "data") && data_v < 0) {
       data_v = val;
     } else {
-      TVMFFIByteArray s = jstr(&L->p, &L->p.vals[k]);
+      TVMFFIByteArray s = tvm_ffi__jstr(&L->p, &L->p.vals[k]);
       return node_err("ValueError", i, "unexpected or repeated key \"%.*s\"", (int)s.size, s.data);
     }
   }
@@ -1132,7 +1098,7 @@ static int resolve_node(loader* L, int64_t i) {
   if (L->p.vals[type_v].kind != J_STR) {
     return node_err("TypeError", i, "\"type\" must be a string, got %s", jkind(L, type_v));
   }
-  TVMFFIByteArray key = jstr(&L->p, &L->p.vals[type_v]);
+  TVMFFIByteArray key = tvm_ffi__jstr(&L->p, &L->p.vals[type_v]);
   type_cache_entry* ce = &L->type_cache[tvm_ffi__hash_bytes(key.data, key.size) % TYPE_CACHE_SIZE];
   int32_t t;
   if (ce->key.data && ce->key.size == key.size && memcmp(ce->key.data, key.data, key.size) == 0) {
@@ -1158,7 +1124,7 @@ static int resolve_node(loader* L, int64_t i) {
     want = J_OBJ;
   if (want != J_NULL && L->p.vals[data_v].kind != want) {
     return node_err("TypeError", i, "the data of a %s must be %s, got %s", tvm_ffi_type_key(t),
-                    k_jkind_names[want], jkind(L, data_v));
+                    tvm_ffi__json_kind_names[want], jkind(L, data_v));
   }
   if ((t == kTVMFFIMap || t == kTVMFFIDict) && L->p.vals[data_v].u.c.count % 2) {
     return node_err("ValueError", i, "the data of a %s must have an even length",
@@ -1205,7 +1171,7 @@ static int next_child(loader* L, int64_t i, int32_t* cursor, int64_t* out) {
     *cursor = L->p.vals[val].next;
     const TVMFFIFieldInfo* f = field_named(L, t, v);
     if (!f) {
-      TVMFFIByteArray s = jstr(&L->p, &L->p.vals[v]);
+      TVMFFIByteArray s = tvm_ffi__jstr(&L->p, &L->p.vals[v]);
       return node_err("TypeError", i, "%s has no field `%.*s`", tvm_ffi_type_key(t), (int)s.size,
                       s.data);
     }
@@ -1232,18 +1198,18 @@ static int decode_float(const loader* L, int32_t v, double* out) {
     *out = x->u.f;
   else if (x->kind == J_INT)
     *out = (double)x->u.i;
-  else if (x->kind == J_STR && jstr_is(&L->p, x, "inf"))
+  else if (x->kind == J_STR && tvm_ffi__jstr_is(&L->p, x, "inf"))
     *out = INFINITY;
-  else if (x->kind == J_STR && jstr_is(&L->p, x, "-inf"))
+  else if (x->kind == J_STR && tvm_ffi__jstr_is(&L->p, x, "-inf"))
     *out = -INFINITY;
-  else if (x->kind == J_STR && jstr_is(&L->p, x, "nan"))
+  else if (x->kind == J_STR && tvm_ffi__jstr_is(&L->p, x, "nan"))
     *out = NAN;
   else
     return -1;
   return 0;
 }
 
-static int decode_base64(const loader* L, int64_t i, TVMFFIByteArray s, TVMFFIAny* out) {
+int tvm_ffi__json_decode_base64(int64_t i, TVMFFIByteArray s, bool as_string, TVMFFIAny* out) {
   if (s.size % 4)
     return node_err("ValueError", i, "base64 length %zu is not a multiple of 4", s.size);
   unsigned char* buf = (unsigned char*)tvm_ffi_malloc(s.size / 4 * 3 + 1);
@@ -1276,7 +1242,7 @@ static int decode_base64(const loader* L, int64_t i, TVMFFIByteArray s, TVMFFIAn
     if (pad < 1) buf[n++] = (unsigned char)v;
   }
   TVMFFIByteArray b = {(const char*)buf, n};
-  int rc = TVMFFIBytesFromByteArray(&b, out);
+  int rc = as_string ? TVMFFIStringFromByteArray(&b, out) : TVMFFIBytesFromByteArray(&b, out);
   tvm_ffi_free(buf);
   return rc;
 }
@@ -1328,7 +1294,7 @@ static int field_value(const loader* L, int64_t i, const TVMFFIFieldInfo* f, int
         want = "a dtype string";
         break;
       }
-      TVMFFIByteArray s = jstr(&L->p, x);
+      TVMFFIByteArray s = tvm_ffi__jstr(&L->p, x);
       DLDataType dt;
       if (tvm_ffi_dtype_parse(s.data, s.size, &dt) != 0) {
         return tvm_ffi_raise_context("JSON graph node %lld field `%s`", (long long)i, f->name.data);
@@ -1340,6 +1306,13 @@ static int field_value(const loader* L, int64_t i, const TVMFFIFieldInfo* f, int
       int64_t ref;
       if (node_ref(L, i, v, f->name.data, &ref) != 0) return -1;
       *out = L->values[ref]; /* a borrowed view */
+      if (!tvm_ffi__json_field_accepts(t, out)) {
+        /* the form of the setter's own error for an object of another type */
+        return tvm_ffi_raise("TypeError",
+                             "JSON graph node %lld field `%s`: field `%s` expects %s, got %s",
+                             (long long)i, f->name.data, f->name.data, tvm_ffi_type_key(t),
+                             tvm_ffi_any_type_name(out));
+      }
       break;
     }
   }
@@ -1350,7 +1323,7 @@ static int field_value(const loader* L, int64_t i, const TVMFFIFieldInfo* f, int
   return 0;
 }
 
-static void* create_object(int64_t i, int32_t t) {
+void* tvm_ffi__json_create_object(int64_t i, int32_t t) {
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(t);
   void* obj = NULL;
   if (info && info->metadata && info->metadata->creator) {
@@ -1375,7 +1348,7 @@ static void* create_object(int64_t i, int32_t t) {
 
 /* An object through its fields; every member of data names a field (checked by next_child). */
 static int decode_object(loader* L, int64_t i, int32_t t, TVMFFIAny* out) {
-  void* obj = create_object(i, t);
+  void* obj = tvm_ffi__json_create_object(i, t);
   if (!obj) return -1;
   const jval* data = &L->p.vals[L->data[i]];
   const TVMFFIFieldInfo* const* fields;
@@ -1384,7 +1357,7 @@ static int decode_object(loader* L, int64_t i, int32_t t, TVMFFIAny* out) {
     const TVMFFIFieldInfo* f = fields[k];
     int32_t found = -1;
     for (int32_t m = data->u.c.first; m >= 0; m = L->p.vals[L->p.vals[m].next].next) {
-      TVMFFIByteArray s = jstr(&L->p, &L->p.vals[m]);
+      TVMFFIByteArray s = tvm_ffi__jstr(&L->p, &L->p.vals[m]);
       if (s.size != f->name.size || memcmp(s.data, f->name.data, s.size) != 0) continue;
       if (found >= 0) {
         tvm_ffi_release(obj);
@@ -1449,7 +1422,7 @@ static int decode_node(loader* L, int64_t i, TVMFFIAny* out) {
     }
     case kTVMFFIDataType: {
       if (d->kind != J_STR) break;
-      TVMFFIByteArray s = jstr(&L->p, d);
+      TVMFFIByteArray s = tvm_ffi__jstr(&L->p, d);
       DLDataType dt;
       if (tvm_ffi_dtype_parse(s.data, s.size, &dt) != 0) {
         return tvm_ffi_raise_context("JSON graph node %lld", (long long)i);
@@ -1469,12 +1442,12 @@ static int decode_node(loader* L, int64_t i, TVMFFIAny* out) {
     }
     case kTVMFFIStr: {
       if (d->kind != J_STR) break;
-      TVMFFIByteArray s = jstr(&L->p, d);
+      TVMFFIByteArray s = tvm_ffi__jstr(&L->p, d);
       return TVMFFIStringFromByteArray(&s, out);
     }
     case kTVMFFIBytes:
       if (d->kind != J_STR) break;
-      return decode_base64(L, i, jstr(&L->p, d), out);
+      return tvm_ffi__json_decode_base64(i, tvm_ffi__jstr(&L->p, d), false, out);
     case kTVMFFIShape: {
       if (d->kind != J_ARR) break;
       int64_t* dims = (int64_t*)tvm_ffi_malloc((size_t)d->u.c.count * sizeof(int64_t) + 1);
@@ -1536,7 +1509,7 @@ static int decode_node(loader* L, int64_t i, TVMFFIAny* out) {
       return 0;
     }
     default: {
-      void* from_json = type_attr_function(L->from_json, t);
+      void* from_json = tvm_ffi__json_type_attr_function(L->from_json, t);
       if (!from_json) return decode_object(L, i, t, out);
       TVMFFIAny arg;
       if (plain_to_any(&L->p, dv, &arg) != 0) return -1;
@@ -1613,17 +1586,25 @@ int tvm_ffi_json_load(const char* text, size_t len, TVMFFIAny* out) {
     const jval* d = &L.p.vals[doc];
     if (d->kind != J_OBJ) {
       rc = tvm_ffi_raise("ValueError", "JSON graph: expected an object at the top level, got %s",
-                         k_jkind_names[d->kind]);
+                         tvm_ffi__json_kind_names[d->kind]);
+    }
+    /* TVM's SaveJSON before tvm-ffi wrote {"root": R, "nodes": [...], "b64ndarrays": [...]} */
+    for (int32_t k = rc == 0 ? d->u.c.first : -1; k >= 0; k = L.p.vals[L.p.vals[k].next].next) {
+      if (tvm_ffi__jstr_is(&L.p, &L.p.vals[k], "root")) {
+        rc = tvm_ffi__json_load_legacy(&L.p, doc, out);
+        parser_free(&L.p);
+        return rc;
+      }
     }
     for (int32_t k = rc == 0 ? d->u.c.first : -1; k >= 0 && rc == 0;
          k = L.p.vals[L.p.vals[k].next].next) {
       const jval* key = &L.p.vals[k];
-      if (jstr_is(&L.p, key, "root_index") && root_v < 0) {
+      if (tvm_ffi__jstr_is(&L.p, key, "root_index") && root_v < 0) {
         root_v = key->next;
-      } else if (jstr_is(&L.p, key, "nodes") && nodes_v < 0) {
+      } else if (tvm_ffi__jstr_is(&L.p, key, "nodes") && nodes_v < 0) {
         nodes_v = key->next;
-      } else if (!jstr_is(&L.p, key, "metadata")) {
-        TVMFFIByteArray s = jstr(&L.p, key);
+      } else if (!tvm_ffi__jstr_is(&L.p, key, "metadata")) {
+        TVMFFIByteArray s = tvm_ffi__jstr(&L.p, key);
         rc = tvm_ffi_raise("ValueError", "JSON graph: unexpected or repeated key \"%.*s\"",
                            (int)s.size, s.data);
       }

@@ -531,6 +531,11 @@ TEST(bad_object_nodes) {
       "{\"type\":\"ffi.Array\",\"data\":[0]},"
       "{\"type\":\"test.Let\",\"data\":{\"var\":1,\"value\":0,\"body\":0}}]}",
       "TypeError", "node 2 field `var`: field `var` expects test.Var, got ffi.Array");
+  /* A string is no object of the field's type either (tvm_ffi_field_set checks objects). */
+  check_load_error(
+      "{\"root_index\":1,\"nodes\":[{\"type\":\"ffi.String\",\"data\":\"x\"},"
+      "{\"type\":\"test.Func\",\"data\":{\"params\":0,\"body\":0}}]}",
+      "TypeError", "node 1 field `params`: field `params` expects ffi.Array, got ffi.String");
   /* Narrow int fields reject values that do not fit; bools must be bools. */
   const char* pod_prefix =
       "{\"root_index\":3,\"nodes\":[{\"type\":\"None\"},{\"type\":\"ffi.String\",\"data\":\"s\"},"
