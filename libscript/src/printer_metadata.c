@@ -19,6 +19,7 @@
  * doubled and a third quote in a row is escaped, so the string's value is the JSON again.
  */
 #include <string.h>
+#include <tvm/relax/relax.h>
 #include <tvm/tir/visit.h>
 
 #include "script_internal.h"
@@ -154,8 +155,9 @@ tvm_script_doc_obj* tvm_script__metadata_stmt(const void* metadata) {
  * The JSON reader builds objects field by field, not through their constructors, so a constant
  * the constructors refuse (an int65 IntImm, a float32 beyond its range) would reach the parsed
  * IR and print as text that does not parse. Each IntImm and FloatImm of the metadata is made
- * again by its constructor (the error is its error); every object is visited once (the graph
- * may share nodes: no walk as a tree).
+ * again by its constructor (the error is its error), each Relax Constant's struct info is
+ * compared with its tensor's; every object is visited once (the graph may share nodes: no walk
+ * as a tree).
  */
 typedef struct {
   void* seen; /* ffi.Dict of the objects visited (objects hash by identity) */
@@ -179,13 +181,53 @@ static int check_imm(tvm_tir_visitor* v, const void* node) {
   return visit_once(v, node);
 }
 
+/* A Relax Constant's struct info is the one its tensor gives (its dtype and dims; a vdevice may
+ * be named): the printer writes a small constant inline as R.const, which reads back with that
+ * one, and the loader sets the field as the JSON has it (a ShapeStructInfo whose ndim disagrees
+ * with its values, say). */
+static int check_relax_constant(const tvm_relax_constant_obj* c) {
+  const tvm_relax_sinfo_obj* have = tvm_relax_sinfo_of(c);
+  tvm_relax_expr_obj* exact = tvm_relax_constant_new(c->data, NULL);
+  if (!exact) return -1;
+  const tvm_relax_tensor_sinfo_obj* t = (const void*)tvm_relax_sinfo_of(exact);
+  void* vdevice = tvm_relax_kind_of(have) == TVM_RELAX_KIND_TensorStructInfo
+                      ? ((const tvm_relax_tensor_sinfo_obj*)have)->vdevice
+                      : NULL;
+  tvm_relax_sinfo_obj* want = tvm_relax_tensor_sinfo_new(t->shape, t->dtype, t->ndim, vdevice);
+  int rc = want ? 0 : -1;
+  TVMFFIAny a = tvm_ffi_any_obj((void*)have), b = tvm_ffi_any_obj(want);
+  if (want && (!have || tvm_ffi_structural_equal(&a, &b, false, NULL, NULL) != 1)) {
+    tvm_ffi_strbuf x = {0}, y = {0};
+    if (have) tvm_relax_sinfo_text(&x, have);
+    tvm_relax_sinfo_text(&y, want);
+    bool same_text = strcmp(tvm_ffi_strbuf_cstr(&x), tvm_ffi_strbuf_cstr(&y)) == 0;
+    rc = tvm_ffi_raise("TypeError", "a relax.expr.Constant's struct info %s is not its tensor's %s%s",
+                       have ? tvm_ffi_strbuf_cstr(&x) : "(none)", tvm_ffi_strbuf_cstr(&y),
+                       same_text ? " (they differ in a field the text does not show: the ndim of "
+                                   "the shape's struct info, say)"
+                                 : "");
+    tvm_ffi_strbuf_free(&x);
+    tvm_ffi_strbuf_free(&y);
+  }
+  tvm_ffi_release(want);
+  tvm_ffi_release(exact);
+  return rc;
+}
+
+static int visit_default(tvm_tir_visitor* v, const void* node) {
+  if (tvm_relax_kind_of(node) == TVM_RELAX_KIND_Constant && check_relax_constant(node) != 0) {
+    return -1;
+  }
+  return visit_once(v, node);
+}
+
 static int check_constants(const void* metadata) {
   imm_check c = {tvm_ffi_dict_new()};
   if (!c.seen) return -1;
   tvm_tir_visitor v = {0};
   for (int k = 0; k < TVM_TIR_KIND_COUNT; ++k) v.pre[k] = visit_once;
   v.pre[TVM_TIR_KIND_IntImm] = v.pre[TVM_TIR_KIND_FloatImm] = check_imm;
-  v.pre_default = visit_once;
+  v.pre_default = visit_default;
   v.ctx = &c;
   int rc = tvm_tir_visit(&v, metadata);
   tvm_tir_visitor_free(&v);
