@@ -1094,6 +1094,15 @@ static LLVMValueRef e_call(cg_state* s, const void* e) {
     if (t.lanes > 1) one = splat(s, one, t.lanes);
     return sq ? round16(s, fm(s, LLVMBuildFDiv(B, one, sq, "")), t) : NULL;
   }
+  if ((tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_isnan) ||
+       tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_isinf) ||
+       tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_isfinite)) &&
+      at.code != kDLFloat && at.code != kDLBfloat) {
+    /* An integer or bool is a finite number (as the interpreter and upstream's tir.isnan have
+     * it); the float compares below are not defined on integers. */
+    LLVMValueRef c = LLVMConstInt(s->i1, tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_isfinite), 0);
+    return at.lanes > 1 ? splat(s, c, at.lanes) : c;
+  }
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_isnan))
     return LLVMBuildFCmp(B, LLVMRealUNO, a[0], a[0], "");
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_isinf) ||

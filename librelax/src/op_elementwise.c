@@ -54,9 +54,10 @@ tvm_relax_sinfo_obj* tvm_relax__infer_unary_int(const tvm_relax__infer_ctx* ctx)
   return unary(ctx, accept_int, "an integer or bool tensor", NULL);
 }
 
+/* isnan / isinf / isfinite: any dtype, as upstream's (an integer or bool is a finite number). */
 tvm_relax_sinfo_obj* tvm_relax__infer_unary_check(const tvm_relax__infer_ctx* ctx) {
   DLDataType b = bool_dtype();
-  return unary(ctx, is_float, "a float tensor", &b);
+  return unary(ctx, NULL, NULL, &b);
 }
 
 tvm_relax_sinfo_obj* tvm_relax__infer_astype(const tvm_relax__infer_ctx* ctx) {

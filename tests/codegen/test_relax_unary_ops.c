@@ -115,6 +115,31 @@ TEST(isfinite) {
   }
 }
 
+/* isfinite / isnan / isinf of integers and bools, as upstream's: every value is a finite
+ * number (the LLVM backend crashed on a float compare of an integer before). */
+TEST(checks_of_integers) {
+  static const char* const k_ops[] = {"relax.isfinite", "relax.isnan", "relax.isinf"};
+  int64_t shape[1] = {N};
+  DLDataType dts[2] = {I32T, BOOLT};
+  for (int d = 0; d < 2; ++d) {
+    void* x = tvm_ffi_tensor_empty(shape, 1, dts[d], (DLDevice){kDLCPU, 0});
+    void* p = tvm_ffi_tensor_dl(x)->data;
+    for (int i = 0; i < N; ++i) {
+      if (d == 0) ((int32_t*)p)[i] = (int32_t)rv_rnd_int(-2147483647, 2147483647);
+      else ((uint8_t*)p)[i] = (uint8_t)rv_rnd_int(0, 1);
+    }
+    for (int k = 0; k < 3; ++k) {
+      double want[N];
+      for (int i = 0; i < N; ++i) want[i] = k == 0 ? 1 : 0;
+      oot_expect e = oot_one(BOOLT, want, N, 0);
+      void* arg = x;
+      tvm_ffi_retain(arg); /* (oot_check_op releases its tensors) */
+      oot_check_op(k_ops[k], NULL, 1, &arg, NULL, &e);
+    }
+    tvm_ffi_release(x);
+  }
+}
+
 /* bitwise_not: ~x on signed and unsigned integers of 8 to 64 bits; on bool the logical not. */
 TEST(bitwise_not) {
   static const struct {
@@ -249,6 +274,7 @@ int main(void) {
   RUN(float_math_against_libm);
   RUN(trunc_integers);
   RUN(isfinite);
+  RUN(checks_of_integers);
   RUN(bitwise_not);
   RUN(parsed_script);
   return test_summary();
