@@ -215,10 +215,12 @@ static int check_relax_constant(const tvm_relax_constant_obj* c) {
 }
 
 static int visit_default(tvm_tir_visitor* v, const void* node) {
-  if (tvm_relax_kind_of(node) == TVM_RELAX_KIND_Constant && check_relax_constant(node) != 0) {
+  int r = visit_once(v, node); /* (a shared Constant is checked once) */
+  if (r == TVM_TIR_VISIT_CONTINUE && tvm_relax_kind_of(node) == TVM_RELAX_KIND_Constant &&
+      check_relax_constant(node) != 0) {
     return -1;
   }
-  return visit_once(v, node);
+  return r;
 }
 
 static int check_constants(const void* metadata) {
