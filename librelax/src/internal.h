@@ -160,8 +160,9 @@ tvm_relax_sinfo_obj* tvm_relax__tensor_result(void* dims, DLDataType dtype, int3
 /* The usual arithmetic dtype of two operands (equal, or one unknown -> the other unknown). */
 DLDataType tvm_relax__binary_dtype(DLDataType a, DLDataType b, bool* ok);
 /*
- * Broadcast two tensor struct infos' shapes numpy-style: *out_dims (new ffi.Array, or NULL when
- * the result's dims are unknown) and *out_ndim. A provable mismatch (two constants, neither 1) is
+ * Broadcast two tensor struct infos' shapes numpy-style: *out_dims (a new reference: an operand's
+ * own dims array when the result's dims are that operand's, else a new ffi.Array; NULL when the
+ * result's dims are unknown) and *out_ndim. A provable mismatch (two constants, neither 1) is
  * a ValueError naming the op and the dims; dims that are unequal symbolic expressions make the
  * result's shape unknown (of known rank), as upstream does.
  */

@@ -198,6 +198,8 @@ int tvm_relax__broadcast(const tvm_relax__infer_ctx* ctx, const tvm_relax_tensor
   TVMFFIAny* buf = n <= 64 ? items : tvm_ffi_calloc((size_t)n, sizeof(TVMFFIAny));
   if (!buf) return -1;
   bool known = true;
+  /* Whether every result dim is a's (b's) own, at the same place: then its array is the result. */
+  bool as_a = n == a->ndim, as_b = n == b->ndim;
   int rc = 0;
   for (int32_t i = 0; i < n; ++i) {
     int32_t ia = i - (n - a->ndim), ib = i - (n - b->ndim);
@@ -230,8 +232,13 @@ int tvm_relax__broadcast(const tvm_relax__infer_ctx* ctx, const tvm_relax_tensor
       r = x;
     }
     buf[i] = tvm_ffi_any_obj(r);
+    as_a = as_a && r == x;
+    as_b = as_b && r == y;
   }
-  if (rc == 0 && known) {
+  if (rc == 0 && known && (as_a || as_b)) {
+    *out_dims = as_a ? da : db;
+    tvm_ffi_retain(*out_dims);
+  } else if (rc == 0 && known) {
     *out_dims = tvm_ffi_array_new(buf, n);
     if (!*out_dims) rc = -1;
   }

@@ -104,6 +104,16 @@ static void* common_vdevice(tvm_relax_tensor_sinfo_obj* a, tvm_relax_tensor_sinf
 
 typedef enum { ARITH, CMP, LOGIC } binary_kind;
 
+/* Whether a result of dims, dtype t and vdevice vdev is exactly operand x: its shape is a
+ * ShapeExpr of those very dims (tvm_relax__broadcast hands back an operand's own array). Then the
+ * result is x's struct info itself, as a unary operator's is its argument's. */
+static bool is_operand(const tvm_relax_tensor_sinfo_obj* x, const void* dims, DLDataType t,
+                       const void* vdev) {
+  return dims && x->vdevice == vdev && tvm_ffi_dtype_equal(x->dtype, t) &&
+         tvm_relax_kind_of(x->shape) == TVM_RELAX_KIND_ShapeExpr &&
+         ((const tvm_relax_shape_expr_obj*)x->shape)->values == dims;
+}
+
 /* Broadcast args first..first+1 (and a third for where); result dtype by kind. */
 static tvm_relax_sinfo_obj* binary(const tvm_relax__infer_ctx* ctx, int32_t first, binary_kind kind,
                                    tvm_relax_tensor_sinfo_obj* extra) {
@@ -148,6 +158,10 @@ static tvm_relax_sinfo_obj* binary(const tvm_relax__infer_ctx* ctx, int32_t firs
   }
   if (both_prim && !extra) {
     out = tvm_relax_prim_sinfo_new(t, NULL);
+  } else if (!extra && !ta && is_operand(a, dims, t, vdev)) {
+    out = retained_sinfo(&a->base);
+  } else if (!extra && !tb && is_operand(b, dims, t, vdev)) {
+    out = retained_sinfo(&b->base);
   } else {
     out = tvm_relax__tensor_result(dims, t, ndim, vdev);
   }

@@ -140,10 +140,24 @@ TEST(elementwise_inference) {
   tvm_relax_expr_obj* e;
   e = RT_CALL("relax.add", NULL, a, b);
   CHECK_STR_EQ(rt_sinfo_text(e), "R.Tensor((n, 4), dtype=\"float32\")");
+  /* A result with an operand's very dims, dtype and device is that operand's struct info. */
+  CHECK(tvm_relax_sinfo_of(e) == tvm_relax_sinfo_of(a));
   tvm_ffi_release(e);
   e = RT_CALL("relax.multiply", NULL, s, a); /* rank broadcast */
   CHECK_STR_EQ(rt_sinfo_text(e), "R.Tensor((n, 4), dtype=\"float32\")");
+  CHECK(tvm_relax_sinfo_of(e) == tvm_relax_sinfo_of(a));
   tvm_ffi_release(e);
+  e = RT_CALL("relax.add", NULL, b, b); /* b's (1, 4): its own */
+  CHECK(tvm_relax_sinfo_of(e) == tvm_relax_sinfo_of(b));
+  tvm_ffi_release(e);
+  void* d_n1[2] = {n, one};
+  tvm_relax_var_obj* col = rt_var_take("col", rt_tensor_sym(F32, 2, d_n1));
+  e = RT_CALL("relax.add", NULL, col, b); /* (n, 1) + (1, 4): dims of both, a new struct info */
+  CHECK_STR_EQ(rt_sinfo_text(e), "R.Tensor((n, 4), dtype=\"float32\")");
+  CHECK(tvm_relax_sinfo_of(e) != tvm_relax_sinfo_of(col) &&
+        tvm_relax_sinfo_of(e) != tvm_relax_sinfo_of(b));
+  tvm_ffi_release(e);
+  tvm_ffi_release(col);
   e = RT_CALL("relax.add", NULL, a, c); /* n vs m: may differ, shape unknown of rank 2 */
   CHECK_STR_EQ(rt_sinfo_text(e), "R.Tensor(dtype=\"float32\", ndim=2)");
   tvm_ffi_release(e);
@@ -152,6 +166,7 @@ TEST(elementwise_inference) {
   tvm_ffi_release(e);
   e = RT_CALL("relax.less", NULL, a, s);
   CHECK_STR_EQ(rt_sinfo_text(e), "R.Tensor((n, 4), dtype=\"bool\")");
+  CHECK(tvm_relax_sinfo_of(e) != tvm_relax_sinfo_of(a)); /* (the dtype differs) */
   tvm_ffi_release(e);
   e = RT_CALL("relax.exp", NULL, a);
   CHECK_STR_EQ(rt_sinfo_text(e), "R.Tensor((n, 4), dtype=\"float32\")");
