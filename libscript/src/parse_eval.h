@@ -123,8 +123,12 @@ struct script_parser {
    * tvm_script__relax_signatures_free). */
   struct script_relax_signature* relax_sigs;
   int32_t num_relax_sigs, cap_relax_sigs, next_relax_sig;
+  /* Relax: the closed struct-info annotations evaluated so far, by their text (NULL: none yet;
+   * parse_relax_sinfo_cache.c). */
+  struct script_sinfo_cache* sinfo_cache;
   script_var_table vt;
 };
+
 
 /* The interned name of text s (for names the program does not spell, such as `cls`), or NULL
  * + MemoryError. */
@@ -232,5 +236,13 @@ int tvm_script__parse_relax_function(script_parser* p, const ast_stmt* fn, unsig
 int tvm_script__relax_decl_function(script_parser* p, const ast_stmt* fn, bool pure,
                                     bool bind_name);
 void tvm_script__relax_signatures_free(script_parser* p);
+/* The closed struct-info annotations (parse_relax_sinfo_cache.c): the struct info of annotation
+ * ann (a tvm_relax_sinfo_obj) when one of the same text was evaluated before in this parse (a
+ * new reference), else NULL; *closed tells whether ann is closed (its struct info does not
+ * depend on where it is written), i.e. whether its evaluation may be kept with _put (nothing
+ * is kept when out of memory). Neither raises. */
+void* tvm_script__sinfo_cache_get(script_parser* p, const ast_expr* ann, bool* closed);
+void tvm_script__sinfo_cache_put(script_parser* p, const ast_expr* ann, void* sinfo);
+void tvm_script__sinfo_cache_free(script_parser* p);
 
 #endif /* TVM_SCRIPT_PARSE_EVAL_H_ */

@@ -934,6 +934,7 @@ done:
   tvm_script_builder_free(p->b);
   tvm_ffi_release(p->relax_outputs);
   tvm_script__relax_signatures_free(p);
+  tvm_script__sinfo_cache_free(p);
   tvm_script__vt_free(&p->vt);
   for (int64_t i = 0; i < fp.num_passed; ++i) tvm_ffi_release(fp.passed[i].func);
   if (fp.passed != fp.passed_inline) tvm_ffi_free(fp.passed);

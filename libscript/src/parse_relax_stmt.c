@@ -22,15 +22,22 @@ static int bind_name(script_parser* p, const ast_expr* id, TVMFFIAny* value) {
   return 0;
 }
 
-/* An annotation's struct info (new reference), or NULL with a located error. */
+/* An annotation's struct info (new reference), or NULL with a located error. A closed
+ * annotation written before takes the struct info evaluated then. */
 static tvm_relax_sinfo_obj* eval_sinfo(script_parser* p, const ast_expr* ann, const char* what) {
+  bool closed;
+  tvm_relax_sinfo_obj* s = tvm_script__sinfo_cache_get(p, ann, &closed);
+  if (s) return s;
   TVMFFIAny v;
   if (tvm_script__eval(p, ann, &v) != 0) return NULL;
   /* `None` is R.Tuple(), void (upstream's _normalize_struct_info_proxy): `-> None` */
-  tvm_relax_sinfo_obj* s = tvm_ffi_any_is_none(&v) ? tvm_relax_void_sinfo()
-                                                   : tvm_script__relax_sinfo_of(&v, what);
+  s = tvm_ffi_any_is_none(&v) ? tvm_relax_void_sinfo() : tvm_script__relax_sinfo_of(&v, what);
   tvm_ffi_any_release(&v);
-  if (!s) tvm_script__relocate(p, &ann->span);
+  if (!s) {
+    tvm_script__relocate(p, &ann->span);
+  } else if (closed) {
+    tvm_script__sinfo_cache_put(p, ann, s);
+  }
   return s;
 }
 

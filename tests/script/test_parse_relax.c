@@ -207,9 +207,61 @@ TEST(none_annotation_is_void) {
   CHECK_RAISED("TypeError", "is not an instance of the return annotation R.Tuple()");
 }
 
+/* The first parameter's struct info of function name in mod (borrowed), or NULL. */
+static const tvm_relax_sinfo_obj* param_sinfo(void* mod, const char* name, int64_t i) {
+  tvm_relax_function_obj* f = tvm_tir_ir_module_lookup(mod, name);
+  const tvm_relax_sinfo_obj* s = f && i < tvm_ffi_seq_size(f->params)
+                                     ? tvm_relax_sinfo_of(tvm_ffi_seq_obj_at(f->params, i))
+                                     : NULL;
+  tvm_ffi_release(f); /* (the module holds it) */
+  return s;
+}
+
+/* An annotation written again takes the struct info evaluated the first time when it is closed
+ * (literal dims and dtype only); one that declares a symbolic variable (a string dim, a
+ * value) is evaluated each time, and an alias of R shadowed by a variable is not the module. */
+TEST(repeated_annotations) {
+  void* mod = parse("from tvm.script import ir as I\n"
+                    "from tvm.script import relax as R\n"
+                    "@I.ir_module\n"
+                    "class M:\n"
+                    "    @R.function\n"
+                    "    def f(x: R.Tensor((2, 3), \"float32\"), s: R.Tensor((\"n\", 3), \"float32\"), "
+                    "p: R.Prim(value=\"m\")) -> R.Tensor((2, 3), \"float32\"):\n"
+                    "        y: R.Tensor((2, 3), \"float32\") = R.add(x, x)\n"
+                    "        return y\n"
+                    "    @R.function\n"
+                    "    def g(x: R.Tensor((2, 3), \"float32\"), s: R.Tensor((\"n\", 3), \"float32\"), "
+                    "p: R.Prim(value=\"m\")) -> R.Tensor((2, 3), \"float32\"):\n"
+                    "        return x\n");
+  CHECK(mod != NULL);
+  if (mod) {
+    CHECK(param_sinfo(mod, "f", 0) == param_sinfo(mod, "g", 0));
+    const tvm_relax_sinfo_obj* fs = param_sinfo(mod, "f", 1);
+    const tvm_relax_sinfo_obj* gs = param_sinfo(mod, "g", 1);
+    CHECK(fs && gs && fs != gs);
+    if (fs && gs) { /* each function its own n */
+      CHECK(tvm_ffi_seq_obj_at(tvm_relax_tensor_sinfo_dims(fs), 0) !=
+            tvm_ffi_seq_obj_at(tvm_relax_tensor_sinfo_dims(gs), 0));
+    }
+    CHECK(param_sinfo(mod, "f", 2) != param_sinfo(mod, "g", 2));
+  }
+  tvm_ffi_release(mod);
+  /* R rebound to a variable: the second annotation is no struct info, whatever the first was. */
+  const char* shadowed = "from tvm.script import relax as R\n"
+                         "@R.function\n"
+                         "def f(x: R.Tensor((2, 3), \"float32\")):\n"
+                         "    R = x\n"
+                         "    y: R.Tensor((2, 3), \"float32\") = x\n"
+                         "    return y\n";
+  CHECK(tvm_script_parse(shadowed, strlen(shadowed), NULL) == NULL);
+  CHECK_RAISED("AttributeError", "5:8: error: 'relax.expr.Var' object has no attribute 'Tensor'");
+}
+
 int main(void) {
   RUN(parsed_relax_evaluates);
   RUN(decorator_flags);
   RUN(none_annotation_is_void);
+  RUN(repeated_annotations);
   return test_summary();
 }
