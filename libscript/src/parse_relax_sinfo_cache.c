@@ -2,26 +2,36 @@
  * parse_relax_sinfo_cache.c: the parse's table of closed struct-info annotations.
  *
  * A program's annotations repeat: a model's tensors have few shapes, and every parameter,
- * return and binding written `R.Tensor((32, 32), "float32")` would otherwise evaluate the call
+ * return and binding written `R.Tensor((n, 4), "float32")` would otherwise evaluate the call
  * again and build a new ShapeExpr, its struct info and the tensor's. An annotation is closed
- * when it is made only of the Relax module's struct-info constructors with literal arguments:
- * no name but the module's alias, no string dim (which declares a symbolic variable), no value
- * or device (which name variables or the module's devices). A closed annotation means the same
- * struct info wherever it is written, so the first evaluation is kept under the annotation's
- * source text, and later ones of the same text take that object (struct info is immutable;
- * expressions share it in upstream's IR as well).
+ * when its struct info is determined by its text and by the TIR variables its names are bound
+ * to: it is made only of the Relax module's struct-info constructors with dims that are integer
+ * literals, names of TIR variables and arithmetic on them, and literal dtypes (no string dim,
+ * which declares a symbolic variable, and no value or device, which name variables or the
+ * module's devices). The first evaluation of a closed annotation is kept under its source text
+ * and those variables, and a later annotation with the same text whose names are bound to the
+ * same variables takes that object (struct info is immutable; expressions share it in
+ * upstream's IR as well).
  */
 #include <string.h>
 
 #include "parse_eval.h"
 #include "script_relax_internal.h"
 
+/* The TIR variables an annotation's names are bound to, in the order they are written. */
+enum { MAX_VARS = 8 };
+typedef struct {
+  const void* v[MAX_VARS];
+  int32_t n;
+} ann_vars;
+
 struct script_sinfo_cache {
   struct script_sinfo_entry {
     const char* text; /* the annotation's source text (a view of the source) */
     uint32_t size;
     uint32_t hash;
-    tvm_relax_sinfo_obj* sinfo; /* owned; NULL: a free slot */
+    ann_vars vars;
+    tvm_relax_sinfo_obj* sinfo; /* owned (it holds the vars too); NULL: a free slot */
   } * slots;
   uint32_t cap; /* a power of two */
   uint32_t count;
@@ -29,15 +39,40 @@ struct script_sinfo_cache {
 typedef struct script_sinfo_entry cache_entry;
 
 /* ---- Closed annotations ---------------------------------------------------------------------- */
-static bool is_int(const ast_expr* e) {
+typedef bool (*arg_rule)(script_parser* p, const ast_expr* e, ann_vars* vars);
+
+static bool is_int(script_parser* p, const ast_expr* e, ann_vars* vars) {
+  (void)p, (void)vars;
   return e->kind == AST_CONST && e->u.value.type_index == kTVMFFIInt;
 }
-static bool is_str(const ast_expr* e) { return e->kind == AST_STR; }
-/* A tuple or list of integer literals: static dims. */
-static bool is_int_dims(const ast_expr* e) {
+static bool is_str(script_parser* p, const ast_expr* e, ann_vars* vars) {
+  (void)p, (void)vars;
+  return e->kind == AST_STR;
+}
+/* A dim: an integer literal, a name bound to a TIR variable, arithmetic on dims. */
+static bool is_dim(script_parser* p, const ast_expr* e, ann_vars* vars, int depth) {
+  if (e->kind == AST_NAME) {
+    const TVMFFIAny* v = script__vt_lookup(&p->vt, e->u.name);
+    if (!v || !tvm_ffi_any_is_object(v) || !tvm_tir_is_var(v->v_obj) || vars->n == MAX_VARS) {
+      return false;
+    }
+    vars->v[vars->n++] = v->v_obj;
+    return true;
+  }
+  if (e->kind == AST_OP && depth < 8) {
+    int32_t op = e->u.op.op;
+    return (op == TVM_SCRIPT_OP_Add || op == TVM_SCRIPT_OP_Sub || op == TVM_SCRIPT_OP_Mult ||
+            op == TVM_SCRIPT_OP_FloorDiv || op == TVM_SCRIPT_OP_Mod) &&
+           is_dim(p, e->u.op.args[0], vars, depth + 1) &&
+           is_dim(p, e->u.op.args[1], vars, depth + 1);
+  }
+  return is_int(p, e, vars);
+}
+/* A tuple or list of dims. */
+static bool is_dims(script_parser* p, const ast_expr* e, ann_vars* vars) {
   if (e->kind != AST_TUPLE && e->kind != AST_LIST) return false;
   for (int32_t i = 0; i < e->u.elts.n; ++i) {
-    if (!is_int(e->u.elts.items[i])) return false;
+    if (!is_dim(p, e->u.elts.items[i], vars, 0)) return false;
   }
   return true;
 }
@@ -51,46 +86,49 @@ static const char* relax_ctor(script_parser* p, const ast_expr* e, char* buf, si
 }
 
 /* The keyword arguments of call c are among names (NULL-terminated), each with a value that
- * ok_value accepts for its index in names. */
-static bool keywords_ok(const ast_expr* c, const char* const* names,
-                        bool (*const* ok_value)(const ast_expr*)) {
+ * the rule of its index in names accepts. */
+static bool keywords_ok(script_parser* p, const ast_expr* c, const char* const* names,
+                        const arg_rule* rules, ann_vars* vars) {
   for (int32_t i = 0; i < c->u.call.kw_values.n; ++i) {
     const char* kw = c->u.call.kw_names[i]->text;
     int32_t j = 0;
     while (names[j] && strcmp(names[j], kw) != 0) ++j;
-    if (!names[j] || !ok_value[j](c->u.call.kw_values.items[i])) return false;
+    if (!names[j] || !rules[j](p, c->u.call.kw_values.items[i], vars)) return false;
   }
   return true;
 }
 
-static bool is_closed(script_parser* p, const ast_expr* e, int depth);
+static bool is_closed(script_parser* p, const ast_expr* e, ann_vars* vars, int depth);
 
-static bool closed_call(script_parser* p, const ast_expr* c, const char* ctor, int depth) {
+static bool closed_call(script_parser* p, const ast_expr* c, const char* ctor, ann_vars* vars,
+                        int depth) {
   const ast_exprs* args = &c->u.call.args;
   if (strcmp(ctor, "Tensor") == 0) {
     /* R.Tensor(shape, dtype) / R.Tensor(dtype); shape=, dtype=, ndim= (not vdevice) */
     static const char* const names[] = {"shape", "dtype", "ndim", NULL};
-    static bool (*const ok[])(const ast_expr*) = {is_int_dims, is_str, is_int};
+    static const arg_rule rules[] = {is_dims, is_str, is_int};
     if (args->n > 2) return false;
-    if (args->n >= 1 && !is_int_dims(args->items[0]) && !is_str(args->items[0])) return false;
-    if (args->n == 2 && !is_str(args->items[1])) return false;
-    return keywords_ok(c, names, ok);
+    if (args->n >= 1 && !is_dims(p, args->items[0], vars) && !is_str(p, args->items[0], vars)) {
+      return false;
+    }
+    if (args->n == 2 && !is_str(p, args->items[1], vars)) return false;
+    return keywords_ok(p, c, names, rules, vars);
   }
   if (strcmp(ctor, "Shape") == 0) {
     static const char* const names[] = {"values", "ndim", NULL};
-    static bool (*const ok[])(const ast_expr*) = {is_int_dims, is_int};
-    if (args->n > 1 || (args->n == 1 && !is_int_dims(args->items[0]))) return false;
-    return keywords_ok(c, names, ok);
+    static const arg_rule rules[] = {is_dims, is_int};
+    if (args->n > 1 || (args->n == 1 && !is_dims(p, args->items[0], vars))) return false;
+    return keywords_ok(p, c, names, rules, vars);
   }
   if (strcmp(ctor, "Prim") == 0) { /* a dtype only (a value names a variable or a constant) */
     static const char* const names[] = {"dtype", NULL};
-    static bool (*const ok[])(const ast_expr*) = {is_str};
-    if (args->n > 1 || (args->n == 1 && !is_str(args->items[0]))) return false;
-    return keywords_ok(c, names, ok);
+    static const arg_rule rules[] = {is_str};
+    if (args->n > 1 || (args->n == 1 && !is_str(p, args->items[0], vars))) return false;
+    return keywords_ok(p, c, names, rules, vars);
   }
   if (strcmp(ctor, "Tuple") == 0 && c->u.call.kw_values.n == 0) {
     for (int32_t i = 0; i < args->n; ++i) {
-      if (!is_closed(p, args->items[i], depth + 1)) return false;
+      if (!is_closed(p, args->items[i], vars, depth + 1)) return false;
     }
     return true;
   }
@@ -98,8 +136,8 @@ static bool closed_call(script_parser* p, const ast_expr* c, const char* ctor, i
   return false;
 }
 
-/* Whether annotation e is closed (see the top of the file). */
-static bool is_closed(script_parser* p, const ast_expr* e, int depth) {
+/* Whether annotation e is closed (see the top of the file), with the variables it names. */
+static bool is_closed(script_parser* p, const ast_expr* e, ann_vars* vars, int depth) {
   if (depth > 8) return false;
   char buf[16];
   if (e->kind == AST_ATTR) { /* written without a call: R.Tensor, R.Object, ... */
@@ -109,7 +147,7 @@ static bool is_closed(script_parser* p, const ast_expr* e, int depth) {
   }
   if (e->kind != AST_CALL) return false;
   const char* ctor = relax_ctor(p, e->u.call.func, buf, sizeof(buf));
-  return *ctor && closed_call(p, e, ctor, depth);
+  return *ctor && closed_call(p, e, ctor, vars, depth);
 }
 
 /* ---- The table ------------------------------------------------------------------------------- */
@@ -128,23 +166,45 @@ static uint32_t text_hash(const char* s, size_t n) {
   return (uint32_t)(h >> 32);
 }
 
-/* The slot of text (the entry holding it, or the free slot where it goes). */
-static cache_entry* slot_of(const struct script_sinfo_cache* c, const char* text, uint32_t size,
-                            uint32_t hash) {
-  for (uint32_t i = hash & (c->cap - 1);; i = (i + 1) & (c->cap - 1)) {
+/* The key of an annotation: its text and the variables its names are bound to. */
+typedef struct {
+  const char* text;
+  uint32_t size;
+  uint32_t hash;
+  ann_vars vars;
+} ann_key;
+
+static ann_key key_of(const script_parser* p, const ast_expr* ann, const ann_vars* vars) {
+  ann_key k = {p->src + ann->span.start_byte, (uint32_t)(ann->span.end_byte - ann->span.start_byte),
+               0, *vars};
+  uint64_t h = text_hash(k.text, k.size);
+  for (int32_t i = 0; i < vars->n; ++i) {
+    h = (h ^ (uint64_t)(uintptr_t)vars->v[i]) * UINT64_C(0x9E3779B97F4A7C15);
+  }
+  k.hash = (uint32_t)(h >> 16);
+  return k;
+}
+
+/* The slot of key k (the entry holding it, or the free slot where it goes). */
+static cache_entry* slot_of(const struct script_sinfo_cache* c, const ann_key* k) {
+  for (uint32_t i = k->hash & (c->cap - 1);; i = (i + 1) & (c->cap - 1)) {
     cache_entry* e = &c->slots[i];
     if (!e->sinfo) return e;
-    if (e->hash == hash && e->size == size && memcmp(e->text, text, size) == 0) return e;
+    if (e->hash == k->hash && e->size == k->size && e->vars.n == k->vars.n &&
+        memcmp(e->vars.v, k->vars.v, (size_t)k->vars.n * sizeof(void*)) == 0 &&
+        memcmp(e->text, k->text, k->size) == 0) {
+      return e;
+    }
   }
 }
 
 void* tvm_script__sinfo_cache_get(script_parser* p, const ast_expr* ann, bool* closed) {
-  *closed = is_closed(p, ann, 0);
+  ann_vars vars = {.n = 0};
+  *closed = is_closed(p, ann, &vars, 0);
   const struct script_sinfo_cache* c = p->sinfo_cache;
   if (!*closed || !c) return NULL;
-  const char* text = p->src + ann->span.start_byte;
-  uint32_t size = (uint32_t)(ann->span.end_byte - ann->span.start_byte);
-  cache_entry* e = slot_of(c, text, size, text_hash(text, size));
+  ann_key k = key_of(p, ann, &vars);
+  cache_entry* e = slot_of(c, &k);
   if (e->sinfo) tvm_ffi_retain(e->sinfo);
   return e->sinfo;
 }
@@ -157,7 +217,8 @@ static bool cache_grow(struct script_sinfo_cache* c) {
   struct script_sinfo_cache grown = {slots, cap, c->count};
   for (uint32_t i = 0; i < c->cap; ++i) {
     const cache_entry* e = &c->slots[i];
-    if (e->sinfo) *slot_of(&grown, e->text, e->size, e->hash) = *e;
+    ann_key k = {e->text, e->size, e->hash, e->vars};
+    if (e->sinfo) *slot_of(&grown, &k) = *e;
   }
   tvm_ffi_free(c->slots);
   *c = grown;
@@ -168,13 +229,13 @@ void tvm_script__sinfo_cache_put(script_parser* p, const ast_expr* ann, void* s)
   struct script_sinfo_cache* c = p->sinfo_cache;
   if (!c && !(c = p->sinfo_cache = tvm_ffi_calloc(1, sizeof(*c)))) return;
   if (2 * (c->count + 1) > c->cap && !cache_grow(c)) return; /* (out of memory: not kept) */
-  const char* text = p->src + ann->span.start_byte;
-  uint32_t size = (uint32_t)(ann->span.end_byte - ann->span.start_byte);
-  uint32_t hash = text_hash(text, size);
-  cache_entry* e = slot_of(c, text, size, hash);
+  ann_vars vars = {.n = 0};
+  if (!is_closed(p, ann, &vars, 0)) return;
+  ann_key k = key_of(p, ann, &vars);
+  cache_entry* e = slot_of(c, &k);
   if (e->sinfo) return;
   tvm_ffi_retain(s);
-  *e = (cache_entry){text, size, hash, s};
+  *e = (cache_entry){k.text, k.size, k.hash, k.vars, s};
   ++c->count;
 }
 

@@ -217,9 +217,22 @@ static const tvm_relax_sinfo_obj* param_sinfo(void* mod, const char* name, int64
   return s;
 }
 
+/* The struct info of the Var of binding i of function name's first block (borrowed), or NULL. */
+static const tvm_relax_sinfo_obj* binding_sinfo(void* mod, const char* name, int64_t i) {
+  tvm_relax_function_obj* f = tvm_tir_ir_module_lookup(mod, name);
+  const tvm_relax_seq_expr_obj* body = f ? (const void*)f->body : NULL;
+  const tvm_relax_block_obj* blk =
+      body && tvm_ffi_seq_size(body->blocks) > 0 ? tvm_ffi_seq_obj_at(body->blocks, 0) : NULL;
+  const tvm_relax_binding_obj* b =
+      blk && i < tvm_ffi_seq_size(blk->bindings) ? tvm_ffi_seq_obj_at(blk->bindings, i) : NULL;
+  tvm_ffi_release(f); /* (the module holds it) */
+  return b ? tvm_relax_sinfo_of(b->var) : NULL;
+}
+
 /* An annotation written again takes the struct info evaluated the first time when it is closed
- * (literal dims and dtype only); one that declares a symbolic variable (a string dim, a
- * value) is evaluated each time, and an alias of R shadowed by a variable is not the module. */
+ * (dims of literals and TIR variables, literal dtypes) and its names are bound to the same
+ * variables; one that declares a symbolic variable (a string dim, a value) is evaluated each
+ * time, and an alias of R shadowed by a variable is not the module. */
 TEST(repeated_annotations) {
   void* mod = parse("from tvm.script import ir as I\n"
                     "from tvm.script import relax as R\n"
@@ -245,6 +258,33 @@ TEST(repeated_annotations) {
             tvm_ffi_seq_obj_at(tvm_relax_tensor_sinfo_dims(gs), 0));
     }
     CHECK(param_sinfo(mod, "f", 2) != param_sinfo(mod, "g", 2));
+  }
+  tvm_ffi_release(mod);
+  /* Dims naming TIR variables: the same variable, the same struct info; another function's n
+   * (its own variable), another. */
+  mod = parse("from tvm.script import ir as I\n"
+              "from tvm.script import relax as R\n"
+              "from tvm.script import tirx as T\n"
+              "@I.ir_module\n"
+              "class M:\n"
+              "    @R.function\n"
+              "    def f(x: R.Tensor((\"n\", 4), \"float32\")) -> R.Tensor((\"n\", 4), \"float32\"):\n"
+              "        n = T.int64()\n"
+              "        y: R.Tensor((n, 4), \"float32\") = R.exp(x)\n"
+              "        z: R.Tensor((n, 4), \"float32\") = R.exp(y)\n"
+              "        return z\n"
+              "    @R.function\n"
+              "    def g(x: R.Tensor((\"n\", 4), \"float32\")) -> R.Tensor((\"n\", 4), \"float32\"):\n"
+              "        n = T.int64()\n"
+              "        y: R.Tensor((n, 4), \"float32\") = R.exp(x)\n"
+              "        return y\n");
+  CHECK(mod != NULL);
+  if (mod) {
+    const tvm_relax_sinfo_obj* fy = binding_sinfo(mod, "f", 0);
+    const tvm_relax_sinfo_obj* fz = binding_sinfo(mod, "f", 1);
+    const tvm_relax_sinfo_obj* gy = binding_sinfo(mod, "g", 0);
+    CHECK(fy && fy == fz);
+    CHECK(gy && gy != fy);
   }
   tvm_ffi_release(mod);
   /* R rebound to a variable: the second annotation is no struct info, whatever the first was. */
