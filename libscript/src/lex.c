@@ -577,6 +577,34 @@ static int lex_string(lexer* lx, size_t start) {
       lx->pos = pos + 1;
       return 0;
     }
+  } else {
+    /* Likewise a triple-quoted literal without escape or '\r' (a metadata section's JSON): its
+     * value is its text, line breaks included; only the lines are counted. */
+    size_t pos = lx->pos, line_start = lx->line_start;
+    int32_t lines = 0;
+    while (pos < lx->len) {
+      char c = s[pos];
+      if (c == '\\' || c == '\r') break;
+      if (c == q && pos + 2 < lx->len && s[pos + 1] == q && s[pos + 2] == q) break;
+      if (c == '\n') {
+        ++lines;
+        line_start = pos + 1;
+      }
+      ++pos;
+    }
+    if (pos + 2 < lx->len && s[pos] == q) {
+      lx->line += lines;
+      lx->line_start = line_start;
+      tvm_script__token* t = push(lx, TVM_SCRIPT_TOK_STRING, span_here(lx, start, pos + 3));
+      if (!t) return -1;
+      /* (the span starts on the opening line) */
+      t->span.start_line = line0;
+      t->span.start_col = (int32_t)(start - line_start0 + 1);
+      t->v.str = s + lx->pos;
+      t->str_len = (uint32_t)(pos - lx->pos);
+      lx->pos = pos + 3;
+      return 0;
+    }
   }
   tvm_ffi_strbuf* b = &lx->scratch;
   b->size = 0;

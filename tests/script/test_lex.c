@@ -110,6 +110,30 @@ TEST(strings_and_escapes) {
   CHECK_STR_EQ(lex_str("'ab\\\ncd'"), "s:abcd NL EOF");
   CHECK_STR_EQ(lex_str("\"\"\"doc\nstring 'q' \"\" x\"\"\" '''a'''"),
                "s:doc\nstring 'q' \"\" x s:a NL EOF");
+  /* A triple-quoted literal's span runs from its opening line to its closing one, with or
+   * without escapes (its value a view of the source, or decoded), and the lines after it count
+   * its line breaks. */
+  static const char* const kTriple[] = {"x = \"\"\"ab\ncd\"\"\"\ny\n", "x = \"\"\"ab\nc\\x64\"\"\"\ny\n"};
+  for (int i = 0; i < 2; ++i) {
+    tvm_script_tokens tt;
+    CHECK_OK(tvm_script_lex(kTriple[i], strlen(kTriple[i]), NULL, &tt));
+    CHECK(tt.count >= 5);
+    if (tt.count >= 5) {
+      const tvm_script_token* str = &tt.data[2];
+      CHECK_EQ_INT(str->kind, TVM_SCRIPT_TOK_STRING);
+      CHECK_EQ_INT(str->span.start_line, 1);
+      CHECK_EQ_INT(str->span.start_col, 5);
+      CHECK_EQ_INT(str->span.end_line, 2);
+      CHECK_EQ_INT(str->span.end_col, i == 0 ? 6 : 9);
+      CHECK_EQ_INT(str->span.start_byte, 4);
+      CHECK_EQ_INT(str->span.end_byte, i == 0 ? 15 : 18);
+      CHECK_EQ_INT(str->str_len, 5);
+      CHECK(memcmp(tt.strings + str->str_off, "ab\ncd", 5) == 0);
+      CHECK_EQ_INT(tt.data[4].span.start_line, 3); /* y */
+      CHECK_EQ_INT(tt.data[4].span.start_col, 1);
+    }
+    tvm_script_tokens_free(&tt);
+  }
   /* An embedded NUL is kept: the token's length counts it. */
   tvm_script_tokens toks;
   CHECK_OK(tvm_script_lex("'a\\0b'", 6, NULL, &toks));
