@@ -95,6 +95,16 @@ bool tvm_script__vt_holds(const script_var_table* vt, const void* obj);
 /* Deepest expression evaluated (a left-deep operator chain counts one level per operator). */
 #define SCRIPT_MAX_EVAL_DEPTH 1000
 
+/* The closed struct-info annotations evaluated in a parse: an open-addressing table (at most
+ * half full) of entries keyed by an annotation's text and the variables it names, those
+ * variables in one array (parse_relax_sinfo_cache.c). Zero: empty. */
+typedef struct {
+  struct script_sinfo_entry* slots;
+  uint32_t cap, count;
+  const void** vars;
+  uint32_t nvars, vars_cap;
+} script_sinfo_cache;
+
 struct script_parser {
   const char* src;
   size_t len;
@@ -123,9 +133,8 @@ struct script_parser {
    * tvm_script__relax_signatures_free). */
   struct script_relax_signature* relax_sigs;
   int32_t num_relax_sigs, cap_relax_sigs, next_relax_sig;
-  /* Relax: the closed struct-info annotations evaluated so far, by their text (NULL: none yet;
-   * parse_relax_sinfo_cache.c). */
-  struct script_sinfo_cache* sinfo_cache;
+  /* Relax: the closed struct-info annotations evaluated so far (parse_relax_sinfo_cache.c). */
+  script_sinfo_cache sinfo_cache;
   script_var_table vt;
 };
 

@@ -25,16 +25,14 @@ typedef struct {
   int32_t n;
 } ann_vars;
 
-struct script_sinfo_cache {
-  struct script_sinfo_entry {
-    const char* text; /* the annotation's source text (a view of the source) */
-    uint32_t size;
-    uint32_t hash;
-    ann_vars vars;
-    tvm_relax_sinfo_obj* sinfo; /* owned (it holds the vars too); NULL: a free slot */
-  } * slots;
-  uint32_t cap; /* a power of two */
-  uint32_t count;
+/* A kept annotation: its key (text, hash, and its variables: cache->vars[vars_at, + nvars)) and
+ * its struct info. */
+struct script_sinfo_entry {
+  const char* text; /* the annotation's source text (a view of the source) */
+  uint32_t size;
+  uint32_t hash;
+  tvm_relax_sinfo_obj* sinfo; /* owned (it holds the variables too); NULL: a free slot */
+  uint32_t vars_at, nvars;
 };
 typedef struct script_sinfo_entry cache_entry;
 
@@ -171,12 +169,12 @@ typedef struct {
   const char* text;
   uint32_t size;
   uint32_t hash;
-  ann_vars vars;
+  const ann_vars* vars;
 } ann_key;
 
 static ann_key key_of(const script_parser* p, const ast_expr* ann, const ann_vars* vars) {
   ann_key k = {p->src + ann->span.start_byte, (uint32_t)(ann->span.end_byte - ann->span.start_byte),
-               0, *vars};
+               0, vars};
   uint64_t h = text_hash(k.text, k.size);
   for (int32_t i = 0; i < vars->n; ++i) {
     h = (h ^ (uint64_t)(uintptr_t)vars->v[i]) * UINT64_C(0x9E3779B97F4A7C15);
@@ -186,12 +184,12 @@ static ann_key key_of(const script_parser* p, const ast_expr* ann, const ann_var
 }
 
 /* The slot of key k (the entry holding it, or the free slot where it goes). */
-static cache_entry* slot_of(const struct script_sinfo_cache* c, const ann_key* k) {
+static cache_entry* slot_of(const script_sinfo_cache* c, const ann_key* k) {
   for (uint32_t i = k->hash & (c->cap - 1);; i = (i + 1) & (c->cap - 1)) {
     cache_entry* e = &c->slots[i];
     if (!e->sinfo) return e;
-    if (e->hash == k->hash && e->size == k->size && e->vars.n == k->vars.n &&
-        memcmp(e->vars.v, k->vars.v, (size_t)k->vars.n * sizeof(void*)) == 0 &&
+    if (e->hash == k->hash && e->size == k->size && e->nvars == (uint32_t)k->vars->n &&
+        memcmp(c->vars + e->vars_at, k->vars->v, e->nvars * sizeof(void*)) == 0 &&
         memcmp(e->text, k->text, k->size) == 0) {
       return e;
     }
@@ -201,49 +199,64 @@ static cache_entry* slot_of(const struct script_sinfo_cache* c, const ann_key* k
 void* tvm_script__sinfo_cache_get(script_parser* p, const ast_expr* ann, bool* closed) {
   ann_vars vars = {.n = 0};
   *closed = is_closed(p, ann, &vars, 0);
-  const struct script_sinfo_cache* c = p->sinfo_cache;
-  if (!*closed || !c) return NULL;
+  const script_sinfo_cache* c = &p->sinfo_cache;
+  if (!*closed || c->count == 0) return NULL;
   ann_key k = key_of(p, ann, &vars);
   cache_entry* e = slot_of(c, &k);
   if (e->sinfo) tvm_ffi_retain(e->sinfo);
   return e->sinfo;
 }
 
-/* Twice the slots (or the first 64). false when out of memory. */
-static bool cache_grow(struct script_sinfo_cache* c) {
-  uint32_t cap = c->cap ? 2 * c->cap : 64;
+/* Twice the slots (or the first 16). false when out of memory. */
+static bool cache_grow(script_sinfo_cache* c) {
+  uint32_t cap = c->cap ? 2 * c->cap : 16;
   cache_entry* slots = tvm_ffi_calloc(cap, sizeof(cache_entry));
   if (!slots) return false;
-  struct script_sinfo_cache grown = {slots, cap, c->count};
-  for (uint32_t i = 0; i < c->cap; ++i) {
-    const cache_entry* e = &c->slots[i];
-    ann_key k = {e->text, e->size, e->hash, e->vars};
-    if (e->sinfo) *slot_of(&grown, &k) = *e;
+  cache_entry* old = c->slots;
+  uint32_t old_cap = c->cap;
+  c->slots = slots;
+  c->cap = cap;
+  for (uint32_t i = 0; i < old_cap; ++i) {
+    if (!old[i].sinfo) continue;
+    uint32_t j = old[i].hash & (cap - 1);
+    while (slots[j].sinfo) j = (j + 1) & (cap - 1);
+    slots[j] = old[i];
   }
-  tvm_ffi_free(c->slots);
-  *c = grown;
+  tvm_ffi_free(old);
+  return true;
+}
+
+/* Room for n more variables in c->vars. false when out of memory. */
+static bool vars_room(script_sinfo_cache* c, uint32_t n) {
+  if (c->nvars + n <= c->vars_cap) return true;
+  uint32_t cap = 2 * (c->nvars + n);
+  const void** vars = tvm_ffi_realloc(c->vars, cap * sizeof(void*));
+  if (!vars) return false;
+  c->vars = vars;
+  c->vars_cap = cap;
   return true;
 }
 
 void tvm_script__sinfo_cache_put(script_parser* p, const ast_expr* ann, void* s) {
-  struct script_sinfo_cache* c = p->sinfo_cache;
-  if (!c && !(c = p->sinfo_cache = tvm_ffi_calloc(1, sizeof(*c)))) return;
-  if (2 * (c->count + 1) > c->cap && !cache_grow(c)) return; /* (out of memory: not kept) */
+  script_sinfo_cache* c = &p->sinfo_cache;
   ann_vars vars = {.n = 0};
   if (!is_closed(p, ann, &vars, 0)) return;
+  /* (out of memory: not kept) */
+  if ((2 * (c->count + 1) > c->cap && !cache_grow(c)) || !vars_room(c, (uint32_t)vars.n)) return;
   ann_key k = key_of(p, ann, &vars);
   cache_entry* e = slot_of(c, &k);
   if (e->sinfo) return;
+  memcpy(c->vars + c->nvars, vars.v, (size_t)vars.n * sizeof(void*));
   tvm_ffi_retain(s);
-  *e = (cache_entry){k.text, k.size, k.hash, k.vars, s};
+  *e = (cache_entry){k.text, k.size, k.hash, s, c->nvars, (uint32_t)vars.n};
+  c->nvars += (uint32_t)vars.n;
   ++c->count;
 }
 
 void tvm_script__sinfo_cache_free(script_parser* p) {
-  struct script_sinfo_cache* c = p->sinfo_cache;
-  if (!c) return;
+  script_sinfo_cache* c = &p->sinfo_cache;
   for (uint32_t i = 0; i < c->cap; ++i) tvm_ffi_release(c->slots[i].sinfo);
   tvm_ffi_free(c->slots);
-  tvm_ffi_free(c);
-  p->sinfo_cache = NULL;
+  tvm_ffi_free(c->vars);
+  memset(c, 0, sizeof(*c));
 }
