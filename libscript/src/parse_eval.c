@@ -236,6 +236,10 @@ static const script_special* root_module(script_parser* p, const script_name* n)
   return sp && sp->kind == SCRIPT_SPECIAL_MODULE ? sp : NULL;
 }
 
+bool tvm_script__is_relax_alias(script_parser* p, const script_name* n) {
+  return root_module(p, n) == &kModRelax;
+}
+
 const script_special* tvm_script__dotted(script_parser* p, const ast_expr* e, char* buf,
                                          size_t bufsize, size_t* out_len) {
   /* Collect the attribute names from the outside in, then write them in order. */

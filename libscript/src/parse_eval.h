@@ -201,6 +201,8 @@ bool tvm_script__as_dtype(const TVMFFIAny* v, DLDataType* out);
 bool tvm_script__is_tir_attr(script_parser* p, const ast_expr* e, const char* name);
 /* Whether an annotation is `T.let`. */
 bool tvm_script__is_let_annotation(script_parser* p, const ast_expr* ann);
+/* Whether name n is an alias of the Relax module where it is used. */
+bool tvm_script__is_relax_alias(script_parser* p, const script_name* n);
 /* Resolve `<alias>.a.b` to its module marker and dotted rest ("a.b" into buf). */
 const script_special* tvm_script__dotted(script_parser* p, const ast_expr* e, char* buf,
                                          size_t bufsize, size_t* out_len);
@@ -245,13 +247,11 @@ int tvm_script__parse_relax_function(script_parser* p, const ast_stmt* fn, unsig
 int tvm_script__relax_decl_function(script_parser* p, const ast_stmt* fn, bool pure,
                                     bool bind_name);
 void tvm_script__relax_signatures_free(script_parser* p);
-/* The closed struct-info annotations (parse_relax_sinfo_cache.c): the struct info of annotation
- * ann (a tvm_relax_sinfo_obj) when one of the same text was evaluated before in this parse (a
- * new reference), else NULL; *closed tells whether ann is closed (its struct info does not
- * depend on where it is written), i.e. whether its evaluation may be kept with _put (nothing
- * is kept when out of memory). Neither raises. */
-void* tvm_script__sinfo_cache_get(script_parser* p, const ast_expr* ann, bool* closed);
-void tvm_script__sinfo_cache_put(script_parser* p, const ast_expr* ann, void* sinfo);
+/* An annotation's struct info (a tvm_relax_sinfo_obj, new reference), or NULL with a located
+ * error; a closed annotation written before takes the struct info evaluated then
+ * (parse_relax_sinfo_cache.c, which tvm_script__sinfo_cache_free empties). */
+struct tvm_relax_sinfo_obj* tvm_script__relax_eval_sinfo(script_parser* p, const ast_expr* ann,
+                                                         const char* what);
 void tvm_script__sinfo_cache_free(script_parser* p);
 
 #endif /* TVM_SCRIPT_PARSE_EVAL_H_ */

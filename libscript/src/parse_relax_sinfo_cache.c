@@ -1,5 +1,6 @@
 /*
- * parse_relax_sinfo_cache.c: the parse's table of closed struct-info annotations.
+ * parse_relax_sinfo_cache.c: the evaluation of Relax struct-info annotations, with the parse's
+ * table of closed ones.
  *
  * A program's annotations repeat: a model's tensors have few shapes, and every parameter,
  * return and binding written `R.Tensor((n, 4), "float32")` would otherwise evaluate the call
@@ -39,6 +40,11 @@ typedef struct script_sinfo_entry cache_entry;
 /* ---- Closed annotations ---------------------------------------------------------------------- */
 typedef bool (*arg_rule)(script_parser* p, const ast_expr* e, ann_vars* vars);
 
+static bool name_eq(const script_name* n, const char* lit, size_t len) {
+  return n->size == len && memcmp(n->text, lit, len) == 0;
+}
+#define NAME_IS(n, lit) name_eq((n), lit, sizeof(lit) - 1)
+
 static bool is_int(script_parser* p, const ast_expr* e, ann_vars* vars) {
   (void)p, (void)vars;
   return e->kind == AST_CONST && e->u.value.type_index == kTVMFFIInt;
@@ -75,12 +81,10 @@ static bool is_dims(script_parser* p, const ast_expr* e, ann_vars* vars) {
   return true;
 }
 
-/* The constructor e names, `R.<ctor>` through an alias of the Relax module; "" when none. */
-static const char* relax_ctor(script_parser* p, const ast_expr* e, char* buf, size_t size) {
-  size_t n = 0;
-  if (e->kind != AST_ATTR) return "";
-  const script_special* mod = tvm_script__dotted(p, e, buf, size, &n);
-  return mod && strcmp(mod->name, "relax") == 0 ? buf : "";
+/* The constructor e names as `<alias>.<ctor>` with alias the Relax module there, or NULL. */
+static const script_name* relax_ctor(script_parser* p, const ast_expr* e) {
+  if (e->kind != AST_ATTR || e->u.attr.value->kind != AST_NAME) return NULL;
+  return tvm_script__is_relax_alias(p, e->u.attr.value->u.name) ? e->u.attr.name : NULL;
 }
 
 /* The keyword arguments of call c are among names (NULL-terminated), each with a value that
@@ -88,9 +92,9 @@ static const char* relax_ctor(script_parser* p, const ast_expr* e, char* buf, si
 static bool keywords_ok(script_parser* p, const ast_expr* c, const char* const* names,
                         const arg_rule* rules, ann_vars* vars) {
   for (int32_t i = 0; i < c->u.call.kw_values.n; ++i) {
-    const char* kw = c->u.call.kw_names[i]->text;
+    const script_name* kw = c->u.call.kw_names[i];
     int32_t j = 0;
-    while (names[j] && strcmp(names[j], kw) != 0) ++j;
+    while (names[j] && !name_eq(kw, names[j], strlen(names[j]))) ++j;
     if (!names[j] || !rules[j](p, c->u.call.kw_values.items[i], vars)) return false;
   }
   return true;
@@ -98,10 +102,10 @@ static bool keywords_ok(script_parser* p, const ast_expr* c, const char* const* 
 
 static bool is_closed(script_parser* p, const ast_expr* e, ann_vars* vars, int depth);
 
-static bool closed_call(script_parser* p, const ast_expr* c, const char* ctor, ann_vars* vars,
-                        int depth) {
+static bool closed_call(script_parser* p, const ast_expr* c, const script_name* ctor,
+                        ann_vars* vars, int depth) {
   const ast_exprs* args = &c->u.call.args;
-  if (strcmp(ctor, "Tensor") == 0) {
+  if (NAME_IS(ctor, "Tensor")) {
     /* R.Tensor(shape, dtype) / R.Tensor(dtype); shape=, dtype=, ndim= (not vdevice) */
     static const char* const names[] = {"shape", "dtype", "ndim", NULL};
     static const arg_rule rules[] = {is_dims, is_str, is_int};
@@ -112,40 +116,39 @@ static bool closed_call(script_parser* p, const ast_expr* c, const char* ctor, a
     if (args->n == 2 && !is_str(p, args->items[1], vars)) return false;
     return keywords_ok(p, c, names, rules, vars);
   }
-  if (strcmp(ctor, "Shape") == 0) {
+  if (NAME_IS(ctor, "Shape")) {
     static const char* const names[] = {"values", "ndim", NULL};
     static const arg_rule rules[] = {is_dims, is_int};
     if (args->n > 1 || (args->n == 1 && !is_dims(p, args->items[0], vars))) return false;
     return keywords_ok(p, c, names, rules, vars);
   }
-  if (strcmp(ctor, "Prim") == 0) { /* a dtype only (a value names a variable or a constant) */
+  if (NAME_IS(ctor, "Prim")) { /* a dtype only (a value names a variable or a constant) */
     static const char* const names[] = {"dtype", NULL};
     static const arg_rule rules[] = {is_str};
     if (args->n > 1 || (args->n == 1 && !is_str(p, args->items[0], vars))) return false;
     return keywords_ok(p, c, names, rules, vars);
   }
-  if (strcmp(ctor, "Tuple") == 0 && c->u.call.kw_values.n == 0) {
+  if (NAME_IS(ctor, "Tuple") && c->u.call.kw_values.n == 0) {
     for (int32_t i = 0; i < args->n; ++i) {
       if (!is_closed(p, args->items[i], vars, depth + 1)) return false;
     }
     return true;
   }
-  if (strcmp(ctor, "Object") == 0) return args->n == 0 && c->u.call.kw_values.n == 0;
+  if (NAME_IS(ctor, "Object")) return args->n == 0 && c->u.call.kw_values.n == 0;
   return false;
 }
 
 /* Whether annotation e is closed (see the top of the file), with the variables it names. */
 static bool is_closed(script_parser* p, const ast_expr* e, ann_vars* vars, int depth) {
   if (depth > 8) return false;
-  char buf[16];
   if (e->kind == AST_ATTR) { /* written without a call: R.Tensor, R.Object, ... */
-    const char* ctor = relax_ctor(p, e, buf, sizeof(buf));
-    return strcmp(ctor, "Tensor") == 0 || strcmp(ctor, "Object") == 0 ||
-           strcmp(ctor, "Shape") == 0 || strcmp(ctor, "Any") == 0;
+    const script_name* ctor = relax_ctor(p, e);
+    return ctor && (NAME_IS(ctor, "Tensor") || NAME_IS(ctor, "Object") || NAME_IS(ctor, "Shape") ||
+                    NAME_IS(ctor, "Any"));
   }
   if (e->kind != AST_CALL) return false;
-  const char* ctor = relax_ctor(p, e->u.call.func, buf, sizeof(buf));
-  return *ctor && closed_call(p, e, ctor, vars, depth);
+  const script_name* ctor = relax_ctor(p, e->u.call.func);
+  return ctor && closed_call(p, e, ctor, vars, depth);
 }
 
 /* ---- The table ------------------------------------------------------------------------------- */
@@ -196,17 +199,6 @@ static cache_entry* slot_of(const script_sinfo_cache* c, const ann_key* k) {
   }
 }
 
-void* tvm_script__sinfo_cache_get(script_parser* p, const ast_expr* ann, bool* closed) {
-  ann_vars vars = {.n = 0};
-  *closed = is_closed(p, ann, &vars, 0);
-  const script_sinfo_cache* c = &p->sinfo_cache;
-  if (!*closed || c->count == 0) return NULL;
-  ann_key k = key_of(p, ann, &vars);
-  cache_entry* e = slot_of(c, &k);
-  if (e->sinfo) tvm_ffi_retain(e->sinfo);
-  return e->sinfo;
-}
-
 /* Twice the slots (or the first 16). false when out of memory. */
 static bool cache_grow(script_sinfo_cache* c) {
   uint32_t cap = c->cap ? 2 * c->cap : 16;
@@ -237,20 +229,45 @@ static bool vars_room(script_sinfo_cache* c, uint32_t n) {
   return true;
 }
 
-void tvm_script__sinfo_cache_put(script_parser* p, const ast_expr* ann, void* s) {
-  script_sinfo_cache* c = &p->sinfo_cache;
-  ann_vars vars = {.n = 0};
-  if (!is_closed(p, ann, &vars, 0)) return;
-  /* (out of memory: not kept) */
-  if ((2 * (c->count + 1) > c->cap && !cache_grow(c)) || !vars_room(c, (uint32_t)vars.n)) return;
-  ann_key k = key_of(p, ann, &vars);
-  cache_entry* e = slot_of(c, &k);
+/* Keep s under key k (nothing kept when out of memory). */
+static void cache_put(script_sinfo_cache* c, const ann_key* k, tvm_relax_sinfo_obj* s) {
+  if ((2 * (c->count + 1) > c->cap && !cache_grow(c)) || !vars_room(c, (uint32_t)k->vars->n)) {
+    return;
+  }
+  cache_entry* e = slot_of(c, k);
   if (e->sinfo) return;
-  memcpy(c->vars + c->nvars, vars.v, (size_t)vars.n * sizeof(void*));
+  memcpy(c->vars + c->nvars, k->vars->v, (size_t)k->vars->n * sizeof(void*));
   tvm_ffi_retain(s);
-  *e = (cache_entry){k.text, k.size, k.hash, s, c->nvars, (uint32_t)vars.n};
-  c->nvars += (uint32_t)vars.n;
+  *e = (cache_entry){k->text, k->size, k->hash, s, c->nvars, (uint32_t)k->vars->n};
+  c->nvars += (uint32_t)k->vars->n;
   ++c->count;
+}
+
+/* ---- Evaluation ------------------------------------------------------------------------------ */
+tvm_relax_sinfo_obj* tvm_script__relax_eval_sinfo(script_parser* p, const ast_expr* ann,
+                                                  const char* what) {
+  ann_vars vars = {.n = 0};
+  bool closed = is_closed(p, ann, &vars, 0);
+  ann_key k = closed ? key_of(p, ann, &vars) : (ann_key){0};
+  if (closed && p->sinfo_cache.count > 0) {
+    cache_entry* e = slot_of(&p->sinfo_cache, &k);
+    if (e->sinfo) {
+      tvm_ffi_retain(e->sinfo);
+      return e->sinfo;
+    }
+  }
+  TVMFFIAny v;
+  if (tvm_script__eval(p, ann, &v) != 0) return NULL;
+  /* `None` is R.Tuple(), void (upstream's _normalize_struct_info_proxy): `-> None` */
+  tvm_relax_sinfo_obj* s =
+      tvm_ffi_any_is_none(&v) ? tvm_relax_void_sinfo() : tvm_script__relax_sinfo_of(&v, what);
+  tvm_ffi_any_release(&v);
+  if (!s) {
+    tvm_script__relocate(p, &ann->span);
+  } else if (closed) {
+    cache_put(&p->sinfo_cache, &k, s);
+  }
+  return s;
 }
 
 void tvm_script__sinfo_cache_free(script_parser* p) {

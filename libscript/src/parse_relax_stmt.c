@@ -22,23 +22,9 @@ static int bind_name(script_parser* p, const ast_expr* id, TVMFFIAny* value) {
   return 0;
 }
 
-/* An annotation's struct info (new reference), or NULL with a located error. A closed
- * annotation written before takes the struct info evaluated then. */
+/* An annotation's struct info (new reference), or NULL with a located error. */
 static tvm_relax_sinfo_obj* eval_sinfo(script_parser* p, const ast_expr* ann, const char* what) {
-  bool closed;
-  tvm_relax_sinfo_obj* s = tvm_script__sinfo_cache_get(p, ann, &closed);
-  if (s) return s;
-  TVMFFIAny v;
-  if (tvm_script__eval(p, ann, &v) != 0) return NULL;
-  /* `None` is R.Tuple(), void (upstream's _normalize_struct_info_proxy): `-> None` */
-  s = tvm_ffi_any_is_none(&v) ? tvm_relax_void_sinfo() : tvm_script__relax_sinfo_of(&v, what);
-  tvm_ffi_any_release(&v);
-  if (!s) {
-    tvm_script__relocate(p, &ann->span);
-  } else if (closed) {
-    tvm_script__sinfo_cache_put(p, ann, s);
-  }
-  return s;
+  return tvm_script__relax_eval_sinfo(p, ann, what);
 }
 
 /* The value of an assignment's right side, a call evaluated with the target's name. */
