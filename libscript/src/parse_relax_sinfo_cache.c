@@ -192,7 +192,8 @@ static cache_entry* slot_of(const script_sinfo_cache* c, const ann_key* k) {
     cache_entry* e = &c->slots[i];
     if (!e->sinfo) return e;
     if (e->hash == k->hash && e->size == k->size && e->nvars == (uint32_t)k->vars->n &&
-        memcmp(c->vars + e->vars_at, k->vars->v, e->nvars * sizeof(void*)) == 0 &&
+        (e->nvars == 0 ||
+         memcmp(c->vars + e->vars_at, k->vars->v, e->nvars * sizeof(void*)) == 0) &&
         memcmp(e->text, k->text, k->size) == 0) {
       return e;
     }
@@ -236,7 +237,7 @@ static void cache_put(script_sinfo_cache* c, const ann_key* k, tvm_relax_sinfo_o
   }
   cache_entry* e = slot_of(c, k);
   if (e->sinfo) return;
-  memcpy(c->vars + c->nvars, k->vars->v, (size_t)k->vars->n * sizeof(void*));
+  if (k->vars->n > 0) memcpy(c->vars + c->nvars, k->vars->v, (size_t)k->vars->n * sizeof(void*));
   tvm_ffi_retain(s);
   *e = (cache_entry){k->text, k->size, k->hash, s, c->nvars, (uint32_t)k->vars->n};
   c->nvars += (uint32_t)k->vars->n;
