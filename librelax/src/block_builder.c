@@ -607,6 +607,17 @@ static tvm_relax_function_obj* finish_function(tvm_relax_block_builder* bb,
   return f;
 }
 
+int tvm_relax_bb_function_set_attrs(tvm_relax_block_builder* bb, void* attrs) {
+  if (need_function(bb, "set_attrs") != 0) return -1;
+  if (attrs && tvm_ffi_type_index(attrs) != kTVMFFIMap) {
+    return tvm_ffi_raise("TypeError", "BlockBuilder: attrs must be an ffi.Map");
+  }
+  if (attrs) tvm_ffi_retain(attrs);
+  tvm_ffi_release(bb->attrs);
+  bb->attrs = attrs;
+  return 0;
+}
+
 tvm_tir_global_var_obj* tvm_relax_bb_function_end(tvm_relax_block_builder* bb,
                                                   tvm_relax_expr_obj* output,
                                                   tvm_relax_sinfo_obj* ret_sinfo) {

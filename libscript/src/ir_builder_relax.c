@@ -591,12 +591,19 @@ static void* final_attrs(relax_frame* r, bool* ok) {
             !(r->attrs && tvm_ffi_map_get_str(r->attrs, "global_symbol"));
   if (!gs && (!r->attrs || tvm_ffi_map_size(r->attrs) == 0)) return NULL;
   if (gs) {
-    if (!r->attrs && !(r->attrs = tvm_ffi_dict_new())) return *ok = false, NULL;
     TVMFFIAny key = tvm_ffi_string("global_symbol"), val = tvm_ffi_string(r->name);
-    int rc = tvm_ffi_dict_set(r->attrs, &key, &val);
+    void* m = NULL;
+    int rc = 0;
+    if (!r->attrs) { /* (the usual case: no R.func_attr) */
+      m = tvm_ffi_map_new(&key, &val, 1);
+      rc = m ? 0 : -1;
+    } else {
+      rc = tvm_ffi_dict_set(r->attrs, &key, &val);
+    }
     tvm_ffi_any_release(&key);
     tvm_ffi_any_release(&val);
     if (rc != 0) return *ok = false, NULL;
+    if (m) return m;
   }
   void* m = tvm_ffi_dict_to_map(r->attrs);
   if (!m) *ok = false;
@@ -715,21 +722,17 @@ static int finish_function(tvm_script_builder* b, tvm_script__frame* f) {
     return tvm_ffi_raise("ValueError", "R.function `%s` has no return statement (a Relax "
                          "function ends with `return <value>`)", r->name);
   }
-  tvm_relax_function_obj* fn =
-      tvm_relax_bb_function_finish(bb_of(b), r->output, (tvm_relax_sinfo_obj*)r->ret_sinfo);
-  if (!fn) return -1;
+  /* The attributes are the BlockBuilder's before the function ends: it is built once. */
   bool ok;
   void* attrs = final_attrs(r, &ok);
-  if (attrs) {
-    tvm_relax_function_obj* with = tvm_relax_function_with_attrs(fn, attrs);
-    tvm_ffi_release(fn);
-    fn = with;
-  }
+  if (!ok) return -1;
+  int set = attrs ? tvm_relax_bb_function_set_attrs(bb_of(b), attrs) : 0;
   tvm_ffi_release(attrs);
-  if (!ok || !fn) {
-    tvm_ffi_release(fn);
-    return -1;
-  }
+  tvm_relax_function_obj* fn =
+      set == 0 ? tvm_relax_bb_function_finish(bb_of(b), r->output,
+                                              (tvm_relax_sinfo_obj*)r->ret_sinfo)
+               : NULL;
+  if (!fn) return -1;
   if (b->span) tvm_script__span_record(b, fn, f->span);
   int rc = 0;
   if (r->nested && r->self_var) {

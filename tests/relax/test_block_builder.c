@@ -172,8 +172,18 @@ TEST(local_function_and_scopes) {
   tvm_relax_expr_obj* ex = RT_CALL("relax.exp", NULL, y);
   tvm_relax_var_obj* e = tvm_relax_bb_emit(bb, ex, "e");
   CHECK_EQ_INT(tvm_relax_bb_num_bindings(bb), 1);
+  /* Attributes set before the end are the local function's own (a Map; anything else refused). */
+  TVMFFIAny key = tvm_ffi_string("note"), val = tvm_ffi_any_int(7);
+  void* attrs = tvm_ffi_map_new(&key, &val, 1);
+  tvm_ffi_any_release(&key);
+  CHECK(tvm_relax_bb_function_set_attrs(bb, params) != 0);
+  CHECK_RAISED("TypeError", "attrs must be an ffi.Map");
+  CHECK_OK(tvm_relax_bb_function_set_attrs(bb, attrs));
+  tvm_ffi_release(attrs);
   tvm_relax_function_obj* g = tvm_relax_bb_function_finish(bb, (tvm_relax_expr_obj*)e, NULL);
   CHECK(g != NULL);
+  const TVMFFIAny* note = g ? tvm_ffi_map_get_str(g->func.attrs, "note") : NULL;
+  CHECK(note && note->type_index == kTVMFFIInt && note->v_int64 == 7);
   /* The enclosing function is current again, with its own bindings. */
   CHECK_EQ_INT(tvm_relax_bb_num_bindings(bb), 0);
   tvm_relax_var_obj* gv = tvm_relax_bb_emit(bb, (tvm_relax_expr_obj*)g, "g");
@@ -200,6 +210,7 @@ TEST(local_function_and_scopes) {
   CHECK_EQ_INT(tvm_ffi_seq_size(blk->bindings), 2); /* g, z: the branch's binding is inside it */
   CHECK_STR_EQ(rt_sinfo_text(f), "R.Callable((R.Tensor((), dtype=\"bool\"), R.Tensor((4,), "
                                  "dtype=\"float32\")), R.Tensor((4,), dtype=\"float32\"))");
+  CHECK(!tvm_ffi_map_get_str(f->func.attrs, "note")); /* (g's, not the enclosing function's) */
   /* Nothing went to the module. */
   tvm_tir_ir_module_obj* mod = tvm_relax_bb_module(bb);
   CHECK_EQ_INT(tvm_ffi_map_size(mod->functions), 0);
@@ -207,6 +218,11 @@ TEST(local_function_and_scopes) {
   tvm_ffi_release(else_seq), tvm_ffi_release(then_seq), tvm_ffi_release(call);
   tvm_ffi_release(args), tvm_ffi_release(gv), tvm_ffi_release(g), tvm_ffi_release(e);
   tvm_ffi_release(ex), tvm_relax_bb_free(bb), tvm_ffi_release(gparams), tvm_ffi_release(params);
+  /* No function to set them on. */
+  tvm_relax_block_builder* none = tvm_relax_bb_new(NULL);
+  CHECK(tvm_relax_bb_function_set_attrs(none, NULL) != 0);
+  CHECK_RAISED("ValueError", "set_attrs");
+  tvm_relax_bb_free(none);
   tvm_ffi_release(y), tvm_ffi_release(x), tvm_ffi_release(c);
 }
 

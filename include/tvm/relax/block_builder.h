@@ -49,6 +49,10 @@ enum {
 };
 int tvm_relax_bb_function_begin_ex(tvm_relax_block_builder* bb, const char* name, void* params,
                                    void* attrs, unsigned flags);
+/* Replace the current function's attributes (an ffi.Map, or NULL: none) before it ends, for
+ * attributes known only at its end (a script's R.func_attr in the body); begin's "global_symbol"
+ * is not added again. 0, or -1 + error (no function, not a Map). */
+int tvm_relax_bb_function_set_attrs(tvm_relax_block_builder* bb, void* attrs);
 /* End the function returning `output` (normalised; ret_sinfo NULL: inferred), add it to the
  * module under its name (made unique) and return its GlobalVar. */
 tvm_tir_global_var_obj* tvm_relax_bb_function_end(tvm_relax_block_builder* bb,
