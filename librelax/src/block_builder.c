@@ -729,21 +729,35 @@ int tvm_relax_bb_dataflow_end_outputs(tvm_relax_block_builder* bb, void* outputs
     }
   }
   TVMFFIAny* news = tvm_ffi_calloc((size_t)(n ? n : 1), sizeof(TVMFFIAny));
-  if (!news) return -1;
+  /* The outputs in the order their bindings were rebound. */
+  int64_t* order = news ? tvm_ffi_calloc((size_t)(n ? n : 1), sizeof(int64_t)) : NULL;
+  if (!order) {
+    tvm_ffi_free(news);
+    return -1;
+  }
   for (int64_t i = 0; i < n; ++i) news[i] = tvm_ffi_any_none();
   /* Each output's binding rebinds a Var of the same name and struct info; later bindings of
-   * the block that use it are rewritten to the new Var. */
+   * the block that use it are rewritten to the new Var. The mutator is given the rebound Vars
+   * only when a later binding is to be rewritten: most outputs are their block's last
+   * bindings, and then it is never set up. */
   tvm_relax_mutator m;
   memset(&m, 0, sizeof(m));
-  bool remapped = false;
+  int64_t rebound = 0, remapped = 0;
   int rc = 0;
   int64_t nb = tvm_ffi_seq_size(bb->bindings);
   for (int64_t i = 0; rc == 0 && i < nb; ++i) {
     tvm_relax_binding_obj* b = tvm_ffi_seq_obj_at(bb->bindings, i);
     int64_t k = index_in(outputs, b->var);
-    if (k < 0 && !remapped) continue;
+    if (k < 0 && rebound == 0) continue;
+    for (; rc == 0 && remapped < rebound; ++remapped) {
+      int64_t o = order[remapped];
+      rc = tvm_relax_mutator_remap(&m, tvm_ffi_seq_obj_at(outputs, o),
+                                   (tvm_relax_var_obj*)news[o].v_obj);
+    }
+    if (rc != 0) break;
     tvm_relax_expr_obj* value = tvm_relax_binding_value(b);
-    tvm_relax_expr_obj* nv = remapped ? tvm_relax_mutate(&m, value) : (tvm_ffi_retain(value), value);
+    tvm_relax_expr_obj* nv =
+        rebound > 0 ? tvm_relax_mutate(&m, value) : (tvm_ffi_retain(value), value);
     if (!nv) {
       rc = -1;
       break;
@@ -769,10 +783,9 @@ int tvm_relax_bb_dataflow_end_outputs(tvm_relax_block_builder* bb, void* outputs
     }
     tvm_ffi_release(nv);
     if (nb_ && k >= 0) {
-      rc = tvm_relax_mutator_remap(&m, var, new_var);
-      remapped = true;
       news[k] = tvm_ffi_any_obj(new_var);
       tvm_ffi_retain(new_var);
+      order[rebound++] = k;
     }
     tvm_ffi_release(new_var);
     if (!nb_) {
@@ -784,6 +797,7 @@ int tvm_relax_bb_dataflow_end_outputs(tvm_relax_block_builder* bb, void* outputs
     tvm_ffi_release(nb_);
   }
   tvm_relax_mutator_free(&m);
+  tvm_ffi_free(order);
   for (int64_t i = 0; rc == 0 && i < n; ++i) {
     if (news[i].type_index == kTVMFFINone) {
       rc = tvm_ffi_raise("ValueError", "BlockBuilder: output %s is not bound in this dataflow block",
