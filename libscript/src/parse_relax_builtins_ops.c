@@ -1340,34 +1340,41 @@ static const tvm_script_builtin k_builtins[] = {
     {"tuple", b_tuple, 0, false},
 };
 
-/* The builtins of both tables sorted by name (ties: k_builtins' row first), with their names'
- * lengths, for a binary search; built once. */
-#define NAMED_MAX 64
+/* Every `R.<name>` builtin by name, in one open-addressing table built once: k_builtins' rows,
+ * then the struct-info builtins', then one per operator row (its name without "relax."); a name
+ * already in the table keeps its first row. */
+#define NAMED_SLOTS 1024
 typedef struct {
-  const tvm_script_builtin* builtin;
-  size_t len;
+  const tvm_script_builtin* builtin; /* NULL: a free slot */
+  uint32_t len, hash;
 } named_builtin;
-static named_builtin g_named[NAMED_MAX];
-static int32_t g_num_named;
+static named_builtin g_named[NAMED_SLOTS];
 static pthread_once_t g_named_once = PTHREAD_ONCE_INIT;
-_Static_assert(sizeof(k_builtins) / sizeof(k_builtins[0]) + 32 <= NAMED_MAX,
-               "the index holds k_builtins and up to 32 struct-info builtins");
+_Static_assert(2 * (sizeof(k_builtins) / sizeof(k_builtins[0]) + 32 + TVM_RELAX_OP_COUNT) <=
+                   NAMED_SLOTS,
+               "the table stays at most half full");
 
-static int named_cmp(const char* a, size_t alen, const char* b, size_t blen) {
-  int c = memcmp(a, b, alen < blen ? alen : blen);
-  return c ? c : (alen > blen) - (alen < blen);
+static uint32_t named_hash(const char* s, size_t n) {
+  uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a (names are short) */
+  for (size_t i = 0; i < n; ++i) h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+  return (uint32_t)(h ^ (h >> 32));
+}
+
+/* The slot of name s[0, n) with hash h: its row, or the free slot where it goes. */
+static named_builtin* named_slot(const char* s, size_t n, uint32_t h) {
+  for (uint32_t i = h & (NAMED_SLOTS - 1);; i = (i + 1) & (NAMED_SLOTS - 1)) {
+    named_builtin* e = &g_named[i];
+    if (!e->builtin || (e->hash == h && e->len == n && memcmp(e->builtin->name, s, n) == 0)) {
+      return e;
+    }
+  }
 }
 
 static void named_add(const tvm_script_builtin* b) {
-  if (g_num_named == NAMED_MAX) return; /* (unreached: the static assertions size the index) */
-  named_builtin e = {b, strlen(b->name)};
-  int32_t i = g_num_named++;
-  /* Insertion after the rows of an equal name keeps the first table's row first. */
-  while (i > 0 && named_cmp(g_named[i - 1].builtin->name, g_named[i - 1].len, b->name, e.len) > 0) {
-    g_named[i] = g_named[i - 1];
-    --i;
-  }
-  g_named[i] = e;
+  size_t n = strlen(b->name);
+  uint32_t h = named_hash(b->name, n);
+  named_builtin* e = named_slot(b->name, n, h);
+  if (!e->builtin) *e = (named_builtin){b, (uint32_t)n, h};
 }
 
 static void named_build(void) {
@@ -1375,29 +1382,12 @@ static void named_build(void) {
   for (int32_t i = 0; i < tvm_script__relax_sinfo_builtin_count; ++i) {
     named_add(&tvm_script__relax_sinfo_builtins[i]);
   }
+  for (int32_t i = 0; i < TVM_RELAX_OP_COUNT; ++i) named_add(&k_op_builtins[i]);
 }
 
 const tvm_script_builtin* tvm_script__relax_builtin_lookup(const char* name, size_t len) {
   tvm_relax_init();
   if (len == 0) return NULL;
   pthread_once(&g_named_once, named_build);
-  int32_t lo = 0, hi = g_num_named; /* the first row whose name is not below name */
-  while (lo < hi) {
-    int32_t mid = lo + (hi - lo) / 2;
-    if (named_cmp(g_named[mid].builtin->name, g_named[mid].len, name, len) < 0) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
-  }
-  const named_builtin* hit = lo < g_num_named ? &g_named[lo] : NULL;
-  if (hit && hit->len == len && memcmp(hit->builtin->name, name, len) == 0) {
-    return hit->builtin;
-  }
-  char full[160];
-  if (len + 6 >= sizeof(full)) return NULL;
-  memcpy(full, "relax.", 6);
-  memcpy(full + 6, name, len);
-  const tvm_relax_op_info* info = tvm_relax_op_info_find(full, len + 6);
-  return info ? &k_op_builtins[info->id] : NULL;
+  return named_slot(name, len, named_hash(name, len))->builtin;
 }

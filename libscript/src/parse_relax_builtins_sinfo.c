@@ -653,7 +653,7 @@ const tvm_script_builtin tvm_script__relax_sinfo_builtins[] = {
 _Static_assert(sizeof(tvm_script__relax_sinfo_builtins) /
                        sizeof(tvm_script__relax_sinfo_builtins[0]) <=
                    32,
-               "tvm_script__relax_builtin_lookup's sorted index keeps room for 32 of these rows");
+               "tvm_script__relax_builtin_lookup's table keeps room for 32 of these rows");
 const int32_t tvm_script__relax_sinfo_builtin_count =
     (int32_t)(sizeof(tvm_script__relax_sinfo_builtins) / sizeof(tvm_script__relax_sinfo_builtins[0]));
 
