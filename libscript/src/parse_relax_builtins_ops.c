@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ast.h" /* tvm_script__name_hash */
 #include "script_relax_internal.h"
 
 extern const tvm_script_builtin tvm_script__relax_sinfo_builtins[];
@@ -1354,10 +1355,11 @@ _Static_assert(2 * (sizeof(k_builtins) / sizeof(k_builtins[0]) + 32 + TVM_RELAX_
                    NAMED_SLOTS,
                "the table stays at most half full");
 
+/* ast.h's identifier hash (names are identifiers, or a few joined by dots). */
 static uint32_t named_hash(const char* s, size_t n) {
-  uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a (names are short) */
-  for (size_t i = 0; i < n; ++i) h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
-  return (uint32_t)(h ^ (h >> 32));
+  uint64_t k0, k1;
+  tvm_script__name_words(s, n, n, &k0, &k1);
+  return tvm_script__name_hash(k0, k1, n);
 }
 
 /* The slot of name s[0, n) with hash h: its row, or the free slot where it goes. */

@@ -22,11 +22,6 @@ static int bind_name(script_parser* p, const ast_expr* id, TVMFFIAny* value) {
   return 0;
 }
 
-/* An annotation's struct info (new reference), or NULL with a located error. */
-static tvm_relax_sinfo_obj* eval_sinfo(script_parser* p, const ast_expr* ann, const char* what) {
-  return tvm_script__relax_eval_sinfo(p, ann, what);
-}
-
 /* The value of an assignment's right side, a call evaluated with the target's name. */
 static int eval_value(script_parser* p, const ast_expr* rhs, const char* name, TVMFFIAny* out) {
   if (rhs->kind == AST_CALL) {
@@ -82,7 +77,8 @@ static int eval_signature(script_parser* p, const ast_stmt* f, script_relax_sign
       rc = tvm_script__error_at(p, &a->span, "TypeError", "a Relax parameter needs an annotation");
       break;
     }
-    tvm_relax_sinfo_obj* s = eval_sinfo(p, a->annotation, "a parameter annotation");
+    tvm_relax_sinfo_obj* s =
+        tvm_script__relax_eval_sinfo(p, a->annotation, "a parameter annotation");
     if (!s) {
       rc = -1;
     } else {
@@ -90,7 +86,7 @@ static int eval_signature(script_parser* p, const ast_stmt* f, script_relax_sign
     }
   }
   if (rc == 0 && f->u.def.returns) {
-    sig->ret = eval_sinfo(p, f->u.def.returns, "the return annotation");
+    sig->ret = tvm_script__relax_eval_sinfo(p, f->u.def.returns, "the return annotation");
     if (!sig->ret) rc = -1;
   }
   if (rc == 0) {
@@ -185,8 +181,9 @@ static int relax_param(script_parser* p, const ast_stmt* f, int32_t index,
                                   "duplicate argument '%s' in function definition", name->text);
     }
   }
-  tvm_relax_sinfo_obj* s = declared ? (tvm_relax_sinfo_obj*)declared
-                                    : eval_sinfo(p, a->annotation, "a parameter annotation");
+  tvm_relax_sinfo_obj* s =
+      declared ? (tvm_relax_sinfo_obj*)declared
+               : tvm_script__relax_eval_sinfo(p, a->annotation, "a parameter annotation");
   if (!s) return -1;
   tvm_relax_var_obj* var = tvm_script_relax_arg(p->b, name->text, s);
   if (!declared) tvm_ffi_release(s);
@@ -290,7 +287,7 @@ int tvm_script__parse_relax_function(script_parser* p, const ast_stmt* f, unsign
     if (s) {
       tvm_ffi_retain(s);
     } else {
-      s = eval_sinfo(p, f->u.def.returns, "the return annotation");
+      s = tvm_script__relax_eval_sinfo(p, f->u.def.returns, "the return annotation");
     }
     if (!s) {
       rc = -1;
@@ -413,7 +410,7 @@ static int relax_assign(script_parser* p, const ast_stmt* st) {
   const ast_expr* ann_e = st->u.assign.annotation;
   if (!st->u.assign.value && p->fragment && lhs->kind == AST_NAME && ann_e) {
     /* `x: R.Tensor(...)` at the top of a fragment: a free variable (as the printer declares) */
-    tvm_relax_sinfo_obj* ann = eval_sinfo(p, ann_e, "a variable annotation");
+    tvm_relax_sinfo_obj* ann = tvm_script__relax_eval_sinfo(p, ann_e, "a variable annotation");
     if (!ann) return -1;
     tvm_relax_var_obj* v = tvm_script_relax_fragment_var(p->b, lhs->u.name->text, ann);
     tvm_ffi_release(ann);
@@ -441,7 +438,7 @@ static int relax_assign(script_parser* p, const ast_stmt* st) {
     return assign_elementwise(p, st, lhs, rhs);
   }
   tvm_relax_sinfo_obj* ann = NULL;
-  if (ann_e && !(ann = eval_sinfo(p, ann_e, "a binding annotation"))) return -1;
+  if (ann_e && !(ann = tvm_script__relax_eval_sinfo(p, ann_e, "a binding annotation"))) return -1;
   TVMFFIAny value;
   int rc = eval_value(p, st->u.assign.value, tuple ? NULL : lhs->u.name->text, &value);
   if (rc == 0 && !tuple && !ann && tvm_script__special_of(&value)) {
