@@ -7,10 +7,48 @@
 /* ---- The arena -------------------------------------------------------------------------- */
 struct script_chunk {
   script_chunk* prev;
-  /* the chunk's bytes follow, 8-aligned */
+  size_t bytes; /* the chunk's bytes, which follow (8-aligned) */
 };
 
 enum { MIN_CHUNK = 4096, MAX_CHUNK = 1 << 22 };
+
+/* Under AddressSanitizer no chunk is kept: a tree used after its parse must fault there. */
+#if defined(__SANITIZE_ADDRESS__)
+#define SPARE_MAX 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SPARE_MAX 0
+#endif
+#endif
+#ifndef SPARE_MAX
+#define SPARE_MAX (1 << 20)
+#endif
+
+/* One freed chunk (at most SPARE_MAX bytes) kept for the next arena, process-wide: parses of
+ * one file after another then build their trees in memory still in the CPU's caches instead of
+ * in a fresh block each (a tree takes ~20 bytes per byte of source). */
+static script_chunk* g_spare;
+
+/* The spare chunk when it has at least `bytes`, else NULL (a smaller one is freed). */
+static script_chunk* take_spare(size_t bytes) {
+  script_chunk* c = __atomic_exchange_n(&g_spare, NULL, __ATOMIC_ACQ_REL);
+  if (c && c->bytes < bytes) {
+    tvm_ffi_free(c);
+    c = NULL;
+  }
+  return c;
+}
+
+/* Free c, or keep it as the spare when it is larger than the one kept. */
+static void give_spare(script_chunk* c) {
+  if (c->bytes > SPARE_MAX) {
+    tvm_ffi_free(c);
+    return;
+  }
+  script_chunk* out = __atomic_exchange_n(&g_spare, c, __ATOMIC_ACQ_REL);
+  if (out && out->bytes > c->bytes) out = __atomic_exchange_n(&g_spare, out, __ATOMIC_ACQ_REL);
+  tvm_ffi_free(out);
+}
 
 void tvm_script__arena_init(script_arena* a, size_t first) {
   a->cur = a->end = NULL;
@@ -26,8 +64,14 @@ void* tvm_script__arena_grow(script_arena* a, size_t size) {
     tvm_ffi_raise("MemoryError", "TVMScript parser: %zu bytes requested", size);
     return NULL;
   }
-  script_chunk* c = tvm_ffi_malloc(sizeof(script_chunk) + bytes);
-  if (!c) return NULL;
+  script_chunk* c = take_spare(bytes);
+  if (c) {
+    bytes = c->bytes;
+  } else {
+    c = tvm_ffi_malloc(sizeof(script_chunk) + bytes);
+    if (!c) return NULL;
+    c->bytes = bytes;
+  }
   c->prev = a->chunk;
   a->chunk = c;
   a->cur = (char*)(c + 1) + size;
@@ -47,7 +91,7 @@ char* tvm_script__arena_strdup(script_arena* a, const char* s, size_t n) {
 void tvm_script__arena_free(script_arena* a) {
   for (script_chunk* c = a->chunk; c;) {
     script_chunk* prev = c->prev;
-    tvm_ffi_free(c);
+    give_spare(c);
     c = prev;
   }
   a->chunk = NULL;
