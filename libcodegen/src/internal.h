@@ -120,7 +120,8 @@ LLVMTypeRef tvm_codegen__mem_type(cg_state* s,
                                   DLDataType t); /* in-memory element type (bool = i8) */
 LLVMValueRef tvm_codegen__expr(cg_state* s, const void* e);
 int tvm_codegen__stmt(cg_state* s, const void* st);
-int tvm_codegen__fail(cg_state* s, const char* kind, const char* fmt, ...) TVM_FFI_PRINTF(3, 4);
+int tvm_codegen__fail(cg_state* s, const char* kind, const char* fmt, ...) TVM_FFI_PRINTF(3, 4)
+    TVM_FFI_COLD;
 LLVMValueRef tvm_codegen__cstr(cg_state* s, const char* text);
 /* A global constant of n bytes followed by a NUL (a string literal with all its bytes). */
 LLVMValueRef tvm_codegen__bytes(cg_state* s, const char* data, size_t n);

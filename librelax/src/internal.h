@@ -95,7 +95,7 @@ void* tvm_relax__map_array(void* arr, void* (*fn)(void* ctx, void* item), void* 
 /* ---- Helpers for inference rules (op_common.c) ------------------------------------------------- */
 /* Raise kind ("TypeError", "ValueError") with "<op name>: <message>"; returns NULL. */
 void* tvm_relax__op_error(const tvm_relax__infer_ctx* ctx, const char* kind, const char* fmt, ...)
-    TVM_FFI_PRINTF(3, 4);
+    TVM_FFI_PRINTF(3, 4) TVM_FFI_COLD;
 /* The name of argument i ("x1"). */
 void tvm_relax__arg_name(const tvm_relax__infer_ctx* ctx, int32_t i, tvm_ffi_strbuf* out);
 /* Argument i (borrowed) and its struct info (borrowed). */
@@ -106,7 +106,7 @@ tvm_relax_sinfo_obj* tvm_relax__arg_sinfo(const tvm_relax__infer_ctx* ctx, int32
 tvm_relax_tensor_sinfo_obj* tvm_relax__arg_tensor(const tvm_relax__infer_ctx* ctx, int32_t i);
 /* Raise kind with "<op name>: argument '<arg i's name>' <message>"; returns NULL. */
 void* tvm_relax__arg_error(const tvm_relax__infer_ctx* ctx, int32_t i, const char* kind,
-                           const char* fmt, ...) TVM_FFI_PRINTF(4, 5);
+                           const char* fmt, ...) TVM_FFI_PRINTF(4, 5) TVM_FFI_COLD;
 /* TypeError "argument '<name>' must be <need>, got <arg i's struct info>"; returns NULL. */
 void* tvm_relax__arg_kind_error(const tvm_relax__infer_ctx* ctx, int32_t i, const char* need);
 /* A TensorStructInfo of dtype and vdevice whose shape is argument i, an expression of struct info

@@ -82,7 +82,7 @@ typedef struct {
 /* ---- Errors ---------------------------------------------------------------------------------- */
 /* ValueError "<path>: message" at the current path. Returns -1. Without paths, a placeholder
  * ValueError: the entry clears it and runs the check again with paths, to the same violation. */
-static int fail(wf* w, const char* fmt, ...) TVM_FFI_PRINTF(2, 3);
+static int fail(wf* w, const char* fmt, ...) TVM_FFI_PRINTF(2, 3) TVM_FFI_COLD;
 static int fail(wf* w, const char* fmt, ...) {
   if (!w->paths) return tvm_ffi_raise("ValueError", "well-formedness violation (unlocated)");
   tvm_ffi_strbuf msg = {0};

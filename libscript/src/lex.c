@@ -146,7 +146,7 @@ static tvm_script_span span_here(const lexer* lx, size_t begin, size_t end) {
 }
 
 static int fail(const lexer* lx, tvm_script_span span, const char* fmt, ...)
-    TVM_FFI_PRINTF(3, 4);
+    TVM_FFI_PRINTF(3, 4) TVM_FFI_COLD;
 static int fail(const lexer* lx, tvm_script_span span, const char* fmt, ...) {
   tvm_ffi_strbuf msg = {0};
   va_list ap;

@@ -120,7 +120,8 @@ static inline size_t tok_size(const token* t) {
   return (size_t)(t->span.end_byte - t->span.start_byte);
 }
 
-static void* error_at(parser* p, tvm_script_span s, const char* fmt, ...) TVM_FFI_PRINTF(3, 4);
+static void* error_at(parser* p, tvm_script_span s, const char* fmt, ...) TVM_FFI_PRINTF(3, 4)
+    TVM_FFI_COLD;
 static void* error_at(parser* p, tvm_script_span s, const char* fmt, ...) {
   if (p->lex_failed) return NULL; /* the lexer's error stands */
   char msg[512];

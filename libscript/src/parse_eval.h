@@ -168,9 +168,9 @@ const script_special* tvm_script__special_of(const TVMFFIAny* v);
 /* ---- Errors --------------------------------------------------------------------------------- */
 /* Raise `kind` with a message rendered at span (NULL: no location). Returns -1. */
 int tvm_script__error_at(script_parser* p, const tvm_script_span* span, const char* kind,
-                         const char* fmt, ...) TVM_FFI_PRINTF(4, 5);
+                         const char* fmt, ...) TVM_FFI_PRINTF(4, 5) TVM_FFI_COLD;
 /* Re-raise the pending (unlocated) error at span, keeping its kind. Returns -1. */
-int tvm_script__relocate(script_parser* p, const tvm_script_span* span);
+int tvm_script__relocate(script_parser* p, const tvm_script_span* span) TVM_FFI_COLD;
 
 /* ---- Evaluation --------------------------------------------------------------------------- */
 /* Evaluate an expression into *out (owned). */

@@ -207,7 +207,7 @@ int tvm_tir__eval_int(tir_interp* in, const tvm_tir_expr_obj* e, int64_t* out);
 /* Raise an error of kind with the formatted message followed by " (in `<node text>`)" when node
  * is given. Returns TIR_ERROR. */
 int tvm_tir__raise_at(const char* kind, const void* node, const char* fmt, ...)
-    TVM_FFI_PRINTF(3, 4);
+    TVM_FFI_PRINTF(3, 4) TVM_FFI_COLD;
 
 /* ---- Statements (interp_stmt.c) ------------------------------------------------------------ */
 int tvm_tir__exec(tir_interp* in, const tvm_tir_stmt_obj* s);

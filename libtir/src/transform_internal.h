@@ -21,7 +21,7 @@ void* tvm_tir__xform_with_body(const tvm_tir_prim_func_obj* f, tvm_tir_stmt_obj*
  * the PrimFunc being transformed, when node is part of it (see tvm_tir__xform_apply); returns
  * NULL. */
 void* tvm_tir__xform_error(const char* kind, const char* pass, const void* node, const char* fmt,
-                           ...) TVM_FFI_PRINTF(4, 5);
+                           ...) TVM_FFI_PRINTF(4, 5) TVM_FFI_COLD;
 
 
 /* Release two objects (NULL-safe). */

@@ -1021,7 +1021,8 @@ typedef struct {
   TVMFFIAny* values; /* decoded values (owned) */
 } loader;
 
-static int node_err(const char* kind, int64_t i, const char* fmt, ...) TVM_FFI_PRINTF(3, 4);
+static int node_err(const char* kind, int64_t i, const char* fmt, ...) TVM_FFI_PRINTF(3, 4)
+    TVM_FFI_COLD;
 static int node_err(const char* kind, int64_t i, const char* fmt, ...) {
   tvm_ffi_strbuf b = {0};
   tvm_ffi_strbuf_printf(&b, "JSON graph node %lld: ", (long long)i);

@@ -75,7 +75,7 @@ static const char* jkind(const legacy* L, int32_t v) {
 }
 
 static int node_err(const legacy* L, const char* kind, int64_t i, const char* fmt, ...)
-    TVM_FFI_PRINTF(4, 5);
+    TVM_FFI_PRINTF(4, 5) TVM_FFI_COLD;
 static int node_err(const legacy* L, const char* kind, int64_t i, const char* fmt, ...) {
   tvm_ffi_strbuf b = {0};
   tvm_ffi_strbuf_printf(&b, "legacy JSON graph node %lld", (long long)i);

@@ -25,8 +25,12 @@ extern "C" {
 
 #if defined(__GNUC__)
 #define TVM_FFI_PRINTF(fmt_idx, arg_idx) __attribute__((format(printf, fmt_idx, arg_idx)))
+/* A function that raises an error: calls of it are unlikely, and the compiler moves the code
+ * that leads to them out of the way of the code that does not. */
+#define TVM_FFI_COLD __attribute__((cold))
 #else
 #define TVM_FFI_PRINTF(fmt_idx, arg_idx)
+#define TVM_FFI_COLD
 #endif
 
 /* "MAJOR.MINOR.PATCH" of libtvmffi itself (libtvmffi/VERSION); the ABI version is in c_api.h. */
@@ -285,11 +289,11 @@ void tvm_ffi_strbuf_free(tvm_ffi_strbuf* b);
 /* ------------------------------------------------------------------------------------------ */
 /* Raise an error of `kind` ("TypeError", "ValueError", ...) with a formatted message.
  * Always returns -1, so `return tvm_ffi_raise(...);` reads naturally. */
-int tvm_ffi_raise(const char* kind, const char* fmt, ...) TVM_FFI_PRINTF(2, 3);
+int tvm_ffi_raise(const char* kind, const char* fmt, ...) TVM_FFI_PRINTF(2, 3) TVM_FFI_COLD;
 int tvm_ffi_vraise(const char* kind, const char* fmt, va_list ap);
 /* Re-raise the pending error with `context: ` prepended to its message; the original error
  * becomes the cause. Returns -1. If nothing is raised, raises a RuntimeError with context. */
-int tvm_ffi_raise_context(const char* fmt, ...) TVM_FFI_PRINTF(1, 2);
+int tvm_ffi_raise_context(const char* fmt, ...) TVM_FFI_PRINTF(1, 2) TVM_FFI_COLD;
 /* New error object (a new reference) / the cell fields of one. */
 void* tvm_ffi_error_new(const char* kind, const char* message);
 static inline const char* tvm_ffi_error_kind(const void* err) {

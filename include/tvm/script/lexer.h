@@ -121,7 +121,7 @@ void tvm_script_diag_render(const char* source, size_t len, const char* filename
  * printf-formatted message at span. Returns -1. */
 int tvm_script_diag_raise(const char* error_kind, const char* source, size_t len,
                           const char* filename, tvm_script_span span, const char* fmt, ...)
-    TVM_FFI_PRINTF(6, 7);
+    TVM_FFI_PRINTF(6, 7) TVM_FFI_COLD;
 
 #pragma GCC visibility pop
 #ifdef __cplusplus
