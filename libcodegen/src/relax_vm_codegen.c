@@ -530,7 +530,8 @@ static int64_t emit_call_tir(fn_ctx* c, const tvm_relax_call_obj* call) {
  * vm.builtin.alloc_storage(vm, size, device, dtype, scope); R.memory.alloc_tensor(storage, offset,
  * shape, dtype) -> vm.builtin.alloc_tensor(same); R.builtin.alloc_tensor(shape, dtype, device)
  * -> a storage of the tensor's size and the tensor at offset 0 in it; R.vm.alloc_storage /
- * alloc_tensor (VMBuiltinLower's own output) -> the same builtins, arguments in order. */
+ * alloc_tensor (VMBuiltinLower's own output) -> the same builtins, arguments in order (a fifth,
+ * vm.alloc_tensor's device index, is not passed: the tensor is on its storage's device). */
 static int64_t emit_alloc_op(fn_ctx* c, int32_t id, const tvm_relax_call_obj* call, int64_t dst) {
   int64_t n = tvm_ffi_seq_size(call->args), w[4];
   for (int64_t i = 0; i < n && i < 4; ++i) {

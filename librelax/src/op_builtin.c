@@ -431,9 +431,11 @@ tvm_relax_sinfo_obj* tvm_relax__infer_kill(const tvm_relax__infer_ctx* ctx) {
 
 /* The VM's own allocation operators (upstream's relax.vm.*, what VMBuiltinLower makes of the
  * memory operators): vm.alloc_storage(shape, runtime_device_index, dtype, storage_scope) is an
- * R.Object; vm.alloc_tensor(storage, offset, shape, dtype) a tensor of that dtype whose shape is
- * the ShapeExpr given, else the known values or ndim of the shape's struct info, as upstream's
- * InferStructInfoVMAllocTensor; vm.kill_object(obj) is void. */
+ * R.Object; vm.alloc_tensor(storage, offset, shape, dtype[, runtime_device_index]) a tensor of
+ * that dtype whose shape is the ShapeExpr given, else the known values or ndim of the shape's
+ * struct info, as upstream's InferStructInfoVMAllocTensor (upstream's newer form adds the device
+ * index, an integer R.prim_value: the tensor is on its storage's device either way);
+ * vm.kill_object(obj) is void. */
 tvm_relax_sinfo_obj* tvm_relax__infer_vm_alloc_storage(const tvm_relax__infer_ctx* ctx) {
   if (!arg_shape(ctx, 0) || arg_int_prim(ctx, 1) != 0 ||
       arg_literal(ctx, 2, TVM_RELAX_KIND_DataTypeImm, "a DataTypeImm") != 0 ||
@@ -449,7 +451,8 @@ tvm_relax_sinfo_obj* tvm_relax__infer_vm_alloc_tensor(const tvm_relax__infer_ctx
   }
   tvm_relax_shape_sinfo_obj* s;
   if (arg_int_prim(ctx, 1) != 0 || !(s = arg_shape(ctx, 2)) ||
-      arg_literal(ctx, 3, TVM_RELAX_KIND_DataTypeImm, "a DataTypeImm") != 0) {
+      arg_literal(ctx, 3, TVM_RELAX_KIND_DataTypeImm, "a DataTypeImm") != 0 ||
+      (ctx->num_args == 5 && arg_int_prim(ctx, 4) != 0)) {
     return NULL;
   }
   DLDataType dtype = ((tvm_relax_dtype_imm_obj*)tvm_relax__arg(ctx, 3))->value;

@@ -60,7 +60,8 @@ static void expect_both(tvm_tir_ir_module_obj* mod, const char* fn, void** args,
 static const float* fdata(void* t) { return (const float*)tvm_ffi_tensor_dl(t)->data; }
 
 /* main: a = x + 1 and b = a * w at offsets 0 and 16 of one 32-byte storage; a killed, c = b + 1
- * in a's bytes; d = b * c in a second storage (b and c must not overlap). dynamic: y = 2 * x in a storage of 4 * n bytes. */
+ * in a's bytes; d = b * c in a second storage (b and c must not overlap; d's alloc_tensor in the
+ * newer five-argument form). dynamic: y = 2 * x in a storage of 4 * n bytes. */
 TEST(corpus_module) {
   tvm_tir_ir_module_obj* mod = test_parse_file(TVM_CORPUS_DIR "/relax", "vm_memory.py");
   if (!mod) return;
@@ -176,6 +177,15 @@ TEST(bad_arguments) {
                     "        y = R.vm.alloc_tensor(s, R.str(\"a\"), R.shape([4]), \"float32\")\n"
                     "        return x\n",
                     "R.vm.alloc_tensor: argument 'offset' must be an integer R.prim_value");
+  check_parse_fails("        s = R.vm.alloc_storage(R.shape([16]), 0, \"uint8\")\n"
+                    "        y = R.vm.alloc_tensor(s, 0, R.shape([4]), \"float32\", R.str(\"cpu\"))\n"
+                    "        return x\n",
+                    "R.vm.alloc_tensor: argument 'runtime_device_index' must be an integer "
+                    "R.prim_value");
+  check_parse_fails("        s = R.vm.alloc_storage(R.shape([16]), 0, \"uint8\")\n"
+                    "        y = R.vm.alloc_tensor(s, 0, R.shape([4]), \"float32\", 0, 0)\n"
+                    "        return x\n",
+                    "R.vm.alloc_tensor");
   check_parse_fails("        _ = R.vm.kill_object()\n"
                     "        return x\n",
                     "missing required argument 'obj'");

@@ -1,6 +1,7 @@
 # The VM's own allocation operators (upstream's relax.vm.*, what VMBuiltinLower makes of the
 # memory operators): R.vm.alloc_storage(shape, runtime_device_index, dtype, storage_scope),
-# R.vm.alloc_tensor(storage, offset, shape, dtype) and R.vm.kill_object(obj); tensors placed at
+# R.vm.alloc_tensor(storage, offset, shape, dtype[, runtime_device_index]: upstream's newer form
+# has the fifth) and R.vm.kill_object(obj); tensors placed at
 # offsets of one storage, one reusing the bytes of a killed one (and a second storage); a storage of a symbolic size
 # (its arguments by keyword, the scope defaulted).
 from tvm.script import ir as I
@@ -40,7 +41,7 @@ class VMMemory:
         c: R.Tensor((4,), "float32") = R.vm.alloc_tensor(storage, R.prim_value(0), R.shape([4]), R.dtype("float32"))
         _3: R.Tuple = cls.add_one(b, c)
         storage1: R.Object = R.vm.alloc_storage(R.shape([16]), R.prim_value(0), R.dtype("uint8"), R.str("global"))
-        d: R.Tensor((4,), "float32") = R.vm.alloc_tensor(storage1, R.prim_value(0), R.shape([4]), R.dtype("float32"))
+        d: R.Tensor((4,), "float32") = R.vm.alloc_tensor(storage1, R.prim_value(0), R.shape([4]), R.dtype("float32"), R.prim_value(0))
         _4: R.Tuple = cls.mul(b, c, d)
         _5: R.Tuple = R.vm.kill_object(storage)
         return d
