@@ -238,12 +238,17 @@ tvm_relax_sinfo_obj* tvm_relax__call_func_sinfo(const tvm_relax_func_sinfo_obj* 
  * from its buffers' bare-variable dims; a composite dim (`n * 2`) using a variable that no
  * bare dim of the call's tensors or result gives becomes a variable of its own (one per
  * structurally distinct expression), bound from the tensor like any bare dim: the call's
- * struct info guarantees the relations between dims that the kernel then no longer sees. */
+ * struct info guarantees the relations between dims that the kernel then no longer sees. A
+ * variable the kernel reads that no dim gives at all (strided_slice's symbolic begin) is a
+ * scalar parameter after the buffers (tvm_relax__kernel_scalar): the call passes its value as
+ * call_tir's tir_vars. */
 typedef struct {
-  void* vmap;   /* ffi.Dict tir.Var -> tir.Var */
-  void* params; /* ffi.List of Buffers */
-  void* bound;  /* ffi.Dict tir.Var -> None: the call's variables some bare dim gives */
-  void* dims;   /* ffi.List of (composite dim, its kernel variable) pairs, flattened */
+  void* vmap;    /* ffi.Dict tir.Var -> tir.Var */
+  void* params;  /* ffi.List of Buffers */
+  void* bound;   /* ffi.Dict tir.Var -> None: the call's variables some bare dim gives */
+  void* dims;    /* ffi.List of (composite dim, its kernel variable) pairs, flattened */
+  void* scalars; /* ffi.List of (the call's variable, the kernel's scalar parameter) pairs,
+                  * flattened, in parameter order */
 } tvm_relax__kernel;
 /* Start the kernel of `call` (its tensor arguments and result give the bound variables; NULL:
  * none, so every composite dim gets a variable of its own, as for FuseTIR's fused kernels). */
@@ -253,8 +258,15 @@ void tvm_relax__kernel_free(tvm_relax__kernel* k);
  * kernel's params (new reference). */
 tvm_tir_buffer_obj* tvm_relax__kernel_buffer(tvm_relax__kernel* k, const char* name,
                                              const tvm_relax_sinfo_obj* sinfo);
-/* The PrimFunc of the kernel's params and body (consumed). */
+/* PrimExpr e of the call as the kernel reads it: the call's variables the kernel's buffers give
+ * replaced by the kernel's, and each other one by a scalar parameter of the kernel (made on
+ * first sight). New reference, NULL + error. Call after the buffers are made. */
+tvm_tir_expr_obj* tvm_relax__kernel_scalar(tvm_relax__kernel* k, tvm_tir_expr_obj* e);
+/* The PrimFunc of the kernel's params (buffers, then scalars) and body (consumed). */
 tvm_tir_prim_func_obj* tvm_relax__kernel_finish(tvm_relax__kernel* k, void* body);
+/* The call's variables the kernel's scalar parameters take, in order (a new ffi.Array; NULL
+ * when it has none, or + error when out of memory: check tvm_ffi_error_pending). */
+void* tvm_relax__kernel_scalar_args(const tvm_relax__kernel* k);
 /* n new int64 loop variables named <prefix>0, <prefix>1, ... into out (new references). */
 int tvm_relax__kernel_vars(void** out, int64_t n, const char* prefix);
 /* Release n objects. */
@@ -272,6 +284,11 @@ void* tvm_relax__scratch_load(tvm_tir_buffer_obj* buf);
 void* tvm_relax__scratch_store(tvm_tir_buffer_obj* buf, void* value);
 /* The kernel computing a call (its tensor arguments, then its output, as buffers). */
 typedef tvm_tir_prim_func_obj* (*tvm_relax__legalize_fn)(const tvm_relax_call_obj* call);
+/* strided_slice's kernel, whose begin may use TIR variables no tensor dim gives: *tir_vars is
+ * then the new ffi.Array of those variables (the kernel's scalar parameters, after its
+ * buffers), else NULL. (The table's entry refuses such a call: it has no tir_vars to give.) */
+tvm_tir_prim_func_obj* tvm_relax__legalize_strided_slice_vars(const tvm_relax_call_obj* call,
+                                                             void** tir_vars);
 /* The legalization of operator id (legalize.c's table), NULL when it has none. */
 tvm_relax__legalize_fn tvm_relax__legalization(int32_t id);
 tvm_tir_prim_func_obj* tvm_relax__legalize_elementwise(const tvm_relax_call_obj* call);

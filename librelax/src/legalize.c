@@ -224,8 +224,44 @@ tvm_tir_buffer_obj* tvm_relax__kernel_buffer(tvm_relax__kernel* k, const char* n
   return b;
 }
 
+tvm_tir_expr_obj* tvm_relax__kernel_scalar(tvm_relax__kernel* k, tvm_tir_expr_obj* e) {
+  void* vars = tvm_ffi_list_new();
+  void* seen = tvm_ffi_dict_new();
+  bool ok = vars && seen && tvm_relax__expr_tir_vars(e, vars, seen) == 0;
+  for (int64_t i = 0; ok && i < tvm_ffi_seq_size(vars); ++i) {
+    const TVMFFIAny* v = tvm_ffi_seq_at(vars, i);
+    if (tvm_ffi_map_get(k->vmap, v)) continue;
+    /* Not given by a buffer of the kernel: a scalar parameter of its own. */
+    tvm_tir_var_obj* kv = tvm_tir_var_new(tvm_tir_var_name((const tvm_tir_var_obj*)v->v_obj),
+                                          tvm_tir_expr_dtype(v->v_obj));
+    TVMFFIAny val = tvm_ffi_any_obj(kv);
+    ok = kv && tvm_ffi_dict_set(k->vmap, v, &val) == 0 && tvm_ffi_list_push(k->scalars, v) == 0 &&
+         tvm_ffi_list_push(k->scalars, &val) == 0;
+    tvm_ffi_release(kv);
+  }
+  tvm_ffi_release(vars);
+  tvm_ffi_release(seen);
+  return ok ? tvm_relax__subst_expr(k->vmap, e) : NULL;
+}
+
+void* tvm_relax__kernel_scalar_args(const tvm_relax__kernel* k) {
+  int64_t n = tvm_ffi_seq_size(k->scalars) / 2;
+  if (n == 0) return NULL;
+  TVMFFIAny items[64];
+  if (n > 64) {
+    tvm_ffi_raise("ValueError", "legalize: a kernel with more than 64 scalar parameters");
+    return NULL;
+  }
+  for (int64_t i = 0; i < n; ++i) items[i] = *tvm_ffi_seq_at(k->scalars, 2 * i);
+  return tvm_ffi_array_new(items, n);
+}
+
 tvm_tir_prim_func_obj* tvm_relax__kernel_finish(tvm_relax__kernel* k, void* body) {
-  void* params = body ? tvm_ffi_list_to_array(k->params) : NULL;
+  bool ok = true;
+  for (int64_t i = 1; body && ok && i < tvm_ffi_seq_size(k->scalars); i += 2) {
+    ok = tvm_ffi_list_push(k->params, tvm_ffi_seq_at(k->scalars, i)) == 0;
+  }
+  void* params = body && ok ? tvm_ffi_list_to_array(k->params) : NULL;
   if (!params) {
     tvm_ffi_release(body);
     return NULL;
@@ -260,8 +296,9 @@ int tvm_relax__kernel_init(tvm_relax__kernel* k, const tvm_relax_call_obj* call)
   k->params = tvm_ffi_list_new();
   k->bound = tvm_ffi_dict_new();
   k->dims = tvm_ffi_list_new();
+  k->scalars = tvm_ffi_list_new();
   void* inputs = tvm_ffi_list_new();
-  int rc = k->vmap && k->params && k->bound && k->dims && inputs ? 0 : -1;
+  int rc = k->vmap && k->params && k->bound && k->dims && k->scalars && inputs ? 0 : -1;
   if (rc == 0 && call) rc = tvm_relax__kernel_inputs(call, inputs);
   for (int64_t i = 0; rc == 0 && i < tvm_ffi_seq_size(inputs); ++i) {
     rc = mark_bound(k, tvm_relax_sinfo_of(tvm_ffi_seq_obj_at(inputs, i)));
@@ -277,7 +314,8 @@ void tvm_relax__kernel_free(tvm_relax__kernel* k) {
   tvm_ffi_release(k->params);
   tvm_ffi_release(k->bound);
   tvm_ffi_release(k->dims);
-  k->vmap = k->params = k->bound = k->dims = NULL;
+  tvm_ffi_release(k->scalars);
+  k->vmap = k->params = k->bound = k->dims = k->scalars = NULL;
 }
 
 int tvm_relax__kernel_vars(void** out, int64_t n, const char* prefix) {
@@ -581,9 +619,11 @@ static tvm_relax_expr_obj* drop_grad(pass_ctx* c, tvm_relax_call_obj* call) {
   return r;
 }
 
-/* call_tir(gv, (the call's tensor arguments), out_sinfo=[out]). */
+/* call_tir(gv, (the call's tensor arguments), out_sinfo=[out][, tir_vars]): tir_vars (an
+ * ffi.Array of the call's TIR variables, NULL: none) the kernel's scalar parameters, as
+ * R.shape([...]). */
 static tvm_relax_expr_obj* call_kernel(pass_ctx* c, tvm_relax_call_obj* call, tvm_tir_global_var_obj* gv,
-                                       tvm_relax_sinfo_obj* out) {
+                                       tvm_relax_sinfo_obj* out, void* tir_vars) {
   /* The kernel's inputs are the call's tensor arguments (and the fields of tensor tuples), in
    * order. */
   void* list = tvm_ffi_list_new();
@@ -600,8 +640,10 @@ static tvm_relax_expr_obj* call_kernel(pass_ctx* c, tvm_relax_call_obj* call, tv
   tvm_ffi_release(list);
   tvm_relax_expr_obj* tuple = arr ? tvm_relax_tuple_new(arr) : NULL;
   tvm_ffi_release(arr);
-  TVMFFIAny args[2] = {tvm_ffi_any_obj(gv), tvm_ffi_any_obj(tuple)};
-  void* aarr = tuple ? tvm_ffi_array_new(args, 2) : NULL;
+  tvm_relax_expr_obj* shape = tuple && tir_vars ? tvm_relax_shape_expr_new(tir_vars) : NULL;
+  TVMFFIAny args[3] = {tvm_ffi_any_obj(gv), tvm_ffi_any_obj(tuple), tvm_ffi_any_obj(shape)};
+  void* aarr = tuple && (shape || !tir_vars) ? tvm_ffi_array_new(args, shape ? 3 : 2) : NULL;
+  tvm_ffi_release(shape);
   TVMFFIAny s = tvm_ffi_any_obj(out);
   void* sarr = aarr ? tvm_ffi_array_new(&s, 1) : NULL;
   tvm_relax_expr_obj* r =
@@ -657,7 +699,7 @@ static tvm_relax_expr_obj* legalize_dynamic(pass_ctx* c, tvm_relax_call_obj* cal
   snprintf(name, sizeof(name), "%s_shape", op);
   tvm_tir_global_var_obj* gv1 = k1 ? add_kernel(c, name, k1) : NULL;
   tvm_ffi_release(k1);
-  tvm_relax_expr_obj* shape_call = gv1 ? call_kernel(c, call, gv1, shape_t_sinfo) : NULL;
+  tvm_relax_expr_obj* shape_call = gv1 ? call_kernel(c, call, gv1, shape_t_sinfo, NULL) : NULL;
   tvm_ffi_release(gv1);
   tvm_relax_var_obj* shape_t = emit_pending(c, "lv_shape_t", shape_call, NULL);
   tvm_ffi_release(shape_call);
@@ -687,7 +729,7 @@ static tvm_relax_expr_obj* legalize_dynamic(pass_ctx* c, tvm_relax_call_obj* cal
   tvm_tir_prim_func_obj* k2 = out ? tvm_relax__legalize_dynamic_value(call, out) : NULL;
   tvm_tir_global_var_obj* gv2 = k2 ? add_kernel(c, op, k2) : NULL;
   tvm_ffi_release(k2);
-  tvm_relax_expr_obj* r = gv2 ? call_kernel(c, call, gv2, out) : NULL;
+  tvm_relax_expr_obj* r = gv2 ? call_kernel(c, call, gv2, out, NULL) : NULL;
   if (!r) tvm_ffi_raise_context("%s", info->name);
   tvm_ffi_release(gv2), tvm_ffi_release(out), tvm_ffi_release(shape_m), tvm_ffi_release(cast);
   tvm_ffi_release(darr), tvm_ffi_release(shape), tvm_ffi_release(shape_t), tvm_ffi_release(shape_t_sinfo);
@@ -714,16 +756,20 @@ static tvm_relax_expr_obj* legalize_call(pass_ctx* c, tvm_relax_call_obj* call) 
     tvm_ffi_retain(call);
     return &call->expr;
   }
-  tvm_tir_prim_func_obj* kernel = fn(call);
+  /* strided_slice's kernel may take scalars (a symbolic begin): passed as tir_vars. */
+  void* tir_vars = NULL;
+  tvm_tir_prim_func_obj* kernel = info->id == TVM_RELAX_OP_strided_slice
+                                      ? tvm_relax__legalize_strided_slice_vars(call, &tir_vars)
+                                      : fn(call);
   if (!kernel) {
     tvm_ffi_raise_context("%s", info->name);
     return NULL;
   }
   tvm_tir_global_var_obj* gv = add_kernel(c, info->name + strlen("relax."), kernel);
   tvm_ffi_release(kernel);
-  if (!gv) return NULL;
-  tvm_relax_expr_obj* r = call_kernel(c, call, gv, out);
+  tvm_relax_expr_obj* r = gv ? call_kernel(c, call, gv, out, tir_vars) : NULL;
   tvm_ffi_release(gv);
+  tvm_ffi_release(tir_vars);
   return r;
 }
 

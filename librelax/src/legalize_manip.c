@@ -270,54 +270,126 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_split(const tvm_relax_call_obj* call)
 }
 
 /* ---- strided_slice --------------------------------------------------------------------------- */
-/* A constant slice bound canonicalised as the inference rule does (Python slicing): negative
- * counts from extent (borrowed), then clamped to [0, extent] (stride > 0) or [-1, extent - 1]. */
-static void* slice_start(int64_t b, void* extent, int64_t stride, bool inbound) {
-  void* r = b < 0 ? tvm_tir_add_take(tvm_tir_i64(b), tvm_tir_ref(extent)) : (void*)tvm_tir_i64(b);
+/* The PrimExprs of a call argument that is a shape or a tuple of R.Prim values (borrowed) into
+ * out: their count, or -1 when it is neither (or has more than max). */
+static int64_t arg_prims(const tvm_relax_expr_obj* arg, void** out, int64_t max) {
+  tvm_relax_sinfo_obj* s = tvm_relax_sinfo_of(arg);
+  void* values = NULL;
+  bool prims = tvm_relax_kind_of(s) == TVM_RELAX_KIND_TupleStructInfo;
+  if (tvm_relax_kind_of(s) == TVM_RELAX_KIND_ShapeStructInfo) {
+    values = ((tvm_relax_shape_sinfo_obj*)s)->values;
+  } else if (prims) {
+    values = ((tvm_relax_tuple_sinfo_obj*)s)->fields;
+  }
+  if (!values || tvm_ffi_seq_size(values) > max) return -1;
+  int64_t n = tvm_ffi_seq_size(values);
+  for (int64_t i = 0; i < n; ++i) {
+    void* v = tvm_ffi_seq_obj_at(values, i);
+    if (prims) {
+      if (tvm_relax_kind_of(v) != TVM_RELAX_KIND_PrimStructInfo) return -1;
+      v = ((tvm_relax_prim_sinfo_obj*)v)->value;
+    }
+    if (!v) return -1;
+    out[i] = v;
+  }
+  return n;
+}
+
+/* A slice's start (consumed: b) canonicalised as the inference rule does (Python slicing):
+ * negative counts from extent (borrowed), then clamped to [0, extent] (stride > 0) or
+ * [-1, extent - 1]; a constant b's sign is known here, a symbolic one's is selected. */
+static void* slice_start(void* b, void* extent, int64_t stride, bool inbound) {
+  int64_t c;
+  void* r;
+  if (tvm_tir_as_const_int(b, &c)) {
+    r = c < 0 ? tvm_tir_add_take(b, tvm_tir_ref(extent)) : b;
+  } else {
+    r = tvm_tir_select_take(tvm_tir_lt_take(tvm_tir_ref(b), tvm_tir_i64(0)),
+                            tvm_tir_add_take(tvm_tir_ref(b), tvm_tir_ref(extent)), b);
+  }
   if (inbound) return r;
   void* lo = tvm_tir_i64(stride < 0 ? -1 : 0);
   void* hi = stride < 0 ? tvm_tir_sub_take(tvm_tir_ref(extent), tvm_tir_i64(1)) : tvm_tir_ref(extent);
   return tvm_tir_min_take(tvm_tir_max_take(r, lo), hi);
 }
 
-static void* slice_load(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
-                        tvm_tir_buffer_obj* out, void* const* v) {
-  int64_t axes[MAX_DIMS], begin[MAX_DIMS], strides[MAX_DIMS];
+/* out[v] = in[start + v * stride] on the sliced axes. Axes and strides are constants; a begin
+ * may be symbolic (the kernel reads it as the kernel makes it: a scalar parameter when no
+ * tensor dim gives its variables). The end only sets the output's extent. */
+static void* slice_body(tvm_relax__kernel* k, const tvm_relax_call_obj* call,
+                        tvm_tir_buffer_obj* in, tvm_tir_buffer_obj* out) {
+  int64_t axes[MAX_DIMS], strides[MAX_DIMS];
+  void* begin[MAX_DIMS];
   int64_t nargs = tvm_ffi_seq_size(call->args);
   int64_t na = tvm_relax__const_ints(tvm_ffi_seq_obj_at(call->args, 1), axes, MAX_DIMS);
-  int64_t nb = tvm_relax__const_ints(tvm_ffi_seq_obj_at(call->args, 2), begin, MAX_DIMS);
+  int64_t nb = arg_prims(tvm_ffi_seq_obj_at(call->args, 2), begin, MAX_DIMS);
   int64_t ns = na;
   if (nargs > 4) ns = tvm_relax__const_ints(tvm_ffi_seq_obj_at(call->args, 4), strides, MAX_DIMS);
   else
     for (int64_t i = 0; i < na; ++i) strides[i] = 1;
   if (na < 0 || nb != na || ns != na) {
-    tvm_ffi_raise("NotImplementedError",
-                  "strided_slice: axes, begin and strides must be constants");
+    tvm_ffi_raise("NotImplementedError", "strided_slice: axes and strides must be constants");
     return NULL;
   }
   const TVMFFIAny* ib = tvm_relax_call_attr(call, "assume_inbound");
   bool inbound = false;
   if (ib) tvm_ffi_any_as_bool(ib, &inbound);
+  void* v[MAX_DIMS];
+  if (out_vars(out, v) != 0) return NULL;
   int64_t n = rank(out);
   void* ind[MAX_DIMS];
   for (int64_t i = 0; i < n; ++i) ind[i] = tvm_tir_ref(v[i]);
   for (int64_t i = 0; i < na; ++i) {
     int64_t a = norm_axis(axes[i], n);
-    void* start = slice_start(begin[i], dim(in[0], a), strides[i], inbound);
+    void* b = tvm_relax__kernel_scalar(k, begin[i]);
+    void* start = b ? slice_start(b, dim(in, a), strides[i], inbound) : NULL;
     tvm_ffi_release(ind[a]);
     ind[a] = tvm_tir_add_take(start, tvm_tir_mul_take(tvm_tir_ref(v[a]), tvm_tir_i64(strides[i])));
   }
-  return tvm_tir_load_takev(tvm_tir_ref(in[0]), n, ind);
+  void* value = tvm_tir_load_takev(tvm_tir_ref(in), n, ind);
+  void* body = value ? tvm_relax__store_all(out, v, value) : NULL;
+  tvm_relax__release_all(v, n);
+  return body;
 }
 
-static void* slice_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
-                        tvm_tir_buffer_obj* const* out, int nout) {
-  (void)nin, (void)nout;
-  return gather(call, in, out[0], slice_load);
+tvm_tir_prim_func_obj* tvm_relax__legalize_strided_slice_vars(const tvm_relax_call_obj* call,
+                                                             void** tir_vars) {
+  *tir_vars = NULL;
+  tvm_relax__kernel k;
+  if (tvm_relax__kernel_init(&k, call) != 0) return NULL;
+  tvm_relax_expr_obj* x = tvm_ffi_seq_obj_at(call->args, 0);
+  tvm_tir_buffer_obj* in = tvm_relax__kernel_buffer(&k, "A0", tvm_relax_sinfo_of(x));
+  tvm_tir_buffer_obj* out = in ? tvm_relax__kernel_buffer(&k, "T_out0", tvm_relax_sinfo_of(call)) : NULL;
+  void* body = out ? slice_body(&k, call, in, out) : NULL;
+  void* vars = NULL;
+  if (body && tvm_ffi_seq_size(k.scalars) > 0 && !(vars = tvm_relax__kernel_scalar_args(&k))) {
+    tvm_ffi_release(body);
+    body = NULL;
+  }
+  tvm_tir_prim_func_obj* f = body ? tvm_relax__kernel_finish(&k, body) : NULL;
+  if (!f) {
+    tvm_ffi_release(vars);
+    vars = NULL;
+  }
+  tvm_ffi_release(in);
+  tvm_ffi_release(out);
+  tvm_relax__kernel_free(&k);
+  *tir_vars = vars;
+  return f;
 }
 
 tvm_tir_prim_func_obj* tvm_relax__legalize_strided_slice(const tvm_relax_call_obj* call) {
-  return tvm_relax__legalize_with(call, slice_body);
+  void* vars;
+  tvm_tir_prim_func_obj* f = tvm_relax__legalize_strided_slice_vars(call, &vars);
+  if (vars) {
+    tvm_ffi_release(vars);
+    tvm_ffi_release(f);
+    tvm_ffi_raise("NotImplementedError",
+                  "strided_slice: a begin whose variables no tensor dim gives needs call_tir's "
+                  "tir_vars (LegalizeOps passes them)");
+    return NULL;
+  }
+  return f;
 }
 
 /* ---- take ------------------------------------------------------------------------------------ */

@@ -214,6 +214,37 @@ TEST(dynamic_strided_slice) {
   }
 }
 
+/* strided_slice with begin and end from a shape argument (symbolic), the kernel reading the
+ * begin as a scalar parameter: against Python's slice on bounds within, around and outside the
+ * axis (sslice: axis 1, stride 2; sslice_back: axis 0, stride -1, then y + y, fused). */
+static void check_sslice(const char* fn, int axis, int64_t step, int64_t b, int64_t e, bool twice) {
+  int64_t xs[2] = {8, 9};
+  void* x = rv_rand(2, xs);
+  const float* xv = tvm_ffi_tensor_dl(x)->data;
+  void* s = tvm_ffi_shape_new((int64_t[]){b, e}, 2);
+  int64_t start, shape[2] = {8, 9};
+  shape[axis] = py_slice(b, e, step, xs[axis], &start);
+  double want[8 * 9];
+  for (int64_t i = 0; i < shape[0]; ++i) {
+    for (int64_t j = 0; j < shape[1]; ++j) {
+      int64_t si = axis == 0 ? start + i * step : i, sj = axis == 1 ? start + j * step : j;
+      want[i * shape[1] + j] = twice ? (double)(xv[si * 9 + sj] + xv[si * 9 + sj]) : xv[si * 9 + sj];
+    }
+  }
+  void* args[2] = {x, s};
+  expect2(fn, args, 2, 2, shape, tvm_tir_dtype_float(32), want);
+  tvm_ffi_release(x);
+  tvm_ffi_release(s);
+}
+
+TEST(symbolic_strided_slice) {
+  for (int trial = 0; trial < 24; ++trial) {
+    int64_t lim = trial < 8 ? 9 : trial < 16 ? 14 : 40;
+    check_sslice("sslice", 1, 2, rv_rnd_int(-lim, lim), rv_rnd_int(-lim, lim), false);
+    check_sslice("sslice_back", 0, -1, rv_rnd_int(-lim, lim), rv_rnd_int(-lim, lim), true);
+  }
+}
+
 /* A zero stride: Python's ValueError, here the shape kernel's assertion, located, both ways. */
 TEST(zero_stride) {
   void* x = rv_rand(2, (int64_t[]){8, 9});
@@ -263,6 +294,7 @@ int main(void) {
   setup();
   RUN(nonzero);
   RUN(dynamic_strided_slice);
+  RUN(symbolic_strided_slice);
   RUN(zero_stride);
   RUN(unknown_shape);
   tvm_ffi_release(g_legal);

@@ -1,8 +1,10 @@
 # Operators whose output shape depends on the data: the rank is known, the dims are not.
 # LegalizeOps lowers each to a shape kernel, R.tensor_to_shape, an R.match_cast and the value
-# kernel.
+# kernel. And strided_slice with symbolic bounds (a shape's values): its kernel takes the begin
+# as a scalar parameter (call_tir's tir_vars).
 from tvm.script import ir as I
 from tvm.script import relax as R
+from tvm.script import tir as T
 
 
 @I.ir_module
@@ -38,6 +40,23 @@ class Dynamic:
     def dslice3(x: R.Tensor(("n", 5, 6), "float32"), b: R.Tensor((3,), "int32"), e: R.Tensor((3,), "int32"), s: R.Tensor((3,), "int32")) -> R.Tensor(ndim=3, dtype="float32"):
         with R.dataflow():
             y = R.dynamic_strided_slice(x, b, e, s)
+            z = R.add(y, y)
+            R.output(z)
+        return z
+
+    @R.function
+    def sslice(x: R.Tensor((8, 9), "float32"), s: R.Shape(["b", "e"])) -> R.Tensor(ndim=2, dtype="float32"):
+        b = T.int64()
+        e = T.int64()
+        y = R.strided_slice(x, axes=[1], begin=[b], end=[e], strides=[2])
+        return y
+
+    @R.function
+    def sslice_back(x: R.Tensor((8, 9), "float32"), s: R.Shape(["b", "e"])) -> R.Tensor(ndim=2, dtype="float32"):
+        b = T.int64()
+        e = T.int64()
+        with R.dataflow():
+            y = R.strided_slice(x, axes=[0], begin=[b], end=[e], strides=[-1])
             z = R.add(y, y)
             R.output(z)
         return z
