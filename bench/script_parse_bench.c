@@ -12,7 +12,8 @@
  * whole job, tvm_script_parse (text -> checked IR, well-formedness on), on the corpus (sum of
  * bytes over sum of times) and on the generated module.
  *
- * The comparison with ast.parse: one python3 child reads the same files and times ast.parse
+ * The comparison with ast.parse: one python3 child ($TVM_BENCH_PYTHON names another; the header
+ * line says which ran) reads the same files and times ast.parse
  * (time.perf_counter) whenever asked. The whole-job rows alternate rounds, one of ours then one
  * of Python's, so that both sides see the same state of the machine (a shared VM's speed drifts
  * by more than the margin being measured); each side's MB/s is its median over the rounds, and
@@ -175,7 +176,8 @@ typedef struct {
 static const char kPyTimer[] =
     "import ast, sys, time\n"
     "texts = [open(p, encoding='utf-8').read() for p in sys.argv[1:]]\n"
-    "print(sum(len(t.encode('utf-8')) for t in texts), flush=True)\n"
+    "print(sum(len(t.encode('utf-8')) for t in texts), sys.version.split()[0], sys.executable,\n"
+    "      flush=True)\n"
     "for line in sys.stdin:\n"
     "    n, warm = map(int, line.split())\n"
     "    for t in texts if warm else ():\n"
@@ -185,6 +187,15 @@ static const char kPyTimer[] =
     "        for t in texts:\n"
     "            ast.parse(t)\n"
     "    print((time.perf_counter() - t0) / n, flush=True)\n";
+
+/* The Python the comparison runs: $TVM_BENCH_PYTHON, else the first python3 on PATH; and its
+ * version and path as the child reports them (the table's header says which it was: ast.parse
+ * runs ~1.5x faster in a PGO-built CPython, such as Debian's, than in a plain build). */
+static const char* python_command(void) {
+  const char* p = getenv("TVM_BENCH_PYTHON");
+  return p && *p ? p : "python3";
+}
+static char g_py_version[64], g_py_path[512];
 
 /* Starts the child on texts[0..n); false (and nothing to stop) when python3 is not there. */
 static bool py_timer_start(py_timer* t, const bench_text* texts, size_t n) {
@@ -202,11 +213,11 @@ static bool py_timer_start(py_timer* t, const bench_text* texts, size_t n) {
     int null = open("/dev/null", O_WRONLY);
     if (null >= 0) dup2(null, 2);
     close(to[0]), close(to[1]), close(from[0]), close(from[1]);
-    argv[0] = "python3";
+    argv[0] = (char*)python_command();
     argv[1] = "-c";
     argv[2] = (char*)kPyTimer;
     for (size_t i = 0; i < n; ++i) argv[3 + i] = texts[i].path;
-    execvp("python3", argv);
+    execvp(argv[0], argv);
     _exit(127);
   }
   free(argv);
@@ -216,7 +227,8 @@ static bool py_timer_start(py_timer* t, const bench_text* texts, size_t n) {
   t->to = pid > 0 ? fdopen(to[1], "w") : NULL;
   t->from = pid > 0 ? fdopen(from[0], "r") : NULL;
   long size = -1;
-  if (!t->to || !t->from || fscanf(t->from, "%ld", &size) != 1) {
+  if (!t->to || !t->from ||
+      fscanf(t->from, "%ld %63s %511[^\n]", &size, g_py_version, g_py_path) != 3) {
     if (t->to) {
       fclose(t->to);
     } else {
@@ -512,6 +524,7 @@ int main(int argc, char** argv) {
          "(allocator: %s)\n",
          (double)n / 1e6, ntok, nok, ncorpus, (double)corpus_bytes / 1e3,
          tvm_ffi_allocator_name());
+  if (g_py_version[0]) printf("ast.parse: CPython %s (%s)\n", g_py_version, g_py_path);
   if (cpu >= 0) {
     printf("both sides pinned to cpu %d\n", cpu);
   } else {
