@@ -216,7 +216,8 @@ TEST(dynamic_strided_slice) {
 
 /* strided_slice with begin and end from a shape argument (symbolic), the kernel reading the
  * begin as a scalar parameter: against Python's slice on bounds within, around and outside the
- * axis (sslice: axis 1, stride 2; sslice_back: axis 0, stride -1, then y + y, fused). */
+ * axis (sslice: axis 1, stride 2; sslice_back: axis 0, stride -1, then y + y, fused; sslice2:
+ * two axes, a begin using x's own dim). */
 static void check_sslice(const char* fn, int axis, int64_t step, int64_t b, int64_t e, bool twice) {
   int64_t xs[2] = {8, 9};
   void* x = rv_rand(2, xs);
@@ -237,11 +238,32 @@ static void check_sslice(const char* fn, int axis, int64_t step, int64_t b, int6
   tvm_ffi_release(s);
 }
 
+/* sslice2: rows [n - b, n) and columns [c, c + 4) of an (8, 9) x; n is x's dim (a buffer
+ * gives it), b and c the kernel's scalar parameters. */
+static void check_sslice2(int64_t b, int64_t c) {
+  int64_t xs[2] = {8, 9};
+  void* x = rv_rand(2, xs);
+  const float* xv = tvm_ffi_tensor_dl(x)->data;
+  void* s = tvm_ffi_shape_new((int64_t[]){b, c}, 2);
+  int64_t r0, c0, shape[2];
+  shape[0] = py_slice(8 - b, 8, 1, 8, &r0);
+  shape[1] = py_slice(c, c + 4, 1, 9, &c0);
+  double want[8 * 9];
+  for (int64_t i = 0; i < shape[0]; ++i) {
+    for (int64_t j = 0; j < shape[1]; ++j) want[i * shape[1] + j] = xv[(r0 + i) * 9 + c0 + j];
+  }
+  void* args[2] = {x, s};
+  expect2("sslice2", args, 2, 2, shape, tvm_tir_dtype_float(32), want);
+  tvm_ffi_release(x);
+  tvm_ffi_release(s);
+}
+
 TEST(symbolic_strided_slice) {
   for (int trial = 0; trial < 24; ++trial) {
     int64_t lim = trial < 8 ? 9 : trial < 16 ? 14 : 40;
     check_sslice("sslice", 1, 2, rv_rnd_int(-lim, lim), rv_rnd_int(-lim, lim), false);
     check_sslice("sslice_back", 0, -1, rv_rnd_int(-lim, lim), rv_rnd_int(-lim, lim), true);
+    check_sslice2(rv_rnd_int(-4, 12), rv_rnd_int(-12, 12));
   }
 }
 

@@ -60,3 +60,11 @@ class Dynamic:
             z = R.add(y, y)
             R.output(z)
         return z
+
+    @R.function
+    def sslice2(x: R.Tensor(("n", 9), "float32"), s: R.Shape(["b", "c"])) -> R.Tensor(ndim=2, dtype="float32"):
+        n = T.int64()
+        b = T.int64()
+        c = T.int64()
+        y = R.strided_slice(x, axes=[0, 1], begin=[n - b, c], end=[n, c + 4])
+        return y
