@@ -1202,6 +1202,10 @@ static tvm_script_doc_obj* function_doc(tvm_script_docsifier* d, const tvm_relax
   sinfo_ctx sc = {true, tvm_ffi_list_new()};
   void* args = tvm_ffi_list_new();
   bool ok = sc.new_vars && args;
+  /* The return annotation first, then the parameters, as upstream: the symbolic variables are
+   * declared in the order the signature first names them, the return's first. */
+  tvm_script_doc_obj* ret = ok ? sinfo_child(d, f->ret_struct_info, path, "ret_struct_info", &sc) : NULL;
+  ok = ok && ret;
   void* pp = ok ? tvm_script_path_attr(d, path, "params") : NULL;
   for (int64_t i = 0; ok && pp && i < tvm_ffi_seq_size(f->params); ++i) {
     const tvm_relax_var_obj* p = tvm_ffi_seq_obj_at(f->params, i);
@@ -1220,7 +1224,6 @@ static tvm_script_doc_obj* function_doc(tvm_script_docsifier* d, const tvm_relax
   }
   ok = ok && pp;
   tvm_ffi_release(pp);
-  tvm_script_doc_obj* ret = ok ? sinfo_child(d, f->ret_struct_info, path, "ret_struct_info", &sc) : NULL;
   /* Symbolic variables the signature defined: `n = T.int64()` first in the body. */
   for (int64_t i = 0; ret && ok && i < tvm_ffi_seq_size(sc.new_vars); ++i) {
     const tvm_tir_var_obj* v = tvm_ffi_seq_obj_at(sc.new_vars, i);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <tvm/relax/analysis.h>
 #include <tvm/script/ir_docsifier.h>
+#include <tvm/script/parser.h>
 #include <tvm/script/printer.h>
 
 #include "relax_script_testing.h"
@@ -990,8 +991,32 @@ TEST(structural_mismatch_in_a_constant) {
   drop_all();
 }
 
+/* The symbolic variables a signature defines are declared in the order the signature first
+ * names them, the return annotation first (upstream prints it before the parameters): a
+ * function upstream printed prints back as it was. */
+TEST(symbolic_variables_in_signature_order) {
+  static const char src[] =
+      "@I.ir_module\n"
+      "class Module:\n"
+      "    @R.function\n"
+      "    def main(x: R.Tensor((1, \"c\", \"d\"), dtype=\"float32\"), y: R.Tensor((\"a\", \"b\", \"c\", 1), dtype=\"float32\")) -> R.Tensor((\"a\", \"b\", \"c\", \"d\"), dtype=\"float32\"):\n"
+      "        a = T.int64()\n"
+      "        b = T.int64()\n"
+      "        c = T.int64()\n"
+      "        d = T.int64()\n"
+      "        gv: R.Tensor((a, b, c, d), dtype=\"float32\") = R.multiply(x, y)\n"
+      "        return gv";
+  tvm_script_parse_options opts;
+  tvm_script_parse_options_init(&opts);
+  void* mod = tvm_script_parse(src, sizeof(src) - 1, &opts);
+  CHECK_OK(mod ? 0 : -1);
+  if (mod) CHECK_STR_EQ(print(mod), src);
+  tvm_ffi_release(mod);
+}
+
 int main(void) {
   RUN(function_with_dataflow_and_symbolic_shapes);
+  RUN(symbolic_variables_in_signature_order);
   RUN(struct_info_forms);
   RUN(control_flow_match_cast_tuples_constants);
   RUN(large_constants_print_as_metadata);
