@@ -405,7 +405,8 @@ static void comment_after(printer* p, const void* doc) {
   }
 }
 
-/* A tuple on the left of `=` or `in` prints without parentheses. */
+/* A tuple on either side of `=` or left of `in` prints without parentheses (after `return`, a
+ * tuple keeps them: upstream's printer does both). */
 static void print_target(printer* p, const void* doc) {
   if (tvm_script_doc_kind_of(doc) == TVM_SCRIPT_DOC_TupleDoc &&
       tvm_ffi_seq_size(((const tvm_script_seq_doc_obj*)doc)->elements) > 1) {
@@ -536,7 +537,7 @@ static void print_return(printer* p, const void* doc) {
   put(p, "return");
   if (d->value) {
     put(p, " ");
-    print_target(p, d->value);
+    print_doc(p, d->value); /* a tuple in parentheses, as upstream's printer */
   }
   comment_after(p, doc);
 }

@@ -478,7 +478,7 @@ TEST(control_flow_local_function_match_cast) {
                "        r: R.Tensor((n,), dtype=\"float32\") = x\n"
                "    k = T.int64()\n"
                "    s: R.Tensor((k,), dtype=\"float32\") = R.match_cast(r, R.Tensor((k,), dtype=\"float32\"))\n"
-               "    return s, R.const([1, 2], \"int64\")");
+               "    return (s, R.const([1, 2], \"int64\"))");
   tvm_ffi_release(f);
 }
 

@@ -181,7 +181,7 @@ TEST(control_flow_match_cast_tuples_constants) {
                "    t: R.Tuple(R.Tensor((k,), dtype=\"float32\"), R.Tensor((k,), dtype=\"float32\")) = z, y\n"
                "    u: R.Tensor((k,), dtype=\"float32\") = t[1]\n"
                "    w: R.Tensor((2, 2), dtype=\"float32\") = R.const([[1.0, 2.5], [-3.0, 0.0]], \"float32\")\n"
-               "    return u, w");
+               "    return (u, w)");
   tvm_ffi_release(f), tvm_ffi_release(mod), tvm_ffi_release(g), tvm_ffi_release(out);
   tvm_ffi_release(out_fields), tvm_ffi_release(w), tvm_ffi_release(cst), tvm_ffi_release(data);
   tvm_ffi_release(u), tvm_ffi_release(gi), tvm_ffi_release(t), tvm_ffi_release(tup);
