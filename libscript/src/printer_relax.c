@@ -599,9 +599,11 @@ static tvm_script_doc_obj* conv_global_var(tvm_script_docsifier* d, const TVMFFI
   return tvm_script_id_doc_str(gv->name_hint);
 }
 
+/* (a, b); the empty tuple as R.tuple(), as upstream prints it. */
 static tvm_script_doc_obj* conv_tuple(tvm_script_docsifier* d, const TVMFFIAny* obj,
                                       const void* path) {
   const tvm_relax_tuple_obj* t = (const void*)obj->v_obj;
+  if (tvm_ffi_seq_size(t->fields) == 0) return tvm_script_doc_call_takev(r_prefixed(d, "tuple"), 0, NULL);
   void* p = tvm_script_path_attr(d, path, "fields");
   void* docs = p ? tvm_script_as_doc_array(d, t->fields, p) : NULL;
   tvm_ffi_release(p);

@@ -1014,8 +1014,30 @@ TEST(symbolic_variables_in_signature_order) {
   tvm_ffi_release(mod);
 }
 
+/* Upstream's forms: a returned tuple in parentheses, the empty tuple as R.tuple(). */
+TEST(returned_tuples) {
+  static const char src[] =
+      "@I.ir_module\n"
+      "class Module:\n"
+      "    @R.function\n"
+      "    def pair(x: R.Tensor((2,), dtype=\"float32\")) -> R.Tuple(R.Tensor((2,), dtype=\"float32\"), R.Tensor((2,), dtype=\"float32\")):\n"
+      "        y: R.Tensor((2,), dtype=\"float32\") = R.exp(x)\n"
+      "        return (x, y)\n"
+      "\n"
+      "    @R.function\n"
+      "    def unit(x: R.Tensor((2,), dtype=\"float32\")) -> R.Tuple:\n"
+      "        return R.tuple()";
+  tvm_script_parse_options opts;
+  tvm_script_parse_options_init(&opts);
+  void* mod = tvm_script_parse(src, sizeof(src) - 1, &opts);
+  CHECK_OK(mod ? 0 : -1);
+  if (mod) CHECK_STR_EQ(print(mod), src);
+  tvm_ffi_release(mod);
+}
+
 int main(void) {
   RUN(function_with_dataflow_and_symbolic_shapes);
+  RUN(returned_tuples);
   RUN(symbolic_variables_in_signature_order);
   RUN(struct_info_forms);
   RUN(control_flow_match_cast_tuples_constants);
