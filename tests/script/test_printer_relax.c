@@ -12,6 +12,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <tvm/relax/analysis.h>
 #include <tvm/script/ir_docsifier.h>
 #include <tvm/script/parser.h>
@@ -991,6 +992,16 @@ TEST(structural_mismatch_in_a_constant) {
   drop_all();
 }
 
+/* src (a module printed without header) parses and prints back as it is. */
+static void check_prints_back(const char* src) {
+  tvm_script_parse_options opts;
+  tvm_script_parse_options_init(&opts);
+  void* mod = tvm_script_parse(src, strlen(src), &opts);
+  CHECK_OK(mod ? 0 : -1);
+  if (mod) CHECK_STR_EQ(print(mod), src);
+  tvm_ffi_release(mod);
+}
+
 /* The symbolic variables a signature defines are declared in the order the signature first
  * names them, the return annotation first (upstream prints it before the parameters): a
  * function upstream printed prints back as it was. */
@@ -1006,12 +1017,7 @@ TEST(symbolic_variables_in_signature_order) {
       "        d = T.int64()\n"
       "        gv: R.Tensor((a, b, c, d), dtype=\"float32\") = R.multiply(x, y)\n"
       "        return gv";
-  tvm_script_parse_options opts;
-  tvm_script_parse_options_init(&opts);
-  void* mod = tvm_script_parse(src, sizeof(src) - 1, &opts);
-  CHECK_OK(mod ? 0 : -1);
-  if (mod) CHECK_STR_EQ(print(mod), src);
-  tvm_ffi_release(mod);
+  check_prints_back(src);
 }
 
 /* Upstream's forms: a returned tuple in parentheses, the empty tuple as R.tuple(). */
@@ -1027,12 +1033,7 @@ TEST(returned_tuples) {
       "    @R.function\n"
       "    def unit(x: R.Tensor((2,), dtype=\"float32\")) -> R.Tuple:\n"
       "        return R.tuple()";
-  tvm_script_parse_options opts;
-  tvm_script_parse_options_init(&opts);
-  void* mod = tvm_script_parse(src, sizeof(src) - 1, &opts);
-  CHECK_OK(mod ? 0 : -1);
-  if (mod) CHECK_STR_EQ(print(mod), src);
-  tvm_ffi_release(mod);
+  check_prints_back(src);
 }
 
 int main(void) {
