@@ -53,26 +53,36 @@ void tvm_relax__unflat_index(tvm_tir_buffer_obj* b, void* lin, void** out) {
   if (n == 0) tvm_ffi_release(rest);
 }
 
-int64_t tvm_relax__const_ints(const tvm_relax_expr_obj* arg, int64_t* out, int64_t max) {
+/* The PrimExprs of a call argument that is a shape or a tuple of R.Prim values (borrowed) into
+ * out: their count, or -1 when it is neither (or has more than max). */
+static int64_t arg_prims(const tvm_relax_expr_obj* arg, void** out, int64_t max) {
   tvm_relax_sinfo_obj* s = tvm_relax_sinfo_of(arg);
   void* values = NULL;
-  bool prims = false;
+  bool prims = tvm_relax_kind_of(s) == TVM_RELAX_KIND_TupleStructInfo;
   if (tvm_relax_kind_of(s) == TVM_RELAX_KIND_ShapeStructInfo) {
     values = ((tvm_relax_shape_sinfo_obj*)s)->values;
-  } else if (tvm_relax_kind_of(s) == TVM_RELAX_KIND_TupleStructInfo) {
+  } else if (prims) {
     values = ((tvm_relax_tuple_sinfo_obj*)s)->fields;
-    prims = true;
   }
-  if (!values) return -1;
+  if (!values || tvm_ffi_seq_size(values) > max) return -1;
   int64_t n = tvm_ffi_seq_size(values);
-  if (n > max) return -1;
   for (int64_t i = 0; i < n; ++i) {
     void* v = tvm_ffi_seq_obj_at(values, i);
     if (prims) {
       if (tvm_relax_kind_of(v) != TVM_RELAX_KIND_PrimStructInfo) return -1;
       v = ((tvm_relax_prim_sinfo_obj*)v)->value;
     }
-    if (!v || !tvm_tir_as_const_int(v, &out[i])) return -1;
+    if (!v) return -1;
+    out[i] = v;
+  }
+  return n;
+}
+
+int64_t tvm_relax__const_ints(const tvm_relax_expr_obj* arg, int64_t* out, int64_t max) {
+  void* v[MAX_DIMS];
+  int64_t n = arg_prims(arg, v, max < MAX_DIMS ? max : MAX_DIMS);
+  for (int64_t i = 0; i < n; ++i) {
+    if (!tvm_tir_as_const_int(v[i], &out[i])) return -1;
   }
   return n;
 }
@@ -270,31 +280,6 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_split(const tvm_relax_call_obj* call)
 }
 
 /* ---- strided_slice --------------------------------------------------------------------------- */
-/* The PrimExprs of a call argument that is a shape or a tuple of R.Prim values (borrowed) into
- * out: their count, or -1 when it is neither (or has more than max). */
-static int64_t arg_prims(const tvm_relax_expr_obj* arg, void** out, int64_t max) {
-  tvm_relax_sinfo_obj* s = tvm_relax_sinfo_of(arg);
-  void* values = NULL;
-  bool prims = tvm_relax_kind_of(s) == TVM_RELAX_KIND_TupleStructInfo;
-  if (tvm_relax_kind_of(s) == TVM_RELAX_KIND_ShapeStructInfo) {
-    values = ((tvm_relax_shape_sinfo_obj*)s)->values;
-  } else if (prims) {
-    values = ((tvm_relax_tuple_sinfo_obj*)s)->fields;
-  }
-  if (!values || tvm_ffi_seq_size(values) > max) return -1;
-  int64_t n = tvm_ffi_seq_size(values);
-  for (int64_t i = 0; i < n; ++i) {
-    void* v = tvm_ffi_seq_obj_at(values, i);
-    if (prims) {
-      if (tvm_relax_kind_of(v) != TVM_RELAX_KIND_PrimStructInfo) return -1;
-      v = ((tvm_relax_prim_sinfo_obj*)v)->value;
-    }
-    if (!v) return -1;
-    out[i] = v;
-  }
-  return n;
-}
-
 /* A slice's start (consumed: b) canonicalised as the inference rule does (Python slicing):
  * negative counts from extent (borrowed), then clamped to [0, extent] (stride > 0) or
  * [-1, extent - 1]; a constant b's sign is known here, a symbolic one's is selected. */
