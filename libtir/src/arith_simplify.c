@@ -155,7 +155,14 @@ static bool as_int(const void* e, int64_t* v) {
   return true;
 }
 
-/* l += scale * e, for a scalar integer expression e. */
+/* e simplified, or e itself (retained) when s is NULL. */
+static tvm_tir_expr_obj* simp_or_keep(simp_state* s, const tvm_tir_expr_obj* e) {
+  return s ? simp(s, e) : tir_expr_retain((tvm_tir_expr_obj*)e);
+}
+
+/* l += scale * e, for a scalar integer expression e whose non-affine parts are simplified into
+ * atoms; with s NULL, e is already simplified and they are taken as they are (simplifying them
+ * again would cost time exponential in the nesting of min, max and select). */
 static void to_lin(simp_state* s, const tvm_tir_expr_obj* e, int64_t scale, lin* l) {
   if (l->bad) return;
   int64_t v;
@@ -169,8 +176,8 @@ static void to_lin(simp_state* s, const tvm_tir_expr_obj* e, int64_t scale, lin*
   }
   tvm_tir_expr_obj* r = NULL;
   if (k == TVM_TIR_KIND_Mul) {
-    tvm_tir_expr_obj* sa = simp(s, b->a);
-    tvm_tir_expr_obj* sb = sa ? simp(s, b->b) : NULL;
+    tvm_tir_expr_obj* sa = simp_or_keep(s, b->a);
+    tvm_tir_expr_obj* sb = sa ? simp_or_keep(s, b->b) : NULL;
     int64_t c;
     bool ca = sb && as_int(sa, &c), cb = !ca && sb && as_int(sb, &c);
     if (ca || cb) {
@@ -189,7 +196,7 @@ static void to_lin(simp_state* s, const tvm_tir_expr_obj* e, int64_t scale, lin*
     tvm_ffi_release(sa);
     tvm_ffi_release(sb);
   } else {
-    r = simp(s, e);
+    r = simp_or_keep(s, e);
   }
   if (!r) {
     l->bad = true;
@@ -329,7 +336,7 @@ static void* s_affine(tvm_tir_mutator* m, const void* node) {
       r = (sa == b->a && sb == b->b) ? keep(m, node) : tvm_tir_mul(sa, sb);
     } else if (sb) {
       tvm_tir_expr_obj* t = take2(tvm_tir_mul, tir_expr_retain(sa), tir_expr_retain(sb));
-      if (t) to_lin(s, t, 1, &l);
+      if (t) to_lin(NULL, t, 1, &l);
       tvm_ffi_release(t);
       if (!t) l.bad = true;
     }
@@ -381,8 +388,8 @@ static void* rebuild_bin(const void* node, tvm_tir_expr_obj* sa, tvm_tir_expr_ob
 static bool diff_bound(simp_state* s, tvm_tir_expr_obj* sa, tvm_tir_expr_obj* sb, int64_t* lo,
                        int64_t* hi) {
   lin l = {0};
-  to_lin(s, sa, 1, &l);
-  to_lin(s, sb, -1, &l);
+  to_lin(NULL, sa, 1, &l);
+  to_lin(NULL, sb, -1, &l);
   bool ok = !l.bad && !tvm_ffi_error_pending();
   if (ok) lin_bound(s, &l, lo, hi);
   lin_free(&l);
@@ -406,7 +413,7 @@ static void* s_division(tvm_tir_mutator* m, const void* node) {
     if (lo < 0) return rebuild_bin(node, sa, sb); /* truncation differs from floor */
   }
   lin a = {0}, q = {0}, r = {0};
-  to_lin(s, sa, 1, &a);
+  to_lin(NULL, sa, 1, &a);
   for (int64_t i = 0; i < a.n; ++i) {
     if (a.t[i].coef % c == 0) {
       lin_add_term(&q, a.t[i].atom, a.t[i].coef / c);
@@ -555,8 +562,18 @@ static void* s_select(tvm_tir_mutator* m, const void* node) {
     tvm_ffi_release(c);
     return simp(s, v ? sel->true_value : sel->false_value);
   }
+  tvm_tir_expr_obj* t = c ? simp(s, sel->true_value) : NULL;
+  tvm_tir_expr_obj* f = t ? simp(s, sel->false_value) : NULL;
+  void* r = NULL;
+  if (f) {
+    r = (c == sel->condition && t == sel->true_value && f == sel->false_value)
+            ? keep(m, node)
+            : tvm_tir_select_new(c, t, f);
+  }
   tvm_ffi_release(c);
-  return c ? tvm_tir_mutate_children(m, node) : NULL;
+  tvm_ffi_release(t);
+  tvm_ffi_release(f);
+  return r;
 }
 
 static void* s_cast(tvm_tir_mutator* m, const void* node) {

@@ -321,6 +321,34 @@ TEST(random_affine_agree) {
   RELEASE(r, g_vars[0], g_vars[1], g_vars[2]);
 }
 
+/* Clamps nested 40 deep (strided_slice's inferred extents nest min, max and select): the
+ * simplifier must not simplify an already simplified operand again at every level, which took
+ * time exponential in the depth (2^40 here). The result still agrees with the original. */
+TEST(nested_clamps_simplify_once) {
+  g_vars[0] = tvm_tir_var("a", TVM_TIR_INT32);
+  g_vars[1] = tvm_tir_var("b", TVM_TIR_INT32);
+  g_vars[2] = tvm_tir_var("c", TVM_TIR_INT32);
+  tvm_tir_expr_obj* e = (tvm_tir_expr_obj*)tvm_tir_ref(g_vars[1]);
+  for (int d = 0; d < 40; ++d) { /* e = min(max(e + 1, a - d), select(c < d, c + 9, 9)) */
+    tvm_tir_expr_obj* hi =
+        tvm_tir_select_take(tvm_tir_lt_take(tvm_tir_ref(g_vars[2]), tvm_tir_int(d % 7)),
+                            tvm_tir_add_take(tvm_tir_ref(g_vars[2]), tvm_tir_int(9)), tvm_tir_int(9));
+    tvm_tir_expr_obj* lo = tvm_tir_sub_take(tvm_tir_ref(g_vars[0]), tvm_tir_int(d));
+    e = tvm_tir_min_take(tvm_tir_max_take(tvm_tir_add_take(e, tvm_tir_int(1)), lo), hi);
+    if (!EXPECT_OK(e)) return;
+  }
+  tvm_tir_expr_obj* s = tvm_tir_simplify_expr(e, NULL);
+  if (EXPECT_OK(s)) {
+    for (int t = 0; t < 50; ++t) {
+      int64_t val[NV] = {rnd_in(0, 20), rnd_in(-30, 30), rnd_in(-10, 10)};
+      bool ok = true;
+      CHECK(eval(e, val, &ok) == eval(s, val, &ok));
+      CHECK(ok);
+    }
+  }
+  RELEASE(e, s, g_vars[0], g_vars[1], g_vars[2]);
+}
+
 /* Loads from two different buffers are different values even when the buffers look alike
  * (a Buffer defines its data variable, so structural equality would call them equal). */
 TEST(distinct_buffers_are_not_merged) {
@@ -355,6 +383,7 @@ int main(void) {
   RUN(const_int_bound);
   RUN(simplify_rules);
   RUN(random_affine_agree);
+  RUN(nested_clamps_simplify_once);
   RUN(distinct_buffers_are_not_merged);
   tir_release_temps();
   return test_summary();
