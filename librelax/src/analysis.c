@@ -266,7 +266,7 @@ static int on_use(walker* w, const tvm_relax_var_obj* v) {
   return set_add(&s->used, v) || set_add(&s->all, v) ? -1 : 0;
 }
 
-typedef enum { VARS_FREE, VARS_BOUND, VARS_ALL } vars_what;
+typedef enum { VARS_FREE, VARS_BOUND, VARS_USED, VARS_ALL } vars_what;
 
 static void* collect_vars(const void* expr, vars_what what) {
   var_sets s;
@@ -285,7 +285,8 @@ static void* collect_vars(const void* expr, vars_what what) {
         out = ok ? tvm_ffi_list_to_array(list) : NULL;
         tvm_ffi_release(list);
       } else {
-        out = tvm_ffi_list_to_array(what == VARS_BOUND ? s.bound.list : s.all.list);
+        void* list = what == VARS_BOUND ? s.bound.list : what == VARS_USED ? s.used.list : s.all.list;
+        out = tvm_ffi_list_to_array(list);
       }
     }
   }
@@ -297,6 +298,7 @@ static void* collect_vars(const void* expr, vars_what what) {
 
 void* tvm_relax_free_vars(const void* expr) { return collect_vars(expr, VARS_FREE); }
 void* tvm_relax_bound_vars(const void* expr) { return collect_vars(expr, VARS_BOUND); }
+void* tvm_relax_used_vars(const void* expr) { return collect_vars(expr, VARS_USED); }
 void* tvm_relax_all_vars(const void* expr) { return collect_vars(expr, VARS_ALL); }
 
 static int on_global_var(walker* w, const void* node) {

@@ -1054,6 +1054,44 @@ static void* branch_stmts(tvm_script_docsifier* d, const tvm_relax_expr_obj* bra
   return stmts;
 }
 
+/* A Relax function's printing state, its FUNC frame's data: the variables it uses, found when
+ * first asked. */
+typedef struct {
+  const tvm_relax_function_obj* func;
+  void* used; /* ffi.Dict Var -> None; NULL until asked */
+} func_print_ctx;
+
+static bool is_void_sinfo(const tvm_relax_sinfo_obj* s) {
+  return tvm_relax_kind_of(s) == TVM_RELAX_KIND_TupleStructInfo &&
+         tvm_ffi_seq_size(((const tvm_relax_tuple_sinfo_obj*)s)->fields) == 0;
+}
+
+/* Whether var is never used in the function being printed (false when that is not known: no
+ * function, or out of memory). */
+static bool var_unused(tvm_script_docsifier* d, const tvm_relax_var_obj* var) {
+  tvm_script_frame* f = tvm_script_frame_find(d, TVM_SCRIPT_PRINT_FRAME_FUNC);
+  func_print_ctx* fc = f ? f->data : NULL;
+  if (!fc) return false;
+  if (!fc->used) {
+    void* vars = tvm_relax_used_vars(fc->func);
+    void* used = vars ? tvm_ffi_dict_new() : NULL;
+    TVMFFIAny none = tvm_ffi_any_none();
+    bool ok = used != NULL;
+    for (int64_t i = 0; ok && i < tvm_ffi_seq_size(vars); ++i) {
+      ok = tvm_ffi_dict_set(used, tvm_ffi_seq_at(vars, i), &none) == 0;
+    }
+    tvm_ffi_release(vars);
+    if (!ok) {
+      tvm_ffi_release(used);
+      tvm_ffi_error_clear();
+      return false;
+    }
+    fc->used = used;
+  }
+  TVMFFIAny key = tvm_ffi_any_obj((void*)var);
+  return tvm_ffi_map_get(fc->used, &key) == NULL;
+}
+
 /* Emit binding b into frame. Its variable is defined in `outer` when it is an output of a
  * dataflow block (visible after the block), else in frame. */
 static int emit_binding(tvm_script_docsifier* d, const tvm_relax_binding_obj* b, const void* path,
@@ -1105,6 +1143,17 @@ static int emit_binding(tvm_script_docsifier* d, const tvm_relax_binding_obj* b,
       if (!s) tvm_ffi_release(v);
     } else {
       rhs = tvm_script_as_doc_obj(d, value, vp);
+    }
+    /* A call returning nothing into a variable nobody uses, as upstream's syntax sugar: the
+     * bare call `R.print(x, format="...")` (which parses back to such a binding, in a dataflow
+     * block to a DataflowVar: an output stays an assignment). */
+    if (rhs && tvm_relax_kind_of(b) == TVM_RELAX_KIND_VarBinding && def_frame == frame &&
+        is_void_sinfo(tvm_relax_sinfo_of(value)) && is_void_sinfo(tvm_relax_sinfo_of(var)) &&
+        var_unused(d, var)) {
+      rc = tvm_script_frame_emit_take(frame, tvm_script_expr_stmt_doc_take(rhs));
+      tvm_ffi_release(vp);
+      tvm_ffi_release(var_path);
+      return rc;
     }
     tvm_script_doc_obj* ann = rhs ? var_annotation(d, var, var_path) : NULL;
     tvm_script_doc_obj* lhs = ann ? tvm_script_define_var(d, var, tvm_relax_var_name(var), def_frame) : NULL;
@@ -1197,6 +1246,8 @@ static tvm_script_doc_obj* function_doc(tvm_script_docsifier* d, const tvm_relax
   bool top = var == NULL && tvm_script_frame_find(d, TVM_SCRIPT_PRINT_FRAME_FUNC) == NULL;
   tvm_script_frame* frame = tvm_script_frame_push(d, TVM_SCRIPT_PRINT_FRAME_FUNC);
   if (!frame) return NULL;
+  func_print_ctx fctx = {f, NULL};
+  frame->data = &fctx;
   if (tvm_script_push_token(d, "relax") != 0) {
     tvm_script_frame_pop(d);
     return NULL;
@@ -1283,6 +1334,7 @@ static tvm_script_doc_obj* function_doc(tvm_script_docsifier* d, const tvm_relax
   }
   tvm_script_pop_token(d);
   tvm_script_frame_pop(d);
+  tvm_ffi_release(fctx.used);
   /* Decorator: @R.function, with pure=False for an impure function and private=True for a
    * top-level one (in a module, or printed alone) without a global_symbol, in upstream's
    * order. */

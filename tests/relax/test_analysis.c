@@ -438,6 +438,8 @@ TEST(free_vars_of_nested_functions) {
   CHECK_VARS(tvm_relax_free_vars(outer), "");
   CHECK_VARS(tvm_relax_bound_vars(outer), "x lv y inner c r");
   CHECK_VARS(tvm_relax_all_vars(outer), "x lv y inner c r");
+  CHECK_VARS(tvm_relax_used_vars(outer), "x y lv inner r"); /* c is bound, never used */
+  CHECK_VARS(tvm_relax_used_vars(inner_fn), "y lv");
   CHECK_VARS(tvm_relax_free_vars(call_inner), "inner x");
   CHECK_VARS(tvm_relax_free_vars(binding_at(outer, 0, 3)), "inner x");
   CHECK_VARS(tvm_relax_bound_vars(binding_at(outer, 0, 3)), "r");

@@ -1036,9 +1036,38 @@ TEST(returned_tuples) {
   check_prints_back(src);
 }
 
+/* A call returning nothing into a variable nobody uses prints as the bare call (upstream's
+ * syntax sugar); a used one keeps its assignment, as does one in a nested function whose
+ * variable the enclosing function returns. */
+TEST(void_calls_print_bare) {
+  static const char src[] =
+      "@I.ir_module\n"
+      "class Module:\n"
+      "    @R.function(pure=False)\n"
+      "    def main(x: R.Tensor((2,), dtype=\"float32\")) -> R.Tuple:\n"
+      "        R.print(x, format=\"x={}\")\n"
+      "        y: R.Tensor((2,), dtype=\"float32\") = R.add(x, x)\n"
+      "        R.assert_op(R.const(True, \"bool\"), format=\"ok\")\n"
+      "        gv: R.Tuple = R.print(y, format=\"y={}\")\n"
+      "        return gv\n"
+      "\n"
+      "    @R.function(pure=False)\n"
+      "    def outer(x: R.Tensor((2,), dtype=\"float32\")) -> R.Tuple:\n"
+      "        @R.function(pure=False)\n"
+      "        def inner(y: R.Tensor((2,), dtype=\"float32\")) -> R.Tuple:\n"
+      "            R.print(y, format=\"{}\")\n"
+      "            u: R.Tuple = R.print(y, format=\"{}\")\n"
+      "            return u\n"
+      "\n"
+      "        r: R.Tuple = inner(x)\n"
+      "        return r";
+  check_prints_back(src);
+}
+
 int main(void) {
   RUN(function_with_dataflow_and_symbolic_shapes);
   RUN(returned_tuples);
+  RUN(void_calls_print_bare);
   RUN(symbolic_variables_in_signature_order);
   RUN(struct_info_forms);
   RUN(control_flow_match_cast_tuples_constants);

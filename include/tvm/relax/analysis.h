@@ -55,6 +55,7 @@ void tvm_relax_mutator_free(tvm_relax_mutator* m);
 /* New ffi.Arrays of Relax Vars, in order of first appearance: */
 void* tvm_relax_free_vars(const void* expr);  /* used but not bound within expr */
 void* tvm_relax_bound_vars(const void* expr); /* bound within expr (params, bindings) */
+void* tvm_relax_used_vars(const void* expr);  /* used within expr (bound there or not) */
 void* tvm_relax_all_vars(const void* expr);   /* bound or used */
 /* New ffi.Array of the GlobalVars expr refers to. */
 void* tvm_relax_all_global_vars(const void* expr);
