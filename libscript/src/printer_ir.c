@@ -1,7 +1,7 @@
 /*
  * printer_ir.c: converters of the shared IR layer and of plain values: None, bools, ints,
  * floats, strings, ffi.Array (a list), ffi.Map (a dict, string keys sorted), IRModule
- * (`@I.ir_module class Module:`, its functions sorted by name, reachable as `cls.<name>`),
+ * (`@I.ir_module class Module:`, its functions in upstream's order, reachable as `cls.<name>`),
  * GlobalVar.
  */
 #include <stdlib.h>
@@ -97,11 +97,23 @@ static tvm_script_doc_obj* conv_global_var(tvm_script_docsifier* d, const TVMFFI
 typedef struct {
   const tvm_tir_global_var_obj* gv;
   const TVMFFIAny* func;
+  int rank; /* func_rank */
 } func_item;
 
+/* Upstream's order of a module's functions: PrimFuncs, ExternFuncs, Relax functions, each by
+ * name, and `main` last (by type key: this layer knows no dialect). */
+static int func_rank(const tvm_tir_global_var_obj* gv, const TVMFFIAny* func) {
+  if (strcmp(tvm_ffi_str_cstr(gv->name_hint), "main") == 0) return 4;
+  const char* key = tvm_ffi_any_is_object(func) ? tvm_ffi_type_key(func->type_index) : "";
+  if (strcmp(key, "tir.PrimFunc") == 0) return 1;
+  if (strcmp(key, "relax.expr.ExternFunc") == 0) return 2;
+  return 3;
+}
+
 static int cmp_func(const void* a, const void* b) {
-  return strcmp(tvm_ffi_str_cstr(((const func_item*)a)->gv->name_hint),
-                tvm_ffi_str_cstr(((const func_item*)b)->gv->name_hint));
+  const func_item *x = a, *y = b;
+  if (x->rank != y->rank) return x->rank < y->rank ? -1 : 1;
+  return strcmp(tvm_ffi_str_cstr(x->gv->name_hint), tvm_ffi_str_cstr(y->gv->name_hint));
 }
 
 static tvm_script_doc_obj* conv_ir_module(tvm_script_docsifier* d, const TVMFFIAny* obj,
@@ -123,7 +135,9 @@ static tvm_script_doc_obj* conv_ir_module(tvm_script_docsifier* d, const TVMFFIA
   const TVMFFIAny *k, *v;
   for (int64_t pos = tvm_ffi_map_next(mod->functions, 0, &k, &v); pos >= 0;
        pos = tvm_ffi_map_next(mod->functions, pos, &k, &v)) {
-    items[m++] = (func_item){(const void*)k->v_obj, v};
+    items[m] = (func_item){(const void*)k->v_obj, v, 0};
+    items[m].rank = func_rank(items[m].gv, v);
+    ++m;
   }
   qsort(items, (size_t)m, sizeof(func_item), cmp_func);
   for (int64_t i = 0; rc == 0 && i < m; ++i) {

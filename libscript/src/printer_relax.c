@@ -1092,6 +1092,25 @@ static bool var_unused(tvm_script_docsifier* d, const tvm_relax_var_obj* var) {
   return tvm_ffi_map_get(fc->used, &key) == NULL;
 }
 
+/* Whether a binding of value to var leaves its annotation out, as upstream does for call_tir
+ * and call_dps_packed, whose out_sinfo says it: when the variable's struct info is the call's
+ * (a different one keeps its annotation, which parsing it back needs). */
+static bool annotation_implied(const tvm_relax_var_obj* var, const tvm_relax_expr_obj* value) {
+  if (tvm_relax_kind_of(value) != TVM_RELAX_KIND_Call) return false;
+  const tvm_relax_op_info* info = tvm_relax_op_info_of(((const tvm_relax_call_obj*)value)->op);
+  if (!info || (info->id != TVM_RELAX_OP_call_tir && info->id != TVM_RELAX_OP_call_dps_packed)) {
+    return false;
+  }
+  const tvm_relax_sinfo_obj* a = tvm_relax_sinfo_of(var);
+  const tvm_relax_sinfo_obj* b = tvm_relax_sinfo_of(value);
+  if (tvm_relax_sinfo_has_dtensor(b)) return false; /* R.dist.call_tir: upstream's own op */
+  if (a == b) return true;
+  TVMFFIAny x = tvm_ffi_any_obj((void*)a), y = tvm_ffi_any_obj((void*)b);
+  int eq = a && b ? tvm_ffi_structural_equal(&x, &y, false, NULL, NULL) : 0;
+  if (eq < 0) tvm_ffi_error_clear();
+  return eq == 1;
+}
+
 /* Emit binding b into frame. Its variable is defined in `outer` when it is an output of a
  * dataflow block (visible after the block), else in frame. */
 static int emit_binding(tvm_script_docsifier* d, const tvm_relax_binding_obj* b, const void* path,
@@ -1155,8 +1174,11 @@ static int emit_binding(tvm_script_docsifier* d, const tvm_relax_binding_obj* b,
       tvm_ffi_release(var_path);
       return rc;
     }
-    tvm_script_doc_obj* ann = rhs ? var_annotation(d, var, var_path) : NULL;
-    tvm_script_doc_obj* lhs = ann ? tvm_script_define_var(d, var, tvm_relax_var_name(var), def_frame) : NULL;
+    bool implied = rhs && tvm_relax_kind_of(b) == TVM_RELAX_KIND_VarBinding &&
+                   annotation_implied(var, value);
+    tvm_script_doc_obj* ann = rhs && !implied ? var_annotation(d, var, var_path) : NULL;
+    tvm_script_doc_obj* lhs =
+        ann || implied ? tvm_script_define_var(d, var, tvm_relax_var_name(var), def_frame) : NULL;
     if (lhs) tvm_script_doc_mark(d, lhs, var_path);
     if (!lhs) {
       tvm_ffi_release(rhs);
@@ -1305,6 +1327,7 @@ static tvm_script_doc_obj* function_doc(tvm_script_docsifier* d, const tvm_relax
   }
   void* result = NULL;
   void* bp = ok ? tvm_script_path_attr(d, path, "body") : NULL;
+  int64_t body_start = tvm_ffi_seq_size(frame->stmts); /* where `cls = Module` goes */
   ok = ok && bp && emit_seq_body(d, (const void*)f->body, bp, frame, &result) == 0;
   if (ok) {
     ok = tvm_script_frame_emit_take(frame, tvm_script_return_doc_take(result)) == 0;
@@ -1313,7 +1336,8 @@ static tvm_script_doc_obj* function_doc(tvm_script_docsifier* d, const tvm_relax
   }
   tvm_ffi_release(bp);
   tvm_ffi_release(result);
-  /* `cls = Module` when the body refers to sibling functions. */
+  /* `cls = Module` when the body refers to sibling functions, after the declarations and
+   * R.func_attr (upstream's place: right before the body). */
   void* body = NULL;
   if (ok && (frame->flags & SCRIPT_FRAME_USES_CLS)) {
     tvm_script_frame* mf = tvm_script_frame_find(d, TVM_SCRIPT_PRINT_FRAME_MODULE);
@@ -1323,8 +1347,11 @@ static tvm_script_doc_obj* function_doc(tvm_script_docsifier* d, const tvm_relax
     void* stmts = assign ? tvm_script_stmts_to_array(frame->stmts) : NULL;
     void* list = stmts ? tvm_ffi_list_new() : NULL;
     TVMFFIAny a = tvm_ffi_any_obj(assign);
-    ok = list && tvm_ffi_list_push(list, &a) == 0;
-    for (int64_t i = 0; ok && i < tvm_ffi_seq_size(stmts); ++i) ok = tvm_ffi_list_push(list, tvm_ffi_seq_at(stmts, i)) == 0;
+    ok = list != NULL;
+    for (int64_t i = 0; ok && i <= tvm_ffi_seq_size(stmts); ++i) {
+      if (i == body_start) ok = tvm_ffi_list_push(list, &a) == 0;
+      if (ok && i < tvm_ffi_seq_size(stmts)) ok = tvm_ffi_list_push(list, tvm_ffi_seq_at(stmts, i)) == 0;
+    }
     body = ok ? tvm_ffi_list_to_array(list) : NULL;
     tvm_ffi_release(list);
     tvm_ffi_release(stmts);

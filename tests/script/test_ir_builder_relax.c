@@ -364,21 +364,21 @@ TEST(mixed_module_matches_block_builder) {
                "        for i in range(4):\n"
                "            B[i] = A[i] + T.float32(1.0)\n"
                "\n"
-               "    @R.function\n"
-               "    def main(x: R.Tensor((4,), dtype=\"float32\")) -> R.Tensor((4,), dtype=\"float32\"):\n"
-               "        cls = Module\n"
-               "        with R.dataflow():\n"
-               "            lv: R.Tensor((4,), dtype=\"float32\") = R.call_tir(cls.add_one, (x,), out_sinfo=R.Tensor((4,), dtype=\"float32\"))\n"
-               "            out: R.Tensor((4,), dtype=\"float32\") = R.add(lv, x)\n"
-               "            R.output(out)\n"
-               "        return out\n"
-               "\n"
                "    @R.function(private=True)\n"
                "    def twice(x: R.Tensor((4,), dtype=\"float32\")) -> R.Tensor((4,), dtype=\"float32\"):\n"
                "        cls = Module\n"
                "        a: R.Tensor((4,), dtype=\"float32\") = cls.main(x)\n"
                "        b: R.Tensor((4,), dtype=\"float32\") = cls.main(a)\n"
-               "        return b");
+               "        return b\n"
+               "\n"
+               "    @R.function\n"
+               "    def main(x: R.Tensor((4,), dtype=\"float32\")) -> R.Tensor((4,), dtype=\"float32\"):\n"
+               "        cls = Module\n"
+               "        with R.dataflow():\n"
+               "            lv = R.call_tir(cls.add_one, (x,), out_sinfo=R.Tensor((4,), dtype=\"float32\"))\n"
+               "            out: R.Tensor((4,), dtype=\"float32\") = R.add(lv, x)\n"
+               "            R.output(out)\n"
+               "        return out");
   tvm_ffi_release(ref);
   tvm_ffi_release(mod);
 }

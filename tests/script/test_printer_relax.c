@@ -1044,14 +1044,6 @@ TEST(void_calls_print_bare) {
       "@I.ir_module\n"
       "class Module:\n"
       "    @R.function(pure=False)\n"
-      "    def main(x: R.Tensor((2,), dtype=\"float32\")) -> R.Tuple:\n"
-      "        R.print(x, format=\"x={}\")\n"
-      "        y: R.Tensor((2,), dtype=\"float32\") = R.add(x, x)\n"
-      "        R.assert_op(R.const(True, \"bool\"), format=\"ok\")\n"
-      "        gv: R.Tuple = R.print(y, format=\"y={}\")\n"
-      "        return gv\n"
-      "\n"
-      "    @R.function(pure=False)\n"
       "    def outer(x: R.Tensor((2,), dtype=\"float32\")) -> R.Tuple:\n"
       "        @R.function(pure=False)\n"
       "        def inner(y: R.Tensor((2,), dtype=\"float32\")) -> R.Tuple:\n"
@@ -1060,7 +1052,46 @@ TEST(void_calls_print_bare) {
       "            return u\n"
       "\n"
       "        r: R.Tuple = inner(x)\n"
-      "        return r";
+      "        return r\n"
+      "\n"
+      "    @R.function(pure=False)\n"
+      "    def main(x: R.Tensor((2,), dtype=\"float32\")) -> R.Tuple:\n"
+      "        R.print(x, format=\"x={}\")\n"
+      "        y: R.Tensor((2,), dtype=\"float32\") = R.add(x, x)\n"
+      "        R.assert_op(R.const(True, \"bool\"), format=\"ok\")\n"
+      "        gv: R.Tuple = R.print(y, format=\"y={}\")\n"
+      "        return gv";
+  check_prints_back(src);
+}
+
+/* Upstream's layout of a module and of call_tir bindings: PrimFuncs first, then Relax
+ * functions, each by name, `main` last; `cls = Module` after the symbolic declarations and
+ * R.func_attr; a call_tir or call_dps_packed binding without the annotation its out_sinfo
+ * implies, and with one that differs from it (here less specific). */
+TEST(module_order_and_call_tir_annotations) {
+  static const char src[] =
+      "@I.ir_module\n"
+      "class Module:\n"
+      "    @T.prim_func\n"
+      "    def zeta(A: T.Buffer((4,), \"float32\"), B: T.Buffer((4,), \"float32\")):\n"
+      "        for i in range(4):\n"
+      "            B[i] = A[i]\n"
+      "\n"
+      "    @R.function\n"
+      "    def alpha(x: R.Tensor((\"n\",), dtype=\"float32\")) -> R.Tensor((\"n\",), dtype=\"float32\"):\n"
+      "        n = T.int64()\n"
+      "        R.func_attr({\"some_attr\": 1})\n"
+      "        cls = Module\n"
+      "        y = R.call_tir(cls.zeta, (x,), out_sinfo=R.Tensor((n,), dtype=\"float32\"))\n"
+      "        z: R.Tensor(dtype=\"float32\", ndim=1) = R.call_tir(cls.zeta, (y,), out_sinfo=R.Tensor((n,), dtype=\"float32\"))\n"
+      "        w = R.call_dps_packed(\"my_func\", (z,), out_sinfo=R.Tensor((n,), dtype=\"float32\"))\n"
+      "        return w\n"
+      "\n"
+      "    @R.function\n"
+      "    def main(x: R.Tensor((4,), dtype=\"float32\")) -> R.Tensor((4,), dtype=\"float32\"):\n"
+      "        cls = Module\n"
+      "        y: R.Tensor((4,), dtype=\"float32\") = cls.alpha(x)\n"
+      "        return y";
   check_prints_back(src);
 }
 
@@ -1068,6 +1099,7 @@ int main(void) {
   RUN(function_with_dataflow_and_symbolic_shapes);
   RUN(returned_tuples);
   RUN(void_calls_print_bare);
+  RUN(module_order_and_call_tir_annotations);
   RUN(symbolic_variables_in_signature_order);
   RUN(struct_info_forms);
   RUN(control_flow_match_cast_tuples_constants);
