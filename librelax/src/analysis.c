@@ -285,8 +285,10 @@ static void* collect_vars(const void* expr, vars_what what) {
         out = ok ? tvm_ffi_list_to_array(list) : NULL;
         tvm_ffi_release(list);
       } else {
-        void* list = what == VARS_BOUND ? s.bound.list : what == VARS_USED ? s.used.list : s.all.list;
-        out = tvm_ffi_list_to_array(list);
+        const ordered_set* set = what == VARS_BOUND  ? &s.bound
+                                 : what == VARS_USED ? &s.used
+                                                     : &s.all;
+        out = tvm_ffi_list_to_array(set->list);
       }
     }
   }

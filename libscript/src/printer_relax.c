@@ -1348,9 +1348,10 @@ static tvm_script_doc_obj* function_doc(tvm_script_docsifier* d, const tvm_relax
     void* list = stmts ? tvm_ffi_list_new() : NULL;
     TVMFFIAny a = tvm_ffi_any_obj(assign);
     ok = list != NULL;
-    for (int64_t i = 0; ok && i <= tvm_ffi_seq_size(stmts); ++i) {
+    int64_t n = tvm_ffi_seq_size(stmts);
+    for (int64_t i = 0; ok && i <= n; ++i) {
       if (i == body_start) ok = tvm_ffi_list_push(list, &a) == 0;
-      if (ok && i < tvm_ffi_seq_size(stmts)) ok = tvm_ffi_list_push(list, tvm_ffi_seq_at(stmts, i)) == 0;
+      if (ok && i < n) ok = tvm_ffi_list_push(list, tvm_ffi_seq_at(stmts, i)) == 0;
     }
     body = ok ? tvm_ffi_list_to_array(list) : NULL;
     tvm_ffi_release(list);

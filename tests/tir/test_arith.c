@@ -330,9 +330,9 @@ TEST(nested_clamps_simplify_once) {
   g_vars[2] = tvm_tir_var("c", TVM_TIR_INT32);
   tvm_tir_expr_obj* e = (tvm_tir_expr_obj*)tvm_tir_ref(g_vars[1]);
   for (int d = 0; d < 40; ++d) { /* e = min(max(e + 1, a - d), select(c < d, c + 9, 9)) */
-    tvm_tir_expr_obj* hi =
-        tvm_tir_select_take(tvm_tir_lt_take(tvm_tir_ref(g_vars[2]), tvm_tir_int(d % 7)),
-                            tvm_tir_add_take(tvm_tir_ref(g_vars[2]), tvm_tir_int(9)), tvm_tir_int(9));
+    tvm_tir_expr_obj* c9 = tvm_tir_add_take(tvm_tir_ref(g_vars[2]), tvm_tir_int(9));
+    tvm_tir_expr_obj* hi = tvm_tir_select_take(
+        tvm_tir_lt_take(tvm_tir_ref(g_vars[2]), tvm_tir_int(d % 7)), c9, tvm_tir_int(9));
     tvm_tir_expr_obj* lo = tvm_tir_sub_take(tvm_tir_ref(g_vars[0]), tvm_tir_int(d));
     e = tvm_tir_min_take(tvm_tir_max_take(tvm_tir_add_take(e, tvm_tir_int(1)), lo), hi);
     if (!EXPECT_OK(e)) return;
