@@ -27,6 +27,7 @@ static const tvm_relax__legalize_fn k_legalize[TVM_RELAX_OP_COUNT] = {
     ELEMWISE(maximum) ELEMWISE(minimum) ELEMWISE(mod) ELEMWISE(floor_mod) ELEMWISE(equal)
     ELEMWISE(not_equal) ELEMWISE(less) ELEMWISE(less_equal) ELEMWISE(greater)
     ELEMWISE(greater_equal) ELEMWISE(logical_and) ELEMWISE(logical_or) ELEMWISE(where)
+    ELEMWISE(ewise_fma)
     ELEMWISE(nn_relu) ELEMWISE(nn_relu6) ELEMWISE(nn_gelu) ELEMWISE(nn_gelu_tanh) ELEMWISE(nn_silu)
     ELEMWISE(tan) ELEMWISE(sinh) ELEMWISE(cosh) ELEMWISE(asin) ELEMWISE(acos) ELEMWISE(atan)
     ELEMWISE(asinh) ELEMWISE(acosh) ELEMWISE(atanh) ELEMWISE(trunc) ELEMWISE(isfinite)

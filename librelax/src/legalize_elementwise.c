@@ -240,6 +240,8 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_elementwise(const tvm_relax_call_obj*
     DLDataType t0 = in[0] ? in[0]->dtype : od;
     if (id == TVM_RELAX_OP_where && nv == 3) {
       value = tvm_tir_select_take(vals[0], vals[1], vals[2]);
+    } else if (id == TVM_RELAX_OP_ewise_fma && nv == 3) {
+      value = tvm_tir_add_take(tvm_tir_mul_take(vals[0], vals[1]), vals[2]);
     } else if (info->max_args == 2 && nv == 2 && info->pattern == TVM_RELAX_PATTERN_BROADCAST) {
       DLDataType bt = tvm_tir_expr_dtype(vals[0] ? vals[0] : vals[1]);
       value = binary_value(id, bt, vals[0], vals[1]);

@@ -1,7 +1,7 @@
 /*
  * op_elementwise.c: inference rules of the unary and binary elementwise operators, comparisons,
- * logic, where, clip and astype. Binary operators broadcast numpy-style; an operand may be a
- * scalar R.Prim, which broadcasts like a tensor of ndim 0.
+ * logic, where, ewise_fma, clip and astype. Binary operators broadcast numpy-style; an operand
+ * may be a scalar R.Prim, which broadcasts like a tensor of ndim 0.
  */
 #include "internal.h"
 
@@ -209,4 +209,65 @@ tvm_relax_sinfo_obj* tvm_relax__infer_where(const tvm_relax__infer_ctx* ctx) {
                                "dtype %s", tvm_tir_dtype_str(c->dtype).s);
   }
   return binary(ctx, 1, ARITH, c);
+}
+
+/* ewise_fma (x1 * x2 + x3): three tensors of one rank, dtype and shape (upstream's rule: no
+ * broadcasting; dims not provably equal are an error). */
+tvm_relax_sinfo_obj* tvm_relax__infer_ewise_fma(const tvm_relax__infer_ctx* ctx) {
+  tvm_relax_tensor_sinfo_obj* x[3];
+  for (int32_t i = 0; i < 3; ++i) {
+    if (!(x[i] = tvm_relax__arg_tensor(ctx, i))) return NULL;
+  }
+  int32_t ndim = TVM_RELAX_UNKNOWN_NDIM;
+  DLDataType t = x[0]->dtype;
+  bool dtype_known = true;
+  void* vdev = NULL;
+  for (int32_t i = 0; i < 3; ++i) {
+    if (x[i]->ndim != TVM_RELAX_UNKNOWN_NDIM) {
+      if (ndim != TVM_RELAX_UNKNOWN_NDIM && x[i]->ndim != ndim) {
+        return tvm_relax__op_error(ctx, "ValueError", "the three arguments must have the same "
+                                   "number of dimensions, got %d and %d", ndim, x[i]->ndim);
+      }
+      ndim = x[i]->ndim;
+    }
+    dtype_known = dtype_known && !tvm_relax_dtype_is_unknown(x[i]->dtype);
+  }
+  for (int32_t i = 1; dtype_known && i < 3; ++i) {
+    if (!tvm_ffi_dtype_equal(x[i]->dtype, t)) {
+      return tvm_relax__op_error(ctx, "TypeError", "the three arguments must have the same dtype, "
+                                 "got %s and %s", tvm_tir_dtype_str(t).s,
+                                 tvm_tir_dtype_str(x[i]->dtype).s);
+    }
+  }
+  /* The vdevice of the operands that have one when they agree; none when two differ. */
+  for (int32_t i = 0; i < 3; ++i) {
+    if (!x[i]->vdevice || vdev == x[i]->vdevice) continue;
+    if (vdev && !tvm_relax__obj_equal(vdev, x[i]->vdevice)) {
+      vdev = NULL;
+      break;
+    }
+    vdev = x[i]->vdevice;
+  }
+  if (!dtype_known) t = TVM_RELAX_DTYPE_UNKNOWN;
+  void* d[3];
+  for (int32_t i = 0; i < 3; ++i) d[i] = tvm_relax_tensor_sinfo_dims(&x[i]->base);
+  if (d[0] && d[1] && d[2]) {
+    for (int64_t j = 0; j < ndim; ++j) {
+      tvm_tir_expr_obj* a = tvm_ffi_seq_obj_at(d[0], j);
+      if (!tvm_relax__dim_equal(a, tvm_ffi_seq_obj_at(d[1], j)) ||
+          !tvm_relax__dim_equal(a, tvm_ffi_seq_obj_at(d[2], j))) {
+        return tvm_relax__op_error(ctx, "ValueError", "the three arguments must have the same "
+                                   "shape, and dim %lld differs", (long long)j);
+      }
+    }
+    if (tvm_ffi_dtype_equal(x[0]->dtype, t) && x[0]->vdevice == vdev) {
+      return retained_sinfo(&x[0]->base);
+    }
+    return tvm_relax_tensor_sinfo_new(x[0]->shape, t, ndim, vdev);
+  }
+  /* The same shape variable (or other shape expression) for all three: the result's too. */
+  void* shape = x[0]->shape && x[0]->shape == x[1]->shape && x[0]->shape == x[2]->shape
+                    ? x[0]->shape
+                    : NULL;
+  return tvm_relax_tensor_sinfo_new(shape, t, ndim, vdev);
 }

@@ -1079,12 +1079,30 @@ static int sym_bound(const tvm_tir_index_map_obj* map, void* dims, tvm_tir_expr_
   return -1;
 }
 
+/* Whether e is a split of an input index of map: the index itself, or floordiv / floormod of a
+ * split by a positive constant (the forms upstream's iterator-map analysis pads). */
+static bool is_split(const tvm_tir_index_map_obj* map, const tvm_tir_expr_obj* e) {
+  tvm_tir_kind k = tvm_tir_kind_of(e);
+  if (k == TVM_TIR_KIND_FloorDiv || k == TVM_TIR_KIND_FloorMod) {
+    const tvm_tir_binary_obj* b = (const tvm_tir_binary_obj*)e;
+    int64_t c;
+    return tvm_tir_as_const_int(b->b, &c) && c > 0 && is_split(map, b->a);
+  }
+  if (k != TVM_TIR_KIND_Var) return false;
+  for (int64_t i = 0; i < tvm_ffi_seq_size(map->initial_indices); ++i) {
+    if (tvm_ffi_seq_obj_at(map->initial_indices, i) == e) return true;
+  }
+  return false;
+}
+
 /*
  * The extent of output index k of an index map over the input dims (upstream's
  * IndexMap::MapShape): the bound of the output index over the box of inputs, which must start at
- * 0 unless it is a single value. With constant dims (ranges, the box) libtir's constant bound;
- * else symbolic interval arithmetic (sym_bound), *out NULL when that cannot write the extent or
- * show the start is 0.
+ * 0 unless it is a single value. With constant dims (ranges, the box) libtir's constant bound,
+ * except that a split's floormod by c has extent c, as upstream pads the split index to a
+ * multiple of c (i % 16 over 14 values: 16, the padded layout); else symbolic interval
+ * arithmetic (sym_bound, which bounds every floormod so), *out NULL when that cannot write the
+ * extent or show the start is 0.
  */
 static int map_extent(const tvm_relax__infer_ctx* ctx, const tvm_tir_index_map_obj* map, void* dims,
                       void* ranges, int64_t k, tvm_tir_expr_obj** out) {
@@ -1093,6 +1111,11 @@ static int map_extent(const tvm_relax__infer_ctx* ctx, const tvm_tir_index_map_o
   int64_t lo, hi;
   if (ranges) {
     if (tvm_tir_const_int_bound(f, ranges, &lo, &hi) != 0) return -1;
+    int64_t c;
+    if (tvm_tir_kind_of(f) == TVM_TIR_KIND_FloorMod && is_split(map, f) &&
+        tvm_tir_as_const_int(((tvm_tir_binary_obj*)f)->b, &c)) {
+      lo = 0, hi = c - 1;
+    }
   } else {
     tvm_tir_expr_obj *slo, *shi;
     int rc = sym_bound(map, dims, f, &slo, &shi);

@@ -2,7 +2,7 @@
  * test_legalize_eval.c: LegalizeOps turns elementwise operators into call_tir kernels, and the
  * reference evaluator runs them in libtir's interpreter. Results are checked against direct C
  * computations (libm) on random inputs: every legalized elementwise operator alone, with
- * broadcasting and a symbolic batch, and a small model; bad arguments are located errors.
+ * broadcasting and a symbolic batch, ewise_fma, and a small model; bad arguments are located errors.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -159,6 +159,50 @@ TEST(binary_ops_broadcast_against_c) {
   tvm_ffi_release(n), tvm_ffi_release(one), tvm_ffi_release(four);
 }
 
+TEST(ewise_fma_against_c) {
+  /* x1 * x2 + x3 on (n, 5) with n = 3 */
+  tvm_tir_var_obj* n = tvm_tir_var_new("n", I64);
+  tvm_tir_expr_obj* five = tvm_tir_const_int(I64, 5);
+  void* d[2] = {n, five};
+  tvm_relax_var_obj* p[3];
+  static const char* const names[3] = {"x1", "x2", "x3"};
+  for (int i = 0; i < 3; ++i) p[i] = rt_var_take(names[i], rt_tensor_sym(F32, 2, d));
+  void* parr = tvm_ffi_array_of_objects((void* []){p[0], p[1], p[2]}, 3);
+  tvm_relax_block_builder* bb = tvm_relax_bb_new(NULL);
+  tvm_relax_bb_function_begin(bb, "main", parr, NULL, true);
+  tvm_relax_expr_obj* call = tvm_relax_call_op("relax.ewise_fma", NULL, 3, p[0], p[1], p[2]);
+  tvm_relax_var_obj* v = call ? tvm_relax_bb_emit(bb, call, NULL) : NULL;
+  tvm_tir_global_var_obj* gv = v ? tvm_relax_bb_function_end(bb, (tvm_relax_expr_obj*)v, NULL) : NULL;
+  tvm_tir_ir_module_obj* mod = gv ? tvm_relax_bb_module(bb) : NULL;
+  tvm_tir_ir_module_obj* legal = mod ? tvm_relax_transform_legalize_ops(mod) : NULL;
+  CHECK(legal != NULL);
+  int64_t shape[2] = {3, 5};
+  void* in[3];
+  TVMFFIAny args[3], out;
+  for (int i = 0; i < 3; ++i) {
+    in[i] = tensor_f32(2, shape, -2, 2);
+    args[i] = tvm_ffi_any_obj(in[i]);
+  }
+  if (legal && tvm_relax_eval(legal, "main", args, 3, &out) == 0) {
+    const float *a = tvm_ffi_tensor_dl(in[0])->data, *b = tvm_ffi_tensor_dl(in[1])->data,
+                *c = tvm_ffi_tensor_dl(in[2])->data;
+    const float* r = tvm_ffi_tensor_dl(out.v_obj)->data;
+    int bad = 0;
+    for (int i = 0; i < 15; ++i) {
+      double want = (double)a[i] * b[i] + c[i];
+      if (fabs(r[i] - want) > 1e-5 * (1 + fabs(want))) ++bad;
+    }
+    CHECK_EQ_INT(bad, 0);
+    tvm_ffi_any_release(&out);
+  } else {
+    CHECK_OK(-1);
+  }
+  for (int i = 0; i < 3; ++i) tvm_ffi_release(in[i]), tvm_ffi_release(p[i]);
+  tvm_ffi_release(legal), tvm_ffi_release(mod), tvm_ffi_release(gv), tvm_ffi_release(v);
+  tvm_ffi_release(call), tvm_ffi_release(parr), tvm_ffi_release(n), tvm_ffi_release(five);
+  tvm_relax_bb_free(bb);
+}
+
 TEST(legalized_module_structure_and_errors) {
   tvm_relax_var_obj* x = rt_var_take("x", rt_tensor(F32, 1, (int64_t)4));
   tvm_tir_ir_module_obj* mod = one_op_module("relax.exp", NULL, 1, &x);
@@ -269,6 +313,7 @@ TEST(tuple_variable_argument_stays_normal) {
 int main(void) {
   RUN(unary_ops_against_libm);
   RUN(binary_ops_broadcast_against_c);
+  RUN(ewise_fma_against_c);
   RUN(legalized_module_structure_and_errors);
   RUN(unlegalized_operator_is_named);
   RUN(symbolic_dims_must_agree);

@@ -407,6 +407,21 @@ TEST(layout_transform) {
     tvm_ffi_release(attrs), tvm_ffi_release(pad), tvm_ffi_release(pv);
   }
   tvm_ffi_release(t);
+  /* (2, 3, 2) -> (2, 1, 3, 4): k % 4 over 2 values still has extent 4 (upstream's padded
+   * layout), the last two of each block padding */
+  int64_t s2[3] = {2, 3, 2};
+  t = rv_rand(3, s2);
+  attrs = rt_attrs(1, "index_map", tvm_ffi_any_obj(m));
+  CHECK_OK(run1(t, "relax.layout_transform", attrs, NULL, &out));
+  for (int64_t l = 0; l < 24; ++l) {
+    int64_t o[4], os[4] = {2, 1, 3, 4};
+    unravel(l, os, 4, o);
+    want[l] = o[3] < 2 ? lg_f(t)[offset(s2, 3, (int64_t[]){o[0], o[2], o[3]})] : 0;
+  }
+  if (out.type_index == kTVMFFITensor) CHECK(lg_shape_is(out.v_obj, 4, (int64_t[]){2, 1, 3, 4}));
+  CHECK_EQ_INT(lg_bad(&out, want, 24, 0), 0);
+  tvm_ffi_any_release(&out);
+  tvm_ffi_release(attrs), tvm_ffi_release(t);
   /* A symbolic last dim: x (2, 3, n) -> (2, (n + 3) // 4, 3, 4), run with n = 5 and 8 */
   tvm_tir_var_obj* n = tvm_tir_var_new("n", I64);
   tvm_tir_expr_obj *c2 = tvm_tir_const_int(I64, 2), *c3 = tvm_tir_const_int(I64, 3);

@@ -458,6 +458,11 @@ TEST(layout_transform) {
   tvm_relax_var_obj* x10 = tvar(3, 2, 3, 10, 0);
   RT_EXPECT_SINFO(RT_CALL("relax.layout_transform", a, x10),
                "R.Tensor((2, 3, 3, 4), dtype=\"float32\")");
+  /* 2 along k pads to one block of 4 (k % 4 is a split: upstream's padded layout). */
+  tvm_relax_var_obj* x2k = tvar(3, 2, 3, 2, 0);
+  RT_EXPECT_SINFO(RT_CALL("relax.layout_transform", a, x2k),
+               "R.Tensor((2, 1, 3, 4), dtype=\"float32\")");
+  tvm_ffi_release(x2k);
   /* Symbolic k: ceil(n / 4) blocks. */
   tvm_tir_expr_obj *two = c64(2), *three = c64(3), *c4 = c64(4);
   tvm_relax_var_obj* xs = tvar_sym(3, two, three, g_n);

@@ -191,6 +191,28 @@ TEST(elementwise_inference) {
   CHECK(RT_CALL("relax.where", NULL, s, a, s) == NULL);
   CHECK_RAISED("TypeError", "argument 'condition' must be a bool tensor");
   tvm_ffi_release(cond);
+  /* ewise_fma: three operands of one shape (no broadcasting), dtype and rank */
+  tvm_relax_var_obj* a2 = rt_var_take("a2", rt_tensor_sym(F32, 2, d_n4));
+  e = RT_CALL("relax.ewise_fma", NULL, a, a2, a);
+  CHECK_STR_EQ(rt_sinfo_text(e), "R.Tensor((n, 4), dtype=\"float32\")");
+  tvm_ffi_release(e);
+  e = RT_CALL("relax.ewise_fma", NULL, a, u, a); /* a shape unknown: rank only */
+  CHECK(e == NULL);
+  CHECK_RAISED("ValueError", "relax.ewise_fma: the three arguments must have the same number of "
+               "dimensions, got 2 and 3");
+  tvm_relax_var_obj* u2 = rt_var_take("u2", tvm_relax_tensor_sinfo_new(NULL, F32, 2, NULL));
+  e = RT_CALL("relax.ewise_fma", NULL, a, u2, a);
+  CHECK_STR_EQ(rt_sinfo_text(e), "R.Tensor(dtype=\"float32\", ndim=2)");
+  tvm_ffi_release(e);
+  CHECK(RT_CALL("relax.ewise_fma", NULL, a, c, a) == NULL); /* n vs m: not provably equal */
+  CHECK_RAISED("ValueError", "the three arguments must have the same shape, and dim 0 differs");
+  CHECK(RT_CALL("relax.ewise_fma", NULL, a, b, a) == NULL); /* (1, 4) does not broadcast */
+  CHECK_RAISED("ValueError", "must have the same shape");
+  CHECK(RT_CALL("relax.ewise_fma", NULL, s, s, i) == NULL);
+  CHECK_RAISED("TypeError", "the three arguments must have the same dtype, got float32 and int32");
+  CHECK(RT_CALL("relax.ewise_fma", NULL, s, shape, s) == NULL);
+  CHECK_RAISED("TypeError", "must be a tensor");
+  tvm_ffi_release(a2), tvm_ffi_release(u2);
   tvm_ffi_release(shape);
   tvm_ffi_release(a), tvm_ffi_release(b), tvm_ffi_release(c), tvm_ffi_release(s);
   tvm_ffi_release(i), tvm_ffi_release(u), tvm_ffi_release(w);
