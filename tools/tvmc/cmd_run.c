@@ -36,7 +36,7 @@
  * problems). */
 #define TVMC_CHECK_WORK 2e8
 
-static double check_budget(void) {
+double tvmc_check_budget(void) {
   const char* env = getenv("TVMC_CHECK_WORK");
   char* end;
   double v = env ? strtod(env, &end) : 0;
@@ -88,6 +88,8 @@ static const char kUsage[] =
     "default main) runs in the Relax VM on random inputs (floats k/32 in [-1, 1], integers in\n"
     "[-9, 9], bools), every output is compared with the reference evaluator (the module\n"
     "after LegalizeOps alone, kernels in the TIR interpreter), then --repeat calls are timed.\n"
+    "The interpreter is far slower than the compiled model: a reference run estimated over\n"
+    "the check budget (about 2 s) is announced on stderr with its estimate.\n"
     "  --shape NAME=VALUE   bind a symbolic dim of the parameters' shapes\n"
     "  --input NAME=SHAPE[:DTYPE]\n"
     "                       give parameter NAME this shape (4x16, 4,16 or () for a scalar)\n"
@@ -273,7 +275,7 @@ static void format_bindings(const void* bindings, tvm_ffi_strbuf* out) {
 static int check(void* fn, const tvm_tir_prim_func_obj* f, const void* bindings,
                  const tvmc_args* inputs, unsigned seed) {
   int64_t compared = 0;
-  double budget = check_budget();
+  double budget = tvmc_check_budget();
   tvmc_counts full;
   if (tvmc_count_ops(f, bindings, &full) != 0) {
     tvmc_report_error("run", "cannot estimate the cost of the check");

@@ -646,6 +646,58 @@ static int cmp_double(const void* a, const void* b) {
 }
 
 /* An error from a run: the arguments or the program at fault (1), or the tool (3). */
+/* ---- The reference's cost ------------------------------------------------------------------- */
+/* The interpreter work of one reference run, estimated from the kernel calls of the function:
+ * call_tir (and its inplace / with_grad forms) and direct calls of the module's PrimFuncs, each
+ * counted at its kernel's constant sizes. A kernel with symbolic sizes or a call of another
+ * Relax function is left out (partial). */
+typedef struct {
+  const tvm_tir_ir_module_obj* mod;
+  double work;
+  bool partial;
+} ref_cost;
+
+static int add_kernel_call(const void* node, void* ctx) {
+  ref_cost* c = ctx;
+  if (tvm_relax_kind_of(node) != TVM_RELAX_KIND_Call) return 0;
+  const tvm_relax_call_obj* call = node;
+  const void* callee = call->op;
+  if ((tvm_relax_is_call_to(call, TVM_RELAX_OP_call_tir) ||
+       tvm_relax_is_call_to(call, TVM_RELAX_OP_call_tir_inplace) ||
+       tvm_relax_is_call_to(call, TVM_RELAX_OP_call_tir_with_grad)) &&
+      tvm_ffi_seq_size(call->args) > 0) {
+    callee = tvm_ffi_seq_obj_at(call->args, 0);
+  }
+  if (tvm_tir_kind_of(callee) != TVM_TIR_KIND_GlobalVar) return 0;
+  const char* name = tvm_ffi_str_cstr(((const tvm_tir_global_var_obj*)callee)->name_hint);
+  void* f = tvm_tir_ir_module_lookup(c->mod, name);
+  if (f && tvm_tir_kind_of(f) == TVM_TIR_KIND_PrimFunc) {
+    tvmc_counts n;
+    if (tvmc_count_ops(f, NULL, &n) != 0) tvm_ffi_error_clear();
+    else if (n.known) c->work += n.work;
+    else c->partial = true;
+  } else if (f) {
+    c->partial = true;
+  }
+  tvm_ffi_release(f);
+  return 0;
+}
+
+/* Tell the user when the reference run is expected to take long (stderr): the interpreter is
+ * far slower than the compiled model, and a large model's check takes minutes. */
+static void note_reference_cost(const tvm_tir_ir_module_obj* legal, const char* fname) {
+  void* fn = tvm_tir_ir_module_lookup(legal, fname);
+  ref_cost c = {legal, 0, false};
+  if (fn && tvm_relax_post_order_visit(fn, add_kernel_call, &c) != 0) tvm_ffi_error_clear();
+  tvm_ffi_release(fn);
+  if (c.work <= tvmc_check_budget()) return;
+  /* The interpreter evaluates 1e8 to 1.5e8 nodes a second in a Release build (cmd_run.c). */
+  fprintf(stderr,
+          "tvmc run: the reference evaluator interprets about %.2g IR nodes%s for the check, "
+          "%.0f s or so (--no-check skips it)\n",
+          c.work, c.partial ? " (or more)" : "", c.work / 1e8);
+}
+
 static int report_run_error(const char* what) {
   void* err = tvm_ffi_error_take();
   const char* kind = err ? tvm_ffi_error_kind(err) : "";
@@ -929,6 +981,7 @@ int tvmc_model_run(const void* mod, const tvmc_model_run_options* o) {
   }
   if (status == TVMC_OK && check) {
     tvm_tir_ir_module_obj* legal = tvm_relax_transform_legalize_ops(mod);
+    if (legal) note_reference_cost(legal, fname);
     if (!legal) {
       tvmc_report_error(cmd, "LegalizeOps failed (for the reference)");
       status = TVMC_FAILURE;

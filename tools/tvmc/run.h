@@ -29,6 +29,10 @@ int tvmc_count_ops(const void* func, const void* bindings, tvmc_counts* out);
 /* The same for one statement (bindings may be NULL). */
 int tvmc_count_stmt(const void* stmt, const void* bindings, tvmc_counts* out);
 
+/* The interpreter work (tvmc_counts.work) a check may take, about 2 s (cmd_run.c;
+ * TVMC_CHECK_WORK overrides it). */
+double tvmc_check_budget(void);
+
 /* ---- Arguments (run_args.c) --------------------------------------------------------------- */
 enum { TVMC_MAX_PARAMS = 64, TVMC_MAX_NDIM = 16 };
 
