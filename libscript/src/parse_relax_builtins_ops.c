@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "ast.h" /* tvm_script__name_hash */
+#include "parse_tir_builtins_attr.h" /* tvm_script__index_map_of */
 #include "script_relax_internal.h"
 
 extern const tvm_script_builtin tvm_script__relax_sinfo_builtins[];
@@ -420,6 +421,30 @@ static tvm_relax_expr_obj* op_arg(tvm_script_call* call, const op_param* p, cons
   return tvm_script__relax_expr_of(v, what);
 }
 
+/* layout_transform's pad_value written as a number: a PrimValue of x's dtype (*out; NULL when
+ * v is no number or x's dtype is unknown), as upstream's wrapper converts it. */
+static int pad_number(const TVMFFIAny* x, const TVMFFIAny* v, tvm_relax_expr_obj** out) {
+  *out = NULL;
+  bool is_int = v->type_index == kTVMFFIInt || v->type_index == kTVMFFIBool;
+  if (!is_int && v->type_index != kTVMFFIFloat) return 0;
+  const void* xs = tvm_ffi_any_is_object(x) && tvm_relax_is_expr(x->v_obj)
+                       ? tvm_relax_sinfo_of(x->v_obj)
+                       : NULL;
+  if (tvm_relax_kind_of(xs) != TVM_RELAX_KIND_TensorStructInfo) return 0;
+  DLDataType t = ((const tvm_relax_tensor_sinfo_obj*)xs)->dtype;
+  bool fl = tvm_tir_dtype_is_floating(t);
+  if (!fl && !(t.code == kDLInt || t.code == kDLUInt)) return 0;
+  if (!fl && !is_int) {
+    return tvm_ffi_raise("TypeError", "attribute 'pad_value' of R.layout_transform: %g is not a "
+                         "value of the input's dtype %s", v->v_float64, tvm_tir_dtype_str(t).s);
+  }
+  double d = is_int ? (double)v->v_int64 : v->v_float64;
+  tvm_tir_expr_obj* c = fl ? tvm_tir_const_float(t, d) : tvm_tir_const_int(t, v->v_int64);
+  *out = c ? tvm_relax_prim_value_new(c) : NULL;
+  tvm_ffi_release(c);
+  return *out ? 0 : -1;
+}
+
 static int op_call(tvm_script_call* call, tvm_relax_op_id id, TVMFFIAny* out) {
   pthread_once(&g_sigs_once, sigs_build);
   const op_sig* s = &g_sigs[id];
@@ -523,6 +548,33 @@ static int op_call(tvm_script_call* call, tvm_relax_op_id id, TVMFFIAny* out) {
         vals[n_attrs++] = tvm_ffi_string(tvm_ffi_strbuf_cstr(&text));
         tvm_ffi_strbuf_free(&text);
         continue;
+      }
+      if (s->info->id == TVM_RELAX_OP_layout_transform && p->len == 9 &&
+          memcmp(p->name, "index_map", 9) == 0 && v[i].type_index == kTVMFFIFunction) {
+        /* index_map=lambda i, j: (j, i): an IndexMap over int64 indices, as upstream's
+         * wrapper makes one of a callable */
+        tvm_tir_index_map_obj* m = tvm_script__index_map_of(
+            &v[i], TVM_TIR_INT64, NULL, "attribute 'index_map' of R.layout_transform");
+        if (!m) {
+          rc = fail_at(call, s->spec, i);
+          break;
+        }
+        keys[n_attrs] = tvm_ffi_string_n(p->name, p->len);
+        vals[n_attrs++] = tvm_ffi_any_obj(m); /* owned */
+        continue;
+      }
+      if (s->info->id == TVM_RELAX_OP_layout_transform && p->len == 9 &&
+          memcmp(p->name, "pad_value", 9) == 0) {
+        tvm_relax_expr_obj* pv = NULL;
+        if (pad_number(&v[0], &v[i], &pv) != 0) {
+          rc = fail_at(call, s->spec, i);
+          break;
+        }
+        if (pv) {
+          keys[n_attrs] = tvm_ffi_string_n(p->name, p->len);
+          vals[n_attrs++] = tvm_ffi_any_obj(pv); /* owned */
+          continue;
+        }
       }
       keys[n_attrs] = tvm_ffi_string_n(p->name, p->len);
       vals[n_attrs++] = tvm_ffi_any_copy(&v[i]);

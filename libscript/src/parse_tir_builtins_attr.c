@@ -208,10 +208,9 @@ done:
 }
 
 /* ---- T.index_map --------------------------------------------------------------------------- */
-/* The IndexMap of a lambda: Vars of dtype named after its parameters, its result (a tuple or
- * list of indices, or one) converted to PrimExprs. */
-static tvm_tir_index_map_obj* index_map_of(const TVMFFIAny* fn, DLDataType dtype,
-                                           const tvm_tir_index_map_obj* inverse, const char* what) {
+tvm_tir_index_map_obj* tvm_script__index_map_of(const TVMFFIAny* fn, DLDataType dtype,
+                                                const tvm_tir_index_map_obj* inverse,
+                                                const char* what) {
   void* names = tvm_script__lambda_params(fn, what);
   if (!names) return NULL;
   int64_t n = tvm_ffi_seq_size(names);
@@ -272,11 +271,11 @@ int tvm_script__b_index_map(tvm_script_call* call, TVMFFIAny* out) {
     if (given_map) tvm_ffi_retain((void*)given_map);
     inverse = given_map
                   ? (tvm_tir_index_map_obj*)given_map
-                  : index_map_of(&a[1], dtype, NULL, "argument 'inverse_index_map' of T.index_map");
+                  : tvm_script__index_map_of(&a[1], dtype, NULL, "argument 'inverse_index_map' of T.index_map");
     if (!inverse) return call->error_arg = tvm_script__arg_index(call, spec, 1), -1;
   }
   tvm_tir_index_map_obj* m =
-      index_map_of(&a[0], dtype, inverse, "argument 'mapping' of T.index_map");
+      tvm_script__index_map_of(&a[0], dtype, inverse, "argument 'mapping' of T.index_map");
   tvm_ffi_release(inverse);
   if (!m) return call->error_arg = tvm_script__arg_index(call, spec, 0), -1;
   *out = tvm_ffi_any_obj(m);

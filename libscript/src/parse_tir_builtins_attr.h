@@ -16,6 +16,12 @@ int tvm_script__b_comm_reducer(tvm_script_call* call, TVMFFIAny* out);
 /* T.index_map(lambda i, j: (j, i), inverse_index_map=..., index_dtype="int64"): a
  * tir.IndexMap. */
 int tvm_script__b_index_map(tvm_script_call* call, TVMFFIAny* out);
+/* The IndexMap of a lambda fn (upstream's IndexMap.from_func): Vars of dtype named after its
+ * parameters, its result (a tuple or list of indices, or one) converted to PrimExprs; inverse
+ * optional. NULL + error naming `what`. */
+tvm_tir_index_map_obj* tvm_script__index_map_of(const TVMFFIAny* fn, DLDataType dtype,
+                                                const tvm_tir_index_map_obj* inverse,
+                                                const char* what);
 
 /* T.meta_var(value) (also I.meta_var): the value. */
 int tvm_script__b_meta_var(tvm_script_call* call, TVMFFIAny* out);

@@ -298,10 +298,55 @@ TEST(repeated_annotations) {
   CHECK_RAISED("AttributeError", "5:8: error: 'relax.expr.Var' object has no attribute 'Tensor'");
 }
 
+/* R.layout_transform with a plain lambda and a number for pad_value (upstream's wrapper makes
+ * the IndexMap over int64 indices and a PrimValue of the input's dtype): the module written
+ * with T.index_map and R.prim_value; a pad value the dtype cannot hold and a lambda whose body
+ * fails are located errors. */
+static const char* layout_program(const char* index_map, const char* pad) {
+  static char buf[1024];
+  snprintf(buf, sizeof(buf),
+           "from tvm.script import ir as I\n"
+           "from tvm.script import relax as R\n"
+           "from tvm.script import tirx as T\n"
+           "@I.ir_module\n"
+           "class M:\n"
+           "    @R.function\n"
+           "    def f(x: R.Tensor((6, 4), \"int32\")):\n"
+           "        y = R.layout_transform(x, index_map=%s, pad_value=%s)\n"
+           "        return y\n",
+           index_map, pad);
+  return buf;
+}
+
+static const char* parse_error_of(const char* text) {
+  static char msg[1024];
+  void* m = tvm_script_parse(text, strlen(text), NULL);
+  tvm_ffi_release(m);
+  void* e = m ? NULL : tvm_ffi_error_take();
+  snprintf(msg, sizeof(msg), "%s", e ? tvm_ffi_error_message(e) : "(parsed)");
+  tvm_ffi_release(e);
+  return msg;
+}
+
+TEST(layout_transform_lambda) {
+  void* a = parse(layout_program("lambda i, j: (j, i // 4, i % 4)", "7"));
+  void* b = parse(layout_program("T.index_map(lambda i, j: (j, i // 4, i % 4))",
+                                 "R.prim_value(T.int32(7))"));
+  TVMFFIAny aa = tvm_ffi_any_obj(a), ba = tvm_ffi_any_obj(b);
+  CHECK(a && b && tvm_ffi_structural_equal(&aa, &ba, false, NULL, NULL) == 1);
+  tvm_ffi_release(a), tvm_ffi_release(b);
+  CHECK(strstr(parse_error_of(layout_program("lambda i, j: (j, i)", "0.5")),
+               ":8:76: error: attribute 'pad_value' of R.layout_transform: 0.5 is not a value of "
+               "the input's dtype int32") != NULL);
+  CHECK(strstr(parse_error_of(layout_program("lambda i, j: (j, i // 0)", "None")),
+               ":8:62: error: FloorDiv: division by a constant zero") != NULL);
+}
+
 int main(void) {
   RUN(parsed_relax_evaluates);
   RUN(decorator_flags);
   RUN(none_annotation_is_void);
   RUN(repeated_annotations);
+  RUN(layout_transform_lambda);
   return test_summary();
 }

@@ -6,7 +6,9 @@
 # end with a call made for its effect; a dim string with T.Select and a comparison (the printer
 # writes one for strided_slice's inferred extent); R.nn.relu6; the Expr method x.astype(dtype);
 # R.str(...) for a string attribute and R.dtype(...) for a dtype one (upstream's printer writes
-# R.print(format=R.str("...")), its format being an operand there).
+# R.print(format=R.str("...")), its format being an operand there); R.layout_transform with a
+# plain lambda as its index_map (upstream's wrapper makes the IndexMap; `i % 16` over 14 values
+# pads to 16).
 import tvm
 from tvm.script import ir as I
 from tvm.script import relax as R
@@ -58,3 +60,9 @@ class Module:
         z = y.astype(dtype="int32")
         w = R.astype(z, R.dtype("float16"))
         return w
+
+    @R.function
+    def layouts(x: R.Tensor((14,), "float32"), y: R.Tensor((2, 3), "float32")):
+        p = R.layout_transform(x, index_map=lambda i: (i % 16,), pad_value=None)
+        t = R.layout_transform(y, index_map=lambda a, b: (b, a), pad_value=2.0)
+        return (p, t)
