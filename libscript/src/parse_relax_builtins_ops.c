@@ -421,6 +421,29 @@ static tvm_relax_expr_obj* op_arg(tvm_script_call* call, const op_param* p, cons
   return tvm_script__relax_expr_of(v, what);
 }
 
+/* resize2d / resize3d's size written as one dim, or roi as one number (upstream's wrapper
+ * repeats it: size 8 is (8, 8), roi 0.5 is four 0.5s): *out (owned) the tuple, per spatial axis
+ * for size and twice that for roi; false when v is written otherwise. */
+static bool resize_repeated(tvm_relax_op_id id, const op_param* p, const TVMFFIAny* v,
+                            TVMFFIAny* out) {
+  int n = id == TVM_RELAX_OP_image_resize2d ? 2 : id == TVM_RELAX_OP_image_resize3d ? 3 : 0;
+  bool size = p->len == 4 && memcmp(p->name, "size", 4) == 0;
+  bool roi = p->len == 3 && memcmp(p->name, "roi", 3) == 0;
+  if (!n || !(size || roi)) return false;
+  bool one = size ? v->type_index == kTVMFFIInt ||
+                        (tvm_ffi_any_is_object(v) && tvm_tir_is_expr(v->v_obj))
+                  : v->type_index == kTVMFFIFloat || v->type_index == kTVMFFIInt;
+  if (!one) return false;
+  if (roi) n *= 2;
+  TVMFFIAny item = *v;
+  if (roi && v->type_index == kTVMFFIInt) item = tvm_ffi_any_float((double)v->v_int64);
+  TVMFFIAny items[6];
+  for (int k = 0; k < n; ++k) items[k] = item;
+  void* arr = tvm_ffi_array_new(items, n);
+  *out = arr ? tvm_ffi_any_obj(arr) : tvm_ffi_any_none();
+  return arr != NULL;
+}
+
 /* layout_transform's pad_value written as a number: a PrimValue of x's dtype (*out; NULL when
  * v is no number or x's dtype is unknown), as upstream's wrapper converts it. */
 static int pad_number(const TVMFFIAny* x, const TVMFFIAny* v, tvm_relax_expr_obj** out) {
@@ -563,6 +586,12 @@ static int op_call(tvm_script_call* call, tvm_relax_op_id id, TVMFFIAny* out) {
         vals[n_attrs++] = tvm_ffi_any_obj(m); /* owned */
         continue;
       }
+      TVMFFIAny rep;
+      if (resize_repeated(s->info->id, p, &v[i], &rep)) {
+        keys[n_attrs] = tvm_ffi_string_n(p->name, p->len);
+        vals[n_attrs++] = rep; /* owned */
+        continue;
+      }
       if (s->info->id == TVM_RELAX_OP_layout_transform && p->len == 9 &&
           memcmp(p->name, "pad_value", 9) == 0) {
         tvm_relax_expr_obj* pv = NULL;
@@ -621,7 +650,10 @@ static int op_call(tvm_script_call* call, tvm_relax_op_id id, TVMFFIAny* out) {
       fail_at(call, s->spec, i);
       break;
     }
-    tvm_relax_expr_obj* e = op_arg(call, p, &v[i]);
+    TVMFFIAny rep;
+    bool repeated = resize_repeated(s->info->id, p, &v[i], &rep);
+    tvm_relax_expr_obj* e = op_arg(call, p, repeated ? &rep : &v[i]);
+    if (repeated) tvm_ffi_any_release(&rep);
     if (!e) {
       rc = fail_at(call, s->spec, i);
       break;

@@ -170,6 +170,12 @@ TEST(attributes_positional_keyword_defaults) {
   void* pw = RTUPLE(AI(0), AI(0), AI(1), AI(1));
   CHECK_STR_EQ(rprint_take(rcall(NULL, "nn.pad", RARGS(AO(m), AO(pw), AS("edge")), NOKW)),
                "R.nn.pad(m, pad_width=[0, 0, 1, 1], pad_mode=\"edge\")");
+  /* resize2d's size as one dim and roi as one number, repeated as upstream's wrapper does */
+  CHECK_STR_EQ(rprint_take(rcall(NULL, "image.resize2d", RARGS(AO(x), AI(6)), RKW("roi"),
+                                 RARGS(AF(0.5)))),
+               "R.image.resize2d(x, R.shape([6, 6]), roi=[0.5, 0.5, 0.5, 0.5])");
+  CHECK(rcall(NULL, "image.resize2d", RARGS(AO(x), AS("6")), NOKW) == NULL);
+  CHECK_RAISED("TypeError", "argument 'size' must be a shape of 2 dims");
   tvm_ffi_release(pw), tvm_ffi_release(sattrs), tvm_ffi_release(ax), tvm_ffi_release(attrs);
   tvm_ffi_release(p1), tvm_ffi_release(s22), tvm_ffi_release(m), tvm_ffi_release(w), tvm_ffi_release(x);
 }
