@@ -181,6 +181,18 @@ static void* binary_value(tvm_relax_op_id id, DLDataType t, void* a, void* b) {
     case TVM_RELAX_OP_atan2: return tvm_tir_call_take(t, "tir.atan2", a, b);
     case TVM_RELAX_OP_logical_and: return tvm_tir_and_take(a, b);
     case TVM_RELAX_OP_logical_or: return tvm_tir_or_take(a, b);
+    case TVM_RELAX_OP_logical_xor: return tvm_tir_ne_take(a, b);
+    case TVM_RELAX_OP_bitwise_and: return tvm_tir_call_take(t, "tir.bitwise_and", a, b);
+    case TVM_RELAX_OP_bitwise_or: return tvm_tir_call_take(t, "tir.bitwise_or", a, b);
+    case TVM_RELAX_OP_bitwise_xor: return tvm_tir_call_take(t, "tir.bitwise_xor", a, b);
+    case TVM_RELAX_OP_left_shift: return tvm_tir_call_take(t, "tir.shift_left", a, b);
+    case TVM_RELAX_OP_right_shift: return tvm_tir_call_take(t, "tir.shift_right", a, b);
+    case TVM_RELAX_OP_log_add_exp: { /* max + log(exp(a - max) + exp(b - max)), as topi */
+      void* m = tvm_tir_max_take(tvm_tir_ref(a), tvm_tir_ref(b));
+      void* ea = call1(t, "tir.exp", tvm_tir_sub_take(a, tvm_tir_ref(m)));
+      void* eb = call1(t, "tir.exp", tvm_tir_sub_take(b, tvm_tir_ref(m)));
+      return tvm_tir_add_take(m, call1(t, "tir.log", tvm_tir_add_take(ea, eb)));
+    }
     default:
       tvm_ffi_release(a);
       tvm_ffi_release(b);

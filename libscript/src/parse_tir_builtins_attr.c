@@ -271,7 +271,8 @@ int tvm_script__b_index_map(tvm_script_call* call, TVMFFIAny* out) {
     if (given_map) tvm_ffi_retain((void*)given_map);
     inverse = given_map
                   ? (tvm_tir_index_map_obj*)given_map
-                  : tvm_script__index_map_of(&a[1], dtype, NULL, "argument 'inverse_index_map' of T.index_map");
+                  : tvm_script__index_map_of(&a[1], dtype, NULL,
+                                             "argument 'inverse_index_map' of T.index_map");
     if (!inverse) return call->error_arg = tvm_script__arg_index(call, spec, 1), -1;
   }
   tvm_tir_index_map_obj* m =

@@ -2,7 +2,8 @@
  * test_legalize_eval.c: LegalizeOps turns elementwise operators into call_tir kernels, and the
  * reference evaluator runs them in libtir's interpreter. Results are checked against direct C
  * computations (libm) on random inputs: every legalized elementwise operator alone, with
- * broadcasting and a symbolic batch, ewise_fma, and a small model; bad arguments are located errors.
+ * broadcasting and a symbolic batch, the integer ones (bitwise, shifts) and logical_xor, ewise_fma,
+ * and a small model; bad arguments are located errors.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -104,7 +105,8 @@ TEST(binary_ops_broadcast_against_c) {
   /* x: (n, 1, 4), y: (3, 4) -> (n, 3, 4), evaluated with n = 2. */
   static const char* const k_ops[] = {"relax.add", "relax.subtract", "relax.multiply",
                                       "relax.divide", "relax.maximum", "relax.minimum",
-                                      "relax.power", "relax.less", "relax.floor_mod"};
+                                      "relax.power", "relax.less", "relax.floor_mod",
+                                      "relax.log_add_exp"};
   tvm_tir_var_obj* n = tvm_tir_var_new("n", I64);
   tvm_tir_expr_obj* one = tvm_tir_const_int(I64, 1);
   tvm_tir_expr_obj* four = tvm_tir_const_int(I64, 4);
@@ -139,7 +141,8 @@ TEST(binary_ops_broadcast_against_c) {
               case 5: want = u < v ? u : v; break;
               case 6: want = pow(u, v); break;
               case 7: want = u < v; break;
-              default: want = u - floor(u / v) * v; break;
+              case 8: want = u - floor(u / v) * v; break;
+              default: want = log(exp(u) + exp(v)); break;
             }
             int idx = (i * 3 + j) * 4 + l;
             got = k == 7 ? (double)((const uint8_t*)r->data)[idx] : ((const float*)r->data)[idx];
@@ -159,6 +162,76 @@ TEST(binary_ops_broadcast_against_c) {
   tvm_ffi_release(n), tvm_ffi_release(one), tvm_ffi_release(four);
 }
 
+static void* tensor_i32(int ndim, const int64_t* shape, int lo, int hi) {
+  void* t = tvm_ffi_tensor_empty(shape, ndim, tvm_tir_dtype_int(32), (DLDevice){kDLCPU, 0});
+  int64_t n = tvm_ffi_dltensor_numel(tvm_ffi_tensor_dl(t));
+  int32_t* p = tvm_ffi_tensor_dl(t)->data;
+  for (int64_t i = 0; i < n; ++i) p[i] = (int32_t)floor(rnd(lo, hi + 1));
+  return t;
+}
+
+TEST(integer_binary_ops_against_c) {
+  /* x: (2, 3) int32 in [-50, 50], y: (3,) int32 in [0, 5] (shift amounts) -> (2, 3) */
+  static const char* const k_ops[] = {"relax.bitwise_and", "relax.bitwise_or", "relax.bitwise_xor",
+                                      "relax.left_shift", "relax.right_shift"};
+  DLDataType i32 = tvm_tir_dtype_int(32);
+  int64_t sx[2] = {2, 3}, sy[1] = {3};
+  for (size_t k = 0; k < sizeof(k_ops) / sizeof(k_ops[0]); ++k) {
+    tvm_relax_var_obj* p[2] = {rt_var_take("x", rt_tensor(i32, 2, (int64_t)2, (int64_t)3)),
+                               rt_var_take("y", rt_tensor(i32, 1, (int64_t)3))};
+    tvm_tir_ir_module_obj* mod = one_op_module(k_ops[k], NULL, 2, p);
+    CHECK(mod != NULL);
+    void* x = tensor_i32(2, sx, -50, 50);
+    void* y = tensor_i32(1, sy, 0, 5);
+    TVMFFIAny args[2] = {tvm_ffi_any_obj(x), tvm_ffi_any_obj(y)}, out;
+    if (mod && tvm_relax_eval(mod, "main", args, 2, &out) == 0) {
+      const int32_t* a = tvm_ffi_tensor_dl(x)->data;
+      const int32_t* b = tvm_ffi_tensor_dl(y)->data;
+      const int32_t* r = tvm_ffi_tensor_dl(out.v_obj)->data;
+      int bad = 0;
+      for (int i = 0; i < 6; ++i) {
+        int32_t u = a[i], v = b[i % 3], want;
+        switch (k) {
+          case 0: want = u & v; break;
+          case 1: want = u | v; break;
+          case 2: want = u ^ v; break;
+          case 3: want = (int32_t)((uint32_t)u << v); break;
+          default: want = u >> v; break; /* arithmetic, as TIR's shift_right of a signed int */
+        }
+        if (r[i] != want) ++bad;
+      }
+      if (bad) fprintf(stderr, "%s: %d of 6 outputs differ\n", k_ops[k], bad);
+      CHECK_EQ_INT(bad, 0);
+      tvm_ffi_any_release(&out);
+    } else {
+      CHECK_OK(-1);
+    }
+    tvm_ffi_release(x), tvm_ffi_release(y), tvm_ffi_release(mod);
+    tvm_ffi_release(p[0]), tvm_ffi_release(p[1]);
+  }
+  /* logical_xor of bool tensors */
+  DLDataType bt = tvm_tir_dtype_bool();
+  tvm_relax_var_obj* q[2] = {rt_var_take("x", rt_tensor(bt, 1, (int64_t)4)),
+                             rt_var_take("y", rt_tensor(bt, 1, (int64_t)4))};
+  tvm_tir_ir_module_obj* mod = one_op_module("relax.logical_xor", NULL, 2, q);
+  CHECK(mod != NULL);
+  int64_t s4[1] = {4};
+  void* x = tvm_ffi_tensor_empty(s4, 1, bt, (DLDevice){kDLCPU, 0});
+  void* y = tvm_ffi_tensor_empty(s4, 1, bt, (DLDevice){kDLCPU, 0});
+  uint8_t *xa = tvm_ffi_tensor_dl(x)->data, *ya = tvm_ffi_tensor_dl(y)->data;
+  for (int i = 0; i < 4; ++i) xa[i] = (uint8_t)(i & 1), ya[i] = (uint8_t)(i >> 1);
+  TVMFFIAny args[2] = {tvm_ffi_any_obj(x), tvm_ffi_any_obj(y)}, out;
+  if (mod && tvm_relax_eval(mod, "main", args, 2, &out) == 0) {
+    const uint8_t* r = tvm_ffi_tensor_dl(out.v_obj)->data;
+    for (int i = 0; i < 4; ++i) CHECK_EQ_INT(r[i] != 0, (i & 1) != (i >> 1));
+    tvm_ffi_any_release(&out);
+  } else {
+    CHECK_OK(-1);
+  }
+  tvm_ffi_release(x), tvm_ffi_release(y), tvm_ffi_release(mod);
+  tvm_ffi_release(q[0]), tvm_ffi_release(q[1]);
+}
+
 TEST(ewise_fma_against_c) {
   /* x1 * x2 + x3 on (n, 5) with n = 3 */
   tvm_tir_var_obj* n = tvm_tir_var_new("n", I64);
@@ -172,7 +245,8 @@ TEST(ewise_fma_against_c) {
   tvm_relax_bb_function_begin(bb, "main", parr, NULL, true);
   tvm_relax_expr_obj* call = tvm_relax_call_op("relax.ewise_fma", NULL, 3, p[0], p[1], p[2]);
   tvm_relax_var_obj* v = call ? tvm_relax_bb_emit(bb, call, NULL) : NULL;
-  tvm_tir_global_var_obj* gv = v ? tvm_relax_bb_function_end(bb, (tvm_relax_expr_obj*)v, NULL) : NULL;
+  tvm_tir_global_var_obj* gv =
+      v ? tvm_relax_bb_function_end(bb, (tvm_relax_expr_obj*)v, NULL) : NULL;
   tvm_tir_ir_module_obj* mod = gv ? tvm_relax_bb_module(bb) : NULL;
   tvm_tir_ir_module_obj* legal = mod ? tvm_relax_transform_legalize_ops(mod) : NULL;
   CHECK(legal != NULL);
@@ -314,6 +388,7 @@ int main(void) {
   RUN(unary_ops_against_libm);
   RUN(binary_ops_broadcast_against_c);
   RUN(ewise_fma_against_c);
+  RUN(integer_binary_ops_against_c);
   RUN(legalized_module_structure_and_errors);
   RUN(unlegalized_operator_is_named);
   RUN(symbolic_dims_must_agree);

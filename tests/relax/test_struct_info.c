@@ -180,6 +180,16 @@ TEST(elementwise_inference) {
   CHECK_RAISED("TypeError", "relax.exp: argument 'x' must be a float tensor");
   CHECK(RT_CALL("relax.logical_and", NULL, s, s) == NULL);
   CHECK_RAISED("TypeError", "must be bool tensors");
+  CHECK(RT_CALL("relax.logical_xor", NULL, s, s) == NULL);
+  CHECK_RAISED("TypeError", "must be bool tensors");
+  e = RT_CALL("relax.bitwise_and", NULL, i, i);
+  CHECK_STR_EQ(rt_sinfo_text(e), "R.Tensor((4,), dtype=\"int32\")");
+  tvm_ffi_release(e);
+  CHECK(RT_CALL("relax.left_shift", NULL, s, s) == NULL);
+  CHECK_RAISED("TypeError", "relax.left_shift: arguments must be integer or bool tensors, got "
+               "dtype float32");
+  CHECK(RT_CALL("relax.log_add_exp", NULL, i, i) == NULL);
+  CHECK_RAISED("TypeError", "arguments must be float tensors, got dtype int32");
   tvm_relax_expr_obj* shape = tvm_relax_shape_expr_of_ints((int64_t[]){2}, 1);
   CHECK(RT_CALL("relax.exp", NULL, shape) == NULL);
   CHECK_RAISED("TypeError", "argument 'x' must be a tensor, got R.Shape([2])");
