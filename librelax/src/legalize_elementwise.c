@@ -1,7 +1,7 @@
 /*
  * legalize_elementwise.c: the kernels of the elementwise operators (unary, binary with numpy
- * broadcasting, atan2, where, clip, astype, and the activations relu/gelu/silu/leakyrelu): one
- * loop nest over the output, each input read at the output's indices aligned from the right (a
+ * broadcasting, atan2, where, clip, astype, and the activations relu, gelu, silu, leakyrelu,
+ * softplus, selu): one loop nest over the output, each input read at the output's indices aligned from the right (a
  * dim of 1 that the output broadcasts read at 0).
  * Scalar R.Prim arguments (clip's bounds, a binary operand) are folded into the kernel when
  * constant.
@@ -134,6 +134,25 @@ static void* unary_value(tvm_relax_op_id id, DLDataType t, DLDataType out, void*
       void* pos = tvm_tir_gt_take(tvm_tir_ref(x), tvm_tir_const_float(t, 0));
       void* neg = tvm_tir_mul_take(tvm_tir_ref(x), tvm_tir_const_float(t, alpha));
       return tvm_tir_select_take(pos, x, neg);
+    }
+    case TVM_RELAX_OP_nn_softplus: { /* b * x > t ? x : log(1 + exp(b * x)) / b (topi's) */
+      double beta = tvm_relax__call_attr_float(call, "beta", 1.0);
+      double thr = tvm_relax__call_attr_float(call, "threshold", 20.0);
+      void* bx = tvm_tir_mul_take(tvm_tir_ref(x), tvm_tir_const_float(t, beta));
+      void* soft = tvm_tir_div_take(
+          call1(t, "tir.log", tvm_tir_add_take(tvm_tir_const_float(t, 1.0),
+                                               call1(t, "tir.exp", tvm_tir_ref(bx)))),
+          tvm_tir_const_float(t, beta));
+      return tvm_tir_select_take(tvm_tir_gt_take(bx, tvm_tir_const_float(t, thr)), x, soft);
+    }
+    case TVM_RELAX_OP_nn_selu: { /* scale * (max(x, 0) + min(alpha * (exp(x) - 1), 0)) */
+      const double alpha = 1.6732632423543772848170429916717;
+      const double scale = 1.0507009873554804934193349852946;
+      void* e = tvm_tir_sub_take(call1(t, "tir.exp", tvm_tir_ref(x)), tvm_tir_const_float(t, 1));
+      void* neg = tvm_tir_min_take(tvm_tir_mul_take(tvm_tir_const_float(t, alpha), e),
+                                   tvm_tir_const_float(t, 0));
+      void* pos = tvm_tir_max_take(x, tvm_tir_const_float(t, 0));
+      return tvm_tir_mul_take(tvm_tir_const_float(t, scale), tvm_tir_add_take(pos, neg));
     }
     case TVM_RELAX_OP_clip: {
       tvm_tir_expr_obj* lo = prim_operand(tvm_ffi_seq_obj_at(call->args, 1), t);

@@ -21,6 +21,9 @@ const tvm_relax_attr_field tvm_relax__attrs_dequantize[] = {
     {NULL, 0, NULL}};
 const tvm_relax_attr_field tvm_relax__attrs_leakyrelu[] = {{"alpha", TVM_RELAX_ATTR_FLOAT, "0.01"},
                                                            {NULL, 0, NULL}};
+const tvm_relax_attr_field tvm_relax__attrs_softplus[] = {
+    {"beta", TVM_RELAX_ATTR_FLOAT, "1.0"}, {"threshold", TVM_RELAX_ATTR_FLOAT, "20.0"},
+    {NULL, 0, NULL}};
 const tvm_relax_attr_field tvm_relax__attrs_prelu[] = {{"axis", TVM_RELAX_ATTR_INT, "1"},
                                                        {NULL, 0, NULL}};
 const tvm_relax_attr_field tvm_relax__attrs_group_norm[] = {

@@ -53,6 +53,10 @@ static double ref_neg(double x) { return -x; }
 static double ref_square(double x) { return x * x; }
 static double ref_rsqrt(double x) { return 1 / sqrt(x); }
 static double ref_sign(double x) { return x > 0 ? 1 : x < 0 ? -1 : 0; }
+static double ref_softplus(double x) { return x > 20 ? x : log1p(exp(x)); }
+static double ref_selu(double x) {
+  return 1.0507009873554805 * (x > 0 ? x : 1.6732632423543773 * (exp(x) - 1));
+}
 
 TEST(unary_ops_against_libm) {
   static const struct {
@@ -75,6 +79,7 @@ TEST(unary_ops_against_libm) {
       {"relax.acos", acos, -1, 1},      {"relax.atan", atan, -9, 9},
       {"relax.asinh", asinh, -9, 9},    {"relax.acosh", acosh, 1, 9},
       {"relax.atanh", atanh, -0.99, 0.99}, {"relax.trunc", trunc, -5, 5},
+      {"relax.nn.softplus", ref_softplus, -30, 30}, {"relax.nn.selu", ref_selu, -3, 3},
   };
   int64_t shape[2] = {3, 5};
   for (size_t k = 0; k < sizeof(k_ops) / sizeof(k_ops[0]); ++k) {
@@ -168,6 +173,31 @@ static void* tensor_i32(int ndim, const int64_t* shape, int lo, int hi) {
   int32_t* p = tvm_ffi_tensor_dl(t)->data;
   for (int64_t i = 0; i < n; ++i) p[i] = (int32_t)floor(rnd(lo, hi + 1));
   return t;
+}
+
+TEST(softplus_attrs_against_c) {
+  /* beta 2, threshold 1: linear above x = 0.5 */
+  tvm_relax_var_obj* x = rt_var_take("x", rt_tensor(F32, 1, (int64_t)16));
+  void* attrs = rt_attrs(2, "beta", tvm_ffi_any_float(2.0), "threshold", tvm_ffi_any_float(1.0));
+  tvm_tir_ir_module_obj* mod = one_op_module("relax.nn.softplus", attrs, 1, &x);
+  CHECK(mod != NULL);
+  int64_t shape[1] = {16};
+  void* in = tensor_f32(1, shape, -3, 3);
+  TVMFFIAny arg = tvm_ffi_any_obj(in), out;
+  if (mod && tvm_relax_eval(mod, "main", &arg, 1, &out) == 0) {
+    const float* a = tvm_ffi_tensor_dl(in)->data;
+    const float* r = tvm_ffi_tensor_dl(out.v_obj)->data;
+    int bad = 0;
+    for (int i = 0; i < 16; ++i) {
+      double want = 2.0 * a[i] > 1.0 ? a[i] : log1p(exp(2.0 * a[i])) / 2.0;
+      if (fabs(r[i] - want) > 1e-5 * (1 + fabs(want))) ++bad;
+    }
+    CHECK_EQ_INT(bad, 0);
+    tvm_ffi_any_release(&out);
+  } else {
+    CHECK_OK(-1);
+  }
+  tvm_ffi_release(in), tvm_ffi_release(mod), tvm_ffi_release(attrs), tvm_ffi_release(x);
 }
 
 TEST(integer_binary_ops_against_c) {
@@ -389,6 +419,7 @@ int main(void) {
   RUN(binary_ops_broadcast_against_c);
   RUN(ewise_fma_against_c);
   RUN(integer_binary_ops_against_c);
+  RUN(softplus_attrs_against_c);
   RUN(legalized_module_structure_and_errors);
   RUN(unlegalized_operator_is_named);
   RUN(symbolic_dims_must_agree);

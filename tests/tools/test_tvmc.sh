@@ -310,8 +310,10 @@ expect 0 "$tvmc" run "$mlp" --shape n=5 --repeat 2 && has "output: float32 (5, 3
   has "check: ok (15 values in 1 output tensors match the reference evaluator; max abs error" &&
   has "main: median"
 expect 0 "$tvmc" run "$mlp" --shape n=64 --seed 7 --repeat 1 && has "check: ok (192 values"
-# bitwise and shift kernels, logical_xor and log_add_exp compiled vs the reference evaluator
-expect 0 "$tvmc" run "$fx/relax_bitwise.py" --repeat 1 && has "check: ok (96 values in 3 output"
+# bitwise and shift kernels, logical_xor, log_add_exp, softplus and selu compiled vs the
+# reference evaluator
+expect 0 "$tvmc" run "$fx/relax_elementwise_more.py" --repeat 1 &&
+  has "check: ok (128 values in 4 output"
 # a reference run over the check budget is announced (with its estimate) before it starts
 expect 0 "$tvmc" run "$fx/relax_matmuls.py" --repeat 0 && has "check: ok (256 values" &&
   assert [ "${out#*the reference evaluator interprets}" = "$out" ]

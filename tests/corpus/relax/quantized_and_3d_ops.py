@@ -1,6 +1,7 @@
 # The operators of quantized and volumetric models: quantize / dequantize per channel and with
-# scalar parameters, leaky and parametric ReLU, group_norm, 3-d convolution and pooling, a 1-d
-# transposed convolution, atan2, a fused multiply-add and the two losses, with keyword attributes.
+# scalar parameters, leaky and parametric ReLU, softplus, selu, group_norm, 3-d convolution and
+# pooling, a 1-d transposed convolution, atan2, a fused multiply-add and the two losses, with
+# keyword attributes.
 from tvm.script import ir as I
 from tvm.script import relax as R
 
@@ -20,7 +21,8 @@ class QuantizedAnd3D:
             d2 = R.dequantize(q2, R.const(0.5, "float32"), R.const(3, "int8"), out_dtype="float16")
             a = R.atan2(d, x)
             f = R.ewise_fma(a, x, d)
-            lr = R.nn.leakyrelu(f, alpha=0.2)
+            sp = R.nn.softplus(f, beta=2.0)
+            lr = R.nn.leakyrelu(R.nn.selu(sp), alpha=0.2)
             R.output(lr, d2)
         return lr
 
