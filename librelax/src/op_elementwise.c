@@ -176,8 +176,9 @@ tvm_relax_sinfo_obj* tvm_relax__infer_binary_arith(const tvm_relax__infer_ctx* c
   return binary(ctx, 0, ARITH, NULL);
 }
 
-/* atan2: the arithmetic rule, on float operands only (the result's dtype). */
-tvm_relax_sinfo_obj* tvm_relax__infer_binary_float(const tvm_relax__infer_ctx* ctx) {
+/* The arithmetic rule with the result's dtype (when known) restricted to `accept`. */
+static tvm_relax_sinfo_obj* binary_of(const tvm_relax__infer_ctx* ctx, bool (*accept)(DLDataType),
+                                      const char* need) {
   tvm_relax_sinfo_obj* out = binary(ctx, 0, ARITH, NULL);
   DLDataType t = TVM_RELAX_DTYPE_UNKNOWN;
   if (out && tvm_relax_kind_of(out) == TVM_RELAX_KIND_TensorStructInfo) {
@@ -185,32 +186,23 @@ tvm_relax_sinfo_obj* tvm_relax__infer_binary_float(const tvm_relax__infer_ctx* c
   } else if (out && tvm_relax_kind_of(out) == TVM_RELAX_KIND_PrimStructInfo) {
     t = ((tvm_relax_prim_sinfo_obj*)out)->dtype;
   }
-  if (out && !tvm_relax_dtype_is_unknown(t) && !is_float(t)) {
+  if (out && !tvm_relax_dtype_is_unknown(t) && !accept(t)) {
     tvm_ffi_release(out);
-    return tvm_relax__op_error(ctx, "TypeError", "arguments must be float tensors, got dtype %s",
+    return tvm_relax__op_error(ctx, "TypeError", "arguments must be %s, got dtype %s", need,
                                tvm_tir_dtype_str(t).s);
   }
   return out;
 }
 
-/* bitwise_and / or / xor, left_shift, right_shift: the arithmetic rule, on integer or bool
- * operands only (as bitwise_not; upstream's rule lets a float through to a kernel that cannot
- * be built). */
+/* atan2, log_add_exp: float operands only. */
+tvm_relax_sinfo_obj* tvm_relax__infer_binary_float(const tvm_relax__infer_ctx* ctx) {
+  return binary_of(ctx, is_float, "float tensors");
+}
+
+/* bitwise_and / or / xor, left_shift, right_shift: integer or bool operands only (as
+ * bitwise_not; upstream's rule lets a float through to a kernel that cannot be built). */
 tvm_relax_sinfo_obj* tvm_relax__infer_binary_int(const tvm_relax__infer_ctx* ctx) {
-  tvm_relax_sinfo_obj* out = binary(ctx, 0, ARITH, NULL);
-  DLDataType t = TVM_RELAX_DTYPE_UNKNOWN;
-  if (out && tvm_relax_kind_of(out) == TVM_RELAX_KIND_TensorStructInfo) {
-    t = ((tvm_relax_tensor_sinfo_obj*)out)->dtype;
-  } else if (out && tvm_relax_kind_of(out) == TVM_RELAX_KIND_PrimStructInfo) {
-    t = ((tvm_relax_prim_sinfo_obj*)out)->dtype;
-  }
-  if (out && !tvm_relax_dtype_is_unknown(t) && !accept_int(t)) {
-    tvm_ffi_release(out);
-    return tvm_relax__op_error(ctx, "TypeError",
-                               "arguments must be integer or bool tensors, got dtype %s",
-                               tvm_tir_dtype_str(t).s);
-  }
-  return out;
+  return binary_of(ctx, accept_int, "integer or bool tensors");
 }
 
 tvm_relax_sinfo_obj* tvm_relax__infer_binary_cmp(const tvm_relax__infer_ctx* ctx) {
