@@ -1193,51 +1193,91 @@ void tvm_script__lexer_free(lexer* lx) {
   lx->count = lx->cap = 0;
 }
 
+/* The public token of t (lexer.h): the fields its kind sets, the rest zero; a string's value
+ * appended to `strings`, NUL terminated. */
+static void public_token(const tvm_script__token* t, tvm_script_token* o, tvm_ffi_strbuf* strings) {
+  memset(o, 0, sizeof(*o));
+  o->kind = t->kind;
+  o->span = t->span;
+  if (t->kind == TVM_SCRIPT_TOK_INT) {
+    o->v.i = t->v.i;
+  } else if (t->kind == TVM_SCRIPT_TOK_FLOAT) {
+    o->v.f = t->v.f;
+  } else if (t->kind == TVM_SCRIPT_TOK_STRING) {
+    o->str_off = (uint32_t)strings->size;
+    o->str_len = t->str_len;
+    tvm_ffi_strbuf_append(strings, t->v.str, t->str_len);
+    tvm_ffi_strbuf_putc(strings, '\0');
+  }
+}
+
+/* One streaming pass over the text (the parser's way of reading it: chunks of tokens, each
+ * dropped once seen): with `data` NULL, counts the tokens and the bytes of their string
+ * values; else stores the public tokens there (room for `cap`) and the values in `strings`. */
+static int lex_pass(const char* source, size_t len, const char* filename, script_names* names,
+                    tvm_script_token* data, size_t cap, size_t* count, tvm_ffi_strbuf* strings,
+                    size_t* string_bytes) {
+  lexer lx;
+  if (tvm_script__lexer_init(&lx, source, len, filename, names) != 0) return -1;
+  int rc = 0;
+  *count = *string_bytes = 0;
+  while (!lx.done) {
+    if (tvm_script__lexer_fill(&lx, 4096) != 0) {
+      rc = -1;
+      break;
+    }
+    for (size_t i = 0; i < lx.count; ++i) {
+      const tvm_script__token* t = &lx.data[i];
+      if (t->kind == TVM_SCRIPT_TOK_STRING) *string_bytes += (size_t)t->str_len + 1;
+      if (data && *count == cap) {
+        rc = tvm_ffi_raise("RuntimeError", "tvm_script_lex: the second pass found more tokens");
+        break;
+      }
+      if (data) public_token(t, &data[*count], strings);
+      ++*count;
+    }
+    if (rc != 0) break;
+    tvm_script__lexer_drop(&lx, lx.count);
+  }
+  tvm_script__lexer_free(&lx);
+  return rc;
+}
+
 int tvm_script_lex(const char* source, size_t len, const char* filename, tvm_script_tokens* out) {
   memset(out, 0, sizeof(*out));
   script_arena arena;
   script_names names = {0};
   tvm_script__arena_init(&arena, len);
-  lexer lx;
-  int rc = tvm_script__lexer_init(&lx, source, len, filename, &names) != 0 ||
-                   tvm_script__names_init(&names, &arena, 64) != 0 ||
-                   tvm_script__lexer_fill(&lx, SIZE_MAX) != 0
+  tvm_script_token* data = NULL;
+  tvm_ffi_strbuf strings = {0};
+  size_t count = 0, string_bytes = 0;
+  /* Two passes, the first to size the token array: growing it instead cost more (the copies,
+   * and the first touches of the blocks given up) than lexing twice. */
+  int rc = tvm_script__names_init(&names, &arena, 64) != 0 ||
+                   lex_pass(source, len, filename, &names, NULL, 0, &count, NULL, &string_bytes) != 0
                ? -1
                : 0;
-  /* The public tokens (lexer.h): the fields of lex_internal.h's that their kind sets, the rest
-   * zero; string values copied into `strings`, NUL separated. */
-  tvm_script_token* data = rc == 0 ? tvm_ffi_malloc((lx.count ? lx.count : 1) * sizeof(*data)) : NULL;
-  tvm_ffi_strbuf strings = {0};
-  for (size_t i = 0; data && i < lx.count; ++i) {
-    const tvm_script__token* t = &lx.data[i];
-    tvm_script_token* o = &data[i];
-    memset(o, 0, sizeof(*o));
-    o->kind = t->kind;
-    o->span = t->span;
-    if (t->kind == TVM_SCRIPT_TOK_INT) {
-      o->v.i = t->v.i;
-    } else if (t->kind == TVM_SCRIPT_TOK_FLOAT) {
-      o->v.f = t->v.f;
-    } else if (t->kind == TVM_SCRIPT_TOK_STRING) {
-      o->str_off = (uint32_t)strings.size;
-      o->str_len = t->str_len;
-      tvm_ffi_strbuf_append(&strings, t->v.str, t->str_len);
-      tvm_ffi_strbuf_putc(&strings, '\0');
-    }
-  }
-  if (rc == 0 && (!data || strings.failed || strings.size > UINT32_MAX)) {
-    rc = tvm_ffi_raise("MemoryError", "out of memory lexing");
+  if (rc == 0 && string_bytes > UINT32_MAX) {
+    rc = tvm_ffi_raise("MemoryError", "the string literals hold over 4 GiB");
   }
   if (rc == 0) {
+    data = count <= SIZE_MAX / sizeof(*data) ? tvm_ffi_malloc(count * sizeof(*data)) : NULL;
+    if (!data) rc = tvm_ffi_raise("MemoryError", "out of memory lexing");
+  }
+  size_t second = 0;
+  if (rc == 0) {
+    rc = lex_pass(source, len, filename, &names, data, count, &second, &strings, &string_bytes);
+  }
+  if (rc == 0 && strings.failed) rc = tvm_ffi_raise("MemoryError", "out of memory lexing");
+  if (rc == 0) {
     out->data = data;
-    out->count = lx.count;
+    out->count = count;
     out->strings = strings.data;
     out->strings_size = strings.size;
   } else {
     tvm_ffi_free(data);
     tvm_ffi_strbuf_free(&strings);
   }
-  tvm_script__lexer_free(&lx);
   tvm_script__names_free(&names);
   tvm_script__arena_free(&arena);
   return rc;
