@@ -1253,10 +1253,8 @@ int tvm_script_lex(const char* source, size_t len, const char* filename, tvm_scr
   size_t count = 0, string_bytes = 0;
   /* Two passes, the first to size the token array: growing it instead cost more (the copies,
    * and the first touches of the blocks given up) than lexing twice. */
-  int rc = tvm_script__names_init(&names, &arena, 64) != 0 ||
-                   lex_pass(source, len, filename, &names, NULL, 0, &count, NULL, &string_bytes) != 0
-               ? -1
-               : 0;
+  int rc = tvm_script__names_init(&names, &arena, 64);
+  if (rc == 0) rc = lex_pass(source, len, filename, &names, NULL, 0, &count, NULL, &string_bytes);
   if (rc == 0 && string_bytes > UINT32_MAX) {
     rc = tvm_ffi_raise("MemoryError", "the string literals hold over 4 GiB");
   }

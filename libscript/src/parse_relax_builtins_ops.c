@@ -468,6 +468,69 @@ static int pad_number(const TVMFFIAny* x, const TVMFFIAny* v, tvm_relax_expr_obj
   return *out ? 0 : -1;
 }
 
+static bool param_is(const op_param* p, const char* name) {
+  return strlen(name) == p->len && memcmp(p->name, name, p->len) == 0;
+}
+
+/* The attribute entries of parameter p, given the value v (x: the call's first argument), as
+ * upstream's wrappers convert them: keys[k] and vals[k] (owned) for each entry made. Returns
+ * how many (one, or two for hint_on_device's device: its type and index), or -1 with an error
+ * raised (the caller locates it at the argument). */
+static int attr_entries(tvm_script_call* call, tvm_relax_op_id id, const op_param* p,
+                        const TVMFFIAny* v, const TVMFFIAny* x, TVMFFIAny keys[2],
+                        TVMFFIAny vals[2]) {
+  bool dist = id == TVM_RELAX_OP_dist_annotate_sharding || id == TVM_RELAX_OP_dist_redistribute;
+  const char* key = NULL; /* NULL: the parameter's name */
+  TVMFFIAny val = tvm_ffi_any_none(); /* the converted value (owned); none: v as written */
+  void* obj = NULL;                   /* or this object (owned) */
+  if (id == TVM_RELAX_OP_hint_on_device && v->type_index == kTVMFFIDevice) {
+    /* R.hint_on_device(x, R.device(t, i)): the device's type and index */
+    keys[0] = tvm_ffi_string("device_type");
+    vals[0] = tvm_ffi_any_int(v->v_device.device_type);
+    keys[1] = tvm_ffi_string("index");
+    vals[1] = tvm_ffi_any_int(v->v_device.device_id);
+    return 2;
+  } else if (id == TVM_RELAX_OP_hint_on_device && is_string(v) && param_is(p, "index")) {
+    /* R.hint_on_device(x, R.device(...), "scope"): the third is the memory scope */
+    key = "memory_scope";
+  } else if (id == TVM_RELAX_OP_to_vdevice && is_string(v)) {
+    /* dst_vdevice="llvm:0": the module's virtual device of that name */
+    obj = tvm_script__relax_vdevice_by_name(call, v, "attribute 'dst_vdevice' of R.to_vdevice");
+    if (!obj) return -1;
+  } else if (dist && param_is(p, "device_mesh")) {
+    /* device_mesh="mesh[0]": the module's mesh of that name (or an R.device_mesh) */
+    obj = tvm_script__relax_mesh_of(call, v, "attribute 'device_mesh'");
+    if (!obj) return -1;
+  } else if (dist && param_is(p, "placement")) {
+    /* the placement in its canonical text ("S[1],R" -> "S[1], R") */
+    void* pl = tvm_script__relax_placement_of(v, "attribute 'placement'");
+    if (!pl) return -1;
+    tvm_ffi_strbuf text = {0};
+    tvm_relax_placement_text(&text, pl);
+    tvm_ffi_release(pl);
+    val = tvm_ffi_string(tvm_ffi_strbuf_cstr(&text));
+    tvm_ffi_strbuf_free(&text);
+  } else if (id == TVM_RELAX_OP_layout_transform && param_is(p, "index_map") &&
+             v->type_index == kTVMFFIFunction) {
+    /* index_map=lambda i, j: (j, i): an IndexMap over int64 indices, as upstream's wrapper
+     * makes one of a callable */
+    obj = tvm_script__index_map_of(v, TVM_TIR_INT64, NULL,
+                                   "attribute 'index_map' of R.layout_transform");
+    if (!obj) return -1;
+  } else if (id == TVM_RELAX_OP_layout_transform && param_is(p, "pad_value")) {
+    tvm_relax_expr_obj* pv = NULL; /* (NULL: not a number, kept as written) */
+    if (pad_number(x, v, &pv) != 0) return -1;
+    obj = pv;
+  } else {
+    resize_repeated(id, p, v, &val); /* (size=8 is (8, 8) ...) */
+  }
+  if (obj) val = tvm_ffi_any_obj(obj);
+  if (tvm_ffi_any_is_none(&val)) val = tvm_ffi_any_copy(v); /* as written */
+  keys[0] = key ? tvm_ffi_string(key) : tvm_ffi_string_n(p->name, p->len);
+  vals[0] = val;
+  return 1;
+}
+
 static int op_call(tvm_script_call* call, tvm_relax_op_id id, TVMFFIAny* out) {
   pthread_once(&g_sigs_once, sigs_build);
   const op_sig* s = &g_sigs[id];
@@ -504,7 +567,7 @@ static int op_call(tvm_script_call* call, tvm_relax_op_id id, TVMFFIAny* out) {
   }
   tvm_script_items args;
   if (!tvm_script_items_init(&args, s->n_fixed + var_n)) return -1;
-  TVMFFIAny keys[OP_MAX_PARAMS], vals[OP_MAX_PARAMS];
+  TVMFFIAny keys[OP_MAX_PARAMS + 1], vals[OP_MAX_PARAMS + 1]; /* (attr_entries: one makes 2) */
   int n_attrs = 0;
   int rc = 0;
   bool absent_arg = false;
@@ -516,97 +579,13 @@ static int op_call(tvm_script_call* call, tvm_relax_op_id id, TVMFFIAny* out) {
       if (tvm_ffi_any_is_none(&v[i]) && s->info->attrs[(int)p->index].kind == TVM_RELAX_ATTR_DTYPE) {
         continue;
       }
-      if (s->info->id == TVM_RELAX_OP_hint_on_device && v[i].type_index == kTVMFFIDevice) {
-        /* R.hint_on_device(x, R.device(t, i)): the device's type and index */
-        keys[n_attrs] = tvm_ffi_string("device_type");
-        vals[n_attrs++] = tvm_ffi_any_int(v[i].v_device.device_type);
-        keys[n_attrs] = tvm_ffi_string("index");
-        vals[n_attrs++] = tvm_ffi_any_int(v[i].v_device.device_id);
-        continue;
+      int made =
+          attr_entries(call, s->info->id, p, &v[i], &v[0], keys + n_attrs, vals + n_attrs);
+      if (made < 0) {
+        rc = fail_at(call, s->spec, i);
+        break;
       }
-      if (s->info->id == TVM_RELAX_OP_hint_on_device && is_string(&v[i]) && p->len == 5 &&
-          memcmp(p->name, "index", 5) == 0) {
-        /* R.hint_on_device(x, R.device(...), "scope"): the third is the memory scope */
-        keys[n_attrs] = tvm_ffi_string("memory_scope");
-        vals[n_attrs++] = tvm_ffi_any_copy(&v[i]);
-        continue;
-      }
-      if (s->info->id == TVM_RELAX_OP_to_vdevice && is_string(&v[i])) {
-        /* dst_vdevice="llvm:0": the module's virtual device of that name */
-        void* vd = tvm_script__relax_vdevice_by_name(call, &v[i], "attribute 'dst_vdevice' of R.to_vdevice");
-        if (!vd) {
-          rc = fail_at(call, s->spec, i);
-          break;
-        }
-        keys[n_attrs] = tvm_ffi_string_n(p->name, p->len);
-        vals[n_attrs++] = tvm_ffi_any_obj(vd); /* owned */
-        continue;
-      }
-      if ((s->info->id == TVM_RELAX_OP_dist_annotate_sharding ||
-           s->info->id == TVM_RELAX_OP_dist_redistribute) &&
-          p->len == 11 && memcmp(p->name, "device_mesh", 11) == 0) {
-        /* device_mesh="mesh[0]": the module's mesh of that name (or an R.device_mesh) */
-        void* m = tvm_script__relax_mesh_of(call, &v[i], "attribute 'device_mesh'");
-        if (!m) {
-          rc = fail_at(call, s->spec, i);
-          break;
-        }
-        keys[n_attrs] = tvm_ffi_string_n(p->name, p->len);
-        vals[n_attrs++] = tvm_ffi_any_obj(m); /* owned */
-        continue;
-      }
-      if ((s->info->id == TVM_RELAX_OP_dist_annotate_sharding ||
-           s->info->id == TVM_RELAX_OP_dist_redistribute) &&
-          p->len == 9 && memcmp(p->name, "placement", 9) == 0) {
-        /* the placement in its canonical text ("S[1],R" -> "S[1], R") */
-        void* pl = tvm_script__relax_placement_of(&v[i], "attribute 'placement'");
-        if (!pl) {
-          rc = fail_at(call, s->spec, i);
-          break;
-        }
-        tvm_ffi_strbuf text = {0};
-        tvm_relax_placement_text(&text, pl);
-        tvm_ffi_release(pl);
-        keys[n_attrs] = tvm_ffi_string_n(p->name, p->len);
-        vals[n_attrs++] = tvm_ffi_string(tvm_ffi_strbuf_cstr(&text));
-        tvm_ffi_strbuf_free(&text);
-        continue;
-      }
-      if (s->info->id == TVM_RELAX_OP_layout_transform && p->len == 9 &&
-          memcmp(p->name, "index_map", 9) == 0 && v[i].type_index == kTVMFFIFunction) {
-        /* index_map=lambda i, j: (j, i): an IndexMap over int64 indices, as upstream's
-         * wrapper makes one of a callable */
-        tvm_tir_index_map_obj* m = tvm_script__index_map_of(
-            &v[i], TVM_TIR_INT64, NULL, "attribute 'index_map' of R.layout_transform");
-        if (!m) {
-          rc = fail_at(call, s->spec, i);
-          break;
-        }
-        keys[n_attrs] = tvm_ffi_string_n(p->name, p->len);
-        vals[n_attrs++] = tvm_ffi_any_obj(m); /* owned */
-        continue;
-      }
-      TVMFFIAny rep;
-      if (resize_repeated(s->info->id, p, &v[i], &rep)) {
-        keys[n_attrs] = tvm_ffi_string_n(p->name, p->len);
-        vals[n_attrs++] = rep; /* owned */
-        continue;
-      }
-      if (s->info->id == TVM_RELAX_OP_layout_transform && p->len == 9 &&
-          memcmp(p->name, "pad_value", 9) == 0) {
-        tvm_relax_expr_obj* pv = NULL;
-        if (pad_number(&v[0], &v[i], &pv) != 0) {
-          rc = fail_at(call, s->spec, i);
-          break;
-        }
-        if (pv) {
-          keys[n_attrs] = tvm_ffi_string_n(p->name, p->len);
-          vals[n_attrs++] = tvm_ffi_any_obj(pv); /* owned */
-          continue;
-        }
-      }
-      keys[n_attrs] = tvm_ffi_string_n(p->name, p->len);
-      vals[n_attrs++] = tvm_ffi_any_copy(&v[i]);
+      n_attrs += made;
       continue;
     }
     if (i == s->var_param) {

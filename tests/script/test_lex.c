@@ -357,6 +357,54 @@ static void stream_free(stream_lexer* s) {
   tvm_script__arena_free(&s->arena);
 }
 
+/* The tokens of tvm_script_lex (which streams the lexer in chunks, twice) against the streaming
+ * lexer's own, filled at once: the same kinds, spans and values, or the same error. Returns how
+ * many string tokens are views of the text (-1 after an error). */
+static int agrees_with_stream(const char* text, size_t len) {
+  tvm_script_tokens ref;
+  int rc = tvm_script_lex(text, len, "t.py", &ref);
+  char err[1024] = "";
+  if (rc != 0) {
+    void* e = tvm_ffi_error_take();
+    snprintf(err, sizeof(err), "%s", tvm_ffi_error_message(e));
+    tvm_ffi_release(e);
+  }
+  stream_lexer sl;
+  CHECK(stream_init(&sl, text, len) == 0);
+  tvm_script__lexer* lx = &sl.lx;
+  int rv = tvm_script__lexer_fill(lx, SIZE_MAX);
+  CHECK(rc == rv);
+  if (rv != 0) {
+    void* e = tvm_ffi_error_take();
+    CHECK_STR_EQ(tvm_ffi_error_message(e), err);
+    tvm_ffi_release(e);
+    stream_free(&sl);
+    return -1;
+  }
+  CHECK(lx->count == ref.count);
+  int views = 0;
+  for (size_t k = 0; k < lx->count && k < ref.count; ++k) {
+    const tvm_script__token* x = &lx->data[k];
+    const tvm_script_token* y = &ref.data[k];
+    CHECK(x->kind == y->kind);
+    CHECK(memcmp(&x->span, &y->span, sizeof(x->span)) == 0);
+    if (x->kind == TVM_SCRIPT_TOK_INT || x->kind == TVM_SCRIPT_TOK_FLOAT) {
+      CHECK(x->v.i == y->v.i);
+    } else if (x->kind == TVM_SCRIPT_TOK_NAME) { /* the interned name of its text */
+      size_t n = (size_t)(x->span.end_byte - x->span.start_byte);
+      CHECK(x->v.name->size == n && memcmp(x->v.name->text, text + x->span.start_byte, n) == 0);
+    } else if (x->kind == TVM_SCRIPT_TOK_STRING) {
+      views += x->v.str >= text && x->v.str < text + len;
+      CHECK(x->str_len == y->str_len &&
+            memcmp(x->v.str, ref.strings + y->str_off, y->str_len) == 0);
+      CHECK(ref.strings[y->str_off + y->str_len] == '\0');
+    }
+  }
+  stream_free(&sl);
+  tvm_script_tokens_free(&ref);
+  return views;
+}
+
 /* The parser's lexer refers to the source for string literals without escapes or line breaks
  * (lex_internal.h); every token must be the one tvm_script_lex makes by copying. */
 TEST(string_views_agree) {
@@ -366,49 +414,30 @@ TEST(string_views_agree) {
       "'x' 'y' z\n", "\"a\\x41b\" '\\'' \"\\\"\"\n", "b'x'\n",
       "x = ''\ny = \"\"\"z\"\"\" + 'q'\n'r\rs'\n"};
   for (size_t i = 0; i < sizeof(kTexts) / sizeof(kTexts[0]); ++i) {
-    size_t len = strlen(kTexts[i]);
-    tvm_script_tokens ref;
-    int rc = tvm_script_lex(kTexts[i], len, "t.py", &ref);
-    char err[1024] = "";
-    if (rc != 0) {
-      void* e = tvm_ffi_error_take();
-      snprintf(err, sizeof(err), "%s", tvm_ffi_error_message(e));
-      tvm_ffi_release(e);
-    }
-    stream_lexer sl;
-    CHECK(stream_init(&sl, kTexts[i], len) == 0);
-    tvm_script__lexer* lx = &sl.lx;
-    int rv = tvm_script__lexer_fill(lx, SIZE_MAX);
-    CHECK(rc == rv);
-    if (rv != 0) {
-      void* e = tvm_ffi_error_take();
-      CHECK_STR_EQ(tvm_ffi_error_message(e), err);
-      tvm_ffi_release(e);
-      stream_free(&sl);
-      continue;
-    }
-    CHECK(lx->count == ref.count);
-    int views = 0;
-    for (size_t k = 0; k < lx->count && k < ref.count; ++k) {
-      const tvm_script__token* x = &lx->data[k];
-      const tvm_script_token* y = &ref.data[k];
-      CHECK(x->kind == y->kind);
-      CHECK(memcmp(&x->span, &y->span, sizeof(x->span)) == 0);
-      if (x->kind == TVM_SCRIPT_TOK_INT || x->kind == TVM_SCRIPT_TOK_FLOAT) {
-        CHECK(x->v.i == y->v.i);
-      } else if (x->kind == TVM_SCRIPT_TOK_NAME) { /* the interned name of its text */
-        size_t n = (size_t)(x->span.end_byte - x->span.start_byte);
-        CHECK(x->v.name->size == n && memcmp(x->v.name->text, kTexts[i] + x->span.start_byte, n) == 0);
-      } else if (x->kind == TVM_SCRIPT_TOK_STRING) {
-        views += x->v.str >= kTexts[i] && x->v.str < kTexts[i] + len;
-        CHECK(x->str_len == y->str_len &&
-              memcmp(x->v.str, ref.strings + y->str_off, y->str_len) == 0);
-      }
-    }
+    int views = agrees_with_stream(kTexts[i], strlen(kTexts[i]));
     CHECK(i != 0 || views == 8); /* in the first text, the two with escapes are copied */
-    stream_free(&sl);
-    tvm_script_tokens_free(&ref);
   }
+}
+
+/* A text of many chunks of tvm_script_lex's passes (4096 tokens each): blocks, strings with
+ * and without escapes, numbers; then the same text with an error near its end. */
+TEST(many_chunks_agree) {
+  tvm_ffi_strbuf b = {0};
+  for (int i = 0; i < 3000; ++i) {
+    tvm_ffi_strbuf_printf(&b, "def f%d(x):\n    if x > %d:\n", i, i);
+    tvm_ffi_strbuf_printf(&b, "        return g('a\\n%d', \"b\", %d.5)\n", i, i);
+  }
+  int views = agrees_with_stream(tvm_ffi_strbuf_cstr(&b), b.size);
+  CHECK(views == 3000); /* each "b"; the escaped 'a\n..' are copies */
+  tvm_ffi_strbuf_puts(&b, "y = 'unterminated\n");
+  CHECK(agrees_with_stream(tvm_ffi_strbuf_cstr(&b), b.size) == -1);
+  tvm_script_tokens t;
+  CHECK(tvm_script_lex(b.data, b.size, "t.py", &t) == -1);
+  void* e = tvm_ffi_error_take();
+  CHECK(e && strstr(tvm_ffi_error_message(e), "t.py:9001:") != NULL);
+  tvm_ffi_release(e);
+  CHECK(t.data == NULL && t.count == 0);
+  tvm_ffi_strbuf_free(&b);
 }
 
 /* Line breaks: lex_fast takes '\n' (with the next line's indentation when it is spaces, blank
@@ -605,6 +634,7 @@ int main(void) {
   RUN(diag_render);
   RUN(fast_path_agrees);
   RUN(string_views_agree);
+  RUN(many_chunks_agree);
   RUN(line_breaks_fast_path_agrees);
   RUN(names_interned_with_keywords);
   return test_summary();
