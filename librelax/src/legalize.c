@@ -105,6 +105,7 @@ static const tvm_relax__legalize_fn k_legalize[TVM_RELAX_OP_COUNT] = {
     [TVM_RELAX_OP_slice_scatter] = tvm_relax__legalize_slice_scatter,
     [TVM_RELAX_OP_one_hot] = tvm_relax__legalize_one_hot,
     [TVM_RELAX_OP_argsort] = tvm_relax__legalize_sort,
+    [TVM_RELAX_OP_sort] = tvm_relax__legalize_sort,
     [TVM_RELAX_OP_topk] = tvm_relax__legalize_sort,
     [TVM_RELAX_OP_einsum] = tvm_relax__legalize_einsum,
     [TVM_RELAX_OP_nn_conv3d_transpose] = tvm_relax__legalize_conv_transpose,

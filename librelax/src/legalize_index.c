@@ -400,10 +400,10 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_slice_scatter(const tvm_relax_call_ob
   return tvm_relax__legalize_with(call, slice_scatter_body);
 }
 
-/* ---- argsort and topk ------------------------------------------------------------------------ */
+/* ---- argsort, sort and topk ------------------------------------------------------------------ */
 /*
  * Per row along the axis, an insertion into the K-long result (K = the outputs' extent on the
- * axis: n for argsort, k for topk): for each element i in order, its position pos = the number
+ * axis: n for argsort and sort, k for topk): for each element i in order, its position pos = the number
  * of kept entries that come before it (larger, or smaller when ascending; an equal kept entry
  * came earlier, so it stays first: a stable order); if pos < K the entries from pos on move one
  * place down (the last one falls off) and i goes at pos. O(n * K) per row. The kept values are
@@ -420,13 +420,16 @@ static void* row_load(void* const* v, int64_t n, int64_t axis, tvm_tir_buffer_ob
 static void* sort_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
                        tvm_tir_buffer_obj* const* out, int nout) {
   (void)nin;
-  bool topk = tvm_relax_op_info_of(call->op)->id == TVM_RELAX_OP_topk;
+  tvm_relax_op_id id = tvm_relax_op_info_of(call->op)->id;
+  bool topk = id == TVM_RELAX_OP_topk;
   tvm_tir_buffer_obj* x = in[0];
   int64_t n = rank(x), axis = norm_axis(tvm_relax__call_attr_int(call, "axis", -1), n);
   bool desc = topk ? tvm_relax__call_attr_bool(call, "largest", false)
                    : tvm_relax__call_attr_bool(call, "descending", false);
   tvm_tir_buffer_obj *ov = NULL, *oi = NULL;
-  if (!topk) {
+  if (id == TVM_RELAX_OP_sort) {
+    ov = out[0];
+  } else if (!topk) {
     oi = out[0];
   } else {
     const char* rt = tvm_relax__call_attr_str(call, "ret_type", "");

@@ -1,7 +1,7 @@
 /*
  * op_index.c: inference rules and attribute schemas of the gather / scatter, sorting and
  * data-dependent indexing operators: gather_elements, scatter_elements, scatter_nd, index_put,
- * slice_scatter, one_hot, argsort, topk, dynamic_strided_slice and nonzero (upstream:
+ * slice_scatter, one_hot, argsort, sort, topk, dynamic_strided_slice and nonzero (upstream:
  * relax/op/tensor/manipulate.cc, index.cc, sorting.cc, set.cc). Known dims are kept; what cannot
  * be known gives a result of known rank and unknown shape, or unknown rank, as upstream does.
  */
@@ -29,6 +29,10 @@ const tvm_relax_attr_field tvm_relax__attrs_argsort[] = {{"axis", TVM_RELAX_ATTR
                                                          {"descending", TVM_RELAX_ATTR_BOOL, "false"},
                                                          {"dtype", TVM_RELAX_ATTR_DTYPE, "int32"},
                                                          {NULL, 0, NULL}};
+/* sort: the values argsort orders (upstream's SortAttrs). */
+const tvm_relax_attr_field tvm_relax__attrs_sort[] = {{"axis", TVM_RELAX_ATTR_INT, "-1"},
+                                                      {"descending", TVM_RELAX_ATTR_BOOL, "false"},
+                                                      {NULL, 0, NULL}};
 /* topk: k < 1 keeps every element; ret_type "both", "values" or "indices". */
 const tvm_relax_attr_field tvm_relax__attrs_topk[] = {{"k", TVM_RELAX_ATTR_INT, "1"},
                                                       {"axis", TVM_RELAX_ATTR_INT, "-1"},
@@ -369,6 +373,18 @@ tvm_relax_sinfo_obj* tvm_relax__infer_argsort(const tvm_relax__infer_ctx* ctx) {
     return NULL;
   }
   return tensor_like(x, t);
+}
+
+/* sort: x's struct info (upstream's rule), its axis checked as argsort's. */
+tvm_relax_sinfo_obj* tvm_relax__infer_sort(const tvm_relax__infer_ctx* ctx) {
+  tvm_relax_tensor_sinfo_obj* x = tvm_relax__arg_tensor(ctx, 0);
+  if (!x) return NULL;
+  int64_t axis;
+  if (x->ndim != TVM_RELAX_UNKNOWN_NDIM &&
+      tvm_relax__normalize_axis(ctx, tvm_relax__attr_int(ctx, "axis"), x->ndim, &axis) != 0) {
+    return NULL;
+  }
+  return retained_sinfo(&x->base);
 }
 
 tvm_relax_sinfo_obj* tvm_relax__infer_topk(const tvm_relax__infer_ctx* ctx) {

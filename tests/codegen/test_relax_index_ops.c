@@ -290,6 +290,31 @@ TEST(argsort_topk) {
   release_all(b, 1);
 }
 
+/* sort: the values in argsort's order (a tie in a row; int32 columns ascending). */
+TEST(sort_values) {
+  void* a[1] = {rv_rand(2, (int64_t[]){3, 5})};
+  F(a[0])[7] = F(a[0])[9];
+  double want[15];
+  int64_t idx[5];
+  for (int r = 0; r < 3; ++r) {
+    order(F(a[0]), 5, r * 5, 1, true, idx);
+    for (int k = 0; k < 5; ++k) want[r * 5 + k] = F(a[0])[r * 5 + idx[k]];
+  }
+  expect2("sorted_rows", a, 1, 2, (int64_t[]){3, 5}, F32, want);
+  release_all(a, 1);
+  DLDataType i32 = tvm_tir_dtype_int(32);
+  void* b[1] = {tensor(2, (int64_t[]){4, 3}, i32)};
+  int32_t* bi = tvm_ffi_tensor_dl(b[0])->data;
+  float asf[12];
+  for (int i = 0; i < 12; ++i) asf[i] = (float)(bi[i] = (int32_t)((i * 7919 + 13) % 23) - 11);
+  for (int c = 0; c < 3; ++c) {
+    order(asf, 4, c, 3, false, idx);
+    for (int k = 0; k < 4; ++k) want[k * 3 + c] = asf[idx[k] * 3 + c];
+  }
+  expect2("sorted_cols", b, 1, 2, (int64_t[]){4, 3}, i32, want);
+  release_all(b, 1);
+}
+
 /* ---- einsum ---------------------------------------------------------------------------------- */
 TEST(einsum) {
   void* a[2] = {rv_rand(2, (int64_t[]){3, 4}), rv_rand(2, (int64_t[]){4, 5})};
@@ -389,6 +414,12 @@ TEST(bad_inputs) {
                      "        return R.argsort(x, axis=2)\n",
                      "ValueError", "R.argsort: axis 2 is out of range");
   expect_parse_error(SIG("x: R.Tensor((3, 5), \"float32\")")
+                     "        return R.sort(x, axis=-3)\n",
+                     "ValueError", "R.sort: axis -3 is out of range");
+  expect_parse_error(SIG("x: R.Tuple(R.Tensor((3, 5), \"float32\"))")
+                     "        return R.sort(x)\n",
+                     "TypeError", "R.sort: argument 'x'");
+  expect_parse_error(SIG("x: R.Tensor((3, 5), \"float32\")")
                      "        return R.argsort(x, dtype=\"float32\")\n",
                      "TypeError", "attribute 'dtype' must be an integer dtype, got float32");
   expect_parse_error(SIG("x: R.Tensor((3, 5), \"float32\")")
@@ -425,6 +456,7 @@ int main(void) {
   RUN(index_put);
   RUN(slice_scatter_one_hot);
   RUN(argsort_topk);
+  RUN(sort_values);
   RUN(einsum);
   RUN(bad_inputs);
   if (g_vm) tvm_vm_release(g_vm);

@@ -33,6 +33,9 @@ TEST(symbolic_and_unknown) {
   RT_EXPECT_SINFO(RT_CALL("relax.scatter_elements", NULL, xu, i, x), "R.Tensor(dtype=\"float32\")");
   /* argsort: int32 by default; topk: (n, 1) values and int32 indices by default */
   RT_EXPECT_SINFO(RT_CALL("relax.argsort", NULL, x), "R.Tensor((n, 4), dtype=\"int32\")");
+  /* sort: x's struct info, symbolic or of unknown rank */
+  RT_EXPECT_SINFO(RT_CALL("relax.sort", NULL, x), "R.Tensor((n, 4), dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.sort", NULL, xu), "R.Tensor(dtype=\"float32\")");
   RT_EXPECT_SINFO(RT_CALL("relax.topk", NULL, x),
                   "R.Tuple(R.Tensor((n, 1), dtype=\"float32\"), R.Tensor((n, 1), dtype=\"int32\"))");
   void* k9 = rt_attrs(2, "k", tvm_ffi_any_int(9), "axis", tvm_ffi_any_int(0));

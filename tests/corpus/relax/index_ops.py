@@ -83,6 +83,16 @@ class IndexOps:
         return y
 
     @R.function
+    def sorted_rows(x: R.Tensor((3, 5), "float32")) -> R.Tensor((3, 5), "float32"):
+        y = R.sort(x, axis=1, descending=True)
+        return y
+
+    @R.function
+    def sorted_cols(x: R.Tensor((4, 3), "int32")) -> R.Tensor((4, 3), "int32"):
+        y = R.sort(x, axis=0)
+        return y
+
+    @R.function
     def top2(x: R.Tensor((3, 5), "float32")) -> R.Tuple(R.Tensor((3, 2), "float32"), R.Tensor((3, 2), "int32")):
         y = R.topk(x, k=2)
         return y
