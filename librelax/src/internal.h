@@ -342,6 +342,7 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_reshape(const tvm_relax_call_obj* cal
 tvm_tir_prim_func_obj* tvm_relax__legalize_permute_dims(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_broadcast_to(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_concat(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_stack(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_split(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_strided_slice(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_take(const tvm_relax_call_obj* call);

@@ -57,6 +57,7 @@ static const tvm_relax__legalize_fn k_legalize[TVM_RELAX_OP_COUNT] = {
     [TVM_RELAX_OP_permute_dims] = tvm_relax__legalize_permute_dims,
     [TVM_RELAX_OP_broadcast_to] = tvm_relax__legalize_broadcast_to,
     [TVM_RELAX_OP_concat] = tvm_relax__legalize_concat,
+    [TVM_RELAX_OP_stack] = tvm_relax__legalize_stack,
     [TVM_RELAX_OP_split] = tvm_relax__legalize_split,
     [TVM_RELAX_OP_strided_slice] = tvm_relax__legalize_strided_slice,
     [TVM_RELAX_OP_take] = tvm_relax__legalize_take,

@@ -3,7 +3,8 @@
  * is read from one input element: reshape, flatten, squeeze and expand_dims map the output's
  * row-major linear index back to the input's indices (which holds for symbolic dims too);
  * permute_dims, broadcast_to, strided_slice, take, tile, repeat and flip compute the input
- * indices from the output's; concat and split copy each piece with its offset on the axis;
+ * indices from the output's; concat and split copy each piece with its offset on the axis (stack
+ * at its index on the new axis);
  * layout_transform scatters each input element to the index map's image of its index.
  * Attributes and index lists are read from the call (its inference rule has checked them).
  */
@@ -266,6 +267,47 @@ static void* concat_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* con
 
 tvm_tir_prim_func_obj* tvm_relax__legalize_concat(const tvm_relax_call_obj* call) {
   return tvm_relax__legalize_with(call, concat_body);
+}
+
+/* stack: out[.., k, ..] = in[k][..], the k at the new axis, one loop nest per input. */
+static void* stack_piece(tvm_tir_buffer_obj* piece, tvm_tir_buffer_obj* whole, int64_t axis,
+                         int64_t k) {
+  void *v[MAX_DIMS], *wi[MAX_DIMS], *pi[MAX_DIMS], *ext[MAX_DIMS];
+  int64_t n = rank(piece);
+  if (out_vars(piece, v) != 0) return NULL;
+  for (int64_t d = 0; d <= n; ++d) {
+    wi[d] = d == axis ? tvm_tir_i64(k) : tvm_tir_ref(v[d < axis ? d : d - 1]);
+  }
+  for (int64_t d = 0; d < n; ++d) {
+    pi[d] = tvm_tir_ref(v[d]);
+    ext[d] = dim(piece, d);
+  }
+  void* load = tvm_tir_load_takev(tvm_tir_ref(piece), n, pi);
+  void* body = tvm_tir_store_takev(tvm_tir_ref(whole), load, n + 1, wi);
+  body = tvm_relax__loop_nest(v, ext, n, NULL, body);
+  tvm_relax__release_all(v, n);
+  return body;
+}
+
+static void* stack_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
+                        tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nout;
+  int64_t axis = norm_axis(attr_int(call, "axis", 0, NULL), rank(out[0]));
+  void* stmts[1024]; /* tvm_relax__legalize_with's limit on a kernel's buffers */
+  int made = 0;
+  for (; made < nin; ++made) {
+    stmts[made] = stack_piece(in[made], out[0], axis, made);
+    if (!stmts[made]) break;
+  }
+  if (made < nin) {
+    tvm_relax__release_all(stmts, made);
+    return NULL;
+  }
+  return nin == 1 ? stmts[0] : tvm_tir_seq_takev(nin, stmts);
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_stack(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, stack_body);
 }
 
 static void* split_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,

@@ -375,18 +375,6 @@ tvm_relax_sinfo_obj* tvm_relax__infer_argsort(const tvm_relax__infer_ctx* ctx) {
   return tensor_like(x, t);
 }
 
-/* sort: x's struct info (upstream's rule), its axis checked as argsort's. */
-tvm_relax_sinfo_obj* tvm_relax__infer_sort(const tvm_relax__infer_ctx* ctx) {
-  tvm_relax_tensor_sinfo_obj* x = tvm_relax__arg_tensor(ctx, 0);
-  if (!x) return NULL;
-  int64_t axis;
-  if (x->ndim != TVM_RELAX_UNKNOWN_NDIM &&
-      tvm_relax__normalize_axis(ctx, tvm_relax__attr_int(ctx, "axis"), x->ndim, &axis) != 0) {
-    return NULL;
-  }
-  return retained_sinfo(&x->base);
-}
-
 tvm_relax_sinfo_obj* tvm_relax__infer_topk(const tvm_relax__infer_ctx* ctx) {
   tvm_relax_tensor_sinfo_obj* x = tvm_relax__arg_tensor(ctx, 0);
   if (!x) return NULL;

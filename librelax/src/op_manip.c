@@ -6,6 +6,7 @@
  * PrimExprs; what cannot be known (an unknown shape or rank, a symbolic bound) gives a result of
  * known rank and unknown shape, or unknown rank, as upstream does.
  */
+#include <stdio.h>
 #include <string.h>
 #include <tvm/tir/attr_value.h>
 #include <tvm/tir/buffer.h>
@@ -21,6 +22,9 @@ const tvm_relax_attr_field tvm_relax__attrs_axis_list[] = {{"axis", TVM_RELAX_AT
 /* squeeze: axis None removes every dim that is 1. */
 const tvm_relax_attr_field tvm_relax__attrs_axis_opt_list[] = {
     {"axis", TVM_RELAX_ATTR_OPT_INTS, "None"}, {NULL, 0, NULL}};
+/* stack: the new axis, in [-(ndim + 1), ndim] (upstream's StackAttrs; Python's default is 0). */
+const tvm_relax_attr_field tvm_relax__attrs_stack[] = {{"axis", TVM_RELAX_ATTR_INT, "0"},
+                                                       {NULL, 0, NULL}};
 /* concat: axis None concatenates 1-d tensors (upstream's ConcatAttrs; Python's default is 0). */
 const tvm_relax_attr_field tvm_relax__attrs_axis_opt[] = {{"axis", TVM_RELAX_ATTR_OPT_INT, "0"},
                                                           {NULL, 0, NULL}};
@@ -483,95 +487,134 @@ static bool same_vdevice(void* a, void* b) {
   return tvm_ffi_structural_equal(&x, &y, false, NULL, NULL) == 1;
 }
 
-tvm_relax_sinfo_obj* tvm_relax__infer_concat(const tvm_relax__infer_ctx* ctx) {
+/* What concat and stack know of their tuple of tensors (argument 0). */
+typedef struct {
+  void* fields; /* (borrowed) */
+  int64_t n;
+  DLDataType dtype;   /* unknown when one's is */
+  int32_t ndim;       /* of those that know it */
+  void* vdevice;      /* (borrowed) NULL unless the ones known agree */
+  bool shape_unknown; /* one's shape is unknown */
+} tensor_tuple;
+
+/* Fill t: a non-empty tuple of tensors of one dtype and ndim (ndim: the one they must have, or
+ * unknown; note: what the ndim error adds). 0, or -1 with the error raised. */
+static int tensor_tuple_of(const tvm_relax__infer_ctx* ctx, int32_t ndim, const char* note,
+                           tensor_tuple* t) {
   tvm_relax_sinfo_obj* s = tvm_relax__arg_sinfo(ctx, 0);
   if (tvm_relax_kind_of(s) != TVM_RELAX_KIND_TupleStructInfo) {
-    return tvm_relax__arg_kind_error(ctx, 0, "a tuple of tensors");
+    tvm_relax__arg_kind_error(ctx, 0, "a tuple of tensors");
+    return -1;
   }
-  void* fields = ((tvm_relax_tuple_sinfo_obj*)s)->fields;
-  int64_t n = tvm_ffi_seq_size(fields);
-  if (n == 0) return tvm_relax__arg_error(ctx, 0, "ValueError", "must hold at least one tensor");
-  bool has_axis = !tvm_relax__attr_is_none(ctx, "axis");
-  int32_t ndim = has_axis ? TVM_RELAX_UNKNOWN_NDIM : 1;
-  DLDataType dtype = TVM_RELAX_DTYPE_UNKNOWN;
-  bool dtype_unknown = false, shape_unknown = false, vdev_unknown = false;
-  void* vdev = NULL;
-  for (int64_t i = 0; i < n; ++i) {
-    tvm_relax_tensor_sinfo_obj* t = tvm_ffi_seq_obj_at(fields, i);
-    if (tvm_relax_kind_of(t) != TVM_RELAX_KIND_TensorStructInfo) {
+  *t = (tensor_tuple){((tvm_relax_tuple_sinfo_obj*)s)->fields, 0, TVM_RELAX_DTYPE_UNKNOWN, ndim,
+                      NULL, false};
+  t->n = tvm_ffi_seq_size(t->fields);
+  if (t->n == 0) {
+    tvm_relax__arg_error(ctx, 0, "ValueError", "must hold at least one tensor");
+    return -1;
+  }
+  bool dtype_unknown = false, vdev_unknown = false;
+  for (int64_t i = 0; i < t->n; ++i) {
+    tvm_relax_tensor_sinfo_obj* f = tvm_ffi_seq_obj_at(t->fields, i);
+    if (tvm_relax_kind_of(f) != TVM_RELAX_KIND_TensorStructInfo) {
       tvm_ffi_strbuf got = {0};
-      tvm_relax_sinfo_text(&got, &t->base);
+      tvm_relax_sinfo_text(&got, &f->base);
       tvm_relax__arg_error(ctx, 0, "TypeError", "must be a tuple of tensors, field %lld is %s",
                            (long long)i, tvm_ffi_strbuf_cstr(&got));
       tvm_ffi_strbuf_free(&got);
-      return NULL;
+      return -1;
     }
-    if (tvm_relax_dtype_is_unknown(t->dtype)) {
+    if (tvm_relax_dtype_is_unknown(f->dtype)) {
       dtype_unknown = true;
-    } else if (tvm_relax_dtype_is_unknown(dtype)) {
-      dtype = t->dtype;
-    } else if (!tvm_ffi_dtype_equal(dtype, t->dtype)) {
-      return tvm_relax__op_error(ctx, "TypeError", "tensors have different dtypes %s and %s",
-                                 tvm_tir_dtype_str(dtype).s, tvm_tir_dtype_str(t->dtype).s);
+    } else if (tvm_relax_dtype_is_unknown(t->dtype)) {
+      t->dtype = f->dtype;
+    } else if (!tvm_ffi_dtype_equal(t->dtype, f->dtype)) {
+      tvm_relax__op_error(ctx, "TypeError", "tensors have different dtypes %s and %s",
+                          tvm_tir_dtype_str(t->dtype).s, tvm_tir_dtype_str(f->dtype).s);
+      return -1;
     }
-    if (ndim == TVM_RELAX_UNKNOWN_NDIM) {
-      ndim = t->ndim;
-    } else if (t->ndim != TVM_RELAX_UNKNOWN_NDIM && t->ndim != ndim) {
-      return tvm_relax__op_error(ctx, "ValueError", "tensors have different ndims %d and %d%s",
-                                 ndim, t->ndim, has_axis ? "" : " (axis None needs 1-d tensors)");
+    if (t->ndim == TVM_RELAX_UNKNOWN_NDIM) {
+      t->ndim = f->ndim;
+    } else if (f->ndim != TVM_RELAX_UNKNOWN_NDIM && f->ndim != t->ndim) {
+      tvm_relax__op_error(ctx, "ValueError", "tensors have different ndims %d and %d%s", t->ndim,
+                          f->ndim, note);
+      return -1;
     }
-    if (!vdev_unknown && t->vdevice) {
-      if (!vdev) {
-        vdev = t->vdevice;
-      } else if (!same_vdevice(vdev, t->vdevice)) {
+    if (!vdev_unknown && f->vdevice) {
+      if (!t->vdevice) {
+        t->vdevice = f->vdevice;
+      } else if (!same_vdevice(t->vdevice, f->vdevice)) {
         vdev_unknown = true;
       }
     }
-    if (!tvm_relax_tensor_sinfo_dims(&t->base)) shape_unknown = true;
+    if (!tvm_relax_tensor_sinfo_dims(&f->base)) t->shape_unknown = true;
   }
-  if (dtype_unknown) dtype = TVM_RELAX_DTYPE_UNKNOWN;
-  if (vdev_unknown) vdev = NULL;
-  tvm_relax_sinfo_obj* first = tvm_ffi_seq_obj_at(fields, 0);
+  if (dtype_unknown) t->dtype = TVM_RELAX_DTYPE_UNKNOWN;
+  if (vdev_unknown) t->vdevice = NULL;
+  return 0;
+}
+
+/* The dims of t's tensors but dim `skip` (concat's axis; -1: none) must agree: provably
+ * different ones are an error, ones not provably equal clear *equal. *d0: the first known dims
+ * (borrowed; NULL if none). 0, or -1 with the error raised. */
+static int common_dims(const tvm_relax__infer_ctx* ctx, const tensor_tuple* t, int64_t skip,
+                       void** d0, bool* equal) {
+  *d0 = NULL;
+  *equal = true;
+  for (int64_t i = 0; i < t->n; ++i) {
+    void* di = tvm_relax_tensor_sinfo_dims(tvm_ffi_seq_obj_at(t->fields, i));
+    if (!di) continue;
+    if (!*d0) {
+      *d0 = di;
+      continue;
+    }
+    for (int32_t d = 0; d < t->ndim; ++d) {
+      if (d == skip) continue;
+      tvm_tir_expr_obj *a = dim_at(*d0, d), *b = dim_at(di, d);
+      if (tvm_relax__dim_unequal(a, b)) {
+        tvm_ffi_strbuf ta = {0}, tb = {0};
+        char note[64] = "";
+        if (skip >= 0) {
+          snprintf(note, sizeof(note), ", which is not the concatenation axis %lld",
+                   (long long)skip);
+        }
+        tvm_relax__op_error(ctx, "ValueError", "tensors differ in dim %d (%s against %s)%s", d,
+                            expr_text(&ta, a), expr_text(&tb, b), note);
+        tvm_ffi_strbuf_free(&ta);
+        tvm_ffi_strbuf_free(&tb);
+        return -1;
+      }
+      if (!tvm_relax__dim_equal(a, b)) *equal = false;
+    }
+  }
+  return 0;
+}
+
+tvm_relax_sinfo_obj* tvm_relax__infer_concat(const tvm_relax__infer_ctx* ctx) {
+  bool has_axis = !tvm_relax__attr_is_none(ctx, "axis");
+  tensor_tuple t;
+  if (tensor_tuple_of(ctx, has_axis ? TVM_RELAX_UNKNOWN_NDIM : 1,
+                      has_axis ? "" : " (axis None needs 1-d tensors)", &t) != 0) {
+    return NULL;
+  }
+  int32_t ndim = t.ndim;
+  tvm_relax_sinfo_obj* first = tvm_ffi_seq_obj_at(t.fields, 0);
   if (ndim == TVM_RELAX_UNKNOWN_NDIM) {
-    return n == 1 ? retained_sinfo(first)
-                  : tvm_relax_tensor_sinfo_new(NULL, dtype, TVM_RELAX_UNKNOWN_NDIM, vdev);
+    return t.n == 1 ? retained_sinfo(first)
+                    : tvm_relax_tensor_sinfo_new(NULL, t.dtype, TVM_RELAX_UNKNOWN_NDIM, t.vdevice);
   }
   int64_t axis = 0;
   if (has_axis && tvm_relax__normalize_axis(ctx, tvm_relax__attr_int(ctx, "axis"), ndim, &axis)) {
     return NULL;
   }
-  if (n == 1) return retained_sinfo(first);
-  /* The dims off the axis must agree: provably different ones are an error, ones not provably
-   * equal (or a tensor of unknown shape) make the result's shape unknown. */
-  void* d0 = NULL;
-  bool equal = true;
-  for (int64_t i = 0; i < n; ++i) {
-    void* di = tvm_relax_tensor_sinfo_dims(tvm_ffi_seq_obj_at(fields, i));
-    if (!di) continue;
-    if (!d0) {
-      d0 = di;
-      continue;
-    }
-    for (int32_t d = 0; d < ndim; ++d) {
-      if (d == axis) continue;
-      tvm_tir_expr_obj *a = dim_at(d0, d), *b = dim_at(di, d);
-      if (tvm_relax__dim_unequal(a, b)) {
-        tvm_ffi_strbuf ta = {0}, tb = {0};
-        tvm_relax__op_error(
-            ctx, "ValueError",
-            "tensors differ in dim %d (%s against %s), which is not the concatenation axis %lld", d,
-            expr_text(&ta, a), expr_text(&tb, b), (long long)axis);
-        tvm_ffi_strbuf_free(&ta);
-        tvm_ffi_strbuf_free(&tb);
-        return NULL;
-      }
-      if (!tvm_relax__dim_equal(a, b)) equal = false;
-    }
-  }
-  if (shape_unknown || !equal) return tvm_relax_tensor_sinfo_new(NULL, dtype, ndim, vdev);
+  if (t.n == 1) return retained_sinfo(first);
+  void* d0;
+  bool equal;
+  if (common_dims(ctx, &t, axis, &d0, &equal) != 0) return NULL;
+  if (t.shape_unknown || !equal) return tvm_relax_tensor_sinfo_new(NULL, t.dtype, ndim, t.vdevice);
   tvm_tir_expr_obj* sum = tvm_relax__int64(0);
-  for (int64_t i = 0; i < n && sum; ++i) {
-    void* di = tvm_relax_tensor_sinfo_dims(tvm_ffi_seq_obj_at(fields, i));
+  for (int64_t i = 0; i < t.n && sum; ++i) {
+    void* di = tvm_relax_tensor_sinfo_dims(tvm_ffi_seq_obj_at(t.fields, i));
     sum = take2(tvm_tir_add, sum, retained_dim(dim_at(di, axis)));
   }
   sum = simplified(sum);
@@ -582,7 +625,34 @@ tvm_relax_sinfo_obj* tvm_relax__infer_concat(const tvm_relax__infer_ctx* ctx) {
     return NULL;
   }
   for (int32_t d = 0; d < ndim; ++d) it[d] = d == axis ? sum : retained_dim(dim_at(d0, d));
-  return buf_result(&b, ndim, dtype, vdev);
+  return buf_result(&b, ndim, t.dtype, t.vdevice);
+}
+
+/* ---- stack ----------------------------------------------------------------------------------- */
+/* Tensors of one dtype, ndim and shape joined on a new axis (in [0, ndim]) of extent their
+ * number; a dim not provably equal among them leaves the result's shape unknown. */
+tvm_relax_sinfo_obj* tvm_relax__infer_stack(const tvm_relax__infer_ctx* ctx) {
+  tensor_tuple t;
+  if (tensor_tuple_of(ctx, TVM_RELAX_UNKNOWN_NDIM, "", &t) != 0) return NULL;
+  if (t.ndim == TVM_RELAX_UNKNOWN_NDIM) {
+    return tvm_relax_tensor_sinfo_new(NULL, t.dtype, TVM_RELAX_UNKNOWN_NDIM, t.vdevice);
+  }
+  int32_t ndim = t.ndim + 1;
+  int64_t axis;
+  if (tvm_relax__normalize_axis(ctx, tvm_relax__attr_int(ctx, "axis"), ndim, &axis) != 0) {
+    return NULL;
+  }
+  void* d0;
+  bool equal;
+  if (common_dims(ctx, &t, -1, &d0, &equal) != 0) return NULL;
+  if (t.shape_unknown || !equal) return tvm_relax_tensor_sinfo_new(NULL, t.dtype, ndim, t.vdevice);
+  dim_buf b;
+  tvm_tir_expr_obj** it = dim_buf_init(&b, ndim);
+  if (!it) return NULL;
+  for (int32_t d = 0; d < ndim; ++d) {
+    it[d] = d == axis ? tvm_relax__int64(t.n) : retained_dim(dim_at(d0, d < axis ? d : d - 1));
+  }
+  return buf_result(&b, ndim, t.dtype, t.vdevice);
 }
 
 /* ---- split ----------------------------------------------------------------------------------- */
@@ -987,6 +1057,7 @@ tvm_relax_sinfo_obj* tvm_relax__infer_repeat(const tvm_relax__infer_ctx* ctx) {
   return with_dim(x, dims, axis, simplified(len));
 }
 
+/* flip, and sort (ops.def): x's struct info, the axis checked (upstream's rules). */
 tvm_relax_sinfo_obj* tvm_relax__infer_flip(const tvm_relax__infer_ctx* ctx) {
   tvm_relax_tensor_sinfo_obj* x = tvm_relax__arg_tensor(ctx, 0);
   if (!x) return NULL;

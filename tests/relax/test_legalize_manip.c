@@ -189,6 +189,49 @@ TEST(concat_and_split) {
   tvm_ffi_release(x), tvm_ffi_release(a), tvm_ffi_release(b);
 }
 
+/* stack of three (2, 3) tensors on each new axis (0, 1, 2 and -1), against C's indexing. */
+TEST(stack_kernel) {
+  void* t[3] = {rv_rand(2, (int64_t[]){2, 3}), rv_rand(2, (int64_t[]){2, 3}),
+                rv_rand(2, (int64_t[]){2, 3})};
+  tvm_relax_var_obj* x[3];
+  for (int k = 0; k < 3; ++k) x[k] = rt_var_take("x", lg_sinfo_of(t[k]));
+  void* params = rt_array(3, x[0], x[1], x[2]);
+  void* fields = rt_array(3, x[0], x[1], x[2]);
+  tvm_relax_expr_obj* tup = tvm_relax_tuple_new(fields);
+  TVMFFIAny args[3] = {tvm_ffi_any_obj(t[0]), tvm_ffi_any_obj(t[1]), tvm_ffi_any_obj(t[2])};
+  static const int64_t kAxes[4] = {0, 1, 2, -1};
+  for (int a = 0; a < 4; ++a) {
+    int64_t axis = kAxes[a] < 0 ? kAxes[a] + 3 : kAxes[a];
+    void* attrs = rt_attrs(1, "axis", tvm_ffi_any_int(kAxes[a]));
+    TVMFFIAny out;
+    CHECK_OK(lg_eval(params, tvm_relax_call_op("relax.stack", attrs, 1, tup), args, 3, &out));
+    /* out's (i0, i1, i2) in row-major order; the stacked index k is i[axis] */
+    int64_t shape[3] = {2, 3, 3}; /* (2, 3) with 3 inserted at axis */
+    for (int64_t d = 2; d > axis; --d) shape[d] = shape[d - 1];
+    shape[axis] = 3;
+    double want[18];
+    for (int64_t i0 = 0; i0 < shape[0]; ++i0)
+      for (int64_t i1 = 0; i1 < shape[1]; ++i1)
+        for (int64_t i2 = 0; i2 < shape[2]; ++i2) {
+          int64_t i[3] = {i0, i1, i2}, r[2], m = 0;
+          for (int64_t d = 0; d < 3; ++d) {
+            if (d != axis) r[m++] = i[d];
+          }
+          want[(i0 * shape[1] + i1) * shape[2] + i2] = lg_f(t[i[axis]])[r[0] * 3 + r[1]];
+        }
+    CHECK_EQ_INT(lg_bad(&out, want, 18, 0), 0);
+    if (out.type_index == kTVMFFITensor) {
+      const DLTensor* o = tvm_ffi_tensor_dl(out.v_obj);
+      CHECK(o->ndim == 3 && o->shape[0] == shape[0] && o->shape[1] == shape[1] &&
+            o->shape[2] == shape[2]);
+    }
+    tvm_ffi_any_release(&out);
+    tvm_ffi_release(attrs);
+  }
+  tvm_ffi_release(tup), tvm_ffi_release(fields), tvm_ffi_release(params);
+  for (int k = 0; k < 3; ++k) tvm_ffi_release(x[k]), tvm_ffi_release(t[k]);
+}
+
 TEST(concat_symbolic) {
   /* concat((a: (n, 3), b: (m, 3)), axis 0) -> (n + m, 3), passed as a tuple variable */
   tvm_tir_var_obj* n = tvm_tir_var_new("n", I64);
@@ -488,6 +531,7 @@ int main(void) {
   RUN(broadcast_to);
   RUN(concat_and_split);
   RUN(concat_symbolic);
+  RUN(stack_kernel);
   RUN(strided_slice);
   RUN(take_modes);
   RUN(tile_repeat_flip);

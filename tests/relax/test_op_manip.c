@@ -205,6 +205,54 @@ TEST(expand_dims_squeeze_flatten) {
   release_all(sc, x3, three, xs, one, s0, s1, u, ax_bad, ax, x, NULL);
 }
 
+/* ---- stack ----------------------------------------------------------------------------------- */
+TEST(stack) {
+  tvm_tir_expr_obj* four = c64(4);
+  tvm_relax_var_obj* a = tvar_sym(2, g_n, four, NULL); /* (n, 4) */
+  tvm_relax_var_obj* b = tvar_sym(2, g_n, four, NULL);
+  void* f = rt_array(2, a, b);
+  tvm_relax_expr_obj* t = tvm_relax_tuple_new(f);
+  RT_EXPECT_SINFO(RT_CALL("relax.stack", NULL, t), "R.Tensor((2, n, 4), dtype=\"float32\")");
+  void* ax2 = attr_int("axis", 2), *axm1 = attr_int("axis", -1), *ax3 = attr_int("axis", 3);
+  void* axm4 = attr_int("axis", -4);
+  RT_EXPECT_SINFO(RT_CALL("relax.stack", ax2, t), "R.Tensor((n, 4, 2), dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.stack", axm1, t), "R.Tensor((n, 4, 2), dtype=\"float32\")");
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.stack", ax3, t), "ValueError", "axis 3 is out of range");
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.stack", axm4, t), "ValueError", "axis -4 is out of range");
+  /* every dim must agree (concat's axis too); one not provably equal: the shape is unknown */
+  tvm_relax_var_obj *c = tvar(2, 3, 4, 0, 0), *d = tvar(2, 3, 5, 0, 0);
+  void* f2 = rt_array(2, c, d);
+  tvm_relax_expr_obj* t2 = tvm_relax_tuple_new(f2);
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.stack", NULL, t2), "ValueError",
+                       "tensors differ in dim 1 (4 against 5)");
+  void* f3 = rt_array(3, a, c, a);
+  tvm_relax_expr_obj* t3 = tvm_relax_tuple_new(f3);
+  RT_EXPECT_SINFO(RT_CALL("relax.stack", NULL, t3), "R.Tensor(dtype=\"float32\", ndim=3)");
+  /* one tensor of unknown rank: so is the result; different ranks; a lone tensor */
+  tvm_relax_var_obj* u = tvar_ndim(-1);
+  void* f4 = rt_array(2, u, c);
+  tvm_relax_expr_obj* t4 = tvm_relax_tuple_new(f4);
+  RT_EXPECT_SINFO(RT_CALL("relax.stack", NULL, t4), "R.Tensor(dtype=\"float32\", ndim=3)");
+  tvm_relax_var_obj* v1 = tvar(1, 3, 0, 0, 0);
+  void* f5 = rt_array(2, c, v1);
+  tvm_relax_expr_obj* t5 = tvm_relax_tuple_new(f5);
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.stack", NULL, t5), "ValueError", "different ndims 2 and 1");
+  void* f6 = rt_array(1, v1);
+  tvm_relax_expr_obj* t6 = tvm_relax_tuple_new(f6);
+  RT_EXPECT_SINFO(RT_CALL("relax.stack", axm1, t6), "R.Tensor((3, 1), dtype=\"float32\")");
+  /* dtypes, fields, emptiness, not a tuple: concat's errors */
+  tvm_relax_var_obj* i = rt_var_take("i", rt_tensor(I64, 2, (int64_t)3, (int64_t)4));
+  void* f7 = rt_array(2, c, i);
+  tvm_relax_expr_obj* t7 = tvm_relax_tuple_new(f7);
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.stack", NULL, t7), "TypeError",
+                       "different dtypes float32 and int64");
+  tvm_relax_expr_obj* t8 = tvm_relax_tuple_new(NULL);
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.stack", NULL, t8), "ValueError", "must hold at least one tensor");
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.stack", NULL, c), "TypeError", "must be a tuple of tensors");
+  release_all(t8, t7, f7, i, t6, f6, t5, f5, v1, t4, f4, u, t3, f3, t2, f2, c, d, ax2, axm1, ax3,
+              axm4, t, f, a, b, four, NULL);
+}
+
 /* ---- concat, split --------------------------------------------------------------------------- */
 TEST(concat) {
   tvm_tir_expr_obj* four = c64(4);
@@ -556,6 +604,7 @@ int main(void) {
   RUN(permute_dims);
   RUN(expand_dims_squeeze_flatten);
   RUN(concat);
+  RUN(stack);
   RUN(split);
   RUN(strided_slice);
   RUN(take);

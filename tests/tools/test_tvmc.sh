@@ -314,6 +314,11 @@ expect 0 "$tvmc" run "$mlp" --shape n=64 --seed 7 --repeat 1 && has "check: ok (
 # reference evaluator
 expect 0 "$tvmc" run "$fx/relax_elementwise_more.py" --repeat 1 &&
   has "check: ok (128 values in 4 output"
+# stack and sort kernels compiled vs the reference evaluator, in both exec modes
+expect 0 "$tvmc" run "$fx/relax_stack_sort.py" --shape n=4 --repeat 1 &&
+  has "check: ok (155 values in 3 output"
+expect 0 "$tvmc" run "$fx/relax_stack_sort.py" --shape n=3 --exec-mode compiled --repeat 1 &&
+  has "check: ok (125 values in 3 output"
 # a reference run over the check budget is announced (with its estimate) before it starts
 expect 0 "$tvmc" run "$fx/relax_matmuls.py" --repeat 0 && has "check: ok (256 values" &&
   assert [ "${out#*the reference evaluator interprets}" = "$out" ]

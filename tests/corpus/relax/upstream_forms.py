@@ -8,7 +8,7 @@
 # R.str(...) for a string attribute and R.dtype(...) for a dtype one (upstream's printer writes
 # R.print(format=R.str("...")), its format being an operand there); R.layout_transform with a
 # plain lambda as its index_map (upstream's wrapper makes the IndexMap; `i % 16` over 14 values
-# pads to 16).
+# pads to 16); R.stack of a list and R.sort (upstream's wrappers).
 import tvm
 from tvm.script import ir as I
 from tvm.script import relax as R
@@ -66,3 +66,9 @@ class Module:
         p = R.layout_transform(x, index_map=lambda i: (i % 16,), pad_value=None)
         t = R.layout_transform(y, index_map=lambda a, b: (b, a), pad_value=2.0)
         return (p, t)
+
+    @R.function
+    def stacked(x: R.Tensor(("n", 3), "float32"), y: R.Tensor(("n", 3), "float32")):
+        s = R.stack([x, y, x], axis=1)
+        v = R.sort(R.stack((x,), axis=-1), axis=0, descending=True)
+        return (s, v)
