@@ -691,8 +691,20 @@ tvm_tir_global_var_obj* tvm_relax_global_var_new(const char* name_hint, tvm_rela
 }
 
 tvm_relax_sinfo_obj* tvm_relax_prim_func_sinfo(const tvm_tir_prim_func_obj* func) {
-  (void)func;
-  return tvm_relax_func_sinfo_new(NULL, NULL, false);
+  const tvm_tir_type_obj* t = func ? func->ret_type : NULL;
+  tvm_relax_sinfo_obj* ret;
+  if (t && tvm_tir_is(t, TVM_TIR_KIND_PrimType)) {
+    ret = tvm_relax_prim_sinfo_new(((const tvm_tir_prim_type_obj*)t)->dtype, NULL);
+  } else if (t && tvm_tir_is(t, TVM_TIR_KIND_TupleType) &&
+             (!((const tvm_tir_tuple_type_obj*)t)->fields ||
+              tvm_ffi_seq_size(((const tvm_tir_tuple_type_obj*)t)->fields) == 0)) {
+    ret = tvm_relax_void_sinfo();
+  } else {
+    ret = tvm_relax_object_sinfo_new();
+  }
+  tvm_relax_sinfo_obj* s = ret ? tvm_relax_func_sinfo_new(NULL, ret, false) : NULL;
+  tvm_ffi_release(ret);
+  return s;
 }
 
 /* ---- Bindings -------------------------------------------------------------------------------- */

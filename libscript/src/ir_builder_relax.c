@@ -582,6 +582,17 @@ int tvm_script__relax_module_global_vars(tvm_script__frame* module) {
   return 0;
 }
 
+int tvm_script__relax_declare_void_prim_func(tvm_tir_global_var_obj* gv) {
+  if (gv->relax.struct_info_) return 0;
+  tvm_relax_sinfo_obj* ret = tvm_relax_void_sinfo();
+  tvm_relax_sinfo_obj* s = ret ? tvm_relax_func_sinfo_new(NULL, ret, false) : NULL;
+  tvm_ffi_release(ret);
+  if (!s) return -1;
+  set_gv_sinfo(gv, s);
+  tvm_ffi_release(s);
+  return 0;
+}
+
 /* The attributes of the finished function of frame r: its R.func_attr ones, and global_symbol =
  * its name for a public module or top-level function (as upstream's parser adds). A new Map, or
  * NULL (none) with *ok. */

@@ -603,6 +603,7 @@ static int check_module_functions(script_parser* p, const void* mod, ast_stmts s
  * function defined later; with bind_names, the bare names refer to them as well (functions
  * at a file's top level, which have no `cls`). */
 static int declare_functions(script_parser* p, ast_stmts stmts, bool bind_names) {
+  bool any_relax = false;
   for (int32_t i = 0; i < stmts.n; ++i) {
     const ast_stmt* s = stmts.items[i];
     if (s->kind != AST_DEF) continue;
@@ -611,6 +612,7 @@ static int declare_functions(script_parser* p, ast_stmts stmts, bool bind_names)
     if (parse_decorators(p, fname, s->u.def.decorators, &deco) != 0) return -1;
     if (deco.token == SCRIPT_TOKEN_RELAX) { /* declared with its signature's struct info */
       if (tvm_script__relax_decl_function(p, s, deco.is_pure, bind_names) != 0) return -1;
+      any_relax = true;
       continue;
     }
     tvm_tir_global_var_obj* gv = tvm_script_ir_module_global_var(p->b, fname->u.name->text);
@@ -622,6 +624,19 @@ static int declare_functions(script_parser* p, ast_stmts stmts, bool bind_names)
       tvm_ffi_any_release(&v);
       return tvm_script__relocate(p, &fname->span);
     }
+  }
+  /* With Relax functions, which may call the PrimFuncs directly: their GlobalVars' struct info
+   * (a PrimFunc with a return annotation gets it from the function, when the module ends). */
+  for (int32_t i = 0; any_relax && i < stmts.n; ++i) {
+    const ast_stmt* s = stmts.items[i];
+    if (s->kind != AST_DEF || s->u.def.returns) continue;
+    decorator_info deco;
+    if (parse_decorators(p, s->u.def.name, s->u.def.decorators, &deco) != 0) return -1;
+    if (deco.token == SCRIPT_TOKEN_RELAX) continue;
+    tvm_tir_global_var_obj* gv = tvm_script_ir_module_global_var(p->b, s->u.def.name->u.name->text);
+    int rc = gv ? tvm_script__relax_declare_void_prim_func(gv) : -1;
+    tvm_ffi_release(gv);
+    if (rc != 0) return tvm_script__relocate(p, &s->u.def.name->span);
   }
   return 0;
 }

@@ -3,6 +3,8 @@
  * struct info through the bindings, unique names, symbolic shapes across a call, and the
  * builder's errors.
  */
+#include <tvm/tir/builder.h>
+
 #include "relax_models.h"
 #include "relax_testing.h"
 
@@ -102,6 +104,39 @@ TEST(different_shapes_not_equal) {
   tvm_ffi_release(py);
   tvm_ffi_release(x);
   tvm_ffi_release(y);
+}
+
+/* A PrimFunc's GlobalVar carries upstream's declared FuncStructInfo: opaque params and the
+ * result its ret_type gives, so a direct call (lowered code's `cls.f(x, out)`) is void. */
+TEST(prim_func_calls_infer_their_result) {
+  tvm_relax_block_builder* bb = tvm_relax_bb_new(NULL);
+  tvm_tir_expr_obj* zero = tvm_tir_int_imm_new(tvm_tir_dtype_int(32), 0);
+  tvm_tir_stmt_obj* body = tvm_tir_evaluate_new(zero);
+  void* none = tvm_ffi_array_new(NULL, 0);
+  tvm_tir_prim_func_obj* void_fn = tvm_tir_prim_func_new(none, body, NULL, NULL, NULL);
+  /* `T.ret(T.int32(7))`: the PrimFunc's ret_type is inferred, PrimType(int32). */
+  tvm_tir_stmt_obj* ret =
+      tvm_tir_evaluate_take(tvm_tir_call_take(TVM_TIR_VOID, "tir.ret", tvm_tir_int(7)));
+  tvm_tir_prim_func_obj* int_fn = tvm_tir_prim_func_new(none, ret, NULL, NULL, NULL);
+  tvm_tir_global_var_obj* gv_void = tvm_relax_bb_add_function(bb, void_fn, "k");
+  tvm_tir_global_var_obj* gv_int = tvm_relax_bb_add_function(bb, int_fn, "k_int");
+  CHECK(int_fn && gv_void && gv_int);
+  CHECK_STR_EQ(rt_sinfo_text(gv_void), "R.Callable(R.Tuple(), purity=False)");
+  tvm_relax_var_obj* x = rt_var_take("x", rt_tensor(F32, 1, (int64_t)4));
+  void* args = rt_array(2, x, x); /* (opaque params: not checked against the PrimFunc's) */
+  RT_EXPECT_SINFO(tvm_relax_call_new(gv_void, args, NULL, NULL, NULL), "R.Tuple()");
+  RT_EXPECT_SINFO(tvm_relax_call_new(gv_int, args, NULL, NULL, NULL), "R.Prim(\"int32\")");
+  tvm_ffi_release(args);
+  tvm_ffi_release(x);
+  tvm_ffi_release(gv_int);
+  tvm_ffi_release(gv_void);
+  tvm_ffi_release(int_fn);
+  tvm_ffi_release(void_fn);
+  tvm_ffi_release(ret);
+  tvm_ffi_release(none);
+  tvm_ffi_release(body);
+  tvm_ffi_release(zero);
+  tvm_relax_bb_free(bb);
 }
 
 TEST(builder_errors) {
@@ -333,6 +368,7 @@ int main(void) {
   RUN(structural_equal_hash_json_of_modules);
   RUN(different_shapes_not_equal);
   RUN(builder_errors);
+  RUN(prim_func_calls_infer_their_result);
   RUN(symbolic_call_binds_dims);
   return test_summary();
 }

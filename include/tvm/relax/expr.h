@@ -186,8 +186,10 @@ tvm_relax_expr_obj* tvm_relax_extern_func_new(const char* global_symbol, tvm_rel
 /* A GlobalVar for a Relax function of a module, carrying its FuncStructInfo (so calls through
  * it infer their result before the function's body exists). */
 tvm_tir_global_var_obj* tvm_relax_global_var_new(const char* name_hint, tvm_relax_sinfo_obj* sinfo);
-/* The FuncStructInfo of a PrimFunc as upstream gives it (opaque params, object result, impure
- * unless attributed pure): what `R.call_tir`'s callee and a direct call see. */
+/* The FuncStructInfo of a PrimFunc: what `R.call_tir`'s callee and a direct call see. Opaque
+ * params (upstream's declared form, FuncStructInfo::OpaqueFunc: arguments are not checked, a
+ * lowered call passes its symbolic values as one R.Shape), the result from ret_type as upstream
+ * infers it (void -> R.Tuple(), a PrimType -> R.Prim(dtype), else R.Object), impure. */
 tvm_relax_sinfo_obj* tvm_relax_prim_func_sinfo(const tvm_tir_prim_func_obj* func);
 
 /* ---- Bindings and blocks --------------------------------------------------------------------- */

@@ -1,4 +1,5 @@
-# A hand-written PrimFunc called from Relax with R.call_tir, and a Relax helper.
+# A hand-written PrimFunc called from Relax with R.call_tir, and a Relax helper; the PrimFunc
+# called directly with its output (as lowered code does): a void call, R.Tuple(), printed bare.
 from tvm.script import ir as I
 from tvm.script import relax as R
 from tvm.script import tirx as T
@@ -25,3 +26,12 @@ class Mixed:
             gv = cls.twice(lv)
             R.output(gv)
         return gv
+
+    @R.function(pure=False)
+    def direct(x: R.Tensor((8,), "float32")) -> R.Tensor((8,), "float32"):
+        cls = Mixed
+        y = R.builtin.alloc_tensor(R.shape([8]), R.dtype("float32"), R.prim_value(0))
+        cls.add_one(x, y)
+        done: R.Tuple = cls.add_one(y, y)
+        R.print(done, format=R.str("{}"))
+        return y
