@@ -86,16 +86,15 @@ static void precheck_module_function(script_parser* p, const ast_stmt* fn, const
   tvm_ffi_error_clear();
 }
 
-/* Whether def fn's function passed precheck_module_function; *cursor: the next entry to try
- * first (the end's check meets the defs in the order they were remembered). */
+/* Whether def fn's function passed precheck_module_function; *cursor: the next entry. The
+ * defs were remembered in the order of the module's statements, the order the end's check
+ * meets them in, so fn passed only if it is the next entry (a def found elsewhere would only be
+ * checked again: one look per def keeps the check linear in the module). */
 static bool prechecked(script_parser* p, const ast_stmt* fn, int64_t* cursor) {
   const func_parser* fp = func_parser_of(p);
   if (*cursor < fp->num_passed && fp->passed[*cursor].def == fn) {
     ++*cursor;
     return true;
-  }
-  for (int64_t i = 0; i < fp->num_passed; ++i) {
-    if (fp->passed[i].def == fn) return true;
   }
   return false;
 }
@@ -545,9 +544,11 @@ static bool wants_check(script_parser* p, const ast_stmt* def) {
 
 /* Check each PrimFunc of a finished module defined by the defs among stmts. A function that
  * passed its check while the module was built is skipped before its decorators are read
- * again: whatever they would say now, it is not checked twice. */
-static int check_module_functions(script_parser* p, const void* mod, ast_stmts stmts) {
-  int64_t cursor = 0;
+ * again: whatever they would say now, it is not checked twice. first_passed: the module's
+ * first entry among the functions that passed (those of modules parsed before come first). */
+static int check_module_functions(script_parser* p, const void* mod, ast_stmts stmts,
+                                  int64_t first_passed) {
+  int64_t cursor = first_passed;
   /* The Relax functions together (calls between them are checked against the module). */
   bool any_relax = false;
   for (int32_t i = 0; i < stmts.n; ++i) {
@@ -668,6 +669,7 @@ static int parse_class(script_parser* p, const ast_stmt* c, void** out) {
   for (int32_t i = 0; rc == 0 && i < body.n; ++i) {
     if (body.items[i]->kind != AST_DEF) rc = tvm_script__run_stmt(p, body.items[i]);
   }
+  int64_t first_passed = func_parser_of(p)->num_passed;
   if (rc == 0) rc = declare_functions(p, body, false);
   p->module_defs = &c->u.cls.body;
   func_parser_of(p)->module_checks = deco.check_wf;
@@ -685,7 +687,7 @@ static int parse_class(script_parser* p, const ast_stmt* c, void** out) {
     rc = tvm_script__error_at(p, &cname->span, "RuntimeError",
                               "the IR builder did not produce an IRModule");
   }
-  if (rc == 0 && deco.check_wf) rc = check_module_functions(p, mod, c->u.cls.body);
+  if (rc == 0 && deco.check_wf) rc = check_module_functions(p, mod, c->u.cls.body, first_passed);
   if (rc != 0) {
     tvm_ffi_release(mod);
     return -1;
@@ -730,6 +732,7 @@ static void* parse_definitions(script_parser* p, const ast_stmts* stmts) {
     }
   }
   bool implicit_module = nfn > 1;
+  int64_t first_passed = func_parser_of(p)->num_passed;
   if (implicit_module) {
     if (tvm_script_ir_module_enter(p->b) != 0) {
       tvm_script__relocate(p, &first->span);
@@ -768,7 +771,7 @@ static void* parse_definitions(script_parser* p, const ast_stmts* stmts) {
       tvm_script__relocate(p, last);
       goto fail;
     }
-    if (check_module_functions(p, result, *stmts) != 0) goto fail;
+    if (check_module_functions(p, result, *stmts, first_passed) != 0) goto fail;
   }
   return result;
 fail:
