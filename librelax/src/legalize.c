@@ -35,6 +35,7 @@ static const tvm_relax__legalize_fn k_legalize[TVM_RELAX_OP_COUNT] = {
     ELEMWISE(bitwise_not)
 #undef ELEMWISE
     [TVM_RELAX_OP_matmul] = tvm_relax__legalize_matmul,
+    [TVM_RELAX_OP_outer] = tvm_relax__legalize_outer,
     [TVM_RELAX_OP_nn_softmax] = tvm_relax__legalize_softmax,
     [TVM_RELAX_OP_nn_log_softmax] = tvm_relax__legalize_softmax,
     [TVM_RELAX_OP_nn_layer_norm] = tvm_relax__legalize_norm,
@@ -52,6 +53,7 @@ static const tvm_relax__legalize_fn k_legalize[TVM_RELAX_OP_COUNT] = {
     [TVM_RELAX_OP_cumprod] = tvm_relax__legalize_scan,
     [TVM_RELAX_OP_reshape] = tvm_relax__legalize_reshape,
     [TVM_RELAX_OP_flatten] = tvm_relax__legalize_reshape,
+    [TVM_RELAX_OP_nn_batch_flatten] = tvm_relax__legalize_reshape,
     [TVM_RELAX_OP_squeeze] = tvm_relax__legalize_reshape,
     [TVM_RELAX_OP_expand_dims] = tvm_relax__legalize_reshape,
     [TVM_RELAX_OP_permute_dims] = tvm_relax__legalize_permute_dims,

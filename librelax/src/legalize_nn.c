@@ -1,5 +1,5 @@
 /*
- * legalize_nn.c: the kernels of matmul (batched, broadcasting, 1-d operands numpy-style),
+ * legalize_nn.c: the kernels of matmul (batched, broadcasting, 1-d operands numpy-style), outer,
  * softmax / log_softmax (max-subtracted), layer_norm / rms_norm and attention (with bias,
  * causal masks and grouped-query heads), as plain loop nests with one-element accumulators.
  */
@@ -28,6 +28,25 @@ static void* load_batched(tvm_tir_buffer_obj* b, int64_t nbatch_b, void* const* 
   }
   for (int64_t i = 0; i < ntail; ++i) ind[nbatch_b + i] = tvm_tir_ref(tail[i]);
   return tvm_tir_load_takev(tvm_tir_ref(b), nbatch_b + ntail, ind);
+}
+
+/* outer: out[i, j] = x1[i] * x2[j], both read in the output's dtype (x1's, by the rule). */
+static void* outer_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
+                        tvm_tir_buffer_obj* const* out, int nout) {
+  (void)call, (void)nin, (void)nout;
+  void* v[2];
+  if (tvm_relax__kernel_vars(v, 2, "i") != 0) return NULL;
+  DLDataType t = out[0]->dtype;
+  void* l1 = tvm_tir_load_takev(tvm_tir_ref(in[0]), 1, (void*[]){tvm_tir_ref(v[0])});
+  void* l2 = tvm_tir_load_takev(tvm_tir_ref(in[1]), 1, (void*[]){tvm_tir_ref(v[1])});
+  void* prod = tvm_tir_mul_take(tvm_tir_cast_take(t, l1), tvm_tir_cast_take(t, l2));
+  void* body = tvm_relax__store_all(out[0], v, prod);
+  tvm_relax__release_all(v, 2);
+  return body;
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_outer(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, outer_body);
 }
 
 tvm_tir_prim_func_obj* tvm_relax__legalize_matmul(const tvm_relax_call_obj* call) {

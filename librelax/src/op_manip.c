@@ -2,9 +2,10 @@
  * op_manip.c: inference rules and attribute schemas of the manipulation and indexing operators:
  * reshape, permute_dims, expand_dims, squeeze, flatten, broadcast_to, concat, split,
  * strided_slice, take, tile, repeat, flip and layout_transform (upstream: relax/op/tensor/
- * manipulate.cc and index.cc). Known dims are computed exactly, symbolic ones as simplified
- * PrimExprs; what cannot be known (an unknown shape or rank, a symbolic bound) gives a result of
- * known rank and unknown shape, or unknown rank, as upstream does.
+ * manipulate.cc and index.cc), and nn.batch_flatten (nn.cc), flatten's kin. Known dims are
+ * computed exactly, symbolic ones as simplified PrimExprs; what cannot be known (an unknown
+ * shape or rank, a symbolic bound) gives a result of known rank and unknown shape, or unknown
+ * rank, as upstream does.
  */
 #include <stdio.h>
 #include <string.h>
@@ -442,6 +443,25 @@ tvm_relax_sinfo_obj* tvm_relax__infer_flatten(const tvm_relax__infer_ctx* ctx) {
   if (x->ndim == 0) return like_x_1d(x, tvm_relax__int64(1));
   if (!dims) return like_x(x, NULL, 1);
   return like_x_1d(x, dims_product(dims, 0, x->ndim));
+}
+
+/* nn.batch_flatten (upstream nn.cc): (N, d1, ..., dk) -> (N, d1 * ... * dk). Upstream requires
+ * ndim >= 2 (a 2-d input is returned as is) and gives ndim 2 for an unknown rank or shape. */
+tvm_relax_sinfo_obj* tvm_relax__infer_batch_flatten(const tvm_relax__infer_ctx* ctx) {
+  tvm_relax_tensor_sinfo_obj* x = tvm_relax__arg_tensor(ctx, 0);
+  if (!x) return NULL;
+  if (x->ndim == TVM_RELAX_UNKNOWN_NDIM) return like_x(x, NULL, 2);
+  if (x->ndim < 2) {
+    return tvm_relax__arg_error(ctx, 0, "ValueError", "must have ndim >= 2, got %d", x->ndim);
+  }
+  if (x->ndim == 2) return retained_sinfo(&x->base);
+  void* dims = tvm_relax_tensor_sinfo_dims(&x->base);
+  if (!dims) return like_x(x, NULL, 2);
+  dim_buf b;
+  tvm_tir_expr_obj** it = dim_buf_init(&b, 2);
+  it[0] = retained_dim(dim_at(dims, 0));
+  it[1] = dims_product(dims, 1, x->ndim);
+  return like_x_buf(x, &b, 2);
 }
 
 /* ---- broadcast_to ---------------------------------------------------------------------------- */

@@ -1,5 +1,5 @@
 /*
- * op_nn.c: inference rules and attribute schemas of matmul and the neural-network and image
+ * op_nn.c: inference rules and attribute schemas of matmul, outer and the neural-network and image
  * operators (softmax, the normalizations, convolutions, pooling, pad, dropout, attention,
  * resize2d), following upstream's relax/op/linear_algebra.cc, nn/nn.cc, nn/convolution.cc,
  * nn/pooling.cc, nn/attention.cc and image/resize.cc.
@@ -469,6 +469,33 @@ tvm_relax_sinfo_obj* tvm_relax__infer_matmul(const tvm_relax__infer_ctx* ctx) {
   tvm_ffi_release(batch);
   tvm_ffi_release(ba);
   tvm_ffi_release(bb);
+  return out;
+}
+
+/* ---- outer ----------------------------------------------------------------------------------- */
+/* outer (upstream linear_algebra.cc): x1 (n,) and x2 (m,) give (n, m) of x1's dtype, as
+ * upstream's rule does (it compares no dtypes; the kernel casts x2's elements), with no
+ * vdevice. Both must be of ndim 1, an unknown rank included. */
+tvm_relax_sinfo_obj* tvm_relax__infer_outer(const tvm_relax__infer_ctx* ctx) {
+  tvm_relax_tensor_sinfo_obj* a = tvm_relax__arg_tensor(ctx, 0);
+  tvm_relax_tensor_sinfo_obj* b = a ? tvm_relax__arg_tensor(ctx, 1) : NULL;
+  if (!b) return NULL;
+  for (int32_t i = 0; i < 2; ++i) {
+    int32_t nd = i == 0 ? a->ndim : b->ndim;
+    if (nd == TVM_RELAX_UNKNOWN_NDIM) {
+      return tvm_relax__arg_error(ctx, i, "ValueError", "must be a 1-d tensor, got unknown ndim");
+    }
+    if (nd != 1) {
+      return tvm_relax__arg_error(ctx, i, "ValueError", "must be a 1-d tensor, got ndim %d", nd);
+    }
+  }
+  void* da = tvm_relax_tensor_sinfo_dims(&a->base);
+  void* db = tvm_relax_tensor_sinfo_dims(&b->base);
+  if (!da || !db) return tvm_relax_tensor_sinfo_new(NULL, a->dtype, 2, NULL);
+  void* items[2] = {tvm_ffi_seq_obj_at(da, 0), tvm_ffi_seq_obj_at(db, 0)};
+  void* arr = tvm_ffi_array_of_objects(items, 2);
+  tvm_relax_sinfo_obj* out = arr ? tvm_relax__tensor_result(arr, a->dtype, 2, NULL) : NULL;
+  tvm_ffi_release(arr);
   return out;
 }
 

@@ -1,5 +1,5 @@
 /*
- * test_op_nn.c: struct info of matmul and the nn / image operators (softmax, normalizations,
+ * test_op_nn.c: struct info of matmul, outer and the nn / image operators (softmax, normalizations,
  * convolutions, pooling, pad, dropout, attention, resize2d) on static, symbolic and unknown
  * shapes and other layouts, and their errors.
  */
@@ -65,6 +65,49 @@ TEST(matmul_errors) {
                     T("3, 3, 4", F32));
   CHECK_INFER_FAILS("TypeError", "argument 'x2' must be a tensor", "relax.matmul", NULL, 2,
                     T("2, 3", F32), SH("3, 4"));
+}
+
+/* outer (upstream's rule): 1-d operands only, the result of x1's dtype (no dtype check). */
+TEST(outer) {
+  CHECK_INFER(TS("3, 4", F), "relax.outer", NULL, 2, T("3", F32), T("4", F32));
+  CHECK_INFER(TS("n, m", F), "relax.outer", NULL, 2, T("n", F32), T("m", F32));
+  CHECK_INFER(TS("n + T.int64(1), 2", F), "relax.outer", NULL, 2, T("n+1", F32), T("2", F32));
+  CHECK_INFER(TS("3, 4", "float16"), "relax.outer", NULL, 2, T("3", F16), T("4", F32));
+  CHECK_INFER(TS("3, 4", "int32"), "relax.outer", NULL, 2, T("3", I32), T("4", I32));
+  CHECK_INFER("R.Tensor(dtype=\"float32\", ndim=2)", "relax.outer", NULL, 2, T("?1", F32),
+              T("4", F32));
+  CHECK_INFER("R.Tensor(dtype=\"float32\", ndim=2)", "relax.outer", NULL, 2, T("3", F32),
+              T("?1", F32));
+  CHECK_INFER_FAILS("ValueError", "relax.outer: argument 'x1' must be a 1-d tensor, got ndim 2",
+                    "relax.outer", NULL, 2, T("3, 4", F32), T("4", F32));
+  CHECK_INFER_FAILS("ValueError", "argument 'x2' must be a 1-d tensor, got ndim 0", "relax.outer",
+                    NULL, 2, T("3", F32), T("", F32));
+  CHECK_INFER_FAILS("ValueError", "argument 'x2' must be a 1-d tensor, got unknown ndim",
+                    "relax.outer", NULL, 2, T("3", F32), T("*", F32));
+  CHECK_INFER_FAILS("TypeError", "argument 'x1' must be a tensor", "relax.outer", NULL, 2,
+                    SH("3"), T("4", F32));
+}
+
+/* nn.batch_flatten (upstream's rule): ndim >= 2; a 2-d input unchanged; else (N, product). */
+TEST(batch_flatten) {
+  CHECK_INFER(TS("2, 12", F), "relax.nn.batch_flatten", NULL, 1, T("2, 3, 4", F32));
+  CHECK_INFER(TS("2, 60", F), "relax.nn.batch_flatten", NULL, 1, T("2, 3, 4, 5", F32));
+  CHECK_INFER(TS("n, 3", F), "relax.nn.batch_flatten", NULL, 1, T("n, 3", F32));
+  CHECK_INFER(TS("n, c * T.int64(4)", F), "relax.nn.batch_flatten", NULL, 1, T("n, c, 2, 2", F32));
+  CHECK_INFER(TS("n, 0", "int32"), "relax.nn.batch_flatten", NULL, 1, T("n, 3, 0", I32));
+  CHECK_INFER("R.Tensor(dtype=\"float32\", ndim=2)", "relax.nn.batch_flatten", NULL, 1,
+              T("?3", F32));
+  CHECK_INFER("R.Tensor(dtype=\"float32\", ndim=2)", "relax.nn.batch_flatten", NULL, 1,
+              T("*", F32));
+  CHECK_INFER("R.Tensor(dtype=\"float32\", ndim=2)", "relax.nn.batch_flatten", NULL, 1,
+              T("?2", F32));
+  CHECK_INFER_FAILS("ValueError",
+                    "relax.nn.batch_flatten: argument 'data' must have ndim >= 2, got 1",
+                    "relax.nn.batch_flatten", NULL, 1, T("6", F32));
+  CHECK_INFER_FAILS("ValueError", "must have ndim >= 2, got 0", "relax.nn.batch_flatten", NULL, 1,
+                    T("", F32));
+  CHECK_INFER_FAILS("TypeError", "argument 'data' must be a tensor", "relax.nn.batch_flatten",
+                    NULL, 1, SH("2, 3"));
 }
 
 TEST(softmax) {
@@ -385,6 +428,8 @@ int main(void) {
   RUN(matmul_shapes);
   RUN(matmul_unknown);
   RUN(matmul_errors);
+  RUN(outer);
+  RUN(batch_flatten);
   RUN(softmax);
   RUN(layer_and_rms_norm);
   RUN(batch_norm);

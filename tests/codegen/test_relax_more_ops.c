@@ -1,0 +1,181 @@
+/*
+ * test_relax_more_ops.c: nn.batch_flatten and outer (tests/corpus/relax/more_ops.py, one function
+ * each) legalized, then run two ways on random inputs: in the Relax reference evaluator (the
+ * kernels in libtir's interpreter) and compiled (LLVM kernels in libvm), each checked against
+ * the operator written as plain C loops below; symbolic functions at two sizes. Then the located
+ * errors of bad calls.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <tvm/codegen/relax_build.h>
+#include <tvm/relax/eval.h>
+#include <tvm/relax/relax.h>
+#include <tvm/script/parser.h>
+#include <tvm/vm/vm.h>
+
+#include "relax_testing.h"
+#include "exec_mode_testing.h"
+#include "script_testing.h"
+#include "values_testing.h"
+
+static float* F(void* t) { return tvm_ffi_tensor_dl(t)->data; }
+
+/* Elements of result r (a tensor of the given shape and dtype) that differ from want. */
+static int mismatches(const TVMFFIAny* r, int ndim, const int64_t* shape, DLDataType dt,
+                      const double* want) {
+  if (r->type_index != kTVMFFITensor) return 1000;
+  const DLTensor* t = tvm_ffi_tensor_dl(r->v_obj);
+  if (t->ndim != ndim || t->dtype.code != dt.code || t->dtype.bits != dt.bits) return 1000;
+  int64_t n = 1;
+  for (int i = 0; i < ndim; ++i) {
+    if (t->shape[i] != shape[i]) return 1000;
+    n *= shape[i];
+  }
+  int bad = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (!(fabs(rv_elem(t, i) - want[i]) <= 1e-6 * (1 + fabs(want[i])))) {
+      if (bad < 4) {
+        fprintf(stderr, "  element %lld: got %g, want %g\n", (long long)i, rv_elem(t, i), want[i]);
+      }
+      ++bad;
+    }
+  }
+  return bad;
+}
+
+/* The module legalized and compiled once for every test. */
+static tvm_tir_ir_module_obj* g_legal;
+static tvm_vm_executable* g_exec;
+static tvm_vm* g_vm;
+
+static void setup(void) {
+  tvm_tir_ir_module_obj* mod = test_parse_file(TVM_CORPUS_DIR "/relax", "more_ops.py");
+  g_legal = mod ? tvm_relax_transform_legalize_ops(mod) : NULL;
+  CHECK(!mod || g_legal != NULL);
+  if (mod && !g_legal) CHECK_OK(-1);
+  g_exec = mod ? test_mode(tvm_codegen_relax_build(mod, test_opts())) : NULL;
+  if (mod && !g_exec) CHECK_OK(-1);
+  g_vm = g_exec ? tvm_vm_create(g_exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
+  tvm_ffi_release(mod);
+}
+
+/* Both results of fn on args (the evaluator's and the VM's) match want (shape, dtype). */
+static void expect2(const char* fn, void** args, int n, int ndim, const int64_t* shape,
+                    DLDataType dt, const double* want) {
+  TVMFFIAny a[8], r[2] = {tvm_ffi_any_none(), tvm_ffi_any_none()};
+  for (int i = 0; i < n; ++i) a[i] = tvm_ffi_any_obj(args[i]);
+  CHECK(g_legal != NULL && g_vm != NULL); /* setup built both */
+  if (g_legal && g_vm) {
+    CHECK_OK(tvm_relax_eval(g_legal, fn, a, n, &r[0]));
+    CHECK_OK(tvm_vm_invoke(g_vm, fn, a, n, &r[1]));
+    for (int w = 0; w < 2; ++w) {
+      int bad = mismatches(&r[w], ndim, shape, dt, want);
+      if (bad) {
+        fprintf(stderr, "%s (%s): %d elements differ\n", fn, w ? "compiled" : "evaluator", bad);
+      }
+      CHECK_EQ_INT(bad, 0);
+    }
+  }
+  tvm_ffi_any_release(&r[0]), tvm_ffi_any_release(&r[1]);
+}
+
+static void release_all(void** t, int n) {
+  for (int i = 0; i < n; ++i) tvm_ffi_release(t[i]);
+}
+
+/* ---- nn.batch_flatten ------------------------------------------------------------------------ */
+/* Row b of the result is sample b's elements in row-major order: x's buffer itself. */
+TEST(batch_flatten) {
+  void* x[1] = {rv_rand(4, (int64_t[]){2, 3, 4, 5})};
+  double want[120];
+  for (int b = 0; b < 2; ++b) {
+    for (int c = 0; c < 3; ++c)
+      for (int h = 0; h < 4; ++h)
+        for (int w = 0; w < 5; ++w) want[b * 60 + (c * 4 + h) * 5 + w] = F(x[0])[((b * 3 + c) * 4 + h) * 5 + w];
+  }
+  expect2("bflat", x, 1, 2, (int64_t[]){2, 60}, F32, want);
+  release_all(x, 1);
+  /* (n, 3, m) at n = 2, m = 5 and n = 4, m = 1 */
+  static const int64_t kSizes[2][2] = {{2, 5}, {4, 1}};
+  for (int s = 0; s < 2; ++s) {
+    int64_t n = kSizes[s][0], m = kSizes[s][1];
+    void* y[1] = {rv_rand(3, (int64_t[]){n, 3, m})};
+    double w[60];
+    for (int64_t b = 0; b < n; ++b)
+      for (int64_t c = 0; c < 3; ++c)
+        for (int64_t k = 0; k < m; ++k) w[b * 3 * m + c * m + k] = F(y[0])[(b * 3 + c) * m + k];
+    expect2("bflat_sym", y, 1, 2, (int64_t[]){n, 3 * m}, F32, w);
+    release_all(y, 1);
+  }
+}
+
+/* ---- outer ----------------------------------------------------------------------------------- */
+TEST(outer) {
+  void* a[2] = {rv_rand(1, (int64_t[]){3}), rv_rand(1, (int64_t[]){4})};
+  double want[64];
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 4; ++j) want[i * 4 + j] = (double)(F(a[0])[i] * F(a[1])[j]);
+  expect2("outer", a, 2, 2, (int64_t[]){3, 4}, F32, want);
+  release_all(a, 2);
+  static const int64_t kSizes[2][2] = {{5, 2}, {1, 7}};
+  for (int s = 0; s < 2; ++s) {
+    int64_t n = kSizes[s][0], m = kSizes[s][1];
+    void* b[2] = {rv_rand(1, &n), rv_rand(1, &m)};
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < m; ++j) want[i * m + j] = (double)(F(b[0])[i] * F(b[1])[j]);
+    expect2("outer_sym", b, 2, 2, (int64_t[]){n, m}, F32, want);
+    release_all(b, 2);
+  }
+  /* x1's dtype (int64) is the result's; x2's float32 elements are cast (truncated) to it */
+  void* c[2] = {rv_rand_int(1, (int64_t[]){3}, -50, 50), rv_rand(1, (int64_t[]){2})};
+  const int64_t* ci = tvm_ffi_tensor_dl(c[0])->data;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 2; ++j) want[i * 2 + j] = (double)(ci[i] * (int64_t)F(c[1])[j]);
+  expect2("outer_mixed", c, 2, 2, (int64_t[]){3, 2}, tvm_tir_dtype_int(64), want);
+  release_all(c, 2);
+}
+
+/* ---- Errors, located at the call ------------------------------------------------------------- */
+static void expect_parse_error(const char* body, const char* kind, const char* part) {
+  char src[2048];
+  snprintf(src, sizeof(src),
+           "from tvm.script import ir as I\nfrom tvm.script import relax as R\n"
+           "from tvm.script import tir as T\n\n@I.ir_module\nclass M:\n    @R.function\n%s",
+           body);
+  tvm_script_parse_options opts;
+  tvm_script_parse_options_init(&opts);
+  opts.filename = "bad.py";
+  void* ir = tvm_script_parse(src, strlen(src), &opts);
+  CHECK(ir == NULL);
+  tvm_ffi_release(ir);
+  CHECK_RAISED(kind, part);
+}
+
+#define SIG(params) "    def f(" params "):\n"
+TEST(bad_inputs) {
+  expect_parse_error(SIG("x: R.Tensor((3,), \"float32\")")
+                     "        return R.nn.batch_flatten(x)\n",
+                     "ValueError", "bad.py:9:35: error: R.nn.batch_flatten: argument 'data' "
+                     "must have ndim >= 2, got 1");
+  expect_parse_error(SIG("x: R.Shape((3, 4))")
+                     "        return R.nn.batch_flatten(x)\n",
+                     "TypeError", "R.nn.batch_flatten: argument 'data' must be a tensor");
+  expect_parse_error(SIG("a: R.Tensor((3, 2), \"float32\"), b: R.Tensor((4,), \"float32\")")
+                     "        return R.outer(a, b)\n",
+                     "ValueError", "R.outer: argument 'x1' must be a 1-d tensor, got ndim 2");
+  expect_parse_error(SIG("a: R.Tensor((3,), \"float32\"), b: R.Tensor(\"float32\")")
+                     "        return R.outer(a, b)\n",
+                     "ValueError", "argument 'x2' must be a 1-d tensor, got unknown ndim");
+}
+
+int main(void) {
+  setup();
+  RUN(batch_flatten);
+  RUN(outer);
+  RUN(bad_inputs);
+  if (g_vm) tvm_vm_release(g_vm);
+  tvm_ffi_release(g_exec);
+  tvm_ffi_release(g_legal);
+  return test_summary();
+}
