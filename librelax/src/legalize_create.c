@@ -1,7 +1,8 @@
 /*
  * legalize_create.c: the kernels of the creation operators: zeros / ones / full and their
  * _like forms (the fill value a constant R.Prim folded in, or a 0-d tensor input read once per
- * element), arange (constant start and step), tril / triu (a constant diagonal offset k).
+ * element), arange (constant start and step), tril / triu (a constant diagonal offset k), eye /
+ * eye_like (a constant k).
  */
 #include <stdio.h>
 #include <string.h>
@@ -121,4 +122,34 @@ static void* tri_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const*
 
 tvm_tir_prim_func_obj* tvm_relax__legalize_tri(const tvm_relax_call_obj* call) {
   return tvm_relax__legalize_with(call, tri_body);
+}
+
+/* eye (k argument 2) / eye_like (k argument 1): out[i, j] = 1 where j == i + k, else 0. */
+static void* eye_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
+                      tvm_tir_buffer_obj* const* out, int nout) {
+  (void)in, (void)nin, (void)nout;
+  const tvm_relax_op_info* info = tvm_relax_op_info_of(call->op);
+  double k;
+  int64_t karg = info->id == TVM_RELAX_OP_eye ? 2 : 1;
+  if (!tvm_relax__const_scalar(tvm_ffi_seq_obj_at(call->args, karg), &k)) {
+    tvm_ffi_raise("NotImplementedError", "%s: k must be a constant", info->name);
+    return NULL;
+  }
+  void* v[2];
+  if (rank(out[0]) != 2) {
+    tvm_ffi_raise("ValueError", "%s: bad rank %lld", info->name, (long long)rank(out[0]));
+    return NULL;
+  }
+  if (tvm_relax__kernel_vars(v, 2, "i") != 0) return NULL;
+  DLDataType t = out[0]->dtype;
+  void* on = tvm_tir_eq_take(tvm_tir_ref(v[1]), tvm_tir_add_take(tvm_tir_ref(v[0]),
+                                                                  tvm_tir_i64((int64_t)k)));
+  void* value = tvm_tir_select_take(on, const_of(t, 1), const_of(t, 0));
+  void* body = tvm_relax__store_all(out[0], v, value);
+  tvm_relax__release_all(v, 2);
+  return body;
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_eye(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, eye_body);
 }

@@ -1,17 +1,22 @@
 /*
  * op_create.c: inference rules and attribute schemas of the creation operators: zeros, ones and
- * full (of a shape), zeros_like, ones_like and full_like (of a tensor), arange, tril and triu.
+ * full (of a shape), zeros_like, ones_like and full_like (of a tensor), arange, tril and triu,
+ * eye and eye_like.
  * A shape argument is any expression of struct info R.Shape; the result's shape is that
  * expression itself when it is a ShapeExpr or a Var (so a symbolic shape variable is kept), as
  * upstream does.
  */
 #include <math.h>
+#include <tvm/tir/builder.h>
 
 #include "internal.h"
 
 /* zeros, ones: the dtype is required (upstream's ones/zeros refuse a void dtype). */
 const tvm_relax_attr_field tvm_relax__attrs_dtype_only[] = {{"dtype", TVM_RELAX_ATTR_DTYPE, NULL},
                                                             {NULL, 0, NULL}};
+/* eye: upstream's Python wrapper defaults the dtype to float32. */
+const tvm_relax_attr_field tvm_relax__attrs_eye[] = {{"dtype", TVM_RELAX_ATTR_DTYPE, "float32"},
+                                                     {NULL, 0, NULL}};
 /* full, *_like, arange: "" (unspecified) takes the dtype of the fill value / input / values. */
 const tvm_relax_attr_field tvm_relax__attrs_dtype_opt[] = {{"dtype", TVM_RELAX_ATTR_DTYPE, ""},
                                                            {NULL, 0, NULL}};
@@ -85,6 +90,24 @@ static bool prim_arg(const tvm_relax__infer_ctx* ctx, int32_t i, DLDataType* dty
   *dtype = ((tvm_relax_prim_sinfo_obj*)s)->dtype;
   *value = ((tvm_relax_prim_sinfo_obj*)s)->value;
   return true;
+}
+
+/* Argument i's scalar, of an integer dtype (or unknown): its value (borrowed, NULL when
+ * unknown). */
+static bool int_arg(const tvm_relax__infer_ctx* ctx, int32_t i, tvm_tir_expr_obj** value) {
+  DLDataType t;
+  if (!prim_arg(ctx, i, &t, value)) return false;
+  if (!tvm_relax_dtype_is_unknown(t) && !tvm_tir_dtype_is_integer(t)) {
+    tvm_relax__arg_error(ctx, i, "TypeError", "must be an integer scalar, got dtype %s",
+                         tvm_tir_dtype_str(t).s);
+    return false;
+  }
+  return true;
+}
+
+static tvm_tir_expr_obj* retained_expr(tvm_tir_expr_obj* e) {
+  tvm_ffi_retain(e);
+  return e;
 }
 
 static bool is_float_dtype(DLDataType t) { return t.code == kDLFloat || t.code == kDLBfloat; }
@@ -199,12 +222,59 @@ tvm_relax_sinfo_obj* tvm_relax__infer_tri(const tvm_relax__infer_ctx* ctx) {
   if (x->ndim != TVM_RELAX_UNKNOWN_NDIM && x->ndim < 2) {
     return tvm_relax__arg_error(ctx, 0, "ValueError", "must have ndim >= 2, got %d", x->ndim);
   }
-  DLDataType kt;
-  tvm_tir_expr_obj* kv;
-  if (!prim_arg(ctx, 1, &kt, &kv)) return NULL;
-  if (!tvm_relax_dtype_is_unknown(kt) && !tvm_tir_dtype_is_integer(kt)) {
-    return tvm_relax__arg_error(ctx, 1, "TypeError", "must be an integer scalar, got dtype %s",
-                                tvm_tir_dtype_str(kt).s);
+  tvm_tir_expr_obj* k;
+  return int_arg(ctx, 1, &k) ? retained_sinfo(&x->base) : NULL;
+}
+
+/* ---- eye / eye_like -------------------------------------------------------------------------- */
+/* eye (upstream create.cc): n rows, m columns, ones on diagonal k (R.Prim arguments, as
+ * upstream's wrapper makes them); the result (n, m) of attribute dtype, no vdevice. Unknown n or
+ * m values leave the shape unknown (ndim 2); a negative constant is refused (upstream lets it
+ * through to a shape that cannot exist). */
+tvm_relax_sinfo_obj* tvm_relax__infer_eye(const tvm_relax__infer_ctx* ctx) {
+  DLDataType t = tvm_relax__attr_dtype(ctx, "dtype");
+  if (tvm_relax_dtype_is_unknown(t)) {
+    return tvm_relax__op_error(ctx, "ValueError", "attribute 'dtype' must be a data type");
   }
-  return retained_sinfo(&x->base);
+  tvm_tir_expr_obj* v[3];
+  for (int32_t i = 0; i < 3; ++i) {
+    if (!int_arg(ctx, i, &v[i])) return NULL;
+    int64_t c;
+    if (i < 2 && v[i] && tvm_tir_as_const_int(v[i], &c) && c < 0) {
+      return tvm_relax__arg_error(ctx, i, "ValueError", "must be non-negative, got %lld",
+                                  (long long)c);
+    }
+  }
+  if (!v[0] || !v[1]) return tvm_relax_tensor_sinfo_new(NULL, t, 2, NULL);
+  /* Shape dims are int64: an int32 value (R.prim_value(T.int32(3))) is cast. */
+  void* items[2];
+  for (int i = 0; i < 2; ++i) {
+    int64_t c;
+    if (tvm_tir_as_const_int(v[i], &c)) {
+      items[i] = tvm_relax__int64(c);
+    } else if (tvm_tir_expr_dtype(v[i]).bits == 64) {
+      items[i] = retained_expr(v[i]);
+    } else {
+      items[i] = tvm_tir_cast_take(tvm_tir_dtype_int(64), retained_expr(v[i]));
+    }
+  }
+  void* dims = items[0] && items[1] ? tvm_ffi_array_of_objects(items, 2) : NULL;
+  tvm_ffi_release(items[0]);
+  tvm_ffi_release(items[1]);
+  tvm_relax_sinfo_obj* out = dims ? tvm_relax__tensor_result(dims, t, 2, NULL) : NULL;
+  tvm_ffi_release(dims);
+  return out;
+}
+
+/* eye_like (upstream create.cc): x of ndim 2 (or unknown) gives x's struct info, its dtype
+ * replaced by attribute dtype when given; k as eye's. */
+tvm_relax_sinfo_obj* tvm_relax__infer_eye_like(const tvm_relax__infer_ctx* ctx) {
+  tvm_relax_tensor_sinfo_obj* x = tvm_relax__arg_tensor(ctx, 0);
+  if (!x) return NULL;
+  if (x->ndim != TVM_RELAX_UNKNOWN_NDIM && x->ndim != 2) {
+    return tvm_relax__arg_error(ctx, 0, "ValueError", "must have ndim 2, got %d", x->ndim);
+  }
+  tvm_tir_expr_obj* k;
+  if (!int_arg(ctx, 1, &k)) return NULL;
+  return with_dtype(x, tvm_relax__attr_dtype(ctx, "dtype"));
 }

@@ -21,7 +21,7 @@
  *               args, sinfo_args=None), R.call_tir_with_grad(gvar, args, out_sinfo,
  *               te_grad_name, te_grad_kwargs=None, tir_vars=None), R.invoke_closure(closure,
  *               args, sinfo_args=None) (and R.invoke_pure_closure), R.arange(start, end=None,
- *               step=1, dtype=None);
+ *               step=1, dtype=None), R.eye(n, m=None, k=0, dtype="float32");
  *   values      R.const(value, dtype=None) (a number or nested lists, numpy's dtype rules as
  *               upstream: int -> int32, float -> float32), R.prim_value, R.str, R.dtype,
  *               R.shape([...]) (R.ShapeExpr(values) the same), R.tuple(*fields), R.TupleGetItem(tuple, index), R.ExternFunc(name),
@@ -253,7 +253,8 @@ static const char* attr_order(tvm_relax_op_id id) {
 }
 
 static bool arg_defaults_zero(tvm_relax_op_id id, const char* name, size_t len) {
-  return (id == TVM_RELAX_OP_tril || id == TVM_RELAX_OP_triu) && len == 1 && name[0] == 'k';
+  return (id == TVM_RELAX_OP_tril || id == TVM_RELAX_OP_triu || id == TVM_RELAX_OP_eye_like) &&
+         len == 1 && name[0] == 'k';
 }
 
 /* R.memory.view(x, shape=None, dtype=None, relative_byte_offset=None): an absent or None
@@ -1062,6 +1063,49 @@ static int b_arange(tvm_script_call* call, TVMFFIAny* out) {
   return ret(c, out);
 }
 
+/* R.eye(n, m=None, k=0, dtype="float32"): m None is n (upstream's wrapper). */
+static int b_eye(tvm_script_call* call, TVMFFIAny* out) {
+  static const char* const spec = "n, m=, k=, dtype=";
+  static const char* const names[3] = {"n", "m", "k"};
+  TVMFFIAny a[4];
+  if (tvm_script__bind_args(call, spec, a, 4) != 0) return -1;
+  TVMFFIAny zero = tvm_ffi_any_int(0);
+  const TVMFFIAny* v[3] = {&a[0], present(&a[1]) ? &a[1] : &a[0], present(&a[2]) ? &a[2] : &zero};
+  const int param[3] = {0, present(&a[1]) ? 1 : 0, present(&a[2]) ? 2 : -1};
+  tvm_script_items it;
+  if (!tvm_script_items_init(&it, 3)) return -1;
+  for (int i = 0; i < 3; ++i) {
+    char what[64];
+    snprintf(what, sizeof(what), "argument '%s' of R.eye", names[i]);
+    tvm_relax_expr_obj* e = tvm_script__relax_expr_of(v[i], what);
+    if (!e) {
+      tvm_script_items_free(&it);
+      return param[i] >= 0 ? fail_at(call, spec, param[i]) : -1;
+    }
+    tvm_script_items_push(&it, e);
+  }
+  void* arr = tvm_script_items_to_array(&it);
+  tvm_script_items_free(&it);
+  void* attrs = NULL;
+  if (arr && present(&a[3])) {
+    TVMFFIAny k = tvm_ffi_string("dtype");
+    attrs = tvm_ffi_map_new(&k, &a[3], 1);
+    tvm_ffi_any_release(&k);
+  }
+  tvm_relax_expr_obj* c = arr && (attrs || !present(&a[3]))
+                              ? tvm_relax_call_new(tvm_relax_op(TVM_RELAX_OP_eye), arr, attrs,
+                                                   NULL, NULL)
+                              : NULL;
+  tvm_script__relax_note_inferred(call->builder, c);
+  tvm_ffi_release(arr);
+  tvm_ffi_release(attrs);
+  if (!c) {
+    pthread_once(&g_sigs_once, sigs_build);
+    return reraise(call, &g_sigs[TVM_RELAX_OP_eye], spec);
+  }
+  return ret(c, out);
+}
+
 /* ---- Values ---------------------------------------------------------------------------------- */
 /* R.const: the shape of nested lists (rectangular), and whether any leaf is a float / all are
  * bools. */
@@ -1395,6 +1439,7 @@ static const tvm_script_builtin k_builtins[] = {
     {"device", b_device, 0, false},
     {"dist.call_tir", b_call_tir, 0, false}, /* relax.call_tir of DTensors */
     {"dtype", b_dtype, 0, false},
+    {"eye", b_eye, 0, false},
     {"invoke_closure", b_invoke_closure, 0, false},
     {"invoke_pure_closure", b_invoke_pure_closure, 0, false},
     {"match_cast", b_match_cast, 0, false},

@@ -1,9 +1,9 @@
 /*
- * test_relax_more_ops.c: nn.batch_flatten and outer (tests/corpus/relax/more_ops.py, one function
- * each) legalized, then run two ways on random inputs: in the Relax reference evaluator (the
- * kernels in libtir's interpreter) and compiled (LLVM kernels in libvm), each checked against
- * the operator written as plain C loops below; symbolic functions at two sizes. Then the located
- * errors of bad calls.
+ * test_relax_more_ops.c: nn.batch_flatten, outer, eye and eye_like (tests/corpus/relax/
+ * more_ops.py, one function each) legalized, then run two ways on random inputs: in the Relax
+ * reference evaluator (the kernels in libtir's interpreter) and compiled (LLVM kernels in
+ * libvm), each checked against the operator written as plain C loops below; symbolic functions
+ * at two sizes. Then the located errors of bad calls.
  */
 #include <math.h>
 #include <stdio.h>
@@ -136,6 +136,62 @@ TEST(outer) {
   release_all(c, 2);
 }
 
+/* ---- eye, eye_like --------------------------------------------------------------------------- */
+/* Result i of a tuple-returning fn, both ways, matches want i (ndims 2). */
+static void expect2_fields(const char* fn, void** args, int n, int nf, const int64_t (*shapes)[2],
+                           const DLDataType* dts, const double* const* wants) {
+  TVMFFIAny a[8], r[2] = {tvm_ffi_any_none(), tvm_ffi_any_none()};
+  for (int i = 0; i < n; ++i) a[i] = tvm_ffi_any_obj(args[i]);
+  CHECK(g_legal != NULL && g_vm != NULL);
+  if (g_legal && g_vm) {
+    CHECK_OK(tvm_relax_eval(g_legal, fn, a, n, &r[0]));
+    CHECK_OK(tvm_vm_invoke(g_vm, fn, a, n, &r[1]));
+    for (int w = 0; w < 2; ++w) {
+      CHECK(r[w].type_index == kTVMFFIArray && tvm_ffi_seq_size(r[w].v_obj) == nf);
+      if (r[w].type_index != kTVMFFIArray || tvm_ffi_seq_size(r[w].v_obj) != nf) continue;
+      for (int f = 0; f < nf; ++f) {
+        int bad = mismatches(tvm_ffi_seq_at(r[w].v_obj, f), 2, shapes[f], dts[f], wants[f]);
+        if (bad) {
+          fprintf(stderr, "%s field %d (%s): %d differ\n", fn, f, w ? "compiled" : "eval", bad);
+        }
+        CHECK_EQ_INT(bad, 0);
+      }
+    }
+  }
+  tvm_ffi_any_release(&r[0]), tvm_ffi_any_release(&r[1]);
+}
+
+/* eye(n, m, k)[i][j] = 1 on the diagonal j == i + k. */
+static void eye_of(int64_t n, int64_t m, int64_t k, double* out) {
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < m; ++j) out[i * m + j] = j == i + k ? 1.0 : 0.0;
+}
+
+TEST(eye) {
+  /* eye(3, 5, 1); eye(4, k=-1, int32); eye_like(x); eye_like(x, 2, int64) of a (3, 5) x */
+  void* x[1] = {rv_rand(2, (int64_t[]){3, 5})};
+  double w0[15], w1[16], w2[15], w3[15];
+  eye_of(3, 5, 1, w0), eye_of(4, 4, -1, w1), eye_of(3, 5, 0, w2), eye_of(3, 5, 2, w3);
+  const int64_t shapes[4][2] = {{3, 5}, {4, 4}, {3, 5}, {3, 5}};
+  const DLDataType dts[4] = {F32, tvm_tir_dtype_int(32), F32, tvm_tir_dtype_int(64)};
+  const double* wants[4] = {w0, w1, w2, w3};
+  expect2_fields("eye", x, 1, 4, shapes, dts, wants);
+  release_all(x, 1);
+  /* (n, m) at (4, 6) and (5, 2): eye(n, m, -1) and eye_like(x, -2) */
+  static const int64_t kSizes[2][2] = {{4, 6}, {5, 2}};
+  for (int s = 0; s < 2; ++s) {
+    int64_t n = kSizes[s][0], m = kSizes[s][1];
+    void* y[1] = {rv_rand(2, (int64_t[]){n, m})};
+    double a[30], b[30];
+    eye_of(n, m, -1, a), eye_of(n, m, -2, b);
+    const int64_t sh[2][2] = {{n, m}, {n, m}};
+    const DLDataType dt[2] = {F32, F32};
+    const double* wt[2] = {a, b};
+    expect2_fields("eye_sym", y, 1, 2, sh, dt, wt);
+    release_all(y, 1);
+  }
+}
+
 /* ---- Errors, located at the call ------------------------------------------------------------- */
 static void expect_parse_error(const char* body, const char* kind, const char* part) {
   char src[2048];
@@ -167,12 +223,26 @@ TEST(bad_inputs) {
   expect_parse_error(SIG("a: R.Tensor((3,), \"float32\"), b: R.Tensor(\"float32\")")
                      "        return R.outer(a, b)\n",
                      "ValueError", "argument 'x2' must be a 1-d tensor, got unknown ndim");
+  expect_parse_error(SIG("x: R.Tensor((3, 5), \"float32\")")
+                     "        return R.eye(3, -2)\n",
+                     "ValueError", "R.eye: argument 'm' must be non-negative, got -2");
+  expect_parse_error(SIG("x: R.Tensor((3, 5), \"float32\")")
+                     "        return R.eye(3, k=1.5)\n",
+                     "TypeError",
+                     "R.eye: argument 'k' must be an integer scalar, got dtype float32");
+  expect_parse_error(SIG("x: R.Tensor((3, 5), \"float32\")")
+                     "        return R.eye(x)\n",
+                     "TypeError", "R.eye: argument 'n' must be a scalar value (R.Prim)");
+  expect_parse_error(SIG("x: R.Tensor((2, 3, 5), \"float32\")")
+                     "        return R.eye_like(x, 1)\n",
+                     "ValueError", "R.eye_like: argument 'x' must have ndim 2, got 3");
 }
 
 int main(void) {
   setup();
   RUN(batch_flatten);
   RUN(outer);
+  RUN(eye);
   RUN(bad_inputs);
   if (g_vm) tvm_vm_release(g_vm);
   tvm_ffi_release(g_exec);

@@ -1,7 +1,7 @@
 /*
  * test_op_create.c: struct info inference of the creation operators (zeros, ones, full, the
- * *_like operators, arange, tril, triu): static, symbolic and unknown shapes, dtype defaults
- * and overrides, and the errors on bad arguments and attributes.
+ * *_like operators, arange, tril, triu, eye, eye_like): static, symbolic and unknown shapes,
+ * dtype defaults and overrides, and the errors on bad arguments and attributes.
  */
 #include "relax_testing.h"
 
@@ -198,11 +198,60 @@ TEST(tril_triu) {
   tvm_ffi_release(x);
 }
 
+/* eye (upstream's rule): (n, m) of the dtype attribute (float32 by default, as upstream's
+ * wrapper), from integer R.Prim arguments; eye_like: x's struct info, ndim 2. */
+TEST(eye_and_eye_like) {
+  tvm_relax_expr_obj *three = pv(3), *four = pv(4), *k = pv(-1), *kf = pvf(1.0), *neg = pv(-2);
+  RT_EXPECT_SINFO(RT_CALL("relax.eye", NULL, three, four, k),
+                  "R.Tensor((3, 4), dtype=\"float32\")");
+  void* i32 = dtype_attr("int32");
+  RT_EXPECT_SINFO(RT_CALL("relax.eye", i32, three, three, k),
+                  "R.Tensor((3, 3), dtype=\"int32\")");
+  /* a symbolic n stays; an int32 one is cast to the int64 of shapes; an unknown m: ndim 2 */
+  tvm_tir_var_obj* n = tvm_tir_var_new("n", I64);
+  tvm_relax_expr_obj* pn = tvm_relax_prim_value_new((tvm_tir_expr_obj*)n);
+  RT_EXPECT_SINFO(RT_CALL("relax.eye", NULL, pn, four, k),
+                  "R.Tensor((n, 4), dtype=\"float32\")");
+  tvm_tir_var_obj* n32 = tvm_tir_var_new("n32", tvm_tir_dtype_int(32));
+  tvm_relax_expr_obj* p32 = tvm_relax_prim_value_new((tvm_tir_expr_obj*)n32);
+  RT_EXPECT_SINFO(RT_CALL("relax.eye", NULL, four, p32, k),
+                  "R.Tensor((4, T.Cast(\"int64\", n32)), dtype=\"float32\")");
+  tvm_relax_var_obj* pu = rt_var_take("pu", tvm_relax_prim_sinfo_new(I64, NULL));
+  RT_EXPECT_SINFO(RT_CALL("relax.eye", NULL, three, pu, k),
+                  "R.Tensor(dtype=\"float32\", ndim=2)");
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.eye", NULL, neg, four, k), "ValueError",
+                       "relax.eye: argument 'n' must be non-negative, got -2");
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.eye", NULL, three, four, kf), "TypeError",
+                       "relax.eye: argument 'k' must be an integer scalar, got dtype float32");
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.eye", NULL, three, kf, k), "TypeError",
+                       "argument 'm' must be an integer scalar");
+  tvm_relax_var_obj* x = rt_var_take("x", rt_tensor(F32, 2, (int64_t)3, (int64_t)5));
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.eye", NULL, x, four, k), "TypeError",
+                       "argument 'n' must be a scalar value (R.Prim)");
+  /* eye_like */
+  RT_EXPECT_SINFO(RT_CALL("relax.eye_like", NULL, x, k),
+                  "R.Tensor((3, 5), dtype=\"float32\")");
+  RT_EXPECT_SINFO(RT_CALL("relax.eye_like", i32, x, k), "R.Tensor((3, 5), dtype=\"int32\")");
+  tvm_relax_var_obj* u = rt_var_take("u", tvm_relax_tensor_sinfo_new(NULL, F32, -1, NULL));
+  RT_EXPECT_SINFO(RT_CALL("relax.eye_like", i32, u, k), "R.Tensor(dtype=\"int32\")");
+  tvm_relax_var_obj* x3 =
+      rt_var_take("x3", rt_tensor(F32, 3, (int64_t)2, (int64_t)3, (int64_t)4));
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.eye_like", NULL, x3, k), "ValueError",
+                       "relax.eye_like: argument 'x' must have ndim 2, got 3");
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.eye_like", NULL, x, kf), "TypeError",
+                       "argument 'k' must be an integer scalar");
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.eye_like", NULL, pn, k), "TypeError",
+                       "argument 'x' must be a tensor");
+  void* objs[] = {three, four, k, kf, neg, i32, n, pn, n32, p32, pu, x, u, x3};
+  for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); ++i) tvm_ffi_release(objs[i]);
+}
+
 int main(void) {
   RUN(zeros_ones_of_a_shape);
   RUN(full_takes_the_fill_dtype);
   RUN(like_operators);
   RUN(arange_lengths);
   RUN(tril_triu);
+  RUN(eye_and_eye_like);
   return test_summary();
 }

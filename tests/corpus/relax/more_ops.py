@@ -1,4 +1,5 @@
-# nn.batch_flatten and outer (upstream's wrapper forms), one function each, static and symbolic
+# nn.batch_flatten, outer, eye and eye_like (upstream's wrapper forms: R.eye(n, m=None, k=0,
+# dtype="float32"), R.eye_like(x, k=0, dtype=None)), one function each, static and symbolic
 # shapes; tests/codegen/test_relax_more_ops.c runs them legalized (evaluator and compiled)
 # against C loops.
 from tvm.script import ir as I
@@ -32,3 +33,19 @@ class MoreOps:
     def outer_mixed(a: R.Tensor((3,), "int64"), b: R.Tensor((2,), "float32")) -> R.Tensor((3, 2), "int64"):
         y = R.outer(a, b)
         return y
+
+    @R.function
+    def eye(x: R.Tensor((3, 5), "float32")):
+        a = R.eye(3, 5, 1)
+        b = R.eye(4, k=-1, dtype="int32")
+        c = R.eye_like(x)
+        d = R.eye_like(x, 2, dtype="int64")
+        return (a, b, c, d)
+
+    @R.function
+    def eye_sym(x: R.Tensor(("n", "m"), "float32")):
+        n = T.int64()
+        m = T.int64()
+        a = R.eye(R.prim_value(n), R.prim_value(m), R.prim_value(-1), dtype="float32")
+        b = R.eye_like(x, -2)
+        return (a, b)
