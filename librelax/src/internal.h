@@ -294,6 +294,7 @@ tvm_relax__legalize_fn tvm_relax__legalization(int32_t id);
 tvm_tir_prim_func_obj* tvm_relax__legalize_elementwise(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_matmul(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_outer(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_pixel_shuffle(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_softmax(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_norm(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_reduce(const tvm_relax_call_obj* call);

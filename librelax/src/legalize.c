@@ -36,6 +36,7 @@ static const tvm_relax__legalize_fn k_legalize[TVM_RELAX_OP_COUNT] = {
 #undef ELEMWISE
     [TVM_RELAX_OP_matmul] = tvm_relax__legalize_matmul,
     [TVM_RELAX_OP_outer] = tvm_relax__legalize_outer,
+    [TVM_RELAX_OP_nn_pixel_shuffle] = tvm_relax__legalize_pixel_shuffle,
     [TVM_RELAX_OP_nn_softmax] = tvm_relax__legalize_softmax,
     [TVM_RELAX_OP_nn_log_softmax] = tvm_relax__legalize_softmax,
     [TVM_RELAX_OP_nn_layer_norm] = tvm_relax__legalize_norm,

@@ -1,7 +1,8 @@
 /*
  * legalize_nn.c: the kernels of matmul (batched, broadcasting, 1-d operands numpy-style), outer,
- * softmax / log_softmax (max-subtracted), layer_norm / rms_norm and attention (with bias,
- * causal masks and grouped-query heads), as plain loop nests with one-element accumulators.
+ * nn.pixel_shuffle, softmax / log_softmax (max-subtracted), layer_norm / rms_norm and attention
+ * (with bias, causal masks and grouped-query heads), as plain loop nests with one-element
+ * accumulators.
  */
 #include <math.h>
 #include <stdio.h>
@@ -47,6 +48,38 @@ static void* outer_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* cons
 
 tvm_tir_prim_func_obj* tvm_relax__legalize_outer(const tvm_relax_call_obj* call) {
   return tvm_relax__legalize_with(call, outer_body);
+}
+
+/* nn.pixel_shuffle (PyTorch's order, as upstream's topi): out[..., c, h, w] reads
+ * in[..., c * r * r + (h % r) * r + w % r, h / r, w / r]. */
+static void* pixel_shuffle_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
+                                int nin, tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nin, (void)nout;
+  int64_t r = tvm_relax__call_attr_int(call, "upscale_factor", 1);
+  int64_t n = tvm_ffi_seq_size(out[0]->shape);
+  void* v[MAX_DIMS];
+  if (n < 3 || n > MAX_DIMS) {
+    tvm_ffi_raise("ValueError", "nn.pixel_shuffle: bad rank %lld", (long long)n);
+    return NULL;
+  }
+  if (tvm_relax__kernel_vars(v, n, "i") != 0) return NULL;
+  void *c = v[n - 3], *h = v[n - 2], *w = v[n - 1];
+  void* ind[MAX_DIMS];
+  for (int64_t i = 0; i < n - 3; ++i) ind[i] = tvm_tir_ref(v[i]);
+  void* sub = tvm_tir_add_take(
+      tvm_tir_mul_take(tvm_tir_floormod_take(tvm_tir_ref(h), tvm_tir_i64(r)), tvm_tir_i64(r)),
+      tvm_tir_floormod_take(tvm_tir_ref(w), tvm_tir_i64(r)));
+  ind[n - 3] = tvm_tir_add_take(tvm_tir_mul_take(tvm_tir_ref(c), tvm_tir_i64(r * r)), sub);
+  ind[n - 2] = tvm_tir_floordiv_take(tvm_tir_ref(h), tvm_tir_i64(r));
+  ind[n - 1] = tvm_tir_floordiv_take(tvm_tir_ref(w), tvm_tir_i64(r));
+  void* load = tvm_tir_load_takev(tvm_tir_ref(in[0]), n, ind);
+  void* body = tvm_relax__store_all(out[0], v, load);
+  tvm_relax__release_all(v, n);
+  return body;
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_pixel_shuffle(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, pixel_shuffle_body);
 }
 
 tvm_tir_prim_func_obj* tvm_relax__legalize_matmul(const tvm_relax_call_obj* call) {

@@ -1,8 +1,8 @@
 /*
- * op_nn.c: inference rules and attribute schemas of matmul, outer and the neural-network and image
- * operators (softmax, the normalizations, convolutions, pooling, pad, dropout, attention,
- * resize2d), following upstream's relax/op/linear_algebra.cc, nn/nn.cc, nn/convolution.cc,
- * nn/pooling.cc, nn/attention.cc and image/resize.cc.
+ * op_nn.c: inference rules and attribute schemas of matmul, outer and the neural-network and
+ * image operators (softmax, the normalizations, convolutions, pooling, pad, pixel_shuffle,
+ * dropout, attention, resize2d), following upstream's relax/op/linear_algebra.cc, nn/nn.cc,
+ * nn/convolution.cc, nn/pooling.cc, nn/attention.cc and image/resize.cc.
  *
  * Attributes are stored as given (completed with defaults); list attributes that upstream's
  * constructors normalise (strides / dilation / pool_size of 1 value, padding of 1, 2 or 4
@@ -17,6 +17,7 @@
  * the result's shape unknown where upstream does so.
  */
 #include <stdarg.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "internal.h"
@@ -135,6 +136,9 @@ const tvm_relax_attr_field tvm_relax__attrs_pad[] = {
     {"pad_value", TVM_RELAX_ATTR_FLOAT, "0"},
     {"pad_mode", TVM_RELAX_ATTR_STR, "constant"},
     {NULL, 0, NULL}};
+/* nn.pixel_shuffle: upscale_factor is required (upstream's wrapper has no default). */
+const tvm_relax_attr_field tvm_relax__attrs_pixel_shuffle[] = {
+    {"upscale_factor", TVM_RELAX_ATTR_INT, NULL}, {NULL, 0, NULL}};
 const tvm_relax_attr_field tvm_relax__attrs_dropout[] = {
     {"rate", TVM_RELAX_ATTR_FLOAT, "0.5"}, {NULL, 0, NULL}};
 const tvm_relax_attr_field tvm_relax__attrs_attention[] = {
@@ -916,6 +920,57 @@ tvm_relax_sinfo_obj* tvm_relax__infer_pad(const tvm_relax__infer_ctx* ctx) {
   /* placed_result handles at most 8 dims; build the array directly. */
   void* arr = tvm_ffi_array_of_objects((void* const*)dims, data->ndim);
   if (arr) out = tvm_relax__tensor_result(arr, data->dtype, data->ndim, data->vdevice);
+  tvm_ffi_release(arr);
+done:
+  pool_free(&p);
+  return out;
+}
+
+/* nn.pixel_shuffle (upstream nn.cc): (..., C, H, W) -> (..., C / r^2, H * r, W * r) for
+ * upscale_factor r >= 1 and ndim >= 3, a constant C divisible by r^2; no vdevice, as upstream.
+ * (Upstream's checks abort on an unknown rank or a symbolic C; here an unknown rank gives an
+ * unknown rank and a symbolic C is divided.) */
+tvm_relax_sinfo_obj* tvm_relax__infer_pixel_shuffle(const tvm_relax__infer_ctx* ctx) {
+  tvm_relax_tensor_sinfo_obj* data = tvm_relax__arg_tensor(ctx, 0);
+  if (!data) return NULL;
+  int64_t r = tvm_relax__attr_int(ctx, "upscale_factor");
+  /* (upstream's attribute is an int: the bound also keeps r * r within int64) */
+  if (r <= 0 || r > INT32_MAX) {
+    return tvm_relax__op_error(ctx, "ValueError",
+                               "attribute 'upscale_factor' must be in [1, 2147483647], got %lld",
+                               (long long)r);
+  }
+  int32_t nd = data->ndim;
+  if (nd != TVM_RELAX_UNKNOWN_NDIM && nd < 3) {
+    return tvm_relax__arg_error(ctx, 0, "ValueError", "must have ndim >= 3, got %d", nd);
+  }
+  void* dd = tvm_relax_tensor_sinfo_dims(&data->base);
+  if (!dd) return tvm_relax_tensor_sinfo_new(NULL, data->dtype, nd, NULL);
+  if (nd > 16) {
+    return tvm_relax__op_error(ctx, "ValueError", "at most 16 dims are supported, got %d", nd);
+  }
+  int64_t c;
+  if (tvm_tir_as_const_int(tvm_ffi_seq_obj_at(dd, nd - 3), &c) && c % (r * r) != 0) {
+    return tvm_relax__arg_error(ctx, 0, "ValueError",
+                                "must have channels (dim %d, %lld) divisible by upscale_factor^2 "
+                                "(%lld)", nd - 3, (long long)c, (long long)(r * r));
+  }
+  expr_pool p = {.n = 0};
+  tvm_tir_expr_obj* dims[16];
+  tvm_relax_sinfo_obj* out = NULL;
+  for (int32_t i = 0; i < nd; ++i) {
+    tvm_tir_expr_obj* d = tvm_ffi_seq_obj_at(dd, i);
+    if (i == nd - 3) {
+      dims[i] = simp(&p, bin(&p, tvm_tir_floordiv, d, cst(&p, r * r)));
+    } else if (i > nd - 3) {
+      dims[i] = simp(&p, bin(&p, tvm_tir_mul, d, cst(&p, r)));
+    } else {
+      dims[i] = d;
+    }
+    if (!dims[i]) goto done;
+  }
+  void* arr = tvm_ffi_array_of_objects((void* const*)dims, nd);
+  if (arr) out = tvm_relax__tensor_result(arr, data->dtype, nd, NULL);
   tvm_ffi_release(arr);
 done:
   pool_free(&p);

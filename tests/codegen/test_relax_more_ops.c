@@ -1,9 +1,9 @@
 /*
- * test_relax_more_ops.c: nn.batch_flatten, outer, eye and eye_like (tests/corpus/relax/
- * more_ops.py, one function each) legalized, then run two ways on random inputs: in the Relax
- * reference evaluator (the kernels in libtir's interpreter) and compiled (LLVM kernels in
- * libvm), each checked against the operator written as plain C loops below; symbolic functions
- * at two sizes. Then the located errors of bad calls.
+ * test_relax_more_ops.c: nn.batch_flatten, outer, eye, eye_like and nn.pixel_shuffle
+ * (tests/corpus/relax/more_ops.py, one function each) legalized, then run two ways on random
+ * inputs: in the Relax reference evaluator (the kernels in libtir's interpreter) and compiled
+ * (LLVM kernels in libvm), each checked against the operator written as plain C loops below;
+ * symbolic functions at two sizes. Then the located errors of bad calls.
  */
 #include <math.h>
 #include <stdio.h>
@@ -192,6 +192,39 @@ TEST(eye) {
   }
 }
 
+/* ---- nn.pixel_shuffle ------------------------------------------------------------------------ */
+/* out[b, c, h, w] = x[b, c * r * r + (h % r) * r + w % r, h / r, w / r] (PyTorch's order),
+ * for x of shape (nb, cin, hin, win). */
+static void pixel_shuffle_of(const float* x, int64_t nb, int64_t cin, int64_t hin, int64_t win,
+                             int64_t r, double* out) {
+  int64_t co = cin / (r * r), ho = hin * r, wo = win * r;
+  for (int64_t b = 0; b < nb; ++b)
+    for (int64_t c = 0; c < co; ++c)
+      for (int64_t h = 0; h < ho; ++h)
+        for (int64_t w = 0; w < wo; ++w) {
+          int64_t ci = c * r * r + (h % r) * r + w % r;
+          out[((b * co + c) * ho + h) * wo + w] = x[((b * cin + ci) * hin + h / r) * win + w / r];
+        }
+}
+
+TEST(pixel_shuffle) {
+  void* x[1] = {rv_rand(4, (int64_t[]){2, 8, 3, 2})};
+  double want[96];
+  pixel_shuffle_of(F(x[0]), 2, 8, 3, 2, 2, want);
+  expect2("pshuffle", x, 1, 4, (int64_t[]){2, 2, 6, 4}, F32, want);
+  release_all(x, 1);
+  /* (n, 9, h, w), r = 3, at (1, 2, 3) and (2, 1, 1) */
+  static const int64_t kSizes[2][3] = {{1, 2, 3}, {2, 1, 1}};
+  for (int s = 0; s < 2; ++s) {
+    int64_t n = kSizes[s][0], h = kSizes[s][1], w = kSizes[s][2];
+    void* y[1] = {rv_rand(4, (int64_t[]){n, 9, h, w})};
+    double ws[108];
+    pixel_shuffle_of(F(y[0]), n, 9, h, w, 3, ws);
+    expect2("pshuffle_sym", y, 1, 4, (int64_t[]){n, 1, 3 * h, 3 * w}, F32, ws);
+    release_all(y, 1);
+  }
+}
+
 /* ---- Errors, located at the call ------------------------------------------------------------- */
 static void expect_parse_error(const char* body, const char* kind, const char* part) {
   char src[2048];
@@ -236,6 +269,15 @@ TEST(bad_inputs) {
   expect_parse_error(SIG("x: R.Tensor((2, 3, 5), \"float32\")")
                      "        return R.eye_like(x, 1)\n",
                      "ValueError", "R.eye_like: argument 'x' must have ndim 2, got 3");
+  expect_parse_error(SIG("x: R.Tensor((1, 6, 3, 4), \"float32\")")
+                     "        return R.nn.pixel_shuffle(x, 2)\n",
+                     "ValueError", "R.nn.pixel_shuffle: argument 'data' must have channels");
+  expect_parse_error(SIG("x: R.Tensor((1, 4, 3, 4), \"float32\")")
+                     "        return R.nn.pixel_shuffle(x, upscale_factor=-1)\n",
+                     "ValueError", "attribute 'upscale_factor' must be in [1, 2147483647], got -1");
+  expect_parse_error(SIG("x: R.Tensor((4, 4), \"float32\")")
+                     "        return R.nn.pixel_shuffle(x, 2)\n",
+                     "ValueError", "argument 'data' must have ndim >= 3, got 2");
 }
 
 int main(void) {
@@ -243,6 +285,7 @@ int main(void) {
   RUN(batch_flatten);
   RUN(outer);
   RUN(eye);
+  RUN(pixel_shuffle);
   RUN(bad_inputs);
   if (g_vm) tvm_vm_release(g_vm);
   tvm_ffi_release(g_exec);

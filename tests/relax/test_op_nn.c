@@ -1,7 +1,7 @@
 /*
- * test_op_nn.c: struct info of matmul, outer and the nn / image operators (softmax, normalizations,
- * convolutions, pooling, pad, dropout, attention, resize2d) on static, symbolic and unknown
- * shapes and other layouts, and their errors.
+ * test_op_nn.c: struct info of matmul, outer and the nn / image operators (softmax,
+ * normalizations, convolutions, pooling, pad, batch_flatten, pixel_shuffle, dropout, attention,
+ * resize2d) on static, symbolic and unknown shapes and other layouts, and their errors.
  */
 #include "op_infer_testing.h"
 
@@ -108,6 +108,43 @@ TEST(batch_flatten) {
                     T("", F32));
   CHECK_INFER_FAILS("TypeError", "argument 'data' must be a tensor", "relax.nn.batch_flatten",
                     NULL, 1, SH("2, 3"));
+}
+
+/* nn.pixel_shuffle (upstream's rule): (..., C, H, W) -> (..., C / r^2, H * r, W * r), no
+ * vdevice. */
+TEST(pixel_shuffle) {
+  CHECK_INFER(TS("1, 2, 6, 8", F), "relax.nn.pixel_shuffle",
+              oi_attrs(1, "upscale_factor", AI(2)), 1, T("1, 8, 3, 4", F32));
+  CHECK_INFER(TS("2, 5, 1, 9, 12", F), "relax.nn.pixel_shuffle",
+              oi_attrs(1, "upscale_factor", AI(3)), 1, T("2, 5, 9, 3, 4", F32));
+  CHECK_INFER(TS("4, 3, 5", "int32"), "relax.nn.pixel_shuffle",
+              oi_attrs(1, "upscale_factor", AI(1)), 1, T("4, 3, 5", I32));
+  CHECK_INFER(TS("n, 1, h * T.int64(2), w * T.int64(2)", F), "relax.nn.pixel_shuffle",
+              oi_attrs(1, "upscale_factor", AI(2)), 1, T("n, 4, h, w", F32));
+  CHECK_INFER(TS("n, c // T.int64(4), 6, 8", F), "relax.nn.pixel_shuffle",
+              oi_attrs(1, "upscale_factor", AI(2)), 1, T("n, c, 3, 4", F32));
+  CHECK_INFER("R.Tensor(dtype=\"float32\", ndim=4)", "relax.nn.pixel_shuffle",
+              oi_attrs(1, "upscale_factor", AI(2)), 1, T("?4", F32));
+  CHECK_INFER("R.Tensor(dtype=\"float32\")", "relax.nn.pixel_shuffle",
+              oi_attrs(1, "upscale_factor", AI(2)), 1, T("*", F32));
+  CHECK_INFER_FAILS("ValueError",
+                    "relax.nn.pixel_shuffle: argument 'data' must have channels (dim 1, 6) "
+                    "divisible by upscale_factor^2 (4)",
+                    "relax.nn.pixel_shuffle", oi_attrs(1, "upscale_factor", AI(2)), 1,
+                    T("1, 6, 3, 4", F32));
+  CHECK_INFER_FAILS("ValueError", "argument 'data' must have ndim >= 3, got 2",
+                    "relax.nn.pixel_shuffle", oi_attrs(1, "upscale_factor", AI(2)), 1,
+                    T("4, 4", F32));
+  CHECK_INFER_FAILS("ValueError", "attribute 'upscale_factor' must be in [1, 2147483647], got 0",
+                    "relax.nn.pixel_shuffle", oi_attrs(1, "upscale_factor", AI(0)), 1,
+                    T("1, 4, 2, 2", F32));
+  CHECK_INFER_FAILS("ValueError", "must be in [1, 2147483647], got 4294967296",
+                    "relax.nn.pixel_shuffle", oi_attrs(1, "upscale_factor", AI(4294967296)), 1,
+                    T("1, 4, 2, 2", F32));
+  CHECK_INFER_FAILS("ValueError", "attribute 'upscale_factor' is required",
+                    "relax.nn.pixel_shuffle", NULL, 1, T("1, 4, 2, 2", F32));
+  CHECK_INFER_FAILS("TypeError", "argument 'data' must be a tensor", "relax.nn.pixel_shuffle",
+                    oi_attrs(1, "upscale_factor", AI(2)), 1, SH("1, 4, 2, 2"));
 }
 
 TEST(softmax) {
@@ -430,6 +467,7 @@ int main(void) {
   RUN(matmul_errors);
   RUN(outer);
   RUN(batch_flatten);
+  RUN(pixel_shuffle);
   RUN(softmax);
   RUN(layer_and_rms_norm);
   RUN(batch_norm);

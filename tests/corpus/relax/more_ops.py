@@ -1,7 +1,8 @@
-# nn.batch_flatten, outer, eye and eye_like (upstream's wrapper forms: R.eye(n, m=None, k=0,
-# dtype="float32"), R.eye_like(x, k=0, dtype=None)), one function each, static and symbolic
-# shapes; tests/codegen/test_relax_more_ops.c runs them legalized (evaluator and compiled)
-# against C loops.
+# nn.batch_flatten, outer, eye, eye_like and nn.pixel_shuffle (upstream's wrapper forms:
+# R.eye(n, m=None, k=0, dtype="float32"), R.eye_like(x, k=0, dtype=None),
+# R.nn.pixel_shuffle(x, upscale_factor)), one function each, static and symbolic shapes;
+# tests/codegen/test_relax_more_ops.c runs them legalized (evaluator and compiled) against C
+# loops.
 from tvm.script import ir as I
 from tvm.script import tir as T
 from tvm.script import relax as R
@@ -49,3 +50,13 @@ class MoreOps:
         a = R.eye(R.prim_value(n), R.prim_value(m), R.prim_value(-1), dtype="float32")
         b = R.eye_like(x, -2)
         return (a, b)
+
+    @R.function
+    def pshuffle(x: R.Tensor((2, 8, 3, 2), "float32")) -> R.Tensor((2, 2, 6, 4), "float32"):
+        y = R.nn.pixel_shuffle(x, 2)
+        return y
+
+    @R.function
+    def pshuffle_sym(x: R.Tensor(("n", 9, "h", "w"), "float32")):
+        y = R.nn.pixel_shuffle(x, upscale_factor=3)
+        return y
