@@ -1021,21 +1021,19 @@ static int b_invoke_pure_closure(tvm_script_call* call, TVMFFIAny* out) {
   return packed_call(call, 3, out);
 }
 
-/* R.arange(start, end=None, step=1, dtype=None): one bound is the end, from 0. */
-static int b_arange(tvm_script_call* call, TVMFFIAny* out) {
-  static const char* const spec = "start, end=, step=, dtype=";
-  TVMFFIAny a[4];
-  if (tvm_script__bind_args(call, spec, a, 4) != 0) return -1;
-  TVMFFIAny zero = tvm_ffi_any_int(0), one = tvm_ffi_any_int(1);
-  const TVMFFIAny* bounds[3] = {present(&a[1]) ? &a[0] : &zero, present(&a[1]) ? &a[1] : &a[0],
-                                present(&a[2]) ? &a[2] : &one};
-  const int param[3] = {present(&a[1]) ? 0 : -1, present(&a[1]) ? 1 : 0, 2};
+/* The call of operator op on three scalar operands vals (Relax expressions once converted;
+ * names[i] for a message, param[i] the parameter of spec a failed one is located at, -1 for a
+ * default) with the dtype attribute when given: R.arange's and R.eye's common part. */
+static int scalar_operands_call(tvm_script_call* call, const char* spec, tvm_relax_op_id op,
+                                const char* const names[3], const TVMFFIAny* const vals[3],
+                                const int param[3], const TVMFFIAny* dtype, TVMFFIAny* out) {
   tvm_script_items it;
   if (!tvm_script_items_init(&it, 3)) return -1;
   for (int i = 0; i < 3; ++i) {
     char what[64];
-    snprintf(what, sizeof(what), "argument '%s' of R.arange", i == 0 ? "start" : i == 1 ? "end" : "step");
-    tvm_relax_expr_obj* e = tvm_script__relax_expr_of(bounds[i], what);
+    snprintf(what, sizeof(what), "argument '%s' of R.%s", names[i],
+             tvm_relax_op_info_get(op)->name + strlen("relax."));
+    tvm_relax_expr_obj* e = tvm_script__relax_expr_of(vals[i], what);
     if (!e) {
       tvm_script_items_free(&it);
       return param[i] >= 0 ? fail_at(call, spec, param[i]) : -1;
@@ -1045,22 +1043,36 @@ static int b_arange(tvm_script_call* call, TVMFFIAny* out) {
   void* arr = tvm_script_items_to_array(&it);
   tvm_script_items_free(&it);
   void* attrs = NULL;
-  if (arr && present(&a[3])) {
+  if (arr && present(dtype)) {
     TVMFFIAny k = tvm_ffi_string("dtype");
-    attrs = tvm_ffi_map_new(&k, &a[3], 1);
+    attrs = tvm_ffi_map_new(&k, dtype, 1);
     tvm_ffi_any_release(&k);
   }
-  tvm_relax_expr_obj* c =
-      arr && (attrs || !present(&a[3])) ? tvm_relax_call_new(tvm_relax_op(TVM_RELAX_OP_arange), arr, attrs, NULL, NULL)
-                                        : NULL;
+  tvm_relax_expr_obj* c = arr && (attrs || !present(dtype))
+                              ? tvm_relax_call_new(tvm_relax_op(op), arr, attrs, NULL, NULL)
+                              : NULL;
   tvm_script__relax_note_inferred(call->builder, c);
   tvm_ffi_release(arr);
   tvm_ffi_release(attrs);
   if (!c) {
     pthread_once(&g_sigs_once, sigs_build);
-    return reraise(call, &g_sigs[TVM_RELAX_OP_arange], spec);
+    return reraise(call, &g_sigs[op], spec);
   }
   return ret(c, out);
+}
+
+/* R.arange(start, end=None, step=1, dtype=None): one bound is the end, from 0. */
+static int b_arange(tvm_script_call* call, TVMFFIAny* out) {
+  static const char* const spec = "start, end=, step=, dtype=";
+  static const char* const names[3] = {"start", "end", "step"};
+  TVMFFIAny a[4];
+  if (tvm_script__bind_args(call, spec, a, 4) != 0) return -1;
+  TVMFFIAny zero = tvm_ffi_any_int(0), one = tvm_ffi_any_int(1);
+  bool end = present(&a[1]);
+  const TVMFFIAny* vals[3] = {end ? &a[0] : &zero, end ? &a[1] : &a[0],
+                              present(&a[2]) ? &a[2] : &one};
+  const int param[3] = {end ? 0 : -1, end ? 1 : 0, 2};
+  return scalar_operands_call(call, spec, TVM_RELAX_OP_arange, names, vals, param, &a[3], out);
 }
 
 /* R.eye(n, m=None, k=0, dtype="float32"): m None is n (upstream's wrapper). */
@@ -1070,40 +1082,10 @@ static int b_eye(tvm_script_call* call, TVMFFIAny* out) {
   TVMFFIAny a[4];
   if (tvm_script__bind_args(call, spec, a, 4) != 0) return -1;
   TVMFFIAny zero = tvm_ffi_any_int(0);
-  const TVMFFIAny* v[3] = {&a[0], present(&a[1]) ? &a[1] : &a[0], present(&a[2]) ? &a[2] : &zero};
+  const TVMFFIAny* vals[3] = {&a[0], present(&a[1]) ? &a[1] : &a[0],
+                              present(&a[2]) ? &a[2] : &zero};
   const int param[3] = {0, present(&a[1]) ? 1 : 0, present(&a[2]) ? 2 : -1};
-  tvm_script_items it;
-  if (!tvm_script_items_init(&it, 3)) return -1;
-  for (int i = 0; i < 3; ++i) {
-    char what[64];
-    snprintf(what, sizeof(what), "argument '%s' of R.eye", names[i]);
-    tvm_relax_expr_obj* e = tvm_script__relax_expr_of(v[i], what);
-    if (!e) {
-      tvm_script_items_free(&it);
-      return param[i] >= 0 ? fail_at(call, spec, param[i]) : -1;
-    }
-    tvm_script_items_push(&it, e);
-  }
-  void* arr = tvm_script_items_to_array(&it);
-  tvm_script_items_free(&it);
-  void* attrs = NULL;
-  if (arr && present(&a[3])) {
-    TVMFFIAny k = tvm_ffi_string("dtype");
-    attrs = tvm_ffi_map_new(&k, &a[3], 1);
-    tvm_ffi_any_release(&k);
-  }
-  tvm_relax_expr_obj* c = arr && (attrs || !present(&a[3]))
-                              ? tvm_relax_call_new(tvm_relax_op(TVM_RELAX_OP_eye), arr, attrs,
-                                                   NULL, NULL)
-                              : NULL;
-  tvm_script__relax_note_inferred(call->builder, c);
-  tvm_ffi_release(arr);
-  tvm_ffi_release(attrs);
-  if (!c) {
-    pthread_once(&g_sigs_once, sigs_build);
-    return reraise(call, &g_sigs[TVM_RELAX_OP_eye], spec);
-  }
-  return ret(c, out);
+  return scalar_operands_call(call, spec, TVM_RELAX_OP_eye, names, vals, param, &a[3], out);
 }
 
 /* ---- Values ---------------------------------------------------------------------------------- */
