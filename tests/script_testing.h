@@ -5,6 +5,7 @@
 #ifndef TVM_TESTS_SCRIPT_TESTING_H_
 #define TVM_TESTS_SCRIPT_TESTING_H_
 
+#include <string.h>
 #include <tvm/script/parser.h>
 
 #include "test_util.h"
@@ -35,5 +36,23 @@ static inline void* test_parse_file_(int line, const char* dir, const char* file
   return ir;
 }
 #define test_parse_file(dir, file) test_parse_file_(__LINE__, (dir), (file))
+
+/* A module of one @R.function, its def written as body (indented for a class body), fails to
+ * parse as file bad.py with an error of kind whose message contains part (a located one:
+ * "bad.py:LINE:COL: error: ..."). */
+static inline void test_expect_relax_error(const char* body, const char* kind, const char* part) {
+  char src[2048];
+  snprintf(src, sizeof(src),
+           "from tvm.script import ir as I\nfrom tvm.script import relax as R\n"
+           "from tvm.script import tir as T\n\n@I.ir_module\nclass M:\n    @R.function\n%s",
+           body);
+  tvm_script_parse_options opts;
+  tvm_script_parse_options_init(&opts);
+  opts.filename = "bad.py";
+  void* ir = tvm_script_parse(src, strlen(src), &opts);
+  CHECK(ir == NULL);
+  tvm_ffi_release(ir);
+  CHECK_RAISED(kind, part);
+}
 
 #endif /* TVM_TESTS_SCRIPT_TESTING_H_ */
