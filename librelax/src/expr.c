@@ -690,21 +690,29 @@ tvm_tir_global_var_obj* tvm_relax_global_var_new(const char* name_hint, tvm_rela
   return gv;
 }
 
-tvm_relax_sinfo_obj* tvm_relax_prim_func_sinfo(const tvm_tir_prim_func_obj* func) {
-  const tvm_tir_type_obj* t = func ? func->ret_type : NULL;
+tvm_relax_sinfo_obj* tvm_relax_prim_func_type_sinfo(const tvm_tir_type_obj* ret_type) {
+  const tvm_tir_type_obj* t = ret_type;
   tvm_relax_sinfo_obj* ret;
-  if (t && tvm_tir_is(t, TVM_TIR_KIND_PrimType)) {
-    ret = tvm_relax_prim_sinfo_new(((const tvm_tir_prim_type_obj*)t)->dtype, NULL);
-  } else if (t && tvm_tir_is(t, TVM_TIR_KIND_TupleType) &&
+  if (!t || (tvm_tir_is(t, TVM_TIR_KIND_TupleType) &&
              (!((const tvm_tir_tuple_type_obj*)t)->fields ||
-              tvm_ffi_seq_size(((const tvm_tir_tuple_type_obj*)t)->fields) == 0)) {
+              tvm_ffi_seq_size(((const tvm_tir_tuple_type_obj*)t)->fields) == 0))) {
     ret = tvm_relax_void_sinfo();
+  } else if (tvm_tir_is(t, TVM_TIR_KIND_PrimType)) {
+    ret = tvm_relax_prim_sinfo_new(((const tvm_tir_prim_type_obj*)t)->dtype, NULL);
   } else {
     ret = tvm_relax_object_sinfo_new();
   }
   tvm_relax_sinfo_obj* s = ret ? tvm_relax_func_sinfo_new(NULL, ret, false) : NULL;
   tvm_ffi_release(ret);
   return s;
+}
+
+tvm_relax_sinfo_obj* tvm_relax_prim_func_sinfo(const tvm_tir_prim_func_obj* func) {
+  if (!func) {
+    tvm_ffi_raise("TypeError", "tvm_relax_prim_func_sinfo: NULL PrimFunc");
+    return NULL;
+  }
+  return tvm_relax_prim_func_type_sinfo(func->ret_type);
 }
 
 /* ---- Bindings -------------------------------------------------------------------------------- */

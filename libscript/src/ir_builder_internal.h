@@ -313,11 +313,12 @@ void tvm_script__relax_builder_release(tvm_script_builder* b);
 /* A module frame that holds Relax functions is finishing: its GlobalVars without struct info
  * (PrimFuncs') get the FuncStructInfo a BlockBuilder gives them (tvm_relax_expr_sinfo). */
 int tvm_script__relax_module_global_vars(tvm_script__frame* module);
-/* The GlobalVar gv of a PrimFunc written without a return annotation, in a module that holds
- * Relax functions, declared before the PrimFunc is parsed: upstream's declared struct info, an
- * opaque function returning R.Tuple() (what tvm_relax_expr_sinfo gives the PrimFunc), so that a
- * direct call `cls.f(x, out)` infers void. */
-int tvm_script__relax_declare_void_prim_func(tvm_tir_global_var_obj* gv);
+/* The GlobalVar gv of a PrimFunc returning ret_type (its return annotation; NULL: none, void), in
+ * a module that holds Relax functions, declared before the PrimFunc is parsed: upstream's
+ * declared struct info, an opaque function returning what ret_type says (what
+ * tvm_relax_expr_sinfo gives the PrimFunc), so that a direct call `cls.f(x, out)` infers void. */
+int tvm_script__relax_declare_prim_func(tvm_tir_global_var_obj* gv,
+                                        const tvm_tir_type_obj* ret_type);
 
 /* tvm_script_tir_alloc_buffer; stmt_ok: the call is a statement or an assignment, where the
  * statement-level form (outside any block, a DeclBuffer for the rest of the body) may open. */

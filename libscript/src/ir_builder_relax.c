@@ -582,11 +582,10 @@ int tvm_script__relax_module_global_vars(tvm_script__frame* module) {
   return 0;
 }
 
-int tvm_script__relax_declare_void_prim_func(tvm_tir_global_var_obj* gv) {
+int tvm_script__relax_declare_prim_func(tvm_tir_global_var_obj* gv,
+                                        const tvm_tir_type_obj* ret_type) {
   if (gv->relax.struct_info_) return 0;
-  tvm_relax_sinfo_obj* ret = tvm_relax_void_sinfo();
-  tvm_relax_sinfo_obj* s = ret ? tvm_relax_func_sinfo_new(NULL, ret, false) : NULL;
-  tvm_ffi_release(ret);
+  tvm_relax_sinfo_obj* s = tvm_relax_prim_func_type_sinfo(ret_type);
   if (!s) return -1;
   set_gv_sinfo(gv, s);
   tvm_ffi_release(s);

@@ -344,25 +344,34 @@ static int parse_param(script_parser* p, const ast_stmt* fn, int32_t index) {
   return 0;
 }
 
-static int parse_ret_type(script_parser* p, const ast_expr* rt) {
+/* The type a PrimFunc's return annotation rt names (a new reference; NULL for `None`). */
+static int eval_ret_type(script_parser* p, const ast_expr* rt, void** type) {
   TVMFFIAny v;
+  *type = NULL;
   if (tvm_script__eval(p, rt, &v) != 0) return -1;
   DLDataType t;
-  void* type = NULL;
   if (tvm_ffi_any_is_object(&v) && tvm_tir_is_type(v.v_obj)) {
-    type = v.v_obj;
-    tvm_ffi_retain(type);
+    *type = v.v_obj;
+    tvm_ffi_retain(*type);
   } else if (tvm_script__as_dtype(&v, &t)) {
-    type = tvm_tir_prim_type_new(t);
-  } else if (tvm_ffi_any_is_none(&v)) {
-    return 0;
-  } else {
+    if (!(*type = tvm_tir_prim_type_new(t))) {
+      tvm_ffi_any_release(&v);
+      return tvm_script__relocate(p, &rt->span);
+    }
+  } else if (!tvm_ffi_any_is_none(&v)) {
     tvm_ffi_any_release(&v);
     return tvm_script__error_at(p, &rt->span, "TypeError",
                                 "a return annotation must be a dtype such as T.int32");
   }
   tvm_ffi_any_release(&v);
-  int rc = type && tvm_script_tir_func_ret(p->b, type) == 0 ? 0 : tvm_script__relocate(p, &rt->span);
+  return 0;
+}
+
+static int parse_ret_type(script_parser* p, const ast_expr* rt) {
+  void* type;
+  if (eval_ret_type(p, rt, &type) != 0) return -1;
+  if (!type) return 0;
+  int rc = tvm_script_tir_func_ret(p->b, type) == 0 ? 0 : tvm_script__relocate(p, &rt->span);
   tvm_ffi_release(type);
   return rc;
 }
@@ -626,17 +635,24 @@ static int declare_functions(script_parser* p, ast_stmts stmts, bool bind_names)
       return tvm_script__relocate(p, &fname->span);
     }
   }
-  /* With Relax functions, which may call the PrimFuncs directly: their GlobalVars' struct info
-   * (a PrimFunc with a return annotation gets it from the function, when the module ends). */
+  /* With Relax functions, which may call the PrimFuncs directly: their GlobalVars' struct info,
+   * from the return annotations (one that does not evaluate is left to the PrimFunc's parse,
+   * which reports it; its GlobalVar gets the function's struct info when the module ends). */
   for (int32_t i = 0; any_relax && i < stmts.n; ++i) {
     const ast_stmt* s = stmts.items[i];
-    if (s->kind != AST_DEF || s->u.def.returns) continue;
+    if (s->kind != AST_DEF) continue;
     decorator_info deco;
     if (parse_decorators(p, s->u.def.name, s->u.def.decorators, &deco) != 0) return -1;
     if (deco.token == SCRIPT_TOKEN_RELAX) continue;
+    void* ret_type = NULL;
+    if (s->u.def.returns && eval_ret_type(p, s->u.def.returns, &ret_type) != 0) {
+      tvm_ffi_error_clear();
+      continue;
+    }
     tvm_tir_global_var_obj* gv = tvm_script_ir_module_global_var(p->b, s->u.def.name->u.name->text);
-    int rc = gv ? tvm_script__relax_declare_void_prim_func(gv) : -1;
+    int rc = gv ? tvm_script__relax_declare_prim_func(gv, ret_type) : -1;
     tvm_ffi_release(gv);
+    tvm_ffi_release(ret_type);
     if (rc != 0) return tvm_script__relocate(p, &s->u.def.name->span);
   }
   return 0;

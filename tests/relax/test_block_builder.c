@@ -128,6 +128,12 @@ TEST(prim_func_calls_infer_their_result) {
   RT_EXPECT_SINFO(tvm_relax_call_new(gv_int, args, NULL, NULL, NULL), "R.Prim(\"int32\")");
   tvm_ffi_release(args);
   tvm_ffi_release(x);
+  /* The declared form, before a PrimFunc exists: no return annotation is void. */
+  tvm_relax_sinfo_obj* declared = tvm_relax_prim_func_type_sinfo(NULL);
+  CHECK_STR_EQ(rt_text(declared), "R.Callable(R.Tuple(), purity=False)");
+  tvm_ffi_release(declared);
+  CHECK(tvm_relax_prim_func_sinfo(NULL) == NULL);
+  CHECK_RAISED("TypeError", "NULL PrimFunc");
   tvm_ffi_release(gv_int);
   tvm_ffi_release(gv_void);
   tvm_ffi_release(int_fn);

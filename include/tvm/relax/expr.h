@@ -191,6 +191,9 @@ tvm_tir_global_var_obj* tvm_relax_global_var_new(const char* name_hint, tvm_rela
  * lowered call passes its symbolic values as one R.Shape), the result from ret_type as upstream
  * infers it (void -> R.Tuple(), a PrimType -> R.Prim(dtype), else R.Object), impure. */
 tvm_relax_sinfo_obj* tvm_relax_prim_func_sinfo(const tvm_tir_prim_func_obj* func);
+/* The same for a PrimFunc whose ret_type is given (NULL: void), before the PrimFunc exists: what
+ * a parser declares a module's PrimFunc GlobalVar with. */
+tvm_relax_sinfo_obj* tvm_relax_prim_func_type_sinfo(const tvm_tir_type_obj* ret_type);
 
 /* ---- Bindings and blocks --------------------------------------------------------------------- */
 /* var = value: value's struct info must be an instance of var's annotation (TypeError when

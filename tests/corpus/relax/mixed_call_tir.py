@@ -1,5 +1,6 @@
 # A hand-written PrimFunc called from Relax with R.call_tir, and a Relax helper; the PrimFunc
-# called directly with its output (as lowered code does): a void call, R.Tuple(), printed bare.
+# called directly with its output (as lowered code does): a void call, R.Tuple(), printed bare;
+# a PrimFunc returning a value (declared from its return annotation) called directly.
 from tvm.script import ir as I
 from tvm.script import relax as R
 from tvm.script import tirx as T
@@ -11,6 +12,10 @@ class Mixed:
     def add_one(A: T.Buffer((8,), "float32"), B: T.Buffer((8,), "float32")):
         for i in range(8):
             B[i] = A[i] + T.float32(1)
+
+    @T.prim_func
+    def length(A: T.Buffer((8,), "float32")) -> T.int64:
+        T.ret(T.int64(8))
 
     @R.function(private=True)
     def twice(x: R.Tensor((8,), "float32")) -> R.Tensor((8,), "float32"):
@@ -34,4 +39,6 @@ class Mixed:
         cls.add_one(x, y)
         done: R.Tuple = cls.add_one(y, y)
         R.print(done, format=R.str("{}"))
+        n = cls.length(y)
+        R.print(n, format=R.str("{}"))
         return y
