@@ -608,32 +608,37 @@ static int lex_string(lexer* lx, size_t start) {
   }
   tvm_ffi_strbuf* b = &lx->scratch;
   b->size = 0;
+  /* The text is copied in runs up to the next quote, backslash or line break. A character that
+   * stands for itself there (a quote inside a triple-quoted literal; the second character of
+   * \\, \' and \", the escaped quotes of a JSON metadata section; both characters of a raw
+   * literal's backslash pair) starts the next run instead of being copied on its own. */
+  size_t run = lx->pos;
   for (;;) {
-    size_t run = lx->pos, pos = run;
+    size_t pos = lx->pos;
     while (pos < lx->len) {
       char c = s[pos];
       if (c == q || c == '\\' || c == '\n' || c == '\r') break;
       ++pos;
     }
     lx->pos = pos;
-    tvm_ffi_strbuf_append(b, s + run, lx->pos - run);
-    if (lx->pos >= lx->len) goto unterminated;
-    char c = s[lx->pos];
+    tvm_ffi_strbuf_append(b, s + run, pos - run);
+    if (pos >= lx->len) goto unterminated;
+    char c = s[pos];
     if (c == q) {
       if (!triple) {
         ++lx->pos;
         break;
       }
-      if (lx->pos + 2 < lx->len && s[lx->pos + 1] == q && s[lx->pos + 2] == q) {
+      if (pos + 2 < lx->len && s[pos + 1] == q && s[pos + 2] == q) {
         lx->pos += 3;
         break;
       }
-      tvm_ffi_strbuf_putc(b, q);
-      ++lx->pos;
+      run = lx->pos++;
     } else if (c == '\n' || c == '\r') {
       if (!triple) goto unterminated;
       tvm_ffi_strbuf_putc(b, '\n');
       newline_seen(lx);
+      run = lx->pos;
     } else { /* backslash */
       size_t bs = lx->pos++;
       if (lx->pos >= lx->len) goto unterminated;
@@ -643,12 +648,15 @@ static int lex_string(lexer* lx, size_t start) {
           tvm_ffi_strbuf_append(b, "\\\n", 2);
         }
         newline_seen(lx);
+        run = lx->pos;
       } else if (raw) {
-        tvm_ffi_strbuf_putc(b, '\\');
-        tvm_ffi_strbuf_putc(b, e);
+        run = bs;
         ++lx->pos;
-      } else if (lex_escape(lx, bs) != 0) {
-        return -1;
+      } else if (e == '\\' || e == '\'' || e == '"') {
+        run = lx->pos++;
+      } else {
+        if (lex_escape(lx, bs) != 0) return -1;
+        run = lx->pos;
       }
     }
   }

@@ -108,6 +108,12 @@ TEST(strings_and_escapes) {
                "s:A\xc3\xa9\xf0\x9f\x98\x80" "A NL EOF");
   CHECK_STR_EQ(lex_str("'\\a\\b\\f\\r\\v\\q'"), "s:\a\b\f\r\v\\q NL EOF");
   CHECK_STR_EQ(lex_str("'ab\\\ncd'"), "s:abcd NL EOF");
+  /* Escapes back to back, first and last; quotes and escapes inside triple quotes; raw pairs. */
+  CHECK_STR_EQ(lex_str("'\\\"\\\"x\\\\' '\\\\' 'a\\tb\\'\\''"), "s:\"\"x\\ s:\\ s:a\tb'' NL EOF");
+  CHECK_STR_EQ(lex_str("\"\"\"a\"b\\\"c\\\\\"\"\" '''\\'''\\x41'''"),
+               "s:a\"b\"c\\ s:'''A NL EOF");
+  CHECK_STR_EQ(lex_str("r'a\\'b\\\\' R\"\"\"x\\\"\"\"y\"\"\""), "s:a\\'b\\\\ s:x\\\"\"\"y NL EOF");
+  CHECK_STR_EQ(lex_str("'''a\r\nb\\n\r\nc'''"), "s:a\nb\n\nc NL EOF");
   CHECK_STR_EQ(lex_str("\"\"\"doc\nstring 'q' \"\" x\"\"\" '''a'''"),
                "s:doc\nstring 'q' \"\" x s:a NL EOF");
   /* A triple-quoted literal's span runs from its opening line to its closing one, with or
