@@ -448,21 +448,32 @@ static bool binds_var(void* blocks, const void* var) {
   return false;
 }
 
+/* Whether one of the blocks has a MatchCast binding (the only binding that defines TIR
+ * variables). */
+static bool has_match_cast(void* blocks) {
+  for (int64_t i = 0; i < tvm_ffi_seq_size(blocks); ++i) {
+    tvm_relax_block_obj* blk = tvm_ffi_seq_obj_at(blocks, i);
+    for (int64_t j = 0; j < tvm_ffi_seq_size(blk->bindings); ++j) {
+      if (tvm_relax_kind_of(tvm_ffi_seq_obj_at(blk->bindings, j)) == TVM_RELAX_KIND_MatchCast) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 /* sinfo erased of what the blocks define: the TIR variables of their MatchCasts, and a shape
  * given by one of their Vars. */
 static tvm_relax_sinfo_obj* erase_inner(const tvm_relax_sinfo_obj* sinfo, void* blocks) {
+  void* shape = tvm_relax_kind_of(sinfo) == TVM_RELAX_KIND_TensorStructInfo
+                    ? ((tvm_relax_tensor_sinfo_obj*)sinfo)->shape
+                    : NULL;
+  bool inner_shape = shape && tvm_relax_is_var(shape) && binds_var(blocks, shape);
+  if (!inner_shape && !has_match_cast(blocks)) return retained_sinfo(sinfo); /* nothing to erase */
   void* used = tvm_ffi_list_new();
   if (!used || tvm_relax_sinfo_tir_vars(sinfo, false, used) != 0) {
     tvm_ffi_release(used);
     return NULL;
-  }
-  void* shape = tvm_relax_kind_of(sinfo) == TVM_RELAX_KIND_TensorStructInfo
-                    ? ((tvm_relax_tensor_sinfo_obj*)sinfo)->shape
-                    : NULL;
-  bool var_shape = shape && tvm_relax_is_var(shape);
-  if (tvm_ffi_seq_size(used) == 0 && !var_shape) { /* nothing the blocks could define */
-    tvm_ffi_release(used);
-    return retained_sinfo(sinfo);
   }
   void* inner = NULL;
   void* keep = NULL;
@@ -475,7 +486,7 @@ static tvm_relax_sinfo_obj* erase_inner(const tvm_relax_sinfo_obj* sinfo, void* 
     if (!inner || !tvm_ffi_map_get(inner, v)) ok = tvm_ffi_dict_set(keep, v, &none) == 0;
   }
   /* A shape given by a Var: kept when the Var is defined outside the blocks. */
-  if (ok && var_shape && !binds_var(blocks, shape)) {
+  if (ok && shape && tvm_relax_is_var(shape) && !inner_shape) {
     TVMFFIAny key = tvm_ffi_any_obj(shape);
     outer_vars = tvm_ffi_dict_new();
     ok = outer_vars && tvm_ffi_dict_set(outer_vars, &key, &none) == 0;
