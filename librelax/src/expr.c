@@ -268,12 +268,7 @@ static tvm_relax_sinfo_obj* callee_result(tvm_relax_expr_obj* op, void* args, vo
     tvm_ffi_strbuf_free(&b);
     return NULL;
   }
-  tvm_ffi_strbuf name = {0};
-  tvm_relax__text(&name, op);
-  tvm_relax_sinfo_obj* r = tvm_relax__call_func_sinfo((tvm_relax_func_sinfo_obj*)cs, args,
-                                                      tvm_ffi_strbuf_cstr(&name));
-  tvm_ffi_strbuf_free(&name);
-  return r;
+  return tvm_relax__call_func_sinfo((tvm_relax_func_sinfo_obj*)cs, args, op);
 }
 
 tvm_relax_expr_obj* tvm_relax_call_new(void* op, void* args, void* attrs, void* sinfo_args,

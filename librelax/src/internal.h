@@ -228,9 +228,9 @@ tvm_tir_expr_obj* tvm_relax__subst_expr(const void* vmap, tvm_tir_expr_obj* e);
 /* Text of an expression or struct info for messages (never fails). */
 void tvm_relax__text(tvm_ffi_strbuf* out, const void* obj);
 /* The FuncStructInfo-derived result of calling a callee of struct info fsinfo with args:
- * checks the count and each argument against its parameter. `what` names the callee. */
+ * checks the count and each argument against its parameter; a message names the callee. */
 tvm_relax_sinfo_obj* tvm_relax__call_func_sinfo(const tvm_relax_func_sinfo_obj* fsinfo, void* args,
-                                                const char* what);
+                                                const void* callee);
 
 /* ---- Legalization (legalize.c, legalize_<family>.c) ------------------------------------------ */
 /* A kernel under construction: the call's TIR variables mapped to the kernel's own, and the

@@ -408,12 +408,15 @@ int tvm_relax_sinfo_unify(const tvm_relax_sinfo_obj* param, const tvm_relax_sinf
 
 /* The result of calling a function of struct info f with args (see internal.h). */
 tvm_relax_sinfo_obj* tvm_relax__call_func_sinfo(const tvm_relax_func_sinfo_obj* f, void* args,
-                                                const char* what) {
+                                                const void* callee) {
   if (!f->params) return retained_sinfo(f->ret);
   int64_t n = tvm_ffi_seq_size(f->params), m = tvm_ffi_seq_size(args);
   if (n != m) {
-    tvm_ffi_raise("TypeError", "call to %s: expected %lld arguments, got %lld", what, (long long)n,
-                  (long long)m);
+    tvm_ffi_strbuf b = {0};
+    tvm_relax__text(&b, callee);
+    tvm_ffi_raise("TypeError", "call to %s: expected %lld arguments, got %lld",
+                  tvm_ffi_strbuf_cstr(&b), (long long)n, (long long)m);
+    tvm_ffi_strbuf_free(&b);
     return NULL;
   }
   void* dict = tvm_ffi_dict_new();
@@ -437,7 +440,9 @@ tvm_relax_sinfo_obj* tvm_relax__call_func_sinfo(const tvm_relax_func_sinfo_obj* 
     tvm_relax_base_check c = tvm_relax_sinfo_base_check(bound, a);
     if (c == TVM_RELAX_BASE_CHECK_FAIL) {
       tvm_ffi_strbuf b = {0};
-      tvm_ffi_strbuf_printf(&b, "call to %s: argument %lld of struct info ", what, (long long)i);
+      tvm_ffi_strbuf_puts(&b, "call to ");
+      tvm_relax__text(&b, callee);
+      tvm_ffi_strbuf_printf(&b, ": argument %lld of struct info ", (long long)i);
       tvm_relax_sinfo_text(&b, a);
       tvm_ffi_strbuf_puts(&b, " does not match the parameter's ");
       tvm_relax_sinfo_text(&b, bound);

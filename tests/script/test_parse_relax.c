@@ -342,11 +342,43 @@ TEST(layout_transform_lambda) {
                ":8:62: error: FloorDiv: division by a constant zero") != NULL);
 }
 
+/* A call of a module function checks the arguments against the callee's signature; the
+ * message names the callee. */
+static const char* call_program(const char* call) {
+  static char buf[1024];
+  snprintf(buf, sizeof(buf),
+           "from tvm.script import ir as I\nfrom tvm.script import relax as R\n\n"
+           "@I.ir_module\nclass M:\n"
+           "    @R.function\n"
+           "    def f(a: R.Tensor((2,), \"float32\"), b: R.Tensor((2,), \"float32\")):\n"
+           "        return a\n\n"
+           "    @R.function\n"
+           "    def main(x: R.Tensor((2,), \"float32\"), y: R.Tensor((3,), \"float32\")):\n"
+           "        cls = M\n"
+           "        z = %s\n"
+           "        return z\n",
+           call);
+  return buf;
+}
+
+TEST(call_checks_the_callee_signature) {
+  void* ok = parse(call_program("cls.f(x, x)"));
+  CHECK(ok != NULL);
+  tvm_ffi_release(ok);
+  CHECK(strstr(parse_error_of(call_program("cls.f(x)")),
+               ":13:13: error: call to @f: expected 2 arguments, got 1") != NULL);
+  CHECK(strstr(parse_error_of(call_program("cls.f(x, y)")),
+               ":13:13: error: call to @f: argument 1 of struct info R.Tensor((3,), "
+               "dtype=\"float32\") does not match the parameter's R.Tensor((2,), "
+               "dtype=\"float32\")") != NULL);
+}
+
 int main(void) {
   RUN(parsed_relax_evaluates);
   RUN(decorator_flags);
   RUN(none_annotation_is_void);
   RUN(repeated_annotations);
   RUN(layout_transform_lambda);
+  RUN(call_checks_the_callee_signature);
   return test_summary();
 }
