@@ -560,7 +560,7 @@ static int check_module_functions(script_parser* p, const void* mod, ast_stmts s
   int64_t cursor = first_passed;
   /* The Relax functions together (calls between them are checked against the module). */
   bool any_relax = false;
-  for (int32_t i = 0; i < stmts.n; ++i) {
+  for (int32_t i = 0; i < stmts.n && !any_relax; ++i) {
     const ast_stmt* s = stmts.items[i];
     if (s->kind != AST_DEF) continue;
     void* func = tvm_tir_ir_module_lookup(mod, s->u.def.name->u.name->text);
@@ -600,9 +600,10 @@ static int check_module_functions(script_parser* p, const void* mod, ast_stmts s
   }
   for (int32_t i = 0; p->check_wf && i < stmts.n; ++i) {
     const ast_stmt* s = stmts.items[i];
-    if (s->kind != AST_DEF || prechecked(p, s, &cursor) || !wants_check(p, s)) continue;
+    if (s->kind != AST_DEF || prechecked(p, s, &cursor)) continue;
     void* func = tvm_tir_ir_module_lookup(mod, s->u.def.name->u.name->text);
-    rc = func && tvm_tir_kind_of(func) == TVM_TIR_KIND_PrimFunc ? check_function(p, s, func) : 0;
+    bool prim = func && tvm_tir_kind_of(func) == TVM_TIR_KIND_PrimFunc;
+    rc = prim && wants_check(p, s) ? check_function(p, s, func) : 0;
     tvm_ffi_release(func);
     if (rc != 0) return -1;
   }
