@@ -609,9 +609,9 @@ static int lex_string(lexer* lx, size_t start) {
   tvm_ffi_strbuf* b = &lx->scratch;
   b->size = 0;
   /* The text is copied in runs up to the next quote, backslash or line break. A character that
-   * stands for itself there (a quote inside a triple-quoted literal; the second character of
-   * \\, \' and \", the escaped quotes of a JSON metadata section; both characters of a raw
-   * literal's backslash pair) starts the next run instead of being copied on its own. */
+   * stands for itself there (a quote or a '\n' inside a triple-quoted literal; the second
+   * character of \\, \' and \", the escaped quotes of a JSON metadata section; both characters
+   * of a raw literal's backslash pair) starts the next run instead of being copied alone. */
   size_t run = lx->pos;
   for (;;) {
     size_t pos = lx->pos;
@@ -636,9 +636,9 @@ static int lex_string(lexer* lx, size_t start) {
       run = lx->pos++;
     } else if (c == '\n' || c == '\r') {
       if (!triple) goto unterminated;
-      tvm_ffi_strbuf_putc(b, '\n');
+      if (c == '\r') tvm_ffi_strbuf_putc(b, '\n'); /* (a '\n' is the next run's first byte) */
       newline_seen(lx);
-      run = lx->pos;
+      run = c == '\r' ? lx->pos : pos;
     } else { /* backslash */
       size_t bs = lx->pos++;
       if (lx->pos >= lx->len) goto unterminated;
