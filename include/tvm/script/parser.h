@@ -9,7 +9,7 @@
  *    builtins) over a scoped variable table, and drives the IR builder (tvm/script/ir_builder.h)
  *    to produce an IRModule, a PrimFunc or a fragment's Stmt / PrimExpr. Statements dispatch on
  *    (dialect token, statement kind): the decorator picks the token (`@T.prim_func` -> "tirx",
- *    `@I.ir_module` -> "ir"; `@R.function` -> "relax", not supported yet). Names resolve
+ *    `@I.ir_module` -> "ir", `@R.function` -> "relax"). Names resolve
  *    through the variable table (function / loop / with / branch scopes over the file's
  *    module-level constants), then the file's import aliases, opts->extra_vars and Python
  *    builtins (`range`). Every semantic error is ONE error of the underlying kind (NameError,
@@ -81,15 +81,19 @@ typedef struct {
   /* Caller-supplied bindings visible to the program (upstream's extra_vars): an
    * ffi.Map<String, Any> (borrowed; NULL = none). Names defined in the file shadow them. */
   const void* extra_vars;
-  bool check_well_formed;  /* run tvm_tir_verify_well_formed on the result (default true;
-                              a decorator's check_well_formed=False turns it off) */
+  bool check_well_formed;  /* verify the result's well-formedness: tvm_tir_verify_well_formed
+                              on PrimFuncs, tvm_relax_verify_well_formed on Relax functions
+                              (default true; a decorator's check_well_formed=False turns its
+                              function's check off, but for a Relax function in a module,
+                              which is checked with the module's other Relax functions) */
 } tvm_script_parse_options;
 void tvm_script_parse_options_init(tvm_script_parse_options* opts);
 
 /*
  * TVMScript text -> IR. The result (a new reference) is an IRModule for `@I.ir_module class`,
- * a PrimFunc for a lone `@T.prim_func def`, an IRModule of the functions (by name, each able to
- * call the others by name) for several top-level `@T.prim_func` defs, and for statements
+ * a PrimFunc for a lone `@T.prim_func def` (a Relax Function for a lone `@R.function def`), an
+ * IRModule of the functions (by name, each able to call the others by name) for several
+ * top-level `@T.prim_func` / `@R.function` defs, and for statements
  * outside any definition (a printed fragment, its free variables declared first) the Stmt they
  * build; when the fragment is only declarations and a final expression statement, the value of
  * that expression (a PrimExpr, BufferRegion, ...); when only declarations, the last declared
