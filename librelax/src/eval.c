@@ -167,6 +167,9 @@ static int match(frame* f, const TVMFFIAny* v, const tvm_relax_sinfo_obj* s, con
     }
     case TVM_RELAX_KIND_TupleStructInfo: {
       void* fields = ((const tvm_relax_tuple_sinfo_obj*)s)->fields;
+      /* R.Tuple() is also the struct info of a void call, whose value is None (a PrimFunc
+       * called directly, R.print, ...: the VM's, as upstream's). */
+      if (tvm_ffi_any_is_none(v) && tvm_ffi_seq_size(fields) == 0) return 0;
       if (v->type_index != kTVMFFIArray || tvm_ffi_seq_size(v->v_obj) != tvm_ffi_seq_size(fields)) {
         return tvm_ffi_raise("TypeError", "%s: %s must be a tuple of %lld values", f->func, what,
                              (long long)tvm_ffi_seq_size(fields));
@@ -359,10 +362,8 @@ static int eval_call_tir_dyn(eval_ctx* c, frame* f, const tvm_relax_call_obj* ca
   for (int64_t i = 0; args && i < nargs; ++i) tvm_ffi_any_release(&args[i]);
   tvm_ffi_free(args);
   tvm_ffi_any_release(&ins);
-  if (rc != 0) return -1;
-  void* empty = tvm_ffi_array_new(NULL, 0);
-  *out = tvm_ffi_any_obj(empty);
-  return empty ? 0 : -1;
+  *out = tvm_ffi_any_none(); /* void */
+  return rc;
 }
 
 /* ---- Function values ------------------------------------------------------------------------ */
@@ -761,9 +762,8 @@ static int eval_print(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, TVM
   }
   tvm_ffi_strbuf_free(&text);
   free_args(vals, n);
-  void* unit = rc == 0 ? tvm_ffi_array_new(NULL, 0) : NULL; /* R.Tuple() */
-  *out = tvm_ffi_any_obj(unit);
-  return unit ? 0 : -1;
+  *out = tvm_ffi_any_none(); /* void: R.Tuple(), None at run time as in the VM */
+  return rc;
 }
 
 static int eval_assert(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, TVMFFIAny* out) {
@@ -797,9 +797,8 @@ static int eval_assert(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, TV
     tvm_ffi_strbuf_free(&text);
   }
   free_args(vals, n);
-  void* unit = rc == 0 ? tvm_ffi_array_new(NULL, 0) : NULL; /* R.Tuple() */
-  *out = tvm_ffi_any_obj(unit);
-  return unit ? 0 : -1;
+  *out = tvm_ffi_any_none(); /* void: R.Tuple(), None at run time as in the VM */
+  return rc;
 }
 
 /* tensor_to_shape (a 1-d int64 tensor's values as a Shape) and shape_to_tensor (the reverse). */
@@ -880,9 +879,8 @@ static int eval_call(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, TVMF
         TVMFFIAny x = tvm_ffi_any_none(); /* (evaluated for its errors) */
         if (eval_expr(c, f, tvm_ffi_seq_obj_at(call->args, 0), &x) != 0) return -1;
         tvm_ffi_any_release(&x);
-        void* unit = tvm_ffi_array_new(NULL, 0); /* R.Tuple() */
-        *out = tvm_ffi_any_obj(unit);
-        return unit ? 0 : -1;
+        *out = tvm_ffi_any_none(); /* void (the VM's register is None after a kill) */
+        return 0;
       }
       case TVM_RELAX_OP_grad_no_grad:
       case TVM_RELAX_OP_grad_start_checkpoint:

@@ -154,6 +154,58 @@ TEST(runtime_errors) {
       "ValueError", "relax.vm.alloc_storage in storage scope \"local\"", "local");
 }
 
+/* The value of a void call (a PrimFunc called directly, R.assert_op, a kill) has struct info
+ * R.Tuple() and is None at run time, in the evaluator as in the VM (as upstream's VM); a
+ * function may return it. */
+TEST(void_values_are_none_both_ways) {
+  static const char kSrc[] =
+      "from tvm.script import ir as I\n"
+      "from tvm.script import relax as R\n"
+      "from tvm.script import tir as T\n"
+      "@I.ir_module\n"
+      "class M:\n"
+      "    @T.prim_func\n"
+      "    def copy(A: T.Buffer((4,), \"float32\"), B: T.Buffer((4,), \"float32\")):\n"
+      "        for i in range(4):\n"
+      "            B[i] = A[i]\n"
+      "    @R.function(pure=False)\n"
+      "    def f(x: R.Tensor((4,), \"float32\")):\n"
+      "        cls = M\n"
+      "        s = R.vm.alloc_storage(R.shape([16]), R.prim_value(0), R.dtype(\"uint8\"))\n"
+      "        y = R.vm.alloc_tensor(s, R.prim_value(0), R.shape([4]), R.dtype(\"float32\"))\n"
+      "        done = cls.copy(x, y)\n"
+      "        held = R.assert_op(R.const(True, \"bool\"))\n"
+      "        gone = R.vm.kill_object(s)\n"
+      "        return (y, done, held, gone)\n";
+  tvm_tir_ir_module_obj* mod = tvm_script_parse(kSrc, strlen(kSrc), NULL);
+  CHECK_OK(mod ? 0 : -1);
+  if (!mod) return;
+  tvm_vm_executable* exec = test_mode(tvm_codegen_relax_build(mod, test_opts()));
+  CHECK_OK(exec ? 0 : -1);
+  tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
+  int64_t s4[1] = {4};
+  void* x = rv_rand(1, s4);
+  TVMFFIAny a = tvm_ffi_any_obj(x);
+  for (int w = 0; w < 2 && vm; ++w) {
+    TVMFFIAny r = tvm_ffi_any_none();
+    CHECK_OK(w == 0 ? tvm_relax_eval(mod, "f", &a, 1, &r) : tvm_vm_invoke(vm, "f", &a, 1, &r));
+    CHECK(r.type_index == kTVMFFIArray && tvm_ffi_seq_size(r.v_obj) == 4);
+    if (r.type_index == kTVMFFIArray && tvm_ffi_seq_size(r.v_obj) == 4) {
+      const TVMFFIAny* y = tvm_ffi_seq_at(r.v_obj, 0);
+      CHECK(y->type_index == kTVMFFITensor);
+      if (y->type_index == kTVMFFITensor) {
+        for (int i = 0; i < 4; ++i) CHECK(fdata(y->v_obj)[i] == fdata(x)[i]);
+      }
+      for (int k = 1; k < 4; ++k) CHECK(tvm_ffi_any_is_none(tvm_ffi_seq_at(r.v_obj, k)));
+    }
+    tvm_ffi_any_release(&r);
+  }
+  tvm_ffi_release(x);
+  tvm_vm_release(vm);
+  tvm_ffi_release(exec);
+  tvm_ffi_release(mod);
+}
+
 /* Ill-typed arguments: the parse fails, naming the operator and the argument. */
 static void check_parse_fails(const char* body, const char* part) {
   tvm_tir_ir_module_obj* mod = parse_body(body);
@@ -194,6 +246,7 @@ TEST(bad_arguments) {
 int main(void) {
   RUN(corpus_module);
   RUN(runtime_errors);
+  RUN(void_values_are_none_both_ways);
   RUN(bad_arguments);
   return test_summary();
 }
