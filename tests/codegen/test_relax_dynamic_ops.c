@@ -20,69 +20,7 @@
 #include "exec_mode_testing.h"
 #include "script_testing.h"
 #include "values_testing.h"
-
-static tvm_tir_ir_module_obj* g_legal;
-static tvm_vm_executable* g_exec;
-static tvm_vm* g_vm;
-
-static void setup(void) {
-  tvm_tir_ir_module_obj* mod = test_parse_file(TVM_CORPUS_DIR "/relax", "index_dynamic.py");
-  g_legal = mod ? tvm_relax_transform_legalize_ops(mod) : NULL;
-  if (mod && !g_legal) CHECK_OK(-1);
-  g_exec = mod ? test_mode(tvm_codegen_relax_build(mod, test_opts())) : NULL;
-  if (mod && !g_exec) CHECK_OK(-1);
-  g_vm = g_exec ? tvm_vm_create(g_exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
-  tvm_ffi_release(mod);
-}
-
-static void* tensor(int ndim, const int64_t* shape, DLDataType t) {
-  return tvm_ffi_tensor_empty(shape, ndim, t, (DLDevice){kDLCPU, 0});
-}
-
-/* Elements of r differing from the expected tensor (shape want_shape, dtype dt, values want);
- * 1000 when r is no such tensor. */
-static int mismatches(const TVMFFIAny* r, int ndim, const int64_t* shape, DLDataType dt,
-                      const double* want) {
-  if (r->type_index != kTVMFFITensor) return 1000;
-  const DLTensor* t = tvm_ffi_tensor_dl(r->v_obj);
-  if (t->ndim != ndim || !tvm_ffi_dtype_equal(t->dtype, dt)) return 1000;
-  int64_t n = 1;
-  for (int i = 0; i < ndim; ++i) {
-    if (t->shape[i] != shape[i]) {
-      fprintf(stderr, "  dim %d: got %lld, want %lld\n", i, (long long)t->shape[i], (long long)shape[i]);
-      return 1000;
-    }
-    n *= shape[i];
-  }
-  int bad = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    if (rv_elem(t, i) != want[i]) {
-      if (bad < 4) fprintf(stderr, "  element %lld: got %g, want %g\n", (long long)i, rv_elem(t, i), want[i]);
-      ++bad;
-    }
-  }
-  return bad;
-}
-
-/* fn on args, interpreted and compiled, each against the expected tensor. */
-static void expect2(const char* fn, void** args, int n, int ndim, const int64_t* shape,
-                    DLDataType dt, const double* want) {
-  TVMFFIAny a[4];
-  for (int i = 0; i < n; ++i) a[i] = tvm_ffi_any_obj(args[i]);
-  CHECK(g_legal != NULL && g_vm != NULL);
-  if (!g_legal || !g_vm) return;
-  for (int w = 0; w < 2; ++w) {
-    TVMFFIAny r = tvm_ffi_any_none();
-    int rc = w == 0 ? tvm_relax_eval(g_legal, fn, a, n, &r) : tvm_vm_invoke(g_vm, fn, a, n, &r);
-    CHECK_OK(rc);
-    if (rc == 0) {
-      int bad = mismatches(&r, ndim, shape, dt, want);
-      if (bad) fprintf(stderr, "%s (%s): %d elements differ\n", fn, w ? "compiled" : "evaluator", bad);
-      CHECK_EQ_INT(bad, 0);
-    }
-    tvm_ffi_any_release(&r);
-  }
-}
+#include "corpus_ops_testing.h"
 
 /* ---- nonzero --------------------------------------------------------------------------------- */
 /* NumPy's nonzero(atleast_1d(x)) stacked: (rows, count), column k the index of the k-th nonzero
@@ -278,12 +216,12 @@ TEST(zero_stride) {
   }
   TVMFFIAny a[4], r = tvm_ffi_any_none();
   for (int i = 0; i < 4; ++i) a[i] = tvm_ffi_any_obj(args[i]);
-  if (g_legal) {
-    CHECK(tvm_relax_eval(g_legal, "dslice", a, 4, &r) != 0);
+  if (g_ops.legal) {
+    CHECK(tvm_relax_eval(g_ops.legal, "dslice", a, 4, &r) != 0);
     CHECK_RAISED("AssertionError", "relax.dynamic_strided_slice: a stride is 0");
   }
-  if (g_vm) {
-    CHECK(tvm_vm_invoke(g_vm, "dslice", a, 4, &r) != 0);
+  if (g_ops.vm) {
+    CHECK(tvm_vm_invoke(g_ops.vm, "dslice", a, 4, &r) != 0);
     CHECK_RAISED("AssertionError", "relax.dynamic_strided_slice: a stride is 0");
   }
   for (int i = 0; i < 4; ++i) tvm_ffi_release(args[i]);
@@ -313,14 +251,12 @@ TEST(unknown_shape) {
 }
 
 int main(void) {
-  setup();
+  corpus_ops_setup("index_dynamic.py", 0);
   RUN(nonzero);
   RUN(dynamic_strided_slice);
   RUN(symbolic_strided_slice);
   RUN(zero_stride);
   RUN(unknown_shape);
-  tvm_ffi_release(g_legal);
-  tvm_vm_release(g_vm);
-  tvm_ffi_release(g_exec);
+  corpus_ops_teardown();
   return test_summary();
 }

@@ -18,81 +18,10 @@
 #include "exec_mode_testing.h"
 #include "script_testing.h"
 #include "values_testing.h"
+#include "corpus_ops_testing.h"
 
-static void* tensor(int ndim, const int64_t* shape, DLDataType t) {
-  return tvm_ffi_tensor_empty(shape, ndim, t, (DLDevice){kDLCPU, 0});
-}
 static float* F(void* t) { return tvm_ffi_tensor_dl(t)->data; }
 static int64_t* L(void* t) { return tvm_ffi_tensor_dl(t)->data; }
-
-/* Elements of result r (a tensor of the given shape and dtype) that differ from want. */
-static int mismatches(const TVMFFIAny* r, int ndim, const int64_t* shape, DLDataType dt,
-                      const double* want) {
-  if (r->type_index != kTVMFFITensor) return 1000;
-  const DLTensor* t = tvm_ffi_tensor_dl(r->v_obj);
-  if (t->ndim != ndim || t->dtype.code != dt.code || t->dtype.bits != dt.bits) return 1000;
-  int64_t n = 1;
-  for (int i = 0; i < ndim; ++i) {
-    if (t->shape[i] != shape[i]) return 1000;
-    n *= shape[i];
-  }
-  int bad = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    if (!(fabs(rv_elem(t, i) - want[i]) <= 1e-5 * (1 + fabs(want[i])))) {
-      if (bad < 4) fprintf(stderr, "  element %lld: got %g, want %g\n", (long long)i, rv_elem(t, i), want[i]);
-      ++bad;
-    }
-  }
-  return bad;
-}
-
-/* The module legalized and compiled once for every test. */
-static tvm_tir_ir_module_obj* g_legal;
-static tvm_vm_executable* g_exec;
-static tvm_vm* g_vm;
-
-static void setup(void) {
-  tvm_tir_ir_module_obj* mod = test_parse_file(TVM_CORPUS_DIR "/relax", "index_ops.py");
-  g_legal = mod ? tvm_relax_transform_legalize_ops(mod) : NULL;
-  CHECK(!mod || g_legal != NULL);
-  if (mod && !g_legal) CHECK_OK(-1);
-  g_exec = mod ? test_mode(tvm_codegen_relax_build(mod, test_opts())) : NULL;
-  if (mod && !g_exec) CHECK_OK(-1);
-  g_vm = g_exec ? tvm_vm_create(g_exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
-  tvm_ffi_release(mod);
-}
-
-/* Run function fn on args both ways; out[0] the evaluator's result, out[1] the VM's. */
-static bool run2(const char* fn, void** args, int n, TVMFFIAny out[2]) {
-  TVMFFIAny a[8];
-  for (int i = 0; i < n; ++i) a[i] = tvm_ffi_any_obj(args[i]);
-  out[0] = out[1] = tvm_ffi_any_none();
-  CHECK(g_legal != NULL && g_vm != NULL); /* setup built both */
-  if (!g_legal || !g_vm) return false;
-  int rc0 = tvm_relax_eval(g_legal, fn, a, n, &out[0]);
-  CHECK_OK(rc0);
-  int rc1 = tvm_vm_invoke(g_vm, fn, a, n, &out[1]);
-  CHECK_OK(rc1);
-  return rc0 == 0 && rc1 == 0;
-}
-
-/* Both results of fn match want (shape, dtype). */
-static void expect2(const char* fn, void** args, int n, int ndim, const int64_t* shape, DLDataType dt,
-                    const double* want) {
-  TVMFFIAny r[2];
-  if (run2(fn, args, n, r)) {
-    for (int w = 0; w < 2; ++w) {
-      int bad = mismatches(&r[w], ndim, shape, dt, want);
-      if (bad) fprintf(stderr, "%s (%s): %d elements differ\n", fn, w ? "compiled" : "evaluator", bad);
-      CHECK_EQ_INT(bad, 0);
-    }
-  }
-  tvm_ffi_any_release(&r[0]), tvm_ffi_any_release(&r[1]);
-}
-
-static void release_all(void** t, int n) {
-  for (int i = 0; i < n; ++i) tvm_ffi_release(t[i]);
-}
 
 /* ---- gather_elements ------------------------------------------------------------------------- */
 TEST(gather_elements) {
@@ -434,7 +363,7 @@ TEST(bad_inputs) {
 }
 
 int main(void) {
-  setup();
+  corpus_ops_setup("index_ops.py", 1e-5);
   RUN(gather_elements);
   RUN(scatter_elements);
   RUN(scatter_nd);
@@ -444,8 +373,6 @@ int main(void) {
   RUN(sort_values);
   RUN(einsum);
   RUN(bad_inputs);
-  if (g_vm) tvm_vm_release(g_vm);
-  tvm_ffi_release(g_exec);
-  tvm_ffi_release(g_legal);
+  corpus_ops_teardown();
   return test_summary();
 }

@@ -18,71 +18,9 @@
 #include "exec_mode_testing.h"
 #include "script_testing.h"
 #include "values_testing.h"
+#include "corpus_ops_testing.h"
 
 static float* F(void* t) { return tvm_ffi_tensor_dl(t)->data; }
-
-/* Elements of result r (a tensor of the given shape and dtype) that differ from want. */
-static int mismatches(const TVMFFIAny* r, int ndim, const int64_t* shape, DLDataType dt,
-                      const double* want) {
-  if (r->type_index != kTVMFFITensor) return 1000;
-  const DLTensor* t = tvm_ffi_tensor_dl(r->v_obj);
-  if (t->ndim != ndim || t->dtype.code != dt.code || t->dtype.bits != dt.bits) return 1000;
-  int64_t n = 1;
-  for (int i = 0; i < ndim; ++i) {
-    if (t->shape[i] != shape[i]) return 1000;
-    n *= shape[i];
-  }
-  int bad = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    if (!(fabs(rv_elem(t, i) - want[i]) <= 1e-6 * (1 + fabs(want[i])))) {
-      if (bad < 4) {
-        fprintf(stderr, "  element %lld: got %g, want %g\n", (long long)i, rv_elem(t, i), want[i]);
-      }
-      ++bad;
-    }
-  }
-  return bad;
-}
-
-/* The module legalized and compiled once for every test. */
-static tvm_tir_ir_module_obj* g_legal;
-static tvm_vm_executable* g_exec;
-static tvm_vm* g_vm;
-
-static void setup(void) {
-  tvm_tir_ir_module_obj* mod = test_parse_file(TVM_CORPUS_DIR "/relax", "more_ops.py");
-  g_legal = mod ? tvm_relax_transform_legalize_ops(mod) : NULL;
-  CHECK(!mod || g_legal != NULL);
-  if (mod && !g_legal) CHECK_OK(-1);
-  g_exec = mod ? test_mode(tvm_codegen_relax_build(mod, test_opts())) : NULL;
-  if (mod && !g_exec) CHECK_OK(-1);
-  g_vm = g_exec ? tvm_vm_create(g_exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
-  tvm_ffi_release(mod);
-}
-
-/* Both results of fn on args (the evaluator's and the VM's) match want (shape, dtype). */
-static void expect2(const char* fn, void** args, int n, int ndim, const int64_t* shape,
-                    DLDataType dt, const double* want) {
-  TVMFFIAny a[8], r[2] = {tvm_ffi_any_none(), tvm_ffi_any_none()};
-  for (int i = 0; i < n; ++i) a[i] = tvm_ffi_any_obj(args[i]);
-  CHECK(g_legal != NULL && g_vm != NULL); /* setup built both */
-  if (g_legal && g_vm) {
-    CHECK_OK(tvm_relax_eval(g_legal, fn, a, n, &r[0]));
-    CHECK_OK(tvm_vm_invoke(g_vm, fn, a, n, &r[1]));
-    for (int w = 0; w < 2; ++w) {
-      int bad = mismatches(&r[w], ndim, shape, dt, want);
-      if (bad) {
-        fprintf(stderr, "%s (%s): %d elements differ\n", fn, w ? "compiled" : "evaluator", bad);
-      }
-      CHECK_EQ_INT(bad, 0);
-    }
-  }
-  tvm_ffi_any_release(&r[0]), tvm_ffi_any_release(&r[1]);
-}
-
-static void release_all(void** t, int n) {
-  for (int i = 0; i < n; ++i) tvm_ffi_release(t[i]);
-}
 
 /* ---- nn.batch_flatten ------------------------------------------------------------------------ */
 /* Row b of the result is sample b's elements in row-major order: x's buffer itself. */
@@ -140,12 +78,8 @@ TEST(outer) {
 /* Result i of a tuple-returning fn, both ways, matches want i (ndims 2). */
 static void expect2_fields(const char* fn, void** args, int n, int nf, const int64_t (*shapes)[2],
                            const DLDataType* dts, const double* const* wants) {
-  TVMFFIAny a[8], r[2] = {tvm_ffi_any_none(), tvm_ffi_any_none()};
-  for (int i = 0; i < n; ++i) a[i] = tvm_ffi_any_obj(args[i]);
-  CHECK(g_legal != NULL && g_vm != NULL);
-  if (g_legal && g_vm) {
-    CHECK_OK(tvm_relax_eval(g_legal, fn, a, n, &r[0]));
-    CHECK_OK(tvm_vm_invoke(g_vm, fn, a, n, &r[1]));
+  TVMFFIAny r[2];
+  if (run2(fn, args, n, r)) {
     for (int w = 0; w < 2; ++w) {
       CHECK(r[w].type_index == kTVMFFIArray && tvm_ffi_seq_size(r[w].v_obj) == nf);
       if (r[w].type_index != kTVMFFIArray || tvm_ffi_seq_size(r[w].v_obj) != nf) continue;
@@ -266,14 +200,12 @@ TEST(bad_inputs) {
 }
 
 int main(void) {
-  setup();
+  corpus_ops_setup("more_ops.py", 1e-6);
   RUN(batch_flatten);
   RUN(outer);
   RUN(eye);
   RUN(pixel_shuffle);
   RUN(bad_inputs);
-  if (g_vm) tvm_vm_release(g_vm);
-  tvm_ffi_release(g_exec);
-  tvm_ffi_release(g_legal);
+  corpus_ops_teardown();
   return test_summary();
 }
