@@ -300,6 +300,7 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_norm(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_reduce(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_variance(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_scan(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_collapse_sum(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_attention(const tvm_relax_call_obj* call);
 /* The kernel's tensor inputs of a call, appended to `out` (ffi.List of Relax expressions): each
  * tensor argument, and each field of an argument that is a tuple of tensors (a Tuple literal's

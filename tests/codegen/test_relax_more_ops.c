@@ -1,5 +1,6 @@
 /*
- * test_relax_more_ops.c: nn.batch_flatten, outer, eye, eye_like and nn.pixel_shuffle
+ * test_relax_more_ops.c: nn.batch_flatten, outer, eye, eye_like, nn.pixel_shuffle,
+ * collapse_sum_like and collapse_sum_to
  * (tests/corpus/relax/more_ops.py, one function each) legalized, then run two ways on random
  * inputs: in the Relax reference evaluator (the kernels in libtir's interpreter) and compiled
  * (LLVM kernels in libvm), each checked against the operator written as plain C loops below;
@@ -225,6 +226,59 @@ TEST(pixel_shuffle) {
   }
 }
 
+/* ---- collapse_sum_like, collapse_sum_to ------------------------------------------------------ */
+/* The oracle: each element of x (shape xs, rank n) added into out (shape os, rank m <= n) at
+ * its index with x's leading n - m dims dropped and the dims where os is 1 read at 0; float32
+ * sums rounded at each step, as the kernel adds (in the same order per output element). */
+static void collapse_of(const DLTensor* x, const int64_t* os, int m, bool f32, double* out) {
+  int n = x->ndim, lead = n - m;
+  int64_t total = 1, ototal = 1;
+  for (int i = 0; i < n; ++i) total *= x->shape[i];
+  for (int j = 0; j < m; ++j) ototal *= os[j];
+  for (int64_t o = 0; o < ototal; ++o) out[o] = 0;
+  for (int64_t e = 0; e < total; ++e) {
+    int64_t rest = e, idx[8];
+    for (int i = n - 1; i >= 0; --i) idx[i] = rest % x->shape[i], rest /= x->shape[i];
+    int64_t o = 0;
+    for (int j = 0; j < m; ++j) o = o * os[j] + (os[j] == 1 ? 0 : idx[j + lead]);
+    out[o] = f32 ? (double)(float)(out[o] + rv_elem(x, e)) : out[o] + rv_elem(x, e);
+  }
+}
+
+TEST(collapse_sum) {
+  void* x[2] = {rv_rand(3, (int64_t[]){2, 3, 4}), rv_rand(2, (int64_t[]){3, 1})};
+  const DLTensor* xd = tvm_ffi_tensor_dl(x[0]);
+  double w0[3], w1[4], w2[12];
+  collapse_of(xd, (int64_t[]){3, 1}, 2, true, w0);
+  collapse_of(xd, (int64_t[]){1, 4}, 2, true, w1);
+  collapse_of(xd, (int64_t[]){3, 4}, 2, true, w2);
+  const int64_t shapes[3][2] = {{3, 1}, {1, 4}, {3, 4}};
+  const DLDataType dts[3] = {F32, F32, F32};
+  const double* wants[3] = {w0, w1, w2};
+  expect2_fields("csum", x, 2, 3, shapes, dts, wants);
+  release_all(x, 2);
+  /* int64, summed exactly over the leading dim */
+  void* y[1] = {rv_rand_int(2, (int64_t[]){3, 4}, -1000, 1000)};
+  double wi[4];
+  collapse_of(tvm_ffi_tensor_dl(y[0]), (int64_t[]){4}, 1, false, wi);
+  expect2("csum_int", y, 1, 1, (int64_t[]){4}, tvm_tir_dtype_int(64), wi);
+  release_all(y, 1);
+  /* (n, 3, m) to (1, m) and (3, m), at (n, m) = (2, 5) and (4, 1) */
+  static const int64_t kSizes[2][2] = {{2, 5}, {4, 1}};
+  for (int s = 0; s < 2; ++s) {
+    int64_t n = kSizes[s][0], m = kSizes[s][1];
+    void* z[2] = {rv_rand(3, (int64_t[]){n, 3, m}), rv_rand(2, (int64_t[]){1, m})};
+    double a[5], b[15];
+    collapse_of(tvm_ffi_tensor_dl(z[0]), (int64_t[]){1, m}, 2, true, a);
+    collapse_of(tvm_ffi_tensor_dl(z[0]), (int64_t[]){3, m}, 2, true, b);
+    const int64_t sh[2][2] = {{1, m}, {3, m}};
+    const DLDataType dt[2] = {F32, F32};
+    const double* wt[2] = {a, b};
+    expect2_fields("csum_sym", z, 2, 2, sh, dt, wt);
+    release_all(z, 2);
+  }
+}
+
 /* ---- Errors, located at the call ------------------------------------------------------------- */
 #define SIG(params) "    def f(" params "):\n"
 TEST(bad_inputs) {
@@ -263,6 +317,24 @@ TEST(bad_inputs) {
   test_expect_relax_error(SIG("x: R.Tensor((4, 4), \"float32\")")
                      "        return R.nn.pixel_shuffle(x, 2)\n",
                      "ValueError", "argument 'data' must have ndim >= 3, got 2");
+  test_expect_relax_error(SIG("x: R.Tensor((2, 3), \"float32\"), t: R.Tensor((4, 1), \"float32\")")
+                     "        return R.collapse_sum_like(x, t)\n",
+                     "ValueError", "R.collapse_sum_like: argument 'collapse_target' dim 0 (4) "
+                     "must be 1 or equal dim 0 of 'data' (2)");
+  test_expect_relax_error(SIG("x: R.Tensor((\"n\", 3), \"float32\")")
+                     "        return R.collapse_sum_to(x, (5, 3))\n",
+                     "ValueError", "R.collapse_sum_to: argument 'shape' dim 0 (5) cannot be shown "
+                     "to equal dim 0 of 'data' (n); match_cast them first");
+  test_expect_relax_error(SIG("x: R.Tensor((3,), \"float32\")")
+                     "        return R.collapse_sum_to(x, (1, 3))\n",
+                     "ValueError", "argument 'shape' must have ndim <= that of 'data' (1), got 2");
+  test_expect_relax_error(SIG("x: R.Tensor((3,), \"float32\")")
+                     "        return R.collapse_sum_to(x, x)\n",
+                     "TypeError", "R.collapse_sum_to: argument 'shape' must be a shape (R.Shape)");
+  test_expect_relax_error(SIG("x: R.Tensor((3,), \"float32\"), s: R.Shape((3,))")
+                     "        return R.collapse_sum_like(x, s)\n",
+                     "TypeError",
+                     "R.collapse_sum_like: argument 'collapse_target' must be a tensor");
 }
 
 int main(void) {
@@ -271,6 +343,7 @@ int main(void) {
   RUN(outer);
   RUN(eye);
   RUN(pixel_shuffle);
+  RUN(collapse_sum);
   RUN(bad_inputs);
   if (g_vm) tvm_vm_release(g_vm);
   tvm_ffi_release(g_exec);

@@ -1,6 +1,8 @@
-# nn.batch_flatten, outer, eye, eye_like and nn.pixel_shuffle (upstream's wrapper forms:
+# nn.batch_flatten, outer, eye, eye_like, nn.pixel_shuffle, collapse_sum_like and
+# collapse_sum_to (upstream's wrapper forms:
 # R.eye(n, m=None, k=0, dtype="float32"), R.eye_like(x, k=0, dtype=None),
-# R.nn.pixel_shuffle(x, upscale_factor)), one function each, static and symbolic shapes;
+# R.nn.pixel_shuffle(x, upscale_factor), R.collapse_sum_to(x, shape) with shape an R.Shape or a
+# tuple), one function each, static and symbolic shapes;
 # tests/codegen/test_relax_more_ops.c runs them legalized (evaluator and compiled) against C
 # loops.
 from tvm.script import ir as I
@@ -60,3 +62,22 @@ class MoreOps:
     def pshuffle_sym(x: R.Tensor(("n", 9, "h", "w"), "float32")):
         y = R.nn.pixel_shuffle(x, upscale_factor=3)
         return y
+
+    @R.function
+    def csum(x: R.Tensor((2, 3, 4), "float32"), t: R.Tensor((3, 1), "float32")):
+        a = R.collapse_sum_like(x, t)
+        b = R.collapse_sum_to(x, (1, 4))
+        c = R.collapse_sum_to(x, R.shape([3, 4]))
+        return (a, b, c)
+
+    @R.function
+    def csum_int(x: R.Tensor((3, 4), "int64")) -> R.Tensor((4,), "int64"):
+        y = R.collapse_sum_to(x, R.shape([4]))
+        return y
+
+    @R.function
+    def csum_sym(x: R.Tensor(("n", 3, "m"), "float32"), t: R.Tensor((1, "m"), "float32")):
+        m = T.int64()
+        a = R.collapse_sum_like(x, t)
+        b = R.collapse_sum_to(x, R.shape([3, m]))
+        return (a, b)
