@@ -107,6 +107,7 @@ static const tvm_relax__legalize_fn k_legalize[TVM_RELAX_OP_COUNT] = {
     [TVM_RELAX_OP_nn_max_pool3d] = tvm_relax__legalize_pool2d,
     [TVM_RELAX_OP_nn_avg_pool3d] = tvm_relax__legalize_pool2d,
     [TVM_RELAX_OP_gather_elements] = tvm_relax__legalize_gather_elements,
+    [TVM_RELAX_OP_gather_nd] = tvm_relax__legalize_gather_nd,
     [TVM_RELAX_OP_scatter_elements] = tvm_relax__legalize_scatter_elements,
     [TVM_RELAX_OP_scatter_nd] = tvm_relax__legalize_scatter_nd,
     [TVM_RELAX_OP_index_put] = tvm_relax__legalize_index_put,

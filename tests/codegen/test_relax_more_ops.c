@@ -1,6 +1,6 @@
 /*
  * test_relax_more_ops.c: nn.batch_flatten, outer, eye, eye_like, nn.pixel_shuffle,
- * collapse_sum_like and collapse_sum_to
+ * collapse_sum_like, collapse_sum_to and gather_nd
  * (tests/corpus/relax/more_ops.py, one function each) legalized, then run two ways on random
  * inputs: in the Relax reference evaluator (the kernels in libtir's interpreter) and compiled
  * (LLVM kernels in libvm), each checked against the operator written as plain C loops below;
@@ -279,6 +279,69 @@ TEST(collapse_sum) {
   }
 }
 
+/* ---- gather_nd ------------------------------------------------------------------------------- */
+/* out[b, x, t] = x[b, i[b, x, 0..l), t] for x of shape xs (rank xn) and i of shape is (rank in),
+ * batch_dims bd; a negative index counts from the end of its dim. */
+static void gather_nd_of(const float* x, const int64_t* xs, int xn, const int64_t* i,
+                         const int64_t* is, int in, int bd, double* out) {
+  int64_t l = is[in - 1], nx = 1, nt = 1;
+  for (int d = 0; d < in - 1; ++d) nx *= is[d];
+  for (int d = bd + (int)l; d < xn; ++d) nt *= xs[d];
+  int64_t nb = 1;
+  for (int d = 0; d < bd; ++d) nb *= is[d];
+  int64_t per_b = nx / nb; /* index tuples per batch */
+  for (int64_t p = 0; p < nx; ++p) {
+    int64_t b = p / per_b, off = 0, rest = b, bidx[8];
+    for (int d = bd - 1; d >= 0; --d) bidx[d] = rest % is[d], rest /= is[d];
+    for (int d = 0; d < xn; ++d) {
+      int64_t c = d < bd ? bidx[d] : d < bd + l ? i[p * l + (d - bd)] : 0;
+      if (c < 0) c += xs[d];
+      off = off * xs[d] + c;
+    }
+    for (int64_t t = 0; t < nt; ++t) out[p * nt + t] = x[off + t];
+  }
+}
+
+TEST(gather_nd) {
+  void* a[3] = {rv_rand(3, (int64_t[]){3, 4, 5}), rv_rand_int(2, (int64_t[]){2, 2}, -3, 3),
+                rv_rand_int(2, (int64_t[]){3, 1}, -4, 4)};
+  int64_t* ai = tvm_ffi_tensor_dl(a[1])->data;
+  ai[1] = 3, ai[2] = -3; /* in range only for the dim each reads: 4 and 3 */
+  double w0[10], w1[15];
+  gather_nd_of(F(a[0]), (int64_t[]){3, 4, 5}, 3, ai, (int64_t[]){2, 2}, 2, 0, w0);
+  gather_nd_of(F(a[0]), (int64_t[]){3, 4, 5}, 3, tvm_ffi_tensor_dl(a[2])->data,
+               (int64_t[]){3, 1}, 2, 1, w1);
+  const int64_t shapes[2][2] = {{2, 5}, {3, 5}};
+  const DLDataType dts[2] = {F32, F32};
+  const double* wants[2] = {w0, w1};
+  expect2_fields("gnd", a, 3, 2, shapes, dts, wants);
+  /* an index outside its dim stops both runs with the kernel's error */
+  ai[0] = 3;
+  TVMFFIAny args[3], r = tvm_ffi_any_none();
+  for (int i = 0; i < 3; ++i) args[i] = tvm_ffi_any_obj(a[i]);
+  CHECK(g_legal && g_vm);
+  if (g_legal && g_vm) {
+    CHECK(tvm_relax_eval(g_legal, "gnd", args, 3, &r) != 0);
+    CHECK_RAISED("AssertionError", "relax.gather_nd: an index is out of range");
+    tvm_ffi_any_release(&r);
+    CHECK(tvm_vm_invoke(g_vm, "gnd", args, 3, &r) != 0);
+    CHECK_RAISED("AssertionError", "relax.gather_nd: an index is out of range");
+    tvm_ffi_any_release(&r);
+  }
+  release_all(a, 3);
+  /* (n, 4) gathered by (k, 1) at (n, k) = (5, 3) and (2, 6) */
+  static const int64_t kSizes[2][2] = {{5, 3}, {2, 6}};
+  for (int s = 0; s < 2; ++s) {
+    int64_t n = kSizes[s][0], k = kSizes[s][1];
+    void* b[2] = {rv_rand(2, (int64_t[]){n, 4}), rv_rand_int(2, (int64_t[]){k, 1}, -n, n)};
+    double w[24];
+    gather_nd_of(F(b[0]), (int64_t[]){n, 4}, 2, tvm_ffi_tensor_dl(b[1])->data,
+                 (int64_t[]){k, 1}, 2, 0, w);
+    expect2("gnd_sym", b, 2, 2, (int64_t[]){k, 4}, F32, w);
+    release_all(b, 2);
+  }
+}
+
 /* ---- Errors, located at the call ------------------------------------------------------------- */
 #define SIG(params) "    def f(" params "):\n"
 TEST(bad_inputs) {
@@ -335,6 +398,14 @@ TEST(bad_inputs) {
                      "        return R.collapse_sum_like(x, s)\n",
                      "TypeError",
                      "R.collapse_sum_like: argument 'collapse_target' must be a tensor");
+  test_expect_relax_error(SIG("x: R.Tensor((3, 4), \"float32\"), i: R.Tensor((2, 3), \"int64\")")
+                     "        return R.gather_nd(x, i)\n",
+                     "ValueError", "R.gather_nd: argument 'indices' must have a last dim in [0, 2] "
+                     "(the ndim of 'data' minus batch_dims), got 3");
+  test_expect_relax_error(SIG("x: R.Tensor((3, 4), \"float32\"), i: R.Tensor((2, 1), \"int32\")")
+                     "        return R.gather_nd(x, i)\n",
+                     "TypeError",
+                     "R.gather_nd: argument 'indices' must have dtype int64, got int32");
 }
 
 int main(void) {
@@ -344,6 +415,7 @@ int main(void) {
   RUN(eye);
   RUN(pixel_shuffle);
   RUN(collapse_sum);
+  RUN(gather_nd);
   RUN(bad_inputs);
   if (g_vm) tvm_vm_release(g_vm);
   tvm_ffi_release(g_exec);

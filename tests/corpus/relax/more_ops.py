@@ -1,5 +1,5 @@
-# nn.batch_flatten, outer, eye, eye_like, nn.pixel_shuffle, collapse_sum_like and
-# collapse_sum_to (upstream's wrapper forms:
+# nn.batch_flatten, outer, eye, eye_like, nn.pixel_shuffle, collapse_sum_like,
+# collapse_sum_to and gather_nd (upstream's wrapper forms:
 # R.eye(n, m=None, k=0, dtype="float32"), R.eye_like(x, k=0, dtype=None),
 # R.nn.pixel_shuffle(x, upscale_factor), R.collapse_sum_to(x, shape) with shape an R.Shape or a
 # tuple), one function each, static and symbolic shapes;
@@ -81,3 +81,18 @@ class MoreOps:
         a = R.collapse_sum_like(x, t)
         b = R.collapse_sum_to(x, R.shape([3, m]))
         return (a, b)
+
+    @R.function
+    def gnd(
+        x: R.Tensor((3, 4, 5), "float32"), i: R.Tensor((2, 2), "int64"), j: R.Tensor((3, 1), "int64")
+    ):
+        a = R.gather_nd(x, i)
+        b = R.gather_nd(x, j, batch_dims=1)
+        return (a, b)
+
+    @R.function
+    def gnd_sym(
+        x: R.Tensor(("n", 4), "float32"), i: R.Tensor(("k", 1), "int64")
+    ) -> R.Tensor(("k", 4), "float32"):
+        y = R.gather_nd(x, i)
+        return y
