@@ -387,6 +387,7 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_quantize(const tvm_relax_call_obj* ca
 tvm_tir_prim_func_obj* tvm_relax__legalize_dequantize(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_prelu(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_group_norm(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_instance_norm(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_nll_loss(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_cross_entropy(const tvm_relax_call_obj* call);
 /* median, grad.nll_loss_backward, grad.take_backward (legalize_grad.c);

@@ -100,6 +100,7 @@ static const tvm_relax__legalize_fn k_legalize[TVM_RELAX_OP_COUNT] = {
     [TVM_RELAX_OP_nn_selu] = tvm_relax__legalize_elementwise,
     [TVM_RELAX_OP_nn_prelu] = tvm_relax__legalize_prelu,
     [TVM_RELAX_OP_nn_group_norm] = tvm_relax__legalize_group_norm,
+    [TVM_RELAX_OP_nn_instance_norm] = tvm_relax__legalize_instance_norm,
     [TVM_RELAX_OP_nn_nll_loss] = tvm_relax__legalize_nll_loss,
     [TVM_RELAX_OP_nn_cross_entropy_with_logits] = tvm_relax__legalize_cross_entropy,
     [TVM_RELAX_OP_nn_conv3d] = tvm_relax__legalize_conv,

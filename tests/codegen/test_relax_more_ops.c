@@ -1,6 +1,6 @@
 /*
  * test_relax_more_ops.c: nn.batch_flatten, outer, eye, eye_like, nn.pixel_shuffle,
- * collapse_sum_like, collapse_sum_to and gather_nd
+ * collapse_sum_like, collapse_sum_to, gather_nd and nn.instance_norm
  * (tests/corpus/relax/more_ops.py, one function each) legalized, then run two ways on random
  * inputs: in the Relax reference evaluator (the kernels in libtir's interpreter) and compiled
  * (LLVM kernels in libvm), each checked against the operator written as plain C loops below;
@@ -342,6 +342,90 @@ TEST(gather_nd) {
   }
 }
 
+/* ---- nn.instance_norm ----------------------------------------------------------------------- */
+/* x of shape xs (rank n), channel axis ch, the other axes `red` normalised per (kept index,
+ * channel): float32 sums in row-major order, mean and biased variance, as the kernel computes
+ * them; then * gamma[c] (scale) + beta[c] (center). */
+static void instance_norm_of(const float* x, const int64_t* xs, int n, int ch, const bool* red,
+                             const float* g, const float* b, float eps, bool center, double* out) {
+  int64_t total = 1;
+  for (int d = 0; d < n; ++d) total *= xs[d];
+  for (int64_t e = 0; e < total; ++e) {
+    int64_t idx[8], rest = e;
+    for (int d = n - 1; d >= 0; --d) idx[d] = rest % xs[d], rest /= xs[d];
+    /* the elements of e's group, in row-major order over the reduced axes */
+    float sum = 0, var = 0, count = 1;
+    for (int d = 0; d < n; ++d) count *= red[d] ? (float)xs[d] : 1.0f;
+    for (int pass = 0; pass < 2; ++pass) {
+      float mean = sum / count;
+      for (int64_t f = 0; f < total; ++f) {
+        int64_t jdx[8], r2 = f;
+        bool same = true;
+        for (int d = n - 1; d >= 0; --d) jdx[d] = r2 % xs[d], r2 /= xs[d];
+        for (int d = 0; d < n; ++d) same = same && (red[d] || jdx[d] == idx[d]);
+        if (!same) continue;
+        if (pass == 0) sum += x[f];
+        else var += (x[f] - mean) * (x[f] - mean);
+      }
+    }
+    float mean = sum / count, v = var / count;
+    float y = (x[e] - mean) / sqrtf(v + eps) * g[idx[ch]];
+    out[e] = center ? y + b[idx[ch]] : y;
+  }
+}
+
+TEST(instance_norm) {
+  void* a[4] = {rv_rand(4, (int64_t[]){2, 3, 4, 5}), rv_rand(1, (int64_t[]){3}),
+                rv_rand(1, (int64_t[]){3}), rv_rand(3, (int64_t[]){2, 4, 3})};
+  double w0[120], w1[24];
+  instance_norm_of(F(a[0]), (int64_t[]){2, 3, 4, 5}, 4, 1, (bool[]){false, false, true, true},
+                   F(a[1]), F(a[2]), 1e-5f, true, w0);
+  instance_norm_of(F(a[3]), (int64_t[]){2, 4, 3}, 3, 2, (bool[]){false, true, false}, F(a[1]),
+                   F(a[2]), 1e-3f, false, w1);
+  TVMFFIAny args[4], r[2] = {tvm_ffi_any_none(), tvm_ffi_any_none()};
+  for (int i = 0; i < 4; ++i) args[i] = tvm_ffi_any_obj(a[i]);
+  CHECK(g_legal && g_vm);
+  if (g_legal && g_vm) {
+    CHECK_OK(tvm_relax_eval(g_legal, "inorm", args, 4, &r[0]));
+    CHECK_OK(tvm_vm_invoke(g_vm, "inorm", args, 4, &r[1]));
+    for (int w = 0; w < 2; ++w) {
+      CHECK(r[w].type_index == kTVMFFIArray && tvm_ffi_seq_size(r[w].v_obj) == 2);
+      if (r[w].type_index != kTVMFFIArray || tvm_ffi_seq_size(r[w].v_obj) != 2) continue;
+      CHECK_EQ_INT(mismatches(tvm_ffi_seq_at(r[w].v_obj, 0), 4, (int64_t[]){2, 3, 4, 5}, F32, w0),
+                   0);
+      CHECK_EQ_INT(mismatches(tvm_ffi_seq_at(r[w].v_obj, 1), 3, (int64_t[]){2, 4, 3}, F32, w1), 0);
+    }
+  }
+  tvm_ffi_any_release(&r[0]), tvm_ffi_any_release(&r[1]);
+  release_all(a, 4);
+  /* integer data passes inference, as upstream's rule, but has no kernel */
+  static const char kInt[] =
+      "from tvm.script import ir as I\nfrom tvm.script import relax as R\n\n@I.ir_module\n"
+      "class M:\n    @R.function\n"
+      "    def f(x: R.Tensor((2, 3, 4), \"int32\"), g: R.Tensor((3,), \"int32\")):\n"
+      "        return R.nn.instance_norm(x, g, g, 1, [2])\n";
+  tvm_script_parse_options opts;
+  tvm_script_parse_options_init(&opts);
+  void* m = tvm_script_parse(kInt, strlen(kInt), &opts);
+  CHECK(m != NULL);
+  void* lm = m ? tvm_relax_transform_legalize_ops(m) : NULL;
+  CHECK(lm == NULL);
+  CHECK_RAISED("NotImplementedError",
+               "relax.nn.instance_norm: only floating-point tensors have a kernel");
+  tvm_ffi_release(lm), tvm_ffi_release(m);
+  /* (n, c, h) over h, at (2, 3, 4) and (1, 5, 2) */
+  static const int64_t kSizes[2][3] = {{2, 3, 4}, {1, 5, 2}};
+  for (int s = 0; s < 2; ++s) {
+    int64_t n = kSizes[s][0], c = kSizes[s][1], h = kSizes[s][2];
+    void* b[3] = {rv_rand(3, (int64_t[]){n, c, h}), rv_rand(1, &c), rv_rand(1, &c)};
+    double w[24];
+    instance_norm_of(F(b[0]), (int64_t[]){n, c, h}, 3, 1, (bool[]){false, false, true}, F(b[1]),
+                     F(b[2]), 1e-5f, true, w);
+    expect2("inorm_sym", b, 3, 3, (int64_t[]){n, c, h}, F32, w);
+    release_all(b, 3);
+  }
+}
+
 /* ---- Errors, located at the call ------------------------------------------------------------- */
 #define SIG(params) "    def f(" params "):\n"
 TEST(bad_inputs) {
@@ -406,6 +490,14 @@ TEST(bad_inputs) {
                      "        return R.gather_nd(x, i)\n",
                      "TypeError",
                      "R.gather_nd: argument 'indices' must have dtype int64, got int32");
+  test_expect_relax_error(SIG("x: R.Tensor((2, 3, 4), \"float32\"), g: R.Tensor((4,), \"float32\")")
+                     "        return R.nn.instance_norm(x, g, g, 1, [2])\n",
+                     "ValueError", "R.nn.instance_norm: argument 'gamma' has 4 values but 'data' "
+                     "has 3 at the channel axis");
+  test_expect_relax_error(SIG("x: R.Tensor((2, 3, 4), \"float32\"), g: R.Tensor((3,), \"float32\")")
+                     "        return R.nn.instance_norm(x, g, g, 1, [1, 2])\n",
+                     "ValueError", "R.nn.instance_norm: attribute 'axes' must not contain the "
+                     "channel axis 1");
 }
 
 int main(void) {
@@ -416,6 +508,7 @@ int main(void) {
   RUN(pixel_shuffle);
   RUN(collapse_sum);
   RUN(gather_nd);
+  RUN(instance_norm);
   RUN(bad_inputs);
   if (g_vm) tvm_vm_release(g_vm);
   tvm_ffi_release(g_exec);

@@ -1,8 +1,9 @@
 # nn.batch_flatten, outer, eye, eye_like, nn.pixel_shuffle, collapse_sum_like,
-# collapse_sum_to and gather_nd (upstream's wrapper forms:
+# collapse_sum_to, gather_nd and nn.instance_norm (upstream's wrapper forms:
 # R.eye(n, m=None, k=0, dtype="float32"), R.eye_like(x, k=0, dtype=None),
 # R.nn.pixel_shuffle(x, upscale_factor), R.collapse_sum_to(x, shape) with shape an R.Shape or a
-# tuple), one function each, static and symbolic shapes;
+# tuple, R.nn.instance_norm(x, gamma, beta, channel_axis, axes, ...)), one function each, static
+# and symbolic shapes;
 # tests/codegen/test_relax_more_ops.c runs them legalized (evaluator and compiled) against C
 # loops.
 from tvm.script import ir as I
@@ -95,4 +96,24 @@ class MoreOps:
         x: R.Tensor(("n", 4), "float32"), i: R.Tensor(("k", 1), "int64")
     ) -> R.Tensor(("k", 4), "float32"):
         y = R.gather_nd(x, i)
+        return y
+
+    @R.function
+    def inorm(
+        x: R.Tensor((2, 3, 4, 5), "float32"),
+        g: R.Tensor((3,), "float32"),
+        b: R.Tensor((3,), "float32"),
+        y: R.Tensor((2, 4, 3), "float32"),
+    ):
+        a = R.nn.instance_norm(x, g, b, 1, [2, 3])
+        c = R.nn.instance_norm(y, g, b, channel_axis=-1, axes=[1], epsilon=0.001, center=False)
+        return (a, c)
+
+    @R.function
+    def inorm_sym(
+        x: R.Tensor(("n", "c", "h"), "float32"),
+        g: R.Tensor(("c",), "float32"),
+        b: R.Tensor(("c",), "float32"),
+    ) -> R.Tensor(("n", "c", "h"), "float32"):
+        y = R.nn.instance_norm(x, g, b, channel_axis=1, axes=[2])
         return y
