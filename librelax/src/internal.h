@@ -300,6 +300,7 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_norm(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_reduce(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_variance(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_scan(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_collapse_sum(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_attention(const tvm_relax_call_obj* call);
 /* The kernel's tensor inputs of a call, appended to `out` (ffi.List of Relax expressions): each
  * tensor argument, and each field of an argument that is a tuple of tensors (a Tuple literal's
@@ -365,6 +366,7 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_batch_norm(const tvm_relax_call_obj* 
 tvm_tir_prim_func_obj* tvm_relax__legalize_dropout(const tvm_relax_call_obj* call);
 /* Gather / scatter, one_hot, slice_scatter and sorting (legalize_index.c). */
 tvm_tir_prim_func_obj* tvm_relax__legalize_gather_elements(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_gather_nd(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_scatter_elements(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_scatter_nd(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_index_put(const tvm_relax_call_obj* call);
@@ -385,6 +387,7 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_quantize(const tvm_relax_call_obj* ca
 tvm_tir_prim_func_obj* tvm_relax__legalize_dequantize(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_prelu(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_group_norm(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_instance_norm(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_nll_loss(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_cross_entropy(const tvm_relax_call_obj* call);
 /* median, grad.nll_loss_backward, grad.take_backward (legalize_grad.c);

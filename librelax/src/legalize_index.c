@@ -4,7 +4,8 @@
  * The scatters (scatter_elements, scatter_nd, index_put) copy data, then apply each update in
  * index order (the last of duplicates wins for "update"; "mean" is upstream's running
  * (element + update) / 2), skipping targets outside data: linear in data and the updates.
- * gather_elements, one_hot and slice_scatter read each output element from one input element.
+ * gather_elements, gather_nd, one_hot and slice_scatter read each output element from one input
+ * element (gather_nd checks its indices: one out of range fails the kernel's assertion).
  * argsort and topk insert each element of a row into the K-long result (below). Negative indices
  * count from the end of their dim.
  */
@@ -312,6 +313,56 @@ static void* gather_elements_body(const tvm_relax_call_obj* call, tvm_tir_buffer
 
 tvm_tir_prim_func_obj* tvm_relax__legalize_gather_elements(const tvm_relax_call_obj* call) {
   return tvm_relax__legalize_with(call, gather_elements_body);
+}
+
+/*
+ * gather_nd: out[b, x, t] = data[b, indices[b, x, 0], ..., indices[b, x, l - 1], t] for the
+ * batch_dims leading dims b, the other dims x of indices and data's trailing dims t. A negative
+ * index counts from the end of its dim; one outside the dim stops the kernel with an error
+ * (topi reads it unchecked).
+ */
+static void* gather_nd_elem(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
+                            tvm_tir_buffer_obj* out, void* const* v) {
+  tvm_tir_buffer_obj *data = in[0], *ind = in[1];
+  int64_t dn = rank(data), in_n = rank(ind), bd = tvm_relax__call_attr_int(call, "batch_dims", 0);
+  int64_t l = 0;
+  if (!tvm_tir_as_const_int(dim(ind, in_n - 1), &l) || bd < 0 || l < 0 || bd + l > dn ||
+      in_n - 1 + dn - bd - l != rank(out)) {
+    tvm_ffi_raise("ValueError", "relax.gather_nd: the ranks do not fit batch_dims %lld",
+                  (long long)bd);
+    return NULL;
+  }
+  void* di[MAX_DIMS];
+  void* ok = tvm_tir_bool(true);
+  for (int64_t i = 0; i < bd; ++i) di[i] = tvm_tir_ref(v[i]);
+  for (int64_t k = 0; k < l; ++k) {
+    void* ii[MAX_DIMS];
+    for (int64_t i = 0; i < in_n - 1; ++i) ii[i] = tvm_tir_ref(v[i]);
+    ii[in_n - 1] = tvm_tir_i64(k);
+    void* idx = load_index(ind, in_n, ii, dim(data, bd + k));
+    void* inside = tvm_tir_and_take(tvm_tir_ge_take(tvm_tir_ref(idx), tvm_tir_i64(0)),
+                                    tvm_tir_lt_take(tvm_tir_ref(idx),
+                                                    tvm_tir_ref(dim(data, bd + k))));
+    ok = tvm_tir_and_take(ok, inside);
+    di[bd + k] = idx;
+  }
+  for (int64_t i = bd + l; i < dn; ++i) di[i] = tvm_tir_ref(v[in_n - 1 + i - bd - l]);
+  void* store = store_at(out, v, tvm_tir_load_takev(tvm_tir_ref(data), dn, di));
+  return tvm_tir_assert_take(ok, "relax.gather_nd: an index is out of range", store);
+}
+
+static void* gather_nd_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
+                            int nin, tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nin, (void)nout;
+  if (rank(in[0]) > MAX_DIMS || rank(in[1]) > MAX_DIMS) {
+    tvm_ffi_raise("ValueError", "relax.gather_nd: more than %d dims", MAX_DIMS);
+    return NULL;
+  }
+  return per_element(call, in, out[0], gather_nd_elem);
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_gather_nd(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, gather_nd_body);
 }
 
 /* A constant R.Prim argument as a constant of dtype t (NULL + NotImplementedError otherwise). */

@@ -1,6 +1,7 @@
 /*
  * legalize_nn_extra.c: the kernels of quantize / dequantize (upstream's legalize_ops/qdq.py),
- * nn.prelu, nn.group_norm (topi's group_norm), nn.nll_loss (topi's nll_loss) and
+ * nn.prelu, nn.group_norm (topi's group_norm), nn.instance_norm (group_norm's kernel with a
+ * group per channel), nn.nll_loss (topi's nll_loss) and
  * nn.cross_entropy_with_logits, as plain loop nests with one-element accumulators.
  *
  * quantize: out = clip(round(data / scale) + zero_point, min(out), max(out)) cast to out_dtype
@@ -184,23 +185,28 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_prelu(const tvm_relax_call_obj* call)
   return tvm_relax__legalize_with(call, prelu_body);
 }
 
-/* ---- group_norm ------------------------------------------------------------------------------ */
+/* ---- group_norm, instance_norm --------------------------------------------------------------- */
 /*
  * For each index of the kept dims (neither the channel axis nor in `axes`) and each group g:
  * mean and variance over the group's channels (g * C/G ..) and the `axes` dims, then out =
  * (x - mean) / sqrt(var + eps) * gamma[c] + beta[c] (gamma / beta when scale / center), the
- * statistics accumulated in float32 for a float16 input (topi).
+ * statistics accumulated in float32 for a float16 input (topi). instance_norm is the same with
+ * C groups of one channel (topi's instance_norm: layer_norm's statistics over `axes` per
+ * channel). Floats only (NotImplementedError otherwise).
  */
-static void* group_norm_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
-                             tvm_tir_buffer_obj* const* out, int nout) {
-  (void)nin, (void)nout;
+static void* norm_groups_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
+                              tvm_tir_buffer_obj* const* out, bool instance) {
   tvm_tir_buffer_obj *x = in[0], *gamma = in[1], *beta = in[2], *o = out[0];
   int64_t n = rank(x);
   if (n > MAX_DIMS) {
     tvm_ffi_raise("ValueError", "more than %d dims", MAX_DIMS);
     return NULL;
   }
-  int64_t groups = tvm_relax__call_attr_int(call, "num_groups", 1);
+  if (!tvm_tir_dtype_is_floating(o->dtype)) {
+    tvm_ffi_raise("NotImplementedError", "%s: only floating-point tensors have a kernel",
+                  tvm_relax_op_info_of(call->op)->name);
+    return NULL;
+  }
   int64_t ch = norm_axis(call, "channel_axis", 1, n);
   double eps = tvm_relax__call_attr_float(call, "epsilon", 1e-5);
   bool center = tvm_relax__call_attr_bool(call, "center", true),
@@ -229,7 +235,11 @@ static void* group_norm_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj*
     return NULL;
   }
   void* g = tvm_tir_var("g", TVM_TIR_INT64);
-  void* cpg = tvm_tir_floordiv_take(tvm_tir_ref(dim(x, ch)), tvm_tir_i64(groups)); /* C / G */
+  /* G groups of C / G channels; instance_norm: a group per channel. */
+  int64_t groups = instance ? 0 : tvm_relax__call_attr_int(call, "num_groups", 1);
+  void* gext = instance ? tvm_tir_ref(dim(x, ch)) : (void*)tvm_tir_i64(groups);
+  void* cpg = instance ? (void*)tvm_tir_i64(1)
+                       : tvm_tir_floordiv_take(tvm_tir_ref(dim(x, ch)), tvm_tir_i64(groups));
   /* A pass over the group: the channel var w runs over [0, C/G), channel = g * C/G + w. */
   bool pass_inc[MAX_DIMS];
   void* ext[MAX_DIMS];
@@ -290,7 +300,7 @@ static void* group_norm_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj*
       tvm_tir_seq_take(tvm_relax__scratch_store(mean, tvm_tir_const_float(at, 0)), p1, set_mean,
                        tvm_relax__scratch_store(var, tvm_tir_const_float(at, 0)), p2, set_var, p3);
   inner = tvm_relax__scratch_scope(var, tvm_relax__scratch_scope(mean, inner));
-  inner = tvm_tir_serial_take(tvm_tir_ref(g), tvm_tir_i64(0), tvm_tir_i64(groups), inner);
+  inner = tvm_tir_serial_take(tvm_tir_ref(g), tvm_tir_i64(0), gext, inner);
   void* oext[MAX_DIMS];
   for (int64_t i = 0; i < n; ++i) oext[i] = dim(x, i);
   void* body = tvm_relax__loop_nest(v, oext, n, kept, inner);
@@ -300,8 +310,24 @@ static void* group_norm_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj*
   return body;
 }
 
+static void* group_norm_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
+                             int nin, tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nin, (void)nout;
+  return norm_groups_body(call, in, out, false);
+}
+
+static void* instance_norm_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
+                                int nin, tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nin, (void)nout;
+  return norm_groups_body(call, in, out, true);
+}
+
 tvm_tir_prim_func_obj* tvm_relax__legalize_group_norm(const tvm_relax_call_obj* call) {
   return tvm_relax__legalize_with(call, group_norm_body);
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_instance_norm(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, instance_norm_body);
 }
 
 /* ---- nll_loss -------------------------------------------------------------------------------- */

@@ -3,7 +3,9 @@
  * axes, with or without keepdims), of variance / std (upstream's two passes: the mean, then the
  * mean of the squared deviations, divided by N), of argmax / argmin (one axis, or the flattened
  * tensor; the first index of the extreme value, int64) and of the scans cumsum / cumprod (along
- * one axis, or over the flattened tensor; exclusive or not; accumulated in the output dtype).
+ * one axis, or over the flattened tensor; exclusive or not; accumulated in the output dtype),
+ * and of collapse_sum_like / collapse_sum_to (a sum over data's leading dims and those where the
+ * target's dim is the constant 1).
  */
 #include <math.h>
 #include <stdio.h>
@@ -265,4 +267,54 @@ static void* scan_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const
 
 tvm_tir_prim_func_obj* tvm_relax__legalize_scan(const tvm_relax_call_obj* call) {
   return tvm_relax__legalize_with(call, scan_body);
+}
+
+/* ---- collapse_sum_like / collapse_sum_to ----------------------------------------------------- */
+/*
+ * topi's collapse_sum: the output (rank m) aligns with data's last m dims; data's leading dims
+ * and those where the output's dim is the constant 1 are summed (the inference rule showed the
+ * other dims equal), in the output dtype (data's). collapse_sum_like's second input, the
+ * target tensor, is not read.
+ */
+static void* collapse_sum_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
+                               int nin, tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nin, (void)nout;
+  tvm_tir_buffer_obj *x = in[0], *o = out[0];
+  int64_t n = tvm_ffi_seq_size(x->shape), m = tvm_ffi_seq_size(o->shape), lead = n - m;
+  if (n > MAX_DIMS || lead < 0) {
+    tvm_ffi_raise("ValueError", "%s: bad ranks %lld and %lld",
+                  tvm_relax_op_info_of(call->op)->name, (long long)n, (long long)m);
+    return NULL;
+  }
+  bool red[MAX_DIMS], kept[MAX_DIMS];
+  void *v[MAX_DIMS], *ext[MAX_DIMS], *oi[MAX_DIMS];
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t c;
+    red[i] = i < lead ||
+             (tvm_tir_as_const_int(tvm_ffi_seq_obj_at(o->shape, i - lead), &c) && c == 1);
+    kept[i] = !red[i];
+    ext[i] = tvm_ffi_seq_obj_at(x->shape, i);
+  }
+  if (tvm_relax__kernel_vars(v, n, "i") != 0) return NULL;
+  DLDataType t = o->dtype;
+  void* ind[MAX_DIMS];
+  for (int64_t i = 0; i < n; ++i) ind[i] = tvm_tir_ref(v[i]);
+  void* xv = tvm_tir_cast_take(t, tvm_tir_load_takev(tvm_tir_ref(x), n, ind));
+  tvm_tir_buffer_obj* acc = tvm_relax__scratch("acc", t);
+  void* update = tvm_relax__scratch_store(acc, tvm_tir_add_take(tvm_relax__scratch_load(acc), xv));
+  void* loop = tvm_relax__loop_nest(v, ext, n, red, update);
+  for (int64_t j = 0; j < m; ++j) {
+    oi[j] = red[j + lead] ? (void*)tvm_tir_i64(0) : tvm_tir_ref(v[j + lead]);
+  }
+  void* store = tvm_tir_store_takev(tvm_tir_ref(o), tvm_relax__scratch_load(acc), m, oi);
+  void* inner = tvm_tir_seq_take(tvm_relax__scratch_store(acc, identity(TVM_RELAX_OP_sum, t)),
+                                 loop, store);
+  void* body = tvm_relax__loop_nest(v, ext, n, kept, tvm_relax__scratch_scope(acc, inner));
+  tvm_ffi_release(acc);
+  tvm_relax__release_all(v, n);
+  return body;
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_collapse_sum(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, collapse_sum_body);
 }

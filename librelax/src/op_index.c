@@ -1,9 +1,10 @@
 /*
  * op_index.c: inference rules and attribute schemas of the gather / scatter, sorting and
- * data-dependent indexing operators: gather_elements, scatter_elements, scatter_nd, index_put,
- * slice_scatter, one_hot, argsort, sort, topk, dynamic_strided_slice and nonzero (upstream:
- * relax/op/tensor/manipulate.cc, index.cc, sorting.cc, set.cc). Known dims are kept; what cannot
- * be known gives a result of known rank and unknown shape, or unknown rank, as upstream does.
+ * data-dependent indexing operators: gather_elements, gather_nd, scatter_elements, scatter_nd,
+ * index_put, slice_scatter, one_hot, argsort, sort, topk, dynamic_strided_slice and nonzero
+ * (upstream: relax/op/tensor/manipulate.cc, index.cc, sorting.cc, set.cc). Known dims are kept;
+ * what cannot be known gives a result of known rank and unknown shape, or unknown rank, as
+ * upstream does.
  */
 #include <string.h>
 
@@ -12,6 +13,9 @@
 /* gather_elements: the axis of data the indices select along. */
 const tvm_relax_attr_field tvm_relax__attrs_gather_elements[] = {
     {"axis", TVM_RELAX_ATTR_INT, "0"}, {NULL, 0, NULL}};
+/* gather_nd: the leading dims data and indices share (upstream's GatherNDAttrs). */
+const tvm_relax_attr_field tvm_relax__attrs_gather_nd[] = {
+    {"batch_dims", TVM_RELAX_ATTR_INT, "0"}, {NULL, 0, NULL}};
 /* scatter_elements: reduction "update", "add", "mul", "mean", "max" or "min". */
 const tvm_relax_attr_field tvm_relax__attrs_scatter_elements[] = {
     {"axis", TVM_RELAX_ATTR_INT, "0"}, {"reduction", TVM_RELAX_ATTR_STR, "update"}, {NULL, 0, NULL}};
@@ -107,6 +111,82 @@ tvm_relax_sinfo_obj* tvm_relax__infer_gather_elements(const tvm_relax__infer_ctx
   }
   return tvm_relax__tensor_result(tvm_relax_tensor_sinfo_dims(&ind->base), data->dtype, ind->ndim,
                                   data->vdevice);
+}
+
+/* ---- gather_nd ------------------------------------------------------------------------------- */
+/*
+ * upstream's InferStructInfoGatherND (ONNX's GatherND): indices (B..., X..., l) of int64 pick
+ * data[b..., i_0 .. i_{l-1}, ...] for b the batch_dims leading dims; the result is
+ * indices.shape[:-1] + data.shape[batch_dims + l:] in data's dtype and vdevice. An unknown rank,
+ * or an indices shape whose last dim is not a constant, gives an unknown rank; an unknown data
+ * shape the rank only. Beyond upstream: l > data.ndim - batch_dims is refused whenever the ranks
+ * are known (upstream checks it only with data's shape known, and would otherwise make a
+ * negative rank), and so are batch dims of indices provably unequal to data's.
+ */
+tvm_relax_sinfo_obj* tvm_relax__infer_gather_nd(const tvm_relax__infer_ctx* ctx) {
+  tvm_relax_tensor_sinfo_obj* data = tvm_relax__arg_tensor(ctx, 0);
+  tvm_relax_tensor_sinfo_obj* ind = data ? tvm_relax__arg_tensor(ctx, 1) : NULL;
+  if (!ind) return NULL;
+  int64_t bd = tvm_relax__attr_int(ctx, "batch_dims");
+  if (bd < 0) {
+    return tvm_relax__op_error(ctx, "ValueError",
+                               "attribute 'batch_dims' must be non-negative, got %lld",
+                               (long long)bd);
+  }
+  if (!tvm_relax_dtype_is_unknown(ind->dtype) && !tvm_ffi_dtype_equal(ind->dtype, TVM_TIR_INT64)) {
+    return tvm_relax__arg_error(ctx, 1, "TypeError", "must have dtype int64, got %s",
+                                dtype_text(ind->dtype));
+  }
+  int32_t dn = data->ndim, in = ind->ndim;
+  if (dn == TVM_RELAX_UNKNOWN_NDIM || in == TVM_RELAX_UNKNOWN_NDIM) {
+    return tvm_relax__tensor_result(NULL, data->dtype, TVM_RELAX_UNKNOWN_NDIM, data->vdevice);
+  }
+  if (bd > dn) {
+    return tvm_relax__op_error(ctx, "ValueError",
+                               "attribute 'batch_dims' must be in [0, %d] (the ndim of 'data'), "
+                               "got %lld",
+                               dn, (long long)bd);
+  }
+  if (bd > in - 1) {
+    return tvm_relax__op_error(ctx, "ValueError",
+                               "attribute 'batch_dims' must be at most the ndim of 'indices' "
+                               "minus 1 (%d), got %lld",
+                               in - 1, (long long)bd);
+  }
+  void* idims = tvm_relax_tensor_sinfo_dims(&ind->base);
+  int64_t l;
+  if (!idims || !tvm_tir_as_const_int(dim_at(idims, in - 1), &l)) {
+    return tvm_relax__tensor_result(NULL, data->dtype, TVM_RELAX_UNKNOWN_NDIM, data->vdevice);
+  }
+  if (l < 0 || l > dn - bd) {
+    return tvm_relax__arg_error(ctx, 1, "ValueError",
+                                "must have a last dim in [0, %lld] (the ndim of 'data' minus "
+                                "batch_dims), got %lld",
+                                (long long)(dn - bd), (long long)l);
+  }
+  int32_t out_ndim = (int32_t)(in - 1 + dn - bd - l);
+  void* ddims = tvm_relax_tensor_sinfo_dims(&data->base);
+  for (int64_t i = 0; ddims && i < bd; ++i) {
+    if (tvm_relax__dim_unequal(dim_at(ddims, i), dim_at(idims, i))) {
+      tvm_ffi_strbuf a = {0}, b = {0};
+      tvm_relax__arg_error(ctx, 1, "ValueError",
+                           "must have the batch dims of 'data' (batch_dims %lld): %s against %s",
+                           (long long)bd, dims_text(&a, ind), dims_text(&b, data));
+      tvm_ffi_strbuf_free(&a), tvm_ffi_strbuf_free(&b);
+      return NULL;
+    }
+  }
+  if (!ddims) return tvm_relax__tensor_result(NULL, data->dtype, out_ndim, data->vdevice);
+  void* items[32];
+  if (out_ndim > 32) return tvm_relax__op_error(ctx, "ValueError", "at most 32 dims are supported");
+  int32_t k = 0;
+  for (int64_t i = 0; i < in - 1; ++i) items[k++] = dim_at(idims, i);
+  for (int64_t i = bd + l; i < dn; ++i) items[k++] = dim_at(ddims, i);
+  void* arr = tvm_ffi_array_of_objects(items, k);
+  tvm_relax_sinfo_obj* out = arr ? tvm_relax__tensor_result(arr, data->dtype, k, data->vdevice)
+                                 : NULL;
+  tvm_ffi_release(arr);
+  return out;
 }
 
 /* ---- scatter_elements ------------------------------------------------------------------------ */

@@ -1,7 +1,7 @@
 /*
  * op_nn_extra.c: attribute schemas and inference rules of quantize / dequantize (upstream's
- * relax/op/tensor/qdq.cc), nn.leakyrelu, nn.prelu, nn.group_norm, nn.nll_loss and
- * nn.cross_entropy_with_logits (upstream's relax/op/nn/nn.cc).
+ * relax/op/tensor/qdq.cc), nn.leakyrelu, nn.prelu, nn.group_norm, nn.instance_norm, nn.nll_loss
+ * and nn.cross_entropy_with_logits (upstream's relax/op/nn/nn.cc).
  *
  * As elsewhere in librelax, a shape check raises only when a mismatch is provable; dims that
  * cannot be shown equal are accepted (the kernel reads what it is given).
@@ -28,6 +28,14 @@ const tvm_relax_attr_field tvm_relax__attrs_prelu[] = {{"axis", TVM_RELAX_ATTR_I
                                                        {NULL, 0, NULL}};
 const tvm_relax_attr_field tvm_relax__attrs_group_norm[] = {
     {"num_groups", TVM_RELAX_ATTR_INT, NULL},
+    {"channel_axis", TVM_RELAX_ATTR_INT, NULL},
+    {"axes", TVM_RELAX_ATTR_INTS, NULL},
+    {"epsilon", TVM_RELAX_ATTR_FLOAT, "1e-05"},
+    {"center", TVM_RELAX_ATTR_BOOL, "true"},
+    {"scale", TVM_RELAX_ATTR_BOOL, "true"},
+    {NULL, 0, NULL}};
+/* instance_norm: channel_axis and axes are required, as upstream's wrapper has them. */
+const tvm_relax_attr_field tvm_relax__attrs_instance_norm[] = {
     {"channel_axis", TVM_RELAX_ATTR_INT, NULL},
     {"axes", TVM_RELAX_ATTR_INTS, NULL},
     {"epsilon", TVM_RELAX_ATTR_FLOAT, "1e-05"},
@@ -212,7 +220,53 @@ tvm_relax_sinfo_obj* tvm_relax__infer_prelu(const tvm_relax__infer_ctx* ctx) {
   return retained_sinfo(&x->base);
 }
 
-/* ---- group_norm ------------------------------------------------------------------------------ */
+/* ---- group_norm, instance_norm --------------------------------------------------------------- */
+/* gamma and beta (arguments 1, 2) must have data's dtype, when both are known. */
+static bool check_affine_dtypes(const tvm_relax__infer_ctx* ctx,
+                                tvm_relax_tensor_sinfo_obj* const* t) {
+  for (int32_t i = 1; i < 3; ++i) {
+    if (!tvm_relax_dtype_is_unknown(t[i]->dtype) && !tvm_relax_dtype_is_unknown(t[0]->dtype) &&
+        !tvm_ffi_dtype_equal(t[i]->dtype, t[0]->dtype)) {
+      tvm_relax__arg_error(ctx, i, "TypeError", "must have the dtype of 'data' (%s), got %s",
+                           tvm_tir_dtype_str(t[0]->dtype).s, tvm_tir_dtype_str(t[i]->dtype).s);
+      return false;
+    }
+  }
+  return true;
+}
+
+/* The channel_axis and axes attributes against data's rank n (known): both in range, axes
+ * distinct and without the channel axis (normalised into *ch). */
+static bool check_norm_axes(const tvm_relax__infer_ctx* ctx, int32_t n, int64_t* ch) {
+  if (tvm_relax__normalize_axis(ctx, tvm_relax__attr_int(ctx, "channel_axis"), n, ch) != 0) {
+    return false;
+  }
+  void* axes = tvm_relax__attr_ints(ctx, "axes");
+  int64_t na = tvm_ffi_seq_size(axes);
+  bool seen[64] = {false};
+  if (n > 64) {
+    tvm_relax__op_error(ctx, "ValueError", "at most 64 dims are supported");
+    return false;
+  }
+  for (int64_t k = 0; k < na; ++k) {
+    int64_t a, v = 0;
+    tvm_ffi_any_as_int(tvm_ffi_seq_at(axes, k), &v);
+    if (tvm_relax__normalize_axis(ctx, v, n, &a) != 0) return false;
+    if (a == *ch) {
+      tvm_relax__op_error(ctx, "ValueError",
+                          "attribute 'axes' must not contain the channel axis %lld",
+                          (long long)*ch);
+      return false;
+    }
+    if (seen[a]) {
+      tvm_relax__op_error(ctx, "ValueError", "axis %lld appears more than once", (long long)a);
+      return false;
+    }
+    seen[a] = true;
+  }
+  return true;
+}
+
 /* data float; gamma and beta 1-d of data's channels (and its dtype); channels divisible by
  * num_groups; axes distinct, in range, not the channel axis. The result is data's struct info. */
 tvm_relax_sinfo_obj* tvm_relax__infer_group_norm(const tvm_relax__infer_ctx* ctx) {
@@ -220,45 +274,15 @@ tvm_relax_sinfo_obj* tvm_relax__infer_group_norm(const tvm_relax__infer_ctx* ctx
   for (int32_t i = 0; i < 3; ++i) {
     if (!(t[i] = tvm_relax__arg_tensor(ctx, i))) return NULL;
   }
-  if (!check_float(ctx, 0, t[0])) return NULL;
-  for (int32_t i = 1; i < 3; ++i) {
-    if (!tvm_relax_dtype_is_unknown(t[i]->dtype) && !tvm_relax_dtype_is_unknown(t[0]->dtype) &&
-        !tvm_ffi_dtype_equal(t[i]->dtype, t[0]->dtype)) {
-      return tvm_relax__arg_error(ctx, i, "TypeError", "must have the dtype of 'data' (%s), got %s",
-                                  tvm_tir_dtype_str(t[0]->dtype).s,
-                                  tvm_tir_dtype_str(t[i]->dtype).s);
-    }
-  }
+  if (!check_float(ctx, 0, t[0]) || !check_affine_dtypes(ctx, t)) return NULL;
   int64_t groups = tvm_relax__attr_int(ctx, "num_groups");
   if (groups < 1) {
     return tvm_relax__op_error(
         ctx, "ValueError", "attribute 'num_groups' must be positive, got %lld", (long long)groups);
   }
   if (t[0]->ndim == TVM_RELAX_UNKNOWN_NDIM) return retained_sinfo(&t[0]->base);
-  int32_t n = t[0]->ndim;
   int64_t ch;
-  if (tvm_relax__normalize_axis(ctx, tvm_relax__attr_int(ctx, "channel_axis"), n, &ch) != 0) {
-    return NULL;
-  }
-  void* axes = tvm_relax__attr_ints(ctx, "axes");
-  int64_t na = tvm_ffi_seq_size(axes);
-  bool seen[64] = {false};
-  if (n > 64) return tvm_relax__op_error(ctx, "ValueError", "at most 64 dims are supported");
-  for (int64_t k = 0; k < na; ++k) {
-    int64_t a, v = 0;
-    tvm_ffi_any_as_int(tvm_ffi_seq_at(axes, k), &v);
-    if (tvm_relax__normalize_axis(ctx, v, n, &a) != 0) return NULL;
-    if (a == ch) {
-      return tvm_relax__op_error(ctx, "ValueError",
-                                 "attribute 'axes' must not contain the channel axis %lld",
-                                 (long long)ch);
-    }
-    if (seen[a]) {
-      return tvm_relax__op_error(ctx, "ValueError", "axis %lld appears more than once",
-                                 (long long)a);
-    }
-    seen[a] = true;
-  }
+  if (!check_norm_axes(ctx, t[0]->ndim, &ch)) return NULL;
   tvm_tir_expr_obj* c = dim_at(t[0], ch);
   int64_t cv;
   if (c && tvm_tir_as_const_int(c, &cv) && cv % groups != 0) {
@@ -266,6 +290,25 @@ tvm_relax_sinfo_obj* tvm_relax__infer_group_norm(const tvm_relax__infer_ctx* ctx
                                "the %lld channels of 'data' are not divisible by num_groups %lld",
                                (long long)cv, (long long)groups);
   }
+  for (int32_t i = 1; i < 3; ++i) {
+    if (!check_channel_param(ctx, i, t[i], c, "channel axis", false)) return NULL;
+  }
+  return retained_sinfo(&t[0]->base);
+}
+
+/* instance_norm (upstream nn.cc, InstanceNormAttrs): group_norm's rule with a group per channel
+ * and without its float check (upstream's has none; the kernel takes floats only): gamma and
+ * beta of data's dtype, 1-d of data's channels; axes distinct, in range, not the channel axis.
+ * The result is data's struct info. */
+tvm_relax_sinfo_obj* tvm_relax__infer_instance_norm(const tvm_relax__infer_ctx* ctx) {
+  tvm_relax_tensor_sinfo_obj* t[3];
+  for (int32_t i = 0; i < 3; ++i) {
+    if (!(t[i] = tvm_relax__arg_tensor(ctx, i))) return NULL;
+  }
+  int64_t ch = -1;
+  if (t[0]->ndim != TVM_RELAX_UNKNOWN_NDIM && !check_norm_axes(ctx, t[0]->ndim, &ch)) return NULL;
+  if (!check_affine_dtypes(ctx, t)) return NULL;
+  tvm_tir_expr_obj* c = ch >= 0 ? dim_at(t[0], ch) : NULL;
   for (int32_t i = 1; i < 3; ++i) {
     if (!check_channel_param(ctx, i, t[i], c, "channel axis", false)) return NULL;
   }

@@ -8,7 +8,9 @@
  *   - argmax/argmin reduce one axis (None: all) and give int64 indices;
  *   - median reduces as the reductions do, and with exactly one axis also gives the int64
  *     indices of the medians (a pair);
- *   - a scan keeps the shape (axis None: flattened to one dim) with dtype `dtype` when given.
+ *   - a scan keeps the shape (axis None: flattened to one dim) with dtype `dtype` when given;
+ *   - collapse_sum_like / collapse_sum_to (upstream's manipulate.cc) sum data down to the
+ *     target's shape, which data's must broadcast from (checked from the right).
  */
 #include "internal.h"
 
@@ -178,4 +180,86 @@ tvm_relax_sinfo_obj* tvm_relax__infer_scan(const tvm_relax__infer_ctx* ctx) {
   tvm_relax_sinfo_obj* out = tvm_relax__tensor_result(arr, dtype, 1, x->vdevice);
   tvm_ffi_release(arr);
   return out;
+}
+
+/* ---- collapse_sum_like / collapse_sum_to ----------------------------------------------------- */
+static const char* dim_text(tvm_ffi_strbuf* b, const tvm_tir_expr_obj* e) {
+  int64_t v;
+  if (tvm_tir_as_const_int(e, &v)) {
+    tvm_ffi_strbuf_printf(b, "%lld", (long long)v);
+  } else {
+    tvm_tir_node_text(b, e);
+  }
+  return tvm_ffi_strbuf_cstr(b);
+}
+
+/*
+ * upstream's CheckCollapseShape: data's dims and the target's (argument ti) from the right; a
+ * data dim matches the target's next one when they are provably equal or the target's is the
+ * constant 1 (summed); data dims left of the target's are summed. Two different constants are
+ * a ValueError, and so are dims that cannot be shown equal (upstream asks for a match_cast).
+ * Beyond upstream's rule, a target of higher rank than data is a ValueError (upstream's rule lets
+ * it through to topi's collapse_sum, which aborts). False + error on a mismatch.
+ */
+static bool check_collapse(const tvm_relax__infer_ctx* ctx, int32_t ti,
+                           const tvm_relax_tensor_sinfo_obj* data, int32_t tn, void* tdims) {
+  if (data->ndim != TVM_RELAX_UNKNOWN_NDIM && tn != TVM_RELAX_UNKNOWN_NDIM && tn > data->ndim) {
+    tvm_relax__arg_error(ctx, ti, "ValueError", "must have ndim <= that of 'data' (%d), got %d",
+                         data->ndim, tn);
+    return false;
+  }
+  void* ddims = tvm_relax_tensor_sinfo_dims(&data->base);
+  if (!ddims || !tdims) return true;
+  int64_t dn = tvm_ffi_seq_size(ddims), t = tvm_ffi_seq_size(tdims) - 1;
+  for (int64_t d = dn - 1; d >= 0 && t >= 0; --d) {
+    tvm_tir_expr_obj *a = tvm_ffi_seq_obj_at(ddims, d), *b = tvm_ffi_seq_obj_at(tdims, t);
+    int64_t ca, cb;
+    bool ka = tvm_tir_as_const_int(a, &ca), kb = tvm_tir_as_const_int(b, &cb);
+    if ((kb && cb == 1) || tvm_relax__dim_equal(a, b)) {
+      --t;
+      continue;
+    }
+    tvm_ffi_strbuf ta = {0}, tb = {0};
+    if (ka && kb) {
+      tvm_relax__arg_error(ctx, ti, "ValueError",
+                           "dim %lld (%s) must be 1 or equal dim %lld of 'data' (%s)",
+                           (long long)t, dim_text(&tb, b), (long long)d, dim_text(&ta, a));
+    } else {
+      tvm_relax__arg_error(ctx, ti, "ValueError",
+                           "dim %lld (%s) cannot be shown to equal dim %lld of 'data' (%s); "
+                           "match_cast them first",
+                           (long long)t, dim_text(&tb, b), (long long)d, dim_text(&ta, a));
+    }
+    tvm_ffi_strbuf_free(&ta), tvm_ffi_strbuf_free(&tb);
+    return false;
+  }
+  return true;
+}
+
+/* collapse_sum_like (upstream manipulate.cc): two tensors; the result has collapse_target's
+ * shape (or rank) and vdevice, and data's dtype. */
+tvm_relax_sinfo_obj* tvm_relax__infer_collapse_sum_like(const tvm_relax__infer_ctx* ctx) {
+  tvm_relax_tensor_sinfo_obj* x = tvm_relax__arg_tensor(ctx, 0);
+  tvm_relax_tensor_sinfo_obj* t = x ? tvm_relax__arg_tensor(ctx, 1) : NULL;
+  if (!t || !check_collapse(ctx, 1, x, t->ndim, tvm_relax_tensor_sinfo_dims(&t->base))) {
+    return NULL;
+  }
+  return tvm_relax_tensor_sinfo_new(t->shape, x->dtype, t->shape ? TVM_RELAX_UNKNOWN_NDIM : t->ndim,
+                                    t->vdevice);
+}
+
+/* collapse_sum_to (upstream manipulate.cc): data a tensor, shape an R.Shape (the TVMScript form
+ * also takes a tuple, as upstream's wrapper); the result's shape is the argument itself, with
+ * data's dtype and vdevice. */
+tvm_relax_sinfo_obj* tvm_relax__infer_collapse_sum_to(const tvm_relax__infer_ctx* ctx) {
+  tvm_relax_tensor_sinfo_obj* x = tvm_relax__arg_tensor(ctx, 0);
+  if (!x) return NULL;
+  tvm_relax_sinfo_obj* s = tvm_relax__arg_sinfo(ctx, 1);
+  if (tvm_relax_kind_of(s) != TVM_RELAX_KIND_ShapeStructInfo) {
+    return tvm_relax__arg_kind_error(ctx, 1, "a shape (R.Shape)");
+  }
+  const tvm_relax_shape_sinfo_obj* ss = (const tvm_relax_shape_sinfo_obj*)s;
+  int32_t tn = ss->values ? (int32_t)tvm_ffi_seq_size(ss->values) : ss->ndim;
+  if (!check_collapse(ctx, 1, x, tn, ss->values)) return NULL;
+  return tvm_relax__tensor_of_shape_arg(ctx, 1, x->dtype, x->vdevice);
 }

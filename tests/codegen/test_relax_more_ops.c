@@ -1,5 +1,6 @@
 /*
- * test_relax_more_ops.c: nn.batch_flatten, outer, eye, eye_like and nn.pixel_shuffle
+ * test_relax_more_ops.c: nn.batch_flatten, outer, eye, eye_like, nn.pixel_shuffle,
+ * collapse_sum_like, collapse_sum_to, gather_nd and nn.instance_norm
  * (tests/corpus/relax/more_ops.py, one function each) legalized, then run two ways on random
  * inputs: in the Relax reference evaluator (the kernels in libtir's interpreter) and compiled
  * (LLVM kernels in libvm), each checked against the operator written as plain C loops below;
@@ -159,6 +160,206 @@ TEST(pixel_shuffle) {
   }
 }
 
+/* ---- collapse_sum_like, collapse_sum_to ------------------------------------------------------ */
+/* The oracle: each element of x (shape xs, rank n) added into out (shape os, rank m <= n) at
+ * its index with x's leading n - m dims dropped and the dims where os is 1 read at 0; float32
+ * sums rounded at each step, as the kernel adds (in the same order per output element). */
+static void collapse_of(const DLTensor* x, const int64_t* os, int m, bool f32, double* out) {
+  int n = x->ndim, lead = n - m;
+  int64_t total = 1, ototal = 1;
+  for (int i = 0; i < n; ++i) total *= x->shape[i];
+  for (int j = 0; j < m; ++j) ototal *= os[j];
+  for (int64_t o = 0; o < ototal; ++o) out[o] = 0;
+  for (int64_t e = 0; e < total; ++e) {
+    int64_t rest = e, idx[8];
+    for (int i = n - 1; i >= 0; --i) idx[i] = rest % x->shape[i], rest /= x->shape[i];
+    int64_t o = 0;
+    for (int j = 0; j < m; ++j) o = o * os[j] + (os[j] == 1 ? 0 : idx[j + lead]);
+    out[o] = f32 ? (double)(float)(out[o] + rv_elem(x, e)) : out[o] + rv_elem(x, e);
+  }
+}
+
+TEST(collapse_sum) {
+  void* x[2] = {rv_rand(3, (int64_t[]){2, 3, 4}), rv_rand(2, (int64_t[]){3, 1})};
+  const DLTensor* xd = tvm_ffi_tensor_dl(x[0]);
+  double w0[3], w1[4], w2[12];
+  collapse_of(xd, (int64_t[]){3, 1}, 2, true, w0);
+  collapse_of(xd, (int64_t[]){1, 4}, 2, true, w1);
+  collapse_of(xd, (int64_t[]){3, 4}, 2, true, w2);
+  const int64_t shapes[3][2] = {{3, 1}, {1, 4}, {3, 4}};
+  const DLDataType dts[3] = {F32, F32, F32};
+  const double* wants[3] = {w0, w1, w2};
+  expect2_fields("csum", x, 2, 3, shapes, dts, wants);
+  release_all(x, 2);
+  /* int64, summed exactly over the leading dim */
+  void* y[1] = {rv_rand_int(2, (int64_t[]){3, 4}, -1000, 1000)};
+  double wi[4];
+  collapse_of(tvm_ffi_tensor_dl(y[0]), (int64_t[]){4}, 1, false, wi);
+  expect2("csum_int", y, 1, 1, (int64_t[]){4}, tvm_tir_dtype_int(64), wi);
+  release_all(y, 1);
+  /* (n, 3, m) to (1, m) and (3, m), at (n, m) = (2, 5) and (4, 1) */
+  static const int64_t kSizes[2][2] = {{2, 5}, {4, 1}};
+  for (int s = 0; s < 2; ++s) {
+    int64_t n = kSizes[s][0], m = kSizes[s][1];
+    void* z[2] = {rv_rand(3, (int64_t[]){n, 3, m}), rv_rand(2, (int64_t[]){1, m})};
+    double a[5], b[15];
+    collapse_of(tvm_ffi_tensor_dl(z[0]), (int64_t[]){1, m}, 2, true, a);
+    collapse_of(tvm_ffi_tensor_dl(z[0]), (int64_t[]){3, m}, 2, true, b);
+    const int64_t sh[2][2] = {{1, m}, {3, m}};
+    const DLDataType dt[2] = {F32, F32};
+    const double* wt[2] = {a, b};
+    expect2_fields("csum_sym", z, 2, 2, sh, dt, wt);
+    release_all(z, 2);
+  }
+}
+
+/* ---- gather_nd ------------------------------------------------------------------------------- */
+/* out[b, x, t] = x[b, i[b, x, 0..l), t] for x of shape xs (rank xn) and i of shape is (rank in),
+ * batch_dims bd; a negative index counts from the end of its dim. */
+static void gather_nd_of(const float* x, const int64_t* xs, int xn, const int64_t* i,
+                         const int64_t* is, int in, int bd, double* out) {
+  int64_t l = is[in - 1], nx = 1, nt = 1;
+  for (int d = 0; d < in - 1; ++d) nx *= is[d];
+  for (int d = bd + (int)l; d < xn; ++d) nt *= xs[d];
+  int64_t nb = 1;
+  for (int d = 0; d < bd; ++d) nb *= is[d];
+  int64_t per_b = nx / nb; /* index tuples per batch */
+  for (int64_t p = 0; p < nx; ++p) {
+    int64_t b = p / per_b, off = 0, rest = b, bidx[8];
+    for (int d = bd - 1; d >= 0; --d) bidx[d] = rest % is[d], rest /= is[d];
+    for (int d = 0; d < xn; ++d) {
+      int64_t c = d < bd ? bidx[d] : d < bd + l ? i[p * l + (d - bd)] : 0;
+      if (c < 0) c += xs[d];
+      off = off * xs[d] + c;
+    }
+    for (int64_t t = 0; t < nt; ++t) out[p * nt + t] = x[off + t];
+  }
+}
+
+TEST(gather_nd) {
+  void* a[3] = {rv_rand(3, (int64_t[]){3, 4, 5}), rv_rand_int(2, (int64_t[]){2, 2}, -3, 3),
+                rv_rand_int(2, (int64_t[]){3, 1}, -4, 4)};
+  int64_t* ai = tvm_ffi_tensor_dl(a[1])->data;
+  ai[1] = 3, ai[2] = -3; /* in range only for the dim each reads: 4 and 3 */
+  double w0[10], w1[15];
+  gather_nd_of(F(a[0]), (int64_t[]){3, 4, 5}, 3, ai, (int64_t[]){2, 2}, 2, 0, w0);
+  gather_nd_of(F(a[0]), (int64_t[]){3, 4, 5}, 3, tvm_ffi_tensor_dl(a[2])->data,
+               (int64_t[]){3, 1}, 2, 1, w1);
+  const int64_t shapes[2][2] = {{2, 5}, {3, 5}};
+  const DLDataType dts[2] = {F32, F32};
+  const double* wants[2] = {w0, w1};
+  expect2_fields("gnd", a, 3, 2, shapes, dts, wants);
+  /* an index outside its dim stops both runs with the kernel's error */
+  ai[0] = 3;
+  TVMFFIAny args[3], r = tvm_ffi_any_none();
+  for (int i = 0; i < 3; ++i) args[i] = tvm_ffi_any_obj(a[i]);
+  CHECK(g_legal && g_vm);
+  if (g_legal && g_vm) {
+    CHECK(tvm_relax_eval(g_legal, "gnd", args, 3, &r) != 0);
+    CHECK_RAISED("AssertionError", "relax.gather_nd: an index is out of range");
+    tvm_ffi_any_release(&r);
+    CHECK(tvm_vm_invoke(g_vm, "gnd", args, 3, &r) != 0);
+    CHECK_RAISED("AssertionError", "relax.gather_nd: an index is out of range");
+    tvm_ffi_any_release(&r);
+  }
+  release_all(a, 3);
+  /* (n, 4) gathered by (k, 1) at (n, k) = (5, 3) and (2, 6) */
+  static const int64_t kSizes[2][2] = {{5, 3}, {2, 6}};
+  for (int s = 0; s < 2; ++s) {
+    int64_t n = kSizes[s][0], k = kSizes[s][1];
+    void* b[2] = {rv_rand(2, (int64_t[]){n, 4}), rv_rand_int(2, (int64_t[]){k, 1}, -n, n)};
+    double w[24];
+    gather_nd_of(F(b[0]), (int64_t[]){n, 4}, 2, tvm_ffi_tensor_dl(b[1])->data,
+                 (int64_t[]){k, 1}, 2, 0, w);
+    expect2("gnd_sym", b, 2, 2, (int64_t[]){k, 4}, F32, w);
+    release_all(b, 2);
+  }
+}
+
+/* ---- nn.instance_norm ----------------------------------------------------------------------- */
+/* x of shape xs (rank n), channel axis ch, the other axes `red` normalised per (kept index,
+ * channel): float32 sums in row-major order, mean and biased variance, as the kernel computes
+ * them; then * gamma[c] (scale) + beta[c] (center). */
+static void instance_norm_of(const float* x, const int64_t* xs, int n, int ch, const bool* red,
+                             const float* g, const float* b, float eps, bool center, double* out) {
+  int64_t total = 1;
+  for (int d = 0; d < n; ++d) total *= xs[d];
+  for (int64_t e = 0; e < total; ++e) {
+    int64_t idx[8], rest = e;
+    for (int d = n - 1; d >= 0; --d) idx[d] = rest % xs[d], rest /= xs[d];
+    /* the elements of e's group, in row-major order over the reduced axes */
+    float sum = 0, var = 0, count = 1;
+    for (int d = 0; d < n; ++d) count *= red[d] ? (float)xs[d] : 1.0f;
+    for (int pass = 0; pass < 2; ++pass) {
+      float mean = sum / count;
+      for (int64_t f = 0; f < total; ++f) {
+        int64_t jdx[8], r2 = f;
+        bool same = true;
+        for (int d = n - 1; d >= 0; --d) jdx[d] = r2 % xs[d], r2 /= xs[d];
+        for (int d = 0; d < n; ++d) same = same && (red[d] || jdx[d] == idx[d]);
+        if (!same) continue;
+        if (pass == 0) sum += x[f];
+        else var += (x[f] - mean) * (x[f] - mean);
+      }
+    }
+    float mean = sum / count, v = var / count;
+    float y = (x[e] - mean) / sqrtf(v + eps) * g[idx[ch]];
+    out[e] = center ? y + b[idx[ch]] : y;
+  }
+}
+
+TEST(instance_norm) {
+  void* a[4] = {rv_rand(4, (int64_t[]){2, 3, 4, 5}), rv_rand(1, (int64_t[]){3}),
+                rv_rand(1, (int64_t[]){3}), rv_rand(3, (int64_t[]){2, 4, 3})};
+  double w0[120], w1[24];
+  instance_norm_of(F(a[0]), (int64_t[]){2, 3, 4, 5}, 4, 1, (bool[]){false, false, true, true},
+                   F(a[1]), F(a[2]), 1e-5f, true, w0);
+  instance_norm_of(F(a[3]), (int64_t[]){2, 4, 3}, 3, 2, (bool[]){false, true, false}, F(a[1]),
+                   F(a[2]), 1e-3f, false, w1);
+  TVMFFIAny args[4], r[2] = {tvm_ffi_any_none(), tvm_ffi_any_none()};
+  for (int i = 0; i < 4; ++i) args[i] = tvm_ffi_any_obj(a[i]);
+  CHECK(g_legal && g_vm);
+  if (g_legal && g_vm) {
+    CHECK_OK(tvm_relax_eval(g_legal, "inorm", args, 4, &r[0]));
+    CHECK_OK(tvm_vm_invoke(g_vm, "inorm", args, 4, &r[1]));
+    for (int w = 0; w < 2; ++w) {
+      CHECK(r[w].type_index == kTVMFFIArray && tvm_ffi_seq_size(r[w].v_obj) == 2);
+      if (r[w].type_index != kTVMFFIArray || tvm_ffi_seq_size(r[w].v_obj) != 2) continue;
+      CHECK_EQ_INT(mismatches(tvm_ffi_seq_at(r[w].v_obj, 0), 4, (int64_t[]){2, 3, 4, 5}, F32, w0),
+                   0);
+      CHECK_EQ_INT(mismatches(tvm_ffi_seq_at(r[w].v_obj, 1), 3, (int64_t[]){2, 4, 3}, F32, w1), 0);
+    }
+  }
+  tvm_ffi_any_release(&r[0]), tvm_ffi_any_release(&r[1]);
+  release_all(a, 4);
+  /* integer data passes inference, as upstream's rule, but has no kernel */
+  static const char kInt[] =
+      "from tvm.script import ir as I\nfrom tvm.script import relax as R\n\n@I.ir_module\n"
+      "class M:\n    @R.function\n"
+      "    def f(x: R.Tensor((2, 3, 4), \"int32\"), g: R.Tensor((3,), \"int32\")):\n"
+      "        return R.nn.instance_norm(x, g, g, 1, [2])\n";
+  tvm_script_parse_options opts;
+  tvm_script_parse_options_init(&opts);
+  void* m = tvm_script_parse(kInt, strlen(kInt), &opts);
+  CHECK(m != NULL);
+  void* lm = m ? tvm_relax_transform_legalize_ops(m) : NULL;
+  CHECK(lm == NULL);
+  CHECK_RAISED("NotImplementedError",
+               "relax.nn.instance_norm: only floating-point tensors have a kernel");
+  tvm_ffi_release(lm), tvm_ffi_release(m);
+  /* (n, c, h) over h, at (2, 3, 4) and (1, 5, 2) */
+  static const int64_t kSizes[2][3] = {{2, 3, 4}, {1, 5, 2}};
+  for (int s = 0; s < 2; ++s) {
+    int64_t n = kSizes[s][0], c = kSizes[s][1], h = kSizes[s][2];
+    void* b[3] = {rv_rand(3, (int64_t[]){n, c, h}), rv_rand(1, &c), rv_rand(1, &c)};
+    double w[24];
+    instance_norm_of(F(b[0]), (int64_t[]){n, c, h}, 3, 1, (bool[]){false, false, true}, F(b[1]),
+                     F(b[2]), 1e-5f, true, w);
+    expect2("inorm_sym", b, 3, 3, (int64_t[]){n, c, h}, F32, w);
+    release_all(b, 3);
+  }
+}
+
 /* ---- Errors, located at the call ------------------------------------------------------------- */
 #define SIG(params) "    def f(" params "):\n"
 TEST(bad_inputs) {
@@ -197,6 +398,40 @@ TEST(bad_inputs) {
   test_expect_relax_error(SIG("x: R.Tensor((4, 4), \"float32\")")
                      "        return R.nn.pixel_shuffle(x, 2)\n",
                      "ValueError", "argument 'data' must have ndim >= 3, got 2");
+  test_expect_relax_error(SIG("x: R.Tensor((2, 3), \"float32\"), t: R.Tensor((4, 1), \"float32\")")
+                     "        return R.collapse_sum_like(x, t)\n",
+                     "ValueError", "R.collapse_sum_like: argument 'collapse_target' dim 0 (4) "
+                     "must be 1 or equal dim 0 of 'data' (2)");
+  test_expect_relax_error(SIG("x: R.Tensor((\"n\", 3), \"float32\")")
+                     "        return R.collapse_sum_to(x, (5, 3))\n",
+                     "ValueError", "R.collapse_sum_to: argument 'shape' dim 0 (5) cannot be shown "
+                     "to equal dim 0 of 'data' (n); match_cast them first");
+  test_expect_relax_error(SIG("x: R.Tensor((3,), \"float32\")")
+                     "        return R.collapse_sum_to(x, (1, 3))\n",
+                     "ValueError", "argument 'shape' must have ndim <= that of 'data' (1), got 2");
+  test_expect_relax_error(SIG("x: R.Tensor((3,), \"float32\")")
+                     "        return R.collapse_sum_to(x, x)\n",
+                     "TypeError", "R.collapse_sum_to: argument 'shape' must be a shape (R.Shape)");
+  test_expect_relax_error(SIG("x: R.Tensor((3,), \"float32\"), s: R.Shape((3,))")
+                     "        return R.collapse_sum_like(x, s)\n",
+                     "TypeError",
+                     "R.collapse_sum_like: argument 'collapse_target' must be a tensor");
+  test_expect_relax_error(SIG("x: R.Tensor((3, 4), \"float32\"), i: R.Tensor((2, 3), \"int64\")")
+                     "        return R.gather_nd(x, i)\n",
+                     "ValueError", "R.gather_nd: argument 'indices' must have a last dim in [0, 2] "
+                     "(the ndim of 'data' minus batch_dims), got 3");
+  test_expect_relax_error(SIG("x: R.Tensor((3, 4), \"float32\"), i: R.Tensor((2, 1), \"int32\")")
+                     "        return R.gather_nd(x, i)\n",
+                     "TypeError",
+                     "R.gather_nd: argument 'indices' must have dtype int64, got int32");
+  test_expect_relax_error(SIG("x: R.Tensor((2, 3, 4), \"float32\"), g: R.Tensor((4,), \"float32\")")
+                     "        return R.nn.instance_norm(x, g, g, 1, [2])\n",
+                     "ValueError", "R.nn.instance_norm: argument 'gamma' has 4 values but 'data' "
+                     "has 3 at the channel axis");
+  test_expect_relax_error(SIG("x: R.Tensor((2, 3, 4), \"float32\"), g: R.Tensor((3,), \"float32\")")
+                     "        return R.nn.instance_norm(x, g, g, 1, [1, 2])\n",
+                     "ValueError", "R.nn.instance_norm: attribute 'axes' must not contain the "
+                     "channel axis 1");
 }
 
 int main(void) {
@@ -205,6 +440,9 @@ int main(void) {
   RUN(outer);
   RUN(eye);
   RUN(pixel_shuffle);
+  RUN(collapse_sum);
+  RUN(gather_nd);
+  RUN(instance_norm);
   RUN(bad_inputs);
   corpus_ops_teardown();
   return test_summary();

@@ -90,7 +90,7 @@ static inline TVMFFIAny AB(bool v) { return tvm_ffi_any_bool(v); }
 static inline TVMFFIAny AF(double v) { return tvm_ffi_any_float(v); }
 static inline TVMFFIAny AS(const char* s) { return tvm_ffi_string(s); }
 /* A list of n ints (passed as int). */
-static TVMFFIAny AL(int n, ...) {
+static inline TVMFFIAny AL(int n, ...) {
   TVMFFIAny items[16];
   va_list ap;
   va_start(ap, n);

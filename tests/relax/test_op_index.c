@@ -2,11 +2,12 @@
  * test_op_index.c: struct info inference of the gather / scatter, one_hot, sorting, einsum and
  * data-dependent operators (op_index.c) on symbolic and unknown shapes and ranks, with the
  * defaults of their attributes (tests/codegen/test_relax_index_ops.c covers static shapes, the
- * kernels and the located errors).
+ * kernels and the located errors), and gather_nd's rule on every kind of shape with its errors
+ * (its kernel: tests/codegen/test_relax_more_ops.c).
  */
 #include <tvm/tir/builder.h>
 
-#include "relax_testing.h"
+#include "op_infer_testing.h"
 
 static tvm_tir_var_obj* g_n;
 
@@ -77,9 +78,68 @@ TEST(symbolic_and_unknown) {
   for (size_t j = 0; j < sizeof(objs) / sizeof(objs[0]); ++j) tvm_ffi_release(objs[j]);
 }
 
+/* gather_nd: indices.shape[:-1] + data.shape[batch_dims + l:], data's dtype. */
+TEST(gather_nd) {
+  CHECK_INFER("R.Tensor((2, 5), dtype=\"float32\")", "relax.gather_nd", NULL, 2,
+              T("3, 4, 5", F32), T("2, 2", I64));
+  CHECK_INFER("R.Tensor((2, 7), dtype=\"float32\")", "relax.gather_nd", NULL, 2,
+              T("3, 4, 5", F32), T("2, 7, 3", I64));
+  CHECK_INFER("R.Tensor((2, 4), dtype=\"int32\")", "relax.gather_nd",
+              oi_attrs(1, "batch_dims", AI(1)), 2, T("2, 3, 4", I32), T("2, 1", I64));
+  /* symbolic dims are carried over; l = 0 gathers whole slices */
+  CHECK_INFER("R.Tensor((k, m), dtype=\"float32\")", "relax.gather_nd", NULL, 2,
+              T("n, m", F32), T("k, 1", I64));
+  CHECK_INFER("R.Tensor((k, n, m), dtype=\"float32\")", "relax.gather_nd", NULL, 2,
+              T("n, m", F32), T("k, 0", I64));
+  /* data of unknown shape: the rank; unknown ranks or a symbolic l: unknown rank */
+  CHECK_INFER("R.Tensor(dtype=\"float32\", ndim=2)", "relax.gather_nd", NULL, 2,
+              T("?3", F32), T("2, 2", I64));
+  CHECK_INFER("R.Tensor(dtype=\"float32\")", "relax.gather_nd", NULL, 2, T("?3", F32),
+              T("2, l", I64));
+  CHECK_INFER("R.Tensor(dtype=\"float32\")", "relax.gather_nd", NULL, 2, T("3, 4", F32),
+              T("?2", I64));
+  CHECK_INFER("R.Tensor(dtype=\"float32\")", "relax.gather_nd", NULL, 2, T("*", F32),
+              T("2, 1", I64));
+  CHECK_INFER("R.Tensor(dtype=\"float32\")", "relax.gather_nd", NULL, 2, T("3, 4", F32),
+              T("*", I64));
+  /* an unknown indices dtype is accepted */
+  CHECK_INFER("R.Tensor((2,), dtype=\"float32\")", "relax.gather_nd", NULL, 2, T("3, 4", F32),
+              T("2, 2", UNK));
+  /* errors */
+  CHECK_INFER_FAILS("TypeError", "relax.gather_nd: argument 'indices' must have dtype int64, got "
+                    "int32", "relax.gather_nd", NULL, 2, T("3, 4", F32), T("2, 2", I32));
+  CHECK_INFER_FAILS("TypeError", "relax.gather_nd: argument 'data' must be a tensor",
+                    "relax.gather_nd", NULL, 2, SH("3"), T("2, 2", I64));
+  CHECK_INFER_FAILS("TypeError", "relax.gather_nd: argument 'indices' must be a tensor",
+                    "relax.gather_nd", NULL, 2, T("3, 4", F32), SH("2"));
+  CHECK_INFER_FAILS("ValueError", "relax.gather_nd: attribute 'batch_dims' must be non-negative, "
+                    "got -1", "relax.gather_nd", oi_attrs(1, "batch_dims", AI(-1)), 2,
+                    T("3, 4", F32), T("2, 2", I64));
+  CHECK_INFER_FAILS("ValueError", "attribute 'batch_dims' must be in [0, 2] (the ndim of 'data'), "
+                    "got 3", "relax.gather_nd", oi_attrs(1, "batch_dims", AI(3)), 2,
+                    T("3, 4", F32), T("3, 4, 5, 1", I64));
+  CHECK_INFER_FAILS("ValueError", "attribute 'batch_dims' must be at most the ndim of 'indices' "
+                    "minus 1 (1), got 2", "relax.gather_nd", oi_attrs(1, "batch_dims", AI(2)), 2,
+                    T("3, 4, 5", F32), T("3, 1", I64));
+  CHECK_INFER_FAILS("ValueError", "relax.gather_nd: argument 'indices' must have a last dim in "
+                    "[0, 1] (the ndim of 'data' minus batch_dims), got 2", "relax.gather_nd",
+                    oi_attrs(1, "batch_dims", AI(1)), 2, T("3, 4", F32), T("3, 2", I64));
+  /* beyond upstream: also with data's shape unknown, and the batch dims compared */
+  CHECK_INFER_FAILS("ValueError", "argument 'indices' must have a last dim in [0, 2]",
+                    "relax.gather_nd", NULL, 2, T("?2", F32), T("1, 3", I64));
+  CHECK_INFER_FAILS("ValueError", "relax.gather_nd: argument 'indices' must have the batch dims "
+                    "of 'data' (batch_dims 1): R.Tensor((3, 1), dtype=\"int64\") against "
+                    "R.Tensor((2, 4), dtype=\"float32\")", "relax.gather_nd",
+                    oi_attrs(1, "batch_dims", AI(1)), 2, T("2, 4", F32), T("3, 1", I64));
+  CHECK_INFER_FAILS("TypeError", "attribute 'batch_dims' must be an int", "relax.gather_nd",
+                    oi_attrs(1, "batch_dims", AS("x")), 2, T("3, 4", F32), T("2, 2", I64));
+}
+
 int main(void) {
   g_n = tvm_tir_var_new("n", I64);
   RUN(symbolic_and_unknown);
+  RUN(gather_nd);
+  oi_free_vars();
   tvm_ffi_release(g_n);
   return test_summary();
 }

@@ -1,7 +1,8 @@
 /*
  * test_op_nn_extra.c: struct info of quantize / dequantize, atan2, nn.leakyrelu, nn.prelu,
- * nn.group_norm, nn.nll_loss, nn.cross_entropy_with_logits, nn.conv3d, nn.conv1d_transpose and
- * nn.max_pool3d / nn.avg_pool3d and memory.view, and their errors on bad inputs.
+ * nn.group_norm, nn.instance_norm, nn.nll_loss, nn.cross_entropy_with_logits, nn.conv3d,
+ * nn.conv1d_transpose and nn.max_pool3d / nn.avg_pool3d and memory.view, and their errors on bad
+ * inputs.
  */
 #include "op_infer_testing.h"
 
@@ -101,6 +102,62 @@ TEST(group_norm) {
   CHECK_INFER_FAILS("TypeError", "argument 'beta' must have the dtype of 'data'", op,
                     oi_attrs(3, "num_groups", AI(3), "channel_axis", AI(1), "axes", AL(1, 2)), 3,
                     T("2, 6, 4", F32), T("6", F32), T("6", F16));
+}
+
+/* instance_norm: group_norm's rule with a group per channel, no float check (upstream's). */
+#define INORM(ch, axes) oi_attrs(2, "channel_axis", AI(ch), "axes", axes)
+TEST(instance_norm) {
+  const char* op = "relax.nn.instance_norm";
+  CHECK_INFER(TS("2, 3, 4, 5", F), op, INORM(1, AL(2, 2, 3)), 3, T("2, 3, 4, 5", F32),
+              T("3", F32), T("3", F32));
+  CHECK_INFER(TS("n, h, c", F), op, INORM(-1, AL(1, -2)), 3, T("n, h, c", F32), T("c", F32),
+              T("c", F32));
+  CHECK_INFER("R.Tensor((2, 3, 4), dtype=\"float16\")", op,
+              oi_attrs(5, "channel_axis", AI(1), "axes", AL(1, 2), "epsilon", AF(1e-3), "center",
+                       AB(false), "scale", AB(false)),
+              3, T("2, 3, 4", F16), T("3", F16), T("3", F16));
+  /* integer data passes, as upstream's rule (its kernel refuses it) */
+  CHECK_INFER(TS("2, 3, 4", "int32"), op, INORM(1, AL(1, 2)), 3, T("2, 3, 4", I32), T("3", I32),
+              T("3", I32));
+  /* unknown shapes and ranks: data's struct info */
+  CHECK_INFER("R.Tensor(dtype=\"float32\", ndim=3)", op, INORM(1, AL(1, 2)), 3, T("?3", F32),
+              T("3", F32), T("?1", F32));
+  CHECK_INFER("R.Tensor(dtype=\"float32\")", op, INORM(7, AL(1, 9)), 3, T("*", F32), T("3", F32),
+              T("3", F32));
+  CHECK_INFER(TS("2, 3, 4", F), op, INORM(1, AL(1, 2)), 3, T("2, 3, 4", F32), T("*", F32),
+              T("3", UNK));
+  /* errors */
+  CHECK_INFER_FAILS("ValueError", "relax.nn.instance_norm: argument 'gamma' has 4 values but "
+                    "'data' has 3 at the channel axis", op, INORM(1, AL(1, 2)), 3,
+                    T("2, 3, 4", F32), T("4", F32), T("3", F32));
+  /* a symbolic size that may equal the channels' is accepted */
+  CHECK_INFER(TS("2, 3, 4", F), op, INORM(1, AL(1, 2)), 3, T("2, 3, 4", F32), T("3", F32),
+              T("n+1", F32));
+  CHECK_INFER_FAILS("ValueError", "relax.nn.instance_norm: argument 'gamma' must be 1-d (one "
+                    "value per channel axis), got ndim 2", op, INORM(1, AL(1, 2)), 3,
+                    T("2, 3, 4", F32), T("3, 1", F32), T("3", F32));
+  CHECK_INFER_FAILS("TypeError", "relax.nn.instance_norm: argument 'beta' must have the dtype of "
+                    "'data' (float32), got float16", op, INORM(1, AL(1, 2)), 3,
+                    T("2, 3, 4", F32), T("3", F32), T("3", F16));
+  CHECK_INFER_FAILS("ValueError", "relax.nn.instance_norm: attribute 'axes' must not contain the "
+                    "channel axis 1", op, INORM(1, AL(2, 2, -2)), 3, T("2, 3, 4", F32),
+                    T("3", F32), T("3", F32));
+  CHECK_INFER_FAILS("ValueError", "axis 2 appears more than once", op, INORM(1, AL(2, 2, -1)), 3,
+                    T("2, 3, 4", F32), T("3", F32), T("3", F32));
+  CHECK_INFER_FAILS("ValueError", "relax.nn.instance_norm: axis 3 is out of range", op,
+                    INORM(3, AL(1, 2)), 3, T("2, 3, 4", F32), T("3", F32), T("3", F32));
+  CHECK_INFER_FAILS("ValueError", "axis -4 is out of range", op, INORM(1, AL(1, -4)), 3,
+                    T("2, 3, 4", F32), T("3", F32), T("3", F32));
+  CHECK_INFER_FAILS("ValueError", "attribute 'axes' is required", op,
+                    oi_attrs(1, "channel_axis", AI(1)), 3, T("2, 3, 4", F32), T("3", F32),
+                    T("3", F32));
+  CHECK_INFER_FAILS("ValueError", "attribute 'channel_axis' is required", op,
+                    oi_attrs(1, "axes", AL(1, 2)), 3, T("2, 3, 4", F32), T("3", F32),
+                    T("3", F32));
+  CHECK_INFER_FAILS("TypeError", "relax.nn.instance_norm: argument 'data' must be a tensor", op,
+                    INORM(1, AL(1, 2)), 3, SH("2, 3, 4"), T("3", F32), T("3", F32));
+  CHECK_INFER_FAILS("TypeError", "relax.nn.instance_norm: argument 'gamma' must be a tensor", op,
+                    INORM(1, AL(1, 2)), 3, T("2, 3, 4", F32), SH("3"), T("3", F32));
 }
 
 TEST(losses) {
@@ -238,6 +295,7 @@ int main(void) {
   RUN(dequantize);
   RUN(activations_and_atan2);
   RUN(group_norm);
+  RUN(instance_norm);
   RUN(losses);
   RUN(conv3d_and_conv1d_transpose);
   RUN(pool3d);

@@ -1,6 +1,7 @@
 /*
- * test_op_reduce.c: struct info of the reductions (sum ... std), argmax/argmin and the scans
- * (cumsum, cumprod) on static, symbolic and unknown shapes, and their errors.
+ * test_op_reduce.c: struct info of the reductions (sum ... std), argmax/argmin, the scans
+ * (cumsum, cumprod) and collapse_sum_like / collapse_sum_to on static, symbolic and unknown
+ * shapes, and their errors.
  */
 #include "op_infer_testing.h"
 
@@ -114,6 +115,69 @@ TEST(scan) {
                     oi_attrs(1, "dtype", AS("notatype")), 1, T("2, 3", F32));
 }
 
+/* collapse_sum_like / collapse_sum_to: the target's shape, data's dtype. */
+TEST(collapse_sum) {
+  CHECK_INFER("R.Tensor((3, 1), dtype=\"float32\")", "relax.collapse_sum_like", NULL, 2,
+              T("2, 3, 4", F32), T("3, 1", F32));
+  CHECK_INFER("R.Tensor((1, 4), dtype=\"int32\")", "relax.collapse_sum_to", NULL, 2,
+              T("2, 3, 4", I32), SH("1, 4"));
+  /* data's dtype, not the target's */
+  CHECK_INFER("R.Tensor((4,), dtype=\"float16\")", "relax.collapse_sum_like", NULL, 2,
+              T("2, 4", F16), T("4", F32));
+  /* symbolic: equal dims match, a 1 sums, leading dims sum */
+  CHECK_INFER("R.Tensor((1, m), dtype=\"float32\")", "relax.collapse_sum_like", NULL, 2,
+              T("n, 3, m", F32), T("1, m", F32));
+  CHECK_INFER("R.Tensor((3, m), dtype=\"float32\")", "relax.collapse_sum_to", NULL, 2,
+              T("n, 3, m", F32), SH("3, m"));
+  CHECK_INFER("R.Tensor((n + T.int64(1),), dtype=\"float32\")", "relax.collapse_sum_to", NULL, 2,
+              T("2, n+1", F32), SH("n+1"));
+  /* unknown shapes or ranks: nothing to check; the target's shape or rank */
+  CHECK_INFER("R.Tensor((5, 1), dtype=\"float32\")", "relax.collapse_sum_to", NULL, 2,
+              T("?3", F32), SH("5, 1"));
+  CHECK_INFER("R.Tensor((7,), dtype=\"float32\")", "relax.collapse_sum_like", NULL, 2,
+              T("*", F32), T("7", F32));
+  CHECK_INFER("R.Tensor(dtype=\"float32\", ndim=2)", "relax.collapse_sum_like", NULL, 2,
+              T("2, 3, 4", F32), T("?2", F32));
+  /* a shape variable of unknown values is the result's shape (upstream's) */
+  CHECK_INFER("R.Tensor(a1, dtype=\"float32\", ndim=2)", "relax.collapse_sum_to", NULL, 2,
+              T("2, 3, 4", F32), SH("?2"));
+  CHECK_INFER("R.Tensor(dtype=\"float32\")", "relax.collapse_sum_like", NULL, 2,
+              T("2, 3", F32), T("*", F32));
+  CHECK_INFER("R.Tensor((), dtype=\"float32\")", "relax.collapse_sum_to", NULL, 2,
+              T("2, 3", F32), SH(""));
+}
+
+TEST(collapse_sum_errors) {
+  CHECK_INFER_FAILS("ValueError",
+                    "relax.collapse_sum_like: argument 'collapse_target' dim 1 (2) must be 1 or "
+                    "equal dim 2 of 'data' (4)",
+                    "relax.collapse_sum_like", NULL, 2, T("2, 3, 4", F32), T("3, 2", F32));
+  CHECK_INFER_FAILS("ValueError",
+                    "relax.collapse_sum_to: argument 'shape' dim 0 (m) cannot be shown to equal "
+                    "dim 1 of 'data' (n); match_cast them first",
+                    "relax.collapse_sum_to", NULL, 2, T("2, n", F32), SH("m"));
+  /* a constant target dim against a symbolic data dim is not provable either (upstream) */
+  CHECK_INFER_FAILS("ValueError", "argument 'shape' dim 0 (3) cannot be shown to equal dim 0",
+                    "relax.collapse_sum_to", NULL, 2, T("n", F32), SH("3"));
+  CHECK_INFER_FAILS("ValueError",
+                    "relax.collapse_sum_to: argument 'shape' must have ndim <= that of 'data' "
+                    "(1), got 2",
+                    "relax.collapse_sum_to", NULL, 2, T("?1", F32), SH("?2"));
+  CHECK_INFER_FAILS("ValueError", "argument 'collapse_target' must have ndim <= that of 'data'",
+                    "relax.collapse_sum_like", NULL, 2, T("3", F32), T("1, 3", F32));
+  CHECK_INFER_FAILS("TypeError", "relax.collapse_sum_like: argument 'data' must be a tensor",
+                    "relax.collapse_sum_like", NULL, 2, SH("3"), T("3", F32));
+  CHECK_INFER_FAILS("TypeError",
+                    "relax.collapse_sum_like: argument 'collapse_target' must be a tensor",
+                    "relax.collapse_sum_like", NULL, 2, T("3", F32), SH("3"));
+  CHECK_INFER_FAILS("TypeError", "relax.collapse_sum_to: argument 'data' must be a tensor",
+                    "relax.collapse_sum_to", NULL, 2, SH("3"), SH("3"));
+  CHECK_INFER_FAILS("TypeError",
+                    "relax.collapse_sum_to: argument 'shape' must be a shape (R.Shape), got "
+                    "R.Tensor((3,), dtype=\"float32\")",
+                    "relax.collapse_sum_to", NULL, 2, T("3", F32), T("3", F32));
+}
+
 int main(void) {
   RUN(reduce_static_axes);
   RUN(reduce_all_axes);
@@ -121,6 +185,8 @@ int main(void) {
   RUN(reduce_errors);
   RUN(arg_reduce);
   RUN(scan);
+  RUN(collapse_sum);
+  RUN(collapse_sum_errors);
   oi_free_vars();
   return test_summary();
 }

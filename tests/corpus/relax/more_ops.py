@@ -1,6 +1,9 @@
-# nn.batch_flatten, outer, eye, eye_like and nn.pixel_shuffle (upstream's wrapper forms:
+# nn.batch_flatten, outer, eye, eye_like, nn.pixel_shuffle, collapse_sum_like,
+# collapse_sum_to, gather_nd and nn.instance_norm (upstream's wrapper forms:
 # R.eye(n, m=None, k=0, dtype="float32"), R.eye_like(x, k=0, dtype=None),
-# R.nn.pixel_shuffle(x, upscale_factor)), one function each, static and symbolic shapes;
+# R.nn.pixel_shuffle(x, upscale_factor), R.collapse_sum_to(x, shape) with shape an R.Shape or a
+# tuple, R.nn.instance_norm(x, gamma, beta, channel_axis, axes, ...)), one function each, static
+# and symbolic shapes;
 # tests/codegen/test_relax_more_ops.c runs them legalized (evaluator and compiled) against C
 # loops.
 from tvm.script import ir as I
@@ -59,4 +62,58 @@ class MoreOps:
     @R.function
     def pshuffle_sym(x: R.Tensor(("n", 9, "h", "w"), "float32")):
         y = R.nn.pixel_shuffle(x, upscale_factor=3)
+        return y
+
+    @R.function
+    def csum(x: R.Tensor((2, 3, 4), "float32"), t: R.Tensor((3, 1), "float32")):
+        a = R.collapse_sum_like(x, t)
+        b = R.collapse_sum_to(x, (1, 4))
+        c = R.collapse_sum_to(x, R.shape([3, 4]))
+        return (a, b, c)
+
+    @R.function
+    def csum_int(x: R.Tensor((3, 4), "int64")) -> R.Tensor((4,), "int64"):
+        y = R.collapse_sum_to(x, R.shape([4]))
+        return y
+
+    @R.function
+    def csum_sym(x: R.Tensor(("n", 3, "m"), "float32"), t: R.Tensor((1, "m"), "float32")):
+        m = T.int64()
+        a = R.collapse_sum_like(x, t)
+        b = R.collapse_sum_to(x, R.shape([3, m]))
+        return (a, b)
+
+    @R.function
+    def gnd(
+        x: R.Tensor((3, 4, 5), "float32"), i: R.Tensor((2, 2), "int64"), j: R.Tensor((3, 1), "int64")
+    ):
+        a = R.gather_nd(x, i)
+        b = R.gather_nd(x, j, batch_dims=1)
+        return (a, b)
+
+    @R.function
+    def gnd_sym(
+        x: R.Tensor(("n", 4), "float32"), i: R.Tensor(("k", 1), "int64")
+    ) -> R.Tensor(("k", 4), "float32"):
+        y = R.gather_nd(x, i)
+        return y
+
+    @R.function
+    def inorm(
+        x: R.Tensor((2, 3, 4, 5), "float32"),
+        g: R.Tensor((3,), "float32"),
+        b: R.Tensor((3,), "float32"),
+        y: R.Tensor((2, 4, 3), "float32"),
+    ):
+        a = R.nn.instance_norm(x, g, b, 1, [2, 3])
+        c = R.nn.instance_norm(y, g, b, channel_axis=-1, axes=[1], epsilon=0.001, center=False)
+        return (a, c)
+
+    @R.function
+    def inorm_sym(
+        x: R.Tensor(("n", "c", "h"), "float32"),
+        g: R.Tensor(("c",), "float32"),
+        b: R.Tensor(("c",), "float32"),
+    ) -> R.Tensor(("n", "c", "h"), "float32"):
+        y = R.nn.instance_norm(x, g, b, channel_axis=1, axes=[2])
         return y
