@@ -253,12 +253,12 @@ TEST(gather_nd) {
   ai[0] = 3;
   TVMFFIAny args[3], r = tvm_ffi_any_none();
   for (int i = 0; i < 3; ++i) args[i] = tvm_ffi_any_obj(a[i]);
-  CHECK(g_legal && g_vm);
-  if (g_legal && g_vm) {
-    CHECK(tvm_relax_eval(g_legal, "gnd", args, 3, &r) != 0);
+  CHECK(g_ops.legal && g_ops.vm);
+  if (g_ops.legal && g_ops.vm) {
+    CHECK(tvm_relax_eval(g_ops.legal, "gnd", args, 3, &r) != 0);
     CHECK_RAISED("AssertionError", "relax.gather_nd: an index is out of range");
     tvm_ffi_any_release(&r);
-    CHECK(tvm_vm_invoke(g_vm, "gnd", args, 3, &r) != 0);
+    CHECK(tvm_vm_invoke(g_ops.vm, "gnd", args, 3, &r) != 0);
     CHECK_RAISED("AssertionError", "relax.gather_nd: an index is out of range");
     tvm_ffi_any_release(&r);
   }
@@ -316,12 +316,8 @@ TEST(instance_norm) {
                    F(a[1]), F(a[2]), 1e-5f, true, w0);
   instance_norm_of(F(a[3]), (int64_t[]){2, 4, 3}, 3, 2, (bool[]){false, true, false}, F(a[1]),
                    F(a[2]), 1e-3f, false, w1);
-  TVMFFIAny args[4], r[2] = {tvm_ffi_any_none(), tvm_ffi_any_none()};
-  for (int i = 0; i < 4; ++i) args[i] = tvm_ffi_any_obj(a[i]);
-  CHECK(g_legal && g_vm);
-  if (g_legal && g_vm) {
-    CHECK_OK(tvm_relax_eval(g_legal, "inorm", args, 4, &r[0]));
-    CHECK_OK(tvm_vm_invoke(g_vm, "inorm", args, 4, &r[1]));
+  TVMFFIAny r[2];
+  if (run2("inorm", a, 4, r)) {
     for (int w = 0; w < 2; ++w) {
       CHECK(r[w].type_index == kTVMFFIArray && tvm_ffi_seq_size(r[w].v_obj) == 2);
       if (r[w].type_index != kTVMFFIArray || tvm_ffi_seq_size(r[w].v_obj) != 2) continue;
