@@ -153,6 +153,9 @@ bool tvm_relax__dim_same(const tvm_tir_expr_obj* a, const tvm_tir_expr_obj* b);
 bool tvm_relax__dim_unequal(const tvm_tir_expr_obj* a, const tvm_tir_expr_obj* b);
 /* A new int64 IntImm. */
 tvm_tir_expr_obj* tvm_relax__int64(int64_t v);
+/* Dim e for messages, appended to b (the caller frees it): a constant as a plain integer,
+ * else the expression's text. Returns b's text. */
+const char* tvm_relax__dim_text(tvm_ffi_strbuf* b, const tvm_tir_expr_obj* e);
 /* A TensorStructInfo of dims (ffi.Array of PrimExpr, NULL for unknown) and dtype, with ndim used
  * when dims is NULL, and vdevice (optional). New reference or NULL + error. */
 tvm_relax_sinfo_obj* tvm_relax__tensor_result(void* dims, DLDataType dtype, int32_t ndim,

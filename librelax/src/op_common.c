@@ -159,6 +159,16 @@ int tvm_relax__normalize_axis(const tvm_relax__infer_ctx* ctx, int64_t axis, int
   return 0;
 }
 
+const char* tvm_relax__dim_text(tvm_ffi_strbuf* b, const tvm_tir_expr_obj* e) {
+  int64_t v;
+  if (tvm_tir_as_const_int(e, &v)) {
+    tvm_ffi_strbuf_printf(b, "%lld", (long long)v);
+  } else {
+    tvm_tir_node_text(b, e);
+  }
+  return tvm_ffi_strbuf_cstr(b);
+}
+
 tvm_relax_sinfo_obj* tvm_relax__tensor_result(void* dims, DLDataType dtype, int32_t ndim,
                                               void* vdevice) {
   if (!dims) return tvm_relax_tensor_sinfo_new(NULL, dtype, ndim, vdevice);

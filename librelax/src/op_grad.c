@@ -58,16 +58,6 @@ static bool same_dtype(const tvm_relax__infer_ctx* ctx, int32_t i,
   return false;
 }
 
-/* The text of dim e for messages: an int, or the expression. */
-static void dim_text(tvm_ffi_strbuf* b, const tvm_tir_expr_obj* e) {
-  int64_t v;
-  if (tvm_tir_as_const_int(e, &v)) {
-    tvm_ffi_strbuf_printf(b, "%lld", (long long)v);
-  } else {
-    tvm_tir_node_text(b, e);
-  }
-}
-
 /* output_grad (argument 0) must have the shape of `want` (the forward result) where provable:
  * its rank, and each pair of dims not provably unequal. */
 static bool grad_matches(const tvm_relax__infer_ctx* ctx, const tvm_relax_tensor_sinfo_obj* g,
@@ -86,8 +76,8 @@ static bool grad_matches(const tvm_relax__infer_ctx* ctx, const tvm_relax_tensor
     tvm_tir_expr_obj *a = tvm_ffi_seq_obj_at(gd, i), *b = tvm_ffi_seq_obj_at(wd, i);
     if (tvm_relax__dim_unequal(a, b)) {
       tvm_ffi_strbuf x = {0}, y = {0};
-      dim_text(&x, a);
-      dim_text(&y, b);
+      tvm_relax__dim_text(&x, a);
+      tvm_relax__dim_text(&y, b);
       tvm_relax__arg_error(ctx, 0, "ValueError", "dim %lld is %s but %s has %s there", (long long)i,
                            tvm_ffi_strbuf_cstr(&x), what, tvm_ffi_strbuf_cstr(&y));
       tvm_ffi_strbuf_free(&x);

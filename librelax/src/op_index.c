@@ -542,14 +542,6 @@ tvm_relax_sinfo_obj* tvm_relax__infer_nonzero(const tvm_relax__infer_ctx* ctx) {
   return tvm_relax__tensor_result(NULL, tvm_tir_dtype_int(64), 2, x->vdevice);
 }
 
-/* A dim for messages: a constant as a plain integer. */
-static const char* dim_text(tvm_ffi_strbuf* b, const tvm_tir_expr_obj* e) {
-  int64_t c;
-  if (tvm_tir_as_const_int(e, &c)) tvm_ffi_strbuf_printf(b, "%lld", (long long)c);
-  else tvm_tir_node_text(b, e);
-  return tvm_ffi_strbuf_cstr(b);
-}
-
 /* ---- einsum ---------------------------------------------------------------------------------- */
 const tvm_relax_attr_field tvm_relax__attrs_einsum[] = {{"subscripts", TVM_RELAX_ATTR_STR, NULL},
                                                         {NULL, 0, NULL}};
@@ -741,7 +733,7 @@ tvm_relax_sinfo_obj* tvm_relax__infer_einsum(const tvm_relax__infer_ctx* ctx) {
           tvm_ffi_strbuf a = {0}, b = {0};
           tvm_relax__arg_error(ctx, 0, "ValueError",
                                "holds operands whose dims for one subscript differ: %s and %s",
-                               dim_text(&a, ext[l]), dim_text(&b, x));
+                               tvm_relax__dim_text(&a, ext[l]), tvm_relax__dim_text(&b, x));
           tvm_ffi_strbuf_free(&a), tvm_ffi_strbuf_free(&b);
           return NULL;
         }

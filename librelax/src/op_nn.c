@@ -174,17 +174,6 @@ const tvm_relax_attr_field tvm_relax__attrs_resize3d[] = {
 /* ---- Helpers --------------------------------------------------------------------------------- */
 /* Raise "argument '<name>' <message>" naming the op; returns NULL. */
 
-/* The text of a PrimExpr for messages, in a caller's buffer (freed by the caller). */
-static const char* dim_text(tvm_ffi_strbuf* b, const tvm_tir_expr_obj* e) {
-  int64_t v;
-  if (tvm_tir_as_const_int(e, &v)) {
-    tvm_ffi_strbuf_printf(b, "%lld", (long long)v);
-  } else {
-    tvm_tir_node_text(b, e);
-  }
-  return tvm_ffi_strbuf_cstr(b);
-}
-
 static bool is_float(DLDataType t) { return t.code == kDLFloat || t.code == kDLBfloat; }
 
 /* Arg i must be a float tensor (or of unknown dtype). */
@@ -206,7 +195,6 @@ static bool check_ndim(const tvm_relax__infer_ctx* ctx, int32_t i,
   }
   return false;
 }
-
 
 /* Whether floormod(a, d) != 0 is provable (d > 0). */
 static bool provably_not_divisible(tvm_tir_expr_obj* a, int64_t d) {
@@ -437,8 +425,8 @@ tvm_relax_sinfo_obj* tvm_relax__infer_matmul(const tvm_relax__infer_ctx* ctx) {
     tvm_relax_sinfo_text(&sb, &b->base);
     tvm_relax__op_error(ctx, "ValueError",
                         "the reduction dims differ: 'x1' %s reduces over %s, 'x2' %s over %s",
-                        tvm_ffi_strbuf_cstr(&sa), dim_text(&ta, ka), tvm_ffi_strbuf_cstr(&sb),
-                        dim_text(&tb, kb));
+                        tvm_ffi_strbuf_cstr(&sa), tvm_relax__dim_text(&ta, ka),
+                        tvm_ffi_strbuf_cstr(&sb), tvm_relax__dim_text(&tb, kb));
     tvm_ffi_strbuf_free(&sa);
     tvm_ffi_strbuf_free(&sb);
     tvm_ffi_strbuf_free(&ta);
@@ -587,8 +575,9 @@ static int norm_check(const tvm_relax__infer_ctx* ctx, const int64_t* axes_in, i
           tvm_relax__arg_name(ctx, ref_arg, &r);
           tvm_ffi_strbuf_printf(&r, "' dim %d", d);
         }
-        tvm_relax__arg_error(ctx, i, "ValueError", "dim %d is %s but %s is %s", d, dim_text(&g, got),
-                  tvm_ffi_strbuf_cstr(&r), dim_text(&w, want));
+        tvm_relax__arg_error(ctx, i, "ValueError", "dim %d is %s but %s is %s", d,
+                             tvm_relax__dim_text(&g, got), tvm_ffi_strbuf_cstr(&r),
+                             tvm_relax__dim_text(&w, want));
         tvm_ffi_strbuf_free(&w);
         tvm_ffi_strbuf_free(&g);
         tvm_ffi_strbuf_free(&r);
@@ -705,13 +694,14 @@ static tvm_relax_sinfo_obj* conv(const tvm_relax__infer_ctx* ctx, int32_t s, boo
       tvm_relax__op_error(ctx, "ValueError",
                           "'data' has %s input channels but 'weight' takes %s per group x %lld "
                           "groups",
-                          dim_text(&t1, c_in), dim_text(&t2, w_i), (long long)groups);
+                          tvm_relax__dim_text(&t1, c_in), tvm_relax__dim_text(&t2, w_i),
+                          (long long)groups);
       goto done;
     }
     if (provably_not_divisible(w_o, groups)) {
       tvm_relax__op_error(ctx, "ValueError",
                           "the %s output channels of 'weight' are not divisible by groups %lld",
-                          dim_text(&t1, w_o), (long long)groups);
+                          tvm_relax__dim_text(&t1, w_o), (long long)groups);
       goto done;
     }
     dims[1] = w_o;
@@ -720,13 +710,13 @@ static tvm_relax_sinfo_obj* conv(const tvm_relax__infer_ctx* ctx, int32_t s, boo
     if (tvm_relax__dim_unequal(c_in, w_i)) {
       tvm_relax__op_error(ctx, "ValueError",
                           "'data' has %s input channels but 'weight' takes %s",
-                          dim_text(&t1, c_in), dim_text(&t2, w_i));
+                          tvm_relax__dim_text(&t1, c_in), tvm_relax__dim_text(&t2, w_i));
       goto done;
     }
     if (provably_not_divisible(w_i, groups)) {
       tvm_relax__op_error(ctx, "ValueError",
                           "the %s input channels of 'weight' are not divisible by groups %lld",
-                          dim_text(&t1, w_i), (long long)groups);
+                          tvm_relax__dim_text(&t1, w_i), (long long)groups);
       goto done;
     }
     dims[1] = simp(&p, bin(&p, tvm_tir_mul, w_o, g));
@@ -1033,8 +1023,9 @@ tvm_relax_sinfo_obj* tvm_relax__infer_attention(const tvm_relax__infer_ctx* ctx)
       tvm_relax__arg_name(ctx, eq[e].a, &na);
       tvm_relax__arg_name(ctx, eq[e].b, &nb);
       tvm_relax__op_error(ctx, "ValueError", "the %s of '%s' (%s) and of '%s' (%s) differ",
-                          eq[e].what, tvm_ffi_strbuf_cstr(&na), dim_text(&x, DIM(eq[e].a, eq[e].ka)),
-                          tvm_ffi_strbuf_cstr(&nb), dim_text(&y, DIM(eq[e].b, eq[e].kb)));
+                          eq[e].what, tvm_ffi_strbuf_cstr(&na),
+                          tvm_relax__dim_text(&x, DIM(eq[e].a, eq[e].ka)), tvm_ffi_strbuf_cstr(&nb),
+                          tvm_relax__dim_text(&y, DIM(eq[e].b, eq[e].kb)));
       goto done;
     }
   }
@@ -1061,7 +1052,7 @@ tvm_relax_sinfo_obj* tvm_relax__infer_attention(const tvm_relax__infer_ctx* ctx)
       if (tvm_relax__dim_unequal(DIM(0, qdim[k]), b)) {
         tvm_relax__op_error(ctx, "ValueError",
                             "the %s of 'bias' (%s) is neither 1 nor that of 'query' (%s)", what[k],
-                            dim_text(&x, b), dim_text(&y, DIM(0, qdim[k])));
+                            tvm_relax__dim_text(&x, b), tvm_relax__dim_text(&y, DIM(0, qdim[k])));
         goto done;
       }
     }

@@ -83,17 +83,6 @@ static bool check_float(const tvm_relax__infer_ctx* ctx, int32_t i,
   return false;
 }
 
-/* The text of dim e for messages (into b, freed by the caller). */
-static const char* dim_text(tvm_ffi_strbuf* b, const tvm_tir_expr_obj* e) {
-  int64_t v;
-  if (tvm_tir_as_const_int(e, &v)) {
-    tvm_ffi_strbuf_printf(b, "%lld", (long long)v);
-  } else {
-    tvm_tir_node_text(b, e);
-  }
-  return tvm_ffi_strbuf_cstr(b);
-}
-
 /* Whether every known dim of t is the constant 1 (a scalar, or a tensor of one element). */
 static bool is_singleton(const tvm_relax_tensor_sinfo_obj* t) {
   void* d = tvm_relax_tensor_sinfo_dims(&t->base);
@@ -123,7 +112,7 @@ static bool check_channel_param(const tvm_relax__infer_ctx* ctx, int32_t i,
   if (tvm_relax__dim_unequal(got, want)) {
     tvm_ffi_strbuf a = {0}, b = {0};
     tvm_relax__arg_error(ctx, i, "ValueError", "has %s values but 'data' has %s at the %s",
-                         dim_text(&a, got), dim_text(&b, want), what);
+                         tvm_relax__dim_text(&a, got), tvm_relax__dim_text(&b, want), what);
     tvm_ffi_strbuf_free(&a);
     tvm_ffi_strbuf_free(&b);
     return false;
@@ -367,7 +356,7 @@ tvm_relax_sinfo_obj* tvm_relax__infer_nll_loss(const tvm_relax__infer_ctx* ctx) 
       tvm_tir_expr_obj* tdim = tvm_ffi_seq_obj_at(td, i);
       if (tvm_relax__dim_unequal(pdim, tdim)) {
         tvm_relax__arg_error(ctx, 1, "ValueError", "dim %d is %s but 'predictions' has %s there", i,
-                             dim_text(&a, tdim), dim_text(&b, pdim));
+                             tvm_relax__dim_text(&a, tdim), tvm_relax__dim_text(&b, pdim));
         tvm_ffi_strbuf_free(&a);
         tvm_ffi_strbuf_free(&b);
         return NULL;
@@ -379,8 +368,8 @@ tvm_relax_sinfo_obj* tvm_relax__infer_nll_loss(const tvm_relax__infer_ctx* ctx) 
       tvm_tir_expr_obj* wc = tvm_ffi_seq_obj_at(wd, 0);
       if (tvm_relax__dim_unequal(c, wc)) {
         tvm_relax__arg_error(ctx, 2, "ValueError",
-                             "has %s weights but 'predictions' has %s classes", dim_text(&a, wc),
-                             dim_text(&b, c));
+                             "has %s weights but 'predictions' has %s classes",
+                             tvm_relax__dim_text(&a, wc), tvm_relax__dim_text(&b, c));
         tvm_ffi_strbuf_free(&a);
         tvm_ffi_strbuf_free(&b);
         return NULL;
@@ -415,7 +404,7 @@ tvm_relax_sinfo_obj* tvm_relax__infer_cross_entropy(const tvm_relax__infer_ctx* 
     if (tvm_relax__dim_unequal(a, b)) {
       tvm_ffi_strbuf x = {0}, y = {0};
       tvm_relax__arg_error(ctx, 1, "ValueError", "dim %lld is %s but 'predictions' has %s",
-                           (long long)i, dim_text(&x, b), dim_text(&y, a));
+                           (long long)i, tvm_relax__dim_text(&x, b), tvm_relax__dim_text(&y, a));
       tvm_ffi_strbuf_free(&x);
       tvm_ffi_strbuf_free(&y);
       return NULL;

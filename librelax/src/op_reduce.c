@@ -183,16 +183,6 @@ tvm_relax_sinfo_obj* tvm_relax__infer_scan(const tvm_relax__infer_ctx* ctx) {
 }
 
 /* ---- collapse_sum_like / collapse_sum_to ----------------------------------------------------- */
-static const char* dim_text(tvm_ffi_strbuf* b, const tvm_tir_expr_obj* e) {
-  int64_t v;
-  if (tvm_tir_as_const_int(e, &v)) {
-    tvm_ffi_strbuf_printf(b, "%lld", (long long)v);
-  } else {
-    tvm_tir_node_text(b, e);
-  }
-  return tvm_ffi_strbuf_cstr(b);
-}
-
 /*
  * upstream's CheckCollapseShape: data's dims and the target's (argument ti) from the right; a
  * data dim matches the target's next one when they are provably equal or the target's is the
@@ -223,12 +213,14 @@ static bool check_collapse(const tvm_relax__infer_ctx* ctx, int32_t ti,
     if (ka && kb) {
       tvm_relax__arg_error(ctx, ti, "ValueError",
                            "dim %lld (%s) must be 1 or equal dim %lld of 'data' (%s)",
-                           (long long)t, dim_text(&tb, b), (long long)d, dim_text(&ta, a));
+                           (long long)t, tvm_relax__dim_text(&tb, b), (long long)d,
+                           tvm_relax__dim_text(&ta, a));
     } else {
       tvm_relax__arg_error(ctx, ti, "ValueError",
                            "dim %lld (%s) cannot be shown to equal dim %lld of 'data' (%s); "
                            "match_cast them first",
-                           (long long)t, dim_text(&tb, b), (long long)d, dim_text(&ta, a));
+                           (long long)t, tvm_relax__dim_text(&tb, b), (long long)d,
+                           tvm_relax__dim_text(&ta, a));
     }
     tvm_ffi_strbuf_free(&ta), tvm_ffi_strbuf_free(&tb);
     return false;

@@ -53,16 +53,6 @@ static tvm_relax_tensor_sinfo_obj* tensor_of_rank(const tvm_relax__infer_ctx* ct
   return t;
 }
 
-static const char* dim_text(tvm_ffi_strbuf* b, const tvm_tir_expr_obj* e) {
-  int64_t v;
-  if (tvm_tir_as_const_int(e, &v)) {
-    tvm_ffi_strbuf_printf(b, "%lld", (long long)v);
-  } else {
-    tvm_tir_node_text(b, e);
-  }
-  return tvm_ffi_strbuf_cstr(b);
-}
-
 /* Raise "argument 'a' ... dim ka (x) differs from ... 'b' dim kb (y)" when provably unequal;
  * false then. */
 static bool check_same_dim(const tvm_relax__infer_ctx* ctx, void* da, int32_t a, int32_t ka,
@@ -75,8 +65,8 @@ static bool check_same_dim(const tvm_relax__infer_ctx* ctx, void* da, int32_t a,
   tvm_relax__arg_name(ctx, a, &na);
   tvm_relax__arg_name(ctx, b, &nb);
   tvm_relax__op_error(ctx, "ValueError", "the %s of '%s' (%s) and of '%s' (%s) differ", what,
-                      tvm_ffi_strbuf_cstr(&na), dim_text(&tx, x), tvm_ffi_strbuf_cstr(&nb),
-                      dim_text(&ty, y));
+                      tvm_ffi_strbuf_cstr(&na), tvm_relax__dim_text(&tx, x),
+                      tvm_ffi_strbuf_cstr(&nb), tvm_relax__dim_text(&ty, y));
   tvm_ffi_strbuf_free(&na), tvm_ffi_strbuf_free(&nb);
   tvm_ffi_strbuf_free(&tx), tvm_ffi_strbuf_free(&ty);
   return false;
