@@ -89,8 +89,9 @@ TEST(corpus_module) {
   tvm_ffi_release(mod);
 }
 
-/* A module of one impure function f(x: (4,) f32) whose body is `body` (lines of 8 spaces). */
-static tvm_tir_ir_module_obj* parse_body(const char* body) {
+/* A module of one impure function f(x: (4,) f32)<ret> whose body is `body` (lines of 8
+ * spaces), with a PrimFunc copy(A, B). */
+static tvm_tir_ir_module_obj* parse_body_ret(const char* ret, const char* body) {
   char src[2048];
   snprintf(src, sizeof(src),
            "from tvm.script import ir as I\n"
@@ -103,13 +104,18 @@ static tvm_tir_ir_module_obj* parse_body(const char* body) {
            "        for i in range(4):\n"
            "            B[i] = A[i]\n"
            "    @R.function(pure=False)\n"
-           "    def f(x: R.Tensor((4,), \"float32\")) -> R.Tensor((4,), \"float32\"):\n"
+           "    def f(x: R.Tensor((4,), \"float32\"))%s:\n"
            "        cls = M\n"
            "%s",
-           body);
+           ret, body);
   tvm_script_parse_options opts;
   tvm_script_parse_options_init(&opts);
   return tvm_script_parse(src, strlen(src), &opts);
+}
+
+/* parse_body_ret with f returning a (4,) f32 tensor. */
+static tvm_tir_ir_module_obj* parse_body(const char* body) {
+  return parse_body_ret(" -> R.Tensor((4,), \"float32\")", body);
 }
 
 /* The module parses, and fails at run time both ways with kind and part in the message. */
@@ -158,26 +164,14 @@ TEST(runtime_errors) {
  * R.Tuple() and is None at run time, in the evaluator as in the VM (as upstream's VM); a
  * function may return it. */
 TEST(void_values_are_none_both_ways) {
-  static const char kSrc[] =
-      "from tvm.script import ir as I\n"
-      "from tvm.script import relax as R\n"
-      "from tvm.script import tir as T\n"
-      "@I.ir_module\n"
-      "class M:\n"
-      "    @T.prim_func\n"
-      "    def copy(A: T.Buffer((4,), \"float32\"), B: T.Buffer((4,), \"float32\")):\n"
-      "        for i in range(4):\n"
-      "            B[i] = A[i]\n"
-      "    @R.function(pure=False)\n"
-      "    def f(x: R.Tensor((4,), \"float32\")):\n"
-      "        cls = M\n"
+  tvm_tir_ir_module_obj* mod = parse_body_ret(
+      "",
       "        s = R.vm.alloc_storage(R.shape([16]), R.prim_value(0), R.dtype(\"uint8\"))\n"
       "        y = R.vm.alloc_tensor(s, R.prim_value(0), R.shape([4]), R.dtype(\"float32\"))\n"
       "        done = cls.copy(x, y)\n"
       "        held = R.assert_op(R.const(True, \"bool\"))\n"
       "        gone = R.vm.kill_object(s)\n"
-      "        return (y, done, held, gone)\n";
-  tvm_tir_ir_module_obj* mod = tvm_script_parse(kSrc, strlen(kSrc), NULL);
+      "        return (y, done, held, gone)\n");
   CHECK_OK(mod ? 0 : -1);
   if (!mod) return;
   tvm_vm_executable* exec = test_mode(tvm_codegen_relax_build(mod, test_opts()));
