@@ -96,12 +96,6 @@ static name_table* names_new(void) {
   return t;
 }
 
-static uint64_t name_hash(const char* s, size_t n) {
-  uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
-  for (size_t i = 0; i < n; ++i) h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
-  return h;
-}
-
 /* The slot of name s[0, n) with hash h: its entry, or the empty slot where it would go. */
 static name_slot* names_slot(const name_table* t, const char* s, size_t n, uint64_t h) {
   for (size_t i = (size_t)(h >> 7) & t->mask;; i = (i + 1) & t->mask) {
@@ -250,13 +244,13 @@ static int need_function(tvm_relax_block_builder* bb, const char* what) {
 static const char* take_name(tvm_relax_block_builder* bb, const char* hint, char buf[256]) {
   name_table* t = bb->names;
   size_t n = strlen(hint);
-  uint64_t h = name_hash(hint, n);
+  uint64_t h = tvm_ffi_hash_bytes(hint, n);
   name_slot* seen = names_slot(t, hint, n, h);
   if (!seen->used) return names_add(t, hint, n, h, 1) == 0 ? hint : NULL;
   for (int64_t next = seen->next;; ++next) {
     int m = snprintf(buf, 256, "%.200s%lld", hint, (long long)next);
     size_t cn = m < 0 ? 0 : (size_t)m;
-    uint64_t ch = name_hash(buf, cn);
+    uint64_t ch = tvm_ffi_hash_bytes(buf, cn);
     if (names_slot(t, buf, cn, ch)->used) continue;
     seen->next = next + 1; /* (before names_add, which may move the slots) */
     return names_add(t, buf, cn, ch, 1) == 0 ? buf : NULL;

@@ -43,9 +43,7 @@ static struct {
 } g_by_name[OP_TABLE];
 
 static size_t name_slot(const char* name, size_t len) {
-  uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
-  for (size_t i = 0; i < len; ++i) h = (h ^ (unsigned char)name[i]) * 0x100000001b3ull;
-  return (size_t)(h >> 40) & (OP_TABLE - 1);
+  return (size_t)(tvm_ffi_hash_bytes(name, len) >> 40) & (OP_TABLE - 1);
 }
 
 static size_t ptr_slot(const void* p) {

@@ -133,6 +133,10 @@ bool tvm_ffi_any_equal(const TVMFFIAny* a, const TVMFFIAny* b) {
   }
 }
 
+uint64_t tvm_ffi_hash_bytes(const void* data, size_t n) {
+  return tvm_ffi__hash_bytes((const char*)data, n);
+}
+
 uint64_t tvm_ffi_any_hash(const TVMFFIAny* a) {
   int32_t t = a->type_index;
   TVMFFIByteArray s;

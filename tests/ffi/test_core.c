@@ -257,6 +257,59 @@ TEST(strings_small_and_large) {
   tvm_ffi_release(s);
 }
 
+static int cmp_u64(const void* a, const void* b) {
+  uint64_t x = *(const uint64_t*)a, y = *(const uint64_t*)b;
+  return x < y ? -1 : x > y;
+}
+
+/* tvm_ffi_hash_bytes reads every byte of a short text (up to eight it is one-to-one: the
+ * length, then the bytes in one word), whatever the length: no two of these texts collide,
+ * and a string key's Map lookup agrees with it. */
+TEST(hash_bytes_reads_every_byte) {
+  enum { ALPHA = 12, SHORT = 1 + ALPHA + ALPHA * ALPHA + ALPHA * ALPHA * ALPHA, LONG = 30 };
+  uint64_t* h = malloc((SHORT + LONG * 40) * sizeof(uint64_t));
+  size_t n = 0;
+  char t[40];
+  /* Every text of 0-3 bytes over a 12-letter alphabet. */
+  for (int len = 0; len <= 3; ++len) {
+    int count = len == 0 ? 1 : len == 1 ? ALPHA : len == 2 ? ALPHA * ALPHA : ALPHA * ALPHA * ALPHA;
+    for (int i = 0; i < count; ++i) {
+      for (int j = 0, v = i; j < len; ++j, v /= ALPHA) t[j] = (char)('a' + v % ALPHA);
+      h[n++] = tvm_ffi_hash_bytes(t, (size_t)len);
+    }
+  }
+  CHECK_EQ_INT(n, SHORT);
+  /* Texts of 4-33 bytes, each once as is and once with one byte changed, at every place. */
+  for (int len = 4; len < 4 + LONG; ++len) {
+    memset(t, 'x', sizeof(t));
+    h[n++] = tvm_ffi_hash_bytes(t, (size_t)len);
+    for (int at = 0; at < len && at < 39; ++at) {
+      t[at] = 'y';
+      h[n++] = tvm_ffi_hash_bytes(t, (size_t)len);
+      t[at] = 'x';
+    }
+  }
+  qsort(h, n, sizeof(uint64_t), cmp_u64);
+  size_t same = 0;
+  for (size_t i = 1; i < n; ++i) same += h[i] == h[i - 1];
+  CHECK_EQ_INT(same, 0);
+  free(h);
+  CHECK_EQ_INT(tvm_ffi_hash_bytes(NULL, 0), tvm_ffi_hash_bytes("", 0));
+  CHECK_EQ_INT(tvm_ffi_hash_bytes("abcdefghij", 10), tvm_ffi_hash_bytes("abcdefghijk", 10));
+
+  /* A Map with a string key finds it by its text, on both sides of eight bytes. */
+  const char* keys[] = {"a", "dtype", "12345678", "global_symbol", "a_rather_long_attribute"};
+  for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); ++i) {
+    TVMFFIAny k = tvm_ffi_string(keys[i]), v = tvm_ffi_any_int((int64_t)i);
+    void* m = tvm_ffi_map_new(&k, &v, 1);
+    const TVMFFIAny* got = tvm_ffi_map_get_str(m, keys[i]);
+    CHECK(got && got->v_int64 == (int64_t)i);
+    CHECK(!tvm_ffi_map_get_str(m, "b"));
+    tvm_ffi_any_release(&k);
+    tvm_ffi_release(m);
+  }
+}
+
 TEST(errors) {
   void* none = (void*)1;
   TVMFFIErrorMoveFromRaised(&none);
@@ -595,6 +648,7 @@ int main(void) {
   RUN(reflection_fields);
   RUN(type_attrs_and_methods);
   RUN(strings_small_and_large);
+  RUN(hash_bytes_reads_every_byte);
   RUN(errors);
   RUN(errors_are_thread_local);
   RUN(functions);

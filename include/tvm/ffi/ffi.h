@@ -241,6 +241,10 @@ const char* tvm_ffi_any_type_name(const TVMFFIAny* a);
 /* Value equality for keys: POD by value, strings/bytes by content, objects by identity. */
 bool tvm_ffi_any_equal(const TVMFFIAny* a, const TVMFFIAny* b);
 uint64_t tvm_ffi_any_hash(const TVMFFIAny* a);
+/* A 64-bit hash of n bytes (data may be NULL when n is 0): the one string keys of a Map use,
+ * for callers' own tables of names. Equal bytes hash equal within a process; the values are
+ * not stable across versions. */
+uint64_t tvm_ffi_hash_bytes(const void* data, size_t n);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Strings and bytes                                                                          */
