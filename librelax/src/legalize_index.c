@@ -5,9 +5,11 @@
  * index order (the last of duplicates wins for "update"; "mean" is upstream's running
  * (element + update) / 2), skipping targets outside data: linear in data and the updates.
  * gather_elements, gather_nd, one_hot and slice_scatter read each output element from one input
- * element (gather_nd checks its indices: one out of range fails the kernel's assertion).
- * argsort and topk insert each element of a row into the K-long result (below). Negative indices
- * count from the end of their dim.
+ * element. argsort and topk insert each element of a row into the K-long result (below).
+ * Negative indices count from the end of their dim; the gathers check theirs: one outside
+ * [-extent, extent) fails the kernel's assertion "relax.<op>: an index is out of range" where
+ * topi reads out of bounds. one_hot's indices select no element (one out of range gives
+ * off_value everywhere, as upstream's).
  */
 #include <stdio.h>
 #include <string.h>
@@ -87,8 +89,7 @@ static void* scatter_elements_body(const tvm_relax_call_obj* call, tvm_tir_buffe
   }
   void* copy = tvm_relax__store_all(o, cv, tvm_tir_load_takev(tvm_tir_ref(data), n, di));
   void* t = load_index(ind, n, ii, dim(data, axis));
-  void* inside = tvm_tir_and_take(tvm_tir_ge_take(tvm_tir_ref(t), tvm_tir_i64(0)),
-                                  tvm_tir_lt_take(tvm_tir_ref(t), tvm_tir_ref(dim(data, axis))));
+  void* inside = tvm_relax__in_range(t, dim(data, axis));
   for (int64_t d = 0; d < n; ++d) {
     ti[d] = d == axis ? tvm_tir_ref(t) : tvm_tir_ref(p[d]);
     ri[d] = d == axis ? tvm_tir_ref(t) : tvm_tir_ref(p[d]);
@@ -147,8 +148,7 @@ static void* scatter_linear(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* 
   make(call, in, nin, q, ov + k, targets, &value);
   void* inside = NULL;
   for (int64_t m = 0; m < k; ++m) {
-    void* c = tvm_tir_and_take(tvm_tir_ge_take(tvm_tir_ref(targets[m]), tvm_tir_i64(0)),
-                               tvm_tir_lt_take(tvm_tir_ref(targets[m]), tvm_tir_ref(dim(data, m))));
+    void* c = tvm_relax__in_range(targets[m], dim(data, m));
     inside = inside ? tvm_tir_and_take(inside, c) : c;
   }
   for (int64_t d = 0; d < n; ++d) {
@@ -295,14 +295,27 @@ static void* store_at(tvm_tir_buffer_obj* out, void* const* v, void* value) {
   return tvm_tir_store_takev(tvm_tir_ref(out), value, n, oi);
 }
 
+/* out[p] = data[p with p[axis] = indices[p]]. The index must be inside data's dim on the axis
+ * (after a negative one counted from the end), and on the other dims indices must not be larger
+ * than data (topi reads both unchecked): otherwise the kernel's assertion fails. */
 static void* gather_elements_elem(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
                                   tvm_tir_buffer_obj* out, void* const* v) {
+  tvm_tir_buffer_obj *data = in[0], *ind = in[1];
   int64_t n = rank(out), axis = norm_axis(tvm_relax__call_attr_int(call, "axis", 0), n);
   void *ii[MAX_DIMS], *di[MAX_DIMS];
   for (int64_t d = 0; d < n; ++d) ii[d] = tvm_tir_ref(v[d]);
-  void* idx = load_index(in[1], n, ii, dim(in[0], axis));
-  for (int64_t d = 0; d < n; ++d) di[d] = d == axis ? idx : tvm_tir_ref(v[d]);
-  return store_at(out, v, tvm_tir_load_takev(tvm_tir_ref(in[0]), n, di));
+  void* idx = load_index(ind, n, ii, dim(data, axis));
+  void* ok = tvm_relax__in_range(idx, dim(data, axis));
+  for (int64_t d = 0; d < n; ++d) {
+    int64_t a, b;
+    if (d != axis && !(tvm_tir_as_const_int(dim(ind, d), &a) &&
+                       tvm_tir_as_const_int(dim(data, d), &b) && a <= b)) {
+      ok = tvm_tir_and_take(ok, tvm_tir_lt_take(tvm_tir_ref(v[d]), tvm_tir_ref(dim(data, d))));
+    }
+    di[d] = d == axis ? idx : tvm_tir_ref(v[d]);
+  }
+  void* store = store_at(out, v, tvm_tir_load_takev(tvm_tir_ref(data), n, di));
+  return tvm_relax__assert_indices(call, ok, store);
 }
 
 static void* gather_elements_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
@@ -340,15 +353,12 @@ static void* gather_nd_elem(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* 
     for (int64_t i = 0; i < in_n - 1; ++i) ii[i] = tvm_tir_ref(v[i]);
     ii[in_n - 1] = tvm_tir_i64(k);
     void* idx = load_index(ind, in_n, ii, dim(data, bd + k));
-    void* inside = tvm_tir_and_take(tvm_tir_ge_take(tvm_tir_ref(idx), tvm_tir_i64(0)),
-                                    tvm_tir_lt_take(tvm_tir_ref(idx),
-                                                    tvm_tir_ref(dim(data, bd + k))));
-    ok = tvm_tir_and_take(ok, inside);
+    ok = tvm_tir_and_take(ok, tvm_relax__in_range(idx, dim(data, bd + k)));
     di[bd + k] = idx;
   }
   for (int64_t i = bd + l; i < dn; ++i) di[i] = tvm_tir_ref(v[in_n - 1 + i - bd - l]);
   void* store = store_at(out, v, tvm_tir_load_takev(tvm_tir_ref(data), dn, di));
-  return tvm_tir_assert_take(ok, "relax.gather_nd: an index is out of range", store);
+  return tvm_relax__assert_indices(call, ok, store);
 }
 
 static void* gather_nd_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,

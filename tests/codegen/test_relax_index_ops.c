@@ -1,9 +1,10 @@
 /*
- * test_relax_index_ops.c: the gather / scatter, one_hot, sorting and einsum operators (tests/corpus/relax/
- * index_ops.py, one function each) legalized, then run two ways on random inputs: in the Relax
- * reference evaluator (the kernels in libtir's interpreter) and compiled (LLVM kernels in libvm),
- * each checked against the operator's semantics written as plain C loops below. Then the
- * located errors of bad calls (the data-dependent ones: test_relax_dynamic_ops.c).
+ * test_relax_index_ops.c: the gather / scatter (and take), one_hot, sorting and einsum operators
+ * (tests/corpus/relax/index_ops.py, one function each) legalized, then run two ways on random
+ * inputs: in the Relax reference evaluator (the kernels in libtir's interpreter) and compiled
+ * (LLVM kernels in libvm), each checked against the operator's semantics written as plain C loops
+ * below; an index out of range fails both ways with the kernel's assertion. Then the located
+ * errors of bad calls (the data-dependent ones: test_relax_dynamic_ops.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -24,16 +25,63 @@ static float* F(void* t) { return tvm_ffi_tensor_dl(t)->data; }
 static int64_t* L(void* t) { return tvm_ffi_tensor_dl(t)->data; }
 
 /* ---- gather_elements ------------------------------------------------------------------------- */
+#define INDEX_ERROR(op) "relax." op ": an index is out of range"
+
+/* out[r, c] = x[r, i[r, c]] for x (3 x 4) and i (3 x 2); a negative index counts from the end. */
+static void gather_of(const float* x, const int64_t* i, double* out) {
+  for (int r = 0; r < 3; ++r) {
+    for (int c = 0; c < 2; ++c) {
+      int64_t k = i[r * 2 + c];
+      out[r * 2 + c] = x[r * 4 + (k < 0 ? k + 4 : k)];
+    }
+  }
+}
+
 TEST(gather_elements) {
   void* a[2] = {rv_rand(2, (int64_t[]){3, 4}), rv_rand_int(2, (int64_t[]){3, 2}, -4, 4)};
   double want[6];
-  for (int r = 0; r < 3; ++r) {
-    for (int c = 0; c < 2; ++c) {
-      int64_t k = L(a[1])[r * 2 + c];
-      want[r * 2 + c] = F(a[0])[r * 4 + (k < 0 ? k + 4 : k)];
-    }
-  }
+  gather_of(F(a[0]), L(a[1]), want);
   expect2("gather", a, 2, 2, (int64_t[]){3, 2}, F32, want);
+  /* negative indices only, down to -4 */
+  for (int k = 0; k < 6; ++k) L(a[1])[k] = -1 - k % 4;
+  gather_of(F(a[0]), L(a[1]), want);
+  expect2("gather", a, 2, 2, (int64_t[]){3, 2}, F32, want);
+  /* an index past the end or before -4 stops both runs with the kernel's error */
+  static const int64_t kBad[2] = {4, -5};
+  for (int b = 0; b < 2; ++b) {
+    L(a[1])[3] = kBad[b];
+    expect2_error("gather", a, 2, "AssertionError", INDEX_ERROR("gather_elements"));
+  }
+  release_all(a, 2);
+  /* indices with more rows than data: row 3 is outside data */
+  void* t[2] = {rv_rand(2, (int64_t[]){3, 4}), rv_rand_int(2, (int64_t[]){4, 2}, -4, 4)};
+  expect2_error("gather_tall", t, 2, "AssertionError", INDEX_ERROR("gather_elements"));
+  release_all(t, 2);
+}
+
+/* ---- take ------------------------------------------------------------------------------------ */
+/* take in its default mode "fast": rows of x (4 x 3) at i (2 x 3), a negative one from the end;
+ * one outside [-4, 4) stops both runs with the kernel's error. */
+static void take_rows_of(const float* x, const int64_t* i, double* out) {
+  for (int p = 0; p < 6; ++p) {
+    int64_t r = i[p] < 0 ? i[p] + 4 : i[p];
+    for (int c = 0; c < 3; ++c) out[p * 3 + c] = x[r * 3 + c];
+  }
+}
+
+TEST(take) {
+  void* a[2] = {rv_rand(2, (int64_t[]){4, 3}), rv_rand_int(2, (int64_t[]){2, 3}, -4, 4)};
+  double want[18];
+  take_rows_of(F(a[0]), L(a[1]), want);
+  expect2("take_rows", a, 2, 3, (int64_t[]){2, 3, 3}, F32, want);
+  for (int p = 0; p < 6; ++p) L(a[1])[p] = -1 - p % 4;
+  take_rows_of(F(a[0]), L(a[1]), want);
+  expect2("take_rows", a, 2, 3, (int64_t[]){2, 3, 3}, F32, want);
+  static const int64_t kBad[2] = {4, -5};
+  for (int b = 0; b < 2; ++b) {
+    L(a[1])[4] = kBad[b];
+    expect2_error("take_rows", a, 2, "AssertionError", INDEX_ERROR("take"));
+  }
   release_all(a, 2);
 }
 
@@ -365,6 +413,7 @@ TEST(bad_inputs) {
 int main(void) {
   corpus_ops_setup("index_ops.py", 1e-5);
   RUN(gather_elements);
+  RUN(take);
   RUN(scatter_elements);
   RUN(scatter_nd);
   RUN(index_put);
