@@ -3,13 +3,13 @@
  *
  * The scatters (scatter_elements, scatter_nd, index_put) copy data, then apply each update in
  * index order (the last of duplicates wins for "update"; "mean" is upstream's running
- * (element + update) / 2), skipping targets outside data: linear in data and the updates.
- * gather_elements, gather_nd, one_hot and slice_scatter read each output element from one input
- * element. argsort and topk insert each element of a row into the K-long result (below).
- * Negative indices count from the end of their dim; the gathers check theirs: one outside
- * [-extent, extent) fails the kernel's assertion "relax.<op>: an index is out of range" where
- * topi reads out of bounds. one_hot's indices select no element (one out of range gives
- * off_value everywhere, as upstream's).
+ * (element + update) / 2): linear in data and the updates. gather_elements, gather_nd, one_hot
+ * and slice_scatter read each output element from one input element. argsort and topk insert
+ * each element of a row into the K-long result (below). Negative indices count from the end of
+ * their dim; every kernel reading indices from a tensor (the gathers and scatters) checks them:
+ * one outside [-extent, extent) fails the kernel's assertion "relax.<op>: an index is out of
+ * range" where topi reads or writes out of bounds. one_hot's indices select no element (one out
+ * of range gives off_value everywhere, as upstream's).
  */
 #include <stdio.h>
 #include <string.h>
@@ -67,8 +67,9 @@ static void* reduce(const char* red, void* acc, void* x) {
 
 /* ---- scatter_elements ------------------------------------------------------------------------ */
 /* out = data; then for each position p of indices (row-major): t = p with t[axis] = indices[p];
- * if t is inside data: out[t] = f(out[t], updates[p]). Updates landing on one element arrive in
- * the order of p[axis], as upstream's serial loop along the axis. */
+ * out[t] = f(out[t], updates[p]). Updates landing on one element arrive in the order of p[axis],
+ * as upstream's serial loop along the axis. A t outside data (an index out of range, or indices
+ * larger than data on another dim) fails the kernel's assertion. */
 static void* scatter_elements_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
                                    int nin, tvm_tir_buffer_obj* const* out, int nout) {
   (void)nin, (void)nout;
@@ -93,7 +94,7 @@ static void* scatter_elements_body(const tvm_relax_call_obj* call, tvm_tir_buffe
   for (int64_t d = 0; d < n; ++d) {
     ti[d] = d == axis ? tvm_tir_ref(t) : tvm_tir_ref(p[d]);
     ri[d] = d == axis ? tvm_tir_ref(t) : tvm_tir_ref(p[d]);
-    /* indices may be smaller than data on the other dims; larger is out of data, skipped */
+    /* indices may be smaller than data on the other dims, not larger */
     int64_t a, b;
     if (d != axis && !(tvm_tir_as_const_int(dim(ind, d), &a) &&
                        tvm_tir_as_const_int(dim(data, d), &b) && a <= b)) {
@@ -105,7 +106,7 @@ static void* scatter_elements_body(const tvm_relax_call_obj* call, tvm_tir_buffe
   void* val = tvm_tir_load_takev(tvm_tir_ref(upd), n, ui);
   void* st = tvm_tir_store_takev(
       tvm_tir_ref(o), reduce(tvm_relax__call_attr_str(call, "reduction", ""), cur, val), n, ti);
-  st = tvm_relax__loop_nest(p, ext, n, NULL, tvm_tir_if_take(inside, st, NULL));
+  st = tvm_relax__loop_nest(p, ext, n, NULL, tvm_relax__assert_indices(call, inside, st));
   tvm_relax__release_all(cv, n), tvm_relax__release_all(p, n);
   return tvm_tir_seq_take(copy, st);
 }
@@ -117,10 +118,11 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_scatter_elements(const tvm_relax_call
 /* ---- scatter_nd and index_put: linear scatter form ------------------------------------------ */
 /*
  * out = data, then for each update position q (loops over qext) and each r of data's trailing
- * dims [k, n): t = (targets[0..k), r); if t is inside data: out[t] = f(out[t], value). The
- * targets and value are built from the loop variables (q first, then the trailing ones). The
- * loops are serial in index order (the parallel schedule rule leaves loops whose stores depend
- * on loaded indices alone), so the last of duplicate updates wins, as upstream's.
+ * dims [k, n): t = (targets[0..k), r); out[t] = f(out[t], value). A target outside its dim fails
+ * the kernel's assertion (checked per q, before its trailing loops). The targets and value are
+ * built from the loop variables (q first, then the trailing ones). The loops are serial in index
+ * order (the parallel schedule rule leaves loops whose stores depend on loaded indices alone), so
+ * the last of duplicate updates wins, as upstream's.
  */
 typedef void (*targets_fn)(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
                            void* const* q, void* const* rest, void** targets, void** value);
@@ -158,9 +160,8 @@ static void* scatter_linear(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* 
   tvm_relax__release_all(targets, k);
   void* cur = tvm_tir_load_takev(tvm_tir_ref(o), n, ri);
   void* st = tvm_tir_store_takev(tvm_tir_ref(o), reduce(red, cur, value), n, ti);
-  st = tvm_tir_if_take(inside, st, NULL);
   st = tvm_relax__loop_nest(ov + k, ext + k, n - k, NULL, st);
-  st = tvm_relax__loop_nest(q, qext, nq, NULL, st);
+  st = tvm_relax__loop_nest(q, qext, nq, NULL, tvm_relax__assert_indices(call, inside, st));
   tvm_relax__release_all(ov, n), tvm_relax__release_all(q, nq);
   return tvm_tir_seq_take(copy, st);
 }

@@ -32,6 +32,13 @@ class IndexOps:
         return y
 
     @R.function
+    def se_tall(
+        x: R.Tensor((3, 4), "float32"), i: R.Tensor((4, 2), "int64"), u: R.Tensor((4, 2), "float32")
+    ) -> R.Tensor((3, 4), "float32"):
+        y = R.scatter_elements(x, i, u, axis=1)
+        return y
+
+    @R.function
     def se_add(x: R.Tensor((4, 3), "float32"), i: R.Tensor((3, 3), "int64"), u: R.Tensor((3, 3), "float32")) -> R.Tensor((4, 3), "float32"):
         y = R.scatter_elements(x, i, u, reduction="add")
         return y
