@@ -332,6 +332,12 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_dynamic_value(const tvm_relax_call_ob
 /* out[vars] = value (consumed) inside serial loops over out's whole shape (vars: one new loop
  * variable per dim, borrowed). */
 void* tvm_relax__store_all(tvm_tir_buffer_obj* out, void* const* vars, void* value);
+/* 0 <= idx < extent, a bool (idx and extent borrowed). */
+void* tvm_relax__in_range(void* idx, void* extent);
+/* body (consumed) under the assertion ok (consumed) that the indices a kernel read from a tensor
+ * are inside their dims, failing with "<the call's op>: an index is out of range" (topi reads or
+ * writes out of bounds there). */
+void* tvm_relax__assert_indices(const tvm_relax_call_obj* call, void* ok, void* body);
 /* The row-major linear index of idx (borrowed) into buffer b's shape (new reference). */
 void* tvm_relax__flat_index(tvm_tir_buffer_obj* b, void* const* idx);
 /* The indices of b's shape whose row-major linear index is lin (borrowed), into out (new

@@ -7,7 +7,8 @@
  *                      -weights[t] * g / den : 0, with t = targets[n, d..], g the output
  *                      gradient at (n, d..) for reduction "none" (else its one value), den the
  *                      sum of the weights of the targets not ignored for "mean" (else 1): the
- *                      derivative of nll_loss's kernel (legalize_nn_extra.c).
+ *                      derivative of nll_loss's kernel (legalize_nn_extra.c); as there, a target
+ *                      not ignored outside [0, C) fails the kernel's assertion.
  *   take_backward      zeros of x's shape, then each output gradient added at the position its
  *                      index names along the axis (axis None: x is 1-d); a negative index counts
  *                      from the end, one out of range is skipped.
@@ -65,6 +66,9 @@ static void* nll_backward_body(const tvm_relax_call_obj* call, tvm_tir_buffer_ob
   for (int64_t i = 0; i < nt; ++i) tii[i] = tvm_tir_ref(ti[i]);
   void* raw = tvm_tir_cast_take(TVM_TIR_INT64, tvm_tir_load_takev(tvm_tir_ref(tg), nt, tii));
   void* valid = tvm_tir_ne_take(tvm_tir_ref(raw), tvm_tir_i64(ignore));
+  void* classes = dim(p, np == 1 ? 0 : 1);
+  void* ok =
+      tvm_tir_or_take(tvm_tir_not_take(tvm_tir_ref(valid)), tvm_relax__in_range(raw, classes));
   /* An ignored target reads weight 0's slot (Select evaluates both of its values). */
   void* safe = tvm_tir_select_take(tvm_tir_ref(valid), tvm_tir_ref(raw), tvm_tir_i64(0));
   void* wv = w ? tvm_tir_load_take(tvm_tir_ref(w), safe)
@@ -83,7 +87,10 @@ static void* nll_backward_body(const tvm_relax_call_obj* call, tvm_tir_buffer_ob
   void* grad = tvm_tir_neg_take(tvm_tir_mul_take(tvm_tir_ref(wv), gv));
   if (mean) grad = tvm_tir_div_take(grad, tvm_relax__scratch_load(ws));
   void* value = tvm_tir_select_take(hit, grad, tvm_tir_const_float(t, 0));
-  void* body = tvm_relax__store_all(o, v, value);
+  void *oi[MAX_DIMS], *oext[MAX_DIMS];
+  for (int64_t i = 0; i < np; ++i) oi[i] = tvm_tir_ref(v[i]), oext[i] = dim(o, i);
+  void* body = tvm_tir_store_takev(tvm_tir_ref(o), value, np, oi);
+  body = tvm_relax__loop_nest(v, oext, np, NULL, tvm_relax__assert_indices(call, ok, body));
   if (mean) {
     /* weight_sum over the targets (a loop of its own over targets' dims) */
     void* u[MAX_DIMS];
@@ -95,15 +102,16 @@ static void* nll_backward_body(const tvm_relax_call_obj* call, tvm_tir_buffer_ob
       for (int64_t i = 0; i < nt; ++i) ui[i] = tvm_tir_ref(u[i]);
       void* r2 = tvm_tir_cast_take(TVM_TIR_INT64, tvm_tir_load_takev(tvm_tir_ref(tg), nt, ui));
       void* ok2 = tvm_tir_ne_take(tvm_tir_ref(r2), tvm_tir_i64(ignore));
+      void* in2 =
+          tvm_tir_or_take(tvm_tir_not_take(tvm_tir_ref(ok2)), tvm_relax__in_range(r2, classes));
       void* s2 = tvm_tir_select_take(tvm_tir_ref(ok2), r2, tvm_tir_i64(0));
       void* w2 = w ? tvm_tir_load_take(tvm_tir_ref(w), s2)
                    : (tvm_ffi_release(s2), tvm_tir_const_float(t, 1));
       void* add = tvm_tir_select_take(ok2, w2, tvm_tir_const_float(t, 0));
       void* ext[MAX_DIMS];
       for (int64_t i = 0; i < nt; ++i) ext[i] = dim(tg, i);
-      void* sum = tvm_relax__loop_nest(
-          u, ext, nt, NULL,
-          tvm_relax__scratch_store(ws, tvm_tir_add_take(tvm_relax__scratch_load(ws), add)));
+      void* acc = tvm_relax__scratch_store(ws, tvm_tir_add_take(tvm_relax__scratch_load(ws), add));
+      void* sum = tvm_relax__loop_nest(u, ext, nt, NULL, tvm_relax__assert_indices(call, in2, acc));
       body = tvm_relax__scratch_scope(
           ws, tvm_tir_seq_take(tvm_relax__scratch_store(ws, tvm_tir_const_float(t, 0)), sum, body));
       tvm_relax__release_all(u, nt);

@@ -3,11 +3,13 @@
  *
  * The scatters (scatter_elements, scatter_nd, index_put) copy data, then apply each update in
  * index order (the last of duplicates wins for "update"; "mean" is upstream's running
- * (element + update) / 2), skipping targets outside data: linear in data and the updates.
- * gather_elements, gather_nd, one_hot and slice_scatter read each output element from one input
- * element (gather_nd checks its indices: one out of range fails the kernel's assertion).
- * argsort and topk insert each element of a row into the K-long result (below). Negative indices
- * count from the end of their dim.
+ * (element + update) / 2): linear in data and the updates. gather_elements, gather_nd, one_hot
+ * and slice_scatter read each output element from one input element. argsort and topk insert
+ * each element of a row into the K-long result (below). Negative indices count from the end of
+ * their dim; every kernel reading indices from a tensor (the gathers and scatters) checks them:
+ * one outside [-extent, extent) fails the kernel's assertion "relax.<op>: an index is out of
+ * range" where topi reads or writes out of bounds. one_hot's indices select no element (one out
+ * of range gives off_value everywhere, as upstream's).
  */
 #include <stdio.h>
 #include <string.h>
@@ -65,8 +67,9 @@ static void* reduce(const char* red, void* acc, void* x) {
 
 /* ---- scatter_elements ------------------------------------------------------------------------ */
 /* out = data; then for each position p of indices (row-major): t = p with t[axis] = indices[p];
- * if t is inside data: out[t] = f(out[t], updates[p]). Updates landing on one element arrive in
- * the order of p[axis], as upstream's serial loop along the axis. */
+ * out[t] = f(out[t], updates[p]). Updates landing on one element arrive in the order of p[axis],
+ * as upstream's serial loop along the axis. A t outside data (an index out of range, or indices
+ * larger than data on another dim) fails the kernel's assertion. */
 static void* scatter_elements_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
                                    int nin, tvm_tir_buffer_obj* const* out, int nout) {
   (void)nin, (void)nout;
@@ -87,12 +90,11 @@ static void* scatter_elements_body(const tvm_relax_call_obj* call, tvm_tir_buffe
   }
   void* copy = tvm_relax__store_all(o, cv, tvm_tir_load_takev(tvm_tir_ref(data), n, di));
   void* t = load_index(ind, n, ii, dim(data, axis));
-  void* inside = tvm_tir_and_take(tvm_tir_ge_take(tvm_tir_ref(t), tvm_tir_i64(0)),
-                                  tvm_tir_lt_take(tvm_tir_ref(t), tvm_tir_ref(dim(data, axis))));
+  void* inside = tvm_relax__in_range(t, dim(data, axis));
   for (int64_t d = 0; d < n; ++d) {
     ti[d] = d == axis ? tvm_tir_ref(t) : tvm_tir_ref(p[d]);
     ri[d] = d == axis ? tvm_tir_ref(t) : tvm_tir_ref(p[d]);
-    /* indices may be smaller than data on the other dims; larger is out of data, skipped */
+    /* indices may be smaller than data on the other dims, not larger */
     int64_t a, b;
     if (d != axis && !(tvm_tir_as_const_int(dim(ind, d), &a) &&
                        tvm_tir_as_const_int(dim(data, d), &b) && a <= b)) {
@@ -104,7 +106,7 @@ static void* scatter_elements_body(const tvm_relax_call_obj* call, tvm_tir_buffe
   void* val = tvm_tir_load_takev(tvm_tir_ref(upd), n, ui);
   void* st = tvm_tir_store_takev(
       tvm_tir_ref(o), reduce(tvm_relax__call_attr_str(call, "reduction", ""), cur, val), n, ti);
-  st = tvm_relax__loop_nest(p, ext, n, NULL, tvm_tir_if_take(inside, st, NULL));
+  st = tvm_relax__loop_nest(p, ext, n, NULL, tvm_relax__assert_indices(call, inside, st));
   tvm_relax__release_all(cv, n), tvm_relax__release_all(p, n);
   return tvm_tir_seq_take(copy, st);
 }
@@ -116,10 +118,11 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_scatter_elements(const tvm_relax_call
 /* ---- scatter_nd and index_put: linear scatter form ------------------------------------------ */
 /*
  * out = data, then for each update position q (loops over qext) and each r of data's trailing
- * dims [k, n): t = (targets[0..k), r); if t is inside data: out[t] = f(out[t], value). The
- * targets and value are built from the loop variables (q first, then the trailing ones). The
- * loops are serial in index order (the parallel schedule rule leaves loops whose stores depend
- * on loaded indices alone), so the last of duplicate updates wins, as upstream's.
+ * dims [k, n): t = (targets[0..k), r); out[t] = f(out[t], value). A target outside its dim fails
+ * the kernel's assertion (checked per q, before its trailing loops). The targets and value are
+ * built from the loop variables (q first, then the trailing ones). The loops are serial in index
+ * order (the parallel schedule rule leaves loops whose stores depend on loaded indices alone), so
+ * the last of duplicate updates wins, as upstream's.
  */
 typedef void (*targets_fn)(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
                            void* const* q, void* const* rest, void** targets, void** value);
@@ -147,8 +150,7 @@ static void* scatter_linear(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* 
   make(call, in, nin, q, ov + k, targets, &value);
   void* inside = NULL;
   for (int64_t m = 0; m < k; ++m) {
-    void* c = tvm_tir_and_take(tvm_tir_ge_take(tvm_tir_ref(targets[m]), tvm_tir_i64(0)),
-                               tvm_tir_lt_take(tvm_tir_ref(targets[m]), tvm_tir_ref(dim(data, m))));
+    void* c = tvm_relax__in_range(targets[m], dim(data, m));
     inside = inside ? tvm_tir_and_take(inside, c) : c;
   }
   for (int64_t d = 0; d < n; ++d) {
@@ -158,9 +160,8 @@ static void* scatter_linear(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* 
   tvm_relax__release_all(targets, k);
   void* cur = tvm_tir_load_takev(tvm_tir_ref(o), n, ri);
   void* st = tvm_tir_store_takev(tvm_tir_ref(o), reduce(red, cur, value), n, ti);
-  st = tvm_tir_if_take(inside, st, NULL);
   st = tvm_relax__loop_nest(ov + k, ext + k, n - k, NULL, st);
-  st = tvm_relax__loop_nest(q, qext, nq, NULL, st);
+  st = tvm_relax__loop_nest(q, qext, nq, NULL, tvm_relax__assert_indices(call, inside, st));
   tvm_relax__release_all(ov, n), tvm_relax__release_all(q, nq);
   return tvm_tir_seq_take(copy, st);
 }
@@ -295,14 +296,27 @@ static void* store_at(tvm_tir_buffer_obj* out, void* const* v, void* value) {
   return tvm_tir_store_takev(tvm_tir_ref(out), value, n, oi);
 }
 
+/* out[p] = data[p with p[axis] = indices[p]]. The index must be inside data's dim on the axis
+ * (after a negative one counted from the end), and on the other dims indices must not be larger
+ * than data (topi reads both unchecked): otherwise the kernel's assertion fails. */
 static void* gather_elements_elem(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
                                   tvm_tir_buffer_obj* out, void* const* v) {
+  tvm_tir_buffer_obj *data = in[0], *ind = in[1];
   int64_t n = rank(out), axis = norm_axis(tvm_relax__call_attr_int(call, "axis", 0), n);
   void *ii[MAX_DIMS], *di[MAX_DIMS];
   for (int64_t d = 0; d < n; ++d) ii[d] = tvm_tir_ref(v[d]);
-  void* idx = load_index(in[1], n, ii, dim(in[0], axis));
-  for (int64_t d = 0; d < n; ++d) di[d] = d == axis ? idx : tvm_tir_ref(v[d]);
-  return store_at(out, v, tvm_tir_load_takev(tvm_tir_ref(in[0]), n, di));
+  void* idx = load_index(ind, n, ii, dim(data, axis));
+  void* ok = tvm_relax__in_range(idx, dim(data, axis));
+  for (int64_t d = 0; d < n; ++d) {
+    int64_t a, b;
+    if (d != axis && !(tvm_tir_as_const_int(dim(ind, d), &a) &&
+                       tvm_tir_as_const_int(dim(data, d), &b) && a <= b)) {
+      ok = tvm_tir_and_take(ok, tvm_tir_lt_take(tvm_tir_ref(v[d]), tvm_tir_ref(dim(data, d))));
+    }
+    di[d] = d == axis ? idx : tvm_tir_ref(v[d]);
+  }
+  void* store = store_at(out, v, tvm_tir_load_takev(tvm_tir_ref(data), n, di));
+  return tvm_relax__assert_indices(call, ok, store);
 }
 
 static void* gather_elements_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
@@ -340,15 +354,12 @@ static void* gather_nd_elem(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* 
     for (int64_t i = 0; i < in_n - 1; ++i) ii[i] = tvm_tir_ref(v[i]);
     ii[in_n - 1] = tvm_tir_i64(k);
     void* idx = load_index(ind, in_n, ii, dim(data, bd + k));
-    void* inside = tvm_tir_and_take(tvm_tir_ge_take(tvm_tir_ref(idx), tvm_tir_i64(0)),
-                                    tvm_tir_lt_take(tvm_tir_ref(idx),
-                                                    tvm_tir_ref(dim(data, bd + k))));
-    ok = tvm_tir_and_take(ok, inside);
+    ok = tvm_tir_and_take(ok, tvm_relax__in_range(idx, dim(data, bd + k)));
     di[bd + k] = idx;
   }
   for (int64_t i = bd + l; i < dn; ++i) di[i] = tvm_tir_ref(v[in_n - 1 + i - bd - l]);
   void* store = store_at(out, v, tvm_tir_load_takev(tvm_tir_ref(data), dn, di));
-  return tvm_tir_assert_take(ok, "relax.gather_nd: an index is out of range", store);
+  return tvm_relax__assert_indices(call, ok, store);
 }
 
 static void* gather_nd_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,

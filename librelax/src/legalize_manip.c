@@ -29,6 +29,17 @@ void* tvm_relax__store_all(tvm_tir_buffer_obj* out, void* const* vars, void* val
   return tvm_relax__loop_nest(vars, ext, n, NULL, body);
 }
 
+void* tvm_relax__in_range(void* idx, void* extent) {
+  return tvm_tir_and_take(tvm_tir_ge_take(tvm_tir_ref(idx), tvm_tir_i64(0)),
+                          tvm_tir_lt_take(tvm_tir_ref(idx), tvm_tir_ref(extent)));
+}
+
+void* tvm_relax__assert_indices(const tvm_relax_call_obj* call, void* ok, void* body) {
+  char msg[128];
+  snprintf(msg, sizeof(msg), "%s: an index is out of range", tvm_relax_op_info_of(call->op)->name);
+  return tvm_tir_assert_take(ok, msg, body);
+}
+
 void* tvm_relax__flat_index(tvm_tir_buffer_obj* b, void* const* idx) {
   int64_t n = tvm_ffi_seq_size(b->shape);
   void* lin = tvm_tir_i64(0);
@@ -420,8 +431,12 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_strided_slice(const tvm_relax_call_ob
 }
 
 /* ---- take ------------------------------------------------------------------------------------ */
+/* The value read for out[v]; *ok the condition that the index is inside x's dim on the axis in
+ * mode "fast" (a negative one counted from the end; topi reads it unchecked), NULL in "clip" and
+ * "wrap", whose index always is. *nidx: the dims of out the index depends on, axis + indices'
+ * rank. */
 static void* take_load(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
-                       tvm_tir_buffer_obj* out, void* const* v) {
+                       tvm_tir_buffer_obj* out, void* const* v, void** ok, int64_t* nidx) {
   bool no_axis;
   int64_t r = rank(in[0]);
   int64_t axis = norm_axis(attr_int(call, "axis", 0, &no_axis), r);
@@ -454,8 +469,10 @@ static void* take_load(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const
     /* fast: a negative index counts from the end, as numpy's. */
     idx = tvm_tir_select_take(tvm_tir_lt_take(tvm_tir_ref(idx), tvm_tir_i64(0)),
                               tvm_tir_add_take(tvm_tir_ref(idx), tvm_tir_ref(ext)), idx);
+    *ok = tvm_relax__in_range(idx, ext);
   }
   (void)no_axis;
+  *nidx = axis + ni;
   void* ind[MAX_DIMS];
   for (int64_t i = 0; i < r; ++i) {
     if (i < axis) ind[i] = tvm_tir_ref(v[i]);
@@ -469,7 +486,24 @@ static void* take_load(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const
 static void* take_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
                        tvm_tir_buffer_obj* const* out, int nout) {
   (void)nin, (void)nout;
-  return gather(call, in, out[0], take_load);
+  tvm_tir_buffer_obj* o = out[0];
+  int64_t n = rank(o);
+  void *v[MAX_DIMS], *ok = NULL;
+  int64_t k = 0;
+  if (out_vars(o, v) != 0) return NULL;
+  void* value = take_load(call, in, o, v, &ok, &k);
+  void* body = NULL;
+  if (value) {
+    /* the assertion outside the loops over x's dims after the axis, which read one index */
+    void *oi[MAX_DIMS], *ext[MAX_DIMS];
+    for (int64_t i = 0; i < n; ++i) oi[i] = tvm_tir_ref(v[i]), ext[i] = dim(o, i);
+    body = tvm_tir_store_takev(tvm_tir_ref(o), value, n, oi);
+    body = tvm_relax__loop_nest(v + k, ext + k, n - k, NULL, body);
+    if (ok) body = tvm_relax__assert_indices(call, ok, body);
+    body = tvm_relax__loop_nest(v, ext, k, NULL, body);
+  }
+  tvm_relax__release_all(v, n);
+  return body;
 }
 
 tvm_tir_prim_func_obj* tvm_relax__legalize_take(const tvm_relax_call_obj* call) {

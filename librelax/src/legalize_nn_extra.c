@@ -335,7 +335,8 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_instance_norm(const tvm_relax_call_ob
  * loss[n, d..] = t != ignore_index ? -predictions[n, t, d..] * weights[t] : 0 with t =
  * targets[n, d..] (no weights: 1); "none" writes loss, "sum" its sum, "mean" its sum divided by
  * the sum of the weights of the targets not ignored (topi.nn.nll_loss). A 1-d predictions is one
- * sample: targets is a scalar.
+ * sample: targets is a scalar. A target not ignored outside [0, C) for C classes fails the
+ * kernel's assertion (topi reads it unchecked).
  */
 static void* nll_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
                       tvm_tir_buffer_obj* const* out, int nout) {
@@ -359,10 +360,12 @@ static void* nll_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const*
   for (int64_t i = 0; i < nt; ++i) ti[i] = tvm_tir_ref(v[i]);
   void* raw = tvm_tir_cast_take(TVM_TIR_INT64, tvm_tir_load_takev(tvm_tir_ref(tg), nt, ti));
   void* valid = tvm_tir_ne_take(tvm_tir_ref(raw), tvm_tir_i64(ignore));
+  int64_t np = rank(p);
+  void* ok = tvm_tir_or_take(tvm_tir_not_take(tvm_tir_ref(valid)),
+                             tvm_relax__in_range(raw, dim(p, np == 1 ? 0 : 1)));
   /* An ignored target reads class 0 (Select evaluates both of its values), its loss dropped. */
   void* tv = tvm_tir_select_take(tvm_tir_ref(valid), raw, tvm_tir_i64(0));
   /* predictions' indices: (n, t, d..) or (t) */
-  int64_t np = rank(p);
   if (np == 1) {
     pi[0] = tvm_tir_ref(tv);
   } else {
@@ -381,8 +384,8 @@ static void* nll_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const*
   if (none) {
     void* oi[MAX_DIMS];
     for (int64_t i = 0; i < nt; ++i) oi[i] = tvm_tir_ref(v[i]);
-    body =
-        tvm_relax__loop_nest(v, ext, nt, NULL, tvm_tir_store_takev(tvm_tir_ref(o), loss, nt, oi));
+    body = tvm_relax__assert_indices(call, ok, tvm_tir_store_takev(tvm_tir_ref(o), loss, nt, oi));
+    body = tvm_relax__loop_nest(v, ext, nt, NULL, body);
   } else {
     tvm_tir_buffer_obj* s = tvm_relax__scratch("loss_sum", t);
     tvm_tir_buffer_obj* ws = tvm_relax__scratch("weight_sum", t);
@@ -394,7 +397,7 @@ static void* nll_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const*
                                         tvm_tir_select_take(tvm_tir_ref(valid), tvm_tir_ref(wv),
                                                             tvm_tir_const_float(t, 0)))));
     }
-    void* loop = tvm_relax__loop_nest(v, ext, nt, NULL, upd);
+    void* loop = tvm_relax__loop_nest(v, ext, nt, NULL, tvm_relax__assert_indices(call, ok, upd));
     void* result = mean ? tvm_tir_div_take(tvm_relax__scratch_load(s), tvm_relax__scratch_load(ws))
                         : tvm_relax__scratch_load(s);
     body = tvm_tir_seq_take(tvm_relax__scratch_store(s, tvm_tir_const_float(t, 0)),

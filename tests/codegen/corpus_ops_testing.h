@@ -3,8 +3,8 @@
  * legalized and compiled once (corpus_ops_setup); expect2 runs one of its functions both ways,
  * in the reference evaluator on the legalized module (the kernels in libtir's interpreter) and
  * in the VM on the compiled one, and checks each result element by element against values the
- * test computes with plain C loops. Include after relax_testing.h, exec_mode_testing.h,
- * script_testing.h and values_testing.h.
+ * test computes with plain C loops; expect2_error checks that both fail with one error. Include
+ * after relax_testing.h, exec_mode_testing.h, script_testing.h and values_testing.h.
  */
 #ifndef TVM_TESTS_CODEGEN_CORPUS_OPS_TESTING_H_
 #define TVM_TESTS_CODEGEN_CORPUS_OPS_TESTING_H_
@@ -98,6 +98,23 @@ static inline void expect2(const char* fn, void** args, int n, int ndim, const i
     }
   }
   tvm_ffi_any_release(&r[0]), tvm_ffi_any_release(&r[1]);
+}
+
+/* fn on args fails both ways, each with an error of kind whose message holds part (a kernel's
+ * assertion on its inputs). */
+static inline void expect2_error(const char* fn, void** args, int n, const char* kind,
+                                 const char* part) {
+  TVMFFIAny a[8], r = tvm_ffi_any_none();
+  for (int i = 0; i < n && i < 8; ++i) a[i] = tvm_ffi_any_obj(args[i]);
+  CHECK(n <= 8 && g_ops.legal != NULL && g_ops.vm != NULL); /* corpus_ops_setup built both */
+  if (n > 8 || !g_ops.legal || !g_ops.vm) return;
+  for (int w = 0; w < 2; ++w) {
+    int rc = w ? tvm_vm_invoke(g_ops.vm, fn, a, n, &r) : tvm_relax_eval(g_ops.legal, fn, a, n, &r);
+    if (rc == 0) fprintf(stderr, "%s (%s): no error\n", fn, w ? "compiled" : "evaluator");
+    CHECK(rc != 0);
+    CHECK_RAISED(kind, part);
+    tvm_ffi_any_release(&r);
+  }
 }
 
 static inline void* tensor(int ndim, const int64_t* shape, DLDataType t) {

@@ -3,7 +3,7 @@
  * main(p0.., extra) = op(p0.., extra) is built with the BlockBuilder and legalized, then run
  * twice: by the Relax reference evaluator (the kernel in libtir's interpreter) and compiled to a
  * VM executable (the exec mode of exec_mode_testing.h) run in libvm; each result is compared with
- * values the test computed with plain C loops.
+ * values the test computed with plain C loops (oot_check_op_error: both runs fail alike).
  *
  * Include after relax_testing.h (CHECK), values_testing.h and exec_mode_testing.h.
  */
@@ -141,6 +141,32 @@ static inline void oot_check_op(const char* op, void* attrs, int n, void** tenso
   TVMFFIAny args[OOT_MAX_TENSORS];
   for (int i = 0; i < n && i < OOT_MAX_TENSORS; ++i) args[i] = tvm_ffi_any_obj(tensors[i]);
   if (mod) oot_run_both(mod, "main", op, args, n, e, true);
+  tvm_ffi_release(mod);
+  for (int i = 0; i < n; ++i) tvm_ffi_release(tensors[i]);
+}
+
+/* op on tensors (+ extra; attrs and extra borrowed) fails interpreted and compiled, each with an
+ * error of kind whose message holds part (a kernel's assertion). Releases the tensors. */
+static inline void oot_check_op_error(const char* op, void* attrs, int n, void** tensors,
+                                      tvm_relax_expr_obj* extra, const char* kind,
+                                      const char* part) {
+  tvm_tir_ir_module_obj* mod = oot_model(op, attrs, n, tensors, extra);
+  if (!mod) CHECK_OK(-1);
+  TVMFFIAny args[OOT_MAX_TENSORS], got = tvm_ffi_any_none();
+  for (int i = 0; i < n && i < OOT_MAX_TENSORS; ++i) args[i] = tvm_ffi_any_obj(tensors[i]);
+  tvm_vm_executable* exec = mod ? test_mode(tvm_codegen_relax_build(mod, test_opts())) : NULL;
+  if (mod && !exec) CHECK_OK(-1);
+  tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
+  for (int w = 0; w < 2 && vm; ++w) {
+    int rc = w ? tvm_vm_invoke(vm, "main", args, n, &got)
+               : tvm_relax_eval(mod, "main", args, n, &got);
+    if (rc == 0) fprintf(stderr, "%s %s: no error\n", op, w ? "compiled" : "interpreted");
+    CHECK(rc != 0);
+    CHECK_RAISED(kind, part);
+    tvm_ffi_any_release(&got);
+  }
+  tvm_vm_release(vm);
+  tvm_ffi_release(exec);
   tvm_ffi_release(mod);
   for (int i = 0; i < n; ++i) tvm_ffi_release(tensors[i]);
 }

@@ -205,12 +205,31 @@ static void nll_backward_case(const char* red, int64_t ignore, bool weights) {
   tvm_ffi_release(attrs);
 }
 
+/* A target not ignored outside the C classes (C, or -1) fails both ways. */
+static void nll_backward_bad_target(const char* red, bool weights, int64_t bad) {
+  enum { N = 6, C = 5 };
+  int64_t sp[2] = {N, C}, st[1] = {N}, sw[1] = {C}, s0[1] = {0};
+  bool none = strcmp(red, "none") == 0;
+  void* ts[4] = {none ? tensor(F32, 1, st, 1, 0, 0) : tensor(F32, 0, s0, 1, 0, 0),
+                 tensor(F32, 2, sp, 1, 0, 0), tensor(I64T, 1, st, 0, 0, C),
+                 weights ? tensor(F32, 1, sw, 1, 0, 0) : NULL};
+  idata(ts[2])[3] = bad;
+  void* attrs = rt_attrs(1, "reduction", tvm_ffi_string(red));
+  oot_check_op_error("relax.grad.nll_loss_backward", attrs, weights ? 4 : 3, ts, NULL,
+                     "AssertionError", "relax.grad.nll_loss_backward: an index is out of range");
+  tvm_ffi_release(attrs);
+}
+
 TEST(nll_loss_backward) {
   nll_backward_case("mean", -100, true);
   nll_backward_case("mean", 2, false);
   nll_backward_case("sum", 3, true);
   nll_backward_case("none", -100, true);
   nll_backward_case("none", 1, false);
+  nll_backward_bad_target("mean", true, 5);
+  nll_backward_bad_target("sum", true, -1);
+  nll_backward_bad_target("none", false, 5);
+  nll_backward_bad_target("mean", false, -1);
 }
 
 /* ---- max_pool2d_backward / avg_pool2d_backward ----------------------------------------------- */

@@ -1,9 +1,10 @@
 /*
- * test_relax_index_ops.c: the gather / scatter, one_hot, sorting and einsum operators (tests/corpus/relax/
- * index_ops.py, one function each) legalized, then run two ways on random inputs: in the Relax
- * reference evaluator (the kernels in libtir's interpreter) and compiled (LLVM kernels in libvm),
- * each checked against the operator's semantics written as plain C loops below. Then the
- * located errors of bad calls (the data-dependent ones: test_relax_dynamic_ops.c).
+ * test_relax_index_ops.c: the gather / scatter (and take), one_hot, sorting and einsum operators
+ * (tests/corpus/relax/index_ops.py, one function each) legalized, then run two ways on random
+ * inputs: in the Relax reference evaluator (the kernels in libtir's interpreter) and compiled
+ * (LLVM kernels in libvm), each checked against the operator's semantics written as plain C loops
+ * below; an index out of range fails both ways with the kernel's assertion. Then the located
+ * errors of bad calls (the data-dependent ones: test_relax_dynamic_ops.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -24,16 +25,63 @@ static float* F(void* t) { return tvm_ffi_tensor_dl(t)->data; }
 static int64_t* L(void* t) { return tvm_ffi_tensor_dl(t)->data; }
 
 /* ---- gather_elements ------------------------------------------------------------------------- */
+#define INDEX_ERROR(op) "relax." op ": an index is out of range"
+
+/* out[r, c] = x[r, i[r, c]] for x (3 x 4) and i (3 x 2); a negative index counts from the end. */
+static void gather_of(const float* x, const int64_t* i, double* out) {
+  for (int r = 0; r < 3; ++r) {
+    for (int c = 0; c < 2; ++c) {
+      int64_t k = i[r * 2 + c];
+      out[r * 2 + c] = x[r * 4 + (k < 0 ? k + 4 : k)];
+    }
+  }
+}
+
 TEST(gather_elements) {
   void* a[2] = {rv_rand(2, (int64_t[]){3, 4}), rv_rand_int(2, (int64_t[]){3, 2}, -4, 4)};
   double want[6];
-  for (int r = 0; r < 3; ++r) {
-    for (int c = 0; c < 2; ++c) {
-      int64_t k = L(a[1])[r * 2 + c];
-      want[r * 2 + c] = F(a[0])[r * 4 + (k < 0 ? k + 4 : k)];
-    }
-  }
+  gather_of(F(a[0]), L(a[1]), want);
   expect2("gather", a, 2, 2, (int64_t[]){3, 2}, F32, want);
+  /* negative indices only, down to -4 */
+  for (int k = 0; k < 6; ++k) L(a[1])[k] = -1 - k % 4;
+  gather_of(F(a[0]), L(a[1]), want);
+  expect2("gather", a, 2, 2, (int64_t[]){3, 2}, F32, want);
+  /* an index past the end or before -4 stops both runs with the kernel's error */
+  static const int64_t kBad[2] = {4, -5};
+  for (int b = 0; b < 2; ++b) {
+    L(a[1])[3] = kBad[b];
+    expect2_error("gather", a, 2, "AssertionError", INDEX_ERROR("gather_elements"));
+  }
+  release_all(a, 2);
+  /* indices with more rows than data: row 3 is outside data */
+  void* t[2] = {rv_rand(2, (int64_t[]){3, 4}), rv_rand_int(2, (int64_t[]){4, 2}, -4, 4)};
+  expect2_error("gather_tall", t, 2, "AssertionError", INDEX_ERROR("gather_elements"));
+  release_all(t, 2);
+}
+
+/* ---- take ------------------------------------------------------------------------------------ */
+/* take in its default mode "fast": rows of x (4 x 3) at i (2 x 3), a negative one from the end;
+ * one outside [-4, 4) stops both runs with the kernel's error. */
+static void take_rows_of(const float* x, const int64_t* i, double* out) {
+  for (int p = 0; p < 6; ++p) {
+    int64_t r = i[p] < 0 ? i[p] + 4 : i[p];
+    for (int c = 0; c < 3; ++c) out[p * 3 + c] = x[r * 3 + c];
+  }
+}
+
+TEST(take) {
+  void* a[2] = {rv_rand(2, (int64_t[]){4, 3}), rv_rand_int(2, (int64_t[]){2, 3}, -4, 4)};
+  double want[18];
+  take_rows_of(F(a[0]), L(a[1]), want);
+  expect2("take_rows", a, 2, 3, (int64_t[]){2, 3, 3}, F32, want);
+  for (int p = 0; p < 6; ++p) L(a[1])[p] = -1 - p % 4;
+  take_rows_of(F(a[0]), L(a[1]), want);
+  expect2("take_rows", a, 2, 3, (int64_t[]){2, 3, 3}, F32, want);
+  static const int64_t kBad[2] = {4, -5};
+  for (int b = 0; b < 2; ++b) {
+    L(a[1])[4] = kBad[b];
+    expect2_error("take_rows", a, 2, "AssertionError", INDEX_ERROR("take"));
+  }
   release_all(a, 2);
 }
 
@@ -79,19 +127,64 @@ TEST(scatter_elements) {
   }
 }
 
+/* Negative indices only count from the end; one past the end or before -extent (on either axis)
+ * stops both runs with the kernel's error. */
+TEST(scatter_elements_range) {
+  void* a[3] = {rv_rand(2, (int64_t[]){3, 4}), rv_rand_int(2, (int64_t[]){2, 3}, -4, 0),
+                rv_rand(2, (int64_t[]){2, 3})};
+  double want[12];
+  scatter_oracle(F(a[0]), 3, 4, L(a[1]), F(a[2]), 2, 3, 1, "update", want);
+  expect2("se_update", a, 3, 2, (int64_t[]){3, 4}, F32, want);
+  static const int64_t kBad[2] = {4, -5};
+  for (int b = 0; b < 2; ++b) {
+    L(a[1])[4] = kBad[b];
+    expect2_error("se_update", a, 3, "AssertionError", INDEX_ERROR("scatter_elements"));
+  }
+  release_all(a, 3);
+  void* c[3] = {rv_rand(2, (int64_t[]){4, 3}), rv_rand_int(2, (int64_t[]){3, 3}, -4, 0),
+                rv_rand(2, (int64_t[]){3, 3})};
+  scatter_oracle(F(c[0]), 4, 3, L(c[1]), F(c[2]), 3, 3, 0, "add", want);
+  expect2("se_add", c, 3, 2, (int64_t[]){4, 3}, F32, want);
+  for (int b = 0; b < 2; ++b) {
+    L(c[1])[8] = kBad[b];
+    expect2_error("se_add", c, 3, "AssertionError", INDEX_ERROR("scatter_elements"));
+  }
+  release_all(c, 3);
+  /* indices with more rows than data (along axis 1): row 3 is outside data */
+  void* t[3] = {rv_rand(2, (int64_t[]){3, 4}), rv_rand_int(2, (int64_t[]){4, 2}, -4, 4),
+                rv_rand(2, (int64_t[]){4, 2})};
+  expect2_error("se_tall", t, 3, "AssertionError", INDEX_ERROR("scatter_elements"));
+  release_all(t, 3);
+}
+
 /* ---- scatter_nd ------------------------------------------------------------------------------ */
+/* x (4 x 3) with whole rows i[p] (5 of them) of u (5 x 3) added. */
+static void scatter_rows_of(const float* x, const int64_t* i, const float* u, double* out) {
+  for (int k = 0; k < 12; ++k) out[k] = x[k];
+  for (int p = 0; p < 5; ++p) {
+    int64_t r = i[p];
+    if (r < 0) r += 4;
+    for (int c = 0; c < 3; ++c) out[r * 3 + c] += u[p * 3 + c];
+  }
+}
+
 TEST(scatter_nd) {
   /* indices (5, 1): whole rows, added */
   void* a[3] = {rv_rand(2, (int64_t[]){4, 3}), rv_rand_int(2, (int64_t[]){5, 1}, -4, 4),
                 rv_rand(2, (int64_t[]){5, 3})};
   double want[12];
-  for (int i = 0; i < 12; ++i) want[i] = F(a[0])[i];
-  for (int p = 0; p < 5; ++p) {
-    int64_t r = L(a[1])[p];
-    if (r < 0) r += 4;
-    for (int c = 0; c < 3; ++c) want[r * 3 + c] += F(a[2])[p * 3 + c];
-  }
+  scatter_rows_of(F(a[0]), L(a[1]), F(a[2]), want);
   expect2("snd", a, 3, 2, (int64_t[]){4, 3}, F32, want);
+  /* negative rows only, down to -4 */
+  for (int p = 0; p < 5; ++p) L(a[1])[p] = -1 - p % 4;
+  scatter_rows_of(F(a[0]), L(a[1]), F(a[2]), want);
+  expect2("snd", a, 3, 2, (int64_t[]){4, 3}, F32, want);
+  /* a row past the end or before -4 stops both runs with the kernel's error */
+  static const int64_t kBad[2] = {4, -5};
+  for (int b = 0; b < 2; ++b) {
+    L(a[1])[2] = kBad[b];
+    expect2_error("snd", a, 3, "AssertionError", INDEX_ERROR("scatter_nd"));
+  }
   release_all(a, 3);
   /* indices (2, 2, 2): single elements, replaced */
   void* b[3] = {rv_rand(2, (int64_t[]){4, 3}), tensor(3, (int64_t[]){2, 2, 2}, I64),
@@ -103,20 +196,45 @@ TEST(scatter_nd) {
     want[r * 3 + (c < 0 ? c + 3 : c)] = F(b[2])[p];
   }
   expect2("snd_full", b, 3, 2, (int64_t[]){4, 3}, F32, want);
+  /* the second coordinate (a dim of 3) at 3 or -4 */
+  static const int64_t kBadCol[2] = {3, -4};
+  for (int k = 0; k < 2; ++k) {
+    L(b[1])[5] = kBadCol[k];
+    expect2_error("snd_full", b, 3, "AssertionError", INDEX_ERROR("scatter_nd"));
+  }
   release_all(b, 3);
 }
 
 /* ---- index_put ------------------------------------------------------------------------------- */
+/* x (4 x 3) with v[p] added at (r[p], c[p]) for 5 points. */
+static void index_put_of(const float* x, const int64_t* r, const int64_t* c, const float* v,
+                         double* out) {
+  for (int i = 0; i < 12; ++i) out[i] = x[i];
+  for (int p = 0; p < 5; ++p) {
+    out[(r[p] < 0 ? r[p] + 4 : r[p]) * 3 + (c[p] < 0 ? c[p] + 3 : c[p])] += v[p];
+  }
+}
+
 TEST(index_put) {
   void* a[4] = {rv_rand(2, (int64_t[]){4, 3}), rv_rand_int(1, (int64_t[]){5}, -4, 4),
                 rv_rand_int(1, (int64_t[]){5}, -3, 3), rv_rand(1, (int64_t[]){5})};
   double want[12];
-  for (int i = 0; i < 12; ++i) want[i] = F(a[0])[i];
-  for (int p = 0; p < 5; ++p) {
-    int64_t r = L(a[1])[p], c = L(a[2])[p];
-    want[(r < 0 ? r + 4 : r) * 3 + (c < 0 ? c + 3 : c)] += F(a[3])[p];
-  }
+  index_put_of(F(a[0]), L(a[1]), L(a[2]), F(a[3]), want);
   expect2("ip_acc", a, 4, 2, (int64_t[]){4, 3}, F32, want);
+  /* negative indices only, down to -4 and -3 */
+  for (int p = 0; p < 5; ++p) L(a[1])[p] = -1 - p % 4, L(a[2])[p] = -1 - p % 3;
+  index_put_of(F(a[0]), L(a[1]), L(a[2]), F(a[3]), want);
+  expect2("ip_acc", a, 4, 2, (int64_t[]){4, 3}, F32, want);
+  /* a row (of 4) at 4 or -5, then a column (of 3) at 3 or -4: both runs fail */
+  static const int64_t kBad[2][2] = {{4, -5}, {3, -4}};
+  for (int t = 0; t < 2; ++t) {
+    for (int b = 0; b < 2; ++b) {
+      int64_t keep = L(a[1 + t])[3];
+      L(a[1 + t])[3] = kBad[t][b];
+      expect2_error("ip_acc", a, 4, "AssertionError", INDEX_ERROR("index_put"));
+      L(a[1 + t])[3] = keep;
+    }
+  }
   release_all(a, 4);
   /* whole rows replaced by a broadcast (3,) row */
   void* b[3] = {rv_rand(2, (int64_t[]){4, 3}), rv_rand_int(1, (int64_t[]){2}, 0, 4),
@@ -365,7 +483,9 @@ TEST(bad_inputs) {
 int main(void) {
   corpus_ops_setup("index_ops.py", 1e-5);
   RUN(gather_elements);
+  RUN(take);
   RUN(scatter_elements);
+  RUN(scatter_elements_range);
   RUN(scatter_nd);
   RUN(index_put);
   RUN(slice_scatter_one_hot);

@@ -211,6 +211,23 @@ TEST(nll_loss) {
   void* u[2] = {tensor(F32, 1, sc, 1, 0, 0), tensor(I64, 0, s0, 0, 0, 5)};
   double want1 = -fdata(u[0])[((int64_t*)tvm_ffi_tensor_dl(u[1])->data)[0]];
   check_op("relax.nn.nll_loss", NULL, 2, u, F32, &want1, 1, 1e-6);
+  /* a target not ignored outside the 5 classes (5, or -1: no count from the end) fails both
+   * ways, for every reduction and weighted or not */
+  static const int64_t kBad[2] = {5, -1};
+  for (int r = 0; r < 3; ++r) {
+    for (int b = 0; b < 2; ++b) {
+      void* t[3] = {tensor(F32, 3, sp, 1, 0, 0), tensor(I64, 2, st, 0, 0, 5),
+                    tensor(F32, 1, sw, 1, 0, 0)};
+      ((int64_t*)tvm_ffi_tensor_dl(t[1])->data)[4] = kBad[b];
+      TVMFFIAny red = tvm_ffi_string(reds[r]);
+      void* attrs = rt_attrs(1, "reduction", red);
+      tvm_ffi_any_release(&red);
+      if (b == 1) tvm_ffi_release(t[2]);
+      oot_check_op_error("relax.nn.nll_loss", attrs, b == 1 ? 2 : 3, t, NULL, "AssertionError",
+                         "relax.nn.nll_loss: an index is out of range");
+      tvm_ffi_release(attrs);
+    }
+  }
 }
 
 TEST(cross_entropy_with_logits) {

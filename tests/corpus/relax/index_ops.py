@@ -1,5 +1,5 @@
-# Gather, scatter, one_hot, sorting and einsum operators, one function each (static shapes); the
-# tests/codegen/test_relax_index_ops.c kernels run these, legalized, against C loops.
+# Gather (and take), scatter, one_hot, sorting and einsum operators, one function each (static
+# shapes); the tests/codegen/test_relax_index_ops.c kernels run these, legalized, against C loops.
 from tvm.script import ir as I
 from tvm.script import tir as T
 from tvm.script import relax as R
@@ -13,7 +13,28 @@ class IndexOps:
         return y
 
     @R.function
+    def gather_tall(
+        x: R.Tensor((3, 4), "float32"), i: R.Tensor((4, 2), "int64")
+    ) -> R.Tensor((4, 2), "float32"):
+        y = R.gather_elements(x, i, axis=1)
+        return y
+
+    @R.function
+    def take_rows(
+        x: R.Tensor((4, 3), "float32"), i: R.Tensor((2, 3), "int64")
+    ) -> R.Tensor((2, 3, 3), "float32"):
+        y = R.take(x, i, axis=0)
+        return y
+
+    @R.function
     def se_update(x: R.Tensor((3, 4), "float32"), i: R.Tensor((2, 3), "int64"), u: R.Tensor((2, 3), "float32")) -> R.Tensor((3, 4), "float32"):
+        y = R.scatter_elements(x, i, u, axis=1)
+        return y
+
+    @R.function
+    def se_tall(
+        x: R.Tensor((3, 4), "float32"), i: R.Tensor((4, 2), "int64"), u: R.Tensor((4, 2), "float32")
+    ) -> R.Tensor((3, 4), "float32"):
         y = R.scatter_elements(x, i, u, axis=1)
         return y
 
