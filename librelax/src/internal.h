@@ -336,7 +336,7 @@ void* tvm_relax__store_all(tvm_tir_buffer_obj* out, void* const* vars, void* val
 void* tvm_relax__in_range(void* idx, void* extent);
 /* body (consumed) under the assertion ok (consumed) that the indices a kernel read from a tensor
  * are inside their dims, failing with "<the call's op>: an index is out of range" (topi reads or
- * writes out of bounds there). */
+ * writes out of bounds there); body itself when ok folded to true. */
 void* tvm_relax__assert_indices(const tvm_relax_call_obj* call, void* ok, void* body);
 /* The row-major linear index of idx (borrowed) into buffer b's shape (new reference). */
 void* tvm_relax__flat_index(tvm_tir_buffer_obj* b, void* const* idx);

@@ -11,7 +11,7 @@
  *                      not ignored outside [0, C) fails the kernel's assertion.
  *   take_backward      zeros of x's shape, then each output gradient added at the position its
  *                      index names along the axis (axis None: x is 1-d); a negative index counts
- *                      from the end, one out of range is skipped.
+ *                      from the end; one out of range fails the kernel's assertion, as take's.
  *   median             per output element, the lower median of the reduced elements (rank
  *                      (K - 1) // 2 of the K reduced values in a stable ascending order, as
  *                      upstream's argsort + gather), and with one axis its index along that axis.
@@ -171,12 +171,16 @@ static void* take_backward_body(const tvm_relax_call_obj* call, tvm_tir_buffer_o
                                   tvm_tir_add_take(tvm_tir_load_takev(tvm_tir_ref(o), nx, oi),
                                                    tvm_tir_load_takev(tvm_tir_ref(g), ng, gi)),
                                   nx, oi2);
-  void* inside = tvm_tir_and_take(tvm_tir_ge_take(tvm_tir_ref(pos), tvm_tir_i64(0)),
-                                  tvm_tir_lt_take(tvm_tir_ref(pos), tvm_tir_ref(dim(o, axis))));
+  /* An index outside x's dim fails as take's does (the forward pass would have failed on it);
+   * the assertion sits outside the loops over g's dims after the index's, as take's. */
+  void* ok = tvm_relax__in_range(pos, dim(o, axis));
   tvm_ffi_release(pos);
   void* ext[MAX_DIMS];
   for (int64_t i = 0; i < ng; ++i) ext[i] = dim(g, i);
-  void* scatter = tvm_relax__loop_nest(v, ext, ng, NULL, tvm_tir_if_take(inside, upd, NULL));
+  int64_t k = axis + ni;
+  void* scatter = tvm_relax__loop_nest(v + k, ext + k, ng - k, NULL, upd);
+  scatter = tvm_relax__assert_indices(call, ok, scatter);
+  scatter = tvm_relax__loop_nest(v, ext, k, NULL, scatter);
   tvm_relax__release_all(v, ng);
   return tvm_tir_seq_take(zero, scatter);
 }

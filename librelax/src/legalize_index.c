@@ -333,43 +333,82 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_gather_elements(const tvm_relax_call_
  * gather_nd: out[b, x, t] = data[b, indices[b, x, 0], ..., indices[b, x, l - 1], t] for the
  * batch_dims leading dims b, the other dims x of indices and data's trailing dims t. A negative
  * index counts from the end of its dim; one outside the dim stops the kernel with an error
- * (topi reads it unchecked).
+ * (topi reads it unchecked), checked once per index tuple, outside the loops over t. The batch
+ * dims of data and indices must be equal (inference lets symbolic ones through that may
+ * differ): checked once, before the loops, where they are not known equal.
  */
-static void* gather_nd_elem(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
-                            tvm_tir_buffer_obj* out, void* const* v) {
+static void* gather_nd_store(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
+                             tvm_tir_buffer_obj* out, void* const* v, void** ok) {
   tvm_tir_buffer_obj *data = in[0], *ind = in[1];
   int64_t dn = rank(data), in_n = rank(ind), bd = tvm_relax__call_attr_int(call, "batch_dims", 0);
   int64_t l = 0;
   if (!tvm_tir_as_const_int(dim(ind, in_n - 1), &l) || bd < 0 || l < 0 || bd + l > dn ||
-      in_n - 1 + dn - bd - l != rank(out)) {
+      bd > in_n - 1 || in_n - 1 + dn - bd - l != rank(out)) {
     tvm_ffi_raise("ValueError", "relax.gather_nd: the ranks do not fit batch_dims %lld",
                   (long long)bd);
     return NULL;
   }
   void* di[MAX_DIMS];
-  void* ok = tvm_tir_bool(true);
+  *ok = tvm_tir_bool(true);
   for (int64_t i = 0; i < bd; ++i) di[i] = tvm_tir_ref(v[i]);
   for (int64_t k = 0; k < l; ++k) {
     void* ii[MAX_DIMS];
     for (int64_t i = 0; i < in_n - 1; ++i) ii[i] = tvm_tir_ref(v[i]);
     ii[in_n - 1] = tvm_tir_i64(k);
     void* idx = load_index(ind, in_n, ii, dim(data, bd + k));
-    ok = tvm_tir_and_take(ok, tvm_relax__in_range(idx, dim(data, bd + k)));
+    *ok = tvm_tir_and_take(*ok, tvm_relax__in_range(idx, dim(data, bd + k)));
     di[bd + k] = idx;
   }
   for (int64_t i = bd + l; i < dn; ++i) di[i] = tvm_tir_ref(v[in_n - 1 + i - bd - l]);
-  void* store = store_at(out, v, tvm_tir_load_takev(tvm_tir_ref(data), dn, di));
-  return tvm_relax__assert_indices(call, ok, store);
+  return store_at(out, v, tvm_tir_load_takev(tvm_tir_ref(data), dn, di));
+}
+
+/* The condition that data's and indices' first bd dims are equal (true when known equal). */
+static void* same_batch_dims(tvm_tir_buffer_obj* data, tvm_tir_buffer_obj* ind, int64_t bd) {
+  void* same = tvm_tir_bool(true);
+  for (int64_t i = 0; i < bd; ++i) {
+    int64_t a, b;
+    if (!(tvm_tir_as_const_int(dim(data, i), &a) && tvm_tir_as_const_int(dim(ind, i), &b) &&
+          a == b) &&
+        dim(data, i) != dim(ind, i)) {
+      same = tvm_tir_and_take(same, tvm_tir_eq_take(tvm_tir_ref(dim(data, i)),
+                                                    tvm_tir_ref(dim(ind, i))));
+    }
+  }
+  return same;
 }
 
 static void* gather_nd_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
                             int nin, tvm_tir_buffer_obj* const* out, int nout) {
   (void)nin, (void)nout;
-  if (rank(in[0]) > MAX_DIMS || rank(in[1]) > MAX_DIMS) {
+  tvm_tir_buffer_obj* o = out[0];
+  int64_t n = rank(o), nx = rank(in[1]) - 1;
+  if (rank(in[0]) > MAX_DIMS || rank(in[1]) > MAX_DIMS || n > MAX_DIMS || nx < 0) {
     tvm_ffi_raise("ValueError", "relax.gather_nd: more than %d dims", MAX_DIMS);
     return NULL;
   }
-  return per_element(call, in, out[0], gather_nd_elem);
+  void *v[MAX_DIMS], *ext[MAX_DIMS], *ok = NULL;
+  if (vars_for(n, v, "i") != 0) return NULL;
+  for (int64_t i = 0; i < n; ++i) ext[i] = dim(o, i);
+  void* store = gather_nd_store(call, in, o, v, &ok);
+  void* body = NULL;
+  if (store) {
+    body = tvm_relax__loop_nest(v + nx, ext + nx, n - nx, NULL, store);
+    body = tvm_relax__assert_indices(call, ok, body);
+    body = tvm_relax__loop_nest(v, ext, nx, NULL, body);
+    void* same = same_batch_dims(in[0], in[1], tvm_relax__call_attr_int(call, "batch_dims", 0));
+    int64_t holds;
+    if (tvm_tir_as_const_int(same, &holds) && holds) {
+      tvm_ffi_release(same);
+    } else {
+      body = tvm_tir_assert_take(same, "relax.gather_nd: the batch dims of data and indices differ",
+                                 body);
+    }
+  } else {
+    tvm_ffi_release(ok);
+  }
+  tvm_relax__release_all(v, n);
+  return body;
 }
 
 tvm_tir_prim_func_obj* tvm_relax__legalize_gather_nd(const tvm_relax_call_obj* call) {

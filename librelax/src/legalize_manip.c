@@ -35,6 +35,11 @@ void* tvm_relax__in_range(void* idx, void* extent) {
 }
 
 void* tvm_relax__assert_indices(const tvm_relax_call_obj* call, void* ok, void* body) {
+  int64_t holds;
+  if (ok && body && tvm_tir_as_const_int(ok, &holds) && holds) { /* folded: always in range */
+    tvm_ffi_release(ok);
+    return body;
+  }
   char msg[128];
   snprintf(msg, sizeof(msg), "%s: an index is out of range", tvm_relax_op_info_of(call->op)->name);
   return tvm_tir_assert_take(ok, msg, body);
@@ -431,10 +436,11 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_strided_slice(const tvm_relax_call_ob
 }
 
 /* ---- take ------------------------------------------------------------------------------------ */
-/* The value read for out[v]; *ok the condition that the index is inside x's dim on the axis in
- * mode "fast" (a negative one counted from the end; topi reads it unchecked), NULL in "clip" and
- * "wrap", whose index always is. *nidx: the dims of out the index depends on, axis + indices'
- * rank. */
+/* The value read for out[v]; *ok the condition that the read is inside x: in mode "fast" that
+ * the index is inside x's dim on the axis (a negative one counted from the end; topi reads it
+ * unchecked), in "clip" and "wrap", which move every index inside, that the dim is not empty
+ * (else clip reads x[-1] and wrap divides by zero, as topi's do). *nidx: the dims of out the
+ * index depends on, axis + indices' rank. */
 static void* take_load(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
                        tvm_tir_buffer_obj* out, void* const* v, void** ok, int64_t* nidx) {
   bool no_axis;
@@ -463,8 +469,10 @@ static void* take_load(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const
   if (mode && strcmp(mode, "clip") == 0) {
     idx = tvm_tir_min_take(tvm_tir_max_take(idx, tvm_tir_i64(0)),
                            tvm_tir_sub_take(tvm_tir_ref(ext), tvm_tir_i64(1)));
+    *ok = tvm_tir_gt_take(tvm_tir_ref(ext), tvm_tir_i64(0));
   } else if (mode && strcmp(mode, "wrap") == 0) {
     idx = tvm_tir_floormod_take(idx, tvm_tir_ref(ext));
+    *ok = tvm_tir_gt_take(tvm_tir_ref(ext), tvm_tir_i64(0));
   } else {
     /* fast: a negative index counts from the end, as numpy's. */
     idx = tvm_tir_select_take(tvm_tir_lt_take(tvm_tir_ref(idx), tvm_tir_i64(0)),

@@ -371,6 +371,17 @@ TEST(take_backward) {
   e = oot_one(F32, w2, 12, 1e-6);
   oot_check_op("relax.grad.take_backward", attrs, 3, t2, NULL, &e);
   tvm_ffi_release(attrs);
+  /* an index outside [-10, 10) on axis 1 of (3, 10) fails both ways, as take's */
+  static const int64_t kBad[2] = {10, -11};
+  for (int b = 0; b < 2; ++b) {
+    void* tb[3] = {tensor(F32, 2, sg, 1, 0, 0), tensor(F32, 2, sx, 1, 0, 0),
+                   tensor(I64T, 1, si, 0, 0, 10)};
+    idata(tb[2])[3] = kBad[b];
+    attrs = rt_attrs(1, "axis", tvm_ffi_any_int(1));
+    oot_check_op_error("relax.grad.take_backward", attrs, 3, tb, NULL, "AssertionError",
+                       "relax.grad.take_backward: an index is out of range");
+    tvm_ffi_release(attrs);
+  }
 }
 
 /* ---- The corpus programs built and run ------------------------------------------------------- */

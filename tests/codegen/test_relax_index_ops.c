@@ -85,6 +85,39 @@ TEST(take) {
   release_all(a, 2);
 }
 
+/* take in modes "clip" (an index clamped to [0, n)) and "wrap" (taken modulo n, Python's sign)
+ * with the axis a symbolic n: any index reads inside x, for n = 4 and for n = 1; on an empty
+ * axis (n = 0) there is nothing to read and both runs fail with the kernel's assertion. */
+static int64_t clip_or_wrap(int64_t k, int64_t n, bool wrap) {
+  if (wrap) return ((k % n) + n) % n;
+  return k < 0 ? 0 : k >= n ? n - 1 : k;
+}
+
+TEST(take_clip_wrap) {
+  static const int64_t kIdx[5] = {-7, -1, 0, 3, 9};
+  for (int n = 4; n >= 0; n -= 3) { /* n = 4, 1; then 0 below */
+    void* xc = rv_rand(2, (int64_t[]){n, 3});
+    void* xw = rv_rand(2, (int64_t[]){3, n});
+    void* i = rv_rand_int(1, (int64_t[]){5}, -9, 10);
+    memcpy(L(i), kIdx, sizeof(kIdx));
+    double want[15];
+    for (int p = 0; p < 5; ++p) {
+      for (int c = 0; c < 3; ++c) want[p * 3 + c] = F(xc)[clip_or_wrap(kIdx[p], n, false) * 3 + c];
+    }
+    expect2("take_clip", (void*[]){xc, i}, 2, 2, (int64_t[]){5, 3}, F32, want);
+    for (int r = 0; r < 3; ++r) {
+      for (int p = 0; p < 5; ++p) want[r * 5 + p] = F(xw)[r * n + clip_or_wrap(kIdx[p], n, true)];
+    }
+    expect2("take_wrap", (void*[]){xw, i}, 2, 2, (int64_t[]){3, 5}, F32, want);
+    release_all((void*[]){xc, xw, i}, 3);
+  }
+  void* e[3] = {rv_rand(2, (int64_t[]){0, 3}), rv_rand(2, (int64_t[]){3, 0}),
+                rv_rand_int(1, (int64_t[]){5}, -3, 3)};
+  expect2_error("take_clip", (void*[]){e[0], e[2]}, 2, "AssertionError", INDEX_ERROR("take"));
+  expect2_error("take_wrap", (void*[]){e[1], e[2]}, 2, "AssertionError", INDEX_ERROR("take"));
+  release_all(e, 3);
+}
+
 /* ---- scatter_elements: every reduction ------------------------------------------------------- */
 /* data (R x C) scattered with indices / updates (IR x IC) along axis in index order; "mean" is
  * upstream's running average of the element and each update, (acc + u) / 2. */
@@ -484,6 +517,7 @@ int main(void) {
   corpus_ops_setup("index_ops.py", 1e-5);
   RUN(gather_elements);
   RUN(take);
+  RUN(take_clip_wrap);
   RUN(scatter_elements);
   RUN(scatter_elements_range);
   RUN(scatter_nd);

@@ -264,6 +264,22 @@ TEST(gather_nd) {
     expect2("gnd_sym", b, 2, 2, (int64_t[]){k, 4}, F32, w);
     release_all(b, 2);
   }
+  /* batch_dims 1 with the batch dims symbolic, n of x against m of i: equal (3) they gather;
+   * apart (m = 5 > n = 3 would read past x) both runs fail before reading, as with an index
+   * outside its dim */
+  void* c[2] = {rv_rand(2, (int64_t[]){3, 4}), rv_rand_int(3, (int64_t[]){3, 2, 1}, -4, 4)};
+  double wc[6];
+  gather_nd_of(F(c[0]), (int64_t[]){3, 4}, 2, tvm_ffi_tensor_dl(c[1])->data,
+               (int64_t[]){3, 2, 1}, 3, 1, wc);
+  expect2("gnd_batch_sym", c, 2, 2, (int64_t[]){3, 2}, F32, wc);
+  ((int64_t*)tvm_ffi_tensor_dl(c[1])->data)[3] = 4;
+  expect2_error("gnd_batch_sym", c, 2, "AssertionError",
+                "relax.gather_nd: an index is out of range");
+  tvm_ffi_release(c[1]);
+  c[1] = rv_rand_int(3, (int64_t[]){5, 2, 1}, -4, 4);
+  expect2_error("gnd_batch_sym", c, 2, "AssertionError",
+                "relax.gather_nd: the batch dims of data and indices differ");
+  release_all(c, 2);
 }
 
 /* ---- nn.instance_norm ----------------------------------------------------------------------- */

@@ -99,6 +99,13 @@ class MoreOps:
         return y
 
     @R.function
+    def gnd_batch_sym(
+        x: R.Tensor(("n", 4), "float32"), i: R.Tensor(("m", 2, 1), "int64")
+    ) -> R.Tensor(("m", 2), "float32"):
+        y = R.gather_nd(x, i, batch_dims=1)
+        return y
+
+    @R.function
     def inorm(
         x: R.Tensor((2, 3, 4, 5), "float32"),
         g: R.Tensor((3,), "float32"),
