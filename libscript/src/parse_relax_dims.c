@@ -10,7 +10,8 @@
  *   term  := unary (('*' | '//' | '%') unary)*
  *   unary := '-' unary | '+' unary | atom
  *   atom  := integer | name | '(' expr ')' | ('T.')?('min' | 'max') '(' expr ',' expr ')'
- *          | 'T.Select' '(' expr [cmp expr] ',' expr ',' expr ')'    (cmp: < <= > >= == !=)
+ *          | ('T.Select' | 'T.if_then_else') '(' expr [cmp expr] ',' expr ',' expr ')'
+ *            (cmp: < <= > >= == !=; if_then_else as inference writes pooling's ceil_mode dims)
  *
  * with Python's precedence and the same operator helpers as the evaluator's (n * 2 is the Mul a
  * PrimExpr `n * 2` gives). Errors are SyntaxError / TypeError located at the offending
@@ -91,7 +92,7 @@ static tvm_tir_expr_obj* relocated(dim_reader* r, size_t from, size_t to) {
   return NULL;
 }
 
-/* expr [('<' | '<=' | '>' | '>=' | '==' | '!=') expr]: a T.Select condition. */
+/* expr [('<' | '<=' | '>' | '>=' | '==' | '!=') expr]: a T.Select / T.if_then_else condition. */
 static tvm_tir_expr_obj* read_compare(dim_reader* r, int depth) {
   size_t start = (skip_space(r), r->pos);
   tvm_tir_expr_obj* a = read_expr(r, depth);
@@ -110,8 +111,9 @@ static tvm_tir_expr_obj* read_compare(dim_reader* r, int depth) {
   return e ? e : relocated(r, start, r->pos);
 }
 
-/* T.Select(condition, a, b) as the printer writes an inferred dim (after "T.Select"). */
-static tvm_tir_expr_obj* read_select(dim_reader* r, size_t start, int depth) {
+/* T.Select(condition, a, b) or T.if_then_else(condition, a, b) as the printer writes an inferred
+ * dim (after the name): a Select, or a call to tir.if_then_else (if_then_else true). */
+static tvm_tir_expr_obj* read_select(dim_reader* r, size_t start, int depth, bool if_then_else) {
   tvm_tir_expr_obj* part[3] = {NULL, NULL, NULL};
   static const char* const sep[3] = {"(", ",", ","};
   for (int i = 0; i < 3; ++i) {
@@ -130,7 +132,13 @@ static tvm_tir_expr_obj* read_select(dim_reader* r, size_t start, int depth) {
     tvm_ffi_release(part[0]), tvm_ffi_release(part[1]);
     return NULL;
   }
-  tvm_tir_expr_obj* e = tvm_tir_select_take(part[0], part[1], part[2]);
+  tvm_tir_expr_obj* e;
+  if (if_then_else) {
+    e = tvm_tir_if_then_else(part[0], part[1], part[2]);
+    for (int i = 0; i < 3; ++i) tvm_ffi_release(part[i]);
+  } else {
+    e = tvm_tir_select_take(part[0], part[1], part[2]);
+  }
   return e ? e : relocated(r, start, r->pos);
 }
 
@@ -176,18 +184,19 @@ static tvm_tir_expr_obj* read_atom(dim_reader* r, int depth) {
   size_t len = r->pos - start;
   const char* name = r->s + start;
   if (len == 1 && name[0] == 'T' && r->pos < r->n && r->s[r->pos] == '.') {
-    /* T.min / T.max as the printer writes them */
+    /* T.min / T.max / T.Select / T.if_then_else as the printer writes them */
     size_t at = ++r->pos;
     while (r->pos < r->n && is_ident_char(r->s[r->pos])) ++r->pos;
     name = r->s + at;
     len = r->pos - at;
+    bool ite = len == 12 && !memcmp(name, "if_then_else", 12);
     if (!((len == 3 && (!memcmp(name, "min", 3) || !memcmp(name, "max", 3))) ||
-          (len == 6 && !memcmp(name, "Select", 6)))) {
+          (len == 6 && !memcmp(name, "Select", 6)) || ite)) {
       fail(r, start, r->pos, "SyntaxError",
-           "only T.min, T.max and T.Select are supported in a dim");
+           "only T.min, T.max, T.Select and T.if_then_else are supported in a dim");
       return NULL;
     }
-    if (len == 6) return read_select(r, start, depth);
+    if (len == 6 || ite) return read_select(r, start, depth, ite);
   }
   skip_space(r);
   bool call = r->pos < r->n && r->s[r->pos] == '(';

@@ -605,6 +605,17 @@ static void* s_let(tvm_tir_mutator* m, const void* node) {
   return r;
 }
 
+/* After its arguments: tir.if_then_else with a constant condition is the side it picks. */
+static void* s_call_post(tvm_tir_mutator* m, const void* node) {
+  const tvm_tir_call_obj* c = node;
+  int64_t v;
+  if (tvm_tir_is_builtin(c->op, TVM_TIR_BUILTIN_if_then_else) && tvm_ffi_seq_size(c->args) == 3 &&
+      as_int(tvm_ffi_seq_obj_at(c->args, 0), &v)) {
+    return keep(m, tvm_ffi_seq_obj_at(c->args, v ? 1 : 2));
+  }
+  return keep(m, node);
+}
+
 typedef void* (*simp_fn)(tvm_tir_mutator* m, const void* node);
 static const simp_fn k_simp[TVM_TIR_KIND_COUNT] = {
     /* Leaves and non-expressions reached from expressions stay as they are. */
@@ -639,6 +650,7 @@ tvm_tir_expr_obj* tvm_tir_simplify_expr(const tvm_tir_expr_obj* expr, const void
   simp_state s;
   memset(&s, 0, sizeof(s));
   for (int k = 0; k < TVM_TIR_KIND_COUNT; ++k) s.m.pre[k] = k_simp[k];
+  s.m.post[TVM_TIR_KIND_Call] = s_call_post;
   s.ctx.ranges = ranges;
   return simp(&s, expr);
 }

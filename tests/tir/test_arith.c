@@ -169,6 +169,22 @@ TEST(simplify_rules) {
   CHECK(simplifies_to(tvm_tir_max_take(R(y), tvm_tir_int(8)), r, tvm_tir_int(8)));
   CHECK(simplifies_to(tvm_tir_select_take(tvm_tir_lt_take(R(i), tvm_tir_int(16)), R(x), R(y)), r,
                       R(x)));
+  /* tir.if_then_else folds like Select once its condition is known (pooling's ceil_mode dims
+   * are one, evaluated at run time by substituting the shape's values); an unknown one stays. */
+  {
+    tvm_tir_expr_obj* c = tvm_tir_lt_take(R(i), tvm_tir_int(16));
+    CHECK(simplifies_to(tvm_tir_if_then_else(c, (tvm_tir_expr_obj*)x, (tvm_tir_expr_obj*)y), r,
+                        R(x)));
+    tvm_ffi_release(c);
+    c = tvm_tir_ge_take(R(i), tvm_tir_int(16));
+    CHECK(simplifies_to(tvm_tir_if_then_else(c, (tvm_tir_expr_obj*)x, (tvm_tir_expr_obj*)y), r,
+                        R(y)));
+    tvm_ffi_release(c);
+    c = tvm_tir_lt_take(R(x), tvm_tir_int(8));
+    tvm_tir_expr_obj* ite = tvm_tir_if_then_else(c, (tvm_tir_expr_obj*)x, (tvm_tir_expr_obj*)y);
+    CHECK(simplifies_to(R(ite), r, ite));
+    tvm_ffi_release(c);
+  }
   /* Inside other expressions: indices of a load. */
   tvm_tir_buffer_obj* A = tvm_tir_buffer_decl("A", TVM_TIR_FLOAT32, 64);
   CHECK(simplifies_to(
