@@ -4,8 +4,9 @@
  * groups), conv1d_transpose / conv2d_transpose /
  * conv3d_transpose (any permutation of NCW/IOW, NCHW/IOHW or NCDHW/IODHW, the same attributes and
  * output_padding), pooling
- * (max_pool2d / avg_pool2d NCHW, max_pool3d / avg_pool3d NCDHW, with
- * count_include_pad and ceil_mode; adaptive_avg_pool2d NCHW), pad (constant, edge, reflect),
+ * (max_pool1d / avg_pool1d, max_pool2d / avg_pool2d, max_pool3d / avg_pool3d, with
+ * count_include_pad and ceil_mode, and adaptive_avg_pool1d / 2d / 3d, in any layouts that permute
+ * NCW / NCHW / NCDHW), pad (constant, edge, reflect),
  * batch_norm (inference: the moving statistics, passed through as the second and third
  * results; training: the batch's statistics, the moving ones updated) and dropout (the
  * identity, with a mask of ones). Windows read only the taps inside the input: padding is a
@@ -292,19 +293,32 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_conv_transpose(const tvm_relax_call_o
   return tvm_relax__legalize_with(call, conv_transpose_body);
 }
 
-/* ---- max_pool2d / avg_pool2d ----------------------------------------------------------------- */
+/* ---- max_pool / avg_pool (1d, 2d, 3d) -------------------------------------------------------- */
+/* Where the logical dims (N, C, then the s spatial ones, as in NCW / NCHW / NCDHW) are in the
+ * input (pd) and output (po) of a pooling call, from its layout and out_layout (absent: layout);
+ * false + NotImplementedError for a layout that is no permutation of those letters (a packed
+ * one, NCHW4c). */
+static bool pool_layouts(const tvm_relax_call_obj* call, int s, int* pd, int* po) {
+  const char* canon = s == 1 ? "NCW" : s == 2 ? "NCHW" : s == 3 ? "NCDHW" : NULL;
+  if (!canon || !layout_pos(call, "layout", NULL, canon, pd) ||
+      !layout_pos(call, "out_layout", tvm_relax__call_attr_str(call, "layout", NULL), canon, po)) {
+    tvm_ffi_raise("NotImplementedError",
+                  "only layouts that permute NCW, NCHW or NCDHW have a kernel (packed layouts do "
+                  "not)");
+    return false;
+  }
+  return true;
+}
+
 static void* pool_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
                        tvm_tir_buffer_obj* const* out, int nout) {
   (void)nin, (void)nout;
   tvm_relax_op_id id = tvm_relax_op_info_of(call->op)->id;
-  bool is_max = id == TVM_RELAX_OP_nn_max_pool2d || id == TVM_RELAX_OP_nn_max_pool3d;
+  bool is_max = id == TVM_RELAX_OP_nn_max_pool1d || id == TVM_RELAX_OP_nn_max_pool2d ||
+                id == TVM_RELAX_OP_nn_max_pool3d;
   int s = (int)rank(in[0]) - 2, n = s + 2;
-  const char* canon = s == 3 ? "NCDHW" : "NCHW";
-  if (s < 2 || s > 3 || !layout_is(call, "layout", canon) || !layout_is(call, "out_layout", canon)) {
-    tvm_ffi_raise("NotImplementedError", "%s: only the NCHW / NCDHW layouts have a kernel",
-                  tvm_relax_op_info_of(call->op)->name);
-    return NULL;
-  }
+  int pd[5], po[5];
+  if (!pool_layouts(call, s, pd, po)) return NULL;
   int64_t size[3], strides[3], dilation[3], pad[6];
   if (attr_ints(call, "pool_size", s, 1, size) != 0 || attr_ints(call, "strides", s, 1, strides) != 0 ||
       attr_ints(call, "dilation", s, 1, dilation) != 0 || attr_padding(call, s, pad) != 0) {
@@ -322,7 +336,8 @@ static void* pool_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const
   }
   tvm_tir_buffer_obj* acc = tvm_relax__scratch("acc", t);
   tvm_tir_buffer_obj* cnt = tvm_relax__scratch("count", TVM_TIR_INT64);
-  void* xi[5] = {tvm_tir_ref(v[0]), tvm_tir_ref(v[1]), NULL, NULL, NULL};
+  /* x's indices (xl: logical, placed into xi by the layout) */
+  void* xl[5] = {tvm_tir_ref(v[0]), tvm_tir_ref(v[1]), NULL, NULL, NULL};
   void* cond = NULL;
   void* start[3];
   for (int i = 0; i < s; ++i) {
@@ -330,9 +345,11 @@ static void* pool_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const
                                 tvm_tir_i64(pad[i]));
     void* pos = tvm_tir_add_take(tvm_tir_ref(start[i]), tvm_tir_mul_take(tvm_tir_ref(r[i]), tvm_tir_i64(dilation[i])));
     /* ceil_mode windows may reach past the after-padding too: always check the upper end. */
-    cond = and_opt(cond, in_range(tvm_tir_ref(pos), true, true, dim(x, 2 + i)));
-    xi[2 + i] = pos;
+    cond = and_opt(cond, in_range(tvm_tir_ref(pos), true, true, dim(x, pd[2 + i])));
+    xl[2 + i] = pos;
   }
+  void* xi[5];
+  for (int k = 0; k < n; ++k) xi[pd[k]] = xl[k];
   void* xv = tvm_tir_load_takev(tvm_tir_ref(x), n, xi);
   void* update = is_max ? tvm_relax__scratch_store(acc, tvm_tir_max_take(tvm_relax__scratch_load(acc), xv))
                         : tvm_tir_seq_take(tvm_relax__scratch_store(acc, tvm_tir_add_take(tvm_relax__scratch_load(acc), xv)),
@@ -353,7 +370,7 @@ static void* pool_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const
       for (int i = 0; i < s; ++i) {
         void* last = tvm_tir_min_take(
             tvm_tir_add_take(tvm_tir_ref(start[i]), tvm_tir_i64((size[i] - 1) * dilation[i])),
-            tvm_tir_add_take(tvm_tir_ref(dim(x, 2 + i)), tvm_tir_i64(pad[s + i] - 1)));
+            tvm_tir_add_take(tvm_tir_ref(dim(x, pd[2 + i])), tvm_tir_i64(pad[s + i] - 1)));
         void* cnt_i = tvm_tir_add_take(
             tvm_tir_floordiv_take(tvm_tir_sub_take(last, tvm_tir_ref(start[i])), tvm_tir_i64(dilation[i])),
             tvm_tir_i64(1));
@@ -368,13 +385,13 @@ static void* pool_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const
                                                          : tvm_tir_const_int(t, tvm_tir_dtype_min_int(t)))
                       : tvm_tir_seq_take(tvm_relax__scratch_store(acc, zero_of(t)),
                                          tvm_relax__scratch_store(cnt, tvm_tir_i64(0)));
-  void* oi[5];
-  for (int i = 0; i < n; ++i) oi[i] = tvm_tir_ref(v[i]);
+  /* The output's indices placed by out_layout, its loops in its own order. */
+  void *oi[5], *ov[5], *oext[5];
+  for (int k = 0; k < n; ++k) oi[po[k]] = tvm_tir_ref(v[k]), ov[po[k]] = v[k];
+  for (int k = 0; k < n; ++k) oext[k] = dim(o, k);
   void* inner = tvm_tir_seq_take(init, red, tvm_tir_store_takev(tvm_tir_ref(o), result, n, oi));
   inner = tvm_relax__scratch_scope(cnt, tvm_relax__scratch_scope(acc, inner));
-  void* oext[5];
-  for (int i = 0; i < n; ++i) oext[i] = dim(o, i);
-  void* body = tvm_relax__loop_nest(v, oext, n, NULL, inner);
+  void* body = tvm_relax__loop_nest(ov, oext, n, NULL, inner);
   tvm_relax__release_all(start, s);
   tvm_ffi_release(acc), tvm_ffi_release(cnt);
   tvm_relax__release_all(v, n);
@@ -382,7 +399,7 @@ static void* pool_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const
   return body;
 }
 
-tvm_tir_prim_func_obj* tvm_relax__legalize_pool2d(const tvm_relax_call_obj* call) {
+tvm_tir_prim_func_obj* tvm_relax__legalize_pool(const tvm_relax_call_obj* call) {
   return tvm_relax__legalize_with(call, pool_body);
 }
 
@@ -535,58 +552,61 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_pool2d_backward(const tvm_relax_call_
   return tvm_relax__legalize_with(call, pool_backward_body);
 }
 
-/* ---- adaptive_avg_pool2d --------------------------------------------------------------------- */
+/* ---- adaptive_avg_pool (1d, 2d, 3d) ---------------------------------------------------------- */
 static void* adaptive_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
                            tvm_tir_buffer_obj* const* out, int nout) {
   (void)nin, (void)nout;
-  if (!layout_is(call, "layout", "NCHW") || !layout_is(call, "out_layout", "NCHW")) {
-    tvm_ffi_raise("NotImplementedError", "adaptive_avg_pool2d: only the NCHW layout has a kernel");
-    return NULL;
-  }
+  int s = (int)rank(in[0]) - 2, n = s + 2;
+  int pd[5], po[5];
+  if (!pool_layouts(call, s, pd, po)) return NULL;
   tvm_tir_buffer_obj *x = in[0], *o = out[0];
   DLDataType t = o->dtype;
-  void* v[4], *r[2];
-  if (tvm_relax__kernel_vars(v, 4, "i") != 0) return NULL;
-  if (tvm_relax__kernel_vars(r, 2, "r") != 0) {
-    tvm_relax__release_all(v, 4);
+  void *v[5], *r[3];
+  if (tvm_relax__kernel_vars(v, n, "i") != 0) return NULL;
+  if (tvm_relax__kernel_vars(r, s, "r") != 0) {
+    tvm_relax__release_all(v, n);
     return NULL;
   }
-  /* Window of output y: [y * H // OH, ceil((y + 1) * H / OH)). */
-  void* st[2], *len[2];
-  for (int i = 0; i < 2; ++i) {
-    void* h = dim(x, 2 + i), *oh = dim(o, 2 + i);
-    st[i] = tvm_tir_floordiv_take(tvm_tir_mul_take(tvm_tir_ref(v[2 + i]), tvm_tir_ref(h)), tvm_tir_ref(oh));
+  /* Window of output y along a dim of H in, OH out: [y * H // OH, ceil((y + 1) * H / OH)). */
+  void *st[3], *len[3], *xl[5] = {tvm_tir_ref(v[0]), tvm_tir_ref(v[1]), NULL, NULL, NULL};
+  void* area = tvm_tir_i64(1);
+  for (int i = 0; i < s; ++i) {
+    void *h = dim(x, pd[2 + i]), *oh = dim(o, po[2 + i]);
+    st[i] = tvm_tir_floordiv_take(tvm_tir_mul_take(tvm_tir_ref(v[2 + i]), tvm_tir_ref(h)),
+                                  tvm_tir_ref(oh));
+    void* next = tvm_tir_mul_take(tvm_tir_add_take(tvm_tir_ref(v[2 + i]), tvm_tir_i64(1)),
+                                  tvm_tir_ref(h));
     void* end = tvm_tir_floordiv_take(
-        tvm_tir_sub_take(tvm_tir_add_take(tvm_tir_mul_take(tvm_tir_add_take(tvm_tir_ref(v[2 + i]), tvm_tir_i64(1)),
-                                                           tvm_tir_ref(h)),
-                                          tvm_tir_ref(oh)),
-                         tvm_tir_i64(1)),
+        tvm_tir_sub_take(tvm_tir_add_take(next, tvm_tir_ref(oh)), tvm_tir_i64(1)),
         tvm_tir_ref(oh));
     len[i] = tvm_tir_sub_take(end, tvm_tir_ref(st[i]));
+    xl[2 + i] = tvm_tir_add_take(tvm_tir_ref(st[i]), tvm_tir_ref(r[i]));
+    area = tvm_tir_mul_take(area, tvm_tir_ref(len[i]));
   }
+  void* xi[5];
+  for (int k = 0; k < n; ++k) xi[pd[k]] = xl[k];
   tvm_tir_buffer_obj* acc = tvm_relax__scratch("acc", t);
-  void* xi[4] = {tvm_tir_ref(v[0]), tvm_tir_ref(v[1]), tvm_tir_add_take(tvm_tir_ref(st[0]), tvm_tir_ref(r[0])),
-                 tvm_tir_add_take(tvm_tir_ref(st[1]), tvm_tir_ref(r[1]))};
-  void* upd = tvm_relax__scratch_store(acc, tvm_tir_add_take(tvm_relax__scratch_load(acc),
-                                                             tvm_tir_load_takev(tvm_tir_ref(x), 4, xi)));
-  void* red = tvm_relax__loop_nest(r, len, 2, NULL, upd);
-  void* area = tvm_tir_cast_take(t, tvm_tir_mul_take(tvm_tir_ref(len[0]), tvm_tir_ref(len[1])));
-  void* oi[4];
-  for (int i = 0; i < 4; ++i) oi[i] = tvm_tir_ref(v[i]);
+  void* upd = tvm_relax__scratch_store(
+      acc, tvm_tir_add_take(tvm_relax__scratch_load(acc), tvm_tir_load_takev(tvm_tir_ref(x), n, xi)));
+  void* red = tvm_relax__loop_nest(r, len, s, NULL, upd);
+  /* The output's indices placed by out_layout, its loops in its own order. */
+  void *oi[5], *ov[5], *oext[5];
+  for (int k = 0; k < n; ++k) oi[po[k]] = tvm_tir_ref(v[k]), ov[po[k]] = v[k];
+  for (int k = 0; k < n; ++k) oext[k] = dim(o, k);
+  void* mean = tvm_tir_div_take(tvm_relax__scratch_load(acc), tvm_tir_cast_take(t, area));
   void* inner = tvm_tir_seq_take(tvm_relax__scratch_store(acc, zero_of(t)), red,
-                                 tvm_tir_store_takev(tvm_tir_ref(o), tvm_tir_div_take(tvm_relax__scratch_load(acc), area), 4, oi));
+                                 tvm_tir_store_takev(tvm_tir_ref(o), mean, n, oi));
   inner = tvm_relax__scratch_scope(acc, inner);
-  void* oext[4] = {dim(o, 0), dim(o, 1), dim(o, 2), dim(o, 3)};
-  void* body = tvm_relax__loop_nest(v, oext, 4, NULL, inner);
+  void* body = tvm_relax__loop_nest(ov, oext, n, NULL, inner);
   tvm_ffi_release(acc);
-  tvm_relax__release_all(st, 2);
-  tvm_relax__release_all(len, 2);
-  tvm_relax__release_all(v, 4);
-  tvm_relax__release_all(r, 2);
+  tvm_relax__release_all(st, s);
+  tvm_relax__release_all(len, s);
+  tvm_relax__release_all(v, n);
+  tvm_relax__release_all(r, s);
   return body;
 }
 
-tvm_tir_prim_func_obj* tvm_relax__legalize_adaptive_pool2d(const tvm_relax_call_obj* call) {
+tvm_tir_prim_func_obj* tvm_relax__legalize_adaptive_pool(const tvm_relax_call_obj* call) {
   return tvm_relax__legalize_with(call, adaptive_body);
 }
 

@@ -126,9 +126,29 @@ const tvm_relax_attr_field tvm_relax__attrs_pool3d[] = {
     {"layout", TVM_RELAX_ATTR_STR, "NCDHW"},
     {"out_layout", TVM_RELAX_ATTR_OPT_STR, "None"},
     {NULL, 0, NULL}};
+const tvm_relax_attr_field tvm_relax__attrs_pool1d[] = {
+    {"pool_size", TVM_RELAX_ATTR_INTS, "1"},
+    {"strides", TVM_RELAX_ATTR_INTS, "1"},
+    {"dilation", TVM_RELAX_ATTR_INTS, "1"},
+    {"padding", TVM_RELAX_ATTR_INTS, "0, 0"},
+    {"ceil_mode", TVM_RELAX_ATTR_BOOL, "false"},
+    {"count_include_pad", TVM_RELAX_ATTR_BOOL, "false"},
+    {"layout", TVM_RELAX_ATTR_STR, "NCW"},
+    {"out_layout", TVM_RELAX_ATTR_OPT_STR, "None"},
+    {NULL, 0, NULL}};
+const tvm_relax_attr_field tvm_relax__attrs_adaptive_pool1d[] = {
+    {"output_size", TVM_RELAX_ATTR_OPT_INTS, "None"},
+    {"layout", TVM_RELAX_ATTR_STR, "NCW"},
+    {"out_layout", TVM_RELAX_ATTR_OPT_STR, "None"},
+    {NULL, 0, NULL}};
 const tvm_relax_attr_field tvm_relax__attrs_adaptive_pool2d[] = {
     {"output_size", TVM_RELAX_ATTR_OPT_INTS, "None"},
     {"layout", TVM_RELAX_ATTR_STR, "NCHW"},
+    {"out_layout", TVM_RELAX_ATTR_OPT_STR, "None"},
+    {NULL, 0, NULL}};
+const tvm_relax_attr_field tvm_relax__attrs_adaptive_pool3d[] = {
+    {"output_size", TVM_RELAX_ATTR_OPT_INTS, "None"},
+    {"layout", TVM_RELAX_ATTR_STR, "NCDHW"},
     {"out_layout", TVM_RELAX_ATTR_OPT_STR, "None"},
     {NULL, 0, NULL}};
 const tvm_relax_attr_field tvm_relax__attrs_pad[] = {
@@ -279,8 +299,12 @@ static int expand_ints(const tvm_relax__infer_ctx* ctx, const char* name, int32_
   int64_t given[8];
   if (read_ints(ctx, name, given, 8, &n) != 0) return -1;
   if (n != want && n != 1) {
-    tvm_relax__op_error(ctx, "ValueError", "attribute '%s' must have 1 or %d values, got %d", name,
-                        want, n);
+    if (want == 1) {
+      tvm_relax__op_error(ctx, "ValueError", "attribute '%s' must have 1 value, got %d", name, n);
+    } else {
+      tvm_relax__op_error(ctx, "ValueError", "attribute '%s' must have 1 or %d values, got %d",
+                          name, want, n);
+    }
     return -1;
   }
   for (int32_t i = 0; i < want; ++i) out[i] = given[n == 1 ? 0 : i];
@@ -775,11 +799,14 @@ tvm_relax_sinfo_obj* tvm_relax__infer_conv3d_transpose(const tvm_relax__infer_ct
 }
 
 /* ---- Pooling --------------------------------------------------------------------------------- */
-/* max_pool / avg_pool over s spatial dims (2: NCHW, 3: NCDHW). */
+/* The canonical layout of s spatial dims (1: NCW, 2: NCHW, 3: NCDHW). */
+static const char* spatial_layout(int32_t s) { return s == 1 ? "NCW" : s == 2 ? "NCHW" : "NCDHW"; }
+
+/* max_pool / avg_pool over s spatial dims (1: NCW, 2: NCHW, 3: NCDHW). */
 static tvm_relax_sinfo_obj* pool(const tvm_relax__infer_ctx* ctx, int32_t s) {
   tvm_relax_tensor_sinfo_obj* data = tvm_relax__arg_tensor(ctx, 0);
   if (!data) return NULL;
-  const char* canon = s == 2 ? "NCHW" : "NCDHW";
+  const char* canon = spatial_layout(s);
   const char* layout = tvm_relax__attr_str(ctx, "layout");
   const char* ol = out_layout_of(ctx, layout);
   int32_t dpos[5], opos[5];
@@ -826,6 +853,10 @@ done:
   return out;
 }
 
+tvm_relax_sinfo_obj* tvm_relax__infer_pool1d(const tvm_relax__infer_ctx* ctx) {
+  return pool(ctx, 1);
+}
+
 tvm_relax_sinfo_obj* tvm_relax__infer_pool2d(const tvm_relax__infer_ctx* ctx) {
   return pool(ctx, 2);
 }
@@ -834,30 +865,45 @@ tvm_relax_sinfo_obj* tvm_relax__infer_pool3d(const tvm_relax__infer_ctx* ctx) {
   return pool(ctx, 3);
 }
 
-tvm_relax_sinfo_obj* tvm_relax__infer_adaptive_pool2d(const tvm_relax__infer_ctx* ctx) {
+/* adaptive_avg_pool over s spatial dims: data's shape with the spatial dims output_size (one
+ * value for all, or one each), or kept when it is None; placed by out_layout. */
+static tvm_relax_sinfo_obj* adaptive_pool(const tvm_relax__infer_ctx* ctx, int32_t s) {
   tvm_relax_tensor_sinfo_obj* data = tvm_relax__arg_tensor(ctx, 0);
   if (!data) return NULL;
+  const char* canon = spatial_layout(s);
   const char* layout = tvm_relax__attr_str(ctx, "layout");
   const char* ol = out_layout_of(ctx, layout);
-  int32_t dpos[4], opos[4];
-  if (layout_perm(ctx, "layout", layout, "NCHW", dpos) != 0 ||
-      layout_perm(ctx, "out_layout", ol, "NCHW", opos) != 0) {
+  int32_t dpos[5], opos[5];
+  if (layout_perm(ctx, "layout", layout, canon, dpos) != 0 ||
+      layout_perm(ctx, "out_layout", ol, canon, opos) != 0) {
     return NULL;
   }
   bool sized = !tvm_relax__attr_is_none(ctx, "output_size");
-  int64_t size[2];
-  if (sized && expand_ints(ctx, "output_size", 2, 1, size) != 0) return NULL;
-  if (!check_ndim(ctx, 0, data, 4, layout)) return NULL;
+  int64_t size[3];
+  if (sized && expand_ints(ctx, "output_size", s, 1, size) != 0) return NULL;
+  if (!check_ndim(ctx, 0, data, s + 2, layout)) return NULL;
   void* dd = tvm_relax_tensor_sinfo_dims(&data->base);
-  if (!dd) return tvm_relax_tensor_sinfo_new(NULL, data->dtype, 4, data->vdevice);
+  if (!dd) return tvm_relax_tensor_sinfo_new(NULL, data->dtype, s + 2, data->vdevice);
   expr_pool p = {.n = 0};
-  tvm_tir_expr_obj* dims[4];
-  for (int32_t k = 0; k < 4; ++k) {
+  tvm_tir_expr_obj* dims[5];
+  for (int32_t k = 0; k < s + 2; ++k) {
     dims[k] = sized && k >= 2 ? cst(&p, size[k - 2]) : tvm_ffi_seq_obj_at(dd, dpos[k]);
   }
-  tvm_relax_sinfo_obj* out = placed_result(dims, opos, 4, data->dtype, data->vdevice);
+  tvm_relax_sinfo_obj* out = placed_result(dims, opos, s + 2, data->dtype, data->vdevice);
   pool_free(&p);
   return out;
+}
+
+tvm_relax_sinfo_obj* tvm_relax__infer_adaptive_pool1d(const tvm_relax__infer_ctx* ctx) {
+  return adaptive_pool(ctx, 1);
+}
+
+tvm_relax_sinfo_obj* tvm_relax__infer_adaptive_pool2d(const tvm_relax__infer_ctx* ctx) {
+  return adaptive_pool(ctx, 2);
+}
+
+tvm_relax_sinfo_obj* tvm_relax__infer_adaptive_pool3d(const tvm_relax__infer_ctx* ctx) {
+  return adaptive_pool(ctx, 3);
 }
 
 /* ---- pad, dropout ---------------------------------------------------------------------------- */

@@ -246,6 +246,8 @@ static const char* attr_order(tvm_relax_op_id id) {
     case TVM_RELAX_OP_grad_avg_pool2d_backward:
     case TVM_RELAX_OP_nn_max_pool3d:
     case TVM_RELAX_OP_nn_avg_pool3d:
+    case TVM_RELAX_OP_nn_max_pool1d:
+    case TVM_RELAX_OP_nn_avg_pool1d:
       return "pool_size, strides, padding, dilation, ceil_mode, count_include_pad, layout, "
              "out_layout";
     default: return NULL;

@@ -59,6 +59,13 @@ static void check_op(const char* op, void* attrs, int n, void** tensors, DLDataT
   oot_check_op(op, attrs, n, tensors, NULL, &e);
 }
 
+/* An ffi.Array of n ints, kept in *keep for release_kept (attribute values rt_attrs retains). */
+static void* ints_of(void** keep, int n, const int64_t* v) {
+  TVMFFIAny a[8];
+  for (int i = 0; i < n && i < 8; ++i) a[i] = tvm_ffi_any_int(v[i]);
+  return *keep = tvm_ffi_array_new(a, n);
+}
+
 static float clampf(float v, float lo, float hi) { return v < lo ? lo : v > hi ? hi : v; }
 
 TEST(quantize_per_axis_and_scalar) {
@@ -334,6 +341,151 @@ TEST(pool3d) {
   }
 }
 
+/* pool1d over x (2, 3, 11): pool 3 dilated 2, stride 2, padding (1, 2), with and without
+ * ceil_mode (6 or 5 windows). The oracle walks each window's taps: max and the average of the
+ * taps inside x, or with count_include_pad of those inside the padded input [-1, 13). */
+static void pool1d_case(int kind, bool ceil_mode) {
+  enum { C = 6, W = 11, KS = 3, S = 2, D = 2, PL = 1, PR = 2 };
+  int ow = ceil_mode ? 6 : 5;
+  int64_t sx[3] = {2, 3, W};
+  void* t = tensor(F32, 3, sx, 1, 0, 0);
+  const float* x = fdata(t);
+  double want[C * 6];
+  for (int c = 0; c < C; ++c) {
+    for (int o = 0; o < ow; ++o) {
+      double m = -INFINITY, sum = 0;
+      int inside = 0, padded = 0;
+      for (int j = 0; j < KS; ++j) {
+        int pos = o * S - PL + j * D;
+        padded += pos >= -PL && pos < W + PR;
+        if (pos < 0 || pos >= W) continue;
+        double v = x[c * W + pos];
+        m = v > m ? v : m, sum += v, ++inside;
+      }
+      want[c * ow + o] = kind == 0 ? m : kind == 1 ? sum / (inside ? inside : 1) : sum / padded;
+    }
+  }
+  void* k[4];
+  void* attrs = rt_attrs(6, "pool_size", tvm_ffi_any_obj(ints_of(&k[0], 1, (int64_t[]){KS})),
+                         "strides", tvm_ffi_any_obj(ints_of(&k[1], 1, (int64_t[]){S})),
+                         "dilation", tvm_ffi_any_obj(ints_of(&k[2], 1, (int64_t[]){D})),
+                         "padding", tvm_ffi_any_obj(ints_of(&k[3], 2, (int64_t[]){PL, PR})),
+                         "ceil_mode", tvm_ffi_any_bool(ceil_mode), "count_include_pad",
+                         tvm_ffi_any_bool(kind == 2));
+  check_op(kind == 0 ? "relax.nn.max_pool1d" : "relax.nn.avg_pool1d", attrs, 1, &t, F32, want,
+           C * ow, 1e-5);
+  tvm_ffi_release(attrs);
+  for (int i = 0; i < 4; ++i) tvm_ffi_release(k[i]);
+}
+
+TEST(pool1d) {
+  for (int kind = 0; kind < 3; ++kind) { /* max, avg, avg with count_include_pad */
+    pool1d_case(kind, false);
+    pool1d_case(kind, true);
+  }
+}
+
+/* Pooling in permuted layouts: the indices placed by layout and out_layout. max_pool1d over x
+ * (1, 5, 2) in NWC, pool 2: out NWC (1, 4, 2) and, with out_layout NCW, (1, 2, 4); avg_pool2d
+ * over x (1, 4, 4, 3) in NHWC, pool 2 stride 2: out NHWC (1, 2, 2, 3). */
+TEST(pool_layouts) {
+  for (int ncw_out = 0; ncw_out < 2; ++ncw_out) {
+    int64_t sx[3] = {1, 5, 2};
+    void* t = tensor(F32, 3, sx, 1, 0, 0);
+    const float* x = fdata(t);
+    double want[8];
+    for (int o = 0; o < 4; ++o) {
+      for (int c = 0; c < 2; ++c) {
+        double a = x[o * 2 + c], b = x[(o + 1) * 2 + c];
+        want[ncw_out ? c * 4 + o : o * 2 + c] = a > b ? a : b;
+      }
+    }
+    void* k;
+    void* attrs = rt_attrs(3, "pool_size", tvm_ffi_any_obj(ints_of(&k, 1, (int64_t[]){2})),
+                           "layout", tvm_ffi_string("NWC"), "out_layout",
+                           tvm_ffi_string(ncw_out ? "NCW" : "NWC"));
+    check_op("relax.nn.max_pool1d", attrs, 1, &t, F32, want, 8, 1e-6);
+    tvm_ffi_release(attrs), tvm_ffi_release(k);
+  }
+  int64_t s2[4] = {1, 4, 4, 3};
+  void* t = tensor(F32, 4, s2, 1, 0, 0);
+  const float* x = fdata(t);
+  double want[12];
+  for (int h = 0; h < 2; ++h)
+    for (int w = 0; w < 2; ++w)
+      for (int c = 0; c < 3; ++c) {
+        double sum = 0;
+        for (int a = 0; a < 2; ++a)
+          for (int b = 0; b < 2; ++b) sum += x[((h * 2 + a) * 4 + w * 2 + b) * 3 + c];
+        want[(h * 2 + w) * 3 + c] = sum / 4;
+      }
+  void *k1, *k2;
+  void* attrs = rt_attrs(3, "pool_size", tvm_ffi_any_obj(ints_of(&k1, 1, (int64_t[]){2})),
+                         "strides", tvm_ffi_any_obj(ints_of(&k2, 1, (int64_t[]){2})), "layout",
+                         tvm_ffi_string("NHWC"));
+  check_op("relax.nn.avg_pool2d", attrs, 1, &t, F32, want, 12, 1e-6);
+  tvm_ffi_release(attrs), tvm_ffi_release(k1), tvm_ffi_release(k2);
+}
+
+/* adaptive_avg_pool1d (2, 3, 10) -> 4 and adaptive_avg_pool3d (1, 2, 5, 4, 3) -> (2, 3, 2): the
+ * mean of the window [floor(o * n / m), ceil((o + 1) * n / m)) along each spatial dim (windows
+ * overlap where m does not divide n). */
+static void adaptive_window(int o, int n, int m, int* lo, int* hi) {
+  *lo = (int)floor((double)o * n / m);
+  *hi = (int)ceil((double)(o + 1) * n / m);
+}
+
+TEST(adaptive_avg_pool1d_3d) {
+  int64_t s1[3] = {2, 3, 10};
+  void* t = tensor(F32, 3, s1, 1, 0, 0);
+  const float* x = fdata(t);
+  double w1[6 * 4];
+  for (int c = 0; c < 6; ++c) {
+    for (int o = 0; o < 4; ++o) {
+      int lo, hi;
+      adaptive_window(o, 10, 4, &lo, &hi);
+      double sum = 0;
+      for (int i = lo; i < hi; ++i) sum += x[c * 10 + i];
+      w1[c * 4 + o] = sum / (hi - lo);
+    }
+  }
+  void* k;
+  void* attrs = rt_attrs(1, "output_size", tvm_ffi_any_obj(ints_of(&k, 1, (int64_t[]){4})));
+  check_op("relax.nn.adaptive_avg_pool1d", attrs, 1, &t, F32, w1, 24, 1e-5);
+  tvm_ffi_release(attrs), tvm_ffi_release(k);
+  int64_t s3[5] = {1, 2, 5, 4, 3}, in[3] = {5, 4, 3}, out[3] = {2, 3, 2};
+  t = tensor(F32, 5, s3, 1, 0, 0);
+  x = fdata(t);
+  double w3[2 * 12];
+  for (int c = 0; c < 2; ++c) {
+    for (int od = 0; od < 2; ++od)
+      for (int oh = 0; oh < 3; ++oh)
+        for (int ow = 0; ow < 2; ++ow) {
+          int lo[3], hi[3], o[3] = {od, oh, ow};
+          for (int d = 0; d < 3; ++d) adaptive_window(o[d], (int)in[d], (int)out[d], &lo[d], &hi[d]);
+          double sum = 0;
+          for (int a = lo[0]; a < hi[0]; ++a)
+            for (int b = lo[1]; b < hi[1]; ++b)
+              for (int e = lo[2]; e < hi[2]; ++e) sum += x[((c * 5 + a) * 4 + b) * 3 + e];
+          int area = (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]);
+          w3[((c * 2 + od) * 3 + oh) * 2 + ow] = sum / area;
+        }
+  }
+  /* and the same into out_layout NDHWC (a second input of the same values) */
+  void* t2 = tensor(F32, 5, s3, 1, 0, 0);
+  memcpy(fdata(t2), x, 2 * 5 * 4 * 3 * sizeof(float));
+  double w3l[2 * 12];
+  for (int c = 0; c < 2; ++c)
+    for (int e = 0; e < 12; ++e) w3l[e * 2 + c] = w3[c * 12 + e];
+  attrs = rt_attrs(1, "output_size", tvm_ffi_any_obj(ints_of(&k, 3, out)));
+  check_op("relax.nn.adaptive_avg_pool3d", attrs, 1, &t, F32, w3, 24, 1e-5);
+  tvm_ffi_release(attrs);
+  attrs = rt_attrs(2, "output_size", tvm_ffi_any_obj(k), "out_layout",
+                   tvm_ffi_string("NDHWC"));
+  check_op("relax.nn.adaptive_avg_pool3d", attrs, 1, &t2, F32, w3l, 24, 1e-5);
+  tvm_ffi_release(attrs), tvm_ffi_release(k);
+}
+
 /*
  * memory.view: main(x: (4, 6) float32):
  *   a = view(x, (2, 5), void, offset 16) (elements 4..13); s = a + a (a kernel reading the view)
@@ -589,6 +741,9 @@ int main(void) {
   RUN(conv3d);
   RUN(conv1d_transpose);
   RUN(pool3d);
+  RUN(pool1d);
+  RUN(pool_layouts);
+  RUN(adaptive_avg_pool1d_3d);
   RUN(memory_view);
   RUN(to_vdevice);
   RUN(hint_on_device);

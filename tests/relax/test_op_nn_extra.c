@@ -232,6 +232,47 @@ TEST(pool3d) {
                     oi_attrs(1, "pool_size", AL(1, 9)), 1, T("1, 3, 8, 8, 8", F32));
 }
 
+TEST(pool1d_and_adaptive) {
+  const char* op = "relax.nn.max_pool1d";
+  CHECK_INFER(TS("1, 3, 4", F), op, oi_attrs(2, "pool_size", AL(1, 2), "strides", AL(1, 2)), 1,
+              T("1, 3, 8", F32));
+  /* pool 3 dilated 2, stride 2, padding (1, 2) over 11: (11 + 3 - 4 - 1) // 2 + 1 = 5, and with
+   * ceil_mode (11 + 3 - 4 - 1 + 1) // 2 + 1 = 6 (the last window starts at 10 - 1, inside) */
+  void* a = oi_attrs(4, "pool_size", AL(1, 3), "strides", AL(1, 2), "padding", AL(2, 1, 2),
+                     "dilation", AL(1, 2));
+  CHECK_INFER(TS("2, 3, 5", F), "relax.nn.avg_pool1d", a, 1, T("2, 3, 11", F32));
+  CHECK_INFER(TS("2, 3, 6", F), "relax.nn.avg_pool1d",
+              oi_attrs(5, "pool_size", AL(1, 3), "strides", AL(1, 2), "padding", AL(2, 1, 2),
+                       "dilation", AL(1, 2), "ceil_mode", AB(true)),
+              1, T("2, 3, 11", F32));
+  CHECK_INFER(TS("1, 4, 3", F), op,
+              oi_attrs(3, "pool_size", AL(1, 2), "strides", AL(1, 2), "layout", AS("NWC")), 1,
+              T("1, 8, 3", F32));
+  CHECK_INFER_FAILS("ValueError", "argument 'data' must have ndim 3 (layout NCW), got 4", op, NULL,
+                    1, T("1, 3, 8, 8", F32));
+  CHECK_INFER_FAILS("ValueError", "attribute 'pool_size' must have 1 value, got 2", op,
+                    oi_attrs(1, "pool_size", AL(2, 2, 2)), 1, T("1, 3, 8", F32));
+  CHECK_INFER_FAILS("ValueError", "attribute 'padding' must have 1 or 2 values, got 3", op,
+                    oi_attrs(1, "padding", AL(3, 1, 1, 1)), 1, T("1, 3, 8", F32));
+  CHECK_INFER_FAILS("ValueError", "the output spatial size would be", op,
+                    oi_attrs(1, "pool_size", AL(1, 9)), 1, T("1, 3, 8", F32));
+  /* adaptive: the spatial dims become output_size, or stay without it */
+  const char* a1 = "relax.nn.adaptive_avg_pool1d";
+  CHECK_INFER(TS("1, 3, 5", F), a1, oi_attrs(1, "output_size", AL(1, 5)), 1, T("1, 3, 17", F32));
+  CHECK_INFER(TS("n, 3, w", F), a1, NULL, 1, T("n, 3, w", F32));
+  CHECK_INFER(TS("1, 5, 3", F), a1, oi_attrs(2, "output_size", AL(1, 5), "layout", AS("NWC")), 1,
+              T("1, 17, 3", F32));
+  CHECK_INFER_FAILS("ValueError", "attribute 'output_size' must have 1 value, got 2", a1,
+                    oi_attrs(1, "output_size", AL(2, 5, 5)), 1, T("1, 3, 17", F32));
+  const char* a3 = "relax.nn.adaptive_avg_pool3d";
+  CHECK_INFER(TS("1, 2, 2, 3, 4", F), a3, oi_attrs(1, "output_size", AL(3, 2, 3, 4)), 1,
+              T("1, 2, 5, 6, 7", F32));
+  CHECK_INFER(TS("1, 2, 2, 2, 2", F), a3, oi_attrs(1, "output_size", AL(1, 2)), 1,
+              T("1, 2, 5, 6, 7", F32));
+  CHECK_INFER_FAILS("ValueError", "argument 'data' must have ndim 5 (layout NCDHW), got 4", a3,
+                    NULL, 1, T("1, 2, 5, 6", F32));
+}
+
 /* R.memory.view(x, shape, dtype, offset) with void (R.tuple()) for an absent argument. */
 static const char* view(tvm_relax_sinfo_obj* xs, tvm_relax_expr_obj* shape,
                         tvm_relax_expr_obj* dtype, tvm_relax_expr_obj* offset) {
@@ -299,6 +340,7 @@ int main(void) {
   RUN(losses);
   RUN(conv3d_and_conv1d_transpose);
   RUN(pool3d);
+  RUN(pool1d_and_adaptive);
   RUN(memory_view);
   oi_free_vars();
   return test_summary();

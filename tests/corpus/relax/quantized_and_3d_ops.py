@@ -1,7 +1,7 @@
 # The operators of quantized and volumetric models: quantize / dequantize per channel and with
 # scalar parameters, leaky and parametric ReLU, softplus, selu, group_norm, 3-d convolution and
-# pooling, a 1-d transposed convolution, atan2, a fused multiply-add and the two losses, with
-# keyword attributes.
+# pooling, a 1-d transposed convolution, 1-d pooling and adaptive 1-d / 3-d pooling, atan2, a
+# fused multiply-add and the two losses, with keyword attributes.
 from tvm.script import ir as I
 from tvm.script import relax as R
 
@@ -59,3 +59,16 @@ class QuantizedAnd3D:
             up = R.nn.conv1d_transpose(signal, kernel, strides=[2], padding=[1, 1], output_padding=[1])
             R.output(l1, l2, l3, up)
         return (l1, l2, l3, up)
+
+    @R.function
+    def pool1d(
+        signal: R.Tensor((2, 4, "w"), "float32"), volume: R.Tensor((1, 2, 5, 4, 3), "float32")
+    ):
+        with R.dataflow():
+            m = R.nn.max_pool1d(signal, pool_size=[3], strides=[2], padding=[1, 2], dilation=[2], ceil_mode=True)
+            a = R.nn.avg_pool1d(signal, pool_size=[2], strides=[2], count_include_pad=True)
+            s = R.nn.adaptive_avg_pool1d(signal, output_size=[4])
+            k = R.nn.adaptive_avg_pool1d(signal)
+            v = R.nn.adaptive_avg_pool3d(volume, output_size=[2, 3, 2], layout="NCDHW", out_layout="NDHWC")
+            R.output(m, a, s, k, v)
+        return (m, a, s, k, v)
