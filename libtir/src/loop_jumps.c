@@ -5,7 +5,8 @@
  *
  * Every walk here answers at once while nothing but the op registry holds a reference to either
  * op (tvm_tir__builtin_unused): then no IR anywhere contains one, and programs without them pay
- * nothing.
+ * nothing. The well-formedness rule runs a quick walk first, and the tracked one (paths for the
+ * error) only when the quick one finds something.
  */
 #include <string.h>
 #include <tvm-private/tir.h>
@@ -165,8 +166,78 @@ static int check_post(tvm_tir_visitor* v, const void* node) {
   return 0;
 }
 
+/* The check without paths, over the child tables (walk.c's way, not reflection per node): each
+ * node sees the innermost context above it (ctx) instead of a stack. 0 when the rule holds; 1
+ * when it may not (a violation, an object that is no libtir node or container, too deep), the
+ * tracked walk below then deciding and locating the error. A Buffer or Var holds expressions
+ * only, whose answer does not depend on ctx: one met again is not entered again. */
+typedef struct {
+  const tvm_tir__children* c;
+  const void* walked[64]; /* Buffers and Vars checked, by address hash */
+} quick_check;
+
+static int quick(quick_check* q, const void* obj, int ctx, int64_t depth);
+
+static int quick_any(quick_check* q, const TVMFFIAny* a, int ctx, int64_t depth) {
+  if (!tvm_ffi_any_is_object(a) || a->type_index == kTVMFFIStr || a->type_index == kTVMFFIBytes) {
+    return 0;
+  }
+  return quick(q, a->v_obj, ctx, depth);
+}
+
+static int quick(quick_check* q, const void* obj, int ctx, int64_t depth) {
+  if (!obj) return 0;
+  if (depth > TVM_FFI_STRUCTURAL_MAX_DEPTH) return 1;
+  tvm_tir_kind k = tir_kind_of(obj);
+  if (k < 0) {
+    int32_t t = tvm_ffi_type_index(obj);
+    if (t == kTVMFFIArray || t == kTVMFFIList) {
+      int64_t n = tvm_ffi_seq_size(obj);
+      const TVMFFIAny* items = tvm_ffi_seq_data(obj);
+      for (int64_t i = 0; i < n; ++i) {
+        if (quick_any(q, &items[i], ctx, depth + 1)) return 1;
+      }
+      return 0;
+    }
+    if (t == kTVMFFIMap || t == kTVMFFIDict) { /* values, as tvm_tir_visit */
+      const TVMFFIAny *key, *val;
+      for (int64_t pos = 0; (pos = tvm_ffi_map_next(obj, pos, &key, &val)) >= 0;) {
+        if (quick_any(q, val, ctx, depth + 1)) return 1;
+      }
+      return 0;
+    }
+    return t == kTVMFFIStr || t == kTVMFFIBytes ? 0 : 1;
+  }
+  if (k == TVM_TIR_KIND_Evaluate) {
+    unsigned j = tvm_tir__stmt_jump(obj);
+    if (j) return ctx != CTX_LOOP;
+  } else if (call_jump(obj)) {
+    return 1;
+  }
+  const void** slot = NULL;
+  if (k == TVM_TIR_KIND_Buffer || k == TVM_TIR_KIND_Var) {
+    slot = &q->walked[(((uintptr_t)obj >> 4) * UINT64_C(0x9E3779B97F4A7C15)) >> 58];
+    if (*slot == obj) return 0;
+  }
+  int inner = ctx_of(obj);
+  if (inner < 0) inner = ctx;
+  const tvm_tir__children* c = q->c;
+  for (int32_t i = c->start[k], end = c->start[k + 1]; i < end; ++i) {
+    const char* addr = (const char*)obj + c->f[i].offset;
+    int r = c->f[i].type == kTVMFFIAny ? quick_any(q, (const TVMFFIAny*)addr, inner, depth + 1)
+            : c->f[i].type == kTVMFFIStr || c->f[i].type == kTVMFFIBytes
+                ? 0
+                : quick(q, *(void* const*)addr, inner, depth + 1);
+    if (r) return 1;
+  }
+  if (slot) *slot = obj;
+  return 0;
+}
+
 int tvm_tir__verify_jumps(const void* func) {
   if (jumps_unused()) return 0;
+  quick_check q = {tvm_tir__children_get(), {NULL}};
+  if (q.c && quick(&q, func, CTX_NONE, 0) == 0) return 0;
   jump_check c = {0};
   tvm_tir_visitor v = {0};
   v.pre_default = check_pre;
