@@ -534,6 +534,12 @@ static int structural_equal(const TVMFFIAny* lhs, const TVMFFIAny* rhs, bool map
   if (out_lhs_path) *out_lhs_path = NULL;
   if (out_rhs_path) *out_rhs_path = NULL;
   if (!lhs || !rhs) return tvm_ffi_raise("ValueError", "tvm_ffi_structural_equal: NULL value");
+  /* An object is equal to itself under any mapping of free variables: no walk (nor the maps
+   * the walk sets up) for the common question "is it still the same expression". */
+  if (tvm_ffi_any_is_object(lhs) && lhs->type_index == rhs->type_index &&
+      lhs->v_obj == rhs->v_obj) {
+    return 1;
+  }
   eq_ctx c;
   memset(&c, 0, sizeof(c));
   c.region.map_free_vars = map_free_vars;

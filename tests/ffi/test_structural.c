@@ -499,12 +499,18 @@ TEST(random_trees_hash_consistency) {
 
 TEST(depth_limit_and_cycles) {
   register_test_types();
-  /* A list containing itself: equality and hashing raise instead of overflowing the stack. */
+  /* A list containing itself: equality with another such list and hashing raise instead of
+   * overflowing the stack; the list is equal to itself (the same object, not walked). */
   void* l = tvm_ffi_list_new();
-  TVMFFIAny self = tvm_ffi_any_obj(l);
+  void* l2 = tvm_ffi_list_new();
+  TVMFFIAny self = tvm_ffi_any_obj(l), other = tvm_ffi_any_obj(l2);
   CHECK_OK(tvm_ffi_list_push(l, &self));
-  CHECK_EQ_INT(tvm_ffi_structural_equal(&self, &self, false, NULL, NULL), -1);
+  CHECK_OK(tvm_ffi_list_push(l2, &other));
+  CHECK_EQ_INT(tvm_ffi_structural_equal(&self, &other, false, NULL, NULL), -1);
   CHECK_RAISED("RuntimeError", "deeper than 10000");
+  CHECK_EQ_INT(tvm_ffi_structural_equal(&self, &self, false, NULL, NULL), 1);
+  tvm_ffi_list_clear(l2);
+  tvm_ffi_release(l2);
   uint64_t h = 1;
   CHECK_EQ_INT(tvm_ffi_structural_hash_checked(&self, false, &h), -1);
   CHECK_RAISED("RuntimeError", "structural hash");
@@ -523,12 +529,14 @@ TEST(depth_limit_and_cycles) {
   /* Past the limit raises (the same value wrapped twice more than allowed). */
   TVMFFIAny g = tvm_ffi_any_copy(&e);
   for (int i = 0; i < 6000; ++i) g = O(add(g, I(i)));
-  CHECK_EQ_INT(tvm_ffi_structural_equal(&g, &g, false, NULL, NULL), -1);
+  TVMFFIAny g2 = tvm_ffi_any_copy(&f);
+  for (int i = 0; i < 6000; ++i) g2 = O(add(g2, I(i)));
+  CHECK_EQ_INT(tvm_ffi_structural_equal(&g, &g2, false, NULL, NULL), -1);
   CHECK_RAISED("RuntimeError", "structural equality");
   /* Release the deep chains from the top, one level at a time, to keep the test itself from
    * recursing 11000 levels deep in the destructor. */
-  TVMFFIAny* chains[] = {&e, &f, &g};
-  for (int c = 0; c < 3; ++c) {
+  TVMFFIAny* chains[] = {&e, &f, &g, &g2};
+  for (int c = 0; c < 4; ++c) {
     TVMFFIAny cur = *chains[c];
     while (cur.type_index == g_add_t) {
       add_obj* a = (add_obj*)cur.v_obj;
