@@ -115,29 +115,33 @@ static tvm_tir_expr_obj* scale_(tvm_tir_kind k, tvm_tir_expr_obj* a, tvm_tir_exp
 }
 
 /* Symbolic bounds [*lo, *hi] of the integer expression e over the inner variables; false when
- * e has a form this does not bound (no reference left in *lo / *hi). */
+ * e has a form this does not bound (no reference left in *lo / *hi). *inner: whether e uses an
+ * inner variable (when it does not, its bounds are e itself). Each node is looked at once: the
+ * forms it recurses into tell from their operands whether they use one, and only the others
+ * (calls, loads, ...) are searched (uses_inner). */
 static bool bound(const detector* d, const tvm_tir_expr_obj* e, tvm_tir_expr_obj** lo,
-                  tvm_tir_expr_obj** hi, int depth) {
+                  tvm_tir_expr_obj** hi, int depth, bool* inner) {
   *lo = *hi = NULL;
+  *inner = true;
   if (depth > 64) return false;
   tvm_tir_kind k = tvm_tir_kind_of(e);
-  if (!uses_inner(d, e)) {
-    *lo = tvm_tir_ref((void*)e);
-    *hi = tvm_tir_ref((void*)e);
-    return true;
-  }
+  tvm_tir_expr_obj *al = NULL, *ah = NULL, *bl = NULL, *bh = NULL;
+  bool a_in = false, b_in = false, ok = false;
+  bool searched = false; /* uses_inner(d, e) already found an inner variable */
+  int64_t c = 0;
   if (k == TVM_TIR_KIND_Var || k == TVM_TIR_KIND_SizeVar) {
     TVMFFIAny key = tvm_ffi_any_obj(e);
     const TVMFFIAny* r = tvm_ffi_map_get(d->ranges, &key);
-    const tvm_tir_range_obj* range = r && tvm_ffi_any_is_object(r) ? (const void*)r->v_obj : NULL;
+    if (!r) goto outer;
+    const tvm_tir_range_obj* range = tvm_ffi_any_is_object(r) ? (const void*)r->v_obj : NULL;
     if (!range || !range->extent) return false;
     /* [min, min + extent - 1], the ends bounded in turn (they may use outer inner vars). */
     tvm_tir_expr_obj* one = tvm_tir_const_int(tvm_tir_expr_dtype(range->extent), 1);
     tvm_tir_expr_obj* last0 = one ? add_(range->min, range->extent) : NULL;
     tvm_tir_expr_obj* last = last0 ? tvm_tir_sub(last0, one) : NULL;
     tvm_tir_expr_obj *l1 = NULL, *h1 = NULL, *l2 = NULL, *h2 = NULL;
-    bool ok =
-        last && bound(d, range->min, &l1, &h1, depth + 1) && bound(d, last, &l2, &h2, depth + 1);
+    ok = last && bound(d, range->min, &l1, &h1, depth + 1, &a_in) &&
+         bound(d, last, &l2, &h2, depth + 1, &b_in);
     tvm_ffi_release(one);
     tvm_ffi_release(last0);
     tvm_ffi_release(last);
@@ -153,13 +157,15 @@ static bool bound(const detector* d, const tvm_tir_expr_obj* e, tvm_tir_expr_obj
     *hi = h2;
     return true;
   }
-  tvm_tir_expr_obj *al = NULL, *ah = NULL, *bl = NULL, *bh = NULL;
-  int64_t c = 0;
-  bool ok = false;
+  if (k == TVM_TIR_KIND_IntImm) goto outer;
   if (k == TVM_TIR_KIND_Cast) {
     const tvm_tir_cast_obj* x = (const void*)e;
     DLDataType t = tvm_tir_expr_dtype(e);
-    if ((t.code == kDLInt || t.code == kDLUInt) && bound(d, x->value, &al, &ah, depth + 1)) {
+    if (t.code != kDLInt && t.code != kDLUInt) {
+      if (!uses_inner(d, e)) goto outer;
+      searched = true;
+    } else if (bound(d, x->value, &al, &ah, depth + 1, &a_in)) {
+      if (!a_in) goto outer;
       *lo = tvm_tir_cast(t, al);
       *hi = tvm_tir_cast(t, ah);
       ok = true;
@@ -167,7 +173,10 @@ static bool bound(const detector* d, const tvm_tir_expr_obj* e, tvm_tir_expr_obj
   } else if (k == TVM_TIR_KIND_Add || k == TVM_TIR_KIND_Sub || k == TVM_TIR_KIND_Min ||
              k == TVM_TIR_KIND_Max) {
     const tvm_tir_binary_obj* x = (const void*)e;
-    if (bound(d, x->a, &al, &ah, depth + 1) && bound(d, x->b, &bl, &bh, depth + 1)) {
+    bool a_ok = bound(d, x->a, &al, &ah, depth + 1, &a_in);
+    bool b_ok = bound(d, x->b, &bl, &bh, depth + 1, &b_in);
+    if (a_ok && b_ok && !a_in && !b_in) goto outer;
+    if (a_ok && b_ok) {
       ok = true;
       if (k == TVM_TIR_KIND_Add) {
         *lo = add_(al, bl);
@@ -190,30 +199,56 @@ static bool bound(const detector* d, const tvm_tir_expr_obj* e, tvm_tir_expr_obj
       var_side = x->b;
       const_side = x->a;
     }
-    if (tvm_tir_as_const_int(const_side, &c) && (k == TVM_TIR_KIND_Mul || c > 0)) {
-      if (k == TVM_TIR_KIND_FloorMod) {
-        /* [0, c - 1] (the value itself when it does not vary). */
-        *lo = tvm_tir_const_int(tvm_tir_expr_dtype(e), 0);
-        *hi = tvm_tir_const_int(tvm_tir_expr_dtype(e), c - 1);
-        ok = true;
-      } else if (bound(d, var_side, &al, &ah, depth + 1)) {
-        bool flip = k == TVM_TIR_KIND_Mul && c < 0;
-        *lo = scale_(k, flip ? ah : al, (tvm_tir_expr_obj*)const_side);
-        *hi = scale_(k, flip ? al : ah, (tvm_tir_expr_obj*)const_side);
-        ok = true;
-      }
+    if (!tvm_tir_as_const_int(const_side, &c) || (k != TVM_TIR_KIND_Mul && c <= 0)) {
+      if (!uses_inner(d, e)) goto outer;
+      searched = true;
+    } else if (k == TVM_TIR_KIND_FloorMod) {
+      if (!uses_inner(d, var_side)) goto outer;
+      searched = true;
+      /* [0, c - 1] */
+      *lo = tvm_tir_const_int(tvm_tir_expr_dtype(e), 0);
+      *hi = tvm_tir_const_int(tvm_tir_expr_dtype(e), c - 1);
+      ok = true;
+    } else if (bound(d, var_side, &al, &ah, depth + 1, &a_in)) {
+      if (!a_in) goto outer;
+      bool flip = k == TVM_TIR_KIND_Mul && c < 0;
+      *lo = scale_(k, flip ? ah : al, (tvm_tir_expr_obj*)const_side);
+      *hi = scale_(k, flip ? al : ah, (tvm_tir_expr_obj*)const_side);
+      ok = true;
     }
+  } else if (!uses_inner(d, e)) {
+    goto outer;
+  } else {
+    searched = true;
   }
-  tvm_ffi_release(al);
-  tvm_ffi_release(ah);
-  tvm_ffi_release(bl);
-  tvm_ffi_release(bh);
-  if (ok && *lo && *hi) return true;
+  if (ok && *lo && *hi) {
+    tvm_ffi_release(al);
+    tvm_ffi_release(ah);
+    tvm_ffi_release(bl);
+    tvm_ffi_release(bh);
+    return true;
+  }
   tvm_ffi_release(*lo);
   tvm_ffi_release(*hi);
   *lo = *hi = NULL;
   tvm_ffi_error_clear();
+  /* An operand not bounded (too deep, or a form this does not bound) leaves e its own bounds
+   * when e uses no inner variable after all. */
+  if (!searched && !uses_inner(d, e)) goto outer;
+  tvm_ffi_release(al);
+  tvm_ffi_release(ah);
+  tvm_ffi_release(bl);
+  tvm_ffi_release(bh);
   return false;
+outer: /* e uses no inner variable: it is its own bounds */
+  tvm_ffi_release(al);
+  tvm_ffi_release(ah);
+  tvm_ffi_release(bl);
+  tvm_ffi_release(bh);
+  *inner = false;
+  *lo = tvm_tir_ref((void*)e);
+  *hi = tvm_tir_ref((void*)e);
+  return true;
 }
 
 /* Bounds of index `e` of dimension `dim` of buf: symbolic, else constant within the buffer,
@@ -221,7 +256,8 @@ static bool bound(const detector* d, const tvm_tir_expr_obj* e, tvm_tir_expr_obj
 static int index_bounds(const detector* d, const tvm_tir_buffer_obj* buf, int64_t dim,
                         const tvm_tir_expr_obj* e, tvm_tir_expr_obj** lo, tvm_tir_expr_obj** hi) {
   DLDataType t = tvm_tir_expr_dtype(e);
-  if (t.lanes == 1 && bound(d, e, lo, hi, 0)) return 0;
+  bool inner;
+  if (t.lanes == 1 && bound(d, e, lo, hi, 0, &inner)) return 0;
   int64_t stride;
   if (tvm_tir_kind_of(e) == TVM_TIR_KIND_Ramp) {
     /* base + stride * [0, lanes): from the first lane's low bound to the last lane's high. */
@@ -231,7 +267,7 @@ static int index_bounds(const detector* d, const tvm_tir_buffer_obj* buf, int64_
     tvm_tir_expr_obj* last = span ? tvm_tir_add(r->base, span) : NULL;
     tvm_tir_expr_obj *l1 = NULL, *h1 = NULL, *l2 = NULL, *h2 = NULL;
     bool ok = last && tvm_tir_as_const_int(r->stride, &stride) && stride >= 0 &&
-              bound(d, r->base, &l1, &h1, 0) && bound(d, last, &l2, &h2, 0);
+              bound(d, r->base, &l1, &h1, 0, &inner) && bound(d, last, &l2, &h2, 0, &inner);
     tvm_ffi_release(steps);
     tvm_ffi_release(span);
     tvm_ffi_release(last);
@@ -263,6 +299,11 @@ static int index_bounds(const detector* d, const tvm_tir_buffer_obj* buf, int64_
   return *lo && *hi ? 0 : -1;
 }
 
+static bool same_expr(const tvm_tir_expr_obj* a, const tvm_tir_expr_obj* b) {
+  TVMFFIAny x = tvm_ffi_any_obj(a), y = tvm_ffi_any_obj(b);
+  return tvm_ffi_structural_equal(&x, &y, false, NULL, NULL) == 1;
+}
+
 /* Join [lo, hi] into the accumulated region of buf's dimension dim (both consumed). */
 static int join(tvm_tir_expr_obj** acc_lo, tvm_tir_expr_obj** acc_hi, tvm_tir_expr_obj* lo,
                 tvm_tir_expr_obj* hi) {
@@ -271,14 +312,8 @@ static int join(tvm_tir_expr_obj** acc_lo, tvm_tir_expr_obj** acc_hi, tvm_tir_ex
     *acc_hi = hi;
     return 0;
   }
-  TVMFFIAny a = tvm_ffi_any_obj(*acc_lo), b = tvm_ffi_any_obj(lo);
-  TVMFFIAny c = tvm_ffi_any_obj(*acc_hi), e = tvm_ffi_any_obj(hi);
-  tvm_tir_expr_obj* nlo = tvm_ffi_structural_equal(&a, &b, false, NULL, NULL) == 1
-                              ? tvm_tir_ref(*acc_lo)
-                              : tvm_tir_min(*acc_lo, lo);
-  tvm_tir_expr_obj* nhi = tvm_ffi_structural_equal(&c, &e, false, NULL, NULL) == 1
-                              ? tvm_tir_ref(*acc_hi)
-                              : tvm_tir_max(*acc_hi, hi);
+  tvm_tir_expr_obj* nlo = same_expr(*acc_lo, lo) ? tvm_tir_ref(*acc_lo) : tvm_tir_min(*acc_lo, lo);
+  tvm_tir_expr_obj* nhi = same_expr(*acc_hi, hi) ? tvm_tir_ref(*acc_hi) : tvm_tir_max(*acc_hi, hi);
   tvm_ffi_release(lo);
   tvm_ffi_release(hi);
   tvm_ffi_release(*acc_lo);
@@ -361,6 +396,11 @@ static int record(detector* d, const tvm_tir_buffer_obj* buf, const void* indice
 }
 
 /* ---- The walk ------------------------------------------------------------------------------ */
+static int skip_node(tvm_tir_visitor* v, const void* node) {
+  (void)v, (void)node;
+  return TVM_TIR_VISIT_SKIP;
+}
+
 static int on_load(tvm_tir_visitor* v, const void* node) {
   const tvm_tir_buffer_load_obj* x = node;
   return record(v->ctx, x->buffer, x->indices, NULL, false);
@@ -489,6 +529,11 @@ int tvm_script__infer_regions(const tvm_script_builder* b, const tvm_script__fra
     rc = dict_put(d.inner_buffers, tvm_script__vec_at(&f->alloc_buffers, i), NULL);
   }
   tvm_tir_visitor v = {0};
+  /* A Buffer's fields and a Var's hold no access of the block (a buffer's shape is no load of
+   * it): not entered, at every access of them. */
+  v.pre[TVM_TIR_KIND_Buffer] = skip_node;
+  v.pre[TVM_TIR_KIND_Var] = skip_node;
+  v.pre[TVM_TIR_KIND_SizeVar] = skip_node;
   v.pre[TVM_TIR_KIND_BufferLoad] = on_load;
   v.pre[TVM_TIR_KIND_BufferStore] = on_store;
   v.pre[TVM_TIR_KIND_For] = on_for;
