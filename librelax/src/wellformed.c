@@ -294,6 +294,53 @@ static int on_tir_var(tvm_tir_visitor* v, const void* node) {
   return use_tir_var(v->ctx, node) == 0 ? TVM_TIR_VISIT_SKIP : -1;
 }
 
+/* Whether every TIR variable of e is defined here, through the forms dims are made of
+ * (constants, variables, arithmetic, comparisons, logic, not, select, cast, calls): the common
+ * answer without the visitor. false for any other form or a variable not defined, which the
+ * visitor then checks, with the error's path (use_tir). */
+static bool tir_vars_defined(const wf* w, const void* e, int depth) {
+  if (!e || depth > 64) return false;
+  switch (tvm_tir_kind_of(e)) {
+    case TVM_TIR_KIND_IntImm:
+    case TVM_TIR_KIND_FloatImm:
+      return true;
+    case TVM_TIR_KIND_Var:
+    case TVM_TIR_KIND_SizeVar: {
+      const fact* f = find(w, e);
+      return f && (f->flags & T_DEFINED) && f->level == w->level;
+    }
+#define TVM_TIR_NODE(Name, type_key, Parent, c_struct, seq_kind, fields)
+#define TVM_TIR_BINOP(Name, type_key, klass, symbol) case TVM_TIR_KIND_##Name:
+#include <tvm/tir/nodes.def>
+      return tir_vars_defined(w, ((const tvm_tir_binary_obj*)e)->a, depth + 1) &&
+             tir_vars_defined(w, ((const tvm_tir_binary_obj*)e)->b, depth + 1);
+    case TVM_TIR_KIND_Not:
+      return tir_vars_defined(w, ((const tvm_tir_not_obj*)e)->a, depth + 1);
+    case TVM_TIR_KIND_Cast:
+      return tir_vars_defined(w, ((const tvm_tir_cast_obj*)e)->value, depth + 1);
+    case TVM_TIR_KIND_Select: {
+      const tvm_tir_select_obj* x = e;
+      return tir_vars_defined(w, x->condition, depth + 1) &&
+             tir_vars_defined(w, x->true_value, depth + 1) &&
+             tir_vars_defined(w, x->false_value, depth + 1);
+    }
+    case TVM_TIR_KIND_Call: {
+      const tvm_tir_call_obj* x = e;
+      if (!tvm_tir_is(x->op, TVM_TIR_KIND_Op) || !x->args ||
+          tvm_ffi_type_index(x->args) != kTVMFFIArray) {
+        return false;
+      }
+      for (int64_t i = 0, n = tvm_ffi_seq_size(x->args); i < n; ++i) {
+        const TVMFFIAny* a = tvm_ffi_seq_at(x->args, i);
+        if (!tvm_ffi_any_is_object(a) || !tir_vars_defined(w, a->v_obj, depth + 1)) return false;
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
 /* Every TIR variable of PrimExpr e (at the current path) must be defined. */
 static int use_tir(wf* w, const void* e) {
   if (!e) return 0;
@@ -302,6 +349,7 @@ static int use_tir(wf* w, const void* e) {
   if (tvm_tir_is_var(e)) return use_tir_var(w, e);
   if (!tvm_tir_is_expr(e))
     return fail(w, "expected a PrimExpr, got %s", tvm_ffi_type_key(tvm_ffi_type_index(e)));
+  if (tir_vars_defined(w, e, 0)) return 0;
   return tvm_tir_visit(&w->tirv, e);
 }
 

@@ -417,6 +417,18 @@ TEST(symbolic_var_defined_before_use) {
       func1(ARR(x), false, ARR(bind(a, call1("relax.exp", x))), x, true),
       "<root>.body.blocks[0].bindings[0].var.struct_info_.shape.values[0]",
       "symbolic variable n is used before a parameter's struct info or a match_cast defines it");
+  /* Inside a composite dim, n * 2 + 1 (located at the dim); with n defined by a parameter the
+   * same annotation passes. */
+  void* d =
+      keep(tvm_tir_add_take(tvm_tir_mul_take(tvm_tir_ref(n), tvm_tir_i64(2)), tvm_tir_i64(1)));
+  tvm_relax_var_obj* b = var("b", t_sym(d));
+  EXPECT_ERROR(
+      func1(ARR(x), false, ARR(bind(b, call1("relax.exp", x))), x, true),
+      "<root>.body.blocks[0].bindings[0].var.struct_info_.shape.values[0]",
+      "symbolic variable n is used before a parameter's struct info or a match_cast defines it");
+  tvm_relax_var_obj* x_n = var("x_n", t_sym(n));
+  tvm_relax_var_obj* b2 = var("b2", t_sym(d));
+  EXPECT_OK(func1(ARR(x_n), false, ARR(bind(b2, call1("relax.exp", x_n))), x_n, true));
   /* In a PrimValue. */
   void* pv = keep(tvm_relax_prim_value_new((void*)n));
   tvm_relax_var_obj* p = var("p", keep(tvm_relax_prim_sinfo_new(I64, (void*)n)));
