@@ -491,10 +491,25 @@ static int relax_expr_stmt(script_parser* p, const ast_stmt* st) {
   }
   if (tvm_ffi_any_is_object(&v) && tvm_relax_is_expr(v.v_obj)) {
     /* An expression evaluated for its effect (`R.print(x)`): bound to a fresh name; as the
-     * last statement of an if branch, the branch's value (named `_`). */
+     * last statement of an if branch, the branch's value (named `_`). Only a value of no
+     * struct info (an empty tuple) may be dropped so, as upstream's parser requires: any
+     * other is a result the program forgot to bind. */
     const char* name = st == p->relax_void_tail ? "_" : NULL;
     tvm_relax_var_obj* var = tvm_script_relax_emit(p->b, name, &v, NULL);
-    if (!var) rc = tvm_script__relocate(p, &st->span);
+    const tvm_relax_sinfo_obj* s = var ? tvm_relax_sinfo_of(var) : NULL;
+    if (!var) {
+      rc = tvm_script__relocate(p, &st->span);
+    } else if (tvm_relax_kind_of(s) != TVM_RELAX_KIND_TupleStructInfo ||
+               tvm_ffi_seq_size(((const tvm_relax_tuple_sinfo_obj*)s)->fields) != 0) {
+      tvm_ffi_strbuf b = {0};
+      tvm_relax_sinfo_text(&b, s);
+      rc = tvm_script__error_at(p, &st->span, "TypeError",
+                                "a Relax expression of struct info %s is used as a statement: "
+                                "only a call that returns nothing (R.Tuple()) may be; bind "
+                                "its value to a variable",
+                                tvm_ffi_strbuf_cstr(&b));
+      tvm_ffi_strbuf_free(&b);
+    }
     tvm_ffi_release(var);
   }
   tvm_ffi_any_release(&v);
