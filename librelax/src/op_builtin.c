@@ -408,13 +408,17 @@ static tvm_relax_sinfo_obj* tensor_of_shape_arg(const tvm_relax__infer_ctx* ctx,
   return tvm_relax__tensor_result(s->values, dtype, s->ndim, NULL);
 }
 
+/* memory.alloc_tensor(storage, offset, shape, dtype[, runtime_device_index]): upstream's newer
+ * form passes the device index (an integer R.prim_value, its wrapper's default 0); the tensor
+ * lives on its storage's device either way. */
 tvm_relax_sinfo_obj* tvm_relax__infer_alloc_tensor_from_storage(const tvm_relax__infer_ctx* ctx) {
   if (!tvm_relax__arg_sinfo(ctx, 0)) return arg_error(ctx, "TypeError", 0, "a storage object");
   if (arg_sinfo_kind(ctx, 0) == TVM_RELAX_KIND_TensorStructInfo) {
     return arg_error(ctx, "TypeError", 0, "a storage object (R.Object)");
   }
   if (arg_int_prim(ctx, 1) != 0 || !arg_shape(ctx, 2) ||
-      arg_literal(ctx, 3, TVM_RELAX_KIND_DataTypeImm, "a DataTypeImm") != 0) {
+      arg_literal(ctx, 3, TVM_RELAX_KIND_DataTypeImm, "a DataTypeImm") != 0 ||
+      (ctx->num_args == 5 && arg_int_prim(ctx, 4) != 0)) {
     return NULL;
   }
   return tensor_of_shape_arg(ctx, 2, ((tvm_relax_dtype_imm_obj*)tvm_relax__arg(ctx, 3))->value);

@@ -338,6 +338,11 @@ TEST(memory) {
               "TypeError", "argument 'shape' must be a shape");
   CHECK_FAILS(call(TVM_RELAX_OP_memory_alloc_tensor, NULL, NULL, 4, st, dev, shape, dev),
               "TypeError", "argument 'dtype' must be a DataTypeImm, got R.Prim(value=T.int64(0))");
+  /* upstream's newer form: a fifth argument, the runtime device index */
+  CHECK_SINFO(call(TVM_RELAX_OP_memory_alloc_tensor, NULL, NULL, 5, st, dev, shape, dt, dev),
+              "R.Tensor((n, 3), dtype=\"float32\")");
+  CHECK_FAILS(call(TVM_RELAX_OP_memory_alloc_tensor, NULL, NULL, 5, st, dev, shape, dt, dt),
+              "TypeError", "argument 'runtime_device_index' must be an integer R.prim_value");
 
   CHECK_SINFO(call(TVM_RELAX_OP_memory_kill_storage, NULL, NULL, 1, st), "R.Tuple()");
   CHECK_SINFO(call(TVM_RELAX_OP_memory_kill_tensor, NULL, NULL, 1, x), "R.Tuple()");

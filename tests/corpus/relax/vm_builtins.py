@@ -35,7 +35,7 @@ class VMBuiltins:
             (R.shape([16]), R.prim_value(0), R.dtype("uint8")),
             sinfo_args=(R.Object,),
         )
-        y = R.memory.alloc_tensor(storage, R.prim_value(0), R.shape([4]), R.dtype("float32"))
+        y = R.memory.alloc_tensor(storage, R.prim_value(0), R.shape([4]), R.dtype("float32"), R.prim_value(0))
         _ = cls.add_one(x, y)
         return y
 
