@@ -9,7 +9,8 @@
  *   R.Tuple(*fields) / R.Tuple([fields]), R.Shape(values=None, ndim=-1),
  *   R.Prim(dtype=None, value=None) (value an int, a PrimExpr or a symbolic name),
  *   R.Object, R.Any (both the top struct info: librelax has no separate Any),
- *   R.Callable(params=None, ret=None, purity=True)  (params None: any arguments);
+ *   R.Callable(params=None, ret=None, purity=None)  (params None: any arguments; purity None:
+ *                                                  pure with params, impure without, as upstream);
  *   written without a call, R.Tensor / R.Shape / R.Tuple / R.Object / R.Any are the unknown forms;
  *   R.dataflow()  (a `with` item: the dataflow frame), R.output(*vars) (ends the block and
  *   evaluates to the ffi.Array of the Vars that replace the outputs after it: the statement
@@ -560,7 +561,8 @@ static int b_callable(tvm_script_call* call, TVMFFIAny* out) {
     tvm_ffi_raise("NotImplementedError", "R.Callable(derive_func=...) is not supported");
     return fail_at(call, spec, 3);
   }
-  bool purity = true;
+  /* Upstream's default (C++'s): a function of known params is pure, an opaque one impure. */
+  bool purity = present(&a[0]);
   if (present(&a[2])) {
     if (a[2].type_index != kTVMFFIBool) {
       tvm_ffi_raise("TypeError", "argument 'purity' of R.Callable must be a bool, got %s",
@@ -668,8 +670,8 @@ int tvm_script__relax_value_lookup(const char* name, size_t len, TVMFFIAny* out)
     s = tvm_relax_shape_sinfo_new(NULL, TVM_RELAX_UNKNOWN_NDIM);
   } else if (IS("Tuple")) {
     s = tvm_relax_tuple_sinfo_new(NULL);
-  } else if (IS("Callable")) { /* R.Callable(): any arguments, an object, pure (as printed) */
-    s = tvm_relax_func_sinfo_new(NULL, NULL, true);
+  } else if (IS("Callable")) { /* R.Callable(): any arguments, an object, impure (as upstream) */
+    s = tvm_relax_func_sinfo_new(NULL, NULL, false);
   } else {
     return 0;
   }

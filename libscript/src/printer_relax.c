@@ -503,7 +503,7 @@ static tvm_script_doc_obj* sinfo_doc(tvm_script_docsifier* d, const tvm_relax_si
     }
     case TVM_RELAX_KIND_FuncStructInfo: {
       /* upstream's: R.Callable((params...), ret, purity); an opaque one R.Callable with its
-       * non-default ret= / purity= */
+       * non-default ret= / purity= (an opaque function is impure unless it says so) */
       const tvm_relax_func_sinfo_obj* p = (const void*)s;
       call_parts c = parts_new();
       if (p->params) {
@@ -515,7 +515,7 @@ static tvm_script_doc_obj* sinfo_doc(tvm_script_docsifier* d, const tvm_relax_si
         if (tvm_relax_kind_of(p->ret) != TVM_RELAX_KIND_ObjectStructInfo) {
           push_kwarg(&c, "ret", sinfo_child(d, p->ret, path, "ret", sc));
         }
-        if (!p->purity) push_kwarg(&c, "purity", tvm_script_literal_bool(false));
+        if (p->purity) push_kwarg(&c, "purity", tvm_script_literal_bool(true));
       }
       if (c.ok && tvm_ffi_seq_size(c.args) == 0 && tvm_ffi_seq_size(c.keys) == 0) {
         tvm_ffi_release(c.args), tvm_ffi_release(c.keys), tvm_ffi_release(c.values);

@@ -100,7 +100,7 @@ TEST(struct_info_forms) {
   s[9] = tvm_relax_func_sinfo_new(NULL, s[0], true);
   s[10] = tvm_relax_func_sinfo_new(NULL, s[3], false);
   /* upstream's forms: R.Callable((params,), ret, purity); an opaque one with its non-default
-   * keywords */
+   * keywords (an opaque function is impure unless it says purity=True) */
   const char* expect[11] = {"R.Object",
                             "R.Prim(\"int64\")",
                             "R.Shape(ndim=3)",
@@ -111,8 +111,8 @@ TEST(struct_info_forms) {
                             "R.Tensor(dtype=\"float32\", ndim=2), False)",
                             "R.Tuple",
                             "R.Callable((R.Prim(\"int64\"),), R.Object, True)",
-                            "R.Callable",
-                            "R.Callable(ret=R.Tensor(dtype=\"float32\", ndim=2), purity=False)"};
+                            "R.Callable(purity=True)",
+                            "R.Callable(ret=R.Tensor(dtype=\"float32\", ndim=2))"};
   for (int i = 0; i < 11; ++i) {
     CHECK_STR_EQ(print(s[i]), expect[i]);
   }
@@ -121,8 +121,12 @@ TEST(struct_info_forms) {
   void* t2 = keep(RTUPLE(AO(s[1]), AO(s[3])));
   CHECK(requal(keep(rcall(NULL, "Callable", RARGS(AO(t2), AO(s[3]), AB(false)), NOKW)), s[6]));
   CHECK(requal(keep(rcall(NULL, "Callable", RARGS(AO(t1), AO(s[0]), AB(true)), NOKW)), s[8]));
-  CHECK(requal(keep(rcall(NULL, "Callable", NOARGS, NOKW)), s[9]));
-  CHECK(requal(keep(rcall(NULL, "Callable", NOARGS, RKW("ret", "purity"), RARGS(AO(s[3]), AB(false)))), s[10]));
+  CHECK(requal(keep(rcall(NULL, "Callable", NOARGS, RKW("purity"), RARGS(AB(true)))), s[9]));
+  CHECK(requal(keep(rcall(NULL, "Callable", NOARGS, RKW("ret"), RARGS(AO(s[3])))), s[10]));
+  /* R.Callable() alone: any arguments, an object, impure (upstream's default) */
+  void* opaque = keep(tvm_relax_func_sinfo_new(NULL, s[0], false));
+  CHECK(requal(keep(rcall(NULL, "Callable", NOARGS, NOKW)), opaque));
+  CHECK(!requal(keep(rcall(NULL, "Callable", NOARGS, NOKW)), s[9]));
   for (int i = 0; i < 11; ++i) tvm_ffi_release(s[i]);
   tvm_ffi_release(f);
   tvm_ffi_release(f1);

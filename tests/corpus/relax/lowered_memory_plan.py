@@ -25,7 +25,7 @@ class Module:
         _: R.Tuple = R.memory.kill_storage(storage)
         __1: R.Object = cls.exp(x, alloc)
         a: R.Tensor((4, 8), dtype="float32") = alloc
-        b: R.Tensor((8, 4), dtype="float32") = R.call_packed(R.ExternFunc("vm.builtin.reshape", struct_info=R.Callable), a, R.shape([8, 4]), sinfo_args=(R.Tensor((8, 4), dtype="float32"),))
+        b: R.Tensor((8, 4), dtype="float32") = R.call_packed(R.ExternFunc("vm.builtin.reshape", struct_info=R.Callable(purity=True)), a, R.shape([8, 4]), sinfo_args=(R.Tensor((8, 4), dtype="float32"),))
         storage1: R.Object = R.memory.alloc_storage(R.shape([128]), R.prim_value(0), R.str("global"), R.dtype("uint8"))
         alloc1: R.Tensor((8, 4), dtype="float32") = R.memory.alloc_tensor(storage1, R.prim_value(0), R.shape([8, 4]), R.dtype("float32"))
         __2: R.Tuple = R.memory.kill_storage(storage1)
