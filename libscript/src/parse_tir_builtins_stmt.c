@@ -525,7 +525,9 @@ static int b_thread_binding(tvm_script_call* call, TVMFFIAny* out) {
   return for_builtin(call, out, TVM_TIR_FOR_THREAD_BINDING);
 }
 
-/* for i, j in T.grid(n, m): one serial For frame per extent. */
+/* for i, j in T.grid(n, m): one serial For frame per extent. One target for several extents
+ * (`for ij in T.grid(n, m)`) names the list of loop variables, which are ij_0, ij_1, ... as
+ * upstream's parser names the items of a list bound to one name. */
 static int b_grid(tvm_script_call* call, TVMFFIAny* out) {
   if (call->ctx != TVM_SCRIPT_CTX_FOR) return bad_ctx(call, "as the iterable of a `for` loop");
   if (call->num_kwargs) {
@@ -533,7 +535,8 @@ static int b_grid(tvm_script_call* call, TVMFFIAny* out) {
     return tvm_ffi_raise("TypeError", "%s() takes no keyword arguments", call->name);
   }
   if (call->num_args == 0) return tvm_ffi_raise("TypeError", "%s() needs extents", call->name);
-  if (call->num_targets && call->num_targets != call->num_args) {
+  bool one_name = call->num_targets == 1 && call->num_args > 1;
+  if (call->num_targets && call->num_targets != call->num_args && !one_name) {
     return tvm_ffi_raise("ValueError", "%s() of %d extents assigned to %d loop variables",
                          call->name, (int)call->num_args, (int)call->num_targets);
   }
@@ -541,9 +544,12 @@ static int b_grid(tvm_script_call* call, TVMFFIAny* out) {
   if (!tvm_script_items_init(&vars, call->num_args)) return -1;
   for (int32_t i = 0; i < call->num_args; ++i) {
     tvm_tir_expr_obj* e = tvm_script__arg_to_expr(call, &call->args[i], i + 1);
-    tvm_tir_var_obj* v = e ? tvm_script_tir_for_enter(call->builder, loop_name(call, i),
-                                                      TVM_TIR_FOR_SERIAL, NULL, e, NULL, NULL)
-                           : NULL;
+    char item[128];
+    if (one_name) snprintf(item, sizeof(item), "%s_%d", call->targets[0], (int)i);
+    tvm_tir_var_obj* v =
+        e ? tvm_script_tir_for_enter(call->builder, one_name ? item : loop_name(call, i),
+                                     TVM_TIR_FOR_SERIAL, NULL, e, NULL, NULL)
+          : NULL;
     tvm_ffi_release(e);
     if (!v) {
       call->error_arg = i;

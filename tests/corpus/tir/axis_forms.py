@@ -38,3 +38,17 @@ def axes(A: T.Buffer((16, 16), "float32"), B: T.Buffer((16,), "float32")):
             T.reads(A[0, vk])
             T.writes(B[0])
             B[0] = B[0] + A[0, vk]
+    # One name for the loop variables of a grid: the list (ij_0, ij_1), remapped whole or
+    # indexed (upstream's fuse_tir tests write it so).
+    for ij in T.grid(16, 16):
+        with T.sblock("grid_list"):
+            vi, vj = T.axis.remap("SS", ij)
+            T.reads(A[vi, vj])
+            T.writes(B[vi])
+            B[vi] = A[vi, vj]
+    for ij in T.grid(4, 4):
+        with T.sblock("grid_items"):
+            vi = T.axis.spatial(16, ij[0] * 4 + ij[1])
+            T.reads(A[vi, 0])
+            T.writes(B[vi])
+            B[vi] = A[vi, 0]
