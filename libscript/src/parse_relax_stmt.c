@@ -341,6 +341,14 @@ static int emit_named(script_parser* p, const ast_stmt* st, const ast_expr* id,
                       const TVMFFIAny* value, const tvm_relax_sinfo_obj* ann) {
   void* r;
   if (!ann && is_tir_var(value)) { /* `n = T.int64()`: the signature's n */
+    /* `b = T.Var("a", "int64")`: one variable, two names (upstream refuses it too) */
+    const char* vname = tvm_tir_var_name((const tvm_tir_var_obj*)value->v_obj);
+    if (vname && *vname && strcmp(vname, id->u.name->text) != 0) {
+      return tvm_script__error_at(p, &st->span, "ValueError",
+                                  "the TIR variable %s cannot be bound to the name %s: a "
+                                  "symbolic variable takes the name it is assigned to",
+                                  vname, id->u.name->text);
+    }
     r = tvm_script_relax_bind_sym_var(p->b, id->u.name->text, value->v_obj);
   } else {
     r = tvm_script_relax_emit(p->b, id->u.name->text, value, ann);

@@ -6,7 +6,7 @@
  *   literals      `5`, `T.int64(5)`, `T.float32(1.5)`, `T.float16("inf")`, `T.bool(True)`:
  *                 the dtype constructor (any dtype spelling, tvm_script__tir_dtype_builtin);
  *                 with no value, `n = T.int32()` / `T.int64(is_size_var=True)` is a new Var
- *   variables     `p = T.handle("float32", "shared")`, `h = T.handle()`
+ *   variables     `p = T.handle("float32", "shared")`, `h = T.handle()`, `a = T.Var("a", "int64")`
  *   nodes         T.Cast, T.Select, T.Ramp, T.Broadcast, T.Shuffle, T.Let and the binary node
  *                 names (T.Add ... T.Or, printed when infix text would fold or change the node)
  *                 build exactly that node: no constant folding, only a Python literal operand
@@ -179,6 +179,17 @@ static int dtype_ctor(tvm_script_call* call, TVMFFIAny* out) {
 }
 
 const tvm_script_builtin tvm_script__tir_dtype_builtin = {"<dtype>", dtype_ctor};
+
+/* T.Var(name, dtype): tir.Var's constructor (upstream's programs reach it through the T
+ * module, `a = T.Var("a", "int64")`), a Var of that name and dtype, as `a = T.int64()`. */
+static int b_Var(tvm_script_call* call, TVMFFIAny* out) {
+  bound_args a;
+  if (bind(&a, call, "name, dtype", 2) != 0) return -1;
+  const char* name = arg_cstr(&a, 0);
+  DLDataType dtype;
+  if (!name || arg_dtype(&a, 1, &dtype) != 0) return -1;
+  return ret_obj(tvm_tir_var_new(name, dtype), out);
+}
 
 /* T.handle(dtype=None, storage_scope="global", *, is_size_var=False): a handle Var, annotated
  * PointerType(PrimType(dtype), scope) when a dtype is given (as the printer prints pointer
@@ -665,6 +676,7 @@ done:
 /* ---- The table ----------------------------------------------------------------------------- */
 const tvm_script_builtin tvm_script__tir_expr_builtins[] = {
     {"handle", b_handle},
+    {"Var", b_Var},
     {"max_value", b_max_value},
     {"abs", b_abs},
     {"min_value", b_min_value},
