@@ -506,6 +506,14 @@ int tvm_script_tir_buffer_store(tvm_script_builder* b, const void* buffer, const
     if (lanes > dtype.lanes) dtype.lanes = lanes;
   }
   tvm_tir_expr_obj* v = literal_to(value, dtype);
+  /* Any other value of the same lanes is cast to the element type, as upstream's builder does
+   * (`b[i] = a[()]` from float32 into int32); other lanes stay the constructor's TypeError. */
+  if (v && !tvm_ffi_dtype_equal(tvm_tir_expr_dtype(v), dtype) &&
+      tvm_tir_expr_dtype(v).lanes == dtype.lanes) {
+    tvm_tir_expr_obj* c = tvm_tir_cast(dtype, v);
+    tvm_ffi_release(v);
+    v = c;
+  }
   /* (A Buffer and a PrimExpr, tested above; idx an Array of PrimExprs or NULL, from
    * tvm_script__expr_array.) */
   tvm_tir_stmt_obj* s =

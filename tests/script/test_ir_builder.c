@@ -811,11 +811,16 @@ TEST(constructor_type_errors) {
   CHECK_OK(tvm_script_tir_prim_func_enter(b, false));
   tvm_tir_buffer_obj* A =
       OK(buffer_param(b, "A", TVM_TIR_FLOAT32, tvm_tir_list_take(tvm_tir_int(4))));
-  /* An int32 variable stored into a float32 buffer: the BufferStore constructor's TypeError. */
+  /* An int32 variable stored into a float32 buffer is cast to float32, as upstream's builder
+   * does; a value of other lanes (float32x4 at one index): the BufferStore constructor's
+   * TypeError. */
   void* n = tvm_tir_var("n", TVM_TIR_INT32);
   void* idx = tvm_tir_list_take(tvm_tir_int(0));
-  CHECK(tvm_script_tir_buffer_store(b, A, n, idx) != 0);
+  CHECK_OK(tvm_script_tir_buffer_store(b, A, n, idx));
+  void* v4 = tvm_tir_broadcast_take(tvm_tir_f32(1), 4);
+  CHECK(tvm_script_tir_buffer_store(b, A, v4, idx) != 0);
   CHECK_RAISED("TypeError", "");
+  tvm_ffi_release(v4);
   /* A float condition: the IfThenElse constructor's TypeError, raised when the if is entered
    * (the builder checks each scoped statement's rules around a placeholder body). */
   void* f = tvm_tir_f32(1);

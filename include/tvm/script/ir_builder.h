@@ -254,7 +254,8 @@ tvm_tir_var_obj* tvm_script_tir_env_thread_var(tvm_script_builder* b, const char
 /* ---- tir: plain statements ------------------------------------------------------------------- */
 /* buffer[indices] = value (indices an Array of PrimExpr; a Ramp index for a slice). An int or
  * float literal value takes the buffer's element type (`A[i] = 0` into float16), as upstream;
- * anything else must match (the BufferStore constructor's TypeError). */
+ * any other value of another dtype with the same lanes is cast to it (upstream's builder casts
+ * too); different lanes are the BufferStore constructor's TypeError. */
 int tvm_script_tir_buffer_store(tvm_script_builder* b, const void* buffer, const void* value,
                                 const void* indices);
 int tvm_script_tir_evaluate(tvm_script_builder* b, const void* value); /* T.evaluate(e) / e */
