@@ -749,25 +749,25 @@ static int visit_global_var(wf* w, const tvm_tir_global_var_obj* gv) {
   return use_sinfo_at(w, s, "struct_info_");
 }
 
-/* The purity of calling callee (not an Op): its FuncStructInfo's; with no struct info, the
- * module's function of that name decides; other callees are impure (effects unknown). */
+/* The purity of calling callee (not an Op): a PrimFunc of the module called through its
+ * GlobalVar is pure when its body is (tvm_tir_prim_func_is_pure, as upstream's struct info of a
+ * PrimFunc; whatever the GlobalVar was declared with before the body existed); else the
+ * callee's FuncStructInfo's; with no struct info, the module's Relax function of that name
+ * decides; other callees are impure (effects unknown). */
 static bool callee_is_pure(const wf* w, const void* callee) {
+  if (tvm_tir_is(callee, TVM_TIR_KIND_GlobalVar) && w->mod) {
+    void* f = tvm_tir_ir_module_lookup(w->mod, gv_name(callee));
+    bool prim = tvm_tir_is(f, TVM_TIR_KIND_PrimFunc);
+    bool pure = prim ? tvm_tir_prim_func_is_pure(f)
+                     : tvm_relax_kind_of(f) == TVM_RELAX_KIND_Function &&
+                           ((tvm_relax_function_obj*)f)->is_pure;
+    bool known = prim || !tvm_relax_sinfo_of(callee);
+    tvm_ffi_release(f);
+    if (known) return pure || !f; /* (a name the module lacks: the module's check reports it) */
+  }
   const tvm_relax_sinfo_obj* s = tvm_relax_sinfo_of(callee);
   if (!s && tvm_tir_is(callee, TVM_TIR_KIND_GlobalVar)) {
-    if (!w->mod) return true; /* nothing known: the module's check decides */
-    const char* name = gv_name(callee);
-    void* f = tvm_tir_ir_module_lookup(w->mod, name);
-    bool pure = true;
-    if (tvm_relax_kind_of(f) == TVM_RELAX_KIND_Function) {
-      pure = ((tvm_relax_function_obj*)f)->is_pure;
-    } else if (tvm_tir_is(f, TVM_TIR_KIND_PrimFunc)) {
-      tvm_relax_sinfo_obj* ps = tvm_relax_prim_func_sinfo(f);
-      pure = ps && ((tvm_relax_func_sinfo_obj*)ps)->purity;
-      tvm_ffi_release(ps);
-      if (!ps) tvm_ffi_error_clear();
-    }
-    tvm_ffi_release(f);
-    return pure;
+    return true; /* nothing known without a module: the module's check decides */
   }
   return tvm_relax_kind_of(s) == TVM_RELAX_KIND_FuncStructInfo &&
          ((const tvm_relax_func_sinfo_obj*)s)->purity;
@@ -825,8 +825,8 @@ static int visit_call(wf* w, const tvm_relax_call_obj* c) {
     return fail(w, "a call's attrs must be an ffi.Map");
 
   const tvm_relax_op_info* info = tvm_relax_op_info_of(c->op);
-  bool pure = info ? info->pure : tvm_tir_is(c->op, TVM_TIR_KIND_Op) || callee_is_pure(w, c->op);
-  if (!pure && (w->dataflow || w->must_be_pure)) {
+  if ((w->dataflow || w->must_be_pure) &&
+      !(info ? info->pure : tvm_tir_is(c->op, TVM_TIR_KIND_Op) || callee_is_pure(w, c->op))) {
     tvm_ffi_strbuf b = {0};
     text_of(&b, c->op);
     rc = w->dataflow ? fail(w, "impure call to %s inside a dataflow block", tvm_ffi_strbuf_cstr(&b))

@@ -699,23 +699,36 @@ TEST(prim_funcs_checked_by_libtir) {
   tvm_relax_wf_options other = {NULL, good, vouch_for};
   CHECK_EQ_INT(tvm_relax_verify_well_formed_ex(bad_mod, &other), -1);
   CHECK_RAISED("ValueError", "<root>[\"prim\"]");
-  /* A direct call to a PrimFunc through a GlobalVar without struct info: impure (as upstream's
-   * PrimFunc struct info), so only in an impure function. */
+  /* A direct call to a PrimFunc of the module: pure when its body is (tvm_tir_prim_func_is_pure,
+   * as upstream's PrimFunc struct info), whatever its GlobalVar says; an impure one (an extern
+   * call) only in an impure function. */
+  void* ext = keep(tvm_tir_evaluate_take(
+      tvm_tir_call_take(TVM_TIR_INT32, "tir.call_extern", tvm_tir_str("f"))));
+  void* impure_prim = keep(tvm_tir_prim_func_new(empty(), ext, NULL, NULL, NULL));
   tvm_tir_global_var_obj* pg = keep(tvm_tir_global_var_new("prim"));
+  tvm_tir_global_var_obj* declared = keep(tvm_relax_global_var_new(
+      "prim", keep(tvm_relax_prim_func_type_sinfo(NULL)))); /* (the parser's, impure) */
   tvm_relax_var_obj* y = var("y", t4());
   tvm_relax_var_obj* r = var("r", t4());
-  void* c = keep(tvm_relax_call_new(pg, ARR(y), NULL, ARR(t4()), NULL));
-  for (int pure = 0; pure < 2; ++pure) {
-    void* caller = func1(ARR(y), false, ARR(bind(r, c)), r, pure);
-    TVMFFIAny keys[2] = {tvm_ffi_any_obj(pg), tvm_ffi_any_obj(keep(tvm_relax_global_var_new(
-                                                  "caller", keep(tvm_relax_expr_sinfo(caller)))))};
-    TVMFFIAny vals[2] = {tvm_ffi_any_obj(good), tvm_ffi_any_obj(caller)};
-    void* mod = keep(tvm_tir_ir_module_new(keep(tvm_ffi_map_new(keys, vals, 2)), NULL));
-    if (pure) {
-      EXPECT_ERROR(mod, "<root>[\"caller\"].body.blocks[0].bindings[0].value",
-                   "impure call to @prim in a pure function");
-    } else {
-      EXPECT_OK(mod);
+  for (int impure_callee = 0; impure_callee < 2; ++impure_callee) {
+    for (int as_declared = 0; as_declared < 2; ++as_declared) {
+      tvm_tir_global_var_obj* g = as_declared ? declared : pg;
+      void* c = keep(tvm_relax_call_new(g, ARR(y), NULL, ARR(t4()), NULL));
+      for (int pure = 0; pure < 2; ++pure) {
+        void* caller = func1(ARR(y), false, ARR(bind(r, c)), r, pure);
+        TVMFFIAny keys[2] = {tvm_ffi_any_obj(g),
+                             tvm_ffi_any_obj(keep(tvm_relax_global_var_new(
+                                 "caller", keep(tvm_relax_expr_sinfo(caller)))))};
+        TVMFFIAny vals[2] = {tvm_ffi_any_obj(impure_callee ? impure_prim : good),
+                             tvm_ffi_any_obj(caller)};
+        void* mod = keep(tvm_tir_ir_module_new(keep(tvm_ffi_map_new(keys, vals, 2)), NULL));
+        if (pure && impure_callee) {
+          EXPECT_ERROR(mod, "<root>[\"caller\"].body.blocks[0].bindings[0].value",
+                       "impure call to @prim in a pure function");
+        } else {
+          EXPECT_OK(mod);
+        }
+      }
     }
   }
   drop_all();

@@ -398,6 +398,46 @@ TEST(malformed_structure) {
   RELEASE(A, vi);
 }
 
+/* tvm_tir_prim_func_is_pure, upstream's is_pure_function: stores only into the function's own
+ * Allocates, no call of an UPDATE_STATE / OPAQUE operator. */
+TEST(prim_func_purity) {
+  tvm_tir_buffer_obj* A = tvm_tir_buffer_decl("A", TVM_TIR_FLOAT32, 4);
+  tvm_tir_var_obj* p = tvm_tir_ptr_var("p", TVM_TIR_FLOAT32, NULL);
+  tvm_tir_buffer_fields bf = {0};
+  bf.data = p;
+  bf.dtype = TVM_TIR_FLOAT32;
+  bf.shape = tvm_tir_list_take(tvm_tir_int(4));
+  bf.name = "S";
+  tvm_tir_buffer_obj* S = tvm_tir_buffer_new(&bf);
+  tvm_ffi_release(bf.shape);
+  /* nothing done; a pure call; a store into its own allocation: pure */
+  tvm_tir_prim_func_obj* nop =
+      tvm_tir_func_take("nop", tvm_tir_list_take(R(A)), tvm_tir_evaluate_take(tvm_tir_int(0)));
+  tvm_tir_prim_func_obj* math = tvm_tir_func_take(
+      "math", tvm_tir_list_take(R(A)),
+      tvm_tir_evaluate_take(tvm_tir_call_take(TVM_TIR_FLOAT32, "tir.exp", tvm_tir_f32(1))));
+  tvm_tir_prim_func_obj* scratch = tvm_tir_func_take(
+      "scratch", tvm_tir_list_take(R(A)),
+      tvm_tir_allocate_takev(R(p), TVM_TIR_FLOAT32, 1, (void*[]){tvm_tir_int(4)},
+                             tvm_tir_decl_buffer_take(R(S), store0(S, tvm_tir_int(0)))));
+  CHECK(tvm_tir_prim_func_is_pure(nop));
+  CHECK(tvm_tir_prim_func_is_pure(math));
+  CHECK(tvm_tir_prim_func_is_pure(scratch));
+  /* a store into a parameter's buffer; an extern call (OPAQUE): impure */
+  tvm_tir_prim_func_obj* writes =
+      tvm_tir_func_take("writes", tvm_tir_list_take(R(A)), store0(A, tvm_tir_int(1)));
+  tvm_tir_prim_func_obj* ext = tvm_tir_func_take(
+      "ext", tvm_tir_list_take(R(A)),
+      tvm_tir_evaluate_take(tvm_tir_call_take(TVM_TIR_INT32, "tir.call_extern", tvm_tir_str("f"))));
+  CHECK(!tvm_tir_prim_func_is_pure(writes));
+  CHECK(!tvm_tir_prim_func_is_pure(ext));
+  /* not a PrimFunc */
+  CHECK(!tvm_tir_prim_func_is_pure(NULL));
+  CHECK(!tvm_tir_prim_func_is_pure((const void*)A));
+  CHECK(!tvm_ffi_error_pending());
+  RELEASE(A, p, S, nop, math, scratch, writes, ext);
+}
+
 TEST(module_and_arguments) {
   tvm_tir_buffer_obj* A = tvm_tir_buffer_decl("A", TVM_TIR_FLOAT32, 8);
   tvm_tir_var_obj* i = tvm_tir_var("i", TVM_TIR_INT32);
@@ -425,6 +465,7 @@ int main(void) {
   RUN(malformed_structure);
   RUN(loop_jumps);
   RUN(module_and_arguments);
+  RUN(prim_func_purity);
   tir_release_temps();
   return test_summary();
 }

@@ -49,6 +49,12 @@ enum {
 /* tvm_tir_verify_well_formed with flags (0: the same check). */
 int tvm_tir_verify_well_formed_ex(const void* func_or_module, unsigned flags);
 
+/* Whether func is pure (upstream's tir.analysis.is_pure_function): its body stores only into
+ * buffers it allocates itself (Allocate) and calls no operator of effect kind UPDATE_STATE /
+ * OPAQUE and nothing that is not an operator. false for a declaration without a body, for
+ * anything that is not a PrimFunc, and when out of memory (nothing raised). */
+bool tvm_tir_prim_func_is_pure(const tvm_tir_prim_func_obj* func);
+
 #pragma GCC visibility pop
 #ifdef __cplusplus
 }
