@@ -122,6 +122,13 @@ expect 0 "$tvmc" fmt "$src/tests/corpus/relax/control_flow.py" -o "$work/relax.p
   expect 0 "$tvmc" fmt --check "$work/relax.py"
 expect 1 "$tvmc" check "$src/tests/corpus/errors/relax_wrong_annotation.py" &&
   has "relax_wrong_annotation.py:7:5: error" && has "does not match the value's struct info"
+# Relax's well-formedness error in a module function: at the offending call (not the def), with
+# the function and path named and only that call underlined in the printed module.
+expect 1 "$tvmc" check "$fx/relax_wf_impure_call.py" &&
+  has "relax_wf_impure_call.py:19:9: error: impure call to @fill in a pure function" &&
+  has "in function \`main\`, at <root>.body.blocks[0].bindings[1].value" &&
+  has "        cls.fill(y)" && has "        ^^^^^^^^^^^" &&
+  assert [ "$(printf '%s\n' "$out" | grep -c '\^')" = 1 ]
 
 # ---- build: a library a C program loads ----------------------------------------------------
 rm -f "$work/add.so"

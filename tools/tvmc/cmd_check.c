@@ -125,17 +125,27 @@ static bool statement_location(const char* path, const char* src, size_t len, co
   return ok;
 }
 
-/* The column in src of the node underlined at printed line:col, when line `src_line` of src is
- * that printed line, indentation aside; else keep *col. */
-static void narrow_column(const char* src, int64_t src_line, const char* printed, int64_t line,
-                          int64_t col, int64_t* out_col) {
+/* The line and column in src of the node underlined at printed line:col: the first line of src
+ * from *src_line on that is that printed line, indentation aside (the parser locates a
+ * function's well-formedness error at its def; the node is further down), its column moved by
+ * the indentation; else keep both. */
+static void narrow_location(const char* src, int64_t* src_line, const char* printed,
+                            int64_t line, int64_t col, int64_t* out_col) {
   size_t pn = 0, sn = 0;
   const char* p = line_at(printed, line, &pn);
-  const char* s = line_at(src, src_line, &sn);
-  if (!p || !s) return;
-  size_t pi = indent_of(p, pn), si = indent_of(s, sn);
-  if ((size_t)col > pi && sn - si == pn - pi && memcmp(s + si, p + pi, pn - pi) == 0)
-    *out_col = col - (int64_t)pi + (int64_t)si;
+  if (!p) return;
+  size_t pi = indent_of(p, pn);
+  if ((size_t)col <= pi) return;
+  for (int64_t k = *src_line;; ++k) {
+    const char* s = line_at(src, k, &sn);
+    if (!s) return;
+    size_t si = indent_of(s, sn);
+    if (sn - si == pn - pi && memcmp(s + si, p + pi, pn - pi) == 0) {
+      *src_line = k;
+      *out_col = col - (int64_t)pi + (int64_t)si;
+      return;
+    }
+  }
 }
 
 /* Print libtir's well-formedness error `message` about ir, parsed from path whose text is
@@ -154,6 +164,23 @@ static void report_well_formedness(const char* path, const char* src, size_t len
       if (strncmp(msg, ": ", 2) == 0) msg += 2;
     }
   }
+  /* Relax's form puts the path first: "<root>[\"name\"].body...: ..." for a module's function
+   * (by name), "<root>.body...: ..." for a lone function. */
+  char rel[512];
+  bool relax_path = false;
+  const char* colon = strncmp(msg, "<root>", 6) == 0 ? strstr(msg, ": ") : NULL;
+  if (colon && (size_t)(colon - msg) < sizeof(rel) - 8) {
+    const char* p = msg + 6;
+    const char* q = strncmp(p, "[\"", 2) == 0 ? strchr(p + 2, '"') : NULL;
+    if (q && q[1] == ']' && q < colon && (size_t)(q - p - 2) < sizeof(func_name)) {
+      memcpy(func_name, p + 2, (size_t)(q - p - 2));
+      func_name[q - p - 2] = '\0';
+      p = q + 2;
+    }
+    snprintf(rel, sizeof(rel), "<root>%.*s", (int)(colon - p), p);
+    relax_path = true;
+    msg = colon + 2;
+  }
   const char* at = strstr(msg, " at <root>");
   for (const char* later; at && (later = strstr(at + 1, " at <root>"));) at = later;
   int what_len = at ? (int)(at - msg) : (int)strlen(msg);
@@ -171,6 +198,7 @@ static void report_well_formedness(const char* path, const char* src, size_t len
     tvm_ffi_release(gv);
   }
   if (upath && at) upath = path_from_text(upath, at + 4);
+  else if (upath && relax_path) upath = path_from_text(upath, rel);
 
   tvm_script_print_options opts;
   tvm_script_print_options_init(&opts);
@@ -190,16 +218,17 @@ static void report_well_formedness(const char* path, const char* src, size_t len
   tvm_ffi_strbuf_free(&what);
   if (located && plain && marked &&
       first_caret(tvm_ffi_str_cstr(plain), tvm_ffi_str_cstr(marked), &pline, &pcol))
-    narrow_column(src, line, tvm_ffi_str_cstr(plain), pline, pcol, &col);
+    narrow_location(src, &line, tvm_ffi_str_cstr(plain), pline, pcol, &col);
   if (located)
     fprintf(stderr, "%s:%lld:%lld: error: %.*s\n", path, (long long)line, (long long)col,
             what_len, msg);
   else
     fprintf(stderr, "%s: error: %.*s\n", path, what_len, msg);
-  if (func_name[0] || at)
-    fprintf(stderr, "  %s%s%s%s%s\n", func_name[0] ? "in function `" : "", func_name,
-            func_name[0] ? "`" : "", func_name[0] && at ? ", " : "",
-            at ? at + 1 : "");
+  const char* where = at ? at + 1 : relax_path ? rel : NULL;
+  if (func_name[0] || where)
+    fprintf(stderr, "  %s%s%s%s%s%s\n", func_name[0] ? "in function `" : "", func_name,
+            func_name[0] ? "`" : "", func_name[0] && where ? ", " : "",
+            where && !at ? "at " : "", where ? where : "");
   if (marked) fprintf(stderr, "%s%s\n", canonical ? "" : "(as printed by `tvmc fmt`)\n",
                       tvm_ffi_str_cstr(marked));
   tvm_ffi_release(plain);
