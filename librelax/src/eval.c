@@ -573,6 +573,33 @@ static int eval_four_args(eval_ctx* c, frame* f, const tvm_relax_call_obj* call,
 /* memory.view(x, shape, dtype, relative_byte_offset): a view of x's bytes from x's offset plus
  * relative_byte_offset, of the shape and dtype given (void: x's), as libvm's
  * runtime.TVMTensorCreateView makes it; x must be compact and the view inside its bytes. */
+/* R.memory.ensure_zero_offset(x): x when its byte_offset is 0, else a view whose data pointer
+ * holds the offset (vm.builtin.ensure_zero_offset's; CPU and CUDA addresses allow it). */
+static int eval_zero_offset(eval_ctx* c, frame* f, const tvm_relax_call_obj* call,
+                            TVMFFIAny* out) {
+  TVMFFIAny x = tvm_ffi_any_none();
+  if (eval_expr(c, f, tvm_ffi_seq_obj_at(call->args, 0), &x) != 0) return -1;
+  if (x.type_index != kTVMFFITensor) {
+    int rc = tvm_ffi_raise("TypeError", "%s: relax.memory.ensure_zero_offset of a %s", f->func,
+                           tvm_ffi_any_type_name(&x));
+    tvm_ffi_any_release(&x);
+    return rc;
+  }
+  const DLTensor* dl = tvm_ffi_tensor_dl(x.v_obj);
+  if (dl->byte_offset == 0) {
+    *out = x;
+    return 0;
+  }
+  DLTensor proto = *dl;
+  proto.data = (char*)dl->data + dl->byte_offset;
+  proto.byte_offset = 0;
+  void* view = NULL;
+  int rc = TVMFFITensorCreateUnsafeView(x.v_obj, &proto, &view);
+  tvm_ffi_any_release(&x);
+  if (rc == 0) *out = tvm_ffi_any_obj(view);
+  return rc;
+}
+
 static int eval_view(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, TVMFFIAny* out) {
   TVMFFIAny v[4];
   int k;
@@ -891,6 +918,8 @@ static int eval_call(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, TVMF
         return eval_reshape(c, f, call, out);
       case TVM_RELAX_OP_memory_view:
         return eval_view(c, f, call, out);
+      case TVM_RELAX_OP_memory_ensure_zero_offset:
+        return eval_zero_offset(c, f, call, out);
       case TVM_RELAX_OP_hint_on_device: {
         const TVMFFIAny* t = tvm_relax_call_attr(call, "device_type");
         int64_t type = 0;

@@ -6,6 +6,7 @@
  *   R.reshape(x, shape)      -> vm.builtin.reshape(x, shape)     (a view: no copy)
  *   R.shape_of(x)            -> vm.builtin.shape_of(x)
  *   R.tensor_to_shape(t)     -> vm.builtin.tensor_to_shape(t)
+ *   R.memory.ensure_zero_offset(x) -> vm.builtin.ensure_zero_offset(x) (x, or a view of it)
  *   R.memory.view(x, ...)    -> runtime.TVMTensorCreateView(x, shape, dtype, offset) (a view;
  *                               voids filled in from x; x itself when all are void)
  *   R.to_vdevice(x, d)       -> vm.builtin.to_device(x, device type, index) (a copy)
@@ -25,6 +26,7 @@ static const char* builtin_of(int32_t id) {
     case TVM_RELAX_OP_reshape: return "vm.builtin.reshape";
     case TVM_RELAX_OP_shape_of: return "vm.builtin.shape_of";
     case TVM_RELAX_OP_tensor_to_shape: return "vm.builtin.tensor_to_shape";
+    case TVM_RELAX_OP_memory_ensure_zero_offset: return "vm.builtin.ensure_zero_offset";
     default: return NULL;
   }
 }

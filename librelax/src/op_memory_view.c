@@ -128,6 +128,15 @@ tvm_relax_sinfo_obj* tvm_relax__infer_memory_view(const tvm_relax__infer_ctx* ct
   return tvm_relax_tensor_sinfo_new(NULL, dtype, out_ndim, x->vdevice);
 }
 
+/* R.memory.ensure_zero_offset(x): x, or a view of its memory whose element offset is zero
+ * (upstream's, for kernels that cannot take an offset); of x's struct info. */
+tvm_relax_sinfo_obj* tvm_relax__infer_ensure_zero_offset(const tvm_relax__infer_ctx* ctx) {
+  tvm_relax_tensor_sinfo_obj* x = tvm_relax__arg_tensor(ctx, 0);
+  if (!x) return NULL;
+  tvm_ffi_retain(x);
+  return &x->base;
+}
+
 const tvm_relax_attr_field tvm_relax__attrs_to_vdevice[] = {
     {"dst_vdevice", TVM_RELAX_ATTR_ANY, NULL}, {NULL, 0, NULL}};
 

@@ -108,6 +108,43 @@ TEST(rewrite_dataflow_reshape) {
   tvm_ffi_release(out), tvm_ffi_release(legal), tvm_ffi_release(mod);
 }
 
+/* main(x: (8,)): z = memory.ensure_zero_offset(x); y = exp(z). Evaluated on a tensor whose
+ * byte_offset is not 0 (a view 16 bytes into a 12-element buffer), z is x's elements from a data
+ * pointer that holds the offset; LowerRuntimeBuiltin makes it vm.builtin.ensure_zero_offset. */
+TEST(ensure_zero_offset) {
+  rp m;
+  rp_init(&m);
+  tvm_relax_var_obj* x = rp_param(&m, "x", rt_tensor(F32, 1, (int64_t)8));
+  rp_begin(&m, "main");
+  tvm_relax_var_obj* z = rp_emit(&m, rp_call(&m, "relax.memory.ensure_zero_offset", NULL, 1, x), "z");
+  tvm_relax_var_obj* y = rp_emit(&m, rp_call(&m, "relax.exp", NULL, 1, z), "y");
+  tvm_tir_ir_module_obj* built = rp_finish(&m, (tvm_relax_expr_obj*)y);
+  tvm_tir_ir_module_obj* mod = built ? tvm_relax_transform_legalize_ops(built) : NULL;
+  tvm_ffi_release(built);
+  CHECK(mod != NULL);
+  int64_t s12 = 12;
+  void* base = rv_rand(1, &s12);
+  DLTensor proto = *tvm_ffi_tensor_dl(base);
+  int64_t s8 = 8;
+  proto.shape = &s8;
+  proto.byte_offset = 16;
+  void* off = NULL;
+  CHECK_OK(TVMFFITensorCreateUnsafeView(base, &proto, &off));
+  TVMFFIAny arg = tvm_ffi_any_obj(off);
+  TVMFFIAny got = run(mod, &arg, 1);
+  CHECK(got.type_index == kTVMFFITensor);
+  if (got.type_index == kTVMFFITensor) {
+    const float* in = tvm_ffi_tensor_dl(base)->data;
+    const DLTensor* o = tvm_ffi_tensor_dl(got.v_obj);
+    for (int i = 0; i < 8; ++i) CHECK(fabsf(((const float*)o->data)[i] - expf(in[4 + i])) < 1e-5f);
+  }
+  tvm_ffi_any_release(&got);
+  tvm_tir_ir_module_obj* low = mod ? tvm_relax_transform_lower_runtime_builtin(mod) : NULL;
+  CHECK_STR_CONTAINS(text(low), "z = vm.builtin.ensure_zero_offset(x)");
+  CHECK_OK(tvm_relax_verify_well_formed(low));
+  tvm_ffi_release(low), tvm_ffi_release(mod), tvm_ffi_release(off), tvm_ffi_release(base);
+}
+
 /* The element counts must be provably equal: reshaping (n, 4) to (m, 4) with m from a
  * match_cast stays a kernel call (upstream's rule). */
 TEST(reshape_needs_equal_counts) {
@@ -200,6 +237,7 @@ int main(void) {
   RUN(rewrite_dataflow_reshape);
   RUN(reshape_needs_equal_counts);
   RUN(compute_prim_value);
+  RUN(ensure_zero_offset);
   RUN(bad_input);
   return test_summary();
 }

@@ -331,6 +331,20 @@ TEST(memory_view) {
   CHECK_RAISED("ValueError", "argument 'relative_byte_offset' must not be negative");
 }
 
+/* memory.ensure_zero_offset(x): x's struct info; a tensor only. */
+TEST(memory_ensure_zero_offset) {
+  tvm_relax_var_obj* x = tvm_relax_var_new("x", T("n, 6", F32), false);
+  tvm_relax_expr_obj* c = tvm_relax_call_op("relax.memory.ensure_zero_offset", NULL, 1, x);
+  CHECK(c != NULL);
+  if (c) CHECK_STR_EQ(rt_sinfo_text(c), TS("n, 6", F));
+  tvm_relax_var_obj* s = tvm_relax_var_new("s", tvm_relax_shape_sinfo_new(NULL, 2), false);
+  CHECK(tvm_relax_call_op("relax.memory.ensure_zero_offset", NULL, 1, s) == NULL);
+  CHECK_RAISED("TypeError", "relax.memory.ensure_zero_offset: argument 'x' must be a tensor");
+  tvm_ffi_release(c);
+  tvm_ffi_release(x);
+  tvm_ffi_release(s);
+}
+
 int main(void) {
   RUN(quantize);
   RUN(dequantize);
@@ -342,6 +356,7 @@ int main(void) {
   RUN(pool3d);
   RUN(pool1d_and_adaptive);
   RUN(memory_view);
+  RUN(memory_ensure_zero_offset);
   oi_free_vars();
   return test_summary();
 }
