@@ -333,16 +333,20 @@ TEST(memory_view) {
 
 /* memory.ensure_zero_offset(x): x's struct info; a tensor only. */
 TEST(memory_ensure_zero_offset) {
-  tvm_relax_var_obj* x = tvm_relax_var_new("x", T("n, 6", F32), false);
+  tvm_relax_sinfo_obj* xs = T("n, 6", F32);
+  tvm_relax_sinfo_obj* ss = tvm_relax_shape_sinfo_new(NULL, 2);
+  tvm_relax_var_obj* x = tvm_relax_var_new("x", xs, false);
   tvm_relax_expr_obj* c = tvm_relax_call_op("relax.memory.ensure_zero_offset", NULL, 1, x);
   CHECK(c != NULL);
   if (c) CHECK_STR_EQ(rt_sinfo_text(c), TS("n, 6", F));
-  tvm_relax_var_obj* s = tvm_relax_var_new("s", tvm_relax_shape_sinfo_new(NULL, 2), false);
+  tvm_relax_var_obj* s = tvm_relax_var_new("s", ss, false);
   CHECK(tvm_relax_call_op("relax.memory.ensure_zero_offset", NULL, 1, s) == NULL);
   CHECK_RAISED("TypeError", "relax.memory.ensure_zero_offset: argument 'x' must be a tensor");
   tvm_ffi_release(c);
   tvm_ffi_release(x);
   tvm_ffi_release(s);
+  tvm_ffi_release(xs);
+  tvm_ffi_release(ss);
 }
 
 int main(void) {
