@@ -829,3 +829,12 @@ tvm_tir_ir_module_obj* tvm_relax_bb_module(tvm_relax_block_builder* bb) {
 int64_t tvm_relax_bb_num_bindings(const tvm_relax_block_builder* bb) {
   return bb ? bb->num_bindings : 0;
 }
+
+const void* tvm_relax_bb_open_bindings(const tvm_relax_block_builder* bb) {
+  return bb && bb->in_function ? bb->bindings : NULL;
+}
+
+const tvm_relax_block_obj* tvm_relax_bb_last_block(const tvm_relax_block_builder* bb) {
+  int64_t n = bb && bb->in_function ? tvm_ffi_seq_size(bb->blocks) : 0;
+  return n > 0 ? tvm_ffi_seq_obj_at(bb->blocks, n - 1) : NULL;
+}

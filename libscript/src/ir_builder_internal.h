@@ -267,6 +267,11 @@ static inline int tvm_script__span_record(tvm_script_builder* b, const void* nod
   return 0;
 }
 void tvm_script__span_log_free(tvm_script__span_log* log);
+/* After a rebuild replaced old[0..n) position by position with the nodes of the sequence `now`
+ * (an Array or List of n objects): the entries logged since index `start` for an old node name
+ * its replacement instead. The old nodes were logged in that order (among other entries). */
+void tvm_script__span_log_replace(tvm_script__span_log* log, size_t start, const void* const* old,
+                                  int64_t n, const void* now);
 /* The span of the deepest node with a recorded span on the access path written in `path`
  * ("<root>.body.seq[1].value", as tvm_ffi_access_path_format writes it) from root, root
  * included; NULL when there is none. Map steps (`[key]`) and unknown fields end the walk. */

@@ -35,7 +35,8 @@ struct tvm_script__relax_frame {
   void* output; /* the returned expression */
   void* self_var; /* a recursive local function's Var (tvm_script__relax_func_self_var) */
   /* RELAX_DATAFLOW */
-  bool closed; /* R.output ended the block */
+  bool closed;       /* R.output ended the block */
+  size_t span_start; /* the size of the builder's span log when the block began */
   /* RELAX_IF */
   void* cond;
   void *then_seq, *else_seq;
@@ -806,6 +807,22 @@ static int place_binding(tvm_script_builder* b, tvm_script__frame* f, void* bind
   return tvm_relax_bb_emit_binding(bb_of(b), binding);
 }
 
+/* The number of bindings in the BlockBuilder's open block. */
+static int64_t open_count(tvm_script_builder* b) {
+  const void* open = tvm_relax_bb_open_bindings(bb_of(b));
+  return open ? tvm_ffi_seq_size(open) : 0;
+}
+
+/* Record, at the statement's span, the bindings the BlockBuilder emitted itself since the open
+ * block held `before` of them: normalization's of nested calls, an unnamed value's own. */
+static int record_emitted(tvm_script_builder* b, int64_t before) {
+  const void* open = b->span ? tvm_relax_bb_open_bindings(bb_of(b)) : NULL;
+  for (int64_t i = before; open && i < tvm_ffi_seq_size(open); ++i) {
+    if (tvm_script__span_record(b, tvm_ffi_seq_obj_at(open, i), b->span) != 0) return -1;
+  }
+  return 0;
+}
+
 tvm_relax_var_obj* tvm_script_relax_emit(tvm_script_builder* b, const char* name,
                                          const TVMFFIAny* value, const tvm_relax_sinfo_obj* ann) {
   tvm_script__frame* f = body_frame(b, "a Relax binding", true);
@@ -826,13 +843,16 @@ tvm_relax_var_obj* tvm_script_relax_emit(tvm_script_builder* b, const char* name
   }
   if (!e) return NULL;
   tvm_relax_block_builder* bb = bb_of(b);
+  int64_t before = open_count(b);
   if (!name && !ann) {
     tvm_relax_var_obj* v = tvm_relax_bb_emit(bb, e, NULL);
     tvm_ffi_release(e);
+    if (v && record_emitted(b, before) != 0) REL(v);
     return v;
   }
   tvm_relax_expr_obj* norm = tvm_relax_bb_normalize(bb, e);
   tvm_ffi_release(e);
+  if (norm && record_emitted(b, before) != 0) REL(norm);
   if (!norm) return NULL;
   tvm_relax_sinfo_obj* have = tvm_relax_sinfo_of(norm);
   if (ann && check_annotation(name, ann, have, "the value's struct info") != 0) {
@@ -866,6 +886,7 @@ tvm_relax_var_obj* tvm_script_relax_emit_match_cast(tvm_script_builder* b, const
   if (ann && check_annotation(name, ann, sinfo, "the match_cast's struct info") != 0) return NULL;
   tvm_relax_expr_obj* e = tvm_script__relax_expr_of(value, "the value of R.match_cast");
   tvm_relax_block_builder* bb = bb_of(b);
+  int64_t before = open_count(b);
   tvm_relax_expr_obj* norm = e ? tvm_relax_bb_normalize(bb, e) : NULL;
   tvm_ffi_release(e);
   if (!norm) return NULL;
@@ -878,6 +899,8 @@ tvm_relax_var_obj* tvm_script_relax_emit_match_cast(tvm_script_builder* b, const
     norm = (tvm_relax_expr_obj*)t;
     if (!norm) return NULL;
   }
+  if (record_emitted(b, before) != 0) REL(norm);
+  if (!norm) return NULL;
   tvm_relax_var_obj* var = tvm_relax_var_new(name ? name : "_", (tvm_relax_sinfo_obj*)sinfo,
                                              tvm_relax_bb_in_dataflow(bb) == 1);
   tvm_relax_binding_obj* binding =
@@ -900,7 +923,21 @@ int tvm_script_relax_dataflow_enter(tvm_script_builder* b) {
     return tvm_ffi_raise("ValueError", "R.dataflow blocks do not nest");
   }
   if (tvm_relax_bb_dataflow_begin(bb_of(b)) != 0) return -1;
-  return push(b, TVM_SCRIPT_FRAME_RELAX_DATAFLOW) ? 0 : -1;
+  relax_frame* r = push(b, TVM_SCRIPT_FRAME_RELAX_DATAFLOW);
+  if (!r) return -1;
+  r->span_start = b->spans.size;
+  return 0;
+}
+
+/* The addresses of the open block's bindings (tvm_relax_bb_dataflow_end_outputs replaces those
+ * that define or use an output), when the span log has entries to keep pointing at them; NULL
+ * when it has none (or out of memory: only locations are lost then). */
+static const void** logged_bindings(tvm_script_builder* b, int64_t* n) {
+  const void* open = tvm_relax_bb_open_bindings(bb_of(b));
+  *n = open ? tvm_ffi_seq_size(open) : 0;
+  const void** old = *n > 0 && b->spans.size > 0 ? tvm_ffi_malloc((size_t)*n * sizeof(void*)) : NULL;
+  for (int64_t i = 0; old && i < *n; ++i) old[i] = tvm_ffi_seq_obj_at(open, i);
+  return old;
 }
 
 void* tvm_script_relax_dataflow_output(tvm_script_builder* b, const void* vars) {
@@ -929,7 +966,15 @@ void* tvm_script_relax_dataflow_output(tvm_script_builder* b, const void* vars) 
     }
   }
   void* out = NULL;
-  if (tvm_relax_bb_dataflow_end_outputs(bb_of(b), (void*)vars, &out) != 0) {
+  int64_t n;
+  const void** old = logged_bindings(b, &n);
+  int rc = tvm_relax_bb_dataflow_end_outputs(bb_of(b), (void*)vars, &out);
+  const tvm_relax_block_obj* blk = rc == 0 && old ? tvm_relax_bb_last_block(bb_of(b)) : NULL;
+  if (blk && tvm_ffi_seq_size(blk->bindings) == n) {
+    tvm_script__span_log_replace(&b->spans, f->relax->span_start, old, n, blk->bindings);
+  }
+  tvm_ffi_free(old);
+  if (rc != 0) {
     /* The BlockBuilder's message, in the script's words. */
     void* e = tvm_ffi_error_take();
     const char* m = e ? tvm_ffi_error_message(e) : "";

@@ -35,6 +35,15 @@ void tvm_script__span_log_free(tvm_script__span_log* log) {
   memset(log, 0, sizeof(*log));
 }
 
+void tvm_script__span_log_replace(tvm_script__span_log* log, size_t start, const void* const* old,
+                                  int64_t n, const void* now) {
+  int64_t k = 0;
+  for (size_t i = start; i < log->size && k < n; ++i) {
+    if (log->items[i].node != old[k]) continue; /* (another node's entry) */
+    log->items[i].node = tvm_ffi_seq_obj_at(now, k++);
+  }
+}
+
 /* The child of obj named by the path step at *s (".field" or "[index]"), borrowed, advancing
  * *s past it; NULL at a step that cannot be followed. */
 static const void* step(const void* obj, const char** s) {

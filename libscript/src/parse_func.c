@@ -478,13 +478,26 @@ int tvm_script__parse_function(script_parser* p, const ast_stmt* fn) {
   return parse_function(p, fn, &check_wf);
 }
 
-/* Verify a finished PrimFunc. A failure is reported at the statement that built the deepest
+/* Where a Relax well-formedness error is reported: at the statement that built the deepest
+ * node on the access path its message starts with ("<root>.body...: ..." relative to func, the
+ * function def defines), else at def's name. */
+static tvm_script_span relax_error_span(script_parser* p, const ast_stmt* def, const void* func,
+                                        const char* path) {
+  tvm_script_span at = def->u.def.name->span;
+  const tvm_script_span* span = tvm_script__span_at_path(&p->b->spans, func, path);
+  /* (the function's own entry is its whole def: its name says the same, shorter) */
+  if (span && span->start_byte != def->span.start_byte) at = *span;
+  return at;
+}
+
+/* Verify a finished function. A failure is reported at the statement that built the deepest
  * node on the access path the checker names, else at the function's name. */
 static int check_function(script_parser* p, const ast_stmt* fn, const void* func) {
   if (tvm_relax_kind_of(func) == TVM_RELAX_KIND_Function) { /* Relax's own check */
     tvm_relax_wf_options wo = relax_wf_options(p);
     if (tvm_relax_verify_well_formed_ex(func, &wo) == 0) return 0;
-    return raise_at(p, tvm_ffi_error_take(), fn->u.def.name->span);
+    void* err = tvm_ffi_error_take();
+    return raise_at(p, err, relax_error_span(p, fn, func, err ? tvm_ffi_error_message(err) : ""));
   }
   if (verify(p, func) == 0) return 0;
   void* err = tvm_ffi_error_take();
@@ -585,18 +598,27 @@ static int check_module_functions(script_parser* p, const void* mod, ast_stmts s
     const char* name = at ? at + 8 : NULL;
     const char* end = name ? strchr(name, '"') : NULL;
     const ast_stmt* first = NULL;
-    for (int32_t i = 0; i < stmts.n; ++i) {
+    bool named = false;
+    for (int32_t i = 0; i < stmts.n && !named; ++i) {
       const ast_stmt* s = stmts.items[i];
       if (s->kind != AST_DEF) continue;
       if (!first) first = s;
       const script_name* n = s->u.def.name->u.name;
-      if (end && n->size == (size_t)(end - name) && memcmp(n->text, name, n->size) == 0) {
-        first = s;
-        break;
-      }
+      named = end && n->size == (size_t)(end - name) && memcmp(n->text, name, n->size) == 0;
+      if (named) first = s;
     }
-    return raise_at(p, err,
-                    first ? first->u.def.name->span : stmts.n ? stmts.items[0]->span : p->module->span);
+    if (!first) return raise_at(p, err, stmts.n ? stmts.items[0]->span : p->module->span);
+    if (!named) return raise_at(p, err, first->u.def.name->span);
+    /* Below the def, at the node's statement: the path relative to the function. */
+    void* func = tvm_tir_ir_module_lookup(mod, first->u.def.name->u.name->text);
+    tvm_ffi_strbuf rel = {0};
+    tvm_ffi_strbuf_printf(&rel, "<root>%s", end + 2); /* (after `"]`) */
+    tvm_script_span span = func && rel.data ? relax_error_span(p, first, func, rel.data)
+                                            : first->u.def.name->span;
+    tvm_ffi_strbuf_free(&rel);
+    tvm_ffi_release(func);
+    tvm_ffi_error_clear(); /* (a failed lookup or out of memory only loses the location) */
+    return raise_at(p, err, span);
   }
   for (int32_t i = 0; p->check_wf && i < stmts.n; ++i) {
     const ast_stmt* s = stmts.items[i];

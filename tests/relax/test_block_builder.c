@@ -299,9 +299,24 @@ TEST(dataflow_outputs) {
   CHECK_RAISED("ValueError", "not bound in this dataflow block");
   tvm_ffi_release(bad);
   tvm_ffi_release(other);
+  /* The open block's bindings, in order: outside a function there are none. */
+  CHECK(tvm_relax_bb_open_bindings(NULL) == NULL);
+  CHECK(tvm_relax_bb_last_block(bb) == NULL); /* (no block ended yet) */
+  const void* open = tvm_relax_bb_open_bindings(bb);
+  CHECK_EQ_INT(tvm_ffi_seq_size(open), 4);
+  const void* before[4];
+  for (int i = 0; i < 4; ++i) before[i] = tvm_ffi_seq_obj_at(open, i);
+  CHECK(((tvm_relax_binding_obj*)before[1])->var == lv1);
   void* outs = rt_array(2, lv2, lv1);
   CHECK_OK(tvm_relax_bb_dataflow_end_outputs(bb, outs, &out));
   CHECK_EQ_INT(tvm_relax_bb_in_dataflow(bb), 0);
+  /* The block it ended: lv0's binding kept; lv1's and lv2's rebind new Vars, lv3's uses one. */
+  const tvm_relax_block_obj* ended = tvm_relax_bb_last_block(bb);
+  CHECK(ended != NULL);
+  CHECK_EQ_INT(tvm_ffi_seq_size(ended->bindings), 4);
+  CHECK(tvm_ffi_seq_obj_at(ended->bindings, 0) == before[0]);
+  for (int i = 1; i < 4; ++i) CHECK(tvm_ffi_seq_obj_at(ended->bindings, i) != before[i]);
+  CHECK_EQ_INT(tvm_ffi_seq_size(tvm_relax_bb_open_bindings(bb)), 0);
   CHECK_EQ_INT(tvm_ffi_seq_size(out), 2);
   tvm_relax_var_obj* gv2 = tvm_ffi_seq_obj_at(out, 0);
   tvm_relax_var_obj* gv1 = tvm_ffi_seq_obj_at(out, 1);

@@ -126,9 +126,9 @@ static bool statement_location(const char* path, const char* src, size_t len, co
 }
 
 /* The line and column in src of the node underlined at printed line:col: the first line of src
- * from *src_line on that is that printed line, indentation aside (the parser locates a
- * function's well-formedness error at its def; the node is further down), its column moved by
- * the indentation; else keep both. */
+ * from *src_line on that is that printed line, indentation aside (the parser locates the
+ * statement that built the node, or the def when it knows none: the node is within or further
+ * down), its column moved by the indentation; else keep both. */
 static void narrow_location(const char* src, int64_t* src_line, const char* printed,
                             int64_t line, int64_t col, int64_t* out_col) {
   size_t pn = 0, sn = 0;

@@ -107,6 +107,13 @@ tvm_tir_global_var_obj* tvm_relax_bb_add_function(tvm_relax_block_builder* bb, v
 tvm_tir_ir_module_obj* tvm_relax_bb_module(tvm_relax_block_builder* bb);
 /* Number of bindings emitted in the current function so far. */
 int64_t tvm_relax_bb_num_bindings(const tvm_relax_block_builder* bb);
+/* The bindings of the block being built, in order: an ffi.List the builder owns (borrowed, valid
+ * until the next call on bb); NULL outside a function. */
+const void* tvm_relax_bb_open_bindings(const tvm_relax_block_builder* bb);
+/* The block the last block end of the current scope finished (borrowed, as above); NULL when it
+ * has none. With tvm_relax_bb_open_bindings before the end, it tells which bindings
+ * tvm_relax_bb_dataflow_end_outputs replaced (same positions, other objects). */
+const tvm_relax_block_obj* tvm_relax_bb_last_block(const tvm_relax_block_builder* bb);
 
 #pragma GCC visibility pop
 

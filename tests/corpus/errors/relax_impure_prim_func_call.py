@@ -1,4 +1,4 @@
-# expect: ValueError 17:9
+# expect: ValueError 21:13
 # A PrimFunc that writes its argument is impure: calling it directly in a dataflow block is an
 # error (upstream's is_pure_function).
 from tvm.script import ir as I
