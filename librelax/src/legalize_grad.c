@@ -5,7 +5,8 @@
  *
  *   nll_loss_backward  d predictions[n, c, d..] = c == t && t != ignore_index ?
  *                      -weights[t] * g / den : 0, with t = targets[n, d..], g the output
- *                      gradient at (n, d..) for reduction "none" (else its one value), den the
+ *                      gradient at (n, d..) (broadcast to targets' shape for "sum" / "mean",
+ *                      where it is usually the loss's one value, as upstream's), den the
  *                      sum of the weights of the targets not ignored for "mean" (else 1): the
  *                      derivative of nll_loss's kernel (legalize_nn_extra.c); as there, a target
  *                      not ignored outside [0, C) fails the kernel's assertion.
@@ -47,12 +48,15 @@ static void* nll_backward_body(const tvm_relax_call_obj* call, tvm_tir_buffer_ob
   const TVMFFIAny* rv = tvm_relax_call_attr(call, "reduction");
   TVMFFIByteArray rb = {"mean", 4};
   if (rv) tvm_ffi_any_as_bytes(rv, &rb);
-  bool none = rb.size == 4 && memcmp(rb.data, "none", 4) == 0;
   bool mean = rb.size == 4 && memcmp(rb.data, "mean", 4) == 0;
   int64_t ignore = tvm_relax__call_attr_int(call, "ignore_index", -100);
-  int64_t np = rank(p), nt = rank(tg);
+  int64_t np = rank(p), nt = rank(tg), ng = rank(g);
   DLDataType t = o->dtype;
   if (np > MAX_DIMS) return too_many_dims();
+  if (ng > nt) { /* (the inference rule refuses it) */
+    tvm_ffi_raise("ValueError", "output_grad has more dims than targets");
+    return NULL;
+  }
   /* The target's class at targets' indices ti (borrowed): raw, valid, and the class read. */
   void* v[MAX_DIMS];
   if (tvm_relax__kernel_vars(v, np, "i") != 0) return NULL;
@@ -73,14 +77,21 @@ static void* nll_backward_body(const tvm_relax_call_obj* call, tvm_tir_buffer_ob
   void* safe = tvm_tir_select_take(tvm_tir_ref(valid), tvm_tir_ref(raw), tvm_tir_i64(0));
   void* wv = w ? tvm_tir_load_take(tvm_tir_ref(w), safe)
                : (tvm_ffi_release(safe), tvm_tir_const_float(t, 1));
-  void* gv;
-  if (none) {
-    void* gi[MAX_DIMS];
-    for (int64_t i = 0; i < nt; ++i) gi[i] = tvm_tir_ref(ti[i]);
-    gv = tvm_tir_load_takev(tvm_tir_ref(g), nt, gi);
-  } else {
-    gv = tvm_tir_load_takev(tvm_tir_ref(g), 0, NULL);
+  /* g at the target's indices: for "none" of targets' shape; else broadcast to it (its dims
+   * aligned on the right, one of size 1 read at 0). */
+  void* gi[MAX_DIMS];
+  for (int64_t i = 0; i < ng; ++i) {
+    void* at = ti[nt - ng + i];
+    void* gdim = dim(g, i);
+    int64_t extent;
+    if (tvm_tir_as_const_int(gdim, &extent)) {
+      gi[i] = extent == 1 ? tvm_tir_i64(0) : tvm_tir_ref(at);
+    } else {
+      gi[i] = tvm_tir_select_take(tvm_tir_eq_take(tvm_tir_ref(gdim), tvm_tir_i64(1)),
+                                  tvm_tir_i64(0), tvm_tir_ref(at));
+    }
   }
+  void* gv = tvm_tir_load_takev(tvm_tir_ref(g), ng, gi);
   void* cls = tvm_tir_ref(np == 1 ? v[0] : v[1]);
   void* hit = tvm_tir_and_take(tvm_tir_ref(valid), tvm_tir_eq_take(cls, tvm_tir_ref(raw)));
   tvm_tir_buffer_obj* ws = mean ? tvm_relax__scratch("weight_sum", t) : NULL;

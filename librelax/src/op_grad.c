@@ -113,8 +113,41 @@ static tvm_relax_sinfo_obj* forward_sinfo(const tvm_relax__infer_ctx* ctx, tvm_r
 }
 
 /* ---- nll_loss_backward ----------------------------------------------------------------------- */
+/* output_grad (argument 0) must broadcast to the shape of targets (argument 2) where provable:
+ * no more dims, and each (aligned on the right) 1 or not provably unequal to targets'. */
+static bool grad_broadcasts(const tvm_relax__infer_ctx* ctx, const tvm_relax_tensor_sinfo_obj* g) {
+  const tvm_relax_tensor_sinfo_obj* t = tvm_relax__arg_tensor(ctx, 2);
+  if (!t || g->ndim == TVM_RELAX_UNKNOWN_NDIM || t->ndim == TVM_RELAX_UNKNOWN_NDIM) return true;
+  if (g->ndim > t->ndim) {
+    tvm_relax__arg_error(ctx, 0, "ValueError",
+                         "must broadcast to the shape of 'targets' (ndim %d), got ndim %d",
+                         t->ndim, g->ndim);
+    return false;
+  }
+  void* gd = tvm_relax_tensor_sinfo_dims(&g->base);
+  void* td = tvm_relax_tensor_sinfo_dims(&t->base);
+  for (int64_t i = 0; gd && td && i < g->ndim; ++i) {
+    tvm_tir_expr_obj* a = tvm_ffi_seq_obj_at(gd, i);
+    tvm_tir_expr_obj* b = tvm_ffi_seq_obj_at(td, t->ndim - g->ndim + i);
+    int64_t one;
+    if ((tvm_tir_as_const_int(a, &one) && one == 1) || !tvm_relax__dim_unequal(a, b)) continue;
+    tvm_ffi_strbuf x = {0}, y = {0};
+    tvm_relax__dim_text(&x, a);
+    tvm_relax__dim_text(&y, b);
+    tvm_relax__arg_error(ctx, 0, "ValueError",
+                         "dim %lld is %s, which does not broadcast to %s of 'targets'",
+                         (long long)i, tvm_ffi_strbuf_cstr(&x), tvm_ffi_strbuf_cstr(&y));
+    tvm_ffi_strbuf_free(&x);
+    tvm_ffi_strbuf_free(&y);
+    return false;
+  }
+  return true;
+}
+
 /* (output_grad, predictions, targets, weights?): predictions, targets and weights as nll_loss
- * checks them; output_grad of nll_loss's result. The result is predictions' struct info. */
+ * checks them. output_grad: of nll_loss's result for reduction "none"; for "sum" / "mean" any
+ * shape that broadcasts to targets' (upstream's kernel broadcasts it: the scalar of the loss, or
+ * a gradient per target). The result is predictions' struct info. */
 tvm_relax_sinfo_obj* tvm_relax__infer_nll_loss_backward(const tvm_relax__infer_ctx* ctx) {
   tvm_relax_tensor_sinfo_obj* g = tvm_relax__arg_tensor(ctx, 0);
   if (!g) return NULL;
@@ -122,7 +155,10 @@ tvm_relax_sinfo_obj* tvm_relax__infer_nll_loss_backward(const tvm_relax__infer_c
       forward_sinfo(ctx, TVM_RELAX_OP_nn_nll_loss, 1, tvm_relax__infer_nll_loss);
   if (!fwd) return NULL;
   tvm_relax_tensor_sinfo_obj* p = tvm_relax__arg_tensor(ctx, 1);
-  bool ok = p && same_dtype(ctx, 0, g, 1, p) && grad_matches(ctx, g, fwd, "nll_loss's result");
+  const char* reduction = tvm_relax__attr_str(ctx, "reduction");
+  bool none = reduction && strcmp(reduction, "none") == 0;
+  bool ok = p && same_dtype(ctx, 0, g, 1, p) &&
+            (none ? grad_matches(ctx, g, fwd, "nll_loss's result") : grad_broadcasts(ctx, g));
   tvm_ffi_release(fwd);
   return ok ? retained_sinfo(&p->base) : NULL;
 }

@@ -151,11 +151,14 @@ static double nll_ref(const float* p, const int64_t* t, const float* w, int N, i
   return strcmp(red, "mean") == 0 ? s / ws : s;
 }
 
-static void nll_backward_case(const char* red, int64_t ignore, bool weights) {
+/* per_target: for "sum" / "mean", an output gradient per target (upstream broadcasts it to
+ * targets' shape), not the loss's one value. */
+static void nll_backward_case(const char* red, int64_t ignore, bool weights, bool per_target) {
   enum { N = 6, C = 5 };
   int64_t sp[2] = {N, C}, st[1] = {N}, sw[1] = {C}, s0[1] = {0};
   bool none = strcmp(red, "none") == 0;
-  void* g = none ? tensor(F32, 1, st, 1, 0, 0) : tensor(F32, 0, s0, 1, 0, 0);
+  bool per = none || per_target;
+  void* g = per ? tensor(F32, 1, st, 1, 0, 0) : tensor(F32, 0, s0, 1, 0, 0);
   void* p = tensor(F32, 2, sp, 1, 0, 0);
   void* t = tensor(I64T, 1, st, 0, 0, C);
   idata(t)[1] = ignore < C && ignore >= 0 ? ignore : idata(t)[1];
@@ -172,7 +175,7 @@ static void nll_backward_case(const char* red, int64_t ignore, bool weights) {
   for (int n = 0; n < N; ++n) {
     for (int c = 0; c < C; ++c) {
       int64_t tn = idata(t)[n];
-      double gv = none ? gp[n] : gp[0];
+      double gv = per ? gp[n] : gp[0];
       double d = strcmp(red, "mean") == 0 ? den : 1;
       want[n * C + c] = c == tn && tn != ignore ? -(w ? fdata(w)[tn] : 1.0) * gv / d : 0;
     }
@@ -190,8 +193,10 @@ static void nll_backward_case(const char* red, int64_t ignore, bool weights) {
     double lo = nll_ref(pp, idata(t), w ? fdata(w) : NULL, N, C, red, ignore, per_lo);
     pp[i] = keep;
     double fd = 0;
-    if (none) {
-      for (int n = 0; n < N; ++n) fd += gp[n] * (per_hi[n] - per_lo[n]) / (2 * h);
+    if (per) {
+      /* (mean: each target's loss over the weight sum, which does not depend on p) */
+      double d = strcmp(red, "mean") == 0 ? den : 1;
+      for (int n = 0; n < N; ++n) fd += gp[n] * (per_hi[n] - per_lo[n]) / (2 * h) / d;
     } else {
       fd = gp[0] * (hi - lo) / (2 * h);
     }
@@ -221,11 +226,13 @@ static void nll_backward_bad_target(const char* red, bool weights, int64_t bad) 
 }
 
 TEST(nll_loss_backward) {
-  nll_backward_case("mean", -100, true);
-  nll_backward_case("mean", 2, false);
-  nll_backward_case("sum", 3, true);
-  nll_backward_case("none", -100, true);
-  nll_backward_case("none", 1, false);
+  nll_backward_case("mean", -100, true, false);
+  nll_backward_case("mean", 2, false, false);
+  nll_backward_case("sum", 3, true, false);
+  nll_backward_case("none", -100, true, false);
+  nll_backward_case("none", 1, false, false);
+  nll_backward_case("mean", 2, true, true);
+  nll_backward_case("sum", -100, false, true);
   nll_backward_bad_target("mean", true, 5);
   nll_backward_bad_target("sum", true, -1);
   nll_backward_bad_target("none", false, 5);

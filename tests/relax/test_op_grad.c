@@ -44,6 +44,20 @@ TEST(nll_loss_backward) {
               T("n, 5, 3", F32), T("n, 3", I64));
   CHECK_INFER(TS1("5", F), op, oi_attrs(1, "reduction", AS("sum")), 3, T("", F32), T("5", F32),
               T("", I64));
+  /* mean / sum: an output gradient that broadcasts to targets' shape (upstream's kernel
+   * broadcasts it): one per target, or of size 1 along a dim. */
+  CHECK_INFER(TS("3, 5, 10, 10", F), op, NULL, 4, T("3, 10, 10", F32), T("3, 5, 10, 10", F32),
+              T("3, 10, 10", I64), T("5", F32));
+  CHECK_INFER(TS("3, 5, 10", F), op, oi_attrs(1, "reduction", AS("sum")), 3, T("1, 10", F32),
+              T("3, 5, 10", F32), T("3, 10", I64));
+  CHECK_INFER_FAILS("ValueError",
+                    "argument 'output_grad' dim 0 is 4, which does not broadcast to 3 of "
+                    "'targets'",
+                    op, NULL, 3, T("4", F32), T("3, 5", F32), T("3", I64));
+  CHECK_INFER_FAILS("ValueError",
+                    "argument 'output_grad' must broadcast to the shape of 'targets' (ndim 1), "
+                    "got ndim 2",
+                    op, NULL, 3, T("1, 3", F32), T("3, 5", F32), T("3", I64));
   CHECK_INFER_FAILS("ValueError",
                     "relax.grad.nll_loss_backward: argument 'output_grad' must have ndim 1 (the "
                     "rank of nll_loss's result), got 0",

@@ -20,7 +20,8 @@ class GradOps:
             d0 = R.grad.nll_loss_backward(g, p, target, w)
             d1 = R.grad.nll_loss_backward(g, pred, target, reduction="sum", ignore_index=2)
             d2 = R.grad.nll_loss_backward(gn, pred, target, w, "none")
-            s = R.add(R.add(d0, d1), d2)
+            d3 = R.grad.nll_loss_backward(gn, pred, target, reduction="mean", ignore_index=-1)
+            s = R.add(R.add(R.add(d0, d1), d2), d3)
             R.output(s)
         return s
 
