@@ -35,7 +35,7 @@
 #include <string.h>
 
 #include "ast.h" /* tvm_script__name_hash */
-#include "parse_tir_builtins_attr.h" /* tvm_script__index_map_of */
+#include "parse_tir_builtins_attr.h" /* tvm_script__index_map_of, tvm_script__b_vdevice */
 #include "script_relax_internal.h"
 
 extern const tvm_script_builtin tvm_script__relax_sinfo_builtins[];
@@ -1431,6 +1431,7 @@ static const tvm_script_builtin k_builtins[] = {
     {"shape", b_shape, 0, false},
     {"str", b_str, 0, false},
     {"tuple", b_tuple, 0, false},
+    {"vdevice", tvm_script__b_vdevice, 0, false}, /* I.vdevice's */
 };
 
 /* Every `R.<name>` builtin by name, in one open-addressing table built once: k_builtins' rows,

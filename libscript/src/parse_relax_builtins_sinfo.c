@@ -647,6 +647,8 @@ static int b_func_attr(tvm_script_call* call, TVMFFIAny* out) {
 const tvm_script_builtin tvm_script__relax_sinfo_builtins[] = {
     {"Any", b_object_sinfo, 0, false},    {"Callable", b_callable, 0, false},
     {"DTensor", b_dtensor, 0, false, true}, {"device_mesh", b_device_mesh, 0, false},
+    /* (upstream's R namespace holds its dist module too: R.dist.DTensor, R.dist.device_mesh) */
+    {"dist.DTensor", b_dtensor, 0, false, true}, {"dist.device_mesh", b_device_mesh, 0, false},
     {"Object", b_object_sinfo, 0, false}, {"Prim", b_prim_sinfo, 0, false, true},
     {"Shape", b_shape_sinfo, 0, false, true},   {"Tensor", b_tensor, 0, false, true},
     {"Tuple", b_tuple_sinfo, 0, false},   {"dataflow", b_dataflow, 0, false},

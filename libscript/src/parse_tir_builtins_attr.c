@@ -285,7 +285,7 @@ int tvm_script__b_index_map(tvm_script_call* call, TVMFFIAny* out) {
 
 /* ---- I.vdevice ----------------------------------------------------------------------------- */
 /* I.vdevice(target, vdevice_id=0, memory_scope="global"): target a string, dict or Target. */
-static int b_vdevice(tvm_script_call* call, TVMFFIAny* out) {
+int tvm_script__b_vdevice(tvm_script_call* call, TVMFFIAny* out) {
   static const char* const spec = "target, vdevice_id=, memory_scope=";
   TVMFFIAny a[3];
   if (tvm_script__bind_args(call, spec, a, 3) != 0) return -1;
@@ -332,7 +332,7 @@ int tvm_script__b_meta_var(tvm_script_call* call, TVMFFIAny* out) {
 }
 
 const tvm_script_builtin* tvm_script__ir_builtin_lookup(const char* name, size_t len) {
-  static const tvm_script_builtin k_table[] = {{"vdevice", b_vdevice},
+  static const tvm_script_builtin k_table[] = {{"vdevice", tvm_script__b_vdevice},
                                                {"meta_var", tvm_script__b_meta_var},
                                                {"dummy_global_info", b_dummy_global_info}};
   for (size_t i = 0; i < sizeof(k_table) / sizeof(k_table[0]); ++i) {

@@ -23,6 +23,8 @@ tvm_tir_index_map_obj* tvm_script__index_map_of(const TVMFFIAny* fn, DLDataType 
                                                 const tvm_tir_index_map_obj* inverse,
                                                 const char* what);
 
+/* I.vdevice(target, vdevice_id=0, memory_scope="global") (also R.vdevice): a VDevice. */
+int tvm_script__b_vdevice(tvm_script_call* call, TVMFFIAny* out);
 /* T.meta_var(value) (also I.meta_var): the value. */
 int tvm_script__b_meta_var(tvm_script_call* call, TVMFFIAny* out);
 /* The `I.*` builtins called like the `T.*` ones (I.vdevice, I.meta_var), or NULL (no error
