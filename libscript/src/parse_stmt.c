@@ -246,6 +246,17 @@ static int assigned_value(script_parser* p, const ast_stmt* st, TVMFFIAny* out) 
   return rc;
 }
 
+/* Whether e is `T.meta_var(v)` / `I.meta_var(v)`: its value is bound to the name as the value
+ * it is (a Python value for metaprogramming), never a LetStmt (upstream's bind_assign_value). */
+static bool is_meta_var(script_parser* p, const ast_expr* e) {
+  if (e->kind != AST_CALL) return false;
+  char name[16];
+  size_t len;
+  const script_special* mod = tvm_script__dotted(p, e->u.call.func, name, sizeof(name), &len);
+  return mod && (strcmp(mod->name, "tirx") == 0 || strcmp(mod->name, "ir") == 0) &&
+         strcmp(name, "meta_var") == 0;
+}
+
 static int tir_assign(script_parser* p, const ast_stmt* st) {
   const ast_expr* lhs = st->u.assign.target;
   if (st->u.assign.annotation) return annotated_assign(p, st);
@@ -265,7 +276,7 @@ static int tir_assign(script_parser* p, const ast_stmt* st) {
    * `y = x` of a bound Var is a LetStmt like any other PrimExpr. */
   bool in_body = p->func_depth > 0 || p->fragment;
   bool fresh_var = is_tir(&value, TVM_TIR_KIND_Var) && !tvm_script__vt_holds(&p->vt, value.v_obj);
-  bool let = in_body && lhs->kind == AST_NAME && !fresh_var &&
+  bool let = in_body && lhs->kind == AST_NAME && !fresh_var && !is_meta_var(p, st->u.assign.value) &&
              (is_tir(&value, TVM_TIR_KIND_PrimExpr) || value.type_index == kTVMFFIInt ||
               value.type_index == kTVMFFIFloat || value.type_index == kTVMFFIBool);
   if (let) {

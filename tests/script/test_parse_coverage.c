@@ -406,8 +406,9 @@ TEST(dummy_global_info) {
   EXPECT_ERROR(HEADER "I.dummy_global_info(x=1)\n", "TypeError", "takes no arguments");
 }
 
-/* meta_var marks a value for metaprogramming: the value itself here. (An assignment
- * `n = T.meta_var(16)` still binds n as any assignment of a number does.) */
+/* meta_var marks a value for metaprogramming: the value itself here. An assignment
+ * `k = T.meta_var(2)` binds k to the value (upstream's bind_assign_value), not a LetStmt as
+ * `k = 2` makes. */
 TEST(meta_var) {
   void* f = PARSE(HEADER
                   "N = 16\n"
@@ -423,6 +424,19 @@ TEST(meta_var) {
                   "        A[i] = T.float32(0)\n");
   EXPECT_EQUAL(f, g);
   EXPECT_ERROR(HEADER "I.meta_var()\n", "TypeError", "missing required argument 'value'");
+  tvm_ffi_release(f);
+  tvm_ffi_release(g);
+  f = PARSE(HEADER
+            "@T.prim_func\n"
+            "def f(A: T.Buffer((4,), \"int32\"), h: T.handle):\n"
+            "    k = T.meta_var(2)\n"
+            "    code = I.meta_var(5)\n"
+            "    A[k] = k + T.tvm_struct_get(h, 0, code, dtype=\"int32\")\n");
+  g = PARSE(HEADER
+            "@T.prim_func\n"
+            "def f(A: T.Buffer((4,), \"int32\"), h: T.handle):\n"
+            "    A[2] = 2 + T.tvm_struct_get(h, 0, 5, dtype=\"int32\")\n");
+  EXPECT_EQUAL(f, g);
 }
 
 /* ---- GPU and runtime builtins ---------------------------------------------------------------- */
