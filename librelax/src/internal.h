@@ -151,6 +151,11 @@ bool tvm_relax__dim_equal(const tvm_tir_expr_obj* a, const tvm_tir_expr_obj* b);
 bool tvm_relax__dim_same(const tvm_tir_expr_obj* a, const tvm_tir_expr_obj* b);
 /* Whether two int64 PrimExprs are provably unequal (different constants, or libtir's prover). */
 bool tvm_relax__dim_unequal(const tvm_tir_expr_obj* a, const tvm_tir_expr_obj* b);
+/* A call_tir / call_tir_inplace / call_tir_with_grad of a PrimFunc of mod that provably does not
+ * fit its signature (wellformed_call_tir.c): 1 with why set, 0 when it fits (or is no such
+ * call), -1 on error. */
+int tvm_relax__call_tir_mismatch(const tvm_tir_ir_module_obj* mod, const tvm_relax_call_obj* c,
+                                 tvm_ffi_strbuf* why);
 /* A new int64 IntImm. */
 tvm_tir_expr_obj* tvm_relax__int64(int64_t v);
 /* Dim e for messages, appended to b (the caller frees it): a constant as a plain integer,

@@ -837,7 +837,16 @@ static int visit_call(wf* w, const tvm_relax_call_obj* c) {
     tvm_ffi_strbuf_free(&b);
     return rc;
   }
-  return check_call_inference(w, c);
+  if (check_call_inference(w, c) != 0) return -1;
+  if (!w->mod) return 0;
+  tvm_ffi_strbuf why = {0};
+  rc = tvm_relax__call_tir_mismatch(w->mod, c, &why);
+  if (rc != 0) {
+    rc = rc > 0 ? fail(w, "%s: %s", tvm_relax_op_info_of(c->op)->name, tvm_ffi_strbuf_cstr(&why))
+                : fail_with_pending(w, "the call cannot be checked against its PrimFunc");
+  }
+  tvm_ffi_strbuf_free(&why);
+  return rc;
 }
 
 static int visit_if(wf* w, const tvm_relax_if_obj* e) {
