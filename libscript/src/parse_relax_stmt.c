@@ -336,10 +336,25 @@ static bool is_tir_var(const TVMFFIAny* v) {
   return tvm_ffi_any_is_object(v) && tvm_tir_is_var(v->v_obj);
 }
 
+/* A value that is no Relax expression nor a TIR variable: a TIR expression (`T.int64(16)`,
+ * `n * 2`) or a Python number. Upstream's bind_assign_value binds it to the name as it is,
+ * emitting nothing (`R.prim_value(...)` makes a Relax value). */
+static bool is_plain_value(const TVMFFIAny* v) {
+  if (v->type_index == kTVMFFIInt || v->type_index == kTVMFFIFloat ||
+      v->type_index == kTVMFFIBool) {
+    return true;
+  }
+  return tvm_ffi_any_is_object(v) && tvm_tir_is_expr(v->v_obj) && !tvm_tir_is_var(v->v_obj);
+}
+
 /* name[: ann] = value (value borrowed): the bound Var, bound to id. */
 static int emit_named(script_parser* p, const ast_stmt* st, const ast_expr* id,
                       const TVMFFIAny* value, const tvm_relax_sinfo_obj* ann) {
   void* r;
+  if (!ann && is_plain_value(value)) {
+    TVMFFIAny own = tvm_ffi_any_copy(value);
+    return bind_name(p, id, &own);
+  }
   if (!ann && is_tir_var(value)) { /* `n = T.int64()`: the signature's n */
     /* `b = T.Var("a", "int64")`: one variable, two names (upstream refuses it too) */
     const char* vname = tvm_tir_var_name((const tvm_tir_var_obj*)value->v_obj);
