@@ -598,6 +598,12 @@ int tvm_script__relax_declare_prim_func(tvm_tir_global_var_obj* gv,
  * NULL (none) with *ok. */
 static void* final_attrs(relax_frame* r, bool* ok) {
   *ok = true;
+  if ((r->flags & TVM_SCRIPT_RELAX_PRIVATE) && r->attrs &&
+      tvm_ffi_map_get_str(r->attrs, "global_symbol")) { /* (upstream refuses it too) */
+    tvm_ffi_raise("ValueError", "a private function may not have the attribute global_symbol "
+                  "(drop private=True, or the attribute)");
+    return *ok = false, NULL;
+  }
   bool gs = !r->nested && !(r->flags & TVM_SCRIPT_RELAX_PRIVATE) &&
             !(r->attrs && tvm_ffi_map_get_str(r->attrs, "global_symbol"));
   if (!gs && (!r->attrs || tvm_ffi_map_size(r->attrs) == 0)) return NULL;
