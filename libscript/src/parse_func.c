@@ -546,6 +546,32 @@ static int ir_expr_stmt(script_parser* p, const ast_stmt* st) {
   return rc;
 }
 
+/* Whether the names_relax-style call e is `R.<name>(...)`. */
+static bool is_relax_call_to(script_parser* p, const ast_expr* e, const char* want) {
+  if (!e || e->kind != AST_CALL) return false;
+  char name[32];
+  size_t len;
+  const script_special* mod = tvm_script__dotted(p, e->u.call.func, name, sizeof(name), &len);
+  return mod && strcmp(mod->name, "relax") == 0 && strcmp(name, want) == 0;
+}
+
+/* `name = R.ExternFunc("symbol")` in a class: an entry of the module, as upstream's (a function
+ * reaches it as `cls.name`); any other assignment is a module-level constant. */
+static int ir_assign(script_parser* p, const ast_stmt* st) {
+  const ast_expr* lhs = st->u.assign.target;
+  if (lhs->kind != AST_NAME || st->u.assign.annotation ||
+      !is_relax_call_to(p, st->u.assign.value, "ExternFunc")) {
+    return g_handlers[SCRIPT_TOKEN_DEFAULT][AST_ASSIGN](p, st);
+  }
+  TVMFFIAny v;
+  if (tvm_script__eval(p, st->u.assign.value, &v) != 0) return -1;
+  int rc = tvm_ffi_any_is_object(&v) && tvm_relax_kind_of(v.v_obj) == TVM_RELAX_KIND_ExternFunc
+               ? tvm_script__deliver_func(p->b, lhs->u.name->text, NULL, v.v_obj)
+               : tvm_ffi_raise("TypeError", "R.ExternFunc made %s", tvm_ffi_any_type_name(&v));
+  tvm_ffi_any_release(&v);
+  return rc == 0 ? 0 : tvm_script__relocate(p, &st->span);
+}
+
 static int ir_function(script_parser* p, const ast_stmt* st) {
   return tvm_script__parse_function(p, st);
 }
@@ -745,6 +771,7 @@ static void register_handlers(void) {
   tvm_script__register_handler(SCRIPT_TOKEN_IR, AST_DEF, ir_function);
   tvm_script__register_handler(SCRIPT_TOKEN_IR, AST_CLASS, ir_nested_class);
   tvm_script__register_handler(SCRIPT_TOKEN_IR, AST_EXPR_STMT, ir_expr_stmt);
+  tvm_script__register_handler(SCRIPT_TOKEN_IR, AST_ASSIGN, ir_assign);
 }
 
 void tvm_script_parse_options_init(tvm_script_parse_options* opts) {

@@ -179,6 +179,10 @@ static tvm_script_doc_obj* conv_ir_module(tvm_script_docsifier* d, const TVMFFIA
     ctx.func_name = tvm_ffi_str_cstr(items[i].gv->name_hint);
     tvm_script_doc_obj* fd = p ? tvm_script_as_doc(d, items[i].func, p) : NULL;
     tvm_ffi_release(p);
+    /* An ExternFunc is an expression: `name = R.ExternFunc("symbol")`, as upstream prints it. */
+    if (fd && items[i].rank == 2) {
+      fd = tvm_script_assign_doc_take(tvm_script_id_doc(ctx.func_name), fd, NULL);
+    }
     rc = fd ? tvm_script_frame_emit_take(mf, fd) : -1;
   }
   tvm_ffi_release(fp);
