@@ -540,6 +540,40 @@ static int relax_expr_stmt(script_parser* p, const ast_stmt* st) {
 }
 
 /* ---- with R.dataflow(): ---------------------------------------------------------------------- */
+/* `return value` ending a dataflow block, as upstream reads it: R.output of the value, then
+ * `return` of it after the block. A DataflowVar is the output; another expression is bound in
+ * the block first; a Var from outside needs no output. *out: what the function returns. */
+static int dataflow_return(script_parser* p, const ast_stmt* ret, TVMFFIAny* out) {
+  if (!ret->u.ret) {
+    return tvm_script__error_at(p, &ret->span, "SyntaxError", "a Relax return needs a value");
+  }
+  if (p->relax_outputs) {
+    return tvm_script__error_at(p, &ret->span, "ValueError",
+                                "return after R.output: R.output must be the last statement of "
+                                "a dataflow block");
+  }
+  TVMFFIAny v;
+  if (tvm_script__eval(p, ret->u.ret, &v) != 0) return -1;
+  bool is_expr = tvm_ffi_any_is_object(&v) && tvm_relax_is_expr(v.v_obj);
+  if (is_expr && tvm_relax_kind_of(v.v_obj) == TVM_RELAX_KIND_Var) {
+    *out = v;
+    return 0;
+  }
+  void* var = is_expr && tvm_relax_kind_of(v.v_obj) == TVM_RELAX_KIND_DataflowVar
+                  ? (tvm_ffi_retain(v.v_obj), (void*)v.v_obj)
+                  : (void*)tvm_script_relax_emit(p->b, NULL, &v, NULL);
+  tvm_ffi_any_release(&v);
+  TVMFFIAny item = tvm_ffi_any_obj(var);
+  void* vars = var ? tvm_ffi_array_new(&item, 1) : NULL;
+  void* outs = vars ? tvm_script_relax_dataflow_output(p->b, vars) : NULL;
+  tvm_ffi_release(vars);
+  tvm_ffi_release(var);
+  if (!outs) return tvm_script__relocate(p, &ret->span);
+  *out = tvm_ffi_any_copy(tvm_ffi_seq_at(outs, 0));
+  tvm_ffi_release(outs);
+  return 0;
+}
+
 static int relax_with(script_parser* p, const ast_stmt* st) {
   const ast_expr* context = st->u.with.context;
   if (!is_relax_call(p, context, "dataflow") || st->u.with.target) {
@@ -554,7 +588,12 @@ static int relax_with(script_parser* p, const ast_stmt* st) {
   tvm_ffi_release(p->relax_outputs);
   p->relax_outputs = NULL;
   p->relax_output_call = NULL;
-  int rc = tvm_script__run_body(p, st->u.with.body);
+  ast_stmts body = st->u.with.body;
+  const ast_stmt* ret =
+      body.n > 0 && body.items[body.n - 1]->kind == AST_RETURN ? body.items[--body.n] : NULL;
+  int rc = tvm_script__run_body(p, body);
+  TVMFFIAny result = tvm_ffi_any_none();
+  if (rc == 0 && ret) rc = dataflow_return(p, ret, &result);
   /* The block's names, undefined after it unless R.output names them (below). */
   for (int32_t i = p->vt.scopes[p->vt.nscopes - 1]; i < p->vt.nbinds; ++i) {
     p->vt.binds[i].name->relax_df_local = true;
@@ -571,6 +610,10 @@ static int relax_with(script_parser* p, const ast_stmt* st) {
     rc = bind_name(p, call->u.call.args.items[i], &o);
   }
   tvm_ffi_release(outs);
+  if (rc == 0 && ret && tvm_script_relax_func_return(p->b, &result) != 0) {
+    rc = tvm_script__relocate(p, &ret->span);
+  }
+  tvm_ffi_any_release(&result);
   return rc;
 }
 

@@ -1,4 +1,4 @@
-# expect: ValueError 9:9
+# expect: ValueError 10:9
 from tvm.script import relax as R
 
 
@@ -6,4 +6,5 @@ from tvm.script import relax as R
 def main(x: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):
     with R.dataflow():
         lv = R.exp(x)
+        R.output(lv)
         return lv
