@@ -205,7 +205,9 @@ tvm_relax_sinfo_obj* tvm_relax__infer_prelu(const tvm_relax__infer_ctx* ctx) {
   if (tvm_relax__normalize_axis(ctx, tvm_relax__attr_int(ctx, "axis"), x->ndim, &axis) != 0) {
     return NULL;
   }
-  if (!check_channel_param(ctx, 1, a, dim_at(x, axis), "axis", false)) return NULL;
+  /* One slope per channel, or one for all (PyTorch's num_parameters=1: upstream's parser test
+   * passes alpha of shape (1,)). */
+  if (!check_channel_param(ctx, 1, a, dim_at(x, axis), "axis", true)) return NULL;
   return retained_sinfo(&x->base);
 }
 

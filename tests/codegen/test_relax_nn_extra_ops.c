@@ -150,6 +150,14 @@ TEST(atan2_leakyrelu_prelu) {
     want[i] = v > 0 ? v : v * fdata(p[1])[(i / 4) % 3];
   }
   check_op("relax.nn.prelu", NULL, 2, p, F32, want, 24, 1e-6);
+  /* one slope for all channels (new tensors: check_op released p) */
+  int64_t one[1] = {1};
+  void* q[2] = {tensor(F32, 3, sx, 1, 0, 0), tensor(F32, 1, one, 1, 0, 0)};
+  for (int i = 0; i < 24; ++i) {
+    float v = fdata(q[0])[i];
+    want[i] = v > 0 ? v : v * fdata(q[1])[0];
+  }
+  check_op("relax.nn.prelu", NULL, 2, q, F32, want, 24, 1e-6);
 }
 
 TEST(group_norm) {

@@ -66,8 +66,10 @@ TEST(activations_and_atan2) {
               T("5", F32));
   CHECK_INFER_FAILS("ValueError", "argument 'alpha' has 4 values but 'data' has 3",
                     "relax.nn.prelu", NULL, 2, T("2, 3", F32), T("4", F32));
-  CHECK_INFER_FAILS("ValueError", "argument 'alpha' must be 1-d", "relax.nn.prelu", NULL, 2,
-                    T("2, 3", F32), T("1, 3", F32));
+  CHECK_INFER_FAILS("ValueError", "argument 'alpha' must be a scalar or 1-d", "relax.nn.prelu",
+                    NULL, 2, T("2, 3", F32), T("1, 3", F32));
+  /* One slope for every channel (PyTorch's num_parameters=1). */
+  CHECK_INFER(TS("2, 3, 5", F), "relax.nn.prelu", NULL, 2, T("2, 3, 5", F32), T("1", F32));
   CHECK_INFER_FAILS("TypeError", "argument 'data' must be a float tensor", "relax.nn.prelu", NULL,
                     2, T("2, 3", I32), T("3", I32));
   CHECK_INFER(TS("4, 3", F), "relax.atan2", NULL, 2, T("4, 1", F32), T("3", F32));
