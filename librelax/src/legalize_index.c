@@ -611,7 +611,7 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_sort(const tvm_relax_call_obj* call) 
 
 /* ---- einsum ---------------------------------------------------------------------------------- */
 /* out[o] = sum over the labels not in the output of the product of the operands, each read at
- * its labels' loop variables (a dim of constant 1 under an ellipsis label reads 0). */
+ * its labels' loop variables (a dim of constant 1 reads 0: it broadcasts). */
 static void* einsum_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
                          tvm_tir_buffer_obj* const* out, int nout) {
   (void)nout;
@@ -652,7 +652,7 @@ static void* einsum_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* con
     for (int d = 0; d < e.ndim[i]; ++d) {
       int64_t c;
       int l = e.labels[i][d];
-      ind[d] = l >= TVM_RELAX_EINSUM_ELL && tvm_tir_as_const_int(dim(in[i], d), &c) && c == 1
+      ind[d] = tvm_tir_as_const_int(dim(in[i], d), &c) && c == 1
                    ? (void*)tvm_tir_i64(0)
                    : tvm_tir_ref(var[l]);
     }

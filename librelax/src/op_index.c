@@ -707,8 +707,8 @@ tvm_relax_sinfo_obj* tvm_relax__infer_einsum(const tvm_relax__infer_ctx* ctx) {
   }
   void* vdev = nops ? t[0]->vdevice : NULL;
   if (!ranks) return tvm_relax__tensor_result(NULL, dt, ranks ? e.n_out : TVM_RELAX_UNKNOWN_NDIM, vdev);
-  /* Each label's extent: a dim of it that is not a constant 1 (ellipsis dims broadcast; letter
-   * dims must agree). */
+  /* Each label's extent: a dim of it that is not a constant 1 (a dim of 1 broadcasts, under a
+   * letter as under the ellipsis: upstream's GetBroadcastedExtent; other dims must agree). */
   tvm_tir_expr_obj* ext[TVM_RELAX_EINSUM_LABELS] = {NULL};
   bool known = true;
   for (int i = 0; i < nops; ++i) {
@@ -727,7 +727,7 @@ tvm_relax_sinfo_obj* tvm_relax__infer_einsum(const tvm_relax__infer_ctx* ctx) {
       } else if (tvm_relax__dim_unequal(ext[l], x)) {
         int64_t c0;
         bool one0 = tvm_tir_as_const_int(ext[l], &c0) && c0 == 1;
-        if (l >= TVM_RELAX_EINSUM_ELL && (one || one0)) {
+        if (one || one0) {
           if (one0) ext[l] = x;
         } else {
           tvm_ffi_strbuf a = {0}, b = {0};

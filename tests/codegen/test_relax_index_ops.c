@@ -425,6 +425,15 @@ TEST(einsum) {
   for (int i = 0; i < 4; ++i) want[i] = F(c[0])[i * 5];
   expect2("diag", c, 1, 1, (int64_t[]){4}, F32, want);
   release_all(c, 1);
+  /* "ij,ij->i" with a of one row: a dim of 1 broadcasts under a letter too (upstream's rule) */
+  void* r[2] = {rv_rand(2, (int64_t[]){1, 4}), rv_rand(2, (int64_t[]){2, 4})};
+  for (int i = 0; i < 2; ++i) {
+    float acc = 0;
+    for (int j = 0; j < 4; ++j) acc += F(r[0])[j] * F(r[1])[i * 4 + j];
+    want[i] = acc;
+  }
+  expect2("row_bcast", r, 2, 1, (int64_t[]){2}, F32, want);
+  release_all(r, 2);
 }
 
 /* ---- Bad inputs: located errors from the parser's inference --------------------------------- */

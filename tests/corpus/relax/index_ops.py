@@ -152,3 +152,8 @@ class IndexOps:
     def diag(a: R.Tensor((4, 4), "float32")) -> R.Tensor((4,), "float32"):
         y = R.einsum((a,), "ii->i")
         return y
+
+    @R.function
+    def row_bcast(a: R.Tensor((1, 4), "float32"), b: R.Tensor((2, 4), "float32")) -> R.Tensor((2,), "float32"):
+        y = R.einsum((a, b), "ij, ij -> i")
+        return y
