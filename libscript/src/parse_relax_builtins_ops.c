@@ -1090,6 +1090,65 @@ static int b_eye(tvm_script_call* call, TVMFFIAny* out) {
   return scalar_operands_call(call, spec, TVM_RELAX_OP_eye, names, vals, param, &a[3], out);
 }
 
+/* R.linear(data, weight, bias=None, out_dtype=None): upstream's Python sugar, no operator:
+ * matmul(data, permute_dims(weight), out_dtype) + bias, the nested calls bound by the binding's
+ * normalization as upstream's BlockBuilder binds them. */
+static tvm_relax_expr_obj* linear_step(tvm_script_call* call, tvm_relax_op_id op, void* args,
+                                       void* attrs) {
+  tvm_relax_expr_obj* c = args ? tvm_relax_call_new(tvm_relax_op(op), args, attrs, NULL, NULL)
+                               : NULL;
+  tvm_ffi_release(args);
+  if (c) {
+    tvm_script__relax_note_inferred(call->builder, c);
+  } else if (tvm_ffi_error_pending()) { /* (the operator's message, said of R.linear) */
+    void* e = tvm_ffi_error_take();
+    tvm_ffi_raise(tvm_ffi_error_kind(e), "R.linear: %s", tvm_ffi_error_message(e));
+    tvm_ffi_release(e);
+  }
+  return c;
+}
+
+static int b_linear(tvm_script_call* call, TVMFFIAny* out) {
+  static const char* const spec = "data, weight, bias=, out_dtype=";
+  static const char* const what[3] = {"argument 'data' of R.linear",
+                                      "argument 'weight' of R.linear",
+                                      "argument 'bias' of R.linear"};
+  TVMFFIAny a[4];
+  if (tvm_script__bind_args(call, spec, a, 4) != 0) return -1;
+  tvm_relax_expr_obj* e[3] = {NULL, NULL, NULL};
+  int rc = 0;
+  for (int i = 0; rc == 0 && i < 3; ++i) {
+    if (i == 2 && !present(&a[2])) break;
+    if (!(e[i] = tvm_script__relax_expr_of(&a[i], what[i]))) rc = fail_at(call, spec, i);
+  }
+  tvm_relax_expr_obj* r = NULL;
+  if (rc == 0) {
+    TVMFFIAny w = tvm_ffi_any_obj(e[1]);
+    tvm_relax_expr_obj* wt = linear_step(call, TVM_RELAX_OP_permute_dims,
+                                         tvm_ffi_array_new(&w, 1), NULL);
+    void* attrs = NULL;
+    if (wt && present(&a[3])) {
+      TVMFFIAny k = tvm_ffi_string("out_dtype");
+      attrs = tvm_ffi_map_new(&k, &a[3], 1);
+      tvm_ffi_any_release(&k);
+    }
+    TVMFFIAny xw[2] = {tvm_ffi_any_obj(e[0]), tvm_ffi_any_obj(wt)};
+    r = wt && (attrs || !present(&a[3]))
+            ? linear_step(call, TVM_RELAX_OP_matmul, tvm_ffi_array_new(xw, 2), attrs)
+            : NULL;
+    tvm_ffi_release(attrs);
+    tvm_ffi_release(wt);
+    if (r && e[2]) {
+      TVMFFIAny rb[2] = {tvm_ffi_any_obj(r), tvm_ffi_any_obj(e[2])};
+      tvm_relax_expr_obj* sum = linear_step(call, TVM_RELAX_OP_add, tvm_ffi_array_new(rb, 2), NULL);
+      tvm_ffi_release(r);
+      r = sum;
+    }
+  }
+  for (int i = 0; i < 3; ++i) tvm_ffi_release(e[i]);
+  return ret(r, out);
+}
+
 /* ---- Values ---------------------------------------------------------------------------------- */
 /* R.const: the shape of nested lists (rectangular), and whether any leaf is a float / all are
  * bools. */
@@ -1425,6 +1484,7 @@ static const tvm_script_builtin k_builtins[] = {
     {"dtype", b_dtype, 0, false},
     {"eye", b_eye, 0, false},
     {"invoke_closure", b_invoke_closure, 0, false},
+    {"linear", b_linear, 0, false},
     {"invoke_pure_closure", b_invoke_pure_closure, 0, false},
     {"match_cast", b_match_cast, 0, false},
     {"prim_value", b_prim_value, 0, false},
