@@ -22,7 +22,7 @@ static const tvm_relax__legalize_fn k_legalize[TVM_RELAX_OP_COUNT] = {
     ELEMWISE(abs) ELEMWISE(negative) ELEMWISE(exp) ELEMWISE(log) ELEMWISE(sqrt) ELEMWISE(rsqrt)
     ELEMWISE(tanh) ELEMWISE(sigmoid) ELEMWISE(erf) ELEMWISE(sin) ELEMWISE(cos) ELEMWISE(floor)
     ELEMWISE(ceil) ELEMWISE(round) ELEMWISE(sign) ELEMWISE(square) ELEMWISE(logical_not)
-    ELEMWISE(isnan) ELEMWISE(isinf) ELEMWISE(clip) ELEMWISE(astype) ELEMWISE(add)
+    ELEMWISE(isnan) ELEMWISE(isinf) ELEMWISE(clip) ELEMWISE(astype) ELEMWISE(wrap_param) ELEMWISE(add)
     ELEMWISE(subtract) ELEMWISE(multiply) ELEMWISE(divide) ELEMWISE(floor_divide) ELEMWISE(power)
     ELEMWISE(maximum) ELEMWISE(minimum) ELEMWISE(mod) ELEMWISE(floor_mod) ELEMWISE(equal)
     ELEMWISE(not_equal) ELEMWISE(less) ELEMWISE(less_equal) ELEMWISE(greater)

@@ -116,7 +116,8 @@ static void* unary_value(tvm_relax_op_id id, DLDataType t, DLDataType out, void*
     case TVM_RELAX_OP_isnan: return call1(out, "tir.isnan", x);
     case TVM_RELAX_OP_isinf: return call1(out, "tir.isinf", x);
     case TVM_RELAX_OP_isfinite: return call1(out, "tir.isfinite", x);
-    case TVM_RELAX_OP_astype: return tvm_tir_cast_take(out, x);
+    case TVM_RELAX_OP_astype:
+    case TVM_RELAX_OP_wrap_param: return tvm_tir_cast_take(out, x);
     case TVM_RELAX_OP_nn_relu:
       return tvm_tir_max_take(x, fl ? tvm_tir_const_float(t, 0) : tvm_tir_const_int(t, 0));
     case TVM_RELAX_OP_nn_relu6: /* min(max(x, 0), 6), as upstream's topi.clip(x, 0, 6) */

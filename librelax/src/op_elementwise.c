@@ -7,6 +7,10 @@
 
 const tvm_relax_attr_field tvm_relax__attrs_astype[] = {
     {"dtype", TVM_RELAX_ATTR_DTYPE, NULL}, {NULL, 0, NULL}};
+/* wrap_param(data, dtype="float32"): a model parameter cast to dtype (upstream's marker that
+ * ToMixedPrecision inserts; its struct info and kernel are astype's). */
+const tvm_relax_attr_field tvm_relax__attrs_wrap_param[] = {
+    {"dtype", TVM_RELAX_ATTR_DTYPE, "float32"}, {NULL, 0, NULL}};
 
 static bool is_float(DLDataType t) { return t.code == kDLFloat || t.code == kDLBfloat; }
 static bool is_bool(DLDataType t) { return (t.code == kDLUInt && t.bits == 1) || t.code == kDLBool; }

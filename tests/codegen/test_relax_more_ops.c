@@ -75,6 +75,15 @@ TEST(outer) {
   release_all(c, 2);
 }
 
+/* wrap_param: the parameter cast to the dtype (float64 here: exactly the float32 values). */
+TEST(wrap_param) {
+  void* w[1] = {rv_rand(2, (int64_t[]){2, 3})};
+  double want[6];
+  for (int i = 0; i < 6; ++i) want[i] = (double)F(w[0])[i];
+  expect2("wrap", w, 1, 2, (int64_t[]){2, 3}, tvm_tir_dtype_float(64), want);
+  release_all(w, 1);
+}
+
 /* ---- eye, eye_like --------------------------------------------------------------------------- */
 /* Result i of a tuple-returning fn, both ways, matches want i (ndims 2). */
 static void expect2_fields(const char* fn, void** args, int n, int nf, const int64_t (*shapes)[2],
@@ -440,6 +449,7 @@ int main(void) {
   corpus_ops_setup("more_ops.py", 1e-6);
   RUN(batch_flatten);
   RUN(outer);
+  RUN(wrap_param);
   RUN(eye);
   RUN(pixel_shuffle);
   RUN(collapse_sum);

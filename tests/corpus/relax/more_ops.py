@@ -1,4 +1,4 @@
-# nn.batch_flatten, outer, eye, eye_like, nn.pixel_shuffle, collapse_sum_like,
+# nn.batch_flatten, outer, eye, eye_like, wrap_param, nn.pixel_shuffle, collapse_sum_like,
 # collapse_sum_to, gather_nd and nn.instance_norm (upstream's wrapper forms:
 # R.eye(n, m=None, k=0, dtype="float32"), R.eye_like(x, k=0, dtype=None),
 # R.nn.pixel_shuffle(x, upscale_factor), R.collapse_sum_to(x, shape) with shape an R.Shape or a
@@ -13,6 +13,11 @@ from tvm.script import relax as R
 
 @I.ir_module
 class MoreOps:
+    @R.function
+    def wrap(w: R.Tensor((2, 3), "float32")) -> R.Tensor((2, 3), "float64"):
+        y = R.wrap_param(w, dtype="float64")
+        return y
+
     @R.function
     def bflat(x: R.Tensor((2, 3, 4, 5), "float32")) -> R.Tensor((2, 60), "float32"):
         y = R.nn.batch_flatten(x)
