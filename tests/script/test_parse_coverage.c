@@ -424,8 +424,6 @@ TEST(meta_var) {
                   "        A[i] = T.float32(0)\n");
   EXPECT_EQUAL(f, g);
   EXPECT_ERROR(HEADER "I.meta_var()\n", "TypeError", "missing required argument 'value'");
-  tvm_ffi_release(f);
-  tvm_ffi_release(g);
   f = PARSE(HEADER
             "@T.prim_func\n"
             "def f(A: T.Buffer((4,), \"int32\"), h: T.handle):\n"
