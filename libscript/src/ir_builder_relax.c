@@ -1075,10 +1075,45 @@ static bool is_result_leaf(const void* e) {
   }
 }
 
+/* The Var of the last binding of the current scope when the scope ends with a dataflow block
+ * (nothing bound after it), else NULL. */
+static tvm_relax_var_obj* dataflow_tail(tvm_script_builder* b) {
+  if (open_count(b) != 0) return NULL;
+  const tvm_relax_block_obj* blk = tvm_relax_bb_last_block(bb_of(b));
+  if (!blk || tvm_relax_kind_of(blk) != TVM_RELAX_KIND_DataflowBlock) return NULL;
+  int64_t n = blk->bindings ? tvm_ffi_seq_size(blk->bindings) : 0;
+  const tvm_relax_binding_obj* last = n > 0 ? tvm_ffi_seq_obj_at(blk->bindings, n - 1) : NULL;
+  return last ? last->var : NULL;
+}
+
 static int finish_branch(tvm_script_builder* b, tvm_script__frame* f, bool is_else) {
   relax_frame* r = f->relax;
   tvm_script__frame* iff = top(b); /* (the if frame: branches are entered only on it) */
   tvm_relax_block_builder* bb = bb_of(b);
+  tvm_relax_var_obj* df_var = r->pending ? NULL : dataflow_tail(b);
+  if (df_var && tvm_relax_kind_of(df_var) != TVM_RELAX_KIND_Var) {
+    tvm_ffi_release(tvm_relax_bb_scope_end(bb, (tvm_relax_expr_obj*)df_var));
+    tvm_ffi_error_clear();
+    return tvm_ffi_raise("ValueError", "the %s branch of a Relax if ends with a dataflow block "
+                         "whose last binding `%s` is not one of its outputs (R.output): the "
+                         "branch results in that binding", is_else ? "else" : "then",
+                         tvm_relax_var_name(df_var));
+  }
+  if (df_var) {
+    /* A branch ending with a dataflow block: its last binding, an output, is the result. */
+    tvm_relax_expr_obj* seq = tvm_relax_bb_scope_end(bb, (tvm_relax_expr_obj*)df_var);
+    if (!seq) return -1;
+    relax_frame* ir = iff->relax;
+    tvm_ffi_retain(df_var);
+    if (is_else) {
+      ir->else_seq = seq;
+      ir->else_var = df_var;
+    } else {
+      ir->then_seq = seq;
+      ir->then_var = df_var;
+    }
+    return 0;
+  }
   if (!r->pending) {
     /* The scope is still open in the BlockBuilder: close it, then report. */
     tvm_relax_expr_obj* unit = tvm_relax_tuple_new(NULL);

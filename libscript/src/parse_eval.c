@@ -290,6 +290,14 @@ const script_special* tvm_script__dotted(script_parser* p, const ast_expr* e, ch
   return sp;
 }
 
+bool tvm_script__is_relax_call(script_parser* p, const ast_expr* e, const char* want) {
+  if (!e || e->kind != AST_CALL) return false;
+  char name[64];
+  size_t len;
+  const script_special* mod = tvm_script__dotted(p, e->u.call.func, name, sizeof(name), &len);
+  return mod && strcmp(mod->name, "relax") == 0 && strcmp(name, want) == 0;
+}
+
 bool tvm_script__is_tir_attr(script_parser* p, const ast_expr* e, const char* name) {
   char buf[64];
   size_t n;

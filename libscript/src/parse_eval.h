@@ -206,6 +206,8 @@ bool tvm_script__is_relax_alias(script_parser* p, const script_name* n);
 /* Resolve `<alias>.a.b` to its module marker and dotted rest ("a.b" into buf). */
 const script_special* tvm_script__dotted(script_parser* p, const ast_expr* e, char* buf,
                                          size_t bufsize, size_t* out_len);
+/* Whether e is a call of `R.<want>` (through any alias of the Relax module). */
+bool tvm_script__is_relax_call(script_parser* p, const ast_expr* e, const char* want);
 
 /* value[indices...] (parse_subscript.c). */
 int tvm_script__eval_index(script_parser* p, const ast_expr* e, TVMFFIAny* out);

@@ -546,21 +546,12 @@ static int ir_expr_stmt(script_parser* p, const ast_stmt* st) {
   return rc;
 }
 
-/* Whether the names_relax-style call e is `R.<name>(...)`. */
-static bool is_relax_call_to(script_parser* p, const ast_expr* e, const char* want) {
-  if (!e || e->kind != AST_CALL) return false;
-  char name[32];
-  size_t len;
-  const script_special* mod = tvm_script__dotted(p, e->u.call.func, name, sizeof(name), &len);
-  return mod && strcmp(mod->name, "relax") == 0 && strcmp(name, want) == 0;
-}
-
 /* `name = R.ExternFunc("symbol")` in a class: an entry of the module, as upstream's (a function
  * reaches it as `cls.name`); any other assignment is a module-level constant. */
 static int ir_assign(script_parser* p, const ast_stmt* st) {
   const ast_expr* lhs = st->u.assign.target;
   if (lhs->kind != AST_NAME || st->u.assign.annotation ||
-      !is_relax_call_to(p, st->u.assign.value, "ExternFunc")) {
+      !tvm_script__is_relax_call(p, st->u.assign.value, "ExternFunc")) {
     return g_handlers[SCRIPT_TOKEN_DEFAULT][AST_ASSIGN](p, st);
   }
   TVMFFIAny v;

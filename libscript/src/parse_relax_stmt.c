@@ -476,18 +476,10 @@ static int relax_assign(script_parser* p, const ast_stmt* st) {
 }
 
 /* ---- Expression statements: R.output, R.func_attr, ... ------------------------------------ */
-static bool is_relax_call(script_parser* p, const ast_expr* e, const char* want) {
-  if (e->kind != AST_CALL) return false;
-  char name[64];
-  size_t len;
-  const script_special* mod = tvm_script__dotted(p, e->u.call.func, name, sizeof(name), &len);
-  return mod && strcmp(mod->name, "relax") == 0 && strcmp(name, want) == 0;
-}
-
 static int relax_expr_stmt(script_parser* p, const ast_stmt* st) {
   const ast_expr* e = st->u.expr;
   if (e->kind == AST_CONST || e->kind == AST_STR) return 0; /* a stray literal */
-  bool output = is_relax_call(p, e, "output");
+  bool output = tvm_script__is_relax_call(p, e, "output");
   if (output) {
     ast_exprs args = e->u.call.args;
     for (int32_t i = 0; i < args.n; ++i) {
@@ -576,7 +568,7 @@ static int dataflow_return(script_parser* p, const ast_stmt* ret, TVMFFIAny* out
 
 static int relax_with(script_parser* p, const ast_stmt* st) {
   const ast_expr* context = st->u.with.context;
-  if (!is_relax_call(p, context, "dataflow") || st->u.with.target) {
+  if (!tvm_script__is_relax_call(p, context, "dataflow") || st->u.with.target) {
     return tvm_script__error_at(p, &context->span, "SyntaxError",
                                 "a Relax with statement is `with R.dataflow():`");
   }
@@ -629,9 +621,22 @@ static int branch(script_parser* p, ast_stmts body, int depth, const ast_stmt* s
   return tvm_script__exit_to(p, depth, &st->span);
 }
 
-/* The name a branch's last statement assigns, or NULL. */
-static const ast_expr* branch_target(ast_stmts body) {
+/* The name a branch's last statement assigns, or NULL. A branch ending with a dataflow block
+ * (`with R.dataflow(): ... out = ...; R.output(out)`) results in the block's last binding, as
+ * upstream's; the name is that of the assignment before R.output (the builder checks that it is
+ * an output). */
+static const ast_expr* branch_target(script_parser* p, ast_stmts body) {
   const ast_stmt* last = body.n ? body.items[body.n - 1] : NULL;
+  if (last && last->kind == AST_WITH &&
+      tvm_script__is_relax_call(p, last->u.with.context, "dataflow")) {
+    ast_stmts df = last->u.with.body;
+    const ast_stmt* out = df.n >= 2 ? df.items[df.n - 1] : NULL;
+    if (!out || out->kind != AST_EXPR_STMT ||
+        !tvm_script__is_relax_call(p, out->u.expr, "output")) {
+      return NULL;
+    }
+    last = df.items[df.n - 2];
+  }
   if (!last || last->kind != AST_ASSIGN || last->u.assign.target->kind != AST_NAME) return NULL;
   return last->u.assign.target;
 }
@@ -647,8 +652,8 @@ static int relax_if(script_parser* p, const ast_stmt* st) {
     return tvm_script__error_at(p, &st->span, "SyntaxError",
                                 "a Relax if needs an else branch (both branches bind the value)");
   }
-  const ast_expr* t = branch_target(st->u.if_.body);
-  const ast_expr* e = branch_target(st->u.if_.orelse);
+  const ast_expr* t = branch_target(p, st->u.if_.body);
+  const ast_expr* e = branch_target(p, st->u.if_.orelse);
   /* `R.print(...)` ending both branches: the if's value is theirs, bound to no name */
   bool void_tail = !t && !e && branch_void_tail(st->u.if_.body) &&
                    branch_void_tail(st->u.if_.orelse);

@@ -463,6 +463,11 @@ expect 2 "$tvmc" run "$cf" --func cast && has "cannot make a value of R.Tensor(d
 expect 0 "$tvmc" run "$cf" --func cast --input x=5 --repeat 1 && has "output[1]: shape (5,)" &&
   has "check: ok (6 values in 1 output tensors"
 expect 0 "$tvmc" run "$cf" --func closure --repeat 1 && has "check: ok (6 values"
+# if branches ending with dataflow blocks (seed 1 takes the else branch, seed 3 the then branch)
+for seed in 1 3; do
+  expect 0 "$tvmc" run "$cf" --func choose_dataflow --seed $seed --repeat 1 &&
+    has "check: ok (4 values"
+done
 TVMC_MEMORY_LIMIT=4K expect 3 "$tvmc" run "$mlp" --shape n=1000 && has "MemoryError: parameter \`x\`"
 # if/else (both branches), nested tuple outputs, call_tir to a hand-written PrimFunc
 for seed in 1 2 3; do

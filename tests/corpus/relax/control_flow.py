@@ -16,6 +16,20 @@ class Control:
         return y
 
     @R.function
+    def choose_dataflow(c: R.Tensor((), "bool"), x: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):
+        # A branch ending with a dataflow block results in the block's last binding (an output).
+        if c:
+            with R.dataflow():
+                e = R.exp(x)
+                out = R.add(e, x)
+                R.output(out)
+        else:
+            with R.dataflow():
+                out = R.multiply(x, x)
+                R.output(out)
+        return out
+
+    @R.function
     def cast(x: R.Tensor(ndim=1, dtype="float32")) -> R.Tuple(R.Tensor(ndim=1, dtype="float32"), R.Shape(ndim=1)):
         k = T.int64()
         y = R.match_cast(x, R.Tensor((k,), "float32"))
