@@ -4,10 +4,11 @@
  * dropout, attention, resize2d), following upstream's relax/op/linear_algebra.cc, nn/nn.cc,
  * nn/convolution.cc, nn/pooling.cc, nn/attention.cc and image/resize.cc.
  *
- * Attributes are stored as given (completed with defaults); list attributes that upstream's
- * constructors normalise (strides / dilation / pool_size of 1 value, padding of 1, 2 or 4
- * values) are normalised here, inside the rules, the way upstream's constructors do it. An
- * OPT_STR out_layout of None means "the input's layout" (upstream fills it in the constructor).
+ * Attributes are completed with defaults, and the spatial lists given short (strides /
+ * dilation / pool_size of 1 value, padding of 1 value or one per dim) are stored complete
+ * (op_table.c's complete_spatial); the rules still read the short forms (IR loaded from JSON)
+ * the way upstream's constructors complete them. An OPT_STR out_layout of None means "the
+ * input's layout" (upstream fills it in the constructor).
  *
  * Layouts are permutations of the canonical letters (NCHW, NHWC, ... for data; OIHW, HWIO, ...
  * for kernels); packed layouts (NCHW4c) are refused with a ValueError.

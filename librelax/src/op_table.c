@@ -354,6 +354,31 @@ int tvm_relax_op_attr_default(const tvm_relax_op_info* info, int32_t i, TVMFFIAn
 }
 
 /* A given attribute's value converted to field f's kind into *out: 0, or -1 + error. */
+/* The number of values of an INTS default ("1, 1" -> 2). */
+static int64_t default_count(const char* t) {
+  int64_t n = 1;
+  for (; *t; ++t) n += *t == ',';
+  return n;
+}
+
+/* A list attribute whose default has k > 1 values (the spatial ones of the convolutions and
+ * pools: strides, dilation, pool_size, output_padding of k dims, padding of k = 2 * dims) given
+ * fewer, completed in *v as upstream's wrappers and constructors store it: one value repeated k
+ * times (`strides=2` -> [2, 2]), k / 2 values twice (a padding of one value per dim: [1, 2] ->
+ * [1, 2, 1, 2], GetCompletePadding2D). Any other count is left to the inference rules' errors. */
+static int complete_spatial(const tvm_relax_attr_field* f, TVMFFIAny* v) {
+  if (f->kind != TVM_RELAX_ATTR_INTS || !f->default_text) return 0;
+  int64_t k = default_count(f->default_text), n = tvm_ffi_seq_size(v->v_obj);
+  if (k <= 1 || k > 16 || !(n == 1 || 2 * n == k)) return 0;
+  TVMFFIAny items[16];
+  for (int64_t i = 0; i < k; ++i) items[i] = *tvm_ffi_seq_at(v->v_obj, i % n); /* (ints) */
+  void* arr = tvm_ffi_array_new(items, k);
+  if (!arr) return -1;
+  tvm_ffi_any_release(v);
+  *v = tvm_ffi_any_obj(arr);
+  return 0;
+}
+
 static int convert_given(const tvm_relax_op_info* info, const tvm_relax_attr_field* f,
                          const TVMFFIAny* given, TVMFFIAny* out) {
   int c = convert(f->kind, given, out);
@@ -361,6 +386,7 @@ static int convert_given(const tvm_relax_op_info* info, const tvm_relax_attr_fie
     return tvm_ffi_raise("TypeError", "%s: attribute '%s' must be %s, got %s", info->name,
                          f->name, kind_name(f->kind), tvm_ffi_any_type_name(given));
   }
+  if (c > 0 && complete_spatial(f, out) != 0) return -1;
   return c < 0 ? tvm_ffi_raise_context("%s: attribute '%s'", info->name, f->name) : 0;
 }
 
