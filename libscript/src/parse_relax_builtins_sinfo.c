@@ -52,6 +52,14 @@ static tvm_tir_var_obj* sym_var(tvm_script_call* call, const char* name) {
   return tvm_tir_var_new(name, tvm_tir_dtype_int(64));
 }
 
+/* Whether e is a TIR variable of another dtype than int64 (`m = T.int32()`): no dim of a Relax
+ * shape, whose symbolic variables are int64 (a cast of it would define nothing). */
+static bool narrow_var(const void* e) {
+  if (!tvm_tir_is_var(e)) return false;
+  DLDataType t = tvm_tir_expr_dtype(e);
+  return !(t.code == kDLInt && t.bits == 64);
+}
+
 /* One dim: an int (int64), a PrimExpr of an integer dtype, or a symbolic name. */
 static tvm_tir_expr_obj* dim_of(tvm_script_call* call, const TVMFFIAny* v, const char* what) {
   if (v->type_index == kTVMFFIInt) return tvm_tir_const_int(tvm_tir_dtype_int(64), v->v_int64);
@@ -84,6 +92,13 @@ static tvm_tir_expr_obj* dim_of(tvm_script_call* call, const TVMFFIAny* v, const
                     tvm_tir_dtype_str(t).s);
       return NULL;
     }
+    if (narrow_var(v->v_obj)) {
+      const void* name = ((const tvm_tir_var_obj*)v->v_obj)->name_hint;
+      tvm_ffi_raise("TypeError", "%s: the symbolic variable `%s` is %s; a Relax shape's "
+                    "variables are int64 (declare it with T.int64())", what,
+                    name ? tvm_ffi_str_cstr(name) : "?", tvm_tir_dtype_str(t).s);
+      return NULL;
+    }
     tvm_ffi_retain(v->v_obj);
     return (tvm_tir_expr_obj*)v->v_obj;
   }
@@ -108,7 +123,8 @@ static void* dims_of(tvm_script_call* call, const TVMFFIAny* v, const char* what
     const TVMFFIAny* d = tvm_ffi_seq_at(seq, i);
     DLDataType t = {0, 0, 0};
     exprs = tvm_ffi_any_is_object(d) && tvm_script__is_expr(d->v_obj) &&
-            (t = tvm_tir_expr_dtype(d->v_obj), tvm_tir_dtype_is_integer(t) && t.lanes == 1);
+            (t = tvm_tir_expr_dtype(d->v_obj), tvm_tir_dtype_is_integer(t) && t.lanes == 1) &&
+            !narrow_var(d->v_obj);
   }
   if (exprs) {
     tvm_ffi_retain((void*)seq);
