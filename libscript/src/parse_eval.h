@@ -115,6 +115,7 @@ struct script_parser {
   script_token token;
   int func_depth; /* > 0 inside a function body */
   bool check_wf;  /* options' check_well_formed */
+  bool wf_always; /* options' ignore_check_flags: decorators cannot turn the check off */
   bool fragment;  /* statements outside any definition (a printed fragment) */
   bool has_imports; /* the header imports something (else T, I, R are the default aliases) */
   int eval_depth; /* nesting of tvm_script__eval (bounded by SCRIPT_MAX_EVAL_DEPTH) */

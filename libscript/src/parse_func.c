@@ -264,7 +264,7 @@ static int parse_decorators(script_parser* p, const ast_expr* def_name, ast_expr
       if (strcmp(key, "private") == 0) {
         out->is_private = flag;
       } else if (strcmp(key, "check_well_formed") == 0) {
-        out->check_wf = flag;
+        out->check_wf = flag || p->wf_always;
       } else if (strcmp(key, "pure") == 0 && kDecorators[row].token == SCRIPT_TOKEN_RELAX) {
         out->is_pure = flag;
       } else if (strcmp(key, "s_tir") != 0 && strcmp(key, "pure") != 0) {
@@ -993,6 +993,7 @@ void* tvm_script_parse(const char* source, size_t len, const tvm_script_parse_op
   p->module = &m;
   p->extra_vars = opts->extra_vars;
   p->check_wf = opts->check_well_formed;
+  p->wf_always = opts->ignore_check_flags;
   p->token = SCRIPT_TOKEN_DEFAULT;
   tvm_script__vt_init(&p->vt);
   void* result = NULL;

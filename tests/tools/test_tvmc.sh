@@ -129,6 +129,9 @@ expect 1 "$tvmc" check "$fx/relax_wf_impure_call.py" &&
   has "in function \`main\`, at <root>.body.blocks[0].bindings[1].value" &&
   has "        cls.fill(y)" && has "        ^^^^^^^^^^^" &&
   assert [ "$(printf '%s\n' "$out" | grep -c '\^')" = 1 ]
+# (a decorator's check_well_formed=False: the error is located all the same)
+expect 1 "$tvmc" check "$fx/relax_wf_flag_off.py" &&
+  has "relax_wf_flag_off.py:10:5: error: impure call to relax.print in a pure function"
 
 # ---- build: a library a C program loads ----------------------------------------------------
 rm -f "$work/add.so"

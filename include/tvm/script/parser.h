@@ -86,6 +86,9 @@ typedef struct {
                               (default true; a decorator's check_well_formed=False turns its
                               function's check off, but for a Relax function in a module,
                               which is checked with the module's other Relax functions) */
+  bool ignore_check_flags; /* with check_well_formed, check also the functions whose decorator
+                              says check_well_formed=False (default false; a checker that wants
+                              every error located, as tvmc check) */
 } tvm_script_parse_options;
 void tvm_script_parse_options_init(tvm_script_parse_options* opts);
 
