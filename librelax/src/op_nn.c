@@ -37,7 +37,7 @@ const tvm_relax_attr_field tvm_relax__attrs_layer_norm[] = {
 const tvm_relax_attr_field tvm_relax__attrs_rms_norm[] = {
     {"axes", TVM_RELAX_ATTR_INTS, "-1"}, {"epsilon", TVM_RELAX_ATTR_FLOAT, "1e-05"}, {NULL, 0, NULL}};
 const tvm_relax_attr_field tvm_relax__attrs_batch_norm[] = {
-    {"axis", TVM_RELAX_ATTR_INT, "1"},
+    {"axis", TVM_RELAX_ATTR_INT, NULL}, /* (required, as upstream's) */
     {"epsilon", TVM_RELAX_ATTR_FLOAT, "1e-05"},
     {"center", TVM_RELAX_ATTR_BOOL, "true"},
     {"scale", TVM_RELAX_ATTR_BOOL, "true"},

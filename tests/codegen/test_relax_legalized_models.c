@@ -75,7 +75,7 @@ static tvm_tir_ir_module_obj* cnn_model(void) {
   CHECK_OK(tvm_relax_bb_function_begin(bb, "main", params, NULL, true));
   void* a_conv = keep(&p, rt_attrs(1, "padding", tvm_ffi_any_obj(ints(&p, 1, (int64_t[]){1}))));
   tvm_relax_var_obj* c = emit(&p, bb, tvm_relax_call_op("relax.nn.conv2d", a_conv, 2, x, w));
-  void* a_bn = keep(&p, rt_attrs(1, "training", tvm_ffi_any_bool(false)));
+  void* a_bn = keep(&p, rt_attrs(2, "axis", tvm_ffi_any_int(1), "training", tvm_ffi_any_bool(false)));
   void* bn_args = keep(&p, rt_array(5, c, bnp[0], bnp[1], bnp[2], bnp[3]));
   const tvm_relax_op_info* bn_info = tvm_relax_op_info_find("relax.nn.batch_norm", 19);
   tvm_relax_var_obj* bn = emit(&p, bb, tvm_relax_call_new(tvm_relax_op(bn_info->id), bn_args, a_bn, NULL, NULL));
@@ -218,7 +218,8 @@ static tvm_tir_ir_module_obj* misc_model(void) {
   tvm_relax_var_obj* q0 = emit(&p, bb, tvm_relax_call_op("relax.strided_slice", NULL, 4, q, prim_tuple(&p, 1, (int64_t[]){0}),
                                        prim_tuple(&p, 1, (int64_t[]){0}), prim_tuple(&p, 1, (int64_t[]){1})));
   tvm_relax_var_obj* qv = emit(&p, bb, tvm_relax_call_op("relax.squeeze", NULL, 1, q0)); /* (3,) */
-  void* a_bn = keep(&p, rt_attrs(2, "training", tvm_ffi_any_bool(true), "momentum", tvm_ffi_any_float(0.3)));
+  void* a_bn = keep(&p, rt_attrs(3, "axis", tvm_ffi_any_int(1), "training", tvm_ffi_any_bool(true),
+                                 "momentum", tvm_ffi_any_float(0.3)));
   void* bn_args = keep(&p, rt_array(5, x, qv, qv, qv, qv));
   const tvm_relax_op_info* bn_info = tvm_relax_op_info_find("relax.nn.batch_norm", 19);
   tvm_relax_var_obj* bn = emit(&p, bb, tvm_relax_call_new(tvm_relax_op(bn_info->id), bn_args, a_bn, NULL, NULL));

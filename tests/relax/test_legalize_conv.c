@@ -240,7 +240,8 @@ TEST(batch_norm_and_dropout) {
   void* t[5] = {rv_rand(3, xs), rv_rand(1, cs), rv_rand(1, cs), rv_rand(1, cs), rv_rand(1, cs)};
   float* var = tvm_ffi_tensor_dl(t[4])->data;
   for (int i = 0; i < 3; ++i) var[i] = var[i] < 0 ? -var[i] : var[i]; /* a variance */
-  void* attrs = rt_attrs(2, "training", tvm_ffi_any_bool(false), "epsilon", tvm_ffi_any_float(1e-3));
+  void* attrs = rt_attrs(3, "axis", tvm_ffi_any_int(1), "training", tvm_ffi_any_bool(false),
+                         "epsilon", tvm_ffi_any_float(1e-3));
   TVMFFIAny out;
   CHECK_OK(run("relax.nn.batch_norm", attrs, 5, t, &out));
   CHECK(out.type_index == kTVMFFIArray);
@@ -259,8 +260,8 @@ TEST(batch_norm_and_dropout) {
   tvm_ffi_any_release(&out);
   tvm_ffi_release(attrs);
   /* training: the batch's statistics over dims 0 and 2, the moving ones updated */
-  attrs = rt_attrs(3, "training", tvm_ffi_any_bool(true), "momentum", tvm_ffi_any_float(0.25),
-                   "center", tvm_ffi_any_bool(false));
+  attrs = rt_attrs(4, "axis", tvm_ffi_any_int(1), "training", tvm_ffi_any_bool(true), "momentum",
+                   tvm_ffi_any_float(0.25), "center", tvm_ffi_any_bool(false));
   CHECK_OK(run("relax.nn.batch_norm", attrs, 5, t, &out));
   CHECK(out.type_index == kTVMFFIArray);
   if (out.type_index == kTVMFFIArray && tvm_ffi_seq_size(out.v_obj) == 3) {

@@ -203,18 +203,21 @@ TEST(layer_and_rms_norm) {
 
 TEST(batch_norm) {
   CHECK_INFER("R.Tuple(" TS("2, 3, 8, 8", F) ", " TS("3,", F) ", " TS("3,", F) ")",
-              "relax.nn.batch_norm", NULL, 5, T("2, 3, 8, 8", F32), T("3", F32), T("3", F32),
-              T("3", F32), T("3", F32));
+              "relax.nn.batch_norm", oi_attrs(1, "axis", AI(1)), 5, T("2, 3, 8, 8", F32), T("3", F32),
+              T("3", F32), T("3", F32), T("3", F32));
   CHECK_INFER("R.Tuple(" TS("2, 3, 8, 4", F) ", " TS("4,", F) ", " TS("4,", F) ")",
               "relax.nn.batch_norm", oi_attrs(2, "axis", AI(-1), "training", AB(false)), 5,
               T("2, 3, 8, 4", F32), T("4", F32), T("4", F32), T("4", F32), T("4", F32));
   CHECK_INFER("R.Tuple(R.Tensor(dtype=\"float32\", ndim=4), R.Tensor(dtype=\"float32\", ndim=1), "
               "R.Tensor(dtype=\"float32\", ndim=1))",
-              "relax.nn.batch_norm", NULL, 5, T("n, c, 8, 8", F32), T("d", F32), T("c", F32),
-              T("c", F32), T("c", F32));
+              "relax.nn.batch_norm", oi_attrs(1, "axis", AI(1)), 5, T("n, c, 8, 8", F32), T("d", F32),
+              T("c", F32), T("c", F32), T("c", F32));
   CHECK_INFER_FAILS("ValueError", "argument 'moving_var' dim 0 is 4 but 'data' at axis 1 is 3",
-                    "relax.nn.batch_norm", NULL, 5, T("2, 3, 8, 8", F32), T("3", F32), T("3", F32),
-                    T("3", F32), T("4", F32));
+                    "relax.nn.batch_norm", oi_attrs(1, "axis", AI(1)), 5, T("2, 3, 8, 8", F32),
+                    T("3", F32), T("3", F32), T("3", F32), T("4", F32));
+  /* axis is required (upstream's batch_norm has no default for it) */
+  CHECK_INFER_FAILS("ValueError", "attribute 'axis' is required", "relax.nn.batch_norm", NULL, 5,
+                    T("2, 3, 8, 8", F32), T("3", F32), T("3", F32), T("3", F32), T("3", F32));
 }
 
 TEST(conv2d) {
