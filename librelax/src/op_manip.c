@@ -379,18 +379,16 @@ tvm_relax_sinfo_obj* tvm_relax__infer_squeeze(const tvm_relax__infer_ctx* ctx) {
     int64_t* at = scratch(abuf, 16, n);
     if (!at) goto done;
     int rc = normalize_axes(ctx, axes, ndim, at);
+    /* An axis of a constant extent other than 1 stays (PyTorch's squeeze, and upstream's since
+     * apache/tvm#18478); a symbolic one is taken to be 1. */
     for (int64_t i = 0; rc == 0 && i < n; ++i) {
       int64_t c;
-      if (dims && tvm_tir_as_const_int(dim_at(dims, at[i]), &c) && c != 1) {
-        tvm_relax__op_error(ctx, "ValueError", "cannot squeeze axis %lld of extent %lld (not 1)",
-                            (long long)at[i], (long long)c);
-        rc = -1;
-      }
+      if (dims && tvm_tir_as_const_int(dim_at(dims, at[i]), &c) && c != 1) continue;
+      if (!drop[at[i]]) --kept;
       drop[at[i]] = 1;
     }
     scratch_free(at, abuf);
     if (rc != 0) goto done;
-    kept = ndim - (int32_t)n;
     if (!dims) {
       out = like_x(x, NULL, kept);
       goto done;

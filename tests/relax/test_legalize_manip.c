@@ -68,6 +68,14 @@ TEST(reshape_family) {
   CHECK_EQ_INT(lg_bad(&out, want, 6, 0), 0);
   if (out.type_index == kTVMFFITensor) CHECK(lg_shape_is(out.v_obj, 2, (int64_t[]){2, 3}));
   tvm_ffi_any_release(&out);
+  /* axes 0..3: the axes of extent 2 and 3 stay (PyTorch's squeeze) -> (2, 3) */
+  ax = lg_ints(4, (int64_t[]){0, 1, 2, 3});
+  attrs = rt_attrs(1, "axis", tvm_ffi_any_obj(ax));
+  CHECK_OK(run1(t, "relax.squeeze", attrs, NULL, &out));
+  CHECK_EQ_INT(lg_bad(&out, want, 6, 0), 0);
+  if (out.type_index == kTVMFFITensor) CHECK(lg_shape_is(out.v_obj, 2, (int64_t[]){2, 3}));
+  tvm_ffi_any_release(&out);
+  tvm_ffi_release(attrs), tvm_ffi_release(ax);
   tvm_ffi_release(t);
 }
 

@@ -182,12 +182,15 @@ TEST(expand_dims_squeeze_flatten) {
   RT_EXPECT_CALL_ERROR(RT_CALL("relax.expand_dims", NULL, x), "ValueError", "attribute 'axis' is required");
   tvm_relax_var_obj* u = tvar_ndim(2);
   RT_EXPECT_SINFO(RT_CALL("relax.expand_dims", ax, u), "R.Tensor(dtype=\"float32\", ndim=4)");
-  /* squeeze: all 1s by default, given axes (1 required when known). */
+  /* squeeze: all 1s by default, given axes (one of a constant extent other than 1 stays, as
+   * PyTorch's and upstream's). */
   RT_EXPECT_SINFO(RT_CALL("relax.squeeze", NULL, x), "R.Tensor((2, 3), dtype=\"float32\")");
   void* s1 = attr_ints("axis", 1, -2, 0, 0, 0);
   RT_EXPECT_SINFO(RT_CALL("relax.squeeze", s1, x), "R.Tensor((2, 3), dtype=\"float32\")");
   void* s0 = attr_ints("axis", 1, 0, 0, 0, 0);
-  RT_EXPECT_CALL_ERROR(RT_CALL("relax.squeeze", s0, x), "ValueError", "cannot squeeze axis 0 of extent 2");
+  RT_EXPECT_SINFO(RT_CALL("relax.squeeze", s0, x), "R.Tensor((2, 1, 3), dtype=\"float32\")");
+  void* s01 = attr_ints("axis", 2, 0, 1, 0, 0);
+  RT_EXPECT_SINFO(RT_CALL("relax.squeeze", s01, x), "R.Tensor((2, 3), dtype=\"float32\")");
   tvm_tir_expr_obj* one = c64(1);
   tvm_relax_var_obj* xs = tvar_sym(2, g_n, one, NULL);
   RT_EXPECT_SINFO(RT_CALL("relax.squeeze", NULL, xs), "R.Tensor(dtype=\"float32\")");
@@ -202,7 +205,7 @@ TEST(expand_dims_squeeze_flatten) {
   tvm_relax_var_obj* sc = tvar(0, 0, 0, 0, 0);
   RT_EXPECT_SINFO(RT_CALL("relax.flatten", NULL, sc), "R.Tensor((1,), dtype=\"float32\")");
   RT_EXPECT_SINFO(RT_CALL("relax.flatten", NULL, u), "R.Tensor(dtype=\"float32\", ndim=1)");
-  release_all(sc, x3, three, xs, one, s0, s1, u, ax_bad, ax, x, NULL);
+  release_all(sc, x3, three, xs, one, s0, s01, s1, u, ax_bad, ax, x, NULL);
 }
 
 /* ---- stack ----------------------------------------------------------------------------------- */
