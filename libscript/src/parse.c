@@ -1207,7 +1207,7 @@ static int add_import(parser* p, const token* alias, const token* mod) {
 }
 
 static bool is_script_module(const parser* p, const token* t) {
-  static const char* const kModules[] = {"tir", "tirx", "ir", "relax"};
+  static const char* const kModules[] = {"tir", "tirx", "s_tir", "ir", "relax"};
   for (size_t i = 0; i < sizeof(kModules) / sizeof(kModules[0]); ++i) {
     if (tok_is(p, t, kModules[i])) return true;
   }
@@ -1244,7 +1244,7 @@ static int parse_import(parser* p) {
       return -1;
     }
     if (!is_script_module(p, &mod)) {
-      error_at(p, mod.span, "unknown TVMScript module '%.*s' (expected ir, tir, tirx or relax)",
+      error_at(p, mod.span, "unknown TVMScript module '%.*s' (expected ir, tir, tirx, s_tir or relax)",
                (int)tok_size(&mod), tok_text(p, &mod));
       return -1;
     }

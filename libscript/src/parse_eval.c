@@ -155,7 +155,9 @@ static bool name_is(const script_name* n, const char* lit) {
 }
 
 static const script_special* module_marker(const char* module, size_t n) {
-  if ((n == 4 && memcmp(module, "tirx", 4) == 0) || (n == 3 && memcmp(module, "tir", 3) == 0)) {
+  /* (s_tir: upstream's module of the schedulable TIR's builders, a subset of tirx's) */
+  if ((n == 4 && memcmp(module, "tirx", 4) == 0) || (n == 3 && memcmp(module, "tir", 3) == 0) ||
+      (n == 5 && memcmp(module, "s_tir", 5) == 0)) {
     return &kModTir;
   }
   if (n == 2 && memcmp(module, "ir", 2) == 0) return &kModIr;
@@ -271,12 +273,17 @@ const script_special* tvm_script__dotted(script_parser* p, const ast_expr* e, ch
     if (sub && sub != &kModTvm && (script || sub == &kModTir)) {
       sp = sub;
       --n;
+    } else if (!script && sub == &kModRelax && n >= 2 && name_is(names[n - 2], "op")) {
+      sp = sub; /* tvm.relax.op.X: the operator R.X */
+      n -= 2;
     } else if (script && n == 1 && name_is(names[0], "ir_module")) {
       sp = &kModIr;
     } else {
       return NULL;
     }
     if (n == 0) return NULL;
+  } else if (sp == &kModRelax && n >= 2 && name_is(names[n - 1], "op")) {
+    --n; /* relax.op.X (`from tvm import relax`): the operator R.X */
   }
   size_t len = 0;
   for (int i = n - 1; i >= 0; --i) {

@@ -210,7 +210,9 @@ tvm_relax_expr_obj* tvm_script__relax_getitem(const TVMFFIAny* v, int64_t index)
 
 /* ---- Operators: the generic builtin ---------------------------------------------------------- */
 /* A parameter of an operator's Python signature: argument `index` of the row, or attribute
- * `index` of its schema. */
+ * `index` of its schema, or (index SINFO_ARGS) the keyword sinfo_args, the Call's struct info
+ * arguments, which every operator takes (the printer writes them when a Call has some). */
+enum { SINFO_ARGS = -1 };
 typedef struct {
   const char* name;
   uint8_t len;
@@ -354,6 +356,12 @@ static void sig_build(op_sig* s, const tvm_relax_op_info* info) {
     s->params[s->n_params++] = (op_param){f->name, (uint8_t)strlen(f->name), true, optional, (int8_t)i};
     sig_append(s, &at, s->variadic ? "*" : "", f->name, strlen(f->name), optional);
   }
+  if (s->n_params == OP_MAX_PARAMS) {
+    s->ok = false;
+    return;
+  }
+  s->params[s->n_params++] = (op_param){"sinfo_args", 10, false, true, SINFO_ARGS};
+  sig_append(s, &at, "*", "sinfo_args", 10, true);
 }
 
 static void sigs_build(void) {
@@ -574,8 +582,17 @@ static int op_call(tvm_script_call* call, tvm_relax_op_id id, TVMFFIAny* out) {
   int n_attrs = 0;
   int rc = 0;
   bool absent_arg = false;
+  void* sinfo_args = NULL;
   for (int i = 0; rc == 0 && i < s->n_params; ++i) {
     const op_param* p = &s->params[i];
+    if (p->index == SINFO_ARGS && !p->is_attr) {
+      if (!present(&v[i])) continue;
+      char what[96];
+      ARG_LABEL(what, "sinfo_args", call);
+      sinfo_args = tvm_script__relax_sinfo_list(&v[i], what, false);
+      if (!sinfo_args) rc = fail_at(call, s->spec, i);
+      continue;
+    }
     if (p->is_attr) {
       if (!tvm_script_arg_given(&v[i])) continue;
       /* dtype=None is the schema's "unspecified". */
@@ -652,12 +669,14 @@ static int op_call(tvm_script_call* call, tvm_relax_op_id id, TVMFFIAny* out) {
   if (rc != 0 || !arr || (n_attrs > 0 && !attrs)) {
     tvm_ffi_release(arr);
     tvm_ffi_release(attrs);
+    tvm_ffi_release(sinfo_args);
     return -1;
   }
-  tvm_relax_expr_obj* c = tvm_relax_call_new(tvm_relax_op(id), arr, attrs, NULL, NULL);
+  tvm_relax_expr_obj* c = tvm_relax_call_new(tvm_relax_op(id), arr, attrs, sinfo_args, NULL);
   tvm_script__relax_note_inferred(call->builder, c);
   tvm_ffi_release(arr);
   tvm_ffi_release(attrs);
+  tvm_ffi_release(sinfo_args);
   if (!c) return reraise(call, s, s->spec);
   return ret(c, out);
 }
@@ -1010,6 +1029,71 @@ static int packed_call(tvm_script_call* call, int mode, TVMFFIAny* out) {
   tvm_ffi_release(func);
   tvm_ffi_release(sinfo_args);
   return ret(c, out);
+}
+
+/* R.emit_with_sinfo(op, args, sinfo_args=None), and its newer name R.emit_with_type(op, args,
+ * ty_args=None): a call of the operator named op ("relax.builtin.alloc_tensor") on args (a
+ * tuple or list of the arguments, or one) with sinfo_args, as upstream's helper makes it. */
+static int emit_with(tvm_script_call* call, const char* spec, TVMFFIAny* out) {
+  TVMFFIAny a[3];
+  if (tvm_script__bind_args(call, spec, a, 3) != 0) return -1;
+  TVMFFIByteArray name = {NULL, 0};
+  const tvm_relax_op_info* info =
+      is_string(&a[0]) && tvm_ffi_any_as_bytes(&a[0], &name)
+          ? tvm_relax_op_info_find(name.data, name.size)
+          : NULL;
+  if (!info) {
+    if (name.data) {
+      tvm_ffi_raise("ValueError", "argument 'op' of %s: no Relax operator is named '%.*s'",
+                    call->name, (int)name.size, name.data);
+    } else {
+      tvm_ffi_raise("TypeError", "argument 'op' of %s must be an operator's name, got %s",
+                    call->name, tvm_ffi_any_type_name(&a[0]));
+    }
+    return fail_at(call, spec, 0);
+  }
+  const void* seq = seq_of(&a[1]);
+  int64_t n = seq ? tvm_ffi_seq_size(seq) : 1;
+  tvm_script_items it;
+  if (!tvm_script_items_init(&it, n)) return -1;
+  for (int64_t i = 0; i < n; ++i) {
+    char what[96];
+    ARG_LABEL(what, "args", call);
+    tvm_relax_expr_obj* e = tvm_script__relax_expr_of(seq ? tvm_ffi_seq_at(seq, i) : &a[1], what);
+    if (!e) {
+      tvm_script_items_free(&it);
+      return fail_at(call, spec, 1);
+    }
+    tvm_script_items_push(&it, e);
+  }
+  void* args = tvm_script_items_to_array(&it);
+  tvm_script_items_free(&it);
+  if (!args) return -1;
+  void* sinfo_args = NULL;
+  if (present(&a[2])) {
+    char what[96];
+    ARG_LABEL(what, "sinfo_args", call);
+    sinfo_args = tvm_script__relax_sinfo_list(&a[2], what, false);
+    if (!sinfo_args) {
+      tvm_ffi_release(args);
+      return fail_at(call, spec, 2);
+    }
+  }
+  tvm_relax_expr_obj* c = tvm_relax_call_new(tvm_relax_op(info->id), args, NULL, sinfo_args, NULL);
+  tvm_script__relax_note_inferred(call->builder, c);
+  tvm_ffi_release(args);
+  tvm_ffi_release(sinfo_args);
+  if (!c) {
+    pthread_once(&g_sigs_once, sigs_build);
+    return reraise(call, &g_sigs[info->id], spec);
+  }
+  return ret(c, out);
+}
+static int b_emit_with_sinfo(tvm_script_call* call, TVMFFIAny* out) {
+  return emit_with(call, "op, args, sinfo_args=", out);
+}
+static int b_emit_with_type(tvm_script_call* call, TVMFFIAny* out) {
+  return emit_with(call, "op, args, ty_args=", out);
 }
 
 static int b_call_packed(tvm_script_call* call, TVMFFIAny* out) { return packed_call(call, 0, out); }
@@ -1482,6 +1566,8 @@ static const tvm_script_builtin k_builtins[] = {
     {"device", b_device, 0, false},
     {"dist.call_tir", b_call_tir, 0, false}, /* relax.call_tir of DTensors */
     {"dtype", b_dtype, 0, false},
+    {"emit_with_sinfo", b_emit_with_sinfo, 0, false},
+    {"emit_with_type", b_emit_with_type, 0, false},
     {"eye", b_eye, 0, false},
     {"invoke_closure", b_invoke_closure, 0, false},
     {"linear", b_linear, 0, false},

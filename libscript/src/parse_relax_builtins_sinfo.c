@@ -156,6 +156,8 @@ tvm_relax_sinfo_obj* tvm_script__relax_sinfo_of(const TVMFFIAny* v, const char* 
     tvm_ffi_retain(v->v_obj);
     return (tvm_relax_sinfo_obj*)v->v_obj;
   }
+  /* A dtype (`scale: T.float32`) is R.Prim of it, as upstream reads a PrimType annotation. */
+  if (v->type_index == kTVMFFIDataType) return tvm_relax_prim_sinfo_new(v->v_dtype, NULL);
   tvm_ffi_raise("TypeError", "%s must be a struct info (R.Tensor, R.Tuple, R.Shape, R.Prim, "
                 "R.Object, R.Callable), got %s", what, tvm_ffi_any_type_name(v));
   return NULL;

@@ -775,6 +775,7 @@ static int b_Else(tvm_script_call* call, TVMFFIAny* out) { return branch_builtin
 const tvm_script_builtin tvm_script__tir_stmt_builtins[] = {
     {"Assert", b_Assert},
     {"Buffer", b_Buffer, 1},
+    {"buffer", b_Buffer, 1}, /* (upstream's T.buffer, the same function) */
     {"Else", b_Else},
     {"If", b_If},
     {"LetStmt", b_LetStmt},

@@ -1098,7 +1098,7 @@ TEST(unsupported_constructs) {
                "TVMScript\nfrom os import path\n^^^^^^^");
   CHECK_STR_EQ(parse_err("from tvm.script import numpy as np\n"),
                "SyntaxError: t.py:1:24: error: unknown TVMScript module 'numpy' (expected ir, "
-               "tir, tirx or relax)\nfrom tvm.script import numpy as np\n"
+               "tir, tirx, s_tir or relax)\nfrom tvm.script import numpy as np\n"
                "                       ^^^^^");
   CHECK_STR_EQ(parse_err("def f():\n    try:\n        pass\n"),
                "SyntaxError: t.py:2:5: error: 'try' statements are not supported in TVMScript\n"

@@ -409,6 +409,28 @@ TEST(dummy_global_info) {
 /* meta_var marks a value for metaprogramming: the value itself here. An assignment
  * `k = T.meta_var(2)` binds k to the value (upstream's bind_assign_value), not a LetStmt as
  * `k = 2` makes. */
+/* Upstream's other spellings of the same builders: T.buffer (T.Buffer), and the module s_tir
+ * (`from tvm.script import s_tir as Ts`: Ts.prim_func, Ts.sblock, Ts.axis are T's). */
+TEST(upstream_module_aliases) {
+  void* f = PARSE("from tvm.script import tirx as T\n"
+                  "from tvm.script import s_tir as Ts\n"
+                  "@Ts.prim_func\n"
+                  "def f(A: T.buffer((4,), \"float32\"), B: T.Buffer((4,), \"float32\")):\n"
+                  "    for i in range(4):\n"
+                  "        with Ts.sblock(\"b\"):\n"
+                  "            vi = Ts.axis.spatial(4, i)\n"
+                  "            B[vi] = A[vi]\n");
+  void* g = PARSE(HEADER
+                  "@T.prim_func\n"
+                  "def f(A: T.Buffer((4,), \"float32\"), B: T.Buffer((4,), \"float32\")):\n"
+                  "    for i in range(4):\n"
+                  "        with T.sblock(\"b\"):\n"
+                  "            vi = T.axis.spatial(4, i)\n"
+                  "            B[vi] = A[vi]\n");
+  EXPECT_EQUAL(f, g);
+  EXPECT_ERROR("from tvm.script import s_ti as Ts\n", "SyntaxError", "unknown TVMScript module");
+}
+
 TEST(meta_var) {
   void* f = PARSE(HEADER
                   "N = 16\n"
@@ -502,6 +524,7 @@ int main(void) {
   RUN(vdevice_in_global_infos);
   RUN(vdevice_list_with_other_values);
   RUN(dummy_global_info);
+  RUN(upstream_module_aliases);
   RUN(meta_var);
   RUN(gpu_builtins_build_calls);
   RUN(interpreter_refuses_gpu_builtins);

@@ -8,8 +8,9 @@
 # R.str(...) for a string attribute and R.dtype(...) for a dtype one (upstream's printer writes
 # R.print(format=R.str("...")), its format being an operand there); R.layout_transform with a
 # plain lambda as its index_map (upstream's wrapper makes the IndexMap; `i % 16` over 14 values
-# pads to 16); R.stack of a list and R.sort (upstream's wrappers).
+# pads to 16); R.stack of a list and R.sort (upstream's wrappers); R.emit_with_sinfo.
 import tvm
+from tvm import relax
 from tvm.script import ir as I
 from tvm.script import relax as R
 from tvm.script import tir as T
@@ -48,6 +49,17 @@ class Module:
             R.print(y, format=R.str("else: {}"))
         R.assert_op(cond, y, format=R.str("cond and y: {}, {}"))
         return y
+
+    @R.function
+    def emitted(x: R.Tensor((2, 3), "int32"), scale: T.float32):
+        # R.emit_with_sinfo / R.emit_with_type (a call of an operator by name, with struct info
+        # arguments, which any operator call may be given as sinfo_args=); a dtype annotation
+        # (T.float32) is R.Prim of it; relax.op.X (`from tvm import relax`) is R.X.
+        a: R.Tensor((2, 3), "int32") = R.emit_with_type("relax.builtin.alloc_tensor", (R.shape([2, 3]), R.dtype("int32"), R.prim_value(0), R.str("global")), (R.Tensor((2, 3), dtype="int32"),))
+        b = R.emit_with_sinfo("relax.add", (x, a))
+        c = relax.op.multiply(b, b)
+        d = tvm.relax.op.astype(c, "float32")
+        return (d, scale)
 
     @R.function
     def selects(x: R.Tensor(("n",), "float32"), y: R.Tensor(("T.Select(n - 1 < 0, n * 2 - 1, n - 1)",), "float32")):
