@@ -127,6 +127,16 @@ const tvm_relax_attr_field tvm_relax__attrs_pool3d[] = {
     {"layout", TVM_RELAX_ATTR_STR, "NCDHW"},
     {"out_layout", TVM_RELAX_ATTR_OPT_STR, "None"},
     {NULL, 0, NULL}};
+const tvm_relax_attr_field tvm_relax__attrs_avg_pool3d[] = {
+    {"pool_size", TVM_RELAX_ATTR_INTS, "1, 1, 1"},
+    {"strides", TVM_RELAX_ATTR_INTS, "1, 1, 1"},
+    {"dilation", TVM_RELAX_ATTR_INTS, "1, 1, 1"},
+    {"padding", TVM_RELAX_ATTR_INTS, "0, 0, 0, 0, 0, 0"},
+    {"ceil_mode", TVM_RELAX_ATTR_BOOL, "false"},
+    {"count_include_pad", TVM_RELAX_ATTR_BOOL, "true"},
+    {"layout", TVM_RELAX_ATTR_STR, "NCDHW"},
+    {"out_layout", TVM_RELAX_ATTR_OPT_STR, "None"},
+    {NULL, 0, NULL}};
 const tvm_relax_attr_field tvm_relax__attrs_pool1d[] = {
     {"pool_size", TVM_RELAX_ATTR_INTS, "1"},
     {"strides", TVM_RELAX_ATTR_INTS, "1"},
@@ -134,6 +144,17 @@ const tvm_relax_attr_field tvm_relax__attrs_pool1d[] = {
     {"padding", TVM_RELAX_ATTR_INTS, "0, 0"},
     {"ceil_mode", TVM_RELAX_ATTR_BOOL, "false"},
     {"count_include_pad", TVM_RELAX_ATTR_BOOL, "false"},
+    {"layout", TVM_RELAX_ATTR_STR, "NCW"},
+    {"out_layout", TVM_RELAX_ATTR_OPT_STR, "None"},
+    {NULL, 0, NULL}};
+/* (upstream's avg_pool1d and avg_pool3d count the padding in by default; avg_pool2d does not) */
+const tvm_relax_attr_field tvm_relax__attrs_avg_pool1d[] = {
+    {"pool_size", TVM_RELAX_ATTR_INTS, "1"},
+    {"strides", TVM_RELAX_ATTR_INTS, "1"},
+    {"dilation", TVM_RELAX_ATTR_INTS, "1"},
+    {"padding", TVM_RELAX_ATTR_INTS, "0, 0"},
+    {"ceil_mode", TVM_RELAX_ATTR_BOOL, "false"},
+    {"count_include_pad", TVM_RELAX_ATTR_BOOL, "true"},
     {"layout", TVM_RELAX_ATTR_STR, "NCW"},
     {"out_layout", TVM_RELAX_ATTR_OPT_STR, "None"},
     {NULL, 0, NULL}};
