@@ -630,7 +630,9 @@ static int op_call(tvm_script_call* call, tvm_relax_op_id id, TVMFFIAny* out) {
       else tvm_script_items_push(&args, z);
       continue;
     }
-    if (!tvm_script_arg_given(&v[i])) {
+    /* (an optional argument given as None is not given: upstream's wrappers default them to
+     * None, `strides=None`, `bias=None`) */
+    if (!tvm_script_arg_given(&v[i]) || (p->optional && tvm_ffi_any_is_none(&v[i]))) {
       if (arg_defaults_zero(s->info->id, p->name, p->len) ||
           arg_defaults_global(s->info->id, p->name, p->len)) {
         tvm_relax_expr_obj* z = arg_defaults_zero(s->info->id, p->name, p->len)

@@ -8,7 +8,8 @@
 # R.str(...) for a string attribute and R.dtype(...) for a dtype one (upstream's printer writes
 # R.print(format=R.str("...")), its format being an operand there); R.layout_transform with a
 # plain lambda as its index_map (upstream's wrapper makes the IndexMap; `i % 16` over 14 values
-# pads to 16); R.stack of a list and R.sort (upstream's wrappers); R.emit_with_sinfo.
+# pads to 16); R.stack of a list and R.sort (upstream's wrappers); R.emit_with_sinfo;
+# optional arguments written None.
 import tvm
 from tvm import relax
 from tvm.script import ir as I
@@ -60,6 +61,14 @@ class Module:
         c = relax.op.multiply(b, b)
         d = tvm.relax.op.astype(c, "float32")
         return (d, scale)
+
+    @R.function
+    def none_optionals(x: R.Tensor((8,), "float32"), q: R.Tensor((1, 4, 2, 8), "float32"), p: R.Tensor((3, 5), "float32"), t: R.Tensor((3,), "int64")):
+        # an optional argument written None is not given (upstream's wrappers default to None)
+        a = R.strided_slice(x, axes=[0], begin=[1], end=[4], strides=None)
+        b = R.nn.attention(q, q, q, bias=None, scale=None, causal_mask=None)
+        c = R.nn.nll_loss(p, t, weights=None, reduction="sum")
+        return (a, b, c)
 
     @R.function
     def selects(x: R.Tensor(("n",), "float32"), y: R.Tensor(("T.Select(n - 1 < 0, n * 2 - 1, n - 1)",), "float32")):
