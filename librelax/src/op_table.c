@@ -362,13 +362,25 @@ static int64_t default_count(const char* t) {
 }
 
 /* A list attribute whose default has k > 1 values (the spatial ones of the convolutions and
- * pools: strides, dilation, pool_size, output_padding of k dims, padding of k = 2 * dims) given
- * fewer, completed in *v as upstream's wrappers and constructors store it: one value repeated k
+ * pools: strides, dilation, pool_size, output_padding of k dims, padding of k = 2 * dims; an
+ * adaptive pool's output_size, one per spatial dim of its layout) given fewer, completed in *v
+ * as upstream's wrappers and constructors store it: one value repeated k
  * times (`strides=2` -> [2, 2]), k / 2 values twice (a padding of one value per dim: [1, 2] ->
  * [1, 2, 1, 2], GetCompletePadding2D). Any other count is left to the inference rules' errors. */
-static int complete_spatial(const tvm_relax_attr_field* f, TVMFFIAny* v) {
-  if (f->kind != TVM_RELAX_ATTR_INTS || !f->default_text) return 0;
-  int64_t k = default_count(f->default_text), n = tvm_ffi_seq_size(v->v_obj);
+static int complete_spatial(const tvm_relax_op_info* info, const tvm_relax_attr_field* f,
+                            TVMFFIAny* v) {
+  int64_t k = 0;
+  if (f->kind == TVM_RELAX_ATTR_INTS && f->default_text) {
+    k = default_count(f->default_text);
+  } else if (f->kind == TVM_RELAX_ATTR_OPT_INTS && strcmp(f->name, "output_size") == 0 &&
+             v->type_index == kTVMFFIArray) {
+    /* an adaptive pool's output_size: one value per spatial dim of its layout ("NCHW": 2) */
+    int32_t li = tvm_relax_op_attr_index(info, "layout");
+    const char* layout = li >= 0 ? info->attrs[li].default_text : NULL;
+    k = layout && strlen(layout) > 2 ? (int64_t)strlen(layout) - 2 : 0;
+  }
+  if (k == 0) return 0;
+  int64_t n = tvm_ffi_seq_size(v->v_obj);
   if (k <= 1 || k > 16 || !(n == 1 || 2 * n == k)) return 0;
   TVMFFIAny items[16];
   for (int64_t i = 0; i < k; ++i) items[i] = *tvm_ffi_seq_at(v->v_obj, i % n); /* (ints) */
@@ -386,7 +398,7 @@ static int convert_given(const tvm_relax_op_info* info, const tvm_relax_attr_fie
     return tvm_ffi_raise("TypeError", "%s: attribute '%s' must be %s, got %s", info->name,
                          f->name, kind_name(f->kind), tvm_ffi_any_type_name(given));
   }
-  if (c > 0 && complete_spatial(f, out) != 0) return -1;
+  if (c > 0 && complete_spatial(info, f, out) != 0) return -1;
   return c < 0 ? tvm_ffi_raise_context("%s: attribute '%s'", info->name, f->name) : 0;
 }
 

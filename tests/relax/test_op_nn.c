@@ -339,6 +339,12 @@ TEST(spatial_attrs_stored_complete) {
   CHECK_STR_EQ(stored_attr("relax.nn.max_pool2d", oi_attrs(1, "pool_size", AI(3)), "pool_size",
                            T("1, 3, 8, 8", F32), NULL),
                "3, 3");
+  CHECK_STR_EQ(stored_attr("relax.nn.adaptive_avg_pool2d", oi_attrs(1, "output_size", AI(2)),
+                           "output_size", T("1, 3, 8, 8", F32), NULL),
+               "2, 2");
+  CHECK_STR_EQ(stored_attr("relax.nn.adaptive_avg_pool3d", oi_attrs(1, "output_size", AI(2)),
+                           "output_size", T("1, 3, 8, 8, 8", F32), NULL),
+               "2, 2, 2");
   /* (a count that fits no rule stays as given: the inference rule reports it) */
   CHECK_INFER_FAILS("ValueError", "attribute 'padding' must have 1, 3 or 6 values, got 2",
                     "relax.nn.conv3d", oi_attrs(1, "padding", AL(2, 1, 1)), 2,
