@@ -1573,6 +1573,8 @@ static const tvm_script_builtin k_builtins[] = {
     {"eye", b_eye, 0, false},
     {"invoke_closure", b_invoke_closure, 0, false},
     {"linear", b_linear, 0, false},
+    /* (upstream's newest name of attention with a bias; its printer writes it) */
+    {"nn.attention_bias", op_nn_attention, 0, false},
     {"invoke_pure_closure", b_invoke_pure_closure, 0, false},
     {"match_cast", b_match_cast, 0, false},
     {"prim_value", b_prim_value, 0, false},

@@ -9,7 +9,7 @@
 # R.print(format=R.str("...")), its format being an operand there); R.layout_transform with a
 # plain lambda as its index_map (upstream's wrapper makes the IndexMap; `i % 16` over 14 values
 # pads to 16); R.stack of a list and R.sort (upstream's wrappers); R.emit_with_sinfo;
-# optional arguments written None.
+# optional arguments written None; R.nn.attention_bias (attention with a bias).
 import tvm
 from tvm import relax
 from tvm.script import ir as I
@@ -67,8 +67,10 @@ class Module:
         # an optional argument written None is not given (upstream's wrappers default to None)
         a = R.strided_slice(x, axes=[0], begin=[1], end=[4], strides=None)
         b = R.nn.attention(q, q, q, bias=None, scale=None, causal_mask=None)
+        bias = R.zeros(R.shape([1, 2, 4, 4]), "float32")
+        d = R.nn.attention_bias(q, q, q, bias, scale=0.5)
         c = R.nn.nll_loss(p, t, weights=None, reduction="sum")
-        return (a, b, c)
+        return (a, b, c, d)
 
     @R.function
     def selects(x: R.Tensor(("n",), "float32"), y: R.Tensor(("T.Select(n - 1 < 0, n * 2 - 1, n - 1)",), "float32")):
