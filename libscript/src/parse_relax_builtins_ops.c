@@ -261,10 +261,10 @@ static bool arg_defaults_zero(tvm_relax_op_id id, const char* name, size_t len) 
          len == 1 && name[0] == 'k';
 }
 
-/* R.memory.view(x, shape=None, dtype=None, relative_byte_offset=None): an absent or None
+/* R.memory.view(data, shape=None, dtype=None, relative_byte_offset=None): an absent or None
  * argument, or `()`, is "void", the empty tuple (upstream's wrapper). */
 static bool arg_defaults_void(tvm_relax_op_id id, const char* name, size_t len) {
-  return id == TVM_RELAX_OP_memory_view && !(len == 1 && name[0] == 'x');
+  return id == TVM_RELAX_OP_memory_view && !(len == 4 && memcmp(name, "data", 4) == 0);
 }
 
 /* R.vm.alloc_storage(shape, runtime_device_index, dtype, storage_scope="global") (upstream's

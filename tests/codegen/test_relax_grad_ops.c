@@ -504,7 +504,7 @@ TEST(vm_forms_bad_inputs) {
       "te_grad_name=\"g\", te_grad_kwargs=3)",
       "TypeError", "attribute 'te_grad_kwargs' must be a dict");
   check_bad("y = R.grad.start_checkpoint(R.const(1.0, \"float32\"))", "TypeError",
-            "R.grad.start_checkpoint: argument 'x' must be a variable");
+            "R.grad.start_checkpoint: argument 'input' must be a variable");
   check_bad("y = R.median(x, axis=3)", "ValueError", "R.median: axis 3 is out of range");
 }
 

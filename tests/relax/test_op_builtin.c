@@ -229,7 +229,7 @@ TEST(shape_conversions) {
   tvm_relax_var_obj* t = var("t", K(tvm_relax_tensor_sinfo_new(sv, F32, -1, NULL)));
   CHECK_SINFO(call(TVM_RELAX_OP_shape_of, NULL, NULL, 1, t), "R.Shape(ndim=2)");
   CHECK_FAILS(call(TVM_RELAX_OP_shape_of, NULL, NULL, 1, sv), "TypeError",
-              "relax.shape_of: argument 'x' must be a tensor, got R.Shape(ndim=2)");
+              "relax.shape_of: argument 'expr' must be a tensor, got R.Shape(ndim=2)");
 
   tvm_relax_var_obj* v3 = var("v3", K(rt_tensor(I64, 1, (int64_t)3)));
   CHECK_SINFO(call(TVM_RELAX_OP_tensor_to_shape, NULL, NULL, 1, v3), "R.Shape(ndim=3)");
@@ -239,7 +239,7 @@ TEST(shape_conversions) {
   tvm_relax_var_obj* vu = var("vu", K(tvm_relax_tensor_sinfo_new(NULL, TVM_RELAX_DTYPE_UNKNOWN, -1, NULL)));
   CHECK_SINFO(call(TVM_RELAX_OP_tensor_to_shape, NULL, NULL, 1, vu), "R.Shape()");
   CHECK_FAILS(call(TVM_RELAX_OP_tensor_to_shape, NULL, NULL, 1, y), "ValueError",
-              "argument 'x' must be a 1-d tensor, got R.Tensor((n, 4)");
+              "argument 'expr' must be a 1-d tensor, got R.Tensor((n, 4)");
   tvm_relax_var_obj* vf = var("vf", f32(1, 3, 0));
   CHECK_FAILS(call(TVM_RELAX_OP_tensor_to_shape, NULL, NULL, 1, vf), "TypeError",
               "must be an int64 tensor");
@@ -251,7 +251,7 @@ TEST(shape_conversions) {
   CHECK_SINFO(call(TVM_RELAX_OP_shape_to_tensor, NULL, NULL, 1, su),
               "R.Tensor(dtype=\"int64\", ndim=1)");
   CHECK_FAILS(call(TVM_RELAX_OP_shape_to_tensor, NULL, NULL, 1, y), "TypeError",
-              "argument 'x' must be a shape (R.shape), got R.Tensor");
+              "argument 'expr' must be a shape (R.shape), got R.Tensor");
   pool_release();
 }
 

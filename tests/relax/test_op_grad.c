@@ -24,7 +24,7 @@ TEST(markers) {
   tvm_relax_expr_obj* call =
       tvm_relax_call_new(tvm_relax_op(TVM_RELAX_OP_grad_start_checkpoint), args, NULL, NULL, NULL);
   CHECK(call == NULL);
-  CHECK_RAISED("TypeError", "relax.grad.start_checkpoint: argument 'x' must be a variable");
+  CHECK_RAISED("TypeError", "relax.grad.start_checkpoint: argument 'input' must be a variable");
   /* no_grad takes any value */
   call = tvm_relax_call_new(tvm_relax_op(TVM_RELAX_OP_grad_no_grad), args, NULL, NULL, NULL);
   CHECK(call != NULL);
@@ -32,7 +32,7 @@ TEST(markers) {
   tvm_ffi_release(args);
   tvm_ffi_release(k);
   tvm_ffi_release(c);
-  CHECK_INFER_FAILS("TypeError", "relax.grad.no_grad takes 1 arguments (x), got 2",
+  CHECK_INFER_FAILS("TypeError", "relax.grad.no_grad takes 1 arguments (input), got 2",
                     "relax.grad.no_grad", NULL, 2, T("2", F32), T("2", F32));
 }
 

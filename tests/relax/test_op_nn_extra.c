@@ -343,7 +343,7 @@ TEST(memory_ensure_zero_offset) {
   if (c) CHECK_STR_EQ(rt_sinfo_text(c), TS("n, 6", F));
   tvm_relax_var_obj* s = tvm_relax_var_new("s", ss, false);
   CHECK(tvm_relax_call_op("relax.memory.ensure_zero_offset", NULL, 1, s) == NULL);
-  CHECK_RAISED("TypeError", "relax.memory.ensure_zero_offset: argument 'x' must be a tensor");
+  CHECK_RAISED("TypeError", "relax.memory.ensure_zero_offset: argument 'data' must be a tensor");
   tvm_ffi_release(c);
   tvm_ffi_release(x);
   tvm_ffi_release(s);

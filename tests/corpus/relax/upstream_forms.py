@@ -9,7 +9,8 @@
 # R.print(format=R.str("...")), its format being an operand there); R.layout_transform with a
 # plain lambda as its index_map (upstream's wrapper makes the IndexMap; `i % 16` over 14 values
 # pads to 16); R.stack of a list and R.sort (upstream's wrappers); R.emit_with_sinfo;
-# optional arguments written None; R.nn.attention_bias (attention with a bias).
+# optional arguments written None; R.nn.attention_bias (attention with a bias); keyword
+# arguments by upstream's names.
 import tvm
 from tvm import relax
 from tvm.script import ir as I
@@ -71,6 +72,16 @@ class Module:
         d = R.nn.attention_bias(q, q, q, bias, scale=0.5)
         c = R.nn.nll_loss(p, t, weights=None, reduction="sum")
         return (a, b, c, d)
+
+    @R.function
+    def keyword_names(x: R.Tensor((2, 3), "float32")):
+        # arguments by upstream's wrappers' names
+        a = R.flip(data=x, axis=0)
+        b = R.cumsum(data=a, axis=1)
+        c = R.tile(data=b, repeats=[2, 1])
+        d = R.slice_scatter(input_tensor=x, src=R.zeros(R.shape([1, 3]), "float32"), start=0, end=1, step=1, axis=0)
+        e = R.shape_of(expr=d)
+        return (c, e)
 
     @R.function
     def selects(x: R.Tensor(("n",), "float32"), y: R.Tensor(("T.Select(n - 1 < 0, n * 2 - 1, n - 1)",), "float32")):
