@@ -371,6 +371,7 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_fill(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_arange(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_tri(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_eye(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_hamming_window(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_conv(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_conv_transpose(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_pool(const tvm_relax_call_obj* call);

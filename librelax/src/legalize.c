@@ -80,6 +80,7 @@ static const tvm_relax__legalize_fn k_legalize[TVM_RELAX_OP_COUNT] = {
     [TVM_RELAX_OP_tril] = tvm_relax__legalize_tri,
     [TVM_RELAX_OP_triu] = tvm_relax__legalize_tri,
     [TVM_RELAX_OP_eye] = tvm_relax__legalize_eye,
+    [TVM_RELAX_OP_hamming_window] = tvm_relax__legalize_hamming_window,
     [TVM_RELAX_OP_eye_like] = tvm_relax__legalize_eye,
     [TVM_RELAX_OP_nn_conv1d] = tvm_relax__legalize_conv,
     [TVM_RELAX_OP_nn_conv2d] = tvm_relax__legalize_conv,

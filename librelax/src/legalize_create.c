@@ -2,8 +2,9 @@
  * legalize_create.c: the kernels of the creation operators: zeros / ones / full and their
  * _like forms (the fill value a constant R.Prim folded in, or a 0-d tensor input read once per
  * element), arange (constant start and step), tril / triu (a constant diagonal offset k), eye /
- * eye_like (a constant k).
+ * eye_like (a constant k), hamming_window (constant periodic, alpha and beta).
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -89,6 +90,43 @@ static void* arange_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* con
 
 tvm_tir_prim_func_obj* tvm_relax__legalize_arange(const tvm_relax_call_obj* call) {
   return tvm_relax__legalize_with(call, arange_body);
+}
+
+/* hamming_window: alpha - beta * cos(2 pi i / d), d = N if periodic else N - 1 (1 when N is 1),
+ * computed in float64 and cast to the output dtype (upstream's topi.hamming_window). */
+static void* hamming_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
+                          tvm_tir_buffer_obj* const* out, int nout) {
+  (void)in, (void)nin, (void)nout;
+  double periodic, alpha, beta;
+  if (!tvm_relax__const_scalar(tvm_ffi_seq_obj_at(call->args, 1), &periodic) ||
+      !tvm_relax__const_scalar(tvm_ffi_seq_obj_at(call->args, 2), &alpha) ||
+      !tvm_relax__const_scalar(tvm_ffi_seq_obj_at(call->args, 3), &beta)) {
+    tvm_ffi_raise("NotImplementedError", "hamming_window: periodic, alpha and beta must be "
+                  "constants");
+    return NULL;
+  }
+  if (rank(out[0]) != 1) {
+    tvm_ffi_raise("ValueError", "hamming_window: bad rank %lld", (long long)rank(out[0]));
+    return NULL;
+  }
+  DLDataType f64 = tvm_tir_dtype_float(64);
+  void* n = tvm_tir_cast_take(f64, tvm_tir_ref(tvm_ffi_seq_obj_at(out[0]->shape, 0)));
+  void* d = periodic != 0 ? n : tvm_tir_sub_take(n, tvm_tir_const_float(f64, 1.0));
+  d = tvm_tir_max_take(d, tvm_tir_const_float(f64, 1.0)); /* (N = 1: cos(0), one value 1 - ...) */
+  void* i = tvm_tir_var("i", TVM_TIR_INT64);
+  void* angle = tvm_tir_div_take(
+      tvm_tir_mul_take(tvm_tir_const_float(f64, 2.0 * M_PI), tvm_tir_cast_take(f64, tvm_tir_ref(i))),
+      d);
+  void* w = tvm_tir_sub_take(tvm_tir_const_float(f64, alpha),
+                             tvm_tir_mul_take(tvm_tir_const_float(f64, beta),
+                                              tvm_tir_call_take(f64, "tir.cos", angle)));
+  void* body = tvm_relax__store_all(out[0], &i, tvm_tir_cast_take(out[0]->dtype, w));
+  tvm_ffi_release(i);
+  return body;
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_hamming_window(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, hamming_body);
 }
 
 static void* tri_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,

@@ -215,6 +215,38 @@ tvm_relax_sinfo_obj* tvm_relax__infer_arange(const tvm_relax__infer_ctx* ctx) {
   return out;
 }
 
+/* ---- hamming_window -------------------------------------------------------------------------- */
+/* hamming_window (upstream create.cc): a 1-d window of window_size values (an integer R.Prim)
+ * of attribute dtype, a float dtype; periodic, alpha and beta are scalars (R.Prim) the kernel
+ * reads. A constant window_size must be positive. */
+tvm_relax_sinfo_obj* tvm_relax__infer_hamming_window(const tvm_relax__infer_ctx* ctx) {
+  tvm_tir_expr_obj* n;
+  if (!int_arg(ctx, 0, &n)) return NULL;
+  for (int32_t i = 1; i < 4; ++i) {
+    DLDataType t;
+    tvm_tir_expr_obj* v;
+    if (!prim_arg(ctx, i, &t, &v)) return NULL;
+  }
+  DLDataType t = tvm_relax__attr_dtype(ctx, "dtype");
+  if (!is_float_dtype(t)) {
+    return tvm_relax__op_error(ctx, "TypeError", "attribute 'dtype' must be a float dtype, got %s",
+                               tvm_tir_dtype_str(t).s);
+  }
+  int64_t c;
+  if (n && tvm_tir_as_const_int(n, &c) && c < 1) {
+    return tvm_relax__arg_error(ctx, 0, "ValueError", "must be positive, got %lld", (long long)c);
+  }
+  if (!n) return tvm_relax_tensor_sinfo_new(NULL, t, 1, NULL);
+  tvm_tir_expr_obj* len = tvm_tir_expr_dtype(n).bits == 64 ? retained_expr(n)
+                                                            : tvm_tir_cast(TVM_TIR_INT64, n);
+  void* dims = len ? tvm_ffi_array_of_objects((void**)&len, 1) : NULL;
+  tvm_ffi_release(len);
+  if (!dims) return NULL;
+  tvm_relax_sinfo_obj* out = tvm_relax__tensor_result(dims, t, 1, NULL);
+  tvm_ffi_release(dims);
+  return out;
+}
+
 /* ---- tril / triu ----------------------------------------------------------------------------- */
 tvm_relax_sinfo_obj* tvm_relax__infer_tri(const tvm_relax__infer_ctx* ctx) {
   tvm_relax_tensor_sinfo_obj* x = tvm_relax__arg_tensor(ctx, 0);

@@ -1,6 +1,6 @@
 /*
  * test_legalize_create.c: the kernels of the creation operators (zeros, ones, full and their
- * _like forms, arange, tril, triu), legalized and run by the reference evaluator, against values
+ * _like forms, arange, hamming_window, tril, triu), legalized and run by the reference evaluator, against values
  * computed here; symbolic output shapes included.
  */
 #include "legalize_testing.h"
@@ -92,6 +92,43 @@ TEST(arange) {
   tvm_ffi_release(params);
 }
 
+/* hamming_window(N, periodic, 0.54, 0.46): alpha - beta cos(2 pi i / d), d = N (periodic) or
+ * N - 1, against the C formula in double; N = 1 is the one value alpha - beta. */
+TEST(hamming_window) {
+  void* params = tvm_ffi_array_new(NULL, 0);
+  void* df = rt_attrs(1, "dtype", tvm_ffi_any_dtype(F32));
+  int64_t sizes[3] = {20, 7, 1};
+  for (int k = 0; k < 3; ++k) {
+    for (int periodic = 0; periodic < 2; ++periodic) {
+      int64_t n = sizes[k];
+      tvm_relax_expr_obj* a = tvm_relax_prim_value_int64(n);
+      tvm_relax_expr_obj* p = tvm_relax_prim_value_int64(periodic);
+      tvm_tir_expr_obj* fa = tvm_tir_const_float(F32, 0.54), *fb = tvm_tir_const_float(F32, 0.46);
+      tvm_relax_expr_obj* al = tvm_relax_prim_value_new(fa), *be = tvm_relax_prim_value_new(fb);
+      TVMFFIAny out;
+      CHECK_OK(run(params, tvm_relax_call_op("relax.hamming_window", df, 4, a, p, al, be), 0,
+                   NULL, &out));
+      double w[20], d = periodic ? (double)n : (double)(n - 1);
+      if (d < 1) d = 1;
+      for (int64_t i = 0; i < n; ++i) w[i] = 0.54f - 0.46f * cos(2 * M_PI * (double)i / d);
+      CHECK_EQ_INT(lg_bad(&out, w, n, 1e-6), 0);
+      if (out.type_index == kTVMFFITensor) CHECK(lg_shape_is(out.v_obj, 1, &n));
+      tvm_ffi_any_release(&out);
+      tvm_ffi_release(a), tvm_ffi_release(p), tvm_ffi_release(al), tvm_ffi_release(be);
+      tvm_ffi_release(fa), tvm_ffi_release(fb);
+    }
+  }
+  /* a window of no value, an integer dtype */
+  tvm_relax_expr_obj* z = tvm_relax_prim_value_int64(0), *one = tvm_relax_prim_value_int64(1);
+  RT_EXPECT_CALL_ERROR(tvm_relax_call_op("relax.hamming_window", df, 4, z, one, one, one),
+                       "ValueError", "argument 'window_size' must be positive, got 0");
+  void* di = rt_attrs(1, "dtype", tvm_ffi_any_dtype(I64));
+  RT_EXPECT_CALL_ERROR(tvm_relax_call_op("relax.hamming_window", di, 4, one, one, one, one),
+                       "TypeError", "attribute 'dtype' must be a float dtype, got int64");
+  tvm_ffi_release(z), tvm_ffi_release(one), tvm_ffi_release(di);
+  tvm_ffi_release(df), tvm_ffi_release(params);
+}
+
 TEST(tril_triu) {
   /* x: (2, n, m) with n = 4, m = 5; k in {-1, 0, 2} */
   tvm_tir_var_obj* n = tvm_tir_var_new("n", I64);
@@ -125,6 +162,7 @@ TEST(tril_triu) {
 int main(void) {
   RUN(fills);
   RUN(arange);
+  RUN(hamming_window);
   RUN(tril_triu);
   return test_summary();
 }
