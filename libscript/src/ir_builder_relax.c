@@ -1092,12 +1092,14 @@ static int finish_branch(tvm_script_builder* b, tvm_script__frame* f, bool is_el
   tvm_relax_block_builder* bb = bb_of(b);
   tvm_relax_var_obj* df_var = r->pending ? NULL : dataflow_tail(b);
   if (df_var && tvm_relax_kind_of(df_var) != TVM_RELAX_KIND_Var) {
+    tvm_ffi_retain(df_var); /* (ending the scope frees its blocks) */
     tvm_ffi_release(tvm_relax_bb_scope_end(bb, (tvm_relax_expr_obj*)df_var));
     tvm_ffi_error_clear();
-    return tvm_ffi_raise("ValueError", "the %s branch of a Relax if ends with a dataflow block "
-                         "whose last binding `%s` is not one of its outputs (R.output): the "
-                         "branch results in that binding", is_else ? "else" : "then",
-                         tvm_relax_var_name(df_var));
+    tvm_ffi_raise("ValueError", "the %s branch of a Relax if ends with a dataflow block whose "
+                  "last binding `%s` is not one of its outputs (R.output): the branch results "
+                  "in that binding", is_else ? "else" : "then", tvm_relax_var_name(df_var));
+    tvm_ffi_release(df_var);
+    return -1;
   }
   if (df_var) {
     /* A branch ending with a dataflow block: its last binding, an output, is the result. */
