@@ -1446,19 +1446,36 @@ static int b_dtype(tvm_script_call* call, TVMFFIAny* out) {
   return ret(tvm_relax_dtype_imm_new(t), out);
 }
 
-/* R.device(dev_type, dev_id=0): a DLDevice value (R.hint_on_device's device). */
+/* R.device(dev_type, dev_id=0): a DLDevice value (R.hint_on_device's device). The keywords
+ * device_type= and index= are the same parameters as upstream's newer printer writes them
+ * (`R.device(device_type=1, index=0)`). */
 static int b_device(tvm_script_call* call, TVMFFIAny* out) {
-  static const char* const spec = "dev_type, dev_id=";
-  TVMFFIAny a[2];
-  if (tvm_script__bind_args(call, spec, a, 2) != 0) return -1;
+  static const char* const spec = "dev_type=, dev_id=, *device_type=, *index=";
+  TVMFFIAny a[4];
+  if (tvm_script__bind_args(call, spec, a, 4) != 0) return -1;
+  for (int i = 0; i < 2; ++i) {
+    if (tvm_script_arg_given(&a[i]) && tvm_script_arg_given(&a[i + 2])) {
+      tvm_ffi_raise("TypeError", "R.device() got both '%s' and '%s'", i ? "dev_id" : "dev_type",
+                    i ? "index" : "device_type");
+      return fail_at(call, spec, i + 2);
+    }
+    if (!tvm_script_arg_given(&a[i])) a[i] = a[i + 2];
+  }
+  int type_at = tvm_script_arg_given(&a[2]) ? 2 : 0, id_at = tvm_script_arg_given(&a[3]) ? 3 : 1;
+  if (!tvm_script_arg_given(&a[0])) {
+    call->error_arg = -1; /* (the whole call) */
+    return tvm_ffi_raise("TypeError", "R.device() missing required argument 'dev_type'");
+  }
   int64_t type, id = 0;
   if (!tvm_ffi_any_as_int(&a[0], &type) || type < 1 || type > INT32_MAX) {
-    tvm_ffi_raise("TypeError", "R.device: argument 'dev_type' must be a device type (an int >= 1)");
-    return fail_at(call, spec, 0);
+    tvm_ffi_raise("TypeError", "R.device: argument '%s' must be a device type (an int >= 1)",
+                  type_at ? "device_type" : "dev_type");
+    return fail_at(call, spec, type_at);
   }
   if (tvm_script_arg_given(&a[1]) && (!tvm_ffi_any_as_int(&a[1], &id) || id < 0 || id > INT32_MAX)) {
-    tvm_ffi_raise("TypeError", "R.device: argument 'dev_id' must be a non-negative int");
-    return fail_at(call, spec, 1);
+    tvm_ffi_raise("TypeError", "R.device: argument '%s' must be a non-negative int",
+                  id_at == 3 ? "index" : "dev_id");
+    return fail_at(call, spec, id_at);
   }
   *out = tvm_ffi_any_device((DLDevice){(DLDeviceType)type, (int32_t)id});
   return 0;

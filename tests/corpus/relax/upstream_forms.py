@@ -106,3 +106,9 @@ class Module:
         s = R.stack([x, y, x], axis=1)
         v = R.sort(R.stack((x,), axis=-1), axis=0, descending=True)
         return (s, v)
+
+    @R.function
+    def device_keywords(x: R.Tensor((2,), "float32")):
+        # upstream's newer printer spells R.device's parameters device_type= and index=
+        y = R.hint_on_device(x, R.device(device_type=1, index=0))
+        return y
