@@ -432,15 +432,19 @@ static tvm_relax_expr_obj* op_arg(tvm_script_call* call, const op_param* p, cons
   return tvm_script__relax_expr_of(v, what);
 }
 
-/* resize2d / resize3d's size written as one dim, or roi as one number (upstream's wrapper
- * repeats it: size 8 is (8, 8), roi 0.5 is four 0.5s): *out (owned) the tuple, per spatial axis
- * for size and twice that for roi; false when v is written otherwise. */
+/* resize2d / resize3d's size written as one dim or a sequence of one, affine_grid's as one dim,
+ * or roi as one number (upstream's wrappers repeat it: size 8 or (8,) is (8, 8), roi 0.5 is four
+ * 0.5s): *out (owned) the tuple, per spatial axis for size and twice that for roi; false when v
+ * is written otherwise. */
 static bool resize_repeated(tvm_relax_op_id id, const op_param* p, const TVMFFIAny* v,
                             TVMFFIAny* out) {
-  int n = id == TVM_RELAX_OP_image_resize2d ? 2 : id == TVM_RELAX_OP_image_resize3d ? 3 : 0;
+  bool resize = id == TVM_RELAX_OP_image_resize2d || id == TVM_RELAX_OP_image_resize3d;
+  int n = id == TVM_RELAX_OP_image_resize3d ? 3 : 2;
   bool size = p->len == 4 && memcmp(p->name, "size", 4) == 0;
-  bool roi = p->len == 3 && memcmp(p->name, "roi", 3) == 0;
-  if (!n || !(size || roi)) return false;
+  bool roi = resize && p->len == 3 && memcmp(p->name, "roi", 3) == 0;
+  if (!(size && (resize || id == TVM_RELAX_OP_image_affine_grid)) && !roi) return false;
+  const void* seq = resize && size ? seq_of(v) : NULL;
+  if (seq && tvm_ffi_seq_size(seq) == 1) v = tvm_ffi_seq_at(seq, 0);
   bool one = size ? v->type_index == kTVMFFIInt ||
                         (tvm_ffi_any_is_object(v) && tvm_tir_is_expr(v->v_obj))
                   : v->type_index == kTVMFFIFloat || v->type_index == kTVMFFIInt;

@@ -112,3 +112,11 @@ class Module:
         # upstream's newer printer spells R.device's parameters device_type= and index=
         y = R.hint_on_device(x, R.device(device_type=1, index=0))
         return y
+
+    @R.function
+    def one_size(x: R.Tensor((2, 3, 8, 8), "float32"), v: R.Tensor((1, 2, 4, 4, 4), "float32"), t: R.Tensor((2, 2, 3), "float32")):
+        # a size of one dim stands for every spatial axis (upstream's wrappers repeat it)
+        r = R.image.resize2d(x, (16,))
+        s = R.image.resize3d(v, size=[6])
+        g = R.image.affine_grid(t, size=5)
+        return (r, s, g)
