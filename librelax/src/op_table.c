@@ -353,7 +353,6 @@ int tvm_relax_op_attr_default(const tvm_relax_op_info* info, int32_t i, TVMFFIAn
   }
 }
 
-/* A given attribute's value converted to field f's kind into *out: 0, or -1 + error. */
 /* The number of values of an INTS default ("1, 1" -> 2). */
 static int64_t default_count(const char* t) {
   int64_t n = 1;
@@ -379,9 +378,9 @@ static int complete_spatial(const tvm_relax_op_info* info, const tvm_relax_attr_
     const char* layout = li >= 0 ? info->attrs[li].default_text : NULL;
     k = layout && strlen(layout) > 2 ? (int64_t)strlen(layout) - 2 : 0;
   }
-  if (k == 0) return 0;
+  if (k <= 1 || k > 16) return 0;
   int64_t n = tvm_ffi_seq_size(v->v_obj);
-  if (k <= 1 || k > 16 || !(n == 1 || 2 * n == k)) return 0;
+  if (!(n == 1 || 2 * n == k)) return 0;
   TVMFFIAny items[16];
   for (int64_t i = 0; i < k; ++i) items[i] = *tvm_ffi_seq_at(v->v_obj, i % n); /* (ints) */
   void* arr = tvm_ffi_array_new(items, k);
@@ -391,6 +390,7 @@ static int complete_spatial(const tvm_relax_op_info* info, const tvm_relax_attr_
   return 0;
 }
 
+/* A given attribute's value converted to field f's kind into *out: 0, or -1 + error. */
 static int convert_given(const tvm_relax_op_info* info, const tvm_relax_attr_field* f,
                          const TVMFFIAny* given, TVMFFIAny* out) {
   int c = convert(f->kind, given, out);

@@ -1086,6 +1086,22 @@ static tvm_relax_var_obj* dataflow_tail(tvm_script_builder* b) {
   return last ? last->var : NULL;
 }
 
+/* The if frame ir's then or else branch: its SeqExpr (taken), the Var it results in (retained
+ * here) and whether its binding was written with an annotation. */
+static void set_branch(relax_frame* ir, bool is_else, tvm_relax_expr_obj* seq,
+                       tvm_relax_var_obj* var, bool ann) {
+  tvm_ffi_retain(var);
+  if (is_else) {
+    ir->else_seq = seq;
+    ir->else_var = var;
+    ir->else_ann = ann;
+  } else {
+    ir->then_seq = seq;
+    ir->then_var = var;
+    ir->then_ann = ann;
+  }
+}
+
 static int finish_branch(tvm_script_builder* b, tvm_script__frame* f, bool is_else) {
   relax_frame* r = f->relax;
   tvm_script__frame* iff = top(b); /* (the if frame: branches are entered only on it) */
@@ -1105,15 +1121,7 @@ static int finish_branch(tvm_script_builder* b, tvm_script__frame* f, bool is_el
     /* A branch ending with a dataflow block: its last binding, an output, is the result. */
     tvm_relax_expr_obj* seq = tvm_relax_bb_scope_end(bb, (tvm_relax_expr_obj*)df_var);
     if (!seq) return -1;
-    relax_frame* ir = iff->relax;
-    tvm_ffi_retain(df_var);
-    if (is_else) {
-      ir->else_seq = seq;
-      ir->else_var = df_var;
-    } else {
-      ir->then_seq = seq;
-      ir->then_var = df_var;
-    }
+    set_branch(iff->relax, is_else, seq, df_var, false);
     return 0;
   }
   if (!r->pending) {
@@ -1139,17 +1147,7 @@ static int finish_branch(tvm_script_builder* b, tvm_script__frame* f, bool is_el
   }
   tvm_relax_expr_obj* seq = tvm_relax_bb_scope_end(bb, result);
   if (!seq) return -1;
-  relax_frame* ir = iff->relax;
-  tvm_ffi_retain(last->var);
-  if (is_else) {
-    ir->else_seq = seq;
-    ir->else_var = last->var;
-    ir->else_ann = r->pending_ann;
-  } else {
-    ir->then_seq = seq;
-    ir->then_var = last->var;
-    ir->then_ann = r->pending_ann;
-  }
+  set_branch(iff->relax, is_else, seq, last->var, r->pending_ann);
   return 0;
 }
 
