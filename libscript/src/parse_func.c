@@ -967,7 +967,7 @@ done:
   return result;
 }
 
-void* tvm_script_parse(const char* source, size_t len, const tvm_script_parse_options* opts) {
+static void* parse_source(const char* source, size_t len, const tvm_script_parse_options* opts) {
   tvm_script_parse_options defaults;
   if (!opts) {
     tvm_script_parse_options_init(&defaults);
@@ -1015,5 +1015,17 @@ done:
   for (int64_t i = 0; i < fp.num_passed; ++i) tvm_ffi_release(fp.passed[i].func);
   if (fp.passed != fp.passed_inline) tvm_ffi_free(fp.passed);
   tvm_script__ast_free(&m);
+  return result;
+}
+
+void* tvm_script_parse(const char* source, size_t len, const tvm_script_parse_options* opts) {
+  /* An error the caller left raised (a failed parse whose error it never took) is set aside:
+   * the parse's own steps read a raised error as theirs (the arithmetic simplifier, the TIR
+   * builder), so a stale one would fail a good program with its message. It is given back when
+   * this parse raises none. */
+  void* stale = tvm_ffi_error_take();
+  void* result = parse_source(source, len, opts);
+  if (stale && !tvm_ffi_error_pending()) TVMFFIErrorSetRaised(stale);
+  tvm_ffi_release(stale);
   return result;
 }

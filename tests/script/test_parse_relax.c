@@ -373,6 +373,35 @@ TEST(call_checks_the_callee_signature) {
                "dtype=\"float32\")") != NULL);
 }
 
+/* An error a caller left raised (it never took it) does not fail the next parse: the concat of
+ * symbolic dims below goes through the arithmetic simplifier, which reads a raised error as its
+ * own. The stale error is still raised after a parse that succeeds, replaced by the parse's own
+ * after one that fails. */
+TEST(stale_error_is_set_aside) {
+  static const char* const good =
+      "from tvm.script import relax as R\n"
+      "from tvm.script import tir as T\n"
+      "@R.function\n"
+      "def f(x: R.Tensor((\"a\", \"b\"), \"float32\")):\n"
+      "    a = T.int64()\n"
+      "    b = T.int64()\n"
+      "    y: R.Tensor((2 * a, b), \"float32\") = R.concat((x, x), axis=0)\n"
+      "    return y\n";
+  tvm_ffi_raise("KeyError", "left by the caller");
+  void* m = parse(good);
+  CHECK(m != NULL);
+  tvm_ffi_release(m);
+  void* e = tvm_ffi_error_take();
+  CHECK(e && strcmp(tvm_ffi_error_message(e), "left by the caller") == 0);
+  tvm_ffi_release(e);
+  tvm_ffi_raise("KeyError", "left by the caller");
+  static const char* const bad = "from tvm.script import relax as R\n@R.function\ndef f(:\n";
+  CHECK(tvm_script_parse(bad, strlen(bad), NULL) == NULL);
+  e = tvm_ffi_error_take();
+  CHECK(e && strcmp(tvm_ffi_error_kind(e), "SyntaxError") == 0);
+  tvm_ffi_release(e);
+}
+
 int main(void) {
   RUN(parsed_relax_evaluates);
   RUN(decorator_flags);
@@ -380,5 +409,6 @@ int main(void) {
   RUN(repeated_annotations);
   RUN(layout_transform_lambda);
   RUN(call_checks_the_callee_signature);
+  RUN(stale_error_is_set_aside);
   return test_summary();
 }
