@@ -385,6 +385,7 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_gather_nd(const tvm_relax_call_obj* c
 tvm_tir_prim_func_obj* tvm_relax__legalize_scatter_elements(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_scatter_nd(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_index_put(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_index_tensor(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_slice_scatter(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_one_hot(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_sort(const tvm_relax_call_obj* call);

@@ -117,6 +117,7 @@ static const tvm_relax__legalize_fn k_legalize[TVM_RELAX_OP_COUNT] = {
     [TVM_RELAX_OP_scatter_elements] = tvm_relax__legalize_scatter_elements,
     [TVM_RELAX_OP_scatter_nd] = tvm_relax__legalize_scatter_nd,
     [TVM_RELAX_OP_index_put] = tvm_relax__legalize_index_put,
+    [TVM_RELAX_OP_index_tensor] = tvm_relax__legalize_index_tensor,
     [TVM_RELAX_OP_slice_scatter] = tvm_relax__legalize_slice_scatter,
     [TVM_RELAX_OP_one_hot] = tvm_relax__legalize_one_hot,
     [TVM_RELAX_OP_argsort] = tvm_relax__legalize_sort,

@@ -3,13 +3,14 @@
  *
  * The scatters (scatter_elements, scatter_nd, index_put) copy data, then apply each update in
  * index order (the last of duplicates wins for "update"; "mean" is upstream's running
- * (element + update) / 2): linear in data and the updates. gather_elements, gather_nd, one_hot
- * and slice_scatter read each output element from one input element. argsort and topk insert
- * each element of a row into the K-long result (below). Negative indices count from the end of
- * their dim; every kernel reading indices from a tensor (the gathers and scatters) checks them:
- * one outside [-extent, extent) fails the kernel's assertion "relax.<op>: an index is out of
- * range" where topi reads or writes out of bounds. one_hot's indices select no element (one out
- * of range gives off_value everywhere, as upstream's).
+ * (element + update) / 2): linear in data and the updates. gather_elements, gather_nd,
+ * index_tensor, one_hot and slice_scatter read each output element from one input element.
+ * argsort and topk insert each element of a row into the K-long result (below). Negative indices
+ * count from the end of their dim; every kernel reading indices from a tensor (the gathers,
+ * index_tensor and the scatters) checks them: one outside [-extent, extent) fails the kernel's
+ * assertion "relax.<op>: an index is out of range" where topi reads or writes out of bounds.
+ * one_hot's indices select no element (one out of range gives off_value everywhere, as
+ * upstream's).
  */
 #include <stdio.h>
 #include <string.h>
@@ -207,20 +208,19 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_scatter_nd(const tvm_relax_call_obj* 
   return tvm_relax__legalize_with(call, scatter_nd_body);
 }
 
-/* index_put: the index tensors in[1..k] broadcast together (right-aligned, a dim of constant 1
- * read at 0) over the loop space q; values broadcast against q + data.shape[k:]. */
-static int64_t bcast_rank(tvm_tir_buffer_obj* const* in, int nin) {
+/* index_put and index_tensor: the k index tensors in[1..k] broadcast together (right-aligned, a
+ * dim of constant 1 read at 0) over the nb-dim loop space q; bcast_rank is nb. */
+static int64_t bcast_rank(tvm_tir_buffer_obj* const* in, int64_t k) {
   int64_t nb = 0;
-  for (int m = 1; m < nin - 1; ++m) nb = rank(in[m]) > nb ? rank(in[m]) : nb;
+  for (int64_t m = 1; m <= k; ++m) nb = rank(in[m]) > nb ? rank(in[m]) : nb;
   return nb;
 }
 
-static void index_put_targets(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
-                              int nin, void* const* q, void* const* rest, void** targets,
-                              void** value) {
-  (void)call;
-  tvm_tir_buffer_obj *data = in[0], *vals = in[nin - 1];
-  int64_t k = nin - 2, nb = bcast_rank(in, nin), n = rank(data);
+/* targets[m] (new references) = in[1 + m] read at q broadcast, a negative index counted from
+ * the end of data's dim m, for the k index tensors. */
+static void bcast_targets(tvm_tir_buffer_obj* const* in, int64_t k, void* const* q,
+                          void** targets) {
+  int64_t nb = bcast_rank(in, k);
   for (int64_t m = 0; m < k; ++m) {
     tvm_tir_buffer_obj* b = in[1 + m];
     int64_t r = rank(b);
@@ -230,8 +230,18 @@ static void index_put_targets(const tvm_relax_call_obj* call, tvm_tir_buffer_obj
       ii[i] = tvm_tir_as_const_int(dim(b, i), &c) && c == 1 ? (void*)tvm_tir_i64(0)
                                                             : tvm_tir_ref(q[nb - r + i]);
     }
-    targets[m] = load_index(b, r, ii, dim(data, m));
+    targets[m] = load_index(b, r, ii, dim(in[0], m));
   }
+}
+
+/* index_put: values broadcast against q + data.shape[k:]. */
+static void index_put_targets(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
+                              int nin, void* const* q, void* const* rest, void** targets,
+                              void** value) {
+  (void)call;
+  tvm_tir_buffer_obj *data = in[0], *vals = in[nin - 1];
+  int64_t k = nin - 2, nb = bcast_rank(in, k), n = rank(data);
+  bcast_targets(in, k, q, targets);
   void* full[MAX_DIMS];
   int64_t nf = 0;
   for (int64_t d = 0; d < nb; ++d) full[nf++] = q[d];
@@ -242,7 +252,7 @@ static void index_put_targets(const tvm_relax_call_obj* call, tvm_tir_buffer_obj
 static void* index_put_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
                             tvm_tir_buffer_obj* const* out, int nout) {
   (void)nout;
-  int64_t n = rank(out[0]), k = nin - 2, nb = bcast_rank(in, nin);
+  int64_t n = rank(out[0]), k = nin - 2, nb = bcast_rank(in, k);
   if (k < 1 || k > n || nb + n - k > MAX_DIMS) {
     tvm_ffi_raise("ValueError", "index_put: %lld index tensors for %lld dims", (long long)k,
                   (long long)n);
@@ -413,6 +423,44 @@ static void* gather_nd_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* 
 
 tvm_tir_prim_func_obj* tvm_relax__legalize_gather_nd(const tvm_relax_call_obj* call) {
   return tvm_relax__legalize_with(call, gather_nd_body);
+}
+
+/*
+ * index_tensor: out[b, r] = data[t_0(b), ..., t_{k-1}(b), r] for b over the nb broadcast dims of
+ * the k index tensors (t_m: in[1 + m] read at b broadcast, a negative index counted from the end
+ * of data's dim m) and r over data's trailing dims [k, n). An index outside its dim fails the
+ * kernel's assertion "relax.index_tensor: an index is out of range", as index_put's and the
+ * gathers' do (topi reads it unchecked); checked once per b, outside the loops over r.
+ */
+static void* index_tensor_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
+                               int nin, tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nout;
+  tvm_tir_buffer_obj *data = in[0], *o = out[0];
+  int64_t n = rank(data), k = nin - 1, nb = bcast_rank(in, k), no = rank(o);
+  if (k < 1 || k > n || n > MAX_DIMS || no != nb + n - k) {
+    tvm_ffi_raise("ValueError", "relax.index_tensor: %lld index tensors of rank up to %lld for "
+                  "%lld dims and an output of %lld", (long long)k, (long long)nb, (long long)n,
+                  (long long)no);
+    return NULL;
+  }
+  void *v[MAX_DIMS], *ext[MAX_DIMS], *di[MAX_DIMS], *ok = NULL;
+  if (vars_for(no, v, "i") != 0) return NULL;
+  for (int64_t d = 0; d < no; ++d) ext[d] = dim(o, d);
+  bcast_targets(in, k, v, di);
+  for (int64_t m = 0; m < k; ++m) {
+    void* c = tvm_relax__in_range(di[m], dim(data, m));
+    ok = ok ? tvm_tir_and_take(ok, c) : c;
+  }
+  for (int64_t d = k; d < n; ++d) di[d] = tvm_tir_ref(v[nb + d - k]);
+  void* body = store_at(o, v, tvm_tir_load_takev(tvm_tir_ref(data), n, di));
+  body = tvm_relax__loop_nest(v + nb, ext + nb, no - nb, NULL, body);
+  body = tvm_relax__loop_nest(v, ext, nb, NULL, tvm_relax__assert_indices(call, ok, body));
+  tvm_relax__release_all(v, no);
+  return body;
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_index_tensor(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, index_tensor_body);
 }
 
 /* A constant R.Prim argument as a constant of dtype t (NULL + NotImplementedError otherwise). */

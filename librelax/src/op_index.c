@@ -1,10 +1,10 @@
 /*
  * op_index.c: inference rules and attribute schemas of the gather / scatter, sorting and
  * data-dependent indexing operators: gather_elements, gather_nd, scatter_elements, scatter_nd,
- * index_put, slice_scatter, one_hot, argsort, sort, topk, dynamic_strided_slice and nonzero
- * (upstream: relax/op/tensor/manipulate.cc, index.cc, sorting.cc, set.cc). Known dims are kept;
- * what cannot be known gives a result of known rank and unknown shape, or unknown rank, as
- * upstream does.
+ * index_put, index_tensor, slice_scatter, one_hot, argsort, sort, topk, dynamic_strided_slice and
+ * nonzero (upstream: relax/op/tensor/manipulate.cc, index.cc, sorting.cc, set.cc). Known dims
+ * are kept; what cannot be known gives a result of known rank and unknown shape, or unknown
+ * rank, as upstream does.
  */
 #include <string.h>
 
@@ -287,41 +287,124 @@ tvm_relax_sinfo_obj* tvm_relax__infer_scatter_nd(const tvm_relax__infer_ctx* ctx
   return tensor_like(data, data->dtype);
 }
 
-/* ---- index_put ------------------------------------------------------------------------------- */
+/* ---- index_put and index_tensor: a tuple of index tensors ------------------------------------ */
+/* Argument i: a tuple of at least one tensor of an integer dtype (a signed one when signed_only),
+ * or of unknown dtype; its fields (borrowed) into *out_fields and the count, or -1 + TypeError /
+ * ValueError. */
+static int64_t index_tuple_arg(const tvm_relax__infer_ctx* ctx, int32_t i, bool signed_only,
+                               void** out_fields) {
+  tvm_relax_sinfo_obj* is = tvm_relax__arg_sinfo(ctx, i);
+  if (tvm_relax_kind_of(is) != TVM_RELAX_KIND_TupleStructInfo) {
+    tvm_relax__arg_kind_error(ctx, i, "a tuple of tensors");
+    return -1;
+  }
+  void* fields = ((tvm_relax_tuple_sinfo_obj*)is)->fields;
+  int64_t n = tvm_ffi_seq_size(fields);
+  for (int64_t k = 0; k < n; ++k) {
+    tvm_relax_sinfo_obj* f = tvm_ffi_seq_obj_at(fields, k);
+    bool tensor = tvm_relax_kind_of(f) == TVM_RELAX_KIND_TensorStructInfo;
+    DLDataType t = tensor ? ((tvm_relax_tensor_sinfo_obj*)f)->dtype : TVM_RELAX_DTYPE_UNKNOWN;
+    bool ok = tvm_relax_dtype_is_unknown(t) ||
+              (signed_only ? t.code == kDLInt : tvm_tir_dtype_is_integer(t));
+    if (!tensor || !ok) {
+      tvm_ffi_strbuf got = {0};
+      tvm_relax_sinfo_text(&got, f);
+      tvm_relax__arg_error(ctx, i, "TypeError", "must hold %s tensors, field %lld is %s",
+                           signed_only ? "signed integer" : "integer", (long long)k,
+                           tvm_ffi_strbuf_cstr(&got));
+      tvm_ffi_strbuf_free(&got);
+      return -1;
+    }
+  }
+  if (n == 0) {
+    tvm_relax__arg_error(ctx, i, "ValueError", "must hold at least one tensor");
+    return -1;
+  }
+  *out_fields = fields;
+  return n;
+}
+
+/* n index tensors for data: at most one per dim of data (when its rank is known). */
+static bool index_count_fits(const tvm_relax__infer_ctx* ctx,
+                             const tvm_relax_tensor_sinfo_obj* data, int64_t n) {
+  if (data->ndim == TVM_RELAX_UNKNOWN_NDIM || n <= data->ndim) return true;
+  tvm_relax__arg_error(ctx, 1, "ValueError",
+                       "holds %lld index tensors, more than the rank of 'data' (%d)",
+                       (long long)n, data->ndim);
+  return false;
+}
+
 tvm_relax_sinfo_obj* tvm_relax__infer_index_put(const tvm_relax__infer_ctx* ctx) {
   tvm_relax_tensor_sinfo_obj* data = tvm_relax__arg_tensor(ctx, 0);
   if (!data) return NULL;
   /* indices: a tuple of integer tensors (one per leading dim of data), or one tensor. */
-  tvm_relax_sinfo_obj* is = tvm_relax__arg_sinfo(ctx, 1);
   int64_t n = 1;
-  if (tvm_relax_kind_of(is) == TVM_RELAX_KIND_TupleStructInfo) {
-    void* fields = ((tvm_relax_tuple_sinfo_obj*)is)->fields;
-    n = tvm_ffi_seq_size(fields);
-    for (int64_t i = 0; i < n; ++i) {
-      tvm_relax_sinfo_obj* f = tvm_ffi_seq_obj_at(fields, i);
-      bool tensor = tvm_relax_kind_of(f) == TVM_RELAX_KIND_TensorStructInfo;
-      DLDataType t = tensor ? ((tvm_relax_tensor_sinfo_obj*)f)->dtype : TVM_RELAX_DTYPE_UNKNOWN;
-      if (!tensor || (!tvm_relax_dtype_is_unknown(t) && !tvm_tir_dtype_is_integer(t))) {
-        tvm_ffi_strbuf got = {0};
-        tvm_relax_sinfo_text(&got, f);
-        tvm_relax__arg_error(ctx, 1, "TypeError", "must hold integer tensors, field %lld is %s",
-                             (long long)i, tvm_ffi_strbuf_cstr(&got));
-        tvm_ffi_strbuf_free(&got);
-        return NULL;
-      }
-    }
-    if (n == 0) return tvm_relax__arg_error(ctx, 1, "ValueError", "must hold at least one tensor");
+  void* fields;
+  if (tvm_relax_kind_of(tvm_relax__arg_sinfo(ctx, 1)) == TVM_RELAX_KIND_TupleStructInfo) {
+    if ((n = index_tuple_arg(ctx, 1, false, &fields)) < 0) return NULL;
   } else if (!int_tensor_arg(ctx, 1)) {
     return NULL;
   }
   tvm_relax_tensor_sinfo_obj* vals = tvm_relax__arg_tensor(ctx, 2);
   if (!vals || !same_dtype(ctx, data, vals, 2)) return NULL;
-  if (data->ndim != TVM_RELAX_UNKNOWN_NDIM && n > data->ndim) {
-    return tvm_relax__arg_error(ctx, 1, "ValueError",
-                                "holds %lld index tensors, more than the rank of 'data' (%d)",
-                                (long long)n, data->ndim);
-  }
+  if (!index_count_fits(ctx, data, n)) return NULL;
   return tensor_like(data, data->dtype);
+}
+
+/*
+ * index_tensor (upstream manipulate.cc InferStructInfoIndexTensor, numpy advanced indexing
+ * data[i0, i1, ...]): indices is a tuple of k >= 1 tensors of a signed integer dtype (upstream's
+ * is_int), k at most data's rank. They broadcast together numpy-style (tvm_relax__broadcast,
+ * two at a time: constants other than 1 that differ are a ValueError; dims not provably equal
+ * leave the shape unknown); the result is broadcast(indices) + data.shape[k:] in data's dtype
+ * and vdevice, its rank alone when a shape is unknown, and of unknown rank when a rank is.
+ */
+tvm_relax_sinfo_obj* tvm_relax__infer_index_tensor(const tvm_relax__infer_ctx* ctx) {
+  tvm_relax_tensor_sinfo_obj* data = tvm_relax__arg_tensor(ctx, 0);
+  void* fields = NULL;
+  int64_t n = data ? index_tuple_arg(ctx, 1, true, &fields) : -1;
+  if (n < 0 || !index_count_fits(ctx, data, n)) return NULL;
+  /* acc: the index tensors broadcast so far (a new reference from the second on). */
+  tvm_relax_tensor_sinfo_obj* acc = tvm_ffi_seq_obj_at(fields, 0);
+  tvm_ffi_retain(acc);
+  for (int64_t k = 1; acc && k < n; ++k) {
+    tvm_relax_tensor_sinfo_obj* t = tvm_ffi_seq_obj_at(fields, k);
+    void* dims;
+    int32_t ndim;
+    tvm_relax_sinfo_obj* next = NULL;
+    if (tvm_relax__broadcast(ctx, acc, t, &dims, &ndim) == 0) {
+      next = tvm_relax__tensor_result(dims, t->dtype, ndim, NULL);
+      tvm_ffi_release(dims);
+    }
+    tvm_ffi_release(acc);
+    acc = (tvm_relax_tensor_sinfo_obj*)next;
+  }
+  if (!acc) return NULL;
+  tvm_relax_sinfo_obj* out;
+  void* bdims = tvm_relax_tensor_sinfo_dims(&acc->base);
+  void* ddims = tvm_relax_tensor_sinfo_dims(&data->base);
+  if (data->ndim == TVM_RELAX_UNKNOWN_NDIM || acc->ndim == TVM_RELAX_UNKNOWN_NDIM) {
+    out = tvm_relax__tensor_result(NULL, data->dtype, TVM_RELAX_UNKNOWN_NDIM, data->vdevice);
+  } else if (!bdims || !ddims) {
+    out = tvm_relax__tensor_result(NULL, data->dtype, (int32_t)(acc->ndim + data->ndim - n),
+                                   data->vdevice);
+  } else {
+    int64_t nout = acc->ndim + data->ndim - n;
+    TVMFFIAny items[64];
+    if (nout > 64) {
+      tvm_ffi_release(acc);
+      return tvm_relax__op_error(ctx, "ValueError", "more than 64 dims");
+    }
+    for (int64_t d = 0; d < acc->ndim; ++d) items[d] = tvm_ffi_any_obj(dim_at(bdims, d));
+    for (int64_t d = n; d < data->ndim; ++d) {
+      items[acc->ndim + d - n] = tvm_ffi_any_obj(dim_at(ddims, d));
+    }
+    void* arr = tvm_ffi_array_new(items, nout);
+    out = arr ? tvm_relax__tensor_result(arr, data->dtype, (int32_t)nout, data->vdevice) : NULL;
+    tvm_ffi_release(arr);
+  }
+  tvm_ffi_release(acc);
+  return out;
 }
 
 /* ---- slice_scatter --------------------------------------------------------------------------- */

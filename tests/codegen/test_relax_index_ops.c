@@ -1,10 +1,10 @@
 /*
- * test_relax_index_ops.c: the gather / scatter (and take), one_hot, sorting and einsum operators
- * (tests/corpus/relax/index_ops.py, one function each) legalized, then run two ways on random
- * inputs: in the Relax reference evaluator (the kernels in libtir's interpreter) and compiled
- * (LLVM kernels in libvm), each checked against the operator's semantics written as plain C loops
- * below; an index out of range fails both ways with the kernel's assertion. Then the located
- * errors of bad calls (the data-dependent ones: test_relax_dynamic_ops.c).
+ * test_relax_index_ops.c: the gather / scatter (and take, index_tensor), one_hot, sorting and
+ * einsum operators (tests/corpus/relax/index_ops.py, one function each) legalized, then run two
+ * ways on random inputs: in the Relax reference evaluator (the kernels in libtir's interpreter)
+ * and compiled (LLVM kernels in libvm), each checked against the operator's semantics written as
+ * plain C loops below; an index out of range fails both ways with the kernel's assertion. Then
+ * the located errors of bad calls (the data-dependent ones: test_relax_dynamic_ops.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -280,6 +280,131 @@ TEST(index_put) {
   release_all(b, 3);
 }
 
+/* ---- index_tensor ---------------------------------------------------------------------------- */
+/*
+ * numpy's advanced indexing x[i_0, ..., i_{k-1}], written here without the kernel's helpers: x
+ * (float32) of shape xs (n dims); index m has rank ir[m], shape is[m] and int64 values idx[m].
+ * The index shapes broadcast right-aligned (a dim of 1 takes the other); out[b, r] =
+ * x[i_0[b], ..., i_{k-1}[b], r], each index read at b's last ir[m] coordinates (0 on its dims of
+ * 1), a negative one counted from the end. The result's shape into os and its values into out;
+ * its rank, or -1 when the shapes do not broadcast or an index is outside its dim.
+ */
+static int adv_index(const float* x, int n, const int64_t* xs, int k, const int64_t* const* idx,
+                     const int* ir, const int64_t* const* is, int64_t* os, double* out) {
+  int nb = 0;
+  for (int m = 0; m < k; ++m) nb = ir[m] > nb ? ir[m] : nb;
+  for (int d = 0; d < nb; ++d) os[d] = 1;
+  for (int m = 0; m < k; ++m) {
+    for (int d = 0; d < ir[m]; ++d) {
+      int64_t e = is[m][d], *o = &os[nb - ir[m] + d];
+      if (e == 1) continue;
+      if (*o != 1 && *o != e) return -1;
+      *o = e;
+    }
+  }
+  int no = nb + n - k;
+  int64_t total = 1;
+  for (int d = k; d < n; ++d) os[nb + d - k] = xs[d];
+  for (int d = 0; d < no; ++d) total *= os[d];
+  for (int64_t p = 0; p < total; ++p) {
+    int64_t pos[16], rem = p, src = 0;
+    for (int d = no - 1; d >= 0; --d) pos[d] = rem % os[d], rem /= os[d];
+    for (int d = 0; d < n; ++d) {
+      int64_t c;
+      if (d < k) {
+        int64_t off = 0;
+        for (int a = 0; a < ir[d]; ++a) {
+          off = off * is[d][a] + (is[d][a] == 1 ? 0 : pos[nb - ir[d] + a]);
+        }
+        c = idx[d][off] < 0 ? idx[d][off] + xs[d] : idx[d][off];
+        if (c < 0 || c >= xs[d]) return -1;
+      } else {
+        c = pos[nb + d - k];
+      }
+      src = src * xs[d] + c;
+    }
+    out[p] = x[src];
+  }
+  return no;
+}
+
+/* An int64 tensor as an argument (a new reference): itself, or an int32 copy when i32. */
+static void* index_arg(void* t, bool i32) {
+  if (!i32) {
+    tvm_ffi_retain(t);
+    return t;
+  }
+  const DLTensor* dl = tvm_ffi_tensor_dl(t);
+  void* r = tensor(dl->ndim, dl->shape, tvm_tir_dtype_int(32));
+  for (int64_t i = 0; i < tvm_ffi_dltensor_numel(dl); ++i) {
+    ((int32_t*)tvm_ffi_tensor_dl(r)->data)[i] = (int32_t)L(t)[i];
+  }
+  return r;
+}
+
+/* One index argument of an index_tensor function: its shape and whether it is int32. */
+typedef struct {
+  int rank;
+  int64_t shape[3];
+  bool i32;
+} ix_arg;
+
+/* fn(x, i_0, ..., i_{k-1}) both ways against adv_index: random x of shape xs (n dims) and random
+ * indices in [-dim, dim) of the dim each selects, then all of them negative, down to -dim; then
+ * an index of each argument at its dim, or below -dim, fails both runs with the kernel's error. */
+static void index_tensor_case(const char* fn, int n, const int64_t* xs, int k, const ix_arg* ix) {
+  void *a[4], *i64[3];
+  const int64_t *idx[3], *is[3];
+  int ir[3];
+  a[0] = rv_rand(n, xs);
+  for (int m = 0; m < k; ++m) {
+    i64[m] = rv_rand_int(ix[m].rank, ix[m].shape, -xs[m], xs[m]);
+    idx[m] = L(i64[m]), ir[m] = ix[m].rank, is[m] = ix[m].shape;
+  }
+  for (int round = 0; round < 2; ++round) {
+    for (int m = 0; round == 1 && m < k; ++m) {
+      int64_t cnt = tvm_ffi_dltensor_numel(tvm_ffi_tensor_dl(i64[m]));
+      for (int64_t p = 0; p < cnt; ++p) L(i64[m])[p] = -1 - (p + m) % xs[m];
+    }
+    for (int m = 0; m < k; ++m) a[1 + m] = index_arg(i64[m], ix[m].i32);
+    double want[256];
+    int64_t os[16];
+    int no = adv_index(F(a[0]), n, xs, k, idx, ir, is, os, want);
+    CHECK(no >= 0);
+    if (no >= 0) expect2(fn, a, 1 + k, no, os, F32, want);
+    release_all(a + 1, k);
+  }
+  for (int m = 0; m < k; ++m) {
+    int64_t bad[2] = {xs[m], -xs[m] - 1}, keep = L(i64[m])[0];
+    for (int b = 0; b < 2; ++b) {
+      L(i64[m])[0] = bad[b];
+      for (int j = 0; j < k; ++j) a[1 + j] = index_arg(i64[j], ix[j].i32);
+      expect2_error(fn, a, 1 + k, "AssertionError", INDEX_ERROR("index_tensor"));
+      release_all(a + 1, k);
+    }
+    L(i64[m])[0] = keep;
+  }
+  release_all(a, 1), release_all(i64, k);
+}
+
+TEST(index_tensor) {
+  for (int trial = 0; trial < 3; ++trial) {
+    /* (2, 1) and (3,) broadcast to (2, 3), then x's last dim */
+    index_tensor_case("it_pair", 3, (int64_t[]){5, 4, 3}, 2,
+                      (ix_arg[]){{2, {2, 1}, false}, {1, {3}, false}});
+    /* every dim indexed, (2, 3) with an int32 (1, 3) */
+    index_tensor_case("it_all", 2, (int64_t[]){4, 5}, 2,
+                      (ix_arg[]){{2, {2, 3}, false}, {2, {1, 3}, true}});
+    /* one int32 (2, 2) index: whole rows */
+    index_tensor_case("it_one", 2, (int64_t[]){4, 3}, 1, (ix_arg[]){{2, {2, 2}, true}});
+    /* symbolic dims (n, m, k) = (4, 5, 3), and (2, 6, 1): k = 1 against the constant 1s */
+    index_tensor_case("it_sym", 3, (int64_t[]){4, 5, 2}, 2,
+                      (ix_arg[]){{2, {3, 1}, false}, {2, {1, 3}, false}});
+    index_tensor_case("it_sym", 3, (int64_t[]){2, 6, 2}, 2,
+                      (ix_arg[]){{2, {1, 1}, false}, {2, {1, 3}, false}});
+  }
+}
+
 /* ---- slice_scatter, one_hot ------------------------------------------------------------------ */
 TEST(slice_scatter_one_hot) {
   void* a[2] = {rv_rand(2, (int64_t[]){6, 3}), rv_rand(2, (int64_t[]){2, 3})};
@@ -469,6 +594,15 @@ TEST(bad_inputs) {
   test_expect_relax_error(SIG("x: R.Tensor((4, 3), \"float32\"), i: R.Tensor((2,), \"float32\"), v: R.Tensor((2,), \"float32\")")
                      "        return R.index_put(x, (i,), v)\n",
                      "TypeError", "must hold integer tensors, field 0 is");
+  test_expect_relax_error(SIG("x: R.Tensor((4, 3), \"float32\"), i: R.Tensor((2,), \"int64\"), j: R.Tensor((3,), \"int64\")")
+                     "        return R.index_tensor(x, (i, j))\n",
+                     "ValueError", "R.index_tensor: cannot broadcast R.Tensor((2,), dtype=\"int64\") with R.Tensor((3,), dtype=\"int64\")");
+  test_expect_relax_error(SIG("x: R.Tensor((4, 3), \"float32\"), i: R.Tensor((2,), \"float32\")")
+                     "        return R.index_tensor(x, [i])\n",
+                     "TypeError", "R.index_tensor: argument 'indices' must hold signed integer tensors, field 0 is");
+  test_expect_relax_error(SIG("x: R.Tensor((4, 3), \"float32\"), i: R.Tensor((2,), \"int64\")")
+                     "        return R.index_tensor(x, i)\n",
+                     "TypeError", "R.index_tensor: argument 'indices' must be a tuple of tensors");
   test_expect_relax_error(SIG("x: R.Tensor((6, 3), \"float32\"), s: R.Tensor((3, 3), \"float32\")")
                      "        return R.slice_scatter(x, s, R.prim_value(1), R.prim_value(5), R.prim_value(2))\n",
                      "ValueError", "the slice [1:5:2] of 'input' has 2");
@@ -531,6 +665,7 @@ int main(void) {
   RUN(scatter_elements_range);
   RUN(scatter_nd);
   RUN(index_put);
+  RUN(index_tensor);
   RUN(slice_scatter_one_hot);
   RUN(argsort_topk);
   RUN(sort_values);

@@ -2,8 +2,9 @@
  * test_op_index.c: struct info inference of the gather / scatter, one_hot, sorting, einsum and
  * data-dependent operators (op_index.c) on symbolic and unknown shapes and ranks, with the
  * defaults of their attributes (tests/codegen/test_relax_index_ops.c covers static shapes, the
- * kernels and the located errors), and gather_nd's rule on every kind of shape with its errors
- * (its kernel: tests/codegen/test_relax_more_ops.c).
+ * kernels and the located errors), and the rules of gather_nd and index_tensor on every kind of
+ * shape with their errors (their kernels: tests/codegen/test_relax_more_ops.c and
+ * test_relax_index_ops.c).
  */
 #include <tvm/tir/builder.h>
 
@@ -135,10 +136,96 @@ TEST(gather_nd) {
                     oi_attrs(1, "batch_dims", AS("x")), 2, T("3, 4", F32), T("2, 2", I64));
 }
 
+/* A tuple struct info of the n struct infos given (taken). */
+static tvm_relax_sinfo_obj* TUP(int n, ...) {
+  void* f[8];
+  va_list ap;
+  va_start(ap, n);
+  for (int i = 0; i < n; ++i) f[i] = va_arg(ap, tvm_relax_sinfo_obj*);
+  va_end(ap);
+  void* arr = tvm_ffi_array_of_objects(f, n);
+  for (int i = 0; i < n; ++i) tvm_ffi_release(f[i]);
+  tvm_relax_sinfo_obj* s = tvm_relax_tuple_sinfo_new(arr);
+  tvm_ffi_release(arr);
+  return s;
+}
+
+/* index_tensor (numpy's data[i0, i1, ...]): broadcast(indices) + data.shape[len(indices):] in
+ * data's dtype; the rank alone, or an unknown rank, when shapes or ranks are unknown. */
+TEST(index_tensor) {
+  const char* op = "relax.index_tensor";
+  /* static shapes: one index per leading dim, the rest of data's dims after */
+  CHECK_INFER("R.Tensor((2, 3), dtype=\"float32\")", op, NULL, 2, T("5, 4, 3", F32),
+              TUP(2, T("2", I64), T("2", I64)));
+  CHECK_INFER("R.Tensor((2, 3, 4), dtype=\"float32\")", op, NULL, 2, T("5, 4", F32),
+              TUP(1, T("2, 3", I64)));
+  CHECK_INFER("R.Tensor((7,), dtype=\"int32\")", op, NULL, 2, T("5, 4", I32),
+              TUP(2, T("7", I32), T("7", I64)));
+  /* (2, 1) broadcast with (3,): (2, 3); then data's last dim */
+  CHECK_INFER("R.Tensor((2, 3, 3), dtype=\"float32\")", op, NULL, 2, T("5, 4, 3", F32),
+              TUP(2, T("2, 1", I64), T("3", I64)));
+  CHECK_INFER("R.Tensor((2, 3), dtype=\"float32\")", op, NULL, 2, T("5, 4, 3", F32),
+              TUP(3, T("1, 3", I64), T("2, 1", I64), T("3", I32)));
+  /* a 0-d index picks one slice; an unknown index dtype is accepted */
+  CHECK_INFER("R.Tensor((4,), dtype=\"float32\")", op, NULL, 2, T("5, 4", F32),
+              TUP(1, T("", I64)));
+  CHECK_INFER("R.Tensor((2, 4), dtype=\"float32\")", op, NULL, 2, T("5, 4", F32),
+              TUP(1, T("2", UNK)));
+  /* symbolic dims: carried over, a constant 1 takes the other dim, equal ones stay */
+  CHECK_INFER("R.Tensor((k, m), dtype=\"float32\")", op, NULL, 2, T("n, m", F32),
+              TUP(1, T("k", I64)));
+  CHECK_INFER("R.Tensor((k, 3, 6), dtype=\"float32\")", op, NULL, 2, T("n, m, 6", F32),
+              TUP(2, T("k, 1", I64), T("3", I64)));
+  CHECK_INFER("R.Tensor((k,), dtype=\"float32\")", op, NULL, 2, T("n, m", F32),
+              TUP(2, T("k", I64), T("k", I64)));
+  CHECK_INFER("R.Tensor((k, l, 6), dtype=\"float32\")", op, NULL, 2, T("n, m, 6", F32),
+              TUP(2, T("k, 1", I64), T("l", I64)));
+  /* dims not provably equal: the rank only */
+  CHECK_INFER("R.Tensor(dtype=\"float32\", ndim=2)", op, NULL, 2, T("n, m, 6", F32),
+              TUP(2, T("k", I64), T("l", I64)));
+  CHECK_INFER("R.Tensor(dtype=\"float32\", ndim=3)", op, NULL, 2, T("n, m, 6", F32),
+              TUP(2, T("k, 3", I64), T("2, l", I64)));
+  /* unknown shapes: the rank (the longest index rank + data's untouched dims) */
+  CHECK_INFER("R.Tensor(dtype=\"float32\", ndim=3)", op, NULL, 2, T("5, 4, 3", F32),
+              TUP(2, T("?2", I64), T("3", I64)));
+  CHECK_INFER("R.Tensor(dtype=\"float32\", ndim=4)", op, NULL, 2, T("?3", F32),
+              TUP(1, T("2, 3", I64)));
+  /* unknown ranks: an unknown rank */
+  CHECK_INFER("R.Tensor(dtype=\"float32\")", op, NULL, 2, T("*", F32), TUP(1, T("2", I64)));
+  CHECK_INFER("R.Tensor(dtype=\"float32\")", op, NULL, 2, T("5, 4", F32),
+              TUP(2, T("*", I64), T("2", I64)));
+  /* errors */
+  CHECK_INFER_FAILS("TypeError", "relax.index_tensor: argument 'data' must be a tensor", op,
+                    NULL, 2, SH("3"), TUP(1, T("2", I64)));
+  CHECK_INFER_FAILS("TypeError", "relax.index_tensor: argument 'indices' must be a tuple of "
+                    "tensors, got R.Tensor((2,), dtype=\"int64\")", op, NULL, 2, T("5, 4", F32),
+                    T("2", I64));
+  CHECK_INFER_FAILS("ValueError", "relax.index_tensor: argument 'indices' must hold at least one "
+                    "tensor", op, NULL, 2, T("5, 4", F32), TUP(0));
+  CHECK_INFER_FAILS("TypeError", "relax.index_tensor: argument 'indices' must hold signed "
+                    "integer tensors, field 1 is R.Tensor((2,), dtype=\"float32\")", op, NULL, 2,
+                    T("5, 4", F32), TUP(2, T("2", I64), T("2", F32)));
+  CHECK_INFER_FAILS("TypeError", "must hold signed integer tensors, field 0 is "
+                    "R.Tensor((2,), dtype=\"uint8\")", op, NULL, 2, T("5, 4", F32),
+                    TUP(1, T("2", tvm_tir_dtype_uint(8))));
+  CHECK_INFER_FAILS("TypeError", "must hold signed integer tensors, field 0 is R.Shape([2])", op,
+                    NULL, 2, T("5, 4", F32), TUP(1, SH("2")));
+  CHECK_INFER_FAILS("ValueError", "relax.index_tensor: argument 'indices' holds 3 index tensors, "
+                    "more than the rank of 'data' (2)", op, NULL, 2, T("5, 4", F32),
+                    TUP(3, T("2", I64), T("2", I64), T("2", I64)));
+  CHECK_INFER_FAILS("ValueError", "more than the rank of 'data' (1)", op, NULL, 2, T("?1", F32),
+                    TUP(2, T("?1", I64), T("*", I64)));
+  CHECK_INFER_FAILS("ValueError", "relax.index_tensor: cannot broadcast", op, NULL, 2,
+                    T("5, 4", F32), TUP(2, T("2", I64), T("3", I64)));
+  CHECK_INFER_FAILS("ValueError", "dim 1 is 3 against 4", op, NULL, 2, T("5, 4, 3", F32),
+                    TUP(3, T("2, 1", I64), T("3", I64), T("4", I64)));
+}
+
 int main(void) {
   g_n = tvm_tir_var_new("n", I64);
   RUN(symbolic_and_unknown);
   RUN(gather_nd);
+  RUN(index_tensor);
   oi_free_vars();
   tvm_ffi_release(g_n);
   return test_summary();

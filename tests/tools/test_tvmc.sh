@@ -468,6 +468,8 @@ expect 0 "$tvmc" run "$cf" --func cast --input x=5 --repeat 1 && has "output[1]:
 expect 0 "$tvmc" run "$cf" --func closure --repeat 1 && has "check: ok (6 values"
 # hamming_window's kernel compiled (cos in float64) against the evaluator
 expect 0 "$tvmc" run "$fx/relax_hamming_window.py" --repeat 1 && has "check: ok (7 values"
+# index_tensor's kernel compiled (broadcast index tensors, negative indices) against the evaluator
+expect 0 "$tvmc" run "$fx/relax_index_tensor.py" --repeat 1 && has "check: ok (24 values"
 # if branches ending with dataflow blocks (seed 1 takes the else branch, seed 3 the then branch)
 for seed in 1 3; do
   expect 0 "$tvmc" run "$cf" --func choose_dataflow --seed $seed --repeat 1 &&

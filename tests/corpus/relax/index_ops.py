@@ -1,5 +1,6 @@
-# Gather (and take), scatter, one_hot, sorting and einsum operators, one function each (static
-# shapes); the tests/codegen/test_relax_index_ops.c kernels run these, legalized, against C loops.
+# Gather (and take, index_tensor), scatter, one_hot, sorting and einsum operators, one function
+# each (static shapes, a few symbolic); the tests/codegen/test_relax_index_ops.c kernels run these,
+# legalized, against C loops.
 from tvm.script import ir as I
 from tvm.script import tir as T
 from tvm.script import relax as R
@@ -91,6 +92,28 @@ class IndexOps:
     @R.function
     def ip_rows(x: R.Tensor((4, 3), "float32"), i0: R.Tensor((2,), "int64"), v: R.Tensor((3,), "float32")) -> R.Tensor((4, 3), "float32"):
         y = R.index_put(x, (i0,), v)
+        return y
+
+    @R.function
+    def it_pair(x: R.Tensor((5, 4, 3), "float32"), i0: R.Tensor((2, 1), "int64"), i1: R.Tensor((3,), "int64")) -> R.Tensor((2, 3, 3), "float32"):
+        y = R.index_tensor(x, (i0, i1))
+        return y
+
+    @R.function
+    def it_all(x: R.Tensor((4, 5), "float32"), i0: R.Tensor((2, 3), "int64"), i1: R.Tensor((1, 3), "int32")) -> R.Tensor((2, 3), "float32"):
+        y = R.index_tensor(x, [i0, i1])
+        return y
+
+    @R.function
+    def it_one(x: R.Tensor((4, 3), "float32"), i: R.Tensor((2, 2), "int32")) -> R.Tensor((2, 2, 3), "float32"):
+        y = R.index_tensor(x, (i,))
+        return y
+
+    @R.function
+    def it_sym(
+        x: R.Tensor(("n", "m", 2), "float32"), i0: R.Tensor(("k", 1), "int64"), i1: R.Tensor((1, 3), "int64")
+    ) -> R.Tensor(("k", 3, 2), "float32"):
+        y = R.index_tensor(x, (i0, i1))
         return y
 
     @R.function
