@@ -308,6 +308,7 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_norm(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_reduce(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_variance(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_scan(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_bucketize(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_collapse_sum(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_attention(const tvm_relax_call_obj* call);
 /* The kernel's tensor inputs of a call, appended to `out` (ffi.List of Relax expressions): each
@@ -367,6 +368,7 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_tile(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_repeat(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_flip(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_layout_transform(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_meshgrid(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_fill(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_arange(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_tri(const tvm_relax_call_obj* call);

@@ -4,7 +4,7 @@
  * row-major linear index back to the input's indices (which holds for symbolic dims too);
  * permute_dims, broadcast_to, strided_slice, take, tile, repeat and flip compute the input
  * indices from the output's; concat and split copy each piece with its offset on the axis (stack
- * at its index on the new axis);
+ * at its index on the new axis); meshgrid's outputs each read their input at one of their indices;
  * layout_transform scatters each input element to the index map's image of its index.
  * Attributes and index lists are read from the call (its inference rule has checked them).
  */
@@ -335,6 +335,41 @@ static void* split_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* cons
 
 tvm_tir_prim_func_obj* tvm_relax__legalize_split(const tvm_relax_call_obj* call) {
   return tvm_relax__legalize_with(call, split_body);
+}
+
+/* ---- meshgrid -------------------------------------------------------------------------------- */
+/* out_k[i_0, ..., i_{N-1}] = in_k[i_k], i_0 and i_1 exchanged for "xy" (N >= 2: the first two
+ * output dims are then len_1, len_0), as topi.meshgrid; one loop nest per output. */
+static void* meshgrid_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
+                           tvm_tir_buffer_obj* const* out, int nout) {
+  bool xy = strcmp(tvm_relax__call_attr_str(call, "indexing", "ij"), "xy") == 0 && nin >= 2;
+  bool ok = nin == nout && nin <= MAX_DIMS;
+  for (int k = 0; ok && k < nin; ++k) ok = rank(in[k]) == 1 && rank(out[k]) == nin;
+  if (!ok) {
+    tvm_ffi_raise("ValueError", "relax.meshgrid: %d inputs (each 1-d) for %d outputs of rank %d, "
+                  "at most %d", nin, nout, nin, MAX_DIMS);
+    return NULL;
+  }
+  void* stmts[MAX_DIMS];
+  int made = 0;
+  for (; made < nin; ++made) {
+    void* v[MAX_DIMS];
+    if (out_vars(out[made], v) != 0) break;
+    int src = xy && made < 2 ? 1 - made : made;
+    void* load = tvm_tir_load_take(tvm_tir_ref(in[made]), tvm_tir_ref(v[src]));
+    stmts[made] = tvm_relax__store_all(out[made], v, load);
+    tvm_relax__release_all(v, nin);
+    if (!stmts[made]) break;
+  }
+  if (made < nin) {
+    tvm_relax__release_all(stmts, made);
+    return NULL;
+  }
+  return nin == 1 ? stmts[0] : tvm_tir_seq_takev(nin, stmts);
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_meshgrid(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, meshgrid_body);
 }
 
 /* ---- strided_slice --------------------------------------------------------------------------- */

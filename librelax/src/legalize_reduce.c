@@ -4,7 +4,8 @@
  * mean of the squared deviations, divided by N), of argmax / argmin (one axis, or the flattened
  * tensor; the first index of the extreme value, int64) and of the scans cumsum / cumprod (along
  * one axis, or over the flattened tensor; exclusive or not; accumulated in the output dtype),
- * and of collapse_sum_like / collapse_sum_to (a sum over data's leading dims and those where the
+ * of bucketize (a binary search of each element in the 1-d boundaries, topi.searchsorted's), and
+ * of collapse_sum_like / collapse_sum_to (a sum over data's leading dims and those where the
  * target's dim is the constant 1).
  */
 #include <math.h>
@@ -267,6 +268,79 @@ static void* scan_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const
 
 tvm_tir_prim_func_obj* tvm_relax__legalize_scan(const tvm_relax_call_obj* call) {
   return tvm_relax__legalize_with(call, scan_body);
+}
+
+/* ---- bucketize ------------------------------------------------------------------------------- */
+/* The dtype bucketize compares an element (dtype a) with a boundary (dtype b) in: theirs when
+ * equal (bool as int64); with one float dtype that one (the integer converted, as TVM's binary
+ * promotion does in topi.searchsorted's comparison); the wider of two floats (float32 for
+ * float16 against bfloat16); int64 for two different integer dtypes. */
+static DLDataType bucketize_cmp_dtype(DLDataType a, DLDataType b) {
+  bool fa = tvm_tir_dtype_is_floating(a), fb = tvm_tir_dtype_is_floating(b);
+  if (tvm_ffi_dtype_equal(a, b) && !tvm_tir_dtype_is_bool(a)) return a;
+  if (fa && fb) return a.bits != b.bits ? (a.bits > b.bits ? a : b) : tvm_tir_dtype_float(32);
+  if (fa || fb) return fa ? a : b;
+  return tvm_tir_dtype_int(64);
+}
+
+/*
+ * out[i] = the first index k of the M boundaries with x[i] <= b[k] (right: x[i] < b[k]), M when
+ * none: the bucket of b[k - 1] < x <= b[k] (right: b[k - 1] <= x < b[k]), for sorted boundaries
+ * (torch.bucketize's; for unsorted ones the result is unspecified, as upstream's). A binary
+ * search per element, as topi.searchsorted: lo = 0, hi = M; while lo < hi: mid = lo + (hi - lo)
+ * / 2; b[mid] < x (right: <=) moves lo past mid, else hi to mid; lo is the answer.
+ */
+static void* bucketize_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
+                            int nin, tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nin, (void)nout;
+  tvm_tir_buffer_obj *x = in[0], *b = in[1], *o = out[0];
+  int64_t n = tvm_ffi_seq_size(x->shape);
+  if (n > MAX_DIMS || tvm_ffi_seq_size(b->shape) != 1 || tvm_ffi_seq_size(o->shape) != n) {
+    tvm_ffi_raise("ValueError", "relax.bucketize: boundaries of rank %lld for an input of rank "
+                  "%lld (at most %d) and an output of rank %lld",
+                  (long long)tvm_ffi_seq_size(b->shape), (long long)n, MAX_DIMS,
+                  (long long)tvm_ffi_seq_size(o->shape));
+    return NULL;
+  }
+  bool right = tvm_relax__call_attr_bool(call, "right", false);
+  DLDataType ct = bucketize_cmp_dtype(x->dtype, b->dtype), i64 = tvm_tir_dtype_int(64);
+  void *v[MAX_DIMS], *xi[MAX_DIMS], *oi[MAX_DIMS], *ext[MAX_DIMS];
+  if (tvm_relax__kernel_vars(v, n, "i") != 0) return NULL;
+  for (int64_t d = 0; d < n; ++d) {
+    xi[d] = tvm_tir_ref(v[d]), oi[d] = tvm_tir_ref(v[d]);
+    ext[d] = tvm_ffi_seq_obj_at(o->shape, d);
+  }
+  tvm_tir_buffer_obj *lo = tvm_relax__scratch("lo", i64), *hi = tvm_relax__scratch("hi", i64);
+  void *val = tvm_tir_var("val", ct), *mid = tvm_tir_var("mid", i64);
+  void* bm = tvm_tir_cast_take(ct, tvm_tir_load_take(tvm_tir_ref(b), tvm_tir_ref(mid)));
+  void* below = right ? tvm_tir_le_take(bm, tvm_tir_ref(val))
+                      : tvm_tir_lt_take(bm, tvm_tir_ref(val));
+  void* step = tvm_tir_if_take(
+      below, tvm_relax__scratch_store(lo, tvm_tir_add_take(tvm_tir_ref(mid), tvm_tir_i64(1))),
+      tvm_relax__scratch_store(hi, tvm_tir_ref(mid)));
+  void* half = tvm_tir_floordiv_take(
+      tvm_tir_sub_take(tvm_relax__scratch_load(hi), tvm_relax__scratch_load(lo)), tvm_tir_i64(2));
+  step = tvm_tir_let_stmt_take(tvm_tir_ref(mid),
+                               tvm_tir_add_take(tvm_relax__scratch_load(lo), half), step);
+  void* search = tvm_tir_while_take(
+      tvm_tir_lt_take(tvm_relax__scratch_load(lo), tvm_relax__scratch_load(hi)), step);
+  void* m = tvm_tir_cast_take(i64, tvm_tir_ref(tvm_ffi_seq_obj_at(b->shape, 0)));
+  void* idx = tvm_tir_cast_take(o->dtype, tvm_relax__scratch_load(lo));
+  void* write = tvm_tir_store_takev(tvm_tir_ref(o), idx, n, oi);
+  void* body = tvm_tir_seq_take(tvm_relax__scratch_store(lo, tvm_tir_i64(0)),
+                                tvm_relax__scratch_store(hi, m), search, write);
+  body = tvm_tir_let_stmt_take(tvm_tir_ref(val),
+                               tvm_tir_cast_take(ct, tvm_tir_load_takev(tvm_tir_ref(x), n, xi)),
+                               body);
+  body = tvm_relax__scratch_scope(lo, tvm_relax__scratch_scope(hi, body));
+  body = tvm_relax__loop_nest(v, ext, n, NULL, body);
+  tvm_ffi_release(lo), tvm_ffi_release(hi), tvm_ffi_release(val), tvm_ffi_release(mid);
+  tvm_relax__release_all(v, n);
+  return body;
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_bucketize(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, bucketize_body);
 }
 
 /* ---- collapse_sum_like / collapse_sum_to ----------------------------------------------------- */

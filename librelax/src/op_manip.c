@@ -1,7 +1,7 @@
 /*
  * op_manip.c: inference rules and attribute schemas of the manipulation and indexing operators:
- * reshape, permute_dims, expand_dims, squeeze, flatten, broadcast_to, concat, split,
- * strided_slice, take, tile, repeat, flip and layout_transform (upstream: relax/op/tensor/
+ * reshape, permute_dims, expand_dims, squeeze, flatten, broadcast_to, concat, stack, meshgrid,
+ * split, strided_slice, take, tile, repeat, flip and layout_transform (upstream: relax/op/tensor/
  * manipulate.cc and index.cc), and nn.batch_flatten (nn.cc), flatten's kin. Known dims are
  * computed exactly, symbolic ones as simplified PrimExprs; what cannot be known (an unknown
  * shape or rank, a symbolic bound) gives a result of known rank and unknown shape, or unknown
@@ -29,6 +29,10 @@ const tvm_relax_attr_field tvm_relax__attrs_stack[] = {{"axis", TVM_RELAX_ATTR_I
 /* concat: axis None concatenates 1-d tensors (upstream's ConcatAttrs; Python's default is 0). */
 const tvm_relax_attr_field tvm_relax__attrs_axis_opt[] = {{"axis", TVM_RELAX_ATTR_OPT_INT, "0"},
                                                           {NULL, 0, NULL}};
+/* meshgrid: "ij" (matrix indexing) or "xy" (Cartesian: the first two output dims exchanged);
+ * None is "ij" (upstream's MeshgridAttrs holds an optional string, its wrapper's default "ij"). */
+const tvm_relax_attr_field tvm_relax__attrs_meshgrid[] = {
+    {"indexing", TVM_RELAX_ATTR_OPT_STR, "ij"}, {NULL, 0, NULL}};
 /* split: indices_or_sections is an int (the number of equal sections) or a list of ints. */
 const tvm_relax_attr_field tvm_relax__attrs_split[] = {
     {"indices_or_sections", TVM_RELAX_ATTR_ANY, NULL},
@@ -779,6 +783,55 @@ tvm_relax_sinfo_obj* tvm_relax__infer_split(const tvm_relax__infer_ctx* ctx) {
   tvm_relax_sinfo_obj* t = tuple_take(out, parts);
   if (out != buf) tvm_ffi_free(out);
   return t;
+}
+
+/* ---- meshgrid -------------------------------------------------------------------------------- */
+/*
+ * meshgrid (upstream manipulate.cc's rule, numpy.meshgrid): a non-empty tuple of N 1-d tensors of
+ * one dtype; the result a tuple of N tensors, each of shape (len_0, len_1, ..., len_{N-1}), in
+ * their dtype and vdevice (none when theirs differ). "xy" exchanges the first two dims (N >= 2):
+ * (len_1, len_0, len_2, ...), the shape topi.meshgrid's kernel gives (upstream's rule keeps the
+ * "ij" order there, which its own kernel does not produce). A tensor of unknown rank is taken as
+ * 1-d (upstream refuses it); one of unknown shape leaves the result's shape unknown, of rank N.
+ */
+tvm_relax_sinfo_obj* tvm_relax__infer_meshgrid(const tvm_relax__infer_ctx* ctx) {
+  const char* indexing = tvm_relax__attr_str(ctx, "indexing");
+  bool xy = indexing && strcmp(indexing, "xy") == 0;
+  if (indexing && !xy && strcmp(indexing, "ij") != 0) {
+    return tvm_relax__op_error(ctx, "ValueError",
+                               "attribute 'indexing' must be \"ij\" or \"xy\", got \"%s\"",
+                               indexing);
+  }
+  tensor_tuple t;
+  if (tensor_tuple_of(ctx, 1, " (each must be 1-d)", &t) != 0) return NULL;
+  int32_t n = (int32_t)t.n;
+  tvm_relax_sinfo_obj* field;
+  if (t.shape_unknown) {
+    field = tvm_relax_tensor_sinfo_new(NULL, t.dtype, n, t.vdevice);
+  } else {
+    dim_buf b;
+    tvm_tir_expr_obj** it = dim_buf_init(&b, n);
+    if (!it) return NULL;
+    for (int32_t d = 0; d < n; ++d) {
+      int32_t src = xy && n >= 2 && d < 2 ? 1 - d : d;
+      void* dims = tvm_relax_tensor_sinfo_dims(tvm_ffi_seq_obj_at(t.fields, src));
+      it[d] = retained_dim(dim_at(dims, 0));
+    }
+    field = buf_result(&b, n, t.dtype, t.vdevice);
+  }
+  if (!field) return NULL;
+  /* the N fields are one (immutable) struct info */
+  tvm_relax_sinfo_obj* small[SMALL_DIMS];
+  tvm_relax_sinfo_obj** parts = n <= SMALL_DIMS ? small : tvm_ffi_calloc((size_t)n, sizeof(void*));
+  if (!parts) {
+    tvm_ffi_release(field);
+    return NULL;
+  }
+  for (int32_t i = 0; i < n; ++i) parts[i] = retained_sinfo(field);
+  tvm_ffi_release(field);
+  tvm_relax_sinfo_obj* out = tuple_take(parts, n);
+  if (parts != small) tvm_ffi_free(parts);
+  return out;
 }
 
 /* ---- strided_slice --------------------------------------------------------------------------- */

@@ -1,7 +1,7 @@
 /*
  * op_reduce.c: inference rules and attribute schemas of the reductions (sum, mean, max, min,
- * prod, variance, std), the index searches (argmax, argmin) and the scans (cumsum, cumprod), as
- * upstream's relax/op/tensor/statistical.cc, search.cc and the scan rule define them:
+ * prod, variance, std), the index searches (argmax, argmin, bucketize) and the scans (cumsum,
+ * cumprod), as upstream's relax/op/tensor/statistical.cc, search.cc and the scan rule define them:
  *   - a reduction over `axis` (None: every axis) drops the reduced dims, or keeps them as 1 with
  *     keepdims; with an unknown shape the rank is still known when it can be (axis None without
  *     keepdims gives ndim 0; with keepdims the input's rank, all dims 1 when axis is None);
@@ -9,6 +9,7 @@
  *   - median reduces as the reductions do, and with exactly one axis also gives the int64
  *     indices of the medians (a pair);
  *   - a scan keeps the shape (axis None: flattened to one dim) with dtype `dtype` when given;
+ *   - bucketize keeps input_tensor's shape, with int64 bucket indices (int32 with out_int32);
  *   - collapse_sum_like / collapse_sum_to (upstream's manipulate.cc) sum data down to the
  *     target's shape, which data's must broadcast from (checked from the right).
  */
@@ -26,6 +27,12 @@ const tvm_relax_attr_field tvm_relax__attrs_scan[] = {
     {"axis", TVM_RELAX_ATTR_OPT_INT, "None"},
     {"dtype", TVM_RELAX_ATTR_DTYPE, ""},
     {"exclusive", TVM_RELAX_ATTR_BOOL, "false"},
+    {NULL, 0, NULL}};
+/* bucketize (upstream's BucketizeAttrs): int32 indices when out_int32 (else int64); right picks
+ * the bucket i of boundaries[i - 1] <= x < boundaries[i] (else of b[i - 1] < x <= b[i]). */
+const tvm_relax_attr_field tvm_relax__attrs_bucketize[] = {
+    {"out_int32", TVM_RELAX_ATTR_BOOL, "false"},
+    {"right", TVM_RELAX_ATTR_BOOL, "false"},
     {NULL, 0, NULL}};
 
 /*
@@ -180,6 +187,23 @@ tvm_relax_sinfo_obj* tvm_relax__infer_scan(const tvm_relax__infer_ctx* ctx) {
   tvm_relax_sinfo_obj* out = tvm_relax__tensor_result(arr, dtype, 1, x->vdevice);
   tvm_ffi_release(arr);
   return out;
+}
+
+/* ---- bucketize ------------------------------------------------------------------------------- */
+/* bucketize (upstream search.cc): boundaries must be 1-d (an unknown rank passes, as upstream's
+ * rule lets it); the result has input_tensor's shape (or rank) and vdevice, int32 indices with
+ * out_int32, else int64. Neither dtype is checked (upstream checks none): the kernel compares
+ * the two in a common dtype. */
+tvm_relax_sinfo_obj* tvm_relax__infer_bucketize(const tvm_relax__infer_ctx* ctx) {
+  tvm_relax_tensor_sinfo_obj* x = tvm_relax__arg_tensor(ctx, 0);
+  tvm_relax_tensor_sinfo_obj* b = x ? tvm_relax__arg_tensor(ctx, 1) : NULL;
+  if (!b) return NULL;
+  if (b->ndim != TVM_RELAX_UNKNOWN_NDIM && b->ndim != 1) {
+    return tvm_relax__arg_error(ctx, 1, "ValueError", "must be a 1-d tensor, got ndim %d",
+                                b->ndim);
+  }
+  DLDataType t = tvm_tir_dtype_int(tvm_relax__attr_bool(ctx, "out_int32") ? 32 : 64);
+  return tvm_relax_tensor_sinfo_new(x->shape, t, x->ndim, x->vdevice);
 }
 
 /* ---- collapse_sum_like / collapse_sum_to ----------------------------------------------------- */

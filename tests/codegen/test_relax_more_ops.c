@@ -1,6 +1,6 @@
 /*
  * test_relax_more_ops.c: nn.batch_flatten, outer, eye, eye_like, nn.pixel_shuffle,
- * collapse_sum_like, collapse_sum_to, gather_nd and nn.instance_norm
+ * collapse_sum_like, collapse_sum_to, gather_nd, nn.instance_norm, meshgrid and bucketize
  * (tests/corpus/relax/more_ops.py, one function each) legalized, then run two ways on random
  * inputs: in the Relax reference evaluator (the kernels in libtir's interpreter) and compiled
  * (LLVM kernels in libvm), each checked against the operator written as plain C loops below;
@@ -371,6 +371,176 @@ TEST(instance_norm) {
   }
 }
 
+/* ---- meshgrid, bucketize: tuple results ------------------------------------------------------ */
+/* Field f of a tuple-returning fn's results, both ways, matches wants[f] (of rank ndims[f], shape
+ * shapes[f] and dtype dts[f]). */
+static void expect2_tuple(const char* fn, void** args, int n, int nf, const int* ndims,
+                          const int64_t* const* shapes, const DLDataType* dts,
+                          const double* const* wants) {
+  TVMFFIAny r[2];
+  if (run2(fn, args, n, r)) {
+    for (int w = 0; w < 2; ++w) {
+      bool tuple = r[w].type_index == kTVMFFIArray && tvm_ffi_seq_size(r[w].v_obj) == nf;
+      CHECK(tuple);
+      for (int f = 0; tuple && f < nf; ++f) {
+        int bad = mismatches(tvm_ffi_seq_at(r[w].v_obj, f), ndims[f], shapes[f], dts[f], wants[f]);
+        if (bad) {
+          fprintf(stderr, "%s field %d (%s): %d differ\n", fn, f, w ? "compiled" : "eval", bad);
+        }
+        CHECK_EQ_INT(bad, 0);
+      }
+    }
+  }
+  tvm_ffi_any_release(&r[0]), tvm_ffi_any_release(&r[1]);
+}
+
+/*
+ * numpy.meshgrid(x_0, ..., x_{N-1}, indexing): with "ij", grid k of shape (len_0, ..., len_{N-1})
+ * holds x_k[i_k] at index i; "xy" is numpy's Cartesian form, each "ij" grid with its first two
+ * axes swapped (N >= 2). Grid k's values into out, its shape into shape.
+ */
+static void meshgrid_of(int nx, const double* const* xs, const int64_t* lens, bool xy, int k,
+                        int64_t* shape, double* out) {
+  int64_t total = 1;
+  for (int d = 0; d < nx; ++d) total *= lens[d];
+  for (int64_t p = 0; p < total; ++p) {
+    int64_t idx[8], rest = p; /* p's "ij" index */
+    for (int d = nx - 1; d >= 0; --d) idx[d] = rest % lens[d], rest /= lens[d];
+    double v = xs[k][idx[k]];
+    if (xy && nx >= 2) { /* element idx of the "ij" grid goes to (idx_1, idx_0, ...) */
+      int64_t t = idx[0];
+      idx[0] = idx[1], idx[1] = t;
+    }
+    int64_t q = 0;
+    for (int d = 0; d < nx; ++d) {
+      int64_t len = xy && nx >= 2 && d < 2 ? lens[1 - d] : lens[d];
+      q = q * len + idx[d];
+    }
+    out[q] = v;
+  }
+  for (int d = 0; d < nx; ++d) shape[d] = xy && nx >= 2 && d < 2 ? lens[1 - d] : lens[d];
+}
+
+/* fn(x_0, ..., x_{N-1}) both ways against meshgrid_of (want: N grids of dtype dt). */
+static void meshgrid_case(const char* fn, void** x, int nx, bool xy, DLDataType dt) {
+  double vals[4][8], grids[4][256];
+  const double *xs[4], *wants[4];
+  int64_t lens[4], shapes[4][4];
+  const int64_t* sp[4];
+  int ndims[4];
+  DLDataType dts[4];
+  for (int k = 0; k < nx; ++k) {
+    const DLTensor* t = tvm_ffi_tensor_dl(x[k]);
+    lens[k] = t->shape[0];
+    for (int64_t i = 0; i < lens[k]; ++i) vals[k][i] = rv_elem(t, i);
+    xs[k] = vals[k];
+  }
+  for (int k = 0; k < nx; ++k) {
+    meshgrid_of(nx, xs, lens, xy, k, shapes[k], grids[k]);
+    wants[k] = grids[k], sp[k] = shapes[k], ndims[k] = nx, dts[k] = dt;
+  }
+  expect2_tuple(fn, x, nx, nx, ndims, sp, dts, wants);
+}
+
+TEST(meshgrid) {
+  void* x[3] = {rv_rand(1, (int64_t[]){2}), rv_rand(1, (int64_t[]){3}), rv_rand(1, (int64_t[]){4})};
+  meshgrid_case("mgrid", x, 3, false, F32);   /* three (2, 3, 4) grids */
+  meshgrid_case("mgrid_xy", x, 3, true, F32); /* three (3, 2, 4) grids */
+  release_all(x, 3);
+  x[0] = rv_rand(1, (int64_t[]){5});
+  meshgrid_case("mgrid_one", x, 1, true, F32); /* one (5,) grid */
+  release_all(x, 1);
+  /* (n,) and (m,) int64 in a tuple variable, "xy": (m, n) grids, at (4, 7) and (1, 3) */
+  static const int64_t kSizes[2][2] = {{4, 7}, {1, 3}};
+  for (int s = 0; s < 2; ++s) {
+    void* y[2] = {rv_rand_int(1, &kSizes[s][0], -100, 100), rv_rand_int(1, &kSizes[s][1], -9, 9)};
+    meshgrid_case("mgrid_sym", y, 2, true, tvm_tir_dtype_int(64));
+    release_all(y, 2);
+  }
+}
+
+/* torch.bucketize(x, b, right): the number of boundaries below x (b[k] < x), or with right at
+ * or below it (b[k] <= x): for non-decreasing boundaries the bucket i of b[i - 1] < x <= b[i]
+ * (right: b[i - 1] <= x < b[i]), 0 below the first and M above the last. */
+static void bucketize_of(const DLTensor* x, const DLTensor* b, bool right, double* out) {
+  int64_t n = tvm_ffi_dltensor_numel(x), m = b->shape[0];
+  for (int64_t i = 0; i < n; ++i) {
+    double v = rv_elem(x, i);
+    int64_t c = 0;
+    for (int64_t k = 0; k < m; ++k) c += right ? rv_elem(b, k) <= v : rv_elem(b, k) < v;
+    out[i] = (double)c;
+  }
+}
+
+/* A float32 tensor of sorted random values, the one at `dup` repeated after it (when >= 0). */
+static void* sorted_rand(int64_t m, int64_t dup) {
+  void* t = rv_rand(1, &m);
+  float* p = F(t);
+  for (int64_t i = 1; i < m; ++i) /* insertion sort */
+    for (int64_t j = i; j > 0 && p[j - 1] > p[j]; --j) {
+      float s = p[j];
+      p[j] = p[j - 1], p[j - 1] = s;
+    }
+  if (dup >= 0 && dup + 1 < m) p[dup + 1] = p[dup];
+  return t;
+}
+
+TEST(bucketize) {
+  for (int trial = 0; trial < 3; ++trial) {
+    /* boundaries with one repeated value; x random with elements equal to each boundary, below
+     * the first and above the last */
+    void* a[2] = {rv_rand(2, (int64_t[]){3, 4}), sorted_rand(5, trial)};
+    float *x = F(a[0]), *b = F(a[1]);
+    for (int k = 0; k < 5; ++k) x[2 * k + trial % 2] = b[k];
+    x[10] = b[4] + 0.5f, x[11] = b[0] - 1.0f;
+    const DLTensor *xd = tvm_ffi_tensor_dl(a[0]), *bd = tvm_ffi_tensor_dl(a[1]);
+    double left[12], right[12];
+    bucketize_of(xd, bd, false, left), bucketize_of(xd, bd, true, right);
+    const int64_t* sh[4] = {xd->shape, xd->shape, xd->shape, xd->shape};
+    const DLDataType i32 = tvm_tir_dtype_int(32), i64 = tvm_tir_dtype_int(64);
+    expect2_tuple("bucket", a, 2, 4, (int[]){2, 2, 2, 2}, sh, (DLDataType[]){i64, i64, i32, i32},
+                  (const double*[]){left, right, left, right});
+    release_all(a, 2);
+  }
+  /* int64 (n,) against (m,) boundaries: m = 0 (every bucket 0), 1, and 6 with repeats; x in a
+   * range past both ends, so equal to boundaries often */
+  static const int64_t kSizes[3][2] = {{5, 0}, {4, 1}, {20, 6}};
+  for (int s = 0; s < 3; ++s) {
+    int64_t n = kSizes[s][0], m = kSizes[s][1];
+    void* c[2] = {rv_rand_int(1, &n, -6, 7), rv_rand_int(1, &m, -5, 6)};
+    int64_t* cb = tvm_ffi_tensor_dl(c[1])->data;
+    for (int64_t i = 1; i < m; ++i)
+      for (int64_t j = i; j > 0 && cb[j - 1] > cb[j]; --j) {
+        int64_t t = cb[j];
+        cb[j] = cb[j - 1], cb[j - 1] = t;
+      }
+    double left[20], right[20];
+    bucketize_of(tvm_ffi_tensor_dl(c[0]), tvm_ffi_tensor_dl(c[1]), false, left);
+    bucketize_of(tvm_ffi_tensor_dl(c[0]), tvm_ffi_tensor_dl(c[1]), true, right);
+    expect2_tuple("bucket_sym", c, 2, 2, (int[]){1, 1}, (const int64_t*[]){&n, &n},
+                  (DLDataType[]){tvm_tir_dtype_int(64), tvm_tir_dtype_int(32)},
+                  (const double*[]){left, right});
+    release_all(c, 2);
+  }
+  /* int32 elements against float32 boundaries (compared as float32), and a 0-d float32 x equal
+   * to a boundary with right=True */
+  void* d[3] = {tensor(2, (int64_t[]){2, 3}, tvm_tir_dtype_int(32)), tensor(1, (int64_t[]){4}, F32),
+                tensor(0, NULL, F32)};
+  static const int32_t kX[6] = {-3, 0, 1, 2, 5, -1};
+  static const float kB[4] = {-1.0f, 0.5f, 1.0f, 2.5f};
+  memcpy(tvm_ffi_tensor_dl(d[0])->data, kX, sizeof(kX));
+  memcpy(F(d[1]), kB, sizeof(kB));
+  F(d[2])[0] = 1.0f;
+  double wi[6], ws[1];
+  bucketize_of(tvm_ffi_tensor_dl(d[0]), tvm_ffi_tensor_dl(d[1]), false, wi);
+  bucketize_of(tvm_ffi_tensor_dl(d[2]), tvm_ffi_tensor_dl(d[1]), true, ws);
+  CHECK(wi[1] == 1 && wi[2] == 2 && wi[5] == 0 && ws[0] == 3); /* the oracle itself */
+  expect2_tuple("bucket_mixed", d, 3, 2, (int[]){2, 0}, (const int64_t*[]){(int64_t[]){2, 3}, NULL},
+                (DLDataType[]){tvm_tir_dtype_int(64), tvm_tir_dtype_int(64)},
+                (const double*[]){wi, ws});
+  release_all(d, 3);
+}
+
 /* ---- Errors, located at the call ------------------------------------------------------------- */
 #define SIG(params) "    def f(" params "):\n"
 TEST(bad_inputs) {
@@ -443,6 +613,27 @@ TEST(bad_inputs) {
                      "        return R.nn.instance_norm(x, g, g, 1, [1, 2])\n",
                      "ValueError", "R.nn.instance_norm: attribute 'axes' must not contain the "
                      "channel axis 1");
+  test_expect_relax_error(SIG("a: R.Tensor((2,), \"float32\"), b: R.Tensor((3, 4), \"float32\")")
+                     "        return R.meshgrid((a, b))\n",
+                     "ValueError", "bad.py:9:16: error: R.meshgrid: tensors have different ndims "
+                     "1 and 2 (each must be 1-d)");
+  test_expect_relax_error(SIG("a: R.Tensor((2,), \"float32\"), b: R.Tensor((3,), \"int32\")")
+                     "        return R.meshgrid([a, b], indexing=\"xy\")\n",
+                     "TypeError", "R.meshgrid: tensors have different dtypes float32 and int32");
+  test_expect_relax_error(SIG("a: R.Tensor((2,), \"float32\")")
+                     "        return R.meshgrid((a,), indexing=\"yx\")\n",
+                     "ValueError", "R.meshgrid: attribute 'indexing' must be \"ij\" or \"xy\", "
+                     "got \"yx\"");
+  test_expect_relax_error(SIG("a: R.Tensor((2,), \"float32\")")
+                     "        return R.meshgrid(a)\n",
+                     "TypeError", "R.meshgrid: argument 'tensors' must be a tuple of tensors");
+  test_expect_relax_error(SIG("x: R.Tensor((2, 3), \"float32\"), b: R.Tensor((2, 2), \"float32\")")
+                     "        return R.bucketize(x, b, right=True)\n",
+                     "ValueError", "bad.py:9:31: error: R.bucketize: argument 'boundaries' must "
+                     "be a 1-d tensor, got ndim 2");
+  test_expect_relax_error(SIG("x: R.Tensor((2, 3), \"float32\"), b: R.Tensor((4,), \"float32\")")
+                     "        return R.bucketize(x, b, out_int32=\"yes\")\n",
+                     "TypeError", "R.bucketize: attribute 'out_int32' must be a bool");
 }
 
 int main(void) {
@@ -455,6 +646,8 @@ int main(void) {
   RUN(collapse_sum);
   RUN(gather_nd);
   RUN(instance_norm);
+  RUN(meshgrid);
+  RUN(bucketize);
   RUN(bad_inputs);
   corpus_ops_teardown();
   return test_summary();

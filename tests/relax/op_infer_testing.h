@@ -1,7 +1,8 @@
 /*
  * op_infer_testing.h: helpers for the operator inference tests (test_op_*.c): tensor struct
  * infos written as dim lists ("n, 4", "?3" for an unknown shape of ndim 3, "*" for an unknown
- * ndim), attribute maps that take their values, and the struct info of a call as text.
+ * ndim), tuple struct infos of them, attribute maps that take their values, and the struct info
+ * of a call as text.
  */
 #ifndef TVM_TESTS_RELAX_OP_INFER_TESTING_H_
 #define TVM_TESTS_RELAX_OP_INFER_TESTING_H_
@@ -80,6 +81,20 @@ static tvm_relax_sinfo_obj* SH(const char* spec) {
   if (spec[0] == '?') return tvm_relax_shape_sinfo_new(NULL, atoi(spec + 1));
   void* arr = oi_dims(spec);
   tvm_relax_sinfo_obj* s = tvm_relax_shape_sinfo_new(arr, TVM_RELAX_UNKNOWN_NDIM);
+  tvm_ffi_release(arr);
+  return s;
+}
+
+/* A tuple struct info of the n struct infos given (taken). */
+static inline tvm_relax_sinfo_obj* TUP(int n, ...) {
+  void* f[8];
+  va_list ap;
+  va_start(ap, n);
+  for (int i = 0; i < n; ++i) f[i] = va_arg(ap, tvm_relax_sinfo_obj*);
+  va_end(ap);
+  void* arr = tvm_ffi_array_of_objects(f, n);
+  for (int i = 0; i < n; ++i) tvm_ffi_release(f[i]);
+  tvm_relax_sinfo_obj* s = tvm_relax_tuple_sinfo_new(arr);
   tvm_ffi_release(arr);
   return s;
 }

@@ -136,20 +136,6 @@ TEST(gather_nd) {
                     oi_attrs(1, "batch_dims", AS("x")), 2, T("3, 4", F32), T("2, 2", I64));
 }
 
-/* A tuple struct info of the n struct infos given (taken). */
-static tvm_relax_sinfo_obj* TUP(int n, ...) {
-  void* f[8];
-  va_list ap;
-  va_start(ap, n);
-  for (int i = 0; i < n; ++i) f[i] = va_arg(ap, tvm_relax_sinfo_obj*);
-  va_end(ap);
-  void* arr = tvm_ffi_array_of_objects(f, n);
-  for (int i = 0; i < n; ++i) tvm_ffi_release(f[i]);
-  tvm_relax_sinfo_obj* s = tvm_relax_tuple_sinfo_new(arr);
-  tvm_ffi_release(arr);
-  return s;
-}
-
 /* index_tensor (numpy's data[i0, i1, ...]): broadcast(indices) + data.shape[len(indices):] in
  * data's dtype; the rank alone, or an unknown rank, when shapes or ranks are unknown. */
 TEST(index_tensor) {

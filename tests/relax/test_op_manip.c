@@ -1,13 +1,13 @@
 /*
  * test_op_manip.c: struct info inference of the manipulation and indexing operators (reshape,
- * permute_dims, expand_dims, squeeze, flatten, broadcast_to, concat, split, strided_slice, take,
- * tile, repeat, flip, layout_transform): static, symbolic and unknown shapes, negative axes,
- * defaults, and the errors on bad arguments and attributes; and that an INTS schema default owns
- * its array.
+ * permute_dims, expand_dims, squeeze, flatten, broadcast_to, concat, stack, meshgrid, split,
+ * strided_slice, take, tile, repeat, flip, layout_transform): static, symbolic and unknown shapes,
+ * negative axes, defaults, and the errors on bad arguments and attributes; and that an INTS
+ * schema default owns its array.
  */
 #include <tvm/tir/attr_value.h>
 
-#include "relax_testing.h"
+#include "op_infer_testing.h"
 
 /* ---- Fixtures -------------------------------------------------------------------------------- */
 /* Symbolic dims n and m, shared by the tests. */
@@ -299,6 +299,62 @@ TEST(concat) {
   RT_EXPECT_CALL_ERROR(RT_CALL("relax.concat", NULL, b), "TypeError", "must be a tuple of tensors");
   release_all(t6, t5, f5, p, t4, f4, i, tv, t3, f3, v1, v2, none_axis, t2, f2, c, ax1, t, f, a, b,
               four, NULL);
+}
+
+/* ---- meshgrid -------------------------------------------------------------------------------- */
+/* N 1-d tensors give N grids of shape (len_0, ..., len_{N-1}), the first two exchanged for "xy";
+ * a shape or rank unknown leaves the shape unknown (rank N). */
+TEST(meshgrid) {
+  const char* op = "relax.meshgrid";
+#define G23 "R.Tensor((2, 3), dtype=\"float32\")"
+  CHECK_INFER("R.Tuple(" G23 ", " G23 ")", op, NULL, 1, TUP(2, T("2", F32), T("3", F32)));
+  CHECK_INFER("R.Tuple(" G23 ", " G23 ")", op, oi_attrs(1, "indexing", AS("ij")), 1,
+              TUP(2, T("2", F32), T("3", F32)));
+  /* indexing None is "ij" (upstream's optional attribute) */
+  CHECK_INFER("R.Tuple(" G23 ", " G23 ")", op, oi_attrs(1, "indexing", tvm_ffi_any_none()), 1,
+              TUP(2, T("2", F32), T("3", F32)));
+#undef G23
+  /* "xy": (len_1, len_0, len_2); the dtype is the tensors' */
+#define G324 "R.Tensor((3, 2, 4), dtype=\"int32\")"
+  CHECK_INFER("R.Tuple(" G324 ", " G324 ", " G324 ")", op, oi_attrs(1, "indexing", AS("xy")), 1,
+              TUP(3, T("2", I32), T("3", I32), T("4", I32)));
+#undef G324
+  /* one tensor: one grid, the same for "xy" */
+  CHECK_INFER("R.Tuple(R.Tensor((5,), dtype=\"float32\"))", op,
+              oi_attrs(1, "indexing", AS("xy")), 1, TUP(1, T("5", F32)));
+  /* symbolic lengths, exchanged by "xy" */
+  CHECK_INFER("R.Tuple(R.Tensor((n, m), dtype=\"float32\"), R.Tensor((n, m), dtype=\"float32\"))",
+              op, NULL, 1, TUP(2, T("n", F32), T("m", F32)));
+  CHECK_INFER("R.Tuple(R.Tensor((m, n, 2), dtype=\"float32\"), R.Tensor((m, n, 2), "
+              "dtype=\"float32\"), R.Tensor((m, n, 2), dtype=\"float32\"))",
+              op, oi_attrs(1, "indexing", AS("xy")), 1, TUP(3, T("n", F32), T("m", F32),
+              T("2", F32)));
+  /* an unknown shape or rank (taken as 1-d): the rank only; an unknown dtype: unknown */
+#define U2 "R.Tensor(dtype=\"float32\", ndim=2)"
+  CHECK_INFER("R.Tuple(" U2 ", " U2 ")", op, NULL, 1, TUP(2, T("?1", F32), T("3", F32)));
+  CHECK_INFER("R.Tuple(" U2 ", " U2 ")", op, NULL, 1, TUP(2, T("4", F32), T("*", F32)));
+#undef U2
+  CHECK_INFER("R.Tuple(R.Tensor((2, 3)), R.Tensor((2, 3)))", op, NULL, 1,
+              TUP(2, T("2", UNK), T("3", F32)));
+  /* errors */
+  CHECK_INFER_FAILS("TypeError", "relax.meshgrid: argument 'tensors' must be a tuple of tensors, "
+                    "got R.Tensor((2,), dtype=\"float32\")", op, NULL, 1, T("2", F32));
+  CHECK_INFER_FAILS("ValueError", "relax.meshgrid: argument 'tensors' must hold at least one "
+                    "tensor", op, NULL, 1, TUP(0));
+  CHECK_INFER_FAILS("TypeError", "relax.meshgrid: argument 'tensors' must be a tuple of tensors, "
+                    "field 1 is R.Shape([3])", op, NULL, 1, TUP(2, T("2", F32), SH("3")));
+  CHECK_INFER_FAILS("TypeError", "relax.meshgrid: tensors have different dtypes float32 and int32",
+                    op, NULL, 1, TUP(2, T("2", F32), T("3", I32)));
+  CHECK_INFER_FAILS("ValueError", "relax.meshgrid: tensors have different ndims 1 and 2 (each "
+                    "must be 1-d)", op, NULL, 1, TUP(2, T("2", F32), T("3, 4", F32)));
+  CHECK_INFER_FAILS("ValueError", "different ndims 1 and 0 (each must be 1-d)", op, NULL, 1,
+                    TUP(1, T("", F32)));
+  CHECK_INFER_FAILS("ValueError", "relax.meshgrid: attribute 'indexing' must be \"ij\" or \"xy\", "
+                    "got \"ji\"", op, oi_attrs(1, "indexing", AS("ji")), 1,
+                    TUP(2, T("2", F32), T("3", F32)));
+  CHECK_INFER_FAILS("TypeError", "relax.meshgrid: attribute 'indexing' must be a string or None",
+                    op, oi_attrs(1, "indexing", AI(1)), 1, TUP(2, T("2", F32), T("3", F32)));
+  oi_free_vars();
 }
 
 TEST(split) {
@@ -608,6 +664,7 @@ int main(void) {
   RUN(expand_dims_squeeze_flatten);
   RUN(concat);
   RUN(stack);
+  RUN(meshgrid);
   RUN(split);
   RUN(strided_slice);
   RUN(take);

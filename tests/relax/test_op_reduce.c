@@ -1,6 +1,6 @@
 /*
- * test_op_reduce.c: struct info of the reductions (sum ... std), argmax/argmin, the scans
- * (cumsum, cumprod) and collapse_sum_like / collapse_sum_to on static, symbolic and unknown
+ * test_op_reduce.c: struct info of the reductions (sum ... std), argmax/argmin, bucketize, the
+ * scans (cumsum, cumprod) and collapse_sum_like / collapse_sum_to on static, symbolic and unknown
  * shapes, and their errors.
  */
 #include "op_infer_testing.h"
@@ -89,6 +89,47 @@ TEST(arg_reduce) {
                     oi_attrs(1, "axis", AI(3)), 1, T("2, 3, 4", F32));
   CHECK_INFER_FAILS("TypeError", "attribute 'axis' must be an int or None", "relax.argmax",
                     oi_attrs(1, "axis", AL(1, 0)), 1, T("2, 3, 4", F32));
+}
+
+/* bucketize: input_tensor's shape (or rank), int64 indices (int32 with out_int32); boundaries
+ * 1-d, of any dtype (upstream checks none). */
+TEST(bucketize) {
+  const char* op = "relax.bucketize";
+  CHECK_INFER("R.Tensor((2, 3), dtype=\"int64\")", op, NULL, 2, T("2, 3", F32), T("4", F32));
+  CHECK_INFER("R.Tensor((2, 3), dtype=\"int32\")", op, oi_attrs(1, "out_int32", AB(true)), 2,
+              T("2, 3", F32), T("4", F32));
+  CHECK_INFER("R.Tensor((2, 3), dtype=\"int64\")", op, oi_attrs(1, "right", AB(true)), 2,
+              T("2, 3", I64), T("4", I64));
+  CHECK_INFER("R.Tensor((2, 3), dtype=\"int32\")", op,
+              oi_attrs(2, "out_int32", AB(true), "right", AB(true)), 2, T("2, 3", I32),
+              T("4", F32));
+  /* a 0-d input, symbolic dims, an unknown shape or rank, unknown dtypes */
+  CHECK_INFER("R.Tensor((), dtype=\"int64\")", op, NULL, 2, T("", F32), T("4", F32));
+  CHECK_INFER("R.Tensor((n, 3), dtype=\"int64\")", op, NULL, 2, T("n, 3", F32), T("m", F32));
+  CHECK_INFER("R.Tensor(dtype=\"int64\", ndim=3)", op, NULL, 2, T("?3", F32), T("4", F32));
+  CHECK_INFER("R.Tensor(dtype=\"int64\")", op, NULL, 2, T("*", F32), T("4", F32));
+  CHECK_INFER("R.Tensor((2,), dtype=\"int32\")", op, oi_attrs(1, "out_int32", AB(true)), 2,
+              T("2", UNK), T("*", UNK));
+  /* an input whose shape is a shape variable keeps it (its values when they are known) */
+  void *sv = rt_var_take("s", SH("?2")), *sn = rt_var_take("s", SH("n, 3"));
+  CHECK_INFER("R.Tensor(s, dtype=\"int64\", ndim=2)", op, NULL, 2,
+              tvm_relax_tensor_sinfo_new(sv, F32, 2, NULL), T("4", F32));
+  CHECK_INFER("R.Tensor((n, 3), dtype=\"int64\")", op, NULL, 2,
+              tvm_relax_tensor_sinfo_new(sn, F32, 2, NULL), T("4", F32));
+  tvm_ffi_release(sv), tvm_ffi_release(sn);
+  /* errors */
+  CHECK_INFER_FAILS("ValueError", "relax.bucketize: argument 'boundaries' must be a 1-d tensor, "
+                    "got ndim 2", op, NULL, 2, T("2, 3", F32), T("2, 2", F32));
+  CHECK_INFER_FAILS("ValueError", "argument 'boundaries' must be a 1-d tensor, got ndim 0", op,
+                    NULL, 2, T("2, 3", F32), T("", F32));
+  CHECK_INFER_FAILS("TypeError", "relax.bucketize: argument 'input_tensor' must be a tensor", op,
+                    NULL, 2, SH("2, 3"), T("4", F32));
+  CHECK_INFER_FAILS("TypeError", "relax.bucketize: argument 'boundaries' must be a tensor", op,
+                    NULL, 2, T("2, 3", F32), SH("4"));
+  CHECK_INFER_FAILS("TypeError", "relax.bucketize: attribute 'out_int32' must be a bool", op,
+                    oi_attrs(1, "out_int32", AS("yes")), 2, T("2, 3", F32), T("4", F32));
+  CHECK_INFER_FAILS("TypeError", "relax.bucketize: attribute 'right' must be a bool", op,
+                    oi_attrs(1, "right", AF(1.5)), 2, T("2, 3", F32), T("4", F32));
 }
 
 TEST(scan) {
@@ -184,6 +225,7 @@ int main(void) {
   RUN(reduce_symbolic_and_unknown);
   RUN(reduce_errors);
   RUN(arg_reduce);
+  RUN(bucketize);
   RUN(scan);
   RUN(collapse_sum);
   RUN(collapse_sum_errors);

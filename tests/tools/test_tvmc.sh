@@ -470,6 +470,10 @@ expect 0 "$tvmc" run "$cf" --func closure --repeat 1 && has "check: ok (6 values
 expect 0 "$tvmc" run "$fx/relax_hamming_window.py" --repeat 1 && has "check: ok (7 values"
 # index_tensor's kernel compiled (broadcast index tensors, negative indices) against the evaluator
 expect 0 "$tvmc" run "$fx/relax_index_tensor.py" --repeat 1 && has "check: ok (24 values"
+# meshgrid's kernel compiled ("ij" and "xy": one loop nest per output grid) against the evaluator
+expect 0 "$tvmc" run "$fx/relax_meshgrid.py" --repeat 1 && has "check: ok (48 values"
+# bucketize's kernel compiled (a binary search per element; right, out_int32) against the evaluator
+expect 0 "$tvmc" run "$fx/relax_bucketize.py" --repeat 1 && has "check: ok (40 values"
 # if branches ending with dataflow blocks (seed 1 takes the else branch, seed 3 the then branch)
 for seed in 1 3; do
   expect 0 "$tvmc" run "$cf" --func choose_dataflow --seed $seed --repeat 1 &&

@@ -1,9 +1,10 @@
 # nn.batch_flatten, outer, eye, eye_like, wrap_param, nn.pixel_shuffle, collapse_sum_like,
-# collapse_sum_to, gather_nd and nn.instance_norm (upstream's wrapper forms:
+# collapse_sum_to, gather_nd, nn.instance_norm, meshgrid and bucketize (upstream's wrapper forms:
 # R.eye(n, m=None, k=0, dtype="float32"), R.eye_like(x, k=0, dtype=None),
 # R.nn.pixel_shuffle(x, upscale_factor), R.collapse_sum_to(x, shape) with shape an R.Shape or a
-# tuple, R.nn.instance_norm(x, gamma, beta, channel_axis, axes, ...)), one function each, static
-# and symbolic shapes;
+# tuple, R.nn.instance_norm(x, gamma, beta, channel_axis, axes, ...),
+# R.meshgrid(tensors, indexing="ij"), R.bucketize(input_tensor, boundaries, out_int32=False,
+# right=False)), one function each, static and symbolic shapes;
 # tests/codegen/test_relax_more_ops.c runs them legalized (evaluator and compiled) against C
 # loops.
 from tvm.script import ir as I
@@ -129,3 +130,46 @@ class MoreOps:
     ) -> R.Tensor(("n", "c", "h"), "float32"):
         y = R.nn.instance_norm(x, g, b, channel_axis=1, axes=[2])
         return y
+
+    @R.function
+    def mgrid(a: R.Tensor((2,), "float32"), b: R.Tensor((3,), "float32"), c: R.Tensor((4,), "float32")):
+        g = R.meshgrid((a, b, c))
+        return g
+
+    @R.function
+    def mgrid_xy(
+        a: R.Tensor((2,), "float32"), b: R.Tensor((3,), "float32"), c: R.Tensor((4,), "float32")
+    ) -> R.Tuple(R.Tensor((3, 2, 4), "float32"), R.Tensor((3, 2, 4), "float32"), R.Tensor((3, 2, 4), "float32")):
+        g = R.meshgrid([a, b, c], indexing="xy")
+        return g
+
+    @R.function
+    def mgrid_one(a: R.Tensor((5,), "float32")):
+        g = R.meshgrid((a,), indexing="xy")
+        return g
+
+    @R.function
+    def mgrid_sym(a: R.Tensor(("n",), "int64"), b: R.Tensor(("m",), "int64")):
+        t = (a, b)
+        g = R.meshgrid(t, indexing="xy")
+        return g
+
+    @R.function
+    def bucket(x: R.Tensor((3, 4), "float32"), b: R.Tensor((5,), "float32")):
+        i = R.bucketize(x, b)
+        j = R.bucketize(x, b, right=True)
+        k = R.bucketize(x, b, out_int32=True)
+        l = R.bucketize(x, b, out_int32=True, right=True)
+        return (i, j, k, l)
+
+    @R.function
+    def bucket_sym(x: R.Tensor(("n",), "int64"), b: R.Tensor(("m",), "int64")):
+        i = R.bucketize(x, b)
+        j = R.bucketize(x, b, True, True)
+        return (i, j)
+
+    @R.function
+    def bucket_mixed(x: R.Tensor((2, 3), "int32"), b: R.Tensor((4,), "float32"), s: R.Tensor((), "float32")):
+        i = R.bucketize(x, b)
+        j = R.bucketize(s, b, right=True)
+        return (i, j)
