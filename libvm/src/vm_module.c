@@ -234,8 +234,8 @@ static int named_fn_call(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny
   return tvm_vm__invoke_closure(f->state, &c, args, n, rv);
 }
 
-/* The function `name` of the VM, or NULL (nothing raised when allow_missing). */
-static void* lookup_function(tvm_vm_state* s, const char* name, bool allow_missing) {
+/* The function `name` of the VM, or NULL + error (a ValueError for a name it does not have). */
+static void* lookup_function(tvm_vm_state* s, const char* name) {
   named_fn* f = (named_fn*)tvm_ffi_calloc(1, sizeof(named_fn));
   if (!f) return NULL;
   f->fidx = -1;
@@ -243,7 +243,7 @@ static void* lookup_function(tvm_vm_state* s, const char* name, bool allow_missi
     f->closure = tvm_vm__get_closure(s, name, false);
   } else {
     f->fidx = tvm_vm_executable_find_function(s->exec, name);
-    if (f->fidx < 0 && !allow_missing) tvm_ffi_raise("ValueError", "unknown function `%s`", name);
+    if (f->fidx < 0) tvm_ffi_raise("ValueError", "unknown function `%s`", name);
   }
   if (f->fidx < 0 && !f->closure) {
     tvm_ffi_free(f);
@@ -263,7 +263,7 @@ void* tvm_vm_get_function(tvm_vm* vm, const char* name) {
     tvm_ffi_raise("ValueError", "tvm_vm_get_function: NULL name");
     return NULL;
   }
-  return lookup_function(s, name, false);
+  return lookup_function(s, name);
 }
 
 /* ---- Stateful interface ------------------------------------------------------------------ */
@@ -504,7 +504,7 @@ int tvm_vm_time_evaluator(tvm_vm* vm, const char* name, const TVMFFIAny* args, i
                           double* out_seconds) {
   tvm_vm_state* s = ready_state(vm);
   if (!s) return -1;
-  void* fn = lookup_function(s, name, false);
+  void* fn = lookup_function(s, name);
   if (!fn) return -1;
   int rc = time_function(s, fn, args, num_args, number, repeat, min_repeat_ms, out_seconds);
   tvm_ffi_release(fn);
@@ -714,7 +714,7 @@ static int m_time_evaluator(tvm_vm_state* s, const TVMFFIAny* args, int32_t n, T
   }
   if (tvm_vm__check_initialized(s) != 0) return -1;
   char* name = arg_name(fname, args, n, 0);
-  void* fn = name ? lookup_function(s, name, false) : NULL;
+  void* fn = name ? lookup_function(s, name) : NULL;
   tvm_ffi_free(name);
   if (!fn) return -1;
   timer_fn* t = (timer_fn*)tvm_ffi_calloc(1, sizeof(timer_fn));
@@ -788,8 +788,14 @@ static int vm_get_function(void* mod, const char* name, void** out) {
     }
     return 0;
   }
-  *out = lookup_function(s, name, true);
-  return *out || !tvm_ffi_error_pending() ? 0 : -1;
+  /* A name the VM does not have is "not found" (0 and NULL), told apart from a failed lookup
+   * without reading the error slot: an error the caller left raised there is not this one's. */
+  if (!(s->saved && tvm_ffi_map_get_str(s->saved, name)) &&
+      tvm_vm_executable_find_function(s->exec, name) < 0) {
+    return 0;
+  }
+  *out = lookup_function(s, name);
+  return *out ? 0 : -1;
 }
 
 static int vm_list_functions(void* mod, void* list) {

@@ -643,6 +643,13 @@ TEST(stateful_interface) {
   CHECK(tvm_vm_get_output(vm, "pair", idx, 1, &r) != 0);
   CHECK_RAISED("ValueError", "call invoke_stateful first");
   CHECK_OK(tvm_vm_invoke_stateful(vm, "pair"));
+  /* A name the module lacks is "not found" (0, NULL) even with an error the caller left raised,
+   * which stays raised. */
+  void* missing = vm; /* (any pointer: the call must set it to NULL) */
+  tvm_ffi_raise("KeyError", "left by the caller");
+  CHECK(tvm_ffi_module_get_function(vm, "no_such_function", false, &missing) == 0);
+  CHECK(missing == NULL);
+  CHECK_RAISED("KeyError", "left by the caller");
   int64_t arity;
   CHECK_OK(tvm_vm_get_output_arity(vm, "pair", NULL, 0, &arity));
   CHECK_EQ_INT(arity, 2);

@@ -310,7 +310,7 @@ static inline const char* tvm_ffi_error_message(const void* err) {
  * A raised error stays raised until taken or cleared. A caller that handles a failure without
  * taking its error must clear it: the libraries read a raised error as a failure of their own
  * step (a NULL that means "none" from one that means "failed"; the TIR builder chains calls on
- * it). tvm_script_parse sets a stale one aside for its duration; other entry points do not. */
+ * it). tvm_script_parse sets a stale one aside for its duration; most entry points do not. */
 void* tvm_ffi_error_take(void);
 /* True if an error is raised on this thread (it stays raised). */
 bool tvm_ffi_error_pending(void);
