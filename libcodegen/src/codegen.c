@@ -172,9 +172,18 @@ void* tvm_codegen_build(const void* mod_or_func, const char* target,
   tvm_codegen_options o = options ? *options : tvm_codegen_options_default();
   tvm_codegen_target t;
   if (tvm_codegen_target_parse(target, &t) != 0) return NULL;
-  if (t.kind == TVM_CODEGEN_TARGET_CUDA) return tvm_codegen__cuda_build(mod_or_func, &t, &o);
-  cg_host h = {.cpu = t.mcpu[0] ? t.mcpu : NULL, .device_type = kDLCPU};
-  return tvm_codegen__jit_build(mod_or_func, &o, &h);
+  /* A stale error the caller left raised is set aside: lowering reads a raised error as its
+   * own failure (ffi.h, tvm_ffi_error_take). */
+  void* stale = tvm_ffi_error_take();
+  void* lib;
+  if (t.kind == TVM_CODEGEN_TARGET_CUDA) {
+    lib = tvm_codegen__cuda_build(mod_or_func, &t, &o);
+  } else {
+    cg_host h = {.cpu = t.mcpu[0] ? t.mcpu : NULL, .device_type = kDLCPU};
+    lib = tvm_codegen__jit_build(mod_or_func, &o, &h);
+  }
+  tvm_ffi_error_give_back(stale);
+  return lib;
 }
 
 void* tvm_codegen__jit_build(const void* mod_or_func, const tvm_codegen_options* options,
@@ -364,7 +373,11 @@ int tvm_codegen__export_host(const void* mod_or_func, const char* path_so,
 
 int tvm_codegen_export(const void* mod_or_func, const char* path_so,
                        const tvm_codegen_options* options) {
-  return tvm_codegen__export_library(mod_or_func, path_so, options, NULL, 0);
+  /* A stale error the caller left raised is set aside, as tvm_codegen_build does. */
+  void* stale = tvm_ffi_error_take();
+  int rc = tvm_codegen__export_library(mod_or_func, path_so, options, NULL, 0);
+  tvm_ffi_error_give_back(stale);
+  return rc;
 }
 
 int tvm_codegen_export_target(const void* mod_or_func, const char* target, const char* path_so,
@@ -372,7 +385,14 @@ int tvm_codegen_export_target(const void* mod_or_func, const char* target, const
   tvm_codegen_target t;
   if (tvm_codegen_target_parse(target, &t) != 0) return -1;
   tvm_codegen_options o = options ? *options : tvm_codegen_options_default();
-  if (t.kind == TVM_CODEGEN_TARGET_CUDA) return tvm_codegen__cuda_export(mod_or_func, &t, &o, path_so, NULL);
-  cg_host h = {.cpu = t.mcpu[0] ? t.mcpu : NULL, .device_type = kDLCPU};
-  return tvm_codegen__export_host(mod_or_func, path_so, &o, &h, NULL, 0);
+  void* stale = tvm_ffi_error_take(); /* set aside, as tvm_codegen_build does */
+  int rc;
+  if (t.kind == TVM_CODEGEN_TARGET_CUDA) {
+    rc = tvm_codegen__cuda_export(mod_or_func, &t, &o, path_so, NULL);
+  } else {
+    cg_host h = {.cpu = t.mcpu[0] ? t.mcpu : NULL, .device_type = kDLCPU};
+    rc = tvm_codegen__export_host(mod_or_func, path_so, &o, &h, NULL, 0);
+  }
+  tvm_ffi_error_give_back(stale);
+  return rc;
 }

@@ -42,8 +42,8 @@ static int pack_library_bin(tvm_vm_executable* exec, tvm_ffi_strbuf* out) {
   return rc;
 }
 
-int tvm_codegen_relax_export(const tvm_tir_ir_module_obj* mod_in, const char* path_so,
-                             const tvm_codegen_options* options) {
+static int relax_export(const tvm_tir_ir_module_obj* mod_in, const char* path_so,
+                        const tvm_codegen_options* options) {
   if (!path_so) return tvm_ffi_raise("ValueError", "tvm_codegen_relax_export: the path is NULL");
   /* The same build pipeline as tvm_codegen_relax_build. */
   const tvm_relax_pass* passes;
@@ -79,5 +79,14 @@ int tvm_codegen_relax_export(const tvm_tir_ir_module_obj* mod_in, const char* pa
   tvm_ffi_strbuf_free(&bin);
   tvm_ffi_release(exec);
   tvm_ffi_release(mod);
+  return rc;
+}
+
+int tvm_codegen_relax_export(const tvm_tir_ir_module_obj* mod, const char* path_so,
+                             const tvm_codegen_options* options) {
+  /* A stale error the caller left raised is set aside (ffi.h, tvm_ffi_error_take). */
+  void* stale = tvm_ffi_error_take();
+  int rc = relax_export(mod, path_so, options);
+  tvm_ffi_error_give_back(stale);
   return rc;
 }

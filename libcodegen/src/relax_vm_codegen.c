@@ -1073,7 +1073,11 @@ static tvm_vm_executable* vm_codegen(const tvm_tir_ir_module_obj* mod,
 
 tvm_vm_executable* tvm_codegen_relax_vm_codegen_kernels(const tvm_tir_ir_module_obj* mod,
                                                         tvm_tir_ir_module_obj** out_kernels) {
-  return vm_codegen(mod, out_kernels, false);
+  /* A stale error the caller left raised is set aside (ffi.h, tvm_ffi_error_take). */
+  void* stale = tvm_ffi_error_take();
+  tvm_vm_executable* exec = vm_codegen(mod, out_kernels, false);
+  tvm_ffi_error_give_back(stale);
+  return exec;
 }
 
 tvm_vm_executable* tvm_codegen__relax_vm_codegen_mode(const tvm_tir_ir_module_obj* mod,
@@ -1116,13 +1120,16 @@ static tvm_vm_executable* build_lowered(const tvm_tir_ir_module_obj* mod,
 tvm_vm_executable* tvm_codegen_relax_build_passes(const tvm_tir_ir_module_obj* mod,
                                                   const tvm_relax_pass* passes, int64_t n,
                                                   const tvm_codegen_options* options) {
+  /* A stale error the caller left raised is set aside: the passes, the TIR builder and the
+   * lowering read a raised error as their own failure (ffi.h, tvm_ffi_error_take). */
+  void* stale = tvm_ffi_error_take();
   tvm_tir_ir_module_obj* lowered =
       options ? tvm_relax_run_passes_observed(mod, passes, n, options->relax_after_pass,
                                               options->relax_after_pass_ctx)
               : tvm_relax_run_passes(mod, passes, n);
-  if (!lowered) return NULL;
-  tvm_vm_executable* exec = build_lowered(lowered, options);
+  tvm_vm_executable* exec = lowered ? build_lowered(lowered, options) : NULL;
   tvm_ffi_release(lowered);
+  tvm_ffi_error_give_back(stale);
   return exec;
 }
 

@@ -271,8 +271,8 @@ static tvm_relax_sinfo_obj* callee_result(tvm_relax_expr_obj* op, void* args, vo
   return tvm_relax__call_func_sinfo((tvm_relax_func_sinfo_obj*)cs, args, op);
 }
 
-tvm_relax_expr_obj* tvm_relax_call_new(void* op, void* args, void* attrs, void* sinfo_args,
-                                       void* span) {
+static tvm_relax_expr_obj* call_new(void* op, void* args, void* attrs, void* sinfo_args,
+                                    void* span) {
   tvm_relax__ensure_init();
   if (!tvm_relax_is_expr(op)) {
     tvm_ffi_raise("TypeError", "Call: the callee must be a Relax expression or an operator");
@@ -329,6 +329,16 @@ tvm_relax_expr_obj* tvm_relax_call_new(void* op, void* args, void* attrs, void* 
   c->sinfo_args = sarr;
   c->expr.span = retain(span);
   return with_sinfo(c, sinfo);
+}
+
+tvm_relax_expr_obj* tvm_relax_call_new(void* op, void* args, void* attrs, void* sinfo_args,
+                                       void* span) {
+  /* A stale error the caller left raised is set aside: inference's arithmetic reads a raised
+   * error as its own failure (ffi.h, tvm_ffi_error_take). */
+  void* stale = tvm_ffi_error_take();
+  tvm_relax_expr_obj* c = call_new(op, args, attrs, sinfo_args, span);
+  tvm_ffi_error_give_back(stale);
+  return c;
 }
 
 tvm_relax_expr_obj* tvm_relax_call_op(const char* op_name, void* attrs, int32_t num_args, ...) {

@@ -136,9 +136,9 @@ tvm_tir_ir_module_obj* tvm_relax_run_passes(const tvm_tir_ir_module_obj* mod,
   return tvm_relax_run_passes_observed(mod, passes, n, NULL, NULL);
 }
 
-tvm_tir_ir_module_obj* tvm_relax_run_passes_observed(const tvm_tir_ir_module_obj* mod,
-                                                    const tvm_relax_pass* passes, int64_t n,
-                                                    tvm_relax_pass_observer observer, void* ctx) {
+static tvm_tir_ir_module_obj* run_passes(const tvm_tir_ir_module_obj* mod,
+                                         const tvm_relax_pass* passes, int64_t n,
+                                         tvm_relax_pass_observer observer, void* ctx) {
   tvm_relax__ensure_init();
   if (!tvm_tir_is(mod, TVM_TIR_KIND_IRModule) || n < 0 || (n > 0 && !passes)) {
     tvm_ffi_raise("TypeError", "tvm_relax_run_passes: an IRModule and a list of passes are required");
@@ -174,6 +174,17 @@ tvm_tir_ir_module_obj* tvm_relax_run_passes_observed(const tvm_tir_ir_module_obj
     cur = next;
   }
   return cur;
+}
+
+tvm_tir_ir_module_obj* tvm_relax_run_passes_observed(const tvm_tir_ir_module_obj* mod,
+                                                    const tvm_relax_pass* passes, int64_t n,
+                                                    tvm_relax_pass_observer observer, void* ctx) {
+  /* A stale error the caller left raised is set aside: the passes read a raised error as their
+   * own failure (ffi.h, tvm_ffi_error_take). */
+  void* stale = tvm_ffi_error_take();
+  tvm_tir_ir_module_obj* r = run_passes(mod, passes, n, observer, ctx);
+  tvm_ffi_error_give_back(stale);
+  return r;
 }
 
 tvm_tir_ir_module_obj* tvm_relax_build_pipeline(const tvm_tir_ir_module_obj* mod) {

@@ -1025,7 +1025,6 @@ void* tvm_script_parse(const char* source, size_t len, const tvm_script_parse_op
    * this parse raises none. */
   void* stale = tvm_ffi_error_take();
   void* result = parse_source(source, len, opts);
-  if (stale && !tvm_ffi_error_pending()) TVMFFIErrorSetRaised(stale);
-  tvm_ffi_release(stale);
+  tvm_ffi_error_give_back(stale);
   return result;
 }

@@ -99,8 +99,8 @@ static tvm_script_doc_obj* to_doc(tvm_script_docsifier* d, const TVMFFIAny* obj)
   return arr ? tvm_script_stmt_block_doc_take(arr) : NULL;
 }
 
-int tvm_script_print_to(const TVMFFIAny* obj, const tvm_script_print_options* opts,
-                        tvm_ffi_strbuf* out) {
+static int print_to(const TVMFFIAny* obj, const tvm_script_print_options* opts,
+                    tvm_ffi_strbuf* out) {
   if (!obj || !out) return tvm_ffi_raise("ValueError", "tvm_script_print: NULL argument");
   if (tvm_script_register_builtin_converters() != 0) return -1;
   tvm_script_docsifier* d = tvm_script__docsifier_new(opts);
@@ -112,6 +112,16 @@ int tvm_script_print_to(const TVMFFIAny* obj, const tvm_script_print_options* op
   int rc = tvm_script_doc_to_python(doc, opts, out);
   tvm_ffi_release(doc);
   if (rc != 0) out->size = before;
+  return rc;
+}
+
+int tvm_script_print_to(const TVMFFIAny* obj, const tvm_script_print_options* opts,
+                        tvm_ffi_strbuf* out) {
+  /* A stale error the caller left raised is set aside: the Doc constructors chain on a raised
+   * error (ffi.h, tvm_ffi_error_take). */
+  void* stale = tvm_ffi_error_take();
+  int rc = print_to(obj, opts, out);
+  tvm_ffi_error_give_back(stale);
   return rc;
 }
 

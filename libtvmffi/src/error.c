@@ -250,6 +250,11 @@ void* tvm_ffi_error_take(void) {
 
 bool tvm_ffi_error_pending(void) { return t_raised != NULL; }
 
+void tvm_ffi_error_give_back(void* stale) {
+  if (stale && !t_raised) TVMFFIErrorSetRaised(stale);
+  tvm_ffi_release(stale);
+}
+
 void tvm_ffi_error_clear(void) {
   TVMFFIObject* e = t_raised;
   t_raised = NULL;

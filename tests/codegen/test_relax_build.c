@@ -4,12 +4,15 @@
  * elementwise operators with broadcasting and a symbolic batch, If, tuples, match_cast; an MLP
  * chain through the build pipeline (planned storages, kills) and through LegalizeOps alone
  * (call_tir compiled directly); the peak memory of a run with and without the memory passes;
- * bad arguments to the compiled model are located errors from the VM.
+ * bad arguments to the compiled model are located errors from the VM; an error the caller left
+ * raised does not disturb parse, call, print, build or run.
  */
 #include <math.h>
 #include <string.h>
 #include <tvm/codegen/relax_build.h>
 #include <tvm/relax/relax.h>
+#include <tvm/script/parser.h>
+#include <tvm/script/printer.h>
 #include <tvm/vm/vm.h>
 
 #include "relax_models.h"
@@ -308,6 +311,84 @@ TEST(transformer_compiled_matches_evaluator) {
   tvm_ffi_release(exec), tvm_ffi_release(mod), tvm_ffi_release(raw);
 }
 
+/* An error a caller left raised and never took (a stale one) neither fails nor changes the
+ * top-level operations that succeed, and is still raised after each; one that fails raises its
+ * own. Without the set-aside, concat's inference (the arithmetic simplifier), the printer's Doc
+ * constructors and the build's passes read the stale error as their own failure. */
+static void raise_stale(void) { tvm_ffi_raise("StaleError", "left by an earlier call"); }
+
+TEST(stale_error_is_set_aside) {
+  static const char src[] =
+      "from tvm.script import ir as I\n"
+      "from tvm.script import relax as R\n\n"
+      "@I.ir_module\n"
+      "class Module:\n"
+      "    @R.function\n"
+      "    def main(x: R.Tensor((\"n\", 4), \"float32\"), y: R.Tensor((2, 4), \"float32\")):\n"
+      "        c = R.concat((x, y), axis=0)\n"
+      "        r = R.nn.relu(c)\n"
+      "        return r\n";
+  tvm_script_parse_options opts;
+  tvm_script_parse_options_init(&opts);
+  raise_stale();
+  tvm_tir_ir_module_obj* mod = tvm_script_parse(src, strlen(src), &opts);
+  CHECK(mod != NULL);
+  CHECK_RAISED("StaleError", "left by an earlier call");
+  if (!mod) return;
+  /* A call made directly: concat of (n, 4) and (2, 4) is (n + 2, 4). */
+  tvm_relax_function_obj* f = tvm_tir_ir_module_lookup(mod, "main");
+  void* fields = rt_array(2, tvm_ffi_seq_obj_at(f->params, 0), tvm_ffi_seq_obj_at(f->params, 1));
+  tvm_relax_expr_obj* tuple = tvm_relax_tuple_new(fields);
+  raise_stale();
+  tvm_relax_expr_obj* cat = RT_CALL("relax.concat", NULL, tuple);
+  CHECK(cat != NULL);
+  CHECK_RAISED("StaleError", "left by an earlier call");
+  if (cat) {
+    const tvm_relax_tensor_sinfo_obj* t = (const void*)tvm_relax_sinfo_of(cat);
+    CHECK_EQ_INT(t->ndim, 2);
+  }
+  tvm_ffi_release(cat), tvm_ffi_release(tuple), tvm_ffi_release(fields);
+  raise_stale();
+  void* text = tvm_script_print_obj(mod, NULL);
+  CHECK(text != NULL);
+  CHECK_RAISED("StaleError", "left by an earlier call");
+  tvm_ffi_release(text);
+  raise_stale();
+  tvm_vm_executable* exec = tvm_codegen_relax_build(mod, NULL);
+  CHECK(exec != NULL);
+  CHECK_RAISED("StaleError", "left by an earlier call");
+  tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
+  if (vm) {
+    int64_t sx[2] = {3, 4}, sy[2] = {2, 4};
+    void* x = rv_rand(2, sx);
+    void* y = rv_rand(2, sy);
+    TVMFFIAny args[2] = {tvm_ffi_any_obj(x), tvm_ffi_any_obj(y)}, got;
+    raise_stale();
+    CHECK_OK(tvm_vm_invoke(vm, "main", args, 2, &got));
+    CHECK_RAISED("StaleError", "left by an earlier call");
+    if (got.type_index == kTVMFFITensor) {
+      const float* out = tvm_ffi_tensor_dl(got.v_obj)->data;
+      const float* xs = tvm_ffi_tensor_dl(x)->data;
+      const float* ys = tvm_ffi_tensor_dl(y)->data;
+      CHECK_EQ_INT(tvm_ffi_tensor_dl(got.v_obj)->shape[0], 5);
+      for (int i = 0; i < 20; ++i) {
+        float in = i < 12 ? xs[i] : ys[i - 12];
+        CHECK(out[i] == (in > 0 ? in : 0.0f));
+      }
+    } else {
+      CHECK(0);
+    }
+    tvm_ffi_any_release(&got);
+    tvm_ffi_release(x), tvm_ffi_release(y);
+    tvm_vm_release(vm);
+  }
+  /* A failing operation raises its own error over the stale one. */
+  raise_stale();
+  CHECK(tvm_codegen_relax_vm_codegen(mod) == NULL);
+  CHECK_RAISED("ValueError", "operator call left in the module");
+  tvm_ffi_release(exec), tvm_ffi_release(mod);
+}
+
 int main(void) {
   RUN(compiled_model_matches_evaluator);
   RUN(unlegalized_module_is_refused);
@@ -315,5 +396,6 @@ int main(void) {
   RUN(planning_and_kills_lower_peak_memory);
   RUN(kill_of_a_non_variable_is_refused);
   RUN(transformer_compiled_matches_evaluator);
+  RUN(stale_error_is_set_aside);
   return test_summary();
 }

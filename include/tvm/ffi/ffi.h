@@ -308,10 +308,17 @@ static inline const char* tvm_ffi_error_message(const void* err) {
 }
 /* Take the raised error (a new reference), or NULL.
  * A raised error stays raised until taken or cleared. A caller that handles a failure without
- * taking its error must clear it: the libraries read a raised error as a failure of their own
+ * taking its error should clear it: the libraries read a raised error as a failure of their own
  * step (a NULL that means "none" from one that means "failed"; the TIR builder chains calls on
- * it). tvm_script_parse sets a stale one aside for its duration; most entry points do not. */
+ * it). The top-level operations (tvm_script_parse, tvm_script_print, tvm_relax_call_new,
+ * tvm_relax_run_passes, the tvm_codegen builds) set a stale one aside for their duration, with
+ * tvm_ffi_error_give_back; the other entry points (a single pass, the TIR builder) do not. */
 void* tvm_ffi_error_take(void);
+/* End of an operation that began with `stale = tvm_ffi_error_take()`: stale (may be NULL) is
+ * raised again unless the operation raised an error of its own, which stays; the reference to
+ * stale is released. A caller's stale error thus survives an operation that succeeds, as it
+ * would if the operation never looked at the slot. */
+void tvm_ffi_error_give_back(void* stale);
 /* True if an error is raised on this thread (it stays raised). */
 bool tvm_ffi_error_pending(void);
 /* Drop the raised error, if any. */
