@@ -255,6 +255,16 @@ static void* copy_piece(tvm_tir_buffer_obj* piece, tvm_tir_buffer_obj* whole, in
   return body;
 }
 
+/* The kernel of n pieces whose statements are stmts[0, made): one statement, or a SeqStmt of
+ * them; NULL (the made ones released) when a piece failed (made < n). */
+static void* pieces_seq(void** stmts, int made, int n) {
+  if (made < n) {
+    tvm_relax__release_all(stmts, made);
+    return NULL;
+  }
+  return n == 1 ? stmts[0] : tvm_tir_seq_takev(n, stmts);
+}
+
 /* The pieces in order along axis, each at the sum of the extents before it. */
 static void* copy_pieces(tvm_tir_buffer_obj* const* pieces, int np, tvm_tir_buffer_obj* whole,
                          int64_t axis, bool into_whole) {
@@ -267,11 +277,7 @@ static void* copy_pieces(tvm_tir_buffer_obj* const* pieces, int np, tvm_tir_buff
     off = tvm_tir_add_take(off, tvm_tir_ref(dim(pieces[made], axis)));
   }
   tvm_ffi_release(off);
-  if (made < np) {
-    tvm_relax__release_all(stmts, made);
-    return NULL;
-  }
-  return np == 1 ? stmts[0] : tvm_tir_seq_takev(np, stmts);
+  return pieces_seq(stmts, made, np);
 }
 
 static void* concat_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
@@ -315,11 +321,7 @@ static void* stack_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* cons
     stmts[made] = stack_piece(in[made], out[0], axis, made);
     if (!stmts[made]) break;
   }
-  if (made < nin) {
-    tvm_relax__release_all(stmts, made);
-    return NULL;
-  }
-  return nin == 1 ? stmts[0] : tvm_tir_seq_takev(nin, stmts);
+  return pieces_seq(stmts, made, nin);
 }
 
 tvm_tir_prim_func_obj* tvm_relax__legalize_stack(const tvm_relax_call_obj* call) {
@@ -361,11 +363,7 @@ static void* meshgrid_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* c
     tvm_relax__release_all(v, nin);
     if (!stmts[made]) break;
   }
-  if (made < nin) {
-    tvm_relax__release_all(stmts, made);
-    return NULL;
-  }
-  return nin == 1 ? stmts[0] : tvm_tir_seq_takev(nin, stmts);
+  return pieces_seq(stmts, made, nin);
 }
 
 tvm_tir_prim_func_obj* tvm_relax__legalize_meshgrid(const tvm_relax_call_obj* call) {
