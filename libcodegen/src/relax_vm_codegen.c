@@ -690,7 +690,8 @@ static int64_t emit_call_expr(fn_ctx* c, const tvm_relax_call_obj* call) {
                        : emit_tuple_call(c, "vm.builtin.invoke_closure", w, 2,
                                          tvm_ffi_seq_obj_at(call->args, 1), dst);
       }
-      case TVM_RELAX_OP_call_pure_packed: {
+      case TVM_RELAX_OP_call_pure_packed:
+      case TVM_RELAX_OP_call_inplace_packed: {
         const tvm_relax_expr_obj* callee = tvm_ffi_seq_obj_at(call->args, 0);
         if (tvm_relax_kind_of(callee) != TVM_RELAX_KIND_ExternFunc) break;
         int64_t f = tvm_vm_builder_declare_packed(

@@ -855,18 +855,21 @@ static int eval_shape_conversion(eval_ctx* c, frame* f, const tvm_relax_call_obj
   return r ? 0 : -1;
 }
 
-/* call_pure_packed(func, args...): the packed function found by name. */
+/* call_pure_packed / call_inplace_packed(func, args...): the packed function found by name (an
+ * in-place one writes into its arguments' tensors and returns them). */
 static int eval_call_packed(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, TVMFFIAny* out) {
   const void* callee = tvm_ffi_seq_obj_at(call->args, 0);
+  const char* op = tvm_relax_op_info_of(call->op)->name + strlen("relax.");
   if (tvm_relax_kind_of(callee) != TVM_RELAX_KIND_ExternFunc) {
-    return tvm_ffi_raise("NotImplementedError", "%s: call_pure_packed of a callee that is not an ExternFunc", f->func);
+    return tvm_ffi_raise("NotImplementedError", "%s: %s of a callee that is not an ExternFunc",
+                         f->func, op);
   }
   const char* sym = tvm_ffi_str_cstr(((const tvm_relax_extern_func_obj*)callee)->global_symbol);
   TVMFFIAny* vals;
   int32_t n;
   int rc = eval_args(c, f, call, 1, &vals, &n);
   if (rc == 0) rc = tvm_ffi_global_call(sym, vals, n, out);
-  if (rc != 0) tvm_ffi_raise_context("%s: call_pure_packed %s", f->func, sym);
+  if (rc != 0) tvm_ffi_raise_context("%s: %s %s", f->func, op, sym);
   free_args(vals, n);
   return rc;
 }
@@ -954,6 +957,7 @@ static int eval_call(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, TVMF
         return copy ? 0 : -1;
       }
       case TVM_RELAX_OP_call_pure_packed:
+      case TVM_RELAX_OP_call_inplace_packed:
         return eval_call_packed(c, f, call, out);
       case TVM_RELAX_OP_print:
         return eval_print(c, f, call, out);

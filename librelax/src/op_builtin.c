@@ -1,6 +1,7 @@
 /*
  * op_builtin.c: inference rules of the structural and runtime operators: calls into TIR and
- * packed functions (call_tir, call_tir_inplace, call_dps_packed, call_pure_packed), shape
+ * packed functions (call_tir, call_tir_inplace, call_dps_packed, call_pure_packed,
+ * call_inplace_packed), shape
  * conversions, null_value, print and assert_op, memory allocation and closures (upstream:
  * src/relax/op/op.cc). Most of them take their result from the call's sinfo_args: the callee
  * is opaque to Relax.
@@ -170,6 +171,64 @@ static bool same_shape(const tvm_relax_tensor_sinfo_obj* a, const tvm_relax_tens
   return true;
 }
 
+/* inplace_indices[i] (an attribute checked by the schema to hold integers). */
+static int64_t inplace_index(const void* idx, int64_t i) {
+  int64_t k = 0;
+  tvm_ffi_any_as_int(tvm_ffi_seq_at(idx, i), &k);
+  return k;
+}
+
+/* Whether each of inplace_indices is -1 or the index of one of num_inputs inputs, those other
+ * than -1 are unique, and there is one (else the call is `plain`'s). Raises when not. */
+static bool inplace_indices_valid(const tvm_relax__infer_ctx* ctx, const void* idx,
+                                  int64_t num_inputs, const char* plain) {
+  int64_t n = tvm_ffi_seq_size(idx);
+  bool any = false;
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t k = inplace_index(idx, i);
+    if (k < -1 || k >= num_inputs) {
+      tvm_relax__op_error(ctx, "ValueError",
+                          "inplace_indices[%lld] = %lld is out of range: it must be -1 or the "
+                          "index of one of the %lld inputs",
+                          (long long)i, (long long)k, (long long)num_inputs);
+      return false;
+    }
+    if (k == -1) continue;
+    any = true;
+    for (int64_t j = 0; j < i; ++j) {
+      if (inplace_index(idx, j) == k) {
+        tvm_relax__op_error(ctx, "ValueError",
+                            "inplace_indices must be unique, but input %lld appears more than "
+                            "once",
+                            (long long)k);
+        return false;
+      }
+    }
+  }
+  if (!any) {
+    tvm_relax__op_error(ctx, "ValueError",
+                        "at least one of inplace_indices must be other than -1 (else use %s)",
+                        plain);
+  }
+  return any;
+}
+
+/* Raise "output i (o) is computed in place of input k, which <what>: <in>"; returns NULL. */
+static void* inplace_mismatch(const tvm_relax__infer_ctx* ctx, int64_t i,
+                              const tvm_relax_sinfo_obj* o, int64_t k, const char* what,
+                              const tvm_relax_sinfo_obj* in) {
+  tvm_ffi_strbuf a = {0}, b = {0};
+  tvm_relax_sinfo_text(&a, o);
+  tvm_relax_sinfo_text(&b, in);
+  tvm_relax__op_error(ctx, "ValueError",
+                      "output %lld (%s) is computed in place of input %lld, which %s: %s",
+                      (long long)i, tvm_ffi_strbuf_cstr(&a), (long long)k, what,
+                      tvm_ffi_strbuf_cstr(&b));
+  tvm_ffi_strbuf_free(&a);
+  tvm_ffi_strbuf_free(&b);
+  return NULL;
+}
+
 tvm_relax_sinfo_obj* tvm_relax__infer_call_tir_inplace(const tvm_relax__infer_ctx* ctx) {
   tvm_relax_sinfo_obj* out = call_tir_common(ctx);
   if (!out) return NULL;
@@ -186,28 +245,10 @@ tvm_relax_sinfo_obj* tvm_relax__infer_call_tir_inplace(const tvm_relax__infer_ct
                                "outputs, %lld indices",
                                (long long)num_outputs, (long long)n);
   }
-  bool any = false;
+  if (!inplace_indices_valid(ctx, idx, num_inputs, "relax.call_tir")) return NULL;
   for (int64_t i = 0; i < n; ++i) {
-    int64_t k = 0;
-    tvm_ffi_any_as_int(tvm_ffi_seq_at(idx, i), &k);
-    if (k < -1 || k >= num_inputs) {
-      return tvm_relax__op_error(ctx, "ValueError",
-                                 "inplace_indices[%lld] = %lld is out of range: it must be -1 or "
-                                 "the index of one of the %lld inputs",
-                                 (long long)i, (long long)k, (long long)num_inputs);
-    }
+    int64_t k = inplace_index(idx, i);
     if (k == -1) continue;
-    any = true;
-    for (int64_t j = 0; j < i; ++j) {
-      int64_t kj = 0;
-      tvm_ffi_any_as_int(tvm_ffi_seq_at(idx, j), &kj);
-      if (kj == k) {
-        return tvm_relax__op_error(ctx, "ValueError",
-                                   "inplace_indices must be unique, but input %lld appears more "
-                                   "than once",
-                                   (long long)k);
-      }
-    }
     tvm_relax_tensor_sinfo_obj* o = is_tuple ? tvm_ffi_seq_obj_at(outputs, i) : (void*)out;
     tvm_relax_sinfo_obj* in = tvm_ffi_seq_obj_at(inputs, k);
     tvm_relax_tensor_sinfo_obj* t =
@@ -219,23 +260,7 @@ tvm_relax_sinfo_obj* tvm_relax__infer_call_tir_inplace(const tvm_relax__infer_ct
                                !tvm_ffi_dtype_equal(t->dtype, o->dtype)
                            ? "has another dtype"
                            : NULL;
-    if (what) {
-      tvm_ffi_strbuf a = {0}, b = {0};
-      tvm_relax_sinfo_text(&a, &o->base);
-      tvm_relax_sinfo_text(&b, in);
-      tvm_relax__op_error(ctx, "ValueError",
-                          "output %lld (%s) is computed in place of input %lld, which %s: %s",
-                          (long long)i, tvm_ffi_strbuf_cstr(&a), (long long)k, what,
-                          tvm_ffi_strbuf_cstr(&b));
-      tvm_ffi_strbuf_free(&a);
-      tvm_ffi_strbuf_free(&b);
-      return NULL;
-    }
-  }
-  if (!any) {
-    return tvm_relax__op_error(ctx, "ValueError",
-                               "at least one of inplace_indices must be other than -1 (else use "
-                               "relax.call_tir)");
+    if (what) return inplace_mismatch(ctx, i, &o->base, k, what, in);
   }
   return retained_sinfo(out);
 }
@@ -263,7 +288,10 @@ static tvm_relax_sinfo_obj* sinfo_args_result(const tvm_relax__infer_ctx* ctx,
   return tvm_relax_tuple_sinfo_new(ctx->sinfo_args);
 }
 
-tvm_relax_sinfo_obj* tvm_relax__infer_call_pure_packed(const tvm_relax__infer_ctx* ctx) {
+/* The result of a call of the packed function args[0] (call_pure_packed's and
+ * call_inplace_packed's callee: an ExternFunc, a name, or an opaque function value): sinfo_args,
+ * else the callee's declared return, else R.Object. New reference, or NULL + error. */
+static tvm_relax_sinfo_obj* packed_call_result(const tvm_relax__infer_ctx* ctx) {
   tvm_relax_expr_obj* func = tvm_relax__arg(ctx, 0);
   tvm_relax_sinfo_obj* fs = tvm_relax__arg_sinfo(ctx, 0);
   tvm_relax_kind k = tvm_relax_kind_of(func);
@@ -280,6 +308,52 @@ tvm_relax_sinfo_obj* tvm_relax__infer_call_pure_packed(const tvm_relax__infer_ct
                      "an ExternFunc, a function name (StringImm) or an opaque function");
   }
   return sinfo_args_result(ctx, ret);
+}
+
+tvm_relax_sinfo_obj* tvm_relax__infer_call_pure_packed(const tvm_relax__infer_ctx* ctx) {
+  return packed_call_result(ctx);
+}
+
+/* call_inplace_packed(func, args..., inplace_indices): call_pure_packed's result, of which
+ * output i is written into argument inplace_indices[i] (of args, after func) and so must be a
+ * base of that argument's struct info (one index: the result itself; several: the fields of a
+ * tuple result, one per index). Upstream's rule; an index count that is not the number of
+ * outputs is refused here (upstream's check does not cover it). */
+tvm_relax_sinfo_obj* tvm_relax__infer_call_inplace_packed(const tvm_relax__infer_ctx* ctx) {
+  if (ctx->num_args < 2) {
+    return tvm_relax__op_error(ctx, "TypeError",
+                               "takes the packed function and at least one argument to it (one "
+                               "without arguments is a call_pure_packed)");
+  }
+  void* idx = tvm_relax__attr_ints(ctx, "inplace_indices");
+  int64_t n = tvm_ffi_seq_size(idx);
+  if (!inplace_indices_valid(ctx, idx, ctx->num_args - 1, "relax.call_pure_packed")) return NULL;
+  tvm_relax_sinfo_obj* out = packed_call_result(ctx);
+  if (!out) return NULL;
+  bool is_tuple = tvm_relax_kind_of(out) == TVM_RELAX_KIND_TupleStructInfo;
+  void* outputs = is_tuple ? ((tvm_relax_tuple_sinfo_obj*)out)->fields : NULL;
+  if (n > 1 && (!is_tuple || tvm_ffi_seq_size(outputs) != n)) {
+    tvm_ffi_strbuf a = {0};
+    tvm_relax_sinfo_text(&a, out);
+    tvm_relax__op_error(ctx, "ValueError",
+                        "%lld inplace_indices need a tuple result of %lld fields, got %s",
+                        (long long)n, (long long)n, tvm_ffi_strbuf_cstr(&a));
+    tvm_ffi_strbuf_free(&a);
+    tvm_ffi_release(out);
+    return NULL;
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t k = inplace_index(idx, i);
+    if (k == -1) continue;
+    const tvm_relax_sinfo_obj* o = n == 1 ? out : tvm_ffi_seq_obj_at(outputs, i);
+    const tvm_relax_sinfo_obj* in = tvm_relax__arg_sinfo(ctx, (int32_t)k + 1);
+    if (!tvm_relax_sinfo_is_base_of(o, in)) {
+      inplace_mismatch(ctx, i, o, k, "is not an instance of it", in);
+      tvm_ffi_release(out);
+      return NULL;
+    }
+  }
+  return out;
 }
 
 /* call_builtin_with_ctx(func, args): a VM builtin called with the VM context first; func an

@@ -17,7 +17,8 @@
  *               positional tir_vars R.shape([...]) third is recognised), R.call_tir_inplace(gvar,
  *               args, inplace_indices, out_sinfo, tir_vars=None), R.call_dps_packed(func, args,
  *               out_sinfo), R.call_packed(func, *args, sinfo_args=None),
- *               R.call_pure_packed(func, *args, sinfo_args=None), R.call_builtin_with_ctx(func,
+ *               R.call_pure_packed(func, *args, sinfo_args=None), R.call_inplace_packed(func,
+ *               *args, inplace_indices, sinfo_args=None), R.call_builtin_with_ctx(func,
  *               args, sinfo_args=None), R.call_tir_with_grad(gvar, args, out_sinfo,
  *               te_grad_name, te_grad_kwargs=None, tir_vars=None), R.invoke_closure(closure,
  *               args, sinfo_args=None) (and R.invoke_pure_closure), R.arange(start, end=None,
@@ -944,17 +945,20 @@ static int b_call_builtin_with_ctx(tvm_script_call* call, TVMFFIAny* out) {
   return ret(c, out);
 }
 
-/* R.call_packed / R.call_pure_packed / R.invoke_closure / R.invoke_pure_closure: func, then the
- * arguments (positional), sinfo_args= by keyword. */
+/* R.call_packed / R.call_pure_packed / R.invoke_closure / R.invoke_pure_closure /
+ * R.call_inplace_packed: func, then the arguments (positional), sinfo_args= (and
+ * call_inplace_packed's inplace_indices=, an index or a list of them) by keyword. */
 static int packed_call(tvm_script_call* call, int mode, TVMFFIAny* out) {
   /* mode 0: call_packed (Call of an ExternFunc), 1: call_pure_packed, 2: invoke_closure,
-   * 3: invoke_pure_closure (LambdaLift's call of a pure closure) */
-  bool closure = mode >= 2;
-  const TVMFFIAny* sinfo_v = NULL;
+   * 3: invoke_pure_closure (LambdaLift's call of a pure closure), 4: call_inplace_packed */
+  bool closure = mode == 2 || mode == 3;
+  const TVMFFIAny *sinfo_v = NULL, *inplace_v = NULL;
   for (int32_t k = 0; k < call->num_kwargs; ++k) {
     const char* kw = call->kw_names[k]; /* ty_args: newer upstream's name for sinfo_args */
     if ((strcmp(kw, "sinfo_args") == 0 || strcmp(kw, "ty_args") == 0) && !sinfo_v) {
       sinfo_v = &call->kwargs[k];
+    } else if (mode == 4 && strcmp(kw, "inplace_indices") == 0 && !inplace_v) {
+      inplace_v = &call->kwargs[k];
     } else {
       call->error_arg = call->num_args + k;
       return tvm_ffi_raise("TypeError", "%s() got an unexpected keyword argument '%s'", call->name,
@@ -970,6 +974,10 @@ static int packed_call(tvm_script_call* call, int mode, TVMFFIAny* out) {
     call->error_arg = 2;
     return tvm_ffi_raise("TypeError", "%s() takes exactly 2 positional arguments (%d given)",
                          call->name, (int)call->num_args);
+  }
+  if (mode == 4 && !inplace_v) {
+    return tvm_ffi_raise("TypeError", "%s() missing required keyword argument 'inplace_indices'",
+                         call->name);
   }
   void* sinfo_args = NULL;
   if (sinfo_v && !tvm_ffi_any_is_none(sinfo_v)) {
@@ -1021,9 +1029,18 @@ static int packed_call(tvm_script_call* call, int mode, TVMFFIAny* out) {
     }
     tvm_relax_op_id id = mode == 1   ? TVM_RELAX_OP_call_pure_packed
                          : mode == 2 ? TVM_RELAX_OP_invoke_closure
-                                     : TVM_RELAX_OP_invoke_pure_closure;
-    c = arr ? tvm_relax_call_new(tvm_relax_op(id), arr, NULL, sinfo_args, NULL) : NULL;
+                         : mode == 3 ? TVM_RELAX_OP_invoke_pure_closure
+                                     : TVM_RELAX_OP_call_inplace_packed;
+    void* attrs = NULL;
+    if (arr && inplace_v) {
+      TVMFFIAny k = tvm_ffi_string("inplace_indices");
+      attrs = tvm_ffi_map_new(&k, inplace_v, 1);
+      tvm_ffi_any_release(&k);
+    }
+    bool ready = arr && (attrs || !inplace_v);
+    c = ready ? tvm_relax_call_new(tvm_relax_op(id), arr, attrs, sinfo_args, NULL) : NULL;
     tvm_script__relax_note_inferred(call->builder, c);
+    tvm_ffi_release(attrs);
     tvm_ffi_release(arr);
     if (!c && arr) {
       pthread_once(&g_sigs_once, sigs_build);
@@ -1105,6 +1122,9 @@ static int b_emit_with_type(tvm_script_call* call, TVMFFIAny* out) {
 static int b_call_packed(tvm_script_call* call, TVMFFIAny* out) { return packed_call(call, 0, out); }
 static int b_call_pure_packed(tvm_script_call* call, TVMFFIAny* out) {
   return packed_call(call, 1, out);
+}
+static int b_call_inplace_packed(tvm_script_call* call, TVMFFIAny* out) {
+  return packed_call(call, 4, out);
 }
 static int b_invoke_closure(tvm_script_call* call, TVMFFIAny* out) {
   return packed_call(call, 2, out);
@@ -1582,6 +1602,7 @@ static const tvm_script_builtin k_builtins[] = {
     {"call_dps_packed", b_call_dps_packed, 0, false},
     {"call_packed", b_call_packed, 0, false},
     {"call_pure_packed", b_call_pure_packed, 0, false},
+    {"call_inplace_packed", b_call_inplace_packed, 0, false},
     {"call_tir", b_call_tir, 0, false},
     {"call_tir_inplace", b_call_tir_inplace, 0, false},
     {"call_tir_with_grad", b_call_tir_with_grad, 0, false},

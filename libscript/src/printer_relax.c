@@ -968,9 +968,11 @@ static tvm_script_doc_obj* conv_call(tvm_script_docsifier* d, const TVMFFIAny* o
     tvm_ffi_release(op_path);
     push_arg(&parts, nd);
   }
-  /* The callee argument of call_pure_packed prints as its name, as upstream's (the parser's
-   * R.call_pure_packed takes a name); other operators' ExternFunc arguments as R.ExternFunc. */
+  /* The callee argument of call_pure_packed / call_inplace_packed prints as its name, as
+   * upstream's (the parser's R.call_pure_packed takes a name); other operators' ExternFunc
+   * arguments as R.ExternFunc. */
   bool name_callee = info && (info->id == TVM_RELAX_OP_call_pure_packed ||
+                              info->id == TVM_RELAX_OP_call_inplace_packed ||
                               info->id == TVM_RELAX_OP_call_builtin_with_ctx);
   for (int64_t i = 0; i < n; ++i) {
     push_arg(&parts, i == 0 && name_callee ? callee_arg(d, c, path, 0)

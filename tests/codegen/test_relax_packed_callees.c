@@ -4,9 +4,9 @@
  * of struct info R.Callable; CallTIRRewrite makes it a call of the variable, the VM invokes the
  * packed function it holds) and R.vm.call_tir_dyn of a packed function's name (a string, as
  * upstream's wrapper converts it, or an ExternFunc) with the shape written R.ShapeExpr((m, n)).
- * Each runs in the reference evaluator and compiled (bytecode mode) on random inputs, against
- * values computed here; and the bad inputs (an unregistered name, a callee that is no
- * function).
+ * R.call_inplace_packed, whose packed function writes into an argument and returns it. Each runs
+ * in the reference evaluator and compiled (bytecode mode) on random inputs, against values
+ * computed here; and the bad inputs (an unregistered name, a callee that is no function).
  */
 #include <math.h>
 #include <stdio.h>
@@ -51,6 +51,22 @@ static int fill_scaled(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* 
   for (int64_t i = 0; i < m * k; ++i) {
     ((float*)o->data)[i] = ((const float*)x->data)[i] * (float)m + (float)k;
   }
+  return 0;
+}
+
+/* test.add_into(a, b): a += b (float32, same size), returning a: an in-place packed function. */
+static int add_into(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* rv) {
+  (void)self;
+  *rv = tvm_ffi_any_none();
+  if (n != 2 || args[0].type_index != kTVMFFITensor || args[1].type_index != kTVMFFITensor) {
+    return tvm_ffi_raise("TypeError", "test.add_into expects two tensors");
+  }
+  const DLTensor *a = tvm_ffi_tensor_dl(args[0].v_obj), *b = tvm_ffi_tensor_dl(args[1].v_obj);
+  int64_t k = tvm_ffi_dltensor_numel(a);
+  if (tvm_ffi_dltensor_numel(b) != k) return tvm_ffi_raise("ValueError", "test.add_into: sizes differ");
+  for (int64_t i = 0; i < k; ++i) ((float*)a->data)[i] += ((const float*)b->data)[i];
+  tvm_ffi_retain(args[0].v_obj);
+  *rv = args[0];
   return 0;
 }
 
@@ -211,12 +227,73 @@ TEST(bad_call_tir_dyn) {
   CHECK_RAISED("TypeError", "argument 'values' of R.ShapeExpr must be a list of dims, got int");
 }
 
+/* R.call_inplace_packed: main computes s = x + y, adds y into s in place and returns
+ * (s + y) * x; alias returns its argument x with y added into it (the very same tensor). */
+TEST(inplace_packed_callee) {
+  tvm_tir_ir_module_obj* mod = parse(
+      "from tvm.script import ir as I\n"
+      "from tvm.script import relax as R\n"
+      "@I.ir_module\n"
+      "class M:\n"
+      "    @R.function\n"
+      "    def main(x: R.Tensor((2, 3), \"float32\"), y: R.Tensor((2, 3), \"float32\")):\n"
+      "        with R.dataflow():\n"
+      "            s = R.add(x, y)\n"
+      "            z = R.call_inplace_packed(\"test.add_into\", s, y, inplace_indices=0,\n"
+      "                                      sinfo_args=R.Tensor((2, 3), \"float32\"))\n"
+      "            w = R.multiply(z, x)\n"
+      "            R.output(w)\n"
+      "        return w\n"
+      "    @R.function\n"
+      "    def alias(x: R.Tensor((2, 3), \"float32\"), y: R.Tensor((2, 3), \"float32\")):\n"
+      "        z = R.call_inplace_packed(\"test.add_into\", x, y, inplace_indices=[0],\n"
+      "                                  sinfo_args=R.Tensor((2, 3), \"float32\"))\n"
+      "        return z\n");
+  CHECK_OK(mod ? 0 : -1);
+  if (!mod) return;
+  tvm_tir_ir_module_obj* legal = tvm_relax_transform_legalize_ops(mod); /* for the evaluator */
+  CHECK_OK(legal ? 0 : -1);
+  tvm_vm_executable* exec = test_mode(tvm_codegen_relax_build(mod, test_opts()));
+  CHECK_OK(exec ? 0 : -1);
+  tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
+  int64_t shape[2] = {2, 3};
+  for (int w = 0; w < 2 && vm && legal; ++w) {
+    void* x = rv_rand(2, shape);
+    void* y = rv_rand(2, shape);
+    const float *xd = tvm_ffi_tensor_dl(x)->data, *yd = tvm_ffi_tensor_dl(y)->data;
+    float want[6], x0[6];
+    for (int i = 0; i < 6; ++i) want[i] = (xd[i] + 2 * yd[i]) * xd[i], x0[i] = xd[i];
+    TVMFFIAny a[2] = {tvm_ffi_any_obj(x), tvm_ffi_any_obj(y)}, r = tvm_ffi_any_none();
+    int rc = w == 0 ? tvm_relax_eval(legal, "main", a, 2, &r) : tvm_vm_invoke(vm, "main", a, 2, &r);
+    CHECK_OK(rc);
+    const DLTensor* t = rc == 0 && r.type_index == kTVMFFITensor ? tvm_ffi_tensor_dl(r.v_obj) : NULL;
+    CHECK(t && tvm_ffi_dltensor_numel(t) == 6);
+    for (int i = 0; t && i < 6; ++i) {
+      CHECK(fabsf(((const float*)t->data)[i] - want[i]) <= 1e-5f);
+      CHECK(xd[i] == x0[i]); /* main writes only into its own s */
+    }
+    tvm_ffi_any_release(&r);
+    rc = w == 0 ? tvm_relax_eval(legal, "alias", a, 2, &r) : tvm_vm_invoke(vm, "alias", a, 2, &r);
+    CHECK_OK(rc);
+    CHECK(rc == 0 && r.type_index == kTVMFFITensor && r.v_obj == x);
+    for (int i = 0; i < 6; ++i) CHECK(xd[i] == x0[i] + yd[i]);
+    tvm_ffi_any_release(&r);
+    tvm_ffi_release(x), tvm_ffi_release(y);
+  }
+  tvm_vm_release(vm);
+  tvm_ffi_release(exec);
+  tvm_ffi_release(legal);
+  tvm_ffi_release(mod);
+}
+
 int main(void) {
   CHECK_OK(tvm_ffi_global_register("test.dps_scale3", dps_scale3, true));
   CHECK_OK(tvm_ffi_global_register("test.fill_scaled", fill_scaled, true));
+  CHECK_OK(tvm_ffi_global_register("test.add_into", add_into, true));
   RUN(function_value_callee);
   RUN(unregistered_name);
   RUN(bad_callee);
   RUN(bad_call_tir_dyn);
+  RUN(inplace_packed_callee);
   return test_summary();
 }

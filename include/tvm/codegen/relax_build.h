@@ -7,7 +7,8 @@
  *
  * VMCodeGen's input must be legalized: every operator call a call_tir, a direct call of a
  * PrimFunc (with its outputs as arguments, or returning a value: ComputePrimValue's), or one of
- * the operators VMCodeGen maps to a VM builtin (shape_of, null_value, call_pure_packed,
+ * the operators VMCodeGen maps to a VM builtin (shape_of, null_value, call_pure_packed and
+ * call_inplace_packed (a call of the packed function),
  * builtin.alloc_tensor, memory.alloc_storage / alloc_tensor / kill_storage / kill_tensor); the
  * other builtins come as ExternFunc calls (LowerRuntimeBuiltin: vm.builtin.reshape, ...).
  */

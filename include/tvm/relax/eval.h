@@ -10,7 +10,8 @@
  * call_tir; an operator call that is left is a NotImplementedError naming it). The runtime
  * operators run here as libvm's builtins run them in compiled code: call_tir_inplace (the
  * kernel overwrites the inputs its inplace_indices name, which are its results),
- * call_dps_packed and call_pure_packed (the packed function of that name), tensor_to_shape,
+ * call_dps_packed, call_pure_packed and call_inplace_packed (the packed function of that name),
+ * tensor_to_shape,
  * shape_to_tensor, print (its line on stdout; the value R.Tuple() is an empty tuple here where
  * the VM holds None) and assert_op (an AssertionError with the formatted message).
  *
