@@ -309,6 +309,7 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_reduce(const tvm_relax_call_obj* call
 tvm_tir_prim_func_obj* tvm_relax__legalize_variance(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_scan(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_bucketize(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_multinomial(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_collapse_sum(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_attention(const tvm_relax_call_obj* call);
 /* The kernel's tensor inputs of a call, appended to `out` (ffi.List of Relax expressions): each
@@ -392,11 +393,15 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_slice_scatter(const tvm_relax_call_ob
 tvm_tir_prim_func_obj* tvm_relax__legalize_one_hot(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_sort(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_einsum(const tvm_relax_call_obj* call);
-/* image.resize2d (legalize_image.c). */
+/* image.resize2d / resize3d, image.grid_sample (legalize_image.c). */
 tvm_tir_prim_func_obj* tvm_relax__legalize_resize2d(const tvm_relax_call_obj* call);
-/* image.affine_grid, vision.roi_align (legalize_vision.c). */
+tvm_tir_prim_func_obj* tvm_relax__legalize_grid_sample(const tvm_relax_call_obj* call);
+/* image.affine_grid, vision.roi_align / roi_pool / get_valid_counts and the NMS operators
+ * (legalize_vision.c). */
 tvm_tir_prim_func_obj* tvm_relax__legalize_affine_grid(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_roi_align(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_roi_pool(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_get_valid_counts(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_nms(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_all_class_nms(const tvm_relax_call_obj* call);
 /* quantize / dequantize, prelu, group_norm, nll_loss, cross_entropy_with_logits

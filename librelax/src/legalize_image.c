@@ -10,6 +10,10 @@
  * a NotImplementedError. An input with an empty spatial axis and a non-empty output is an
  * error: a ValueError at inference for constant dims, the kernel's assertion otherwise. image.affine_grid (2-d and 3-d) and vision.roi_align are in
  * legalize_vision.c.
+ * image.grid_sample in NCHW (bilinear, nearest, bicubic) and NCDHW (bilinear, nearest), as
+ * upstream's topi grid_sample: each output element reads its coordinates from the grid, maps
+ * them into the input (align_corners or not), pads them (zeros, border, reflection) and
+ * interpolates; the blend is in the wider float of data's and the grid's dtypes.
  */
 #include <stdio.h>
 #include <string.h>
@@ -239,4 +243,272 @@ static void* resize_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* con
 
 tvm_tir_prim_func_obj* tvm_relax__legalize_resize2d(const tvm_relax_call_obj* call) {
   return tvm_relax__legalize_with(call, resize_body);
+}
+
+/* ---- grid_sample ----------------------------------------------------------------------------- */
+/* What the pieces of a grid_sample kernel share: the coordinates' dtype (the grid's), the dtype
+ * values are blended in, align_corners and padding_mode. */
+typedef struct {
+  DLDataType ct, bt;
+  bool align;
+  const char* pad;
+} gs_ctx;
+
+static void* gc(const gs_ctx* g, double v) { return tvm_tir_const_float(g->ct, v); }
+
+/* upstream's unnormalize: grid coordinate c (consumed) of [-1, 1] onto an input axis of extent
+ * h (borrowed): (c + 1) * (h - 1) / 2 with align_corners (-1 and 1 the corner pixels' centres),
+ * else -0.5 + (c + 1) * h / 2 (-1 and 1 the corner pixels' outer edges). */
+static void* gs_unnormalize(const gs_ctx* g, void* c, void* h) {
+  void* c1 = tvm_tir_add_take(c, gc(g, 1));
+  void* hf = tvm_tir_cast_take(g->ct, g->align ? tvm_tir_sub_take(tvm_tir_ref(h), tvm_tir_i64(1))
+                                               : tvm_tir_ref(h));
+  void* v = tvm_tir_div_take(tvm_tir_mul_take(c1, hf), gc(g, 2));
+  return g->align ? v : tvm_tir_add_take(gc(g, -0.5), v);
+}
+
+/* c (consumed, of the coordinates' dtype) clamped into [0, h - 1]. */
+static void* gs_clip(const gs_ctx* g, void* c, void* h) {
+  void* last = tvm_tir_cast_take(g->ct, tvm_tir_sub_take(tvm_tir_ref(h), tvm_tir_i64(1)));
+  return tvm_tir_min_take(tvm_tir_max_take(c, gc(g, 0)), last);
+}
+
+/*
+ * upstream's reflection of c (borrowed) at the borders lo and lo + span of an axis of extent h
+ * (lo = 0 and span = h - 1 with align_corners, else lo = -0.5 and span = h): inside it stays;
+ * outside, with d = |c - lo| = flips * span + extra (flips = floor(d) // span, as upstream's
+ * integer division), lo + extra after an even number of flips, lo + span - extra after an odd
+ * one. The caller clips the result into the input. A span of 0 (h = 1 with align_corners, where
+ * upstream divides by zero) divides by 1 instead: the clip then gives 0, as PyTorch.
+ */
+static void* gs_reflect(const gs_ctx* g, void* c, void* h) {
+  DLDataType i64 = tvm_tir_dtype_int(64);
+  double lo = g->align ? 0.0 : -0.5;
+  void* span = g->align ? tvm_tir_sub_take(tvm_tir_ref(h), tvm_tir_i64(1)) : tvm_tir_ref(h);
+  void* hi = tvm_tir_add_take(tvm_tir_cast_take(g->ct, tvm_tir_ref(span)), gc(g, lo));
+  void* inside = tvm_tir_and_take(tvm_tir_le_take(gc(g, lo), tvm_tir_ref(c)),
+                                  tvm_tir_le_take(tvm_tir_ref(c), tvm_tir_ref(hi)));
+  void* div = tvm_tir_max_take(tvm_tir_ref(span), tvm_tir_i64(1));
+  void* d = tvm_tir_call_take(g->ct, "tir.fabs", tvm_tir_sub_take(tvm_tir_ref(c), gc(g, lo)));
+  void* flips = tvm_tir_floordiv_take(tvm_tir_cast_take(i64, tvm_tir_ref(d)), tvm_tir_ref(div));
+  void* extra = tvm_tir_sub_take(d, tvm_tir_cast_take(g->ct, tvm_tir_mul_take(tvm_tir_ref(flips),
+                                                                             div)));
+  void* even = tvm_tir_eq_take(tvm_tir_floormod_take(flips, tvm_tir_i64(2)), tvm_tir_i64(0));
+  void* out = tvm_tir_select_take(even, tvm_tir_add_take(tvm_tir_ref(extra), gc(g, lo)),
+                                  tvm_tir_sub_take(hi, extra));
+  tvm_ffi_release(span);
+  return tvm_tir_select_take(inside, tvm_tir_ref(c), out);
+}
+
+/* x[v0, v1, idx...] (idx consumed) in the blend dtype, 0 when an index is outside x: only the
+ * taps inside are read (tir.if_then_else), so the padding never reads out of bounds. */
+static void* gs_tap(const gs_ctx* g, tvm_tir_buffer_obj* x, void* const* v, void** idx, int s) {
+  void* ok = tvm_tir_bool(true);
+  void* ind[5] = {tvm_tir_ref(v[0]), tvm_tir_ref(v[1]), NULL, NULL, NULL};
+  for (int a = 0; a < s; ++a) {
+    ok = tvm_tir_and_take(ok, tvm_relax__in_range(idx[a], tvm_ffi_seq_obj_at(x->shape, 2 + a)));
+    ind[2 + a] = idx[a];
+  }
+  void* val = tvm_tir_cast_take(g->bt, tvm_tir_load_takev(tvm_tir_ref(x), s + 2, ind));
+  return tvm_tir_call_take(g->bt, "tir.if_then_else", ok, val,
+                           tvm_tir_const_float(g->bt, 0));
+}
+
+/* Bilinear (trilinear for 3 axes) at the padded coordinates c (borrowed): the 2^s corners
+ * floor(c) and floor(c) + 1 per axis, corner k taking + 1 on axis a when bit (s - 1 - a) of k is
+ * set, each weighted by (1 - t) or t per axis (t = c - floor(c)), summed in corner order:
+ * upstream's v00 (1 - ty)(1 - tx) + v01 (1 - ty) tx + v10 ty (1 - tx) + v11 ty tx in 2-d. */
+static void* gs_linear(const gs_ctx* g, tvm_tir_buffer_obj* x, void* const* v, void* const* c,
+                       int s) {
+  void *lo[3], *w[3][2];
+  for (int a = 0; a < s; ++a) {
+    void* fl = tvm_tir_call_take(g->ct, "tir.floor", tvm_tir_ref(c[a]));
+    void* t = tvm_tir_cast_take(g->bt, tvm_tir_sub_take(tvm_tir_ref(c[a]), tvm_tir_ref(fl)));
+    lo[a] = tvm_tir_cast_take(tvm_tir_dtype_int(64), fl);
+    w[a][0] = tvm_tir_sub_take(tvm_tir_const_float(g->bt, 1), tvm_tir_ref(t));
+    w[a][1] = t;
+  }
+  void* sum = NULL;
+  for (int k = 0; k < 1 << s; ++k) {
+    void* idx[3];
+    void* term = NULL;
+    for (int a = 0; a < s; ++a) {
+      int bit = (k >> (s - 1 - a)) & 1;
+      idx[a] = bit ? tvm_tir_add_take(tvm_tir_ref(lo[a]), tvm_tir_i64(1)) : tvm_tir_ref(lo[a]);
+    }
+    term = gs_tap(g, x, v, idx, s);
+    for (int a = 0; a < s; ++a) {
+      term = tvm_tir_mul_take(term, tvm_tir_ref(w[a][(k >> (s - 1 - a)) & 1]));
+    }
+    sum = sum ? tvm_tir_add_take(sum, term) : term;
+  }
+  for (int a = 0; a < s; ++a) tvm_relax__release_all(w[a], 2);
+  tvm_relax__release_all(lo, s);
+  return sum;
+}
+
+/* upstream's bicubic weights (A = -0.75, PyTorch's) of the taps floor(c) - 1 .. floor(c) + 2 at
+ * fraction t (borrowed): w1(t + 1), w0(t), w0(1 - t), w1(2 - t) with w0(u) = ((A + 2) u - (A +
+ * 3)) u u + 1 and w1(u) = ((A u - 5 A) u + 8 A) u - 4 A. */
+static void gs_cubic_weights(const gs_ctx* g, void* t, void* w[4]) {
+  const double A = -0.75;
+  for (int q = 0; q < 4; ++q) {
+    void* u = q == 0   ? tvm_tir_add_take(tvm_tir_ref(t), gc(g, 1))
+              : q == 1 ? tvm_tir_ref(t)
+              : q == 2 ? tvm_tir_sub_take(gc(g, 1), tvm_tir_ref(t))
+                       : tvm_tir_sub_take(gc(g, 2), tvm_tir_ref(t));
+    if (q == 1 || q == 2) {
+      void* p = tvm_tir_sub_take(tvm_tir_mul_take(gc(g, A + 2), tvm_tir_ref(u)), gc(g, A + 3));
+      p = tvm_tir_mul_take(tvm_tir_mul_take(p, tvm_tir_ref(u)), tvm_tir_ref(u));
+      w[q] = tvm_tir_add_take(p, gc(g, 1));
+    } else {
+      void* p = tvm_tir_sub_take(tvm_tir_mul_take(gc(g, A), tvm_tir_ref(u)), gc(g, 5 * A));
+      p = tvm_tir_add_take(tvm_tir_mul_take(p, tvm_tir_ref(u)), gc(g, 8 * A));
+      w[q] = tvm_tir_sub_take(tvm_tir_mul_take(p, tvm_tir_ref(u)), gc(g, 4 * A));
+    }
+    tvm_ffi_release(u);
+    w[q] = tvm_tir_cast_take(g->bt, w[q]);
+  }
+}
+
+/* Bicubic (2-d) at the unpadded coordinates c (borrowed), as upstream's topi: per axis the taps
+ * floor(c) - 1 .. floor(c) + 2, each padded on its own (border: clamped into the input;
+ * reflection: reflected, clamped, truncated to an index; zeros: 0 outside); each of the four
+ * rows blended along x (w0 p0 + w1 p1 + w2 p2 + w3 p3), then the rows along y. */
+static void* gs_cubic(const gs_ctx* g, tvm_tir_buffer_obj* x, void* const* v, void* const* c) {
+  DLDataType i64 = tvm_tir_dtype_int(64);
+  void *w[2][4], *ix[2][4];
+  for (int a = 0; a < 2; ++a) {
+    void* h = tvm_ffi_seq_obj_at(x->shape, 2 + a);
+    void* fl = tvm_tir_call_take(g->ct, "tir.floor", tvm_tir_ref(c[a]));
+    void* t = tvm_tir_sub_take(tvm_tir_ref(c[a]), tvm_tir_ref(fl));
+    gs_cubic_weights(g, t, w[a]);
+    tvm_ffi_release(t);
+    void* base = tvm_tir_cast_take(i64, fl);
+    for (int q = 0; q < 4; ++q) {
+      void* pos = tvm_tir_add_take(tvm_tir_ref(base), tvm_tir_i64(q - 1));
+      if (is(g->pad, "border")) {
+        pos = tvm_tir_min_take(tvm_tir_max_take(pos, tvm_tir_i64(0)),
+                               tvm_tir_sub_take(tvm_tir_ref(h), tvm_tir_i64(1)));
+      } else if (is(g->pad, "reflection")) {
+        void* pf = tvm_tir_cast_take(g->ct, pos);
+        void* r = gs_reflect(g, pf, h);
+        tvm_ffi_release(pf);
+        pos = tvm_tir_cast_take(i64, gs_clip(g, r, h));
+      }
+      ix[a][q] = pos;
+    }
+    tvm_ffi_release(base);
+  }
+  void* rows[4];
+  for (int i = 0; i < 4; ++i) {
+    void* acc = NULL;
+    for (int q = 0; q < 4; ++q) {
+      void* idx[2] = {tvm_tir_ref(ix[0][i]), tvm_tir_ref(ix[1][q])};
+      void* term = tvm_tir_mul_take(gs_tap(g, x, v, idx, 2), tvm_tir_ref(w[1][q]));
+      acc = acc ? tvm_tir_add_take(acc, term) : term;
+    }
+    rows[i] = acc;
+  }
+  void* out = NULL;
+  for (int i = 0; i < 4; ++i) {
+    void* term = tvm_tir_mul_take(rows[i], tvm_tir_ref(w[0][i]));
+    out = out ? tvm_tir_add_take(out, term) : term;
+  }
+  for (int a = 0; a < 2; ++a) tvm_relax__release_all(w[a], 4), tvm_relax__release_all(ix[a], 4);
+  return out;
+}
+
+/* The wider of two float dtypes (float32 for float16 against bfloat16). */
+static DLDataType gs_blend_dtype(DLDataType a, DLDataType b) {
+  if (tvm_ffi_dtype_equal(a, b)) return a;
+  return a.bits != b.bits ? (a.bits > b.bits ? a : b) : F32;
+}
+
+static void* grid_sample_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
+                              int nin, tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nin, (void)nout;
+  tvm_tir_buffer_obj *x = in[0], *grid = in[1], *o = out[0];
+  const char* layout = tvm_relax__call_attr_str(call, "layout", "NCHW");
+  const char* method = tvm_relax__call_attr_str(call, "method", "bilinear");
+  int n = (int)tvm_ffi_seq_size(x->shape), s = n - 2;
+  if ((s != 2 && s != 3) || !is(layout, s == 2 ? "NCHW" : "NCDHW") ||
+      tvm_ffi_seq_size(grid->shape) != n || (s == 3 && is(method, "bicubic"))) {
+    tvm_ffi_raise("NotImplementedError",
+                  "relax.image.grid_sample: only the NCHW (bilinear, nearest, bicubic) and NCDHW "
+                  "(bilinear, nearest) layouts have a kernel, got %s with method %s",
+                  layout, method);
+    return NULL;
+  }
+  gs_ctx g = {grid->dtype, gs_blend_dtype(x->dtype, grid->dtype),
+              tvm_relax__call_attr_bool(call, "align_corners", false),
+              tvm_relax__call_attr_str(call, "padding_mode", "zeros")};
+  bool cubic = is(method, "bicubic");
+  void* v[5];
+  if (tvm_relax__kernel_vars(v, n, "i") != 0) return NULL;
+  /* raw[a]: axis a's coordinate in the input (D, H, W order: grid channel s - 1 - a); c[a]: it
+   * padded (bicubic pads its taps instead) */
+  static const char* const kRaw[3] = {"z", "y", "x"}, *const kPad[3] = {"zp", "yp", "xp"};
+  void *raw[3], *c[3];
+  for (int a = 0; a < s; ++a) {
+    raw[a] = tvm_tir_var(kRaw[3 - s + a], g.ct);
+    c[a] = tvm_tir_var(kPad[3 - s + a], g.ct);
+  }
+  void* value;
+  if (cubic) {
+    value = gs_cubic(&g, x, v, raw);
+  } else if (is(method, "nearest")) {
+    void* idx[3];
+    for (int a = 0; a < s; ++a) {
+      void* r = tvm_tir_call_take(g.ct, "tir.nearbyint", tvm_tir_ref(c[a]));
+      idx[a] = tvm_tir_cast_take(tvm_tir_dtype_int(64), r);
+    }
+    value = gs_tap(&g, x, v, idx, s);
+  } else {
+    value = gs_linear(&g, x, v, c, s);
+  }
+  void* oi[5];
+  for (int i = 0; i < n; ++i) oi[i] = tvm_tir_ref(v[i]);
+  void* body = tvm_tir_store_takev(tvm_tir_ref(o), tvm_tir_cast_take(o->dtype, value), n, oi);
+  for (int a = s - 1; !cubic && a >= 0; --a) {
+    void* h = tvm_ffi_seq_obj_at(x->shape, 2 + a);
+    void* p = tvm_tir_ref(raw[a]);
+    if (is(g.pad, "reflection")) {
+      void* r = gs_reflect(&g, raw[a], h);
+      tvm_ffi_release(p);
+      p = r;
+    }
+    if (!is(g.pad, "zeros")) p = gs_clip(&g, p, h);
+    body = tvm_tir_let_stmt_take(tvm_tir_ref(c[a]), p, body);
+  }
+  for (int a = s - 1; a >= 0; --a) {
+    void* gi[5] = {tvm_tir_ref(v[0]), tvm_tir_i64(s - 1 - a), NULL, NULL, NULL};
+    for (int i = 2; i < n; ++i) gi[i] = tvm_tir_ref(v[i]);
+    void* gv = tvm_tir_cast_take(g.ct, tvm_tir_load_takev(tvm_tir_ref(grid), n, gi));
+    body = tvm_tir_let_stmt_take(tvm_tir_ref(raw[a]),
+                                 gs_unnormalize(&g, gv, tvm_ffi_seq_obj_at(x->shape, 2 + a)), body);
+  }
+  void* ext[5];
+  for (int i = 0; i < n; ++i) ext[i] = tvm_ffi_seq_obj_at(o->shape, i);
+  body = tvm_relax__loop_nest(v, ext, n, NULL, body);
+  /* The grid's batch and coordinate count, when inference could not prove them, are checked
+   * before any read (the output's batch is data's). */
+  void* nb = tvm_ffi_seq_obj_at(x->shape, 0), *gb = tvm_ffi_seq_obj_at(grid->shape, 0);
+  void* gs = tvm_ffi_seq_obj_at(grid->shape, 1);
+  int64_t cs;
+  bool batch_ok = tvm_relax__dim_equal(nb, gb);
+  bool coords_ok = tvm_tir_as_const_int(gs, &cs) && cs == s;
+  if (!batch_ok || !coords_ok) {
+    void* ok = tvm_tir_and_take(tvm_tir_eq_take(tvm_tir_ref(nb), tvm_tir_ref(gb)),
+                                tvm_tir_eq_take(tvm_tir_ref(gs), tvm_tir_i64(s)));
+    body = tvm_tir_assert_take(ok, "relax.image.grid_sample: the grid's batch or number of "
+                               "coordinates does not fit data", body);
+  }
+  tvm_relax__release_all(raw, s), tvm_relax__release_all(c, s);
+  tvm_relax__release_all(v, n);
+  return body;
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_grid_sample(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, grid_sample_body);
 }

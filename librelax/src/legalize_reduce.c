@@ -4,8 +4,9 @@
  * mean of the squared deviations, divided by N), of argmax / argmin (one axis, or the flattened
  * tensor; the first index of the extreme value, int64) and of the scans cumsum / cumprod (along
  * one axis, or over the flattened tensor; exclusive or not; accumulated in the output dtype),
- * of bucketize (a binary search of each element in the 1-d boundaries, topi.searchsorted's), and
- * of collapse_sum_like / collapse_sum_to (a sum over data's leading dims and those where the
+ * of bucketize (a binary search of each element in the 1-d boundaries, topi.searchsorted's), of
+ * multinomial_from_uniform (a scan of one row's cumulative sums per sample), and of
+ * collapse_sum_like / collapse_sum_to (a sum over data's leading dims and those where the
  * target's dim is the constant 1).
  */
 #include <math.h>
@@ -341,6 +342,80 @@ static void* bucketize_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* 
 
 tvm_tir_prim_func_obj* tvm_relax__legalize_bucketize(const tvm_relax_call_obj* call) {
   return tvm_relax__legalize_with(call, bucketize_body);
+}
+
+/* ---- multinomial_from_uniform ---------------------------------------------------------------- */
+/*
+ * out[i, 0] = the first k with u < prob[r, 0] + ... + prob[r, k] (the cumulative sums in prob's
+ * dtype, as upstream's cumsum makes them), vocab - 1 when no sum exceeds u; r = sample_indices[i,
+ * 0] (a negative one counted from the end of the batch; one outside it fails the kernel's
+ * assertion, where upstream reads it unchecked), u = uniform_sample[i, 0], the two compared in
+ * bucketize's common dtype. Upstream's CPU lowering (DispatchSampling: a cumsum, then a kernel
+ * testing every (i, k)) gives the same index for non-negative probabilities; here one scan per
+ * sample stops at it. A vocab of 0 gives 0 (upstream's kernel writes nothing then).
+ */
+static void* multinomial_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
+                              int nin, tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nin, (void)nout;
+  tvm_tir_buffer_obj *p = in[0], *us = in[1], *si = in[2], *o = out[0];
+  if (tvm_ffi_seq_size(p->shape) != 2 || tvm_ffi_seq_size(us->shape) != 2 ||
+      tvm_ffi_seq_size(si->shape) != 2 || tvm_ffi_seq_size(o->shape) != 2) {
+    tvm_ffi_raise("ValueError", "relax.multinomial_from_uniform: its tensors must be 2-d");
+    return NULL;
+  }
+  DLDataType pt = p->dtype, ct = bucketize_cmp_dtype(pt, us->dtype), i64 = tvm_tir_dtype_int(64);
+  void *batch = tvm_ffi_seq_obj_at(p->shape, 0), *vocab = tvm_ffi_seq_obj_at(p->shape, 1);
+  void* v[1];
+  if (tvm_relax__kernel_vars(v, 1, "i") != 0) return NULL;
+  void *raw = tvm_tir_var("raw", i64), *r = tvm_tir_var("r", i64), *u = tvm_tir_var("u", ct);
+  tvm_tir_buffer_obj *k = tvm_relax__scratch("k", i64), *acc = tvm_relax__scratch("acc", pt);
+  /* the next cumulative sum, acc + prob[r, k] */
+  void* next[2];
+  for (int j = 0; j < 2; ++j) {
+    next[j] = tvm_tir_add_take(tvm_relax__scratch_load(acc),
+                               tvm_tir_load_take(tvm_tir_ref(p), tvm_tir_ref(r),
+                                                 tvm_relax__scratch_load(k)));
+  }
+  /* while k < vocab - 1 and not u < next: step past k (prob[r, k] is read only when k is inside
+   * the row, so a vocab of 0 reads nothing) */
+  void* more = tvm_tir_lt_take(tvm_relax__scratch_load(k),
+                               tvm_tir_sub_take(tvm_tir_ref(vocab), tvm_tir_i64(1)));
+  void* past = tvm_tir_not_take(tvm_tir_lt_take(tvm_tir_ref(u), tvm_tir_cast_take(ct, next[0])));
+  void* step = tvm_tir_seq_take(
+      tvm_relax__scratch_store(acc, next[1]),
+      tvm_relax__scratch_store(k, tvm_tir_add_take(tvm_relax__scratch_load(k), tvm_tir_i64(1))));
+  void* cond = tvm_tir_call_take(tvm_tir_dtype_bool(), "tir.if_then_else", more, past,
+                                 tvm_tir_bool(false));
+  void* search = tvm_tir_while_take(cond, step);
+  void* write = tvm_tir_store_take(tvm_tir_ref(o), tvm_tir_cast_take(o->dtype,
+                                                                     tvm_relax__scratch_load(k)),
+                                   tvm_tir_ref(v[0]), tvm_tir_i64(0));
+  void* body = tvm_tir_seq_take(tvm_relax__scratch_store(acc, tvm_tir_const_float(pt, 0)),
+                                tvm_relax__scratch_store(k, tvm_tir_i64(0)), search, write);
+  body = tvm_tir_let_stmt_take(
+      tvm_tir_ref(u), tvm_tir_cast_take(ct, tvm_tir_load_take(tvm_tir_ref(us), tvm_tir_ref(v[0]),
+                                                              tvm_tir_i64(0))),
+      body);
+  body = tvm_relax__assert_indices(call, tvm_relax__in_range(r, batch), body);
+  body = tvm_tir_let_stmt_take(
+      tvm_tir_ref(r),
+      tvm_tir_select_take(tvm_tir_lt_take(tvm_tir_ref(raw), tvm_tir_i64(0)),
+                          tvm_tir_add_take(tvm_tir_ref(raw), tvm_tir_ref(batch)), tvm_tir_ref(raw)),
+      body);
+  body = tvm_tir_let_stmt_take(
+      tvm_tir_ref(raw),
+      tvm_tir_cast_take(i64, tvm_tir_load_take(tvm_tir_ref(si), tvm_tir_ref(v[0]), tvm_tir_i64(0))),
+      body);
+  body = tvm_relax__scratch_scope(k, tvm_relax__scratch_scope(acc, body));
+  body = tvm_relax__loop_nest(v, (void*[]){tvm_ffi_seq_obj_at(o->shape, 0)}, 1, NULL, body);
+  tvm_ffi_release(k), tvm_ffi_release(acc), tvm_ffi_release(raw), tvm_ffi_release(r);
+  tvm_ffi_release(u);
+  tvm_relax__release_all(v, 1);
+  return body;
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_multinomial(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, multinomial_body);
 }
 
 /* ---- collapse_sum_like / collapse_sum_to ----------------------------------------------------- */

@@ -1,8 +1,8 @@
 /*
- * legalize_vision.c: the kernels of image.affine_grid, vision.roi_align,
- * vision.non_max_suppression (hard and soft, returning indices or the data) and
- * vision.all_class_non_max_suppression, following upstream's topi (image/grid_sample.py's
- * affine_grid, vision/roi_align.py, vision/nms.py).
+ * legalize_vision.c: the kernels of image.affine_grid, vision.roi_align, vision.roi_pool,
+ * vision.get_valid_counts, vision.non_max_suppression (hard and soft, returning indices or the
+ * data) and vision.all_class_non_max_suppression, following upstream's topi
+ * (image/grid_sample.py's affine_grid, vision/roi_align.py, vision/roi_pool.py, vision/nms.py).
  *
  * affine_grid: out[n, k, i, j] = theta[n, k, 0] * x_j + theta[n, k, 1] * y_i + theta[n, k, 2]
  * with x_j = x_start + j * x_step (likewise y), in data's dtype: align_corners starts at -1 with
@@ -19,6 +19,7 @@
  * truncated and clamped into [0, N) (upstream reads it unchecked); an empty input gives zeros.
  */
 #include <float.h>
+#include <math.h>
 #include <string.h>
 #include <tvm/tir/builder.h>
 
@@ -71,6 +72,15 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_affine_grid(const tvm_relax_call_obj*
 }
 
 /* ---- roi_align ------------------------------------------------------------------------------- */
+/* The pooled pair of a call's pooled_size (one value for both dims, or two). */
+static void pooled_of(const tvm_relax_call_obj* call, int64_t pooled[2]) {
+  const TVMFFIAny* ps = tvm_relax_call_attr(call, "pooled_size");
+  int64_t np = ps && ps->type_index == kTVMFFIArray ? tvm_ffi_seq_size(ps->v_obj) : 0;
+  pooled[0] = pooled[1] = 1;
+  for (int i = 0; i < 2 && np > 0; ++i)
+    tvm_ffi_any_as_int(tvm_ffi_seq_at(ps->v_obj, np == 1 ? 0 : i), &pooled[i]);
+}
+
 typedef struct {
   tvm_tir_buffer_obj* x;
   bool nchw;
@@ -138,11 +148,8 @@ static void* roi_align_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* 
                   "vision.roi_align: only float data and rois have a kernel");
     return NULL;
   }
-  const TVMFFIAny* ps = tvm_relax_call_attr(call, "pooled_size");
-  int64_t np = ps && ps->type_index == kTVMFFIArray ? tvm_ffi_seq_size(ps->v_obj) : 0;
-  int64_t pooled[2] = {1, 1};
-  for (int i = 0; i < 2 && np > 0; ++i)
-    tvm_ffi_any_as_int(tvm_ffi_seq_at(ps->v_obj, np == 1 ? 0 : i), &pooled[i]);
+  int64_t pooled[2];
+  pooled_of(call, pooled);
   double scale = tvm_relax__call_attr_float(call, "spatial_scale", 1.0);
   int64_t ratio = tvm_relax__call_attr_int(call, "sample_ratio", -1);
   bool aligned = tvm_relax__call_attr_bool(call, "aligned", false);
@@ -260,6 +267,225 @@ static void* roi_align_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* 
 
 tvm_tir_prim_func_obj* tvm_relax__legalize_roi_align(const tvm_relax_call_obj* call) {
   return tvm_relax__legalize_with(call, roi_align_body);
+}
+
+/* ---- roi_pool -------------------------------------------------------------------------------- */
+/* A constant of dtype t (float or integer). */
+static void* const_of(DLDataType t, double v) {
+  return tvm_tir_dtype_is_floating(t) ? (void*)tvm_tir_const_float(t, v)
+                                      : (void*)tvm_tir_const_int(t, (int64_t)v);
+}
+
+/*
+ * roi_pool (NCHW), as upstream's topi vision/roi_pool.py: roi r = [batch index, x1, y1, x2, y2];
+ * each coordinate times spatial_scale rounded as floor(v + 0.5) (ties upward) in the rois'
+ * dtype; the roi's size end - start + 1, at least 1, split into pooled bins of size / pooled
+ * (in the rois' dtype); bin p covers [floor(p * bin), ceil((p + 1) * bin)) from the roi's start,
+ * clamped into the image; out[r, c, ph, pw] is the max of data[b, c, y, x] over the bin, 0 for an
+ * empty bin. Beyond topi: the batch index (truncated) is clamped into [0, N) (topi reads it
+ * unchecked) and an empty batch gives zeros.
+ */
+static void* roi_pool_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
+                           tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nin, (void)nout;
+  tvm_tir_buffer_obj *x = in[0], *rois = in[1], *o = out[0];
+  DLDataType rt = rois->dtype, t = o->dtype, i64 = TVM_TIR_INT64;
+  if (!tvm_tir_dtype_is_floating(rt)) {
+    tvm_ffi_raise("NotImplementedError", "vision.roi_pool: only float rois have a kernel");
+    return NULL;
+  }
+  int64_t pooled[2];
+  pooled_of(call, pooled);
+  double scale = tvm_relax__call_attr_float(call, "spatial_scale", 1.0);
+  void *v[4], *s[2];
+  if (tvm_relax__kernel_vars(v, 4, "i") != 0) return NULL;
+  if (tvm_relax__kernel_vars(s, 2, "s") != 0) {
+    tvm_relax__release_all(v, 4);
+    return NULL;
+  }
+  void *r = v[0], *c = v[1], *p[2] = {v[2], v[3]};
+  /* Let-bound per output element: the batch index; per dim (y, x) the roi's start, its bin size,
+   * and the bin's clamped bounds [lo, hi). */
+  tvm_tir_var_obj* bidx = tvm_tir_var("batch", i64);
+  tvm_tir_var_obj *start[2], *bin[2], *lo[2], *hi[2];
+  static const char *const sn[2] = {"start_y", "start_x"}, *const bn[2] = {"bin_y", "bin_x"},
+                           *const ln[2] = {"lo_y", "lo_x"}, *const hn[2] = {"hi_y", "hi_x"};
+  for (int i = 0; i < 2; ++i) {
+    start[i] = tvm_tir_var(sn[i], i64), bin[i] = tvm_tir_var(bn[i], rt);
+    lo[i] = tvm_tir_var(ln[i], i64), hi[i] = tvm_tir_var(hn[i], i64);
+  }
+  /* the max over the bin, or 0 when it is empty (or the batch is) */
+  tvm_tir_buffer_obj* acc = tvm_relax__scratch("acc", t);
+  void* px = tvm_tir_load_take(tvm_tir_ref(x), tvm_tir_ref(bidx), tvm_tir_ref(c), tvm_tir_ref(s[0]),
+                               tvm_tir_ref(s[1]));
+  void* red = tvm_relax__scratch_store(acc, tvm_tir_max_take(tvm_relax__scratch_load(acc), px));
+  for (int i = 1; i >= 0; --i) {
+    red = tvm_tir_serial_take(tvm_tir_ref(s[i]), tvm_tir_ref(lo[i]),
+                              tvm_tir_sub_take(tvm_tir_ref(hi[i]), tvm_tir_ref(lo[i])), red);
+  }
+  void* lowest = tvm_tir_dtype_is_floating(t)
+                     ? (void*)tvm_tir_const_float(t, -INFINITY)
+                     : (void*)tvm_tir_const_int(t, tvm_tir_dtype_min_int(t));
+  void* oi[4];
+  for (int i = 0; i < 4; ++i) oi[i] = tvm_tir_ref(v[i]);
+  void* pool =
+      tvm_tir_seq_take(tvm_relax__scratch_store(acc, lowest), red,
+                       tvm_tir_store_takev(tvm_tir_ref(o), tvm_relax__scratch_load(acc), 4, oi));
+  pool = tvm_relax__scratch_scope(acc, pool);
+  void* nonempty = tvm_tir_and_take(tvm_tir_gt_take(tvm_tir_ref(hi[0]), tvm_tir_ref(lo[0])),
+                                    tvm_tir_gt_take(tvm_tir_ref(hi[1]), tvm_tir_ref(lo[1])));
+  int64_t nb;
+  if (!(tvm_tir_as_const_int(dim(x, 0), &nb) && nb > 0)) /* the batch may be empty */
+    nonempty = tvm_tir_and_take(tvm_tir_gt_take(tvm_tir_ref(dim(x, 0)), tvm_tir_i64(0)), nonempty);
+  void* oz[4];
+  for (int i = 0; i < 4; ++i) oz[i] = tvm_tir_ref(v[i]);
+  void* inner =
+      tvm_tir_if_take(nonempty, pool, tvm_tir_store_takev(tvm_tir_ref(o), const_of(t, 0.0), 4, oz));
+  /* the bounds: lo = clamp(floor(p * bin) + start), hi = clamp(ceil((p + 1) * bin) + start) */
+  for (int i = 1; i >= 0; --i) {
+    void* ext = dim(x, 2 + i);
+    void* pf = tvm_tir_cast_take(rt, tvm_tir_ref(p[i]));
+    void* pf1 = tvm_tir_cast_take(rt, tvm_tir_add_take(tvm_tir_ref(p[i]), tvm_tir_i64(1)));
+    void* lov = tvm_tir_cast_take(
+        i64, tvm_tir_call_take(rt, "tir.floor", tvm_tir_mul_take(pf, tvm_tir_ref(bin[i]))));
+    void* hiv = tvm_tir_cast_take(
+        i64, tvm_tir_call_take(rt, "tir.ceil", tvm_tir_mul_take(pf1, tvm_tir_ref(bin[i]))));
+    lov = tvm_tir_min_take(
+        tvm_tir_max_take(tvm_tir_add_take(lov, tvm_tir_ref(start[i])), tvm_tir_i64(0)),
+        tvm_tir_ref(ext));
+    hiv = tvm_tir_min_take(
+        tvm_tir_max_take(tvm_tir_add_take(hiv, tvm_tir_ref(start[i])), tvm_tir_i64(0)),
+        tvm_tir_ref(ext));
+    inner = tvm_tir_let_stmt_take(tvm_tir_ref(hi[i]), hiv, inner);
+    inner = tvm_tir_let_stmt_take(tvm_tir_ref(lo[i]), lov, inner);
+  }
+  /* per dim: the rounded start and end, the size end - start + 1 (at least 1), bin = size /
+   * pooled; rois[r] = [batch, x1, y1, x2, y2]: y at columns 2 and 4, x at 1 and 3 */
+  for (int i = 1; i >= 0; --i) {
+    int col = i == 0 ? 2 : 1;
+    void* round_at[2];
+    for (int e = 0; e < 2; ++e) {
+      void* cv = tvm_tir_cast_take(
+          rt, tvm_tir_load_take(tvm_tir_ref(rois), tvm_tir_ref(r), tvm_tir_i64(col + 2 * e)));
+      void* scaled = tvm_tir_add_take(tvm_tir_mul_take(cv, tvm_tir_const_float(rt, scale)),
+                                      tvm_tir_const_float(rt, 0.5));
+      round_at[e] = tvm_tir_cast_take(i64, tvm_tir_call_take(rt, "tir.floor", scaled));
+    }
+    void* size = tvm_tir_max_take(
+        tvm_tir_add_take(tvm_tir_sub_take(round_at[1], tvm_tir_ref(start[i])), tvm_tir_i64(1)),
+        tvm_tir_i64(1));
+    void* binv =
+        tvm_tir_div_take(tvm_tir_cast_take(rt, size), tvm_tir_const_float(rt, (double)pooled[i]));
+    inner = tvm_tir_let_stmt_take(tvm_tir_ref(bin[i]), binv, inner);
+    inner = tvm_tir_let_stmt_take(tvm_tir_ref(start[i]), round_at[0], inner);
+  }
+  void* bv =
+      tvm_tir_cast_take(i64, tvm_tir_load_take(tvm_tir_ref(rois), tvm_tir_ref(r), tvm_tir_i64(0)));
+  bv = tvm_tir_min_take(tvm_tir_max_take(bv, tvm_tir_i64(0)),
+                        tvm_tir_sub_take(tvm_tir_ref(dim(x, 0)), tvm_tir_i64(1)));
+  inner = tvm_tir_let_stmt_take(tvm_tir_ref(bidx), bv, inner);
+  void* oext[4];
+  for (int i = 0; i < 4; ++i) oext[i] = dim(o, i);
+  void* body = tvm_relax__loop_nest(v, oext, 4, NULL, inner);
+  tvm_ffi_release(acc), tvm_ffi_release(bidx);
+  for (int i = 0; i < 2; ++i) {
+    tvm_ffi_release(start[i]), tvm_ffi_release(bin[i]);
+    tvm_ffi_release(lo[i]), tvm_ffi_release(hi[i]);
+  }
+  tvm_relax__release_all(s, 2);
+  tvm_relax__release_all(v, 4);
+  return body;
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_roi_pool(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, roi_pool_body);
+}
+
+/* ---- get_valid_counts ------------------------------------------------------------------------ */
+/* score > thr as topi compares it, in the score's dtype t: a float threshold rounded to t (one
+ * beyond t's range is an infinity); for an integer t the exact comparison score > floor(thr),
+ * constant when floor(thr) lies outside t's range. score consumed. */
+static void* score_above(void* score, double thr, DLDataType t) {
+  if (tvm_tir_dtype_is_floating(t)) {
+    double top = t.bits == 64          ? DBL_MAX
+                 : t.bits == 32        ? FLT_MAX
+                 : t.code == kDLBfloat ? 3.3895313892515355e38 /* bfloat16 */
+                                       : 65504.0;              /* float16 */
+    if (isfinite(thr) && fabs(thr) > top) thr = thr > 0 ? INFINITY : -INFINITY;
+    return tvm_tir_gt_take(score, tvm_tir_const_float(t, thr));
+  }
+  double f = floor(thr);
+  if (!(f < (double)tvm_tir_dtype_max_int(t))) { /* also NaN: nothing is above it */
+    tvm_ffi_release(score);
+    return tvm_tir_bool(false);
+  }
+  if (f < (double)tvm_tir_dtype_min_int(t)) {
+    tvm_ffi_release(score);
+    return tvm_tir_bool(true);
+  }
+  return tvm_tir_gt_take(score, tvm_tir_const_int(t, (int64_t)f));
+}
+
+/*
+ * get_valid_counts, as upstream's topi (vision/nms.py _get_valid_counts_ir): per batch i, in
+ * order, a box j whose score data[i, j, score_index] is above score_threshold (strictly) and,
+ * when id_index >= 0, whose class data[i, j, id_index] is >= 0 is valid: it is copied to out's
+ * next row, with j as that row's index. The rows after the valid ones are -1 (their index -1);
+ * valid_count[i] counts them.
+ */
+static void* get_valid_counts_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
+                                   int nin, tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nin, (void)nout;
+  tvm_tir_buffer_obj *d = in[0], *cnt = out[0], *od = out[1], *oi = out[2];
+  double thr = tvm_relax__call_attr_float(call, "score_threshold", 0.0);
+  int64_t id = tvm_relax__call_attr_int(call, "id_index", 0);
+  int64_t si = tvm_relax__call_attr_int(call, "score_index", 1);
+  DLDataType t = d->dtype, i32 = {kDLInt, 32, 1};
+  void *A = dim(d, 1), *L = dim(d, 2);
+  void* v[5];
+  if (tvm_relax__kernel_vars(v, 5, "j") != 0) return NULL;
+  void *i = v[0], *j = v[1], *k = v[2], *j2 = v[3], *k2 = v[4];
+  tvm_tir_buffer_obj* n = tvm_relax__scratch("count", TVM_TIR_INT64);
+#define D(row, col) tvm_tir_load_take(tvm_tir_ref(d), tvm_tir_ref(i), row, col)
+  void* valid = score_above(D(tvm_tir_ref(j), tvm_tir_i64(si)), thr, t);
+  if (id >= 0)
+    valid = tvm_tir_and_take(valid,
+                             tvm_tir_ge_take(D(tvm_tir_ref(j), tvm_tir_i64(id)), const_of(t, 0)));
+  /* the valid box to row n, its index j */
+  void* copy = tvm_tir_serial_take(
+      tvm_tir_ref(k), tvm_tir_i64(0), tvm_tir_ref(L),
+      tvm_tir_store_take(tvm_tir_ref(od), D(tvm_tir_ref(j), tvm_tir_ref(k)), tvm_tir_ref(i),
+                         tvm_relax__scratch_load(n), tvm_tir_ref(k)));
+#undef D
+  void* keep = tvm_tir_seq_take(
+      copy,
+      tvm_tir_store_take(tvm_tir_ref(oi), tvm_tir_cast_take(i32, tvm_tir_ref(j)), tvm_tir_ref(i),
+                         tvm_relax__scratch_load(n)),
+      tvm_relax__scratch_store(n, tvm_tir_add_take(tvm_relax__scratch_load(n), tvm_tir_i64(1))));
+  void* scan = tvm_tir_serial_take(tvm_tir_ref(j), tvm_tir_i64(0), tvm_tir_ref(A),
+                                   tvm_tir_if_take(valid, keep, NULL));
+  /* the rows after them: -1 */
+  void* clear = tvm_tir_seq_take(
+      tvm_tir_serial_take(tvm_tir_ref(k2), tvm_tir_i64(0), tvm_tir_ref(L),
+                          tvm_tir_store_take(tvm_tir_ref(od), const_of(t, -1.0), tvm_tir_ref(i),
+                                             tvm_tir_ref(j2), tvm_tir_ref(k2))),
+      tvm_tir_store_take(tvm_tir_ref(oi), tvm_tir_const(i32, -1), tvm_tir_ref(i), tvm_tir_ref(j2)));
+  void* pad = tvm_tir_serial_take(
+      tvm_tir_ref(j2), tvm_tir_i64(0), tvm_tir_ref(A),
+      tvm_tir_if_take(tvm_tir_ge_take(tvm_tir_ref(j2), tvm_relax__scratch_load(n)), clear, NULL));
+  void* per_batch = tvm_tir_seq_take(
+      tvm_relax__scratch_store(n, tvm_tir_i64(0)), scan, pad,
+      tvm_tir_store_take(tvm_tir_ref(cnt), tvm_tir_cast_take(i32, tvm_relax__scratch_load(n)),
+                         tvm_tir_ref(i)));
+  void* body = tvm_tir_serial_take(tvm_tir_ref(i), tvm_tir_i64(0), tvm_tir_ref(dim(d, 0)),
+                                   tvm_relax__scratch_scope(n, per_batch));
+  tvm_ffi_release(n);
+  tvm_relax__release_all(v, 5);
+  return body;
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_get_valid_counts(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, get_valid_counts_body);
 }
 
 /* ---- non_max_suppression --------------------------------------------------------------------- */

@@ -1,8 +1,8 @@
 /*
  * op_nn.c: inference rules and attribute schemas of matmul, outer and the neural-network and
  * image operators (softmax, the normalizations, convolutions, pooling, pad, pixel_shuffle,
- * dropout, attention, resize2d), following upstream's relax/op/linear_algebra.cc, nn/nn.cc,
- * nn/convolution.cc, nn/pooling.cc, nn/attention.cc and image/resize.cc.
+ * dropout, attention, resize2d, grid_sample), following upstream's relax/op/linear_algebra.cc,
+ * nn/nn.cc, nn/convolution.cc, nn/pooling.cc, nn/attention.cc and image/resize.cc.
  *
  * Attributes are completed with defaults, and the spatial lists given short (strides /
  * dilation / pool_size of 1 value, padding of 1 value or one per dim) are stored complete
@@ -211,6 +211,13 @@ const tvm_relax_attr_field tvm_relax__attrs_resize3d[] = {
     {"cubic_exclude", TVM_RELAX_ATTR_INT, "0"},
     {"extrapolation_value", TVM_RELAX_ATTR_FLOAT, "0"},
     {"out_dtype", TVM_RELAX_ATTR_DTYPE, ""},
+    {NULL, 0, NULL}};
+/* grid_sample (upstream's GridSampleAttrs, defaults of upstream's Python wrapper). */
+const tvm_relax_attr_field tvm_relax__attrs_grid_sample[] = {
+    {"method", TVM_RELAX_ATTR_STR, "bilinear"},
+    {"layout", TVM_RELAX_ATTR_STR, "NCHW"},
+    {"padding_mode", TVM_RELAX_ATTR_STR, "zeros"},
+    {"align_corners", TVM_RELAX_ATTR_BOOL, "false"},
     {NULL, 0, NULL}};
 
 /* ---- Helpers --------------------------------------------------------------------------------- */
@@ -1213,4 +1220,63 @@ tvm_relax_sinfo_obj* tvm_relax__infer_resize2d(const tvm_relax__infer_ctx* ctx) 
 
 tvm_relax_sinfo_obj* tvm_relax__infer_resize3d(const tvm_relax__infer_ctx* ctx) {
   return resize(ctx, 3);
+}
+
+/* ---- grid_sample ----------------------------------------------------------------------------- */
+/*
+ * grid_sample(data, grid) (upstream image/resize.cc): data in `layout`, a permutation of NCHW
+ * (s = 2 spatial dims) or of NCDHW (s = 3); grid (N, s, *out) in TVM's layout whatever data's
+ * (grid[:, 0] the x / W coordinate, then y, then z); the result (N, C, *out) placed by the
+ * layout, of data's dtype and vdevice. Beyond upstream's rule (which checks neither tensor past
+ * data's rank and reads grid dims it has not checked exist): data and grid must be floats
+ * (unknown dtypes pass), grid of rank s + 2 with s coordinates, the batches not provably
+ * different; method, padding_mode and the method's rank are checked here (upstream's topi
+ * asserts them at legalization: bicubic is 2-d only).
+ */
+tvm_relax_sinfo_obj* tvm_relax__infer_grid_sample(const tvm_relax__infer_ctx* ctx) {
+  tvm_relax_tensor_sinfo_obj* data = tvm_relax__arg_tensor(ctx, 0);
+  tvm_relax_tensor_sinfo_obj* grid = data ? tvm_relax__arg_tensor(ctx, 1) : NULL;
+  if (!grid || !check_float(ctx, 0, data) || !check_float(ctx, 1, grid)) return NULL;
+  const char* method = tvm_relax__attr_str(ctx, "method");
+  const char* pad = tvm_relax__attr_str(ctx, "padding_mode");
+  const char* layout = tvm_relax__attr_str(ctx, "layout");
+  if (strcmp(method, "bilinear") != 0 && strcmp(method, "nearest") != 0 &&
+      strcmp(method, "bicubic") != 0) {
+    return tvm_relax__op_error(ctx, "ValueError", "attribute 'method' must be \"bilinear\", "
+                               "\"nearest\" or \"bicubic\", got \"%s\"", method);
+  }
+  if (strcmp(pad, "zeros") != 0 && strcmp(pad, "border") != 0 && strcmp(pad, "reflection") != 0) {
+    return tvm_relax__op_error(ctx, "ValueError", "attribute 'padding_mode' must be \"zeros\", "
+                               "\"border\" or \"reflection\", got \"%s\"", pad);
+  }
+  int32_t s = layout && strlen(layout) == 5 ? 3 : 2, pos[5];
+  if (layout_perm(ctx, "layout", layout, s == 2 ? "NCHW" : "NCDHW", pos) != 0) return NULL;
+  if (s == 3 && strcmp(method, "bicubic") == 0) {
+    return tvm_relax__op_error(ctx, "ValueError", "method \"bicubic\" is 2-d only, got layout "
+                               "%s", layout);
+  }
+  if (!check_ndim(ctx, 0, data, s + 2, layout) || !check_ndim(ctx, 1, grid, s + 2, NULL)) {
+    return NULL;
+  }
+  void* dd = tvm_relax_tensor_sinfo_dims(&data->base);
+  void* gd = tvm_relax_tensor_sinfo_dims(&grid->base);
+  int64_t c;
+  if (gd && tvm_tir_as_const_int(tvm_ffi_seq_obj_at(gd, 1), &c) && c != s) {
+    return tvm_relax__arg_error(ctx, 1, "ValueError", "must have %d coordinates (dim 1) for "
+                                "layout %s, got %lld", s, layout, (long long)c);
+  }
+  tvm_tir_expr_obj* nd = dd ? tvm_ffi_seq_obj_at(dd, pos[0]) : NULL;
+  tvm_tir_expr_obj* ng = gd ? tvm_ffi_seq_obj_at(gd, 0) : NULL;
+  if (nd && ng && tvm_relax__dim_unequal(nd, ng)) {
+    tvm_ffi_strbuf a = {0}, b = {0};
+    tvm_relax__op_error(ctx, "ValueError", "arguments 'data' and 'grid' have different batch "
+                        "sizes %s and %s",
+                        tvm_relax__dim_text(&a, nd), tvm_relax__dim_text(&b, ng));
+    tvm_ffi_strbuf_free(&a), tvm_ffi_strbuf_free(&b);
+    return NULL;
+  }
+  if (!dd || !gd) return tvm_relax_tensor_sinfo_new(NULL, data->dtype, s + 2, data->vdevice);
+  tvm_tir_expr_obj* dims[5] = {nd, tvm_ffi_seq_obj_at(dd, pos[1]), NULL, NULL, NULL};
+  for (int32_t i = 0; i < s; ++i) dims[2 + i] = tvm_ffi_seq_obj_at(gd, 2 + i);
+  return placed_result(dims, pos, s + 2, data->dtype, data->vdevice);
 }

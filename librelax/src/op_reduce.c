@@ -10,6 +10,8 @@
  *     indices of the medians (a pair);
  *   - a scan keeps the shape (axis None: flattened to one dim) with dtype `dtype` when given;
  *   - bucketize keeps input_tensor's shape, with int64 bucket indices (int32 with out_int32);
+ *   - multinomial_from_uniform (upstream's sampling.cc) gives one (n, 1) index per sample,
+ *     found in the cumulative sums of a row of prob;
  *   - collapse_sum_like / collapse_sum_to (upstream's manipulate.cc) sum data down to the
  *     target's shape, which data's must broadcast from (checked from the right).
  */
@@ -34,6 +36,10 @@ const tvm_relax_attr_field tvm_relax__attrs_bucketize[] = {
     {"out_int32", TVM_RELAX_ATTR_BOOL, "false"},
     {"right", TVM_RELAX_ATTR_BOOL, "false"},
     {NULL, 0, NULL}};
+/* multinomial_from_uniform (upstream's MultinomialFromUniformAttrs): the dtype of the sampled
+ * indices, "int64" as upstream's wrapper defaults it. */
+const tvm_relax_attr_field tvm_relax__attrs_multinomial[] = {
+    {"dtype", TVM_RELAX_ATTR_DTYPE, "int64"}, {NULL, 0, NULL}};
 
 /*
  * The result of reducing x: `reduced` marks the reduced axes (NULL: all axes, axis None),
@@ -204,6 +210,79 @@ tvm_relax_sinfo_obj* tvm_relax__infer_bucketize(const tvm_relax__infer_ctx* ctx)
   }
   DLDataType t = tvm_tir_dtype_int(tvm_relax__attr_bool(ctx, "out_int32") ? 32 : 64);
   return tvm_relax_tensor_sinfo_new(x->shape, t, x->ndim, x->vdevice);
+}
+
+/* ---- multinomial_from_uniform ---------------------------------------------------------------- */
+/*
+ * multinomial_from_uniform(prob, uniform_sample, sample_indices) (upstream sampling.cc): prob
+ * (batch, vocab) and uniform_sample (n, 1) of float dtypes, sample_indices (n, 1) of a signed
+ * integer dtype; the result is (n, 1) in the attribute dtype, on prob's vdevice. As upstream:
+ * the second dim of uniform_sample and sample_indices must be the constant 1 and their first
+ * dims provably equal (a match_cast makes them so), checked when the three shapes are known,
+ * which the (n, 1) result needs too (else ndim 2). Unlike upstream's rule, an unknown rank
+ * still gives ndim 2 (upstream: an unknown rank) and the known ranks are checked; unknown
+ * dtypes pass; bfloat16 counts as a float; the attribute dtype must be an integer one (upstream
+ * checks none of it).
+ */
+tvm_relax_sinfo_obj* tvm_relax__infer_multinomial(const tvm_relax__infer_ctx* ctx) {
+  tvm_relax_tensor_sinfo_obj* t[3];
+  for (int32_t i = 0; i < 3; ++i) {
+    if (!(t[i] = tvm_relax__arg_tensor(ctx, i))) return NULL;
+  }
+  for (int32_t i = 0; i < 3; ++i) {
+    DLDataType d = t[i]->dtype;
+    bool ok = tvm_relax_dtype_is_unknown(d) ||
+              (i < 2 ? tvm_tir_dtype_is_floating(d) : d.code == kDLInt);
+    if (!ok) {
+      return tvm_relax__arg_error(ctx, i, "TypeError", "must have a %s dtype, got %s",
+                                  i < 2 ? "float" : "signed integer", tvm_tir_dtype_str(d).s);
+    }
+  }
+  DLDataType out = tvm_relax__attr_dtype(ctx, "dtype");
+  if (!tvm_tir_dtype_is_integer(out) || tvm_tir_dtype_is_bool(out) || out.lanes != 1) {
+    return tvm_relax__op_error(ctx, "TypeError", "attribute 'dtype' must be an integer dtype, "
+                               "got %s", tvm_tir_dtype_str(out).s);
+  }
+  for (int32_t i = 0; i < 3; ++i) {
+    if (t[i]->ndim != TVM_RELAX_UNKNOWN_NDIM && t[i]->ndim != 2) {
+      return tvm_relax__arg_error(ctx, i, "ValueError", "must be a 2-d tensor, got ndim %d",
+                                  t[i]->ndim);
+    }
+  }
+  void* pd = tvm_relax_tensor_sinfo_dims(&t[0]->base);
+  void* ud = tvm_relax_tensor_sinfo_dims(&t[1]->base);
+  void* id = tvm_relax_tensor_sinfo_dims(&t[2]->base);
+  if (!pd || !ud || !id) return tvm_relax_tensor_sinfo_new(NULL, out, 2, t[0]->vdevice);
+  for (int32_t i = 1; i < 3; ++i) {
+    int64_t c;
+    tvm_tir_expr_obj* d = tvm_ffi_seq_obj_at(i == 1 ? ud : id, 1);
+    if (!tvm_tir_as_const_int(d, &c) || c != 1) {
+      tvm_ffi_strbuf b = {0};
+      tvm_relax__arg_error(ctx, i, "ValueError", "must have shape (n, 1), got a second dim of %s",
+                           tvm_relax__dim_text(&b, d));
+      tvm_ffi_strbuf_free(&b);
+      return NULL;
+    }
+  }
+  tvm_tir_expr_obj *n = tvm_ffi_seq_obj_at(ud, 0), *m = tvm_ffi_seq_obj_at(id, 0);
+  if (!tvm_relax__dim_equal(n, m)) {
+    tvm_ffi_strbuf a = {0}, b = {0};
+    tvm_relax__op_error(ctx, "ValueError",
+                        "arguments 'uniform_sample' and 'sample_indices' must have the same "
+                        "number of samples, got %s and %s%s",
+                        tvm_relax__dim_text(&a, n), tvm_relax__dim_text(&b, m),
+                        tvm_relax__dim_unequal(n, m) ? "" : " (not provably equal: a "
+                                                            "match_cast can make them so)");
+    tvm_ffi_strbuf_free(&a), tvm_ffi_strbuf_free(&b);
+    return NULL;
+  }
+  tvm_tir_expr_obj* one = tvm_relax__int64(1);
+  void* arr = one ? tvm_ffi_array_of_objects((void*[]){n, one}, 2) : NULL;
+  tvm_ffi_release(one);
+  if (!arr) return NULL;
+  tvm_relax_sinfo_obj* res = tvm_relax__tensor_result(arr, out, 2, t[0]->vdevice);
+  tvm_ffi_release(arr);
+  return res;
 }
 
 /* ---- collapse_sum_like / collapse_sum_to ----------------------------------------------------- */

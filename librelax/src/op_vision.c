@@ -1,8 +1,9 @@
 /*
  * op_vision.c: inference rules and attribute schemas of image.affine_grid, vision.roi_align,
- * vision.non_max_suppression and vision.all_class_non_max_suppression, following upstream's
- * relax/op/image/resize.cc (affine_grid) and relax/op/vision/{roi_align,nms}.cc. The results of
- * the two NMS operators have fixed shapes, as upstream's: the selected entries first, then
+ * vision.roi_pool, vision.get_valid_counts, vision.non_max_suppression and
+ * vision.all_class_non_max_suppression, following upstream's relax/op/image/resize.cc
+ * (affine_grid) and relax/op/vision/{roi_align,roi_pool,nms}.cc. The results of get_valid_counts
+ * and the two NMS operators have fixed shapes, as upstream's: the selected entries first, then
  * padding, with a count of the valid ones as a separate result.
  *
  * A check raises only when a mismatch is provable (constants, or libtir's prover); unknown
@@ -23,6 +24,19 @@ const tvm_relax_attr_field tvm_relax__attrs_roi_align[] = {
     {"aligned", TVM_RELAX_ATTR_BOOL, "false"},
     {"layout", TVM_RELAX_ATTR_STR, "NCHW"},
     {"mode", TVM_RELAX_ATTR_STR, "avg"},
+    {NULL, 0, NULL}};
+/* roi_pool (upstream's ROIPoolAttrs): pooled_size and spatial_scale required, as roi_align's;
+ * NCHW is the only layout upstream's rule and kernel take. */
+const tvm_relax_attr_field tvm_relax__attrs_roi_pool[] = {
+    {"pooled_size", TVM_RELAX_ATTR_INTS, NULL},
+    {"spatial_scale", TVM_RELAX_ATTR_FLOAT, NULL},
+    {"layout", TVM_RELAX_ATTR_STR, "NCHW"},
+    {NULL, 0, NULL}};
+/* get_valid_counts (upstream's GetValidCountsAttrs and wrapper defaults). */
+const tvm_relax_attr_field tvm_relax__attrs_get_valid_counts[] = {
+    {"score_threshold", TVM_RELAX_ATTR_FLOAT, "0"},
+    {"id_index", TVM_RELAX_ATTR_INT, "0"},
+    {"score_index", TVM_RELAX_ATTR_INT, "1"},
     {NULL, 0, NULL}};
 const tvm_relax_attr_field tvm_relax__attrs_non_max_suppression[] = {
     {"max_output_size", TVM_RELAX_ATTR_INT, "-1"},
@@ -140,44 +154,41 @@ tvm_relax_sinfo_obj* tvm_relax__infer_affine_grid(const tvm_relax__infer_ctx* ct
   return out;
 }
 
-/* ---- vision.roi_align ------------------------------------------------------------------------ */
-/* data (N, C, H, W) or NHWC, rois (R, 5) [batch index, x1, y1, x2, y2]: (R, C, ph, pw) or
- * (R, ph, pw, C). */
-tvm_relax_sinfo_obj* tvm_relax__infer_roi_align(const tvm_relax__infer_ctx* ctx) {
-  tvm_relax_tensor_sinfo_obj* data = tensor_of_rank(ctx, 0, 4);
-  tvm_relax_tensor_sinfo_obj* rois = data ? tensor_of_rank(ctx, 1, 2) : NULL;
-  if (!rois) return NULL;
-  const char* layout = tvm_relax__attr_str(ctx, "layout");
-  bool nchw = strcmp(layout, "NCHW") == 0;
-  if (!nchw && strcmp(layout, "NHWC") != 0) {
-    return tvm_relax__op_error(
-        ctx, "ValueError", "attribute 'layout' must be \"NCHW\" or \"NHWC\", got \"%s\"", layout);
-  }
-  const char* mode = tvm_relax__attr_str(ctx, "mode");
-  if (strcmp(mode, "avg") != 0 && strcmp(mode, "max") != 0) {
-    return tvm_relax__op_error(ctx, "ValueError",
-                               "attribute 'mode' must be \"avg\" or \"max\", got \"%s\"", mode);
-  }
+/* ---- vision.roi_align, vision.roi_pool ------------------------------------------------------- */
+/* pooled_size (1 value for both dims, or 2) into pooled[2], each positive, and spatial_scale
+ * positive; false + ValueError otherwise. */
+static bool roi_attrs(const tvm_relax__infer_ctx* ctx, int64_t pooled[2]) {
   void* ps = tvm_relax__attr_ints(ctx, "pooled_size");
-  int64_t np = tvm_ffi_seq_size(ps), pooled[2] = {0, 0};
+  int64_t np = tvm_ffi_seq_size(ps);
   if (np != 1 && np != 2) {
-    return tvm_relax__op_error(ctx, "ValueError",
-                               "attribute 'pooled_size' must have 1 or 2 values, got %lld",
-                               (long long)np);
+    tvm_relax__op_error(ctx, "ValueError",
+                        "attribute 'pooled_size' must have 1 or 2 values, got %lld", (long long)np);
+    return false;
   }
   for (int64_t i = 0; i < 2; ++i) {
+    pooled[i] = 0;
     tvm_ffi_any_as_int(tvm_ffi_seq_at(ps, np == 1 ? 0 : i), &pooled[i]);
     if (pooled[i] < 1) {
-      return tvm_relax__op_error(ctx, "ValueError",
-                                 "attribute 'pooled_size' must be positive, got %lld",
-                                 (long long)pooled[i]);
+      tvm_relax__op_error(ctx, "ValueError", "attribute 'pooled_size' must be positive, got %lld",
+                          (long long)pooled[i]);
+      return false;
     }
   }
-  if (!(tvm_relax__attr_float(ctx, "spatial_scale") > 0.0)) {
-    return tvm_relax__op_error(ctx, "ValueError",
-                               "attribute 'spatial_scale' must be positive, got %g",
-                               tvm_relax__attr_float(ctx, "spatial_scale"));
+  double scale = tvm_relax__attr_float(ctx, "spatial_scale");
+  if (!(scale > 0.0)) {
+    tvm_relax__op_error(ctx, "ValueError", "attribute 'spatial_scale' must be positive, got %g",
+                        scale);
+    return false;
   }
+  return true;
+}
+
+/* The pooled result of data and rois (R, 5): (R, C, ph, pw), or (R, ph, pw, C) for NHWC, of
+ * data's dtype; the rank only when a shape is unknown. */
+static tvm_relax_sinfo_obj* roi_result(const tvm_relax__infer_ctx* ctx,
+                                       const tvm_relax_tensor_sinfo_obj* data,
+                                       const tvm_relax_tensor_sinfo_obj* rois,
+                                       const int64_t pooled[2], bool nchw) {
   void* rd = tvm_relax_tensor_sinfo_dims(&rois->base);
   int64_t v;
   if (const_dim(rd, 1, &v) && v != 5) {
@@ -195,6 +206,112 @@ tvm_relax_sinfo_obj* tvm_relax__infer_roi_align(const tvm_relax__infer_ctx* ctx)
   tvm_relax_sinfo_obj* out = ph && pw ? tensor(dims, 4, data->dtype, data->vdevice) : NULL;
   tvm_ffi_release(ph), tvm_ffi_release(pw);
   return out;
+}
+
+/* data (N, C, H, W) or NHWC, rois (R, 5) [batch index, x1, y1, x2, y2]: (R, C, ph, pw) or
+ * (R, ph, pw, C). */
+tvm_relax_sinfo_obj* tvm_relax__infer_roi_align(const tvm_relax__infer_ctx* ctx) {
+  tvm_relax_tensor_sinfo_obj* data = tensor_of_rank(ctx, 0, 4);
+  tvm_relax_tensor_sinfo_obj* rois = data ? tensor_of_rank(ctx, 1, 2) : NULL;
+  if (!rois) return NULL;
+  const char* layout = tvm_relax__attr_str(ctx, "layout");
+  bool nchw = strcmp(layout, "NCHW") == 0;
+  if (!nchw && strcmp(layout, "NHWC") != 0) {
+    return tvm_relax__op_error(
+        ctx, "ValueError", "attribute 'layout' must be \"NCHW\" or \"NHWC\", got \"%s\"", layout);
+  }
+  const char* mode = tvm_relax__attr_str(ctx, "mode");
+  if (strcmp(mode, "avg") != 0 && strcmp(mode, "max") != 0) {
+    return tvm_relax__op_error(ctx, "ValueError",
+                               "attribute 'mode' must be \"avg\" or \"max\", got \"%s\"", mode);
+  }
+  int64_t pooled[2];
+  if (!roi_attrs(ctx, pooled)) return NULL;
+  return roi_result(ctx, data, rois, pooled, nchw);
+}
+
+/* ---- vision.roi_pool ------------------------------------------------------------------------- */
+/* data (N, C, H, W), rois (R, 5) [batch index, x1, y1, x2, y2] of a float dtype (the kernel
+ * rounds them): (R, C, ph, pw) of data's dtype. Upstream's rule, plus the checks roi_align makes
+ * of pooled_size and spatial_scale, and of the dtypes: rois float, data a number. */
+tvm_relax_sinfo_obj* tvm_relax__infer_roi_pool(const tvm_relax__infer_ctx* ctx) {
+  tvm_relax_tensor_sinfo_obj* data = tensor_of_rank(ctx, 0, 4);
+  tvm_relax_tensor_sinfo_obj* rois = data ? tensor_of_rank(ctx, 1, 2) : NULL;
+  if (!rois) return NULL;
+  DLDataType t = data->dtype;
+  bool numeric =
+      tvm_tir_dtype_is_floating(t) || (tvm_tir_dtype_is_integer(t) && !tvm_tir_dtype_is_bool(t));
+  if (!tvm_relax_dtype_is_unknown(t) && !numeric) {
+    return tvm_relax__arg_error(ctx, 0, "TypeError", "must have a numeric dtype, got %s",
+                                tvm_tir_dtype_str(data->dtype).s);
+  }
+  if (!tvm_relax_dtype_is_unknown(rois->dtype) && !tvm_tir_dtype_is_floating(rois->dtype)) {
+    return tvm_relax__arg_error(ctx, 1, "TypeError", "must have a float dtype, got %s",
+                                tvm_tir_dtype_str(rois->dtype).s);
+  }
+  const char* layout = tvm_relax__attr_str(ctx, "layout");
+  if (strcmp(layout, "NCHW") != 0) {
+    return tvm_relax__op_error(ctx, "ValueError",
+                               "attribute 'layout' must be \"NCHW\" (the only layout), got \"%s\"",
+                               layout);
+  }
+  int64_t pooled[2];
+  if (!roi_attrs(ctx, pooled)) return NULL;
+  return roi_result(ctx, data, rois, pooled, true);
+}
+
+/* ---- vision.get_valid_counts ----------------------------------------------------------------- */
+/* data (B, A, L), a box per row with its score at score_index and class id at id_index (-1: no
+ * class check): (valid_count (B,) int32, data with the valid boxes moved to the front (B, A, L),
+ * their indices (B, A) int32). As upstream's rule; beyond it, the indices are checked against a
+ * symbolic L too (score_index >= 0, id_index >= -1) and data's dtype must be a float or a signed
+ * integer (the kernel compares scores with the threshold and pads with -1). */
+tvm_relax_sinfo_obj* tvm_relax__infer_get_valid_counts(const tvm_relax__infer_ctx* ctx) {
+  tvm_relax_tensor_sinfo_obj* data = tensor_of_rank(ctx, 0, 3);
+  if (!data) return NULL;
+  DLDataType t = data->dtype;
+  if (!tvm_relax_dtype_is_unknown(t) && !tvm_tir_dtype_is_floating(t) &&
+      !(t.code == kDLInt && t.lanes == 1)) {
+    return tvm_relax__arg_error(ctx, 0, "TypeError",
+                                "must have a float or signed integer dtype, got %s",
+                                tvm_tir_dtype_str(t).s);
+  }
+  int64_t si = tvm_relax__attr_int(ctx, "score_index");
+  int64_t ii = tvm_relax__attr_int(ctx, "id_index");
+  void* d = tvm_relax_tensor_sinfo_dims(&data->base);
+  int64_t len = INT64_MAX;
+  bool known = const_dim(d, 2, &len);
+  if (si < 0 || si >= len) {
+    if (!known) {
+      return tvm_relax__op_error(
+          ctx, "ValueError", "attribute 'score_index' (%lld) must be non-negative", (long long)si);
+    }
+    return tvm_relax__op_error(ctx, "ValueError",
+                               "attribute 'score_index' (%lld) must be in [0, %lld)", (long long)si,
+                               (long long)len);
+  }
+  if (ii < -1 || ii >= len) {
+    if (!known) {
+      return tvm_relax__op_error(ctx, "ValueError", "attribute 'id_index' (%lld) must be >= -1",
+                                 (long long)ii);
+    }
+    return tvm_relax__op_error(ctx, "ValueError",
+                               "attribute 'id_index' (%lld) must be in [-1, %lld)", (long long)ii,
+                               (long long)len);
+  }
+  void* vdev = data->vdevice;
+  tvm_relax_sinfo_obj* f[3];
+  if (!d) {
+    f[0] = tensor(NULL, 1, k_i32, vdev);
+    f[1] = tensor(NULL, 3, t, vdev);
+    f[2] = tensor(NULL, 2, k_i32, vdev);
+    return tuple_take(f, 3);
+  }
+  tvm_tir_expr_obj* ba[2] = {tvm_ffi_seq_obj_at(d, 0), tvm_ffi_seq_obj_at(d, 1)};
+  f[0] = tensor(ba, 1, k_i32, vdev);
+  f[1] = tvm_relax__tensor_result(d, t, 3, vdev);
+  f[2] = tensor(ba, 2, k_i32, vdev);
+  return tuple_take(f, 3);
 }
 
 /* ---- vision.non_max_suppression -------------------------------------------------------------- */

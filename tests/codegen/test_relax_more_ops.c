@@ -1,6 +1,7 @@
 /*
  * test_relax_more_ops.c: nn.batch_flatten, outer, eye, eye_like, nn.pixel_shuffle,
- * collapse_sum_like, collapse_sum_to, gather_nd, nn.instance_norm, meshgrid and bucketize
+ * collapse_sum_like, collapse_sum_to, gather_nd, nn.instance_norm, meshgrid, bucketize,
+ * multinomial_from_uniform and image.grid_sample
  * (tests/corpus/relax/more_ops.py, one function each) legalized, then run two ways on random
  * inputs: in the Relax reference evaluator (the kernels in libtir's interpreter) and compiled
  * (LLVM kernels in libvm), each checked against the operator written as plain C loops below;
@@ -8,6 +9,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <tvm/codegen/relax_build.h>
 #include <tvm/relax/eval.h>
@@ -541,6 +543,279 @@ TEST(bucketize) {
   release_all(d, 3);
 }
 
+/* ---- multinomial_from_uniform --------------------------------------------------------------- */
+/* Sampling by inversion: sample i draws from row r = idx[i] of prob (a negative r counted from
+ * the end of the batch) the first category k whose running total prob[r][0] + ... + prob[r][k],
+ * added up left to right in float32, is above u[i]; the last category when no total is (0 for
+ * a row without categories). */
+static void multinomial_of(const DLTensor* p, const DLTensor* u, const DLTensor* idx,
+                           double* out) {
+  int64_t batch = p->shape[0], vocab = p->shape[1], n = u->shape[0];
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t r = (int64_t)rv_elem(idx, i);
+    if (r < 0) r += batch;
+    double draw = rv_elem(u, i);
+    int64_t k = 0;
+    float total = 0.0f;
+    for (; k < vocab; ++k) {
+      total += (float)rv_elem(p, r * vocab + k);
+      if (draw < (double)total) break;
+    }
+    out[i] = vocab == 0 ? 0 : (double)(k < vocab ? k : vocab - 1);
+  }
+}
+
+/* A (b, v) float32 tensor of random rows of non-negative values summing to about 1. */
+static void* prob_rows(int64_t b, int64_t v) {
+  void* t = rv_rand(2, (int64_t[]){b, v});
+  float* p = F(t);
+  for (int64_t r = 0; r < b; ++r) {
+    float sum = 0.0f;
+    for (int64_t k = 0; k < v; ++k) sum += p[r * v + k] = fabsf(p[r * v + k]);
+    for (int64_t k = 0; k < v; ++k) p[r * v + k] /= sum;
+  }
+  return t;
+}
+
+TEST(multinomial_from_uniform) {
+  for (int trial = 0; trial < 3; ++trial) {
+    /* 7 draws from 3 rows of 5: uniform draws, one equal to a running total (not above it: the
+     * next category), one past the row's total (the last category), one 0; row -1 is row 2 */
+    void* a[3] = {prob_rows(3, 5), rv_rand(2, (int64_t[]){7, 1}),
+                  rv_rand_int(2, (int64_t[]){7, 1}, -3, 3)};
+    float *p = F(a[0]), *u = F(a[1]);
+    for (int i = 0; i < 7; ++i) u[i] = (u[i] + 2.0f) / 4.0f;
+    int64_t* ix = tvm_ffi_tensor_dl(a[2])->data;
+    ix[0] = -1;
+    float total = 0.0f;
+    int64_t row = ix[1] < 0 ? ix[1] + 3 : ix[1];
+    for (int k = 0; k <= trial + 1; ++k) total += p[row * 5 + k];
+    u[1] = total, u[2] = 1.5f, u[3] = 0.0f;
+    double want[7];
+    multinomial_of(tvm_ffi_tensor_dl(a[0]), tvm_ffi_tensor_dl(a[1]), tvm_ffi_tensor_dl(a[2]), want);
+    CHECK(want[1] == trial + 2 && want[2] == 4); /* the oracle itself */
+    const int64_t shape[2] = {7, 1};
+    expect2_tuple("multinomial", a, 3, 2, (int[]){2, 2}, (const int64_t*[]){shape, shape},
+                  (DLDataType[]){tvm_tir_dtype_int(64), tvm_tir_dtype_int(32)},
+                  (const double*[]){want, want});
+    release_all(a, 3);
+  }
+  /* (b, v) rows, n float64 draws (compared in float64 with the float32 running totals) and
+   * int32 indices from -b: (2, 6, 9), one category (every result 0), and rows without
+   * categories (every result 0, nothing read) */
+  static const int64_t kSizes[3][3] = {{2, 6, 9}, {4, 1, 3}, {2, 0, 4}};
+  for (int s = 0; s < 3; ++s) {
+    int64_t b = kSizes[s][0], v = kSizes[s][1], n = kSizes[s][2];
+    void* c[3] = {prob_rows(b, v), rv_rand_dtype(tvm_tir_dtype_float(64), 2, (int64_t[]){n, 1}),
+                  tensor(2, (int64_t[]){n, 1}, tvm_tir_dtype_int(32))};
+    double* u = tvm_ffi_tensor_dl(c[1])->data;
+    int32_t* ix = tvm_ffi_tensor_dl(c[2])->data;
+    for (int64_t i = 0; i < n; ++i) u[i] = (u[i] + 2.0) / 4.0, ix[i] = (int32_t)(i % (2 * b) - b);
+    double want[9];
+    multinomial_of(tvm_ffi_tensor_dl(c[0]), tvm_ffi_tensor_dl(c[1]), tvm_ffi_tensor_dl(c[2]), want);
+    expect2("multinomial_sym", c, 3, 2, (int64_t[]){n, 1}, tvm_tir_dtype_int(64), want);
+    release_all(c, 3);
+  }
+  /* a sample index outside the batch stops the kernel (upstream reads past prob) */
+  void* d[3] = {prob_rows(3, 5), rv_rand(2, (int64_t[]){7, 1}),
+                rv_rand_int(2, (int64_t[]){7, 1}, 0, 3)};
+  ((int64_t*)tvm_ffi_tensor_dl(d[2])->data)[4] = 3;
+  expect2_error("multinomial", d, 3, "AssertionError",
+                "relax.multinomial_from_uniform: an index is out of range");
+  ((int64_t*)tvm_ffi_tensor_dl(d[2])->data)[4] = -4;
+  expect2_error("multinomial", d, 3, "AssertionError", "an index is out of range");
+  release_all(d, 3);
+}
+
+/* ---- image.grid_sample ----------------------------------------------------------------------- */
+/*
+ * PyTorch's grid_sampler written from its definition (data (N, C, *in), grid in TVM's layout (N,
+ * s, *out), grid[:, 0] the coordinate along the last axis): a coordinate g of [-1, 1] maps to
+ * ((g + 1) / 2) * (size - 1) with align_corners, else ((g + 1) * size - 1) / 2; border clamps it
+ * into [0, size - 1], reflection reflects it at the borders (0 and size - 1, or -0.5 and size -
+ * 0.5) then clamps; bilinear blends the 2^s neighbours, nearest rounds half to even, bicubic sums
+ * the 4 x 4 taps around with the A = -0.75 convolution weights, each tap padded on its own.
+ * Taps outside the input read 0. The coordinates are computed in the grid's precision (each step
+ * rounded to float32 for a float32 grid), the blend in double.
+ */
+typedef struct {
+  int s, method, pad; /* method: 0 bilinear, 1 nearest, 2 bicubic; pad: 0 zeros, 1 border, 2 refl */
+  bool align, f32;
+} gs_ref;
+
+static double gs_round(const gs_ref* r, double v) { return r->f32 ? (double)(float)v : v; }
+
+static double gs_unnorm(const gs_ref* r, double g, int64_t size) {
+  if (r->align) return gs_round(r, gs_round(r, gs_round(r, g + 1) / 2) * (double)(size - 1));
+  return gs_round(r, gs_round(r, gs_round(r, gs_round(r, g + 1) * (double)size) - 1) / 2);
+}
+
+static double gs_clamp(double c, int64_t size) { return fmin(fmax(c, 0), (double)(size - 1)); }
+
+/* reflect_coordinates(c, twice_low, twice_high) */
+static double gs_reflect_ref(const gs_ref* r, double c, int64_t twice_low, int64_t twice_high) {
+  if (twice_low == twice_high) return 0;
+  double lo = (double)twice_low / 2, span = (double)(twice_high - twice_low) / 2;
+  double in = fabs(gs_round(r, c - lo)), extra = fmod(in, span);
+  int64_t flips = (int64_t)floor(in / span);
+  return flips % 2 == 0 ? gs_round(r, extra + lo) : gs_round(r, gs_round(r, span - extra) + lo);
+}
+
+static double gs_pad(const gs_ref* r, double c, int64_t size) {
+  if (r->pad == 2) {
+    c = r->align ? gs_reflect_ref(r, c, 0, 2 * (size - 1)) : gs_reflect_ref(r, c, -1, 2 * size - 1);
+  }
+  return r->pad ? gs_clamp(c, size) : c;
+}
+
+/* x[b, ch, idx...], 0 outside x */
+static double gs_at(const DLTensor* x, int s, int64_t b, int64_t ch, const int64_t* idx) {
+  int64_t off = b * x->shape[1] + ch;
+  for (int a = 0; a < s; ++a) {
+    if (idx[a] < 0 || idx[a] >= x->shape[2 + a]) return 0;
+    off = off * x->shape[2 + a] + idx[a];
+  }
+  return rv_elem(x, off);
+}
+
+static double cubic1(double t) { return ((-0.75 + 2) * t - (-0.75 + 3)) * t * t + 1; }
+static double cubic2(double t) { return ((-0.75 * t + 3.75) * t - 6) * t + 3; }
+
+static double cubic_blend(const double* v, double t) {
+  return v[0] * cubic2(t + 1) + v[1] * cubic1(t) + v[2] * cubic1(1 - t) + v[3] * cubic2(2 - t);
+}
+
+static void grid_sample_of(const gs_ref* r, const DLTensor* x, const DLTensor* g, double* out) {
+  int s = r->s;
+  int64_t np = 1;
+  for (int a = 0; a < s; ++a) np *= g->shape[2 + a];
+  for (int64_t b = 0; b < x->shape[0]; ++b)
+    for (int64_t ch = 0; ch < x->shape[1]; ++ch)
+      for (int64_t p = 0; p < np; ++p) {
+        double c[3], v = 0;
+        int64_t idx[3];
+        for (int a = 0; a < s; ++a) {
+          c[a] = gs_unnorm(r, rv_elem(g, (b * s + s - 1 - a) * np + p), x->shape[2 + a]);
+        }
+        if (r->method == 1) {
+          for (int a = 0; a < s; ++a) idx[a] = (int64_t)nearbyint(gs_pad(r, c[a], x->shape[2 + a]));
+          v = gs_at(x, s, b, ch, idx);
+        } else if (r->method == 0) {
+          double t[3];
+          for (int a = 0; a < s; ++a) {
+            c[a] = gs_pad(r, c[a], x->shape[2 + a]);
+            t[a] = c[a] - floor(c[a]);
+          }
+          for (int k = 0; k < 1 << s; ++k) {
+            double w = 1;
+            for (int a = 0; a < s; ++a) {
+              bool up = (k >> a) & 1;
+              idx[a] = (int64_t)floor(c[a]) + up, w *= up ? t[a] : 1 - t[a];
+            }
+            v += w * gs_at(x, s, b, ch, idx);
+          }
+        } else { /* bicubic, 2-d: rows along x, then along y */
+          double rows[4], taps[4];
+          for (int i = 0; i < 4; ++i) {
+            for (int q = 0; q < 4; ++q) {
+              double ty = floor(c[0]) - 1 + i, tx = floor(c[1]) - 1 + q;
+              idx[0] = (int64_t)gs_pad(r, ty, x->shape[2]);
+              idx[1] = (int64_t)gs_pad(r, tx, x->shape[3]);
+              taps[q] = gs_at(x, 2, b, ch, idx);
+            }
+            rows[i] = cubic_blend(taps, c[1] - floor(c[1]));
+          }
+          v = cubic_blend(rows, c[0] - floor(c[0]));
+        }
+        out[(b * x->shape[1] + ch) * np + p] = v;
+      }
+}
+
+/* fn(x, g) against grid_sample_of for each of its nf results (methods[i], align[i]; one padding
+ * mode), the output (N, C, *grid's spatial dims) in float32. */
+static void grid_sample_case(const char* fn, void* x, void* g, int s, int pad, int nf,
+                             const int* methods, const bool* align) {
+  const DLTensor *xd = tvm_ffi_tensor_dl(x), *gd = tvm_ffi_tensor_dl(g);
+  int64_t shape[5] = {xd->shape[0], xd->shape[1], 1, 1, 1}, n = xd->shape[0] * xd->shape[1];
+  for (int a = 0; a < s; ++a) n *= shape[2 + a] = gd->shape[2 + a];
+  double* want = calloc((size_t)(nf * n), sizeof(double));
+  const double* wants[6];
+  const int64_t* shapes[6];
+  int ndims[6];
+  DLDataType dts[6];
+  for (int f = 0; f < nf; ++f) {
+    gs_ref r = {s, methods[f], pad, align[f], gd->dtype.bits == 32};
+    grid_sample_of(&r, xd, gd, want + f * n);
+    wants[f] = want + f * n, shapes[f] = shape, ndims[f] = s + 2, dts[f] = F32;
+  }
+  void* args[2] = {x, g};
+  expect2_tuple(fn, args, 2, nf, ndims, shapes, dts, wants);
+  free(want);
+}
+
+TEST(grid_sample) {
+  g_ops.rtol = 1e-5; /* the kernels blend in float32, the reference in double */
+  static const int kMethods[6] = {0, 0, 1, 1, 2, 2};
+  static const bool kAlign[6] = {false, true, false, true, false, true};
+  static const char* const kFns[3] = {"gsample_zeros", "gsample_border", "gsample_reflection"};
+  for (int pad = 0; pad < 3; ++pad) {
+    /* coordinates in [-2, 2): half inside the input, the rest up to a width beyond it, with
+     * some exactly on the borders and some halfway between two pixels (nearest rounds them to
+     * the even one: x = 0.5 with align_corners at [2], y = 0.5 without at [42 + 5]) */
+    void* x = rv_rand(4, (int64_t[]){2, 3, 4, 5});
+    void* g = rv_rand(4, (int64_t[]){2, 2, 6, 7});
+    F(g)[0] = -1.0f, F(g)[1] = 1.0f, F(g)[2] = -0.75f, F(g)[43] = 1.0f, F(g)[44] = -1.0f;
+    F(g)[45] = 0.0f, F(g)[47] = -0.5f;
+    grid_sample_case(kFns[pad], x, g, 2, pad, 6, kMethods, kAlign);
+    tvm_ffi_release(x), tvm_ffi_release(g);
+  }
+  /* 3-d: trilinear and nearest */
+  void* x3 = rv_rand(5, (int64_t[]){1, 2, 3, 4, 5});
+  void* g3 = rv_rand(5, (int64_t[]){1, 3, 2, 3, 4});
+  const DLTensor *xd = tvm_ffi_tensor_dl(x3), *gd = tvm_ffi_tensor_dl(g3);
+  static const int kPads3[6] = {0, 1, 2, 2, 0, 2}, kMethods3[6] = {0, 0, 0, 0, 1, 1};
+  static const bool kAlign3[6] = {false, true, false, true, true, false};
+  double want3[6][2 * 24];
+  static const int64_t kShape3[5] = {1, 2, 2, 3, 4};
+  const double* wants3[6];
+  const int64_t* shapes3[6];
+  for (int f = 0; f < 6; ++f) {
+    gs_ref r = {3, kMethods3[f], kPads3[f], kAlign3[f], true};
+    grid_sample_of(&r, xd, gd, want3[f]);
+    wants3[f] = want3[f], shapes3[f] = kShape3;
+  }
+  expect2_tuple("gsample_3d", (void*[]){x3, g3}, 2, 6, (int[]){5, 5, 5, 5, 5, 5}, shapes3,
+                (DLDataType[]){F32, F32, F32, F32, F32, F32}, wants3);
+  tvm_ffi_release(x3), tvm_ffi_release(g3);
+  /* symbolic, a float64 grid (coordinates and blend in float64, the result float32): (n, c, h,
+   * w) to (oh, ow) at (2, 3, 5, 4) to (3, 2), and h = 1 (reflection with align_corners has
+   * nothing to reflect in: every row is row 0) */
+  static const int64_t kSizes[2][6] = {{2, 3, 5, 4, 3, 2}, {1, 2, 1, 4, 2, 5}};
+  for (int z = 0; z < 2; ++z) {
+    const int64_t* k = kSizes[z];
+    void* xs = rv_rand(4, (int64_t[]){k[0], k[1], k[2], k[3]});
+    void* gs = rv_rand_dtype(tvm_tir_dtype_float(64), 4, (int64_t[]){k[0], 2, k[4], k[5]});
+    grid_sample_case("gsample_sym", xs, gs, 2, 2, 2, (int[]){0, 2}, (bool[]){true, true});
+    tvm_ffi_release(xs), tvm_ffi_release(gs);
+  }
+  /* data (n, ...) and grid (m, k, ...), which inference cannot tell apart: the kernel checks
+   * m = n and k = 2 before reading (upstream's reads the grid unchecked) */
+  void* xb = rv_rand(4, (int64_t[]){2, 2, 3, 4});
+  void* gb[3] = {rv_rand(4, (int64_t[]){2, 2, 2, 2}), rv_rand(4, (int64_t[]){1, 2, 2, 2}),
+                 rv_rand(4, (int64_t[]){2, 1, 2, 2})};
+  double wb[2 * 2 * 4];
+  gs_ref rb = {2, 1, 0, false, true};
+  grid_sample_of(&rb, tvm_ffi_tensor_dl(xb), tvm_ffi_tensor_dl(gb[0]), wb);
+  expect2("gsample_batch", (void*[]){xb, gb[0]}, 2, 4, (int64_t[]){2, 2, 2, 2}, F32, wb);
+  for (int k = 1; k < 3; ++k) {
+    expect2_error("gsample_batch", (void*[]){xb, gb[k]}, 2, "AssertionError",
+                  "relax.image.grid_sample: the grid's batch or number of coordinates does not "
+                  "fit data");
+  }
+  tvm_ffi_release(xb), release_all(gb, 3);
+  g_ops.rtol = 1e-6;
+}
+
 /* ---- Errors, located at the call ------------------------------------------------------------- */
 #define SIG(params) "    def f(" params "):\n"
 TEST(bad_inputs) {
@@ -634,6 +909,36 @@ TEST(bad_inputs) {
   test_expect_relax_error(SIG("x: R.Tensor((2, 3), \"float32\"), b: R.Tensor((4,), \"float32\")")
                      "        return R.bucketize(x, b, out_int32=\"yes\")\n",
                      "TypeError", "R.bucketize: attribute 'out_int32' must be a bool");
+  test_expect_relax_error(SIG("p: R.Tensor((3, 5), \"float32\"), u: R.Tensor((4, 2), \"float32\"), "
+                              "i: R.Tensor((4, 1), \"int64\")")
+                     "        return R.multinomial_from_uniform(p, u, i)\n",
+                     "ValueError", "bad.py:9:46: error: R.multinomial_from_uniform: argument "
+                     "'uniform_sample' must have shape (n, 1), got a second dim of 2");
+  test_expect_relax_error(SIG("p: R.Tensor((3, 5), \"int32\"), u: R.Tensor((4, 1), \"float32\"), "
+                              "i: R.Tensor((4, 1), \"int64\")")
+                     "        return R.multinomial_from_uniform(p, u, i)\n",
+                     "TypeError", "bad.py:9:43: error: R.multinomial_from_uniform: argument 'prob' "
+                     "must have a float dtype, got int32");
+  test_expect_relax_error(SIG("p: R.Tensor((3, 5), \"float32\"), u: R.Tensor((4, 1), \"float32\"), "
+                              "i: R.Tensor((4, 1), \"int64\")")
+                     "        return R.multinomial_from_uniform(p, u, i, dtype=\"float16\")\n",
+                     "TypeError", "R.multinomial_from_uniform: attribute 'dtype' must be an "
+                     "integer dtype, got float16");
+  test_expect_relax_error(SIG("x: R.Tensor((2, 3, 4, 5), \"float32\"), g: R.Tensor((2, 2, 6, 7), "
+                              "\"float32\")")
+                     "        return R.image.grid_sample(x, g, method=\"bilinar\")\n",
+                     "ValueError", "R.image.grid_sample: attribute 'method' must be \"bilinear\", "
+                     "\"nearest\" or \"bicubic\", got \"bilinar\"");
+  test_expect_relax_error(SIG("x: R.Tensor((2, 3, 4, 5), \"float32\"), g: R.Tensor((2, 6, 7, 2), "
+                              "\"float32\")")
+                     "        return R.image.grid_sample(x, g, padding_mode=\"border\")\n",
+                     "ValueError", "bad.py:9:39: error: R.image.grid_sample: argument 'grid' must "
+                     "have 2 coordinates (dim 1) for layout NCHW, got 6");
+  test_expect_relax_error(SIG("x: R.Tensor((1, 2, 3, 4, 5), \"float32\"), g: R.Tensor((1, 3, 2, 3, "
+                              "4), \"float32\")")
+                     "        return R.image.grid_sample(x, g, \"bicubic\", \"NCDHW\")\n",
+                     "ValueError", "R.image.grid_sample: method \"bicubic\" is 2-d only, got "
+                     "layout NCDHW");
 }
 
 int main(void) {
@@ -648,6 +953,8 @@ int main(void) {
   RUN(instance_norm);
   RUN(meshgrid);
   RUN(bucketize);
+  RUN(multinomial_from_uniform);
+  RUN(grid_sample);
   RUN(bad_inputs);
   corpus_ops_teardown();
   return test_summary();

@@ -6,7 +6,9 @@
  * are compared with plain C loops on random inputs. vision.non_max_suppression (hard returning
  * indices, soft-NMS, and the data forms of return_indices=False with or without
  * invalid_to_bottom) and all_class_non_max_suppression (both output formats) likewise, the
- * indices compared exactly.
+ * indices compared exactly; vision.roi_pool (float and int data) and vision.get_valid_counts
+ * compared exactly with their C references, and bad calls of the two written in TVMScript
+ * refused at the place written.
  */
 #include <math.h>
 #include <string.h>
@@ -21,6 +23,7 @@
 /* after relax_testing.h (CHECK) */
 #include "exec_mode_testing.h"
 #include "one_op_testing.h"
+#include "script_testing.h"
 
 /* A float32 tensor of random values in [-2, 2) * mul. */
 static void* ftensor(int ndim, const int64_t* shape, double mul) {
@@ -329,6 +332,19 @@ TEST(affine_grid) {
   }
 }
 
+/* Two rois pooled (2 x 2) from an empty batch (0, 3, 8, 9) by op (roi_align or roi_pool): zeros,
+ * never a read outside the data. */
+static void empty_batch_pools_zeros(const char* op) {
+  int64_t se[4] = {0, 3, 8, 9}, sr[2] = {2, 5};
+  void* e[2] = {ftensor(4, se, 1), ftensor(2, sr, 1)};
+  double zeros[2 * 3 * 2 * 2] = {0};
+  void* pooled = ints(1, (int64_t[]){2});
+  void* attrs =
+      rt_attrs(2, "pooled_size", tvm_ffi_any_obj(pooled), "spatial_scale", tvm_ffi_any_float(1.0));
+  check_op(op, attrs, 2, e, NULL, zeros, 24, 0);
+  tvm_ffi_release(attrs), tvm_ffi_release(pooled);
+}
+
 /* ---- roi_align ------------------------------------------------------------------------------- */
 typedef struct {
   const float* x;
@@ -406,15 +422,110 @@ TEST(roi_align) {
     check_op("relax.vision.roi_align", attrs, 2, t, NULL, want, R * C * PH * PW, 1e-4);
     tvm_ffi_release(attrs), tvm_ffi_release(pooled);
   }
-  /* an empty batch: nothing to sample, zeros (never a read outside the data) */
-  int64_t se[4] = {0, 3, 8, 9}, sr[2] = {2, 5};
-  void* e[2] = {ftensor(4, se, 1), ftensor(2, sr, 1)};
-  double zeros[2 * 3 * 2 * 2] = {0};
-  void* pooled = ints(1, (int64_t[]){2});
-  void* attrs =
-      rt_attrs(2, "pooled_size", tvm_ffi_any_obj(pooled), "spatial_scale", tvm_ffi_any_float(1.0));
-  check_op("relax.vision.roi_align", attrs, 2, e, NULL, zeros, 24, 0);
-  tvm_ffi_release(attrs), tvm_ffi_release(pooled);
+  empty_batch_pools_zeros("relax.vision.roi_align");
+}
+
+/* ---- roi_pool -------------------------------------------------------------------------------- */
+/* floor(v + 0.5) of v in float32, as an integer: the rounding of topi's roi_pool. */
+static int64_t round_up_half(float v) { return (int64_t)floorf(v + 0.5f); }
+
+static int64_t clampi(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+/* Fast R-CNN's roi pooling, written from its definition with topi's rounding: data (N, C, H, W)
+ * as doubles, rois (R, 5) float32, pooled (PH, PW); out (R, C, PH, PW). */
+static void ref_roi_pool(const double* x, int64_t N, int64_t C, int64_t H, int64_t W,
+                         const float* rois, int64_t R, int64_t PH, int64_t PW, float scale,
+                         double* out) {
+  for (int64_t r = 0; r < R; ++r) {
+    const float* q = rois + r * 5;
+    int64_t b = clampi((int64_t)q[0], 0, N - 1);
+    int64_t x1 = round_up_half(q[1] * scale), y1 = round_up_half(q[2] * scale);
+    int64_t x2 = round_up_half(q[3] * scale), y2 = round_up_half(q[4] * scale);
+    int64_t rh = y2 - y1 + 1 > 1 ? y2 - y1 + 1 : 1, rw = x2 - x1 + 1 > 1 ? x2 - x1 + 1 : 1;
+    float bh = (float)rh / (float)PH, bw = (float)rw / (float)PW;
+    for (int64_t c = 0; c < C; ++c)
+      for (int64_t ph = 0; ph < PH; ++ph)
+        for (int64_t pw = 0; pw < PW; ++pw) {
+          int64_t hs = clampi((int64_t)floorf((float)ph * bh) + y1, 0, H);
+          int64_t he = clampi((int64_t)ceilf((float)(ph + 1) * bh) + y1, 0, H);
+          int64_t ws = clampi((int64_t)floorf((float)pw * bw) + x1, 0, W);
+          int64_t we = clampi((int64_t)ceilf((float)(pw + 1) * bw) + x1, 0, W);
+          double m = 0;
+          bool any = false;
+          for (int64_t y = hs; y < he; ++y)
+            for (int64_t xx = ws; xx < we; ++xx) {
+              double v = x[((b * C + c) * H + y) * W + xx];
+              if (!any || v > m) m = v;
+              any = true;
+            }
+          out[((r * C + c) * PH + ph) * PW + pw] = N > 0 && any ? m : 0.0;
+        }
+  }
+}
+
+TEST(roi_pool) {
+  /* data (2, 3, 7, 9) random (negative values too: a bin's max may be below 0), 9 rois: on a
+   * grid of quarters (with scale 0.5, odd halves round upward: 2.5 -> 3, -1.5 -> -1) or
+   * continuous, partly outside the image, one malformed (x2 < x1), one wholly outside (all bins
+   * empty: 0), one with a fractional batch index (truncated), one with batch index 5 (clamped).
+   * Kinds: float32 scale 0.5 pooled (3, 2); float32 scale 1 pooled 2 (one value for both);
+   * int32 data scale 0.25 pooled (2, 4). */
+  const int64_t N = 2, C = 3, H = 7, W = 9, R = 9;
+  for (int kind = 0; kind < 3; ++kind) {
+    const float scale = kind == 0 ? 0.5f : kind == 1 ? 1.0f : 0.25f;
+    const int64_t PH = kind == 0 ? 3 : 2, PW = kind == 0 ? 2 : kind == 1 ? 2 : 4;
+    bool is_int = kind == 2;
+    DLDataType dt = is_int ? tvm_tir_dtype_int(32) : F32;
+    int64_t sd[4] = {N, C, H, W}, sr[2] = {R, 5};
+    void* t[2] = {tvm_ffi_tensor_empty(sd, 4, dt, (DLDevice){kDLCPU, 0}), ftensor(2, sr, 1)};
+    double xd[2 * 3 * 7 * 9];
+    for (int64_t i = 0; i < N * C * H * W; ++i) {
+      double v = rv_rnd() * 3.0;
+      if (is_int) {
+        ((int32_t*)tvm_ffi_tensor_dl(t[0])->data)[i] = (int32_t)floor(v * 10.0);
+        xd[i] = floor(v * 10.0);
+      } else {
+        fdata(t[0])[i] = (float)v;
+        xd[i] = (float)v;
+      }
+    }
+    /* coordinates in the raw image, whose extent is the data's divided by scale */
+    float iw = (float)W / scale, ih = (float)H / scale;
+    float* rois = fdata(t[1]);
+    for (int64_t r = 0; r < R; ++r) {
+      float* q = rois + r * 5;
+      q[0] = (float)(r % 2);
+      for (int e = 0; e < 2; ++e) {
+        float ext = e == 0 ? iw : ih;
+        /* start in [-ext / 4, ext), size up to 3 / 4 of the image: some end beyond it */
+        float st = (float)((rv_rnd() + 2.0) / 4.0 * 1.25 - 0.25) * ext;
+        float sz = (float)((rv_rnd() + 2.0) / 4.0 * 0.75) * ext;
+        if (r % 3 != 2) st = floorf(st * 4.0f) / 4.0f, sz = floorf(sz * 4.0f) / 4.0f;
+        q[1 + e] = st, q[3 + e] = st + sz;
+      }
+    }
+    /* x1 * scale = 3, x2 * scale = 5.5: rounds to 6 */
+    rois[1 * 5 + 1] = 3.0f / scale, rois[1 * 5 + 3] = 5.5f / scale;
+    rois[2 * 5 + 2] = -3.0f / scale * 0.5f;                   /* y1 * scale = -1.5: rounds to -1 */
+    rois[3 * 5 + 3] = rois[3 * 5 + 1] - 3.0f;                 /* x2 < x1: one column wide */
+    rois[4 * 5 + 1] = iw + 4.0f, rois[4 * 5 + 3] = iw + 9.0f; /* beyond the right edge */
+    rois[5 * 5 + 0] = 1.7f;                                   /* batch 1 */
+    rois[6 * 5 + 0] = 5.0f;                                   /* clamped to the last batch */
+    double want[9 * 3 * 3 * 4];
+    ref_roi_pool(xd, N, C, H, W, rois, R, PH, PW, scale, want);
+    int64_t nout = R * C * PH * PW;
+    /* the roi wholly outside the image gives zeros (empty bins) */
+    bool zero4 = true;
+    for (int64_t i = 4 * C * PH * PW; i < 5 * C * PH * PW; ++i) zero4 = zero4 && want[i] == 0;
+    CHECK(zero4);
+    void* pooled = kind == 1 ? ints(1, (int64_t[]){2}) : ints(2, (int64_t[]){PH, PW});
+    void* attrs = rt_attrs(2, "pooled_size", tvm_ffi_any_obj(pooled), "spatial_scale",
+                           tvm_ffi_any_float(scale));
+    oot_expect e = oot_one(dt, want, nout, 0);
+    oot_check_op("relax.vision.roi_pool", attrs, 2, t, NULL, &e);
+    tvm_ffi_release(attrs), tvm_ffi_release(pooled);
+  }
+  empty_batch_pools_zeros("relax.vision.roi_pool");
 }
 
 /* ---- non_max_suppression --------------------------------------------------------------------- */
@@ -829,6 +940,141 @@ TEST(all_class_non_max_suppression) {
   }
 }
 
+/* ---- get_valid_counts ------------------------------------------------------------------------ */
+TEST(get_valid_counts) {
+  enum { B = 3, A = 10, L = 6 };
+  typedef struct {
+    double thr;
+    int64_t id, si;
+    bool is_int;
+  } gvc_case;
+  /* thresholds hit by scores exactly (0.25; 0.1 as float32 is not above itself), the class check
+   * on and off, another score column, an int32 form (2.5: scores from 3 up) */
+  const gvc_case cases[5] = {{0.25, 0, 1, false},
+                             {0.25, -1, 1, false},
+                             {0.1, 5, 2, false},
+                             {-10.0, 0, 1, false},
+                             {2.5, 0, 1, true}};
+  for (int ci = 0; ci < 5; ++ci) {
+    const gvc_case* c = &cases[ci];
+    DLDataType dt = c->is_int ? tvm_tir_dtype_int(32) : F32;
+    int64_t sd[3] = {B, A, L};
+    void* t[1] = {tvm_ffi_tensor_empty(sd, 3, dt, (DLDevice){kDLCPU, 0})};
+    double d[B * A * L];
+    for (int64_t i = 0; i < B * A * L; ++i) {
+      int64_t col = i % L;
+      double v;
+      if (col == c->id || col == 0) {
+        v = (double)rv_rnd_int(-1, 3); /* a class in {-1, 0, 1, 2} */
+      } else if (col == c->si || col == 1) {
+        /* scores on eighths in [-0.25, 1) (exactly 0.25 often); the int form in [-2, 6) */
+        v = c->is_int ? (double)rv_rnd_int(-2, 6) : (double)rv_rnd_int(-2, 8) / 8.0;
+      } else {
+        v = c->is_int ? (double)rv_rnd_int(-50, 50) : (float)(rv_rnd() * 5.0);
+      }
+      d[i] = v;
+    }
+    for (int64_t b = 0; b < 2; ++b) {
+      /* box 7: a high score but class -1 (dropped unless id_index is -1); box 8: a score equal
+       * to the threshold (not above it) */
+      d[(b * A + 7) * L + c->si] = c->is_int ? 5.0 : 0.75;
+      if (c->id >= 0) d[(b * A + 7) * L + c->id] = -1.0;
+      d[(b * A + 8) * L + c->si] = c->is_int ? 2.0 : c->thr;
+    }
+    if (!c->is_int) {
+      d[(1 * A + 3) * L + c->si] = (float)0.1; /* a score equal to 0.1 in float32 */
+      /* batch 2: scores of -0.5, none valid unless the threshold is below it */
+      for (int64_t j = 0; j < A; ++j) d[(2 * A + j) * L + c->si] = -0.5;
+    }
+    for (int64_t i = 0; i < B * A * L; ++i) {
+      if (c->is_int) {
+        ((int32_t*)tvm_ffi_tensor_dl(t[0])->data)[i] = (int32_t)d[i];
+      } else {
+        d[i] = (float)d[i]; /* the reference reads what the tensor holds */
+        fdata(t[0])[i] = (float)d[i];
+      }
+    }
+    /* the reference: each batch's valid boxes in order, then rows of -1 */
+    double want_cnt[B], want_out[B * A * L], want_idx[B * A];
+    for (int64_t b = 0; b < B; ++b) {
+      int64_t n = 0;
+      for (int64_t j = 0; j < A; ++j) {
+        const double* row = d + (b * A + j) * L;
+        /* float data compare with the threshold rounded to float32, as topi's constant */
+        bool above = c->is_int ? row[c->si] > c->thr : (float)row[c->si] > (float)c->thr;
+        if (!above || (c->id >= 0 && row[c->id] < 0)) continue;
+        for (int64_t k = 0; k < L; ++k) want_out[(b * A + n) * L + k] = row[k];
+        want_idx[b * A + n] = (double)j;
+        ++n;
+      }
+      want_cnt[b] = (double)n;
+      for (int64_t j = n; j < A; ++j) {
+        for (int64_t k = 0; k < L; ++k) want_out[(b * A + j) * L + k] = -1.0;
+        want_idx[b * A + j] = -1.0;
+      }
+    }
+    /* the data make the cases meaningful: some boxes valid, some not, in batches 0 and 1 */
+    CHECK(want_cnt[0] > 0 && want_cnt[0] < A && want_cnt[1] > 0 && want_cnt[1] < A);
+    void* attrs = rt_attrs(3, "score_threshold", tvm_ffi_any_float(c->thr), "id_index",
+                           tvm_ffi_any_int(c->id), "score_index", tvm_ffi_any_int(c->si));
+    tvm_tir_ir_module_obj* mod = oot_model("relax.vision.get_valid_counts", attrs, 1, t, NULL);
+    if (!mod) CHECK_OK(-1);
+    TVMFFIAny args[1] = {tvm_ffi_any_obj(t[0])}, got;
+    tvm_vm_executable* exec = mod ? test_mode(tvm_codegen_relax_build(mod, test_opts())) : NULL;
+    if (mod && !exec) CHECK_OK(-1);
+    tvm_vm* vm = exec ? tvm_vm_create(exec, &(DLDevice){kDLCPU, 0}, 1) : NULL;
+    for (int run = 0; run < 2 && mod; ++run) {
+      if (run == 0) {
+        CHECK_OK(tvm_relax_eval(mod, "main", args, 1, &got));
+      } else {
+        if (!vm) break;
+        CHECK_OK(tvm_vm_invoke(vm, "main", args, 1, &got));
+      }
+      int bad = exact(&got, 0, tvm_tir_dtype_int(32), want_cnt, B) +
+                exact(&got, 1, dt, want_out, B * A * L) +
+                exact(&got, 2, tvm_tir_dtype_int(32), want_idx, B * A);
+      if (bad)
+        fprintf(stderr, "get_valid_counts case %d %s: %d bad\n", ci,
+                run ? "compiled" : "interpreted", bad);
+      CHECK_EQ_INT(bad, 0);
+      tvm_ffi_any_release(&got);
+    }
+    if (vm) tvm_vm_release(vm);
+    tvm_ffi_release(exec), tvm_ffi_release(mod), tvm_ffi_release(attrs);
+    tvm_ffi_release(t[0]);
+  }
+}
+
+/* ---- TVMScript: bad roi_pool and get_valid_counts calls, refused where written --------------- */
+TEST(script_errors) {
+#define SIG(params) "    def f(" params "):\n"
+#define DATA "x: R.Tensor((1, 3, 8, 8), \"float32\"), r: R.Tensor((2, 5), \"float32\")"
+  test_expect_relax_error(SIG(DATA) "        return R.vision.roi_pool(x, r, [2, 2])\n", "TypeError",
+                          "bad.py:9:16: error: R.vision.roi_pool() missing required argument "
+                          "'spatial_scale'");
+  test_expect_relax_error(
+      SIG(DATA) "        return R.vision.roi_pool(x, r, 2, 0.5, layout=\"NHWC\")\n", "ValueError",
+      "bad.py:9:55: error: R.vision.roi_pool: attribute 'layout' must be "
+      "\"NCHW\" (the only layout), got \"NHWC\"");
+  test_expect_relax_error(SIG("x: R.Tensor((1, 3, 8, 8), \"float32\"), r: R.Tensor((2, 5), "
+                              "\"float16\")") "        return R.vision.roi_pool(r, x, 2, 0.5)\n",
+                          "ValueError",
+                          "R.vision.roi_pool: argument 'data' must have ndim 4, got 2");
+  test_expect_relax_error(SIG("d: R.Tensor((1, 4, 6), \"float32\")")
+                          "        return R.vision.get_valid_counts(d, score_index=7)\n",
+                          "ValueError", "bad.py:9:57: error: R.vision.get_valid_counts: attribute "
+                          "'score_index' (7) must be in [0, 6)");
+  test_expect_relax_error(SIG("d: R.Tensor((1, 4, 6), \"float32\")")
+                          "        return R.vision.get_valid_counts(d, 0.5, id_index=\"x\")\n",
+                          "TypeError",
+                          "R.vision.get_valid_counts: attribute 'id_index' must be an int");
+  test_expect_relax_error(
+      SIG("d: R.Tensor((4, 6), \"float32\")") "        return R.vision.get_valid_counts(d)\n",
+      "ValueError", "R.vision.get_valid_counts: argument 'data' must have ndim 3, got 2");
+#undef DATA
+#undef SIG
+}
+
 int main(void) {
   RUN(conv3d_transpose);
   RUN(resize3d);
@@ -837,8 +1083,11 @@ int main(void) {
   RUN(resize_empty_input);
   RUN(affine_grid);
   RUN(roi_align);
+  RUN(roi_pool);
   RUN(non_max_suppression);
   RUN(non_max_suppression_soft_and_data);
   RUN(all_class_non_max_suppression);
+  RUN(get_valid_counts);
+  RUN(script_errors);
   return test_summary();
 }

@@ -2,7 +2,8 @@
  * test_legalize_image.c: the kernel of image.resize2d (NCHW; nearest_neighbor with each
  * rounding method, linear; each coordinate transformation mode; up- and downscaling), legalized
  * and run by the reference evaluator on random inputs, against the mapping computed here in
- * float32 as upstream's topi resize does.
+ * float32 as upstream's topi resize does; and that image.grid_sample's layouts without a kernel
+ * (its kernels are tested in tests/codegen/test_relax_more_ops.c) fail at legalization.
  */
 #include "legalize_testing.h"
 
@@ -90,8 +91,33 @@ TEST(resize2d_linear) {
   }
 }
 
+/* grid_sample in NHWC (or another permutation of NCDHW than NCDHW) infers, as upstream's rule,
+ * but has no kernel (upstream's topi asserts NCHW / NCDHW): LegalizeOps raises naming it. */
+TEST(grid_sample_layout_without_kernel) {
+  static const char* const layouts[2] = {"NHWC", "NDHWC"};
+  for (int k = 0; k < 2; ++k) {
+    int s = k + 2;
+    int64_t xs[5] = {1, 4, 5, 3, 3}, gs[5] = {1, s, 6, 7, 2};
+    tvm_relax_var_obj* x = rt_var_take("x", tvm_relax_tensor_sinfo_of_ints(xs, s + 2, F32));
+    tvm_relax_var_obj* g = rt_var_take("g", tvm_relax_tensor_sinfo_of_ints(gs, s + 2, F32));
+    void* params = rt_array(2, x, g);
+    TVMFFIAny lv = tvm_ffi_string(layouts[k]);
+    void* attrs = rt_attrs(1, "layout", lv);
+    tvm_ffi_any_release(&lv);
+    tvm_relax_expr_obj* call = tvm_relax_call_op("relax.image.grid_sample", attrs, 2, x, g);
+    CHECK(call != NULL); /* inference accepts the layout */
+    tvm_tir_ir_module_obj* legal = call ? lg_legalize(params, call) : NULL;
+    CHECK(legal == NULL);
+    CHECK_RAISED("NotImplementedError", "relax.image.grid_sample: only the NCHW (bilinear, "
+                 "nearest, bicubic) and NCDHW (bilinear, nearest) layouts have a kernel, got");
+    tvm_ffi_release(legal), tvm_ffi_release(call), tvm_ffi_release(attrs);
+    tvm_ffi_release(params), tvm_ffi_release(x), tvm_ffi_release(g);
+  }
+}
+
 int main(void) {
   RUN(resize2d_nearest);
   RUN(resize2d_linear);
+  RUN(grid_sample_layout_without_kernel);
   return test_summary();
 }

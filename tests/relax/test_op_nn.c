@@ -1,7 +1,8 @@
 /*
  * test_op_nn.c: struct info of matmul, outer and the nn / image operators (softmax,
  * normalizations, convolutions, pooling, pad, batch_flatten, pixel_shuffle, dropout, attention,
- * resize2d) on static, symbolic and unknown shapes and other layouts, and their errors.
+ * resize2d, grid_sample) on static, symbolic and unknown shapes and other layouts, and their
+ * errors.
  */
 #include "op_infer_testing.h"
 
@@ -534,6 +535,68 @@ TEST(resize2d) {
   CHECK_INFER(TS("n, 3, 4, 4", F), op, NULL, 2, T("n, 3, 0, 5", F32), SH("4, 4"));
 }
 
+/* grid_sample: (N, C) of data and the grid's spatial dims, placed by the layout, in data's dtype;
+ * the grid is (N, s, *out) whatever data's layout. */
+TEST(grid_sample) {
+  const char* op = "relax.image.grid_sample";
+  CHECK_INFER(TS("2, 3, 6, 7", F), op, NULL, 2, T("2, 3, 4, 5", F32), T("2, 2, 6, 7", F32));
+  CHECK_INFER(TS("2, 3, 6, 7", "float16"), op,
+              oi_attrs(3, "method", AS("bicubic"), "padding_mode", AS("reflection"),
+                       "align_corners", AB(true)),
+              2, T("2, 3, 4, 5", F16), T("2, 2, 6, 7", F32));
+  /* another layout: data NHWC, the output NHWC too; NCDHW: three coordinates */
+  CHECK_INFER(TS("2, 6, 7, 3", F), op, oi_attrs(1, "layout", AS("NHWC")), 2,
+              T("2, 4, 5, 3", F32), T("2, 2, 6, 7", F32));
+  CHECK_INFER(TS("1, 3, 2, 6, 7", F), op,
+              oi_attrs(2, "layout", AS("NCDHW"), "method", AS("nearest")), 2,
+              T("1, 3, 4, 4, 5", F32), T("1, 3, 2, 6, 7", F32));
+  /* symbolic dims; an unknown shape or rank: the rank only */
+  CHECK_INFER(TS("n, c, h, w", F), op, NULL, 2, T("n, c, 4, 5", F32), T("n, 2, h, w", F32));
+  CHECK_INFER(TS("n, c, h, w", F), op, NULL, 2, T("n, c, 4, 5", F32), T("m, 2, h, w", F32));
+  CHECK_INFER("R.Tensor(dtype=\"float32\", ndim=4)", op, NULL, 2, T("?4", F32),
+              T("2, 2, 6, 7", F32));
+  CHECK_INFER("R.Tensor(dtype=\"float32\", ndim=4)", op, NULL, 2, T("2, 3, 4, 5", F32),
+              T("*", F32));
+  CHECK_INFER("R.Tensor(dtype=\"float32\", ndim=5)", op, oi_attrs(1, "layout", AS("NCDHW")), 2,
+              T("*", F32), T("?5", F32));
+  CHECK_INFER("R.Tensor((2, 3, 6, 7))", op, NULL, 2, T("2, 3, 4, 5", UNK), T("2, 2, 6, 7", UNK));
+  /* errors: attribute values */
+  CHECK_INFER_FAILS("ValueError", "relax.image.grid_sample: attribute 'method' must be "
+                    "\"bilinear\", \"nearest\" or \"bicubic\", got \"linear\"", op,
+                    oi_attrs(1, "method", AS("linear")), 2, T("2, 3, 4, 5", F32),
+                    T("2, 2, 6, 7", F32));
+  CHECK_INFER_FAILS("ValueError", "attribute 'padding_mode' must be \"zeros\", \"border\" or "
+                    "\"reflection\", got \"wrap\"", op, oi_attrs(1, "padding_mode", AS("wrap")),
+                    2, T("2, 3, 4, 5", F32), T("2, 2, 6, 7", F32));
+  CHECK_INFER_FAILS("ValueError", "attribute 'layout' must be a permutation of NCHW", op,
+                    oi_attrs(1, "layout", AS("NCHX")), 2, T("2, 3, 4, 5", F32),
+                    T("2, 2, 6, 7", F32));
+  CHECK_INFER_FAILS("ValueError", "relax.image.grid_sample: method \"bicubic\" is 2-d only, got "
+                    "layout NCDHW", op, oi_attrs(2, "layout", AS("NCDHW"), "method",
+                    AS("bicubic")), 2, T("1, 3, 4, 4, 5", F32), T("1, 3, 2, 6, 7", F32));
+  CHECK_INFER_FAILS("TypeError", "attribute 'align_corners' must be a bool", op,
+                    oi_attrs(1, "align_corners", AS("yes")), 2, T("2, 3, 4, 5", F32),
+                    T("2, 2, 6, 7", F32));
+  /* errors: arguments */
+  CHECK_INFER_FAILS("ValueError", "argument 'data' must have ndim 4 (layout NCHW), got 5", op,
+                    NULL, 2, T("2, 3, 4, 5, 6", F32), T("2, 2, 6, 7", F32));
+  CHECK_INFER_FAILS("ValueError", "argument 'grid' must have ndim 5, got 4", op,
+                    oi_attrs(1, "layout", AS("NCDHW")), 2, T("1, 3, 4, 4, 5", F32),
+                    T("1, 3, 6, 7", F32));
+  CHECK_INFER_FAILS("ValueError", "relax.image.grid_sample: argument 'grid' must have 2 "
+                    "coordinates (dim 1) for layout NCHW, got 3", op, NULL, 2,
+                    T("2, 3, 4, 5", F32), T("2, 3, 6, 7", F32));
+  CHECK_INFER_FAILS("ValueError", "relax.image.grid_sample: arguments 'data' and 'grid' have "
+                    "different batch sizes 2 and 3", op, NULL, 2, T("2, 3, 4, 5", F32),
+                    T("3, 2, 6, 7", F32));
+  CHECK_INFER_FAILS("TypeError", "argument 'data' must be a float tensor, got dtype int32", op,
+                    NULL, 2, T("2, 3, 4, 5", I32), T("2, 2, 6, 7", F32));
+  CHECK_INFER_FAILS("TypeError", "argument 'grid' must be a float tensor, got dtype int64", op,
+                    NULL, 2, T("2, 3, 4, 5", F32), T("2, 2, 6, 7", I64));
+  CHECK_INFER_FAILS("TypeError", "argument 'grid' must be a tensor", op, NULL, 2,
+                    T("2, 3, 4, 5", F32), SH("2, 2"));
+}
+
 int main(void) {
   RUN(matmul_shapes);
   RUN(matmul_unknown);
@@ -553,6 +616,7 @@ int main(void) {
   RUN(pad_and_dropout);
   RUN(attention);
   RUN(resize2d);
+  RUN(grid_sample);
   oi_free_vars();
   return test_summary();
 }

@@ -1,7 +1,7 @@
 /*
- * test_op_reduce.c: struct info of the reductions (sum ... std), argmax/argmin, bucketize, the
- * scans (cumsum, cumprod) and collapse_sum_like / collapse_sum_to on static, symbolic and unknown
- * shapes, and their errors.
+ * test_op_reduce.c: struct info of the reductions (sum ... std), argmax/argmin, bucketize,
+ * multinomial_from_uniform, the scans (cumsum, cumprod) and collapse_sum_like / collapse_sum_to
+ * on static, symbolic and unknown shapes, and their errors.
  */
 #include "op_infer_testing.h"
 
@@ -132,6 +132,71 @@ TEST(bucketize) {
                     oi_attrs(1, "right", AF(1.5)), 2, T("2, 3", F32), T("4", F32));
 }
 
+/* multinomial_from_uniform: (n, 1) indices of the attribute dtype (int64 by default) on prob's
+ * vdevice, from prob (batch, vocab) and uniform_sample / sample_indices (n, 1). */
+TEST(multinomial_from_uniform) {
+  const char* op = "relax.multinomial_from_uniform";
+#define MI64(n) "R.Tensor((" n ", 1), dtype=\"int64\")"
+  CHECK_INFER(MI64("4"), op, NULL, 3, T("3, 5", F32), T("4, 1", F32), T("4, 1", I64));
+  CHECK_INFER("R.Tensor((4, 1), dtype=\"int32\")", op, oi_attrs(1, "dtype", AS("int32")), 3,
+              T("3, 5", F32), T("4, 1", F32), T("4, 1", I32));
+  CHECK_INFER("R.Tensor((4, 1), dtype=\"uint8\")", op, oi_attrs(1, "dtype", AS("uint8")), 3,
+              T("3, 5", F16), T("4, 1", F32), T("4, 1", I64));
+  /* symbolic dims: n from uniform_sample (the batch and vocab do not matter) */
+  CHECK_INFER(MI64("n"), op, NULL, 3, T("b, v", F32), T("n, 1", F32), T("n, 1", I64));
+  CHECK_INFER(MI64("n + T.int64(1)"), op, NULL, 3, T("b, v", F32), T("n+1, 1", F32),
+              T("n+1, 1", I32));
+  /* a shape unknown anywhere (prob's too, as upstream) or a rank unknown: (?, ?) of ndim 2 */
+  const char* u2 = "R.Tensor(dtype=\"int64\", ndim=2)";
+  CHECK_INFER(u2, op, NULL, 3, T("?2", F32), T("4, 1", F32), T("4, 1", I64));
+  CHECK_INFER(u2, op, NULL, 3, T("3, 5", F32), T("?2", F32), T("4, 1", I64));
+  CHECK_INFER(u2, op, NULL, 3, T("3, 5", F32), T("4, 1", F32), T("*", I64));
+  CHECK_INFER(u2, op, NULL, 3, T("*", F32), T("*", F32), T("*", I64));
+  /* unknown dtypes pass */
+  CHECK_INFER(MI64("4"), op, NULL, 3, T("3, 5", UNK), T("4, 1", UNK), T("4, 1", UNK));
+  /* errors: dtypes */
+  CHECK_INFER_FAILS("TypeError", "relax.multinomial_from_uniform: argument 'prob' must have a "
+                    "float dtype, got int32", op, NULL, 3, T("3, 5", I32), T("4, 1", F32),
+                    T("4, 1", I64));
+  CHECK_INFER_FAILS("TypeError", "argument 'uniform_sample' must have a float dtype, got int64",
+                    op, NULL, 3, T("3, 5", F32), T("4, 1", I64), T("4, 1", I64));
+  CHECK_INFER_FAILS("TypeError", "argument 'sample_indices' must have a signed integer dtype, "
+                    "got float32", op, NULL, 3, T("3, 5", F32), T("4, 1", F32), T("4, 1", F32));
+  CHECK_INFER_FAILS("TypeError", "argument 'sample_indices' must have a signed integer dtype, "
+                    "got uint32", op, NULL, 3, T("3, 5", F32), T("4, 1", F32),
+                    T("4, 1", tvm_tir_dtype_uint(32)));
+  CHECK_INFER_FAILS("TypeError", "relax.multinomial_from_uniform: attribute 'dtype' must be an "
+                    "integer dtype, got float32", op, oi_attrs(1, "dtype", AS("float32")), 3,
+                    T("3, 5", F32), T("4, 1", F32), T("4, 1", I64));
+  CHECK_INFER_FAILS("TypeError", "attribute 'dtype' must be an integer dtype, got bool", op,
+                    oi_attrs(1, "dtype", AS("bool")), 3, T("3, 5", F32), T("4, 1", F32),
+                    T("4, 1", I64));
+  CHECK_INFER_FAILS("TypeError", "argument 'prob' must be a tensor", op, NULL, 3, SH("3, 5"),
+                    T("4, 1", F32), T("4, 1", I64));
+  /* ranks and shapes */
+  CHECK_INFER_FAILS("ValueError", "relax.multinomial_from_uniform: argument 'prob' must be a 2-d "
+                    "tensor, got ndim 1", op, NULL, 3, T("5", F32), T("4, 1", F32),
+                    T("4, 1", I64));
+  CHECK_INFER_FAILS("ValueError", "argument 'uniform_sample' must be a 2-d tensor, got ndim 1",
+                    op, NULL, 3, T("3, 5", F32), T("?1", F32), T("4, 1", I64));
+  CHECK_INFER_FAILS("ValueError", "argument 'sample_indices' must be a 2-d tensor, got ndim 3",
+                    op, NULL, 3, T("*", F32), T("4, 1", F32), T("4, 1, 1", I64));
+  CHECK_INFER_FAILS("ValueError", "argument 'uniform_sample' must have shape (n, 1), got a "
+                    "second dim of 2", op, NULL, 3, T("3, 5", F32), T("4, 2", F32),
+                    T("4, 1", I64));
+  CHECK_INFER_FAILS("ValueError", "argument 'sample_indices' must have shape (n, 1), got a "
+                    "second dim of m", op, NULL, 3, T("3, 5", F32), T("4, 1", F32),
+                    T("4, m", I64));
+  CHECK_INFER_FAILS("ValueError", "relax.multinomial_from_uniform: arguments 'uniform_sample' and "
+                    "'sample_indices' must have the same number of samples, got 4 and 3", op, NULL,
+                    3, T("3, 5", F32), T("4, 1", F32), T("3, 1", I64));
+  /* two different symbolic counts are not provably equal (upstream asks for a match_cast) */
+  CHECK_INFER_FAILS("ValueError", "the same number of samples, got n and m (not provably equal: "
+                    "a match_cast can make them so)",
+                    op, NULL, 3, T("3, 5", F32), T("n, 1", F32), T("m, 1", I64));
+#undef MI64
+}
+
 TEST(scan) {
   /* axis None: over the flattened tensor. */
   CHECK_INFER("R.Tensor((6,), dtype=\"float32\")", "relax.cumsum", NULL, 1, T("2, 3", F32));
@@ -226,6 +291,7 @@ int main(void) {
   RUN(reduce_errors);
   RUN(arg_reduce);
   RUN(bucketize);
+  RUN(multinomial_from_uniform);
   RUN(scan);
   RUN(collapse_sum);
   RUN(collapse_sum_errors);

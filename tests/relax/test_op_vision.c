@@ -1,7 +1,8 @@
 /*
  * test_op_vision.c: struct info of nn.conv3d_transpose, image.resize3d, image.affine_grid,
- * vision.roi_align, vision.non_max_suppression and vision.all_class_non_max_suppression on
- * static, symbolic and unknown shapes, and their errors on bad inputs.
+ * vision.roi_align, vision.roi_pool, vision.get_valid_counts, vision.non_max_suppression and
+ * vision.all_class_non_max_suppression on static, symbolic and unknown shapes, and their errors
+ * on bad inputs.
  */
 #include "op_infer_testing.h"
 
@@ -123,6 +124,127 @@ TEST(roi_align) {
                     T("2, 16, 32, 32", F32), SH("3, 5"));
 }
 
+/* roi_pool: (R, C, ph, pw) of data's dtype, pooled_size 1 value (both dims) or 2; NCHW only,
+ * float rois, numeric data. */
+TEST(roi_pool) {
+  const char* op = "relax.vision.roi_pool";
+  CHECK_INFER(TS("r, 16, 7, 7", F), op,
+              oi_attrs(2, "pooled_size", AL(1, 7), "spatial_scale", AF(0.0625)), 2,
+              T("2, 16, 32, 32", F32), T("r, 5", F32));
+  CHECK_INFER(TS("5, c, 2, 3", "float16"), op,
+              oi_attrs(2, "pooled_size", AL(2, 2, 3), "spatial_scale", AF(1.0)), 2,
+              T("n, c, h, w", F16), T("5, 5", F32));
+  /* integer data: max pooling needs no float */
+  CHECK_INFER(TS("3, 4, 2, 2", "int32"), op,
+              oi_attrs(3, "pooled_size", AL(1, 2), "spatial_scale", AF(0.5), "layout", AS("NCHW")),
+              2, T("1, 4, 8, 8", I32), T("3, 5", F32));
+  CHECK_INFER("R.Tensor(dtype=\"float32\", ndim=4)", op,
+              oi_attrs(2, "pooled_size", AL(1, 7), "spatial_scale", AF(0.25)), 2, T("?4", F32),
+              T("5, 5", F32));
+  CHECK_INFER("R.Tensor(dtype=\"float32\", ndim=4)", op,
+              oi_attrs(2, "pooled_size", AL(1, 7), "spatial_scale", AF(0.25)), 2,
+              T("1, 3, 8, 8", F32), T("*", F32));
+  CHECK_INFER_FAILS("ValueError", "relax.vision.roi_pool: attribute 'pooled_size' is required", op,
+                    oi_attrs(1, "spatial_scale", AF(0.25)), 2, T("2, 16, 32, 32", F32),
+                    T("3, 5", F32));
+  CHECK_INFER_FAILS("ValueError", "relax.vision.roi_pool: attribute 'spatial_scale' is required",
+                    op, oi_attrs(1, "pooled_size", AL(1, 7)), 2, T("2, 16, 32, 32", F32),
+                    T("3, 5", F32));
+  CHECK_INFER_FAILS(
+      "ValueError",
+      "relax.vision.roi_pool: attribute 'layout' must be \"NCHW\" (the only layout), got \"NHWC\"",
+      op, oi_attrs(3, "pooled_size", AL(1, 7), "spatial_scale", AF(0.25), "layout", AS("NHWC")), 2,
+      T("2, 32, 32, 16", F32), T("3, 5", F32));
+  CHECK_INFER_FAILS("ValueError",
+                    "relax.vision.roi_pool: argument 'rois' must be (num_roi, 5) [batch index, "
+                    "x1, y1, x2, y2], got last dim 4",
+                    op, oi_attrs(2, "pooled_size", AL(1, 7), "spatial_scale", AF(0.25)), 2,
+                    T("2, 16, 32, 32", F32), T("3, 4", F32));
+  CHECK_INFER_FAILS("ValueError", "relax.vision.roi_pool: argument 'data' must have ndim 4, got 3",
+                    op, oi_attrs(2, "pooled_size", AL(1, 7), "spatial_scale", AF(0.25)), 2,
+                    T("16, 32, 32", F32), T("3, 5", F32));
+  CHECK_INFER_FAILS("ValueError", "relax.vision.roi_pool: argument 'rois' must have ndim 2, got 1",
+                    op, oi_attrs(2, "pooled_size", AL(1, 7), "spatial_scale", AF(0.25)), 2,
+                    T("2, 16, 32, 32", F32), T("5", F32));
+  CHECK_INFER_FAILS("TypeError",
+                    "relax.vision.roi_pool: argument 'rois' must have a float dtype, "
+                    "got int32",
+                    op, oi_attrs(2, "pooled_size", AL(1, 7), "spatial_scale", AF(0.25)), 2,
+                    T("2, 16, 32, 32", F32), T("3, 5", I32));
+  CHECK_INFER_FAILS("TypeError",
+                    "relax.vision.roi_pool: argument 'data' must have a numeric "
+                    "dtype, got bool",
+                    op, oi_attrs(2, "pooled_size", AL(1, 7), "spatial_scale", AF(0.25)), 2,
+                    T("2, 16, 32, 32", tvm_tir_dtype_bool()), T("3, 5", F32));
+  CHECK_INFER_FAILS("ValueError", "attribute 'pooled_size' must have 1 or 2 values, got 3", op,
+                    oi_attrs(2, "pooled_size", AL(3, 7, 7, 7), "spatial_scale", AF(0.25)), 2,
+                    T("2, 16, 32, 32", F32), T("3, 5", F32));
+  CHECK_INFER_FAILS("ValueError", "attribute 'pooled_size' must be positive, got 0", op,
+                    oi_attrs(2, "pooled_size", AL(2, 7, 0), "spatial_scale", AF(0.25)), 2,
+                    T("2, 16, 32, 32", F32), T("3, 5", F32));
+  CHECK_INFER_FAILS("ValueError", "attribute 'spatial_scale' must be positive, got -1", op,
+                    oi_attrs(2, "pooled_size", AL(1, 7), "spatial_scale", AF(-1.0)), 2,
+                    T("2, 16, 32, 32", F32), T("3, 5", F32));
+  CHECK_INFER_FAILS("TypeError", "relax.vision.roi_pool: argument 'data' must be a tensor", op,
+                    oi_attrs(2, "pooled_size", AL(1, 7), "spatial_scale", AF(0.25)), 2,
+                    SH("2, 16, 32, 32"), T("3, 5", F32));
+}
+
+/* get_valid_counts: (valid_count (B,) int32, out (B, A, L) of data's dtype, out_indices (B, A)
+ * int32). */
+TEST(get_valid_counts) {
+  const char* op = "relax.vision.get_valid_counts";
+  CHECK_INFER(
+      "R.Tuple(R.Tensor((2,), dtype=\"int32\"), R.Tensor((2, 10, 6), dtype=\"float32\"), "
+      "R.Tensor((2, 10), dtype=\"int32\"))",
+      op, NULL, 1, T("2, 10, 6", F32));
+  CHECK_INFER(
+      "R.Tuple(R.Tensor((b,), dtype=\"int32\"), R.Tensor((b, n, 5), dtype=\"float16\"), "
+      "R.Tensor((b, n), dtype=\"int32\"))",
+      op, oi_attrs(3, "score_threshold", AF(0.3), "id_index", AI(-1), "score_index", AI(4)), 1,
+      T("b, n, 5", F16));
+  /* a symbolic elem_length: the indices are only checked for their sign */
+  CHECK_INFER(
+      "R.Tuple(R.Tensor((1,), dtype=\"int32\"), R.Tensor((1, 4, l), dtype=\"int32\"), "
+      "R.Tensor((1, 4), dtype=\"int32\"))",
+      op, oi_attrs(1, "score_index", AI(9)), 1, T("1, 4, l", I32));
+  CHECK_INFER(
+      "R.Tuple(R.Tensor(dtype=\"int32\", ndim=1), R.Tensor(dtype=\"float32\", ndim=3), "
+      "R.Tensor(dtype=\"int32\", ndim=2))",
+      op, NULL, 1, T("?3", F32));
+  CHECK_INFER(
+      "R.Tuple(R.Tensor(dtype=\"int32\", ndim=1), R.Tensor(dtype=\"float32\", ndim=3), "
+      "R.Tensor(dtype=\"int32\", ndim=2))",
+      op, NULL, 1, T("*", F32));
+  CHECK_INFER_FAILS("ValueError",
+                    "relax.vision.get_valid_counts: attribute 'score_index' (6) must be in [0, 6)",
+                    op, oi_attrs(1, "score_index", AI(6)), 1, T("2, 10, 6", F32));
+  CHECK_INFER_FAILS("ValueError",
+                    "relax.vision.get_valid_counts: attribute 'id_index' (-2) must be in [-1, 6)",
+                    op, oi_attrs(1, "id_index", AI(-2)), 1, T("2, 10, 6", F32));
+  CHECK_INFER_FAILS("ValueError", "attribute 'id_index' (6) must be in [-1, 6)", op,
+                    oi_attrs(1, "id_index", AI(6)), 1, T("2, 10, 6", F32));
+  CHECK_INFER_FAILS("ValueError", "attribute 'score_index' (-1) must be non-negative", op,
+                    oi_attrs(1, "score_index", AI(-1)), 1, T("2, 10, l", F32));
+  CHECK_INFER_FAILS("ValueError", "attribute 'id_index' (-3) must be >= -1", op,
+                    oi_attrs(1, "id_index", AI(-3)), 1, T("?3", F32));
+  CHECK_INFER_FAILS("ValueError",
+                    "relax.vision.get_valid_counts: argument 'data' must have ndim 3, got 2", op,
+                    NULL, 1, T("10, 6", F32));
+  CHECK_INFER_FAILS("TypeError",
+                    "relax.vision.get_valid_counts: argument 'data' must have a float or signed "
+                    "integer dtype, got bool",
+                    op, NULL, 1, T("2, 10, 6", tvm_tir_dtype_bool()));
+  CHECK_INFER_FAILS("TypeError",
+                    "argument 'data' must have a float or signed integer dtype, got "
+                    "uint8",
+                    op, NULL, 1, T("2, 10, 6", tvm_tir_dtype_uint(8)));
+  CHECK_INFER_FAILS("TypeError", "attribute 'score_threshold' must be a float", op,
+                    oi_attrs(1, "score_threshold", AS("high")), 1, T("2, 10, 6", F32));
+  CHECK_INFER_FAILS("TypeError", "relax.vision.get_valid_counts: argument 'data' must be a tensor",
+                    op, NULL, 1, SH("2, 10, 6"));
+}
+
 TEST(non_max_suppression) {
   const char* op = "relax.vision.non_max_suppression";
   CHECK_INFER("R.Tuple(R.Tensor((2, 10), dtype=\"int32\"), R.Tensor((2, 1), dtype=\"int32\"))", op,
@@ -194,6 +316,8 @@ int main(void) {
   RUN(resize3d);
   RUN(affine_grid);
   RUN(roi_align);
+  RUN(roi_pool);
+  RUN(get_valid_counts);
   RUN(non_max_suppression);
   RUN(all_class_non_max_suppression);
   oi_free_vars();

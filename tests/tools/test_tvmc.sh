@@ -474,6 +474,15 @@ expect 0 "$tvmc" run "$fx/relax_index_tensor.py" --repeat 1 && has "check: ok (2
 expect 0 "$tvmc" run "$fx/relax_meshgrid.py" --repeat 1 && has "check: ok (48 values"
 # bucketize's kernel compiled (a binary search per element; right, out_int32) against the evaluator
 expect 0 "$tvmc" run "$fx/relax_bucketize.py" --repeat 1 && has "check: ok (40 values"
+# multinomial_from_uniform's kernel compiled (a scan of a row's running sums per sample) and
+# grid_sample's (an affine_grid grid; bicubic / reflection and nearest / border) against the
+# evaluator
+expect 0 "$tvmc" run "$fx/relax_multinomial.py" --repeat 1 && has "check: ok (12 values"
+expect 0 "$tvmc" run "$fx/relax_grid_sample.py" --repeat 1 && has "check: ok (312 values"
+# roi_pool's kernel compiled (rounded rois partly outside the image, empty bins) against the
+# evaluator; get_valid_counts' (scores equal to the threshold, the class check on and off)
+expect 0 "$tvmc" run "$fx/relax_roi_pool.py" --repeat 1 && has "check: ok (150 values"
+expect 0 "$tvmc" run "$fx/relax_get_valid_counts.py" --repeat 1 && has "check: ok (228 values"
 # if branches ending with dataflow blocks (seed 1 takes the else branch, seed 3 the then branch)
 for seed in 1 3; do
   expect 0 "$tvmc" run "$cf" --func choose_dataflow --seed $seed --repeat 1 &&

@@ -1,10 +1,13 @@
 # nn.batch_flatten, outer, eye, eye_like, wrap_param, nn.pixel_shuffle, collapse_sum_like,
-# collapse_sum_to, gather_nd, nn.instance_norm, meshgrid and bucketize (upstream's wrapper forms:
-# R.eye(n, m=None, k=0, dtype="float32"), R.eye_like(x, k=0, dtype=None),
-# R.nn.pixel_shuffle(x, upscale_factor), R.collapse_sum_to(x, shape) with shape an R.Shape or a
-# tuple, R.nn.instance_norm(x, gamma, beta, channel_axis, axes, ...),
-# R.meshgrid(tensors, indexing="ij"), R.bucketize(input_tensor, boundaries, out_int32=False,
-# right=False)), one function each, static and symbolic shapes;
+# collapse_sum_to, gather_nd, nn.instance_norm, meshgrid, bucketize, multinomial_from_uniform and
+# image.grid_sample (upstream's wrapper forms: R.eye(n, m=None, k=0, dtype="float32"),
+# R.eye_like(x, k=0, dtype=None), R.nn.pixel_shuffle(x, upscale_factor), R.collapse_sum_to(x,
+# shape) with shape an R.Shape or a tuple, R.nn.instance_norm(x, gamma, beta, channel_axis, axes,
+# ...), R.meshgrid(tensors, indexing="ij"), R.bucketize(input_tensor, boundaries, out_int32=False,
+# right=False), R.multinomial_from_uniform(prob, uniform_sample, sample_indices, dtype="int64"),
+# R.image.grid_sample(data, grid, method="bilinear", layout="NCHW", padding_mode="zeros",
+# align_corners=False)), one function each (grid_sample: one per padding mode, every method and
+# align_corners in it), static and symbolic shapes;
 # tests/codegen/test_relax_more_ops.c runs them legalized (evaluator and compiled) against C
 # loops.
 from tvm.script import ir as I
@@ -173,3 +176,69 @@ class MoreOps:
         i = R.bucketize(x, b)
         j = R.bucketize(s, b, right=True)
         return (i, j)
+
+    @R.function
+    def multinomial(p: R.Tensor((3, 5), "float32"), u: R.Tensor((7, 1), "float32"), i: R.Tensor((7, 1), "int64")):
+        a = R.multinomial_from_uniform(p, u, i)
+        b = R.multinomial_from_uniform(p, u, i, "int32")
+        return (a, b)
+
+    @R.function
+    def multinomial_sym(
+        p: R.Tensor(("b", "v"), "float32"), u: R.Tensor(("n", 1), "float64"), i: R.Tensor(("n", 1), "int32")
+    ) -> R.Tensor(("n", 1), "int64"):
+        a = R.multinomial_from_uniform(p, u, i, dtype="int64")
+        return a
+
+    @R.function
+    def gsample_zeros(x: R.Tensor((2, 3, 4, 5), "float32"), g: R.Tensor((2, 2, 6, 7), "float32")):
+        a = R.image.grid_sample(x, g)
+        b = R.image.grid_sample(x, g, align_corners=True)
+        c = R.image.grid_sample(x, g, method="nearest")
+        d = R.image.grid_sample(x, g, method="nearest", align_corners=True)
+        e = R.image.grid_sample(x, g, method="bicubic", layout="NCHW", padding_mode="zeros")
+        f = R.image.grid_sample(x, g, "bicubic", "NCHW", "zeros", True)
+        return (a, b, c, d, e, f)
+
+    @R.function
+    def gsample_border(x: R.Tensor((2, 3, 4, 5), "float32"), g: R.Tensor((2, 2, 6, 7), "float32")):
+        a = R.image.grid_sample(x, g, padding_mode="border")
+        b = R.image.grid_sample(x, g, padding_mode="border", align_corners=True)
+        c = R.image.grid_sample(x, g, method="nearest", padding_mode="border")
+        d = R.image.grid_sample(x, g, method="nearest", padding_mode="border", align_corners=True)
+        e = R.image.grid_sample(x, g, method="bicubic", padding_mode="border")
+        f = R.image.grid_sample(x, g, method="bicubic", padding_mode="border", align_corners=True)
+        return (a, b, c, d, e, f)
+
+    @R.function
+    def gsample_reflection(x: R.Tensor((2, 3, 4, 5), "float32"), g: R.Tensor((2, 2, 6, 7), "float32")):
+        a = R.image.grid_sample(x, g, padding_mode="reflection")
+        b = R.image.grid_sample(x, g, padding_mode="reflection", align_corners=True)
+        c = R.image.grid_sample(x, g, method="nearest", padding_mode="reflection")
+        d = R.image.grid_sample(x, g, method="nearest", padding_mode="reflection", align_corners=True)
+        e = R.image.grid_sample(x, g, method="bicubic", padding_mode="reflection")
+        f = R.image.grid_sample(x, g, method="bicubic", padding_mode="reflection", align_corners=True)
+        return (a, b, c, d, e, f)
+
+    @R.function
+    def gsample_3d(x: R.Tensor((1, 2, 3, 4, 5), "float32"), g: R.Tensor((1, 3, 2, 3, 4), "float32")):
+        a = R.image.grid_sample(x, g, layout="NCDHW")
+        b = R.image.grid_sample(x, g, layout="NCDHW", padding_mode="border", align_corners=True)
+        c = R.image.grid_sample(x, g, layout="NCDHW", padding_mode="reflection")
+        d = R.image.grid_sample(x, g, layout="NCDHW", padding_mode="reflection", align_corners=True)
+        e = R.image.grid_sample(x, g, method="nearest", layout="NCDHW", align_corners=True)
+        f = R.image.grid_sample(x, g, method="nearest", layout="NCDHW", padding_mode="reflection")
+        return (a, b, c, d, e, f)
+
+    @R.function
+    def gsample_sym(
+        x: R.Tensor(("n", "c", "h", "w"), "float32"), g: R.Tensor(("n", 2, "oh", "ow"), "float64")
+    ) -> R.Tuple(R.Tensor(("n", "c", "oh", "ow"), "float32"), R.Tensor(("n", "c", "oh", "ow"), "float32")):
+        a = R.image.grid_sample(x, g, padding_mode="reflection", align_corners=True)
+        b = R.image.grid_sample(x, g, method="bicubic", padding_mode="reflection", align_corners=True)
+        return (a, b)
+
+    @R.function
+    def gsample_batch(x: R.Tensor(("n", 2, 3, 4), "float32"), g: R.Tensor(("m", "k", 2, 2), "float32")):
+        a = R.image.grid_sample(x, g, method="nearest")
+        return a

@@ -1,4 +1,5 @@
-# The operators of detection and volumetric models: roi_align in both layouts and modes, the two
+# The operators of detection and volumetric models: roi_align in both layouts and modes, roi_pool,
+# get_valid_counts feeding non_max_suppression as upstream's frontends chain them, the two
 # non-maximum suppressions (their fixed-shape results: indices padded after the valid count),
 # affine_grid in 2-d and 3-d, resize3d and a 3-d transposed convolution, with keyword attributes
 # and their defaults.
@@ -28,6 +29,25 @@ class VisionOps:
             tf = R.vision.all_class_non_max_suppression(boxes, scores, R.const(4, "int64"), R.const(0.5, "float32"), R.const(0.0, "float32"), output_format="tensorflow")
             R.output(a, m, kept, soft, sel, tf)
         return (a, m, kept, soft, sel, tf)
+
+    @R.function
+    def proposals(
+        feat: R.Tensor((2, 16, "h", "w"), "float32"),
+        rois: R.Tensor(("r", 5), "float32"),
+        data: R.Tensor(("b", 10, 6), "float32"),
+    ):
+        with R.dataflow():
+            p = R.vision.roi_pool(feat, rois, pooled_size=[7, 7], spatial_scale=0.0625)
+            q = R.vision.roi_pool(feat, rois, [2, 3], 0.5, "NCHW")
+            one = R.vision.roi_pool(feat, rois, 4, 1.0)
+            counted = R.vision.get_valid_counts(data, score_threshold=0.25)
+            valid = counted[0]
+            boxes = counted[1]
+            order = counted[2]
+            nms = R.vision.non_max_suppression(boxes, valid, order, iou_threshold=0.45, top_k=5)
+            any_class = R.vision.get_valid_counts(data, 0.1, -1, 2)
+            R.output(p, q, one, nms, any_class)
+        return (p, q, one, nms, any_class)
 
     @R.function
     def grids(
