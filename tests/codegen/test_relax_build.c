@@ -338,6 +338,7 @@ TEST(stale_error_is_set_aside) {
   /* A call made directly: concat of (n, 4) and (2, 4) is (n + 2, 4). */
   tvm_relax_function_obj* f = tvm_tir_ir_module_lookup(mod, "main");
   void* fields = rt_array(2, tvm_ffi_seq_obj_at(f->params, 0), tvm_ffi_seq_obj_at(f->params, 1));
+  tvm_ffi_release(f);
   tvm_relax_expr_obj* tuple = tvm_relax_tuple_new(fields);
   raise_stale();
   tvm_relax_expr_obj* cat = RT_CALL("relax.concat", NULL, tuple);
