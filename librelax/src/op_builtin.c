@@ -188,9 +188,9 @@ static bool inplace_indices_valid(const tvm_relax__infer_ctx* ctx, const void* i
     int64_t k = inplace_index(idx, i);
     if (k < -1 || k >= num_inputs) {
       tvm_relax__op_error(ctx, "ValueError",
-                          "inplace_indices[%lld] = %lld is out of range: it must be -1 or the "
-                          "index of one of the %lld inputs",
-                          (long long)i, (long long)k, (long long)num_inputs);
+                          "'inplace_indices' gives %lld for output %lld, out of range: it must be "
+                          "-1 or the index of one of the %lld inputs",
+                          (long long)k, (long long)i, (long long)num_inputs);
       return false;
     }
     if (k == -1) continue;
@@ -198,8 +198,8 @@ static bool inplace_indices_valid(const tvm_relax__infer_ctx* ctx, const void* i
     for (int64_t j = 0; j < i; ++j) {
       if (inplace_index(idx, j) == k) {
         tvm_relax__op_error(ctx, "ValueError",
-                            "inplace_indices must be unique, but input %lld appears more than "
-                            "once",
+                            "'inplace_indices' must be unique, but input %lld appears more "
+                            "than once",
                             (long long)k);
         return false;
       }
@@ -207,13 +207,14 @@ static bool inplace_indices_valid(const tvm_relax__infer_ctx* ctx, const void* i
   }
   if (!any) {
     tvm_relax__op_error(ctx, "ValueError",
-                        "at least one of inplace_indices must be other than -1 (else use %s)",
+                        "at least one of 'inplace_indices' must be other than -1 (else use %s)",
                         plain);
   }
   return any;
 }
 
-/* Raise "output i (o) is computed in place of input k, which <what>: <in>"; returns NULL. */
+/* Raise "'inplace_indices' computes output i (o) in place of input k, which <what>: <in>";
+ * returns NULL. */
 static void* inplace_mismatch(const tvm_relax__infer_ctx* ctx, int64_t i,
                               const tvm_relax_sinfo_obj* o, int64_t k, const char* what,
                               const tvm_relax_sinfo_obj* in) {
@@ -221,7 +222,8 @@ static void* inplace_mismatch(const tvm_relax__infer_ctx* ctx, int64_t i,
   tvm_relax_sinfo_text(&a, o);
   tvm_relax_sinfo_text(&b, in);
   tvm_relax__op_error(ctx, "ValueError",
-                      "output %lld (%s) is computed in place of input %lld, which %s: %s",
+                      "'inplace_indices' computes output %lld (%s) in place of input %lld, which "
+                      "%s: %s",
                       (long long)i, tvm_ffi_strbuf_cstr(&a), (long long)k, what,
                       tvm_ffi_strbuf_cstr(&b));
   tvm_ffi_strbuf_free(&a);
@@ -336,7 +338,8 @@ tvm_relax_sinfo_obj* tvm_relax__infer_call_inplace_packed(const tvm_relax__infer
     tvm_ffi_strbuf a = {0};
     tvm_relax_sinfo_text(&a, out);
     tvm_relax__op_error(ctx, "ValueError",
-                        "%lld inplace_indices need a tuple result of %lld fields, got %s",
+                        "'inplace_indices' has %lld indices, which need a tuple result of %lld "
+                        "fields, got %s",
                         (long long)n, (long long)n, tvm_ffi_strbuf_cstr(&a));
     tvm_ffi_strbuf_free(&a);
     tvm_ffi_release(out);

@@ -227,6 +227,22 @@ int32_t tvm_script__arg_index(const tvm_script_call* call, const char* spec, int
   return -1;
 }
 
+int32_t tvm_script__arg_index_named(const tvm_script_call* call, const char* spec,
+                                    const char* name, size_t len) {
+  spec_entry scratch;
+  const spec_entry* se = spec_of(spec, &scratch);
+  for (int i = 0; i < se->n; ++i) {
+    if (se->ps[i].len == len && memcmp(se->ps[i].name, name, len) == 0) {
+      return tvm_script__arg_index(call, spec, i);
+    }
+  }
+  for (int k = 0; k < call->num_kwargs; ++k) {
+    const char* kw = call->kw_names[k];
+    if (strlen(kw) == len && memcmp(kw, name, len) == 0) return call->num_args + k;
+  }
+  return -1;
+}
+
 const char* tvm_script__arg_what(const tvm_script_call* call, const char* spec, int param,
                                  char* buf, size_t size) {
   spec_entry scratch;

@@ -137,6 +137,10 @@ static inline bool tvm_script_arg_given(const TVMFFIAny* v) {
  * this call (its positional index, or num_args + k for keyword k; -1 when not given), and
  * "argument 'extent' of T.serial" written into buf (returned). */
 int32_t tvm_script__arg_index(const tvm_script_call* call, const char* spec, int param);
+/* The same for the parameter named name[0..len): spec's of that name, else (a form whose spec
+ * is not the operator's own) the keyword argument of that name; -1 when neither is given. */
+int32_t tvm_script__arg_index_named(const tvm_script_call* call, const char* spec,
+                                    const char* name, size_t len);
 const char* tvm_script__arg_what(const tvm_script_call* call, const char* spec, int param,
                                  char* buf, size_t size);
 /* "argument '<param>' of <call_name>" written into buf (returned), cut to size as snprintf cuts:

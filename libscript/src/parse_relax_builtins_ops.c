@@ -388,14 +388,16 @@ static int param_named_in(const op_sig* s, const char* msg) {
 }
 
 /* Re-raise the pending error of an operator call in the script's words: `relax.add:` -> `R.add:`,
- * located at the parameter the message names. */
+ * located at the parameter the message names (by its name: the spec of a call form such as
+ * R.call_tir_inplace orders its parameters otherwise than the operator's signature). */
 static int reraise(tvm_script_call* call, const op_sig* s, const char* spec) {
   void* e = tvm_ffi_error_take();
   if (!e) return -1;
   const char* msg = tvm_ffi_error_message(e);
   int param = param_named_in(s, msg);
   if (param >= 0) {
-    int32_t at = tvm_script__arg_index(call, spec, param);
+    const op_param* p = &s->params[param];
+    int32_t at = tvm_script__arg_index_named(call, spec, p->name, p->len);
     if (at >= 0) call->error_arg = at;
   }
   size_t n = strlen(s->info->name);

@@ -144,19 +144,19 @@ TEST(call_tir_inplace) {
               "ValueError", "one index per output: 1 outputs, 2 indices");
   CHECK_FAILS(call(TVM_RELAX_OP_call_tir_inplace, ints_attr("inplace_indices", 1, bad),
                    arr(1, ysym, NULL, NULL), 2, gv, args),
-              "ValueError", "inplace_indices[0] = 3 is out of range");
+              "ValueError", "'inplace_indices' gives 3 for output 0, out of range");
   tvm_relax_sinfo_obj* twoy = K(tvm_relax_tuple_sinfo_new(arr(2, ysym, ysym, NULL)));
   CHECK_FAILS(call(TVM_RELAX_OP_call_tir_inplace, ints_attr("inplace_indices", 2, dup),
                    arr(1, twoy, NULL, NULL), 2, gv, args),
               "ValueError", "input 1 appears more than once");
   CHECK_FAILS(call(TVM_RELAX_OP_call_tir_inplace, ints_attr("inplace_indices", 2, none2),
                    arr(1, twoy, NULL, NULL), 2, gv, args),
-              "ValueError", "at least one of inplace_indices must be other than -1");
+              "ValueError", "at least one of 'inplace_indices' must be other than -1");
   /* output 0 in place of x (2, 3) but declared (n, 4): another shape */
   CHECK_FAILS(call(TVM_RELAX_OP_call_tir_inplace, ints_attr("inplace_indices", 1, zero),
                    arr(1, ysym, NULL, NULL), 2, gv, args),
-              "ValueError", "output 0 (R.Tensor((n, 4), dtype=\"float32\")) is computed in place "
-                            "of input 0, which has another shape: R.Tensor((2, 3)");
+              "ValueError", "computes output 0 (R.Tensor((n, 4), dtype=\"float32\")) in place of "
+                            "input 0, which has another shape: R.Tensor((2, 3)");
   tvm_relax_sinfo_obj* xi = K(rt_tensor(I64, 2, (int64_t)2, (int64_t)3));
   CHECK_FAILS(call(TVM_RELAX_OP_call_tir_inplace, ints_attr("inplace_indices", 1, zero),
                    arr(1, xi, NULL, NULL), 2, gv, args),

@@ -1,4 +1,4 @@
-# expect: ValueError 7:9
+# expect: ValueError 7:55
 # no argument is written in place: that call is a call_pure_packed.
 from tvm.script import relax as R
 

@@ -1,4 +1,4 @@
-# expect: ValueError 7:9
+# expect: ValueError 7:55
 # the result (3, 3) cannot be written into the (2, 3) argument it names.
 from tvm.script import relax as R
 

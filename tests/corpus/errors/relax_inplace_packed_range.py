@@ -1,4 +1,4 @@
-# expect: ValueError 7:9
+# expect: ValueError 7:58
 # an in-place index past the arguments (two: x and y).
 from tvm.script import relax as R
 

@@ -1,4 +1,4 @@
-# expect: ValueError 7:9
+# expect: ValueError 7:58
 # two in-place indices need a tuple result of two fields.
 from tvm.script import relax as R
 
