@@ -465,7 +465,7 @@ int32_t tvm_relax_analyze_op_pattern(const tvm_tir_prim_func_obj* func) {
 }
 
 /* ---- The pass -------------------------------------------------------------------------------- */
-tvm_tir_ir_module_obj* tvm_relax_transform_annotate_tir_op_pattern(const tvm_tir_ir_module_obj* mod) {
+static tvm_tir_ir_module_obj* run_annotate_tir_op_pattern(const tvm_tir_ir_module_obj* mod) {
   tvm_relax__ensure_init();
   if (!tvm_tir_is(mod, TVM_TIR_KIND_IRModule)) {
     tvm_ffi_raise("TypeError", "AnnotateTIROpPattern: an IRModule is required");
@@ -499,4 +499,8 @@ tvm_tir_ir_module_obj* tvm_relax_transform_annotate_tir_op_pattern(const tvm_tir
   tvm_tir_ir_module_obj* out = rc == 0 ? tvm_relax__module_with(mod, funcs, changed) : NULL;
   tvm_ffi_release(funcs);
   return out;
+}
+
+tvm_tir_ir_module_obj* tvm_relax_transform_annotate_tir_op_pattern(const tvm_tir_ir_module_obj* mod) {
+  return tvm_relax__pass_set_aside(run_annotate_tir_op_pattern, mod);
 }

@@ -286,7 +286,7 @@ static tvm_relax_function_obj* rewrite(tvm_relax_function_obj* f, void* ctx) {
   return out;
 }
 
-tvm_tir_ir_module_obj* tvm_relax_transform_compute_prim_value(const tvm_tir_ir_module_obj* mod) {
+static tvm_tir_ir_module_obj* run_compute_prim_value(const tvm_tir_ir_module_obj* mod) {
   tvm_relax__ensure_init();
   cpv_ctx c = {mod, tvm_ffi_dict_new(), tvm_ffi_dict_new(), 0};
   tvm_tir_ir_module_obj* out =
@@ -312,4 +312,8 @@ tvm_tir_ir_module_obj* tvm_relax_transform_compute_prim_value(const tvm_tir_ir_m
   tvm_ffi_release(c.added);
   tvm_ffi_release(c.lifted);
   return out;
+}
+
+tvm_tir_ir_module_obj* tvm_relax_transform_compute_prim_value(const tvm_tir_ir_module_obj* mod) {
+  return tvm_relax__pass_set_aside(run_compute_prim_value, mod);
 }

@@ -391,8 +391,9 @@ static int remove_unreachable(void* funcs, const char* const* entries, int64_t n
 }
 
 /* ---- The pass -------------------------------------------------------------------------------- */
-tvm_tir_ir_module_obj* tvm_relax_transform_dead_code_elimination_entries(
-    const tvm_tir_ir_module_obj* mod, const char* const* entries, int64_t n_entries) {
+static tvm_tir_ir_module_obj* run_dead_code_elimination(const tvm_tir_ir_module_obj* mod,
+                                                        const char* const* entries,
+                                                        int64_t n_entries) {
   tvm_relax__ensure_init();
   if (!tvm_tir_is(mod, TVM_TIR_KIND_IRModule) || n_entries < 0 || (n_entries > 0 && !entries)) {
     tvm_ffi_raise("TypeError",
@@ -421,6 +422,14 @@ tvm_tir_ir_module_obj* tvm_relax_transform_dead_code_elimination_entries(
   tvm_tir_ir_module_obj* out = rc == 0 ? tvm_relax__module_with(cleaned, funcs, changed) : NULL;
   tvm_ffi_release(funcs);
   tvm_ffi_release(cleaned);
+  return out;
+}
+
+tvm_tir_ir_module_obj* tvm_relax_transform_dead_code_elimination_entries(
+    const tvm_tir_ir_module_obj* mod, const char* const* entries, int64_t n_entries) {
+  void* stale = tvm_ffi_error_take(); /* as tvm_relax__pass_set_aside, for this signature */
+  tvm_tir_ir_module_obj* out = run_dead_code_elimination(mod, entries, n_entries);
+  tvm_ffi_error_give_back(stale);
   return out;
 }
 

@@ -370,7 +370,7 @@ static tvm_relax_function_obj* fold_function(tvm_relax_function_obj* f, void* ct
   return out;
 }
 
-tvm_tir_ir_module_obj* tvm_relax_transform_fold_constant(const tvm_tir_ir_module_obj* mod) {
+static tvm_tir_ir_module_obj* run_fold_constant(const tvm_tir_ir_module_obj* mod) {
   tvm_relax__ensure_init();
   fold_ctx c = {mod, tvm_ffi_dict_new(), tvm_ffi_dict_new(), tvm_ffi_dict_new()};
   tvm_tir_ir_module_obj* out =
@@ -380,4 +380,8 @@ tvm_tir_ir_module_obj* tvm_relax_transform_fold_constant(const tvm_tir_ir_module
   tvm_ffi_release(c.tuples);
   tvm_ffi_release(c.uses);
   return out;
+}
+
+tvm_tir_ir_module_obj* tvm_relax_transform_fold_constant(const tvm_tir_ir_module_obj* mod) {
+  return tvm_relax__pass_set_aside(run_fold_constant, mod);
 }

@@ -957,7 +957,7 @@ static tvm_relax_function_obj* fuse_function(pass_ctx* c, tvm_relax_function_obj
   return out;
 }
 
-tvm_tir_ir_module_obj* tvm_relax_transform_fuse_ops(const tvm_tir_ir_module_obj* mod) {
+static tvm_tir_ir_module_obj* run_fuse_ops(const tvm_tir_ir_module_obj* mod) {
   tvm_relax__ensure_init();
   if (!tvm_tir_is(mod, TVM_TIR_KIND_IRModule)) {
     tvm_ffi_raise("TypeError", "FuseOps: an IRModule is required");
@@ -991,4 +991,8 @@ tvm_tir_ir_module_obj* tvm_relax_transform_fuse_ops(const tvm_tir_ir_module_obj*
   tvm_ffi_release(c.funcs);
   tvm_ffi_release(c.names);
   return out;
+}
+
+tvm_tir_ir_module_obj* tvm_relax_transform_fuse_ops(const tvm_tir_ir_module_obj* mod) {
+  return tvm_relax__pass_set_aside(run_fuse_ops, mod);
 }

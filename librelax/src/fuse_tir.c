@@ -491,7 +491,7 @@ static int tir_gv(tvm_tir_visitor* v, const void* node) {
   return TVM_TIR_VISIT_CONTINUE;
 }
 
-tvm_tir_ir_module_obj* tvm_relax_transform_fuse_tir(const tvm_tir_ir_module_obj* mod) {
+static tvm_tir_ir_module_obj* run_fuse_tir(const tvm_tir_ir_module_obj* mod) {
   tvm_relax__ensure_init();
   if (!tvm_tir_is(mod, TVM_TIR_KIND_IRModule)) {
     tvm_ffi_raise("TypeError", "FuseTIR: an IRModule is required");
@@ -587,4 +587,8 @@ tvm_tir_ir_module_obj* tvm_relax_transform_fuse_tir(const tvm_tir_ir_module_obj*
   tvm_ffi_release(kernels);
   tvm_ffi_release(dd.by_hash);
   return out;
+}
+
+tvm_tir_ir_module_obj* tvm_relax_transform_fuse_tir(const tvm_tir_ir_module_obj* mod) {
+  return tvm_relax__pass_set_aside(run_fuse_tir, mod);
 }

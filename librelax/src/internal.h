@@ -443,6 +443,11 @@ typedef tvm_relax_function_obj* (*tvm_relax__func_rewrite)(tvm_relax_function_ob
  * the functions of `funcs` (an ffi.Dict GlobalVar -> function); NULL + error. */
 tvm_tir_ir_module_obj* tvm_relax__module_with(const tvm_tir_ir_module_obj* mod, void* funcs,
                                               bool changed);
+/* The public passes run `run` through this: a stale error the caller left raised is set aside
+ * while it runs (ffi.h, tvm_ffi_error_give_back), since the passes read a raised error as
+ * their own failure. */
+tvm_tir_ir_module_obj* tvm_relax__pass_set_aside(tvm_relax_pass_fn run,
+                                                 const tvm_tir_ir_module_obj* mod);
 /* mod (an IRModule, else TypeError naming pass) with fn applied to each of its Relax functions;
  * mod itself (retained) when no function changed. */
 tvm_tir_ir_module_obj* tvm_relax__map_functions(const tvm_tir_ir_module_obj* mod, const char* pass,

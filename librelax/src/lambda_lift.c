@@ -394,7 +394,7 @@ static tvm_relax_function_obj* lift_in(lift_ctx* c, const char* name,
   return out;
 }
 
-tvm_tir_ir_module_obj* tvm_relax_transform_lambda_lift(const tvm_tir_ir_module_obj* mod) {
+static tvm_tir_ir_module_obj* run_lambda_lift(const tvm_tir_ir_module_obj* mod) {
   tvm_relax__ensure_init();
   if (!tvm_tir_is(mod, TVM_TIR_KIND_IRModule)) {
     tvm_ffi_raise("TypeError", "LambdaLift: an IRModule is required");
@@ -430,4 +430,8 @@ tvm_tir_ir_module_obj* tvm_relax_transform_lambda_lift(const tvm_tir_ir_module_o
   tvm_ffi_release(c.names);
   tvm_ffi_release(c.lifted);
   return out;
+}
+
+tvm_tir_ir_module_obj* tvm_relax_transform_lambda_lift(const tvm_tir_ir_module_obj* mod) {
+  return tvm_relax__pass_set_aside(run_lambda_lift, mod);
 }

@@ -929,7 +929,7 @@ static tvm_relax_expr_obj* rewrite_expr(pass_ctx* c, tvm_relax_expr_obj* e) {
   }
 }
 
-tvm_tir_ir_module_obj* tvm_relax_transform_legalize_ops(const tvm_tir_ir_module_obj* mod) {
+static tvm_tir_ir_module_obj* run_legalize_ops(const tvm_tir_ir_module_obj* mod) {
   tvm_relax__ensure_init();
   if (!tvm_tir_is(mod, TVM_TIR_KIND_IRModule)) {
     tvm_ffi_raise("TypeError", "tvm_relax_legalize_ops: an IRModule is required");
@@ -973,4 +973,8 @@ tvm_tir_ir_module_obj* tvm_relax_transform_legalize_ops(const tvm_tir_ir_module_
   tvm_ffi_release(c.pending);
   tvm_relax_mutator_free(&c.remap);
   return out;
+}
+
+tvm_tir_ir_module_obj* tvm_relax_transform_legalize_ops(const tvm_tir_ir_module_obj* mod) {
+  return tvm_relax__pass_set_aside(run_legalize_ops, mod);
 }

@@ -41,6 +41,14 @@ tvm_tir_ir_module_obj* tvm_relax__map_functions(const tvm_tir_ir_module_obj* mod
   return out;
 }
 
+tvm_tir_ir_module_obj* tvm_relax__pass_set_aside(tvm_relax_pass_fn run,
+                                                 const tvm_tir_ir_module_obj* mod) {
+  void* stale = tvm_ffi_error_take();
+  tvm_tir_ir_module_obj* out = run(mod);
+  tvm_ffi_error_give_back(stale);
+  return out;
+}
+
 tvm_tir_ir_module_obj* tvm_relax__module_with(const tvm_tir_ir_module_obj* mod, void* funcs,
                                               bool changed) {
   if (!changed) {

@@ -20,6 +20,10 @@ static tvm_relax_function_obj* rewrite(tvm_relax_function_obj* f, void* ctx) {
   return tvm_relax_function_with_attr(f, "relax.force_pure", &yes);
 }
 
-tvm_tir_ir_module_obj* tvm_relax_transform_remove_purity_checking(const tvm_tir_ir_module_obj* mod) {
+static tvm_tir_ir_module_obj* run_remove_purity_checking(const tvm_tir_ir_module_obj* mod) {
   return tvm_relax__map_functions(mod, "RemovePurityChecking", rewrite, NULL);
+}
+
+tvm_tir_ir_module_obj* tvm_relax_transform_remove_purity_checking(const tvm_tir_ir_module_obj* mod) {
+  return tvm_relax__pass_set_aside(run_remove_purity_checking, mod);
 }

@@ -174,6 +174,10 @@ static tvm_relax_function_obj* rewrite(tvm_relax_function_obj* f, void* ctx) {
   return out;
 }
 
-tvm_tir_ir_module_obj* tvm_relax_transform_rewrite_dataflow_reshape(const tvm_tir_ir_module_obj* mod) {
+static tvm_tir_ir_module_obj* run_rewrite_dataflow_reshape(const tvm_tir_ir_module_obj* mod) {
   return tvm_relax__map_functions(mod, "RewriteDataflowReshape", rewrite, (void*)mod);
+}
+
+tvm_tir_ir_module_obj* tvm_relax_transform_rewrite_dataflow_reshape(const tvm_tir_ir_module_obj* mod) {
+  return tvm_relax__pass_set_aside(run_rewrite_dataflow_reshape, mod);
 }

@@ -42,6 +42,10 @@ static tvm_relax_function_obj* rewrite(tvm_relax_function_obj* f, void* ctx) {
   return out;
 }
 
-tvm_tir_ir_module_obj* tvm_relax_transform_to_non_dataflow(const tvm_tir_ir_module_obj* mod) {
+static tvm_tir_ir_module_obj* run_to_non_dataflow(const tvm_tir_ir_module_obj* mod) {
   return tvm_relax__map_functions(mod, "ToNonDataflow", rewrite, NULL);
+}
+
+tvm_tir_ir_module_obj* tvm_relax_transform_to_non_dataflow(const tvm_tir_ir_module_obj* mod) {
+  return tvm_relax__pass_set_aside(run_to_non_dataflow, mod);
 }

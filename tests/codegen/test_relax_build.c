@@ -390,6 +390,57 @@ TEST(stale_error_is_set_aside) {
   tvm_ffi_release(exec), tvm_ffi_release(mod);
 }
 
+/* Every pass of the pipeline, called alone, sets a stale error aside: it succeeds with the
+ * result it gives without one, and the stale error is still raised after it. The module has
+ * what legalization, constant folding, fusion and prim-value lifting act on (those four read a
+ * stale error as their own failure before). */
+TEST(each_pass_sets_a_stale_error_aside) {
+  static const char src[] =
+      "from tvm.script import ir as I\n"
+      "from tvm.script import relax as R\n"
+      "from tvm.script import tir as T\n\n"
+      "@I.ir_module\n"
+      "class Module:\n"
+      "    @R.function\n"
+      "    def main(x: R.Tensor((\"n\", 4), \"float32\")):\n"
+      "        n = T.int64()\n"
+      "        with R.dataflow():\n"
+      "            c = R.add(R.const(1.5, \"float32\"), R.const(2.0, \"float32\"))\n"
+      "            y = R.add(x, c)\n"
+      "            r = R.nn.relu(y)\n"
+      "            s = R.reshape(r, R.shape([n * 4]))\n"
+      "            R.output(s)\n"
+      "        p = R.prim_value(n * 2)\n"
+      "        return (s, p)\n";
+  tvm_tir_ir_module_obj* cur = tvm_script_parse(src, strlen(src), NULL);
+  CHECK(cur != NULL);
+  const tvm_relax_pass* passes;
+  int64_t n = tvm_relax_build_pipeline_passes(&passes);
+  for (int64_t i = 0; cur && i < n; ++i) {
+    tvm_tir_ir_module_obj* clean = passes[i].run(cur);
+    raise_stale();
+    tvm_tir_ir_module_obj* again = passes[i].run(cur);
+    if (!clean || !again) fprintf(stderr, "pass %s failed\n", passes[i].name);
+    CHECK(clean != NULL && again != NULL);
+    CHECK_RAISED("StaleError", "left by an earlier call");
+    if (clean && again) {
+      TVMFFIAny a = tvm_ffi_any_obj(clean), b = tvm_ffi_any_obj(again);
+      CHECK_EQ_INT(tvm_ffi_structural_equal(&a, &b, true, NULL, NULL), 1);
+    }
+    tvm_ffi_release(again);
+    tvm_ffi_release(cur);
+    cur = clean;
+  }
+  /* DeadCodeElimination's other entry point, which takes the entry names. */
+  const char* entries[] = {"main"};
+  raise_stale();
+  tvm_tir_ir_module_obj* dce =
+      cur ? tvm_relax_transform_dead_code_elimination_entries(cur, entries, 1) : NULL;
+  CHECK(dce != NULL);
+  CHECK_RAISED("StaleError", "left by an earlier call");
+  tvm_ffi_release(dce), tvm_ffi_release(cur);
+}
+
 int main(void) {
   RUN(compiled_model_matches_evaluator);
   RUN(unlegalized_module_is_refused);
@@ -398,5 +449,6 @@ int main(void) {
   RUN(kill_of_a_non_variable_is_refused);
   RUN(transformer_compiled_matches_evaluator);
   RUN(stale_error_is_set_aside);
+  RUN(each_pass_sets_a_stale_error_aside);
   return test_summary();
 }

@@ -2,7 +2,9 @@
  * tvm/relax/transform.h: Relax passes, IRModule -> IRModule.
  *
  * Each pass takes a module (borrowed) and returns the transformed module (a new reference; the
- * module itself, retained, when nothing changed), or NULL with an error raised.
+ * module itself, retained, when nothing changed), or NULL with an error raised. An error the
+ * caller left raised is set aside while a pass runs, and is raised again after it unless the
+ * pass fails (tvm_ffi_error_give_back).
  */
 #ifndef TVM_RELAX_TRANSFORM_H_
 #define TVM_RELAX_TRANSFORM_H_
