@@ -645,7 +645,7 @@ static int check_args(const char* fname, const void* expr, const void* ranges) {
   return 0;
 }
 
-tvm_tir_expr_obj* tvm_tir_simplify_expr(const tvm_tir_expr_obj* expr, const void* ranges) {
+static tvm_tir_expr_obj* simplify_expr(const tvm_tir_expr_obj* expr, const void* ranges) {
   if (check_args("tvm_tir_simplify_expr", expr, ranges) != 0) return NULL;
   simp_state s;
   memset(&s, 0, sizeof(s));
@@ -653,6 +653,15 @@ tvm_tir_expr_obj* tvm_tir_simplify_expr(const tvm_tir_expr_obj* expr, const void
   s.m.post[TVM_TIR_KIND_Call] = s_call_post;
   s.ctx.ranges = ranges;
   return simp(&s, expr);
+}
+
+/* A stale error the caller left raised is set aside (tvm_ffi_error_give_back): the simplifier
+ * reads a raised error as a failure of its own step. */
+tvm_tir_expr_obj* tvm_tir_simplify_expr(const tvm_tir_expr_obj* expr, const void* ranges) {
+  void* stale = tvm_ffi_error_take();
+  tvm_tir_expr_obj* r = simplify_expr(expr, ranges);
+  tvm_ffi_error_give_back(stale);
+  return r;
 }
 
 int tvm_tir_prove(const tvm_tir_expr_obj* cond, const void* ranges) {

@@ -17,7 +17,7 @@ static void* run_on(tir_func_pass fn, const tvm_tir_prim_func_obj* f) {
   return r;
 }
 
-void* tvm_tir__xform_apply(const void* mod_or_func, const char* pass, tir_func_pass fn) {
+static void* apply(const void* mod_or_func, const char* pass, tir_func_pass fn) {
   tvm_tir__ensure_init();
   if (TIR_IS(mod_or_func, PrimFunc)) return run_on(fn, mod_or_func);
   if (!TIR_IS(mod_or_func, IRModule)) {
@@ -63,6 +63,13 @@ void* tvm_tir__xform_apply(const void* mod_or_func, const char* pass, tir_func_p
   tvm_ffi_free(keys);
   tvm_ffi_free(vals);
   return result;
+}
+
+void* tvm_tir__xform_apply(const void* mod_or_func, const char* pass, tir_func_pass fn) {
+  void* stale = tvm_ffi_error_take();
+  void* r = apply(mod_or_func, pass, fn);
+  tvm_ffi_error_give_back(stale);
+  return r;
 }
 
 void* tvm_tir__xform_with_body(const tvm_tir_prim_func_obj* f, tvm_tir_stmt_obj* body) {
@@ -274,7 +281,7 @@ tvm_tir_lower_options tvm_tir_lower_options_default(void) {
   return o;
 }
 
-void* tvm_tir_lower(const void* mod_or_func, const tvm_tir_lower_options* options) {
+static void* lower(const void* mod_or_func, const tvm_tir_lower_options* options) {
   tvm_tir_lower_options o = options ? *options : tvm_tir_lower_options_default();
   if (o.check && tvm_tir_verify_well_formed(mod_or_func) != 0) {
     tvm_ffi_raise_context("lower: input");
@@ -303,4 +310,11 @@ void* tvm_tir_lower(const void* mod_or_func, const tvm_tir_lower_options* option
     cur = next;
   }
   return cur;
+}
+
+void* tvm_tir_lower(const void* mod_or_func, const tvm_tir_lower_options* options) {
+  void* stale = tvm_ffi_error_take();
+  void* r = lower(mod_or_func, options);
+  tvm_ffi_error_give_back(stale);
+  return r;
 }

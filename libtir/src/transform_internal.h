@@ -11,7 +11,9 @@
 typedef void* (*tir_func_pass)(const tvm_tir_prim_func_obj* f);
 
 /* Run fn on a PrimFunc, or on every PrimFunc of an IRModule (rebuilt only if one changed).
- * pass names the pass in the TypeError raised for any other argument. */
+ * pass names the pass in the TypeError raised for any other argument. A stale error the caller
+ * left raised is set aside meanwhile (tvm_ffi_error_give_back): the passes read a raised error
+ * as their own failure. */
 void* tvm_tir__xform_apply(const void* mod_or_func, const char* pass, tir_func_pass fn);
 
 /* f with a new body (f itself, retained, when body is f's). */

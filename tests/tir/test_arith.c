@@ -221,6 +221,16 @@ TEST(simplify_rules) {
   CHECK_EQ_INT(tvm_tir_prove(c1, r), 1);
   CHECK_EQ_INT(tvm_tir_prove(c2, r), 0);
   CHECK_EQ_INT(tvm_tir_prove(c1, NULL), 0);
+  /* An error the caller left raised is set aside: the same answers, and it is still raised
+   * after (the simplifier read it as its own failure before). */
+  tvm_ffi_raise("StaleError", "left by an earlier call");
+  CHECK_EQ_INT(tvm_tir_prove(c1, r), 1);
+  CHECK_RAISED("StaleError", "left by an earlier call");
+  tvm_ffi_raise("StaleError", "left by an earlier call");
+  tvm_tir_expr_obj* one = tvm_tir_simplify_expr(c1, r);
+  CHECK(one && tvm_tir_kind_of(one) == TVM_TIR_KIND_IntImm);
+  CHECK_RAISED("StaleError", "left by an earlier call");
+  RELEASE(one);
 #undef R
   RELEASE(x, y, i, r, A, e, s, c1, c2);
 }

@@ -486,6 +486,43 @@ TEST(bounds_check_guards_every_access) {
   RELEASE(mm, plain, checked, lowered, unchecked);
 }
 
+/* An error the caller left raised is set aside by the passes and the pipeline: each gives the
+ * result it gives without one, and the stale error is still raised after it (lower_init,
+ * loop_partition, simplify, bounds_check and so tvm_tir_lower read it as their own failure
+ * before). */
+TEST(stale_error_is_set_aside) {
+  tvm_tir_prim_func_obj* mm = tvm_tir_testing_make_matmul("", 6, 5, 4);
+  void* (*passes[])(const void*) = {
+      tvm_tir_transform_lower_init, tvm_tir_transform_convert_blocks,
+      tvm_tir_transform_bounds_check, tvm_tir_transform_flatten_buffers,
+      tvm_tir_transform_loop_partition, tvm_tir_transform_simplify,
+  };
+  void* cur = ref(mm);
+  for (size_t i = 0; cur && i < sizeof(passes) / sizeof(passes[0]); ++i) {
+    void* clean = passes[i](cur);
+    tvm_ffi_raise("StaleError", "left by an earlier call");
+    void* again = passes[i](cur);
+    CHECK(clean != NULL && again != NULL);
+    CHECK_RAISED("StaleError", "left by an earlier call");
+    if (clean && again) {
+      TVMFFIAny a = tvm_ffi_any_obj(clean), b = tvm_ffi_any_obj(again);
+      CHECK_EQ_INT(tvm_ffi_structural_equal(&a, &b, true, NULL, NULL), 1);
+    }
+    RELEASE(again, cur);
+    cur = clean;
+  }
+  tvm_ffi_raise("StaleError", "left by an earlier call");
+  void* lowered = tvm_tir_lower(mm, &(tvm_tir_lower_options){.check = true});
+  CHECK(lowered != NULL);
+  CHECK_RAISED("StaleError", "left by an earlier call");
+  if (lowered) SAME_RESULTS(mm, lowered);
+  /* A failing pass raises its own error over the stale one. */
+  tvm_ffi_raise("StaleError", "left by an earlier call");
+  CHECK(tvm_tir_transform_convert_blocks(mm) == NULL);
+  CHECK_RAISED("ValueError", "");
+  RELEASE(mm, cur, lowered);
+}
+
 TEST(lower_reports_the_failing_pass) {
   /* A malformed input (a loop variable used outside its loop) is rejected before any pass. */
   tvm_tir_buffer_obj* B = buf1("B", TVM_TIR_INT32, 4);
@@ -546,6 +583,7 @@ int main(void) {
   RUN(lower_symbolic_shapes);
   RUN(lower_reports_the_failing_pass);
   RUN(bounds_check_guards_every_access);
+  RUN(stale_error_is_set_aside);
   tir_release_temps();
   return test_summary();
 }

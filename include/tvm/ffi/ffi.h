@@ -311,8 +311,9 @@ static inline const char* tvm_ffi_error_message(const void* err) {
  * taking its error should clear it: the libraries read a raised error as a failure of their own
  * step (a NULL that means "none" from one that means "failed"; the TIR builder chains calls on
  * it). The top-level operations (tvm_script_parse, tvm_script_print, tvm_relax_call_new,
- * tvm_relax_run_passes and each tvm_relax_transform_* pass, the tvm_codegen builds) set a stale
- * one aside for their duration, with tvm_ffi_error_give_back; the TIR builder does not. */
+ * tvm_relax_run_passes and each tvm_relax_transform_* pass, tvm_tir_lower and each TIR pass,
+ * tvm_tir_simplify_expr, the tvm_codegen builds) set a stale one aside for their duration, with
+ * tvm_ffi_error_give_back; the TIR builder does not. */
 void* tvm_ffi_error_take(void);
 /* End of an operation that began with `stale = tvm_ffi_error_take()`: stale (may be NULL) is
  * raised again unless the operation raised an error of its own, which stays; the reference to

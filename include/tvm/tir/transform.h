@@ -8,6 +8,8 @@
  * taking a tir.PrimFunc or an ir.IRModule (borrowed) and returning a new reference to the
  * transformed PrimFunc / IRModule (the argument itself, retained, when nothing changed), or NULL
  * with an error raised. On a module the pass runs on every PrimFunc (other functions are kept).
+ * An error the caller left raised is set aside while a pass (or tvm_tir_lower) runs, and raised
+ * again after it unless the pass fails (tvm_ffi_error_give_back).
  * Errors name the pass and the offending node, with its access path in the input function when
  * it has one: "<pass>: <what> (<node text>) at <root>.body..."; on a module they are prefixed
  * with "in function `name`: ", through tvm_tir_lower with "lower: pass <name>: ".
