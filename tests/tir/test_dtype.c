@@ -71,7 +71,7 @@ TEST(ranges) {
   CHECK(!tvm_tir_dtype_int_fits(TVM_TIR_INT32, (int64_t)INT32_MAX + 1));
 }
 
-TEST(version) { CHECK_STR_EQ(tvm_tir_version(), "0.15.0"); }
+TEST(version) { CHECK_STR_EQ(tvm_tir_version(), "0.16.0"); }
 
 int main(void) {
   RUN(spelling);
