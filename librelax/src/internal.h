@@ -165,6 +165,9 @@ const char* tvm_relax__dim_text(tvm_ffi_strbuf* b, const tvm_tir_expr_obj* e);
  * when dims is NULL, and vdevice (optional). New reference or NULL + error. */
 tvm_relax_sinfo_obj* tvm_relax__tensor_result(void* dims, DLDataType dtype, int32_t ndim,
                                               void* vdevice);
+/* fields[0] when n is 1, else a TupleStructInfo of fields[0..n) (the fields stay the caller's).
+ * New reference or NULL + error. */
+tvm_relax_sinfo_obj* tvm_relax__one_or_tuple(void* const* fields, int n);
 /* The usual arithmetic dtype of two operands (equal, or one unknown -> the other unknown). */
 DLDataType tvm_relax__binary_dtype(DLDataType a, DLDataType b, bool* ok);
 /*
@@ -312,6 +315,7 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_bucketize(const tvm_relax_call_obj* c
 tvm_tir_prim_func_obj* tvm_relax__legalize_multinomial(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_collapse_sum(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_attention(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_attention_var_len(const tvm_relax_call_obj* call);
 /* The kernel's tensor inputs of a call, appended to `out` (ffi.List of Relax expressions): each
  * tensor argument, and each field of an argument that is a tuple of tensors (a Tuple literal's
  * field, else a TupleGetItem of it), in order. 0 or -1 + error. */
@@ -327,15 +331,20 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_with(const tvm_relax_call_obj* call,
 tvm_tir_prim_func_obj* tvm_relax__legalize_with_out(const tvm_relax_call_obj* call,
                                                     const tvm_relax_sinfo_obj* out_sinfo,
                                                     tvm_relax__body_fn fn);
-/* Data-dependent output shapes (legalize_dynamic.c; dynamic_strided_slice, nonzero). The number
- * of int64 values the shape kernel writes (-1 + error when no kernel can be built); the shape
- * kernel (its output a 1-d int64 tensor of that length); the value kernel, given the output's
- * struct info with the dims the shape kernel computed bound to new variables. */
+/* Data-dependent output shapes (legalize_dynamic.c; dynamic_strided_slice, nonzero, unique).
+ * The number of int64 values the shape kernel writes (-1 + error when no kernel can be built);
+ * the shape kernel (its output a 1-d int64 tensor of that length); the value kernel, given the
+ * output's struct info with the dims the shape kernel computed bound to new variables. */
 int64_t tvm_relax__dynamic_shape_len(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_dynamic_shape(const tvm_relax_call_obj* call,
                                                          const tvm_relax_sinfo_obj* shape_sinfo);
 tvm_tir_prim_func_obj* tvm_relax__legalize_dynamic_value(const tvm_relax_call_obj* call,
                                                          const tvm_relax_sinfo_obj* out_sinfo);
+/* The value kernel's output struct info, given the dims the shape kernel computed (an
+ * ffi.Array bound by the match_cast): a tensor of those dims, or unique's results. */
+tvm_relax_sinfo_obj* tvm_relax__dynamic_out_sinfo(const tvm_relax_call_obj* call, void* dims);
+/* unique's value kernel for a call whose results are known (a 0-d x; FoldConstant's entry). */
+tvm_tir_prim_func_obj* tvm_relax__legalize_unique(const tvm_relax_call_obj* call);
 /* out[vars] = value (consumed) inside serial loops over out's whole shape (vars: one new loop
  * variable per dim, borrowed). */
 void* tvm_relax__store_all(tvm_tir_buffer_obj* out, void* const* vars, void* value);

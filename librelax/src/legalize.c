@@ -89,6 +89,7 @@ static const tvm_relax__legalize_fn k_legalize[TVM_RELAX_OP_COUNT] = {
     [TVM_RELAX_OP_nn_conv2d] = tvm_relax__legalize_conv,
     [TVM_RELAX_OP_nn_conv2d_transpose] = tvm_relax__legalize_conv_transpose,
     [TVM_RELAX_OP_nn_attention] = tvm_relax__legalize_attention,
+    [TVM_RELAX_OP_nn_attention_var_len] = tvm_relax__legalize_attention_var_len,
     [TVM_RELAX_OP_nn_max_pool2d] = tvm_relax__legalize_pool,
     [TVM_RELAX_OP_nn_avg_pool2d] = tvm_relax__legalize_pool,
     [TVM_RELAX_OP_nn_adaptive_avg_pool2d] = tvm_relax__legalize_adaptive_pool,
@@ -137,6 +138,7 @@ static const tvm_relax__legalize_fn k_legalize[TVM_RELAX_OP_COUNT] = {
     [TVM_RELAX_OP_vision_non_max_suppression] = tvm_relax__legalize_nms,
     [TVM_RELAX_OP_vision_all_class_non_max_suppression] = tvm_relax__legalize_all_class_nms,
     [TVM_RELAX_OP_median] = tvm_relax__legalize_median,
+    [TVM_RELAX_OP_unique] = tvm_relax__legalize_unique,
     [TVM_RELAX_OP_grad_nll_loss_backward] = tvm_relax__legalize_nll_loss_backward,
     [TVM_RELAX_OP_grad_max_pool2d_backward] = tvm_relax__legalize_pool2d_backward,
     [TVM_RELAX_OP_grad_avg_pool2d_backward] = tvm_relax__legalize_pool2d_backward,
@@ -541,6 +543,15 @@ static bool known_output(const tvm_relax_sinfo_obj* out) {
   return tvm_ffi_seq_size(fields) > 0;
 }
 
+/* Whether call has a data-dependent shape, lowered by legalize_dynamic: nonzero,
+ * dynamic_strided_slice, and unique unless its results are known (a 0-d x has one value). */
+static bool is_dynamic(const tvm_relax_call_obj* call) {
+  const tvm_relax_op_info* info = tvm_relax_op_info_of(call->op);
+  if (info && info->id == TVM_RELAX_OP_unique) return !known_output(tvm_relax_sinfo_of(call));
+  return info && (info->id == TVM_RELAX_OP_nonzero ||
+                  info->id == TVM_RELAX_OP_dynamic_strided_slice);
+}
+
 /* Whether e's struct info is a tuple whose fields are all tensors (concat's argument). */
 static bool tensor_tuple(const tvm_relax_expr_obj* e) {
   tvm_relax_sinfo_obj* s = tvm_relax_sinfo_of(e);
@@ -701,12 +712,13 @@ static tvm_relax_var_obj* emit_pending(pass_ctx* c, const char* name, tvm_relax_
   return v;
 }
 
-/* A call whose output shape depends on the data (dynamic_strided_slice, nonzero), lowered as
- * upstream's dynamic_strided_slice: before the binding,
+/* A call whose output shape depends on the data (dynamic_strided_slice, nonzero, unique),
+ * lowered as upstream's dynamic_strided_slice: before the binding,
  *   shape_t = call_tir(<op>_shape, args, out_sinfo=R.Tensor((n,), "int64"))
  *   shape = R.tensor_to_shape(shape_t)
  *   shape_m = R.match_cast(shape, R.Shape([s0, ..., s<n-1>]))
- * and the call becomes call_tir(<op>, args, out_sinfo=R.Tensor((s0, ...), dtype)). */
+ * and the call becomes call_tir(<op>, args, out_sinfo=R.Tensor((s0, ...), dtype)) (unique's
+ * out_sinfo is a tuple when it returns more than the values: tvm_relax__dynamic_out_sinfo). */
 static tvm_relax_expr_obj* legalize_dynamic(pass_ctx* c, tvm_relax_call_obj* call) {
   const tvm_relax_op_info* info = tvm_relax_op_info_of(call->op);
   const char* op = info->name + strlen("relax.");
@@ -716,8 +728,10 @@ static tvm_relax_expr_obj* legalize_dynamic(pass_ctx* c, tvm_relax_call_obj* cal
   char name[160];
   int64_t made = 0;
   for (; made < n; ++made) {
-    if (!(vars[made] = tvm_tir_var_new(n == 2 && info->id == TVM_RELAX_OP_nonzero && made == 1 ? "nnz" : "s",
-                                       TVM_TIR_INT64))) {
+    const char* vname = info->id == TVM_RELAX_OP_unique                     ? "num_unique"
+                        : info->id == TVM_RELAX_OP_nonzero && made == 1 ? "nnz"
+                                                                        : "s";
+    if (!(vars[made] = tvm_tir_var_new(vname, TVM_TIR_INT64))) {
       break;
     }
   }
@@ -751,8 +765,7 @@ static tvm_relax_expr_obj* legalize_dynamic(pass_ctx* c, tvm_relax_call_obj* cal
   tvm_relax__release_all(dims, made == n ? n : 0);
   tvm_relax_sinfo_obj* cast = darr && shape ? tvm_relax_shape_sinfo_new(darr, (int32_t)n) : NULL;
   tvm_relax_var_obj* shape_m = cast ? emit_pending(c, "lv_shape_m", (tvm_relax_expr_obj*)shape, cast) : NULL;
-  const tvm_relax_tensor_sinfo_obj* os = (const void*)tvm_relax_sinfo_of(call);
-  tvm_relax_sinfo_obj* out = shape_m ? tvm_relax_tensor_sinfo_of_dims(darr, os->dtype) : NULL;
+  tvm_relax_sinfo_obj* out = shape_m ? tvm_relax__dynamic_out_sinfo(call, darr) : NULL;
   tvm_tir_prim_func_obj* k2 = out ? tvm_relax__legalize_dynamic_value(call, out) : NULL;
   tvm_tir_global_var_obj* gv2 = k2 ? add_kernel(c, op, k2) : NULL;
   tvm_ffi_release(k2);
@@ -776,9 +789,7 @@ static tvm_relax_expr_obj* legalize_call(pass_ctx* c, tvm_relax_call_obj* call) 
     return x;
   }
   if (info && info->id == TVM_RELAX_OP_call_tir_with_grad) return drop_grad(c, call);
-  if (info && (info->id == TVM_RELAX_OP_nonzero || info->id == TVM_RELAX_OP_dynamic_strided_slice)) {
-    return legalize_dynamic(c, call);
-  }
+  if (is_dynamic(call)) return legalize_dynamic(c, call);
   if (!fn || !known_output(out)) {
     tvm_ffi_retain(call);
     return &call->expr;
@@ -812,9 +823,7 @@ static tvm_relax_binding_obj* rewrite_binding(pass_ctx* c, tvm_relax_binding_obj
   }
   tvm_relax_var_obj* var = b->var;
   tvm_relax_var_obj* precise = NULL;
-  const tvm_relax_op_info* info =
-      tvm_relax_kind_of(v) == TVM_RELAX_KIND_Call ? tvm_relax_op_info_of(((tvm_relax_call_obj*)v)->op) : NULL;
-  if (info && (info->id == TVM_RELAX_OP_nonzero || info->id == TVM_RELAX_OP_dynamic_strided_slice) &&
+  if (tvm_relax_kind_of(v) == TVM_RELAX_KIND_Call && is_dynamic((tvm_relax_call_obj*)v) &&
       tvm_relax_kind_of(b) != TVM_RELAX_KIND_MatchCast) {
     precise = tvm_relax_var_new_str(((tvm_relax_var_obj*)var)->name_hint, tvm_relax_sinfo_of(nv),
                                     tvm_relax_kind_of(var) == TVM_RELAX_KIND_DataflowVar);

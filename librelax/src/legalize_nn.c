@@ -299,158 +299,332 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_norm(const tvm_relax_call_obj* call) 
  * keys j > s + offset - w as well, a row without keys staying zero. One output row at a time:
  * a pass for the row's maximum, a pass accumulating exp(score - max) and its weighted values
  * into the output, then a division by the sum; the scores are computed in both passes rather
- * than stored.
+ * than stored. attention_var_len runs the same rows over each sequence of a ragged batch.
  */
 typedef struct {
   tvm_tir_buffer_obj *q, *k, *v, *bias, *out;
-  void* b; /* borrowed: the batch, query position and query head variables */
+  void* b; /* borrowed: the batch index, query position and query head */
   void* s;
   void* h;
   void* kh; /* key / value heads of h (new references) */
   void* vh;
+  /* borrowed: the row's keys are j_lo .. j_lo + j_n - 1; the mask places the query at
+   * s - s_base and key j at j - j_lo (s_base NULL: s and j themselves, j_lo being 0) */
+  void* j_lo;
+  void* j_n;
+  void* s_base;
   double scale; /* NaN: 1 / sqrt(H) */
   DLDataType t;
 } attn_ctx;
+
+/* The attributes both kernels read: the mask (*causal, *bottom_right), the window (0: none) and
+ * the scale (NaN: the default). -1 + error for a mask or window no kernel implements. */
+static int attn_attrs(const tvm_relax_call_obj* call, bool* causal, bool* bottom_right,
+                      int64_t* window, double* scale) {
+  const TVMFFIAny* mv = tvm_relax_call_attr(call, "causal_mask");
+  TVMFFIByteArray mb = {NULL, 0};
+  *causal = mv && !tvm_ffi_any_is_none(mv) && tvm_ffi_any_as_bytes(mv, &mb);
+  *bottom_right = *causal && mb.size == 11 && memcmp(mb.data, "BottomRight", 11) == 0;
+  if (*causal && !*bottom_right && !(mb.size == 7 && memcmp(mb.data, "TopLeft", 7) == 0)) {
+    return tvm_ffi_raise("ValueError", "attention: unknown causal_mask \"%.*s\"", (int)mb.size,
+                         mb.data);
+  }
+  /* A sliding window of w keys ending at the causal diagonal (flash-attention's
+   * window_size_left = w - 1, window_size_right = 0). */
+  const TVMFFIAny* ws = tvm_relax_call_attr(call, "window_size");
+  *window = 0;
+  if (ws && !tvm_ffi_any_is_none(ws)) {
+    if (!*causal) {
+      return tvm_ffi_raise("NotImplementedError",
+                           "attention: a sliding window (window_size) needs a causal_mask: the "
+                           "window ends at the causal diagonal");
+    }
+    if (!tvm_ffi_any_as_int(ws, window) || *window < 1) {
+      return tvm_ffi_raise("ValueError", "attention: window_size must be a positive integer");
+    }
+  }
+  *scale = NAN;
+  const TVMFFIAny* sv = tvm_relax_call_attr(call, "scale");
+  if (sv && !tvm_ffi_any_is_none(sv)) tvm_ffi_any_as_float(sv, scale);
+  return 0;
+}
 
 /* A bias index: the variable, or 0 on a dim of 1 (broadcast). */
 static void* bcast_index(tvm_tir_buffer_obj* b, int64_t i, void* var) {
   int64_t c;
   return tvm_tir_as_const_int(tvm_ffi_seq_obj_at(b->shape, i), &c) && c == 1 ? (void*)tvm_tir_i64(0)
-                                                                              : tvm_tir_ref(var);
+                                                                             : tvm_tir_ref(var);
 }
 
 /* dot = Q[b, s, h, :] . K[b, j, kh, :] * scale (+ bias[b, h, s, j]), over d. */
 static void* attn_score(attn_ctx* a, tvm_tir_buffer_obj* dot, void* j, void* d) {
-  void* qv = tvm_tir_cast_take(a->t, tvm_tir_load_take(tvm_tir_ref(a->q), tvm_tir_ref(a->b), tvm_tir_ref(a->s),
-                                                        tvm_tir_ref(a->h), tvm_tir_ref(d)));
-  void* kv = tvm_tir_cast_take(a->t, tvm_tir_load_take(tvm_tir_ref(a->k), tvm_tir_ref(a->b), tvm_tir_ref(j),
-                                                        tvm_tir_ref(a->kh), tvm_tir_ref(d)));
-  void* acc = tvm_relax__scratch_store(dot, tvm_tir_add_take(tvm_relax__scratch_load(dot), tvm_tir_mul_take(qv, kv)));
-  void* loop = tvm_tir_serial_take(tvm_tir_ref(d), tvm_tir_i64(0), tvm_tir_ref(tvm_ffi_seq_obj_at(a->q->shape, 3)), acc);
-  void* sc = isnan(a->scale)
-                 ? tvm_tir_div_take(tvm_relax__scratch_load(dot),
-                                    tvm_tir_call_take(a->t, "tir.sqrt", tvm_tir_cast_take(a->t, tvm_tir_ref(tvm_ffi_seq_obj_at(a->q->shape, 3)))))
-                 : tvm_tir_mul_take(tvm_relax__scratch_load(dot), f_const(a->t, a->scale));
+  void* qv = tvm_tir_cast_take(
+      a->t, tvm_tir_load_take(tvm_tir_ref(a->q), tvm_tir_ref(a->b), tvm_tir_ref(a->s),
+                              tvm_tir_ref(a->h), tvm_tir_ref(d)));
+  void* kv = tvm_tir_cast_take(
+      a->t, tvm_tir_load_take(tvm_tir_ref(a->k), tvm_tir_ref(a->b), tvm_tir_ref(j),
+                              tvm_tir_ref(a->kh), tvm_tir_ref(d)));
+  void* acc = tvm_relax__scratch_store(
+      dot, tvm_tir_add_take(tvm_relax__scratch_load(dot), tvm_tir_mul_take(qv, kv)));
+  void* loop = tvm_tir_serial_take(tvm_tir_ref(d), tvm_tir_i64(0),
+                                   tvm_tir_ref(tvm_ffi_seq_obj_at(a->q->shape, 3)), acc);
+  void* sc =
+      isnan(a->scale)
+          ? tvm_tir_div_take(
+                tvm_relax__scratch_load(dot),
+                tvm_tir_call_take(
+                    a->t, "tir.sqrt",
+                    tvm_tir_cast_take(a->t, tvm_tir_ref(tvm_ffi_seq_obj_at(a->q->shape, 3)))))
+          : tvm_tir_mul_take(tvm_relax__scratch_load(dot), f_const(a->t, a->scale));
   if (a->bias) {
-    sc = tvm_tir_add_take(sc, tvm_tir_cast_take(a->t, tvm_tir_load_take(tvm_tir_ref(a->bias), bcast_index(a->bias, 0, a->b),
-                                                                         bcast_index(a->bias, 1, a->h),
-                                                                         bcast_index(a->bias, 2, a->s), tvm_tir_ref(j))));
+    sc = tvm_tir_add_take(
+        sc, tvm_tir_cast_take(a->t,
+                              tvm_tir_load_take(tvm_tir_ref(a->bias), bcast_index(a->bias, 0, a->b),
+                                                bcast_index(a->bias, 1, a->h),
+                                                bcast_index(a->bias, 2, a->s), tvm_tir_ref(j))));
   }
-  return tvm_tir_seq_take(tvm_relax__scratch_store(dot, f_const(a->t, 0)), loop, tvm_relax__scratch_store(dot, sc));
+  return tvm_tir_seq_take(tvm_relax__scratch_store(dot, f_const(a->t, 0)), loop,
+                          tvm_relax__scratch_store(dot, sc));
 }
 
-/* The mask's condition on key j: j <= s + offset, and with a window of w keys also
- * j > s + offset - w. */
+/* The mask's condition on key j, at positions s' and j' in their sequences: j' <= s' + offset,
+ * and with a window of w keys also j' > s' + offset - w. */
 static void* attn_keep(attn_ctx* a, void* j, void* offset, int64_t window) {
-  void* keep = tvm_tir_le_take(tvm_tir_ref(j), tvm_tir_add_take(tvm_tir_ref(a->s), tvm_tir_ref(offset)));
-  if (window <= 0) return keep;
-  void* low = tvm_tir_gt_take(
-      tvm_tir_ref(j),
-      tvm_tir_sub_take(tvm_tir_add_take(tvm_tir_ref(a->s), tvm_tir_ref(offset)), tvm_tir_i64(window)));
+  void* sp =
+      a->s_base ? tvm_tir_sub_take(tvm_tir_ref(a->s), tvm_tir_ref(a->s_base)) : tvm_tir_ref(a->s);
+  void* jp = a->s_base ? tvm_tir_sub_take(tvm_tir_ref(j), tvm_tir_ref(a->j_lo)) : tvm_tir_ref(j);
+  void* diag = tvm_tir_add_take(sp, tvm_tir_ref(offset));
+  if (window <= 0) return tvm_tir_le_take(jp, diag);
+  void* keep = tvm_tir_le_take(tvm_tir_ref(jp), tvm_tir_ref(diag));
+  void* low = tvm_tir_gt_take(jp, tvm_tir_sub_take(diag, tvm_tir_i64(window)));
   return tvm_tir_and_take(keep, low);
+}
+
+/* The statement computing output row out[b, s, h, :] (offset: the mask's, NULL without one).
+ * `empty`: the row may keep no key, so it stays zero rather than divided by a sum of 0. */
+static void* attn_row(attn_ctx* a, void* offset, int64_t window, bool empty) {
+  bool causal = offset != NULL;
+  void *j1 = tvm_tir_var("j", TVM_TIR_INT64), *j2 = tvm_tir_var("j", TVM_TIR_INT64);
+  void *d1 = tvm_tir_var("d", TVM_TIR_INT64), *d2 = tvm_tir_var("d", TVM_TIR_INT64);
+  void* e[3] = {tvm_tir_var("e", TVM_TIR_INT64), tvm_tir_var("e", TVM_TIR_INT64),
+                tvm_tir_var("e", TVM_TIR_INT64)};
+  void* h_v = tvm_ffi_seq_obj_at(a->v->shape, 3);
+  DLDataType t = a->t;
+  tvm_tir_buffer_obj* dot = tvm_relax__scratch("score", t);
+  tvm_tir_buffer_obj* mx = tvm_relax__scratch("max", t);
+  tvm_tir_buffer_obj* sum = tvm_relax__scratch("sum", t);
+  /* pass 1: the row's maximum */
+  void* p1 = tvm_tir_seq_take(
+      attn_score(a, dot, j1, d1),
+      tvm_relax__scratch_store(
+          mx, tvm_tir_max_take(tvm_relax__scratch_load(mx), tvm_relax__scratch_load(dot))));
+  if (causal) p1 = tvm_tir_if_take(attn_keep(a, j1, offset, window), p1, NULL);
+  p1 = tvm_tir_serial_take(tvm_tir_ref(j1), tvm_tir_ref(a->j_lo), tvm_tir_ref(a->j_n), p1);
+  /* the output row starts at zero */
+  void* init = tvm_tir_serial_take(
+      tvm_tir_ref(e[0]), tvm_tir_i64(0), tvm_tir_ref(h_v),
+      tvm_tir_store_take(tvm_tir_ref(a->out), f_const(t, 0), tvm_tir_ref(a->b), tvm_tir_ref(a->s),
+                         tvm_tir_ref(a->h), tvm_tir_ref(e[0])));
+  /* pass 2: p = exp(score - max); sum += p; out += p * V[j] (p kept in the score scratch) */
+  void* vv =
+      tvm_tir_cast_take(t, tvm_tir_load_take(tvm_tir_ref(a->v), tvm_tir_ref(a->b), tvm_tir_ref(j2),
+                                             tvm_tir_ref(a->vh), tvm_tir_ref(e[1])));
+  void* upd = tvm_tir_store_take(
+      tvm_tir_ref(a->out),
+      tvm_tir_add_take(tvm_tir_load_take(tvm_tir_ref(a->out), tvm_tir_ref(a->b), tvm_tir_ref(a->s),
+                                         tvm_tir_ref(a->h), tvm_tir_ref(e[1])),
+                       tvm_tir_mul_take(tvm_relax__scratch_load(dot), vv)),
+      tvm_tir_ref(a->b), tvm_tir_ref(a->s), tvm_tir_ref(a->h), tvm_tir_ref(e[1]));
+  void* p2 = tvm_tir_seq_take(
+      attn_score(a, dot, j2, d2),
+      tvm_relax__scratch_store(
+          dot, tvm_tir_call_take(
+                   t, "tir.exp",
+                   tvm_tir_sub_take(tvm_relax__scratch_load(dot), tvm_relax__scratch_load(mx)))),
+      tvm_relax__scratch_store(
+          sum, tvm_tir_add_take(tvm_relax__scratch_load(sum), tvm_relax__scratch_load(dot))),
+      tvm_tir_serial_take(tvm_tir_ref(e[1]), tvm_tir_i64(0), tvm_tir_ref(h_v), upd));
+  if (causal) p2 = tvm_tir_if_take(attn_keep(a, j2, offset, window), p2, NULL);
+  p2 = tvm_tir_serial_take(tvm_tir_ref(j2), tvm_tir_ref(a->j_lo), tvm_tir_ref(a->j_n), p2);
+  /* out /= sum */
+  void* fin = tvm_tir_serial_take(
+      tvm_tir_ref(e[2]), tvm_tir_i64(0), tvm_tir_ref(h_v),
+      tvm_tir_store_take(tvm_tir_ref(a->out),
+                         tvm_tir_div_take(tvm_tir_load_take(tvm_tir_ref(a->out), tvm_tir_ref(a->b),
+                                                            tvm_tir_ref(a->s), tvm_tir_ref(a->h),
+                                                            tvm_tir_ref(e[2])),
+                                          tvm_relax__scratch_load(sum)),
+                         tvm_tir_ref(a->b), tvm_tir_ref(a->s), tvm_tir_ref(a->h),
+                         tvm_tir_ref(e[2])));
+  /* A window may hold no key (TopLeft, S > S_kv), a ragged sequence may have no keys: the row
+   * stays zero, as flash-attention's. */
+  if (empty)
+    fin = tvm_tir_if_take(tvm_tir_gt_take(tvm_relax__scratch_load(sum), f_const(t, 0)), fin, NULL);
+  void* row = tvm_tir_seq_take(tvm_relax__scratch_store(mx, f_const(t, -INFINITY)), p1, init,
+                               tvm_relax__scratch_store(sum, f_const(t, 0)), p2, fin);
+  row = tvm_relax__scratch_scope(sum,
+                                 tvm_relax__scratch_scope(mx, tvm_relax__scratch_scope(dot, row)));
+  tvm_ffi_release(dot), tvm_ffi_release(mx), tvm_ffi_release(sum);
+  tvm_ffi_release(j1), tvm_ffi_release(j2), tvm_ffi_release(d1), tvm_ffi_release(d2);
+  tvm_relax__release_all(e, 3);
+  return row;
+}
+
+/* The key / value heads of query head a->h (grouped-query attention). */
+static void attn_heads(attn_ctx* a) {
+  void* n_q = tvm_ffi_seq_obj_at(a->q->shape, 2);
+  a->kh = tvm_tir_floordiv_take(
+      tvm_tir_ref(a->h),
+      tvm_tir_floordiv_take(tvm_tir_ref(n_q), tvm_tir_ref(tvm_ffi_seq_obj_at(a->k->shape, 2))));
+  a->vh = tvm_tir_floordiv_take(
+      tvm_tir_ref(a->h),
+      tvm_tir_floordiv_take(tvm_tir_ref(n_q), tvm_tir_ref(tvm_ffi_seq_obj_at(a->v->shape, 2))));
+}
+
+/* |x - y| (both borrowed). */
+static void* abs_diff(void* x, void* y) {
+  return tvm_tir_max_take(tvm_tir_sub_take(tvm_tir_ref(x), tvm_tir_ref(y)),
+                          tvm_tir_sub_take(tvm_tir_ref(y), tvm_tir_ref(x)));
 }
 
 static void* attention_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
                             tvm_tir_buffer_obj* const* out, int nout) {
   (void)nout;
-  const TVMFFIAny* mv = tvm_relax_call_attr(call, "causal_mask");
-  TVMFFIByteArray mb = {NULL, 0};
-  bool causal = mv && !tvm_ffi_any_is_none(mv) && tvm_ffi_any_as_bytes(mv, &mb);
-  bool bottom_right = causal && mb.size == 11 && memcmp(mb.data, "BottomRight", 11) == 0;
-  if (causal && !bottom_right && !(mb.size == 7 && memcmp(mb.data, "TopLeft", 7) == 0)) {
-    tvm_ffi_raise("ValueError", "attention: unknown causal_mask \"%.*s\"", (int)mb.size, mb.data);
-    return NULL;
-  }
-  /* A sliding window of w keys ending at the causal diagonal (flash-attention's
-   * window_size_left = w - 1, window_size_right = 0). */
-  const TVMFFIAny* ws = tvm_relax_call_attr(call, "window_size");
-  int64_t window = 0;
-  if (ws && !tvm_ffi_any_is_none(ws)) {
-    if (!causal) {
-      tvm_ffi_raise("NotImplementedError",
-                    "attention: a sliding window (window_size) needs a causal_mask: the window "
-                    "ends at the causal diagonal");
-      return NULL;
-    }
-    if (!tvm_ffi_any_as_int(ws, &window) || window < 1) {
-      tvm_ffi_raise("ValueError", "attention: window_size must be a positive integer");
-      return NULL;
-    }
-  }
-  attn_ctx a = {in[0], in[1], in[2], nin > 3 ? in[3] : NULL, out[0], NULL, NULL, NULL, NULL, NULL, NAN, out[0]->dtype};
-  const TVMFFIAny* sv = tvm_relax_call_attr(call, "scale");
-  if (sv && !tvm_ffi_any_is_none(sv)) tvm_ffi_any_as_float(sv, &a.scale);
+  bool causal, bottom_right;
+  int64_t window;
+  attn_ctx a = {.q = in[0],
+                .k = in[1],
+                .v = in[2],
+                .bias = nin > 3 ? in[3] : NULL,
+                .out = out[0],
+                .t = out[0]->dtype};
+  if (attn_attrs(call, &causal, &bottom_right, &window, &a.scale) != 0) return NULL;
   void* o[3];
   if (tvm_relax__kernel_vars(o, 3, "i") != 0) return NULL;
   a.b = o[0], a.s = o[1], a.h = o[2];
-  void* n_q = tvm_ffi_seq_obj_at(a.q->shape, 2);
-  a.kh = tvm_tir_floordiv_take(tvm_tir_ref(a.h), tvm_tir_floordiv_take(tvm_tir_ref(n_q), tvm_tir_ref(tvm_ffi_seq_obj_at(a.k->shape, 2))));
-  a.vh = tvm_tir_floordiv_take(tvm_tir_ref(a.h), tvm_tir_floordiv_take(tvm_tir_ref(n_q), tvm_tir_ref(tvm_ffi_seq_obj_at(a.v->shape, 2))));
-  void* j1 = tvm_tir_var("j", TVM_TIR_INT64), *j2 = tvm_tir_var("j", TVM_TIR_INT64);
-  void* d1 = tvm_tir_var("d", TVM_TIR_INT64), *d2 = tvm_tir_var("d", TVM_TIR_INT64);
-  void* e[3] = {tvm_tir_var("e", TVM_TIR_INT64), tvm_tir_var("e", TVM_TIR_INT64), tvm_tir_var("e", TVM_TIR_INT64)};
-  void* s_kv = tvm_ffi_seq_obj_at(a.k->shape, 1);
-  void* h_v = tvm_ffi_seq_obj_at(a.v->shape, 3);
-  DLDataType t = a.t;
-  tvm_tir_buffer_obj* dot = tvm_relax__scratch("score", t);
-  tvm_tir_buffer_obj* mx = tvm_relax__scratch("max", t);
-  tvm_tir_buffer_obj* sum = tvm_relax__scratch("sum", t);
+  attn_heads(&a);
+  void* zero = tvm_tir_i64(0);
+  a.j_lo = zero, a.j_n = tvm_ffi_seq_obj_at(a.k->shape, 1);
   /* The mask: j <= s + offset. */
   void* offset = NULL;
-  if (causal) {
-    void* s_q = tvm_ffi_seq_obj_at(a.q->shape, 1);
-    offset = bottom_right ? tvm_tir_max_take(tvm_tir_sub_take(tvm_tir_ref(s_q), tvm_tir_ref(s_kv)),
-                                             tvm_tir_sub_take(tvm_tir_ref(s_kv), tvm_tir_ref(s_q)))
-                          : tvm_tir_i64(0);
-  }
-  /* pass 1: the row's maximum */
-  void* p1 = tvm_tir_seq_take(attn_score(&a, dot, j1, d1),
-                              tvm_relax__scratch_store(mx, tvm_tir_max_take(tvm_relax__scratch_load(mx), tvm_relax__scratch_load(dot))));
-  if (causal) p1 = tvm_tir_if_take(attn_keep(&a, j1, offset, window), p1, NULL);
-  p1 = tvm_tir_serial_take(tvm_tir_ref(j1), tvm_tir_i64(0), tvm_tir_ref(s_kv), p1);
-  /* the output row starts at zero */
-  void* init = tvm_tir_serial_take(tvm_tir_ref(e[0]), tvm_tir_i64(0), tvm_tir_ref(h_v),
-                                   tvm_tir_store_take(tvm_tir_ref(a.out), f_const(t, 0), tvm_tir_ref(a.b), tvm_tir_ref(a.s),
-                                                      tvm_tir_ref(a.h), tvm_tir_ref(e[0])));
-  /* pass 2: p = exp(score - max); sum += p; out += p * V[j] (p kept in the score scratch) */
-  void* vv = tvm_tir_cast_take(t, tvm_tir_load_take(tvm_tir_ref(a.v), tvm_tir_ref(a.b), tvm_tir_ref(j2), tvm_tir_ref(a.vh),
-                                                    tvm_tir_ref(e[1])));
-  void* upd = tvm_tir_store_take(
-      tvm_tir_ref(a.out),
-      tvm_tir_add_take(tvm_tir_load_take(tvm_tir_ref(a.out), tvm_tir_ref(a.b), tvm_tir_ref(a.s), tvm_tir_ref(a.h), tvm_tir_ref(e[1])),
-                       tvm_tir_mul_take(tvm_relax__scratch_load(dot), vv)),
-      tvm_tir_ref(a.b), tvm_tir_ref(a.s), tvm_tir_ref(a.h), tvm_tir_ref(e[1]));
-  void* p2 = tvm_tir_seq_take(
-      attn_score(&a, dot, j2, d2),
-      tvm_relax__scratch_store(dot, tvm_tir_call_take(t, "tir.exp", tvm_tir_sub_take(tvm_relax__scratch_load(dot), tvm_relax__scratch_load(mx)))),
-      tvm_relax__scratch_store(sum, tvm_tir_add_take(tvm_relax__scratch_load(sum), tvm_relax__scratch_load(dot))),
-      tvm_tir_serial_take(tvm_tir_ref(e[1]), tvm_tir_i64(0), tvm_tir_ref(h_v), upd));
-  if (causal) p2 = tvm_tir_if_take(attn_keep(&a, j2, offset, window), p2, NULL);
-  p2 = tvm_tir_serial_take(tvm_tir_ref(j2), tvm_tir_i64(0), tvm_tir_ref(s_kv), p2);
-  /* out /= sum */
-  void* fin = tvm_tir_serial_take(
-      tvm_tir_ref(e[2]), tvm_tir_i64(0), tvm_tir_ref(h_v),
-      tvm_tir_store_take(tvm_tir_ref(a.out),
-                         tvm_tir_div_take(tvm_tir_load_take(tvm_tir_ref(a.out), tvm_tir_ref(a.b), tvm_tir_ref(a.s),
-                                                            tvm_tir_ref(a.h), tvm_tir_ref(e[2])),
-                                          tvm_relax__scratch_load(sum)),
-                         tvm_tir_ref(a.b), tvm_tir_ref(a.s), tvm_tir_ref(a.h), tvm_tir_ref(e[2])));
-  /* A window may hold no key (TopLeft, S > S_kv): the row stays zero, as flash-attention's. */
-  if (window > 0) fin = tvm_tir_if_take(tvm_tir_gt_take(tvm_relax__scratch_load(sum), f_const(t, 0)), fin, NULL);
-  void* row = tvm_tir_seq_take(tvm_relax__scratch_store(mx, f_const(t, -INFINITY)), p1, init,
-                               tvm_relax__scratch_store(sum, f_const(t, 0)), p2, fin);
-  row = tvm_relax__scratch_scope(sum, tvm_relax__scratch_scope(mx, tvm_relax__scratch_scope(dot, row)));
+  if (causal)
+    offset = bottom_right ? abs_diff(tvm_ffi_seq_obj_at(a.q->shape, 1), a.j_n) : tvm_tir_i64(0);
+  void* row = attn_row(&a, offset, window, window > 0);
   void* ext[3] = {tvm_ffi_seq_obj_at(a.out->shape, 0), tvm_ffi_seq_obj_at(a.out->shape, 1),
                   tvm_ffi_seq_obj_at(a.out->shape, 2)};
   void* body = tvm_relax__loop_nest(o, ext, 3, NULL, row);
-  tvm_ffi_release(offset), tvm_ffi_release(dot), tvm_ffi_release(mx), tvm_ffi_release(sum);
+  tvm_ffi_release(offset), tvm_ffi_release(zero);
   tvm_ffi_release(a.kh), tvm_ffi_release(a.vh);
-  tvm_ffi_release(j1), tvm_ffi_release(j2), tvm_ffi_release(d1), tvm_ffi_release(d2);
-  tvm_relax__release_all(e, 3);
   tvm_relax__release_all(o, 3);
   return body;
 }
 
 tvm_tir_prim_func_obj* tvm_relax__legalize_attention(const tvm_relax_call_obj* call) {
   return tvm_relax__legalize_with(call, attention_body);
+}
+
+/*
+ * attention_var_len: queries (1, S, N, H), keys (1, S_kv, N_k, H), values (1, S_kv, N_v, H_v),
+ * seqstart_q / seqstart_k (B + 1,) int32, max_seqlen_q / max_seqlen_k () int32; out (1, S, N,
+ * H_v). Sequence b is query rows seqstart_q[b] .. seqstart_q[b + 1] - 1 attending to key rows
+ * seqstart_k[b] .. seqstart_k[b + 1] - 1: attention's rows, the mask placing query and key at
+ * their positions in their sequences (BottomRight's offset from the two lengths). The output
+ * is zeroed first, so rows outside every sequence read 0, as do rows without keys. Asserted at
+ * run time: each seqstart non-decreasing inside its tensor's axis 1, a sequence no longer than
+ * its max_seqlen, the two seqstarts of one length, the batch 1 and keys' and values' lengths
+ * equal where symbolic. Upstream has no kernel (it offloads to CUTLASS / flash-attention).
+ */
+static void* attention_var_len_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
+                                    int nin, tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nin, (void)nout;
+  bool causal, bottom_right;
+  int64_t window;
+  attn_ctx a = {.q = in[0], .k = in[1], .v = in[2], .out = out[0], .t = out[0]->dtype};
+  if (attn_attrs(call, &causal, &bottom_right, &window, &a.scale) != 0) return NULL;
+  tvm_tir_buffer_obj *sq = in[3], *sk = in[4], *mq = in[5], *mk = in[6];
+  void* o[3]; /* the sequence, the query row, the query head */
+  void* z[4]; /* the output's indices, for zeroing it */
+  if (tvm_relax__kernel_vars(o, 3, "i") != 0) return NULL;
+  if (tvm_relax__kernel_vars(z, 4, "z") != 0) {
+    tvm_relax__release_all(o, 3);
+    return NULL;
+  }
+  /* the sequence's rows: queries q0 .. q1 - 1, keys k0 .. k1 - 1 */
+  void* lim[4] = {tvm_tir_var("q0", TVM_TIR_INT64), tvm_tir_var("q1", TVM_TIR_INT64),
+                  tvm_tir_var("k0", TVM_TIR_INT64), tvm_tir_var("k1", TVM_TIR_INT64)};
+  void* zero = tvm_tir_i64(0);
+  void* j_n = tvm_tir_sub_take(tvm_tir_ref(lim[3]), tvm_tir_ref(lim[2]));
+  a.b = zero, a.s = o[1], a.h = o[2];
+  a.j_lo = lim[2], a.j_n = j_n, a.s_base = lim[0];
+  attn_heads(&a);
+  void* len_q = tvm_tir_sub_take(tvm_tir_ref(lim[1]), tvm_tir_ref(lim[0]));
+  void* offset = NULL;
+  if (causal) offset = bottom_right ? abs_diff(len_q, j_n) : tvm_tir_i64(0);
+  void* row = attn_row(&a, offset, window, true);
+  void* seq =
+      tvm_tir_serial_take(tvm_tir_ref(o[1]), tvm_tir_ref(lim[0]), tvm_tir_ref(len_q),
+                          tvm_tir_serial_take(tvm_tir_ref(o[2]), tvm_tir_i64(0),
+                                              tvm_tir_ref(tvm_ffi_seq_obj_at(a.q->shape, 2)), row));
+  /* What the rows read must hold; the kernel states it rather than read out of bounds. */
+  void* mlen[2] = {tvm_tir_cast_take(TVM_TIR_INT64, tvm_tir_load_takev(tvm_tir_ref(mq), 0, NULL)),
+                   tvm_tir_cast_take(TVM_TIR_INT64, tvm_tir_load_takev(tvm_tir_ref(mk), 0, NULL))};
+  seq = tvm_tir_assert_take(
+      tvm_tir_le_take(tvm_tir_ref(j_n), mlen[1]),
+      "relax.nn.attention_var_len: a key sequence is longer than max_seqlen_k", seq);
+  seq = tvm_tir_assert_take(
+      tvm_tir_le_take(tvm_tir_ref(len_q), mlen[0]),
+      "relax.nn.attention_var_len: a query sequence is longer than max_seqlen_q", seq);
+  for (int w = 1; w >= 0; --w) {
+    void *lo = lim[2 * w], *hi = lim[2 * w + 1];
+    void* ok = tvm_tir_and_take(tvm_tir_and_take(tvm_tir_le_take(tvm_tir_i64(0), tvm_tir_ref(lo)),
+                                                 tvm_tir_le_take(tvm_tir_ref(lo), tvm_tir_ref(hi))),
+                                tvm_tir_le_take(tvm_tir_ref(hi), tvm_tir_ref(tvm_ffi_seq_obj_at(
+                                                                     (w ? a.k : a.q)->shape, 1))));
+    seq = tvm_tir_assert_take(ok,
+                              w ? "relax.nn.attention_var_len: seqstart_k is not a non-decreasing "
+                                  "sequence of rows of keys"
+                                : "relax.nn.attention_var_len: seqstart_q is not a non-decreasing "
+                                  "sequence of rows of queries",
+                              seq);
+  }
+  for (int i = 3; i >= 0; --i) {
+    tvm_tir_buffer_obj* st = i < 2 ? sq : sk;
+    void* at = tvm_tir_add_take(tvm_tir_ref(o[0]), tvm_tir_i64(i % 2));
+    seq = tvm_tir_let_stmt_take(
+        tvm_tir_ref(lim[i]),
+        tvm_tir_cast_take(TVM_TIR_INT64, tvm_tir_load_take(tvm_tir_ref(st), at)), seq);
+  }
+  void* nseq = tvm_tir_sub_take(tvm_tir_ref(tvm_ffi_seq_obj_at(sq->shape, 0)), tvm_tir_i64(1));
+  void* body = tvm_tir_seq_take(tvm_relax__store_all(a.out, z, f_const(a.t, 0)),
+                                tvm_tir_serial_take(tvm_tir_ref(o[0]), tvm_tir_i64(0), nseq, seq));
+  /* Shapes inference could not compare (symbolic dims), checked once. */
+  struct {
+    void *x, *y;
+    const char* msg;
+  } same[] = {
+      {tvm_ffi_seq_obj_at(sq->shape, 0), tvm_ffi_seq_obj_at(sk->shape, 0),
+       "relax.nn.attention_var_len: seqstart_q and seqstart_k differ in length"},
+      {tvm_ffi_seq_obj_at(a.k->shape, 1), tvm_ffi_seq_obj_at(a.v->shape, 1),
+       "relax.nn.attention_var_len: keys and values differ in length"},
+      {tvm_ffi_seq_obj_at(a.q->shape, 0), NULL, "relax.nn.attention_var_len: the batch is not 1"},
+      {tvm_ffi_seq_obj_at(a.k->shape, 0), NULL, "relax.nn.attention_var_len: the batch is not 1"},
+      {tvm_ffi_seq_obj_at(a.v->shape, 0), NULL, "relax.nn.attention_var_len: the batch is not 1"}};
+  void* one = tvm_tir_i64(1);
+  for (int i = (int)(sizeof(same) / sizeof(same[0])) - 1; i >= 0; --i) {
+    void* y = same[i].y ? same[i].y : one;
+    if (tvm_relax__dim_equal(same[i].x, y)) continue;
+    body = tvm_tir_assert_take(tvm_tir_eq_take(tvm_tir_ref(same[i].x), tvm_tir_ref(y)), same[i].msg,
+                               body);
+  }
+  tvm_ffi_release(one), tvm_ffi_release(zero), tvm_ffi_release(offset);
+  tvm_ffi_release(len_q), tvm_ffi_release(j_n);
+  tvm_ffi_release(a.kh), tvm_ffi_release(a.vh);
+  tvm_relax__release_all(lim, 4);
+  tvm_relax__release_all(z, 4);
+  tvm_relax__release_all(o, 3);
+  return body;
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_attention_var_len(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, attention_var_len_body);
 }

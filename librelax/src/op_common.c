@@ -179,6 +179,17 @@ tvm_relax_sinfo_obj* tvm_relax__tensor_result(void* dims, DLDataType dtype, int3
   return s;
 }
 
+tvm_relax_sinfo_obj* tvm_relax__one_or_tuple(void* const* fields, int n) {
+  if (n == 1) {
+    tvm_ffi_retain(fields[0]);
+    return fields[0];
+  }
+  void* arr = tvm_ffi_array_of_objects((void**)fields, n);
+  tvm_relax_sinfo_obj* out = arr ? tvm_relax_tuple_sinfo_new(arr) : NULL;
+  tvm_ffi_release(arr);
+  return out;
+}
+
 DLDataType tvm_relax__binary_dtype(DLDataType a, DLDataType b, bool* ok) {
   *ok = true;
   if (tvm_relax_dtype_is_unknown(a) || tvm_relax_dtype_is_unknown(b)) return TVM_RELAX_DTYPE_UNKNOWN;

@@ -625,6 +625,89 @@ tvm_relax_sinfo_obj* tvm_relax__infer_nonzero(const tvm_relax__infer_ctx* ctx) {
   return tvm_relax__tensor_result(NULL, tvm_tir_dtype_int(64), 2, x->vdevice);
 }
 
+/* ---- unique: data-dependent shapes ----------------------------------------------------------- */
+/* Argument i, a flag of unique: an R.Prim of bool or integer dtype (upstream's wrapper makes
+ * True an int64 1). *out is its value, 0 or 1, or -1 when it is not a constant; a return_*
+ * flag must be a constant, since it decides which results the call has. */
+static bool unique_flag(const tvm_relax__infer_ctx* ctx, int32_t i, bool need_const,
+                        int64_t* out) {
+  tvm_relax_sinfo_obj* s = tvm_relax__arg_sinfo(ctx, i);
+  if (tvm_relax_kind_of(s) != TVM_RELAX_KIND_PrimStructInfo) {
+    tvm_relax__arg_kind_error(ctx, i, "a bool (R.Prim)");
+    return false;
+  }
+  const tvm_relax_prim_sinfo_obj* p = (const tvm_relax_prim_sinfo_obj*)s;
+  if (!tvm_relax_dtype_is_unknown(p->dtype) && !tvm_tir_dtype_is_integer(p->dtype) &&
+      p->dtype.code != kDLBool) {
+    tvm_relax__arg_error(ctx, i, "TypeError", "must be a bool, got dtype %s",
+                         tvm_tir_dtype_str(p->dtype).s);
+    return false;
+  }
+  *out = -1;
+  if (p->value && tvm_tir_as_const_int(p->value, out) && *out != 0 && *out != 1) {
+    tvm_relax__arg_error(ctx, i, "ValueError", "must be True or False (0 or 1), got %lld",
+                         (long long)*out);
+    return false;
+  }
+  if (need_const && *out < 0) {
+    tvm_relax__arg_error(ctx, i, "ValueError", "must be a constant (it decides the results)");
+    return false;
+  }
+  return true;
+}
+
+/* unique (upstream set.cc's InferStructInfoUnique): the unique values, 1-d for the flattened x,
+ * of x's rank along an axis, then int64 1-d index / inverse / counts for the return_* flags set
+ * (a tuple when any is). The number of unique values is known at run time only; a 0-d x has
+ * exactly one, so its results are (1,). Beyond upstream, which checks only the return_* flags'
+ * kinds, each flag must be a bool R.Prim and axis an integer one. */
+tvm_relax_sinfo_obj* tvm_relax__infer_unique(const tvm_relax__infer_ctx* ctx) {
+  tvm_relax_tensor_sinfo_obj* x = tvm_relax__arg_tensor(ctx, 0);
+  if (!x) return NULL;
+  int64_t flag[5];
+  for (int32_t i = 1; i < 5; ++i) {
+    if (!unique_flag(ctx, i, i > 1, &flag[i])) return NULL;
+  }
+  bool has_axis = ctx->num_args > 5;
+  if (has_axis) {
+    tvm_relax_sinfo_obj* s = tvm_relax__arg_sinfo(ctx, 5);
+    const tvm_relax_prim_sinfo_obj* p = (const tvm_relax_prim_sinfo_obj*)s;
+    if (tvm_relax_kind_of(s) != TVM_RELAX_KIND_PrimStructInfo) {
+      return tvm_relax__arg_kind_error(ctx, 5, "an integer (R.Prim)");
+    }
+    if (!tvm_relax_dtype_is_unknown(p->dtype) && !tvm_tir_dtype_is_integer(p->dtype)) {
+      return tvm_relax__arg_error(ctx, 5, "TypeError", "must be an integer, got dtype %s",
+                                  tvm_tir_dtype_str(p->dtype).s);
+    }
+    int64_t axis, norm;
+    if (x->ndim != TVM_RELAX_UNKNOWN_NDIM && p->value && tvm_tir_as_const_int(p->value, &axis) &&
+        tvm_relax__normalize_axis(ctx, axis, x->ndim, &norm) != 0) {
+      return NULL;
+    }
+  }
+  void* one = NULL;
+  if (x->ndim == 0) {
+    tvm_tir_expr_obj* d = tvm_relax__int64(1);
+    one = d ? tvm_ffi_array_of_objects((void**)&d, 1) : NULL;
+    tvm_ffi_release(d);
+    if (!one) return NULL;
+  }
+  void* fields[4];
+  int n = 0;
+  fields[n++] = tvm_relax__tensor_result(one, x->dtype, has_axis ? x->ndim : 1, x->vdevice);
+  for (int32_t i = 2; i < 5; ++i) {
+    if (flag[i] == 1) {
+      fields[n++] = tvm_relax__tensor_result(one, tvm_tir_dtype_int(64), 1, x->vdevice);
+    }
+  }
+  tvm_ffi_release(one);
+  bool ok = true;
+  for (int i = 0; i < n; ++i) ok = ok && fields[i];
+  tvm_relax_sinfo_obj* out = ok ? tvm_relax__one_or_tuple(fields, n) : NULL;
+  tvm_relax__release_all(fields, n);
+  return out;
+}
+
 /* ---- einsum ---------------------------------------------------------------------------------- */
 const tvm_relax_attr_field tvm_relax__attrs_einsum[] = {{"subscripts", TVM_RELAX_ATTR_STR, NULL},
                                                         {NULL, 0, NULL}};

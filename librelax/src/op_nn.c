@@ -1109,10 +1109,12 @@ tvm_relax_sinfo_obj* tvm_relax__infer_attention(const tvm_relax__infer_ctx* ctx)
     int64_t nq, nk;
     if (tvm_tir_as_const_int(DIM(0, 2), &nq) && tvm_tir_as_const_int(DIM(i, 2), &nk) && nk > 0 &&
         nq % nk != 0) {
-      tvm_relax__arg_name(ctx, i, &na);
+      tvm_relax__arg_name(ctx, 0, &na);
+      tvm_relax__arg_name(ctx, i, &nb);
       tvm_relax__op_error(ctx, "ValueError",
-                          "the number of heads of 'query' (%lld) is not a multiple of that of "
-                          "'%s' (%lld)", (long long)nq, tvm_ffi_strbuf_cstr(&na), (long long)nk);
+                          "the number of heads of '%s' (%lld) is not a multiple of that of "
+                          "'%s' (%lld)", tvm_ffi_strbuf_cstr(&na), (long long)nq,
+                          tvm_ffi_strbuf_cstr(&nb), (long long)nk);
       goto done;
     }
   }
@@ -1141,6 +1143,56 @@ done:
   tvm_ffi_strbuf_free(&na);
   tvm_ffi_strbuf_free(&nb);
   return out;
+}
+
+/* attention_var_len (upstream's Call order): queries (1, S, N, H), keys (1, S_kv, N_kv, H),
+ * values (1, S_kv, N_kv, H_v), the sequences concatenated along axis 1; seqstart_q / seqstart_k
+ * (B + 1,) int32; max_seqlen_q / max_seqlen_k () int32. Result (1, S, N, H_v). Upstream runs
+ * attention's rule on the first three and asks only that the other four be tensors; the batch
+ * of 1 (its documented layout) and the seqstarts' and max_seqlens' rank and dtype (what its
+ * kernels read) are checked here as well, where known. */
+tvm_relax_sinfo_obj* tvm_relax__infer_attention_var_len(const tvm_relax__infer_ctx* ctx) {
+  /* queries, keys and values: attention's rule (its bias check keyed on a fourth argument) */
+  tvm_relax__infer_ctx qkv = *ctx;
+  qkv.num_args = 3;
+  tvm_relax_sinfo_obj* out = tvm_relax__infer_attention(&qkv);
+  if (!out) return NULL;
+  void* d = tvm_relax_tensor_sinfo_dims(out);
+  int64_t b;
+  if (d && tvm_tir_as_const_int(tvm_ffi_seq_obj_at(d, 0), &b) && b != 1) {
+    tvm_relax__arg_error(ctx, 0, "ValueError",
+                         "must have batch size 1 (the sequences concatenated along axis 1), "
+                         "got %lld", (long long)b);
+    goto fail;
+  }
+  tvm_relax_tensor_sinfo_obj* t[7];
+  for (int32_t i = 3; i < 7; ++i) {
+    if (!(t[i] = tvm_relax__arg_tensor(ctx, i))) goto fail;
+    if (!check_ndim(ctx, i, t[i], i < 5 ? 1 : 0, NULL)) goto fail;
+    if (!tvm_relax_dtype_is_unknown(t[i]->dtype) &&
+        !tvm_ffi_dtype_equal(t[i]->dtype, tvm_tir_dtype_int(32))) {
+      tvm_relax__arg_error(ctx, i, "TypeError", "must be an int32 tensor, got dtype %s",
+                           tvm_tir_dtype_str(t[i]->dtype).s);
+      goto fail;
+    }
+  }
+  void* sq = tvm_relax_tensor_sinfo_dims(&t[3]->base);
+  void* sk = tvm_relax_tensor_sinfo_dims(&t[4]->base);
+  if (sq && sk && tvm_relax__dim_unequal(tvm_ffi_seq_obj_at(sq, 0), tvm_ffi_seq_obj_at(sk, 0))) {
+    tvm_ffi_strbuf x = {0}, y = {0};
+    tvm_relax__op_error(ctx, "ValueError",
+                        "'seqstart_q' (%s,) and 'seqstart_k' (%s,) differ in length: both hold "
+                        "each sequence's start, then the end",
+                        tvm_relax__dim_text(&x, tvm_ffi_seq_obj_at(sq, 0)),
+                        tvm_relax__dim_text(&y, tvm_ffi_seq_obj_at(sk, 0)));
+    tvm_ffi_strbuf_free(&x);
+    tvm_ffi_strbuf_free(&y);
+    goto fail;
+  }
+  return out;
+fail:
+  tvm_ffi_release(out);
+  return NULL;
 }
 
 /* ---- resize2d / resize3d -------------------------------------------------------------------- */

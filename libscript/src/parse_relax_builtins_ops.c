@@ -4,7 +4,8 @@
  *
  *   operators   `R.<op>(args..., attr=value)` for every row of librelax's table (ops.def):
  *               `R.add`, `R.nn.conv2d`, `R.memory.alloc_storage`, ... One generic builtin per
- *               row, driven by the row: the parameters are the row's arguments, then its
+ *               row, driven by the row: the parameters are the row's arguments (in upstream's
+ *               wrapper order where it differs from the Call's: arg_order), then its
  *               attributes (upstream's Python order: positional or keyword, attributes
  *               defaulting from the schema; a variadic row takes the extra positional
  *               arguments, its attributes by keyword); values convert as upstream's Python
@@ -232,6 +233,7 @@ typedef struct {
   int n_fixed;    /* arguments taken positionally before a variadic one */
   bool variadic;  /* the row's last argument takes the rest */
   int var_param;  /* the keyword parameter of the variadic argument (a list), or -1 */
+  bool reordered; /* the arguments' Python order is not the row's (arg_order) */
   bool ok;
 } op_sig;
 
@@ -257,6 +259,36 @@ static const char* attr_order(tvm_relax_op_id id) {
   }
 }
 
+/* Rows whose Python signature orders the arguments differently from the Call (upstream's
+ * wrapper): the row's argument names in that order. */
+static const char* arg_order(tvm_relax_op_id id) {
+  if (id == TVM_RELAX_OP_nn_attention_var_len) {
+    return "queries, keys, values, seqstart_q, max_seqlen_q, seqstart_k?, max_seqlen_k?";
+  }
+  return NULL;
+}
+
+/* R.nn.attention_var_len(..., seqstart_q, max_seqlen_q, seqstart_k=None, max_seqlen_k=None):
+ * an absent key argument is the query one (upstream's wrapper), the parameter of that index. */
+static int arg_defaults_twin(tvm_relax_op_id id, const char* name, size_t len) {
+  if (id != TVM_RELAX_OP_nn_attention_var_len) return -1;
+  if (len == 10 && memcmp(name, "seqstart_k", 10) == 0) return 3;
+  if (len == 12 && memcmp(name, "max_seqlen_k", 12) == 0) return 4;
+  return -1;
+}
+
+/* The index of argument name[0, len) in the row's list of argument names, or -1. */
+static int row_arg_index(const tvm_relax_op_info* info, const char* name, size_t len) {
+  int i = 0;
+  for (const char* p = info->arg_names; *p; ++i) {
+    while (*p == ' ' || *p == ',') ++p;
+    size_t n = strcspn(p, ",?. ");
+    if (n == len && memcmp(p, name, len) == 0) return i;
+    p += strcspn(p, ",");
+  }
+  return -1;
+}
+
 static bool arg_defaults_zero(tvm_relax_op_id id, const char* name, size_t len) {
   return (id == TVM_RELAX_OP_tril || id == TVM_RELAX_OP_triu || id == TVM_RELAX_OP_eye_like) &&
          len == 1 && name[0] == 'k';
@@ -272,6 +304,15 @@ static bool arg_defaults_void(tvm_relax_op_id id, const char* name, size_t len) 
  * wrapper). */
 static bool arg_defaults_global(tvm_relax_op_id id, const char* name, size_t len) {
   return id == TVM_RELAX_OP_vm_alloc_storage && len == 13 && memcmp(name, "storage_scope", 13) == 0;
+}
+
+/* R.unique(x, sorted=True, return_index=False, return_inverse=False, return_counts=False,
+ * axis=None): the flags' defaults (*out), as upstream's wrapper writes them. */
+static bool arg_defaults_flag(tvm_relax_op_id id, const char* name, size_t len, int64_t* out) {
+  if (id != TVM_RELAX_OP_unique) return false;
+  bool sorted = len == 6 && memcmp(name, "sorted", 6) == 0;
+  *out = sorted;
+  return sorted || (len > 7 && memcmp(name, "return_", 7) == 0);
 }
 
 static tvm_relax_expr_obj* void_tuple(void) {
@@ -298,7 +339,8 @@ static void sig_build(op_sig* s, const tvm_relax_op_info* info) {
   s->var_param = -1;
   size_t at = 0;
   /* The arguments: "x1, x2", "x, k?", "func, args...". */
-  const char* p = info->arg_names;
+  const char* p = arg_order(info->id) ? arg_order(info->id) : info->arg_names;
+  s->reordered = p != info->arg_names;
   int8_t arg_i = 0;
   while (*p) {
     while (*p == ' ' || *p == ',') ++p;
@@ -314,6 +356,10 @@ static void sig_build(op_sig* s, const tvm_relax_op_info* info) {
     }
     op_param* q = &s->params[s->n_params];
     *q = (op_param){name, (uint8_t)len, false, optional, arg_i++};
+    if (s->reordered && (q->index = (int8_t)row_arg_index(info, name, len)) < 0) {
+      s->ok = false; /* (arg_order names an argument the row has not) */
+      return;
+    }
     if (variadic) {
       s->variadic = true;
       s->var_param = s->n_params;
@@ -323,7 +369,8 @@ static void sig_build(op_sig* s, const tvm_relax_op_info* info) {
       s->n_fixed++;
       q->optional = optional || arg_defaults_zero(info->id, name, len) ||
                     arg_defaults_void(info->id, name, len) ||
-                    arg_defaults_global(info->id, name, len);
+                    arg_defaults_global(info->id, name, len) ||
+                    arg_defaults_flag(info->id, name, len, &(int64_t){0});
       sig_append(s, &at, "", name, len, q->optional);
     }
     s->n_params++;
@@ -639,6 +686,20 @@ static int op_call(tvm_script_call* call, tvm_relax_op_id id, TVMFFIAny* out) {
     }
     /* (an optional argument given as None is not given: upstream's wrappers default them to
      * None, `strides=None`, `bias=None`) */
+    int64_t flag;
+    bool is_flag = arg_defaults_flag(s->info->id, p->name, p->len, &flag);
+    if (is_flag && tvm_script_arg_given(&v[i]) && v[i].type_index == kTVMFFIBool) {
+      /* upstream's wrapper makes a Python bool PrimValue(b), an int64 0 or 1 */
+      flag = v[i].v_int64 != 0;
+    } else if (is_flag && tvm_script_arg_given(&v[i])) {
+      is_flag = false; /* (given otherwise: converted as any argument) */
+    }
+    if (is_flag) {
+      tvm_relax_expr_obj* z = tvm_relax_prim_value_int64(flag);
+      if (!z) rc = -1;
+      else tvm_script_items_push(&args, z);
+      continue;
+    }
     if (!tvm_script_arg_given(&v[i]) || (p->optional && tvm_ffi_any_is_none(&v[i]))) {
       if (arg_defaults_zero(s->info->id, p->name, p->len) ||
           arg_defaults_global(s->info->id, p->name, p->len)) {
@@ -647,6 +708,12 @@ static int op_call(tvm_script_call* call, tvm_relax_op_id id, TVMFFIAny* out) {
                                     : tvm_relax_string_imm_new("global", 6);
         if (!z) rc = -1;
         else tvm_script_items_push(&args, z);
+        continue;
+      }
+      int twin = arg_defaults_twin(s->info->id, p->name, p->len);
+      if (twin >= 0) {
+        tvm_ffi_retain(args.items[twin].v_obj);
+        tvm_script_items_push(&args, args.items[twin].v_obj);
         continue;
       }
       absent_arg = true; /* an optional trailing argument ("strides?") */
@@ -667,6 +734,12 @@ static int op_call(tvm_script_call* call, tvm_relax_op_id id, TVMFFIAny* out) {
       break;
     }
     tvm_script_items_push(&args, e);
+  }
+  if (rc == 0 && s->reordered && args.n == s->n_fixed) {
+    /* the arguments, pushed in the Python order, into the Call's (all present: defaulted) */
+    TVMFFIAny row[OP_MAX_PARAMS];
+    for (int64_t k = 0; k < args.n; ++k) row[s->params[k].index] = args.items[k];
+    memcpy(args.items, row, (size_t)args.n * sizeof(TVMFFIAny));
   }
   void* arr = rc == 0 ? tvm_script_items_to_array(&args) : NULL;
   tvm_script_items_free(&args);

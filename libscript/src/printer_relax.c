@@ -974,7 +974,20 @@ static tvm_script_doc_obj* conv_call(tvm_script_docsifier* d, const TVMFFIAny* o
   bool name_callee = info && (info->id == TVM_RELAX_OP_call_pure_packed ||
                               info->id == TVM_RELAX_OP_call_inplace_packed ||
                               info->id == TVM_RELAX_OP_call_builtin_with_ctx);
-  for (int64_t i = 0; i < n; ++i) {
+  /* R.nn.attention_var_len in its Python order (max_seqlen_q before seqstart_k), the key
+   * arguments left out where they are the query ones, which the parser's defaults give back
+   * (upstream prints the Call's order, which its wrapper would read otherwise). */
+  static const int64_t k_var_len[7] = {0, 1, 2, 3, 5, 4, 6};
+  const int64_t* order = NULL;
+  int64_t n_print = n;
+  if (info && info->id == TVM_RELAX_OP_nn_attention_var_len && n == 7) {
+    order = k_var_len;
+    bool same_sk = tvm_ffi_seq_obj_at(c->args, 4) == tvm_ffi_seq_obj_at(c->args, 3);
+    bool same_mk = tvm_ffi_seq_obj_at(c->args, 6) == tvm_ffi_seq_obj_at(c->args, 5);
+    n_print = same_mk ? (same_sk ? 5 : 6) : 7;
+  }
+  for (int64_t k = 0; k < n_print; ++k) {
+    int64_t i = order ? order[k] : k;
     push_arg(&parts, i == 0 && name_callee ? callee_arg(d, c, path, 0)
                                           : child_item(d, c->args, path, "args", i));
   }

@@ -4,7 +4,8 @@
  * defaults of their attributes (tests/codegen/test_relax_index_ops.c covers static shapes, the
  * kernels and the located errors), and the rules of gather_nd and index_tensor on every kind of
  * shape with their errors (their kernels: tests/codegen/test_relax_more_ops.c and
- * test_relax_index_ops.c).
+ * test_relax_index_ops.c), and unique's rule with its errors (its kernels:
+ * tests/codegen/test_relax_unique.c).
  */
 #include <tvm/tir/builder.h>
 
@@ -207,11 +208,75 @@ TEST(index_tensor) {
                     TUP(3, T("2, 1", I64), T("3", I64), T("4", I64)));
 }
 
+/* A flag or axis of unique: an R.Prim of dtype t, of value v (none: unknown). */
+static tvm_relax_sinfo_obj* PV(DLDataType t, int64_t v, bool known) {
+  tvm_tir_expr_obj* c = known ? tvm_tir_const_int(t, v) : NULL;
+  tvm_relax_sinfo_obj* s = tvm_relax_prim_sinfo_new(t, c);
+  tvm_ffi_release(c);
+  return s;
+}
+#define FLAG(v) PV(I64, v, true)
+
+/* unique (upstream test_op_set.py's cases): the values 1-d, or of x's rank along an axis, then
+ * an int64 1-d tensor per return_* flag set; a 0-d x gives (1,) results. */
+TEST(unique) {
+  const char* op = "relax.unique";
+  const char* v1 = "R.Tensor(dtype=\"float32\", ndim=1)";
+  const char* i1 = "R.Tensor(dtype=\"int64\", ndim=1)";
+  char want[512];
+  CHECK_INFER(v1, op, NULL, 5, T("2, 3, 4", F32), FLAG(1), FLAG(0), FLAG(0), FLAG(0));
+  CHECK_INFER("R.Tensor(dtype=\"float32\", ndim=3)", op, NULL, 6, T("2, 3, 4", F32), FLAG(1),
+              FLAG(0), FLAG(0), FLAG(0), FLAG(1));
+  snprintf(want, sizeof(want), "R.Tuple(%s, %s)", v1, i1);
+  CHECK_INFER(want, op, NULL, 5, T("n, 4", F32), FLAG(0), FLAG(0), FLAG(0), FLAG(1));
+  CHECK_INFER(want, op, NULL, 5, T("*", F32), FLAG(1), FLAG(0), FLAG(1), FLAG(0));
+  snprintf(want, sizeof(want), "R.Tuple(R.Tensor(dtype=\"int8\", ndim=3), %s, %s, %s)", i1, i1,
+           i1);
+  CHECK_INFER(want, op, NULL, 6, T("2, 3, 4", tvm_tir_dtype_int(8)), FLAG(1), FLAG(1), FLAG(1),
+              FLAG(1), FLAG(-2));
+  /* unknown rank along an axis; a sorted flag known at run time only; bool flags */
+  snprintf(want, sizeof(want), "R.Tuple(R.Tensor(dtype=\"float32\"), %s)", i1);
+  CHECK_INFER(want, op, NULL, 6, T("*", F32), PV(tvm_tir_dtype_bool(), 0, false),
+              PV(tvm_tir_dtype_bool(), 1, true), FLAG(0), FLAG(0), FLAG(1));
+  CHECK_INFER("R.Tensor(dtype=\"float32\", ndim=2)", op, NULL, 6, T("?2", F32), FLAG(1),
+              FLAG(0), FLAG(0), FLAG(0), PV(I64, 0, false));
+  /* a 0-d x: one value */
+  CHECK_INFER("R.Tuple(R.Tensor((1,), dtype=\"float32\"), R.Tensor((1,), dtype=\"int64\"), "
+              "R.Tensor((1,), dtype=\"int64\"))",
+              op, NULL, 5, T("", F32), FLAG(1), FLAG(1), FLAG(1), FLAG(0));
+  CHECK_INFER("R.Tensor((1,), dtype=\"float32\")", op, NULL, 5, T("?0", F32), FLAG(0), FLAG(0),
+              FLAG(0), FLAG(0));
+  /* errors */
+  CHECK_INFER_FAILS("TypeError", "relax.unique: argument 'x' must be a tensor", op, NULL, 5,
+                    SH("2, 3"), FLAG(1), FLAG(0), FLAG(0), FLAG(0));
+  CHECK_INFER_FAILS("ValueError", "axis 3 is out of range for a tensor of ndim 3", op, NULL, 6,
+                    T("2, 3, 4", F32), FLAG(1), FLAG(0), FLAG(0), FLAG(0), FLAG(3));
+  CHECK_INFER_FAILS("ValueError", "axis -4 is out of range", op, NULL, 6, T("2, 3, 4", F32),
+                    FLAG(1), FLAG(0), FLAG(0), FLAG(0), FLAG(-4));
+  CHECK_INFER_FAILS("ValueError", "axis 0 is out of range for a tensor of ndim 0", op, NULL, 6,
+                    T("", F32), FLAG(1), FLAG(0), FLAG(0), FLAG(0), FLAG(0));
+  CHECK_INFER_FAILS("ValueError", "argument 'return_inverse' must be a constant", op, NULL, 5,
+                    T("4", F32), FLAG(1), FLAG(0), PV(I64, 0, false), FLAG(0));
+  CHECK_INFER_FAILS("TypeError", "argument 'return_counts' must be a bool, got dtype float32", op,
+                    NULL, 5, T("4", F32), FLAG(1), FLAG(0), FLAG(0),
+                    tvm_relax_prim_sinfo_new(F32, NULL));
+  CHECK_INFER_FAILS("ValueError", "argument 'sorted' must be True or False (0 or 1), got 2", op,
+                    NULL, 5, T("4", F32), FLAG(2), FLAG(0), FLAG(0), FLAG(0));
+  CHECK_INFER_FAILS("TypeError", "argument 'return_index' must be a bool (R.Prim), got", op,
+                    NULL, 5, T("4", F32), FLAG(1), T("4", F32), FLAG(0), FLAG(0));
+  CHECK_INFER_FAILS("TypeError", "argument 'axis' must be an integer, got dtype float32", op, NULL,
+                    6, T("4", F32), FLAG(1), FLAG(0), FLAG(0), FLAG(0),
+                    tvm_relax_prim_sinfo_new(F32, NULL));
+  CHECK_INFER_FAILS("TypeError", "relax.unique", op, NULL, 4, T("4", F32), FLAG(1), FLAG(0),
+                    FLAG(0));
+}
+
 int main(void) {
   g_n = tvm_tir_var_new("n", I64);
   RUN(symbolic_and_unknown);
   RUN(gather_nd);
   RUN(index_tensor);
+  RUN(unique);
   oi_free_vars();
   tvm_ffi_release(g_n);
   return test_summary();

@@ -506,6 +506,57 @@ TEST(attention) {
                     T("2, 32, 8, 64", F32), T("2, 32, 8, 64", F32));
 }
 
+/* attention_var_len's arguments in upstream's Call order: queries, keys, values, seqstart_q,
+ * seqstart_k, max_seqlen_q, max_seqlen_k. */
+TEST(attention_var_len) {
+  const char* op = "relax.nn.attention_var_len";
+#define SEQ T("b", I32), T("b", I32), T("", I32), T("", I32)
+  CHECK_INFER(TS("1, 10, 8, 32", F), op, NULL, 7, T("1, 10, 8, 64", F32), T("1, 12, 8, 64", F32),
+              T("1, 12, 8, 32", F32), SEQ);
+  /* grouped-query heads, symbolic lengths, the attributes; unknown shapes give the rank */
+  CHECK_INFER(TS("1, n, 8, 16", F), op,
+              oi_attrs(3, "scale", AF(0.25), "causal_mask", AS("BottomRight"), "window_size",
+                       AI(4)),
+              7, T("1, n, 8, 16", F32), T("1, m, 2, 16", F32), T("1, m, 2, 16", F32), SEQ);
+  CHECK_INFER("R.Tensor(dtype=\"float32\", ndim=4)", op, NULL, 7, T("?4", F32),
+              T("1, 12, 8, 64", F32), T("1, 12, 8, 32", F32), T("?1", I32), T("*", I32),
+              T("*", UNK), T("", I32));
+  CHECK_INFER_FAILS("ValueError", "relax.nn.attention_var_len: argument 'queries' must have "
+                    "batch size 1 (the sequences concatenated along axis 1), got 2", op, NULL, 7,
+                    T("2, 10, 8, 64", F32), T("2, 12, 8, 64", F32), T("2, 12, 8, 64", F32), SEQ);
+  CHECK_INFER_FAILS("ValueError", "the sequence length of 'keys' (12) and of 'values' (11) differ",
+                    op, NULL, 7, T("1, 10, 8, 64", F32), T("1, 12, 8, 64", F32),
+                    T("1, 11, 8, 64", F32), SEQ);
+  CHECK_INFER_FAILS("ValueError", "the number of heads of 'queries' (8) is not a multiple of that "
+                    "of 'keys' (3)", op, NULL, 7, T("1, 10, 8, 64", F32), T("1, 12, 3, 64", F32),
+                    T("1, 12, 3, 64", F32), SEQ);
+  CHECK_INFER_FAILS("ValueError", "argument 'queries' must have ndim 4 (layout BSNH), got 3", op,
+                    NULL, 7, T("10, 8, 64", F32), T("1, 12, 8, 64", F32), T("1, 12, 8, 64", F32),
+                    SEQ);
+  CHECK_INFER_FAILS("TypeError", "argument 'seqstart_k' must be an int32 tensor, got dtype int64",
+                    op, NULL, 7, T("1, 10, 8, 64", F32), T("1, 12, 8, 64", F32),
+                    T("1, 12, 8, 64", F32), T("b", I32), T("b", I64), T("", I32), T("", I32));
+  CHECK_INFER_FAILS("ValueError", "argument 'seqstart_q' must have ndim 1, got 0", op, NULL, 7,
+                    T("1, 10, 8, 64", F32), T("1, 12, 8, 64", F32), T("1, 12, 8, 64", F32),
+                    T("", I32), T("", I32), T("", I32), T("", I32));
+  CHECK_INFER_FAILS("ValueError", "argument 'max_seqlen_k' must have ndim 0, got 1", op, NULL, 7,
+                    T("1, 10, 8, 64", F32), T("1, 12, 8, 64", F32), T("1, 12, 8, 64", F32),
+                    T("b", I32), T("b", I32), T("", I32), T("1", I32));
+  CHECK_INFER_FAILS("TypeError", "argument 'max_seqlen_q' must be a tensor", op, NULL, 7,
+                    T("1, 10, 8, 64", F32), T("1, 12, 8, 64", F32), T("1, 12, 8, 64", F32),
+                    T("b", I32), T("b", I32), SH("1"), T("", I32));
+  CHECK_INFER_FAILS("ValueError", "'seqstart_q' (4,) and 'seqstart_k' (5,) differ in length", op,
+                    NULL, 7, T("1, 10, 8, 64", F32), T("1, 12, 8, 64", F32),
+                    T("1, 12, 8, 64", F32), T("4", I32), T("5", I32), T("", I32), T("", I32));
+  CHECK_INFER_FAILS("ValueError", "attribute 'window_size' must be positive", op,
+                    oi_attrs(2, "causal_mask", AS("TopLeft"), "window_size", AI(0)), 7,
+                    T("1, 10, 8, 64", F32), T("1, 12, 8, 64", F32), T("1, 12, 8, 64", F32), SEQ);
+  CHECK_INFER_FAILS("TypeError", "relax.nn.attention_var_len takes 7 arguments", op, NULL, 5,
+                    T("1, 10, 8, 64", F32), T("1, 12, 8, 64", F32), T("1, 12, 8, 64", F32),
+                    T("b", I32), T("", I32));
+#undef SEQ
+}
+
 TEST(resize2d) {
   const char* op = "relax.image.resize2d";
   CHECK_INFER(TS("1, 3, 64, 48", F), op, NULL, 2, T("1, 3, 32, 32", F32), SH("64, 48"));
@@ -615,6 +666,7 @@ int main(void) {
   RUN(adaptive_pool2d);
   RUN(pad_and_dropout);
   RUN(attention);
+  RUN(attention_var_len);
   RUN(resize2d);
   RUN(grid_sample);
   oi_free_vars();

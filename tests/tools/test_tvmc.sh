@@ -483,6 +483,12 @@ expect 0 "$tvmc" run "$fx/relax_grid_sample.py" --repeat 1 && has "check: ok (31
 # evaluator; get_valid_counts' (scores equal to the threshold, the class check on and off)
 expect 0 "$tvmc" run "$fx/relax_roi_pool.py" --repeat 1 && has "check: ok (150 values"
 expect 0 "$tvmc" run "$fx/relax_get_valid_counts.py" --repeat 1 && has "check: ok (228 values"
+# attention_var_len's kernel compiled (ragged sequences, one without queries, one without keys;
+# no mask, TopLeft, BottomRight with a window) against the evaluator
+expect 0 "$tvmc" run "$fx/relax_attention_var_len.py" --repeat 1 && has "check: ok (600 values"
+# unique's count and value kernels compiled (floored inputs: many repeats; sorted, unsorted, rows
+# along an axis) against the evaluator
+expect 0 "$tvmc" run "$fx/relax_unique.py" --repeat 1 && has "check: ok (62 values in 8 output"
 # if branches ending with dataflow blocks (seed 1 takes the else branch, seed 3 the then branch)
 for seed in 1 3; do
   expect 0 "$tvmc" run "$cf" --func choose_dataflow --seed $seed --repeat 1 &&
