@@ -103,21 +103,31 @@ static int32_t max_len(int nseq, const int32_t* st) {
 
 static float* F(void* t) { return tvm_ffi_tensor_dl(t)->data; }
 
-/* Function fn of the corpus on random q, k, v of c's shapes and the seqstarts sq, sk (each of
- * nseq + 1), against the reference. args: which of sk, max_seqlen_q, max_seqlen_k the function
- * takes after sq ("kqk": all three, "q": max_seqlen_q alone, "kq": sk and max_seqlen_q). */
-static void check(const char* fn, const char* args, const shapes* c, const int32_t* sq,
-                  const int32_t* sk, double scale, int mask, int64_t window) {
-  void* t[7];
+/* The arguments of a corpus function (into t, returns how many): random q, k, v of c's shapes,
+ * the seqstarts sq, sk (each of nseq + 1) and the max_seqlens mq, mk. args: which of sk,
+ * max_seqlen_q, max_seqlen_k the function takes after sq ("kqk": all three, "q": max_seqlen_q
+ * alone, "kq": sk and max_seqlen_q). */
+static int make_args(void* t[7], const char* args, const shapes* c, const int32_t* sq,
+                     const int32_t* sk, int32_t mq, int32_t mk) {
   t[0] = rv_rand(4, (int64_t[]){1, c->S, c->N, c->H});
   t[1] = rv_rand(4, (int64_t[]){1, c->S_kv, c->N_k, c->H});
   t[2] = rv_rand(4, (int64_t[]){1, c->S_kv, c->N_k, c->H_v});
   int n = 3;
   t[n++] = i32_vector(c->nseq + 1, sq);
+  if (strchr(args, 'k')) t[n++] = i32_vector(c->nseq + 1, sk);
+  t[n++] = i32_scalar(mq);
+  if (strcmp(args, "kqk") == 0) t[n++] = i32_scalar(mk);
+  return n;
+}
+
+/* Function fn of the corpus (args as make_args') on random inputs with the seqstarts sq, sk and
+ * the max_seqlens they imply, against the reference. */
+static void check(const char* fn, const char* args, const shapes* c, const int32_t* sq,
+                  const int32_t* sk, double scale, int mask, int64_t window) {
+  void* t[7];
   bool has_sk = strchr(args, 'k') != NULL;
-  if (has_sk) t[n++] = i32_vector(c->nseq + 1, sk);
-  t[n++] = i32_scalar(max_len(c->nseq, sq));
-  if (strcmp(args, "kqk") == 0) t[n++] = i32_scalar(max_len(c->nseq, sk));
+  int n = make_args(t, args, c, sq, sk, max_len(c->nseq, sq),
+                    has_sk ? max_len(c->nseq, sk) : 0);
   static double want[4096];
   ref_var_len(c, F(t[0]), F(t[1]), F(t[2]), sq, has_sk ? sk : sq, scale, mask, window, want);
   expect2(fn, t, n, 4, (int64_t[]){1, c->S, c->N, c->H_v}, F32, want);
@@ -188,14 +198,7 @@ TEST(from_lengths) {
 static void check_error(const char* fn, const char* args, const shapes* c, const int32_t* sq,
                         const int32_t* sk, int32_t mq, int32_t mk, const char* part) {
   void* t[7];
-  t[0] = rv_rand(4, (int64_t[]){1, c->S, c->N, c->H});
-  t[1] = rv_rand(4, (int64_t[]){1, c->S_kv, c->N_k, c->H});
-  t[2] = rv_rand(4, (int64_t[]){1, c->S_kv, c->N_k, c->H_v});
-  int n = 3;
-  t[n++] = i32_vector(c->nseq + 1, sq);
-  if (strchr(args, 'k')) t[n++] = i32_vector(c->nseq + 1, sk);
-  t[n++] = i32_scalar(mq);
-  if (strcmp(args, "kqk") == 0) t[n++] = i32_scalar(mk);
+  int n = make_args(t, args, c, sq, sk, mq, mk);
   expect2_error(fn, t, n, "AssertionError", part);
   release_all(t, n);
 }
