@@ -18,7 +18,8 @@
 #include <tvm/vm/vm.h>
 
 /* The corpus module legalized (for the evaluator) and compiled (for the VM), and the relative
- * tolerance of a result element: |got - want| <= rtol * (1 + |want|) (0: exact). */
+ * tolerance of a result element: |got - want| <= rtol * (1 + |want|) (0: exact); NaN matches
+ * NaN. */
 static struct {
   tvm_tir_ir_module_obj* legal;
   tvm_vm_executable* exec;
@@ -62,6 +63,7 @@ static inline int mismatches(const TVMFFIAny* r, int ndim, const int64_t* shape,
   int bad = 0;
   for (int64_t i = 0; i < n; ++i) {
     double got = rv_elem(t, i);
+    if (got == want[i] || (isnan(got) && isnan(want[i]))) continue; /* (NaN matches NaN) */
     if (!(fabs(got - want[i]) <= g_ops.rtol * (1 + fabs(want[i])))) {
       if (bad < 4) fprintf(stderr, "  element %lld: got %g, want %g\n", (long long)i, got, want[i]);
       ++bad;

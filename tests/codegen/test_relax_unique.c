@@ -126,33 +126,6 @@ static void* make_x(DLDataType t, int r, const int64_t* shape, int axis, bool na
 }
 
 /* ---- Checks ---------------------------------------------------------------------------------- */
-/* Elements of tensor r differing from want (NaN equal to NaN), 1000 when r is no tensor of that
- * shape and dtype. */
-static int differ(const TVMFFIAny* r, int ndim, const int64_t* shape, DLDataType dt,
-                  const double* want) {
-  if (r->type_index != kTVMFFITensor) return 1000;
-  const DLTensor* t = tvm_ffi_tensor_dl(r->v_obj);
-  if (t->ndim != ndim || !tvm_ffi_dtype_equal(t->dtype, dt)) return 1000;
-  int64_t n = 1;
-  for (int i = 0; i < ndim; ++i) {
-    if (t->shape[i] != shape[i]) {
-      fprintf(stderr, "  dim %d: got %lld, want %lld\n", i, (long long)t->shape[i],
-              (long long)shape[i]);
-      return 1000;
-    }
-    n *= shape[i];
-  }
-  int bad = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    double got = rv_elem(t, i);
-    if (got != want[i] && !(isnan(got) && isnan(want[i]))) {
-      if (bad < 4) fprintf(stderr, "  element %lld: got %g, want %g\n", (long long)i, got, want[i]);
-      ++bad;
-    }
-  }
-  return bad;
-}
-
 typedef struct {
   bool sorted, ret_index, ret_inverse, ret_counts;
   int axis; /* -1: None */
@@ -193,11 +166,11 @@ static void check(const char* fn, DLDataType t, int r, const int64_t* shape, fla
       }
       int at = 0, bad = 0;
       const TVMFFIAny* field = tuple ? tvm_ffi_seq_at(res[w].v_obj, at++) : &res[w];
-      bad += differ(field, vr, vshape, t, values);
+      bad += mismatches(field, vr, vshape, t, values);
       DLDataType i64 = tvm_tir_dtype_int(64);
-      if (f.ret_index) bad += differ(tvm_ffi_seq_at(res[w].v_obj, at++), 1, &K, i64, di);
-      if (f.ret_inverse) bad += differ(tvm_ffi_seq_at(res[w].v_obj, at++), 1, &s.A, i64, dv);
-      if (f.ret_counts) bad += differ(tvm_ffi_seq_at(res[w].v_obj, at++), 1, &K, i64, dc);
+      if (f.ret_index) bad += mismatches(tvm_ffi_seq_at(res[w].v_obj, at++), 1, &K, i64, di);
+      if (f.ret_inverse) bad += mismatches(tvm_ffi_seq_at(res[w].v_obj, at++), 1, &s.A, i64, dv);
+      if (f.ret_counts) bad += mismatches(tvm_ffi_seq_at(res[w].v_obj, at++), 1, &K, i64, dc);
       if (bad)
         fprintf(stderr, "%s (%s): %d elements differ\n", fn, w ? "compiled" : "evaluator", bad);
       CHECK_EQ_INT(bad, 0);
