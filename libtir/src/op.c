@@ -190,6 +190,7 @@ static tvm_tir_expr_obj* convert_literal(tvm_tir_expr_obj* lit, DLDataType targe
   DLDataType elem = tvm_tir_dtype_element(target);
   char what[160];
   tvm_tir_expr_obj* c = NULL;
+  uint64_t mark = tvm_ffi_error_mark();
   if (TIR_IS(lit, IntImm)) {
     int64_t v = ((tvm_tir_int_imm_obj*)lit)->value;
     if (tvm_tir_dtype_is_integer(elem) && tvm_tir_dtype_int_fits(elem, v)) {
@@ -209,7 +210,7 @@ static tvm_tir_expr_obj* convert_literal(tvm_tir_expr_obj* lit, DLDataType targe
                v, tvm_tir_dtype_str(elem).s);
     }
   }
-  if (!c && !tvm_ffi_error_pending()) {
+  if (!c && !tvm_ffi_error_raised_since(mark)) {
     return tvm_tir__type_error(rule, node, what, an, a, bn, b, NULL);
   }
   return broadcast_take(c, target.lanes);
@@ -532,8 +533,9 @@ static tvm_tir_expr_obj* fold_cast(DLDataType t, const tvm_tir_expr_obj* v) {
 tvm_tir_expr_obj* tvm_tir_cast(DLDataType dtype, tvm_tir_expr_obj* value) {
   if (bad_operand(value, "Cast", "value")) return NULL;
   if (tvm_tir_dtype_equal(dtype, value->dtype)) return tir_expr_retain(value);
+  uint64_t mark = tvm_ffi_error_mark();
   tvm_tir_expr_obj* c = fold_cast(dtype, value);
-  if (c || tvm_ffi_error_pending()) return c;
+  if (c || tvm_ffi_error_raised_since(mark)) return c;
   return tvm_tir_cast_new(dtype, value);
 }
 

@@ -958,8 +958,9 @@ static int map_get_item(const char* fname, int32_t type_index, bool count, const
                         int32_t n, TVMFFIAny* result) {
   void* m;
   if (!self_arg(fname, type_index, args, n, 2, &m)) return -1;
+  uint64_t mark = tvm_ffi_error_mark();
   const TVMFFIAny* v = tvm_ffi_map_get(m, &args[1]);
-  if (!v && tvm_ffi_error_pending()) return -1;
+  if (!v && tvm_ffi_error_raised_since(mark)) return -1;
   if (count) {
     *result = tvm_ffi_any_int(v ? 1 : 0);
     return 0;
@@ -1041,8 +1042,9 @@ GLOBAL(g_dict_set_item) {
 GLOBAL(g_dict_erase) {
   void* d;
   if (!self_arg("ffi.DictErase", kTVMFFIDict, args, n, 2, &d)) return -1;
+  uint64_t mark = tvm_ffi_error_mark();
   if (tvm_ffi_dict_erase(d, &args[1])) return 0;
-  return tvm_ffi_error_pending() ? -1 : key_error("ffi.DictErase", &args[1]);
+  return tvm_ffi_error_raised_since(mark) ? -1 : key_error("ffi.DictErase", &args[1]);
 }
 
 GLOBAL(g_shape) {

@@ -687,9 +687,10 @@ static void pool_ensure_started(void) {
 /* Run tasks one after another on this thread; stops at the first failure. */
 static int run_serial(tvm_ffi_parallel_fn fn, void* closure, int num_tasks) {
   for (int t = 0; t < num_tasks; ++t) {
+    uint64_t mark = tvm_ffi_error_mark();
     int rc = fn(t, num_tasks, closure);
     if (rc != 0) {
-      if (!tvm_ffi_error_pending()) {
+      if (!tvm_ffi_error_raised_since(mark)) {
         tvm_ffi_raise("RuntimeError", "parallel task %d of %d failed with code %d", t, num_tasks,
                       rc);
       }

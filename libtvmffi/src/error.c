@@ -21,6 +21,9 @@ typedef struct {
 _Static_assert(offsetof(error_obj, cell) == sizeof(TVMFFIObject), "error cell follows header");
 
 static __thread TVMFFIObject* t_raised;
+/* t_raised's place in the order of this thread's raises (t_raises counts them), 0 for an error
+ * given back (tvm_ffi_error_give_back), which predates every mark taken while it was aside. */
+static __thread uint64_t t_raises, t_raised_seq;
 static int g_capture = -1; /* -1: read TVM_FFI_BACKTRACE on first use */
 
 void tvm_ffi_error_set_capture_backtrace(bool enabled) {
@@ -154,11 +157,17 @@ void TVMFFIErrorMoveFromRaised(TVMFFIObjectHandle* result) {
   t_raised = NULL;
 }
 
+/* The raised error becomes e (owned), the newest raise. */
+static void set_raised(TVMFFIObject* e) {
+  TVMFFIObject* old = t_raised;
+  t_raised = e;
+  t_raised_seq = ++t_raises;
+  tvm_ffi_release(old);
+}
+
 void TVMFFIErrorSetRaised(TVMFFIObjectHandle error) {
   tvm_ffi_retain(error);
-  TVMFFIObject* old = t_raised;
-  t_raised = (TVMFFIObject*)error;
-  tvm_ffi_release(old);
+  set_raised((TVMFFIObject*)error);
 }
 
 /* Raise a new error taking ownership; falls back to a static-free minimal path on OOM. */
@@ -168,9 +177,7 @@ static void raise_new(const char* kind, size_t kind_n, const char* msg, size_t m
   void* e = error_alloc(kind, kind_n, msg, msg_n, bt, bt ? strlen(bt) : 0, cause, NULL);
   tvm_ffi_free(bt);
   if (!e) return; /* out of memory: nothing better can be done */
-  TVMFFIObject* old = t_raised;
-  t_raised = (TVMFFIObject*)e;
-  tvm_ffi_release(old);
+  set_raised((TVMFFIObject*)e);
 }
 
 void TVMFFIErrorSetRaisedFromCStr(const char* kind, const char* message) {
@@ -250,8 +257,16 @@ void* tvm_ffi_error_take(void) {
 
 bool tvm_ffi_error_pending(void) { return t_raised != NULL; }
 
+uint64_t tvm_ffi_error_mark(void) { return t_raises; }
+
+bool tvm_ffi_error_raised_since(uint64_t mark) { return t_raised && t_raised_seq > mark; }
+
 void tvm_ffi_error_give_back(void* stale) {
-  if (stale && !t_raised) TVMFFIErrorSetRaised(stale);
+  if (stale && !t_raised) {
+    t_raised = (TVMFFIObject*)stale; /* (the reference passes back to the slot) */
+    t_raised_seq = 0;
+    return;
+  }
   tvm_ffi_release(stale);
 }
 

@@ -448,10 +448,16 @@ static void* object_new_slow(int32_t type_index, size_t size, bool zero) {
     if (!zero || zero_cached_body(o, size)) goto header;
 #endif
   } else {
+    uint64_t mark = tvm_ffi_error_mark();
     o = (TVMFFIObject*)a->allocate(size, 16, type_index, a->context);
     if (!o) {
-      if (!tvm_ffi_error_pending()) {
+      /* (Raising allocates the error object: an allocator out of memory for it too leaves
+       * none raised rather than recursing.) */
+      static __thread bool raising;
+      if (!tvm_ffi_error_raised_since(mark) && !raising) {
+        raising = true;
         tvm_ffi_raise("MemoryError", "out of memory allocating %zu bytes", size);
+        raising = false;
       }
       return NULL;
     }

@@ -903,11 +903,12 @@ static int make_vm_closure(tvm_vm_state* vm, int64_t fidx, TVMFFIAny* out) {
     tvm_ffi_strbuf name = {0};
     tvm_ffi_strbuf_printf(&name, "__vmtir__%s", f->name.data);
     void* imports = vm->exec->base.imports;
+    int rc = 0;
     for (int64_t i = 0; !name.failed && imports && i < tvm_ffi_seq_size(imports) && !s->tir_func; ++i) {
       void* m = tvm_ffi_any_as_object(tvm_ffi_seq_at(imports, i), kTVMFFIModule);
-      if (m && tvm_ffi_module_get_function(m, name.data, true, &s->tir_func) != 0) break;
+      if (m && (rc = tvm_ffi_module_get_function(m, name.data, true, &s->tir_func)) != 0) break;
     }
-    if (!s->tir_func && !tvm_ffi_error_pending()) {
+    if (!s->tir_func && rc == 0) {
       tvm_ffi_raise("ValueError",
                     "cannot find `%s`, the compiled implementation of vm_tir function `%s`, in "
                     "the executable's imports",

@@ -783,6 +783,38 @@ TEST(globals_map_dict) {
   tvm_ffi_release(m);
 }
 
+/* A missing key with an error left raised by an earlier call (upstream's functions never read
+ * the slot): Count is 0 and GetItem / Erase raise their own KeyError, a bad key its own error;
+ * the stale error is gone after a failure (replaced) and stays after a success. */
+TEST(globals_map_dict_stale_error) {
+  TVMFFIAny kv[2] = {S("a"), I(1)}, r = tvm_ffi_any_none();
+  CHECK_OK(call("ffi.Map", kv, 2, &r));
+  void* m = r.v_obj;
+  CHECK_OK(call("ffi.Dict", kv, 2, &r));
+  void* d = r.v_obj;
+  TVMFFIAny mq[2] = {O(m), S("zz")}, dq[2] = {O(d), S("zz")};
+  const char* counts[2] = {"ffi.MapCount", "ffi.DictCount"};
+  const char* gets[2] = {"ffi.MapGetItem", "ffi.DictGetItem"};
+  for (int i = 0; i < 2; ++i) {
+    tvm_ffi_raise("RuntimeError", "stale");
+    CHECK_OK(call(counts[i], i ? dq : mq, 2, &r));
+    CHECK_EQ_INT(int_of(&r), 0);
+    CHECK_RAISED("RuntimeError", "stale");
+    tvm_ffi_raise("RuntimeError", "stale");
+    CHECK(call(gets[i], i ? dq : mq, 2, &r) != 0);
+    CHECK_RAISED("KeyError", "key \"zz\" not found");
+  }
+  tvm_ffi_raise("RuntimeError", "stale");
+  CHECK(call("ffi.DictErase", dq, 2, &r) != 0);
+  CHECK_RAISED("KeyError", "ffi.DictErase: key \"zz\" not found");
+  TVMFFIAny bad[2] = {O(d), tvm_ffi_any_raw_str(NULL)};
+  tvm_ffi_raise("RuntimeError", "stale");
+  CHECK(call("ffi.DictGetItem", bad, 2, &r) != 0);
+  CHECK_RAISED("ValueError", "NULL pointer");
+  tvm_ffi_release(d);
+  tvm_ffi_release(m);
+}
+
 TEST(globals_map_iter) {
   TVMFFIAny kv[4] = {S("x"), I(10), S("y"), I(20)};
   TVMFFIAny r, f, out;
@@ -890,6 +922,7 @@ int main(void) {
   RUN(shape);
   RUN(globals_array_list);
   RUN(globals_map_dict);
+  RUN(globals_map_dict_stale_error);
   RUN(globals_map_iter);
   RUN(globals_shape);
   RUN(rvalue_ref_keys);

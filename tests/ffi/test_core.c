@@ -389,6 +389,38 @@ TEST(errors_are_thread_local) {
   CHECK_RAISED("RuntimeError", "main thread");
 }
 
+/* Marks tell an error raised after them from an older one. */
+TEST(error_marks) {
+  uint64_t m = tvm_ffi_error_mark();
+  CHECK(!tvm_ffi_error_raised_since(m));
+  tvm_ffi_raise("ValueError", "new");
+  CHECK(tvm_ffi_error_raised_since(m));
+  uint64_t after = tvm_ffi_error_mark();
+  CHECK(!tvm_ffi_error_raised_since(after)); /* raised, but before this mark */
+  tvm_ffi_error_clear();
+  CHECK(!tvm_ffi_error_raised_since(m)); /* none raised now */
+  /* An error set aside and given back predates marks taken meanwhile. */
+  tvm_ffi_raise("RuntimeError", "stale");
+  void* stale = tvm_ffi_error_take();
+  uint64_t inner = tvm_ffi_error_mark();
+  tvm_ffi_error_give_back(stale);
+  CHECK(!tvm_ffi_error_raised_since(inner));
+  CHECK_RAISED("RuntimeError", "stale");
+  /* Raising an existing error object counts as a raise. */
+  void* e = tvm_ffi_error_new("TypeError", "object");
+  uint64_t m2 = tvm_ffi_error_mark();
+  TVMFFIErrorSetRaised(e);
+  tvm_ffi_release(e);
+  CHECK(tvm_ffi_error_raised_since(m2));
+  CHECK_RAISED("TypeError", "object");
+}
+
+static int failing_task(int task, int num_tasks, void* closure) {
+  (void)task, (void)num_tasks, (void)closure;
+  return -5; /* fails without raising */
+}
+
+
 static int add_fn(void* handle, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
   int64_t a, b;
   if (!tvm_ffi_check_num_args("add", n, 2) || !tvm_ffi_arg_int("add", args, 0, &a) ||
@@ -581,6 +613,40 @@ static void* custom_allocate(size_t size, size_t align, int32_t type_index, void
   return block + 16;
 }
 
+/* A custom allocator out of memory (without raising) for the test's node objects only, or for
+ * everything. */
+static void* no_node_allocate(size_t size, size_t align, int32_t type_index, void* ctx) {
+  if (type_index == node_type()) return NULL;
+  return custom_allocate(size, align, type_index, ctx);
+}
+static void* no_allocate(size_t size, size_t align, int32_t type_index, void* ctx) {
+  (void)size, (void)align, (void)type_index, (void)ctx;
+  return NULL;
+}
+
+/* Failures judged by what the step raised, not by an error a caller left raised: a parallel
+ * task that fails silently, a custom allocator that returns NULL silently. */
+TEST(stale_error_is_not_a_failure_cause) {
+  tvm_ffi_raise("RuntimeError", "stale");
+  CHECK_EQ_INT(tvm_ffi_parallel_launch(failing_task, NULL, 1), -5);
+  CHECK_RAISED("RuntimeError", "parallel task 0 of 1 failed with code -5");
+  static TVMFFICustomAllocator no_nodes = {no_node_allocate, NULL};
+  tvm_ffi_raise("RuntimeError", "stale");
+  CHECK_OK(TVMFFISetCustomAllocator(&no_nodes));
+  void* n = tvm_ffi_object_new(node_type(), sizeof(node_obj));
+  CHECK_OK(TVMFFISetCustomAllocator(NULL));
+  CHECK(n == NULL);
+  CHECK_RAISED("MemoryError", "out of memory allocating");
+  /* Not even the MemoryError fits: NULL, nothing raised (and no endless recursion). */
+  static TVMFFICustomAllocator nothing = {no_allocate, NULL};
+  CHECK_OK(TVMFFISetCustomAllocator(&nothing));
+  n = tvm_ffi_object_new(node_type(), sizeof(node_obj));
+  bool raised = tvm_ffi_error_pending();
+  CHECK_OK(TVMFFISetCustomAllocator(NULL));
+  CHECK(n == NULL);
+  CHECK(!raised);
+}
+
 TEST(custom_object_allocator) {
   static TVMFFICustomAllocator mine = {custom_allocate, NULL};
   TVMFFICustomAllocator* def = TVMFFIGetCustomAllocator();
@@ -651,11 +717,13 @@ int main(void) {
   RUN(hash_bytes_reads_every_byte);
   RUN(errors);
   RUN(errors_are_thread_local);
+  RUN(error_marks);
   RUN(functions);
   RUN(global_registry);
   RUN(registry_concurrent_reads_and_writes);
   RUN(handle_init_once);
   RUN(custom_object_allocator);
+  RUN(stale_error_is_not_a_failure_cause);
   RUN(opaque_objects);
   RUN(allocator_interface);
   RUN(number_text);

@@ -268,6 +268,21 @@ TEST(literal_promotion) {
 
 /* Integer operands of different widths or signedness: upstream's rule (BinaryOpMatchTypes),
  * the narrower cast to the wider type, at equal widths the signed one to unsigned. */
+/* An error a caller left raised is not the helpers' own failure: a cast that does not fold is
+ * made, a literal that converts converts, one that does not fit raises its TypeError. */
+TEST(stale_error_is_not_theirs) {
+  tvm_tir_expr_obj* x8 = V("x8", TVM_TIR_INT8);
+  tvm_ffi_raise("StaleError", "left by an earlier call");
+  tvm_tir_expr_obj* c = tir_temp(tvm_tir_cast(TVM_TIR_FLOAT32, x8));
+  tvm_tir_expr_obj* s = tir_temp(tvm_tir_add(x8, I(5)));
+  CHECK_RAISED("StaleError", "left by an earlier call");
+  CHECK(c && tvm_tir_kind_of(c) == TVM_TIR_KIND_Cast);
+  CHECK(s && strcmp(DT(s), "int8") == 0);
+  tvm_ffi_raise("StaleError", "left by an earlier call");
+  CHECK(tvm_tir_add(x8, I(300)) == NULL);
+  CHECK_RAISED("TypeError", "the literal 300 does not fit in int8");
+}
+
 TEST(integer_width_promotion) {
   tvm_tir_expr_obj* x32 = V("x32", TVM_TIR_INT32);
   tvm_tir_expr_obj* x64 = V("x64", TVM_TIR_INT64);
@@ -353,6 +368,7 @@ int main(void) {
   RUN(cast_folding);
   RUN(literal_promotion);
   RUN(integer_width_promotion);
+  RUN(stale_error_is_not_theirs);
   RUN(handle_operands);
   RUN(division_by_zero);
   RUN(neg_and_if_then_else);

@@ -356,6 +356,29 @@ TEST(hand_made_files) {
   }
 }
 
+/* A compiled (vm_tir) function whose code is not among the imports (a file saved without its
+ * library): making a VM of it is a ValueError naming the missing symbol, also over an error a
+ * caller left raised. */
+TEST(vmtir_function_without_its_code) {
+  vmb b = {0};
+  vmb_header(&b);
+  vmb_u64(&b, 1);
+  vmb_func(&b, 2, "main", 0, 0, 1, 2, 1, "x");
+  vmb_u64(&b, 0); /* memory scopes */
+  vmb_u64(&b, 0); /* constants */
+  vmb_i64s(&b, NULL, 0);
+  vmb_u64(&b, 0);
+  tvm_vm_executable* e = tvm_vm_executable_load_bytes(b.data, b.size);
+  CHECK_OK(e ? 0 : -1);
+  for (int stale = 0; e && stale < 2; ++stale) {
+    if (stale) tvm_ffi_raise("StaleError", "left by an earlier call");
+    CHECK(tvm_vm_create(e, &(DLDevice){kDLCPU, 0}, 1) == NULL);
+    CHECK_RAISED("ValueError", "cannot find `__vmtir__main`");
+  }
+  tvm_vm_executable_release(e);
+  vmb_free(&b);
+}
+
 /* Code-level violations that need their own layout. */
 static vmb file_with_code(const int64_t* words, int64_t nwords, const int64_t* offsets,
                           int64_t ninstr, int64_t nargs, int64_t nregs) {
@@ -552,6 +575,7 @@ int main(void) {
   RUN(every_truncation_rejected);
   RUN(every_byte_corrupted_never_crashes);
   RUN(hand_made_files);
+  RUN(vmtir_function_without_its_code);
   RUN(code_verification);
   RUN(builder_checks);
   RUN(sub_byte_tensor_constants);

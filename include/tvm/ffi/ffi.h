@@ -313,7 +313,8 @@ static inline const char* tvm_ffi_error_message(const void* err) {
  * it). The top-level operations (tvm_script_parse, tvm_script_print, tvm_relax_call_new,
  * tvm_relax_run_passes and each tvm_relax_transform_* pass, tvm_tir_lower and each TIR pass,
  * tvm_tir_simplify_expr, the tvm_codegen builds) set a stale one aside for their duration, with
- * tvm_ffi_error_give_back; the TIR builder does not. */
+ * tvm_ffi_error_give_back; the TIR builder does not. libtvmffi's own functions (the ffi.*
+ * globals among them) never read an older raised error as theirs (tvm_ffi_error_mark). */
 void* tvm_ffi_error_take(void);
 /* End of an operation that began with `stale = tvm_ffi_error_take()`: stale (may be NULL) is
  * raised again unless the operation raised an error of its own, which stays; the reference to
@@ -322,6 +323,13 @@ void* tvm_ffi_error_take(void);
 void tvm_ffi_error_give_back(void* stale);
 /* True if an error is raised on this thread (it stays raised). */
 bool tvm_ffi_error_pending(void);
+/* Telling a callee's failure from an error raised before it, for a callee whose result means
+ * both "failed" and "none" (NULL, false): `uint64_t m = tvm_ffi_error_mark();` before the call,
+ * then tvm_ffi_error_raised_since(m): whether the error raised on this thread now was raised
+ * after the mark (false when none is, or when the raised one is older, e.g. a caller's stale
+ * error, or one set aside and given back). */
+uint64_t tvm_ffi_error_mark(void);
+bool tvm_ffi_error_raised_since(uint64_t mark);
 /* Drop the raised error, if any. */
 void tvm_ffi_error_clear(void);
 /* Whether new errors capture a backtrace (default: TVM_FFI_BACKTRACE=1 in the environment). */
