@@ -374,8 +374,12 @@ static void gs_cubic_weights(const gs_ctx* g, void* t, void* w[4]) {
 /* Bicubic (2-d) at the unpadded coordinates c (borrowed), as upstream's topi: per axis the taps
  * floor(c) - 1 .. floor(c) + 2, each padded on its own (border: clamped into the input;
  * reflection: reflected, clamped, truncated to an index; zeros: 0 outside); each of the four
- * rows blended along x (w0 p0 + w1 p1 + w2 p2 + w3 p3), then the rows along y. */
-static void* gs_cubic(const gs_ctx* g, tvm_tir_buffer_obj* x, void* const* v, void* const* c) {
+ * rows blended along x (w0 p0 + w1 p1 + w2 p2 + w3 p3), then the rows along y. The taps'
+ * indices and weights are variables (iy0..iy3, ix0..ix3, wy0..wy3, wx0..wx3), each used up to 16
+ * times: lets[2k] is the k-th (a new reference), lets[2k + 1] its value, for the caller to bind
+ * around the store (16 of them). */
+static void* gs_cubic(const gs_ctx* g, tvm_tir_buffer_obj* x, void* const* v, void* const* c,
+                      void* lets[32]) {
   DLDataType i64 = tvm_tir_dtype_int(64);
   void *w[2][4], *ix[2][4];
   for (int a = 0; a < 2; ++a) {
@@ -399,6 +403,19 @@ static void* gs_cubic(const gs_ctx* g, tvm_tir_buffer_obj* x, void* const* v, vo
       ix[a][q] = pos;
     }
     tvm_ffi_release(base);
+    /* (the names: i or w, the axis, the tap) */
+    for (int q = 0; q < 4; ++q) {
+      char name[4] = {'i', a ? 'x' : 'y', (char)('0' + q), '\0'};
+      void** slot[2] = {&ix[a][q], &w[a][q]};
+      for (int k = 0; k < 2; ++k) {
+        name[0] = k ? 'w' : 'i';
+        void* var = tvm_tir_var(name, k ? g->bt : i64);
+        int at = 2 * (8 * a + 4 * k + q);
+        lets[at] = var;
+        lets[at + 1] = *slot[k];
+        *slot[k] = tvm_tir_ref(var);
+      }
+    }
   }
   void* rows[4];
   for (int i = 0; i < 4; ++i) {
@@ -455,8 +472,9 @@ static void* grid_sample_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj
     c[a] = tvm_tir_var(kPad[3 - s + a], g.ct);
   }
   void* value;
+  void* lets[32] = {NULL};
   if (cubic) {
-    value = gs_cubic(&g, x, v, raw);
+    value = gs_cubic(&g, x, v, raw, lets);
   } else if (is(method, "nearest")) {
     void* idx[3];
     for (int a = 0; a < s; ++a) {
@@ -470,6 +488,9 @@ static void* grid_sample_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj
   void* oi[5];
   for (int i = 0; i < n; ++i) oi[i] = tvm_tir_ref(v[i]);
   void* body = tvm_tir_store_takev(tvm_tir_ref(o), tvm_tir_cast_take(o->dtype, value), n, oi);
+  for (int k = cubic ? 15 : -1; k >= 0; --k) {
+    body = tvm_tir_let_stmt_take(lets[2 * k], lets[2 * k + 1], body);
+  }
   for (int a = s - 1; !cubic && a >= 0; --a) {
     void* h = tvm_ffi_seq_obj_at(x->shape, 2 + a);
     void* p = tvm_tir_ref(raw[a]);
