@@ -23,7 +23,17 @@
 #include <tvm/tir/tir.h>
 #include <tvm/vm/vm.h>
 
-enum { MAX_PARAMS = 16, MAX_ELEMS = 1 << 16 };
+/* Evaluation is skipped for functions that would take long in the TIR interpreter of a
+ * sanitized debug build (libFuzzer's timeout, and CI's short runs): more than MAX_ELEMS
+ * elements in one parameter, or more than MAX_WORK in the parameters and the top-level
+ * bindings' tensors together (a proxy for the kernels' work). */
+enum { MAX_PARAMS = 16, MAX_ELEMS = 1024, MAX_WORK = 2048 };
+/* Functions evaluated per input: the libFuzzer build (FUZZ_MAX_EVALS, see CMakeLists.txt) takes
+ * a few, chosen by the input's hash so that mutants of one module try different ones; the replay
+ * over the corpus takes all. */
+#ifndef FUZZ_MAX_EVALS
+#define FUZZ_MAX_EVALS 1000000
+#endif
 
 static void fail(const char* what, const char* detail) {
   fprintf(stderr, "fuzz_relax_pipeline: %s\n%s\n", what, detail ? detail : "");
@@ -87,8 +97,42 @@ static bool dim_value(sym_values* sv, const void* d, int64_t* out) {
   return true;
 }
 
+/* The elements of a tensor struct info whose dims are integers or variables of sv (what they
+ * would be with those values), or -1. */
+static int64_t sinfo_elems(sym_values* sv, const tvm_relax_sinfo_obj* s) {
+  if (!s || tvm_relax_kind_of(s) != TVM_RELAX_KIND_TensorStructInfo) return 0;
+  void* dims = tvm_relax_tensor_sinfo_dims(s);
+  int64_t n = 1, d;
+  for (int64_t k = 0; dims && k < tvm_ffi_seq_size(dims); ++k) {
+    if (!dim_value(sv, tvm_ffi_seq_obj_at(dims, k), &d) || d < 0 || d > MAX_WORK) return -1;
+    if ((n *= d) > MAX_WORK) return -1;
+  }
+  return dims ? n : -1;
+}
+
+/* Whether fn looks cheap enough to evaluate (MAX_WORK), given the parameters' values sv. */
+static bool cheap(const tvm_relax_function_obj* fn, sym_values* sv) {
+  int64_t work = 0;
+  for (int64_t i = 0; i < tvm_ffi_seq_size(fn->params); ++i) {
+    const void* var = tvm_ffi_seq_obj_at(fn->params, i);
+    int64_t e = sinfo_elems(sv, ((const tvm_tir_relax_expr_obj*)var)->struct_info_);
+    if (e < 0 || (work += e) > MAX_WORK) return false;
+  }
+  if (tvm_relax_kind_of(fn->body) != TVM_RELAX_KIND_SeqExpr) return false;
+  const tvm_relax_seq_expr_obj* seq = (const void*)fn->body;
+  for (int64_t b = 0; b < tvm_ffi_seq_size(seq->blocks); ++b) {
+    const tvm_relax_block_obj* blk = tvm_ffi_seq_obj_at(seq->blocks, b);
+    for (int64_t i = 0; i < tvm_ffi_seq_size(blk->bindings); ++i) {
+      const tvm_relax_binding_obj* bd = tvm_ffi_seq_obj_at(blk->bindings, i);
+      int64_t e = sinfo_elems(sv, ((const tvm_tir_relax_expr_obj*)bd->var)->struct_info_);
+      if (e < 0 || (work += e) > MAX_WORK) return false;
+    }
+  }
+  return true;
+}
+
 /* Random arguments for fn's parameters (owned by args), or -1 when a parameter is not a tensor
- * of supported dtype and dims (dim_value) or an integer PrimValue. */
+ * of supported dtype and dims (dim_value) or an integer PrimValue, or fn is not cheap. */
 static int make_args(const tvm_relax_function_obj* fn, TVMFFIAny* args) {
   int64_t n = tvm_ffi_seq_size(fn->params);
   if (n > MAX_PARAMS) return -1;
@@ -117,6 +161,10 @@ static int make_args(const tvm_relax_function_obj* fn, TVMFFIAny* args) {
       tvm_ffi_error_clear(); /* (a tensor that could not be made) */
       return -1;
     }
+  }
+  if (!cheap(fn, &sv)) {
+    for (int64_t k = 0; k < n; ++k) tvm_ffi_any_release(&args[k]);
+    return -1;
   }
   return (int)n;
 }
@@ -264,9 +312,13 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } else {
     if (tvm_ffi_error_pending()) fail("the build pipeline left an error raised", NULL);
     tvm_tir_ir_module_obj* legal = tvm_relax_transform_legalize_ops(mod);
+    uint64_t h = UINT64_C(1469598103934665603); /* FNV-1a of the input */
+    for (size_t i = 0; i < size; ++i) h = (h ^ data[i]) * UINT64_C(1099511628211);
+    int first = public_fns > FUZZ_MAX_EVALS ? (int)(h % (uint64_t)public_fns) : 0, seen = 0;
     for (int64_t pos = 0; legal && (pos = tvm_ffi_map_next(mod->functions, pos, &k, &f)) >= 0;) {
       if (tvm_relax_kind_of(f->v_obj) == TVM_RELAX_KIND_Function &&
-          tvm_tir_func_global_symbol(f->v_obj)) {
+          tvm_tir_func_global_symbol(f->v_obj) &&
+          (seen++ - first + public_fns) % public_fns < FUZZ_MAX_EVALS) {
         const char* name = tvm_ffi_str_cstr(((tvm_tir_global_var_obj*)k->v_obj)->name_hint);
         run_both(legal, built, name, (const tvm_relax_function_obj*)f->v_obj);
       }
