@@ -168,6 +168,11 @@ tvm_relax_sinfo_obj* tvm_relax__tensor_result(void* dims, DLDataType dtype, int3
 /* fields[0] when n is 1, else a TupleStructInfo of fields[0..n) (the fields stay the caller's).
  * New reference or NULL + error. */
 tvm_relax_sinfo_obj* tvm_relax__one_or_tuple(void* const* fields, int n);
+/* Argument i (tensor a) must have the dtype of argument j (tensor b) when both are known; false +
+ * TypeError "argument 'i' must have the dtype of 'j' (<b's>), got <a's>" otherwise. */
+bool tvm_relax__same_dtype(const tvm_relax__infer_ctx* ctx, int32_t i,
+                           const tvm_relax_tensor_sinfo_obj* a, int32_t j,
+                           const tvm_relax_tensor_sinfo_obj* b);
 /* The usual arithmetic dtype of two operands (equal, or one unknown -> the other unknown). */
 DLDataType tvm_relax__binary_dtype(DLDataType a, DLDataType b, bool* ok);
 /*
@@ -405,14 +410,15 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_einsum(const tvm_relax_call_obj* call
 /* image.resize2d / resize3d, image.grid_sample (legalize_image.c). */
 tvm_tir_prim_func_obj* tvm_relax__legalize_resize2d(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_grid_sample(const tvm_relax_call_obj* call);
-/* image.affine_grid, vision.roi_align / roi_pool / get_valid_counts and the NMS operators
- * (legalize_vision.c). */
+/* image.affine_grid, vision.roi_align / roi_pool / get_valid_counts, the NMS operators and
+ * vision.multibox_transform_loc (legalize_vision.c). */
 tvm_tir_prim_func_obj* tvm_relax__legalize_affine_grid(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_roi_align(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_roi_pool(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_get_valid_counts(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_nms(const tvm_relax_call_obj* call);
 tvm_tir_prim_func_obj* tvm_relax__legalize_all_class_nms(const tvm_relax_call_obj* call);
+tvm_tir_prim_func_obj* tvm_relax__legalize_multibox_transform_loc(const tvm_relax_call_obj* call);
 /* quantize / dequantize, prelu, group_norm, nll_loss, cross_entropy_with_logits
  * (legalize_nn_extra.c). */
 tvm_tir_prim_func_obj* tvm_relax__legalize_quantize(const tvm_relax_call_obj* call);

@@ -137,6 +137,7 @@ static const tvm_relax__legalize_fn k_legalize[TVM_RELAX_OP_COUNT] = {
     [TVM_RELAX_OP_vision_get_valid_counts] = tvm_relax__legalize_get_valid_counts,
     [TVM_RELAX_OP_vision_non_max_suppression] = tvm_relax__legalize_nms,
     [TVM_RELAX_OP_vision_all_class_non_max_suppression] = tvm_relax__legalize_all_class_nms,
+    [TVM_RELAX_OP_vision_multibox_transform_loc] = tvm_relax__legalize_multibox_transform_loc,
     [TVM_RELAX_OP_median] = tvm_relax__legalize_median,
     [TVM_RELAX_OP_unique] = tvm_relax__legalize_unique,
     [TVM_RELAX_OP_grad_nll_loss_backward] = tvm_relax__legalize_nll_loss_backward,

@@ -1,8 +1,9 @@
 /*
  * legalize_vision.c: the kernels of image.affine_grid, vision.roi_align, vision.roi_pool,
  * vision.get_valid_counts, vision.non_max_suppression (hard and soft, returning indices or the
- * data) and vision.all_class_non_max_suppression, following upstream's topi
- * (image/grid_sample.py's affine_grid, vision/roi_align.py, vision/roi_pool.py, vision/nms.py).
+ * data), vision.all_class_non_max_suppression and vision.multibox_transform_loc, following
+ * upstream's topi (image/grid_sample.py's affine_grid, vision/roi_align.py, vision/roi_pool.py,
+ * vision/nms.py, vision/multibox_transform_loc.py).
  *
  * affine_grid: out[n, k, i, j] = theta[n, k, 0] * x_j + theta[n, k, 1] * y_i + theta[n, k, 2]
  * with x_j = x_start + j * x_step (likewise y), in data's dtype: align_corners starts at -1 with
@@ -1006,4 +1007,172 @@ static void* acn_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const*
 
 tvm_tir_prim_func_obj* tvm_relax__legalize_all_class_nms(const tvm_relax_call_obj* call) {
   return tvm_relax__legalize_with(call, acn_body);
+}
+
+/* ---- multibox_transform_loc ------------------------------------------------------------------ */
+/*
+ * multibox_transform_loc, as upstream's topi (vision/multibox_transform_loc.py, TFLite's
+ * DecodeCenterSizeBoxes), in the inputs' dtype. Per batch b and anchor a, with the prior
+ * [l, t, r, br] = anchor[0, a] and the encoding [ex, ey, ew, eh] = loc_pred[b, 4a .. 4a + 3]:
+ *   yc = ey * vy * (br - t) + (t + br) * 0.5     xc = ex * vx * (r - l) + (l + r) * 0.5
+ *   hh = 0.5 * exp(eh * vh) * (br - t)           hw = 0.5 * exp(ew * vw) * (r - l)
+ * boxes[b, a] = [yc - hh, xc - hw, yc + hh, xc + hw], each max(0, min(1, v)) with clip, for the
+ * variances [vx, vy, vw, vh]. scores[b, c, n] = s * (s >= threshold) (the comparison cast to the
+ * dtype, as topi's mask), s the softmax of cls_pred[b, :, n] over the classes (max-subtracted,
+ * exp(x - max) / sum, as topi's nn.softmax) or, without apply_softmax, cls_pred[b, c, n]; class
+ * 0 is 0 without keep_background. Where inference could not prove loc_pred (B, 4 * N) and anchor
+ * (1, N, 4) for cls_pred (B, C, N), the kernel asserts them before reading (topi reshapes
+ * loc_pred and reads anchor unchecked).
+ */
+static void* multibox_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
+                           tvm_tir_buffer_obj* const* out, int nout) {
+  (void)nin, (void)nout;
+  tvm_tir_buffer_obj *cls = in[0], *loc = in[1], *anc = in[2], *ob = out[0], *os = out[1];
+  DLDataType t = ob->dtype;
+  if (!tvm_tir_dtype_is_floating(t)) {
+    tvm_ffi_raise("NotImplementedError",
+                  "vision.multibox_transform_loc: only float inputs have a kernel");
+    return NULL;
+  }
+  double var[4] = {1.0, 1.0, 1.0, 1.0};
+  const TVMFFIAny* va = tvm_relax_call_attr(call, "variances");
+  for (int64_t i = 0; va && va->type_index == kTVMFFIArray && i < 4; ++i) {
+    tvm_ffi_any_as_float(tvm_ffi_seq_at(va->v_obj, i), &var[i]);
+  }
+  bool clip = tvm_relax__call_attr_bool(call, "clip", false);
+  bool keep_bg = tvm_relax__call_attr_bool(call, "keep_background", true);
+  bool softmax = tvm_relax__call_attr_bool(call, "apply_softmax", true);
+  double thr = tvm_relax__call_attr_float(call, "threshold", 0.0);
+  /* loop variables: boxes (b, a), scores (b, n) and the class loops (max, sum, output) */
+  void* v[7];
+  if (tvm_relax__kernel_vars(v, 7, "i") != 0) return NULL;
+  void *b = v[0], *a = v[1], *sb = v[2], *sn = v[3], *c1 = v[4], *c2 = v[5], *c3 = v[6];
+  /* boxes: the centre and half sizes let-bound per anchor */
+  tvm_tir_var_obj* yc = tvm_tir_var("ycenter", t);
+  tvm_tir_var_obj* xc = tvm_tir_var("xcenter", t);
+  tvm_tir_var_obj* hh = tvm_tir_var("half_h", t);
+  tvm_tir_var_obj* hw = tvm_tir_var("half_w", t);
+  void* prior[4];
+  void* enc[4]; /* x, y, w, h */
+  for (int k = 0; k < 4; ++k) {
+    prior[k] = tvm_tir_load_take(tvm_tir_ref(anc), tvm_tir_i64(0), tvm_tir_ref(a), tvm_tir_i64(k));
+    enc[k] = tvm_tir_load_take(tvm_tir_ref(loc), tvm_tir_ref(b),
+                               tvm_tir_add_take(tvm_tir_mul_take(tvm_tir_ref(a), tvm_tir_i64(4)),
+                                                tvm_tir_i64(k)));
+  }
+  void* ah = tvm_tir_sub_take(tvm_tir_ref(prior[3]), tvm_tir_ref(prior[1]));
+  void* aw = tvm_tir_sub_take(tvm_tir_ref(prior[2]), tvm_tir_ref(prior[0]));
+  void* ay = tvm_tir_mul_take(tvm_tir_add_take(prior[1], prior[3]), tvm_tir_const_float(t, 0.5));
+  void* ax = tvm_tir_mul_take(tvm_tir_add_take(prior[0], prior[2]), tvm_tir_const_float(t, 0.5));
+  void* ycv = tvm_tir_add_take(
+      tvm_tir_mul_take(tvm_tir_mul_take(enc[1], tvm_tir_const_float(t, var[1])), tvm_tir_ref(ah)),
+      ay);
+  void* xcv = tvm_tir_add_take(
+      tvm_tir_mul_take(tvm_tir_mul_take(enc[0], tvm_tir_const_float(t, var[0])), tvm_tir_ref(aw)),
+      ax);
+  void* hhv = tvm_tir_mul_take(
+      tvm_tir_mul_take(tvm_tir_const_float(t, 0.5),
+                       tvm_tir_call_take(t, "tir.exp",
+                                         tvm_tir_mul_take(enc[3], tvm_tir_const_float(t, var[3])))),
+      ah);
+  void* hwv = tvm_tir_mul_take(
+      tvm_tir_mul_take(tvm_tir_const_float(t, 0.5),
+                       tvm_tir_call_take(t, "tir.exp",
+                                         tvm_tir_mul_take(enc[2], tvm_tir_const_float(t, var[2])))),
+      aw);
+  /* [ymin, xmin, ymax, xmax] */
+  void* corner[4] = {tvm_tir_sub_take(tvm_tir_ref(yc), tvm_tir_ref(hh)),
+                     tvm_tir_sub_take(tvm_tir_ref(xc), tvm_tir_ref(hw)),
+                     tvm_tir_add_take(tvm_tir_ref(yc), tvm_tir_ref(hh)),
+                     tvm_tir_add_take(tvm_tir_ref(xc), tvm_tir_ref(hw))};
+  void* stores[4];
+  for (int k = 0; k < 4; ++k) {
+    void* val = corner[k];
+    if (clip) {
+      val = tvm_tir_max_take(tvm_tir_const_float(t, 0.0),
+                             tvm_tir_min_take(tvm_tir_const_float(t, 1.0), val));
+    }
+    stores[k] = tvm_tir_store_take(tvm_tir_ref(ob), val, tvm_tir_ref(b), tvm_tir_ref(a),
+                                   tvm_tir_i64(k));
+  }
+  void* box = tvm_tir_seq_take(stores[0], stores[1], stores[2], stores[3]);
+  box = tvm_tir_let_stmt_take(tvm_tir_ref(hw), hwv, box);
+  box = tvm_tir_let_stmt_take(tvm_tir_ref(hh), hhv, box);
+  box = tvm_tir_let_stmt_take(tvm_tir_ref(xc), xcv, box);
+  box = tvm_tir_let_stmt_take(tvm_tir_ref(yc), ycv, box);
+  void* bext[2] = {dim(ob, 0), dim(ob, 1)};
+  void* boxes = tvm_relax__loop_nest(v, bext, 2, NULL, box);
+  /* scores: per (b, n) the class max and the sum of exp(x - max), then each class */
+  tvm_tir_buffer_obj* mx = tvm_relax__scratch("max", t);
+  tvm_tir_buffer_obj* sum = tvm_relax__scratch("sum", t);
+  tvm_tir_var_obj* sv = tvm_tir_var("score", t);
+  void* nc = dim(os, 1);
+#define X(cv) tvm_tir_load_take(tvm_tir_ref(cls), tvm_tir_ref(sb), tvm_tir_ref(cv), tvm_tir_ref(sn))
+  void* score = X(c3);
+  void* prep = NULL;
+  if (softmax) {
+    score = tvm_tir_div_take(
+        tvm_tir_call_take(t, "tir.exp", tvm_tir_sub_take(score, tvm_relax__scratch_load(mx))),
+        tvm_relax__scratch_load(sum));
+    void* max_loop = tvm_tir_serial_take(
+        tvm_tir_ref(c1), tvm_tir_i64(0), tvm_tir_ref(nc),
+        tvm_relax__scratch_store(mx, tvm_tir_max_take(tvm_relax__scratch_load(mx), X(c1))));
+    void* e = tvm_tir_call_take(t, "tir.exp", tvm_tir_sub_take(X(c2), tvm_relax__scratch_load(mx)));
+    void* sum_loop =
+        tvm_tir_serial_take(tvm_tir_ref(c2), tvm_tir_i64(0), tvm_tir_ref(nc),
+                            tvm_relax__scratch_store(
+                                sum, tvm_tir_add_take(tvm_relax__scratch_load(sum), e)));
+    prep = tvm_tir_seq_take(tvm_relax__scratch_store(mx, tvm_tir_const_float(t, -INFINITY)),
+                            max_loop, tvm_relax__scratch_store(sum, tvm_tir_const_float(t, 0.0)),
+                            sum_loop);
+  }
+#undef X
+  /* s * (s >= threshold), class 0 zeroed without keep_background */
+  void* masked = tvm_tir_mul_take(
+      tvm_tir_ref(sv),
+      tvm_tir_cast_take(t, tvm_tir_ge_take(tvm_tir_ref(sv), tvm_tir_const_float(t, thr))));
+  if (!keep_bg) {
+    masked = tvm_tir_select_take(tvm_tir_eq_take(tvm_tir_ref(c3), tvm_tir_i64(0)),
+                                 tvm_tir_const_float(t, 0.0), masked);
+  }
+  void* write = tvm_tir_let_stmt_take(tvm_tir_ref(sv), score,
+                                      tvm_tir_store_take(tvm_tir_ref(os), masked, tvm_tir_ref(sb),
+                                                         tvm_tir_ref(c3), tvm_tir_ref(sn)));
+  void* per_anchor = tvm_tir_serial_take(tvm_tir_ref(c3), tvm_tir_i64(0), tvm_tir_ref(nc), write);
+  if (prep) {
+    per_anchor = tvm_tir_seq_take(prep, per_anchor);
+    per_anchor = tvm_relax__scratch_scope(sum, tvm_relax__scratch_scope(mx, per_anchor));
+  }
+  void* sext[2] = {dim(os, 0), dim(os, 2)};
+  void* scores = tvm_relax__loop_nest(v + 2, sext, 2, NULL, per_anchor);
+  void* body = tvm_tir_seq_take(boxes, scores);
+  /* loc_pred (B, 4 * N) and anchor (1, N, 4) for cls_pred (B, C, N), where not proved */
+  void *nb = dim(cls, 0), *na = dim(cls, 2);
+  void* one = tvm_tir_i64(1);
+  void* four = tvm_tir_i64(4);
+  void* four_n = tvm_tir_mul_take(tvm_tir_ref(na), tvm_tir_ref(four));
+  void* want[5][2] = {{dim(loc, 0), nb}, {dim(loc, 1), four_n}, {dim(anc, 0), one},
+                      {dim(anc, 1), na}, {dim(anc, 2), four}};
+  void* ok = NULL;
+  for (int k = 0; k < 5; ++k) {
+    if (tvm_relax__dim_equal(want[k][0], want[k][1])) continue;
+    void* eq = tvm_tir_eq_take(tvm_tir_ref(want[k][0]), tvm_tir_ref(want[k][1]));
+    ok = ok ? tvm_tir_and_take(ok, eq) : eq;
+  }
+  if (ok) {
+    body = tvm_tir_assert_take(ok,
+                               "relax.vision.multibox_transform_loc: loc_pred must be (B, 4 * N) "
+                               "and anchor (1, N, 4) for cls_pred (B, C, N)",
+                               body);
+  }
+  tvm_ffi_release(one), tvm_ffi_release(four);
+  tvm_ffi_release(four_n);
+  tvm_ffi_release(yc), tvm_ffi_release(xc), tvm_ffi_release(hh), tvm_ffi_release(hw);
+  tvm_ffi_release(mx), tvm_ffi_release(sum), tvm_ffi_release(sv);
+  tvm_relax__release_all(v, 7);
+  return body;
+}
+
+tvm_tir_prim_func_obj* tvm_relax__legalize_multibox_transform_loc(const tvm_relax_call_obj* call) {
+  return tvm_relax__legalize_with(call, multibox_body);
 }

@@ -190,6 +190,22 @@ tvm_relax_sinfo_obj* tvm_relax__one_or_tuple(void* const* fields, int n) {
   return out;
 }
 
+bool tvm_relax__same_dtype(const tvm_relax__infer_ctx* ctx, int32_t i,
+                           const tvm_relax_tensor_sinfo_obj* a, int32_t j,
+                           const tvm_relax_tensor_sinfo_obj* b) {
+  if (tvm_relax_dtype_is_unknown(a->dtype) || tvm_relax_dtype_is_unknown(b->dtype) ||
+      tvm_ffi_dtype_equal(a->dtype, b->dtype)) {
+    return true;
+  }
+  tvm_ffi_strbuf name = {0};
+  tvm_relax__arg_name(ctx, j, &name);
+  tvm_relax__arg_error(ctx, i, "TypeError", "must have the dtype of '%s' (%s), got %s",
+                       tvm_ffi_strbuf_cstr(&name), tvm_tir_dtype_str(b->dtype).s,
+                       tvm_tir_dtype_str(a->dtype).s);
+  tvm_ffi_strbuf_free(&name);
+  return false;
+}
+
 DLDataType tvm_relax__binary_dtype(DLDataType a, DLDataType b, bool* ok) {
   *ok = true;
   if (tvm_relax_dtype_is_unknown(a) || tvm_relax_dtype_is_unknown(b)) return TVM_RELAX_DTYPE_UNKNOWN;

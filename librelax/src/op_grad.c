@@ -41,23 +41,6 @@ tvm_relax_sinfo_obj* tvm_relax__infer_checkpoint(const tvm_relax__infer_ctx* ctx
 /* ---- Helpers --------------------------------------------------------------------------------- */
 static bool is_float(DLDataType t) { return t.code == kDLFloat || t.code == kDLBfloat; }
 
-/* Argument i (a tensor) must have the dtype of argument j (when both are known). */
-static bool same_dtype(const tvm_relax__infer_ctx* ctx, int32_t i,
-                       const tvm_relax_tensor_sinfo_obj* a, int32_t j,
-                       const tvm_relax_tensor_sinfo_obj* b) {
-  if (tvm_relax_dtype_is_unknown(a->dtype) || tvm_relax_dtype_is_unknown(b->dtype) ||
-      tvm_ffi_dtype_equal(a->dtype, b->dtype)) {
-    return true;
-  }
-  tvm_ffi_strbuf name = {0};
-  tvm_relax__arg_name(ctx, j, &name);
-  tvm_relax__arg_error(ctx, i, "TypeError", "must have the dtype of '%s' (%s), got %s",
-                       tvm_ffi_strbuf_cstr(&name), tvm_tir_dtype_str(b->dtype).s,
-                       tvm_tir_dtype_str(a->dtype).s);
-  tvm_ffi_strbuf_free(&name);
-  return false;
-}
-
 /* output_grad (argument 0) must have the shape of `want` (the forward result) where provable:
  * its rank, and each pair of dims not provably unequal. */
 static bool grad_matches(const tvm_relax__infer_ctx* ctx, const tvm_relax_tensor_sinfo_obj* g,
@@ -157,7 +140,7 @@ tvm_relax_sinfo_obj* tvm_relax__infer_nll_loss_backward(const tvm_relax__infer_c
   tvm_relax_tensor_sinfo_obj* p = tvm_relax__arg_tensor(ctx, 1);
   const char* reduction = tvm_relax__attr_str(ctx, "reduction");
   bool none = reduction && strcmp(reduction, "none") == 0;
-  bool ok = p && same_dtype(ctx, 0, g, 1, p) &&
+  bool ok = p && tvm_relax__same_dtype(ctx, 0, g, 1, p) &&
             (none ? grad_matches(ctx, g, fwd, "nll_loss's result") : grad_broadcasts(ctx, g));
   tvm_ffi_release(fwd);
   return ok ? retained_sinfo(&p->base) : NULL;
@@ -173,7 +156,7 @@ tvm_relax_sinfo_obj* tvm_relax__infer_pool2d_backward(const tvm_relax__infer_ctx
                     tvm_relax__infer_pool2d);
   if (!fwd) return NULL;
   tvm_relax_tensor_sinfo_obj* x = tvm_relax__arg_tensor(ctx, 1);
-  bool ok = x && same_dtype(ctx, 0, g, 1, x) &&
+  bool ok = x && tvm_relax__same_dtype(ctx, 0, g, 1, x) &&
             grad_matches(ctx, g, fwd, is_max ? "max_pool2d's result" : "avg_pool2d's result");
   if (ok && !tvm_relax_dtype_is_unknown(x->dtype) && !is_float(x->dtype)) {
     tvm_relax__arg_error(ctx, 1, "TypeError", "must be a float tensor, got dtype %s",
@@ -191,7 +174,7 @@ tvm_relax_sinfo_obj* tvm_relax__infer_take_backward(const tvm_relax__infer_ctx* 
   tvm_relax_tensor_sinfo_obj* g = tvm_relax__arg_tensor(ctx, 0);
   tvm_relax_tensor_sinfo_obj* x = g ? tvm_relax__arg_tensor(ctx, 1) : NULL;
   tvm_relax_tensor_sinfo_obj* idx = x ? tvm_relax__arg_tensor(ctx, 2) : NULL;
-  if (!idx || !same_dtype(ctx, 0, g, 1, x)) return NULL;
+  if (!idx || !tvm_relax__same_dtype(ctx, 0, g, 1, x)) return NULL;
   if (!tvm_relax_dtype_is_unknown(idx->dtype) && idx->dtype.code != kDLInt &&
       idx->dtype.code != kDLUInt) {
     return tvm_relax__arg_error(ctx, 2, "TypeError", "must be an integer tensor, got dtype %s",

@@ -62,22 +62,6 @@ static tvm_relax_tensor_sinfo_obj* int_tensor_arg(const tvm_relax__infer_ctx* ct
   return t;
 }
 
-/* data and the argument i of values must have the same dtype (when both are known). */
-static bool same_dtype(const tvm_relax__infer_ctx* ctx, const tvm_relax_tensor_sinfo_obj* data,
-                       const tvm_relax_tensor_sinfo_obj* v, int32_t i) {
-  if (tvm_relax_dtype_is_unknown(data->dtype) || tvm_relax_dtype_is_unknown(v->dtype)) return true;
-  if (data->dtype.code == v->dtype.code && data->dtype.bits == v->dtype.bits &&
-      data->dtype.lanes == v->dtype.lanes) {
-    return true;
-  }
-  tvm_ffi_strbuf b = {0};
-  tvm_relax__arg_name(ctx, 0, &b);
-  tvm_relax__arg_error(ctx, i, "TypeError", "must have the dtype of '%s' (%s), got %s",
-                       tvm_ffi_strbuf_cstr(&b), dtype_text(data->dtype), dtype_text(v->dtype));
-  tvm_ffi_strbuf_free(&b);
-  return false;
-}
-
 static bool one_of(const char* s, const char* const* names) {
   for (; *names; ++names) {
     if (s && strcmp(s, *names) == 0) return true;
@@ -215,7 +199,7 @@ tvm_relax_sinfo_obj* tvm_relax__infer_scatter_elements(const tvm_relax__infer_ct
                                "\"mean\", \"max\" or \"min\", got \"%s\"",
                                red ? red : "");
   }
-  if (!same_dtype(ctx, data, upd, 2)) return NULL;
+  if (!tvm_relax__same_dtype(ctx, 2, upd, 0, data)) return NULL;
   if (data->ndim == TVM_RELAX_UNKNOWN_NDIM) return tensor_like(data, data->dtype);
   int64_t axis;
   if (tvm_relax__normalize_axis(ctx, tvm_relax__attr_int(ctx, "axis"), data->ndim, &axis) != 0) {
@@ -253,7 +237,7 @@ tvm_relax_sinfo_obj* tvm_relax__infer_scatter_nd(const tvm_relax__infer_ctx* ctx
                                "\"max\" or \"min\", got \"%s\"",
                                red ? red : "");
   }
-  if (!same_dtype(ctx, data, upd, 2)) return NULL;
+  if (!tvm_relax__same_dtype(ctx, 2, upd, 0, data)) return NULL;
   if (ind->ndim == 0) {
     return tvm_relax__arg_error(ctx, 1, "ValueError", "must have rank at least 1, got 0");
   }
@@ -346,7 +330,7 @@ tvm_relax_sinfo_obj* tvm_relax__infer_index_put(const tvm_relax__infer_ctx* ctx)
     return NULL;
   }
   tvm_relax_tensor_sinfo_obj* vals = tvm_relax__arg_tensor(ctx, 2);
-  if (!vals || !same_dtype(ctx, data, vals, 2)) return NULL;
+  if (!vals || !tvm_relax__same_dtype(ctx, 2, vals, 0, data)) return NULL;
   if (!index_count_fits(ctx, data, n)) return NULL;
   return tensor_like(data, data->dtype);
 }
@@ -424,7 +408,7 @@ static int prim_int_arg(const tvm_relax__infer_ctx* ctx, int32_t i, int64_t* out
 tvm_relax_sinfo_obj* tvm_relax__infer_slice_scatter(const tvm_relax__infer_ctx* ctx) {
   tvm_relax_tensor_sinfo_obj* in = tvm_relax__arg_tensor(ctx, 0);
   tvm_relax_tensor_sinfo_obj* src = in ? tvm_relax__arg_tensor(ctx, 1) : NULL;
-  if (!src || !same_dtype(ctx, in, src, 1)) return NULL;
+  if (!src || !tvm_relax__same_dtype(ctx, 1, src, 0, in)) return NULL;
   int64_t v[3];
   bool known[3];
   for (int i = 0; i < 3; ++i) {

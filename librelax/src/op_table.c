@@ -183,6 +183,7 @@ static const char* kind_name(tvm_relax_attr_kind k) {
     case TVM_RELAX_ATTR_STR: return "a string";
     case TVM_RELAX_ATTR_DTYPE: return "a dtype";
     case TVM_RELAX_ATTR_INTS: return "a list of ints";
+    case TVM_RELAX_ATTR_FLOATS: return "a list of floats";
     case TVM_RELAX_ATTR_OPT_INT: return "an int or None";
     case TVM_RELAX_ATTR_OPT_INTS: return "a list of ints or None";
     case TVM_RELAX_ATTR_OPT_FLOAT: return "a float or None";
@@ -197,11 +198,30 @@ static bool as_int(const TVMFFIAny* a, int64_t* out) {
   return obj && tvm_tir_kind_of(obj) == TVM_TIR_KIND_IntImm && tvm_tir_as_const_int(obj, out);
 }
 
-/* ints: an Array of ints / IntImms, or one int; *out a new Array of ints. */
-static int as_ints(const TVMFFIAny* a, TVMFFIAny* out) {
+/* One item of a list attribute: an int / IntImm, or with floats also a float / FloatImm (an
+ * int then stored as a float; bools never), into *out. */
+static bool as_item(const TVMFFIAny* a, bool floats, TVMFFIAny* out) {
   int64_t v;
+  double d;
   if (as_int(a, &v)) {
-    TVMFFIAny item = tvm_ffi_any_int(v);
+    *out = floats ? tvm_ffi_any_float((double)v) : tvm_ffi_any_int(v);
+    return true;
+  }
+  if (!floats) return false;
+  if (a->type_index == kTVMFFIFloat) {
+    tvm_ffi_any_as_float(a, &d);
+  } else if (!(tvm_ffi_any_is_object(a) && tvm_tir_as_const_float(a->v_obj, &d))) {
+    return false;
+  }
+  *out = tvm_ffi_any_float(d);
+  return true;
+}
+
+/* ints: an Array of ints / IntImms, or one int; floats: an Array of numbers. *out a new Array of
+ * ints or floats. */
+static int as_list(const TVMFFIAny* a, bool floats, TVMFFIAny* out) {
+  TVMFFIAny item;
+  if (!floats && as_item(a, false, &item)) {
     void* arr = tvm_ffi_array_new(&item, 1);
     if (!arr) return -1;
     *out = tvm_ffi_any_obj(arr); /* *out owns the array */
@@ -212,11 +232,10 @@ static int as_ints(const TVMFFIAny* a, TVMFFIAny* out) {
   TVMFFIAny* items = tvm_ffi_calloc((size_t)(n ? n : 1), sizeof(TVMFFIAny));
   if (!items) return -1;
   for (int64_t i = 0; i < n; ++i) {
-    if (!as_int(tvm_ffi_seq_at(a->v_obj, i), &v)) {
+    if (!as_item(tvm_ffi_seq_at(a->v_obj, i), floats, &items[i])) {
       tvm_ffi_free(items);
       return 0;
     }
-    items[i] = tvm_ffi_any_int(v);
   }
   void* arr = tvm_ffi_array_new(items, n);
   tvm_ffi_free(items);
@@ -291,7 +310,8 @@ static int convert(tvm_relax_attr_kind kind, const TVMFFIAny* a, TVMFFIAny* out)
       if (none) return *out = tvm_ffi_any_none(), 1;
       /* fall through */
     case TVM_RELAX_ATTR_INTS:
-      return as_ints(a, out);
+    case TVM_RELAX_ATTR_FLOATS:
+      return as_list(a, kind == TVM_RELAX_ATTR_FLOATS, out);
     case TVM_RELAX_ATTR_ANY:
       *out = tvm_ffi_any_copy(a);
       return 1;
@@ -331,14 +351,19 @@ int tvm_relax_op_attr_default(const tvm_relax_op_info* info, int32_t i, TVMFFIAn
       return 0;
     }
     case TVM_RELAX_ATTR_INTS:
-    case TVM_RELAX_ATTR_OPT_INTS: {
+    case TVM_RELAX_ATTR_OPT_INTS:
+    case TVM_RELAX_ATTR_FLOATS: {
       TVMFFIAny items[16];
       int64_t n = 0;
       for (const char* p = t; *p && n < 16;) {
         char* end;
-        long long v = strtoll(p, &end, 10);
+        if (f->kind == TVM_RELAX_ATTR_FLOATS) {
+          items[n] = tvm_ffi_any_float(tvm_ffi_strtod(p, &end));
+        } else {
+          items[n] = tvm_ffi_any_int(strtoll(p, &end, 10));
+        }
         if (end == p) break;
-        items[n++] = tvm_ffi_any_int(v);
+        ++n;
         p = end;
         while (*p == ',' || *p == ' ') ++p;
       }

@@ -1,10 +1,11 @@
 /*
  * op_vision.c: inference rules and attribute schemas of image.affine_grid, vision.roi_align,
- * vision.roi_pool, vision.get_valid_counts, vision.non_max_suppression and
- * vision.all_class_non_max_suppression, following upstream's relax/op/image/resize.cc
- * (affine_grid) and relax/op/vision/{roi_align,roi_pool,nms}.cc. The results of get_valid_counts
- * and the two NMS operators have fixed shapes, as upstream's: the selected entries first, then
- * padding, with a count of the valid ones as a separate result.
+ * vision.roi_pool, vision.get_valid_counts, vision.non_max_suppression,
+ * vision.all_class_non_max_suppression and vision.multibox_transform_loc, following upstream's
+ * relax/op/image/resize.cc (affine_grid) and
+ * relax/op/vision/{roi_align,roi_pool,nms,multibox_transform_loc}.cc. The results of
+ * get_valid_counts and the two NMS operators have fixed shapes, as upstream's: the selected
+ * entries first, then padding, with a count of the valid ones as a separate result.
  *
  * A check raises only when a mismatch is provable (constants, or libtir's prover); unknown
  * shapes give results of known rank.
@@ -53,6 +54,16 @@ const tvm_relax_attr_field tvm_relax__attrs_non_max_suppression[] = {
     {NULL, 0, NULL}};
 const tvm_relax_attr_field tvm_relax__attrs_all_class_nms[] = {
     {"output_format", TVM_RELAX_ATTR_STR, "onnx"}, {NULL, 0, NULL}};
+/* multibox_transform_loc (upstream's MultiboxTransformLocAttrs, its wrapper's order and
+ * defaults); variances (x, y, w, h) are TFLite's 1 / x_scale, 1 / y_scale, 1 / w_scale,
+ * 1 / h_scale. */
+const tvm_relax_attr_field tvm_relax__attrs_multibox_transform_loc[] = {
+    {"clip", TVM_RELAX_ATTR_BOOL, "false"},
+    {"threshold", TVM_RELAX_ATTR_FLOAT, "0"},
+    {"variances", TVM_RELAX_ATTR_FLOATS, "1, 1, 1, 1"},
+    {"keep_background", TVM_RELAX_ATTR_BOOL, "true"},
+    {"apply_softmax", TVM_RELAX_ATTR_BOOL, "true"},
+    {NULL, 0, NULL}};
 
 /* ---- Helpers --------------------------------------------------------------------------------- */
 static const DLDataType k_i32 = {kDLInt, 32, 1}, k_i64 = {kDLInt, 64, 1}, k_f32 = {kDLFloat, 32, 1};
@@ -475,4 +486,91 @@ tvm_relax_sinfo_obj* tvm_relax__infer_all_class_nms(const tvm_relax__infer_ctx* 
   }
   tvm_ffi_release(cns);
   return out;
+}
+
+/* ---- vision.multibox_transform_loc ----------------------------------------------------------- */
+/* cls_pred (B, C, N) class logits, loc_pred (B, 4 * N) encodings (x, y, w, h per anchor), anchor
+ * (1, N, 4) priors (left, top, right, bottom), of one dtype: (boxes (B, N, 4) [ymin, xmin, ymax,
+ * xmax], scores (B, C, N)) of cls_pred's dtype and vdevice. Upstream's rule: the result's dims
+ * are cls_pred's (rank 3 only when its shape is unknown, the N-based checks then skipped).
+ * Beyond it: the relations are checked where provable (symbolic dims too, not only constants),
+ * the dtypes must be floats (the kernel takes exp and softmax) and variances must have 4 values
+ * (upstream's C++ constructor checks that, its Python wrapper does not). */
+tvm_relax_sinfo_obj* tvm_relax__infer_multibox_transform_loc(const tvm_relax__infer_ctx* ctx) {
+  tvm_relax_tensor_sinfo_obj* cls = tensor_of_rank(ctx, 0, 3);
+  tvm_relax_tensor_sinfo_obj* loc = cls ? tensor_of_rank(ctx, 1, 2) : NULL;
+  tvm_relax_tensor_sinfo_obj* anc = loc ? tensor_of_rank(ctx, 2, 3) : NULL;
+  if (!anc || !tvm_relax__same_dtype(ctx, 1, loc, 0, cls) ||
+      !tvm_relax__same_dtype(ctx, 2, anc, 0, cls)) {
+    return NULL;
+  }
+  const tvm_relax_tensor_sinfo_obj* t[3] = {cls, loc, anc};
+  for (int32_t i = 0; i < 3; ++i) {
+    if (!tvm_relax_dtype_is_unknown(t[i]->dtype) && !tvm_tir_dtype_is_floating(t[i]->dtype)) {
+      return tvm_relax__arg_error(ctx, i, "TypeError", "must have a float dtype, got %s",
+                                  tvm_tir_dtype_str(t[i]->dtype).s);
+    }
+  }
+  const TVMFFIAny* var = tvm_relax__attr(ctx, "variances");
+  int64_t nv = var->type_index == kTVMFFIArray ? tvm_ffi_seq_size(var->v_obj) : 0;
+  if (nv != 4) {
+    return tvm_relax__op_error(ctx, "ValueError",
+                               "attribute 'variances' must have 4 values (x, y, w, h), got %lld",
+                               (long long)nv);
+  }
+  void* cd = tvm_relax_tensor_sinfo_dims(&cls->base);
+  void* ld = tvm_relax_tensor_sinfo_dims(&loc->base);
+  void* ad = tvm_relax_tensor_sinfo_dims(&anc->base);
+  int64_t v;
+  if (const_dim(ld, 1, &v) && v % 4 != 0) {
+    return tvm_relax__arg_error(ctx, 1, "ValueError",
+                                "must be (batch, 4 * N), got dim 1 = %lld (not a multiple of 4)",
+                                (long long)v);
+  }
+  if (!check_same_dim(ctx, cd, 0, 0, ld, 1, 0, "batch size")) return NULL;
+  if (const_dim(ad, 0, &v) && v != 1) {
+    return tvm_relax__arg_error(ctx, 2, "ValueError", "must be (1, N, 4), got dim 0 = %lld",
+                                (long long)v);
+  }
+  if (const_dim(ad, 2, &v) && v != 4) {
+    return tvm_relax__arg_error(ctx, 2, "ValueError",
+                                "must be (1, N, 4) [left, top, right, bottom], got dim 2 = %lld",
+                                (long long)v);
+  }
+  DLDataType dt = cls->dtype;
+  void* vdev = cls->vdevice;
+  tvm_relax_sinfo_obj* f[2] = {NULL, NULL};
+  if (!cd) {
+    f[0] = tensor(NULL, 3, dt, vdev);
+    f[1] = tensor(NULL, 3, dt, vdev);
+    return tuple_take(f, 2);
+  }
+  tvm_tir_expr_obj* n = tvm_ffi_seq_obj_at(cd, 2);
+  tvm_tir_expr_obj* four = tvm_relax__int64(4);
+  tvm_tir_expr_obj* prod = four ? tvm_tir_mul(four, n) : NULL;
+  tvm_tir_expr_obj* four_n = prod ? tvm_tir_simplify_expr(prod, NULL) : NULL;
+  tvm_ffi_release(prod);
+  if (!four_n) {
+    tvm_ffi_release(four);
+    return NULL;
+  }
+  bool ok = true;
+  if (ld && tvm_relax__dim_unequal(tvm_ffi_seq_obj_at(ld, 1), four_n)) {
+    tvm_ffi_strbuf tl = {0}, tn = {0};
+    tvm_relax__arg_error(ctx, 1, "ValueError",
+                         "must be (batch, 4 * N) with N = %s (dim 2 of 'cls_pred'), got dim 1 = "
+                         "%s",
+                         tvm_relax__dim_text(&tn, n),
+                         tvm_relax__dim_text(&tl, tvm_ffi_seq_obj_at(ld, 1)));
+    tvm_ffi_strbuf_free(&tl), tvm_ffi_strbuf_free(&tn);
+    ok = false;
+  }
+  ok = ok && check_same_dim(ctx, cd, 0, 2, ad, 2, 1, "number of anchors");
+  if (ok) {
+    tvm_tir_expr_obj* bd[3] = {tvm_ffi_seq_obj_at(cd, 0), n, four};
+    f[0] = tensor(bd, 3, dt, vdev);
+    f[1] = tvm_relax__tensor_result(cd, dt, 3, vdev);
+  }
+  tvm_ffi_release(four_n), tvm_ffi_release(four);
+  return ok ? tuple_take(f, 2) : NULL;
 }

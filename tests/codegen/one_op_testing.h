@@ -145,13 +145,10 @@ static inline void oot_check_op(const char* op, void* attrs, int n, void** tenso
   for (int i = 0; i < n; ++i) tvm_ffi_release(tensors[i]);
 }
 
-/* op on tensors (+ extra; attrs and extra borrowed) fails interpreted and compiled, each with an
- * error of kind whose message holds part (a kernel's assertion). Releases the tensors. */
-static inline void oot_check_op_error(const char* op, void* attrs, int n, void** tensors,
-                                      tvm_relax_expr_obj* extra, const char* kind,
-                                      const char* part) {
-  tvm_tir_ir_module_obj* mod = oot_model(op, attrs, n, tensors, extra);
-  if (!mod) CHECK_OK(-1);
+/* main of mod (legalized) on tensors (borrowed) fails interpreted and compiled, each with an
+ * error of kind whose message holds part (a kernel's assertion); op names it in reports. */
+static inline void oot_run_both_error(tvm_tir_ir_module_obj* mod, const char* op, int n,
+                                      void** tensors, const char* kind, const char* part) {
   TVMFFIAny args[OOT_MAX_TENSORS], got = tvm_ffi_any_none();
   for (int i = 0; i < n && i < OOT_MAX_TENSORS; ++i) args[i] = tvm_ffi_any_obj(tensors[i]);
   tvm_vm_executable* exec = mod ? test_mode(tvm_codegen_relax_build(mod, test_opts())) : NULL;
@@ -167,6 +164,16 @@ static inline void oot_check_op_error(const char* op, void* attrs, int n, void**
   }
   tvm_vm_release(vm);
   tvm_ffi_release(exec);
+}
+
+/* op on tensors (+ extra; attrs and extra borrowed) fails interpreted and compiled, each with an
+ * error of kind whose message holds part (a kernel's assertion). Releases the tensors. */
+static inline void oot_check_op_error(const char* op, void* attrs, int n, void** tensors,
+                                      tvm_relax_expr_obj* extra, const char* kind,
+                                      const char* part) {
+  tvm_tir_ir_module_obj* mod = oot_model(op, attrs, n, tensors, extra);
+  if (!mod) CHECK_OK(-1);
+  oot_run_both_error(mod, op, n, tensors, kind, part);
   tvm_ffi_release(mod);
   for (int i = 0; i < n; ++i) tvm_ffi_release(tensors[i]);
 }

@@ -8,7 +8,9 @@
  * invalid_to_bottom) and all_class_non_max_suppression (both output formats) likewise, the
  * indices compared exactly; vision.roi_pool (float and int data) and vision.get_valid_counts
  * compared exactly with their C references, and bad calls of the two written in TVMScript
- * refused at the place written.
+ * refused at the place written. vision.multibox_transform_loc against its C reference (every
+ * attribute, symbolic shapes, the kernel's assertion on inputs that do not fit) and refused bad
+ * calls likewise.
  */
 #include <math.h>
 #include <string.h>
@@ -1045,6 +1047,147 @@ TEST(get_valid_counts) {
   }
 }
 
+/* ---- multibox_transform_loc ------------------------------------------------------------------ */
+typedef struct {
+  int64_t B, C, N;
+  bool clip, keep_bg, softmax;
+  double thr, var[4]; /* variances (x, y, w, h) */
+} mbt_case;
+
+/* The reference, in float32 as the kernel computes (TFLite's DecodeCenterSizeBoxes, then the
+ * softmax over the classes, the threshold mask and the background class): boxes (B, N, 4)
+ * [ymin, xmin, ymax, xmax] and scores (B, C, N). *outside counts the box coordinates outside
+ * [0, 1] before clipping, *masked the scores the threshold zeroed. */
+static void ref_multibox(const mbt_case* c, const float* cls, const float* loc, const float* anc,
+                         double* boxes, double* scores, int* outside, int* masked) {
+  int64_t B = c->B, C = c->C, N = c->N;
+  float vx = (float)c->var[0], vy = (float)c->var[1], vw = (float)c->var[2],
+        vh = (float)c->var[3];
+  for (int64_t b = 0; b < B; ++b)
+    for (int64_t a = 0; a < N; ++a) {
+      const float* p = anc + a * 4; /* left, top, right, bottom */
+      const float* e = loc + b * 4 * N + a * 4; /* x, y, w, h */
+      float ah = p[3] - p[1], aw = p[2] - p[0];
+      float yc = e[1] * vy * ah + (p[1] + p[3]) * 0.5f;
+      float xc = e[0] * vx * aw + (p[0] + p[2]) * 0.5f;
+      float hh = 0.5f * expf(e[3] * vh) * ah, hw = 0.5f * expf(e[2] * vw) * aw;
+      float v[4] = {yc - hh, xc - hw, yc + hh, xc + hw};
+      for (int k = 0; k < 4; ++k) {
+        *outside += v[k] < 0.0f || v[k] > 1.0f;
+        if (c->clip) v[k] = fmaxf(0.0f, fminf(1.0f, v[k]));
+        boxes[(b * N + a) * 4 + k] = v[k];
+      }
+    }
+  for (int64_t b = 0; b < B; ++b)
+    for (int64_t n = 0; n < N; ++n) {
+      float mx = -INFINITY, sum = 0.0f;
+      for (int64_t k = 0; k < C; ++k) mx = fmaxf(mx, cls[(b * C + k) * N + n]);
+      for (int64_t k = 0; k < C; ++k) sum += expf(cls[(b * C + k) * N + n] - mx);
+      for (int64_t k = 0; k < C; ++k) {
+        float x = cls[(b * C + k) * N + n];
+        float sv = c->softmax ? expf(x - mx) / sum : x;
+        float out = sv * (sv >= (float)c->thr ? 1.0f : 0.0f);
+        *masked += !(sv >= (float)c->thr);
+        if (!c->keep_bg && k == 0) out = 0.0f;
+        scores[(b * C + k) * N + n] = out;
+      }
+    }
+}
+
+/* Random inputs of a case: logits in [-3, 3), encodings in [-1, 1), priors of corners in
+ * [0, 0.6) and sizes in [0.1, 0.6) (so boxes cross [0, 1]). */
+static void mbt_inputs(const mbt_case* c, void* t[3]) {
+  t[0] = ftensor(3, (int64_t[]){c->B, c->C, c->N}, 1.5);
+  t[1] = ftensor(2, (int64_t[]){c->B, 4 * c->N}, 0.5);
+  t[2] = ftensor(3, (int64_t[]){1, c->N, 4}, 1);
+  float* p = fdata(t[2]);
+  for (int64_t a = 0; a < c->N; ++a) {
+    float l = (float)((rv_rnd() + 2.0) * 0.15), top = (float)((rv_rnd() + 2.0) * 0.15);
+    p[a * 4 + 0] = l, p[a * 4 + 1] = top;
+    p[a * 4 + 2] = l + (float)(0.1 + (rv_rnd() + 2.0) * 0.125);
+    p[a * 4 + 3] = top + (float)(0.1 + (rv_rnd() + 2.0) * 0.125);
+  }
+}
+
+static void* mbt_attrs(const mbt_case* c) {
+  TVMFFIAny v[4];
+  for (int k = 0; k < 4; ++k) v[k] = tvm_ffi_any_float(c->var[k]);
+  void* var = tvm_ffi_array_new(v, 4);
+  void* attrs = rt_attrs(5, "clip", tvm_ffi_any_bool(c->clip), "threshold",
+                         tvm_ffi_any_float(c->thr), "variances", tvm_ffi_any_obj(var),
+                         "keep_background", tvm_ffi_any_bool(c->keep_bg), "apply_softmax",
+                         tvm_ffi_any_bool(c->softmax));
+  tvm_ffi_release(var);
+  return attrs;
+}
+
+TEST(multibox_transform_loc) {
+  /* B, C, N, clip, keep_background, apply_softmax, threshold, variances (x, y, w, h) */
+  const mbt_case cases[5] = {{2, 4, 6, false, true, true, 0.0, {1, 1, 1, 1}},
+                             {3, 5, 7, true, false, true, 0.2, {0.1, 0.2, 0.3, 0.4}},
+                             {2, 3, 5, true, true, false, 0.0, {0.5, 2.0, 0.25, 1.5}},
+                             {1, 4, 3, false, false, false, 0.5, {2.0, 0.5, 1.0, 0.3}},
+                             {2, 1, 4, false, true, true, 0.0, {1.5, 0.75, 0.6, 1.2}}};
+  for (int ci = 0; ci < 5; ++ci) {
+    const mbt_case* c = &cases[ci];
+    void* t[3];
+    mbt_inputs(c, t);
+    int64_t nb = c->B * c->N * 4, ns = c->B * c->C * c->N;
+    double boxes[3 * 7 * 4], scores[3 * 5 * 7];
+    int outside = 0, masked = 0;
+    ref_multibox(c, fdata(t[0]), fdata(t[1]), fdata(t[2]), boxes, scores, &outside, &masked);
+    /* the data make the attributes matter: boxes crossing [0, 1], scores on both sides of a
+     * positive threshold (and negative logits masked by the threshold 0 without softmax) */
+    CHECK(outside > 0 && outside < nb);
+    if (c->thr > 0 || !c->softmax) CHECK(masked > 0 && masked < ns);
+    /* the first case by the defaults */
+    void* attrs = ci == 0 ? NULL : mbt_attrs(c);
+    oot_expect e = {2, {F32, F32}, {boxes, scores}, {nb, ns}, 1e-5};
+    oot_check_op("relax.vision.multibox_transform_loc", attrs, 3, t, NULL, &e);
+    tvm_ffi_release(attrs);
+  }
+}
+
+/* Symbolic shapes: the kernel's variables bound from the tensors; inputs that do not fit
+ * cls_pred stop at its assertion, interpreted and compiled. */
+TEST(multibox_transform_loc_symbolic) {
+  static const char* src =
+      "from tvm.script import ir as I\nfrom tvm.script import relax as R\n\n@I.ir_module\n"
+      "class M:\n    @R.function\n"
+      "    def main(c: R.Tensor((\"b\", \"k\", \"n\"), \"float32\"), l: R.Tensor((\"b2\", \"m\"), "
+      "\"float32\"), a: R.Tensor((\"o\", \"p\", \"q\"), \"float32\")):\n"
+      "        return R.vision.multibox_transform_loc(c, l, a, True, 0.1, (0.1, 0.1, 0.2, 0.2), "
+      "False)\n";
+  tvm_script_parse_options opts;
+  tvm_script_parse_options_init(&opts);
+  void* mod = tvm_script_parse(src, strlen(src), &opts);
+  tvm_tir_ir_module_obj* legal = mod ? tvm_relax_transform_legalize_ops(mod) : NULL;
+  if (!legal) CHECK_OK(-1);
+  mbt_case c = {2, 3, 5, true, false, true, 0.1, {0.1, 0.1, 0.2, 0.2}};
+  void* t[3];
+  mbt_inputs(&c, t);
+  double boxes[2 * 5 * 4], scores[2 * 3 * 5];
+  int outside = 0, masked = 0;
+  ref_multibox(&c, fdata(t[0]), fdata(t[1]), fdata(t[2]), boxes, scores, &outside, &masked);
+  oot_expect e = {2, {F32, F32}, {boxes, scores}, {40, 30}, 1e-5};
+  TVMFFIAny args[3];
+  for (int i = 0; i < 3; ++i) args[i] = tvm_ffi_any_obj(t[i]);
+  if (legal) oot_run_both(legal, "main", "multibox_transform_loc (symbolic)", args, 3, &e, true);
+  for (int i = 0; i < 3; ++i) tvm_ffi_release(t[i]);
+  /* loc_pred of another batch or anchor count, an anchor of 2 batches or 5 coordinates */
+  static const int64_t bad[4][5] = {
+      {1, 20, 1, 5, 4}, {2, 24, 1, 5, 4}, {2, 20, 2, 5, 4}, {2, 20, 1, 5, 5}};
+  for (int k = 0; k < 4 && legal; ++k) {
+    void* u[3] = {ftensor(3, (int64_t[]){2, 3, 5}, 1), ftensor(2, bad[k], 1),
+                  ftensor(3, bad[k] + 2, 1)};
+    oot_run_both_error(legal, "multibox_transform_loc (symbolic)", 3, u, "AssertionError",
+                       "relax.vision.multibox_transform_loc: loc_pred must be (B, 4 * N) and "
+                       "anchor (1, N, 4) for cls_pred (B, C, N)");
+    for (int i = 0; i < 3; ++i) tvm_ffi_release(u[i]);
+  }
+  tvm_ffi_release(legal), tvm_ffi_release(mod);
+}
+
 /* ---- TVMScript: bad roi_pool and get_valid_counts calls, refused where written --------------- */
 TEST(script_errors) {
 #define SIG(params) "    def f(" params "):\n"
@@ -1071,6 +1214,26 @@ TEST(script_errors) {
   test_expect_relax_error(
       SIG("d: R.Tensor((4, 6), \"float32\")") "        return R.vision.get_valid_counts(d)\n",
       "ValueError", "R.vision.get_valid_counts: argument 'data' must have ndim 3, got 2");
+#define MBT "c: R.Tensor((1, 3, 5), \"float32\"), l: R.Tensor((1, 20), \"float32\"), " \
+            "a: R.Tensor((1, 5, 4), \"float32\")"
+  test_expect_relax_error(
+      SIG(MBT) "        return R.vision.multibox_transform_loc(c, l, a, variances=(0.1, 0.2))\n",
+      "ValueError",
+      "bad.py:9:67: error: R.vision.multibox_transform_loc: attribute 'variances' must have 4 "
+      "values (x, y, w, h), got 2");
+  test_expect_relax_error(
+      SIG(MBT) "        return R.vision.multibox_transform_loc(c, l, a, False, \"high\")\n",
+      "TypeError", "bad.py:9:64: error: R.vision.multibox_transform_loc: attribute 'threshold' "
+      "must be a float");
+  test_expect_relax_error(
+      SIG(MBT) "        return R.vision.multibox_transform_loc(c, c, a)\n", "ValueError",
+      "bad.py:9:51: error: R.vision.multibox_transform_loc: argument 'loc_pred' must have ndim "
+      "2, got 3");
+  test_expect_relax_error(
+      SIG(MBT) "        return R.vision.multibox_transform_loc(c, l, a, False, 0.0, (1, 1, 1, 1), "
+               "True, True, 1)\n",
+      "TypeError", "R.vision.multibox_transform_loc() takes");
+#undef MBT
 #undef DATA
 #undef SIG
 }
@@ -1088,6 +1251,8 @@ int main(void) {
   RUN(non_max_suppression_soft_and_data);
   RUN(all_class_non_max_suppression);
   RUN(get_valid_counts);
+  RUN(multibox_transform_loc);
+  RUN(multibox_transform_loc_symbolic);
   RUN(script_errors);
   return test_summary();
 }

@@ -1,8 +1,8 @@
 /*
  * test_op_vision.c: struct info of nn.conv3d_transpose, image.resize3d, image.affine_grid,
- * vision.roi_align, vision.roi_pool, vision.get_valid_counts, vision.non_max_suppression and
- * vision.all_class_non_max_suppression on static, symbolic and unknown shapes, and their errors
- * on bad inputs.
+ * vision.roi_align, vision.roi_pool, vision.get_valid_counts, vision.non_max_suppression,
+ * vision.all_class_non_max_suppression and vision.multibox_transform_loc on static, symbolic and
+ * unknown shapes, and their errors on bad inputs.
  */
 #include "op_infer_testing.h"
 
@@ -311,6 +311,126 @@ TEST(all_class_non_max_suppression) {
                     T("2, 3, 10", F32), T("1", I64), T("1", F32), T("1", F32));
 }
 
+/* A list of n floats (passed as double). */
+static TVMFFIAny AFL(int n, ...) {
+  TVMFFIAny items[8];
+  va_list ap;
+  va_start(ap, n);
+  for (int i = 0; i < n; ++i) items[i] = tvm_ffi_any_float(va_arg(ap, double));
+  va_end(ap);
+  return tvm_ffi_any_obj(tvm_ffi_array_new(items, n));
+}
+
+TEST(multibox_transform_loc) {
+  const char* op = "relax.vision.multibox_transform_loc";
+#define MBT_OUT(b, n, c, dt) \
+  "R.Tuple(" TS(b ", " n ", 4", dt) ", " TS(b ", " c ", " n, dt) ")"
+  CHECK_INFER(MBT_OUT("2", "5", "3", F), op, NULL, 3, T("2, 3, 5", F32), T("2, 20", F32),
+              T("1, 5, 4", F32));
+  /* every attribute given (variances as ints too: stored as floats) */
+  CHECK_INFER(MBT_OUT("2", "5", "3", F), op,
+              oi_attrs(5, "clip", AB(true), "threshold", AF(0.3), "variances",
+                       AFL(4, 0.1, 0.1, 0.2, 0.2), "keep_background", AB(false), "apply_softmax",
+                       AB(false)),
+              3, T("2, 3, 5", F32), T("2, 20", F32), T("1, 5, 4", F32));
+  CHECK_INFER(MBT_OUT("1", "7", "2", "float16"), op, oi_attrs(1, "variances", AL(4, 1, 2, 3, 4)),
+              3, T("1, 2, 7", F16), T("1, 28", F16), T("1, 7, 4", F16));
+  /* symbolic: the dims are cls_pred's; loc_pred's (b, m) and anchor's (1, k, 4) not provably
+   * wrong */
+  CHECK_INFER(MBT_OUT("b", "n", "c", F), op, NULL, 3, T("b, c, n", F32), T("b, m", F32),
+              T("1, k, 4", F32));
+  CHECK_INFER(MBT_OUT("b", "n", "3", F), op, NULL, 3, T("b, 3, n", F32), T("?2", F32),
+              T("*", F32));
+  /* cls_pred's shape unknown: rank 3, the N-based checks skipped (upstream's rule) */
+  CHECK_INFER("R.Tuple(R.Tensor(dtype=\"float32\", ndim=3), R.Tensor(dtype=\"float32\", ndim=3))",
+              op, NULL, 3, T("?3", F32), T("2, 24", F32), T("1, 7, 4", F32));
+  CHECK_INFER("R.Tuple(R.Tensor(dtype=\"float32\", ndim=3), R.Tensor(dtype=\"float32\", ndim=3))",
+              op, NULL, 3, T("*", F32), T("*", F32), T("*", F32));
+  /* an unknown dtype matches any */
+  CHECK_INFER(MBT_OUT("2", "5", "3", F), op, NULL, 3, T("2, 3, 5", F32), T("2, 20", UNK),
+              T("1, 5, 4", UNK));
+  /* ranks */
+  CHECK_INFER_FAILS("ValueError",
+                    "relax.vision.multibox_transform_loc: argument 'cls_pred' must have ndim 3, "
+                    "got 2",
+                    op, NULL, 3, T("2, 3", F32), T("2, 20", F32), T("1, 5, 4", F32));
+  CHECK_INFER_FAILS("ValueError", "argument 'loc_pred' must have ndim 2, got 3", op, NULL, 3,
+                    T("2, 3, 5", F32), T("2, 5, 4", F32), T("1, 5, 4", F32));
+  CHECK_INFER_FAILS("ValueError", "argument 'anchor' must have ndim 3, got 2", op, NULL, 3,
+                    T("2, 3, 5", F32), T("2, 20", F32), T("5, 4", F32));
+  CHECK_INFER_FAILS("TypeError", "argument 'anchor' must be a tensor", op, NULL, 3,
+                    T("2, 3, 5", F32), T("2, 20", F32), SH("1, 5, 4"));
+  /* dtypes */
+  CHECK_INFER_FAILS("TypeError",
+                    "argument 'loc_pred' must have the dtype of 'cls_pred' (float32), got float16",
+                    op, NULL, 3, T("2, 3, 5", F32), T("2, 20", F16), T("1, 5, 4", F32));
+  CHECK_INFER_FAILS("TypeError",
+                    "argument 'anchor' must have the dtype of 'cls_pred' (float16), got float32",
+                    op, NULL, 3, T("2, 3, 5", F16), T("2, 20", F16), T("1, 5, 4", F32));
+  CHECK_INFER_FAILS("TypeError", "argument 'cls_pred' must have a float dtype, got int32", op,
+                    NULL, 3, T("2, 3, 5", I32), T("2, 20", I32), T("1, 5, 4", I32));
+  CHECK_INFER_FAILS("TypeError", "argument 'loc_pred' must have a float dtype, got int32", op,
+                    NULL, 3, T("2, 3, 5", UNK), T("2, 20", I32), T("1, 5, 4", UNK));
+  /* loc_pred (B, 4 * N) */
+  CHECK_INFER_FAILS("ValueError",
+                    "argument 'loc_pred' must be (batch, 4 * N), got dim 1 = 19 (not a multiple "
+                    "of 4)",
+                    op, NULL, 3, T("2, 3, 5", F32), T("2, 19", F32), T("1, 5, 4", F32));
+  CHECK_INFER_FAILS("ValueError", "got dim 1 = 19 (not a multiple of 4)", op, NULL, 3,
+                    T("?3", F32), T("2, 19", F32), T("1, 5, 4", F32));
+  CHECK_INFER_FAILS("ValueError",
+                    "argument 'loc_pred' must be (batch, 4 * N) with N = 5 (dim 2 of 'cls_pred'), "
+                    "got dim 1 = 24",
+                    op, NULL, 3, T("2, 3, 5", F32), T("2, 24", F32), T("1, 5, 4", F32));
+  /* a symbolic N: 4 * n + 4 is provably not 4 * n */
+  tvm_tir_expr_obj* four = tvm_tir_const_int(I64, 4);
+  tvm_tir_expr_obj* n4 = tvm_tir_mul((tvm_tir_expr_obj*)oi_var("n", 1), four);
+  tvm_tir_expr_obj* n4p4 = tvm_tir_add(n4, four);
+  tvm_tir_expr_obj* two = tvm_tir_const_int(I64, 2);
+  void* loc_dims = tvm_ffi_array_of_objects((void*[]){two, n4p4}, 2);
+  CHECK_INFER_FAILS("ValueError",
+                    "with N = n (dim 2 of 'cls_pred'), got dim 1 = (n * T.int64(4)) + T.int64(4)",
+                    op, NULL, 3, T("2, 3, n", F32), tvm_relax_tensor_sinfo_of_dims(loc_dims, F32),
+                    T("1, n, 4", F32));
+  tvm_ffi_release(loc_dims), tvm_ffi_release(two), tvm_ffi_release(n4p4);
+  tvm_ffi_release(n4), tvm_ffi_release(four);
+  /* batch */
+  CHECK_INFER_FAILS("ValueError", "the batch size of 'cls_pred' (2) and of 'loc_pred' (1) differ",
+                    op, NULL, 3, T("2, 3, 5", F32), T("1, 20", F32), T("1, 5, 4", F32));
+  CHECK_INFER_FAILS("ValueError",
+                    "the batch size of 'cls_pred' (b) and of 'loc_pred' (b + T.int64(1)) differ",
+                    op, NULL, 3, T("b, 3, 5", F32), T("b+1, 20", F32), T("1, 5, 4", F32));
+  /* anchor (1, N, 4) */
+  CHECK_INFER_FAILS("ValueError", "argument 'anchor' must be (1, N, 4), got dim 0 = 2", op, NULL,
+                    3, T("2, 3, 5", F32), T("2, 20", F32), T("2, 5, 4", F32));
+  CHECK_INFER_FAILS("ValueError",
+                    "argument 'anchor' must be (1, N, 4) [left, top, right, bottom], got dim 2 = 5",
+                    op, NULL, 3, T("2, 3, 5", F32), T("2, 20", F32), T("1, 5, 5", F32));
+  CHECK_INFER_FAILS("ValueError",
+                    "the number of anchors of 'cls_pred' (5) and of 'anchor' (6) differ", op, NULL,
+                    3, T("2, 3, 5", F32), T("2, 20", F32), T("1, 6, 4", F32));
+  CHECK_INFER_FAILS("ValueError",
+                    "the number of anchors of 'cls_pred' (n) and of 'anchor' (n + T.int64(1)) "
+                    "differ",
+                    op, NULL, 3, T("2, 3, n", F32), T("2, m", F32), T("1, n+1, 4", F32));
+  /* attributes */
+  CHECK_INFER_FAILS("ValueError",
+                    "relax.vision.multibox_transform_loc: attribute 'variances' must have 4 values "
+                    "(x, y, w, h), got 3",
+                    op, oi_attrs(1, "variances", AFL(3, 0.1, 0.1, 0.2)), 3, T("2, 3, 5", F32),
+                    T("2, 20", F32), T("1, 5, 4", F32));
+  CHECK_INFER_FAILS("ValueError", "attribute 'variances' must have 4 values (x, y, w, h), got 5",
+                    op, oi_attrs(1, "variances", AFL(5, 1.0, 1.0, 1.0, 1.0, 1.0)), 3, T("?3", F32),
+                    T("?2", F32), T("?3", F32));
+  CHECK_INFER_FAILS("TypeError", "attribute 'variances' must be a list of floats", op,
+                    oi_attrs(1, "variances", AF(0.1)), 3, T("2, 3, 5", F32), T("2, 20", F32),
+                    T("1, 5, 4", F32));
+  CHECK_INFER_FAILS("TypeError", "attribute 'clip' must be a bool", op,
+                    oi_attrs(1, "clip", AS("yes")), 3, T("2, 3, 5", F32), T("2, 20", F32),
+                    T("1, 5, 4", F32));
+#undef MBT_OUT
+}
+
 int main(void) {
   RUN(conv3d_transpose);
   RUN(resize3d);
@@ -320,6 +440,7 @@ int main(void) {
   RUN(get_valid_counts);
   RUN(non_max_suppression);
   RUN(all_class_non_max_suppression);
+  RUN(multibox_transform_loc);
   oi_free_vars();
   return test_summary();
 }

@@ -489,6 +489,10 @@ expect 0 "$tvmc" run "$fx/relax_attention_var_len.py" --repeat 1 && has "check: 
 # unique's count and value kernels compiled (floored inputs: many repeats; sorted, unsorted, rows
 # along an axis) against the evaluator
 expect 0 "$tvmc" run "$fx/relax_unique.py" --repeat 1 && has "check: ok (62 values in 8 output"
+# multibox_transform_loc's kernel compiled (the defaults; clip, a threshold, distinct variances,
+# no background; raw scores) against the evaluator
+expect 0 "$tvmc" run "$fx/relax_multibox_transform_loc.py" --repeat 1 &&
+  has "check: ok (210 values in 6 output"
 # if branches ending with dataflow blocks (seed 1 takes the else branch, seed 3 the then branch)
 for seed in 1 3; do
   expect 0 "$tvmc" run "$cf" --func choose_dataflow --seed $seed --repeat 1 &&

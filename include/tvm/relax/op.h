@@ -46,6 +46,7 @@ typedef enum {
   TVM_RELAX_ATTR_STR,
   TVM_RELAX_ATTR_DTYPE,
   TVM_RELAX_ATTR_INTS,
+  TVM_RELAX_ATTR_FLOATS,
   TVM_RELAX_ATTR_OPT_INT,
   TVM_RELAX_ATTR_OPT_INTS,
   TVM_RELAX_ATTR_OPT_FLOAT,
@@ -54,8 +55,8 @@ typedef enum {
 } tvm_relax_attr_kind;
 
 /* One attribute of a schema. default_text is the default written as text ("0", "1e-05",
- * "true", "NCHW", "float32", "1, 1" for INTS, "None" for an OPT_ kind or ANY; "" for a DTYPE
- * means unspecified); NULL makes the attribute required. */
+ * "true", "NCHW", "float32", "1, 1" for INTS or FLOATS, "None" for an OPT_ kind or ANY; "" for a
+ * DTYPE means unspecified); NULL makes the attribute required. */
 typedef struct {
   const char* name;
   tvm_relax_attr_kind kind;

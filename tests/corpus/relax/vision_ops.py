@@ -2,7 +2,9 @@
 # get_valid_counts feeding non_max_suppression as upstream's frontends chain them, the two
 # non-maximum suppressions (their fixed-shape results: indices padded after the valid count),
 # affine_grid in 2-d and 3-d, resize3d and a 3-d transposed convolution, with keyword attributes
-# and their defaults.
+# and their defaults; multibox_transform_loc (an SSD / TFLite decode: positional and keyword
+# attributes, variances as a tuple or a list of ints, its defaults spelled out, symbolic shapes)
+# feeding all_class_non_max_suppression, whose boxes and scores layouts it produces.
 from tvm.script import ir as I
 from tvm.script import relax as R
 
@@ -48,6 +50,27 @@ class VisionOps:
             any_class = R.vision.get_valid_counts(data, 0.1, -1, 2)
             R.output(p, q, one, nms, any_class)
         return (p, q, one, nms, any_class)
+
+    @R.function
+    def ssd(
+        logits: R.Tensor((2, 4, 6), "float32"),
+        enc: R.Tensor((2, 24), "float32"),
+        priors: R.Tensor((1, 6, 4), "float32"),
+        dyn_logits: R.Tensor(("b", 3, "n"), "float16"),
+        dyn_enc: R.Tensor(("b", "m"), "float16"),
+        dyn_priors: R.Tensor((1, "n", 4), "float16"),
+    ):
+        with R.dataflow():
+            dec = R.vision.multibox_transform_loc(logits, enc, priors)
+            tfl = R.vision.multibox_transform_loc(logits, enc, priors, True, 0.05, (0.1, 0.1, 0.2, 0.2), False)
+            boxes = tfl[0]
+            scores = tfl[1]
+            sel = R.vision.all_class_non_max_suppression(boxes, scores, R.const(3, "int64"), R.const(0.5, "float32"), R.const(0.25, "float32"))
+            raw = R.vision.multibox_transform_loc(logits, enc, priors, variances=[1, 1, 2, 2], apply_softmax=False)
+            same = R.vision.multibox_transform_loc(logits, enc, priors, clip=False, threshold=0.0, variances=(1.0, 1.0, 1.0, 1.0), keep_background=True, apply_softmax=True)
+            dyn = R.vision.multibox_transform_loc(dyn_logits, dyn_enc, dyn_priors, threshold=0.5, keep_background=False)
+            R.output(dec, sel, raw, same, dyn)
+        return (dec, sel, raw, same, dyn)
 
     @R.function
     def grids(
