@@ -114,6 +114,16 @@ static inline TVMFFIAny AL(int n, ...) {
   return tvm_ffi_any_obj(tvm_ffi_array_new(items, n));
 }
 
+/* A list of n floats (passed as double). */
+static inline TVMFFIAny AFL(int n, ...) {
+  TVMFFIAny items[8];
+  va_list ap;
+  va_start(ap, n);
+  for (int i = 0; i < n; ++i) items[i] = tvm_ffi_any_float(va_arg(ap, double));
+  va_end(ap);
+  return tvm_ffi_any_obj(tvm_ffi_array_new(items, n));
+}
+
 /* An ffi.Map of n (name, value) pairs; the values are released. */
 static void* oi_attrs(int n, ...) {
   TVMFFIAny keys[16], vals[16];

@@ -9,16 +9,6 @@
 #define TS(dims, dt) "R.Tensor((" dims "), dtype=\"" dt "\")"
 #define F "float32"
 
-/* A list of n floats. */
-static TVMFFIAny AFL(int n, ...) {
-  TVMFFIAny items[8];
-  va_list ap;
-  va_start(ap, n);
-  for (int i = 0; i < n; ++i) items[i] = tvm_ffi_any_float(va_arg(ap, double));
-  va_end(ap);
-  return tvm_ffi_any_obj(tvm_ffi_array_new(items, n));
-}
-
 TEST(matmul_shapes) {
   CHECK_INFER(TS("2, 4", F), "relax.matmul", NULL, 2, T("2, 3", F32), T("3, 4", F32));
   /* Batch dims broadcast: (5, 1) with (4,). */

@@ -311,16 +311,6 @@ TEST(all_class_non_max_suppression) {
                     T("2, 3, 10", F32), T("1", I64), T("1", F32), T("1", F32));
 }
 
-/* A list of n floats (passed as double). */
-static TVMFFIAny AFL(int n, ...) {
-  TVMFFIAny items[8];
-  va_list ap;
-  va_start(ap, n);
-  for (int i = 0; i < n; ++i) items[i] = tvm_ffi_any_float(va_arg(ap, double));
-  va_end(ap);
-  return tvm_ffi_any_obj(tvm_ffi_array_new(items, n));
-}
-
 TEST(multibox_transform_loc) {
   const char* op = "relax.vision.multibox_transform_loc";
 #define MBT_OUT(b, n, c, dt) \
