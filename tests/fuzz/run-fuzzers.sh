@@ -22,10 +22,13 @@ for f in "$build"/tests/fuzz/fuzz_*; do
   args=("$corpus")
   [ -d "$seeds" ] && args+=("$seeds")
   # The TVMScript parsers start from the project's corpus of real programs and mutate with a
-  # dictionary of its tokens (builtins, keywords, dtypes).
-  case $name in fuzz_parse*)
-    for d in tests/corpus/tir tests/corpus/relax tests/corpus/canonical; do [ -d "$d" ] && args+=("$d"); done
-    args+=(-dict=tests/fuzz/tvmscript.dict) ;;
+  # dictionary of its tokens (builtins, keywords, dtypes); the Relax pipeline from its Relax part.
+  case $name in
+    fuzz_parse*)
+      for d in tests/corpus/tir tests/corpus/relax tests/corpus/canonical; do [ -d "$d" ] && args+=("$d"); done
+      args+=(-dict=tests/fuzz/tvmscript.dict) ;;
+    fuzz_relax_pipeline)
+      args+=(tests/corpus/relax -dict=tests/fuzz/tvmscript.dict) ;;
   esac
   echo "-- $name for ${secs}s"
   if ! "$f" -max_total_time="$secs" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
