@@ -165,6 +165,11 @@ tvm_tir_expr_obj* tvm_tir_const_float(DLDataType dtype, double value) {
 /* ---- Operand matching ---------------------------------------------------------------------- */
 static bool is_literal(const void* e) { return TIR_IS(e, IntImm) || TIR_IS(e, FloatImm); }
 
+/* Whether t is an integer (not bool) and u a float: upstream casts the integer operand to u. */
+static bool int_next_to_float(DLDataType t, DLDataType u) {
+  return tvm_tir_dtype_is_integer(t) && t.bits > 1 && tvm_tir_dtype_is_floating(u);
+}
+
 /* Whether a literal of type a should be the conversion target of a literal of type b. */
 static bool wider(DLDataType a, DLDataType b) {
   bool fa = tvm_tir_dtype_is_floating(a), fb = tvm_tir_dtype_is_floating(b);
@@ -240,6 +245,26 @@ static inline int match_operands(tvm_tir_rule rule, const char* node, bool check
   return match_operands_slow(rule, node, check_handle, an, a, bn, b, oa, ob);
 }
 
+/* The type upstream's BinaryOpMatchTypes gives two non-literal operands of different types
+ * (docs/tir-decisions.md), lanes aside: of two integers (bool excluded) the wider, at equal
+ * widths the unsigned; of a float and an integer the float; of two floats the wider. False
+ * where there is none (bool, handles, float16 with bfloat16). */
+static bool common_type(DLDataType ta, DLDataType tb, DLDataType* t) {
+  bool ia = tvm_tir_dtype_is_integer(ta) && ta.bits > 1;
+  bool ib = tvm_tir_dtype_is_integer(tb) && tb.bits > 1;
+  bool fa = tvm_tir_dtype_is_floating(ta), fb = tvm_tir_dtype_is_floating(tb);
+  if (ia && ib) {
+    *t = ta.bits > tb.bits ? ta : tb.bits > ta.bits ? tb : ta.code == (uint8_t)kDLUInt ? ta : tb;
+  } else if (int_next_to_float(ta, tb) || int_next_to_float(tb, ta)) {
+    *t = fa ? ta : tb;
+  } else if (fa && fb && ta.bits != tb.bits) {
+    *t = ta.bits > tb.bits ? ta : tb;
+  } else {
+    return false;
+  }
+  return true;
+}
+
 static int match_operands_slow(tvm_tir_rule rule, const char* node, bool check_handle,
                                const char* an, tvm_tir_expr_obj* a, const char* bn,
                                tvm_tir_expr_obj* b, tvm_tir_expr_obj** oa,
@@ -256,6 +281,9 @@ static int match_operands_slow(tvm_tir_rule rule, const char* node, bool check_h
     return 0;
   }
   bool la = is_literal(a), lb = is_literal(b);
+  if (la != lb && int_next_to_float(la ? tb : ta, la ? ta : tb)) {
+    la = lb = false; /* `i * 0.5`: i becomes a float, as next to a float operand */
+  }
   if (lb && (!la || wider(ta, tb))) {
     *ob = convert_literal(b, ta, rule, node, an, a, bn, b);
     if (!*ob) return -1;
@@ -277,14 +305,10 @@ static int match_operands_slow(tvm_tir_rule rule, const char* node, bool check_h
     *oa = *ob = NULL;
     return -1;
   }
-  /* Integers of different widths or signedness (not bool): upstream's BinaryOpMatchTypes casts
-   * the narrower operand to the wider type, and at equal widths the signed one to unsigned
-   * (docs/tir-decisions.md). A scalar next to a vector is broadcast first, as there. */
-  if (tvm_tir_dtype_is_integer(ta) && tvm_tir_dtype_is_integer(tb) && ta.bits > 1 &&
-      tb.bits > 1 && (ta.lanes == tb.lanes || ta.lanes == 1 || tb.lanes == 1)) {
-    DLDataType t = ta.bits > tb.bits                          ? ta
-                   : tb.bits > ta.bits                        ? tb
-                   : ta.code == (uint8_t)kDLUInt ? ta : tb;
+  /* Operands of different types (not literals): upstream's BinaryOpMatchTypes casts one to the
+   * other's type (common_type); a scalar next to a vector is broadcast first, as there. */
+  DLDataType t;
+  if (common_type(ta, tb, &t) && (ta.lanes == tb.lanes || ta.lanes == 1 || tb.lanes == 1)) {
     t.lanes = ta.lanes > tb.lanes ? ta.lanes : tb.lanes;
     DLDataType sa = t, sb = t;
     sa.lanes = ta.lanes;

@@ -650,7 +650,7 @@ TEST(error_wrong_argument_count_to_builtin) {
 }
 
 TEST(error_type_rule_of_a_constructor) {
-  EXPECT_ERROR("x = T.int32()\nf = T.float32()\nx + f\n", "TypeError", "t.py:3:1:", "x + f\n^^^^^");
+  EXPECT_ERROR("x = T.int32()\nc = T.bool()\nx + c\n", "TypeError", "t.py:3:1:", "x + c\n^^^^^");
 }
 
 /* A dtype constructor of one literal number makes its constant in the evaluator (a fast path):

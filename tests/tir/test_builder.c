@@ -61,11 +61,12 @@ TEST(error_propagation) {
   tvm_tir_var_obj* f = tvm_tir_var("f", TVM_TIR_FLOAT32);
   tvm_tir_buffer_obj* A = tvm_tir_buffer_decl("A", TVM_TIR_FLOAT32, 8);
   /* The inner failure is reported; the outer calls release their arguments and fail. */
+  tvm_tir_var_obj* c = tvm_tir_var("c", TVM_TIR_BOOL);
   void* e = tvm_tir_mul_take(
-      tvm_tir_add_take(tvm_tir_add_take(tvm_tir_ref(x), tvm_tir_ref(f)), tvm_tir_int(1)),
+      tvm_tir_add_take(tvm_tir_add_take(tvm_tir_ref(x), tvm_tir_ref(c)), tvm_tir_int(1)),
       tvm_tir_int(2));
   EXPECT_ERROR("TypeError", e, "Add: operands must have the same dtype", "a = x (int32)",
-               "b = f (float32)");
+               "b = c (bool)");
   void* s = tvm_tir_store_take(tvm_tir_ref(A), tvm_tir_load_take(tvm_tir_ref(A), tvm_tir_ref(f)),
                                tvm_tir_ref(x));
   EXPECT_ERROR("TypeError", s, "rule T-BUFFERLOAD", "indices[0] = f (float32)");
@@ -85,7 +86,7 @@ TEST(error_propagation) {
   CHECK_EQ_INT(tvm_ffi_strong_count(x), 1);
   CHECK_EQ_INT(tvm_ffi_strong_count(f), 1);
   CHECK_EQ_INT(tvm_ffi_strong_count(A), 1);
-  RELEASE(x, f, A);
+  RELEASE(x, f, c, A);
 }
 
 TEST(statements_and_seq) {

@@ -243,14 +243,19 @@ TEST(literal_promotion) {
                "the literal -1 does not fit in uint8");
   CHECK_EQ_INT(IVAL(B(TVM_TIR_KIND_Add, C(TVM_TIR_UINT8, 1), I(-1)), "int32"),
                0); /* both literals */
-  EXPECT_ERROR("TypeError", tvm_tir_add(x32, F(TVM_TIR_FLOAT32, 0.5)), "rule T-BINOP",
-               "cannot be converted to int32 implicitly", "b = T.float32(0.5) (float32)");
+  /* A float literal next to an integer makes it a float, as upstream (float_promotion) */
+  tvm_tir_expr_obj* e8 = B(TVM_TIR_KIND_Add, x32, F(TVM_TIR_FLOAT32, 0.5));
+  if (EXPECT_OK(e8)) {
+    CHECK_STR_EQ(DT(e8), "float32");
+    CHECK(tvm_tir_kind_of(((tvm_tir_binary_obj*)e8)->a) == TVM_TIR_KIND_Cast);
+  }
+  EXPECT_ERROR("TypeError", tvm_tir_add(V("c", TVM_TIR_BOOL), F(TVM_TIR_FLOAT32, 0.5)),
+               "rule T-BINOP", "cannot be converted to bool implicitly",
+               "b = T.float32(0.5) (float32)");
   EXPECT_ERROR("TypeError", tvm_tir_add(h16, F(TVM_TIR_FLOAT64, 1e10)), "rule T-FLOATIMM",
                "float16");
   EXPECT_ERROR("TypeError", tvm_tir_add(x32, V("b", TVM_TIR_BOOL)), "rule T-BINOP", "same dtype",
                "a = x32 (int32)", "b = b (bool)");
-  EXPECT_ERROR("TypeError", tvm_tir_mul(f, x32), "rule T-BINOP", "a = f (float32)",
-               "b = x32 (int32)");
   /* Select promotes its values; its condition accepts a literal 0/1. */
   tvm_tir_expr_obj* s = tir_temp(tvm_tir_select(I(1), x8, I(3)));
   if (EXPECT_OK(s)) CHECK_STR_EQ(DT(s), "int8");
@@ -266,8 +271,6 @@ TEST(literal_promotion) {
   EXPECT_ERROR("TypeError", tvm_tir_const_int(TVM_TIR_INT8, 1000), "rule T-INTIMM", "1000");
 }
 
-/* Integer operands of different widths or signedness: upstream's rule (BinaryOpMatchTypes),
- * the narrower cast to the wider type, at equal widths the signed one to unsigned. */
 /* An error a caller left raised is not the helpers' own failure: a cast that does not fold is
  * made, a literal that converts converts, one that does not fit raises its TypeError. */
 TEST(stale_error_is_not_theirs) {
@@ -283,6 +286,8 @@ TEST(stale_error_is_not_theirs) {
   CHECK_RAISED("TypeError", "the literal 300 does not fit in int8");
 }
 
+/* Integer operands of different widths or signedness: upstream's rule (BinaryOpMatchTypes),
+ * the narrower cast to the wider type, at equal widths the signed one to unsigned. */
 TEST(integer_width_promotion) {
   tvm_tir_expr_obj* x32 = V("x32", TVM_TIR_INT32);
   tvm_tir_expr_obj* x64 = V("x64", TVM_TIR_INT64);
@@ -310,11 +315,48 @@ TEST(integer_width_promotion) {
   }
   tvm_tir_expr_obj* e7 = B(TVM_TIR_KIND_Max, C(TVM_TIR_INT64, 3), x32); /* a literal converts */
   if (EXPECT_OK(e7)) CHECK_STR_EQ(DT(e7), "int32");
-  /* Floats and bools are not promoted: the mismatch stays an error. */
-  EXPECT_ERROR("TypeError", tvm_tir_add(x64, V("f", TVM_TIR_FLOAT32)), "rule T-BINOP",
+  /* Bools are not promoted: the mismatch stays an error. */
+  EXPECT_ERROR("TypeError", tvm_tir_add(x32, V("c", TVM_TIR_BOOL)), "rule T-BINOP", "same dtype");
+}
+
+/* A float and an integer, or two floats of different widths (upstream's BinaryOpMatchTypes, as
+ * `A[i] * i + j` in its fuse_tir tests): the integer is cast to the float's type, the narrower
+ * float to the wider; the values as computed in that type. */
+TEST(float_promotion) {
+  tvm_tir_expr_obj* f = V("f", TVM_TIR_FLOAT32);
+  tvm_tir_expr_obj* i64 = V("i", TVM_TIR_INT64);
+  tvm_tir_expr_obj* h = V("h", TVM_TIR_FLOAT16);
+  tvm_tir_expr_obj* e1 = B(TVM_TIR_KIND_Mul, f, i64);
+  if (EXPECT_OK(e1)) {
+    CHECK_STR_EQ(DT(e1), "float32");
+    tvm_tir_expr_obj* cb = ((tvm_tir_binary_obj*)e1)->b;
+    CHECK(tvm_tir_kind_of(cb) == TVM_TIR_KIND_Cast && ((tvm_tir_cast_obj*)cb)->value == i64);
+    CHECK(((tvm_tir_binary_obj*)e1)->a == f);
+  }
+  tvm_tir_expr_obj* e2 = B(TVM_TIR_KIND_LT, i64, f); /* either order; comparisons too */
+  if (EXPECT_OK(e2)) {
+    CHECK_STR_EQ(DT(e2), "bool");
+    CHECK_STR_EQ(DT(((tvm_tir_binary_obj*)e2)->a), "float32");
+  }
+  tvm_tir_expr_obj* e3 = B(TVM_TIR_KIND_Add, h, f); /* float16 widened to float32 */
+  if (EXPECT_OK(e3)) {
+    CHECK_STR_EQ(DT(e3), "float32");
+    CHECK_STR_EQ(DT(((tvm_tir_binary_obj*)e3)->a), "float32");
+  }
+  tvm_tir_expr_obj* v = V("v", tvm_tir_dtype_with_lanes(TVM_TIR_FLOAT32, 4));
+  tvm_tir_expr_obj* e4 = B(TVM_TIR_KIND_Add, v, V("j", TVM_TIR_INT32)); /* cast, then broadcast */
+  if (EXPECT_OK(e4)) {
+    CHECK_STR_EQ(DT(e4), "float32x4");
+    tvm_tir_expr_obj* bb = ((tvm_tir_binary_obj*)e4)->b;
+    CHECK(tvm_tir_kind_of(bb) == TVM_TIR_KIND_Broadcast);
+  }
+  /* A folded cast of a constant: 2.5 * int64 3 is 7.5 in float32 */
+  tvm_tir_expr_obj* e5 = B(TVM_TIR_KIND_Mul, C(TVM_TIR_FLOAT32, 2), i64);
+  if (EXPECT_OK(e5)) CHECK_STR_EQ(DT(e5), "float32");
+  /* No common type: bfloat16 with float16, bool with float */
+  EXPECT_ERROR("TypeError", tvm_tir_add(V("b", TVM_TIR_BFLOAT16), h), "rule T-BINOP",
                "same dtype");
-  EXPECT_ERROR("TypeError", tvm_tir_add(V("h", TVM_TIR_FLOAT16), V("g", TVM_TIR_FLOAT32)),
-               "rule T-BINOP", "same dtype");
+  EXPECT_ERROR("TypeError", tvm_tir_mul(f, V("c", TVM_TIR_BOOL)), "rule T-BINOP", "same dtype");
 }
 
 TEST(handle_operands) {
@@ -368,6 +410,7 @@ int main(void) {
   RUN(cast_folding);
   RUN(literal_promotion);
   RUN(integer_width_promotion);
+  RUN(float_promotion);
   RUN(stale_error_is_not_theirs);
   RUN(handle_operands);
   RUN(division_by_zero);

@@ -13,8 +13,13 @@
  *      Int/UInt type if its value fits, an IntImm or FloatImm to a Float/BFloat type if in
  *      range; broadcast when the other operand is a vector). If both are literals the narrower
  *      converts to the wider (float wins over int). A literal that does not fit is a TypeError
- *      naming the operator's rule. A scalar non-literal operand is broadcast to a vector
- *      operand of the same element type. Nothing else converts implicitly.
+ *      naming the operator's rule; a float literal next to an integer operand converts the
+ *      integer instead (as the next rule).
+ *    - Type promotion of other operands (upstream's BinaryOpMatchTypes): two integers of
+ *      different types (bool aside) meet at the wider type (at equal widths, the unsigned one);
+ *      an integer next to a float is cast to the float's type; of two floats of different
+ *      widths the narrower is cast to the wider. A scalar operand is broadcast to a vector
+ *      operand. Nothing else converts implicitly (bools, handles, float16 with bfloat16).
  *    - Handle (and void) operands of arithmetic or comparisons are a TypeError (T-BINOP/T-CMP).
  *    - Constant folding: when both operands are scalar constants the result is a constant.
  *      Integers wrap around to the bit width (two's complement); Div/Mod truncate toward zero as

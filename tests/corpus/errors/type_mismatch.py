@@ -3,5 +3,5 @@ from tvm.script import tirx as T
 
 
 @T.prim_func
-def f(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "int32")):
+def f(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "bool")):
     A[0] = A[1] + B[1]
