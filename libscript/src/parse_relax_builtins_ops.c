@@ -966,11 +966,16 @@ static int b_call_tir_with_grad(tvm_script_call* call, TVMFFIAny* out) {
 
 /* R.call_builtin_with_ctx(func, args, sinfo_args=None): func a builtin's name (or an
  * ExternFunc), args a tuple or list of the arguments after the VM context, sinfo_args one
- * struct info or a list of them. */
+ * struct info or a list of them (`ty_args=`, newer upstream's name for it, as well). */
 static int b_call_builtin_with_ctx(tvm_script_call* call, TVMFFIAny* out) {
-  static const char* const spec = "func, args, *sinfo_args=";
-  TVMFFIAny a[3];
-  if (tvm_script__bind_args(call, spec, a, 3) != 0) return -1;
+  static const char* const spec = "func, args, *sinfo_args=, ty_args=";
+  TVMFFIAny a[4];
+  if (tvm_script__bind_args(call, spec, a, 4) != 0) return -1;
+  if (present(&a[2]) && present(&a[3])) {
+    call->error_arg = tvm_script__arg_index(call, spec, 3);
+    return tvm_ffi_raise("TypeError", "%s() got both sinfo_args and ty_args", call->name);
+  }
+  if (present(&a[3])) a[2] = a[3];
   tvm_relax_expr_obj* func = NULL;
   if (is_string(&a[0])) {
     func = tvm_relax_extern_func_new(tvm_script__value_to_cstr(&a[0], "func"), NULL);

@@ -184,7 +184,7 @@ void* tvm_script__relax_sinfo_list(const TVMFFIAny* v, const char* what, bool tu
   }
   void* arr = tvm_script_items_to_array(&it);
   tvm_script_items_free(&it);
-  if (!arr || !tuple_of) return arr;
+  if (!arr || !tuple_of || n == 1) return arr; /* one in a list: that one (MakeCallTIR's rule) */
   tvm_relax_sinfo_obj* t = tvm_relax_tuple_sinfo_new(arr);
   tvm_ffi_release(arr);
   if (!t) return NULL;

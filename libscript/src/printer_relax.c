@@ -827,14 +827,16 @@ static tvm_script_doc_obj* attr_value_doc(tvm_script_docsifier* d, const TVMFFIA
   return tvm_script_as_doc(d, v, path);
 }
 
-/* out_sinfo of call_tir & co: one struct info, or a list of them for a tuple result. */
+/* out_sinfo of call_tir & co: one struct info, or a list of them for a tuple result (a tuple of
+ * one as R.Tuple(...): a list of one reads back as that one). */
 static tvm_script_doc_obj* out_sinfo_doc(tvm_script_docsifier* d, const tvm_relax_call_obj* c,
                                          const void* path) {
   void* sp = tvm_script_path_attr(d, path, "sinfo_args");
   void* p = sp ? tvm_script_path_item(d, sp, 0) : NULL;
   const tvm_relax_sinfo_obj* s = tvm_ffi_seq_obj_at(c->sinfo_args, 0);
   tvm_script_doc_obj* doc = NULL;
-  if (p && tvm_relax_kind_of(s) == TVM_RELAX_KIND_TupleStructInfo) {
+  if (p && tvm_relax_kind_of(s) == TVM_RELAX_KIND_TupleStructInfo &&
+      tvm_ffi_seq_size(((const tvm_relax_tuple_sinfo_obj*)s)->fields) != 1) {
     void* fields = sinfo_list(d, ((const tvm_relax_tuple_sinfo_obj*)s)->fields, p, "fields", NULL);
     doc = fields ? tvm_script_list_doc_take(fields) : NULL;
   } else if (p) {

@@ -57,8 +57,9 @@ tvm_relax_var_obj* tvm_script__relax_func_self_var(tvm_script_builder* b);
 /* A struct info value (new reference), or NULL with a TypeError naming what. */
 tvm_relax_sinfo_obj* tvm_script__relax_sinfo_of(const TVMFFIAny* v, const char* what);
 /* A list of struct infos (sinfo_args=, out_sinfo=): one struct info, or a tuple / list of them
- * (tuple_of: a list makes one TupleStructInfo, as call_tir's out_sinfo; otherwise each item is
- * an element). A new ffi.Array, or NULL with a TypeError. */
+ * (tuple_of: a list of two or more, or none, makes one TupleStructInfo, and a list of one is
+ * that one, as upstream's call_tir reads out_sinfo; otherwise each item is an element). A new
+ * ffi.Array, or NULL with a TypeError. */
 void* tvm_script__relax_sinfo_list(const TVMFFIAny* v, const char* what, bool tuple_of);
 
 /* Calls of Relax values: `f(x, y)` for f a GlobalVar (`cls.f`), a Var of function struct info, a

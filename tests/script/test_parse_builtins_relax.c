@@ -273,6 +273,18 @@ TEST(call_tir_and_packed_calls) {
   CHECK(requal(c5, c6));
   CHECK_EQ_INT(tvm_ffi_seq_size(((tvm_relax_call_obj*)c6)->args), 3);
   tvm_ffi_release(c5), tvm_ffi_release(c6), tvm_ffi_release(shape_n), tvm_ffi_release(tv);
+  /* a list of one struct info is that one, as upstream's MakeCallTIR reads it; a tuple of one
+   * is given (and printed) as R.Tuple(...) */
+  void* one = RTUPLE(AO(out_t));
+  void* c7 = rcall(NULL, "call_tir", RARGS(AO(gv), AO(args)), RKW("out_sinfo"), RARGS(AO(one)));
+  CHECK(requal(c1, c7));
+  void* fields1 = rt_array(1, out_t);
+  tvm_relax_sinfo_obj* tuple1 = tvm_relax_tuple_sinfo_new(fields1);
+  tvm_ffi_release(fields1);
+  void* c8 = rcall(NULL, "call_tir", RARGS(AO(gv), AO(args)), RKW("out_ty"), RARGS(AO(tuple1)));
+  CHECK_STR_EQ(rt_sinfo_text(c8), "R.Tuple(R.Tensor((4,), dtype=\"float32\"))");
+  CHECK_STR_EQ(rprint(c8), "R.call_tir(add_one, (x,), out_sinfo=R.Tuple(R.Tensor((4,), dtype=\"float32\")))");
+  tvm_ffi_release(c7), tvm_ffi_release(c8), tvm_ffi_release(tuple1), tvm_ffi_release(one);
   /* errors */
   CHECK(rcall(NULL, "call_tir", RARGS(AO(gv), AO(args)), NOKW) == NULL);
   CHECK_RAISED("ValueError", "R.call_tir() needs out_sinfo");
@@ -308,6 +320,18 @@ TEST(call_tir_and_packed_calls) {
   CHECK_STR_EQ(rprint(cpp), "R.call_pure_packed(\"f\", x, sinfo_args=(R.Tensor((4,), dtype=\"float32\"), R.Tensor((4,), dtype=\"float32\")))");
   CHECK_STR_EQ(rt_sinfo_text(cpp), "R.Tuple(R.Tensor((4,), dtype=\"float32\"), R.Tensor((4,), dtype=\"float32\"))");
   tvm_ffi_release(cpp), tvm_ffi_release(ef);
+  /* call_builtin_with_ctx: sinfo_args= or ty_args= (newer upstream's name), not both */
+  void* cb1 = rcall(NULL, "call_builtin_with_ctx", RARGS(AS("vm.builtin.f"), AO(args)),
+                    RKW("sinfo_args"), RARGS(AO(out_t)));
+  void* cb2 = rcall(NULL, "call_builtin_with_ctx", RARGS(AS("vm.builtin.f"), AO(args)),
+                    RKW("ty_args"), RARGS(AO(out_t)));
+  CHECK_STR_EQ(rt_sinfo_text(cb2), "R.Tensor((4,), dtype=\"float32\")");
+  CHECK(requal(cb1, cb2));
+  tvm_ffi_release(cb1), tvm_ffi_release(cb2);
+  CHECK(rcall(NULL, "call_builtin_with_ctx", RARGS(AS("vm.builtin.f"), AO(args)),
+              RKW("sinfo_args", "ty_args"), RARGS(AO(out_t), AO(out_t))) == NULL);
+  CHECK_RAISED("TypeError", "R.call_builtin_with_ctx() got both sinfo_args and ty_args");
+  CHECK_EQ_INT(g_error_arg, 3);
   tvm_ffi_release(outs), tvm_ffi_release(c1), tvm_ffi_release(args), tvm_ffi_release(n);
   tvm_ffi_release(out_t), tvm_ffi_release(gv), tvm_ffi_release(x);
 }

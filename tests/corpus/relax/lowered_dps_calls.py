@@ -1,5 +1,6 @@
 # A model after RemovePurityChecking: call_tir_inplace with inplace_indices, call_dps_packed,
-# call_pure_packed, shape_of, tensor_to_shape, print / assert_op, R.func_attr relax.force_pure.
+# call_pure_packed, shape_of, tensor_to_shape, print / assert_op, R.func_attr relax.force_pure;
+# an out_sinfo list of one struct info (that one: gv5 is a tensor, as upstream reads it).
 # from tvm.script import ir as I
 # from tvm.script import tirx as T
 # from tvm.script import relax as R
@@ -32,7 +33,7 @@ class Module:
         gv4: R.Shape(ndim=2) = R.tensor_to_shape(s)
         a = T.int64()
         shm: R.Shape([a, 3]) = R.match_cast(gv4, R.Shape([a, 3]))
-        gv5: R.Tensor((a, 3), dtype="float32") = R.call_tir(cls.ones, (), out_sinfo=R.Tensor((a, 3), dtype="float32"))
+        gv5: R.Tensor((a, 3), dtype="float32") = R.call_tir(cls.ones, (), out_sinfo=[R.Tensor((a, 3), dtype="float32")])
         gv6: R.Shape([n, 4]) = R.shape_of(x)
         gv7: R.Tensor((2,), dtype="int64") = R.shape_to_tensor(gv6)
         gv8: R.Tuple = R.print(gv2, gv7, format="z0={} shape={}")

@@ -1,7 +1,8 @@
 # The forms that reach the VM: R.call_builtin_with_ctx (a VM builtin called with the VM context
-# first, here vm.builtin.alloc_storage), R.vm.call_tir_dyn (a kernel with its TIR arguments
-# unpacked from a shape, as CallTIRRewrite writes a call_tir with tir_vars), call_tir with
-# tir_vars on a symbolic shape, and R.call_tir_with_grad (call_tir naming a TE gradient).
+# first, here vm.builtin.alloc_storage, its struct info given by ty_args=, newer upstream's name
+# for sinfo_args=), R.vm.call_tir_dyn (a kernel with its TIR arguments unpacked from a shape, as
+# CallTIRRewrite writes a call_tir with tir_vars), call_tir with tir_vars on a symbolic shape,
+# and R.call_tir_with_grad (call_tir naming a TE gradient).
 from tvm.script import ir as I
 from tvm.script import relax as R
 from tvm.script import tir as T
@@ -33,7 +34,7 @@ class VMBuiltins:
         storage = R.call_builtin_with_ctx(
             "vm.builtin.alloc_storage",
             (R.shape([16]), R.prim_value(0), R.dtype("uint8")),
-            sinfo_args=(R.Object,),
+            ty_args=(R.Object,),
         )
         y = R.memory.alloc_tensor(storage, R.prim_value(0), R.shape([4]), R.dtype("float32"), R.prim_value(0))
         _ = cls.add_one(x, y)
