@@ -7,6 +7,8 @@
  *                 the dtype constructor (any dtype spelling, tvm_script__tir_dtype_builtin);
  *                 with no value, `n = T.int32()` / `T.int64(is_size_var=True)` is a new Var
  *   variables     `p = T.handle("float32", "shared")`, `h = T.handle()`, `a = T.Var("a", "int64")`
+ *                 (also as upstream's node classes T.IntImm / T.FloatImm(dtype, value) and
+ *                 T.StringImm(value))
  *   nodes         T.Cast, T.Select, T.Ramp, T.Broadcast, T.Shuffle, T.Let and the binary node
  *                 names (T.Add ... T.Or, printed when infix text would fold or change the node)
  *                 build exactly that node: no constant folding, only a Python literal operand
@@ -287,6 +289,44 @@ static int b_Cast(tvm_script_call* call, TVMFFIAny* out) {
 static int b_cast(tvm_script_call* call, TVMFFIAny* out) {
   bound_args a;
   return bind(&a, call, "value, dtype", 2) != 0 ? -1 : cast_node(&a, 1, 0, out);
+}
+
+/* T.IntImm(dtype, value) / T.FloatImm(dtype, value): tvm.tir's literal classes, which
+ * upstream's T namespace exports too (its tests write `T.FloatImm("float32", 0.1)`); the
+ * constant the dtype constructor makes, for a scalar dtype of the class's kind and a number
+ * value (a float is no IntImm's value). */
+static int imm_node(tvm_script_call* call, bool floating, TVMFFIAny* out) {
+  bound_args a;
+  DLDataType t;
+  if (bind(&a, call, "dtype, value", 2) != 0 || arg_dtype(&a, 0, &t) != 0) return -1;
+  bool kind_ok = floating ? tvm_tir_dtype_is_floating(t) : tvm_tir_dtype_is_integer(t);
+  if (!kind_ok || t.lanes != 1) {
+    fail(&a, 0);
+    return tvm_ffi_raise("TypeError", "%s(): the dtype must be a scalar %s type, got %s",
+                         call->name, floating ? "float" : "integer", tvm_tir_dtype_str(t).s);
+  }
+  const TVMFFIAny* v = &a.v[1];
+  if (!is_number(v) || (!floating && v->type_index == kTVMFFIFloat)) {
+    fail(&a, 1);
+    return tvm_ffi_raise("TypeError", "%s(): the value must be %s, got %s", call->name,
+                         floating ? "a number" : "an integer", tvm_ffi_any_type_name(v));
+  }
+  return ret_obj(tvm_script__dtype_number(v, t), out);
+}
+static int b_IntImm(tvm_script_call* call, TVMFFIAny* out) { return imm_node(call, false, out); }
+static int b_FloatImm(tvm_script_call* call, TVMFFIAny* out) { return imm_node(call, true, out); }
+
+/* T.StringImm(value): the string literal. */
+static int b_StringImm(tvm_script_call* call, TVMFFIAny* out) {
+  bound_args a;
+  if (bind(&a, call, "value", 1) != 0) return -1;
+  TVMFFIByteArray s;
+  if (!tvm_ffi_any_as_bytes(&a.v[0], &s)) {
+    fail(&a, 0);
+    return tvm_ffi_raise("TypeError", "%s(): the value must be a str, got %s", call->name,
+                         tvm_ffi_any_type_name(&a.v[0]));
+  }
+  return ret_obj(tvm_tir_string_imm_new(s.data, s.size), out);
 }
 
 /* T.Add(a, b) ... T.Or(a, b), T.min / T.max / T.truncdiv / ...: exactly that node. */
@@ -682,6 +722,9 @@ const tvm_script_builtin tvm_script__tir_expr_builtins[] = {
     {"min_value", b_min_value},
     {"Cast", b_Cast},
     {"cast", b_cast},
+    {"IntImm", b_IntImm},
+    {"FloatImm", b_FloatImm},
+    {"StringImm", b_StringImm},
 #define TVM_TIR_BINOP(Name, type_key, klass, symbol) {#Name, b_##Name},
 #include <tvm/tir/nodes.def>
     {"Not", b_Not},

@@ -723,6 +723,39 @@ TEST(node_errors) {
   tvm_ffi_release(y);
 }
 
+/* Upstream's literal classes: T.IntImm / T.FloatImm(dtype, value), T.StringImm(value). */
+TEST(imm_classes) {
+  CHECK(equal_take(call_pos("IntImm", ARGS(S("int8"), I(-3))), tvm_tir_const(TVM_TIR_INT8, -3)));
+  CHECK(equal_take(call_pos("IntImm", ARGS(S("bool"), B(true))), tvm_tir_bool(true)));
+  CHECK(equal_take(call_pos("FloatImm", ARGS(S("float32"), F(0.1))), tvm_tir_f32(0.1)));
+  CHECK(equal_take(call_pos("FloatImm", ARGS(S("float64"), I(2))), tvm_tir_f64(2.0)));
+  CHECK(equal_take(call_pos("StringImm", ARGS(S("hi"))), tvm_tir_str("hi")));
+  test_call tc;
+  struct {
+    const char* name;
+    TVMFFIAny a0, a1;
+    int32_t nargs, error_arg;
+    const char *kind, *message;
+  } bad[] = {
+      {"IntImm", S("float32"), I(1), 2, 0, "TypeError",
+       "T.IntImm(): the dtype must be a scalar integer type, got float32"},
+      {"IntImm", S("int32x4"), I(1), 2, 0, "TypeError", "scalar integer type, got int32x4"},
+      {"IntImm", S("int32"), F(1.5), 2, 1, "TypeError",
+       "T.IntImm(): the value must be an integer, got float"},
+      {"IntImm", S("int8"), I(1000), 2, -1, "TypeError", "value 1000 is out of the range"},
+      {"FloatImm", S("int32"), F(1.5), 2, 0, "TypeError", "scalar float type, got int32"},
+      {"FloatImm", S("float32"), S("x"), 2, 1, "TypeError", "the value must be a number"},
+      {"StringImm", I(3), I(0), 1, 0, "TypeError", "T.StringImm(): the value must be a str"},
+  };
+  for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); ++i) {
+    TVMFFIAny args[2] = {bad[i].a0, bad[i].a1};
+    tvm_script_call* c = make_call(&tc, bad[i].name, args, bad[i].nargs, NULL, NULL, 0);
+    CHECK(run_call(c) == NULL);
+    CHECK_RAISED(bad[i].kind, bad[i].message);
+    CHECK_EQ_INT(c->error_arg, bad[i].error_arg);
+  }
+}
+
 TEST(iter_var_and_tuple) {
   tvm_tir_var_obj* t = tvm_tir_var("tx", TVM_TIR_INT32);
   tvm_tir_range_obj* dom = tvm_tir_range_take(tvm_tir_int(0), tvm_tir_int(32));
@@ -908,6 +941,7 @@ int main(void) {
   RUN(limits);
   RUN(node_builtins);
   RUN(node_errors);
+  RUN(imm_classes);
   RUN(iter_var_and_tuple);
   RUN(op_calls);
   RUN(op_call_errors);
