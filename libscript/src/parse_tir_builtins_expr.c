@@ -8,7 +8,7 @@
  *                 with no value, `n = T.int32()` / `T.int64(is_size_var=True)` is a new Var
  *   variables     `p = T.handle("float32", "shared")`, `h = T.handle()`, `a = T.Var("a", "int64")`
  *                 (also as upstream's node classes T.IntImm / T.FloatImm(dtype, value) and
- *                 T.StringImm(value))
+ *                 T.StringImm(value)), T.Call(dtype, op, args) (op a name or an Op)
  *   nodes         T.Cast, T.Select, T.Ramp, T.Broadcast, T.Shuffle, T.Let and the binary node
  *                 names (T.Add ... T.Or, printed when infix text would fold or change the node)
  *                 build exactly that node: no constant folding, only a Python literal operand
@@ -566,9 +566,10 @@ bool tvm_script__binary_operand_op(tvm_tir_builtin id) {
   }
 }
 
-/* The result dtype of a call whose text does not print it: upstream's rule for each op. */
-static int call_dtype(tvm_script_call* call, tvm_tir_builtin id, tvm_tir_expr_obj* const* args,
-                      int64_t n, DLDataType* out) {
+/* The result dtype of a call whose text does not print it: upstream's rule for each op
+ * (script_internal.h). */
+bool tvm_script__tir_call_rule_dtype(tvm_tir_builtin id, const void* const* args, int64_t n,
+                                     DLDataType* out) {
   switch (id) {
     case TVM_TIR_BUILTIN_address_of:
     case TVM_TIR_BUILTIN_tvm_access_ptr:
@@ -587,9 +588,9 @@ static int call_dtype(tvm_script_call* call, tvm_tir_builtin id, tvm_tir_expr_ob
     case TVM_TIR_BUILTIN_tvm_store_matrix_sync:
     case TVM_TIR_BUILTIN_start_profile_intrinsic:
     case TVM_TIR_BUILTIN_end_profile_intrinsic:
-    case TVM_TIR_BUILTIN_anylist_getitem: *out = TVM_TIR_HANDLE; return 0;
+    case TVM_TIR_BUILTIN_anylist_getitem: *out = TVM_TIR_HANDLE; return true;
     case TVM_TIR_BUILTIN_isnullptr:
-    case TVM_TIR_BUILTIN_assume: *out = TVM_TIR_BOOL; return 0;
+    case TVM_TIR_BUILTIN_assume: *out = TVM_TIR_BOOL; return true;
     case TVM_TIR_BUILTIN_undef:
     case TVM_TIR_BUILTIN_tvm_struct_set:
     case TVM_TIR_BUILTIN_tvm_throw_last_error:
@@ -603,13 +604,13 @@ static int call_dtype(tvm_script_call* call, tvm_tir_builtin id, tvm_tir_expr_ob
     case TVM_TIR_BUILTIN_q_multiply_shift_per_axis:
     case TVM_TIR_BUILTIN_anylist_resetitem:
     case TVM_TIR_BUILTIN_anylist_setitem_call_packed:
-    case TVM_TIR_BUILTIN_anylist_setitem_call_cpacked: *out = TVM_TIR_INT32; return 0;
-    case TVM_TIR_BUILTIN_tvm_warp_activemask: *out = TVM_TIR_UINT32; return 0;
+    case TVM_TIR_BUILTIN_anylist_setitem_call_cpacked: *out = TVM_TIR_INT32; return true;
+    case TVM_TIR_BUILTIN_tvm_warp_activemask: *out = TVM_TIR_UINT32; return true;
     case TVM_TIR_BUILTIN_break_loop:
     case TVM_TIR_BUILTIN_continue_loop:
       *out = TVM_TIR_VOID;
-      return 0;
-    case TVM_TIR_BUILTIN_large_uint_imm: *out = TVM_TIR_UINT64; return 0;
+      return true;
+    case TVM_TIR_BUILTIN_large_uint_imm: *out = TVM_TIR_UINT64; return true;
     default: break;
   }
   /* The rest follow an operand: the value of if_then_else and of the warp shuffles (mask,
@@ -619,12 +620,7 @@ static int call_dtype(tvm_script_call* call, tvm_tir_builtin id, tvm_tir_expr_ob
                          id == TVM_TIR_BUILTIN_tvm_warp_shuffle_down
                      ? 1
                      : 0;
-  if (n <= from) {
-    return tvm_ffi_raise("TypeError",
-                         "%s(): cannot infer the result dtype without arguments; "
-                         "pass dtype=",
-                         call->name);
-  }
+  if (n <= from) return false;
   DLDataType t = tvm_tir_expr_dtype(args[from]);
   switch (id) {
     case TVM_TIR_BUILTIN_isnan:
@@ -636,7 +632,61 @@ static int call_dtype(tvm_script_call* call, tvm_tir_builtin id, tvm_tir_expr_ob
     default: break;
   }
   *out = t;
-  return 0;
+  return true;
+}
+
+/* T.Call(dtype, op, args): tvm.tir.Call, which upstream's T namespace exports (its VM codegen
+ * tests write `T.Call("bool", "tir.tvm_call_packed", [...])`): op a registered op's name or an
+ * Op, args a list or tuple converted as an op call's arguments; the Call node as given (its
+ * constructor checks it). */
+static int b_Call(tvm_script_call* call, TVMFFIAny* out) {
+  bound_args a;
+  DLDataType t;
+  if (bind(&a, call, "dtype, op, args", 3) != 0 || arg_dtype(&a, 0, &t) != 0) return -1;
+  tvm_tir_op_obj* op = NULL;
+  const TVMFFIAny* opv = &a.v[1];
+  TVMFFIByteArray name;
+  if (tvm_ffi_any_is_object(opv) && tvm_tir_kind_of(opv->v_obj) == TVM_TIR_KIND_Op) {
+    tvm_ffi_retain(opv->v_obj);
+    op = (tvm_tir_op_obj*)opv->v_obj;
+  } else if (opv->type_index != kTVMFFIObject && tvm_ffi_any_as_bytes(opv, &name)) {
+    op = tvm_tir_op_get(arg_cstr(&a, 1)); /* (a KeyError names an unknown op) */
+  } else {
+    tvm_ffi_raise("TypeError", "%s(): op must be an op's name or an Op, got %s", call->name,
+                  tvm_ffi_any_type_name(opv));
+  }
+  if (!op) {
+    fail(&a, 1);
+    return -1;
+  }
+  const void* seq = tvm_ffi_any_as_object(&a.v[2], kTVMFFIArray);
+  if (!seq) seq = tvm_ffi_any_as_object(&a.v[2], kTVMFFIList);
+  if (!seq) {
+    tvm_ffi_release(op);
+    fail(&a, 2);
+    return tvm_ffi_raise("TypeError", "%s(): args must be a list or tuple, got %s", call->name,
+                         tvm_ffi_any_type_name(&a.v[2]));
+  }
+  int64_t n = tvm_ffi_seq_size(seq);
+  tvm_script_items it;
+  if (!tvm_script_items_init(&it, n)) {
+    tvm_ffi_release(op);
+    return -1;
+  }
+  tvm_tir_expr_obj* r = NULL;
+  int64_t i = 0;
+  for (; i < n; ++i) {
+    tvm_tir_expr_obj* e = tvm_script__arg_to_expr(call, tvm_ffi_seq_at(seq, i), 3);
+    if (!e) break;
+    tvm_script_items_push(&it, e);
+  }
+  void* arr = i == n ? tvm_script_items_to_array(&it) : NULL;
+  tvm_script_items_free(&it);
+  if (arr) r = tvm_tir_call_new(t, op, arr); /* borrows op, arr */
+  tvm_ffi_release(arr);
+  tvm_ffi_release(op);
+  if (!r && i < n) fail(&a, 2);
+  return ret_obj(r, out);
 }
 
 /* T.<op>(args): a Call of "tir.<op>". */
@@ -692,7 +742,11 @@ static int op_call(tvm_script_call* call, tvm_tir_builtin id, TVMFFIAny* out) {
        match_literal(&call->args[lo + 2], &args[2], args[1]) != 0)) {
     goto done;
   }
-  if (!have_dtype && call_dtype(call, id, args, n, &dtype) != 0) goto done;
+  if (!have_dtype && !tvm_script__tir_call_rule_dtype(id, (const void* const*)args, n, &dtype)) {
+    tvm_ffi_raise("TypeError", "%s(): cannot infer the result dtype without arguments; pass "
+                  "dtype=", call->name);
+    goto done;
+  }
   {
     void* arr = tvm_ffi_array_of_objects((void* const*)args, n);
     tvm_tir_op_obj* op = arr ? tvm_tir_builtin_op(id) : NULL;
@@ -722,6 +776,7 @@ const tvm_script_builtin tvm_script__tir_expr_builtins[] = {
     {"min_value", b_min_value},
     {"Cast", b_Cast},
     {"cast", b_cast},
+    {"Call", b_Call},
     {"IntImm", b_IntImm},
     {"FloatImm", b_FloatImm},
     {"StringImm", b_StringImm},

@@ -367,15 +367,19 @@ static bool dtype_first(const void* op) {
          tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_type_annotation);
 }
 
+/* The builtin whose op is `op`, or -1. */
+static int builtin_id(const void* op) {
+  for (int k = 0; k < TVM_TIR_BUILTIN_COUNT; ++k) {
+    if (tvm_tir_is_builtin(op, (tvm_tir_builtin)k)) return k;
+  }
+  return -1;
+}
+
 /* For an op whose two operands share a type when parsed (a bare literal takes the other's), an
  * int32 literal next to an operand of another type prints as T.int32(v). Consumes args. */
-static void* type_literal_operand(tvm_script_docsifier* d, const tvm_tir_call_obj* c, void* args) {
-  const void* op = c->op;
-  bool binary = false;
-  for (int k = 0; k < TVM_TIR_BUILTIN_COUNT && !binary; ++k) {
-    binary = tvm_script__binary_operand_op((tvm_tir_builtin)k) && tvm_tir_is_builtin(op, (tvm_tir_builtin)k);
-  }
-  if (!binary) return args;
+static void* type_literal_operand(tvm_script_docsifier* d, const tvm_tir_call_obj* c, int id,
+                                  void* args) {
+  if (id < 0 || !tvm_script__binary_operand_op((tvm_tir_builtin)id)) return args;
   const tvm_tir_expr_obj* a[2] = {tvm_ffi_seq_obj_at(c->args, 0), tvm_ffi_seq_obj_at(c->args, 1)};
   if (tvm_tir_dtype_equal(a[0]->dtype, a[1]->dtype)) return args;
   void* list = NULL;
@@ -416,9 +420,8 @@ static tvm_script_doc_obj* conv_call(tvm_script_docsifier* d, const TVMFFIAny* o
   void* p = tvm_script__tir_path(d, path, "args");
   void* args = p ? tvm_script_as_doc_array(d, c->args, p) : NULL;
   tvm_ffi_release(p);
-  if (args && tvm_tir_kind_of(c->op) == TVM_TIR_KIND_Op && tvm_ffi_seq_size(c->args) >= 2) {
-    args = type_literal_operand(d, c, args);
-  }
+  int id = tvm_tir_kind_of(c->op) == TVM_TIR_KIND_Op ? builtin_id(c->op) : -1;
+  if (args && tvm_ffi_seq_size(c->args) >= 2) args = type_literal_operand(d, c, id, args);
   if (args && tvm_tir_kind_of(c->op) == TVM_TIR_KIND_Op &&
       (dtype_first(c->op) || tvm_tir_is_builtin(c->op, TVM_TIR_BUILTIN_tvm_struct_get))) {
     /* Rebuild the argument list with the dtype literal first (or last for tvm_struct_get). */
@@ -433,6 +436,18 @@ static tvm_script_doc_obj* conv_call(tvm_script_docsifier* d, const TVMFFIAny* o
     tvm_ffi_release(dt);
     tvm_ffi_release(args);
     args = ok ? tvm_script_doc_list_to_array_take(list) : (tvm_ffi_release(list), NULL);
+  } else if (args && id >= 0) {
+    /* `dtype=` where the op's rule would make another dtype of these arguments (a pass's
+     * `tvm_call_packed` of bool), so that the text reads back as this call. */
+    int64_t n = tvm_ffi_seq_size(c->args);
+    const void* first[2] = {n > 0 ? tvm_ffi_seq_obj_at(c->args, 0) : NULL,
+                            n > 1 ? tvm_ffi_seq_obj_at(c->args, 1) : NULL};
+    DLDataType rule;
+    if (!tvm_script__tir_call_rule_dtype((tvm_tir_builtin)id, first, n, &rule) ||
+        !tvm_tir_dtype_equal(rule, c->expr.dtype)) {
+      void* dt = tvm_script_doc_array_take(tvm_script__tir_dtype_literal(c->expr.dtype));
+      return tvm_script_call_doc_take(callee, args, tvm_script__str_array1("dtype"), dt);
+    }
   }
   return tvm_script_call_doc_take(callee, args, NULL, NULL);
 }

@@ -60,6 +60,13 @@ void* tvm_script__str_array1(const char* key);
  * T.pow, ... The printer writes an int32 literal operand next to another type with its type. */
 bool tvm_script__binary_operand_op(tvm_tir_builtin id);
 
+/* The result dtype of a call of builtin `id` whose text does not write it (upstream's rule per
+ * op: a fixed dtype, or one following an argument, args[0] or args[1], of its n PrimExprs),
+ * in *out; false when the rule needs an argument there is not. The parser makes `T.<op>(...)`
+ * so, unless `dtype=` is given; the printer writes `dtype=` when a call's differs from it. */
+bool tvm_script__tir_call_rule_dtype(tvm_tir_builtin id, const void* const* args, int64_t n,
+                                     DLDataType* out);
+
 /* Consume `doc` and return it, or release it and return NULL when `ok` is false. */
 static inline void* tvm_script__keep_if(void* doc, bool ok) {
   if (!ok) {

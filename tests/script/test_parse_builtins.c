@@ -756,6 +756,35 @@ TEST(imm_classes) {
   }
 }
 
+/* T.Call(dtype, op, args): the node as given, op by name or an Op. */
+TEST(call_class) {
+  tvm_tir_var_obj* x = tvm_tir_var("x", TVM_TIR_INT32);
+  void* list = tvm_ffi_list_new();
+  TVMFFIAny items[2] = {S("f"), O(x)};
+  for (int i = 0; i < 2; ++i) CHECK(tvm_ffi_list_push(list, &items[i]) == 0);
+  CHECK(equal_take(call_pos("Call", ARGS(S("bool"), S("tir.tvm_call_packed"), O(list))),
+                   tvm_tir_call_take(TVM_TIR_BOOL, "tir.tvm_call_packed", tvm_tir_str("f"),
+                                     tvm_tir_ref(x))));
+  tvm_tir_op_obj* op = tvm_tir_op_get("tir.tvm_call_packed");
+  CHECK(equal_take(call_pos("Call", ARGS(S("int32"), O(op), O(list))),
+                   tvm_tir_call_take(TVM_TIR_INT32, "tir.tvm_call_packed", tvm_tir_str("f"),
+                                     tvm_tir_ref(x))));
+  test_call tc;
+  tvm_script_call* c = make_call(&tc, "Call", ARGS(S("bool"), S("tir.nope"), O(list)), NULL, NULL, 0);
+  CHECK(run_call(c) == NULL);
+  CHECK_RAISED("KeyError", "tir.nope");
+  CHECK_EQ_INT(c->error_arg, 1);
+  c = make_call(&tc, "Call", ARGS(S("bool"), I(3), O(list)), NULL, NULL, 0);
+  CHECK(run_call(c) == NULL);
+  CHECK_RAISED("TypeError", "T.Call(): op must be an op's name or an Op, got int");
+  CHECK_EQ_INT(c->error_arg, 1);
+  c = make_call(&tc, "Call", ARGS(S("bool"), O(op), I(3)), NULL, NULL, 0);
+  CHECK(run_call(c) == NULL);
+  CHECK_RAISED("TypeError", "T.Call(): args must be a list or tuple, got int");
+  CHECK_EQ_INT(c->error_arg, 2);
+  tvm_ffi_release(op), tvm_ffi_release(list), tvm_ffi_release(x);
+}
+
 TEST(iter_var_and_tuple) {
   tvm_tir_var_obj* t = tvm_tir_var("tx", TVM_TIR_INT32);
   tvm_tir_range_obj* dom = tvm_tir_range_take(tvm_tir_int(0), tvm_tir_int(32));
@@ -942,6 +971,7 @@ int main(void) {
   RUN(node_builtins);
   RUN(node_errors);
   RUN(imm_classes);
+  RUN(call_class);
   RUN(iter_var_and_tuple);
   RUN(op_calls);
   RUN(op_call_errors);

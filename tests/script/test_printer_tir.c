@@ -134,6 +134,12 @@ TEST(operators_and_precedence) {
   EXPECT(tvm_tir_call_take(TVM_TIR_FLOAT32, "tir.exp", ref(f)), "f = T.float32()\nT.exp(f)");
   EXPECT(tvm_tir_call_take(TVM_TIR_INT32, "tir.call_extern", tvm_tir_str("abs"), ref(a)),
          "a = T.int32()\nT.call_extern(\"int32\", \"abs\", a)");
+  /* A dtype the op's rule would not give is written as dtype= (it reads back as given) */
+  EXPECT(tvm_tir_call_take(TVM_TIR_BOOL, "tir.tvm_call_packed", tvm_tir_str("f"), ref(a)),
+         "a = T.int32()\nT.tvm_call_packed(\"f\", a, dtype=\"bool\")");
+  EXPECT(tvm_tir_call_take(TVM_TIR_INT32, "tir.tvm_call_packed", tvm_tir_str("f"), ref(a)),
+         "a = T.int32()\nT.tvm_call_packed(\"f\", a)");
+  EXPECT(tvm_tir_call_take(TVM_TIR_FLOAT32, "tir.undef"), "T.undef(dtype=\"float32\")");
   EXPECT(tvm_tir_ramp_take(ref(a), tvm_tir_int(1), 4), "a = T.int32()\nT.Ramp(a, 1, 4)");
   EXPECT(tvm_tir_broadcast_take(ref(f), 4), "f = T.float32()\nT.Broadcast(f, 4)");
   tvm_tir_var_obj* v = tvm_tir_var("v", TVM_TIR_INT32);
