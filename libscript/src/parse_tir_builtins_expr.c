@@ -8,7 +8,8 @@
  *                 with no value, `n = T.int32()` / `T.int64(is_size_var=True)` is a new Var
  *   variables     `p = T.handle("float32", "shared")`, `h = T.handle()`, `a = T.Var("a", "int64")`
  *                 (also as upstream's node classes T.IntImm / T.FloatImm(dtype, value) and
- *                 T.StringImm(value)), T.Call(dtype, op, args) (op a name or an Op)
+ *                 T.StringImm(value)), T.Call(dtype, op, args) (op a name or an Op),
+ *                 T.const(value, dtype=None) (upstream's tvm.tir.const, read as T.const)
  *   nodes         T.Cast, T.Select, T.Ramp, T.Broadcast, T.Shuffle, T.Let and the binary node
  *                 names (T.Add ... T.Or, printed when infix text would fold or change the node)
  *                 build exactly that node: no constant folding, only a Python literal operand
@@ -315,6 +316,25 @@ static int imm_node(tvm_script_call* call, bool floating, TVMFFIAny* out) {
 }
 static int b_IntImm(tvm_script_call* call, TVMFFIAny* out) { return imm_node(call, false, out); }
 static int b_FloatImm(tvm_script_call* call, TVMFFIAny* out) { return imm_node(call, true, out); }
+
+/* tvm.tir.const(value, dtype=None) (read as T.const): the constant of dtype, by default the
+ * value's (bool, int32 or int64 when the int does not fit, float32), as upstream's. */
+static int b_const(tvm_script_call* call, TVMFFIAny* out) {
+  bound_args a;
+  if (bind(&a, call, "value, dtype=", 2) != 0) return -1;
+  const TVMFFIAny* v = &a.v[0];
+  if (!is_number(v)) {
+    fail(&a, 0);
+    return tvm_ffi_raise("TypeError", "%s(): the value must be a number, got %s", call->name,
+                         tvm_ffi_any_type_name(v));
+  }
+  DLDataType t = v->type_index == kTVMFFIBool    ? TVM_TIR_BOOL
+                 : v->type_index == kTVMFFIFloat ? TVM_TIR_FLOAT32
+                 : v->v_int64 == (int32_t)v->v_int64 ? TVM_TIR_INT32
+                                                     : TVM_TIR_INT64;
+  if (given(&a, 1) && arg_dtype(&a, 1, &t) != 0) return -1;
+  return ret_obj(tvm_script__dtype_number(v, t), out);
+}
 
 /* T.StringImm(value): the string literal. */
 static int b_StringImm(tvm_script_call* call, TVMFFIAny* out) {
@@ -777,6 +797,7 @@ const tvm_script_builtin tvm_script__tir_expr_builtins[] = {
     {"Cast", b_Cast},
     {"cast", b_cast},
     {"Call", b_Call},
+    {"const", b_const},
     {"IntImm", b_IntImm},
     {"FloatImm", b_FloatImm},
     {"StringImm", b_StringImm},

@@ -723,13 +723,21 @@ TEST(node_errors) {
   tvm_ffi_release(y);
 }
 
-/* Upstream's literal classes: T.IntImm / T.FloatImm(dtype, value), T.StringImm(value). */
+/* Upstream's literal classes: T.IntImm / T.FloatImm(dtype, value), T.StringImm(value), and
+ * tvm.tir.const (T.const). */
 TEST(imm_classes) {
   CHECK(equal_take(call_pos("IntImm", ARGS(S("int8"), I(-3))), tvm_tir_const(TVM_TIR_INT8, -3)));
   CHECK(equal_take(call_pos("IntImm", ARGS(S("bool"), B(true))), tvm_tir_bool(true)));
   CHECK(equal_take(call_pos("FloatImm", ARGS(S("float32"), F(0.1))), tvm_tir_f32(0.1)));
   CHECK(equal_take(call_pos("FloatImm", ARGS(S("float64"), I(2))), tvm_tir_f64(2.0)));
   CHECK(equal_take(call_pos("StringImm", ARGS(S("hi"))), tvm_tir_str("hi")));
+  /* const(value, dtype=None), upstream's tvm.tir.const: the value's dtype by default */
+  CHECK(equal_take(call_pos("const", ARGS(B(true))), tvm_tir_bool(true)));
+  CHECK(equal_take(call_pos("const", ARGS(I(3))), tvm_tir_int(3)));
+  CHECK(equal_take(call_pos("const", ARGS(I(1LL << 40))), tvm_tir_i64(1LL << 40)));
+  CHECK(equal_take(call_pos("const", ARGS(F(0.5))), tvm_tir_f32(0.5)));
+  CHECK(equal_take(call_pos("const", ARGS(I(3), S("float16"))),
+                   tvm_tir_float_imm_new(TVM_TIR_FLOAT16, 3.0)));
   test_call tc;
   struct {
     const char* name;
@@ -746,6 +754,8 @@ TEST(imm_classes) {
       {"FloatImm", S("int32"), F(1.5), 2, 0, "TypeError", "scalar float type, got int32"},
       {"FloatImm", S("float32"), S("x"), 2, 1, "TypeError", "the value must be a number"},
       {"StringImm", I(3), I(0), 1, 0, "TypeError", "T.StringImm(): the value must be a str"},
+      {"const", S("x"), I(0), 1, 0, "TypeError", "T.const(): the value must be a number"},
+      {"const", I(1000), S("int8"), 2, -1, "TypeError", "value 1000 is out of the range"},
   };
   for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); ++i) {
     TVMFFIAny args[2] = {bad[i].a0, bad[i].a1};
