@@ -92,6 +92,25 @@ bool tvm_relax__is_leaf(const void* e, bool tuples);
  * a new Array, or arr itself (retained) when every item came back unchanged. */
 void* tvm_relax__map_array(void* arr, void* (*fn)(void* ctx, void* item), void* ctx);
 
+/* ---- Data layouts (layout.c) ----------------------------------------------------------------- */
+enum { TVM_RELAX_LAYOUT_MAX = 10 };
+/* A layout of canon's axes in any order plus packed sub-axes ("NCHW16c"), by logical axis k:
+ * canon[k] for k < nprimal, then the sub-axes in canon's order. */
+typedef struct {
+  int32_t rank, nprimal;
+  int32_t pos[TVM_RELAX_LAYOUT_MAX];    /* the index in the layout (the tensor's dim) of axis k */
+  int64_t factor[TVM_RELAX_LAYOUT_MAX]; /* 0 for a primal axis, else the sub-axis's factor */
+  char letter[TVM_RELAX_LAYOUT_MAX];
+} tvm_relax__layout;
+/* 0 and *out when layout parses against canon (the axes of unsplit may not be packed); else -1
+ * and why in err (a clause: "it lacks the axis H"). */
+int tvm_relax__layout_parse(const char* layout, const char* canon, const char* unsplit,
+                            tvm_relax__layout* out, char* err, size_t errn);
+/* Whether a and b pack the same axes by the same factors (their orders may differ). */
+bool tvm_relax__layout_same_axes(const tvm_relax__layout* a, const tvm_relax__layout* b);
+/* The upper-case (primal) axes of layout (for the kernels: the op's spatial rank + 2). */
+int32_t tvm_relax__layout_primal_count(const char* layout);
+
 /* ---- Helpers for inference rules (op_common.c) ------------------------------------------------- */
 /* Raise kind ("TypeError", "ValueError") with "<op name>: <message>"; returns NULL. */
 void* tvm_relax__op_error(const tvm_relax__infer_ctx* ctx, const char* kind, const char* fmt, ...)

@@ -6,7 +6,7 @@
  * output_padding), pooling
  * (max_pool1d / avg_pool1d, max_pool2d / avg_pool2d, max_pool3d / avg_pool3d, with
  * count_include_pad and ceil_mode, and adaptive_avg_pool1d / 2d / 3d, in any layouts that permute
- * NCW / NCHW / NCDHW), pad (constant, edge, reflect),
+ * NCW / NCHW / NCDHW, N and C possibly packed as in NCHW16c), pad (constant, edge, reflect),
  * batch_norm (inference: the moving statistics, passed through as the second and third
  * results; training: the batch's statistics, the moving ones updated) and dropout (the
  * identity, with a mask of ones). Windows read only the taps inside the input: padding is a
@@ -294,17 +294,25 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_conv_transpose(const tvm_relax_call_o
 }
 
 /* ---- max_pool / avg_pool (1d, 2d, 3d) -------------------------------------------------------- */
-/* Where the logical dims (N, C, then the s spatial ones, as in NCW / NCHW / NCDHW) are in the
- * input (pd) and output (po) of a pooling call, from its layout and out_layout (absent: layout);
- * false + NotImplementedError for a layout that is no permutation of those letters (a packed
- * one, NCHW4c). */
-static bool pool_layouts(const tvm_relax_call_obj* call, int s, int* pd, int* po) {
-  const char* canon = s == 1 ? "NCW" : s == 2 ? "NCHW" : s == 3 ? "NCDHW" : NULL;
-  if (!canon || !layout_pos(call, "layout", NULL, canon, pd) ||
-      !layout_pos(call, "out_layout", tvm_relax__call_attr_str(call, "layout", NULL), canon, po)) {
+/* The input (li) and output (lo) layouts of a pooling call (out_layout absent: layout), by
+ * logical dim (N, C, the s spatial ones, then the packed sub-axes of NCHW16c: layout.c); *s the
+ * spatial rank. The packed dims pass through the kernels like N and C. false +
+ * NotImplementedError for layouts the inference rule would refuse. */
+static bool pool_layouts(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* x, int* s,
+                         tvm_relax__layout* li, tvm_relax__layout* lo) {
+  const char* l = tvm_relax__call_attr_str(call, "layout", NULL);
+  const char* ol = tvm_relax__call_attr_str(call, "out_layout", NULL);
+  /* (no layout: the canonical one, as IR built without the defaults means) */
+  *s = l ? tvm_relax__layout_primal_count(l) - 2 : (int)rank(x) - 2;
+  const char* canon = *s == 1 ? "NCW" : *s == 2 ? "NCHW" : *s == 3 ? "NCDHW" : NULL;
+  if (!l) l = canon;
+  char err[200];
+  if (!canon || tvm_relax__layout_parse(l, canon, "DHW", li, err, sizeof(err)) != 0 ||
+      tvm_relax__layout_parse(ol ? ol : l, canon, "DHW", lo, err, sizeof(err)) != 0 ||
+      !tvm_relax__layout_same_axes(li, lo)) {
     tvm_ffi_raise("NotImplementedError",
-                  "only layouts that permute NCW, NCHW or NCDHW have a kernel (packed layouts do "
-                  "not)");
+                  "only layouts that permute NCW, NCHW or NCDHW, with N or C packed by the same "
+                  "factors in and out (NCHW16c), have a kernel");
     return false;
   }
   return true;
@@ -316,9 +324,11 @@ static void* pool_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const
   tvm_relax_op_id id = tvm_relax_op_info_of(call->op)->id;
   bool is_max = id == TVM_RELAX_OP_nn_max_pool1d || id == TVM_RELAX_OP_nn_max_pool2d ||
                 id == TVM_RELAX_OP_nn_max_pool3d;
-  int s = (int)rank(in[0]) - 2, n = s + 2;
-  int pd[5], po[5];
-  if (!pool_layouts(call, s, pd, po)) return NULL;
+  int s;
+  tvm_relax__layout li, lo;
+  if (!pool_layouts(call, in[0], &s, &li, &lo)) return NULL;
+  int n = li.rank;
+  const int32_t *pd = li.pos, *po = lo.pos;
   int64_t size[3], strides[3], dilation[3], pad[6];
   if (attr_ints(call, "pool_size", s, 1, size) != 0 || attr_ints(call, "strides", s, 1, strides) != 0 ||
       attr_ints(call, "dilation", s, 1, dilation) != 0 || attr_padding(call, s, pad) != 0) {
@@ -328,7 +338,7 @@ static void* pool_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const
   tvm_tir_buffer_obj *x = in[0], *o = out[0];
   DLDataType t = o->dtype;
   bool fl = tvm_tir_dtype_is_floating(t);
-  void* v[5], *r[3];
+  void *v[TVM_RELAX_LAYOUT_MAX], *r[3];
   if (tvm_relax__kernel_vars(v, n, "i") != 0) return NULL;
   if (tvm_relax__kernel_vars(r, s, "r") != 0) {
     tvm_relax__release_all(v, n);
@@ -336,8 +346,9 @@ static void* pool_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const
   }
   tvm_tir_buffer_obj* acc = tvm_relax__scratch("acc", t);
   tvm_tir_buffer_obj* cnt = tvm_relax__scratch("count", TVM_TIR_INT64);
-  /* x's indices (xl: logical, placed into xi by the layout) */
-  void* xl[5] = {tvm_tir_ref(v[0]), tvm_tir_ref(v[1]), NULL, NULL, NULL};
+  /* x's indices (xl: logical, placed into xi by the layout; all but the spatial pass through) */
+  void* xl[TVM_RELAX_LAYOUT_MAX];
+  for (int k = 0; k < n; ++k) xl[k] = k >= 2 && k < 2 + s ? NULL : tvm_tir_ref(v[k]);
   void* cond = NULL;
   void* start[3];
   for (int i = 0; i < s; ++i) {
@@ -348,7 +359,7 @@ static void* pool_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const
     cond = and_opt(cond, in_range(tvm_tir_ref(pos), true, true, dim(x, pd[2 + i])));
     xl[2 + i] = pos;
   }
-  void* xi[5];
+  void* xi[TVM_RELAX_LAYOUT_MAX];
   for (int k = 0; k < n; ++k) xi[pd[k]] = xl[k];
   void* xv = tvm_tir_load_takev(tvm_tir_ref(x), n, xi);
   void* update = is_max ? tvm_relax__scratch_store(acc, tvm_tir_max_take(tvm_relax__scratch_load(acc), xv))
@@ -386,7 +397,7 @@ static void* pool_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const
                       : tvm_tir_seq_take(tvm_relax__scratch_store(acc, zero_of(t)),
                                          tvm_relax__scratch_store(cnt, tvm_tir_i64(0)));
   /* The output's indices placed by out_layout, its loops in its own order. */
-  void *oi[5], *ov[5], *oext[5];
+  void *oi[TVM_RELAX_LAYOUT_MAX], *ov[TVM_RELAX_LAYOUT_MAX], *oext[TVM_RELAX_LAYOUT_MAX];
   for (int k = 0; k < n; ++k) oi[po[k]] = tvm_tir_ref(v[k]), ov[po[k]] = v[k];
   for (int k = 0; k < n; ++k) oext[k] = dim(o, k);
   void* inner = tvm_tir_seq_take(init, red, tvm_tir_store_takev(tvm_tir_ref(o), result, n, oi));
@@ -556,19 +567,22 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_pool2d_backward(const tvm_relax_call_
 static void* adaptive_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
                            tvm_tir_buffer_obj* const* out, int nout) {
   (void)nin, (void)nout;
-  int s = (int)rank(in[0]) - 2, n = s + 2;
-  int pd[5], po[5];
-  if (!pool_layouts(call, s, pd, po)) return NULL;
+  int s;
+  tvm_relax__layout li, lo;
+  if (!pool_layouts(call, in[0], &s, &li, &lo)) return NULL;
+  int n = li.rank;
+  const int32_t *pd = li.pos, *po = lo.pos;
   tvm_tir_buffer_obj *x = in[0], *o = out[0];
   DLDataType t = o->dtype;
-  void *v[5], *r[3];
+  void *v[TVM_RELAX_LAYOUT_MAX], *r[3];
   if (tvm_relax__kernel_vars(v, n, "i") != 0) return NULL;
   if (tvm_relax__kernel_vars(r, s, "r") != 0) {
     tvm_relax__release_all(v, n);
     return NULL;
   }
   /* Window of output y along a dim of H in, OH out: [y * H // OH, ceil((y + 1) * H / OH)). */
-  void *st[3], *len[3], *xl[5] = {tvm_tir_ref(v[0]), tvm_tir_ref(v[1]), NULL, NULL, NULL};
+  void *st[3], *len[3], *xl[TVM_RELAX_LAYOUT_MAX];
+  for (int k = 0; k < n; ++k) xl[k] = k >= 2 && k < 2 + s ? NULL : tvm_tir_ref(v[k]);
   void* area = tvm_tir_i64(1);
   for (int i = 0; i < s; ++i) {
     void *h = dim(x, pd[2 + i]), *oh = dim(o, po[2 + i]);
@@ -583,14 +597,14 @@ static void* adaptive_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* c
     xl[2 + i] = tvm_tir_add_take(tvm_tir_ref(st[i]), tvm_tir_ref(r[i]));
     area = tvm_tir_mul_take(area, tvm_tir_ref(len[i]));
   }
-  void* xi[5];
+  void* xi[TVM_RELAX_LAYOUT_MAX];
   for (int k = 0; k < n; ++k) xi[pd[k]] = xl[k];
   tvm_tir_buffer_obj* acc = tvm_relax__scratch("acc", t);
   void* upd = tvm_relax__scratch_store(
       acc, tvm_tir_add_take(tvm_relax__scratch_load(acc), tvm_tir_load_takev(tvm_tir_ref(x), n, xi)));
   void* red = tvm_relax__loop_nest(r, len, s, NULL, upd);
   /* The output's indices placed by out_layout, its loops in its own order. */
-  void *oi[5], *ov[5], *oext[5];
+  void *oi[TVM_RELAX_LAYOUT_MAX], *ov[TVM_RELAX_LAYOUT_MAX], *oext[TVM_RELAX_LAYOUT_MAX];
   for (int k = 0; k < n; ++k) oi[po[k]] = tvm_tir_ref(v[k]), ov[po[k]] = v[k];
   for (int k = 0; k < n; ++k) oext[k] = dim(o, k);
   void* mean = tvm_tir_div_take(tvm_relax__scratch_load(acc), tvm_tir_cast_take(t, area));

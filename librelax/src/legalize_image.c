@@ -1,6 +1,7 @@
 /*
- * legalize_image.c: the kernels of image.resize2d in NCHW and image.resize3d in NCDHW, methods
- * nearest_neighbor and linear,
+ * legalize_image.c: the kernels of image.resize2d and image.resize3d in the layouts of NCHW /
+ * NCDHW (permuted, N or C possibly packed as in NCHW16c: those dims pass through), methods
+ * nearest_neighbor, linear and cubic,
  * following upstream's topi resize: each output coordinate maps to an input coordinate (in
  * float32) by the coordinate transformation mode (half_pixel, align_corners, asymmetric,
  * pytorch_half_pixel, tf_half_pixel_for_nn); nearest rounds it by the rounding method and
@@ -27,6 +28,19 @@ static bool is(const char* s, const char* want) { return s && strcmp(s, want) ==
 #define F32 tvm_tir_dtype_float(32)
 static void* fc(double v) { return tvm_tir_const_float(F32, v); }
 static void* as_f(void* e) { return tvm_tir_cast_take(F32, e); }
+
+/* x[...] at the logical index v (borrowed; N, C, the spatial dims, then the packed sub-axes of
+ * layout L) with the spatial indices sp (consumed) in place of v's: the dims other than the
+ * spatial ones pass through, wherever the layout puts them. */
+static void* load_at(tvm_tir_buffer_obj* x, const tvm_relax__layout* L, void* const* v,
+                     void* const* sp) {
+  void* idx[TVM_RELAX_LAYOUT_MAX];
+  int s = L->nprimal - 2;
+  for (int k = 0; k < L->rank; ++k) {
+    idx[L->pos[k]] = k >= 2 && k < 2 + s ? sp[k - 2] : tvm_tir_ref(v[k]);
+  }
+  return tvm_tir_load_takev(tvm_tir_ref(x), L->rank, idx);
+}
 
 /* The input coordinate of output index y (borrowed) for input extent h and output extent oh
  * (borrowed), as float32; NULL + error for an unknown mode. */
@@ -96,14 +110,13 @@ static void cubic_weights(void* t, double a, void* w[4]) {
  * the spline weights of c - floor(c) (cubic_alpha); with cubic_exclude the taps outside the
  * input get weight 0 and the rest are normalised to sum 1. The taps are summed along the last
  * axis first, w0 p0 + w1 p1 + w2 p2 + w3 p3, in float32. */
-static void* cubic_value(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* x, void* const* v,
-                         void* const* coord, int s) {
+static void* cubic_value(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* x,
+                         const tvm_relax__layout* L, void* const* v, void* const* coord, int s) {
   double alpha = tvm_relax__call_attr_float(call, "cubic_alpha", -0.75);
   bool exclude = tvm_relax__call_attr_int(call, "cubic_exclude", 0) != 0;
-  int n = s + 2;
   void *w[3][4], *ix[3][4];
   for (int i = 0; i < s; ++i) {
-    void* h = tvm_ffi_seq_obj_at(x->shape, 2 + i);
+    void* h = tvm_ffi_seq_obj_at(x->shape, L->pos[2 + i]);
     void* fl = tvm_tir_call_take(F32, "tir.floor", tvm_tir_ref(coord[i]));
     void* frac = tvm_tir_sub_take(tvm_tir_ref(coord[i]), tvm_tir_ref(fl));
     void* base = tvm_tir_cast_take(TVM_TIR_INT64, fl);
@@ -132,9 +145,9 @@ static void* cubic_value(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* x, 
   int nc = 1;
   for (int i = 0; i < s; ++i) nc *= 4;
   for (int c = 0; c < nc; ++c) {
-    void* idx[5] = {tvm_tir_ref(v[0]), tvm_tir_ref(v[1]), NULL, NULL, NULL};
-    for (int i = 0; i < s; ++i) idx[2 + i] = tvm_tir_ref(ix[i][(c / (nc / 4 >> (2 * i))) % 4]);
-    p[c] = as_f(tvm_tir_load_takev(tvm_tir_ref(x), n, idx));
+    void* sp[3];
+    for (int i = 0; i < s; ++i) sp[i] = tvm_tir_ref(ix[i][(c / (nc / 4 >> (2 * i))) % 4]);
+    p[c] = as_f(load_at(x, L, v, sp));
   }
   for (int i = s - 1; i >= 0; --i, nc /= 4) {
     for (int c = 0; c < nc / 4; ++c) {
@@ -156,47 +169,56 @@ static void* resize_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* con
   const char* rounding = tvm_relax__call_attr_str(call, "rounding_method", NULL);
   const char* layout = tvm_relax__call_attr_str(call, "layout", NULL);
   tvm_tir_buffer_obj *x = in[0], *o = out[0];
-  int s = (int)tvm_ffi_seq_size(x->shape) - 2;
+  /* the spatial rank from the layout's primal axes (NCHW16c is 2-d), the rank when none */
+  int s = (layout ? tvm_relax__layout_primal_count(layout) : (int)tvm_ffi_seq_size(x->shape)) - 2;
   const char* canon = s == 3 ? "NCDHW" : "NCHW";
   bool nearest = is(method, "nearest_neighbor"), cubic = is(method, "cubic");
-  if ((s != 2 && s != 3) || (layout && !is(layout, canon)) ||
+  tvm_relax__layout L;
+  char err[200];
+  if ((s != 2 && s != 3) ||
+      tvm_relax__layout_parse(layout ? layout : canon, canon, "DHW", &L, err, sizeof(err)) != 0 ||
       (!nearest && !cubic && !is(method, "linear"))) {
     tvm_ffi_raise("NotImplementedError",
-                  "%s: only the %s layout and the nearest_neighbor, linear and cubic methods "
-                  "have a kernel", name, canon);
+                  "%s: only the layouts of %s (permuted, N or C possibly packed as in "
+                  "NCHW16c) and the nearest_neighbor, linear and cubic methods have a kernel",
+                  name, canon);
     return NULL;
   }
   /* upstream's default rounding of nearest_neighbor when none is given */
   if (!rounding || !*rounding) rounding = is(mode, "tf_half_pixel_for_nn") ? "floor" : "round";
   DLDataType t = o->dtype;
-  int n = s + 2;
-  void* v[5];
+  /* v: the logical indices (N, C, the spatial ones, the sub-axes); the output has x's layout */
+  int n = L.rank;
+  const int32_t* pos = L.pos;
+  void* v[TVM_RELAX_LAYOUT_MAX];
   if (tvm_relax__kernel_vars(v, n, "i") != 0) return NULL;
   void* coord[3] = {NULL, NULL, NULL};
   bool ok = true;
   for (int i = 0; ok && i < s; ++i) {
-    coord[i] = in_coord(mode, v[2 + i], tvm_ffi_seq_obj_at(x->shape, 2 + i), tvm_ffi_seq_obj_at(o->shape, 2 + i));
+    coord[i] = in_coord(mode, v[2 + i], tvm_ffi_seq_obj_at(x->shape, pos[2 + i]),
+                        tvm_ffi_seq_obj_at(o->shape, pos[2 + i]));
     ok = coord[i] != NULL;
   }
   void* value = NULL;
   if (ok && nearest) {
-    void* idx[5] = {tvm_tir_ref(v[0]), tvm_tir_ref(v[1]), NULL, NULL, NULL};
+    void* sp[3] = {NULL, NULL, NULL};
     for (int i = 0; ok && i < s; ++i) {
-      idx[2 + i] = nearest_index(rounding, tvm_tir_ref(coord[i]), tvm_ffi_seq_obj_at(x->shape, 2 + i));
-      ok = idx[2 + i] != NULL;
+      sp[i] = nearest_index(rounding, tvm_tir_ref(coord[i]),
+                            tvm_ffi_seq_obj_at(x->shape, pos[2 + i]));
+      ok = sp[i] != NULL;
     }
     if (ok) {
-      value = tvm_tir_cast_take(t, tvm_tir_load_takev(tvm_tir_ref(x), n, idx));
+      value = tvm_tir_cast_take(t, load_at(x, &L, v, sp));
     } else {
-      tvm_relax__release_all(idx, n);
+      tvm_relax__release_all(sp, s);
     }
   } else if (ok && cubic) {
-    value = tvm_tir_cast_take(t, cubic_value(call, x, v, coord, s));
+    value = tvm_tir_cast_take(t, cubic_value(call, x, &L, v, coord, s));
   } else if (ok) {
     /* the two neighbours and the weight of the second, per axis */
     void *lo[3], *hi[3], *w[3];
     for (int i = 0; i < s; ++i) {
-      void* h = tvm_ffi_seq_obj_at(x->shape, 2 + i);
+      void* h = tvm_ffi_seq_obj_at(x->shape, pos[2 + i]);
       void* fl = tvm_tir_call_take(F32, "tir.floor", tvm_tir_ref(coord[i]));
       w[i] = tvm_tir_sub_take(tvm_tir_ref(coord[i]), tvm_tir_ref(fl));
       void* base = tvm_tir_cast_take(TVM_TIR_INT64, fl);
@@ -208,9 +230,9 @@ static void* resize_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* con
     void* p[8];
     int nc = 1 << s;
     for (int c = 0; c < nc; ++c) {
-      void* idx[5] = {tvm_tir_ref(v[0]), tvm_tir_ref(v[1]), NULL, NULL, NULL};
-      for (int i = 0; i < s; ++i) idx[2 + i] = tvm_tir_ref((c >> (s - 1 - i)) & 1 ? hi[i] : lo[i]);
-      p[c] = as_f(tvm_tir_load_takev(tvm_tir_ref(x), n, idx));
+      void* sp[3];
+      for (int i = 0; i < s; ++i) sp[i] = tvm_tir_ref((c >> (s - 1 - i)) & 1 ? hi[i] : lo[i]);
+      p[c] = as_f(load_at(x, &L, v, sp));
     }
     for (int i = s - 1; i >= 0; --i, nc /= 2) {
       for (int c = 0; c < nc / 2; ++c) {
@@ -221,15 +243,19 @@ static void* resize_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* con
     value = tvm_tir_cast_take(t, p[0]);
     tvm_relax__release_all(lo, s), tvm_relax__release_all(hi, s), tvm_relax__release_all(w, s);
   }
-  void* body = value ? tvm_relax__store_all(o, v, value) : NULL;
+  void* ov[TVM_RELAX_LAYOUT_MAX];
+  for (int k = 0; k < n; ++k) ov[pos[k]] = v[k];
+  void* body = value ? tvm_relax__store_all(o, ov, value) : NULL;
   /* An empty input axis has no pixel to read: unless the output is empty, the kernel stops with
    * an error (upstream's topi reads index -1). Inference refuses the constant case. */
   void* empty_out = tvm_tir_bool(false);
   void* empty_in = tvm_tir_bool(false);
   for (int i = 0; i < n; ++i) {
     empty_out = tvm_tir_or_take(empty_out, tvm_tir_eq_take(tvm_tir_ref(tvm_ffi_seq_obj_at(o->shape, i)), tvm_tir_i64(0)));
-    if (i >= 2)
-      empty_in = tvm_tir_or_take(empty_in, tvm_tir_eq_take(tvm_tir_ref(tvm_ffi_seq_obj_at(x->shape, i)), tvm_tir_i64(0)));
+    if (i >= 2 && i < 2 + s)
+      empty_in = tvm_tir_or_take(
+          empty_in,
+          tvm_tir_eq_take(tvm_tir_ref(tvm_ffi_seq_obj_at(x->shape, pos[i])), tvm_tir_i64(0)));
   }
   char msg[160];
   snprintf(msg, sizeof(msg), "%s: a spatial dim of the input is 0 but the output is not empty", name);

@@ -11,7 +11,8 @@
  * input's layout" (upstream fills it in the constructor).
  *
  * Layouts are permutations of the canonical letters (NCHW, NHWC, ... for data; OIHW, HWIO, ...
- * for kernels); packed layouts (NCHW4c) are refused with a ValueError.
+ * for kernels). The pools and resizes also take packed layouts (NCHW16c: layout.c), whose packed
+ * dims pass through; the other operators refuse them with a ValueError.
  *
  * Symbolic dims are built with libtir's folding helpers and simplified; a check raises only
  * when a mismatch is provable (upstream's CanProve), and dims that cannot be shown equal make
@@ -293,7 +294,7 @@ static tvm_tir_expr_obj* simp(expr_pool* p, tvm_tir_expr_obj* e) {
 /* A tensor result whose dims are canon[k] placed at pos[k] (NULL dims: an error is raised). */
 static tvm_relax_sinfo_obj* placed_result(tvm_tir_expr_obj* const* canon, const int32_t* pos,
                                           int32_t n, DLDataType dtype, void* vdevice) {
-  void* items[8];
+  void* items[TVM_RELAX_LAYOUT_MAX];
   for (int32_t k = 0; k < n; ++k) {
     if (!canon[k]) return NULL;
     items[pos ? pos[k] : k] = canon[k];
@@ -390,6 +391,51 @@ static int layout_perm(const tvm_relax__infer_ctx* ctx, const char* attr, const 
                         "supported), got '%s'",
                         attr, canon, layout ? layout : "None");
     return -1;
+  }
+  return 0;
+}
+
+static const char* out_layout_of(const tvm_relax__infer_ctx* ctx, const char* in_layout);
+
+/* A layout of canon's axes with packed sub-axes (layout.c); the spatial axes (D, H, W) may not
+ * be split, as upstream's topi pools and resizes require. -1 + ValueError when it is no such. */
+static int layout_packed(const tvm_relax__infer_ctx* ctx, const char* attr, const char* layout,
+                         const char* canon, tvm_relax__layout* out) {
+  char err[200];
+  if (tvm_relax__layout_parse(layout, canon, "DHW", out, err, sizeof(err)) == 0) return 0;
+  tvm_relax__op_error(ctx, "ValueError",
+                      "attribute '%s' must be a permutation of %s, N or C possibly packed "
+                      "(%s16c), got '%s': %s",
+                      attr, canon, canon, layout ? layout : "None", err);
+  return -1;
+}
+
+/* The input layout `in` and out_layout (None: in) of a pool, parsed; the output must pack the
+ * same axes by the same factors (upstream re-packs through NCHW; no kernel here does). The
+ * data's packed dims must equal their factors where known. -1 + error otherwise. */
+static int pool_layouts(const tvm_relax__infer_ctx* ctx, const tvm_relax_tensor_sinfo_obj* data,
+                        const char* canon, tvm_relax__layout* in, tvm_relax__layout* out) {
+  const char* layout = tvm_relax__attr_str(ctx, "layout");
+  const char* ol = out_layout_of(ctx, layout);
+  if (layout_packed(ctx, "layout", layout, canon, in) != 0) return -1;
+  if (out && layout_packed(ctx, "out_layout", ol, canon, out) != 0) return -1;
+  if (out && !tvm_relax__layout_same_axes(in, out)) {
+    tvm_relax__op_error(ctx, "NotImplementedError",
+                        "out_layout '%s' packs other axes than layout '%s' (re-packing is not "
+                        "supported)", ol, layout);
+    return -1;
+  }
+  if (!check_ndim(ctx, 0, data, in->rank, layout)) return -1;
+  void* dd = tvm_relax_tensor_sinfo_dims(&data->base);
+  for (int32_t k = in->nprimal; dd && k < in->rank; ++k) {
+    int64_t c;
+    if (tvm_tir_as_const_int(tvm_ffi_seq_obj_at(dd, in->pos[k]), &c) && c != in->factor[k]) {
+      tvm_relax__arg_error(ctx, 0, "ValueError",
+                           "must have dim %d (the sub-axis %lld%c of layout %s) of %lld, got %lld",
+                           in->pos[k], (long long)in->factor[k], in->letter[k], layout,
+                           (long long)in->factor[k], (long long)c);
+      return -1;
+    }
   }
   return 0;
 }
@@ -831,32 +877,32 @@ tvm_relax_sinfo_obj* tvm_relax__infer_conv3d_transpose(const tvm_relax__infer_ct
 /* The canonical layout of s spatial dims (1: NCW, 2: NCHW, 3: NCDHW). */
 static const char* spatial_layout(int32_t s) { return s == 1 ? "NCW" : s == 2 ? "NCHW" : "NCDHW"; }
 
-/* max_pool / avg_pool over s spatial dims (1: NCW, 2: NCHW, 3: NCDHW). */
+/* max_pool / avg_pool over s spatial dims (1: NCW, 2: NCHW, 3: NCDHW), in a layout that may
+ * pack N or C (NCHW16c): the packed dims pass through like N and C. */
 static tvm_relax_sinfo_obj* pool(const tvm_relax__infer_ctx* ctx, int32_t s) {
   tvm_relax_tensor_sinfo_obj* data = tvm_relax__arg_tensor(ctx, 0);
   if (!data) return NULL;
-  const char* canon = spatial_layout(s);
-  const char* layout = tvm_relax__attr_str(ctx, "layout");
-  const char* ol = out_layout_of(ctx, layout);
-  int32_t dpos[5], opos[5];
+  tvm_relax__layout li, lo;
   int64_t size[3], strides[3], dilation[3], pad[6];
-  if (layout_perm(ctx, "layout", layout, canon, dpos) != 0 ||
-      layout_perm(ctx, "out_layout", ol, canon, opos) != 0 ||
+  if (pool_layouts(ctx, data, spatial_layout(s), &li, &lo) != 0 ||
       expand_ints(ctx, "pool_size", s, 1, size) != 0 ||
       expand_ints(ctx, "strides", s, 1, strides) != 0 ||
       expand_ints(ctx, "dilation", s, 1, dilation) != 0 || expand_padding(ctx, s, pad) != 0) {
     return NULL;
   }
   bool ceil_mode = tvm_relax__attr_bool(ctx, "ceil_mode");
-  if (!check_ndim(ctx, 0, data, s + 2, layout)) return NULL;
   void* dd = tvm_relax_tensor_sinfo_dims(&data->base);
-  if (!dd) return tvm_relax_tensor_sinfo_new(NULL, data->dtype, s + 2, data->vdevice);
+  if (!dd) return tvm_relax_tensor_sinfo_new(NULL, data->dtype, li.rank, data->vdevice);
   expr_pool p = {.n = 0};
   tvm_relax_sinfo_obj* out = NULL;
-  tvm_tir_expr_obj* dims[5] = {tvm_ffi_seq_obj_at(dd, dpos[0]), tvm_ffi_seq_obj_at(dd, dpos[1]),
-                               NULL, NULL, NULL};
+  tvm_tir_expr_obj* dims[TVM_RELAX_LAYOUT_MAX];
+  for (int32_t k = 0; k < li.rank; ++k) {
+    dims[k] = k >= 2 && k < 2 + s ? NULL
+              : k < li.nprimal    ? tvm_ffi_seq_obj_at(dd, li.pos[k])
+                                  : cst(&p, li.factor[k]);
+  }
   for (int32_t i = 0; i < s; ++i) {
-    tvm_tir_expr_obj* in = tvm_ffi_seq_obj_at(dd, dpos[2 + i]);
+    tvm_tir_expr_obj* in = tvm_ffi_seq_obj_at(dd, li.pos[2 + i]);
     /* (in + pads - dilation * (k - 1) - 1 [+ stride - 1 with ceil_mode]) // stride + 1 */
     int64_t c = pad[i] + pad[s + i] - dilation[i] * (size[i] - 1) - 1;
     if (ceil_mode) c += strides[i] - 1;
@@ -876,7 +922,7 @@ static tvm_relax_sinfo_obj* pool(const tvm_relax__infer_ctx* ctx, int32_t s) {
     if (!dims[2 + i]) goto done;
     if (!check_out_dim(ctx, dims[2 + i], "spatial size")) goto done;
   }
-  out = placed_result(dims, opos, s + 2, data->dtype, data->vdevice);
+  out = placed_result(dims, lo.pos, lo.rank, data->dtype, data->vdevice);
 done:
   pool_free(&p);
   return out;
@@ -895,30 +941,26 @@ tvm_relax_sinfo_obj* tvm_relax__infer_pool3d(const tvm_relax__infer_ctx* ctx) {
 }
 
 /* adaptive_avg_pool over s spatial dims: data's shape with the spatial dims output_size (one
- * value for all, or one each), or kept when it is None; placed by out_layout. */
+ * value for all, or one each), or kept when it is None; placed by out_layout. Packed dims
+ * (NCHW16c) pass through. */
 static tvm_relax_sinfo_obj* adaptive_pool(const tvm_relax__infer_ctx* ctx, int32_t s) {
   tvm_relax_tensor_sinfo_obj* data = tvm_relax__arg_tensor(ctx, 0);
   if (!data) return NULL;
-  const char* canon = spatial_layout(s);
-  const char* layout = tvm_relax__attr_str(ctx, "layout");
-  const char* ol = out_layout_of(ctx, layout);
-  int32_t dpos[5], opos[5];
-  if (layout_perm(ctx, "layout", layout, canon, dpos) != 0 ||
-      layout_perm(ctx, "out_layout", ol, canon, opos) != 0) {
-    return NULL;
-  }
+  tvm_relax__layout li, lo;
+  if (pool_layouts(ctx, data, spatial_layout(s), &li, &lo) != 0) return NULL;
   bool sized = !tvm_relax__attr_is_none(ctx, "output_size");
   int64_t size[3];
   if (sized && expand_ints(ctx, "output_size", s, 1, size) != 0) return NULL;
-  if (!check_ndim(ctx, 0, data, s + 2, layout)) return NULL;
   void* dd = tvm_relax_tensor_sinfo_dims(&data->base);
-  if (!dd) return tvm_relax_tensor_sinfo_new(NULL, data->dtype, s + 2, data->vdevice);
+  if (!dd) return tvm_relax_tensor_sinfo_new(NULL, data->dtype, li.rank, data->vdevice);
   expr_pool p = {.n = 0};
-  tvm_tir_expr_obj* dims[5];
-  for (int32_t k = 0; k < s + 2; ++k) {
-    dims[k] = sized && k >= 2 ? cst(&p, size[k - 2]) : tvm_ffi_seq_obj_at(dd, dpos[k]);
+  tvm_tir_expr_obj* dims[TVM_RELAX_LAYOUT_MAX];
+  for (int32_t k = 0; k < li.rank; ++k) {
+    dims[k] = sized && k >= 2 && k < 2 + s ? cst(&p, size[k - 2])
+              : k < li.nprimal             ? tvm_ffi_seq_obj_at(dd, li.pos[k])
+                                           : cst(&p, li.factor[k]);
   }
-  tvm_relax_sinfo_obj* out = placed_result(dims, opos, s + 2, data->dtype, data->vdevice);
+  tvm_relax_sinfo_obj* out = placed_result(dims, lo.pos, lo.rank, data->dtype, data->vdevice);
   pool_free(&p);
   return out;
 }
@@ -1235,35 +1277,37 @@ static tvm_relax_sinfo_obj* resize(const tvm_relax__infer_ctx* ctx, int32_t s) {
                                  2 * s);
     }
   }
+  /* the layout may pack N or C (NCHW16c), whose dims pass through like N and C */
   const char* layout = tvm_relax__attr_str(ctx, "layout");
-  int32_t pos[5];
-  if (layout_perm(ctx, "layout", layout, s == 2 ? "NCHW" : "NCDHW", pos) != 0) return NULL;
-  if (!check_ndim(ctx, 0, data, s + 2, layout)) return NULL;
+  tvm_relax__layout L;
+  if (pool_layouts(ctx, data, s == 2 ? "NCHW" : "NCDHW", &L, NULL) != 0) return NULL;
   DLDataType dtype = tvm_relax__attr_dtype(ctx, "out_dtype");
   if (tvm_relax_dtype_is_unknown(dtype)) dtype = data->dtype;
   void* dd = tvm_relax_tensor_sinfo_dims(&data->base);
   void* sd = shape->values;
-  if (!dd || !sd) return tvm_relax_tensor_sinfo_new(NULL, dtype, s + 2, data->vdevice);
-  tvm_tir_expr_obj* dims[5] = {tvm_ffi_seq_obj_at(dd, pos[0]), tvm_ffi_seq_obj_at(dd, pos[1]),
-                               NULL, NULL, NULL};
-  for (int32_t i = 0; i < s; ++i) dims[2 + i] = tvm_ffi_seq_obj_at(sd, i);
+  if (!dd || !sd) return tvm_relax_tensor_sinfo_new(NULL, dtype, L.rank, data->vdevice);
+  tvm_tir_expr_obj* dims[TVM_RELAX_LAYOUT_MAX];
+  for (int32_t k = 0; k < L.rank; ++k) {
+    dims[k] = k >= 2 && k < 2 + s ? tvm_ffi_seq_obj_at(sd, k - 2)
+                                  : tvm_ffi_seq_obj_at(dd, L.pos[k]);
+  }
   /* An empty input axis has no pixel to interpolate from: refused when the output is provably
    * not empty (upstream's topi would read index -1; the kernel asserts in the other cases). */
   bool nonempty = true;
-  for (int32_t i = 0; i < s + 2; ++i) {
+  for (int32_t i = 0; i < L.rank; ++i) {
     int64_t c;
     nonempty &= tvm_tir_as_const_int(dims[i], &c) && c > 0;
   }
   for (int32_t i = 0; nonempty && i < s; ++i) {
     int64_t c;
-    if (tvm_tir_as_const_int(tvm_ffi_seq_obj_at(dd, pos[2 + i]), &c) && c == 0) {
+    if (tvm_tir_as_const_int(tvm_ffi_seq_obj_at(dd, L.pos[2 + i]), &c) && c == 0) {
       return tvm_relax__arg_error(ctx, 0, "ValueError",
                                   "has an empty spatial dim (%c of %s is 0), so the non-empty "
                                   "output has nothing to interpolate from",
-                                  layout[pos[2 + i]], layout);
+                                  L.letter[2 + i], layout);
     }
   }
-  return placed_result(dims, pos, s + 2, dtype, data->vdevice);
+  return placed_result(dims, L.pos, L.rank, dtype, data->vdevice);
 }
 
 tvm_relax_sinfo_obj* tvm_relax__infer_resize2d(const tvm_relax__infer_ctx* ctx) {

@@ -7,6 +7,7 @@
 #define TVM_TESTS_LEGALIZE_TESTING_H_
 
 #include <math.h>
+#include <stdlib.h>
 #include <tvm/relax/eval.h>
 
 #include "relax_testing.h"
@@ -78,6 +79,38 @@ static inline void* lg_ints(int n, const int64_t* v) {
   TVMFFIAny a[16];
   for (int i = 0; i < n; ++i) a[i] = tvm_ffi_any_int(v[i]);
   return tvm_ffi_array_new(a, n);
+}
+
+/* The NCHW array src (dims cs) packed by factor f into the logical axes (N, C / f, H, W, f),
+ * which pos places (NCHW4c: 0 1 2 3 4; NHWC4c: 0 3 1 2 4): dst[.., c / f, .., c % f] = src[..,
+ * c, ..]; *ds the packed dims. The oracle of a packed-layout kernel is its NCHW one, packed. */
+static inline void lg_pack_nchw(const double* src, const int64_t* cs, int64_t f, const int* pos,
+                                double* dst, int64_t* ds) {
+  int64_t ls[5] = {cs[0], cs[1] / f, cs[2], cs[3], f};
+  for (int k = 0; k < 5; ++k) ds[pos[k]] = ls[k];
+  for (int64_t n = 0; n < cs[0]; ++n)
+    for (int64_t c = 0; c < cs[1]; ++c)
+      for (int64_t y = 0; y < cs[2]; ++y)
+        for (int64_t x = 0; x < cs[3]; ++x) {
+          int64_t li[5] = {n, c / f, y, x, c % f}, pi[5];
+          for (int k = 0; k < 5; ++k) pi[pos[k]] = li[k];
+          int64_t at = (((pi[0] * ds[1] + pi[1]) * ds[2] + pi[2]) * ds[3] + pi[3]) * ds[4] + pi[4];
+          dst[at] = src[((n * cs[1] + c) * cs[2] + y) * cs[3] + x];
+        }
+}
+
+/* A float32 tensor of the 4-d float32 tensor t packed as lg_pack_nchw does. */
+static inline void* lg_packed_tensor(const void* t, int64_t f, const int* pos) {
+  const DLTensor* dl = tvm_ffi_tensor_dl(t);
+  int64_t n = tvm_ffi_dltensor_numel(dl), ds[5];
+  double* a = malloc(sizeof(double) * (size_t)n * 2);
+  for (int64_t i = 0; i < n; ++i) a[i] = lg_f(t)[i];
+  lg_pack_nchw(a, dl->shape, f, pos, a + n, ds);
+  void* u = tvm_ffi_tensor_empty(ds, 5, dl->dtype, (DLDevice){kDLCPU, 0});
+  float* dst = tvm_ffi_tensor_dl(u)->data;
+  for (int64_t i = 0; i < n; ++i) dst[i] = (float)a[n + i];
+  free(a);
+  return u;
 }
 
 #endif /* TVM_TESTS_LEGALIZE_TESTING_H_ */

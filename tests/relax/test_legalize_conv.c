@@ -3,7 +3,8 @@
  * conv2d also in data / weight / output layouts that permute NCHW / OIHW),
  * conv2d_transpose (the same, output_padding, symbolic batch and height, data / weight /
  * output layouts that permute NCHW / IOHW),
- * max_pool2d / avg_pool2d (ceil_mode, count_include_pad), adaptive_avg_pool2d, pad (constant,
+ * max_pool2d / avg_pool2d (ceil_mode, count_include_pad), adaptive_avg_pool2d (both also in
+ * packed layouts, NCHW4c / NHWC4c, against the NCHW oracle packed), pad (constant,
  * edge, reflect), batch_norm (inference and training) and dropout, legalized and run by the
  * reference evaluator on random inputs, against direct C loops; a symbolic batch for conv2d.
  */
@@ -205,6 +206,82 @@ TEST(adaptive_avg_pool2d) {
   CHECK_EQ_INT(lg_bad(&out, want, 12, 1e-5), 0);
   tvm_ffi_any_release(&out);
   tvm_ffi_release(attrs), tvm_ffi_release(sz), tvm_ffi_release(t);
+}
+
+/* Packed layouts (NCHW4c, as upstream's test_max_pool2d_NCHW16c): the packed input's result is
+ * the NCHW oracle's, packed the same way -- the sub-axis c passes through the window like C;
+ * out_layout may reorder the axes (NHWC4c) but keeps the packing. */
+TEST(pool2d_packed) {
+  static const struct {
+    const char *in, *out;
+    int pi[5], po[5];
+  } cases[3] = {
+      {"NCHW4c", NULL, {0, 1, 2, 3, 4}, {0, 1, 2, 3, 4}},
+      {"NCHW4c", "NHWC4c", {0, 1, 2, 3, 4}, {0, 3, 1, 2, 4}},
+      {"NHWC4c", "NCHW4c", {0, 3, 1, 2, 4}, {0, 1, 2, 3, 4}},
+  };
+  int64_t xs[4] = {2, 8, 7, 6};
+  void* t = rv_rand(4, xs);
+  for (int ci = 0; ci < 3; ++ci) {
+    void* tp = lg_packed_tensor(t, 4, cases[ci].pi);
+    for (int kind = 0; kind < 3; ++kind) {
+      int ceil = kind == 1;
+      int64_t pad[4] = {1, 1, 1, 0};
+      void *a_k = lg_ints(1, (int64_t[]){3}), *a_st = lg_ints(1, (int64_t[]){2});
+      void* a_pad = lg_ints(4, pad);
+      TVMFFIAny li = tvm_ffi_string(cases[ci].in);
+      TVMFFIAny lo = cases[ci].out ? tvm_ffi_string(cases[ci].out) : tvm_ffi_any_none();
+      void* attrs = rt_attrs(7, "pool_size", tvm_ffi_any_obj(a_k), "strides",
+                             tvm_ffi_any_obj(a_st), "padding", tvm_ffi_any_obj(a_pad),
+                             "ceil_mode", tvm_ffi_any_bool(ceil), "count_include_pad",
+                             tvm_ffi_any_bool(kind == 2), "layout", li, "out_layout", lo);
+      tvm_ffi_any_release(&li), tvm_ffi_any_release(&lo);
+      TVMFFIAny out;
+      CHECK_OK(run(kind == 0 ? "relax.nn.max_pool2d" : "relax.nn.avg_pool2d", attrs, 1, &tp,
+                   &out));
+      int64_t os[4] = {2, 8, 0, 0}, ds[5];
+      for (int i = 0; i < 2; ++i) {
+        int64_t in = xs[2 + i], c = pad[i] + pad[2 + i] - 3 + (ceil ? 1 : 0);
+        int64_t r = (in + c) / 2 + 1;
+        if (ceil && (r - 1) * 2 >= in + pad[i]) --r;
+        os[2 + i] = r;
+      }
+      double want[2 * 8 * 4 * 4], packed[2 * 8 * 4 * 4];
+      pool_ref(lg_f(t), xs, os, 3, 2, pad, kind, want);
+      lg_pack_nchw(want, os, 4, cases[ci].po, packed, ds);
+      int64_t n = 16 * os[2] * os[3];
+      int nbad = lg_bad(&out, packed, n, 1e-5);
+      if (nbad) fprintf(stderr, "  pool %s -> %s kind %d: %d bad\n", cases[ci].in,
+                        cases[ci].out ? cases[ci].out : "(same)", kind, nbad);
+      CHECK_EQ_INT(nbad, 0);
+      if (out.type_index == kTVMFFITensor) CHECK(lg_shape_is(out.v_obj, 5, ds));
+      tvm_ffi_any_release(&out);
+      tvm_ffi_release(attrs), tvm_ffi_release(a_k), tvm_ffi_release(a_st);
+      tvm_ffi_release(a_pad);
+    }
+    /* adaptive_avg_pool2d: against the NCHW kernel (tested above against its oracle), packed */
+    void* sz = lg_ints(2, (int64_t[]){3, 2});
+    TVMFFIAny li = tvm_ffi_string(cases[ci].in);
+    TVMFFIAny lo = cases[ci].out ? tvm_ffi_string(cases[ci].out) : tvm_ffi_any_none();
+    void* attrs = rt_attrs(3, "output_size", tvm_ffi_any_obj(sz), "layout", li, "out_layout", lo);
+    void* attrs0 = rt_attrs(1, "output_size", tvm_ffi_any_obj(sz));
+    tvm_ffi_any_release(&li), tvm_ffi_any_release(&lo);
+    TVMFFIAny out, ref;
+    CHECK_OK(run("relax.nn.adaptive_avg_pool2d", attrs, 1, &tp, &out));
+    CHECK_OK(run("relax.nn.adaptive_avg_pool2d", attrs0, 1, &t, &ref));
+    if (ref.type_index == kTVMFFITensor) {
+      int64_t os[4] = {2, 8, 3, 2}, ds[5];
+      double want[96], packed[96];
+      for (int i = 0; i < 96; ++i) want[i] = lg_f(ref.v_obj)[i];
+      lg_pack_nchw(want, os, 4, cases[ci].po, packed, ds);
+      CHECK_EQ_INT(lg_bad(&out, packed, 96, 1e-5), 0);
+      if (out.type_index == kTVMFFITensor) CHECK(lg_shape_is(out.v_obj, 5, ds));
+    }
+    tvm_ffi_any_release(&out), tvm_ffi_any_release(&ref);
+    tvm_ffi_release(attrs), tvm_ffi_release(attrs0), tvm_ffi_release(sz);
+    tvm_ffi_release(tp);
+  }
+  tvm_ffi_release(t);
 }
 
 TEST(pad_modes) {
@@ -553,6 +630,7 @@ int main(void) {
   RUN(conv1d);
   RUN(pool2d);
   RUN(adaptive_avg_pool2d);
+  RUN(pool2d_packed);
   RUN(pad_modes);
   RUN(batch_norm_and_dropout);
   RUN(conv2d_transpose);

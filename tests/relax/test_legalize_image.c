@@ -1,5 +1,6 @@
 /*
- * test_legalize_image.c: the kernel of image.resize2d (NCHW; nearest_neighbor with each
+ * test_legalize_image.c: the kernel of image.resize2d (NCHW, and packed NCHW2c / NHWC2c
+ * against the NCHW oracle packed; nearest_neighbor with each
  * rounding method, linear; each coordinate transformation mode; up- and downscaling), legalized
  * and run by the reference evaluator on random inputs, against the mapping computed here in
  * float32 as upstream's topi resize does; and that image.grid_sample's layouts without a kernel
@@ -33,22 +34,10 @@ static int64_t nearest(const char* rounding, float c, int64_t h) {
   return clampi((int64_t)r, h);
 }
 
-/* resize (1, 2, h, w) to (oh, ow) and compare */
-static void check(int64_t h, int64_t w, int64_t oh, int64_t ow, const char* method, int mode,
-                  const char* rounding) {
-  int64_t xs[4] = {1, 2, h, w};
-  void* t = rv_rand(4, xs);
-  tvm_relax_var_obj* x = rt_var_take("x", lg_sinfo_of(t));
-  void* params = rt_array(1, x);
-  tvm_relax_expr_obj* size = tvm_relax_shape_expr_of_ints((int64_t[]){oh, ow}, 2);
-  TVMFFIAny am = tvm_ffi_string(method), cm = tvm_ffi_string(k_modes[mode]), rm = tvm_ffi_string(rounding);
-  void* attrs = rt_attrs(3, "method", am, "coordinate_transformation_mode", cm, "rounding_method", rm);
-  tvm_ffi_any_release(&am), tvm_ffi_any_release(&cm), tvm_ffi_any_release(&rm);
-  TVMFFIAny a = tvm_ffi_any_obj(t), out;
-  CHECK_OK(lg_eval(params, tvm_relax_call_op("relax.image.resize2d", attrs, 2, x, size), &a, 1, &out));
-  double want[2 * 64];
-  const float* p = lg_f(t);
-  for (int c = 0; c < 2; ++c)
+/* The resize of the nc planes of p (h, w) to (oh, ow), as upstream's topi computes it. */
+static void resize_ref(const float* p, int nc, int64_t h, int64_t w, int64_t oh, int64_t ow,
+                       const char* method, int mode, const char* rounding, double* want) {
+  for (int c = 0; c < nc; ++c)
     for (int64_t y = 0; y < oh; ++y)
       for (int64_t z = 0; z < ow; ++z) {
         float cy = coord(mode, y, h, oh), cz = coord(mode, z, w, ow);
@@ -66,12 +55,64 @@ static void check(int64_t h, int64_t w, int64_t oh, int64_t ow, const char* meth
         }
         want[(c * oh + y) * ow + z] = v;
       }
-  int nbad = lg_bad(&out, want, 2 * oh * ow, 1e-5);
-  if (nbad) fprintf(stderr, "  resize %s %s %s: %d bad\n", method, k_modes[mode], rounding, nbad);
+}
+
+/* resize (1, 4, h, w) to (oh, ow) and compare; with `layout` (NCHW2c, NHWC2c: pos places its
+ * logical axes N, C / 2, H, W, 2) the input and the oracle's result are packed that way. */
+static void check_in(int64_t h, int64_t w, int64_t oh, int64_t ow, const char* method, int mode,
+                     const char* rounding, const char* layout, const int* pos) {
+  int64_t xs[4] = {1, 4, h, w};
+  void* t0 = rv_rand(4, xs);
+  void* t = t0;
+  if (layout) t = lg_packed_tensor(t0, 2, pos);
+  else tvm_ffi_retain(t0);
+  tvm_relax_var_obj* x = rt_var_take("x", lg_sinfo_of(t));
+  void* params = rt_array(1, x);
+  tvm_relax_expr_obj* size = tvm_relax_shape_expr_of_ints((int64_t[]){oh, ow}, 2);
+  TVMFFIAny am = tvm_ffi_string(method), cm = tvm_ffi_string(k_modes[mode]);
+  TVMFFIAny rm = tvm_ffi_string(rounding);
+  TVMFFIAny lm = tvm_ffi_string(layout ? layout : "NCHW");
+  void* attrs = rt_attrs(4, "method", am, "coordinate_transformation_mode", cm, "rounding_method",
+                         rm, "layout", lm);
+  tvm_ffi_any_release(&am), tvm_ffi_any_release(&cm), tvm_ffi_any_release(&rm);
+  tvm_ffi_any_release(&lm);
+  TVMFFIAny a = tvm_ffi_any_obj(t), out;
+  tvm_relax_expr_obj* call = tvm_relax_call_op("relax.image.resize2d", attrs, 2, x, size);
+  CHECK_OK(lg_eval(params, call, &a, 1, &out));
+  double want[4 * 64], packed[4 * 64];
+  resize_ref(lg_f(t0), 4, h, w, oh, ow, method, mode, rounding, want);
+  if (layout) {
+    int64_t os[4] = {1, 4, oh, ow}, ds[5];
+    lg_pack_nchw(want, os, 2, pos, packed, ds);
+    memcpy(want, packed, sizeof(double) * 4 * (size_t)(oh * ow));
+    if (out.type_index == kTVMFFITensor) CHECK(lg_shape_is(out.v_obj, 5, ds));
+  }
+  int nbad = lg_bad(&out, want, 4 * oh * ow, 1e-5);
+  if (nbad) {
+    fprintf(stderr, "  resize %s %s %s %s: %d bad\n", layout ? layout : "NCHW", method,
+            k_modes[mode], rounding, nbad);
+  }
   CHECK_EQ_INT(nbad, 0);
   tvm_ffi_any_release(&out);
   tvm_ffi_release(attrs), tvm_ffi_release(size), tvm_ffi_release(params), tvm_ffi_release(x);
-  tvm_ffi_release(t);
+  tvm_ffi_release(t), tvm_ffi_release(t0);
+}
+
+static void check(int64_t h, int64_t w, int64_t oh, int64_t ow, const char* method, int mode,
+                  const char* rounding) {
+  check_in(h, w, oh, ow, method, mode, rounding, NULL, NULL);
+}
+
+/* Packed layouts (upstream's test_image_resize2d_symbolic uses NCHW16c): the sub-axis passes
+ * through like C; NHWC2c also moves the spatial axes. */
+TEST(resize2d_packed) {
+  static const int nchw2c[5] = {0, 1, 2, 3, 4}, nhwc2c[5] = {0, 3, 1, 2, 4};
+  for (int mode = 0; mode < 5; ++mode) {
+    check_in(3, 5, 7, 4, "nearest_neighbor", mode, "round", "NCHW2c", nchw2c);
+    check_in(6, 4, 3, 8, "linear", mode, "", "NCHW2c", nchw2c);
+    check_in(3, 5, 7, 4, "linear", mode, "", "NHWC2c", nhwc2c);
+    check_in(6, 4, 3, 8, "nearest_neighbor", mode, "floor", "NHWC2c", nhwc2c);
+  }
 }
 
 TEST(resize2d_nearest) {
@@ -118,6 +159,7 @@ TEST(grid_sample_layout_without_kernel) {
 int main(void) {
   RUN(resize2d_nearest);
   RUN(resize2d_linear);
+  RUN(resize2d_packed);
   RUN(grid_sample_layout_without_kernel);
   return test_summary();
 }

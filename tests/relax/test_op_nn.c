@@ -430,6 +430,99 @@ TEST(adaptive_pool2d) {
                     oi_attrs(1, "layout", AS("NCW")), 1, T("1, 3, 32, 32", F32));
 }
 
+/* Packed layouts (upstream's NCHW16c): the packed dims pass through, the sub-axis's dim is its
+ * factor; the spatial axes may not be split, nor the output re-packed; bad layouts name why. */
+TEST(pool_packed_layouts) {
+  const char* op = "relax.nn.max_pool2d";
+  CHECK_INFER(TS("4, 4, 110, 110, 16", F), op,
+              oi_attrs(2, "pool_size", AL(2, 3, 3), "layout", AS("NCHW16c")), 1,
+              T("4, 4, 112, 112, 16", F32));
+  CHECK_INFER(TS("4, 4, 110, 110, 16", F), "relax.nn.avg_pool2d",
+              oi_attrs(2, "pool_size", AL(2, 3, 3), "layout", AS("NCHW16c")), 1,
+              T("4, 4, 112, 112, 16", F32));
+  /* out_layout reorders the same axes: NHWC8c */
+  CHECK_INFER(TS("2, 8, 8, 3, 8", F), op,
+              oi_attrs(4, "pool_size", AL(1, 2), "strides", AL(1, 2), "layout", AS("NCHW8c"),
+                       "out_layout", AS("NHWC8c")),
+              1, T("2, 3, 16, 16, 8", F32));
+  /* symbolic outer dims pass through; a symbolic sub-axis dim becomes its factor */
+  CHECK_INFER(TS("n, c, h - T.int64(1), w - T.int64(1), 4", F), op,
+              oi_attrs(2, "pool_size", AL(1, 2), "layout", AS("NCHW4c")), 1,
+              T("n, c, h, w, k", F32));
+  /* N packed too, sub-axes in any order */
+  CHECK_INFER(TS("1, 3, 7, 2, 6, 2", F), op,
+              oi_attrs(2, "pool_size", AL(1, 2), "layout", AS("NCH2nW2c")), 1,
+              T("1, 3, 8, 2, 7, 2", F32));
+  CHECK_INFER(TS("2, 4, 1, 16, 1, 1", F), "relax.nn.adaptive_avg_pool3d",
+              oi_attrs(2, "output_size", AL(1, 1), "layout", AS("NCD16cHW")), 1,
+              T("2, 4, 7, 16, 9, 9", F32));
+  CHECK_INFER(TS("2, 4, 1, 1, 16", F), "relax.nn.adaptive_avg_pool2d",
+              oi_attrs(2, "output_size", AL(2, 1, 1), "layout", AS("NCHW16c")), 1,
+              T("2, 4, 7, 7, 16", F32));
+  CHECK_INFER(TS("2, 4, 5, 16", F), "relax.nn.max_pool1d",
+              oi_attrs(2, "pool_size", AL(1, 3), "layout", AS("NCW16c")), 1,
+              T("2, 4, 7, 16", F32));
+  CHECK_INFER("R.Tensor(dtype=\"float32\", ndim=5)", op, oi_attrs(1, "layout", AS("NCHW16c")), 1,
+              T("?5", F32));
+  CHECK_INFER_FAILS("ValueError", "argument 'data' must have ndim 5 (layout NCHW16c), got 4", op,
+                    oi_attrs(1, "layout", AS("NCHW16c")), 1, T("1, 3, 32, 32", F32));
+  CHECK_INFER_FAILS("ValueError",
+                    "argument 'data' must have dim 4 (the sub-axis 16c of layout NCHW16c) of 16, "
+                    "got 8",
+                    op, oi_attrs(1, "layout", AS("NCHW16c")), 1, T("1, 3, 32, 32, 8", F32));
+  CHECK_INFER_FAILS("ValueError",
+                    "attribute 'layout' must be a permutation of NCHW, N or C possibly packed "
+                    "(NCHW16c), got 'NCHW4w': it splits the spatial axis W",
+                    op, oi_attrs(1, "layout", AS("NCHW4w")), 1, T("1, 3, 32, 8, 4", F32));
+  CHECK_INFER_FAILS("ValueError", "got 'NCHW4x': x is not an axis of NCHW", op,
+                    oi_attrs(1, "layout", AS("NCHW4x")), 1, T("1, 3, 32, 8, 4", F32));
+  CHECK_INFER_FAILS("ValueError", "got 'NCHWC': it has the axis C twice", op,
+                    oi_attrs(1, "layout", AS("NCHWC")), 1, T("1, 3, 32, 8, 4", F32));
+  CHECK_INFER_FAILS("ValueError", "got 'NCHW4c8c': it splits the axis C twice", op,
+                    oi_attrs(1, "layout", AS("NCHW4c8c")), 1, T("1, 3, 32, 8, 4, 8", F32));
+  CHECK_INFER_FAILS("ValueError", "got 'NW4c': it has the sub-axis c but not the axis C",
+                    "relax.nn.max_pool1d", oi_attrs(1, "layout", AS("NW4c")), 1,
+                    T("1, 3, 32, 4", F32));
+  CHECK_INFER_FAILS("ValueError", "got 'NCW4c': it lacks the axis H", op,
+                    oi_attrs(1, "layout", AS("NCW4c")), 1, T("1, 3, 32, 4", F32));
+  CHECK_INFER_FAILS("ValueError", "got 'NCHWc': the sub-axis c has no positive factor", op,
+                    oi_attrs(1, "layout", AS("NCHWc")), 1, T("1, 3, 32, 8, 4", F32));
+  CHECK_INFER_FAILS("ValueError", "got 'NCHW0c': the sub-axis c has no positive factor", op,
+                    oi_attrs(1, "layout", AS("NCHW0c")), 1, T("1, 3, 32, 8, 4", F32));
+  CHECK_INFER_FAILS("ValueError", "got 'N4CHW': a factor comes before the primal axis C", op,
+                    oi_attrs(1, "layout", AS("N4CHW")), 1, T("1, 3, 32, 8", F32));
+  CHECK_INFER_FAILS("ValueError", "got 'NCHW16': it ends in a factor without its sub-axis", op,
+                    oi_attrs(1, "layout", AS("NCHW16")), 1, T("1, 3, 32, 8", F32));
+  CHECK_INFER_FAILS("NotImplementedError",
+                    "out_layout 'NCHW' packs other axes than layout 'NCHW16c' (re-packing is not "
+                    "supported)",
+                    op, oi_attrs(2, "layout", AS("NCHW16c"), "out_layout", AS("NCHW")), 1,
+                    T("1, 3, 32, 8, 16", F32));
+  CHECK_INFER_FAILS("NotImplementedError", "out_layout 'NCHW8c' packs other axes",
+                    "relax.nn.adaptive_avg_pool2d",
+                    oi_attrs(2, "layout", AS("NCHW16c"), "out_layout", AS("NCHW8c")), 1,
+                    T("1, 3, 32, 8, 16", F32));
+  /* the other operators still take permutations only */
+  CHECK_INFER_FAILS("ValueError", "attribute 'data_layout' must be a permutation of NCHW",
+                    "relax.nn.conv2d", oi_attrs(1, "data_layout", AS("NCHW16c")), 2,
+                    T("1, 3, 32, 8, 16", F32), T("16, 48, 3, 3", F32));
+  /* resize2d: the packed dims pass through (upstream's test_image_resize2d_symbolic) */
+  const char* rs = "relax.image.resize2d";
+  CHECK_INFER(TS("n, c, oh, ow, 16", F), rs, oi_attrs(1, "layout", AS("NCHW16c")), 2,
+              T("n, c, h, w, 16", F32), SH("oh, ow"));
+  CHECK_INFER(TS("2, 64, 48, 3, 4", F), rs, oi_attrs(1, "layout", AS("NHWC4c")), 2,
+              T("2, 32, 32, 3, 4", F32), SH("64, 48"));
+  CHECK_INFER_FAILS("ValueError", "got 'NCH4hW': it splits the spatial axis H", rs,
+                    oi_attrs(1, "layout", AS("NCH4hW")), 2, T("2, 3, 8, 4, 8", F32),
+                    SH("64, 48"));
+  CHECK_INFER_FAILS("ValueError", "(the sub-axis 16c of layout NCHW16c) of 16, got 4", rs,
+                    oi_attrs(1, "layout", AS("NCHW16c")), 2, T("2, 3, 8, 8, 4", F32),
+                    SH("64, 48"));
+  CHECK_INFER_FAILS("ValueError", "argument 'data' has an empty spatial dim (H of NCHW4c is 0)",
+                    rs, oi_attrs(1, "layout", AS("NCHW4c")), 2, T("2, 3, 0, 8, 4", F32),
+                    SH("64, 48"));
+}
+
 TEST(pad_and_dropout) {
   CHECK_INFER(TS("4, 7", F), "relax.nn.pad", oi_attrs(1, "pad_width", AL(4, 1, 1, 2, 2)), 1,
               T("2, 3", F32));
@@ -654,6 +747,7 @@ int main(void) {
   RUN(conv1d_and_transpose);
   RUN(pool2d);
   RUN(adaptive_pool2d);
+  RUN(pool_packed_layouts);
   RUN(pad_and_dropout);
   RUN(attention);
   RUN(attention_var_len);
