@@ -1057,7 +1057,10 @@ static LLVMValueRef e_call(cg_state* s, const void* e) {
     if (tvm_tir_is_builtin(op, (tvm_tir_builtin)libm[i].id))
       return libm_call(s, libm[i].fn, t, a, (int)na);
   LLVMBuilderRef B = s->b;
-  if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_likely)) return a[0];
+  if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_likely) ||
+      tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_tvm_thread_invariant)) {
+    return a[0];
+  }
   if (tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_reinterpret)) {
     /* Through the in-memory bits: a 16-bit float's register is a float. */
     LLVMValueRef bits = tvm_codegen__is_f16(at) ? tvm_codegen__f16_narrow(s, a[0], at) : a[0];

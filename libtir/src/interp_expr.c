@@ -944,6 +944,7 @@ static const builtin_fn k_builtins[TVM_TIR_BUILTIN_COUNT] = {
     [TVM_TIR_BUILTIN_break_loop] = b_break,
     [TVM_TIR_BUILTIN_continue_loop] = b_continue,
     [TVM_TIR_BUILTIN_likely] = b_identity,
+    [TVM_TIR_BUILTIN_tvm_thread_invariant] = b_identity,
     [TVM_TIR_BUILTIN_assume] = b_assume,
     [TVM_TIR_BUILTIN_address_of] = b_address_of,
     [TVM_TIR_BUILTIN_tvm_access_ptr] = b_access_ptr,

@@ -359,6 +359,7 @@ TEST(strided_allocations) {
 TEST(hints) {
   DIFF_SCRIPT("assume_profile.py", "assume");
   DIFF_SCRIPT("assume_profile.py", "profiled");
+  DIFF_SCRIPT("assume_profile.py", "invariant");
 }
 
 /* A buffer shape computed from a scalar parameter listed after the buffer (the entry binds the

@@ -459,12 +459,20 @@ TEST(unsupported_and_unbound) {
            I(1));
   EVAL_ERR("NotImplementedError", "tir.undef", tvm_tir_list_take(ref(x)),
            tvm_tir_add_take(ref(x), tvm_tir_call_takev(TVM_TIR_INT32, "tir.undef", 0, NULL)), I(1));
-  /* tir.likely is the identity, tir.assume does not evaluate its argument. */
+  /* tir.likely and tir.tvm_thread_invariant are the identity, tir.assume does not evaluate
+   * its argument. */
   CHECK_EQ_INT(
       EVAL_I(tvm_tir_list_take(ref(x)),
              tvm_tir_call_take(TVM_TIR_BOOL, "tir.likely", tvm_tir_gt_take(ref(x), tvm_tir_int(0))),
              I(1)),
       1);
+  for (int64_t v = -1; v <= 1; v += 2) {
+    CHECK_EQ_INT(EVAL_I(tvm_tir_list_take(ref(x)),
+                        tvm_tir_call_take(TVM_TIR_BOOL, "tir.tvm_thread_invariant",
+                                          tvm_tir_gt_take(ref(x), tvm_tir_int(0))),
+                        I(v)),
+                 v > 0);
+  }
   void* body = tvm_tir_seq_take(
       tvm_tir_evaluate_take(tvm_tir_call_take(
           TVM_TIR_BOOL, "tir.assume",

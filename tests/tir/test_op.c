@@ -13,6 +13,7 @@ static const struct {
     {"tir.continue_loop", TVM_TIR_EFFECT_CONTROL_JUMP, 0},
     {"tir.if_then_else", TVM_TIR_EFFECT_PURE, 3},
     {"tir.likely", TVM_TIR_EFFECT_EXPR_ANNOTATION, 1},
+    {"tir.tvm_thread_invariant", TVM_TIR_EFFECT_PURE, 1},
     {"tir.call_extern", TVM_TIR_EFFECT_OPAQUE, -1},
     {"tir.tvm_call_packed", TVM_TIR_EFFECT_OPAQUE, -1},
     {"tir.call_pure_extern", TVM_TIR_EFFECT_PURE, -1},
