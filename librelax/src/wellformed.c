@@ -23,7 +23,9 @@
  *    be a FuncStructInfo;
  *  - each binding's variable annotation, and each Call's struct info against the one its
  *    operator or callee infers again, may not be provably wrong (base check FAIL); a symbolic
- *    mismatch the prover cannot decide passes, as the constructors let it.
+ *    mismatch the prover cannot decide passes, as the constructors let it;
+ *  - a function's attrs use only the symbolic variables its parameters define, and a module's
+ *    attrs none (upstream checks neither; an unbound one would not survive a print and parse).
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -292,6 +294,13 @@ static int use_tir_var(wf* w, const void* v) {
 
 static int on_tir_var(tvm_tir_visitor* v, const void* node) {
   return use_tir_var(v->ctx, node) == 0 ? TVM_TIR_VISIT_SKIP : -1;
+}
+
+/* (a CommReducer's or an IndexMap's variables are its own) */
+static int skip_tir(tvm_tir_visitor* v, const void* node) {
+  (void)v;
+  (void)node;
+  return TVM_TIR_VISIT_SKIP;
 }
 
 /* Whether every TIR variable of e is defined here, through the forms dims are made of
@@ -1121,6 +1130,23 @@ static bool sinfo_from_signature(const tvm_relax_function_obj* fn) {
 }
 
 /* fn at the current path: a module's function (level 0) or a local one nested in another. */
+/* A function's attrs may use the symbolic variables its parameters define (upstream's
+ * "relax.rewrite_cuda_graph.capture_symbolic_vars"), no others. */
+static int use_attrs(wf* w, const void* attrs) {
+  if (!attrs || tvm_ffi_type_index(attrs) != kTVMFFIMap || tvm_ffi_map_size(attrs) == 0) return 0;
+  int rc = push_attr(w, "attrs");
+  if (rc != 0) return rc;
+  const TVMFFIAny *key, *val;
+  for (int64_t pos = 0; rc == 0 && (pos = tvm_ffi_map_next(attrs, pos, &key, &val)) >= 0;) {
+    if (!tvm_ffi_any_is_object(val)) continue;
+    if ((rc = push_key(w, key)) != 0) break;
+    rc = tvm_tir_visit(&w->tirv, val->v_obj) < 0 ? -1 : 0;
+    pop(w);
+  }
+  pop(w);
+  return rc;
+}
+
 static int visit_function(wf* w, const tvm_relax_function_obj* fn) {
   bool force_pure = attr_true(fn->func.attrs, "relax.force_pure");
   if (force_pure && !fn->is_pure) {
@@ -1156,6 +1182,7 @@ static int visit_function(wf* w, const tvm_relax_function_obj* fn) {
     }
     pop(w);
   }
+  if (rc == 0) rc = use_attrs(w, fn->func.attrs);
   if (rc == 0 && !fn->ret_struct_info) rc = fail(w, "the function has no ret_struct_info");
   if (rc == 0) rc = use_sinfo_at(w, fn->ret_struct_info, "ret_struct_info");
   if (rc == 0 && (rc = push_attr(w, "body")) == 0) {
@@ -1195,6 +1222,9 @@ static int by_name(const void* a, const void* b) {
 
 /* A module's functions in name order: Relax functions by this checker, PrimFuncs by libtir's. */
 static int verify_module(wf* w, const tvm_tir_ir_module_obj* mod) {
+  if (tvm_tir_verify_closed(mod->attrs) != 0) {
+    return tvm_ffi_raise_context("in the module's attrs");
+  }
   int64_t n = tvm_ffi_map_size(mod->functions);
   mod_entry* entries = tvm_ffi_calloc((size_t)(n > 0 ? n : 1), sizeof(mod_entry));
   const char** names = tvm_ffi_calloc((size_t)(n > 0 ? n : 1), sizeof(char*));
@@ -1259,6 +1289,7 @@ static int check(const void* func_or_module, bool is_mod, const tvm_relax_wf_opt
   w.paths = paths;
   w.tirv.pre[TVM_TIR_KIND_Var] = on_tir_var;
   w.tirv.pre[TVM_TIR_KIND_SizeVar] = on_tir_var;
+  w.tirv.pre[TVM_TIR_KIND_CommReducer] = w.tirv.pre[TVM_TIR_KIND_IndexMap] = skip_tir;
   w.tirv.ctx = &w;
   w.opts = opts;
   w.mask = 63; /* (grown as facts come: a small function's fit) */

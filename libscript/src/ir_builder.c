@@ -631,7 +631,11 @@ int tvm_script__merge_attrs(void* dict, const void* map, const char* what) {
 int tvm_script_ir_module_attrs(tvm_script_builder* b, const void* attrs) {
   tvm_script__frame* f =
       tvm_script__require_top(b, TVM_SCRIPT_FRAME_MODULE, "I.module_attrs", "I.ir_module");
-  return f && module_attrs(f) ? merge_attrs(f->attrs, attrs, "I.module_attrs") : -1;
+  if (!f) return -1;
+  if (tvm_tir_verify_closed(attrs) != 0) {
+    return tvm_ffi_raise_context("I.module_attrs: a module binds no TIR variable");
+  }
+  return module_attrs(f) ? merge_attrs(f->attrs, attrs, "I.module_attrs") : -1;
 }
 
 int tvm_script_ir_module_global_infos(tvm_script_builder* b, const void* infos) {
@@ -640,6 +644,9 @@ int tvm_script_ir_module_global_infos(tvm_script_builder* b, const void* infos) 
   if (!f) return -1;
   if (!infos || !tvm_ffi_instance_of(infos, kTVMFFIMap)) {
     return tvm_ffi_raise("TypeError", "I.module_global_infos expects a dict");
+  }
+  if (tvm_tir_verify_closed(infos) != 0) {
+    return tvm_ffi_raise_context("I.module_global_infos: a module binds no TIR variable");
   }
   if (!module_attrs(f)) return -1;
   TVMFFIAny key = tvm_ffi_string("global_infos"), val = tvm_ffi_any_obj(infos);

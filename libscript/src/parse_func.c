@@ -478,13 +478,37 @@ int tvm_script__parse_function(script_parser* p, const ast_stmt* fn) {
   return parse_function(p, fn, &check_wf);
 }
 
+/* The span of def's first T.func_attr / R.func_attr statement, or NULL. */
+static const tvm_script_span* func_attr_span(script_parser* p, const ast_stmt* def) {
+  for (int32_t i = 0; i < def->u.def.body.n; ++i) {
+    const ast_stmt* st = def->u.def.body.items[i];
+    const ast_expr* e = st->kind == AST_EXPR_STMT ? st->u.expr : NULL;
+    char name[16];
+    size_t len;
+    if (e && e->kind == AST_CALL &&
+        tvm_script__dotted(p, e->u.call.func, name, sizeof(name), &len) &&
+        strcmp(name, "func_attr") == 0) {
+      return &st->span;
+    }
+  }
+  return NULL;
+}
+
+/* The span of the node at an access path below func (function def's): the statement that built
+ * the deepest node on it; the attrs' at the function's func_attr statement. NULL if none. */
+static const tvm_script_span* span_at_path(script_parser* p, const ast_stmt* def,
+                                           const void* func, const char* path) {
+  if (strncmp(path, "<root>.attrs", 12) == 0) return func_attr_span(p, def);
+  return tvm_script__span_at_path(&p->b->spans, func, path);
+}
+
 /* Where a Relax well-formedness error is reported: at the statement that built the deepest
  * node on the access path its message starts with ("<root>.body...: ..." relative to func, the
  * function def defines), else at def's name. */
 static tvm_script_span relax_error_span(script_parser* p, const ast_stmt* def, const void* func,
                                         const char* path) {
   tvm_script_span at = def->u.def.name->span;
-  const tvm_script_span* span = tvm_script__span_at_path(&p->b->spans, func, path);
+  const tvm_script_span* span = span_at_path(p, def, func, path);
   /* (the function's own entry is its whole def: its name says the same, shorter) */
   if (span && span->start_byte != def->span.start_byte) at = *span;
   return at;
@@ -504,7 +528,7 @@ static int check_function(script_parser* p, const ast_stmt* fn, const void* func
   const char* msg = err ? tvm_ffi_error_message(err) : "";
   const char* at = strstr(msg, " at <root>");
   for (const char* later; at && (later = strstr(at + 1, " at <root>"));) at = later;
-  const tvm_script_span* span = at ? tvm_script__span_at_path(&p->b->spans, func, at + 4) : NULL;
+  const tvm_script_span* span = at ? span_at_path(p, fn, func, at + 4) : NULL;
   return raise_at(p, err, span ? *span : fn->u.def.name->span);
 }
 

@@ -728,6 +728,8 @@ static int pre_prim_func(tvm_tir_visitor* v, const void* node) {
   for (int round = 0; round < 2; ++round) {
     if (buffer_map_round(SELF, f, round ? DECL_DEFINE : DECL_DEFINE_VARS) != 0) return -1;
   }
+  /* Its attrs see the parameters and the buffer_map's variables, not the body's. */
+  if (uses(SELF, f->func.attrs, "attrs") != 0) return -1;
   return uses(SELF, f->body, "body") ? -1 : TVM_TIR_VISIT_SKIP;
 }
 
@@ -1530,6 +1532,19 @@ static int verify_structure(const tvm_tir_prim_func_obj* f) {
   return 0;
 }
 
+static int pre_unbound_var(tvm_tir_visitor* v, const void* node) {
+  return fail_at(v, NULL, -1, "variable `%s` is bound nowhere", vname(node));
+}
+
+int tvm_tir_verify_closed(const void* obj) {
+  tvm_tir_visitor v = {0};
+  v.pre[K(Var)] = v.pre[K(SizeVar)] = pre_unbound_var;
+  v.pre[K(CommReducer)] = v.pre[K(IndexMap)] = pre_skip; /* (they bind their own) */
+  int rc = obj ? tvm_tir_visit(&v, obj) : 0;
+  tvm_tir_visitor_free(&v);
+  return rc < 0 ? -1 : 0;
+}
+
 int tvm_tir_verify_well_formed(const void* func_or_module) {
   return tvm_tir_verify_well_formed_ex(func_or_module, 0);
 }
@@ -1546,6 +1561,9 @@ int tvm_tir_verify_well_formed_ex(const void* func_or_module, unsigned flags) {
                          tvm_ffi_type_key(tvm_ffi_type_index(func_or_module)));
   }
   const tvm_tir_ir_module_obj* mod = func_or_module;
+  if (tvm_tir_verify_closed(mod->attrs) != 0) {
+    return tvm_ffi_raise_context("in the module's attrs");
+  }
   const TVMFFIAny *key, *val;
   for (int64_t pos = 0; (pos = tvm_ffi_map_next(mod->functions, pos, &key, &val)) >= 0;) {
     const void* f = tvm_ffi_any_is_object(val) ? val->v_obj : NULL;

@@ -509,6 +509,44 @@ TEST(symbolic_vars_stay_in_their_function) {
   drop_all();
 }
 
+/* A function's attrs may use the symbolic variables its parameters define (upstream's
+ * relax.rewrite_cuda_graph.capture_symbolic_vars), no other; a module's attrs none. */
+static void* attrs1(const char* key, void* value) {
+  TVMFFIAny k = tvm_ffi_string(key), v = tvm_ffi_any_obj(value);
+  void* map = keep(tvm_ffi_map_new(&k, &v, 1));
+  tvm_ffi_any_release(&k);
+  return map;
+}
+
+TEST(attrs_use_defined_symbolic_vars) {
+  tvm_tir_var_obj* n = sym("n");
+  tvm_tir_var_obj* m = sym("m");
+  tvm_relax_var_obj* x = var("x", t_sym(n));
+  const char* key = "relax.rewrite_cuda_graph.capture_symbolic_vars";
+  EXPECT_OK(keep(tvm_relax_function_new(ARR(x), (void*)x, NULL, true, attrs1(key, ARR(n)))));
+  EXPECT_ERROR(keep(tvm_relax_function_new(ARR(x), (void*)x, NULL, true, attrs1(key, ARR(n, m)))),
+               "<root>.attrs[\"relax.rewrite_cuda_graph.capture_symbolic_vars\"]",
+               "symbolic variable m is used before a parameter's struct info");
+  /* A variable of the body (a match_cast's) is not in the attrs' scope. */
+  tvm_relax_var_obj* x1 = var("x1", keep(tvm_relax_tensor_sinfo_new(NULL, F32, 1, NULL)));
+  tvm_relax_var_obj* xm = var("xm", t_sym(m));
+  void* body = seq(ARR(block(false, ARR(keep(tvm_relax_match_cast_new(xm, (void*)x1, t_sym(m)))))),
+                   xm);
+  EXPECT_ERROR(keep(tvm_relax_function_new(ARR(x1), body, NULL, true, attrs1("k", m))),
+               "<root>.attrs[\"k\"]", "symbolic variable m is used before");
+  /* Module attrs: no variable. */
+  void* f = func(ARR(x), x, true);
+  const char* names[1] = {"f"};
+  void* mod = module(1, names, (void* const[]){f});
+  void* with_attrs = keep(tvm_tir_ir_module_new(((tvm_tir_ir_module_obj*)mod)->functions,
+                                                attrs1("k", ARR(n))));
+  CHECK_EQ_INT(tvm_relax_verify_well_formed(with_attrs), -1);
+  CHECK_RAISED("ValueError", "in the module's attrs: well-formedness: variable `n` is bound nowhere");
+  EXPECT_OK(keep(tvm_tir_ir_module_new(((tvm_tir_ir_module_obj*)mod)->functions,
+                                       attrs1("k", keep(tvm_ffi_str_obj("a long enough string value", 26))))));
+  drop_all();
+}
+
 /* ---- Struct info ----------------------------------------------------------------------------- */
 static bool vouch_for(void* ctx, const void* call) { return call == ctx; }
 
@@ -907,6 +945,7 @@ int main(void) {
   RUN(shape_var_in_struct_info);
   RUN(deep_nesting);
   RUN(symbolic_vars_stay_in_their_function);
+  RUN(attrs_use_defined_symbolic_vars);
   RUN(struct_info_present_and_consistent);
   RUN(a_normal_form);
   RUN(impure_calls);

@@ -247,6 +247,45 @@ TEST(use_out_of_scope) {
   RELEASE(A, i, t, z);
 }
 
+/* f with attrs {key: value} (value borrowed). */
+static void* with_attr(const tvm_tir_prim_func_obj* f, const char* key, void* value) {
+  TVMFFIAny k = tvm_ffi_string(key), v = tvm_ffi_any_obj(value);
+  void* attrs = tir_temp(tvm_ffi_map_new(&k, &v, 1));
+  tvm_ffi_any_release(&k);
+  return tvm_tir_prim_func_new(f->params, f->body, f->ret_type, f->buffer_map, attrs);
+}
+
+/* A function's attrs see its parameters and its buffer_map's variables, nothing of the body; a
+ * module's attrs see no variable at all (tvm_tir_verify_closed). */
+TEST(attrs_scope) {
+  tvm_tir_var_obj* n = tvm_tir_var("n", TVM_TIR_INT32);
+  tvm_tir_var_obj* m = tvm_tir_var("m", TVM_TIR_INT32);
+  tvm_tir_var_obj* i = tvm_tir_var("i", TVM_TIR_INT32);
+  tvm_tir_buffer_obj* A = tvm_tir_buffer_decl_takev("A", TVM_TIR_FLOAT32, 1, (void*[]){R(m)}, NULL);
+  void* loop = tvm_tir_serial_take(R(i), tvm_tir_int(0), R(m), store0(A, R(i)));
+  tvm_tir_prim_func_obj* f = tir_temp(tvm_tir_func_take("f", tvm_tir_list_take(R(A), R(n)), loop));
+  EXPECT_WELL_FORMED(with_attr(f, "k", ARR(n, tir_temp(tvm_tir_mul_take(R(m), tvm_tir_int(2))))));
+  EXPECT_ILL_FORMED(with_attr(f, "k", ARR(n, i)),
+                    "variable `i` used outside its scope at <root>.attrs[\"k\"][1]");
+  /* An IndexMap's own variables are not the function's. */
+  void* own = tir_temp(tvm_tir_index_map_new(ARR(i), ARR(i), NULL));
+  EXPECT_WELL_FORMED(with_attr(f, "layout", own));
+  CHECK_EQ_INT(tvm_tir_verify_closed(own), 0);
+  CHECK_EQ_INT(tvm_tir_verify_closed(NULL), 0);
+  /* Module attrs. */
+  void* n1 = tir_temp(tvm_tir_add_take(R(n), tvm_tir_int(1)));
+  TVMFFIAny k = tvm_ffi_string("k"), v = tvm_ffi_any_obj(ARR(n1));
+  void* attrs = tir_temp(tvm_ffi_map_new(&k, &v, 1));
+  CHECK_EQ_INT(tvm_tir_verify_closed(attrs), -1);
+  CHECK_RAISED("ValueError", "variable `n` is bound nowhere at <root>[\"k\"][0].a");
+  tvm_tir_ir_module_obj* mod = tir_temp(tvm_tir_module_take(R(f)));
+  void* fns = mod->functions;
+  EXPECT_ILL_FORMED(tvm_tir_ir_module_new(fns, attrs),
+                    "in the module's attrs: well-formedness: variable `n` is bound nowhere");
+  tvm_ffi_any_release(&k);
+  RELEASE(n, m, i, A);
+}
+
 /* break / continue (T.evaluate(T.break_loop()) / T.continue_loop()) leave the innermost loop:
  * it must exist, be serial, unrolled or a while loop, and no block or thread launch may stand
  * between the two; the ops are statements, not values. */
@@ -465,6 +504,7 @@ int main(void) {
   RUN(malformed_structure);
   RUN(loop_jumps);
   RUN(module_and_arguments);
+  RUN(attrs_scope);
   RUN(prim_func_purity);
   tir_release_temps();
   return test_summary();

@@ -23,8 +23,9 @@ extern "C" {
  *    Let/LetStmt, For, Allocate, block iter vars, thread_extent/virtual_thread AttrStmts, data
  *    variables of allocated, matched, realized and declared buffers).
  *  - Scoping: a Var is used only inside the scope of its binding site (params and the variables
- *    defined by buffer_map are in scope in the whole body; a binding's own value/extent is
- *    outside its scope).
+ *    defined by buffer_map are in scope in the whole body and in the function's attrs; a
+ *    binding's own value/extent is outside its scope). A module's attrs use no Var at all
+ *    (tvm_tir_verify_closed).
  *  - Buffers: BufferLoad/BufferStore/BufferRegion name a buffer in scope (buffer_map, block
  *    alloc_buffers and match_buffers, DeclBuffer, BufferRealize, or a buffer whose data var is
  *    the buffer_var of an enclosing Allocate); a BufferRegion has one range
@@ -35,6 +36,12 @@ extern "C" {
  * Any other object is a TypeError.
  */
 int tvm_tir_verify_well_formed(const void* func_or_module);
+
+/* Check that obj (any object: an attribute value, a module's attrs) uses no TIR Var: nothing
+ * outside a function binds one. The Vars a CommReducer or an IndexMap binds are their own. 0 (also
+ * for NULL), or -1 with a ValueError "well-formedness: variable `v` is bound nowhere at <path>",
+ * the path starting at obj. */
+int tvm_tir_verify_closed(const void* obj);
 
 /* Flags of tvm_tir_verify_well_formed_ex. */
 enum {
