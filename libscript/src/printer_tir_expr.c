@@ -367,14 +367,6 @@ static bool dtype_first(const void* op) {
          tvm_tir_is_builtin(op, TVM_TIR_BUILTIN_type_annotation);
 }
 
-/* The builtin whose op is `op`, or -1. */
-static int builtin_id(const void* op) {
-  for (int k = 0; k < TVM_TIR_BUILTIN_COUNT; ++k) {
-    if (tvm_tir_is_builtin(op, (tvm_tir_builtin)k)) return k;
-  }
-  return -1;
-}
-
 /* For an op whose two operands share a type when parsed (a bare literal takes the other's), an
  * int32 literal next to an operand of another type prints as T.int32(v). Consumes args. */
 static void* type_literal_operand(tvm_script_docsifier* d, const tvm_tir_call_obj* c, int id,
@@ -420,7 +412,7 @@ static tvm_script_doc_obj* conv_call(tvm_script_docsifier* d, const TVMFFIAny* o
   void* p = tvm_script__tir_path(d, path, "args");
   void* args = p ? tvm_script_as_doc_array(d, c->args, p) : NULL;
   tvm_ffi_release(p);
-  int id = tvm_tir_kind_of(c->op) == TVM_TIR_KIND_Op ? builtin_id(c->op) : -1;
+  int id = tvm_tir_builtin_of(c->op);
   if (args && tvm_ffi_seq_size(c->args) >= 2) args = type_literal_operand(d, c, id, args);
   if (args && tvm_tir_kind_of(c->op) == TVM_TIR_KIND_Op &&
       (dtype_first(c->op) || tvm_tir_is_builtin(c->op, TVM_TIR_BUILTIN_tvm_struct_get))) {

@@ -982,13 +982,10 @@ static const builtin_fn k_builtins[TVM_TIR_BUILTIN_COUNT] = {
 };
 
 static int eval_builtin(tir_interp* in, const tvm_tir_call_obj* call, tir_value* out) {
-  for (int id = 0; id < TVM_TIR_BUILTIN_COUNT; ++id) {
-    if (!tvm_tir_is_builtin(call->op, (tvm_tir_builtin)id)) continue;
-    if (k_builtins[id]) return k_builtins[id](in, call, out);
-    if (k_int_lane[id]) return b_int_lanes(in, call, k_int_lane[id], out);
-    if (k_math[id].d1 || k_math[id].d2) return b_math(in, call, &k_math[id], out);
-    break;
-  }
+  int id = tvm_tir_builtin_of(call->op);
+  if (id >= 0 && k_builtins[id]) return k_builtins[id](in, call, out);
+  if (id >= 0 && k_int_lane[id]) return b_int_lanes(in, call, k_int_lane[id], out);
+  if (id >= 0 && (k_math[id].d1 || k_math[id].d2)) return b_math(in, call, &k_math[id], out);
   return tvm_tir__raise_at("NotImplementedError", call,
                            "builtin %s is not supported by the interpreter", op_name(call));
 }

@@ -43,6 +43,7 @@ static tvm_tir_op_obj* op_make(const char* name, int32_t num_inputs, int32_t eff
   op->name = str;
   op->num_inputs = num_inputs;
   op->call_effect_kind = effect;
+  op->builtin = -1;
   return op;
 }
 
@@ -113,6 +114,7 @@ int tvm_tir__init_ops(void) {
   for (int i = 0; i < TVM_TIR_BUILTIN_COUNT; ++i) {
     g_builtins[i] = op_make(k_builtins[i].name, k_builtins[i].num_inputs, k_builtins[i].effect);
     if (!g_builtins[i]) return -1;
+    g_builtins[i]->builtin = i;
     TVMFFIAny key = tvm_ffi_any_raw_str(k_builtins[i].name);
     TVMFFIAny value = tvm_ffi_any_obj(g_builtins[i]);
     if (tvm_ffi_dict_set(g_ops, &key, &value) != 0) return -1;
@@ -152,6 +154,10 @@ bool tvm_tir__builtin_unused(tvm_tir_builtin id) {
 
 bool tvm_tir_is_builtin(const void* obj, tvm_tir_builtin id) {
   return obj && (int)id >= 0 && id < TVM_TIR_BUILTIN_COUNT && obj == (const void*)g_builtins[id];
+}
+
+int tvm_tir_builtin_of(const void* obj) {
+  return tvm_tir_kind_of(obj) == TVM_TIR_KIND_Op ? ((const tvm_tir_op_obj*)obj)->builtin : -1;
 }
 
 tvm_tir_op_obj* tvm_tir_op_register(const char* name, int32_t num_inputs,

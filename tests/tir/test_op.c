@@ -101,7 +101,17 @@ TEST(builtins) {
   CHECK(tvm_tir_is_builtin(a, TVM_TIR_BUILTIN_exp));
   CHECK(!tvm_tir_is_builtin(a, TVM_TIR_BUILTIN_log));
   CHECK(!tvm_tir_is_builtin(NULL, TVM_TIR_BUILTIN_log));
-  RELEASE(a, b);
+  /* Every builtin's op knows its id; anything else has none. */
+  for (int id = 0; id < TVM_TIR_BUILTIN_COUNT; ++id) {
+    tvm_tir_op_obj* op = tvm_tir_builtin_op((tvm_tir_builtin)id);
+    CHECK_EQ_INT(tvm_tir_builtin_of(op), id);
+    tvm_ffi_release(op);
+  }
+  tvm_tir_op_obj* other = tvm_tir_op_register("test.not_a_builtin", 1, TVM_TIR_EFFECT_PURE);
+  CHECK_EQ_INT(tvm_tir_builtin_of(other), -1);
+  CHECK_EQ_INT(tvm_tir_builtin_of(NULL), -1);
+  CHECK_EQ_INT(tvm_tir_builtin_of(a->name), -1);
+  RELEASE(a, b, other);
   EXPECT_ERROR("KeyError", tvm_tir_op_get("tir.no_such_op"), "tir.no_such_op");
   EXPECT_ERROR("ValueError", tvm_tir_builtin_op((tvm_tir_builtin)-1), "invalid builtin id");
   void* names = tvm_tir_op_list_names();

@@ -67,6 +67,7 @@ struct tvm_tir_op_obj {
   void* name;               /* ffi.String, e.g. "tir.exp" */
   int32_t num_inputs;       /* fixed arity, or -1 */
   int32_t call_effect_kind; /* tvm_tir_call_effect_kind */
+  int32_t builtin;          /* its tvm_tir_builtin, or -1 (not reflected: derived) */
 };
 
 /* The op named `name` (KeyError when none). */
@@ -75,6 +76,8 @@ tvm_tir_op_obj* tvm_tir_op_get(const char* name);
 tvm_tir_op_obj* tvm_tir_builtin_op(tvm_tir_builtin id);
 /* Whether obj is the op of builtin id (pointer comparison, no reference taken). */
 bool tvm_tir_is_builtin(const void* obj, tvm_tir_builtin id);
+/* The builtin whose op obj is, or -1 (another op, anything else, NULL). */
+int tvm_tir_builtin_of(const void* obj);
 /*
  * Register an op (for other dialects: "relax.add", ...). Registering an existing name with the
  * same arity and effect returns the existing op; a different one is a ValueError. Thread-safe.
