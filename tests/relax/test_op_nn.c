@@ -470,29 +470,28 @@ TEST(pool_packed_layouts) {
                     "argument 'data' must have dim 4 (the sub-axis 16c of layout NCHW16c) of 16, "
                     "got 8",
                     op, oi_attrs(1, "layout", AS("NCHW16c")), 1, T("1, 3, 32, 32, 8", F32));
-  CHECK_INFER_FAILS("ValueError",
-                    "attribute 'layout' must be a permutation of NCHW, N or C possibly packed "
-                    "(NCHW16c), got 'NCHW4w': it splits the spatial axis W",
-                    op, oi_attrs(1, "layout", AS("NCHW4w")), 1, T("1, 3, 32, 8, 4", F32));
-  CHECK_INFER_FAILS("ValueError", "got 'NCHW4x': x is not an axis of NCHW", op,
-                    oi_attrs(1, "layout", AS("NCHW4x")), 1, T("1, 3, 32, 8, 4", F32));
-  CHECK_INFER_FAILS("ValueError", "got 'NCHWC': it has the axis C twice", op,
-                    oi_attrs(1, "layout", AS("NCHWC")), 1, T("1, 3, 32, 8, 4", F32));
-  CHECK_INFER_FAILS("ValueError", "got 'NCHW4c8c': it splits the axis C twice", op,
-                    oi_attrs(1, "layout", AS("NCHW4c8c")), 1, T("1, 3, 32, 8, 4, 8", F32));
-  CHECK_INFER_FAILS("ValueError", "got 'NW4c': it has the sub-axis c but not the axis C",
-                    "relax.nn.max_pool1d", oi_attrs(1, "layout", AS("NW4c")), 1,
-                    T("1, 3, 32, 4", F32));
-  CHECK_INFER_FAILS("ValueError", "got 'NCW4c': it lacks the axis H", op,
-                    oi_attrs(1, "layout", AS("NCW4c")), 1, T("1, 3, 32, 4", F32));
-  CHECK_INFER_FAILS("ValueError", "got 'NCHWc': the sub-axis c has no positive factor", op,
-                    oi_attrs(1, "layout", AS("NCHWc")), 1, T("1, 3, 32, 8, 4", F32));
-  CHECK_INFER_FAILS("ValueError", "got 'NCHW0c': the sub-axis c has no positive factor", op,
-                    oi_attrs(1, "layout", AS("NCHW0c")), 1, T("1, 3, 32, 8, 4", F32));
-  CHECK_INFER_FAILS("ValueError", "got 'N4CHW': a factor comes before the primal axis C", op,
-                    oi_attrs(1, "layout", AS("N4CHW")), 1, T("1, 3, 32, 8", F32));
-  CHECK_INFER_FAILS("ValueError", "got 'NCHW16': it ends in a factor without its sub-axis", op,
-                    oi_attrs(1, "layout", AS("NCHW16")), 1, T("1, 3, 32, 8", F32));
+  /* Bad layouts name why. */
+  const struct {
+    const char *op, *layout, *data, *message;
+  } k_bad[] = {
+      {op, "NCHW4w", "1, 3, 32, 8, 4",
+       "attribute 'layout' must be a permutation of NCHW, N or C possibly packed (NCHW16c), got "
+       "'NCHW4w': it splits the spatial axis W"},
+      {op, "NCHW4x", "1, 3, 32, 8, 4", "got 'NCHW4x': x is not an axis of NCHW"},
+      {op, "NCHWC", "1, 3, 32, 8, 4", "got 'NCHWC': it has the axis C twice"},
+      {op, "NCHW4c8c", "1, 3, 32, 8, 4, 8", "got 'NCHW4c8c': it splits the axis C twice"},
+      {"relax.nn.max_pool1d", "NW4c", "1, 3, 32, 4",
+       "got 'NW4c': it has the sub-axis c but not the axis C"},
+      {op, "NCW4c", "1, 3, 32, 4", "got 'NCW4c': it lacks the axis H"},
+      {op, "NCHWc", "1, 3, 32, 8, 4", "got 'NCHWc': the sub-axis c has no positive factor"},
+      {op, "NCHW0c", "1, 3, 32, 8, 4", "got 'NCHW0c': the sub-axis c has no positive factor"},
+      {op, "N4CHW", "1, 3, 32, 8", "got 'N4CHW': a factor comes before the primal axis C"},
+      {op, "NCHW16", "1, 3, 32, 8", "got 'NCHW16': it ends in a factor without its sub-axis"},
+  };
+  for (size_t i = 0; i < sizeof(k_bad) / sizeof(k_bad[0]); ++i) {
+    CHECK_INFER_FAILS("ValueError", k_bad[i].message, k_bad[i].op,
+                      oi_attrs(1, "layout", AS(k_bad[i].layout)), 1, T(k_bad[i].data, F32));
+  }
   CHECK_INFER_FAILS("NotImplementedError",
                     "out_layout 'NCHW' packs other axes than layout 'NCHW16c' (re-packing is not "
                     "supported)",
