@@ -28,6 +28,9 @@ typedef struct {
   { #m, offsetof(S, m), (int32_t)sizeof(((S*)0)->m), (type), (flags) }
 #define END \
   { NULL, 0, 0, 0, 0 }
+/* BaseFunc's attrs, the last field of each function type (libtir's registry says why). */
+#define FUNC_ATTRS(S) \
+  { "attrs", offsetof(S, func.attrs), (int32_t)sizeof(void*), kTVMFFIMap, 0 }
 #define IGNORE kTVMFFIFieldFlagBitMaskSEqHashIgnore
 #define DEF kTVMFFIFieldFlagBitMaskSEqHashDef
 #define STR kTVMFFIStr
@@ -94,9 +97,11 @@ static const relax_field k_fields_seq_expr[] = {
 static const relax_field k_fields_function[] = {
     FLD(tvm_relax_function_obj, params, ARR, DEF), FLD(tvm_relax_function_obj, body, EXPR, 0),
     FLD(tvm_relax_function_obj, ret_struct_info, SINFO, 0),
-    FLD(tvm_relax_function_obj, is_pure, kTVMFFIBool, 0), END};
+    FLD(tvm_relax_function_obj, is_pure, kTVMFFIBool, 0), FUNC_ATTRS(tvm_relax_function_obj),
+    END};
 static const relax_field k_fields_extern_func[] = {
-    FLD(tvm_relax_extern_func_obj, global_symbol, STR, 0), END};
+    FLD(tvm_relax_extern_func_obj, global_symbol, STR, 0), FUNC_ATTRS(tvm_relax_extern_func_obj),
+    END};
 static const relax_field k_fields_binding[] = {
     FLD(tvm_relax_binding_obj, span, kTVMFFIObject, IGNORE),
     FLD(tvm_relax_binding_obj, var, RLX(Var), DEF), END};

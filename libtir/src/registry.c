@@ -33,6 +33,8 @@ typedef struct {
   { #m, offsetof(S, m), (int32_t)sizeof(((S*)0)->m), (type), (flags) }
 #define END \
   { NULL, 0, 0, 0, 0 }
+#define FUNC_ATTRS(S) \
+  { "attrs", offsetof(S, func.attrs), (int32_t)sizeof(void*), kTVMFFIMap, 0 }
 #define IGNORE kTVMFFIFieldFlagBitMaskSEqHashIgnore
 #define DEF kTVMFFIFieldFlagBitMaskSEqHashDef
 #define STR kTVMFFIStr
@@ -48,7 +50,10 @@ static const tir_field k_fields_prim_expr[] = {FLD(tvm_tir_expr_obj, dtype, kTVM
  * variables it names are mapped at the definition site), as upstream compares it. */
 static const tir_field k_fields_relax_expr[] = {
     FLD(tvm_tir_relax_expr_obj, struct_info_, kTVMFFIObject, 0), END};
-static const tir_field k_fields_base_func[] = {FLD(tvm_tir_base_func_obj, attrs, MAP, 0), END};
+/* A function's attrs are each concrete function type's last field (BaseFunc declares none):
+ * structural equality and hashing visit fields in order, and the attrs may use the variables
+ * the parameters define (upstream's SEqualReduce compared them last too). */
+static const tir_field k_fields_base_func[] = {END};
 static const tir_field k_fields_type_base[] = {FLD(tvm_tir_type_obj, span, kTVMFFIObject, IGNORE),
                                                END};
 static const tir_field k_fields_stmt_base[] = {FLD(tvm_tir_stmt_obj, span, kTVMFFIObject, IGNORE),
@@ -185,7 +190,8 @@ static const tir_field k_fields_match_buffer_region[] = {
 static const tir_field k_fields_prim_func[] = {FLD(tvm_tir_prim_func_obj, params, ARR, DEF),
                                                FLD(tvm_tir_prim_func_obj, ret_type, TIR(Type), 0),
                                                FLD(tvm_tir_prim_func_obj, buffer_map, MAP, DEF),
-                                               FLD(tvm_tir_prim_func_obj, body, TIR(Stmt), 0), END};
+                                               FLD(tvm_tir_prim_func_obj, body, TIR(Stmt), 0),
+                                               FUNC_ATTRS(tvm_tir_prim_func_obj), END};
 static const tir_field k_fields_ir_module[] = {
     FLD(tvm_tir_ir_module_obj, global_var_map_, MAP, DEF),
     FLD(tvm_tir_ir_module_obj, functions, MAP, 0), FLD(tvm_tir_ir_module_obj, attrs, MAP, 0), END};

@@ -615,6 +615,26 @@ TEST(builder_relax) {
   check_built(relax_models_transformer(1, 2, 8, 16), "relax_transformer");
 }
 
+/* Function attributes using what the parameters define: structural equality compares a
+ * function's attrs after its parameters (their last field), so these round-trip. */
+TEST(attrs_using_parameters) {
+  static const char* const k_texts[] = {
+      "@T.prim_func\n"
+      "def f(A: T.Buffer((4,), \"float32\"), n: T.int32):\n"
+      "    T.func_attr({\"bounds\": [n, n * 2]})\n"
+      "    A[0] = T.float32(1)\n",
+      "@R.function\n"
+      "def f(x: R.Tensor((\"n\",), \"float32\")):\n"
+      "    n = T.int64()\n"
+      "    R.func_attr({\"relax.rewrite_cuda_graph.capture_symbolic_vars\": [n], \"x\": x})\n"
+      "    return x\n",
+  };
+  for (size_t i = 0; i < sizeof(k_texts) / sizeof(k_texts[0]); ++i) {
+    check_built(parse_text(k_texts[i], strlen(k_texts[i]), "attrs.py"),
+                i == 0 ? "prim_func_attrs" : "relax_function_attrs");
+  }
+}
+
 /* ---- The harness itself --------------------------------------------------------------------- */
 
 TEST(harness_detects_failures) {
@@ -676,6 +696,7 @@ int main(void) {
   RUN(corpus_errors);
   RUN(builder_ir);
   RUN(builder_relax);
+  RUN(attrs_using_parameters);
   RUN(builtin_op_references_balance);
   printf("corpus round trip: %d files, %d passed, %d failed\n", g_files, g_files - g_files_failed,
          g_files_failed);
