@@ -662,7 +662,8 @@ static bool extern_sinfo_is_default(const void* f) {
                 !s->purity && tvm_relax_kind_of(s->ret) == TVM_RELAX_KIND_ObjectStructInfo);
 }
 
-/* R.ExternFunc("name"), with struct_info= when not the default. */
+/* R.ExternFunc("name"), with its struct info second when not the default (positional, as
+ * upstream prints it: the keyword is `struct_info=` in older upstream, `ty=` in newer). */
 static tvm_script_doc_obj* conv_extern_func(tvm_script_docsifier* d, const TVMFFIAny* obj,
                                             const void* path) {
   const tvm_relax_extern_func_obj* f = (const void*)obj->v_obj;
@@ -670,7 +671,7 @@ static tvm_script_doc_obj* conv_extern_func(tvm_script_docsifier* d, const TVMFF
   call_parts c = parts_new();
   push_arg(&c, tvm_script_literal_doc(&v));
   if (!extern_sinfo_is_default(f)) {
-    push_kwarg(&c, "struct_info", sinfo_child(d, tvm_relax_sinfo_of(f), path, "struct_info_", NULL));
+    push_arg(&c, sinfo_child(d, tvm_relax_sinfo_of(f), path, "struct_info_", NULL));
   }
   return parts_call(&c, r_prefixed(d, "ExternFunc"));
 }

@@ -1068,6 +1068,23 @@ TEST(void_calls_print_bare) {
   check_prints_back(src);
 }
 
+/* An ExternFunc whose struct info is not the default prints it second, positionally (as
+ * upstream's printer; its keyword is struct_info= in older upstream, ty= in newer): as a module
+ * entry and as a callee. */
+TEST(extern_func_struct_info_positional) {
+  static const char src[] =
+      "@I.ir_module\n"
+      "class Module:\n"
+      "    my_ext = R.ExternFunc(\"my_ext\", R.Callable((), R.Tensor(dtype=\"float32\", ndim=2), "
+      "True))\n"
+      "    @R.function\n"
+      "    def main(x: R.Shape(ndim=2)) -> R.Shape(ndim=2):\n"
+      "        gv: R.Shape(ndim=2) = R.call_packed(R.ExternFunc(\"vm.builtin.shape_of\", "
+      "R.Callable(purity=True)), x, sinfo_args=(R.Shape(ndim=2),))\n"
+      "        return gv";
+  check_prints_back(src);
+}
+
 /* Upstream's layout of a module and of call_tir bindings: PrimFuncs first, then Relax
  * functions, each by name, `main` last; `cls = Module` after the symbolic declarations and
  * R.func_attr; a call_tir or call_dps_packed binding without the annotation its out_sinfo
@@ -1103,6 +1120,7 @@ int main(void) {
   RUN(function_with_dataflow_and_symbolic_shapes);
   RUN(returned_tuples);
   RUN(void_calls_print_bare);
+  RUN(extern_func_struct_info_positional);
   RUN(module_order_and_call_tir_annotations);
   RUN(symbolic_variables_in_signature_order);
   RUN(struct_info_forms);

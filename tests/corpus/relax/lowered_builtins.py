@@ -30,7 +30,7 @@ class Module:
         t: R.Tensor((n,), dtype="float32") = R.memory.alloc_tensor(storage, R.prim_value(0), R.shape([n]), R.dtype("float32"))
         _: R.Object = cls.shift(y, t, R.prim_value(n))
         _1: R.Tuple = R.memory.kill_storage(storage)
-        z: R.Tensor((n,), dtype="float32") = R.call_packed(R.ExternFunc("vm.builtin.reshape", struct_info=R.Callable(purity=True)), t, R.shape([n]), sinfo_args=(R.Tensor((n,), dtype="float32"),))
+        z: R.Tensor((n,), dtype="float32") = R.call_packed(R.ExternFunc("vm.builtin.reshape", R.Callable(purity=True)), t, R.shape([n]), sinfo_args=(R.Tensor((n,), dtype="float32"),))
         _2: R.Tuple = R.memory.kill_tensor(t)
         nothing: R.Object = R.null_value()
         d: R.Prim(value=n * 2) = cls.twice(R.prim_value(n), sinfo_args=(R.Prim(value=n * 2),))

@@ -1,5 +1,5 @@
 # The same model at the end of the pipeline: R.builtin.alloc_tensor, kernels called directly with
-# their outputs, pure VM builtins as R.call_packed(R.ExternFunc(..., struct_info=R.Callable(purity=True)), ...).
+# their outputs, pure VM builtins as R.call_packed(R.ExternFunc(..., R.Callable(purity=True)), ...).
 # from tvm.script import ir as I
 # from tvm.script import tirx as T
 # from tvm.script import relax as R
@@ -33,13 +33,13 @@ class Module:
         gv1: R.Tuple(R.Tensor((n, 4), dtype="float32"), R.Tensor((n, 4), dtype="float32")) = gv, alloc1
         gv2: R.Tensor((n, 4), dtype="float32") = gv1[0]
         gv3: R.Tensor((n, 4), dtype="float32") = gv1[1]
-        gv4: R.Shape(ndim=2) = R.call_packed(R.ExternFunc("vm.builtin.tensor_to_shape", struct_info=R.Callable(purity=True)), s, sinfo_args=(R.Shape(ndim=2),))
+        gv4: R.Shape(ndim=2) = R.call_packed(R.ExternFunc("vm.builtin.tensor_to_shape", R.Callable(purity=True)), s, sinfo_args=(R.Shape(ndim=2),))
         a = T.int64()
         shm: R.Shape([a, 3]) = R.match_cast(gv4, R.Shape([a, 3]))
         alloc2: R.Tensor((a, 3), dtype="float32") = R.builtin.alloc_tensor(R.shape([a, 3]), R.dtype("float32"), R.prim_value(0))
         __2: R.Object = cls.ones(alloc2)
         gv5: R.Tensor((a, 3), dtype="float32") = alloc2
-        gv6: R.Shape([n, 4]) = R.call_packed(R.ExternFunc("vm.builtin.shape_of", struct_info=R.Callable(purity=True)), x, sinfo_args=(R.Shape([n, 4]),))
+        gv6: R.Shape([n, 4]) = R.call_packed(R.ExternFunc("vm.builtin.shape_of", R.Callable(purity=True)), x, sinfo_args=(R.Shape([n, 4]),))
         gv7: R.Tensor((2,), dtype="int64") = R.shape_to_tensor(gv6)
         gv8: R.Tuple = R.print(gv2, gv7, format="z0={} shape={}")
         alloc3: R.Tensor((), dtype="float32") = R.builtin.alloc_tensor(R.shape([]), R.dtype("float32"), R.prim_value(0))
