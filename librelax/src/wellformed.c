@@ -1129,7 +1129,6 @@ static bool sinfo_from_signature(const tvm_relax_function_obj* fn) {
   return true;
 }
 
-/* fn at the current path: a module's function (level 0) or a local one nested in another. */
 /* A function's attrs may use the symbolic variables its parameters define (upstream's
  * "relax.rewrite_cuda_graph.capture_symbolic_vars"), no others. */
 static int use_attrs(wf* w, const void* attrs) {
@@ -1147,6 +1146,7 @@ static int use_attrs(wf* w, const void* attrs) {
   return rc;
 }
 
+/* fn at the current path: a module's function (level 0) or a local one nested in another. */
 static int visit_function(wf* w, const tvm_relax_function_obj* fn) {
   bool force_pure = attr_true(fn->func.attrs, "relax.force_pure");
   if (force_pure && !fn->is_pure) {
