@@ -369,13 +369,20 @@ static int scalar_param(cg_state* s, arg_ctx* a, LLVMValueRef arg, const tvm_tir
   LLVMTypeRef ty = tvm_codegen__type(s, t);
   if (!ty) return -1;
   if (tvm_tir_dtype_is_handle(t)) {
+    /* As upstream's packed API: an ffi.Tensor is passed as its DLTensor (right after the
+     * object header), as a DLTensor* is. */
     want = "a pointer";
+    LLVMValueRef is_tensor = LLVMBuildICmp(s->b, LLVMIntEQ, tindex, c32(s, kTVMFFITensor), "");
     ok = LLVMBuildOr(
         s->b, LLVMBuildICmp(s->b, LLVMIntEQ, tindex, c32(s, kTVMFFIOpaquePtr), ""),
         LLVMBuildOr(s->b, LLVMBuildICmp(s->b, LLVMIntEQ, tindex, c32(s, kTVMFFIDLTensorPtr), ""),
                     LLVMBuildICmp(s->b, LLVMIntEQ, tindex, c32(s, kTVMFFINone), ""), ""),
         "");
-    val = load_at(s, s->ptr, arg, 8);
+    ok = LLVMBuildOr(s->b, ok, is_tensor, "");
+    LLVMValueRef p = load_at(s, s->ptr, arg, 8);
+    LLVMValueRef off = c64(s, (int64_t)sizeof(TVMFFIObject));
+    LLVMValueRef dl = LLVMBuildGEP2(s->b, s->i8, p, &off, 1, "");
+    val = LLVMBuildSelect(s->b, is_tensor, dl, p, "");
   } else if (tvm_tir_dtype_is_floating(t) && t.lanes == 1) {
     want = "float";
     LLVMValueRef is_f = LLVMBuildICmp(s->b, LLVMIntEQ, tindex, c32(s, kTVMFFIFloat), "");

@@ -385,6 +385,10 @@ static tvm_relax_expr_obj* normalize_arg(tvm_relax_block_builder* bb, tvm_relax_
   if (tvm_relax_kind_of(arg) == TVM_RELAX_KIND_Tuple) {
     return tvm_relax_bb_normalize(bb, arg);
   }
+  tvm_tir_expr_obj* known = tvm_relax_kind_of(arg) == TVM_RELAX_KIND_Call
+                                ? tvm_relax__inspect_known_value((tvm_relax_call_obj*)arg)
+                                : NULL;
+  if (known) return tvm_relax_prim_value_new(known); /* a leaf */
   return (tvm_relax_expr_obj*)emit_value(bb, arg, NULL, bb->dataflow);
 }
 
@@ -404,6 +408,8 @@ tvm_relax_expr_obj* tvm_relax_bb_normalize(tvm_relax_block_builder* bb, tvm_rela
   switch (tvm_relax_kind_of(expr)) {
     case TVM_RELAX_KIND_Call: {
       tvm_relax_call_obj* c = (void*)expr;
+      tvm_tir_expr_obj* known = tvm_relax__inspect_known_value(c);
+      if (known) return tvm_relax_prim_value_new(known);
       void* args = normalize_list(bb, c->args);
       if (!args) return NULL;
       if (args == c->args) {

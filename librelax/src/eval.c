@@ -970,6 +970,21 @@ static int eval_call(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, TVMF
       case TVM_RELAX_OP_invoke_closure:
       case TVM_RELAX_OP_invoke_pure_closure:
         return eval_closure_op(c, f, call, info->id == TVM_RELAX_OP_make_closure, out);
+      case TVM_RELAX_OP_inspect_tensor_dtype_code:
+      case TVM_RELAX_OP_inspect_tensor_dtype_bits:
+      case TVM_RELAX_OP_inspect_tensor_dtype_lanes:
+      case TVM_RELAX_OP_inspect_tensor_ndim:
+      case TVM_RELAX_OP_inspect_tensor_shape_i:
+      case TVM_RELAX_OP_inspect_tensor_stride_i:
+      case TVM_RELAX_OP_inspect_tensor_byte_offset:
+      case TVM_RELAX_OP_inspect_tensor_elem_offset: {
+        TVMFFIAny* vals;
+        int32_t n;
+        int rc = eval_args(c, f, call, 0, &vals, &n);
+        if (rc == 0) rc = tvm_relax__eval_inspect(f->func, call, vals, n, out);
+        free_args(vals, n);
+        return rc;
+      }
       case TVM_RELAX_OP_shape_of: {
         TVMFFIAny t = tvm_ffi_any_none();
         if (eval_expr(c, f, tvm_ffi_seq_obj_at(call->args, 0), &t) != 0) return -1;

@@ -83,6 +83,14 @@ typedef tvm_relax_sinfo_obj* (*tvm_relax__infer_fn)(const tvm_relax__infer_ctx* 
   extern const tvm_relax_attr_field tvm_relax__attrs_##attrs[];
 #include <tvm/relax/ops.def>
 
+/* The value a relax.inspect call's struct info says it has (borrowed), or NULL (another call, or
+ * a value known only at run time): the BlockBuilder's normal form is that R.prim_value. */
+tvm_tir_expr_obj* tvm_relax__inspect_known_value(const tvm_relax_call_obj* call);
+/* The reference evaluator's relax.inspect call (eval_inspect.c): *out from the argument values
+ * vals (the tensor, then shape_i's / stride_i's axis); errors name func and the operator. */
+int tvm_relax__eval_inspect(const char* func, const tvm_relax_call_obj* call,
+                            const TVMFFIAny* vals, int32_t n, TVMFFIAny* out);
+
 /* ---- Shared walks (expr.c) ------------------------------------------------------------------- */
 /* Whether e may be nested in another expression in A-normal form: a leaf (Var, Constant,
  * ShapeExpr, PrimValue, StringImm, DataTypeImm, ExternFunc, GlobalVar, Op), or, with tuples, a
@@ -369,6 +377,10 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_dynamic_value(const tvm_relax_call_ob
 tvm_relax_sinfo_obj* tvm_relax__dynamic_out_sinfo(const tvm_relax_call_obj* call, void* dims);
 /* unique's value kernel for a call whose results are known (a 0-d x; FoldConstant's entry). */
 tvm_tir_prim_func_obj* tvm_relax__legalize_unique(const tvm_relax_call_obj* call);
+/* The relax.inspect operators' host getters (legalize_inspect.c): a PrimFunc
+ * `(dlpack_handle: T.handle[, axis: T.int64])` returning the field with T.ret, which LegalizeOps
+ * calls directly (not through call_tir). */
+tvm_tir_prim_func_obj* tvm_relax__legalize_inspect(const tvm_relax_call_obj* call);
 /* out[vars] = value (consumed) inside serial loops over out's whole shape (vars: one new loop
  * variable per dim, borrowed). */
 void* tvm_relax__store_all(tvm_tir_buffer_obj* out, void* const* vars, void* value);

@@ -144,6 +144,10 @@ static const tvm_relax__legalize_fn k_legalize[TVM_RELAX_OP_COUNT] = {
     [TVM_RELAX_OP_grad_max_pool2d_backward] = tvm_relax__legalize_pool2d_backward,
     [TVM_RELAX_OP_grad_avg_pool2d_backward] = tvm_relax__legalize_pool2d_backward,
     [TVM_RELAX_OP_grad_take_backward] = tvm_relax__legalize_take_backward,
+#define INSPECT(Id) [TVM_RELAX_OP_inspect_tensor_##Id] = tvm_relax__legalize_inspect,
+    INSPECT(dtype_code) INSPECT(dtype_bits) INSPECT(dtype_lanes) INSPECT(ndim) INSPECT(shape_i)
+    INSPECT(stride_i) INSPECT(byte_offset) INSPECT(elem_offset)
+#undef INSPECT
 };
 
 bool tvm_relax_op_has_legalization(int32_t id) {
@@ -778,6 +782,31 @@ static tvm_relax_expr_obj* legalize_dynamic(pass_ctx* c, tvm_relax_call_obj* cal
   return r;
 }
 
+/* A relax.inspect call (its value known only at run time): a direct call of its host PrimFunc
+ * `_get_tensor_<field>(tensor[, axis])`, the call's R.Prim as sinfo_args (legalize_inspect.c). */
+static tvm_relax_expr_obj* legalize_inspect(pass_ctx* c, tvm_relax_call_obj* call,
+                                            const tvm_relax_op_info* info) {
+  char hint[64];
+  snprintf(hint, sizeof(hint), "_get_%s", info->name + strlen("relax.inspect."));
+  tvm_tir_prim_func_obj* kernel = tvm_relax__legalize_inspect(call);
+  tvm_tir_global_var_obj* gv = kernel ? add_kernel(c, hint, kernel) : NULL;
+  tvm_ffi_release(kernel);
+  TVMFFIAny s = tvm_ffi_any_obj(tvm_relax_sinfo_of(call));
+  void* sarr = gv ? tvm_ffi_array_new(&s, 1) : NULL;
+  tvm_relax_expr_obj* r =
+      sarr ? tvm_relax_call_new(gv, call->args, NULL, sarr, call->expr.span) : NULL;
+  tvm_ffi_release(sarr);
+  tvm_ffi_release(gv);
+  if (r) c->changed = true;
+  else tvm_ffi_raise_context("%s", info->name);
+  return r;
+}
+
+static bool is_inspect(int32_t id) {
+  return id >= TVM_RELAX_OP_inspect_tensor_dtype_code &&
+         id <= TVM_RELAX_OP_inspect_tensor_elem_offset;
+}
+
 /* call_tir(kernel, (tensor args), out_sinfo) for an operator call, or the call itself. */
 static tvm_relax_expr_obj* legalize_call(pass_ctx* c, tvm_relax_call_obj* call) {
   const tvm_relax_op_info* info = tvm_relax_op_info_of(call->op);
@@ -791,6 +820,7 @@ static tvm_relax_expr_obj* legalize_call(pass_ctx* c, tvm_relax_call_obj* call) 
   }
   if (info && info->id == TVM_RELAX_OP_call_tir_with_grad) return drop_grad(c, call);
   if (is_dynamic(call)) return legalize_dynamic(c, call);
+  if (info && is_inspect(info->id)) return legalize_inspect(c, call, info);
   if (!fn || !known_output(out)) {
     tvm_ffi_retain(call);
     return &call->expr;

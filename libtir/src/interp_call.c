@@ -45,9 +45,12 @@ static int scalar_from_any(const TVMFFIAny* a, const tvm_tir_var_obj* var, const
   out->dtype = t;
   if (tvm_tir_dtype_is_handle(t)) {
     /* As the packed API of compiled code (and upstream's): a DLTensor pointer is passed as
-     * itself, the address of the DLTensor, not of its data. */
-    if (a->type_index == kTVMFFIDLTensorPtr || a->type_index == kTVMFFIOpaquePtr ||
-        a->type_index == kTVMFFINone) {
+     * itself, the address of the DLTensor, not of its data; an ffi.Tensor as its DLTensor. */
+    void* tensor = tvm_ffi_any_as_object(a, kTVMFFITensor);
+    if (tensor) {
+      out->lane[0].p = (void*)tvm_ffi_tensor_dl(tensor);
+    } else if (a->type_index == kTVMFFIDLTensorPtr || a->type_index == kTVMFFIOpaquePtr ||
+               a->type_index == kTVMFFINone) {
       out->lane[0].p = a->v_ptr;
     } else {
       return tvm_tir__raise_at("TypeError", NULL, "%s: argument '%s' must be a handle, got %s",
@@ -256,7 +259,8 @@ static int bind_params(tir_interp* in, const tvm_tir_prim_func_obj* f, const cha
         tir_value v;
         TRY(scalar_from_any(&args->any[k], p, fname, &v));
         TRY(tvm_tir__bind(in, p, &v));
-        if (args->any[k].type_index == kTVMFFIDLTensorPtr && v.lane[0].p)
+        if ((args->any[k].type_index == kTVMFFIDLTensorPtr ||
+             tvm_ffi_any_as_object(&args->any[k], kTVMFFITensor)) && v.lane[0].p)
           TRY(dltensor_regions(in, v.lane[0].p));
       } else {
         if (!tvm_tir_dtype_equal(args->values[k].dtype, p->expr.dtype)) {
