@@ -5,6 +5,10 @@
  *   R.dist.annotate_sharding(input, device_mesh, placement): input itself, a sharding hint for
  *     upstream's PropagateSharding; the placement must fit the mesh and input's rank.
  *   R.dist.redistribute(input, device_mesh, placement): input (a DTensor) laid out anew.
+ *   R.dist.redistribute_replica_to_shard(input, num_workers, axis=0): each worker keeps its
+ *     slice of axis (which num_workers must divide): of a tensor, that axis divided; of a
+ *     replicated DTensor on a 1-d mesh of num_workers devices, the same global tensor
+ *     sharded on axis ("S[axis]").
  *   R.ccl.allreduce(x, op_type="sum", in_group=True), R.ccl.broadcast_from_worker0(x): x's struct
  *     info; op_type one of sum, prod, min, max, avg.
  *   R.ccl.allgather(x, num_workers, in_group=True): axis 0 multiplied by num_workers.
@@ -153,27 +157,34 @@ tvm_relax_sinfo_obj* tvm_relax__infer_allgather(const tvm_relax__infer_ctx* ctx)
   return out;
 }
 
+/* The axis of x that num_workers splits (attribute "axis"), checked: x's shape known, the axis
+ * in range, its extent divisible where constant. 0 or -1 + error. */
+static int split_axis(const tvm_relax__infer_ctx* ctx, const tvm_relax_tensor_sinfo_obj* x,
+                      int64_t n, int64_t* axis) {
+  void* dims = tvm_relax_tensor_sinfo_dims(&x->base);
+  if (!dims) {
+    tvm_relax__arg_error(ctx, 0, "ValueError", "must have a known shape");
+    return -1;
+  }
+  if (tvm_relax__normalize_axis(ctx, tvm_relax__attr_int(ctx, "axis"), x->ndim, axis) != 0) {
+    return -1;
+  }
+  int64_t c;
+  if (tvm_tir_as_const_int(tvm_ffi_seq_obj_at(dims, *axis), &c) && c % n != 0) {
+    tvm_relax__arg_error(ctx, 0, "ValueError",
+                         "has %lld elements on axis %lld, not divisible by num_workers %lld",
+                         (long long)c, (long long)*axis, (long long)n);
+    return -1;
+  }
+  return 0;
+}
+
 tvm_relax_sinfo_obj* tvm_relax__infer_scatter_from_worker0(const tvm_relax__infer_ctx* ctx) {
   tvm_relax_tensor_sinfo_obj* x = tvm_relax__arg_tensor(ctx, 0);
   if (!x) return NULL;
-  int64_t n = num_workers(ctx);
-  if (n < 1) return NULL;
-  void* dims = tvm_relax_tensor_sinfo_dims(&x->base);
-  if (!dims) {
-    return tvm_relax__arg_error(ctx, 0, "ValueError", "must have a known shape");
-  }
-  int64_t axis;
-  if (tvm_relax__normalize_axis(ctx, tvm_relax__attr_int(ctx, "axis"), x->ndim, &axis) != 0) {
-    return NULL;
-  }
-  tvm_tir_expr_obj* dim = tvm_ffi_seq_obj_at(dims, axis);
-  int64_t c;
-  if (tvm_tir_as_const_int(dim, &c) && c % n != 0) {
-    return tvm_relax__op_error(ctx, "ValueError",
-                               "axis %lld of 'x' has %lld elements, not divisible by "
-                               "num_workers %lld",
-                               (long long)axis, (long long)c, (long long)n);
-  }
+  int64_t n = num_workers(ctx), axis;
+  if (n < 1 || split_axis(ctx, x, n, &axis) != 0) return NULL;
+  tvm_tir_expr_obj* dim = tvm_ffi_seq_obj_at(tvm_relax_tensor_sinfo_dims(&x->base), axis);
   tvm_tir_expr_obj* k = tvm_relax__int64(n);
   tvm_tir_expr_obj* q = k ? tvm_tir_floordiv(dim, k) : NULL;
   tvm_tir_expr_obj* d = q ? tvm_tir_simplify_expr(q, NULL) : NULL;
@@ -181,5 +192,40 @@ tvm_relax_sinfo_obj* tvm_relax__infer_scatter_from_worker0(const tvm_relax__infe
   tvm_ffi_release(k);
   tvm_relax_sinfo_obj* out = d ? with_dim(x, axis, d) : NULL;
   tvm_ffi_release(d);
+  return out;
+}
+
+tvm_relax_sinfo_obj* tvm_relax__infer_replica_to_shard(const tvm_relax__infer_ctx* ctx) {
+  tvm_relax_sinfo_obj* s = tvm_relax__arg_sinfo(ctx, 0);
+  if (tvm_relax_kind_of(s) != TVM_RELAX_KIND_DTensorStructInfo) {
+    return tvm_relax__infer_scatter_from_worker0(ctx); /* a local tensor: its slice */
+  }
+  const tvm_relax_dtensor_sinfo_obj* d = (const tvm_relax_dtensor_sinfo_obj*)s;
+  int64_t n = num_workers(ctx), axis;
+  if (n < 1 || split_axis(ctx, (tvm_relax_tensor_sinfo_obj*)d->tensor_sinfo, n, &axis) != 0) {
+    return NULL;
+  }
+  void* mesh_shape = d->device_mesh->shape;
+  int64_t devices = -1;
+  if (tvm_ffi_seq_size(mesh_shape) == 1) devices = tvm_ffi_seq_at(mesh_shape, 0)->v_int64;
+  if (devices != n) {
+    return tvm_relax__arg_error(ctx, 0, "ValueError",
+                                "must be on a 1-d device mesh of num_workers (%lld) devices",
+                                (long long)n);
+  }
+  char want[32];
+  snprintf(want, sizeof(want), "S[%lld]", (long long)axis);
+  void* placement = tvm_relax_placement_parse(want, strlen(want));
+  tvm_ffi_strbuf text = {0};
+  tvm_relax_placement_text(&text, d->placement);
+  bool replica = strcmp(tvm_ffi_strbuf_cstr(&text), "R") == 0;
+  tvm_ffi_strbuf_free(&text);
+  tvm_relax_sinfo_obj* out = NULL;
+  if (!replica) {
+    tvm_relax__arg_error(ctx, 0, "ValueError", "must be replicated (placement \"R\")");
+  } else if (placement) {
+    out = tvm_relax_dtensor_sinfo_new(d->tensor_sinfo, d->device_mesh, placement);
+  }
+  tvm_ffi_release(placement);
   return out;
 }

@@ -229,9 +229,38 @@ TEST(operators) {
   tvm_ffi_release(a);
   a = attrs2("num_workers", tvm_ffi_any_int(4), "axis", tvm_ffi_any_int(1));
   check_call(tvm_relax_call_op("relax.ccl.scatter_from_worker0", a, 1, x),
-             "<ValueError: relax.ccl.scatter_from_worker0: axis 1 of 'x' has 6 elements, not "
-             "divisible by num_workers 4");
+             "<ValueError: relax.ccl.scatter_from_worker0: argument 'x' has 6 elements on axis 1, "
+             "not divisible by num_workers 4");
   tvm_ffi_release(a);
+  /* redistribute_replica_to_shard: a local tensor's slice; a replicated DTensor sharded on
+   * the axis, on a 1-d mesh of num_workers devices */
+  a = attrs2("num_workers", tvm_ffi_any_int(2), "axis", tvm_ffi_any_int(1));
+  check_call(tvm_relax_call_op("relax.dist.redistribute_replica_to_shard", a, 1, x),
+             "R.Tensor((8, 3), dtype=\"float32\")");
+  check_call(tvm_relax_call_op("relax.dist.redistribute_replica_to_shard", a, 1, d),
+             "<ValueError: relax.dist.redistribute_replica_to_shard: argument 'input' must be "
+             "replicated");
+  tvm_relax_sinfo_obj* rs = dtensor(dims, 2, m, "R");
+  tvm_relax_var_obj* r = tvm_relax_var_new("r", rs, false);
+  tvm_ffi_release(rs);
+  check_call(tvm_relax_call_op("relax.dist.redistribute_replica_to_shard", a, 1, r),
+             "R.DTensor((8, 6), dtype=\"float32\", mesh(2), \"S[1]\")");
+  tvm_ffi_release(a);
+  a = attrs2("num_workers", tvm_ffi_any_int(4), "axis", tvm_ffi_any_int(0));
+  check_call(tvm_relax_call_op("relax.dist.redistribute_replica_to_shard", a, 1, r),
+             "<ValueError: relax.dist.redistribute_replica_to_shard: argument 'input' must be on a "
+             "1-d device mesh of num_workers (4) devices");
+  check_call(tvm_relax_call_op("relax.dist.redistribute_replica_to_shard", a, 1, y),
+             "R.Tensor((n // T.int64(4), 6), dtype=\"float32\")");
+  tvm_ffi_release(a);
+  a = attrs2("num_workers", tvm_ffi_any_int(2), "axis", tvm_ffi_any_int(1));
+  tvm_relax_sinfo_obj* os = dtensor((int64_t[]){8, 5}, 2, m, "R");
+  tvm_relax_var_obj* odd = tvm_relax_var_new("odd", os, false);
+  tvm_ffi_release(os);
+  check_call(tvm_relax_call_op("relax.dist.redistribute_replica_to_shard", a, 1, odd),
+             "<ValueError: relax.dist.redistribute_replica_to_shard: argument 'input' has 5 "
+             "elements on axis 1, not divisible by num_workers 2");
+  tvm_ffi_release(a), tvm_ffi_release(r), tvm_ffi_release(odd);
   a = attrs2("num_workers", tvm_ffi_any_int(0), NULL, tvm_ffi_any_none());
   check_call(tvm_relax_call_op("relax.ccl.allgather", a, 1, x),
              "<ValueError: relax.ccl.allgather: attribute 'num_workers' must be >= 1, got 0");

@@ -1,6 +1,7 @@
 # The distributed dialect: device meshes as module global infos (by I.Range and by a list of
 # ids), R.DTensor parameters, bindings and results (meshes by name "mesh[i]" and inline), every
-# placement form, R.dist.annotate_sharding / R.dist.redistribute, R.dist.call_tir of a TIR kernel,
+# placement form, R.dist.annotate_sharding / R.dist.redistribute /
+# R.dist.redistribute_replica_to_shard, R.dist.call_tir of a TIR kernel,
 # and the collective operators R.ccl.* on local tensors.
 from tvm.script import ir as I
 from tvm.script import tirx as T
@@ -42,6 +43,7 @@ class Sharded:
         z: R.DTensor((128, 128), "float32", "mesh[0]", "S[0]") = R.dist.redistribute(x, device_mesh="mesh[0]", placement="S[0]")
         t = R.dist.redistribute(y, "mesh[1]", "R, R")
         u: R.DTensor((128, 128), "float32", "mesh[1]", "R, R") = t
+        v: R.DTensor((128, 128), "float32", "mesh[0]", "S[1]") = R.dist.redistribute_replica_to_shard(x, num_workers=2, axis=1)
         return z
 
     @R.function
