@@ -899,8 +899,19 @@ static int eval_dict(script_parser* p, const ast_expr* e, TVMFFIAny* out) {
   return 0;
 }
 
-/* value.name: module attributes (T.float32 is a dtype), `cls.f`, and fields of IR objects
- * (`A.data`, `A.shape`, `A.strides`, `A.elem_offset`, `A.dtype`, ...) by reflection. */
+/* The relax.inspect call op(x[, axis]) for the node e, consuming *x. */
+static int inspect_call(script_parser* p, const ast_expr* e, const char* op, TVMFFIAny* x,
+                        TVMFFIAny* out) {
+  tvm_relax_expr_obj* c = tvm_script__relax_inspect(op, x, NULL);
+  tvm_ffi_any_release(x);
+  if (!c) return tvm_script__relocate(p, &e->span);
+  *out = tvm_ffi_any_obj(c);
+  return 0;
+}
+
+/* value.name: module attributes (T.float32 is a dtype), `cls.f`, fields of IR objects
+ * (`A.data`, `A.shape`, `A.strides`, `A.elem_offset`, `A.dtype`, ...) by reflection, and the
+ * DLTensor fields of a Relax tensor (`x.ndim`, `x.dtype.bits`, ...: tvm_script__relax_inspect). */
 static int eval_attr(script_parser* p, const ast_expr* e, TVMFFIAny* out) {
   char buf[128];
   size_t n;
@@ -933,9 +944,42 @@ static int eval_attr(script_parser* p, const ast_expr* e, TVMFFIAny* out) {
     return tvm_script__error_at(p, at, "AttributeError",
                                 "module 'tvm.script.ir' has no attribute '%s'", buf);
   }
+  const ast_expr* base = e->u.attr.value;
+  const char* op = tvm_script__relax_inspect_op(e->u.attr.name->text, true);
   TVMFFIAny v = tvm_ffi_any_none();
-  if (tvm_script__eval(p, e->u.attr.value, &v) != 0) return -1;
+  if (op && base->kind == AST_ATTR && name_is(base->u.attr.name, "dtype")) {
+    /* `x.dtype.bits` of a Relax tensor x (x.dtype alone is no value) */
+    if (tvm_script__eval(p, base->u.attr.value, &v) != 0) return -1;
+    if (tvm_script__is_relax_value(&v)) return inspect_call(p, e, op, &v, out);
+    TVMFFIAny dtype = tvm_ffi_any_none();
+    if (tvm_script__attr_of(p, base, &v, &dtype) != 0) return -1;
+    return tvm_script__attr_of(p, e, &dtype, out);
+  }
+  if (tvm_script__eval(p, base, &v) != 0) return -1;
+  return tvm_script__attr_of(p, e, &v, out);
+}
+
+int tvm_script__attr_of(script_parser* p, const ast_expr* e, TVMFFIAny* value, TVMFFIAny* out) {
+  TVMFFIAny v = *value;
+  *value = tvm_ffi_any_none();
+  const tvm_script_span* at = &e->span;
   const char* name = e->u.attr.name->text;
+  if (tvm_script__is_relax_value(&v)) {
+    const char* op = tvm_script__relax_inspect_op(name, false);
+    if (op && strcmp(name, "shape") != 0 && strcmp(name, "strides") != 0) {
+      return inspect_call(p, e, op, &v, out);
+    }
+    if (op || strcmp(name, "dtype") == 0) { /* x.shape, x.strides, x.dtype: no values */
+      const char* use = !op                         ? ".dtype.type_code, .dtype.bits or .dtype.lanes"
+                        : strcmp(name, "shape") == 0 ? ".shape[i] (the rank: .ndim)"
+                                                     : ".strides[i] (the rank: .ndim)";
+      tvm_ffi_any_release(&v);
+      return tvm_script__error_at(p, at, "TypeError",
+                                  "`.%s` of a Relax value is no value: read the tensor's fields "
+                                  "as %s",
+                                  name, use);
+    }
+  }
   const script_special* sp = tvm_script__special_of(&v);
   int rc = -1;
   if (sp && sp->kind == SCRIPT_SPECIAL_CLS) {
@@ -1524,17 +1568,16 @@ static int buffer_method(script_parser* p, const ast_expr* c, TVMFFIAny* out) {
   return 0;
 }
 
-/* `x.astype(dtype)` of a Relax value in a Relax body: R.astype(x, dtype), the method upstream's
- * Expr has. 1 when c is not that call. */
-static int relax_method(script_parser* p, const ast_expr* c, TVMFFIAny* out) {
+/* `x.astype(dtype)`, the method upstream's expressions have: of a Relax value in a Relax body
+ * R.astype(x, dtype), of a PrimExpr its cast (T.Cast, folded for a constant). 1 when c is not
+ * that call. */
+static int astype_method(script_parser* p, const ast_expr* c, TVMFFIAny* out) {
   const ast_expr* func = c->u.call.func;
-  if (p->token != SCRIPT_TOKEN_RELAX || func->kind != AST_ATTR ||
-      !name_is(func->u.attr.name, "astype")) {
-    return 1;
-  }
+  if (func->kind != AST_ATTR || !name_is(func->u.attr.name, "astype")) return 1;
   TVMFFIAny self;
   if (tvm_script__eval(p, func->u.attr.value, &self) != 0) return -1;
-  if (!tvm_ffi_any_is_object(&self) || !tvm_relax_is_expr(self.v_obj)) {
+  bool relax = p->token == SCRIPT_TOKEN_RELAX && tvm_script__is_relax_value(&self);
+  if (!relax && !(tvm_ffi_any_is_object(&self) && tvm_script__is_expr(self.v_obj))) {
     tvm_ffi_any_release(&self);
     return 1;
   }
@@ -1553,7 +1596,10 @@ static int relax_method(script_parser* p, const ast_expr* c, TVMFFIAny* out) {
     tvm_ffi_any_release(&dv);
     if (rc != 0) rc = tvm_script__relocate(p, &arg->span);
   }
-  if (rc == 0) {
+  if (rc == 0 && !relax) {
+    tvm_tir_expr_obj* e = tvm_tir_cast(t, (tvm_tir_expr_obj*)self.v_obj);
+    rc = e ? (*out = tvm_ffi_any_obj(e), 0) : tvm_script__relocate(p, &c->span);
+  } else if (rc == 0) {
     TVMFFIAny k = tvm_ffi_string("dtype"), v = {.type_index = kTVMFFIDataType, .v_dtype = t};
     void* attrs = tvm_ffi_map_new(&k, &v, 1);
     tvm_ffi_any_release(&k);
@@ -1693,7 +1739,7 @@ int tvm_script__eval_call(script_parser* p, const ast_expr* c, tvm_script_call_c
   } else {
     int r = buffer_method(p, c, out);
     if (r <= 0) return r;
-    if ((r = relax_method(p, c, out)) <= 0) return r;
+    if ((r = astype_method(p, c, out)) <= 0) return r;
     if ((r = metadata_load(p, c, out)) <= 0) return r;
     if (tvm_script__eval(p, func, &callee) != 0) return -1;
     if (p->token == SCRIPT_TOKEN_RELAX && tvm_ffi_any_is_object(&callee) &&

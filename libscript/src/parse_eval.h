@@ -176,6 +176,9 @@ int tvm_script__relocate(script_parser* p, const tvm_script_span* span) TVM_FFI_
 /* ---- Evaluation --------------------------------------------------------------------------- */
 /* Evaluate an expression into *out (owned). */
 int tvm_script__eval(script_parser* p, const ast_expr* e, TVMFFIAny* out);
+/* The attribute `e` (an AST_ATTR node: its name and span) of the value *value, which it takes
+ * (left none): what tvm_script__eval gives for e once e's value is evaluated. */
+int tvm_script__attr_of(script_parser* p, const ast_expr* e, TVMFFIAny* value, TVMFFIAny* out);
 /* Evaluate a CALL in a context (statement handlers: STMT, ASSIGN, WITH, FOR) with the names
  * being bound (NUL-terminated texts). */
 int tvm_script__eval_call(script_parser* p, const ast_expr* call, tvm_script_call_ctx ctx,

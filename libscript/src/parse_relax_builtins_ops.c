@@ -69,6 +69,11 @@ static int fail_at(tvm_script_call* call, const char* spec, int i) {
 }
 
 /* ---- Values to expressions ------------------------------------------------------------------- */
+bool tvm_script__is_relax_value(const TVMFFIAny* v) {
+  return tvm_ffi_any_is_object(v) && tvm_relax_is_expr(v->v_obj) &&
+         !tvm_tir_is(v->v_obj, TVM_TIR_KIND_Op);
+}
+
 tvm_relax_expr_obj* tvm_script__relax_expr_of(const TVMFFIAny* v, const char* what) {
   switch (v->type_index) {
     case kTVMFFIInt: return tvm_relax_prim_value_int64(v->v_int64);
@@ -108,12 +113,12 @@ tvm_relax_expr_obj* tvm_script__relax_expr_of(const TVMFFIAny* v, const char* wh
     tvm_ffi_release(arr);
     return t;
   }
+  if (tvm_script__is_relax_value(v)) {
+    tvm_ffi_retain(v->v_obj);
+    return (tvm_relax_expr_obj*)v->v_obj;
+  }
   if (tvm_ffi_any_is_object(v)) {
     void* o = v->v_obj;
-    if (tvm_relax_is_expr(o) && !tvm_tir_is(o, TVM_TIR_KIND_Op)) {
-      tvm_ffi_retain(o);
-      return (tvm_relax_expr_obj*)o;
-    }
     if (tvm_script__is_expr(o)) return tvm_relax_prim_value_new((tvm_tir_expr_obj*)o);
     if (tvm_ffi_type_index(o) == kTVMFFITensor) return tvm_relax_constant_new(o, NULL);
   }
@@ -208,6 +213,42 @@ tvm_relax_expr_obj* tvm_script__relax_getitem(const TVMFFIAny* v, int64_t index)
   tvm_relax_expr_obj* g = tvm_relax_tuple_get_item_new(t, index);
   tvm_ffi_release(t);
   return g;
+}
+
+/* ---- Tensor fields: x.ndim, x.dtype.bits, x.shape[i], ... ------------------------------------- */
+const char* tvm_script__relax_inspect_op(const char* field, bool dtype_field) {
+  static const char* const kFields[][2] = {
+      {"ndim", "relax.inspect.tensor_ndim"},
+      {"byte_offset", "relax.inspect.tensor_byte_offset"},
+      {"elem_offset", "relax.inspect.tensor_elem_offset"},
+      {"shape", "relax.inspect.tensor_shape_i"},
+      {"strides", "relax.inspect.tensor_stride_i"},
+  };
+  static const char* const kDtypeFields[][2] = {
+      {"type_code", "relax.inspect.tensor_dtype_code"},
+      {"bits", "relax.inspect.tensor_dtype_bits"},
+      {"lanes", "relax.inspect.tensor_dtype_lanes"},
+  };
+  const char* const(*rows)[2] = dtype_field ? kDtypeFields : kFields;
+  size_t n = dtype_field ? sizeof(kDtypeFields) / sizeof(kDtypeFields[0])
+                         : sizeof(kFields) / sizeof(kFields[0]);
+  for (size_t i = 0; i < n; ++i) {
+    if (strcmp(rows[i][0], field) == 0) return rows[i][1];
+  }
+  return NULL;
+}
+
+tvm_relax_expr_obj* tvm_script__relax_inspect(const char* op, const TVMFFIAny* x,
+                                              const TVMFFIAny* axis) {
+  tvm_relax_expr_obj* t = tvm_script__relax_expr_of(x, "the inspected tensor");
+  tvm_relax_expr_obj* a = t && axis ? tvm_script__relax_expr_of(axis, "the axis") : NULL;
+  tvm_relax_expr_obj* c = NULL;
+  if (t && (a || !axis)) {
+    c = a ? tvm_relax_call_op(op, NULL, 2, t, a) : tvm_relax_call_op(op, NULL, 1, t);
+  }
+  tvm_ffi_release(a);
+  tvm_ffi_release(t);
+  return c;
 }
 
 /* ---- Operators: the generic builtin ---------------------------------------------------------- */

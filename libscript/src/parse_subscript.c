@@ -353,6 +353,38 @@ int tvm_script__eval_region(script_parser* p, const ast_expr* e, TVMFFIAny* out)
   return rc != 0 && located ? -1 : tvm_script__relocate(p, &e->span);
 }
 
+/* The subscript e's value into *v (0), except for `x.shape[i]` / `x.strides[i]` of a Relax
+ * tensor x: then *out is the relax.inspect call (1); -1 on error. */
+static int tensor_field_index(script_parser* p, const ast_expr* e, TVMFFIAny* v, TVMFFIAny* out) {
+  const ast_expr* value = e->u.subscript.value;
+  if (value->kind != AST_ATTR || (strcmp(value->u.attr.name->text, "shape") != 0 &&
+                                  strcmp(value->u.attr.name->text, "strides") != 0)) {
+    return tvm_script__eval(p, value, v);
+  }
+  TVMFFIAny x = tvm_ffi_any_none();
+  if (tvm_script__eval(p, value->u.attr.value, &x) != 0) return -1;
+  if (!tvm_script__is_relax_value(&x)) return tvm_script__attr_of(p, value, &x, v);
+  ast_exprs indices = e->u.subscript.indices;
+  if (indices.n != 1 || indices.items[0]->kind == AST_SLICE) {
+    tvm_ffi_any_release(&x);
+    return tvm_script__error_at(p, &e->span, "TypeError",
+                                "`.%s[i]` of a Relax tensor takes one axis (an integer)",
+                                value->u.attr.name->text);
+  }
+  TVMFFIAny axis = tvm_ffi_any_none();
+  if (tvm_script__eval(p, indices.items[0], &axis) != 0) {
+    tvm_ffi_any_release(&x);
+    return -1;
+  }
+  const char* op = tvm_script__relax_inspect_op(value->u.attr.name->text, false);
+  tvm_relax_expr_obj* c = tvm_script__relax_inspect(op, &x, &axis);
+  tvm_ffi_any_release(&axis);
+  tvm_ffi_any_release(&x);
+  if (!c) return tvm_script__relocate(p, &e->span);
+  *out = tvm_ffi_any_obj(c);
+  return 1;
+}
+
 int tvm_script__eval_index(script_parser* p, const ast_expr* e, TVMFFIAny* out) {
   ast_exprs indices = e->u.subscript.indices;
   int64_t n = indices.n;
@@ -362,7 +394,8 @@ int tvm_script__eval_index(script_parser* p, const ast_expr* e, TVMFFIAny* out) 
     return scalar_load(p, e, named, buffer_index_list(indices), out);
   }
   TVMFFIAny v = tvm_ffi_any_none();
-  if (tvm_script__eval(p, e->u.subscript.value, &v) != 0) return -1;
+  int field = tensor_field_index(p, e, &v, out);
+  if (field != 0) return field < 0 ? -1 : 0;
   if (is_kind(&v, TVM_TIR_KIND_Buffer)) {
     indices = buffer_index_list(indices);
     n = indices.n;

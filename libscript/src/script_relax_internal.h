@@ -37,6 +37,8 @@ int tvm_script__relax_value_lookup(const char* name, size_t len, TVMFFIAny* out)
  * tuple / list (ffi.Array) as a Tuple of its items converted; an ffi.Tensor as a Constant. A new
  * reference, or NULL with a TypeError "<what> must be a Relax expression, got <type>". */
 tvm_relax_expr_obj* tvm_script__relax_expr_of(const TVMFFIAny* v, const char* what);
+/* Whether v is a Relax expression (an ir.Op is not one here: it is called, not passed). */
+bool tvm_script__is_relax_value(const TVMFFIAny* v);
 /* The module's virtual device named "llvm" / "llvm:1" / "llvm:1:global" (a string value v), as
  * R.Tensor's vdevice= and R.to_vdevice's dst_vdevice take it; `what` names the argument. A new
  * reference, or NULL + error. */
@@ -69,6 +71,15 @@ tvm_relax_expr_obj* tvm_script__relax_call_value(const void* callee, const TVMFF
                                                  int32_t num_args, void* sinfo_args);
 /* x[i] of a tuple value: a TupleGetItem (IndexError out of range). */
 tvm_relax_expr_obj* tvm_script__relax_getitem(const TVMFFIAny* v, int64_t index);
+/* The runtime fields of a tensor's DLTensor, as upstream's Relax expressions expose them:
+ * `x.ndim`, `x.byte_offset`, `x.elem_offset`, `x.dtype.type_code` / `.bits` / `.lanes` (field
+ * "type_code" ...), `x.shape[i]` / `x.strides[i]` (field "shape" / "strides" with the axis i):
+ * the relax.inspect call. The field's op, or NULL when field is none of these. */
+const char* tvm_script__relax_inspect_op(const char* field, bool dtype_field);
+/* The call of op (tvm_script__relax_inspect_op) on x (and axis, for shape / strides); a new
+ * reference or NULL + error. */
+tvm_relax_expr_obj* tvm_script__relax_inspect(const char* op, const TVMFFIAny* x,
+                                              const TVMFFIAny* axis);
 
 /* `R.match_cast(value, sinfo)` evaluates to a pair the statement `x = R.match_cast(...)` binds
  * (tvm_script_relax_emit_match_cast): an object of type "script.relax.MatchCastPair". */

@@ -373,6 +373,51 @@ TEST(call_checks_the_callee_signature) {
                "dtype=\"float32\")") != NULL);
 }
 
+/* A one-binding function of x: R.Tensor((2, 3, 4), "float32") and p: R.Prim("int64"). */
+static const char* field_program(const char* value) {
+  static char text[512];
+  snprintf(text, sizeof(text),
+           "from tvm.script import relax as R\n"
+           "@R.function\n"
+           "def f(x: R.Tensor((2, 3, 4), \"float32\"), p: R.Prim(\"int64\")):\n"
+           "    a = %s\n"
+           "    return a\n",
+           value);
+  return text;
+}
+
+/* The DLTensor fields of a Relax value: what is no value alone (x.shape, x.dtype), an axis that
+ * is no integer, negative, past the known rank or a slice, a field of a non-tensor: each a
+ * located error. */
+TEST(tensor_field_errors) {
+  static const char* const cases[][2] = {
+      {"x.shape", ":4:9: error: `.shape` of a Relax value is no value: read the tensor's fields "
+                  "as .shape[i]"},
+      {"x.dtype", ":4:9: error: `.dtype` of a Relax value is no value"},
+      {"x.dtype.code", ":4:9: error: `.dtype` of a Relax value is no value"},
+      {"x.strides", ":4:9: error: `.strides` of a Relax value is no value"},
+      {"x.shape[0:1]", ":4:9: error: `.shape[i]` of a Relax tensor takes one axis"},
+      {"x.strides[0, 1]", ":4:9: error: `.strides[i]` of a Relax tensor takes one axis"},
+      {"x.shape[-1]", ":4:9: error: relax.inspect.tensor_shape_i: argument 'axis' is -1: the "
+                      "axis of .shape[i] may not be negative"},
+      {"x.strides[3]", ":4:9: error: relax.inspect.tensor_stride_i: argument 'axis' is 3, but "
+                       "the tensor's .strides has only 3 elements"},
+      {"x.shape[1.5]", "argument 'axis' must be an integer R.Prim"},
+      {"p.dtype.bits", ":4:9: error: relax.inspect.tensor_dtype_bits: argument 'tensor' must "
+                       "be a tensor, got R.Prim(\"int64\")"},
+      {"p.ndim", "relax.inspect.tensor_ndim: argument 'tensor' must be a tensor"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    const char* msg = parse_error_of(field_program(cases[i][0]));
+    if (!strstr(msg, cases[i][1])) {
+      fprintf(stderr, "%s: got %s\n", cases[i][0], msg);
+      CHECK(false);
+    }
+  }
+  /* (a valid axis parses) */
+  CHECK_STR_EQ(parse_error_of(field_program("x.shape[2]")), "(parsed)");
+}
+
 /* An error a caller left raised (it never took it) does not fail the next parse: the concat of
  * symbolic dims below goes through the arithmetic simplifier, which reads a raised error as its
  * own. The stale error is still raised after a parse that succeeds, replaced by the parse's own
@@ -409,6 +454,7 @@ int main(void) {
   RUN(repeated_annotations);
   RUN(layout_transform_lambda);
   RUN(call_checks_the_callee_signature);
+  RUN(tensor_field_errors);
   RUN(stale_error_is_set_aside);
   return test_summary();
 }

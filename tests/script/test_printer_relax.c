@@ -1085,6 +1085,53 @@ TEST(extern_func_struct_info_positional) {
   check_prints_back(src);
 }
 
+/* A tensor's DLTensor fields (`x.ndim`, `x.dtype.bits`, `x.shape[i]`, ...) parse to the
+ * relax.inspect calls, which print by their registered names; a field the struct info knows is
+ * normalized into its value (R.prim_value) as it is emitted, the others stay calls. */
+TEST(tensor_field_accessors) {
+  static const char src[] =
+      "@I.ir_module\n"
+      "class Module:\n"
+      "    @R.function\n"
+      "    def main(x: R.Tensor((4, \"n\", 8), \"float16\"), y: R.Tensor, i: R.Prim(\"int64\")):\n"
+      "        a = x.ndim\n"
+      "        b = x.dtype.bits\n"
+      "        c = x.shape[1]\n"
+      "        d = x.strides[0]\n"
+      "        e = x.byte_offset\n"
+      "        f = y.dtype.type_code\n"
+      "        g = y.dtype.lanes\n"
+      "        h = y.shape[i]\n"
+      "        k = y.strides[1]\n"
+      "        m = y.elem_offset\n"
+      "        return (a, b, c, d, e, f, g, h, k, m)";
+  static const char want[] =
+      "@I.ir_module\n"
+      "class Module:\n"
+      "    @R.function\n"
+      "    def main(x: R.Tensor((4, \"n\", 8), dtype=\"float16\"), y: R.Tensor, i: R.Prim(\"int64\")) "
+      "-> R.Tuple(R.Prim(value=T.int32(3)), R.Prim(value=T.uint8(16)), R.Prim(value=\"n\"), "
+      "R.Prim(value=\"n * 8\"), R.Prim(value=T.uint64(0)), R.Prim(\"uint8\"), R.Prim(\"uint16\"), "
+      "R.Prim(\"int64\"), R.Prim(\"int64\"), R.Prim(\"uint64\")):\n"
+      "        n = T.int64()\n"
+      "        a: R.Prim(value=T.int32(3)) = R.prim_value(T.int32(3))\n"
+      "        b: R.Prim(value=T.uint8(16)) = R.prim_value(T.uint8(16))\n"
+      "        c: R.Prim(value=n) = R.prim_value(n)\n"
+      "        d: R.Prim(value=n * 8) = R.prim_value(n * 8)\n"
+      "        e: R.Prim(value=T.uint64(0)) = R.prim_value(T.uint64(0))\n"
+      "        f: R.Prim(\"uint8\") = R.inspect.tensor_dtype_code(y)\n"
+      "        g: R.Prim(\"uint16\") = R.inspect.tensor_dtype_lanes(y)\n"
+      "        h: R.Prim(\"int64\") = R.inspect.tensor_shape_i(y, i)\n"
+      "        k: R.Prim(\"int64\") = R.inspect.tensor_stride_i(y, R.prim_value(1))\n"
+      "        m: R.Prim(\"uint64\") = R.inspect.tensor_elem_offset(y)\n"
+      "        return (a, b, c, d, e, f, g, h, k, m)";
+  void* mod = tvm_script_parse(src, strlen(src), NULL);
+  CHECK_OK(mod ? 0 : -1);
+  if (mod) CHECK_STR_EQ(print(mod), want);
+  tvm_ffi_release(mod);
+  check_prints_back(want);
+}
+
 /* Upstream's layout of a module and of call_tir bindings: PrimFuncs first, then Relax
  * functions, each by name, `main` last; `cls = Module` after the symbolic declarations and
  * R.func_attr; a call_tir or call_dps_packed binding without the annotation its out_sinfo
@@ -1121,6 +1168,7 @@ int main(void) {
   RUN(returned_tuples);
   RUN(void_calls_print_bare);
   RUN(extern_func_struct_info_positional);
+  RUN(tensor_field_accessors);
   RUN(module_order_and_call_tir_annotations);
   RUN(symbolic_variables_in_signature_order);
   RUN(struct_info_forms);

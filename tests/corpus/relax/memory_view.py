@@ -24,3 +24,30 @@ class Views:
         z = R.memory.ensure_zero_offset(v)
         y = R.add(z, z)
         return y
+
+    # The last row of a matrix of any dtype as a view: its element size read at run time from
+    # the DLTensor (x.dtype.bits / .lanes, bound to TIR variables by R.match_cast), as upstream's
+    # dataflow rewriter tests write it; then the other fields a program reads from a tensor.
+    @R.function
+    def last_row(A: R.Tensor(["M", "N"])) -> R.Tensor(["N"]):
+        M = T.int64()
+        N = T.int64()
+        bits = T.uint8()
+        _ = R.match_cast(A.dtype.bits, R.Prim(value=bits))
+        lanes = T.uint16()
+        _ = R.match_cast(A.dtype.lanes, R.Prim(value=lanes))
+        row = R.memory.view(
+            A,
+            [N],
+            relative_byte_offset=(M - 1) * N * T.ceildiv(bits.astype("int64") * lanes.astype("int64"), 8),
+        )
+        return row
+
+    @R.function
+    def fields(x: R.Tensor((4, "n"), "float32"), y: R.Tensor(ndim=2), axis: R.Prim("int64")):
+        known = (x.ndim, x.dtype.type_code, x.shape[1], x.strides[0], x.elem_offset)
+        rank = y.ndim
+        extent = y.shape[axis]
+        stride = y.strides[axis]
+        offsets = (y.byte_offset, y.elem_offset)
+        return (known, rank, extent, stride, offsets)
