@@ -605,6 +605,11 @@ tvm_tir_global_var_obj* tvm_script_ir_module_global_var(tvm_script_builder* b, c
   return module_global_var(f, name, NULL, &fresh);
 }
 
+bool tvm_script__ir_module_declares(tvm_script_builder* b, const char* name) {
+  tvm_script__frame* f = tvm_script__find_frame(b, TVM_SCRIPT_FRAME_MODULE);
+  return f && tvm_ffi_map_get_str(f->global_vars, name) != NULL;
+}
+
 /* Merge map (an ffi.Map/Dict with string keys) into dict; later keys win. */
 static int merge_attrs(void* dict, const void* map, const char* what) {
   if (!map || !tvm_ffi_instance_of(map, kTVMFFIMap)) {

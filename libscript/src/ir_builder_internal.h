@@ -199,6 +199,8 @@ tvm_tir_var_obj* tvm_script__ptr_var(tvm_script_builder* b, const char* name, vo
 tvm_script__frame* tvm_script__push_frame(tvm_script_builder* b, tvm_script_frame_kind kind);
 /* The innermost frame of kind, or NULL. */
 tvm_script__frame* tvm_script__find_frame(tvm_script_builder* b, tvm_script_frame_kind kind);
+/* Whether the innermost module frame has a function (declared or defined) named name. */
+bool tvm_script__ir_module_declares(tvm_script_builder* b, const char* name);
 /* The innermost frame if it is of kind, else NULL with a ValueError "<what> is only valid
  * inside a <where>". */
 tvm_script__frame* tvm_script__require_top(tvm_script_builder* b, tvm_script_frame_kind kind,

@@ -1819,6 +1819,33 @@ int tvm_script__eval_call(script_parser* p, const ast_expr* c, tvm_script_call_c
   return rc;
 }
 
+/* What the NameError for n adds: why a name that looks defined is not visible here. */
+static const char* undefined_name_hint(script_parser* p, const script_name* n, char* buf,
+                                       size_t size) {
+  if (n->relax_df_local) {
+    return " (a dataflow variable is visible after its block only when R.output names it)";
+  }
+  if (name_is(n, "metadata")) {
+    return " (the text has no metadata section, `metadata = tvm.ir.load_json(...)`: print it "
+           "with show_meta)";
+  }
+  if (tvm_script__ir_module_declares(p->b, n->text)) {
+    snprintf(buf, size, " (the module's function is reached as `cls.%s` or through the class "
+             "name)", n->text);
+    return buf;
+  }
+  return "";
+}
+
+/* NameError at the name e, with its hint. */
+static __attribute__((noinline)) TVM_FFI_COLD int name_error(script_parser* p,
+                                                             const ast_expr* e) {
+  char buf[256];
+  const script_name* n = e->u.name;
+  return tvm_script__error_at(p, &e->span, "NameError", "name '%s' is not defined%s", n->text,
+                              undefined_name_hint(p, n, buf, sizeof(buf)));
+}
+
 /* ---- The dispatch over expression kinds ----------------------------------------------------- */
 static int eval_kind(script_parser* p, const ast_expr* e, TVMFFIAny* out) {
   *out = tvm_ffi_any_none();
@@ -1831,15 +1858,7 @@ static int eval_kind(script_parser* p, const ast_expr* e, TVMFFIAny* out) {
       return eval_str(p, e, out);
     case AST_NAME:
       if (resolve_name(p, e->u.name, out)) return 0;
-      return tvm_script__error_at(p, at, "NameError", "name '%s' is not defined%s",
-                                  e->u.name->text,
-                                  e->u.name->relax_df_local
-                                      ? " (a dataflow variable is visible after its block only "
-                                        "when R.output names it)"
-                                  : name_is(e->u.name, "metadata")
-                                      ? " (the text has no metadata section, `metadata = "
-                                        "tvm.ir.load_json(...)`: print it with show_meta)"
-                                      : "");
+      return name_error(p, e);
     case AST_ATTR:
       return eval_attr(p, e, out);
     case AST_SUBSCRIPT:

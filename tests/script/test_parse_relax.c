@@ -418,6 +418,27 @@ TEST(tensor_field_errors) {
   CHECK_STR_EQ(parse_error_of(field_program("x.shape[2]")), "(parsed)");
 }
 
+/* A module's function named bare (upstream's parser, since its PyLint change, binds it only on
+ * the class): the NameError says how to reach it. */
+TEST(bare_module_function_name) {
+  static const char src[] =
+      "from tvm.script import ir as I\n"
+      "from tvm.script import relax as R\n"
+      "@I.ir_module\n"
+      "class Mod:\n"
+      "    @R.function\n"
+      "    def f(x: R.Tensor((2,), \"float32\")):\n"
+      "        return x\n"
+      "    @R.function\n"
+      "    def main(x: R.Tensor((2,), \"float32\")):\n"
+      "        y = f(x)\n"
+      "        return y\n";
+  CHECK(strstr(parse_error_of(src), ":10:13: error: name 'f' is not defined (the module's "
+                                    "function is reached as `cls.f` or through the class name)"));
+  /* a name no function has gets no hint */
+  CHECK(strstr(parse_error_of(field_program("q")), "name 'q' is not defined\n"));
+}
+
 /* An error a caller left raised (it never took it) does not fail the next parse: the concat of
  * symbolic dims below goes through the arithmetic simplifier, which reads a raised error as its
  * own. The stale error is still raised after a parse that succeeds, replaced by the parse's own
@@ -455,6 +476,7 @@ int main(void) {
   RUN(layout_transform_lambda);
   RUN(call_checks_the_callee_signature);
   RUN(tensor_field_errors);
+  RUN(bare_module_function_name);
   RUN(stale_error_is_set_aside);
   return test_summary();
 }
