@@ -126,6 +126,15 @@ static tvm_script_doc_obj* strides_doc(tvm_script_docsifier* d, const tvm_tir_bu
   return tvm_script_tuple_doc_take(tvm_script_doc_list_to_array_take(list));
 }
 
+/* Whether the parser makes buf's data variable again when the buffer's call defines it
+ * (`A.data`, no data=): a pointer to the buffer's own dtype. */
+static bool data_made_again(const tvm_tir_buffer_obj* buf) {
+  /* (a Buffer's data is a pointer to a PrimType: tvm_tir_buffer_new checks it) */
+  const tvm_tir_pointer_type_obj* ptr = (const void*)buf->data->type_annotation;
+  const tvm_tir_prim_type_obj* elem = (const void*)ptr->element_type;
+  return tvm_ffi_dtype_equal(elem->dtype, buf->dtype);
+}
+
 tvm_script_doc_obj* tvm_script__tir_buffer_call(tvm_script_docsifier* d,
                                                 const tvm_tir_buffer_obj* buf, const void* path,
                                                 const char* api, void* first_arg, const void* lhs,
@@ -147,7 +156,7 @@ tvm_script_doc_obj* tvm_script__tir_buffer_call(tvm_script_docsifier* d,
     tvm_ffi_release(dtype);
   }
   if (ok) {
-    if (tvm_script_is_var_defined(d, buf->data)) {
+    if (tvm_script_is_var_defined(d, buf->data) || !data_made_again(buf)) {
       ok = kwarg(keys, values, "data", tvm_script__tir_child(d, buf->data, path, "data"));
     } else {
       tvm_ffi_retain((void*)lhs);

@@ -571,6 +571,46 @@ TEST(handle_used_in_body_is_matched_in_body) {
   tvm_ffi_release(a);
 }
 
+/* A DeclBuffer that defines its data variable prints it as `lhs.data` (no data=) only when
+ * the parser makes that variable again: a pointer to the buffer's dtype. A pointer to another
+ * type is declared and passed as data= (fuzz_parse_ir found the int63 pointer of a bare
+ * `p: T.handle("int63")` lost). */
+TEST(decl_buffer_data_of_another_type) {
+  tvm_tir_pointer_type_obj* i8p = tvm_tir_pointer_type_of(TVM_TIR_INT8, NULL);
+  tvm_tir_var_obj* p = tvm_tir_var_new_typed("p", &i8p->type);
+  tvm_ffi_release(i8p);
+  tvm_tir_buffer_fields f;
+  memset(&f, 0, sizeof(f));
+  f.data = p;
+  f.dtype = TVM_TIR_FLOAT32;
+  f.shape = tvm_tir_list_take(tvm_tir_int(4));
+  f.name = "B";
+  tvm_tir_buffer_obj* B = tvm_tir_buffer_new(&f);
+  tvm_ffi_release(f.shape);
+  tvm_tir_stmt_obj* store = tvm_tir_store_take(ref(B), tvm_tir_f32(0), tvm_tir_int(0));
+  void* body = tvm_tir_decl_buffer_take(ref(B), store);
+  EXPECT(tvm_tir_prim_func_new(NULL, body, NULL, NULL, NULL),
+         "@T.prim_func(private=True)\n"
+         "def main():\n"
+         "    p = T.handle(\"int8\")\n"
+         "    B = T.decl_buffer((4,), \"float32\", data=p)\n"
+         "    B[0] = T.float32(0.0)");
+  tvm_ffi_release(body);
+  tvm_ffi_release(B);
+  tvm_ffi_release(p);
+  /* Its own dtype: defined by the buffer. */
+  tvm_tir_buffer_obj* C = tvm_tir_buffer_decl("C", TVM_TIR_FLOAT32, 4);
+  store = tvm_tir_store_take(ref(C), tvm_tir_f32(0), tvm_tir_int(0));
+  body = tvm_tir_decl_buffer_take(ref(C), store);
+  EXPECT(tvm_tir_prim_func_new(NULL, body, NULL, NULL, NULL),
+         "@T.prim_func(private=True)\n"
+         "def main():\n"
+         "    C = T.decl_buffer((4,), \"float32\")\n"
+         "    C[0] = T.float32(0.0)");
+  tvm_ffi_release(body);
+  tvm_ffi_release(C);
+}
+
 TEST(module_with_cls) {
   tvm_tir_var_obj* x = tvm_tir_var("x", TVM_TIR_INT32);
   tvm_tir_prim_func_obj* inc = tvm_tir_func_take(
@@ -701,6 +741,7 @@ int main(void) {
   RUN(half_precision_literals_print_shortest);
   RUN(buffer_strides_and_elem_offset_defined_by_the_buffer);
   RUN(handle_used_in_body_is_matched_in_body);
+  RUN(decl_buffer_data_of_another_type);
   RUN(module_with_cls);
   RUN(errors_are_raised_not_crashes);
   RUN(large_function_prints_in_one_pass);
