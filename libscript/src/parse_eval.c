@@ -29,6 +29,9 @@ static const script_special kModIr = {SCRIPT_SPECIAL_MODULE, "ir"};
 static const script_special kModRelax = {SCRIPT_SPECIAL_MODULE, "relax"};
 /* `import tvm`: the package, whose script modules dotted names reach (tvm_script__dotted). */
 static const script_special kModTvm = {SCRIPT_SPECIAL_MODULE, "tvm"};
+/* tvm.cpu, tvm.cuda, tvm.device, ...: the runtime's device constructors (call_tvm_device),
+ * reached only as the whole dotted name. */
+static const script_special kTvmDevice = {SCRIPT_SPECIAL_MODULE, "tvm"};
 static const script_special kCls = {SCRIPT_SPECIAL_CLS, "cls"};
 static const script_special kRange = {SCRIPT_SPECIAL_RANGE, "range"};
 static const script_special kFloat = {SCRIPT_SPECIAL_FLOAT, "float"};
@@ -242,6 +245,31 @@ bool tvm_script__is_relax_alias(script_parser* p, const script_name* n) {
   return root_module(p, n) == &kModRelax;
 }
 
+/* The DLPack device type of a device's name as tvm.device() reads it (a target's first word,
+ * e.g. "cuda" of "cuda -arch=sm_80"), or of a device constructor's name (tvm.cpu, tvm.cuda, ...;
+ * `constructor`: "device" itself, the generic one, is 0); -1 for none. */
+static int tvm_device_type_of(const char* s, size_t n, bool constructor) {
+  static const struct {
+    const char* name;
+    int8_t type;
+    bool constructor; /* tvm.<name>(dev_id=0) exists */
+  } kDevices[] = {
+      {"cpu", kDLCPU, true},          {"llvm", kDLCPU, false},      {"c", kDLCPU, false},
+      {"stackvm", kDLCPU, false},     {"cuda", kDLCUDA, true},      {"gpu", kDLCUDA, true},
+      {"nvptx", kDLCUDA, false},      {"opencl", kDLOpenCL, true},  {"cl", kDLOpenCL, true},
+      {"vulkan", kDLVulkan, true},    {"metal", kDLMetal, true},    {"vpi", kDLVPI, true},
+      {"rocm", kDLROCM, true},        {"ext_dev", kDLExtDev, true}, {"hexagon", kDLHexagon, true},
+      {"webgpu", kDLWebGPU, true},    {"device", 0, true},
+  };
+  for (size_t i = 0; i < sizeof(kDevices) / sizeof(kDevices[0]); ++i) {
+    if (strlen(kDevices[i].name) == n && memcmp(kDevices[i].name, s, n) == 0 &&
+        (!constructor || kDevices[i].constructor) && (constructor || kDevices[i].type)) {
+      return kDevices[i].type;
+    }
+  }
+  return -1;
+}
+
 const script_special* tvm_script__dotted(script_parser* p, const ast_expr* e, char* buf,
                                          size_t bufsize, size_t* out_len) {
   /* Collect the attribute names from the outside in, then write them in order. */
@@ -262,6 +290,12 @@ const script_special* tvm_script__dotted(script_parser* p, const ast_expr* e, ch
     memcpy(buf, "target", 7);
     *out_len = 6;
     return &kModTir;
+  }
+  if (sp == &kModTvm && n == 1 && tvm_device_type_of(names[0]->text, names[0]->size, true) >= 0) {
+    if (bufsize < (size_t)names[0]->size + 1) return NULL;
+    memcpy(buf, names[0]->text, names[0]->size + 1);
+    *out_len = names[0]->size;
+    return &kTvmDevice;
   }
   if (sp == &kModTvm) {
     /* tvm.script.tir.X, tvm.script.tirx.X, tvm.tir.X -> T.X; tvm.script.ir.X -> I.X;
@@ -940,6 +974,9 @@ static int eval_attr(script_parser* p, const ast_expr* e, TVMFFIAny* out) {
       }
       return tvm_script__error_at(p, at, "AttributeError",
                                   "module 'tvm.script.relax' has no attribute '%s'", buf);
+    }
+    if (mod == &kTvmDevice) {
+      return tvm_script__error_at(p, at, "TypeError", "tvm.%s is a function: call it", buf);
     }
     return tvm_script__error_at(p, at, "AttributeError",
                                 "module 'tvm.script.ir' has no attribute '%s'", buf);
@@ -1699,6 +1736,70 @@ static const tvm_script_builtin* tir_builtin(script_name* name, DLDataType* dtyp
   return name->builtin;
 }
 
+/* tvm.cpu(dev_id=0), tvm.cuda(...), ...; tvm.device(dev_type, dev_id=0) with a device name
+ * ("cuda", "cuda -arch=sm_80": the first word) or a DLPack device type: a DLDevice value, as
+ * R.device makes (R.hint_on_device's device). `which` is the constructor's name. */
+static int call_tvm_device(script_parser* p, const ast_expr* c, const char* which,
+                           TVMFFIAny* out) {
+  bool generic = strcmp(which, "device") == 0;
+  const char* const params[2] = {generic ? "dev_type" : "dev_id", "dev_id"};
+  int32_t nparams = generic ? 2 : 1, npos = c->u.call.args.n, nkw = c->u.call.kw_values.n;
+  const ast_expr* given[2] = {NULL, NULL};
+  if (npos > nparams) {
+    return tvm_script__error_at(p, &c->span, "TypeError",
+                                "tvm.%s() takes at most %d positional argument%s", which, nparams,
+                                nparams == 1 ? "" : "s");
+  }
+  for (int32_t i = 0; i < npos; ++i) given[i] = c->u.call.args.items[i];
+  for (int32_t k = 0; k < nkw; ++k) {
+    const script_name* kw = c->u.call.kw_names[k];
+    int32_t i = 0;
+    while (i < nparams && !name_is(kw, params[i])) ++i;
+    if (i == nparams || given[i]) {
+      return tvm_script__error_at(p, &c->u.call.kw_values.items[k]->span, "TypeError",
+                                  i == nparams ? "tvm.%s() got an unexpected keyword argument '%s'"
+                                               : "tvm.%s() got multiple values for argument '%s'",
+                                  which, kw->text);
+    }
+    given[i] = c->u.call.kw_values.items[k];
+  }
+  int64_t type = tvm_device_type_of(which, strlen(which), true), id = 0;
+  const ast_expr* at = NULL;
+  TVMFFIAny v = tvm_ffi_any_none();
+  if (generic) {
+    if (!given[0]) {
+      return tvm_script__error_at(p, &c->span, "TypeError",
+                                  "tvm.device() missing required argument 'dev_type'");
+    }
+    if (tvm_script__eval(p, given[0], &v) != 0) return -1;
+    TVMFFIByteArray text;
+    if (tvm_ffi_any_as_bytes(&v, &text)) {
+      size_t word = 0;
+      while (word < text.size && text.data[word] != ' ') ++word;
+      type = tvm_device_type_of(text.data, word, false);
+    } else if (!tvm_ffi_any_as_int(&v, &type) || type < 1 || type > INT32_MAX) {
+      type = -1;
+    }
+    tvm_ffi_any_release(&v);
+    if (type < 0) {
+      return tvm_script__error_at(p, &given[0]->span, "ValueError",
+                                  "tvm.device: unknown device type (a device name such as "
+                                  "\"cpu\" or \"cuda\", or a DLPack device type >= 1)");
+    }
+  }
+  if ((at = given[nparams - 1]) != NULL) {
+    if (tvm_script__eval(p, at, &v) != 0) return -1;
+    bool ok = tvm_ffi_any_as_int(&v, &id) && id >= 0 && id <= INT32_MAX;
+    tvm_ffi_any_release(&v);
+    if (!ok) {
+      return tvm_script__error_at(p, &at->span, "TypeError",
+                                  "tvm.%s: argument 'dev_id' must be a non-negative int", which);
+    }
+  }
+  *out = tvm_ffi_any_device((DLDevice){(DLDeviceType)type, (int32_t)id});
+  return 0;
+}
+
 int tvm_script__eval_call(script_parser* p, const ast_expr* c, tvm_script_call_ctx ctx,
                           const char* const* targets, int32_t num_targets, TVMFFIAny* out) {
   *out = tvm_ffi_any_none();
@@ -1734,6 +1835,8 @@ int tvm_script__eval_call(script_parser* p, const ast_expr* c, tvm_script_call_c
     }
   } else if (mod == &kModIr && (fn = tvm_script__ir_builtin_lookup(name, n)) != NULL) {
     /* I.vdevice, I.meta_var: builtins called like the T.* ones. */
+  } else if (mod == &kTvmDevice) {
+    return call_tvm_device(p, c, name, out);
   } else if (mod) {
     return call_ir(p, c, name, out);
   } else {

@@ -418,6 +418,57 @@ TEST(tensor_field_errors) {
   CHECK_STR_EQ(parse_error_of(field_program("x.shape[2]")), "(parsed)");
 }
 
+/* The runtime's device constructors (`R.hint_on_device(x, tvm.cpu())`, as upstream's tests
+ * write it) make the device R.device makes: the same module; a bad device type or id, or an
+ * argument too many, is a located error. */
+TEST(tvm_device_constructors) {
+  static const char* const same[][2] = {
+      {"tvm.cpu()", "R.device(1, 0)"},
+      {"tvm.cuda(1)", "R.device(2, 1)"},
+      {"tvm.gpu(dev_id=3)", "R.device(2, 3)"},
+      {"tvm.rocm()", "R.device(10)"},
+      {"tvm.device(\"cuda -arch=sm_80\", 2)", "R.device(2, 2)"},
+      {"tvm.device(\"llvm\")", "R.device(1)"},
+      {"tvm.device(dev_type=4, dev_id=1)", "R.device(4, 1)"},
+  };
+  for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); ++i) {
+    char a[128], b[128];
+    snprintf(a, sizeof(a), "R.hint_on_device(x, %s)", same[i][0]);
+    snprintf(b, sizeof(b), "R.hint_on_device(x, %s)", same[i][1]);
+    void* ma = parse(field_program(a));
+    void* mb = parse(field_program(b));
+    TVMFFIAny aa = tvm_ffi_any_obj(ma), ba = tvm_ffi_any_obj(mb);
+    if (!ma || !mb || tvm_ffi_structural_equal(&aa, &ba, false, NULL, NULL) != 1) {
+      fprintf(stderr, "%s is not %s\n", same[i][0], same[i][1]);
+      CHECK(false);
+    }
+    tvm_ffi_release(ma), tvm_ffi_release(mb);
+  }
+  static const char* const bad[][2] = {
+      {"R.hint_on_device(x, tvm.cpu(0, 1))",
+       ":4:29: error: tvm.cpu() takes at most 1 positional argument"},
+      {"R.hint_on_device(x, tvm.cuda(index=0))",
+       ":4:44: error: tvm.cuda() got an unexpected keyword argument 'index'"},
+      {"R.hint_on_device(x, tvm.cuda(0, dev_id=0))",
+       ":4:48: error: tvm.cuda() got multiple values for argument 'dev_id'"},
+      {"R.hint_on_device(x, tvm.cuda(-1))",
+       ":4:38: error: tvm.cuda: argument 'dev_id' must be a non-negative int"},
+      {"R.hint_on_device(x, tvm.device(\"tpu\"))", ":4:40: error: tvm.device: unknown device"},
+      {"R.hint_on_device(x, tvm.device(0))", ":4:40: error: tvm.device: unknown device"},
+      {"R.hint_on_device(x, tvm.device())",
+       ":4:29: error: tvm.device() missing required argument 'dev_type'"},
+      {"R.hint_on_device(x, tvm.cpu)", ":4:29: error: tvm.cpu is a function: call it"},
+      {"R.hint_on_device(x, tvm.tpu())", ":4:29: error: module 'tvm' has no attribute 'tpu'"},
+  };
+  for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); ++i) {
+    const char* msg = parse_error_of(field_program(bad[i][0]));
+    if (!strstr(msg, bad[i][1])) {
+      fprintf(stderr, "%s: got %s\n", bad[i][0], msg);
+      CHECK(false);
+    }
+  }
+}
+
 /* A module's function named bare (upstream's parser, since its PyLint change, binds it only on
  * the class): the NameError says how to reach it. */
 TEST(bare_module_function_name) {
@@ -476,6 +527,7 @@ int main(void) {
   RUN(layout_transform_lambda);
   RUN(call_checks_the_callee_signature);
   RUN(tensor_field_errors);
+  RUN(tvm_device_constructors);
   RUN(bare_module_function_name);
   RUN(stale_error_is_set_aside);
   return test_summary();

@@ -1,7 +1,9 @@
 # R.hint_on_device: a hint that a value is placed on a device, written with R.device (dev_type 1
-# is the CPU, 2 CUDA) and an optional memory scope.
+# is the CPU, 2 CUDA) or with the runtime's constructors (tvm.cpu(), tvm.cuda(1), tvm.device(...),
+# as upstream's tests write them), and an optional memory scope.
 from tvm.script import ir as I
 from tvm.script import relax as R
+import tvm
 
 
 @I.ir_module
@@ -13,5 +15,7 @@ class Hints:
             b = R.add(a, y)
             c = R.hint_on_device(b, R.device(dev_type=2, dev_id=0), "global.texture")
             d = R.hint_on_device(c, R.device(dev_type=1))
-            R.output(d)
-        return d
+            e = R.hint_on_device(d, tvm.cuda(1))
+            g = R.hint_on_device(e, tvm.device("cpu"))
+            R.output(g)
+        return g
