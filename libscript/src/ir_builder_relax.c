@@ -1102,6 +1102,32 @@ static void set_branch(relax_frame* ir, bool is_else, tvm_relax_expr_obj* seq,
   }
 }
 
+/* The binding of a branch's last value when it is no leaf: last's value (and match_cast struct
+ * info) bound to a new Var of last's struct info named for the branch, `x_then` / `x_else`. */
+static tvm_relax_binding_obj* branch_result_binding(const tvm_relax_binding_obj* last,
+                                                    bool is_else) {
+  tvm_ffi_strbuf name = {0};
+  tvm_ffi_strbuf_printf(&name, "%s%s", tvm_relax_var_name(last->var), is_else ? "_else" : "_then");
+  if (name.failed) {
+    tvm_ffi_strbuf_free(&name);
+    tvm_ffi_raise("MemoryError", "out of memory");
+    return NULL;
+  }
+  tvm_relax_sinfo_obj* s = tvm_relax_expr_sinfo(last->var);
+  tvm_relax_var_obj* v = s ? tvm_relax_var_new(name.data, s, false) : NULL;
+  tvm_ffi_strbuf_free(&name);
+  tvm_relax_binding_obj* b = NULL;
+  if (v && tvm_relax_kind_of(last) == TVM_RELAX_KIND_MatchCast) {
+    const tvm_relax_match_cast_obj* m = (const tvm_relax_match_cast_obj*)last;
+    b = tvm_relax_match_cast_new(v, m->value, m->struct_info);
+  } else if (v) {
+    b = tvm_relax_var_binding_new(v, tvm_relax_binding_value(last));
+  }
+  tvm_ffi_release(v);
+  tvm_ffi_release(s);
+  return b;
+}
+
 static int finish_branch(tvm_script_builder* b, tvm_script__frame* f, bool is_else) {
   relax_frame* r = f->relax;
   tvm_script__frame* iff = top(b); /* (the if frame: branches are entered only on it) */
@@ -1137,15 +1163,20 @@ static int finish_branch(tvm_script_builder* b, tvm_script__frame* f, bool is_el
   tvm_relax_binding_obj* last = r->pending;
   tvm_relax_expr_obj* value = tvm_relax_binding_value(last);
   tvm_relax_expr_obj* result = value;
+  tvm_relax_binding_obj* bound = NULL;
   if (!is_result_leaf(value) || tvm_relax_kind_of(last) == TVM_RELAX_KIND_MatchCast) {
-    /* Bound in the branch under its own name; the branch results in that Var. */
-    if (tvm_relax_bb_emit_binding(bb, last) != 0) {
+    /* Bound in the branch, as upstream's builder does, to `x_then` / `x_else` (the if binds
+     * x): the branch results in that Var. */
+    bound = branch_result_binding(last, is_else);
+    if (!bound || tvm_relax_bb_emit_binding(bb, bound) != 0) {
+      tvm_ffi_release(bound);
       tvm_ffi_release(tvm_relax_bb_scope_end(bb, value));
       return -1;
     }
-    result = (tvm_relax_expr_obj*)last->var;
+    result = (tvm_relax_expr_obj*)bound->var;
   }
   tvm_relax_expr_obj* seq = tvm_relax_bb_scope_end(bb, result);
+  tvm_ffi_release(bound);
   if (!seq) return -1;
   set_branch(iff->relax, is_else, seq, last->var, r->pending_ann);
   return 0;

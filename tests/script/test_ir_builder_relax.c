@@ -472,8 +472,8 @@ TEST(control_flow_local_function_match_cast) {
                "\n"
                "    if c:\n"
                "        t: R.Tensor((n,), dtype=\"float32\") = g(x)\n"
-               "        r: R.Tensor((n,), dtype=\"float32\") = R.add(t, y)\n"
-               "        r: R.Tensor((n,), dtype=\"float32\") = r\n"
+               "        r_then: R.Tensor((n,), dtype=\"float32\") = R.add(t, y)\n"
+               "        r: R.Tensor((n,), dtype=\"float32\") = r_then\n"
                "    else:\n"
                "        r: R.Tensor((n,), dtype=\"float32\") = x\n"
                "    k = T.int64()\n"
@@ -482,7 +482,8 @@ TEST(control_flow_local_function_match_cast) {
   tvm_ffi_release(f);
 }
 
-/* A branch ending with a match_cast results in the cast Var (its struct info), not the value:
+/* A branch ending with a match_cast results in the cast Var (its struct info), not the value,
+ * bound as upstream binds it to `y_then` / `y_else`:
  *   if c: y = R.match_cast(x, R.Tensor((4,), "float32"))
  *   else: y = R.match_cast(x, R.Tensor((4,), "float32")) */
 TEST(branches_ending_with_match_cast) {
@@ -515,11 +516,11 @@ TEST(branches_ending_with_match_cast) {
                "@R.function\n"
                "def f(c: R.Tensor((), dtype=\"bool\"), x: R.Tensor(dtype=\"float32\", ndim=1)) -> R.Tensor((4,), dtype=\"float32\"):\n"
                "    if c:\n"
-               "        y: R.Tensor((4,), dtype=\"float32\") = R.match_cast(x, R.Tensor((4,), dtype=\"float32\"))\n"
-               "        y: R.Tensor((4,), dtype=\"float32\") = y\n"
+               "        y_then: R.Tensor((4,), dtype=\"float32\") = R.match_cast(x, R.Tensor((4,), dtype=\"float32\"))\n"
+               "        y: R.Tensor((4,), dtype=\"float32\") = y_then\n"
                "    else:\n"
-               "        y: R.Tensor((4,), dtype=\"float32\") = R.match_cast(x, R.Tensor((4,), dtype=\"float32\"))\n"
-               "        y: R.Tensor((4,), dtype=\"float32\") = y\n"
+               "        y_else: R.Tensor((4,), dtype=\"float32\") = R.match_cast(x, R.Tensor((4,), dtype=\"float32\"))\n"
+               "        y: R.Tensor((4,), dtype=\"float32\") = y_else\n"
                "    return y");
   tvm_ffi_release(f), tvm_ffi_release(y), tvm_ffi_release(x), tvm_ffi_release(c);
   tvm_ffi_release(t4), tvm_ffi_release(t1), tvm_ffi_release(tb);
