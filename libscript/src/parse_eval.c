@@ -1035,8 +1035,10 @@ int tvm_script__attr_of(script_parser* p, const ast_expr* e, TVMFFIAny* value, T
     } else if (is_kind(&v, TVM_TIR_KIND_Buffer) && strcmp(name, "scope") == 0) {
       *out = tvm_ffi_string(tvm_tir_buffer_scope((void*)v.v_obj));
       rc = 0;
-      /* `x.struct_info` of a Relax value (`sinfo_args=[x.struct_info]`) */
-    } else if (tvm_relax_is_expr(v.v_obj) && strcmp(name, "struct_info") == 0 &&
+      /* `x.struct_info` of a Relax value (`sinfo_args=[x.struct_info]`), also by upstream's
+       * newer name `x.ty` (`ty_args=[x.ty]`) */
+    } else if (tvm_relax_is_expr(v.v_obj) &&
+               (strcmp(name, "struct_info") == 0 || strcmp(name, "ty") == 0) &&
                tvm_relax_sinfo_of(v.v_obj)) {
       tvm_relax_sinfo_obj* si = tvm_relax_sinfo_of(v.v_obj);
       tvm_ffi_retain(si);

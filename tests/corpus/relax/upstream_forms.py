@@ -2,7 +2,8 @@
 # (`n, m = T.int64(), T.int64()`), `a, b = x, y` bound name by name, R.TupleGetItem (also of a
 # tuple literal, which `(x, y)[0]` would not keep), call_pure_packed's ty_args=, "vdevice:N"
 # (the N-th of all virtual devices, whatever their target kind) and allocations in a pure
-# function (allocation is not a visible effect); `x.struct_info`, and an if whose branches both
+# function (allocation is not a visible effect); `x.struct_info` (and `x.ty`, upstream's newer
+# name for it), and an if whose branches both
 # end with a call made for its effect; a dim string with T.Select and a comparison (the printer
 # writes one for strided_slice's inferred extent); R.nn.relu6; the Expr method x.astype(dtype);
 # R.str(...) for a string attribute and R.dtype(...) for a dtype one (upstream's printer writes
@@ -45,6 +46,7 @@ class Module:
     @R.function(pure=False)
     def effects(x: R.Tensor(("n",), "float32"), cond: R.Tensor((), "bool")):
         y = R.call_packed("test.vm.identity", x, sinfo_args=[x.struct_info])
+        y2 = R.call_packed("test.vm.identity", y, ty_args=[y.ty])
         if cond:
             R.print(y, format="then: {}")
         else:
