@@ -83,7 +83,16 @@ static int slice_parts(const index_val* iv, const tvm_tir_buffer_obj* buf, int64
   } else {
     *stop = script__to_expr(&iv->stop, &(*start)->dtype);
   }
-  return *stop ? 0 : -1;
+  if (!*stop) return -1;
+  /* (a float bound would make a float extent, which no region or vector slice has) */
+  for (int i = 0; i < 2; ++i) {
+    DLDataType t = (i ? *stop : *start)->dtype;
+    if (!tvm_tir_dtype_is_index(t)) {
+      return tvm_ffi_raise("TypeError", "the %s of a slice of a buffer must be an integer, got %s",
+                           i ? "stop" : "start", tvm_tir_dtype_str(t).s);
+    }
+  }
+  return 0;
 }
 
 /* Constant number of lanes of start:stop:step, or -1 with an error. */
