@@ -388,9 +388,12 @@ static __attribute__((noinline)) int index_item_error(tvm_tir_rule rule, const c
                                                       tvm_tir_expr_obj* first) {
   char name[32];
   snprintf(name, sizeof(name), "indices[%lld]", (long long)i);
-  tvm_tir__type_error(rule, node, why, name, e, "indices[0]", first, NULL);
+  /* (indices[0] only when the complaint is about the two of them) */
+  tvm_tir__type_error(rule, node, why, name, e, first != e ? "indices[0]" : NULL, first, NULL);
   return -1;
 }
+
+static const char k_width[] = "indices must all have the same bit width";
 
 /* (The errors are reported out of line: this runs per load and store.) */
 static int check_index_items(tvm_tir_rule rule, const char* node, tvm_tir_buffer_obj* buffer,
@@ -405,11 +408,11 @@ static int check_index_items(tvm_tir_rule rule, const char* node, tvm_tir_buffer
     if (!tvm_tir_dtype_is_integer(e->dtype)) {
       why = "indices must be Int or UInt";
     } else if (e->dtype.bits != first->dtype.bits) {
-      why = "indices must all have the same bit width";
+      why = k_width;
     } else if (i + 1 < n && e->dtype.lanes != 1) {
       why = "only the last index may be a vector";
     }
-    if (why) return index_item_error(rule, node, why, i, e, first);
+    if (why) return index_item_error(rule, node, why, i, e, why == k_width ? first : e);
     if (i + 1 == n) lanes = e->dtype.lanes;
   }
   *out_lanes = lanes;

@@ -70,6 +70,13 @@ TEST(error_propagation) {
   void* s = tvm_tir_store_take(tvm_tir_ref(A), tvm_tir_load_take(tvm_tir_ref(A), tvm_tir_ref(f)),
                                tvm_tir_ref(x));
   EXPECT_ERROR("TypeError", s, "rule T-BUFFERLOAD", "indices[0] = f (float32)");
+  /* The offending index is named once (indices[0] again only for a bit-width mismatch). */
+  void* bad = tvm_tir_load_take(tvm_tir_ref(A), tvm_tir_ref(f));
+  void* err = bad ? NULL : tvm_ffi_error_take();
+  const char* msg = err ? tvm_ffi_error_message(err) : "";
+  const char* once = strstr(msg, "indices[0] = ");
+  CHECK(bad == NULL && once && !strstr(once + 1, "indices[0] = "));
+  tvm_ffi_release(err);
   void* loop = tvm_tir_serial_take(
       tvm_tir_ref(x), tvm_tir_int(0), tvm_tir_int(8),
       tvm_tir_seq_take(
