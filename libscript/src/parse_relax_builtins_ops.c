@@ -330,6 +330,13 @@ static int row_arg_index(const tvm_relax_op_info* info, const char* name, size_t
   return -1;
 }
 
+/* R.cumsum / R.cumprod's exclusive=None is exclusive=False (upstream's wrappers: `if exclusive
+ * is None: exclusive = False`). */
+static bool attr_none_is_default(tvm_relax_op_id id, const char* name) {
+  return (id == TVM_RELAX_OP_cumsum || id == TVM_RELAX_OP_cumprod) &&
+         strcmp(name, "exclusive") == 0;
+}
+
 static bool arg_defaults_zero(tvm_relax_op_id id, const char* name, size_t len) {
   return (id == TVM_RELAX_OP_tril || id == TVM_RELAX_OP_triu || id == TVM_RELAX_OP_eye_like) &&
          len == 1 && name[0] == 'k';
@@ -691,7 +698,9 @@ static int op_call(tvm_script_call* call, tvm_relax_op_id id, TVMFFIAny* out) {
     if (p->is_attr) {
       if (!tvm_script_arg_given(&v[i])) continue;
       /* dtype=None is the schema's "unspecified". */
-      if (tvm_ffi_any_is_none(&v[i]) && s->info->attrs[(int)p->index].kind == TVM_RELAX_ATTR_DTYPE) {
+      const tvm_relax_attr_field* field = &s->info->attrs[(int)p->index];
+      if (tvm_ffi_any_is_none(&v[i]) &&
+          (field->kind == TVM_RELAX_ATTR_DTYPE || attr_none_is_default(s->info->id, field->name))) {
         continue;
       }
       int made =

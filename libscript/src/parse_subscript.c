@@ -448,6 +448,16 @@ int tvm_script__eval_index(script_parser* p, const ast_expr* e, TVMFFIAny* out) 
       *out = tvm_ffi_any_copy(tvm_ffi_seq_at(v.v_obj, i));
       rc = 0;
     }
+  } else if (tvm_ffi_any_is_object(&v) && tvm_relax_kind_of(v.v_obj) == TVM_RELAX_KIND_ShapeExpr &&
+             n == 1 && !any_slice) {
+    /* s[i] of a shape literal (`x.struct_info.shape[0]`): its i-th dim, as upstream's
+     * ShapeExpr.__getitem__ */
+    const void* dims = ((const tvm_relax_shape_expr_obj*)v.v_obj)->values;
+    int64_t i = 0;
+    if (seq_index(p, &indices.items[0]->span, &iv[0].value, tvm_ffi_seq_size(dims), &i) == 0) {
+      *out = tvm_ffi_any_copy(tvm_ffi_seq_at(dims, i));
+      rc = 0;
+    }
   } else if (tvm_ffi_any_is_object(&v) && tvm_relax_is_expr(v.v_obj) && n == 1 && !any_slice) {
     /* x[i] of a Relax tuple: a TupleGetItem */
     int64_t i = 0;

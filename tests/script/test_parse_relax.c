@@ -416,6 +416,12 @@ TEST(tensor_field_errors) {
   }
   /* (a valid axis parses) */
   CHECK_STR_EQ(parse_error_of(field_program("x.shape[2]")), "(parsed)");
+  /* An item of the shape literal of x's struct info is a dim (ShapeExpr.__getitem__), in
+   * range as Python's. */
+  CHECK_STR_EQ(parse_error_of(field_program("R.prim_value(x.struct_info.shape[-1])")),
+               "(parsed)");
+  CHECK(strstr(parse_error_of(field_program("R.prim_value(x.ty.shape[3])")),
+               ":4:33: error: index 3 out of range (3 items)"));
 }
 
 /* The runtime's device constructors (`R.hint_on_device(x, tvm.cpu())`, as upstream's tests

@@ -10,8 +10,8 @@
 # R.print(format=R.str("...")), its format being an operand there); R.layout_transform with a
 # plain lambda as its index_map (upstream's wrapper makes the IndexMap; `i % 16` over 14 values
 # pads to 16); R.stack of a list and R.sort (upstream's wrappers); R.emit_with_sinfo;
-# optional arguments written None; R.nn.attention_bias (attention with a bias); keyword
-# arguments by upstream's names.
+# optional arguments written None (cumsum's exclusive=None too); `x.struct_info.shape[i]`, a
+# dim; R.nn.attention_bias (attention with a bias); keyword arguments by upstream's names.
 import tvm
 from tvm import relax
 from tvm.script import ir as I
@@ -122,3 +122,12 @@ class Module:
         s = R.image.resize3d(v, size=[6])
         g = R.image.affine_grid(t, size=5)
         return (r, s, g)
+
+    @R.function
+    def shape_items(t: R.Tensor((3, 5), "float32")):
+        # an item of a shape literal is its dim (ShapeExpr.__getitem__); exclusive=None is False
+        # (upstream's cumsum / cumprod wrappers)
+        s = R.reshape(t, (t.struct_info.shape[1], t.ty.shape[-2]))
+        c = R.cumsum(t, axis=1, exclusive=None)
+        p = R.cumprod(t, axis=0, exclusive=None)
+        return (s, c, p)
