@@ -78,7 +78,12 @@ tvm_relax_expr_obj* tvm_relax_constant_new(void* data, tvm_relax_sinfo_obj* sinf
   }
   tvm_relax_sinfo_obj* exact = tvm_relax_tensor_sinfo_of_ints(t->shape, t->ndim, t->dtype);
   if (!exact) return NULL;
-  if (sinfo && tvm_relax_sinfo_base_check(sinfo, exact) == TVM_RELAX_BASE_CHECK_FAIL) {
+  /* A DTensor (upstream's R.dist.const): the data is the whole tensor, laid out as it says. */
+  const tvm_relax_sinfo_obj* whole = sinfo;
+  if (tvm_relax_kind_of(sinfo) == TVM_RELAX_KIND_DTensorStructInfo) {
+    whole = ((const tvm_relax_dtensor_sinfo_obj*)sinfo)->tensor_sinfo;
+  }
+  if (sinfo && tvm_relax_sinfo_base_check(whole, exact) == TVM_RELAX_BASE_CHECK_FAIL) {
     tvm_ffi_strbuf b = {0};
     tvm_ffi_strbuf_puts(&b, "R.const: struct info ");
     tvm_relax_sinfo_text(&b, sinfo);

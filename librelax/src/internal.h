@@ -63,6 +63,9 @@ typedef struct {
   int32_t num_args; /* tvm_ffi_seq_size(args) */
   void* attrs;      /* the completed attributes (ffi.Map), NULL when the op has none */
   void* sinfo_args; /* ffi.Array of StructInfo, possibly empty, never NULL */
+  /* When set, argument i's struct info as the rule sees it (tvm_relax__arg_sinfo): the local
+   * tensors of DTensor arguments, for the distributed rules (op_distributed_infer.c). */
+  tvm_relax_sinfo_obj* const* local_sinfo;
 } tvm_relax__infer_ctx;
 
 /* attrs (ffi.Map of the attributes given, or NULL) checked against info's schema and completed
@@ -74,6 +77,14 @@ tvm_relax_sinfo_obj* tvm_relax__infer(const tvm_relax_op_info* info, void* args,
 
 /* An inference rule: the struct info of the call (new reference), or NULL + error. */
 typedef tvm_relax_sinfo_obj* (*tvm_relax__infer_fn)(const tvm_relax__infer_ctx* ctx);
+
+/* Operators on DTensor arguments (op_distributed_infer.c, upstream's dist.FInferStructInfo):
+ * whether the operator has a distributed rule, and that rule: the ordinary rule `rule` run on
+ * the arguments' local tensors, the result laid out on their mesh with the placement the
+ * operator's axis mapping propagates. Called when some argument is a DTensor. */
+bool tvm_relax__has_dist_rule(tvm_relax_op_id id);
+tvm_relax_sinfo_obj* tvm_relax__infer_dist(const tvm_relax__infer_ctx* ctx,
+                                           tvm_relax__infer_fn rule);
 
 #define TVM_RELAX_OP(Id, name, args, attrs, infer, pattern, purity) \
   tvm_relax_sinfo_obj* tvm_relax__infer_##infer(const tvm_relax__infer_ctx* ctx);

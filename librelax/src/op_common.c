@@ -47,6 +47,7 @@ tvm_relax_expr_obj* tvm_relax__arg(const tvm_relax__infer_ctx* ctx, int32_t i) {
 }
 
 tvm_relax_sinfo_obj* tvm_relax__arg_sinfo(const tvm_relax__infer_ctx* ctx, int32_t i) {
+  if (ctx->local_sinfo && i < ctx->num_args) return ctx->local_sinfo[i];
   tvm_relax_expr_obj* a = tvm_relax__arg(ctx, i);
   return a ? tvm_relax_sinfo_of(a) : NULL;
 }
@@ -57,8 +58,16 @@ tvm_relax_tensor_sinfo_obj* tvm_relax__arg_tensor(const tvm_relax__infer_ctx* ct
   tvm_ffi_strbuf name = {0}, got = {0};
   tvm_relax__arg_name(ctx, i, &name);
   tvm_relax_sinfo_text(&got, s);
-  tvm_relax__op_error(ctx, "TypeError", "argument '%s' must be a tensor, got %s",
-                      tvm_ffi_strbuf_cstr(&name), tvm_ffi_strbuf_cstr(&got));
+  if (tvm_relax_kind_of(s) == TVM_RELAX_KIND_DTensorStructInfo) {
+    /* (an operator with a distributed rule never gets here with a DTensor) */
+    tvm_relax__op_error(ctx, "TypeError",
+                        "argument '%s' is a DTensor (%s), and the operator has no distributed "
+                        "inference rule (upstream's dist.FInferStructInfo)",
+                        tvm_ffi_strbuf_cstr(&name), tvm_ffi_strbuf_cstr(&got));
+  } else {
+    tvm_relax__op_error(ctx, "TypeError", "argument '%s' must be a tensor, got %s",
+                        tvm_ffi_strbuf_cstr(&name), tvm_ffi_strbuf_cstr(&got));
+  }
   tvm_ffi_strbuf_free(&name);
   tvm_ffi_strbuf_free(&got);
   return NULL;

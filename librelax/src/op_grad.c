@@ -81,7 +81,7 @@ static tvm_relax_sinfo_obj* forward_sinfo(const tvm_relax__infer_ctx* ctx, tvm_r
   for (int32_t i = 0; i < n && i < 4; ++i) items[i] = *tvm_ffi_seq_at(ctx->args, first + i);
   void* args = tvm_ffi_array_new(items, n);
   if (!args) return NULL;
-  tvm_relax__infer_ctx sub = {info, args, n, ctx->attrs, ctx->sinfo_args};
+  tvm_relax__infer_ctx sub = {info, args, n, ctx->attrs, ctx->sinfo_args, NULL};
   tvm_relax_sinfo_obj* out = infer(&sub);
   tvm_ffi_release(args);
   if (out) return out;

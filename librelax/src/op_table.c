@@ -571,6 +571,13 @@ tvm_relax_sinfo_obj* tvm_relax__infer(const tvm_relax_op_info* info, void* args,
     }
     return NULL;
   }
-  tvm_relax__infer_ctx ctx = {info, args, n, attrs, sinfo_args};
+  tvm_relax__infer_ctx ctx = {info, args, n, attrs, sinfo_args, NULL};
+  if (tvm_relax__has_dist_rule(info->id)) {
+    for (int32_t i = 0; i < n; ++i) {
+      if (tvm_relax_kind_of(tvm_relax__arg_sinfo(&ctx, i)) == TVM_RELAX_KIND_DTensorStructInfo) {
+        return tvm_relax__infer_dist(&ctx, k_infer[info->id]);
+      }
+    }
+  }
   return k_infer[info->id](&ctx);
 }

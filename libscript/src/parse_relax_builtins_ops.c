@@ -1518,6 +1518,45 @@ static bool const_dtype_ok(DLDataType t) {
   return false;
 }
 
+/* The Constant of value (a tensor, a number, nested lists; argument 0 of spec) of dtype want
+ * (NULL: the value's) with struct info sinfo (NULL: the data's own); argument 1 (the dtype or
+ * the struct info) is blamed for a dtype error. */
+static int const_of(tvm_script_call* call, const char* spec, const TVMFFIAny* value,
+                    const DLDataType* want, tvm_relax_sinfo_obj* sinfo, TVMFFIAny* out) {
+  const char* name = sinfo ? "R.dist.const" : "R.const";
+  if (tvm_ffi_any_is_object(value) && tvm_ffi_type_index(value->v_obj) == kTVMFFITensor) {
+    const DLTensor* t = tvm_ffi_tensor_dl(value->v_obj);
+    if (want && !tvm_tir_dtype_equal(t->dtype, *want)) {
+      tvm_ffi_raise("TypeError", "%s: the tensor is %s, not %s", name,
+                    tvm_tir_dtype_str(t->dtype).s, tvm_tir_dtype_str(*want).s);
+      return fail_at(call, spec, 1);
+    }
+    tvm_relax_expr_obj* c = tvm_relax_constant_new(value->v_obj, sinfo);
+    return c ? ret(c, out) : sinfo ? fail_at(call, spec, 1) : -1;
+  }
+  const_shape cs = {{0}, 0, false, true, 0};
+  if (const_walk(value, 0, &cs) != 0) return fail_at(call, spec, 0);
+  /* numpy's dtype of the value, narrowed as upstream's relax.const narrows it */
+  DLDataType dtype = want                         ? *want
+                     : cs.count > 0 && cs.all_bool ? tvm_tir_dtype_bool()
+                     : cs.any_float                ? tvm_tir_dtype_float(32)
+                                                   : tvm_tir_dtype_int(32);
+  if (!const_dtype_ok(dtype)) {
+    tvm_ffi_raise("TypeError", "%s: dtype %s is not supported", name, tvm_tir_dtype_str(dtype).s);
+    return fail_at(call, spec, 1);
+  }
+  void* data = tvm_ffi_tensor_empty(cs.shape, cs.ndim, dtype, (DLDevice){kDLCPU, 0});
+  if (!data) return -1;
+  int64_t next = 0;
+  if (const_fill(tvm_ffi_tensor_dl(data), value, &next) != 0) {
+    tvm_ffi_release(data);
+    return fail_at(call, spec, 0);
+  }
+  tvm_relax_expr_obj* c = tvm_relax_constant_new(data, sinfo);
+  tvm_ffi_release(data);
+  return c ? ret(c, out) : sinfo ? fail_at(call, spec, 1) : -1;
+}
+
 static int b_const(tvm_script_call* call, TVMFFIAny* out) {
   static const char* const spec = "value, dtype=";
   TVMFFIAny a[2];
@@ -1527,37 +1566,29 @@ static int b_const(tvm_script_call* call, TVMFFIAny* out) {
   if (has_dtype && tvm_script__value_to_dtype(&a[1], "argument 'dtype' of R.const", &dtype) != 0) {
     return fail_at(call, spec, 1);
   }
-  if (tvm_ffi_any_is_object(&a[0]) && tvm_ffi_type_index(a[0].v_obj) == kTVMFFITensor) {
-    const DLTensor* t = tvm_ffi_tensor_dl(a[0].v_obj);
-    if (has_dtype && !tvm_tir_dtype_equal(t->dtype, dtype)) {
-      tvm_ffi_raise("TypeError", "R.const: the tensor is %s, not %s", tvm_tir_dtype_str(t->dtype).s,
-                    tvm_tir_dtype_str(dtype).s);
-      return fail_at(call, spec, 1);
-    }
-    return ret(tvm_relax_constant_new(a[0].v_obj, NULL), out);
+  return const_of(call, spec, &a[0], has_dtype ? &dtype : NULL, NULL, out);
+}
+
+/* R.dist.const(value, struct_info): upstream's distributed constant, the whole tensor (of the
+ * DTensor's dtype) laid out as the DTensorStructInfo says. */
+static int b_dist_const(tvm_script_call* call, TVMFFIAny* out) {
+  static const char* const spec = "value, struct_info";
+  TVMFFIAny a[2];
+  if (tvm_script__bind_args(call, spec, a, 2) != 0) return -1;
+  tvm_relax_sinfo_obj* s =
+      tvm_script__relax_sinfo_of(&a[1], "argument 'struct_info' of R.dist.const");
+  if (!s) return fail_at(call, spec, 1);
+  int rc;
+  if (tvm_relax_kind_of(s) != TVM_RELAX_KIND_DTensorStructInfo) {
+    tvm_ffi_raise("TypeError", "argument 'struct_info' of R.dist.const must be an R.DTensor");
+    rc = fail_at(call, spec, 1);
+  } else {
+    const tvm_relax_dtensor_sinfo_obj* d = (const void*)s;
+    DLDataType dtype = ((const tvm_relax_tensor_sinfo_obj*)d->tensor_sinfo)->dtype;
+    rc = const_of(call, spec, &a[0], tvm_relax_dtype_is_unknown(dtype) ? NULL : &dtype, s, out);
   }
-  const_shape cs = {{0}, 0, false, true, 0};
-  if (const_walk(&a[0], 0, &cs) != 0) return fail_at(call, spec, 0);
-  if (!has_dtype) {
-    /* numpy's dtype of the value, narrowed as upstream's relax.const narrows it */
-    dtype = cs.count > 0 && cs.all_bool ? tvm_tir_dtype_bool()
-            : cs.any_float             ? tvm_tir_dtype_float(32)
-                                       : tvm_tir_dtype_int(32);
-  }
-  if (!const_dtype_ok(dtype)) {
-    tvm_ffi_raise("TypeError", "R.const: dtype %s is not supported", tvm_tir_dtype_str(dtype).s);
-    return fail_at(call, spec, 1);
-  }
-  void* data = tvm_ffi_tensor_empty(cs.shape, cs.ndim, dtype, (DLDevice){kDLCPU, 0});
-  if (!data) return -1;
-  int64_t next = 0;
-  if (const_fill(tvm_ffi_tensor_dl(data), &a[0], &next) != 0) {
-    tvm_ffi_release(data);
-    return fail_at(call, spec, 0);
-  }
-  tvm_relax_expr_obj* c = tvm_relax_constant_new(data, NULL);
-  tvm_ffi_release(data);
-  return ret(c, out);
+  tvm_ffi_release(s);
+  return rc;
 }
 
 static int b_prim_value(tvm_script_call* call, TVMFFIAny* out) {
@@ -1739,6 +1770,7 @@ static const tvm_script_builtin k_builtins[] = {
     {"const", b_const, 0, false},
     {"device", b_device, 0, false},
     {"dist.call_tir", b_call_tir, 0, false}, /* relax.call_tir of DTensors */
+    {"dist.const", b_dist_const, 0, false},
     {"dtype", b_dtype, 0, false},
     {"emit_with_sinfo", b_emit_with_sinfo, 0, false},
     {"emit_with_type", b_emit_with_type, 0, false},

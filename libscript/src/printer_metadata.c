@@ -182,11 +182,14 @@ static int check_imm(tvm_tir_visitor* v, const void* node) {
 }
 
 /* A Relax Constant's struct info is the one its tensor gives (its dtype and dims; a vdevice may
- * be named): the printer writes a small constant inline as R.const, which reads back with that
- * one, and the loader sets the field as the JSON has it (a ShapeStructInfo whose ndim disagrees
- * with its values, say). */
+ * be named), or a DTensor of that one (R.dist.const): the printer writes a small constant inline
+ * as R.const / R.dist.const, which reads back with that one, and the loader sets the field as
+ * the JSON has it (a ShapeStructInfo whose ndim disagrees with its values, say). */
 static int check_relax_constant(const tvm_relax_constant_obj* c) {
   const tvm_relax_sinfo_obj* have = tvm_relax_sinfo_of(c);
+  if (tvm_relax_kind_of(have) == TVM_RELAX_KIND_DTensorStructInfo) {
+    have = ((const tvm_relax_dtensor_sinfo_obj*)have)->tensor_sinfo;
+  }
   tvm_relax_expr_obj* exact = tvm_relax_constant_new(c->data, NULL);
   if (!exact) return -1;
   const tvm_relax_tensor_sinfo_obj* t = (const void*)tvm_relax_sinfo_of(exact);

@@ -798,6 +798,12 @@ static tvm_script_doc_obj* conv_constant(tvm_script_docsifier* d, const TVMFFIAn
   }
   int64_t next = 0;
   tvm_script_doc_obj* value = nested_doc(t, 0, &next);
+  const tvm_relax_sinfo_obj* s = tvm_relax_sinfo_of(c);
+  if (tvm_relax_kind_of(s) == TVM_RELAX_KIND_DTensorStructInfo) {
+    /* R.dist.const(value, R.DTensor(...)): a distributed constant, as upstream prints it */
+    tvm_script_doc_obj* sd = sinfo_child(d, s, path, "struct_info_", NULL);
+    return tvm_script_doc_call_take(r_prefixed(d, "dist.const"), value, sd);
+  }
   return tvm_script_doc_call_take(r_prefixed(d, "const"), value, dtype_str(t->dtype));
 }
 

@@ -224,8 +224,11 @@ TEST(operators) {
              "R.Tensor((n * T.int64(4), 6), dtype=\"float32\")");
   check_call(tvm_relax_call_op("relax.ccl.scatter_from_worker0", a, 1, x),
              "R.Tensor((2, 6), dtype=\"float32\")");
+  /* on a DTensor: upstream's distributed rule, replicated (op_distributed_infer.c) */
   check_call(tvm_relax_call_op("relax.ccl.allreduce", NULL, 1, d),
-             "<TypeError: relax.ccl.allreduce: argument 'x' must be a tensor");
+             "R.DTensor((8, 6), dtype=\"float32\", mesh(2), \"R\")");
+  check_call(tvm_relax_call_op("relax.ccl.allgather", a, 1, d),
+             "<TypeError: relax.ccl.allgather: argument 'x' is a DTensor");
   tvm_ffi_release(a);
   a = attrs2("num_workers", tvm_ffi_any_int(4), "axis", tvm_ffi_any_int(1));
   check_call(tvm_relax_call_op("relax.ccl.scatter_from_worker0", a, 1, x),

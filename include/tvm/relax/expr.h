@@ -135,7 +135,9 @@ tvm_relax_var_obj* tvm_relax_var_new_str(void* name_hint, tvm_relax_sinfo_obj* s
 static inline const char* tvm_relax_var_name(const tvm_relax_var_obj* v) {
   return v->name_hint ? tvm_ffi_str_cstr(v->name_hint) : "";
 }
-/* data: an ffi.Tensor on the CPU (kDLCPU), retained. sinfo NULL: the tensor's exact shape. */
+/* data: an ffi.Tensor on the CPU (kDLCPU), retained. sinfo NULL: the tensor's exact shape; else
+ * a struct info that describes data, or a DTensorStructInfo whose tensor does (data being the
+ * whole tensor: upstream's R.dist.const). */
 tvm_relax_expr_obj* tvm_relax_constant_new(void* data, tvm_relax_sinfo_obj* sinfo);
 /* A scalar PrimExpr as a Relax value (PrimStructInfo with the value). */
 tvm_relax_expr_obj* tvm_relax_prim_value_new(tvm_tir_expr_obj* value);
