@@ -105,15 +105,13 @@ static void* post_prim_value(tvm_relax_mutator* m, const void* node) {
     tvm_ffi_release(a);
   }
   void* arr = args && rc == 0 ? tvm_ffi_list_to_array(args) : NULL;
-  TVMFFIAny s = tvm_ffi_any_obj(sinfo);
-  void* sarr = arr ? tvm_ffi_array_new(&s, 1) : NULL;
-  tvm_relax_expr_obj* call = sarr ? tvm_relax_call_new(gv, arr, NULL, sarr, pv->expr.span) : NULL;
+  tvm_relax_expr_obj* call = tvm_relax__call_sinfo(gv, arr, sinfo, pv->expr.span);
   TVMFFIAny ck = tvm_ffi_any_obj(call), none = tvm_ffi_any_none();
   if (call && tvm_ffi_dict_set(c->lifted, &ck, &none) != 0) {
     tvm_ffi_release(call);
     call = NULL;
   }
-  void* objs[] = {sarr, arr, args, gv, f, vars};
+  void* objs[] = {arr, args, gv, f, vars};
   tvm_relax__release_all(objs, sizeof(objs) / sizeof(objs[0]));
   return call;
 }

@@ -346,6 +346,17 @@ tvm_relax_expr_obj* tvm_relax_call_new(void* op, void* args, void* attrs, void* 
   return c;
 }
 
+tvm_relax_expr_obj* tvm_relax__call_sinfo(void* callee, void* args,
+                                          const tvm_relax_sinfo_obj* sinfo, void* span) {
+  if (!callee || !args || !sinfo) return NULL; /* (an earlier step failed, its error raised) */
+  TVMFFIAny s = tvm_ffi_any_obj((void*)sinfo); /* (retained by the array) */
+  void* sinfo_args = tvm_ffi_array_new(&s, 1);
+  tvm_relax_expr_obj* c = sinfo_args ? tvm_relax_call_new(callee, args, NULL, sinfo_args, span)
+                                     : NULL;
+  tvm_ffi_release(sinfo_args);
+  return c;
+}
+
 tvm_relax_expr_obj* tvm_relax_call_op(const char* op_name, void* attrs, int32_t num_args, ...) {
   tvm_relax__ensure_init();
   const tvm_relax_op_info* info = tvm_relax_op_info_find(op_name, strlen(op_name));

@@ -172,14 +172,13 @@ static tvm_relax_expr_obj* fold_legalizable(const tvm_relax_call_obj* call, int3
   void* in_arr =
       inputs && tvm_relax__kernel_inputs(call, inputs) == 0 ? tvm_ffi_list_to_array(inputs) : NULL;
   tvm_relax_expr_obj* tuple = in_arr ? tvm_relax_tuple_new(in_arr) : NULL;
-  TVMFFIAny args[2] = {tvm_ffi_any_obj(gv), tvm_ffi_any_obj(tuple)}, s = tvm_ffi_any_obj(os);
+  TVMFFIAny args[2] = {tvm_ffi_any_obj(gv), tvm_ffi_any_obj(tuple)};
   void* aarr = tuple ? tvm_ffi_array_new(args, 2) : NULL;
-  void* sarr = aarr ? tvm_ffi_array_new(&s, 1) : NULL;
   tvm_relax_expr_obj* ct =
-      sarr && mod ? tvm_relax_call_new(tvm_relax_op(TVM_RELAX_OP_call_tir), aarr, NULL, sarr, NULL) : NULL;
+      mod ? tvm_relax__call_sinfo(tvm_relax_op(TVM_RELAX_OP_call_tir), aarr, os, NULL) : NULL;
   tvm_relax_expr_obj* out = ct ? evaluate(mod, ct) : NULL;
   if (!ct) tvm_ffi_error_clear();
-  void* objs[] = {ct, sarr, aarr, tuple, in_arr, inputs, mod, funcs, gv, kernel};
+  void* objs[] = {ct, aarr, tuple, in_arr, inputs, mod, funcs, gv, kernel};
   tvm_relax__release_all(objs, sizeof(objs) / sizeof(objs[0]));
   return out;
 }

@@ -434,12 +434,9 @@ static void* rewrite_call(tvm_relax_mutator* m, const void* node) {
   tvm_relax_expr_obj* tuple = tvm_relax_tuple_new(call->args);
   TVMFFIAny args[2] = {tvm_ffi_any_obj(gv->v_obj), tvm_ffi_any_obj(tuple)};
   void* arr = tuple ? tvm_ffi_array_new(args, 2) : NULL;
-  TVMFFIAny s = tvm_ffi_any_obj(tvm_relax_sinfo_of(call));
-  void* sarr = arr ? tvm_ffi_array_new(&s, 1) : NULL;
-  tvm_relax_expr_obj* out =
-      sarr ? tvm_relax_call_new(tvm_relax_op(TVM_RELAX_OP_call_tir), arr, NULL, sarr, call->expr.span)
-           : NULL;
-  tvm_ffi_release(sarr), tvm_ffi_release(arr), tvm_ffi_release(tuple);
+  tvm_relax_expr_obj* out = tvm_relax__call_sinfo(tvm_relax_op(TVM_RELAX_OP_call_tir), arr,
+                                                  tvm_relax_sinfo_of(call), call->expr.span);
+  tvm_ffi_release(arr), tvm_ffi_release(tuple);
   return out;
 }
 

@@ -325,6 +325,12 @@ void* tvm_relax__kernel_scalar_args(const tvm_relax__kernel* k);
 int tvm_relax__kernel_vars(void** out, int64_t n, const char* prefix);
 /* Release n objects. */
 void tvm_relax__release_all(void* const* objs, int64_t n);
+/* callee(args) with sinfo (borrowed) as its one struct info argument, at span: call_tir's
+ * output, or a function standing for an operator call (the call's own struct info). A new
+ * reference, or NULL + error; NULL callee / args / sinfo (an earlier step failed, its error
+ * raised) give NULL. */
+tvm_relax_expr_obj* tvm_relax__call_sinfo(void* callee, void* args,
+                                          const tvm_relax_sinfo_obj* sinfo, void* span);
 /* body (consumed) inside serial loops, outermost first, over the dims i with include[i] (NULL:
  * all): vars[i] from 0 to extents[i]. */
 void* tvm_relax__loop_nest(void* const* vars, void* const* extents, int64_t n, const bool* include,

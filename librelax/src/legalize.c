@@ -687,12 +687,8 @@ static tvm_relax_expr_obj* call_kernel(pass_ctx* c, tvm_relax_call_obj* call, tv
   TVMFFIAny args[3] = {tvm_ffi_any_obj(gv), tvm_ffi_any_obj(tuple), tvm_ffi_any_obj(shape)};
   void* aarr = tuple && (shape || !tir_vars) ? tvm_ffi_array_new(args, shape ? 3 : 2) : NULL;
   tvm_ffi_release(shape);
-  TVMFFIAny s = tvm_ffi_any_obj(out);
-  void* sarr = aarr ? tvm_ffi_array_new(&s, 1) : NULL;
   tvm_relax_expr_obj* r =
-      sarr ? tvm_relax_call_new(tvm_relax_op(TVM_RELAX_OP_call_tir), aarr, NULL, sarr, call->expr.span)
-           : NULL;
-  tvm_ffi_release(sarr);
+      tvm_relax__call_sinfo(tvm_relax_op(TVM_RELAX_OP_call_tir), aarr, out, call->expr.span);
   tvm_ffi_release(aarr);
   tvm_ffi_release(tuple);
   if (r) c->changed = true;
@@ -791,11 +787,8 @@ static tvm_relax_expr_obj* legalize_inspect(pass_ctx* c, tvm_relax_call_obj* cal
   tvm_tir_prim_func_obj* kernel = tvm_relax__legalize_inspect(call);
   tvm_tir_global_var_obj* gv = kernel ? add_kernel(c, hint, kernel) : NULL;
   tvm_ffi_release(kernel);
-  TVMFFIAny s = tvm_ffi_any_obj(tvm_relax_sinfo_of(call));
-  void* sarr = gv ? tvm_ffi_array_new(&s, 1) : NULL;
   tvm_relax_expr_obj* r =
-      sarr ? tvm_relax_call_new(gv, call->args, NULL, sarr, call->expr.span) : NULL;
-  tvm_ffi_release(sarr);
+      tvm_relax__call_sinfo(gv, call->args, tvm_relax_sinfo_of(call), call->expr.span);
   tvm_ffi_release(gv);
   if (r) c->changed = true;
   else tvm_ffi_raise_context("%s", info->name);

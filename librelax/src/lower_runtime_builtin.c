@@ -72,10 +72,8 @@ static void* lower_view(const tvm_relax_call_obj* call) {
   void* args = items[1] && items[2] && items[3] ? tvm_ffi_array_of_objects(items, 4) : NULL;
   tvm_relax_sinfo_obj* fs = args ? tvm_relax_func_sinfo_new(NULL, NULL, true) : NULL;
   tvm_relax_expr_obj* callee = fs ? tvm_relax_extern_func_new("runtime.TVMTensorCreateView", fs) : NULL;
-  TVMFFIAny s = tvm_ffi_any_obj(tvm_relax_sinfo_of(call));
-  void* sinfo_args = callee ? tvm_ffi_array_new(&s, 1) : NULL;
-  if (sinfo_args) out = tvm_relax_call_new(callee, args, NULL, sinfo_args, call->expr.span);
-  tvm_ffi_release(sinfo_args), tvm_ffi_release(callee), tvm_ffi_release(fs), tvm_ffi_release(args);
+  out = tvm_relax__call_sinfo(callee, args, tvm_relax_sinfo_of(call), call->expr.span);
+  tvm_ffi_release(callee), tvm_ffi_release(fs), tvm_ffi_release(args);
   tvm_relax__release_all(made, 3);
   return out;
 }
@@ -96,10 +94,8 @@ static void* lower_to_vdevice(const tvm_relax_call_obj* call) {
   void* args = items[1] && items[2] ? tvm_ffi_array_of_objects(items, 3) : NULL;
   tvm_relax_sinfo_obj* fs = args ? tvm_relax_func_sinfo_new(NULL, NULL, true) : NULL;
   tvm_relax_expr_obj* callee = fs ? tvm_relax_extern_func_new("vm.builtin.to_device", fs) : NULL;
-  TVMFFIAny s = tvm_ffi_any_obj(tvm_relax_sinfo_of(call));
-  void* sinfo_args = callee ? tvm_ffi_array_new(&s, 1) : NULL;
-  void* out = sinfo_args ? tvm_relax_call_new(callee, args, NULL, sinfo_args, call->expr.span) : NULL;
-  tvm_ffi_release(sinfo_args), tvm_ffi_release(callee), tvm_ffi_release(fs), tvm_ffi_release(args);
+  void* out = tvm_relax__call_sinfo(callee, args, tvm_relax_sinfo_of(call), call->expr.span);
+  tvm_ffi_release(callee), tvm_ffi_release(fs), tvm_ffi_release(args);
   tvm_ffi_release(items[1]), tvm_ffi_release(items[2]);
   return out;
 }
@@ -134,11 +130,8 @@ static void* post_call(tvm_relax_mutator* m, const void* node) {
   tvm_relax_sinfo_obj* fs = tvm_relax_func_sinfo_new(NULL, NULL, true);
   tvm_relax_expr_obj* callee = fs ? tvm_relax_extern_func_new(name, fs) : NULL;
   tvm_ffi_release(fs);
-  TVMFFIAny s = tvm_ffi_any_obj(tvm_relax_sinfo_of(call));
-  void* sinfo_args = callee ? tvm_ffi_array_new(&s, 1) : NULL;
   tvm_relax_expr_obj* out =
-      sinfo_args ? tvm_relax_call_new(callee, call->args, NULL, sinfo_args, call->expr.span) : NULL;
-  tvm_ffi_release(sinfo_args);
+      tvm_relax__call_sinfo(callee, call->args, tvm_relax_sinfo_of(call), call->expr.span);
   tvm_ffi_release(callee);
   return out;
 }
