@@ -10,7 +10,9 @@
  * index_tensor and the scatters) checks them: one outside [-extent, extent) fails the kernel's
  * assertion "relax.<op>: an index is out of range" where topi reads or writes out of bounds.
  * one_hot's indices select no element (one out of range gives off_value everywhere, as
- * upstream's).
+ * upstream's). index_put's index tensors and values must provably broadcast to the indexed
+ * shape (a dim of 1, or equal to the extent): otherwise a ValueError, where a read would leave
+ * the buffer.
  */
 #include <stdio.h>
 #include <string.h>
@@ -249,6 +251,20 @@ static void index_put_targets(const tvm_relax_call_obj* call, tvm_tir_buffer_obj
   *value = load_bcast(vals, full, nf);
 }
 
+/* Whether b broadcasts numpy-style into the space of `total` dims of extents ext (load_bcast's
+ * reads stay inside b): rank at most total, each dim a constant 1 or provably its extent. */
+static bool fits_bcast(tvm_tir_buffer_obj* b, void* const* ext, int64_t total) {
+  int64_t r = rank(b), c;
+  if (r > total) return false;
+  for (int64_t i = 0; i < r; ++i) {
+    void* d = dim(b, i);
+    if (!(tvm_tir_as_const_int(d, &c) && c == 1) && !tvm_relax__dim_equal(d, ext[total - r + i])) {
+      return false;
+    }
+  }
+  return true;
+}
+
 static void* index_put_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
                             tvm_tir_buffer_obj* const* out, int nout) {
   (void)nout;
@@ -272,9 +288,24 @@ static void* index_put_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* 
       }
     }
   }
-  void* body = scatter_linear(
-      call, in, nin, out[0], k, nb, qext,
-      tvm_relax__call_attr_bool(call, "accumulate", false) ? "add" : "update", index_put_targets);
+  /* The index tensors broadcast to qext, and values to qext + data.shape[k:] (inference refused
+   * a provable mismatch; one not provably absent would read past a buffer). */
+  void* full[MAX_DIMS];
+  for (int64_t d = 0; d < nb; ++d) full[d] = qext[d];
+  for (int64_t d = k; d < n; ++d) full[nb + d - k] = dim(in[0], d);
+  bool fits = fits_bcast(in[nin - 1], full, nb + n - k);
+  for (int64_t m = 0; fits && m < k; ++m) fits = fits_bcast(in[1 + m], qext, nb);
+  void* body = NULL;
+  if (!fits) {
+    tvm_ffi_raise("ValueError", "index_put: the index tensors and values are not known to "
+                  "broadcast to the indexed shape (broadcast indices, then data's dims after "
+                  "the indexed ones)");
+  } else {
+    body = scatter_linear(
+        call, in, nin, out[0], k, nb, qext,
+        tvm_relax__call_attr_bool(call, "accumulate", false) ? "add" : "update",
+        index_put_targets);
+  }
   tvm_ffi_release(one);
   return body;
 }

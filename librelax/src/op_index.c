@@ -318,22 +318,6 @@ static bool index_count_fits(const tvm_relax__infer_ctx* ctx,
   return false;
 }
 
-tvm_relax_sinfo_obj* tvm_relax__infer_index_put(const tvm_relax__infer_ctx* ctx) {
-  tvm_relax_tensor_sinfo_obj* data = tvm_relax__arg_tensor(ctx, 0);
-  if (!data) return NULL;
-  /* indices: a tuple of integer tensors (one per leading dim of data), or one tensor. */
-  int64_t n = 1;
-  void* fields;
-  if (tvm_relax_kind_of(tvm_relax__arg_sinfo(ctx, 1)) == TVM_RELAX_KIND_TupleStructInfo) {
-    if ((n = index_tuple_arg(ctx, 1, false, &fields)) < 0) return NULL;
-  } else if (!int_tensor_arg(ctx, 1)) {
-    return NULL;
-  }
-  tvm_relax_tensor_sinfo_obj* vals = tvm_relax__arg_tensor(ctx, 2);
-  if (!vals || !tvm_relax__same_dtype(ctx, 2, vals, 0, data)) return NULL;
-  if (!index_count_fits(ctx, data, n)) return NULL;
-  return tensor_like(data, data->dtype);
-}
 
 /*
  * index_tensor (upstream manipulate.cc InferStructInfoIndexTensor, numpy advanced indexing
@@ -343,11 +327,11 @@ tvm_relax_sinfo_obj* tvm_relax__infer_index_put(const tvm_relax__infer_ctx* ctx)
  * leave the shape unknown); the result is broadcast(indices) + data.shape[k:] in data's dtype
  * and vdevice, its rank alone when a shape is unknown, and of unknown rank when a rank is.
  */
-tvm_relax_sinfo_obj* tvm_relax__infer_index_tensor(const tvm_relax__infer_ctx* ctx) {
-  tvm_relax_tensor_sinfo_obj* data = tvm_relax__arg_tensor(ctx, 0);
-  void* fields = NULL;
-  int64_t n = data ? index_tuple_arg(ctx, 1, true, &fields) : -1;
-  if (n < 0 || !index_count_fits(ctx, data, n)) return NULL;
+/* data[indices] where fields holds the n index tensors' struct info (index_tensor's result,
+ * the shape index_put's values broadcast to). */
+static tvm_relax_sinfo_obj* indexed(const tvm_relax__infer_ctx* ctx,
+                                    const tvm_relax_tensor_sinfo_obj* data, void* fields,
+                                    int64_t n) {
   /* acc: the index tensors broadcast so far (a new reference from the second on). */
   tvm_relax_tensor_sinfo_obj* acc = tvm_ffi_seq_obj_at(fields, 0);
   tvm_ffi_retain(acc);
@@ -389,6 +373,66 @@ tvm_relax_sinfo_obj* tvm_relax__infer_index_tensor(const tvm_relax__infer_ctx* c
   }
   tvm_ffi_release(acc);
   return out;
+}
+
+tvm_relax_sinfo_obj* tvm_relax__infer_index_tensor(const tvm_relax__infer_ctx* ctx) {
+  tvm_relax_tensor_sinfo_obj* data = tvm_relax__arg_tensor(ctx, 0);
+  void* fields = NULL;
+  int64_t n = data ? index_tuple_arg(ctx, 1, true, &fields) : -1;
+  if (n < 0 || !index_count_fits(ctx, data, n)) return NULL;
+  return indexed(ctx, data, fields, n);
+}
+
+/* index_put's values (argument 2) broadcast numpy-style to target, the indexed shape: a
+ * ValueError when their rank or a constant dim provably does not. */
+static bool values_fit(const tvm_relax__infer_ctx* ctx, const tvm_relax_tensor_sinfo_obj* target,
+                       const tvm_relax_tensor_sinfo_obj* vals) {
+  if (target->ndim == TVM_RELAX_UNKNOWN_NDIM || vals->ndim == TVM_RELAX_UNKNOWN_NDIM) return true;
+  if (vals->ndim > target->ndim) {
+    tvm_relax__arg_error(ctx, 2, "ValueError", "has rank %d, more than data[indices]'s %d: it "
+                         "must broadcast to data[indices]", vals->ndim, target->ndim);
+    return false;
+  }
+  void* td = tvm_relax_tensor_sinfo_dims(&target->base);
+  void* vd = tvm_relax_tensor_sinfo_dims(&vals->base);
+  for (int64_t i = 0; td && vd && i < vals->ndim; ++i) {
+    int64_t v, t, at = i + target->ndim - vals->ndim;
+    if (tvm_tir_as_const_int(dim_at(vd, i), &v) && v != 1 &&
+        tvm_tir_as_const_int(dim_at(td, at), &t) && v != t) {
+      tvm_relax__arg_error(ctx, 2, "ValueError", "dim %lld is %lld, which does not broadcast to "
+                           "dim %lld of data[indices], %lld", (long long)i, (long long)v,
+                           (long long)at, (long long)t);
+      return false;
+    }
+  }
+  return true;
+}
+
+tvm_relax_sinfo_obj* tvm_relax__infer_index_put(const tvm_relax__infer_ctx* ctx) {
+  tvm_relax_tensor_sinfo_obj* data = tvm_relax__arg_tensor(ctx, 0);
+  if (!data) return NULL;
+  /* indices: a tuple of integer tensors (one per leading dim of data), or one tensor. */
+  int64_t n = 1;
+  void* fields;
+  if (tvm_relax_kind_of(tvm_relax__arg_sinfo(ctx, 1)) == TVM_RELAX_KIND_TupleStructInfo) {
+    if ((n = index_tuple_arg(ctx, 1, false, &fields)) < 0) return NULL;
+  } else if (!int_tensor_arg(ctx, 1)) {
+    return NULL;
+  }
+  tvm_relax_tensor_sinfo_obj* vals = tvm_relax__arg_tensor(ctx, 2);
+  if (!vals || !tvm_relax__same_dtype(ctx, 2, vals, 0, data)) return NULL;
+  if (!index_count_fits(ctx, data, n)) return NULL;
+  /* values broadcast to data[indices] (upstream only warns; its kernel would read past them) */
+  void* single = NULL; /* (one index tensor given alone: as a tuple of it) */
+  if (tvm_relax_kind_of(tvm_relax__arg_sinfo(ctx, 1)) != TVM_RELAX_KIND_TupleStructInfo) {
+    TVMFFIAny one = tvm_ffi_any_obj(tvm_relax__arg_sinfo(ctx, 1));
+    if (!(fields = single = tvm_ffi_array_new(&one, 1))) return NULL;
+  }
+  tvm_relax_sinfo_obj* target = indexed(ctx, data, fields, n);
+  tvm_ffi_release(single);
+  bool fits = target && values_fit(ctx, (tvm_relax_tensor_sinfo_obj*)target, vals);
+  tvm_ffi_release(target);
+  return fits ? tensor_like(data, data->dtype) : NULL;
 }
 
 /* ---- slice_scatter --------------------------------------------------------------------------- */

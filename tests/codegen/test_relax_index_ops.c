@@ -280,6 +280,40 @@ TEST(index_put) {
   release_all(b, 3);
 }
 
+/* Symbolic shapes that inference cannot tell apart (values' m against the indices' n, an index
+ * tensor's k against n): LegalizeOps refuses them, where the kernel would read past the buffer. */
+TEST(index_put_unproven_broadcast) {
+  static const char* const cases[] = {
+      "def f(x: R.Tensor((\"a\",), \"float32\"), i: R.Tensor((\"n\",), \"int64\"), "
+      "v: R.Tensor((\"m\",), \"float32\")):\n    return R.index_put(x, (i,), v)\n",
+      "def f(x: R.Tensor((\"a\", \"b\"), \"float32\"), i: R.Tensor((\"n\",), \"int64\"), "
+      "j: R.Tensor((\"k\",), \"int64\"), v: R.Tensor((\"n\",), \"float32\")):\n"
+      "    return R.index_put(x, (i, j), v)\n",
+      /* (the same with values' dim that of the indices: legalized) */
+      "def f(x: R.Tensor((\"a\",), \"float32\"), i: R.Tensor((\"n\",), \"int64\"), "
+      "v: R.Tensor((\"n\",), \"float32\")):\n    return R.index_put(x, (i,), v)\n",
+  };
+  for (int c = 0; c < 3; ++c) {
+    char src[1024];
+    snprintf(src, sizeof(src), "from tvm.script import relax as R\n@R.function\n%s", cases[c]);
+    void* f = tvm_script_parse(src, strlen(src), NULL);
+    CHECK(f != NULL);
+    tvm_tir_global_var_obj* gv = f ? tvm_relax_global_var_new("f", tvm_relax_sinfo_of(f)) : NULL;
+    tvm_tir_ir_module_obj* empty = tvm_tir_ir_module_new(NULL, NULL);
+    tvm_tir_ir_module_obj* m = gv && empty ? tvm_tir_ir_module_add(empty, gv, f) : NULL;
+    tvm_ffi_release(empty);
+    tvm_tir_ir_module_obj* legal = m ? tvm_relax_transform_legalize_ops(m) : NULL;
+    if (c < 2) {
+      CHECK(legal == NULL);
+      CHECK_RAISED("ValueError", "index_put: the index tensors and values are not known to "
+                                 "broadcast to the indexed shape");
+    } else {
+      CHECK(legal != NULL);
+    }
+    tvm_ffi_release(legal), tvm_ffi_release(m), tvm_ffi_release(gv), tvm_ffi_release(f);
+  }
+}
+
 /* ---- index_tensor ---------------------------------------------------------------------------- */
 /*
  * numpy's advanced indexing x[i_0, ..., i_{k-1}], written here without the kernel's helpers: x
@@ -594,6 +628,13 @@ TEST(bad_inputs) {
   test_expect_relax_error(SIG("x: R.Tensor((4, 3), \"float32\"), i: R.Tensor((2,), \"float32\"), v: R.Tensor((2,), \"float32\")")
                      "        return R.index_put(x, (i,), v)\n",
                      "TypeError", "must hold integer tensors, field 0 is");
+  /* values must broadcast to data[indices] (the kernel would read past them) */
+  test_expect_relax_error(SIG("x: R.Tensor((8,), \"float32\"), i: R.Tensor((2,), \"int64\"), v: R.Tensor((3, 2), \"float32\")")
+                     "        return R.index_put(x, (i,), v)\n",
+                     "ValueError", "argument 'values' has rank 2, more than data[indices]'s 1");
+  test_expect_relax_error(SIG("x: R.Tensor((4, 3), \"float32\"), i: R.Tensor((2,), \"int64\"), v: R.Tensor((5, 3), \"float32\")")
+                     "        return R.index_put(x, i, v)\n",
+                     "ValueError", "argument 'values' dim 0 is 5, which does not broadcast to dim 0 of data[indices], 2");
   test_expect_relax_error(SIG("x: R.Tensor((4, 3), \"float32\"), i: R.Tensor((2,), \"int64\"), j: R.Tensor((3,), \"int64\")")
                      "        return R.index_tensor(x, (i, j))\n",
                      "ValueError", "R.index_tensor: cannot broadcast R.Tensor((2,), dtype=\"int64\") with R.Tensor((3,), dtype=\"int64\")");
@@ -665,6 +706,7 @@ int main(void) {
   RUN(scatter_elements_range);
   RUN(scatter_nd);
   RUN(index_put);
+  RUN(index_put_unproven_broadcast);
   RUN(index_tensor);
   RUN(slice_scatter_one_hot);
   RUN(argsort_topk);
