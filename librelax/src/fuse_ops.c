@@ -32,7 +32,8 @@
  *    then calls it: `v = fused(args)`, or `t = fused(args); v1 = t[0]; v2 = t[1]` (the group's
  *    variables keep their identity, so nothing downstream is remapped). Groups are emitted in a
  *    topological order of their dependencies that follows the original order where it can
- *    (upstream's TopoSortByGroupDep). A TupleGetItem whose tuple comes from outside its group
+ *    (upstream's TopoSortByGroupDep); a binding whose struct info names a symbolic variable a
+ *    MatchCast of the block defines depends on that MatchCast (symbolic_edges). A TupleGetItem whose tuple comes from outside its group
  *    leaves the group (its field becomes a parameter). A group is left unfused when a result is
  *    a tuple, or when a symbolic variable of its bindings is not defined by its parameters
  *    (upstream would add a shape parameter).
@@ -65,7 +66,8 @@ typedef struct {
 /* The graph of one block and the partition. Arrays indexed by node (binding). */
 typedef struct {
   const tvm_tir_ir_module_obj* mod;
-  void* bindings; /* the block's ffi.Array of bindings */
+  const void* defined; /* ffi.Dict of the TIR variables defined before the block */
+  void* bindings;      /* the block's ffi.Array of bindings */
   int64_t n;
   void* index; /* ffi.Dict Var -> node */
   int8_t* pattern;
@@ -215,13 +217,43 @@ static int edge_from_use(graph* g, int64_t user, const void* var, int8_t pattern
   return src >= 0 ? add_edge(g, src, user, pattern) : 0;
 }
 
-static int build_graph(graph* g) {
-  int64_t n = g->n;
-  g->pattern = tvm_ffi_calloc((size_t)n + 1, sizeof(int8_t));
-  g->extern_ref = tvm_ffi_calloc((size_t)n + 1, sizeof(bool));
-  g->index = tvm_ffi_dict_new();
-  if (!g->pattern || !g->extern_ref || !g->index) return -1;
-  for (int64_t i = 0; i < n; ++i) {
+/* Appends to `defs` (ffi.Dict tir.Var -> at) the variables struct info s defines that are not
+ * in `defined` or defs yet. 0, or -1 + error. */
+static int add_defs(const tvm_relax_sinfo_obj* s, const void* defined, void* defs, int64_t at) {
+  void* vars = tvm_ffi_list_new();
+  int rc = vars ? tvm_relax_sinfo_tir_vars(s, true, vars) : -1;
+  for (int64_t k = 0; rc == 0 && k < tvm_ffi_seq_size(vars); ++k) {
+    const TVMFFIAny* v = tvm_ffi_seq_at(vars, k);
+    if ((defined && tvm_ffi_map_get(defined, v)) || tvm_ffi_map_get(defs, v)) continue;
+    TVMFFIAny a = tvm_ffi_any_int(at);
+    rc = tvm_ffi_dict_set(defs, v, &a);
+  }
+  tvm_ffi_release(vars);
+  return rc;
+}
+
+/* The symbolic variables a MatchCast of the block defines order the bindings whose struct info
+ * names them after it, as the use of a Var does (an opaque edge): without it, groups emitted in
+ * dependency order could put a call whose struct info names `nnz` before the match_cast that
+ * binds nnz (a data-dependent shape's legalization). sym_def: ffi.Dict tir.Var -> node. */
+static int symbolic_edges(graph* g, int64_t i, void* sym_def) {
+  tvm_relax_binding_obj* b = binding_at(g, i);
+  void* vars = tvm_ffi_list_new();
+  int rc = vars ? tvm_relax_sinfo_tir_vars(tvm_relax_sinfo_of(b->var), false, vars) : -1;
+  for (int64_t k = 0; rc == 0 && k < tvm_ffi_seq_size(vars); ++k) {
+    const TVMFFIAny* d = tvm_ffi_map_get(sym_def, tvm_ffi_seq_at(vars, k));
+    if (d && d->v_int64 < i) rc = add_edge(g, d->v_int64, i, P_OPAQUE);
+  }
+  tvm_ffi_release(vars);
+  if (rc == 0 && tvm_relax_kind_of(b) == TVM_RELAX_KIND_MatchCast) {
+    rc = add_defs(((const tvm_relax_match_cast_obj*)b)->struct_info, g->defined, sym_def, i);
+  }
+  return rc;
+}
+
+/* The nodes (bindings) of the block: their patterns and the edges of their uses. */
+static int build_nodes(graph* g, void* sym_def) {
+  for (int64_t i = 0; i < g->n; ++i) {
     tvm_relax_binding_obj* b = binding_at(g, i);
     tvm_relax_expr_obj* value = tvm_relax_binding_value(b);
     int8_t p = P_OPAQUE;
@@ -241,9 +273,29 @@ static int build_graph(graph* g) {
       used = tvm_ffi_seq_obj_at(((const tvm_relax_call_obj*)value)->args, 1);
     }
     if (uses(g, i, used, p, edge_from_use) != 0) return -1;
+    if (sym_def && symbolic_edges(g, i, sym_def) != 0) return -1;
     TVMFFIAny k = tvm_ffi_any_obj(b->var), v = tvm_ffi_any_int(i);
     if (tvm_ffi_dict_set(g->index, &k, &v) != 0) return -1;
   }
+  return 0;
+}
+
+static int build_graph(graph* g) {
+  int64_t n = g->n;
+  g->pattern = tvm_ffi_calloc((size_t)n + 1, sizeof(int8_t));
+  g->extern_ref = tvm_ffi_calloc((size_t)n + 1, sizeof(bool));
+  g->index = tvm_ffi_dict_new();
+  if (!g->pattern || !g->extern_ref || !g->index) return -1;
+  /* (a block without a MatchCast has no symbolic definition to order) */
+  bool any_cast = false;
+  for (int64_t i = 0; i < n && !any_cast; ++i) {
+    any_cast = tvm_relax_kind_of(binding_at(g, i)) == TVM_RELAX_KIND_MatchCast;
+  }
+  void* sym_def = any_cast ? tvm_ffi_dict_new() : NULL;
+  if (any_cast && !sym_def) return -1;
+  int rc = build_nodes(g, sym_def);
+  tvm_ffi_release(sym_def);
+  if (rc != 0) return -1;
   /* Out edges as CSR. */
   g->out_start = tvm_ffi_calloc((size_t)n + 1, sizeof(int64_t));
   g->out_dst = tvm_ffi_malloc((size_t)(g->nedges + 1) * sizeof(int64_t));
@@ -477,6 +529,7 @@ typedef struct {
   void* names;  /* ffi.Dict name -> next suffix (every function name of the module) */
   bool changed;
   const tvm_tir_ir_module_obj* mod;
+  void* defined; /* ffi.Dict: the TIR variables the function defines before the block fused */
 } pass_ctx;
 
 /* A unique function name from base: base, base1, base2, ... (a counter per base, so naming many
@@ -795,6 +848,7 @@ static int emit_call(group_fn* f, void* out, bool dataflow) {
 static int fuse_block(pass_ctx* c, const tvm_relax_block_obj* blk, void* out, bool* changed) {
   graph g = {0};
   g.mod = c->mod;
+  g.defined = c->defined;
   g.bindings = blk->bindings;
   g.n = tvm_ffi_seq_size(blk->bindings);
   int64_t n = g.n;
@@ -927,7 +981,14 @@ static tvm_relax_function_obj* fuse_function(pass_ctx* c, tvm_relax_function_obj
   }
   void* lists = tvm_ffi_list_new();
   bool changed = false;
-  int rc = lists ? 0 : -1;
+  /* The symbolic variables defined before each block: the parameters', then those of the
+   * blocks' MatchCasts (symbolic_edges). */
+  void* defined = tvm_ffi_dict_new();
+  int rc = lists && defined ? 0 : -1;
+  for (int64_t i = 0; rc == 0 && i < tvm_ffi_seq_size(f->params); ++i) {
+    rc = add_defs(tvm_relax_sinfo_of(tvm_ffi_seq_obj_at(f->params, i)), NULL, defined, 0);
+  }
+  c->defined = defined;
   for (int64_t i = 0; rc == 0 && i < tvm_ffi_seq_size(seq->blocks); ++i) {
     const tvm_relax_block_obj* blk = tvm_ffi_seq_obj_at(seq->blocks, i);
     void* list = tvm_ffi_list_new();
@@ -945,7 +1006,14 @@ static tvm_relax_function_obj* fuse_function(pass_ctx* c, tvm_relax_function_obj
     TVMFFIAny lv = tvm_ffi_any_obj(list);
     if (rc == 0) rc = tvm_ffi_list_push(lists, &lv);
     tvm_ffi_release(list);
+    for (int64_t j = 0; rc == 0 && j < tvm_ffi_seq_size(blk->bindings); ++j) {
+      const tvm_relax_binding_obj* b = tvm_ffi_seq_obj_at(blk->bindings, j);
+      if (tvm_relax_kind_of(b) != TVM_RELAX_KIND_MatchCast) continue;
+      rc = add_defs(((const tvm_relax_match_cast_obj*)b)->struct_info, NULL, defined, 0);
+    }
   }
+  c->defined = NULL;
+  tvm_ffi_release(defined);
   tvm_relax_function_obj* out = NULL;
   if (rc == 0 && !changed) {
     tvm_ffi_retain(f);

@@ -89,6 +89,23 @@ TEST(nonzero) {
   check_nonzero("nz0", 0, NULL, f32, 1.0);
 }
 
+/* nz_take: 2 * d at the true positions of m (the take fused with the add, after nonzero's
+ * data-dependent length is bound). */
+TEST(nonzero_take_fused) {
+  const double mixes[3] = {0.5, 0.0, 1.0};
+  for (int t = 0; t < 3; ++t) {
+    double dv[6], mv[6], want[6];
+    void* a[2] = {mixed(1, (int64_t[]){6}, tvm_tir_dtype_float(32), 0.0, dv),
+                  mixed(1, (int64_t[]){6}, tvm_tir_dtype_bool(), mixes[t], mv)};
+    int64_t count = 0;
+    for (int i = 0; i < 6; ++i) {
+      if (mv[i] != 0) want[count++] = 2 * dv[i];
+    }
+    expect2("nz_take", a, 2, 1, (int64_t[]){count}, tvm_tir_dtype_float(32), want);
+    tvm_ffi_release(a[0]), tvm_ffi_release(a[1]);
+  }
+}
+
 /* ---- dynamic_strided_slice ------------------------------------------------------------------- */
 /* CPython's PySlice_AdjustIndices: the start and length of x[start:stop:step] over len. */
 static int64_t py_slice(int64_t start, int64_t stop, int64_t step, int64_t len, int64_t* out_start) {
@@ -253,6 +270,7 @@ TEST(unknown_shape) {
 int main(void) {
   corpus_ops_setup("index_dynamic.py", 0);
   RUN(nonzero);
+  RUN(nonzero_take_fused);
   RUN(dynamic_strided_slice);
   RUN(symbolic_strided_slice);
   RUN(zero_stride);

@@ -32,6 +32,17 @@ class Dynamic:
         return y
 
     @R.function
+    def nz_take(d: R.Tensor((6,), "float32"), m: R.Tensor((6,), "bool")) -> R.Tensor(ndim=1, dtype="float32"):
+        # take fused with the add before it, its indices of a data-dependent length: the fused
+        # call must follow the match_cast that binds the length (FuseOps orders by it)
+        with R.dataflow():
+            a = R.add(d, d)
+            i = R.squeeze(R.nonzero(m), axis=[0])
+            y = R.take(a, i, axis=0)
+            R.output(y)
+        return y
+
+    @R.function
     def dslice(x: R.Tensor((8, 9), "float32"), b: R.Tensor((2,), "int64"), e: R.Tensor((2,), "int64"), s: R.Tensor((2,), "int64")) -> R.Tensor(ndim=2, dtype="float32"):
         y = R.dynamic_strided_slice(x, b, e, s)
         return y
