@@ -5,6 +5,8 @@
 #define TVM_TESTS_RELAX_TESTING_H_
 
 #include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
 #include <tvm/relax/relax.h>
 #include <tvm/tir/tir.h>
 
@@ -108,5 +110,26 @@ static inline tvm_relax_var_obj* rt_var_take(const char* name, tvm_relax_sinfo_o
     tvm_ffi_release(c_);                            \
     CHECK_RAISED(kind, part);                       \
   } while (0)
+
+/* The struct info of `call` as text (the call released), or "<kind: message>" of the error
+ * raised when call is NULL, checked to start with want; a failure names the test's line. */
+static inline void rt_check_call_(int line, tvm_relax_expr_obj* call, const char* want) {
+  tvm_ffi_strbuf b = {0};
+  if (call) {
+    tvm_relax_sinfo_text(&b, tvm_relax_sinfo_of(call));
+  } else {
+    void* e = tvm_ffi_error_take();
+    tvm_ffi_strbuf_printf(&b, "<%s: %s>", e ? tvm_ffi_error_kind(e) : "?",
+                          e ? tvm_ffi_error_message(e) : "");
+    tvm_ffi_release(e);
+  }
+  if (strncmp(tvm_ffi_strbuf_cstr(&b), want, strlen(want)) != 0) {
+    fprintf(stderr, "line %d: got %s\n  want %s...\n", line, tvm_ffi_strbuf_cstr(&b), want);
+    g_test_failed_checks++;
+  }
+  tvm_ffi_strbuf_free(&b);
+  tvm_ffi_release(call);
+}
+#define rt_check_call(call, want) rt_check_call_(__LINE__, (call), (want))
 
 #endif /* TVM_TESTS_RELAX_TESTING_H_ */

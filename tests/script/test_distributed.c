@@ -7,6 +7,7 @@
 #include <string.h>
 #include <tvm/relax/relax.h>
 
+#include "relax_testing.h"
 #include "script_testing.h"
 
 #define I64 tvm_tir_dtype_int(64)
@@ -140,24 +141,6 @@ TEST(dtensor_sinfo) {
   tvm_ffi_release(m), tvm_ffi_release(m_again);
 }
 
-/* The struct info of `call` as text (the call released), or "<error kind: message>". */
-static void check_call(tvm_relax_expr_obj* call, const char* want) {
-  tvm_ffi_strbuf b = {0};
-  if (call) {
-    tvm_relax_sinfo_text(&b, tvm_relax_sinfo_of(call));
-  } else {
-    void* e = tvm_ffi_error_take();
-    tvm_ffi_strbuf_printf(&b, "<%s: %s>", e ? tvm_ffi_error_kind(e) : "?",
-                          e ? tvm_ffi_error_message(e) : "");
-    tvm_ffi_release(e);
-  }
-  if (strncmp(tvm_ffi_strbuf_cstr(&b), want, strlen(want)) != 0) {
-    fprintf(stderr, "got %s\nwant %s...\n", tvm_ffi_strbuf_cstr(&b), want);
-    g_test_failed_checks++;
-  }
-  tvm_ffi_strbuf_free(&b);
-  tvm_ffi_release(call);
-}
 
 /* An attribute map of one or two entries; the values are consumed. */
 static void* attrs2(const char* k1, TVMFFIAny v1, const char* k2, TVMFFIAny v2) {
@@ -190,85 +173,85 @@ TEST(operators) {
   void* a;
   /* annotate_sharding: the input unchanged; redistribute: the DTensor anew */
   a = attrs2("device_mesh", own(m), "placement", tvm_ffi_string("S[1]"));
-  check_call(tvm_relax_call_op("relax.dist.annotate_sharding", a, 1, x),
+  rt_check_call(tvm_relax_call_op("relax.dist.annotate_sharding", a, 1, x),
              "R.Tensor((8, 6), dtype=\"float32\")");
-  check_call(tvm_relax_call_op("relax.dist.redistribute", a, 1, d),
+  rt_check_call(tvm_relax_call_op("relax.dist.redistribute", a, 1, d),
              "R.DTensor((8, 6), dtype=\"float32\", mesh(2), \"S[1]\")");
-  check_call(tvm_relax_call_op("relax.dist.redistribute", a, 1, x),
+  rt_check_call(tvm_relax_call_op("relax.dist.redistribute", a, 1, x),
              "<TypeError: relax.dist.redistribute: argument 'input' must be a DTensor");
   tvm_ffi_release(a);
   a = attrs2("device_mesh", own(m), "placement", tvm_ffi_string("S[2]"));
-  check_call(tvm_relax_call_op("relax.dist.annotate_sharding", a, 1, x),
+  rt_check_call(tvm_relax_call_op("relax.dist.annotate_sharding", a, 1, x),
              "<ValueError: relax.dist.annotate_sharding: attribute 'placement': placement \"S[2]\" "
              "shards axis 2");
   tvm_ffi_release(a);
   a = attrs2("device_mesh", tvm_ffi_string("mesh[0]"), "placement", tvm_ffi_string("R"));
-  check_call(
+  rt_check_call(
       tvm_relax_call_op("relax.dist.annotate_sharding", a, 1, x),
       "<TypeError: relax.dist.annotate_sharding: attribute 'device_mesh' must be a DeviceMesh");
   tvm_ffi_release(a);
   /* ccl */
-  check_call(tvm_relax_call_op("relax.ccl.allreduce", NULL, 1, x),
+  rt_check_call(tvm_relax_call_op("relax.ccl.allreduce", NULL, 1, x),
              "R.Tensor((8, 6), dtype=\"float32\")");
-  check_call(tvm_relax_call_op("relax.ccl.broadcast_from_worker0", NULL, 1, y),
+  rt_check_call(tvm_relax_call_op("relax.ccl.broadcast_from_worker0", NULL, 1, y),
              "R.Tensor((n, 6), dtype=\"float32\")");
   a = attrs2("op_type", tvm_ffi_string("mean"), NULL, tvm_ffi_any_none());
-  check_call(tvm_relax_call_op("relax.ccl.allreduce", a, 1, x),
+  rt_check_call(tvm_relax_call_op("relax.ccl.allreduce", a, 1, x),
              "<ValueError: relax.ccl.allreduce: attribute 'op_type' must be one of sum, prod, min, "
              "max, avg");
   tvm_ffi_release(a);
   a = attrs2("num_workers", tvm_ffi_any_int(4), NULL, tvm_ffi_any_none());
-  check_call(tvm_relax_call_op("relax.ccl.allgather", a, 1, x),
+  rt_check_call(tvm_relax_call_op("relax.ccl.allgather", a, 1, x),
              "R.Tensor((32, 6), dtype=\"float32\")");
-  check_call(tvm_relax_call_op("relax.ccl.allgather", a, 1, y),
+  rt_check_call(tvm_relax_call_op("relax.ccl.allgather", a, 1, y),
              "R.Tensor((n * T.int64(4), 6), dtype=\"float32\")");
-  check_call(tvm_relax_call_op("relax.ccl.scatter_from_worker0", a, 1, x),
+  rt_check_call(tvm_relax_call_op("relax.ccl.scatter_from_worker0", a, 1, x),
              "R.Tensor((2, 6), dtype=\"float32\")");
   /* on a DTensor: upstream's distributed rule, replicated (op_distributed_infer.c) */
-  check_call(tvm_relax_call_op("relax.ccl.allreduce", NULL, 1, d),
+  rt_check_call(tvm_relax_call_op("relax.ccl.allreduce", NULL, 1, d),
              "R.DTensor((8, 6), dtype=\"float32\", mesh(2), \"R\")");
-  check_call(tvm_relax_call_op("relax.ccl.allgather", a, 1, d),
+  rt_check_call(tvm_relax_call_op("relax.ccl.allgather", a, 1, d),
              "<TypeError: relax.ccl.allgather: argument 'x' is a DTensor");
   tvm_ffi_release(a);
   a = attrs2("num_workers", tvm_ffi_any_int(4), "axis", tvm_ffi_any_int(1));
-  check_call(tvm_relax_call_op("relax.ccl.scatter_from_worker0", a, 1, x),
+  rt_check_call(tvm_relax_call_op("relax.ccl.scatter_from_worker0", a, 1, x),
              "<ValueError: relax.ccl.scatter_from_worker0: argument 'x' has 6 elements on axis 1, "
              "not divisible by num_workers 4");
   tvm_ffi_release(a);
   /* redistribute_replica_to_shard: a local tensor's slice; a replicated DTensor sharded on
    * the axis, on a 1-d mesh of num_workers devices */
   a = attrs2("num_workers", tvm_ffi_any_int(2), "axis", tvm_ffi_any_int(1));
-  check_call(tvm_relax_call_op("relax.dist.redistribute_replica_to_shard", a, 1, x),
+  rt_check_call(tvm_relax_call_op("relax.dist.redistribute_replica_to_shard", a, 1, x),
              "R.Tensor((8, 3), dtype=\"float32\")");
-  check_call(tvm_relax_call_op("relax.dist.redistribute_replica_to_shard", a, 1, d),
+  rt_check_call(tvm_relax_call_op("relax.dist.redistribute_replica_to_shard", a, 1, d),
              "<ValueError: relax.dist.redistribute_replica_to_shard: argument 'input' must be "
              "replicated");
   tvm_relax_sinfo_obj* rs = dtensor(dims, 2, m, "R");
   tvm_relax_var_obj* r = tvm_relax_var_new("r", rs, false);
   tvm_ffi_release(rs);
-  check_call(tvm_relax_call_op("relax.dist.redistribute_replica_to_shard", a, 1, r),
+  rt_check_call(tvm_relax_call_op("relax.dist.redistribute_replica_to_shard", a, 1, r),
              "R.DTensor((8, 6), dtype=\"float32\", mesh(2), \"S[1]\")");
   tvm_ffi_release(a);
   a = attrs2("num_workers", tvm_ffi_any_int(4), "axis", tvm_ffi_any_int(0));
-  check_call(tvm_relax_call_op("relax.dist.redistribute_replica_to_shard", a, 1, r),
+  rt_check_call(tvm_relax_call_op("relax.dist.redistribute_replica_to_shard", a, 1, r),
              "<ValueError: relax.dist.redistribute_replica_to_shard: argument 'input' must be on a "
              "1-d device mesh of num_workers (4) devices");
-  check_call(tvm_relax_call_op("relax.dist.redistribute_replica_to_shard", a, 1, y),
+  rt_check_call(tvm_relax_call_op("relax.dist.redistribute_replica_to_shard", a, 1, y),
              "R.Tensor((n // T.int64(4), 6), dtype=\"float32\")");
   tvm_ffi_release(a);
   a = attrs2("num_workers", tvm_ffi_any_int(2), "axis", tvm_ffi_any_int(1));
   tvm_relax_sinfo_obj* os = dtensor((int64_t[]){8, 5}, 2, m, "R");
   tvm_relax_var_obj* odd = tvm_relax_var_new("odd", os, false);
   tvm_ffi_release(os);
-  check_call(tvm_relax_call_op("relax.dist.redistribute_replica_to_shard", a, 1, odd),
+  rt_check_call(tvm_relax_call_op("relax.dist.redistribute_replica_to_shard", a, 1, odd),
              "<ValueError: relax.dist.redistribute_replica_to_shard: argument 'input' has 5 "
              "elements on axis 1, not divisible by num_workers 2");
   tvm_ffi_release(a), tvm_ffi_release(r), tvm_ffi_release(odd);
   a = attrs2("num_workers", tvm_ffi_any_int(0), NULL, tvm_ffi_any_none());
-  check_call(tvm_relax_call_op("relax.ccl.allgather", a, 1, x),
+  rt_check_call(tvm_relax_call_op("relax.ccl.allgather", a, 1, x),
              "<ValueError: relax.ccl.allgather: attribute 'num_workers' must be >= 1, got 0");
   tvm_ffi_release(a);
-  check_call(tvm_relax_call_op("relax.ccl.allgather", NULL, 1, x), "<");
+  rt_check_call(tvm_relax_call_op("relax.ccl.allgather", NULL, 1, x), "<");
   tvm_ffi_release(x), tvm_ffi_release(y), tvm_ffi_release(d), tvm_ffi_release(n);
   tvm_ffi_release(nd), tvm_ffi_release(m);
 }

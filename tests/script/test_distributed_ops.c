@@ -11,9 +11,9 @@
 #include <tvm/relax/relax.h>
 #include <tvm/script/printer.h>
 
+#include "relax_testing.h"
 #include "script_testing.h"
 
-#define F32 tvm_tir_dtype_float(32)
 #define I32 tvm_tir_dtype_int(32)
 
 static tvm_relax_device_mesh_obj* mesh(int64_t d0, int64_t d1, int64_t first_id) {
@@ -48,26 +48,6 @@ static tvm_relax_var_obj* tvar(const int64_t* dims, int32_t nd) {
   return v;
 }
 
-/* The struct info of `call` as text (the call released), or "<kind: message>", starting with
- * want. */
-static void check_call_(int line, tvm_relax_expr_obj* call, const char* want) {
-  tvm_ffi_strbuf b = {0};
-  if (call) {
-    tvm_relax_sinfo_text(&b, tvm_relax_sinfo_of(call));
-  } else {
-    void* e = tvm_ffi_error_take();
-    tvm_ffi_strbuf_printf(&b, "<%s: %s>", e ? tvm_ffi_error_kind(e) : "?",
-                          e ? tvm_ffi_error_message(e) : "");
-    tvm_ffi_release(e);
-  }
-  if (strncmp(tvm_ffi_strbuf_cstr(&b), want, strlen(want)) != 0) {
-    fprintf(stderr, "line %d: got %s\n  want %s...\n", line, tvm_ffi_strbuf_cstr(&b), want);
-    g_test_failed_checks++;
-  }
-  tvm_ffi_strbuf_free(&b);
-  tvm_ffi_release(call);
-}
-#define check_call(call, want) check_call_(__LINE__, (call), (want))
 
 /* An attribute map {k: v} (v consumed). */
 static void* attr1(const char* k, TVMFFIAny v) {
@@ -91,14 +71,14 @@ TEST(matmul) {
   tvm_relax_var_obj *r = dvar(sq, 2, F32, m, "R"), *s0 = dvar(sq, 2, F32, m, "S[0]");
   tvm_relax_var_obj* s1 = dvar(sq, 2, F32, m, "S[1]");
   /* N of x2 sharded: the result's columns; M of x1: its rows; K on both: replicated */
-  check_call(tvm_relax_call_op("relax.matmul", NULL, 2, r, s1),
+  rt_check_call(tvm_relax_call_op("relax.matmul", NULL, 2, r, s1),
              DT("(128, 128), dtype=\"float32\", mesh(2), \"S[1]\")"));
-  check_call(tvm_relax_call_op("relax.matmul", NULL, 2, s0, r),
+  rt_check_call(tvm_relax_call_op("relax.matmul", NULL, 2, s0, r),
              DT("(128, 128), dtype=\"float32\", mesh(2), \"S[0]\")"));
-  check_call(tvm_relax_call_op("relax.matmul", NULL, 2, s1, s0),
+  rt_check_call(tvm_relax_call_op("relax.matmul", NULL, 2, s1, s0),
              DT("(128, 128), dtype=\"float32\", mesh(2), \"R\")"));
   /* M and N on one mesh dim: no device holds a block of the result */
-  check_call(tvm_relax_call_op("relax.matmul", NULL, 2, s0, s1),
+  rt_check_call(tvm_relax_call_op("relax.matmul", NULL, 2, s0, s1),
              "<ValueError: relax.matmul: arguments 'x1' and 'x2' shard mesh dim 0 along axes that "
              "go to different axes of the result (0 and 1)");
   /* batch dims broadcast: x1 (4, 1, 16, 8) sharded on its batch axis 0, x2 (3, 8, 32) */
@@ -106,25 +86,25 @@ TEST(matmul) {
   tvm_relax_var_obj* xb = dvar(b1, 4, F32, m, "S[0]");
   tvm_relax_var_obj* yb = dvar(b2, 3, F32, m, "S[0]");
   tvm_relax_var_obj* yn = dvar(b2, 3, F32, m, "S[2]");
-  check_call(tvm_relax_call_op("relax.matmul", NULL, 2, xb, yn),
+  rt_check_call(tvm_relax_call_op("relax.matmul", NULL, 2, xb, yn),
              "<ValueError: relax.matmul: arguments 'x1' and 'x2' shard mesh dim 0 along axes that "
              "go to different axes of the result (0 and 3)");
-  check_call(tvm_relax_call_op("relax.matmul", NULL, 2, xb, yb),
+  rt_check_call(tvm_relax_call_op("relax.matmul", NULL, 2, xb, yb),
              "<ValueError: relax.matmul: arguments 'x1' and 'x2' shard mesh dim 0 along axes that "
              "go to different axes of the result (0 and 1)");
   tvm_relax_var_obj* xr = dvar(b1, 4, F32, m, "R");
-  check_call(tvm_relax_call_op("relax.matmul", NULL, 2, xr, yb),
+  rt_check_call(tvm_relax_call_op("relax.matmul", NULL, 2, xr, yb),
              DT("(4, 3, 16, 32), dtype=\"float32\", mesh(2), \"S[1]\")"));
-  check_call(tvm_relax_call_op("relax.matmul", NULL, 2, xr, yn),
+  rt_check_call(tvm_relax_call_op("relax.matmul", NULL, 2, xr, yn),
              DT("(4, 3, 16, 32), dtype=\"float32\", mesh(2), \"S[3]\")"));
   /* a 1-d x2 (a column): x1's M is the last axis of the result */
   tvm_relax_var_obj* col = dvar(v1, 1, F32, m, "S[0]");
-  check_call(tvm_relax_call_op("relax.matmul", NULL, 2, xb, col),
+  rt_check_call(tvm_relax_call_op("relax.matmul", NULL, 2, xb, col),
              DT("(4, 1, 16), dtype=\"float32\", mesh(2), \"S[0]\")"));
   /* the ordinary rule's checks still apply */
   int64_t bad[] = {64, 32};
   tvm_relax_var_obj* kb = dvar(bad, 2, F32, m, "R");
-  check_call(tvm_relax_call_op("relax.matmul", NULL, 2, r, kb),
+  rt_check_call(tvm_relax_call_op("relax.matmul", NULL, 2, r, kb),
              "<ValueError: relax.matmul: the reduction dims differ");
   tvm_ffi_release(r), tvm_ffi_release(s0), tvm_ffi_release(s1), tvm_ffi_release(xb);
   tvm_ffi_release(yb), tvm_ffi_release(yn), tvm_ffi_release(xr), tvm_ffi_release(col);
@@ -135,55 +115,55 @@ TEST(elementwise_and_broadcast) {
   tvm_relax_device_mesh_obj *m = mesh(2, 0, 0), *m2 = mesh(2, 2, 0);
   int64_t d48[] = {4, 8}, d8[] = {8}, d18[] = {1, 8}, d3[] = {2, 4, 8};
   tvm_relax_var_obj* a = dvar(d48, 2, F32, m, "S[1]");
-  check_call(tvm_relax_call_op("relax.nn.gelu", NULL, 1, a),
+  rt_check_call(tvm_relax_call_op("relax.nn.gelu", NULL, 1, a),
              DT("(4, 8), dtype=\"float32\", mesh(2), \"S[1]\")"));
-  check_call(tvm_relax_call_op("relax.isnan", NULL, 1, a),
+  rt_check_call(tvm_relax_call_op("relax.isnan", NULL, 1, a),
              DT("(4, 8), dtype=\"bool\", mesh(2), \"S[1]\")"));
   /* a rank difference: axes aligned from the right */
   tvm_relax_var_obj* v = dvar(d8, 1, F32, m, "S[0]");
-  check_call(tvm_relax_call_op("relax.add", NULL, 2, a, v),
+  rt_check_call(tvm_relax_call_op("relax.add", NULL, 2, a, v),
              DT("(4, 8), dtype=\"float32\", mesh(2), \"S[1]\")"));
-  check_call(tvm_relax_call_op("relax.less", NULL, 2, v, a),
+  rt_check_call(tvm_relax_call_op("relax.less", NULL, 2, v, a),
              DT("(4, 8), dtype=\"bool\", mesh(2), \"S[1]\")"));
   tvm_relax_var_obj* a0 = dvar(d48, 2, F32, m, "S[0]");
-  check_call(tvm_relax_call_op("relax.subtract", NULL, 2, a0, v),
+  rt_check_call(tvm_relax_call_op("relax.subtract", NULL, 2, a0, v),
              "<ValueError: relax.subtract: arguments 'x1' and 'x2' shard mesh dim 0 along axes "
              "that go to different axes of the result (0 and 1)");
   tvm_relax_var_obj* t3 = dvar(d3, 3, F32, m, "S[0]");
-  check_call(tvm_relax_call_op("relax.multiply", NULL, 2, v, t3),
+  rt_check_call(tvm_relax_call_op("relax.multiply", NULL, 2, v, t3),
              "<ValueError: relax.multiply: arguments 'x1' and 'x2' shard mesh dim 0 along axes "
              "that go to different axes of the result (2 and 0)");
   /* an axis of extent 1 that the result broadcasts maps to nothing */
   tvm_relax_var_obj* one = dvar(d18, 2, F32, m, "S[0]");
   tvm_relax_var_obj* ar = dvar(d48, 2, F32, m, "R");
-  check_call(tvm_relax_call_op("relax.maximum", NULL, 2, one, ar),
+  rt_check_call(tvm_relax_call_op("relax.maximum", NULL, 2, one, ar),
              DT("(4, 8), dtype=\"float32\", mesh(2), \"R\")"));
-  check_call(tvm_relax_call_op("relax.maximum", NULL, 2, one, a0),
+  rt_check_call(tvm_relax_call_op("relax.maximum", NULL, 2, one, a0),
              DT("(4, 8), dtype=\"float32\", mesh(2), \"S[0]\")"));
   /* a 2-d mesh: each mesh dim on its own */
   tvm_relax_var_obj* p = dvar(d48, 2, F32, m2, "S[0], R");
   tvm_relax_var_obj* q = dvar(d8, 1, F32, m2, "R, S[0]");
-  check_call(tvm_relax_call_op("relax.divide", NULL, 2, p, q),
+  rt_check_call(tvm_relax_call_op("relax.divide", NULL, 2, p, q),
              DT("(4, 8), dtype=\"float32\", mesh(2, 2), \"S[0], S[1]\")"));
   tvm_relax_var_obj* pp = dvar(d48, 2, F32, m2, "S[0], S[0]");
-  check_call(tvm_relax_call_op("relax.add", NULL, 2, pp, pp),
+  rt_check_call(tvm_relax_call_op("relax.add", NULL, 2, pp, pp),
              DT("(4, 8), dtype=\"float32\", mesh(2, 2), \"S[0], S[0]\")"));
   /* one result axis over different mesh dims by different arguments */
   tvm_relax_var_obj* r0 = dvar(d48, 2, F32, m2, "R, S[0]");
-  check_call(tvm_relax_call_op("relax.add", NULL, 2, p, r0),
+  rt_check_call(tvm_relax_call_op("relax.add", NULL, 2, p, r0),
              "<ValueError: relax.add: argument 'x1' shards the result's axis 0 over mesh dims [0], "
              "another argument over [1]");
-  check_call(tvm_relax_call_op("relax.add", NULL, 2, pp, p),
+  rt_check_call(tvm_relax_call_op("relax.add", NULL, 2, pp, p),
              "<ValueError: relax.add: argument 'x2' shards the result's axis 0 over mesh dims [0], "
              "another argument over [1]");
   /* a scalar R.Prim beside a DTensor */
   tvm_tir_expr_obj* two = tvm_tir_const_float(F32, 2.0);
   tvm_relax_expr_obj* pv = tvm_relax_prim_value_new(two);
-  check_call(tvm_relax_call_op("relax.power", NULL, 2, a, pv),
+  rt_check_call(tvm_relax_call_op("relax.power", NULL, 2, a, pv),
              DT("(4, 8), dtype=\"float32\", mesh(2), \"S[1]\")"));
   /* the ordinary rule's dtype checks */
   tvm_relax_var_obj* ia = dvar(d48, 2, I32, m, "S[1]");
-  check_call(tvm_relax_call_op("relax.sqrt", NULL, 1, ia),
+  rt_check_call(tvm_relax_call_op("relax.sqrt", NULL, 1, ia),
              "<TypeError: relax.sqrt: argument 'x' must be a float tensor, got dtype int32");
   tvm_ffi_release(two), tvm_ffi_release(pv), tvm_ffi_release(ia), tvm_ffi_release(r0);
   tvm_ffi_release(a), tvm_ffi_release(v), tvm_ffi_release(a0), tvm_ffi_release(t3);
@@ -197,44 +177,44 @@ TEST(manipulation) {
   tvm_relax_var_obj* x = dvar(d3, 3, F32, m, "S[0]");
   int64_t perm[] = {1, 2, 0}, back[] = {-1, 0, 1};
   void* a = attr1("axes", int_list(perm, 3));
-  check_call(tvm_relax_call_op("relax.permute_dims", a, 1, x),
+  rt_check_call(tvm_relax_call_op("relax.permute_dims", a, 1, x),
              DT("(3, 4, 2), dtype=\"float32\", mesh(2), \"S[2]\")"));
   tvm_ffi_release(a);
   a = attr1("axes", int_list(back, 3));
-  check_call(tvm_relax_call_op("relax.permute_dims", a, 1, x),
+  rt_check_call(tvm_relax_call_op("relax.permute_dims", a, 1, x),
              DT("(4, 2, 3), dtype=\"float32\", mesh(2), \"S[1]\")"));
   tvm_ffi_release(a);
-  check_call(tvm_relax_call_op("relax.permute_dims", NULL, 1, x),
+  rt_check_call(tvm_relax_call_op("relax.permute_dims", NULL, 1, x),
              DT("(4, 3, 2), dtype=\"float32\", mesh(2), \"S[2]\")"));
   /* reshape: a split or merged group keeps the shard of its outer axis */
   tvm_relax_var_obj *y0 = dvar(d816, 2, F32, m, "S[0]"), *y1 = dvar(d816, 2, F32, m, "S[1]");
   int64_t split0[] = {2, 4, 16}, flat[] = {128}, split1[] = {8, 4, 4}, swap[] = {16, 8};
   tvm_relax_expr_obj* s = tvm_relax_shape_expr_of_ints(split0, 3);
-  check_call(tvm_relax_call_op("relax.reshape", NULL, 2, y0, s),
+  rt_check_call(tvm_relax_call_op("relax.reshape", NULL, 2, y0, s),
              DT("(2, 4, 16), dtype=\"float32\", mesh(2), \"S[0]\")"));
   tvm_ffi_release(s);
   s = tvm_relax_shape_expr_of_ints(flat, 1);
-  check_call(tvm_relax_call_op("relax.reshape", NULL, 2, y0, s),
+  rt_check_call(tvm_relax_call_op("relax.reshape", NULL, 2, y0, s),
              DT("(128,), dtype=\"float32\", mesh(2), \"S[0]\")"));
-  check_call(tvm_relax_call_op("relax.reshape", NULL, 2, y1, s),
+  rt_check_call(tvm_relax_call_op("relax.reshape", NULL, 2, y1, s),
              DT("(128,), dtype=\"float32\", mesh(2), \"R\")"));
   tvm_ffi_release(s);
   s = tvm_relax_shape_expr_of_ints(split1, 3);
-  check_call(tvm_relax_call_op("relax.reshape", NULL, 2, y1, s),
+  rt_check_call(tvm_relax_call_op("relax.reshape", NULL, 2, y1, s),
              DT("(8, 4, 4), dtype=\"float32\", mesh(2), \"S[1]\")"));
   tvm_ffi_release(s);
   s = tvm_relax_shape_expr_of_ints(swap, 2);
-  check_call(tvm_relax_call_op("relax.reshape", NULL, 2, y0, s),
+  rt_check_call(tvm_relax_call_op("relax.reshape", NULL, 2, y0, s),
              DT("(16, 8), dtype=\"float32\", mesh(2), \"S[0]\")"));
-  check_call(tvm_relax_call_op("relax.reshape", NULL, 2, y1, s),
+  rt_check_call(tvm_relax_call_op("relax.reshape", NULL, 2, y1, s),
              DT("(16, 8), dtype=\"float32\", mesh(2), \"R\")"));
   /* an unknown shape cannot tell where a shard goes */
   tvm_relax_var_obj* u = dvar(NULL, 2, F32, m, "S[1]");
-  check_call(tvm_relax_call_op("relax.reshape", NULL, 2, u, s),
+  rt_check_call(tvm_relax_call_op("relax.reshape", NULL, 2, u, s),
              "<ValueError: relax.reshape: argument 'x' is sharded along axis 1 (mesh dim 0), and "
              "where that axis goes in the result needs the rank and shapes");
   tvm_relax_var_obj* ur = dvar(NULL, 2, F32, m, "R");
-  check_call(tvm_relax_call_op("relax.reshape", NULL, 2, ur, s),
+  rt_check_call(tvm_relax_call_op("relax.reshape", NULL, 2, ur, s),
              DT("(16, 8), dtype=\"float32\", mesh(2), \"R\")"));
   tvm_ffi_release(s);
   tvm_ffi_release(x), tvm_ffi_release(y0), tvm_ffi_release(y1), tvm_ffi_release(u);
@@ -246,31 +226,31 @@ TEST(reductions) {
   int64_t d[] = {4, 8, 16}, ax1[] = {1}, ax2[] = {-1}, ax02[] = {0, 2};
   tvm_relax_var_obj* x = dvar(d, 3, F32, m2, "S[0], S[2]");
   void* a = attr1("axis", int_list(ax1, 1));
-  check_call(tvm_relax_call_op("relax.sum", a, 1, x),
+  rt_check_call(tvm_relax_call_op("relax.sum", a, 1, x),
              DT("(4, 16), dtype=\"float32\", mesh(2, 2), \"S[0], S[1]\")"));
   tvm_ffi_release(a);
   a = attr1("axis", int_list(ax2, 1));
-  check_call(tvm_relax_call_op("relax.mean", a, 1, x),
+  rt_check_call(tvm_relax_call_op("relax.mean", a, 1, x),
              DT("(4, 8), dtype=\"float32\", mesh(2, 2), \"S[0], R\")"));
   tvm_ffi_release(a);
   TVMFFIAny keys[2] = {tvm_ffi_string("axis"), tvm_ffi_string("keepdims")};
   TVMFFIAny vals[2] = {int_list(ax02, 2), tvm_ffi_any_bool(true)};
   a = tvm_ffi_map_new(keys, vals, 2);
   for (int i = 0; i < 2; ++i) tvm_ffi_any_release(&keys[i]), tvm_ffi_any_release(&vals[i]);
-  check_call(tvm_relax_call_op("relax.max", a, 1, x),
+  rt_check_call(tvm_relax_call_op("relax.max", a, 1, x),
              DT("(1, 8, 1), dtype=\"float32\", mesh(2, 2), \"R, R\")"));
   tvm_ffi_release(a);
-  check_call(tvm_relax_call_op("relax.variance", NULL, 1, x),
+  rt_check_call(tvm_relax_call_op("relax.variance", NULL, 1, x),
              DT("(), dtype=\"float32\", mesh(2, 2), \"R, R\")"));
   /* softmax: its axis replicated, the others kept */
-  check_call(tvm_relax_call_op("relax.nn.softmax", NULL, 1, x),
+  rt_check_call(tvm_relax_call_op("relax.nn.softmax", NULL, 1, x),
              DT("(4, 8, 16), dtype=\"float32\", mesh(2, 2), \"S[0], R\")"));
   a = attr1("axis", tvm_ffi_any_int(1));
-  check_call(tvm_relax_call_op("relax.nn.softmax", a, 1, x),
+  rt_check_call(tvm_relax_call_op("relax.nn.softmax", a, 1, x),
              DT("(4, 8, 16), dtype=\"float32\", mesh(2, 2), \"S[0], S[2]\")"));
   tvm_ffi_release(a);
   /* allreduce: replicated everywhere */
-  check_call(tvm_relax_call_op("relax.ccl.allreduce", NULL, 1, x),
+  rt_check_call(tvm_relax_call_op("relax.ccl.allreduce", NULL, 1, x),
              DT("(4, 8, 16), dtype=\"float32\", mesh(2, 2), \"R, R\")"));
   tvm_ffi_release(x), tvm_ffi_release(m2);
 }
@@ -280,23 +260,23 @@ TEST(argument_errors) {
   int64_t d[] = {4, 8};
   tvm_relax_var_obj *x = dvar(d, 2, F32, m, "S[0]"), *t = tvar(d, 2);
   tvm_relax_var_obj* y = dvar(d, 2, F32, other, "R");
-  check_call(tvm_relax_call_op("relax.add", NULL, 2, x, t),
+  rt_check_call(tvm_relax_call_op("relax.add", NULL, 2, x, t),
              "<TypeError: relax.add: argument 'x2' is a tensor (R.Tensor((4, 8), "
              "dtype=\"float32\")) but 'x1' is a DTensor: a distributed operator takes DTensors "
              "only");
-  check_call(tvm_relax_call_op("relax.matmul", NULL, 2, t, x),
+  rt_check_call(tvm_relax_call_op("relax.matmul", NULL, 2, t, x),
              "<TypeError: relax.matmul: argument 'x1' is a tensor");
-  check_call(tvm_relax_call_op("relax.add", NULL, 2, x, y),
+  rt_check_call(tvm_relax_call_op("relax.add", NULL, 2, x, y),
              "<ValueError: relax.add: arguments 'x1' and 'x2' are on different device meshes: "
              "R.device_mesh((2,), [0, 1]) and R.device_mesh((2,), [4, 5])");
   /* an operator without a distributed rule */
-  check_call(tvm_relax_call_op("relax.cumsum", NULL, 1, x),
+  rt_check_call(tvm_relax_call_op("relax.cumsum", NULL, 1, x),
              "<TypeError: relax.cumsum: argument 'data' is a DTensor (R.DTensor((4, 8), "
              "dtype=\"float32\", mesh(2), \"S[0]\")), and the operator has no distributed "
              "inference rule");
-  check_call(tvm_relax_call_op("relax.concat", NULL, 1, x), "<TypeError: relax.concat");
+  rt_check_call(tvm_relax_call_op("relax.concat", NULL, 1, x), "<TypeError: relax.concat");
   /* the dist operators keep their own rules */
-  check_call(tvm_relax_call_op("relax.builtin.stop_lift_params", NULL, 1, x),
+  rt_check_call(tvm_relax_call_op("relax.builtin.stop_lift_params", NULL, 1, x),
              DT("(4, 8), dtype=\"float32\", mesh(2), \"S[0]\")"));
   tvm_ffi_release(x), tvm_ffi_release(t), tvm_ffi_release(y), tvm_ffi_release(m);
   tvm_ffi_release(other);
