@@ -959,6 +959,9 @@ static int eval_call(eval_ctx* c, frame* f, const tvm_relax_call_obj* call, TVMF
       case TVM_RELAX_OP_call_pure_packed:
       case TVM_RELAX_OP_call_inplace_packed:
         return eval_call_packed(c, f, call, out);
+      case TVM_RELAX_OP_null_value: /* (as vm.builtin.null_value: None) */
+        *out = tvm_ffi_any_none();
+        return 0;
       case TVM_RELAX_OP_print:
         return eval_print(c, f, call, out);
       case TVM_RELAX_OP_assert_op:

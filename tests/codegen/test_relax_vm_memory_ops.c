@@ -162,7 +162,7 @@ TEST(runtime_errors) {
 
 /* The value of a void call (a PrimFunc called directly, R.assert_op, a kill) has struct info
  * R.Tuple() and is None at run time, in the evaluator as in the VM (as upstream's VM); a
- * function may return it. */
+ * function may return it. R.null_value() is None both ways too. */
 TEST(void_values_are_none_both_ways) {
   tvm_tir_ir_module_obj* mod = parse_body_ret(
       "",
@@ -171,7 +171,8 @@ TEST(void_values_are_none_both_ways) {
       "        done = cls.copy(x, y)\n"
       "        held = R.assert_op(R.const(True, \"bool\"))\n"
       "        gone = R.vm.kill_object(s)\n"
-      "        return (y, done, held, gone)\n");
+      "        nothing = R.null_value()\n"
+      "        return (y, done, held, gone, nothing)\n");
   CHECK_OK(mod ? 0 : -1);
   if (!mod) return;
   tvm_vm_executable* exec = test_mode(tvm_codegen_relax_build(mod, test_opts()));
@@ -183,14 +184,14 @@ TEST(void_values_are_none_both_ways) {
   for (int w = 0; w < 2 && vm; ++w) {
     TVMFFIAny r = tvm_ffi_any_none();
     CHECK_OK(w == 0 ? tvm_relax_eval(mod, "f", &a, 1, &r) : tvm_vm_invoke(vm, "f", &a, 1, &r));
-    CHECK(r.type_index == kTVMFFIArray && tvm_ffi_seq_size(r.v_obj) == 4);
-    if (r.type_index == kTVMFFIArray && tvm_ffi_seq_size(r.v_obj) == 4) {
+    CHECK(r.type_index == kTVMFFIArray && tvm_ffi_seq_size(r.v_obj) == 5);
+    if (r.type_index == kTVMFFIArray && tvm_ffi_seq_size(r.v_obj) == 5) {
       const TVMFFIAny* y = tvm_ffi_seq_at(r.v_obj, 0);
       CHECK(y->type_index == kTVMFFITensor);
       if (y->type_index == kTVMFFITensor) {
         for (int i = 0; i < 4; ++i) CHECK(fdata(y->v_obj)[i] == fdata(x)[i]);
       }
-      for (int k = 1; k < 4; ++k) CHECK(tvm_ffi_any_is_none(tvm_ffi_seq_at(r.v_obj, k)));
+      for (int k = 1; k < 5; ++k) CHECK(tvm_ffi_any_is_none(tvm_ffi_seq_at(r.v_obj, k)));
     }
     tvm_ffi_any_release(&r);
   }
