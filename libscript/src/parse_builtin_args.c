@@ -282,11 +282,6 @@ static int type_error(const TVMFFIAny* v, const char* what, const char* expected
                        tvm_ffi_any_type_name(v));
 }
 
-static bool is_string(const TVMFFIAny* v) {
-  return v->type_index == kTVMFFISmallStr || v->type_index == kTVMFFIStr ||
-         v->type_index == kTVMFFIRawStr;
-}
-
 tvm_tir_expr_obj* tvm_script__value_to_expr_slow(const TVMFFIAny* v, const char* what) {
   switch (v->type_index) {
     case kTVMFFIInt: {
@@ -300,7 +295,7 @@ tvm_tir_expr_obj* tvm_script__value_to_expr_slow(const TVMFFIAny* v, const char*
   /* A string where an expression is expected is a StringImm (the argument of call_extern,
    * call_packed, ...), as upstream converts String to PrimExpr: all its bytes, NULs included. */
   TVMFFIByteArray text;
-  if (is_string(v) && tvm_ffi_any_as_bytes(v, &text)) {
+  if (tvm_script__is_str(v) && tvm_ffi_any_as_bytes(v, &text)) {
     return tvm_tir_string_imm_new(text.data, text.size);
   }
   if (tvm_ffi_any_is_object(v) && tvm_script__is_expr(v->v_obj)) {
@@ -357,7 +352,7 @@ int tvm_script__value_to_dtype(const TVMFFIAny* v, const char* what, DLDataType*
     return 0;
   }
   TVMFFIByteArray s;
-  if (!is_string(v) || !tvm_ffi_any_as_bytes(v, &s)) return type_error(v, what, "a dtype");
+  if (!tvm_script__is_str(v) || !tvm_ffi_any_as_bytes(v, &s)) return type_error(v, what, "a dtype");
   if (tvm_tir_dtype_parse(s.data, s.size, out) != 0) {
     tvm_ffi_error_clear();
     return tvm_ffi_raise("ValueError", "%s: unknown dtype \"%.*s\"", what, (int)s.size, s.data);
@@ -479,7 +474,7 @@ tvm_tir_expr_obj* tvm_script__arg_to_expr(const tvm_script_call* call, const TVM
                                           int64_t nth) {
   /* Numbers, strings and PrimExprs convert without a message: `what` is never read for them. */
   bool converts = v->type_index == kTVMFFIInt || v->type_index == kTVMFFIBool ||
-                  v->type_index == kTVMFFIFloat || is_string(v) ||
+                  v->type_index == kTVMFFIFloat || tvm_script__is_str(v) ||
                   (tvm_ffi_any_is_object(v) && tvm_script__is_expr(v->v_obj));
   if (converts) return tvm_script__value_to_expr(v, "");
   char what[160];

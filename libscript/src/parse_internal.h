@@ -133,6 +133,11 @@ int tvm_script__bind_args(tvm_script_call* call, const char* spec, TVMFFIAny* ou
 static inline bool tvm_script_arg_given(const TVMFFIAny* v) {
   return v->type_index != TVM_SCRIPT_ARG_ABSENT;
 }
+/* Whether v is a string (a Python str value: small, heap or raw). */
+static inline bool tvm_script__is_str(const TVMFFIAny* v) {
+  return v->type_index == kTVMFFISmallStr || v->type_index == kTVMFFIStr ||
+         v->type_index == kTVMFFIRawStr;
+}
 /* For messages after a successful bind: the error_arg index of parameter `param` of spec in
  * this call (its positional index, or num_args + k for keyword k; -1 when not given), and
  * "argument 'extent' of T.serial" written into buf (returned). */

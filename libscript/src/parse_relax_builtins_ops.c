@@ -47,11 +47,6 @@ static bool present(const TVMFFIAny* v) {
   return tvm_script_arg_given(v) && !tvm_ffi_any_is_none(v);
 }
 
-static bool is_string(const TVMFFIAny* v) {
-  return v->type_index == kTVMFFISmallStr || v->type_index == kTVMFFIStr ||
-         v->type_index == kTVMFFIRawStr;
-}
-
 static const void* seq_of(const TVMFFIAny* v) {
   const void* s = tvm_ffi_any_as_object(v, kTVMFFIArray);
   return s ? s : tvm_ffi_any_as_object(v, kTVMFFIList);
@@ -89,7 +84,7 @@ tvm_relax_expr_obj* tvm_script__relax_expr_of(const TVMFFIAny* v, const char* wh
     case kTVMFFIDataType: return tvm_relax_dtype_imm_new(v->v_dtype);
     default: break;
   }
-  if (is_string(v)) {
+  if (tvm_script__is_str(v)) {
     TVMFFIByteArray s;
     tvm_ffi_any_as_bytes(v, &s);
     return tvm_relax_string_imm_new(s.data, s.size);
@@ -522,7 +517,7 @@ static tvm_relax_expr_obj* op_arg(tvm_script_call* call, const op_param* p, cons
     tvm_ffi_release(dims);
     return e;
   }
-  if (p->len == 5 && memcmp(p->name, "dtype", 5) == 0 && (is_string(v) || v->type_index == kTVMFFIDataType)) {
+  if (p->len == 5 && memcmp(p->name, "dtype", 5) == 0 && (tvm_script__is_str(v) || v->type_index == kTVMFFIDataType)) {
     DLDataType t;
     if (tvm_script__value_to_dtype(v, what, &t) != 0) return NULL;
     return tvm_relax_dtype_imm_new(t);
@@ -603,10 +598,10 @@ static int attr_entries(tvm_script_call* call, tvm_relax_op_id id, const op_para
     keys[1] = tvm_ffi_string("index");
     vals[1] = tvm_ffi_any_int(v->v_device.device_id);
     return 2;
-  } else if (id == TVM_RELAX_OP_hint_on_device && is_string(v) && param_is(p, "index")) {
+  } else if (id == TVM_RELAX_OP_hint_on_device && tvm_script__is_str(v) && param_is(p, "index")) {
     /* R.hint_on_device(x, R.device(...), "scope"): the third is the memory scope */
     key = "memory_scope";
-  } else if (id == TVM_RELAX_OP_to_vdevice && is_string(v)) {
+  } else if (id == TVM_RELAX_OP_to_vdevice && tvm_script__is_str(v)) {
     /* dst_vdevice="llvm:0": the module's virtual device of that name */
     obj = tvm_script__relax_vdevice_by_name(call, v, "attribute 'dst_vdevice' of R.to_vdevice");
     if (!obj) return -1;
@@ -879,7 +874,7 @@ static int dps_call_attrs(tvm_script_call* call, tvm_relax_op_id id, const char*
   if (!sinfo_args) return fail_at(call, spec, i_sinfo);
   /* func: a GlobalVar (cls.f), or for call_dps_packed a packed function's name. */
   tvm_relax_expr_obj* func = NULL;
-  if (is_string(&a[0])) {
+  if (tvm_script__is_str(&a[0])) {
     func = tvm_relax_extern_func_new(tvm_script__value_to_cstr(&a[0], "func"), NULL);
   } else if (tvm_ffi_any_is_object(&a[0]) && tvm_relax_is_expr(a[0].v_obj)) {
     tvm_ffi_retain(a[0].v_obj);
@@ -998,7 +993,7 @@ static int b_call_tir_with_grad(tvm_script_call* call, TVMFFIAny* out) {
   if (!present(&a[3])) {
     return tvm_ffi_raise("TypeError", "%s() missing required argument 'te_grad_name'", call->name);
   }
-  if (!is_string(&a[3])) {
+  if (!tvm_script__is_str(&a[3])) {
     tvm_ffi_raise("TypeError", "argument 'te_grad_name' of %s must be a string, got %s", call->name,
                   tvm_ffi_any_type_name(&a[3]));
     return fail_at(call, spec, 3);
@@ -1027,7 +1022,7 @@ static int b_call_builtin_with_ctx(tvm_script_call* call, TVMFFIAny* out) {
   }
   if (present(&a[3])) a[2] = a[3];
   tvm_relax_expr_obj* func = NULL;
-  if (is_string(&a[0])) {
+  if (tvm_script__is_str(&a[0])) {
     func = tvm_relax_extern_func_new(tvm_script__value_to_cstr(&a[0], "func"), NULL);
   } else if (tvm_ffi_any_is_object(&a[0]) &&
              tvm_relax_kind_of(a[0].v_obj) == TVM_RELAX_KIND_ExternFunc) {
@@ -1120,7 +1115,7 @@ static int packed_call(tvm_script_call* call, int mode, TVMFFIAny* out) {
     }
   }
   tvm_relax_expr_obj* func = NULL;
-  if (is_string(&call->args[0]) && !closure) {
+  if (tvm_script__is_str(&call->args[0]) && !closure) {
     func = tvm_relax_extern_func_new(tvm_script__value_to_cstr(&call->args[0], "func"), NULL);
   } else if (tvm_ffi_any_is_object(&call->args[0]) && tvm_relax_is_expr(call->args[0].v_obj)) {
     tvm_ffi_retain(call->args[0].v_obj);
@@ -1192,7 +1187,7 @@ static int emit_with(tvm_script_call* call, const char* spec, TVMFFIAny* out) {
   if (tvm_script__bind_args(call, spec, a, 3) != 0) return -1;
   TVMFFIByteArray name = {NULL, 0};
   const tvm_relax_op_info* info =
-      is_string(&a[0]) && tvm_ffi_any_as_bytes(&a[0], &name)
+      tvm_script__is_str(&a[0]) && tvm_ffi_any_as_bytes(&a[0], &name)
           ? tvm_relax_op_info_find(name.data, name.size)
           : NULL;
   if (!info) {
@@ -1518,43 +1513,59 @@ static bool const_dtype_ok(DLDataType t) {
   return false;
 }
 
-/* The Constant of value (a tensor, a number, nested lists; argument 0 of spec) of dtype want
- * (NULL: the value's) with struct info sinfo (NULL: the data's own); argument 1 (the dtype or
- * the struct info) is blamed for a dtype error. */
-static int const_of(tvm_script_call* call, const char* spec, const TVMFFIAny* value,
-                    const DLDataType* want, tvm_relax_sinfo_obj* sinfo, TVMFFIAny* out) {
+/* The Constant of value (a tensor, a number, nested lists) of dtype want (NULL: the value's, as
+ * upstream's relax.const narrows numpy's: int32, float32 or bool) with struct info sinfo (NULL:
+ * the data's own). NULL with the error raised and *blame the argument at fault: 0 the value, 1
+ * the dtype or the struct info, -1 none (out of memory). */
+tvm_relax_expr_obj* tvm_script__relax_const(const TVMFFIAny* value, const DLDataType* want,
+                                            tvm_relax_sinfo_obj* sinfo, int* blame) {
   const char* name = sinfo ? "R.dist.const" : "R.const";
+  *blame = -1;
   if (tvm_ffi_any_is_object(value) && tvm_ffi_type_index(value->v_obj) == kTVMFFITensor) {
     const DLTensor* t = tvm_ffi_tensor_dl(value->v_obj);
     if (want && !tvm_tir_dtype_equal(t->dtype, *want)) {
+      *blame = 1;
       tvm_ffi_raise("TypeError", "%s: the tensor is %s, not %s", name,
                     tvm_tir_dtype_str(t->dtype).s, tvm_tir_dtype_str(*want).s);
-      return fail_at(call, spec, 1);
+      return NULL;
     }
-    tvm_relax_expr_obj* c = tvm_relax_constant_new(value->v_obj, sinfo);
-    return c ? ret(c, out) : sinfo ? fail_at(call, spec, 1) : -1;
+    if (sinfo) *blame = 1;
+    return tvm_relax_constant_new(value->v_obj, sinfo);
   }
   const_shape cs = {{0}, 0, false, true, 0};
-  if (const_walk(value, 0, &cs) != 0) return fail_at(call, spec, 0);
-  /* numpy's dtype of the value, narrowed as upstream's relax.const narrows it */
+  *blame = 0;
+  if (const_walk(value, 0, &cs) != 0) return NULL;
   DLDataType dtype = want                         ? *want
                      : cs.count > 0 && cs.all_bool ? tvm_tir_dtype_bool()
                      : cs.any_float                ? tvm_tir_dtype_float(32)
                                                    : tvm_tir_dtype_int(32);
   if (!const_dtype_ok(dtype)) {
+    *blame = 1;
     tvm_ffi_raise("TypeError", "%s: dtype %s is not supported", name, tvm_tir_dtype_str(dtype).s);
-    return fail_at(call, spec, 1);
+    return NULL;
   }
   void* data = tvm_ffi_tensor_empty(cs.shape, cs.ndim, dtype, (DLDevice){kDLCPU, 0});
-  if (!data) return -1;
-  int64_t next = 0;
-  if (const_fill(tvm_ffi_tensor_dl(data), value, &next) != 0) {
-    tvm_ffi_release(data);
-    return fail_at(call, spec, 0);
+  if (!data) {
+    *blame = -1;
+    return NULL;
   }
-  tvm_relax_expr_obj* c = tvm_relax_constant_new(data, sinfo);
+  int64_t next = 0;
+  tvm_relax_expr_obj* c = NULL;
+  if (const_fill(tvm_ffi_tensor_dl(data), value, &next) == 0) {
+    *blame = sinfo ? 1 : -1;
+    c = tvm_relax_constant_new(data, sinfo);
+  }
   tvm_ffi_release(data);
-  return c ? ret(c, out) : sinfo ? fail_at(call, spec, 1) : -1;
+  return c;
+}
+
+/* tvm_script__relax_const's Constant as the builtin's result, the argument at fault blamed. */
+static int const_of(tvm_script_call* call, const char* spec, const TVMFFIAny* value,
+                    const DLDataType* want, tvm_relax_sinfo_obj* sinfo, TVMFFIAny* out) {
+  int blame;
+  tvm_relax_expr_obj* c = tvm_script__relax_const(value, want, sinfo, &blame);
+  if (c) return ret(c, out);
+  return blame >= 0 ? fail_at(call, spec, blame) : -1;
 }
 
 static int b_const(tvm_script_call* call, TVMFFIAny* out) {
@@ -1612,7 +1623,7 @@ static int b_str(tvm_script_call* call, TVMFFIAny* out) {
   TVMFFIAny a[1];
   if (tvm_script__bind_args(call, spec, a, 1) != 0) return -1;
   TVMFFIByteArray s;
-  if (!is_string(&a[0]) || !tvm_ffi_any_as_bytes(&a[0], &s)) {
+  if (!tvm_script__is_str(&a[0]) || !tvm_ffi_any_as_bytes(&a[0], &s)) {
     tvm_ffi_raise("TypeError", "argument 'value' of R.str must be a string, got %s",
                   tvm_ffi_any_type_name(&a[0]));
     return fail_at(call, spec, 0);

@@ -30,11 +30,6 @@ static bool present(const TVMFFIAny* v) {
   return tvm_script_arg_given(v) && !tvm_ffi_any_is_none(v);
 }
 
-static bool is_string(const TVMFFIAny* v) {
-  return v->type_index == kTVMFFISmallStr || v->type_index == kTVMFFIStr ||
-         v->type_index == kTVMFFIRawStr;
-}
-
 static const void* seq_of(const TVMFFIAny* v) {
   const void* s = tvm_ffi_any_as_object(v, kTVMFFIArray);
   return s ? s : tvm_ffi_any_as_object(v, kTVMFFIList);
@@ -63,7 +58,7 @@ static bool narrow_var(const void* e) {
 /* One dim: an int (int64), a PrimExpr of an integer dtype, or a symbolic name. */
 static tvm_tir_expr_obj* dim_of(tvm_script_call* call, const TVMFFIAny* v, const char* what) {
   if (v->type_index == kTVMFFIInt) return tvm_tir_const_int(tvm_tir_dtype_int(64), v->v_int64);
-  if (is_string(v)) {
+  if (tvm_script__is_str(v)) {
     TVMFFIByteArray s;
     tvm_ffi_any_as_bytes(v, &s);
     bool ident = s.size > 0 && !(s.data[0] >= '0' && s.data[0] <= '9');
@@ -249,7 +244,7 @@ static int b_tensor(tvm_script_call* call, TVMFFIAny* out) {
   const TVMFFIAny* dtype_v = &a[1];
   int dtype_param = 1;
   /* R.Tensor("float32", ndim=2): a string first is the dtype. */
-  if (present(shape) && is_string(shape) && !present(dtype_v)) {
+  if (present(shape) && tvm_script__is_str(shape) && !present(dtype_v)) {
     dtype_v = shape;
     dtype_param = 0;
     shape = NULL;
@@ -257,7 +252,7 @@ static int b_tensor(tvm_script_call* call, TVMFFIAny* out) {
   DLDataType dtype = TVM_RELAX_DTYPE_UNKNOWN;
   if (present(dtype_v)) {
     TVMFFIByteArray s;
-    bool empty = is_string(dtype_v) && tvm_ffi_any_as_bytes(dtype_v, &s) && s.size == 0;
+    bool empty = tvm_script__is_str(dtype_v) && tvm_ffi_any_as_bytes(dtype_v, &s) && s.size == 0;
     if (!empty && tvm_script__value_to_dtype(dtype_v, "argument 'dtype' of R.Tensor", &dtype) != 0) {
       return fail_at(call, spec, dtype_param);
     }
@@ -279,7 +274,7 @@ static int b_tensor(tvm_script_call* call, TVMFFIAny* out) {
   void* vdevice = NULL;
   void* vdevice_ref = NULL; /* owned: a device found by name */
   if (present(&a[2])) {
-    if (is_string(&a[2])) {
+    if (tvm_script__is_str(&a[2])) {
       vdevice_ref = tvm_script__relax_vdevice_by_name(call, &a[2], "argument 'vdevice' of R.Tensor");
       if (!vdevice_ref) return fail_at(call, spec, 2);
       vdevice = vdevice_ref;
@@ -319,7 +314,7 @@ tvm_relax_device_mesh_obj* tvm_script__relax_mesh_of(tvm_script_call* call, cons
     tvm_ffi_retain(v->v_obj);
     return (tvm_relax_device_mesh_obj*)v->v_obj;
   }
-  if (!is_string(v)) {
+  if (!tvm_script__is_str(v)) {
     tvm_ffi_raise("TypeError", "%s must be an R.device_mesh or a name such as \"mesh[0]\", got %s",
                   what, tvm_ffi_any_type_name(v));
     return NULL;
@@ -355,7 +350,7 @@ tvm_relax_device_mesh_obj* tvm_script__relax_mesh_of(tvm_script_call* call, cons
 }
 
 void* tvm_script__relax_placement_of(const TVMFFIAny* v, const char* what) {
-  if (!is_string(v)) {
+  if (!tvm_script__is_str(v)) {
     tvm_ffi_raise("TypeError", "%s must be a placement string such as \"S[0], R\", got %s", what,
                   tvm_ffi_any_type_name(v));
     return NULL;
@@ -502,7 +497,7 @@ static int b_prim_sinfo(tvm_script_call* call, TVMFFIAny* out) {
   }
   tvm_tir_expr_obj* value = NULL;
   const TVMFFIAny* v = &a[1];
-  if (is_string(v)) {
+  if (tvm_script__is_str(v)) {
     if (has_dtype && !tvm_tir_dtype_equal(dtype, tvm_tir_dtype_int(64))) {
       tvm_ffi_raise("TypeError", "R.Prim: a symbolic value is an int64 variable, not %s",
                     tvm_tir_dtype_str(dtype).s);

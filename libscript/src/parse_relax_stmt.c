@@ -332,31 +332,43 @@ static int relax_def(script_parser* p, const ast_stmt* st) {
 }
 
 /* ---- Bindings -------------------------------------------------------------------------------- */
-static bool is_tir_var(const TVMFFIAny* v) {
-  return tvm_ffi_any_is_object(v) && tvm_tir_is_var(v->v_obj);
-}
-
-/* A value that is no Relax expression nor a TIR variable: a TIR expression (`T.int64(16)`,
- * `n * 2`) or a Python number. Upstream's bind_assign_value binds it to the name as it is,
- * emitting nothing (`R.prim_value(...)` makes a Relax value). */
-static bool is_plain_value(const TVMFFIAny* v) {
-  if (v->type_index == kTVMFFIInt || v->type_index == kTVMFFIFloat ||
-      v->type_index == kTVMFFIBool) {
-    return true;
-  }
+/* A value upstream's bind_assign_value binds to the name as it is, emitting nothing: a TIR
+ * expression other than a variable (`C = T.int64(16)`, `n * 2`; `R.prim_value(...)` makes a
+ * Relax value), a string, or a list written out (`axes = [0, 1]`, an attribute's value; a
+ * tuple is a Relax Tuple). */
+static bool is_python_value(const ast_expr* e, const TVMFFIAny* v) {
+  if (e->kind == AST_LIST || tvm_script__is_str(v)) return true;
   return tvm_ffi_any_is_object(v) && tvm_tir_is_expr(v->v_obj) && !tvm_tir_is_var(v->v_obj);
 }
 
-/* name[: ann] = value (value borrowed): the bound Var, bound to id. */
-static int emit_named(script_parser* p, const ast_stmt* st, const ast_expr* id,
+/* name[: ann] = value (value borrowed; e its expression): the bound Var, bound to id. A Python
+ * number is bound as upstream's R.const(value) (int32, float32 or bool). */
+static int emit_named(script_parser* p, const ast_stmt* st, const ast_expr* id, const ast_expr* e,
                       const TVMFFIAny* value, const tvm_relax_sinfo_obj* ann) {
   void* r;
-  if (!ann && is_plain_value(value)) {
+  if (!ann && is_python_value(e, value)) {
     TVMFFIAny own = tvm_ffi_any_copy(value);
     return bind_name(p, id, &own);
   }
-  if (!ann && is_tir_var(value)) { /* `n = T.int64()`: the signature's n */
-    /* `b = T.Var("a", "int64")`: one variable, two names (upstream refuses it too) */
+  if (value->type_index == kTVMFFIInt || value->type_index == kTVMFFIFloat ||
+      value->type_index == kTVMFFIBool) {
+    if (value->type_index == kTVMFFIInt &&
+        (value->v_int64 < INT32_MIN || value->v_int64 > INT32_MAX)) {
+      return tvm_script__error_at(p, &e->span, "ValueError",
+                                  "%lld does not fit in int32: a number bound to a name in a Relax "
+                                  "function is R.const(value), int32 for an int (write "
+                                  "R.const(value, \"int64\"))",
+                                  (long long)value->v_int64);
+    }
+    int blame;
+    tvm_relax_expr_obj* c = tvm_script__relax_const(value, NULL, NULL, &blame);
+    if (!c) return tvm_script__relocate(p, &e->span);
+    TVMFFIAny cv = tvm_ffi_any_obj(c);
+    r = tvm_script_relax_emit(p->b, id->u.name->text, &cv, ann);
+    tvm_ffi_release(c);
+  } else if (!ann && tvm_ffi_any_is_object(value) && tvm_tir_is_var(value->v_obj)) {
+    /* `n = T.int64()`: the signature's n; `b = T.Var("a", "int64")`: one variable, two names
+     * (upstream refuses it too) */
     const char* vname = tvm_tir_var_name((const tvm_tir_var_obj*)value->v_obj);
     if (vname && *vname && strcmp(vname, id->u.name->text) != 0) {
       return tvm_script__error_at(p, &st->span, "ValueError",
@@ -394,7 +406,7 @@ static int emit_unpacked(script_parser* p, const ast_stmt* st, const ast_expr* l
       break;
     }
     TVMFFIAny iv = tvm_ffi_any_obj(item);
-    rc = emit_named(p, st, id, &iv, NULL);
+    rc = emit_named(p, st, id, id, &iv, NULL); /* (an item: no Python value) */
     tvm_ffi_release(item);
   }
   tvm_ffi_release(tmp);
@@ -422,7 +434,8 @@ static int assign_elementwise(script_parser* p, const ast_stmt* st, const ast_ex
   for (int32_t i = 0; rc == 0 && i < n; ++i) {
     const ast_expr* id = lhs->u.elts.items[i];
     rc = tvm_script__special_of(&vals[i]) ? bind_name(p, id, &vals[i])
-                                          : emit_named(p, st, id, &vals[i], NULL);
+                                          : emit_named(p, st, id, rhs->u.elts.items[i], &vals[i],
+                                                       NULL);
   }
   for (int32_t i = 0; i < done; ++i) tvm_ffi_any_release(&vals[i]);
   return rc;
@@ -468,7 +481,7 @@ static int relax_assign(script_parser* p, const ast_stmt* st) {
     return bind_name(p, lhs, &value); /* `cls = Module`: a Python binding */
   }
   if (rc == 0) {
-    rc = tuple ? emit_unpacked(p, st, lhs, &value) : emit_named(p, st, lhs, &value, ann);
+    rc = tuple ? emit_unpacked(p, st, lhs, &value) : emit_named(p, st, lhs, rhs, &value, ann);
     tvm_ffi_any_release(&value);
   }
   tvm_ffi_release(ann);

@@ -154,9 +154,7 @@ static int dtype_ctor(tvm_script_call* call, TVMFFIAny* out) {
   }
   if (is_number(v)) return ret_obj(tvm_script__dtype_number(v, dtype), out);
   TVMFFIByteArray s;
-  bool is_str = v->type_index == kTVMFFISmallStr || v->type_index == kTVMFFIStr ||
-                v->type_index == kTVMFFIRawStr;
-  if (is_str && tvm_ffi_any_as_bytes(v, &s)) {
+  if (tvm_script__is_str(v) && tvm_ffi_any_as_bytes(v, &s)) {
     /* T.float32("inf"), "-inf", "nan" (any number text reads the same way). */
     char text[64];
     char* end = NULL;

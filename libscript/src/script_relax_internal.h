@@ -37,6 +37,12 @@ int tvm_script__relax_value_lookup(const char* name, size_t len, TVMFFIAny* out)
  * tuple / list (ffi.Array) as a Tuple of its items converted; an ffi.Tensor as a Constant. A new
  * reference, or NULL with a TypeError "<what> must be a Relax expression, got <type>". */
 tvm_relax_expr_obj* tvm_script__relax_expr_of(const TVMFFIAny* v, const char* what);
+/* R.const(value, dtype): a Constant of value (an ffi.Tensor, a number, nested lists of numbers)
+ * of dtype want (NULL: upstream's relax.const default, int32, float32 or bool by the values) with
+ * struct info sinfo (NULL: the data's). NULL with the error raised and *blame the argument at
+ * fault (0 the value, 1 the dtype or struct info, -1 none). */
+tvm_relax_expr_obj* tvm_script__relax_const(const TVMFFIAny* value, const DLDataType* want,
+                                            tvm_relax_sinfo_obj* sinfo, int* blame);
 /* Whether v is a Relax expression (an ir.Op is not one here: it is called, not passed). */
 bool tvm_script__is_relax_value(const TVMFFIAny* v);
 /* The module's virtual device named "llvm" / "llvm:1" / "llvm:1:global" (a string value v), as
