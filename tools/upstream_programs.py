@@ -51,8 +51,8 @@ def metaprogramming(node, allowed):
                 return "free variable " + n.id
         if isinstance(n, (ast.ListComp, ast.GeneratorExp, ast.DictComp, ast.SetComp)):
             return "comprehension"
-        if isinstance(n, ast.Starred):
-            return "starred"
+        if isinstance(n, ast.Starred) and isinstance(n.ctx, ast.Store):
+            return "starred target"  # (a starred argument, T.grid(*A.shape), is TVMScript)
     for d in node.decorator_list:
         if isinstance(d, ast.Call) and any(kw.arg == "check_well_formed" for kw in d.keywords):
             return "marked ill-formed (check_well_formed=False)"

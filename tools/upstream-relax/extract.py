@@ -6,7 +6,7 @@ Each module-level or nested `@I.ir_module` / `@tvm.script.ir_module` /
 a module or another function) becomes one program under OUT/, with a
 `from tvm.script import ...` header.  Programs that depend on Python
 metaprogramming (free variables closed over from the enclosing Python scope,
-f-strings, comprehensions, starred arguments, decorators with Python arguments)
+f-strings, comprehensions, starred targets, decorators with Python arguments)
 are not standalone TVMScript: they are counted in skipped.json.  `relax.` (the
 `from tvm import relax` module, which upstream's parser resolves for
 `relax.const`, `relax.call_tir`) counts as TVMScript.
