@@ -141,6 +141,41 @@ tvm_relax_sinfo_obj* tvm_relax__infer_call_tir(const tvm_relax__infer_ctx* ctx) 
   return out ? retained_sinfo(out) : NULL;
 }
 
+/* Whether s (an output of call_tir_local_view) is a DTensor of known shape. */
+static bool known_dtensor(const tvm_relax_sinfo_obj* s) {
+  if (tvm_relax_kind_of(s) != TVM_RELAX_KIND_DTensorStructInfo) return false;
+  const tvm_relax_sinfo_obj* t = ((const tvm_relax_dtensor_sinfo_obj*)s)->tensor_sinfo;
+  return tvm_relax_tensor_sinfo_dims(t) != NULL;
+}
+
+/* dist.call_tir_local_view (upstream's MakeCallTIRLocalView and its rule): func a GlobalVar of a
+ * PrimFunc written for one device's shard; the output DTensors (or a tuple of them) of known
+ * shapes, the global view of what the shards make. */
+tvm_relax_sinfo_obj* tvm_relax__infer_call_tir_local_view(const tvm_relax__infer_ctx* ctx) {
+  if (!tvm_tir_is(tvm_relax__arg(ctx, 0), TVM_TIR_KIND_GlobalVar)) {
+    return arg_error(ctx, "TypeError", 0, "a GlobalVar of a PrimFunc");
+  }
+  tvm_relax_sinfo_obj* out = call_tir_common(ctx);
+  if (!out) return NULL;
+  bool ok = known_dtensor(out);
+  if (tvm_relax_kind_of(out) == TVM_RELAX_KIND_TupleStructInfo) {
+    void* f = ((tvm_relax_tuple_sinfo_obj*)out)->fields;
+    ok = tvm_ffi_seq_size(f) > 0;
+    for (int64_t i = 0; ok && i < tvm_ffi_seq_size(f); ++i) ok = known_dtensor(tvm_ffi_seq_obj_at(f, i));
+  }
+  if (!ok) {
+    tvm_ffi_strbuf b = {0};
+    tvm_relax_sinfo_text(&b, out);
+    tvm_relax__op_error(ctx, "TypeError",
+                        "the output struct info (sinfo_args[0]) must be R.DTensor of known shape, "
+                        "or a tuple of them, got %s",
+                        tvm_ffi_strbuf_cstr(&b));
+    tvm_ffi_strbuf_free(&b);
+    return NULL;
+  }
+  return retained_sinfo(out);
+}
+
 /* call_tir_with_grad: call_tir's rule; te_grad_kwargs None or a map of string keys. */
 tvm_relax_sinfo_obj* tvm_relax__infer_call_tir_with_grad(const tvm_relax__infer_ctx* ctx) {
   const TVMFFIAny* kw = tvm_relax__attr(ctx, "te_grad_kwargs");

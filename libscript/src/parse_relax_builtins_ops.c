@@ -962,11 +962,19 @@ static int bind_dps(tvm_script_call* call, const char* spec, TVMFFIAny* a, int n
   return rc;
 }
 
-static int b_call_tir(tvm_script_call* call, TVMFFIAny* out) {
+/* R.call_tir, and R.dist.call_tir_local_view (the same call of a PrimFunc written for one
+ * device's shard, upstream's LowerGlobalViewToLocalView's output). */
+static int call_tir_of(tvm_script_call* call, tvm_relax_op_id op, TVMFFIAny* out) {
   static const char* const spec = "gvar, args, out_sinfo=, tir_vars=, *out_ty=";
   TVMFFIAny a[5];
   if (bind_dps(call, spec, a, 5) != 0) return -1;
-  return dps_call(call, TVM_RELAX_OP_call_tir, spec, a, 2, 3, 4, -1, out);
+  return dps_call(call, op, spec, a, 2, 3, 4, -1, out);
+}
+static int b_call_tir(tvm_script_call* call, TVMFFIAny* out) {
+  return call_tir_of(call, TVM_RELAX_OP_call_tir, out);
+}
+static int b_call_tir_local_view(tvm_script_call* call, TVMFFIAny* out) {
+  return call_tir_of(call, TVM_RELAX_OP_dist_call_tir_local_view, out);
 }
 
 static int b_call_tir_inplace(tvm_script_call* call, TVMFFIAny* out) {
@@ -1781,6 +1789,7 @@ static const tvm_script_builtin k_builtins[] = {
     {"const", b_const, 0, false},
     {"device", b_device, 0, false},
     {"dist.call_tir", b_call_tir, 0, false}, /* relax.call_tir of DTensors */
+    {"dist.call_tir_local_view", b_call_tir_local_view, 0, false},
     {"dist.const", b_dist_const, 0, false},
     {"dtype", b_dtype, 0, false},
     {"emit_with_sinfo", b_emit_with_sinfo, 0, false},

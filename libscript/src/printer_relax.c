@@ -878,7 +878,8 @@ static void push_sinfo_args(tvm_script_docsifier* d, call_parts* parts, const tv
   push_kwarg(parts, "sinfo_args", s ? tvm_script_tuple_doc_take(s) : NULL);
 }
 
-/* call_tir / call_tir_inplace / call_dps_packed as upstream prints them:
+/* call_tir / call_tir_inplace / call_dps_packed / dist.call_tir_local_view as upstream prints
+ * them:
  *   R.call_tir(cls.f, (x,), out_sinfo=..., tir_vars=R.shape([n]))
  *   R.call_tir_inplace(cls.f, (x, y), out_sinfo=..., inplace_indices=[0], tir_vars=...)
  *   R.call_dps_packed("name", (x,), out_sinfo=...) */
@@ -956,7 +957,8 @@ static tvm_script_doc_obj* conv_call(tvm_script_docsifier* d, const TVMFFIAny* o
   int64_t n = tvm_ffi_seq_size(c->args);
   if (info &&
       (info->id == TVM_RELAX_OP_call_tir || info->id == TVM_RELAX_OP_call_tir_inplace ||
-       info->id == TVM_RELAX_OP_call_dps_packed || info->id == TVM_RELAX_OP_call_tir_with_grad) &&
+       info->id == TVM_RELAX_OP_call_dps_packed || info->id == TVM_RELAX_OP_call_tir_with_grad ||
+       info->id == TVM_RELAX_OP_dist_call_tir_local_view) &&
       (n == 2 || n == 3) && tvm_ffi_seq_size(c->sinfo_args) == 1) {
     return dps_call_doc(d, c, info, path);
   }
