@@ -18,6 +18,7 @@
  * when a mismatch is provable (upstream's CanProve), and dims that cannot be shown equal make
  * the result's shape unknown where upstream does so.
  */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
@@ -404,10 +405,60 @@ static int layout_packed(const tvm_relax__infer_ctx* ctx, const char* attr, cons
   char err[200];
   if (tvm_relax__layout_parse(layout, canon, "DHW", out, err, sizeof(err)) == 0) return 0;
   tvm_relax__op_error(ctx, "ValueError",
-                      "attribute '%s' must be a permutation of %s, N or C possibly packed "
-                      "(%s16c), got '%s': %s",
-                      attr, canon, canon, layout ? layout : "None", err);
+                      "attribute '%s' must be a permutation of %s, %c or %c possibly packed "
+                      "(%s16%c), got '%s': %s",
+                      attr, canon, canon[0], canon[1], canon, tolower((unsigned char)canon[1]),
+                      layout ? layout : "None", err);
   return -1;
+}
+
+/* The index in l of the sub-axis of primal axis k (l's nprimal.. rank), or -1 when k is whole. */
+static int32_t sub_axis_of(const tvm_relax__layout* l, int32_t k) {
+  char want = (char)tolower((unsigned char)l->letter[k]);
+  for (int32_t j = l->nprimal; j < l->rank; ++j) {
+    if (l->letter[j] == want) return j;
+  }
+  return -1;
+}
+
+/* The dims of argument i (its known dims `d`, in layout l, spelled `text`) by l's primal axes,
+ * a packed axis as outer * factor (upstream's BijectiveLayout::ForwardShape), into out[0..
+ * nprimal). A constant sub-axis dim must be its factor. -1 + ValueError otherwise. */
+static int primal_dims(const tvm_relax__infer_ctx* ctx, expr_pool* p, int32_t i, void* d,
+                       const tvm_relax__layout* l, const char* text, tvm_tir_expr_obj** out) {
+  for (int32_t k = 0; k < l->nprimal; ++k) {
+    out[k] = tvm_ffi_seq_obj_at(d, l->pos[k]);
+    int32_t j = sub_axis_of(l, k);
+    if (j < 0) continue;
+    int64_t c;
+    if (tvm_tir_as_const_int(tvm_ffi_seq_obj_at(d, l->pos[j]), &c) && c != l->factor[j]) {
+      tvm_relax__arg_error(ctx, i, "ValueError",
+                           "must have dim %d (the sub-axis %lld%c of layout %s) of %lld, got %lld",
+                           l->pos[j], (long long)l->factor[j], l->letter[j], text,
+                           (long long)l->factor[j], (long long)c);
+      return -1;
+    }
+    out[k] = simp(p, bin(p, tvm_tir_mul, out[k], cst(p, l->factor[j])));
+    if (!out[k]) return -1;
+  }
+  return 0;
+}
+
+/* A tensor result of the primal dims `dims` (canon's order) in layout l: a packed axis as
+ * ceil(dim / factor) outer by factor inner (upstream's BackwardShape). */
+static tvm_relax_sinfo_obj* packed_result(expr_pool* p, tvm_tir_expr_obj* const* dims,
+                                          const tvm_relax__layout* l, DLDataType dtype,
+                                          void* vdevice) {
+  tvm_tir_expr_obj* all[TVM_RELAX_LAYOUT_MAX];
+  for (int32_t k = 0; k < l->nprimal; ++k) {
+    int32_t j = sub_axis_of(l, k);
+    all[k] = j < 0 ? dims[k]
+                   : simp(p, bin(p, tvm_tir_floordiv,
+                                 bin(p, tvm_tir_add, dims[k], cst(p, l->factor[j] - 1)),
+                                 cst(p, l->factor[j])));
+  }
+  for (int32_t j = l->nprimal; j < l->rank; ++j) all[j] = cst(p, l->factor[j]);
+  return placed_result(all, l->pos, l->rank, dtype, vdevice);
 }
 
 /* The input layout `in` and out_layout (None: in) of a pool, parsed; the output must pack the
@@ -748,10 +799,12 @@ static tvm_relax_sinfo_obj* conv(const tvm_relax__infer_ctx* ctx, int32_t s, boo
   const char* dl = tvm_relax__attr_str(ctx, "data_layout");
   const char* kl = tvm_relax__attr_str(ctx, "kernel_layout");
   const char* ol = out_layout_of(ctx, dl);
-  int32_t dpos[5], kpos[5], opos[5];
-  if (layout_perm(ctx, "data_layout", dl, data_canon, dpos) != 0 ||
-      layout_perm(ctx, "kernel_layout", kl, kernel_canon, kpos) != 0 ||
-      layout_perm(ctx, "out_layout", ol, data_canon, opos) != 0) {
+  /* (packed layouts, NCHW4c / OIHW4o, as upstream's BijectiveLayout to NCHW / OIHW reads them;
+   * their kernels are not built here: legalize_conv.c refuses them) */
+  tvm_relax__layout ld, lk, lo;
+  if (layout_packed(ctx, "data_layout", dl, data_canon, &ld) != 0 ||
+      layout_packed(ctx, "kernel_layout", kl, kernel_canon, &lk) != 0 ||
+      layout_packed(ctx, "out_layout", ol, data_canon, &lo) != 0) {
     return NULL;
   }
   int64_t strides[3], dilation[3], pad[6], opad[3] = {0, 0, 0};
@@ -774,18 +827,25 @@ static tvm_relax_sinfo_obj* conv(const tvm_relax__infer_ctx* ctx, int32_t s, boo
   }
   DLDataType dtype;
   if (!out_dtype_of(ctx, 0, data, 1, weight, &dtype)) return NULL;
-  if (!check_ndim(ctx, 0, data, s + 2, dl) || !check_ndim(ctx, 1, weight, s + 2, kl)) return NULL;
+  if (!check_ndim(ctx, 0, data, ld.rank, dl) || !check_ndim(ctx, 1, weight, lk.rank, kl)) {
+    return NULL;
+  }
   void* dd = tvm_relax_tensor_sinfo_dims(&data->base);
   void* wd = tvm_relax_tensor_sinfo_dims(&weight->base);
-  if (!dd || !wd) return tvm_relax_tensor_sinfo_new(NULL, dtype, s + 2, data->vdevice);
-  tvm_tir_expr_obj* c_in = tvm_ffi_seq_obj_at(dd, dpos[1]);
-  tvm_tir_expr_obj* w_o = tvm_ffi_seq_obj_at(wd, kpos[0]);
-  tvm_tir_expr_obj* w_i = tvm_ffi_seq_obj_at(wd, kpos[1]);
+  if (!dd || !wd) return tvm_relax_tensor_sinfo_new(NULL, dtype, lo.rank, data->vdevice);
   expr_pool p = {.n = 0};
   tvm_relax_sinfo_obj* out = NULL;
-  tvm_tir_expr_obj* g = cst(&p, groups);
   tvm_ffi_strbuf t1 = {0}, t2 = {0};
-  tvm_tir_expr_obj* dims[5] = {tvm_ffi_seq_obj_at(dd, dpos[0]), NULL, NULL, NULL, NULL};
+  tvm_tir_expr_obj *dlog[5], *wlog[5];
+  if (primal_dims(ctx, &p, 0, dd, &ld, dl, dlog) != 0 ||
+      primal_dims(ctx, &p, 1, wd, &lk, kl, wlog) != 0) {
+    goto done;
+  }
+  tvm_tir_expr_obj* c_in = dlog[1];
+  tvm_tir_expr_obj* w_o = wlog[0];
+  tvm_tir_expr_obj* w_i = wlog[1];
+  tvm_tir_expr_obj* g = cst(&p, groups);
+  tvm_tir_expr_obj* dims[5] = {dlog[0], NULL, NULL, NULL, NULL};
   if (!transpose) {
     /* weight (O, I, ...): data's channels are I per group. */
     tvm_tir_expr_obj* want = bin(&p, tvm_tir_mul, w_i, g);
@@ -821,8 +881,8 @@ static tvm_relax_sinfo_obj* conv(const tvm_relax__infer_ctx* ctx, int32_t s, boo
     dims[1] = simp(&p, bin(&p, tvm_tir_mul, w_o, g));
   }
   for (int32_t i = 0; i < s; ++i) {
-    tvm_tir_expr_obj* in = tvm_ffi_seq_obj_at(dd, dpos[2 + i]);
-    tvm_tir_expr_obj* k = tvm_ffi_seq_obj_at(wd, kpos[2 + i]);
+    tvm_tir_expr_obj* in = dlog[2 + i];
+    tvm_tir_expr_obj* k = wlog[2 + i];
     /* The dilated kernel extent minus one: dilation * (k - 1). */
     tvm_tir_expr_obj* ext = bin(&p, tvm_tir_mul, cst(&p, dilation[i]), bin(&p, tvm_tir_sub, k, cst(&p, 1)));
     tvm_tir_expr_obj* r;
@@ -841,7 +901,7 @@ static tvm_relax_sinfo_obj* conv(const tvm_relax__infer_ctx* ctx, int32_t s, boo
     if (!dims[2 + i]) goto done;
     if (!check_out_dim(ctx, dims[2 + i], "spatial size")) goto done;
   }
-  out = placed_result(dims, opos, s + 2, dtype, data->vdevice);
+  out = packed_result(&p, dims, &lo, dtype, data->vdevice);
 done:
   tvm_ffi_strbuf_free(&t1);
   tvm_ffi_strbuf_free(&t2);

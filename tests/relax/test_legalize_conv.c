@@ -565,6 +565,20 @@ TEST(conv2d_transpose_layouts) {
 
 /* conv2d in other layouts (NHWC / OHWI as ConvertLayout writes them, and others): the data,
  * weight and output permuted; the NCHW oracle's result permuted. */
+/* A packed conv2d (NCHW4c) infers its shape but has no kernel here: LegalizeOps says so rather
+ * than build one that reads the packed channels as plain ones. */
+TEST(conv2d_packed_has_no_kernel) {
+  int64_t xs[5] = {1, 2, 6, 6, 4}, ws[4] = {8, 8, 3, 3};
+  void* t[2] = {rv_rand(5, xs), rv_rand(4, ws)};
+  void* attrs = rt_attrs(1, "data_layout", tvm_ffi_string("NCHW4c"));
+  TVMFFIAny out = tvm_ffi_any_none();
+  CHECK(run("relax.nn.conv2d", attrs, 2, t, &out) != 0);
+  CHECK_RAISED("NotImplementedError", "packed layouts do not");
+  tvm_ffi_any_release(&out);
+  tvm_ffi_release(attrs);
+  tvm_ffi_release(t[0]), tvm_ffi_release(t[1]);
+}
+
 TEST(conv2d_layouts) {
   static const struct {
     const char *dl, *kl, *ol; /* ol NULL: data_layout */
@@ -637,5 +651,6 @@ int main(void) {
   RUN(conv2d_transpose_symbolic_and_layouts);
   RUN(conv2d_transpose_layouts);
   RUN(conv2d_layouts);
+  RUN(conv2d_packed_has_no_kernel);
   return test_summary();
 }

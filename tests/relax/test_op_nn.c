@@ -253,8 +253,10 @@ TEST(conv2d_errors) {
                     op, oi_attrs(1, "groups", AI(2)), 2, T("1, 4, 32, 32", F32), T("15, 2, 3, 3", F32));
   CHECK_INFER_FAILS("ValueError", "argument 'data' must have ndim 4 (layout NCHW), got 3", op, NULL,
                     2, T("3, 32, 32", F32), T("16, 3, 3, 3", F32));
-  CHECK_INFER_FAILS("ValueError", "attribute 'data_layout' must be a permutation of NCHW", op,
-                    oi_attrs(1, "data_layout", AS("NCHW4c")), 2, T("1, 3, 32, 32", F32),
+  CHECK_INFER_FAILS("ValueError",
+                    "attribute 'data_layout' must be a permutation of NCHW, N or C possibly packed "
+                    "(NCHW16c), got 'NCHW4h': it splits the spatial axis H",
+                    op, oi_attrs(1, "data_layout", AS("NCHW4h")), 2, T("1, 3, 32, 32, 4", F32),
                     T("16, 3, 3, 3", F32));
   CHECK_INFER_FAILS("ValueError", "attribute 'strides' must have 1 or 2 values, got 3", op,
                     oi_attrs(1, "strides", AL(3, 1, 1, 1)), 2, T("1, 3, 32, 32", F32),
@@ -270,6 +272,63 @@ TEST(conv2d_errors) {
                     oi_attrs(1, "strides", AL(1, 0)), 2, T("1, 3, 32, 32", F32), T("16, 3, 3, 3", F32));
   CHECK_INFER_FAILS("TypeError", "arguments 'data' and 'weight' have different dtypes", op, NULL, 2,
                     T("1, 3, 32, 32", F32), T("16, 3, 3, 3", F16));
+}
+
+/* Packed layouts (upstream's test_transform_convert_layout NCHW4c / OIHW4o expected modules): a
+ * packed axis is outer * factor to the channel arithmetic, the output packed back by out_layout
+ * (ceil(dim / factor) outer). */
+TEST(conv2d_packed) {
+  const char* op = "relax.nn.conv2d";
+  /* data C = 4 * 4, weight O = 1 * 4, I = 16: out NCHW (2, 4, 26, 26) as NCHW4c */
+  CHECK_INFER(TS("2, 1, 26, 26, 4", F), op,
+              oi_attrs(3, "data_layout", AS("NCHW4c"), "kernel_layout", AS("OIHW4o"),
+                       "out_layout", AS("NCHW4c")),
+              2, T("2, 4, 28, 28, 4", F32), T("1, 16, 3, 3, 4", F32));
+  /* a plain kernel; the output in the data's layout, then unpacked, then NHWC4c */
+  CHECK_INFER(TS("1, 2, 30, 30, 4", F), op, oi_attrs(1, "data_layout", AS("NCHW4c")), 2,
+              T("1, 4, 32, 32, 4", F32), T("8, 16, 3, 3", F32));
+  CHECK_INFER(TS("1, 8, 30, 30", F), op,
+              oi_attrs(2, "data_layout", AS("NCHW4c"), "out_layout", AS("NCHW")), 2,
+              T("1, 4, 32, 32, 4", F32), T("8, 16, 3, 3", F32));
+  CHECK_INFER(TS("1, 30, 30, 2, 4", F), op,
+              oi_attrs(2, "data_layout", AS("NCHW4c"), "out_layout", AS("NHWC4c")), 2,
+              T("1, 4, 32, 32, 4", F32), T("8, 16, 3, 3", F32));
+  /* N and I packed too (upstream's N2nHWC4c and OIHW4i) */
+  CHECK_INFER(TS("1, 30, 30, 2, 2, 4", F), op,
+              oi_attrs(3, "data_layout", AS("NHWC2n4c"), "kernel_layout", AS("OIHW4i"),
+                       "out_layout", AS("NHWC2n4c")),
+              2, T("1, 32, 32, 4, 2, 4", F32), T("8, 4, 3, 3, 4", F32));
+  /* symbolic dims; 6 output channels pack to ceil(6 / 4) = 2 outer */
+  CHECK_INFER(TS("n, 2, h - T.int64(2), w - T.int64(2), 4", F), op,
+              oi_attrs(1, "data_layout", AS("NCHW4c")), 2, T("n, 2, h, w, 4", F32),
+              T("6, 8, 3, 3", F32));
+  CHECK_INFER(TS("n, (o + T.int64(3)) // T.int64(4), h - T.int64(2), w - T.int64(2), 4", F), op,
+              oi_attrs(2, "data_layout", AS("NCHW"), "out_layout", AS("NCHW4c")), 2,
+              T("n, 8, h, w", F32), T("o, 8, 3, 3", F32));
+  CHECK_INFER("R.Tensor(dtype=\"float32\", ndim=5)", op, oi_attrs(1, "data_layout", AS("NCHW4c")),
+              2, T("?5", F32), T("8, 16, 3, 3", F32));
+  /* errors: a sub-axis dim that is not its factor, channels that do not match once unpacked */
+  CHECK_INFER_FAILS("ValueError",
+                    "argument 'data' must have dim 4 (the sub-axis 4c of layout NCHW4c) of 4, got 8",
+                    op, oi_attrs(1, "data_layout", AS("NCHW4c")), 2, T("1, 4, 32, 32, 8", F32),
+                    T("8, 16, 3, 3", F32));
+  CHECK_INFER_FAILS("ValueError",
+                    "argument 'weight' must have dim 4 (the sub-axis 4o of layout OIHW4o) of 4, "
+                    "got 2",
+                    op, oi_attrs(1, "kernel_layout", AS("OIHW4o")), 2, T("1, 16, 32, 32", F32),
+                    T("2, 16, 3, 3, 2", F32));
+  CHECK_INFER_FAILS("ValueError",
+                    "'data' has 16 input channels but 'weight' takes 15 per group x 1 groups", op,
+                    oi_attrs(1, "data_layout", AS("NCHW4c")), 2, T("1, 4, 32, 32, 4", F32),
+                    T("8, 15, 3, 3", F32));
+  CHECK_INFER_FAILS("ValueError", "argument 'weight' must have ndim 5 (layout OIHW4o), got 4", op,
+                    oi_attrs(1, "kernel_layout", AS("OIHW4o")), 2, T("1, 16, 32, 32", F32),
+                    T("8, 16, 3, 3", F32));
+  CHECK_INFER_FAILS("ValueError",
+                    "attribute 'kernel_layout' must be a permutation of OIHW, O or I possibly "
+                    "packed (OIHW16i), got 'OIHW4c': c is not an axis of OIHW",
+                    op, oi_attrs(1, "kernel_layout", AS("OIHW4c")), 2, T("1, 16, 32, 32", F32),
+                    T("8, 16, 3, 3, 4", F32));
 }
 
 /* The text of call attribute `name` of op called on Vars of struct infos a and b (taken; b NULL:
@@ -501,10 +560,10 @@ TEST(pool_packed_layouts) {
                     "relax.nn.adaptive_avg_pool2d",
                     oi_attrs(2, "layout", AS("NCHW16c"), "out_layout", AS("NCHW8c")), 1,
                     T("1, 3, 32, 8, 16", F32));
-  /* the other operators still take permutations only */
-  CHECK_INFER_FAILS("ValueError", "attribute 'data_layout' must be a permutation of NCHW",
-                    "relax.nn.conv2d", oi_attrs(1, "data_layout", AS("NCHW16c")), 2,
-                    T("1, 3, 32, 8, 16", F32), T("16, 48, 3, 3", F32));
+  /* grid_sample still takes permutations only (the convolutions: conv2d_packed) */
+  CHECK_INFER_FAILS("ValueError", "attribute 'layout' must be a permutation of NCHW",
+                    "relax.image.grid_sample", oi_attrs(1, "layout", AS("NCHW16c")), 2,
+                    T("1, 3, 32, 8, 16", F32), T("1, 2, 4, 4", F32));
   /* resize2d: the packed dims pass through (upstream's test_image_resize2d_symbolic) */
   const char* rs = "relax.image.resize2d";
   CHECK_INFER(TS("n, c, oh, ow, 16", F), rs, oi_attrs(1, "layout", AS("NCHW16c")), 2,
@@ -742,6 +801,7 @@ int main(void) {
   RUN(batch_norm);
   RUN(conv2d);
   RUN(conv2d_errors);
+  RUN(conv2d_packed);
   RUN(spatial_attrs_stored_complete);
   RUN(conv1d_and_transpose);
   RUN(pool2d);
