@@ -1,7 +1,7 @@
 /*
  * legalize_conv.c: the kernels of the convolutions (conv1d / conv2d / conv3d in any permutation of
- * NCW/OIW, NCHW/OIHW or NCDHW/OIDHW, e.g. NHWC/OHWI, with strides, padding, dilation and
- * groups), conv1d_transpose / conv2d_transpose /
+ * NCW/OIW, NCHW/OIHW or NCDHW/OIDHW, e.g. NHWC/OHWI, N, C, O and I possibly packed as in
+ * NCHW4c / OIHW4o, with strides, padding, dilation and groups), conv1d_transpose / conv2d_transpose /
  * conv3d_transpose (any permutation of NCW/IOW, NCHW/IOHW or NCDHW/IODHW, the same attributes and
  * output_padding), pooling
  * (max_pool1d / avg_pool1d, max_pool2d / avg_pool2d, max_pool3d / avg_pool3d, with
@@ -94,29 +94,110 @@ static void* and_opt(void* a, void* b) {
 static bool layout_pos(const tvm_relax_call_obj* call, const char* name, const char* dflt,
                        const char* canon, int* pos);
 
+/* The index in l of the sub-axis of primal axis k, or -1 when k is not packed. */
+static int sub_axis(const tvm_relax__layout* l, int k) {
+  for (int j = l->nprimal; j < l->rank; ++j) {
+    if (l->letter[j] == (char)(l->letter[k] - 'A' + 'a')) return j;
+  }
+  return -1;
+}
+
+/* Whether dim d of b is the constant f. */
+static bool dim_is(tvm_tir_buffer_obj* b, int64_t d, int64_t f) {
+  int64_t c;
+  return tvm_tir_as_const_int(dim(b, d), &c) && c == f;
+}
+
+/* The extent of primal axis k of b in layout l (a new reference): its dim, times the factor of
+ * its sub-axis when packed. */
+static void* logical_dim(tvm_tir_buffer_obj* b, const tvm_relax__layout* l, int k) {
+  int j = sub_axis(l, k);
+  void* d = tvm_tir_ref(dim(b, l->pos[k]));
+  return j < 0 ? d : tvm_tir_mul_take(d, tvm_tir_i64(l->factor[j]));
+}
+
+/* The logical indices e[0..nprimal) (consumed) at their places in a buffer of layout l: a packed
+ * axis's index split as e // factor and e % factor. */
+static void place(const tvm_relax__layout* l, void* const* e, void** idx) {
+  for (int k = 0; k < l->nprimal; ++k) {
+    int j = sub_axis(l, k);
+    if (j < 0) {
+      idx[l->pos[k]] = e[k];
+      continue;
+    }
+    idx[l->pos[j]] = tvm_tir_floormod_take(tvm_tir_ref(e[k]), tvm_tir_i64(l->factor[j]));
+    idx[l->pos[k]] = tvm_tir_floordiv_take(e[k], tvm_tir_i64(l->factor[j]));
+  }
+}
+
+/* Whether e (borrowed) is provably a multiple of f. */
+static bool provably_divisible(void* e, int64_t f) {
+  void* m = tvm_tir_floormod_take(tvm_tir_ref(e), tvm_tir_i64(f));
+  void* sm = m ? tvm_tir_simplify_expr(m, NULL) : NULL;
+  int64_t c = 1;
+  bool ok = sm && tvm_tir_as_const_int(sm, &c) && c == 0;
+  tvm_ffi_release(m), tvm_ffi_release(sm);
+  return ok;
+}
+
+/* The data, kernel and output layouts of a convolution (out_layout absent: data_layout; none:
+ * the canonical ones), parsed by layout.c: the primal axes NC.. / OI.., then the packed
+ * sub-axes (NCHW4c, OIHW4o); *s the spatial rank. The kernel reads a packed axis as outer *
+ * factor + inner, so each packed dim of the buffers must be its factor, and the output's packed
+ * axes must divide (the inference rule rounds up). false + NotImplementedError otherwise. */
+static bool conv_layouts(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
+                         tvm_tir_buffer_obj* o, int* s, tvm_relax__layout* ld,
+                         tvm_relax__layout* lk, tvm_relax__layout* lo) {
+  const char* dl = tvm_relax__call_attr_str(call, "data_layout", NULL);
+  const char* kl = tvm_relax__call_attr_str(call, "kernel_layout", NULL);
+  const char* ol = tvm_relax__call_attr_str(call, "out_layout", NULL);
+  *s = dl ? tvm_relax__layout_primal_count(dl) - 2 : (int)rank(in[0]) - 2;
+  const char* dc = *s == 1 ? "NCW" : *s == 2 ? "NCHW" : *s == 3 ? "NCDHW" : NULL;
+  const char* kc = *s == 1 ? "OIW" : *s == 2 ? "OIHW" : "OIDHW";
+  if (!dl) dl = dc;
+  char err[200];
+  bool ok = dc && tvm_relax__layout_parse(dl, dc, "DHW", ld, err, sizeof(err)) == 0 &&
+            tvm_relax__layout_parse(kl ? kl : kc, kc, "DHW", lk, err, sizeof(err)) == 0 &&
+            tvm_relax__layout_parse(ol ? ol : dl, dc, "DHW", lo, err, sizeof(err)) == 0 &&
+            rank(in[0]) == ld->rank && rank(in[1]) == lk->rank && rank(o) == lo->rank;
+  const tvm_relax__layout* ls[3] = {ld, lk, lo};
+  tvm_tir_buffer_obj* bs[3] = {in[0], in[1], o};
+  for (int b = 0; ok && b < 3; ++b) {
+    for (int j = ls[b]->nprimal; ok && j < ls[b]->rank; ++j) {
+      ok = dim_is(bs[b], ls[b]->pos[j], ls[b]->factor[j]);
+    }
+  }
+  for (int k = 0; ok && k < 2; ++k) {
+    /* the output's N and C: the data's N, the kernel's O */
+    int j = sub_axis(lo, k);
+    void* e = k == 0 ? logical_dim(in[0], ld, 0) : logical_dim(in[1], lk, 0);
+    ok = j < 0 || provably_divisible(e, lo->factor[j]);
+    tvm_ffi_release(e);
+  }
+  if (!ok) {
+    tvm_ffi_raise("NotImplementedError",
+                  "%s: only layouts of NCW / OIW, NCHW / OIHW or NCDHW / OIDHW's axes, N, C, O "
+                  "or I possibly packed by factors that divide them (NCHW4c / OIHW4o), have a "
+                  "kernel",
+                  tvm_relax_op_info_of(call->op)->name);
+  }
+  return ok;
+}
+
 /*
- * Data, weight and output in any layout that permutes the letters of NCHW / OIHW / NCHW (NHWC /
- * OHWI as well as the canonical ones; out_layout defaults to data_layout): out[n, o, y, x] is the
- * sum over the input channels c of o's group and the taps (ky, kx) of
- * data[n, g * I + c, y * stride - pad + ky * dilation, ...] * w[o, c, ky, kx]. The indices are
- * placed by the layouts, the loops follow the output's.
+ * Data, weight and output in any layout of NCHW / OIHW / NCHW's axes (NHWC / OHWI as well as
+ * the canonical ones; N, C, O and I possibly packed: NCHW4c / OIHW4o; out_layout defaults to
+ * data_layout): out[n, o, y, x] is the sum over the input channels c of o's group and the taps
+ * (ky, kx) of data[n, g * I + c, y * stride - pad + ky * dilation, ...] * w[o, c, ky, kx]. The
+ * logical indices are placed by the layouts (a packed one split into outer and inner), the
+ * loops follow the output buffer's dims.
  */
 static void* conv_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,
                        tvm_tir_buffer_obj* const* out, int nout) {
   (void)nin, (void)nout;
-  int s = (int)rank(in[0]) - 2;
-  const char* dc = s == 1 ? "NCW" : s == 2 ? "NCHW" : "NCDHW";
-  const char* kc = s == 1 ? "OIW" : s == 2 ? "OIHW" : "OIDHW";
-  int pd[5], pk[5], po[5];
-  if (s < 1 || s > 3 || !layout_pos(call, "data_layout", NULL, dc, pd) ||
-      !layout_pos(call, "kernel_layout", NULL, kc, pk) ||
-      !layout_pos(call, "out_layout", tvm_relax__call_attr_str(call, "data_layout", NULL), dc,
-                  po)) {
-    tvm_ffi_raise("NotImplementedError",
-                  "%s: only layouts that permute NCW / OIW, NCHW / OIHW or NCDHW / OIDHW have a "
-                  "kernel (packed layouts do not)", tvm_relax_op_info_of(call->op)->name);
-    return NULL;
-  }
+  int s;
+  tvm_relax__layout ld, lk, lo;
+  if (!conv_layouts(call, in, out[0], &s, &ld, &lk, &lo)) return NULL;
   int64_t strides[3], dilation[3], pad[6];
   if (attr_ints(call, "strides", s, 1, strides) != 0 || attr_ints(call, "dilation", s, 1, dilation) != 0 ||
       attr_padding(call, s, pad) != 0) {
@@ -127,51 +208,65 @@ static void* conv_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const
   if (gv) tvm_ffi_any_as_int(gv, &groups);
   tvm_tir_buffer_obj *x = in[0], *w = in[1], *o = out[0];
   DLDataType t = o->dtype;
-  int n = 2 + s;
-  void* v[5];
-  void* r[4]; /* c, then the kernel taps */
-  if (tvm_relax__kernel_vars(v, n, "i") != 0) return NULL;
+  int n = 2 + s, no = lo.rank;
+  void* v[TVM_RELAX_LAYOUT_MAX]; /* the output buffer's loop variables, by its dims */
+  void* r[4];                    /* c, then the kernel taps */
+  if (tvm_relax__kernel_vars(v, no, "i") != 0) return NULL;
   if (tvm_relax__kernel_vars(r, 1 + s, "r") != 0) {
-    tvm_relax__release_all(v, n);
+    tvm_relax__release_all(v, no);
     return NULL;
   }
+  /* The output's logical indices: a packed axis's outer * factor + inner. */
+  void* vl[5];
+  for (int k = 0; k < n; ++k) {
+    int j = sub_axis(&lo, k);
+    vl[k] = tvm_tir_ref(v[lo.pos[k]]);
+    if (j >= 0) {
+      vl[k] = tvm_tir_add_take(tvm_tir_mul_take(vl[k], tvm_tir_i64(lo.factor[j])),
+                               tvm_tir_ref(v[lo.pos[j]]));
+    }
+  }
   /* The group of output channel o: o // (O / groups); its input channels start at g * I. */
-  void *w_o = dim(w, pk[0]), *w_i = dim(w, pk[1]);
-  void* opg = tvm_tir_floordiv_take(tvm_tir_ref(w_o), tvm_tir_i64(groups));
-  void* chan = tvm_tir_add_take(tvm_tir_mul_take(tvm_tir_floordiv_take(tvm_tir_ref(v[1]), opg),
+  void *w_o = logical_dim(w, &lk, 0), *w_i = logical_dim(w, &lk, 1);
+  void* opg = tvm_tir_floordiv_take(w_o, tvm_tir_i64(groups));
+  void* chan = tvm_tir_add_take(tvm_tir_mul_take(tvm_tir_floordiv_take(tvm_tir_ref(vl[1]), opg),
                                                  tvm_tir_ref(w_i)),
                                 tvm_tir_ref(r[0]));
-  void* xl[5] = {tvm_tir_ref(v[0]), chan, NULL, NULL, NULL};
-  void* wl[5] = {tvm_tir_ref(v[1]), tvm_tir_ref(r[0]), NULL, NULL, NULL};
+  void* xl[5] = {tvm_tir_ref(vl[0]), chan, NULL, NULL, NULL};
+  void* wl[5] = {tvm_tir_ref(vl[1]), tvm_tir_ref(r[0]), NULL, NULL, NULL};
   void* cond = NULL;
   for (int i = 0; i < s; ++i) {
     /* y * stride - pad_before + k * dilation */
     void* pos = tvm_tir_add_take(
-        tvm_tir_sub_take(tvm_tir_mul_take(tvm_tir_ref(v[2 + i]), tvm_tir_i64(strides[i])), tvm_tir_i64(pad[i])),
+        tvm_tir_sub_take(tvm_tir_mul_take(tvm_tir_ref(vl[2 + i]), tvm_tir_i64(strides[i])), tvm_tir_i64(pad[i])),
         tvm_tir_mul_take(tvm_tir_ref(r[1 + i]), tvm_tir_i64(dilation[i])));
-    cond = and_opt(cond, in_range(tvm_tir_ref(pos), pad[i] > 0, pad[s + i] > 0, dim(x, pd[2 + i])));
+    cond = and_opt(cond, in_range(tvm_tir_ref(pos), pad[i] > 0, pad[s + i] > 0, dim(x, ld.pos[2 + i])));
     xl[2 + i] = pos;
     wl[2 + i] = tvm_tir_ref(r[1 + i]);
   }
+  tvm_relax__release_all(vl, n);
   /* The logical indices at their places in each buffer's layout. */
-  void *xi[5], *wi[5], *oi[5], *oi2[5], *oi3[5], *ov[5], *oext[5];
-  for (int k = 0; k < n; ++k) {
-    xi[pd[k]] = xl[k], wi[pk[k]] = wl[k];
-    oi[po[k]] = tvm_tir_ref(v[k]), oi2[po[k]] = tvm_tir_ref(v[k]), oi3[po[k]] = tvm_tir_ref(v[k]);
-    ov[po[k]] = v[k];
+  void *xi[TVM_RELAX_LAYOUT_MAX], *wi[TVM_RELAX_LAYOUT_MAX];
+  void *oi[TVM_RELAX_LAYOUT_MAX], *oi2[TVM_RELAX_LAYOUT_MAX], *oi3[TVM_RELAX_LAYOUT_MAX];
+  void* oext[TVM_RELAX_LAYOUT_MAX];
+  place(&ld, xl, xi);
+  place(&lk, wl, wi);
+  for (int d = 0; d < no; ++d) {
+    oi[d] = tvm_tir_ref(v[d]), oi2[d] = tvm_tir_ref(v[d]), oi3[d] = tvm_tir_ref(v[d]);
+    oext[d] = dim(o, d);
   }
-  for (int k = 0; k < n; ++k) oext[k] = dim(o, k);
-  void* prod = tvm_tir_mul_take(tvm_tir_cast_take(t, tvm_tir_load_takev(tvm_tir_ref(x), n, xi)),
-                                tvm_tir_cast_take(t, tvm_tir_load_takev(tvm_tir_ref(w), n, wi)));
-  void* acc = tvm_tir_store_takev(tvm_tir_ref(o), tvm_tir_add_take(tvm_tir_load_takev(tvm_tir_ref(o), n, oi), prod), n, oi2);
+  void* prod = tvm_tir_mul_take(tvm_tir_cast_take(t, tvm_tir_load_takev(tvm_tir_ref(x), ld.rank, xi)),
+                                tvm_tir_cast_take(t, tvm_tir_load_takev(tvm_tir_ref(w), lk.rank, wi)));
+  void* acc = tvm_tir_store_takev(tvm_tir_ref(o), tvm_tir_add_take(tvm_tir_load_takev(tvm_tir_ref(o), no, oi), prod), no, oi2);
   if (cond) acc = tvm_tir_if_take(cond, acc, NULL);
   void* rext[4] = {w_i, NULL, NULL, NULL};
-  for (int i = 0; i < s; ++i) rext[1 + i] = dim(w, pk[2 + i]);
+  for (int i = 0; i < s; ++i) rext[1 + i] = dim(w, lk.pos[2 + i]);
   void* red = tvm_relax__loop_nest(r, rext, 1 + s, NULL, acc);
-  void* init = tvm_tir_store_takev(tvm_tir_ref(o), zero_of(t), n, oi3);
-  /* The output's loops in its own order (ov: v placed by the output layout). */
-  void* body = tvm_relax__loop_nest(ov, oext, n, NULL, tvm_tir_seq_take(init, red));
-  tvm_relax__release_all(v, n);
+  tvm_ffi_release(w_i);
+  void* init = tvm_tir_store_takev(tvm_tir_ref(o), zero_of(t), no, oi3);
+  /* The output's loops in its own order. */
+  void* body = tvm_relax__loop_nest(v, oext, no, NULL, tvm_tir_seq_take(init, red));
+  tvm_relax__release_all(v, no);
   tvm_relax__release_all(r, 1 + s);
   return body;
 }

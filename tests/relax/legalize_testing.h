@@ -81,36 +81,51 @@ static inline void* lg_ints(int n, const int64_t* v) {
   return tvm_ffi_array_new(a, n);
 }
 
-/* The NCHW array src (dims cs) packed by factor f into the logical axes (N, C / f, H, W, f),
- * which pos places (NCHW4c: 0 1 2 3 4; NHWC4c: 0 3 1 2 4): dst[.., c / f, .., c % f] = src[..,
- * c, ..]; *ds the packed dims. The oracle of a packed-layout kernel is its NCHW one, packed. */
-static inline void lg_pack_nchw(const double* src, const int64_t* cs, int64_t f, const int* pos,
-                                double* dst, int64_t* ds) {
-  int64_t ls[5] = {cs[0], cs[1] / f, cs[2], cs[3], f};
+/* The 4-d array src (dims cs) with axis a packed by factor f into the logical axes (cs with
+ * cs[a] / f at a, then f), which pos places (NCHW4c: 0 1 2 3 4; NHWC4c: 0 3 1 2 4; a = 1 packs
+ * C of NCHW, a = 0 O of OIHW): dst[.., i / f, .., i % f] = src[.., i, ..]; *ds the packed dims.
+ * The oracle of a packed-layout kernel is its unpacked one, packed. */
+static inline void lg_pack_axis(const double* src, const int64_t* cs, int a, int64_t f,
+                                const int* pos, double* dst, int64_t* ds) {
+  int64_t ls[5] = {cs[0], cs[1], cs[2], cs[3], f};
+  ls[a] = cs[a] / f;
   for (int k = 0; k < 5; ++k) ds[pos[k]] = ls[k];
-  for (int64_t n = 0; n < cs[0]; ++n)
-    for (int64_t c = 0; c < cs[1]; ++c)
-      for (int64_t y = 0; y < cs[2]; ++y)
-        for (int64_t x = 0; x < cs[3]; ++x) {
-          int64_t li[5] = {n, c / f, y, x, c % f}, pi[5];
+  int64_t i[4];
+  for (i[0] = 0; i[0] < cs[0]; ++i[0])
+    for (i[1] = 0; i[1] < cs[1]; ++i[1])
+      for (i[2] = 0; i[2] < cs[2]; ++i[2])
+        for (i[3] = 0; i[3] < cs[3]; ++i[3]) {
+          int64_t li[5] = {i[0], i[1], i[2], i[3], i[a] % f}, pi[5];
+          li[a] = i[a] / f;
           for (int k = 0; k < 5; ++k) pi[pos[k]] = li[k];
           int64_t at = (((pi[0] * ds[1] + pi[1]) * ds[2] + pi[2]) * ds[3] + pi[3]) * ds[4] + pi[4];
-          dst[at] = src[((n * cs[1] + c) * cs[2] + y) * cs[3] + x];
+          dst[at] = src[((i[0] * cs[1] + i[1]) * cs[2] + i[2]) * cs[3] + i[3]];
         }
 }
 
-/* A float32 tensor of the 4-d float32 tensor t packed as lg_pack_nchw does. */
-static inline void* lg_packed_tensor(const void* t, int64_t f, const int* pos) {
+/* lg_pack_axis of C (axis 1) of an NCHW array. */
+static inline void lg_pack_nchw(const double* src, const int64_t* cs, int64_t f, const int* pos,
+                                double* dst, int64_t* ds) {
+  lg_pack_axis(src, cs, 1, f, pos, dst, ds);
+}
+
+/* A float32 tensor of the 4-d float32 tensor t with axis a packed as lg_pack_axis does. */
+static inline void* lg_packed_tensor_axis(const void* t, int a, int64_t f, const int* pos) {
   const DLTensor* dl = tvm_ffi_tensor_dl(t);
   int64_t n = tvm_ffi_dltensor_numel(dl), ds[5];
-  double* a = malloc(sizeof(double) * (size_t)n * 2);
-  for (int64_t i = 0; i < n; ++i) a[i] = lg_f(t)[i];
-  lg_pack_nchw(a, dl->shape, f, pos, a + n, ds);
+  double* buf = malloc(sizeof(double) * (size_t)n * 2);
+  for (int64_t i = 0; i < n; ++i) buf[i] = lg_f(t)[i];
+  lg_pack_axis(buf, dl->shape, a, f, pos, buf + n, ds);
   void* u = tvm_ffi_tensor_empty(ds, 5, dl->dtype, (DLDevice){kDLCPU, 0});
   float* dst = tvm_ffi_tensor_dl(u)->data;
-  for (int64_t i = 0; i < n; ++i) dst[i] = (float)a[n + i];
-  free(a);
+  for (int64_t i = 0; i < n; ++i) dst[i] = (float)buf[n + i];
+  free(buf);
   return u;
+}
+
+/* lg_packed_tensor_axis of C (axis 1) of an NCHW tensor. */
+static inline void* lg_packed_tensor(const void* t, int64_t f, const int* pos) {
+  return lg_packed_tensor_axis(t, 1, f, pos);
 }
 
 #endif /* TVM_TESTS_LEGALIZE_TESTING_H_ */

@@ -565,18 +565,69 @@ TEST(conv2d_transpose_layouts) {
 
 /* conv2d in other layouts (NHWC / OHWI as ConvertLayout writes them, and others): the data,
  * weight and output permuted; the NCHW oracle's result permuted. */
-/* A packed conv2d (NCHW4c) infers its shape but has no kernel here: LegalizeOps says so rather
- * than build one that reads the packed channels as plain ones. */
-TEST(conv2d_packed_has_no_kernel) {
-  int64_t xs[5] = {1, 2, 6, 6, 4}, ws[4] = {8, 8, 3, 3};
-  void* t[2] = {rv_rand(5, xs), rv_rand(4, ws)};
+/* Packed layouts (upstream's convert_layout NCHW4c / OIHW4o): the result is the NCHW oracle's
+ * on the unpacked data and kernel, packed by out_layout -- with a packed or a plain kernel, a
+ * reordered output (NHWC4c), groups and padding. An output channel count the output's factor
+ * does not divide has no kernel (the inference rule rounds the outer dim up). */
+TEST(conv2d_packed) {
+  static const struct {
+    const char *dl, *kl, *ol;
+    int pi[5], pk[5], po[5]; /* the data's, kernel's (pk[0] < 0: OIHW) and output's placings */
+    int64_t groups;
+  } cases[] = {
+      {"NCHW4c", "OIHW4o", "NCHW4c", {0, 1, 2, 3, 4}, {0, 1, 2, 3, 4}, {0, 1, 2, 3, 4}, 1},
+      {"NCHW4c", "OIHW", "NHWC4c", {0, 1, 2, 3, 4}, {-1}, {0, 3, 1, 2, 4}, 1},
+      {"NHWC4c", "OIHW4o", "NCHW4c", {0, 3, 1, 2, 4}, {0, 1, 2, 3, 4}, {0, 1, 2, 3, 4}, 2},
+      {"NCHW4c", "OIHW4o", "NCHW", {0, 1, 2, 3, 4}, {0, 1, 2, 3, 4}, {-1}, 1},
+  };
+  int64_t xs[4] = {2, 8, 7, 6};
+  void* x = rv_rand(4, xs);
+  for (size_t ci = 0; ci < sizeof(cases) / sizeof(cases[0]); ++ci) {
+    int64_t g = cases[ci].groups;
+    int64_t ws[4] = {8, 8 / g, 3, 2};
+    void* w = rv_rand(4, ws);
+    void* t[2] = {lg_packed_tensor(x, 4, cases[ci].pi),
+                  cases[ci].pk[0] < 0 ? tvm_ffi_retain(w), w
+                                      : lg_packed_tensor_axis(w, 0, 4, cases[ci].pk)};
+    int64_t st[2] = {2, 1}, pad[4] = {1, 0, 1, 1}, dil[2] = {1, 1};
+    void *a_st = lg_ints(2, st), *a_pad = lg_ints(4, pad);
+    void* attrs = rt_attrs(6, "strides", tvm_ffi_any_obj(a_st), "padding", tvm_ffi_any_obj(a_pad),
+                           "groups", tvm_ffi_any_int(g), "data_layout",
+                           tvm_ffi_string(cases[ci].dl), "kernel_layout",
+                           tvm_ffi_string(cases[ci].kl), "out_layout",
+                           tvm_ffi_string(cases[ci].ol));
+    TVMFFIAny out;
+    CHECK_OK(run("relax.nn.conv2d", attrs, 2, t, &out));
+    int64_t os[4] = {2, 8, (7 + 2 - 3) / 2 + 1, (6 + 1 - 2) / 1 + 1}, ds[5];
+    double want[2 * 8 * 4 * 6], packed[2 * 8 * 4 * 6];
+    conv2d_ref(lg_f(x), xs, lg_f(w), ws, st, pad, dil, g, os, want);
+    int64_t nel = 2 * 8 * os[2] * os[3];
+    const double* expect = want;
+    if (cases[ci].po[0] >= 0) {
+      lg_pack_nchw(want, os, 4, cases[ci].po, packed, ds);
+      expect = packed;
+    }
+    int nbad = lg_bad(&out, expect, nel, 1e-4);
+    if (nbad) fprintf(stderr, "  conv2d %s / %s -> %s: %d bad\n", cases[ci].dl, cases[ci].kl,
+                      cases[ci].ol, nbad);
+    CHECK_EQ_INT(nbad, 0);
+    if (out.type_index == kTVMFFITensor) {
+      CHECK(cases[ci].po[0] >= 0 ? lg_shape_is(out.v_obj, 5, ds) : lg_shape_is(out.v_obj, 4, os));
+    }
+    tvm_ffi_any_release(&out);
+    tvm_ffi_release(attrs), tvm_ffi_release(a_st), tvm_ffi_release(a_pad);
+    tvm_ffi_release(t[0]), tvm_ffi_release(t[1]), tvm_ffi_release(w);
+  }
+  /* 6 output channels into NCHW4c: no kernel */
+  int64_t ws6[4] = {6, 8, 3, 3};
+  void* t6[2] = {lg_packed_tensor(x, 4, cases[0].pi), rv_rand(4, ws6)};
   void* attrs = rt_attrs(1, "data_layout", tvm_ffi_string("NCHW4c"));
   TVMFFIAny out = tvm_ffi_any_none();
-  CHECK(run("relax.nn.conv2d", attrs, 2, t, &out) != 0);
-  CHECK_RAISED("NotImplementedError", "packed layouts do not");
+  CHECK(run("relax.nn.conv2d", attrs, 2, t6, &out) != 0);
+  CHECK_RAISED("NotImplementedError", "possibly packed by factors that divide them");
   tvm_ffi_any_release(&out);
-  tvm_ffi_release(attrs);
-  tvm_ffi_release(t[0]), tvm_ffi_release(t[1]);
+  tvm_ffi_release(attrs), tvm_ffi_release(t6[0]), tvm_ffi_release(t6[1]);
+  tvm_ffi_release(x);
 }
 
 TEST(conv2d_layouts) {
@@ -651,6 +702,6 @@ int main(void) {
   RUN(conv2d_transpose_symbolic_and_layouts);
   RUN(conv2d_transpose_layouts);
   RUN(conv2d_layouts);
-  RUN(conv2d_packed_has_no_kernel);
+  RUN(conv2d_packed);
   return test_summary();
 }
