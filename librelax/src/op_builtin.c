@@ -94,32 +94,47 @@ static tvm_relax_sinfo_obj* single_sinfo_arg(const tvm_relax__infer_ctx* ctx) {
   return tvm_ffi_seq_obj_at(ctx->sinfo_args, 0);
 }
 
-/* The output of a destination-passing call: a tensor or a tuple of tensors. */
-static tvm_relax_sinfo_obj* dps_output(const tvm_relax__infer_ctx* ctx) {
+/* Whether s is a tensor: a DTensor too (R.dist.call_tir, upstream's call_tir of distributed
+ * tensors). */
+static bool any_tensor(const tvm_relax_sinfo_obj* s) {
+  tvm_relax_kind k = tvm_relax_kind_of(s);
+  return k == TVM_RELAX_KIND_TensorStructInfo || k == TVM_RELAX_KIND_DTensorStructInfo;
+}
+
+/* Whether s is a DTensor of known shape (dist.call_tir_local_view's outputs). */
+static bool known_dtensor(const tvm_relax_sinfo_obj* s) {
+  if (tvm_relax_kind_of(s) != TVM_RELAX_KIND_DTensorStructInfo) return false;
+  const tvm_relax_sinfo_obj* t = ((const tvm_relax_dtensor_sinfo_obj*)s)->tensor_sinfo;
+  return tvm_relax_tensor_sinfo_dims(t) != NULL;
+}
+
+/* The output of a destination-passing call (borrowed): one struct info `item` accepts, or a
+ * tuple of them; else NULL + TypeError "... must be <need>". */
+static tvm_relax_sinfo_obj* dps_output_of(const tvm_relax__infer_ctx* ctx,
+                                          bool (*item)(const tvm_relax_sinfo_obj*),
+                                          const char* need) {
   tvm_relax_sinfo_obj* out = single_sinfo_arg(ctx);
   if (!out) return NULL;
-  /* (a DTensor: R.dist.call_tir, upstream's call_tir of distributed tensors) */
-  tvm_relax_kind k = tvm_relax_kind_of(out);
-  bool ok = k == TVM_RELAX_KIND_TensorStructInfo || k == TVM_RELAX_KIND_DTensorStructInfo;
-  if (k == TVM_RELAX_KIND_TupleStructInfo) {
+  bool ok = item(out);
+  if (tvm_relax_kind_of(out) == TVM_RELAX_KIND_TupleStructInfo) {
     void* f = ((tvm_relax_tuple_sinfo_obj*)out)->fields;
     ok = true;
-    for (int64_t i = 0; ok && i < tvm_ffi_seq_size(f); ++i) {
-      tvm_relax_kind fk = tvm_relax_kind_of(tvm_ffi_seq_obj_at(f, i));
-      ok = fk == TVM_RELAX_KIND_TensorStructInfo || fk == TVM_RELAX_KIND_DTensorStructInfo;
-    }
+    for (int64_t i = 0; ok && i < tvm_ffi_seq_size(f); ++i) ok = item(tvm_ffi_seq_obj_at(f, i));
   }
   if (!ok) {
     tvm_ffi_strbuf b = {0};
     tvm_relax_sinfo_text(&b, out);
-    tvm_relax__op_error(ctx, "TypeError",
-                        "the output struct info (sinfo_args[0]) must be a tensor or a tuple of "
-                        "tensors, got %s",
-                        tvm_ffi_strbuf_cstr(&b));
+    tvm_relax__op_error(ctx, "TypeError", "the output struct info (sinfo_args[0]) must be %s, got %s",
+                        need, tvm_ffi_strbuf_cstr(&b));
     tvm_ffi_strbuf_free(&b);
     return NULL;
   }
   return out;
+}
+
+/* The output of a destination-passing call: a tensor or a tuple of tensors. */
+static tvm_relax_sinfo_obj* dps_output(const tvm_relax__infer_ctx* ctx) {
+  return dps_output_of(ctx, any_tensor, "a tensor or a tuple of tensors");
 }
 
 /* call_tir and call_tir_inplace: func a GlobalVar (of a PrimFunc) or an ExternFunc, args a
@@ -141,39 +156,19 @@ tvm_relax_sinfo_obj* tvm_relax__infer_call_tir(const tvm_relax__infer_ctx* ctx) 
   return out ? retained_sinfo(out) : NULL;
 }
 
-/* Whether s (an output of call_tir_local_view) is a DTensor of known shape. */
-static bool known_dtensor(const tvm_relax_sinfo_obj* s) {
-  if (tvm_relax_kind_of(s) != TVM_RELAX_KIND_DTensorStructInfo) return false;
-  const tvm_relax_sinfo_obj* t = ((const tvm_relax_dtensor_sinfo_obj*)s)->tensor_sinfo;
-  return tvm_relax_tensor_sinfo_dims(t) != NULL;
-}
-
 /* dist.call_tir_local_view (upstream's MakeCallTIRLocalView and its rule): func a GlobalVar of a
- * PrimFunc written for one device's shard; the output DTensors (or a tuple of them) of known
- * shapes, the global view of what the shards make. */
+ * PrimFunc written for one device's shard, args a tuple, packed_ints (optional) a shape; the
+ * output DTensors (or a tuple of them) of known shapes, the global view of what the shards
+ * make. */
 tvm_relax_sinfo_obj* tvm_relax__infer_call_tir_local_view(const tvm_relax__infer_ctx* ctx) {
   if (!tvm_tir_is(tvm_relax__arg(ctx, 0), TVM_TIR_KIND_GlobalVar)) {
     return arg_error(ctx, "TypeError", 0, "a GlobalVar of a PrimFunc");
   }
-  tvm_relax_sinfo_obj* out = call_tir_common(ctx);
-  if (!out) return NULL;
-  bool ok = known_dtensor(out);
-  if (tvm_relax_kind_of(out) == TVM_RELAX_KIND_TupleStructInfo) {
-    void* f = ((tvm_relax_tuple_sinfo_obj*)out)->fields;
-    ok = tvm_ffi_seq_size(f) > 0;
-    for (int64_t i = 0; ok && i < tvm_ffi_seq_size(f); ++i) ok = known_dtensor(tvm_ffi_seq_obj_at(f, i));
-  }
-  if (!ok) {
-    tvm_ffi_strbuf b = {0};
-    tvm_relax_sinfo_text(&b, out);
-    tvm_relax__op_error(ctx, "TypeError",
-                        "the output struct info (sinfo_args[0]) must be R.DTensor of known shape, "
-                        "or a tuple of them, got %s",
-                        tvm_ffi_strbuf_cstr(&b));
-    tvm_ffi_strbuf_free(&b);
-    return NULL;
-  }
-  return retained_sinfo(out);
+  if (!arg_tuple(ctx, 1)) return NULL;
+  if (ctx->num_args > 2 && !arg_shape(ctx, 2)) return NULL;
+  tvm_relax_sinfo_obj* out =
+      dps_output_of(ctx, known_dtensor, "R.DTensor of known shape, or a tuple of them");
+  return out ? retained_sinfo(out) : NULL;
 }
 
 /* call_tir_with_grad: call_tir's rule; te_grad_kwargs None or a map of string keys. */
