@@ -309,10 +309,13 @@ static tvm_relax_expr_obj* call_new(void* op, void* args, void* attrs, void* sin
     }
   } else if (tvm_tir_is(op, TVM_TIR_KIND_Op)) {
     tvm_ffi_raise("TypeError", "Call: %s is not a Relax operator", tvm_tir_op_name(op));
-  } else if (attrs && tvm_ffi_map_size(attrs) > 0) {
-    tvm_ffi_raise("TypeError", "Call: attributes are only for operators");
+  } else if (attrs && tvm_ffi_map_size(attrs) > 0 &&
+             tvm_relax_kind_of(op) != TVM_RELAX_KIND_ExternFunc) {
+    tvm_ffi_raise("TypeError", "Call: attributes are only for operators and packed functions "
+                  "(upstream's R.call_packed(..., key=value) DictAttrs)");
   } else if (check_exprs(arr, "Call: args", true) == 0) {
     sinfo = callee_result(op, arr, sarr);
+    if (sinfo && attrs && tvm_ffi_map_size(attrs) > 0) full_attrs = retain(attrs);
   }
   if (!sinfo) {
     tvm_ffi_release(arr);

@@ -1710,7 +1710,7 @@ static int call_relax_value(script_parser* p, const ast_expr* c, const TVMFFIAny
   }
   if (rc == 0) {
     tvm_relax_expr_obj* r =
-        tvm_script__relax_call_value(callee->v_obj, args.args, npos, sinfo_args);
+        tvm_script__relax_call_value(callee->v_obj, args.args, npos, sinfo_args, NULL);
     tvm_script__relax_note_inferred(p->b, r); /* (made by the inferring constructor) */
     if (r) {
       *out = tvm_ffi_any_obj(r);

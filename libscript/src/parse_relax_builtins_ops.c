@@ -165,7 +165,7 @@ const tvm_script_match_cast_pair* tvm_script__relax_match_cast_pair(const TVMFFI
 
 /* ---- Calls of values, tuple items ------------------------------------------------------------ */
 tvm_relax_expr_obj* tvm_script__relax_call_value(const void* callee, const TVMFFIAny* args,
-                                                 int32_t num_args, void* sinfo_args) {
+                                                 int32_t num_args, void* sinfo_args, void* attrs) {
   if (!tvm_relax_is_expr(callee) || tvm_tir_is(callee, TVM_TIR_KIND_Op)) {
     tvm_ffi_raise("TypeError", "a Relax call needs a function (a GlobalVar, a function variable "
                   "or an ExternFunc), got %s", callee ? tvm_ffi_type_key(tvm_ffi_type_index(callee)) : "None");
@@ -186,7 +186,7 @@ tvm_relax_expr_obj* tvm_script__relax_call_value(const void* callee, const TVMFF
   }
   void* arr = tvm_script_items_to_array(&it);
   tvm_script_items_free(&it);
-  tvm_relax_expr_obj* c = arr ? tvm_relax_call_new((void*)callee, arr, NULL, sinfo_args, NULL) : NULL;
+  tvm_relax_expr_obj* c = arr ? tvm_relax_call_new((void*)callee, arr, attrs, sinfo_args, NULL) : NULL;
   tvm_ffi_release(arr);
   return c;
 }
@@ -1081,17 +1081,43 @@ static int b_call_builtin_with_ctx(tvm_script_call* call, TVMFFIAny* out) {
 /* R.call_packed / R.call_pure_packed / R.invoke_closure / R.invoke_pure_closure /
  * R.call_inplace_packed: func, then the arguments (positional), sinfo_args= (and
  * call_inplace_packed's inplace_indices=, an index or a list of them) by keyword. */
+/* Whether v can be an attribute of R.call_packed: a number, bool, string or None, or a list of
+ * them (so that a misspelt sinfo_args, whose value is a struct info, is still an unexpected
+ * keyword). */
+static bool is_attr_literal(const TVMFFIAny* v, int depth) {
+  if (v->type_index == kTVMFFIInt || v->type_index == kTVMFFIFloat ||
+      v->type_index == kTVMFFIBool || tvm_ffi_any_is_none(v) || tvm_script__is_str(v)) {
+    return true;
+  }
+  const void* seq = depth < 4 ? seq_of(v) : NULL;
+  for (int64_t i = 0; seq && i < tvm_ffi_seq_size(seq); ++i) {
+    if (!is_attr_literal(tvm_ffi_seq_at(seq, i), depth + 1)) return false;
+  }
+  return seq != NULL;
+}
+
 static int packed_call(tvm_script_call* call, int mode, TVMFFIAny* out) {
   /* mode 0: call_packed (Call of an ExternFunc), 1: call_pure_packed, 2: invoke_closure,
    * 3: invoke_pure_closure (LambdaLift's call of a pure closure), 4: call_inplace_packed */
   bool closure = mode == 2 || mode == 3;
   const TVMFFIAny *sinfo_v = NULL, *inplace_v = NULL;
+  int32_t num_attrs = 0; /* R.call_packed's other keywords: the call's DictAttrs, as upstream's */
   for (int32_t k = 0; k < call->num_kwargs; ++k) {
     const char* kw = call->kw_names[k]; /* ty_args: newer upstream's name for sinfo_args */
     if ((strcmp(kw, "sinfo_args") == 0 || strcmp(kw, "ty_args") == 0) && !sinfo_v) {
       sinfo_v = &call->kwargs[k];
     } else if (mode == 4 && strcmp(kw, "inplace_indices") == 0 && !inplace_v) {
       inplace_v = &call->kwargs[k];
+    } else if (mode == 0 && strcmp(kw, "attrs_type_key") == 0) {
+      TVMFFIByteArray key = {0};
+      if (!tvm_script__is_str(&call->kwargs[k]) || !tvm_ffi_any_as_bytes(&call->kwargs[k], &key) ||
+          key.size != 9 || memcmp(key.data, "DictAttrs", 9) != 0) {
+        call->error_arg = call->num_args + k;
+        return tvm_ffi_raise("ValueError", "%s(): attrs_type_key must be \"DictAttrs\" (the "
+                             "attributes of a packed call are a dict)", call->name);
+      }
+    } else if (mode == 0 && is_attr_literal(&call->kwargs[k], 0)) {
+      ++num_attrs;
     } else {
       call->error_arg = call->num_args + k;
       return tvm_ffi_raise("TypeError", "%s() got an unexpected keyword argument '%s'", call->name,
@@ -1136,7 +1162,23 @@ static int packed_call(tvm_script_call* call, int mode, TVMFFIAny* out) {
   }
   tvm_relax_expr_obj* c = NULL;
   if (func && mode == 0) {
-    c = tvm_script__relax_call_value(func, call->args + 1, call->num_args - 1, sinfo_args);
+    TVMFFIAny* kv = num_attrs ? tvm_ffi_calloc((size_t)num_attrs * 2, sizeof(TVMFFIAny)) : NULL;
+    int32_t m = 0;
+    for (int32_t k = 0; kv && k < call->num_kwargs; ++k) {
+      const char* kw = call->kw_names[k];
+      if (strcmp(kw, "sinfo_args") != 0 && strcmp(kw, "ty_args") != 0 &&
+          strcmp(kw, "attrs_type_key") != 0) {
+        kv[m] = tvm_ffi_string(kw);
+        kv[num_attrs + m++] = call->kwargs[k];
+      }
+    }
+    void* attrs = kv ? tvm_ffi_map_new(kv, kv + num_attrs, num_attrs) : NULL;
+    for (int32_t i = 0; kv && i < num_attrs; ++i) tvm_ffi_any_release(&kv[i]);
+    tvm_ffi_free(kv);
+    c = !num_attrs || attrs ? tvm_script__relax_call_value(func, call->args + 1, call->num_args - 1,
+                                                           sinfo_args, attrs)
+                            : NULL;
+    tvm_ffi_release(attrs);
     tvm_script__relax_note_inferred(call->builder, c);
   } else if (func) {
     tvm_script_items it;

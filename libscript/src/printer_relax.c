@@ -1021,6 +1021,25 @@ static tvm_script_doc_obj* conv_call(tvm_script_docsifier* d, const TVMFFIAny* o
     tvm_script_doc_mark(d, callee, op_path);
     tvm_ffi_release(op_path);
   } else {
+    if (extern_callee && c->attrs && tvm_ffi_map_size(c->attrs) > 0) {
+      /* R.call_packed's keyword attributes, as upstream prints a DictAttrs */
+      TVMFFIAny tk = tvm_ffi_string("DictAttrs");
+      push_kwarg(&parts, "attrs_type_key", tvm_script_literal_doc(&tk));
+      tvm_ffi_any_release(&tk);
+      void* ap = tvm_script_path_attr(d, path, "attrs");
+      const TVMFFIAny *key, *val;
+      for (int64_t pos = 0; ap && (pos = tvm_ffi_map_next(c->attrs, pos, &key, &val)) >= 0;) {
+        TVMFFIByteArray kb = {0};
+        tvm_ffi_strbuf name = {0};
+        tvm_ffi_any_as_bytes(key, &kb); /* (the keys are strings: the parser's keywords) */
+        tvm_ffi_strbuf_append(&name, kb.data, kb.size);
+        void* kp = tvm_script_path_map_item(d, ap, key);
+        push_kwarg(&parts, tvm_ffi_strbuf_cstr(&name), kp ? attr_value_doc(d, val, kp) : NULL);
+        tvm_ffi_release(kp);
+        tvm_ffi_strbuf_free(&name);
+      }
+      tvm_ffi_release(ap);
+    }
     push_sinfo_args(d, &parts, c, path);
     callee = extern_callee ? r_prefixed(d, "call_packed") : child(d, c->op, path, "op");
   }

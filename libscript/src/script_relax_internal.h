@@ -72,9 +72,10 @@ void* tvm_script__relax_sinfo_list(const TVMFFIAny* v, const char* what, bool tu
 
 /* Calls of Relax values: `f(x, y)` for f a GlobalVar (`cls.f`), a Var of function struct info, a
  * Function or an ExternFunc. args: the positional values (converted as tvm_script__relax_expr_of);
- * sinfo_args: NULL or an ffi.Array of struct info. A new reference or NULL + error. */
+ * sinfo_args: NULL or an ffi.Array of struct info; attrs: NULL or an ffi.Map (an ExternFunc's
+ * call only: R.call_packed's DictAttrs). A new reference or NULL + error. */
 tvm_relax_expr_obj* tvm_script__relax_call_value(const void* callee, const TVMFFIAny* args,
-                                                 int32_t num_args, void* sinfo_args);
+                                                 int32_t num_args, void* sinfo_args, void* attrs);
 /* x[i] of a tuple value: a TupleGetItem (IndexError out of range). */
 tvm_relax_expr_obj* tvm_script__relax_getitem(const TVMFFIAny* v, int64_t index);
 /* The runtime fields of a tensor's DLTensor, as upstream's Relax expressions expose them:

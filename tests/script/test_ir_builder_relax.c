@@ -293,10 +293,10 @@ static void* mixed_frames(void) {
   CHECK_OK(tvm_script_relax_function_enter(b, "twice", TVM_SCRIPT_RELAX_PRIVATE));
   tvm_relax_var_obj* x2 = keep(OK(tvm_script_relax_arg(b, "x", t4)));
   TVMFFIAny ax = AO(x2);
-  tvm_relax_var_obj* a = let(b, "a", tvm_script__relax_call_value(gv_main, &ax, 1, NULL), NULL);
+  tvm_relax_var_obj* a = let(b, "a", tvm_script__relax_call_value(gv_main, &ax, 1, NULL, NULL), NULL);
   CHECK_STR_EQ(rt_sinfo_text(a), "R.Tensor((4,), dtype=\"float32\")");
   TVMFFIAny aa = AO(a);
-  tvm_relax_var_obj* r = let(b, "b", tvm_script__relax_call_value(gv_main, &aa, 1, NULL), NULL);
+  tvm_relax_var_obj* r = let(b, "b", tvm_script__relax_call_value(gv_main, &aa, 1, NULL, NULL), NULL);
   TVMFFIAny rv = AO(r);
   CHECK_OK(tvm_script_relax_func_return(b, &rv));
   tvm_ffi_release(OK(tvm_script_relax_function_end(b)));
@@ -437,7 +437,7 @@ TEST(control_flow_local_function_match_cast) {
   CHECK_OK(tvm_script_relax_if_enter(b, &cv));
   CHECK_OK(tvm_script_relax_then_enter(b));
   TVMFFIAny xv = AO(x);
-  tvm_relax_var_obj* t = let(b, "t", tvm_script__relax_call_value(g, &xv, 1, NULL), NULL);
+  tvm_relax_var_obj* t = let(b, "t", tvm_script__relax_call_value(g, &xv, 1, NULL, NULL), NULL);
   void* tn = tensor(b, dn, "float32");
   let(b, "r", rcall(b, "add", RARGS(AO(t), AO(y)), NOKW), tn);
   CHECK_OK(tvm_script_builder_exit(b));

@@ -315,6 +315,13 @@ TEST(call_tir_and_packed_calls) {
   CHECK(rcall(NULL, "call_packed", RARGS(AS("f"), AO(x)), RKW("sinfo_arg"), RARGS(AO(out_t))) == NULL);
   CHECK_RAISED("TypeError", "unexpected keyword argument 'sinfo_arg'");
   CHECK_EQ_INT(g_error_arg, 2);
+  /* other keywords of literal values are the call's DictAttrs (upstream's call_packed) */
+  void* ca = rcall(NULL, "call_packed", RARGS(AS("f"), AO(x)), RKW("level", "sinfo_args"),
+                   RARGS(AI(2), AO(out_t)));
+  CHECK(ca && tvm_ffi_map_size(((tvm_relax_call_obj*)ca)->attrs) == 1);
+  CHECK_STR_EQ(rprint(ca), "R.call_packed(\"f\", x, attrs_type_key=\"DictAttrs\", level=2, "
+                           "sinfo_args=(R.Tensor((4,), dtype=\"float32\"),))");
+  tvm_ffi_release(ca);
   void* ef = rcall(NULL, "ExternFunc", RARGS(AS("f")), NOKW);
   void* cpp = rcall(NULL, "call_pure_packed", RARGS(AO(ef), AO(x)), RKW("sinfo_args"), RARGS(AO(outs)));
   CHECK_STR_EQ(rprint(cpp), "R.call_pure_packed(\"f\", x, sinfo_args=(R.Tensor((4,), dtype=\"float32\"), R.Tensor((4,), dtype=\"float32\")))");
@@ -345,9 +352,9 @@ TEST(calls_of_values_and_items) {
   tvm_tir_global_var_obj* gv = tvm_relax_global_var_new("f", tvm_relax_sinfo_of(f));
   tvm_relax_var_obj* x = tvar("x", 1, d4, F32);
   TVMFFIAny a[1] = {AO(x)};
-  tvm_relax_expr_obj* c = tvm_script__relax_call_value(gv, a, 1, NULL);
+  tvm_relax_expr_obj* c = tvm_script__relax_call_value(gv, a, 1, NULL, NULL);
   CHECK_STR_EQ(rt_sinfo_text(c), "R.Tensor((4,), dtype=\"float32\")");
-  CHECK(tvm_script__relax_call_value(tvm_relax_op(TVM_RELAX_OP_add), a, 1, NULL) == NULL);
+  CHECK(tvm_script__relax_call_value(tvm_relax_op(TVM_RELAX_OP_add), a, 1, NULL, NULL) == NULL);
   CHECK_RAISED("TypeError", "a Relax call needs a function");
   void* t = RTUPLE(AO(x), AO(c));
   TVMFFIAny tv = AO(t);
