@@ -8,6 +8,7 @@
  * layout_transform scatters each input element to the index map's image of its index.
  * Attributes and index lists are read from the call (its inference rule has checked them).
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -472,8 +473,9 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_strided_slice(const tvm_relax_call_ob
 /* The value read for out[v]; *ok the condition that the read is inside x: in mode "fast" that
  * the index is inside x's dim on the axis (a negative one counted from the end; topi reads it
  * unchecked), in "clip" and "wrap", which move every index inside, that the dim is not empty
- * (else clip reads x[-1] and wrap divides by zero, as topi's do). *nidx: the dims of out the
- * index depends on, axis + indices' rank. */
+ * (else clip reads x[-1] and wrap divides by zero, as topi's do). Mode "nan" needs no
+ * condition: an index inside the dim (counted as in "fast") reads x, any other gives NaN
+ * without a read. *nidx: the dims of out the index depends on, axis + indices' rank. */
 static void* take_load(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in,
                        tvm_tir_buffer_obj* out, void* const* v, void** ok, int64_t* nidx) {
   bool no_axis;
@@ -507,11 +509,12 @@ static void* take_load(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const
     idx = tvm_tir_floormod_take(idx, tvm_tir_ref(ext));
     *ok = tvm_tir_gt_take(tvm_tir_ref(ext), tvm_tir_i64(0));
   } else {
-    /* fast: a negative index counts from the end, as numpy's. */
+    /* fast (and nan): a negative index counts from the end, as numpy's. */
     idx = tvm_tir_select_take(tvm_tir_lt_take(tvm_tir_ref(idx), tvm_tir_i64(0)),
                               tvm_tir_add_take(tvm_tir_ref(idx), tvm_tir_ref(ext)), idx);
     *ok = tvm_relax__in_range(idx, ext);
   }
+  bool nan_mode = mode && strcmp(mode, "nan") == 0;
   (void)no_axis;
   *nidx = axis + ni;
   void* ind[MAX_DIMS];
@@ -521,7 +524,17 @@ static void* take_load(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const
     else ind[i] = tvm_tir_ref(v[i - 1 + ni]);
   }
   (void)out;
-  return tvm_tir_load_takev(tvm_tir_ref(in[0]), r, ind);
+  void* value = tvm_tir_load_takev(tvm_tir_ref(in[0]), r, ind);
+  if (!nan_mode) return value;
+  /* tir.if_then_else evaluates the load only when the index is inside */
+  DLDataType t = in[0]->dtype;
+  void* nan = tvm_tir_const_float(t, NAN);
+  void* picked = value && nan && *ok ? tvm_tir_if_then_else(*ok, value, nan) : NULL;
+  tvm_ffi_release(nan);
+  tvm_ffi_release(value);
+  tvm_ffi_release(*ok);
+  *ok = NULL;
+  return picked;
 }
 
 static void* take_body(const tvm_relax_call_obj* call, tvm_tir_buffer_obj* const* in, int nin,

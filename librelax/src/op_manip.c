@@ -41,7 +41,8 @@ const tvm_relax_attr_field tvm_relax__attrs_split[] = {
 /* strided_slice: Python's relax.op.strided_slice passes assume_inbound=False. */
 const tvm_relax_attr_field tvm_relax__attrs_strided_slice[] = {
     {"assume_inbound", TVM_RELAX_ATTR_BOOL, "false"}, {NULL, 0, NULL}};
-/* take: axis None takes from a 1-d tensor; mode "fast", "wrap" or "clip". */
+/* take: axis None takes from a 1-d tensor; mode "fast", "wrap", "clip" or "nan" (NaN for an index
+ * outside the dim, float data only). */
 const tvm_relax_attr_field tvm_relax__attrs_take[] = {{"axis", TVM_RELAX_ATTR_OPT_INT, "None"},
                                                       {"mode", TVM_RELAX_ATTR_STR, "fast"},
                                                       {NULL, 0, NULL}};
@@ -1023,11 +1024,18 @@ tvm_relax_sinfo_obj* tvm_relax__infer_take(const tvm_relax__infer_ctx* ctx) {
                                 tvm_tir_dtype_str(it).s);
   }
   const char* mode = tvm_relax__attr_str(ctx, "mode");
-  if (!mode ||
-      (strcmp(mode, "fast") != 0 && strcmp(mode, "wrap") != 0 && strcmp(mode, "clip") != 0)) {
-    return tvm_relax__op_error(
-        ctx, "ValueError", "attribute 'mode' must be \"fast\", \"wrap\" or \"clip\", got \"%s\"",
-        mode ? mode : "");
+  bool nan_mode = mode && strcmp(mode, "nan") == 0;
+  if (!mode || (!nan_mode && strcmp(mode, "fast") != 0 && strcmp(mode, "wrap") != 0 &&
+                strcmp(mode, "clip") != 0)) {
+    return tvm_relax__op_error(ctx, "ValueError",
+                               "attribute 'mode' must be \"fast\", \"wrap\", \"clip\" or \"nan\", "
+                               "got \"%s\"",
+                               mode ? mode : "");
+  }
+  if (nan_mode && !tvm_relax_dtype_is_unknown(x->dtype) && !tvm_tir_dtype_is_floating(x->dtype)) {
+    return tvm_relax__arg_error(ctx, 0, "TypeError",
+                                "must have a float dtype for mode \"nan\", got %s",
+                                tvm_tir_dtype_str(x->dtype).s);
   }
   bool has_axis = !tvm_relax__attr_is_none(ctx, "axis");
   if (!has_axis && x->ndim != TVM_RELAX_UNKNOWN_NDIM && x->ndim != 1) {

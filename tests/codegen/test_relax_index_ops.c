@@ -118,6 +118,25 @@ TEST(take_clip_wrap) {
   release_all(e, 3);
 }
 
+/* take in mode "nan": an index inside [-n, n) reads x (a negative one from the end, as in
+ * "fast"), any other gives a row of NaN; on an empty axis (n = 0) every row is NaN and nothing
+ * is read. */
+TEST(take_nan) {
+  static const int64_t kIdx[5] = {-7, -1, 0, 3, 9};
+  for (int n = 4; n >= 0; n -= 2) {
+    void* x = rv_rand(2, (int64_t[]){n, 3});
+    void* i = rv_rand_int(1, (int64_t[]){5}, -9, 10);
+    memcpy(L(i), kIdx, sizeof(kIdx));
+    double want[15];
+    for (int p = 0; p < 5; ++p) {
+      int64_t k = kIdx[p] < 0 ? kIdx[p] + n : kIdx[p];
+      for (int c = 0; c < 3; ++c) want[p * 3 + c] = k >= 0 && k < n ? F(x)[k * 3 + c] : NAN;
+    }
+    expect2("take_nan", (void*[]){x, i}, 2, 2, (int64_t[]){5, 3}, F32, want);
+    release_all((void*[]){x, i}, 2);
+  }
+}
+
 /* ---- scatter_elements: every reduction ------------------------------------------------------- */
 /* data (R x C) scattered with indices / updates (IR x IC) along axis in index order; "mean" is
  * upstream's running average of the element and each update, (acc + u) / 2. */
@@ -702,6 +721,7 @@ int main(void) {
   RUN(gather_elements);
   RUN(take);
   RUN(take_clip_wrap);
+  RUN(take_nan);
   RUN(scatter_elements);
   RUN(scatter_elements_range);
   RUN(scatter_nd);

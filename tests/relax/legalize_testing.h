@@ -59,7 +59,9 @@ static inline int lg_bad(const TVMFFIAny* got, const double* want, int64_t n, do
   const float* p = dl->data;
   int bad = 0;
   for (int64_t i = 0; i < n; ++i) {
-    if (!(fabs(p[i] - want[i]) <= tol * (1 + fabs(want[i])))) ++bad;
+    if (isnan(want[i]) ? !isnan(p[i]) : !(fabs(p[i] - want[i]) <= tol * (1 + fabs(want[i])))) {
+      ++bad; /* (a NaN wanted matches a NaN) */
+    }
   }
   return bad;
 }

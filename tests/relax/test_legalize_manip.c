@@ -336,9 +336,9 @@ TEST(strided_slice) {
 
 TEST(take_modes) {
   void* t = rv_rand(2, (int64_t[]){5, 3});
-  static const char* const modes[3] = {"fast", "clip", "wrap"};
-  for (int mi = 0; mi < 3; ++mi) {
-    /* indices (2, 2); clip and wrap also get out-of-range ones */
+  static const char* const modes[4] = {"fast", "clip", "wrap", "nan"};
+  for (int mi = 0; mi < 4; ++mi) {
+    /* indices (2, 2); clip, wrap and nan also get out-of-range ones */
     void* ind = mi == 0 ? rv_rand_int(2, (int64_t[]){2, 2}, 0, 5) : rv_rand_int(2, (int64_t[]){2, 2}, -7, 12);
     tvm_relax_var_obj* x = rt_var_take("x", lg_sinfo_of(t));
     tvm_relax_var_obj* iv = rt_var_take("i", lg_sinfo_of(ind));
@@ -354,7 +354,9 @@ TEST(take_modes) {
       int64_t r = ip[k];
       if (mi == 1) r = r < 0 ? 0 : r > 4 ? 4 : r;
       if (mi == 2) r = ((r % 5) + 5) % 5;
-      for (int j = 0; j < 3; ++j) want[k * 3 + j] = lg_f(t)[r * 3 + j];
+      if (mi == 3 && r < 0) r += 5; /* nan: inside [-5, 5) as in fast, NaN elsewhere */
+      bool nan = mi == 3 && (r < 0 || r > 4);
+      for (int j = 0; j < 3; ++j) want[k * 3 + j] = nan ? NAN : lg_f(t)[r * 3 + j];
     }
     CHECK_EQ_INT(lg_bad(&out, want, 12, 0), 0);
     if (out.type_index == kTVMFFITensor) CHECK(lg_shape_is(out.v_obj, 3, (int64_t[]){2, 2, 3}));

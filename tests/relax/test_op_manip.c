@@ -502,9 +502,17 @@ TEST(take) {
   void* bad_mode = rt_attrs(1, "mode", mode);
   tvm_ffi_any_release(&mode);
   RT_EXPECT_CALL_ERROR(RT_CALL("relax.take", bad_mode, v, idx), "ValueError", "attribute 'mode' must be");
+  /* mode "nan" fills with NaN: float data only */
+  mode = tvm_ffi_string("nan");
+  void* nan_mode = rt_attrs(1, "mode", mode);
+  tvm_ffi_any_release(&mode);
+  RT_EXPECT_SINFO(RT_CALL("relax.take", nan_mode, v, idx), "R.Tensor((2, 3), dtype=\"float32\")");
+  tvm_relax_var_obj* iv = rt_var_take("iv", rt_tensor(I64, 1, (int64_t)9));
+  RT_EXPECT_CALL_ERROR(RT_CALL("relax.take", nan_mode, iv, idx), "TypeError",
+               "argument 'x' must have a float dtype for mode \"nan\", got int64");
   tvm_relax_var_obj* ui = rt_var_take("ui", tvm_relax_tensor_sinfo_new(NULL, I64, 1, NULL));
   RT_EXPECT_SINFO(RT_CALL("relax.take", a1, x, ui), "R.Tensor(dtype=\"float32\", ndim=3)");
-  release_all(ui, bad_mode, fi, v, p, a1, idx, x, NULL);
+  release_all(ui, iv, nan_mode, bad_mode, fi, v, p, a1, idx, x, NULL);
 }
 
 TEST(tile_repeat_flip) {

@@ -38,6 +38,11 @@ class IndexOps:
         return y
 
     @R.function
+    def take_nan(x: R.Tensor(("n", 3), "float32"), i: R.Tensor((5,), "int64")) -> R.Tensor((5, 3), "float32"):
+        y = R.take(x, i, axis=0, mode="nan")
+        return y
+
+    @R.function
     def se_update(x: R.Tensor((3, 4), "float32"), i: R.Tensor((2, 3), "int64"), u: R.Tensor((2, 3), "float32")) -> R.Tensor((3, 4), "float32"):
         y = R.scatter_elements(x, i, u, axis=1)
         return y
