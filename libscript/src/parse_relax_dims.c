@@ -9,9 +9,12 @@
  *   expr  := term (('+' | '-') term)*
  *   term  := unary (('*' | '//' | '%') unary)*
  *   unary := '-' unary | '+' unary | atom
- *   atom  := integer | name | '(' expr ')' | ('T.')?('min' | 'max') '(' expr ',' expr ')'
+ *   atom  := integer | name | '(' expr ')' | ('min' | 'max') '(' expr ',' expr ')'
  *          | ('T.Select' | 'T.if_then_else') '(' expr [cmp expr] ',' expr ',' expr ')'
  *            (cmp: < <= > >= == !=; if_then_else as inference writes pooling's ceil_mode dims)
+ *          | 'T.' binary '(' expr ',' expr ')'   (T.min, T.Add, T.Div, T.truncmod, T.FloorDiv,
+ *                                                T.LT, ...: the printer's call forms)
+ *          | 'T.Cast' '(' dtype-string ',' expr ')' | 'T.int32' '(' expr ')' (any int type)
  *
  * with Python's precedence and the same operator helpers as the evaluator's (n * 2 is the Mul a
  * PrimExpr `n * 2` gives). Errors are SyntaxError / TypeError located at the offending
@@ -142,6 +145,123 @@ static tvm_tir_expr_obj* read_select(dim_reader* r, size_t start, int depth, boo
   return e ? e : relocated(r, start, r->pos);
 }
 
+/* The TIR binary kind of a call name the printer writes (`T.Add(1, 2)` for two constants,
+ * `T.Div` for integer division, `T.truncmod`, `T.min`, ...) or Python's (T.floordiv,
+ * T.truncdiv, ...); 0 for none. */
+static tvm_tir_kind binary_kind(const char* name, size_t len) {
+  static const struct {
+    const char* name;
+    tvm_tir_kind kind;
+  } kCalls[] = {
+      {"Add", TVM_TIR_KIND_Add},       {"Sub", TVM_TIR_KIND_Sub},
+      {"Mul", TVM_TIR_KIND_Mul},       {"Div", TVM_TIR_KIND_Div},
+      {"truncdiv", TVM_TIR_KIND_Div},  {"truncmod", TVM_TIR_KIND_Mod},
+      {"FloorDiv", TVM_TIR_KIND_FloorDiv}, {"floordiv", TVM_TIR_KIND_FloorDiv},
+      {"FloorMod", TVM_TIR_KIND_FloorMod}, {"floormod", TVM_TIR_KIND_FloorMod},
+      {"min", TVM_TIR_KIND_Min},       {"max", TVM_TIR_KIND_Max},
+      {"EQ", TVM_TIR_KIND_EQ},         {"NE", TVM_TIR_KIND_NE},
+      {"LT", TVM_TIR_KIND_LT},         {"LE", TVM_TIR_KIND_LE},
+      {"GT", TVM_TIR_KIND_GT},         {"GE", TVM_TIR_KIND_GE},
+      {"And", TVM_TIR_KIND_And},       {"Or", TVM_TIR_KIND_Or},
+  };
+  for (size_t i = 0; i < sizeof(kCalls) / sizeof(kCalls[0]); ++i) {
+    if (strlen(kCalls[i].name) == len && memcmp(kCalls[i].name, name, len) == 0) {
+      return kCalls[i].kind;
+    }
+  }
+  return (tvm_tir_kind)0;
+}
+
+/* '(' a ',' b ')' after a binary call's name (from start): exactly the node of kind for a T.
+ * call (as the TIR evaluator makes T.Add(1, 2)), else folded as the evaluator's helpers fold. */
+static tvm_tir_expr_obj* read_binary_call(dim_reader* r, size_t start, tvm_tir_kind kind,
+                                          bool exact, int depth) {
+  tvm_tir_expr_obj *a = NULL, *b = NULL;
+  if (!accept(r, "(")) {
+    fail(r, r->pos, r->pos + 1, "SyntaxError", "expected '('");
+  } else if ((a = read_expr(r, depth + 1)) != NULL && !accept(r, ",")) {
+    fail(r, r->pos, r->pos + 1, "SyntaxError", "expected ','");
+  } else if (a && (b = read_expr(r, depth + 1)) != NULL && !accept(r, ")")) {
+    fail(r, r->pos, r->pos + 1, "SyntaxError", "expected ')'");
+    tvm_ffi_release(b);
+    b = NULL;
+  }
+  tvm_tir_expr_obj* e = !(a && b) ? NULL
+                       : exact    ? tvm_tir_binary_new(kind, a, b)
+                                  : tvm_tir_binary(kind, a, b);
+  bool read = a && b;
+  tvm_ffi_release(a), tvm_ffi_release(b);
+  return e || !read ? e : relocated(r, start, r->pos);
+}
+
+/* '"' dtype '"' inside the dim (T.Cast's first argument): its dtype, or false with an error. */
+static bool read_dtype(dim_reader* r, DLDataType* out) {
+  skip_space(r);
+  char q = r->pos < r->n ? r->s[r->pos] : 0;
+  size_t at = r->pos + 1, end = at;
+  while (end < r->n && r->s[end] != q) ++end;
+  if ((q != '"' && q != '\'') || end >= r->n) {
+    fail(r, r->pos, r->pos + 1, "SyntaxError", "expected a dtype string");
+    return false;
+  }
+  r->pos = end + 1;
+  if (tvm_tir_dtype_parse(r->s + at, end - at, out) != 0) {
+    tvm_ffi_error_clear();
+    fail(r, at, end, "TypeError", "unknown dtype");
+    return false;
+  }
+  return true;
+}
+
+/* T.<name>(...) as the printer writes a dim's PrimExpr (name at [name, name + len), the call
+ * from start): T.Select / T.if_then_else (cond, a, b), the binary calls (binary_kind),
+ * T.Cast("dtype", value) and integer literals of a type, T.int32(-1); the nodes are those the
+ * TIR evaluator makes of the same text (a Cast of a constant stays a Cast). */
+static tvm_tir_expr_obj* read_t_call(dim_reader* r, size_t start, const char* name, size_t len,
+                                     int depth) {
+  bool ite = len == 12 && !memcmp(name, "if_then_else", 12);
+  if (ite || (len == 6 && !memcmp(name, "Select", 6))) return read_select(r, start, depth, ite);
+  tvm_tir_kind kind = binary_kind(name, len);
+  if (kind) return read_binary_call(r, start, kind, true, depth);
+  DLDataType t;
+  bool cast = len == 4 && !memcmp(name, "Cast", 4);
+  bool literal = !cast && tvm_script__tir_dtype_name(name, len, &t) &&
+                 (t.code == kDLInt || t.code == kDLUInt) && t.lanes == 1;
+  if (!cast && !literal) {
+    fail(r, start, r->pos, "SyntaxError",
+         "a dim takes T.min, T.max, T.Select, T.if_then_else, T.Cast, the arithmetic and "
+         "comparison calls (T.Add, T.FloorDiv, T.truncmod, T.LT, ...) and integer literals "
+         "(T.int32(1))");
+    return NULL;
+  }
+  if (!accept(r, "(")) {
+    fail(r, r->pos, r->pos + 1, "SyntaxError", "expected '('");
+    return NULL;
+  }
+  if (cast && !read_dtype(r, &t)) return NULL;
+  if (cast && !accept(r, ",")) {
+    fail(r, r->pos, r->pos + 1, "SyntaxError", "expected ','");
+    return NULL;
+  }
+  size_t value_at = (skip_space(r), r->pos);
+  tvm_tir_expr_obj* v = read_expr(r, depth + 1);
+  if (!v) return NULL;
+  if (!accept(r, ")")) {
+    tvm_ffi_release(v);
+    fail(r, r->pos, r->pos + 1, "SyntaxError", "expected ')'");
+    return NULL;
+  }
+  int64_t k;
+  if (literal && !tvm_tir_as_const_int(v, &k)) {
+    tvm_ffi_release(v);
+    fail(r, value_at, r->pos - 1, "TypeError", "an integer literal's value must be a number");
+    return NULL;
+  }
+  tvm_tir_expr_obj* e = literal ? tvm_tir_const_int(t, k) : tvm_tir_cast_new(t, v);
+  tvm_ffi_release(v);
+  return e ? e : relocated(r, start, r->pos);
+}
+
 static tvm_tir_expr_obj* read_atom(dim_reader* r, int depth) {
   skip_space(r);
   size_t start = r->pos;
@@ -184,52 +304,20 @@ static tvm_tir_expr_obj* read_atom(dim_reader* r, int depth) {
   size_t len = r->pos - start;
   const char* name = r->s + start;
   if (len == 1 && name[0] == 'T' && r->pos < r->n && r->s[r->pos] == '.') {
-    /* T.min / T.max / T.Select / T.if_then_else as the printer writes them */
+    /* T.<name>(...) in the forms the printer writes (see read_t_call) */
     size_t at = ++r->pos;
     while (r->pos < r->n && is_ident_char(r->s[r->pos])) ++r->pos;
-    name = r->s + at;
-    len = r->pos - at;
-    bool ite = len == 12 && !memcmp(name, "if_then_else", 12);
-    if (!((len == 3 && (!memcmp(name, "min", 3) || !memcmp(name, "max", 3))) ||
-          (len == 6 && !memcmp(name, "Select", 6)) || ite)) {
-      fail(r, start, r->pos, "SyntaxError",
-           "only T.min, T.max, T.Select and T.if_then_else are supported in a dim");
-      return NULL;
-    }
-    if (len == 6 || ite) return read_select(r, start, depth, ite);
+    return read_t_call(r, start, r->s + at, r->pos - at, depth);
   }
   skip_space(r);
-  bool call = r->pos < r->n && r->s[r->pos] == '(';
-  if (call) {
-    bool is_min = len == 3 && !memcmp(name, "min", 3), is_max = len == 3 && !memcmp(name, "max", 3);
-    if (!is_min && !is_max) {
+  if (r->pos < r->n && r->s[r->pos] == '(') {
+    tvm_tir_kind kind = binary_kind(name, len);
+    if (kind != TVM_TIR_KIND_Min && kind != TVM_TIR_KIND_Max) {
       fail(r, start, r->pos, "SyntaxError", "only min(a, b) and max(a, b) calls are supported "
            "in a dim");
       return NULL;
     }
-    ++r->pos;
-    tvm_tir_expr_obj* a = read_expr(r, depth + 1);
-    if (!a) return NULL;
-    if (!accept(r, ",")) {
-      tvm_ffi_release(a);
-      fail(r, r->pos, r->pos + 1, "SyntaxError", "expected ','");
-      return NULL;
-    }
-    tvm_tir_expr_obj* b = read_expr(r, depth + 1);
-    if (!b) {
-      tvm_ffi_release(a);
-      return NULL;
-    }
-    if (!accept(r, ")")) {
-      tvm_ffi_release(a);
-      tvm_ffi_release(b);
-      fail(r, r->pos, r->pos + 1, "SyntaxError", "expected ')'");
-      return NULL;
-    }
-    tvm_tir_expr_obj* e = is_min ? tvm_tir_min(a, b) : tvm_tir_max(a, b);
-    tvm_ffi_release(a);
-    tvm_ffi_release(b);
-    return e ? e : relocated(r, start, r->pos);
+    return read_binary_call(r, start, kind, false, depth);
   }
   char buf[128];
   if (len >= sizeof(buf)) {
