@@ -194,30 +194,41 @@ static int b_Var(tvm_script_call* call, TVMFFIAny* out) {
 
 /* T.handle(dtype=None, storage_scope="global", *, is_size_var=False): a handle Var, annotated
  * PointerType(PrimType(dtype), scope) when a dtype is given (as the printer prints pointer
- * variables); "global" is the IR's "" scope. */
-static int b_handle(tvm_script_call* call, TVMFFIAny* out) {
-  bound_args a;
-  if (bind(&a, call, "dtype=, storage_scope=, *is_size_var=", 3) != 0) return -1;
+ * variables); "global" is the IR's "" scope. T.ptr(dtype, storage_scope="global",
+ * is_size_var=False) is the same with the dtype required. a: bound as T.handle's. */
+static int handle_var(tvm_script_call* call, bound_args* a, TVMFFIAny* out) {
   bool size_var = false; /* (set by arg_bool; initialized for the compiler's flow analysis) */
-  if (arg_bool(&a, 2, &size_var) != 0) return -1;
+  if (arg_bool(a, 2, &size_var) != 0) return -1;
   const char* name = new_var_name(call);
   const char* scope = "";
-  if (given(&a, 1) && !(scope = arg_cstr(&a, 1))) return -1;
+  if (given(a, 1) && !(scope = arg_cstr(a, 1))) return -1;
   if (strcmp(scope, "global") == 0) scope = "";
-  if (!given(&a, 0) && !*scope) {
+  if (!given(a, 0) && !*scope) {
     DLDataType h = TVM_TIR_HANDLE;
     return ret_obj(size_var ? tvm_tir_size_var_new(name, h) : tvm_tir_var_new(name, h), out);
   }
   if (size_var) {
-    fail(&a, 2);
+    fail(a, 2);
     return tvm_ffi_raise("TypeError", "%s(): a pointer variable cannot be a size var", call->name);
   }
   DLDataType elem = TVM_TIR_VOID;
-  if (given(&a, 0) && arg_dtype(&a, 0, &elem) != 0) return -1;
+  if (given(a, 0) && arg_dtype(a, 0, &elem) != 0) return -1;
   tvm_tir_pointer_type_obj* ptr = tvm_tir_pointer_type_of(elem, scope);
   tvm_tir_var_obj* var = ptr ? tvm_tir_var_new_typed(name, (tvm_tir_type_obj*)ptr) : NULL;
   tvm_ffi_release(ptr);
   return ret_obj(var, out);
+}
+
+static int b_handle(tvm_script_call* call, TVMFFIAny* out) {
+  bound_args a;
+  if (bind(&a, call, "dtype=, storage_scope=, *is_size_var=", 3) != 0) return -1;
+  return handle_var(call, &a, out);
+}
+
+static int b_ptr(tvm_script_call* call, TVMFFIAny* out) {
+  bound_args a;
+  if (bind(&a, call, "dtype, storage_scope=, is_size_var=", 3) != 0) return -1;
+  return handle_var(call, &a, out);
 }
 
 /* The largest finite value of a float type, 0 for other types. */
@@ -788,6 +799,7 @@ done:
 /* ---- The table ----------------------------------------------------------------------------- */
 const tvm_script_builtin tvm_script__tir_expr_builtins[] = {
     {"handle", b_handle},
+    {"ptr", b_ptr},
     {"Var", b_Var},
     {"max_value", b_max_value},
     {"abs", b_abs},

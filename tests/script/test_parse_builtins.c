@@ -524,6 +524,13 @@ TEST(dtype_casts_and_vars) {
                    tvm_tir_ptr_var("p", TVM_TIR_FLOAT16, "shared")));
   CHECK(equal_take(call_pos("handle", ARGS(S("float32"), S("global"))),
                    tvm_tir_ptr_var("p", TVM_TIR_FLOAT32, NULL)));
+  /* T.ptr: T.handle's pointer variable, its dtype required */
+  CHECK(equal_take(call_pos("ptr", ARGS(S("float16"), S("shared"))),
+                   tvm_tir_ptr_var("p", TVM_TIR_FLOAT16, "shared")));
+  CHECK(equal_take(call_pos("ptr", ARGS(S("int8"))), tvm_tir_ptr_var("p", TVM_TIR_INT8, NULL)));
+  c = make_call(&tc, "ptr", NULL, 0, NULL, NULL, 0);
+  CHECK(run_call(c) == NULL);
+  CHECK_RAISED("TypeError", "dtype");
 }
 
 TEST(handle_errors) {
