@@ -253,6 +253,10 @@ tvm_relax_sinfo_obj* tvm_relax_expr_sinfo(const void* expr) {
 static tvm_relax_sinfo_obj* callee_result(tvm_relax_expr_obj* op, void* args, void* sinfo_args) {
   tvm_relax_sinfo_obj* cs = tvm_relax_sinfo_of(op);
   if (tvm_tir_is(op, TVM_TIR_KIND_PrimFunc) && !cs) cs = NULL;
+  if (tvm_relax_kind_of(cs) == TVM_RELAX_KIND_FuncStructInfo &&
+      ((tvm_relax_func_sinfo_obj*)cs)->derive_func) { /* its rule says (sinfo_args unused) */
+    return tvm_relax__derive_call_sinfo((tvm_relax_func_sinfo_obj*)cs, args);
+  }
   if (!cs || tvm_relax_kind_of(cs) == TVM_RELAX_KIND_ObjectStructInfo ||
       (tvm_relax_kind_of(cs) == TVM_RELAX_KIND_FuncStructInfo &&
        !((tvm_relax_func_sinfo_obj*)cs)->params && tvm_ffi_seq_size(sinfo_args) > 0)) {

@@ -486,6 +486,9 @@ tvm_tir_prim_func_obj* tvm_relax__legalize_pool2d_backward(const tvm_relax_call_
 /* ---- memory.view, to_vdevice (op_memory_view.c) ---------------------------------------------------------- */
 /* Whether e is "void": of struct info R.Tuple() (memory.view's "no change"). */
 bool tvm_relax__is_void(const tvm_relax_expr_obj* e);
+/* The struct info of a call of f (an opaque function with a derive_func) on args: the rule's
+ * (tvm_relax_func_sinfo_derived); NULL with the rule's error. */
+tvm_relax_sinfo_obj* tvm_relax__derive_call_sinfo(const tvm_relax_func_sinfo_obj* f, void* args);
 /* The DLPack device type of an ir.VDevice's target kind (llvm / c: kDLCPU, cuda: kDLCUDA), or
  * -1 for a kind without one here. */
 int32_t tvm_relax__vdevice_device_type(const void* vdevice);

@@ -33,7 +33,8 @@ static const char* builtin_of(int32_t id) {
 
 /* R.memory.view(x, shape, dtype, offset) -> runtime.TVMTensorCreateView(x, shape, dtype,
  * offset) with the void arguments filled in from x (x itself when all three are void), as
- * upstream's LowerBuiltinView. */
+ * upstream's LowerBuiltinView; the ExternFunc is typed by the view's rule, as upstream's. */
+static const char kViewRule[] = "tvm.relax.type.infer_view_ty";
 static void* lower_view(const tvm_relax_call_obj* call) {
   tvm_relax_expr_obj* x = tvm_ffi_seq_obj_at(call->args, 0);
   bool all_void = true;
@@ -70,9 +71,9 @@ static void* lower_view(const tvm_relax_call_obj* call) {
   }
   void* out = NULL;
   void* args = items[1] && items[2] && items[3] ? tvm_ffi_array_of_objects(items, 4) : NULL;
-  tvm_relax_sinfo_obj* fs = args ? tvm_relax_func_sinfo_new(NULL, NULL, true) : NULL;
+  tvm_relax_sinfo_obj* fs = args ? tvm_relax_func_sinfo_derived(kViewRule, true) : NULL;
   tvm_relax_expr_obj* callee = fs ? tvm_relax_extern_func_new("runtime.TVMTensorCreateView", fs) : NULL;
-  out = tvm_relax__call_sinfo(callee, args, tvm_relax_sinfo_of(call), call->expr.span);
+  out = callee ? tvm_relax_call_new(callee, args, NULL, NULL, call->expr.span) : NULL;
   tvm_ffi_release(callee), tvm_ffi_release(fs), tvm_ffi_release(args);
   tvm_relax__release_all(made, 3);
   return out;

@@ -59,6 +59,7 @@ static const relax_field k_fields_tuple_sinfo[] = {
 static const relax_field k_fields_func_sinfo[] = {
     FLD(tvm_relax_func_sinfo_obj, params, ARR, DEF),
     FLD(tvm_relax_func_sinfo_obj, ret, SINFO, 0),
+    FLD(tvm_relax_func_sinfo_obj, derive_func, STR, 0),
     FLD(tvm_relax_func_sinfo_obj, purity, kTVMFFIBool, 0), END};
 
 static const relax_field k_fields_dtensor_sinfo[] = {

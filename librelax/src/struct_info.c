@@ -233,6 +233,59 @@ tvm_relax_sinfo_obj* tvm_relax_func_sinfo_new(void* params, tvm_relax_sinfo_obj*
   return &s->base;
 }
 
+/* The derivation rules R.Callable(derive_func=...) may name: each computes a call's struct info
+ * from its arguments, as upstream's EnvFunc of that name does. */
+typedef struct {
+  const char* name;
+  tvm_relax_op_id op; /* the operator whose inference rule the call's arguments go through */
+} derive_rule;
+static const derive_rule kDeriveRules[] = {
+    {"tvm.relax.type.infer_view_ty", TVM_RELAX_OP_memory_view},
+    {"tvm.relax.struct_info.infer_view_sinfo", TVM_RELAX_OP_memory_view},
+};
+
+static const derive_rule* derive_rule_of(const char* name, size_t len) {
+  for (size_t i = 0; i < sizeof(kDeriveRules) / sizeof(kDeriveRules[0]); ++i) {
+    if (strlen(kDeriveRules[i].name) == len && memcmp(kDeriveRules[i].name, name, len) == 0) {
+      return &kDeriveRules[i];
+    }
+  }
+  return NULL;
+}
+
+tvm_relax_sinfo_obj* tvm_relax_func_sinfo_derived(const char* derive_func, bool purity) {
+  if (!derive_func || !derive_rule_of(derive_func, strlen(derive_func))) {
+    tvm_ffi_raise("ValueError",
+                  "R.Callable: unknown derive_func \"%s\" (known: \"%s\", \"%s\")",
+                  derive_func ? derive_func : "", kDeriveRules[0].name, kDeriveRules[1].name);
+    return NULL;
+  }
+  void* name = tvm_relax__str(derive_func);
+  tvm_relax_sinfo_obj* s = name ? tvm_relax_func_sinfo_new(NULL, NULL, purity) : NULL;
+  if (s) {
+    ((tvm_relax_func_sinfo_obj*)s)->derive_func = name;
+  } else {
+    tvm_ffi_release(name);
+  }
+  return s;
+}
+
+tvm_relax_sinfo_obj* tvm_relax__derive_call_sinfo(const tvm_relax_func_sinfo_obj* f, void* args) {
+  TVMFFIByteArray name;
+  TVMFFIAny any = tvm_ffi_any_obj(f->derive_func);
+  const derive_rule* rule = tvm_ffi_any_as_bytes(&any, &name) ? derive_rule_of(name.data, name.size)
+                                                                : NULL;
+  if (!rule) {
+    tvm_ffi_raise("ValueError", "a call's callee names an unknown derive_func");
+    return NULL;
+  }
+  tvm_relax_expr_obj* call = tvm_relax_call_new(tvm_relax_op(rule->op), args, NULL, NULL, NULL);
+  tvm_relax_sinfo_obj* s = call ? tvm_relax_sinfo_of(call) : NULL;
+  if (s) tvm_ffi_retain(s);
+  tvm_ffi_release(call);
+  return s;
+}
+
 /* ---- Queries --------------------------------------------------------------------------------- */
 void* tvm_relax_shape_sinfo_dims(const tvm_relax_sinfo_obj* sinfo) {
   if (tvm_relax_kind_of(sinfo) != TVM_RELAX_KIND_ShapeStructInfo) return NULL;
@@ -425,6 +478,11 @@ check_t tvm_relax_sinfo_base_check(const tvm_relax_sinfo_obj* base,
     case TVM_RELAX_KIND_FuncStructInfo: {
       const tvm_relax_func_sinfo_obj *b = (const void*)base, *d = (const void*)derived;
       if (b->purity && !d->purity) return TVM_RELAX_BASE_CHECK_FAIL;
+      /* a derivation rule is part of the type: another rule (or none) is another function */
+      if (b->derive_func && !(d->derive_func && tvm_relax__obj_equal(b->derive_func,
+                                                                     d->derive_func))) {
+        return TVM_RELAX_BASE_CHECK_FAIL;
+      }
       check_t r = tvm_relax_sinfo_base_check(b->ret, d->ret);
       if (!b->params) return r;
       if (!d->params) return MIN_CHECK(r, TVM_RELAX_BASE_CHECK_STATIC);
@@ -521,6 +579,12 @@ tvm_relax_sinfo_obj* tvm_relax_sinfo_lca(const tvm_relax_sinfo_obj* a, const tvm
       if (!ret) return NULL;
       tvm_relax_sinfo_obj* s = tvm_relax_func_sinfo_new(NULL, ret, x->purity && y->purity);
       tvm_ffi_release(ret);
+      /* the same rule on both sides stays */
+      if (s && x->derive_func && y->derive_func && tvm_relax__obj_equal(x->derive_func,
+                                                                        y->derive_func)) {
+        tvm_ffi_retain(x->derive_func);
+        ((tvm_relax_func_sinfo_obj*)s)->derive_func = x->derive_func;
+      }
       return s;
     }
     default:

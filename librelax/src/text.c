@@ -135,7 +135,13 @@ void tvm_relax_sinfo_text(tvm_ffi_strbuf* out, const tvm_relax_sinfo_obj* s) {
         }
         tvm_ffi_strbuf_puts(out, "), ");
       }
-      tvm_relax_sinfo_text(out, p->ret);
+      TVMFFIByteArray rule;
+      TVMFFIAny any = tvm_ffi_any_obj(p->derive_func);
+      if (p->derive_func && tvm_ffi_any_as_bytes(&any, &rule)) {
+        tvm_ffi_strbuf_printf(out, "derive_func=\"%.*s\"", (int)rule.size, rule.data);
+      } else {
+        tvm_relax_sinfo_text(out, p->ret);
+      }
       tvm_ffi_strbuf_puts(out, p->purity ? ")" : ", purity=False)");
       return;
     }

@@ -9,8 +9,9 @@
  *   R.Tuple(*fields) / R.Tuple([fields]), R.Shape(values=None, ndim=-1),
  *   R.Prim(dtype=None, value=None) (value an int, a PrimExpr or a symbolic name),
  *   R.Object, R.Any (both the top struct info: librelax has no separate Any),
- *   R.Callable(params=None, ret=None, purity=None)  (params None: any arguments; purity None:
- *                                                  pure with params, impure without, as upstream);
+ *   R.Callable(params=None, ret=None, purity=None, derive_func=None)  (params None: any
+ *       arguments; purity None: pure with params, impure without, as upstream; derive_func: the
+ *       name of a rule typing an opaque function's calls, tvm_relax_func_sinfo_derived);
  *   written without a call, R.Tensor / R.Shape / R.Tuple / R.Object / R.Any are the unknown forms;
  *   R.dataflow()  (a `with` item: the dataflow frame), R.output(*vars) (ends the block and
  *   evaluates to the ffi.Array of the Vars that replace the outputs after it: the statement
@@ -570,10 +571,6 @@ static int b_callable(tvm_script_call* call, TVMFFIAny* out) {
   static const char* const spec = "params=, ret=, purity=, derive_func=";
   TVMFFIAny a[4];
   if (bind(call, spec, a, 4) != 0) return -1;
-  if (present(&a[3])) {
-    tvm_ffi_raise("NotImplementedError", "R.Callable(derive_func=...) is not supported");
-    return fail_at(call, spec, 3);
-  }
   /* Upstream's default (C++'s): a function of known params is pure, an opaque one impure. */
   bool purity = present(&a[0]);
   if (present(&a[2])) {
@@ -583,6 +580,24 @@ static int b_callable(tvm_script_call* call, TVMFFIAny* out) {
       return fail_at(call, spec, 2);
     }
     purity = a[2].v_int64 != 0;
+  }
+  if (present(&a[3])) { /* an opaque function whose calls a registered rule types */
+    TVMFFIByteArray name;
+    char buf[128];
+    if (!tvm_ffi_any_as_bytes(&a[3], &name) || name.size >= sizeof(buf)) {
+      tvm_ffi_raise("TypeError", "argument 'derive_func' of R.Callable must be the name of a "
+                    "derivation rule, got %s", tvm_ffi_any_type_name(&a[3]));
+      return fail_at(call, spec, 3);
+    }
+    if (present(&a[0]) || present(&a[1])) {
+      tvm_ffi_raise("ValueError", "R.Callable: derive_func types the calls of an opaque "
+                    "function: it takes no params and no ret");
+      return fail_at(call, spec, present(&a[0]) ? 0 : 1);
+    }
+    memcpy(buf, name.data, name.size);
+    buf[name.size] = '\0';
+    tvm_relax_sinfo_obj* s = tvm_relax_func_sinfo_derived(buf, purity);
+    return s ? ret(s, out) : fail_at(call, spec, 3);
   }
   void* params = NULL;
   if (present(&a[0])) {

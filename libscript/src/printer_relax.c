@@ -503,7 +503,8 @@ static tvm_script_doc_obj* sinfo_doc(tvm_script_docsifier* d, const tvm_relax_si
     }
     case TVM_RELAX_KIND_FuncStructInfo: {
       /* upstream's: R.Callable((params...), ret, purity); an opaque one R.Callable with its
-       * non-default ret= / purity= (an opaque function is impure unless it says so) */
+       * non-default ret= / derive_func= / purity= (an opaque function is impure unless it says
+       * so) */
       const tvm_relax_func_sinfo_obj* p = (const void*)s;
       call_parts c = parts_new();
       if (p->params) {
@@ -515,6 +516,8 @@ static tvm_script_doc_obj* sinfo_doc(tvm_script_docsifier* d, const tvm_relax_si
         if (tvm_relax_kind_of(p->ret) != TVM_RELAX_KIND_ObjectStructInfo) {
           push_kwarg(&c, "ret", sinfo_child(d, p->ret, path, "ret", sc));
         }
+        TVMFFIAny rule = tvm_ffi_any_obj(p->derive_func);
+        if (p->derive_func) push_kwarg(&c, "derive_func", tvm_script_literal_doc(&rule));
         if (p->purity) push_kwarg(&c, "purity", tvm_script_literal_bool(true));
       }
       if (c.ok && tvm_ffi_seq_size(c.args) == 0 && tvm_ffi_seq_size(c.keys) == 0) {

@@ -362,6 +362,25 @@ TEST(base_check_and_lca) {
   CHECK(tvm_relax_sinfo_base_check(f_wide, f_impure) == TVM_RELAX_BASE_CHECK_FAIL);
   CHECK_STR_EQ(rt_text(f_impure), "R.Callable((R.Tensor(dtype=\"float32\", ndim=2)), "
                                   "R.Tensor((3, 4), dtype=\"float32\"), purity=False)");
+  /* Derivation rules: the rule is part of the type; the same rule on both sides joins. */
+  tvm_relax_sinfo_obj* f_view = tvm_relax_func_sinfo_derived("tvm.relax.type.infer_view_ty", true);
+  tvm_relax_sinfo_obj* f_old = tvm_relax_func_sinfo_derived("tvm.relax.struct_info.infer_view_sinfo",
+                                                            true);
+  tvm_relax_sinfo_obj* f_opaque = tvm_relax_func_sinfo_new(NULL, NULL, true);
+  CHECK(tvm_relax_sinfo_base_check(f_view, f_view) == TVM_RELAX_BASE_CHECK_PASS);
+  CHECK(tvm_relax_sinfo_base_check(f_view, f_old) == TVM_RELAX_BASE_CHECK_FAIL);
+  CHECK(tvm_relax_sinfo_base_check(f_view, f_opaque) == TVM_RELAX_BASE_CHECK_FAIL);
+  CHECK(tvm_relax_sinfo_base_check(f_opaque, f_view) == TVM_RELAX_BASE_CHECK_PASS);
+  CHECK_STR_EQ(rt_text(f_view), "R.Callable(derive_func=\"tvm.relax.type.infer_view_ty\")");
+  l = tvm_relax_sinfo_lca(f_view, f_view);
+  CHECK(l && ((tvm_relax_func_sinfo_obj*)l)->derive_func != NULL);
+  tvm_ffi_release(l);
+  l = tvm_relax_sinfo_lca(f_view, f_old);
+  CHECK(l && ((tvm_relax_func_sinfo_obj*)l)->derive_func == NULL);
+  tvm_ffi_release(l);
+  CHECK(tvm_relax_func_sinfo_derived("tvm.relax.nope", true) == NULL);
+  CHECK_RAISED("ValueError", "unknown derive_func \"tvm.relax.nope\"");
+  tvm_ffi_release(f_view), tvm_ffi_release(f_old), tvm_ffi_release(f_opaque);
   tvm_ffi_release(f_wide), tvm_ffi_release(f_narrow), tvm_ffi_release(f_impure);
   tvm_ffi_release(p_2d), tvm_ffi_release(p_34);
   tvm_ffi_release(tu1), tvm_ffi_release(tu2), tvm_ffi_release(f1), tvm_ffi_release(f2);

@@ -535,6 +535,17 @@ TEST(struct_info_annotations) {
   check_sinfo(b, "Callable", RARGS(ANONE, AO(tp)), NOKW, "R.Callable(ret=R.Prim(\"int64\"))");
   CHECK(rcall(b, "Callable", RARGS(AO(t23), AO(tp)), NOKW) == NULL);
   CHECK_RAISED("TypeError", "argument 'params' of R.Callable must be a list");
+  /* derive_func: a registered rule's name types an opaque function's calls */
+  check_sinfo(b, "Callable", NOARGS, RKW("derive_func", "purity"),
+              RARGS(AS("tvm.relax.struct_info.infer_view_sinfo"), AB(true)),
+              "R.Callable(derive_func=\"tvm.relax.struct_info.infer_view_sinfo\", purity=True)");
+  CHECK(rcall(b, "Callable", NOARGS, RKW("derive_func"), RARGS(AS("my.rule"))) == NULL);
+  CHECK_RAISED("ValueError", "unknown derive_func \"my.rule\"");
+  CHECK(rcall(b, "Callable", RARGS(ANONE, AO(tp)), RKW("derive_func"),
+              RARGS(AS("tvm.relax.type.infer_view_ty"))) == NULL);
+  CHECK_RAISED("ValueError", "it takes no params and no ret");
+  CHECK(rcall(b, "Callable", NOARGS, RKW("derive_func"), RARGS(AI(1))) == NULL);
+  CHECK_RAISED("TypeError", "argument 'derive_func' of R.Callable must be the name");
   /* the bare names */
   static const char* const bare[] = {"Object", "Any", "Tensor", "Shape", "Tuple"};
   static const char* const bare_text[] = {"R.Object", "R.Object", "R.Tensor", "R.Shape", "R.Tuple"};

@@ -500,6 +500,60 @@ TEST(bare_module_function_name) {
  * symbolic dims below goes through the arithmetic simplifier, which reads a raised error as its
  * own. The stale error is still raised after a parse that succeeds, replaced by the parse's own
  * after one that fails. */
+/* LowerRuntimeBuiltin writes R.memory.view as upstream's LowerBuiltinView does: a call of
+ * runtime.TVMTensorCreateView typed by the view's derivation rule (R.Callable(derive_func=...));
+ * upstream's expected text of that (test_op_view's) parses to the same module, and the call's
+ * struct info is the view's, derived from its arguments. */
+TEST(view_lowered_with_derive_func) {
+  void* before = parse(
+      "from tvm.script import ir as I\n"
+      "from tvm.script import relax as R\n"
+      "@I.ir_module\n"
+      "class Before:\n"
+      "    @R.function\n"
+      "    def main(A: R.Tensor([4096], \"float32\")):\n"
+      "        B = R.memory.view(A, [64, 64])\n"
+      "        return B\n");
+  void* expected = parse(
+      "from tvm.script import ir as I\n"
+      "from tvm.script import relax as R\n"
+      "@I.ir_module\n"
+      "class Expected:\n"
+      "    @R.function\n"
+      "    def main(A: R.Tensor([4096], \"float32\")):\n"
+      "        B = R.ExternFunc(\n"
+      "            \"runtime.TVMTensorCreateView\",\n"
+      "            R.Callable(derive_func=\"tvm.relax.type.infer_view_ty\", purity=True),\n"
+      "        )(A, R.shape([64, 64]), R.dtype(\"float32\"), R.prim_value(0))\n"
+      "        return B\n");
+  void* low = before ? tvm_relax_transform_lower_runtime_builtin(before) : NULL;
+  CHECK(low && expected);
+  if (low && expected) {
+    TVMFFIAny a = tvm_ffi_any_obj(low), b = tvm_ffi_any_obj(expected);
+    CHECK_EQ_INT(tvm_ffi_structural_equal(&a, &b, true, NULL, NULL), 1);
+    tvm_relax_function_obj* f = tvm_tir_ir_module_lookup(expected, "main");
+    const tvm_relax_sinfo_obj* r = f ? f->ret_struct_info : NULL;
+    CHECK(r && tvm_relax_kind_of(r) == TVM_RELAX_KIND_TensorStructInfo);
+    if (r && tvm_relax_kind_of(r) == TVM_RELAX_KIND_TensorStructInfo) {
+      CHECK_EQ_INT(((const tvm_relax_tensor_sinfo_obj*)r)->ndim, 2);
+    }
+    tvm_ffi_release(f);
+  }
+  /* a view past the tensor is refused by the rule, as by R.memory.view */
+  static const char kBad[] =
+      "from tvm.script import relax as R\n"
+      "@R.function\n"
+      "def main(A: R.Tensor([16], \"float32\")):\n"
+      "    B = R.ExternFunc(\"runtime.TVMTensorCreateView\",\n"
+      "        R.Callable(derive_func=\"tvm.relax.type.infer_view_ty\", purity=True))(\n"
+      "        A, R.shape([4, 5]), R.dtype(\"float32\"), R.prim_value(0))\n"
+      "    return B\n";
+  void* bad = tvm_script_parse(kBad, strlen(kBad), NULL);
+  CHECK(bad == NULL);
+  CHECK_RAISED("ValueError", "the view would reach past 'x'");
+  tvm_ffi_release(bad), tvm_ffi_release(low), tvm_ffi_release(before), tvm_ffi_release(expected);
+}
+
 TEST(stale_error_is_set_aside) {
   static const char* const good =
       "from tvm.script import relax as R\n"
@@ -536,5 +590,6 @@ int main(void) {
   RUN(tvm_device_constructors);
   RUN(bare_module_function_name);
   RUN(stale_error_is_set_aside);
+  RUN(view_lowered_with_derive_func);
   return test_summary();
 }

@@ -53,12 +53,15 @@ struct tvm_relax_tuple_sinfo_obj {
   void* fields;
 };
 /* relax.FuncStructInfo: params an ffi.Array of StructInfo (NULL: opaque, any arguments), ret
- * the result's struct info, purity whether calling it has no visible side effect. */
+ * the result's struct info, purity whether calling it has no visible side effect. An opaque
+ * function may instead name a derivation rule (upstream's derive_func, an EnvFunc: see
+ * tvm_relax_func_sinfo_derived) that computes each call's struct info from its arguments. */
 struct tvm_relax_func_sinfo_obj {
   tvm_relax_sinfo_obj base;
   void* params; /* optional ffi.Array<StructInfo> */
   tvm_relax_sinfo_obj* ret;
   bool purity;
+  void* derive_func; /* optional ffi.String, the rule's registered name (ret is then Object) */
 };
 
 /* ---- Constructors ---------------------------------------------------------------------------- */
@@ -78,6 +81,12 @@ tvm_relax_sinfo_obj* tvm_relax_tensor_sinfo_of_ints(const int64_t* dims, int32_t
                                                     DLDataType dtype);
 tvm_relax_sinfo_obj* tvm_relax_tuple_sinfo_new(void* fields);
 tvm_relax_sinfo_obj* tvm_relax_func_sinfo_new(void* params, tvm_relax_sinfo_obj* ret, bool purity);
+/* An opaque function whose calls' struct info the named rule derives (R.Callable(derive_func=
+ * name)). The rules are upstream's registered ones: "tvm.relax.type.infer_view_ty" (and its
+ * older name "tvm.relax.struct_info.infer_view_sinfo"), R.memory.view's inference on the call's
+ * (x, shape, dtype, relative_byte_offset), which runtime.TVMTensorCreateView is declared with.
+ * An unknown name is a ValueError. */
+tvm_relax_sinfo_obj* tvm_relax_func_sinfo_derived(const char* derive_func, bool purity);
 /* The empty tuple R.Tuple(), the value of calls that return nothing. */
 tvm_relax_sinfo_obj* tvm_relax_void_sinfo(void);
 
