@@ -23,6 +23,7 @@
  * for a CPU device and refuse others (this project has no RealizeVDevice to act on it).
  */
 #include <string.h>
+#include <tvm/tir/arith.h>
 #include <tvm/tir/attr_value.h>
 
 #include "internal.h"
@@ -45,6 +46,41 @@ static int64_t const_numel(void* dims) {
     }
   }
   return n;
+}
+
+/* The product of dims (an int64 PrimExpr, folded), or NULL when dims is NULL or on error. */
+static tvm_tir_expr_obj* numel_expr(void* dims) {
+  if (!dims) return NULL;
+  int64_t nd = tvm_ffi_seq_size(dims);
+  tvm_tir_expr_obj* n = nd ? tvm_ffi_seq_obj_at(dims, 0) : NULL;
+  if (n) tvm_ffi_retain(n);
+  if (!nd) n = tvm_tir_const_int(tvm_tir_dtype_int(64), 1);
+  for (int64_t i = 1; n && i < nd; ++i) {
+    tvm_tir_expr_obj* m = tvm_tir_mul(n, tvm_ffi_seq_obj_at(dims, i));
+    tvm_ffi_release(n);
+    n = m;
+  }
+  if (!n) tvm_ffi_error_clear();
+  return n;
+}
+
+/* The symbolic form of the checks below: whether need > have is provable (libtir's prover);
+ * the amounts are described into *text then. Needs both. */
+static bool provably_more(tvm_tir_expr_obj* need, tvm_tir_expr_obj* have, tvm_ffi_strbuf* text) {
+  if (!need || !have) return false;
+  tvm_tir_expr_obj* gt = tvm_tir_gt(need, have);
+  int r = gt ? tvm_tir_prove(gt, NULL) : -1;
+  tvm_ffi_release(gt);
+  if (r < 0) tvm_ffi_error_clear();
+  if (r != 1) return false;
+  tvm_tir_expr_obj* parts[2] = {tvm_tir_simplify_expr(need, NULL), tvm_tir_simplify_expr(have, NULL)};
+  for (int i = 0; i < 2; ++i) {
+    if (i) tvm_ffi_strbuf_puts(text, " against ");
+    if (!parts[i]) tvm_ffi_error_clear();
+    tvm_tir_node_text(text, parts[i] ? parts[i] : (i ? have : need));
+    tvm_ffi_release(parts[i]);
+  }
+  return true;
 }
 
 static int64_t elem_bytes(DLDataType t) {
@@ -74,6 +110,11 @@ tvm_relax_sinfo_obj* tvm_relax__infer_memory_view(const tvm_relax__infer_ctx* ct
   if (new_dtype) {
     if (tvm_relax_kind_of(a_dtype) == TVM_RELAX_KIND_DataTypeImm) {
       dtype = ((tvm_relax_dtype_imm_obj*)a_dtype)->value;
+      if (tvm_relax_dtype_is_unknown(dtype)) { /* R.dtype("void"): no element type to view as */
+        return tvm_relax__arg_error(ctx, 2, "TypeError",
+                                    "must be a dtype with a size, got \"void\" (write "
+                                    "R.tuple() to keep x's)");
+      }
     } else if (tvm_relax_kind_of(tvm_relax_sinfo_of(a_dtype)) == TVM_RELAX_KIND_ObjectStructInfo) {
       dtype = TVM_RELAX_DTYPE_UNKNOWN;
     } else {
@@ -119,6 +160,37 @@ tvm_relax_sinfo_obj* tvm_relax__infer_memory_view(const tvm_relax__infer_ctx* ct
     return tvm_relax__op_error(ctx, "ValueError",
                                "the view would reach past 'x': it needs %lld %s but 'x' has %lld",
                                (long long)need, why, (long long)have);
+  }
+  /* The same checks on symbolic dims, where provable: the bytes, or with the dtype kept the
+   * element counts (upstream's CanProve on the view's size). */
+  if ((in_n < 0 || out_n < 0) && in_dims && out_dims) {
+    tvm_tir_expr_obj *in_e = numel_expr(in_dims), *out_e = numel_expr(out_dims);
+    tvm_tir_expr_obj *need_e = NULL, *have_e = NULL;
+    const char* what = NULL;
+    if (in_b > 0 && out_b > 0 && in_e && out_e) {
+      tvm_tir_expr_obj* ob = tvm_tir_const_int(tvm_tir_dtype_int(64), out_b);
+      tvm_tir_expr_obj* ib = tvm_tir_const_int(tvm_tir_dtype_int(64), in_b);
+      tvm_tir_expr_obj* off = tvm_tir_const_int(tvm_tir_dtype_int(64), offset_known ? offset : 0);
+      tvm_tir_expr_obj* vb = ob ? tvm_tir_mul(out_e, ob) : NULL;
+      need_e = vb && off ? tvm_tir_add(vb, off) : NULL;
+      have_e = ib ? tvm_tir_mul(in_e, ib) : NULL;
+      what = "bytes";
+      tvm_ffi_release(ob), tvm_ffi_release(ib), tvm_ffi_release(off), tvm_ffi_release(vb);
+    } else if (!new_dtype && in_e && out_e) {
+      tvm_ffi_retain(out_e), tvm_ffi_retain(in_e);
+      need_e = out_e, have_e = in_e, what = "elements";
+    }
+    tvm_ffi_strbuf text = {0};
+    bool past = provably_more(need_e, have_e, &text);
+    tvm_ffi_release(in_e), tvm_ffi_release(out_e), tvm_ffi_release(need_e), tvm_ffi_release(have_e);
+    if (!need_e || !have_e) tvm_ffi_error_clear();
+    tvm_relax_sinfo_obj* err =
+        past ? tvm_relax__op_error(ctx, "ValueError",
+                                   "the view would reach past 'x': its %s (%s) provably exceed "
+                                   "x's", what, tvm_ffi_strbuf_cstr(&text))
+             : NULL;
+    tvm_ffi_strbuf_free(&text);
+    if (past) return err;
   }
   if (!new_shape) {
     return x->shape ? tvm_relax_tensor_sinfo_new(x->shape, dtype, x->ndim, x->vdevice)

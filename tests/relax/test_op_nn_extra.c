@@ -306,6 +306,14 @@ static tvm_relax_expr_obj* shape_of_ints(int n, ...) {
   return tvm_relax_shape_expr_of_ints(v, n);
 }
 
+/* A ShapeExpr of n dims (PrimExprs, borrowed). */
+static tvm_relax_expr_obj* shape_of_dims(int n, void* const* dims) {
+  void* arr = tvm_ffi_array_of_objects((void**)dims, n);
+  tvm_relax_expr_obj* s = arr ? tvm_relax_shape_expr_new(arr) : NULL;
+  tvm_ffi_release(arr);
+  return s;
+}
+
 TEST(memory_view) {
   CHECK_STR_EQ(view(T("4, 6", F32), NULL, NULL, NULL), TS("4, 6", F));
   CHECK_STR_EQ(view(T("4, 6", F32), shape_of_ints(2, 2, 5), NULL, tvm_relax_prim_value_int64(16)),
@@ -331,6 +339,36 @@ TEST(memory_view) {
   CHECK_RAISED("TypeError", "argument 'dtype' must be a dtype");
   CHECK(view(T("4, 6", F32), NULL, NULL, tvm_relax_prim_value_int64(-4)) == NULL);
   CHECK_RAISED("ValueError", "argument 'relative_byte_offset' must not be negative");
+  CHECK(view(T("4, 6", F32), NULL, tvm_relax_dtype_imm_new(TVM_RELAX_DTYPE_UNKNOWN), NULL) == NULL);
+  CHECK_RAISED("TypeError", "argument 'dtype' must be a dtype with a size, got \"void\"");
+  /* symbolic dims: past the end where provable (n + 1 elements of n; 16n + 8 bytes of 16n),
+   * accepted where not (8n elements of 4n: n may be 0; the runtime checks the view) */
+  tvm_relax_sinfo_obj* xn = T("n, 4", F32);
+  tvm_tir_expr_obj* n = tvm_ffi_seq_obj_at(tvm_relax_tensor_sinfo_dims(xn), 0);
+  tvm_tir_expr_obj* four = tvm_tir_const_int(I64, 4);
+  tvm_tir_expr_obj* one = tvm_tir_const_int(I64, 1);
+  tvm_tir_expr_obj* n1 = tvm_tir_add(n, one);
+  tvm_tir_expr_obj* two = tvm_tir_const_int(I64, 2);
+  tvm_tir_expr_obj* n2 = tvm_tir_mul(n, two);
+  tvm_ffi_retain(xn);
+  CHECK(view(xn, shape_of_dims(2, (void*[]){n1, four}), NULL, NULL) == NULL);
+  CHECK_RAISED("ValueError", "its bytes ((n * T.int64(16)) + T.int64(16) against "
+                             "n * T.int64(16)) provably exceed x's");
+  tvm_ffi_retain(xn);
+  CHECK(view(xn, shape_of_dims(2, (void*[]){n, four}), NULL,
+             tvm_relax_prim_value_int64(8)) == NULL);
+  CHECK_RAISED("ValueError", "its bytes");
+  tvm_ffi_retain(xn);
+  CHECK_STR_EQ(view(xn, shape_of_dims(2, (void*[]){n2, four}), NULL, NULL),
+               "R.Tensor((n * T.int64(2), 4), dtype=\"float32\")");
+  /* with the dtype unknown, the element counts */
+  tvm_relax_expr_obj* sn = shape_of_dims(1, (void*[]){n});
+  tvm_relax_sinfo_obj* un = tvm_relax_tensor_sinfo_new(sn, TVM_RELAX_DTYPE_UNKNOWN, -1, NULL);
+  tvm_ffi_release(sn);
+  CHECK(view(un, shape_of_dims(1, (void*[]){n1}), NULL, NULL) == NULL);
+  CHECK_RAISED("ValueError", "its elements (n + T.int64(1) against n) provably exceed x's");
+  tvm_ffi_release(xn), tvm_ffi_release(four), tvm_ffi_release(one), tvm_ffi_release(n1);
+  tvm_ffi_release(n2), tvm_ffi_release(two);
 }
 
 /* memory.ensure_zero_offset(x): x's struct info; a tensor only. */
