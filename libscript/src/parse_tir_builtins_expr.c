@@ -181,16 +181,19 @@ static int dtype_ctor(tvm_script_call* call, TVMFFIAny* out) {
 
 const tvm_script_builtin tvm_script__tir_dtype_builtin = {"<dtype>", dtype_ctor};
 
-/* T.Var(name, dtype): tir.Var's constructor (upstream's programs reach it through the T
- * module, `a = T.Var("a", "int64")`), a Var of that name and dtype, as `a = T.int64()`. */
-static int b_Var(tvm_script_call* call, TVMFFIAny* out) {
+/* T.Var(name, dtype) / T.SizeVar(name, dtype): tir.Var's and tir.SizeVar's constructors
+ * (upstream's T module exports both: `a = T.Var("a", "int64")`, mlc-llm's kernels write
+ * `n = T.SizeVar("n", "int32")`), as `a = T.int64()` / `n = T.int32(is_size_var=True)`. */
+static int var_ctor(tvm_script_call* call, bool size_var, TVMFFIAny* out) {
   bound_args a;
   if (bind(&a, call, "name, dtype", 2) != 0) return -1;
   const char* name = arg_cstr(&a, 0);
   DLDataType dtype;
   if (!name || arg_dtype(&a, 1, &dtype) != 0) return -1;
-  return ret_obj(tvm_tir_var_new(name, dtype), out);
+  return ret_obj(size_var ? tvm_tir_size_var_new(name, dtype) : tvm_tir_var_new(name, dtype), out);
 }
+static int b_Var(tvm_script_call* call, TVMFFIAny* out) { return var_ctor(call, false, out); }
+static int b_SizeVar(tvm_script_call* call, TVMFFIAny* out) { return var_ctor(call, true, out); }
 
 /* T.handle(dtype=None, storage_scope="global", *, is_size_var=False): a handle Var, annotated
  * PointerType(PrimType(dtype), scope) when a dtype is given (as the printer prints pointer
@@ -801,6 +804,7 @@ const tvm_script_builtin tvm_script__tir_expr_builtins[] = {
     {"handle", b_handle},
     {"ptr", b_ptr},
     {"Var", b_Var},
+    {"SizeVar", b_SizeVar},
     {"max_value", b_max_value},
     {"abs", b_abs},
     {"min_value", b_min_value},
