@@ -152,6 +152,17 @@ bool tvm_script__vt_holds(const script_var_table* vt, const void* obj) {
   return false;
 }
 
+tvm_tir_expr_obj* tvm_script__tir_negate(tvm_tir_expr_obj* x) {
+  DLDataType t = x->dtype;
+  if (!(t.code == kDLInt || tvm_tir_dtype_is_floating(t)) || tvm_tir_dtype_is_bool(t)) {
+    return tvm_tir_neg(x);
+  }
+  tvm_tir_expr_obj* minus_one = tvm_tir_const_int(t, -1);
+  tvm_tir_expr_obj* r = minus_one ? tvm_tir_mul(x, minus_one) : NULL;
+  tvm_ffi_release(minus_one);
+  return r;
+}
+
 /* ---- Names --------------------------------------------------------------------------------- */
 static bool name_is(const script_name* n, const char* lit) {
   return strlen(lit) == n->size && memcmp(n->text, lit, n->size) == 0;
@@ -823,7 +834,7 @@ static int eval_operation(script_parser* p, const ast_expr* e, TVMFFIAny* out) {
     } else if (is_prim_expr(&a)) {
       tvm_tir_expr_obj* x = (void*)a.v_obj;
       tvm_tir_expr_obj* r =
-          op == TVM_SCRIPT_OP_USub ? tvm_tir_neg(x)
+          op == TVM_SCRIPT_OP_USub ? tvm_script__tir_negate(x)
           : op == TVM_SCRIPT_OP_Not
               ? tvm_tir_not(x)
               : tvm_tir_call_builtin(x->dtype, TVM_TIR_BUILTIN_bitwise_not, &x, 1);

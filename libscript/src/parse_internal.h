@@ -134,6 +134,10 @@ static inline bool tvm_script_arg_given(const TVMFFIAny* v) {
   return v->type_index != TVM_SCRIPT_ARG_ABSENT;
 }
 /* Whether v is a string (a Python str value: small, heap or raw). */
+/* -x of a PrimExpr as upstream's parser evaluates it (PrimExpr.__neg__): x * -1 in x's type,
+ * folded for a constant; an unsigned or bool x (no -1 of its type) keeps libtir's 0 - x. NULL
+ * with an error raised. */
+tvm_tir_expr_obj* tvm_script__tir_negate(tvm_tir_expr_obj* x);
 static inline bool tvm_script__is_str(const TVMFFIAny* v) {
   return v->type_index == kTVMFFISmallStr || v->type_index == kTVMFFIStr ||
          v->type_index == kTVMFFIRawStr;

@@ -338,7 +338,7 @@ static tvm_tir_expr_obj* read_unary(dim_reader* r, int depth) {
   size_t start = (skip_space(r), r->pos);
   if (accept(r, "-")) {
     tvm_tir_expr_obj* x = read_unary(r, depth + 1);
-    tvm_tir_expr_obj* e = x ? tvm_tir_neg(x) : NULL;
+    tvm_tir_expr_obj* e = x ? tvm_script__tir_negate(x) : NULL;
     tvm_ffi_release(x);
     return e || !x ? e : relocated(r, start, r->pos);
   }

@@ -210,9 +210,12 @@ TEST(expression_fragments) {
                     tvm_tir_or_take(tvm_tir_and_take(tvm_tir_le_take(tvm_tir_int(0), ref(x)),
                                                      tvm_tir_lt_take(ref(x), ref(y))),
                                     tvm_tir_not_take(tvm_tir_eq_take(ref(x), tvm_tir_int(1)))));
-  /* A literal takes the other operand's dtype; float division; unary minus. */
+  /* A literal takes the other operand's dtype; float division; unary minus is x * -1, as
+   * upstream's PrimExpr.__neg__ (a float's sign of zero then flips, as IEEE negation does). */
   EXPECT_EQUAL_FREE(PARSE("n = T.int64()\n-(n * 2)"),
-                    tvm_tir_neg_take(tvm_tir_mul_take(ref(n), tvm_tir_i64(2))));
+                    tvm_tir_mul_take(tvm_tir_mul_take(ref(n), tvm_tir_i64(2)), tvm_tir_i64(-1)));
+  EXPECT_EQUAL_FREE(PARSE("f = T.float32()\n-f"), tvm_tir_mul_take(ref(f), tvm_tir_f32(-1)));
+  EXPECT_EQUAL_FREE(PARSE("-T.float32(1.5)"), tvm_tir_f32(-1.5));
   EXPECT_EQUAL_FREE(PARSE("f = T.float32()\nf / 2.5 + 1"),
                     tvm_tir_add_take(tvm_tir_div_take(ref(f), tvm_tir_f32(2.5)), tvm_tir_f32(1)));
   /* Bitwise operators are calls of the tir.bitwise_* / shift ops. */
