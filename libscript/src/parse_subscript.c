@@ -195,6 +195,13 @@ static void* buffer_region(tvm_tir_buffer_obj* buf, const index_val* iv, int64_t
       ext = rc == 0 ? tvm_script__range_extent(start, stop) : NULL;
     } else {
       start = script__to_expr(&iv[k].value, NULL);
+      /* (an index as a load's: an integer; a float one would print as a float slice) */
+      if (start && !tvm_tir_dtype_is_index(start->dtype)) {
+        tvm_ffi_raise("TypeError", "an index of a region of a buffer must be an integer, got %s",
+                      tvm_tir_dtype_str(start->dtype).s);
+        tvm_ffi_release(start);
+        start = NULL;
+      }
       ext = start ? tvm_tir_const_int(start->dtype, 1) : NULL;
     }
     tvm_tir_range_obj* r = ext ? tvm_tir_range_new(start, ext) : NULL;
