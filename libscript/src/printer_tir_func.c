@@ -173,9 +173,10 @@ tvm_script_doc_obj* tvm_script__tir_buffer_call(tvm_script_docsifier* d,
   bool offset_defined = false;
   if (ok && !default_elem_offset(buf)) {
     ok = inline_buffer_var(d, buf, buf->elem_offset, &offset_defined) == 0;
-    /* ... when the parser makes it again: a variable of the shape's index type. */
+    /* ... when the parser makes it again: a (plain, not size) variable of the shape's index
+     * type. */
     DLDataType index_t = index_dtype(buf);
-    offset_defined = offset_defined &&
+    offset_defined = offset_defined && tvm_tir_kind_of(buf->elem_offset) == TVM_TIR_KIND_Var &&
                      tvm_ffi_dtype_equal(tvm_tir_expr_dtype(buf->elem_offset), index_t);
     if (ok && offset_defined) {
       tvm_ffi_retain((void*)lhs);
