@@ -280,6 +280,20 @@ static void binop_info(tvm_tir_kind k, int32_t* op, const char** name) {
   }
 }
 
+/* An operand of a binary node printed as a call because both operands are constants: an
+ * IntImm as TIR writes it (T.int64(1)) whatever token prints around it (under Relax's a plain
+ * int is an int64, which the call's arguments would read back as an int32). */
+static tvm_script_doc_obj* const_operand(tvm_script_docsifier* d, const void* e,
+                                         const void* path, const char* name) {
+  if (tvm_tir_kind_of(e) != TVM_TIR_KIND_IntImm) return tvm_script__tir_child(d, e, path, name);
+  void* p = tvm_script__tir_path(d, path, name);
+  TVMFFIAny a = tvm_ffi_any_obj((void*)e);
+  tvm_script_doc_obj* doc = p ? conv_int_imm(d, &a, p) : NULL;
+  if (doc) tvm_script_doc_mark(d, doc, p);
+  tvm_ffi_release(p);
+  return doc;
+}
+
 static tvm_script_doc_obj* conv_binary(tvm_script_docsifier* d, const TVMFFIAny* obj,
                                        const void* path) {
   const tvm_tir_binary_obj* b = (const void*)obj->v_obj;
@@ -288,13 +302,16 @@ static tvm_script_doc_obj* conv_binary(tvm_script_docsifier* d, const TVMFFIAny*
   binop_info(tvm_tir_kind_of(b), &op, &name);
   /* Integer `/` would parse as floor division; two constants would fold. */
   if (op == TVM_SCRIPT_OP_Div && !tvm_tir_dtype_is_float(b->expr.dtype)) op = 0;
-  if (is_imm(b->a) && is_imm(b->b)) op = 0;
+  bool consts = is_imm(b->a) && is_imm(b->b);
+  if (consts) op = 0;
   /* `a // 0` and `a % 0` are errors when parsed (the node itself is allowed). */
   if ((op == TVM_SCRIPT_OP_FloorDiv || op == TVM_SCRIPT_OP_Mod) &&
       tvm_script__tir_is_const(b->b, 0))
     op = 0;
-  tvm_script_doc_obj* a = tvm_script__tir_child(d, b->a, path, "a");
-  tvm_script_doc_obj* c = tvm_script__tir_child(d, b->b, path, "b");
+  tvm_script_doc_obj* a = consts ? const_operand(d, b->a, path, "a")
+                                 : tvm_script__tir_child(d, b->a, path, "a");
+  tvm_script_doc_obj* c = consts ? const_operand(d, b->b, path, "b")
+                                 : tvm_script__tir_child(d, b->b, path, "b");
   if (op) return tvm_script_operation_doc_take(op, tvm_script_doc_array_take(a, c));
   return tvm_script_doc_call_take(tir_prefixed(d, name), a, c);
 }

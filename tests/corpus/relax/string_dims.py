@@ -17,4 +17,6 @@ def f(
     m = T.int64()
     y: R.Tensor(("n * 2", "m // 4 + 1"), "float32") = R.reshape(x, R.shape([n * 2, m // 4 + 1]))
     z: R.Tensor(("n * 2",), "float32") = R.sum(y, axis=[1])
+    # an unfolded constant dim prints its int64 operands typed, as T.Add reads plain ints int32
+    c = R.shape([T.Add(T.int64(1), T.int64(2)), 4])
     return z
