@@ -1598,9 +1598,71 @@ static int buffer_access_ptr(script_parser* p, const ast_expr* c, const tvm_tir_
   return 0;
 }
 
+/* `A.vload(begin, dtype=None)`: upstream's Buffer.vload, a load at the indices begin (a list, or
+ * one index) of dtype, by default A's; a dtype of k times A's lanes loads a vector, the last
+ * index becoming Ramp(index, 1, k). */
+static int buffer_vload(script_parser* p, const ast_expr* c, tvm_tir_buffer_obj* b,
+                        TVMFFIAny* out) {
+  int32_t nargs = c->u.call.args.n, nkw = c->u.call.kw_values.n;
+  const ast_expr* arg[2] = {nargs > 0 ? c->u.call.args.items[0] : NULL,
+                            nargs > 1 ? c->u.call.args.items[1] : NULL};
+  for (int32_t k = 0; k < nkw; ++k) {
+    const script_name* key = c->u.call.kw_names[k];
+    int slot = name_is(key, "begin") ? 0 : name_is(key, "dtype") ? 1 : -1;
+    if (slot < 0 || arg[slot]) {
+      return tvm_script__error_at(p, &c->u.call.kw_values.items[k]->span, "TypeError",
+                                  slot < 0 ? "Buffer.vload() takes begin and dtype"
+                                           : "Buffer.vload() got multiple values for '%s'",
+                                  key->text);
+    }
+    arg[slot] = c->u.call.kw_values.items[k];
+  }
+  if (nargs > 2 || !arg[0]) {
+    return tvm_script__error_at(p, &c->span, "TypeError", "Buffer.vload() takes begin and dtype");
+  }
+  DLDataType t = b->dtype;
+  TVMFFIAny v;
+  if (arg[1]) {
+    if (tvm_script__eval(p, arg[1], &v) != 0) return -1;
+    int rc = tvm_ffi_any_is_none(&v) ? 0 : tvm_script__value_to_dtype(&v, "the dtype", &t);
+    tvm_ffi_any_release(&v);
+    if (rc != 0) return tvm_script__relocate(p, &arg[1]->span);
+  }
+  if (t.code != b->dtype.code || t.bits != b->dtype.bits || t.lanes % b->dtype.lanes != 0) {
+    return tvm_script__error_at(p, &c->span, "TypeError",
+                                "Buffer.vload(): cannot load %s from a buffer of %s",
+                                tvm_tir_dtype_str(t).s, tvm_tir_dtype_str(b->dtype).s);
+  }
+  if (tvm_script__eval(p, arg[0], &v) != 0) return -1;
+  void* idx = tvm_script__value_to_expr_array(&v, "an index of Buffer.vload()");
+  tvm_ffi_any_release(&v);
+  if (!idx) return tvm_script__relocate(p, &arg[0]->span);
+  int32_t factor = t.lanes / b->dtype.lanes;
+  int64_t n = tvm_ffi_seq_size(idx);
+  tvm_tir_expr_obj* last = n ? tvm_ffi_seq_obj_at(idx, n - 1) : NULL;
+  if (factor > 1 && last && last->dtype.lanes == 1 && n <= 64) {
+    tvm_tir_expr_obj* one = tvm_tir_const_int(last->dtype, 1);
+    tvm_tir_expr_obj* ramp = one ? tvm_tir_ramp_new(last, one, factor) : NULL;
+    tvm_ffi_release(one);
+    TVMFFIAny items[64];
+    for (int64_t i = 0; i + 1 < n; ++i) items[i] = *tvm_ffi_seq_at(idx, i);
+    items[n - 1] = tvm_ffi_any_obj(ramp);
+    void* with_ramp = ramp ? tvm_ffi_array_new(items, n) : NULL;
+    tvm_ffi_release(ramp);
+    tvm_ffi_release(idx);
+    idx = with_ramp;
+    if (!idx) return tvm_script__relocate(p, &c->span);
+  }
+  tvm_tir_expr_obj* load = tvm_tir_buffer_load_new(b, idx);
+  tvm_ffi_release(idx);
+  if (!load) return tvm_script__relocate(p, &c->span);
+  *out = tvm_ffi_any_obj(load);
+  return 0;
+}
+
 /* `A.scope()` of a Buffer named A: its storage scope ("global" for the default), and
- * `A.access_ptr(...)` (above). 1 when c is no such call (the receiver, a name, is only looked
- * up: nothing is evaluated twice). */
+ * `A.access_ptr(...)` / `A.vload(...)` (above). 1 when c is no such call (the receiver, a name,
+ * is only looked up: nothing is evaluated twice). */
 static int buffer_method(script_parser* p, const ast_expr* c, TVMFFIAny* out) {
   const ast_expr* func = c->u.call.func;
   if (func->kind != AST_ATTR || func->u.attr.value->kind != AST_NAME) return 1;
@@ -1608,6 +1670,9 @@ static int buffer_method(script_parser* p, const ast_expr* c, TVMFFIAny* out) {
   if (!v || !is_kind(v, TVM_TIR_KIND_Buffer)) return 1;
   if (name_is(func->u.attr.name, "access_ptr")) {
     return buffer_access_ptr(p, c, (const tvm_tir_buffer_obj*)v->v_obj, out);
+  }
+  if (name_is(func->u.attr.name, "vload")) {
+    return buffer_vload(p, c, (tvm_tir_buffer_obj*)v->v_obj, out);
   }
   if (!name_is(func->u.attr.name, "scope")) return 1;
   if (c->u.call.args.n || c->u.call.kw_values.n) {
