@@ -1031,6 +1031,12 @@ int tvm_script__attr_of(script_parser* p, const ast_expr* e, TVMFFIAny* value, T
   const script_special* sp = tvm_script__special_of(&v);
   int rc = -1;
   if (sp && sp->kind == SCRIPT_SPECIAL_CLS) {
+    /* Once the module's functions are declared (module_defs set), a name none of them has is
+     * an error here, where it is written, not when the module ends. */
+    if (p->module_defs && !tvm_script__ir_module_declares(p->b, name)) {
+      return tvm_script__error_at(p, at, "AttributeError", "the module defines no function `%s`",
+                                  name);
+    }
     tvm_tir_global_var_obj* gv = tvm_script_ir_module_global_var(p->b, name);
     if (gv) {
       *out = tvm_ffi_any_obj(gv);

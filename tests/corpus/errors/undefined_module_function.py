@@ -1,4 +1,4 @@
-# expect: ValueError 7:7
+# expect: AttributeError 12:9
 from tvm.script import ir as I
 from tvm.script import tirx as T
 
