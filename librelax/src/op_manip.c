@@ -158,13 +158,16 @@ static tvm_tir_expr_obj* dims_product(void* dims, int64_t from, int64_t to) {
 }
 
 
-/* The text for messages of a PrimExpr, or of a Relax expression's struct info, in b. */
+/* The text for messages of a PrimExpr, a struct info, or a Relax expression's struct info,
+ * in b. */
 static const char* expr_text(tvm_ffi_strbuf* b, const void* e) {
   int64_t c;
   if (tvm_tir_is_expr(e) && tvm_tir_as_const_int(e, &c)) {
     tvm_ffi_strbuf_printf(b, "%lld", (long long)c);
   } else if (tvm_tir_is_expr(e)) {
     tvm_tir_node_text(b, e);
+  } else if (tvm_relax_is_sinfo(e)) {
+    tvm_relax_sinfo_text(b, e);
   } else {
     tvm_relax_sinfo_text(b, tvm_relax_sinfo_of(e));
   }
