@@ -105,6 +105,14 @@ int tvm_relax__call_tir_mismatch(const tvm_tir_ir_module_obj* mod, const tvm_rel
   }
   const tvm_tir_global_var_obj* gv = callee;
   tvm_tir_prim_func_obj* f = tvm_tir_ir_module_lookup(mod, tvm_ffi_str_cstr(gv->name_hint));
+  if (f && tvm_relax_kind_of(f) == TVM_RELAX_KIND_Function) {
+    tvm_ffi_strbuf_printf(why,
+                          "@%s is a Relax function, not a PrimFunc (a Relax function is called "
+                          "directly: cls.%s(...))",
+                          tvm_ffi_str_cstr(gv->name_hint), tvm_ffi_str_cstr(gv->name_hint));
+    tvm_ffi_release(f);
+    return 1;
+  }
   if (!tvm_tir_is(f, TVM_TIR_KIND_PrimFunc)) {
     tvm_ffi_release(f);
     tvm_ffi_error_clear(); /* (a name the module lacks: the module's check reports it) */
