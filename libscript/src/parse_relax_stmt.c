@@ -227,6 +227,23 @@ static int bind_syms(script_parser* p, const ast_stmt* f) {
     memcpy(buf, text.data, text.size);
     buf[text.size] = '\0';
     script_name* n = script__name(p, buf);
+    /* A parameter of that name is an error, as upstream, where both are names of the
+     * function's scope; except an R.Prim parameter (`extent: T.int64`), which upstream's newest
+     * dialect makes the symbolic variable itself: the name is the variable here too. */
+    for (int32_t i = 0; n && i < f->u.def.nargs; ++i) {
+      const ast_expr* param = f->u.def.args[i]->name;
+      const TVMFFIAny* bound = param->u.name == n ? script__vt_lookup(&p->vt, n) : NULL;
+      bool prim = bound && tvm_ffi_any_is_object(bound) && tvm_relax_is_expr(bound->v_obj) &&
+                  tvm_relax_kind_of(tvm_relax_sinfo_of(bound->v_obj)) ==
+                      TVM_RELAX_KIND_PrimStructInfo;
+      if (param->u.name == n && !prim) {
+        rc = tvm_script__error_at(p, &param->span, "ValueError",
+                                  "parameter `%s` has the name of a symbolic variable of the "
+                                  "signature (\"%s\" in an annotation): rename one of them",
+                                  buf, buf);
+      }
+    }
+    if (rc != 0) break;
     TVMFFIAny val = tvm_ffi_any_copy(v);
     if (!n || tvm_script__vt_bind(&p->vt, n, &val) != 0) {
       tvm_ffi_any_release(&val);
