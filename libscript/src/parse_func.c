@@ -257,19 +257,33 @@ static int parse_decorators(script_parser* p, const ast_expr* def_name, ast_expr
     for (int32_t k = 0; k < call->u.call.kw_values.n; ++k) {
       const char* key = call->u.call.kw_names[k]->text;
       const ast_expr* vd = call->u.call.kw_values.items[k];
+      bool ignored = strcmp(key, "s_tir") == 0 ||
+                     (strcmp(key, "pure") == 0 && kDecorators[row].token != SCRIPT_TOKEN_RELAX);
+      if (!ignored && strcmp(key, "private") != 0 && strcmp(key, "check_well_formed") != 0 &&
+          strcmp(key, "pure") != 0) {
+        return tvm_script__error_at(p, &vd->span, "TypeError", "unknown decorator argument '%s'",
+                                    key);
+      }
       TVMFFIAny v;
       if (tvm_script__eval(p, vd, &v) != 0) return -1;
-      bool flag = tvm_script__truthy(&v);
+      /* A flag is a bool (or an int, as upstream's FFI converts it): `pure="False"` is no
+       * truthy string. */
+      bool is_flag = v.type_index == kTVMFFIBool || v.type_index == kTVMFFIInt;
+      bool flag = is_flag && v.v_int64 != 0;
+      const char* got = tvm_ffi_any_type_name(&v);
       tvm_ffi_any_release(&v);
+      if (ignored) continue;
+      if (!is_flag) {
+        return tvm_script__error_at(p, &vd->span, "TypeError",
+                                    "decorator argument '%s' must be True or False, got %s", key,
+                                    got);
+      }
       if (strcmp(key, "private") == 0) {
         out->is_private = flag;
       } else if (strcmp(key, "check_well_formed") == 0) {
         out->check_wf = flag || p->wf_always;
-      } else if (strcmp(key, "pure") == 0 && kDecorators[row].token == SCRIPT_TOKEN_RELAX) {
+      } else {
         out->is_pure = flag;
-      } else if (strcmp(key, "s_tir") != 0 && strcmp(key, "pure") != 0) {
-        return tvm_script__error_at(p, &vd->span, "TypeError", "unknown decorator argument '%s'",
-                                    key);
       }
     }
   }
