@@ -537,8 +537,50 @@ static int lex_escape(lexer* lx, size_t bs) {
   return 0;
 }
 
+/* Length of a well-formed UTF-8 sequence of 2..4 bytes at p, or 0. */
+static int utf8_seq(const unsigned char* p, size_t avail) {
+  int n = p[0] >= 0xC2 && p[0] <= 0xDF ? 2 : p[0] >= 0xE0 && p[0] <= 0xEF ? 3
+        : p[0] >= 0xF0 && p[0] <= 0xF4 ? 4 : 0;
+  if (n == 0 || (size_t)n > avail) return 0;
+  for (int i = 1; i < n; ++i) {
+    if ((p[i] & 0xC0) != 0x80) return 0;
+  }
+  return n;
+}
+
+/* A string literal's text must be UTF-8, as Python reads a source file: its bytes go into the
+ * IR's strings (names, attributes, R.str) and from there into printed text and JSON. The literal
+ * spans [from, to) and starts on line `line` (which begins at byte line_start). */
+static int check_utf8(const lexer* lx, size_t from, size_t to, int32_t line, size_t line_start) {
+  const unsigned char* s = (const unsigned char*)lx->src;
+  for (size_t i = from; i < to; ++i) {
+    if (s[i] < 0x80) continue;
+    int n = utf8_seq(s + i, to - i);
+    if (n) {
+      i += (size_t)n - 1;
+      continue;
+    }
+    for (size_t j = from; j < i; ++j) { /* (the line of the byte, in a triple-quoted literal) */
+      if (s[j] == '\n') ++line, line_start = j + 1;
+    }
+    lexer at = *lx;
+    at.line = line, at.line_start = line_start;
+    return fail(&at, span_here(&at, i, i + 1), "invalid UTF-8 byte 0x%02x", s[i]);
+  }
+  return 0;
+}
+
+static int lex_string_token(lexer* lx, size_t start);
+
 /* A string literal whose prefix (possibly empty) starts at `start`; lx->pos is at the quote. */
 static int lex_string(lexer* lx, size_t start) {
+  int32_t line = lx->line;
+  size_t line_start = lx->line_start;
+  if (lex_string_token(lx, start) != 0) return -1;
+  return check_utf8(lx, start, lx->pos, line, line_start);
+}
+
+static int lex_string_token(lexer* lx, size_t start) {
   const char* s = lx->src;
   bool raw = false;
   for (size_t i = start; i < lx->pos; ++i) {
@@ -687,17 +729,6 @@ unterminated:
 /* ---------------------------------------------------------------------------------------- */
 /* Names, operators, the main loop                                                          */
 /* ---------------------------------------------------------------------------------------- */
-
-/* Length of a well-formed UTF-8 sequence of 2..4 bytes at p, or 0. */
-static int utf8_seq(const unsigned char* p, size_t avail) {
-  int n = p[0] >= 0xC2 && p[0] <= 0xDF ? 2 : p[0] >= 0xE0 && p[0] <= 0xEF ? 3
-        : p[0] >= 0xF0 && p[0] <= 0xF4 ? 4 : 0;
-  if (n == 0 || (size_t)n > avail) return 0;
-  for (int i = 1; i < n; ++i) {
-    if ((p[i] & 0xC0) != 0x80) return 0;
-  }
-  return n;
-}
 
 static int lex_name(lexer* lx) {
   size_t start = lx->pos;
@@ -1061,11 +1092,12 @@ static void lex_fast(lexer* lx, size_t limit) {
       kind = TVM_SCRIPT_TOK_INT;
       goto token;
     } else if (cl == B_QUOTE) {
-      /* lex_string's view of the source: a literal without prefix, escape or line break (the
-       * scan stops at a line break at fast_end at the latest); not a triple quote. */
+      /* lex_string's view of the source: a literal without prefix, escape, line break or
+       * non-ASCII byte (lex_string checks those are UTF-8; the scan stops at a line break at
+       * fast_end at the latest); not a triple quote. */
       if (s[pos + 1] == c) break; /* '' or a triple quote: lex_string's */
       size_t q = pos + 1;
-      while (s[q] != c && s[q] != '\\' && cls[s[q]] != B_NEWLINE) ++q;
+      while (s[q] != c && s[q] != '\\' && cls[s[q]] != B_NEWLINE && s[q] < 0x80) ++q;
       if (s[q] != c) break;
       pos = q + 1;
       t->kind = TVM_SCRIPT_TOK_STRING;

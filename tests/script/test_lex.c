@@ -182,6 +182,14 @@ TEST(operators_and_keywords) {
   CHECK_STR_CONTAINS(lex_err("a \x01"), "invalid character (byte 0x01)");
   CHECK_STR_CONTAINS(lex_err("\xff"), "invalid UTF-8 byte 0xff");
   CHECK_STR_CONTAINS(lex_err("a\xc3"), "invalid UTF-8 byte 0xc3");
+  /* String literals hold UTF-8 too, whichever way they are scanned: plain, with an escape,
+   * triple-quoted over lines (the byte's own line and column). */
+  CHECK_STR_EQ(lex_str("s = \"\xc3\xa9 \xe2\x9c\x93\""), "s = s:\xc3\xa9 \xe2\x9c\x93 NL EOF");
+  CHECK_STR_EQ(lex_err("s = \"a\xff" "b\""),
+               "SyntaxError: t.py:1:7: error: invalid UTF-8 byte 0xff\ns = \"a\xff" "b\"\n      ^");
+  CHECK_STR_CONTAINS(lex_err("s = 'a\\n\xc3'"), "t.py:1:9: error: invalid UTF-8 byte 0xc3");
+  CHECK_STR_CONTAINS(lex_err("s = '''ok\n\xc3\xa9\nx \xe2\x9c'''"),
+                     "t.py:3:3: error: invalid UTF-8 byte 0xe2");
 }
 
 TEST(brackets_and_continuation) {
