@@ -537,7 +537,8 @@ static int lex_escape(lexer* lx, size_t bs) {
   return 0;
 }
 
-/* Length of a well-formed UTF-8 sequence of 2..4 bytes at p, or 0. */
+/* Length of a well-formed UTF-8 sequence of 2..4 bytes at p, or 0: no overlong form, no
+ * surrogate (U+D800..U+DFFF), nothing above U+10FFFF (the second byte's range says which). */
 static int utf8_seq(const unsigned char* p, size_t avail) {
   int n = p[0] >= 0xC2 && p[0] <= 0xDF ? 2 : p[0] >= 0xE0 && p[0] <= 0xEF ? 3
         : p[0] >= 0xF0 && p[0] <= 0xF4 ? 4 : 0;
@@ -545,7 +546,9 @@ static int utf8_seq(const unsigned char* p, size_t avail) {
   for (int i = 1; i < n; ++i) {
     if ((p[i] & 0xC0) != 0x80) return 0;
   }
-  return n;
+  unsigned lo = p[0] == 0xE0 ? 0xA0 : p[0] == 0xF0 ? 0x90 : 0x80;
+  unsigned hi = p[0] == 0xED ? 0x9F : p[0] == 0xF4 ? 0x8F : 0xBF;
+  return p[1] >= lo && p[1] <= hi ? n : 0;
 }
 
 /* A string literal's text must be UTF-8, as Python reads a source file: its bytes go into the

@@ -190,6 +190,13 @@ TEST(operators_and_keywords) {
   CHECK_STR_CONTAINS(lex_err("s = 'a\\n\xc3'"), "t.py:1:9: error: invalid UTF-8 byte 0xc3");
   CHECK_STR_CONTAINS(lex_err("s = '''ok\n\xc3\xa9\nx \xe2\x9c'''"),
                      "t.py:3:3: error: invalid UTF-8 byte 0xe2");
+  /* Overlong forms, surrogates and code points above U+10FFFF are not UTF-8. */
+  CHECK_STR_CONTAINS(lex_err("s = '\xe0\x80\xaf'"), "invalid UTF-8 byte 0xe0");
+  CHECK_STR_CONTAINS(lex_err("s = '\xed\xa0\x80'"), "invalid UTF-8 byte 0xed");
+  CHECK_STR_CONTAINS(lex_err("s = '\xf4\x90\x80\x80'"), "invalid UTF-8 byte 0xf4");
+  CHECK_STR_CONTAINS(lex_err("\xf0\x8f\xbf\xbf = 1"), "invalid UTF-8 byte 0xf0");
+  CHECK_STR_EQ(lex_str("s = '\xed\x9f\xbf\xf4\x8f\xbf\xbf'"),
+               "s = s:\xed\x9f\xbf\xf4\x8f\xbf\xbf NL EOF");
 }
 
 TEST(brackets_and_continuation) {
