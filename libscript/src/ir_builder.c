@@ -624,6 +624,13 @@ static int merge_attrs(void* dict, const void* map, const char* what) {
       return tvm_ffi_raise("TypeError", "%s: keys must be strings, got %s", what,
                            tvm_ffi_any_type_name(k));
     }
+    /* (a symbol of another type read as none: the function was silently not exported) */
+    TVMFFIByteArray text;
+    if (bytes.size == 13 && memcmp(bytes.data, "global_symbol", 13) == 0 &&
+        !tvm_ffi_any_as_bytes(v, &text)) {
+      return tvm_ffi_raise("TypeError", "%s: \"global_symbol\" must be a string, got %s", what,
+                           tvm_ffi_any_type_name(v));
+    }
     if (tvm_ffi_dict_set(dict, k, v) != 0) return -1;
   }
   return 0;
